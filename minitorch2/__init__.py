@@ -1,0 +1,55 @@
+"""minitorch2: a readable PyTorch 2 stack in Python (this package plays `torch`).
+
+The runtime: Tensor over numpy memory, the aten operator registry
+(`minitorch2.ops.aten`), the dispatcher with its mode stack, eager autograd,
+PyTorch-exact random numbers, nn, optim and the FX IR. See README.md for the
+pipeline built on top of it (frontend/, autograd/, partition/, backend/).
+"""
+import math
+
+from ._dtype import (
+    bool_ as bool, dtype, float16, float32, float64, get_default_dtype, int8, int16, int32, int64, promote_types,
+    set_default_dtype, uint8, can_cast,
+)
+from ._dtype import float16 as half, float32 as float, float64 as double, int64 as long, int32 as int, int16 as short
+from ._tensor import Size, Tensor, device
+from ._ops import ops
+from ._aten.table import TABLE as _TABLE
+from ._ops import OpOverload as _OpOverload
+
+for _entry in _TABLE:
+    ops.aten._register(_OpOverload(_entry))
+del _entry
+
+from . import _tensor_methods
+
+_tensor_methods.install()
+
+from ._functions import *  # noqa: E402,F401,F403  (the torch-level function namespace)
+from ._functions import max, min, sum, abs, all, any, pow, round  # noqa: E402,F401
+from ._factories import (  # noqa: E402,F401
+    arange, as_tensor, bernoulli, empty, empty_like, eye, from_numpy, full, full_like, linspace, normal, ones, ones_like,
+    rand, rand_like, randint, randint_like, randn, randn_like, randperm, scalar_tensor, tensor, zeros, zeros_like,
+)
+from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled  # noqa: E402
+from .autograd.grad_mode import is_inference_mode_enabled  # noqa: E402
+from . import autograd  # noqa: E402
+from ._random import Generator, default_generator, get_rng_state, initial_seed, manual_seed, seed, set_rng_state  # noqa: E402
+from . import testing  # noqa: E402
+
+strided = "torch.strided"
+contiguous_format = "torch.contiguous_format"
+preserve_format = "torch.preserve_format"
+channels_last = "torch.channels_last"
+inf = math.inf
+nan = math.nan
+e = 2.718281828459045
+pi = 3.141592653589793
+__version__ = "2.13.0+minitorch2"
+
+
+def compile(model=None, *, fullgraph=False, dynamic=None, backend="inductor", mode=None, options=None, disable=False):
+    """minitorch2.compile: arrives with the frontend (frontend/); not available yet."""
+    raise NotImplementedError(
+        "minitorch2.compile needs the frontend/ package, which is not implemented yet (see the project's issues)"
+    )

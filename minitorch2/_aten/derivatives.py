@@ -1,0 +1,696 @@
+"""Derivative formulas: the autograd half of the op table.
+
+Runtime layer, read by the autograd layer (minitorch2/autograd/_record.py).
+Each function is the formula PyTorch's derivatives.yaml gives for one op,
+written with registered ops so that a tracing mode records the backward as
+aten ops: relu's backward is `threshold_backward`, a full `sum`'s is `expand`.
+Parameter names say what to save (schema argument names, `result`,
+`<arg>_shape`, ...); the op calls inside each formula are in the order
+PyTorch's generated code makes them (later inputs first), because traced
+backward graphs are compared against PyTorch's op by op.
+"""
+import math
+
+from .._ops import ops
+
+aten = ops.aten
+
+
+# ---------------------------------------------------------------- helpers
+def sum_to(grad, shape):
+    """Reduce a broadcast gradient back to `shape` (at::sum_to); None for a non-tensor operand."""
+    if shape is None:
+        return None
+    shape = tuple(shape)
+    if tuple(grad.shape) == shape:
+        return grad
+    leading = grad.dim() - len(shape)
+    dims = list(range(leading)) + [i + leading for i, s in enumerate(shape) if s == 1 and grad.shape[i + leading] != 1]
+    if dims:
+        grad = aten.sum.dim_IntList(grad, dims, True)
+    if leading > 0:
+        grad = aten.view.default(grad, list(shape))
+    return grad
+
+
+def _scale(grad, alpha):
+    return grad if alpha == 1 else aten.mul.Scalar(grad, alpha)
+
+
+def _restore_reduced_dims(grad, dims, keepdim, ndim):
+    if keepdim or ndim == 0:
+        return grad
+    for d in sorted(dims):
+        grad = aten.unsqueeze.default(grad, d)
+    return grad
+
+
+def _dims(dim, ndim):
+    if dim is None or (isinstance(dim, (list, tuple)) and len(dim) == 0):
+        return list(range(ndim))
+    dim = [dim] if isinstance(dim, int) else dim
+    return sorted(d % ndim if ndim else 0 for d in dim)
+
+
+# ---------------------------------------------------------------- arithmetic
+def add_tensor(grad, self_shape, other_shape, alpha=1):
+    return sum_to(grad, self_shape), sum_to(_scale(grad, alpha), other_shape)
+
+
+def add_scalar(grad):
+    return grad
+
+
+def sub_tensor(grad, self_shape, other_shape, alpha=1):
+    other = sum_to(_scale(aten.neg.default(grad), alpha), other_shape)
+    return sum_to(grad, self_shape), other
+
+
+def rsub_scalar(grad, alpha=1):
+    return _scale(aten.neg.default(grad), alpha)
+
+
+def mul_tensor(grad, self, other):
+    other_grad = sum_to(aten.mul.Tensor(grad, self), other.shape) if _is_tensor(other) else None
+    self_grad = sum_to(aten.mul.Tensor(grad, other), self.shape)
+    return self_grad, other_grad
+
+
+def mul_scalar(grad, other):
+    return aten.mul.Scalar(grad, other)
+
+
+def div_tensor(grad, self, other):
+    other_grad = None
+    if _is_tensor(other):
+        other_grad = sum_to(aten.mul.Tensor(aten.neg.default(grad), aten.div.Tensor(aten.div.Tensor(self, other), other)), other.shape)
+    self_grad = sum_to(aten.div.Tensor(grad, other), self.shape)
+    return self_grad, other_grad
+
+
+def div_scalar(grad, other):
+    return aten.div.Scalar(grad, other)
+
+
+def neg(grad):
+    return aten.neg.default(grad)
+
+
+def pow_tensor_scalar(grad, self, exponent):
+    if exponent == 0:
+        return aten.zeros_like.default(self)
+    return aten.mul.Tensor(grad, aten.mul.Scalar(aten.pow.Tensor_Scalar(self, exponent - 1), exponent))
+
+
+def pow_tensor_tensor(grad, self, exponent, result):
+    exp_grad = aten.mul.Tensor(grad, aten.mul.Tensor(result, aten.log.default(self)))
+    self_grad = aten.mul.Tensor(grad, aten.mul.Tensor(exponent, aten.pow.Tensor_Tensor(self, aten.sub.Tensor(exponent, 1))))
+    return sum_to(self_grad, self.shape), sum_to(exp_grad, exponent.shape)
+
+
+def pow_scalar(grad, self, exponent, result):
+    return aten.mul.Tensor(grad, aten.mul.Scalar(result, math.log(self)))
+
+
+def maximum(grad, self, other):
+    return _max_min_backward(grad, self, other, aten.gt.Tensor, aten.lt.Tensor)
+
+
+def minimum(grad, self, other):
+    return _max_min_backward(grad, self, other, aten.lt.Tensor, aten.gt.Tensor)
+
+
+def _max_min_backward(grad, self, other, self_wins, other_wins):
+    half = aten.div.Scalar(grad, 2)
+    self_grad = aten.masked_fill_.Scalar(aten.where.self(aten.eq.Tensor(self, other), half, grad), other_wins(self, other), 0)
+    half = aten.div.Scalar(grad, 2)
+    other_grad = aten.masked_fill_.Scalar(aten.where.self(aten.eq.Tensor(self, other), half, grad), self_wins(self, other), 0)
+    return sum_to(self_grad, self.shape), sum_to(other_grad, other.shape)
+
+
+def atan2(grad, self, other):
+    denom = aten.add.Tensor(aten.mul.Tensor(self, self), aten.mul.Tensor(other, other))
+    other_grad = aten.mul.Tensor(grad, aten.div.Tensor(aten.neg.default(self), denom))
+    self_grad = aten.mul.Tensor(grad, aten.div.Tensor(other, denom))
+    return sum_to(self_grad, self.shape), sum_to(other_grad, other.shape)
+
+
+def lerp_scalar(grad, weight, self_shape, end_shape):
+    return sum_to(aten.mul.Scalar(grad, 1 - weight), self_shape), sum_to(aten.mul.Scalar(grad, weight), end_shape)
+
+
+def addcmul(grad, self_shape, tensor1, tensor2, value=1):
+    g2 = sum_to(aten.mul.Tensor(grad, aten.mul.Scalar(tensor1, value)), tensor2.shape)
+    g1 = sum_to(aten.mul.Tensor(grad, aten.mul.Scalar(tensor2, value)), tensor1.shape)
+    return sum_to(grad, self_shape), g1, g2
+
+
+def addcdiv(grad, self_shape, tensor1, tensor2, value=1):
+    g2 = sum_to(aten.neg.default(aten.mul.Tensor(grad, aten.div.Tensor(aten.mul.Scalar(tensor1, value),
+                                                                        aten.mul.Tensor(tensor2, tensor2)))), tensor2.shape)
+    g1 = sum_to(aten.mul.Tensor(grad, aten.div.Tensor(aten.mul.Scalar(aten.ones_like.default(tensor2), value), tensor2)), tensor1.shape)
+    return sum_to(grad, self_shape), g1, g2
+
+
+# ---------------------------------------------------------------- unary math
+def exp(grad, result):
+    return aten.mul.Tensor(grad, result)
+
+
+def log(grad, self):
+    return aten.div.Tensor(grad, self)
+
+
+def log2(grad, self):
+    return aten.div.Tensor(grad, aten.mul.Scalar(self, math.log(2.0)))
+
+
+def log10(grad, self):
+    return aten.div.Tensor(grad, aten.mul.Scalar(self, math.log(10.0)))
+
+
+def log1p(grad, self):
+    return aten.div.Tensor(grad, aten.add.Scalar(self, 1))
+
+
+def expm1(grad, result):
+    return aten.mul.Tensor(grad, aten.add.Scalar(result, 1))
+
+
+def exp2(grad, result):
+    return aten.mul.Tensor(grad, aten.mul.Scalar(result, math.log(2.0)))
+
+
+def sin(grad, self):
+    return aten.mul.Tensor(grad, aten.cos.default(self))
+
+
+def cos(grad, self):
+    return aten.mul.Tensor(grad, aten.neg.default(aten.sin.default(self)))
+
+
+def tan(grad, result):
+    return aten.mul.Tensor(grad, aten.add.Scalar(aten.pow.Tensor_Scalar(result, 2), 1))
+
+
+def asin(grad, self):
+    return aten.mul.Tensor(grad, aten.rsqrt.default(aten.neg.default(aten.sub.Scalar(aten.mul.Tensor(self, self), 1))))
+
+
+def acos(grad, self):
+    return aten.mul.Tensor(grad, aten.neg.default(aten.rsqrt.default(aten.neg.default(aten.sub.Scalar(aten.mul.Tensor(self, self), 1)))))
+
+
+def atan(grad, self):
+    return aten.div.Tensor(grad, aten.add.Scalar(aten.mul.Tensor(self, self), 1))
+
+
+def sinh(grad, self):
+    return aten.mul.Tensor(grad, aten.cosh.default(self))
+
+
+def cosh(grad, self):
+    return aten.mul.Tensor(grad, aten.sinh.default(self))
+
+
+def sqrt(grad, result):
+    return aten.div.Tensor(grad, aten.mul.Scalar(result, 2))
+
+
+def rsqrt(grad, result):
+    return aten.mul.Tensor(grad, aten.mul.Scalar(aten.pow.Tensor_Scalar(result, 3), -0.5))
+
+
+def reciprocal(grad, result):
+    return aten.mul.Tensor(grad, aten.neg.default(aten.mul.Tensor(result, result)))
+
+
+def tanh(grad, result):
+    return aten.tanh_backward.default(grad, result)
+
+
+def sigmoid(grad, result):
+    return aten.sigmoid_backward.default(grad, result)
+
+
+def erf(grad, self):
+    return aten.mul.Tensor(grad, aten.mul.Scalar(aten.exp.default(aten.neg.default(aten.pow.Tensor_Scalar(self, 2))),
+                                                 2 / math.sqrt(math.pi)))
+
+
+def abs(grad, self):
+    return aten.mul.Tensor(grad, aten.sgn.default(self))
+
+
+def zero_grad(grad, self):
+    return aten.zeros_like.default(grad)
+
+
+def relu(grad, result):
+    return aten.threshold_backward.default(grad, result, 0)
+
+
+def threshold(grad, self, threshold):
+    return aten.threshold_backward.default(grad, self, threshold)
+
+
+def gelu(grad, self, approximate="none"):
+    if approximate == "none":
+        return aten.gelu_backward.default(grad, self)
+    return aten.gelu_backward.default(grad, self, approximate=approximate)
+
+
+def silu(grad, self):
+    return aten.silu_backward.default(grad, self)
+
+
+def leaky_relu(grad, self, negative_slope=0.01):
+    return aten.leaky_relu_backward.default(grad, self, negative_slope, False)
+
+
+def hardtanh(grad, self, min_val=-1, max_val=1):
+    mask = aten.logical_and.default(aten.gt.Scalar(self, min_val), aten.lt.Scalar(self, max_val))
+    return aten.where.self(mask, grad, 0.0)
+
+
+def softplus(grad, self, beta=1, threshold=20):
+    z = aten.exp.default(aten.mul.Scalar(self, beta))
+    return aten.where.self(aten.gt.Scalar(aten.mul.Scalar(self, beta), threshold), grad,
+                           aten.div.Tensor(aten.mul.Tensor(grad, z), aten.add.Scalar(z, 1)))
+
+
+def tanh_backward(grads, grad_output, output):
+    g = grads[0]
+    gg = aten.tanh_backward.default(g, output)
+    go = aten.mul.Tensor(aten.mul.Scalar(aten.mul.Tensor(output, g), -2), grad_output)
+    return gg, go
+
+
+def sigmoid_backward(grads, grad_output, output):
+    g = grads[0]
+    gg = aten.sigmoid_backward.default(g, output)
+    go = aten.mul.Tensor(aten.mul.Tensor(g, grad_output), aten.sub.Tensor(aten.mul.Scalar(output, -2), -1))
+    return gg, go
+
+
+def threshold_backward(grad, self, threshold):
+    return aten.threshold_backward.default(grad, self, threshold), aten.zeros_like.default(grad)
+
+
+def clamp(grad, self, min=None, max=None):
+    mask = None
+    if min is not None:
+        mask = aten.ge.Scalar(self, min)
+    if max is not None:
+        upper = aten.le.Scalar(self, max)
+        mask = upper if mask is None else aten.logical_and.default(mask, upper)
+    return aten.where.self(mask, grad, 0.0)
+
+
+def clamp_min(grad, self, min):
+    return aten.where.self(aten.ge.Scalar(self, min), grad, 0.0)
+
+
+def clamp_max(grad, self, max):
+    return aten.where.self(aten.le.Scalar(self, max), grad, 0.0)
+
+
+def where(grad, condition, self, other):
+    other_grad = sum_to(aten.where.self(condition, 0.0, grad), other.shape) if _is_tensor(other) else None
+    self_grad = sum_to(aten.where.self(condition, grad, 0.0), self.shape) if _is_tensor(self) else None
+    return None, self_grad, other_grad
+
+
+def masked_fill_scalar(grad, mask):
+    return aten.masked_fill.Scalar(grad, mask, 0), None
+
+
+def masked_fill_tensor(grad, mask):
+    return aten.masked_fill.Scalar(grad, mask, 0), None, aten.sum.default(aten.where.self(mask, grad, 0.0))
+
+
+# ---------------------------------------------------------------- reductions
+def sum_default(grad, self_shape):
+    return aten.expand.default(grad, list(self_shape))
+
+
+def sum_dim(grad, self_shape, dim, keepdim=False):
+    grad = _restore_reduced_dims(grad, _dims(dim, len(self_shape)), keepdim, len(self_shape))
+    return aten.expand.default(grad, list(self_shape))
+
+
+def mean_default(grad, self_shape):
+    n = 1
+    for s in self_shape:
+        n *= s
+    return aten.div.Scalar(aten.expand.default(grad, list(self_shape)), n)
+
+
+def mean_dim(grad, self_shape, dim, keepdim=False):
+    dims = _dims(dim, len(self_shape))
+    n = 1
+    for d in dims:
+        n *= self_shape[d] if self_shape else 1
+    grad = _restore_reduced_dims(grad, dims, keepdim, len(self_shape))
+    return aten.div.Scalar(aten.expand.default(grad, list(self_shape)), n)
+
+
+def prod_default(grad, self, result):
+    return aten.div.Tensor(aten.mul.Tensor(grad, result), self)
+
+
+def amax(grad, self, result, dim=(), keepdim=False):
+    return _amax_amin_backward(grad, self, result, dim, keepdim)
+
+
+def amin(grad, self, result, dim=(), keepdim=False):
+    return _amax_amin_backward(grad, self, result, dim, keepdim)
+
+
+def _amax_amin_backward(grad, self, result, dim, keepdim):
+    dims = _dims(dim, self.dim())
+    shape = [1 if i in dims else s for i, s in enumerate(self.shape)]
+    if not keepdim and self.dim():
+        grad = aten.view.default(grad, shape)
+        result = aten.view.default(result, shape)
+    mask = aten.eq.Tensor(self, result)
+    count = aten.sum.dim_IntList(mask, dims, True)
+    return aten.mul.Tensor(aten.div.Tensor(grad, count), mask)
+
+
+def max_default(grad, self, result):
+    mask = aten.eq.Tensor(self, result)
+    count = aten.sum.default(mask)
+    return aten.mul.Tensor(aten.div.Tensor(grad, count), mask)
+
+
+def max_dim(grads, self_shape, dim, result1, keepdim=False):
+    grad = grads[0]
+    if grad is None:
+        return None
+    return _value_selecting_backward(grad, dim, result1, self_shape, keepdim)
+
+
+def _value_selecting_backward(grad, dim, indices, shape, keepdim):
+    ndim = len(shape)
+    if not keepdim and ndim:
+        grad = aten.unsqueeze.default(grad, dim)
+        indices = aten.unsqueeze.default(indices, dim)
+    zeros = aten.new_zeros.default(grad, list(shape))
+    return aten.scatter.src(zeros, dim, indices, grad)
+
+
+def var_correction(grad, self, dim=None, correction=None, keepdim=False):
+    dims = _dims(dim, self.dim())
+    n = 1
+    for d in dims:
+        n *= self.shape[d] if self.dim() else 1
+    c = 1 if correction is None else correction
+    grad = _restore_reduced_dims(grad, dims, keepdim, self.dim())
+    centered = aten.sub.Tensor(self, aten.mean.dim(self, dims, True))
+    return aten.mul.Tensor(grad, aten.mul.Scalar(centered, 2.0 / max(n - c, 0)))
+
+
+def std_correction(grad, self, result, dim=None, correction=None, keepdim=False):
+    dims = _dims(dim, self.dim())
+    n = 1
+    for d in dims:
+        n *= self.shape[d] if self.dim() else 1
+    c = 1 if correction is None else correction
+    grad = aten.div.Tensor(grad, aten.mul.Scalar(result, 2))
+    grad = _restore_reduced_dims(grad, dims, keepdim, self.dim())
+    centered = aten.sub.Tensor(self, aten.mean.dim(self, dims, True))
+    return aten.mul.Tensor(grad, aten.mul.Scalar(centered, 2.0 / max(n - c, 0)))
+
+
+def logsumexp(grad, self, result, dim, keepdim=False):
+    dims = _dims(dim, self.dim())
+    if not keepdim and self.dim():
+        for d in dims:
+            grad = aten.unsqueeze.default(grad, d)
+            result = aten.unsqueeze.default(result, d)
+    return aten.mul.Tensor(grad, aten.exp.default(aten.sub.Tensor(self, result)))
+
+
+def cumsum(grad, dim, self_shape):
+    if not self_shape:
+        return grad
+    return aten.flip.default(aten.cumsum.default(aten.flip.default(grad, [dim]), dim), [dim])
+
+
+# ---------------------------------------------------------------- matrix products
+def mm(grad, self, mat2):
+    mat2_grad = _mm_mat2_backward(grad, self, mat2.shape, mat2.stride())
+    self_grad = _mm_mat1_backward(grad, mat2, self.shape, self.stride())
+    return self_grad, mat2_grad
+
+
+def _is_column_major(shape, stride):
+    return stride[0] == 1 and stride[1] == shape[0]
+
+
+def _mm_mat1_backward(grad, mat2, mat1_shape, mat1_stride):
+    if _is_column_major(mat1_shape, mat1_stride) and mat1_shape[0] > 1 and mat1_shape[1] > 1:
+        return aten.t.default(aten.mm.default(mat2, aten.t.default(grad)))
+    return aten.mm.default(grad, aten.t.default(mat2))
+
+
+def _mm_mat2_backward(grad, mat1, mat2_shape, mat2_stride):
+    if _is_column_major(mat2_shape, mat2_stride) and mat2_shape[0] > 1 and mat2_shape[1] > 1:
+        return aten.t.default(aten.mm.default(aten.t.default(grad), mat1))
+    return aten.mm.default(aten.t.default(mat1), grad)
+
+
+def addmm(grad, self_shape, mat1, mat2, beta=1, alpha=1):
+    mat2_grad = _scale(_mm_mat2_backward(grad, mat1, mat2.shape, mat2.stride()), alpha)
+    mat1_grad = _scale(_mm_mat1_backward(grad, mat2, mat1.shape, mat1.stride()), alpha)
+    self_grad = sum_to(_scale(grad, beta), self_shape)
+    return self_grad, mat1_grad, mat2_grad
+
+
+def bmm(grad, self, mat2):
+    mat2_grad = aten.bmm.default(aten.transpose.int(self, 1, 2), grad)
+    self_grad = aten.bmm.default(grad, aten.transpose.int(mat2, 1, 2))
+    return self_grad, mat2_grad
+
+
+def baddbmm(grad, self_shape, batch1, batch2, beta=1, alpha=1):
+    b2 = _scale(aten.bmm.default(aten.transpose.int(batch1, 1, 2), grad), alpha)
+    b1 = _scale(aten.bmm.default(grad, aten.transpose.int(batch2, 1, 2)), alpha)
+    return sum_to(_scale(grad, beta), self_shape), b1, b2
+
+
+def dot(grad, self, tensor):
+    return aten.mul.Tensor(tensor, grad), aten.mul.Tensor(self, grad)
+
+
+def mv(grad, self, vec):
+    return aten.mul.Tensor(aten.unsqueeze.default(grad, 1), vec), aten.mv.default(aten.t.default(self), grad)
+
+
+# ---------------------------------------------------------------- views and shape ops
+def view(grad, self_shape):
+    return aten.view.default(grad, list(self_shape))
+
+
+def unsafe_view(grad, self_shape):
+    return aten.view.default(grad, list(self_shape))
+
+
+def expand(grad, self_shape):
+    return sum_to(grad, self_shape)
+
+
+def permute(grad, dims):
+    n = len(dims)
+    inverse = [0] * n
+    for i, d in enumerate(dims):
+        inverse[d % n] = i
+    return aten.permute.default(grad, inverse)
+
+
+def transpose(grad, dim0, dim1):
+    return aten.transpose.int(grad, dim0, dim1)
+
+
+def t(grad):
+    return aten.t.default(grad)
+
+
+def unsqueeze(grad, dim):
+    return aten.squeeze.dim(grad, dim)
+
+
+def squeeze_default(grad, self_shape):
+    return aten.view.default(grad, list(self_shape)) if grad.dim() != len(self_shape) else grad
+
+
+def squeeze_dim(grad, self_shape, dim):
+    if grad.dim() == len(self_shape):
+        return grad
+    return aten.unsqueeze.default(grad, dim)
+
+
+def squeeze_dims(grad, self_shape, dim):
+    return aten.view.default(grad, list(self_shape))
+
+
+def select(grad, self_shape, dim, index):
+    return aten.select_backward.default(grad, list(self_shape), dim, index)
+
+
+def slice_tensor(grad, self_shape, dim=0, start=None, end=None, step=1):
+    return aten.slice_backward.default(grad, list(self_shape), dim, 0 if start is None else start,
+                                       9223372036854775807 if end is None else end, step)
+
+
+def as_strided(grad, self, size, stride, storage_offset=None):
+    return aten.as_strided_scatter.default(aten.zeros_like.default(self), grad, size, stride, storage_offset)
+
+
+def alias(grad):
+    return grad
+
+
+def clone(grad):
+    return grad
+
+
+def to_copy(grad, self_dtype):
+    return aten._to_copy.default(grad, dtype=self_dtype)
+
+
+def diagonal(grad, self_shape, offset=0, dim1=0, dim2=1):
+    return aten.diagonal_backward.default(grad, list(self_shape), offset, dim1, dim2)
+
+
+def cat(grad, tensors_shapes, dim=0):
+    ndim = max(len(s) for s in tensors_shapes)
+    d = dim % ndim
+    grads, start = [], 0
+    for shape in tensors_shapes:
+        if len(shape) == 1 and shape[0] == 0:
+            grads.append(None)
+            continue
+        size = shape[d]
+        grads.append(aten.slice.Tensor(grad, d, start, start + size))
+        start += size
+    return grads
+
+
+def stack(grad, dim=0):
+    return list(aten.unbind.int(grad, dim))
+
+
+def split(grads, self_shape, self_dtype, split_size, dim=0):
+    d = dim % len(self_shape)
+    size = self_shape[d]
+    sizes = [split_size] * (size // split_size) + ([size % split_size] if size % split_size else [])
+    return _split_backward(grads, self_shape, self_dtype, sizes, d)
+
+
+def split_with_sizes(grads, self_shape, self_dtype, split_sizes, dim=0):
+    return _split_backward(grads, self_shape, self_dtype, split_sizes, dim % len(self_shape))
+
+
+def _split_backward(grads, shape, dtype, sizes, d):
+    filled = []
+    for g, size in zip(grads, sizes):
+        if g is None:
+            piece = list(shape)
+            piece[d] = size
+            g = aten.zeros.default(piece, dtype=dtype)
+        filled.append(g)
+    return aten.cat.default(filled, d)
+
+
+def unbind(grads, self, dim=0):
+    d = dim % self.dim()
+    filled = [g if g is not None else aten.zeros.default(list(self.shape[:d] + self.shape[d + 1:]), dtype=self.dtype)
+              for g in grads]
+    return aten.stack.default(filled, d)
+
+
+def flip(grad, dims):
+    return aten.flip.default(grad, dims)
+
+
+def roll(grad, shifts, dims=()):
+    return aten.roll.default(grad, [-s for s in shifts], dims)
+
+
+def repeat(grad, self_shape, repeats):
+    ndim = len(repeats)
+    padded = [1] * (ndim - len(self_shape)) + list(self_shape)
+    split_shape = []
+    for r, s in zip(repeats, padded):
+        split_shape += [r, s]
+    grad = aten.view.default(grad, split_shape)
+    grad = aten.sum.dim_IntList(grad, list(range(0, 2 * ndim, 2)))
+    return aten.view.default(grad, list(self_shape))
+
+
+def constant_pad_nd(grad, pad):
+    negated = [-p for p in pad]
+    return aten.constant_pad_nd.default(grad, negated)
+
+
+def tril(grad, diagonal=0):
+    return aten.tril.default(grad, diagonal)
+
+
+def triu(grad, diagonal=0):
+    return aten.triu.default(grad, diagonal)
+
+
+# ---------------------------------------------------------------- indexing
+def index(grad, self, indices):
+    zeros = aten.new_zeros.default(grad, list(self.shape))
+    return aten.index_put.default(zeros, indices, grad, True), None
+
+
+def index_put(grad, indices, values, accumulate=False):
+    values_grad = aten.index.Tensor(grad, indices)
+    self_grad = grad if accumulate else aten.index_put.default(grad, indices, aten.zeros_like.default(values_grad))
+    return self_grad, None, sum_to(values_grad, values.shape)
+
+
+def gather(grad, self_shape, dim, index):
+    zeros = aten.new_zeros.default(grad, list(self_shape))
+    return aten.scatter_add.default(zeros, dim, index, grad), None
+
+
+def index_select(grad, self_shape, dim, index):
+    zeros = aten.new_zeros.default(grad, list(self_shape))
+    return aten.index_add.default(zeros, dim, index, grad), None
+
+
+def scatter_src(grad, dim, index):
+    src_grad = aten.gather.default(grad, dim, index)
+    return aten.scatter.value(grad, dim, index, 0), None, src_grad
+
+
+def scatter_value(grad, dim, index):
+    return aten.scatter.value(grad, dim, index, 0), None
+
+
+def scatter_add(grad, dim, index):
+    return grad, None, aten.gather.default(grad, dim, index)
+
+
+def index_add(grad, dim, index, source, alpha=1):
+    return grad, None, _scale(aten.index_select.default(grad, dim, index), alpha)
+
+
+def select_backward(grad, dim, index):
+    return aten.select.int(grad, dim, index)
+
+
+def slice_backward(grad, dim, start, end, step):
+    return aten.slice.Tensor(grad, dim, start, end, step)
+
+
+def _is_tensor(x):
+    from .._tensor import Tensor
+
+    return isinstance(x, Tensor)

@@ -1,0 +1,165 @@
+"""Factory kernels: empty, full, arange, *_like, scalar_tensor, lift_fresh.
+
+Runtime layer. Factories take `dtype=None` to mean PyTorch's default for the
+call (the default float dtype, or int64 for integer `arange`/`full`
+values), and `device`/`layout`/`pin_memory` only for signature parity.
+"""
+import math
+
+import numpy as np
+
+from .. import _dtype
+from .meta_util import fake_empty
+
+
+def _shape(size):
+    shape = tuple(int(s) for s in size)
+    for s in shape:
+        if s < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: [{', '.join(map(str, shape))}]")
+    return shape
+
+
+def _fill_dtype(value, dtype):
+    if dtype is not None:
+        return dtype
+    return _dtype.scalar_dtype(value)
+
+
+def _empty_kernel(size, *, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None):
+    return np.empty(_shape(size), (dtype or _dtype.get_default_dtype()).np)
+
+
+def _empty_meta(size, *, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None):
+    return fake_empty(_shape(size), dtype or _dtype.get_default_dtype())
+
+
+empty = (_empty_kernel, _empty_meta)
+
+
+def _full_kernel(size, fill_value, *, dtype=None, layout=None, device=None, pin_memory=None):
+    return np.full(_shape(size), fill_value, _fill_dtype(fill_value, dtype).np)
+
+
+def _full_meta(size, fill_value, *, dtype=None, layout=None, device=None, pin_memory=None):
+    return fake_empty(_shape(size), _fill_dtype(fill_value, dtype))
+
+
+full = (_full_kernel, _full_meta)
+
+
+def _zeros_kernel(size, *, dtype=None, layout=None, device=None, pin_memory=None):
+    return np.zeros(_shape(size), (dtype or _dtype.get_default_dtype()).np)
+
+
+def _ones_kernel(size, *, dtype=None, layout=None, device=None, pin_memory=None):
+    return np.ones(_shape(size), (dtype or _dtype.get_default_dtype()).np)
+
+
+def _sized_meta(size, *, dtype=None, layout=None, device=None, pin_memory=None):
+    return fake_empty(_shape(size), dtype or _dtype.get_default_dtype())
+
+
+zeros = (_zeros_kernel, _sized_meta)
+ones = (_ones_kernel, _sized_meta)
+
+
+def _scalar_tensor_kernel(s, *, dtype=None, layout=None, device=None, pin_memory=None):
+    return np.asarray(s, (dtype or _dtype.get_default_dtype()).np)
+
+
+def _scalar_tensor_meta(s, *, dtype=None, layout=None, device=None, pin_memory=None):
+    return fake_empty((), dtype or _dtype.get_default_dtype())
+
+
+scalar_tensor = (_scalar_tensor_kernel, _scalar_tensor_meta)
+
+
+def _like(np_fill):
+    def kernel(self, *args, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None):
+        target = dtype or self.dtype
+        if np_fill is None:
+            return np.empty(self.shape, target.np)
+        value = args[0] if args else np_fill
+        return np.full(self.shape, value, target.np)
+
+    def meta(self, *args, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None):
+        return fake_empty(self.shape, dtype or self.dtype)
+
+    return kernel, meta
+
+
+empty_like = _like(None)
+zeros_like = _like(0)
+ones_like = _like(1)
+full_like = _like(0)
+
+
+def _arange_dtype(values, dtype):
+    if dtype is not None:
+        return dtype
+    if all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in values):
+        return _dtype.int64
+    return _dtype.get_default_dtype()
+
+
+def _arange_length(start, end, step):
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    if (step > 0 and start > end) or (step < 0 and start < end):
+        raise RuntimeError("upper bound and larger bound inconsistent with step sign")
+    return max(int(math.ceil((end - start) / step)), 0)
+
+
+def _arange_kernel(start, end, step=1, *, dtype=None, layout=None, device=None, pin_memory=None):
+    out = _arange_dtype((start, end, step), dtype)
+    n = _arange_length(start, end, step)
+    if out.is_floating_point:
+        # torch computes start + i * step in double (or the accumulate type), then casts
+        return (start + np.arange(n, dtype=np.float64) * step).astype(out.np)
+    return (start + np.arange(n, dtype=np.int64) * step).astype(out.np)
+
+
+def _arange_meta(start, end, step=1, *, dtype=None, layout=None, device=None, pin_memory=None):
+    return fake_empty((_arange_length(start, end, step),), _arange_dtype((start, end, step), dtype))
+
+
+arange = (_arange_kernel, _arange_meta)
+
+
+def _linspace_kernel(start, end, steps, *, dtype=None, layout=None, device=None, pin_memory=None):
+    out = dtype or _dtype.get_default_dtype()
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    if steps == 1:
+        return np.full((1,), start, out.np)
+    step = (end - start) / (steps - 1)
+    idx = np.arange(steps, dtype=np.float64)
+    half = steps // 2
+    values = np.where(idx < half, start + step * idx, end - step * (steps - 1 - idx))
+    return values.astype(out.np)
+
+
+def _linspace_meta(start, end, steps, *, dtype=None, layout=None, device=None, pin_memory=None):
+    return fake_empty((steps,), dtype or _dtype.get_default_dtype())
+
+
+linspace = (_linspace_kernel, _linspace_meta)
+
+
+def _eye_kernel(n, m=None, *, dtype=None, layout=None, device=None, pin_memory=None):
+    return np.eye(n, n if m is None else m, dtype=(dtype or _dtype.get_default_dtype()).np)
+
+
+def _eye_meta(n, m=None, *, dtype=None, layout=None, device=None, pin_memory=None):
+    return fake_empty((n, n if m is None else m), dtype or _dtype.get_default_dtype())
+
+
+eye = (_eye_kernel, _eye_meta)
+
+
+def _lift_fresh_kernel(self):
+    return self
+
+
+lift_fresh = (_lift_fresh_kernel, _lift_fresh_kernel)

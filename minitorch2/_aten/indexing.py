@@ -1,0 +1,441 @@
+"""Gather-like and joining ops: index, index_put, gather, scatter, index_select,
+cat, stack, tril/triu, flip, roll, repeat, constant_pad_nd, nonzero.
+
+Runtime layer. These ops move elements around by index; each checks its
+indices as PyTorch does (IndexError for out-of-range indices, RuntimeError for
+mismatched shapes) before handing the work to numpy.
+"""
+import numpy as np
+
+from .. import _dtype
+from .._tensor import Tensor
+from .meta_util import broadcast_shapes, fake_empty, wrap_dim
+
+
+def _index_arrays(self, indices):
+    """Turn ATen-style `indices` (one optional tensor per leading dim) into a numpy index tuple."""
+    result = []
+    dim = 0
+    for idx in indices:
+        if idx is None:
+            result.append(slice(None))
+            dim += 1
+            continue
+        arr = idx._np
+        if idx.dtype in (_dtype.bool_, _dtype.uint8):
+            for k in range(idx.dim()):
+                if dim + k >= self.dim() or idx.shape[k] != self.shape[dim + k]:
+                    raise IndexError(
+                        f"The shape of the mask [{', '.join(map(str, idx.shape))}] at index {k} does not match the "
+                        f"shape of the indexed tensor [{', '.join(map(str, self.shape))}] at index {dim + k}"
+                    )
+            result.append(arr.astype(bool))
+            dim += idx.dim()
+            continue
+        if idx.dtype.is_floating_point:
+            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+        size = self.shape[dim]
+        if arr.size and (arr.max() >= size or arr.min() < -size):
+            bad = int(arr.max()) if arr.max() >= size else int(arr.min())
+            raise IndexError(f"index {bad} is out of bounds for dimension {dim} with size {size}")
+        result.append(arr)
+        dim += 1
+    if dim > self.dim():
+        raise IndexError(f"too many indices for tensor of dimension {self.dim()} (got {dim})")
+    return tuple(result)
+
+
+def _index_kernel(self, indices):
+    return np.asarray(self._np[_index_arrays(self, indices)])
+
+
+def _index_meta(self, indices):
+    if any(i is not None and i.dtype in (_dtype.bool_, _dtype.uint8) for i in indices):
+        raise RuntimeError("index with a boolean mask has a data-dependent output shape; FakeTensors cannot run it")
+    positions = [k for k, i in enumerate(indices) if i is not None]
+    index_shape = broadcast_shapes(*(tuple(indices[k].shape) for k in positions))
+    before = list(self.shape[: positions[0]])
+    after = list(self.shape[len(indices):])
+    contiguous = positions == list(range(positions[0], positions[-1] + 1))
+    middle = [self.shape[k] for k in range(positions[0], len(indices)) if indices[k] is None]
+    if contiguous:
+        shape = before + list(index_shape) + middle + after
+    else:
+        shape = list(index_shape) + [self.shape[k] for k in range(len(indices)) if indices[k] is None] + after
+    return fake_empty(shape, self.dtype)
+
+
+index = (_index_kernel, _index_meta)
+
+
+def _index_put_values(self, indices, values, accumulate):
+    target = _index_arrays(self, indices)
+    data = values._np.astype(self.dtype.np, copy=False)
+    out = self._np
+    if accumulate:
+        np.add.at(out, target, data)
+    else:
+        out[target] = data
+    return out
+
+
+def _index_put_kernel(self, indices, values, accumulate=False):
+    out = self._np.copy()
+    clone = Tensor._from_numpy(out)
+    _index_put_values(clone, indices, values, accumulate)
+    return out
+
+
+def _index_put_inplace_kernel(self, indices, values, accumulate=False):
+    _index_put_values(self, indices, values, accumulate)
+    self._bump_version()
+    return self
+
+
+def _index_put_meta(self, indices, values, accumulate=False):
+    return fake_empty(self.shape, self.dtype)
+
+
+def _index_put_inplace_meta(self, indices, values, accumulate=False):
+    self._bump_version()
+    return self
+
+
+index_put = (_index_put_kernel, _index_put_meta)
+index_put_ = (_index_put_inplace_kernel, _index_put_inplace_meta)
+
+
+def _check_index_tensor(index, name):
+    if index.dtype is not _dtype.int64:
+        raise RuntimeError(f"{name}(): Expected dtype int64 for index")
+
+
+def _gather_kernel(self, dim, index, *, sparse_grad=False):
+    _check_index_tensor(index, "gather")
+    d = wrap_dim(dim, self.dim())
+    idx = index._np
+    size = self.shape[d] if self.dim() else 1
+    if idx.size and (idx.max() >= size or idx.min() < -size):
+        raise RuntimeError(f"index {int(idx.max())} is out of bounds for dimension {d} with size {size}")
+    if self.dim() == 0:
+        return self._np.reshape(()).copy()
+    src = self._np[tuple(slice(0, s) if i != d else slice(None) for i, s in enumerate(index.shape))]
+    return np.take_along_axis(src, idx, axis=d)
+
+
+def _gather_meta(self, dim, index, *, sparse_grad=False):
+    return fake_empty(index.shape, self.dtype)
+
+
+gather = (_gather_kernel, _gather_meta)
+
+
+def _scatter(self, dim, index, src, reduce=None):
+    _check_index_tensor(index, "scatter")
+    d = wrap_dim(dim, self.dim())
+    out = self._np.copy()
+    idx = index._np
+    if idx.size and idx.max() >= self.shape[d]:
+        raise RuntimeError(f"index {int(idx.max())} is out of bounds for dimension {d} with size {self.shape[d]}")
+    grids = np.indices(index.shape, sparse=True)
+    target = tuple(idx if i == d else g for i, g in enumerate(grids))
+    if isinstance(src, Tensor):
+        values = src._np[tuple(slice(0, s) for s in index.shape)].astype(self.dtype.np, copy=False)
+    else:
+        values = np.full(index.shape, src, self.dtype.np)
+    if reduce == "add":
+        np.add.at(out, target, values)
+    else:
+        out[target] = values
+    return out
+
+
+def _scatter_meta(self, dim, index, src, *args, **kwargs):
+    return fake_empty(self.shape, self.dtype)
+
+
+scatter_src = ((lambda self, dim, index, src: _scatter(self, dim, index, src)), _scatter_meta)
+scatter_value = ((lambda self, dim, index, value: _scatter(self, dim, index, value)), _scatter_meta)
+scatter_add = ((lambda self, dim, index, src: _scatter(self, dim, index, src, "add")), _scatter_meta)
+
+
+def _index_select_kernel(self, dim, index):
+    d = wrap_dim(dim, self.dim())
+    idx = index._np.reshape(-1)
+    size = self.shape[d] if self.dim() else 1
+    if idx.size and (idx.max() >= size or idx.min() < 0):
+        raise IndexError(f"index out of range in self")
+    if self.dim() == 0:
+        return self._np.reshape(()).copy()
+    return np.take(self._np, idx, axis=d)
+
+
+def _index_select_meta(self, dim, index):
+    d = wrap_dim(dim, self.dim())
+    shape = list(self.shape)
+    if shape:
+        shape[d] = index.numel()
+    return fake_empty(shape, self.dtype)
+
+
+index_select = (_index_select_kernel, _index_select_meta)
+
+
+def _cat_shape(tensors, dim):
+    if not tensors:
+        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+    ref = next((t for t in tensors if not (t.dim() == 1 and t.shape[0] == 0)), tensors[0])
+    if ref.dim() == 0:
+        raise RuntimeError("zero-dimensional tensor (at position 0) cannot be concatenated")
+    d = wrap_dim(dim, ref.dim())
+    total = 0
+    for i, t in enumerate(tensors):
+        if t.dim() == 1 and t.shape[0] == 0:
+            continue
+        if t.dim() != ref.dim():
+            raise RuntimeError(
+                f"Tensors must have same number of dimensions: got {ref.dim()} and {t.dim()}"
+            )
+        for k in range(ref.dim()):
+            if k != d and t.shape[k] != ref.shape[k]:
+                raise RuntimeError(
+                    f"Sizes of tensors must match except in dimension {d}. Expected size {ref.shape[k]} but got size "
+                    f"{t.shape[k]} for tensor number {i} in the list."
+                )
+        total += t.shape[d]
+    shape = list(ref.shape)
+    shape[d] = total
+    return shape, d
+
+
+def _cat_kernel(tensors, dim=0):
+    shape, d = _cat_shape(tensors, dim)
+    out_dtype = _dtype.result_type(*tensors)
+    parts = [t._np.astype(out_dtype.np, copy=False) for t in tensors if not (t.dim() == 1 and t.shape[0] == 0)]
+    if not parts:
+        return np.empty(shape, out_dtype.np)
+    return np.concatenate(parts, axis=d)
+
+
+def _cat_meta(tensors, dim=0):
+    shape, _ = _cat_shape(tensors, dim)
+    return fake_empty(shape, _dtype.result_type(*tensors))
+
+
+cat = (_cat_kernel, _cat_meta)
+
+
+def _stack_kernel(tensors, dim=0):
+    if not tensors:
+        raise RuntimeError("stack expects a non-empty TensorList")
+    for i, t in enumerate(tensors):
+        if t.shape != tensors[0].shape:
+            raise RuntimeError(
+                f"stack expects each tensor to be equal size, but got [{', '.join(map(str, tensors[0].shape))}] at entry 0 "
+                f"and [{', '.join(map(str, t.shape))}] at entry {i}"
+            )
+    d = wrap_dim(dim, tensors[0].dim() + 1)
+    out_dtype = _dtype.result_type(*tensors)
+    return np.stack([t._np.astype(out_dtype.np, copy=False) for t in tensors], axis=d)
+
+
+def _stack_meta(tensors, dim=0):
+    d = wrap_dim(dim, tensors[0].dim() + 1)
+    shape = list(tensors[0].shape)
+    shape.insert(d, len(tensors))
+    return fake_empty(shape, _dtype.result_type(*tensors))
+
+
+stack = (_stack_kernel, _stack_meta)
+
+
+def _tri(np_fn):
+    def kernel(self, diagonal=0):
+        if self.dim() < 2:
+            raise RuntimeError(f"{np_fn.__name__}: input tensor must have at least 2 dimensions")
+        return np_fn(self._np, k=diagonal)
+
+    def meta(self, diagonal=0):
+        return fake_empty(self.shape, self.dtype)
+
+    return kernel, meta
+
+
+tril = _tri(np.tril)
+triu = _tri(np.triu)
+
+
+def _flip_kernel(self, dims):
+    axes = tuple(wrap_dim(d, self.dim()) for d in dims)
+    return np.ascontiguousarray(np.flip(self._np, axis=axes))
+
+
+flip = (_flip_kernel, lambda self, dims: fake_empty(self.shape, self.dtype))
+
+
+def _roll_kernel(self, shifts, dims=()):
+    if not dims:
+        return np.roll(self._np.reshape(-1), shifts).reshape(self.shape)
+    return np.roll(self._np, shifts, axis=tuple(wrap_dim(d, self.dim()) for d in dims))
+
+
+roll = (_roll_kernel, lambda self, shifts, dims=(): fake_empty(self.shape, self.dtype))
+
+
+def _repeat_shape(self, repeats):
+    if len(repeats) < self.dim():
+        raise RuntimeError(
+            "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor"
+        )
+    padded = (1,) * (len(repeats) - self.dim()) + tuple(self.shape)
+    return [s * r for s, r in zip(padded, repeats)], padded
+
+
+def _repeat_kernel(self, repeats):
+    _, padded = _repeat_shape(self, repeats)
+    return np.tile(self._np.reshape(padded), repeats)
+
+
+repeat = (_repeat_kernel, lambda self, repeats: fake_empty(_repeat_shape(self, repeats)[0], self.dtype))
+
+
+def _pad_widths(self, pad):
+    if len(pad) % 2 or len(pad) // 2 > self.dim():
+        raise RuntimeError(
+            f"Length of pad must be even but instead it equals {len(pad)}" if len(pad) % 2 else
+            "Length of pad should be no more than twice the number of dimensions of the input."
+        )
+    widths = [(0, 0)] * self.dim()
+    for i in range(len(pad) // 2):
+        widths[self.dim() - 1 - i] = (pad[2 * i], pad[2 * i + 1])
+    return widths
+
+
+def _constant_pad_kernel(self, pad, value=0):
+    widths = _pad_widths(self, pad)
+    x = self._np
+    crop = tuple(slice(max(-lo, 0), x.shape[i] - max(-hi, 0)) for i, (lo, hi) in enumerate(widths))
+    x = x[crop]
+    return np.pad(x, [(max(lo, 0), max(hi, 0)) for lo, hi in widths], constant_values=value)
+
+
+def _constant_pad_meta(self, pad, value=0):
+    widths = _pad_widths(self, pad)
+    return fake_empty([s + lo + hi for s, (lo, hi) in zip(self.shape, widths)], self.dtype)
+
+
+constant_pad_nd = (_constant_pad_kernel, _constant_pad_meta)
+
+
+def _nonzero_kernel(self):
+    return np.ascontiguousarray(np.stack(np.nonzero(self._np), axis=1).astype(np.int64)) if self.dim() else \
+        np.zeros((int(bool(self._np)), 0), np.int64)
+
+
+def _nonzero_meta(self):
+    raise RuntimeError("aten.nonzero has a data-dependent output shape; FakeTensors cannot run it")
+
+
+nonzero = (_nonzero_kernel, _nonzero_meta)
+
+
+# ---------------------------------------------------------------- kernels that backward formulas call
+def _select_backward_kernel(grad_output, input_sizes, dim, index):
+    out = np.zeros(input_sizes, grad_output.dtype.np)
+    np.moveaxis(out, dim, 0)[index] = grad_output._np
+    return out
+
+
+def _select_backward_meta(grad_output, input_sizes, dim, index):
+    return fake_empty(input_sizes, grad_output.dtype)
+
+
+select_backward = (_select_backward_kernel, _select_backward_meta)
+
+
+def _slice_backward_kernel(grad_output, input_sizes, dim, start, end, step):
+    out = np.zeros(input_sizes, grad_output.dtype.np)
+    d = wrap_dim(dim, len(input_sizes))
+    window = [slice(None)] * len(input_sizes)
+    window[d] = slice(start, end, step)
+    out[tuple(window)] = grad_output._np
+    return out
+
+
+def _slice_backward_meta(grad_output, input_sizes, dim, start, end, step):
+    return fake_empty(input_sizes, grad_output.dtype)
+
+
+slice_backward = (_slice_backward_kernel, _slice_backward_meta)
+
+
+def _new_zeros_kernel(self, size, *, dtype=None, layout=None, device=None, pin_memory=None):
+    return np.zeros(size, (dtype or self.dtype).np)
+
+
+def _new_zeros_meta(self, size, *, dtype=None, layout=None, device=None, pin_memory=None):
+    return fake_empty(size, dtype or self.dtype)
+
+
+new_zeros = (_new_zeros_kernel, _new_zeros_meta)
+
+
+def _new_empty_kernel(self, size, *, dtype=None, layout=None, device=None, pin_memory=None):
+    return np.empty(size, (dtype or self.dtype).np)
+
+
+new_empty = (_new_empty_kernel, _new_zeros_meta)
+
+
+def _index_add_kernel(self, dim, index, source, *, alpha=1):
+    d = wrap_dim(dim, self.dim())
+    out = self._np.copy()
+    values = source._np if alpha == 1 else source._np * alpha
+    np.add.at(np.moveaxis(out, d, 0) if self.dim() else out.reshape(1), index._np,
+              np.moveaxis(values, d, 0) if source.dim() else values.reshape(1))
+    return out
+
+
+def _index_add_meta(self, dim, index, source, *, alpha=1):
+    return fake_empty(self.shape, self.dtype)
+
+
+index_add = (_index_add_kernel, _index_add_meta)
+
+
+def _as_strided_scatter_kernel(self, src, size, stride, storage_offset=None):
+    out = Tensor._from_numpy(self._np.copy())
+    offset = 0 if storage_offset is None else storage_offset
+    view = Tensor._make_view(out, size, stride, offset)
+    np.copyto(view._np, src._np)
+    return out._np
+
+
+def _as_strided_scatter_meta(self, src, size, stride, storage_offset=None):
+    return fake_empty(self.shape, self.dtype)
+
+
+as_strided_scatter = (_as_strided_scatter_kernel, _as_strided_scatter_meta)
+
+
+def _diagonal_backward_kernel(grad_output, input_sizes, offset, dim1, dim2):
+    from .views import _diagonal
+
+    out = Tensor._from_numpy(np.zeros(input_sizes, grad_output.dtype.np))
+    view = Tensor._make_view(out, *_diagonal(out, offset, dim1, dim2))
+    np.copyto(view._np, grad_output._np)
+    return out._np
+
+
+def _diagonal_backward_meta(grad_output, input_sizes, offset, dim1, dim2):
+    return fake_empty(input_sizes, grad_output.dtype)
+
+
+diagonal_backward = (_diagonal_backward_kernel, _diagonal_backward_meta)
+
+
+def _lift_fresh_copy_kernel(self):
+    return self._np.copy()
+
+
+lift_fresh_copy = (_lift_fresh_copy_kernel, lambda self: fake_empty(self.shape, self.dtype))

@@ -1,0 +1,142 @@
+"""Matrix products: mm, bmm, addmm, baddbmm, dot, mv, outer.
+
+Runtime layer. numpy's BLAS does the work; these functions add PyTorch's
+shape checks and messages (`mat1 and mat2 shapes cannot be multiplied
+(2x3 and 4x5)`) and dtype rules (operands must have the same dtype; no
+implicit promotion in ATen's matmul kernels).
+"""
+import numpy as np
+
+from .. import _dtype
+from .meta_util import fake_empty
+
+
+def _check_same_dtype(name, *tensors):
+    first = tensors[0].dtype
+    for t in tensors[1:]:
+        if t.dtype is not first:
+            raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {first} != {t.dtype}")
+    if first is _dtype.bool_:
+        raise RuntimeError(f"\"{name}\" not implemented for 'Bool'")
+
+
+def _mm_shape(a, b, name="mm"):
+    if a.dim() != 2:
+        raise RuntimeError(f"self must be a matrix")
+    if b.dim() != 2:
+        raise RuntimeError(f"mat2 must be a matrix")
+    if a.shape[1] != b.shape[0]:
+        raise RuntimeError(
+            f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x{a.shape[1]} and {b.shape[0]}x{b.shape[1]})"
+        )
+    return (a.shape[0], b.shape[1])
+
+
+def _mm_kernel(self, mat2):
+    _mm_shape(self, mat2)
+    _check_same_dtype("mm", self, mat2)
+    return np.matmul(self._np, mat2._np)
+
+
+def _mm_meta(self, mat2):
+    _check_same_dtype("mm", self, mat2)
+    return fake_empty(_mm_shape(self, mat2), self.dtype)
+
+
+mm = (_mm_kernel, _mm_meta)
+
+
+def _bmm_shape(a, b):
+    if a.dim() != 3 or b.dim() != 3:
+        raise RuntimeError(f"batch1 must be a 3D tensor" if a.dim() != 3 else "batch2 must be a 3D tensor")
+    if a.shape[0] != b.shape[0] or a.shape[2] != b.shape[1]:
+        raise RuntimeError(
+            f"Expected size for first two dimensions of batch2 tensor to be: [{a.shape[0]}, {a.shape[2]}] "
+            f"but got: [{b.shape[0]}, {b.shape[1]}]."
+        )
+    return (a.shape[0], a.shape[1], b.shape[2])
+
+
+def _bmm_kernel(self, mat2):
+    _bmm_shape(self, mat2)
+    _check_same_dtype("bmm", self, mat2)
+    return np.matmul(self._np, mat2._np)
+
+
+def _bmm_meta(self, mat2):
+    return fake_empty(_bmm_shape(self, mat2), self.dtype)
+
+
+bmm = (_bmm_kernel, _bmm_meta)
+
+
+def _addmm_kernel(self, mat1, mat2, *, beta=1, alpha=1):
+    shape = _mm_shape(mat1, mat2)
+    _check_same_dtype("addmm", mat1, mat2, self)
+    np.broadcast_shapes(tuple(self.shape), shape)
+    product = np.matmul(mat1._np, mat2._np)
+    if alpha != 1:
+        product = product * np.asarray(alpha, product.dtype)
+    if beta == 0:
+        return np.ascontiguousarray(np.broadcast_to(product, shape))
+    bias = self._np if beta == 1 else self._np * np.asarray(beta, product.dtype)
+    return np.add(bias, product, dtype=product.dtype)
+
+
+def _addmm_meta(self, mat1, mat2, *, beta=1, alpha=1):
+    return fake_empty(_mm_shape(mat1, mat2), mat1.dtype)
+
+
+addmm = (_addmm_kernel, _addmm_meta)
+
+
+def _baddbmm_kernel(self, batch1, batch2, *, beta=1, alpha=1):
+    shape = _bmm_shape(batch1, batch2)
+    product = np.matmul(batch1._np, batch2._np)
+    if alpha != 1:
+        product = product * np.asarray(alpha, product.dtype)
+    if beta == 0:
+        return np.ascontiguousarray(np.broadcast_to(product, shape))
+    return np.add(self._np if beta == 1 else self._np * beta, product, dtype=product.dtype)
+
+
+def _baddbmm_meta(self, batch1, batch2, *, beta=1, alpha=1):
+    return fake_empty(_bmm_shape(batch1, batch2), batch1.dtype)
+
+
+baddbmm = (_baddbmm_kernel, _baddbmm_meta)
+
+
+def _dot_kernel(self, tensor):
+    if self.dim() != 1 or tensor.dim() != 1:
+        raise RuntimeError(f"1D tensors expected, but got {self.dim()}D and {tensor.dim()}D tensors")
+    if self.shape[0] != tensor.shape[0]:
+        raise RuntimeError(
+            f"inconsistent tensor size, expected tensor [{self.shape[0]}] and src [{tensor.shape[0]}] to have the "
+            "same number of elements, but got {0} and {1} elements respectively".format(self.shape[0], tensor.shape[0])
+        )
+    _check_same_dtype("dot", self, tensor)
+    return np.asarray(np.dot(self._np, tensor._np))
+
+
+def _dot_meta(self, tensor):
+    return fake_empty((), self.dtype)
+
+
+dot = (_dot_kernel, _dot_meta)
+
+
+def _mv_kernel(self, vec):
+    if self.dim() != 2 or vec.dim() != 1 or self.shape[1] != vec.shape[0]:
+        raise RuntimeError(
+            f"size mismatch, got input ({self.shape[0] if self.dim() else 0}), mat ({'x'.join(map(str, self.shape))}), "
+            f"vec ({vec.shape[0] if vec.dim() else 0})"
+        )
+    return np.matmul(self._np, vec._np)
+
+
+def _mv_meta(self, vec):
+    return fake_empty((self.shape[0],), self.dtype)
+
+
+mv = (_mv_kernel, _mv_meta)

@@ -1,0 +1,131 @@
+"""Copies, fills, dtype conversions and the generic in-place wrapper.
+
+Runtime layer. `copy_`, `fill_`, `zero_` write into a tensor's memory (through
+its numpy window, so views write into their base) and bump the shared version
+counter. `inplace(functional)` turns an out-of-place kernel such as `add` into
+`add_`: compute, check the result fits `self` (shape and dtype, with PyTorch's
+errors), write it back.
+"""
+import numpy as np
+
+from .. import _dtype
+from .._dtype import can_cast
+from .._tensor import Tensor, contiguous_strides
+from .meta_util import broadcast_shapes, fake_empty
+
+
+def _write(self, value):
+    if self._np is not None:
+        np.copyto(self._np, value, casting="unsafe")
+    self._bump_version()
+    return self
+
+
+def _copy_kernel(self, src, non_blocking=False):
+    if isinstance(src, Tensor):
+        shape = broadcast_shapes(tuple(self.shape), tuple(src.shape))
+        if shape != tuple(self.shape):
+            raise RuntimeError(
+                f"output with shape [{', '.join(map(str, self.shape))}] doesn't match the broadcast shape "
+                f"[{', '.join(map(str, shape))}]"
+            )
+        value = src._np
+        if value is not None and self._np is not None and np.shares_memory(value, self._np):
+            value = value.copy()
+    else:
+        value = src
+    return _write(self, value)
+
+
+def _copy_meta(self, src, non_blocking=False):
+    self._bump_version()
+    return self
+
+
+copy_ = (_copy_kernel, _copy_meta)
+
+
+def _fill_kernel(self, value):
+    if isinstance(value, Tensor):
+        if value.dim() != 0:
+            raise RuntimeError(
+                f"fill_ only supports 0-dimension value tensor but got tensor with {value.dim()} dimensions."
+            )
+        value = value._np
+    return _write(self, value)
+
+
+def _fill_meta(self, value):
+    self._bump_version()
+    return self
+
+
+fill_ = (_fill_kernel, _fill_meta)
+zero_ = ((lambda self: _fill_kernel(self, 0)), (lambda self: _fill_meta(self, 0)))
+
+
+def _clone_kernel(self, *, memory_format=None):
+    if memory_format in (None, "torch.preserve_format") and not self.is_contiguous():
+        return self._np.copy(order="K")
+    return np.array(self._np, copy=True, order="C")
+
+
+def _clone_meta(self, *, memory_format=None):
+    from .meta_util import pointwise_strides
+
+    if memory_format in (None, "torch.preserve_format"):
+        return fake_empty(self.shape, self.dtype, pointwise_strides(self.shape, [self]))
+    return fake_empty(self.shape, self.dtype)
+
+
+clone = (_clone_kernel, _clone_meta)
+
+
+def _to_copy_kernel(self, *, dtype=None, layout=None, device=None, pin_memory=None, non_blocking=False, memory_format=None):
+    target = dtype or self.dtype
+    return np.array(self._np, dtype=target.np, copy=True, order="K" if memory_format is None else "C")
+
+
+def _to_copy_meta(self, *, dtype=None, layout=None, device=None, pin_memory=None, non_blocking=False, memory_format=None):
+    return fake_empty(self.shape, dtype or self.dtype)
+
+
+to_copy = (_to_copy_kernel, _to_copy_meta)
+
+
+def inplace(functional):
+    """The in-place form of a pointwise (kernel, meta) pair: `self` receives the result."""
+    kernel, meta = functional
+
+    def check(self, result):
+        if tuple(result.shape) != tuple(self.shape):
+            raise RuntimeError(
+                f"output with shape [{', '.join(map(str, self.shape))}] doesn't match the broadcast shape "
+                f"[{', '.join(map(str, result.shape))}]"
+            )
+        result_dtype = result.dtype if isinstance(result.dtype, _dtype.dtype) else _dtype.from_numpy(result.dtype)
+        if not can_cast(result_dtype, self.dtype):
+            raise RuntimeError(
+                f"result type {_dtype_title(result_dtype)} can't be cast to the desired output type {_dtype_title(self.dtype)}"
+            )
+
+    def inplace_kernel(self, *args, **kwargs):
+        result = kernel(self, *args, **kwargs)
+        check(self, result)
+        return _write(self, result)
+
+    def inplace_meta(self, *args, **kwargs):
+        check(self, meta(self, *args, **kwargs))
+        self._bump_version()
+        return self
+
+    return inplace_kernel, inplace_meta
+
+
+def _dtype_title(d):
+    return {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int",
+            "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}[d.name]
+
+
+def _contiguous_meta_strides(shape):
+    return contiguous_strides(shape)

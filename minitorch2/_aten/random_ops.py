@@ -1,0 +1,100 @@
+"""Random ops: uniform_, normal_, random_, bernoulli, randperm.
+
+Runtime layer. Each kernel asks a `Generator` (minitorch2/_random.py, the
+PyTorch-exact mt19937) for numpy samples in C order and writes them into the
+tensor, so `manual_seed(s)` followed by the same calls gives PyTorch's values
+bit for bit.
+"""
+import numpy as np
+
+from .. import _dtype
+from .memory import _write
+from .meta_util import fake_empty
+
+
+def _gen(generator):
+    from .. import _random
+
+    return generator if generator is not None else _random.default_generator
+
+
+def _check_float(self, name):
+    if not self.dtype.is_floating_point:
+        raise RuntimeError(f"{name} expects floating point types, but got {self.dtype}")
+
+
+def _fill_from(self, samples):
+    return _write(self, samples.reshape(tuple(self.shape)))
+
+
+def _uniform_kernel(self, from_=0.0, to=1.0, *, generator=None):
+    _check_float(self, "uniform_")
+    if from_ > to:
+        raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found from={from_} > to={to}")
+    return _fill_from(self, _gen(generator).uniform(tuple(self.shape), self.dtype.np, from_, to))
+
+
+def _normal_kernel(self, mean=0.0, std=1.0, *, generator=None):
+    _check_float(self, "normal_")
+    if std < 0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
+    return _fill_from(self, _gen(generator).normal(tuple(self.shape), self.dtype.np, mean, std))
+
+
+def _random_from_kernel(self, from_, to=None, *, generator=None):
+    if to is None:
+        raise RuntimeError("random_ without an upper bound is not supported")
+    if from_ >= to:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={from_} >= to={to}")
+    return _fill_from(self, _gen(generator).randint(from_, to, tuple(self.shape), np.int64).astype(self.dtype.np))
+
+
+def _inplace_meta(self, *args, **kwargs):
+    self._bump_version()
+    return self
+
+
+uniform_ = (_uniform_kernel, _inplace_meta)
+normal_ = (_normal_kernel, _inplace_meta)
+random_from = (_random_from_kernel, _inplace_meta)
+
+
+def _bernoulli_p_kernel(self, p=0.5, *, generator=None):
+    if not 0 <= p <= 1:
+        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p}")
+    return _gen(generator).bernoulli_scalar(tuple(self.shape), self.dtype.np, p)
+
+
+def _bernoulli_default_kernel(self, *, generator=None):
+    probs = self._np
+    if probs.size and (probs.min() < 0 or probs.max() > 1):
+        raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.")
+    return _gen(generator).bernoulli_tensor(np.ascontiguousarray(probs), self.dtype.np)
+
+
+def _bernoulli_inplace_kernel(self, p=0.5, *, generator=None):
+    return _write(self, _bernoulli_p_kernel(self, p, generator=generator))
+
+
+def _like_meta(self, *args, **kwargs):
+    return fake_empty(self.shape, self.dtype)
+
+
+bernoulli_p = (_bernoulli_p_kernel, _like_meta)
+bernoulli_default = (_bernoulli_default_kernel, _like_meta)
+bernoulli_inplace = (_bernoulli_inplace_kernel, _inplace_meta)
+
+
+def _randperm_kernel(n, *, generator=None, dtype=None, layout=None, device=None, pin_memory=None):
+    if n < 0:
+        raise RuntimeError(f"n must be non-negative, got{n}")
+    return _gen(generator).randperm(n, (dtype or _dtype.int64).np)
+
+
+def _randperm_meta(n, *, generator=None, dtype=None, layout=None, device=None, pin_memory=None):
+    return fake_empty((n,), dtype or _dtype.int64)
+
+
+randperm = (_randperm_kernel, _randperm_meta)
+
+

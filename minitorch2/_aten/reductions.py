@@ -1,0 +1,287 @@
+"""Reduction kernels (sum, mean, amax, var, ...) and their meta functions.
+
+Runtime layer. Reductions follow PyTorch's dtype rules: `sum`/`prod` of
+integer or bool tensors accumulate in int64, `mean`/`var` need a floating
+input, and an explicit `dtype=` casts before reducing. Dims are normalised
+once (`reduction_dims`), so `dim=None`, `dim=[]` and a full list agree.
+"""
+import numpy as np
+
+from .. import _dtype
+from .._tensor import Tensor
+from .meta_util import fake_empty, reduced_shape, reduction_dims, wrap_dim
+
+
+def _sum_dtype(self, dtype):
+    if dtype is not None:
+        return dtype
+    return _dtype.int64 if self.dtype.category < 2 else self.dtype
+
+
+def _sum_kernel(self, dim=None, keepdim=False, *, dtype=None):
+    out_dtype = _sum_dtype(self, dtype)
+    dims = reduction_dims(dim, self.dim())
+    x = self._np.astype(out_dtype.np, copy=False)
+    return np.asarray(np.sum(x, axis=dims, keepdims=keepdim, dtype=out_dtype.np))
+
+
+def _sum_meta(self, dim=None, keepdim=False, *, dtype=None):
+    dims = reduction_dims(dim, self.dim())
+    return fake_empty(reduced_shape(self.shape, dims, keepdim), _sum_dtype(self, dtype))
+
+
+def _sum_default_kernel(self, *, dtype=None):
+    return _sum_kernel(self, None, False, dtype=dtype)
+
+
+def _sum_default_meta(self, *, dtype=None):
+    return _sum_meta(self, None, False, dtype=dtype)
+
+
+sum_dim = (_sum_kernel, _sum_meta)
+sum_default = (_sum_default_kernel, _sum_default_meta)
+
+
+def _prod_kernel(self, dim=None, keepdim=False, *, dtype=None):
+    out_dtype = _sum_dtype(self, dtype)
+    dims = (wrap_dim(dim, self.dim()),) if dim is not None else tuple(range(self.dim()))
+    return np.asarray(np.prod(self._np.astype(out_dtype.np, copy=False), axis=dims, keepdims=keepdim))
+
+
+def _prod_meta(self, dim=None, keepdim=False, *, dtype=None):
+    dims = (wrap_dim(dim, self.dim()),) if dim is not None else tuple(range(self.dim()))
+    return fake_empty(reduced_shape(self.shape, dims, keepdim), _sum_dtype(self, dtype))
+
+
+prod_dim = (_prod_kernel, _prod_meta)
+prod_default = ((lambda self, *, dtype=None: _prod_kernel(self, dtype=dtype)),
+                (lambda self, *, dtype=None: _prod_meta(self, dtype=dtype)))
+
+
+def _mean_dtype(self, dtype, name="mean"):
+    out = dtype or self.dtype
+    if not out.is_floating_point:
+        raise RuntimeError(
+            f"{name}(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. "
+            f"Got: {str(self.dtype)[6:].capitalize()}"
+        )
+    return out
+
+
+def _mean_kernel(self, dim=None, keepdim=False, *, dtype=None):
+    out_dtype = _mean_dtype(self, dtype)
+    dims = reduction_dims(dim, self.dim())
+    with np.errstate(all="ignore"):
+        return np.asarray(np.mean(self._np.astype(out_dtype.np, copy=False), axis=dims, keepdims=keepdim, dtype=out_dtype.np))
+
+
+def _mean_meta(self, dim=None, keepdim=False, *, dtype=None):
+    dims = reduction_dims(dim, self.dim())
+    return fake_empty(reduced_shape(self.shape, dims, keepdim), _mean_dtype(self, dtype))
+
+
+mean_dim = (_mean_kernel, _mean_meta)
+mean_default = ((lambda self, *, dtype=None: _mean_kernel(self, dtype=dtype)),
+                (lambda self, *, dtype=None: _mean_meta(self, dtype=dtype)))
+
+
+def _check_nonempty(self, dims, name):
+    for d in dims:
+        if self.shape[d] == 0:
+            raise IndexError(
+                f"{name}(): Expected reduction dim {d} to have non-zero size."
+            )
+    if not dims and self.numel() == 0:
+        raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.")
+
+
+def _extremum(np_fn, name):
+    def kernel(self, dim=(), keepdim=False):
+        dims = reduction_dims(dim, self.dim())
+        _check_nonempty(self, dims, name)
+        return np.asarray(np_fn(self._np, axis=dims, keepdims=keepdim))
+
+    def meta(self, dim=(), keepdim=False):
+        dims = reduction_dims(dim, self.dim())
+        return fake_empty(reduced_shape(self.shape, dims, keepdim), self.dtype)
+
+    return kernel, meta
+
+
+amax = _extremum(np.max, "amax")
+amin = _extremum(np.min, "amin")
+
+
+def _full_extremum(np_fn, name):
+    def kernel(self):
+        if self.numel() == 0:
+            raise RuntimeError(
+                f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
+                "Specify the reduction dim with the 'dim' argument."
+            )
+        return np.asarray(np_fn(self._np))
+
+    def meta(self):
+        return fake_empty((), self.dtype)
+
+    return kernel, meta
+
+
+max_default = _full_extremum(np.max, "max")
+min_default = _full_extremum(np.min, "min")
+
+
+def _arg_index(np_arg, name):
+    def kernel(self, dim=None, keepdim=False):
+        if dim is None:
+            if self.numel() == 0:
+                raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
+            idx = np_arg(self._np.reshape(-1))
+            return np.asarray(idx, dtype=np.int64).reshape((1,) * self.dim() if keepdim else ())
+        d = wrap_dim(dim, self.dim())
+        if self.dim() and self.shape[d] == 0:
+            raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+        x = self._np if self.dim() else self._np.reshape(1)
+        idx = np_arg(x, axis=d if self.dim() else 0)
+        if keepdim and self.dim():
+            idx = np.expand_dims(idx, d)
+        return np.asarray(idx, dtype=np.int64)
+
+    def meta(self, dim=None, keepdim=False):
+        dims = tuple(range(self.dim())) if dim is None else (wrap_dim(dim, self.dim()),)
+        return fake_empty(reduced_shape(self.shape, dims, keepdim), _dtype.int64)
+
+    return kernel, meta
+
+
+def _nan_first(fn):
+    def arg(x, axis=None):
+        # torch propagates NaN: the index of the first NaN wins
+        if x.dtype.kind == "f":
+            nan = np.isnan(x)
+            if nan.any():
+                return np.where(nan.any(axis=axis), np.argmax(nan, axis=axis), fn(np.where(nan, 0, x), axis=axis))
+        return fn(x, axis=axis)
+
+    return arg
+
+
+argmax = _arg_index(_nan_first(np.argmax), "argmax")
+argmin = _arg_index(_nan_first(np.argmin), "argmin")
+
+
+def _max_dim(np_fn, np_arg, name):
+    def kernel(self, dim, keepdim=False):
+        d = wrap_dim(dim, self.dim())
+        if self.dim() and self.shape[d] == 0:
+            raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+        values = np.asarray(np_fn(self._np, axis=d if self.dim() else None, keepdims=keepdim))
+        index_kernel = argmax[0] if name == "max" else argmin[0]
+        return values, index_kernel(self, dim, keepdim)
+
+    def meta(self, dim, keepdim=False):
+        d = wrap_dim(dim, self.dim())
+        shape = reduced_shape(self.shape, (d,) if self.dim() else (), keepdim)
+        return fake_empty(shape, self.dtype), fake_empty(shape, _dtype.int64)
+
+    return kernel, meta
+
+
+max_dim = _max_dim(np.max, np.argmax, "max")
+min_dim = _max_dim(np.min, np.argmin, "min")
+
+
+def _var_kernel(self, dim=None, *, correction=None, keepdim=False):
+    _mean_dtype(self, None, "var")
+    dims = reduction_dims(dim, self.dim())
+    ddof = 1 if correction is None else correction
+    with np.errstate(all="ignore"):
+        x = self._np.astype(np.float64) if self.dtype is _dtype.float16 else self._np
+        return np.asarray(np.var(x, axis=dims, ddof=ddof, keepdims=keepdim)).astype(self.dtype.np)
+
+
+def _var_meta(self, dim=None, *, correction=None, keepdim=False):
+    dims = reduction_dims(dim, self.dim())
+    return fake_empty(reduced_shape(self.shape, dims, keepdim), self.dtype)
+
+
+var = (_var_kernel, _var_meta)
+
+
+def _var_mean_kernel(self, dim=None, *, correction=None, keepdim=False):
+    dims = reduction_dims(dim, self.dim())
+    return _var_kernel(self, dim, correction=correction, keepdim=keepdim), np.asarray(
+        np.mean(self._np, axis=dims, keepdims=keepdim)).astype(self.dtype.np)
+
+
+def _var_mean_meta(self, dim=None, *, correction=None, keepdim=False):
+    return _var_meta(self, dim, correction=correction, keepdim=keepdim), _var_meta(self, dim, correction=correction, keepdim=keepdim)
+
+
+var_mean = (_var_mean_kernel, _var_mean_meta)
+
+
+def _std_kernel(self, dim=None, *, correction=None, keepdim=False):
+    with np.errstate(all="ignore"):
+        return np.sqrt(_var_kernel(self, dim, correction=correction, keepdim=keepdim))
+
+
+std = (_std_kernel, _var_meta)
+
+
+def _logsumexp_kernel(self, dim, keepdim=False):
+    dtype = self.dtype if self.dtype.is_floating_point else _dtype.get_default_dtype()
+    dims = reduction_dims(dim, self.dim())
+    x = self._np.astype(dtype.np, copy=False)
+    if x.size == 0:
+        return np.asarray(np.full(reduced_shape(self.shape, dims, keepdim), -np.inf, dtype.np))
+    m = np.max(x, axis=dims, keepdims=True)
+    m = np.where(np.isinf(m), 0, m)
+    with np.errstate(all="ignore"):
+        out = np.log(np.sum(np.exp(x - m), axis=dims, keepdims=True)) + m
+    if not keepdim:
+        out = np.squeeze(out, axis=dims)
+    return np.asarray(out, dtype.np)
+
+
+def _logsumexp_meta(self, dim, keepdim=False):
+    dtype = self.dtype if self.dtype.is_floating_point else _dtype.get_default_dtype()
+    return fake_empty(reduced_shape(self.shape, reduction_dims(dim, self.dim()), keepdim), dtype)
+
+
+logsumexp = (_logsumexp_kernel, _logsumexp_meta)
+
+
+def _cumsum_kernel(self, dim, *, dtype=None):
+    out_dtype = _sum_dtype(self, dtype)
+    d = wrap_dim(dim, self.dim())
+    if self.dim() == 0:
+        return self._np.astype(out_dtype.np).copy()
+    return np.cumsum(self._np, axis=d, dtype=out_dtype.np)
+
+
+def _cumsum_meta(self, dim, *, dtype=None):
+    wrap_dim(dim, self.dim())
+    return fake_empty(self.shape, _sum_dtype(self, dtype))
+
+
+cumsum = (_cumsum_kernel, _cumsum_meta)
+
+
+def _any_all(np_fn):
+    def kernel(self, dim=None, keepdim=False):
+        dims = reduction_dims(dim, self.dim())
+        return np.asarray(np_fn(self._np.astype(bool, copy=False), axis=dims, keepdims=keepdim))
+
+    def meta(self, dim=None, keepdim=False):
+        return fake_empty(reduced_shape(self.shape, reduction_dims(dim, self.dim()), keepdim), _dtype.bool_)
+
+    return kernel, meta
+
+
+any_dims = _any_all(np.any)
+all_dims = _any_all(np.all)
+any_default = ((lambda self: any_dims[0](self)), (lambda self: any_dims[1](self)))
+all_default = ((lambda self: all_dims[0](self)), (lambda self: all_dims[1](self)))
+
+

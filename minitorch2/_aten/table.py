@@ -1,0 +1,335 @@
+"""THE operator table: every aten op minitorch2 knows, one row each.
+
+Runtime layer. A row names the op by its ATen schema and points at its parts:
+
+    op(schema, tags, (kernel, meta), derivative, decomposition, grad_fn=...)
+
+Kernels and meta functions live in the family modules (pointwise, reductions,
+views, linalg, indexing, memory, factories, nn_ops, random_ops); derivative
+formulas in derivatives.py; decompositions in decompositions.py. Nothing
+registers itself anywhere else: to add an op, add a row here.
+"""
+from dataclasses import dataclass, field
+
+from ..autograd._record import Derivative
+from . import derivatives as d
+from . import factories, indexing, linalg, memory, pointwise as pw, random_ops, reductions as red, views
+
+POINTWISE = ("pointwise", "core")
+REDUCTION = ("reduction", "core")
+VIEW = ("view", "core")
+INPLACE = ("inplace",)
+FACTORY = ("factory", "core")
+RANDOM = ("random", "nondeterministic_seeded")
+CORE = ("core",)
+
+
+@dataclass
+class OpEntry:
+    schema: str
+    tags: tuple
+    kernel: object
+    meta: object
+    derivative: object = None
+    decomposition: object = None
+    grad_fn_name: str = ""
+
+
+def op(schema, tags, impl, derivative=None, decomposition=None, grad_fn=None, differentiable=True):
+    kernel, meta = impl
+    name = schema.split("(")[0].split(".")[0]
+    deriv = None
+    if derivative is not None:
+        deriv = Derivative(derivative, grad_fn)
+    elif not differentiable:
+        deriv = None
+    return OpEntry(schema, tags, kernel, meta, deriv, decomposition, grad_fn or _grad_fn_name(name))
+
+
+def _grad_fn_name(name):
+    return "".join(part[:1].upper() + part[1:] for part in name.split("_") if part) + "Backward0"
+
+
+def inplace(schema, functional_impl, derivative=None, grad_fn=None, tags=()):
+    return op(schema, INPLACE + tuple(tags), memory.inplace(functional_impl), derivative, grad_fn=grad_fn)
+
+
+NO_GRAD = None  # for rows whose outputs are never differentiable (comparisons, integer results)
+
+TABLE = [
+    # ------------------------------------------------------------ arithmetic
+    op("add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", POINTWISE, pw.add, d.add_tensor),
+    op("add.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor", POINTWISE, pw.add, d.add_scalar, grad_fn="AddBackward1"),
+    op("sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", POINTWISE, pw.sub, d.sub_tensor),
+    op("sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor", POINTWISE, pw.sub, d.add_scalar, grad_fn="SubBackward1"),
+    op("rsub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", POINTWISE, pw.rsub,
+       lambda grad, self_shape, other_shape, alpha=1: d.sub_tensor(grad, other_shape, self_shape, alpha)[::-1]),
+    op("rsub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor", POINTWISE, pw.rsub, d.rsub_scalar, grad_fn="RsubBackward1"),
+    op("mul.Tensor(Tensor self, Tensor other) -> Tensor", POINTWISE, pw.mul, d.mul_tensor),
+    op("mul.Scalar(Tensor self, Scalar other) -> Tensor", POINTWISE, pw.mul, d.mul_scalar, grad_fn="MulBackward1"),
+    op("div.Tensor(Tensor self, Tensor other) -> Tensor", POINTWISE, pw.div, d.div_tensor),
+    op("div.Scalar(Tensor self, Scalar other) -> Tensor", POINTWISE, pw.div, d.div_scalar, grad_fn="DivBackward1"),
+    op("div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor", POINTWISE, pw.div_mode,
+       lambda grad, self, other: (d.aten.zeros_like.default(self), None), grad_fn="DivBackward2"),
+    op("remainder.Tensor(Tensor self, Tensor other) -> Tensor", POINTWISE, pw.remainder,
+       lambda grad, self_shape: (d.sum_to(grad, self_shape), None)),
+    op("remainder.Scalar(Tensor self, Scalar other) -> Tensor", POINTWISE, pw.remainder, lambda grad: grad, grad_fn="RemainderBackward1"),
+    op("fmod.Tensor(Tensor self, Tensor other) -> Tensor", POINTWISE, pw.fmod, lambda grad, self_shape: (d.sum_to(grad, self_shape), None), grad_fn="FmodBackward1"),
+    op("fmod.Scalar(Tensor self, Scalar other) -> Tensor", POINTWISE, pw.fmod, lambda grad: grad),
+    op("neg(Tensor self) -> Tensor", POINTWISE, pw.neg, d.neg),
+    op("pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor", POINTWISE, pw.pow_, d.pow_tensor_scalar),
+    op("pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor", POINTWISE, pw.pow_, d.pow_tensor_tensor, grad_fn="PowBackward1"),
+    op("pow.Scalar(Scalar self, Tensor exponent) -> Tensor", POINTWISE, pw.pow_, d.pow_scalar, grad_fn="PowBackward2"),
+    op("maximum(Tensor self, Tensor other) -> Tensor", POINTWISE, pw.maximum, d.maximum),
+    op("minimum(Tensor self, Tensor other) -> Tensor", POINTWISE, pw.minimum, d.minimum),
+    op("atan2(Tensor self, Tensor other) -> Tensor", POINTWISE, pw.atan2, d.atan2),
+    op("lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor", POINTWISE, pw.lerp, d.lerp_scalar),
+    op("addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor", POINTWISE, pw.addcmul, d.addcmul),
+    op("addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor", POINTWISE, pw.addcdiv, d.addcdiv),
+    # ------------------------------------------------------------ comparisons and logic (never differentiable)
+    *[op(f"{name}.Tensor(Tensor self, Tensor other) -> Tensor", POINTWISE, getattr(pw, name)) for name in ("eq", "ne", "lt", "le", "gt", "ge")],
+    *[op(f"{name}.Scalar(Tensor self, Scalar other) -> Tensor", POINTWISE, getattr(pw, name)) for name in ("eq", "ne", "lt", "le", "gt", "ge")],
+    *[op(f"{name}(Tensor self, Tensor other) -> Tensor", POINTWISE, getattr(pw, name)) for name in ("logical_and", "logical_or", "logical_xor")],
+    *[op(f"{name}.Tensor(Tensor self, Tensor other) -> Tensor", POINTWISE, getattr(pw, name)) for name in ("bitwise_and", "bitwise_or", "bitwise_xor")],
+    op("logical_not(Tensor self) -> Tensor", POINTWISE, pw.logical_not),
+    op("bitwise_not(Tensor self) -> Tensor", POINTWISE, pw.bitwise_not),
+    op("isnan(Tensor self) -> Tensor", POINTWISE, pw.isnan),
+    op("isinf(Tensor self) -> Tensor", POINTWISE, pw.isinf),
+    op("isfinite(Tensor self) -> Tensor", POINTWISE, pw.isfinite),
+    op("sign(Tensor self) -> Tensor", POINTWISE, pw.sign, d.zero_grad),
+    op("sgn(Tensor self) -> Tensor", POINTWISE, pw.sign, d.zero_grad),
+    op("floor(Tensor self) -> Tensor", POINTWISE, pw.floor, d.zero_grad),
+    op("ceil(Tensor self) -> Tensor", POINTWISE, pw.ceil, d.zero_grad),
+    op("trunc(Tensor self) -> Tensor", POINTWISE, pw.trunc, d.zero_grad),
+    op("round(Tensor self) -> Tensor", POINTWISE, pw.round, d.zero_grad),
+    # ------------------------------------------------------------ unary math
+    op("abs(Tensor self) -> Tensor", POINTWISE, pw.abs, d.abs),
+    op("exp(Tensor self) -> Tensor", POINTWISE, pw.exp, d.exp),
+    op("exp2(Tensor self) -> Tensor", POINTWISE, pw.exp2, d.exp2),
+    op("expm1(Tensor self) -> Tensor", POINTWISE, pw.expm1, d.expm1),
+    op("log(Tensor self) -> Tensor", POINTWISE, pw.log, d.log),
+    op("log2(Tensor self) -> Tensor", POINTWISE, pw.log2, d.log2),
+    op("log10(Tensor self) -> Tensor", POINTWISE, pw.log10, d.log10),
+    op("log1p(Tensor self) -> Tensor", POINTWISE, pw.log1p, d.log1p),
+    op("sin(Tensor self) -> Tensor", POINTWISE, pw.sin, d.sin),
+    op("cos(Tensor self) -> Tensor", POINTWISE, pw.cos, d.cos),
+    op("tan(Tensor self) -> Tensor", POINTWISE, pw.tan, d.tan),
+    op("asin(Tensor self) -> Tensor", POINTWISE, pw.asin, d.asin),
+    op("acos(Tensor self) -> Tensor", POINTWISE, pw.acos, d.acos),
+    op("atan(Tensor self) -> Tensor", POINTWISE, pw.atan, d.atan),
+    op("sinh(Tensor self) -> Tensor", POINTWISE, pw.sinh, d.sinh),
+    op("cosh(Tensor self) -> Tensor", POINTWISE, pw.cosh, d.cosh),
+    op("sqrt(Tensor self) -> Tensor", POINTWISE, pw.sqrt, d.sqrt),
+    op("rsqrt(Tensor self) -> Tensor", POINTWISE, pw.rsqrt, d.rsqrt),
+    op("reciprocal(Tensor self) -> Tensor", POINTWISE, pw.reciprocal, d.reciprocal),
+    op("tanh(Tensor self) -> Tensor", POINTWISE, pw.tanh, d.tanh),
+    op("sigmoid(Tensor self) -> Tensor", POINTWISE, pw.sigmoid, d.sigmoid),
+    op("erf(Tensor self) -> Tensor", POINTWISE, pw.erf, d.erf),
+    # ------------------------------------------------------------ activations and their backward kernels
+    op("relu(Tensor self) -> Tensor", POINTWISE, pw.relu, d.relu),
+    op("threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor", POINTWISE, pw.threshold, d.threshold),
+    op("threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor", POINTWISE, pw.threshold_backward, d.threshold_backward),
+    op("gelu(Tensor self, *, str approximate='none') -> Tensor", POINTWISE, pw.gelu, d.gelu),
+    op("gelu_backward(Tensor grad_output, Tensor self, *, str approximate='none') -> Tensor", POINTWISE, pw.gelu_backward),
+    op("silu(Tensor self) -> Tensor", POINTWISE, pw.silu, d.silu),
+    op("silu_backward(Tensor grad_output, Tensor self) -> Tensor", POINTWISE, pw.silu_backward),
+    op("sigmoid_backward(Tensor grad_output, Tensor output) -> Tensor", POINTWISE, pw.sigmoid_backward, d.sigmoid_backward),
+    op("tanh_backward(Tensor grad_output, Tensor output) -> Tensor", POINTWISE, pw.tanh_backward, d.tanh_backward),
+    op("leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor", POINTWISE, pw.leaky_relu, d.leaky_relu),
+    op("leaky_relu_backward(Tensor grad_output, Tensor self, Scalar negative_slope, bool self_is_result) -> Tensor", POINTWISE, pw.leaky_relu_backward),
+    op("hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor", POINTWISE, pw.hardtanh, d.hardtanh),
+    op("softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor", POINTWISE, pw.softplus, d.softplus),
+    op("where.self(Tensor condition, Tensor self, Tensor other) -> Tensor", POINTWISE, pw.where, d.where),
+    op("clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor", POINTWISE, pw.clamp, d.clamp, grad_fn="ClampBackward1"),
+    op("clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor", POINTWISE, pw.clamp,
+       lambda grad, self, min=None, max=None: (d.aten.where.self(_clamp_mask(self, min, max), grad, 0.0), None, None)),
+    op("clamp_min(Tensor self, Scalar min) -> Tensor", POINTWISE, pw.clamp_min, d.clamp_min),
+    op("clamp_max(Tensor self, Scalar max) -> Tensor", POINTWISE, pw.clamp_max, d.clamp_max),
+    op("masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor", POINTWISE, pw.masked_fill, d.masked_fill_scalar),
+    op("masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor", POINTWISE, pw.masked_fill, d.masked_fill_tensor, grad_fn="MaskedFillBackward1"),
+    # ------------------------------------------------------------ in-place forms
+    inplace("add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)", pw.add, d.add_tensor, "AddBackward0"),
+    inplace("add_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!)", pw.add, d.add_scalar, "AddBackward1"),
+    inplace("sub_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)", pw.sub, d.sub_tensor, "SubBackward0"),
+    inplace("mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", pw.mul, d.mul_tensor, "MulBackward0"),
+    inplace("mul_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", pw.mul, d.mul_scalar, "MulBackward1"),
+    inplace("div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", pw.div, d.div_tensor, "DivBackward0"),
+    inplace("div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", pw.div, d.div_scalar, "DivBackward1"),
+    inplace("pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!)", pw.pow_, d.pow_tensor_scalar, "PowBackward0"),
+    inplace("neg_(Tensor(a!) self) -> Tensor(a!)", pw.neg, d.neg, "NegBackward0"),
+    inplace("relu_(Tensor(a!) self) -> Tensor(a!)", pw.relu, lambda grad, self: d.aten.threshold_backward.default(grad, self, 0), "ReluBackward0"),
+    inplace("sigmoid_(Tensor(a!) self) -> Tensor(a!)", pw.sigmoid, lambda grad, self: d.aten.sigmoid_backward.default(grad, d.aten.sigmoid.default(self)), "SigmoidBackward0"),
+    inplace("tanh_(Tensor(a!) self) -> Tensor(a!)", pw.tanh, lambda grad, self: d.aten.tanh_backward.default(grad, d.aten.tanh.default(self)), "TanhBackward0"),
+    inplace("exp_(Tensor(a!) self) -> Tensor(a!)", pw.exp, lambda grad, self: d.aten.mul.Tensor(grad, d.aten.exp.default(self)), "ExpBackward0"),
+    inplace("sqrt_(Tensor(a!) self) -> Tensor(a!)", pw.sqrt, lambda grad, self: d.aten.div.Tensor(grad, d.aten.mul.Scalar(d.aten.sqrt.default(self), 2)), "SqrtBackward0"),
+    inplace("clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)", pw.clamp, d.clamp, "ClampBackward1"),
+    inplace("clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!)", pw.clamp_min, d.clamp_min, "ClampMinBackward0"),
+    inplace("masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!)", pw.masked_fill, d.masked_fill_scalar, "MaskedFillBackward0"),
+    inplace("addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)", pw.addcmul, d.addcmul, "AddcmulBackward0"),
+    inplace("addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)", pw.addcdiv, d.addcdiv, "AddcdivBackward0"),
+    inplace("lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!)", pw.lerp, d.lerp_scalar, "LerpBackward0"),
+    inplace("logical_and_(Tensor(a!) self, Tensor other) -> Tensor(a!)", pw.logical_and),
+    inplace("maximum_(Tensor(a!) self, Tensor other) -> Tensor(a!)", pw.maximum),
+    op("copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)", INPLACE, memory.copy_,
+       lambda grad, src_shape: (d.aten.zeros_like.default(grad), d.sum_to(grad, src_shape)), grad_fn="CopyBackwards"),
+    op("fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)", INPLACE, memory.fill_, lambda grad: d.aten.zeros_like.default(grad)),
+    op("fill_.Tensor(Tensor(a!) self, Tensor value) -> Tensor(a!)", INPLACE, memory.fill_,
+       lambda grad: (d.aten.zeros_like.default(grad), d.aten.sum.default(grad)), grad_fn="FillBackward1"),
+    op("zero_(Tensor(a!) self) -> Tensor(a!)", INPLACE, memory.zero_, lambda grad: d.aten.zeros_like.default(grad)),
+    op("index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor(a!)", INPLACE,
+       indexing.index_put_, d.index_put, grad_fn="IndexPutBackward0"),
+    # ------------------------------------------------------------ reductions
+    op("sum(Tensor self, *, ScalarType? dtype=None) -> Tensor", REDUCTION, red.sum_default, d.sum_default),
+    op("sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", REDUCTION,
+       red.sum_dim, d.sum_dim, grad_fn="SumBackward1"),
+    op("mean(Tensor self, *, ScalarType? dtype=None) -> Tensor", REDUCTION, red.mean_default, d.mean_default),
+    op("mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", REDUCTION,
+       red.mean_dim, d.mean_dim, grad_fn="MeanBackward1"),
+    op("prod(Tensor self, *, ScalarType? dtype=None) -> Tensor", REDUCTION, red.prod_default, d.prod_default),
+    op("amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor", REDUCTION, red.amax, d.amax),
+    op("amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor", REDUCTION, red.amin, d.amin),
+    op("max(Tensor self) -> Tensor", REDUCTION, red.max_default, d.max_default, grad_fn="MaxBackward1"),
+    op("min(Tensor self) -> Tensor", REDUCTION, red.min_default, d.max_default, grad_fn="MinBackward1"),
+    op("max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)", REDUCTION, red.max_dim, d.max_dim),
+    op("min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)", REDUCTION, red.min_dim, d.max_dim),
+    op("argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor", REDUCTION, red.argmax),
+    op("argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor", REDUCTION, red.argmin),
+    op("var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor", REDUCTION,
+       red.var, d.var_correction, grad_fn="VarBackward0"),
+    op("std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor", REDUCTION,
+       red.std, d.std_correction, grad_fn="StdBackward0"),
+    op("var_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)",
+       REDUCTION, red.var_mean, lambda grads, self, dim=None, correction=None, keepdim=False: _var_mean_backward(grads, self, dim, correction, keepdim)),
+    op("logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor", REDUCTION, red.logsumexp, d.logsumexp),
+    op("cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor", CORE, red.cumsum, d.cumsum),
+    op("any(Tensor self) -> Tensor", REDUCTION, red.any_default),
+    op("any.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor", REDUCTION, red.any_dims),
+    op("all(Tensor self) -> Tensor", REDUCTION, red.all_default),
+    op("all.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor", REDUCTION, red.all_dims),
+    # ------------------------------------------------------------ matrix products
+    op("mm(Tensor self, Tensor mat2) -> Tensor", CORE, linalg.mm, d.mm),
+    op("bmm(Tensor self, Tensor mat2) -> Tensor", CORE, linalg.bmm, d.bmm),
+    op("addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor", CORE, linalg.addmm, d.addmm),
+    op("baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor", CORE, linalg.baddbmm, d.baddbmm),
+    op("dot(Tensor self, Tensor tensor) -> Tensor", CORE, linalg.dot, d.dot),
+    op("mv(Tensor self, Tensor vec) -> Tensor", CORE, linalg.mv, d.mv),
+    # ------------------------------------------------------------ views
+    op("view(Tensor(a) self, SymInt[] size) -> Tensor(a)", VIEW, views.view, d.view),
+    op("_unsafe_view(Tensor self, SymInt[] size) -> Tensor", CORE, views.unsafe_view, d.unsafe_view),
+    op("expand(Tensor(a) self, SymInt[] size, *, bool implicit=False) -> Tensor(a)", VIEW, views.expand, d.expand),
+    op("permute(Tensor(a) self, int[] dims) -> Tensor(a)", VIEW, views.permute, d.permute),
+    op("transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)", VIEW, views.transpose, d.transpose),
+    op("t(Tensor(a) self) -> Tensor(a)", VIEW, views.t, d.t),
+    op("unsqueeze(Tensor(a) self, int dim) -> Tensor(a)", VIEW, views.unsqueeze, d.unsqueeze),
+    op("squeeze(Tensor(a) self) -> Tensor(a)", VIEW, views.squeeze, d.squeeze_default),
+    op("squeeze.dim(Tensor(a) self, int dim) -> Tensor(a)", VIEW, views.squeeze_dim, d.squeeze_dim, grad_fn="SqueezeBackward1"),
+    op("squeeze.dims(Tensor(a) self, int[] dim) -> Tensor(a)", VIEW, views.squeeze_dims, d.squeeze_dims, grad_fn="SqueezeBackward2"),
+    op("select.int(Tensor(a) self, int dim, SymInt index) -> Tensor(a)", VIEW, views.select, d.select),
+    op("slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor(a)", VIEW,
+       views.slice_, d.slice_tensor),
+    op("as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a)", VIEW,
+       views.as_strided, d.as_strided),
+    op("diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a)", VIEW, views.diagonal, d.diagonal),
+    op("alias(Tensor(a) self) -> Tensor(a)", VIEW, views.alias, d.alias),
+    op("detach(Tensor(a) self) -> Tensor(a)", VIEW, views.detach),
+    op("split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[]", VIEW, views.split, d.split),
+    op("split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[]", VIEW, views.split_with_sizes,
+       d.split_with_sizes),
+    op("unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[]", VIEW, views.unbind, d.unbind),
+    # ------------------------------------------------------------ copies and conversions
+    op("clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor", CORE, memory.clone, d.clone),
+    op("_to_copy(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, "
+       "bool non_blocking=False, MemoryFormat? memory_format=None) -> Tensor", CORE, memory.to_copy, d.to_copy),
+    op("lift_fresh(Tensor(a) self) -> Tensor(a)", CORE, factories.lift_fresh),
+    op("lift_fresh_copy(Tensor self) -> Tensor", CORE, indexing.lift_fresh_copy),
+    # ------------------------------------------------------------ joining, indexing, scatter/gather
+    op("cat(Tensor[] tensors, int dim=0) -> Tensor", CORE, indexing.cat, d.cat),
+    op("stack(Tensor[] tensors, int dim=0) -> Tensor", CORE, indexing.stack, d.stack),
+    op("index.Tensor(Tensor self, Tensor?[] indices) -> Tensor", CORE, indexing.index, d.index),
+    op("index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor", CORE, indexing.index_put, d.index_put),
+    op("gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor", CORE, indexing.gather, d.gather),
+    op("scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor", CORE, indexing.scatter_src, d.scatter_src),
+    op("scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor", CORE, indexing.scatter_value, d.scatter_value,
+       grad_fn="ScatterBackward1"),
+    op("scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor", CORE, indexing.scatter_add, d.scatter_add),
+    op("index_select(Tensor self, int dim, Tensor index) -> Tensor", CORE, indexing.index_select, d.index_select),
+    op("index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor", CORE, indexing.index_add, d.index_add),
+    op("tril(Tensor self, int diagonal=0) -> Tensor", CORE, indexing.tril, d.tril),
+    op("triu(Tensor self, int diagonal=0) -> Tensor", CORE, indexing.triu, d.triu),
+    op("flip(Tensor self, int[] dims) -> Tensor", CORE, indexing.flip, d.flip),
+    op("roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor", CORE, indexing.roll, d.roll),
+    op("repeat(Tensor self, SymInt[] repeats) -> Tensor", CORE, indexing.repeat, d.repeat),
+    op("constant_pad_nd(Tensor self, SymInt[] pad, Scalar value=0) -> Tensor", CORE, indexing.constant_pad_nd, d.constant_pad_nd),
+    op("nonzero(Tensor self) -> Tensor", CORE, indexing.nonzero),
+    op("select_backward(Tensor grad_output, SymInt[] input_sizes, int dim, SymInt index) -> Tensor", CORE,
+       indexing.select_backward, d.select_backward),
+    op("slice_backward(Tensor grad_output, SymInt[] input_sizes, int dim, SymInt start, SymInt end, SymInt step) -> Tensor", CORE,
+       indexing.slice_backward, d.slice_backward),
+    op("diagonal_backward(Tensor grad_output, SymInt[] input_sizes, int offset, int dim1, int dim2) -> Tensor", CORE,
+       indexing.diagonal_backward, lambda grad, offset, dim1, dim2: d.aten.diagonal.default(grad, offset, dim1, dim2)),
+    op("as_strided_scatter(Tensor self, Tensor src, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor", CORE,
+       indexing.as_strided_scatter),
+    # ------------------------------------------------------------ factories
+    op("empty.memory_format(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, "
+       "MemoryFormat? memory_format=None) -> Tensor", FACTORY, factories.empty),
+    op("zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+       FACTORY, factories.zeros),
+    op("ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+       FACTORY, factories.ones),
+    op("full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
+       "bool? pin_memory=None) -> Tensor", FACTORY, factories.full),
+    op("scalar_tensor(Scalar s, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+       FACTORY, factories.scalar_tensor),
+    op("arange.start_step(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None, Layout? layout=None, "
+       "Device? device=None, bool? pin_memory=None) -> Tensor", FACTORY, factories.arange),
+    op("linspace(Scalar start, Scalar end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
+       "bool? pin_memory=None) -> Tensor", FACTORY, factories.linspace),
+    op("eye.m(SymInt n, SymInt m, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+       FACTORY, factories.eye),
+    *[op(f"{name}(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, "
+         "MemoryFormat? memory_format=None) -> Tensor", FACTORY, getattr(factories, name)) for name in ("empty_like", "zeros_like", "ones_like")],
+    op("full_like(Tensor self, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
+       "bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor", FACTORY, factories.full_like),
+    op("new_zeros(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
+       "bool? pin_memory=None) -> Tensor", FACTORY, indexing.new_zeros),
+    op("new_empty(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
+       "bool? pin_memory=None) -> Tensor", FACTORY, indexing.new_empty),
+    # ------------------------------------------------------------ random
+    op("uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!)", INPLACE + RANDOM,
+       random_ops.uniform_, lambda grad: d.aten.zeros_like.default(grad)),
+    op("normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!)", INPLACE + RANDOM,
+       random_ops.normal_, lambda grad: d.aten.zeros_like.default(grad)),
+    op("random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!)", INPLACE + RANDOM,
+       random_ops.random_from),
+    op("bernoulli(Tensor self, *, Generator? generator=None) -> Tensor", RANDOM, random_ops.bernoulli_default,
+       lambda grad: d.aten.zeros_like.default(grad)),
+    op("bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor", RANDOM, random_ops.bernoulli_p,
+       lambda grad: d.aten.zeros_like.default(grad), grad_fn="BernoulliBackward1"),
+    op("bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!)", INPLACE + RANDOM,
+       random_ops.bernoulli_inplace, lambda grad: d.aten.zeros_like.default(grad), grad_fn="BernoulliBackward1"),
+    op("randperm(SymInt n, *, Generator? generator=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
+       "bool? pin_memory=None) -> Tensor", FACTORY + RANDOM, random_ops.randperm),
+    # ------------------------------------------------------------ nn ops (nn_ops.py, derivatives_nn.py): NN-SECTION-START
+    # NN-SECTION-END
+]
+
+
+def _clamp_mask(self, min, max):
+    mask = None
+    if min is not None:
+        mask = d.aten.ge.Tensor(self, min)
+    if max is not None:
+        upper = d.aten.le.Tensor(self, max)
+        mask = upper if mask is None else d.aten.logical_and.default(mask, upper)
+    return mask
+
+
+def _var_mean_backward(grads, self, dim, correction, keepdim):
+    var_grad, mean_grad = grads
+    result = None
+    if var_grad is not None:
+        result = d.var_correction(var_grad, self, dim, correction, keepdim)
+    if mean_grad is not None:
+        m = d.mean_dim(mean_grad, tuple(self.shape), dim if dim is not None else [], keepdim)
+        result = m if result is None else d.aten.add.Tensor(result, m)
+    return result

@@ -1,0 +1,293 @@
+"""View ops: new (shape, stride, offset) over the same storage, never a copy.
+
+Runtime layer. Each view op is one geometry function computing the output's
+shape, strides and storage offset exactly as PyTorch's kernels do (so
+`stride()` and `storage_offset()` print the same numbers). The same function
+serves as eager kernel and as meta function, because a view touches no data:
+`Tensor._make_view` builds the numpy window when there is memory behind it and
+a FakeTensor when there is not.
+"""
+from .._tensor import Tensor, contiguous_strides
+from .meta_util import wrap_dim
+
+
+def view_op(geometry, differentiable_view=True):
+    def kernel(self, *args, **kwargs):
+        shape, stride, offset = geometry(self, *args, **kwargs)
+        out = Tensor._make_view(self, shape, stride, offset)
+        if not differentiable_view:
+            out._base = None
+        return out
+
+    return kernel, kernel
+
+
+def infer_size(shape, numel):
+    shape = list(shape)
+    infer = None
+    known = 1
+    for i, s in enumerate(shape):
+        if s == -1:
+            if infer is not None:
+                raise RuntimeError("only one dimension can be inferred")
+            infer = i
+        elif s < 0:
+            raise RuntimeError(f"invalid shape dimension {s}")
+        else:
+            known *= s
+    if infer is not None:
+        if known == 0 or numel % known != 0:
+            raise RuntimeError(f"shape '[{', '.join(map(str, shape))}]' is invalid for input of size {numel}")
+        shape[infer] = numel // known
+    elif known != numel:
+        raise RuntimeError(f"shape '[{', '.join(map(str, shape))}]' is invalid for input of size {numel}")
+    return tuple(shape)
+
+
+def view_strides(old_shape, old_stride, new_shape):
+    """Strides for viewing (old_shape, old_stride) as new_shape, or None when impossible (ATen's computeStride)."""
+    if not old_shape:
+        return tuple(1 for _ in new_shape)
+    numel = 1
+    for s in old_shape:
+        numel *= s
+    if numel == 0:
+        return contiguous_strides(new_shape) if tuple(old_shape) != tuple(new_shape) else tuple(old_stride)
+    new_stride = [0] * len(new_shape)
+    view_d = len(new_shape) - 1
+    chunk_base_stride = old_stride[-1]
+    tensor_numel = 1
+    view_numel = 1
+    for tensor_d in range(len(old_shape) - 1, -1, -1):
+        tensor_numel *= old_shape[tensor_d]
+        if tensor_d == 0 or (old_shape[tensor_d - 1] != 1 and old_stride[tensor_d - 1] != tensor_numel * chunk_base_stride):
+            while view_d >= 0 and (view_numel < tensor_numel or new_shape[view_d] == 1):
+                new_stride[view_d] = view_numel * chunk_base_stride
+                view_numel *= new_shape[view_d]
+                view_d -= 1
+            if view_numel != tensor_numel:
+                return None
+            if tensor_d > 0:
+                chunk_base_stride = old_stride[tensor_d - 1]
+                tensor_numel = 1
+                view_numel = 1
+    if view_d != -1:
+        return None
+    return tuple(new_stride)
+
+
+def _view(self, size):
+    shape = infer_size(size, self.numel())
+    stride = view_strides(tuple(self.shape), self.stride(), shape)
+    if stride is None:
+        raise RuntimeError(
+            "view size is not compatible with input tensor's size and stride (at least one dimension spans across "
+            "two contiguous subspaces). Use .reshape(...) instead."
+        )
+    return shape, stride, self.storage_offset()
+
+
+def _expand(self, size, *, implicit=False):
+    size = list(size)
+    if len(size) < self.dim():
+        raise RuntimeError(
+            f"expand({self.type()}{{[{', '.join(map(str, self.shape))}]}}, size=[{', '.join(map(str, size))}]): the number "
+            f"of sizes provided ({len(size)}) must be greater or equal to the number of dimensions in the tensor ({self.dim()})"
+        )
+    offset = len(size) - self.dim()
+    shape, stride = [], []
+    for i, target in enumerate(size):
+        j = i - offset
+        if j < 0:
+            if target < 0:
+                raise RuntimeError(f"The expanded size of the tensor ({target}) isn't allowed in a leading, non-existing dimension {i}")
+            shape.append(target)
+            stride.append(0)
+            continue
+        cur, cur_stride = self.shape[j], self.stride()[j]
+        if target == -1:
+            target = cur
+        if cur == target:
+            shape.append(cur)
+            stride.append(cur_stride)
+        elif cur == 1:
+            shape.append(target)
+            stride.append(0)
+        else:
+            raise RuntimeError(
+                f"The expanded size of the tensor ({target}) must match the existing size ({cur}) at non-singleton "
+                f"dimension {i}.  Target sizes: [{', '.join(map(str, size))}].  Tensor sizes: [{', '.join(map(str, self.shape))}]"
+            )
+    return shape, stride, self.storage_offset()
+
+
+def _permute(self, dims):
+    dims = [wrap_dim(d, self.dim()) for d in dims]
+    if len(dims) != self.dim():
+        raise RuntimeError(
+            f"permute(sparse_coo): number of dimensions in the tensor input does not match the length of the desired "
+            f"ordering of dimensions i.e. input.dim() = {self.dim()} is not equal to len(dims) = {len(dims)}"
+        )
+    if len(set(dims)) != len(dims):
+        raise RuntimeError("permute(): duplicate dims are not allowed.")
+    return [self.shape[d] for d in dims], [self.stride()[d] for d in dims], self.storage_offset()
+
+
+def _transpose(self, dim0, dim1):
+    n = self.dim()
+    if n == 0:
+        return (), (), self.storage_offset()
+    d0, d1 = wrap_dim(dim0, n), wrap_dim(dim1, n)
+    order = list(range(n))
+    order[d0], order[d1] = order[d1], order[d0]
+    return _permute(self, order)
+
+
+def _t(self):
+    if self.dim() > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {self.dim()}D")
+    return _transpose(self, 0, 1) if self.dim() == 2 else (self.shape, self.stride(), self.storage_offset())
+
+
+def _unsqueeze(self, dim):
+    dim = wrap_dim(dim, self.dim() + 1)
+    shape, stride = list(self.shape), list(self.stride())
+    new_stride = 1 if dim >= self.dim() else shape[dim] * stride[dim]
+    shape.insert(dim, 1)
+    stride.insert(dim, new_stride)
+    return shape, stride, self.storage_offset()
+
+
+def _squeeze_dims(self, dims):
+    n = self.dim()
+    dims = {wrap_dim(d, n) for d in dims} if n else set()
+    keep = [i for i in range(n) if not (i in dims and self.shape[i] == 1)]
+    return [self.shape[i] for i in keep], [self.stride()[i] for i in keep], self.storage_offset()
+
+
+def _squeeze(self):
+    return _squeeze_dims(self, range(self.dim()))
+
+
+def _squeeze_dim(self, dim):
+    return _squeeze_dims(self, [dim])
+
+
+def _select(self, dim, index):
+    if self.dim() == 0:
+        raise IndexError("select() cannot be applied to a 0-dim tensor.")
+    dim = wrap_dim(dim, self.dim())
+    size = self.shape[dim]
+    if not -size <= index < size:
+        raise IndexError(f"index {index} is out of bounds for dimension {dim} with size {size}")
+    if index < 0:
+        index += size
+    shape, stride = list(self.shape), list(self.stride())
+    offset = self.storage_offset() + index * stride[dim]
+    del shape[dim], stride[dim]
+    return shape, stride, offset
+
+
+def _slice(self, dim=0, start=None, end=None, step=1):
+    if self.dim() == 0:
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+    dim = wrap_dim(dim, self.dim())
+    if step <= 0:
+        raise RuntimeError("slice step must be positive")
+    size = self.shape[dim]
+    start = 0 if start is None else start
+    end = size if end is None else end
+    if start < 0:
+        start += size
+    if end < 0:
+        end += size
+    start = min(max(start, 0), size)
+    end = min(max(end, start), size)
+    length = (end - start + step - 1) // step
+    shape, stride = list(self.shape), list(self.stride())
+    offset = self.storage_offset() + start * stride[dim]
+    shape[dim] = length
+    stride[dim] *= step
+    return shape, stride, offset
+
+
+def _as_strided(self, size, stride, storage_offset=None):
+    return list(size), list(stride), self.storage_offset() if storage_offset is None else storage_offset
+
+
+def _alias(self):
+    return self.shape, self.stride(), self.storage_offset()
+
+
+def _diagonal(self, offset=0, dim1=0, dim2=1):
+    n = self.dim()
+    d1, d2 = wrap_dim(dim1, n), wrap_dim(dim2, n)
+    stride = self.stride()
+    storage_offset = self.storage_offset()
+    if offset >= 0:
+        length = max(min(self.shape[d1], self.shape[d2] - offset), 0)
+        storage_offset += offset * stride[d2]
+    else:
+        length = max(min(self.shape[d1] + offset, self.shape[d2]), 0)
+        storage_offset -= offset * stride[d1]
+    keep = [i for i in range(n) if i not in (d1, d2)]
+    return ([self.shape[i] for i in keep] + [length], [stride[i] for i in keep] + [stride[d1] + stride[d2]],
+            storage_offset if length else self.storage_offset())
+
+
+view = view_op(_view)
+unsafe_view = view_op(_view, differentiable_view=False)
+expand = view_op(_expand)
+permute = view_op(_permute)
+transpose = view_op(_transpose)
+t = view_op(_t)
+unsqueeze = view_op(_unsqueeze)
+squeeze = view_op(_squeeze)
+squeeze_dim = view_op(_squeeze_dim)
+squeeze_dims = view_op(_squeeze_dims)
+select = view_op(_select)
+slice_ = view_op(_slice)
+as_strided = view_op(_as_strided)
+alias = view_op(_alias)
+detach = view_op(_alias, differentiable_view=False)
+diagonal = view_op(_diagonal)
+
+
+def _split_geometry(self, split_size, dim):
+    dim = wrap_dim(dim, self.dim())
+    size = self.shape[dim]
+    if split_size == 0 and size != 0:
+        raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got dimension size of {size}")
+    sizes = [split_size] * (size // split_size) if split_size else [0]
+    if split_size and size % split_size:
+        sizes.append(size % split_size)
+    return sizes or [0], dim
+
+
+def _split_with_sizes_kernel(self, split_sizes, dim=0):
+    dim = wrap_dim(dim, self.dim())
+    if sum(split_sizes) != self.shape[dim]:
+        raise RuntimeError(
+            f"split_with_sizes expects split_sizes to sum exactly to {self.shape[dim]} (input tensor's size at dimension "
+            f"{dim}), but got split_sizes=[{', '.join(map(str, split_sizes))}]"
+        )
+    outputs, start = [], 0
+    for length in split_sizes:
+        outputs.append(Tensor._make_view(self, *_slice(self, dim, start, start + length)))
+        start += length
+    return outputs
+
+
+def _split_kernel(self, split_size, dim=0):
+    sizes, dim = _split_geometry(self, split_size, dim)
+    return _split_with_sizes_kernel(self, sizes, dim)
+
+
+def _unbind_kernel(self, dim=0):
+    dim = wrap_dim(dim, self.dim())
+    return tuple(Tensor._make_view(self, *_select(self, dim, i)) for i in range(self.shape[dim]))
+
+
+split = (_split_kernel, _split_kernel)
+split_with_sizes = (_split_with_sizes_kernel, _split_with_sizes_kernel)
+unbind = (_unbind_kernel, _unbind_kernel)

@@ -1,0 +1,126 @@
+"""The dispatcher: the one road every op call takes.
+
+Runtime layer, between the Python API and the kernels. A call of an
+`OpOverload` (arguments already in schema-canonical form) passes, in order:
+
+    autograd layer   grad mode on, an input requires grad, not already below it:
+                     run everything below, then attach a grad_fn to the outputs
+         |
+    Python modes     the innermost TorchDispatchMode's __torch_dispatch__ sees
+                     (func, types, args, kwargs); while it runs it is popped, so
+                     calling func inside goes on to the next mode down
+         |
+    kernel           FakeTensor arguments run the meta function; real tensors
+                     run the numpy kernel, whose numpy results become Tensors
+
+This is the small version of PyTorch's dispatch keys (Autograd above Python
+above CPU/Meta). Because backward formulas call ops through this same road, a
+mode active during `.backward()` sees the backward's ops: that is what lets
+`autograd.make_fx` record joint forward+backward graphs.
+"""
+import threading
+
+import numpy as np
+
+
+class _DispatchState(threading.local):
+    def __init__(self):
+        self.grad_enabled = True
+        self.inference_mode = False
+        self.below_autograd = False
+        self.modes = []
+
+
+state = _DispatchState()
+
+
+def dispatch(op, args, kwargs):
+    if state.grad_enabled and not state.below_autograd and _any_requires_grad(args):
+        return _autograd.record(op, args, kwargs)
+    return redispatch_below_autograd(op, args, kwargs)
+
+
+def redispatch_below_autograd(op, args, kwargs):
+    s = state
+    previous = s.below_autograd
+    s.below_autograd = True
+    try:
+        modes = s.modes
+        if modes:
+            mode = modes.pop()
+            try:
+                return mode.__torch_dispatch__(op, _tensor_types(args), args, kwargs)
+            finally:
+                modes.append(mode)
+        return run_kernel(op, args, kwargs)
+    finally:
+        s.below_autograd = previous
+
+
+def run_kernel(op, args, kwargs):
+    """The bottom of the stack: meta function for fake tensors, numpy kernel for real ones."""
+    if _any_fake(args):
+        return op.meta(*args, **kwargs)
+    if op.kernel is None:
+        raise NotImplementedError(f"{op} has no eager kernel in minitorch2")
+    return _wrap(op.kernel(*args, **kwargs))
+
+
+def _wrap(result):
+    if isinstance(result, np.ndarray):
+        return Tensor._from_numpy(result)
+    if isinstance(result, tuple):
+        return tuple(_wrap(r) for r in result)
+    if isinstance(result, list):
+        return [_wrap(r) for r in result]
+    if isinstance(result, np.generic):
+        return Tensor._from_numpy(np.asarray(result))
+    return result
+
+
+def _any_requires_grad(args):
+    for a in args:
+        if isinstance(a, Tensor):
+            if a._requires_grad or a.grad_fn is not None:
+                return True
+        elif isinstance(a, (list, tuple)):
+            for b in a:
+                if isinstance(b, Tensor) and (b._requires_grad or b.grad_fn is not None):
+                    return True
+    return False
+
+
+def _any_fake(args):
+    for a in args:
+        if isinstance(a, Tensor):
+            if a._np is None:
+                return True
+        elif isinstance(a, (list, tuple)):
+            for b in a:
+                if isinstance(b, Tensor) and b._np is None:
+                    return True
+    return False
+
+
+def _tensor_types(args):
+    types = []
+    for a in args:
+        if isinstance(a, Tensor) and type(a) not in types:
+            types.append(type(a))
+    return tuple(types)
+
+
+def push_mode(mode):
+    state.modes.append(mode)
+
+
+def pop_mode():
+    return state.modes.pop()
+
+
+def current_modes():
+    return tuple(state.modes)
+
+
+from ._tensor import Tensor  # noqa: E402
+from .autograd import _record as _autograd  # noqa: E402

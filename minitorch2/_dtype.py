@@ -1,0 +1,132 @@
+"""dtypes and PyTorch's type-promotion rules.
+
+Runtime layer. A `dtype` names a numpy dtype and prints as PyTorch prints it
+(`torch.float32` becomes `minitorch2.float32`, shown as `torch.float32` so that
+scripts run through the alias table print what they print on torch).
+
+Promotion follows c10's `ResultTypeState`: operands fall into three priority
+groups (tensors with dimensions, zero-dim tensors, Python scalars). Each group
+is promoted on its own, then a lower-priority group only wins when it belongs
+to a higher *category* (bool < integer < floating). So `int_tensor + 1.5` is the
+default float dtype, while `float16_tensor + 1.5` stays float16.
+"""
+import numpy as np
+
+
+class dtype:
+    __slots__ = ("name", "np", "is_floating_point", "is_signed", "itemsize", "category")
+
+    def __init__(self, name, np_dtype, category):
+        self.name = name
+        self.np = np.dtype(np_dtype)
+        self.category = category  # 0 bool, 1 integer, 2 floating
+        self.is_floating_point = category == 2
+        self.is_signed = category == 2 or self.np.kind == "i"
+        self.itemsize = self.np.itemsize
+
+    @property
+    def is_complex(self):
+        return False
+
+    def __repr__(self):
+        return "torch." + self.name
+
+    def __reduce__(self):
+        return (from_name, (self.name,))
+
+    # dtypes are singletons, so identity comparison and hashing are enough.
+
+
+bool_ = dtype("bool", np.bool_, 0)
+uint8 = dtype("uint8", np.uint8, 1)
+int8 = dtype("int8", np.int8, 1)
+int16 = dtype("int16", np.int16, 1)
+int32 = dtype("int32", np.int32, 1)
+int64 = dtype("int64", np.int64, 1)
+float16 = dtype("float16", np.float16, 2)
+float32 = dtype("float32", np.float32, 2)
+float64 = dtype("float64", np.float64, 2)
+
+ALL = (bool_, uint8, int8, int16, int32, int64, float16, float32, float64)
+_BY_NUMPY = {d.np: d for d in ALL}
+_BY_NAME = {d.name: d for d in ALL}
+_BY_NAME.update(half=float16, float=float32, double=float64, long=int64, int=int32, short=int16)
+
+
+def from_name(name):
+    return _BY_NAME[name]
+
+
+def from_numpy(np_dtype):
+    try:
+        return _BY_NUMPY[np.dtype(np_dtype)]
+    except KeyError:
+        raise TypeError(
+            f"can't convert np.ndarray of type {np.dtype(np_dtype)}. The only supported types are: "
+            "float64, float32, float16, int64, int32, int16, int8, uint8, and bool."
+        ) from None
+
+
+_default_float = float32
+
+
+def get_default_dtype():
+    return _default_float
+
+
+def set_default_dtype(d):
+    global _default_float
+    if not d.is_floating_point:
+        raise TypeError("only floating-point types are supported as the default type")
+    _default_float = d
+
+
+def promote_types(a, b):
+    """The smallest dtype both `a` and `b` convert to without losing range (torch.promote_types)."""
+    if a is b:
+        return a
+    if a.category != b.category:
+        return a if a.category > b.category else b
+    if a.category == 2:
+        return a if a.itemsize > b.itemsize else b
+    # integers: numpy's table agrees with PyTorch's for the types we have (uint8+int8 -> int16)
+    return _BY_NUMPY[np.promote_types(a.np, b.np)]
+
+
+def scalar_dtype(value):
+    """The dtype a Python number takes when it is wrapped into a tensor."""
+    if isinstance(value, (bool, np.bool_)):
+        return bool_
+    if isinstance(value, (int, np.integer)):
+        return int64
+    return _default_float
+
+
+def result_type(*operands):
+    """PyTorch's result dtype for an op over tensors and Python scalars (torch.result_type)."""
+    dim_result = zero_dim_result = wrapped_result = None
+    for x in operands:
+        d = getattr(x, "dtype", None)
+        if isinstance(d, dtype):
+            if x.dim() > 0:
+                dim_result = d if dim_result is None else promote_types(dim_result, d)
+            else:
+                zero_dim_result = d if zero_dim_result is None else promote_types(zero_dim_result, d)
+        elif x is not None:
+            d = scalar_dtype(x)
+            wrapped_result = d if wrapped_result is None else promote_types(wrapped_result, d)
+    result = _combine(_combine(dim_result, zero_dim_result), wrapped_result)
+    return result if result is not None else _default_float
+
+
+def _combine(higher, lower):
+    if higher is None:
+        return lower
+    if lower is None or higher.category >= lower.category:
+        return higher
+    return lower
+
+
+def can_cast(from_, to):
+    """torch.can_cast: casting never goes down a category (float -> int, int -> bool)."""
+    return from_.category <= to.category

@@ -1,0 +1,147 @@
+"""OpOverload, OpOverloadPacket and the `minitorch2.ops.aten` namespace.
+
+Runtime layer. Every tensor operation in minitorch2, eager or traced, forward
+or backward, is a call of an `OpOverload`: `minitorch2.ops.aten.addmm.default`
+prints as `aten.addmm.default`, exactly as in PyTorch. An overload carries what
+every layer above needs to know about the op:
+
+    schema        how it is called (and which arguments it mutates or aliases)
+    tags          pointwise / reduction / view / inplace / random / core ...
+    kernel        the eager numpy implementation
+    meta          output shapes, dtypes and strides from input metadata alone
+    derivative    the autograd formula, written with other registered ops
+    decomposition the op in terms of simpler ops, where PyTorch has one
+
+The overloads themselves are listed in one table, `minitorch2/_aten/table.py`.
+Calling an overload hands it to the dispatcher (`minitorch2/_dispatch.py`).
+"""
+from ._schema import FunctionSchema
+
+
+class OpOverload:
+    def __init__(self, entry):
+        self._schema = FunctionSchema(entry.schema)
+        self.__name__ = f"{self._schema.name}.{self._schema.overload_name}"
+        self._opname = self._schema.name
+        self._overloadname = self._schema.overload_name
+        self.tags = frozenset(entry.tags)
+        self.kernel = entry.kernel
+        self.meta = entry.meta
+        self.derivative = entry.derivative
+        self.decomposition = entry.decomposition
+        self.grad_fn_name = entry.grad_fn_name
+        self.overloadpacket = None  # set by the packet
+        self.is_view = "view" in self.tags
+        self.is_inplace = "inplace" in self.tags
+        self.is_random = "random" in self.tags
+
+    def __call__(self, *args, **kwargs):
+        args, kwargs = self._schema.normalize(self, args, kwargs)
+        return _dispatch.dispatch(self, args, kwargs)
+
+    def __str__(self):
+        return f"aten.{self.__name__}"
+
+    def __repr__(self):
+        return f"<OpOverload(op='aten.{self._opname}', overload='{self._overloadname}')>"
+
+    def name(self):
+        return f"aten::{self._opname}" + ("" if self._overloadname == "default" else f".{self._overloadname}")
+
+    @property
+    def namespace(self):
+        return "aten"
+
+    def __reduce__(self):
+        return (_lookup, (self._opname, self._overloadname))
+
+    def decompose(self, *args, **kwargs):
+        if self.decomposition is None:
+            return NotImplemented
+        return self.decomposition(*args, **kwargs)
+
+
+class OpOverloadPacket:
+    """All overloads of one op name: `aten.add` holds `aten.add.Tensor`, `aten.add.Scalar`..."""
+
+    def __init__(self, name):
+        self._qualified_op_name = f"aten::{name}"
+        self.__name__ = name
+        self._overload_names = []
+
+    def _add(self, overload):
+        overload.overloadpacket = self
+        self._overload_names.append(overload._overloadname)
+        setattr(self, overload._overloadname, overload)
+
+    def overloads(self):
+        return list(self._overload_names)
+
+    def __str__(self):
+        return f"aten.{self.__name__}"
+
+    def __repr__(self):
+        return f"<OpOverloadPacket(op='aten.{self.__name__}')>"
+
+    def __getattr__(self, key):
+        raise AttributeError(f"'aten.{self.__name__}' has no overload '{key}' (it has: {', '.join(self._overload_names)})")
+
+    def __call__(self, *args, **kwargs):
+        for name in self._overload_names:
+            overload = getattr(self, name)
+            try:
+                normalized = overload._schema.normalize(overload, args, kwargs)
+            except TypeError:
+                continue
+            if _types_fit(overload._schema, normalized[0]):
+                return _dispatch.dispatch(overload, *normalized)
+        raise TypeError(f"aten.{self.__name__}: no overload accepts these arguments; overloads: {self._overload_names}")
+
+
+def _types_fit(schema, args):
+    from ._tensor import Tensor
+
+    for arg, value in zip(schema.positional, args):
+        if arg.type == "Tensor" and not isinstance(value, Tensor):
+            return False
+        if arg.type == "Scalar" and isinstance(value, Tensor):
+            return False
+    return True
+
+
+class _AtenNamespace:
+    def __init__(self):
+        self._packets = {}
+
+    def _register(self, overload):
+        packet = self._packets.get(overload._opname)
+        if packet is None:
+            packet = self._packets[overload._opname] = OpOverloadPacket(overload._opname)
+            setattr(self, overload._opname, packet)
+        packet._add(overload)
+
+    def __getattr__(self, name):
+        raise AttributeError(
+            f"minitorch2 has no operator aten.{name} yet (the registry is minitorch2/_aten/table.py)"
+        )
+
+    def __iter__(self):
+        return iter(self._packets.values())
+
+    def overloads(self):
+        return [getattr(p, name) for p in self._packets.values() for name in p._overload_names]
+
+
+class _Ops:
+    def __init__(self):
+        self.aten = _AtenNamespace()
+
+
+ops = _Ops()
+
+
+def _lookup(name, overload):
+    return getattr(getattr(ops.aten, name), overload)
+
+
+from . import _dispatch  # noqa: E402  (the dispatcher needs OpOverload defined first)

@@ -1,0 +1,84 @@
+"""FakeTensor and FakeTensorMode: tensors with metadata and no memory.
+
+Runtime layer, used by the frontend (example values of graph nodes) and by
+`autograd` (tracing joint graphs without running kernels). A FakeTensor has a
+shape, dtype, strides and storage offset but `_np is None`; any op that sees
+one runs its meta function instead of its kernel, so a whole model can be
+traced at the cost of shape arithmetic. Views of a FakeTensor share a fake
+storage object, so aliasing is still visible.
+"""
+from .. import _dtype
+from .._tensor import Size, Tensor, _VersionCounter, contiguous_strides
+from ..utils._python_dispatch import TorchDispatchMode
+
+
+class _FakeStorage:
+    """Identity of a fake tensor's memory: views share it."""
+
+    def __init__(self, nbytes=0):
+        self.nbytes = nbytes
+
+
+class FakeTensor(Tensor):
+    @classmethod
+    def _make(cls, shape, dtype, stride=None, fake_mode=None):
+        t = object.__new__(cls)
+        shape = Size(shape)
+        t._init_from(None, _FakeStorage(), shape, contiguous_strides(shape) if stride is None else tuple(stride), 0, dtype,
+                     _VersionCounter())
+        t.fake_mode = fake_mode
+        return t
+
+    def __repr__(self):
+        return f"FakeTensor(..., size={tuple(self.shape)}" + (f", dtype={self.dtype}" if self.dtype is not _dtype.float32 else "") + ")"
+
+    def numpy(self, *, force=False):
+        raise RuntimeError("FakeTensor has no data: it carries shapes and dtypes only")
+
+
+class FakeTensorMode(TorchDispatchMode):
+    """Inside this mode every op runs its meta function; real tensor inputs are faked first."""
+
+    def __init__(self, allow_non_fake_inputs=True):
+        self.allow_non_fake_inputs = allow_non_fake_inputs
+        self._memo = {}
+
+    def from_tensor(self, tensor, static_shapes=True):
+        key = id(tensor)
+        cached = self._memo.get(key)
+        if cached is not None and cached[0] is tensor:
+            return cached[1]
+        fake = FakeTensor._make(tensor.shape, tensor.dtype, tensor.stride(), self)
+        fake._offset = tensor.storage_offset()
+        fake._requires_grad = tensor.requires_grad
+        self._memo[key] = (tensor, fake)
+        return fake
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        args = tuple(self._fakeify(a) for a in args)
+        kwargs = {k: self._fakeify(v) for k, v in kwargs.items()}
+        if func.meta is None:
+            raise NotImplementedError(f"{func} has no meta function, so it cannot run on FakeTensors")
+        out = func.meta(*args, **kwargs)
+        for t in _flatten(out):
+            if isinstance(t, FakeTensor):
+                t.fake_mode = self
+        return out
+
+    def _fakeify(self, value):
+        if isinstance(value, Tensor) and not isinstance(value, FakeTensor):
+            if not self.allow_non_fake_inputs:
+                raise RuntimeError("FakeTensorMode received a real tensor; call fake_mode.from_tensor() first")
+            return self.from_tensor(value)
+        if isinstance(value, (list, tuple)):
+            return type(value)(self._fakeify(v) for v in value)
+        return value
+
+
+def _flatten(out):
+    if isinstance(out, (list, tuple)):
+        for o in out:
+            yield from _flatten(o)
+    else:
+        yield out

@@ -1,0 +1,461 @@
+"""Tensor: numpy memory viewed through PyTorch's (shape, stride, storage_offset).
+
+Runtime layer, the value every other layer computes with. A tensor is a
+strided window onto a flat numpy buffer, its *storage*:
+
+    storage  [a0 a1 a2 a3 a4 a5]          one 1-D numpy array, shared by views
+    x        shape (2, 3) stride (3, 1) offset 0
+    x.t()    shape (3, 2) stride (1, 3) offset 0   (same storage, no copy)
+    x[1]     shape (3,)   stride (1,)   offset 3
+
+`_np` is the numpy ndarray for that window, built once when the tensor is
+made, so kernels work on plain numpy. Views share the storage and a version
+counter: an in-place op on any of them bumps the counter that autograd checks.
+A FakeTensor (minitorch2/_subclasses/fake_tensor.py) has the same metadata and
+no memory at all (`_np is None`).
+
+Operations are not implemented here: every method below calls an
+`OpOverload` (through minitorch2/_functions.py), which goes through the
+dispatcher.
+"""
+import numpy as np
+
+from . import _dtype
+from ._dtype import dtype as _dtype_class
+
+
+class Size(tuple):
+    """torch.Size: a tuple of ints that prints as `torch.Size([2, 3])`."""
+
+    def __repr__(self):
+        return f"torch.Size([{', '.join(map(str, self))}])"
+
+    __str__ = __repr__
+
+    def numel(self):
+        n = 1
+        for s in self:
+            n *= s
+        return n
+
+    def __getitem__(self, item):
+        result = tuple.__getitem__(self, item)
+        return Size(result) if isinstance(item, slice) else result
+
+    def __add__(self, other):
+        return Size(tuple.__add__(self, tuple(other)))
+
+
+class device:
+    __slots__ = ("type", "index")
+
+    def __init__(self, type="cpu", index=None):
+        if isinstance(type, device):
+            type, index = type.type, type.index
+        if type not in ("cpu", "meta"):
+            raise RuntimeError(f"minitorch2 runs on the CPU only; device '{type}' is not available")
+        self.type = type
+        self.index = index
+
+    def __repr__(self):
+        return f"device(type='{self.type}')"
+
+    def __str__(self):
+        return self.type
+
+    def __eq__(self, other):
+        if isinstance(other, str):
+            other = device(other)
+        return isinstance(other, device) and other.type == self.type
+
+    def __hash__(self):
+        return hash(self.type)
+
+
+CPU = device("cpu")
+
+
+def contiguous_strides(shape):
+    strides, running = [], 1
+    for size in reversed(shape):
+        strides.append(running)
+        running *= max(size, 1)
+    return tuple(reversed(strides))
+
+
+class _VersionCounter:
+    __slots__ = ("value",)
+
+    def __init__(self):
+        self.value = 0
+
+
+class Tensor:
+    __slots__ = (
+        "_np", "_storage", "_shape", "_stride", "_offset", "dtype", "_version_counter",
+        "_requires_grad", "grad", "grad_fn", "_output_nr", "_base", "_retains_grad", "_backward_hooks",
+        "_is_wrapped_number", "__weakref__", "__dict__",
+    )
+
+    def __new__(cls, *args, **kwargs):
+        return object.__new__(cls)
+
+    def __init__(self, *args, **kwargs):
+        # minitorch2.Tensor(data) behaves as torch.Tensor(data): a float tensor.
+        if self.__class__ is Tensor and args:
+            from ._factories import tensor as _make
+
+            src = _make(args[0] if len(args) == 1 else list(args), dtype=_dtype.get_default_dtype())
+            self._init_from(src._np, src._storage, src._shape, src._stride, src._offset, src.dtype)
+
+    # ------------------------------------------------------------------ construction
+    def _init_from(self, array, storage, shape, stride, offset, dtype, version_counter=None):
+        self._np = array
+        self._storage = storage
+        self._shape = shape
+        self._stride = stride
+        self._offset = offset
+        self.dtype = dtype
+        self._version_counter = version_counter or _VersionCounter()
+        self._requires_grad = False
+        self.grad = None
+        self.grad_fn = None
+        self._output_nr = 0
+        self._base = None
+        self._retains_grad = False
+        self._backward_hooks = None
+        self._is_wrapped_number = False
+
+    @classmethod
+    def _from_numpy(cls, array, dtype=None):
+        """Wrap a freshly computed numpy array (the result of a kernel), without copying when possible."""
+        if not isinstance(array, np.ndarray):
+            array = np.asarray(array)
+        if dtype is None:
+            dtype = _dtype.from_numpy(array.dtype)
+        elif array.dtype != dtype.np:
+            array = array.astype(dtype.np)
+        t = object.__new__(cls)
+        shape = Size(array.shape)
+        if array.flags.c_contiguous:
+            stride = contiguous_strides(shape)
+            storage = array.reshape(-1)
+        else:
+            array, stride, storage = _dense_layout(array)
+        t._init_from(array, storage, shape, stride, 0, dtype)
+        return t
+
+    @classmethod
+    def _make_view(cls, base, shape, stride, offset):
+        """A tensor sharing `base`'s storage and version counter."""
+        t = object.__new__(Tensor if base._np is not None else type(base))
+        shape = Size(shape)
+        stride = tuple(stride)
+        array = None
+        if base._storage is not None and base._np is not None:
+            itemsize = base.dtype.itemsize
+            array = np.ndarray(shape, base.dtype.np, buffer=base._storage, offset=offset * itemsize,
+                               strides=tuple(s * itemsize for s in stride))
+        t._init_from(array, base._storage, shape, stride, offset, base.dtype, base._version_counter)
+        t._base = base._base if base._base is not None else base
+        if hasattr(base, "fake_mode"):
+            t.fake_mode = base.fake_mode
+        return t
+
+    # ------------------------------------------------------------------ metadata
+    @property
+    def shape(self):
+        return self._shape
+
+    def size(self, dim=None):
+        if dim is None:
+            return self._shape
+        return self._shape[_wrap_dim(dim, self.dim())]
+
+    def stride(self, dim=None):
+        if dim is None:
+            return self._stride
+        return self._stride[_wrap_dim(dim, self.dim())]
+
+    def storage_offset(self):
+        return self._offset
+
+    def dim(self):
+        return len(self._shape)
+
+    ndim = property(dim)
+
+    def numel(self):
+        n = 1
+        for s in self._shape:
+            n *= s
+        return n
+
+    nelement = numel
+
+    def element_size(self):
+        return self.dtype.itemsize
+
+    @property
+    def itemsize(self):
+        return self.dtype.itemsize
+
+    @property
+    def nbytes(self):
+        return self.numel() * self.dtype.itemsize
+
+    @property
+    def device(self):
+        return CPU
+
+    @property
+    def is_cuda(self):
+        return False
+
+    @property
+    def layout(self):
+        return "torch.strided"
+
+    def is_floating_point(self):
+        return self.dtype.is_floating_point
+
+    def is_complex(self):
+        return False
+
+    def is_contiguous(self, memory_format=None):
+        expected = 1
+        for size, stride in zip(reversed(self._shape), reversed(self._stride)):
+            if size == 1:
+                continue
+            if stride != expected:
+                return False
+            expected *= size
+        return True
+
+    @property
+    def _version(self):
+        return self._version_counter.value
+
+    def _bump_version(self):
+        self._version_counter.value += 1
+
+    def untyped_storage(self):
+        return _StorageRef(self)
+
+    def data_ptr(self):
+        if self._np is None:
+            return 0
+        return self._storage.ctypes.data + self._offset * self.dtype.itemsize
+
+    def _is_view(self):
+        return self._base is not None
+
+    # ------------------------------------------------------------------ autograd state
+    @property
+    def requires_grad(self):
+        return self._requires_grad or self.grad_fn is not None
+
+    @requires_grad.setter
+    def requires_grad(self, value):
+        if self.grad_fn is not None:
+            if value:
+                return
+            raise RuntimeError(
+                "you can only change requires_grad flags of leaf variables. If you want to use a computed variable "
+                "in a subgraph that doesn't require differentiation use var_no_grad = var.detach()."
+            )
+        if value and not self.dtype.is_floating_point:
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        self._requires_grad = bool(value)
+
+    def requires_grad_(self, requires_grad=True):
+        self.requires_grad = requires_grad
+        return self
+
+    @property
+    def is_leaf(self):
+        return self.grad_fn is None
+
+    def retain_grad(self):
+        if self.grad_fn is None:
+            if not self._requires_grad:
+                raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+            return
+        import weakref
+
+        self._retains_grad = True
+        self.grad_fn._retained[self._output_nr] = weakref.ref(self)
+
+    @property
+    def retains_grad(self):
+        return self._retains_grad
+
+    def register_hook(self, hook):
+        if not self.requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self.grad_fn is not None:
+            hooks = self.grad_fn._pre_hooks.setdefault(self._output_nr, [])
+        else:
+            if self._backward_hooks is None:
+                self._backward_hooks = []
+            hooks = self._backward_hooks
+        hooks.append(hook)
+        return _HookHandle(hooks, hook)
+
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        from .autograd import backward
+
+        backward([self], None if gradient is None else [gradient], retain_graph, create_graph, inputs=inputs)
+
+    @property
+    def data(self):
+        t = Tensor._make_view(self, self._shape, self._stride, self._offset)
+        t._base = None
+        t._version_counter = _VersionCounter()
+        return t
+
+    @data.setter
+    def data(self, other):
+        self._np, self._storage, self._shape = other._np, other._storage, other._shape
+        self._stride, self._offset, self.dtype = other._stride, other._offset, other.dtype
+
+    # ------------------------------------------------------------------ conversion
+    def numpy(self, *, force=False):
+        if self.requires_grad and not force:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+        if self._np is None:
+            raise RuntimeError("Cannot access data of a FakeTensor: it has shapes and dtypes only")
+        return self._np
+
+    def item(self):
+        if self.numel() != 1:
+            raise RuntimeError(
+                f"a Tensor with {self.numel()} elements cannot be converted to Scalar"
+            )
+        if self._np is None:
+            raise RuntimeError("Cannot call item() on a FakeTensor: its value is unknown (data-dependent)")
+        return self._np.reshape(()).item()
+
+    def tolist(self):
+        return self.numpy(force=True).tolist()
+
+    def __array__(self, dtype=None, copy=None):
+        a = self.numpy(force=True)
+        return a if dtype is None else a.astype(dtype)
+
+    def __len__(self):
+        if not self._shape:
+            raise TypeError("len() of a 0-d tensor")
+        return self._shape[0]
+
+    def __iter__(self):
+        if not self._shape:
+            raise TypeError("iteration over a 0-d tensor")
+        return iter(self.unbind(0))
+
+    def __bool__(self):
+        if self.numel() != 1:
+            raise RuntimeError(f"Boolean value of Tensor with more than one value is ambiguous")
+        return bool(self.item())
+
+    def __float__(self):
+        return float(self.item())
+
+    def __int__(self):
+        return int(self.item())
+
+    def __index__(self):
+        if self.dtype.is_floating_point or self.numel() != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self.item())
+
+    def __hash__(self):
+        return id(self)
+
+    def __repr__(self, *, tensor_contents=None):
+        from ._tensor_str import tensor_repr
+
+        return tensor_repr(self)
+
+    def __format__(self, spec):
+        if self.dim() == 0 and self._np is not None:
+            return self.item().__format__(spec)
+        return object.__format__(self, spec)
+
+    def __reduce_ex__(self, protocol):
+        return (_rebuild, (self.numpy(force=True).copy(), self.requires_grad))
+
+    def __deepcopy__(self, memo):
+        if id(self) in memo:
+            return memo[id(self)]
+        new = self.detach().clone()
+        new = type(self)._from_tensor_like(self, new) if hasattr(type(self), "_from_tensor_like") else new
+        new.requires_grad = self.requires_grad
+        if self.grad is not None:
+            new.grad = self.grad.clone()
+        memo[id(self)] = new
+        return new
+
+    def type(self, dtype=None):
+        if dtype is None:
+            return _LEGACY_NAMES.get(self.dtype, "torch.Tensor")
+        return self.to(dtype)
+
+
+_LEGACY_NAMES = {
+    _dtype.float32: "torch.FloatTensor", _dtype.float64: "torch.DoubleTensor", _dtype.float16: "torch.HalfTensor",
+    _dtype.int64: "torch.LongTensor", _dtype.int32: "torch.IntTensor", _dtype.bool_: "torch.BoolTensor",
+    _dtype.int16: "torch.ShortTensor", _dtype.int8: "torch.CharTensor", _dtype.uint8: "torch.ByteTensor",
+}
+
+
+def _rebuild(array, requires_grad):
+    t = Tensor._from_numpy(array)
+    t.requires_grad = requires_grad
+    return t
+
+
+class _StorageRef:
+    """What `untyped_storage()` returns: enough to ask whether two tensors share memory."""
+
+    def __init__(self, tensor):
+        self._storage = tensor._storage
+
+    def data_ptr(self):
+        return self._storage.ctypes.data if isinstance(self._storage, np.ndarray) else id(self._storage)
+
+    def nbytes(self):
+        return self._storage.nbytes if isinstance(self._storage, np.ndarray) else 0
+
+    def __eq__(self, other):
+        return isinstance(other, _StorageRef) and other._storage is self._storage
+
+
+class _HookHandle:
+    def __init__(self, hooks, hook):
+        self._hooks, self._hook = hooks, hook
+
+    def remove(self):
+        if self._hook in self._hooks:
+            self._hooks.remove(self._hook)
+
+
+def _wrap_dim(dim, ndim):
+    n = max(ndim, 1)
+    if not -n <= dim < n:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
+    return dim + n if dim < 0 else dim
+
+
+def _dense_layout(array):
+    """Torch strides for a non-C-contiguous kernel result, keeping a dense permuted layout as TensorIterator does."""
+    order = sorted(range(array.ndim), key=lambda d: (-abs(array.strides[d]), d))
+    permuted = array.transpose(order)
+    if not permuted.flags.c_contiguous or any(s < 0 for s in array.strides):
+        array = np.ascontiguousarray(array)
+        return array, contiguous_strides(array.shape), array.reshape(-1)
+    perm_strides = contiguous_strides(permuted.shape)
+    stride = [0] * array.ndim
+    for pos, d in enumerate(order):
+        stride[d] = perm_strides[pos]
+    return array, tuple(stride), permuted.reshape(-1)

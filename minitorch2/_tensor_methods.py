@@ -1,0 +1,399 @@
+"""Tensor methods and Python operators, bound onto `Tensor` in one place.
+
+Runtime layer. Method forms (`x.sum(0)`, `x.relu()`) call the torch-level
+functions in minitorch2/_functions.py; operators map to the overloads PyTorch
+uses (`x + 1` is `aten.add.Tensor(x, 1)`, `2 - x` is `aten.rsub.Scalar`);
+`__getitem__` turns indices into the same sequence of select/slice/unsqueeze/
+index calls PyTorch makes, and `__setitem__` into copy_/fill_/index_put_.
+"""
+import builtins
+
+from . import _dtype
+from . import _functions as F
+from ._ops import ops
+from ._tensor import Tensor
+
+aten = ops.aten
+
+
+def _binary_operators():
+    def radd(self, other):
+        return aten.add.Tensor(self, other)
+
+    def rsub(self, other):
+        return F.sub(other, self) if isinstance(other, Tensor) else aten.rsub.Scalar(self, other)
+
+    def rmul(self, other):
+        return aten.mul.Tensor(self, other)
+
+    def rtruediv(self, other):
+        return F.div(other, self)
+
+    def rpow(self, other):
+        return aten.pow.Scalar(other, self)
+
+    def rfloordiv(self, other):
+        return F.floor_divide(other, self)
+
+    def rmatmul(self, other):
+        return F.matmul(other, self)
+
+    def and_(self, other):
+        return F.bitwise_and(self, other) if self.dtype is not _dtype.bool_ else F.logical_and(self, _as_tensor(other))
+
+    def or_(self, other):
+        return F.bitwise_or(self, other) if self.dtype is not _dtype.bool_ else F.logical_or(self, _as_tensor(other))
+
+    def xor(self, other):
+        return F.bitwise_xor(self, other) if self.dtype is not _dtype.bool_ else F.logical_xor(self, _as_tensor(other))
+
+    def invert(self):
+        return F.logical_not(self) if self.dtype is _dtype.bool_ else F.bitwise_not(self)
+
+    def eq(self, other):
+        if not isinstance(other, (Tensor, int, float, bool)):
+            return False
+        return F.eq(self, other)
+
+    def ne(self, other):
+        if not isinstance(other, (Tensor, int, float, bool)):
+            return True
+        return F.ne(self, other)
+
+    return {
+        "__add__": lambda self, other: F.add(self, other), "__radd__": radd,
+        "__sub__": lambda self, other: F.sub(self, other), "__rsub__": rsub,
+        "__mul__": lambda self, other: F.mul(self, other), "__rmul__": rmul,
+        "__truediv__": lambda self, other: F.div(self, other), "__rtruediv__": rtruediv,
+        "__floordiv__": lambda self, other: F.floor_divide(self, other), "__rfloordiv__": rfloordiv,
+        "__mod__": lambda self, other: F.remainder(self, other),
+        "__pow__": lambda self, other: F.pow(self, other), "__rpow__": rpow,
+        "__matmul__": lambda self, other: F.matmul(self, other), "__rmatmul__": rmatmul,
+        "__neg__": lambda self: aten.neg.default(self), "__pos__": lambda self: self,
+        "__abs__": lambda self: aten.abs.default(self), "__invert__": invert,
+        "__and__": and_, "__or__": or_, "__xor__": xor, "__rand__": and_, "__ror__": or_, "__rxor__": xor,
+        "__eq__": eq, "__ne__": ne,
+        "__lt__": lambda self, other: F.lt(self, other), "__le__": lambda self, other: F.le(self, other),
+        "__gt__": lambda self, other: F.gt(self, other), "__ge__": lambda self, other: F.ge(self, other),
+    }
+
+
+def _as_tensor(x):
+    if isinstance(x, Tensor):
+        return x
+    return aten.scalar_tensor.default(x, dtype=_dtype.scalar_dtype(x))
+
+
+def _inplace_operators():
+    def iadd(self, other):
+        return self.add_(other)
+
+    def isub(self, other):
+        return self.sub_(other)
+
+    def imul(self, other):
+        return self.mul_(other)
+
+    def itruediv(self, other):
+        return self.div_(other)
+
+    def ipow(self, other):
+        return aten.pow_.Scalar(self, other)
+
+    def imatmul(self, other):
+        return self.copy_(F.matmul(self, other))
+
+    return {"__iadd__": iadd, "__isub__": isub, "__imul__": imul, "__itruediv__": itruediv, "__ipow__": ipow,
+            "__imatmul__": imatmul}
+
+
+def _inplace_methods():
+    def add_(self, other, *, alpha=1):
+        return aten.add_.Tensor(self, other, alpha=alpha)
+
+    def sub_(self, other, *, alpha=1):
+        return aten.sub_.Tensor(self, other, alpha=alpha)
+
+    def mul_(self, other):
+        return aten.mul_.Tensor(self, other)
+
+    def div_(self, other):
+        return aten.div_.Tensor(self, other)
+
+    def clamp_(self, min=None, max=None):
+        return aten.clamp_.default(self, min, max)
+
+    def masked_fill_(self, mask, value):
+        return aten.masked_fill_.Scalar(self, mask, value)
+
+    def fill_(self, value):
+        return aten.fill_.Tensor(self, value) if isinstance(value, Tensor) else aten.fill_.Scalar(self, value)
+
+    def copy_(self, src, non_blocking=False):
+        return aten.copy_.default(self, src)
+
+    def uniform_(self, a=0.0, b=1.0, *, generator=None):
+        return aten.uniform_.default(self, a, b, generator=generator)
+
+    def normal_(self, mean=0.0, std=1.0, *, generator=None):
+        return aten.normal_.default(self, mean, std, generator=generator)
+
+    def bernoulli_(self, p=0.5, *, generator=None):
+        return aten.bernoulli_.float(self, p, generator=generator)
+
+    def random_(self, from_=0, to=None, *, generator=None):
+        if to is None:
+            from_, to = 0, from_
+        return getattr(aten.random_, "from")(self, from_, to, generator=generator)
+
+    def index_put_(self, indices, values, accumulate=False):
+        return aten.index_put_.default(self, list(indices), values, accumulate)
+
+    def addcmul_(self, tensor1, tensor2, *, value=1):
+        return aten.addcmul_.default(self, tensor1, tensor2, value=value)
+
+    def addcdiv_(self, tensor1, tensor2, *, value=1):
+        return aten.addcdiv_.default(self, tensor1, tensor2, value=value)
+
+    def lerp_(self, end, weight):
+        return aten.lerp_.Scalar(self, end, weight)
+
+    return {
+        "add_": add_, "sub_": sub_, "mul_": mul_, "div_": div_, "clamp_": clamp_, "masked_fill_": masked_fill_,
+        "fill_": fill_, "copy_": copy_, "zero_": lambda self: aten.zero_.default(self),
+        "neg_": lambda self: aten.neg_.default(self), "relu_": lambda self: aten.relu_.default(self),
+        "sigmoid_": lambda self: aten.sigmoid_.default(self), "tanh_": lambda self: aten.tanh_.default(self),
+        "exp_": lambda self: aten.exp_.default(self), "sqrt_": lambda self: aten.sqrt_.default(self),
+        "pow_": lambda self, e: aten.pow_.Scalar(self, e), "clamp_min_": lambda self, m: aten.clamp_min_.default(self, m),
+        "uniform_": uniform_, "normal_": normal_, "bernoulli_": bernoulli_, "random_": random_,
+        "index_put_": index_put_, "addcmul_": addcmul_, "addcdiv_": addcdiv_, "lerp_": lerp_,
+    }
+
+
+def _method_forms():
+    """x.fn(...) for every torch-level function whose first argument is the tensor."""
+    names = """add sub mul div pow neg maximum minimum atan2 lerp addcmul addcdiv abs exp exp2 expm1 log log2 log10
+    log1p sin cos tan asin acos atan sinh cosh sqrt rsqrt reciprocal tanh sigmoid erf relu sign sgn floor ceil trunc
+    round logical_not bitwise_not isnan isinf isfinite clamp clip clamp_min clamp_max masked_fill eq ne lt le gt ge
+    logical_and logical_or logical_xor bitwise_and bitwise_or bitwise_xor equal allclose isclose sum mean prod amax
+    amin max min argmax argmin var std logsumexp cumsum any all softmax log_softmax mm bmm addmm baddbmm dot mv outer
+    matmul reshape flatten unflatten squeeze unsqueeze permute transpose swapaxes t select narrow diagonal movedim
+    split chunk unbind tril triu flip roll gather scatter scatter_add index_select index_add nonzero
+    floor_divide remainder fmod rsub subtract multiply divide true_divide greater less negative absolute
+    broadcast_to var_mean""".split()
+    methods = {name: getattr(F, name) for name in names}
+    methods["where"] = lambda self, condition, other: F.where(condition, self, other)
+    methods["type_as"] = lambda self, other: self.to(other.dtype)
+    return methods
+
+
+def _shape_methods():
+    def view(self, *shape):
+        if len(shape) == 1 and isinstance(shape[0], _dtype.dtype):
+            raise NotImplementedError("minitorch2: view(dtype) is not supported")
+        if len(shape) == 1 and isinstance(shape[0], (list, tuple)):
+            shape = shape[0]
+        return aten.view.default(self, list(shape))
+
+    def reshape(self, *shape):
+        if len(shape) == 1 and isinstance(shape[0], (list, tuple)):
+            shape = shape[0]
+        return F.reshape(self, list(shape))
+
+    def expand(self, *size):
+        if len(size) == 1 and isinstance(size[0], (list, tuple)):
+            size = size[0]
+        return aten.expand.default(self, list(size))
+
+    def permute(self, *dims):
+        if len(dims) == 1 and isinstance(dims[0], (list, tuple)):
+            dims = dims[0]
+        return aten.permute.default(self, list(dims))
+
+    def repeat(self, *sizes):
+        if len(sizes) == 1 and isinstance(sizes[0], (list, tuple)):
+            sizes = sizes[0]
+        return aten.repeat.default(self, list(sizes))
+
+    def flip(self, *dims):
+        if len(dims) == 1 and isinstance(dims[0], (list, tuple)):
+            dims = dims[0]
+        return F.flip(self, dims)
+
+    def contiguous(self, memory_format=None):
+        if self.is_contiguous():
+            return self
+        return aten.clone.default(self, memory_format="torch.contiguous_format")
+
+    def to(self, *args, **kwargs):
+        dtype = kwargs.get("dtype")
+        for a in args:
+            if isinstance(a, _dtype.dtype):
+                dtype = a
+            elif isinstance(a, Tensor):
+                dtype = a.dtype
+        copy = kwargs.get("copy", False)
+        if (dtype is None or dtype is self.dtype) and not copy:
+            return self
+        return aten._to_copy.default(self, dtype=dtype)
+
+    def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
+        from ._factories import tensor
+
+        return tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
+
+    def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
+        if len(size) == 1 and isinstance(size[0], (list, tuple)):
+            size = size[0]
+        return aten.new_zeros.default(self, list(size), dtype=dtype)
+
+    def new_ones(self, *size, dtype=None, device=None, requires_grad=False):
+        if len(size) == 1 and isinstance(size[0], (list, tuple)):
+            size = size[0]
+        return aten.full.default(list(size), 1, dtype=dtype or self.dtype)
+
+    def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False):
+        return aten.full.default(list(size), fill_value, dtype=dtype or self.dtype)
+
+    def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
+        if len(size) == 1 and isinstance(size[0], (list, tuple)):
+            size = size[0]
+        return aten.new_empty.default(self, list(size), dtype=dtype)
+
+    def conversion(dtype):
+        return lambda self, memory_format=None: self.to(dtype)
+
+    def detach_(self):
+        self.grad_fn = None
+        self._requires_grad = False
+        return self
+
+    return {
+        "view": view, "reshape": reshape, "expand": expand, "permute": permute, "repeat": repeat, "flip": flip,
+        "contiguous": contiguous, "to": to, "view_as": lambda self, other: aten.view.default(self, list(other.shape)),
+        "expand_as": lambda self, other: aten.expand.default(self, list(other.shape)),
+        "reshape_as": lambda self, other: F.reshape(self, list(other.shape)),
+        "detach": lambda self: aten.detach.default(self), "detach_": detach_,
+        "clone": lambda self, memory_format=None: aten.clone.default(self),
+        "float": conversion(_dtype.float32), "double": conversion(_dtype.float64), "half": conversion(_dtype.float16),
+        "long": conversion(_dtype.int64), "int": conversion(_dtype.int32), "bool": conversion(_dtype.bool_),
+        "short": conversion(_dtype.int16), "byte": conversion(_dtype.uint8), "char": conversion(_dtype.int8),
+        "cpu": lambda self: self, "cuda": lambda self, *a, **k: _no_cuda(), "new_tensor": new_tensor,
+        "new_zeros": new_zeros, "new_ones": new_ones, "new_full": new_full, "new_empty": new_empty,
+        "T": property(lambda self: F.permute(self, list(reversed(range(self.dim()))))),
+        "mT": property(lambda self: F.transpose(self, -2, -1)),
+        "bernoulli": lambda self, *, generator=None: aten.bernoulli.default(self, generator=generator),
+    }
+
+
+def _no_cuda():
+    raise RuntimeError("minitorch2 runs on the CPU only (Torch not compiled with CUDA enabled)")
+
+
+# ---------------------------------------------------------------- indexing
+def _normalize_index(index):
+    if not isinstance(index, tuple):
+        index = (index,)
+    return index
+
+
+def _is_advanced(item):
+    return isinstance(item, Tensor) or (isinstance(item, (list, tuple)) and not isinstance(item, str))
+
+
+def _apply_basic(self, index):
+    """Apply ints, slices, None and Ellipsis as views; return the view and the advanced indices left."""
+    from ._factories import tensor as make_tensor
+
+    n_real = builtins.sum(
+        1 if not (item is None or item is Ellipsis or isinstance(item, bool))
+        and not (isinstance(item, Tensor) and item.dtype is _dtype.bool_) else
+        (item.dim() if isinstance(item, Tensor) else 0)
+        for item in index
+    )
+    if builtins.sum(1 for item in index if item is Ellipsis) > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    if n_real > self.dim():
+        raise IndexError(f"too many indices for tensor of dimension {self.dim()}")
+    result = self
+    dim = 0
+    advanced = []
+    for item in index:
+        if item is None:
+            result = aten.unsqueeze.default(result, dim)
+            dim += 1
+        elif item is Ellipsis:
+            dim += self.dim() - n_real
+        elif isinstance(item, bool):
+            result = aten.unsqueeze.default(result, dim)
+            advanced.append((dim, make_tensor([item])))
+            dim += 1
+        elif isinstance(item, int) or (hasattr(item, "__index__") and not isinstance(item, Tensor) and not isinstance(item, slice)):
+            result = aten.select.int(result, dim, int(item))
+        elif isinstance(item, slice):
+            start, stop, step = item.start, item.stop, 1 if item.step is None else item.step
+            if step <= 0:
+                raise ValueError("step must be greater than zero")
+            if not (start in (None, 0) and stop is None and step == 1):
+                result = aten.slice.Tensor(result, dim, 0 if start is None else start,
+                                           9223372036854775807 if stop is None else stop, step)
+            dim += 1
+        elif _is_advanced(item):
+            t = item if isinstance(item, Tensor) else make_tensor(item)
+            if t.dtype is _dtype.int64 or t.dtype is _dtype.int32 or t.dtype is _dtype.bool_ or t.dtype is _dtype.uint8:
+                advanced.append((dim, t))
+                dim += t.dim() if t.dtype is _dtype.bool_ else 1
+            else:
+                raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+        else:
+            raise IndexError(
+                "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid indices "
+                f"(got {type(item).__name__})"
+            )
+    return result, advanced
+
+
+def _indices_list(advanced):
+    indices = []
+    for dim, t in advanced:
+        while len(indices) < dim:
+            indices.append(None)
+        indices.append(t)
+    return indices
+
+
+def getitem(self, index):
+    index = _normalize_index(index)
+    result, advanced = _apply_basic(self, index)
+    if not advanced:
+        if result is self:
+            return aten.alias.default(self)
+        return result
+    return aten.index.Tensor(result, _indices_list(advanced))
+
+
+def setitem(self, index, value):
+    index = _normalize_index(index)
+    target, advanced = _apply_basic(self, index)
+    if advanced:
+        if not isinstance(value, Tensor):
+            value = aten.scalar_tensor.default(value, dtype=self.dtype)
+        aten.index_put_.default(target, _indices_list(advanced), value.to(self.dtype) if value.dtype is not self.dtype else value)
+        return
+    if isinstance(value, Tensor):
+        aten.copy_.default(target, value)
+    else:
+        aten.fill_.Scalar(target, value)
+
+
+def install():
+    methods = {}
+    methods.update(_binary_operators())
+    methods.update(_inplace_operators())
+    methods.update(_inplace_methods())
+    methods.update(_method_forms())
+    methods.update(_shape_methods())
+    methods["__getitem__"] = getitem
+    methods["__setitem__"] = setitem
+    for name, fn in methods.items():
+        setattr(Tensor, name, fn)

@@ -1,0 +1,198 @@
+"""The backward engine: run grad_fns from the roots down to the leaves.
+
+Runtime layer. `backward(tensors)` and `grad(outputs, inputs)` walk the graph
+of Nodes recorded by the autograd layer. As in PyTorch, a node runs once all
+the gradients flowing into it have arrived, gradients reaching the same input
+are summed with `aten.add.Tensor`, and among ready nodes the most recently
+created runs first (leaves' AccumulateGrad nodes first of all). Formulas call
+dispatched ops, so with `create_graph=True` (grad mode on) the backward is
+itself recorded and can be differentiated again, and a mode active during the
+backward sees every op it runs.
+"""
+import heapq
+
+from .._dispatch import state
+from .graph import AccumulateGrad, gradient_edge
+
+
+def _make_grads(outputs, grad_outputs):
+    from .._ops import ops
+    from .._tensor import Tensor
+
+    grads = []
+    for i, (out, g) in enumerate(zip(outputs, grad_outputs)):
+        if g is None:
+            if out.requires_grad:
+                if out.numel() != 1:
+                    raise RuntimeError("grad can be implicitly created only for scalar outputs")
+                if not out.dtype.is_floating_point:
+                    raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but got {out.dtype}")
+                g = ops.aten.ones_like.default(out, pin_memory=False, memory_format="torch.preserve_format")
+        elif isinstance(g, Tensor) and tuple(g.shape) != tuple(out.shape):
+            raise RuntimeError(
+                f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and output[{i}] has a shape of {out.shape}."
+            )
+        grads.append(g)
+    return grads
+
+
+def _roots(outputs):
+    edges = []
+    for i, out in enumerate(outputs):
+        edge = gradient_edge(out)
+        if edge is None:
+            raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
+        edges.append(edge)
+    return edges
+
+
+def _dependencies(root_nodes):
+    deps, seen, stack = {}, set(), list(root_nodes)
+    for n in root_nodes:
+        seen.add(id(n))
+    while stack:
+        node = stack.pop()
+        for next_node, _ in node.next_functions:
+            if next_node is None:
+                continue
+            deps[next_node] = deps.get(next_node, 0) + 1
+            if id(next_node) not in seen:
+                seen.add(id(next_node))
+                stack.append(next_node)
+    return deps
+
+
+def run_backward(outputs, grad_outputs, retain_graph, create_graph, capture=None):
+    """Propagate gradients. With `capture` (a dict edge -> None), collect the gradients
+    arriving at those edges instead of accumulating into leaves (autograd.grad)."""
+    from .._ops import ops
+
+    if retain_graph is None:
+        retain_graph = create_graph
+    edges = _roots(outputs)
+    grads = _make_grads(outputs, grad_outputs)
+    buffers = {}
+    for (node, nr), g in zip(edges, grads):
+        _accumulate(buffers, node, nr, g, ops)
+    root_nodes = list({id(n): n for n, _ in edges}.values())
+    deps = _dependencies(root_nodes)
+    ready = [(-n.sequence_nr, id(n), n) for n in root_nodes if deps.get(n, 0) == 0]
+    heapq.heapify(ready)
+    previous = state.grad_enabled
+    state.grad_enabled = create_graph
+    try:
+        while ready:
+            _, _, node = heapq.heappop(ready)
+            incoming = buffers.pop(node, None) or []
+            incoming = _run_pre_hooks(node, incoming)
+            if capture is not None:
+                for nr, g in enumerate(incoming):
+                    if (node, nr) in capture:
+                        capture[(node, nr)] = g
+                if isinstance(node, AccumulateGrad):
+                    continue
+            if all(g is None for g in incoming) and not isinstance(node, AccumulateGrad):
+                out_grads = [None] * len(node.next_functions)
+            else:
+                out_grads = node.apply(incoming)
+                if not retain_graph:
+                    node.release()
+                for hook in node._hooks:
+                    hook(tuple(out_grads), tuple(incoming))
+            for (next_node, nr), g in zip(node.next_functions, out_grads):
+                if next_node is None:
+                    continue
+                if g is not None:
+                    _accumulate(buffers, next_node, nr, g, ops)
+                deps[next_node] -= 1
+                if deps[next_node] == 0:
+                    heapq.heappush(ready, (-next_node.sequence_nr, id(next_node), next_node))
+    finally:
+        state.grad_enabled = previous
+
+
+def _accumulate(buffers, node, nr, g, ops):
+    slots = buffers.get(node)
+    if slots is None:
+        slots = buffers[node] = []
+    while len(slots) <= nr:
+        slots.append(None)
+    slots[nr] = g if slots[nr] is None else ops.aten.add.Tensor(slots[nr], g)
+
+
+def _run_pre_hooks(node, incoming):
+    if node._pre_hooks:
+        incoming = list(incoming)
+        for nr, hooks in node._pre_hooks.items():
+            if nr is None or nr >= len(incoming) or incoming[nr] is None:
+                continue
+            for hook in hooks:
+                new = hook(incoming[nr])
+                if new is not None:
+                    incoming[nr] = new
+    if node._retained:
+        for nr, ref in node._retained.items():
+            t = ref()
+            if t is not None and nr < len(incoming) and incoming[nr] is not None:
+                g = incoming[nr].detach()
+                t.grad = g if t.grad is None else t.grad + g
+    return incoming
+
+
+def _as_tuple(x):
+    from .._tensor import Tensor
+
+    if isinstance(x, Tensor):
+        return (x,)
+    return tuple(x)
+
+
+def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None, inputs=None):
+    tensors = _as_tuple(tensors)
+    if grad_tensors is None:
+        grad_tensors = [None] * len(tensors)
+    else:
+        grad_tensors = list(_as_tuple(grad_tensors)) if not isinstance(grad_tensors, (list, tuple)) else list(grad_tensors)
+    if inputs is not None:
+        inputs = _as_tuple(inputs)
+        found = grad(tensors, inputs, grad_tensors, retain_graph, create_graph, allow_unused=True)
+        for t, g in zip(inputs, found):
+            if g is not None:
+                t.grad = g.detach() if t.grad is None else t.grad + g
+        return
+    run_backward(tensors, grad_tensors, retain_graph, create_graph)
+
+
+def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,
+         allow_unused=None, is_grads_batched=False, materialize_grads=False):
+    from .._ops import ops
+
+    outputs = _as_tuple(outputs)
+    single = not isinstance(inputs, (list, tuple))
+    inputs = _as_tuple(inputs)
+    if grad_outputs is None:
+        grad_outputs = [None] * len(outputs)
+    else:
+        grad_outputs = list(_as_tuple(grad_outputs))
+    capture = {}
+    input_edges = []
+    for i, t in enumerate(inputs):
+        edge = gradient_edge(t)
+        if edge is None:
+            raise RuntimeError(f"One of the differentiated Tensors does not require grad")
+        capture[edge] = None
+        input_edges.append(edge)
+    run_backward(outputs, grad_outputs, retain_graph, create_graph, capture=capture)
+    result = []
+    for i, edge in enumerate(input_edges):
+        g = capture[edge]
+        if g is None:
+            if materialize_grads:
+                g = ops.aten.zeros_like.default(inputs[i])
+            elif not allow_unused:
+                raise RuntimeError(
+                    "One of the differentiated Tensors appears to not have been used in the graph. "
+                    "Set allow_unused=True if this is the desired behavior."
+                )
+        result.append(g)
+    return tuple(result)

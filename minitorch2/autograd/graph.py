@@ -1,0 +1,154 @@
+"""The backward graph: Nodes (grad_fns), edges and saved tensors.
+
+Runtime layer, built by the autograd layer of the dispatcher (`_record.py`)
+and walked by the engine (`engine.py`). Each differentiable op call leaves one
+`Node` behind, named as PyTorch names it (`AddmmBackward0`); its
+`next_functions` point at the nodes that produced its inputs, ending at an
+`AccumulateGrad` per leaf tensor. A node keeps what its formula needs as
+`SavedTensor`s, which remember the tensor's version counter so that an
+in-place change after saving is caught when the backward runs.
+"""
+import itertools
+import weakref
+
+_sequence = itertools.count()
+
+
+class Node:
+    """A grad_fn. Subclasses implement `apply(grad_outputs) -> grads for next_functions`."""
+
+    _name = "Node"
+
+    def __init__(self):
+        self.next_functions = ()
+        self.sequence_nr = next(_sequence)
+        self._pre_hooks = {}  # output_nr -> tensor hooks (register_hook on non-leaf tensors)
+        self._retained = {}  # output_nr -> weakref of a tensor with retain_grad()
+        self._hooks = []
+        self.metadata = {}
+
+    def name(self):
+        return self._name
+
+    def __repr__(self):
+        return f"<{self._name} object at {hex(id(self))}>"
+
+    def register_hook(self, hook):
+        self._hooks.append(hook)
+
+    def register_prehook(self, hook):
+        self._pre_hooks.setdefault(None, []).append(hook)
+
+    def release(self):
+        """Free saved tensors after a backward without retain_graph."""
+
+    def __call__(self, *grads):
+        return self.apply(list(grads))
+
+
+class SavedTensor:
+    """A tensor kept for backward, with the version it had when saved."""
+
+    __slots__ = ("tensor", "version", "node_ref", "output_nr", "freed")
+
+    def __init__(self, tensor, node=None, output_nr=0):
+        from .._dispatch import redispatch_below_autograd
+        from .._ops import ops
+
+        self.version = tensor._version
+        self.freed = False
+        if node is not None:  # an output of the node itself: keep it without its grad_fn, as torch does
+            self.tensor = redispatch_below_autograd(ops.aten.detach.default, (tensor,), {})
+            self.node_ref = weakref.ref(node)
+            self.output_nr = output_nr
+        else:
+            self.tensor = tensor
+            self.node_ref = None
+            self.output_nr = 0
+
+    def unpack(self, owner):
+        from .._dispatch import state
+        from .._ops import ops
+
+        if self.freed:
+            raise RuntimeError(
+                "Trying to backward through the graph a second time (or directly access saved tensors after they "
+                "have already been freed). Saved intermediate values of the graph are freed when you call "
+                ".backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the "
+                "graph a second time or if you need to access saved tensors after calling backward."
+            )
+        t = self.tensor
+        if t._version != self.version:
+            producer = t.grad_fn.name() if t.grad_fn is not None else None
+            if self.node_ref is not None:
+                producer = owner.name()
+            where = f", which is output {self.output_nr} of {producer}," if producer else ""
+            raise RuntimeError(
+                "one of the variables needed for gradient computation has been modified by an inplace operation: "
+                f"[{t.type()} [{', '.join(map(str, t.shape))}]]{where} is at version {t._version}; expected "
+                f"version {self.version} instead. Hint: the backtrace further above shows the operation that "
+                "failed to compute its gradient. The variable in question was changed in there or anywhere later."
+            )
+        if self.node_ref is not None:
+            t = ops.aten.detach.default(t)
+            if state.grad_enabled:  # create_graph: the saved output is connected to its node again
+                node = self.node_ref()
+                t._requires_grad = False
+                t.grad_fn = node
+                t._output_nr = self.output_nr
+        return t
+
+    def free(self):
+        self.tensor = None
+        self.freed = True
+
+
+class AccumulateGrad(Node):
+    """The node at a leaf: adds the incoming gradient into `variable.grad`."""
+
+    _name = "AccumulateGrad"
+
+    def __init__(self, variable):
+        super().__init__()
+        self.variable = variable
+        self.sequence_nr = float("inf")  # leaves run as soon as they are ready, as in torch
+
+    def apply(self, grads):
+        from .._dispatch import state
+        from .._ops import ops
+
+        grad = grads[0]
+        if grad is None:
+            return []
+        var = self.variable
+        if var._backward_hooks:
+            for hook in var._backward_hooks:
+                new = hook(grad)
+                if new is not None:
+                    grad = new
+        if var.grad is None:
+            var.grad = ops.aten.detach.default(grad) if not state.grad_enabled else grad
+        elif state.grad_enabled:
+            var.grad = var.grad + grad
+        else:
+            var.grad.add_(grad)
+        return []
+
+
+def grad_accumulator(tensor):
+    """The single AccumulateGrad node of a leaf tensor (kept weakly by the tensor, as in torch)."""
+    ref = tensor.__dict__.get("_accumulator")
+    node = ref() if ref is not None else None
+    if node is None:
+        node = AccumulateGrad(tensor)
+        tensor.__dict__["_accumulator"] = weakref.ref(node)
+    return node
+
+
+def gradient_edge(tensor):
+    """(node, input_nr) where a gradient for `tensor` should flow, or None if it needs none."""
+    if tensor.grad_fn is not None:
+        return (tensor.grad_fn, tensor._output_nr)
+    if tensor._requires_grad:
+        return (grad_accumulator(tensor), 0)
+    return None

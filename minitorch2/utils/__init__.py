@@ -1,0 +1,1 @@
+"""minitorch2.utils (as torch.utils): dispatch-mode helpers."""
