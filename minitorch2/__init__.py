@@ -53,3 +53,7 @@ def compile(model=None, *, fullgraph=False, dynamic=None, backend="inductor", mo
     raise NotImplementedError(
         "minitorch2.compile needs the frontend/ package, which is not implemented yet (see the project's issues)"
     )
+
+from ._unsupported import module_getattr as _module_getattr  # noqa: E402
+
+__getattr__ = _module_getattr("minitorch2", "torch")

@@ -53,26 +53,27 @@ def _dims(dim, ndim):
 
 
 # ---------------------------------------------------------------- arithmetic
-def add_tensor(grad, self_shape, other_shape, alpha=1):
-    return sum_to(grad, self_shape), sum_to(_scale(grad, alpha), other_shape)
+def add_tensor(grad, self_shape, other_shape, needs_grad, alpha=1):
+    other = sum_to(_scale(grad, alpha), other_shape) if needs_grad[1] else None
+    return sum_to(grad, self_shape) if needs_grad[0] else None, other
 
 
 def add_scalar(grad):
     return grad
 
 
-def sub_tensor(grad, self_shape, other_shape, alpha=1):
-    other = sum_to(_scale(aten.neg.default(grad), alpha), other_shape)
-    return sum_to(grad, self_shape), other
+def sub_tensor(grad, self_shape, other_shape, needs_grad, alpha=1):
+    other = sum_to(_scale(aten.neg.default(grad), alpha), other_shape) if needs_grad[1] else None
+    return sum_to(grad, self_shape) if needs_grad[0] else None, other
 
 
 def rsub_scalar(grad, alpha=1):
     return _scale(aten.neg.default(grad), alpha)
 
 
-def mul_tensor(grad, self, other):
-    other_grad = sum_to(aten.mul.Tensor(grad, self), other.shape) if _is_tensor(other) else None
-    self_grad = sum_to(aten.mul.Tensor(grad, other), self.shape)
+def mul_tensor(grad, self, other, needs_grad):
+    other_grad = sum_to(aten.mul.Tensor(grad, self), other.shape) if needs_grad[1] else None
+    self_grad = sum_to(aten.mul.Tensor(grad, other), self.shape) if needs_grad[0] else None
     return self_grad, other_grad
 
 
@@ -80,11 +81,11 @@ def mul_scalar(grad, other):
     return aten.mul.Scalar(grad, other)
 
 
-def div_tensor(grad, self, other):
+def div_tensor(grad, self, other, needs_grad):
     other_grad = None
-    if _is_tensor(other):
+    if needs_grad[1]:
         other_grad = sum_to(aten.mul.Tensor(aten.neg.default(grad), aten.div.Tensor(aten.div.Tensor(self, other), other)), other.shape)
-    self_grad = sum_to(aten.div.Tensor(grad, other), self.shape)
+    self_grad = sum_to(aten.div.Tensor(grad, other), self.shape) if needs_grad[0] else None
     return self_grad, other_grad
 
 
@@ -315,9 +316,9 @@ def clamp_max(grad, self, max):
     return aten.where.self(aten.le.Scalar(self, max), grad, 0.0)
 
 
-def where(grad, condition, self, other):
-    other_grad = sum_to(aten.where.self(condition, 0.0, grad), other.shape) if _is_tensor(other) else None
-    self_grad = sum_to(aten.where.self(condition, grad, 0.0), self.shape) if _is_tensor(self) else None
+def where(grad, condition, self, other, needs_grad):
+    other_grad = sum_to(aten.where.self(condition, 0.0, grad), other.shape) if needs_grad[2] else None
+    self_grad = sum_to(aten.where.self(condition, grad, 0.0), self.shape) if needs_grad[1] else None
     return None, self_grad, other_grad
 
 
@@ -439,9 +440,9 @@ def cumsum(grad, dim, self_shape):
 
 
 # ---------------------------------------------------------------- matrix products
-def mm(grad, self, mat2):
-    mat2_grad = _mm_mat2_backward(grad, self, mat2.shape, mat2.stride())
-    self_grad = _mm_mat1_backward(grad, mat2, self.shape, self.stride())
+def mm(grad, self, mat2, needs_grad):
+    mat2_grad = _mm_mat2_backward(grad, self, mat2.shape, mat2.stride()) if needs_grad[1] else None
+    self_grad = _mm_mat1_backward(grad, mat2, self.shape, self.stride()) if needs_grad[0] else None
     return self_grad, mat2_grad
 
 
@@ -461,16 +462,16 @@ def _mm_mat2_backward(grad, mat1, mat2_shape, mat2_stride):
     return aten.mm.default(aten.t.default(mat1), grad)
 
 
-def addmm(grad, self_shape, mat1, mat2, beta=1, alpha=1):
-    mat2_grad = _scale(_mm_mat2_backward(grad, mat1, mat2.shape, mat2.stride()), alpha)
-    mat1_grad = _scale(_mm_mat1_backward(grad, mat2, mat1.shape, mat1.stride()), alpha)
-    self_grad = sum_to(_scale(grad, beta), self_shape)
+def addmm(grad, self_shape, mat1, mat2, needs_grad, beta=1, alpha=1):
+    mat2_grad = _scale(_mm_mat2_backward(grad, mat1, mat2.shape, mat2.stride()), alpha) if needs_grad[2] else None
+    mat1_grad = _scale(_mm_mat1_backward(grad, mat2, mat1.shape, mat1.stride()), alpha) if needs_grad[1] else None
+    self_grad = sum_to(_scale(grad, beta), self_shape) if needs_grad[0] else None
     return self_grad, mat1_grad, mat2_grad
 
 
-def bmm(grad, self, mat2):
-    mat2_grad = aten.bmm.default(aten.transpose.int(self, 1, 2), grad)
-    self_grad = aten.bmm.default(grad, aten.transpose.int(mat2, 1, 2))
+def bmm(grad, self, mat2, needs_grad):
+    mat2_grad = aten.bmm.default(aten.transpose.int(self, 1, 2), grad) if needs_grad[1] else None
+    self_grad = aten.bmm.default(grad, aten.transpose.int(mat2, 1, 2)) if needs_grad[0] else None
     return self_grad, mat2_grad
 
 

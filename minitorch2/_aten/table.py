@@ -63,7 +63,7 @@ TABLE = [
     op("sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", POINTWISE, pw.sub, d.sub_tensor),
     op("sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor", POINTWISE, pw.sub, d.add_scalar, grad_fn="SubBackward1"),
     op("rsub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", POINTWISE, pw.rsub,
-       lambda grad, self_shape, other_shape, alpha=1: d.sub_tensor(grad, other_shape, self_shape, alpha)[::-1]),
+       lambda grad, self_shape, other_shape, needs_grad, alpha=1: d.sub_tensor(grad, other_shape, self_shape, needs_grad[::-1], alpha)[::-1]),
     op("rsub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor", POINTWISE, pw.rsub, d.rsub_scalar, grad_fn="RsubBackward1"),
     op("mul.Tensor(Tensor self, Tensor other) -> Tensor", POINTWISE, pw.mul, d.mul_tensor),
     op("mul.Scalar(Tensor self, Scalar other) -> Tensor", POINTWISE, pw.mul, d.mul_scalar, grad_fn="MulBackward1"),

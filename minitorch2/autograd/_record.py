@@ -13,7 +13,9 @@ parameter names say what it needs, as derivatives.yaml does in PyTorch:
 
 `grad` (or `grads` for several outputs) is the incoming gradient; a schema
 argument name is that argument (tensors are saved with their version);
-`result`/`result0`.. are outputs; `<arg>_shape`, `<arg>_dtype` are metadata.
+`result`/`result0`.. are outputs; `<arg>_shape`, `<arg>_dtype` are metadata;
+`needs_grad` tells which tensor arguments want a gradient, so a formula can
+skip work PyTorch's generated code also skips (it is visible in traces).
 It returns one gradient per tensor argument of the schema (a list for a
 `Tensor[]` argument), None where there is none.
 """
@@ -40,6 +42,7 @@ class OpBackward(Node):
         self._name = name
         self.saved = {}
         self.input_slots = ()  # per schema tensor argument: None for a Tensor, a count for a Tensor[]
+        self.needs_grad = ()  # per schema tensor argument: does a gradient flow back to it?
 
     def apply(self, grads):
         values = {}
@@ -48,6 +51,8 @@ class OpBackward(Node):
                 values[param] = grads[0]
             elif param == "grads":
                 values[param] = tuple(grads)
+            elif param == "needs_grad":
+                values[param] = self.needs_grad
             else:
                 saved = self.saved[param]
                 values[param] = saved.unpack(self) if isinstance(saved, SavedTensor) else _unpack_list(saved, self)
@@ -111,21 +116,23 @@ def record(op, args, kwargs):
         node = NotImplementedBackward(op)
     else:
         node = OpBackward(op, derivative, derivative.name or op.grad_fn_name)
-    edges, slots = [], []
+    edges, slots, needs = [], [], []
     for arg in schema.arguments:
         if arg.type.startswith("Tensor[") or arg.type.startswith("Tensor?["):
             items = bound.get(arg.name) or []
+            item_edges = [gradient_edge(t) if isinstance(t, Tensor) else None for t in items]
             slots.append(len(items))
-            edges.extend(gradient_edge(t) if isinstance(t, Tensor) else None for t in items)
+            needs.append(tuple(e is not None for e in item_edges))
+            edges.extend(item_edges)
         elif arg.type.startswith("Tensor"):
             value = bound.get(arg.name)
+            edge = gradient_edge(value) if isinstance(value, Tensor) else None
             slots.append(None)
-            if op.is_inplace and arg.name == "self":
-                edges.append(gradient_edge(value))
-            else:
-                edges.append(gradient_edge(value) if isinstance(value, Tensor) else None)
+            needs.append(edge is not None)
+            edges.append(edge)
     node.next_functions = tuple(e if e is not None else (None, 0) for e in edges)
     node.input_slots = tuple(slots)
+    node.needs_grad = tuple(needs)
 
     for i, out in enumerate(out_list):
         if isinstance(out, Tensor) and out.dtype.is_floating_point:
@@ -140,7 +147,7 @@ def _save(node, derivative, bound, outputs, pre_saved):
     from .._tensor import Tensor
 
     for param in derivative.params:
-        if param in ("grad", "grads"):
+        if param in ("grad", "grads", "needs_grad"):
             continue
         if param in pre_saved:
             node.saved[param] = SavedTensor(pre_saved[param])

@@ -106,7 +106,7 @@ class SavedTensor:
 class AccumulateGrad(Node):
     """The node at a leaf: adds the incoming gradient into `variable.grad`."""
 
-    _name = "AccumulateGrad"
+    _name = "torch::autograd::AccumulateGrad"
 
     def __init__(self, variable):
         super().__init__()

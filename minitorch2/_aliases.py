@@ -1,0 +1,80 @@
+"""The module alias table: `import torch` in a user script gets minitorch2.
+
+Runtime layer, used by `python -m minitorch2 run`. A meta-path finder maps
+each PyTorch module name in the table below to the minitorch2 module playing
+its part, so an unmodified PyTorch script imports us instead. A PyTorch
+module with no counterpart yet fails with `MissingFeature`, an ImportError
+naming the module, instead of some unrelated error from deep inside.
+"""
+import importlib
+import importlib.abc
+import importlib.util
+import sys
+
+# PyTorch module prefix -> minitorch2 module; the longest matching prefix wins.
+ALIASES = {
+    "torch": "minitorch2",
+    "torch._dynamo": "frontend",
+    "torch._functorch.aot_autograd": "autograd",
+    "torch._functorch.partitioners": "partition",
+    "functorch.compile": "autograd",
+    "torch.fx.experimental.proxy_tensor": "autograd",
+    "torch.func": "autograd",
+    "torch._inductor": "backend",
+}
+
+
+class MissingFeature(ModuleNotFoundError):
+    """A PyTorch module or name that minitorch2 does not provide (yet)."""
+
+
+def target_name(fullname):
+    best = None
+    for prefix in ALIASES:
+        if fullname == prefix or fullname.startswith(prefix + "."):
+            if best is None or len(prefix) > len(best):
+                best = prefix
+    if best is None:
+        return None
+    return ALIASES[best] + fullname[len(best):]
+
+
+class _AliasLoader(importlib.abc.Loader):
+    def __init__(self, module):
+        self.module = module
+
+    def create_module(self, spec):
+        return self.module
+
+    def exec_module(self, module):
+        pass
+
+
+class AliasFinder(importlib.abc.MetaPathFinder):
+    def find_spec(self, fullname, path=None, target=None):
+        target_module = target_name(fullname)
+        if target_module is None:
+            return None
+        try:
+            module = importlib.import_module(target_module)
+        except ModuleNotFoundError as e:
+            if e.name and target_module.startswith(e.name):
+                raise MissingFeature(
+                    f"minitorch2 has no counterpart for PyTorch module '{fullname}' yet (it would be '{target_module}')",
+                    name=fullname,
+                ) from None
+            raise
+        return importlib.util.spec_from_loader(fullname, _AliasLoader(module))
+
+
+def install():
+    """Route `import torch...` to minitorch2 for the rest of this process."""
+    if not any(isinstance(f, AliasFinder) for f in sys.meta_path):
+        sys.meta_path.insert(0, AliasFinder())
+    for name in list(sys.modules):
+        if target_name(name) is not None and not _is_ours(sys.modules[name]):
+            raise RuntimeError(f"real PyTorch is already imported ({name}); run the script in a fresh process")
+
+
+def _is_ours(module):
+    return getattr(module, "__name__", "").split(".")[0] in set(v.split(".")[0] for v in ALIASES.values())
