@@ -31,12 +31,16 @@ def _dims(dim):
 def add(input, other, *, alpha=1, out=None):
     if not _t(input):
         input, other = other, input
+    if alpha == 1:
+        return aten.add.Tensor(input, other)
     return aten.add.Tensor(input, other, alpha=alpha)
 
 
 def sub(input, other, *, alpha=1, out=None):
     if not _t(input):
         return aten.rsub.Scalar(other, input, alpha)
+    if alpha == 1:
+        return aten.sub.Tensor(input, other)
     return aten.sub.Tensor(input, other, alpha=alpha)
 
 

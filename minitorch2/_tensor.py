@@ -75,12 +75,22 @@ class device:
 CPU = device("cpu")
 
 
+_STRIDE_CACHE = {}
+
+
 def contiguous_strides(shape):
+    shape = tuple(shape)
+    cached = _STRIDE_CACHE.get(shape)
+    if cached is not None:
+        return cached
     strides, running = [], 1
     for size in reversed(shape):
         strides.append(running)
         running *= max(size, 1)
-    return tuple(reversed(strides))
+    result = tuple(reversed(strides))
+    if len(_STRIDE_CACHE) < 4096:
+        _STRIDE_CACHE[shape] = result
+    return result
 
 
 class _VersionCounter:

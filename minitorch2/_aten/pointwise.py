@@ -97,7 +97,10 @@ def binary(fn, out="promote"):
     """add, mul, maximum, ...: `out` is "promote" (common dtype), "float" (true division) or "bool" (comparisons)."""
 
     def compute_dtype(self, other):
-        dtype = result_type(self, other)
+        if type(other) is Tensor and type(self) is Tensor and self.dtype is other.dtype:
+            dtype = self.dtype  # the common case, without the full promotion rules
+        else:
+            dtype = result_type(self, other)
         return _float_dtype(dtype) if out == "float" else dtype
 
     def out_dtype(self, other):
@@ -108,7 +111,7 @@ def binary(fn, out="promote"):
         dtype = compute_dtype(self, other)
         with np.errstate(all="ignore"):
             result = fn(_np(self, dtype), _np(other, dtype), *extra, dtype=dtype, **kwargs)
-        return _ensure_array(result, out_dtype(self, other))
+        return _ensure_array(result, _dtype.bool_ if out == "bool" else dtype)
 
     return kernel, binary_meta_dtype(out_dtype)
 

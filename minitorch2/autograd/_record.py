@@ -96,11 +96,12 @@ class NotImplementedBackward(Node):
 def record(op, args, kwargs):
     from .._tensor import Tensor
 
-    schema = op._schema
-    bound = _bind(schema, args, kwargs)
+    plan = _plan(op)
+    bound = _bind(op._schema, args, kwargs)
     derivative = op.derivative
+    base_of_view = None
     if op.is_inplace:
-        _check_inplace(op, args[0])
+        base_of_view = _check_inplace(args[0])
     # An in-place op overwrites `self`; a formula that reads the original needs a copy made first.
     pre_saved = {}
     if op.is_inplace and derivative is not None and "self" in derivative.params:
@@ -108,24 +109,77 @@ def record(op, args, kwargs):
 
     outputs = redispatch_below_autograd(op, args, kwargs)
     out_list = list(outputs) if isinstance(outputs, (tuple, list)) else [outputs]
-    differentiable = [o for o in out_list if isinstance(o, Tensor) and o.dtype.is_floating_point]
-    if not differentiable:
+    if not any(isinstance(o, Tensor) and o.dtype.is_floating_point for o in out_list):
         return outputs
 
     if derivative is None:
         node = NotImplementedBackward(op)
     else:
         node = OpBackward(op, derivative, derivative.name or op.grad_fn_name)
+    _connect_inputs(node, plan.tensor_args, bound)
+
+    if base_of_view is not None:
+        _rebase_view_history(args[0], base_of_view, node)
+    else:
+        for i, out in enumerate(out_list):
+            if isinstance(out, Tensor) and out.dtype.is_floating_point:
+                out.grad_fn = node
+                out._output_nr = i
+    if derivative is not None:
+        _save(node, plan.saves, bound, out_list, pre_saved)
+    return outputs
+
+
+class _Plan:
+    """What `record` needs to know about an op, worked out once from its schema and formula."""
+
+    def __init__(self, op):
+        schema = op._schema
+        self.tensor_args = []  # (name, is_list) for each Tensor / Tensor[] argument, in schema order
+        for arg in schema.arguments:
+            if arg.type.startswith(("Tensor[", "Tensor?[")):
+                self.tensor_args.append((arg.name, True))
+            elif arg.type.startswith("Tensor"):
+                self.tensor_args.append((arg.name, False))
+        self.saves = []
+        names = {a.name for a in schema.arguments}
+        for param in (op.derivative.params if op.derivative is not None else ()):
+            if param in ("grad", "grads", "needs_grad"):
+                continue
+            if param == "result" or (param.startswith("result") and param[6:].isdigit()):
+                self.saves.append((param, "result", int(param[6:]) if param != "result" else 0))
+            elif param in names:
+                self.saves.append((param, "arg", param))
+            elif param.endswith("_shape") and param[:-6] in names:
+                self.saves.append((param, "shape", param[:-6]))
+            elif param.endswith("_dtype") and param[:-6] in names:
+                self.saves.append((param, "dtype", param[:-6]))
+            elif param.endswith("_shapes") and param[:-7] in names:
+                self.saves.append((param, "shapes", param[:-7]))
+            else:
+                raise TypeError(f"derivative {op.derivative.fn.__name__} of {op} asks for unknown value '{param}'")
+
+
+def _plan(op):
+    plan = op.__dict__.get("_autograd_plan")
+    if plan is None:
+        plan = op._autograd_plan = _Plan(op)
+    return plan
+
+
+def _connect_inputs(node, tensor_args, bound):
+    from .._tensor import Tensor
+
     edges, slots, needs = [], [], []
-    for arg in schema.arguments:
-        if arg.type.startswith("Tensor[") or arg.type.startswith("Tensor?["):
-            items = bound.get(arg.name) or []
+    for name, is_list in tensor_args:
+        value = bound.get(name)
+        if is_list:
+            items = value or []
             item_edges = [gradient_edge(t) if isinstance(t, Tensor) else None for t in items]
             slots.append(len(items))
             needs.append(tuple(e is not None for e in item_edges))
             edges.extend(item_edges)
-        elif arg.type.startswith("Tensor"):
-            value = bound.get(arg.name)
+        else:
             edge = gradient_edge(value) if isinstance(value, Tensor) else None
             slots.append(None)
             needs.append(edge is not None)
@@ -134,63 +188,114 @@ def record(op, args, kwargs):
     node.input_slots = tuple(slots)
     node.needs_grad = tuple(needs)
 
-    for i, out in enumerate(out_list):
-        if isinstance(out, Tensor) and out.dtype.is_floating_point:
-            out.grad_fn = node
-            out._output_nr = i
-    if derivative is not None:
-        _save(node, derivative, bound, out_list, pre_saved)
-    return outputs
 
-
-def _save(node, derivative, bound, outputs, pre_saved):
+def _save(node, saves, bound, outputs, pre_saved):
     from .._tensor import Tensor
 
-    for param in derivative.params:
-        if param in ("grad", "grads", "needs_grad"):
-            continue
+    for param, kind, key in saves:
         if param in pre_saved:
             node.saved[param] = SavedTensor(pre_saved[param])
-        elif param == "result" or (param.startswith("result") and param[6:].isdigit()):
-            index = int(param[6:]) if param != "result" else 0
-            node.saved[param] = SavedTensor(outputs[index], node, index)
-        elif param in bound:
-            value = bound[param]
+        elif kind == "result":
+            node.saved[param] = SavedTensor(outputs[key], node, key)
+        elif kind == "arg":
+            value = bound[key]
             if isinstance(value, Tensor):
                 node.saved[param] = SavedTensor(value)
             elif isinstance(value, (list, tuple)) and value and isinstance(value[0], Tensor):
                 node.saved[param] = [SavedTensor(v) for v in value]
             else:
                 node.saved[param] = value
-        elif param.endswith("_shape"):
-            value = bound[param[:-6]]
+        elif kind == "shape":
+            value = bound[key]
             node.saved[param] = tuple(value.shape) if isinstance(value, Tensor) else None
-        elif param.endswith("_dtype"):
-            node.saved[param] = bound[param[:-6]].dtype
-        elif param.endswith("_shapes"):
-            node.saved[param] = [tuple(t.shape) for t in bound[param[:-7]]]
+        elif kind == "dtype":
+            node.saved[param] = bound[key].dtype
         else:
-            raise TypeError(f"derivative {derivative.fn.__name__} asks for unknown value '{param}'")
+            node.saved[param] = [tuple(t.shape) for t in bound[key]]
 
 
 def _bind(schema, args, kwargs):
     bound = {}
-    for i, arg in enumerate(schema.positional):
+    positional = schema.positional
+    for i, arg in enumerate(positional):
         bound[arg.name] = args[i] if i < len(args) else (arg.default if arg.has_default else None)
     for arg in schema.kwarg_only:
         bound[arg.name] = kwargs.get(arg.name, arg.default if arg.has_default else None)
     return bound
 
 
-def _check_inplace(op, target):
+def _check_inplace(target):
+    """PyTorch's refusals for in-place ops; returns the base when `target` is a view whose base needs history."""
     if target.grad_fn is None and target._requires_grad:
         raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
     base = target._base
-    if base is not None and base.requires_grad:
-        raise NotImplementedError(
-            f"minitorch2 does not yet support the in-place op {op} on a view of a tensor that requires grad "
-            "(PyTorch rewrites the base's history with CopySlices); use the out-of-place op instead."
-        )
+    if base is None:
+        return None
+    if base.grad_fn is None and base._requires_grad:
+        raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
+    return base
+
+
+def _rebase_view_history(view, base, op_node):
+    """An in-place op on a view changes its base: the base's new grad_fn is CopySlices
+    (gradient of the base = old gradient outside the view, op's gradient inside), and the
+    view becomes an as_strided window onto the base's new history."""
+    from .graph import gradient_edge as edge_of
+
+    copy_slices = CopySlices(base, view, op_node, edge_of(base))
+    base.grad_fn = copy_slices
+    base._output_nr = 0
+    window = AsStridedBackward(base, view)
+    view.grad_fn = window
+    view._output_nr = 0
+
+
+class CopySlices(Node):
+    _name = "torch::autograd::CopySlices"
+
+    def __init__(self, base, view, op_node, base_edge):
+        super().__init__()
+        self.base_geometry = (tuple(base.shape), base.stride(), base.storage_offset())
+        self.view_geometry = (tuple(view.shape), view.stride(), view.storage_offset() - base.storage_offset())
+        self.op_node = op_node
+        self.next_functions = ((base_edge or (None, 0)),) + tuple(op_node.next_functions[1:])
+
+    def apply(self, grads):
+        from .._ops import ops
+
+        aten = ops.aten
+        grad = grads[0]
+        result = aten.clone.default(grad, memory_format="torch.contiguous_format")
+        size, stride, offset = self.view_geometry
+        window = aten.as_strided.default(result, list(size), list(stride), offset)
+        op_grads = self.op_node.apply([aten.clone.default(window)])
+        if op_grads[0] is not None:
+            aten.copy_.default(window, op_grads[0])
+        else:
+            aten.zero_.default(window)
+        return [result] + list(op_grads[1:])
+
+    def release(self):
+        self.op_node.release()
+
+
+class AsStridedBackward(Node):
+    _name = "AsStridedBackward0"
+
+    def __init__(self, base, view):
+        super().__init__()
+        self.base_shape = list(base.shape)
+        self.base_dtype = base.dtype
+        self.geometry = (list(view.shape), list(view.stride()), view.storage_offset() - base.storage_offset())
+        self.next_functions = ((base.grad_fn, 0),)
+
+    def apply(self, grads):
+        from .._ops import ops
+
+        aten = ops.aten
+        zeros = aten.zeros.default(self.base_shape, dtype=self.base_dtype)
+        size, stride, offset = self.geometry
+        return [aten.as_strided_scatter.default(zeros, grads[0], size, stride, offset)]
 
 
 def _ops():
