@@ -35,7 +35,7 @@ state = _DispatchState()
 
 
 def dispatch(op, args, kwargs):
-    if state.grad_enabled and not state.below_autograd and _any_requires_grad(args):
+    if state.grad_enabled and not state.below_autograd and op.differentiable and _any_requires_grad(args):
         return _autograd.record(op, args, kwargs)
     return redispatch_below_autograd(op, args, kwargs)
 

@@ -33,17 +33,16 @@ class OpEntry:
     derivative: object = None
     decomposition: object = None
     grad_fn_name: str = ""
+    differentiable: bool = True
 
 
 def op(schema, tags, impl, derivative=None, decomposition=None, grad_fn=None, differentiable=True):
+    """A table row. `differentiable=False` marks ops whose outputs never carry a grad_fn (detach);
+    a differentiable op without a derivative gets a grad_fn that raises when the backward reaches it."""
     kernel, meta = impl
     name = schema.split("(")[0].split(".")[0]
-    deriv = None
-    if derivative is not None:
-        deriv = Derivative(derivative, grad_fn)
-    elif not differentiable:
-        deriv = None
-    return OpEntry(schema, tags, kernel, meta, deriv, decomposition, grad_fn or _grad_fn_name(name))
+    deriv = Derivative(derivative, grad_fn) if derivative is not None else None
+    return OpEntry(schema, tags, kernel, meta, deriv, decomposition, grad_fn or _grad_fn_name(name), differentiable)
 
 
 def _grad_fn_name(name):
@@ -53,8 +52,6 @@ def _grad_fn_name(name):
 def inplace(schema, functional_impl, derivative=None, grad_fn=None, tags=()):
     return op(schema, INPLACE + tuple(tags), memory.inplace(functional_impl), derivative, grad_fn=grad_fn)
 
-
-NO_GRAD = None  # for rows whose outputs are never differentiable (comparisons, integer results)
 
 TABLE = [
     # ------------------------------------------------------------ arithmetic
@@ -231,7 +228,7 @@ TABLE = [
        views.as_strided, d.as_strided),
     op("diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a)", VIEW, views.diagonal, d.diagonal),
     op("alias(Tensor(a) self) -> Tensor(a)", VIEW, views.alias, d.alias),
-    op("detach(Tensor(a) self) -> Tensor(a)", VIEW, views.detach),
+    op("detach(Tensor(a) self) -> Tensor(a)", VIEW, views.detach, differentiable=False),
     op("split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[]", VIEW, views.split, d.split),
     op("split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[]", VIEW, views.split_with_sizes,
        d.split_with_sizes),

@@ -1,0 +1,362 @@
+"""nn.functional (as torch.nn.functional): the functional forms of the layers.
+
+Runtime layer, between nn modules and the aten registry. Each function makes
+the same aten calls PyTorch's makes on the CPU, so eager values, random
+streams and traced graphs line up: `linear` is `t` + `addmm` (with `view`s
+around it for 3-d and higher inputs), `dropout` is `bernoulli_` + `div_` +
+`mul`, `cross_entropy` is `_log_softmax` + `nll_loss_forward`, and
+`adaptive_avg_pool2d` to 1x1 is a `mean`. Argument checks raise PyTorch's
+error classes with its messages.
+"""
+import math
+
+from .. import _dtype
+from .._ops import ops
+
+aten = ops.aten
+
+
+def _pair(x):
+    return [x, x] if isinstance(x, int) else list(x)
+
+
+# ---------------------------------------------------------------- linear and convolution
+def linear(input, weight, bias=None):
+    if input.dim() == 0 or input.shape[-1] != weight.shape[-1]:
+        rows = _prod(input.shape[:-1]) if input.dim() else 1
+        raise RuntimeError(
+            f"mat1 and mat2 shapes cannot be multiplied ({rows}x{input.shape[-1] if input.dim() else 1} and "
+            f"{weight.shape[-1]}x{weight.shape[0]})"
+        )
+    if input.dim() == 2 and bias is not None:
+        return aten.addmm.default(bias, input, aten.t.default(weight))
+    if bias is not None and input.dim() >= 3 and input.is_contiguous():
+        flat = aten.view.default(input, [-1, input.shape[-1]])
+        out = aten.addmm.default(bias, flat, aten.t.default(weight))
+        return aten.view.default(out, list(input.shape[:-1]) + [weight.shape[0]])
+    from .._functions import matmul
+
+    out = matmul(input, aten.t.default(weight))
+    if bias is not None:
+        out = aten.add.Tensor(out, bias)
+    return out
+
+
+def _prod(xs):
+    n = 1
+    for x in xs:
+        n *= x
+    return n
+
+
+def bilinear(*args, **kwargs):
+    raise NotImplementedError("minitorch2 does not implement bilinear")
+
+
+def _conv(input, weight, bias, stride, padding, dilation, groups, nd):
+    if input.dim() not in (nd + 1, nd + 2):
+        raise RuntimeError(
+            f"Expected {nd + 1}D (unbatched) or {nd + 2}D (batched) input to conv{nd}d, but got input of size: "
+            f"[{', '.join(map(str, input.shape))}]"
+        )
+    unbatched = input.dim() == nd + 1
+    if unbatched:
+        input = aten.unsqueeze.default(input, 0)
+    stride = [stride] * nd if isinstance(stride, int) else list(stride)
+    dilation = [dilation] * nd if isinstance(dilation, int) else list(dilation)
+    if isinstance(padding, str):
+        if padding == "valid":
+            padding = [0] * nd
+        elif padding == "same":
+            if any(s != 1 for s in stride):
+                raise ValueError("padding='same' is not supported for strided convolutions")
+            total = [d * (k - 1) for d, k in zip(dilation, weight.shape[2:])]
+            if any(t % 2 for t in total):
+                raise NotImplementedError("minitorch2: padding='same' with an even kernel needs asymmetric padding")
+            padding = [t // 2 for t in total]
+        else:
+            raise ValueError(f"Invalid padding string '{padding}', should be one of ['valid', 'same']")
+    else:
+        padding = [padding] * nd if isinstance(padding, int) else list(padding)
+    if input.shape[1] != weight.shape[1] * groups:
+        raise RuntimeError(
+            f"Given groups={groups}, weight of size [{', '.join(map(str, weight.shape))}], expected input"
+            f"[{', '.join(map(str, input.shape))}] to have {weight.shape[1] * groups} channels, but got "
+            f"{input.shape[1]} channels instead"
+        )
+    out = aten.convolution.default(input, weight, bias, stride, padding, dilation, False, [0] * nd, groups)
+    return aten.squeeze.dim(out, 0) if unbatched else out
+
+
+def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    return _conv(input, weight, bias, stride, padding, dilation, groups, 2)
+
+
+def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    return _conv(input, weight, bias, stride, padding, dilation, groups, 1)
+
+
+# ---------------------------------------------------------------- normalization
+def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-5):
+    if training:
+        size = input.shape
+        count = _prod(size) // size[1] if input.dim() > 1 else 1
+        if count == 1:
+            raise ValueError(f"Expected more than 1 value per channel when training, got input size {size}")
+    return aten.native_batch_norm.default(input, weight, bias, running_mean, running_var, training, momentum, eps)[0]
+
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
+    normalized_shape = [normalized_shape] if isinstance(normalized_shape, int) else list(normalized_shape)
+    if list(input.shape[input.dim() - len(normalized_shape):]) != normalized_shape:
+        raise RuntimeError(
+            f"Given normalized_shape={normalized_shape}, expected input with shape [*, "
+            f"{', '.join(map(str, normalized_shape))}], but got input of size{input.shape}"
+        )
+    return aten.native_layer_norm.default(input, normalized_shape, weight, bias, eps)[0]
+
+
+def normalize(input, p=2.0, dim=1, eps=1e-12):
+    norm = aten.clamp_min.default(aten.pow.Tensor_Scalar(aten.sum.dim_IntList(aten.pow.Tensor_Scalar(aten.abs.default(input), p), [dim], True), 1.0 / p), eps)
+    return aten.div.Tensor(input, aten.expand.default(norm, list(input.shape)))
+
+
+# ---------------------------------------------------------------- dropout and embedding
+def dropout(input, p=0.5, training=True, inplace=False):
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not training or p == 0.0:
+        return input
+    if p == 1.0:
+        return aten.mul.Tensor(input, aten.zeros_like.default(input))
+    noise = aten.empty_like.default(input)
+    aten.bernoulli_.float(noise, 1 - p)
+    aten.div_.Scalar(noise, 1 - p)
+    if inplace:
+        return aten.mul_.Tensor(input, noise)
+    return aten.mul.Tensor(input, noise)
+
+
+def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False, sparse=False):
+    if padding_idx is not None:
+        if padding_idx < 0:
+            if padding_idx < -weight.shape[0]:
+                raise AssertionError("Padding_idx must be within num_embeddings")
+            padding_idx = weight.shape[0] + padding_idx
+        elif padding_idx >= weight.shape[0]:
+            raise AssertionError("Padding_idx must be within num_embeddings")
+    else:
+        padding_idx = -1
+    if max_norm is not None:
+        raise NotImplementedError("minitorch2: embedding with max_norm is not implemented")
+    if input.dtype not in (_dtype.int64, _dtype.int32):
+        raise RuntimeError(
+            "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got "
+            f"{input.type()} instead (while checking arguments for embedding)"
+        )
+    return aten.embedding.default(weight, input, padding_idx, scale_grad_by_freq, sparse)
+
+
+# ---------------------------------------------------------------- activations
+def relu(input, inplace=False):
+    return aten.relu_.default(input) if inplace else aten.relu.default(input)
+
+
+def relu_(input):
+    return aten.relu_.default(input)
+
+
+def gelu(input, approximate="none"):
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError(f"approximate argument must be either none or tanh.")
+    return aten.gelu.default(input, approximate=approximate)
+
+
+def silu(input, inplace=False):
+    return aten.silu.default(input)
+
+
+def sigmoid(input):
+    return aten.sigmoid.default(input)
+
+
+def tanh(input):
+    return aten.tanh.default(input)
+
+
+def leaky_relu(input, negative_slope=0.01, inplace=False):
+    return aten.leaky_relu.default(input, negative_slope)
+
+
+def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    return aten.hardtanh.default(input, min_val, max_val)
+
+
+def softplus(input, beta=1.0, threshold=20.0):
+    return aten.softplus.default(input, beta, threshold)
+
+
+def _softmax_dim(ndim):
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def softmax(input, dim=None, _stacklevel=3, dtype=None):
+    if dim is None:
+        dim = _softmax_dim(input.dim())
+    if dtype is not None:
+        input = input.to(dtype)
+    return aten._softmax.default(input, dim, False)
+
+
+def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
+    if dim is None:
+        dim = _softmax_dim(input.dim())
+    if dtype is not None:
+        input = input.to(dtype)
+    return aten._log_softmax.default(input, dim, False)
+
+
+# ---------------------------------------------------------------- pooling
+def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    stride = [] if stride is None else _pair(stride)
+    out, indices = aten.max_pool2d_with_indices.default(input, _pair(kernel_size), stride, _pair(padding),
+                                                        _pair(dilation), ceil_mode)
+    return (out, indices) if return_indices else out
+
+
+def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None):
+    stride = [] if stride is None else _pair(stride)
+    return aten.avg_pool2d.default(input, _pair(kernel_size), stride, _pair(padding), ceil_mode, count_include_pad,
+                                   divisor_override)
+
+
+def adaptive_avg_pool2d(input, output_size):
+    size = _pair(output_size)
+    size = [input.shape[-2 + i] if s is None else s for i, s in enumerate(size)]
+    if size == [1, 1]:
+        return aten.mean.dim(input, [-1, -2], True)
+    return aten._adaptive_avg_pool2d.default(input, size)
+
+
+# ---------------------------------------------------------------- losses
+_REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
+
+
+def _reduction(reduction, size_average=None, reduce=None):
+    if size_average is not None or reduce is not None:
+        size_average = True if size_average is None else size_average
+        reduce = True if reduce is None else reduce
+        reduction = "none" if not reduce else ("mean" if size_average else "sum")
+    if reduction not in _REDUCTIONS:
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    return reduction
+
+
+def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
+    reduction = _reduction(reduction, size_average, reduce)
+    if input.dim() < 1:
+        raise ValueError(f"Expected 1 or more dimensions (got {input.dim()})")
+    if input.dim() > 1 and input.shape[0] != target.shape[0]:
+        raise ValueError(
+            f"Expected input batch_size ({input.shape[0]}) to match target batch_size ({target.shape[0]})."
+        )
+    if input.dim() > 2:
+        raise NotImplementedError("minitorch2: nll_loss over more than 2 dims (nll_loss2d) is not implemented")
+    return aten.nll_loss_forward.default(input, target, weight, _REDUCTIONS[reduction], ignore_index)[0]
+
+
+def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean",
+                  label_smoothing=0.0):
+    reduction = _reduction(reduction, size_average, reduce)
+    if not 0.0 <= label_smoothing <= 1.0:
+        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
+    class_dim = 0 if input.dim() == 1 else 1
+    if target.dtype.is_floating_point:
+        raise NotImplementedError("minitorch2: cross_entropy with class-probability targets is not implemented")
+    log_probs = aten._log_softmax.default(input, class_dim, False)
+    loss = nll_loss(log_probs, target, weight, ignore_index=ignore_index, reduction=reduction)
+    if label_smoothing == 0.0:
+        return loss
+    return _label_smoothing(log_probs, target, weight, ignore_index, reduction, label_smoothing, loss, class_dim)
+
+
+def _label_smoothing(log_probs, target, weight, ignore_index, reduction, label_smoothing, nll, class_dim):
+    """ATen's cross_entropy_loss_label_smoothing: mix the NLL with the mean of -log p over classes."""
+    n_classes = log_probs.shape[class_dim]
+    if weight is not None:
+        shape = [1] * log_probs.dim()
+        shape[class_dim] = n_classes
+        smooth = aten.neg.default(aten.sum.dim_IntList(aten.mul.Tensor(log_probs, aten.view.default(weight, shape)), [class_dim]))
+    else:
+        smooth = aten.neg.default(aten.sum.dim_IntList(log_probs, [class_dim]))
+    ignore_mask = aten.eq.Scalar(target, ignore_index)
+    aten.masked_fill_.Scalar(smooth, ignore_mask, 0.0)
+    if reduction == "mean":
+        if weight is not None:
+            picked = aten.index_select.default(weight, 0, aten.masked_fill.Scalar(target, ignore_mask, 0))
+            denom = aten.sum.default(aten.masked_fill.Scalar(picked, ignore_mask, 0.0))
+            smooth = aten.div.Tensor(aten.sum.default(smooth), denom)
+        else:
+            count = aten.sum.default(aten.bitwise_not.default(ignore_mask))
+            smooth = aten.div.Tensor(aten.sum.default(smooth), count)
+    elif reduction == "sum":
+        smooth = aten.sum.default(smooth)
+    return aten.add.Tensor(aten.mul.Scalar(nll, 1 - label_smoothing), aten.mul.Scalar(smooth, label_smoothing / n_classes))
+
+
+def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
+    reduction = _reduction(reduction, size_average, reduce)
+    if tuple(input.shape) != tuple(target.shape):
+        from .._functions import broadcast_tensors
+
+        input, target = broadcast_tensors(input, target)
+    return aten.mse_loss.default(input, target, _REDUCTIONS[reduction])
+
+
+def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    reduction = _reduction(reduction, size_average, reduce)
+    loss = aten.abs.default(aten.sub.Tensor(input, target))
+    if reduction == "mean":
+        return aten.mean.default(loss)
+    if reduction == "sum":
+        return aten.sum.default(loss)
+    return loss
+
+
+# ---------------------------------------------------------------- shape helpers
+def pad(input, pad, mode="constant", value=None):
+    if mode != "constant":
+        raise NotImplementedError(f"minitorch2: F.pad mode '{mode}' is not implemented (only 'constant')")
+    return aten.constant_pad_nd.default(input, list(pad), 0.0 if value is None else value)
+
+
+def one_hot(tensor, num_classes=-1):
+    if tensor.dtype is not _dtype.int64:
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    if num_classes == -1:
+        num_classes = int(tensor.max().item()) + 1
+    classes = aten.arange.start_step(0, num_classes)
+    return aten._to_copy.default(aten.eq.Tensor(aten.unsqueeze.default(tensor, -1), classes), dtype=_dtype.int64)
+
+
+def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None):
+    from .._functions import matmul
+
+    scale = 1.0 / math.sqrt(query.shape[-1]) if scale is None else scale
+    scores = aten.mul.Scalar(matmul(query, aten.transpose.int(key, -2, -1)), scale)
+    if is_causal:
+        from .._factories import ones
+
+        mask = aten.tril.default(ones(query.shape[-2], key.shape[-2], dtype=_dtype.bool_))
+        scores = aten.masked_fill.Scalar(scores, aten.logical_not.default(mask), -math.inf)
+    if attn_mask is not None:
+        if attn_mask.dtype is _dtype.bool_:
+            scores = aten.masked_fill.Scalar(scores, aten.logical_not.default(attn_mask), -math.inf)
+        else:
+            scores = aten.add.Tensor(scores, attn_mask)
+    weights = aten._softmax.default(scores, -1, False)
+    if dropout_p > 0.0:
+        weights = dropout(weights, dropout_p, True)
+    return matmul(weights, value)
+
+

@@ -1,0 +1,42 @@
+"""nn.Parameter (as torch.nn.Parameter): a leaf tensor a Module registers as learnable.
+
+Runtime layer. A Parameter shares its memory with the tensor it was made
+from, requires grad by default, and prints as `Parameter containing:`.
+"""
+from .._tensor import Tensor
+
+
+class Parameter(Tensor):
+    def __new__(cls, data=None, requires_grad=True):
+        if data is None:
+            from .._factories import empty
+
+            data = empty(0)
+        p = object.__new__(cls)
+        p._init_from(data._np, data._storage, data._shape, data._stride, data._offset, data.dtype)
+        p.requires_grad = requires_grad
+        return p
+
+    def __init__(self, data=None, requires_grad=True):
+        pass
+
+    def __repr__(self):
+        return "Parameter containing:\n" + super().__repr__()
+
+    def __reduce_ex__(self, protocol):
+        return (Parameter, (self.data.clone(), self.requires_grad))
+
+    def __deepcopy__(self, memo):
+        if id(self) in memo:
+            return memo[id(self)]
+        result = Parameter(self.data.clone(), self.requires_grad)
+        memo[id(self)] = result
+        return result
+
+
+class Buffer(Tensor):
+    """Marker accepted by Module.__setattr__ (torch.nn.Buffer); stored as a plain tensor."""
+
+    def __new__(cls, data, *, persistent=True):
+        data.__dict__["_buffer_persistent"] = persistent
+        return data

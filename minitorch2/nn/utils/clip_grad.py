@@ -1,0 +1,29 @@
+"""clip_grad_norm_ (as torch.nn.utils.clip_grad_norm_). Runtime layer."""
+import math
+
+from ... import _functions
+from ...autograd.grad_mode import no_grad
+
+
+def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False, foreach=None):
+    from ..._tensor import Tensor
+
+    if isinstance(parameters, Tensor):
+        parameters = [parameters]
+    grads = [p.grad for p in parameters if p.grad is not None]
+    from ..._factories import tensor
+
+    if not grads:
+        return tensor(0.0)
+    with no_grad():
+        if norm_type == math.inf:
+            total = _functions.max(_functions.stack([g.abs().max() for g in grads]))
+        else:
+            norms = _functions.stack([(g.abs() ** norm_type).sum() ** (1.0 / norm_type) for g in grads])
+            total = (norms ** norm_type).sum() ** (1.0 / norm_type)
+        if error_if_nonfinite and not math.isfinite(total.item()):
+            raise RuntimeError(f"The total norm of order {norm_type} for gradients from `parameters` is non-finite")
+        coef = (max_norm / (total + 1e-6)).clamp(max=1.0)
+        for g in grads:
+            g.mul_(coef)
+    return total
