@@ -575,9 +575,15 @@ masked_fill = _masked_fill_kernel()
 
 def _lerp_kernel():
     def kernel(self, end, weight):
+        # ATen's formula: stable from both ends (weight < 0.5 starts at self, otherwise at end)
         dtype = result_type(self, end)
         a, b = _np(self, dtype), _np(end, dtype)
-        return _ensure_array(a + _np(weight, dtype) * (b - a), dtype)
+        w = _np(weight, dtype)
+        if isinstance(w, float):
+            result = a + w * (b - a) if -0.5 < w < 0.5 else b - (b - a) * (1 - w)
+        else:
+            result = np.where(np.abs(w) < 0.5, a + w * (b - a), b - (b - a) * (1 - w))
+        return _ensure_array(result, dtype)
 
     def meta(self, end, weight):
         tensors = [t for t in (self, end, weight) if isinstance(t, Tensor)]

@@ -1,0 +1,84 @@
+"""optim.Adam and optim.AdamW (as torch.optim): PyTorch's single-tensor update, op for op.
+
+AdamW is Adam with decoupled weight decay: the parameter shrinks by
+`lr * weight_decay` before the Adam step instead of the gradient growing by
+`weight_decay * param`.
+"""
+from .. import _dtype, _factories, _functions
+from ..autograd.grad_mode import no_grad
+from .optimizer import Optimizer
+
+
+class Adam(Optimizer):
+    _decoupled = False
+
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, amsgrad=False, *, foreach=None,
+                 maximize=False, capturable=False, differentiable=False, fused=None, decoupled_weight_decay=False):
+        if not 0.0 <= lr:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if not 0.0 <= eps:
+            raise ValueError(f"Invalid epsilon value: {eps}")
+        if not 0.0 <= betas[0] < 1.0:
+            raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
+        if not 0.0 <= betas[1] < 1.0:
+            raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
+        if not 0.0 <= weight_decay:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, amsgrad=amsgrad, maximize=maximize,
+                        foreach=foreach, capturable=capturable, differentiable=differentiable, fused=fused,
+                        decoupled_weight_decay=decoupled_weight_decay or self._decoupled)
+        super().__init__(params, defaults)
+
+    def step(self, closure=None):
+        loss = self._run_closure(closure)
+        with no_grad():
+            for group in self.param_groups:
+                for p in group["params"]:
+                    if p.grad is not None:
+                        self._update(p, group)
+        return loss
+
+    def _init_state(self, param, amsgrad):
+        state = self.state[param]
+        if not state:
+            state["step"] = _factories.tensor(0.0, dtype=_dtype.float32)
+            state["exp_avg"] = _functions.clone(_factories.zeros_like(param))
+            state["exp_avg_sq"] = _functions.clone(_factories.zeros_like(param))
+            if amsgrad:
+                state["max_exp_avg_sq"] = _functions.clone(_factories.zeros_like(param))
+        return state
+
+    def _update(self, param, group):
+        beta1, beta2 = group["betas"]
+        lr, eps, weight_decay = group["lr"], group["eps"], group["weight_decay"]
+        state = self._init_state(param, group["amsgrad"])
+        grad = param.grad if not group["maximize"] else -param.grad
+        exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
+        state["step"].add_(1)
+        if weight_decay != 0:
+            if group["decoupled_weight_decay"]:
+                param.mul_(1 - lr * weight_decay)
+            else:
+                grad = grad.add(param, alpha=weight_decay)
+        exp_avg.lerp_(grad, 1 - beta1)
+        exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
+        step = state["step"].item()
+        bias_correction1 = 1 - beta1**step
+        bias_correction2 = 1 - beta2**step
+        step_size = lr / bias_correction1
+        bias_correction2_sqrt = bias_correction2**0.5
+        if group["amsgrad"]:
+            state["max_exp_avg_sq"].copy_(_functions.maximum(state["max_exp_avg_sq"], exp_avg_sq))
+            denom = (state["max_exp_avg_sq"].sqrt() / bias_correction2_sqrt).add_(eps)
+        else:
+            denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(eps)
+        param.addcdiv_(exp_avg, denom, value=-step_size)
+
+
+class AdamW(Adam):
+    _decoupled = True
+
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2, amsgrad=False, *, maximize=False,
+                 foreach=None, capturable=False, differentiable=False, fused=None):
+        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, foreach=foreach, maximize=maximize,
+                         capturable=capturable, differentiable=differentiable, fused=fused, decoupled_weight_decay=True)

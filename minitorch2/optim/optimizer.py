@@ -1,0 +1,114 @@
+"""optim.Optimizer (as torch.optim.Optimizer): param groups, per-parameter state, state dicts.
+
+Runtime layer. Subclasses implement `step()` with PyTorch's single-tensor
+update formulas (the path PyTorch takes for CPU tensors), op for op, so
+parameters track PyTorch's over many steps within float32 rounding.
+"""
+from collections import defaultdict
+
+from ..autograd.grad_mode import no_grad
+
+
+class _RequiredParameter:
+    def __repr__(self):
+        return "<required parameter>"
+
+
+required = _RequiredParameter()
+
+
+class Optimizer:
+    def __init__(self, params, defaults):
+        from .._tensor import Tensor
+
+        self.defaults = defaults
+        self.state = defaultdict(dict)
+        self.param_groups = []
+        if isinstance(params, Tensor):
+            raise TypeError("params argument given to the optimizer should be an iterable of Tensors or dicts, but got "
+                            + params.type())
+        groups = list(params)
+        if len(groups) == 0:
+            raise ValueError("optimizer got an empty parameter list")
+        if not isinstance(groups[0], dict):
+            groups = [{"params": groups}]
+        for group in groups:
+            self.add_param_group(group)
+
+    def add_param_group(self, group):
+        group = dict(group)
+        params = group["params"]
+        group["params"] = [params] if not isinstance(params, (list, tuple)) and hasattr(params, "requires_grad") else list(params)
+        for name, default in self.defaults.items():
+            if default is required and name not in group:
+                raise ValueError(f"parameter group didn't specify a value of required optimization parameter {name}")
+            group.setdefault(name, default)
+        seen = {id(p) for g in self.param_groups for p in g["params"]}
+        if any(id(p) in seen for p in group["params"]):
+            raise ValueError("some parameters appear in more than one parameter group")
+        self.param_groups.append(group)
+
+    def zero_grad(self, set_to_none=True):
+        for group in self.param_groups:
+            for p in group["params"]:
+                if p.grad is None:
+                    continue
+                if set_to_none:
+                    p.grad = None
+                else:
+                    p.grad = p.grad.detach()
+                    p.grad.zero_()
+
+    def state_dict(self):
+        index = {}
+        groups = []
+        for group in self.param_groups:
+            packed = {k: v for k, v in group.items() if k != "params"}
+            ids = []
+            for p in group["params"]:
+                index.setdefault(id(p), len(index))
+                ids.append(index[id(p)])
+            packed["params"] = ids
+            groups.append(packed)
+        state = {index[id(p)]: s for p, s in self.state.items() if id(p) in index}
+        return {"state": state, "param_groups": groups}
+
+    def load_state_dict(self, state_dict):
+        groups = state_dict["param_groups"]
+        if len(groups) != len(self.param_groups):
+            raise ValueError("loaded state dict has a different number of parameter groups")
+        params = [p for g in self.param_groups for p in g["params"]]
+        for mine, saved in zip(self.param_groups, groups):
+            if len(mine["params"]) != len(saved["params"]):
+                raise ValueError("loaded state dict contains a parameter group that doesn't match the size of optimizer's group")
+            for k, v in saved.items():
+                if k != "params":
+                    mine[k] = v
+        self.state = defaultdict(dict)
+        for i, s in state_dict["state"].items():
+            self.state[params[i]] = {k: (v.clone() if hasattr(v, "clone") else v) for k, v in s.items()}
+
+    def __repr__(self):
+        lines = [self.__class__.__name__ + " ("]
+        for i, group in enumerate(self.param_groups):
+            lines.append(f"Parameter Group {i}")
+            for key in sorted(group):
+                if key != "params":
+                    lines.append(f"    {key}: {group[key]}")
+        lines.append(")")
+        return "\n".join(lines)
+
+    def step(self, closure=None):
+        raise NotImplementedError
+
+    @staticmethod
+    def _run_closure(closure):
+        if closure is None:
+            return None
+        from ..autograd.grad_mode import enable_grad
+
+        with enable_grad():
+            return closure()
+
+
+__all__ = ["Optimizer", "required", "no_grad"]
