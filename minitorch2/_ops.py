@@ -122,9 +122,9 @@ class _AtenNamespace:
         packet._add(overload)
 
     def __getattr__(self, name):
-        raise AttributeError(
-            f"minitorch2 has no operator aten.{name} yet (the registry is minitorch2/_aten/table.py)"
-        )
+        from ._unsupported import Unsupported
+
+        raise Unsupported(f"minitorch2 has no operator aten.{name} yet (the registry is minitorch2/_aten/table.py)")
 
     def __iter__(self):
         return iter(self._packets.values())

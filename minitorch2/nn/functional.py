@@ -111,7 +111,7 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     if list(input.shape[input.dim() - len(normalized_shape):]) != normalized_shape:
         raise RuntimeError(
             f"Given normalized_shape={normalized_shape}, expected input with shape [*, "
-            f"{', '.join(map(str, normalized_shape))}], but got input of size{input.shape}"
+            f"{', '.join(map(str, normalized_shape))}], but got input of size[{', '.join(map(str, input.shape))}]"
         )
     return aten.native_layer_norm.default(input, normalized_shape, weight, bias, eps)[0]
 

@@ -9,8 +9,6 @@ freshly built model has bit-identical parameters after the same
 import math
 import warnings
 
-import numpy as np
-
 from ..autograd.grad_mode import no_grad
 
 
@@ -121,19 +119,45 @@ def kaiming_normal_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", gener
 
 
 def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
-    """Inverse-CDF sampling as PyTorch does it: uniform in CDF space, then erfinv."""
-    import scipy.special
+    """PyTorch 2.13's two samplers, so the random stream is consumed identically: rejection of
+    normal samples outside [a, b] when the interval holds enough mass, otherwise rejection of
+    uniform candidates in [a, b] against the normal density."""
+    from .. import _functions
+    from .._factories import empty_like
 
     def norm_cdf(x):
         return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
 
-    lower = norm_cdf((a - mean) / std)
-    upper = norm_cdf((b - mean) / std)
+    if mean < a - 2 * std or mean > b + 2 * std:
+        warnings.warn("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. "
+                      "The distribution of values may be incorrect.", stacklevel=2)
     with no_grad():
-        tensor.uniform_(2 * lower - 1, 2 * upper - 1, generator=generator)
-        values = scipy.special.erfinv(tensor.numpy()).astype(tensor.dtype.np)
-        values = values * np.asarray(std * math.sqrt(2.0), values.dtype) + np.asarray(mean, values.dtype)
-        from .._factories import from_numpy
+        if norm_cdf((b - mean) / std) - norm_cdf((a - mean) / std) > 0.3:
+            lo, hi = tensor.new_tensor(a).item(), tensor.new_tensor(b).item()
+            result = tensor.normal_(mean, std, generator=generator)
+            while True:
+                mask = (result < lo) | (result > hi)
+                if not mask.any():
+                    break
+                result = _functions.where(mask, empty_like(result).normal_(mean, std, generator=generator), result)
+            if result is not tensor:
+                tensor.copy_(result)
+            return tensor
+        mode = max(a, min(mean, b))
+        log_peak = -0.5 * ((mode - mean) / std) ** 2
+        candidates, accept = empty_like(tensor), empty_like(tensor)
 
-        tensor.copy_(from_numpy(np.clip(values, a, b)))
+        def log_pdf_minus_peak(x):
+            return x.sub_(mean).div_(std).pow_(2).mul_(-0.5).sub_(log_peak)
+
+        tensor.uniform_(a, b, generator=generator)
+        candidates.copy_(tensor)
+        pending = accept.uniform_(generator=generator).log().gt(log_pdf_minus_peak(candidates))
+        result = tensor
+        while pending.any():
+            candidates.uniform_(a, b, generator=generator)
+            result = _functions.where(pending, candidates, result)
+            pending = _functions.where(pending, accept.uniform_(generator=generator).log().gt(log_pdf_minus_peak(candidates)), pending)
+        if result is not tensor:
+            tensor.copy_(result)
         return tensor
