@@ -32,26 +32,24 @@ class _Formatter:
         as_double = flat.astype(np.float64)
         finite = as_double[np.isfinite(as_double)]
         nonzero = np.abs(finite[finite != 0])
-        strs = [str(v) for v in as_double[~np.isfinite(as_double)].tolist()]
-        self.width = max((len(_nonfinite(s)) for s in strs), default=1)
         if nonzero.size == 0:
-            self.int_mode = True
-            self.width = max(self.width, 2)
             return
-        self.int_mode = bool(np.all(finite == np.ceil(finite)))
+        # as in torch, widths come from the nonzero finite values only (-0., nan, inf may stick out)
+        values = finite[finite != 0]
+        self.int_mode = bool(np.all(values == np.ceil(values)))
         lo, hi = float(nonzero.min()), float(nonzero.max())
         if self.int_mode:
             if hi / lo > 1000.0 or hi > 1.0e8:
                 self.sci_mode = True
-                self.width = max(self.width, max(len(f"{v:.{PRECISION}e}") for v in finite.tolist()))
+                self.width = max(self.width, max(len(f"{v:.{PRECISION}e}") for v in values.tolist()))
             else:
-                self.width = max(self.width, max(len(f"{v:.0f}") + 1 for v in finite.tolist()))
+                self.width = max(self.width, max(len(f"{v:.0f}") + 1 for v in values.tolist()))
         else:
             if hi / lo > 1000.0 or hi > 1.0e8 or lo < 1.0e-4:
                 self.sci_mode = True
-                self.width = max(self.width, max(len(f"{v:.{PRECISION}e}") for v in finite.tolist()))
+                self.width = max(self.width, max(len(f"{v:.{PRECISION}e}") for v in values.tolist()))
             else:
-                self.width = max(self.width, max(len(f"{v:.{PRECISION}f}") for v in finite.tolist()))
+                self.width = max(self.width, max(len(f"{v:.{PRECISION}f}") for v in values.tolist()))
 
     @staticmethod
     def _int_str(v):

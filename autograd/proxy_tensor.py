@@ -1,0 +1,151 @@
+"""make_fx: record the aten ops that actually run into an FX graph (as torch.fx.experimental.proxy_tensor).
+
+autograd layer, the tracer everything in this package is built on. A
+`ProxyTorchDispatchMode` sits on the dispatcher's mode stack; every op that
+reaches it (forward ops, and during `.backward()` or `autograd.grad` the
+backward formulas' ops too) becomes a `call_function` node whose target is
+the `OpOverload`, and its result tensors are tied to that node so later ops
+can refer to them. The function's inputs become placeholders named
+`<arg>_<k>` (`x_1`, `primals_1`, `tangents_1`), as PyTorch names them.
+
+    tracing_mode="real"   ops run for real on the inputs
+    tracing_mode="fake"   inputs become FakeTensors: only meta functions run
+
+The one idea to hold: the tracer never inspects Python code. It sees only
+what the dispatcher sees, so the graph is exactly the ops PyTorch's kernels
+would run, and a decomposition table can swap an op for its decomposition
+as it is recorded.
+"""
+import inspect
+import operator
+
+import minitorch2
+from minitorch2._subclasses.fake_tensor import FakeTensorMode
+from minitorch2._tensor import Tensor
+from minitorch2.fx import Graph, GraphModule
+from minitorch2.utils._python_dispatch import TorchDispatchMode
+
+
+class ProxyTorchDispatchMode(TorchDispatchMode):
+    def __init__(self, graph, decomposition_table=None):
+        self.graph = graph
+        self.decomposition_table = decomposition_table or {}
+        self._nodes = {}  # id(tensor) -> (tensor, node); the tensor is kept so its id stays unique
+        self._constant_count = 0
+        self.root = minitorch2.nn.Module()
+
+    # ------------------------------------------------------------ tensors <-> nodes
+    def track(self, tensor, node):
+        self._nodes[id(tensor)] = (tensor, node)
+
+    def node_of(self, tensor):
+        entry = self._nodes.get(id(tensor))
+        if entry is not None and entry[0] is tensor:
+            return entry[1]
+        return self._lift_constant(tensor)
+
+    def _lift_constant(self, tensor):
+        """A tensor the graph did not produce (a global, a captured constant) becomes a get_attr."""
+        name = f"_tensor_constant{self._constant_count}"
+        self._constant_count += 1
+        setattr(self.root, name, tensor)
+        node = self.graph.get_attr(name)
+        self.track(tensor, node)
+        return node
+
+    def _to_arg(self, value):
+        if isinstance(value, Tensor):
+            return self.node_of(value)
+        if isinstance(value, (list, tuple)):
+            return type(value)(self._to_arg(v) for v in value)
+        return value
+
+    # ------------------------------------------------------------ the hook
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        decomposition = self.decomposition_table.get(func)
+        if decomposition is not None:
+            with self:  # the decomposition's own ops are traced in turn
+                result = decomposition(*args, **kwargs)
+            if result is not NotImplemented:
+                return result
+        node = self.graph.call_function(func, self._to_arg(args), self._to_arg(kwargs), name=func._opname)
+        out = func(*args, **kwargs)
+        self._tie(out, node)
+        return out
+
+    def _tie(self, out, node):
+        if isinstance(out, Tensor):
+            self.track(out, node)
+        elif isinstance(out, (list, tuple)):
+            for i, item in enumerate(out):
+                if isinstance(item, Tensor):
+                    self.track(item, self.graph.call_function(operator.getitem, (node, i)))
+
+
+def _placeholder_names(fn, args):
+    try:
+        params = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):
+        params = []
+    names = []
+    for i, arg in enumerate(args):
+        if i < len(params) and params[i].kind in (params[i].POSITIONAL_ONLY, params[i].POSITIONAL_OR_KEYWORD):
+            base = params[i].name
+        elif params and params[-1].kind == params[-1].VAR_POSITIONAL:
+            base = params[-1].name
+        else:
+            base = f"arg{i}"
+        names.append(base)
+    return names
+
+
+def _flatten(value):
+    if isinstance(value, (list, tuple)):
+        leaves = []
+        for v in value:
+            leaves.extend(_flatten(v))
+        return leaves
+    return [value]
+
+
+def _unflatten_like(structure, leaves):
+    if isinstance(structure, (list, tuple)):
+        items = [_unflatten_like(s, leaves) for s in structure]
+        return type(structure)(items)
+    return leaves.pop(0)
+
+
+def make_fx(f, decomposition_table=None, tracing_mode="real", _allow_non_fake_inputs=False):
+    """Return a function that traces `f` on example inputs into a GraphModule of aten ops."""
+    if tracing_mode not in ("real", "fake"):
+        raise ValueError(f"Unrecognized tracing mode: {tracing_mode} (minitorch2 supports 'real' and 'fake')")
+
+    def traced(*args):
+        graph = Graph()
+        mode = ProxyTorchDispatchMode(graph, decomposition_table)
+        fake_mode = FakeTensorMode() if tracing_mode == "fake" else None
+        inputs = []
+        for base, arg in zip(_placeholder_names(f, args), args):
+            leaves = []
+            for k, leaf in enumerate(_flatten(arg), start=1):
+                if isinstance(leaf, Tensor):
+                    if fake_mode is not None:
+                        leaf = fake_mode.from_tensor(leaf)
+                    mode.track(leaf, graph.placeholder(f"{base}_{k}"))
+                elif leaf is not None:
+                    graph.placeholder(f"{base}_{k}")
+                leaves.append(leaf)
+            inputs.append(_unflatten_like(arg, leaves))
+        if fake_mode is not None:
+            fake_mode.__enter__()
+        try:
+            with mode:
+                out = f(*inputs)
+        finally:
+            if fake_mode is not None:
+                fake_mode.__exit__(None, None, None)
+        graph.output(mode._to_arg(out))
+        return GraphModule(mode.root, graph)
+
+    return traced

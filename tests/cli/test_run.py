@@ -1,0 +1,78 @@
+"""`python -m minitorch2 run`: the alias table, the script's own stdout and exit status, clear errors."""
+import os
+import subprocess
+import sys
+import textwrap
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def _run(*args, script=None, tmp_path=None):
+    cmd = [sys.executable, "-m", "minitorch2", "run"]
+    if script is not None:
+        path = tmp_path / "script.py"
+        path.write_text(textwrap.dedent(script))
+        cmd.append(str(path))
+    cmd.extend(args)
+    return subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=120)
+
+
+def _torch(script, tmp_path, *args):
+    path = tmp_path / "script_torch.py"
+    path.write_text(textwrap.dedent(script))
+    return subprocess.run([sys.executable, str(path), *args], capture_output=True, text=True, timeout=120)
+
+
+SCRIPT = """
+    import sys
+    import torch
+    import torch.nn as nn
+    import torch.nn.functional as F
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    torch.manual_seed(0)
+    x = torch.randn(3, 4, requires_grad=True)
+    y = (x.sin() * 2 + 1).relu().sum()
+    y.backward()
+    print(sys.argv[1:])
+    print(y)
+    print(x.grad)
+    print(torch.tensor([[1, 2], [3, 4]]).t().stride(), torch.float64, torch.Size([2, 3]))
+    print(F.softmax(torch.arange(4.0), 0) if hasattr(torch, "_softmax_ok") else "skip")
+    sys.exit(3)
+"""
+
+
+def test_script_prints_exactly_what_torch_prints(tmp_path):
+    ours = _run("a", "--flag", script=SCRIPT, tmp_path=tmp_path)
+    theirs = _torch(SCRIPT, tmp_path, "a", "--flag")
+    assert ours.stderr == ""
+    assert ours.stdout == theirs.stdout
+    assert ours.returncode == theirs.returncode == 3
+
+
+def test_demo_runs_and_shows_the_grad_fn_chain():
+    result = _run()
+    assert result.returncode == 0, result.stderr
+    assert "AddmmBackward0" in result.stdout
+    assert "aten.threshold_backward.default" in result.stdout
+
+
+def test_missing_attribute_is_one_line_naming_it(tmp_path):
+    result = _run(script="import torch\nx = torch.ones(2)\ntorch.fft_magic(x)\n", tmp_path=tmp_path)
+    assert result.returncode == 1
+    assert result.stderr.count("\n") == 1
+    assert "torch.fft_magic" in result.stderr and "script.py:3" in result.stderr
+
+
+def test_missing_module_is_one_line_naming_it(tmp_path):
+    result = _run(script="import torch\nimport torch._inductor.nothing_here\n", tmp_path=tmp_path)
+    assert result.returncode == 1
+    assert "torch._inductor.nothing_here" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_user_errors_keep_their_traceback(tmp_path):
+    result = _run(script="import torch\ntorch.ones(2, 3) @ torch.ones(2, 3)\n", tmp_path=tmp_path)
+    assert result.returncode == 1
+    assert "RuntimeError: mat1 and mat2 shapes cannot be multiplied (2x3 and 2x3)" in result.stderr
