@@ -1,5 +1,21 @@
-"""autograd: the ahead-of-time joint forward+backward tracer (plays `torch._functorch.aot_autograd`).
+"""autograd: the ahead-of-time joint forward+backward tracer (plays `torch._functorch.aot_autograd`
+and `functorch.compile`; not to be confused with `minitorch2.autograd`, the eager engine it builds on).
 
-make_fx, functionalization, decompositions and the joint graph. Not built yet:
-see the project's autograd/ issue.
+make_fx records the aten ops that run; aot_function traces joint(primals,
+tangents), hands it to a partitioner and compiles the forward and backward.
 """
+from .aot import aot_autograd, aot_function, aot_module, aot_module_simplified, make_boxed_func
+from .proxy_tensor import make_fx
+
+
+def __getattr__(name):
+    if name in ("default_partition", "min_cut_rematerialization_partition"):
+        import partition
+
+        return getattr(partition, name)
+    from minitorch2._unsupported import Unsupported
+
+    raise Unsupported(f"autograd (torch._functorch / functorch.compile) has no '{name}' yet")
+
+
+__all__ = ["aot_function", "aot_module", "aot_module_simplified", "aot_autograd", "make_boxed_func", "make_fx"]

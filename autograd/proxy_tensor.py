@@ -23,6 +23,7 @@ import minitorch2
 from minitorch2._subclasses.fake_tensor import FakeTensorMode
 from minitorch2._tensor import Tensor
 from minitorch2.fx import Graph, GraphModule
+from minitorch2.fx.passes.shape_prop import _extract_tensor_metadata
 from minitorch2.utils._python_dispatch import TorchDispatchMode
 
 
@@ -37,6 +38,8 @@ class ProxyTorchDispatchMode(TorchDispatchMode):
     # ------------------------------------------------------------ tensors <-> nodes
     def track(self, tensor, node):
         self._nodes[id(tensor)] = (tensor, node)
+        node.meta.setdefault("val", tensor)
+        node.meta.setdefault("tensor_meta", _extract_tensor_metadata(tensor))
 
     def node_of(self, tensor):
         entry = self._nodes.get(id(tensor))
@@ -75,6 +78,8 @@ class ProxyTorchDispatchMode(TorchDispatchMode):
         return out
 
     def _tie(self, out, node):
+        if isinstance(out, (list, tuple)):
+            node.meta["val"] = out
         if isinstance(out, Tensor):
             self.track(out, node)
         elif isinstance(out, (list, tuple)):

@@ -1,4 +1,8 @@
-"""partition: default and networkx min-cut partitioners (plays `torch._functorch.partitioners`).
+"""partition: cutting joint forward+backward graphs (plays `torch._functorch.partitioners`).
 
-Not built yet: see the project's partition/ issue.
+`default_partition` saves whatever the backward reads; the networkx min-cut
+partitioner (its own issue) is still to come.
 """
+from .default import default_partition
+
+__all__ = ["default_partition"]

@@ -1,0 +1,239 @@
+"""AOT autograd: trace forward+backward ahead of time, partition, compile both halves
+(as torch._functorch.aot_autograd / functorch.compile).
+
+autograd layer, between the frontend (which hands a backend an FX graph) and
+the backend compilers. On the first call with a given input signature:
+
+    1. trace   joint(primals, tangents) under FakeTensors with make_fx: the
+               forward, then autograd.grad of the outputs; one graph of aten ops
+    2. cut     partition_fn splits it into forward and backward GraphModules
+    3. compile fw_compiler(forward) now; bw_compiler(backward) lazily, at the
+               first .backward() (a program run only under no_grad never pays it)
+    4. wrap    both in a minitorch2.autograd.Function: its forward runs the
+               compiled forward and saves what the partition chose, its backward
+               runs the compiled backward on those saved values
+
+When no input requires grad (or grad mode is off), only the forward is traced
+and compiled. Compilers receive (GraphModule, example_inputs) and return a
+callable; `make_boxed_func` adapts a plain function to the boxed convention
+(one list argument) that compiled graphs are called with.
+"""
+import minitorch2
+from minitorch2._subclasses.fake_tensor import FakeTensorMode
+from minitorch2._tensor import Tensor
+from minitorch2.autograd import Function
+
+from .proxy_tensor import make_fx
+
+
+def make_boxed_func(f):
+    def boxed(args):
+        return f(*args)
+
+    boxed._boxed_call = True
+    return boxed
+
+
+def _call_compiled(compiled, args):
+    if getattr(compiled, "_boxed_call", False):
+        return compiled(list(args))
+    return compiled(*args)
+
+
+def _as_list(out):
+    return list(out) if isinstance(out, (list, tuple)) else [out]
+
+
+class _CompiledFunction:
+    """One traced and compiled signature of a function: forward compiled, backward pending."""
+
+    def __init__(self, fn, args, fw_compiler, bw_compiler, partition_fn, decompositions, inference_compiler=None):
+        self.bw_compiler = bw_compiler or fw_compiler
+        self.needs_grad = minitorch2.is_grad_enabled() and any(isinstance(a, Tensor) and a.requires_grad for a in args)
+        self.grad_inputs = [isinstance(a, Tensor) and a.requires_grad for a in args]
+        self.compiled_bw = None
+        fake_outputs = _trace_outputs(fn, args)
+        self.num_outputs = len(_as_list(fake_outputs))
+        self.single_output = not isinstance(fake_outputs, (list, tuple))
+        if not self.needs_grad:
+            forward = make_fx(_flat_fn(fn), decompositions, tracing_mode="fake")(*args)
+            self.compiled_fw = (inference_compiler or fw_compiler)(forward, list(args))
+            self.fw_module, self.bw_module = forward, None
+            return
+        outputs = _as_list(fake_outputs)
+        tangents = [minitorch2.empty(*o.shape, dtype=o.dtype) for o in outputs if _differentiable(o)]
+        joint = make_fx(_joint_fn(fn, self.grad_inputs), decompositions, tracing_mode="fake")(list(args), tangents)
+        self.joint_module = joint
+        self.fw_module, self.bw_module = partition_fn(joint, [list(args), tangents], num_fwd_outputs=self.num_outputs)
+        self.compiled_fw = fw_compiler(self.fw_module, list(args))
+        self.output_grad_mask = [_differentiable(o) for o in outputs]
+
+    def __call__(self, args):
+        if not self.needs_grad:
+            out = _call_compiled(self.compiled_fw, args)
+            return out[0] if self.single_output else tuple(out)
+        outs = _Runtime.apply(self, *args)
+        return outs[0] if self.single_output else outs
+
+    def backward_compiled(self, example):
+        if self.compiled_bw is None:
+            self.compiled_bw = self.bw_compiler(self.bw_module, example)
+        return self.compiled_bw
+
+
+def _differentiable(t):
+    return isinstance(t, Tensor) and t.dtype.is_floating_point and t.requires_grad
+
+
+class _Runtime(Function):
+    """The autograd.Function wrapping a compiled forward and (lazily compiled) backward."""
+
+    @staticmethod
+    def forward(ctx, compiled, *args):
+        out = _as_list(_call_compiled(compiled.compiled_fw, args))
+        ctx.compiled = compiled
+        ctx.save_for_backward(*out[compiled.num_outputs:])
+        outs = out[: compiled.num_outputs]
+        for o, differentiable in zip(outs, compiled.output_grad_mask):
+            if not differentiable:
+                ctx.mark_non_differentiable(o)
+        return tuple(outs)
+
+    @staticmethod
+    def backward(ctx, *grads):
+        compiled = ctx.compiled
+        tangents = [g.contiguous() for g, keep in zip(grads, compiled.output_grad_mask) if keep]
+        saved = list(ctx.saved_tensors)
+        bw = compiled.backward_compiled(saved + tangents)
+        input_grads = _as_list(_call_compiled(bw, saved + tangents))
+        return (None, *input_grads)
+
+
+def _trace_outputs(fn, args):
+    mode = FakeTensorMode()
+    fake_args = [mode.from_tensor(a) if isinstance(a, Tensor) else a for a in args]
+    with mode:
+        return fn(*fake_args)
+
+
+def _flat_fn(fn):
+    def forward(*args):
+        return fn(*args)
+
+    return forward
+
+
+def _joint_fn(fn, grad_inputs):
+    def joint(primals, tangents):
+        outs = _as_list(fn(*primals))
+        diff_outs = [o for o in outs if _differentiable(o)]
+        wanted = [p for p, g in zip(primals, grad_inputs) if g]
+        grads = minitorch2.autograd.grad(diff_outs, wanted, tangents, allow_unused=True) if diff_outs else [None] * len(wanted)
+        grads = iter(grads)
+        return outs, [next(grads) if g else None for g in grad_inputs]
+
+    return joint
+
+
+def aot_function(fn, fw_compiler, bw_compiler=None, partition_fn=None, decompositions=None, num_params_buffers=0,
+                 keep_inference_input_mutations=False, inference_compiler=None, **_ignored):
+    from partition import default_partition
+
+    partition_fn = partition_fn or default_partition
+    cache = {}
+
+    def compiled_fn(*args):
+        key = _signature(args)
+        entry = cache.get(key)
+        if entry is None:
+            entry = cache[key] = _CompiledFunction(fn, args, fw_compiler, bw_compiler, partition_fn, decompositions,
+                                                   inference_compiler)
+        return entry(args)
+
+    compiled_fn._cache = cache
+    return compiled_fn
+
+
+def _signature(args):
+    return (minitorch2.is_grad_enabled(),) + tuple(
+        (tuple(a.shape), a.dtype, a.stride(), a.requires_grad) if isinstance(a, Tensor) else ("const", a) for a in args)
+
+
+def aot_module(mod, fw_compiler, bw_compiler=None, partition_fn=None, decompositions=None, **kwargs):
+    """aot_function over a module: its parameters and buffers become the first primals."""
+    params = [p for _, p in mod.named_parameters()] + [b for _, b in mod.named_buffers()]
+    names = [n for n, _ in mod.named_parameters()] + [n for n, _ in mod.named_buffers()]
+
+    def functional_call(*all_args):
+        state = all_args[: len(params)]
+        with _swap_tensors(mod, names, state):
+            return mod(*all_args[len(params):])
+
+    compiled = aot_function(functional_call, fw_compiler, bw_compiler, partition_fn, decompositions, **kwargs)
+
+    class AOTModule(minitorch2.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.orig_module = mod
+
+        def forward(self, *args):
+            return compiled(*params, *args)
+
+    return AOTModule()
+
+
+def aot_module_simplified(mod, example_inputs, fw_compiler, bw_compiler=None, partition_fn=None, decompositions=None,
+                          keep_inference_input_mutations=False, inference_compiler=None, **kwargs):
+    """What a frontend backend calls: returns a callable taking the user inputs only."""
+    params = [p for _, p in mod.named_parameters(remove_duplicate=False)] + [b for _, b in mod.named_buffers(remove_duplicate=False)]
+    names = [n for n, _ in mod.named_parameters(remove_duplicate=False)] + [n for n, _ in mod.named_buffers(remove_duplicate=False)]
+
+    def functional_call(*all_args):
+        state = all_args[: len(params)]
+        with _swap_tensors(mod, names, state):
+            out = mod(*all_args[len(params):])
+        return out
+
+    compiled = aot_function(functional_call, fw_compiler, bw_compiler, partition_fn, decompositions,
+                            inference_compiler=inference_compiler)
+
+    def forward(*args):
+        if len(args) == 1 and isinstance(args[0], list):  # boxed calling convention
+            args = tuple(args[0])
+        return compiled(*params, *args)
+
+    forward._boxed_call = False
+    return forward
+
+
+class _swap_tensors:
+    """Temporarily replace a module's parameters/buffers by the given tensors (a functional call)."""
+
+    def __init__(self, module, names, values):
+        self.module, self.names, self.values = module, names, values
+
+    def __enter__(self):
+        self.saved = []
+        for name, value in zip(self.names, self.values):
+            owner, attr = _owner(self.module, name)
+            store = owner._parameters if attr in owner._parameters else owner._buffers
+            self.saved.append((store, attr, store[attr]))
+            store[attr] = value
+
+    def __exit__(self, *exc):
+        for store, attr, value in reversed(self.saved):
+            store[attr] = value
+
+
+def _owner(module, dotted):
+    path, _, attr = dotted.rpartition(".")
+    return (module.get_submodule(path) if path else module), attr
+
+
+def aot_autograd(**kwargs):
+    """A frontend backend from AOT options: `backend=aot_autograd(fw_compiler=...)`."""
+
+    def backend(gm, example_inputs):
+        return aot_module_simplified(gm, example_inputs, **kwargs)
+
+    return backend
