@@ -70,7 +70,7 @@ class _CompiledFunction:
 
     def __call__(self, args):
         if not self.needs_grad:
-            out = _call_compiled(self.compiled_fw, args)
+            out = _as_list(_call_compiled(self.compiled_fw, args))
             return out[0] if self.single_output else tuple(out)
         outs = _Runtime.apply(self, *args)
         return outs[0] if self.single_output else outs
@@ -140,23 +140,17 @@ def aot_function(fn, fw_compiler, bw_compiler=None, partition_fn=None, decomposi
     from partition import default_partition
 
     partition_fn = partition_fn or default_partition
-    cache = {}
+    compiled = None
 
     def compiled_fn(*args):
-        key = _signature(args)
-        entry = cache.get(key)
-        if entry is None:
-            entry = cache[key] = _CompiledFunction(fn, args, fw_compiler, bw_compiler, partition_fn, decompositions,
-                                                   inference_compiler)
-        return entry(args)
+        # Like PyTorch's, the first call fixes the graphs: later calls reuse them (guards are the frontend's job).
+        nonlocal compiled
+        if compiled is None:
+            compiled = _CompiledFunction(fn, args, fw_compiler, bw_compiler, partition_fn, decompositions,
+                                         inference_compiler)
+        return compiled(args)
 
-    compiled_fn._cache = cache
     return compiled_fn
-
-
-def _signature(args):
-    return (minitorch2.is_grad_enabled(),) + tuple(
-        (tuple(a.shape), a.dtype, a.stride(), a.requires_grad) if isinstance(a, Tensor) else ("const", a) for a in args)
 
 
 def aot_module(mod, fw_compiler, bw_compiler=None, partition_fn=None, decompositions=None, **kwargs):

@@ -23,7 +23,9 @@ import minitorch2
 from minitorch2._subclasses.fake_tensor import FakeTensorMode
 from minitorch2._tensor import Tensor
 from minitorch2.fx import Graph, GraphModule
+from minitorch2.fx._pytree import PyTreeCodeGen
 from minitorch2.fx.passes.shape_prop import _extract_tensor_metadata
+from minitorch2.utils import _pytree as pytree
 from minitorch2.utils._python_dispatch import TorchDispatchMode
 
 
@@ -150,6 +152,14 @@ def make_fx(f, decomposition_table=None, tracing_mode="real", _allow_non_fake_in
         finally:
             if fake_mode is not None:
                 fake_mode.__exit__(None, None, None)
+        if any(isinstance(a, (list, tuple)) for a in args):
+            # nested arguments: the module is called with them as they are, as PyTorch's make_fx does
+            flat_out, out_spec = pytree.tree_flatten(out)
+            graph.set_codegen(PyTreeCodeGen(_placeholder_names(f, args), pytree.tree_flatten(list(args))[1], out_spec))
+            graph.output(mode._to_arg(flat_out))
+            module = GraphModule(mode.root, graph)
+            module._in_spec, module._out_spec = graph._codegen.in_spec, out_spec
+            return module
         graph.output(mode._to_arg(out))
         return GraphModule(mode.root, graph)
 

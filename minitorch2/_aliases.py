@@ -15,9 +15,12 @@ import sys
 ALIASES = {
     "torch": "minitorch2",
     "torch._dynamo": "frontend",
+    "torch._functorch": "autograd",
     "torch._functorch.aot_autograd": "autograd",
     "torch._functorch.partitioners": "partition",
+    "functorch": "autograd",
     "functorch.compile": "autograd",
+    "torch.fx.experimental": "autograd",  # only proxy_tensor (make_fx) lives under it
     "torch.fx.experimental.proxy_tensor": "autograd",
     "torch.func": "autograd",
     "torch._inductor": "backend",

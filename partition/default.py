@@ -8,8 +8,8 @@ so a backward reads `def forward(self, primals_3, relu, tangents_1)`).
 Everything else, including forward-side nodes only the backward uses (such as
 the `detach` of a saved output), is left to the backward.
 
-    joint(primals, tangents) ──> forward(primals) -> [outputs..., saved...]
-                             └─> backward(saved..., tangents) -> [grads...]
+    joint(primals, tangents) ──> forward(primals) -> (outputs..., saved...)
+                             └─> backward(saved..., tangents) -> (grads...)
 """
 import operator
 
@@ -88,7 +88,7 @@ def extract_graph(joint_graph, inputs, outputs):
             if value is _Invalid:
                 raise RuntimeError(f"partition: output {out} cannot be computed from the graph's inputs")
             results.append(value)
-    graph.output(results)
+    graph.output(tuple(results))
     graph.eliminate_dead_code()
     graph.lint()
     return graph

@@ -1,0 +1,72 @@
+"""A small pytree library (as torch.utils._pytree): flatten nested lists/tuples/dicts to leaves and back.
+
+Runtime utility. `None` is a leaf, as in PyTorch, so a joint graph's outputs
+`([loss], [None, grad_w])` flatten to `[loss, None, grad_w]`.
+"""
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class TreeSpec:
+    type: object  # list, tuple, dict, or None for a leaf
+    context: object = None  # dict keys
+    children_specs: tuple = field(default_factory=tuple)
+
+    @property
+    def num_leaves(self):
+        if self.type is None:
+            return 1
+        return sum(c.num_leaves for c in self.children_specs)
+
+    def __repr__(self):
+        if self.type is None:
+            return "*"
+        inner = ", ".join(map(repr, self.children_specs))
+        return f"TreeSpec({self.type.__name__}, {self.context}, [{inner}])"
+
+
+LEAF = TreeSpec(None)
+
+
+def tree_flatten(tree):
+    if isinstance(tree, list) or type(tree) is tuple:  # list subclasses (fx's immutable_list) count as lists
+        leaves, specs = [], []
+        for item in tree:
+            sub_leaves, spec = tree_flatten(item)
+            leaves.extend(sub_leaves)
+            specs.append(spec)
+        return leaves, TreeSpec(list if isinstance(tree, list) else tuple, None, tuple(specs))
+    if type(tree) is dict:
+        leaves, specs = [], []
+        for key in tree:
+            sub_leaves, spec = tree_flatten(tree[key])
+            leaves.extend(sub_leaves)
+            specs.append(spec)
+        return leaves, TreeSpec(dict, tuple(tree), tuple(specs))
+    return [tree], LEAF
+
+
+def tree_unflatten(leaves, spec):
+    leaves = list(leaves)
+    if len(leaves) != spec.num_leaves:
+        raise ValueError(f"tree_unflatten(leaves, spec): `leaves` has length {len(leaves)} but the spec refers to "
+                         f"a pytree that holds {spec.num_leaves} items ({spec}).")
+    return _build(iter(leaves), spec)
+
+
+def _build(leaves, spec):
+    if spec.type is None:
+        return next(leaves)
+    children = [_build(leaves, child) for child in spec.children_specs]
+    if spec.type is dict:
+        return dict(zip(spec.context, children))
+    return spec.type(children)
+
+
+def tree_map(fn, tree):
+    leaves, spec = tree_flatten(tree)
+    return tree_unflatten([fn(x) for x in leaves], spec)
+
+
+def tree_leaves(tree):
+    return tree_flatten(tree)[0]
