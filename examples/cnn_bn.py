@@ -2,6 +2,8 @@
 
 Runs unchanged on PyTorch and on minitorch2 (`python -m minitorch2 run examples/cnn_bn.py`).
 At the end it checks eval mode: the running statistics BatchNorm accumulated.
+The convolutions have no bias: BatchNorm cancels it, so its gradient is rounding
+noise, which Adam would amplify into steps that differ between any two libraries.
 """
 import torch
 import torch.nn as nn
@@ -11,8 +13,8 @@ class ConvNet(nn.Module):
     def __init__(self):
         super().__init__()
         self.features = nn.Sequential(
-            nn.Conv2d(3, 8, 3, padding=1), nn.BatchNorm2d(8), nn.ReLU(), nn.MaxPool2d(2),
-            nn.Conv2d(8, 16, 3, padding=1), nn.BatchNorm2d(16), nn.ReLU(), nn.AdaptiveAvgPool2d(1),
+            nn.Conv2d(3, 8, 3, padding=1, bias=False), nn.BatchNorm2d(8), nn.ReLU(), nn.MaxPool2d(2),
+            nn.Conv2d(8, 16, 3, padding=1, bias=False), nn.BatchNorm2d(16), nn.ReLU(), nn.AdaptiveAvgPool2d(1),
         )
         self.head = nn.Linear(16, 5)
 

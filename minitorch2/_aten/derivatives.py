@@ -261,6 +261,25 @@ def gelu(grad, self, approximate="none"):
     return aten.gelu_backward.default(grad, self, approximate=approximate)
 
 
+def gelu_backward(grad, grad_output, self, approximate="none"):
+    """Double backward of gelu: d/dx of gelu'(x) times grad_output (ATen's gelu_double_backward)."""
+    grad_output_grad = gelu(grad, self, approximate)
+    x_sq = aten.mul.Tensor(self, self)
+    if approximate == "tanh":
+        beta, kappa = math.sqrt(2.0 / math.pi), 0.044715
+        h = aten.mul.Scalar(aten.add.Scalar(aten.mul.Scalar(x_sq, 3 * kappa), 1), beta)  # d(inner)/dx
+        t = aten.tanh.default(aten.mul.Scalar(aten.add.Tensor(self, aten.mul.Scalar(aten.mul.Tensor(x_sq, self), kappa)), beta))
+        sech_sq = aten.rsub.Scalar(aten.mul.Tensor(t, t), 1)
+        # gelu'(x) = (1 + t) / 2 + x (1 - t^2) h / 2, differentiated once more:
+        second = aten.mul.Tensor(sech_sq, aten.sub.Tensor(
+            aten.add.Tensor(h, aten.mul.Scalar(x_sq, 3 * kappa * beta)),
+            aten.mul.Tensor(aten.mul.Tensor(self, t), aten.mul.Tensor(h, h))))
+    else:
+        pdf = aten.mul.Scalar(aten.exp.default(aten.mul.Scalar(x_sq, -0.5)), 1 / math.sqrt(2 * math.pi))
+        second = aten.mul.Tensor(pdf, aten.rsub.Scalar(x_sq, 2))  # 2 pdf - x^2 pdf
+    return grad_output_grad, aten.mul.Tensor(aten.mul.Tensor(grad, grad_output), second)
+
+
 def silu(grad, self):
     return aten.silu_backward.default(grad, self)
 
@@ -409,7 +428,12 @@ def var_correction(grad, self, dim=None, correction=None, keepdim=False):
     c = 1 if correction is None else correction
     grad = _restore_reduced_dims(grad, dims, keepdim, self.dim())
     centered = aten.sub.Tensor(self, aten.mean.dim(self, dims, True))
-    return aten.mul.Tensor(grad, aten.mul.Scalar(centered, 2.0 / max(n - c, 0)))
+    return aten.mul.Tensor(grad, aten.mul.Scalar(centered, _var_scale(n, c)))
+
+
+def _var_scale(n, correction):
+    """2 / (n - correction) in C++ double arithmetic: infinite when n == correction."""
+    return 2.0 / (n - correction) if n != correction else math.inf
 
 
 def std_correction(grad, self, result, dim=None, correction=None, keepdim=False):
@@ -419,9 +443,10 @@ def std_correction(grad, self, result, dim=None, correction=None, keepdim=False)
         n *= self.shape[d] if self.dim() else 1
     c = 1 if correction is None else correction
     grad = aten.div.Tensor(grad, aten.mul.Scalar(result, 2))
+    grad = aten.masked_fill.Scalar(grad, aten.eq.Scalar(result, 0), 0)  # a zero std has a zero (sub)gradient
     grad = _restore_reduced_dims(grad, dims, keepdim, self.dim())
     centered = aten.sub.Tensor(self, aten.mean.dim(self, dims, True))
-    return aten.mul.Tensor(grad, aten.mul.Scalar(centered, 2.0 / max(n - c, 0)))
+    return aten.mul.Tensor(grad, aten.mul.Scalar(centered, _var_scale(n, c)))
 
 
 def logsumexp(grad, self, result, dim, keepdim=False):
@@ -490,12 +515,18 @@ def mv(grad, self, vec):
 
 
 # ---------------------------------------------------------------- views and shape ops
+def _reshape(grad, shape):
+    from .._functions import reshape
+
+    return reshape(grad, list(shape))
+
+
 def view(grad, self_shape):
-    return aten.view.default(grad, list(self_shape))
+    return _reshape(grad, self_shape)
 
 
 def unsafe_view(grad, self_shape):
-    return aten.view.default(grad, list(self_shape))
+    return _reshape(grad, self_shape)
 
 
 def expand(grad, self_shape):
@@ -523,7 +554,7 @@ def unsqueeze(grad, dim):
 
 
 def squeeze_default(grad, self_shape):
-    return aten.view.default(grad, list(self_shape)) if grad.dim() != len(self_shape) else grad
+    return _reshape(grad, self_shape) if grad.dim() != len(self_shape) else grad
 
 
 def squeeze_dim(grad, self_shape, dim):
@@ -533,7 +564,7 @@ def squeeze_dim(grad, self_shape, dim):
 
 
 def squeeze_dims(grad, self_shape, dim):
-    return aten.view.default(grad, list(self_shape))
+    return _reshape(grad, self_shape)
 
 
 def select(grad, self_shape, dim, index):
@@ -546,7 +577,39 @@ def slice_tensor(grad, self_shape, dim=0, start=None, end=None, step=1):
 
 
 def as_strided(grad, self, size, stride, storage_offset=None):
-    return aten.as_strided_scatter.default(aten.zeros_like.default(self), grad, size, stride, storage_offset)
+    """Sum `grad` into the storage positions the view reads (overlapping views read some twice),
+    then gather `self`'s elements back from that storage."""
+    offset = self.storage_offset() if storage_offset is None else storage_offset
+    out_positions = _storage_positions(grad, size, stride, offset)
+    in_positions = _storage_positions(grad, self.shape, self.stride(), self.storage_offset())
+    length = 1 + max(_last_position(size, stride, offset), _last_position(self.shape, self.stride(), self.storage_offset()))
+    storage = aten.new_zeros.default(grad, [length])
+    flat_grad = aten._unsafe_view.default(aten.clone.default(grad, memory_format="torch.contiguous_format"), [-1])
+    storage = aten.index_put.default(storage, [out_positions], flat_grad, True)
+    return aten.view.default(aten.index.Tensor(storage, [in_positions]), list(self.shape))
+
+
+def _storage_positions(like, size, stride, offset):
+    """The flat storage index of each element of a (size, stride, offset) view, as an int64 vector."""
+    positions = aten.full.default([1] * len(size), offset, dtype=_int64())
+    for d, (n, st) in enumerate(zip(size, stride)):
+        shape = [1] * len(size)
+        shape[d] = n
+        steps = aten.mul.Scalar(aten.arange.start_step(0, n, dtype=_int64()), st)
+        positions = aten.add.Tensor(positions, aten.view.default(steps, shape))
+    return aten.view.default(aten.clone.default(aten.expand.default(positions, list(size))), [-1])
+
+
+def _last_position(size, stride, offset):
+    if any(n == 0 for n in size):
+        return offset
+    return offset + sum((n - 1) * st for n, st in zip(size, stride))
+
+
+def _int64():
+    from .. import _dtype
+
+    return _dtype.int64
 
 
 def alias(grad):
@@ -587,7 +650,7 @@ def split(grads, self_shape, self_dtype, split_size, dim=0):
     d = dim % len(self_shape)
     size = self_shape[d]
     sizes = [split_size] * (size // split_size) + ([size % split_size] if size % split_size else [])
-    return _split_backward(grads, self_shape, self_dtype, sizes, d)
+    return _split_backward(grads, self_shape, self_dtype, sizes or [0], d)  # an empty dim still gives one piece
 
 
 def split_with_sizes(grads, self_shape, self_dtype, split_sizes, dim=0):
@@ -695,3 +758,44 @@ def _is_tensor(x):
     from .._tensor import Tensor
 
     return isinstance(x, Tensor)
+
+
+def remainder_tensor(grad, self, other):
+    other_grad = sum_to(aten.mul.Tensor(aten.neg.default(grad), aten.div.Tensor_mode(self, other, rounding_mode="floor")),
+                        other.shape)
+    return sum_to(grad, self.shape), other_grad
+
+
+def fmod_tensor(grad, self, other):
+    other_grad = sum_to(aten.mul.Tensor(aten.neg.default(grad), aten.div.Tensor_mode(self, other, rounding_mode="trunc")),
+                        other.shape)
+    return sum_to(grad, self.shape), other_grad
+
+
+def clamp_tensor(grad, self, min=None, max=None):
+    """ATen's clamp_backward and clamp_backward_min_max: min and max get the gradient where they won."""
+    min_grad = max_grad = None
+    if min is not None and max is not None:
+        min_grad = aten.where.self(aten.logical_and.default(aten.lt.Tensor(self, min), aten.lt.Tensor(min, max)), grad, 0.0)
+        max_grad = aten.where.self(aten.logical_or.default(aten.gt.Tensor(self, max), aten.lt.Tensor(max, min)), grad, 0.0)
+        mask = aten.logical_and.default(aten.ge.Tensor(self, min), aten.le.Tensor(self, max))
+    elif min is not None:
+        min_grad = aten.where.self(aten.lt.Tensor(self, min), grad, 0.0)
+        mask = aten.ge.Tensor(self, min)
+    else:
+        max_grad = aten.where.self(aten.gt.Tensor(self, max), grad, 0.0)
+        mask = aten.le.Tensor(self, max)
+    self_grad = sum_to(aten.where.self(mask, grad, 0.0), self.shape)
+    return (self_grad, sum_to(min_grad, None if min is None else min.shape),
+            sum_to(max_grad, None if max is None else max.shape))
+
+
+def leaky_relu_backward(grad, self, negative_slope, self_is_result):
+    return aten.leaky_relu_backward.default(grad, self, negative_slope, False), aten.zeros_like.default(grad)
+
+
+def as_strided_scatter(grad, src, size, stride, storage_offset=None):
+    self_grad = aten.as_strided_scatter.default(grad, aten.zeros_like.default(src), size, stride, storage_offset)
+    src_grad = aten.as_strided.default(aten.clone.default(grad, memory_format="torch.contiguous_format"), size, stride,
+                                       storage_offset)
+    return self_grad, src_grad

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from ..autograd._record import Derivative
 from . import derivatives as d
 from . import factories, indexing, linalg, memory, pointwise as pw, random_ops, reductions as red, views
+from . import nn_conv, nn_norm, nn_ops, derivatives_nn as dnn
 
 POINTWISE = ("pointwise", "core")
 REDUCTION = ("reduction", "core")
@@ -41,6 +42,7 @@ def op(schema, tags, impl, derivative=None, decomposition=None, grad_fn=None, di
     a differentiable op without a derivative gets a grad_fn that raises when the backward reaches it."""
     kernel, meta = impl
     name = schema.split("(")[0].split(".")[0]
+    differentiable = differentiable and "factory" not in tags  # fresh tensors never carry history
     deriv = Derivative(derivative, grad_fn) if derivative is not None else None
     return OpEntry(schema, tags, kernel, meta, deriv, decomposition, grad_fn or _grad_fn_name(name), differentiable)
 
@@ -68,15 +70,15 @@ TABLE = [
     op("div.Scalar(Tensor self, Scalar other) -> Tensor", POINTWISE, pw.div, d.div_scalar, grad_fn="DivBackward1"),
     op("div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor", POINTWISE, pw.div_mode,
        lambda grad, self, other: (d.aten.zeros_like.default(self), None), grad_fn="DivBackward2"),
-    op("remainder.Tensor(Tensor self, Tensor other) -> Tensor", POINTWISE, pw.remainder,
-       lambda grad, self_shape: (d.sum_to(grad, self_shape), None)),
-    op("remainder.Scalar(Tensor self, Scalar other) -> Tensor", POINTWISE, pw.remainder, lambda grad: grad, grad_fn="RemainderBackward1"),
-    op("fmod.Tensor(Tensor self, Tensor other) -> Tensor", POINTWISE, pw.fmod, lambda grad, self_shape: (d.sum_to(grad, self_shape), None), grad_fn="FmodBackward1"),
+    op("remainder.Tensor(Tensor self, Tensor other) -> Tensor", POINTWISE, pw.remainder, d.remainder_tensor,
+       grad_fn="RemainderBackward1"),
+    op("remainder.Scalar(Tensor self, Scalar other) -> Tensor", POINTWISE, pw.remainder, lambda grad: grad, grad_fn="RemainderBackward0"),
+    op("fmod.Tensor(Tensor self, Tensor other) -> Tensor", POINTWISE, pw.fmod, d.fmod_tensor, grad_fn="FmodBackward1"),
     op("fmod.Scalar(Tensor self, Scalar other) -> Tensor", POINTWISE, pw.fmod, lambda grad: grad),
     op("neg(Tensor self) -> Tensor", POINTWISE, pw.neg, d.neg),
     op("pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor", POINTWISE, pw.pow_, d.pow_tensor_scalar),
     op("pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor", POINTWISE, pw.pow_, d.pow_tensor_tensor, grad_fn="PowBackward1"),
-    op("pow.Scalar(Scalar self, Tensor exponent) -> Tensor", POINTWISE, pw.pow_, d.pow_scalar, grad_fn="PowBackward2"),
+    op("pow.Scalar(Scalar self, Tensor exponent) -> Tensor", POINTWISE, pw.pow_scalar, d.pow_scalar, grad_fn="PowBackward2"),
     op("maximum(Tensor self, Tensor other) -> Tensor", POINTWISE, pw.maximum, d.maximum),
     op("minimum(Tensor self, Tensor other) -> Tensor", POINTWISE, pw.minimum, d.minimum),
     op("atan2(Tensor self, Tensor other) -> Tensor", POINTWISE, pw.atan2, d.atan2),
@@ -107,7 +109,7 @@ TABLE = [
     op("log(Tensor self) -> Tensor", POINTWISE, pw.log, d.log),
     op("log2(Tensor self) -> Tensor", POINTWISE, pw.log2, d.log2),
     op("log10(Tensor self) -> Tensor", POINTWISE, pw.log10, d.log10),
-    op("log1p(Tensor self) -> Tensor", POINTWISE, pw.log1p, d.log1p),
+    op("log1p(Tensor self) -> Tensor", POINTWISE, pw.log1p, d.log1p, grad_fn="Log1PBackward0"),
     op("sin(Tensor self) -> Tensor", POINTWISE, pw.sin, d.sin),
     op("cos(Tensor self) -> Tensor", POINTWISE, pw.cos, d.cos),
     op("tan(Tensor self) -> Tensor", POINTWISE, pw.tan, d.tan),
@@ -127,19 +129,20 @@ TABLE = [
     op("threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor", POINTWISE, pw.threshold, d.threshold),
     op("threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor", POINTWISE, pw.threshold_backward, d.threshold_backward),
     op("gelu(Tensor self, *, str approximate='none') -> Tensor", POINTWISE, pw.gelu, d.gelu),
-    op("gelu_backward(Tensor grad_output, Tensor self, *, str approximate='none') -> Tensor", POINTWISE, pw.gelu_backward),
+    op("gelu_backward(Tensor grad_output, Tensor self, *, str approximate='none') -> Tensor", POINTWISE, pw.gelu_backward,
+       d.gelu_backward),
     op("silu(Tensor self) -> Tensor", POINTWISE, pw.silu, d.silu),
     op("silu_backward(Tensor grad_output, Tensor self) -> Tensor", POINTWISE, pw.silu_backward),
     op("sigmoid_backward(Tensor grad_output, Tensor output) -> Tensor", POINTWISE, pw.sigmoid_backward, d.sigmoid_backward),
     op("tanh_backward(Tensor grad_output, Tensor output) -> Tensor", POINTWISE, pw.tanh_backward, d.tanh_backward),
     op("leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor", POINTWISE, pw.leaky_relu, d.leaky_relu),
-    op("leaky_relu_backward(Tensor grad_output, Tensor self, Scalar negative_slope, bool self_is_result) -> Tensor", POINTWISE, pw.leaky_relu_backward),
+    op("leaky_relu_backward(Tensor grad_output, Tensor self, Scalar negative_slope, bool self_is_result) -> Tensor", POINTWISE,
+       pw.leaky_relu_backward, d.leaky_relu_backward),
     op("hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor", POINTWISE, pw.hardtanh, d.hardtanh),
     op("softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor", POINTWISE, pw.softplus, d.softplus),
     op("where.self(Tensor condition, Tensor self, Tensor other) -> Tensor", POINTWISE, pw.where, d.where),
     op("clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor", POINTWISE, pw.clamp, d.clamp, grad_fn="ClampBackward1"),
-    op("clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor", POINTWISE, pw.clamp,
-       lambda grad, self, min=None, max=None: (d.aten.where.self(_clamp_mask(self, min, max), grad, 0.0), None, None)),
+    op("clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor", POINTWISE, pw.clamp, d.clamp_tensor),
     op("clamp_min(Tensor self, Scalar min) -> Tensor", POINTWISE, pw.clamp_min, d.clamp_min),
     op("clamp_max(Tensor self, Scalar max) -> Tensor", POINTWISE, pw.clamp_max, d.clamp_max),
     op("masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor", POINTWISE, pw.masked_fill, d.masked_fill_scalar),
@@ -169,9 +172,10 @@ TABLE = [
     inplace("maximum_(Tensor(a!) self, Tensor other) -> Tensor(a!)", pw.maximum),
     op("copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)", INPLACE, memory.copy_,
        lambda grad, src_shape: (d.aten.zeros_like.default(grad), d.sum_to(grad, src_shape)), grad_fn="CopyBackwards"),
-    op("fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)", INPLACE, memory.fill_, lambda grad: d.aten.zeros_like.default(grad)),
+    op("fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)", INPLACE, memory.fill_, lambda grad: d.aten.zeros_like.default(grad),
+       grad_fn="FillBackward2"),
     op("fill_.Tensor(Tensor(a!) self, Tensor value) -> Tensor(a!)", INPLACE, memory.fill_,
-       lambda grad: (d.aten.zeros_like.default(grad), d.aten.sum.default(grad)), grad_fn="FillBackward1"),
+       lambda grad: (d.aten.zeros_like.default(grad), d.aten.sum.default(grad)), grad_fn="FillBackward3"),
     op("zero_(Tensor(a!) self) -> Tensor(a!)", INPLACE, memory.zero_, lambda grad: d.aten.zeros_like.default(grad)),
     op("index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor(a!)", INPLACE,
        indexing.index_put_, d.index_put, grad_fn="IndexPutBackward0"),
@@ -265,7 +269,7 @@ TABLE = [
     op("diagonal_backward(Tensor grad_output, SymInt[] input_sizes, int offset, int dim1, int dim2) -> Tensor", CORE,
        indexing.diagonal_backward, lambda grad, offset, dim1, dim2: d.aten.diagonal.default(grad, offset, dim1, dim2)),
     op("as_strided_scatter(Tensor self, Tensor src, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor", CORE,
-       indexing.as_strided_scatter),
+       indexing.as_strided_scatter, d.as_strided_scatter),
     # ------------------------------------------------------------ factories
     op("empty.memory_format(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, "
        "MemoryFormat? memory_format=None) -> Tensor", FACTORY, factories.empty),
@@ -307,18 +311,84 @@ TABLE = [
     op("randperm(SymInt n, *, Generator? generator=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
        "bool? pin_memory=None) -> Tensor", FACTORY + RANDOM, random_ops.randperm),
     # ------------------------------------------------------------ nn ops (nn_ops.py, derivatives_nn.py): NN-SECTION-START
+    # softmax
+    op("_softmax(Tensor self, int dim, bool half_to_float) -> Tensor", CORE, nn_ops.softmax, dnn.softmax,
+       grad_fn="SoftmaxBackward0"),
+    op("_log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor", CORE, nn_ops.log_softmax, dnn.log_softmax,
+       grad_fn="LogSoftmaxBackward0"),
+    op("_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor", (),
+       nn_ops.softmax_backward_data, dnn.softmax_backward_data),
+    op("_log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor", (),
+       nn_ops.log_softmax_backward_data, dnn.log_softmax_backward_data),
+    # losses
+    op("nll_loss_forward(Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index) "
+       "-> (Tensor output, Tensor total_weight)", (), nn_ops.nll_loss_forward, dnn.nll_loss_forward, grad_fn="NllLossBackward0"),
+    op("nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, "
+       "Tensor total_weight) -> Tensor", (), nn_ops.nll_loss_backward, dnn.nll_loss_backward),
+    op("mse_loss(Tensor self, Tensor target, int reduction=1) -> Tensor", (), nn_ops.mse_loss, dnn.mse_loss),
+    op("mse_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction) -> Tensor", (),
+       nn_ops.mse_loss_backward, dnn.mse_loss_backward),
+    op("binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, "
+       "int reduction=1) -> Tensor", (), nn_ops.binary_cross_entropy_with_logits, dnn.binary_cross_entropy_with_logits),
+    # normalization
+    op("native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) "
+       "-> (Tensor, Tensor, Tensor)", CORE, nn_norm.native_layer_norm, dnn.native_layer_norm),
+    op("native_layer_norm_backward(Tensor grad_out, Tensor input, SymInt[] normalized_shape, Tensor mean, Tensor rstd, "
+       "Tensor? weight, Tensor? bias, bool[3] output_mask) -> (Tensor, Tensor, Tensor)", CORE, nn_norm.native_layer_norm_backward,
+       dnn.not_implemented("native_layer_norm_backward")),
+    op("native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, "
+       "bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor)", (), nn_norm.native_batch_norm,
+       dnn.native_batch_norm),
+    op("_native_batch_norm_legit(Tensor input, Tensor? weight, Tensor? bias, Tensor(a!) running_mean, Tensor(b!) running_var, "
+       "bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor)", CORE, nn_norm.batch_norm_legit,
+       dnn.native_batch_norm, grad_fn="NativeBatchNormLegitBackward0"),
+    op("_native_batch_norm_legit.no_stats(Tensor input, Tensor? weight, Tensor? bias, bool training, float momentum, "
+       "float eps) -> (Tensor, Tensor, Tensor)", CORE, nn_norm.batch_norm_legit_no_stats, dnn.batch_norm_no_stats,
+       grad_fn="NativeBatchNormLegitBackward1"),
+    op("_native_batch_norm_legit_functional(Tensor input, Tensor? weight, Tensor? bias, Tensor running_mean, "
+       "Tensor running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor, Tensor running_mean_out, "
+       "Tensor running_var_out)", (), nn_norm.batch_norm_legit_functional, dnn.native_batch_norm,
+       grad_fn="NativeBatchNormLegitBackward0"),
+    op("_native_batch_norm_legit_no_training(Tensor input, Tensor? weight, Tensor? bias, Tensor running_mean, "
+       "Tensor running_var, float momentum, float eps) -> (Tensor, Tensor, Tensor)", CORE,
+       nn_norm.batch_norm_legit_no_training, dnn.batch_norm_no_training),
+    op("native_batch_norm_backward(Tensor grad_out, Tensor input, Tensor? weight, Tensor? running_mean, "
+       "Tensor? running_var, Tensor? save_mean, Tensor? save_invstd, bool train, float eps, bool[3] output_mask) "
+       "-> (Tensor, Tensor, Tensor)", (), nn_norm.native_batch_norm_backward, dnn.not_implemented("native_batch_norm_backward")),
+    # convolution and pooling
+    op("convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, "
+       "bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor", CORE, nn_conv.convolution, dnn.convolution),
+    op("convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, SymInt[] stride, "
+       "SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask) "
+       "-> (Tensor, Tensor, Tensor)", CORE, nn_conv.convolution_backward, dnn.not_implemented("convolution_backward")),
+    op("max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, "
+       "bool ceil_mode=False) -> (Tensor, Tensor)", CORE, nn_conv.max_pool2d_with_indices, dnn.max_pool2d_with_indices,
+       grad_fn="MaxPool2DWithIndicesBackward0"),
+    op("max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, "
+       "int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor", CORE,
+       nn_conv.max_pool2d_with_indices_backward, dnn.max_pool2d_with_indices_backward,
+       grad_fn="MaxPool2DWithIndicesBackwardBackward0"),
+    op("avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, "
+       "bool count_include_pad=True, int? divisor_override=None) -> Tensor", CORE, nn_conv.avg_pool2d, dnn.avg_pool2d,
+       grad_fn="AvgPool2DBackward0"),
+    op("avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, "
+       "bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor", CORE, nn_conv.avg_pool2d_backward,
+       dnn.avg_pool2d_backward, grad_fn="AvgPool2DBackwardBackward0"),
+    op("_adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor", CORE, nn_conv.adaptive_avg_pool2d,
+       dnn.adaptive_avg_pool2d, grad_fn="AdaptiveAvgPool2DBackward0"),
+    op("_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor", CORE,
+       nn_conv.adaptive_avg_pool2d_backward, dnn.adaptive_avg_pool2d_backward, grad_fn="AdaptiveAvgPool2DBackwardBackward0"),
+    # embedding and dropout
+    op("embedding(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) "
+       "-> Tensor", CORE, nn_ops.embedding, dnn.embedding),
+    op("embedding_dense_backward(Tensor grad_output, Tensor indices, SymInt num_weights, SymInt padding_idx, "
+       "bool scale_grad_by_freq) -> Tensor", CORE, nn_ops.embedding_dense_backward, dnn.embedding_dense_backward),
+    op("native_dropout(Tensor input, float p, bool? train) -> (Tensor, Tensor)", CORE + RANDOM, nn_ops.native_dropout,
+       dnn.native_dropout),
+    op("native_dropout_backward(Tensor grad_output, Tensor mask, float scale) -> Tensor", ("pointwise",),
+       nn_ops.native_dropout_backward, dnn.native_dropout_backward),
     # NN-SECTION-END
 ]
-
-
-def _clamp_mask(self, min, max):
-    mask = None
-    if min is not None:
-        mask = d.aten.ge.Tensor(self, min)
-    if max is not None:
-        upper = d.aten.le.Tensor(self, max)
-        mask = upper if mask is None else d.aten.logical_and.default(mask, upper)
-    return mask
 
 
 def _var_mean_backward(grads, self, dim, correction, keepdim):
