@@ -31,6 +31,7 @@ class OpOverload:
         self.decomposition = entry.decomposition
         self.grad_fn_name = entry.grad_fn_name
         self.differentiable = entry.differentiable
+        self.output_differentiability = entry.output_differentiability
         self.overloadpacket = None  # set by the packet
         self.is_view = "view" in self.tags
         self.is_inplace = "inplace" in self.tags

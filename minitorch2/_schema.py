@@ -35,6 +35,12 @@ class Argument:
     def is_int_list(self):
         return self.type.startswith(("int[", "SymInt["))
 
+    @property
+    def list_size(self):
+        """N for `int[N]` (an int given for it means N copies), else 1."""
+        inside = self.type[self.type.index("[") + 1:self.type.index("]")] if self.is_int_list else ""
+        return int(inside) if inside.isdigit() else 1
+
 
 @dataclass(frozen=True)
 class Return:
@@ -96,8 +102,8 @@ class FunctionSchema:
                 values[i] = arg.default
         for i in self._int_list_slots:
             v = values[i]
-            if isinstance(v, int):
-                values[i] = [v]
+            if isinstance(v, int) and not isinstance(v, bool):
+                values[i] = [v] * self.positional[i].list_size
             elif isinstance(v, tuple):
                 values[i] = list(v)
         end = npos
@@ -181,7 +187,10 @@ def _parse_arguments(text):
         decl, _, default = part.partition("=")
         type_text, name = decl.rsplit(" ", 1)
         type_, alias = _parse_type(type_text.strip())
-        arg = Argument(name.strip(), type_, _parse_default(default.strip()) if default else _NO_DEFAULT, kwarg_only, alias)
+        value = _parse_default(default.strip()) if default else _NO_DEFAULT
+        arg = Argument(name.strip(), type_, value, kwarg_only, alias)
+        if arg.is_int_list and isinstance(value, int) and not isinstance(value, bool):
+            arg = Argument(arg.name, type_, [value] * arg.list_size, kwarg_only, alias)  # `int[2] padding=0` is [0, 0]
         arguments.append(arg)
     return arguments
 

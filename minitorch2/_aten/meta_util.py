@@ -5,7 +5,9 @@ strides from input metadata only; it is what runs when the inputs are
 FakeTensors, and eager kernels use the same shape rules (so a shape error has
 the same message on real and fake tensors).
 """
-from .._tensor import Size, contiguous_strides
+import numpy as np
+
+from .._tensor import Size, Tensor, contiguous_strides
 
 
 def fake_empty(shape, dtype, stride=None):
@@ -15,22 +17,26 @@ def fake_empty(shape, dtype, stride=None):
 
 
 def broadcast_shapes(*shapes):
-    ndim = max((len(s) for s in shapes), default=0)
-    result = [1] * ndim
+    result = ()
     for shape in shapes:
-        offset = ndim - len(shape)
-        for i, size in enumerate(shape):
-            j = offset + i
-            if size == result[j] or size == 1:
-                continue
-            if result[j] == 1:
-                result[j] = size
-            else:
-                raise RuntimeError(
-                    f"The size of tensor a ({result[j]}) must match the size of tensor b ({size}) "
-                    f"at non-singleton dimension {i}"
-                )
-    return tuple(result)
+        result = _broadcast_pair(result, tuple(shape))
+    return result
+
+
+def _broadcast_pair(a, b):
+    """ATen's infer_size: align from the right; the first mismatch from the end is the one reported."""
+    ndim = max(len(a), len(b))
+    out = [1] * ndim
+    for i in range(ndim - 1, -1, -1):
+        offset = ndim - 1 - i
+        size_a = a[len(a) - 1 - offset] if offset < len(a) else 1
+        size_b = b[len(b) - 1 - offset] if offset < len(b) else 1
+        if size_a != size_b and size_a != 1 and size_b != 1:
+            raise RuntimeError(
+                f"The size of tensor a ({size_a}) must match the size of tensor b ({size_b}) at non-singleton dimension {i}"
+            )
+        out[i] = size_b if size_a == 1 else size_a
+    return tuple(out)
 
 
 def wrap_dim(dim, ndim):
@@ -46,6 +52,10 @@ def reduction_dims(dims, ndim):
         return tuple(range(ndim))
     if isinstance(dims, int):
         dims = [dims]
+    if ndim == 0:  # a 0-d tensor has one reducible "dim" (0 or -1), which is no dim at all
+        for d in dims:
+            wrap_dim(d, 0)
+        return ()
     result = []
     for d in dims:
         d = wrap_dim(d, ndim)
@@ -62,19 +72,58 @@ def reduced_shape(shape, dims, keepdim):
 
 
 def pointwise_strides(shape, tensors):
-    """Output strides of a pointwise op, as TensorIterator picks them: follow the layout
-    of the first input that already has the output's shape, contiguous otherwise."""
-    for t in tensors:
-        if tuple(t.shape) == tuple(shape) and not t.is_contiguous():
-            order = sorted(range(len(shape)), key=lambda d: (-t.stride()[d] if shape[d] != 1 else 0, d))
-            if any(shape[d] != 1 for d in order) and _is_dense(t):
-                dense = contiguous_strides([shape[d] for d in order])
-                strides = [0] * len(shape)
-                for pos, d in enumerate(order):
-                    strides[d] = dense[pos]
-                return tuple(strides)
-            break
-    return contiguous_strides(shape)
+    """Output strides of a pointwise op, as TensorIterator computes them.
+
+    `tensors` are the op's operands in order; a Python scalar counts as a 0-d
+    operand. Fast path: operands that all have the output's shape and are all
+    contiguous (or all dense with equal strides) give their layout. Otherwise
+    dims are ordered fastest-first by comparing the operands' strides in turn
+    (broadcast dims do not vote; equal strides put the smaller dim first), and
+    the output is dense in that order."""
+    shape = tuple(shape)
+    ops = [t for t in tensors if t is not None]
+    if ops and all(isinstance(t, Tensor) and tuple(t.shape) == shape for t in ops):
+        if all(t.is_contiguous() for t in ops):
+            return contiguous_strides(shape)
+        if all(_is_dense(t) and t.stride() == ops[0].stride() for t in ops):
+            return tuple(ops[0].stride())
+    ndim = len(shape)
+    strides = [_broadcast_strides(t, shape) for t in ops if isinstance(t, Tensor)]
+
+    def should_swap(d0, d1):
+        for st in strides:
+            s0, s1 = st[d0], st[d1]
+            if s0 == 0 or s1 == 0:
+                continue
+            if s0 != s1:
+                return 1 if s0 > s1 else -1
+            if shape[d0] > shape[d1]:
+                return 1
+        return 0
+
+    perm = list(range(ndim - 1, -1, -1))  # fastest dim first
+    for i in range(1, ndim):
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            comparison = should_swap(perm[d0], perm[d1])
+            if comparison > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif comparison < 0:
+                break
+    if perm == list(range(ndim - 1, -1, -1)):
+        return contiguous_strides(shape)
+    result, running = [0] * ndim, 1
+    for d in perm:
+        result[d] = running
+        running *= shape[d]
+    return tuple(result)
+
+
+def _broadcast_strides(t, shape):
+    lead = len(shape) - t.dim()
+    return [0 if i < lead or (t.shape[i - lead] == 1 and size != 1) else t.stride()[i - lead]
+            for i, size in enumerate(shape)]
 
 
 def _is_dense(t):
@@ -85,3 +134,20 @@ def _is_dense(t):
             return False
         expected *= sz
     return True
+
+
+def with_strides(result, stride):
+    """A kernel's result (numpy array or Tensor) laid out with `stride`, the strides its meta
+    function computes, whatever memory order numpy happened to pick."""
+    if isinstance(result, Tensor):
+        if result.stride() == tuple(stride):
+            return result
+        result = result._np
+    stride = tuple(stride)
+    if stride == contiguous_strides(result.shape):
+        return result if result.flags.c_contiguous else np.array(result, order="C")
+    size = 1 + sum((n - 1) * st for n, st in zip(result.shape, stride)) if result.size else 0
+    out = Tensor._make_view(Tensor._from_numpy(np.empty(size, result.dtype)), result.shape, stride, 0)
+    out._base = None
+    np.copyto(out._np, result)
+    return out

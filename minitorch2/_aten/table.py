@@ -35,16 +35,20 @@ class OpEntry:
     decomposition: object = None
     grad_fn_name: str = ""
     differentiable: bool = True
+    output_differentiability: tuple = None
 
 
-def op(schema, tags, impl, derivative=None, decomposition=None, grad_fn=None, differentiable=True):
+def op(schema, tags, impl, derivative=None, decomposition=None, grad_fn=None, differentiable=True,
+       output_differentiability=None):
     """A table row. `differentiable=False` marks ops whose outputs never carry a grad_fn (detach);
-    a differentiable op without a derivative gets a grad_fn that raises when the backward reaches it."""
+    a differentiable op without a derivative gets a grad_fn that raises when the backward reaches it;
+    `output_differentiability` (as in derivatives.yaml) lists which outputs get the grad_fn."""
     kernel, meta = impl
     name = schema.split("(")[0].split(".")[0]
     differentiable = differentiable and "factory" not in tags  # fresh tensors never carry history
     deriv = Derivative(derivative, grad_fn) if derivative is not None else None
-    return OpEntry(schema, tags, kernel, meta, deriv, decomposition, grad_fn or _grad_fn_name(name), differentiable)
+    return OpEntry(schema, tags, kernel, meta, deriv, decomposition, grad_fn or _grad_fn_name(name), differentiable,
+                   output_differentiability)
 
 
 def _grad_fn_name(name):
@@ -322,7 +326,8 @@ TABLE = [
        nn_ops.log_softmax_backward_data, dnn.log_softmax_backward_data),
     # losses
     op("nll_loss_forward(Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index) "
-       "-> (Tensor output, Tensor total_weight)", (), nn_ops.nll_loss_forward, dnn.nll_loss_forward, grad_fn="NllLossBackward0"),
+       "-> (Tensor output, Tensor total_weight)", (), nn_ops.nll_loss_forward, dnn.nll_loss_forward, grad_fn="NllLossBackward0",
+       output_differentiability=(True, False)),
     op("nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, "
        "Tensor total_weight) -> Tensor", (), nn_ops.nll_loss_backward, dnn.nll_loss_backward),
     op("mse_loss(Tensor self, Tensor target, int reduction=1) -> Tensor", (), nn_ops.mse_loss, dnn.mse_loss),
@@ -332,26 +337,32 @@ TABLE = [
        "int reduction=1) -> Tensor", (), nn_ops.binary_cross_entropy_with_logits, dnn.binary_cross_entropy_with_logits),
     # normalization
     op("native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) "
-       "-> (Tensor, Tensor, Tensor)", CORE, nn_norm.native_layer_norm, dnn.native_layer_norm),
+       "-> (Tensor, Tensor, Tensor)", CORE, nn_norm.native_layer_norm, dnn.native_layer_norm,
+       output_differentiability=(True, False, False)),
     op("native_layer_norm_backward(Tensor grad_out, Tensor input, SymInt[] normalized_shape, Tensor mean, Tensor rstd, "
        "Tensor? weight, Tensor? bias, bool[3] output_mask) -> (Tensor, Tensor, Tensor)", CORE, nn_norm.native_layer_norm_backward,
        dnn.not_implemented("native_layer_norm_backward")),
     op("native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, "
        "bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor)", (), nn_norm.native_batch_norm,
-       dnn.native_batch_norm),
+       dnn.native_batch_norm,
+       output_differentiability=(True, False, False)),
     op("_native_batch_norm_legit(Tensor input, Tensor? weight, Tensor? bias, Tensor(a!) running_mean, Tensor(b!) running_var, "
        "bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor)", CORE, nn_norm.batch_norm_legit,
-       dnn.native_batch_norm, grad_fn="NativeBatchNormLegitBackward0"),
+       dnn.native_batch_norm, grad_fn="NativeBatchNormLegitBackward0",
+       output_differentiability=(True, False, False)),
     op("_native_batch_norm_legit.no_stats(Tensor input, Tensor? weight, Tensor? bias, bool training, float momentum, "
        "float eps) -> (Tensor, Tensor, Tensor)", CORE, nn_norm.batch_norm_legit_no_stats, dnn.batch_norm_no_stats,
-       grad_fn="NativeBatchNormLegitBackward1"),
+       grad_fn="NativeBatchNormLegitBackward1",
+       output_differentiability=(True, False, False)),
     op("_native_batch_norm_legit_functional(Tensor input, Tensor? weight, Tensor? bias, Tensor running_mean, "
        "Tensor running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor, Tensor running_mean_out, "
        "Tensor running_var_out)", (), nn_norm.batch_norm_legit_functional, dnn.native_batch_norm,
-       grad_fn="NativeBatchNormLegitBackward0"),
+       grad_fn="NativeBatchNormLegitBackward0",
+       output_differentiability=(True, False, False, False, False)),
     op("_native_batch_norm_legit_no_training(Tensor input, Tensor? weight, Tensor? bias, Tensor running_mean, "
        "Tensor running_var, float momentum, float eps) -> (Tensor, Tensor, Tensor)", CORE,
-       nn_norm.batch_norm_legit_no_training, dnn.batch_norm_no_training),
+       nn_norm.batch_norm_legit_no_training, dnn.batch_norm_no_training,
+       output_differentiability=(True, False, False)),
     op("native_batch_norm_backward(Tensor grad_out, Tensor input, Tensor? weight, Tensor? running_mean, "
        "Tensor? running_var, Tensor? save_mean, Tensor? save_invstd, bool train, float eps, bool[3] output_mask) "
        "-> (Tensor, Tensor, Tensor)", (), nn_norm.native_batch_norm_backward, dnn.not_implemented("native_batch_norm_backward")),

@@ -14,8 +14,9 @@ parameter names say what it needs, as derivatives.yaml does in PyTorch:
 `grad` (or `grads` for several outputs) is the incoming gradient; a schema
 argument name is that argument (tensors are saved with their version);
 `result`/`result0`.. are outputs; `<arg>_shape`, `<arg>_dtype` are metadata;
-`needs_grad` tells which tensor arguments want a gradient, so a formula can
-skip work PyTorch's generated code also skips (it is visible in traces).
+`needs_grad` (or derivatives.yaml's name, `grad_input_mask`) tells which
+tensor arguments want a gradient, so a formula can skip work PyTorch's
+generated code also skips (it is visible in traces).
 It returns one gradient per tensor argument of the schema (a list for a
 `Tensor[]` argument), None where there is none.
 """
@@ -51,7 +52,7 @@ class OpBackward(Node):
                 values[param] = grads[0]
             elif param == "grads":
                 values[param] = tuple(grads)
-            elif param == "needs_grad":
+            elif param in ("needs_grad", "grad_input_mask"):
                 values[param] = self.needs_grad
             else:
                 saved = self.saved[param]
@@ -109,7 +110,9 @@ def record(op, args, kwargs):
 
     outputs = redispatch_below_autograd(op, args, kwargs)
     out_list = list(outputs) if isinstance(outputs, (tuple, list)) else [outputs]
-    if not any(isinstance(o, Tensor) and o.dtype.is_floating_point for o in out_list):
+    mask = op.output_differentiability or (True,) * len(out_list)
+    differentiable = [isinstance(o, Tensor) and o.dtype.is_floating_point and m for o, m in zip(out_list, mask)]
+    if not any(differentiable):
         return outputs
 
     if derivative is None:
@@ -122,11 +125,11 @@ def record(op, args, kwargs):
         _rebase_view_history(args[0], base_of_view, node)
     else:
         for i, out in enumerate(out_list):
-            if isinstance(out, Tensor) and out.dtype.is_floating_point:
+            if differentiable[i]:
                 out.grad_fn = node
                 out._output_nr = i
     if derivative is not None:
-        _save(node, plan.saves, bound, out_list, pre_saved)
+        _save(node, plan.saves, bound, out_list, pre_saved, differentiable)
     return outputs
 
 
@@ -144,7 +147,7 @@ class _Plan:
         self.saves = []
         names = {a.name for a in schema.arguments}
         for param in (op.derivative.params if op.derivative is not None else ()):
-            if param in ("grad", "grads", "needs_grad"):
+            if param in ("grad", "grads", "needs_grad", "grad_input_mask"):
                 continue
             if param == "result" or (param.startswith("result") and param[6:].isdigit()):
                 self.saves.append((param, "result", int(param[6:]) if param != "result" else 0))
@@ -189,14 +192,15 @@ def _connect_inputs(node, tensor_args, bound):
     node.needs_grad = tuple(needs)
 
 
-def _save(node, saves, bound, outputs, pre_saved):
+def _save(node, saves, bound, outputs, pre_saved, differentiable):
     from .._tensor import Tensor
 
     for param, kind, key in saves:
         if param in pre_saved:
             node.saved[param] = SavedTensor(pre_saved[param])
         elif kind == "result":
-            node.saved[param] = SavedTensor(outputs[key], node, key)
+            # a differentiable output is kept detached from its own grad_fn; others are plain tensors
+            node.saved[param] = SavedTensor(outputs[key], node, key) if differentiable[key] else SavedTensor(outputs[key])
         elif kind == "arg":
             value = bound[key]
             if isinstance(value, Tensor):

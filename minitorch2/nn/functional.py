@@ -292,16 +292,18 @@ def _label_smoothing(log_probs, target, weight, ignore_index, reduction, label_s
     ignore_mask = aten.eq.Scalar(target, ignore_index)
     aten.masked_fill_.Scalar(smooth, ignore_mask, 0.0)
     if reduction == "mean":
+        # ATen evaluates the divisor before the summed smooth loss
         if weight is not None:
-            picked = aten.index_select.default(weight, 0, aten.masked_fill.Scalar(target, ignore_mask, 0))
-            denom = aten.sum.default(aten.masked_fill.Scalar(picked, ignore_mask, 0.0))
-            smooth = aten.div.Tensor(aten.sum.default(smooth), denom)
+            safe_target = aten.masked_fill.Scalar(target, ignore_mask, 0)
+            picked = aten.gather.default(weight, 0, safe_target)
+            denom = aten.sum.default(aten.masked_fill_.Scalar(picked, ignore_mask, 0))
         else:
-            count = aten.sum.default(aten.bitwise_not.default(ignore_mask))
-            smooth = aten.div.Tensor(aten.sum.default(smooth), count)
+            denom = aten.sum.default(aten.bitwise_not.default(ignore_mask))
+        smooth = aten.div.Tensor(aten.sum.default(smooth), denom)
     elif reduction == "sum":
         smooth = aten.sum.default(smooth)
-    return aten.add.Tensor(aten.mul.Scalar(nll, 1 - label_smoothing), aten.mul.Scalar(smooth, label_smoothing / n_classes))
+    smooth = aten.mul.Scalar(smooth, label_smoothing / n_classes)
+    return aten.add.Tensor(aten.mul.Scalar(nll, 1 - label_smoothing), smooth)
 
 
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):

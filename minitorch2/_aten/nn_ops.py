@@ -1,0 +1,475 @@
+"""Neural-network kernels: softmax, losses, embedding, dropout (and their backward ops).
+
+Runtime layer: the nn rows of the op table (minitorch2/_aten/table.py), next to
+nn_norm.py (layer and batch norm) and nn_conv.py (convolution and pooling).
+minitorch2.nn.functional calls these ops eagerly, and traced graphs (make_fx,
+the joint graphs of autograd/) record them by name, so each one is the ATen op
+of the same schema: same extra outputs, shapes, strides, dtypes and errors.
+
+The one idea a reader must hold: these are *fused* ops whose backward is
+another fused op (`_softmax` -> `_softmax_backward_data`, `nll_loss_forward`
+-> `nll_loss_backward`, `native_dropout` -> `native_dropout_backward`). What a
+forward returns besides its result (nll's `total_weight`, dropout's `mask`) is
+exactly what its backward needs, so the pair must agree on it; the formulas
+that connect them live in derivatives_nn.py.
+
+Kernels read `t._np`, return numpy arrays and check their arguments with the
+same shape rules as the meta functions, so real and fake tensors fail alike.
+"""
+import numpy as np
+
+from .. import _dtype
+from .._dtype import result_type
+from .._tensor import contiguous_strides
+from .meta_util import broadcast_shapes, fake_empty, pointwise_strides, wrap_dim
+
+# ---------------------------------------------------------------- shared helpers
+_SCALAR_TYPE_NAMES = {
+    _dtype.float32: "Float", _dtype.float64: "Double", _dtype.float16: "Half", _dtype.int64: "Long",
+    _dtype.int32: "Int", _dtype.int16: "Short", _dtype.int8: "Char", _dtype.uint8: "Byte", _dtype.bool_: "Bool",
+}
+
+
+def scalar_type_name(dtype):
+    """ATen's name for a dtype in error messages ('Float', 'Long', ...)."""
+    return _SCALAR_TYPE_NAMES[dtype]
+
+
+def sizes(shape):
+    """A shape as ATen prints it in messages: [2, 3, 4]."""
+    return "[" + ", ".join(str(s) for s in shape) + "]"
+
+
+def require_float(t, kernel_name):
+    """ATen's dtype dispatch error for a kernel compiled only for floating types."""
+    if not t.dtype.is_floating_point:
+        raise NotImplementedError(f'"{kernel_name}" not implemented for \'{scalar_type_name(t.dtype)}\'')
+
+
+def compute_dtype(dtype):
+    """The numpy dtype to compute in: float16 computes in float32, as ATen's CPU opmath does."""
+    return np.float32 if dtype is _dtype.float16 else dtype.np.type
+
+
+def contiguous(array, dtype):
+    return np.asarray(array, dtype=dtype.np, order="C")
+
+
+def is_channels_last(t):
+    """c10's is_channels_last_strides_2d: do a 4-d tensor's strides say NHWC?"""
+    if t.dim() != 4:
+        return False
+    shape, strides = t.shape, t.stride()
+    if strides[1] == 0:
+        return False
+    smallest = 0
+    for d in (1, 3, 2, 0):
+        if shape[d] == 0 or strides[d] < smallest:
+            return False
+        if d == 0 and smallest == strides[1]:  # ambiguous layouts fall back to NCHW
+            return False
+        smallest = strides[d] * (shape[d] if shape[d] > 1 else 1)
+    return True
+
+
+def channels_last_strides(shape):
+    n, c, h, w = (max(s, 1) for s in shape)
+    return (h * w * c, 1, w * c, c)
+
+
+def layout_strides(shape, channels_last):
+    return channels_last_strides(shape) if channels_last else contiguous_strides(shape)
+
+
+def in_layout(array, dtype, channels_last):
+    """A result array laid out as PyTorch lays it out: NCHW-contiguous or channels-last."""
+    if not channels_last:
+        return contiguous(array, dtype)
+    nhwc = np.ascontiguousarray(array.transpose(0, 2, 3, 1), dtype=dtype.np)
+    return nhwc.transpose(0, 3, 1, 2)
+
+
+def memory_order(shape, strides):
+    """Dims from outermost to innermost in memory (how TensorIterator walks a dense tensor)."""
+    return sorted(range(len(shape)), key=lambda d: (-strides[d] if shape[d] != 1 else 0, d))
+
+
+def with_strides(array, dtype, strides):
+    """A result array laid out in the memory order that `strides` (dense) describe."""
+    order = memory_order(array.shape, strides)
+    dense = np.ascontiguousarray(array.transpose(order), dtype=dtype.np)
+    return dense.transpose(np.argsort(order))
+
+
+def pointwise_result(array, dtype, tensors):
+    """A pointwise result laid out as TensorIterator lays it out for these operands."""
+    return with_strides(array, dtype, pointwise_strides(array.shape, tensors))
+
+
+# ---------------------------------------------------------------- softmax, log_softmax
+def _softmax_np(x, axis):
+    e = np.exp(x - np.max(x, axis=axis, keepdims=True))
+    return e / np.sum(e, axis=axis, keepdims=True)
+
+
+def _log_softmax_np(x, axis):
+    shifted = x - np.max(x, axis=axis, keepdims=True)
+    return shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
+
+
+def _softmax_family(np_fn, name):
+    def check(self, dim, half_to_float):
+        if half_to_float:
+            raise RuntimeError("softmax with half to float conversion is not supported on CPU")
+        d = wrap_dim(dim, self.dim())
+        if not self.dtype.is_floating_point:
+            kernel = f"{name}_lastdim_kernel_impl" if d == self.dim() - 1 or self.dim() == 0 else f"{name}_kernel_impl"
+            require_float(self, kernel)
+        return d if self.dim() else None
+
+    def kernel(self, dim, half_to_float):
+        axis = check(self, dim, half_to_float)
+        if self.numel() == 0:
+            return np.empty(self.shape, self.dtype.np)
+        with np.errstate(all="ignore"):
+            return contiguous(np_fn(self._np.astype(compute_dtype(self.dtype)), axis), self.dtype)
+
+    def meta(self, dim, half_to_float):
+        check(self, dim, half_to_float)
+        return fake_empty(self.shape, self.dtype)
+
+    return kernel, meta
+
+
+softmax = _softmax_family(_softmax_np, "softmax")
+log_softmax = _softmax_family(_log_softmax_np, "log_softmax")
+
+
+def _softmax_backward_family(np_fn):
+    def check(grad_output, output, dim, input_dtype):
+        if tuple(grad_output.shape) != tuple(output.shape):
+            raise RuntimeError(
+                f"Expected tensor for argument #1 'grad' to have the same size as tensor for argument #2 'output'; "
+                f"but {sizes(grad_output.shape)} does not equal {sizes(output.shape)} "
+                "(while checking arguments for softmax_backward)"
+            )
+        if input_dtype is not grad_output.dtype:
+            raise RuntimeError(
+                f"expected scalar type {scalar_type_name(grad_output.dtype)} but found {scalar_type_name(input_dtype)}"
+            )
+        d = wrap_dim(dim, grad_output.dim())
+        return d if grad_output.dim() else None
+
+    def kernel(grad_output, output, dim, input_dtype):
+        axis = check(grad_output, output, dim, input_dtype)
+        dtype = compute_dtype(grad_output.dtype)
+        with np.errstate(all="ignore"):
+            result = np_fn(grad_output._np.astype(dtype), output._np.astype(dtype), axis)
+        return contiguous(result, grad_output.dtype)
+
+    def meta(grad_output, output, dim, input_dtype):
+        check(grad_output, output, dim, input_dtype)
+        return fake_empty(grad_output.shape, grad_output.dtype)
+
+    return kernel, meta
+
+
+softmax_backward_data = _softmax_backward_family(
+    lambda g, y, axis: y * (g - np.sum(g * y, axis=axis, keepdims=True)))
+log_softmax_backward_data = _softmax_backward_family(
+    lambda g, y, axis: g - np.exp(y) * np.sum(g, axis=axis, keepdims=True))
+
+
+# ---------------------------------------------------------------- nll_loss
+_MEAN, _SUM, _NONE = 1, 2, 0
+
+
+def _nll_check(self, target, weight):
+    """The shape rules of nll_loss_forward's meta function; returns n_classes."""
+    if not 1 <= self.dim() <= 2:
+        raise RuntimeError("input tensor should be 1D or 2D")
+    if target.dim() > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    no_batch_dim = self.dim() == 1 and target.dim() == 0
+    if not (no_batch_dim or (target.dim() and self.shape[0] == target.shape[0])):
+        raise RuntimeError(f"size mismatch (got input: {sizes(self.shape)}, target: {sizes(target.shape)})")
+    n_classes = self.shape[-1]
+    if weight is not None and not (weight.dim() == 1 and weight.numel() == n_classes):
+        raise RuntimeError(
+            f"weight tensor should be defined either for all {n_classes} classes or no classes but got weight "
+            f"tensor of shape: {sizes(weight.shape)}"
+        )
+    return n_classes
+
+
+def _nll_dtypes(self, target, weight, name):
+    if target.dtype not in (_dtype.int64, _dtype.uint8):
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {scalar_type_name(target.dtype)}")
+    require_float(self, name)
+    if weight is not None and weight.dtype is not self.dtype:
+        raise RuntimeError(
+            f"expected scalar type {scalar_type_name(self.dtype)} but found {scalar_type_name(weight.dtype)}"
+        )
+
+
+def _nll_targets(target, weight, n_classes, ignore_index, dtype):
+    """Per-sample class (0 where ignored) and weight (0 where ignored); IndexError for a bad target."""
+    t = target._np.reshape(-1).astype(np.int64)
+    valid = t != ignore_index
+    bad = t[valid & ((t < 0) | (t >= n_classes))]
+    if bad.size:
+        raise IndexError(f"Target {bad[0]} is out of bounds.")
+    classes = np.where(valid, t, 0)
+    w = weight._np[classes].astype(dtype) if weight is not None else np.ones(t.shape, dtype)
+    return classes, np.where(valid, w, dtype(0)), valid
+
+
+def _nll_forward_kernel(self, target, weight, reduction, ignore_index):
+    n_classes = _nll_check(self, target, weight)
+    _nll_dtypes(self, target, weight, "nll_loss_out_frame")
+    dtype = self.dtype.np.type
+    classes, w, valid = _nll_targets(target, weight, n_classes, ignore_index, dtype)
+    picked = self._np.reshape(-1, n_classes)[np.arange(classes.size), classes]
+    losses = np.where(valid, -picked * w, dtype(0))
+    if reduction == _NONE and self.dim() == 2:
+        return contiguous(losses, self.dtype), np.zeros((), dtype)
+    total_weight = np.sum(w, dtype=np.float64)
+    total = np.sum(losses, dtype=np.float64)
+    if reduction == _MEAN:
+        with np.errstate(all="ignore"):
+            total = total / total_weight
+    return np.asarray(total, dtype), np.asarray(total_weight, dtype)
+
+
+def _nll_forward_meta(self, target, weight, reduction, ignore_index):
+    _nll_check(self, target, weight)
+    out_shape = (self.shape[0],) if reduction == _NONE and self.dim() == 2 else ()
+    return fake_empty(out_shape, self.dtype), fake_empty((), self.dtype)
+
+
+nll_loss_forward = (_nll_forward_kernel, _nll_forward_meta)
+
+
+def _nll_backward_check(grad_output, self, target, weight, reduction, total_weight):
+    _nll_check(self, target, weight)
+    if total_weight.numel() != 1:
+        raise RuntimeError(
+            f"expected total_weight to be a  single element tensor, got: {sizes(total_weight.shape)} "
+            f"({total_weight.numel()} elements)"
+        )
+    if reduction == _NONE and self.dim() == 2:
+        n = self.shape[0]
+        if grad_output.dim() != 1 or grad_output.shape[0] != n:
+            got = grad_output.shape[0] if grad_output.dim() else 1
+            raise RuntimeError(
+                f"Expected a tensor of dimension 1 and tensor.size[0] == {n} but got: dimension "
+                f"{grad_output.dim()} and tensor.size[0] = {got}"
+            )
+    elif grad_output.dim() > 1 or grad_output.numel() != 1:
+        raise RuntimeError(f"Expected a single element grad_output tensor, but got: {sizes(grad_output.shape)}")
+
+
+def _nll_backward_kernel(grad_output, self, target, weight, reduction, ignore_index, total_weight):
+    _nll_backward_check(grad_output, self, target, weight, reduction, total_weight)
+    _nll_dtypes(self, target, weight, "nll_loss_backward_out_frame")
+    n_classes = self.shape[-1]
+    dtype = self.dtype.np.type
+    classes, w, valid = _nll_targets(target, weight, n_classes, ignore_index, dtype)
+    g = grad_output._np.astype(dtype).reshape(-1)
+    if reduction == _MEAN:
+        with np.errstate(all="ignore"):
+            g = g / total_weight._np.astype(dtype).reshape(-1)
+    grad = -g * w if weight is not None else np.broadcast_to(-g, w.shape)
+    grad_input = np.zeros((classes.size, n_classes), dtype)
+    rows = np.nonzero(valid)[0]
+    grad_input[rows, classes[rows]] = grad[rows]
+    return grad_input.reshape(self.shape)
+
+
+def _nll_backward_meta(grad_output, self, target, weight, reduction, ignore_index, total_weight):
+    _nll_backward_check(grad_output, self, target, weight, reduction, total_weight)
+    return fake_empty(self.shape, self.dtype)
+
+
+nll_loss_backward = (_nll_backward_kernel, _nll_backward_meta)
+
+
+# ---------------------------------------------------------------- mse_loss, binary_cross_entropy_with_logits
+def _reduce(loss, reduction, dtype, tensors):
+    if reduction == _NONE:
+        return pointwise_result(loss, dtype, tensors)
+    total = np.sum(loss, dtype=np.float64)
+    return np.asarray(total / loss.size if reduction == _MEAN else total, dtype.np)
+
+
+def _reduced_meta(shape, tensors, reduction, dtype):
+    if reduction == _NONE:
+        return fake_empty(shape, dtype, pointwise_strides(shape, tensors))
+    return fake_empty((), dtype)
+
+
+def _mse_check(self, target):
+    dtype = result_type(self, target)
+    if not dtype.is_floating_point:
+        raise NotImplementedError(f'"mse_cpu" not implemented for \'{scalar_type_name(dtype)}\'')
+    return dtype, broadcast_shapes(tuple(self.shape), tuple(target.shape))
+
+
+def _mse_kernel(self, target, reduction=_MEAN):
+    dtype, _ = _mse_check(self, target)
+    diff = self._np.astype(dtype.np) - target._np.astype(dtype.np)
+    return _reduce(diff * diff, reduction, dtype, [self, target])
+
+
+def _mse_meta(self, target, reduction=_MEAN):
+    dtype, shape = _mse_check(self, target)
+    return _reduced_meta(shape, [self, target], reduction, dtype)
+
+
+mse_loss = (_mse_kernel, _mse_meta)
+
+
+def _mse_backward_kernel(grad_output, self, target, reduction):
+    dtype, _ = _mse_check(self, target)
+    np_dtype = dtype.np
+    norm = np_dtype.type(2.0 / self.numel() if reduction == _MEAN else 2.0)
+    diff = self._np.astype(np_dtype) - target._np.astype(np_dtype)
+    return pointwise_result(norm * diff * grad_output._np.astype(np_dtype), dtype, [self, target, grad_output])
+
+
+def _mse_backward_meta(grad_output, self, target, reduction):
+    dtype, shape = _mse_check(self, target)
+    shape = broadcast_shapes(shape, tuple(grad_output.shape))
+    return fake_empty(shape, dtype, pointwise_strides(shape, [self, target, grad_output]))
+
+
+mse_loss_backward = (_mse_backward_kernel, _mse_backward_meta)
+
+
+def _bce_check(self, target, weight, pos_weight):
+    dtype = result_type(self, target)
+    require_float(self, "log_sigmoid_cpu")
+    shape = broadcast_shapes(tuple(self.shape), tuple(target.shape))
+    if shape != tuple(target.shape):  # ATen computes (1 - target).mul_(input) in place
+        raise RuntimeError(f"output with shape {sizes(target.shape)} doesn't match the broadcast shape {sizes(shape)}")
+    for extra in (weight, pos_weight):
+        if extra is not None:
+            broadcast_shapes(shape, tuple(extra.shape))
+    return dtype, shape
+
+
+def _bce_kernel(self, target, weight=None, pos_weight=None, reduction=_MEAN):
+    dtype, _ = _bce_check(self, target, weight, pos_weight)
+    x, t = self._np.astype(np.float64), target._np.astype(np.float64)
+    log_sigmoid = np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x)))
+    if pos_weight is not None:
+        log_sigmoid = log_sigmoid * ((pos_weight._np - 1) * t + 1)
+    loss = (1 - t) * x - log_sigmoid
+    if weight is not None:
+        loss = loss * weight._np
+    return _reduce(loss, reduction, dtype, [target])
+
+
+def _bce_meta(self, target, weight=None, pos_weight=None, reduction=_MEAN):
+    dtype, shape = _bce_check(self, target, weight, pos_weight)
+    return _reduced_meta(shape, [target], reduction, dtype)
+
+
+binary_cross_entropy_with_logits = (_bce_kernel, _bce_meta)
+
+
+# ---------------------------------------------------------------- embedding
+def _embedding_check(weight, indices):
+    if weight.dim() != 2:
+        raise RuntimeError("'weight' must be 2-D")
+    if indices.dtype not in (_dtype.int64, _dtype.int32):
+        raise RuntimeError(
+            "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; "
+            f"but got {indices.type()} instead (while checking arguments for embedding)"
+        )
+
+
+def _embedding_kernel(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=False):
+    _embedding_check(weight, indices)
+    idx = indices._np.astype(np.int64)
+    if idx.size and (idx.min() < 0 or idx.max() >= weight.shape[0]):
+        raise IndexError("index out of range in self")
+    return contiguous(weight._np[idx], weight.dtype)
+
+
+def _embedding_meta(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=False):
+    _embedding_check(weight, indices)
+    return fake_empty(tuple(indices.shape) + (weight.shape[1],), weight.dtype)
+
+
+embedding = (_embedding_kernel, _embedding_meta)
+
+
+def _embedding_backward_kernel(grad_output, indices, num_weights, padding_idx, scale_grad_by_freq):
+    dim = grad_output.shape[-1]
+    idx = indices._np.reshape(-1).astype(np.int64)
+    grad = grad_output._np.reshape(idx.size, dim)
+    if scale_grad_by_freq:
+        counts = np.bincount(idx, minlength=num_weights)
+        grad = grad * (1.0 / counts[idx]).astype(grad.dtype)[:, None]
+    keep = idx != padding_idx
+    grad_weight = np.zeros((num_weights, dim), grad_output.dtype.np)
+    np.add.at(grad_weight, idx[keep], grad[keep])  # in index order, as ATen accumulates
+    return grad_weight
+
+
+def _embedding_backward_meta(grad_output, indices, num_weights, padding_idx, scale_grad_by_freq):
+    return fake_empty((num_weights, grad_output.shape[-1]), grad_output.dtype)
+
+
+embedding_dense_backward = (_embedding_backward_kernel, _embedding_backward_meta)
+
+
+# ---------------------------------------------------------------- dropout
+def _dropout_scale(p):
+    return 0.0 if 1.0 - p == 0 else 1.0 / (1.0 - p)
+
+
+def _native_dropout_kernel(input, p, train):
+    from .._random import default_generator
+
+    strides = pointwise_strides(input.shape, [input])  # empty_like(input): the input's own layout
+    if train is not None and not train:
+        ones = np.ones(input.shape, np.bool_)
+        return with_strides(input._np, input.dtype, strides), with_strides(ones, _dtype.bool_, strides)
+    keep = 1.0 - p
+    if not 0 <= keep <= 1:
+        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={keep:g}")
+    # ATen draws `empty_like(input).bernoulli_(1 - p)`: one sample per element, in memory order
+    order = memory_order(input.shape, strides)
+    samples = default_generator.bernoulli_scalar(tuple(input.shape[d] for d in order), np.bool_, keep)
+    mask = samples.transpose(np.argsort(order))
+    if not input.dtype.is_floating_point:
+        raise RuntimeError(f"result type Float can't be cast to the desired output type {scalar_type_name(input.dtype)}")
+    dtype = compute_dtype(input.dtype)
+    out = (input._np.astype(dtype) * mask.astype(dtype)) * dtype(_dropout_scale(p))
+    return with_strides(out, input.dtype, strides), mask
+
+
+def _native_dropout_meta(input, p, train):
+    strides = pointwise_strides(input.shape, [input])
+    return fake_empty(input.shape, input.dtype, strides), fake_empty(input.shape, _dtype.bool_, strides)
+
+
+native_dropout = (_native_dropout_kernel, _native_dropout_meta)
+
+
+def _dropout_backward_kernel(grad_output, mask, scale):
+    dtype = compute_dtype(grad_output.dtype)
+    g = grad_output._np.astype(dtype)
+    result = (g * mask._np.astype(dtype)) * dtype(scale)
+    return pointwise_result(result, grad_output.dtype, [grad_output, mask])
+
+
+def _dropout_backward_meta(grad_output, mask, scale):
+    shape = broadcast_shapes(tuple(grad_output.shape), tuple(mask.shape))
+    return fake_empty(shape, grad_output.dtype, pointwise_strides(shape, [grad_output, mask]))
+
+
+native_dropout_backward = (_dropout_backward_kernel, _dropout_backward_meta)
+
