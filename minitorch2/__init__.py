@@ -38,6 +38,7 @@ from ._random import Generator, default_generator, get_rng_state, initial_seed, 
 from . import testing  # noqa: E402
 from . import nn  # noqa: E402
 from . import optim  # noqa: E402
+from . import fx  # noqa: E402
 from .nn.parameter import Parameter as _Parameter  # noqa: E402,F401
 
 strided = "torch.strided"

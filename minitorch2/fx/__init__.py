@@ -1,0 +1,28 @@
+"""minitorch2.fx (as torch.fx): the graph IR every layer of minitorch2 speaks.
+
+A program is a `Graph` of `Node`s (six opcodes: placeholder, get_attr,
+call_function, call_method, call_module, output), owned by a `GraphModule`
+whose `forward` is Python generated from the graph. The frontend records
+into Graphs, autograd re-traces them into joint forward+backward Graphs,
+partition cuts them, the backend lowers them; `symbolic_trace` is the
+original way in, `Interpreter` the reference way to run one, and
+`subgraph_rewriter` / `passes` the classic tools for writing passes.
+
+Reading order: node.py, graph.py, _codegen.py, graph_module.py, proxy.py,
+_symbolic_trace.py (+ _patching.py), interpreter.py, passes/, subgraph_rewriter.py.
+Everything prints as PyTorch prints it, with minitorch2 spelled `torch`
+(see _spelling.py).
+"""
+from .graph import CodeGen, Graph, PythonCode
+from .graph_module import GraphModule
+from .interpreter import Interpreter, Transformer
+from .node import Node, has_side_effect, map_aggregate, map_arg
+from .proxy import Proxy, TraceError
+from ._symbolic_trace import PH, Tracer, symbolic_trace, wrap
+from . import passes, subgraph_rewriter  # noqa: F401
+
+__all__ = [
+    "symbolic_trace", "Tracer", "wrap", "PH", "Graph", "GraphModule", "Interpreter", "Transformer", "Node", "Proxy",
+    "TraceError", "map_arg", "map_aggregate", "has_side_effect", "CodeGen", "PythonCode", "subgraph_rewriter",
+    "passes",
+]

@@ -1,0 +1,390 @@
+"""From Graph to Python source: the `forward` a GraphModule runs.
+
+FX layer. Every IR in minitorch2 prints as Python, and for FX graphs the
+printout is not a picture of the program, it *is* the program:
+
+    def forward(self, x):
+        lin = self.lin(x);  x = None
+        sigmoid = torch.sigmoid(lin)
+        mul = lin * sigmoid;  lin = sigmoid = None
+        return mul
+
+One line per node, in list order. Operators from `operator` print as infix
+(`lin * sigmoid`), methods as methods, modules and attributes through `self`,
+everything else by its qualified name (`torch.sigmoid`) or, for objects that
+cannot be reached by name (a user's function, a class), through a global
+that the generated code is executed with. After the last use of a value the
+line ends with `;  x = None`, so memory is freed as early as eager Python
+would free it; these frees sit exactly where torch.fx puts them.
+
+`print_readable()` asks for the verbose form, which also annotates each value
+with the dtype and shape recorded in `node.meta` (`conv: "f32[4, 8, 6, 6]"`).
+
+The one idea to hold: names in the source come from a fresh `_Namespace` per
+generation, shared by locals (node names) and globals (functions, types), so
+the two can never collide. minitorch2 is spelled `torch` (see _spelling.py);
+the `torch` global is `_spelling.TORCH`, which resolves those spellings to
+minitorch2 objects.
+"""
+import enum
+import math
+import re
+import typing
+from dataclasses import dataclass
+
+from .._tensor import device as _device_class
+from ._spelling import TORCH, is_from_torch, qualified_name, type_repr
+from .node import Node
+
+__all__ = ["CodeGen", "PythonCode"]
+
+# Globals every generated module has, because the reprs of common values need
+# them (`inf`, `device(type='cpu')`, `torch.float32`). Their names are also
+# reserved: a node may not be called `torch`.
+custom_builtins = {
+    "inf": math.inf,
+    "nan": math.nan,
+    "NoneType": type(None),
+    "torch": TORCH,
+    "device": _device_class,
+    "fx_pytree": object(),  # reserved, as in torch.fx (minitorch2 has no pytree codegen)
+    "pytree": object(),
+}
+_USABLE_BUILTINS = ("inf", "nan", "NoneType", "torch", "device")
+
+reflectable_magic_methods = {
+    "add": "{} + {}",
+    "sub": "{} - {}",
+    "mul": "{} * {}",
+    "floordiv": "{} // {}",
+    "truediv": "{} / {}",
+    "div": "{} / {}",
+    "mod": "{} % {}",
+    "pow": "{} ** {}",
+    "lshift": "{} << {}",
+    "rshift": "{} >> {}",
+    "and_": "{} & {}",
+    "or_": "{} | {}",
+    "xor": "{} ^ {}",
+    "getitem": "{}[{}]",
+    "matmul": "{} @ {}",
+}
+
+magic_methods = {
+    "eq": "{} == {}",
+    "ne": "{} != {}",
+    "lt": "{} < {}",
+    "gt": "{} > {}",
+    "le": "{} <= {}",
+    "ge": "{} >= {}",
+    "pos": "+{}",
+    "neg": "-{}",
+    "invert": "~{}",
+    **reflectable_magic_methods,
+}
+
+inplace_methods = {
+    "iadd": "{} += {}",
+    "iand": "{} &= {}",
+    "ifloordiv": "{} //= {}",
+    "ilshift": "{} <<= {}",
+    "imod": "{} %= {}",
+    "imul": "{} *= {}",
+    "imatmul": "{} @= {}",
+    "ior": "{} |= {}",
+    "ipow": "{} **= {}",
+    "irshift": "{} >>= {}",
+    "isub": "{} -= {}",
+    "itruediv": "{} /= {}",
+    "ixor": "{} ^= {}",
+    "setitem": "{}[{}] = {}",
+}
+
+_DTYPE_ABBRS = {
+    "torch.float64": "f64", "torch.float32": "f32", "torch.float16": "f16", "torch.bfloat16": "bf16",
+    "torch.int64": "i64", "torch.int32": "i32", "torch.int16": "i16", "torch.int8": "i8",
+    "torch.uint8": "u8", "torch.bool": "b8", "torch.complex64": "c64", "torch.complex128": "c128",
+}
+
+
+@dataclass
+class PythonCode:
+    """Source of a `forward` function and the globals it must be executed with."""
+
+    src: str
+    globals: dict
+    _lineno_map: dict = None
+
+
+def _format_target(base, target):
+    """`self` + `layers.0.weight` -> `getattr(self.layers, "0").weight`."""
+    result = base
+    for atom in target.split("."):
+        result = f'getattr({result}, "{atom}")' if not atom.isidentifier() else f"{result}.{atom}"
+    return result
+
+
+def _tensor_class():
+    from .._tensor import Tensor
+
+    return Tensor
+
+
+class CodeGen:
+    """Turns a graph into `def forward(self, ...)`. Subclass to change the calling convention."""
+
+    def __init__(self):
+        self._func_name = "forward"
+
+    def gen_fn_def(self, free_vars, maybe_return_annotation):
+        if not free_vars or free_vars[0] != "self":
+            free_vars.insert(0, "self")
+        return f"def {self._func_name}({', '.join(free_vars)}){maybe_return_annotation}:"
+
+    def generate_output(self, output_args, repr_fn=repr):
+        return f"return {repr_fn(output_args)}"
+
+    def process_inputs(self, *args):
+        return args
+
+    def process_outputs(self, outputs):
+        return outputs
+
+    def additional_globals(self):
+        return []
+
+    def generate(self, graph, root_module, namespace, *, verbose=False, include_stride=False, include_device=False):
+        """Emit the source. Node reprs are overridden to names from `namespace` meanwhile."""
+        nodes = list(graph.nodes)
+        saved = {node: node._repr_fn for node in nodes}
+        for node in nodes:
+            node._repr_fn = lambda n: namespace.create_name(n.name, n)
+        try:
+            emitter = _Emitter(self, nodes, root_module, namespace, verbose)
+            emitter.include_stride, emitter.include_device = include_stride, include_device
+            return emitter.run()
+        finally:
+            for node, fn in saved.items():
+                node._repr_fn = fn
+
+
+class _Emitter:
+    """One code generation: the body lines, the globals, the free-after-last-use bookkeeping."""
+
+    def __init__(self, codegen, nodes, root_module, namespace, verbose):
+        self.codegen = codegen
+        self.nodes = nodes
+        self.root_module = root_module
+        self.namespace = namespace
+        self.verbose = verbose
+        self.free_vars = []
+        self.body = []
+        self.globals = {}
+        self.wrapped_fns = {}
+        self.return_annotation = ""
+        self.prev_summary = None
+        for name in _USABLE_BUILTINS:
+            self.add_global(name, custom_builtins[name])
+        self.user_to_last_uses = self._last_uses()
+
+    # ---------------------------------------------------------- globals
+    def add_global(self, name_hint, obj):
+        """A name by which generated code reaches `obj`: its torch spelling, or a new global."""
+        if is_from_torch(obj) and obj is not _device_class and obj is not TORCH:
+            return qualified_name(obj)
+        name = self.namespace.create_name(name_hint, obj)
+        if name in self.globals:
+            if self.globals[name] is not obj:
+                raise AssertionError(f"Global name {name} already assigned to different object")
+            return name
+        self.globals[name] = obj
+        return name
+
+    def type_repr(self, o):
+        if o == ():
+            return "()"
+        origin = getattr(o, "__origin__", None)
+        if origin is not None:
+            origin_name = self.add_global(type_repr(origin), origin)
+            args = typing.get_args(o)
+            if args:
+                return f"{origin_name}[{','.join(self.type_repr(a) for a in args)}]"
+            return origin_name
+        return self.add_global(type_repr(o), o)
+
+    # ---------------------------------------------------------- values
+    def repr_arg(self, arg):
+        if isinstance(arg, Node):
+            return repr(arg)
+        if isinstance(arg, tuple) and hasattr(arg, "_fields"):
+            name = self.add_global(qualified_name(type(arg)), type(arg))
+            return f"{name}{repr(tuple(arg))}"
+        if _is_op(arg):
+            return self.add_global(qualified_name(arg), arg)
+        if isinstance(arg, enum.Enum):
+            cls = self.add_global(arg.__class__.__name__, arg.__class__)
+            return f"{cls}.{arg.name}"
+        if isinstance(arg, _tensor_class()):
+            dtype = str(arg.dtype).split(".")[-1]
+            return f"torch.Tensor(size={list(arg.size())}, dtype={dtype})"
+        if isinstance(arg, tuple):
+            if len(arg) == 1:
+                return f"({self.repr_arg(arg[0])},)"
+            return "(" + ", ".join(self.repr_arg(a) for a in arg) + ")"
+        if isinstance(arg, list):
+            return "[" + ", ".join(self.repr_arg(a) for a in arg) + "]"
+        if isinstance(arg, slice):
+            return f"slice({self.repr_arg(arg.start)}, {self.repr_arg(arg.stop)}, {self.repr_arg(arg.step)})"
+        return repr(arg)
+
+    def format_args(self, args, kwargs):
+        parts = [self.repr_arg(a) for a in args]
+        parts.extend(f"{k} = {self.repr_arg(v)}" for k, v in kwargs.items())
+        return ", ".join(parts)
+
+    # ---------------------------------------------------------- frees
+    def _last_uses(self):
+        """user -> the values whose last use it is (walk backwards; the first use seen is the last)."""
+        last_use = {}
+        user_to_last_uses = {}
+        for node in reversed(self.nodes):
+            for input_node in node._input_nodes:
+                if input_node not in last_use:
+                    last_use[input_node] = node
+                    user_to_last_uses.setdefault(node, []).append(input_node)
+        return user_to_last_uses
+
+    def delete_unused_values(self, user):
+        if user.op == "placeholder":
+            return
+        if user.op == "output":
+            self.body.append("\n")
+            return
+        to_delete = list(self.user_to_last_uses.get(user, []))
+        if len(user.users) == 0:
+            to_delete.append(user)  # unused yet kept (e.g. a side effect): free it at once
+        if to_delete:
+            self.body.append(f";  {' = '.join([repr(n) for n in to_delete] + ['None'])}\n")
+        else:
+            self.body.append("\n")
+
+    # ---------------------------------------------------------- nodes
+    def annotation(self, node):
+        """` : torch.Tensor` from the node's type; verbose: `: "f32[3, 4]"` from its recorded value."""
+        if self.verbose:
+            meta = node.meta.get("val", node.meta.get("tensor_meta", node.meta.get("example_value", None)))
+            if isinstance(meta, _tensor_class()) and str(meta.dtype) in _DTYPE_ABBRS:
+                core = _DTYPE_ABBRS[str(meta.dtype)] + _shape(meta.shape)
+                core += _shape(meta.stride()) if self.include_stride else ""
+                core += str(meta.device) if self.include_device else ""
+                plain = type(meta) is _tensor_class() or type(meta).__name__ == "FakeTensor"
+                return f': "{core}"' if plain else f': "{type(meta).__name__}({core})"'
+            if hasattr(meta, "_fields") and hasattr(meta, "memory_format") and str(meta.dtype) in _DTYPE_ABBRS:
+                return f': "{_DTYPE_ABBRS[str(meta.dtype)]}{_shape(meta.shape)}"'  # a TensorMetadata
+        return "" if node.type is None else f" : {self.type_repr(node.type)}"
+
+    def stack_trace_summary(self, node):
+        if node.op in ("placeholder", "output"):
+            return
+        summary = "No stacktrace found for following nodes"
+        parsed = _parse_stack_trace(node.stack_trace)
+        if parsed is not None:
+            summary = "File: {}:{} in {}, code: {}".format(*parsed)
+        line = f"\n# {summary}\n"
+        if line != self.prev_summary:
+            self.prev_summary = line
+            self.body.append(line)
+
+    def emit(self, node):
+        name = repr(node)
+        annotation = self.annotation(node)
+        if node.op == "placeholder":
+            default = "" if not node.args else f" = {self.repr_arg(node.args[0])}"
+            self.free_vars.append(f"{node.target}{annotation}{default}")
+            raw_name = node.target.replace("*", "")
+            if raw_name != name:
+                self.body.append(f"{name} = {raw_name}\n")
+        elif node.op == "call_method":
+            receiver = _format_target(self.repr_arg(node.args[0]), node.target)
+            self.body.append(f"{name}{annotation} = {receiver}({self.format_args(node.args[1:], node.kwargs)})")
+        elif node.op == "call_function":
+            self.emit_call_function(node, name, annotation)
+        elif node.op == "call_module":
+            module = _format_target(self.root_module, node.target)
+            self.body.append(f"{name}{annotation} = {module}({self.format_args(node.args, node.kwargs)})")
+        elif node.op == "get_attr":
+            self.body.append(f"{name}{annotation} = {_format_target(self.root_module, node.target)}")
+        elif node.op == "output":
+            if node.type is not None:
+                self.return_annotation = f" -> {self.type_repr(node.type)}"
+            self.body.append(self.codegen.generate_output(node.args[0], repr_fn=self.repr_arg))
+        else:
+            raise NotImplementedError(f"node: {node.op} {node.target}")
+
+    def emit_call_function(self, node, name, annotation):
+        target = node.target
+        operator_name = getattr(target, "__name__", None) if getattr(target, "__module__", "") == "_operator" else None
+        if operator_name in magic_methods:
+            expression = magic_methods[operator_name].format(*(self.repr_arg(a) for a in node.args))
+            self.body.append(f"{name}{annotation} = {expression}")
+            return
+        if operator_name in inplace_methods:
+            statement = inplace_methods[operator_name].format(*(self.repr_arg(a) for a in node.args))
+            self.body.append(f"{statement};  {name}{annotation} = {self.repr_arg(node.args[0])}")
+            return
+        global_name = self.add_global(qualified_name(target), target)
+        args = node.args
+        if global_name == "getattr" and len(args) == 2 and isinstance(args[1], str) and args[1].isidentifier():
+            self.body.append(f"{name}{annotation} = {_format_target(self.repr_arg(args[0]), args[1])}")
+            return
+        self.body.append(f"{name}{annotation} = {global_name}({self.format_args(node.args, node.kwargs)})")
+        if node.meta.get("is_wrapped", False):
+            self.wrapped_fns.setdefault(global_name)
+
+    # ---------------------------------------------------------- assembly
+    def run(self):
+        for node in self.nodes:
+            if self.verbose:
+                self.stack_trace_summary(node)
+            self.emit(node)
+            self.delete_unused_values(node)
+        if not self.body:
+            self.body.append("pass\n")
+        wrap_stmts = ""
+        if self.wrapped_fns:
+            from ._symbolic_trace import wrap
+
+            wrap_name = self.add_global("wrap", wrap)
+            wrap_stmts = "\n".join(f'{wrap_name}("{name}")' for name in self.wrapped_fns)
+        for name, value in self.codegen.additional_globals():
+            self.globals[name] = value  # named by the codegen itself (e.g. fx_pytree, pytree)
+        prologue = self.codegen.gen_fn_def(self.free_vars, self.return_annotation)
+        code = "".join(self.body).lstrip("\n")
+        code = "\n".join("    " + line for line in code.split("\n"))
+        src = f"\n{wrap_stmts}\n\n{prologue}\n{code}"
+        return PythonCode(src, self.globals)
+
+
+def _shape(sizes):
+    return f"[{', '.join(str(s) for s in sizes)}]"
+
+
+def _is_op(obj):
+    from .._ops import OpOverload, OpOverloadPacket
+
+    return isinstance(obj, (OpOverload, OpOverloadPacket))
+
+
+_STACK_FRAME = re.compile(r"^File \"(.+)\", line (\d+), in (.+)$")
+
+
+def _parse_stack_trace(stack_trace):
+    """(file, line, function, code) of the innermost frame of a recorded stack trace."""
+    if stack_trace is None:
+        return None
+    lines = stack_trace.strip().split("\n")
+    for idx in range(len(lines) - 2, -1, -1):
+        match = _STACK_FRAME.match(lines[idx].strip())
+        if match:
+            return (*match.groups(), lines[idx + 1].strip())
+    return None

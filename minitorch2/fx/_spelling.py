@@ -1,0 +1,246 @@
+"""How Python objects are spelled in printed graphs and generated code.
+
+FX layer. `str(graph)`, `print_tabular()` and `GraphModule.code` name node
+targets: `torch.relu`, `torch.nn.functional.silu`, `torch.ops.aten.mm.default`,
+`operator.add`, `builtins.getattr`. minitorch2 plays `torch`, so it is spelled
+`torch` too: a graph traced on minitorch2 prints, character for character,
+what the same program traced on PyTorch prints. That is the one decision this
+module holds:
+
+    minitorch2.relu                    ->  torch.relu
+    minitorch2.nn.functional.silu      ->  torch.nn.functional.silu
+    minitorch2.ops.aten.mm.default     ->  torch.ops.aten.mm.default
+    minitorch2.Tensor                  ->  torch.Tensor
+    minitorch2.nn.functional.linear    ->  torch._C._nn.linear   (PyTorch implements it in C)
+    minitorch2.split                   ->  torch.functional.split (PyTorch implements it in Python)
+
+Generated code is executed with `torch` bound to `TORCH`, a namespace that
+resolves every such spelling back to the minitorch2 object: attribute lookups
+go to the `minitorch2` package first, and the few spellings with no
+minitorch2 path of their own (`torch._C._nn.*`, `torch.functional.*`) come from
+the table below. So `gm.code` reads like PyTorch's and runs on minitorch2.
+"""
+import builtins
+import sys
+import types
+
+# Where PyTorch spells a function differently from `torch.<name>` or
+# `torch.nn.functional.<name>` (because its implementation lives elsewhere).
+# Keys are minitorch2 paths relative to the package.
+TORCH_SPELLINGS = {
+    "nn.functional.linear": "torch._C._nn.linear",
+    "nn.functional.gelu": "torch._C._nn.gelu",
+    "nn.functional.softplus": "torch._C._nn.softplus",
+    "nn.functional.logsigmoid": "torch._C._nn.log_sigmoid",
+    "nn.functional.avg_pool2d": "torch._C._nn.avg_pool2d",
+    "nn.functional.one_hot": "torch._C._nn.one_hot",
+    "nn.functional.scaled_dot_product_attention": "torch._C._nn.scaled_dot_product_attention",
+    "nn.functional.bilinear": "torch.bilinear",
+    "nn.functional.conv1d": "torch.conv1d",
+    "nn.functional.conv2d": "torch.conv2d",
+    "nn.functional.conv3d": "torch.conv3d",
+    "nn.functional.conv_transpose2d": "torch.conv_transpose2d",
+    "nn.functional.avg_pool1d": "torch.avg_pool1d",
+    "nn.functional.adaptive_avg_pool1d": "torch.adaptive_avg_pool1d",
+    "nn.functional.cosine_similarity": "torch.cosine_similarity",
+    "nn.functional.pairwise_distance": "torch.pairwise_distance",
+    "nn.functional.pixel_shuffle": "torch.pixel_shuffle",
+    "nn.functional.threshold": "torch.nn.functional._threshold",
+    "split": "torch.functional.split",
+    "einsum": "torch.functional.einsum",
+    "broadcast_tensors": "torch.functional.broadcast_tensors",
+    "meshgrid": "torch.functional.meshgrid",
+    "tensordot": "torch.functional.tensordot",
+    "cartesian_prod": "torch.functional.cartesian_prod",
+    "block_diag": "torch.functional.block_diag",
+    "cdist": "torch.functional.cdist",
+    "atleast_1d": "torch.functional.atleast_1d",
+    "atleast_2d": "torch.functional.atleast_2d",
+    "atleast_3d": "torch.functional.atleast_3d",
+    "norm": "torch.functional.norm",
+    "unravel_index": "torch.functional.unravel_index",
+    "chain_matmul": "torch.functional.chain_matmul",
+    "stft": "torch.functional.stft",
+    "unique": "torch.functional.unique",
+}
+
+# Objects minitorch2.fx defines itself for names PyTorch has (`torch._assert`).
+_EXTRA_SPELLINGS = {}
+
+
+def register_spelling(spelled, obj):
+    _EXTRA_SPELLINGS[spelled] = obj
+
+
+# The namespaces whose public functions are "torch functions": calling one on a
+# Proxy records a call_function node (see _symbolic_trace.py).
+FUNCTION_NAMESPACES = ("minitorch2", "minitorch2.nn.functional")
+
+
+def _package():
+    return sys.modules["minitorch2"]
+
+
+class _Index:
+    """id(object) -> torch spelling, for every public minitorch2 function and class."""
+
+    def __init__(self):
+        self._key = None
+        self._names = {}
+
+    def lookup(self, obj):
+        key = tuple(id(sys.modules.get(name)) for name in FUNCTION_NAMESPACES)
+        if key != self._key:
+            self._rebuild()
+            self._key = key
+        entry = self._names.get(id(obj))
+        return entry[1] if entry is not None and entry[0] is obj else None
+
+    def _rebuild(self):
+        best = {}
+        for namespace in FUNCTION_NAMESPACES:
+            module = sys.modules.get(namespace)
+            if module is None:
+                continue
+            relative = namespace[len("minitorch2."):] + "." if "." in namespace else ""
+            for name, value in vars(module).items():
+                if name.startswith("_") or isinstance(value, types.ModuleType) or not callable(value):
+                    continue
+                if getattr(value, "__fx_already_patched", False):  # indexed while tracing: the original
+                    value = value.__wrapped__
+                if not getattr(value, "__module__", "").startswith("minitorch2"):
+                    continue
+                spelled = TORCH_SPELLINGS.get(relative + name, "torch." + relative + name)
+                score = _alias_score(value, name, relative)
+                if id(value) not in best or score > best[id(value)][0]:
+                    best[id(value)] = (score, value, spelled)
+        self._names = {key: (value, spelled) for key, (_, value, spelled) in best.items()}
+
+
+def _alias_score(value, name, relative):
+    """Among aliases (`clip`/`clamp`, `torch.relu`/`F.relu`), prefer the object's own name and home."""
+    in_nn = getattr(value, "__module__", "").startswith("minitorch2.nn")
+    at_home = in_nn == bool(relative)
+    return (at_home, name == getattr(value, "__name__", None), not relative, name)
+
+
+_index = _Index()
+
+
+def _op_classes():
+    from .._ops import OpOverload, OpOverloadPacket
+
+    return OpOverload, OpOverloadPacket
+
+
+def qualified_name(obj):
+    """`torch.relu`, `torch.ops.aten.mm.default`, `_operator.abs`, `__main__.my_fn` ..."""
+    name = getattr(obj, "__name__", None)
+    if name is not None and getattr(builtins, name, None) is obj:
+        return name
+    OpOverload, OpOverloadPacket = _op_classes()
+    if isinstance(obj, OpOverload):
+        return f"torch.ops.aten.{obj._opname}.{obj._overloadname}"
+    if isinstance(obj, OpOverloadPacket):
+        return f"torch.ops.aten.{obj.__name__}"
+    spelled = _index.lookup(obj)
+    if spelled is not None:
+        return spelled
+    tensor_class = _package().Tensor
+    if name is not None and getattr(tensor_class, name, None) is obj:
+        return f"torch.Tensor.{name}"
+    for spelled, extra in _EXTRA_SPELLINGS.items():
+        if extra is obj:
+            return spelled
+    if name == "<lambda>":
+        raise RuntimeError("Unable to represent lambda")
+    module = getattr(obj, "__module__", None)
+    if module is None:
+        raise RuntimeError(f"cannot find module for {obj}")
+    qualname = getattr(obj, "__qualname__", name) if isinstance(obj, type) else name
+    return f"{torch_module_name(module)}.{qualname}"
+
+
+def torch_module_name(module):
+    """minitorch2 module paths are spelled as PyTorch's: `minitorch2.nn` -> `torch.nn`."""
+    if module == "minitorch2" or module.startswith("minitorch2."):
+        return "torch" + module[len("minitorch2"):]
+    return module
+
+
+def is_from_torch(obj):
+    """True for minitorch2's own objects (which generated code reaches through `torch.`)."""
+    module = getattr(obj, "__module__", None)
+    if isinstance(module, str):
+        return module == "minitorch2" or module.startswith("minitorch2.")
+    OpOverload, OpOverloadPacket = _op_classes()
+    return isinstance(obj, (OpOverload, OpOverloadPacket))
+
+
+def pretty_print_target(target):
+    """How `str(graph)` shows a target: `builtins.getattr`, `operator.add`, `torch.relu`."""
+    if isinstance(target, str):
+        return target
+    name = getattr(target, "__name__", None)
+    module = getattr(target, "__module__", None)
+    if name is not None and module == "builtins":
+        return f"builtins.{name}"
+    if name is not None and module == "_operator":
+        return f"operator.{name}"
+    return qualified_name(target)
+
+
+def type_repr(obj):
+    """A short, importable spelling of a type annotation (`torch.Tensor`, `int`)."""
+    if isinstance(obj, type) and not isinstance(obj, types.GenericAlias):
+        if obj.__module__ == "builtins":
+            return obj.__qualname__
+        spelled = _index.lookup(obj)
+        if spelled is not None:
+            return spelled
+        return f"{torch_module_name(obj.__module__)}.{obj.__qualname__}"
+    if obj is ...:
+        return "..."
+    if isinstance(obj, types.FunctionType):
+        return obj.__name__
+    return repr(obj)
+
+
+class TorchNamespace:
+    """What `torch` means inside generated code: minitorch2, plus PyTorch's extra spellings."""
+
+    def __init__(self, prefix="torch"):
+        self._prefix = prefix
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        if self._prefix == "torch" and hasattr(_package(), name):
+            return getattr(_package(), name)
+        spelled = f"{self._prefix}.{name}"
+        spelled_objects = _spelled_objects()
+        if spelled in spelled_objects:
+            return spelled_objects[spelled]
+        if any(key.startswith(spelled + ".") for key in spelled_objects):
+            return TorchNamespace(spelled)  # `torch._C`, `torch._C._nn`, `torch.functional`
+        raise AttributeError(f"generated code refers to {spelled}, which minitorch2 does not provide")
+
+    def __repr__(self):
+        return f"<minitorch2 as '{self._prefix}'>"
+
+
+def _spelled_objects():
+    """Spelling -> object, for the entries of TORCH_SPELLINGS that minitorch2 defines."""
+    result = dict(_EXTRA_SPELLINGS)
+    for path, spelled in TORCH_SPELLINGS.items():
+        obj = _package()
+        for atom in path.split("."):
+            obj = getattr(obj, atom, None)
+            if obj is None:
+                break
+        if obj is not None:
+            result[spelled] = obj
+    return result
+
+
+TORCH = TorchNamespace()

@@ -1,0 +1,280 @@
+"""GraphModule: an nn.Module whose forward is generated from a Graph.
+
+FX layer. A GraphModule is what every stage hands the next: the frontend
+gives backends a GraphModule, autograd's compilers receive GraphModules for
+the forward and the backward, the partitioner returns two. It holds
+
+    graph     the Graph (the IR; edit this)
+    code      Python source generated from the graph (read this)
+    forward   that source, compiled (run this)
+
+plus the submodules, parameters and buffers the graph's `call_module` and
+`get_attr` nodes name, copied by reference from the module it was built from.
+
+The one idea to hold: `code` and `forward` are a snapshot. Editing
+`gm.graph` in place changes nothing until `gm.recompile()` regenerates them
+(assigning a new graph to `gm.graph` recompiles at once). This is PyTorch's
+behaviour, kept on purpose: a pass may make many edits, and code is generated
+once at the end.
+
+Each GraphModule instance gets its own subclass (`GraphModuleImpl`), so that
+installing the generated `forward` on the class does not leak into other
+GraphModules.
+"""
+import copy
+import linecache
+
+from ..nn import Module
+from .._tensor import Tensor
+from ..nn.parameter import Parameter
+from .graph import Graph
+
+__all__ = ["GraphModule"]
+
+
+def module_base():
+    return Module
+
+
+class _EvalCache:
+    """Keeps generated sources findable by `linecache`, so tracebacks show the generated line."""
+
+    def __init__(self):
+        self.next_id = 0
+
+    def cache(self, src):
+        key = f"<eval_with_key>.{self.next_id}"
+        self.next_id += 1
+        linecache.cache[key] = (len(src), None, src.splitlines(keepends=True), key)
+        return key
+
+
+_loader = _EvalCache()
+
+
+def _forward_from_src(src, globals_):
+    namespace = dict(globals_)
+    key = _loader.cache(src)
+    exec(compile(src, key, "exec", dont_inherit=True), namespace)
+    return namespace["forward"]
+
+
+def _copy_attr(from_module, to_module, target):
+    """Install from_module's `a.b.c` on to_module at the same path (by reference)."""
+    *prefix, field = target.split(".")
+    for item in prefix:
+        f = getattr(from_module, item)
+        t = getattr(to_module, item, None)
+        if f is t:
+            return  # a parent is already installed, and with it everything under it
+        if t is None:
+            t = Module()
+            setattr(to_module, item, t)
+        from_module, to_module = f, t
+    orig = getattr(from_module, field)
+    if isinstance(orig, Tensor) and not isinstance(orig, Parameter):
+        to_module.register_buffer(field, orig)
+    else:
+        setattr(to_module, field, orig)
+
+
+def _assign_attr(from_obj, to_module, target):
+    *prefix, field = target.split(".")
+    for item in prefix:
+        t = getattr(to_module, item, None)
+        if t is None:
+            t = Module()
+            setattr(to_module, item, t)
+        to_module = t
+    if isinstance(from_obj, Tensor) and not isinstance(from_obj, Parameter):
+        to_module.register_buffer(field, from_obj)
+    else:
+        setattr(to_module, field, from_obj)
+
+
+def _get_attr(model, target):
+    obj = model
+    for atom in target.split("."):
+        obj = getattr(obj, atom)
+    return obj
+
+
+def _addindent(s, num_spaces):
+    lines = s.split("\n")
+    if len(lines) == 1:
+        return s
+    first = lines.pop(0)
+    return first + "\n" + "\n".join(num_spaces * " " + line if line.strip() else "" for line in lines)
+
+
+class GraphModule(Module):
+    """An nn.Module generated from a Graph. See the module docstring."""
+
+    def __new__(cls, *args, **kwargs):
+        for base in cls.__mro__:
+            if base.__qualname__.split(".")[-1] != "GraphModuleImpl":
+                cls = base
+                break
+
+        class GraphModuleImpl(cls):
+            pass
+
+        return super().__new__(GraphModuleImpl)
+
+    def __init__(self, root, graph, class_name="GraphModule"):
+        """root: a Module whose attributes the graph's targets name, or a dict {qualified name: object}."""
+        super().__init__()
+        self.__class__.__name__ = class_name
+        if isinstance(root, Module):
+            if hasattr(root, "training"):
+                self.training = root.training
+            if isinstance(root, _CodeOnlyModule):  # a deepcopy: keep everything, used or not
+                for name, _ in root.named_children():
+                    _copy_attr(root, self, name)
+                for name, _ in root.named_buffers():
+                    _copy_attr(root, self, name)
+                for name, _ in root.named_parameters():
+                    _copy_attr(root, self, name)
+            for node in graph.nodes:
+                if node.op in ("get_attr", "call_module"):
+                    _copy_attr(root, self, node.target)
+        elif isinstance(root, dict):
+            targets = []
+            for node in graph.nodes:
+                if node.op in ("get_attr", "call_module"):
+                    if node.target not in root:
+                        raise RuntimeError(
+                            f"Node {node} referenced target {node.target} but that target was not provided in ``root``!"
+                        )
+                    targets.append(node.target)
+            for target in sorted(targets, key=lambda t: t.count(".")):  # parents before children
+                _assign_attr(root[target], self, target)
+        else:
+            raise RuntimeError("Unsupported type " + str(root) + " passed for root!")
+        self.meta = {}
+        self.graph = graph
+
+    # ---------------------------------------------------------- graph and code
+    @property
+    def graph(self):
+        return self._graph
+
+    @graph.setter
+    def graph(self, g):
+        if not isinstance(g, Graph):
+            raise AssertionError(f"Expected a Graph instance, but got {type(g)}")
+        self._graph = g
+        g.owning_module = self
+        self.recompile()
+
+    @property
+    def code(self):
+        if not hasattr(self, "_code"):
+            raise RuntimeError("Code has not been generated! Please report a bug to minitorch2")
+        return self._code
+
+    def recompile(self):
+        """Regenerate `code` and `forward` from `graph`. Call after editing the graph."""
+        codegen = self._graph._codegen
+        if hasattr(codegen, "in_spec"):  # pytree calling convention: generated code reads these
+            self._in_spec, self._out_spec = codegen.in_spec, codegen.out_spec
+        python_code = self._graph.python_code(root_module="self")
+        self._code = python_code.src
+        type(self).forward = _forward_from_src(self._code, python_code.globals)
+        for _, child in self.named_children():
+            if isinstance(child, GraphModule):
+                child.recompile()
+        return python_code
+
+    def print_readable(self, print_output=True, include_stride=False, include_device=False, colored=False):
+        """The generated code as a class, with the code of GraphModule children nested inside."""
+        return _print_readable(self, self._get_name(), print_output, include_stride, include_device)
+
+    def __str__(self):
+        reminder = "# To see more debug info, please use `graph_module.print_readable()`"
+        return "\n".join([super().__repr__(), self._code, reminder])
+
+    # ---------------------------------------------------------- submodules
+    def add_submodule(self, target, m):
+        """Install m at a dotted path, creating empty Modules on the way; False if blocked."""
+        *prefix, field = target.split(".")
+        mod = self
+        for item in prefix:
+            sub = getattr(mod, item, None)
+            if sub is None:
+                sub = Module()
+                setattr(mod, item, sub)
+            if not isinstance(sub, Module):
+                return False
+            mod = sub
+        mod.add_module(field, m)
+        return True
+
+    def delete_submodule(self, target):
+        *path, name = target.split(".")
+        mod = self
+        for item in path:
+            if not hasattr(mod, item):
+                return False
+            mod = getattr(mod, item)
+            if not isinstance(mod, Module):
+                return False
+        if not isinstance(getattr(mod, name, None), Module):
+            return False
+        delattr(mod, name)
+        return True
+
+    def delete_all_unused_submodules(self):
+        """Delete submodules that no call_module or get_attr node reaches."""
+        used = set()
+        for node in self.graph.nodes:
+            if node.op in ("call_module", "get_attr"):
+                atoms = node.target.split(".")
+                used.update(".".join(atoms[: i + 1]) for i in range(len(atoms)))
+                if node.op == "call_module":
+                    try:
+                        sub = self.get_submodule(node.target)
+                    except AttributeError:
+                        continue
+                    used.update(f"{node.target}.{name}" for name, _ in sub.named_modules() if name)
+        for name in [name for name, _ in self.named_modules() if name not in used]:
+            self.delete_submodule(name)
+
+    # ---------------------------------------------------------- copying
+    def __deepcopy__(self, memo):
+        res = type(self).__new__(type(self))
+        memo[id(self)] = res
+        fake = _CodeOnlyModule(copy.deepcopy(self.__dict__, memo))
+        GraphModule.__init__(res, fake, fake.__dict__["_graph"], type(self).__name__)
+        res.meta = copy.deepcopy(getattr(self, "meta", {}), memo)
+        return res
+
+    def __copy__(self):
+        res = GraphModule(self, self.graph, type(self).__name__)
+        res.meta = getattr(self, "meta", {})
+        return res
+
+
+class _CodeOnlyModule(Module):
+    """A Module carrying a copied __dict__; GraphModule.__init__ takes all of it over."""
+
+    def __init__(self, body):
+        super().__init__()
+        self.__dict__ = body
+
+
+def _print_readable(module, module_name, print_output=True, include_stride=False, include_device=False):
+    verbose_code = module.graph.python_code(root_module="self", verbose=True, include_stride=include_stride,
+                                            include_device=include_device)
+    module_code = verbose_code.src.lstrip("\n")
+    module_code = f"class {module_name}(torch.nn.Module):\n" + module_code
+    module_code = _addindent(module_code, 4)
+    submodule_code_list = [""]
+    for name, child in module.named_children():
+        if isinstance(child, GraphModule):
+            submodule_code_list.append(_print_readable(child, name, False, include_stride, include_device))
+    submodule_code = _addindent("\n".join(submodule_code_list), 4)
+    output = module_code + submodule_code
+    if print_output:
+        print(output)
+    return output

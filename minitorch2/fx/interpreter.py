@@ -1,0 +1,209 @@
+"""Interpreter and Transformer: run a graph node by node, or re-emit it.
+
+FX layer; the reference executor of the IR. Generated code and an
+Interpreter must agree on every graph, which makes the Interpreter the
+oracle other layers test against, and the base class of analyses
+(ShapeProp is an Interpreter that writes down each value's shape):
+
+    run(*args)
+      for node in graph.nodes:
+        env[node] = run_node(node)            <- override to instrument every node
+                      |  fetch_args_kwargs_from_env(node): Nodes -> values from env
+                      v
+                    getattr(self, node.op)(target, args, kwargs)
+                      placeholder   next input
+                      get_attr      fetch_attr(target)
+                      call_function target(*args, **kwargs)
+                      call_method   getattr(args[0], target)(*args[1:], **kwargs)
+                      call_module   fetch_attr(target)(*args, **kwargs)
+                      output        args[0]             <- override one opcode's method
+        free values after their last use
+
+The one idea to hold: one method per opcode, all overridable. A Transformer
+is an Interpreter whose values are Proxies on a new graph, so running it
+copies the graph, and overriding, say, `call_function` turns the copy into a
+one-method pass.
+"""
+import inspect
+
+from ._symbolic_trace import Tracer
+from .graph import Graph
+from .graph_module import GraphModule
+from .node import map_aggregate, map_arg
+from .proxy import Proxy
+
+__all__ = ["Interpreter", "Transformer"]
+
+
+class Interpreter:
+    """Execute a GraphModule's graph node by node. See the module docstring."""
+
+    def __init__(self, module, garbage_collect_values=True, graph=None):
+        self.module = module
+        self.submodules = dict(self.module.named_modules())
+        self.graph = graph if graph is not None else self.module.graph
+        self.env = {}
+        self.name = "Interpreter"
+        self.garbage_collect_values = garbage_collect_values
+        self.extra_traceback = True
+        if garbage_collect_values:
+            last_use = {}
+            self.user_to_last_uses = {}
+            for node in reversed(self.graph.nodes):
+                for used in node._input_nodes:
+                    if used not in last_use:
+                        last_use[used] = node
+                        self.user_to_last_uses.setdefault(node, []).append(used)
+
+    def run(self, *args, initial_env=None, enable_io_processing=True):
+        """Run the graph on args; values already in initial_env are not recomputed."""
+        self.env = initial_env if initial_env is not None else {}
+        if enable_io_processing:
+            args = self.graph.process_inputs(*args)
+        self.args_iter = iter(args)
+        for node in self.graph.nodes:
+            if node in self.env:
+                continue
+            try:
+                self.env[node] = self.run_node(node)
+            except Exception as e:
+                if self.extra_traceback:
+                    message = f"While executing {node.format_node()}"
+                    message = f"{e.args[0]}\n\n{message}" if e.args else message
+                    e.args = (message,) + e.args[1:]
+                    if isinstance(e, KeyError):
+                        raise RuntimeError(*e.args) from e
+                raise
+            if self.garbage_collect_values:
+                for to_delete in self.user_to_last_uses.get(node, []):
+                    del self.env[to_delete]
+            if node.op == "output":
+                output = self.env[node]
+                return self.graph.process_outputs(output) if enable_io_processing else output
+
+    def boxed_run(self, args_list):
+        """Run with a list of inputs that is cleared once read, so the caller's references go early."""
+        placeholders = [n for n in self.graph.nodes if n.op == "placeholder"]
+        if len(args_list) != len(placeholders):
+            detail = "extra arguments" if len(args_list) > len(placeholders) else "missing arguments"
+            raise RuntimeError(
+                f"Interpreter.boxed_run expected {len(placeholders)} arguments for placeholders "
+                f"but received {len(args_list)} ({detail})"
+            )
+        env = dict(zip(placeholders, args_list))
+        args_list.clear()
+        return self.run(initial_env=env)
+
+    def run_node(self, n):
+        """Compute one node's value: fetch its inputs, dispatch on its opcode."""
+        args, kwargs = self.fetch_args_kwargs_from_env(n)
+        return getattr(self, n.op)(n.target, args, kwargs)
+
+    # ---------------------------------------------------------- one method per opcode
+    def placeholder(self, target, args, kwargs):
+        if target.startswith("*"):
+            return list(self.args_iter)
+        try:
+            return next(self.args_iter)
+        except StopIteration as si:
+            if len(args) > 0:
+                return args[0]
+            raise RuntimeError(f"Expected positional argument for parameter {target}, but one was not passed in!") from si
+
+    def get_attr(self, target, args, kwargs):
+        return self.fetch_attr(target)
+
+    def call_function(self, target, args, kwargs):
+        if isinstance(target, str):
+            raise AssertionError("target should not be a string for call_function")
+        return target(*args, **kwargs)
+
+    def call_method(self, target, args, kwargs):
+        self_obj, *args_tail = args
+        return getattr(self_obj, target)(*args_tail, **kwargs)
+
+    def call_module(self, target, args, kwargs):
+        return self.fetch_attr(target)(*args, **kwargs)
+
+    def output(self, target, args, kwargs):
+        return args[0]
+
+    # ---------------------------------------------------------- helpers
+    def fetch_attr(self, target):
+        obj = self.module
+        atoms = target.split(".")
+        for i, atom in enumerate(atoms):
+            if not hasattr(obj, atom):
+                raise RuntimeError(f"Node referenced nonexistent target {'.'.join(atoms[: i + 1])}")
+            obj = getattr(obj, atom)
+        return obj
+
+    def fetch_args_kwargs_from_env(self, n):
+        args = self.map_nodes_to_values(n.args, n)
+        kwargs = self.map_nodes_to_values(n.kwargs, n)
+        return args, kwargs
+
+    def map_nodes_to_values(self, args, n):
+        def load_arg(n_arg):
+            if n_arg not in self.env:
+                raise RuntimeError(
+                    f"Node {n} referenced nonexistent value {n_arg}! Run Graph.lint() to diagnose such issues"
+                )
+            return self.env[n_arg]
+
+        return _plain(map_arg(args, load_arg))
+
+
+def _plain(value):
+    """Values handed to targets are ordinary lists and dicts, not the graph's immutable ones."""
+    if isinstance(value, tuple) and not hasattr(value, "_fields"):
+        return tuple(_plain(v) for v in value)
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
+
+
+class _TransformerTracer(Tracer):
+    def __init__(self, graph):
+        super().__init__()
+        self.graph = graph
+        self.tensor_attrs = {}
+
+    def is_leaf_module(self, m, module_qualified_name):
+        return True
+
+
+class Transformer(Interpreter):
+    """Run the graph on Proxies of a new graph: a copy you can rewrite one opcode at a time."""
+
+    def __init__(self, module):
+        super().__init__(module)
+        self.new_graph = Graph()
+        self.new_graph.set_codegen(module.graph._codegen)
+        self.tracer = _TransformerTracer(self.new_graph)
+        self.tracer.root = module
+
+    def placeholder(self, target, args, kwargs):
+        default = next(iter(args)) if args else inspect.Signature.empty
+        return Proxy(self.new_graph.placeholder(target, default_value=default), self.tracer)
+
+    def get_attr(self, target, args, kwargs):
+        return self.tracer.create_proxy("get_attr", target, args, kwargs)
+
+    def call_module(self, target, args, kwargs):
+        submod = self.fetch_attr(target)
+        return self.tracer.call_module(submod, submod.forward, args, kwargs)
+
+    def call_function(self, target, args, kwargs):
+        return self.tracer.create_proxy("call_function", target, args, kwargs)
+
+    def transform(self):
+        """Run, then wrap the new graph (with the same root) in a GraphModule."""
+        result = super().run(enable_io_processing=False)
+        if result is not None:
+            new_output = self.new_graph.output(map_aggregate(result, lambda a: a.node if isinstance(a, Proxy) else a))
+            old_output = list(self.graph.nodes)[-1]
+            new_output.meta.update(old_output.meta)
+        return GraphModule(self.module, self.new_graph)

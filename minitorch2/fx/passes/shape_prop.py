@@ -1,0 +1,98 @@
+"""ShapeProp: record every node's shape, dtype and strides in `node.meta["tensor_meta"]`.
+
+FX pass (as torch.fx.passes.shape_prop). An Interpreter that runs the graph
+once on example inputs and, after each node, writes down what came out:
+
+    node.meta["tensor_meta"] = TensorMetadata(shape, dtype, requires_grad, stride,
+                                              memory_format, is_quantized, qparams)
+
+(a tuple, list or dict of them when the node returns several tensors), and
+`node.meta["type"]` = the Python type of the value. A pass can then check,
+for example, that a convolution's output is 4-D before rewriting it.
+
+The one idea to hold: shapes come from running the graph, not from reasoning
+about it, so they are exactly right for these inputs and silent about
+others. With `fake_mode` (a FakeTensorMode) the run computes metadata only,
+through each op's meta function, and costs no arithmetic.
+"""
+from typing import NamedTuple
+
+from ... import _tensor
+from ..interpreter import Interpreter
+from ..node import map_aggregate
+
+__all__ = ["TensorMetadata", "ShapeProp"]
+
+
+class TensorMetadata(NamedTuple):
+    shape: object
+    dtype: object
+    requires_grad: bool
+    stride: tuple
+    memory_format: object
+    is_quantized: bool
+    qparams: dict
+
+
+def _is_channels_last(shape, stride):
+    """Dense in (C, W, H, N) order: the NHWC layout of a 4-D tensor."""
+    if len(shape) != 4:
+        return False
+    expected = 1
+    for d in (1, 3, 2, 0):
+        if shape[d] != 1:
+            if stride[d] != expected:
+                return False
+            expected *= shape[d]
+    return True
+
+
+def _extract_tensor_metadata(result, include_contiguity=True):
+    import minitorch2
+
+    stride = tuple(result.stride())
+    memory_format = None
+    if include_contiguity:
+        if result.is_contiguous():
+            memory_format = minitorch2.contiguous_format
+        elif _is_channels_last(tuple(result.shape), stride):
+            memory_format = minitorch2.channels_last
+    return TensorMetadata(result.shape, result.dtype, result.requires_grad, stride, memory_format, False, {})
+
+
+class ShapeProp(Interpreter):
+    """Run the graph on example inputs and store each node's TensorMetadata. See the module docstring."""
+
+    def __init__(self, gm, fake_mode=None):
+        super().__init__(gm)
+        self.fake_mode = fake_mode
+
+    def run_node(self, n):
+        try:
+            if self.fake_mode is not None:
+                with self.fake_mode:
+                    result = super().run_node(n)
+            else:
+                result = super().run_node(n)
+        except Exception as e:
+            raise RuntimeError(f"ShapeProp error for: node={n.format_node()} with meta={n.meta}") from e
+        found_tensor = False
+
+        def extract(obj):
+            nonlocal found_tensor
+            if isinstance(obj, _tensor.Tensor):
+                found_tensor = True
+                return _extract_tensor_metadata(obj)
+            return obj
+
+        meta = map_aggregate(result, extract)
+        if found_tensor:
+            n.meta["tensor_meta"] = meta
+        n.meta["type"] = type(result)
+        return result
+
+    def propagate(self, *args):
+        """Run on args (faked first when a fake_mode was given); returns the graph's output."""
+        if self.fake_mode is not None:
+            args = [self.fake_mode.from_tensor(a) if isinstance(a, _tensor.Tensor) else a for a in args]
+        return super().run(*args)

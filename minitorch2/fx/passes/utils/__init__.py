@@ -1,0 +1,1 @@
+"""Helpers shared by passes (as torch.fx.passes.utils)."""
