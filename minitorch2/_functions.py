@@ -136,7 +136,7 @@ def _unary(op):
     def fn(input, *, out=None):
         return op(input)
 
-    fn.__name__ = op._opname
+    fn.__name__ = fn.__qualname__ = op._opname
     return fn
 
 
@@ -228,7 +228,7 @@ def _compare(name):
     def fn(input, other, *, out=None):
         return tensor_op(input, other) if _t(other) else scalar_op(input, other)
 
-    fn.__name__ = name
+    fn.__name__ = fn.__qualname__ = name
     return fn
 
 
@@ -440,7 +440,9 @@ ger = outer
 
 
 def matmul(input, other):
-    """torch.matmul, composed of mm/bmm/views as ATen's CompositeImplicit matmul is."""
+    """torch.matmul, composed of dot/mv/mm/bmm and views exactly as ATen's CompositeImplicit
+    `_matmul_impl` is, so a traced graph records the same ops (folding a batch into mm when that
+    saves a copy, in the backward too; bmm over expanded batches otherwise)."""
     a, b = input.dim(), other.dim()
     if a == 0 or b == 0:
         raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {a}D and {b}D")
@@ -449,37 +451,71 @@ def matmul(input, other):
     if a == 2 and b == 1:
         return mv(input, other)
     if a == 1 and b == 2:
-        return squeeze(mm(unsqueeze(input, 0), other), 0)
+        return squeeze(mm(unsqueeze(input, 0), other), 0)  # (ATen squeezes in place: squeeze_)
     if a == 2 and b == 2:
         return mm(input, other)
-    if a >= 3 and b <= 2:
-        # fold the batch into the rows: one mm
-        other2 = other if b == 2 else unsqueeze(other, 1)
-        folded = reshape(input, [-1, input.shape[-1]])
-        out = mm(folded, other2)
-        shape = list(input.shape[:-1]) + ([other.shape[-1]] if b == 2 else [])
-        return aten._unsafe_view.default(out, shape) if b == 2 else view(out, shape)
+    if _should_fold(input, other):
+        return _folded_matmul(input, other)
     return _batched_matmul(input, other)
 
 
-def _batched_matmul(input, other):
-    a, b = input.dim(), other.dim()
-    x = unsqueeze(input, 0) if a == 1 else input
-    y = unsqueeze(other, -1) if b == 1 else other
-    n, m1 = x.shape[-2], x.shape[-1]
-    m2, p = y.shape[-2], y.shape[-1]
-    batch_x, batch_y = tuple(x.shape[:-2]), tuple(y.shape[:-2])
+def _should_fold(tensor1, tensor2):
+    """ATen's should_fold: fold the larger operand's batch into mm rows when that needs no copy,
+    or always when the smaller operand requires grad (its gradient is then one mm, not a bmm + sum)."""
+    larger = tensor1.dim() >= tensor2.dim()
+    t1 = tensor1 if larger else transpose(tensor2, -2, -1)
+    smaller = tensor2 if larger else tensor1
+    if not (t1.dim() >= 3 and smaller.dim() <= 2):
+        return False
+    if smaller.requires_grad:
+        return True
+    if tensor1.dim() == 2:
+        return False
+    if t1.numel() == 0:
+        return True
+    shape, stride = t1.shape, t1.stride()
+    for i in range(t1.dim() - 2):  # the batch dims flatten into rows without a copy
+        if stride[i] != stride[i + 1] * shape[i + 1]:
+            return False
+    return True
+
+
+def _folded_matmul(tensor1, tensor2):
+    transposed = tensor2.dim() > tensor1.dim()
+    t1 = transpose(tensor2, -2, -1) if transposed else tensor1
+    t2 = tensor2 if not transposed else (t(tensor1) if tensor1.dim() == 2 else tensor1)
+    output_shape = list(t1.shape[:-1])
+    folded = reshape(t1, [_prod(output_shape), t1.shape[-1]])
+    if t2.dim() == 2:
+        output = aten._unsafe_view.default(mm(folded, t2), output_shape + [t2.shape[1]])
+        return transpose(output, -2, -1).contiguous() if transposed else output
+    return aten._unsafe_view.default(mv(folded, t2), output_shape)
+
+
+def _batched_matmul(tensor1, tensor2):
+    a, b = tensor1.dim(), tensor2.dim()
+    n = tensor1.shape[-2] if a > 1 else 1
+    m1 = tensor1.shape[-1]
+    m2 = tensor2.shape[-2] if b > 1 else tensor2.shape[-1]
+    p = tensor2.shape[-1] if b > 1 else 1
+    batch1, batch2 = tuple(tensor1.shape[:-2]), tuple(tensor2.shape[:-2])
+    if a == 3 and b == 3 and batch1[0] != batch2[0]:  # a batch of one broadcasts: fold it instead
+        if batch1[0] == 1:
+            return matmul(squeeze(tensor1, 0), tensor2)
+        if batch2[0] == 1:
+            return matmul(tensor1, squeeze(tensor2, 0))
     from ._aten.meta_util import broadcast_shapes
 
-    batch = broadcast_shapes(batch_x, batch_y)
-    nbatch = 1
-    for s in batch:
-        nbatch *= s
-    x3 = reshape(expand(x, list(batch) + [n, m1]), [nbatch, n, m1])
-    y3 = reshape(expand(y, list(batch) + [m2, p]), [nbatch, m2, p])
-    out = bmm(x3, y3)
-    shape = list(batch) + ([n] if a > 1 else []) + ([p] if b > 1 else [])
-    return view(out, shape)
+    batch = list(broadcast_shapes(batch1, batch2))
+    nbatch = _prod(batch)
+    tensor1_expanded = reshape(expand(tensor1, batch + [n, m1]), [nbatch, n, m1])
+    if b == 1:
+        tensor2_expanded = unsqueeze(reshape(expand(tensor2, batch + [m2]), [nbatch, m2]), 2)
+    else:
+        tensor2_expanded = reshape(expand(tensor2, batch + [m2, p]), [nbatch, m2, p])
+    output_shape = batch + ([n] if a > 1 else []) + ([p] if b > 1 else [])
+    out = bmm(tensor1_expanded, tensor2_expanded)
+    return aten._unsafe_view.default(squeeze(out, -1) if b == 1 else out, output_shape)
 
 
 # ---------------------------------------------------------------- shape functions
@@ -704,3 +740,9 @@ def result_type(tensor1, tensor2):
     return _dtype.result_type(tensor1, tensor2)
 
 
+
+
+# The torch-level names `minitorch2/__init__.py` re-exports: every public function above.
+__all__ = [name for name, value in list(globals().items())
+           if callable(value) and not name.startswith("_") and name not in ("Tensor", "aten")
+           and getattr(value, "__module__", __name__) == __name__]
