@@ -12,6 +12,7 @@ registers itself anywhere else: to add an op, add a row here.
 from dataclasses import dataclass, field
 
 from ..autograd._record import Derivative
+from . import decompositions as dec
 from . import derivatives as d
 from . import factories, indexing, linalg, memory, pointwise as pw, random_ops, reductions as red, views
 from . import nn_conv, nn_norm, nn_ops, derivatives_nn as dnn
@@ -175,7 +176,7 @@ TABLE = [
     inplace("logical_and_(Tensor(a!) self, Tensor other) -> Tensor(a!)", pw.logical_and),
     inplace("maximum_(Tensor(a!) self, Tensor other) -> Tensor(a!)", pw.maximum),
     op("copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)", INPLACE, memory.copy_,
-       lambda grad, src_shape: (d.aten.zeros_like.default(grad), d.sum_to(grad, src_shape)), grad_fn="CopyBackwards"),
+       lambda grad, src_shape: (d.aten.zeros_like.default(grad), d.sum_to(grad, src_shape)), grad_fn="torch::autograd::CopyBackwards"),
     op("fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)", INPLACE, memory.fill_, lambda grad: d.aten.zeros_like.default(grad),
        grad_fn="FillBackward2"),
     op("fill_.Tensor(Tensor(a!) self, Tensor value) -> Tensor(a!)", INPLACE, memory.fill_,
@@ -403,7 +404,7 @@ TABLE = [
 
 
 def _var_mean_backward(grads, self, dim, correction, keepdim):
-    var_grad, mean_grad = grads
+    var_grad, mean_grad = d._pad(grads, 2)
     result = None
     if var_grad is not None:
         result = d.var_correction(var_grad, self, dim, correction, keepdim)
@@ -411,3 +412,28 @@ def _var_mean_backward(grads, self, dim, correction, keepdim):
         m = d.mean_dim(mean_grad, tuple(self.shape), dim if dim is not None else [], keepdim)
         result = m if result is None else d.aten.add.Tensor(result, m)
     return result
+
+
+# The decomposition column, filled in by name: each op here has a version in simpler ops (decompositions.py).
+DECOMPOSITIONS = {
+    "addmm.default": dec.addmm, "silu.default": dec.silu, "silu_backward.default": dec.silu_backward,
+    "sigmoid_backward.default": dec.sigmoid_backward, "tanh_backward.default": dec.tanh_backward,
+    "threshold_backward.default": dec.threshold_backward, "gelu.default": dec.gelu,
+    "_softmax.default": dec._softmax, "_log_softmax.default": dec._log_softmax,
+    "_softmax_backward_data.default": dec._softmax_backward_data,
+    "_log_softmax_backward_data.default": dec._log_softmax_backward_data, "mse_loss.default": dec.mse_loss,
+    "clamp_min.default": dec.clamp_min, "clamp_max.default": dec.clamp_max, "leaky_relu.default": dec.leaky_relu,
+    "hardtanh.default": dec.hardtanh, "var_mean.correction": dec.var_mean, "native_layer_norm.default": dec.native_layer_norm,
+}
+
+
+def _attach_decompositions():
+    by_name = {}
+    for entry in TABLE:
+        name, _, overload = entry.schema.split("(")[0].partition(".")
+        by_name[f"{name}.{overload or 'default'}"] = entry
+    for name, fn in DECOMPOSITIONS.items():
+        by_name[name].decomposition = fn
+
+
+_attach_decompositions()
