@@ -23,7 +23,8 @@ from minitorch2._subclasses.fake_tensor import FakeTensorMode
 from minitorch2._tensor import Tensor
 from minitorch2.autograd import Function
 
-from .proxy_tensor import make_fx
+from .functionalize import functionalize_graph
+from .proxy_tensor import make_fx, tag_forward_nodes
 
 
 def make_boxed_func(f):
@@ -57,20 +58,34 @@ class _CompiledFunction:
         self.single_output = not isinstance(fake_outputs, (list, tuple))
         if not self.needs_grad:
             forward = make_fx(_flat_fn(fn), decompositions, tracing_mode="fake")(*args)
+            forward, self.mutated_inputs = functionalize_graph(forward)
             self.compiled_fw = (inference_compiler or fw_compiler)(forward, list(args))
             self.fw_module, self.bw_module = forward, None
             return
         outputs = _as_list(fake_outputs)
         tangents = [minitorch2.empty(*o.shape, dtype=o.dtype) for o in outputs if _differentiable(o)]
         joint = make_fx(_joint_fn(fn, self.grad_inputs), decompositions, tracing_mode="fake")(list(args), tangents)
+        joint, self.mutated_inputs = _functionalize_joint(joint)
+        for i in self.mutated_inputs:
+            if self.grad_inputs[i]:
+                raise NotImplementedError("aot_function: an input that requires grad is mutated in place; "
+                                          "minitorch2 does not compile that yet")
         self.joint_module = joint
-        self.fw_module, self.bw_module = partition_fn(joint, [list(args), tangents], num_fwd_outputs=self.num_outputs)
+        num_fwd = len(self.mutated_inputs) + self.num_outputs
+        self.fw_module, self.bw_module = partition_fn(joint, [list(args), tangents], num_fwd_outputs=num_fwd)
         self.compiled_fw = fw_compiler(self.fw_module, list(args))
         self.output_grad_mask = [_differentiable(o) for o in outputs]
 
+    def write_back(self, args, out):
+        """The runtime epilogue of functionalization: mutated inputs receive their new values."""
+        with minitorch2.no_grad():
+            for i, value in zip(self.mutated_inputs, out):
+                args[i].copy_(value)
+        return out[len(self.mutated_inputs):]
+
     def __call__(self, args):
         if not self.needs_grad:
-            out = _as_list(_call_compiled(self.compiled_fw, args))
+            out = self.write_back(args, _as_list(_call_compiled(self.compiled_fw, args)))
             return out[0] if self.single_output else tuple(out)
         outs = _Runtime.apply(self, *args)
         return outs[0] if self.single_output else outs
@@ -90,7 +105,7 @@ class _Runtime(Function):
 
     @staticmethod
     def forward(ctx, compiled, *args):
-        out = _as_list(_call_compiled(compiled.compiled_fw, args))
+        out = compiled.write_back(args, _as_list(_call_compiled(compiled.compiled_fw, args)))
         ctx.compiled = compiled
         ctx.save_for_backward(*out[compiled.num_outputs:])
         outs = out[: compiled.num_outputs]
@@ -107,6 +122,22 @@ class _Runtime(Function):
         bw = compiled.backward_compiled(saved + tangents)
         input_grads = _as_list(_call_compiled(bw, saved + tangents))
         return (None, *input_grads)
+
+
+def _functionalize_joint(joint):
+    """Functionalize a joint graph, keeping its pytree calling convention (mutated inputs join the outputs)."""
+    pure, mutated = functionalize_graph(joint)
+    if mutated:
+        from minitorch2.fx._pytree import PyTreeCodeGen
+        from minitorch2.utils import _pytree as pytree
+
+        codegen = joint.graph._codegen
+        flat = next(n for n in pure.graph.nodes if n.op == "output").args[0]
+        out_spec = pytree.tree_flatten([None] * len(flat))[1]
+        pure.graph.set_codegen(PyTreeCodeGen(codegen.orig_args, codegen.in_spec, out_spec))
+        pure._in_spec, pure._out_spec = codegen.in_spec, out_spec
+        pure.recompile()
+    return pure, mutated
 
 
 def _trace_outputs(fn, args):
@@ -126,6 +157,7 @@ def _flat_fn(fn):
 def _joint_fn(fn, grad_inputs):
     def joint(primals, tangents):
         outs = _as_list(fn(*primals))
+        tag_forward_nodes()
         diff_outs = [o for o in outs if _differentiable(o)]
         wanted = [p for p, g in zip(primals, grad_inputs) if g]
         grads = minitorch2.autograd.grad(diff_outs, wanted, tangents, allow_unused=True) if diff_outs else [None] * len(wanted)

@@ -90,6 +90,19 @@ class ProxyTorchDispatchMode(TorchDispatchMode):
                     self.track(item, self.graph.call_function(operator.getitem, (node, i)))
 
 
+def tag_forward_nodes():
+    """Mark every node traced so far (tangents aside) as forward: the joint trace calls this between its
+    forward and its backward, and the default partitioner cuts after the last forward node."""
+    from minitorch2._dispatch import current_modes
+
+    for mode in reversed(current_modes()):
+        if isinstance(mode, ProxyTorchDispatchMode):
+            for node in mode.graph.nodes:
+                is_tangent = node.op == "placeholder" and node.name.startswith("tangents")
+                node.meta["partitioner_tag"] = "is_backward" if is_tangent else "is_forward"
+            return
+
+
 def _placeholder_names(fn, args):
     try:
         params = list(inspect.signature(fn).parameters.values())

@@ -657,9 +657,14 @@ def split_with_sizes(grads, self_shape, self_dtype, split_sizes, dim=0):
     return _split_backward(grads, self_shape, self_dtype, split_sizes, dim % len(self_shape))
 
 
+def _pad(grads, n):
+    """The engine hands a multi-output node only the leading gradients that arrived: pad with None."""
+    return list(grads) + [None] * (n - len(grads))
+
+
 def _split_backward(grads, shape, dtype, sizes, d):
     filled = []
-    for g, size in zip(grads, sizes):
+    for g, size in zip(_pad(grads, len(sizes)), sizes):
         if g is None:
             piece = list(shape)
             piece[d] = size
@@ -671,7 +676,7 @@ def _split_backward(grads, shape, dtype, sizes, d):
 def unbind(grads, self, dim=0):
     d = dim % self.dim()
     filled = [g if g is not None else aten.zeros.default(list(self.shape[:d] + self.shape[d + 1:]), dtype=self.dtype)
-              for g in grads]
+              for g in _pad(grads, self.shape[d])]
     return aten.stack.default(filled, d)
 
 
@@ -799,3 +804,24 @@ def as_strided_scatter(grad, src, size, stride, storage_offset=None):
     src_grad = aten.as_strided.default(aten.clone.default(grad, memory_format="torch.contiguous_format"), size, stride,
                                        storage_offset)
     return self_grad, src_grad
+
+
+# ---------------------------------------------------------------- functional forms of in-place ops
+def copy(grad, src_shape):
+    return aten.zeros_like.default(grad), sum_to(grad, src_shape)
+
+
+def slice_scatter(grad, src_shape, dim=0, start=None, end=None, step=1):
+    src_grad = aten.slice.Tensor(grad, dim, start, end, step)
+    self_grad = aten.slice_scatter.default(grad, aten.zeros_like.default(src_grad), dim, start, end, step)
+    return self_grad, src_grad
+
+
+def select_scatter(grad, dim, index):
+    src_grad = aten.select.int(grad, dim, index)
+    return aten.select_scatter.default(grad, aten.zeros_like.default(src_grad), dim, index), src_grad
+
+
+def diagonal_scatter(grad, offset=0, dim1=0, dim2=1):
+    src_grad = aten.diagonal.default(grad, offset, dim1, dim2)
+    return aten.diagonal_scatter.default(grad, aten.zeros_like.default(src_grad), offset, dim1, dim2), src_grad

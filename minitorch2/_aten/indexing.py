@@ -9,7 +9,8 @@ import numpy as np
 
 from .. import _dtype
 from .._tensor import Tensor
-from .meta_util import broadcast_shapes, fake_empty, wrap_dim
+from .memory import _dtype_title
+from .meta_util import broadcast_shapes, fake_empty, pointwise_strides, with_strides, wrap_dim
 
 
 def _index_arrays(self, indices):
@@ -45,8 +46,12 @@ def _index_arrays(self, indices):
     return tuple(result)
 
 
+def _c_order(array):
+    return array if array.flags.c_contiguous else np.array(array, order="C")
+
+
 def _index_kernel(self, indices):
-    return np.asarray(self._np[_index_arrays(self, indices)])
+    return _c_order(np.asarray(self._np[_index_arrays(self, indices)]))
 
 
 def _index_meta(self, indices):
@@ -69,6 +74,11 @@ index = (_index_kernel, _index_meta)
 
 
 def _index_put_values(self, indices, values, accumulate):
+    if values.dtype is not self.dtype:
+        raise RuntimeError(
+            f"Index put requires the source and destination dtypes match, got {_dtype_title(self.dtype)} for the "
+            f"destination and {_dtype_title(values.dtype)} for the source."
+        )
     target = _index_arrays(self, indices)
     data = values._np.astype(self.dtype.np, copy=False)
     out = self._np
@@ -83,7 +93,7 @@ def _index_put_kernel(self, indices, values, accumulate=False):
     out = self._np.copy()
     clone = Tensor._from_numpy(out)
     _index_put_values(clone, indices, values, accumulate)
-    return out
+    return with_strides(out, pointwise_strides(self.shape, [self]))  # a clone of self, layout preserved
 
 
 def _index_put_inplace_kernel(self, indices, values, accumulate=False):
@@ -93,7 +103,7 @@ def _index_put_inplace_kernel(self, indices, values, accumulate=False):
 
 
 def _index_put_meta(self, indices, values, accumulate=False):
-    return fake_empty(self.shape, self.dtype)
+    return fake_empty(self.shape, self.dtype, pointwise_strides(self.shape, [self]))
 
 
 def _index_put_inplace_meta(self, indices, values, accumulate=False):
@@ -106,7 +116,7 @@ index_put_ = (_index_put_inplace_kernel, _index_put_inplace_meta)
 
 
 def _check_index_tensor(index, name):
-    if index.dtype is not _dtype.int64:
+    if index.dtype is not _dtype.int64 and index.dtype is not _dtype.int32:
         raise RuntimeError(f"{name}(): Expected dtype int64 for index")
 
 
@@ -132,6 +142,11 @@ gather = (_gather_kernel, _gather_meta)
 
 def _scatter(self, dim, index, src, reduce=None):
     _check_index_tensor(index, "scatter")
+    if self.dim() == 0:  # a 0-d scatter is the 1-element one
+        wrap_dim(dim, 0)
+        self_1d, index_1d, src_1d = (Tensor._from_numpy(t._np.reshape(1)) if isinstance(t, Tensor) else t
+                                     for t in (self, index, src))
+        return _scatter(self_1d, 0, index_1d, src_1d, reduce).reshape(())
     d = wrap_dim(dim, self.dim())
     out = self._np.copy()
     idx = index._np
@@ -143,7 +158,11 @@ def _scatter(self, dim, index, src, reduce=None):
         values = src._np[tuple(slice(0, s) for s in index.shape)].astype(self.dtype.np, copy=False)
     else:
         values = np.full(index.shape, src, self.dtype.np)
-    if reduce == "add":
+    if reduce == "add" and self.dtype is _dtype.float16:  # ATen sums half in float32, rounding once
+        acc = out.astype(np.float32)
+        np.add.at(acc, target, values.astype(np.float32))
+        out = acc.astype(np.float16)
+    elif reduce == "add":
         np.add.at(out, target, values)
     else:
         out[target] = values
@@ -214,7 +233,7 @@ def _cat_kernel(tensors, dim=0):
     parts = [t._np.astype(out_dtype.np, copy=False) for t in tensors if not (t.dim() == 1 and t.shape[0] == 0)]
     if not parts:
         return np.empty(shape, out_dtype.np)
-    return np.concatenate(parts, axis=d)
+    return _c_order(np.concatenate(parts, axis=d))
 
 
 def _cat_meta(tensors, dim=0):
@@ -236,7 +255,7 @@ def _stack_kernel(tensors, dim=0):
             )
     d = wrap_dim(dim, tensors[0].dim() + 1)
     out_dtype = _dtype.result_type(*tensors)
-    return np.stack([t._np.astype(out_dtype.np, copy=False) for t in tensors], axis=d)
+    return _c_order(np.stack([t._np.astype(out_dtype.np, copy=False) for t in tensors], axis=d))
 
 
 def _stack_meta(tensors, dim=0):
@@ -267,16 +286,20 @@ triu = _tri(np.triu)
 
 def _flip_kernel(self, dims):
     axes = tuple(wrap_dim(d, self.dim()) for d in dims)
-    return np.ascontiguousarray(np.flip(self._np, axis=axes))
+    return _c_order(np.flip(self._np, axis=axes))
 
 
-flip = (_flip_kernel, lambda self, dims: fake_empty(self.shape, self.dtype))
+def _flip_meta(self, dims):
+    return fake_empty(self.shape, self.dtype, pointwise_strides(self.shape, [self]))
+
+
+flip = ((lambda self, dims: with_strides(_flip_kernel(self, dims), _flip_meta(self, dims).stride())), _flip_meta)
 
 
 def _roll_kernel(self, shifts, dims=()):
     if not dims:
         return np.roll(self._np.reshape(-1), shifts).reshape(self.shape)
-    return np.roll(self._np, shifts, axis=tuple(wrap_dim(d, self.dim()) for d in dims))
+    return _c_order(np.roll(self._np, shifts, axis=tuple(wrap_dim(d, self.dim()) for d in dims)))
 
 
 roll = (_roll_kernel, lambda self, shifts, dims=(): fake_empty(self.shape, self.dtype))
@@ -328,8 +351,11 @@ constant_pad_nd = (_constant_pad_kernel, _constant_pad_meta)
 
 
 def _nonzero_kernel(self):
-    return np.ascontiguousarray(np.stack(np.nonzero(self._np), axis=1).astype(np.int64)) if self.dim() else \
-        np.zeros((int(bool(self._np)), 0), np.int64)
+    # torch returns the (n, ndim) indices column-major: strides (1, n)
+    n = int(np.count_nonzero(self._np))
+    if not self.dim():
+        return with_strides(np.zeros((n, 0), np.int64), (1, n))
+    return with_strides(np.stack(np.nonzero(self._np), axis=1).astype(np.int64), (1, n))
 
 
 def _nonzero_meta(self):
@@ -391,7 +417,7 @@ def _index_add_kernel(self, dim, index, source, *, alpha=1):
     d = wrap_dim(dim, self.dim())
     out = self._np.copy()
     values = source._np if alpha == 1 else source._np * alpha
-    np.add.at(np.moveaxis(out, d, 0) if self.dim() else out.reshape(1), index._np,
+    np.add.at(np.moveaxis(out, d, 0) if self.dim() else out.reshape(1), index._np.reshape(-1),
               np.moveaxis(values, d, 0) if source.dim() else values.reshape(1))
     return out
 
@@ -439,3 +465,30 @@ def _lift_fresh_copy_kernel(self):
 
 
 lift_fresh_copy = (_lift_fresh_copy_kernel, lambda self: fake_empty(self.shape, self.dtype))
+
+
+# ---------------------------------------------------------------- view scatters (what functionalization writes back)
+def _scatter_into_view(geometry):
+    """`self` with the window `geometry(self, ...)` describes replaced by `src`."""
+
+    def kernel(self, src, *args):
+        out = Tensor._from_numpy(np.array(self._np, copy=True))
+        window = Tensor._make_view(out, *geometry(out, *args))
+        np.copyto(window._np, src._np.astype(self.dtype.np, copy=False))
+        return out._np
+
+    def meta(self, src, *args):
+        return fake_empty(self.shape, self.dtype)
+
+    return kernel, meta
+
+
+def _view_geometries():
+    from . import views
+
+    return views._slice, views._select, views._diagonal
+
+
+slice_scatter = _scatter_into_view(lambda t, *a: _view_geometries()[0](t, *a))
+select_scatter = _scatter_into_view(lambda t, *a: _view_geometries()[1](t, *a))
+diagonal_scatter = _scatter_into_view(lambda t, *a: _view_geometries()[2](t, *a))

@@ -11,7 +11,7 @@ import numpy as np
 from .. import _dtype
 from .._dtype import can_cast
 from .._tensor import Tensor, contiguous_strides
-from .meta_util import broadcast_shapes, fake_empty
+from .meta_util import broadcast_shapes, fake_empty, pointwise_strides, with_strides
 
 
 def _write(self, value):
@@ -65,14 +65,10 @@ zero_ = ((lambda self: _fill_kernel(self, 0)), (lambda self: _fill_meta(self, 0)
 
 
 def _clone_kernel(self, *, memory_format=None):
-    if memory_format in (None, "torch.preserve_format") and not self.is_contiguous():
-        return self._np.copy(order="K")
-    return np.array(self._np, copy=True, order="C")
+    return with_strides(np.array(self._np, copy=True, order="C"), _clone_meta(self, memory_format=memory_format).stride())
 
 
 def _clone_meta(self, *, memory_format=None):
-    from .meta_util import pointwise_strides
-
     if memory_format in (None, "torch.preserve_format"):
         return fake_empty(self.shape, self.dtype, pointwise_strides(self.shape, [self]))
     return fake_empty(self.shape, self.dtype)
@@ -83,11 +79,13 @@ clone = (_clone_kernel, _clone_meta)
 
 def _to_copy_kernel(self, *, dtype=None, layout=None, device=None, pin_memory=None, non_blocking=False, memory_format=None):
     target = dtype or self.dtype
-    return np.array(self._np, dtype=target.np, copy=True, order="K" if memory_format is None else "C")
+    result = np.array(self._np, dtype=target.np, copy=True, order="C")
+    return with_strides(result, _to_copy_meta(self, dtype=dtype, memory_format=memory_format).stride())
 
 
 def _to_copy_meta(self, *, dtype=None, layout=None, device=None, pin_memory=None, non_blocking=False, memory_format=None):
-    return fake_empty(self.shape, dtype or self.dtype)
+    preserve = memory_format in (None, "torch.preserve_format")
+    return fake_empty(self.shape, dtype or self.dtype, pointwise_strides(self.shape, [self]) if preserve else None)
 
 
 to_copy = (_to_copy_kernel, _to_copy_meta)
@@ -129,3 +127,18 @@ def _dtype_title(d):
 
 def _contiguous_meta_strides(shape):
     return contiguous_strides(shape)
+
+
+# ---------------------------------------------------------------- functional forms of copy_/fill_/zero_
+def _copy_functional_kernel(self, src, non_blocking=False):
+    broadcast_shapes(tuple(self.shape), tuple(src.shape))
+    return np.array(np.broadcast_to(src._np.astype(self.dtype.np, copy=False), tuple(self.shape)))
+
+
+def _like_self_meta(self, *args, **kwargs):
+    return fake_empty(self.shape, self.dtype)
+
+
+copy = (_copy_functional_kernel, _like_self_meta)
+fill = ((lambda self, value: np.full(tuple(self.shape), value, self.dtype.np)), _like_self_meta)
+zero = ((lambda self: np.zeros(tuple(self.shape), self.dtype.np)), _like_self_meta)

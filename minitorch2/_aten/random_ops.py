@@ -98,3 +98,18 @@ def _randperm_meta(n, *, generator=None, dtype=None, layout=None, device=None, p
 randperm = (_randperm_kernel, _randperm_meta)
 
 
+
+
+# ---------------------------------------------------------------- functional forms (what functionalization records)
+def _uniform_functional_kernel(self, from_=0.0, to=1.0, *, generator=None):
+    _check_float(self, "uniform")
+    return _gen(generator).uniform(tuple(self.shape), self.dtype.np, from_, to)
+
+
+def _normal_functional_kernel(self, mean=0.0, std=1.0, *, generator=None):
+    _check_float(self, "normal")
+    return _gen(generator).normal(tuple(self.shape), self.dtype.np, mean, std)
+
+
+uniform = (_uniform_functional_kernel, _like_meta)
+normal_functional = (_normal_functional_kernel, _like_meta)

@@ -184,6 +184,16 @@ TABLE = [
     op("zero_(Tensor(a!) self) -> Tensor(a!)", INPLACE, memory.zero_, lambda grad: d.aten.zeros_like.default(grad)),
     op("index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor(a!)", INPLACE,
        indexing.index_put_, d.index_put, grad_fn="IndexPutBackward0"),
+    # ------------------------------------------------------------ functional forms of in-place ops (functionalization)
+    op("copy(Tensor self, Tensor src, bool non_blocking=False) -> Tensor", CORE, memory.copy, d.copy),
+    op("fill.Scalar(Tensor self, Scalar value) -> Tensor", CORE, memory.fill, lambda grad: d.aten.zeros_like.default(grad)),
+    op("zero(Tensor self) -> Tensor", CORE, memory.zero, lambda grad: d.aten.zeros_like.default(grad)),
+    op("slice_scatter(Tensor self, Tensor src, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor",
+       CORE, indexing.slice_scatter, d.slice_scatter),
+    op("select_scatter(Tensor self, Tensor src, int dim, SymInt index) -> Tensor", CORE, indexing.select_scatter,
+       d.select_scatter),
+    op("diagonal_scatter(Tensor self, Tensor src, int offset=0, int dim1=0, int dim2=1) -> Tensor", CORE,
+       indexing.diagonal_scatter, d.diagonal_scatter),
     # ------------------------------------------------------------ reductions
     op("sum(Tensor self, *, ScalarType? dtype=None) -> Tensor", REDUCTION, red.sum_default, d.sum_default),
     op("sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", REDUCTION,
@@ -313,6 +323,10 @@ TABLE = [
        lambda grad: d.aten.zeros_like.default(grad), grad_fn="BernoulliBackward1"),
     op("bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!)", INPLACE + RANDOM,
        random_ops.bernoulli_inplace, lambda grad: d.aten.zeros_like.default(grad), grad_fn="BernoulliBackward1"),
+    op("uniform(Tensor self, float from=0., float to=1., *, Generator? generator=None) -> Tensor", RANDOM,
+       random_ops.uniform, lambda grad: d.aten.zeros_like.default(grad)),
+    op("normal_functional(Tensor self, float mean=0., float std=1., *, Generator? generator=None) -> Tensor", RANDOM,
+       random_ops.normal_functional, lambda grad: d.aten.zeros_like.default(grad)),
     op("randperm(SymInt n, *, Generator? generator=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
        "bool? pin_memory=None) -> Tensor", FACTORY + RANDOM, random_ops.randperm),
     # ------------------------------------------------------------ nn ops (nn_ops.py, derivatives_nn.py): NN-SECTION-START

@@ -1,0 +1,222 @@
+"""Functionalization: rewrite a traced aten graph so that nothing is mutated.
+
+autograd layer, between make_fx and the partitioner. Graphs handed to
+compilers must be pure, but programs mutate: `x.add_(1)`, `y[0] = 5`,
+BatchNorm updating its running statistics. This pass walks the traced graph
+once and keeps, for every *base* (a placeholder or a non-view result), the node
+holding its latest value:
+
+    in-place op on a base    x.add_(y)       ->  x' = add(x, y)        latest[x] = x'
+    in-place op on a view    v = x[1:]; v.mul_(2)
+                                             ->  v' = mul(v, 2)
+                                                 x' = slice_scatter(x, v', 0, 1)   (the view written back)
+    reading a view after its base changed    ->  the view is replayed on latest[x]
+
+A mutated graph input cannot be written back by a pure graph, so its final
+value becomes an extra output and the runtime copies it into the input
+(`copy_`) after the call: that is how BatchNorm's running stats stay updated
+under compilation. In-place ops map to their functional forms by name
+(`add_.Tensor` -> `add.Tensor`), with a small table for the exceptions.
+"""
+import operator
+
+from minitorch2 import ops
+from minitorch2.fx import Graph, GraphModule
+
+aten = ops.aten
+
+# in-place overload -> functional overload, where dropping the trailing underscore is not the rule
+_FUNCTIONAL_EXCEPTIONS = {
+    "bernoulli_.float": ("bernoulli", "p"),
+    "normal_.default": ("normal_functional", "default"),
+    "index_put_.default": ("index_put", "default"),
+}
+
+
+def functional_variant(op):
+    key = f"{op._opname}.{op._overloadname}"
+    name, overload = _FUNCTIONAL_EXCEPTIONS.get(key, (op._opname.rstrip("_"), op._overloadname))
+    try:
+        return getattr(getattr(aten, name), overload)
+    except AttributeError:
+        raise NotImplementedError(f"functionalization: {op} has no functional form registered ({name}.{overload})") from None
+
+
+def _is_mutating(op):
+    return getattr(op, "is_inplace", False) or op is aten.native_batch_norm.default
+
+
+class _Functionalizer:
+    def __init__(self, graph):
+        self.old = graph
+        self.new = Graph()
+        self.env = {}  # old node -> new node (for bases: the value at the time it was made)
+        self.base_of = {}  # old node -> old base node
+        self.chain_of = {}  # old view node -> [(target, args, kwargs, getitem_index)] from its base
+        self.latest = {}  # old base -> new node with its current value
+        self.mutations = {}  # old base -> number of mutations so far
+        self.view_cache = {}  # old view -> (new node, mutation count it reflects)
+        self.projections = {}  # old multi-output node -> getitem nodes already made for it
+
+    # ---------------------------------------------------------- values
+    def current(self, value):
+        if isinstance(value, (list, tuple)):
+            return type(value)(self.current(v) for v in value)
+        if not hasattr(value, "op"):  # not an fx Node
+            return value
+        base = self.base_of.get(value, value)
+        if base is value:
+            return self.latest.get(value, self.env.get(value))
+        cached = self.view_cache.get(value)
+        if cached is not None and cached[1] == self.mutations.get(base, 0):
+            return cached[0]
+        node = self._replay(self.latest[base], self.chain_of[value])
+        self.view_cache[value] = (node, self.mutations.get(base, 0))
+        return node
+
+    def _replay(self, start, chain):
+        node = start
+        for target, args, kwargs, index in chain:
+            node = self.new.call_function(target, (node, *self.current(args)), self.current(kwargs), name=_name(target))
+            if index is not None:
+                node = self.new.call_function(operator.getitem, (node, index))
+        return node
+
+    # ---------------------------------------------------------- node kinds
+    def run(self):
+        for node in self.old.nodes:
+            if node.op == "placeholder":
+                self._copy(node)
+                self.latest[node] = self.env[node]
+            elif node.op == "output":
+                return node
+            elif node.op == "call_function" and node.target is operator.getitem and node.args[0] in self.projections:
+                self.env[node] = self.latest[node] = self.projections[node.args[0]][node.args[1]]
+                self.env[node].meta = dict(node.meta)
+            elif node.op == "call_function" and node.target is operator.getitem and node.args[0] in self.chain_of:
+                self._view(node, getitem_of=node.args[0])
+            elif node.op == "call_function" and getattr(node.target, "is_view", False):
+                self._view(node)
+            elif node.op == "call_function" and _is_mutating(node.target):
+                self._mutation(node)
+            else:
+                self._copy(node)
+                self.latest[node] = self.env[node]
+        raise AssertionError("graph has no output node")
+
+    def _copy(self, node):
+        new = self.new.node_copy(node, lambda n: self.current(n))
+        self.env[node] = new
+        return new
+
+    def _view(self, node, getitem_of=None):
+        source = node.args[0]
+        base = self.base_of.get(source, source)
+        if getitem_of is not None:  # one output of split/unbind: extend the producer's chain with the index
+            target, args, kwargs, _ = self.chain_of[getitem_of][-1]
+            chain = self.chain_of[getitem_of][:-1] + [(target, args, kwargs, node.args[1])]
+        else:
+            chain = self.chain_of.get(source, []) + [(node.target, node.args[1:], dict(node.kwargs), None)]
+        self.base_of[node], self.chain_of[node] = base, chain
+        new = self._copy(node)
+        self.view_cache[node] = (new, self.mutations.get(base, 0))
+
+    def _mutation(self, node):
+        if node.target is aten.native_batch_norm.default:
+            return self._batch_norm(node)
+        functional = functional_variant(node.target)
+        value = self.new.call_function(functional, self.current(node.args), self.current(dict(node.kwargs)),
+                                       name=_name(functional))
+        value.meta = dict(node.meta)
+        self._write(node.args[0], value)
+        # the in-place op's result is its first argument, mutated
+        self.base_of[node] = self.base_of.get(node.args[0], node.args[0])
+        if node.args[0] in self.chain_of:
+            self.chain_of[node] = self.chain_of[node.args[0]]
+            self.view_cache[node] = self.view_cache[node.args[0]]
+        self.env[node] = value
+
+    def _write(self, target, value):
+        """Make `value` the new value of `target` (a base, or a view written back into its base)."""
+        base = self.base_of.get(target, target)
+        if base is target:
+            self.latest[base] = value
+        else:
+            self.latest[base] = self._scatter_chain(self.latest[base], self.chain_of[target], value)
+        self.mutations[base] = self.mutations.get(base, 0) + 1
+        if base is not target:
+            self.view_cache[target] = (value, self.mutations[base])
+
+    def _scatter_chain(self, base_value, chain, value):
+        if not chain:
+            return value
+        (target, args, kwargs, index), rest = chain[0], chain[1:]
+        inner = self._replay(base_value, [chain[0]])
+        inner_new = self._scatter_chain(inner, rest, value)
+        return self._scatter_one(base_value, target, args, index, inner_new, inner)
+
+    def _scatter_one(self, base_value, target, args, index, src, view_value):
+        g = self.new
+        args = self.current(args)
+        if target is aten.slice.Tensor:
+            return g.call_function(aten.slice_scatter.default, (base_value, src, *args), name="slice_scatter")
+        if target is aten.select.int:
+            return g.call_function(aten.select_scatter.default, (base_value, src, *args), name="select_scatter")
+        if target is aten.diagonal.default:
+            return g.call_function(aten.diagonal_scatter.default, (base_value, src, *args), name="diagonal_scatter")
+        if target is aten.expand.default:
+            raise RuntimeError("functionalization: an in-place op on an expanded tensor writes one element many times")
+        # Any other view covers its base in a new shape or order, or is a general strided window:
+        # write it back with as_strided_scatter using the geometry recorded at trace time.
+        view_meta, base_meta = view_value.meta.get("val"), base_value.meta.get("val")
+        if view_meta is None or base_meta is None:
+            raise NotImplementedError(f"functionalization: cannot write back through {target} without shape metadata")
+        offset = view_meta.storage_offset() - base_meta.storage_offset()
+        return g.call_function(aten.as_strided_scatter.default,
+                               (base_value, src, list(view_meta.shape), list(view_meta.stride()), offset),
+                               name="as_strided_scatter")
+
+    def _batch_norm(self, node):
+        """native_batch_norm updates running stats in place; its functional form returns them."""
+        input_, weight, bias, running_mean, running_var, training, momentum, eps = node.args
+        args = self.current((input_, weight, bias, running_mean, running_var))
+        g = self.new
+        if running_mean is None:
+            value = g.call_function(aten._native_batch_norm_legit.no_stats,
+                                    (args[0], args[1], args[2], training, momentum, eps), name="_native_batch_norm_legit")
+        elif not training:
+            value = g.call_function(aten._native_batch_norm_legit_no_training.default, (*args, momentum, eps),
+                                    name="_native_batch_norm_legit_no_training")
+        else:
+            value = g.call_function(aten._native_batch_norm_legit_functional.default, (*args, training, momentum, eps),
+                                    name="_native_batch_norm_legit_functional")
+            items = [g.call_function(operator.getitem, (value, i)) for i in range(5)]
+            self._write(running_mean, items[3])
+            self._write(running_var, items[4])
+            self.projections[node] = items[:3]
+        value.meta = dict(node.meta)
+        self.env[node] = value
+        self.latest[node] = value
+
+
+def _name(target):
+    return getattr(target, "_opname", None) or getattr(target, "__name__", "value")
+
+
+def functionalize_graph(gm):
+    """A pure version of `gm`. Returns (module, mutated): `mutated` lists the input positions whose final
+    values the new graph returns first, before the original outputs. A graph without mutations is
+    returned as it is."""
+    if not any(n.op == "call_function" and _is_mutating(n.target) for n in gm.graph.nodes):
+        return gm, []
+    worker = _Functionalizer(gm.graph)
+    output = worker.run()
+    placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
+    mutated = [i for i, p in enumerate(placeholders) if worker.mutations.get(p)]
+    results = worker.current(output.args[0])
+    if mutated:
+        flat = list(results) if isinstance(results, (list, tuple)) else [results]
+        results = [worker.latest[placeholders[i]] for i in mutated] + flat
+    worker.new.output(results)
+    worker.new.eliminate_dead_code()
+    return GraphModule(gm, worker.new), mutated
