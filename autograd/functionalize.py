@@ -52,7 +52,7 @@ class _Functionalizer:
         self.new = Graph()
         self.env = {}  # old node -> new node (for bases: the value at the time it was made)
         self.base_of = {}  # old node -> old base node
-        self.chain_of = {}  # old view node -> [(target, args, kwargs, getitem_index)] from its base
+        self.chain_of = {}  # old view node -> [(target, args, kwargs, getitem_index, old node)] from its base
         self.latest = {}  # old base -> new node with its current value
         self.mutations = {}  # old base -> number of mutations so far
         self.view_cache = {}  # old view -> (new node, mutation count it reflects)
@@ -65,8 +65,8 @@ class _Functionalizer:
         if not hasattr(value, "op"):  # not an fx Node
             return value
         base = self.base_of.get(value, value)
-        if base is value:
-            return self.latest.get(value, self.env.get(value))
+        if not self.chain_of.get(value):  # a base, or an alias of one (an in-place op's result)
+            return self.latest.get(base, self.env.get(value))
         cached = self.view_cache.get(value)
         if cached is not None and cached[1] == self.mutations.get(base, 0):
             return cached[0]
@@ -76,7 +76,7 @@ class _Functionalizer:
 
     def _replay(self, start, chain):
         node = start
-        for target, args, kwargs, index in chain:
+        for target, args, kwargs, index, _ in chain:
             node = self.new.call_function(target, (node, *self.current(args)), self.current(kwargs), name=_name(target))
             if index is not None:
                 node = self.new.call_function(operator.getitem, (node, index))
@@ -113,10 +113,10 @@ class _Functionalizer:
         source = node.args[0]
         base = self.base_of.get(source, source)
         if getitem_of is not None:  # one output of split/unbind: extend the producer's chain with the index
-            target, args, kwargs, _ = self.chain_of[getitem_of][-1]
-            chain = self.chain_of[getitem_of][:-1] + [(target, args, kwargs, node.args[1])]
+            target, args, kwargs, _, _ = self.chain_of[getitem_of][-1]
+            chain = self.chain_of[getitem_of][:-1] + [(target, args, kwargs, node.args[1], node)]
         else:
-            chain = self.chain_of.get(source, []) + [(node.target, node.args[1:], dict(node.kwargs), None)]
+            chain = self.chain_of.get(source, []) + [(node.target, node.args[1:], dict(node.kwargs), None, node)]
         self.base_of[node], self.chain_of[node] = base, chain
         new = self._copy(node)
         self.view_cache[node] = (new, self.mutations.get(base, 0))
@@ -129,11 +129,12 @@ class _Functionalizer:
                                        name=_name(functional))
         value.meta = dict(node.meta)
         self._write(node.args[0], value)
-        # the in-place op's result is its first argument, mutated
-        self.base_of[node] = self.base_of.get(node.args[0], node.args[0])
-        if node.args[0] in self.chain_of:
-            self.chain_of[node] = self.chain_of[node.args[0]]
-            self.view_cache[node] = self.view_cache[node.args[0]]
+        # the in-place op's result is its first argument, mutated: an alias with the same view chain
+        target = node.args[0]
+        self.base_of[node] = self.base_of.get(target, target)
+        self.chain_of[node] = self.chain_of.get(target, [])
+        if target in self.view_cache:
+            self.view_cache[node] = self.view_cache[target]
         self.env[node] = value
 
     def _write(self, target, value):
@@ -147,34 +148,60 @@ class _Functionalizer:
         if base is not target:
             self.view_cache[target] = (value, self.mutations[base])
 
-    def _scatter_chain(self, base_value, chain, value):
+    def _scatter_chain(self, base_value, chain, value, parent=None):
+        """Write `value` (the new value at the end of `chain`) back through each view into the base."""
         if not chain:
             return value
-        (target, args, kwargs, index), rest = chain[0], chain[1:]
-        inner = self._replay(base_value, [chain[0]])
-        inner_new = self._scatter_chain(inner, rest, value)
-        return self._scatter_one(base_value, target, args, index, inner_new, inner)
+        first, rest = chain[0], chain[1:]
+        inner = self._replay(base_value, [first])
+        inner_new = self._scatter_chain(inner, rest, value, parent=first[4])
+        parent_shape = list((parent if parent is not None else self._chain_base(first[4])).meta["val"].shape)
+        return self._scatter_one(base_value, first, inner_new, parent_shape)
 
-    def _scatter_one(self, base_value, target, args, index, src, view_value):
+    def _chain_base(self, view_node):
+        return self.base_of[view_node]
+
+    def _scatter_one(self, parent_value, entry, src, parent_shape):
+        """`parent_value` with the view `entry` took of it replaced by `src` (the inverse of one view op)."""
+        target, args, kwargs, index, old_node = entry
         g = self.new
         args = self.current(args)
+        if index is not None:  # one piece of split/unbind: a slice or a select of the parent
+            return self._scatter_piece(parent_value, target, args, index, src, old_node)
         if target is aten.slice.Tensor:
-            return g.call_function(aten.slice_scatter.default, (base_value, src, *args), name="slice_scatter")
+            return g.call_function(aten.slice_scatter.default, (parent_value, src, *args), name="slice_scatter")
         if target is aten.select.int:
-            return g.call_function(aten.select_scatter.default, (base_value, src, *args), name="select_scatter")
+            return g.call_function(aten.select_scatter.default, (parent_value, src, *args), name="select_scatter")
         if target is aten.diagonal.default:
-            return g.call_function(aten.diagonal_scatter.default, (base_value, src, *args), name="diagonal_scatter")
+            return g.call_function(aten.diagonal_scatter.default, (parent_value, src, *args), name="diagonal_scatter")
+        if target is aten.as_strided.default:
+            return g.call_function(aten.as_strided_scatter.default, (parent_value, src, *args), name="as_strided_scatter")
+        if target in (aten.transpose.int, aten.t.default):
+            return g.call_function(target, (src, *args), name=_name(target))
+        if target is aten.permute.default:
+            inverse = [0] * len(args[0])
+            for i, d in enumerate(args[0]):
+                inverse[d % len(inverse)] = i
+            return g.call_function(aten.permute.default, (src, inverse), name="permute")
+        if target is aten.unsqueeze.default:
+            return g.call_function(aten.squeeze.dim, (src, args[0]), name="squeeze")
+        if target is aten.alias.default:
+            return src
         if target is aten.expand.default:
             raise RuntimeError("functionalization: an in-place op on an expanded tensor writes one element many times")
-        # Any other view covers its base in a new shape or order, or is a general strided window:
-        # write it back with as_strided_scatter using the geometry recorded at trace time.
-        view_meta, base_meta = view_value.meta.get("val"), base_value.meta.get("val")
-        if view_meta is None or base_meta is None:
-            raise NotImplementedError(f"functionalization: cannot write back through {target} without shape metadata")
-        offset = view_meta.storage_offset() - base_meta.storage_offset()
-        return g.call_function(aten.as_strided_scatter.default,
-                               (base_value, src, list(view_meta.shape), list(view_meta.stride()), offset),
-                               name="as_strided_scatter")
+        # view, _unsafe_view, squeeze: the same elements in another shape
+        return g.call_function(aten.view.default, (src, parent_shape), name="view")
+
+    def _scatter_piece(self, parent_value, target, args, index, src, old_node):
+        dim = args[-1] if len(args) > 1 else 0
+        if target is aten.unbind.int:
+            return self.new.call_function(aten.select_scatter.default, (parent_value, src, dim, index), name="select_scatter")
+        start = 0
+        for piece in list(old_node.args[0].meta["val"])[:index]:
+            start += piece.shape[dim]
+        end = start + old_node.meta["val"].shape[dim]
+        return self.new.call_function(aten.slice_scatter.default, (parent_value, src, dim, start, end),
+                                      name="slice_scatter")
 
     def _batch_norm(self, node):
         """native_batch_norm updates running stats in place; its functional form returns them."""

@@ -128,6 +128,8 @@ def record(op, args, kwargs):
             if differentiable[i]:
                 out.grad_fn = node
                 out._output_nr = i
+                if out._base is not None:
+                    out.__dict__["_grad_fn_version"] = out._version
     if derivative is not None:
         _save(node, plan.saves, bound, out_list, pre_saved, differentiable)
     return outputs
@@ -249,9 +251,9 @@ def _rebase_view_history(view, base, op_node):
     copy_slices = CopySlices(base, view, op_node, edge_of(base))
     base.grad_fn = copy_slices
     base._output_nr = 0
-    window = AsStridedBackward(base, view)
-    view.grad_fn = window
+    view.grad_fn = AsStridedBackward(base, view)
     view._output_nr = 0
+    view.__dict__["_grad_fn_version"] = view._version
 
 
 class CopySlices(Node):
