@@ -4,7 +4,9 @@ and `functorch.compile`; not to be confused with `minitorch2.autograd`, the eage
 make_fx records the aten ops that run; aot_function traces joint(primals,
 tangents), hands it to a partitioner and compiles the forward and backward.
 """
-from .aot import aot_autograd, aot_function, aot_module, aot_module_simplified, make_boxed_func
+from .aot import aot_autograd, aot_eager, aot_function, aot_module, aot_module_simplified, boxed_nop, make_boxed_func
+from .decompositions import core_aten_decompositions, get_decompositions
+from .functionalize import functionalize
 from .proxy_tensor import make_fx
 
 
@@ -18,4 +20,5 @@ def __getattr__(name):
     raise Unsupported(f"autograd (torch._functorch / functorch.compile) has no '{name}' yet")
 
 
-__all__ = ["aot_function", "aot_module", "aot_module_simplified", "aot_autograd", "make_boxed_func", "make_fx"]
+__all__ = ["aot_function", "aot_module", "aot_eager", "boxed_nop", "aot_module_simplified", "aot_autograd", "make_boxed_func", "make_fx",
+           "functionalize", "core_aten_decompositions", "get_decompositions"]

@@ -149,7 +149,7 @@ def _trace_outputs(fn, args):
 
 def _flat_fn(fn):
     def forward(*args):
-        return fn(*args)
+        return tuple(_as_list(fn(*args)))  # an inference graph returns a tuple, as PyTorch's does
 
     return forward
 
@@ -263,3 +263,17 @@ def aot_autograd(**kwargs):
         return aot_module_simplified(gm, example_inputs, **kwargs)
 
     return backend
+
+
+def boxed_nop(gm, example_inputs):
+    """The no-op compiler: run the graph as traced (the compilers of the aot_eager backend)."""
+    return make_boxed_func(gm.forward)
+
+
+def aot_eager(gm, example_inputs):
+    """The `aot_eager` backend, as PyTorch registers it: AOT tracing with no-op compilers and the min-cut
+    partitioner; useful to check that tracing and partitioning alone keep a program's results."""
+    from partition import min_cut_rematerialization_partition
+
+    return aot_module_simplified(gm, example_inputs, fw_compiler=boxed_nop, bw_compiler=boxed_nop,
+                                 partition_fn=min_cut_rematerialization_partition)

@@ -247,3 +247,32 @@ def functionalize_graph(gm):
     worker.new.output(results)
     worker.new.eliminate_dead_code()
     return GraphModule(gm, worker.new), mutated
+
+
+def functionalize(func, *, remove="mutations"):
+    """torch.func.functionalize: run `func` through a traced, functionalized graph. Under make_fx the
+    recorded graph has no in-place ops; inputs `func` mutates are still updated (copy_) afterwards."""
+    import functools
+
+    from minitorch2._dispatch import state
+
+    from .proxy_tensor import make_fx
+
+    @functools.wraps(func)
+    def wrapper(*args):
+        outer_modes, state.modes = state.modes, []  # an enclosing tracer must see only the pure graph run
+        try:
+            traced = make_fx(func, tracing_mode="fake")(*args)
+        finally:
+            state.modes = outer_modes
+        pure, mutated = functionalize_graph(traced)
+        out = pure(*args)
+        if not mutated:
+            return out
+        flat = list(out) if isinstance(out, (list, tuple)) else [out]
+        for i, value in zip(mutated, flat):
+            args[i].copy_(value)
+        rest = flat[len(mutated):]
+        return rest[0] if len(rest) == 1 and not isinstance(out, (list, tuple)) else type(out)(rest)
+
+    return wrapper

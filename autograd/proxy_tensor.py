@@ -112,10 +112,8 @@ def _placeholder_names(fn, args):
     for i, arg in enumerate(args):
         if i < len(params) and params[i].kind in (params[i].POSITIONAL_ONLY, params[i].POSITIONAL_OR_KEYWORD):
             base = params[i].name
-        elif params and params[-1].kind == params[-1].VAR_POSITIONAL:
-            base = params[-1].name
         else:
-            base = f"arg{i}"
+            base = f"arg{i}"  # *args: PyTorch names them arg0_1, arg1_1, ...
         names.append(base)
     return names
 

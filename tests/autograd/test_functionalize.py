@@ -116,3 +116,20 @@ def test_batchnorm_running_stats_update_through_compiled_graph():
 def test_a_pure_graph_is_left_as_it_is():
     gm = make_fx(lambda x: x.sin() + 1)(minitorch2.randn(3))
     assert functionalize_graph(gm) == (gm, [])
+
+
+def test_functionalize_under_make_fx_records_no_mutation():
+    from autograd import functionalize
+
+    def f(x):
+        y = x.clone()
+        y.add_(1)
+        y[0].mul_(2)
+        return y.sin()
+
+    gm = make_fx(functionalize(f))(minitorch2.ones(3, 2))
+    assert _mutating_ops(gm) == []
+    targets = [str(n.target) for n in gm.graph.nodes if n.op == "call_function"]
+    assert "aten.select_scatter.default" in targets
+    x = minitorch2.randn(3, 2)
+    np.testing.assert_allclose(gm(x).numpy(), f(x).numpy())
