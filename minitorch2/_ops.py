@@ -21,8 +21,8 @@ from ._schema import FunctionSchema
 class OpOverload:
     def __init__(self, entry):
         self._schema = FunctionSchema(entry.schema)
-        self.__name__ = f"{self._schema.name}.{self._schema.overload_name}"
-        self._opname = self._schema.name
+        self._opname = self._schema.name.split("::")[1]
+        self.__name__ = f"{self._opname}.{self._schema.overload_name}"
         self._overloadname = self._schema.overload_name
         self.tags = frozenset(entry.tags)
         self.kernel = entry.kernel

@@ -57,7 +57,8 @@ class FunctionSchema:
         if not m:
             raise ValueError(f"malformed schema: {text!r}")
         qualified, args_text, returns_text = m.groups()
-        self.name, _, self.overload_name = qualified.partition(".")
+        base_name, _, self.overload_name = qualified.partition(".")
+        self.name = f"aten::{base_name}"  # as PyTorch's FunctionSchema.name
         self.overload_name = self.overload_name or "default"
         self.arguments = _parse_arguments(args_text)
         self.returns = _parse_returns(returns_text)
@@ -68,7 +69,7 @@ class FunctionSchema:
         self._int_list_slots = [i for i, a in enumerate(self.positional) if a.is_int_list]
 
     def __str__(self):
-        return self.text
+        return "aten::" + self.text
 
     @property
     def is_mutable(self):
