@@ -1,5 +1,24 @@
 """frontend: Dynamo in pure Python (plays `torch._dynamo`).
 
-Bytecode capture with dis, guards, graph breaks and recompiles. Not built yet:
-see the project's frontend issue.
+Pipeline position: first. `minitorch2.compile(fn)` / `frontend.optimize(backend)(fn)`
+capture each call's frame from its bytecode into an FX graph of torch-level
+calls, guard the assumptions, and hand the graph to a backend. Read in order:
+
+    eval_frame.py        the wrapper: cache per code object, guards, recompiles, eager fallback
+    symbolic_convert.py  InstructionTranslator: one handler per opcode over VariableTrackers
+    variables/           the trackers (tensors, constants, lists, modules, functions, builtins)
+    source.py guards.py  where values came from; the checks that keep a graph valid
+    output_graph.py      the FX graph being built, its inputs and outputs
+    break_reasons.py     the table of graph-break reasons
+    pyversion.py         Python-version facts (3.11)
+
+In this slice a graph break makes the whole frame run eagerly (no resume functions yet).
 """
+from . import config, exc, testing
+from .backends import list_backends, lookup_backend, register_backend
+from .eval_frame import OptimizedModule, disable, optimize, reset
+from .explain import explain
+from .graph_break import graph_break
+
+__all__ = ["optimize", "explain", "reset", "disable", "graph_break", "config", "testing", "exc", "register_backend",
+           "list_backends", "lookup_backend", "OptimizedModule"]

@@ -53,10 +53,26 @@ __version__ = "2.13.0+minitorch2"
 
 
 def compile(model=None, *, fullgraph=False, dynamic=None, backend="inductor", mode=None, options=None, disable=False):
-    """minitorch2.compile: arrives with the frontend (frontend/); not available yet."""
-    raise NotImplementedError(
-        "minitorch2.compile needs the frontend/ package, which is not implemented yet (see the project's issues)"
-    )
+    """minitorch2.compile (torch.compile): capture with the frontend (frontend/), compile with `backend`.
+
+    Works as a call or a decorator, on functions and nn.Modules (an OptimizedModule sharing the
+    parameters, `_orig_mod`). The default backend "inductor" (backend/) is not built yet: it falls
+    back to "aot_eager" with a warning.
+    """
+    if model is None:
+        return lambda m: compile(m, fullgraph=fullgraph, dynamic=dynamic, backend=backend, mode=mode,
+                                 options=options, disable=disable)
+    if disable:
+        return model
+    import frontend
+
+    if backend == "inductor" and "inductor" not in frontend.list_backends():
+        import warnings
+
+        warnings.warn("minitorch2.compile: the inductor backend (backend/) is not built yet; using 'aot_eager'")
+        backend = "aot_eager"
+    return frontend.optimize(backend, nopython=fullgraph, dynamic=dynamic)(model)
+
 
 from ._unsupported import module_getattr as _module_getattr  # noqa: E402
 

@@ -1,0 +1,44 @@
+"""Backends: what the frontend hands its graphs to (plays torch._dynamo.backends.registry).
+
+The registry is one visible table, BACKENDS: name -> function(gm, example_inputs) -> callable.
+"eager" runs the captured graph as is; "aot_eager" traces it with `autograd`
+(joint graph, partition) and runs the pieces eagerly. "inductor" (the default
+of `minitorch2.compile`) is `backend/` and is not built yet.
+"""
+from ..exc import InvalidBackend
+
+
+def eager(gm, example_inputs):
+    return gm.forward
+
+
+def aot_eager(gm, example_inputs):
+    from autograd import aot_eager as _aot_eager
+
+    return _aot_eager(gm, example_inputs)
+
+
+BACKENDS = {
+    "eager": eager,
+    "aot_eager": aot_eager,
+}
+
+
+def register_backend(compiler_fn=None, name=None):
+    """Add a backend to the table; usable as a decorator."""
+    if compiler_fn is None:
+        return lambda fn: register_backend(fn, name)
+    BACKENDS[name or compiler_fn.__name__] = compiler_fn
+    return compiler_fn
+
+
+def list_backends(exclude_tags=None):
+    return sorted(BACKENDS)
+
+
+def lookup_backend(compiler_fn):
+    if isinstance(compiler_fn, str):
+        if compiler_fn not in BACKENDS:
+            raise InvalidBackend(compiler_fn)
+        return BACKENDS[compiler_fn]
+    return compiler_fn

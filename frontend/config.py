@@ -1,0 +1,6 @@
+"""Frontend knobs (plays `torch._dynamo.config`)."""
+
+cache_size_limit = 8  # compiled entries per code object before the frame runs eagerly
+suppress_errors = False  # a backend failure falls back to eager instead of raising
+verbose = False
+inline_inbuilt_nn_modules = True  # parameters become graph inputs, module calls are inlined

@@ -1,0 +1,43 @@
+"""Errors of the frontend (plays `torch._dynamo.exc`).
+
+Frontend layer. `Unsupported` is raised by the translator when it meets
+something it cannot capture; it carries a code from `break_reasons.REASONS`
+and, once the translator knows it, the instruction, file and line. Outside
+`fullgraph=True` an Unsupported never reaches the user: the frame runs eagerly
+and the reason is recorded (see `explain`).
+"""
+
+
+class TorchDynamoException(RuntimeError):
+    pass
+
+
+class Unsupported(TorchDynamoException):
+    """Something the translator cannot put in a graph (a graph break)."""
+
+    def __init__(self, msg, code="unsupported"):
+        super().__init__(msg)
+        self.msg = msg
+        self.code = code
+        self.where = None  # "OPNAME at file:line", added by the translator
+
+    def add_location(self, inst, filename, lineno):
+        if self.where is None:
+            self.where = f"{inst.opname} at {filename}:{lineno}"
+            self.args = (f"{self.msg} (instruction {self.where})",)
+
+
+class BackendCompilerFailed(TorchDynamoException):
+    def __init__(self, backend_name, inner):
+        super().__init__(f"backend={backend_name!r} raised:\n{type(inner).__name__}: {inner}")
+        self.backend_name = backend_name
+        self.inner_exception = inner
+
+
+class InvalidBackend(TorchDynamoException):
+    def __init__(self, name):
+        super().__init__(f"Invalid backend: {name!r}, see `frontend.list_backends()` for available backends.")
+
+
+class RecompileLimitExceeded(TorchDynamoException):
+    pass

@@ -1,0 +1,135 @@
+"""Guards: the assumptions a compiled graph makes, checked before each reuse.
+
+Frontend layer, between the translator (which records assumptions while it
+reads a frame) and the cache in `eval_frame.py` (which checks them on every
+call). The one idea to hold: a guard is one line of Python over `L` (the
+frame's locals) and `G` (its globals), written from a Source's name, and all
+the guards of a cache entry compile to ONE printable function:
+
+    def guards(L, G):
+        if not (___check_tensor(L['x'], torch.float32, (2, 3), (3, 1), False)): return "L['x'] ..."
+        if not (___check_obj_id(L['self'], 140234)): return "L['self'] is a different object"
+        if not (___is_grad_enabled()): return "grad mode changed"
+        return None
+
+It returns None when every guard passes, else the text of the first guard
+that failed, which is what recompile logs and the cache-limit warning print.
+"""
+import builtins
+
+import minitorch2
+
+
+def ___check_tensor(value, dtype, size, stride, requires_grad, tensor_type):
+    return (type(value) is tensor_type and value.dtype == dtype and tuple(value.shape) == size
+            and tuple(value.stride()) == stride and value.requires_grad == requires_grad)
+
+
+def ___check_obj_id(value, expected):
+    return id(value) == expected
+
+
+def ___check_type_id(value, expected):
+    return id(type(value)) == expected
+
+
+def ___is_grad_enabled():
+    return minitorch2.is_grad_enabled()
+
+
+GUARD_NAMESPACE = {
+    "___check_tensor": ___check_tensor,
+    "___check_obj_id": ___check_obj_id,
+    "___check_type_id": ___check_type_id,
+    "___is_grad_enabled": ___is_grad_enabled,
+    "torch": minitorch2,
+    "builtins": builtins,
+}
+
+
+class Guard:
+    """One assumption: `code` must be true; `kind` says what sort (TENSOR_MATCH, ID_MATCH...)."""
+
+    def __init__(self, kind, code, why):
+        self.kind = kind
+        self.code = code
+        self.why = why
+
+    def __repr__(self):
+        return f"{self.kind}: {self.code}"
+
+
+def _type_expr(t):
+    """How a guard spells a tensor class: torch.Tensor or torch.nn.Parameter."""
+    return "torch.nn.Parameter" if isinstance(t, minitorch2.nn.Parameter) else "torch.Tensor"
+
+
+def tensor_guard(source, value):
+    name = source.name()
+    code = (f"___check_tensor({name}, {value.dtype!r}, {tuple(value.shape)!r}, {tuple(value.stride())!r}, "
+            f"{value.requires_grad!r}, {_type_expr(value)})")
+    why = (f"tensor {name}: expected {_type_expr(value)} {value.dtype} size {list(value.shape)} "
+           f"stride {list(value.stride())} requires_grad={value.requires_grad}")
+    return Guard("TENSOR_MATCH", code, why)
+
+
+def constant_guard(source, value):
+    name = source.name()
+    if value is None or isinstance(value, bool):
+        return Guard("CONSTANT_MATCH", f"{name} is {value!r}", f"{name} is {value!r}")
+    return Guard("CONSTANT_MATCH", f"___check_type_id({name}, {id(type(value))}) and {name} == {value!r}",
+                 f"{name} == {value!r} (type {type(value).__name__})")
+
+
+def id_guard(source, value):
+    name = source.name()
+    return Guard("ID_MATCH", f"___check_obj_id({name}, {id(value)})", f"{name} is the same object as when compiled")
+
+
+def type_guard(source, value):
+    name = source.name()
+    return Guard("TYPE_MATCH", f"___check_type_id({name}, {id(type(value))})", f"type({name}) is {type(value).__name__}")
+
+
+def length_guard(source, value):
+    name = source.name()
+    return Guard("SEQUENCE_LENGTH", f"len({name}) == {len(value)}", f"len({name}) == {len(value)}")
+
+
+def grad_mode_guard(enabled):
+    code = "___is_grad_enabled()" if enabled else "not ___is_grad_enabled()"
+    return Guard("GRAD_MODE", code, f"grad mode is {'enabled' if enabled else 'disabled'}")
+
+
+class GuardSet:
+    """The guards of one translation, in the order they were installed, without duplicates."""
+
+    def __init__(self):
+        self.guards = []
+        self._codes = set()
+        self.keepalive = []  # objects guarded by id stay alive so their ids are not reused
+
+    def add(self, guard, keepalive=None):
+        if guard.code not in self._codes:
+            self._codes.add(guard.code)
+            self.guards.append(guard)
+            if keepalive is not None:
+                self.keepalive.append(keepalive)
+
+    def source_text(self):
+        lines = ["def guards(L, G):"]
+        for g in self.guards:
+            lines.append(f"    if not ({g.code}): return {g.why!r}")
+        lines.append("    return None")
+        return "\n".join(lines)
+
+    def compile(self):
+        """The one guard function of a cache entry; its source is kept on it as `.source`."""
+        text = self.source_text()
+        namespace = dict(GUARD_NAMESPACE)
+        exec(compile(text, "<frontend guards>", "exec"), namespace)
+        fn = namespace["guards"]
+        fn.source = text
+        fn.guard_list = list(self.guards)
+        fn.keepalive = self.keepalive
+        return fn

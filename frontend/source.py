@@ -1,0 +1,88 @@
+"""Sources: where a value the translator reads came from, in the running frame.
+
+Frontend layer, used by the variable builder (to name graph inputs), by
+guards (to say what they check) and by the cache entry (to fetch inputs on
+every call). The one idea to hold: a Source's `name()` is both Dynamo's name
+for the value and the Python expression that fetches it, evaluated with `L`
+bound to the frame's locals and `G` to its globals:
+
+    LocalSource("x")                                      L['x']
+    GlobalSource("W")                                     G['W']
+    AttrSource(LocalSource("self"), "training")           L['self'].training
+    self.fc.weight (nn.Module internals spelled out)      L['self']._modules['fc']._parameters['weight']
+    GetItemSource(LocalSource("xs"), 0)                   L['xs'][0]
+
+A graph input's placeholder name is the source name with every run of
+non-identifier characters turned into `_` (`L_self_modules_fc_parameters_weight_`).
+"""
+import re
+
+
+class Source:
+    def name(self):
+        raise NotImplementedError
+
+    def placeholder_name(self):
+        return re.sub(r"[^a-zA-Z0-9]+", "_", self.name())
+
+    def fetch(self, L, G):
+        """The value this source names, in a frame whose locals are L and globals G."""
+        fn = getattr(self, "_fetch_fn", None)
+        if fn is None:
+            fn = eval(f"lambda L, G: {self.name()}")
+            self._fetch_fn = fn
+        return fn(L, G)
+
+    def is_parameter_or_buffer(self):
+        return False
+
+    def __repr__(self):
+        return f"{type(self).__name__}({self.name()})"
+
+    def __eq__(self, other):
+        return type(self) is type(other) and self.name() == other.name()
+
+    def __hash__(self):
+        return hash(self.name())
+
+
+class LocalSource(Source):
+    def __init__(self, local_name):
+        self.local_name = local_name
+
+    def name(self):
+        return f"L[{self.local_name!r}]"
+
+
+class GlobalSource(Source):
+    def __init__(self, global_name):
+        self.global_name = global_name
+
+    def name(self):
+        return f"G[{self.global_name!r}]"
+
+
+class AttrSource(Source):
+    def __init__(self, base, member):
+        self.base = base
+        self.member = member
+
+    def name(self):
+        return f"{self.base.name()}.{self.member}"
+
+
+class GetItemSource(Source):
+    def __init__(self, base, index):
+        self.base = base
+        self.index = index
+
+    def name(self):
+        return f"{self.base.name()}[{self.index!r}]"
+
+    def is_parameter_or_buffer(self):
+        return isinstance(self.base, AttrSource) and self.base.member in ("_parameters", "_buffers")
+
+
+def module_member_source(module_source, kind, key):
+    """Source of `module.<key>` when it lives in `module.<kind>` (`_modules`, `_parameters`, `_buffers`)."""
+    return GetItemSource(AttrSource(module_source, kind), key)

@@ -1,0 +1,39 @@
+"""Test helpers (plays torch._dynamo.testing): CompileCounter counts frames compiled and ops in their graphs."""
+
+
+class CompileCounter:
+    def __init__(self):
+        self.frame_count = 0
+        self.op_count = 0
+
+    def __call__(self, gm, example_inputs):
+        self.frame_count += 1
+        for node in gm.graph.nodes:
+            if "call" in node.op:
+                self.op_count += 1
+        return gm.forward
+
+    def clear(self):
+        self.frame_count = 0
+        self.op_count = 0
+
+
+class CompileCounterWithBackend(CompileCounter):
+    def __init__(self, backend):
+        super().__init__()
+        self.backend = backend
+
+    def __call__(self, gm, example_inputs):
+        from .backends import lookup_backend
+
+        super().__call__(gm, example_inputs)
+        return lookup_backend(self.backend)(gm, example_inputs)
+
+
+class EagerAndRecordGraphs:
+    def __init__(self):
+        self.graphs = []
+
+    def __call__(self, gm, example_inputs):
+        self.graphs.append(gm)
+        return gm.forward

@@ -1,0 +1,10 @@
+"""Variable trackers: the translator's values. See base.py for the idea; builder.py decides which one a value gets."""
+from .base import LazyVariableTracker, NullVariable, VariableTracker
+from .builder import wrap
+from .builtin import BuiltinVariable, binary_op, unary_op
+from .constant import ConstantVariable
+from .functions import CellVariable, NestedUserFunctionVariable, UserFunctionVariable, UserMethodVariable
+from .lists import BaseListVariable, ListIteratorVariable, ListVariable, SizeVariable, TupleVariable
+from .nn_module import NNModuleVariable
+from .tensor import TensorVariable
+from .torch import TorchVariable

@@ -1,0 +1,90 @@
+"""VariableTracker: what the translator keeps on its stack instead of values.
+
+Frontend layer. The symbolic interpreter (`symbolic_convert.py`) never holds a
+real Python value from the frame: it holds trackers. Each tracker knows how to
+answer the questions bytecode asks (attribute, call, item, iteration, truth)
+either by folding them at translation time (constants, lists, modules) or by
+recording FX nodes (tensors). The one idea to hold: a tracker with a `source`
+came from outside the frame and is guarded; one without was built inside the
+frame and needs no guard.
+"""
+from ..exc import Unsupported
+
+
+class VariableTracker:
+    def __init__(self, source=None):
+        self.source = source
+
+    def realize(self):
+        """The concrete tracker (lazy frame inputs become tensors, constants... only when used)."""
+        return self
+
+    def python_type(self):
+        raise Unsupported(f"{type(self).__name__} has no known Python type", "unsupported")
+
+    def is_python_constant(self):
+        return False
+
+    def as_python_constant(self):
+        raise Unsupported(f"{self} is not a Python constant", "unsupported")
+
+    def var_getattr(self, tx, name):
+        raise Unsupported(f"attribute {name!r} of {self}", "unsupported_attr")
+
+    def call_function(self, tx, args, kwargs):
+        raise Unsupported(f"call to {self}", "unsupported_call")
+
+    def call_method(self, tx, name, args, kwargs):
+        fn = self.var_getattr(tx, name)
+        return fn.call_function(tx, args, kwargs)
+
+    def unpack_var_sequence(self, tx):
+        raise Unsupported(f"iteration over {self}", "unsupported")
+
+    def truth(self, tx):
+        raise Unsupported(f"truth value of {self}", "unsupported")
+
+    def output_plan(self, og):
+        """How to rebuild this value after the graph runs: a function (graph outputs, L, G) -> value."""
+        if self.source is not None:
+            source = self.source
+            return lambda outs, L, G: source.fetch(L, G)
+        raise Unsupported(f"returning {self} from a compiled frame", "unsupported")
+
+    def __repr__(self):
+        return f"{type(self).__name__}()"
+
+
+class LazyVariableTracker(VariableTracker):
+    """A frame input not looked at yet. It becomes a real tracker (and a graph input with guards)
+    the first time the translator needs its value, so inputs are numbered in order of first use,
+    as Dynamo numbers them."""
+
+    def __init__(self, tx, value, source):
+        super().__init__(source)
+        self._tx = tx
+        self._value = value
+        self._realized = None
+
+    def realize(self):
+        if self._realized is None:
+            from .builder import wrap
+
+            self._realized = wrap(self._tx.output, self._value, self.source)
+        return self._realized
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self.realize(), name)
+
+    def __repr__(self):
+        return f"Lazy({self.source.name()})"
+
+
+class NullVariable(VariableTracker):
+    """The NULL that LOAD_GLOBAL/PUSH_NULL put below a callable (3.11 call protocol)."""
+
+
+def realize_all(items):
+    return [v.realize() for v in items]

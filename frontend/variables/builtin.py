@@ -1,0 +1,156 @@
+"""BuiltinVariable: Python builtins and operators, folded or turned into graph nodes.
+
+Frontend layer. `len`, `isinstance`, `getattr`, `range`, `enumerate`, `zip`,
+`min`/`max` on constants fold at translation time; `print` is a graph break
+(its side effect must happen at run time). `binary_op` is where `a + b`
+meets the trackers: constants fold, anything involving a tensor records an
+`operator.add` node (printed `a + b`), sequences concatenate.
+"""
+import builtins
+import operator
+
+from ..exc import Unsupported
+from .base import VariableTracker
+from .constant import ConstantVariable
+from .lists import BaseListVariable, ListVariable, TupleVariable
+from .tensor import TensorVariable, record
+
+FOLDABLE = {abs, min, max, round, int, float, bool, str, divmod, pow, sum, all, any, type}
+
+
+def _is_const(v):
+    return v.is_python_constant()
+
+
+def binary_op(tx, fn, a, b):
+    a, b = a.realize(), b.realize()
+    if isinstance(a, TensorVariable) or isinstance(b, TensorVariable):
+        if not all(isinstance(v, TensorVariable) or _is_const(v) for v in (a, b)):
+            raise Unsupported(f"{fn.__name__} of {a} and {b}", "unsupported")
+        return record(tx.output, "call_function", fn, [a, b], {})
+    if isinstance(a, BaseListVariable) and isinstance(b, BaseListVariable) and fn in (operator.add, operator.iadd):
+        if fn is operator.iadd and isinstance(a, ListVariable):
+            if a.source is not None:
+                raise Unsupported("+= on a list from outside the frame", "side_effect")
+            a.items.extend(b.items)
+            return a
+        return type(a)(a.items + b.items)
+    if isinstance(a, BaseListVariable) and _is_const(b) and fn is operator.mul:
+        return type(a)(a.items * b.as_python_constant())
+    if _is_const(a) and _is_const(b):
+        try:
+            return ConstantVariable(fn(a.as_python_constant(), b.as_python_constant()))
+        except Exception as e:
+            raise Unsupported(f"{fn.__name__} raised {type(e).__name__}: {e}", "unsupported") from None
+    raise Unsupported(f"{fn.__name__} of {a} and {b}", "unsupported")
+
+
+def unary_op(tx, fn, a):
+    a = a.realize()
+    if isinstance(a, TensorVariable):
+        return record(tx.output, "call_function", fn, [a], {})
+    if _is_const(a):
+        return ConstantVariable(fn(a.as_python_constant()))
+    raise Unsupported(f"{fn.__name__} of {a}", "unsupported")
+
+
+class BuiltinVariable(VariableTracker):
+    def __init__(self, fn, source=None):
+        super().__init__(source)
+        self.fn = fn
+
+    def python_type(self):
+        return type(self.fn)
+
+    def is_python_constant(self):
+        return True
+
+    def as_python_constant(self):
+        return self.fn
+
+    def call_function(self, tx, args, kwargs):
+        handler = getattr(self, f"call_{getattr(self.fn, '__name__', '')}", None)
+        if self.fn is print:
+            raise Unsupported("print() is a side effect", "print")
+        if handler is not None and getattr(builtins, self.fn.__name__, None) is self.fn:
+            return handler(tx, *args, **kwargs)
+        if getattr(operator, getattr(self.fn, "__name__", ""), None) is self.fn and not kwargs:
+            if len(args) == 2:
+                return binary_op(tx, self.fn, *args)
+            if len(args) == 1:
+                return unary_op(tx, self.fn, args[0])
+        args = [a.realize() for a in args]
+        if (self.fn in FOLDABLE or type(self.fn).__name__ == "builtin_function_or_method") and \
+                all(_is_const(a) for a in [*args, *kwargs.values()]):
+            value = self.fn(*[a.as_python_constant() for a in args],
+                            **{k: v.realize().as_python_constant() for k, v in kwargs.items()})
+            return ConstantVariable(value)
+        if self.fn in (abs,) and len(args) == 1 and isinstance(args[0], TensorVariable):
+            return record(tx.output, "call_function", operator.abs, args, {})
+        raise Unsupported(f"builtin {getattr(self.fn, '__name__', self.fn)} with these arguments", "unsupported_call")
+
+    # ---- builtins with their own rules --------------------------------------------------
+
+    def call_len(self, tx, obj):
+        obj = obj.realize()
+        if isinstance(obj, BaseListVariable):
+            return ConstantVariable(len(obj.items))
+        if isinstance(obj, TensorVariable):
+            return ConstantVariable(len(obj.example_value))
+        if hasattr(obj, "length"):
+            return ConstantVariable(obj.length())
+        if _is_const(obj):
+            return ConstantVariable(len(obj.as_python_constant()))
+        raise Unsupported(f"len() of {obj}", "unsupported_call")
+
+    def call_isinstance(self, tx, obj, classes):
+        obj, classes = obj.realize(), classes.realize()
+        cls = classes.as_python_constant()
+        return ConstantVariable(issubclass(obj.python_type(), cls))
+
+    def call_getattr(self, tx, obj, name, default=None):
+        name = name.realize().as_python_constant()
+        try:
+            return obj.realize().var_getattr(tx, name)
+        except Unsupported:
+            if default is None:
+                raise
+            return default
+
+    def call_hasattr(self, tx, obj, name):
+        obj = obj.realize()
+        name = name.realize().as_python_constant()
+        if obj.is_python_constant():
+            return ConstantVariable(hasattr(obj.as_python_constant(), name))
+        if hasattr(obj, "module"):
+            return ConstantVariable(hasattr(obj.module, name))
+        if isinstance(obj, TensorVariable):
+            return ConstantVariable(hasattr(obj.example_value, name))
+        raise Unsupported(f"hasattr on {obj}", "unsupported_call")
+
+    def call_range(self, tx, *args):
+        args = [a.realize() for a in args]
+        if not all(_is_const(a) for a in args):
+            raise Unsupported("range() of a non-constant", "unsupported_call")
+        return ConstantVariable(range(*[a.as_python_constant() for a in args]))
+
+    def call_enumerate(self, tx, iterable, start=None):
+        first = start.realize().as_python_constant() if start is not None else 0
+        items = iterable.realize().unpack_var_sequence(tx)
+        return ListVariable([TupleVariable([ConstantVariable(first + i), v]) for i, v in enumerate(items)])
+
+    def call_zip(self, tx, *iterables):
+        seqs = [it.realize().unpack_var_sequence(tx) for it in iterables]
+        return ListVariable([TupleVariable(list(group)) for group in zip(*seqs)])
+
+    def call_list(self, tx, iterable=None):
+        return ListVariable(iterable.realize().unpack_var_sequence(tx) if iterable is not None else [])
+
+    def call_tuple(self, tx, iterable=None):
+        return TupleVariable(iterable.realize().unpack_var_sequence(tx) if iterable is not None else [])
+
+    def call_reversed(self, tx, iterable):
+        return ListVariable(list(reversed(iterable.realize().unpack_var_sequence(tx))))
+
+    def __repr__(self):
+        return f"BuiltinVariable({getattr(self.fn, '__name__', self.fn)})"

@@ -1,0 +1,64 @@
+"""ConstantVariable: Python values known at translation time (numbers, strings, None, dtypes, ranges, classes).
+
+Frontend layer. Operations on constants fold: `x.shape[0] * 2` is an int
+in the graph, not a node. A constant read from the frame carries a source and
+a guard that its value is unchanged.
+"""
+from ..exc import Unsupported
+from .base import VariableTracker
+
+
+class ConstantVariable(VariableTracker):
+    def __init__(self, value, source=None):
+        super().__init__(source)
+        self.value = value
+
+    def python_type(self):
+        return type(self.value)
+
+    def is_python_constant(self):
+        return True
+
+    def as_python_constant(self):
+        return self.value
+
+    def truth(self, tx):
+        return bool(self.value)
+
+    def var_getattr(self, tx, name):
+        try:
+            attr = getattr(self.value, name)
+        except AttributeError as e:
+            raise Unsupported(str(e), "unsupported_attr") from None
+        if callable(attr):
+            return BoundConstantMethod(self, name)
+        return ConstantVariable(attr)
+
+    def unpack_var_sequence(self, tx):
+        if isinstance(self.value, (range, tuple, list, str)):
+            return [ConstantVariable(v) for v in self.value]
+        raise Unsupported(f"iteration over {self.value!r}", "unsupported")
+
+    def output_plan(self, og):
+        value = self.value
+        return lambda outs, L, G: value
+
+    def __repr__(self):
+        return f"ConstantVariable({self.value!r})"
+
+
+class BoundConstantMethod(VariableTracker):
+    """`"{}".format`, `(1, 2).index`...: a method of a constant, folded when its arguments are constants."""
+
+    def __init__(self, obj, name):
+        super().__init__()
+        self.obj = obj
+        self.name = name
+
+    def call_function(self, tx, args, kwargs):
+        args = [a.realize() for a in args]
+        if not all(a.is_python_constant() for a in [*args, *kwargs.values()]):
+            raise Unsupported(f"{self.name} of a constant called with non-constant arguments", "unsupported_call")
+        method = getattr(self.obj.value, self.name)
+        return ConstantVariable(method(*[a.as_python_constant() for a in args],
+                                       **{k: v.as_python_constant() for k, v in kwargs.items()}))

@@ -1,0 +1,133 @@
+"""User functions: called by inlining their bytecode into the graph being built.
+
+Frontend layer. A call to a Python function the user wrote (a global helper,
+a method, a closure made inside the frame, a module's forward) is not a graph
+node: the translator runs the callee's bytecode symbolically in an
+`InliningInstructionTranslator` that shares the output graph, so the graph
+records only the tensor operations inside. Arguments bind exactly as Python
+binds them (inspect.Signature on a function object whose defaults and cells
+hold trackers).
+"""
+import inspect
+import types
+
+from ..exc import Unsupported
+from ..source import AttrSource, GetItemSource
+from .base import LazyVariableTracker, VariableTracker
+from .lists import TupleVariable
+
+
+class CellVariable(VariableTracker):
+    """A closure cell. `from_outside` cells belong to a real function: writing them is a side effect."""
+
+    def __init__(self, contents=None, from_outside=False):
+        super().__init__()
+        self.contents = contents
+        self.from_outside = from_outside
+
+
+def bind_arguments(tx, fn, args, kwargs):
+    """Python's binding of args/kwargs to fn's parameters; defaults read from fn are wrapped as inputs."""
+    try:
+        bound = inspect.signature(fn).bind(*args, **kwargs)
+    except TypeError as e:
+        raise Unsupported(f"calling {fn.__qualname__}: {e}", "unsupported_call") from None
+    bound.apply_defaults()
+    params = inspect.signature(fn).parameters
+    result = {}
+    for name, value in bound.arguments.items():
+        kind = params[name].kind
+        if kind is inspect.Parameter.VAR_POSITIONAL:
+            value = TupleVariable(value)
+        elif kind is inspect.Parameter.VAR_KEYWORD:
+            if value:
+                raise Unsupported("**kwargs in an inlined function", "unsupported_call")
+            from .constant import ConstantVariable
+
+            value = ConstantVariable({})
+        elif not isinstance(value, VariableTracker):
+            value = _wrap_default(tx, fn, name, value)
+        result[name] = value
+    return result
+
+
+def _wrap_default(tx, fn, name, value):
+    from .builder import wrap
+
+    source = getattr(fn, "_frontend_source", None)
+    if source is not None:
+        names = fn.__code__.co_varnames[:fn.__code__.co_argcount]
+        if name in names and fn.__defaults__:
+            index = names.index(name) - (len(names) - len(fn.__defaults__))
+            return wrap(tx.output, value, GetItemSource(AttrSource(source, "__defaults__"), index))
+        return wrap(tx.output, value, GetItemSource(AttrSource(source, "__kwdefaults__"), name))
+    return wrap(tx.output, value, None)
+
+
+class UserFunctionVariable(VariableTracker):
+    def __init__(self, fn, source=None):
+        super().__init__(source)
+        self.fn = fn
+
+    def python_type(self):
+        return types.FunctionType
+
+    def closure_cells(self, tx):
+        cells = {}
+        for i, (name, cell) in enumerate(zip(self.fn.__code__.co_freevars, self.fn.__closure__ or ())):
+            if self.source is None:
+                raise Unsupported(f"closure of {self.fn.__qualname__} without a source to guard", "unsupported_call")
+            source = AttrSource(GetItemSource(AttrSource(self.source, "__closure__"), i), "cell_contents")
+            cells[name] = CellVariable(LazyVariableTracker(tx, cell.cell_contents, source), from_outside=True)
+        return cells
+
+    def call_function(self, tx, args, kwargs, self_var=None):
+        from ..graph_break import graph_break
+
+        if self.fn is graph_break:
+            raise Unsupported("frontend.graph_break() called", "graph_break")
+        if self.fn.__code__.co_flags & (inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR):
+            raise Unsupported(f"{self.fn.__qualname__} is a generator or coroutine", "generator")
+        fn = self.fn
+        fn._frontend_source = self.source
+        all_args = [self_var, *args] if self_var is not None else list(args)
+        bound = bind_arguments(tx, fn, all_args, kwargs)
+        return tx.inline_call(fn.__code__, fn.__globals__, bound, self.closure_cells(tx))
+
+    def __repr__(self):
+        return f"UserFunctionVariable({self.fn.__qualname__})"
+
+
+class UserMethodVariable(VariableTracker):
+    """`obj.method` for a Python-level method: the function with its self tracker bound."""
+
+    def __init__(self, fn_var, self_var):
+        super().__init__()
+        self.fn_var = fn_var
+        self.self_var = self_var
+
+    def call_function(self, tx, args, kwargs):
+        return self.fn_var.call_function(tx, args, kwargs, self_var=self.self_var)
+
+
+class NestedUserFunctionVariable(VariableTracker):
+    """A function made by MAKE_FUNCTION inside the frame; its defaults and cells are trackers."""
+
+    def __init__(self, code, f_globals, defaults, kwdefaults, closure):
+        super().__init__()
+        self.code = code
+        self.f_globals = f_globals
+        self.defaults = defaults
+        self.kwdefaults = kwdefaults
+        self.closure = closure or ()
+
+    def python_type(self):
+        return types.FunctionType
+
+    def call_function(self, tx, args, kwargs):
+        shell = types.FunctionType(self.code, self.f_globals, self.code.co_name, tuple(self.defaults) or None,
+                                   tuple(types.CellType(c) for c in self.closure) or None)
+        shell.__kwdefaults__ = dict(self.kwdefaults) or None
+        bound = bind_arguments(tx, shell, args, kwargs)
+        cells = dict(zip(self.code.co_freevars, self.closure))
+        return tx.inline_call(self.code, self.f_globals, bound, cells)

@@ -1,0 +1,135 @@
+"""Sequences the translator models item by item: tuples, lists, torch.Size, iterators.
+
+Frontend layer. A tuple or list tracker holds a Python list of trackers, so
+`a, b = pair`, `xs[0]`, `len(xs)` and `for x in xs` fold at translation time
+(loops unroll). A list built inside the frame may be mutated (`append`); a
+list that came from outside (it has a source) may not: that side effect
+would have to be replayed, which this slice does not do.
+"""
+import minitorch2
+
+from ..exc import Unsupported
+from .base import VariableTracker
+from .constant import ConstantVariable
+
+
+class BaseListVariable(VariableTracker):
+    python_cls = list
+
+    def __init__(self, items, source=None):
+        super().__init__(source)
+        self.items = list(items)
+
+    def python_type(self):
+        return self.python_cls
+
+    def is_python_constant(self):
+        return all(i.realize().is_python_constant() for i in self.items)
+
+    def as_python_constant(self):
+        return self.python_cls([i.realize().as_python_constant() for i in self.items])
+
+    def truth(self, tx):
+        return bool(self.items)
+
+    def unpack_var_sequence(self, tx):
+        return list(self.items)
+
+    def getitem(self, tx, index):
+        index = index.realize()
+        if not index.is_python_constant():
+            raise Unsupported("indexing a list with a non-constant", "unsupported")
+        key = index.as_python_constant()
+        if isinstance(key, slice):
+            return type(self)(self.items[key])
+        return self.items[key]
+
+    def var_getattr(self, tx, name):
+        return ListMethodVariable(self, name)
+
+    def call_method(self, tx, name, args, kwargs):
+        if name == "index" or name == "count":
+            target = args[0].realize()
+            if not target.is_python_constant():
+                raise Unsupported(f"list.{name} of a non-constant", "unsupported")
+            return ConstantVariable(getattr(self.as_python_constant(), name)(target.as_python_constant()))
+        if name == "__getitem__":
+            return self.getitem(tx, args[0])
+        if self.python_cls is list and name in ("append", "extend", "insert", "pop"):
+            if self.source is not None:
+                raise Unsupported(f"list.{name} on a list from outside the frame", "side_effect")
+            if name == "append":
+                self.items.append(args[0])
+            elif name == "extend":
+                self.items.extend(args[0].realize().unpack_var_sequence(tx))
+            elif name == "insert":
+                self.items.insert(args[0].realize().as_python_constant(), args[1])
+            else:
+                index = args[0].realize().as_python_constant() if args else -1
+                return self.items.pop(index)
+            return ConstantVariable(None)
+        raise Unsupported(f"{self.python_cls.__name__}.{name}", "unsupported_call")
+
+    def output_plan(self, og):
+        plans = [i.realize().output_plan(og) for i in self.items]
+        cls = self.python_cls
+        return lambda outs, L, G: cls(p(outs, L, G) for p in plans)
+
+    def __repr__(self):
+        return f"{type(self).__name__}({self.items})"
+
+
+class ListVariable(BaseListVariable):
+    python_cls = list
+
+
+class TupleVariable(BaseListVariable):
+    python_cls = tuple
+
+
+class SizeVariable(TupleVariable):
+    """`x.shape`: a tuple of ints (static shapes) that is a torch.Size to isinstance."""
+
+    python_cls = minitorch2.Size
+
+    def getitem(self, tx, index):
+        item = super().getitem(tx, index)
+        if isinstance(item, SizeVariable):
+            return item
+        return item
+
+    def var_getattr(self, tx, name):
+        if name == "numel":
+            return ConstantVariable(self.as_python_constant()).var_getattr(tx, name)
+        return super().var_getattr(tx, name)
+
+
+class ListMethodVariable(VariableTracker):
+    def __init__(self, obj, name):
+        super().__init__()
+        self.obj = obj
+        self.name = name
+
+    def call_function(self, tx, args, kwargs):
+        return self.obj.call_method(tx, self.name, args, kwargs)
+
+
+class ListIteratorVariable(VariableTracker):
+    """What GET_ITER makes of anything iterable: the items, consumed by FOR_ITER one at a time."""
+
+    def __init__(self, items):
+        super().__init__()
+        self.items = list(items)
+        self.index = 0
+
+    def next_item(self):
+        if self.index >= len(self.items):
+            return None
+        item = self.items[self.index]
+        self.index += 1
+        return item
+
+    def unpack_var_sequence(self, tx):
+        rest = self.items[self.index:]
+        self.index = len(self.items)
+        return rest

@@ -1,0 +1,88 @@
+"""NNModuleVariable: an nn.Module the frame touches, opened up rather than called.
+
+Frontend layer. With `config.inline_inbuilt_nn_modules` (True, as in PyTorch
+2.13) a module call is not a graph node: the translator inlines
+`type(module).forward`, and `self.weight` reads the parameter as a graph input
+named after where it lives (`L['self']._modules['fc']._parameters['weight']`
+-> placeholder `L_self_modules_fc_parameters_weight_`). ModuleList and
+Sequential iterate and index at translation time, so loops over layers unroll.
+"""
+import minitorch2
+from minitorch2.nn.modules import module as module_mod
+
+from ..exc import Unsupported
+from ..source import AttrSource, module_member_source
+from .base import VariableTracker
+from .constant import ConstantVariable
+from .functions import UserFunctionVariable, UserMethodVariable
+
+CONTAINERS = (minitorch2.nn.ModuleList, minitorch2.nn.Sequential)
+
+
+class NNModuleVariable(VariableTracker):
+    def __init__(self, module, source):
+        super().__init__(source)
+        self.module = module
+
+    def python_type(self):
+        return type(self.module)
+
+    def truth(self, tx):
+        return len(self.module) > 0 if isinstance(self.module, CONTAINERS) else True
+
+    def var_getattr(self, tx, name):
+        from .builder import wrap
+
+        m = self.module
+        for kind in ("_parameters", "_buffers", "_modules"):
+            table = m.__dict__.get(kind, {})
+            if name in table:
+                return wrap(tx.output, table[name], module_member_source(self.source, kind, name))
+        if name in m.__dict__:
+            return wrap(tx.output, m.__dict__[name], AttrSource(self.source, name))
+        try:
+            attr = getattr(type(m), name)
+        except AttributeError:
+            raise Unsupported(f"{type(m).__name__} has no attribute {name!r}", "unsupported_attr") from None
+        if isinstance(attr, property):
+            return UserFunctionVariable(attr.fget).call_function(tx, [], {}, self_var=self)
+        if callable(attr) and hasattr(attr, "__code__"):
+            return UserMethodVariable(UserFunctionVariable(attr), self)
+        if isinstance(attr, (int, float, bool, str, type(None))):
+            return ConstantVariable(attr)
+        raise Unsupported(f"attribute {name!r} of {type(m).__name__}", "unsupported_attr")
+
+    def call_function(self, tx, args, kwargs):
+        m = self.module
+        if type(m).__call__ is not module_mod.Module.__call__:
+            raise Unsupported(f"{type(m).__name__} overrides __call__", "unsupported_call")
+        if (m._forward_hooks or m._forward_pre_hooks or module_mod._global_forward_hooks
+                or module_mod._global_forward_pre_hooks):
+            raise Unsupported(f"{type(m).__name__} has forward hooks", "unsupported_call")
+        forward = type(m).forward
+        return UserFunctionVariable(forward).call_function(tx, args, kwargs, self_var=self)
+
+    def unpack_var_sequence(self, tx):
+        from .builder import wrap
+
+        if not isinstance(self.module, CONTAINERS):
+            raise Unsupported(f"iteration over {type(self.module).__name__}", "unsupported")
+        return [wrap(tx.output, sub, module_member_source(self.source, "_modules", key))
+                for key, sub in self.module._modules.items()]
+
+    def getitem(self, tx, index):
+        index = index.realize()
+        if not isinstance(self.module, CONTAINERS) or not index.is_python_constant():
+            raise Unsupported(f"indexing {type(self.module).__name__}", "unsupported")
+        key = index.as_python_constant()
+        if not isinstance(key, int):
+            raise Unsupported(f"indexing {type(self.module).__name__} with {key!r}", "unsupported")
+        return self.unpack_var_sequence(tx)[key]
+
+    def length(self):
+        if not isinstance(self.module, CONTAINERS):
+            raise Unsupported(f"len() of {type(self.module).__name__}", "unsupported")
+        return len(self.module._modules)
+
+    def __repr__(self):
+        return f"NNModuleVariable({type(self.module).__name__})"

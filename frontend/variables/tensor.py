@@ -1,0 +1,131 @@
+"""TensorVariable: a tensor in the graph being built: an FX node plus a fake example value.
+
+Frontend layer. Every operation on a TensorVariable appends a node to the
+output graph (`output_graph.py`) and computes the result's fake value by
+running the same operation on fake tensors (shapes and dtypes, no data). The
+one idea to hold: metadata (shape, dtype, ndim, requires_grad) is known and
+guarded, so it folds into Python constants; data is unknown, so anything that
+needs it (`if x.sum() > 0`, `x.item()`) is a graph break.
+"""
+import minitorch2
+
+from ..exc import Unsupported
+from .base import VariableTracker
+from .constant import ConstantVariable
+from .lists import SizeVariable, TupleVariable
+
+# Tensor methods and attributes answered from the (guarded) metadata, never recorded.
+METADATA_METHODS = {"size", "dim", "ndimension", "numel", "nelement", "stride", "is_contiguous", "is_floating_point",
+                    "is_complex", "element_size", "get_device"}
+METADATA_ATTRS = {"dtype", "device", "ndim", "requires_grad", "is_leaf", "is_cuda", "layout"}
+GRAPH_ATTRS = {"T", "mT", "H", "mH", "real", "imag"}
+DATA_DEPENDENT = {"item", "tolist", "numpy", "__bool__", "__int__", "__float__", "nonzero", "unique", "data_ptr"}
+
+
+class TensorVariable(VariableTracker):
+    def __init__(self, proxy, example_value, tensor_type=None, source=None):
+        super().__init__(source)
+        self.proxy = proxy
+        self.example_value = example_value
+        self.tensor_type = tensor_type or minitorch2.Tensor
+
+    def python_type(self):
+        return self.tensor_type
+
+    def truth(self, tx):
+        raise Unsupported("the truth value of a tensor (data-dependent branch)", "data_dependent_branch")
+
+    def var_getattr(self, tx, name):
+        fake = self.example_value
+        if name == "shape":
+            return SizeVariable([ConstantVariable(s) for s in fake.shape])
+        if name in METADATA_ATTRS:
+            return ConstantVariable(getattr(fake, name))
+        if name in GRAPH_ATTRS:
+            import builtins
+
+            return record(tx.output, "call_function", builtins.getattr, [self, ConstantVariable(name)], {})
+        if name in ("grad", "data", "_version", "grad_fn"):
+            raise Unsupported(f"tensor attribute {name!r}", "unsupported_attr")
+        if callable(getattr(minitorch2.Tensor, name, None)):
+            return TensorMethodVariable(self, name)
+        raise Unsupported(f"tensor attribute {name!r}", "unsupported_attr")
+
+    def call_method(self, tx, name, args, kwargs):
+        return TensorMethodVariable(self, name).call_function(tx, args, kwargs)
+
+    def unpack_var_sequence(self, tx):
+        import operator
+
+        return [record(tx.output, "call_function", operator.getitem, [self, ConstantVariable(i)], {})
+                for i in range(self.example_value.shape[0])]
+
+    def output_plan(self, og):
+        index = og.add_output(self)
+        return lambda outs, L, G: outs[index]
+
+    def __repr__(self):
+        return f"TensorVariable({self.proxy.node.name})"
+
+
+class TensorMethodVariable(VariableTracker):
+    """`x.sum` before it is called: a call records `call_method sum` (Dynamo's GetAttrVariable)."""
+
+    def __init__(self, tensor, name):
+        super().__init__()
+        self.tensor = tensor
+        self.name = name
+
+    def call_function(self, tx, args, kwargs):
+        name = self.name
+        if name in DATA_DEPENDENT:
+            raise Unsupported(f"Tensor.{name}() needs the tensor's data", "data_dependent_value")
+        args = [a.realize() for a in args]
+        kwargs = {k: v.realize() for k, v in kwargs.items()}
+        if name in METADATA_METHODS:
+            if not all(a.is_python_constant() for a in [*args, *kwargs.values()]):
+                raise Unsupported(f"Tensor.{name} with non-constant arguments", "unsupported_call")
+            value = getattr(self.tensor.example_value, name)(*[a.as_python_constant() for a in args],
+                                                            **{k: v.as_python_constant() for k, v in kwargs.items()})
+            if name == "size" and not args and not kwargs:
+                return SizeVariable([ConstantVariable(s) for s in value])
+            return ConstantVariable(tuple(value) if isinstance(value, (tuple, list)) else value)
+        return record(tx.output, "call_method", name, [self.tensor, *args], kwargs)
+
+
+def record(og, kind, target, args, kwargs):
+    """Append one node computing target(*args, **kwargs) and wrap its result (a tensor, or a tuple of them)."""
+    node_args = tuple(og.as_node_arg(a) for a in args)
+    node_kwargs = {k: og.as_node_arg(v) for k, v in kwargs.items()}
+    fake_args = [og.as_fake_arg(a) for a in args]
+    fake_kwargs = {k: og.as_fake_arg(v) for k, v in kwargs.items()}
+    try:
+        with og.fake_mode:
+            if kind == "call_method":
+                value = getattr(fake_args[0], target)(*fake_args[1:], **fake_kwargs)
+            else:
+                value = target(*fake_args, **fake_kwargs)
+    except Unsupported:
+        raise
+    except Exception as e:
+        raise Unsupported(f"running {getattr(target, '__name__', target)} on fake tensors failed: "
+                          f"{type(e).__name__}: {e}", "unsupported_call") from e
+    proxy = og.create_proxy(kind, target, node_args, node_kwargs, value)
+    return wrap_fx_value(og, proxy, value)
+
+
+def wrap_fx_value(og, proxy, value):
+    import operator
+
+    if isinstance(value, minitorch2.Tensor):
+        return TensorVariable(proxy, value, type(value) if isinstance(value, minitorch2.nn.Parameter) else None)
+    if isinstance(value, (tuple, list)) and all(isinstance(v, minitorch2.Tensor) for v in value):
+        items = []
+        for i, v in enumerate(value):
+            item_proxy = og.create_proxy("call_function", operator.getitem, (proxy.node, i), {}, v)
+            item_proxy.node.meta["frontend_speculative"] = True  # removed at the end if never used
+            items.append(TensorVariable(item_proxy, v))
+        return TupleVariable(items)
+    og.remove_node(proxy.node)
+    raise Unsupported(f"an operation returned {type(value).__name__}, not a tensor (data-dependent)",
+                      "data_dependent_value")

@@ -1,0 +1,59 @@
+"""TorchVariable: minitorch2 itself (the `torch` namespace) and its functions.
+
+Frontend layer. `torch.relu(x)` and `F.linear(x, w, b)` become one
+`call_function` node each, with the function as the target, printed as PyTorch
+spells it (`torch.relu`, `torch._C._nn.linear`). The calls are recorded at
+torch level, not opened up: turning them into aten ops is the job of
+`autograd/` inside the backend.
+"""
+import types
+
+import minitorch2
+
+from ..exc import Unsupported
+from .base import VariableTracker
+from .constant import ConstantVariable
+from .tensor import record
+
+# Functions answered at translation time (their result is guarded elsewhere).
+CONSTANT_FUNCTIONS = {minitorch2.is_grad_enabled: lambda: minitorch2.is_grad_enabled()}
+
+
+class TorchVariable(VariableTracker):
+    def __init__(self, value, source=None):
+        super().__init__(source)
+        self.value = value
+
+    def python_type(self):
+        return type(self.value)
+
+    def var_getattr(self, tx, name):
+        from .builder import wrap
+
+        if not isinstance(self.value, types.ModuleType):
+            raise Unsupported(f"attribute {name!r} of {self.value}", "unsupported_attr")
+        try:
+            attr = getattr(self.value, name)
+        except Exception as e:
+            raise Unsupported(f"{self.value.__name__}.{name}: {e}", "unsupported_attr") from None
+        return wrap(tx.output, attr, None)
+
+    def call_function(self, tx, args, kwargs):
+        fn = self.value
+        if isinstance(fn, types.ModuleType):
+            raise Unsupported(f"calling module {fn.__name__}", "unsupported_call")
+        if fn in CONSTANT_FUNCTIONS:
+            return ConstantVariable(CONSTANT_FUNCTIONS[fn]())
+        args = [a.realize() for a in args]
+        kwargs = {k: v.realize() for k, v in kwargs.items()}
+        return record(tx.output, "call_function", fn, args, kwargs)
+
+    def __repr__(self):
+        return f"TorchVariable({getattr(self.value, '__name__', self.value)})"
+
+
+def is_torch_object(value):
+    if isinstance(value, types.ModuleType):
+        return value.__name__ == "minitorch2" or value.__name__.startswith("minitorch2.")
+    module = getattr(value, "__module__", None) or ""
+    return callable(value) and not isinstance(value, type) and (module == "minitorch2" or module.startswith("minitorch2."))
