@@ -1,9 +1,13 @@
 """The built-in demo of `python -m minitorch2 run` (no script given).
 
-A two-layer network's forward and backward on the runtime alone: the loss,
-the grad_fn chain autograd recorded (as PyTorch names its nodes), and the
-aten ops the backward ran, seen through a TorchDispatchMode. Later layers of
-the stack extend this demo with the graphs they produce.
+Part 1, the runtime alone: a two-layer network's forward and backward, the
+grad_fn chain eager autograd recorded (as PyTorch names its nodes) and the aten
+ops the backward ran, seen through a TorchDispatchMode.
+
+Part 2, one call through the compiler stack (seed 000's "one call, three
+graphs"): the graph the frontend hands a backend, then the AOT forward and
+backward graphs of aten ops that autograd/ and partition/ make of it. The
+backward graph is compiled lazily, at `.backward()`.
 """
 import minitorch2 as torch
 from minitorch2.utils._python_dispatch import TorchDispatchMode
@@ -28,6 +32,36 @@ def _chain(fn, depth=0, seen=None):
         _chain(next_fn, depth + 1, seen)
 
 
+def _three_graphs():
+    from autograd import aot_module_simplified, make_boxed_func
+
+    class MLP(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc = torch.nn.Linear(3, 4)
+
+        def forward(self, x):
+            return torch.relu(self.fc(x)).sum()
+
+    def show(tag):
+        def compiler(gm, inputs):
+            print(f"--- {tag}")
+            print(gm.code.strip())
+            return make_boxed_func(gm.forward)
+
+        return compiler
+
+    def backend(gm, example_inputs):
+        print("--- what the frontend handed the backend")
+        print(gm.code.strip())
+        return aot_module_simplified(gm, example_inputs, fw_compiler=show("aot forward"),
+                                     bw_compiler=show("aot backward"))
+
+    torch.manual_seed(0)
+    loss = torch.compile(MLP(), backend=backend)(torch.randn(2, 3))
+    loss.backward()
+
+
 def main():
     torch.manual_seed(0)
     x = torch.randn(4, 3)
@@ -47,6 +81,9 @@ def main():
     print("--- gradients")
     print(f"w2.grad = {w2.grad.view(-1)}")
     print(f"b1.grad = {b1.grad}")
+    print()
+    print("=== one call, three graphs")
+    _three_graphs()
 
 
 if __name__ == "__main__":
