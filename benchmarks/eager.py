@@ -8,15 +8,22 @@ Two questions, measured in one run so the ratios are comparable:
      and raw numpy on the same data;
   2. throughput on large tensors (2^22 float32 elements): the same ops against
      numpy, where minitorch2 should cost little more than numpy's kernel.
-Results are printed as a Markdown table for benchmarks/RESULTS.md.
+  3. training steps: the MLP 784-512-512-10 at batch 256 (SGD) and the
+     transformer block of examples/transformer_block.py (AdamW), minitorch2
+     eager against torch eager.
+Results are printed as Markdown tables for benchmarks/RESULTS.md.
 """
+import os
 import sys
 import timeit
 
-import numpy as np
-import torch
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")  # one thread for numpy's BLAS too, so the comparison is like for like
 
-import minitorch2
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
+
+import minitorch2  # noqa: E402
 
 
 def _best_per_call(fn, number, repeat=5):
@@ -66,10 +73,62 @@ def throughput(n, number):
     return rows
 
 
+def _mlp_step(lib):
+    lib.manual_seed(0)
+    model = lib.nn.Sequential(lib.nn.Linear(784, 512), lib.nn.ReLU(), lib.nn.Linear(512, 512), lib.nn.ReLU(),
+                              lib.nn.Linear(512, 10))
+    optimizer = lib.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
+    x, y = lib.randn(256, 784), lib.randint(0, 10, (256,))
+
+    def step():
+        optimizer.zero_grad()
+        loss = lib.nn.functional.cross_entropy(model(x), y)
+        loss.backward()
+        optimizer.step()
+
+    return step
+
+
+def _transformer_step(lib):
+    import importlib.util
+    import os
+
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "examples", "transformer_block.py")
+    source = open(path).read().split("torch.manual_seed(0)")[0]  # the class definitions only
+    namespace = {"torch": lib, "nn": lib.nn, "F": lib.nn.functional, "math": __import__("math")}
+    exec(compile(source.replace("import torch.nn as nn", "").replace("import torch.nn.functional as F", "")
+                 .replace("import torch", ""), path, "exec"), namespace)
+    lib.manual_seed(0)
+    model = namespace["TinyLM"](vocab=256, dim=128, heads=4, length=64)
+    optimizer = lib.optim.AdamW(model.parameters(), lr=1e-3)
+    tokens = lib.randint(0, 256, (16, 65))
+    inputs, targets = tokens[:, :-1], tokens[:, 1:]
+
+    def step():
+        optimizer.zero_grad()
+        logits = model(inputs)
+        loss = lib.nn.functional.cross_entropy(logits.reshape(-1, logits.shape[-1]), targets.reshape(-1))
+        loss.backward()
+        optimizer.step()
+
+    return step
+
+
+def training_steps(number):
+    rows = []
+    for name, make in (("MLP 784-512-512-10, batch 256, SGD", _mlp_step),
+                       ("transformer block (dim 128, 4 heads, 16x64 tokens), AdamW", _transformer_step)):
+        ours, theirs = make(minitorch2), make(torch)
+        ours()
+        theirs()
+        rows.append((name, _best_per_call(ours, number, 3) * 1e3, _best_per_call(theirs, number, 3) * 1e3))
+    return rows
+
+
 def main():
     quick = "--quick" in sys.argv
     torch.set_num_threads(1)
-    print(f"torch {torch.__version__}, numpy {np.__version__}, torch threads: 1\n")
+    print(f"torch {torch.__version__}, numpy {np.__version__}, one thread for torch and numpy's BLAS\n")
     print("### Dispatch overhead, 4-element float32 tensors (µs per call)\n")
     print("| op | requires_grad | minitorch2 | torch eager | numpy | minitorch2 / torch | minitorch2 / numpy |")
     print("| --- | --- | ---: | ---: | ---: | ---: | ---: |")
@@ -81,6 +140,11 @@ def main():
     print("| --- | ---: | ---: | ---: | ---: |")
     for name, ours, theirs, raw in throughput(n, 3 if quick else 10):
         print(f"| {name} | {ours:.2f} | {theirs:.2f} | {raw:.2f} | {ours / raw:.2f}x |")
+    print("\n### Training steps (ms per step)\n")
+    print("| workload | minitorch2 eager | torch eager | minitorch2 / torch |")
+    print("| --- | ---: | ---: | ---: |")
+    for name, ours, theirs in training_steps(2 if quick else 5):
+        print(f"| {name} | {ours:.1f} | {theirs:.1f} | {ours / theirs:.2f}x |")
 
 
 if __name__ == "__main__":

@@ -164,8 +164,11 @@ class Tensor:
         array = None
         if base._storage is not None and base._np is not None:
             itemsize = base.dtype.itemsize
-            array = np.ndarray(shape, base.dtype.np, buffer=base._storage, offset=offset * itemsize,
-                               strides=tuple(s * itemsize for s in stride))
+            if 0 in shape:  # no element to share; numpy refuses offsets past the end of the buffer
+                array = np.ndarray(shape, base.dtype.np, strides=tuple(s * itemsize for s in stride))
+            else:
+                array = np.ndarray(shape, base.dtype.np, buffer=base._storage, offset=offset * itemsize,
+                                   strides=tuple(s * itemsize for s in stride))
         t._init_from(array, base._storage, shape, stride, offset, base.dtype, base._version_counter)
         t._base = base._base if base._base is not None else base
         if hasattr(base, "fake_mode"):
@@ -233,6 +236,8 @@ class Tensor:
         return False
 
     def is_contiguous(self, memory_format=None):
+        if self.numel() == 0:
+            return True
         expected = 1
         for size, stride in zip(reversed(self._shape), reversed(self._stride)):
             if size == 1:

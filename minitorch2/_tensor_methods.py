@@ -328,13 +328,15 @@ def _apply_basic(self, index):
             result = aten.unsqueeze.default(result, dim)
             advanced.append((dim, make_tensor([item])))
             dim += 1
-        elif isinstance(item, int) or (hasattr(item, "__index__") and not isinstance(item, Tensor) and not isinstance(item, slice)):
+        elif isinstance(item, int) or (hasattr(item, "__index__") and not isinstance(item, Tensor) and not isinstance(item, slice)) \
+                or (isinstance(item, Tensor) and item.dim() == 0 and item.dtype.category == 1):  # a 0-d int tensor: an int
             result = aten.select.int(result, dim, int(item))
         elif isinstance(item, slice):
             start, stop, step = item.start, item.stop, 1 if item.step is None else item.step
             if step <= 0:
                 raise ValueError("step must be greater than zero")
-            if not (start in (None, 0) and stop is None and step == 1):
+            # a slice covering the whole dim is skipped, as PyTorch's applySlice does (start 0, stop >= length)
+            if not (start in (None, 0) and (stop is None or stop >= result.shape[dim]) and step == 1):
                 result = aten.slice.Tensor(result, dim, 0 if start is None else start,
                                            9223372036854775807 if stop is None else stop, step)
             dim += 1

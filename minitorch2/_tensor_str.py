@@ -131,7 +131,7 @@ def tensor_repr(t, prefix="tensor("):
     if show_dtype:
         suffixes.append(f"dtype={t.dtype}")
     if t.grad_fn is not None:
-        suffixes.append(f"grad_fn=<{t.grad_fn.name()}>")
+        suffixes.append(f"grad_fn=<{t.grad_fn.name().rsplit('::', 1)[-1]}>")  # torch prints the class name
     elif t.requires_grad:
         suffixes.append("requires_grad=True")
     text = prefix + body

@@ -1,8 +1,17 @@
 """partition: cutting joint forward+backward graphs (plays `torch._functorch.partitioners`).
 
-`default_partition` saves whatever the backward reads; the networkx min-cut
-partitioner (its own issue) is still to come.
+partition layer, between `autograd` (which traces the joint graph) and the
+backend compilers (which receive the two halves). Two partitioners share one
+extraction (`default.extract_fwd_bwd_modules`): `default_partition` saves
+whatever the backward reads; `min_cut_rematerialization_partition` saves the
+cheapest set of tensors found by a networkx minimum cut and recomputes the
+rest. `report` tells what a partition saves and recomputes; `draw` shows the
+cut as Graphviz DOT.
 """
 from .default import default_partition
+from .draw import draw_partitions, partition_dot, render_svg
+from .min_cut import min_cut_rematerialization_partition
+from .report import PartitionReport, compare_partitions, partition_report
 
-__all__ = ["default_partition"]
+__all__ = ["default_partition", "min_cut_rematerialization_partition", "partition_report", "compare_partitions",
+           "PartitionReport", "partition_dot", "draw_partitions", "render_svg"]

@@ -27,21 +27,63 @@ from .reorder import raise_getitems
 
 def default_partition(joint_module, _joint_inputs, *, num_fwd_outputs, **_ignored):
     joint = joint_module.graph
-    primals = placeholders(joint, "primals")
-    fwd_outputs, _ = split_outputs(joint, num_fwd_outputs)
-    forward_only = extract_graph(joint, primals, fwd_outputs)
-    forward_names = {n.name for n in forward_only.nodes if n.op != "output"}
     saved = []
-    for node in joint.nodes:
-        if node.name not in forward_names:
-            continue
-        if is_multi_output(node):
-            saved.extend(node.users)  # a tuple cannot be saved: save its getitem projections
-        else:
-            saved.append(node)
-    saved = list(dict.fromkeys(saved))
-    fw_module, bw_module = extract_fwd_bwd_modules(joint_module, saved, num_fwd_outputs=num_fwd_outputs)
-    return raise_getitems(fw_module), raise_getitems(bw_module)
+    for node in forward_region(joint, num_fwd_outputs):
+        if node.op == "output" or is_multi_output(node):
+            continue  # a tuple cannot be saved: its getitem projections are, being forward nodes too
+        saved.append(node)
+    fwd_graph, bwd_graph = extract_fwd_bwd_graphs(joint, saved, num_fwd_outputs)
+    raise_getitems(fwd_graph)
+    raise_getitems(bwd_graph)
+    return GraphModule(joint_module, fwd_graph), GraphModule(joint_module, bwd_graph)
+
+
+def forward_region(joint_graph, num_fwd_outputs):
+    """The nodes the forward traced, in order: the joint graph's prefix up to the last of them, tangents excluded.
+
+    The position, not just the data flow, decides (as in PyTorch 2.13): a value the forward computed but the
+    forward outputs do not need, such as the `detach` autograd makes of a saved output, is still saved
+    rather than recomputed. A tracer that tags nodes `meta["partitioner_tag"] = "is_forward"` says where the
+    forward ended; without tags the end is the last node that feeds the forward outputs, or is a `detach` or
+    `getitem` of one, before the first node that reads a tangent."""
+    nodes = list(joint_graph.nodes)
+    if any(n.meta.get("partitioner_tag") == "is_forward" for n in nodes):
+        last = max(i for i, n in enumerate(nodes)
+                   if n.meta.get("partitioner_tag") == "is_forward" or _is_primal(n))
+    else:
+        last = _last_forward_index(joint_graph, nodes, num_fwd_outputs)
+    return [n for n in nodes[: last + 1] if not _is_tangent(n)]
+
+
+def _last_forward_index(joint_graph, nodes, num_fwd_outputs):
+    primals = placeholders(joint_graph, "primals")
+    fwd_outputs, _ = split_outputs(joint_graph, num_fwd_outputs)
+    needed = {n.name for n in primals + subgraph_nodes(joint_graph, primals, fwd_outputs)}
+    reads_tangent = set(placeholders(joint_graph, "tangents"))
+    last = max((i for i, n in enumerate(nodes) if _is_primal(n)), default=0)
+    for i, node in enumerate(nodes):
+        if any(arg in reads_tangent for arg in node.all_input_nodes):
+            reads_tangent.add(node)
+            if node.op == "call_function":
+                break
+        if node.name in needed or _made_by_forward_from(node, needed):
+            last = i
+    return last
+
+
+def _made_by_forward_from(node, needed):
+    """A `detach` or `getitem` of a forward value: traced in the forward, though no output needs it."""
+    if node.op != "call_function" or not node.all_input_nodes or node.all_input_nodes[0].name not in needed:
+        return False
+    return node.target is operator.getitem or getattr(node.target, "_opname", None) == "detach"
+
+
+def _is_primal(node):
+    return node.op == "placeholder" and node.name.startswith("primals")
+
+
+def _is_tangent(node):
+    return node.op == "placeholder" and node.name.startswith("tangents")
 
 
 def placeholders(graph, prefix):
@@ -70,53 +112,61 @@ def _flatten_args(value):
         yield value
 
 
-class _Invalid:
-    """Marks a node that cannot be computed from the chosen inputs."""
+def subgraph_nodes(joint_graph, inputs, outputs):
+    """The nodes (in graph order, inputs excluded) that compute `outputs` from `inputs` alone.
+
+    A node belongs when all its inputs can be computed from `inputs` (placeholders other than `inputs`
+    cannot) and it is live: an output, impure (it must run even if unused), or read by a live node. This is
+    exactly what copying every computable node and then eliminating dead code would leave, without copying."""
+    given = set(inputs)
+    computable = set(given)
+    candidates = []
+    for node in joint_graph.nodes:
+        if node in given or node.op in ("placeholder", "output"):
+            continue
+        if all(arg in computable for arg in node.all_input_nodes):
+            computable.add(node)
+            candidates.append(node)
+    for out in outputs:
+        if out is not None and out not in computable:
+            raise RuntimeError(f"partition: output {out} cannot be computed from the graph's inputs")
+    live = {out for out in outputs if out is not None}
+    for node in reversed(candidates):
+        if node in live or node.is_impure():
+            live.add(node)
+            live.update(node.all_input_nodes)
+    return [node for node in candidates if node in live]
 
 
 def extract_graph(joint_graph, inputs, outputs):
-    """The subgraph computing `outputs` from `inputs` alone (PyTorch's _extract_graph_with_inputs_outputs)."""
+    """The subgraph computing `outputs` from `inputs` alone (PyTorch's _extract_graph_with_inputs_outputs):
+    `inputs` become placeholders of the same names, and the graph returns the tuple of `outputs`."""
     graph = Graph()
     env = {}
     for node in inputs:
         new = graph.placeholder(node.name)
         new.meta = dict(node.meta)
         env[node] = new
-    for node in joint_graph.nodes:
-        if node in env:
-            continue
-        if node.op == "placeholder" or node.op == "output":
-            env[node] = _Invalid
-            continue
-        if any(env.get(arg) is _Invalid for arg in node.all_input_nodes):
-            env[node] = _Invalid
-            continue
-        env[node] = graph.node_copy(node, lambda n: env[n])
-    results = []
-    for out in outputs:
-        if out is None:
-            results.append(None)
-        else:
-            value = env.get(out, _Invalid)
-            if value is _Invalid:
-                raise RuntimeError(f"partition: output {out} cannot be computed from the graph's inputs")
-            results.append(value)
-    graph.output(tuple(results))
-    graph.eliminate_dead_code()
-    graph.lint()
+    for node in subgraph_nodes(joint_graph, inputs, outputs):
+        env[node] = graph.node_copy(node, env.__getitem__)
+    graph.output(tuple(None if out is None else env[out] for out in outputs))
     return graph
 
 
+def extract_fwd_bwd_graphs(joint_graph, saved_values, num_fwd_outputs):
+    """(forward Graph, backward Graph): forward(primals) -> outputs + saved; backward(saved, tangents) -> grads.
+    Saved values the backward turns out not to read are dropped first."""
+    primals = placeholders(joint_graph, "primals")
+    tangents = placeholders(joint_graph, "tangents")
+    fwd_outputs, bwd_outputs = split_outputs(joint_graph, num_fwd_outputs)
+    backward = subgraph_nodes(joint_graph, saved_values + tangents, bwd_outputs)
+    read = {arg for node in backward for arg in node.all_input_nodes} | set(bwd_outputs)
+    saved_values = [n for n in saved_values if n in read]
+    return (extract_graph(joint_graph, primals, fwd_outputs + saved_values),
+            extract_graph(joint_graph, saved_values + tangents, bwd_outputs))
+
+
 def extract_fwd_bwd_modules(joint_module, saved_values, *, num_fwd_outputs):
-    """Forward: primals -> outputs + saved; backward: saved + tangents -> grads.
-    Saved values the backward turns out not to read are dropped."""
-    joint = joint_module.graph
-    primals = placeholders(joint, "primals")
-    tangents = placeholders(joint, "tangents")
-    fwd_outputs, bwd_outputs = split_outputs(joint, num_fwd_outputs)
-    bwd_graph = extract_graph(joint, saved_values + tangents, bwd_outputs)
-    unused = {n.name for n in bwd_graph.nodes if n.op == "placeholder" and not n.users}
-    saved_values = [n for n in saved_values if n.name not in unused]
-    fwd_graph = extract_graph(joint, primals, fwd_outputs + saved_values)
-    bwd_graph = extract_graph(joint, saved_values + tangents, bwd_outputs)
+    """`extract_fwd_bwd_graphs` as GraphModules (attributes the graphs read are taken from `joint_module`)."""
+    fwd_graph, bwd_graph = extract_fwd_bwd_graphs(joint_module.graph, list(saved_values), num_fwd_outputs)
     return GraphModule(joint_module, fwd_graph), GraphModule(joint_module, bwd_graph)

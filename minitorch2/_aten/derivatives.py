@@ -6,8 +6,20 @@ written with registered ops so that a tracing mode records the backward as
 aten ops: relu's backward is `threshold_backward`, a full `sum`'s is `expand`.
 Parameter names say what to save (schema argument names, `result`,
 `<arg>_shape`, ...); the op calls inside each formula are in the order
-PyTorch's generated code makes them (later inputs first), because traced
-backward graphs are compared against PyTorch's op by op.
+PyTorch's generated code makes them, because traced backward graphs are
+compared against PyTorch's op by op. Three rules give that order:
+
+- the generated code computes the inputs' gradients in the alphabetical
+  order of their derivatives.yaml keys (`mat2` before `self`, `other` before
+  `self`), not in argument order;
+- within one C++ expression the compiler's evaluation order shows: the
+  operands of an operator and the arguments of most calls come right to left
+  (`grad * (self / other)` makes the division first), the object of a method
+  call before its arguments; where a trace shows otherwise, the formula
+  follows the trace;
+- reducing a broadcast gradient back to its input's shape (`sum_to`) is not
+  part of the formula: the engine's validate_outputs does it after the whole
+  node ran, input by input in argument order. Formulas here end with it.
 """
 import math
 
@@ -19,11 +31,13 @@ aten = ops.aten
 # ---------------------------------------------------------------- helpers
 def sum_to(grad, shape):
     """Reduce a broadcast gradient back to `shape` (at::sum_to); None for a non-tensor operand."""
-    if shape is None:
+    if shape is None or grad is None:
         return None
     shape = tuple(shape)
     if tuple(grad.shape) == shape:
         return grad
+    if not shape:
+        return aten.sum.default(grad)
     leading = grad.dim() - len(shape)
     dims = list(range(leading)) + [i + leading for i, s in enumerate(shape) if s == 1 and grad.shape[i + leading] != 1]
     if dims:
@@ -53,9 +67,27 @@ def _dims(dim, ndim):
 
 
 # ---------------------------------------------------------------- arithmetic
+def _options(t):
+    """`t.options()` as the keyword arguments a factory call records."""
+    from .. import strided
+
+    return {"dtype": t.dtype, "layout": strided, "device": t.device}
+
+
+def _shape(t):
+    """A tensor operand's shape, None for a Python number (which gets no gradient)."""
+    return tuple(t.shape) if _is_tensor(t) else None
+
+
+def _zero_like_scalar(value, like):
+    """The 0-dim tensor C++ makes from a Scalar operand of `where` (at::scalar_tensor with `like`'s options)."""
+    return aten.scalar_tensor.default(value, **_options(like))
+
+
 def add_tensor(grad, self_shape, other_shape, needs_grad, alpha=1):
-    other = sum_to(_scale(grad, alpha), other_shape) if needs_grad[1] else None
-    return sum_to(grad, self_shape) if needs_grad[0] else None, other
+    other = _scale(grad, alpha) if needs_grad[1] else None
+    self = grad if needs_grad[0] else None
+    return sum_to(self, self_shape), sum_to(other, other_shape)
 
 
 def add_scalar(grad):
@@ -63,8 +95,15 @@ def add_scalar(grad):
 
 
 def sub_tensor(grad, self_shape, other_shape, needs_grad, alpha=1):
-    other = sum_to(_scale(aten.neg.default(grad), alpha), other_shape) if needs_grad[1] else None
-    return sum_to(grad, self_shape) if needs_grad[0] else None, other
+    other = _scale(aten.neg.default(grad), alpha) if needs_grad[1] else None
+    self = grad if needs_grad[0] else None
+    return sum_to(self, self_shape), sum_to(other, other_shape)
+
+
+def rsub_tensor(grad, self_shape, other_shape, needs_grad, alpha=1):
+    other = grad if needs_grad[1] else None
+    self = _scale(aten.neg.default(grad), alpha) if needs_grad[0] else None
+    return sum_to(self, self_shape), sum_to(other, other_shape)
 
 
 def rsub_scalar(grad, alpha=1):
@@ -72,9 +111,9 @@ def rsub_scalar(grad, alpha=1):
 
 
 def mul_tensor(grad, self, other, needs_grad):
-    other_grad = sum_to(aten.mul.Tensor(grad, self), other.shape) if needs_grad[1] else None
-    self_grad = sum_to(aten.mul.Tensor(grad, other), self.shape) if needs_grad[0] else None
-    return self_grad, other_grad
+    other_grad = aten.mul.Tensor(grad, self) if needs_grad[1] else None
+    self_grad = aten.mul.Tensor(grad, other) if needs_grad[0] else None
+    return sum_to(self_grad, _shape(self)), sum_to(other_grad, _shape(other))
 
 
 def mul_scalar(grad, other):
@@ -83,10 +122,11 @@ def mul_scalar(grad, other):
 
 def div_tensor(grad, self, other, needs_grad):
     other_grad = None
-    if needs_grad[1]:
-        other_grad = sum_to(aten.mul.Tensor(aten.neg.default(grad), aten.div.Tensor(aten.div.Tensor(self, other), other)), other.shape)
-    self_grad = sum_to(aten.div.Tensor(grad, other), self.shape) if needs_grad[0] else None
-    return self_grad, other_grad
+    if needs_grad[1]:  # -grad * ((self / other) / other)
+        quotient = aten.div.Tensor(aten.div.Tensor(self, other), other)
+        other_grad = aten.mul.Tensor(aten.neg.default(grad), quotient)
+    self_grad = aten.div.Tensor(grad, other) if needs_grad[0] else None
+    return sum_to(self_grad, _shape(self)), sum_to(other_grad, _shape(other))
 
 
 def div_scalar(grad, other):
@@ -99,58 +139,85 @@ def neg(grad):
 
 def pow_tensor_scalar(grad, self, exponent):
     if exponent == 0:
-        return aten.zeros_like.default(self)
+        return aten.zeros_like.default(self, memory_format="torch.contiguous_format")
+    exponent = float(exponent)  # the formula computes in double: pow(self, 1.0), not pow(self, 1)
     return aten.mul.Tensor(grad, aten.mul.Scalar(aten.pow.Tensor_Scalar(self, exponent - 1), exponent))
 
 
-def pow_tensor_tensor(grad, self, exponent, result):
-    exp_grad = aten.mul.Tensor(grad, aten.mul.Tensor(result, aten.log.default(self)))
-    self_grad = aten.mul.Tensor(grad, aten.mul.Tensor(exponent, aten.pow.Tensor_Tensor(self, aten.sub.Tensor(exponent, 1))))
-    return sum_to(self_grad, self.shape), sum_to(exp_grad, exponent.shape)
+def pow_tensor_tensor(grad, self, exponent, result, needs_grad):
+    """ATen's pow_backward_exponent and pow_backward_self: 0 ** e has a zero gradient, as does x ** 0."""
+    exp_grad = self_grad = None
+    if needs_grad[1]:
+        nonnegative = aten.ge.Scalar(exponent, 0)
+        at_zero = aten.logical_and.default(aten.eq.Scalar(self, 0), nonnegative)
+        log_term = aten.mul.Tensor(result, aten.log.default(self))
+        exp_grad = aten.mul.Tensor(grad, aten.where.self(at_zero, _zero_like_scalar(0.0, grad), log_term))
+    if needs_grad[0]:
+        power = aten.mul.Tensor(grad, aten.mul.Tensor(exponent, aten.pow.Tensor_Tensor(self, aten.sub.Scalar(exponent, 1))))
+        zero = _zero_like_scalar(0.0, grad)
+        self_grad = aten.where.self(aten.eq.Scalar(exponent, 0.0), zero, power)
+    return sum_to(self_grad, _shape(self)), sum_to(exp_grad, _shape(exponent))
 
 
 def pow_scalar(grad, self, exponent, result):
     return aten.mul.Tensor(grad, aten.mul.Scalar(result, math.log(self)))
 
 
-def maximum(grad, self, other):
-    return _max_min_backward(grad, self, other, aten.gt.Tensor, aten.lt.Tensor)
+def maximum(grad, self, other, needs_grad):
+    return _max_min_backward(grad, self, other, needs_grad, aten.gt.Tensor, aten.lt.Tensor)
 
 
-def minimum(grad, self, other):
-    return _max_min_backward(grad, self, other, aten.lt.Tensor, aten.gt.Tensor)
+def minimum(grad, self, other, needs_grad):
+    return _max_min_backward(grad, self, other, needs_grad, aten.lt.Tensor, aten.gt.Tensor)
 
 
-def _max_min_backward(grad, self, other, self_wins, other_wins):
-    half = aten.div.Scalar(grad, 2)
-    self_grad = aten.masked_fill_.Scalar(aten.where.self(aten.eq.Tensor(self, other), half, grad), other_wins(self, other), 0)
-    half = aten.div.Scalar(grad, 2)
-    other_grad = aten.masked_fill_.Scalar(aten.where.self(aten.eq.Tensor(self, other), half, grad), self_wins(self, other), 0)
-    return sum_to(self_grad, self.shape), sum_to(other_grad, other.shape)
+def _max_min_backward(grad, self, other, needs_grad, self_wins, other_wins):
+    # at::where(self == other, grad / 2, grad).masked_fill_(self < other, 0) and its mirror, `other` first;
+    # the in-place masked_fill_ is recorded functionalized, as PyTorch's trace shows it
+    other_grad = self_grad = None
+    if needs_grad[1]:
+        half = aten.div.Scalar(grad, 2)
+        other_grad = aten.masked_fill.Scalar(aten.where.self(aten.eq.Tensor(self, other), half, grad), self_wins(self, other), 0)
+    if needs_grad[0]:
+        half = aten.div.Scalar(grad, 2)
+        self_grad = aten.masked_fill.Scalar(aten.where.self(aten.eq.Tensor(self, other), half, grad), other_wins(self, other), 0)
+    return sum_to(self_grad, _shape(self)), sum_to(other_grad, _shape(other))
 
 
-def atan2(grad, self, other):
-    denom = aten.add.Tensor(aten.mul.Tensor(self, self), aten.mul.Tensor(other, other))
-    other_grad = aten.mul.Tensor(grad, aten.div.Tensor(aten.neg.default(self), denom))
-    self_grad = aten.mul.Tensor(grad, aten.div.Tensor(other, denom))
-    return sum_to(self_grad, self.shape), sum_to(other_grad, other.shape)
+def atan2(grad, self, other, needs_grad):
+    """ATen's atan2_backward: one reciprocal of self^2 + other^2 (zeroed where it is 0) serves both inputs."""
+    other_sq = aten.mul.Tensor(other, other)
+    denom = aten.add.Tensor(aten.mul.Tensor(self, self), other_sq)
+    recip = aten.masked_fill.Scalar(aten.reciprocal.default(denom), aten.eq.Scalar(denom, 0), 0)
+    self_grad = aten.mul.Tensor(aten.mul.Tensor(grad, other), recip) if needs_grad[0] else None
+    other_grad = aten.mul.Tensor(aten.mul.Tensor(grad, aten.neg.default(self)), recip) if needs_grad[1] else None
+    return sum_to(self_grad, _shape(self)), sum_to(other_grad, _shape(other))
 
 
-def lerp_scalar(grad, weight, self_shape, end_shape):
-    return sum_to(aten.mul.Scalar(grad, 1 - weight), self_shape), sum_to(aten.mul.Scalar(grad, weight), end_shape)
+def lerp_scalar(grad, weight, self_shape, end_shape, needs_grad):
+    end_grad = aten.mul.Scalar(grad, weight) if needs_grad[1] else None
+    self_grad = aten.mul.Scalar(grad, 1 - weight) if needs_grad[0] else None
+    return sum_to(self_grad, self_shape), sum_to(end_grad, end_shape)
 
 
-def addcmul(grad, self_shape, tensor1, tensor2, value=1):
-    g2 = sum_to(aten.mul.Tensor(grad, aten.mul.Scalar(tensor1, value)), tensor2.shape)
-    g1 = sum_to(aten.mul.Tensor(grad, aten.mul.Scalar(tensor2, value)), tensor1.shape)
-    return sum_to(grad, self_shape), g1, g2
+def addcmul(grad, self_shape, tensor1, tensor2, needs_grad, value=1):
+    g1 = aten.mul.Tensor(grad, aten.mul.Scalar(tensor2, value)) if needs_grad[1] else None
+    g2 = aten.mul.Tensor(grad, aten.mul.Scalar(tensor1, value)) if needs_grad[2] else None
+    self_grad = grad if needs_grad[0] else None
+    return sum_to(self_grad, self_shape), sum_to(g1, _shape(tensor1)), sum_to(g2, _shape(tensor2))
 
 
-def addcdiv(grad, self_shape, tensor1, tensor2, value=1):
-    g2 = sum_to(aten.neg.default(aten.mul.Tensor(grad, aten.div.Tensor(aten.mul.Scalar(tensor1, value),
-                                                                        aten.mul.Tensor(tensor2, tensor2)))), tensor2.shape)
-    g1 = sum_to(aten.mul.Tensor(grad, aten.div.Tensor(aten.mul.Scalar(aten.ones_like.default(tensor2), value), tensor2)), tensor1.shape)
-    return sum_to(grad, self_shape), g1, g2
+def addcdiv(grad, self_shape, tensor1, tensor2, needs_grad, value=1):
+    g1 = g2 = None
+    if needs_grad[1]:  # grad * (value / tensor2), where C++ writes Scalar / Tensor as empty_like(t).fill_(s).div_(t)
+        filled = aten.fill.Scalar(aten.empty_like.default(tensor2, memory_format="torch.preserve_format"), value)
+        g1 = aten.mul.Tensor(grad, aten.div.Tensor(filled, tensor2))
+    if needs_grad[2]:  # -grad * (value * tensor1 / (tensor2 * tensor2))
+        square = aten.mul.Tensor(tensor2, tensor2)
+        quotient = aten.div.Tensor(aten.mul.Scalar(tensor1, value), square)
+        g2 = aten.mul.Tensor(aten.neg.default(grad), quotient)
+    self_grad = grad if needs_grad[0] else None
+    return sum_to(self_grad, self_shape), sum_to(g1, _shape(tensor1)), sum_to(g2, _shape(tensor2))
 
 
 # ---------------------------------------------------------------- unary math
@@ -235,8 +302,9 @@ def sigmoid(grad, result):
 
 
 def erf(grad, self):
-    return aten.mul.Tensor(grad, aten.mul.Scalar(aten.exp.default(aten.neg.default(aten.pow.Tensor_Scalar(self, 2))),
-                                                 2 / math.sqrt(math.pi)))
+    # 2.0 / sqrt(M_PI) * exp(-(self.pow(2))) * grad
+    return aten.mul.Tensor(aten.mul.Scalar(aten.exp.default(aten.neg.default(aten.pow.Tensor_Scalar(self, 2))),
+                                           2 / math.sqrt(math.pi)), grad)
 
 
 def abs(grad, self):
@@ -289,14 +357,25 @@ def leaky_relu(grad, self, negative_slope=0.01):
 
 
 def hardtanh(grad, self, min_val=-1, max_val=1):
-    mask = aten.logical_and.default(aten.gt.Scalar(self, min_val), aten.lt.Scalar(self, max_val))
-    return aten.where.self(mask, grad, 0.0)
+    return aten.hardtanh_backward.default(grad, self, min_val, max_val)
+
+
+def hardtanh_backward(grad, self, min_val, max_val):
+    return aten.hardtanh_backward.default(grad, self, min_val, max_val), aten.zeros_like.default(grad)
 
 
 def softplus(grad, self, beta=1, threshold=20):
-    z = aten.exp.default(aten.mul.Scalar(self, beta))
-    return aten.where.self(aten.gt.Scalar(aten.mul.Scalar(self, beta), threshold), grad,
-                           aten.div.Tensor(aten.mul.Tensor(grad, z), aten.add.Scalar(z, 1)))
+    return aten.softplus_backward.default(grad, self, beta, threshold)
+
+
+def softplus_backward(grad, grad_output, self, beta, threshold):
+    """softplus_backward's own derivative; the `self` part is ATen's softplus_double_backward."""
+    grad_output_grad = aten.softplus_backward.default(grad, self, beta, threshold)
+    x = aten.mul.Scalar(self, beta)
+    below = aten._to_copy.default(aten.lt.Scalar(x, threshold), dtype=grad.dtype)
+    product = aten.mul.Tensor(grad, grad_output)
+    self_grad = aten.mul.Scalar(aten.mul.Tensor(aten.sigmoid_backward.default(product, aten.sigmoid.default(x)), below), beta)
+    return grad_output_grad, self_grad
 
 
 def tanh_backward(grads, grad_output, output):
@@ -318,27 +397,34 @@ def threshold_backward(grad, self, threshold):
 
 
 def clamp(grad, self, min=None, max=None):
-    mask = None
-    if min is not None:
+    """ATen's clamp_backward: where(self >= min & self <= max, grad, scalar_tensor(0.))."""
+    if min is None and max is None:
+        return grad
+    zero = _zero_like_scalar(0.0, grad)
+    if min is not None and max is not None:
+        mask = aten.logical_and.default(aten.ge.Scalar(self, min), aten.le.Scalar(self, max))
+    elif min is not None:
         mask = aten.ge.Scalar(self, min)
-    if max is not None:
-        upper = aten.le.Scalar(self, max)
-        mask = upper if mask is None else aten.logical_and.default(mask, upper)
-    return aten.where.self(mask, grad, 0.0)
+    else:
+        mask = aten.le.Scalar(self, max)
+    return aten.where.self(mask, grad, zero)
 
 
 def clamp_min(grad, self, min):
-    return aten.where.self(aten.ge.Scalar(self, min), grad, 0.0)
+    zero = _zero_like_scalar(0.0, grad)  # the last argument of where(...) is evaluated first
+    return aten.where.self(aten.ge.Scalar(self, min), grad, zero)
 
 
 def clamp_max(grad, self, max):
-    return aten.where.self(aten.le.Scalar(self, max), grad, 0.0)
+    zero = _zero_like_scalar(0.0, grad)
+    return aten.where.self(aten.le.Scalar(self, max), grad, zero)
 
 
 def where(grad, condition, self, other, needs_grad):
-    other_grad = sum_to(aten.where.self(condition, 0.0, grad), other.shape) if needs_grad[2] else None
-    self_grad = sum_to(aten.where.self(condition, grad, 0.0), self.shape) if needs_grad[1] else None
-    return None, self_grad, other_grad
+    # where(condition, 0, grad) wraps the Scalar 0 into a tensor of grad's type first
+    other_grad = aten.where.self(condition, _zero_like_scalar(0, grad), grad) if needs_grad[2] else None
+    self_grad = aten.where.self(condition, grad, _zero_like_scalar(0, grad)) if needs_grad[1] else None
+    return None, sum_to(self_grad, _shape(self)), sum_to(other_grad, _shape(other))
 
 
 def masked_fill_scalar(grad, mask):
@@ -375,8 +461,33 @@ def mean_dim(grad, self_shape, dim, keepdim=False):
     return aten.div.Scalar(aten.expand.default(grad, list(self_shape)), n)
 
 
-def prod_default(grad, self, result):
-    return aten.div.Tensor(aten.mul.Tensor(grad, result), self)
+def prod_default(grad, self):
+    """ATen's prod_backward as traced (prod_safe_zeros_backward): products of everything before and after each
+    element, from two exclusive cumprods, so a zero input gives the others' product rather than 0 / 0."""
+    input_dtype = self.dtype
+    if self.dtype != grad.dtype:  # prod_backward(grad, self.to(grad.scalar_type()), result)
+        self = aten._to_copy.default(self, dtype=grad.dtype)
+    if self.dim() == 0:
+        return _cast_to(grad, input_dtype)
+    flat = aten.view.default(aten.clone.default(self, memory_format="torch.contiguous_format")
+                             if not self.is_contiguous() else self, [-1])
+    n = flat.shape[0]
+    if n == 0:
+        grad_input = aten.expand.default(grad, [0])
+    elif n == 1:
+        grad_input = grad
+    else:
+        ones = aten.ones.default([1], **_options(grad))
+        before = aten.cumprod.default(aten.cat.default([ones, aten.slice.Tensor(flat, 0, 0, n - 1)]), 0)
+        reversed_rest = aten.flip.default(aten.slice.Tensor(flat, 0, 1, n), [0])
+        after = aten.flip.default(aten.cumprod.default(aten.cat.default([ones, reversed_rest]), 0), [0])
+        grad_input = aten.mul.Tensor(grad, aten.mul.Tensor(before, after))
+    return _cast_to(aten.view.default(grad_input, list(self.shape)), input_dtype)
+
+
+def _cast_to(grad, dtype):
+    """The engine's validate_outputs cast of a gradient to its input's dtype (ours does not do it itself)."""
+    return grad if grad.dtype == dtype else aten._to_copy.default(grad, dtype=dtype)
 
 
 def amax(grad, self, result, dim=(), keepdim=False):
@@ -388,20 +499,23 @@ def amin(grad, self, result, dim=(), keepdim=False):
 
 
 def _amax_amin_backward(grad, self, result, dim, keepdim):
+    # scale_grad_by_count(restore_reduced_dims(grad), restore_reduced_dims(result) == self, dim): the mask first
     dims = _dims(dim, self.dim())
     shape = [1 if i in dims else s for i, s in enumerate(self.shape)]
-    if not keepdim and self.dim():
+    restore = not keepdim and self.dim()
+    mask = aten.eq.Tensor(aten.view.default(result, shape) if restore else result, self)
+    if restore:
         grad = aten.view.default(grad, shape)
-        result = aten.view.default(result, shape)
-    mask = aten.eq.Tensor(self, result)
-    count = aten.sum.dim_IntList(mask, dims, True)
+    count = aten.sum.dim_IntList(mask, list(dim) if isinstance(dim, (list, tuple)) and dim else dims, True)
     return aten.mul.Tensor(aten.div.Tensor(grad, count), mask)
 
 
 def max_default(grad, self, result):
-    mask = aten.eq.Tensor(self, result)
-    count = aten.sum.default(mask)
-    return aten.mul.Tensor(aten.div.Tensor(grad, count), mask)
+    """ATen's evenly_distribute_backward as traced: the gradient is shared by every element equal to the
+    result (NaN counting as equal to a NaN result)."""
+    both_nan = aten.logical_and.default(aten.isnan.default(self), aten.isnan.default(result))
+    mask = aten.logical_or.default(aten.eq.Tensor(self, result), both_nan)
+    return aten.mul.Tensor(mask, aten.div.Tensor(grad, aten.sum.default(mask)))
 
 
 def max_dim(grads, self_shape, dim, result1, keepdim=False):
@@ -421,14 +535,26 @@ def _value_selecting_backward(grad, dim, indices, shape, keepdim):
 
 
 def var_correction(grad, self, dim=None, correction=None, keepdim=False):
+    return _var_backward(grad, self, dim, correction, keepdim, replayed_view=False)
+
+
+def _var_backward(grad, self, dim, correction, keepdim, replayed_view):
+    """ATen's var_backward: (2 / (n - correction)) * grad * (self - self.mean(dim, true))."""
+    c = 1 if correction is None else correction
+    if self.dim() == 0 or dim is None:
+        centered = aten.sub.Tensor(self, aten.mean.default(self))
+        return aten.mul.Tensor(aten.mul.Scalar(grad, _var_scale(self.numel(), c)), centered)
     dims = _dims(dim, self.dim())
     n = 1
     for d in dims:
-        n *= self.shape[d] if self.dim() else 1
-    c = 1 if correction is None else correction
-    grad = _restore_reduced_dims(grad, dims, keepdim, self.dim())
-    centered = aten.sub.Tensor(self, aten.mean.dim(self, dims, True))
-    return aten.mul.Tensor(grad, aten.mul.Scalar(centered, _var_scale(n, c)))
+        n *= self.shape[d]
+    restore = not keepdim and self.dim() > 1  # a 1-d input's 0-d grad broadcasts as it is
+    if restore and not replayed_view:
+        grad = _restore_reduced_dims(grad, dims, keepdim, self.dim())
+    centered = aten.sub.Tensor(self, aten.mean.dim(self, list(dim) if isinstance(dim, (list, tuple)) else [dim], True))
+    if restore and replayed_view:
+        grad = _restore_reduced_dims(grad, dims, keepdim, self.dim())
+    return aten.mul.Tensor(aten.mul.Scalar(grad, _var_scale(n, c)), centered)
 
 
 def _var_scale(n, correction):
@@ -437,16 +563,12 @@ def _var_scale(n, correction):
 
 
 def std_correction(grad, self, result, dim=None, correction=None, keepdim=False):
-    dims = _dims(dim, self.dim())
-    n = 1
-    for d in dims:
-        n *= self.shape[d] if self.dim() else 1
-    c = 1 if correction is None else correction
+    """ATen's std_backward: var_backward of (grad / (result * 2)).masked_fill_(result == 0, 0)."""
     grad = aten.div.Tensor(grad, aten.mul.Scalar(result, 2))
     grad = aten.masked_fill.Scalar(grad, aten.eq.Scalar(result, 0), 0)  # a zero std has a zero (sub)gradient
-    grad = _restore_reduced_dims(grad, dims, keepdim, self.dim())
-    centered = aten.sub.Tensor(self, aten.mean.dim(self, dims, True))
-    return aten.mul.Tensor(grad, aten.mul.Scalar(centered, _var_scale(n, c)))
+    # ATen fills in place (masked_fill_); PyTorch's functionalization then replays var_backward's unsqueeze of
+    # the mutated tensor where it is first read, after the mean: the traced graph has it there
+    return _var_backward(grad, self, dim, correction, keepdim, replayed_view=True)
 
 
 def logsumexp(grad, self, result, dim, keepdim=False):
@@ -488,10 +610,10 @@ def _mm_mat2_backward(grad, mat1, mat2_shape, mat2_stride):
 
 
 def addmm(grad, self_shape, mat1, mat2, needs_grad, beta=1, alpha=1):
-    mat2_grad = _scale(_mm_mat2_backward(grad, mat1, mat2.shape, mat2.stride()), alpha) if needs_grad[2] else None
     mat1_grad = _scale(_mm_mat1_backward(grad, mat2, mat1.shape, mat1.stride()), alpha) if needs_grad[1] else None
-    self_grad = sum_to(_scale(grad, beta), self_shape) if needs_grad[0] else None
-    return self_grad, mat1_grad, mat2_grad
+    mat2_grad = _scale(_mm_mat2_backward(grad, mat1, mat2.shape, mat2.stride()), alpha) if needs_grad[2] else None
+    self_grad = _scale(grad, beta) if needs_grad[0] else None
+    return sum_to(self_grad, self_shape), mat1_grad, mat2_grad
 
 
 def bmm(grad, self, mat2, needs_grad):
@@ -500,18 +622,24 @@ def bmm(grad, self, mat2, needs_grad):
     return self_grad, mat2_grad
 
 
-def baddbmm(grad, self_shape, batch1, batch2, beta=1, alpha=1):
-    b2 = _scale(aten.bmm.default(aten.transpose.int(batch1, 1, 2), grad), alpha)
-    b1 = _scale(aten.bmm.default(grad, aten.transpose.int(batch2, 1, 2)), alpha)
-    return sum_to(_scale(grad, beta), self_shape), b1, b2
+def baddbmm(grad, self_shape, batch1, batch2, needs_grad, beta=1, alpha=1):
+    b1 = _scale(aten.bmm.default(grad, aten.transpose.int(batch2, 1, 2)), alpha) if needs_grad[1] else None
+    b2 = _scale(aten.bmm.default(aten.transpose.int(batch1, 1, 2), grad), alpha) if needs_grad[2] else None
+    self_grad = _scale(grad, beta) if needs_grad[0] else None
+    return sum_to(self_grad, self_shape), b1, b2
 
 
-def dot(grad, self, tensor):
-    return aten.mul.Tensor(tensor, grad), aten.mul.Tensor(self, grad)
+def dot(grad, self, tensor, needs_grad):
+    self_grad = aten.mul.Tensor(grad, tensor) if needs_grad[0] else None
+    tensor_grad = aten.mul.Tensor(grad, self) if needs_grad[1] else None
+    return self_grad, tensor_grad
 
 
-def mv(grad, self, vec):
-    return aten.mul.Tensor(aten.unsqueeze.default(grad, 1), vec), aten.mv.default(aten.t.default(self), grad)
+def mv(grad, self, vec, needs_grad):
+    # self: grad.ger(vec), where ger/outer is grad.reshape({n, 1}) * vec
+    self_grad = aten.mul.Tensor(_reshape(grad, [grad.shape[0], 1]), vec) if needs_grad[0] else None
+    vec_grad = aten.mv.default(aten.t.default(self), grad) if needs_grad[1] else None
+    return self_grad, vec_grad
 
 
 # ---------------------------------------------------------------- views and shape ops
@@ -642,8 +770,8 @@ def cat(grad, tensors_shapes, dim=0):
     return grads
 
 
-def stack(grad, dim=0):
-    return list(aten.unbind.int(grad, dim))
+def stack(grad, tensors_shapes, dim=0):
+    return [aten.select.int(grad, dim, i) for i in range(len(tensors_shapes))]  # stack_tensors_backward
 
 
 def split(grads, self_shape, self_dtype, split_size, dim=0):
@@ -689,14 +817,22 @@ def roll(grad, shifts, dims=()):
 
 
 def repeat(grad, self_shape, repeats):
-    ndim = len(repeats)
-    padded = [1] * (ndim - len(self_shape)) + list(self_shape)
-    split_shape = []
-    for r, s in zip(repeats, padded):
-        split_shape += [r, s]
-    grad = aten.view.default(grad, split_shape)
-    grad = aten.sum.dim_IntList(grad, list(range(0, 2 * ndim, 2)))
-    return aten.view.default(grad, list(self_shape))
+    """ATen's repeat_backward: sum the leading new dims away one by one, then one reshape that splits each
+    repeated dim into (repeat, size) and one sum over the repeats."""
+    if any(r == 0 for r in repeats):
+        return aten.zeros.default(list(self_shape), **_options(grad))
+    for _ in range(grad.dim() - len(self_shape)):
+        grad = aten.sum.dim_IntList(grad, [0])
+    lead = len(repeats) - len(self_shape)
+    grad_size, sum_dims = [], []
+    for d, size in enumerate(self_shape):
+        if repeats[d + lead] != 1:
+            grad_size.append(repeats[d + lead])
+            sum_dims.append(len(grad_size) - 1)
+        grad_size.append(size)
+    if sum_dims:
+        grad = aten.sum.dim_IntList(_reshape(grad, grad_size), sum_dims)
+    return grad
 
 
 def constant_pad_nd(grad, pad):
@@ -718,10 +854,13 @@ def index(grad, self, indices):
     return aten.index_put.default(zeros, indices, grad, True), None
 
 
-def index_put(grad, indices, values, accumulate=False):
-    values_grad = aten.index.Tensor(grad, indices)
-    self_grad = grad if accumulate else aten.index_put.default(grad, indices, aten.zeros_like.default(values_grad))
-    return self_grad, None, sum_to(values_grad, values.shape)
+def index_put(grad, indices, values, needs_grad, accumulate=False):
+    self_grad = values_grad = None
+    if needs_grad[0]:
+        self_grad = grad if accumulate else aten.index_put.default(grad, indices, aten.zeros_like.default(values), False)
+    if needs_grad[2]:
+        values_grad = aten.index.Tensor(grad, indices)
+    return self_grad, None, sum_to(values_grad, _shape(values))
 
 
 def gather(grad, self_shape, dim, index):
@@ -730,7 +869,7 @@ def gather(grad, self_shape, dim, index):
 
 
 def index_select(grad, self_shape, dim, index):
-    zeros = aten.new_zeros.default(grad, list(self_shape))
+    zeros = aten.new_zeros.default(grad, list(self_shape), **_options(grad))
     return aten.index_add.default(zeros, dim, index, grad), None
 
 
@@ -765,33 +904,51 @@ def _is_tensor(x):
     return isinstance(x, Tensor)
 
 
-def remainder_tensor(grad, self, other):
-    other_grad = sum_to(aten.mul.Tensor(aten.neg.default(grad), aten.div.Tensor_mode(self, other, rounding_mode="floor")),
-                        other.shape)
-    return sum_to(grad, self.shape), other_grad
+def remainder_tensor(grad, self, other, needs_grad):
+    return _rounded_division_backward(grad, self, other, needs_grad, "floor")
 
 
-def fmod_tensor(grad, self, other):
-    other_grad = sum_to(aten.mul.Tensor(aten.neg.default(grad), aten.div.Tensor_mode(self, other, rounding_mode="trunc")),
-                        other.shape)
-    return sum_to(grad, self.shape), other_grad
+def fmod_tensor(grad, self, other, needs_grad):
+    return _rounded_division_backward(grad, self, other, needs_grad, "trunc")
 
 
-def clamp_tensor(grad, self, min=None, max=None):
-    """ATen's clamp_backward and clamp_backward_min_max: min and max get the gradient where they won."""
+def _rounded_division_backward(grad, self, other, needs_grad, rounding_mode):
+    other_grad = None
+    if needs_grad[1]:  # -grad * self.div(other, rounding_mode=...)
+        quotient = aten.div.Tensor_mode(self, other, rounding_mode=rounding_mode)
+        other_grad = aten.mul.Tensor(aten.neg.default(grad), quotient)
+    self_grad = grad if needs_grad[0] else None
+    return sum_to(self_grad, _shape(self)), sum_to(other_grad, _shape(other))
+
+
+def clamp_tensor(grad, self, needs_grad, min=None, max=None):
+    """ATen's clamp_backward_min_max (derivatives.yaml key "min, max", so it runs first: min and max get
+    the gradient where they won), then clamp_backward for self."""
     min_grad = max_grad = None
-    if min is not None and max is not None:
-        min_grad = aten.where.self(aten.logical_and.default(aten.lt.Tensor(self, min), aten.lt.Tensor(min, max)), grad, 0.0)
-        max_grad = aten.where.self(aten.logical_or.default(aten.gt.Tensor(self, max), aten.lt.Tensor(max, min)), grad, 0.0)
-        mask = aten.logical_and.default(aten.ge.Tensor(self, min), aten.le.Tensor(self, max))
-    elif min is not None:
-        min_grad = aten.where.self(aten.lt.Tensor(self, min), grad, 0.0)
-        mask = aten.ge.Tensor(self, min)
-    else:
-        max_grad = aten.where.self(aten.gt.Tensor(self, max), grad, 0.0)
-        mask = aten.le.Tensor(self, max)
-    self_grad = sum_to(aten.where.self(mask, grad, 0.0), self.shape)
-    return (self_grad, sum_to(min_grad, None if min is None else min.shape),
+    if (min is not None and needs_grad[1]) or (max is not None and needs_grad[2]):
+        zero = _zero_like_scalar(0.0, grad)
+        if min is not None and max is not None:
+            if needs_grad[1]:
+                min_grad = aten.where.self(aten.logical_and.default(aten.lt.Tensor(self, min), aten.lt.Tensor(min, max)),
+                                           grad, zero)
+            if needs_grad[2]:
+                max_grad = aten.where.self(aten.logical_or.default(aten.gt.Tensor(self, max), aten.lt.Tensor(max, min)),
+                                           grad, zero)
+        elif min is not None:
+            min_grad = aten.where.self(aten.lt.Tensor(self, min), grad, zero)
+        else:
+            max_grad = aten.where.self(aten.gt.Tensor(self, max), grad, zero)
+    self_grad = None
+    if needs_grad[0]:
+        zero = _zero_like_scalar(0.0, grad)
+        if min is not None and max is not None:
+            mask = aten.logical_and.default(aten.ge.Tensor(self, min), aten.le.Tensor(self, max))
+        elif min is not None:
+            mask = aten.ge.Tensor(self, min)
+        else:
+            mask = aten.le.Tensor(self, max)
+        self_grad = aten.where.self(mask, grad, zero)
+    return (sum_to(self_grad, _shape(self)), sum_to(min_grad, None if min is None else min.shape),
             sum_to(max_grad, None if max is None else max.shape))
 
 

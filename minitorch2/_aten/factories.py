@@ -9,7 +9,7 @@ import math
 import numpy as np
 
 from .. import _dtype
-from .meta_util import fake_empty
+from .meta_util import fake_empty, preserve_format_strides, with_strides
 
 
 def _shape(size):
@@ -76,15 +76,19 @@ scalar_tensor = (_scalar_tensor_kernel, _scalar_tensor_meta)
 
 
 def _like(np_fill):
+    """empty_like, zeros_like, ...: the default memory format (preserve) keeps `self`'s layout."""
+
     def kernel(self, *args, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None):
         target = dtype or self.dtype
         if np_fill is None:
-            return np.empty(self.shape, target.np)
-        value = args[0] if args else np_fill
-        return np.full(self.shape, value, target.np)
+            result = np.empty(self.shape, target.np)
+        else:
+            result = np.full(self.shape, args[0] if args else np_fill, target.np)
+        return with_strides(result, meta(self, *args, dtype=dtype, memory_format=memory_format).stride())
 
     def meta(self, *args, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None):
-        return fake_empty(self.shape, dtype or self.dtype)
+        preserve = memory_format in (None, "torch.preserve_format")
+        return fake_empty(self.shape, dtype or self.dtype, preserve_format_strides(self) if preserve else None)
 
     return kernel, meta
 
@@ -133,10 +137,13 @@ def _linspace_kernel(start, end, steps, *, dtype=None, layout=None, device=None,
         raise RuntimeError("number of steps must be non-negative")
     if steps == 1:
         return np.full((1,), start, out.np)
-    step = (end - start) / (steps - 1)
-    idx = np.arange(steps, dtype=np.float64)
+    # ATen computes in the output's own float type (rounding at each step); integer outputs step in double
+    compute = out.np if out.is_floating_point else np.dtype(np.float64)
+    start, end = compute.type(start), compute.type(end)
+    step = (end - start) / compute.type(steps - 1)
+    idx = np.arange(steps)
     half = steps // 2
-    values = np.where(idx < half, start + step * idx, end - step * (steps - 1 - idx))
+    values = np.where(idx < half, start + step * idx.astype(compute), end - step * (steps - 1 - idx).astype(compute))
     return values.astype(out.np)
 
 

@@ -9,8 +9,8 @@ import numpy as np
 
 from .. import _dtype
 from .._tensor import Tensor
-from .memory import _dtype_title
-from .meta_util import broadcast_shapes, fake_empty, pointwise_strides, with_strides, wrap_dim
+from .memory import _dtype_title, clone_preserve_strides, clone_preserve_strides_meta
+from .meta_util import broadcast_shapes, fake_empty, preserve_format_strides, with_strides, wrap_dim
 
 
 def _index_arrays(self, indices):
@@ -93,7 +93,7 @@ def _index_put_kernel(self, indices, values, accumulate=False):
     out = self._np.copy()
     clone = Tensor._from_numpy(out)
     _index_put_values(clone, indices, values, accumulate)
-    return with_strides(out, pointwise_strides(self.shape, [self]))  # a clone of self, layout preserved
+    return with_strides(out, preserve_format_strides(self))  # a clone of self, layout preserved
 
 
 def _index_put_inplace_kernel(self, indices, values, accumulate=False):
@@ -103,7 +103,7 @@ def _index_put_inplace_kernel(self, indices, values, accumulate=False):
 
 
 def _index_put_meta(self, indices, values, accumulate=False):
-    return fake_empty(self.shape, self.dtype, pointwise_strides(self.shape, [self]))
+    return fake_empty(self.shape, self.dtype, preserve_format_strides(self))
 
 
 def _index_put_inplace_meta(self, indices, values, accumulate=False):
@@ -272,7 +272,7 @@ def _tri(np_fn):
     def kernel(self, diagonal=0):
         if self.dim() < 2:
             raise RuntimeError(f"{np_fn.__name__}: input tensor must have at least 2 dimensions")
-        return np_fn(self._np, k=diagonal)
+        return _c_order(np_fn(self._np, k=diagonal))
 
     def meta(self, diagonal=0):
         return fake_empty(self.shape, self.dtype)
@@ -289,8 +289,8 @@ def _flip_kernel(self, dims):
     return _c_order(np.flip(self._np, axis=axes))
 
 
-def _flip_meta(self, dims):
-    return fake_empty(self.shape, self.dtype, pointwise_strides(self.shape, [self]))
+def _flip_meta(self, dims):  # ATen flips into empty_like(self) (preserve_format)
+    return fake_empty(self.shape, self.dtype, preserve_format_strides(self))
 
 
 flip = ((lambda self, dims: with_strides(_flip_kernel(self, dims), _flip_meta(self, dims).stride())), _flip_meta)
@@ -339,7 +339,7 @@ def _constant_pad_kernel(self, pad, value=0):
     x = self._np
     crop = tuple(slice(max(-lo, 0), x.shape[i] - max(-hi, 0)) for i, (lo, hi) in enumerate(widths))
     x = x[crop]
-    return np.pad(x, [(max(lo, 0), max(hi, 0)) for lo, hi in widths], constant_values=value)
+    return _c_order(np.pad(x, [(max(lo, 0), max(hi, 0)) for lo, hi in widths], constant_values=value))
 
 
 def _constant_pad_meta(self, pad, value=0):
@@ -430,15 +430,15 @@ index_add = (_index_add_kernel, _index_add_meta)
 
 
 def _as_strided_scatter_kernel(self, src, size, stride, storage_offset=None):
-    out = Tensor._from_numpy(self._np.copy())
-    offset = 0 if storage_offset is None else storage_offset
+    out = clone_preserve_strides(self)
+    offset = out.storage_offset() if storage_offset is None else storage_offset
     view = Tensor._make_view(out, size, stride, offset)
     np.copyto(view._np, src._np)
-    return out._np
+    return out
 
 
 def _as_strided_scatter_meta(self, src, size, stride, storage_offset=None):
-    return fake_empty(self.shape, self.dtype)
+    return clone_preserve_strides_meta(self)
 
 
 as_strided_scatter = (_as_strided_scatter_kernel, _as_strided_scatter_meta)
@@ -472,14 +472,16 @@ def _scatter_into_view(geometry):
     """`self` with the window `geometry(self, ...)` describes replaced by `src`."""
 
     def kernel(self, src, *args):
-        out = Tensor._from_numpy(np.array(self._np, copy=True))
+        out = clone_preserve_strides(self)
         window = Tensor._make_view(out, *geometry(out, *args))
+        if tuple(window.shape) != tuple(src.shape):
+            raise RuntimeError(f"expected src to have a size equal to the slice of self. src size = {list(src.shape)}, "
+                               f"slice size = {list(window.shape)}")
         np.copyto(window._np, src._np.astype(self.dtype.np, copy=False))
-        return out._np
+        return out
 
     def meta(self, src, *args):
-        return fake_empty(self.shape, self.dtype)
-
+        return clone_preserve_strides_meta(self)
     return kernel, meta
 
 

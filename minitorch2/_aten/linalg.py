@@ -11,13 +11,21 @@ from .. import _dtype
 from .meta_util import fake_empty
 
 
-def _check_same_dtype(name, *tensors):
+def _check_same_dtype(name, *tensors, empty_result=False):
     first = tensors[0].dtype
     for t in tensors[1:]:
         if t.dtype is not first:
             raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {first} != {t.dtype}")
-    if first is _dtype.bool_:
-        raise RuntimeError(f"\"{name}\" not implemented for 'Bool'")
+    if first is _dtype.bool_ and not empty_result:  # (empty operands never reach the typed kernel)
+        raise NotImplementedError(f"\"{name}\" not implemented for 'Bool'")
+
+
+def _matmul(a, b, keep_half=True):
+    """np.matmul, with half operands multiplied in float32 as ATen's CPU kernels accumulate them."""
+    if a.dtype is _dtype.float16:
+        product = np.matmul(a._np.astype(np.float32), b._np.astype(np.float32))
+        return product.astype(np.float16) if keep_half else product
+    return np.matmul(a._np, b._np)
 
 
 def _mm_shape(a, b, name="mm"):
@@ -34,13 +42,14 @@ def _mm_shape(a, b, name="mm"):
 
 def _mm_kernel(self, mat2):
     _mm_shape(self, mat2)
-    _check_same_dtype("mm", self, mat2)
-    return np.matmul(self._np, mat2._np)
+    _check_same_dtype("addmm_impl_cpu_", self, mat2, empty_result=self.numel() == 0 or mat2.numel() == 0)
+    return _matmul(self, mat2)
 
 
 def _mm_meta(self, mat2):
-    _check_same_dtype("mm", self, mat2)
-    return fake_empty(_mm_shape(self, mat2), self.dtype)
+    shape = _mm_shape(self, mat2)
+    _check_same_dtype("addmm_impl_cpu_", self, mat2, empty_result=self.numel() == 0 or mat2.numel() == 0)
+    return fake_empty(shape, self.dtype)
 
 
 mm = (_mm_kernel, _mm_meta)
@@ -59,8 +68,8 @@ def _bmm_shape(a, b):
 
 def _bmm_kernel(self, mat2):
     _bmm_shape(self, mat2)
-    _check_same_dtype("bmm", self, mat2)
-    return np.matmul(self._np, mat2._np)
+    _check_same_dtype("bmm", self, mat2, empty_result=self.numel() == 0 or mat2.numel() == 0)
+    return _matmul(self, mat2)
 
 
 def _bmm_meta(self, mat2):
@@ -72,15 +81,15 @@ bmm = (_bmm_kernel, _bmm_meta)
 
 def _addmm_kernel(self, mat1, mat2, *, beta=1, alpha=1):
     shape = _mm_shape(mat1, mat2)
-    _check_same_dtype("addmm", mat1, mat2, self)
+    _check_same_dtype("addmm_impl_cpu_", mat1, mat2, self)
     np.broadcast_shapes(tuple(self.shape), shape)
-    product = np.matmul(mat1._np, mat2._np)
+    product = _matmul(mat1, mat2, keep_half=False)
     if alpha != 1:
         product = product * np.asarray(alpha, product.dtype)
     if beta == 0:
-        return np.ascontiguousarray(np.broadcast_to(product, shape))
+        return np.ascontiguousarray(np.broadcast_to(product, shape)).astype(mat1.dtype.np, copy=False)
     bias = self._np if beta == 1 else self._np * np.asarray(beta, product.dtype)
-    return np.add(bias, product, dtype=product.dtype)
+    return np.add(bias, product, dtype=product.dtype).astype(mat1.dtype.np, copy=False)
 
 
 def _addmm_meta(self, mat1, mat2, *, beta=1, alpha=1):
@@ -92,12 +101,13 @@ addmm = (_addmm_kernel, _addmm_meta)
 
 def _baddbmm_kernel(self, batch1, batch2, *, beta=1, alpha=1):
     shape = _bmm_shape(batch1, batch2)
-    product = np.matmul(batch1._np, batch2._np)
+    _check_same_dtype("baddbmm", batch1, batch2, self)
+    product = _matmul(batch1, batch2, keep_half=False)
     if alpha != 1:
         product = product * np.asarray(alpha, product.dtype)
     if beta == 0:
-        return np.ascontiguousarray(np.broadcast_to(product, shape))
-    return np.add(self._np if beta == 1 else self._np * beta, product, dtype=product.dtype)
+        return np.ascontiguousarray(np.broadcast_to(product, shape)).astype(batch1.dtype.np, copy=False)
+    return np.add(self._np if beta == 1 else self._np * beta, product, dtype=product.dtype).astype(batch1.dtype.np, copy=False)
 
 
 def _baddbmm_meta(self, batch1, batch2, *, beta=1, alpha=1):
@@ -127,6 +137,7 @@ dot = (_dot_kernel, _dot_meta)
 
 
 def _mv_kernel(self, vec):
+    _check_same_dtype("addmv_impl_cpu", self, vec, empty_result=self.numel() == 0)
     if self.dim() != 2 or vec.dim() != 1 or self.shape[1] != vec.shape[0]:
         raise RuntimeError(
             f"size mismatch, got input ({self.shape[0] if self.dim() else 0}), mat ({'x'.join(map(str, self.shape))}), "

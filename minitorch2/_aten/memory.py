@@ -11,7 +11,7 @@ import numpy as np
 from .. import _dtype
 from .._dtype import can_cast
 from .._tensor import Tensor, contiguous_strides
-from .meta_util import broadcast_shapes, fake_empty, pointwise_strides, with_strides
+from .meta_util import broadcast_shapes, fake_empty, preserve_format_strides, with_strides
 
 
 def _write(self, value):
@@ -70,7 +70,7 @@ def _clone_kernel(self, *, memory_format=None):
 
 def _clone_meta(self, *, memory_format=None):
     if memory_format in (None, "torch.preserve_format"):
-        return fake_empty(self.shape, self.dtype, pointwise_strides(self.shape, [self]))
+        return fake_empty(self.shape, self.dtype, preserve_format_strides(self))
     return fake_empty(self.shape, self.dtype)
 
 
@@ -85,7 +85,7 @@ def _to_copy_kernel(self, *, dtype=None, layout=None, device=None, pin_memory=No
 
 def _to_copy_meta(self, *, dtype=None, layout=None, device=None, pin_memory=None, non_blocking=False, memory_format=None):
     preserve = memory_format in (None, "torch.preserve_format")
-    return fake_empty(self.shape, dtype or self.dtype, pointwise_strides(self.shape, [self]) if preserve else None)
+    return fake_empty(self.shape, dtype or self.dtype, preserve_format_strides(self) if preserve else None)
 
 
 to_copy = (_to_copy_kernel, _to_copy_meta)
@@ -130,15 +130,48 @@ def _contiguous_meta_strides(shape):
 
 
 # ---------------------------------------------------------------- functional forms of copy_/fill_/zero_
+def clone_preserve_strides(self):
+    """ATen's clone_preserve_strides: a copy of `self`'s whole storage, viewed with `self`'s sizes, strides
+    and storage offset (a plain contiguous clone when `self` overlaps itself, as an expanded tensor does)."""
+    if any(st == 0 and n > 1 for n, st in zip(self.shape, self.stride())):
+        return Tensor._from_numpy(np.array(self._np, order="C"))
+    out = Tensor._make_view(Tensor._from_numpy(np.array(self._storage, copy=True)), self.shape, self.stride(),
+                            self.storage_offset())
+    out._base = None
+    return out
+
+
+def clone_preserve_strides_meta(self):
+    if any(st == 0 and n > 1 for n, st in zip(self.shape, self.stride())):
+        return fake_empty(self.shape, self.dtype)
+    out = fake_empty(self.shape, self.dtype, self.stride())
+    out._offset = self.storage_offset()
+    return out
+
+
 def _copy_functional_kernel(self, src, non_blocking=False):
     broadcast_shapes(tuple(self.shape), tuple(src.shape))
-    return np.array(np.broadcast_to(src._np.astype(self.dtype.np, copy=False), tuple(self.shape)))
+    out = clone_preserve_strides(self)
+    np.copyto(out._np, np.broadcast_to(src._np, tuple(self.shape)), casting="unsafe")
+    return out
+
+
+def _copy_functional_meta(self, src, non_blocking=False):
+    broadcast_shapes(tuple(self.shape), tuple(src.shape))
+    return clone_preserve_strides_meta(self)
 
 
 def _like_self_meta(self, *args, **kwargs):
-    return fake_empty(self.shape, self.dtype)
+    return fake_empty(self.shape, self.dtype, preserve_format_strides(self))  # a clone of self, layout kept
 
 
-copy = (_copy_functional_kernel, _like_self_meta)
-fill = ((lambda self, value: np.full(tuple(self.shape), value, self.dtype.np)), _like_self_meta)
-zero = ((lambda self: np.zeros(tuple(self.shape), self.dtype.np)), _like_self_meta)
+def _like_self(kernel):
+    def laid_out(self, *args, **kwargs):
+        return with_strides(kernel(self, *args, **kwargs), preserve_format_strides(self))
+
+    return laid_out, _like_self_meta
+
+
+copy = (_copy_functional_kernel, _copy_functional_meta)  # copy_ into clone_preserve_strides(self), as ATen
+fill = _like_self(lambda self, value: np.full(tuple(self.shape), value, self.dtype.np))
+zero = _like_self(lambda self: np.zeros(tuple(self.shape), self.dtype.np))

@@ -120,6 +120,39 @@ def pointwise_strides(shape, tensors):
     return tuple(result)
 
 
+def preserve_format_strides(t):
+    """Strides of `empty_like(t)` (and clone, _to_copy, ...) with memory_format=preserve_format: `t`'s own
+    strides when it is non-overlapping and dense, otherwise dense strides in the order of `t`'s
+    (ATen's infer_dense_strides; zero strides keep their place)."""
+    if _is_dense(t):
+        return tuple(t.stride())
+    shape, stride = tuple(t.shape), t.stride()
+
+    def should_swap(d0, d1):
+        s0, s1 = stride[d0], stride[d1]
+        if s0 == 0 or s1 == 0:
+            return 0
+        if s0 != s1:
+            return 1 if s0 > s1 else -1
+        return 1 if shape[d0] > shape[d1] else 0
+
+    perm = list(range(len(shape) - 1, -1, -1))  # fastest dim first
+    for i in range(1, len(shape)):
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            comparison = should_swap(perm[d0], perm[d1])
+            if comparison > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif comparison < 0:
+                break
+    result, running = [0] * len(shape), 1
+    for d in perm:
+        result[d] = running
+        running *= max(shape[d], 1)
+    return tuple(result)
+
+
 def _broadcast_strides(t, shape):
     lead = len(shape) - t.dim()
     return [0 if i < lead or (t.shape[i - lead] == 1 and size != 1) else t.stride()[i - lead]

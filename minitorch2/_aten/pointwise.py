@@ -15,7 +15,8 @@ import scipy.special
 from .. import _dtype
 from .._dtype import result_type
 from .._tensor import Tensor
-from .meta_util import broadcast_shapes, fake_empty, pointwise_strides
+from .memory import _dtype_title
+from .meta_util import broadcast_shapes, fake_empty, pointwise_strides, preserve_format_strides, with_strides
 
 _SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
 
@@ -39,6 +40,17 @@ def _ensure_array(result, dtype):
     return result
 
 
+def _laid_out(kernel, meta):
+    """An eager kernel whose result has the strides its meta function computes (TensorIterator's
+    layout), whatever memory order numpy happened to pick."""
+
+    def laid_out(*args, **kwargs):
+        result = kernel(*args, **kwargs)
+        return with_strides(result, meta(*args, **kwargs).stride())
+
+    return laid_out, meta
+
+
 # ---------------------------------------------------------------- kernel factories
 def unary_float(ufunc):
     """sin, exp, ...: integer and bool inputs compute in the default float dtype."""
@@ -51,7 +63,7 @@ def unary_float(ufunc):
     def meta(self):
         return fake_empty(self.shape, _float_dtype(self.dtype), pointwise_strides(self.shape, [self]))
 
-    return kernel, meta
+    return _laid_out(kernel, meta)
 
 
 def unary_same(fn, allow_bool=True):
@@ -66,24 +78,30 @@ def unary_same(fn, allow_bool=True):
     def meta(self):
         return fake_empty(self.shape, self.dtype, pointwise_strides(self.shape, [self]))
 
-    return kernel, meta
+    return _laid_out(kernel, meta)
 
 
-def unary_bool(fn):
+def unary_bool(fn, integral_like=False):
+    """isnan, isinf, ...: `integral_like`: for integer inputs ATen answers with zeros_like/ones_like(self),
+    whose layout is self's (preserve_format), not a TensorIterator's."""
+
     def kernel(self):
         return _ensure_array(fn(self._np), _dtype.bool_)
 
     def meta(self):
+        if integral_like and not self.dtype.is_floating_point:
+            return fake_empty(self.shape, _dtype.bool_, preserve_format_strides(self))
         return fake_empty(self.shape, _dtype.bool_, pointwise_strides(self.shape, [self]))
 
-    return kernel, meta
+    return _laid_out(kernel, meta)
 
 
-def binary_meta_dtype(out_dtype_fn):
+def binary_meta_dtype(out_dtype_fn, reverse=False):
     def meta(self, other, *args, **kwargs):
         tensors = [t for t in (self, other) if isinstance(t, Tensor)]
         shape = broadcast_shapes(*(tuple(t.shape) for t in tensors))
-        return fake_empty(shape, out_dtype_fn(self, other), pointwise_strides(shape, tensors))
+        operands = (other, self) if reverse else (self, other)
+        return fake_empty(shape, out_dtype_fn(self, other), pointwise_strides(shape, operands))
 
     return meta
 
@@ -93,8 +111,9 @@ def _check_broadcast(self, other):
         broadcast_shapes(self._shape, other._shape)
 
 
-def binary(fn, out="promote"):
-    """add, mul, maximum, ...: `out` is "promote" (common dtype), "float" (true division) or "bool" (comparisons)."""
+def binary(fn, out="promote", reverse=False):
+    """add, mul, maximum, ...: `out` is "promote" (common dtype), "float" (true division) or "bool" (comparisons).
+    `reverse`: the op computes `other OP self` (rsub), so `other` leads the output's layout."""
 
     def compute_dtype(self, other):
         if type(other) is Tensor and type(self) is Tensor and self.dtype is other.dtype:
@@ -113,7 +132,7 @@ def binary(fn, out="promote"):
             result = fn(_np(self, dtype), _np(other, dtype), *extra, dtype=dtype, **kwargs)
         return _ensure_array(result, _dtype.bool_ if out == "bool" else dtype)
 
-    return kernel, binary_meta_dtype(out_dtype)
+    return _laid_out(kernel, binary_meta_dtype(out_dtype, reverse))
 
 
 # ---------------------------------------------------------------- arithmetic
@@ -124,12 +143,35 @@ def _add(a, b, alpha=1, *, dtype):
 
 
 def _sub(a, b, alpha=1, *, dtype):
-    if dtype is _dtype.bool_:
-        raise RuntimeError(
-            "Subtraction, the `-` operator, with two bool tensors is not supported. "
-            "Use the `^` or `logical_xor()` operator instead."
-        )
     return np.subtract(a, b) if alpha == 1 else np.subtract(a, np.multiply(b, alpha))
+
+
+def _sub_check(impl):
+    """ATen's sub_check: no bool operand at all (a Python bool counts), on real and fake tensors alike."""
+    kernel, meta = impl
+
+    def check(self, other):
+        bools = [x.dtype is _dtype.bool_ if isinstance(x, Tensor) else isinstance(x, bool) for x in (self, other)]
+        if all(bools):
+            raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
+                               "Use the `^` or `logical_xor()` operator instead.")
+        if any(bools):
+            raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. "
+                               "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
+
+    def checked_kernel(self, other, *args, **kwargs):
+        check(self, other)
+        return kernel(self, other, *args, **kwargs)
+
+    def checked_meta(self, other, *args, **kwargs):
+        check(self, other)
+        return meta(self, other, *args, **kwargs)
+
+    return checked_kernel, checked_meta
+
+
+def _not_implemented(name, dtype):
+    return NotImplementedError(f"\"{name}\" not implemented for '{_dtype_title(dtype)}'")
 
 
 def _rsub(a, b, alpha=1, *, dtype):
@@ -143,6 +185,8 @@ def _mul(a, b, *, dtype):
 def _div(a, b, *, dtype, rounding_mode=None):
     if rounding_mode is None:
         return np.true_divide(a, b)
+    if dtype is _dtype.bool_:
+        raise _not_implemented(f"div_{rounding_mode}_cpu", dtype)
     if rounding_mode == "trunc":
         if dtype.is_floating_point:
             return np.trunc(np.true_divide(a, b))
@@ -162,18 +206,24 @@ def _check_int_division(b):
 
 
 def _remainder(a, b, *, dtype):
+    if dtype is _dtype.bool_:
+        raise _not_implemented("remainder_cpu", dtype)
     if not dtype.is_floating_point:
         _check_int_division(b)
     return np.remainder(a, b)
 
 
 def _fmod(a, b, *, dtype):
+    if dtype is _dtype.bool_:
+        raise _not_implemented("fmod_cpu", dtype)
     if not dtype.is_floating_point:
         _check_int_division(b)
     return np.fmod(a, b)
 
 
 def _pow(a, b, *, dtype):
+    if dtype is _dtype.bool_:
+        raise _not_implemented("pow", dtype)
     if not dtype.is_floating_point and np.any(np.asarray(b) < 0):
         raise RuntimeError("Integers to negative integer powers are not allowed.")
     return np.power(a, b)
@@ -201,7 +251,7 @@ def _logical(fn):
 def _bitwise(fn):
     def compute(a, b, *, dtype):
         if dtype.is_floating_point:
-            raise RuntimeError(f"\"{fn.__name__}_cpu\" not implemented for '{str(dtype)[6:].capitalize()}'")
+            raise _not_implemented(f"{fn.__name__}_cpu", dtype)
         return fn(a, b)
 
     return compute
@@ -215,8 +265,8 @@ def _compare(fn):
 
 
 add = binary(_add)
-sub = binary(_sub)
-rsub = binary(_rsub)
+sub = _sub_check(binary(_sub))
+rsub = _sub_check(binary(_rsub, reverse=True))
 mul = binary(_mul)
 div = binary(_div, out="float")
 remainder = binary(_remainder)
@@ -252,26 +302,43 @@ def _div_mode_kernel():
             dtype = _float_dtype(dtype)
         tensors = [t for t in (self, other) if isinstance(t, Tensor)]
         shape = broadcast_shapes(*(tuple(t.shape) for t in tensors))
-        return fake_empty(shape, dtype, pointwise_strides(shape, tensors))
+        return fake_empty(shape, dtype, pointwise_strides(shape, (self, other)))
 
-    return k, meta
+    return _laid_out(k, meta)
 
 
 div_mode = _div_mode_kernel()
 
 
 def _pow_kernel():
+    """ATen builds pow.Tensor_Scalar as a unary op: a Scalar exponent is no TensorIterator operand,
+    so `self` alone decides the output's layout."""
     kernel, meta = binary(_pow)
 
-    def pow_tensor_scalar(self, exponent):
-        if isinstance(exponent, float) and not self.dtype.is_floating_point:
-            return kernel(self, exponent)
-        return kernel(self, exponent)
+    def layout_meta(self, exponent):
+        out = meta(self, exponent)
+        if isinstance(exponent, Tensor) or not isinstance(self, Tensor):
+            return out
+        return fake_empty(out.shape, out.dtype, pointwise_strides(out.shape, [self]))
 
-    return pow_tensor_scalar, meta
+    return _laid_out(kernel, layout_meta)
 
 
 pow_ = _pow_kernel()
+
+
+def _pow_scalar_kernel():
+    """pow(Scalar, Tensor): ATen allocates the result contiguous, whatever the exponent's layout."""
+    kernel, meta = pow_
+
+    def contiguous_meta(self, exponent):
+        out = meta(self, exponent)
+        return fake_empty(out.shape, out.dtype)
+
+    return _laid_out(kernel, contiguous_meta)
+
+
+pow_scalar = _pow_scalar_kernel()
 
 
 # ---------------------------------------------------------------- unary math
@@ -321,7 +388,7 @@ def _neg(x):
 
 def _relu(x):
     if x.dtype == np.bool_:
-        raise RuntimeError("\"clamp_min_scalar_cpu\" not implemented for 'Bool'")
+        raise RuntimeError("Boolean inputs not supported for relu")
     return np.maximum(x, np.zeros((), x.dtype))
 
 
@@ -331,6 +398,8 @@ def _sign(x):
 
 def _floor_like(fn):
     def compute(x):
+        if x.dtype == np.bool_:
+            raise _not_implemented(f"{fn.__name__}_vml_cpu", _dtype.bool_)
         return fn(x) if x.dtype.kind == "f" else x.copy()
 
     compute.__name__ = fn.__name__
@@ -339,12 +408,18 @@ def _floor_like(fn):
 
 def _bitwise_not(x):
     if x.dtype.kind == "f":
-        raise RuntimeError("\"bitwise_not_cpu\" not implemented for 'Float'")
+        raise _not_implemented("bitwise_not_cpu", _dtype.from_numpy(x.dtype))
     return np.invert(x)
 
 
+def _abs(x):
+    if x.dtype == np.bool_:
+        raise _not_implemented("abs_cpu", _dtype.bool_)
+    return np.abs(x)
+
+
 neg = unary_same(_neg)
-abs = unary_same(np.abs)
+abs = unary_same(_abs)
 relu = unary_same(_relu)
 sign = unary_same(_sign)
 floor = unary_same(_floor_like(np.floor))
@@ -354,28 +429,32 @@ round = unary_same(_floor_like(np.round))
 bitwise_not = unary_same(_bitwise_not)
 logical_not = unary_bool(np.logical_not)
 isnan = unary_bool(np.isnan)
-isinf = unary_bool(np.isinf)
-isfinite = unary_bool(np.isfinite)
+isinf = unary_bool(np.isinf, integral_like=True)
+isfinite = unary_bool(np.isfinite, integral_like=True)
 
 
 # ---------------------------------------------------------------- activations and their backwards
-def _float_kernel(fn, nargs=1):
-    """A float-only pointwise op over `nargs` tensors and extra scalar arguments."""
+def _float_kernel(fn, nargs=1, layout_order=None):
+    """A float-only pointwise op over `nargs` tensors and extra scalar arguments. Half inputs are
+    computed in float32 and rounded once, as ATen's opmath does. `layout_order` names the tensor
+    that leads the output's layout when it is not the first (ATen builds some backwards self-first)."""
 
-    def kernel(*args):
+    def kernel(*args, **kwargs):
         tensors = args[:nargs]
         dtype = result_type(*tensors)
         if not dtype.is_floating_point:
             raise RuntimeError(f"\"{fn.__name__}\" not implemented for '{dtype}'")
+        compute = _dtype.float32 if dtype is _dtype.float16 else dtype
         with np.errstate(all="ignore"):
-            return _ensure_array(fn(*(_np(t, dtype) for t in tensors), *args[nargs:]), dtype)
+            return _ensure_array(fn(*(_np(t, compute) for t in tensors), *args[nargs:], **kwargs), dtype)
 
-    def meta(*args):
+    def meta(*args, **kwargs):
         tensors = [t for t in args[:nargs] if isinstance(t, Tensor)]
         shape = broadcast_shapes(*(tuple(t.shape) for t in tensors))
-        return fake_empty(shape, result_type(*args[:nargs]), pointwise_strides(shape, tensors))
+        layout = tensors if layout_order is None else [tensors[i] for i in layout_order]
+        return fake_empty(shape, result_type(*args[:nargs]), pointwise_strides(shape, layout))
 
-    return kernel, meta
+    return _laid_out(kernel, meta)
 
 
 def _gelu(x, approximate="none"):
@@ -433,13 +512,33 @@ def _leaky_relu_backward(grad, x, negative_slope, self_is_result):
     return np.where(x > 0, grad, grad * np.asarray(negative_slope, grad.dtype))
 
 
-def _hardtanh(x, min_val=-1, max_val=1):
-    return np.clip(x, min_val, max_val)
+def _hardtanh_kernel():
+    """hardtanh clamps integer tensors too (only bool is refused)."""
+
+    def kernel(self, min_val=-1, max_val=1):
+        if self.dtype is _dtype.bool_:
+            raise RuntimeError("Bool inputs not supported for hardtanh")
+        return _ensure_array(np.clip(self._np, min_val, max_val), self.dtype)
+
+    def meta(self, min_val=-1, max_val=1):  # ATen: hardtanh_out into empty_like(self)
+        return fake_empty(self.shape, self.dtype, preserve_format_strides(self))
+
+    return _laid_out(kernel, meta)
 
 
 def _softplus(x, beta=1, threshold=20):
     bx = x * beta
     return np.where(bx > threshold, x, np.log1p(np.exp(bx)) / beta)
+
+
+def _softplus_backward(grad, x, beta, threshold):
+    bx = x * beta
+    z = np.exp(bx)
+    return np.where(bx > threshold, grad, grad * z / (z + 1))
+
+
+def _hardtanh_backward(grad, x, min_val, max_val):
+    return np.where((x > min_val) & (x < max_val), grad, np.zeros((), grad.dtype))
 
 
 gelu = _float_kernel(_gelu)
@@ -449,9 +548,11 @@ silu_backward = _float_kernel(_silu_backward, nargs=2)
 sigmoid_backward = _float_kernel(_sigmoid_backward, nargs=2)
 tanh_backward = _float_kernel(_tanh_backward, nargs=2)
 leaky_relu = _float_kernel(_leaky_relu)
-leaky_relu_backward = _float_kernel(_leaky_relu_backward, nargs=2)
-hardtanh = _float_kernel(_hardtanh)
+leaky_relu_backward = _float_kernel(_leaky_relu_backward, nargs=2, layout_order=(1, 0))
 softplus = _float_kernel(_softplus)
+softplus_backward = _float_kernel(_softplus_backward, nargs=2)
+hardtanh = _hardtanh_kernel()
+hardtanh_backward = _float_kernel(_hardtanh_backward, nargs=2)
 
 
 def _threshold_backward_kernel():
@@ -461,9 +562,9 @@ def _threshold_backward_kernel():
 
     def meta(grad_output, self, threshold):
         shape = broadcast_shapes(tuple(grad_output.shape), tuple(self.shape))
-        return fake_empty(shape, result_type(grad_output, self), pointwise_strides(shape, [grad_output, self]))
+        return fake_empty(shape, result_type(grad_output, self), pointwise_strides(shape, [self, grad_output]))
 
-    return kernel, meta
+    return _laid_out(kernel, meta)
 
 
 threshold_backward = _threshold_backward_kernel()
@@ -476,7 +577,7 @@ def _threshold_kernel():
     def meta(self, threshold, value):
         return fake_empty(self.shape, self.dtype, pointwise_strides(self.shape, [self]))
 
-    return kernel, meta
+    return _laid_out(kernel, meta)
 
 
 threshold = _threshold_kernel()
@@ -497,7 +598,7 @@ def _where_kernel():
         shape = broadcast_shapes(*(tuple(t.shape) for t in tensors))
         return fake_empty(shape, result_type(self, other), pointwise_strides(shape, tensors))
 
-    return kernel, meta
+    return _laid_out(kernel, meta)
 
 
 where = _where_kernel()
@@ -526,7 +627,7 @@ def _clamp_kernel():
         shape = broadcast_shapes(*(tuple(t.shape) for t in tensors))
         return fake_empty(shape, _clamp_dtype(self, min, max), pointwise_strides(shape, tensors))
 
-    return kernel, meta
+    return _laid_out(kernel, meta)
 
 
 clamp = _clamp_kernel()
@@ -565,9 +666,9 @@ def _masked_fill_kernel():
         return np.where(mask._np, np.asarray(value).astype(self.dtype.np), self._np)
 
     def meta(self, mask, value):
-        return fake_empty(self.shape, self.dtype, pointwise_strides(self.shape, [self]))
+        return fake_empty(self.shape, self.dtype)  # torch fills a contiguous clone of self
 
-    return kernel, meta
+    return _laid_out(kernel, meta)
 
 
 masked_fill = _masked_fill_kernel()
@@ -577,8 +678,9 @@ def _lerp_kernel():
     def kernel(self, end, weight):
         # ATen's formula: stable from both ends (weight < 0.5 starts at self, otherwise at end)
         dtype = result_type(self, end)
-        a, b = _np(self, dtype), _np(end, dtype)
-        w = _np(weight, dtype)
+        compute = _dtype.float32 if dtype is _dtype.float16 else dtype  # ATen's opmath for half
+        a, b = _np(self, compute), _np(end, compute)
+        w = _np(weight, compute)
         if isinstance(w, float):
             result = a + w * (b - a) if -0.5 < w < 0.5 else b - (b - a) * (1 - w)
         else:
@@ -590,7 +692,7 @@ def _lerp_kernel():
         shape = broadcast_shapes(*(tuple(t.shape) for t in tensors))
         return fake_empty(shape, result_type(self, end), pointwise_strides(shape, tensors))
 
-    return kernel, meta
+    return _laid_out(kernel, meta)
 
 
 lerp = _lerp_kernel()
@@ -599,7 +701,10 @@ lerp = _lerp_kernel()
 def _addcmul_kernel(op):
     def kernel(self, tensor1, tensor2, *, value=1):
         dtype = result_type(self, tensor1, tensor2)
-        a, b, c = (_np(t, dtype) for t in (self, tensor1, tensor2))
+        if dtype is _dtype.bool_:
+            raise _not_implemented("addcmul_cpu_out" if op is np.multiply else "addcdiv_cpu_out", dtype)
+        compute = _dtype.float32 if dtype is _dtype.float16 else dtype  # ATen's opmath for half
+        a, b, c = (_np(t, compute) for t in (self, tensor1, tensor2))
         return _ensure_array(a + value * op(b, c), dtype)
 
     def meta(self, tensor1, tensor2, *, value=1):
@@ -607,7 +712,7 @@ def _addcmul_kernel(op):
         shape = broadcast_shapes(*(tuple(t.shape) for t in tensors))
         return fake_empty(shape, result_type(*tensors), pointwise_strides(shape, tensors))
 
-    return kernel, meta
+    return _laid_out(kernel, meta)
 
 
 addcmul = _addcmul_kernel(np.multiply)

@@ -12,17 +12,39 @@ from .._tensor import Tensor
 from .meta_util import fake_empty, reduced_shape, reduction_dims, wrap_dim
 
 
+def _contiguous_out(impl):
+    """ATen allocates reduction outputs contiguous, whatever the input's layout (numpy keeps it)."""
+    kernel, meta = impl
+
+    def contiguous_kernel(*args, **kwargs):
+        result = kernel(*args, **kwargs)
+        if isinstance(result, tuple):
+            return tuple(_c_order(r) for r in result)
+        return _c_order(result)
+
+    return contiguous_kernel, meta
+
+
+def _c_order(array):
+    return array if array.flags.c_contiguous else np.array(array, order="C")
+
+
 def _sum_dtype(self, dtype):
     if dtype is not None:
         return dtype
     return _dtype.int64 if self.dtype.category < 2 else self.dtype
 
 
+def _acc_np(dtype):
+    """The numpy dtype ATen accumulates `dtype` in on the CPU (half sums in float)."""
+    return np.float32 if dtype is _dtype.float16 else dtype.np
+
+
 def _sum_kernel(self, dim=None, keepdim=False, *, dtype=None):
     out_dtype = _sum_dtype(self, dtype)
     dims = reduction_dims(dim, self.dim())
     x = self._np.astype(out_dtype.np, copy=False)
-    return np.asarray(np.sum(x, axis=dims, keepdims=keepdim, dtype=out_dtype.np))
+    return np.asarray(np.sum(x, axis=dims, keepdims=keepdim, dtype=_acc_np(out_dtype)), out_dtype.np)
 
 
 def _sum_meta(self, dim=None, keepdim=False, *, dtype=None):
@@ -38,14 +60,17 @@ def _sum_default_meta(self, *, dtype=None):
     return _sum_meta(self, None, False, dtype=dtype)
 
 
-sum_dim = (_sum_kernel, _sum_meta)
+sum_dim = _contiguous_out((_sum_kernel, _sum_meta))
 sum_default = (_sum_default_kernel, _sum_default_meta)
 
 
 def _prod_kernel(self, dim=None, keepdim=False, *, dtype=None):
     out_dtype = _sum_dtype(self, dtype)
     dims = (wrap_dim(dim, self.dim()),) if dim is not None else tuple(range(self.dim()))
-    return np.asarray(np.prod(self._np.astype(out_dtype.np, copy=False), axis=dims, keepdims=keepdim))
+    x = self._np.astype(out_dtype.np, copy=False)
+    if out_dtype is _dtype.float16 and dim is None and x.size:  # ATen multiplies half in half, in order
+        return np.multiply.accumulate(x.reshape(-1))[-1].reshape((1,) * self.dim() if keepdim else ())
+    return np.asarray(np.prod(x, axis=dims, keepdims=keepdim))
 
 
 def _prod_meta(self, dim=None, keepdim=False, *, dtype=None):
@@ -71,8 +96,12 @@ def _mean_dtype(self, dtype, name="mean"):
 def _mean_kernel(self, dim=None, keepdim=False, *, dtype=None):
     out_dtype = _mean_dtype(self, dtype)
     dims = reduction_dims(dim, self.dim())
-    with np.errstate(all="ignore"):
-        return np.asarray(np.mean(self._np.astype(out_dtype.np, copy=False), axis=dims, keepdims=keepdim, dtype=out_dtype.np))
+    count = 1
+    for d in dims:
+        count *= self.shape[d]
+    total = np.sum(self._np.astype(out_dtype.np, copy=False), axis=dims, keepdims=keepdim, dtype=_acc_np(out_dtype))
+    with np.errstate(all="ignore"):  # the mean of nothing is nan, without numpy's warning
+        return np.asarray(total / np.asarray(count, total.dtype), out_dtype.np)
 
 
 def _mean_meta(self, dim=None, keepdim=False, *, dtype=None):
@@ -80,7 +109,7 @@ def _mean_meta(self, dim=None, keepdim=False, *, dtype=None):
     return fake_empty(reduced_shape(self.shape, dims, keepdim), _mean_dtype(self, dtype))
 
 
-mean_dim = (_mean_kernel, _mean_meta)
+mean_dim = _contiguous_out((_mean_kernel, _mean_meta))
 mean_default = ((lambda self, *, dtype=None: _mean_kernel(self, dtype=dtype)),
                 (lambda self, *, dtype=None: _mean_meta(self, dtype=dtype)))
 
@@ -108,8 +137,8 @@ def _extremum(np_fn, name):
     return kernel, meta
 
 
-amax = _extremum(np.max, "amax")
-amin = _extremum(np.min, "amin")
+amax = _contiguous_out(_extremum(np.max, "amax"))
+amin = _contiguous_out(_extremum(np.min, "amin"))
 
 
 def _full_extremum(np_fn, name):
@@ -166,8 +195,21 @@ def _nan_first(fn):
     return arg
 
 
-argmax = _arg_index(_nan_first(np.argmax), "argmax")
-argmin = _arg_index(_nan_first(np.argmin), "argmin")
+def _refuse_bool(impl, name):
+    kernel, meta = impl
+
+    def checked(self, dim=None, keepdim=False):
+        if self.dtype is _dtype.bool_:
+            raise RuntimeError(f"{name}(): does not support bool input")
+        return kernel(self, dim, keepdim)
+
+    return checked, meta
+
+
+_argmax = _contiguous_out(_arg_index(_nan_first(np.argmax), "argmax"))
+_argmin = _contiguous_out(_arg_index(_nan_first(np.argmin), "argmin"))
+argmax = _refuse_bool(_argmax, "argmax")  # (max.dim takes bool inputs; argmax does not)
+argmin = _refuse_bool(_argmin, "argmin")
 
 
 def _max_dim(np_fn, np_arg, name):
@@ -176,7 +218,7 @@ def _max_dim(np_fn, np_arg, name):
         if self.dim() and self.shape[d] == 0:
             raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
         values = np.asarray(np_fn(self._np, axis=d if self.dim() else None, keepdims=keepdim))
-        index_kernel = argmax[0] if name == "max" else argmin[0]
+        index_kernel = _argmax[0] if name == "max" else _argmin[0]
         return values, index_kernel(self, dim, keepdim)
 
     def meta(self, dim, keepdim=False):
@@ -187,8 +229,8 @@ def _max_dim(np_fn, np_arg, name):
     return kernel, meta
 
 
-max_dim = _max_dim(np.max, np.argmax, "max")
-min_dim = _max_dim(np.min, np.argmin, "min")
+max_dim = _contiguous_out(_max_dim(np.max, np.argmax, "max"))
+min_dim = _contiguous_out(_max_dim(np.min, np.argmin, "min"))
 
 
 def _var_kernel(self, dim=None, *, correction=None, keepdim=False):
@@ -205,7 +247,7 @@ def _var_meta(self, dim=None, *, correction=None, keepdim=False):
     return fake_empty(reduced_shape(self.shape, dims, keepdim), self.dtype)
 
 
-var = (_var_kernel, _var_meta)
+var = _contiguous_out((_var_kernel, _var_meta))
 
 
 def _var_mean_kernel(self, dim=None, *, correction=None, keepdim=False):
@@ -218,7 +260,7 @@ def _var_mean_meta(self, dim=None, *, correction=None, keepdim=False):
     return _var_meta(self, dim, correction=correction, keepdim=keepdim), _var_meta(self, dim, correction=correction, keepdim=keepdim)
 
 
-var_mean = (_var_mean_kernel, _var_mean_meta)
+var_mean = _contiguous_out((_var_mean_kernel, _var_mean_meta))
 
 
 def _std_kernel(self, dim=None, *, correction=None, keepdim=False):
@@ -226,7 +268,7 @@ def _std_kernel(self, dim=None, *, correction=None, keepdim=False):
         return np.sqrt(_var_kernel(self, dim, correction=correction, keepdim=keepdim))
 
 
-std = (_std_kernel, _var_meta)
+std = _contiguous_out((_std_kernel, _var_meta))
 
 
 def _logsumexp_kernel(self, dim, keepdim=False):
@@ -249,7 +291,7 @@ def _logsumexp_meta(self, dim, keepdim=False):
     return fake_empty(reduced_shape(self.shape, reduction_dims(dim, self.dim()), keepdim), dtype)
 
 
-logsumexp = (_logsumexp_kernel, _logsumexp_meta)
+logsumexp = _contiguous_out((_logsumexp_kernel, _logsumexp_meta))
 
 
 def _cumsum_kernel(self, dim, *, dtype=None):
@@ -257,7 +299,7 @@ def _cumsum_kernel(self, dim, *, dtype=None):
     d = wrap_dim(dim, self.dim())
     if self.dim() == 0:
         return self._np.astype(out_dtype.np).copy()
-    return np.cumsum(self._np, axis=d, dtype=out_dtype.np)
+    return np.ascontiguousarray(np.cumsum(self._np, axis=d, dtype=_acc_np(out_dtype)), out_dtype.np)
 
 
 def _cumsum_meta(self, dim, *, dtype=None):
@@ -266,6 +308,17 @@ def _cumsum_meta(self, dim, *, dtype=None):
 
 
 cumsum = (_cumsum_kernel, _cumsum_meta)
+
+
+def _cumprod_kernel(self, dim, *, dtype=None):
+    out_dtype = _sum_dtype(self, dtype)
+    d = wrap_dim(dim, self.dim())
+    if self.dim() == 0:
+        return self._np.astype(out_dtype.np).copy()
+    return np.ascontiguousarray(np.cumprod(self._np, axis=d, dtype=_acc_np(out_dtype)), out_dtype.np)
+
+
+cumprod = (_cumprod_kernel, _cumsum_meta)
 
 
 def _any_all(np_fn):
@@ -279,8 +332,8 @@ def _any_all(np_fn):
     return kernel, meta
 
 
-any_dims = _any_all(np.any)
-all_dims = _any_all(np.all)
+any_dims = _contiguous_out(_any_all(np.any))
+all_dims = _contiguous_out(_any_all(np.all))
 any_default = ((lambda self: any_dims[0](self)), (lambda self: any_dims[1](self)))
 all_default = ((lambda self: all_dims[0](self)), (lambda self: all_dims[1](self)))
 

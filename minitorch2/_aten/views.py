@@ -118,6 +118,10 @@ def _expand(self, size, *, implicit=False):
                 f"The expanded size of the tensor ({target}) must match the existing size ({cur}) at non-singleton "
                 f"dimension {i}.  Target sizes: [{', '.join(map(str, size))}].  Tensor sizes: [{', '.join(map(str, self.shape))}]"
             )
+    if self.dim():  # ATen's inferExpandGeometry: a new dim of size 1 strides like a contiguous one
+        for i in reversed(range(offset)):
+            if shape[i] == 1:
+                stride[i] = shape[i + 1] * stride[i + 1]
     return shape, stride, self.storage_offset()
 
 

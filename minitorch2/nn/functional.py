@@ -12,6 +12,7 @@ import math
 
 from .. import _dtype
 from .._ops import ops
+from .._python_dispatcher import python_dispatcher_enabled
 
 aten = ops.aten
 
@@ -31,7 +32,7 @@ def linear(input, weight, bias=None):
     if input.dim() == 2 and bias is not None:
         return aten.addmm.default(bias, input, aten.t.default(weight))
     if bias is not None and input.dim() >= 3 and input.is_contiguous():
-        flat = aten.view.default(input, [-1, input.shape[-1]])
+        flat = aten.view.default(input, [_prod(input.shape[:-1]), input.shape[-1]])  # no -1: ATen multiplies it out
         out = aten.addmm.default(bias, flat, aten.t.default(weight))
         return aten.view.default(out, list(input.shape[:-1]) + [weight.shape[0]])
     from .._functions import matmul
@@ -125,6 +126,12 @@ def normalize(input, p=2.0, dim=1, eps=1e-12):
 def dropout(input, p=0.5, training=True, inplace=False):
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not inplace and python_dispatcher_enabled():
+        # What aot tracing runs: aten.dropout's Python decomposition (torch._decomp's `dropout`), not the C++
+        # kernel below, so its graphs hold native_dropout, or a clone when dropout is off.
+        if training and p != 0.0:
+            return aten.native_dropout.default(input, p, training)[0]
+        return aten.clone.default(input)
     if not training or p == 0.0:
         return input
     if p == 1.0:
@@ -323,6 +330,14 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     if reduction == "sum":
         return aten.sum.default(loss)
     return loss
+
+
+def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None, reduction="mean",
+                                     pos_weight=None):
+    reduction = _reduction(reduction, size_average, reduce)
+    if tuple(target.shape) != tuple(input.shape):
+        raise ValueError(f"Target size ({target.size()}) must be the same as input size ({input.size()})")
+    return aten.binary_cross_entropy_with_logits.default(input, target, weight, pos_weight, _REDUCTIONS[reduction])
 
 
 # ---------------------------------------------------------------- shape helpers

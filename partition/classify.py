@@ -1,0 +1,90 @@
+"""Step 1 of the min-cut: sort every joint-graph node into forward, backward or neither
+(as `classify_nodes` and `NodeInfo` in torch._functorch.partitioners).
+
+partition layer, between the joint graph (from `autograd.aot_function`) and
+the flow network (`partition/network.py`). A joint graph mixes two programs:
+
+    required forward   needed to compute the forward outputs from the primals;
+                       these run in the forward no matter what
+    required backward  anything downstream of a tangent (it cannot run before
+                       the backward starts), plus the gradients themselves
+    unclaimed          neither: forward-side values that only the backward
+                       reads (the `detach` of a saved output, a recomputable
+                       intermediate); where they run is the partitioner's call
+
+Two numbers per node feed the heuristics: its position among the required
+forward nodes (`fw_order`, used to tell "near" from "far apart" uses), and
+its distance to the backward (`dist_from_bw`: how many forward ops separate it
+from the first node the backward needs), which slightly favours saving values
+produced late in the forward.
+
+The one idea to hold: only required-forward nodes can be *saved* (they exist
+when the forward ends), and only nodes reachable from the tangents are
+*forced* into the backward; the cut decides everything in between.
+"""
+from dataclasses import dataclass, field
+
+from .default import placeholders, split_outputs, subgraph_nodes
+
+FAR = int(1e9)  # the distance of nodes the backward never reaches
+
+
+@dataclass
+class NodeInfo:
+    inputs: list  # the primals
+    required_fw: set
+    required_bw: set
+    tangents_closure: set  # required_bw before the gradients were added: truly computed from tangents
+    unclaimed: set
+    fw_order: dict  # required forward node -> its index among them
+    static_lifetime_inputs: set  # primals that live anyway (parameters): free to save
+    dist_from_bw: dict = field(default_factory=dict)
+
+    @property
+    def required_fw_nodes(self):
+        return sorted(self.required_fw, key=self.fw_order.__getitem__)
+
+    def is_required_fw(self, node):
+        return node in self.required_fw
+
+    def is_required_bw(self, node):
+        return node in self.required_bw
+
+
+def classify_nodes(joint_graph, num_fwd_outputs, static_lifetime_input_indices=()):
+    """Classify every node of `joint_graph`; see the module docstring."""
+    required_bw = set()
+    for node in joint_graph.nodes:
+        if node.op == "placeholder" and node.name.startswith("tangents"):
+            required_bw.add(node)
+        if node in required_bw:
+            required_bw.update(node.users)
+    tangents_closure = set(required_bw)
+    fwd_outputs, bwd_outputs = split_outputs(joint_graph, num_fwd_outputs)
+    required_bw.update(o for o in bwd_outputs if o is not None and o.op != "output")
+
+    primals = placeholders(joint_graph, "primals")
+    required_fw = set(primals) | set(subgraph_nodes(joint_graph, primals, fwd_outputs))
+    unclaimed = {n for n in joint_graph.nodes if n not in required_fw and n not in required_bw}
+    fw_order = {}
+    for node in joint_graph.nodes:
+        if node in required_fw:
+            fw_order[node] = len(fw_order)
+    static = {p for i, p in enumerate(primals) if i in set(static_lifetime_input_indices)}
+    info = NodeInfo(primals, required_fw, required_bw, tangents_closure, unclaimed, fw_order, static)
+    info.dist_from_bw = distances_from_backward(joint_graph, info)
+    return info
+
+
+def distances_from_backward(joint_graph, info):
+    """How many forward ops lie between each node and the nearest node outside the required forward."""
+    dist = {}
+    for node in reversed(joint_graph.nodes):
+        if node.op == "output":
+            dist[node] = FAR
+        elif node not in info.required_fw:
+            dist[node] = 0
+        else:
+            dist[node] = min((dist[user] + 1 for user in node.users), default=FAR)
+            dist[node] = min(dist[node], FAR)
+    return dist

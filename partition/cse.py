@@ -1,0 +1,88 @@
+"""Common-subexpression elimination on a joint graph, before the min-cut looks at it
+(as `fx_graph_cse` in torch._functorch.compile_utils).
+
+partition layer, the first step of `min_cut_rematerialization_partition`.
+Tracing records every op that runs, so a joint graph often computes the same
+thing twice: the forward's `t(primals_1)` and the backward's, or `cos(x)` in
+the forward and again in a derivative formula. Two copies of one value would
+be two candidates for saving, and the cut would price them separately; merging
+them first lets the flow network see one value with all of its users.
+
+The one idea to hold: a node is replaced by an earlier node with the same
+target and the same (already deduplicated) arguments, except where doing so
+would change meaning: random ops (each call draws new numbers), `empty` (its
+contents are undefined) and anything sharing memory with a graph output
+(outputs that happen to be equal must stay distinct tensors).
+"""
+from minitorch2._tensor import Tensor
+from minitorch2.fx import Graph
+from minitorch2.fx.node import Node
+
+from .op_types import op_name
+
+# Ops never merged: random ones are found by tag; these two by name, as PyTorch lists them.
+_NEVER_MERGED = frozenset({"empty", "empty_like"})
+
+
+def fx_graph_cse(graph):
+    """A new Graph computing the same outputs with dead code dropped and duplicate computations merged.
+    (Dead code goes first, so that a dead node never becomes the survivor of a merge and lends it its name.)"""
+    new_graph = Graph()
+    env = {}
+    seen = {}
+    keep = _aliases_of_outputs(graph)
+    live = _live_nodes(graph)
+    for node in graph.nodes:
+        if node not in live:
+            continue
+        if node.op != "call_function" or node in keep or _never_merged(node):
+            env[node] = new_graph.node_copy(node, lambda n: env[n])
+            continue
+        key = (node.target, _key(node.args, env), _key(node.kwargs, env))
+        try:
+            earlier = seen.get(key)
+        except TypeError:  # an unhashable argument: keep the node as it is
+            env[node] = new_graph.node_copy(node, lambda n: env[n])
+            continue
+        if earlier is not None:
+            env[node] = earlier
+            continue
+        env[node] = seen[key] = new_graph.node_copy(node, lambda n: env[n])
+    return new_graph
+
+
+def _live_nodes(graph):
+    """Nodes that are impure or feed, through any chain, something that is."""
+    live = set()
+    for node in reversed(graph.nodes):
+        if node.is_impure() or any(user in live for user in node.users):
+            live.add(node)
+    return live
+
+
+def _never_merged(node):
+    return "random" in getattr(node.target, "tags", ()) or op_name(node) in _NEVER_MERGED
+
+
+def _key(value, env):
+    """A hashable image of an argument structure, with nodes replaced by their deduplicated copies.
+    Types are part of the key so that `(x, 1)` and `(x, 1.0)` stay apart."""
+    if isinstance(value, Node):
+        return env[value]
+    if isinstance(value, (list, tuple)):
+        return type(value), tuple(_key(v, env) for v in value)
+    if isinstance(value, dict):
+        return dict, tuple((k, _key(v, env)) for k, v in value.items())
+    return type(value), value
+
+
+def _aliases_of_outputs(graph):
+    """Nodes whose value shares memory with a value the graph returns."""
+    output = graph.output_node()
+    storages = {id(_storage(n)) for n in output.all_input_nodes if _storage(n) is not None}
+    return {n for n in graph.nodes if _storage(n) is not None and id(_storage(n)) in storages}
+
+
+def _storage(node):
+    val = node.meta.get("val")
+    return val._storage if isinstance(val, Tensor) else None

@@ -1,0 +1,202 @@
+"""The min-cut's judgement calls: what a saved value costs, and what must never be recomputed
+(the heuristics of `solve_min_cut` in torch._functorch.partitioners).
+
+partition layer, consulted by `partition/network.py` while it builds the flow
+network. A min cut only knows capacities; these rules turn a node into one:
+
+    cost of saving     its output's bytes (`size_of`), scaled by 1.1 per op of
+                       distance from the backward (capped at 100), doubled when
+                       every user could fuse it (a value nobody must write to
+                       memory is cheap to recompute, so saving it is relatively
+                       dear); primals the caller marks as static (parameters)
+                       are free
+    banned (infinite)  - not on the recompute allowlist (`op_types.py`): matmuls,
+                         convolutions, random ops, anything unlisted
+                       - materialised in the backward anyway: some backward user
+                         cannot fuse it (an `mm` reading it), so recomputing it
+                         would cost a whole extra kernel, not a fused load
+                       - a reduction shrinking its inputs 4x or more: its output
+                         is tiny to save and expensive to redo
+                       - used far apart: a fusible use that comes after an
+                         unfusible one in the forward would not share a kernel
+                         with the earlier uses if recomputed
+                       - a fusible chain longer than 100 ops: cut it somewhere,
+                         rather than recompute a residual stream end to end
+
+(PyTorch also has a "too far from the backward" ban whose default limits make
+it unreachable; it is left out here.)
+
+The one idea to hold: "recomputation is free" is the bet behind the min-cut,
+and each rule here marks a place where the bet is wrong for a fusing
+compiler. Turning a rule off (`MinCutOptions`) trades memory for compute.
+"""
+import heapq
+import math
+from dataclasses import dataclass
+
+from minitorch2._tensor import Tensor
+
+from .op_types import op_name
+
+LONG_CHAIN = 100  # ops in one fusible chain before it must be broken
+
+
+@dataclass(frozen=True)
+class MinCutOptions:
+    """Which ban rules are on (all of them, as in PyTorch's default config)."""
+    ban_if_used_far_apart: bool = True
+    ban_if_long_fusible_chains: bool = True
+    ban_if_materialized_backward: bool = True
+    ban_if_not_in_allowlist: bool = True
+    ban_if_reduction: bool = True
+
+
+def size_of(node):
+    """Bytes of a node's output: its tensor, or the sum of the tensors of a tuple; 1 for a scalar."""
+    val = node.meta.get("val")
+    if isinstance(val, Tensor):
+        return val.numel() * val.dtype.itemsize
+    if isinstance(val, (list, tuple)):
+        return sum(v.numel() * v.dtype.itemsize for v in val if isinstance(v, Tensor))
+    if isinstance(val, (bool, int, float)):
+        return 1
+    return 0
+
+
+def _policy(node):
+    policy = node.meta.get("recompute")
+    return str(getattr(policy, "name", policy)).upper() if policy is not None else None
+
+
+def must_recompute(node):
+    """Selective checkpointing asked for this node to be recomputed."""
+    return _policy(node) in ("MUST_RECOMPUTE", "PREFER_RECOMPUTE")
+
+
+def must_save(node):
+    return _policy(node) == "MUST_SAVE"
+
+
+class RecomputeRules:
+    """The per-node rules, bound to one joint graph's classification."""
+
+    def __init__(self, node_info, op_types, options):
+        self.info = node_info
+        self.ops = op_types
+        self.options = options
+
+    def is_fusible(self, producer, consumer):
+        """Could `consumer` read `producer` inside one fused kernel? (`cat` absorbs anything.)"""
+        if op_name(consumer) == "cat":
+            return True
+        return self.ops.is_fusible(producer) and self.ops.is_fusible(consumer)
+
+    def is_materialized_backwards(self, node):
+        """Does some backward user (looking through views) need `node` written to memory?"""
+        if self.ops.is_view(node):
+            return False
+        pending = [node]
+        while pending:
+            current = pending.pop()
+            for user in current.users:
+                if not self.info.is_required_fw(user) and not self.is_fusible(current, user):
+                    return True
+                if self.ops.is_view(user):
+                    pending.append(user)
+        return False
+
+    def ban_reason(self, node):
+        """Why `node` may not be recomputed, or None when it may."""
+        if node.op != "call_function" or op_name(node) == "getitem":
+            return None
+        if must_save(node):
+            return "marked MUST_SAVE"
+        if op_name(node) in ("lift_fresh_copy", "lift_fresh"):
+            return None
+        if self.options.ban_if_not_in_allowlist:
+            if not self.ops.is_recomputable(node):
+                return "not in recomputable allowlist"
+        elif self.ops.is_random(node):
+            return "random op"
+        elif self.ops.is_compute_intensive(node):
+            return "compute intensive op"
+        if self.options.ban_if_materialized_backward and self.is_materialized_backwards(node):
+            return "materialized in backward"
+        if self.options.ban_if_reduction:
+            inputs = sum(size_of(arg) for arg in node.args if hasattr(arg, "op"))
+            if size_of(node) * 4 < inputs:
+                return "reduction op"
+        return None
+
+    def is_materialized(self, node):
+        """Must this value be written to memory even in the forward (some user cannot fuse it)?"""
+        if node.op == "placeholder":
+            return True
+        return not all(self.is_fusible(node, user) for user in node.users)
+
+    def weight(self, node):
+        """(capacity of the node's in->out edge, reason it cannot be saved or None)."""
+        if not isinstance(node.meta.get("val"), Tensor):
+            return math.inf, "non-tensor output"
+        if node in self.info.static_lifetime_inputs:
+            return 0, None
+        size = size_of(node)
+        size = int(size * (1.1 ** max(min(self.info.dist_from_bw[node], 100), 1)))
+        return (size, None) if self.is_materialized(node) else (size * 2, None)
+
+
+# ---------------------------------------------------------------- whole-graph ban rules
+
+def ban_uses_far_apart(rules, network):
+    """Ban recomputing fusible uses of a value that come after an unfusible use of it in the forward."""
+    info = rules.info
+    for used in info.required_fw_nodes:
+        fw_users = [user for user in used.users if info.is_required_fw(user)]
+        if not fw_users:
+            continue
+        first_unfusible = _first_unfusible(rules, fw_users, max(info.fw_order[u] for u in fw_users))
+        for user in tuple(used.users):
+            if (info.is_required_fw(user) and info.fw_order[user] > first_unfusible
+                    and rules.is_fusible(used, user) and user not in network.banned):
+                network.ban(user, "used far apart")
+
+
+def _first_unfusible(rules, start_nodes, max_range):
+    """Forward position of the first unfusible step reachable from `start_nodes` (or `max_range`)."""
+    order = rules.info.fw_order
+    heap = [(order[n], n, True) for n in start_nodes]
+    heapq.heapify(heap)
+    queued = set(heap)
+    while heap:
+        entry = heapq.heappop(heap)
+        queued.discard(entry)
+        _, node, fusible = entry
+        if not fusible:
+            return order[node]
+        for user in node.users:
+            if rules.info.is_required_fw(user) and order[user] <= max_range:
+                item = (order[user], user, rules.is_fusible(node, user))
+                if item not in queued:
+                    queued.add(item)
+                    heapq.heappush(heap, item)
+    return max_range
+
+
+def ban_long_fusible_chains(rules, network):
+    """Walk fusible chains from each forward node; ban the node where a chain passes 100 ops."""
+    info = rules.info
+    visited = set()
+    for start in info.required_fw_nodes:
+        start_order = info.fw_order[start]
+        heap = [(start_order, start)]
+        while heap:
+            _, current = heapq.heappop(heap)
+            if current in visited:
+                continue
+            visited.add(current)
+            if info.fw_order[current] > start_order + LONG_CHAIN and not heap:
+                network.ban(current, "long fusible chain")
+                break
+            for user in current.users:
+                if info.is_required_fw(user) and rules.is_fusible(current, user) and user not in network.banned:
+                    heapq.heappush(heap, (info.fw_order[user], user))
