@@ -19,6 +19,7 @@ callable; `make_boxed_func` adapts a plain function to the boxed convention
 (one list argument) that compiled graphs are called with.
 """
 import minitorch2
+from minitorch2._python_dispatcher import enable_python_dispatcher
 from minitorch2._subclasses.fake_tensor import FakeTensorMode
 from minitorch2._tensor import Tensor
 from minitorch2.autograd import Function
@@ -53,6 +54,10 @@ class _CompiledFunction:
         self.needs_grad = minitorch2.is_grad_enabled() and any(isinstance(a, Tensor) and a.requires_grad for a in args)
         self.grad_inputs = [isinstance(a, Tensor) and a.requires_grad for a in args]
         self.compiled_bw = None
+        with enable_python_dispatcher():  # trace as PyTorch's AOT does (see minitorch2/_python_dispatcher.py)
+            self._trace(fn, args, fw_compiler, partition_fn, decompositions, inference_compiler)
+
+    def _trace(self, fn, args, fw_compiler, partition_fn, decompositions, inference_compiler):
         fake_outputs = _trace_outputs(fn, args)
         self.num_outputs = len(_as_list(fake_outputs))
         self.single_output = not isinstance(fake_outputs, (list, tuple))

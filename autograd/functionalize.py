@@ -125,8 +125,10 @@ class _Functionalizer:
         if node.target is aten.native_batch_norm.default:
             return self._batch_norm(node)
         functional = functional_variant(node.target)
-        value = self.new.call_function(functional, self.current(node.args), self.current(dict(node.kwargs)),
-                                       name=_name(functional))
+        # `bernoulli_(t)` means p=0.5, which `bernoulli.p` needs said: fill the in-place op's defaults,
+        # then put the call in the functional op's canonical form
+        args, kwargs = functional._schema.normalize(functional, _with_defaults(node.target, node.args), dict(node.kwargs))
+        value = self.new.call_function(functional, self.current(args), self.current(kwargs), name=_name(functional))
         value.meta = dict(node.meta)
         self._write(node.args[0], value)
         # the in-place op's result is its first argument, mutated: an alias with the same view chain
@@ -224,6 +226,11 @@ class _Functionalizer:
         value.meta = dict(node.meta)
         self.env[node] = value
         self.latest[node] = value
+
+
+def _with_defaults(op, args):
+    positional = op._schema.positional
+    return tuple(args) + tuple(arg.default for arg in positional[len(args):] if arg.has_default)
 
 
 def _name(target):

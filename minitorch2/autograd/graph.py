@@ -117,7 +117,7 @@ class AccumulateGrad(Node):
         from .._dispatch import state
         from .._ops import ops
 
-        grad = grads[0]
+        grad = grads[0] if grads else None
         if grad is None:
             return []
         var = self.variable

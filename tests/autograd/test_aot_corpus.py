@@ -34,24 +34,12 @@ from .programs import PROGRAMS, RANDOM
 pytestmark = pytest.mark.aot
 
 FUNCTIONALIZATION = "functionalization of running stats"
-# PyTorch's aot traces with the Python dispatcher enabled, so F.dropout and matmul take their Python
-# decompositions there (native_dropout, or clone when off; a batched matmul ending in view) while eager takes the
-# C++ ones (bernoulli_ noise, or the input itself; _unsafe_view); minitorch2's F.dropout and matmul do the same
-# once autograd/aot.py traces under minitorch2._python_dispatcher.enable_python_dispatcher()
-PYTHON_DISPATCHER = "aot does not trace under enable_python_dispatcher() yet"
-MATMUL_VIEW = PYTHON_DISPATCHER + ", so a batched matmul ends in _unsafe_view where torch's aot records view"
 ALIASED_OUTPUT = ("an output that is a view of an input: torch's aot regenerates it outside the graph (no tangent "
                   "for it in the backward); ours traces it as a graph output with its own tangent")
 
 # program -> why its graphs differ from torch's
 GRAPH_MISMATCHES = {
-    "attention": MATMUL_VIEW,
-    "matmul_batched": MATMUL_VIEW,
-    "transformer_block": MATMUL_VIEW,
-    "dropout_eval": PYTHON_DISPATCHER + ", so F.dropout returns its input where torch's aot records a clone",
-    "dropout_train": PYTHON_DISPATCHER + ", so F.dropout draws bernoulli_ noise where torch's aot records "
-                     "native_dropout; with it, the partition still copies the (dead) native_dropout into the "
-                     "backward and saves primals_1 for it",
+    "dropout_train": "the partition copies the (dead) native_dropout into the backward and saves primals_1 for it",
     "batchnorm2d_train": FUNCTIONALIZATION + ": the partition saves the stats' inputs and recomputes "
                          "_native_batch_norm_legit_functional in the backward, where torch saves its outputs 3 and 4",
     "inplace_add_relu": "relu_'s saved result: torch saves the mutated tensor and detaches it when unpacking, ours "
@@ -63,13 +51,7 @@ GRAPH_MISMATCHES = {
 }
 
 # programs whose values cannot match yet either
-NOT_SUPPORTED = {
-    "detach_and_no_grad_branch": "engine: an input that requires grad but receives no gradient reaches "
-                                 "AccumulateGrad.apply with no grads (IndexError on grads[0])",
-    "dropout_train": "functionalization turns bernoulli_.float(t, 0.5) into bernoulli.p(t) without its p "
-                     "(the default of the in-place schema is not carried over to bernoulli.p); moot once aot traces "
-                     "under enable_python_dispatcher() (native_dropout then)",
-}
+NOT_SUPPORTED = {}
 
 
 # ---------------------------------------------------------------- running one library
@@ -191,7 +173,6 @@ def test_corpus_size_and_lists():
     assert set(GRAPH_MISMATCHES) | set(NOT_SUPPORTED) <= set(PROGRAMS)
 
 
-@pytest.mark.xfail(strict=True, reason=PYTHON_DISPATCHER + ": 92 of 103 programs match (89%); 96 (93%) with it")
 def test_at_least_90_percent_of_graphs_match():
     mismatched = set(GRAPH_MISMATCHES) | set(NOT_SUPPORTED)
     assert len(PROGRAMS) - len(mismatched) >= 0.9 * len(PROGRAMS)
