@@ -94,21 +94,33 @@ def torch_joint_from_ours(joint):
         elif node.op == "call_function":
             target = operator.getitem if node.target is operator.getitem else \
                 getattr(getattr(torch.ops.aten, node.target._opname), node.target._overloadname)
-            args = torch.fx.node.map_arg(node.args, env.__getitem__)
-            kwargs = torch.fx.node.map_arg(node.kwargs, env.__getitem__)
+            args = _to_torch(node.args, env)
+            kwargs = _to_torch(node.kwargs, env)
             new = graph.create_node("call_function", target, args, kwargs, name=node.name)
             with mode:
                 fake_args = torch.fx.node.map_arg(args, lambda n: n.meta["val"])
                 fake_kwargs = torch.fx.node.map_arg(kwargs, lambda n: n.meta["val"])
                 new.meta["val"] = target(*fake_args, **fake_kwargs)
         elif node.op == "output":
-            new = graph.output(torch.fx.node.map_arg(node.args[0], env.__getitem__))
+            new = graph.output(_to_torch(node.args[0], env))
         else:
             raise NotImplementedError(f"benchmark translation: {node.op}")
         if isinstance(new.meta.get("val"), torch.Tensor):
             new.meta["tensor_meta"] = _extract_tensor_metadata(new.meta["val"])
         env[node] = new
     return torch.fx.GraphModule(torch.nn.Module(), graph)
+
+
+def _to_torch(value, env):
+    """An argument structure with our nodes replaced by the PyTorch nodes made from them."""
+    if isinstance(value, minitorch2.fx.Node):
+        return env[value]
+    if isinstance(value, (list, tuple)):
+        return type(value)(_to_torch(v, env) for v in value) if isinstance(value, tuple) else \
+            [_to_torch(v, env) for v in value]
+    if isinstance(value, dict):
+        return {k: _to_torch(v, env) for k, v in value.items()}
+    return value
 
 
 def time_partition(partition_fn, joint, num_fwd_outputs, repeats, fresh_copy):
@@ -119,6 +131,10 @@ def time_partition(partition_fn, joint, num_fwd_outputs, repeats, fresh_copy):
         result = partition_fn(module, None, num_fwd_outputs=num_fwd_outputs)
         times.append(time.perf_counter() - start)
     return statistics.median(times), result
+
+
+def _ops(joint):
+    return [(n.name, str(n.target), len(n.args)) for n in joint.graph.nodes if n.op == "call_function"]
 
 
 def _copy_torch(joint):
@@ -143,6 +159,8 @@ def run(sizes, repeats, trace_torch_up_to):
         if nodes <= trace_torch_up_to:
             theirs_joint, n_theirs, _ = trace_joint(torch, layers)
             how = "traced"
+            if size == sizes[0]:  # the translation used for larger graphs reproduces PyTorch's own trace
+                assert _ops(torch_joint_from_ours(ours_joint)) == _ops(theirs_joint), "translation differs"
         else:
             theirs_joint, n_theirs, how = torch_joint_from_ours(ours_joint), n, "built from ours"
         ours_time, (ours_fw, _) = time_partition(ours_fn, ours_joint, n, repeats[size], lambda j: j)
