@@ -20,8 +20,8 @@ from minitorch2.fx.node import Node
 
 from .op_types import op_name
 
-# Ops never merged: random ones are found by tag; these two by name, as PyTorch lists them.
-_NEVER_MERGED = frozenset({"empty", "empty_like"})
+# Ops never merged besides the random ones (found by tag): `empty`, whose contents are undefined, as PyTorch has it.
+_NEVER_MERGED = frozenset({"empty"})
 
 
 def fx_graph_cse(graph):
@@ -52,10 +52,11 @@ def fx_graph_cse(graph):
 
 
 def _live_nodes(graph):
-    """Nodes that are impure or feed, through any chain, something that is."""
+    """Nodes that are impure or feed, through any chain, something that is (random ops count as pure, as in
+    `subgraph_nodes`)."""
     live = set()
     for node in reversed(graph.nodes):
-        if node.is_impure() or any(user in live for user in node.users):
+        if node.is_impure(impure_random=False) or any(user in live for user in node.users):
             live.add(node)
     return live
 

@@ -2,12 +2,12 @@
 and the graph-extraction helpers every partitioner shares.
 
 partition layer. The forward graph is every node needed to compute the
-forward outputs from the primals; whatever the backward reads from the
-forward is *saved*: returned by the forward after its real outputs, and
-received by the backward as inputs (placeholders keep the saved node's name,
-so a backward reads `def forward(self, primals_3, relu, tangents_1)`).
-Everything else, including forward-side nodes only the backward uses (such as
-the `detach` of a saved output), is left to the backward.
+forward outputs from the primals. Every value the forward traced (the joint
+graph's prefix, up to where the backward starts) that the backward reads is
+*saved*: returned by the forward after its real outputs, and received by the
+backward as inputs (placeholders keep the saved node's name, so a backward
+reads `def forward(self, primals_3, relu, tangents_1)`). The rest of the
+joint graph is left to the backward.
 
     joint(primals, tangents) ──> forward(primals) -> (outputs..., saved...)
                              └─> backward(saved..., tangents) -> (grads...)
@@ -29,7 +29,7 @@ def default_partition(joint_module, _joint_inputs, *, num_fwd_outputs, **_ignore
     joint = joint_module.graph
     saved = []
     for node in forward_region(joint, num_fwd_outputs):
-        if node.op == "output" or is_multi_output(node):
+        if is_multi_output(node):
             continue  # a tuple cannot be saved: its getitem projections are, being forward nodes too
         saved.append(node)
     fwd_graph, bwd_graph = extract_fwd_bwd_graphs(joint, saved, num_fwd_outputs)
@@ -59,13 +59,11 @@ def _last_forward_index(joint_graph, nodes, num_fwd_outputs):
     primals = placeholders(joint_graph, "primals")
     fwd_outputs, _ = split_outputs(joint_graph, num_fwd_outputs)
     needed = {n.name for n in primals + subgraph_nodes(joint_graph, primals, fwd_outputs)}
-    reads_tangent = set(placeholders(joint_graph, "tangents"))
+    tangents = set(placeholders(joint_graph, "tangents"))
     last = max((i for i, n in enumerate(nodes) if _is_primal(n)), default=0)
     for i, node in enumerate(nodes):
-        if any(arg in reads_tangent for arg in node.all_input_nodes):
-            reads_tangent.add(node)
-            if node.op == "call_function":
-                break
+        if node.op == "call_function" and any(arg in tangents for arg in node.all_input_nodes):
+            break  # the backward has begun
         if node.name in needed or _made_by_forward_from(node, needed):
             last = i
     return last
@@ -117,7 +115,9 @@ def subgraph_nodes(joint_graph, inputs, outputs):
 
     A node belongs when all its inputs can be computed from `inputs` (placeholders other than `inputs`
     cannot) and it is live: an output, impure (it must run even if unused), or read by a live node. This is
-    exactly what copying every computable node and then eliminating dead code would leave, without copying."""
+    exactly what copying every computable node and then eliminating dead code would leave, without copying.
+    A random op counts as pure here, as in PyTorch while it partitions (Inductor's `fallback_random` is off):
+    an unused draw is dropped rather than dragging its inputs into the backward."""
     given = set(inputs)
     computable = set(given)
     candidates = []
@@ -132,7 +132,7 @@ def subgraph_nodes(joint_graph, inputs, outputs):
             raise RuntimeError(f"partition: output {out} cannot be computed from the graph's inputs")
     live = {out for out in outputs if out is not None}
     for node in reversed(candidates):
-        if node in live or node.is_impure():
+        if node in live or node.is_impure(impure_random=False):
             live.add(node)
             live.update(node.all_input_nodes)
     return [node for node in candidates if node in live]

@@ -35,6 +35,7 @@ import math
 from dataclasses import dataclass
 
 from minitorch2._tensor import Tensor
+from minitorch2.fx.node import Node
 
 from .op_types import op_name
 
@@ -123,7 +124,7 @@ class RecomputeRules:
         if self.options.ban_if_materialized_backward and self.is_materialized_backwards(node):
             return "materialized in backward"
         if self.options.ban_if_reduction:
-            inputs = sum(size_of(arg) for arg in node.args if hasattr(arg, "op"))
+            inputs = sum(size_of(arg) for arg in node.args if isinstance(arg, Node))
             if size_of(node) * 4 < inputs:
                 return "reduction op"
         return None

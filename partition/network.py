@@ -75,9 +75,10 @@ def build_flow_network(joint_graph, node_info, op_types, options):
             continue
         if node.op == "placeholder" and node.name.startswith("primals"):
             ban(node, "primal input")
-        reason = rules.ban_reason(node)
-        if reason and node_info.is_required_fw(node):
-            ban(node, reason)
+        if node_info.is_required_fw(node):  # only forward values could ever be recomputed
+            reason = rules.ban_reason(node)
+            if reason:
+                ban(node, reason)
         capacity, cannot_save = rules.weight(node)
         if cannot_save:
             edge(node.name + "_in", node.name + "_out", capacity=capacity, reason=f"cannot save: {cannot_save}")

@@ -70,5 +70,7 @@ def raise_getitems(graph):
     """Move every `getitem` right after the tuple it reads, so tuple parts can be freed early."""
     getitems = [n for n in graph.nodes if n.op == "call_function" and n.target is operator.getitem]
     for node in reversed(getitems):
-        node.all_input_nodes[0].append(node)
+        parent = node.all_input_nodes[0]
+        if parent.next is not node:
+            parent.append(node)
     return graph

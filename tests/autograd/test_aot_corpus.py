@@ -39,7 +39,6 @@ ALIASED_OUTPUT = ("an output that is a view of an input: torch's aot regenerates
 
 # program -> why its graphs differ from torch's
 GRAPH_MISMATCHES = {
-    "dropout_train": "the partition copies the (dead) native_dropout into the backward and saves primals_1 for it",
     "batchnorm2d_train": FUNCTIONALIZATION + ": the partition saves the stats' inputs and recomputes "
                          "_native_batch_norm_legit_functional in the backward, where torch saves its outputs 3 and 4",
     "inplace_add_relu": "relu_'s saved result: torch saves the mutated tensor and detaches it when unpacking, ours "

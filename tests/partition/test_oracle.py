@@ -15,9 +15,6 @@ from .programs import PROGRAMS
 
 BOTH = ("default", "min_cut")
 KNOWN_DIFFERENCES = {
-    ("dropout_mul", "default"): "minitorch2's F.dropout records bernoulli instead of aten.native_dropout, and the "
-                                "recorded bernoulli.p node has lost its p argument, so the forward cannot run",
-    ("dropout_mul", "min_cut"): "as for default: F.dropout is not aten.native_dropout (and bernoulli.p lost its p)",
     ("sdpa", "default"): "PyTorch's CPU scaled_dot_product_attention is one fused op "
                          "(_scaled_dot_product_flash_attention_for_cpu, saving q, k, v, out, logsumexp); minitorch2's is "
                          "the math composition (matmul, softmax, matmul), so the joint graphs differ",
