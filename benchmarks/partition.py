@@ -90,7 +90,8 @@ def torch_joint_from_ours(joint):
         if node.op == "placeholder":
             new = graph.placeholder(node.name)
             val = node.meta["val"]
-            new.meta["val"] = mode.from_tensor(torch.empty(tuple(val.shape), dtype=getattr(torch, str(val.dtype).split(".")[-1])))
+            dtype = getattr(torch, str(val.dtype).split(".")[-1])
+            new.meta["val"] = mode.from_tensor(torch.empty(tuple(val.shape), dtype=dtype))
         elif node.op == "call_function":
             target = operator.getitem if node.target is operator.getitem else \
                 getattr(getattr(torch.ops.aten, node.target._opname), node.target._overloadname)

@@ -7,6 +7,10 @@ whatever the backward reads; `min_cut_rematerialization_partition` saves the
 cheapest set of tensors found by a networkx minimum cut and recomputes the
 rest. `report` tells what a partition saves and recomputes; `draw` shows the
 cut as Graphviz DOT.
+
+The one idea to hold: a partition is a list of saved values. Everything
+crossing from the forward to the backward is activation memory; everything
+the backward needs but was not saved, it recomputes.
 """
 from .default import default_partition
 from .draw import draw_partitions, partition_dot, render_svg

@@ -30,6 +30,8 @@ STYLE = {
     "unused": 'style="dashed", color="#999999", fontcolor="#999999"',
 }
 SAVED_STYLE = 'penwidth=2.5, peripheries=2'
+LEGEND = ("blue: forward only\nred: backward only\nyellow: recomputed in the backward\n"
+          "double border: saved\ngrey dashed: not run\nred arrow: a saved value read by the backward")
 CUT_EDGE = 'color="#d62728", penwidth=2.5'
 
 
@@ -58,7 +60,7 @@ def node_roles(joint_module, fw_module, bw_module):
 def partition_dot(joint_module, partitions, title="partitions"):
     """DOT text for `partitions` ({name: (fw_module, bw_module)}) of one joint graph, one cluster each."""
     lines = [f"digraph {_quote(title)} {{", "  rankdir=TB;", '  node [shape=box, fontname="Helvetica", fontsize=10];',
-             '  edge [color="#555555"];']
+             '  edge [color="#555555"];', f"  legend [shape=note, label={_quote(LEGEND)}];"]
     for index, (name, (fw_module, bw_module)) in enumerate(partitions.items()):
         lines.extend(_cluster(index, name, joint_module, fw_module, bw_module))
     lines.append("}")

@@ -45,7 +45,8 @@ class PartitionReport:
         return [s.name for s in self.saved]
 
     def __str__(self):
-        lines = [f"{self.name}: saves {len(self.saved)} tensor{'' if len(self.saved) == 1 else 's'} ({_bytes(self.total_bytes)}), "
+        plural = "" if len(self.saved) == 1 else "s"
+        lines = [f"{self.name}: saves {len(self.saved)} tensor{plural} ({_bytes(self.total_bytes)}), "
                  f"recomputes {len(self.recomputed)} ops; forward {self.forward_ops} ops, "
                  f"backward {self.backward_ops} ops"]
         if self.saved:
