@@ -220,12 +220,24 @@ class _Functionalizer:
             value = g.call_function(aten._native_batch_norm_legit_functional.default, (*args, training, momentum, eps),
                                     name="_native_batch_norm_legit_functional")
             items = [g.call_function(operator.getitem, (value, i)) for i in range(5)]
+            metas = list(node.meta.get("val", ())) + [running_mean.meta.get("val"), running_var.meta.get("val")]
+            for item, meta_source in zip(items, map(_meta_of, metas)):
+                item.meta.update(meta_source)
             self._write(running_mean, items[3])
             self._write(running_var, items[4])
             self.projections[node] = items[:3]
         value.meta = dict(node.meta)
         self.env[node] = value
         self.latest[node] = value
+
+
+def _meta_of(value):
+    """node.meta entries for a traced value (what partitioners read to size it)."""
+    if value is None:
+        return {}
+    from minitorch2.fx.passes.shape_prop import _extract_tensor_metadata
+
+    return {"val": value, "tensor_meta": _extract_tensor_metadata(value)}
 
 
 def _with_defaults(op, args):

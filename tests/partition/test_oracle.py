@@ -19,11 +19,6 @@ KNOWN_DIFFERENCES = {
                          "(_scaled_dot_product_flash_attention_for_cpu, saving q, k, v, out, logsumexp); "
                          "minitorch2's is the math composition (matmul, softmax, matmul), so the joint graphs differ",
     ("sdpa", "min_cut"): "as for default: the fused attention op is not in minitorch2's registry",
-    ("clamp_hardtanh", "min_cut"): "minitorch2 tags aten.hardtanh_backward 'pointwise' and PyTorch 2.13 does not, "
-                                   "so for PyTorch the backward materialises `mul` (saved) where for us it fuses "
-                                   "(recomputed)",
-    ("batch_norm_running_stats", "min_cut"): "the functionalized running-stat updates (getitem_3, getitem_4) carry no "
-                                             "meta['val'], so the partitioner cannot size or save them",
 }
 
 
