@@ -5,7 +5,6 @@ AdamW is Adam with decoupled weight decay: the parameter shrinks by
 `weight_decay * param`.
 """
 from .. import _dtype, _factories, _functions
-from ..autograd.grad_mode import no_grad
 from .optimizer import Optimizer
 
 
@@ -28,15 +27,6 @@ class Adam(Optimizer):
                         foreach=foreach, capturable=capturable, differentiable=differentiable, fused=fused,
                         decoupled_weight_decay=decoupled_weight_decay or self._decoupled)
         super().__init__(params, defaults)
-
-    def step(self, closure=None):
-        loss = self._run_closure(closure)
-        with no_grad():
-            for group in self.param_groups:
-                for p in group["params"]:
-                    if p.grad is not None:
-                        self._update(p, group)
-        return loss
 
     def _init_state(self, param, amsgrad):
         state = self.state[param]

@@ -1,6 +1,6 @@
 """optim.Optimizer (as torch.optim.Optimizer): param groups, per-parameter state, state dicts.
 
-Runtime layer. Subclasses implement `step()` with PyTorch's single-tensor
+Runtime layer. Subclasses implement `_update(param, group)` with PyTorch's single-tensor
 update formulas (the path PyTorch takes for CPU tensors), op for op, so
 parameters track PyTorch's over many steps within float32 rounding.
 """
@@ -99,6 +99,16 @@ class Optimizer:
         return "\n".join(lines)
 
     def step(self, closure=None):
+        loss = self._run_closure(closure)
+        with no_grad():
+            for group in self.param_groups:
+                for p in group["params"]:
+                    if p.grad is not None:
+                        self._update(p, group)
+        return loss
+
+    def _update(self, param, group):
+        """One parameter's update: each optimizer's formula."""
         raise NotImplementedError
 
     @staticmethod
@@ -111,4 +121,4 @@ class Optimizer:
             return closure()
 
 
-__all__ = ["Optimizer", "required", "no_grad"]
+__all__ = ["Optimizer", "required"]

@@ -1,6 +1,5 @@
 """optim.SGD (as torch.optim.SGD): momentum, dampening, Nesterov, weight decay; PyTorch's CPU formulas."""
 from .. import _functions
-from ..autograd.grad_mode import no_grad
 from .optimizer import Optimizer, required
 
 
@@ -18,15 +17,6 @@ class SGD(Optimizer):
         defaults = dict(lr=lr, momentum=momentum, dampening=dampening, weight_decay=weight_decay, nesterov=nesterov,
                         maximize=maximize, foreach=foreach, differentiable=differentiable, fused=fused)
         super().__init__(params, defaults)
-
-    def step(self, closure=None):
-        loss = self._run_closure(closure)
-        with no_grad():
-            for group in self.param_groups:
-                for p in group["params"]:
-                    if p.grad is not None:
-                        self._update(p, group)
-        return loss
 
     def _update(self, param, group):
         grad = param.grad if not group["maximize"] else -param.grad
