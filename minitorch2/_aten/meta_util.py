@@ -101,16 +101,7 @@ def pointwise_strides(shape, tensors):
                 return 1
         return 0
 
-    perm = list(range(ndim - 1, -1, -1))  # fastest dim first
-    for i in range(1, ndim):
-        d1 = i
-        for d0 in range(i - 1, -1, -1):
-            comparison = should_swap(perm[d0], perm[d1])
-            if comparison > 0:
-                perm[d0], perm[d1] = perm[d1], perm[d0]
-                d1 = d0
-            elif comparison < 0:
-                break
+    perm = _fastest_first(ndim, should_swap)
     if perm == list(range(ndim - 1, -1, -1)):
         return contiguous_strides(shape)
     result, running = [0] * ndim, 1
@@ -136,8 +127,19 @@ def preserve_format_strides(t):
             return 1 if s0 > s1 else -1
         return 1 if shape[d0] > shape[d1] else 0
 
-    perm = list(range(len(shape) - 1, -1, -1))  # fastest dim first
-    for i in range(1, len(shape)):
+    perm = _fastest_first(len(shape), should_swap)
+    result, running = [0] * len(shape), 1
+    for d in perm:
+        result[d] = running
+        running *= max(shape[d], 1)
+    return tuple(result)
+
+
+def _fastest_first(ndim, should_swap):
+    """Dims ordered fastest-first by ATen's insertion sort (it stops at the first decisive comparison,
+    so ties keep their place): the shared core of TensorIterator's and infer_dense_strides' layouts."""
+    perm = list(range(ndim - 1, -1, -1))
+    for i in range(1, ndim):
         d1 = i
         for d0 in range(i - 1, -1, -1):
             comparison = should_swap(perm[d0], perm[d1])
@@ -146,11 +148,7 @@ def preserve_format_strides(t):
                 d1 = d0
             elif comparison < 0:
                 break
-    result, running = [0] * len(shape), 1
-    for d in perm:
-        result[d] = running
-        running *= max(shape[d], 1)
-    return tuple(result)
+    return perm
 
 
 def _broadcast_strides(t, shape):
