@@ -1,0 +1,14 @@
+"""backend.config: the knobs of the Inductor-like backend (plays torch._inductor.config).
+
+Read at compile time (and, for `threads`, at each kernel launch); set them as
+module attributes, e.g. `backend.config.threads = 1`.
+"""
+import os
+
+cpu_codegen = os.environ.get("MINITORCH2_CPU_CODEGEN", "llvm")  # "llvm" or "triton"
+debug_dir = None  # where MINITORCH2_COMPILE_DEBUG=1 writes; None: ./minitorch2_compile_debug
+debug = os.environ.get("MINITORCH2_COMPILE_DEBUG", "") == "1"
+max_fusion_size = 64  # most ir nodes fused into one kernel
+threads = int(os.environ.get("MINITORCH2_THREADS", 0)) or os.cpu_count() or 1  # kernel worker threads
+kernel_cache_dir = os.environ.get("MINITORCH2_CACHE_DIR",
+                                  os.path.join(os.path.expanduser("~"), ".cache", "minitorch2", "kernels"))

@@ -1,0 +1,298 @@
+"""The loop-level kernel IR: what the scheduler hands to code generation.
+
+Backend layer, between scheduling and codegen. `lowering.py` turns each aten
+op into `ir.py` nodes (Pointwise, Reduction, extern calls); `scheduler.py`
+fuses them and writes every fused group out as one `Kernel` in the form
+below; `codegen/llvm.py` (and the numpy reference evaluator) turn a `Kernel`
+into something that runs. Nothing here knows about aten or fusion: a Kernel
+is a loop nest over flat buffers, printable as pseudo-code.
+
+    kernel softmax_0(in_ptr0: float32[4096*1024], out_ptr0: float32[4096*1024])
+      for x0 in range(4096):
+        tmp0 = max(r0 in range(1024): load(in_ptr0, 1024*x0 + r0))
+        tmp1 = sum(r0 in range(1024): exp(load(in_ptr0, 1024*x0 + r0) - tmp0))
+        for r0 in range(1024):
+          out_ptr0[1024*x0 + r0] = exp(load(in_ptr0, 1024*x0 + r0) - tmp0) / tmp1
+
+The one idea to hold: every buffer is flat (a pointer to its first element),
+and every load and store names its element with an integer `Index`
+expression over the loop variables, so views, broadcasts and transposes are
+index arithmetic, never copies. Statements in a loop body run in order for
+each iteration; a `Reduce` defines a scalar temporary, readable by the
+statements after it in the same iteration of the enclosing loop.
+
+Value ops (`Op.name`), with the semantics of the aten op of the same name on
+scalars of `Op.dtype` (the result dtype; operands are already cast):
+    unary:   neg abs exp exp2 log log2 log1p expm1 sqrt rsqrt reciprocal sin cos tan
+             tanh sigmoid erf floor ceil trunc round sign relu logical_not bitwise_not
+             isnan isinf
+    binary:  add sub mul truediv floordiv remainder (Python-style sign) pow maximum minimum
+             (NaN-propagating, as torch) eq ne lt le gt ge (result bool)
+             logical_and logical_or bitwise_and bitwise_or bitwise_xor atan2
+    ternary: where(cond, a, b)
+    cast:    to_dtype(x) (Op.dtype is the target; float->int truncates toward zero)
+Reduction types (`Reduce.reduction_type`): sum prod max min (NaN-propagating)
+argmax argmin (int64 position in the flattened reduction range, first
+occurrence wins, NaN counts as the maximum, as torch) any all.
+"""
+from dataclasses import dataclass, field
+
+# ---- index expressions: integer arithmetic over loop variables ---------------------------
+
+
+class Index:
+    """An int64 expression over loop variables. Build with + * // % on Index and int."""
+
+    def __add__(self, other):
+        return _add(self, as_index(other))
+
+    __radd__ = __add__
+
+    def __mul__(self, other):
+        return _mul(self, as_index(other))
+
+    __rmul__ = __mul__
+
+    def __floordiv__(self, divisor):
+        return _floordiv(self, divisor)
+
+    def __mod__(self, divisor):
+        return _mod(self, divisor)
+
+    def variables(self):
+        return set()
+
+
+@dataclass(frozen=True, eq=True)
+class Var(Index):
+    name: str  # x0, x1, ... for outer loops, r0, r1, ... for reduction / inner loops
+
+    def __str__(self):
+        return self.name
+
+    def variables(self):
+        return {self.name}
+
+
+@dataclass(frozen=True, eq=True)
+class Const(Index):
+    value: int
+
+    def __str__(self):
+        return str(self.value)
+
+
+@dataclass(frozen=True, eq=True)
+class Add(Index):
+    terms: tuple
+
+    def __str__(self):
+        return " + ".join(str(t) for t in self.terms)
+
+    def variables(self):
+        return set().union(*(t.variables() for t in self.terms))
+
+
+@dataclass(frozen=True, eq=True)
+class Mul(Index):
+    factor: int
+    term: Index
+
+    def __str__(self):
+        inner = f"({self.term})" if isinstance(self.term, Add) else str(self.term)
+        return f"{self.factor}*{inner}"
+
+    def variables(self):
+        return self.term.variables()
+
+
+@dataclass(frozen=True, eq=True)
+class FloorDiv(Index):
+    term: Index
+    divisor: int
+
+    def __str__(self):
+        return f"({self.term}) // {self.divisor}"
+
+    def variables(self):
+        return self.term.variables()
+
+
+@dataclass(frozen=True, eq=True)
+class Mod(Index):
+    term: Index
+    divisor: int
+
+    def __str__(self):
+        return f"({self.term}) % {self.divisor}"
+
+    def variables(self):
+        return self.term.variables()
+
+
+def as_index(value):
+    return value if isinstance(value, Index) else Const(int(value))
+
+
+def _add(a, b):
+    if isinstance(a, Const) and isinstance(b, Const):
+        return Const(a.value + b.value)
+    terms = [t for side in (a, b) for t in (side.terms if isinstance(side, Add) else (side,))]
+    constant = sum(t.value for t in terms if isinstance(t, Const))
+    terms = [t for t in terms if not isinstance(t, Const)] + ([Const(constant)] if constant else [])
+    if not terms:
+        return Const(0)
+    return terms[0] if len(terms) == 1 else Add(tuple(terms))
+
+
+def _mul(a, b):
+    if isinstance(a, Const) and isinstance(b, Const):
+        return Const(a.value * b.value)
+    if isinstance(a, Const):
+        a, b = b, a
+    if not isinstance(b, Const):
+        raise ValueError(f"index expressions are affine with integer division: cannot multiply {a} by {b}")
+    factor = b.value
+    if factor == 0:
+        return Const(0)
+    if factor == 1:
+        return a
+    if isinstance(a, Mul):
+        return Mul(a.factor * factor, a.term)
+    if isinstance(a, Add):
+        return Add(tuple(_mul(t, b) for t in a.terms))
+    return Mul(factor, a)
+
+
+def _floordiv(a, divisor):
+    if divisor == 1:
+        return a
+    if isinstance(a, Const):
+        return Const(a.value // divisor)
+    return FloorDiv(a, divisor)
+
+
+def _mod(a, divisor):
+    if divisor == 1:
+        return Const(0)
+    if isinstance(a, Const):
+        return Const(a.value % divisor)
+    return Mod(a, divisor)
+
+
+# ---- value expressions: what one iteration computes ---------------------------------------
+
+
+@dataclass(frozen=True)
+class Load:
+    buffer: str  # a Kernel argument name
+    index: Index
+    dtype: object  # minitorch2 dtype of the buffer
+
+    def __str__(self):
+        return f"load({self.buffer}, {self.index})"
+
+
+@dataclass(frozen=True)
+class Constant:
+    value: object  # Python bool/int/float (may be inf or nan)
+    dtype: object
+
+    def __str__(self):
+        return repr(self.value)
+
+
+@dataclass(frozen=True)
+class IndexValue:
+    """The value of an index expression, as a scalar of dtype (iota, arange, masks from positions)."""
+    index: Index
+    dtype: object
+
+    def __str__(self):
+        return f"index({self.index})"
+
+
+@dataclass(frozen=True)
+class Temp:
+    """The result of an earlier Reduce in the same loop body."""
+    name: str
+    dtype: object
+
+    def __str__(self):
+        return self.name
+
+
+@dataclass(frozen=True)
+class Op:
+    name: str
+    args: tuple
+    dtype: object
+
+    def __str__(self):
+        return f"{self.name}({', '.join(str(a) for a in self.args)})"
+
+
+# ---- statements and kernels ----------------------------------------------------------------
+
+
+@dataclass
+class Store:
+    buffer: str
+    index: Index
+    value: object
+
+    def lines(self, indent):
+        return [f"{indent}{self.buffer}[{self.index}] = {self.value}"]
+
+
+@dataclass
+class Reduce:
+    """temp = reduction_type over the loop vars `rvars` (ranges `rranges`) of value."""
+    temp: str
+    reduction_type: str
+    rvars: tuple
+    rranges: tuple
+    value: object
+    dtype: object  # of the result (int64 for argmax/argmin)
+
+    def lines(self, indent):
+        loops = ", ".join(f"{v} in range({n})" for v, n in zip(self.rvars, self.rranges))
+        return [f"{indent}{self.temp} = {self.reduction_type}({loops}: {self.value})"]
+
+
+@dataclass
+class Loop:
+    """for vars in product(ranges): run body in order. vars[-1] is the innermost (unit-stride) loop."""
+    vars: tuple
+    ranges: tuple
+    body: list = field(default_factory=list)
+
+    def lines(self, indent):
+        header = ", ".join(self.vars) or "_"
+        out = [f"{indent}for {header} in range({' * '.join(map(str, self.ranges)) or 1}):"
+               if len(self.vars) != 1 else f"{indent}for {self.vars[0]} in range({self.ranges[0]}):"]
+        for stmt in self.body:
+            out += stmt.lines(indent + "  ")
+        return out
+
+
+@dataclass
+class KernelArg:
+    name: str  # in_ptr0, in_out_ptr0, out_ptr0 ...
+    buffer: str  # the wrapper's buffer name it binds to (buf3, primals_1, ...)
+    dtype: object
+    numel: int  # elements the kernel may touch from the pointer (for bounds checks in tests)
+    role: str  # "in", "out" or "inout"
+
+
+@dataclass
+class Kernel:
+    """One fused kernel: a loop nest over flat buffers. `loop` is the outermost loop; code generation
+    may split its first variable's range across threads, so iterations of loop.vars[0] are independent."""
+    name: str
+    args: list
+    loop: Loop
+
+    def __str__(self):
+        params = ", ".join(f"{a.name}: {a.dtype.name}[{a.numel}]" for a in self.args)
+        return "\n".join([f"kernel {self.name}({params})"] + self.loop.lines("  "))
