@@ -1,4 +1,18 @@
-"""backend: the Inductor-like compiler (plays `torch._inductor`): loop IR, fusion, llvmlite/Triton codegen.
+"""backend: the Inductor-like compiler (plays `torch._inductor`).
 
-Not built yet: see the project's backend/ issue.
+Pipeline, one module per step, in the order a graph goes through them:
+
+    compile_fx.py   the "inductor" backend: aot tracing, then compile_fx_inner per graph
+    lowering.py     aten graph -> ir.py nodes (the ops: lowering_pointwise / _views / _reductions / _pooling)
+    ir.py           Pointwise, Reduction, views as index arithmetic, buffers, extern kernels
+    scheduler.py    fusion: realized buffers -> loop_ir.Kernel list + extern calls (simplify.py: indices)
+    loop_ir.py      the kernel IR (the contract with code generation)
+    codegen/        llvm.py (llvmlite JIT) and numpy_ref.py (the reference evaluator)
+    wrapper.py      output_code.py: allocates from a buffer pool, calls kernels, returns tensors
+    debug.py        MINITORCH2_COMPILE_DEBUG folders and log artifacts
+    config.py       the knobs
 """
+from . import config
+from .compile_fx import compile_fx, compile_fx_inner, metrics
+
+__all__ = ["compile_fx", "compile_fx_inner", "config", "metrics"]

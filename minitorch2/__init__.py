@@ -56,8 +56,7 @@ def compile(model=None, *, fullgraph=False, dynamic=None, backend="inductor", mo
     """minitorch2.compile (torch.compile): capture with the frontend (frontend/), compile with `backend`.
 
     Works as a call or a decorator, on functions and nn.Modules (an OptimizedModule sharing the
-    parameters, `_orig_mod`). The default backend "inductor" (backend/) is not built yet: it falls
-    back to "aot_eager" with a warning.
+    parameters, `_orig_mod`). The default backend "inductor" is backend.compile_fx.
     """
     if model is None:
         return lambda m: compile(m, fullgraph=fullgraph, dynamic=dynamic, backend=backend, mode=mode,
@@ -66,11 +65,6 @@ def compile(model=None, *, fullgraph=False, dynamic=None, backend="inductor", mo
         return model
     import frontend
 
-    if backend == "inductor" and "inductor" not in frontend.list_backends():
-        import warnings
-
-        warnings.warn("minitorch2.compile: the inductor backend (backend/) is not built yet; using 'aot_eager'")
-        backend = "aot_eager"
     return frontend.optimize(backend, nopython=fullgraph, dynamic=dynamic)(model)
 
 

@@ -8,6 +8,10 @@ Part 2, one call through the compiler stack (seed 000's "one call, three
 graphs"): the graph the frontend hands a backend, then the AOT forward and
 backward graphs of aten ops that autograd/ and partition/ make of it. The
 backward graph is compiled lazily, at `.backward()`.
+
+Part 3, the same call through the default "inductor" backend: the fused
+loop-level kernels backend/ generated for the forward and backward graphs
+(each becomes one LLVM function; MINITORCH2_LOGS=output_code prints them).
 """
 import minitorch2 as torch
 from minitorch2.utils._python_dispatch import TorchDispatchMode
@@ -32,16 +36,17 @@ def _chain(fn, depth=0, seen=None):
         _chain(next_fn, depth + 1, seen)
 
 
+class _MLP(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(3, 4)
+
+    def forward(self, x):
+        return torch.relu(self.fc(x)).sum()
+
+
 def _three_graphs():
     from autograd import aot_module_simplified, make_boxed_func
-
-    class MLP(torch.nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.fc = torch.nn.Linear(3, 4)
-
-        def forward(self, x):
-            return torch.relu(self.fc(x)).sum()
 
     def show(tag):
         def compiler(gm, inputs):
@@ -58,8 +63,21 @@ def _three_graphs():
                                      bw_compiler=show("aot backward"))
 
     torch.manual_seed(0)
-    loss = torch.compile(MLP(), backend=backend)(torch.randn(2, 3))
+    loss = torch.compile(_MLP(), backend=backend)(torch.randn(2, 3))
     loss.backward()
+
+
+def _fused_kernels():
+    import backend
+
+    backend.metrics.reset()
+    torch.manual_seed(0)
+    loss = torch.compile(_MLP())(torch.randn(2, 3))
+    loss.backward()
+    for graph in backend.metrics.graphs:
+        print(f"--- {graph.name}: {len(graph.kernels)} fused kernel(s)")
+        for kernel in graph.kernels:
+            print(kernel)
 
 
 def main():
@@ -84,6 +102,9 @@ def main():
     print()
     print("=== one call, three graphs")
     _three_graphs()
+    print()
+    print("=== the same call through the inductor backend: fused kernels")
+    _fused_kernels()
 
 
 if __name__ == "__main__":

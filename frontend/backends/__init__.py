@@ -3,7 +3,7 @@
 The registry is one visible table, BACKENDS: name -> function(gm, example_inputs) -> callable.
 "eager" runs the captured graph as is; "aot_eager" traces it with `autograd`
 (joint graph, partition) and runs the pieces eagerly. "inductor" (the default
-of `minitorch2.compile`) is `backend/` and is not built yet.
+of `minitorch2.compile`) is `backend.compile_fx`.
 """
 from ..exc import InvalidBackend
 
@@ -18,9 +18,16 @@ def aot_eager(gm, example_inputs):
     return _aot_eager(gm, example_inputs)
 
 
+def inductor(gm, example_inputs):
+    from backend import compile_fx
+
+    return compile_fx(gm, example_inputs)
+
+
 BACKENDS = {
     "eager": eager,
     "aot_eager": aot_eager,
+    "inductor": inductor,
 }
 
 

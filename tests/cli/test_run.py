@@ -56,6 +56,9 @@ def test_demo_runs_and_shows_the_grad_fn_chain():
     assert result.returncode == 0, result.stderr
     assert "AddmmBackward0" in result.stdout
     assert "aten.threshold_backward.default" in result.stdout
+    assert "--- what the frontend handed the backend" in result.stdout
+    assert "--- aot backward" in result.stdout
+    assert "--- forward_0: 1 fused kernel(s)" in result.stdout and "kernel kernel0(" in result.stdout
 
 
 def test_missing_attribute_is_one_line_naming_it(tmp_path):

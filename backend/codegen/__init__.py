@@ -1,0 +1,26 @@
+"""Code generators: a `loop_ir.Kernel` -> something that runs (plays torch._inductor.codegen).
+
+Backend layer, after the scheduler. Every generator has the same interface,
+`compile_kernel(kernel)` -> an object with `.run(*addresses)` (one integer
+address per `kernel.args` entry, in order) and `.llvm_ir` (its source text, or
+None). `backend.config.cpu_codegen` picks one:
+
+    "llvm"       codegen/llvm.py: llvmlite JIT, vectorized and threaded (the default)
+    "numpy_ref"  codegen/numpy_ref.py: the numpy reference evaluator (the tests' oracle)
+"""
+import importlib
+
+from .. import config
+
+GENERATORS = {"llvm": "backend.codegen.llvm", "numpy_ref": "backend.codegen.numpy_ref"}
+
+
+def get_codegen(name=None):
+    name = name or config.cpu_codegen
+    if name not in GENERATORS:
+        raise ValueError(f"backend.config.cpu_codegen={name!r}: choose one of {sorted(GENERATORS)}")
+    return importlib.import_module(GENERATORS[name])
+
+
+def compile_kernel(kernel, name=None):
+    return get_codegen(name).compile_kernel(kernel)

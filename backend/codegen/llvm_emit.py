@@ -1,0 +1,339 @@
+"""Loop IR -> LLVM IR text: one LLVM function per `loop_ir.Kernel`.
+
+Codegen layer, between the scheduler's `Kernel`s and `llvm.py` (which
+optimizes, compiles, caches and runs the text written here). Value ops come
+from `llvm_ops.py`; this module writes the structure around them: loops,
+index arithmetic, loads, stores and reductions.
+
+The one idea to hold: the function for kernel `k` is
+
+    void k(ptr noalias in_ptr0, ..., ptr noalias out_ptr0, i64 start, i64 end)
+
+and runs the outermost loop variable `loop.vars[0]` over [start, end) only,
+so `llvm.py` can hand disjoint chunks of that range to different threads.
+(Kernels with integer division take one more pointer, `zero_division`, to a
+byte they set on a zero divisor; `llvm.py` raises torch's error for it.)
+Every loop is a plain counted loop over an i64 induction variable and every
+element address is `getelementptr` from the flat index, which is the shape
+LLVM's loop vectorizer recognizes; reductions accumulate in a stack slot that
+LLVM promotes to a register, and float sums carry `reassoc nsz` so that they
+may be reordered into vector lanes (and, over long ranges, add up blocks of
+partial sums to stay as accurate as torch's cascade summation).
+
+Index arithmetic is `nsw` i64; `//` and `%` become unsigned division where
+the operand is provably non-negative (loop variables count up from 0), and
+Python's floor semantics otherwise.
+"""
+import re
+
+import numpy as np
+
+from minitorch2 import _dtype as dt
+
+from .. import loop_ir as L
+from . import llvm_ops
+from .llvm_builder import FunctionBuilder, FunctionBuilderFlags, Value, const, is_unsigned, memory_type, register_type
+
+INDEX = dt.int64
+# Inner loops up to this trip count may be fully unrolled (and their parent loop vectorized across them);
+# longer ones stay loops, vectorized on their own (unrolling a bool `any` over 16 took 1 s to compile).
+MAX_UNROLLED_TRIPS = 4
+SUM_BLOCK = 4096  # float sums over longer ranges add up blocks of this many elements (emit_blocked_sum)
+
+
+def llvm_kernel_text(kernel):
+    """The LLVM IR module (text) for one kernel, headed by the loop IR it came from as comments."""
+    return KernelEmitter(kernel).module_text()
+
+
+
+def is_nonnegative(index):
+    """Loop variables count up from 0, so an index built from them with non-negative constants is >= 0."""
+    if isinstance(index, L.Var):
+        return True
+    if isinstance(index, L.Const):
+        return index.value >= 0
+    if isinstance(index, L.Mul):
+        return index.factor >= 0 and is_nonnegative(index.term)
+    if isinstance(index, L.Add):
+        return all(is_nonnegative(t) for t in index.terms)
+    if isinstance(index, (L.FloorDiv, L.Mod)):
+        return index.divisor > 0 and is_nonnegative(index.term)
+    raise TypeError(f"unknown index expression {index!r}")
+
+
+class KernelEmitter:
+    def __init__(self, kernel):
+        self.kernel = kernel
+        self.args = {arg.name: arg for arg in kernel.args}
+        self.b = FunctionBuilder()
+        self.temps = {}  # Reduce temp name -> Value, valid after its Reduce in program order
+
+    def module_text(self):
+        kernel = self.kernel
+        self.b.reserve([arg.name for arg in kernel.args] + ["start", "end", "entry"])
+        self.b.reserve([FunctionBuilderFlags.ZERO_DIVISION])
+        # (after module_text, self.b.flags lists the error-flag parameters the function takes)
+        self.emit_loop(kernel.loop, {}, outermost=True)
+        self.b.do("ret void")
+        params = [f"ptr noalias %{arg.name}" for arg in kernel.args] + ["i64 %start", "i64 %end"]
+        params += [f"ptr noalias %{flag}" for flag in self.b.flags]  # only kernels that can fail
+        header = [f"; {line}" for line in str(kernel).splitlines()]
+        symbol = kernel.name if re.fullmatch(r"[A-Za-z_][\w.]*", kernel.name) else f'"{kernel.name}"'
+        signature = f"define void @{symbol}({', '.join(params)}) #0"
+        parts = ["\n".join(header), "\n".join(sorted(self.b.declarations.values())), *self.b.helpers.values(),
+                 self.b.function_text(signature), "attributes #0 = { nounwind }", "\n".join(self.b.metadata)]
+        return "\n\n".join(part for part in parts if part) + "\n"
+
+    # ---- statements ----
+
+    def emit_loop(self, loop, env, outermost=False):
+        variables, ranges = list(loop.vars), list(loop.ranges)
+        if outermost and not variables:  # a kernel with no loop still runs its body once
+            variables, ranges = ["x_once"], [1]
+
+        def nest(level, env):
+            if level == len(variables):
+                for statement in loop.body:
+                    self.emit_statement(statement, env)
+                return
+            start, end = ("%start", "%end") if outermost and level == 0 else ("0", str(ranges[level]))
+            self.b.counted_loop(variables[level], start, end,
+                                lambda induction: nest(level + 1, {**env, variables[level]: induction}),
+                                keep_rolled=not (outermost and level == 0) and ranges[level] > MAX_UNROLLED_TRIPS)
+
+        nest(0, env)
+
+    def emit_statement(self, statement, env):
+        if isinstance(statement, L.Store):
+            self.emit_store(statement, env)
+        elif isinstance(statement, L.Reduce):
+            self.emit_reduce(statement, env)
+        elif isinstance(statement, L.Loop):
+            self.emit_loop(statement, env)
+        else:
+            raise TypeError(f"unknown loop IR statement {statement!r}")
+
+    def emit_store(self, store, env):
+        arg = self.args[store.buffer]
+        value = llvm_ops.cast(self.b, self.emit_value(store.value, env, {}), arg.dtype)
+        pointer = self.element_pointer(arg, self.emit_index(store.index, env), "out")
+        if arg.dtype is dt.bool_:
+            value = self.b.convert("zext", value, dt.uint8, hint="byte")
+        self.b.do(f"store {memory_type(arg.dtype)} {value.ref}, ptr {pointer}")
+
+    # ---- reductions ----
+
+    def emit_reduce(self, reduce, env):
+        b, kind = self.b, reduce.reduction_type
+        self.b.comment(f"{reduce.temp} = {kind} over {', '.join(reduce.rvars)}")
+        is_arg = kind in ("argmax", "argmin")
+        value_dtype = self.value_dtype(reduce)
+        acc = self.new_accumulator(f"{reduce.temp}.acc", kind, value_dtype)
+        position_acc = b.alloca(f"{reduce.temp}.position", "i64") if is_arg else None
+        if is_arg:
+            b.do(f"store i64 0, ptr {position_acc}")
+
+        def accumulate(env, into):
+            value = self.emit_value(reduce.value, env, {})
+            if kind in ("any", "all"):
+                value = llvm_ops.truthy(b, value)
+            value = llvm_ops.cast(b, value, value_dtype)
+            old = Value(b.op(f"{reduce.temp}.old", f"load {value.ty}, ptr {into}"), value_dtype)
+            if is_arg:
+                old_position = b.op(f"{reduce.temp}.old_position", f"load i64, ptr {position_acc}")
+                better = arg_better(b, kind, value, old)
+                new = b.select(better, value, old, hint=f"{reduce.temp}.new")
+                position = b.select(better, Value(self.flat_position(reduce, env), INDEX),
+                                    Value(old_position, INDEX), hint=f"{reduce.temp}.new_position")
+                b.do(f"store i64 {position.ref}, ptr {position_acc}")
+            else:
+                new = combine(b, kind, old, value, hint=f"{reduce.temp}.new")
+            b.do(f"store {new.ty} {new.ref}, ptr {into}")
+
+        def nest(level, env):
+            var, extent = reduce.rvars[level], reduce.rranges[level]
+            if level == len(reduce.rvars) - 1 and kind == "sum" and value_dtype.is_floating_point \
+                    and extent > SUM_BLOCK:
+                self.emit_blocked_sum(reduce, var, extent, env, acc, accumulate)
+                return
+            inner = (lambda i: nest(level + 1, {**env, var: i})) if level + 1 < len(reduce.rvars) \
+                else (lambda i: accumulate({**env, var: i}, acc))
+            b.counted_loop(var, "0", str(extent), inner, keep_rolled=extent > MAX_UNROLLED_TRIPS)
+
+        if reduce.rvars:
+            nest(0, env)
+        else:
+            accumulate(env, acc)
+        if is_arg:
+            result = Value(b.op(reduce.temp, f"load i64, ptr {position_acc}"), INDEX)
+        else:
+            result = Value(b.op(reduce.temp, f"load {register_type(value_dtype)}, ptr {acc}"), value_dtype)
+        self.temps[reduce.temp] = llvm_ops.cast(b, result, reduce.dtype)
+
+    def new_accumulator(self, hint, kind, dtype):
+        slot = self.b.alloca(hint, register_type(dtype))
+        self.b.do(f"store {register_type(dtype)} {reduction_identity(kind, dtype)}, ptr {slot}")
+        return slot
+
+    def emit_blocked_sum(self, reduce, var, extent, env, total, accumulate):
+        """Sum SUM_BLOCK elements at a time into a fresh partial sum, then add the partials.
+
+        A vectorized float sum keeps 8-32 running sums; over millions of elements each
+        still grows large enough to swallow low bits. Blocking bounds that growth, so long
+        float32 sums stay within torch's (cascade-summed) results."""
+        b = self.b
+        value_dtype = self.value_dtype(reduce)
+
+        def partial_sum(start, end):
+            partial = self.new_accumulator(f"{reduce.temp}.partial", "sum", value_dtype)
+            b.counted_loop(var, start, end, lambda i: accumulate({**env, var: i}, partial), keep_rolled=True)
+            loaded = [Value(b.op(f"{reduce.temp}.part", f"load {register_type(value_dtype)}, ptr {slot}"), value_dtype)
+                      for slot in (total, partial)]
+            new = combine(b, "sum", *loaded, hint=f"{reduce.temp}.new")
+            b.do(f"store {new.ty} {new.ref}, ptr {total}")
+
+        def block(index):
+            start = b.op(f"{var}.start", f"mul nuw nsw i64 {index}, {SUM_BLOCK}")
+            partial_sum(start, b.op(f"{var}.end", f"add nuw nsw i64 {start}, {SUM_BLOCK}"))
+
+        full_blocks = extent // SUM_BLOCK
+        b.counted_loop(f"{var}.block", "0", str(full_blocks), block, keep_rolled=True)
+        if extent % SUM_BLOCK:
+            partial_sum(str(full_blocks * SUM_BLOCK), str(extent))
+
+    def value_dtype(self, reduce):
+        if reduce.reduction_type in ("argmax", "argmin"):
+            return reduce.value.dtype
+        if reduce.reduction_type in ("any", "all"):
+            return dt.uint8  # an i8 accumulator: LLVM takes seconds to vectorize i1 or/and reductions
+        if reduce.reduction_type in ("sum", "prod") and reduce.dtype is dt.float16:
+            return dt.float32  # torch accumulates half sums in float
+        return reduce.dtype
+
+    def flat_position(self, reduce, env):
+        position = env[reduce.rvars[0]]
+        for var, extent in zip(reduce.rvars[1:], reduce.rranges[1:]):
+            scaled = self.b.op("pos", f"mul nuw nsw i64 {position}, {extent}")
+            position = self.b.op("pos", f"add nuw nsw i64 {scaled}, {env[var]}")
+        return position
+
+    # ---- values ----
+
+    def emit_value(self, expr, env, memo):
+        key = id(expr)
+        if key not in memo:
+            memo[key] = self.compute_value(expr, env, memo)
+        return memo[key]
+
+    def compute_value(self, expr, env, memo):
+        b = self.b
+        if isinstance(expr, L.Load):
+            arg = self.args[expr.buffer]
+            pointer = self.element_pointer(arg, self.emit_index(expr.index, env), expr.buffer)
+            loaded = Value(b.op(f"{expr.buffer}.load", f"load {memory_type(arg.dtype)}, ptr {pointer}"),
+                           dt.uint8 if arg.dtype is dt.bool_ else arg.dtype)
+            return llvm_ops.cast(b, loaded, dt.bool_) if arg.dtype is dt.bool_ else loaded
+        if isinstance(expr, L.Constant):
+            return const(expr.value, expr.dtype)
+        if isinstance(expr, L.IndexValue):
+            return llvm_ops.cast(b, Value(self.emit_index(expr.index, env), INDEX), expr.dtype)
+        if isinstance(expr, L.Temp):
+            return self.temps[expr.name]
+        if isinstance(expr, L.Op):
+            args = [self.emit_value(arg, env, memo) for arg in expr.args]
+            return llvm_ops.cast(b, self.apply_op(expr, args), expr.dtype)
+        raise TypeError(f"unknown loop IR value {expr!r}")
+
+    def apply_op(self, op, args):
+        b = self.b
+        if op.name == "to_dtype":
+            return llvm_ops.cast(b, args[0], op.dtype)
+        if op.name == "where":
+            condition, x, y = args
+            return llvm_ops.where(b, condition, llvm_ops.cast(b, x, op.dtype), llvm_ops.cast(b, y, op.dtype))
+        if op.name in llvm_ops.UNARY:
+            (x,) = args
+            return llvm_ops.UNARY[op.name](b, x)
+        if op.name in llvm_ops.BINARY:
+            common = common_dtype(args[0].dtype, args[1].dtype)
+            x, y = (llvm_ops.cast(b, arg, common) for arg in args)
+            return llvm_ops.BINARY[op.name](b, x, y)
+        raise NotImplementedError(f"LLVM codegen has no handler for op {op.name!r}")
+
+    # ---- addresses and index arithmetic ----
+
+    def element_pointer(self, arg, index, hint):
+        element = memory_type(arg.dtype)
+        return self.b.op(f"{hint}.addr", f"getelementptr inbounds {element}, ptr %{arg.name}, i64 {index}")
+
+    def emit_index(self, index, env):
+        b = self.b
+        if isinstance(index, L.Var):
+            return env[index.name]
+        if isinstance(index, L.Const):
+            return str(index.value)
+        if isinstance(index, L.Add):
+            total = self.emit_index(index.terms[0], env)
+            for term in index.terms[1:]:
+                total = b.op("idx", f"add nsw i64 {total}, {self.emit_index(term, env)}")
+            return total
+        if isinstance(index, L.Mul):
+            return b.op("idx", f"mul nsw i64 {self.emit_index(index.term, env)}, {index.factor}")
+        if isinstance(index, (L.FloorDiv, L.Mod)):
+            term = self.emit_index(index.term, env)
+            if is_nonnegative(index.term) and index.divisor > 0:
+                opcode = "udiv" if isinstance(index, L.FloorDiv) else "urem"
+                return b.op("idx", f"{opcode} i64 {term}, {index.divisor}")
+            operation = llvm_ops.floordiv if isinstance(index, L.FloorDiv) else llvm_ops.remainder
+            return operation(b, Value(term, INDEX), const(index.divisor, INDEX)).ref
+        raise TypeError(f"unknown index expression {index!r}")
+
+
+def common_dtype(a, c):
+    """The dtype both operands of a binary op are brought to (normally they already agree)."""
+    if a is c:
+        return a
+    if a.is_floating_point or c.is_floating_point:
+        return dt.float64 if dt.float64 in (a, c) else dt.float32
+    return dt.int64
+
+
+def reduction_identity(kind, dtype):
+    if kind in ("sum", "any"):
+        return const(0, dtype).ref if not dtype.is_floating_point else const(0.0, dtype).ref
+    if kind in ("prod", "all"):
+        return const(1, dtype).ref if not dtype.is_floating_point else const(1.0, dtype).ref
+    lowest = kind in ("max", "argmax")
+    if dtype.is_floating_point:
+        return const(float("-inf") if lowest else float("inf"), dtype).ref
+    if dtype is dt.bool_:
+        return "false" if lowest else "true"
+    info = np.iinfo(dtype.np)
+    return str(int(info.min if lowest else info.max))
+
+
+def combine(b, kind, acc, value, hint):
+    floating = value.dtype.is_floating_point
+    if kind == "sum":
+        return b.binop("fadd" if floating else "add", acc, value, hint=hint, flags="reassoc nsz" if floating else "")
+    if kind == "prod":
+        return b.binop("fmul" if floating else "mul", acc, value, hint=hint, flags="reassoc nsz" if floating else "")
+    if kind in ("max", "min"):
+        return llvm_ops.BINARY["maximum" if kind == "max" else "minimum"](b, acc, value)
+    if kind == "any":
+        return b.binop("or", acc, value, hint=hint)
+    if kind == "all":
+        return b.binop("and", acc, value, hint=hint)
+    raise NotImplementedError(f"LLVM codegen has no reduction {kind!r}")
+
+
+def arg_better(b, kind, value, best):
+    """Does `value` replace `best`? Strictly better, so the first occurrence wins; NaN beats any number."""
+    predicate = "gt" if kind == "argmax" else "lt"
+    if value.dtype.is_floating_point:
+        strictly = b.fcmp("o" + predicate, value, best)
+        nan_first = b.binop("and", b.fcmp("uno", value, value), b.fcmp("ord", best, best))
+        return b.binop("or", strictly, nan_first, hint="better")
+    prefix = "u" if is_unsigned(value.dtype) else "s"
+    return b.icmp(prefix + predicate, value, best, hint="better")

@@ -1,0 +1,201 @@
+"""float32 exp, exp2, log, log2, log1p, expm1, tanh, erf and sigmoid as inline, branch-free LLVM IR.
+
+Codegen layer, called by `llvm_ops.py` for float32 operands. A call to libm's
+`expf` stops LLVM's loop vectorizer cold (it cannot widen an opaque call), so
+the transcendentals that dominate neural-network kernels (exp in softmax,
+tanh/erf in GELU, sigmoid) are spelled out here as range reduction plus a
+polynomial, with selects for the special values. The loop vectorizer then
+turns them into `<8 x float>` code like any other arithmetic.
+
+The one idea to hold: every function reduces its argument to a small interval
+where a low-degree polynomial is accurate to about one float32 ulp, and
+patches inf/nan/overflow/underflow with selects at the end.
+
+    exp(x)   x = n*ln2 + r, |r| <= ln2/2 (Cody-Waite: ln2 split in two parts so n*ln2_hi
+             is exact), exp(r) = 1 + r + r^2*P(r), times 2^n built from exponent bits
+             (in two factors so results that are subnormal round only once)
+    log(x)   x = 2^e * m, m in [sqrt(1/2), sqrt(2)), log(1+f) = f - f^2/2 + f^3*P(f)
+    tanh(x)  x + x^3*Q(x^2) for |x| < 0.625; 1 - 2/(exp(2|x|) + 1) with x's sign beyond
+    erf(x)   x + x*P(x^2) for |x| < 1; 1 - exp(-x^2)*R(|x| - 2.5) beyond, R ~ erfc(x)*exp(x^2)
+    log1p, expm1: the classical tricks log(u) * (x/(u-1)) and (u-1) * (x/log(u)), u = 1+x or exp(x),
+             which cancel the rounding error of u
+
+The exp and log coefficients are Cephes' (S. L. Moshier's) minimax fits; the
+tanh and erf ones were fitted for this module by iteratively reweighted least
+squares on Chebyshev nodes (relative error near 1e-7 before rounding to
+float32). tests/backend/test_llvm_codegen.py measures every function against
+numpy's float64 results over a dense sweep of float32 inputs.
+"""
+from minitorch2 import _dtype as dt
+
+from .llvm_builder import Value, const
+
+F32 = dt.float32
+
+EXP_POLY = (5.0000001201e-1, 1.6666665459e-1, 4.1665795894e-2, 8.3334519073e-3,
+            1.3981999507e-3, 1.9875691500e-4)  # exp(r) = 1 + r + r^2 * EXP_POLY(r)
+LN2_HI, LN2_LO = 0.693359375, -2.12194440e-4  # LN2_HI has 9 significant bits: n*LN2_HI is exact
+LOG_POLY = (3.3333331174e-1, -2.4999993993e-1, 2.0000714765e-1, -1.6668057665e-1, 1.4249322787e-1,
+            -1.2420140846e-1, 1.1676998740e-1, -1.1514610310e-1, 7.0376836292e-2)
+TANH_POLY = (-0.333333283662796, 0.13332770764827728, -0.05385105684399605, 0.02099771238863468,
+             -0.006097345147281885)  # tanh(x) = x + x^3 * TANH_POLY(x^2), |x| < 0.625
+ERF_SMALL_POLY = (0.1283791670955126, -0.3761262595653534, 0.1128358542919159, -0.02685382030904293,
+                  0.005188342649489641, -0.0008010311285033822, 7.854220893932506e-05)
+ERFC_POLY = (0.21080636978149414, -0.07434733957052231, 0.024938002228736877, -0.008001687005162239,
+             0.0024670283310115337, -0.0007331707747653127, 0.0002109906927216798,
+             -5.9504760429263115e-05, 1.605046600161586e-05, -3.7555466860794695e-06,
+             1.0019524552262737e-06, -4.2512363052082947e-07, 9.917635424017135e-08)
+ERFC_CENTER = 2.5  # erfc(x) = exp(-x^2) * ERFC_POLY(x - 2.5) for 1 <= x <= 4
+INF, NAN = float("inf"), float("nan")
+
+
+def c(value):
+    return const(value, F32)
+
+
+def polynomial(b, t, coefficients):
+    """coefficients[0] + t*(coefficients[1] + t*(...)), one fused multiply-add per step."""
+    acc = c(coefficients[-1])
+    for coefficient in reversed(coefficients[:-1]):
+        acc = b.intrinsic("fmuladd", F32, [acc, t, c(coefficient)], hint="poly")
+    return acc
+
+
+def is_nan(b, x):
+    return b.fcmp("uno", x, x, hint="is_nan")
+
+
+def power_of_two(b, n_i32):
+    """2.0**n for integer n in [-126, 127], by writing n + 127 into the exponent bits."""
+    biased = b.binop("add", n_i32, Value("127", dt.int32), hint="biased")
+    shifted = b.binop("shl", biased, Value("23", dt.int32), hint="exp_bits")
+    return b.bitcast_to(shifted, "float", F32, hint="pow2")
+
+
+def scale_by_power_of_two(b, y, n_float):
+    """y * 2**n for n in [-152, 129], as two exact-range factors so a subnormal result rounds once."""
+    n = b.convert("fptosi", n_float, dt.int32, hint="n")
+    half = b.binop("ashr", n, Value("1", dt.int32), hint="n_half")
+    rest = b.binop("sub", n, half, hint="n_rest")
+    y = b.binop("fmul", y, power_of_two(b, half), hint="scaled")
+    return b.binop("fmul", y, power_of_two(b, rest), hint="scaled")
+
+
+def exp_of_reduced(b, r, n):
+    """exp(r) * 2**n for |r| <= ln2/2."""
+    r2 = b.binop("fmul", r, r, hint="r2")
+    one_plus_r = b.binop("fadd", r, c(1.0), hint="one_plus_r")
+    y = b.intrinsic("fmuladd", F32, [polynomial(b, r, EXP_POLY), r2, one_plus_r], hint="exp_r")
+    return scale_by_power_of_two(b, y, n)
+
+
+def clamp(b, x, low, high):
+    """min(max(x, low), high); NaN becomes `low` (callers restore NaN at the end)."""
+    return b.intrinsic("minnum", F32, [b.intrinsic("maxnum", F32, [x, c(low)]), c(high)], hint="clamped")
+
+
+def exp(b, x):
+    xc = clamp(b, x, -104.0, 89.0)  # beyond: 0 or inf, which the scaling produces by itself
+    n = b.intrinsic("rint", F32, [b.binop("fmul", xc, c(1.4426950408889634), hint="x_log2e")], hint="n")
+    r = b.intrinsic("fmuladd", F32, [n, c(-LN2_HI), xc], hint="r")
+    r = b.intrinsic("fmuladd", F32, [n, c(-LN2_LO), r], hint="r")
+    return b.select(is_nan(b, x), x, exp_of_reduced(b, r, n), hint="exp")
+
+
+def exp2(b, x):
+    xc = clamp(b, x, -152.0, 129.0)
+    n = b.intrinsic("rint", F32, [xc], hint="n")
+    r = b.binop("fmul", b.binop("fsub", xc, n, hint="frac"), c(0.6931471805599453), hint="r")
+    return b.select(is_nan(b, x), x, exp_of_reduced(b, r, n), hint="exp2")
+
+
+def log_parts(b, x):
+    """(e, log(m)) with x = 2^e * m, m in [sqrt(1/2), sqrt(2)), for finite x > 0."""
+    subnormal = b.fcmp("olt", x, c(1.1754943508222875e-38), hint="subnormal")
+    x_normal = b.select(subnormal, b.binop("fmul", x, c(8388608.0), hint="x_scaled"), x)
+    bits = b.bitcast_to(x_normal, "i32", dt.int32)
+    exponent = b.binop("sub", b.binop("lshr", bits, Value("23", dt.int32)), Value("126", dt.int32),
+                       hint="exponent")
+    exponent = b.binop("sub", exponent, b.select(subnormal, Value("23", dt.int32), Value("0", dt.int32)),
+                       hint="exponent")
+    mantissa_bits = b.binop("or", b.binop("and", bits, Value("8388607", dt.int32)),
+                            Value("1056964608", dt.int32), hint="mantissa_bits")  # in [0.5, 1)
+    m = b.bitcast_to(mantissa_bits, "float", F32, hint="m")
+    below = b.fcmp("olt", m, c(0.7071067811865476), hint="below_sqrt_half")
+    exponent = b.binop("sub", exponent, b.convert("zext", below, dt.int32), hint="exponent")
+    f = b.binop("fsub", b.select(below, b.binop("fadd", m, m, hint="m2"), m), c(1.0), hint="f")
+    f2 = b.binop("fmul", f, f, hint="f2")
+    y = b.binop("fmul", b.binop("fmul", polynomial(b, f, LOG_POLY), f, hint="pf"), f2, hint="y")
+    y = b.intrinsic("fmuladd", F32, [f2, c(-0.5), y], hint="y")
+    return b.convert("sitofp", exponent, F32, hint="e"), f, y  # log(m) = f + y, y small
+
+
+def patch_log_specials(b, x, result):
+    result = b.select(b.fcmp("oeq", x, c(INF)), c(INF), result)
+    result = b.select(b.fcmp("oeq", x, c(0.0)), c(-INF), result)
+    return b.select(b.fcmp("ult", x, c(0.0), hint="negative_or_nan"), c(NAN), result, hint="log")
+
+
+def log(b, x):
+    e, f, y = log_parts(b, x)
+    y = b.intrinsic("fmuladd", F32, [e, c(LN2_LO), y], hint="y")
+    result = b.intrinsic("fmuladd", F32, [e, c(LN2_HI), b.binop("fadd", f, y, hint="y")], hint="log")
+    return patch_log_specials(b, x, result)
+
+
+def log2(b, x):
+    """e + log(m) * log2(e): exact at powers of two, where log(m) is 0."""
+    e, f, y = log_parts(b, x)
+    log_m = b.binop("fadd", f, y, hint="log_m")
+    return patch_log_specials(b, x, b.intrinsic("fmuladd", F32, [log_m, c(1.4426950408889634), e], hint="log2"))
+
+
+def log1p(b, x):
+    u = b.binop("fadd", x, c(1.0), hint="u")
+    u_minus_one = b.binop("fsub", u, c(1.0), hint="u_minus_one")
+    corrected = b.binop("fmul", log(b, u), b.binop("fdiv", x, u_minus_one, hint="ratio"), hint="log1p")
+    result = b.select(b.fcmp("oeq", u_minus_one, c(0.0)), x, corrected)
+    return b.select(b.fcmp("oeq", x, c(INF)), x, result, hint="log1p")
+
+
+def expm1(b, x):
+    u = exp(b, x)
+    u_minus_one = b.binop("fsub", u, c(1.0), hint="u_minus_one")
+    corrected = b.binop("fmul", u_minus_one, b.binop("fdiv", x, log(b, u)), hint="expm1")
+    result = b.select(b.fcmp("oeq", u_minus_one, c(-1.0)), c(-1.0), corrected)
+    result = b.select(b.fcmp("oeq", u, c(1.0)), x, result)
+    return b.select(b.fcmp("oeq", u, c(INF)), u, result, hint="expm1")
+
+
+def tanh(b, x):
+    ax = b.intrinsic("fabs", F32, [x], hint="ax")
+    x2 = b.binop("fmul", x, x, hint="x2")
+    x3 = b.binop("fmul", x2, x, hint="x3")
+    small = b.intrinsic("fmuladd", F32, [x3, polynomial(b, x2, TANH_POLY), x], hint="tanh_small")
+    e = exp(b, b.binop("fadd", ax, ax, hint="two_ax"))
+    large = b.binop("fsub", c(1.0), b.binop("fdiv", c(2.0), b.binop("fadd", e, c(1.0))), hint="tanh_large")
+    large = b.intrinsic("copysign", F32, [large, x], hint="tanh_large")
+    return b.select(b.fcmp("olt", ax, c(0.625)), small, large, hint="tanh")
+
+
+def erf(b, x):
+    ax = b.intrinsic("fabs", F32, [x], hint="ax")
+    x2 = b.binop("fmul", x, x, hint="x2")
+    # x + x*P with P = 2/sqrt(pi) - 1 + ...: the rounding errors of the product shrink by |P| / (1 + |P|)
+    small = b.intrinsic("fmuladd", F32, [x, polynomial(b, x2, ERF_SMALL_POLY), x], hint="erf_small")
+    # beyond |x| = 4 erfc(x) < 2e-8 rounds away against 1; clamping keeps R finite for huge x
+    t = b.binop("fsub", b.intrinsic("minnum", F32, [ax, c(4.0)]), c(ERFC_CENTER), hint="t")
+    erfc = b.binop("fmul", exp(b, b.fneg(x2)), polynomial(b, t, ERFC_POLY), hint="erfc")
+    large = b.intrinsic("copysign", F32, [b.binop("fsub", c(1.0), erfc), x], hint="erf_large")
+    return b.select(b.fcmp("olt", ax, c(1.0)), small, large, hint="erf")
+
+
+def sigmoid(b, x):
+    """1 / (1 + exp(-x)) for x >= 0 and exp(x) / (1 + exp(x)) below, so tiny results stay accurate."""
+    e = exp(b, b.fneg(b.intrinsic("fabs", F32, [x], hint="ax")))
+    numerator = b.select(b.fcmp("olt", x, c(0.0)), e, c(1.0), hint="numerator")
+    return b.binop("fdiv", numerator, b.binop("fadd", e, c(1.0)), hint="sigmoid")
+
+
+INLINE_FLOAT32 = {"exp": exp, "exp2": exp2, "log": log, "log2": log2, "log1p": log1p, "expm1": expm1,
+                  "tanh": tanh, "erf": erf, "sigmoid": sigmoid}

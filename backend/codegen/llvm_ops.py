@@ -1,0 +1,357 @@
+"""One LLVM IR handler per loop-IR value op: the scalar semantics of each aten op, per dtype.
+
+Codegen layer, called by `llvm_emit.py` for every `loop_ir.Op`. The tables at
+the bottom (`UNARY`, `BINARY`) are the whole op vocabulary of the LLVM backend;
+an op missing from them fails loudly with NotImplementedError naming it.
+
+Semantics follow torch on CPU: maximum/minimum propagate NaN (llvm.maximum),
+floordiv/remainder round toward minus infinity (Python), float->int casts
+truncate toward zero and saturate instead of producing LLVM poison, `x != 0`
+is truthiness (NaN is true). float32 transcendentals come inline from
+`llvm_math.py` so loops stay vectorizable; float64 ones, and float32
+sin/cos/tan/pow/atan2, call libm. float16 is `half` in registers: LLVM
+rounds each arithmetic op back to half, and the math functions run in float32
+and round once (`in_float32`), which is what torch's CPU kernels do. Integer division by zero yields 0 instead
+of trapping, and sets a flag that makes the launch raise torch's
+RuntimeError("ZeroDivisionError").
+"""
+from minitorch2 import _dtype as dt
+
+from . import llvm_math
+from .llvm_builder import FLOAT_SUFFIXES, FunctionBuilderFlags, Value, const, is_unsigned, register_type
+
+
+def bit_width(dtype):
+    return int(register_type(dtype)[1:])
+
+
+def truthy(b, x):
+    if x.dtype is dt.bool_:
+        return x
+    if x.dtype.is_floating_point:
+        return b.fcmp("une", x, const(0.0, x.dtype), hint="truthy")
+    return b.icmp("ne", x, const(0, x.dtype), hint="truthy")
+
+
+def cast(b, x, dtype):
+    """to_dtype(x): torch's scalar conversion rules, without poison for out-of-range floats."""
+    source = x.dtype
+    if source is dtype:
+        return x
+    if dtype is dt.bool_:
+        return truthy(b, x)
+    if dtype is dt.float16 and source not in (dt.float16, dt.float32):  # via float32, as c10::Half rounds
+        return cast(b, cast(b, x, dt.float32), dt.float16)
+    if source.is_floating_point and dtype.is_floating_point:
+        return b.convert("fpext" if dtype.itemsize > source.itemsize else "fptrunc", x, dtype)
+    if source.is_floating_point:
+        # out-of-range values saturate rather than poison; narrow types wrap through int64 as torch's do
+        wide = dtype if dtype.itemsize >= 4 and not is_unsigned(dtype) else dt.int64
+        suffix = FLOAT_SUFFIXES[x.ty]
+        truncated = b.call(f"llvm.fptosi.sat.{register_type(wide)}.{suffix}", wide, [x], hint="to_int")
+        return truncated if wide is dtype else b.convert("trunc", truncated, dtype)
+    if dtype.is_floating_point:
+        return b.convert("uitofp" if is_unsigned(source) else "sitofp", x, dtype)
+    old, new = bit_width(source), bit_width(dtype)
+    if new < old:
+        return b.convert("trunc", x, dtype)
+    if new > old:
+        return b.convert("zext" if is_unsigned(source) else "sext", x, dtype)
+    return Value(x.ref, dtype)  # int8 <-> uint8: same bits
+
+
+# ---- unary ---------------------------------------------------------------------------------
+
+LIBM_FLOAT64 = {"exp": "exp", "exp2": "exp2", "log": "log", "log2": "log2", "log1p": "log1p",
+                "expm1": "expm1", "tanh": "tanh", "erf": "erf", "sin": "sin", "cos": "cos", "tan": "tan"}
+LIBM_FLOAT32 = {"sin": "sinf", "cos": "cosf", "tan": "tanf"}
+
+
+def in_float32(emit):
+    """float16 math runs in float32 and rounds once at the end, as torch's CPU kernels do."""
+    def emit_via_float32(b, *args):
+        if args[0].dtype is not dt.float16:
+            return emit(b, *args)
+        return cast(b, emit(b, *(cast(b, arg, dt.float32) for arg in args)), dt.float16)
+    return emit_via_float32
+
+
+def transcendental(name):
+    @in_float32
+    def emit(b, x):
+        if x.dtype is dt.float32 and name in llvm_math.INLINE_FLOAT32:
+            b.comment(f"{name}({x.ref}): inline float32 code from llvm_math.py")
+            return llvm_math.INLINE_FLOAT32[name](b, x)
+        if x.dtype is dt.float32 and name in LIBM_FLOAT32:
+            return b.call(LIBM_FLOAT32[name], x.dtype, [x], hint=name)
+        if x.dtype is dt.float64 and name in LIBM_FLOAT64:
+            return b.call(LIBM_FLOAT64[name], x.dtype, [x], hint=name)
+        if name == "sigmoid":
+            e = b.call("exp", x.dtype, [b.fneg(x)], hint="exp")
+            return b.binop("fdiv", const(1.0, x.dtype), b.binop("fadd", e, const(1.0, x.dtype)), hint=name)
+        raise NotImplementedError(f"LLVM codegen: {name} on {x.dtype.name}")
+    return emit
+
+
+def neg(b, x):
+    if x.dtype.is_floating_point:
+        return b.fneg(x)
+    return x if x.dtype is dt.bool_ else b.binop("sub", const(0, x.dtype), x, hint="neg")
+
+
+def absolute(b, x):
+    if x.dtype.is_floating_point:
+        return b.intrinsic("fabs", x.dtype, [x], hint="abs")
+    if is_unsigned(x.dtype):
+        return x
+    return b.intrinsic("abs", x.dtype, [x, Value("false", dt.bool_)], hint="abs")
+
+
+def rounding(intrinsic_name):
+    def emit(b, x):
+        return b.intrinsic(intrinsic_name, x.dtype, [x]) if x.dtype.is_floating_point else x
+    return emit
+
+
+def sqrt(b, x):
+    return b.intrinsic("sqrt", x.dtype, [x])
+
+
+def rsqrt(b, x):
+    return b.binop("fdiv", const(1.0, x.dtype), sqrt(b, x), hint="rsqrt")
+
+
+def reciprocal(b, x):
+    return b.binop("fdiv", const(1.0, x.dtype), x, hint="reciprocal")
+
+
+def sign(b, x):
+    if x.dtype.is_floating_point:  # (x > 0) - (x < 0): NaN and -0.0 give 0, as torch
+        positive = b.fcmp("ogt", x, const(0.0, x.dtype))
+        negative = b.fcmp("olt", x, const(0.0, x.dtype))
+        signed = b.select(negative, const(-1.0, x.dtype), const(0.0, x.dtype))
+        return b.select(positive, const(1.0, x.dtype), signed, hint="sign")
+    if is_unsigned(x.dtype):
+        return cast(b, truthy(b, x), x.dtype)
+    positive = b.convert("zext", b.icmp("sgt", x, const(0, x.dtype)), x.dtype)
+    negative = b.convert("zext", b.icmp("slt", x, const(0, x.dtype)), x.dtype)
+    return b.binop("sub", positive, negative, hint="sign")
+
+
+def relu(b, x):
+    if x.dtype.is_floating_point:
+        return b.select(b.fcmp("olt", x, const(0.0, x.dtype)), const(0.0, x.dtype), x, hint="relu")
+    if is_unsigned(x.dtype):
+        return x
+    return b.intrinsic("smax", x.dtype, [x, const(0, x.dtype)], hint="relu")
+
+
+def logical_not(b, x):
+    return b.binop("xor", truthy(b, x), Value("true", dt.bool_), hint="not")
+
+
+def bitwise_not(b, x):
+    return b.binop("xor", x, const(-1, x.dtype) if x.dtype is not dt.bool_ else Value("true", dt.bool_),
+                   hint="bitnot")
+
+
+def isnan(b, x):
+    if not x.dtype.is_floating_point:
+        return Value("false", dt.bool_)
+    return b.fcmp("uno", x, x, hint="isnan")
+
+
+def isinf(b, x):
+    if not x.dtype.is_floating_point:
+        return Value("false", dt.bool_)
+    magnitude = b.intrinsic("fabs", x.dtype, [x])
+    return b.fcmp("oeq", magnitude, const(float("inf"), x.dtype), hint="isinf")
+
+
+# ---- binary --------------------------------------------------------------------------------
+
+
+def arithmetic(float_opcode, int_opcode, bool_opcode):
+    def emit(b, x, y):
+        if x.dtype.is_floating_point:
+            return b.binop(float_opcode, x, y, hint=float_opcode)
+        return b.binop(bool_opcode if x.dtype is dt.bool_ else int_opcode, x, y, hint=int_opcode)
+    return emit
+
+
+def truediv(b, x, y):
+    return b.binop("fdiv", x, y, hint="div")
+
+
+def float_mod(b, x, y):
+    """fmod corrected toward the divisor's sign: Python's x % y, for floats."""
+    mod = b.binop("frem", x, y, hint="fmod")
+    zero = const(0.0, x.dtype)
+    differ = b.binop("xor", b.fcmp("olt", y, zero), b.fcmp("olt", mod, zero))
+    fix = b.binop("and", b.fcmp("une", mod, zero), differ, hint="fix")
+    return mod, fix
+
+
+@in_float32
+def remainder(b, x, y):
+    if x.dtype.is_floating_point:
+        mod, fix = float_mod(b, x, y)
+        return b.select(fix, b.binop("fadd", mod, y), mod, hint="remainder")
+    safe_y = safe_divisor(b, y)
+    if is_unsigned(x.dtype):
+        return b.binop("urem", x, safe_y, hint="remainder")
+    mod = b.binop("srem", x, safe_y, hint="srem")
+    fix = b.binop("and", b.icmp("ne", mod, const(0, x.dtype)),
+                  b.icmp("slt", b.binop("xor", mod, y), const(0, x.dtype)), hint="fix")
+    return b.select(fix, b.binop("add", mod, y), mod, hint="remainder")
+
+
+def safe_divisor(b, y):
+    """y, with 0 and -1 replaced by 1: x86 traps on division by zero and on INT_MIN / -1.
+
+    A zero divisor also raises the kernel's zero-division flag, which `LLVMKernel.run` turns
+    into torch's RuntimeError("ZeroDivisionError") (index arithmetic divides by constants only)."""
+    bad = b.icmp("eq", y, const(0, y.dtype))
+    if y.ref.startswith("%"):
+        b.flag_if(bad, FunctionBuilderFlags.ZERO_DIVISION)
+    if not is_unsigned(y.dtype):
+        bad = b.binop("or", bad, b.icmp("eq", y, const(-1, y.dtype)))
+    return b.select(bad, const(1, y.dtype), y, hint="safe_divisor")
+
+
+@in_float32
+def floordiv(b, x, y):
+    if x.dtype.is_floating_point:  # the same steps as Python's float floor division
+        zero = const(0.0, x.dtype)
+        mod, fix = float_mod(b, x, y)
+        div = b.binop("fdiv", b.binop("fsub", x, mod), y, hint="div")
+        div = b.select(fix, b.binop("fsub", div, const(1.0, x.dtype)), div)
+        signed_zero = b.intrinsic("copysign", x.dtype, [zero, b.binop("fdiv", x, y)])
+        floor = b.intrinsic("floor", x.dtype, [div])
+        round_up = b.fcmp("ogt", b.binop("fsub", div, floor), const(0.5, x.dtype))
+        result = b.select(round_up, b.binop("fadd", floor, const(1.0, x.dtype)), floor)
+        result = b.select(b.fcmp("oeq", div, zero), signed_zero, result)
+        return b.select(b.fcmp("oeq", y, zero), b.binop("fdiv", x, y), result, hint="floordiv")
+    safe_y = safe_divisor(b, y)
+    zero = const(0, x.dtype)
+    if is_unsigned(x.dtype):
+        return b.select(b.icmp("eq", y, zero), zero, b.binop("udiv", x, safe_y), hint="floordiv")
+    quotient = b.binop("sdiv", x, safe_y, hint="quotient")
+    mod = b.binop("srem", x, safe_y, hint="srem")
+    fix = b.binop("and", b.icmp("ne", mod, zero), b.icmp("slt", b.binop("xor", mod, y), zero), hint="fix")
+    quotient = b.binop("sub", quotient, b.convert("zext", fix, x.dtype), hint="floor_quotient")
+    quotient = b.select(b.icmp("eq", y, const(-1, x.dtype)), b.binop("sub", zero, x), quotient)
+    return b.select(b.icmp("eq", y, zero), zero, quotient, hint="floordiv")
+
+
+@in_float32
+def power(b, x, y):
+    if x.dtype.is_floating_point:
+        if y.ref == const(2.0, y.dtype).ref:
+            return b.binop("fmul", x, x, hint="square")
+        if y.ref == const(3.0, y.dtype).ref:
+            return b.binop("fmul", b.binop("fmul", x, x, hint="square"), x, hint="cube")
+        if y.ref == const(0.5, y.dtype).ref:
+            return sqrt(b, x)
+        return b.call("powf" if x.dtype is dt.float32 else "pow", x.dtype, [x, y], hint="pow")
+    name = f"ipow_{'u' if is_unsigned(x.dtype) else 'i'}{bit_width(x.dtype)}"
+    b.helpers[name] = integer_power_helper(name, x.ty, signed=not is_unsigned(x.dtype))
+    return Value(b.op("pow", f"call {x.ty} @{name}({x.ty} {x.ref}, {y.ty} {y.ref})"), x.dtype)
+
+
+def integer_power_helper(name, ty, signed):
+    """base ** exponent by squaring; negative exponents give 1/base truncated (0 unless base is +-1)."""
+    negative_case = f"""negative:
+  %is_one = icmp eq {ty} %base, 1
+  %is_minus_one = icmp eq {ty} %base, -1
+  %odd_bit = and {ty} %exponent, 1
+  %odd = icmp ne {ty} %odd_bit, 0
+  %minus_one_power = select i1 %odd, {ty} -1, {ty} 1
+  %from_minus_one = select i1 %is_minus_one, {ty} %minus_one_power, {ty} 0
+  %reciprocal = select i1 %is_one, {ty} 1, {ty} %from_minus_one
+  ret {ty} %reciprocal
+""" if signed else ""
+    entry_branch = (f"  %is_negative = icmp slt {ty} %exponent, 0\n"
+                    f"  br i1 %is_negative, label %negative, label %loop\n" if signed else "  br label %loop\n")
+    return f"""define internal {ty} @{name}({ty} %base, {ty} %exponent) alwaysinline {{
+entry:
+{entry_branch}{negative_case}loop:
+  %result = phi {ty} [ 1, %entry ], [ %result.next, %step ]
+  %square = phi {ty} [ %base, %entry ], [ %square.next, %step ]
+  %rest = phi {ty} [ %exponent, %entry ], [ %rest.next, %step ]
+  %done = icmp eq {ty} %rest, 0
+  br i1 %done, label %exit, label %step
+step:
+  %low_bit = and {ty} %rest, 1
+  %take = icmp ne {ty} %low_bit, 0
+  %product = mul {ty} %result, %square
+  %result.next = select i1 %take, {ty} %product, {ty} %result
+  %square.next = mul {ty} %square, %square
+  %rest.next = lshr {ty} %rest, 1
+  br label %loop
+exit:
+  ret {ty} %result
+}}"""
+
+
+def extremum(float_intrinsic, signed_intrinsic, unsigned_intrinsic, bool_opcode):
+    def emit(b, x, y):
+        if x.dtype.is_floating_point:
+            return b.intrinsic(float_intrinsic, x.dtype, [x, y])
+        if x.dtype is dt.bool_:
+            return b.binop(bool_opcode, x, y, hint=float_intrinsic)
+        return b.intrinsic(unsigned_intrinsic if is_unsigned(x.dtype) else signed_intrinsic, x.dtype, [x, y])
+    return emit
+
+
+FLOAT_PREDICATES = {"eq": "oeq", "ne": "une", "lt": "olt", "le": "ole", "gt": "ogt", "ge": "oge"}
+
+
+def comparison(name):
+    def emit(b, x, y):
+        if x.dtype.is_floating_point:
+            return b.fcmp(FLOAT_PREDICATES[name], x, y, hint=name)
+        if name in ("eq", "ne"):
+            return b.icmp(name, x, y, hint=name)
+        return b.icmp(("u" if is_unsigned(x.dtype) else "s") + name, x, y, hint=name)
+    return emit
+
+
+def logical(opcode):
+    def emit(b, x, y):
+        return b.binop(opcode, truthy(b, x), truthy(b, y), hint=f"logical_{opcode}")
+    return emit
+
+
+def bitwise(opcode):
+    def emit(b, x, y):
+        return b.binop(opcode, x, y, hint=f"bitwise_{opcode}")
+    return emit
+
+
+@in_float32
+def atan2(b, x, y):
+    return b.call("atan2f" if x.dtype is dt.float32 else "atan2", x.dtype, [x, y], hint="atan2")
+
+
+def where(b, condition, x, y):
+    return b.select(truthy(b, condition), x, y, hint="where")
+
+
+UNARY = {
+    "neg": neg, "abs": absolute, "sqrt": sqrt, "rsqrt": rsqrt, "reciprocal": reciprocal,
+    **{name: transcendental(name) for name in
+       ("exp", "exp2", "log", "log2", "log1p", "expm1", "sin", "cos", "tan", "tanh", "sigmoid", "erf")},
+    "floor": rounding("floor"), "ceil": rounding("ceil"), "trunc": rounding("trunc"),
+    "round": rounding("roundeven"), "sign": sign, "relu": relu, "logical_not": logical_not,
+    "bitwise_not": bitwise_not, "isnan": isnan, "isinf": isinf,
+}
+BINARY = {
+    "add": arithmetic("fadd", "add", "or"), "sub": arithmetic("fsub", "sub", "xor"),
+    "mul": arithmetic("fmul", "mul", "and"), "truediv": truediv, "floordiv": floordiv,
+    "remainder": remainder, "pow": power, "atan2": atan2,
+    "maximum": extremum("maximum", "smax", "umax", "or"), "minimum": extremum("minimum", "smin", "umin", "and"),
+    **{name: comparison(name) for name in FLOAT_PREDICATES},
+    "logical_and": logical("and"), "logical_or": logical("or"),
+    "bitwise_and": bitwise("and"), "bitwise_or": bitwise("or"), "bitwise_xor": bitwise("xor"),
+}

@@ -1,0 +1,352 @@
+"""The graph-level IR of the backend (plays torch._inductor.ir): what lowering builds from an aten graph.
+
+Backend layer, between the aot graphs (`autograd/`, `partition/`) and the
+scheduler. `lowering.py` turns every aten node into one of these; the
+scheduler turns the realized ones into `loop_ir.Kernel`s and extern calls.
+
+    StorageBox ──> Pointwise   (unrealized: a body, inlined into every reader)
+               ──> Reduction   (always realized)
+               ──> ComputedBuffer(Pointwise | Reduction)   (realized: has a name and a layout)
+               ──> InputBuffer / ExternKernel   (fixed layouts, made outside our kernels)
+    View(base, size, reindex)   (permute, expand, reshape, slice...: index arithmetic, no copy)
+
+The one idea to hold: a tensor here is a *loader*, a function from an index
+(a list of `loop_ir.Index`, one per dimension) to a loop_ir value expression.
+A realized buffer's loader emits `Load(name, offset + sum(stride * index))`;
+an unrealized Pointwise's loader is its body, so reading it inlines it (that
+is vertical fusion at lowering time); a View's loader rewrites the index and
+asks its base. Realizing turns a body into a named buffer that kernels store.
+"""
+import math
+from dataclasses import dataclass
+
+from minitorch2 import _dtype
+
+from . import loop_ir as L
+
+# ---- layouts ------------------------------------------------------------------------------
+
+
+def contiguous_strides(size):
+    strides, running = [], 1
+    for n in reversed(size):
+        strides.append(running)
+        running *= max(n, 1)
+    return list(reversed(strides))
+
+
+@dataclass
+class Layout:
+    """Where a realized buffer's elements live: element (i0, i1, ...) is at offset + sum(stride * i)."""
+    size: list
+    stride: list
+    dtype: object
+    offset: int = 0
+
+    def storage_numel(self):
+        """Elements a kernel may touch from the buffer's first element."""
+        if any(n == 0 for n in self.size):
+            return 0
+        return self.offset + 1 + sum((n - 1) * s for n, s in zip(self.size, self.stride))
+
+    def index(self, idx):
+        out = L.Const(self.offset)
+        for i, s in zip(idx, self.stride):
+            out = out + i * s
+        return out
+
+    def __str__(self):
+        return f"{self.dtype.name}{list(self.size)} stride={list(self.stride)}" + (
+            f" offset={self.offset}" if self.offset else "")
+
+
+def numel(size):
+    return math.prod(size)
+
+
+# ---- nodes --------------------------------------------------------------------------------
+
+
+class IRNode:
+    """Anything lowering hands around for a tensor: has a size, a dtype and a loader."""
+
+    def get_size(self):
+        raise NotImplementedError
+
+    def dim(self):  # lets _dtype.result_type treat IR nodes like tensors
+        return len(self.get_size())
+
+    def make_loader(self):
+        raise NotImplementedError
+
+    def realize(self):
+        """Make the value live in a named buffer; returns the buffer (views: of their base)."""
+        raise NotImplementedError
+
+
+class Pointwise:
+    """An elementwise body: inner_fn(index) -> loop_ir value, over `size`."""
+
+    def __init__(self, size, dtype, inner_fn):
+        self.size, self.dtype, self.inner_fn = list(size), dtype, inner_fn
+
+    def body(self):
+        return self.inner_fn(symbolic_index(self.size, "x"))
+
+    def describe(self):
+        return f"Pointwise(size={self.size}, dtype={self.dtype.name}, body={self.body()})"
+
+
+class Reduction:
+    """reduction_type over `reduction_ranges` of inner_fn(index, rindex); the result has `size`."""
+
+    def __init__(self, size, reduction_ranges, reduction_type, inner_fn, dtype):
+        self.size, self.reduction_ranges = list(size), list(reduction_ranges)
+        self.reduction_type, self.inner_fn, self.dtype = reduction_type, inner_fn, dtype
+
+    def body(self):
+        return self.inner_fn(symbolic_index(self.size, "x"), symbolic_index(self.reduction_ranges, "r"))
+
+    def describe(self):
+        return (f"Reduction(size={self.size}, reduction_ranges={self.reduction_ranges}, "
+                f"type={self.reduction_type}, dtype={self.dtype.name}, body={self.body()})")
+
+
+def symbolic_index(size, prefix):
+    """One loop variable per dimension longer than 1 (x0, x1...); size-1 dimensions index 0."""
+    idx, count = [], 0
+    for n in size:
+        if n == 1:
+            idx.append(L.Const(0))
+        else:
+            idx.append(L.Var(f"{prefix}{count}"))
+            count += 1
+    return idx
+
+
+class Buffer(IRNode):
+    """A realized, named tensor with a fixed layout."""
+
+    def __init__(self, name, layout):
+        self.name, self.layout = name, layout
+        self.dtype = layout.dtype
+
+    def get_size(self):
+        return list(self.layout.size)
+
+    def make_loader(self):
+        def load(idx):
+            return L.Load(self.name, self.layout.index(idx), self.dtype)
+
+        return load
+
+    def realize(self):
+        return self
+
+    def describe(self):
+        return f"{type(self).__name__} {self.name}: {self.layout}"
+
+
+class InputBuffer(Buffer):
+    """A graph input (placeholder); its layout is the one the caller's tensor has."""
+
+
+class ComputedBuffer(Buffer):
+    """A Pointwise or Reduction written out to memory by a kernel. `storage_name` is the buffer its
+    stores go to: its own, or a ConcatBuffer's (its layout is then its slice of that buffer)."""
+
+    def __init__(self, name, layout, data, storage_name=None):
+        super().__init__(name, layout)
+        self.data = data
+        self.storage_name = storage_name or name
+
+    def describe(self):
+        return f"ComputedBuffer {self.name}: {self.layout}\n  {self.data.describe()}"
+
+
+class ConcatBuffer(Buffer):
+    """cat's output. No kernel computes it whole: each input is copied into its slice by its own
+    ComputedBuffer (`writers`), so inputs that are pointwise bodies are computed straight into place."""
+
+    def __init__(self, name, layout):
+        super().__init__(name, layout)
+        self.writers = []
+
+    def describe(self):
+        return f"ConcatBuffer {self.name}: {self.layout}, written by {', '.join(self.writers)}"
+
+
+class ExternKernel(Buffer):
+    """A call outside our kernels: numpy BLAS for matmuls, or the eager minitorch2 kernel of an op
+    that has no lowering (a fallback). `args` may hold IR nodes (realized), lists and constants.
+    A kernel returning several tensors gets one `MultiOutput` buffer per output (its layout is None)."""
+
+    def __init__(self, name, layout, kind, op, args, kwargs=None, fallback=False):
+        self.name, self.layout = name, layout  # no Buffer.__init__: a multi-output kernel has no layout
+        self.dtype = layout.dtype if layout is not None else None
+        self.kind, self.op, self.args, self.kwargs, self.fallback = kind, op, args, kwargs or {}, fallback
+        self.outputs = []
+
+    def describe(self):
+        tag = " (fallback)" if self.fallback else ""
+        args = ", ".join(describe_arg(a) for a in self.args)
+        return f"ExternKernel{tag} {self.name} = {self.kind}({args})" + (f": {self.layout}" if self.layout else "")
+
+
+class MultiOutput(Buffer):
+    """Output `index` of a multi-output ExternKernel."""
+
+    def __init__(self, name, layout, kernel, index):
+        super().__init__(name, layout)
+        self.kernel, self.index = kernel, index
+
+    def describe(self):
+        return f"MultiOutput {self.name} = {self.kernel.name}[{self.index}]: {self.layout}"
+
+
+def describe_arg(value):
+    if isinstance(value, View):
+        return f"view({describe_arg(value.base)})"
+    if isinstance(value, StorageBox):
+        return describe_arg(value.data)
+    if isinstance(value, Buffer):
+        return value.name
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(describe_arg(v) for v in value) + "]"
+    return repr(value)
+
+
+class StorageBox(IRNode):
+    """A tensor value whose storage may not exist yet. Holds a Pointwise / Reduction until realized,
+    then the ComputedBuffer (or any Buffer)."""
+
+    def __init__(self, data, graph):
+        self.data, self.graph = data, graph
+
+    @property
+    def dtype(self):
+        return self.data.dtype
+
+    def get_size(self):
+        return self.data.get_size() if isinstance(self.data, Buffer) else list(self.data.size)
+
+    def is_realized(self):
+        return isinstance(self.data, Buffer)
+
+    def make_loader(self):
+        if isinstance(self.data, Pointwise):
+            return self.data.inner_fn
+        if isinstance(self.data, Reduction):
+            self.realize()
+        return self.data.make_loader()
+
+    def realize(self):
+        if not self.is_realized():
+            size = list(self.data.size)
+            layout = Layout(size, contiguous_strides(size), self.data.dtype)
+            self.data = self.graph.register_buffer(lambda name: ComputedBuffer(name, layout, self.data))
+        return self.data
+
+    def body_stats(self):
+        """(distinct buffers read, op count) of an unrealized pointwise body; realization heuristics use it."""
+        if not isinstance(self.data, Pointwise):
+            return 0, 0
+        return expression_stats(self.data.body())
+
+
+class View(IRNode):
+    """A view of `base` with `size`: index -> reindex(index) into the base. No data moves."""
+
+    def __init__(self, base, size, reindex, name="view"):
+        self.base, self.size, self.reindex, self.name = base, list(size), reindex, name
+
+    @property
+    def dtype(self):
+        return self.base.dtype
+
+    def get_size(self):
+        return list(self.size)
+
+    def make_loader(self):
+        inner = self.base.make_loader()
+        return lambda idx: inner(self.reindex(idx))
+
+    def realize(self):
+        return self.base.realize()
+
+
+
+class ReinterpretView(View):
+    """A strided view straight onto a realized buffer's memory (as_strided): its own layout."""
+
+    def __init__(self, buffer, layout):
+        super().__init__(buffer, layout.size, None, "as_strided")
+        self.layout = layout
+
+    def make_loader(self):
+        return lambda idx: L.Load(self.base.name, self.layout.index(idx), self.base.dtype)
+
+
+# ---- looking at expressions ---------------------------------------------------------------
+
+
+def walk(expr):
+    """Every value node of a loop_ir value expression, parents first."""
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, L.Op):
+            stack.extend(node.args)
+
+
+def expression_stats(expr):
+    reads, ops = set(), 0
+    for node in walk(expr):
+        if isinstance(node, L.Load):
+            reads.add(node.buffer)
+        elif isinstance(node, L.Op):
+            ops += 1
+    return len(reads), ops
+
+
+def affine_layout(node):
+    """If `node` (a realized buffer, possibly through views) reads memory affinely, the (buffer, Layout)
+    that describes it as a strided view; else None (a FloorDiv/Mod reshape needs a copy)."""
+    size = node.get_size()
+    names = [f"v{i}" for i in range(len(size))]
+    index = node.make_loader()([L.Var(n) for n in names])
+    if not isinstance(index, L.Load):
+        return None
+    coeffs, offset = _linear_coefficients(index.index)
+    if coeffs is None:
+        return None
+    stride = [coeffs.get(n, 0) for n in names]
+    return index.buffer, Layout(size, stride, node.dtype, offset)
+
+
+def _linear_coefficients(index):
+    if isinstance(index, L.Const):
+        return {}, index.value
+    if isinstance(index, L.Var):
+        return {index.name: 1}, 0
+    if isinstance(index, L.Mul):
+        inner, off = _linear_coefficients(index.term)
+        if inner is None:
+            return None, 0
+        return {k: v * index.factor for k, v in inner.items()}, off * index.factor
+    if isinstance(index, L.Add):
+        total, offset = {}, 0
+        for term in index.terms:
+            inner, off = _linear_coefficients(term)
+            if inner is None:
+                return None, 0
+            for k, v in inner.items():
+                total[k] = total.get(k, 0) + v
+            offset += off
+        return total, offset
+    return None, 0
+
+
+def promote(*operands):
+    return _dtype.result_type(*operands)

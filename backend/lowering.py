@@ -1,0 +1,350 @@
+"""Lowering: an aten FX graph to the backend IR (plays torch._inductor.graph.GraphLowering and the
+table of torch._inductor.lowering).
+
+Backend layer, first step after the aot graphs arrive. `GraphLowering.run()`
+walks the graph once, node by node, and calls the node's entry in LOWERINGS
+with IR values for its tensor arguments:
+
+    placeholder  -> InputBuffer (the caller's layout)
+    aten op      -> LOWERINGS[op](*args): a StorageBox / View / tuple of them
+                    (ops with no entry: an ExternKernel calling the eager op, a "fallback")
+    output       -> every output realized into a buffer (or a strided view of one)
+
+Realization decides what becomes a buffer, and so most of what fusion can
+do later: pointwise results are left unrealized (their readers inline them)
+unless several users would each recompute a heavy body (Inductor's
+realize_reads_threshold / realize_opcount_threshold); reductions, extern
+outputs and graph outputs are always buffers.
+"""
+import operator
+
+from minitorch2 import ops
+from minitorch2._tensor import Tensor
+
+from . import ir
+from . import lowering_pointwise as P
+from . import lowering_pooling as pooling
+from . import lowering_reductions as R
+from . import lowering_views as V
+
+aten = ops.aten
+REALIZE_READS_THRESHOLD = 4  # a multi-user pointwise reading more buffers than this is computed once
+REALIZE_OPCOUNT_THRESHOLD = 30  # ... or doing more ops than this
+REALIZE_ALWAYS_OPCOUNT = 200  # a body this large is realized even with one user (bounds inlining growth)
+
+_current = []
+
+
+def current_graph():
+    return _current[-1] if _current else None
+
+
+# ---- extern kernels -----------------------------------------------------------------------
+
+
+def _layout_from_meta(val):
+    """The layout an extern or output buffer gets: the eager op's strides when dense, else contiguous."""
+    size, stride = list(val.shape), list(val.stride())
+    if not _is_dense(size, stride):
+        stride = ir.contiguous_strides(size)
+    return ir.Layout(size, stride, val.dtype)
+
+
+def _is_dense(size, stride):
+    dims = sorted((s, n) for s, n in zip(stride, size) if n != 1)
+    expected = 1
+    for s, n in dims:
+        if s != expected:
+            return False
+        expected *= n
+    return True
+
+
+class TensorArg:
+    """How an extern kernel sees one tensor argument: a strided view of a named buffer."""
+
+    def __init__(self, node):
+        node = _as_strided_readable(node)
+        self.name, self.layout = ir.affine_layout(node)
+
+    def __repr__(self):
+        return f"{self.name}{list(self.layout.size)}"
+
+
+def _as_strided_readable(node):
+    """Realize `node` so that it is a strided view of one buffer (copy it if the view is not affine)."""
+    node.realize()
+    located = ir.affine_layout(node)
+    if located is None:
+        copy = P.clone(node)
+        copy.realize()
+        return copy
+    return node
+
+
+def _to_extern_args(value):
+    if isinstance(value, ir.IRNode):
+        return TensorArg(value)
+    if isinstance(value, (list, tuple)):
+        return type(value)(_to_extern_args(v) for v in value)
+    return value
+
+
+def extern_call(kind, op, args, kwargs=None, fallback=False):
+    """An ExternKernel for the current node; returns its buffer, or a tuple of MultiOutput buffers."""
+    graph = current_graph()
+    val = graph.current_node.meta.get("val")
+    if val is None:  # a node a graph pass added without metadata: run the op on fake tensors
+        val = _fake_run(op, args, kwargs or {})
+    args = _to_extern_args(list(args))
+    kwargs = {k: _to_extern_args(v) for k, v in (kwargs or {}).items()}
+    if isinstance(val, Tensor):
+        return graph.register_buffer(lambda name: ir.ExternKernel(name, _layout_from_meta(val), kind, op, args, kwargs,
+                                                                  fallback))
+    kernel = graph.register_buffer(lambda name: ir.ExternKernel(name, None, kind, op, args, kwargs, fallback))
+    outputs = []
+    for i, v in enumerate(val):
+        if isinstance(v, Tensor):
+            outputs.append(graph.register_buffer(lambda name: ir.MultiOutput(name, _layout_from_meta(v), kernel, i)))
+        else:
+            outputs.append(None)
+    kernel.outputs = outputs
+    return tuple(outputs)
+
+
+def _fake_run(op, args, kwargs):
+    import minitorch2
+    from minitorch2._subclasses.fake_tensor import FakeTensorMode
+
+    def fake(value):
+        if isinstance(value, ir.IRNode):
+            return minitorch2.empty(*value.get_size(), dtype=value.dtype)
+        if isinstance(value, (list, tuple)):
+            return type(value)(fake(v) for v in value)
+        return value
+
+    with FakeTensorMode():
+        return op(*fake(list(args)), **{k: fake(v) for k, v in kwargs.items()})
+
+
+def mm(a, b):
+    return extern_call("mm", None, [a, b])
+
+
+def bmm(a, b):
+    return extern_call("bmm", None, [a, b])
+
+
+def mv(a, b):
+    return extern_call("mm", None, [a, b])
+
+
+def baddbmm(x, batch1, batch2, *, beta=1, alpha=1):
+    """beta * x + alpha * bmm: the matmul is extern, the scaling and the add a pointwise epilogue."""
+    product = bmm(batch1, batch2)
+    if beta == 0:
+        return P.pointwise(lambda p: P.op("mul", p, P.constant(alpha, p.dtype)), product)
+    return P.pointwise(lambda p, c: P.op("add", P.op("mul", p, P.constant(alpha, p.dtype)),
+                                         P.op("mul", c, P.constant(beta, c.dtype))), product, x)
+
+
+def make_fallback(op):
+    def fallback(*args, **kwargs):
+        current_graph().fallbacks.append(str(op))
+        return extern_call(str(op), op, args, kwargs, fallback=True)
+
+    return fallback
+
+
+# ---- the table ----------------------------------------------------------------------------
+
+UNARY = ["neg", "abs", "sign", "floor", "ceil", "trunc", "round", "relu", "bitwise_not"]
+UNARY_FLOAT = ["exp", "exp2", "expm1", "log", "log2", "log1p", "sin", "cos", "tan", "sqrt", "rsqrt", "reciprocal",
+               "tanh", "sigmoid", "erf"]
+COMPARISONS = ["eq", "ne", "lt", "le", "gt", "ge"]
+
+
+def _overload(qualified):
+    name, _, overload = qualified.partition(".")
+    return getattr(getattr(aten, name), overload or "default")
+
+
+def _build_table():
+    table = {
+        "add.Tensor": P.add, "add.Scalar": P.add, "sub.Tensor": P.sub, "sub.Scalar": P.sub,
+        "rsub.Tensor": P.rsub, "rsub.Scalar": P.rsub, "mul.Tensor": P.binary("mul"), "mul.Scalar": P.binary("mul"),
+        "div.Tensor": P.div, "div.Scalar": P.div, "div.Tensor_mode": P.div_mode,
+        "remainder.Tensor": P.binary("remainder"), "remainder.Scalar": P.binary("remainder"),
+        "fmod.Tensor": P.fmod, "fmod.Scalar": P.fmod,
+        "pow.Tensor_Scalar": P.pow_, "pow.Tensor_Tensor": P.pow_, "pow.Scalar": P.pow_,
+        "maximum": P.binary("maximum"), "minimum": P.binary("minimum"), "atan2": P.binary("atan2", float_only=True),
+        "log10": P.log10, "isnan": P.bool_unary("isnan"), "isinf": P.bool_unary("isinf"), "isfinite": P.isfinite,
+        "sgn": P.unary("sign"), "logical_not": P.logical("logical_not"), "logical_and": P.logical("logical_and"),
+        "logical_or": P.logical("logical_or"),
+        "where.self": P.where, "clamp": P.clamp, "clamp.Tensor": P.clamp,
+        "masked_fill.Scalar": P.masked_fill, "masked_fill.Tensor": P.masked_fill, "lerp.Scalar": P.lerp,
+        "addcmul": P.addcmul, "addcdiv": P.addcdiv,
+        "threshold_backward": P.threshold_backward, "gelu_backward": P.gelu_backward,
+        "leaky_relu_backward": P.leaky_relu_backward, "hardtanh_backward": P.hardtanh_backward,
+        "softplus": P.softplus, "softplus_backward": P.softplus_backward,
+        "native_dropout_backward": P.native_dropout_backward, "mse_loss_backward": P.mse_loss_backward,
+        "tril": P.tril, "triu": P.triu,
+        # copies, casts, aliases
+        "_to_copy": P.to_copy, "clone": P.clone, "copy": P.copy, "alias": P.identity, "detach": P.identity,
+        "lift_fresh": P.identity, "lift_fresh_copy": P.clone,
+        # factories
+        "full": P.full, "zeros": P.factory(0), "ones": P.factory(1), "empty.memory_format": P.factory(0),
+        "zeros_like": P.like(0), "ones_like": P.like(1), "empty_like": P.like(0), "full_like": P.full_like,
+        "new_zeros": P.new_factory(0), "new_empty": P.new_factory(0), "fill.Scalar": P.fill,
+        "scalar_tensor": P.scalar_tensor, "arange.start_step": P.arange,
+        # views
+        "view": V.view, "_unsafe_view": V.view, "expand": V.expand, "permute": V.permute,
+        "transpose.int": V.transpose, "t": V.t, "unsqueeze": V.unsqueeze, "squeeze": V.squeeze,
+        "squeeze.dim": V.squeeze, "squeeze.dims": V.squeeze, "select.int": V.select, "slice.Tensor": V.slice_,
+        "as_strided": V.as_strided, "split.Tensor": V.split, "split_with_sizes": V.split_with_sizes,
+        "unbind.int": V.unbind, "cat": V.cat, "stack": V.stack, "flip": V.flip, "repeat": V.repeat,
+        "select_backward": V.select_backward, "slice_backward": V.slice_backward,
+        "slice_scatter": V.slice_scatter, "select_scatter": V.select_scatter,
+        # reductions
+        "sum": R.sum_default, "sum.dim_IntList": R.sum_, "prod": R.prod_default, "mean": R.mean_default,
+        "mean.dim": R.mean, "amax": R.amax, "amin": R.amin, "max": R.max_default, "min": R.min_default,
+        "max.dim": R.max_dim, "min.dim": R.min_dim, "argmax": R.argmax, "argmin": R.argmin,
+        "var.correction": R.var, "std.correction": R.std, "var_mean.correction": R.var_mean,
+        "logsumexp": R.logsumexp, "dot": R.dot, "any": R.any_, "any.dims": R.any_, "any.dim": R.any_dim,
+        "all": R.all_, "all.dims": R.all_, "all.dim": R.all_dim,
+        "binary_cross_entropy_with_logits": R.binary_cross_entropy_with_logits,
+        # normalization
+        "native_layer_norm_backward": R.native_layer_norm_backward,
+        "_native_batch_norm_legit_functional": R.batch_norm_functional,
+        "native_batch_norm": R.batch_norm_legit, "_native_batch_norm_legit": R.batch_norm_legit,
+        "_native_batch_norm_legit_no_training": R.batch_norm_no_training,
+        "native_batch_norm_backward": R.native_batch_norm_backward,
+        # pooling (windows inside the input; the rest falls back)
+        "max_pool2d_with_indices": pooling.max_pool2d_with_indices,
+        "max_pool2d_with_indices_backward": pooling.max_pool2d_with_indices_backward,
+        "avg_pool2d": pooling.avg_pool2d, "avg_pool2d_backward": pooling.avg_pool2d_backward,
+        "_adaptive_avg_pool2d": pooling.adaptive_avg_pool2d,
+        # extern kernels
+        "mm": mm, "bmm": bmm, "mv": mv, "baddbmm": baddbmm,
+    }
+    for name in UNARY:
+        table[name] = P.unary(name)
+    for name in UNARY_FLOAT:
+        table[name] = P.unary(name, float_only=True)
+    for name in COMPARISONS:
+        table[f"{name}.Tensor"] = table[f"{name}.Scalar"] = P.comparison(name)
+    lowerings = {}
+    for qualified, fn in table.items():
+        try:
+            lowerings[_overload(qualified)] = fn
+        except AttributeError:  # an overload minitorch2's registry does not have
+            continue
+    return lowerings
+
+
+LOWERINGS = _build_table()
+# Ops that must never be recomputed or inlined: random draws run once, as their eager kernel.
+ALWAYS_FALLBACK = {"random", "nondeterministic_seeded"}
+
+
+# ---- the graph walk -----------------------------------------------------------------------
+
+
+class GraphLowering:
+    """Lowers one aten GraphModule. After run(): `inputs`, `buffers` (realized, in creation order),
+    `outputs` (one IR node or None per graph output) and `fallbacks` (ops run by their eager kernel)."""
+
+    def __init__(self, gm, name="graph"):
+        self.gm, self.name = gm, name
+        self.inputs, self.buffers, self.outputs, self.fallbacks = [], [], [], []
+        self.placeholder_names = []
+        self.current_node = None
+
+    def register_buffer(self, make):
+        buffer = make(f"buf{len(self.buffers)}")
+        self.buffers.append(buffer)
+        return buffer
+
+    def run(self):
+        _current.append(self)
+        try:
+            env = {}
+            for node in self.gm.graph.nodes:
+                self.current_node = node
+                env[node] = getattr(self, node.op)(node, env)
+        finally:
+            _current.pop()
+        return self
+
+    def placeholder(self, node, env):
+        self.placeholder_names.append(node.name)
+        val = node.meta.get("val")
+        if not isinstance(val, Tensor):
+            return val
+        buffer = ir.InputBuffer(node.name, ir.Layout(list(val.shape), list(val.stride()), val.dtype))
+        self.inputs.append(buffer)
+        return buffer
+
+    def get_attr(self, node, env):
+        raise NotImplementedError(f"backend: get_attr nodes are not lowered ({node.target})")
+
+    def call_function(self, node, env):
+        args = _map(node.args, env)
+        kwargs = {k: _map(v, env) for k, v in node.kwargs.items()}
+        if node.target is operator.getitem:
+            return args[0][args[1]]
+        lowering = LOWERINGS.get(node.target)
+        if lowering is None or ALWAYS_FALLBACK & set(getattr(node.target, "tags", ())):
+            lowering = make_fallback(node.target)
+        try:
+            result = lowering(*args, **kwargs)
+        except NotImplementedError:
+            result = make_fallback(node.target)(*args, **kwargs)
+        result = self._check_against_meta(node, result)
+        self._realize_on_reuse(node, result)
+        return result
+
+    def output(self, node, env):
+        for value in _map(node.args[0], env):
+            self.outputs.append(self._realize_output(value) if isinstance(value, ir.IRNode) else None)
+
+    def _realize_output(self, value):
+        """Outputs live in buffers (contiguous when computed here), or are strided views of one."""
+        return _as_strided_readable(value)
+
+    def _check_against_meta(self, node, result):
+        """A lowering must produce what the eager op's meta function says; cast dtype mismatches,
+        fail loudly on size mismatches (a lowering bug)."""
+        val = node.meta.get("val")
+        if isinstance(val, Tensor) and isinstance(result, ir.IRNode):
+            if list(result.get_size()) != list(val.shape):
+                raise AssertionError(f"lowering {node.target}: size {result.get_size()} != meta {list(val.shape)}")
+            if result.dtype is not val.dtype:
+                result = P.to_dtype(result, val.dtype)
+        return result
+
+    def _realize_on_reuse(self, node, result):
+        if not isinstance(result, ir.StorageBox) or result.is_realized():
+            return
+        reads, op_count = result.body_stats()
+        users = len(node.users)
+        if op_count > REALIZE_ALWAYS_OPCOUNT or (
+                users > 1 and (reads > REALIZE_READS_THRESHOLD or op_count > REALIZE_OPCOUNT_THRESHOLD)):
+            result.realize()
+
+
+def _map(value, env):
+    from minitorch2.fx import Node
+
+    if isinstance(value, Node):
+        return env[value]
+    if isinstance(value, (list, tuple)):
+        return type(value)(_map(v, env) for v in value)
+    return value
+
+
+def lower(gm, name="graph"):
+    return GraphLowering(gm, name).run()
+
+
+__all__ = ["LOWERINGS", "GraphLowering", "lower"]

@@ -1,0 +1,439 @@
+"""Lowerings of elementwise aten ops and factories to `ir.Pointwise` (plays the pointwise part of
+torch._inductor.lowering).
+
+Backend layer, called by `lowering.GraphLowering` for each aten node. Every
+lowering here takes IR nodes (and Python scalars) and returns a StorageBox
+holding an unrealized Pointwise: a body that loads its inputs at the
+broadcast index and combines them with loop_ir `Op`s. Nothing is computed or
+stored; a reader of the result inlines the body.
+
+The one idea to hold: dtypes are decided here, once. `pointwise()` computes
+in the promoted dtype of its operands (as aten does), casting each load to it;
+the loop IR below never promotes.
+"""
+import math
+
+from minitorch2 import _dtype
+
+from . import ir
+from . import loop_ir as L
+
+# ---- value builders (one loop_ir Op each) -------------------------------------------------
+
+
+def op(name, *args, dtype=None):
+    """A loop_ir Op; its dtype is its first operand's (a where's: its second's) unless given."""
+    return L.Op(name, tuple(args), dtype or (args[1] if name == "where" else args[0]).dtype)
+
+
+def cast(value, dtype):
+    if value.dtype is dtype:
+        return value
+    if isinstance(value, L.Constant):
+        return constant(value.value, dtype)
+    return L.Op("to_dtype", (value,), dtype)
+
+
+def constant(value, dtype):
+    if dtype is _dtype.bool_:
+        return L.Constant(bool(value), dtype)
+    if not dtype.is_floating_point:
+        return L.Constant(int(value), dtype)
+    return L.Constant(float(value), dtype)
+
+
+def compare(name, a, b):
+    return L.Op(name, (a, b), _dtype.bool_)
+
+
+# ---- the pointwise builder ----------------------------------------------------------------
+
+
+def broadcast_sizes(*sizes):
+    ndim = max((len(s) for s in sizes), default=0)
+    out = [1] * ndim
+    for size in sizes:
+        for i, n in enumerate(size, ndim - len(size)):
+            if n != 1:
+                if out[i] not in (1, n):
+                    raise ValueError(f"lowering: sizes {sizes} do not broadcast")
+                out[i] = n
+    return out
+
+
+def broadcast_loader(node, out_size):
+    """The loader of `node` read at an index of `out_size` (right-aligned, size-1 dims pinned to 0)."""
+    size = node.get_size()
+    load = node.make_loader()
+    lead = len(out_size) - len(size)
+
+    def loader(idx):
+        own = [L.Const(0) if n == 1 else idx[lead + i] for i, n in enumerate(size)]
+        return load(own)
+
+    return loader
+
+
+def is_tensor(value):
+    return isinstance(value, ir.IRNode)
+
+
+def pointwise(fn, *inputs, compute_dtype=None, uncast=()):
+    """A StorageBox over Pointwise(fn(loaded operands...)). Tensor operands load cast to the compute dtype
+    (default: promotion of all operands) except those at the positions in `uncast` (masks, conditions);
+    scalars become constants of it."""
+    from .lowering import current_graph
+
+    compute = compute_dtype or ir.promote(*[x for i, x in enumerate(inputs) if i not in uncast])
+    size = broadcast_sizes(*[x.get_size() for x in inputs if is_tensor(x)])
+    loaders = [broadcast_loader(x, size) if is_tensor(x) else x for x in inputs]
+
+    def load(position, loader, idx):
+        if not callable(loader):
+            return constant(loader, compute)
+        return loader(idx) if position in uncast else cast(loader(idx), compute)
+
+    def inner_fn(idx):
+        return fn(*[load(i, ld, idx) for i, ld in enumerate(loaders)])
+
+    probe = inner_fn(ir.symbolic_index(size, "x"))
+    return ir.StorageBox(ir.Pointwise(size, probe.dtype, inner_fn), current_graph())
+
+
+def float_dtype(*inputs):
+    dtype = ir.promote(*inputs)
+    return dtype if dtype.is_floating_point else _dtype.get_default_dtype()
+
+
+def unary(name, float_only=False):
+    def lower(x):
+        return pointwise(lambda v: op(name, v), x, compute_dtype=float_dtype(x) if float_only else None)
+
+    lower.__name__ = name
+    return lower
+
+
+def binary(name, float_only=False):
+    def lower(a, b):
+        return pointwise(lambda u, v: op(name, u, v), a, b, compute_dtype=float_dtype(a, b) if float_only else None)
+
+    lower.__name__ = name
+    return lower
+
+
+def comparison(name):
+    def lower(a, b):
+        return pointwise(lambda u, v: compare(name, u, v), a, b)
+
+    lower.__name__ = name
+    return lower
+
+
+# ---- arithmetic with alpha, division modes, powers ----------------------------------------
+
+
+def add(a, b, alpha=1):
+    if alpha != 1:
+        return pointwise(lambda u, v, s: op("add", u, op("mul", v, s)), a, b, alpha, compute_dtype=ir.promote(a, b))
+    return pointwise(lambda u, v: op("add", u, v), a, b)
+
+
+def sub(a, b, alpha=1):
+    if alpha != 1:
+        return pointwise(lambda u, v, s: op("sub", u, op("mul", v, s)), a, b, alpha, compute_dtype=ir.promote(a, b))
+    return pointwise(lambda u, v: op("sub", u, v), a, b)
+
+
+def rsub(a, b, alpha=1):
+    return sub(b, a, alpha)
+
+
+def div(a, b):
+    return pointwise(lambda u, v: op("truediv", u, v), a, b, compute_dtype=float_dtype(a, b))
+
+
+def div_mode(a, b, rounding_mode=None):
+    if rounding_mode is None:
+        return div(a, b)
+    dtype = ir.promote(a, b)
+    if rounding_mode == "floor":
+        if dtype.is_floating_point:
+            return pointwise(lambda u, v: op("floor", op("truediv", u, v)), a, b)
+        return pointwise(lambda u, v: op("floordiv", u, v), a, b)
+    if dtype.is_floating_point:
+        return pointwise(lambda u, v: op("trunc", op("truediv", u, v)), a, b)
+    return pointwise(lambda u, v: cast(op("trunc", op("truediv", u, v)), dtype), a, b, compute_dtype=_dtype.float64)
+
+
+def fmod(a, b):
+    dtype = ir.promote(a, b)
+    compute = dtype if dtype.is_floating_point else _dtype.float64
+
+    def body(u, v):
+        return cast(op("sub", u, op("mul", op("trunc", op("truediv", u, v)), v)), dtype)
+
+    return pointwise(body, a, b, compute_dtype=compute)
+
+
+def pow_(a, b):
+    if not is_tensor(b) and b == 2:
+        return pointwise(lambda u: op("mul", u, u), a, compute_dtype=ir.promote(a, b))
+    if not is_tensor(b) and b == 0.5 and ir.promote(a, b).is_floating_point:
+        return pointwise(lambda u: op("sqrt", u), a, compute_dtype=ir.promote(a, b))
+    return pointwise(lambda u, v: op("pow", u, v), a, b)
+
+
+def log10(x):
+    return pointwise(lambda v: op("mul", op("log", v), constant(1 / math.log(10), v.dtype)), x,
+                     compute_dtype=float_dtype(x))
+
+
+def isfinite(x):
+    return pointwise(lambda v: op("logical_not", op("logical_or", op("isnan", v, dtype=_dtype.bool_),
+                                                      op("isinf", v, dtype=_dtype.bool_))), x)
+
+
+def bool_unary(name):
+    def lower(x):
+        return pointwise(lambda v: op(name, v, dtype=_dtype.bool_), x)
+
+    return lower
+
+
+def logical(name):
+    def lower(*xs):
+        return pointwise(lambda *vs: op(name, *vs), *xs, compute_dtype=_dtype.bool_)
+
+    return lower
+
+
+# ---- selection and clamping ---------------------------------------------------------------
+
+
+def where(cond, a, b):
+    return pointwise(lambda c, u, v: op("where", cast(c, _dtype.bool_), u, v, dtype=u.dtype), cond, a, b, uncast=(0,))
+
+
+def clamp(x, min=None, max=None):
+    def body(*vs):
+        v, rest = vs[0], list(vs[1:])
+        if min is not None:
+            v = op("maximum", v, rest.pop(0))
+        if max is not None:
+            v = op("minimum", v, rest.pop(0))
+        return v
+
+    bounds = [b for b in (min, max) if b is not None]
+    return pointwise(body, x, *bounds, compute_dtype=ir.promote(x, *bounds))
+
+
+def masked_fill(x, mask, value):
+    if is_tensor(value):
+        return pointwise(lambda u, m, v: op("where", cast(m, _dtype.bool_), v, u), x, mask, value,
+                         compute_dtype=x.dtype, uncast=(1,))
+    return pointwise(lambda u, m: op("where", cast(m, _dtype.bool_), constant(value, u.dtype), u), x, mask,
+                     compute_dtype=x.dtype, uncast=(1,))
+
+
+def lerp(start, end, weight):
+    return pointwise(lambda s, e, w: op("add", s, op("mul", w, op("sub", e, s))), start, end, weight,
+                     compute_dtype=ir.promote(start, end))
+
+
+def addcmul(x, t1, t2, value=1):
+    return pointwise(lambda a, b, c, s: op("add", a, op("mul", s, op("mul", b, c))), x, t1, t2, value,
+                     compute_dtype=ir.promote(x, t1, t2))
+
+
+def addcdiv(x, t1, t2, value=1):
+    return pointwise(lambda a, b, c, s: op("add", a, op("mul", s, op("truediv", b, c))), x, t1, t2, value,
+                     compute_dtype=ir.promote(x, t1, t2))
+
+
+# ---- activations and their backwards (those the decomposition table leaves whole) ---------
+
+
+def threshold_backward(grad, x, threshold):
+    return pointwise(lambda g, v, t: op("where", compare("le", v, t), constant(0, g.dtype), g), grad, x, threshold,
+                     compute_dtype=ir.promote(grad, x))
+
+
+def gelu_backward(grad, x, approximate="none"):
+    def exact(g, v):
+        cdf = op("mul", constant(0.5, v.dtype), op("add", constant(1, v.dtype),
+                                                   op("erf", op("mul", v, constant(1 / math.sqrt(2), v.dtype)))))
+        pdf = op("mul", op("exp", op("mul", constant(-0.5, v.dtype), op("mul", v, v))),
+                 constant(1 / math.sqrt(2 * math.pi), v.dtype))
+        return op("mul", g, op("add", cdf, op("mul", v, pdf)))
+
+    def tanh_form(g, v):
+        k, c = constant(math.sqrt(2 / math.pi), v.dtype), constant(0.044715, v.dtype)
+        cube = op("mul", v, op("mul", v, v))
+        t = op("tanh", op("mul", k, op("add", v, op("mul", c, cube))))
+        one, half = constant(1, v.dtype), constant(0.5, v.dtype)
+        left_derivative = op("mul", half, op("add", one, t))
+        inner_derivative = op("mul", k, op("add", one, op("mul", constant(3 * 0.044715, v.dtype), op("mul", v, v))))
+        right_derivative = op("mul", op("mul", half, v), op("mul", op("sub", one, op("mul", t, t)), inner_derivative))
+        return op("mul", g, op("add", left_derivative, right_derivative))
+
+    return pointwise(tanh_form if approximate == "tanh" else exact, grad, x)
+
+
+def leaky_relu_backward(grad, x, negative_slope, self_is_result):
+    return pointwise(lambda g, v: op("where", compare("gt", v, constant(0, v.dtype)), g,
+                                     op("mul", g, constant(negative_slope, g.dtype))), grad, x)
+
+
+def hardtanh_backward(grad, x, min_val, max_val):
+    def body(g, v):
+        outside = op("logical_or", compare("le", v, constant(min_val, v.dtype)),
+                     compare("ge", v, constant(max_val, v.dtype)))
+        return op("where", outside, constant(0, g.dtype), g)
+
+    return pointwise(body, grad, x)
+
+
+def softplus(x, beta=1, threshold=20):
+    def body(v):
+        scaled = op("mul", v, constant(beta, v.dtype))
+        soft = op("truediv", op("log1p", op("exp", scaled)), constant(beta, v.dtype))
+        return op("where", compare("gt", scaled, constant(threshold, v.dtype)), v, soft)
+
+    return pointwise(body, x, compute_dtype=float_dtype(x))
+
+
+def softplus_backward(grad, x, beta, threshold):
+    def body(g, v):
+        scaled = op("mul", v, constant(beta, v.dtype))
+        z = op("exp", scaled)
+        return op("where", compare("gt", scaled, constant(threshold, v.dtype)), g,
+                  op("mul", g, op("truediv", z, op("add", z, constant(1, v.dtype)))))
+
+    return pointwise(body, grad, x)
+
+
+def native_dropout_backward(grad, mask, scale):
+    return pointwise(lambda g, m: op("mul", op("mul", g, cast(m, g.dtype)), constant(scale, g.dtype)), grad, mask,
+                     compute_dtype=grad.dtype, uncast=(1,))
+
+
+def mse_loss_backward(grad, x, target, reduction):
+    """2 (x - target) grad, over numel for the mean reduction (1); grad is a scalar unless reduction is 0."""
+    from . import ir as _ir
+
+    scale = 2 / _ir.numel(x.get_size()) if reduction == 1 else 2
+    return pointwise(lambda g, a, b: op("mul", op("mul", op("sub", a, b), g), constant(scale, g.dtype)), grad, x,
+                     target)
+
+
+# ---- copies and casts ---------------------------------------------------------------------
+
+
+def to_dtype(x, dtype):
+    return pointwise(lambda v: cast(v, dtype), x, compute_dtype=x.dtype)
+
+
+def to_copy(x, dtype=None, layout=None, device=None, pin_memory=None, non_blocking=False, memory_format=None):
+    return to_dtype(x, dtype or x.dtype)
+
+
+def clone(x, memory_format=None):
+    return pointwise(lambda v: v, x, compute_dtype=x.dtype)
+
+
+def copy(x, src, non_blocking=False):
+    size = x.get_size()
+    load = broadcast_loader(src, size)
+    from .lowering import current_graph
+
+    return ir.StorageBox(ir.Pointwise(size, x.dtype, lambda idx: cast(load(idx), x.dtype)), current_graph())
+
+
+def identity(x, *args, **kwargs):
+    return x
+
+
+# ---- factories ----------------------------------------------------------------------------
+
+
+def full(size, value, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None):
+    from .lowering import current_graph
+
+    dtype = dtype or _dtype.scalar_dtype(value)
+    return ir.StorageBox(ir.Pointwise(list(size), dtype, lambda idx: constant(value, dtype)), current_graph())
+
+
+def factory(value):
+    def lower(size, *, dtype=None, **_):
+        return full(size, value, dtype=dtype or _dtype.get_default_dtype())
+
+    return lower
+
+
+def like(value):
+    def lower(x, *args, dtype=None, **_):
+        return full(x.get_size(), value, dtype=dtype or x.dtype)
+
+    return lower
+
+
+def new_factory(value):
+    def lower(x, size, *, dtype=None, **_):
+        return full(size, value, dtype=dtype or x.dtype)
+
+    return lower
+
+
+def full_like(x, value, *, dtype=None, **_):
+    return full(x.get_size(), value, dtype=dtype or x.dtype)
+
+
+def fill(x, value):
+    return full(x.get_size(), value, dtype=x.dtype)
+
+
+def scalar_tensor(value, *, dtype=None, **_):
+    return full([], value, dtype=dtype or _dtype.get_default_dtype())
+
+
+def arange(start, end=None, step=1, *, dtype=None, **_):
+    from .lowering import current_graph
+
+    if end is None:
+        start, end = 0, start
+    length = max(0, math.ceil((end - start) / step))
+    if dtype is None:
+        dtype = _dtype.int64 if all(isinstance(v, int) for v in (start, end, step)) else _dtype.get_default_dtype()
+
+    def inner_fn(idx):
+        position = L.IndexValue(idx[0], _dtype.int64 if not dtype.is_floating_point else dtype)
+        return cast(op("add", constant(start, position.dtype), op("mul", position, constant(step, position.dtype))),
+                    dtype)
+
+    return ir.StorageBox(ir.Pointwise([length], dtype, inner_fn), current_graph())
+
+
+# ---- masks from positions -----------------------------------------------------------------
+
+
+def tril(x, diagonal=0):
+    return _triangle(x, diagonal, "le")
+
+
+def triu(x, diagonal=0):
+    return _triangle(x, diagonal, "ge")
+
+
+def _triangle(x, diagonal, keep_when):
+    """Zero the elements on one side of a diagonal: column - row compared with `diagonal`."""
+    from .lowering import current_graph
+
+    load = x.make_loader()
+
+    def inner_fn(idx):
+        offset = op("sub", L.IndexValue(idx[-1], _dtype.int64), L.IndexValue(idx[-2], _dtype.int64))
+        value = load(idx)
+        return op("where", compare(keep_when, offset, constant(diagonal, _dtype.int64)), value,
+                  constant(0, value.dtype))
+
+    return ir.StorageBox(ir.Pointwise(x.get_size(), x.dtype, inner_fn), current_graph())

@@ -1,0 +1,127 @@
+"""Lowerings of 2-d pooling to windowed reductions (plays torch._inductor's pooling lowerings).
+
+Backend layer, called by `lowering.GraphLowering`. A pooling window is a
+reduction range: output element (n, c, oh, ow) reduces over (i, j) in the
+kernel window the input at (oh*stride + i, ow*stride + j). Only windows that
+never leave the input are lowered here (no padding, no dilation, no ceil
+mode), because a loop_ir load has no mask; the others raise
+NotImplementedError and run as their eager kernel. The backwards are lowered
+for non-overlapping windows (stride == kernel size) that tile the input
+exactly: then every input element belongs to exactly one window.
+"""
+from minitorch2 import _dtype
+
+from . import ir
+from . import loop_ir as L
+from . import lowering_pointwise as P
+
+
+def _pair(value):
+    value = list(value) if isinstance(value, (list, tuple)) else [value]
+    return value * 2 if len(value) == 1 else value
+
+
+def _check_simple(kernel_size, stride, padding, dilation=(1, 1), ceil_mode=False):
+    kernel, stride = _pair(kernel_size), _pair(stride or kernel_size)
+    if any(_pair(padding)) or _pair(dilation) != [1, 1] or ceil_mode:
+        raise NotImplementedError("pooling with padding, dilation or ceil_mode")
+    return kernel, stride
+
+
+def _window_reduction(x, kernel, stride, reduction_type, dtype=None):
+    from .lowering import current_graph
+
+    *lead, height, width = x.get_size()
+    out_size = lead + [(height - kernel[0]) // stride[0] + 1, (width - kernel[1]) // stride[1] + 1]
+    load = x.make_loader()
+
+    def inner_fn(idx, ridx):
+        *batch, oh, ow = idx
+        return load(batch + [oh * stride[0] + ridx[0], ow * stride[1] + ridx[1]])
+
+    box = ir.StorageBox(ir.Reduction(out_size, kernel, reduction_type, inner_fn, dtype or x.dtype), current_graph())
+    box.realize()
+    return box
+
+
+def max_pool2d_with_indices(x, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
+    kernel, stride = _check_simple(kernel_size, stride, padding, dilation, ceil_mode)
+    values = _window_reduction(x, kernel, stride, "max")
+    position = _window_reduction(x, kernel, stride, "argmax")
+    width = x.get_size()[-1]
+
+    def flat_index(p, idx):
+        """The window position p as an index into the input plane: (oh*s + p // kw) * W + ow*s + p % kw."""
+        i64 = _dtype.int64
+        row = P.op("add", L.IndexValue(idx[-2] * stride[0], i64), P.op("floordiv", p, P.constant(kernel[1], i64)))
+        col = P.op("add", L.IndexValue(idx[-1] * stride[1], i64), P.op("remainder", p, P.constant(kernel[1], i64)))
+        return P.op("add", P.op("mul", row, P.constant(width, i64)), col)
+
+    load = position.make_loader()
+    from .lowering import current_graph
+
+    indices = ir.StorageBox(ir.Pointwise(position.get_size(), _dtype.int64, lambda idx: flat_index(load(idx), idx)),
+                            current_graph())
+    return values, indices
+
+
+def _tiling_window(x, kernel_size, stride):
+    """The window of a pooling whose windows tile `x` exactly (the backwards need it); else raise."""
+    kernel, stride = _pair(kernel_size), _pair(stride or kernel_size)
+    *_, height, width = x.get_size()
+    if kernel != stride or height % kernel[0] or width % kernel[1]:
+        raise NotImplementedError("pooling backward with overlapping or partial windows")
+    return kernel
+
+
+def max_pool2d_with_indices_backward(grad, x, kernel_size, stride, padding, dilation, ceil_mode, indices):
+    _check_simple(kernel_size, stride, padding, dilation, ceil_mode)
+    kernel = _tiling_window(x, kernel_size, stride)
+    width = x.get_size()[-1]
+    load_grad, load_index = grad.make_loader(), indices.make_loader()
+
+    def inner_fn(idx):
+        *batch, h, w = idx
+        window = batch + [h // kernel[0], w // kernel[1]]
+        here = P.compare("eq", load_index(window), L.IndexValue(h * width + w, _dtype.int64))
+        value = load_grad(window)
+        return P.op("where", here, value, P.constant(0, value.dtype))
+
+    return _pointwise(x.get_size(), grad.dtype, inner_fn)
+
+
+def avg_pool2d(x, kernel_size, stride=(), padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None):
+    kernel, stride = _check_simple(kernel_size, stride, padding, ceil_mode=ceil_mode)
+    total = _window_reduction(x, kernel, stride, "sum")
+    divisor = divisor_override or kernel[0] * kernel[1]
+    return P.pointwise(lambda s: P.op("truediv", s, P.constant(divisor, s.dtype)), total)
+
+
+def avg_pool2d_backward(grad, x, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):
+    _check_simple(kernel_size, stride, padding, ceil_mode=ceil_mode)
+    kernel = _tiling_window(x, kernel_size, stride)
+    divisor = divisor_override or kernel[0] * kernel[1]
+    load_grad = grad.make_loader()
+
+    def inner_fn(idx):
+        *batch, h, w = idx
+        value = load_grad(batch + [h // kernel[0], w // kernel[1]])
+        return P.op("truediv", value, P.constant(divisor, value.dtype))
+
+    return _pointwise(x.get_size(), grad.dtype, inner_fn)
+
+
+def adaptive_avg_pool2d(x, output_size):
+    """Lowered when the output size divides the input: then it is avg_pool2d with window input/output."""
+    *_, height, width = x.get_size()
+    out_h, out_w = _pair(output_size)
+    if height % out_h or width % out_w:
+        raise NotImplementedError("adaptive pooling with uneven windows")
+    window = [height // out_h, width // out_w]
+    return avg_pool2d(x, window, window)
+
+
+def _pointwise(size, dtype, inner_fn):
+    from .lowering import current_graph
+
+    return ir.StorageBox(ir.Pointwise(size, dtype, inner_fn), current_graph())

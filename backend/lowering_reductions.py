@@ -1,0 +1,323 @@
+"""Lowerings of reductions and of the normalization ops built from them (plays torch._inductor's
+reduction lowerings and the decompositions it applies to norms).
+
+Backend layer, called by `lowering.GraphLowering`. `make_reduction` is the one
+builder: it reads its input at (kept dims from the output index, reduced dims
+from the reduction index), and the result is realized at once (a reduction is
+never inlined). Everything else here is composed from it and from the
+pointwise lowerings: mean is a sum times 1/n, var is two passes (mean, then
+the sum of squared deviations: accurate where sum-of-squares cancels), the
+layer- and batch-norm forwards and backwards are a few reductions and one
+pointwise expression each, which the scheduler then fuses.
+"""
+import math
+
+from minitorch2 import _dtype
+
+from . import ir
+from . import lowering_pointwise as P
+from . import lowering_views as V
+
+
+def reduction_dims(dims, ndim):
+    if dims is None or (isinstance(dims, (list, tuple)) and len(dims) == 0):
+        return list(range(ndim))
+    dims = dims if isinstance(dims, (list, tuple)) else [dims]
+    return sorted({d + ndim if d < 0 else d for d in dims})
+
+
+def make_reduction(x, dims, keepdim, reduction_type, dtype=None):
+    from .lowering import current_graph
+
+    size = x.get_size()
+    dims = reduction_dims(dims, len(size))
+    kept = [d for d in range(len(size)) if d not in dims]
+    out_size = [1 if d in dims else n for d, n in enumerate(size)] if keepdim else [size[d] for d in kept]
+    load = x.make_loader()
+    value_dtype = dtype or x.dtype
+    result_dtype = _dtype.int64 if reduction_type in ("argmax", "argmin") else (
+        _dtype.bool_ if reduction_type in ("any", "all") else value_dtype)
+
+    def inner_fn(idx, ridx):
+        full = [None] * len(size)
+        for position, d in enumerate(kept):
+            full[d] = idx[d] if keepdim else idx[position]
+        for position, d in enumerate(dims):
+            full[d] = ridx[position]
+        return P.cast(load(full), value_dtype)
+
+    box = ir.StorageBox(ir.Reduction(out_size, [size[d] for d in dims], reduction_type, inner_fn, result_dtype),
+                        current_graph())
+    box.realize()
+    return box
+
+
+def _sum_dtype(x, dtype):
+    if dtype is not None:
+        return dtype
+    return x.dtype if x.dtype.is_floating_point else _dtype.int64
+
+
+def sum_(x, dims=None, keepdim=False, *, dtype=None):
+    return make_reduction(x, dims, keepdim, "sum", _sum_dtype(x, dtype))
+
+
+def sum_default(x, *, dtype=None):
+    return sum_(x, None, False, dtype=dtype)
+
+
+def prod(x, dims=None, keepdim=False, *, dtype=None):
+    return make_reduction(x, dims, keepdim, "prod", _sum_dtype(x, dtype))
+
+
+def prod_default(x, *, dtype=None):
+    return prod(x, None, False, dtype=dtype)
+
+
+def _count(x, dims):
+    size = x.get_size()
+    return math.prod(size[d] for d in reduction_dims(dims, len(size)))
+
+
+def mean(x, dims=None, keepdim=False, *, dtype=None):
+    dtype = dtype or P.float_dtype(x)
+    total = make_reduction(x, dims, keepdim, "sum", dtype)
+    return P.pointwise(lambda s: P.op("truediv", s, P.constant(_count(x, dims), dtype)), total)
+
+
+def mean_default(x, *, dtype=None):
+    return mean(x, None, False, dtype=dtype)
+
+
+def amax(x, dims=(), keepdim=False):
+    return make_reduction(x, dims, keepdim, "max")
+
+
+def amin(x, dims=(), keepdim=False):
+    return make_reduction(x, dims, keepdim, "min")
+
+
+def max_default(x):
+    return amax(x)
+
+
+def min_default(x):
+    return amin(x)
+
+
+def max_dim(x, dim, keepdim=False):
+    return amax(x, [dim], keepdim), make_reduction(x, [dim], keepdim, "argmax")
+
+
+def min_dim(x, dim, keepdim=False):
+    return amin(x, [dim], keepdim), make_reduction(x, [dim], keepdim, "argmin")
+
+
+def argmax(x, dim=None, keepdim=False):
+    if dim is None and keepdim:
+        return V.view(make_reduction(x, None, False, "argmax"), [1] * len(x.get_size()))
+    return make_reduction(x, None if dim is None else [dim], keepdim, "argmax")
+
+
+def argmin(x, dim=None, keepdim=False):
+    if dim is None and keepdim:
+        return V.view(make_reduction(x, None, False, "argmin"), [1] * len(x.get_size()))
+    return make_reduction(x, None if dim is None else [dim], keepdim, "argmin")
+
+
+def any_(x, dims=None, keepdim=False):
+    return make_reduction(P.pointwise(lambda v: v, x, compute_dtype=_dtype.bool_), dims, keepdim, "any")
+
+
+def all_(x, dims=None, keepdim=False):
+    return make_reduction(P.pointwise(lambda v: v, x, compute_dtype=_dtype.bool_), dims, keepdim, "all")
+
+
+def any_dim(x, dim, keepdim=False):
+    return any_(x, [dim], keepdim)
+
+
+def all_dim(x, dim, keepdim=False):
+    return all_(x, [dim], keepdim)
+
+
+def var(x, dims=None, *, correction=None, keepdim=False):
+    """Two passes: the mean, then the sum of squared deviations from it."""
+    correction = 1 if correction is None else correction
+    dtype = P.float_dtype(x)
+    n = _count(x, dims)
+    centered = P.sub(x, mean(x, dims, True, dtype=dtype))
+    squares = make_reduction(P.pointwise(lambda v: P.op("mul", v, v), centered), dims, keepdim, "sum", dtype)
+    return P.pointwise(lambda s: P.op("truediv", s, P.constant(max(n - correction, 0), dtype)), squares)
+
+
+def std(x, dims=None, *, correction=None, keepdim=False):
+    return P.pointwise(lambda v: P.op("sqrt", v), var(x, dims, correction=correction, keepdim=keepdim))
+
+
+def var_mean(x, dims=None, *, correction=None, keepdim=False):
+    return var(x, dims, correction=correction, keepdim=keepdim), mean(x, dims, keepdim)
+
+
+def logsumexp(x, dims, keepdim=False):
+    peak = amax(x, dims, True)
+    finite_peak = P.pointwise(lambda m: P.op("where", P.op("isinf", m, dtype=_dtype.bool_), P.constant(0, m.dtype), m),
+                              peak)
+    sums = sum_(P.pointwise(lambda v, m: P.op("exp", P.op("sub", v, m)), x, finite_peak), dims, keepdim)
+    shift = finite_peak if keepdim else V.squeeze(finite_peak, reduction_dims(dims, len(x.get_size())))
+    return P.pointwise(lambda s, m: P.op("add", P.op("log", s), m), sums, shift)
+
+
+def dot(a, b):
+    return sum_(P.pointwise(lambda u, v: P.op("mul", u, v), a, b))
+
+
+def binary_cross_entropy_with_logits(x, target, weight=None, pos_weight=None, reduction=1):
+    """(1 - t) x + w_pos (log1p(exp(-|x|)) + max(-x, 0)), w_pos = 1 + (pos_weight - 1) t; then weighted and
+    reduced (0 none, 1 mean, 2 sum)."""
+    def softplus_neg(v):  # log(1 + exp(-v)), stable for both signs
+        return P.op("add", P.op("log1p", P.op("exp", P.op("neg", P.op("abs", v)))),
+                    P.op("maximum", P.op("neg", v), P.constant(0, v.dtype)))
+
+    def loss(v, t, *rest):
+        rest = list(rest)
+        scale = P.constant(1, v.dtype)
+        if pos_weight is not None:
+            scale = P.op("add", P.constant(1, v.dtype), P.op("mul", P.op("sub", rest.pop(0), P.constant(1, v.dtype)),
+                                                                t))
+        out = P.op("add", P.op("mul", P.op("sub", P.constant(1, v.dtype), t), v), P.op("mul", scale, softplus_neg(v)))
+        return P.op("mul", out, rest.pop(0)) if weight is not None else out
+
+    extras = [w for w in (pos_weight, weight) if w is not None]
+    losses = P.pointwise(loss, x, target, *extras)
+    if reduction == 1:
+        return mean(losses)
+    return sum_(losses) if reduction == 2 else losses
+
+
+# ---- normalization ------------------------------------------------------------------------
+
+
+def native_layer_norm_backward(grad_out, x, normalized_shape, mean_, rstd, weight, bias, output_mask):
+    ndim = len(x.get_size())
+    axis = ndim - len(normalized_shape)
+    inner, outer = list(range(axis, ndim)), list(range(axis))
+    n = math.prod(x.get_size()[axis:])
+    x_hat = P.pointwise(lambda v, m, r: P.op("mul", P.op("sub", v, m), r), x, mean_, rstd)
+    grad_x_hat = P.pointwise(lambda g, w: P.op("mul", g, w), grad_out, weight) if weight is not None else grad_out
+    grad_input = grad_weight = grad_bias = None
+    if output_mask[0]:
+        sum_grad = sum_(grad_x_hat, inner, True)
+        sum_grad_x_hat = sum_(P.pointwise(lambda g, h: P.op("mul", g, h), grad_x_hat, x_hat), inner, True)
+
+        def body(g, h, r, s1, s2):
+            scaled = P.op("sub", P.op("sub", P.op("mul", g, P.constant(n, g.dtype)), s1), P.op("mul", h, s2))
+            return P.op("mul", P.op("truediv", r, P.constant(n, r.dtype)), scaled)
+
+        grad_input = P.pointwise(body, grad_x_hat, x_hat, rstd, sum_grad, sum_grad_x_hat)
+    if output_mask[1] and weight is not None:
+        grad_weight = sum_(P.pointwise(lambda g, h: P.op("mul", g, h), grad_out, x_hat), outer, False)
+    if output_mask[2] and bias is not None:
+        grad_bias = sum_(grad_out, outer, False)
+    return grad_input, grad_weight, grad_bias
+
+
+def _channel_view(t, ndim):
+    """A per-channel [C] tensor viewed as [1, C, 1, ...] to broadcast against an NC... input."""
+    return V.view(t, [1, t.get_size()[0]] + [1] * (ndim - 2))
+
+
+def batch_norm_functional(x, weight, bias, running_mean, running_var, training, momentum, eps):
+    """_native_batch_norm_legit_functional: (out, save_mean, save_rstd, new_running_mean, new_running_var)."""
+    if not training:
+        out, save_mean, save_rstd = batch_norm_no_training(x, weight, bias, running_mean, running_var, momentum, eps)
+        return out, save_mean, save_rstd, running_mean, running_var
+    ndim = len(x.get_size())
+    dims = [0] + list(range(2, ndim))
+    n = _count(x, dims)
+    mean_c = mean(x, dims, True)
+    var_c = make_reduction(P.pointwise(lambda v, m: P.op("mul", P.op("sub", v, m), P.op("sub", v, m)), x, mean_c),
+                           dims, True, "sum", x.dtype)
+    biased = P.pointwise(lambda s: P.op("truediv", s, P.constant(n, s.dtype)), var_c)
+    rstd = P.pointwise(lambda v: P.op("rsqrt", P.op("add", v, P.constant(eps, v.dtype))), biased)
+    out = _normalize(x, mean_c, rstd, weight, bias, ndim)
+    save_mean, save_rstd = V.view(mean_c, [x.get_size()[1]]), V.view(rstd, [x.get_size()[1]])
+    new_mean = P.pointwise(lambda r, m: P.op("add", P.op("mul", r, P.constant(1 - momentum, r.dtype)),
+                                             P.op("mul", m, P.constant(momentum, r.dtype))), running_mean, save_mean)
+    unbiased = n / max(n - 1, 1)
+    new_var = P.pointwise(lambda r, v: P.op("add", P.op("mul", r, P.constant(1 - momentum, r.dtype)),
+                                            P.op("mul", v, P.constant(momentum * unbiased, r.dtype))),
+                          running_var, V.view(biased, [x.get_size()[1]]))
+    return out, save_mean, save_rstd, new_mean, new_var
+
+
+def batch_norm_legit(x, weight, bias, running_mean, running_var, training, momentum, eps):
+    out, save_mean, save_rstd, _, _ = batch_norm_functional(x, weight, bias, running_mean, running_var, training,
+                                                             momentum, eps)
+    return out, save_mean, save_rstd
+
+
+def _normalize(x, mean_c, rstd, weight, bias, ndim):
+    out = P.pointwise(lambda v, m, r: P.op("mul", P.op("sub", v, m), r), x, mean_c, rstd)
+    if weight is not None:
+        out = P.pointwise(lambda o, w: P.op("mul", o, w), out, _channel_view(weight, ndim))
+    if bias is not None:
+        out = P.pointwise(lambda o, b: P.op("add", o, b), out, _channel_view(bias, ndim))
+    return out
+
+
+def batch_norm_no_training(x, weight, bias, running_mean, running_var, momentum, eps):
+    ndim = len(x.get_size())
+    rstd = P.pointwise(lambda v: P.op("rsqrt", P.op("add", v, P.constant(eps, v.dtype))), running_var)
+    out = _normalize(x, _channel_view(running_mean, ndim), _channel_view(rstd, ndim), weight, bias, ndim)
+    return out, P.full([0], 0, dtype=x.dtype), P.full([0], 0, dtype=x.dtype)
+
+
+def native_batch_norm_backward(grad_out, x, weight, running_mean, running_var, save_mean, save_invstd, train, eps,
+                               output_mask):
+    if not train:
+        return _batch_norm_backward_eval(grad_out, x, weight, running_mean, running_var, eps, output_mask)
+    ndim = len(x.get_size())
+    dims = [0] + list(range(2, ndim))
+    n = _count(x, dims)
+    mean_c, invstd = _channel_view(save_mean, ndim), _channel_view(save_invstd, ndim)
+    sum_dy = sum_(grad_out, dims, True)
+    dot = sum_(P.pointwise(lambda g, v, m: P.op("mul", g, P.op("sub", v, m)), grad_out, x, mean_c), dims, True)
+    grad_input = grad_weight = grad_bias = None
+    if output_mask[0]:
+        scale = _channel_view(weight, ndim) if weight is not None else 1.0
+
+        def body(g, v, m, r, s, d, w):
+            projection = P.op("mul", P.op("truediv", d, P.constant(n, d.dtype)), P.op("mul", r, r))
+            centered = P.op("sub", P.op("sub", g, P.op("truediv", s, P.constant(n, s.dtype))),
+                            P.op("mul", P.op("sub", v, m), projection))
+            return P.op("mul", centered, P.op("mul", r, w))
+
+        grad_input = P.pointwise(body, grad_out, x, mean_c, invstd, sum_dy, dot, scale)
+    channels = [x.get_size()[1]]
+    if output_mask[1]:
+        grad_weight = V.view(P.pointwise(lambda d, r: P.op("mul", d, r), dot, invstd), channels)
+    if output_mask[2]:
+        grad_bias = V.view(sum_dy, channels)
+    return grad_input, grad_weight, grad_bias
+
+
+def _batch_norm_backward_eval(grad_out, x, weight, running_mean, running_var, eps, output_mask):
+    """With running statistics the normalization is affine per channel: the grads are one pointwise
+    expression and two per-channel sums."""
+    ndim = len(x.get_size())
+    dims = [0] + list(range(2, ndim))
+    invstd = _channel_view(P.pointwise(lambda v: P.op("rsqrt", P.op("add", v, P.constant(eps, v.dtype))),
+                                       running_var), ndim)
+    mean_c = _channel_view(running_mean, ndim)
+    grad_input = grad_weight = grad_bias = None
+    if output_mask[0]:
+        scale = _channel_view(weight, ndim) if weight is not None else 1.0
+        grad_input = P.pointwise(lambda g, r, w: P.op("mul", g, P.op("mul", r, w)), grad_out, invstd, scale)
+    if output_mask[1]:
+        normalized = P.pointwise(lambda g, v, m, r: P.op("mul", g, P.op("mul", P.op("sub", v, m), r)),
+                                 grad_out, x, mean_c, invstd)
+        grad_weight = sum_(normalized, dims, False)
+    if output_mask[2]:
+        grad_bias = sum_(grad_out, dims, False)
+    return grad_input, grad_weight, grad_bias

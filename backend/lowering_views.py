@@ -1,0 +1,284 @@
+"""Lowerings of view ops to `ir.View`: index arithmetic over the base, never a copy
+(plays the view part of torch._inductor.lowering and ir.View).
+
+Backend layer, called by `lowering.GraphLowering`. Each function returns a
+View whose `reindex` maps an index of the view to an index of its base; a
+reader composes it into its own load, so `x.t()[i, j]` becomes a load of `x`
+at `(j, i)`. Reshapes that are not a plain regrouping of contiguous
+dimensions index through FloorDiv/Mod of the flat position.
+"""
+import math
+
+from . import ir
+from . import loop_ir as L
+
+
+def _wrap(dim, ndim):
+    return dim + ndim if dim < 0 else dim
+
+
+def resolve_size(size, total):
+    size = list(size)
+    if -1 in size:
+        known = math.prod(n for n in size if n != -1)
+        size[size.index(-1)] = total // known if known else 0
+    return size
+
+
+def view(x, size):
+    old = x.get_size()
+    new = resolve_size(size, math.prod(old))
+    if new == old:
+        return x
+    return ir.View(x, new, _reshape_reindex(old, new), "view")
+
+
+def _reshape_reindex(old, new):
+    """Map an index of `new` to one of `old` by groups of dimensions with equal products."""
+    groups, i, j = [], 0, 0
+    while i < len(old) or j < len(new):
+        gi, gj = [i], [j]
+        po, pn = (old[i] if i < len(old) else 1), (new[j] if j < len(new) else 1)
+        i, j = i + 1, j + 1
+        while po != pn:
+            if po < pn:
+                po *= old[i]
+                gi.append(i)
+                i += 1
+            else:
+                pn *= new[j]
+                gj.append(j)
+                j += 1
+        groups.append(([k for k in gi if k < len(old)], [k for k in gj if k < len(new)]))
+
+    def reindex(idx):
+        out = [None] * len(old)
+        for old_dims, new_dims in groups:
+            flat = L.Const(0)
+            for k in new_dims:
+                flat = flat * new[k] + idx[k]
+            for position in reversed(range(len(old_dims))):
+                k = old_dims[position]
+                span = old[k]
+                outermost = math.prod(old[d] for d in old_dims[:position + 1]) == span  # flat < span already
+                out[k] = L.Const(0) if span == 1 else (flat if outermost else flat % span)
+                flat = flat // span
+        return out
+
+    return reindex
+
+
+def expand(x, size, implicit=False):
+    old = x.get_size()
+    lead = len(size) - len(old)
+    new = [old[i - lead] if n == -1 else n for i, n in enumerate(size)]
+    if new == old:
+        return x
+
+    def reindex(idx):
+        return [L.Const(0) if old[i] == 1 and new[lead + i] != 1 else idx[lead + i] for i in range(len(old))]
+
+    return ir.View(x, new, reindex, "expand")
+
+
+def permute(x, dims):
+    ndim = len(x.get_size())
+    dims = [_wrap(d, ndim) for d in dims]
+    size = x.get_size()
+    inverse = [dims.index(j) for j in range(ndim)]
+    return ir.View(x, [size[d] for d in dims], lambda idx: [idx[inverse[j]] for j in range(ndim)], "permute")
+
+
+def transpose(x, dim0, dim1):
+    ndim = len(x.get_size())
+    dims = list(range(ndim))
+    if ndim:
+        a, b = _wrap(dim0, ndim), _wrap(dim1, ndim)
+        dims[a], dims[b] = dims[b], dims[a]
+    return permute(x, dims)
+
+
+def t(x):
+    return transpose(x, 0, 1) if len(x.get_size()) == 2 else x
+
+
+def unsqueeze(x, dim):
+    size = x.get_size()
+    dim = _wrap(dim, len(size) + 1)
+    return ir.View(x, size[:dim] + [1] + size[dim:], lambda idx: idx[:dim] + idx[dim + 1:], "unsqueeze")
+
+
+def squeeze(x, dim=None):
+    size = x.get_size()
+    if dim is None:
+        dims = [i for i, n in enumerate(size) if n == 1]
+    else:
+        dims = [_wrap(d, len(size)) for d in (dim if isinstance(dim, (list, tuple)) else [dim])]
+        dims = [d for d in dims if size[d] == 1]
+    if not dims:
+        return x
+    kept = [i for i in range(len(size)) if i not in dims]
+
+    def reindex(idx):
+        out = [L.Const(0)] * len(size)
+        for position, d in enumerate(kept):
+            out[d] = idx[position]
+        return out
+
+    return ir.View(x, [size[i] for i in kept], reindex, "squeeze")
+
+
+def select(x, dim, index):
+    size = x.get_size()
+    dim = _wrap(dim, len(size))
+    index = index + size[dim] if index < 0 else index
+    return ir.View(x, size[:dim] + size[dim + 1:], lambda idx: idx[:dim] + [L.Const(index)] + idx[dim:], "select")
+
+
+def slice_(x, dim=0, start=None, end=None, step=1):
+    size = x.get_size()
+    dim = _wrap(dim, len(size))
+    start, end, _ = slice(start, end, step).indices(size[dim])
+    length = max(0, math.ceil((end - start) / step))
+    if start == 0 and length == size[dim] and step == 1:
+        return x
+
+    def reindex(idx):
+        return idx[:dim] + [idx[dim] * step + start] + idx[dim + 1:]
+
+    return ir.View(x, size[:dim] + [length] + size[dim + 1:], reindex, "slice")
+
+
+def as_strided(x, size, stride, storage_offset=None):
+    """A strided view of the memory under `x`: realize it, then index its storage directly."""
+    buffer = x.realize()
+    located = ir.affine_layout(x)
+    if located is None or located[0] != buffer.name:
+        raise NotImplementedError("as_strided over a view that is not a strided view of one buffer")
+    base_offset = buffer.layout.offset
+    offset = base_offset + (storage_offset if storage_offset is not None else located[1].offset - base_offset)
+    return ir.ReinterpretView(buffer, ir.Layout(list(size), list(stride), x.dtype, offset))
+
+
+def split(x, split_size, dim=0):
+    size = x.get_size()
+    dim = _wrap(dim, len(size))
+    sizes = [min(split_size, size[dim] - start) for start in range(0, size[dim], split_size)] or [0]
+    return split_with_sizes(x, sizes, dim)
+
+
+def split_with_sizes(x, split_sizes, dim=0):
+    out, start = [], 0
+    for length in split_sizes:
+        out.append(slice_(x, dim, start, start + length))
+        start += length
+    return tuple(out)
+
+
+def unbind(x, dim=0):
+    size = x.get_size()
+    dim = _wrap(dim, len(size))
+    return tuple(select(x, dim, i) for i in range(size[dim]))
+
+
+def cat(tensors, dim=0):
+    """One output buffer; each non-empty input becomes a copy kernel storing into its slice."""
+    from . import lowering_pointwise as P
+    from .lowering import current_graph
+
+    graph = current_graph()
+    tensors = [t for t in tensors if not (len(t.get_size()) == 1 and t.get_size()[0] == 0)]  # cat's legacy rule
+    size = list(tensors[0].get_size())
+    dim = _wrap(dim, len(size))
+    size[dim] = sum(t.get_size()[dim] for t in tensors)
+    dtype = ir.promote(*tensors)
+    stride = ir.contiguous_strides(size)
+    concat = graph.register_buffer(lambda name: ir.ConcatBuffer(name, ir.Layout(size, stride, dtype)))
+    start = 0
+    for t in tensors:
+        part = t.get_size()
+        if ir.numel(part):
+            body = ir.Pointwise(part, dtype, lambda idx, load=t.make_loader(): P.cast(load(idx), dtype))
+            layout = ir.Layout(part, stride, dtype, start * stride[dim])
+            copy = graph.register_buffer(lambda name: ir.ComputedBuffer(name, layout, body, concat.name))
+            concat.writers.append(copy.name)
+        start += part[dim]
+    return concat
+
+
+def stack(tensors, dim=0):
+    dim = _wrap(dim, len(tensors[0].get_size()) + 1)
+    return cat([unsqueeze(t, dim) for t in tensors], dim)
+
+
+def flip(x, dims):
+    """Reversed along `dims`: index n-1-i. Copied into a buffer of its own, so no view with negative
+    strides reaches an extern kernel."""
+    from . import lowering_pointwise as P
+
+    size = x.get_size()
+    dims = [_wrap(d, len(size)) for d in dims]
+
+    def reindex(idx):
+        return [(idx[d] * -1 + (size[d] - 1)) if d in dims and size[d] > 1 else idx[d] for d in range(len(size))]
+
+    return P.clone(ir.View(x, size, reindex, "flip"))
+
+
+def repeat(x, repeats):
+    """Tiled `repeats` times per dimension (new leading dims allowed): index i reads i % n."""
+    size = x.get_size()
+    lead = len(repeats) - len(size)
+    new = list(repeats[:lead]) + [n * r for n, r in zip(size, repeats[lead:])]
+
+    def reindex(idx):
+        return [idx[lead + j] % n if n > 1 else L.Const(0) for j, n in enumerate(size)]
+
+    return ir.View(x, new, reindex, "repeat")
+
+
+def select_backward(grad, input_sizes, dim, index):
+    """Zeros of input_sizes with grad at position `index` along dim (no load outside grad's bounds)."""
+    from . import lowering_pointwise as P
+    from .lowering import current_graph
+    from minitorch2 import _dtype
+
+    dim = _wrap(dim, len(input_sizes))
+    index = index + input_sizes[dim] if index < 0 else index
+    load = grad.make_loader()
+
+    def inner_fn(idx):
+        value = load(idx[:dim] + idx[dim + 1:])
+        here = P.compare("eq", L.IndexValue(idx[dim], _dtype.int64), P.constant(index, _dtype.int64))
+        return P.op("where", here, value, P.constant(0, value.dtype))
+
+    return ir.StorageBox(ir.Pointwise(list(input_sizes), grad.dtype, inner_fn), current_graph())
+
+
+# ---- scatters into a slice, as a cat of pieces (step 1; other steps fall back) -------------
+
+
+def slice_scatter(x, src, dim=0, start=None, end=None, step=1):
+    """x with src written over x[start:end] along dim: cat(x before, src, x after)."""
+    size = x.get_size()
+    dim = _wrap(dim, len(size))
+    start, end, step = slice(start, end, step).indices(size[dim])
+    if step != 1:
+        raise NotImplementedError("slice_scatter with a step")
+    end = max(end, start)
+    return cat([slice_(x, dim, 0, start), src, slice_(x, dim, end, size[dim])], dim)
+
+
+def select_scatter(x, src, dim, index):
+    size = x.get_size()
+    dim = _wrap(dim, len(size))
+    index = index + size[dim] if index < 0 else index
+    return slice_scatter(x, unsqueeze(src, dim), dim, index, index + 1)
+
+
+def slice_backward(grad, input_sizes, dim, start, end, step):
+    """Zeros of input_sizes with grad in the slice: a cat of zeros, grad, zeros."""
+    from . import lowering_pointwise as P
+
+    zeros = P.full(list(input_sizes), 0, dtype=grad.dtype)
+    return slice_scatter(zeros, grad, dim, start, end, step)

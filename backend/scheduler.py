@@ -1,0 +1,485 @@
+"""The fusion scheduler (plays torch._inductor.scheduler): realized IR buffers -> fused loop_ir kernels.
+
+Backend layer, between lowering (`lowering.py`, which decided what is a
+buffer) and code generation (`codegen/`, which runs a `loop_ir.Kernel`).
+
+    1. nodes      every ComputedBuffer becomes a SchedulerNode: its body written once over loop
+                  variables (x0.. for its outer ranges, r0.. for its reduction ranges), size-1
+                  dimensions dropped; extern calls stay as they are. Dead buffers are dropped.
+    2. fuse       in graph order, each node joins an earlier kernel when (a) its ranges fit the
+                  kernel's (equal outer ranges, or outer+reduction ranges for a pointwise epilogue
+                  that runs in the kernel's inner loop), (b) it shares data with the kernel (reads
+                  what it writes: vertical; reads what it reads: horizontal), and (c) every value it
+                  reads from the kernel is the element written in the same iteration (no element
+                  crosses iterations, which may run on other threads). Else a new kernel starts;
+                  every refusal is recorded with its reason.
+    3. emit       each group becomes one Kernel: an outer Loop holding, in order, Reduce
+                  statements, outer-level stores and inner Loops; a reduction's result read
+                  inside its own kernel becomes the Reduce's temporary, and its store is dropped
+                  when nothing outside the kernel reads it.
+
+The one idea to hold: fusion never changes what is computed, only where the
+loops are. A refused fusion costs a round trip through memory, never a result.
+"""
+from dataclasses import dataclass, field
+
+from . import config, ir
+from . import loop_ir as L
+from .simplify import simplify, simplify_value
+
+# ---- rewriting loop_ir expressions --------------------------------------------------------
+
+
+def rename_index(index, mapping):
+    """Substitute the variables of an Index expression, all at once (mapping: name -> Index)."""
+    if isinstance(index, L.Var):
+        return mapping.get(index.name, index)
+    if isinstance(index, L.Const):
+        return index
+    if isinstance(index, L.Add):
+        out = L.Const(0)
+        for term in index.terms:
+            out = out + rename_index(term, mapping)
+        return out
+    if isinstance(index, L.Mul):
+        return rename_index(index.term, mapping) * index.factor
+    if isinstance(index, L.FloorDiv):
+        return rename_index(index.term, mapping) // index.divisor
+    if isinstance(index, L.Mod):
+        return rename_index(index.term, mapping) % index.divisor
+    raise TypeError(index)
+
+
+def map_value(value, fn):
+    """Rebuild a value expression bottom-up, replacing each leaf (Load, IndexValue, ...) by fn(leaf)."""
+    if isinstance(value, L.Op):
+        return L.Op(value.name, tuple(map_value(a, fn) for a in value.args), value.dtype)
+    return fn(value)
+
+
+def rename_value(value, mapping):
+    def leaf(node):
+        if isinstance(node, L.Load):
+            return L.Load(node.buffer, rename_index(node.index, mapping), node.dtype)
+        if isinstance(node, L.IndexValue):
+            return L.IndexValue(rename_index(node.index, mapping), node.dtype)
+        return node
+
+    return map_value(value, leaf)
+
+
+def canonical(index):
+    """An order-independent key for comparing two index expressions."""
+    if isinstance(index, L.Add):
+        return ("+",) + tuple(sorted(str(canonical(t)) for t in index.terms))
+    return str(index)
+
+
+def loads(value):
+    return [node for node in ir.walk(value) if isinstance(node, L.Load)]
+
+
+# ---- scheduler nodes ----------------------------------------------------------------------
+
+
+def _non_unit(size):
+    return tuple(n for n in size if n != 1)
+
+
+@dataclass
+class SchedulerNode:
+    buffer: ir.ComputedBuffer
+    outer: tuple  # non-1 output ranges (a pointwise: all its ranges)
+    reduction: tuple  # non-1 reduction ranges; () for a pointwise
+    value: object  # loop_ir value over x0.. (outer) and r0.. (reduction)
+    store_index: L.Index
+
+    @property
+    def name(self):
+        return self.buffer.name
+
+    @property
+    def store_name(self):
+        """The buffer its stores go to (a ConcatBuffer for the pieces of a cat)."""
+        return self.buffer.storage_name
+
+    @property
+    def is_reduction(self):
+        return isinstance(self.buffer.data, ir.Reduction)
+
+    def reads(self):
+        return {load.buffer for load in loads(self.value)}
+
+    @classmethod
+    def create(cls, buffer):
+        data = buffer.data
+        idx = ir.symbolic_index(data.size, "x")
+        if isinstance(data, ir.Reduction):
+            value = data.inner_fn(idx, ir.symbolic_index(data.reduction_ranges, "r"))
+            reduction = _non_unit(data.reduction_ranges)
+        else:
+            value, reduction = data.inner_fn(idx), ()
+        return cls(buffer, _non_unit(data.size), reduction, value, buffer.layout.index(idx))
+
+    def placed(self, placement):
+        """(value, store index) written over the kernel's loop variables, simplified with their ranges."""
+        _, mapping, extents = placement
+        return (simplify_value(rename_value(self.value, mapping), extents),
+                simplify(rename_index(self.store_index, mapping), extents))
+
+
+def regroup(node_ranges, kernel_ranges, kernel_vars, prefix, boundary=None):
+    """Express a node's loop variables over a kernel's when each of the node's ranges is a product of
+    consecutive kernel ranges ((128, 32) over (8, 16, 32): x0 -> 16*x0 + x1, x1 -> x2); None if not, or
+    if a node range would straddle `boundary` (the outer/reduction split of the kernel's loops)."""
+    mapping, j = {}, 0
+    for i, n in enumerate(node_ranges):
+        expr, product, start = L.Const(0), 1, j
+        while product < n and j < len(kernel_ranges):
+            expr = expr * kernel_ranges[j] + L.Var(kernel_vars[j])
+            product *= kernel_ranges[j]
+            j += 1
+        if product != n or (boundary is not None and start < boundary < j):
+            return None
+        mapping[f"{prefix}{i}"] = expr
+    return mapping if j == len(kernel_ranges) else None
+
+
+def placement(node, outer, reduction):
+    """Where `node` runs in a kernel with loops outer x reduction: ("reduce" | "outer" | "inner", variable
+    mapping), or None when its ranges do not fit."""
+    xs, rs = _vars("x", outer), _vars("r", reduction or ())
+    extents = dict(zip(xs + rs, tuple(outer) + tuple(reduction or ())))
+    place = _place_levels(node, outer, reduction, xs, rs)
+    return None if place is None else (*place, extents)
+
+
+def _place_levels(node, outer, reduction, xs, rs):
+    if node.is_reduction:
+        if reduction is None:
+            return None
+        outer_map = regroup(node.outer, outer, xs, "x")
+        reduction_map = regroup(node.reduction, reduction, rs, "r")
+        if outer_map is None or reduction_map is None:
+            return None
+        return "reduce", {**outer_map, **reduction_map}
+    mapping = regroup(node.outer, outer, xs, "x")
+    if mapping is not None:
+        return "outer", mapping
+    if reduction:
+        mapping = regroup(node.outer, outer + reduction, xs + rs, "x", boundary=len(outer))
+        if mapping is not None:
+            return "inner", mapping
+    return None
+
+
+@dataclass
+class FusedGroup:
+    nodes: list = field(default_factory=list)
+    outer: tuple = None
+    reduction: tuple = None  # None until a reduction joins
+
+    def writes(self):
+        return {n.store_name for n in self.nodes}
+
+    def reads(self):
+        return set().union(*(n.reads() for n in self.nodes)) if self.nodes else set()
+
+    def placement(self, node):
+        return placement(node, self.outer, self.reduction)
+
+    def shapes_to_try(self, node):
+        """Loop shapes the kernel could take with `node` in it: its own, a reduction's when the first
+        reduction joins, or a finer pointwise shape that the kernel's nodes regroup into."""
+        if node.is_reduction and self.reduction is None:
+            return [(node.outer, node.reduction)]
+        shapes = [(self.outer, self.reduction)]
+        if self.reduction is None and not node.is_reduction and node.outer != self.outer:
+            shapes.append((node.outer, None))
+        return shapes
+
+    def why_not(self, node):
+        """(None, shape) if `node` may join (the kernel's loop shape then), else (reason, None)."""
+        if len(self.nodes) >= config.max_fusion_size:
+            return f"kernel already holds max_fusion_size={config.max_fusion_size} nodes", None
+        reason = None
+        for outer, reduction in self.shapes_to_try(node):
+            places = {n.name: placement(n, outer, reduction) for n in self.nodes + [node]}
+            misfits = [name for name, place in places.items() if place is None]
+            if misfits:
+                reason = reason or (f"ranges: {node.outer} x {node.reduction} vs kernel {self.outer} x "
+                                    f"{self.reduction or ()}")
+                continue
+            value, _ = node.placed(places[node.name])
+            stores = {n.store_name: n.placed(places[n.name])[1] for n in self.nodes}
+            shared = [n.store_name for n in self.nodes if n.store_name != n.name]
+            for load in loads(value):
+                if load.buffer in shared:
+                    return f"reads {load.buffer}, a cat this kernel writes only part of", None
+                if load.buffer in stores and canonical(load.index) != canonical(stores[load.buffer]):
+                    return (f"reads {load.buffer}[{load.index}] but the kernel writes "
+                            f"{load.buffer}[{stores[load.buffer]}]: an element from another iteration"), None
+            return None, (outer, reduction)
+        return reason, None
+
+    def add(self, node, shape):
+        self.outer, self.reduction = shape
+        self.nodes.append(node)
+
+
+@dataclass
+class ExternStep:
+    kernel: ir.Buffer  # an ExternKernel
+
+
+@dataclass
+class KernelStep:
+    kernel: L.Kernel
+    group: FusedGroup
+
+
+# ---- the scheduler ------------------------------------------------------------------------
+
+
+class Scheduler:
+    """Schedules one lowered graph. After schedule(): `steps` (KernelStep / ExternStep in execution
+    order), `refusals` (why each considered fusion did not happen), `layouts` (buffer name -> Layout)."""
+
+    def __init__(self, graph):
+        self.graph = graph
+        self.layouts = {b.name: b.layout for b in graph.inputs}
+        self.layouts.update({b.name: b.layout for b in graph.buffers if b.layout is not None})
+        self.output_names = {_buffer_name(o) for o in graph.outputs if o is not None}
+        self.refusals = []
+        self.steps = []
+        self._nodes = {}
+
+    def node_for(self, buffer):
+        """The SchedulerNode of a ComputedBuffer, built once (building evaluates its body)."""
+        if buffer.name not in self._nodes:
+            self._nodes[buffer.name] = SchedulerNode.create(buffer)
+        return self._nodes[buffer.name]
+
+    def schedule(self):
+        live = self.live = self._live_buffers()
+        order = []  # FusedGroup or ExternStep, in execution order
+        for buffer in self.graph.buffers:
+            if buffer.name not in live or isinstance(buffer, (ir.MultiOutput, ir.ConcatBuffer)):
+                continue
+            if isinstance(buffer, ir.ExternKernel):
+                order.append(ExternStep(buffer))
+                continue
+            if ir.numel(buffer.layout.size) == 0:
+                continue  # nothing to compute: the wrapper allocates it empty
+            self._place(self.node_for(buffer), order)
+        self.steps = [self._emit(item, i) if isinstance(item, FusedGroup) else item for i, item in enumerate(
+            order)]
+        self._number_kernels()
+        return self
+
+    def _place(self, node, order):
+        """Join the latest kernel that produces something `node` reads (vertical fusion); else the latest
+        that reads what it reads (horizontal); else start a new kernel. Never move above a producer."""
+        reads = node.reads()
+        candidates = []
+        for position in reversed(range(len(order))):
+            item = order[position]
+            if isinstance(item, ExternStep):
+                if reads & _extern_writes(item.kernel):
+                    break
+                continue
+            if reads & item.writes():
+                candidates.insert(0, item)
+                break  # it must run after this kernel
+            if reads & item.reads():
+                candidates.append(item)
+        for item in candidates:
+            reason, shape = item.why_not(node)
+            if reason is None:
+                item.add(node, shape)
+                return
+            self.refusals.append(f"{node.name} not fused with [{', '.join(n.name for n in item.nodes)}]: {reason}")
+        group = FusedGroup()
+        group.add(node, (node.outer, node.reduction if node.is_reduction else None))
+        order.append(group)
+
+    def _live_buffers(self):
+        needed = set(self.output_names)
+        by_name = {b.name: b for b in self.graph.buffers}
+        for buffer in reversed(self.graph.buffers):
+            if isinstance(buffer, ir.ComputedBuffer) and buffer.storage_name in needed:
+                needed.add(buffer.name)  # a piece of a cat that is needed
+            if buffer.name not in needed:
+                outputs = buffer.outputs if isinstance(buffer, ir.ExternKernel) else []
+                if any(o is not None and o.name in needed for o in outputs):
+                    needed.add(buffer.name)
+                else:
+                    continue
+            if isinstance(buffer, ir.ComputedBuffer):
+                needed |= self.node_for(buffer).reads()
+            elif isinstance(buffer, ir.ExternKernel):
+                needed |= {a.name for a in extern_tensor_args(buffer)}
+            elif isinstance(buffer, ir.MultiOutput):
+                needed.add(buffer.kernel.name)
+        return {name for name in needed if name in by_name}
+
+    # ---- emitting one kernel ----------------------------------------------------------------
+
+    def _emit(self, group, position):
+        outer, reduction = group.outer or (), group.reduction or ()
+        readers_outside = self._readers_outside(group)
+        body, temps, computed = [], {}, {}
+        for node in group.nodes:
+            place = group.placement(node)
+            level = place[0]
+            value, store_index = node.placed(place)
+            value = _use_temps(value, temps)
+            if level == "reduce":
+                key = (node.buffer.data.reduction_type, str(value))
+                if key not in computed:  # the same reduction twice (var's mean and mean itself) runs once
+                    computed[key] = L.Temp(f"tmp{len(computed)}", node.buffer.dtype)
+                    body.append(L.Reduce(computed[key].name, key[0], _vars("r", reduction), reduction, value,
+                                         node.buffer.dtype))
+                temp = computed[key]
+                temps[node.name] = (canonical(store_index), temp)
+                if node.name in readers_outside:
+                    body.append(L.Store(node.name, store_index, temp))
+            elif level == "outer":
+                body.append(L.Store(node.store_name, store_index, value))
+            else:
+                if not (body and isinstance(body[-1], L.Loop)):
+                    body.append(L.Loop(_vars("r", reduction), reduction, []))
+                body[-1].body.append(L.Store(node.store_name, store_index, value))
+        loop = L.Loop(_vars("x", outer), outer, body) if outer else L.Loop(("x0",), (1,), body)
+        group.dropped = [n.name for n in group.nodes if n.is_reduction and n.name not in readers_outside]
+        return KernelStep(self._bind_arguments(loop, f"kernel{position}"), group)
+
+    def _readers_outside(self, group):
+        """Buffers of the group that something outside it reads (or that are graph outputs)."""
+        inside = group.writes()
+        needed = inside & self.output_names
+        for buffer in self.graph.buffers:
+            if buffer.name in inside or buffer.name not in self.live:
+                continue
+            if isinstance(buffer, ir.ComputedBuffer):
+                needed |= inside & self.node_for(buffer).reads()
+            elif isinstance(buffer, ir.ExternKernel):
+                needed |= inside & {a.name for a in extern_tensor_args(buffer)}
+        reductions = {n.name for n in group.nodes if n.is_reduction}
+        return needed | (inside - reductions)  # pointwise buffers are always stored
+
+    def _bind_arguments(self, loop, name):
+        """Name the kernel's pointers (in_ptr0, out_ptr0, in_out_ptr0...) after what it does with each."""
+        loaded, stored, order = set(), set(), []
+
+        def visit(stmts):
+            for stmt in stmts:
+                if isinstance(stmt, L.Loop):
+                    visit(stmt.body)
+                    continue
+                for load in loads(stmt.value):
+                    loaded.add(load.buffer)
+                    order.append(load.buffer)
+                if isinstance(stmt, L.Store):
+                    stored.add(stmt.buffer)
+                    order.append(stmt.buffer)
+
+        visit(loop.body)
+        counters, names, args = {"in": 0, "out": 0, "inout": 0}, {}, []
+        prefix = {"in": "in_ptr", "out": "out_ptr", "inout": "in_out_ptr"}
+        for buffer in dict.fromkeys(order):
+            role = "inout" if buffer in loaded and buffer in stored else ("out" if buffer in stored else "in")
+            names[buffer] = f"{prefix[role]}{counters[role]}"
+            counters[role] += 1
+            layout = self.layouts[buffer]
+            args.append(L.KernelArg(names[buffer], buffer, layout.dtype, layout.storage_numel(), role))
+        return L.Kernel(name, args, _rename_buffers(loop, names))
+
+    def _number_kernels(self):
+        count = 0
+        for step in self.steps:
+            if isinstance(step, KernelStep):
+                step.kernel.name = f"kernel{count}"
+                count += 1
+
+    # ---- reports ----------------------------------------------------------------------------
+
+    def kernels(self):
+        return [s.kernel for s in self.steps if isinstance(s, KernelStep)]
+
+    def post_fusion_text(self):
+        lines = []
+        for step in self.steps:
+            if isinstance(step, KernelStep):
+                names = ", ".join(n.name for n in step.group.nodes)
+                lines.append(f"# {step.kernel.name}: fuses {names}" + (
+                    f"; not stored (read only inside): {', '.join(step.group.dropped)}" if step.group.dropped else ""))
+                lines.append(str(step.kernel))
+            else:
+                lines.append(step.kernel.describe())
+            lines.append("")
+        lines.append("# fusions refused")
+        lines += [f"#   {r}" for r in self.refusals] or ["#   (none)"]
+        return "\n".join(lines) + "\n"
+
+
+def _vars(prefix, ranges):
+    return tuple(f"{prefix}{i}" for i in range(len(ranges)))
+
+
+def _use_temps(value, temps):
+    def leaf(node):
+        if isinstance(node, L.Load) and node.buffer in temps and temps[node.buffer][0] == canonical(node.index):
+            return temps[node.buffer][1]
+        return node
+
+    return map_value(value, leaf)
+
+
+def _rename_buffers(loop, names):
+    def leaf(node):
+        return L.Load(names[node.buffer], node.index, node.dtype) if isinstance(node, L.Load) else node
+
+    body = []
+    for stmt in loop.body:
+        if isinstance(stmt, L.Loop):
+            body.append(_rename_buffers(stmt, names))
+        elif isinstance(stmt, L.Store):
+            body.append(L.Store(names[stmt.buffer], stmt.index, map_value(stmt.value, leaf)))
+        else:
+            body.append(L.Reduce(stmt.temp, stmt.reduction_type, stmt.rvars, stmt.rranges, map_value(stmt.value, leaf),
+                                 stmt.dtype))
+    return L.Loop(loop.vars, loop.ranges, body)
+
+
+def extern_tensor_args(kernel):
+    from .lowering import TensorArg
+
+    found = []
+
+    def visit(value):
+        if isinstance(value, TensorArg):
+            found.append(value)
+        elif isinstance(value, (list, tuple)):
+            for v in value:
+                visit(v)
+
+    visit(kernel.args)
+    visit(list(kernel.kwargs.values()))
+    return found
+
+
+def _extern_writes(kernel):
+    return {kernel.name} | {o.name for o in kernel.outputs if o is not None}
+
+
+def _buffer_name(node):
+    located = ir.affine_layout(node)
+    return located[0] if located else node.realize().name
+
+
+def pre_fusion_text(graph):
+    lines = [b.describe() for b in graph.inputs] + [""] + [b.describe() for b in graph.buffers]
+    if graph.fallbacks:
+        lines += ["", "# extern fallbacks (eager kernels): " + ", ".join(sorted(set(graph.fallbacks)))]
+    return "\n".join(lines) + "\n"

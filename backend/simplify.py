@@ -1,0 +1,118 @@
+"""Index simplification with loop ranges (plays the part of torch._inductor.sizevars' simplify).
+
+Backend layer, used by the scheduler when it writes a node's loads and stores
+over a kernel's loop variables. Views and regrouped loops produce FloorDiv and
+Mod of affine sums, `(16*x0 + x1) // 16` and `(16*x0 + x1) % 16`; knowing
+that x1 < 16 makes them `x0` and `x1`. Simpler indices let the scheduler see
+that a load reads the element a store wrote (so it can fuse), and let code
+generation vectorize the unit-stride loop.
+
+The one idea to hold: split a sum into terms whose coefficient is a multiple
+of the divisor and the rest; if the rest is provably smaller than the
+divisor (from the variables' ranges), `//` keeps only the first part (divided)
+and `%` only the second. Every variable is >= 0 and every coefficient is
+positive in our indices; anything else is left as it is.
+"""
+import math
+
+from . import loop_ir as L
+
+
+def simplify(index, extents):
+    """`index` with the FloorDiv/Mod the ranges make trivial removed; extents: variable name -> range."""
+    if isinstance(index, (L.Var, L.Const)):
+        return index
+    if isinstance(index, L.Add):
+        out = L.Const(0)
+        for term in index.terms:
+            out = out + simplify(term, extents)
+        return out
+    if isinstance(index, L.Mul):
+        return simplify(index.term, extents) * index.factor
+    inner = simplify(index.term, extents)
+    divisor = index.divisor
+    if not _non_negative(inner):
+        return inner // divisor if isinstance(index, L.FloorDiv) else inner % divisor
+    multiples, rest = _split(inner, divisor)
+    rest_fits = _max_value(rest, extents) < divisor
+    if isinstance(index, L.FloorDiv):
+        if rest_fits:
+            return _sum([_divide(t, divisor) for t in multiples])
+        return inner // divisor
+    if rest_fits:
+        return _sum(rest)
+    return _sum(rest) % divisor
+
+
+def simplify_value(value, extents):
+    """Simplify every index inside a loop_ir value expression."""
+    if isinstance(value, L.Load):
+        return L.Load(value.buffer, simplify(value.index, extents), value.dtype)
+    if isinstance(value, L.IndexValue):
+        return L.IndexValue(simplify(value.index, extents), value.dtype)
+    if isinstance(value, L.Op):
+        return L.Op(value.name, tuple(simplify_value(a, extents) for a in value.args), value.dtype)
+    return value
+
+
+def _terms(index):
+    return list(index.terms) if isinstance(index, L.Add) else [index]
+
+
+def _coefficient(term):
+    if isinstance(term, L.Mul):
+        return term.factor
+    if isinstance(term, L.Const):
+        return term.value
+    return 1
+
+
+def _split(index, divisor):
+    multiples, rest = [], []
+    for term in _terms(index):
+        (multiples if _coefficient(term) % divisor == 0 else rest).append(term)
+    return multiples, rest
+
+
+def _divide(term, divisor):
+    if isinstance(term, L.Const):
+        return L.Const(term.value // divisor)
+    return term.term * (term.factor // divisor)  # a Mul whose factor divisor divides
+
+
+def _sum(terms):
+    out = L.Const(0)
+    for term in terms:
+        out = out + term
+    return out
+
+
+def _max_value(terms, extents):
+    return sum(_max_of(t, extents) for t in terms)
+
+
+def _max_of(index, extents):
+    if isinstance(index, L.Var):
+        return extents.get(index.name, math.inf) - 1
+    if isinstance(index, L.Const):
+        return index.value
+    if isinstance(index, L.Mul):
+        return index.factor * _max_of(index.term, extents)
+    if isinstance(index, L.Add):
+        return _max_value(index.terms, extents)
+    if isinstance(index, L.FloorDiv):
+        largest = _max_of(index.term, extents)
+        return largest if largest == math.inf else largest // index.divisor
+    return min(index.divisor - 1, _max_of(index.term, extents))
+
+
+def _non_negative(index):
+    if isinstance(index, L.Const):
+        return index.value >= 0
+    if isinstance(index, L.Mul):
+        return index.factor > 0 and _non_negative(index.term)
+    if isinstance(index, L.Add):
+        return all(_non_negative(t) for t in index.terms)
+    if isinstance(index, (L.FloorDiv, L.Mod)):
+        return _non_negative(index.term)
+    return True
