@@ -19,6 +19,7 @@ callable; `make_boxed_func` adapts a plain function to the boxed convention
 (one list argument) that compiled graphs are called with.
 """
 import minitorch2
+from minitorch2 import _logging
 from minitorch2._python_dispatcher import enable_python_dispatcher
 from minitorch2._subclasses.fake_tensor import FakeTensorMode
 from minitorch2._tensor import Tensor
@@ -58,12 +59,14 @@ class _CompiledFunction:
             self._trace(fn, args, fw_compiler, partition_fn, decompositions, inference_compiler)
 
     def _trace(self, fn, args, fw_compiler, partition_fn, decompositions, inference_compiler):
+        aot_id = _logging.next_id("aot")  # "Forward graph 0", as MINITORCH2_LOGS=aot_graphs titles it
         fake_outputs = _trace_outputs(fn, args)
         self.num_outputs = len(_as_list(fake_outputs))
         self.single_output = not isinstance(fake_outputs, (list, tuple))
         if not self.needs_grad:
             forward = make_fx(_flat_fn(fn), decompositions, tracing_mode="fake")(*args)
             forward, self.mutated_inputs = functionalize_graph(forward)
+            _logging.log_graph("aot_graphs", f"Forward graph {aot_id}", forward)
             self.compiled_fw = (inference_compiler or fw_compiler)(forward, list(args))
             self.fw_module, self.bw_module = forward, None
             return
@@ -71,6 +74,7 @@ class _CompiledFunction:
         tangents = [minitorch2.empty(*o.shape, dtype=o.dtype) for o in outputs if _differentiable(o)]
         joint = make_fx(_joint_fn(fn, self.grad_inputs), decompositions, tracing_mode="fake")(list(args), tangents)
         joint, self.mutated_inputs = _functionalize_joint(joint)
+        _logging.log_graph("aot_joint_graph", f"Joint graph {aot_id}", joint)
         for i in self.mutated_inputs:
             if self.grad_inputs[i]:
                 raise NotImplementedError("aot_function: an input that requires grad is mutated in place; "
@@ -78,6 +82,8 @@ class _CompiledFunction:
         self.joint_module = joint
         num_fwd = len(self.mutated_inputs) + self.num_outputs
         self.fw_module, self.bw_module = partition_fn(joint, [list(args), tangents], num_fwd_outputs=num_fwd)
+        _logging.log_graph("aot_graphs", f"Forward graph {aot_id}", self.fw_module)
+        _logging.log_graph("aot_graphs", f"Backward graph {aot_id}", self.bw_module)
         self.compiled_fw = fw_compiler(self.fw_module, list(args))
         self.output_grad_mask = [_differentiable(o) for o in outputs]
 
@@ -174,9 +180,9 @@ def _joint_fn(fn, grad_inputs):
 
 def aot_function(fn, fw_compiler, bw_compiler=None, partition_fn=None, decompositions=None, num_params_buffers=0,
                  keep_inference_input_mutations=False, inference_compiler=None, **_ignored):
-    from partition import default_partition
-
-    partition_fn = partition_fn or default_partition
+    if partition_fn is None:  # imported only when needed: the partition package pulls in networkx (~1 s)
+        from partition import default_partition
+        partition_fn = default_partition
     compiled = None
 
     def compiled_fn(*args):

@@ -6,6 +6,7 @@ Backend layer, where the frontend's FX graph enters the backend:
       -> autograd.aot_module_simplified(...)    joint graph, decomposed with the backend's table,
                                                  cut by the min-cut partitioner
            fw / bw / inference compiler = compile_fx_inner(graph):
+              cache.load           a graph compiled before, by any process: done (cache.py)
               lowering.lower       aten graph -> IR buffers          (ir_pre_fusion.txt)
               scheduler.schedule   buffers -> fused loop_ir kernels  (ir_post_fusion.txt)
               codegen              each Kernel -> runnable (llvm or numpy_ref)
@@ -18,8 +19,10 @@ print the generated module and the fusion decisions.
 """
 import functools
 import itertools
+import os
+import threading
 
-from . import config, debug
+from . import cache, config, debug
 from .codegen import get_codegen
 from .lowering import lower
 from .scheduler import Scheduler, pre_fusion_text
@@ -42,13 +45,41 @@ metrics = Metrics()
 _graph_ids = itertools.count()
 
 
+def _preload_codegen():
+    """Import what the first compile needs: the code generator (for llvm: llvmlite, whose shared library
+    takes 0.1-0.2 s to load, and the host target, whose libm lookup runs ldconfig) and the aot package.
+
+    Started on a background thread when this module is imported, so that loading overlaps with the
+    caller's own work (building the model, its inputs) instead of adding to the first compiled call."""
+    try:
+        codegen = get_codegen()
+        if hasattr(codegen, "host"):
+            codegen.host()
+        import autograd  # noqa: F401
+    except Exception:  # the first compile imports it again and reports any error where it belongs
+        pass
+
+
+if config.cpu_codegen == "llvm":
+    threading.Thread(target=_preload_codegen, name="minitorch2-codegen-preload", daemon=True).start()
+
+
 class CompiledGraph:
-    """A compiled aten graph: `call(args)` with the boxed calling convention aot uses."""
+    """A compiled aten graph: `call(args)` with the boxed calling convention aot uses.
+
+    `scheduler` (the fusion decisions) is kept from the compile; a graph loaded from the graph cache
+    skipped scheduling, so it schedules again, from the kept aten graph, when first asked."""
     _boxed_call = True
 
-    def __init__(self, name, call, kernels, source, fallbacks, scheduler):
+    def __init__(self, name, call, kernels, source, fallbacks, scheduler, gm=None, from_cache=False):
         self.name, self._call, self.kernels, self.source = name, call, kernels, source
-        self.fallbacks, self.scheduler = fallbacks, scheduler
+        self.fallbacks, self._scheduler, self._gm, self.from_cache = fallbacks, scheduler, gm, from_cache
+
+    @property
+    def scheduler(self):
+        if self._scheduler is None and self._gm is not None:
+            self._scheduler = Scheduler(lower(self._gm, self.name)).schedule()
+        return self._scheduler
 
     def __call__(self, args):
         return list(self._call(list(args)))
@@ -63,16 +94,40 @@ def select_decomp_table():
     return core_aten_decompositions()
 
 
+def _log_enabled(artifact):
+    from minitorch2 import _logging
+
+    if artifact in _logging.ARTIFACTS:
+        return _logging.enabled(artifact)
+    return artifact in os.environ.get(_logging.ENV_VAR, "").replace(" ", "").split(",")
+
+
 def compile_fx_inner(gm, example_inputs, graph_kind="forward"):
     """Lower, schedule, generate and load one aten graph."""
     name = f"{graph_kind}_{next(_graph_ids)}"
+    key = cache.graph_key(gm, example_inputs, graph_kind)
+    hit = cache.load(key) if key else None
+    if hit is not None:
+        source, compiled, fallbacks = hit
+        call = load_module(source, compiled, f"<output_code {name}>")["call"]
+        result = CompiledGraph(name, call, [k.kernel for k in compiled.values()], source, sorted(set(fallbacks)),
+                               None, gm=gm, from_cache=True)
+        metrics.graphs.append(result)
+        metrics.generated_kernel_count += len(compiled)
+        metrics.fallback_ops += fallbacks
+        if _log_enabled("fusion"):  # the fusion decisions were not remade: remake them for the log
+            debug.log("fusion", f"[{name}] fusion\n{result.scheduler.post_fusion_text()}")
+        debug.log("output_code", f"[{name}] output code (from the graph cache)\n{source}")
+        return result
     graph = lower(gm, name)
     scheduler = Scheduler(graph).schedule()
     codegen = get_codegen()
     compiled = {kernel.name: codegen.compile_kernel(kernel) for kernel in scheduler.kernels()}
     source = WrapperCodeGen(graph, scheduler, compiled, name).generate()
     call = load_module(source, compiled, f"<output_code {name}>")["call"]
-    result = CompiledGraph(name, call, scheduler.kernels(), source, sorted(set(graph.fallbacks)), scheduler)
+    result = CompiledGraph(name, call, scheduler.kernels(), source, sorted(set(graph.fallbacks)), scheduler, gm=gm)
+    if key:
+        cache.save(key, source, compiled, graph.fallbacks)
     metrics.graphs.append(result)
     metrics.generated_kernel_count += len(compiled)
     metrics.fallback_ops += graph.fallbacks
@@ -83,15 +138,22 @@ def compile_fx_inner(gm, example_inputs, graph_kind="forward"):
     return result
 
 
+def min_cut_partition(*args, **kwargs):
+    """The min-cut partitioner, imported on first use: it pulls in networkx, whose import (~0.9 s)
+    would otherwise be most of the first-call time of a graph that needs no backward."""
+    from partition import min_cut_rematerialization_partition
+
+    return min_cut_rematerialization_partition(*args, **kwargs)
+
+
 def compile_fx(gm, example_inputs):
     """The "inductor" backend: AOT-trace gm into forward/backward aten graphs and compile each."""
     from autograd import aot_module_simplified
-    from partition import min_cut_rematerialization_partition
 
     return aot_module_simplified(
         gm, example_inputs,
         fw_compiler=functools.partial(compile_fx_inner, graph_kind="forward"),
         bw_compiler=functools.partial(compile_fx_inner, graph_kind="backward"),
         inference_compiler=functools.partial(compile_fx_inner, graph_kind="inference"),
-        partition_fn=min_cut_rematerialization_partition,
+        partition_fn=min_cut_partition,
         decompositions=select_decomp_table())

@@ -12,3 +12,6 @@ max_fusion_size = 64  # most ir nodes fused into one kernel
 threads = int(os.environ.get("MINITORCH2_THREADS", 0)) or os.cpu_count() or 1  # kernel worker threads
 kernel_cache_dir = os.environ.get("MINITORCH2_CACHE_DIR",
                                   os.path.join(os.path.expanduser("~"), ".cache", "minitorch2", "kernels"))
+graph_cache = os.environ.get("MINITORCH2_GRAPH_CACHE", "1") != "0"  # whole compiled graphs on disk (cache.py)
+graph_cache_dir = os.environ.get("MINITORCH2_GRAPH_CACHE_DIR",
+                                 os.path.join(os.path.expanduser("~"), ".cache", "minitorch2", "graphs"))

@@ -240,10 +240,11 @@ class StorageBox(IRNode):
             self.realize()
         return self.data.make_loader()
 
-    def realize(self):
+    def realize(self, stride=None):
+        """Give the value a buffer: contiguous, or with `stride` (a graph output takes eager's strides)."""
         if not self.is_realized():
             size = list(self.data.size)
-            layout = Layout(size, contiguous_strides(size), self.data.dtype)
+            layout = Layout(size, list(stride) if stride is not None else contiguous_strides(size), self.data.dtype)
             self.data = self.graph.register_buffer(lambda name: ComputedBuffer(name, layout, self.data))
         return self.data
 

@@ -60,6 +60,11 @@ def _is_dense(size, stride):
     return True
 
 
+def _significant(size, stride):
+    """The strides that address elements: those of dims longer than 1 (none when there are no elements)."""
+    return [] if 0 in size else [s for s, n in zip(stride, size) if n != 1]
+
+
 class TensorArg:
     """How an extern kernel sees one tensor argument: a strided view of a named buffer."""
 
@@ -181,6 +186,7 @@ def _build_table():
         "log10": P.log10, "isnan": P.bool_unary("isnan"), "isinf": P.bool_unary("isinf"), "isfinite": P.isfinite,
         "sgn": P.unary("sign"), "logical_not": P.logical("logical_not"), "logical_and": P.logical("logical_and"),
         "logical_or": P.logical("logical_or"),
+        "logical_xor": P.logical_xor, "scatter.src": P.scatter_src,
         "where.self": P.where, "clamp": P.clamp, "clamp.Tensor": P.clamp,
         "masked_fill.Scalar": P.masked_fill, "masked_fill.Tensor": P.masked_fill, "lerp.Scalar": P.lerp,
         "addcmul": P.addcmul, "addcdiv": P.addcdiv,
@@ -305,12 +311,26 @@ class GraphLowering:
         return result
 
     def output(self, node, env):
-        for value in _map(node.args[0], env):
-            self.outputs.append(self._realize_output(value) if isinstance(value, ir.IRNode) else None)
+        for arg, value in zip(node.args[0], _map(node.args[0], env)):
+            val = getattr(arg, "meta", {}).get("val")
+            self.outputs.append(self._realize_output(value, val) if isinstance(value, ir.IRNode) else None)
 
-    def _realize_output(self, value):
-        """Outputs live in buffers (contiguous when computed here), or are strided views of one."""
-        return _as_strided_readable(value)
+    def _realize_output(self, value, val):
+        """Outputs live in buffers, or are strided views of one. A value computed here gets the strides
+        eager gives it when they are dense (a pointwise op over a transposed input is transposed in eager
+        too): realized straight into them, or copied when it already has a buffer laid out otherwise."""
+        stride = list(val.stride()) if isinstance(val, Tensor) and _is_dense(list(val.shape), list(val.stride())) \
+            else None
+        if stride is not None and isinstance(value, ir.StorageBox) and not value.is_realized():
+            value.realize(stride)
+        value = _as_strided_readable(value)
+        if stride is None or not isinstance(value.realize(), ir.ComputedBuffer):
+            return value
+        _, layout = ir.affine_layout(value)
+        if _significant(layout.size, layout.stride) != _significant(layout.size, stride):
+            value = P.clone(value)
+            value.realize(stride)
+        return value
 
     def _check_against_meta(self, node, result):
         """A lowering must produce what the eager op's meta function says; cast dtype mismatches,

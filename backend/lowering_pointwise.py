@@ -207,6 +207,11 @@ def logical(name):
     return lower
 
 
+def logical_xor(a, b):
+    """a != b on truth values (loop_ir has no logical_xor op)."""
+    return pointwise(lambda u, v: compare("ne", u, v), a, b, compute_dtype=_dtype.bool_)
+
+
 # ---- selection and clamping ---------------------------------------------------------------
 
 
@@ -233,6 +238,31 @@ def masked_fill(x, mask, value):
                          compute_dtype=x.dtype, uncast=(1,))
     return pointwise(lambda u, m: op("where", cast(m, _dtype.bool_), constant(value, u.dtype), u), x, mask,
                      compute_dtype=x.dtype, uncast=(1,))
+
+
+def scatter_src(x, dim, index, src):
+    """scatter along `dim` where `index` is 1 long on dim and x's size elsewhere (a value-selecting
+    reduction's backward: zeros.scatter(dim, argmax, grad)); then each output element is a pointwise
+    choice: src where the index names its position, else x. Other scatters fall back."""
+    from .lowering import current_graph
+
+    size, index_size = x.get_size(), index.get_size()
+    dim = dim + len(size) if dim < 0 else dim
+    if len(size) == 0:  # one element: index is 0 (anything else is out of bounds in eager)
+        return pointwise(lambda i, s, v: op("where", compare("eq", i, constant(0, i.dtype)), s, v),
+                         index, src, x, compute_dtype=x.dtype, uncast=(0,))
+    if len(index_size) != len(size) or index_size[dim] != 1 or any(
+            a != b for d, (a, b) in enumerate(zip(index_size, size)) if d != dim) or any(
+            n < m for n, m in zip(src.get_size(), index_size)):
+        raise NotImplementedError("scatter: only one index per slice along dim")
+    load_index, load_src, load_x = index.make_loader(), src.make_loader(), x.make_loader()
+
+    def inner_fn(idx):
+        at_slice = idx[:dim] + [L.Const(0)] + idx[dim + 1:]
+        here = compare("eq", cast(load_index(at_slice), _dtype.int64), L.IndexValue(idx[dim], _dtype.int64))
+        return op("where", here, cast(load_src(at_slice), x.dtype), load_x(idx))
+
+    return ir.StorageBox(ir.Pointwise(size, x.dtype, inner_fn), current_graph())
 
 
 def lerp(start, end, weight):

@@ -15,15 +15,21 @@ import math
 from minitorch2 import _dtype
 
 from . import ir
+from . import loop_ir as L
 from . import lowering_pointwise as P
 from . import lowering_views as V
 
 
 def reduction_dims(dims, ndim):
+    if ndim == 0:  # a 0-d tensor takes dim 0 or -1 (torch treats it as one element): nothing to reduce over
+        return []
     if dims is None or (isinstance(dims, (list, tuple)) and len(dims) == 0):
         return list(range(ndim))
     dims = dims if isinstance(dims, (list, tuple)) else [dims]
     return sorted({d + ndim if d < 0 else d for d in dims})
+
+
+_EMPTY_IDENTITY = {"sum": 0, "prod": 1, "any": False, "all": True}  # max, min, argmax...: eager raises
 
 
 def make_reduction(x, dims, keepdim, reduction_type, dtype=None):
@@ -46,10 +52,24 @@ def make_reduction(x, dims, keepdim, reduction_type, dtype=None):
             full[d] = ridx[position]
         return P.cast(load(full), value_dtype)
 
+    if math.prod(size[d] for d in dims) == 0 and reduction_type in _EMPTY_IDENTITY:  # nothing to loop over
+        identity = _EMPTY_IDENTITY[reduction_type]
+        return ir.StorageBox(ir.Pointwise(out_size, result_dtype, lambda idx: P.constant(identity, result_dtype)),
+                             current_graph())
+    if math.prod(size[d] for d in dims) == 1:  # one element per output: no loop, a pointwise (fuses)
+        return ir.StorageBox(ir.Pointwise(out_size, result_dtype, lambda idx: _single_element(
+            reduction_type, inner_fn(idx, [L.Const(0)] * len(dims)), result_dtype)), current_graph())
     box = ir.StorageBox(ir.Reduction(out_size, [size[d] for d in dims], reduction_type, inner_fn, result_dtype),
                         current_graph())
     box.realize()
     return box
+
+
+def _single_element(reduction_type, value, result_dtype):
+    """The reduction of one element: its index (0) for argmax/argmin, else the element itself."""
+    if reduction_type in ("argmax", "argmin"):
+        return P.constant(0, result_dtype)
+    return P.cast(value, result_dtype)
 
 
 def _sum_dtype(x, dtype):
@@ -160,6 +180,8 @@ def var_mean(x, dims=None, *, correction=None, keepdim=False):
 
 
 def logsumexp(x, dims, keepdim=False):
+    if not x.dtype.is_floating_point:  # integers promote to the default float dtype, as in eager
+        x = P.to_dtype(x, P.float_dtype(x))
     peak = amax(x, dims, True)
     finite_peak = P.pointwise(lambda m: P.op("where", P.op("isinf", m, dtype=_dtype.bool_), P.constant(0, m.dtype), m),
                               peak)

@@ -255,7 +255,7 @@ def select_backward(grad, input_sizes, dim, index):
     return ir.StorageBox(ir.Pointwise(list(input_sizes), grad.dtype, inner_fn), current_graph())
 
 
-# ---- scatters into a slice, as a cat of pieces (step 1; other steps fall back) -------------
+# ---- scatters into a slice, as a cat of pieces ----------------------------------------------
 
 
 def slice_scatter(x, src, dim=0, start=None, end=None, step=1):
@@ -264,9 +264,30 @@ def slice_scatter(x, src, dim=0, start=None, end=None, step=1):
     dim = _wrap(dim, len(size))
     start, end, step = slice(start, end, step).indices(size[dim])
     if step != 1:
-        raise NotImplementedError("slice_scatter with a step")
+        return _strided_slice_scatter(x, src, dim, start, step)
     end = max(end, start)
     return cat([slice_(x, dim, 0, start), src, slice_(x, dim, end, size[dim])], dim)
+
+
+def _strided_slice_scatter(x, src, dim, start, step):
+    """x[start::step] = src without gathers: view x[start:start + m*step] as m blocks of `step` along
+    dim, put src in front of each block's last step-1 elements (a cat along the block axis), flatten
+    the blocks back, and cat x's head and tail around them (x padded with zeros when the last block
+    runs past its end)."""
+    from . import lowering_pointwise as P
+
+    size = x.get_size()
+    count = src.get_size()[dim]
+    span = count * step
+    if count == 0:
+        return P.clone(x)
+    overhang = start + span - size[dim]
+    padded = x if overhang <= 0 else cat([x, P.full(size[:dim] + [overhang] + size[dim + 1:], 0, dtype=x.dtype)], dim)
+    blocks = view(slice_(padded, dim, start, start + span), size[:dim] + [count, step] + size[dim + 1:])
+    spread = cat([unsqueeze(src, dim + 1), slice_(blocks, dim + 1, 1, step)], dim + 1)
+    middle = view(spread, size[:dim] + [span] + size[dim + 1:])
+    whole = cat([slice_(x, dim, 0, start), middle, slice_(x, dim, min(start + span, size[dim]), size[dim])], dim)
+    return slice_(whole, dim, 0, size[dim])
 
 
 def select_scatter(x, src, dim, index):

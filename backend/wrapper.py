@@ -11,11 +11,13 @@ Python and compiles that with exec. The generated `call`:
        and each extern call (numpy matmul, or an op's eager kernel) on strided views,
     4. frees each temporary to the pool right after its last use, so a later
        buffer of the same byte size, in this call or the next, reuses it,
-    5. returns the outputs as minitorch2 Tensors over their buffers (zero copy;
-       those buffers leave the pool's hands for good).
+    5. returns the outputs as minitorch2 Tensors over their buffers (zero copy), lending
+       those buffers: the pool hands one out again once no tensor refers to it.
 
 The bottom half of this file is the runtime that generated code imports.
 """
+import sys
+
 import numpy as np
 
 import minitorch2
@@ -42,7 +44,7 @@ class WrapperCodeGen:
                  f'{len(self.scheduler.kernels())} kernels, '
                  f'{sum(isinstance(s, ExternStep) for s in self.scheduler.steps)} extern calls."""',
                  "from backend.wrapper import (alloc, as_tensor, extern_mm, fallback_call, free, input_storage,",
-                 "                             ptr, reinterpret, to_buffer, tensor_arg)",
+                 "                             lend, ptr, reinterpret, to_buffer, tensor_arg)",
                  "from minitorch2 import _dtype as dt",
                  "from minitorch2 import ops",
                  ""]
@@ -89,6 +91,10 @@ class WrapperCodeGen:
             if location is not None and location[0] not in allocated:  # empty outputs no kernel writes
                 body.append(self._alloc(location[0]))
                 allocated.add(location[0])
+        lent = {loc[0] for loc in self.output_locations if loc is not None}
+        for name in sorted(lent - set(self.input_names)):
+            if self._pool_owned(name):
+                body.append(f"lend({name})")
         outputs = []
         for location in self.output_locations:
             if location is None:
@@ -194,11 +200,19 @@ def load_module(source, compiled_kernels, filename="output_code.py"):
 
 
 class BufferPool:
-    """Freed buffers keyed by byte size: a fresh large numpy buffer costs its page faults on first
-    touch, a reused one does not. `fresh` and `reused` count what alloc did."""
+    """Buffers for compiled graphs, keyed by byte size: a fresh large numpy buffer costs its page
+    faults on first touch (30-50 ms for 64 MiB), a reused one does not.
+
+    Two sources of reuse: temporaries `free`d by the generated code, and graph outputs `lend`t to the
+    caller. An output buffer is handed out again only once nothing but the pool refers to it (the
+    tensors over it and all their views are gone), which `sys.getrefcount` tells exactly: every numpy
+    view and every Tensor over the buffer holds a reference to it. That is what makes a steady-state
+    call `y = f(x)` in a loop allocate nothing. `fresh` and `reused` count what alloc did."""
+
+    LENT_PER_SIZE = 4  # outputs of one byte size tracked for reuse; beyond that the oldest are let go
 
     def __init__(self, max_bytes=1 << 31):
-        self.free_lists, self.held_bytes, self.max_bytes = {}, 0, max_bytes
+        self.free_lists, self.lent, self.held_bytes, self.max_bytes = {}, {}, 0, max_bytes
         self.fresh = self.reused = 0
 
     def alloc(self, numel, dtype):
@@ -208,8 +222,17 @@ class BufferPool:
             self.reused += 1
             self.held_bytes -= nbytes
             return free_list.pop().view(dtype.np)
+        lent = self.lent.get(nbytes)
+        if lent:
+            for i in range(len(lent)):
+                if sys.getrefcount(lent[i]) <= 2:  # the list's reference and getrefcount's argument: no view,
+                    # tensor or array derived from the buffer is alive
+                    self.reused += 1
+                    return lent.pop(i).view(dtype.np)
         self.fresh += 1
-        return np.empty(max(numel, 1), dtype.np)
+        # (measured: advising transparent huge pages on an mmap'd buffer made its first touch 6x slower
+        # on the development VM, the kernel compacting memory synchronously; plain np.empty it is)
+        return np.empty(nbytes, np.uint8).view(dtype.np)
 
     def free(self, array):
         if self.held_bytes + array.nbytes > self.max_bytes:
@@ -217,8 +240,22 @@ class BufferPool:
         self.held_bytes += array.nbytes
         self.free_lists.setdefault(array.nbytes, []).append(array)
 
+    def lend(self, array):
+        """Track an output buffer, to reuse it once the caller has dropped every tensor over it.
+
+        What is tracked is the array that owns the memory: numpy collapses the base of a view of a view
+        to the owner, so a view derived from the output (tensor.numpy()[2:]) may hold the owner alone."""
+        owner = array if array.base is None else array.base
+        if not isinstance(owner, np.ndarray) or owner.base is not None:
+            return  # not memory the pool allocated
+        lent = self.lent.setdefault(owner.nbytes, [])
+        if not any(a is owner for a in lent):
+            lent.append(owner)
+            del lent[:-self.LENT_PER_SIZE]
+
     def clear(self):
         self.free_lists.clear()
+        self.lent.clear()
         self.held_bytes = 0
 
 
@@ -231,6 +268,10 @@ def alloc(numel, dtype):
 
 def free(array):
     POOL.free(array)
+
+
+def lend(array):
+    POOL.lend(array)
 
 
 def ptr(array):
@@ -253,12 +294,37 @@ def _same_strides(tensor, size, stride):
 
 
 def reinterpret(flat, size, stride, offset):
+    """A strided view of flat's memory (numpy checks it stays inside flat)."""
     item = flat.itemsize
-    return np.lib.stride_tricks.as_strided(flat[offset:], shape=size, strides=[s * item for s in stride])
+    if not flat.flags.c_contiguous:  # np.ndarray takes only contiguous buffers
+        return np.lib.stride_tricks.as_strided(flat[offset:], shape=size, strides=[s * item for s in stride])
+    return np.ndarray(size, flat.dtype, flat, offset * item, [s * item for s in stride])
+
+
+PARALLEL_MM_FLOPS = 1 << 22  # below this many multiply-adds a matmul runs on the calling thread
 
 
 def extern_mm(a, b, out):
-    np.matmul(a, b, out=out)
+    """out = a @ b (2-d or batched). numpy's BLAS may be single-threaded (OMP_NUM_THREADS=1), so with
+    `config.threads` > 1 large products are split by rows of `out` (by batch for bmm) into one chunk per
+    thread of the kernels' pool; np.matmul releases the GIL, so the chunks run in parallel."""
+    from . import config
+
+    threads = config.threads
+    rows = out.shape[0]
+    if threads <= 1 or rows < 2 or out.size * a.shape[-1] < PARALLEL_MM_FLOPS:
+        np.matmul(a, b, out=out)
+        return
+    from .codegen.llvm import worker_pool
+
+    chunks = min(threads, rows)
+    bounds = [rows * i // chunks for i in range(chunks + 1)]
+    b_for = (lambda lo, hi: b[lo:hi]) if out.ndim == 3 else (lambda lo, hi: b)
+    pending = [worker_pool(threads - 1).submit(np.matmul, a[lo:hi], b_for(lo, hi), out=out[lo:hi])
+               for lo, hi in zip(bounds[1:-1], bounds[2:])]
+    np.matmul(a[:bounds[1]], b_for(0, bounds[1]), out=out[:bounds[1]])
+    for future in pending:
+        future.result()
 
 
 def as_tensor(flat, size, stride, offset, dtype):

@@ -1,6 +1,7 @@
 """The Inductor-like backend's speed, side by side with minitorch2 eager, numpy, torch eager and torch.compile.
 
-    python benchmarks/inductor.py [--quick] [--threads 1,2] [--only NAME]
+    python benchmarks/inductor.py [--quick] [--threads 1,2] [--only NAME[,NAME...]]
+    python benchmarks/inductor.py --compile-times [--only NAME[,NAME...]]
 
 Every workload runs in one process against every competitor, at each thread
 count (torch.set_num_threads and backend.config.threads; numpy's BLAS stays
@@ -9,22 +10,37 @@ takes a core. For each workload it reports the steady-state time per call,
 the speed-up of minitorch2's compiled code over each competitor and, for
 memory-bound work, the fraction of the machine's memory bandwidth, measured
 in the same run as the best of numpy copies of a 64 MiB array (read + write).
-First-call compile time is the first compiled call minus a steady-state call;
-"warm" compile times (a second process, with the on-disk kernel cache) come
-from running the script twice.
+First-call compile time is the first compiled call minus a steady-state call,
+cold: both compilers start from empty on-disk caches (temporary folders).
+`--compile-times` measures cold and warm (a second process reusing the first's
+caches: our kernel objects and compiled graphs, torch's FX graph cache) in
+fresh processes at one thread.
 
 Workloads (the issue's list):
   chain5, chain10      pointwise chains over 2^24 float32 elements (with gelu)
   softmax, layernorm   (4096, 1024) float32, forward and backward
-  mlp                  the training step of 784-512-512-10 at batch 256 (SGD)
+  mlp                  the training step of 784-512-512-10 at batch 256 (SGD; model + loss compiled)
   transformer          the training step of examples/transformer_block.py's TinyLM (AdamW)
 """
 import argparse
 import os
+import sys
 import time
+
+# run as a script, sys.path[0] is benchmarks/, whose frontend.py would shadow the frontend package
+_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path = [_ROOT] + [p for p in sys.path if os.path.abspath(p or ".") != os.path.dirname(os.path.abspath(__file__))]
 
 for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")  # numpy's BLAS at one thread: torch's threads are set per run below
+if "--warm" not in sys.argv and "--child" not in sys.argv:
+    # cold compiles: both compilers get empty on-disk caches (torch: FX graph / AOT autograd caches; ours:
+    # kernel objects and compiled graphs), set before either is imported
+    import tempfile
+    _COLD = tempfile.mkdtemp(prefix="minitorch2-bench-")
+    os.environ["TORCHINDUCTOR_CACHE_DIR"] = os.path.join(_COLD, "torchinductor")
+    os.environ["MINITORCH2_CACHE_DIR"] = os.path.join(_COLD, "kernels")
+    os.environ["MINITORCH2_GRAPH_CACHE_DIR"] = os.path.join(_COLD, "graphs")
 
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
@@ -119,12 +135,14 @@ def _mlp(lib, compiled):
                               lib.nn.Linear(512, 10))
     optimizer = lib.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
     x, y = lib.randn(256, 784), lib.randint(0, 10, (256,))
-    forward = compiled(model) if compiled else model
+
+    def model_loss(x, y):  # the model and its loss compile together (the optimizer step stays eager)
+        return lib.nn.functional.cross_entropy(model(x), y)
+    loss_of = compiled(model_loss) if compiled else model_loss
 
     def step():
         optimizer.zero_grad()
-        loss = lib.nn.functional.cross_entropy(forward(x), y)
-        loss.backward()
+        loss_of(x, y).backward()
         optimizer.step()
     return step
 
@@ -197,12 +215,58 @@ def measure(name, threads, quick):
     return row
 
 
+def first_call_child(name, library):
+    """In a fresh process: the first compiled call of one workload minus a steady-state call."""
+    torch.set_num_threads(1)
+    backend_config.threads = 1
+    ours, theirs = _compilers()
+    step = WORKLOADS[name][0](minitorch2 if library == "ours" else torch, ours if library == "ours" else theirs)
+    start = time.perf_counter()
+    step()
+    first = time.perf_counter() - start
+    print(max(first - _best(step, 3), 0.0))
+
+
+def compile_times(names):
+    """Cold and warm first-call compile times, each compiler in fresh processes: the first with empty
+    caches (cold), the second reusing what the first left on disk (warm)."""
+    import subprocess
+    import tempfile
+
+    print("### first-call compile time, 1 thread (s; cold: empty caches, warm: a second process)\n")
+    print("| workload | ours cold | ours warm | torch.compile cold | torch.compile warm | cold ratio | warm ratio |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for name in names:
+        times = {}
+        for library in ("ours", "torch"):
+            folder = tempfile.mkdtemp(prefix="minitorch2-bench-")
+            env = dict(os.environ, TORCHINDUCTOR_CACHE_DIR=os.path.join(folder, "torchinductor"),
+                       MINITORCH2_CACHE_DIR=os.path.join(folder, "kernels"),
+                       MINITORCH2_GRAPH_CACHE_DIR=os.path.join(folder, "graphs"))
+            for run in ("cold", "warm"):
+                out = subprocess.run([sys.executable, os.path.abspath(__file__), "--child", name, library, "--warm"],
+                                     env=env, capture_output=True, text=True, check=True).stdout
+                times[library, run] = float(out.split()[-1])
+        print(f"| {name} | {times['ours', 'cold']:.2f} | {times['ours', 'warm']:.2f} | {times['torch', 'cold']:.2f} "
+              f"| {times['torch', 'warm']:.2f} | {times['torch', 'cold'] / times['ours', 'cold']:.0f}x "
+              f"| {times['torch', 'warm'] / times['ours', 'warm']:.0f}x |", flush=True)
+    print()
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--threads", default=f"1,{os.cpu_count()}")
     parser.add_argument("--only", default=",".join(WORKLOADS))
+    parser.add_argument("--compile-times", action="store_true",
+                        help="only measure cold and warm first-call compile times, in fresh processes")
+    parser.add_argument("--warm", action="store_true", help=argparse.SUPPRESS)  # keep the caches the env names
+    parser.add_argument("--child", nargs=2, metavar=("WORKLOAD", "LIBRARY"), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.child:
+        return first_call_child(*args.child)
+    if args.compile_times:
+        return compile_times(args.only.split(","))
     bandwidth = memory_bandwidth()
     print(f"torch {torch.__version__}, numpy {np.__version__}, {os.cpu_count()} cores; "
           f"measured copy bandwidth {bandwidth / 1e9:.1f} GB/s (one thread)\n")

@@ -6,13 +6,19 @@ calls, guard the assumptions, and hand the graph to a backend. Read in order:
 
     eval_frame.py        the wrapper: cache per code object, guards, recompiles, eager fallback
     symbolic_convert.py  InstructionTranslator: one handler per opcode over VariableTrackers
-    variables/           the trackers (tensors, constants, lists, modules, functions, builtins)
+    variables/           the trackers (tensors, constants, lists, dicts, modules, functions, builtins,
+                         grad-mode context managers)
     source.py guards.py  where values came from; the checks that keep a graph valid
-    output_graph.py      the FX graph being built, its inputs and outputs
+    output_graph.py      the FX graph being built, its inputs, outputs and side effects
+    resume.py            graph breaks: the transformed frame and its resume_in_<fn>_at_<line> functions
+    assemble.py          instruction lists and code objects (the `bytecode` package), rebuilding values
     break_reasons.py     the table of graph-break reasons
     pyversion.py         Python-version facts (3.11)
 
-In this slice a graph break makes the whole frame run eagerly (no resume functions yet).
+A graph break splits the frame as in Dynamo: the graph so far runs, the breaking
+instruction runs natively, and the rest of the frame is a resume function that is
+captured in its turn (resume.py). Where Dynamo gives up on a frame (a break inside
+a loop, a try block or an unsupported `with`), the frame runs eagerly with the reason.
 """
 from . import config, exc, testing
 from .backends import list_backends, lookup_backend, register_backend

@@ -2,8 +2,9 @@
 
 Frontend layer. Every `Unsupported` the translator raises names one row of
 this table, so a reader can see in one place every way capture can stop, and
-`explain()` can print a hint next to each break. In this slice a break makes
-the whole frame run eagerly (no resume functions yet).
+`explain()` can print a hint next to each break. A break splits the frame
+(see resume.py); the rows `graph_break_in_*` and `unresumable` are the cases
+where it cannot, and the whole frame runs eagerly.
 """
 
 REASONS = {
@@ -25,6 +26,15 @@ REASONS = {
     "generator": ("generators and coroutines cannot be captured", "call the function without compiling it"),
     "python_version": ("this Python's bytecode is not supported yet", "use Python 3.11"),
     "unsupported": ("the translator cannot model this construct", "see the message"),
+    "graph_break_in_loop": ("a graph break inside a for/while loop: the frame runs eagerly, as Dynamo skips it",
+                            "move the break out of the loop, or set frontend.config.resume_inside_loops"),
+    "graph_break_in_try": ("a graph break inside a try/except block cannot resume; the frame runs eagerly",
+                           "move the break out of the try block"),
+    "graph_break_in_with": ("a graph break inside a `with` block (other than no_grad/enable_grad) cannot "
+                            "resume; the frame runs eagerly", "move the break out of the with block"),
+    "unresumable": ("the frame's state at the break cannot be rebuilt (closure cells, values the "
+                    "translator cannot reconstruct); the frame runs eagerly",
+                    "move the break, or mark the function with frontend.disable"),
 }
 
 

@@ -12,21 +12,30 @@ every call of fn:
 
 The one idea to hold: a cache entry is (guard function, compiled callable,
 input sources, output plan), and it is only ever used when its guards pass,
-so a compiled call returns what the eager call would. A frame the translator
-cannot capture gets an entry that runs it eagerly (with the reason recorded),
-or, with nopython/fullgraph, raises `Unsupported`.
+so a compiled call returns what the eager call would. A frame with a graph
+break gets an entry holding a TRANSFORMED code object instead (resume.py):
+with no PEP 523 hook to make CPython run it in place of the frame, the entry
+calls `types.FunctionType(transformed_code, fn.__globals__, closure=...)`
+with the call's own arguments, and the resume functions that code calls come
+back through `call_compiled`, so they get their own cache entries and guards.
+Where Dynamo gives up on a frame, the entry runs it eagerly (with the reason
+recorded); with nopython/fullgraph the first break raises `Unsupported`.
 """
 import functools
 import inspect
 import logging
 import threading
+import types
 import warnings
 
 import minitorch2
+from minitorch2 import _logging
 
-from . import config
+from . import config, resume
 from .backends import lookup_backend
+from .break_reasons import REASONS, explain_reason
 from .exc import BackendCompilerFailed, Unsupported
+from .profile_capture import original_function
 from .symbolic_convert import InstructionTranslator
 
 log = logging.getLogger("frontend")
@@ -36,16 +45,28 @@ _state = threading.local()
 
 
 class CacheEntry:
-    def __init__(self, guard_fn, backend, compiled=None, input_sources=(), plan=None, graph=None, break_reason=None):
+    """One compiled version of a frame. Three kinds: a whole-frame graph (compiled + plan), a frame split
+    by a graph break (transformed_code, see resume.py), or an eager fallback (neither)."""
+
+    def __init__(self, guard_fn, backend, compiled=None, input_sources=(), plan=None, graph=None, break_reason=None,
+                 transformed_code=None):
         self.guard_fn = guard_fn
         self.backend = backend
         self.compiled = compiled
         self.input_sources = list(input_sources)
         self.plan = plan
-        self.graph = graph
+        self.graph = graph  # the GraphModule handed to the backend (None: no graph had ops)
         self.break_reason = break_reason
+        self.transformed_code = transformed_code
 
     def run(self, fn, args, kwargs, L, G):
+        if self.transformed_code is not None:
+            # No PEP 523 hook: instead of CPython running the rewritten frame, we call a function made of
+            # it, with fn's globals, defaults and closure cells, on the caller's original arguments.
+            transformed = types.FunctionType(self.transformed_code, fn.__globals__, fn.__name__, fn.__defaults__,
+                                             fn.__closure__)
+            transformed.__kwdefaults__ = fn.__kwdefaults__
+            return transformed(*args, **kwargs)
         if self.compiled is None:
             with _disabled():
                 return fn(*args, **kwargs)
@@ -87,7 +108,10 @@ def frame_locals(fn, args, kwargs):
 
 
 def translate(fn, L, backend, nopython):
-    """Capture fn's frame and compile it with backend; returns a CacheEntry (eager on a graph break)."""
+    """Capture fn's frame and compile it with backend; returns a CacheEntry.
+
+    A graph break (Unsupported) splits the frame with a resume function where Dynamo would
+    (see resume.py); where it would not, the entry runs the frame eagerly with the reason."""
     tx = InstructionTranslator(fn.__code__, fn.__globals__, L)
     try:
         return_var = tx.run()
@@ -97,25 +121,80 @@ def translate(fn, L, backend, nopython):
             raise
         reason = f"{e} [{e.code}]"
         log.info("graph break in %s: %s", fn.__qualname__, reason)
+        where = e.where.rsplit(" at ", 1)[-1] if e.where else f"{fn.__code__.co_filename}:{fn.__code__.co_firstlineno}"
+        _logging.log_graph_break(where, e.msg, *REASONS.get(e.code, REASONS["unsupported"]))
+        why_not = resume.why_cannot_resume(fn.__code__, e)
+        if why_not is None:
+            try:
+                return translate_split(fn, L, backend, nopython, e, reason)
+            except Unsupported as e2:
+                why_not = e2.code
+                reason = f"{reason}; cannot resume: {e2}"
+        reason = f"{reason}; {explain_reason(why_not)} [{why_not}]" if why_not != e.code else reason
         return CacheEntry(tx.output.guards.compile(), backend, break_reason=reason)
     og = tx.output
-    example_inputs = [inp.value for inp in og.inputs]
+    compiled = compile_graph(fn, gm, og, backend)
+    if compiled is None:
+        return CacheEntry(og.guards.compile(), backend, break_reason="backend failed")
+    return CacheEntry(og.guards.compile(), backend, compiled, [inp.source for inp in og.inputs], plan,
+                      gm if og.op_count() else None)
+
+
+def translate_split(fn, L, backend, nopython, e, reason):
+    """Replay the frame up to the breaking instruction, compile the graph so far, and build the
+    transformed code that runs it, the instruction, and the resume function(s)."""
+    tx = InstructionTranslator(fn.__code__, fn.__globals__, L)
+    tx.stop_at_step = e.break_step
+    tx.run()
+    bp = tx.break_point
+    if bp is None or bp.inst.offset != e.break_offset:
+        raise Unsupported("replaying the frame did not reach the same break", "unresumable")
+    og = tx.output
+    graph_call = resume.GraphCall()
+    try:
+        code = resume.transform_frame(fn, bp, og, graph_call, backend, nopython)
+    except Unsupported:
+        raise
+    except Exception as err:  # a frame shape the bytecode rewrite does not handle: eager, never a crash
+        raise Unsupported(f"building the resume function failed: {type(err).__name__}: {err}",
+                          "unresumable") from err
+    gm = og.close()
+    graph_call.compiled = compile_graph(fn, gm, og, backend)
+    if graph_call.compiled is None:
+        raise Unsupported("the backend failed on the graph before the break", "unresumable")
+    return CacheEntry(og.guards.compile(), backend, graph=gm if og.op_count() else None, break_reason=reason,
+                      transformed_code=code)
+
+
+def compile_graph(fn, gm, og, backend):
+    """The backend's callable for gm; graphs without calls are not handed over (Dynamo's rule).
+    None when the backend failed and config.suppress_errors says to run eagerly."""
     if og.op_count() == 0:
-        compiled = gm.forward  # nothing to compile, as Dynamo skips graphs without calls
-    else:
-        try:
-            compiled = backend(gm, example_inputs)
-        except Exception as e:
-            if config.suppress_errors:
-                warnings.warn(f"backend failed, running {fn.__qualname__} eagerly: {e}")
-                return CacheEntry(og.guards.compile(), backend, break_reason=f"backend failed: {e}")
-            raise BackendCompilerFailed(getattr(backend, "__name__", repr(backend)), e) from e
-    return CacheEntry(og.guards.compile(), backend, compiled, [inp.source for inp in og.inputs], plan, gm)
+        return gm.forward
+    _logging.log_graph("graph_code", _logging.next_graph_name(), gm)
+    try:
+        return backend(gm, [inp.value for inp in og.inputs])
+    except Exception as e:
+        if config.suppress_errors:
+            warnings.warn(f"backend failed, running {fn.__qualname__} eagerly: {e}")
+            return None
+        raise BackendCompilerFailed(getattr(backend, "__name__", repr(backend)), e) from e
+
+
+def compiled_function(fn, backend, nopython):
+    """fn, but each call goes through the compile wrapper: what a graph break's natively-run call
+    uses so the callee's frame is captured, as Dynamo's frame callback captures nested frames."""
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        return call_compiled(fn, args, kwargs, backend, nopython)
+
+    return wrapper
 
 
 def call_compiled(fn, args, kwargs, backend, nopython):
     if is_disabled():
         return fn(*args, **kwargs)
+    fn = original_function(fn)  # a function `with optimize()` routed: compile its real code, not the trampoline
     code = fn.__code__
     L = frame_locals(fn, args, kwargs)
     G = fn.__globals__
@@ -137,12 +216,31 @@ def call_compiled(fn, args, kwargs, backend, nopython):
             return fn(*args, **kwargs)
     if entries:
         log.info("recompiling %s: %s", code.co_name, failed)
-    entry = translate(fn, L, backend, nopython)
+    entry = translate_logged(fn, L, backend, nopython, entries)
     entry.recompile_reason = failed if entries else None
     entries.append(entry)
     for observer in _observers:
         observer(entry)
-    return entry.run(fn, args, kwargs, L, G)
+    with _logging.compile_context(code, len(entries) - 1):  # backends like aot_eager compile at the first run
+        return entry.run(fn, args, kwargs, L, G)
+
+
+def translate_logged(fn, L, backend, nopython, entries):
+    """translate(), tagged with its compile id and logging the MINITORCH2_LOGS artifacts of one compile."""
+    code = fn.__code__
+    with _logging.compile_context(code, len(entries)):
+        if entries and _logging.enabled("recompiles"):
+            failures = [(f"{_logging.frame_id(code)}/{i}",
+                         e.guard_fn(L, G=fn.__globals__) if e.backend is backend else "compiled for a different backend")
+                        for i, e in reversed(list(enumerate(entries)))]
+            _logging.log_recompile(code.co_name, code.co_filename, code.co_firstlineno, failures)
+        _logging.log_bytecode("ORIGINAL BYTECODE", code.co_name, code.co_filename, code.co_firstlineno, code)
+        entry = translate(fn, L, backend, nopython)
+        if entry.transformed_code is not None:
+            _logging.log_bytecode("MODIFIED BYTECODE", code.co_name, code.co_filename, code.co_firstlineno,
+                                  entry.transformed_code)
+        _logging.log_guards(entry.guard_fn.source)
+    return entry
 
 
 class OptimizedModule(minitorch2.nn.Module):
@@ -195,10 +293,15 @@ class _OptimizeContext:
         return wrapper
 
     def __enter__(self):
-        raise NotImplementedError("frontend.optimize(...) as a context manager (sys.setprofile frame capture) "
-                                  "is not built yet; use it as a decorator")
+        """Compile user functions called with tensors inside the block (see profile_capture.py)."""
+        from .profile_capture import ProfileCapture
+
+        capture = ProfileCapture(self.backend, self.nopython)
+        self.__dict__.setdefault("_captures", []).append(capture)
+        capture.start(inspect.currentframe().f_back)
 
     def __exit__(self, *exc):
+        self._captures.pop().stop()
         return False
 
 
@@ -224,5 +327,6 @@ def disable(fn=None, recursive=True):
 
 
 def reset():
-    """Forget every compiled entry (as torch._dynamo.reset())."""
+    """Forget every compiled entry (as torch._dynamo.reset()); log frame ids count from 0 again."""
     CACHE.clear()
+    _logging.reset_ids()

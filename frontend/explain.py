@@ -1,35 +1,72 @@
 """explain(fn)(*args): what capture made of a call: graphs, breaks and their reasons, guards.
 
-Frontend layer (plays torch._dynamo.explain). It forgets fn's cache, runs the
-call once with a backend that records each graph, and reports every cache
-entry the call created.
+Frontend layer (plays torch._dynamo.explain). It forgets every compiled frame,
+runs the call once with a backend that records each graph, and reports every
+cache entry the call created: the frame's own and those of the resume
+functions its graph breaks made. Counting follows Dynamo: `graphs` are the
+graphs handed to the backend (a graph without calls is not), the break count
+is one less than the graph count, and `break_reasons` are the reasons of the
+compiled graphs that ended at a break. Frames that ran eagerly (a break where
+no resume is possible) are listed in `eager_frames` with their reasons.
 """
+import re
+
 from . import eval_frame
-from .break_reasons import explain_reason
+from .break_reasons import REASONS, explain_reason
 
 
 class ExplainOutput:
-    def __init__(self, graphs, break_reasons, out_guards):
+    def __init__(self, graphs, break_reasons, out_guards, eager_frames=()):
         self.graphs = graphs
         self.graph_count = len(graphs)
-        self.graph_break_count = len(break_reasons)
+        self.graph_break_count = self.graph_count - 1  # as torch._dynamo.explain counts (-1: nothing compiled)
         self.break_reasons = break_reasons
-        self.ops_per_graph = [[n.target for n in gm.graph.nodes if n.op.startswith("call")] for gm in graphs]
+        self.eager_frames = list(eager_frames)
+        # Dynamo counts call_function nodes only (method calls and module calls are not "ops" here)
+        self.ops_per_graph = [[n.target for n in gm.graph.nodes if n.op == "call_function"] for gm in graphs]
         self.op_count = sum(len(ops) for ops in self.ops_per_graph)
         self.out_guards = out_guards
 
     def __str__(self):
+        """The report as torch._dynamo.explain prints it (Break Reasons with a user stack, Ops, Guards),
+        plus each break's explanation and hint from break_reasons.py, and the frames that ran eagerly."""
         lines = [f"Graph Count: {self.graph_count}", f"Graph Break Count: {self.graph_break_count}",
                  f"Op Count: {self.op_count}", "Break Reasons:"]
         for i, reason in enumerate(self.break_reasons, 1):
-            lines += [f"  Break Reason {i}:", f"    Reason: {reason.reason}", f"    Why: {reason.explanation}"]
+            lines += [f"  Break Reason {i}:", *_describe_reason(reason)]
+        if self.eager_frames:
+            lines.append("Frames Run Eagerly:")
+            for i, reason in enumerate(self.eager_frames, 1):
+                lines += [f"  Frame {i}:", *_describe_reason(reason)]
         lines.append("Ops per Graph:")
         for i, ops in enumerate(self.ops_per_graph, 1):
             lines.append(f"  Ops {i}:")
-            lines += [f"    {getattr(op, '__name__', op)}" for op in ops]
+            lines += [f"    {_op_name(op)}" for op in ops]
         lines.append("Out Guards:")
-        lines += [f"  {g}" for g in self.out_guards]
+        for i, guard in enumerate(self.out_guards, 1):
+            lines += [f"  Guard {i}:", f"    Create Function: {guard.kind}", f"    Code List: [{guard.code!r}]",
+                      f"    Why: {guard.why}"]
         return "\n".join(lines) + "\n"
+
+
+def _describe_reason(reason):
+    """Reason, explanation and hint, and the user line the break happened at (from the Unsupported text)."""
+    where = re.search(r"\(instruction (\w+) at (.+):(\d+)\)", reason.reason or "")
+    text = re.sub(r" \(instruction \w+ at .+:\d+\)", "", reason.reason or "")
+    text = re.sub(r" \[\w+\]$", "", text)  # the reason's code, shown as its explanation below
+    what, hint = REASONS.get(reason.code, REASONS["unsupported"])
+    lines = [f"    Reason: {text}", f"      Explanation: {what}", f"      Hint: {hint}"]
+    if where:
+        lines += ["    User Stack:", f"      <FrameSummary file {where.group(2)}, line {where.group(3)} ({where.group(1)})>"]
+    return lines
+
+
+def _op_name(op):
+    if isinstance(op, str) or type(op).__name__ == "builtin_function_or_method":
+        return str(op)  # a method name ("sin"), or <built-in function mul> as torch prints it
+    module = getattr(op, "__module__", None)
+    name = getattr(op, "__qualname__", None) or getattr(op, "__name__", None)
+    return f"{module}.{name}" if module and name else str(op)
 
 
 class BreakReason:
@@ -42,6 +79,10 @@ class BreakReason:
         return f"BreakReason({self.reason!r})"
 
 
+def _reason(entry):
+    return BreakReason(entry.break_reason, entry.break_reason.rsplit("[", 1)[-1].rstrip("]"))
+
+
 def explain(fn, *extra_args, **extra_kwargs):
     def inner(*args, **kwargs):
         graphs = []
@@ -51,16 +92,17 @@ def explain(fn, *extra_args, **extra_kwargs):
             graphs.append(gm)
             return gm.forward
 
-        eval_frame.CACHE.pop(getattr(getattr(fn, "forward", fn), "__code__", None), None)
+        eval_frame.reset()
         eval_frame._observers.append(entries.append)
         try:
             eval_frame.optimize(recording_backend)(fn)(*args, **kwargs)
         finally:
             eval_frame._observers.remove(entries.append)
-        reasons = [BreakReason(e.break_reason, e.break_reason.rsplit("[", 1)[-1].rstrip("]"))
-                   for e in entries if e.break_reason]
+            eval_frame.reset()
+        reasons = [_reason(e) for e in entries if e.break_reason and e.transformed_code and e.graph is not None]
+        eager = [_reason(e) for e in entries if e.break_reason and e.transformed_code is None]
         guards = [g for e in entries for g in e.guard_fn.guard_list]
-        return ExplainOutput(graphs, reasons, guards)
+        return ExplainOutput(graphs, reasons, guards, eager)
 
     if extra_args or extra_kwargs:
         return inner(*extra_args, **extra_kwargs)

@@ -16,13 +16,42 @@ It returns None when every guard passes, else the text of the first guard
 that failed, which is what recompile logs and the cache-limit warning print.
 """
 import builtins
+import weakref
 
 import minitorch2
+
+from . import source
 
 
 def ___check_tensor(value, dtype, size, stride, requires_grad, tensor_type):
     return (type(value) is tensor_type and value.dtype == dtype and tuple(value.shape) == size
             and tuple(value.stride()) == stride and value.requires_grad == requires_grad)
+
+
+_SCALAR_TYPE_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16",
+                      "int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
+
+
+def _scalar_type(dtype):
+    name = str(dtype).rsplit(".", 1)[-1]
+    return _SCALAR_TYPE_NAMES.get(name, name)
+
+
+def ___tensor_mismatch(value, name, dtype, size, stride, requires_grad, tensor_type):
+    """Why ___check_tensor failed, in Dynamo's words: the first property that differs, expected and actual."""
+    if type(value) is not tensor_type:
+        return f"tensor '{name}' type mismatch. expected {tensor_type.__name__}, actual {type(value).__name__}"
+    if value.dtype != dtype:
+        return f"tensor '{name}' dtype mismatch. expected {_scalar_type(dtype)}, actual {_scalar_type(value.dtype)}"
+    if value.requires_grad != requires_grad:
+        return f"tensor '{name}' requires_grad mismatch. expected requires_grad={int(requires_grad)}"
+    if value.dim() != len(size):
+        return f"tensor '{name}' rank mismatch. expected {len(size)}, actual {value.dim()}"
+    for what, expected, actual in (("size", size, tuple(value.shape)), ("stride", stride, tuple(value.stride()))):
+        for i, (e, a) in enumerate(zip(expected, actual)):
+            if e != a:
+                return f"tensor '{name}' {what} mismatch at index {i}. expected {e}, actual {a}"
+    return f"tensor '{name}' mismatch"
 
 
 def ___check_obj_id(value, expected):
@@ -39,21 +68,24 @@ def ___is_grad_enabled():
 
 GUARD_NAMESPACE = {
     "___check_tensor": ___check_tensor,
+    "___tensor_mismatch": ___tensor_mismatch,
     "___check_obj_id": ___check_obj_id,
     "___check_type_id": ___check_type_id,
     "___is_grad_enabled": ___is_grad_enabled,
     "torch": minitorch2,
     "builtins": builtins,
+    "FOREIGN_GLOBALS": source.FOREIGN_GLOBALS,
 }
 
 
 class Guard:
     """One assumption: `code` must be true; `kind` says what sort (TENSOR_MATCH, ID_MATCH...)."""
 
-    def __init__(self, kind, code, why):
+    def __init__(self, kind, code, why, failure=None):
         self.kind = kind
         self.code = code
         self.why = why
+        self.failure = failure  # an expression describing a failure with the actual values; default: why
 
     def __repr__(self):
         return f"{self.kind}: {self.code}"
@@ -70,7 +102,8 @@ def tensor_guard(source, value):
             f"{value.requires_grad!r}, {_type_expr(value)})")
     why = (f"tensor {name}: expected {_type_expr(value)} {value.dtype} size {list(value.shape)} "
            f"stride {list(value.stride())} requires_grad={value.requires_grad}")
-    return Guard("TENSOR_MATCH", code, why)
+    failure = code.replace("___check_tensor(", "___tensor_mismatch(", 1).replace(f"({name}, ", f"({name}, {name!r}, ", 1)
+    return Guard("TENSOR_MATCH", code, why, failure)
 
 
 def constant_guard(source, value):
@@ -107,7 +140,7 @@ class GuardSet:
     def __init__(self):
         self.guards = []
         self._codes = set()
-        self.keepalive = []  # objects guarded by id stay alive so their ids are not reused
+        self.keepalive = []  # objects guarded by id: watched (weakly) so a reused id cannot pass
 
     def add(self, guard, keepalive=None):
         if guard.code not in self._codes:
@@ -119,7 +152,7 @@ class GuardSet:
     def source_text(self):
         lines = ["def guards(L, G):"]
         for g in self.guards:
-            lines.append(f"    if not ({g.code}): return {g.why!r}")
+            lines.append(f"    if not ({g.code}): return {g.failure or repr(g.why)}")
         lines.append("    return None")
         return "\n".join(lines)
 
@@ -131,5 +164,23 @@ class GuardSet:
         fn = namespace["guards"]
         fn.source = text
         fn.guard_list = list(self.guards)
-        fn.keepalive = self.keepalive
+        fn.invalidated = False
+        fn.keepalive = [_watch(obj, fn, namespace) for obj in self.keepalive]
         return fn
+
+
+def _watch(obj, guard_fn, namespace):
+    """A weak reference to an object guarded by id; its death makes every id guard of guard_fn fail.
+
+    As Dynamo does, a cache entry must not keep the modules and functions it specialised on alive;
+    once one dies its id may be reused by a new object, so the entry can never match again.
+    Objects that cannot be weakly referenced (builtins) are held strongly.
+    """
+    def invalidate(_ref):
+        guard_fn.invalidated = True
+        namespace["___check_obj_id"] = lambda value, expected: False
+
+    try:
+        return weakref.ref(obj, invalidate)
+    except TypeError:
+        return obj

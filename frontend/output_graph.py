@@ -11,6 +11,11 @@ inlined call). It plays Dynamo's OutputGraph:
                    `l_x_ + 1`), each with meta["example_value"] a fake tensor
     output         a tuple of the tensors the frame returns
     guards         a GuardSet (see guards.py)
+    side effects   lists from outside the frame it mutated, globals and module attributes it
+                   wrote: replayed,
+                   in order, after the graph runs (`L['xs'][:] = [...]`, `G['n'] = ...`), as
+                   Dynamo's SideEffects; a frame cut by a break replays them before the
+                   breaking instruction runs (resume.py)
 
 The one idea to hold: the backend gets a GraphModule and the REAL example
 inputs, and returns a callable; the cache entry later fetches the same inputs
@@ -36,10 +41,14 @@ class OutputGraph:
         self.graph = fx.Graph()
         self.fake_mode = FakeTensorMode()
         self.guards = guards_mod.GuardSet()
-        self.guards.add(guards_mod.grad_mode_guard(minitorch2.is_grad_enabled()))
+        self.grad_enabled_at_entry = minitorch2.is_grad_enabled()
+        self.guards.add(guards_mod.grad_mode_guard(self.grad_enabled_at_entry))
         self.inputs = []
         self._input_vars = {}
         self.outputs = []
+        self.mutated = []  # side effects: lists from outside the frame whose contents changed, in order
+        self.stored_globals = {}  # side effects: global name -> tracker written by the frame
+        self.stored_attrs = {}  # side effects: (module source, attribute) -> (module tracker, value tracker)
 
     # ---- inputs -----------------------------------------------------------------------
 
@@ -118,15 +127,69 @@ class OutputGraph:
         self.outputs.append(tensor_var)
         return len(self.outputs) - 1
 
+    # ---- side effects -------------------------------------------------------------------
+
+    def note_mutation(self, list_var):
+        """A list from outside the frame changed; its final contents are written back after the graph."""
+        if all(m is not list_var for m in self.mutated):
+            self.mutated.append(list_var)
+
+    def side_effect_plan(self):
+        """(outs, L, G) -> None: write the tracked contents back into each mutated outside list."""
+        plans = [(var.source, [item.realize().output_plan(self) for item in var.items]) for var in self.mutated]
+        global_plans = {name: var.realize().output_plan(self) for name, var in self.stored_globals.items()}
+        attr_plans = [(source, name, value.realize().output_plan(self))
+                      for (source, name), (_, value) in self.stored_attrs.items()]
+
+        def replay(outs, L, G):
+            for source, items in plans:
+                source.fetch(L, G)[:] = [p(outs, L, G) for p in items]
+            for name, plan in global_plans.items():
+                G[name] = plan(outs, L, G)
+            for source, name, plan in attr_plans:
+                setattr(source.fetch(L, G), name, plan(outs, L, G))
+
+        return replay
+
+    def reconstruct_side_effects(self, cg):
+        """The same replay as instructions (`L['xs'][:] = [...]`), for a frame cut by a graph break."""
+        for var in self.mutated:
+            for item in var.items:
+                cg.reconstruct(item)
+            cg.append("BUILD_LIST", len(var.items))
+            cg.load_source(var.source)
+            cg.append("LOAD_CONST", slice(None))
+            cg.append("STORE_SUBSCR")
+        for name, var in self.stored_globals.items():
+            cg.reconstruct(var)
+            cg.append("STORE_GLOBAL", name)
+        for (source, name), (_, value) in self.stored_attrs.items():
+            cg.reconstruct(value)
+            cg.load_source(source)
+            cg.append("STORE_ATTR", name)
+
     def op_count(self):
         return sum(1 for n in self.graph.nodes if n.op.startswith("call"))
 
     def finish(self, return_var):
         """Close the graph; returns (GraphModule, plan) where plan rebuilds the frame's return value."""
-        plan = return_var.realize().output_plan(self)
+        result_plan = return_var.realize().output_plan(self)
+        replay = self.side_effect_plan() if self.mutated or self.stored_globals or self.stored_attrs else None
+
+        def plan(outs, L, G):
+            result = result_plan(outs, L, G)  # read before the replay changes what sources point at
+            if replay is not None:
+                replay(outs, L, G)
+            return result
+
+        return self.close(), plan
+
+    def close(self):
+        """Output the registered tensors and close the graph. Dead nodes stay, as in the graphs Dynamo
+        hands its backend; only speculative getitems of tuple results nobody used are dropped. A graph
+        cut by a break is closed after `resume.transform_frame` registered what it rebuilds."""
         self.graph.output(tuple(v.proxy.node for v in self.outputs))
         for node in reversed(list(self.graph.nodes)):
             if node.meta.get("frontend_speculative") and not node.users:
                 self.graph.erase_node(node)
-        gm = fx.GraphModule(minitorch2.nn.Module(), self.graph)
-        return gm, plan
+        return fx.GraphModule(minitorch2.nn.Module(), self.graph)

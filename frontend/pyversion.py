@@ -15,7 +15,10 @@ import operator
 import sys
 
 VERSION = sys.version_info[:2]
-SUPPORTED = ((3, 11),)
+SUPPORTED = ((3, 11), (3, 12), (3, 13))
+# 3.13 puts the NULL (or self) of a call ABOVE the callable: [callable, NULL|self, args...];
+# 3.11 and 3.12 put it below: [NULL, callable, args...] or [method, self, args...].
+NULL_AFTER_CALLABLE = VERSION >= (3, 13)
 
 
 class UnsupportedPython(NotImplementedError):
@@ -24,7 +27,7 @@ class UnsupportedPython(NotImplementedError):
 
 def check_supported():
     if VERSION not in SUPPORTED:
-        raise UnsupportedPython(f"the frontend translates Python 3.11 bytecode; this is Python {VERSION[0]}.{VERSION[1]}")
+        raise UnsupportedPython(f"the frontend translates Python 3.11-3.13 bytecode; this is Python {VERSION[0]}.{VERSION[1]}")
 
 
 def instructions(code):
@@ -33,15 +36,15 @@ def instructions(code):
 
 
 def load_global_pushes_null(inst):
-    """LOAD_GLOBAL's low arg bit asks for a NULL below the global (3.11: the callable slot of CALL)."""
-    if VERSION == (3, 11):
+    """LOAD_GLOBAL's low arg bit asks for a NULL next to the global (the callable slot of CALL)."""
+    if VERSION in SUPPORTED:
         return bool(inst.arg & 1)
     raise UnsupportedPython(VERSION)
 
 
 def kw_names(inst, code):
-    """The keyword names a KW_NAMES instruction announces for the next CALL (3.11: a co_consts index)."""
-    if VERSION == (3, 11):
+    """The keyword names a KW_NAMES instruction announces for the next CALL (3.11, 3.12: a co_consts index)."""
+    if VERSION in ((3, 11), (3, 12)):
         return code.co_consts[inst.arg]
     raise UnsupportedPython(VERSION)
 
@@ -52,9 +55,14 @@ def jump_target(inst):
 
 
 def for_iter_exit(inst):
-    """Where FOR_ITER jumps when the iterator is exhausted (3.11: past the loop, nothing left to pop)."""
+    """Where FOR_ITER goes when the iterator is exhausted, having popped it. 3.11: its target. 3.12: dis
+    names the END_FOR there, which the interpreter skips; 3.13: it skips END_FOR and the POP_TOP after it."""
     if VERSION == (3, 11):
         return inst.argval
+    if VERSION == (3, 12):
+        return inst.argval + 2
+    if VERSION == (3, 13):
+        return inst.argval + 4
     raise UnsupportedPython(VERSION)
 
 
@@ -80,10 +88,228 @@ def binary_op(inst):
 
 
 def compare_op(inst):
-    return COMPARE_OPS[inst.argval]
+    return COMPARE_OPS[inst.argval]  # 3.13's bool(...) form: dis still gives the bare operator as argval
 
 
 def is_generator(code):
     import inspect
 
     return bool(code.co_flags & (inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR | inspect.CO_ITERABLE_COROUTINE))
+
+
+def forget_locals_snapshot(frame):
+    """Drop the dict of locals that reading `frame.f_locals` (or a profile event) leaves on a running frame.
+
+    3.11 and 3.12 keep that dict on the frame as a snapshot holding a reference to every local until
+    the next read refreshes it, so a `del x` after `with optimize():` would not free x. Clearing it
+    is safe: the next read refills it from the frame. 3.13 (PEP 667) has no snapshot. Module and class
+    bodies have no snapshot either (their f_locals is their real namespace): those are left alone.
+    """
+    import inspect
+
+    if not frame.f_code.co_flags & inspect.CO_OPTIMIZED:  # not a function frame (no fast locals, no snapshot)
+        return
+    if VERSION in ((3, 11), (3, 12)):
+        frame.f_locals.clear()
+    elif VERSION >= (3, 13):
+        pass
+    else:
+        raise UnsupportedPython(VERSION)
+
+
+# ---- control flow facts used by graph breaks (resume.py) ------------------------------------
+
+JUMP_OPNAMES = frozenset(dis.opname[op] for op in dis.hasjrel + dis.hasjabs)
+UNCONDITIONAL_JUMPS = frozenset({"JUMP_FORWARD", "JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT"})
+TERMINATORS = frozenset({"RETURN_VALUE", "RETURN_CONST", "RAISE_VARARGS", "RERAISE"})
+RETURNS = frozenset({"RETURN_VALUE", "RETURN_CONST"})
+
+
+def has_backedge_after(instructions, index):
+    """Dynamo's heuristic for "this break is inside a loop": a jump after instruction `index`, before the
+    first RETURN_VALUE, goes back to an offset before it. (The breaking instruction itself is not looked
+    at: a data-dependent `while` condition at the loop's bottom resumes, with the loop in the resume.)"""
+    current = instructions[index].offset
+    for inst in instructions[index + 1:]:
+        if inst.opname in RETURNS:
+            return False
+        if inst.opname in JUMP_OPNAMES and inst.argval < current:
+            return True
+    return False
+
+
+def exception_entries(code):
+    """The exception table of `code` (3.11-3.13: `dis.Bytecode(code).exception_entries`)."""
+    if VERSION in SUPPORTED:
+        return dis.Bytecode(code).exception_entries
+    raise UnsupportedPython(VERSION)
+
+
+def enclosing_blocks(code, offset):
+    """The kinds of exception-table regions covering `offset`: "with" (the handler runs __exit__),
+    "try" (an except/finally handler) or "except" (inside a handler, whose cleanup re-raises)."""
+    by_offset = {inst.offset: inst for inst in instructions(code)}
+    kinds = []
+    for entry in exception_entries(code):
+        if not entry.start <= offset < entry.end:
+            continue
+        handler = by_offset[entry.target]
+        after = by_offset.get(entry.target + 2)
+        if handler.opname == "PUSH_EXC_INFO" and after is not None and after.opname == "WITH_EXCEPT_START":
+            kinds.append("with")
+        elif handler.opname == "PUSH_EXC_INFO":
+            kinds.append("try")
+        else:
+            kinds.append("except")
+    return kinds
+
+
+def stack_effect(inst, jump):
+    """How many stack items `inst` adds (negative: removes) when it does (jump=True) or does not jump.
+    3.11 splits a call's effect between PRECALL and CALL; a replayed CALL is PRECALL+CALL, so count both."""
+    if inst.opname == "CALL":
+        return -inst.arg - 1
+    return dis.stack_effect(inst.opcode, inst.arg, jump=jump) if inst.opcode >= dis.HAVE_ARGUMENT \
+        else dis.stack_effect(inst.opcode, jump=jump)
+
+
+def successors(inst, next_offset):
+    """Offsets control can reach after `inst` (exception handlers aside)."""
+    if inst.opname in TERMINATORS:
+        return []
+    if inst.opname in UNCONDITIONAL_JUMPS:
+        return [inst.argval]
+    if inst.opname in JUMP_OPNAMES:
+        return [next_offset, inst.argval]
+    return [next_offset]
+
+
+def local_reads_writes(inst):
+    """(names read, names written) by one instruction, for liveness of fast locals. A name both read
+    and written counts as read first (live before it); 3.13's STORE_FAST_LOAD_FAST writes first."""
+    name = inst.opname
+    if name in ("LOAD_FAST", "DELETE_FAST", "LOAD_FAST_CHECK", "LOAD_FAST_AND_CLEAR"):
+        return (inst.argval,), ()
+    if name == "STORE_FAST":
+        return (), (inst.argval,)
+    if name == "LOAD_FAST_LOAD_FAST":
+        return tuple(inst.argval), ()
+    if name == "STORE_FAST_STORE_FAST":
+        return (), tuple(inst.argval)
+    if name == "STORE_FAST_LOAD_FAST":
+        stored, loaded = inst.argval
+        return ((loaded,) if loaded != stored else ()), (stored,)
+    return (), ()
+
+
+# How many stack items an instruction reads (pops, or reaches down to, like LIST_APPEND's list), so
+# a graph break can put exactly those back on the real stack before running it natively.
+_FIXED_OPERANDS = {
+    "LOAD_ATTR": 1, "LOAD_METHOD": 1, "STORE_ATTR": 2, "DELETE_ATTR": 1, "STORE_SUBSCR": 3, "DELETE_SUBSCR": 2,
+    "BINARY_SUBSCR": 2, "BINARY_OP": 2, "COMPARE_OP": 2, "IS_OP": 2, "CONTAINS_OP": 2, "UNARY_NEGATIVE": 1,
+    "UNARY_POSITIVE": 1, "UNARY_INVERT": 1, "UNARY_NOT": 1, "GET_ITER": 1, "GET_LEN": 1, "UNPACK_SEQUENCE": 1,
+    "UNPACK_EX": 1, "POP_JUMP_FORWARD_IF_FALSE": 1, "POP_JUMP_FORWARD_IF_TRUE": 1,
+    "POP_JUMP_BACKWARD_IF_FALSE": 1, "POP_JUMP_BACKWARD_IF_TRUE": 1, "POP_JUMP_FORWARD_IF_NONE": 1,
+    "POP_JUMP_FORWARD_IF_NOT_NONE": 1, "POP_JUMP_BACKWARD_IF_NONE": 1, "POP_JUMP_BACKWARD_IF_NOT_NONE": 1,
+    "JUMP_IF_FALSE_OR_POP": 1, "JUMP_IF_TRUE_OR_POP": 1, "RETURN_VALUE": 1, "POP_TOP": 1, "STORE_FAST": 1,
+    "STORE_GLOBAL": 1, "STORE_DEREF": 1, "STORE_NAME": 1, "BEFORE_WITH": 1, "LIST_TO_TUPLE": 1,
+    "LOAD_GLOBAL": 0, "LOAD_FAST": 0, "LOAD_CONST": 0, "LOAD_DEREF": 0, "LOAD_CLOSURE": 0, "LOAD_NAME": 0,
+    "DELETE_FAST": 0, "DELETE_GLOBAL": 0, "IMPORT_NAME": 2, "IMPORT_FROM": 1, "PRINT_EXPR": 1,
+    # 3.12 and 3.13
+    "RETURN_CONST": 0, "LOAD_FAST_CHECK": 0, "LOAD_FAST_AND_CLEAR": 0, "LOAD_FAST_LOAD_FAST": 0,
+    "STORE_FAST_LOAD_FAST": 1, "STORE_FAST_STORE_FAST": 2, "POP_JUMP_IF_FALSE": 1, "POP_JUMP_IF_TRUE": 1,
+    "POP_JUMP_IF_NONE": 1, "POP_JUMP_IF_NOT_NONE": 1, "BINARY_SLICE": 3, "STORE_SLICE": 4,
+    "CALL_INTRINSIC_1": 1, "TO_BOOL": 1, "LOAD_SUPER_ATTR": 3, "FORMAT_SIMPLE": 1, "FORMAT_WITH_SPEC": 2,
+    "CONVERT_VALUE": 1, "SET_FUNCTION_ATTRIBUTE": 2, "END_FOR": 1,
+}
+
+
+def operand_count(inst):
+    """Stack items `inst` reads; None for an instruction a graph break does not know how to replay."""
+    name, arg = inst.opname, inst.arg
+    if name in _FIXED_OPERANDS:
+        return _FIXED_OPERANDS[name]
+    if name == "CALL":
+        return arg + 2  # NULL or method, callable, args (3.11: replayed with its PRECALL)
+    if name == "CALL_KW":
+        return arg + 3  # callable, NULL or self, args, the tuple of keyword names
+    if name == "CALL_FUNCTION_EX":
+        return 3 + (arg & 1)  # NULL, callable, args tuple, kwargs dict
+    if name in ("BUILD_TUPLE", "BUILD_LIST", "BUILD_SET", "BUILD_STRING", "BUILD_SLICE", "RAISE_VARARGS",
+                "COPY", "SWAP", "LIST_APPEND", "LIST_EXTEND", "SET_ADD", "SET_UPDATE", "DICT_UPDATE", "DICT_MERGE"):
+        return arg
+    if name == "MAP_ADD":
+        return arg + 1
+    if name == "BUILD_MAP":
+        return 2 * arg
+    if name == "BUILD_CONST_KEY_MAP":
+        return arg + 1
+    if name == "FORMAT_VALUE":
+        return 2 if arg & 0x04 else 1
+    if name == "MAKE_FUNCTION":
+        return 1 + bin((arg or 0) & 0x0F).count("1")  # 3.13: the code object only (SET_FUNCTION_ATTRIBUTE)
+    return None
+
+
+# ---- 3.12 and 3.13 (handlers in opcodes_312.py) ---------------------------------------------------
+
+def load_attr_is_method(inst):
+    """3.12 folded LOAD_METHOD into LOAD_ATTR: the low arg bit asks for the method-call form
+    (a NULL and the attribute, or the function and self, in the version's call order)."""
+    if VERSION == (3, 11):
+        return False
+    if VERSION in SUPPORTED:
+        return bool(inst.arg & 1)
+    raise UnsupportedPython(VERSION)
+
+
+def intrinsic_name(inst):
+    """CALL_INTRINSIC_1's function, e.g. "INTRINSIC_LIST_TO_TUPLE" (dis puts the name in argrepr)."""
+    return inst.argrepr
+
+
+def generated_instructions(name, arg):
+    """The (opname, arg) pairs that stand for one instruction written in 3.11 terms by the code
+    generator (assemble.Codegen): 3.12 has no PRECALL and no LOAD_METHOD, and LOAD_ATTR's argument
+    carries the method bit, as the `bytecode` package spells it: (is_method, name)."""
+    if VERSION == (3, 11):
+        return [(name, arg)]
+    if name == "PRECALL":
+        return []
+    if name == "LOAD_METHOD":
+        return [("LOAD_ATTR", (True, arg))]
+    if name == "LOAD_ATTR" and isinstance(arg, str):
+        return [("LOAD_ATTR", (False, arg))]
+    return [(name, arg)]
+
+
+def call_instructions(nargs, kw_names):
+    """The (opname, arg) pairs of a call of `nargs` arguments, the last len(kw_names) by keyword."""
+    if VERSION == (3, 11):
+        kw = [("KW_NAMES", tuple(kw_names))] if kw_names else []
+        return kw + [("PRECALL", nargs), ("CALL", nargs)]
+    if VERSION == (3, 12):
+        kw = [("KW_NAMES", tuple(kw_names))] if kw_names else []
+        return kw + [("CALL", nargs)]
+    if VERSION == (3, 13):
+        if kw_names:
+            return [("LOAD_CONST", tuple(kw_names)), ("CALL_KW", nargs)]
+        return [("CALL", nargs)]
+    raise UnsupportedPython(VERSION)
+
+
+def conditional_jump_prefix(opname):
+    """What must run before a conditional jump replayed on a value the translator could not decide:
+    3.13's POP_JUMP_IF_TRUE/FALSE take only exact bools (the compiler puts TO_BOOL before them)."""
+    if VERSION >= (3, 13) and opname in ("POP_JUMP_IF_TRUE", "POP_JUMP_IF_FALSE"):
+        return ["TO_BOOL"]
+    return []
+
+
+def callee_slot(stack, nargs, is_null):
+    """The stack index of the function a CALL of nargs arguments calls. 3.11/3.12: [NULL, fn, args] or
+    [fn, self, args]; 3.13: [fn, NULL|self, args]."""
+    below = len(stack) - nargs - 2
+    if NULL_AFTER_CALLABLE:
+        return below
+    return below + 1 if is_null(stack[below]) else below

@@ -62,6 +62,22 @@ class GlobalSource(Source):
         return f"G[{self.global_name!r}]"
 
 
+# Globals dicts of inlined functions from other modules, by id: `FOREIGN_GLOBALS[id][name]` names a value there.
+FOREIGN_GLOBALS = {}
+
+
+class ForeignGlobalSource(Source):
+    """A global of an inlined function whose module is not the frame's (its dict is held in FOREIGN_GLOBALS)."""
+
+    def __init__(self, globals_dict, global_name):
+        FOREIGN_GLOBALS[id(globals_dict)] = globals_dict
+        self.globals_dict = globals_dict
+        self.global_name = global_name
+
+    def name(self):
+        return f"FOREIGN_GLOBALS[{id(self.globals_dict)}][{self.global_name!r}]"
+
+
 class AttrSource(Source):
     def __init__(self, base, member):
         self.base = base

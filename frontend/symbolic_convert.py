@@ -12,27 +12,39 @@ There is one method per opcode, named after it, grouped by theme; Python
 version facts come from `pyversion.py`. Calls to user functions and module
 forwards are inlined by an InliningInstructionTranslator sharing the same
 OutputGraph. Anything the translator cannot model raises `Unsupported`
-(with the instruction, file and line), and in this slice the whole frame
-then runs eagerly. The one idea to hold: nothing here runs the user's code;
-branches are taken on values known at translation time (and guarded), and a
-branch on tensor data is a graph break.
+(with the instruction, file and line, and the loop/try/with context that
+decides whether the frame can resume). `eval_frame.translate` then replays
+the frame with `stop_at_step` set, so the translator stops just before the
+breaking instruction and leaves a `BreakPoint` (stack, locals, grad mode)
+from which `resume.py` builds the transformed frame. Replaying instead of
+rolling back keeps the trackers simple: a call that broke deep inside an
+inlined function may already have recorded nodes and mutated trackers. The
+one idea to hold: nothing here runs the user's code; branches are taken on
+values known at translation time (and guarded), and a branch on tensor data
+is a graph break.
 """
 import operator
 
+import minitorch2
+
 from . import pyversion
 from .exc import Unsupported
+from .opcodes_312 import Py312OpcodesMixin
 from .output_graph import OutputGraph
-from .source import GlobalSource
-from .variables import (BaseListVariable, BuiltinVariable, CellVariable, ConstantVariable, LazyVariableTracker,
+from .source import ForeignGlobalSource, GlobalSource
+from .variables import (BaseListVariable, BuiltinVariable, CellVariable, ConstantVariable, DictVariable,
+                        GradModeVariable, LazyVariableTracker, dict_items,
                         ListIteratorVariable, ListVariable, NestedUserFunctionVariable, NNModuleVariable,
                         NullVariable, TensorVariable, TupleVariable, binary_op, unary_op, wrap)
+from .variables.ctx_manager import GRAD_MODE_CLASSES, GradModeClassVariable
+from .variables.dicts import constant_key
 from .variables.lists import SizeVariable
 
 MAX_INSTRUCTIONS = 200_000
 MAX_INLINE_DEPTH = 32
 
 
-class InstructionTranslatorBase:
+class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3.12/3.13 have
     def __init__(self, code, f_globals, output, symbolic_locals, cells, depth):
         self.code = code
         self.f_globals = f_globals
@@ -48,12 +60,18 @@ class InstructionTranslatorBase:
         self.return_value = None
         self.lineno = code.co_firstlineno
         self.steps = 0
+        self.root_globals = f_globals  # the frame's globals (G); inlined callees from elsewhere use their own
+        self.stop_at_step = None  # root frame only: stop before this step, for a graph break (see BreakPoint)
+        self.break_point = None
 
     # ---- the loop -------------------------------------------------------------------------
 
     def run(self):
         while self.return_value is None:
             inst = self.instructions[self.ip]
+            if self.steps + 1 == self.stop_at_step:
+                self.break_point = BreakPoint(self, inst)
+                return None
             self.ip += 1
             if inst.positions is not None and inst.positions.lineno is not None:
                 self.lineno = inst.positions.lineno
@@ -67,8 +85,20 @@ class InstructionTranslatorBase:
                 handler(inst)
             except Unsupported as e:
                 e.add_location(inst, self.code.co_filename, self.lineno)
+                self.note_break_context(e, inst)
                 raise
         return self.return_value
+
+    def note_break_context(self, e, inst):
+        """Record on e what decides whether the frame can resume after this break: a loop still to run
+        (Dynamo's backedge heuristic), an enclosing try or with block, in this frame or any caller."""
+        if not hasattr(e, "blocks"):
+            e.in_loop, e.blocks, e.break_step, e.break_opname = False, [], None, None
+        e.in_loop = e.in_loop or pyversion.has_backedge_after(self.instructions, self.ip - 1)
+        if self.depth == 0:  # blocks of inlined callees do not matter: the callee reruns as its own frame
+            e.blocks = pyversion.enclosing_blocks(self.code, inst.offset)
+            e.break_step, e.break_offset, e.break_opname = self.steps, inst.offset, inst.opname
+            e.next_opname = self.instructions[self.ip].opname if self.ip < len(self.instructions) else None
 
     def push(self, var):
         self.stack.append(var)
@@ -92,6 +122,7 @@ class InstructionTranslatorBase:
         if pyversion.is_generator(code):
             raise Unsupported(f"{code.co_name} is a generator", "generator")
         sub = InliningInstructionTranslator(code, f_globals, self.output, dict(bound_args), dict(cells), self.depth + 1)
+        sub.root_globals = self.root_globals
         return sub.run()
 
     # ---- frame setup and no-ops ------------------------------------------------------------
@@ -105,6 +136,9 @@ class InstructionTranslatorBase:
     def PRECALL(self, inst):
         pass
 
+    def EXTENDED_ARG(self, inst):
+        pass  # dis already folded its bits into the next instruction's arg
+
     def COPY_FREE_VARS(self, inst):
         pass
 
@@ -117,12 +151,17 @@ class InstructionTranslatorBase:
 
     def LOAD_FAST(self, inst):
         name = inst.argval
+        if name not in self.symbolic_locals and name in self.cells:  # 3.13 compiles LOAD_CLOSURE to LOAD_FAST
+            return self.push(self.cells[name])
         if name not in self.symbolic_locals:
             raise Unsupported(f"local {name!r} read before assignment", "unsupported")
         self.push(self.symbolic_locals[name])
 
     def STORE_FAST(self, inst):
         var = self.pop()
+        if isinstance(var, NullVariable):  # 3.12: an inlined comprehension restoring an unbound variable
+            self.symbolic_locals.pop(inst.argval, None)
+            return
         if isinstance(var, TensorVariable):
             self.output.rename(var.proxy.node, inst.argval)
         self.symbolic_locals[inst.argval] = var
@@ -131,20 +170,33 @@ class InstructionTranslatorBase:
         self.symbolic_locals.pop(inst.argval, None)
 
     def LOAD_CONST(self, inst):
-        self.push(ConstantVariable(inst.argval))
+        if inst.argval in GRAD_MODE_CLASSES:  # a resume function re-entering a no_grad block (resume.py)
+            self.push(GradModeClassVariable(inst.argval))
+        else:
+            self.push(ConstantVariable(inst.argval))
 
     def LOAD_GLOBAL(self, inst):
         if pyversion.load_global_pushes_null(inst):
-            self.push(NullVariable())
-        name = inst.argval
+            self.push_callable(self._global_value(inst.argval))
+        else:
+            self.push(self._global_value(inst.argval))
+
+    def _global_value(self, name):
+        if self.f_globals is self.root_globals and name in self.output.stored_globals:
+            return self.output.stored_globals[name]  # written earlier in this frame (a pending side effect)
         if name in self.f_globals:
-            self.push(LazyVariableTracker(self, self.f_globals[name], GlobalSource(name)))  # realized at first use, as Dynamo's
-            return
+            source = GlobalSource(name) if self.f_globals is self.root_globals else ForeignGlobalSource(self.f_globals, name)
+            return LazyVariableTracker(self, self.f_globals[name], source)  # realized at first use, as Dynamo's
         import builtins
 
         if not hasattr(builtins, name):
             raise Unsupported(f"global name {name!r} is not defined", "unsupported")
-        self.push(wrap(self.output, getattr(builtins, name), None))
+        return wrap(self.output, getattr(builtins, name), None)
+
+    def STORE_GLOBAL(self, inst):
+        if self.f_globals is not self.root_globals:
+            raise Unsupported(f"writing the global {inst.argval!r} of another module", "side_effect")
+        self.output.stored_globals[inst.argval] = self.pop()
 
     def LOAD_CLOSURE(self, inst):
         self.push(self.cells[inst.argval])
@@ -178,19 +230,35 @@ class InstructionTranslatorBase:
     # ---- attributes and items ----------------------------------------------------------------
 
     def LOAD_ATTR(self, inst):
+        if pyversion.load_attr_is_method(inst):  # 3.12+: LOAD_METHOD is LOAD_ATTR with the method bit
+            return self.LOAD_METHOD(inst)
         obj = self.pop().realize()
         self.push(obj.var_getattr(self, inst.argval))
 
     def LOAD_METHOD(self, inst):
         obj = self.pop().realize()
-        self.push(NullVariable())
-        self.push(obj.var_getattr(self, inst.argval))
+        self.push_callable(obj.var_getattr(self, inst.argval))
 
     def STORE_ATTR(self, inst):
-        raise Unsupported(f"setting attribute {inst.argval!r}", "side_effect")
+        obj, value = self.pop().realize(), self.pop()
+        if not isinstance(obj, NNModuleVariable) or not obj.can_store_attr(inst.argval, value):
+            raise Unsupported(f"setting attribute {inst.argval!r} of {obj}", "side_effect")
+        self.output.stored_attrs[(obj.source, inst.argval)] = (obj, value)
 
     def STORE_SUBSCR(self, inst):
-        raise Unsupported("item assignment (obj[i] = v)", "side_effect")
+        key, obj, value = self.pop().realize(), self.pop().realize(), self.pop()
+        if isinstance(obj, DictVariable):
+            obj.setitem(self, key, value)
+        elif isinstance(obj, TensorVariable):  # `y[0] = v`: an in-place setitem node, as Dynamo records
+            from .variables.tensor import record_mutation
+
+            record_mutation(self.output, operator.setitem, [obj, key, value.realize()])
+        elif isinstance(obj, ListVariable) and key.is_python_constant():
+            if obj.source is not None:
+                self.output.note_mutation(obj)
+            obj.items[key.as_python_constant()] = value
+        else:
+            raise Unsupported("item assignment (obj[i] = v) on a value from outside the frame", "side_effect")
 
     def BINARY_SUBSCR(self, inst):
         index = self.pop().realize()
@@ -219,11 +287,13 @@ class InstructionTranslatorBase:
 
     def CALL(self, inst):
         args = self.popn(inst.arg)
-        fn, maybe_self = self.popn(2)
-        if not isinstance(fn, NullVariable):
-            args = [maybe_self, *args]
+        first, second = self.popn(2)  # [NULL, fn] or [fn, self]; 3.13: [fn, NULL] or [fn, self]
+        if isinstance(first, NullVariable):
+            fn = second
+        elif isinstance(second, NullVariable):
+            fn = first
         else:
-            fn = maybe_self
+            fn, args = first, [second, *args]
         kw_names, self.kw_names = self.kw_names, ()
         kwargs = {}
         if kw_names:
@@ -235,13 +305,11 @@ class InstructionTranslatorBase:
         kwargs_var = self.pop().realize() if inst.arg & 1 else None
         args_var = self.pop().realize()
         fn = self.pop()
-        if isinstance(self.stack[-1] if self.stack else None, NullVariable):
+        if isinstance(fn, NullVariable):  # 3.13: [fn, NULL, args, kwargs]
+            fn = self.pop()
+        elif isinstance(self.stack[-1] if self.stack else None, NullVariable):
             self.pop()
-        kwargs = {}
-        if kwargs_var is not None:
-            if not kwargs_var.is_python_constant():
-                raise Unsupported("**kwargs with non-constant values", "unsupported_call")
-            kwargs = {k: ConstantVariable(v) for k, v in kwargs_var.as_python_constant().items()}
+        kwargs = dict_items(self, kwargs_var) if kwargs_var is not None else {}
         self.push(self.call_function(fn, args_var.unpack_var_sequence(self), kwargs))
 
     def call_function(self, fn, args, kwargs):
@@ -249,12 +317,12 @@ class InstructionTranslatorBase:
 
     def MAKE_FUNCTION(self, inst):
         code = self.pop().as_python_constant()
-        flags = inst.arg
+        flags = inst.arg or 0  # 3.13: no flags; SET_FUNCTION_ATTRIBUTE adds the parts
         closure = self.pop().items if flags & 0x08 else ()
         if flags & 0x04:
             self.pop()
         kwdefaults = self.pop().realize() if flags & 0x02 else None
-        defaults = self.pop().realize().items if flags & 0x01 else ()
+        defaults = self.pop().realize().unpack_var_sequence(self) if flags & 0x01 else ()  # may be a constant tuple
         kwdefaults_map = {}
         if kwdefaults is not None:
             raise Unsupported("keyword-only defaults of a nested function", "unsupported")
@@ -282,6 +350,14 @@ class InstructionTranslatorBase:
 
     def CONTAINS_OP(self, inst):
         container, item = self.pop().realize(), self.pop().realize()
+        if isinstance(container, DictVariable):
+            self.push(ConstantVariable(container.contains(item).value != bool(inst.arg)))
+            return
+        if isinstance(container, BaseListVariable) and item.is_python_constant() and \
+                all(i.realize().is_python_constant() for i in container.items):
+            found = item.as_python_constant() in container.as_python_constant()
+            self.push(ConstantVariable(found != bool(inst.arg)))
+            return
         if not (container.is_python_constant() and item.is_python_constant()):
             raise Unsupported("`in` on non-constant values", "unsupported")
         found = item.as_python_constant() in container.as_python_constant()
@@ -319,18 +395,37 @@ class InstructionTranslatorBase:
         self.push(TupleVariable(self.pop().items))
 
     def BUILD_MAP(self, inst):
-        flat = [v.realize() for v in self.popn(2 * inst.arg)]
-        if not all(v.is_python_constant() for v in flat):
-            raise Unsupported("dicts of non-constant values", "unsupported")
-        values = [v.as_python_constant() for v in flat]
-        self.push(ConstantVariable(dict(zip(values[::2], values[1::2]))))
+        flat = self.popn(2 * inst.arg)
+        self.push(DictVariable({constant_key(k): v for k, v in zip(flat[::2], flat[1::2])}))
 
     def BUILD_CONST_KEY_MAP(self, inst):
         keys = self.pop().as_python_constant()
-        values = [v.realize() for v in self.popn(inst.arg)]
-        if not all(v.is_python_constant() for v in values):
-            raise Unsupported("dicts of non-constant values", "unsupported")
-        self.push(ConstantVariable(dict(zip(keys, [v.as_python_constant() for v in values]))))
+        self.push(DictVariable(dict(zip(keys, self.popn(inst.arg)))))
+
+    def DICT_UPDATE(self, inst):
+        items = dict_items(self, self.pop())
+        self.stack[-inst.arg].items.update(items)
+
+    def DICT_MERGE(self, inst):
+        items = dict_items(self, self.pop())
+        target = self.stack[-inst.arg]
+        duplicate = set(items) & set(target.items)
+        if duplicate:
+            raise Unsupported(f"keyword argument {duplicate.pop()!r} given twice", "unsupported_call")
+        target.items.update(items)
+
+    def MAP_ADD(self, inst):
+        value, key = self.pop(), self.pop()
+        self.stack[-inst.arg].setitem(self, key, value)
+
+    def UNPACK_EX(self, inst):
+        items = self.pop().realize().unpack_var_sequence(self)
+        before, after = inst.arg & 0xFF, inst.arg >> 8
+        if len(items) < before + after:
+            raise Unsupported(f"unpacking {len(items)} values into {before} + *rest + {after}", "unsupported")
+        rest = ListVariable(items[before:len(items) - after])
+        for item in reversed([*items[:before], rest, *items[len(items) - after:]]):
+            self.push(item)
 
     def UNPACK_SEQUENCE(self, inst):
         items = self.pop().realize().unpack_var_sequence(self)
@@ -412,10 +507,27 @@ class InstructionTranslatorBase:
         raise Unsupported("generators cannot be captured", "generator")
 
     def BEFORE_WITH(self, inst):
-        raise Unsupported("`with` blocks are not supported yet", "unsupported_opcode")
+        ctx = self.pop().realize()
+        if not isinstance(ctx, GradModeVariable):
+            raise Unsupported(f"`with` on {ctx} (only no_grad/enable_grad/set_grad_enabled)", "graph_break_in_with")
+        self.push(ctx.enter(self))
+        self.push(ConstantVariable(None))
 
     def RAISE_VARARGS(self, inst):
         raise Unsupported("raise inside a compiled frame", "unsupported_opcode")
+
+
+class BreakPoint:
+    """The state of the root frame just before the instruction that breaks the graph."""
+
+    def __init__(self, tx, inst):
+        self.inst = inst
+        self.index = tx.instructions.index(inst)
+        self.stack = list(tx.stack)
+        self.symbolic_locals = dict(tx.symbolic_locals)
+        self.kw_names = tx.kw_names
+        self.lineno = tx.lineno
+        self.grad_enabled = minitorch2.is_grad_enabled()  # inside a no_grad block: False
 
 
 class InstructionTranslator(InstructionTranslatorBase):
@@ -436,6 +548,21 @@ class InstructionTranslator(InstructionTranslatorBase):
             else:
                 symbolic_locals[name] = lazy
         super().__init__(code, f_globals, output, symbolic_locals, cells, depth=0)
+
+
+    def run(self):
+        """Translate the frame; grad-mode blocks switch the real mode while inside them, so restore it."""
+        grad_enabled = minitorch2.is_grad_enabled()
+        try:
+            return super().run()
+        finally:
+            _restore_grad_mode(grad_enabled)
+
+
+def _restore_grad_mode(enabled):
+    from .variables.ctx_manager import _set_grad_enabled
+
+    _set_grad_enabled(enabled)
 
 
 class InliningInstructionTranslator(InstructionTranslatorBase):

@@ -20,6 +20,7 @@ recomputes the rest.
 """
 import operator
 
+from minitorch2 import _logging
 from minitorch2.fx import Graph, GraphModule
 
 from .reorder import raise_getitems
@@ -35,7 +36,17 @@ def default_partition(joint_module, _joint_inputs, *, num_fwd_outputs, **_ignore
     fwd_graph, bwd_graph = extract_fwd_bwd_graphs(joint, saved, num_fwd_outputs)
     raise_getitems(fwd_graph)
     raise_getitems(bwd_graph)
-    return GraphModule(joint_module, fwd_graph), GraphModule(joint_module, bwd_graph)
+    fw_module, bw_module = GraphModule(joint_module, fwd_graph), GraphModule(joint_module, bwd_graph)
+    log_partition(joint_module, fw_module, bw_module, "default_partition")
+    return fw_module, bw_module
+
+
+def log_partition(joint_module, fw_module, bw_module, name):
+    """The `partition` artifact of MINITORCH2_LOGS: what this partition saves (see report.py)."""
+    if _logging.enabled("partition"):
+        from .report import partition_report
+
+        _logging.log_artifact("partition", str(partition_report(joint_module, fw_module, bw_module, name)))
 
 
 def forward_region(joint_graph, num_fwd_outputs):

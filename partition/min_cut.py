@@ -38,7 +38,7 @@ from minitorch2.fx import GraphModule
 
 from .classify import classify_nodes
 from .cse import fx_graph_cse
-from .default import default_partition, extract_fwd_bwd_graphs
+from .default import default_partition, extract_fwd_bwd_graphs, log_partition
 from .heuristics import MinCutOptions
 from .network import build_flow_network, solve_min_cut
 from .op_types import get_default_op_list
@@ -64,7 +64,9 @@ def _partition(joint_module, _joint_inputs, num_fwd_outputs, static_lifetime_inp
         return default_partition(GraphModule(joint_module, joint_graph), _joint_inputs,
                                  num_fwd_outputs=num_fwd_outputs)
     result = choose_saved_values(joint_graph, node_info, options or MinCutOptions())
-    return extract_partition(joint_module, joint_graph, result.saved_values, num_fwd_outputs)
+    fw_module, bw_module = extract_partition(joint_module, joint_graph, result.saved_values, num_fwd_outputs)
+    log_partition(joint_module, fw_module, bw_module, "min_cut_rematerialization_partition")
+    return fw_module, bw_module
 
 
 def prepare_joint(joint_graph):

@@ -20,6 +20,9 @@ LLVM promotes to a register, and float sums carry `reassoc nsz` so that they
 may be reordered into vector lanes (and, over long ranges, add up blocks of
 partial sums to stay as accurate as torch's cascade summation).
 
+Reductions along a strided dimension for each contiguous output element (column
+sums) are written with the loops swapped, by `llvm_columns.py`.
+
 Index arithmetic is `nsw` i64; `//` and `%` become unsigned division where
 the operand is provably non-negative (loop variables count up from 0), and
 Python's floor semantics otherwise.
@@ -32,6 +35,7 @@ from minitorch2 import _dtype as dt
 
 from .. import loop_ir as L
 from . import llvm_ops
+from .llvm_columns import emit_column_reduction, is_column_reduction
 from .llvm_builder import FunctionBuilder, FunctionBuilderFlags, Value, const, is_unsigned, memory_type, register_type
 
 INDEX = dt.int64
@@ -74,7 +78,10 @@ class KernelEmitter:
         self.b.reserve([arg.name for arg in kernel.args] + ["start", "end", "entry"])
         self.b.reserve([FunctionBuilderFlags.ZERO_DIVISION])
         # (after module_text, self.b.flags lists the error-flag parameters the function takes)
-        self.emit_loop(kernel.loop, {}, outermost=True)
+        if is_column_reduction(kernel):
+            emit_column_reduction(self, kernel)
+        else:
+            self.emit_loop(kernel.loop, {}, outermost=True)
         self.b.do("ret void")
         params = [f"ptr noalias %{arg.name}" for arg in kernel.args] + ["i64 %start", "i64 %end"]
         params += [f"ptr noalias %{flag}" for flag in self.b.flags]  # only kernels that can fail

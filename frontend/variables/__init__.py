@@ -3,6 +3,8 @@ from .base import LazyVariableTracker, NullVariable, VariableTracker
 from .builder import wrap
 from .builtin import BuiltinVariable, binary_op, unary_op
 from .constant import ConstantVariable
+from .ctx_manager import GradModeExitVariable, GradModeVariable
+from .dicts import DictVariable, dict_items
 from .functions import CellVariable, NestedUserFunctionVariable, UserFunctionVariable, UserMethodVariable
 from .lists import BaseListVariable, ListIteratorVariable, ListVariable, SizeVariable, TupleVariable
 from .nn_module import NNModuleVariable

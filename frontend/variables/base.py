@@ -12,6 +12,8 @@ from ..exc import Unsupported
 
 
 class VariableTracker:
+    mutable_identity = False  # rebuilt once per graph break and shared (a list built in the frame)
+
     def __init__(self, source=None):
         self.source = source
 
@@ -51,6 +53,15 @@ class VariableTracker:
             return lambda outs, L, G: source.fetch(L, G)
         raise Unsupported(f"returning {self} from a compiled frame", "unsupported")
 
+    def reconstruct(self, cg):
+        """Append instructions (to the assemble.Codegen cg) that push this value at run time."""
+        if self.source is not None:
+            cg.load_source(self.source)
+        elif self.is_python_constant():
+            cg.load_const(self.as_python_constant())
+        else:
+            raise Unsupported(f"{self} cannot be rebuilt after a graph break", "unresumable")
+
     def __repr__(self):
         return f"{type(self).__name__}()"
 
@@ -73,6 +84,12 @@ class LazyVariableTracker(VariableTracker):
             self._realized = wrap(self._tx.output, self._value, self.source)
         return self._realized
 
+    def reconstruct(self, cg):
+        if self._realized is None:
+            cg.load_source(self.source)  # never looked at: reload it, no guard needed
+        else:
+            cg.reconstruct(self._realized)
+
     def __getattr__(self, name):
         if name.startswith("_"):
             raise AttributeError(name)
@@ -84,6 +101,9 @@ class LazyVariableTracker(VariableTracker):
 
 class NullVariable(VariableTracker):
     """The NULL that LOAD_GLOBAL/PUSH_NULL put below a callable (3.11 call protocol)."""
+
+    def reconstruct(self, cg):
+        cg.append("PUSH_NULL")
 
 
 def realize_all(items):

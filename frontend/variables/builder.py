@@ -15,6 +15,7 @@ from ..exc import Unsupported
 from ..source import GetItemSource
 from .builtin import BuiltinVariable
 from .constant import ConstantVariable
+from .ctx_manager import GRAD_MODE_CLASSES, GradModeClassVariable
 from .functions import UserFunctionVariable
 from .lists import ListVariable, TupleVariable
 from .nn_module import NNModuleVariable
@@ -54,6 +55,15 @@ def _wrap(og, value, source):
             _guard(og, guards.length_guard(source, value))
         items = [wrap(og, v, GetItemSource(source, i) if source is not None else None) for i, v in enumerate(value)]
         return (TupleVariable if isinstance(value, tuple) else ListVariable)(items, source)
+    if type(value) is dict and all(isinstance(k, (str, int)) for k in value):
+        from .dicts import DictVariable
+
+        if source is not None:
+            _guard(og, guards.type_guard(source, value), type(value))
+            _guard(og, guards.Guard("DICT_KEYS", f"list({source.name()}) == {list(value)!r}",
+                                    f"{source.name()} has keys {list(value)!r}"))
+        return DictVariable({k: wrap(og, v, GetItemSource(source, k) if source is not None else None)
+                             for k, v in value.items()}, source)
     if isinstance(value, minitorch2.nn.Module):
         if source is None:
             raise Unsupported("a module without a source", "unsupported")
@@ -73,6 +83,10 @@ def _wrap(og, value, source):
         if source is not None:
             _guard(og, guards.id_guard(source, value), value)
         return BuiltinVariable(value, source)
+    if value in GRAD_MODE_CLASSES:
+        if source is not None:
+            _guard(og, guards.id_guard(source, value), value)
+        return GradModeClassVariable(value, source)
     if isinstance(value, type):
         if source is not None:
             _guard(og, guards.id_guard(source, value), value)

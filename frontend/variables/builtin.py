@@ -31,7 +31,7 @@ def binary_op(tx, fn, a, b):
     if isinstance(a, BaseListVariable) and isinstance(b, BaseListVariable) and fn in (operator.add, operator.iadd):
         if fn is operator.iadd and isinstance(a, ListVariable):
             if a.source is not None:
-                raise Unsupported("+= on a list from outside the frame", "side_effect")
+                tx.output.note_mutation(a)
             a.items.extend(b.items)
             return a
         return type(a)(a.items + b.items)
@@ -91,6 +91,9 @@ class BuiltinVariable(VariableTracker):
 
     # ---- builtins with their own rules --------------------------------------------------
 
+    def call_type(self, tx, obj):
+        return ConstantVariable(obj.realize().python_type())
+
     def call_len(self, tx, obj):
         obj = obj.realize()
         if isinstance(obj, BaseListVariable):
@@ -145,6 +148,19 @@ class BuiltinVariable(VariableTracker):
 
     def call_list(self, tx, iterable=None):
         return ListVariable(iterable.realize().unpack_var_sequence(tx) if iterable is not None else [])
+
+    def call_dict(self, tx, mapping=None, **kwargs):
+        from .dicts import DictVariable, constant_key, dict_items
+
+        items = {}
+        if mapping is not None:
+            mapping = mapping.realize()
+            if isinstance(mapping, BaseListVariable):
+                items = {constant_key(k): v for k, v in (pair.realize().unpack_var_sequence(tx) for pair in mapping.items)}
+            else:
+                items = dict_items(tx, mapping)
+        items.update(kwargs)
+        return DictVariable(items)
 
     def call_tuple(self, tx, iterable=None):
         return TupleVariable(iterable.realize().unpack_var_sequence(tx) if iterable is not None else [])

@@ -62,3 +62,7 @@ class BoundConstantMethod(VariableTracker):
         method = getattr(self.obj.value, self.name)
         return ConstantVariable(method(*[a.as_python_constant() for a in args],
                                        **{k: v.as_python_constant() for k, v in kwargs.items()}))
+
+    def reconstruct(self, cg):
+        cg.reconstruct(self.obj)
+        cg.append("LOAD_ATTR", self.name)

@@ -12,6 +12,7 @@ import inspect
 import types
 
 from ..exc import Unsupported
+from ..profile_capture import original_function
 from ..source import AttrSource, GetItemSource
 from .base import LazyVariableTracker, VariableTracker
 from .lists import TupleVariable
@@ -24,6 +25,9 @@ class CellVariable(VariableTracker):
         super().__init__()
         self.contents = contents
         self.from_outside = from_outside
+
+    def reconstruct(self, cg):
+        raise Unsupported("a closure cell cannot be rebuilt after a graph break", "unresumable")
 
 
 def bind_arguments(tx, fn, args, kwargs):
@@ -40,14 +44,13 @@ def bind_arguments(tx, fn, args, kwargs):
         if kind is inspect.Parameter.VAR_POSITIONAL:
             value = TupleVariable(value)
         elif kind is inspect.Parameter.VAR_KEYWORD:
-            if value:
-                raise Unsupported("**kwargs in an inlined function", "unsupported_call")
-            from .constant import ConstantVariable
+            from .dicts import DictVariable
 
-            value = ConstantVariable({})
+            value = DictVariable(value)
         elif not isinstance(value, VariableTracker):
             value = _wrap_default(tx, fn, name, value)
-        result[name] = value
+        # inspect spells a comprehension's hidden iterator parameter `.0` as `implicit0`
+        result[".0" if name == "implicit0" and fn.__code__.co_varnames[:1] == (".0",) else name] = value
     return result
 
 
@@ -88,11 +91,17 @@ class UserFunctionVariable(VariableTracker):
             raise Unsupported("frontend.graph_break() called", "graph_break")
         if self.fn.__code__.co_flags & (inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR):
             raise Unsupported(f"{self.fn.__qualname__} is a generator or coroutine", "generator")
-        fn = self.fn
+        fn = original_function(self.fn)  # a function `with optimize()` routed: read its real code
         fn._frontend_source = self.source
         all_args = [self_var, *args] if self_var is not None else list(args)
         bound = bind_arguments(tx, fn, all_args, kwargs)
         return tx.inline_call(fn.__code__, fn.__globals__, bound, self.closure_cells(tx))
+
+    def reconstruct(self, cg):
+        if self.source is not None:
+            cg.load_source(self.source)
+        else:
+            cg.append("LOAD_CONST", self.fn)
 
     def __repr__(self):
         return f"UserFunctionVariable({self.fn.__qualname__})"
@@ -109,6 +118,13 @@ class UserMethodVariable(VariableTracker):
     def call_function(self, tx, args, kwargs):
         return self.fn_var.call_function(tx, args, kwargs, self_var=self.self_var)
 
+    def reconstruct(self, cg):
+        cg.append("PUSH_NULL")
+        cg.append("LOAD_CONST", types.MethodType)
+        cg.reconstruct(self.fn_var)
+        cg.reconstruct(self.self_var)
+        cg.call(2)
+
 
 class NestedUserFunctionVariable(VariableTracker):
     """A function made by MAKE_FUNCTION inside the frame; its defaults and cells are trackers."""
@@ -123,6 +139,18 @@ class NestedUserFunctionVariable(VariableTracker):
 
     def python_type(self):
         return types.FunctionType
+
+    def reconstruct(self, cg):
+        if self.closure or self.kwdefaults:
+            raise Unsupported("a nested function with a closure cannot be rebuilt after a graph break", "unresumable")
+        cg.append("PUSH_NULL")
+        cg.append("LOAD_CONST", types.FunctionType)
+        for const in (self.code, self.f_globals, self.code.co_name):
+            cg.append("LOAD_CONST", const)
+        for item in self.defaults:
+            cg.reconstruct(item)
+        cg.append("BUILD_TUPLE", len(self.defaults))
+        cg.call(4)
 
     def call_function(self, tx, args, kwargs):
         shell = types.FunctionType(self.code, self.f_globals, self.code.co_name, tuple(self.defaults) or None,

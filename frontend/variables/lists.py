@@ -2,9 +2,10 @@
 
 Frontend layer. A tuple or list tracker holds a Python list of trackers, so
 `a, b = pair`, `xs[0]`, `len(xs)` and `for x in xs` fold at translation time
-(loops unroll). A list built inside the frame may be mutated (`append`); a
-list that came from outside (it has a source) may not: that side effect
-would have to be replayed, which this slice does not do.
+(loops unroll). A list built inside the frame may be mutated (`append`); so may a list that
+came from outside (it has a source): the OutputGraph records it as a side
+effect, and after the graph runs the real list's contents are replaced by
+the tracked items (`L['xs'][:] = [...]`), as Dynamo's SideEffects does.
 """
 import minitorch2
 
@@ -56,8 +57,8 @@ class BaseListVariable(VariableTracker):
         if name == "__getitem__":
             return self.getitem(tx, args[0])
         if self.python_cls is list and name in ("append", "extend", "insert", "pop"):
-            if self.source is not None:
-                raise Unsupported(f"list.{name} on a list from outside the frame", "side_effect")
+            if self.source is not None:  # a list from outside: replayed on the real list after the graph
+                tx.output.note_mutation(self)
             if name == "append":
                 self.items.append(args[0])
             elif name == "extend":
@@ -70,6 +71,20 @@ class BaseListVariable(VariableTracker):
             return ConstantVariable(None)
         raise Unsupported(f"{self.python_cls.__name__}.{name}", "unsupported_call")
 
+    def reconstruct(self, cg):
+        if self.source is not None:
+            cg.load_source(self.source)  # lists from outside are never mutated in the frame: same object
+            return
+        subclass = self.python_cls not in (list, tuple)  # torch.Size: cls(tuple)
+        if subclass:
+            cg.append("PUSH_NULL")
+            cg.append("LOAD_CONST", self.python_cls)
+        for item in self.items:
+            cg.reconstruct(item)
+        cg.append("BUILD_LIST" if self.python_cls is list else "BUILD_TUPLE", len(self.items))
+        if subclass:
+            cg.call(1)
+
     def output_plan(self, og):
         plans = [i.realize().output_plan(og) for i in self.items]
         cls = self.python_cls
@@ -81,6 +96,7 @@ class BaseListVariable(VariableTracker):
 
 class ListVariable(BaseListVariable):
     python_cls = list
+    mutable_identity = True
 
 
 class TupleVariable(BaseListVariable):
@@ -113,6 +129,10 @@ class ListMethodVariable(VariableTracker):
     def call_function(self, tx, args, kwargs):
         return self.obj.call_method(tx, self.name, args, kwargs)
 
+    def reconstruct(self, cg):
+        cg.reconstruct(self.obj)
+        cg.append("LOAD_ATTR", self.name)
+
 
 class ListIteratorVariable(VariableTracker):
     """What GET_ITER makes of anything iterable: the items, consumed by FOR_ITER one at a time."""
@@ -133,3 +153,10 @@ class ListIteratorVariable(VariableTracker):
         rest = self.items[self.index:]
         self.index = len(self.items)
         return rest
+
+    def reconstruct(self, cg):
+        """The items not consumed yet, as a tuple iterator (a graph break mid-loop passes this on)."""
+        for item in self.items[self.index:]:
+            cg.reconstruct(item)
+        cg.append("BUILD_TUPLE", len(self.items) - self.index)
+        cg.append("GET_ITER")

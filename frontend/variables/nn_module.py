@@ -34,6 +34,8 @@ class NNModuleVariable(VariableTracker):
         from .builder import wrap
 
         m = self.module
+        if (self.source, name) in tx.output.stored_attrs:  # written earlier in this frame (pending side effect)
+            return tx.output.stored_attrs[(self.source, name)][1]
         for kind in ("_parameters", "_buffers", "_modules"):
             table = m.__dict__.get(kind, {})
             if name in table:
@@ -51,6 +53,15 @@ class NNModuleVariable(VariableTracker):
         if isinstance(attr, (int, float, bool, str, type(None))):
             return ConstantVariable(attr)
         raise Unsupported(f"attribute {name!r} of {type(m).__name__}", "unsupported_attr")
+
+    def can_store_attr(self, name, value):
+        """`self.calls += 1`: a plain attribute of a constant is replayed after the graph; parameters,
+        buffers, submodules and tensors are not modelled (a graph break)."""
+        m = self.module
+        if any(name in m.__dict__.get(kind, {}) for kind in ("_parameters", "_buffers", "_modules")):
+            return False
+        value = value.realize()
+        return value.is_python_constant() and not isinstance(value.as_python_constant(), (list, dict, set))
 
     def call_function(self, tx, args, kwargs):
         m = self.module
@@ -71,7 +82,13 @@ class NNModuleVariable(VariableTracker):
                 for key, sub in self.module._modules.items()]
 
     def getitem(self, tx, index):
+        from .builder import wrap
+
         index = index.realize()
+        if isinstance(self.module, minitorch2.nn.ModuleDict) and index.is_python_constant() and \
+                index.as_python_constant() in self.module._modules:
+            key = index.as_python_constant()
+            return wrap(tx.output, self.module._modules[key], module_member_source(self.source, "_modules", key))
         if not isinstance(self.module, CONTAINERS) or not index.is_python_constant():
             raise Unsupported(f"indexing {type(self.module).__name__}", "unsupported")
         key = index.as_python_constant()

@@ -64,6 +64,12 @@ class TensorVariable(VariableTracker):
         index = og.add_output(self)
         return lambda outs, L, G: outs[index]
 
+    def reconstruct(self, cg):
+        if self.source is not None:
+            cg.load_source(self.source)
+        else:
+            cg.load_graph_output(cg.output.add_output(self))
+
     def __repr__(self):
         return f"TensorVariable({self.proxy.node.name})"
 
@@ -92,6 +98,10 @@ class TensorMethodVariable(VariableTracker):
             return ConstantVariable(tuple(value) if isinstance(value, (tuple, list)) else value)
         return record(tx.output, "call_method", name, [self.tensor, *args], kwargs)
 
+    def reconstruct(self, cg):
+        cg.reconstruct(self.tensor)
+        cg.append("LOAD_ATTR", self.name)
+
 
 def record(og, kind, target, args, kwargs):
     """Append one node computing target(*args, **kwargs) and wrap its result (a tensor, or a tuple of them)."""
@@ -112,6 +122,16 @@ def record(og, kind, target, args, kwargs):
                           f"{type(e).__name__}: {e}", "unsupported_call") from e
     proxy = og.create_proxy(kind, target, node_args, node_kwargs, value)
     return wrap_fx_value(og, proxy, value)
+
+
+def record_mutation(og, target, args):
+    """A node that mutates its first argument and returns nothing (`operator.setitem`)."""
+    with og.fake_mode:
+        try:
+            target(*[og.as_fake_arg(a) for a in args])
+        except Exception as e:
+            raise Unsupported(f"{target.__name__} on fake tensors failed: {e}", "unsupported_call") from e
+    og.create_proxy("call_function", target, tuple(og.as_node_arg(a) for a in args), {}, None)
 
 
 def wrap_fx_value(og, proxy, value):

@@ -48,6 +48,9 @@ class TorchVariable(VariableTracker):
         kwargs = {k: v.realize() for k, v in kwargs.items()}
         return record(tx.output, "call_function", fn, args, kwargs)
 
+    def reconstruct(self, cg):
+        cg.append("LOAD_CONST", self.value)
+
     def __repr__(self):
         return f"TorchVariable({getattr(self.value, '__name__', self.value)})"
 

@@ -7,6 +7,8 @@ one runs its meta function instead of its kernel, so a whole model can be
 traced at the cost of shape arithmetic. Views of a FakeTensor share a fake
 storage object, so aliasing is still visible.
 """
+import weakref
+
 from .. import _dtype
 from .._tensor import Size, Tensor, _VersionCounter, contiguous_strides
 from ..utils._python_dispatch import TorchDispatchMode
@@ -46,12 +48,13 @@ class FakeTensorMode(TorchDispatchMode):
     def from_tensor(self, tensor, static_shapes=True):
         key = id(tensor)
         cached = self._memo.get(key)
-        if cached is not None and cached[0] is tensor:
+        if cached is not None and cached[0]() is tensor:
             return cached[1]
         fake = FakeTensor._make(tensor.shape, tensor.dtype, tensor.stride(), self)
         fake._offset = tensor.storage_offset()
         fake._requires_grad = tensor.requires_grad
-        self._memo[key] = (tensor, fake)
+        # weakly: a fake (kept in graphs' node.meta) must not keep the real tensor alive
+        self._memo[key] = (weakref.ref(tensor, lambda _, memo=self._memo: memo.pop(key, None)), fake)
         return fake
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):

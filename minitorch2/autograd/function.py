@@ -5,6 +5,8 @@ off, then (when grad is needed) attaches a `MyFnBackward` node whose apply
 calls `backward(ctx, *grads)`. The AOT layer (top-level `autograd/`) wraps
 compiled forward and backward graphs in one of these.
 """
+import weakref
+
 from .._dispatch import state
 from .graph import Node, SavedTensor, gradient_edge
 
@@ -22,7 +24,7 @@ class FunctionCtx:
 
     @property
     def saved_tensors(self):
-        return tuple(s.unpack(self._node) if s is not None else None for s in self._saved)
+        return tuple(s.unpack(self._node_ref()) if s is not None else None for s in self._saved)
 
     def mark_non_differentiable(self, *tensors):
         self._non_differentiable.update(id(t) for t in tensors)
@@ -40,13 +42,15 @@ class BackwardCFunction(Node):
         self._name = f"{fn_cls.__name__}Backward"
         self.fn_cls = fn_cls
         self.ctx = ctx
-        ctx._node = self
+        ctx._node_ref = weakref.ref(self)  # not a strong reference: a node <-> ctx cycle would keep the saved
+        # tensors (and their memory) alive until the cycle collector ran
 
     def apply(self, grads):
         from .._ops import ops
 
         if self.ctx.materialize_grads:
-            grads = [g if g is not None else ops.aten.zeros_like.default(o) for g, o in zip(grads, self._outputs_meta)]
+            grads = [g if g is not None else ops.aten.zeros.default(list(o[0]), dtype=o[1])
+                     for g, o in zip(grads, self._outputs_meta)]
         result = self.fn_cls.backward(self.ctx, *grads)
         if not isinstance(result, tuple):
             result = (result,)
@@ -103,5 +107,6 @@ class Function(metaclass=FunctionMeta):
                     out.grad_fn = node
                     out._output_nr = i
             result.append(out)
-        node._outputs_meta = [o if isinstance(o, Tensor) else None for o in result]
+        # (shape, dtype) only: holding the outputs themselves would make an output <-> grad_fn cycle
+        node._outputs_meta = [(o.shape, o.dtype) if isinstance(o, Tensor) else None for o in result]
         return result[0] if single else tuple(result)

@@ -570,3 +570,43 @@ def test_dropping_a_compiled_kernel_leaves_the_others_working():
     del loaded
     gc.collect()
     np.testing.assert_array_equal(run_pointwise("abs", [np.array([-1.5, 2.0], np.float32)], dt.float32), [1.5, 2.0])
+
+
+# ---- column reductions (llvm_columns.py): the loops swapped for strided reductions ------------
+
+
+def column_reduction(kinds, rows, cols):
+    """out_k[x0] = kind_k over r0 of in[r0, x0] (+ a pointwise store of their sum): one kernel."""
+    value = L.Load("in_ptr0", r0 * cols + x0, dt.float32)
+    body = [L.Reduce(f"tmp{k}", kind, ("r0",), (rows,), value, dt.float32) for k, kind in enumerate(kinds)]
+    body += [L.Store(f"out_ptr{k}", x0, L.Temp(f"tmp{k}", dt.float32)) for k in range(len(kinds))]
+    args = [arg("in_ptr0", dt.float32, rows * cols)] + [arg(f"out_ptr{k}", dt.float32, cols, "out")
+                                                       for k in range(len(kinds))]
+    return L.Kernel("columns", args, L.Loop(("x0",), (cols,), body))
+
+
+@pytest.mark.parametrize("threads", [1, 3])
+@pytest.mark.parametrize("rows,cols", [(7, 1), (33, 130), (300, 64)])
+def test_column_reductions_swap_loops_and_match_numpy(rows, cols, threads, monkeypatch):
+    from backend.codegen.llvm_columns import is_column_reduction
+
+    monkeypatch.setattr(config, "threads", threads)
+    monkeypatch.setattr(codegen, "PARALLEL_MIN_WORK", 1)
+    kinds = ("sum", "max", "min", "prod")
+    kernel = column_reduction(kinds, rows, cols)
+    assert is_column_reduction(kernel) == (cols > 1)  # a one-column "column" is contiguous already
+    data = RNG.uniform(0.5, 1.5, (rows, cols)).astype(np.float32)
+    data[rows // 2, cols // 2] = np.nan  # max/min propagate NaN, as torch
+    outs = [np.empty(cols, np.float32) for _ in kinds]
+    codegen.compile_kernel(kernel).run_arrays(data.ravel(), *outs)
+    with np.errstate(invalid="ignore"):
+        expected = [data.astype(np.float64).sum(0), data.max(0), data.min(0), data.astype(np.float64).prod(0)]
+    for out, want in zip(outs, expected):
+        np.testing.assert_allclose(out, want.astype(np.float32), rtol=2e-5)
+
+
+def test_row_reductions_keep_the_row_loop_and_long_column_sums_keep_blocks():
+    from backend.codegen.llvm_columns import is_column_reduction
+
+    assert not is_column_reduction(row_reduction("sum", dt.float32, dt.float32, 64, 64))
+    assert not is_column_reduction(column_reduction(("sum",), 5000, 64))  # > 4096 rows: blocked row sums

@@ -74,17 +74,21 @@ def test_oracle(name):
 
 
 @pytest.mark.parametrize("name", sorted(BREAKS))
-def test_graph_break_runs_eagerly_with_reason(name):
-    fn = MT_NS[name]
+def test_graph_break_splits_frame_as_dynamo(name):
+    t_fn, fn = TORCH_NS[name], MT_NS[name]
     (x,) = _inputs(BREAKS[name], minitorch2)
-    cnt = CompileCounter()
+    (t_x,) = _inputs(BREAKS[name], torch)
+    cnt, t_cnt = CompileCounter(), torch._dynamo.testing.CompileCounter()
     out = minitorch2.compile(fn, backend=cnt)(x)
+    torch.compile(t_fn, backend=t_cnt)(t_x)
     np.testing.assert_allclose(_to_np(out), _to_np(fn(x)), rtol=1e-6)
-    assert cnt.frame_count == 0
-    frontend.reset()
+    assert (cnt.frame_count, cnt.op_count) == (t_cnt.frame_count, t_cnt.op_count)
     explanation = frontend.explain(fn)(x)
-    assert explanation.graph_break_count == 1 and explanation.graph_count == 0
-    assert "Break Reason 1" in str(explanation)
+    t_explanation = torch._dynamo.explain(t_fn)(t_x)
+    assert (explanation.graph_count, explanation.graph_break_count, len(explanation.break_reasons)) == \
+        (t_explanation.graph_count, t_explanation.graph_break_count, len(t_explanation.break_reasons))
+    for reason in explanation.break_reasons:
+        assert "<frontend oracle cases>:" in reason.reason
     frontend.reset()
     with pytest.raises(frontend.exc.Unsupported) as info:
         minitorch2.compile(fn, backend=cnt, fullgraph=True)(x)

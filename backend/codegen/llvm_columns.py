@@ -1,0 +1,154 @@
+"""Column reductions: emit `for x0: tmp = sum(r0: load(1024*r0 + x0))` with the loops swapped.
+
+Codegen layer, a special case of `llvm_emit.KernelEmitter.emit_loop`. A
+reduction over the rows of a row-major array for each column (the weight and
+bias gradients of layer_norm and linear, sums over a batch) is written by the
+scheduler with the kept dimension outside: each output element walks memory
+with a stride of a whole row, touching one float per cache line, which runs
+at a few percent of memory bandwidth. This module emits the same kernel with
+the outer range cut into blocks of COLUMN_BLOCK columns and, inside a block,
+the reduction loop outside and the columns inside:
+
+    for each block [lo, hi) of x0 (within the thread's [start, end)):
+        acc[0:hi-lo] = identity                      (a stack array per Reduce)
+        for r0 in range(R):
+            for j in range(hi - lo):                 (contiguous: vectorized)
+                acc[j] = combine(acc[j], value(x0=lo+j, r0))
+        for j in range(hi - lo):
+            tmp = acc[j]; the loop body's stores for x0 = lo+j
+
+The result is the same sum in the same order per column, as the scheduler's
+loop would compute it element by element.
+"""
+from .. import loop_ir as L
+from . import llvm_ops
+from .llvm_builder import Value, register_type
+
+COLUMN_BLOCK = 64  # columns per block: 64 float accumulators stay in L1 next to the streamed rows
+LONGEST_SEQUENTIAL_SUM = 4096  # longer float sums keep the row-wise blocked summation (accuracy)
+
+
+def affine_coefficient(index, var):
+    """The coefficient of `var` in an affine index, or None when the index has // or %."""
+    if isinstance(index, L.Var):
+        return 1 if index.name == var else 0
+    if isinstance(index, L.Const):
+        return 0
+    if isinstance(index, L.Add):
+        parts = [affine_coefficient(term, var) for term in index.terms]
+        return None if None in parts else sum(parts)
+    if isinstance(index, L.Mul):
+        inner = affine_coefficient(index.term, var)
+        return None if inner is None else inner * index.factor
+    return None
+
+
+def value_nodes(expr):
+    yield expr
+    if isinstance(expr, L.Op):
+        for arg in expr.args:
+            yield from value_nodes(arg)
+
+
+def is_column_reduction(kernel):
+    """Does the kernel reduce, for each outer index, along a strided dimension with the outer index
+    contiguous? Only plain sum/prod/max/min reductions whose values use no earlier temp qualify."""
+    loop = kernel.loop
+    if len(loop.vars) != 1 or any(arg.role == "inout" for arg in kernel.args):
+        return False
+    x = loop.vars[0]
+    reduces = [s for s in loop.body if isinstance(s, L.Reduce)]
+    stores = [s for s in loop.body if isinstance(s, L.Store)]
+    if not reduces or len(reduces) + len(stores) != len(loop.body):
+        return False
+    if any(store.index.variables() - {x} for store in stores):
+        return False
+    strided = False
+    for reduce in reduces:
+        if reduce.reduction_type not in ("sum", "prod", "max", "min") or not reduce.rvars:
+            return False
+        nodes = list(value_nodes(reduce.value))
+        if any(isinstance(node, L.Temp) for node in nodes):
+            return False
+        if reduce.reduction_type == "sum" and reduce.dtype.is_floating_point \
+                and reduce.rranges[-1] > LONGEST_SEQUENTIAL_SUM:
+            return False
+        for load in (node for node in nodes if isinstance(node, L.Load)):
+            along_x = affine_coefficient(load.index, x)
+            along_r = affine_coefficient(load.index, reduce.rvars[-1])
+            if along_x is None or along_r is None:
+                return False
+            strided |= along_x == 1 and abs(along_r) > 1
+    return strided
+
+
+def emit_column_reduction(emitter, kernel):
+    """Write kernel (is_column_reduction) into emitter.b, the outer range being [%start, %end)."""
+    from .llvm_emit import combine, reduction_identity
+
+    b, loop = emitter.b, kernel.loop
+    x = loop.vars[0]
+    reduces = [s for s in loop.body if isinstance(s, L.Reduce)]
+    stores = [s for s in loop.body if isinstance(s, L.Store)]
+    accumulators = {}
+    for reduce in reduces:
+        ty = register_type(emitter.value_dtype(reduce))
+        accumulators[reduce.temp] = (b.alloca(f"{reduce.temp}.columns", f"[{COLUMN_BLOCK} x {ty}]"), ty)
+    count = b.op("columns", "sub nsw i64 %end, %start")
+    rounded = b.op("columns", f"add nsw i64 {count}, {COLUMN_BLOCK - 1}")
+    blocks = b.op("blocks", f"sdiv i64 {rounded}, {COLUMN_BLOCK}")
+
+    def slot(temp, j):
+        array, ty = accumulators[temp]
+        return b.op(f"{temp}.slot", f"getelementptr inbounds [{COLUMN_BLOCK} x {ty}], ptr {array}, i64 0, i64 {j}")
+
+    def block(index):
+        offset = b.op("block.offset", f"mul nsw i64 {index}, {COLUMN_BLOCK}")
+        low = b.op("block.low", f"add nsw i64 %start, {offset}")
+        high = b.op("block.high", f"add nsw i64 {low}, {COLUMN_BLOCK}")
+        past_end = b.op("block.past_end", f"icmp sgt i64 {high}, %end")
+        high = b.op("block.high", f"select i1 {past_end}, i64 %end, i64 {high}")
+        width = b.op("block.width", f"sub nsw i64 {high}, {low}")
+
+        def column(j):
+            return b.op(x, f"add nsw i64 {low}, {j}")
+
+        for reduce in reduces:
+            value_dtype = emitter.value_dtype(reduce)
+            identity = reduction_identity(reduce.reduction_type, value_dtype)
+            _, ty = accumulators[reduce.temp]
+            b.counted_loop("j", "0", width, lambda j: b.do(f"store {ty} {identity}, ptr {slot(reduce.temp, j)}"))
+
+            def accumulate(env, j, reduce=reduce, value_dtype=value_dtype, ty=ty):
+                env = {**env, x: column(j)}
+                value = llvm_ops.cast(b, emitter.emit_value(reduce.value, env, {}), value_dtype)
+                pointer = slot(reduce.temp, j)
+                old = Value(b.op(f"{reduce.temp}.old", f"load {ty}, ptr {pointer}"), value_dtype)
+                new = combine(b, reduce.reduction_type, old, value, hint=f"{reduce.temp}.new")
+                b.do(f"store {ty} {new.ref}, ptr {pointer}")
+
+            def nest(level, env, reduce=reduce, accumulate=accumulate):
+                var, extent = reduce.rvars[level], reduce.rranges[level]
+                if level + 1 < len(reduce.rvars):
+                    inner = lambda i: nest(level + 1, {**env, var: i})  # noqa: E731
+                else:
+                    inner = lambda i: b.counted_loop("j", "0", width,  # noqa: E731
+                                                     lambda j: accumulate({**env, var: i}, j))
+                b.counted_loop(var, "0", str(extent), inner, keep_rolled=True)
+
+            nest(0, {})
+
+        def finish(j):
+            for reduce in reduces:
+                _, ty = accumulators[reduce.temp]
+                result = Value(b.op(reduce.temp, f"load {ty}, ptr {slot(reduce.temp, j)}"),
+                               emitter.value_dtype(reduce))
+                emitter.temps[reduce.temp] = llvm_ops.cast(b, result, reduce.dtype)
+            env = {x: column(j)}
+            for store in stores:
+                emitter.emit_store(store, env)
+
+        b.counted_loop("j", "0", width, finish)
+
+    b.counted_loop("block", "0", blocks, block, keep_rolled=True)
+

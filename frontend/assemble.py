@@ -1,0 +1,226 @@
+"""Assembling bytecode: instruction lists, rebuilding tracked values, and new code objects.
+
+Frontend layer, used by `resume.py` when a graph break splits a frame. It is
+the only module that talks to the `bytecode` package (which turns a list of
+instructions with symbolic jump labels and try regions into a CPython code
+object, computing offsets, stack size and the exception table).
+
+`Codegen` writes the instructions that rebuild, at run time, the values the
+translator was tracking when it stopped: the "reconstruct" half of Dynamo's
+PyCodegen. The one idea to hold: every tracker can be turned back into a
+value by loading it from where it came from (its Source: `L['x']` becomes
+`LOAD_FAST x`, `G['W']` becomes `LOAD_GLOBAL W`, `.attr` a `LOAD_ATTR`, `[i]`
+a `BINARY_SUBSCR`), by taking it out of the compiled graph's output tuple
+(a tensor the graph computed), or by building it from its parts (tuples,
+lists, iterators, bound methods); anything else cannot cross a graph break
+and makes the frame run eagerly.
+"""
+import functools
+import types
+
+import bytecode
+from bytecode import Bytecode, Instr, Label
+
+import minitorch2
+
+from . import pyversion
+from .exc import Unsupported
+from .source import AttrSource, ForeignGlobalSource, GetItemSource, GlobalSource, LocalSource
+
+GRAPH_OUT = "___graph_out"  # the local of a transformed frame that holds the compiled graph's outputs
+
+
+def abstract_instructions(code):
+    """`code` as the bytecode package's list (Instr, Label, TryBegin/TryEnd...), plus, for each dis
+    instruction offset, the Instr object standing for it (so handlers' offsets map to editable instructions)."""
+    bc = Bytecode.from_code(code)
+    instrs = iter([i for i in bc if isinstance(i, Instr)])
+    instr_at, pending = {}, []
+    for inst in pyversion.instructions(code):
+        pending.append(inst.offset)
+        if inst.opname == "EXTENDED_ARG":  # folded into the next instruction by the bytecode package
+            continue
+        abstract = next(instrs, None)
+        if abstract is None or abstract.name != inst.opname:
+            raise Unsupported("cannot map the frame's bytecode for a resume function", "unresumable")
+        instr_at.update(dict.fromkeys(pending, abstract))
+        pending = []
+    return bc, instr_at
+
+
+def new_code(template, instrs, *, argnames, name, freevars, varargs=False):
+    """A code object running `instrs` with positional parameters `argnames` (no defaults, no *args
+    unless varargs), the filename, globals names and free variables of `template`."""
+    bc = Bytecode(instrs)
+    bc.name = name
+    bc.qualname = name
+    bc.filename = template.co_filename
+    bc.first_lineno = template.co_firstlineno
+    bc.argnames = list(argnames)
+    bc.argcount = len(argnames) - (1 if varargs else 0)
+    bc.posonlyargcount = 0
+    bc.kwonlyargcount = 0
+    bc.freevars = list(freevars)
+    bc.cellvars = []
+    flags = bytecode.CompilerFlags.OPTIMIZED | bytecode.CompilerFlags.NEWLOCALS
+    if freevars:
+        flags |= bytecode.CompilerFlags.NESTED
+    if varargs:
+        flags |= bytecode.CompilerFlags.VARARGS
+    bc.flags = flags
+    return bc.to_code()
+
+
+def replace_body(template, instrs):
+    """`template` with a new body: same signature, names, cells and flags."""
+    bc = Bytecode.from_code(template)
+    bc.clear()
+    bc.extend(instrs)
+    return bc.to_code()
+
+
+def frame_head(code):
+    """The instructions a 3.11 frame starts with (COPY_FREE_VARS, MAKE_CELL..., RESUME): kept by every rewrite."""
+    head = []
+    for inst in Bytecode.from_code(code):
+        if not isinstance(inst, Instr):
+            continue
+        head.append(inst.copy())
+        if inst.name == "RESUME":
+            return head
+    raise Unsupported("frame has no RESUME instruction", "unresumable")
+
+
+class Codegen:
+    """Accumulates instructions; `reconstruct(var)` appends code that pushes var's run-time value."""
+
+    def __init__(self, output, lineno, freevars=()):
+        self.output = output
+        self.lineno = lineno
+        self.freevars = set(freevars)
+        self.instrs = []
+        self._temps = {}  # id(tracker) -> local holding the one rebuilt object (lists keep their identity)
+        self.entry_copies = {}  # parameter -> local holding its value at frame entry (before a rebuild)
+
+    def keep_entry_value(self, name):
+        """Parameter `name` is about to be overwritten: sources (`L['name']`) mean its entry value."""
+        self.entry_copies[name] = f"___entry_{name}"
+        self.append("LOAD_FAST", name)
+        self.append("STORE_FAST", self.entry_copies[name])
+
+    def append(self, name, arg=bytecode.UNSET):
+        self.instrs.append(Instr(name, arg, lineno=self.lineno))
+
+    def extend(self, instrs):
+        self.instrs.extend(instrs)
+
+    def label(self):
+        label = Label()
+        return label
+
+    def place(self, label):
+        self.instrs.append(label)
+
+    # ---- loads -----------------------------------------------------------------------------
+
+    def load_const(self, value):
+        self.append("LOAD_CONST", value)
+        if type(value) in (list, dict, set):  # a fresh copy each run, never the translation-time object
+            self.append("LOAD_METHOD", "copy")
+            self.call(0)
+
+    def load_source(self, source):
+        if isinstance(source, LocalSource) and source.local_name in self.freevars:
+            self.append("LOAD_DEREF", bytecode.FreeVar(source.local_name))  # a closure cell's contents
+        elif isinstance(source, LocalSource):
+            self.append("LOAD_FAST", self.entry_copies.get(source.local_name, source.local_name))
+        elif isinstance(source, GlobalSource):
+            self.append("LOAD_GLOBAL", (False, source.global_name))
+        elif isinstance(source, ForeignGlobalSource):
+            self.append("LOAD_CONST", source.globals_dict)
+            self.append("LOAD_CONST", source.global_name)
+            self.append("BINARY_SUBSCR")
+        elif isinstance(source, AttrSource):
+            self.load_source(source.base)
+            self.append("LOAD_ATTR", source.member)
+        elif isinstance(source, GetItemSource):
+            self.load_source(source.base)
+            self.append("LOAD_CONST", source.index)
+            self.append("BINARY_SUBSCR")
+        else:
+            raise Unsupported(f"cannot load {source} in generated code", "unresumable")
+
+    def load_graph_output(self, index):
+        self.append("LOAD_FAST", GRAPH_OUT)
+        self.append("LOAD_CONST", index)
+        self.append("BINARY_SUBSCR")
+
+    def call(self, nargs, kw_names=()):
+        if kw_names:
+            self.append("KW_NAMES", tuple(kw_names))
+        self.append("PRECALL", nargs)
+        self.append("CALL", nargs)
+
+    def call_const(self, fn, arg_vars):
+        """Push fn(*rebuilt args), fn being a Python object known now."""
+        self.append("PUSH_NULL")
+        self.append("LOAD_CONST", fn)
+        for var in arg_vars:
+            self.reconstruct(var)
+        self.call(len(arg_vars))
+
+    # ---- trackers --------------------------------------------------------------------------
+
+    def reconstruct(self, var):
+        key = id(var)
+        if key in self._temps:
+            self.append("LOAD_FAST", self._temps[key])
+            return
+        var.reconstruct(self)
+        if getattr(var, "mutable_identity", False):
+            name = f"___tmp{len(self._temps)}"
+            self._temps[key] = name
+            self.append("COPY", 1)
+            self.append("STORE_FAST", name)
+
+    def reconstruct_compiled_callee(self, var, backend, nopython):
+        """Push var as a callable whose frame is itself captured (Dynamo's callback sees the nested frame)."""
+        from . import eval_frame
+        from .variables import (LazyVariableTracker, NestedUserFunctionVariable, NNModuleVariable,
+                                UserFunctionVariable, UserMethodVariable)
+
+        if isinstance(var, LazyVariableTracker):
+            # realize (and so guard) only what we can wrap; anything else is called as it is
+            if var._realized is None and not isinstance(var._value, (types.FunctionType, minitorch2.nn.Module)):
+                self.reconstruct(var)
+                return
+            var = var.realize()
+        if isinstance(var, NestedUserFunctionVariable):  # made in the frame: wrap the rebuilt function
+            self.append("PUSH_NULL")
+            self.append("LOAD_CONST", functools.partial(eval_frame.compiled_function, backend=backend,
+                                                        nopython=nopython))
+            self.reconstruct(var)
+            self.call(1)
+        elif isinstance(var, UserFunctionVariable) and var.fn is not _graph_break_fn():
+            self.load_const(eval_frame.compiled_function(var.fn, backend, nopython))
+        elif isinstance(var, UserMethodVariable) and isinstance(var.fn_var, UserFunctionVariable):
+            self.append("PUSH_NULL")
+            self.append("LOAD_CONST", types.MethodType)
+            self.load_const(eval_frame.compiled_function(var.fn_var.fn, backend, nopython))
+            self.reconstruct(var.self_var)
+            self.call(2)
+        elif isinstance(var, NNModuleVariable) and type(var.module).forward is not None and \
+                not (var.module._forward_hooks or var.module._forward_pre_hooks):
+            self.append("PUSH_NULL")
+            self.append("LOAD_CONST", types.MethodType)
+            self.load_const(eval_frame.compiled_function(type(var.module).forward, backend, nopython))
+            self.reconstruct(var)
+            self.call(2)
+        else:
+            self.reconstruct(var)
+
+
+def _graph_break_fn():
+    from .graph_break import graph_break
+
+    return graph_break

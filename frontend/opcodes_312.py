@@ -1,0 +1,163 @@
+"""Handlers for the opcodes that only Python 3.12 and 3.13 have: a mixin of the InstructionTranslator.
+
+Frontend layer, part of `symbolic_convert.py`'s translator (its base class
+`InstructionTranslatorBase` inherits `Py312OpcodesMixin`), kept apart so the
+3.11 handlers there read without version forks. Version facts come from
+`pyversion.py`. What changed, and how each change is modelled:
+
+    3.12  LOAD_METHOD is LOAD_ATTR with the low arg bit; PRECALL is gone;
+          RETURN_CONST; POP_JUMP_IF_* without FORWARD/BACKWARD;
+          comprehensions are inlined (PEP 709): LOAD_FAST_AND_CLEAR saves the
+          loop variable (or NULL when it was unbound) and STORE_FAST puts it back;
+          END_FOR; CALL_INTRINSIC_1 (LIST_TO_TUPLE, UNARY_POSITIVE...);
+          BINARY_SLICE / STORE_SLICE; LOAD_FAST_CHECK (a maybe-unbound local)
+    3.13  a call's NULL sits ABOVE the callable ([fn, NULL|self, args]);
+          CALL_KW takes the keyword names from the stack; TO_BOOL before every
+          branch; LOAD_FAST_LOAD_FAST and friends (two locals in one
+          instruction); MAKE_FUNCTION takes only the code, SET_FUNCTION_ATTRIBUTE
+          adds defaults and closure one at a time
+
+The one idea to hold: each new opcode is written in terms of the 3.11 handlers
+it replaces (a LOAD_ATTR with the method bit IS a LOAD_METHOD; BINARY_SLICE is
+BUILD_SLICE then BINARY_SUBSCR), so there is one model of each operation.
+"""
+from . import pyversion
+from .exc import Unsupported
+from .variables import ConstantVariable, NullVariable
+
+
+class Py312OpcodesMixin:
+    """Opcode handlers for 3.12 and 3.13; `self` is an InstructionTranslatorBase."""
+
+    # ---- the call convention ----------------------------------------------------------------
+
+    def push_callable(self, fn_var, second=None):
+        """Push a callable and its NULL (or, for a method, the function and self) in the order the
+        running Python's CALL reads them."""
+        second = NullVariable() if second is None else second
+        if pyversion.NULL_AFTER_CALLABLE:
+            self.push(fn_var)
+            self.push(second)
+        else:
+            self.push(second)
+            self.push(fn_var)
+
+    def CALL_KW(self, inst):
+        """3.13: [fn, NULL|self, args..., kw_names tuple]; the 3.11 path reads kw names from KW_NAMES."""
+        self.kw_names = self.pop().as_python_constant()
+        self.CALL(inst)
+
+    # ---- locals -----------------------------------------------------------------------------
+
+    def LOAD_FAST_CHECK(self, inst):
+        self.LOAD_FAST(inst)  # LOAD_FAST already refuses an unbound local
+
+    def LOAD_FAST_AND_CLEAR(self, inst):
+        """An inlined comprehension saves its loop variable (NULL if unbound); STORE_FAST restores it."""
+        self.push(self.symbolic_locals.pop(inst.argval, NullVariable()))
+
+    def LOAD_FAST_LOAD_FAST(self, inst):
+        for name in inst.argval:
+            self._load_fast_named(name)
+
+    def STORE_FAST_LOAD_FAST(self, inst):
+        stored, loaded = inst.argval
+        self._store_fast_named(stored)
+        self._load_fast_named(loaded)
+
+    def STORE_FAST_STORE_FAST(self, inst):
+        first, second = inst.argval
+        self._store_fast_named(first)
+        self._store_fast_named(second)
+
+    def _load_fast_named(self, name):
+        self.LOAD_FAST(_Named(name))
+
+    def _store_fast_named(self, name):
+        self.STORE_FAST(_Named(name))
+
+    # ---- returns, loops, branches -------------------------------------------------------------
+
+    def RETURN_CONST(self, inst):
+        self.return_value = ConstantVariable(inst.argval)
+
+    def END_FOR(self, inst):
+        """Never reached by FOR_ITER (it jumps past it); a jump landing here pops the loop's items
+        (3.12: value and iterator; 3.13: the value, a POP_TOP follows)."""
+        self.pop()
+        if pyversion.VERSION == (3, 12):
+            self.pop()
+
+    def TO_BOOL(self, inst):
+        self.push(ConstantVariable(bool(self._truth(self.pop()))))
+
+    def POP_JUMP_IF_FALSE(self, inst):
+        self.POP_JUMP_FORWARD_IF_FALSE(inst)
+
+    def POP_JUMP_IF_TRUE(self, inst):
+        self.POP_JUMP_FORWARD_IF_TRUE(inst)
+
+    def POP_JUMP_IF_NONE(self, inst):
+        self.POP_JUMP_FORWARD_IF_NONE(inst)
+
+    def POP_JUMP_IF_NOT_NONE(self, inst):
+        self.POP_JUMP_FORWARD_IF_NOT_NONE(inst)
+
+    # ---- operators and items ----------------------------------------------------------------
+
+    def CALL_INTRINSIC_1(self, inst):
+        name = pyversion.intrinsic_name(inst)
+        if name == "INTRINSIC_LIST_TO_TUPLE":
+            self.LIST_TO_TUPLE(inst)
+        elif name == "INTRINSIC_UNARY_POSITIVE":
+            self.UNARY_POSITIVE(inst)
+        elif name == "INTRINSIC_PRINT":  # the interactive prompt's echo: not in a compiled function
+            raise Unsupported("printing an expression statement at the prompt", "unsupported_opcode")
+        else:
+            raise Unsupported(f"intrinsic {name} is not supported", "unsupported_opcode")
+
+    def BINARY_SLICE(self, inst):
+        """obj[start:end] as 3.11 spells it: BUILD_SLICE 2, BINARY_SUBSCR."""
+        self.BUILD_SLICE(_WithArg(2))
+        self.BINARY_SUBSCR(inst)
+
+    def STORE_SLICE(self, inst):
+        """obj[start:end] = value as 3.11 spells it: BUILD_SLICE 2, STORE_SUBSCR."""
+        self.BUILD_SLICE(_WithArg(2))
+        self.STORE_SUBSCR(inst)
+
+    # ---- functions --------------------------------------------------------------------------
+
+    def SET_FUNCTION_ATTRIBUTE(self, inst):
+        """3.13: [value, fn] -> fn with one of MAKE_FUNCTION's old parts (flag = the 3.11 bit)."""
+        fn, value = self.pop(), self.pop().realize()
+        if inst.arg == 0x01:
+            fn.defaults = value.unpack_var_sequence(self)  # a constant tuple or a built one
+        elif inst.arg == 0x08:
+            fn.closure = value.items
+        elif inst.arg == 0x02:
+            raise Unsupported("keyword-only defaults of a nested function", "unsupported")
+        # 0x04 (annotations) are not needed to call the function
+        self.push(fn)
+
+    def LOAD_SUPER_ATTR(self, inst):
+        raise Unsupported("super() attribute access", "unsupported")
+
+    def _unsupported_format(self, inst):
+        raise Unsupported(f"opcode {inst.opname} is not supported", "unsupported_opcode")
+
+    # f-strings are not modelled on 3.11 either (FORMAT_VALUE has no handler)
+    FORMAT_SIMPLE = FORMAT_WITH_SPEC = CONVERT_VALUE = _unsupported_format
+
+
+class _Named:
+    """Stands in for a one-local instruction when a 3.13 two-local instruction reuses its handler."""
+
+    def __init__(self, name):
+        self.argval = name
+
+
+class _WithArg:
+    def __init__(self, arg):
+        self.arg = arg
+

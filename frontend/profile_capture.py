@@ -1,0 +1,339 @@
+"""`with frontend.optimize(backend):` — capturing frames without a frame-evaluation hook.
+
+Frontend layer, the entry point for the context-manager form of `optimize`
+(plays the part of `set_eval_frame` in torch/_dynamo/eval_frame.py). While
+Dynamo's context is active, CPython's PEP 523 hook hands every new frame of
+the thread to Dynamo before its first instruction runs. Pure Python has no
+such hook, so this module builds one from two pieces the standard library
+does offer:
+
+    sys.setprofile       sees a "call" event for every frame entered on this
+                         thread (threading.setprofile: on threads started
+                         while the context is active)
+    fn.__code__ = ...    a function object's code can be replaced; its next
+                         call runs the replacement (a "trampoline") instead
+
+The one idea to hold: the profiler only NOTICES; routing happens by swapping
+code, one function at a time. When a user function (not from minitorch2,
+frontend, autograd, partition, backend, the standard library or
+site-packages) is entered with at least one minitorch2.Tensor among its
+arguments, every function object holding that code gets a trampoline
+`__code__`, whose body is one call:
+
+    def <trampoline>(*args, **kwargs):      # same free variables as the original
+        return handler(args, kwargs)        # handler: a constant in co_consts
+
+and the handler sends the call through `eval_frame.call_compiled`, with a
+stand-in function that carries the original code (so the cache, the
+translator and eager fallbacks all see the real bytecode).
+
+What happens to the first call: a frame the profiler reports is already
+running, and no pure-Python API can change the code of a running frame, so
+that call runs eagerly and the function's later calls compile. To make the
+common case compile on its first call anyway, entering the context also
+routes, ahead of time, the user functions that the `with` statement's own
+frame names (globals, locals, bound methods, and nn.Module instances'
+`forward`): a call written directly in the `with` block is then compiled from
+the start, as under Dynamo. Trampolines only compile calls that pass a
+tensor; others run the original code.
+
+Scope, restoration and threads: the trampoline compiles only when the
+calling thread's profile function is an active capture's (so other threads
+run the original code), and only while frontend.disable is not in effect.
+While a routed call runs through the compile wrapper, the profile function
+is paused on its thread: the wrapper captures the frames it runs itself (as
+under minitorch2.compile), and the profiler's per-event cost stays off
+compiled calls. On
+exit (normal or by an exception) every swapped `__code__` is put back, and
+the previous `sys` and `threading` profile functions are restored. A thread
+started inside the context that outlives it uninstalls the capture's profile
+function at its next event. Contexts nest: the innermost active one compiles
+(with its backend); functions routed by an outer context stay routed until
+the outer one exits. The previous profile function (a plain Python one)
+still receives every event while the context is active.
+
+Lifetimes: the capture holds functions weakly, and on exit it drops the
+snapshot of the `with` frame's locals that profile events leave on it (see
+pyversion.forget_locals_snapshot), so `del model` after the block frees the
+model. (Cache entries hold what they guard weakly too: see guards.py.)
+
+Limits, stated rather than hidden: closures created after their code was
+noticed are not routed (each new function object would need its own swap);
+generators and coroutines are never routed; user code that inspects a routed
+function's `__code__` or signature inside the block sees the trampoline.
+"""
+import gc
+import inspect
+import os
+import sys
+import sysconfig
+import threading
+import types
+import weakref
+
+import minitorch2
+
+from . import pyversion
+
+_HANDLER_MARKER = "___frontend_trampoline_handler"
+_NOT_ROUTABLE = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ITERABLE_COROUTINE | inspect.CO_ASYNC_GENERATOR
+
+
+# ---- which code is the user's ---------------------------------------------------------------------
+
+def _library_dirs():
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    dirs = [os.path.join(root, pkg) + os.sep for pkg in ("minitorch2", "frontend", "autograd", "partition", "backend")]
+    paths = sysconfig.get_paths()
+    dirs += [os.path.abspath(paths[key]) + os.sep for key in ("stdlib", "platstdlib", "purelib", "platlib")]
+    return tuple(dirs)
+
+
+_LIBRARY_DIRS = _library_dirs()
+
+
+def is_user_code(code):
+    """True for code a user wrote: not the library, the standard library, site-packages or generated code."""
+    filename = code.co_filename
+    if filename.startswith("<"):
+        # generated code ("<eval_with_key>.N" GraphModules, "<string>" source fetchers, "<frozen ...>") is
+        # the library's; only an interactive session's code is the user's
+        return filename == "<stdin>"
+    return not os.path.abspath(filename).startswith(_LIBRARY_DIRS)
+
+
+def _has_tensor(values):
+    for value in values:
+        if isinstance(value, minitorch2.Tensor):
+            return True
+        if isinstance(value, (tuple, list)) and any(isinstance(v, minitorch2.Tensor) for v in value):
+            return True
+        if isinstance(value, dict) and any(isinstance(v, minitorch2.Tensor) for v in value.values()):
+            return True
+    return False
+
+
+def _argument_values(frame):
+    """The values bound to the parameters of a frame that has just been entered."""
+    code = frame.f_code
+    count = code.co_argcount + code.co_kwonlyargcount
+    count += bool(code.co_flags & inspect.CO_VARARGS) + bool(code.co_flags & inspect.CO_VARKEYWORDS)
+    frame_locals = frame.f_locals
+    return [frame_locals[name] for name in code.co_varnames[:count] if name in frame_locals]
+
+
+# ---- trampolines ----------------------------------------------------------------------------------
+
+class _Swap:
+    """One routed function: its original code, the trampoline in its place, the capture that routed it."""
+
+    def __init__(self, original, trampoline, owner):
+        self.original = original
+        self.trampoline = trampoline
+        self.owner = owner
+        self._stand_in = None
+
+    def stand_in(self, fn):
+        """A function like fn but running the original code (made once; remade if fn's defaults change)."""
+        made = self._stand_in
+        if made is None or made.__defaults__ is not fn.__defaults__ or made.__kwdefaults__ is not fn.__kwdefaults__:
+            made = types.FunctionType(self.original, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
+            made.__kwdefaults__ = fn.__kwdefaults__
+            made.__qualname__ = fn.__qualname__
+            made.__module__ = fn.__module__
+            made.__dict__ = fn.__dict__
+            _STAND_INS.add(made)
+            self._stand_in = made
+        return made
+
+
+_SWAPS = weakref.WeakKeyDictionary()  # function object -> _Swap
+_STAND_INS = weakref.WeakSet()  # functions made by original_function (they hold original code; never routed)
+_lock = threading.RLock()
+
+
+def _trampoline_code(original, handler):
+    """A `(*args, **kwargs)` code object with original's free variables whose body calls handler."""
+    free = original.co_freevars
+    lines = ["def ___outer():"]
+    if free:
+        lines.append(f"    {' = '.join(free)} = None")
+    lines.append("    def ___trampoline(*___args, **___kwargs):")
+    if free:
+        lines.append(f"        nonlocal {', '.join(free)}")  # declares the cells without reading them
+    lines += [f"        ___handler = {_HANDLER_MARKER!r}", "        return ___handler(___args, ___kwargs)"]
+    namespace = {}
+    exec(compile("\n".join(lines), __file__, "exec"), namespace)
+    template = next(c for c in namespace["___outer"].__code__.co_consts if isinstance(c, types.CodeType))
+    if template.co_freevars != free:
+        return None
+    consts = tuple(handler if isinstance(c, str) and c == _HANDLER_MARKER else c for c in template.co_consts)
+    return template.replace(co_consts=consts, co_name=original.co_name, co_qualname=original.co_qualname)
+
+
+def original_function(fn):
+    """fn itself, or, if a capture routed it, a stand-in function running fn's original code.
+
+    The translator and the compile wrapper call this before reading a function's bytecode or signature.
+    """
+    swap = _SWAPS.get(fn) if isinstance(fn, types.FunctionType) else None
+    if swap is None or fn.__code__ is not swap.trampoline:
+        return fn
+    return swap.stand_in(fn)
+
+
+class _Handler:
+    """The constant a trampoline calls: compile the call if a capture is active on this thread, else run it."""
+
+    def __init__(self, fn):
+        self.fn_ref = weakref.ref(fn)
+        self.swap = None  # set by _route
+
+    def __call__(self, args, kwargs):
+        original = self.swap.stand_in(self.fn_ref())
+        if not (_has_tensor(args) or kwargs and _has_tensor(kwargs.values())):
+            return original(*args, **kwargs)
+        capture = active_capture()
+        if capture is None or _eval_frame.is_disabled():
+            return original(*args, **kwargs)
+        # The compile wrapper is in charge of this call and the frames it runs (as under minitorch2.compile),
+        # so the profile function pauses on this thread: its cost stays off compiled calls.
+        profile, outer = sys.getprofile(), getattr(_paused, "capture", None)
+        sys.setprofile(None)
+        _paused.capture = capture
+        try:
+            return _eval_frame.call_compiled(original, args, kwargs, capture.backend, capture.nopython)
+        finally:
+            _paused.capture = outer
+            sys.setprofile(profile)
+
+
+def _route(fn, owner):
+    """Swap a trampoline onto fn (unless it is routed already or cannot be); True if fn is routed now."""
+    code = fn.__code__
+    with _lock:
+        if fn in _SWAPS or fn in _STAND_INS:
+            return fn in _SWAPS
+        if code.co_flags & _NOT_ROUTABLE or not is_user_code(code):
+            return False
+        handler = _Handler(fn)
+        trampoline = _trampoline_code(code, handler)
+        if trampoline is None:
+            return False
+        handler.swap = _SWAPS[fn] = _Swap(code, trampoline, owner)  # first: fn may run (as a profile function)
+        fn.__code__ = trampoline
+        owner._done.add(code)  # its frames (run by the stand-in) need no more noticing
+        return True
+
+
+def _functions_with_code(code):
+    return [r for r in gc.get_referrers(code) if isinstance(r, types.FunctionType) and r.__code__ is code]
+
+
+_paused = threading.local()  # .capture: the capture whose routed call is running with the profiler paused
+
+
+def active_capture():
+    """The capture compiling calls on this thread: the innermost active one, found via sys.getprofile()
+    (or, inside a routed call, the capture that paused the profiler for it)."""
+    capture = getattr(sys.getprofile(), "__self__", None) or getattr(_paused, "capture", None)
+    if isinstance(capture, ProfileCapture) and capture.active:
+        return capture
+    return None
+
+
+# ---- the context ----------------------------------------------------------------------------------
+
+_eval_frame = None  # frontend.eval_frame, bound at the first start() (it imports this module)
+
+
+class ProfileCapture:
+    """One activation of `with optimize(backend):` on the thread that entered it."""
+
+    def __init__(self, backend, nopython):
+        self.backend = backend
+        self.nopython = nopython
+        self.active = False
+        self._done = set()  # code objects already handled: routed, or never routable
+        self._user_codes = set()  # user code seen without tensor arguments so far
+
+    def start(self, with_frame=None):
+        global _eval_frame
+        from . import eval_frame as _eval_frame
+
+        self.thread_id = threading.get_ident()
+        self.prior_profile = sys.getprofile()
+        self.prior_thread_hook = threading.getprofile()
+        # events are passed on to the previous profile functions, except to an outer capture's (this one
+        # does its work while it is the innermost)
+        self._chain_main, self._chain_threads = (None if isinstance(getattr(p, "__self__", None), ProfileCapture)
+                                                 else p for p in (self.prior_profile, self.prior_thread_hook))
+        self.active = True
+        self.with_frame = with_frame
+        if with_frame is not None:
+            self._route_names_of(with_frame)
+        sys.setprofile(self._profile)
+        threading.setprofile(self._profile)
+
+    def stop(self):
+        self.active = False
+        sys.setprofile(self.prior_profile)
+        threading.setprofile(self.prior_thread_hook)
+        with _lock:
+            mine = [(fn, swap) for fn, swap in list(_SWAPS.items()) if swap.owner is self]
+            for fn, swap in mine:
+                if fn.__code__ is swap.trampoline:
+                    fn.__code__ = swap.original
+                del _SWAPS[fn]
+        self._done.clear()
+        self._user_codes.clear()
+        if self.with_frame is not None:
+            # Profile events filled the frame's locals snapshot; drop it so `del model` frees the model.
+            pyversion.forget_locals_snapshot(self.with_frame)
+            self.with_frame = None
+
+    def _profile(self, frame, event, arg):
+        # Runs on every call and return of every frame in the block: the common paths come first.
+        prior = self._chain_main if threading.get_ident() == self.thread_id else self._chain_threads
+        if not self.active:
+            sys.setprofile(prior)  # a thread that outlived the context: uninstall
+            return
+        if prior is not None:
+            prior(frame, event, arg)
+        if event != "call":
+            return
+        code = frame.f_code
+        if code in self._done:
+            return
+        if code not in self._user_codes:
+            if code.co_flags & _NOT_ROUTABLE or not is_user_code(code):
+                self._done.add(code)
+                return
+            self._user_codes.add(code)
+        if _eval_frame.is_disabled() or not _has_tensor(_argument_values(frame)):
+            return  # maybe a later call passes a tensor
+        self._done.add(code)
+        for fn in _functions_with_code(code):
+            _route(fn, self)
+
+    def _route_names_of(self, frame):
+        """Route ahead of time the user functions the `with` statement's frame can name."""
+        code = frame.f_code
+        scopes = (frame.f_locals, frame.f_globals)
+        for name in (*code.co_names, *code.co_varnames, *code.co_cellvars, *code.co_freevars):
+            for scope in scopes:
+                if name in scope:
+                    for fn in _functions_of(scope[name]):
+                        _route(fn, self)
+                    break
+
+
+def _functions_of(value):
+    if isinstance(value, types.FunctionType):
+        return [value]
+    if isinstance(value, types.MethodType) and isinstance(value.__func__, types.FunctionType):
+        return [value.__func__]
+    if isinstance(value, minitorch2.nn.Module):
+        forward = getattr(type(value), "forward", None)
+        return [forward] if isinstance(forward, types.FunctionType) else []
+    return []

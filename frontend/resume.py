@@ -1,0 +1,371 @@
+"""Graph breaks with resume functions: splitting a frame at an instruction the translator cannot trace.
+
+Frontend layer, called by `eval_frame.translate` when the translator raises
+`Unsupported` (plays Dynamo's `create_call_resume_at` and
+`ContinueExecutionCache`). The frame is replayed symbolically up to the
+breaking instruction (`InstructionTranslator.stop_at_step`), the graph built
+so far is closed, and the frame's code is rewritten into a TRANSFORMED code
+object with the same signature:
+
+    def f(x):                       transformed f                    resume_in_f_at_3(___stack0, a)
+        a = x.sin()        ->       out = __compiled_graph(x)         [push ___stack0 back]
+        print(a)                    a = out[0]                        jump to the instruction after
+        return a * 2                push print, a; CALL (natively)    the break in f's own bytecode,
+                                    return resume_in_f_at_3(None, a)  so `return a * 2` runs there
+
+It runs the compiled graph, rebuilds the live stack and locals from the
+graph's outputs and from where the other values came from (`assemble.Codegen`),
+executes the breaking instruction for real, then calls the resume function
+with the stack left after that instruction and the live locals as arguments.
+A resume function is the original bytecode with a prefix that pushes the
+stack back and jumps to where the frame left off; it is compiled on its first
+call through `eval_frame.call_compiled` like any frame (its own cache entries,
+guards, recompiles, and its own breaks). A data-dependent jump gets one resume
+function per branch. The one idea to hold: everything before the break runs
+as one graph, everything after it is a new frame, and between them exactly
+one instruction runs natively, so side effects happen once and in order.
+
+Dynamo's rules about where a frame cannot resume are followed (the frame
+then runs eagerly, with a reason from `break_reasons.py`): a break inside a
+loop (Dynamo skips the frame; `config.resume_inside_loops` turns on resuming
+mid-loop, passing the rest of the iterator as a tuple), inside a try/except
+or a `with` block, in a generator, or in a frame with cell variables.
+"""
+import types
+
+from bytecode import FreeVar, Instr, Label, TryBegin, TryEnd
+
+from . import assemble, config, pyversion
+from .exc import Unsupported
+from .source import LocalSource
+from .variables import GradModeExitVariable, ListIteratorVariable, NullVariable
+from .variables.ctx_manager import _set_grad_enabled
+
+_RESUME_CODES = {}  # (code, offset, stack layout, arg names) -> resume code object
+_ORIGINS = {}  # resume code -> (the user's code it continues, {offset in resume code: offset in that code})
+
+
+def origin(code):
+    """(the user's code, offset map) a resume code continues; a resume function that breaks again
+    resumes in the ORIGINAL code, so a loop whose condition breaks reuses one resume function (Dynamo)."""
+    if code in _ORIGINS:
+        original, offsets = _ORIGINS[code]
+        return original, offsets.__getitem__
+    return code, lambda offset: offset
+
+
+def _record_origin(new, original, n_prefix, n_head):
+    """Map each instruction of the copied body in `new` to the same instruction in `original`."""
+    def real(code):
+        return [i for i in pyversion.instructions(code) if i.opname != "EXTENDED_ARG"]
+
+    new_insts, old_insts = real(new)[n_prefix:], real(original)[n_head:]
+    if [i.opname for i in new_insts] != [i.opname for i in old_insts]:
+        return
+    offsets = {a.offset: b.offset for a, b in zip(new_insts, old_insts)}
+    pending = []
+    for inst in pyversion.instructions(new):  # jumps may land on an EXTENDED_ARG prefix
+        if inst.opname == "EXTENDED_ARG":
+            pending.append(inst.offset)
+        elif inst.offset in offsets:
+            offsets.update(dict.fromkeys(pending, offsets[inst.offset]))
+            pending = []
+    _ORIGINS[new] = (original, offsets)
+
+
+def why_cannot_resume(code, e):
+    """None if the frame can continue after the break described by Unsupported e, else a reason code."""
+    if pyversion.is_generator(code):
+        return "generator"
+    if getattr(e, "break_step", None) is None:
+        return "unresumable"
+    if e.in_loop and not config.resume_inside_loops:
+        return "graph_break_in_loop"
+    if "try" in e.blocks or "except" in e.blocks:
+        return "graph_break_in_try"
+    if "BEFORE_WITH" in (e.break_opname, e.next_opname):  # making or entering a context manager we cannot model
+        return "graph_break_in_with"
+    if code.co_cellvars:
+        return "unresumable"
+    return None
+
+
+# ---- liveness ---------------------------------------------------------------------------------
+
+def live_locals(code, offset):
+    """Fast locals that may be read, before being written, on some path starting at `offset`."""
+    insts = pyversion.instructions(code)
+    index = {inst.offset: k for k, inst in enumerate(insts)}
+    handlers = pyversion.exception_entries(code)
+    succ = []
+    for k, inst in enumerate(insts):
+        next_offset = insts[k + 1].offset if k + 1 < len(insts) else None
+        targets = [t for t in pyversion.successors(inst, next_offset) if t is not None]
+        targets += [h.target for h in handlers if h.start <= inst.offset < h.end]
+        succ.append([index[t] for t in targets])
+    live_in = [frozenset()] * len(insts)
+    changed = True
+    while changed:
+        changed = False
+        for k in reversed(range(len(insts))):
+            reads, writes = pyversion.local_reads_writes(insts[k])
+            out = set().union(*(live_in[s] for s in succ[k])) if succ[k] else set()
+            new = frozenset((out - set(writes)) | set(reads))
+            if new != live_in[k]:
+                live_in[k], changed = new, True
+    return live_in[index[offset]]
+
+
+# ---- the pieces the transformed code calls -----------------------------------------------------
+
+class GraphCall:
+    """The compiled graph of the part before the break; set once the backend has compiled it."""
+
+    def __init__(self):
+        self.compiled = None
+
+    def __call__(self, *inputs):
+        if getattr(self.compiled, "_boxed_call", False):
+            return self.compiled(list(inputs))
+        return self.compiled(*inputs)
+
+
+class ResumeCall:
+    """Calls a resume function through the compile wrapper, with the calling frame's closure cells."""
+
+    def __init__(self, code, f_globals, backend, nopython):
+        self.code = code
+        self.f_globals = f_globals
+        self.backend = backend
+        self.nopython = nopython
+
+    def __call__(self, closure, *args):
+        from .eval_frame import call_compiled
+
+        fn = types.FunctionType(self.code, self.f_globals, self.code.co_name, None, closure)
+        return call_compiled(fn, args, {}, self.backend, self.nopython)
+
+    def __repr__(self):
+        return f"<call {self.code.co_name}>"
+
+
+def resume_code(code, offset, n_stack, null_slots, iter_slots, with_slots, local_names, lineno):
+    """The code of `resume_in_<fn>_at_<line>`: push the stack arguments back, jump to `offset`.
+    with_slots maps a stack index to the no_grad/enable_grad class whose block is re-entered there."""
+    key = (code, offset, n_stack, tuple(null_slots), tuple(iter_slots), tuple(with_slots.items()), tuple(local_names))
+    if key in _RESUME_CODES:
+        return _RESUME_CODES[key]
+    bc, instr_at = assemble.abstract_instructions(code)
+    head = assemble.frame_head(code)
+    body = list(bc)
+    while body and not (isinstance(body[0], Instr) and body[0].name == "RESUME"):
+        body.pop(0)
+    body.pop(0)
+    target = Label()
+    body.insert(body.index(instr_at[offset]), target)
+    stack_names = [f"___stack{i}" for i in range(n_stack) if i not in null_slots]
+    if set(stack_names) & set(local_names):
+        raise Unsupported("a resume function's stack and local names collide", "unresumable")
+    prefix = [i for i in head if i.name != "MAKE_CELL"]
+    for i in range(n_stack):
+        name = f"___stack{i}"
+        if i in null_slots:
+            prefix.append(Instr("PUSH_NULL", lineno=lineno))
+            continue
+        if i in with_slots:  # re-enter the grad-mode block: its __exit__ is the stack slot
+            prefix += [Instr("PUSH_NULL", lineno=lineno), Instr("LOAD_CONST", with_slots[i], lineno=lineno),
+                       Instr("PRECALL", 0, lineno=lineno), Instr("CALL", 0, lineno=lineno),
+                       Instr("BEFORE_WITH", lineno=lineno), Instr("POP_TOP", lineno=lineno)]
+            continue
+        prefix.append(Instr("LOAD_FAST", name, lineno=lineno))
+        if i in iter_slots:
+            prefix.append(Instr("GET_ITER", lineno=lineno))
+    prefix.append(Instr("JUMP_FORWARD", target, lineno=lineno))
+    new = assemble.new_code(code, prefix + body, argnames=stack_names + list(local_names),
+                            name=f"resume_in_{code.co_name}_at_{lineno}", freevars=code.co_freevars)
+    _record_origin(new, code, len(prefix), len(head))
+    _RESUME_CODES[key] = new
+    return new
+
+
+# ---- the transformed frame -------------------------------------------------------------------------
+
+def transform_frame(fn, bp, output, graph_call, backend, nopython):
+    """The code object that replaces fn's frame at break point bp (see the module docstring).
+    Rebuilding values registers graph outputs on `output`, so close the graph after this."""
+    code = fn.__code__
+    inst = bp.inst
+    lineno = bp.lineno
+    cg = assemble.Codegen(output, lineno, code.co_freevars)
+    if output.op_count():
+        cg.append("PUSH_NULL")
+        cg.append("LOAD_CONST", graph_call)
+        for graph_input in output.inputs:
+            cg.load_source(graph_input.source)
+        cg.call(len(output.inputs))
+        cg.append("STORE_FAST", assemble.GRAPH_OUT)
+
+    successors = _successors(code, inst, len(bp.stack))
+    live = {name for offset, _ in successors for name in live_locals(code, offset)}
+    passed = [n for n in code.co_varnames if n in live and n in bp.symbolic_locals]
+
+    changed = [n for n in passed if bp.symbolic_locals[n].source != LocalSource(n)]
+    for name in changed:
+        if name in _parameters(code):
+            cg.keep_entry_value(name)
+    for name in changed:
+        cg.reconstruct(bp.symbolic_locals[name])
+    for name in reversed(changed):
+        cg.append("STORE_FAST", name)
+
+    # Only the breaking instruction's operands go on the real stack; the items below them (which may
+    # be the NULLs of pending calls, which no local can hold) are rebuilt as the resume call's arguments.
+    below = len(bp.stack) - _operand_count(code, inst)
+    operands = list(enumerate(bp.stack))[below:]
+    callee_slot = _callee_slot(bp) if inst.opname == "CALL" else None
+    for i, var in operands:
+        if i == callee_slot:
+            cg.reconstruct_compiled_callee(var, backend, nopython)
+        else:
+            cg.reconstruct(var)
+    output.reconstruct_side_effects(cg)  # after rebuilding (which reads the lists as they were)
+
+    entry_mode = output.grad_enabled_at_entry
+    if bp.grad_enabled != entry_mode:  # inside a no_grad block: the graph leaves grad mode as it found it,
+        output.create_proxy("call_function", _set_grad_enabled, (entry_mode,), {}, None)
+        _append_set_grad(cg, bp.grad_enabled)  # and the instruction runs under the block's mode
+        _append_protected(cg, lambda: _append_breaking_instruction(cg, code, inst, bp), entry_mode)
+    else:
+        _append_breaking_instruction(cg, code, inst, bp)
+    for k, (offset, n_after) in enumerate(successors):
+        if k == 1:
+            cg.place(cg.jump_label)
+        if bp.grad_enabled != entry_mode:
+            _append_set_grad(cg, entry_mode)  # the resume function re-enters the block itself
+        names = [n for n in passed if n in live_locals(code, offset)]
+        _append_resume_call(cg, fn, bp, below, offset, n_after, names, backend, nopython)
+    head = assemble.frame_head(code)
+    return assemble.replace_body(code, head + cg.instrs)
+
+
+def _parameters(code):
+    flags = code.co_flags
+    count = code.co_argcount + code.co_kwonlyargcount + bool(flags & 0x04) + bool(flags & 0x08)
+    return code.co_varnames[:count]
+
+
+def _operand_count(code, inst):
+    """How many stack items the breaking instruction reads; the items below them stay symbolic."""
+    count = pyversion.operand_count(inst)
+    if count is None:
+        raise Unsupported(f"cannot replay {inst.opname} at a graph break", "unresumable")
+    return count
+
+
+def _append_set_grad(cg, mode):
+    cg.append("PUSH_NULL")
+    cg.append("LOAD_CONST", _set_grad_enabled)
+    cg.append("LOAD_CONST", mode)
+    cg.call(1)
+    cg.append("POP_TOP")
+
+
+def _append_protected(cg, append_body, grad_enabled):
+    """The breaking instruction inside a no_grad block runs under the block's mode; if it raises,
+    restore the frame's grad mode and re-raise (what the block's own exit handler would have done)."""
+    handler, after = Label(), Label()
+    try_begin = TryBegin(handler, push_lasti=False, stack_depth=0)
+    cg.extend([try_begin])
+    append_body()
+    cg.extend([TryEnd(try_begin)])
+    cg.append("JUMP_FORWARD", after)
+    cg.place(handler)
+    _append_set_grad(cg, grad_enabled)
+    cg.append("RERAISE", 0)
+    cg.place(after)
+
+
+def _successors(code, inst, depth):
+    """[(offset, stack depth there)] for where control goes after the breaking instruction runs."""
+    insts = pyversion.instructions(code)
+    k = next(i for i, x in enumerate(insts) if x.offset == inst.offset)
+    next_offset = insts[k + 1].offset if k + 1 < len(insts) else None
+    if inst.opname in pyversion.TERMINATORS:
+        return []
+    if inst.opname in pyversion.UNCONDITIONAL_JUMPS:
+        raise Unsupported(f"cannot resume after {inst.opname}", "unresumable")
+    result = [(next_offset, depth + pyversion.stack_effect(inst, jump=False))]
+    if inst.opname in pyversion.JUMP_OPNAMES:
+        result.append((inst.argval, depth + pyversion.stack_effect(inst, jump=True)))
+    return result
+
+
+def _callee_slot(bp):
+    """The stack index of the function a breaking CALL calls (3.11: [NULL, fn, args] or [fn, self, args])."""
+    from .variables import NullVariable
+
+    n = bp.inst.arg
+    below = len(bp.stack) - n - 2
+    return below + 1 if isinstance(bp.stack[below], NullVariable) else below
+
+
+def _append_breaking_instruction(cg, code, inst, bp):
+    _, instr_at = assemble.abstract_instructions(code)
+    original = instr_at[inst.offset]
+    if inst.opname == "CALL":
+        cg.call(inst.arg, bp.kw_names)
+    elif inst.opname in pyversion.JUMP_OPNAMES:
+        cg.jump_label = Label()  # placed after the fall-through's resume call, so the jump is forward
+        cg.append(original.name.replace("BACKWARD", "FORWARD"), cg.jump_label)
+    else:
+        cg.extend([original.copy()])
+
+
+def _append_resume_call(cg, fn, bp, below, offset, n_after, names, backend, nopython):
+    """Store what the instruction left on the stack, then `return resume(closure, *stack, *live locals)`."""
+    code = fn.__code__
+    results = range(below, n_after)
+    for i in reversed(results):
+        cg.append("STORE_FAST", f"___stack{i}")
+    if bp.inst.opname == "GET_ITER":  # a loop's fresh iterator crosses as a tuple; the prefix re-iterates it
+        cg.append("PUSH_NULL")
+        cg.append("LOAD_CONST", tuple)
+        cg.append("LOAD_FAST", f"___stack{n_after - 1}")
+        cg.call(1)
+        cg.append("STORE_FAST", f"___stack{n_after - 1}")
+    kept = bp.stack[:min(below, n_after)]
+    null_slots = [i for i, v in enumerate(kept) if isinstance(v, NullVariable)]
+    iter_slots = [i for i, v in enumerate(kept) if isinstance(v, ListIteratorVariable)]
+    if bp.inst.opname == "GET_ITER":
+        iter_slots.append(n_after - 1)
+    with_slots = {i: v.context_class() for i, v in enumerate(kept) if isinstance(v, GradModeExitVariable)}
+    base_code, base_offset = origin(code)
+    resume = resume_code(base_code, base_offset(offset), n_after, null_slots, iter_slots, with_slots, names,
+                         bp.lineno)
+    cg.append("PUSH_NULL")
+    cg.append("LOAD_CONST", ResumeCall(resume, fn.__globals__, backend, nopython))
+    if code.co_freevars:
+        for name in code.co_freevars:
+            cg.append("LOAD_CLOSURE", FreeVar(name))
+        cg.append("BUILD_TUPLE", len(code.co_freevars))
+    else:
+        cg.append("LOAD_CONST", None)
+    n_args = 0
+    for i, var in enumerate(kept):
+        if i in null_slots:
+            continue  # the resume prefix pushes the NULL back
+        if i in with_slots:
+            cg.append("LOAD_CONST", None)  # the resume prefix re-enters the block
+        elif isinstance(var, ListIteratorVariable):
+            for item in var.items[var.index:]:  # the rest of the loop, as a tuple
+                cg.reconstruct(item)
+            cg.append("BUILD_TUPLE", len(var.items) - var.index)
+        else:
+            cg.reconstruct(var)
+        n_args += 1
+    for i in results:
+        cg.append("LOAD_FAST", f"___stack{i}")
+    for name in names:
+        cg.append("LOAD_FAST", name)
+    cg.call(1 + n_args + len(results) + len(names))
+    cg.append("RETURN_VALUE")

@@ -1,0 +1,114 @@
+"""Grad-mode context managers inside a compiled frame: `with torch.no_grad():` / `enable_grad()`.
+
+Frontend layer. As Dynamo does, entering and leaving the block are recorded
+in the graph as calls that switch grad mode, so the graph itself runs the
+block's ops with grad disabled:
+
+    _set_grad_enabled = torch._C._set_grad_enabled(False)
+    a = l_x_ + 1
+    _set_grad_enabled_1 = torch._C._set_grad_enabled(True)
+
+The translator also switches the real grad mode while it is inside the block
+(and restores it when translation ends), so the fake values it computes have
+the requires_grad the real run will have. Other context managers are a graph
+break.
+"""
+import minitorch2
+from minitorch2.fx._spelling import register_spelling
+
+from .base import VariableTracker
+from .constant import ConstantVariable
+
+
+def _set_grad_enabled(mode):
+    """The graph's grad-mode switch (PyTorch spells it torch._C._set_grad_enabled)."""
+    minitorch2.autograd.grad_mode.state.grad_enabled = bool(mode)
+
+
+# Generated graph code reaches minitorch2-owned objects through `torch.`; this one is spelled as PyTorch's.
+_set_grad_enabled.__module__ = "minitorch2._C"
+register_spelling("torch._C._set_grad_enabled", _set_grad_enabled)
+
+GRAD_MODE_CLASSES = (minitorch2.no_grad, minitorch2.enable_grad, minitorch2.set_grad_enabled)
+
+
+def switch_grad_mode(tx, mode):
+    """Record a grad-mode switch in the graph and make it real for the rest of the translation.
+    A switch that undoes the one just before it (no ops between) cancels it, as in Dynamo's graphs."""
+    graph = tx.output.graph
+    last = next(reversed(graph.nodes), None)
+    previous = minitorch2.is_grad_enabled()
+    node = tx.output.create_proxy("call_function", _set_grad_enabled, (mode,), {}, None).node
+    node.meta["grad_mode_before"] = previous
+    if last is not None and last.target is _set_grad_enabled and last.meta.get("grad_mode_before") == mode:
+        graph.erase_node(node)
+        graph.erase_node(last)
+    _set_grad_enabled(mode)
+
+
+class GradModeClassVariable(VariableTracker):
+    """`torch.no_grad` / `torch.enable_grad` / `torch.set_grad_enabled` themselves (before the call)."""
+
+    def __init__(self, cls, source=None):
+        super().__init__(source)
+        self.cls = cls
+
+    def python_type(self):
+        return type(self.cls)
+
+    def call_function(self, tx, args, kwargs):
+        previous = minitorch2.is_grad_enabled()
+        if self.cls is minitorch2.set_grad_enabled:
+            mode = bool(args[0].realize().as_python_constant())
+            switch_grad_mode(tx, mode)  # takes effect on construction, as torch.set_grad_enabled does
+            return GradModeVariable(mode, previous, entered=True)
+        return GradModeVariable(self.cls is minitorch2.enable_grad, previous, entered=False)
+
+    def reconstruct(self, cg):
+        cg.append("LOAD_CONST", self.cls)
+
+
+class GradModeVariable(VariableTracker):
+    """A grad-mode context manager object; BEFORE_WITH calls `enter`, the block's end calls the exit."""
+
+    def __init__(self, mode, previous, entered):
+        super().__init__()
+        self.mode = mode
+        self.previous = previous
+        self.entered = entered
+
+    def python_type(self):
+        return minitorch2.set_grad_enabled
+
+    def enter(self, tx):
+        self.previous = minitorch2.is_grad_enabled()
+        if not self.entered and self.mode != self.previous:  # enable_grad() under grad mode records nothing
+            switch_grad_mode(tx, self.mode)
+        return GradModeExitVariable(self.mode, self.previous)
+
+
+class GradModeExitVariable(VariableTracker):
+    """The bound `__exit__` a `with` block keeps on the stack: calling it restores the previous mode.
+
+    A graph break inside the block rebuilds it by entering a real no_grad()/enable_grad() (the
+    transformed code and the resume function's prefix each do; see resume.py)."""
+
+    def __init__(self, mode, previous):
+        super().__init__()
+        self.mode = mode
+        self.previous = previous
+
+    def context_class(self):
+        return minitorch2.enable_grad if self.mode else minitorch2.no_grad
+
+    def call_function(self, tx, args, kwargs):
+        if minitorch2.is_grad_enabled() != self.previous:
+            switch_grad_mode(tx, self.previous)
+        return ConstantVariable(None)
+
+    def reconstruct(self, cg):
+        cg.append("PUSH_NULL")
+        cg.append("LOAD_CONST", self.context_class())
+        cg.call(0)
+        cg.append("BEFORE_WITH")
+        cg.append("POP_TOP")

@@ -1,0 +1,238 @@
+"""MINITORCH2_LOGS: named debug artifacts on stderr, printed as PyTorch's TORCH_LOGS prints them.
+
+Runtime layer, used by every layer of the compiler (frontend, autograd,
+partition, backend) and imported by none of them at the top: each call site
+asks `enabled(artifact)` and, if so, hands over the text. The variable is a
+comma-separated list, as TORCH_LOGS is:
+
+    MINITORCH2_LOGS="graph_code,recompiles"     two artifacts
+    MINITORCH2_LOGS="+frontend"                 the `frontend` Python logger at DEBUG
+    MINITORCH2_LOGS="frontend"                  ... at INFO ("-frontend": only errors)
+
+Every line of an artifact gets PyTorch's glog-style prefix, so the output
+reads (and greps) like torch's:
+
+    V1129 16:50:58.914000 18302 frontend/eval_frame.py:140] [0/1] [__graph_code] TRACED GRAPH
+
+(level letter, date, time, process id, the call site, the compile id
+"frame/attempt" while a frame is being compiled, the artifact). The one idea
+to hold: nothing is formatted unless the artifact is on, so logging costs
+one set lookup per call site when it is off.
+"""
+import contextlib
+import datetime
+import dis
+import inspect
+import io
+import logging
+import os
+import sys
+import threading
+
+ENV_VAR = "MINITORCH2_LOGS"
+
+# artifact -> (level letter as torch prints it, what it shows, who logs it)
+ARTIFACTS = {
+    "graph_code": ("V", "the frontend graph of each compiled frame, as readable Python", "frontend/eval_frame.py"),
+    "graph_breaks": ("V", "each graph break: where, why, and a hint", "frontend/eval_frame.py"),
+    "guards": ("V", "the guard function of each new cache entry", "frontend/eval_frame.py"),
+    "recompiles": ("V", "why a frame recompiles: each cache entry's failing guard", "frontend/eval_frame.py"),
+    "bytecode": ("V", "original and transformed bytecode (dis), resume functions", "frontend/"),
+    "aot_graphs": ("I", "the forward and backward graphs of aot_autograd", "autograd/aot.py"),
+    "aot_joint_graph": ("I", "the joint forward+backward graph of aot_autograd", "autograd/aot.py"),
+    "partition": ("I", "what a partitioner saves for the backward", "partition/"),
+    "output_code": ("I", "the code the backend generates", "backend/"),
+}
+
+# component -> the Python logger it configures ("frontend" / "+frontend" / "-frontend")
+COMPONENTS = ("frontend", "autograd", "partition", "backend")
+
+_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_THIS_FILE = os.path.abspath(__file__)
+
+_enabled = None  # set of artifact names, parsed on first use
+_handlers = {}  # component -> the stderr handler we installed
+_frame_ids = {}  # code object -> frame id, in order of first compile
+_counters = {}  # kind -> how many ids were handed out
+_context = threading.local()
+
+
+def reload(setting=None):
+    """(Re)read the setting: `setting`, else the MINITORCH2_LOGS environment variable."""
+    global _enabled
+    if setting is None:
+        setting = os.environ.get(ENV_VAR, "")
+    artifacts, levels = _parse(setting)
+    _enabled = artifacts
+    for component in COMPONENTS:
+        _configure_component(component, levels.get(component))
+
+
+def _parse(setting):
+    artifacts, levels, invalid = set(), {}, []
+    for item in (s.strip() for s in setting.split(",")):
+        if not item:
+            continue
+        name = item.lstrip("+-")
+        if item in ARTIFACTS:
+            artifacts.add(item)
+        elif name in COMPONENTS:
+            levels[name] = {"+": logging.DEBUG, "-": logging.ERROR}.get(item[0], logging.INFO)
+        elif item == "all":
+            artifacts.update(ARTIFACTS)
+        else:
+            invalid.append(item)
+    if invalid:
+        valid = ", ".join([*ARTIFACTS, *COMPONENTS, "all"])
+        raise ValueError(f"Invalid log settings: {', '.join(invalid)}, must be a comma separated list of "
+                         f"component names (optionally prefixed with + or -) or artifact names. Valid: {valid}")
+    return artifacts, levels
+
+
+def _configure_component(component, level):
+    logger = logging.getLogger(component)
+    handler = _handlers.pop(component, None)
+    if handler is not None:
+        logger.removeHandler(handler)
+    if level is None:
+        return
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(_GlogFormatter())
+    logger.addHandler(handler)
+    logger.setLevel(level)
+    _handlers[component] = handler
+
+
+class _GlogFormatter(logging.Formatter):
+    def format(self, record):
+        where = f"{_short_path(record.pathname)}:{record.lineno}"
+        return _prefix(record.levelname[0], where, None) + record.getMessage()
+
+
+def enabled(artifact):
+    """Is this artifact switched on? (Unknown names are a programming error.)"""
+    if artifact not in ARTIFACTS:
+        raise KeyError(f"unknown log artifact {artifact!r}")
+    if _enabled is None:
+        reload()
+    return artifact in _enabled
+
+
+def log_artifact(artifact, text):
+    """Print text to stderr, each line with the glog prefix, if the artifact is on."""
+    if not enabled(artifact):
+        return
+    prefix = _prefix(ARTIFACTS[artifact][0], _call_site(), artifact)
+    lines = str(text).split("\n")
+    sys.stderr.write("".join(f"{prefix}{line}\n" for line in lines))
+    sys.stderr.flush()
+
+
+def _prefix(level, where, artifact):
+    now = datetime.datetime.now()
+    compile_id = getattr(_context, "compile_id", None)
+    parts = [f"{level}{now:%m%d %H:%M:%S.%f} {os.getpid()} {where}]"]
+    if compile_id is not None:
+        parts.append(f"[{compile_id}]")
+    if artifact is not None:
+        parts.append(f"[__{artifact}]")
+    return " ".join(parts) + " "
+
+
+def _call_site():
+    frame = inspect.currentframe().f_back
+    while frame is not None and os.path.abspath(frame.f_code.co_filename) == _THIS_FILE:
+        frame = frame.f_back
+    if frame is None:
+        return "?:0"
+    return f"{_short_path(frame.f_code.co_filename)}:{frame.f_lineno}"
+
+
+def _short_path(filename):
+    filename = os.path.abspath(filename)
+    return os.path.relpath(filename, _ROOT) if filename.startswith(_ROOT + os.sep) else filename
+
+
+# ---- compile ids ------------------------------------------------------------------------------------
+
+def frame_id(code):
+    """A small number per code object, in order of first compile, as Dynamo numbers frames."""
+    return _frame_ids.setdefault(code, len(_frame_ids))
+
+
+@contextlib.contextmanager
+def compile_context(code, attempt):
+    """While compiling `code` for the attempt-th time, every line is tagged [frame_id/attempt]."""
+    saved = getattr(_context, "compile_id", None)
+    _context.compile_id = f"{frame_id(code)}/{attempt}"
+    try:
+        yield
+    finally:
+        _context.compile_id = saved
+
+
+def reset_ids():
+    """Frame ids and counters start again (frontend.reset(), as torch._dynamo.reset() does)."""
+    _frame_ids.clear()
+    _counters.clear()
+
+
+def next_id(kind):
+    """0, 1, 2, ... per kind ("aot": aot_autograd's aot_config ids)."""
+    _counters[kind] = _counters.get(kind, -1) + 1
+    return _counters[kind]
+
+
+def next_graph_name():
+    """`__compiled_fn_N` (N from 1): the name the graph_code log gives a frontend graph."""
+    return f"__compiled_fn_{next_id('compiled_fn') + 1}"
+
+
+# ---- the artifacts' formats -------------------------------------------------------------------------
+
+def format_graph(title, gm):
+    """PyTorch's TRACED GRAPH block: a title line, the file of the generated code, print_readable."""
+    readable = gm.print_readable(print_output=False, include_stride=True, include_device=True)
+    return f"TRACED GRAPH\n ===== {title} =====\n {gm.forward.__code__.co_filename} {readable}\n"
+
+
+def log_graph(artifact, title, gm):
+    if enabled(artifact):
+        log_artifact(artifact, format_graph(title, gm))
+
+
+def log_bytecode(prefix, name, filename, line, code):
+    """`ORIGINAL BYTECODE f file.py line 2` (or MODIFIED ..., or a resume function's) and its dis listing."""
+    if not enabled("bytecode"):
+        return
+    listing = io.StringIO()
+    dis.dis(code, file=listing, depth=0)
+    log_artifact("bytecode", f"{prefix} {name} {filename} line {line} \n{listing.getvalue()}\n")
+
+
+def log_graph_break(location, reason, explanation, hint):
+    """location: "file.py:LINE" of the user code that broke the graph."""
+    if enabled("graph_breaks"):
+        log_artifact("graph_breaks", f"Graph break in user code at {location}\nGraph Break Reason: {reason}\n"
+                                     f"  Explanation: {explanation}\n  Hint: {hint}\n")
+
+
+def log_recompile(name, filename, line, failures):
+    """failures: [(compile id of the entry, its failing guard's text)], most recent entry first."""
+    if enabled("recompiles"):
+        lines = [f"Recompiling function {name} in {filename}:{line}",
+                 "    triggered by the following guard failure(s):"]
+        lines += [f"    - {entry_id}: {text}" for entry_id, text in failures]
+        log_artifact("recompiles", "\n".join(lines))
+
+
+def log_output_code(source, path=None):
+    """The hook for the backend: the generated wrapper module's source (and where it was written)."""
+    if enabled("output_code"):
+        where = f"Output code written to: {path}\n" if path else ""
+        log_artifact("output_code", f"{where}Output code: \n{source}")
+
+
+def log_guards(guard_source):
+    if enabled("guards"):
+        log_artifact("guards", f"GUARDS:\n{guard_source}\n")

@@ -1,0 +1,224 @@
+"""Hypothesis strategies that write small Python programs, as source text, for fuzzing the frontend.
+
+`programs()` draws the source of a module defining `f(x[, y[, z]])` over same-shaped
+float tensors, plus up to two helper functions `h0`, `h1` that f calls. The
+statements mix what capture must get right: straight-line tensor ops, for loops
+over range(k) and counted while loops, `with torch.no_grad()` blocks, branches on
+shapes (`if x.shape[0] > 2`, guarded and specialized) and on data (`if a.sum() > 0`,
+a graph break), calls to the helpers (inlined, sometimes with a value on the stack),
+lists, tuples and dicts built and unpacked, in-place updates of local tensors,
+print calls (their output must match eager's) and `dynamo.graph_break()`.
+
+The text is written against the names `torch` and `dynamo`, so test_program_fuzz.py
+runs the same source on minitorch2 (with frontend as dynamo) and on torch (with
+torch._dynamo). Every value stays a tensor of the input shape or a Python int,
+so any generated program is valid; ops are bounded (tanh, sin, sigmoid, relu,
+scaling by 0.5) so values stay finite through loops.
+"""
+from dataclasses import dataclass, field
+
+from hypothesis import strategies as st
+
+UNARY = ["torch.relu({a})", "{a}.sin()", "{a}.tanh()", "torch.sigmoid({a})", "-{a}", "{a}.abs()", "{a} * 0.5",
+         "({a} + 1) / 2", "torch.clamp({a}, -1.0, 1.0)", "{a}.neg().exp().tanh()"]
+BINARY = ["{a} + {b}", "{a} - {b}", "{a} * {b}", "torch.maximum({a}, {b})", "torch.where({a} > {b}, {a}, {b})",
+          "({a} * 0.5 + {b} * 0.25)"]
+SCALAR = ["{a} + {s}", "{a} * {s}", "{s} - {a}", "{a} / ({s} + 1)"]
+
+
+@dataclass
+class Scope:
+    """Names visible at a point of the program: tensor variables and Python int expressions."""
+    tensors: list
+    ints: list = field(default_factory=lambda: ["1", "2", "3"])
+
+    def child(self):
+        return Scope(list(self.tensors), list(self.ints))
+
+
+class ProgramWriter:
+    """Writes one function body, statement by statement, drawing each choice from hypothesis."""
+
+    def __init__(self, draw, helpers, max_statements, allow_effects=True):
+        self.draw = draw
+        self.helpers = helpers  # [(name, arity)] callable from this body
+        self.lines = []
+        self.counter = 0
+        self.budget = max_statements
+        self.allow_effects = allow_effects
+
+    def fresh(self, prefix="v"):
+        self.counter += 1
+        return f"{prefix}{self.counter}"
+
+    def emit(self, depth, text):
+        self.lines.append("    " * depth + text)
+
+    def pick(self, options):
+        return self.draw(st.sampled_from(options))
+
+    def expr(self, scope):
+        kind = self.pick(["unary", "binary", "scalar"])
+        a = self.pick(scope.tensors)
+        if kind == "unary":
+            return self.pick(UNARY).format(a=a)
+        if kind == "binary":
+            return self.pick(BINARY).format(a=a, b=self.pick(scope.tensors))
+        return self.pick(SCALAR).format(a=a, s=self.pick(scope.ints))
+
+    def assign(self, depth, scope, value):
+        name = self.fresh()
+        self.emit(depth, f"{name} = {value}")
+        scope.tensors.append(name)
+        return name
+
+    def block(self, depth, scope, n):
+        for _ in range(n):
+            if self.budget <= 0:
+                return
+            self.budget -= 1
+            self.statement(depth, scope)
+
+    def statement(self, depth, scope):
+        kinds = ["op", "op", "op", "loop", "while", "shape_if", "data_if", "containers", "inplace", "int", "no_grad"]
+        if self.helpers:
+            kinds.append("call")
+        if self.allow_effects:
+            kinds += ["print", "break"]
+        kind = self.pick(kinds if depth < 3 else ["op", "containers", "int"])
+        getattr(self, "stmt_" + kind)(depth, scope)
+
+    def stmt_op(self, depth, scope):
+        self.assign(depth, scope, self.expr(scope))
+
+    def stmt_int(self, depth, scope):
+        name = self.fresh("n")
+        tensor = self.pick(scope.tensors)
+        value = self.pick([f"{tensor}.shape[0] + 1", f"{tensor}.dim()", f"len([{tensor}, {tensor}])",
+                           f"{self.pick(scope.ints)} * 2 - 1", f"min({tensor}.shape)"])
+        self.emit(depth, f"{name} = {value}")
+        scope.ints.append(name)
+
+    def stmt_loop(self, depth, scope):
+        target = self.assign(depth, scope, self.expr(scope))
+        var = self.fresh("i")
+        self.emit(depth, f"for {var} in range({self.draw(st.integers(0, 3))}):")
+        inner = scope.child()
+        inner.ints.append(var)
+        self.block(depth + 1, inner, self.draw(st.integers(0, 2)))
+        self.emit(depth + 1, f"{target} = {target} * 0.5 + {self.expr(inner)}")
+
+    def stmt_while(self, depth, scope):
+        target = self.assign(depth, scope, self.expr(scope))
+        counter = self.fresh("k")
+        self.emit(depth, f"{counter} = 0")
+        self.emit(depth, f"while {counter} < {self.draw(st.integers(0, 2))}:")
+        inner = scope.child()
+        inner.ints.append(counter)
+        self.block(depth + 1, inner, self.draw(st.integers(0, 2)))
+        self.emit(depth + 1, f"{target} = {target} * 0.5 + {self.expr(inner)}")
+        self.emit(depth + 1, f"{counter} += 1")
+
+    def stmt_no_grad(self, depth, scope):
+        target = self.fresh()
+        self.emit(depth, "with torch.no_grad():")
+        inner = scope.child()
+        self.block(depth + 1, inner, self.draw(st.integers(0, 2)))
+        self.emit(depth + 1, f"{target} = {self.expr(inner)}")
+        scope.tensors.append(target)
+
+    def _branches(self, depth, scope, condition):
+        target = self.fresh()
+        self.emit(depth, f"if {condition}:")
+        for header in (None, "else:"):
+            if header:
+                self.emit(depth, header)
+            inner = scope.child()
+            self.block(depth + 1, inner, self.draw(st.integers(0, 2)))
+            self.emit(depth + 1, f"{target} = {self.expr(inner)}")
+        scope.tensors.append(target)
+
+    def stmt_shape_if(self, depth, scope):
+        a = self.pick(scope.tensors)
+        condition = self.pick([f"{a}.shape[0] > 2", f"{a}.shape[1] == {self.draw(st.integers(1, 4))}",
+                               f"{a}.dim() == 2 and {a}.shape[0] < {a}.shape[1]", f"{a}.numel() % 2 == 0"])
+        self._branches(depth, scope, condition)
+
+    def stmt_data_if(self, depth, scope):
+        a = self.pick(scope.tensors)
+        self._branches(depth, scope, self.pick([f"{a}.sum() > 0", f"{a}.mean() < 0.1", f"({a} > 0).any()"]))
+
+    def stmt_containers(self, depth, scope):
+        a, b = self.pick(scope.tensors), self.pick(scope.tensors)
+        kind = self.pick(["list", "tuple", "dict", "append"])
+        name = self.fresh("c")
+        if kind == "list":
+            p, q = self.fresh(), self.fresh()
+            self.emit(depth, f"{name} = [{a}, {b}]")
+            self.emit(depth, f"{p}, {q} = {name}")
+            scope.tensors += [p, q]
+        elif kind == "tuple":
+            self.emit(depth, f"{name} = ({a}, {b}, {self.expr(scope)})")
+            self.assign(depth, scope, f"{name}[0] * {name}[-1] + {name}[1]")
+        elif kind == "dict":
+            self.emit(depth, f'{name} = {{"p": {a}, "q": {b}}}')
+            self.assign(depth, scope, f'{name}["p"] - {name}["q"] * len({name})')
+        else:
+            self.emit(depth, f"{name} = []")
+            self.emit(depth, f"{name}.append({a})")
+            self.emit(depth, f"{name}.append({self.expr(scope)})")
+            self.assign(depth, scope, f"{name}[0] + {name}[-1]")
+
+    def stmt_inplace(self, depth, scope):
+        name = self.assign(depth, scope, f"{self.pick(scope.tensors)}.clone()")
+        self.emit(depth, self.pick([f"{name}.mul_(0.5)", f"{name}.add_({self.pick(scope.tensors)})",
+                                    f"{name} += 1", f"{name}.clamp_(-1.0, 1.0)"]))
+
+    def stmt_call(self, depth, scope):
+        helper, arity = self.pick(self.helpers)
+        args = ", ".join(self.pick(scope.tensors) for _ in range(arity))
+        # In `a * 0.5 + h(...)` the partial sum is on the stack while h runs, so a break inside h
+        # must carry it across.
+        prefix = self.pick(["", f"{self.pick(scope.tensors)} * 0.5 + "])
+        self.assign(depth, scope, f"{prefix}{helper}({args})")
+
+    def stmt_print(self, depth, scope):
+        self.emit(depth, f'print("{self.fresh("p")}", {self.pick(scope.ints)}, {self.pick(scope.tensors)}.shape[0])')
+
+    def stmt_break(self, depth, scope):
+        self.emit(depth, "dynamo.graph_break()")
+
+    def result(self, scope):
+        kind = self.pick(["one", "tuple", "list", "dict"])
+        a, b = self.pick(scope.tensors), self.pick(scope.tensors)
+        return {"one": a, "tuple": f"({a}, {b})", "list": f"[{a}, {self.expr(scope)}]",
+                "dict": f'{{"out": {a}, "n": {self.pick(scope.ints)}}}'}[kind]
+
+
+@st.composite
+def programs(draw, max_statements=6):
+    """Source text of a module defining helpers h0, h1 and `f`; returns (source, number of tensor args)."""
+    lines = []
+    helpers = []
+    for index in range(draw(st.integers(0, 2))):
+        arity = draw(st.integers(1, 2))
+        params = ["a", "b"][:arity]
+        writer = ProgramWriter(draw, list(helpers), draw(st.integers(0, 3)))
+        scope = Scope(list(params))
+        writer.block(1, scope, writer.budget)
+        lines.append(f"def h{index}({', '.join(params)}):")
+        lines += writer.lines
+        lines.append(f"    return {writer.expr(scope)}")
+        helpers.append((f"h{index}", arity))
+    n_args = draw(st.integers(1, 3))
+    params = ["x", "y", "z"][:n_args]
+    writer = ProgramWriter(draw, helpers, draw(st.integers(1, max_statements)))
+    scope = Scope(list(params))
+    writer.block(1, scope, writer.budget)
+    lines.append(f"def f({', '.join(params)}):")
+    lines += writer.lines
+    lines.append(f"    return {writer.result(scope)}")
+    return "\n".join(lines) + "\n", n_args
+
+
+shapes = st.tuples(st.integers(1, 4), st.integers(1, 4))
