@@ -30,6 +30,8 @@ def view(x, size):
     new = resolve_size(size, math.prod(old))
     if new == old:
         return x
+    if math.prod(old) == 0:  # no elements: nothing is ever loaded, and dimension groups need nonzero sizes
+        return ir.View(x, new, lambda idx: [L.Const(0)] * len(old), "view")
     return ir.View(x, new, _reshape_reindex(old, new), "view")
 
 
@@ -110,6 +112,8 @@ def unsqueeze(x, dim):
 
 def squeeze(x, dim=None):
     size = x.get_size()
+    if not size:  # a 0-d tensor takes dim 0 or -1 and stays as it is
+        return x
     if dim is None:
         dims = [i for i, n in enumerate(size) if n == 1]
     else:

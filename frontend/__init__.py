@@ -13,7 +13,8 @@ calls, guard the assumptions, and hand the graph to a backend. Read in order:
     resume.py            graph breaks: the transformed frame and its resume_in_<fn>_at_<line> functions
     assemble.py          instruction lists and code objects (the `bytecode` package), rebuilding values
     break_reasons.py     the table of graph-break reasons
-    pyversion.py         Python-version facts (3.11)
+    pyversion.py         Python-version facts (3.11, 3.12, 3.13)
+    opcodes_312.py       handlers for the opcodes only 3.12/3.13 have (a mixin of the translator)
 
 A graph break splits the frame as in Dynamo: the graph so far runs, the breaking
 instruction runs natively, and the rest of the frame is a resume function that is

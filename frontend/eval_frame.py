@@ -31,7 +31,7 @@ import warnings
 import minitorch2
 from minitorch2 import _logging
 
-from . import config, resume
+from . import config, resume, source
 from .backends import lookup_backend
 from .break_reasons import REASONS, explain_reason
 from .exc import BackendCompilerFailed, Unsupported
@@ -54,6 +54,8 @@ class CacheEntry:
         self.backend = backend
         self.compiled = compiled
         self.input_sources = list(input_sources)
+        self.fetch_inputs = source.fetch_function(self.input_sources)  # one call fetches every graph input
+        self.boxed_call = getattr(compiled, "_boxed_call", False)
         self.plan = plan
         self.graph = graph  # the GraphModule handed to the backend (None: no graph had ops)
         self.break_reason = break_reason
@@ -70,8 +72,8 @@ class CacheEntry:
         if self.compiled is None:
             with _disabled():
                 return fn(*args, **kwargs)
-        inputs = [s.fetch(L, G) for s in self.input_sources]
-        if getattr(self.compiled, "_boxed_call", False):
+        inputs = self.fetch_inputs(L, G)
+        if self.boxed_call:
             outs = self.compiled(inputs)
         else:
             outs = self.compiled(*inputs)
@@ -94,17 +96,44 @@ def is_disabled():
 _observers = []
 
 
+_BINDERS = {}  # code object -> its argument binder (see _make_binder)
+
+
 def frame_locals(fn, args, kwargs):
     """The frame's locals at entry: parameters bound as Python binds them, plus closure cells' contents."""
-    bound = inspect.signature(fn).bind(*args, **kwargs)
-    bound.apply_defaults()
-    L = dict(bound.arguments)
-    for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or ()):
-        try:
-            L[name] = cell.cell_contents
-        except ValueError:
-            pass
-    return L
+    binder = _BINDERS.get(fn.__code__)
+    if binder is None:
+        binder = _BINDERS[fn.__code__] = _make_binder(fn.__code__)
+    return binder(fn, args, kwargs)
+
+
+def _make_binder(code):
+    """A binder for one code object, made once: this runs on every call, so the common case (positional
+    arguments, perhaps trailing defaults) is a dict(zip()); anything else binds through inspect."""
+    names = code.co_varnames[:code.co_argcount]
+    positional_only_call = not (code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS)) and \
+        code.co_kwonlyargcount == 0
+    freevars = code.co_freevars
+
+    def bind(fn, args, kwargs):
+        missing = len(names) - len(args)
+        if positional_only_call and not kwargs and missing == 0:
+            L = dict(zip(names, args))
+        elif positional_only_call and not kwargs and 0 < missing <= len(fn.__defaults__ or ()):
+            L = dict(zip(names, (*args, *fn.__defaults__[-missing:])))
+        else:
+            bound = inspect.signature(fn, follow_wrapped=False).bind(*args, **kwargs)
+            bound.apply_defaults()
+            L = dict(bound.arguments)
+        if freevars:
+            for name, cell in zip(freevars, fn.__closure__ or ()):
+                try:
+                    L[name] = cell.cell_contents
+                except ValueError:
+                    pass
+        return L
+
+    return bind
 
 
 def translate(fn, L, backend, nopython):

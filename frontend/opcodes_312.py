@@ -31,15 +31,15 @@ class Py312OpcodesMixin:
 
     # ---- the call convention ----------------------------------------------------------------
 
-    def push_callable(self, fn_var, second=None):
-        """Push a callable and its NULL (or, for a method, the function and self) in the order the
-        running Python's CALL reads them."""
-        second = NullVariable() if second is None else second
+    def push_callable(self, fn_var):
+        """Push a callable and its NULL in the order the running Python's CALL reads them (a bound
+        method is pushed as one tracker, so a method call also gets a NULL): [NULL, fn] up to 3.12,
+        [fn, NULL] on 3.13."""
         if pyversion.NULL_AFTER_CALLABLE:
             self.push(fn_var)
-            self.push(second)
+            self.push(NullVariable())
         else:
-            self.push(second)
+            self.push(NullVariable())
             self.push(fn_var)
 
     def CALL_KW(self, inst):

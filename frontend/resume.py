@@ -31,6 +31,7 @@ loop (Dynamo skips the frame; `config.resume_inside_loops` turns on resuming
 mid-loop, passing the rest of the iterator as a tuple), inside a try/except
 or a `with` block, in a generator, or in a frame with cell variables.
 """
+import functools
 import types
 
 from bytecode import FreeVar, Instr, Label, TryBegin, TryEnd
@@ -94,6 +95,12 @@ def why_cannot_resume(code, e):
 
 def live_locals(code, offset):
     """Fast locals that may be read, before being written, on some path starting at `offset`."""
+    return _live_locals_by_offset(code)[offset]
+
+
+@functools.lru_cache(maxsize=512)
+def _live_locals_by_offset(code):
+    """live_locals for every offset of code: one backward dataflow pass, done once per code object."""
     insts = pyversion.instructions(code)
     index = {inst.offset: k for k, inst in enumerate(insts)}
     handlers = pyversion.exception_entries(code)
@@ -113,7 +120,7 @@ def live_locals(code, offset):
             new = frozenset((out - set(writes)) | set(reads))
             if new != live_in[k]:
                 live_in[k], changed = new, True
-    return live_in[index[offset]]
+    return {inst.offset: live_in[k] for k, inst in enumerate(insts)}
 
 
 # ---- the pieces the transformed code calls -----------------------------------------------------
@@ -309,11 +316,20 @@ def _callee_slot(bp):
     return below + 1 if isinstance(bp.stack[below], NullVariable) else below
 
 
+def _is_method_load(inst):
+    return inst.opname == "LOAD_METHOD" or (inst.opname == "LOAD_ATTR" and pyversion.load_attr_is_method(inst))
+
+
 def _append_breaking_instruction(cg, code, inst, bp):
     _, instr_at = assemble.abstract_instructions(code)
     original = instr_at[inst.offset]
     if inst.opname == "CALL":
         cg.call(inst.arg, bp.kw_names)
+    elif _is_method_load(inst):
+        # A method load pushes (method, self) or (NULL, attribute), decided at run time. A plain
+        # attribute load pushes the bound attribute only: the resume function's prefix pushes
+        # the NULL next to it, and the call behaves the same.
+        cg.append("LOAD_ATTR", inst.argval)
     elif inst.opname in pyversion.JUMP_OPNAMES:
         cg.jump_label = Label()  # placed after the fall-through's resume call, so the jump is forward
         cg.append(original.name.replace("BACKWARD", "FORWARD"), cg.jump_label)
@@ -324,7 +340,10 @@ def _append_breaking_instruction(cg, code, inst, bp):
 def _append_resume_call(cg, fn, bp, below, offset, n_after, names, backend, nopython):
     """Store what the instruction left on the stack, then `return resume(closure, *stack, *live locals)`."""
     code = fn.__code__
-    results = range(below, n_after)
+    result_nulls = set()  # see _append_breaking_instruction
+    if _is_method_load(bp.inst):
+        result_nulls.add(below + 1 if pyversion.NULL_AFTER_CALLABLE else below)
+    results = [i for i in range(below, n_after) if i not in result_nulls]
     for i in reversed(results):
         cg.append("STORE_FAST", f"___stack{i}")
     if bp.inst.opname == "GET_ITER":  # a loop's fresh iterator crosses as a tuple; the prefix re-iterates it
@@ -334,7 +353,7 @@ def _append_resume_call(cg, fn, bp, below, offset, n_after, names, backend, nopy
         cg.call(1)
         cg.append("STORE_FAST", f"___stack{n_after - 1}")
     kept = bp.stack[:min(below, n_after)]
-    null_slots = [i for i, v in enumerate(kept) if isinstance(v, NullVariable)]
+    null_slots = [i for i, v in enumerate(kept) if isinstance(v, NullVariable)] + sorted(result_nulls)
     iter_slots = [i for i, v in enumerate(kept) if isinstance(v, ListIteratorVariable)]
     if bp.inst.opname == "GET_ITER":
         iter_slots.append(n_after - 1)

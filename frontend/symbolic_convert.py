@@ -23,6 +23,7 @@ one idea to hold: nothing here runs the user's code; branches are taken on
 values known at translation time (and guarded), and a branch on tensor data
 is a graph break.
 """
+import functools
 import operator
 
 import minitorch2
@@ -44,6 +45,14 @@ MAX_INSTRUCTIONS = 200_000
 MAX_INLINE_DEPTH = 32
 
 
+@functools.lru_cache(maxsize=2048)
+def decoded(code):
+    """code's instructions (a tuple) and the index of each by offset, disassembled once per code object
+    (a layer or helper is inlined once per call site, and every break replays the frame)."""
+    instructions = tuple(pyversion.instructions(code))
+    return instructions, {inst.offset: i for i, inst in enumerate(instructions)}
+
+
 class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3.12/3.13 have
     def __init__(self, code, f_globals, output, symbolic_locals, cells, depth):
         self.code = code
@@ -52,8 +61,7 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
         self.symbolic_locals = symbolic_locals
         self.cells = cells
         self.depth = depth
-        self.instructions = pyversion.instructions(code)
-        self.index_of_offset = {inst.offset: i for i, inst in enumerate(self.instructions)}
+        self.instructions, self.index_of_offset = decoded(code)
         self.stack = []
         self.ip = 0
         self.kw_names = ()
@@ -119,9 +127,14 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
     def inline_call(self, code, f_globals, bound_args, cells):
         if self.depth >= MAX_INLINE_DEPTH:
             raise Unsupported("inlining recursion too deep", "unsupported_call")
+        translator = InliningInstructionTranslator
         if pyversion.is_generator(code):
-            raise Unsupported(f"{code.co_name} is a generator", "generator")
-        sub = InliningInstructionTranslator(code, f_globals, self.output, dict(bound_args), dict(cells), self.depth + 1)
+            from .inline_generator import GeneratorExpressionTranslator, is_generator_expression
+
+            if not is_generator_expression(code):
+                raise Unsupported(f"{code.co_name} is a generator", "generator")
+            translator = GeneratorExpressionTranslator
+        sub = translator(code, f_globals, self.output, dict(bound_args), dict(cells), self.depth + 1)
         sub.root_globals = self.root_globals
         return sub.run()
 

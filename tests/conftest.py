@@ -2,6 +2,8 @@
 
 `default`: 200 examples per property, derandomized so CI runs are stable.
 `deep`: 10,000 examples; select it with HYPOTHESIS_PROFILE=deep.
+`ci`: 50 examples, for .ci/run's runs on Python 3.12 and 3.13.
+Test modules that import torch (the oracle) are reported as skipped where torch is not installed.
 """
 import os
 
@@ -13,6 +15,10 @@ settings.register_profile(
 )
 settings.register_profile(
     "deep", max_examples=10_000, deadline=None, print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+settings.register_profile(  # .ci/run's extra-interpreter runs: a smoke test of the same properties
+    "ci", max_examples=50, deadline=None, derandomize=True, print_blob=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))

@@ -219,6 +219,8 @@ class KernelEmitter:
         return reduce.dtype
 
     def flat_position(self, reduce, env):
+        if not reduce.rvars:
+            return "0"  # a reduction over no variables has one element, at position 0
         position = env[reduce.rvars[0]]
         for var, extent in zip(reduce.rvars[1:], reduce.rranges[1:]):
             scaled = self.b.op("pos", f"mul nuw nsw i64 {position}, {extent}")

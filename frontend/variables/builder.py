@@ -15,7 +15,7 @@ from ..exc import Unsupported
 from ..source import GetItemSource
 from .builtin import BuiltinVariable
 from .constant import ConstantVariable
-from .ctx_manager import GRAD_MODE_CLASSES, GradModeClassVariable
+from .ctx_manager import GRAD_MODE_CLASSES, GradModeClassVariable, GradModeInstanceVariable
 from .functions import UserFunctionVariable
 from .lists import ListVariable, TupleVariable
 from .nn_module import NNModuleVariable
@@ -71,6 +71,10 @@ def _wrap(og, value, source):
         return NNModuleVariable(value, source)
     if getattr(value, "_torchdynamo_disable", False):
         raise Unsupported(f"call to {value.__qualname__}, marked frontend.disable", "unsupported_call")
+    if type(value) in GRAD_MODE_CLASSES:  # a decorator's grad-mode object (no_grad() used as @no_grad())
+        if source is not None:
+            _guard(og, guards.id_guard(source, value), value)
+        return GradModeInstanceVariable(value, source)
     if is_torch_object(value):
         if source is not None:
             _guard(og, guards.id_guard(source, value), value)

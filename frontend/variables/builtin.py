@@ -137,6 +137,28 @@ class BuiltinVariable(VariableTracker):
             raise Unsupported("range() of a non-constant", "unsupported_call")
         return ConstantVariable(range(*[a.as_python_constant() for a in args]))
 
+    def call_sum(self, tx, iterable, start=None):
+        """sum() of a sequence holding tensors is a chain of adds in the graph (`0 + a`, then `+ b`...)."""
+        items = [item.realize() for item in iterable.realize().unpack_var_sequence(tx)]
+        total = start.realize() if start is not None else ConstantVariable(0)
+        if all(_is_const(v) for v in [total, *items]):
+            return ConstantVariable(sum((v.as_python_constant() for v in items), total.as_python_constant()))
+        for item in items:
+            total = binary_op(tx, operator.add, total, item)
+        return total
+
+    def call_any(self, tx, iterable):
+        return self._fold_over_items(tx, any, iterable)
+
+    def call_all(self, tx, iterable):
+        return self._fold_over_items(tx, all, iterable)
+
+    def _fold_over_items(self, tx, fn, iterable):
+        items = [item.realize() for item in iterable.realize().unpack_var_sequence(tx)]
+        if not all(_is_const(v) for v in items):
+            raise Unsupported(f"{fn.__name__}() of non-constant items", "unsupported_call")
+        return ConstantVariable(fn(v.as_python_constant() for v in items))
+
     def call_enumerate(self, tx, iterable, start=None):
         first = start.realize().as_python_constant() if start is not None else 0
         items = iterable.realize().unpack_var_sequence(tx)

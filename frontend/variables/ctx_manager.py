@@ -68,6 +68,28 @@ class GradModeClassVariable(VariableTracker):
         cg.append("LOAD_CONST", self.cls)
 
 
+class GradModeInstanceVariable(VariableTracker):
+    """A grad-mode object made outside the frame: the `self` of a `@torch.no_grad()`-decorated
+    function's wrapper, which runs `with self.__class__(*self._ctor_args): return fn(...)`.
+    Inlining that wrapper needs only these two attributes (the object is guarded by identity)."""
+
+    def __init__(self, value, source=None):
+        super().__init__(source)
+        self.value = value
+
+    def python_type(self):
+        return type(self.value)
+
+    def var_getattr(self, tx, name):
+        from .builder import wrap
+
+        if name == "__class__":
+            return GradModeClassVariable(type(self.value))
+        if name == "_ctor_args":
+            return wrap(tx.output, self.value._ctor_args, None)
+        return super().var_getattr(tx, name)
+
+
 class GradModeVariable(VariableTracker):
     """A grad-mode context manager object; BEFORE_WITH calls `enter`, the block's end calls the exit."""
 
@@ -81,8 +103,10 @@ class GradModeVariable(VariableTracker):
         return minitorch2.set_grad_enabled
 
     def enter(self, tx):
+        if self.entered:  # set_grad_enabled(mode) switched on construction; `previous` is the mode before that
+            return GradModeExitVariable(self.mode, self.previous)
         self.previous = minitorch2.is_grad_enabled()
-        if not self.entered and self.mode != self.previous:  # enable_grad() under grad mode records nothing
+        if self.mode != self.previous:  # enable_grad() under grad mode records nothing
             switch_grad_mode(tx, self.mode)
         return GradModeExitVariable(self.mode, self.previous)
 

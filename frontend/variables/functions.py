@@ -33,11 +33,11 @@ class CellVariable(VariableTracker):
 def bind_arguments(tx, fn, args, kwargs):
     """Python's binding of args/kwargs to fn's parameters; defaults read from fn are wrapped as inputs."""
     try:
-        bound = inspect.signature(fn).bind(*args, **kwargs)
+        bound = inspect.signature(fn, follow_wrapped=False).bind(*args, **kwargs)
     except TypeError as e:
         raise Unsupported(f"calling {fn.__qualname__}: {e}", "unsupported_call") from None
     bound.apply_defaults()
-    params = inspect.signature(fn).parameters
+    params = inspect.signature(fn, follow_wrapped=False).parameters
     result = {}
     for name, value in bound.arguments.items():
         kind = params[name].kind

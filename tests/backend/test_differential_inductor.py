@@ -1,36 +1,43 @@
 """Hypothesis differential programs through the inductor backend, checked against minitorch2 eager.
 
 The random op programs of tests/minitorch2/test_differential.py (1 to 15 ops over
-1 to 3 broadcastable inputs, float or int/bool) are wrapped in a parameterless
-nn.Module and compiled with `backend.compile_fx` (aot tracing, min-cut
-partitioning, lowering, fusion, code generation, the wrapper): the frontend is
-left out on purpose, so a frontend graph break cannot hide a backend bug (the
-frontend corpus goes through `minitorch2.compile` in
-test_frontend_corpus_inductor.py). Every value of the program is an output of
-the compiled graph (inputs' views included: aliasing outputs), and must match
-eager in dtype, shape, strides (of dims longer than 1) and values; the gradients of a random weighting
-of the outputs must match eager's.
+1 to 3 broadcastable inputs, float or int/bool) are compiled two ways:
 
-Tolerance: rtol 1e-4, atol 1e-5 (float32). The backend may fuse and reorder
-float arithmetic (a fused mean is a sum times 1/n, a softmax is recomputed in
-the backward, LLVM contracts a*b+c into fma), so results differ from eager's
-in the last few ulps; 1e-4 relative is ~800 float32 ulps, far below any real
-bug (a wrong index or op is off by O(1)) and far above reassociation noise on
-these well-conditioned programs (values stay in about [-2, 2], see the generator).
+  through_compile_fx          wrapped in a parameterless nn.Module and given to
+                              `backend.compile_fx` (aot tracing, min-cut partitioning,
+                              lowering, fusion, code generation, the wrapper): the
+                              backend alone, so no frontend graph break can hide a bug;
+  through_minitorch2_compile  written out as straight-line Python and run under
+                              `minitorch2.compile(backend=inductor)` (an eighth of
+                              the examples: the whole stack).
 
-Compilation must really have happened: aot handed the backend a forward graph
-(and a backward one when an output needs grad), every graph's fallbacks are
-ops listed in KNOWN_FALLBACKS, and a graph that computes anything produced
-kernels or extern calls (no silent fallback of the whole graph to eager).
+Every value of the program is an output of the compiled graph (views of the
+inputs included: aliasing outputs), and must match eager in dtype, shape,
+strides (of dims longer than 1) and values; the gradients of a random
+weighting of the outputs must match eager's.
 
-Example counts come from the hypothesis profiles in tests/conftest.py: 200 by
-default, HYPOTHESIS_PROFILE=deep for the long run.
+Tolerance: rtol 1e-4, atol 1e-5. The backend fuses and reorders float
+arithmetic (a mean is a sum times 1/n, a softmax is recomputed in the
+backward, long sums are blocked), so float32 results differ from eager's in
+the last few ulps; 1e-4 relative is ~800 float32 ulps, far below what a real
+bug gives (a wrong index or op is off by O(1) on these well-conditioned
+programs, whose values stay in about [-2, 2], see the generator).
+
+Compilation must really have happened: the backend compiled one forward (or
+inference) graph per graph it was handed, and a backward graph when an output
+needs grad; every fallback is an op listed in KNOWN_FALLBACKS; and no graph
+has only eager fallbacks as its steps.
+
+Example counts come from the hypothesis profiles in tests/conftest.py: 200 per
+property by default (25 for the minitorch2.compile one), HYPOTHESIS_PROFILE=deep
+for the long run. The code generator is backend.config's (MINITORCH2_CPU_CODEGEN).
 """
 import numpy as np
 import pytest
-from hypothesis import given, note, reject
+from hypothesis import given, note, reject, settings
 
 import backend
+import frontend
 import minitorch2 as mt
 import minitorch2.nn as nn
 from tests.minitorch2.test_differential import OPS_BY_NAME, default_dtype, describe, programs
@@ -89,14 +96,46 @@ def run_eager(module, arrays, requires_grad):
     return inputs, outputs, loss
 
 
-def run_compiled(module, arrays, requires_grad):
+def run_compiled(compile_program, module, arrays, requires_grad):
     inputs = make_inputs(arrays, requires_grad)
-    compiled = backend.compile_fx(module, inputs)
+    compiled = compile_program(module, inputs)
     outputs = compiled(*inputs)
     loss = weighted_loss(outputs, len(module.program))
     if loss is not None:
         loss.backward()
     return inputs, outputs, loss
+
+
+def through_compile_fx(module, inputs):
+    """The backend alone: aot + inductor on the module (what a frontend's backend call does)."""
+    FRONTEND_GRAPHS[0] = 1
+    return backend.compile_fx(module, inputs)
+
+
+def through_minitorch2_compile(module, inputs):
+    """The whole stack: the program as straight-line Python source (one statement per op, calling the op's
+    function from the catalog), captured by the frontend, compiled by inductor."""
+    FRONTEND_GRAPHS[0] = 0
+
+    def inductor(gm, example_inputs):
+        FRONTEND_GRAPHS[0] += 1
+        return backend.compile_fx(gm, example_inputs)
+
+    return mt.compile(straight_line(module.program, module.n_inputs), backend=inductor)
+
+
+FRONTEND_GRAPHS = [0]  # graphs handed to the backend by the last compile
+
+
+def straight_line(program, n_inputs):
+    names = [f"v{i}" for i in range(n_inputs + len(program))]
+    namespace, lines = {"mt": mt}, [f"def program({', '.join(names[:n_inputs])}):"]
+    for k, (name, operands, params) in enumerate(program):
+        namespace[f"op{k}"], namespace[f"params{k}"] = OPS_BY_NAME[name].fn, params
+        lines.append(f"    {names[n_inputs + k]} = op{k}(mt, {', '.join(names[i] for i in operands)}, **params{k})")
+    lines.append(f"    return ({''.join(n + ', ' for n in names[n_inputs:])})")
+    exec(compile("\n".join(lines), "<differential program>", "exec"), namespace)
+    return namespace["program"]
 
 
 def significant_strides(t):
@@ -117,18 +156,21 @@ def assert_same(ours, expected, where):
 
 def assert_compiled(expect_backward):
     graphs = backend.metrics.graphs
-    kinds = [g.name.rsplit("_", 1)[0] for g in graphs]
-    assert kinds == (["forward", "backward"] if expect_backward else ["inference"]) or (
-        not expect_backward and kinds == ["forward"]), kinds
+    first = [g for g in graphs if not g.name.startswith("backward")]
+    assert FRONTEND_GRAPHS[0] >= 1, "inductor was handed no graph: the program ran eagerly"
+    assert len(first) == FRONTEND_GRAPHS[0], f"{FRONTEND_GRAPHS[0]} graphs handed to inductor, {len(first)} compiled"
+    if expect_backward:
+        assert any(g.name.startswith("backward") for g in graphs), "no backward graph was compiled"
     for graph in graphs:
         unexpected = set(graph.fallbacks) - KNOWN_FALLBACKS
         assert not unexpected, f"{graph.name} fell back to eager for {sorted(unexpected)}"
-        computes = [s for s in graph.scheduler.steps]
-        if computes:
-            assert graph.kernels or any(not hasattr(s, "group") for s in computes), graph.name
+        steps = graph.scheduler.steps
+        all_fallbacks = steps and not graph.kernels and all(getattr(getattr(s, "kernel", None), "fallback", False)
+                                                            for s in steps)
+        assert not all_fallbacks, f"{graph.name}: every step fell back to eager"
 
 
-def check_program(arrays, program, requires_grad):
+def check_program(arrays, program, requires_grad, compile_program=through_compile_fx):
     note(f"inputs: {[(a.shape, str(a.dtype)) for a in arrays]}\nprogram:\n{describe(program)}")
     module = ProgramModule(program, len(arrays))
     backend.metrics.reset()
@@ -138,9 +180,9 @@ def check_program(arrays, program, requires_grad):
         if any(known in str(error) for known in KNOWN_EAGER_ONLY_ERRORS):
             reject()
         with pytest.raises(RuntimeError):  # ... so must the compiled program
-            run_compiled(module, arrays, requires_grad)
+            run_compiled(compile_program, module, arrays, requires_grad)
         return
-    c_inputs, c_outputs, c_loss = run_compiled(module, arrays, requires_grad)
+    c_inputs, c_outputs, c_loss = run_compiled(compile_program, module, arrays, requires_grad)
     for i, (ours, expected) in enumerate(zip(c_outputs, e_outputs)):
         assert_same(ours, expected, f"value {i + len(arrays)}")
         assert ours.requires_grad == expected.requires_grad, f"value {i + len(arrays)}: requires_grad"
@@ -159,6 +201,7 @@ def _clean_metrics():
     backend.metrics.reset()
     yield
     backend.metrics.reset()
+    frontend.reset()
 
 
 @given(programs("float"))
@@ -172,3 +215,15 @@ def test_float_programs_compiled_match_eager(case):
 def test_integer_and_bool_programs_compiled_match_eager(case):
     arrays, program = case
     check_program(arrays, program, requires_grad=False)
+
+
+@settings(max_examples=max(settings.default.max_examples // 8, 1))
+@given(programs("float"))
+def test_float_programs_through_minitorch2_compile_match_eager(case):
+    """The same programs through the frontend too (an eighth of the examples: the backend is the target)."""
+    arrays, program = case
+    if not program:
+        reject()  # a program with no ops gives the frontend no graph to compile
+    frontend.reset()
+    with default_dtype(next(str(a.dtype) for a in arrays if a.dtype.kind == "f")):
+        check_program(arrays, program, requires_grad=True, compile_program=through_minitorch2_compile)

@@ -610,3 +610,15 @@ def test_row_reductions_keep_the_row_loop_and_long_column_sums_keep_blocks():
 
     assert not is_column_reduction(row_reduction("sum", dt.float32, dt.float32, 64, 64))
     assert not is_column_reduction(column_reduction(("sum",), 5000, 64))  # > 4096 rows: blocked row sums
+
+
+@pytest.mark.parametrize("reduction_type", ["argmax", "argmin"])
+def test_arg_reduction_over_no_variables_is_position_zero(reduction_type):
+    kernel = L.Kernel("k", [L.KernelArg("in_ptr0", "a", dt.float32, 3, "in"),
+                            L.KernelArg("out_ptr0", "b", dt.int64, 3, "out")],
+                      L.Loop(("x0",), (3,), [L.Reduce("t0", reduction_type, (), (),
+                                                      L.Load("in_ptr0", L.Var("x0"), dt.float32), dt.int64),
+                                             L.Store("out_ptr0", L.Var("x0"), L.Temp("t0", dt.int64))]))
+    out = np.full(3, 7, dtype=np.int64)
+    codegen.compile_kernel(kernel).run_arrays(np.array([1.0, 2.0, 3.0], dtype=np.float32), out)
+    np.testing.assert_array_equal(out, [0, 0, 0])

@@ -358,6 +358,9 @@ def c_dictcomp(x):
     return d["a"] + d["b"]
 def c_genexp_sum(x, y):
     return sum(t.sum() for t in [x, y])
+def c_genexp_builtins(x):
+    flags = any(n > 2 for n in [1, 3]), all(n > 2 for n in [1, 3])
+    return flags, list(t * 2 for t in (x, x)), tuple(t + 1 for t in [x]), sum([1.5, x], start=x), sum((x, x * 2), 5)
 def c_nested_comp(x):
     grid = [[x * i * j for j in range(2)] for i in range(1, 3)]
     return grid[1][1] + grid[0][1]
@@ -450,6 +453,20 @@ def c_set_grad_enabled_then_op(x):
         y = x.exp()
     z = x * 2
     return y, z, z.requires_grad
+def c_set_grad_enabled_call(x):
+    torch.set_grad_enabled(False)
+    y = x.exp()
+    torch.set_grad_enabled(True)
+    return y, x * 2, y.requires_grad
+def c_set_grad_enabled_left_off(x):
+    torch.set_grad_enabled(False)
+    return x.exp()
+@torch.no_grad()
+def _no_grad_helper(x):
+    return x.exp()
+def c_no_grad_decorated(x):
+    y = _no_grad_helper(x)
+    return y, x * 2, y.requires_grad
 def c_requires_grad_out(x):
     y = (x * x).sum()
     return y, y.requires_grad
@@ -511,7 +528,7 @@ CASES = [Case(name, _calls(*args)) for name, args in [
     ("c_list_slice", [X4]), ("c_nested_return", [X4, X4]), ("c_dict_return", [X4]), ("c_swap", [X4, X4]),
     ("c_in_operator", [X4]), ("c_tuple_methods", [X4]), ("c_list_of_tensors_arg", [Arg((2, 4, 4), kind="tensor_list")]),
     ("c_dict_arg", [Arg((4, 4), kind="tensor_dict")]),
-    ("c_listcomp", [X4, X4]), ("c_dictcomp", [X4]), ("c_genexp_sum", [X4, X4]), ("c_nested_comp", [X4]),
+    ("c_listcomp", [X4, X4]), ("c_dictcomp", [X4]), ("c_genexp_sum", [X4, X4]), ("c_genexp_builtins", [X4]), ("c_nested_comp", [X4]),
     ("c_comp_filter", [X4]),
     ("c_range_step", [X4]), ("c_while", [X4]), ("c_break_continue", [X4]), ("c_iterate_tensor", [T(3, 4)]),
     ("c_reversed_sorted", [X4]), ("c_zip_dict_keys", [X4, X4]),
@@ -521,6 +538,9 @@ CASES = [Case(name, _calls(*args)) for name, args in [
     ("c_no_grad_block", [T(4, 4, requires_grad=True)]), ("c_enable_grad_block", [T(4, 4, requires_grad=True)]),
     ("c_set_grad_enabled_block", [T(4, 4, requires_grad=True)]),
     ("c_set_grad_enabled_then_op", [T(4, 4, requires_grad=True)]),
+    ("c_set_grad_enabled_call", [T(4, 4, requires_grad=True)]),
+    ("c_set_grad_enabled_left_off", [T(4, 4, requires_grad=True)]),
+    ("c_no_grad_decorated", [T(4, 4, requires_grad=True)]),
     ("c_requires_grad_out", [T(4, 4, requires_grad=True)]),
     ("b_data_if", [X4]), ("b_print_middle", [X4]), ("b_explicit_break", [X4]), ("b_break_in_loop", [X4]),
     ("b_print_in_loop", [X4]), ("b_break_in_try", [X4]), ("b_item", [X4]), ("b_two_breaks", [X4]),

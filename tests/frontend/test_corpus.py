@@ -50,27 +50,15 @@ RESUME = "resume functions not landed"
 # inlined-callee breaks (b_data_while, b_data_if_nested_fn) that were listed here now match Dynamo.
 RESUME_PENDING = {}
 
-_GRAD_RESTORE = ("`with torch.set_grad_enabled(False)`: the graph switches grad mode off and never back on "
-                 "(Dynamo's graph ends the block with _set_grad_enabled(True)), so grad mode stays off after the "
-                 "block, inside the graph and after the compiled call returns")
 # Other known count differences: name -> reason (strict xfail; translator gaps and Dynamo quirks).
 COUNT_DIFFS = {
-    "c_list_slice": "builtin sum() over a list of tensors breaks the graph (Dynamo inlines it: 1 graph)",
-    "c_genexp_sum": "generator expressions are not inlined: `sum(t.sum() for t in [x, y])` breaks twice and runs "
-                    "eagerly (Dynamo: 1 graph)",
-    "c_set_grad_enabled_block": _GRAD_RESTORE + " (3 ops in Dynamo's graph, 2 in ours)",
-    "c_set_grad_enabled_then_op": _GRAD_RESTORE + " (4 ops in Dynamo's graph, 3 in ours)",
     "r_none_vs_tensor": "Dynamo marks a code object skipped for good when its first frame captures no ops "
                         "(frame counts [0, 0, 0]); we compile the later call that has an op ([0, 1, 1])",
     "r_shape_auto_dynamic": "automatic dynamic shapes: after one size change Dynamo compiles a dynamic graph "
                             "(frame counts [1, 2, 2]); we compile one more static graph ([1, 2, 3])",
 }
 # Known value differences (bugs): name -> reason (strict xfail).
-VALUE_DIFFS = {
-    "c_set_grad_enabled_block": _GRAD_RESTORE + ": grad mode is still off when the compiled call returns",
-    "c_set_grad_enabled_then_op": _GRAD_RESTORE + ": `z = x * 2` after the block gives z.requires_grad False "
-                                  "(eager: True), and grad mode is still off after the call",
-}
+VALUE_DIFFS = {}
 
 
 # ---- running a case -------------------------------------------------------------------------------

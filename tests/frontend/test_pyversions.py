@@ -8,7 +8,9 @@ written next to the program. The programs cover the bytecode that changed betwee
 comprehensions, slices, `*args` unpacking, closures, loops, `with no_grad()`, branches
 on None and on shapes) and graph breaks with resume functions (print, a data-dependent
 `if`, dynamo.graph_break() in straight code, in a loop with config.resume_inside_loops,
-and in a try body, which runs eagerly as in Dynamo). CI runs this module on each
+and in a try body, which runs eagerly as in Dynamo). Every program of the oracle
+corpus (corpus.py) also runs compiled and uncompiled on minitorch2 alone, so the
+interpreters without torch check those values too. CI runs tests/frontend on each
 interpreter it finds (.ci/run).
 """
 import contextlib
@@ -144,7 +146,9 @@ def p_unpacking(x):
 def p_slices(x):
     y = x[1:3]
     z = x[:, :2]
-    return y.sum() + z.mean() + x[::2].sum()
+    w = x.clone()
+    w[1:3] = 0.0
+    return y.sum() + z.mean() + x[::2].sum() + w
 
 
 def p_no_grad(x):
@@ -205,6 +209,26 @@ def b_data_if(x):
     if y.sum() > 0:
         return y + 1
     return y - 1
+
+
+def b_print_kwargs(x):
+    y = x + 1
+    print("shape", tuple(y.shape), sep="=", end="!\n")
+    return y * 2
+
+
+def b_truthiness(x):
+    y = (x * 0).sum()
+    if y:
+        return x + 1
+    return x - 1
+
+
+def b_break_in_kw_call(x):
+    def scaled(a, scale=1.0):
+        print("scaled")
+        return a * scale
+    return scaled(x, scale=3.0) + 1
 
 
 def b_explicit_break(x):
@@ -290,6 +314,13 @@ CASES = {
     # the graph before the branch, then the branch taken (a resume function per branch)
     "b_data_if": (b_data_if, [(3, 4)], 2),
     "b_explicit_break": (b_explicit_break, [(3, 4)], 2),
+    # keyword arguments of the natively run call (3.12: KW_NAMES, 3.13: CALL_KW)
+    "b_print_kwargs": (b_print_kwargs, [(3, 4)], 2),
+    # `if tensor:` (3.13 breaks at TO_BOOL)
+    "b_truthiness": (b_truthiness, [(3, 4)], 2),
+    # the break is inside a function called with a keyword, which then runs as its own frame: no ops before
+    # either break (no graph), `a * scale` after print, `+ 1` in f's resume function
+    "b_break_in_kw_call": (b_break_in_kw_call, [(3, 4)], 2),
     # f's graph before the call, inner's two halves, f's rest after the call
     "b_break_in_helper": (b_break_in_helper, [(3, 4)], 4),
     "b_two_breaks": (b_two_breaks, [(3, 4)], 3),
@@ -320,6 +351,10 @@ def _assert_close(a, b, where="out"):
         assert type(a) is type(b) and len(a) == len(b), f"{where}: {a!r} vs {b!r}"
         for k, (x, y) in enumerate(zip(a, b)):
             _assert_close(x, y, f"{where}[{k}]")
+    elif isinstance(a, dict):
+        assert type(a) is type(b) and list(a) == list(b), f"{where}: {a!r} vs {b!r}"
+        for k in a:
+            _assert_close(a[k], b[k], f"{where}[{k!r}]")
     elif isinstance(a, minitorch2.Tensor):
         assert isinstance(b, minitorch2.Tensor) and tuple(a.shape) == tuple(b.shape), f"{where}: {a!r} vs {b!r}"
         np.testing.assert_allclose(a.detach().numpy(), b.detach().numpy(), rtol=1e-5, atol=1e-6, err_msg=where)
@@ -330,8 +365,10 @@ def _assert_close(a, b, where="out"):
 @pytest.fixture(autouse=True)
 def _reset():
     frontend.reset()
+    grad_enabled = minitorch2.is_grad_enabled()
     yield
     frontend.reset()
+    minitorch2.set_grad_enabled(grad_enabled)  # a known bug (below) can leave grad mode off
 
 
 @pytest.mark.parametrize("name", list(CASES))
@@ -353,6 +390,69 @@ def test_compiled_equals_eager(name, monkeypatch):
     again_out, _ = _run(minitorch2.compile(fn, backend=counter), again_args)  # cache hit: no new frames
     _assert_close(again_out, _run(fn, _inputs(shapes, 1))[0], "second call")
     assert counter.frame_count == expected_frames
+
+
+# ---- the oracle corpus, on minitorch2 alone ------------------------------------------------------
+# test_corpus.py compares every corpus program with Dynamo (it needs torch); here each one runs compiled
+# and uncompiled on minitorch2 only, so the interpreters without torch check the same programs' values.
+
+def _corpus_arg(spec, rng):
+    from .corpus import Arg
+
+    if not isinstance(spec, Arg):
+        return spec
+    if spec.kind in ("list", "dict"):
+        return [] if spec.kind == "list" else {}
+    if spec.kind == "tensor_list":
+        return [_corpus_arg(Arg(spec.shape[1:]), rng) for _ in range(spec.shape[0])]
+    if spec.kind == "tensor_dict":
+        return {"a": _corpus_arg(Arg(spec.shape), rng), "b": _corpus_arg(Arg(spec.shape), rng)}
+    if spec.dtype == "int64":
+        return minitorch2.tensor(rng.integers(0, 3, spec.shape).astype(np.int64))
+    t = minitorch2.tensor(rng.standard_normal(spec.shape).astype(spec.dtype))
+    return t.requires_grad_(True) if spec.requires_grad else t
+
+
+def _corpus_program(name):
+    from .corpus import PROGRAM, build
+
+    minitorch2.manual_seed(0)  # the same module-level parameters in every build
+    obj = build(minitorch2)[PROGRAM.get(name, name)]
+    if isinstance(obj, type):
+        minitorch2.manual_seed(0)
+        obj = obj()
+    return obj
+
+
+# A known bug, a strict xfail in test_corpus.py (VALUE_DIFFS): the graph of `with torch.set_grad_enabled(False):`
+# never switches grad mode back on. Here its outcome depends on the grad mode left by earlier tests, so skip it.
+CORPUS_KNOWN_BUGS = {"c_set_grad_enabled_then_op": "grad mode stays off after `with set_grad_enabled(False)`; "
+                                                   "a strict xfail in test_corpus.py"}
+
+
+def _corpus_names():
+    from .corpus import CASES
+
+    return [pytest.param(case.name, marks=pytest.mark.skip(reason=CORPUS_KNOWN_BUGS[case.name]))
+            if case.name in CORPUS_KNOWN_BUGS else case.name for case in CASES]
+
+
+@pytest.mark.parametrize("name", _corpus_names())
+def test_corpus_program_compiled_equals_eager(name):
+    from .corpus import CASES
+
+    case = next(c for c in CASES if c.name == name)
+    eager, compiled = _corpus_program(name), minitorch2.compile(_corpus_program(name), backend="eager")
+    for k, call in enumerate(case.calls):
+        specs, grad = (call["args"], call.get("grad", True)) if isinstance(call, dict) else (call, True)
+        results = []
+        for fn in (eager, compiled):
+            rng = np.random.default_rng(k)
+            with minitorch2.set_grad_enabled(grad):
+                results.append(_run(fn, [_corpus_arg(spec, rng) for spec in specs]))
+        (eager_out, eager_printed), (out, printed) = results
+        _assert_close(out, eager_out, f"call {k}")
+        assert printed == eager_printed, f"call {k}"
 
 
 def test_eager_backend_matches():

@@ -1,0 +1,40 @@
+"""Generator expressions inside a compiled frame: run to completion where they are made.
+
+Frontend layer, used by InstructionTranslatorBase.inline_call. Calling the
+function a `(f(t) for t in xs)` builds (a `<genexpr>` code object) inlines its
+bytecode like any callee, except that each YIELD_VALUE stores the yielded
+tracker instead of suspending; the call then returns an iterator over those
+trackers. So `sum(t.sum() for t in [x, y])`, `any(...)`, `list(...)` and
+`tuple(...)` capture in one graph, as in Dynamo.
+
+Running the whole expression at creation is exact for the usual case of a
+generator expression consumed at once by the call it is passed to; only
+`<genexpr>` code objects are run this way (a generator *function* is still a
+graph break, since its caller may interleave work with its items).
+"""
+from .symbolic_convert import InliningInstructionTranslator
+from .variables.constant import ConstantVariable
+from .variables.lists import ListIteratorVariable
+
+
+def is_generator_expression(code):
+    return code.co_name == "<genexpr>"
+
+
+class GeneratorExpressionTranslator(InliningInstructionTranslator):
+    """Inlines a generator expression's bytecode, collecting what it yields."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.yielded = []
+
+    def RETURN_GENERATOR(self, inst):
+        self.push(ConstantVariable(None))  # the generator object the code returns first; popped at once
+
+    def YIELD_VALUE(self, inst):
+        self.yielded.append(self.pop())
+        self.push(ConstantVariable(None))  # what the consumer sends back: next() sends None
+
+    def run(self):
+        super().run()
+        return ListIteratorVariable(self.yielded)
