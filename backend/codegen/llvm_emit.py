@@ -107,7 +107,8 @@ class KernelEmitter:
             start, end = ("%start", "%end") if outermost and level == 0 else ("0", str(ranges[level]))
             self.b.counted_loop(variables[level], start, end,
                                 lambda induction: nest(level + 1, {**env, variables[level]: induction}),
-                                keep_rolled=not (outermost and level == 0) and ranges[level] > MAX_UNROLLED_TRIPS)
+                                keep_rolled=not (outermost and level == 0) and ranges[level] > MAX_UNROLLED_TRIPS,
+                                interleave_long_body=level == len(variables) - 1)
 
         nest(0, env)
 

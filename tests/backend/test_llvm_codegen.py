@@ -622,3 +622,16 @@ def test_arg_reduction_over_no_variables_is_position_zero(reduction_type):
     out = np.full(3, 7, dtype=np.int64)
     codegen.compile_kernel(kernel).run_arrays(np.array([1.0, 2.0, 3.0], dtype=np.float32), out)
     np.testing.assert_array_equal(out, [0, 0, 0])
+
+
+def test_long_loop_bodies_ask_llvm_to_interleave_and_short_ones_do_not():
+    def kernel(depth):
+        value = L.Load("in_ptr0", x0, dt.float32)
+        for _ in range(depth):
+            value = L.Op("tanh", (L.Op("exp", (value,), dt.float32),), dt.float32)
+        return L.Kernel(f"chain{depth}", [L.KernelArg("in_ptr0", "a", dt.float32, 64, "in"),
+                                          L.KernelArg("out_ptr0", "b", dt.float32, 64, "out")],
+                        L.Loop(("x0",), (64,), [L.Store("out_ptr0", x0, value)]))
+
+    assert "llvm.loop.interleave.count" not in codegen.compile_kernel(kernel(1)).llvm_ir
+    assert "llvm.loop.interleave.count" in codegen.compile_kernel(kernel(6)).llvm_ir
