@@ -168,6 +168,14 @@ class OutputGraph:
             cg.load_source(source)
             cg.append("STORE_ATTR", name)
 
+    def final_grad_mode(self):
+        """The grad mode the graph leaves behind: its last grad-mode switch, else the mode at entry. Set again
+        after the compiled graph runs, since a backend that traces the graph (AOT) keeps only tensor ops."""
+        from .variables.ctx_manager import _set_grad_enabled
+
+        switches = [n.args[0] for n in self.graph.nodes if n.op == "call_function" and n.target is _set_grad_enabled]
+        return bool(switches[-1]) if switches else self.grad_enabled_at_entry
+
     def op_count(self):
         return sum(1 for n in self.graph.nodes if n.op.startswith("call"))
 
@@ -175,11 +183,15 @@ class OutputGraph:
         """Close the graph; returns (GraphModule, plan) where plan rebuilds the frame's return value."""
         result_plan = return_var.realize().output_plan(self)
         replay = self.side_effect_plan() if self.mutated or self.stored_globals or self.stored_attrs else None
+        final_mode = self.final_grad_mode()
+        leaves_grad_mode = final_mode != self.grad_enabled_at_entry
 
         def plan(outs, L, G):
             result = result_plan(outs, L, G)  # read before the replay changes what sources point at
             if replay is not None:
                 replay(outs, L, G)
+            if leaves_grad_mode:  # `torch.set_grad_enabled(False)` left in force, even if a backend traced it away
+                minitorch2.autograd.grad_mode.state.grad_enabled = final_mode
             return result
 
         return self.close(), plan

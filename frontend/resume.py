@@ -211,6 +211,14 @@ def transform_frame(fn, bp, output, graph_call, backend, nopython):
             cg.load_source(graph_input.source)
         cg.call(len(output.inputs))
         cg.append("STORE_FAST", assemble.GRAPH_OUT)
+    # The grad mode the resume function is called in: the one outside the outermost grad-mode block it
+    # re-enters, or, with no block open, the mode at the break (a plain torch.set_grad_enabled(False)
+    # before the break stays in force, as in eager and in Dynamo). The graph ends in it; set it here as
+    # well, since a backend that traces the graph (AOT) keeps only its tensor ops.
+    exits = [v for v in bp.stack if isinstance(v, GradModeExitVariable)]
+    call_mode = exits[0].previous if exits else bp.grad_enabled
+    if call_mode != output.grad_enabled_at_entry:
+        _append_set_grad(cg, call_mode)
 
     successors = _successors(code, inst, len(bp.stack))
     live = {name for offset, _ in successors for name in live_locals(code, offset)}
@@ -237,18 +245,17 @@ def transform_frame(fn, bp, output, graph_call, backend, nopython):
             cg.reconstruct(var)
     output.reconstruct_side_effects(cg)  # after rebuilding (which reads the lists as they were)
 
-    entry_mode = output.grad_enabled_at_entry
-    if bp.grad_enabled != entry_mode:  # inside a no_grad block: the graph leaves grad mode as it found it,
-        output.create_proxy("call_function", _set_grad_enabled, (entry_mode,), {}, None)
+    if bp.grad_enabled != call_mode:  # inside a no_grad block: the graph leaves grad mode as outside it,
+        output.create_proxy("call_function", _set_grad_enabled, (call_mode,), {}, None)
         _append_set_grad(cg, bp.grad_enabled)  # and the instruction runs under the block's mode
-        _append_protected(cg, lambda: _append_breaking_instruction(cg, code, inst, bp), entry_mode)
+        _append_protected(cg, lambda: _append_breaking_instruction(cg, code, inst, bp), call_mode)
     else:
         _append_breaking_instruction(cg, code, inst, bp)
     for k, (offset, n_after) in enumerate(successors):
         if k == 1:
             cg.place(cg.jump_label)
-        if bp.grad_enabled != entry_mode:
-            _append_set_grad(cg, entry_mode)  # the resume function re-enters the block itself
+        if bp.grad_enabled != call_mode:
+            _append_set_grad(cg, call_mode)  # the resume function re-enters the block itself
         names = [n for n in passed if n in live_locals(code, offset)]
         _append_resume_call(cg, fn, bp, below, offset, n_after, names, backend, nopython)
     head = assemble.frame_head(code)

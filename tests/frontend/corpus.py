@@ -544,7 +544,9 @@ CASES = [Case(name, _calls(*args)) for name, args in [
     ("c_requires_grad_out", [T(4, 4, requires_grad=True)]),
     ("b_data_if", [X4]), ("b_print_middle", [X4]), ("b_explicit_break", [X4]), ("b_break_in_loop", [X4]),
     ("b_print_in_loop", [X4]), ("b_break_in_try", [X4]), ("b_item", [X4]), ("b_two_breaks", [X4]),
-    ("b_break_in_inlined", [X4]), ("b_break_in_no_grad", [T(4, 4, requires_grad=True)]), ("b_data_while", [T(4)]),
+    ("b_break_in_inlined", [X4]), ("b_break_in_no_grad", [T(4, 4, requires_grad=True)]),
+    ("b_break_after_set_grad_call", [T(4, 4, requires_grad=True)]),
+    ("b_break_in_no_grad_helper", [T(4, 4, requires_grad=True)]), ("b_data_while", [T(4)]),
     ("b_tolist", [T(4)]), ("b_break_live_values", [X4, X4]), ("b_data_if_nested_fn", [X4]),
 ]]
 

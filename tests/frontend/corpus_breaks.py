@@ -59,6 +59,21 @@ def b_break_in_no_grad(x):
         dynamo.graph_break()
         y = y + 1
     return y + x
+def b_break_after_set_grad_call(x):
+    torch.set_grad_enabled(False)
+    y = x.exp()
+    dynamo.graph_break()
+    z = x * 2
+    torch.set_grad_enabled(True)
+    return y, z, z.requires_grad, (x + 1).requires_grad
+def b_break_in_no_grad_helper(x):
+    y = _no_grad_helper_with_break(x)
+    return y, x + 1, y.requires_grad
+@torch.no_grad()
+def _no_grad_helper_with_break(x):
+    y = x * 3
+    dynamo.graph_break()
+    return y + 1
 def b_data_while(x):
     while x.sum() < 10:
         x = x * 2
