@@ -109,7 +109,9 @@ class Codegen:
         self.append("STORE_FAST", self.entry_copies[name])
 
     def append(self, name, arg=bytecode.UNSET):
-        self.instrs.append(Instr(name, arg, lineno=self.lineno))
+        """Append one instruction written in 3.11 terms; pyversion spells it for the running Python."""
+        for real_name, real_arg in pyversion.generated_instructions(name, arg):
+            self.instrs.append(Instr(real_name, real_arg, lineno=self.lineno))
 
     def extend(self, instrs):
         self.instrs.extend(instrs)
@@ -156,10 +158,40 @@ class Codegen:
         self.append("BINARY_SUBSCR")
 
     def call(self, nargs, kw_names=()):
-        if kw_names:
-            self.append("KW_NAMES", tuple(kw_names))
-        self.append("PRECALL", nargs)
-        self.append("CALL", nargs)
+        """Call what is on the stack: [NULL, fn, args] or [fn, self, args] as written (3.11 order)."""
+        if pyversion.NULL_AFTER_CALLABLE:
+            self._move_null_above_callable(nargs)
+        for name, arg in pyversion.call_instructions(nargs, kw_names):
+            self.instrs.append(Instr(name, arg, lineno=self.lineno))
+
+    def _move_null_above_callable(self, nargs):
+        """3.13 reads [fn, NULL, args]: if the item below the callable is a PUSH_NULL written in 3.11
+        order, move it to just after the instruction that pushed the callable. A stack rebuilt in
+        3.13's order (the operands of a breaking CALL) already has the callable there and is left alone."""
+        null_at = self._producer(nargs + 2)
+        if not (isinstance(self.instrs[null_at], Instr) and self.instrs[null_at].name == "PUSH_NULL"):
+            return
+        fn_at = self._producer(nargs + 1, topmost=True)
+        null = self.instrs.pop(null_at)
+        self.instrs.insert(fn_at, null)  # fn_at - 1 after the pop, so this is just after the callable
+
+    def _producer(self, depth, topmost=False):
+        """Index of the instruction that pushed the item `depth` places from the top (1 = top)."""
+        for index in range(len(self.instrs) - 1, -1, -1):
+            inst = self.instrs[index]
+            if isinstance(inst, (bytecode.TryBegin, bytecode.TryEnd)):  # no stack effect
+                continue
+            if not isinstance(inst, Instr):  # a label: other paths may reach what follows
+                break
+            pre, post = inst.pre_and_post_stack_effect()
+            pops = max(-pre, 0)
+            pushes = pre + post + pops
+            if depth <= pushes:
+                if topmost and depth != 1:
+                    break
+                return index
+            depth += pops - pushes
+        raise Unsupported("cannot place the NULL of a generated call", "unresumable")
 
     def call_const(self, fn, arg_vars):
         """Push fn(*rebuilt args), fn being a Python object known now."""

@@ -180,9 +180,11 @@ def resume_code(code, offset, n_stack, null_slots, iter_slots, with_slots, local
             prefix.append(Instr("PUSH_NULL", lineno=lineno))
             continue
         if i in with_slots:  # re-enter the grad-mode block: its __exit__ is the stack slot
-            prefix += [Instr("PUSH_NULL", lineno=lineno), Instr("LOAD_CONST", with_slots[i], lineno=lineno),
-                       Instr("PRECALL", 0, lineno=lineno), Instr("CALL", 0, lineno=lineno),
-                       Instr("BEFORE_WITH", lineno=lineno), Instr("POP_TOP", lineno=lineno)]
+            cg = assemble.Codegen(None, lineno)  # the call written for the running Python
+            cg.call_const(with_slots[i], [])
+            cg.append("BEFORE_WITH")
+            cg.append("POP_TOP")
+            prefix += cg.instrs
             continue
         prefix.append(Instr("LOAD_FAST", name, lineno=lineno))
         if i in iter_slots:
@@ -237,7 +239,7 @@ def transform_frame(fn, bp, output, graph_call, backend, nopython):
     # be the NULLs of pending calls, which no local can hold) are rebuilt as the resume call's arguments.
     below = len(bp.stack) - _operand_count(code, inst)
     operands = list(enumerate(bp.stack))[below:]
-    callee_slot = _callee_slot(bp) if inst.opname == "CALL" else None
+    callee_slot = _callee_slot(bp) if inst.opname in ("CALL", "CALL_KW") else None
     for i, var in operands:
         if i == callee_slot:
             cg.reconstruct_compiled_callee(var, backend, nopython)
@@ -315,12 +317,10 @@ def _successors(code, inst, depth):
 
 
 def _callee_slot(bp):
-    """The stack index of the function a breaking CALL calls (3.11: [NULL, fn, args] or [fn, self, args])."""
-    from .variables import NullVariable
-
-    n = bp.inst.arg
-    below = len(bp.stack) - n - 2
-    return below + 1 if isinstance(bp.stack[below], NullVariable) else below
+    """The stack index of the function a breaking CALL calls (the order of fn, NULL and self: pyversion).
+    3.13's CALL_KW has the tuple of keyword names above the arguments."""
+    n_items = bp.inst.arg + (bp.inst.opname == "CALL_KW")
+    return pyversion.callee_slot(bp.stack, n_items, lambda var: isinstance(var, NullVariable))
 
 
 def _is_method_load(inst):
@@ -339,6 +339,8 @@ def _append_breaking_instruction(cg, code, inst, bp):
         cg.append("LOAD_ATTR", inst.argval)
     elif inst.opname in pyversion.JUMP_OPNAMES:
         cg.jump_label = Label()  # placed after the fall-through's resume call, so the jump is forward
+        for name in pyversion.conditional_jump_prefix(original.name):  # 3.13: TO_BOOL on the undecided value
+            cg.append(name)
         cg.append(original.name.replace("BACKWARD", "FORWARD"), cg.jump_label)
     else:
         cg.extend([original.copy()])

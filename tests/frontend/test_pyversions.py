@@ -368,7 +368,7 @@ def _reset():
     grad_enabled = minitorch2.is_grad_enabled()
     yield
     frontend.reset()
-    minitorch2.set_grad_enabled(grad_enabled)  # a known bug (below) can leave grad mode off
+    minitorch2.set_grad_enabled(grad_enabled)  # a grad-mode bug in one program must not leak into the next
 
 
 @pytest.mark.parametrize("name", list(CASES))
@@ -424,17 +424,10 @@ def _corpus_program(name):
     return obj
 
 
-# A known bug, a strict xfail in test_corpus.py (VALUE_DIFFS): the graph of `with torch.set_grad_enabled(False):`
-# never switches grad mode back on. Here its outcome depends on the grad mode left by earlier tests, so skip it.
-CORPUS_KNOWN_BUGS = {"c_set_grad_enabled_then_op": "grad mode stays off after `with set_grad_enabled(False)`; "
-                                                   "a strict xfail in test_corpus.py"}
-
-
 def _corpus_names():
     from .corpus import CASES
 
-    return [pytest.param(case.name, marks=pytest.mark.skip(reason=CORPUS_KNOWN_BUGS[case.name]))
-            if case.name in CORPUS_KNOWN_BUGS else case.name for case in CASES]
+    return [case.name for case in CASES]
 
 
 @pytest.mark.parametrize("name", _corpus_names())
