@@ -12,7 +12,6 @@ MINITORCH2_COMPILE_DEBUG=1 (backend.config.debug) each graph gets a folder
         output_code.py         the generated wrapper module, LLVM IR of each kernel included
 """
 import os
-import sys
 import time
 
 from . import config
@@ -21,13 +20,10 @@ _run_dir = None
 
 
 def log(artifact, text):
-    """Print an artifact through minitorch2._logging when it knows it, else when MINITORCH2_LOGS names it."""
+    """Print a backend artifact (output_code, fusion) when MINITORCH2_LOGS names it."""
     from minitorch2 import _logging
 
-    if artifact in _logging.ARTIFACTS:
-        _logging.log_artifact(artifact, text)
-    elif artifact in os.environ.get(_logging.ENV_VAR, "").replace(" ", "").split(","):
-        sys.stderr.write(text + ("\n" if not text.endswith("\n") else ""))
+    _logging.log_artifact(artifact, text)
 
 
 def run_dir():

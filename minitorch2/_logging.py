@@ -42,6 +42,7 @@ ARTIFACTS = {
     "aot_joint_graph": ("I", "the joint forward+backward graph of aot_autograd", "autograd/aot.py"),
     "partition": ("I", "what a partitioner saves for the backward", "partition/"),
     "output_code": ("I", "the code the backend generates", "backend/"),
+    "fusion": ("I", "the backend's fused kernels and the reason for every fusion it refused", "backend/"),
 }
 
 # component -> the Python logger it configures ("frontend" / "+frontend" / "-frontend")
