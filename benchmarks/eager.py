@@ -24,6 +24,7 @@ import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
 import minitorch2  # noqa: E402
+from models import transformer_classes  # noqa: E402
 
 
 def _best_per_call(fn, number, repeat=5):
@@ -90,16 +91,8 @@ def _mlp_step(lib):
 
 
 def _transformer_step(lib):
-    import importlib.util
-    import os
-
-    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "examples", "transformer_block.py")
-    source = open(path).read().split("torch.manual_seed(0)")[0]  # the class definitions only
-    namespace = {"torch": lib, "nn": lib.nn, "F": lib.nn.functional, "math": __import__("math")}
-    exec(compile(source.replace("import torch.nn as nn", "").replace("import torch.nn.functional as F", "")
-                 .replace("import torch", ""), path, "exec"), namespace)
     lib.manual_seed(0)
-    model = namespace["TinyLM"](vocab=256, dim=128, heads=4, length=64)
+    model = transformer_classes(lib)["TinyLM"](vocab=256, dim=128, heads=4, length=64)
     optimizer = lib.optim.AdamW(model.parameters(), lr=1e-3)
     tokens = lib.randint(0, 256, (16, 65))
     inputs, targets = tokens[:, :-1], tokens[:, 1:]

@@ -15,7 +15,6 @@ Two questions (issue 7's targets in brackets):
 Both compilers are warmed up on an unrelated function first, so one-time imports
 are not counted. Results are printed as Markdown tables for benchmarks/RESULTS.md.
 """
-import math
 import os
 import statistics
 import sys
@@ -38,6 +37,7 @@ import torch._dynamo.testing  # noqa: E402
 import frontend  # noqa: E402
 import frontend.testing  # noqa: E402
 import minitorch2  # noqa: E402
+from benchmarks.models import transformer_classes  # noqa: E402
 
 
 def three_input(x, y, z):
@@ -87,13 +87,8 @@ def _mlp(lib):
 
 
 def _transformer_block(lib):
-    path = os.path.join(ROOT, "examples", "transformer_block.py")
-    source = open(path).read().split("torch.manual_seed(0)")[0]  # the class definitions only
-    namespace = {"torch": lib, "nn": lib.nn, "F": lib.nn.functional, "math": math}
-    exec(compile(source.replace("import torch.nn as nn", "").replace("import torch.nn.functional as F", "")
-                 .replace("import torch", ""), path, "exec"), namespace)
     lib.manual_seed(0)
-    return namespace["Block"](128, 4), (lib.randn(4, 64, 128),)
+    return transformer_classes(lib)["Block"](128, 4), (lib.randn(4, 64, 128),)
 
 
 def _warm_up():
