@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 from . import config, ir
 from . import loop_ir as L
+from .kernel_rewrites import store_expensive_reductions
 from .simplify import simplify, simplify_value
 
 # ---- rewriting loop_ir expressions --------------------------------------------------------
@@ -350,6 +351,7 @@ class Scheduler:
                 if not (body and isinstance(body[-1], L.Loop)):
                     body.append(L.Loop(_vars("r", reduction), reduction, []))
                 body[-1].body.append(L.Store(node.store_name, store_index, value))
+        body = store_expensive_reductions(body)
         loop = L.Loop(_vars("x", outer), outer, body) if outer else L.Loop(("x0",), (1,), body)
         group.dropped = [n.name for n in group.nodes if n.is_reduction and n.name not in readers_outside]
         return KernelStep(self._bind_arguments(loop, f"kernel{position}"), group)

@@ -67,8 +67,28 @@ def test_pointwise_chain_is_one_kernel():
 def test_softmax_forward_is_one_kernel():
     compiled = compile_checked(lambda x: aten._softmax.default(x, -1, False), minitorch2.randn(32, 64))
     (kernel,) = compiled.kernels
-    assert [r.reduction_type for r in reduces(kernel)] == ["max", "sum"]
-    assert [a.role for a in kernel.args] == ["in", "out"]  # max and sum stay in registers
+    assert [r.reduction_type for r in reduces(kernel)] == ["max", "sum"]  # max and sum stay in registers
+    # exp is computed once: stored to the output, summed from there and divided in place
+    assert [a.role for a in kernel.args] == ["in", "inout"]
+    assert str(kernel).count("exp(") == 1
+    assert "sum(r0 in range(64): load(in_out_ptr0, 64*x0 + r0))" in str(kernel)
+
+
+def test_storing_the_exp_gives_the_bits_of_recomputing_it(monkeypatch):
+    x = minitorch2.randn(64, 333) * 10
+    backend.config.cpu_codegen = "llvm"
+    stored = compile_checked(lambda x: aten._softmax.default(x, -1, False), x)([x])[0].numpy()
+    monkeypatch.setattr(backend.scheduler, "store_expensive_reductions", lambda body: body)
+    monkeypatch.setattr(backend.config, "graph_cache", False)
+    recomputed = compile_checked(lambda x: aten._softmax.default(x, -1, False), x)
+    assert str(recomputed.kernels[0]).count("exp(") == 2
+    np.testing.assert_array_equal(recomputed([x])[0].numpy(), stored)
+
+
+def test_cheap_reduction_values_are_recomputed_not_stored():
+    compiled = compile_checked(lambda x: x / (x * 2).sum(-1, keepdim=True), minitorch2.randn(8, 16))
+    (kernel,) = compiled.kernels
+    assert [a.role for a in kernel.args] == ["in", "out"]
 
 
 def test_log_softmax_forward_is_one_kernel():
