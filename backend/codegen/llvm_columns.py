@@ -6,8 +6,9 @@ bias gradients of layer_norm and linear, sums over a batch) is written by the
 scheduler with the kept dimension outside: each output element walks memory
 with a stride of a whole row, touching one float per cache line, which runs
 at a few percent of memory bandwidth. This module emits the same kernel with
-the outer range cut into blocks of COLUMN_BLOCK columns and, inside a block,
-the reduction loop outside and the columns inside:
+the outer range cut into blocks of columns (all of them when their
+accumulators fit in L1) and, inside a block, the reduction loop outside and
+the columns inside:
 
     for each block [lo, hi) of x0 (within the thread's [start, end)):
         acc[0:hi-lo] = identity                      (a stack array per Reduce)
@@ -24,7 +25,8 @@ from .. import loop_ir as L
 from . import llvm_ops
 from .llvm_builder import Value, register_type
 
-COLUMN_BLOCK = 64  # columns per block: 64 float accumulators stay in L1 next to the streamed rows
+ACCUMULATOR_BYTES = 16384  # a block's accumulators stay in L1 (32 KiB here) next to the streamed rows
+MIN_COLUMN_BLOCK = 64
 LONGEST_SEQUENTIAL_SUM = 4096  # longer float sums keep the row-wise blocked summation (accuracy)
 
 
@@ -82,6 +84,14 @@ def is_column_reduction(kernel):
     return strided
 
 
+def column_block(columns, accumulator_sizes):
+    """Columns per block: all of them when their accumulators fit in ACCUMULATOR_BYTES, so each row is
+    read once, front to back (a block narrower than a row jumps a whole row per step, missing the TLB
+    at every 4 KiB row); else as many as fit, at least MIN_COLUMN_BLOCK."""
+    fitting = ACCUMULATOR_BYTES // sum(accumulator_sizes)
+    return columns if columns <= fitting else max(MIN_COLUMN_BLOCK, fitting)
+
+
 def emit_column_reduction(emitter, kernel):
     """Write kernel (is_column_reduction) into emitter.b, the outer range being [%start, %end)."""
     from .llvm_emit import combine, reduction_identity
@@ -90,22 +100,23 @@ def emit_column_reduction(emitter, kernel):
     x = loop.vars[0]
     reduces = [s for s in loop.body if isinstance(s, L.Reduce)]
     stores = [s for s in loop.body if isinstance(s, L.Store)]
+    block_size = column_block(loop.ranges[0], [emitter.value_dtype(reduce).itemsize for reduce in reduces])
     accumulators = {}
     for reduce in reduces:
         ty = register_type(emitter.value_dtype(reduce))
-        accumulators[reduce.temp] = (b.alloca(f"{reduce.temp}.columns", f"[{COLUMN_BLOCK} x {ty}]"), ty)
+        accumulators[reduce.temp] = (b.alloca(f"{reduce.temp}.columns", f"[{block_size} x {ty}]"), ty)
     count = b.op("columns", "sub nsw i64 %end, %start")
-    rounded = b.op("columns", f"add nsw i64 {count}, {COLUMN_BLOCK - 1}")
-    blocks = b.op("blocks", f"sdiv i64 {rounded}, {COLUMN_BLOCK}")
+    rounded = b.op("columns", f"add nsw i64 {count}, {block_size - 1}")
+    blocks = b.op("blocks", f"sdiv i64 {rounded}, {block_size}")
 
     def slot(temp, j):
         array, ty = accumulators[temp]
-        return b.op(f"{temp}.slot", f"getelementptr inbounds [{COLUMN_BLOCK} x {ty}], ptr {array}, i64 0, i64 {j}")
+        return b.op(f"{temp}.slot", f"getelementptr inbounds [{block_size} x {ty}], ptr {array}, i64 0, i64 {j}")
 
     def block(index):
-        offset = b.op("block.offset", f"mul nsw i64 {index}, {COLUMN_BLOCK}")
+        offset = b.op("block.offset", f"mul nsw i64 {index}, {block_size}")
         low = b.op("block.low", f"add nsw i64 %start, {offset}")
-        high = b.op("block.high", f"add nsw i64 {low}, {COLUMN_BLOCK}")
+        high = b.op("block.high", f"add nsw i64 {low}, {block_size}")
         past_end = b.op("block.past_end", f"icmp sgt i64 {high}, %end")
         high = b.op("block.high", f"select i1 {past_end}, i64 %end, i64 {high}")
         width = b.op("block.width", f"sub nsw i64 {high}, {low}")

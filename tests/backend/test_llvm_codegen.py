@@ -588,7 +588,7 @@ def column_reduction(kinds, rows, cols):
 
 
 @pytest.mark.parametrize("threads", [1, 3])
-@pytest.mark.parametrize("rows,cols", [(7, 1), (33, 130), (300, 64)])
+@pytest.mark.parametrize("rows,cols", [(7, 1), (33, 130), (300, 64), (20, 1100)])  # 1100: two blocks
 def test_column_reductions_swap_loops_and_match_numpy(rows, cols, threads, monkeypatch):
     from backend.codegen.llvm_columns import is_column_reduction
 
