@@ -91,8 +91,30 @@ def _to_copy_meta(self, *, dtype=None, layout=None, device=None, pin_memory=None
 to_copy = (_to_copy_kernel, _to_copy_meta)
 
 
-def inplace(functional):
-    """The in-place form of a pointwise (kernel, meta) pair: `self` receives the result."""
+FLOATING = (_dtype.float32, _dtype.float64)  # float16 math rounds through float32 in the kernels
+
+
+def _writes_into_self(ufunc, self, other, alpha):
+    """self OP= alpha * other by one numpy ufunc writing into self's memory, when that gives the bits of
+    computing the result and copying it in: self floating, other a Python number or a tensor of self's
+    dtype and shape (numpy copies an operand that overlaps self first). The fast path of optimizers."""
+    if self._np is None or self.dtype not in FLOATING:
+        return False
+    if isinstance(other, Tensor):
+        if other.dtype is not self.dtype or other._shape != self._shape or other._np is None:
+            return False
+        other = other._np
+    elif type(other) not in (int, float) or alpha != 1:
+        return False
+    with np.errstate(all="ignore"):
+        ufunc(self._np, other if alpha == 1 else np.multiply(other, alpha), out=self._np)
+    self._bump_version()
+    return True
+
+
+def inplace(functional, ufunc=None):
+    """The in-place form of a pointwise (kernel, meta) pair: `self` receives the result. With `ufunc`
+    (add_, sub_, mul_, div_), the common float case runs as one ufunc into self (see _writes_into_self)."""
     kernel, meta = functional
 
     def check(self, result):
@@ -108,6 +130,9 @@ def inplace(functional):
             )
 
     def inplace_kernel(self, *args, **kwargs):
+        if ufunc is not None and len(args) == 1 and kwargs.keys() <= {"alpha"} and \
+                _writes_into_self(ufunc, self, args[0], kwargs.get("alpha", 1)):
+            return self
         result = kernel(self, *args, **kwargs)
         check(self, result)
         return _write(self, result)

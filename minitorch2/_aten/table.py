@@ -11,6 +11,8 @@ registers itself anywhere else: to add an op, add a row here.
 """
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from ..autograd._record import Derivative
 from . import decompositions as dec
 from . import derivatives as d
@@ -57,8 +59,8 @@ def _grad_fn_name(name):
     return "".join(part[:1].upper() + part[1:] for part in name.split("_") if part) + "Backward0"
 
 
-def inplace(schema, functional_impl, derivative=None, grad_fn=None, tags=()):
-    return op(schema, INPLACE + tuple(tags), memory.inplace(functional_impl), derivative, grad_fn=grad_fn)
+def inplace(schema, functional_impl, derivative=None, grad_fn=None, tags=(), ufunc=None):
+    return op(schema, INPLACE + tuple(tags), memory.inplace(functional_impl, ufunc), derivative, grad_fn=grad_fn)
 
 
 TABLE = [
@@ -157,13 +159,13 @@ TABLE = [
     op("masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor", POINTWISE, pw.masked_fill, d.masked_fill_scalar),
     op("masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor", POINTWISE, pw.masked_fill, d.masked_fill_tensor, grad_fn="MaskedFillBackward1"),
     # ------------------------------------------------------------ in-place forms
-    inplace("add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)", pw.add, d.add_tensor, "AddBackward0"),
-    inplace("add_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!)", pw.add, d.add_scalar, "AddBackward1"),
-    inplace("sub_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)", pw.sub, d.sub_tensor, "SubBackward0"),
-    inplace("mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", pw.mul, d.mul_tensor, "MulBackward0"),
-    inplace("mul_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", pw.mul, d.mul_scalar, "MulBackward1"),
-    inplace("div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", pw.div, d.div_tensor, "DivBackward0"),
-    inplace("div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", pw.div, d.div_scalar, "DivBackward1"),
+    inplace("add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)", pw.add, d.add_tensor, "AddBackward0", ufunc=np.add),
+    inplace("add_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!)", pw.add, d.add_scalar, "AddBackward1", ufunc=np.add),
+    inplace("sub_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)", pw.sub, d.sub_tensor, "SubBackward0", ufunc=np.subtract),
+    inplace("mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", pw.mul, d.mul_tensor, "MulBackward0", ufunc=np.multiply),
+    inplace("mul_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", pw.mul, d.mul_scalar, "MulBackward1", ufunc=np.multiply),
+    inplace("div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", pw.div, d.div_tensor, "DivBackward0", ufunc=np.true_divide),
+    inplace("div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", pw.div, d.div_scalar, "DivBackward1", ufunc=np.true_divide),
     inplace("pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!)", pw.pow_, d.pow_tensor_scalar, "PowBackward0"),
     inplace("neg_(Tensor(a!) self) -> Tensor(a!)", pw.neg, d.neg, "NegBackward0"),
     # formulas reading `result` read the mutated self, as PyTorch's in-place variants save it
