@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from minitorch2 import _dtype
 
 from . import loop_ir as L
+from .simplify import simplify
 
 # ---- layouts ------------------------------------------------------------------------------
 
@@ -112,6 +113,23 @@ class Reduction:
                 f"type={self.reduction_type}, dtype={self.dtype.name}, body={self.body()})")
 
 
+class Scatter:
+    """A scatter into its ComputedBuffer's storage (already holding the tensor scattered into): for each
+    index of `size`, write inner_fn(index) to element output_indexer(index) of the buffer (an index
+    with Indirect terms), or add it there when `mode` is "add". Iterations may write the same element,
+    so the kernel runs alone and on one thread; with "add", duplicates all add up, as in eager."""
+
+    def __init__(self, size, dtype, inner_fn, output_indexer, mode=None):
+        self.size, self.dtype, self.inner_fn = list(size), dtype, inner_fn
+        self.output_indexer, self.mode = output_indexer, mode
+
+    def describe(self):
+        idx = symbolic_index(self.size, "x")
+        where = ", ".join(str(i) for i in self.output_indexer(idx))
+        return (f"Scatter(size={self.size}, dtype={self.dtype.name}, mode={self.mode}, "
+                f"at=[{where}], body={self.inner_fn(idx)})")
+
+
 def symbolic_index(size, prefix):
     """One loop variable per dimension longer than 1 (x0, x1...); size-1 dimensions index 0."""
     idx, count = [], 0
@@ -160,8 +178,15 @@ class ComputedBuffer(Buffer):
         self.data = data
         self.storage_name = storage_name or name
 
+    def store_index(self, idx):
+        """Where the kernel stores element `idx` of the computed value (a Scatter: where it points)."""
+        if isinstance(self.data, Scatter):
+            return self.layout.index(self.data.output_indexer(idx))
+        return self.layout.index(idx)
+
     def describe(self):
-        return f"ComputedBuffer {self.name}: {self.layout}\n  {self.data.describe()}"
+        into = f" (into {self.storage_name})" if self.storage_name != self.name else ""
+        return f"ComputedBuffer {self.name}{into}: {self.layout}\n  {self.data.describe()}"
 
 
 class ConcatBuffer(Buffer):
@@ -292,13 +317,16 @@ class ReinterpretView(View):
 
 
 def walk(expr):
-    """Every value node of a loop_ir value expression, parents first."""
-    stack = [expr]
+    """Every value node of a loop_ir value expression, parents first, including the values read inside
+    its indirect indices (given an Index, the value nodes inside its Indirect terms)."""
+    stack = list(L.indirect_values(expr)) if isinstance(expr, L.Index) else [expr]
     while stack:
         node = stack.pop()
         yield node
         if isinstance(node, L.Op):
             stack.extend(node.args)
+        elif isinstance(node, (L.Load, L.IndexValue)):
+            stack.extend(L.indirect_values(node.index))
 
 
 def expression_stats(expr):
@@ -319,7 +347,7 @@ def affine_layout(node):
     index = node.make_loader()([L.Var(n) for n in names])
     if not isinstance(index, L.Load):
         return None
-    coeffs, offset = _linear_coefficients(index.index)
+    coeffs, offset = _linear_coefficients(simplify(index.index, {}))  # merges reshapes' t//k, t%k pairs
     if coeffs is None:
         return None
     stride = [coeffs.get(n, 0) for n in names]

@@ -49,7 +49,7 @@ def _store_computing(later, reduce):
         if not (isinstance(stmt, L.Loop) and stmt.vars == reduce.rvars and stmt.ranges == reduce.rranges):
             continue
         for store in stmt.body:
-            if (isinstance(store, L.Store) and _contains(store.value, reduce.value)
+            if (isinstance(store, L.Store) and store.mode is None and _contains(store.value, reduce.value)
                     and getattr(store.value, "dtype", None) == reduce.value.dtype):
                 return store
     return None
@@ -72,16 +72,21 @@ def _replace(value, part, by):
 
 
 def _loads_of(stmt):
+    """Every Load in a statement, those inside indirect indices included."""
     if isinstance(stmt, L.Loop):
         return [load for inner in stmt.body for load in _loads_of(inner)]
     found = []
 
     def visit(value):
-        if isinstance(value, L.Load):
-            found.append(value)
-        elif isinstance(value, L.Op):
-            for arg in value.args:
-                visit(arg)
+        for leaf in L.value_leaves(value):
+            if isinstance(leaf, (L.Load, L.IndexValue)):
+                for inner in L.indirect_values(leaf.index):
+                    visit(inner)
+            if isinstance(leaf, L.Load):
+                found.append(leaf)
 
     visit(stmt.value)
+    if isinstance(stmt, L.Store):
+        for inner in L.indirect_values(stmt.index):
+            visit(inner)
     return found

@@ -34,8 +34,20 @@ scalars of `Op.dtype` (the result dtype; operands are already cast):
 Reduction types (`Reduce.reduction_type`): sum prod max min (NaN-propagating)
 argmax argmin (int64 position in the flattened reduction range, first
 occurrence wins, NaN counts as the maximum, as torch) any all.
+
+Indirect indexing (embedding, gather, index, scatter): an `Indirect(value,
+size)` term inside an Index is an integer read at run time, e.g.
+`load(in_ptr0, 64*indirect(load(in_ptr1, x0), 1000) + x1)` reads row
+`in_ptr1[x0]` of a 1000-row table. The value must lie in [0, size) (with
+`wrap_negative`, [-size, size), negatives counting from the end, as Python's
+`x[-1]`); out of range, the kernel touches no memory out of bounds and the
+run raises `error` (an exception class name and a message with `{}` for the
+value), the error eager raises. A `Store` may have an indirect index too (a
+scatter); with `mode="add"` it accumulates (`buf[i] += v`, read-modify-write,
+so duplicate indices all add up, in loop order). A kernel whose iterations may
+write the same element is `serial`: code generation runs it on one thread.
 """
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 # ---- index expressions: integer arithmetic over loop variables ---------------------------
 
@@ -128,6 +140,58 @@ class Mod(Index):
 
     def variables(self):
         return self.term.variables()
+
+
+@dataclass(frozen=True, eq=True)
+class Indirect(Index):
+    """An index read at run time: the integer loop_ir value `value`, checked against [0, size)."""
+    value: object  # an integer value expression (a Load of an index tensor, a where(...) of one, ...)
+    size: int  # the length of the dimension it indexes
+    wrap_negative: bool = False  # -size <= value < 0 means value + size (index.Tensor), else out of range
+    error: tuple = ("IndexError", "index out of range in self")  # (exception class name, message with {})
+
+    def __str__(self):
+        return f"indirect({self.value}, {self.size}{', wrap' if self.wrap_negative else ''})"
+
+    def variables(self):
+        found = set()
+        for leaf in value_leaves(self.value):
+            if isinstance(leaf, (Load, IndexValue)):
+                found |= leaf.index.variables()
+        return found
+
+
+def indirect_values(index):
+    """The values of the Indirect terms of an index (not of Indirects nested inside those values)."""
+    if isinstance(index, Indirect):
+        return [index.value]
+    if isinstance(index, Add):
+        return [v for t in index.terms for v in indirect_values(t)]
+    if isinstance(index, (Mul, FloorDiv, Mod)):
+        return indirect_values(index.term)
+    return []
+
+
+def map_index(index, on_var=None, on_value=None):
+    """`index` rebuilt with each Var replaced by on_var(var) and each Indirect's value by on_value(value)."""
+    if isinstance(index, Var):
+        return on_var(index) if on_var else index
+    if isinstance(index, Const):
+        return index
+    if isinstance(index, Add):
+        out = Const(0)
+        for term in index.terms:
+            out = out + map_index(term, on_var, on_value)
+        return out
+    if isinstance(index, Mul):
+        return map_index(index.term, on_var, on_value) * index.factor
+    if isinstance(index, FloorDiv):
+        return map_index(index.term, on_var, on_value) // index.divisor
+    if isinstance(index, Mod):
+        return map_index(index.term, on_var, on_value) % index.divisor
+    if isinstance(index, Indirect):
+        return replace(index, value=on_value(index.value)) if on_value else index
+    raise TypeError(f"not an index: {index!r}")
 
 
 def as_index(value):
@@ -232,17 +296,38 @@ class Op:
         return f"{self.name}({', '.join(str(a) for a in self.args)})"
 
 
+def value_leaves(value):
+    """The leaves (Load, Constant, IndexValue, Temp) of a value expression, outside indirect indices."""
+    if isinstance(value, Op):
+        return [leaf for arg in value.args for leaf in value_leaves(arg)]
+    return [value]
+
+
+def map_value(value, on_leaf, on_index=None):
+    """`value` rebuilt bottom-up: the index of each Load / IndexValue replaced by on_index(index), then
+    each leaf by on_leaf(leaf)."""
+    if isinstance(value, Op):
+        return Op(value.name, tuple(map_value(a, on_leaf, on_index) for a in value.args), value.dtype)
+    if on_index is not None and isinstance(value, Load):
+        value = Load(value.buffer, on_index(value.index), value.dtype)
+    elif on_index is not None and isinstance(value, IndexValue):
+        value = IndexValue(on_index(value.index), value.dtype)
+    return on_leaf(value)
+
+
 # ---- statements and kernels ----------------------------------------------------------------
 
 
 @dataclass
 class Store:
+    """buffer[index] = value; with mode "add", buffer[index] += value (a scatter that accumulates)."""
     buffer: str
     index: Index
     value: object
+    mode: str = None
 
     def lines(self, indent):
-        return [f"{indent}{self.buffer}[{self.index}] = {self.value}"]
+        return [f"{indent}{self.buffer}[{self.index}] {'+=' if self.mode == 'add' else '='} {self.value}"]
 
 
 @dataclass
@@ -288,11 +373,14 @@ class KernelArg:
 @dataclass
 class Kernel:
     """One fused kernel: a loop nest over flat buffers. `loop` is the outermost loop; code generation
-    may split its first variable's range across threads, so iterations of loop.vars[0] are independent."""
+    may split its first variable's range across threads, so iterations of loop.vars[0] are independent,
+    unless the kernel is `serial` (a scatter: two iterations may write the same element)."""
     name: str
     args: list
     loop: Loop
+    serial: bool = False
 
     def __str__(self):
         params = ", ".join(f"{a.name}: {a.dtype.name}[{a.numel}]" for a in self.args)
-        return "\n".join([f"kernel {self.name}({params})"] + self.loop.lines("  "))
+        header = f"kernel {self.name}({params})" + ("  # serial: one thread" if self.serial else "")
+        return "\n".join([header] + self.loop.lines("  "))

@@ -22,6 +22,7 @@ from minitorch2 import ops
 from minitorch2._tensor import Tensor
 
 from . import ir
+from . import lowering_indexing as I
 from . import lowering_pointwise as P
 from . import lowering_pooling as pooling
 from . import lowering_reductions as R
@@ -186,7 +187,7 @@ def _build_table():
         "log10": P.log10, "isnan": P.bool_unary("isnan"), "isinf": P.bool_unary("isinf"), "isfinite": P.isfinite,
         "sgn": P.unary("sign"), "logical_not": P.logical("logical_not"), "logical_and": P.logical("logical_and"),
         "logical_or": P.logical("logical_or"),
-        "logical_xor": P.logical_xor, "scatter.src": P.scatter_src,
+        "logical_xor": P.logical_xor,
         "where.self": P.where, "clamp": P.clamp, "clamp.Tensor": P.clamp,
         "masked_fill.Scalar": P.masked_fill, "masked_fill.Tensor": P.masked_fill, "lerp.Scalar": P.lerp,
         "addcmul": P.addcmul, "addcdiv": P.addcdiv,
@@ -230,6 +231,11 @@ def _build_table():
         "max_pool2d_with_indices_backward": pooling.max_pool2d_with_indices_backward,
         "avg_pool2d": pooling.avg_pool2d, "avg_pool2d_backward": pooling.avg_pool2d_backward,
         "_adaptive_avg_pool2d": pooling.adaptive_avg_pool2d,
+        # indexing: gathers (indirect loads) and scatters (indirect stores)
+        "embedding": I.embedding, "embedding_dense_backward": I.embedding_dense_backward, "gather": I.gather,
+        "index_select": I.index_select, "index.Tensor": I.index, "index_put": I.index_put,
+        "scatter.src": I.scatter_src, "scatter.value": I.scatter_value, "scatter_add": I.scatter_add,
+        "index_add": I.index_add, "nll_loss_forward": I.nll_loss_forward, "nll_loss_backward": I.nll_loss_backward,
         # extern kernels
         "mm": mm, "bmm": bmm, "mv": mv, "baddbmm": baddbmm,
     }

@@ -32,41 +32,23 @@ from .simplify import simplify, simplify_value
 
 
 def rename_index(index, mapping):
-    """Substitute the variables of an Index expression, all at once (mapping: name -> Index)."""
-    if isinstance(index, L.Var):
-        return mapping.get(index.name, index)
-    if isinstance(index, L.Const):
-        return index
-    if isinstance(index, L.Add):
-        out = L.Const(0)
-        for term in index.terms:
-            out = out + rename_index(term, mapping)
-        return out
-    if isinstance(index, L.Mul):
-        return rename_index(index.term, mapping) * index.factor
-    if isinstance(index, L.FloorDiv):
-        return rename_index(index.term, mapping) // index.divisor
-    if isinstance(index, L.Mod):
-        return rename_index(index.term, mapping) % index.divisor
-    raise TypeError(index)
+    """Substitute the variables of an Index expression (and of the values its indirect terms read), all at
+    once (mapping: name -> Index)."""
+    return L.map_index(index, lambda var: mapping.get(var.name, var), lambda value: rename_value(value, mapping))
 
 
 def map_value(value, fn):
-    """Rebuild a value expression bottom-up, replacing each leaf (Load, IndexValue, ...) by fn(leaf)."""
-    if isinstance(value, L.Op):
-        return L.Op(value.name, tuple(map_value(a, fn) for a in value.args), value.dtype)
-    return fn(value)
+    """Rebuild a value expression bottom-up, replacing each leaf (Load, IndexValue, ...) by fn(leaf),
+    the leaves of values read inside indirect indices included."""
+    return L.map_value(value, fn, lambda index: map_index_values(index, fn))
+
+
+def map_index_values(index, fn):
+    return L.map_index(index, on_value=lambda value: map_value(value, fn))
 
 
 def rename_value(value, mapping):
-    def leaf(node):
-        if isinstance(node, L.Load):
-            return L.Load(node.buffer, rename_index(node.index, mapping), node.dtype)
-        if isinstance(node, L.IndexValue):
-            return L.IndexValue(rename_index(node.index, mapping), node.dtype)
-        return node
-
-    return map_value(value, leaf)
+    return L.map_value(value, lambda leaf: leaf, lambda index: rename_index(index, mapping))
 
 
 def canonical(index):
@@ -108,8 +90,14 @@ class SchedulerNode:
     def is_reduction(self):
         return isinstance(self.buffer.data, ir.Reduction)
 
+    @property
+    def is_scatter(self):
+        return isinstance(self.buffer.data, ir.Scatter)
+
     def reads(self):
-        return {load.buffer for load in loads(self.value)}
+        """What it reads; a scatter also depends on the storage it scatters into (written before it)."""
+        found = {load.buffer for load in loads(self.value) + loads(self.store_index)}
+        return found | {self.store_name} if self.is_scatter else found
 
     @classmethod
     def create(cls, buffer):
@@ -120,7 +108,7 @@ class SchedulerNode:
             reduction = _non_unit(data.reduction_ranges)
         else:
             value, reduction = data.inner_fn(idx), ()
-        return cls(buffer, _non_unit(data.size), reduction, value, buffer.layout.index(idx))
+        return cls(buffer, _non_unit(data.size), reduction, value, buffer.store_index(idx))
 
     def placed(self, placement):
         """(value, store index) written over the kernel's loop variables, simplified with their ranges."""
@@ -203,6 +191,8 @@ class FusedGroup:
         """(None, shape) if `node` may join (the kernel's loop shape then), else (reason, None)."""
         if len(self.nodes) >= config.max_fusion_size:
             return f"kernel already holds max_fusion_size={config.max_fusion_size} nodes", None
+        if node.is_scatter or any(n.is_scatter for n in self.nodes):
+            return "a scatter runs alone, on one thread (its iterations may write the same element)", None
         reason = None
         for outer, reduction in self.shapes_to_try(node):
             places = {n.name: placement(n, outer, reduction) for n in self.nodes + [node]}
@@ -346,7 +336,8 @@ class Scheduler:
                 if node.name in readers_outside:
                     body.append(L.Store(node.name, store_index, temp))
             elif level == "outer":
-                body.append(L.Store(node.store_name, store_index, value))
+                body.append(L.Store(node.store_name, store_index, value, node.buffer.data.mode if node.is_scatter
+                                    else None))
             else:
                 if not (body and isinstance(body[-1], L.Loop)):
                     body.append(L.Loop(_vars("r", reduction), reduction, []))
@@ -354,7 +345,9 @@ class Scheduler:
         body = store_expensive_reductions(body)
         loop = L.Loop(_vars("x", outer), outer, body) if outer else L.Loop(("x0",), (1,), body)
         group.dropped = [n.name for n in group.nodes if n.is_reduction and n.name not in readers_outside]
-        return KernelStep(self._bind_arguments(loop, f"kernel{position}"), group)
+        kernel = self._bind_arguments(loop, f"kernel{position}")
+        kernel.serial = any(n.is_scatter for n in group.nodes)
+        return KernelStep(kernel, group)
 
     def _readers_outside(self, group):
         """Buffers of the group that something outside it reads (or that are graph outputs)."""
@@ -379,12 +372,14 @@ class Scheduler:
                 if isinstance(stmt, L.Loop):
                     visit(stmt.body)
                     continue
-                for load in loads(stmt.value):
+                for load in loads(stmt.value) + (loads(stmt.index) if isinstance(stmt, L.Store) else []):
                     loaded.add(load.buffer)
                     order.append(load.buffer)
                 if isinstance(stmt, L.Store):
                     stored.add(stmt.buffer)
                     order.append(stmt.buffer)
+                    if stmt.mode == "add":  # read-modify-write
+                        loaded.add(stmt.buffer)
 
         visit(loop.body)
         counters, names, args = {"in": 0, "out": 0, "inout": 0}, {}, []
@@ -447,7 +442,8 @@ def _rename_buffers(loop, names):
         if isinstance(stmt, L.Loop):
             body.append(_rename_buffers(stmt, names))
         elif isinstance(stmt, L.Store):
-            body.append(L.Store(names[stmt.buffer], stmt.index, map_value(stmt.value, leaf)))
+            body.append(L.Store(names[stmt.buffer], map_index_values(stmt.index, leaf), map_value(stmt.value, leaf),
+                                stmt.mode))
         else:
             body.append(L.Reduce(stmt.temp, stmt.reduction_type, stmt.rvars, stmt.rranges, map_value(stmt.value, leaf),
                                  stmt.dtype))

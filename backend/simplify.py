@@ -23,12 +23,11 @@ def simplify(index, extents):
     if isinstance(index, (L.Var, L.Const)):
         return index
     if isinstance(index, L.Add):
-        out = L.Const(0)
-        for term in index.terms:
-            out = out + simplify(term, extents)
-        return out
+        return _merge_quotient_and_remainder(_sum([simplify(term, extents) for term in index.terms]))
     if isinstance(index, L.Mul):
         return simplify(index.term, extents) * index.factor
+    if isinstance(index, L.Indirect):  # a value read at run time, in [0, size): simplify what it reads
+        return L.map_index(index, on_value=lambda value: simplify_value(value, extents))
     inner = simplify(index.term, extents)
     divisor = index.divisor
     if not _non_negative(inner):
@@ -42,6 +41,27 @@ def simplify(index, extents):
     if rest_fits:
         return _sum(rest)
     return _sum(rest) % divisor
+
+
+def _merge_quotient_and_remainder(index):
+    """c*k*(t // k) + c*(t % k) -> c*t, true for every integer t: what a reshape of a reshape leaves
+    (`32768*(r0 // 64) + 512*(r0 % 64)` is `512*r0`, a plain stride an extern matmul can take)."""
+    terms = _terms(index)
+    for i, quotient in enumerate(terms):
+        q_inner, q_factor = _unscaled(quotient)
+        if not isinstance(q_inner, L.FloorDiv):
+            continue
+        for j, remainder in enumerate(terms):
+            r_inner, r_factor = _unscaled(remainder)
+            if (isinstance(r_inner, L.Mod) and r_inner.term == q_inner.term and r_inner.divisor == q_inner.divisor
+                    and q_factor == r_factor * q_inner.divisor):
+                rest = [t for k, t in enumerate(terms) if k not in (i, j)]
+                return _merge_quotient_and_remainder(_sum(rest + [q_inner.term * r_factor]))
+    return index
+
+
+def _unscaled(term):
+    return (term.term, term.factor) if isinstance(term, L.Mul) else (term, 1)
 
 
 def simplify_value(value, extents):
@@ -100,6 +120,8 @@ def _max_of(index, extents):
         return index.factor * _max_of(index.term, extents)
     if isinstance(index, L.Add):
         return _max_value(index.terms, extents)
+    if isinstance(index, L.Indirect):
+        return index.size - 1
     if isinstance(index, L.FloorDiv):
         largest = _max_of(index.term, extents)
         return largest if largest == math.inf else largest // index.divisor

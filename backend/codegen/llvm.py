@@ -38,7 +38,7 @@ import numpy as np
 
 from .. import config
 from .. import loop_ir as L
-from .llvm_emit import KernelEmitter
+from .llvm_emit import KernelEmitter, kernel_error
 
 # Below this many innermost-loop iterations a kernel runs on the calling thread. Measured on the 2-core
 # development VM: a round trip through the pool costs 50-60 us, and the cheapest kernels (a copy-like
@@ -242,7 +242,8 @@ class LLVMKernel:
         if len(addresses) != len(self.kernel.args):
             raise TypeError(f"{self.name} takes {len(self.kernel.args)} buffers, got {len(addresses)}")
         extent = self.outer_range
-        chunks = max(1, min(config.threads, extent)) if self.work >= PARALLEL_MIN_WORK else 1
+        chunks = max(1, min(config.threads, extent)) if self.work >= PARALLEL_MIN_WORK and not self.kernel.serial \
+            else 1
         if chunks == 1 and not self.error_flags:
             self._function(*addresses, 0, extent)
             return
@@ -254,8 +255,8 @@ class LLVMKernel:
         self._function(*launches[0])  # the calling thread takes the first chunk
         for future in pending:
             future.result()
-        if flags.any():  # the only flag so far: FunctionBuilderFlags.ZERO_DIVISION
-            raise RuntimeError("ZeroDivisionError")  # what torch raises for integer division by zero
+        if flags.any():
+            raise kernel_error(self.kernel, [f for f, up in zip(self.error_flags, flags.any(axis=0)) if up], addresses)
 
     def run_arrays(self, *arrays):
         """Run on numpy arrays (contiguous, of the kernel arguments' dtypes, large enough)."""

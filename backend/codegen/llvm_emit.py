@@ -26,6 +26,14 @@ sums) are written with the loops swapped, by `llvm_columns.py`.
 Index arithmetic is `nsw` i64; `//` and `%` become unsigned division where
 the operand is provably non-negative (loop variables count up from 0), and
 Python's floor semantics otherwise.
+
+An indirect index (`loop_ir.Indirect`) is its value, wrapped if negative when
+it wraps, compared once (unsigned) with its size: out of range, the address
+uses 0 instead (no stray memory access) and the kernel sets its
+`index_out_of_range` flag; `llvm.py` then asks `kernel_error` for the
+exception, which reruns the kernel in the numpy reference evaluator to name
+the offending value as eager does. A store with mode "add" loads, adds and
+stores back (a scatter-add; such kernels are serial, so this is race-free).
 """
 import re
 
@@ -39,6 +47,7 @@ from .llvm_columns import emit_column_reduction, is_column_reduction
 from .llvm_builder import FunctionBuilder, FunctionBuilderFlags, Value, const, is_unsigned, memory_type, register_type
 
 INDEX = dt.int64
+INDEX_OUT_OF_RANGE = "index_out_of_range"  # the error flag of kernels with indirect indices
 # Inner loops up to this trip count may be fully unrolled (and their parent loop vectorized across them);
 # longer ones stay loops, vectorized on their own (unrolling a bool `any` over 16 took 1 s to compile).
 MAX_UNROLLED_TRIPS = 4
@@ -49,6 +58,19 @@ def llvm_kernel_text(kernel):
     """The LLVM IR module (text) for one kernel, headed by the loop IR it came from as comments."""
     return KernelEmitter(kernel).module_text()
 
+
+
+def kernel_error(kernel, raised_flags, addresses):
+    """The exception for a run of `kernel` that set `raised_flags`, as eager would raise it."""
+    if FunctionBuilderFlags.ZERO_DIVISION in raised_flags:
+        return RuntimeError("ZeroDivisionError")  # what torch raises for integer division by zero
+    from . import numpy_ref  # an index out of range: the reference evaluator finds the first one
+
+    try:
+        numpy_ref.compile_kernel(kernel).run(*addresses)
+    except (IndexError, RuntimeError) as error:
+        return error
+    return IndexError("index out of range in self")
 
 
 def is_nonnegative(index):
@@ -63,6 +85,8 @@ def is_nonnegative(index):
         return all(is_nonnegative(t) for t in index.terms)
     if isinstance(index, (L.FloorDiv, L.Mod)):
         return index.divisor > 0 and is_nonnegative(index.term)
+    if isinstance(index, L.Indirect):
+        return True  # checked into [0, size)
     raise TypeError(f"unknown index expression {index!r}")
 
 
@@ -76,7 +100,7 @@ class KernelEmitter:
     def module_text(self):
         kernel = self.kernel
         self.b.reserve([arg.name for arg in kernel.args] + ["start", "end", "entry"])
-        self.b.reserve([FunctionBuilderFlags.ZERO_DIVISION])
+        self.b.reserve([FunctionBuilderFlags.ZERO_DIVISION, INDEX_OUT_OF_RANGE])
         # (after module_text, self.b.flags lists the error-flag parameters the function takes)
         if is_column_reduction(kernel):
             emit_column_reduction(self, kernel)
@@ -126,6 +150,8 @@ class KernelEmitter:
         arg = self.args[store.buffer]
         value = llvm_ops.cast(self.b, self.emit_value(store.value, env, {}), arg.dtype)
         pointer = self.element_pointer(arg, self.emit_index(store.index, env), "out")
+        if store.mode == "add":
+            value = llvm_ops.BINARY["add"](self.b, self.load_element(arg, pointer, store.buffer), value)
         if arg.dtype is dt.bool_:
             value = self.b.convert("zext", value, dt.uint8, hint="byte")
         self.b.do(f"store {memory_type(arg.dtype)} {value.ref}, ptr {pointer}")
@@ -240,10 +266,8 @@ class KernelEmitter:
         b = self.b
         if isinstance(expr, L.Load):
             arg = self.args[expr.buffer]
-            pointer = self.element_pointer(arg, self.emit_index(expr.index, env), expr.buffer)
-            loaded = Value(b.op(f"{expr.buffer}.load", f"load {memory_type(arg.dtype)}, ptr {pointer}"),
-                           dt.uint8 if arg.dtype is dt.bool_ else arg.dtype)
-            return llvm_ops.cast(b, loaded, dt.bool_) if arg.dtype is dt.bool_ else loaded
+            return self.load_element(arg, self.element_pointer(arg, self.emit_index(expr.index, env), expr.buffer),
+                                     expr.buffer)
         if isinstance(expr, L.Constant):
             return const(expr.value, expr.dtype)
         if isinstance(expr, L.IndexValue):
@@ -273,6 +297,11 @@ class KernelEmitter:
 
     # ---- addresses and index arithmetic ----
 
+    def load_element(self, arg, pointer, hint):
+        loaded = Value(self.b.op(f"{hint}.load", f"load {memory_type(arg.dtype)}, ptr {pointer}"),
+                       dt.uint8 if arg.dtype is dt.bool_ else arg.dtype)
+        return llvm_ops.cast(self.b, loaded, dt.bool_) if arg.dtype is dt.bool_ else loaded
+
     def element_pointer(self, arg, index, hint):
         element = memory_type(arg.dtype)
         return self.b.op(f"{hint}.addr", f"getelementptr inbounds {element}, ptr %{arg.name}, i64 {index}")
@@ -297,7 +326,21 @@ class KernelEmitter:
                 return b.op("idx", f"{opcode} i64 {term}, {index.divisor}")
             operation = llvm_ops.floordiv if isinstance(index, L.FloorDiv) else llvm_ops.remainder
             return operation(b, Value(term, INDEX), const(index.divisor, INDEX)).ref
+        if isinstance(index, L.Indirect):
+            return self.emit_indirect(index, env)
         raise TypeError(f"unknown index expression {index!r}")
+
+    def emit_indirect(self, index, env):
+        """The checked position an Indirect reads: in [0, size), else 0 with the error flag set."""
+        b = self.b
+        raw = llvm_ops.cast(b, self.emit_value(index.value, env, {}), INDEX)
+        size = const(index.size, INDEX)
+        if index.wrap_negative:
+            negative = b.icmp("slt", raw, const(0, INDEX), hint="negative")
+            raw = b.select(negative, b.binop("add", raw, size, hint="wrapped"), raw, hint="indirect")
+        out_of_range = b.icmp("uge", raw, size, hint="out_of_range")  # unsigned: negatives are huge
+        b.flag_if(out_of_range, INDEX_OUT_OF_RANGE)
+        return b.select(out_of_range, const(0, INDEX), raw, hint="indirect").ref
 
 
 def common_dtype(a, c):

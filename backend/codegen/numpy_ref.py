@@ -10,8 +10,14 @@ Vectorised, not per element: a Loop's variables become broadcast index grids
 for all iterations at once, and a Reduce reduces its value grid along the
 axes of its reduction variables. That is faithful to the loop semantics
 because the scheduler only fuses statements whose iterations are
-independent: nothing one iteration writes is read by another.
+independent: nothing one iteration writes is read by another. The exception
+is a scatter, whose iterations may write the same element: a plain store
+keeps the last write (numpy assigns in order), an accumulating one adds up
+every duplicate (`np.add.at`). An indirect index out of range raises the
+error it names, with the first offending value, as eager does; the LLVM
+kernels only set a flag, and run this evaluator to say which.
 """
+import builtins
 import ctypes
 
 import numpy as np
@@ -96,9 +102,13 @@ class _Evaluator:
 
     def store(self, stmt, env, temps, depth):
         shape = self.grid_shape(env, depth)
-        index = np.broadcast_to(self.index(stmt.index, env), shape)
+        index = np.broadcast_to(self.index(stmt.index, env, temps), shape)
         value = np.broadcast_to(self.value(stmt.value, env, temps), shape)
-        self.arrays[stmt.buffer][index] = value
+        if stmt.mode == "add":
+            target = self.arrays[stmt.buffer]
+            np.add.at(target, index.reshape(-1), value.reshape(-1).astype(target.dtype, copy=False))
+        else:
+            self.arrays[stmt.buffer][index] = value
 
     def reduce(self, stmt, env, temps, depth):
         inner = {k: _extend(v, len(stmt.rvars)) for k, v in env.items()}
@@ -117,28 +127,30 @@ class _Evaluator:
         with np.errstate(all="ignore"):
             return _REDUCE[stmt.reduction_type](value, axis=axes).astype(stmt.dtype.np)
 
-    def index(self, index, env):
+    def index(self, index, env, temps):
         if isinstance(index, L.Var):
             return env[index.name]
         if isinstance(index, L.Const):
             return np.int64(index.value)
         if isinstance(index, L.Add):
-            return sum((self.index(t, env) for t in index.terms), np.int64(0))
+            return sum((self.index(t, env, temps) for t in index.terms), np.int64(0))
         if isinstance(index, L.Mul):
-            return index.factor * self.index(index.term, env)
+            return index.factor * self.index(index.term, env, temps)
         if isinstance(index, L.FloorDiv):
-            return np.floor_divide(self.index(index.term, env), index.divisor)
+            return np.floor_divide(self.index(index.term, env, temps), index.divisor)
         if isinstance(index, L.Mod):
-            return np.mod(self.index(index.term, env), index.divisor)
+            return np.mod(self.index(index.term, env, temps), index.divisor)
+        if isinstance(index, L.Indirect):
+            return checked_indirect(index, np.asarray(self.value(index.value, env, temps)).astype(np.int64))
         raise TypeError(f"not an index: {index!r}")
 
     def value(self, value, env, temps):
         if isinstance(value, L.Load):
-            return self.arrays[value.buffer][self.index(value.index, env)]
+            return self.arrays[value.buffer][self.index(value.index, env, temps)]
         if isinstance(value, L.Constant):
             return np.array(value.value, dtype=value.dtype.np)
         if isinstance(value, L.IndexValue):
-            return np.asarray(self.index(value.index, env)).astype(value.dtype.np)
+            return np.asarray(self.index(value.index, env, temps)).astype(value.dtype.np)
         if isinstance(value, L.Temp):
             return temps[value.name]
         if isinstance(value, L.Op):
@@ -146,6 +158,17 @@ class _Evaluator:
             with np.errstate(all="ignore"):
                 return np.asarray(_apply(value.name, args, value.dtype)).astype(value.dtype.np, copy=False)
         raise TypeError(f"not a value: {value!r}")
+
+
+def checked_indirect(index, raw):
+    """The positions an Indirect index reads (negatives wrapped if it wraps), or its error, raised with the
+    first value out of range."""
+    low = -index.size if index.wrap_negative else 0
+    bad = (raw < low) | (raw >= index.size)
+    if bad.any():
+        exception_name, message = index.error
+        raise getattr(builtins, exception_name)(message.format(int(raw[bad].reshape(-1)[0])))
+    return np.where(raw < 0, raw + index.size, raw) if index.wrap_negative else raw
 
 
 def _apply(name, args, dtype):

@@ -1,0 +1,297 @@
+"""Lowerings of the ops that read or write at positions held in a tensor: embedding, gather,
+index_select, advanced indexing (index.Tensor), the nll_loss forward and backward, and the scatters
+(index_put, scatter, scatter_add, index_add, embedding_dense_backward) (plays the indexing part of
+torch._inductor.lowering).
+
+Backend layer, called by `lowering.GraphLowering` for each aten node. The one
+idea to hold: an index tensor is just another loader. Its value, read inside
+a body, becomes a `loop_ir.Indirect` term of the index of another load:
+
+    embedding(weight[V, D], indices[N])[x0, x1] = load(weight, D*indirect(load(indices, x0), V) + x1)
+
+so a gather is an ordinary Pointwise, inlined into its readers and fused
+like any other (embedding + positional add is one kernel). Each Indirect
+carries the size it must stay below and the error eager raises otherwise.
+
+A scatter writes at such positions instead: the tensor scattered into is
+copied to a fresh buffer (a clone, or zeros), then an `ir.Scatter` stores (or,
+accumulating, adds) each value at the indirect position in that buffer. The
+scheduler runs a scatter alone, after the copy and before any reader, on one
+thread. The nll_loss backward needs no scatter: each element of the gradient
+checks whether its class is its row's target (a pointwise `where`).
+"""
+from minitorch2 import _dtype
+
+from . import ir
+from . import loop_ir as L
+from . import lowering_pointwise as P
+from . import lowering_reductions as R
+from . import lowering_views as V
+
+INDEX_OUT_OF_RANGE = ("IndexError", "index out of range in self")  # embedding, index_select, index_add
+MEAN, SUM = 1, 2  # nll_loss reductions (0: none)
+
+
+def _graph():
+    from .lowering import current_graph
+
+    return current_graph()
+
+
+def _wrap_dim(dim, ndim):
+    return dim + ndim if dim < 0 else dim
+
+
+def out_of_bounds(error_class, dim, size):
+    """The message gather, scatter and index use: 'index 7 is out of bounds for dimension 1 with size 4'."""
+    return error_class, f"index {{}} is out of bounds for dimension {dim} with size {size}"
+
+
+def indirect(value, size, error, wrap_negative=False):
+    return L.Indirect(P.cast(value, _dtype.int64), size, wrap_negative, error)
+
+
+def pointwise(size, dtype, inner_fn):
+    return ir.StorageBox(ir.Pointwise(size, dtype, inner_fn), _graph())
+
+
+def _require_dims(*nodes):
+    if any(len(n.get_size()) == 0 for n in nodes):
+        raise NotImplementedError("indexing a 0-d tensor")
+
+
+# ---- gathers: pointwise bodies with an indirect load --------------------------------------
+
+
+def embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=False):
+    rows, width = weight.get_size()
+    load_weight, load_indices = weight.make_loader(), indices.make_loader()
+
+    def inner_fn(idx):
+        return load_weight([indirect(load_indices(idx[:-1]), rows, INDEX_OUT_OF_RANGE), idx[-1]])
+
+    return pointwise(indices.get_size() + [width], weight.dtype, inner_fn)
+
+
+def index_select(x, dim, index):
+    _require_dims(x)
+    size = x.get_size()
+    dim = _wrap_dim(dim, len(size))
+    load_x, load_index = x.make_loader(), index.make_loader()
+    one_dimensional = len(index.get_size()) == 1
+
+    def inner_fn(idx):
+        position = load_index([idx[dim]] if one_dimensional else [])
+        return load_x(idx[:dim] + [indirect(position, size[dim], INDEX_OUT_OF_RANGE)] + idx[dim + 1:])
+
+    out_size = list(size)
+    out_size[dim] = ir.numel(index.get_size())
+    return pointwise(out_size, x.dtype, inner_fn)
+
+
+def gather(x, dim, index, sparse_grad=False):
+    _require_dims(x)
+    size = x.get_size()
+    dim = _wrap_dim(dim, len(size))
+    load_x, load_index = x.make_loader(), index.make_loader()
+    error = out_of_bounds("RuntimeError", dim, size[dim])
+
+    def inner_fn(idx):
+        return load_x(idx[:dim] + [indirect(load_index(idx), size[dim], error)] + idx[dim + 1:])
+
+    return pointwise(index.get_size(), x.dtype, inner_fn)
+
+
+def advanced_index(x, indices):
+    """(output size, fn(output index) -> index of x) of x[indices] (ATen's index: one optional integer
+    tensor per leading dim, broadcast together; negatives count from the end)."""
+    size = x.get_size()
+    indices = list(indices) + [None] * (len(size) - len(indices))
+    positions = [k for k, t in enumerate(indices) if t is not None]
+    if not positions or any(indices[k].dtype in (_dtype.bool_, _dtype.uint8) for k in positions):
+        raise NotImplementedError("index with a boolean mask: the output size depends on the data")
+    broadcast = P.broadcast_sizes(*[indices[k].get_size() for k in positions])
+    loaders = {k: P.broadcast_loader(indices[k], broadcast) for k in positions}
+    adjacent = positions == list(range(positions[0], positions[-1] + 1))
+    start = positions[0] if adjacent else 0  # where the broadcast index dims sit in the output
+    kept = [n for k, n in enumerate(size) if indices[k] is None]
+    out_size = kept[:start] + broadcast + kept[start:]
+
+    def indexer(idx):
+        tensor_idx = idx[start:start + len(broadcast)]
+        rest = iter(idx[:start] + idx[start + len(broadcast):])
+        return [next(rest) if indices[k] is None else
+                indirect(loaders[k](tensor_idx), n, out_of_bounds("IndexError", k, n), wrap_negative=True)
+                for k, n in enumerate(size)]
+
+    return out_size, indexer
+
+
+def index(x, indices):
+    _require_dims(x)
+    out_size, indexer = advanced_index(x, indices)
+    load_x = x.make_loader()
+    return pointwise(out_size, x.dtype, lambda idx: load_x(indexer(idx)))
+
+
+# ---- scatters: a copy, then stores at indirect positions ----------------------------------
+
+
+def scatter_into(fresh, size, value_fn, indexer, mode):
+    """Realize `fresh` (an unrealized StorageBox: a clone or zeros), then scatter value_fn(idx) to
+    indexer(idx) of it for every idx of `size`. Returns `fresh`: readers read the buffer after the scatter."""
+    buffer = fresh.realize()
+    if ir.numel(size) > 0:
+        scatter = ir.Scatter(size, buffer.dtype, value_fn, indexer, mode)
+        _graph().register_buffer(lambda name: ir.ComputedBuffer(name, buffer.layout, scatter, buffer.name))
+    return fresh
+
+
+def index_put(x, indices, values, accumulate=False):
+    _require_dims(x)
+    out_size, indexer = advanced_index(x, indices)
+    load_values = P.broadcast_loader(values, out_size)
+    return scatter_into(P.clone(x), out_size, lambda idx: P.cast(load_values(idx), x.dtype), indexer,
+                        "add" if accumulate else None)
+
+
+def _scatter_along(x, dim, index, src, mode):
+    _require_dims(x, index)
+    size = x.get_size()
+    dim = _wrap_dim(dim, len(size))
+    load_index = index.make_loader()
+    error = out_of_bounds("RuntimeError", dim, size[dim])
+
+    def indexer(idx):
+        return idx[:dim] + [indirect(load_index(idx), size[dim], error)] + idx[dim + 1:]
+
+    if P.is_tensor(src):
+        load_src = src.make_loader()
+        value_fn = lambda idx: P.cast(load_src(idx), x.dtype)  # noqa: E731
+    else:
+        value_fn = lambda idx: P.constant(src, x.dtype)  # noqa: E731
+    return scatter_into(P.clone(x), index.get_size(), value_fn, indexer, mode)
+
+
+def scatter_src(x, dim, index, src):
+    """One index per slice along dim is a pointwise choice (lowering_pointwise); any other scatter stores."""
+    try:
+        return P.scatter_src(x, dim, index, src)
+    except NotImplementedError:
+        return _scatter_along(x, dim, index, src, None)
+
+
+def scatter_value(x, dim, index, value):
+    return _scatter_along(x, dim, index, value, None)
+
+
+def scatter_add(x, dim, index, src):
+    return _scatter_along(x, dim, index, src, "add")
+
+
+def index_add(x, dim, index, source, alpha=1):
+    _require_dims(x, source)
+    size = x.get_size()
+    dim = _wrap_dim(dim, len(size))
+    load_index, load_source = index.make_loader(), source.make_loader()
+    one_dimensional = len(index.get_size()) == 1
+
+    def indexer(idx):
+        position = load_index([idx[dim]] if one_dimensional else [])
+        return idx[:dim] + [indirect(position, size[dim], INDEX_OUT_OF_RANGE)] + idx[dim + 1:]
+
+    def value_fn(idx):
+        value = P.cast(load_source(idx), x.dtype)
+        return value if alpha == 1 else P.op("mul", value, P.constant(alpha, x.dtype))
+
+    return scatter_into(P.clone(x), source.get_size(), value_fn, indexer, "add")
+
+
+def embedding_dense_backward(grad_output, indices, num_weights, padding_idx, scale_grad_by_freq):
+    """grad_weight[indices[i], :] += grad_output[i, :] for every i (rows at padding_idx get nothing)."""
+    if scale_grad_by_freq:
+        raise NotImplementedError("embedding_dense_backward with scale_grad_by_freq")
+    width = grad_output.get_size()[-1]
+    load_grad, load_indices = grad_output.make_loader(), indices.make_loader()
+
+    def value_fn(idx):
+        grad = load_grad(idx)
+        if padding_idx is None or padding_idx < 0:
+            return grad
+        padded = P.compare("eq", P.cast(load_indices(idx[:-1]), _dtype.int64), P.constant(padding_idx, _dtype.int64))
+        return P.op("where", padded, P.constant(0, grad.dtype), grad)
+
+    def indexer(idx):
+        return [indirect(load_indices(idx[:-1]), num_weights, INDEX_OUT_OF_RANGE), idx[-1]]
+
+    zeros = P.full([num_weights, width], 0, dtype=grad_output.dtype)
+    return scatter_into(zeros, indices.get_size() + [width], value_fn, indexer, "add")
+
+
+# ---- nll_loss -----------------------------------------------------------------------------
+
+
+class _Targets:
+    """Per-row views of nll_loss's target and weight: the row's class (0 where ignored, so that it can be
+    read safely) and the row's weight (0 where ignored)."""
+
+    def __init__(self, target, weight, classes, ignore_index):
+        self.load_target, self.classes, self.ignore_index = target.make_loader(), classes, ignore_index
+        self.load_weight = weight.make_loader() if weight is not None else None
+        self.error = ("IndexError", "Target {} is out of bounds.")
+
+    def valid_and_class(self, row_idx):
+        target = P.cast(self.load_target(row_idx), _dtype.int64)
+        valid = P.compare("ne", target, P.constant(self.ignore_index, _dtype.int64))
+        return valid, P.op("where", valid, target, P.constant(0, _dtype.int64))
+
+    def checked_class(self, row_idx):
+        return indirect(self.valid_and_class(row_idx)[1], self.classes, self.error)
+
+    def weight(self, row_idx, dtype):
+        valid, _ = self.valid_and_class(row_idx)
+        weight = self.load_weight([self.checked_class(row_idx)]) if self.load_weight else P.constant(1, dtype)
+        return P.op("where", valid, P.cast(weight, dtype), P.constant(0, dtype))
+
+
+def nll_loss_forward(x, target, weight, reduction, ignore_index):
+    """(loss, total_weight): loss_i = -x[i, target_i] * weight[target_i], then none / mean / sum."""
+    batched = len(x.get_size()) == 2
+    if not batched:
+        x, target = V.view(x, [1, x.get_size()[0]]), V.view(target, [1])
+    rows, classes = x.get_size()
+    targets, load_x, dtype = _Targets(target, weight, classes, ignore_index), x.make_loader(), x.dtype
+
+    def loss(idx):
+        picked = load_x([idx[0], targets.checked_class(idx[:1])])
+        return P.op("neg", P.op("mul", picked, targets.weight(idx[:1], dtype)))
+
+    losses = pointwise([rows], dtype, loss)
+    if reduction not in (MEAN, SUM) and batched:
+        return losses, P.full([], 0, dtype=dtype)
+    total = R.sum_(losses)
+    total_weight = R.sum_(pointwise([rows], dtype, lambda idx: targets.weight(idx[:1], dtype)))
+    if reduction == MEAN:
+        total = P.pointwise(lambda s, w: P.op("truediv", s, w), total, total_weight)
+    return total, total_weight
+
+
+def nll_loss_backward(grad_output, x, target, weight, reduction, ignore_index, total_weight):
+    """grad[i, c] = -grad_output * weight[c] (/ total_weight for mean) where c is row i's target, else 0."""
+    size = x.get_size()
+    batched = len(size) == 2
+    targets, dtype = _Targets(target, weight, size[-1], ignore_index), x.dtype
+    load_grad, load_total = grad_output.make_loader(), total_weight.make_loader()
+    per_row = batched and reduction not in (MEAN, SUM)
+
+    def inner_fn(idx):
+        row_idx = idx[:1] if batched else []
+        valid, target_class = targets.valid_and_class(row_idx)
+        grad = P.cast(load_grad(row_idx if per_row else [L.Const(0)] * len(grad_output.get_size())), dtype)
+        if reduction == MEAN:
+            grad = P.op("truediv", grad, P.cast(load_total([L.Const(0)] * len(total_weight.get_size())), dtype))
+        value = P.op("neg", P.op("mul", grad, targets.weight(row_idx, dtype)))
+        here = P.op("logical_and", valid, P.compare("eq", target_class, L.IndexValue(idx[-1], _dtype.int64)))
+        return P.op("where", here, value, P.constant(0, dtype))
+
+    return pointwise(size, dtype, inner_fn)
