@@ -18,7 +18,7 @@ outputs and graph outputs are always buffers.
 """
 import operator
 
-from minitorch2 import ops
+from minitorch2 import _dtype, ops
 from minitorch2._tensor import Tensor
 
 from . import ir
@@ -162,6 +162,19 @@ def make_fallback(op):
     return fallback
 
 
+def scan(name):
+    """cumsum / cumprod: their eager kernel (torch's CPU inductor has no scan code generation either),
+    except over a 0-d tensor, where the scan is a copy, cast to int64 for integers and bools."""
+    def lowering(x, dim, *, dtype=None):
+        if x.get_size():
+            return make_fallback(_overload(name))(x, dim, dtype=dtype)
+        if dtype is None:
+            dtype = x.dtype if x.dtype.is_floating_point else _dtype.int64
+        return P.to_dtype(x, dtype)
+
+    return lowering
+
+
 # ---- the table ----------------------------------------------------------------------------
 
 UNARY = ["neg", "abs", "sign", "floor", "ceil", "trunc", "round", "relu", "bitwise_not"]
@@ -238,6 +251,7 @@ def _build_table():
         "index_add": I.index_add, "nll_loss_forward": I.nll_loss_forward, "nll_loss_backward": I.nll_loss_backward,
         # extern kernels
         "mm": mm, "bmm": bmm, "mv": mv, "baddbmm": baddbmm,
+        "cumsum": scan("cumsum"), "cumprod": scan("cumprod"),
     }
     for name in UNARY:
         table[name] = P.unary(name)

@@ -319,3 +319,11 @@ def test_float_ops_on_int_inputs_compute_in_float():
     assert math.isclose(compiled([minitorch2.tensor([4, 9, 0, 1, 16])])[0][1].item(), 3.0)
     with pytest.raises(ValueError, match="compiled for"):
         compiled([minitorch2.tensor([4])])
+
+
+@pytest.mark.parametrize("value", [3, True, 2.5])
+def test_scans_over_zero_dim_tensors_are_casts_and_others_fall_back(value, codegen):
+    compiled = check_case(lambda a: aten.cumsum.default(a, 0), lambda: (minitorch2.tensor(value),))
+    assert compiled.fallbacks == [] and compiled.kernels
+    compiled = check_case(lambda a: aten.cumprod.default(a, -1), lambda: (randn(4),))
+    assert compiled.fallbacks == ["aten.cumprod.default"]
