@@ -373,6 +373,11 @@ def combine(b, kind, acc, value, hint):
     if kind == "prod":
         return b.binop("fmul" if floating else "mul", acc, value, hint=hint, flags="reassoc nsz" if floating else "")
     if kind in ("max", "min"):
+        if floating:
+            # freeze (a no-op on a real value) hides a masked input, max(acc, where(m, -inf, x)), from
+            # InstCombine, which would rewrite it as where(m, acc, max(acc, x)): a form the loop
+            # vectorizer does not recognise as a reduction, leaving the loop scalar (causal attention)
+            value = Value(b.op("frozen", f"freeze {value.ty} {value.ref}"), value.dtype)
         return llvm_ops.BINARY["maximum" if kind == "max" else "minimum"](b, acc, value)
     if kind == "any":
         return b.binop("or", acc, value, hint=hint)

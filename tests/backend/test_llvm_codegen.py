@@ -5,6 +5,7 @@ so a failure points at code generation alone. float32 transcendentals are
 measured in ulps against numpy's float64 result rounded to float32; integer
 and special-value semantics are compared with torch on CPU.
 """
+import math
 import os
 import subprocess
 import sys
@@ -336,6 +337,28 @@ def row_reduction(kind, in_dtype, out_dtype, rows, cols):
     reduce = L.Reduce("tmp0", kind, ("r0",), (cols,), L.Load("in_ptr0", x0 * cols + r0, in_dtype), out_dtype)
     return L.Kernel(f"reduce_{kind}", [arg("in_ptr0", in_dtype, rows * cols), arg("out_ptr0", out_dtype, rows, "out")],
                     L.Loop(("x0",), (rows,), [reduce, L.Store("out_ptr0", x0, L.Temp("tmp0", out_dtype))]))
+
+
+@pytest.mark.parametrize("kind", ["max", "min"])
+def test_masked_float_extremum_reductions_vectorize(kind):
+    """max over where(mask, -inf, x), as in causal attention's softmax, stays a vector reduction."""
+    rows, cols = 16, 64
+    masked = L.Op("where", (L.Load("in_ptr1", x0 * cols + r0, dt.bool_), L.Constant(-math.inf, dt.float32),
+                            L.Load("in_ptr0", x0 * cols + r0, dt.float32)), dt.float32)
+    kernel = L.Kernel(f"masked_{kind}", [arg("in_ptr0", dt.float32, rows * cols), arg("in_ptr1", dt.bool_, rows * cols),
+                                         arg("out_ptr0", dt.float32, rows, "out")],
+                      L.Loop(("x0",), (rows,), [L.Reduce("tmp0", kind, ("r0",), (cols,), masked, dt.float32),
+                                                L.Store("out_ptr0", x0, L.Temp("tmp0", dt.float32))]))
+    compiled = codegen.compile_kernel(kernel)
+    assert "<8 x float>" in compiled.optimized_ir()
+    data = RNG.standard_normal((rows, cols)).astype(np.float32)
+    data[3, 5] = np.nan
+    mask = RNG.random((rows, cols)) < 0.5
+    out = np.empty(rows, np.float32)
+    compiled.run_arrays(data.ravel(), mask.ravel(), out)
+    expected = torch.where(torch.from_numpy(mask), -math.inf, torch.from_numpy(data))
+    expected = expected.amax(1) if kind == "max" else expected.amin(1)
+    np.testing.assert_array_equal(out, expected.numpy())
 
 
 REDUCTIONS_TORCH = {
