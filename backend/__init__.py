@@ -5,7 +5,8 @@ Pipeline, one module per step, in the order a graph goes through them:
     compile_fx.py   the "inductor" backend: aot tracing, then compile_fx_inner per graph
     lowering.py     aten graph -> ir.py nodes (ops: lowering_pointwise / _views / _reductions / _pooling / _indexing)
     ir.py           Pointwise, Reduction, views as index arithmetic, buffers, extern kernels
-    scheduler.py    fusion: realized buffers -> loop_ir.Kernel list + extern calls (simplify.py: indices)
+    scheduler.py    fusion: realized buffers -> loop_ir.Kernel list + extern calls (simplify.py: indices;
+                    kernel_rewrites.py: an expensive reduction's value stored once and reloaded)
     loop_ir.py      the kernel IR (the contract with code generation)
     codegen/        llvm.py (llvmlite JIT) and numpy_ref.py (the reference evaluator)
     wrapper.py      output_code.py: allocates from a buffer pool, calls kernels, returns tensors

@@ -80,9 +80,12 @@ def index_select(x, dim, index):
     load_x, load_index = x.make_loader(), index.make_loader()
     one_dimensional = len(index.get_size()) == 1
 
+    error = INDEX_OUT_OF_RANGE if dim == 0 else (  # as eager: ATen checks dim > 0 in another loop
+        "RuntimeError", f"INDICES element is out of DATA bounds, id={{}} axis_dim={size[dim]}")
+
     def inner_fn(idx):
         position = load_index([idx[dim]] if one_dimensional else [])
-        return load_x(idx[:dim] + [indirect(position, size[dim], INDEX_OUT_OF_RANGE)] + idx[dim + 1:])
+        return load_x(idx[:dim] + [indirect(position, size[dim], error)] + idx[dim + 1:])
 
     out_size = list(size)
     out_size[dim] = ir.numel(index.get_size())

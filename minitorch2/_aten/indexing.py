@@ -120,13 +120,21 @@ def _check_index_tensor(index, name):
         raise RuntimeError(f"{name}(): Expected dtype int64 for index")
 
 
+def first_out_of_range(indices, size):
+    """The first index (in memory order) outside [0, size), or None: gather, scatter and index_select
+    take no negative indices, and name the first bad one, as ATen's loops meet it."""
+    bad = (indices < 0) | (indices >= size)
+    return int(indices.reshape(-1)[np.argmax(bad.reshape(-1))]) if bad.any() else None
+
+
 def _gather_kernel(self, dim, index, *, sparse_grad=False):
     _check_index_tensor(index, "gather")
     d = wrap_dim(dim, self.dim())
     idx = index._np
     size = self.shape[d] if self.dim() else 1
-    if idx.size and (idx.max() >= size or idx.min() < -size):
-        raise RuntimeError(f"index {int(idx.max())} is out of bounds for dimension {d} with size {size}")
+    bad = first_out_of_range(idx, size)
+    if bad is not None:
+        raise RuntimeError(f"index {bad} is out of bounds for dimension {d} with size {size}")
     if self.dim() == 0:
         return self._np.reshape(()).copy()
     src = self._np[tuple(slice(0, s) if i != d else slice(None) for i, s in enumerate(index.shape))]
@@ -150,8 +158,9 @@ def _scatter(self, dim, index, src, reduce=None):
     d = wrap_dim(dim, self.dim())
     out = self._np.copy()
     idx = index._np
-    if idx.size and idx.max() >= self.shape[d]:
-        raise RuntimeError(f"index {int(idx.max())} is out of bounds for dimension {d} with size {self.shape[d]}")
+    bad = first_out_of_range(idx, self.shape[d])
+    if bad is not None:
+        raise RuntimeError(f"index {bad} is out of bounds for dimension {d} with size {self.shape[d]}")
     grids = np.indices(index.shape, sparse=True)
     target = tuple(idx if i == d else g for i, g in enumerate(grids))
     if isinstance(src, Tensor):
@@ -182,8 +191,11 @@ def _index_select_kernel(self, dim, index):
     d = wrap_dim(dim, self.dim())
     idx = index._np.reshape(-1)
     size = self.shape[d] if self.dim() else 1
-    if idx.size and (idx.max() >= size or idx.min() < 0):
-        raise IndexError(f"index out of range in self")
+    bad = first_out_of_range(idx, size)
+    if bad is not None and d > 0:  # ATen's loop over the other dims checks every index itself
+        raise RuntimeError(f"INDICES element is out of DATA bounds, id={bad} axis_dim={size}")
+    if bad is not None:
+        raise IndexError("index out of range in self")
     if self.dim() == 0:
         return self._np.reshape(()).copy()
     return np.take(self._np, idx, axis=d)

@@ -293,6 +293,8 @@ ERROR_CASES = {
                        [floats(5, 2), np.array([-6], np.int64)]),
     "index_select": (lambda x, i: aten.index_select.default(x, 0, i), lambda x, i: torch.index_select(x, 0, i),
                      [floats(5, 2), np.array([-1], np.int64)]),
+    "index_select.dim1": (lambda x, i: aten.index_select.default(x, 1, i), lambda x, i: torch.index_select(x, 1, i),
+                          [floats(2, 5), np.array([1, -2, 7], np.int64)]),
     "index_put": (lambda x, i, v: aten.index_put.default(x, [i], v, True),
                   lambda x, i, v: torch.index_put(x, (i,), v, accumulate=True),
                   [floats(3), np.array([3], np.int64), floats(1)]),

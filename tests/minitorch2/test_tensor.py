@@ -6,6 +6,7 @@ what users see: values, dtype, shape, stride(), storage_offset(), printed text.
 """
 import contextlib
 import math
+import re
 
 import numpy as np
 import pytest
@@ -340,6 +341,26 @@ def test_index_errors(index):
         theirs[index]
     with pytest.raises(IndexError):
         ours[index]
+
+
+GATHER_SCATTER_ERRORS = [
+    lambda lib, x: lib.gather(x, 1, lib.tensor([[0, -1], [1, 2]])),  # no negative indices
+    lambda lib, x: lib.gather(x, 1, lib.tensor([[0, 7], [-3, 0]])),  # the first bad one is named
+    lambda lib, x: x.scatter(1, lib.tensor([[0, -1]]), 5.0),
+    lambda lib, x: x.scatter_add(1, lib.tensor([[0, 6]]), lib.ones(1, 2)),
+    lambda lib, x: x.index_select(1, lib.tensor([1, -2, 5])),  # dim > 0: ATen's other loop, other error
+    lambda lib, x: x.index_select(0, lib.tensor([4])),
+    lambda lib, x: x[0].index_select(0, lib.tensor([-1])),
+]
+
+
+@pytest.mark.parametrize("case", range(len(GATHER_SCATTER_ERRORS)))
+def test_gather_scatter_and_index_select_errors_match_torch(case):
+    (ours, theirs), fn = both(arr(4, 5)), GATHER_SCATTER_ERRORS[case]
+    with pytest.raises(Exception) as expected:
+        fn(torch, theirs)
+    with pytest.raises(expected.type, match=re.escape(str(expected.value))):
+        fn(mt, ours)
 
 
 def test_index_with_float_tensor_is_an_error():
