@@ -42,9 +42,7 @@ from . import fx  # noqa: E402
 from .nn.parameter import Parameter as _Parameter  # noqa: E402,F401
 
 strided = "torch.strided"
-contiguous_format = "torch.contiguous_format"
-preserve_format = "torch.preserve_format"
-channels_last = "torch.channels_last"
+from ._tensor import channels_last, contiguous_format, memory_format, preserve_format  # noqa: E402,F401
 inf = math.inf
 nan = math.nan
 e = 2.718281828459045

@@ -10,7 +10,7 @@ same way here, so traced graphs record the same aten ops.
 
 from . import _dtype
 from ._ops import ops
-from ._tensor import Tensor
+from ._tensor import Tensor, contiguous_format
 
 aten = ops.aten
 
@@ -543,7 +543,7 @@ def reshape(input, shape, *more):
     target = infer_size(shape, input.numel())
     if view_strides(tuple(input.shape), input.stride(), target) is not None:
         return aten.view.default(input, shape)
-    return aten._unsafe_view.default(aten.clone.default(input, memory_format="torch.contiguous_format"), list(target))
+    return aten._unsafe_view.default(aten.clone.default(input, memory_format=contiguous_format), list(target))
 
 
 def view(input, shape):

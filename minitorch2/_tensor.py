@@ -78,6 +78,20 @@ CPU = device("cpu")
 _STRIDE_CACHE = {}
 
 
+class memory_format(str):
+    """torch.memory_format: equal to its name string, printed as torch prints it (torch.contiguous_format),
+    so graphs that pass one read as PyTorch's."""
+    __slots__ = ()
+
+    def __repr__(self):
+        return str.__str__(self)
+
+
+contiguous_format = memory_format("torch.contiguous_format")
+preserve_format = memory_format("torch.preserve_format")
+channels_last = memory_format("torch.channels_last")
+
+
 def contiguous_strides(shape):
     shape = tuple(shape)
     cached = _STRIDE_CACHE.get(shape)

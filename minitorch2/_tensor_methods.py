@@ -11,7 +11,7 @@ import builtins
 from . import _dtype
 from . import _functions as F
 from ._ops import ops
-from ._tensor import Tensor
+from ._tensor import Tensor, contiguous_format
 
 aten = ops.aten
 
@@ -223,7 +223,7 @@ def _shape_methods():
     def contiguous(self, memory_format=None):
         if self.is_contiguous():
             return self
-        return aten.clone.default(self, memory_format="torch.contiguous_format")
+        return aten.clone.default(self, memory_format=contiguous_format)
 
     def to(self, *args, **kwargs):
         dtype = kwargs.get("dtype")

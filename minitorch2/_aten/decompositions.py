@@ -56,12 +56,14 @@ def gelu(self, *, approximate="none"):
 
 
 def _softmax(self, dim, half_to_float):
+    self = self.contiguous()  # eager softmax returns a contiguous tensor, so must this
     shifted = aten.sub.Tensor(self, aten.amax.default(self, [dim], True))
     unnormalized = aten.exp.default(shifted)
     return aten.div.Tensor(unnormalized, aten.sum.dim_IntList(unnormalized, [dim], True))
 
 
 def _log_softmax(self, dim, half_to_float):
+    self = self.contiguous()
     shifted = aten.sub.Tensor(self, aten.amax.default(self, [dim], True))
     return aten.sub.Tensor(shifted, aten.log.default(aten.sum.dim_IntList(aten.exp.default(shifted), [dim], True)))
 

@@ -24,6 +24,7 @@ compared against PyTorch's op by op. Three rules give that order:
 import math
 
 from .._ops import ops
+from .._tensor import contiguous_format, preserve_format
 
 aten = ops.aten
 
@@ -150,7 +151,7 @@ def neg(grad):
 
 def pow_tensor_scalar(grad, self, exponent):
     if exponent == 0:
-        return aten.zeros_like.default(self, memory_format="torch.contiguous_format")
+        return aten.zeros_like.default(self, memory_format=contiguous_format)
     exponent = float(exponent)  # the formula computes in double: pow(self, 1.0), not pow(self, 1)
     return aten.mul.Tensor(grad, aten.mul.Scalar(aten.pow.Tensor_Scalar(self, exponent - 1), exponent))
 
@@ -221,7 +222,7 @@ def addcmul(grad, self_shape, tensor1, tensor2, needs_grad, value=1):
 def addcdiv(grad, self_shape, tensor1, tensor2, needs_grad, value=1):
     g1 = g2 = None
     if needs_grad[1]:  # grad * (value / tensor2), where C++ writes Scalar / Tensor as empty_like(t).fill_(s).div_(t)
-        filled = aten.fill.Scalar(aten.empty_like.default(tensor2, memory_format="torch.preserve_format"), value)
+        filled = aten.fill.Scalar(aten.empty_like.default(tensor2, memory_format=preserve_format), value)
         g1 = aten.mul.Tensor(grad, aten.div.Tensor(filled, tensor2))
     if needs_grad[2]:  # -grad * (value * tensor1 / (tensor2 * tensor2))
         square = aten.mul.Tensor(tensor2, tensor2)
@@ -480,7 +481,7 @@ def prod_default(grad, self):
         self = aten._to_copy.default(self, dtype=grad.dtype)
     if self.dim() == 0:
         return _cast_to(grad, input_dtype)
-    flat = aten.view.default(aten.clone.default(self, memory_format="torch.contiguous_format")
+    flat = aten.view.default(aten.clone.default(self, memory_format=contiguous_format)
                              if not self.is_contiguous() else self, [-1])
     n = flat.shape[0]
     if n == 0:

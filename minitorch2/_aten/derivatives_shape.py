@@ -7,6 +7,7 @@ backward usually reshapes or scatters the gradient back into its base's shape;
 an indexing op's backward accumulates it into zeros at the indexed places.
 """
 from .._ops import ops
+from .._tensor import contiguous_format
 from .derivatives import _options, _pad, _reshape, _scale, _shape, sum_to
 
 aten = ops.aten
@@ -76,7 +77,7 @@ def as_strided(grad, self, size, stride, storage_offset=None):
     in_positions = _storage_positions(grad, self.shape, self.stride(), self.storage_offset())
     length = 1 + max(_last_position(size, stride, offset), _last_position(self.shape, self.stride(), self.storage_offset()))
     storage = aten.new_zeros.default(grad, [length])
-    flat_grad = aten._unsafe_view.default(aten.clone.default(grad, memory_format="torch.contiguous_format"), [-1])
+    flat_grad = aten._unsafe_view.default(aten.clone.default(grad, memory_format=contiguous_format), [-1])
     storage = aten.index_put.default(storage, [out_positions], flat_grad, True)
     return aten.view.default(aten.index.Tensor(storage, [in_positions]), list(self.shape))
 
@@ -259,7 +260,7 @@ def slice_backward(grad, dim, start, end, step):
 
 def as_strided_scatter(grad, src, size, stride, storage_offset=None):
     self_grad = aten.as_strided_scatter.default(grad, aten.zeros_like.default(src), size, stride, storage_offset)
-    src_grad = aten.as_strided.default(aten.clone.default(grad, memory_format="torch.contiguous_format"), size, stride,
+    src_grad = aten.as_strided.default(aten.clone.default(grad, memory_format=contiguous_format), size, stride,
                                        storage_offset)
     return self_grad, src_grad
 

@@ -23,6 +23,7 @@ It returns one gradient per tensor argument of the schema (a list for a
 import inspect
 
 from .._dispatch import redispatch_below_autograd, state
+from .._tensor import contiguous_format
 from .graph import Node, SavedTensor, gradient_edge
 
 
@@ -271,7 +272,7 @@ class CopySlices(Node):
 
         aten = ops.aten
         grad = grads[0]
-        result = aten.clone.default(grad, memory_format="torch.contiguous_format")
+        result = aten.clone.default(grad, memory_format=contiguous_format)
         size, stride, offset = self.view_geometry
         window = aten.as_strided.default(result, list(size), list(stride), offset)
         op_grads = self.op_node.apply([aten.clone.default(window)])

@@ -12,6 +12,7 @@ backward sees every op it runs.
 import heapq
 
 from .._dispatch import state
+from .._tensor import preserve_format
 from .graph import AccumulateGrad, gradient_edge
 
 
@@ -27,7 +28,7 @@ def _make_grads(outputs, grad_outputs):
                     raise RuntimeError("grad can be implicitly created only for scalar outputs")
                 if not out.dtype.is_floating_point:
                     raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but got {out.dtype}")
-                g = ops.aten.ones_like.default(out, pin_memory=False, memory_format="torch.preserve_format")
+                g = ops.aten.ones_like.default(out, pin_memory=False, memory_format=preserve_format)
         elif isinstance(g, Tensor) and tuple(g.shape) != tuple(out.shape):
             raise RuntimeError(
                 f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and output[{i}] has a shape of {out.shape}."

@@ -126,13 +126,37 @@ class AccumulateGrad(Node):
                 new = hook(grad)
                 if new is not None:
                     grad = new
-        if var.grad is None:
+        if var.grad is None and not obeys_layout_contract(grad, var):
+            var.grad = clone_obeying_layout_contract(grad, var)
+        elif var.grad is None:
             var.grad = ops.aten.detach.default(grad) if not state.grad_enabled else grad
         elif state.grad_enabled:
             var.grad = var.grad + grad
         else:
             var.grad.add_(grad)
         return []
+
+
+def obeys_layout_contract(grad, variable):
+    """ATen's gradient layout contract: a dense, non-overlapping leaf's .grad has the leaf's strides
+    (over its dims longer than 1); any other leaf's .grad is contiguous."""
+    from .._aten.meta_util import _is_dense
+
+    if _is_dense(variable):
+        return all(g == v for g, v, n in zip(grad.stride(), variable.stride(), variable.shape) if n != 1)
+    return grad.is_contiguous()
+
+
+def clone_obeying_layout_contract(grad, variable):
+    from .._aten.meta_util import _is_dense
+    from .._ops import ops
+    from .._tensor import contiguous_format, preserve_format
+
+    if _is_dense(variable):  # empty_like keeps a dense tensor's strides (the gradient of x.sum(), an
+        # expanded view of a scalar, gets memory of its own)
+        out = ops.aten.empty_like.default(variable, dtype=grad.dtype, memory_format=preserve_format)
+        return ops.aten.copy_.default(out, grad)
+    return ops.aten.clone.default(grad, memory_format=contiguous_format)
 
 
 def grad_accumulator(tensor):
