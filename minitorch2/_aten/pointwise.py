@@ -14,7 +14,7 @@ import scipy.special
 
 from .. import _dtype
 from .._dtype import result_type
-from .._tensor import Tensor
+from .._tensor import Tensor, contiguous_strides
 from .memory import _dtype_title
 from .meta_util import broadcast_shapes, fake_empty, pointwise_strides, preserve_format_strides, with_strides
 
@@ -46,9 +46,18 @@ def _laid_out(kernel, meta):
 
     def laid_out(*args, **kwargs):
         result = kernel(*args, **kwargs)
+        if _contiguous_operands(args, tuple(result.shape)):  # the common case: no layout to compute
+            return with_strides(result, contiguous_strides(result.shape))
         return with_strides(result, meta(*args, **kwargs).stride())
 
     return laid_out, meta
+
+
+def _contiguous_operands(args, shape):
+    """Are the tensor operands all of the result's shape (or 0-d) with contiguous strides, size-1 dims
+    included? The result is then laid out contiguously, by TensorIterator and preserve_format alike."""
+    dense = contiguous_strides(shape)
+    return all(not isinstance(a, Tensor) or not a._shape or (a._shape == shape and a._stride == dense) for a in args)
 
 
 # ---------------------------------------------------------------- kernel factories
