@@ -8,7 +8,7 @@ Pipeline, one module per step, in the order a graph goes through them:
     scheduler.py    fusion: realized buffers -> loop_ir.Kernel list + extern calls (simplify.py: indices;
                     kernel_rewrites.py: an expensive reduction's value stored once and reloaded)
     loop_ir.py      the kernel IR (the contract with code generation)
-    codegen/        llvm.py (llvmlite JIT) and numpy_ref.py (the reference evaluator)
+    codegen/        llvm.py (llvmlite JIT), triton.py (Triton: GPU or interpreter), numpy_ref.py (reference)
     wrapper.py      output_code.py: allocates from a buffer pool, calls kernels, returns tensors
     debug.py        MINITORCH2_COMPILE_DEBUG folders and log artifacts
     config.py       the knobs

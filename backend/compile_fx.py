@@ -9,7 +9,7 @@ Backend layer, where the frontend's FX graph enters the backend:
               cache.load           a graph compiled before, by any process: done (cache.py)
               lowering.lower       aten graph -> IR buffers          (ir_pre_fusion.txt)
               scheduler.schedule   buffers -> fused loop_ir kernels  (ir_post_fusion.txt)
-              codegen              each Kernel -> runnable (llvm or numpy_ref)
+              codegen              each Kernel -> runnable (llvm, triton or numpy_ref)
               wrapper              output_code.py, exec'd; its call(args) is the compiled graph
 
 Every compiled graph is recorded in `metrics` (kernel counts, fallbacks) so

@@ -5,7 +5,7 @@ module attributes, e.g. `backend.config.threads = 1`.
 """
 import os
 
-cpu_codegen = os.environ.get("MINITORCH2_CPU_CODEGEN", "llvm")  # "llvm" or "triton"
+cpu_codegen = os.environ.get("MINITORCH2_CPU_CODEGEN", "llvm")  # "llvm", "triton" or "numpy_ref"
 debug_dir = None  # where MINITORCH2_COMPILE_DEBUG=1 writes; None: ./minitorch2_compile_debug
 debug = os.environ.get("MINITORCH2_COMPILE_DEBUG", "") == "1"
 max_fusion_size = 64  # most ir nodes fused into one kernel

@@ -9,7 +9,7 @@ MINITORCH2_COMPILE_DEBUG=1 (backend.config.debug) each graph gets a folder
         fx_graph_runnable.py   a script that rebuilds it and runs it on random inputs
         ir_pre_fusion.txt      the lowered IR buffers, fallbacks listed
         ir_post_fusion.txt     the fused loop_ir kernels and every refused fusion with its reason
-        output_code.py         the generated wrapper module, LLVM IR of each kernel included
+        output_code.py         the generated wrapper module, each kernel's LLVM IR or Triton source included
 """
 import os
 import time

@@ -49,6 +49,8 @@ write the same element is `serial`: code generation runs it on one thread.
 """
 from dataclasses import dataclass, field, replace
 
+from minitorch2 import _dtype as dt
+
 # ---- index expressions: integer arithmetic over loop variables ---------------------------
 
 
@@ -194,6 +196,22 @@ def map_index(index, on_var=None, on_value=None):
     raise TypeError(f"not an index: {index!r}")
 
 
+def is_nonnegative(index):
+    """Loop variables count up from 0 and an Indirect is checked into [0, size), so an index built from
+    them with non-negative constants is >= 0 (code generation then may use C's // and %)."""
+    if isinstance(index, (Var, Indirect)):
+        return True
+    if isinstance(index, Const):
+        return index.value >= 0
+    if isinstance(index, Mul):
+        return index.factor >= 0 and is_nonnegative(index.term)
+    if isinstance(index, Add):
+        return all(is_nonnegative(t) for t in index.terms)
+    if isinstance(index, (FloorDiv, Mod)):
+        return index.divisor > 0 and is_nonnegative(index.term)
+    raise TypeError(f"unknown index expression {index!r}")
+
+
 def as_index(value):
     return value if isinstance(value, Index) else Const(int(value))
 
@@ -294,6 +312,15 @@ class Op:
 
     def __str__(self):
         return f"{self.name}({', '.join(str(a) for a in self.args)})"
+
+
+def common_dtype(a, c):
+    """The dtype both operands of a binary op are brought to (normally they already agree)."""
+    if a is c:
+        return a
+    if a.is_floating_point or c.is_floating_point:
+        return dt.float64 if dt.float64 in (a, c) else dt.float32
+    return dt.int64
 
 
 def value_leaves(value):

@@ -58,11 +58,12 @@ class WrapperCodeGen:
         kernel = step.kernel
         out = [f"# {kernel.name}: fuses {', '.join(n.name for n in step.group.nodes)}"]
         out += ["# " + line for line in str(kernel).splitlines()]
-        llvm_ir = getattr(self.compiled[kernel.name], "llvm_ir", None)
-        if llvm_ir:
-            out.append(f"{kernel.name}_llvm_ir = r'''")
-            out += llvm_ir.rstrip("\n").splitlines()
-            out.append("'''")
+        for attribute in ("llvm_ir", "triton_source"):  # the kernel's source text, from codegen/llvm or triton
+            text = getattr(self.compiled[kernel.name], attribute, None)
+            if text:
+                out.append(f"{kernel.name}_{attribute} = r'''")
+                out += text.rstrip("\n").splitlines()
+                out.append("'''")
         out += [f'{kernel.name} = kernels["{kernel.name}"]', ""]
         return out
 

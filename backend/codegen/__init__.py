@@ -2,17 +2,20 @@
 
 Backend layer, after the scheduler. Every generator has the same interface,
 `compile_kernel(kernel)` -> an object with `.run(*addresses)` (one integer
-address per `kernel.args` entry, in order) and `.llvm_ir` (its source text, or
-None). `backend.config.cpu_codegen` picks one:
+address per `kernel.args` entry, in order) and its source text for output_code.py:
+`.llvm_ir` (LLVM IR, or None) and, for Triton, `.triton_source`. `backend.config.cpu_codegen`
+picks one:
 
     "llvm"       codegen/llvm.py: llvmlite JIT, vectorized and threaded (the default)
+    "triton"     codegen/triton.py: Triton kernels, on a GPU or in Triton's interpreter (TRITON_INTERPRET=1)
     "numpy_ref"  codegen/numpy_ref.py: the numpy reference evaluator (the tests' oracle)
 """
 import importlib
 
 from .. import config
 
-GENERATORS = {"llvm": "backend.codegen.llvm", "numpy_ref": "backend.codegen.numpy_ref"}
+GENERATORS = {"llvm": "backend.codegen.llvm", "triton": "backend.codegen.triton",
+              "numpy_ref": "backend.codegen.numpy_ref"}
 
 
 def get_codegen(name=None):

@@ -59,7 +59,6 @@ def llvm_kernel_text(kernel):
     return KernelEmitter(kernel).module_text()
 
 
-
 def kernel_error(kernel, raised_flags, addresses):
     """The exception for a run of `kernel` that set `raised_flags`, as eager would raise it."""
     if FunctionBuilderFlags.ZERO_DIVISION in raised_flags:
@@ -71,23 +70,6 @@ def kernel_error(kernel, raised_flags, addresses):
     except (IndexError, RuntimeError) as error:
         return error
     return IndexError("index out of range in self")
-
-
-def is_nonnegative(index):
-    """Loop variables count up from 0, so an index built from them with non-negative constants is >= 0."""
-    if isinstance(index, L.Var):
-        return True
-    if isinstance(index, L.Const):
-        return index.value >= 0
-    if isinstance(index, L.Mul):
-        return index.factor >= 0 and is_nonnegative(index.term)
-    if isinstance(index, L.Add):
-        return all(is_nonnegative(t) for t in index.terms)
-    if isinstance(index, (L.FloorDiv, L.Mod)):
-        return index.divisor > 0 and is_nonnegative(index.term)
-    if isinstance(index, L.Indirect):
-        return True  # checked into [0, size)
-    raise TypeError(f"unknown index expression {index!r}")
 
 
 class KernelEmitter:
@@ -290,7 +272,7 @@ class KernelEmitter:
             (x,) = args
             return llvm_ops.UNARY[op.name](b, x)
         if op.name in llvm_ops.BINARY:
-            common = common_dtype(args[0].dtype, args[1].dtype)
+            common = L.common_dtype(args[0].dtype, args[1].dtype)
             x, y = (llvm_ops.cast(b, arg, common) for arg in args)
             return llvm_ops.BINARY[op.name](b, x, y)
         raise NotImplementedError(f"LLVM codegen has no handler for op {op.name!r}")
@@ -321,7 +303,7 @@ class KernelEmitter:
             return b.op("idx", f"mul nsw i64 {self.emit_index(index.term, env)}, {index.factor}")
         if isinstance(index, (L.FloorDiv, L.Mod)):
             term = self.emit_index(index.term, env)
-            if is_nonnegative(index.term) and index.divisor > 0:
+            if L.is_nonnegative(index.term) and index.divisor > 0:
                 opcode = "udiv" if isinstance(index, L.FloorDiv) else "urem"
                 return b.op("idx", f"{opcode} i64 {term}, {index.divisor}")
             operation = llvm_ops.floordiv if isinstance(index, L.FloorDiv) else llvm_ops.remainder
@@ -341,15 +323,6 @@ class KernelEmitter:
         out_of_range = b.icmp("uge", raw, size, hint="out_of_range")  # unsigned: negatives are huge
         b.flag_if(out_of_range, INDEX_OUT_OF_RANGE)
         return b.select(out_of_range, const(0, INDEX), raw, hint="indirect").ref
-
-
-def common_dtype(a, c):
-    """The dtype both operands of a binary op are brought to (normally they already agree)."""
-    if a is c:
-        return a
-    if a.is_floating_point or c.is_floating_point:
-        return dt.float64 if dt.float64 in (a, c) else dt.float32
-    return dt.int64
 
 
 def reduction_identity(kind, dtype):

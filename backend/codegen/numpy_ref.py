@@ -32,7 +32,9 @@ _UNARY = {
     "log1p": np.log1p, "expm1": np.expm1, "sqrt": np.sqrt, "rsqrt": lambda x: 1 / np.sqrt(x),
     "reciprocal": lambda x: 1 / x, "sin": np.sin, "cos": np.cos, "tan": np.tan, "tanh": np.tanh,
     "sigmoid": lambda x: 1 / (1 + np.exp(-x)), "erf": scipy.special.erf, "floor": np.floor, "ceil": np.ceil,
-    "trunc": np.trunc, "round": np.round, "sign": np.sign, "relu": lambda x: np.where(x > 0, x, x * 0),
+    "trunc": np.trunc, "round": np.round,
+    "sign": lambda x: np.where(x != x, 0, np.sign(x)).astype(x.dtype),  # torch: sign(nan) is 0
+    "relu": lambda x: np.where((x > 0) | (x != x), x, np.zeros_like(x)),  # relu(-inf) is 0, not -inf * 0
     "logical_not": np.logical_not, "bitwise_not": np.invert, "isnan": np.isnan, "isinf": np.isinf,
 }
 _BINARY = {

@@ -21,7 +21,8 @@ from backend.compile_fx import compile_fx_inner, select_decomp_table
 from minitorch2 import ops
 
 aten = ops.aten
-CODEGENS = ["numpy_ref"] + (["llvm"] if importlib.util.find_spec("backend.codegen.llvm") else [])
+CODEGENS = ["numpy_ref"] + (["llvm"] if importlib.util.find_spec("backend.codegen.llvm") else []) \
+    + (["triton"] if importlib.util.find_spec("triton") else [])
 
 
 def randn(*shape):

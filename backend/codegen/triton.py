@@ -1,0 +1,515 @@
+"""Loop IR -> Triton kernels (plays torch._inductor.codegen.triton), run on a GPU or in Triton's interpreter.
+
+Codegen layer, beside `llvm.py`, with the same interface: `compile_kernel(kernel)`
+-> a `TritonKernel` whose `.run(*addresses)` takes one buffer address per
+`kernel.args` entry, and whose `.triton_source` is the generated module (the
+wrapper copies it into output_code.py, as it does the LLVM IR). Select it with
+`backend.config.cpu_codegen = "triton"`. Value ops come from `triton_ops.py`;
+this module writes the structure around them.
+
+The one idea to hold: a Triton program works on a block of iterations at once.
+The outer loop variables are flattened into one `xindex` (a block of XBLOCK
+iterations; the grid has one program per block) and recovered with // and %.
+A `Reduce` or an inner `Loop` walks its own flattened range in RBLOCK-wide
+chunks, so inside it every value is an [XBLOCK, RBLOCK] tile:
+
+    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]      # [XBLOCK, 1]
+    x0 = xindex
+    _tmp0 = tl.full([XBLOCK, RBLOCK], 0, tl.float32)       # one running sum per lane
+    for roffset in range(0, 1024, RBLOCK):
+        rindex = roffset + rbase                           # [1, RBLOCK]
+        r0 = rindex
+        v0 = tl.load(in_ptr0 + (1024*x0 + r0), xmask & rmask, other=0)
+        _tmp0 = tl.where(xmask & rmask, _tmp0 + v0, _tmp0)
+    tmp0 = tl.sum(_tmp0, 1)[:, None].to(tl.float32)        # the Reduce's temp, [XBLOCK, 1]
+
+Masks keep the ragged last block out of memory. An indirect index is checked
+against its size; out of range, the kernel reads index 0 instead and sets a
+flag in a small `error_flags` buffer, and `run` then reruns the kernel in the
+numpy reference evaluator to raise eager's exact error (as `llvm.py` does).
+A scatter-add is `tl.atomic_add`; a `serial` kernel runs as one program that
+walks its blocks in order (one element at a time where only order can make
+duplicate writes come out right).
+
+Running: without a GPU, `TRITON_INTERPRET=1` is set before Triton is imported,
+and the interpreter runs the kernel with numpy over the buffers' own memory,
+wrapped zero-copy as torch tensors (torch is only the carrier Triton's launcher
+accepts, imported lazily here). With a GPU, the buffers are copied to the
+device for the launch and the written ones copied back.
+"""
+import ctypes
+import hashlib
+import importlib.util
+import math
+import os
+import re
+import tempfile
+from dataclasses import dataclass
+
+import numpy as np
+
+from minitorch2 import _dtype as dt
+
+from .. import config
+from .. import loop_ir as L
+
+
+def _torch():
+    import torch
+
+    return torch
+
+
+def _use_interpreter_without_gpu():
+    """Triton reads TRITON_INTERPRET when its kernels are decorated: decide before importing it."""
+    if "TRITON_INTERPRET" not in os.environ and not _torch().cuda.is_available():
+        os.environ["TRITON_INTERPRET"] = "1"
+
+
+_use_interpreter_without_gpu()
+
+import triton  # noqa: E402  (after the interpreter decision above)
+
+from . import triton_ops as ops  # noqa: E402
+from .triton_ops import Term  # noqa: E402
+
+INTERPRETED = bool(triton.knobs.runtime.interpret)
+INDEX_OUT_OF_RANGE, ZERO_DIVISION = 0, 1  # positions in the error_flags buffer
+ATOMIC_ADD_DTYPES = (dt.float16, dt.float32, dt.float64, dt.int32, dt.int64)
+WIDE_INDEX_FROM = 2 ** 31  # kernels touching this many elements do their index arithmetic in int64
+# Elements per block: the interpreter pays per block for every statement, so it wants big blocks; a GPU
+# wants blocks that fit its registers.
+MAX_BLOCK_ELEMENTS = 1 << 16 if INTERPRETED else 2048
+MAX_RBLOCK = 2048 if INTERPRETED else 1024
+
+
+# ---- emitting Triton source ---------------------------------------------------------------
+
+
+@dataclass
+class Scope:
+    """Where statements are being written: the outer body or an RBLOCK chunk loop inside it."""
+    indent: str
+    mask: str  # the mask of the iterations this block really runs
+    shape: str  # the shape of a full block here
+    axes: frozenset  # which of the flattened ranges ("x", "r") vary across the block
+    memo: dict  # loop-IR value -> Term already computed in this scope
+    parent: object = None
+
+
+class TritonEmitter:
+    """One loop_ir.Kernel -> the text of a Python module holding its @triton.jit function."""
+
+    def __init__(self, kernel):
+        self.kernel = kernel
+        self.args = {arg.name: arg for arg in kernel.args}
+        self.function_name = re.sub(r"\W", "_", kernel.name) if re.match(r"[A-Za-z_]", kernel.name) \
+            else "kernel_" + re.sub(r"\W", "_", kernel.name)
+        body = kernel.loop.body
+        check_structure(kernel)
+        self.two_d = any(isinstance(s, (L.Loop, L.Reduce)) for s in body)
+        self.rnumel_max = max([math.prod(s.ranges if isinstance(s, L.Loop) else s.rranges)
+                               for s in body if isinstance(s, (L.Loop, L.Reduce))] or [1])
+        self.xnumel = math.prod(kernel.loop.ranges)
+        wide = max([self.xnumel, self.rnumel_max] + [arg.numel for arg in kernel.args]) >= WIDE_INDEX_FROM
+        self.index_dtype = dt.int64 if wide else dt.int32
+        self.loaded = {leaf.buffer for s in statements(kernel.loop) for leaf in loads_of(s)}
+        self.ordered = kernel.serial and any(needs_order(s, self.args) for s in statements(kernel.loop))
+        self.axis_of = {var: "x" for var in kernel.loop.vars}
+        self.temps = {}
+        self.flags = set()
+        self.lines = []
+        self.counter = 0
+
+    # ---- the module ----
+
+    def module_text(self):
+        self.emit_body()
+        params = [arg.name for arg in self.kernel.args] + (["error_flags"] if self.flags else [])
+        params += ["xnumel", "XBLOCK: tl.constexpr"] + (["RBLOCK: tl.constexpr"] if self.two_d else [])
+        header = [f"# Generated by backend.codegen.triton from loop IR kernel {self.kernel.name}:"]
+        header += ["#   " + line for line in str(self.kernel).splitlines()]
+        header += ["import triton", "import triton.language as tl", "",
+                   "from backend.codegen import triton_ops as helpers",
+                   "from backend.codegen.triton_ops import libdevice", "", "",
+                   "@triton.jit", f"def {self.function_name}({', '.join(params)}):"]
+        return "\n".join(header + self.lines) + "\n"
+
+    def emit_body(self):
+        outer = Scope("    ", "xmask", "[XBLOCK, 1]" if self.two_d else "[XBLOCK]", frozenset("x"), {})
+        wide = self.index_dtype is dt.int64
+        if self.kernel.serial:  # one program walks the blocks in order
+            self.line(outer, "for xoffset in range(0, xnumel, XBLOCK):")
+            outer.indent += "    "
+        else:
+            self.line(outer, f"xoffset = tl.program_id(0){'.to(tl.int64)' if wide else ''} * XBLOCK")
+        arange = "tl.arange(0, XBLOCK)" + (".to(tl.int64)" if wide else "") + ("[:, None]" if self.two_d else "")
+        self.line(outer, f"xindex = xoffset + {arange}")
+        self.line(outer, "xmask = xindex < xnumel")
+        self.split_flat_index(outer, "xindex", self.kernel.loop.vars, self.kernel.loop.ranges)
+        if self.two_d:
+            self.line(outer, f"rbase = tl.arange(0, RBLOCK){'.to(tl.int64)' if wide else ''}[None, :]")
+        for statement in self.kernel.loop.body:
+            self.statement(statement, outer)
+
+    def split_flat_index(self, scope, flat, variables, ranges):
+        """var_i = (flat // (product of the later ranges)) % range_i; vars[-1] varies fastest."""
+        stride = 1
+        parts = []
+        for position in reversed(range(len(variables))):
+            text = flat if stride == 1 else f"{flat} // {stride}"
+            if ranges[position] == 1:
+                text = f"tl.zeros_like({flat})"
+            elif position > 0:
+                text = f"({text}) % {ranges[position]}" if stride != 1 else f"{text} % {ranges[position]}"
+            parts.append(f"{variables[position]} = {text}")
+            stride *= ranges[position]
+        for part in reversed(parts):
+            self.line(scope, part)
+
+    def line(self, scope, text):
+        self.lines.append(scope.indent + text)
+
+    def assign(self, scope, term, hint="v"):
+        name = f"{hint}{self.counter}"
+        self.counter += 1
+        self.line(scope, f"{name} = {term.text}")
+        return Term(name, term.dtype)
+
+    # ---- statements ----
+
+    def statement(self, statement, scope):
+        if isinstance(statement, L.Store):
+            self.store(statement, scope)
+        elif isinstance(statement, L.Reduce):
+            self.reduce(statement, scope)
+        elif isinstance(statement, L.Loop):
+            self.chunked_loop(scope, statement.vars, statement.ranges,
+                              lambda inner: [self.statement(s, inner) for s in statement.body])
+        else:
+            raise TypeError(f"unknown loop IR statement {statement!r}")
+
+    def chunked_loop(self, scope, variables, ranges, emit_body):
+        """for roffset in range(0, rnumel, RBLOCK): the flattened `variables`, RBLOCK at a time."""
+        rnumel = math.prod(ranges)
+        self.line(scope, f"for roffset in range(0, {rnumel}, RBLOCK):")
+        inner = Scope(scope.indent + "    ", "xmask & rmask", "[XBLOCK, RBLOCK]", frozenset("xr"), dict(scope.memo),
+                      scope)
+        self.line(inner, "rindex = roffset + rbase")
+        self.line(inner, f"rmask = rindex < {rnumel}")
+        for var in variables:
+            self.axis_of[var] = "r"
+        self.split_flat_index(inner, "rindex", variables, ranges)
+        emit_body(inner)
+
+    def store(self, store, scope):
+        arg = self.args[store.buffer]
+        value = ops.cast(self.value(store.value, scope), arg.dtype)
+        pointer = self.pointer(store.buffer, store.index, scope, whole_block=True)
+        if store.mode == "add" and arg.dtype in ATOMIC_ADD_DTYPES:
+            self.line(scope, f'tl.atomic_add({pointer}, {value.text}, {scope.mask}, sem="relaxed")')
+        elif store.mode == "add":  # read-modify-write; `ordered` launches make it one element at a time
+            old = Term(f"tl.load({pointer}, {scope.mask}, other=0)", arg.dtype)
+            self.line(scope, f"tl.store({pointer}, {ops.BINARY['add'](old, value).text}, {scope.mask})")
+        else:
+            self.line(scope, f"tl.store({pointer}, {value.text}, {scope.mask})")
+        if store.buffer in self.loaded:  # later loads of this buffer must read memory again, after every
+            self.line(scope, "tl.debug_barrier()")  # thread's store (a no-op in the interpreter)
+            while scope is not None:
+                scope.memo.clear()
+                scope = scope.parent
+
+    def reduce(self, reduce, scope):
+        kind, acc = reduce.reduction_type, f"_{reduce.temp}"
+        is_arg = kind in ("argmax", "argmin")
+        acc_dtype = ops.accumulator_dtype(reduce)
+        rnumel = math.prod(reduce.rranges)
+        self.line(scope, f"# {reduce.temp} = {kind} over {', '.join(reduce.rvars) or 'one element'}")
+        self.line(scope, f"{acc} = tl.full([XBLOCK, RBLOCK], {ops.identity(kind, acc_dtype)}, "
+                         f"{ops.triton_dtype(acc_dtype)})")
+        if is_arg:
+            self.line(scope, f"{acc}_index = tl.full([XBLOCK, RBLOCK], {rnumel}, tl.int64)")
+
+        def accumulate(inner):
+            value = self.value(reduce.value, inner)
+            if kind in ("any", "all"):
+                value = ops.cast(ops.cast(value, dt.bool_), acc_dtype)
+            value = ops.cast(value, acc_dtype)
+            if is_arg:
+                self.line(inner, f"{acc}_next, {acc}_index_next = helpers.{kind}_combine("
+                                 f"{acc}, {acc}_index, {value.text}, rindex.to(tl.int64))")
+                self.line(inner, f"{acc} = tl.where({inner.mask}, {acc}_next, {acc})")
+                self.line(inner, f"{acc}_index = tl.where({inner.mask}, {acc}_index_next, {acc}_index)")
+            else:
+                combined = ops.combine(kind, Term(acc, acc_dtype), value)
+                self.line(inner, f"{acc} = tl.where({inner.mask}, {combined}, {acc})")
+
+        self.chunked_loop(scope, reduce.rvars, reduce.rranges, accumulate)
+        if is_arg:
+            self.line(scope, f"_, {reduce.temp} = tl.reduce(({acc}, {acc}_index), 1, helpers.{kind}_combine)")
+            result = f"{reduce.temp}[:, None]"
+        else:
+            result = f"{ops.block_reduction(kind, acc, acc_dtype)}[:, None]"
+        if reduce.dtype is dt.bool_:
+            self.line(scope, f"{reduce.temp} = {result} != 0")
+        elif reduce.dtype is acc_dtype and (acc_dtype.is_floating_point or acc_dtype.itemsize >= 4):
+            self.line(scope, f"{reduce.temp} = {result}")
+        else:  # (tl.sum widens small integers: bring every result back to the Reduce's dtype)
+            self.line(scope, f"{reduce.temp} = {result}.to({ops.triton_dtype(reduce.dtype)})")
+        self.temps[reduce.temp] = Term(reduce.temp, reduce.dtype)
+
+    # ---- values ----
+
+    def value(self, expr, scope):
+        try:
+            if expr in scope.memo:
+                return scope.memo[expr]
+        except TypeError:  # an unhashable constant
+            return self.compute_value(expr, scope)
+        term = self.compute_value(expr, scope)
+        scope.memo[expr] = term
+        return term
+
+    def compute_value(self, expr, scope):
+        if isinstance(expr, L.Load):
+            arg = self.args[expr.buffer]
+            pointer = self.pointer(expr.buffer, expr.index, scope, whole_block=False)
+            loaded = self.assign(scope, Term(f"tl.load({pointer}, {scope.mask}, other=0)", arg.dtype))
+            return loaded if arg.dtype is expr.dtype else self.assign(scope, ops.cast(loaded, expr.dtype))
+        if isinstance(expr, L.Constant):
+            return Term(ops.literal(expr.value, expr.dtype), expr.dtype)
+        if isinstance(expr, L.IndexValue):
+            if isinstance(expr.index, L.Const):
+                return Term(ops.literal(expr.index.value, expr.dtype), expr.dtype)
+            index_dtype = dt.int64 if L.indirect_values(expr.index) else self.index_dtype  # (indirects load int64)
+            position = Term(f"({self.index(expr.index, scope)})", index_dtype)
+            return self.assign(scope, ops.cast(position, expr.dtype))
+        if isinstance(expr, L.Temp):
+            return self.temps[expr.name]
+        if isinstance(expr, L.Op):
+            return self.assign(scope, ops.cast(self.apply_op(expr, scope), expr.dtype))
+        raise TypeError(f"unknown loop IR value {expr!r}")
+
+    def apply_op(self, op, scope):
+        args = [self.value(arg, scope) for arg in op.args]
+        if op.name == "to_dtype":
+            return ops.cast(args[0], op.dtype)
+        if op.name == "where":
+            condition, x, y = args
+            return ops.where(condition, ops.cast(x, op.dtype), ops.cast(y, op.dtype))
+        if op.name in ops.UNARY:
+            return ops.UNARY[op.name](args[0])
+        if op.name in ops.BINARY:
+            common = L.common_dtype(args[0].dtype, args[1].dtype)
+            x, y = (ops.cast(arg, common) for arg in args)
+            if op.name in ops.INTEGER_DIVISIONS and not common.is_floating_point \
+                    and not isinstance(op.args[1], L.Constant):
+                y = self.safe_divisor(y, scope)
+            return ops.BINARY[op.name](x, y)
+        raise NotImplementedError(f"Triton codegen has no handler for op {op.name!r}")
+
+    def safe_divisor(self, divisor, scope):
+        """The divisor with 0 replaced by 1, flagging the zero (torch raises for integer division by zero)."""
+        zero = self.assign(scope, Term(f"{divisor.text} == 0", dt.bool_))
+        self.flag_if(scope, zero, ZERO_DIVISION)
+        return self.assign(scope, Term(f"tl.where({zero.text}, {ops.literal(1, divisor.dtype)}, {divisor.text})",
+                                       divisor.dtype))
+
+    def flag_if(self, scope, condition, flag):
+        self.flags.add(flag)
+        self.line(scope, f"helpers.flag_if(error_flags + {flag}, {condition.text} & {scope.mask})")
+
+    # ---- addresses and index arithmetic ----
+
+    def pointer(self, buffer, index, scope, whole_block):
+        """buffer + index, broadcast to the block where the index does not vary along all of it (a store's
+        pointer must have the value's shape; a load's must at least be a block)."""
+        offset = self.index(index, scope)
+        pointer = f"{buffer} + {offset}" if re.fullmatch(r"\w+", offset) else f"{buffer} + ({offset})"
+        varying = {self.axis_of[var] for var in index.variables() if var in self.axis_of}
+        if (whole_block and varying != scope.axes) or not varying:
+            pointer = f"tl.broadcast_to({pointer}, {scope.shape})"
+        return pointer
+
+    def index(self, index, scope):
+        if isinstance(index, L.Var):
+            return index.name
+        if isinstance(index, L.Const):
+            return str(index.value)
+        if isinstance(index, L.Add):
+            return " + ".join(self.index(term, scope) for term in index.terms)
+        if isinstance(index, L.Mul):
+            term = self.index(index.term, scope)
+            return f"{index.factor}*{term}" if isinstance(index.term, (L.Var, L.Const)) else f"{index.factor}*({term})"
+        if isinstance(index, (L.FloorDiv, L.Mod)):
+            term = self.index(index.term, scope)
+            if L.is_nonnegative(index.term) and index.divisor > 0:  # C's // and % agree with Python's here
+                return f"({term}) {'//' if isinstance(index, L.FloorDiv) else '%'} {index.divisor}"
+            helper = "floordiv_int" if isinstance(index, L.FloorDiv) else "remainder_int"
+            return f"helpers.{helper}({term}, {index.divisor})"
+        if isinstance(index, L.Indirect):
+            return self.indirect(index, scope)
+        raise TypeError(f"unknown index expression {index!r}")
+
+    def indirect(self, index, scope):
+        """The checked position an Indirect reads: in [0, size), else 0 with the error flag set."""
+        raw = self.assign(scope, ops.cast(self.value(index.value, scope), dt.int64), hint="i")
+        if index.wrap_negative:
+            raw = self.assign(scope, Term(f"tl.where({raw.text} < 0, {raw.text} + {index.size}, {raw.text})",
+                                          dt.int64), hint="i")
+        bad = self.assign(scope, Term(f"({raw.text} < 0) | ({raw.text} >= {index.size})", dt.bool_), hint="i")
+        self.flag_if(scope, bad, INDEX_OUT_OF_RANGE)
+        return self.assign(scope, Term(f"tl.where({bad.text}, 0, {raw.text})", dt.int64), hint="i").text
+
+
+def check_structure(kernel):
+    """The nests the scheduler emits: an outer loop of stores, reductions and inner loops of stores."""
+    for statement in kernel.loop.body:
+        if isinstance(statement, L.Loop) and not all(isinstance(s, L.Store) for s in statement.body):
+            raise NotImplementedError(f"Triton codegen: {kernel.name} nests a Reduce or a Loop inside an inner "
+                                      "loop; only stores are supported there")
+
+
+def statements(loop):
+    for statement in loop.body:
+        if isinstance(statement, L.Loop):
+            yield from statements(statement)
+        else:
+            yield statement
+
+
+def loads_of(statement):
+    values = [statement.value] + (L.indirect_values(statement.index) if isinstance(statement, L.Store) else [])
+    found = []
+    while values:
+        value = values.pop()
+        for leaf in L.value_leaves(value):
+            if isinstance(leaf, (L.Load, L.IndexValue)):
+                values += L.indirect_values(leaf.index)
+            if isinstance(leaf, L.Load):
+                found.append(leaf)
+    return found
+
+
+def needs_order(statement, args):
+    """Does this store of a serial kernel need its writes made one at a time to come out in loop order?"""
+    if not isinstance(statement, L.Store):
+        return False
+    if statement.mode == "add":
+        return args[statement.buffer].dtype not in ATOMIC_ADD_DTYPES
+    return bool(L.indirect_values(statement.index))
+
+
+# ---- loading and running ---------------------------------------------------------------------
+
+_modules = {}  # source hash -> the loaded module, for this process
+
+
+def load_module(source, name):
+    """The generated module, imported from a file: Triton reads a kernel's source back with inspect."""
+    digest = hashlib.sha256(source.encode()).hexdigest()[:20]
+    if digest not in _modules:
+        folder = os.path.join(config.kernel_cache_dir, "triton")
+        try:
+            os.makedirs(folder, exist_ok=True)
+        except OSError:  # a read-only cache directory: the source only has to outlive this process
+            folder = tempfile.mkdtemp(prefix="minitorch2_triton_")
+        path = os.path.join(folder, f"{name}_{digest}.py")
+        if not os.path.exists(path):
+            with tempfile.NamedTemporaryFile("w", dir=folder, delete=False, suffix=".tmp") as f:
+                f.write(source)
+            os.replace(f.name, path)
+        spec = importlib.util.spec_from_file_location(f"minitorch2_triton_{name}_{digest}", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        _modules[digest] = module
+    return _modules[digest]
+
+
+def compile_kernel(kernel):
+    emitter = TritonEmitter(kernel)
+    source = emitter.module_text()
+    function = getattr(load_module(source, emitter.function_name), emitter.function_name)
+    return TritonKernel(kernel, source, function, emitter)
+
+
+def next_power_of_2(n):
+    return 1 << max(0, (n - 1).bit_length())
+
+
+class TritonKernel:
+    """A generated Triton kernel: call `run` with the buffers' addresses in `kernel.args` order."""
+    llvm_ir = None
+
+    def __init__(self, kernel, source, function, emitter):
+        self.kernel, self.name, self.triton_source, self.function = kernel, kernel.name, source, function
+        self.error_flags = sorted(emitter.flags)
+        self.xnumel = emitter.xnumel
+        if emitter.ordered:
+            self.xblock, self.rblock = 1, 1
+        else:
+            self.rblock = min(next_power_of_2(emitter.rnumel_max), MAX_RBLOCK)
+            per_row = self.rblock if emitter.two_d else 1
+            self.xblock = max(1, min(next_power_of_2(self.xnumel), MAX_BLOCK_ELEMENTS // per_row))
+        self.blocks = {"XBLOCK": self.xblock, **({"RBLOCK": self.rblock} if emitter.two_d else {})}
+
+    def __repr__(self):
+        return f"<TritonKernel {self.name} ({'interpreted' if INTERPRETED else 'GPU'}, {self.blocks})>"
+
+    def run(self, *addresses):
+        if len(addresses) != len(self.kernel.args):
+            raise TypeError(f"{self.name} takes {len(self.kernel.args)} buffers, got {len(addresses)}")
+        if self.xnumel == 0:
+            return
+        torch = _torch()
+        buffers = [torch.from_numpy(_array_at(address, arg)) for address, arg in zip(addresses, self.kernel.args)]
+        flags = np.zeros(2, np.int32)
+        extra = [torch.from_numpy(flags)] if self.error_flags else []
+        grid = (1,) if self.kernel.serial else (triton.cdiv(self.xnumel, self.xblock),)
+        with np.errstate(all="ignore"):
+            if INTERPRETED:
+                self.function[grid](*buffers, *extra, self.xnumel, **self.blocks)
+            else:
+                self.run_on_gpu(grid, buffers, extra)
+        if flags.any():
+            raise kernel_error(self.kernel, flags, addresses)
+
+    def run_on_gpu(self, grid, buffers, extra):
+        on_device = [buffer.to("cuda") for buffer in buffers + extra]
+        self.function[grid](*on_device, self.xnumel, **self.blocks)
+        written = [arg.role != "in" for arg in self.kernel.args] + [True] * len(extra)
+        for host, device, copy_back in zip(buffers + extra, on_device, written):
+            if copy_back:
+                host.copy_(device)
+
+    def run_arrays(self, *arrays):
+        """Run on numpy arrays (contiguous, of the kernel arguments' dtypes, large enough)."""
+        for arg, array in zip(self.kernel.args, arrays):
+            if array.dtype != arg.dtype.np or not array.flags.c_contiguous or array.size < arg.numel:
+                raise ValueError(f"{self.name}: argument {arg.name} wants a contiguous {arg.dtype.name} array "
+                                 f"of at least {arg.numel} elements, got {array.dtype}{list(array.shape)}")
+        self.run(*(array.ctypes.data for array in arrays))
+
+
+def _array_at(address, arg):
+    """The argument's memory as a numpy array, without a copy."""
+    if arg.numel == 0:
+        return np.empty(1, arg.dtype.np)  # Triton wants a real pointer even where nothing is touched
+    raw = (ctypes.c_char * (arg.numel * arg.dtype.itemsize)).from_address(address)
+    return np.frombuffer(raw, dtype=arg.dtype.np)
+
+
+def kernel_error(kernel, flags, addresses):
+    """The exception for a run that raised `flags`, as eager would raise it."""
+    if flags[ZERO_DIVISION]:
+        return RuntimeError("ZeroDivisionError")  # what torch raises for integer division by zero
+    from . import numpy_ref  # an index out of range: the reference evaluator finds the first one
+
+    try:
+        numpy_ref.compile_kernel(kernel).run(*addresses)
+    except Exception as error:  # the error the Indirect names (IndexError, RuntimeError, ...)
+        return error
+    return IndexError("index out of range in self")
+
+
+__all__ = ["compile_kernel", "TritonKernel", "TritonEmitter"]

@@ -1,0 +1,441 @@
+"""One Triton source handler per loop-IR value op, and the device helpers generated kernels call.
+
+Codegen layer, beside `triton.py` (as `llvm_ops.py` sits beside `llvm_emit.py`).
+Two halves:
+
+  * device helpers: `@triton.jit` functions (`maximum`, `floordiv_int`, the
+    argmax combine, ...) that a generated kernel imports as `helpers.<name>`,
+    the way Inductor's kernels call `triton_helpers`, plus `libdevice`, the
+    math library for the functions `tl.math` lacks (tan, tanh, log1p, expm1,
+    trunc, rint, atan2, pow). On a GPU that is Triton's libdevice; under
+    `TRITON_INTERPRET=1`, which cannot call external libraries, it is a
+    stand-in of the same names that applies numpy's functions to the block.
+  * the op table (`UNARY`, `BINARY`): each handler takes the operands as
+    `Term`s (source text + minitorch2 dtype) and returns the result as a Term;
+    and the reduction table: accumulator dtypes, identities, the per-lane
+    combine and the final reduction across lanes of each reduction type.
+
+Semantics follow torch on CPU, like the LLVM handlers: maximum/minimum
+propagate NaN, floordiv/remainder round toward minus infinity, float->int
+casts truncate (narrow types wrap through int64), `x != 0` is truthiness (NaN
+is true), and float16 math runs in float32 and rounds once. Integer division
+by zero is the emitter's business (it substitutes a safe divisor and raises
+torch's error after the launch).
+"""
+from dataclasses import dataclass
+
+import numpy as np
+import triton
+import triton.language as tl
+
+from minitorch2 import _dtype as dt
+
+# ---- device helpers ------------------------------------------------------------------------
+
+
+@triton.jit
+def maximum(a, b):
+    """torch.maximum: NaN wins (a NaN in `a` by the first test, in `b` because a > NaN is false)."""
+    return tl.where((a > b) | (a != a), a, b)
+
+
+@triton.jit
+def minimum(a, b):
+    return tl.where((a < b) | (a != a), a, b)
+
+
+@triton.jit
+def multiply(a, b):
+    return a * b
+
+
+@triton.jit
+def argmax_combine(value, index, other, other_index):
+    """(value, index) of the pair that wins argmax: larger, NaN above all, the lower index on ties."""
+    value_nan = value != value
+    other_nan = other != other
+    tie = (value == other) | (value_nan & other_nan)
+    keep = (value > other) | (value_nan & ~other_nan) | (tie & (index < other_index))
+    return tl.where(keep, value, other), tl.where(keep, index, other_index)
+
+
+@triton.jit
+def argmin_combine(value, index, other, other_index):
+    value_nan = value != value
+    other_nan = other != other
+    tie = (value == other) | (value_nan & other_nan)
+    keep = (value < other) | (value_nan & ~other_nan) | (tie & (index < other_index))
+    return tl.where(keep, value, other), tl.where(keep, index, other_index)
+
+
+@triton.jit
+def floordiv_int(a, b):
+    """Python's a // b for signed integers (Triton's // truncates toward zero)."""
+    quotient = a // b
+    remainder = a % b
+    fix = (remainder != 0) & ((remainder < 0) != (b < 0))
+    return tl.where(fix, quotient - 1, quotient)
+
+
+@triton.jit
+def remainder_int(a, b):
+    """Python's a % b for signed integers: the sign of the divisor."""
+    remainder = a % b
+    fix = (remainder != 0) & ((remainder < 0) != (b < 0))
+    return tl.where(fix, remainder + b, remainder)
+
+
+@triton.jit
+def remainder_float(a, b):
+    remainder = a % b  # fmod
+    fix = (remainder != 0) & ((remainder < 0) != (b < 0))
+    return tl.where(fix, remainder + b, remainder)
+
+
+@triton.jit
+def floordiv_float(a, b):
+    """Python's float a // b: (a - fmod(a, b)) / b, corrected toward minus infinity and rounded."""
+    remainder = a % b
+    fix = (remainder != 0) & ((remainder < 0) != (b < 0))
+    quotient = (a - remainder) / b
+    quotient = tl.where(fix, quotient - 1, quotient)
+    floor = tl.floor(quotient)
+    quotient = tl.where(quotient - floor > 0.5, floor + 1, floor)
+    quotient = tl.where(quotient == 0, 0 * (a / b), quotient)  # keeps the sign of a zero quotient
+    return tl.where(b == 0, a / b, quotient)
+
+
+@triton.jit
+def pow_int(base, exponent):
+    """base ** exponent by squaring; negative exponents give 1/base truncated (0 unless base is +-1)."""
+    result = tl.full(base.shape, 1, base.dtype) + base * 0
+    square = base + result * 0
+    rest = exponent + result * 0
+    for _ in tl.static_range(64):
+        result = tl.where((rest & 1) != 0, result * square, result)
+        square = square * square
+        rest = rest >> 1
+    odd = (exponent & 1) != 0
+    reciprocal = tl.where(base == 1, 1, tl.where(base == -1, tl.where(odd, -1, 1), 0)).to(base.dtype)
+    return tl.where(exponent < 0, reciprocal, result)
+
+
+@triton.jit
+def flag_if(flag_ptr, condition):
+    """Set the int32 error flag at flag_ptr where `condition` holds (the host raises after the launch)."""
+    tl.store(flag_ptr + tl.zeros(condition.shape, tl.int32), tl.full(condition.shape, 1, tl.int32), mask=condition)
+
+
+class InterpreterLibdevice:
+    """libdevice's names, computed by numpy on the interpreter's blocks (it cannot call libdevice)."""
+
+    @staticmethod
+    def _apply(function, *blocks):
+        from triton.runtime.interpreter import TensorHandle
+
+        data = function(*(block.handle.data for block in blocks))  # broadcast as Triton would
+        element = blocks[0].dtype.scalar
+        shape = np.broadcast_shapes(*(tuple(block.shape) for block in blocks))
+        result_type = tl.block_type(element, list(shape)) if shape else element
+        return tl.core.tensor(TensorHandle(data.astype(blocks[0].handle.data.dtype, copy=False), element), result_type)
+
+    @classmethod
+    def numpy_function(cls, function):
+        return staticmethod(lambda *blocks: cls._apply(function, *blocks))
+
+
+for _name, _function in {"tan": np.tan, "tanh": np.tanh, "log1p": np.log1p, "expm1": np.expm1, "trunc": np.trunc,
+                         "rint": np.rint, "atan2": np.arctan2, "pow": np.power}.items():
+    setattr(InterpreterLibdevice, _name, InterpreterLibdevice.numpy_function(_function))
+
+
+def choose_libdevice(interpreted):
+    if interpreted:
+        return InterpreterLibdevice
+    from triton.language.extra import libdevice as real_libdevice
+
+    return real_libdevice
+
+
+libdevice = choose_libdevice(triton.knobs.runtime.interpret)
+
+# ---- dtypes ----------------------------------------------------------------------------------
+
+TRITON_DTYPES = {"bool": "tl.int1", "uint8": "tl.uint8", "int8": "tl.int8", "int16": "tl.int16",
+                 "int32": "tl.int32", "int64": "tl.int64", "float16": "tl.float16", "bfloat16": "tl.bfloat16",
+                 "float32": "tl.float32", "float64": "tl.float64"}
+
+
+def triton_dtype(dtype):
+    if dtype.name not in TRITON_DTYPES:
+        raise NotImplementedError(f"Triton codegen: no Triton type for {dtype.name}")
+    return TRITON_DTYPES[dtype.name]
+
+
+def is_unsigned(dtype):
+    return dtype.name.startswith("uint")
+
+
+@dataclass(frozen=True)
+class Term:
+    """A Triton expression (source text) and the minitorch2 dtype of its value."""
+    text: str
+    dtype: object
+
+
+def literal(value, dtype):
+    """`value` as a one-element block of `dtype` (typed, so Triton's promotion never widens it)."""
+    if dtype is dt.bool_:
+        return f"tl.full([1], {bool(value)}, tl.int1)"
+    if dtype.is_floating_point:
+        value = float(value)
+        text = repr(value) if np.isfinite(value) else f'float("{value}")'
+    else:
+        text = str(int(value))
+    return f"tl.full([1], {text}, {triton_dtype(dtype)})"
+
+
+def truthy(x):
+    return x.text if x.dtype is dt.bool_ else f"({x.text} != 0)"
+
+
+def cast(x, dtype):
+    """to_dtype: torch's conversion rules (float->int truncates; narrow ints wrap through int64)."""
+    source = x.dtype
+    if source is dtype:
+        return x
+    if dtype is dt.bool_:
+        return Term(truthy(x), dtype)
+    if source.is_floating_point and not dtype.is_floating_point and (dtype.itemsize < 4 or is_unsigned(dtype)):
+        return Term(f"{x.text}.to(tl.int64).to({triton_dtype(dtype)})", dtype)
+    if dtype is dt.float16 and source not in (dt.float16, dt.float32):  # via float32, as c10::Half rounds
+        return Term(f"{x.text}.to(tl.float32).to(tl.float16)", dtype)
+    return Term(f"{x.text}.to({triton_dtype(dtype)})", dtype)
+
+
+def in_float32(emit):
+    """float16 math runs in float32 and rounds once at the end, as torch's CPU kernels do."""
+    def emit_via_float32(*args):
+        if args[0].dtype is not dt.float16:
+            return emit(*args)
+        return cast(emit(*(cast(arg, dt.float32) for arg in args)), dt.float16)
+    return emit_via_float32
+
+
+# ---- unary ---------------------------------------------------------------------------------
+
+
+def float_function(call):
+    @in_float32
+    def emit(x):
+        return Term(f"{call}({x.text})", x.dtype)
+    return emit
+
+
+def floats_only(emit):
+    """A rounding op: the identity on integers."""
+    def emit_or_identity(x):
+        return emit(x) if x.dtype.is_floating_point else x
+    return emit_or_identity
+
+
+def neg(x):
+    return x if x.dtype is dt.bool_ else Term(f"-{x.text}", x.dtype)
+
+
+def absolute(x):
+    return x if x.dtype is dt.bool_ or is_unsigned(x.dtype) else Term(f"tl.abs({x.text})", x.dtype)
+
+
+@in_float32
+def reciprocal(x):
+    return Term(f"1.0 / {x.text}", x.dtype)
+
+
+@in_float32
+def sigmoid(x):
+    return Term(f"1.0 / (1.0 + tl.exp(-{x.text}))", x.dtype)
+
+
+def sign(x):
+    if x.dtype is dt.bool_:
+        return x
+    if is_unsigned(x.dtype):
+        return Term(f"({x.text} != 0).to({triton_dtype(x.dtype)})", x.dtype)
+    ty = triton_dtype(x.dtype)  # (x > 0) - (x < 0): NaN and -0.0 give 0, as torch
+    return Term(f"(({x.text} > 0).to({ty}) - ({x.text} < 0).to({ty}))", x.dtype)
+
+
+def relu(x):
+    if x.dtype is dt.bool_ or is_unsigned(x.dtype):
+        return x
+    return Term(f"tl.where({x.text} < 0, tl.zeros_like({x.text}), {x.text})", x.dtype)  # NaN stays NaN
+
+
+def logical_not(x):
+    return Term(f"({x.text} == 0)", dt.bool_)
+
+
+def bitwise_not(x):
+    return Term(f"~{x.text}", x.dtype)
+
+
+def isnan(x):
+    return Term(f"({x.text} != {x.text})", dt.bool_)
+
+
+def isinf(x):
+    if not x.dtype.is_floating_point:
+        return Term(f"({x.text} != {x.text})", dt.bool_)  # all false
+    return Term(f'(tl.abs({x.text}) == float("inf"))', dt.bool_)
+
+
+# ---- binary --------------------------------------------------------------------------------
+
+
+def arithmetic(operator, bool_operator):
+    def emit(x, y):
+        op = bool_operator if x.dtype is dt.bool_ else operator
+        return Term(f"({x.text} {op} {y.text})", x.dtype)
+    return emit
+
+
+def truediv(x, y):
+    return Term(f"({x.text} / {y.text})", x.dtype)
+
+
+@in_float32
+def floordiv(x, y):
+    if x.dtype.is_floating_point:
+        return Term(f"helpers.floordiv_float({x.text}, {y.text})", x.dtype)
+    if is_unsigned(x.dtype):
+        return Term(f"({x.text} // {y.text})", x.dtype)
+    return Term(f"helpers.floordiv_int({x.text}, {y.text})", x.dtype)
+
+
+@in_float32
+def remainder(x, y):
+    if x.dtype.is_floating_point:
+        return Term(f"helpers.remainder_float({x.text}, {y.text})", x.dtype)
+    if is_unsigned(x.dtype):
+        return Term(f"({x.text} % {y.text})", x.dtype)
+    return Term(f"helpers.remainder_int({x.text}, {y.text})", x.dtype)
+
+
+@in_float32
+def power(x, y):
+    if x.dtype.is_floating_point:
+        return Term(f"libdevice.pow({x.text}, {y.text})", x.dtype)
+    return Term(f"helpers.pow_int({x.text}, {y.text})", x.dtype)
+
+
+@in_float32
+def atan2(x, y):
+    return Term(f"libdevice.atan2({x.text}, {y.text})", x.dtype)
+
+
+def extremum(helper, integer_call, bool_operator):
+    def emit(x, y):
+        if x.dtype.is_floating_point:
+            return Term(f"helpers.{helper}({x.text}, {y.text})", x.dtype)
+        if x.dtype is dt.bool_:
+            return Term(f"({x.text} {bool_operator} {y.text})", x.dtype)
+        return Term(f"{integer_call}({x.text}, {y.text})", x.dtype)
+    return emit
+
+
+def comparison(operator):
+    def emit(x, y):
+        return Term(f"({x.text} {operator} {y.text})", dt.bool_)
+    return emit
+
+
+def logical(operator):
+    def emit(x, y):
+        return Term(f"({truthy(x)} {operator} {truthy(y)})", dt.bool_)
+    return emit
+
+
+def bitwise(operator):
+    def emit(x, y):
+        return Term(f"({x.text} {operator} {y.text})", x.dtype)
+    return emit
+
+
+def where(condition, x, y):
+    return Term(f"tl.where({truthy(condition)}, {x.text}, {y.text})", x.dtype)
+
+
+UNARY = {
+    "neg": neg, "abs": absolute, "reciprocal": reciprocal, "sigmoid": sigmoid,
+    **{name: float_function(f"tl.{name}") for name in ("exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos",
+                                                        "erf")},
+    **{name: float_function(f"libdevice.{name}") for name in ("tan", "tanh", "log1p", "expm1")},
+    "floor": floats_only(float_function("tl.floor")), "ceil": floats_only(float_function("tl.ceil")),
+    "trunc": floats_only(float_function("libdevice.trunc")), "round": floats_only(float_function("libdevice.rint")),
+    "sign": sign, "relu": relu, "logical_not": logical_not, "bitwise_not": bitwise_not, "isnan": isnan,
+    "isinf": isinf,
+}
+BINARY = {
+    "add": arithmetic("+", "|"), "sub": arithmetic("-", "^"), "mul": arithmetic("*", "&"), "truediv": truediv,
+    "floordiv": floordiv, "remainder": remainder, "pow": power, "atan2": atan2,
+    "maximum": extremum("maximum", "tl.maximum", "|"), "minimum": extremum("minimum", "tl.minimum", "&"),
+    "eq": comparison("=="), "ne": comparison("!="), "lt": comparison("<"), "le": comparison("<="),
+    "gt": comparison(">"), "ge": comparison(">="),
+    "logical_and": logical("&"), "logical_or": logical("|"),
+    "bitwise_and": bitwise("&"), "bitwise_or": bitwise("|"), "bitwise_xor": bitwise("^"),
+}
+INTEGER_DIVISIONS = ("floordiv", "remainder")  # the ops whose integer form needs a non-zero divisor
+
+
+# ---- reductions: per-lane accumulators over RBLOCK chunks, then one reduction across the lanes ----
+
+
+def accumulator_dtype(reduce):
+    kind = reduce.reduction_type
+    if kind in ("argmax", "argmin", "max", "min"):
+        dtype = reduce.value.dtype if kind in ("argmax", "argmin") else reduce.dtype
+        return dt.int8 if dtype is dt.bool_ else dtype  # comparisons on int1 tiles are avoided
+    if kind in ("any", "all"):
+        return dt.int8
+    if kind in ("sum", "prod") and reduce.dtype is dt.float16:
+        return dt.float32  # torch accumulates half sums in float
+    return reduce.dtype
+
+
+def identity(kind, dtype):
+    if kind in ("sum", "any"):
+        return "0"
+    if kind in ("prod", "all"):
+        return "1"
+    lowest = kind in ("max", "argmax")
+    if dtype.is_floating_point:
+        return 'float("-inf")' if lowest else 'float("inf")'
+    info = np.iinfo(dtype.np)
+    return str(int(info.min if lowest else info.max))
+
+
+def combine(kind, acc, value):
+    """The running per-lane accumulator updated with one more element."""
+    if kind == "sum":
+        return f"{acc.text} + {value.text}"
+    if kind == "prod":
+        return f"{acc.text} * {value.text}"
+    if kind in ("max", "min"):
+        return BINARY["maximum" if kind == "max" else "minimum"](acc, value).text
+    if kind == "any":
+        return f"{acc.text} | {value.text}"
+    if kind == "all":
+        return f"{acc.text} & {value.text}"
+    raise NotImplementedError(f"Triton codegen has no reduction {kind!r}")
+
+
+def block_reduction(kind, acc, dtype):
+    """The per-lane accumulators of one row reduced to one value."""
+    if kind == "sum":
+        return f"tl.sum({acc}, 1)"
+    if kind == "prod":
+        return f"tl.reduce({acc}, 1, helpers.multiply)"
+    if kind in ("max", "min") and dtype.is_floating_point:
+        return f"tl.reduce({acc}, 1, helpers.{'maximum' if kind == 'max' else 'minimum'})"
+    return f"tl.{'max' if kind in ('max', 'any') else 'min'}({acc}, 1)"
