@@ -10,30 +10,18 @@ must be visible after the call), single-element reductions, strided slice
 gradients, and eager's output strides. Each test also checks the backend
 compiled the graph (no eager fallback).
 """
-import importlib.util
 import os
 
 import numpy as np
 import pytest
 
 import backend
-import frontend
 import minitorch2 as mt
 import minitorch2.nn as nn
+from tests.backend.codegens import CODEGENS, codegen_fixture
 
-CODEGENS = ["numpy_ref"] + (["llvm"] if importlib.util.find_spec("backend.codegen.llvm") else [])
 TOLERANCE = dict(rtol=1e-5, atol=1e-6)
-
-
-@pytest.fixture(params=CODEGENS, autouse=True)
-def codegen(request):
-    saved = backend.config.cpu_codegen
-    backend.config.cpu_codegen = request.param
-    backend.metrics.reset()
-    frontend.reset()  # minitorch2.compile caches per code object: recompile for each code generator
-    yield request.param
-    backend.config.cpu_codegen = saved
-    backend.metrics.reset()
+codegen = codegen_fixture(autouse=True)
 
 
 class Fn(nn.Module):

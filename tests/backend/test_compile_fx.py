@@ -5,7 +5,6 @@ Every test checks that compilation really happened (graphs compiled, kernels
 generated, no fallback where none is expected) so a silent fallback to eager
 cannot pass. Both code generators run the end-to-end training step.
 """
-import importlib.util
 import os
 
 import numpy as np
@@ -16,18 +15,9 @@ import frontend
 import minitorch2
 import minitorch2.nn as nn
 from backend.compile_fx import compile_fx
+from tests.backend.codegens import codegen_fixture
 
-CODEGENS = ["numpy_ref"] + (["llvm"] if importlib.util.find_spec("backend.codegen.llvm") else [])
-
-
-@pytest.fixture(params=CODEGENS)
-def codegen(request):
-    saved = backend.config.cpu_codegen
-    backend.config.cpu_codegen = request.param
-    backend.metrics.reset()
-    frontend.reset()
-    yield request.param
-    backend.config.cpu_codegen = saved
+codegen = codegen_fixture()
 
 
 def make_mlp():

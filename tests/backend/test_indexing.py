@@ -7,8 +7,6 @@ eager fallback, and an index out of range must raise the exception class and mes
 Then: gradients through `backend.compile_fx`, fusion of an indirect load into its consumer, scatter
 kernels kept on one thread, and an nn.Embedding + cross_entropy model trained with `minitorch2.compile`.
 """
-import importlib.util
-
 import numpy as np
 import pytest
 import torch
@@ -16,28 +14,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import backend
-import frontend
 import minitorch2 as mt
 import minitorch2.nn as nn
 import minitorch2.nn.functional as F
 from autograd import make_fx
 from backend.compile_fx import compile_fx_inner, select_decomp_table
 from minitorch2 import ops
+from tests.backend.codegens import codegen_fixture
 
 aten = ops.aten
-CODEGENS = ["numpy_ref"] + (["llvm"] if importlib.util.find_spec("backend.codegen.llvm") else [])
 rng = np.random.default_rng(0)
-
-
-@pytest.fixture(params=CODEGENS, autouse=True)
-def codegen(request):
-    saved = backend.config.cpu_codegen
-    backend.config.cpu_codegen = request.param
-    backend.metrics.reset()
-    frontend.reset()
-    yield request.param
-    backend.config.cpu_codegen = saved
-    backend.metrics.reset()
+codegen = codegen_fixture(autouse=True)
 
 
 def floats(*shape):

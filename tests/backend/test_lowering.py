@@ -8,21 +8,19 @@ tolerance). Lowered ops must not fall back to their eager kernel; the few
 ops that are extern calls by design say so. Both code generators run every
 case: the numpy reference evaluator and the LLVM one (when present).
 """
-import importlib.util
 import math
 
 import numpy as np
 import pytest
 
-import backend
 import minitorch2
 from autograd import make_fx
 from backend.compile_fx import compile_fx_inner, select_decomp_table
 from minitorch2 import ops
+from tests.backend.codegens import WITH_TRITON, codegen_fixture
 
 aten = ops.aten
-CODEGENS = ["numpy_ref"] + (["llvm"] if importlib.util.find_spec("backend.codegen.llvm") else []) \
-    + (["triton"] if importlib.util.find_spec("triton") else [])
+codegen = codegen_fixture(WITH_TRITON)
 
 
 def randn(*shape):
@@ -252,14 +250,6 @@ FALLBACKS = {
         lambda a: aten.add.Tensor(aten.diagonal.default(aten.exp.default(a)), a), lambda: (randn(4, 4),)),
     "cumsum": (lambda a: aten.cumsum.default(a, 1), lambda: (randn(3, 4),)),
 }
-
-
-@pytest.fixture(params=CODEGENS)
-def codegen(request):
-    saved = backend.config.cpu_codegen
-    backend.config.cpu_codegen = request.param
-    yield request.param
-    backend.config.cpu_codegen = saved
 
 
 def compile_and_run(fn, inputs):
