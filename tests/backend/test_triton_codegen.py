@@ -22,13 +22,13 @@ import pytest
 import backend
 import frontend
 import minitorch2
-import minitorch2.nn as nn
 import minitorch2.nn.functional as F
 from backend import config
 from backend import loop_ir as L
 from backend.codegen import numpy_ref
 from backend.codegen import triton as codegen
 from minitorch2 import _dtype as dt
+from tests.backend.test_compile_fx import check_mlp_training_step
 
 x0, x1, r0, r1 = L.Var("x0"), L.Var("x1"), L.Var("r0"), L.Var("r1")
 RNG = np.random.default_rng(0)
@@ -454,30 +454,8 @@ def test_softmax_and_layer_norm_forward_and_backward(triton_backend):
     assert_compiled_with_triton()
 
 
-def make_mlp():
-    minitorch2.manual_seed(0)
-    return nn.Sequential(nn.Linear(8, 32), nn.ReLU(), nn.Linear(32, 32), nn.GELU(), nn.LayerNorm(32),
-                         nn.Linear(32, 4))
-
-
 def test_mlp_training_step(triton_backend):
-    model, reference = make_mlp(), make_mlp()
-    x, y = minitorch2.randn(16, 8), minitorch2.randint(0, 4, (16,))
-    loss_fn = nn.CrossEntropyLoss()
-    compiled = minitorch2.compile(model, backend="inductor")
-    optimizers = [minitorch2.optim.SGD(m.parameters(), lr=0.1) for m in (model, reference)]
-    for _ in range(2):
-        for opt in optimizers:
-            opt.zero_grad()
-        loss = loss_fn(compiled(x), y)
-        loss.backward()
-        expected = loss_fn(reference(x), y)
-        expected.backward()
-        np.testing.assert_allclose(loss.item(), expected.item(), rtol=1e-5)
-        for (name, p), q in zip(model.named_parameters(), reference.parameters()):
-            np.testing.assert_allclose(p.grad.numpy(), q.grad.numpy(), rtol=1e-4, atol=1e-5, err_msg=name)
-        for opt in optimizers:
-            opt.step()
+    check_mlp_training_step()
     assert_compiled_with_triton()
 
 
