@@ -24,12 +24,13 @@ MEMORY_TYPES = dict(REGISTER_TYPES, bool="i8")
 FLOAT_SUFFIXES = {"half": "f16", "float": "f32", "double": "f64"}  # of intrinsic names: llvm.fabs.f32
 
 # A loop body longer than this many IR lines is one long dependency chain per vector (chains of inline
-# exp/tanh/erf polynomials), and the CPU's reorder window cannot reach the next iteration to overlap
-# it; LLVM's cost model still picks one vector per iteration, so such loops ask for INTERLEAVE_COUNT
-# independent vectors per iteration. Measured on the development VM (AVX2, 2^16 elements in cache): the
-# 10-op chain in benchmarks/inductor.py (~196 lines) ran 7.6 -> 4.9 ns/element; the 5-op chain (~80 lines)
-# gains nothing, as the reorder window already overlaps its iterations.
-LONG_BODY_LINES = 150
+# exp/tanh/erf polynomials and divisions), and the CPU's reorder window cannot reach the next iteration
+# to overlap it; LLVM's cost model still picks one vector per iteration, so such loops ask for
+# INTERLEAVE_COUNT independent vectors per iteration. Measured on the development VM (AVX2, one thread,
+# 2^15 float32 elements in cache, ns per element, threshold 150 -> 30 lines): the 5-op GELU chain of
+# benchmarks/inductor.py 0.94 -> 0.56, with tanh 1.47 -> 0.97, with tanh and exp 2.76 -> 1.58, the 10-op
+# chain 3.72 -> 2.26, sigmoid 0.79 -> 0.67; one-op bodies (exp, erf, tanh) are below the threshold.
+LONG_BODY_LINES = 30
 INTERLEAVE_COUNT = 4
 
 
