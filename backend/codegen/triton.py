@@ -21,7 +21,7 @@ chunks, so inside it every value is an [XBLOCK, RBLOCK] tile:
         r0 = rindex
         v0 = tl.load(in_ptr0 + (1024*x0 + r0), xmask & rmask, other=0)
         _tmp0 = tl.where(xmask & rmask, _tmp0 + v0, _tmp0)
-    tmp0 = tl.sum(_tmp0, 1)[:, None].to(tl.float32)        # the Reduce's temp, [XBLOCK, 1]
+    tmp0 = tl.reduce(_tmp0, 1, helpers.add)[:, None]       # the Reduce's temp, [XBLOCK, 1]
 
 Masks keep the ragged last block out of memory. An indirect index is checked
 against its size; out of range, the kernel reads index 0 instead and sets a
@@ -159,7 +159,7 @@ class TritonEmitter:
         for position in reversed(range(len(variables))):
             text = flat if stride == 1 else f"{flat} // {stride}"
             if ranges[position] == 1:
-                text = f"tl.zeros_like({flat})"
+                text = f"{flat} * 0"
             elif position > 0:
                 text = f"({text}) % {ranges[position]}" if stride != 1 else f"{text} % {ranges[position]}"
             parts.append(f"{variables[position]} = {text}")
@@ -254,7 +254,7 @@ class TritonEmitter:
             self.line(scope, f"{reduce.temp} = {result} != 0")
         elif reduce.dtype is acc_dtype and (acc_dtype.is_floating_point or acc_dtype.itemsize >= 4):
             self.line(scope, f"{reduce.temp} = {result}")
-        else:  # (tl.sum widens small integers: bring every result back to the Reduce's dtype)
+        else:  # (bring every result back to the Reduce's dtype)
             self.line(scope, f"{reduce.temp} = {result}.to({ops.triton_dtype(reduce.dtype)})")
         self.temps[reduce.temp] = Term(reduce.temp, reduce.dtype)
 

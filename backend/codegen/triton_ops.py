@@ -50,6 +50,11 @@ def multiply(a, b):
 
 
 @triton.jit
+def add(a, b):
+    return a + b
+
+
+@triton.jit
 def argmax_combine(value, index, other, other_index):
     """(value, index) of the pair that wins argmax: larger, NaN above all, the lower index on ties."""
     value_nan = value != value
@@ -123,7 +128,7 @@ def pow_int(base, exponent):
 @triton.jit
 def flag_if(flag_ptr, condition):
     """Set the int32 error flag at flag_ptr where `condition` holds (the host raises after the launch)."""
-    tl.store(flag_ptr + tl.zeros(condition.shape, tl.int32), tl.full(condition.shape, 1, tl.int32), mask=condition)
+    tl.store(flag_ptr + tl.full(condition.shape, 0, tl.int32), tl.full(condition.shape, 1, tl.int32), mask=condition)
 
 
 class InterpreterLibdevice:
@@ -269,7 +274,7 @@ def sign(x):
 def relu(x):
     if x.dtype is dt.bool_ or is_unsigned(x.dtype):
         return x
-    return Term(f"tl.where({x.text} < 0, tl.zeros_like({x.text}), {x.text})", x.dtype)  # NaN stays NaN
+    return Term(f"tl.where({x.text} < 0, 0, {x.text}).to({triton_dtype(x.dtype)})", x.dtype)  # NaN stays NaN
 
 
 def logical_not(x):
@@ -431,11 +436,10 @@ def combine(kind, acc, value):
 
 
 def block_reduction(kind, acc, dtype):
-    """The per-lane accumulators of one row reduced to one value."""
-    if kind == "sum":
-        return f"tl.sum({acc}, 1)"
-    if kind == "prod":
-        return f"tl.reduce({acc}, 1, helpers.multiply)"
-    if kind in ("max", "min") and dtype.is_floating_point:
-        return f"tl.reduce({acc}, 1, helpers.{'maximum' if kind == 'max' else 'minimum'})"
-    return f"tl.{'max' if kind in ('max', 'any') else 'min'}({acc}, 1)"
+    """The per-lane accumulators of one row reduced to one value. Always tl.reduce with a combine
+    function of this module, never tl.sum / tl.max: those are @triton.jit functions of Triton's own
+    library, compiled (not interpreted) when triton.language was imported before TRITON_INTERPRET was
+    set (as `import torch._dynamo` does), and then not callable from an interpreted kernel."""
+    combine = {"sum": "add", "prod": "multiply", "max": "maximum", "any": "maximum", "min": "minimum",
+               "all": "minimum"}[kind]  # (maximum/minimum: NaN-propagating for floats, plain for the rest)
+    return f"tl.reduce({acc}, 1, helpers.{combine})"

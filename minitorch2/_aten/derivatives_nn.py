@@ -20,7 +20,7 @@ received a gradient; `first(grads)` is the result's.
 """
 from .._dispatch import state
 from .._ops import ops
-from .derivatives import sum_to
+from .derivatives_util import sum_to
 
 aten = ops.aten
 

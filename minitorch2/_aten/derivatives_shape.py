@@ -8,7 +8,7 @@ an indexing op's backward accumulates it into zeros at the indexed places.
 """
 from .._ops import ops
 from .._tensor import contiguous_format
-from .derivatives import _options, _pad, _reshape, _scale, _shape, sum_to
+from .derivatives_util import _options, _pad, _reshape, _scale, _shape, sum_to
 
 aten = ops.aten
 

@@ -30,9 +30,9 @@ def _matmul(a, b, keep_half=True):
 
 def _mm_shape(a, b, name="mm"):
     if a.dim() != 2:
-        raise RuntimeError(f"self must be a matrix")
+        raise RuntimeError("self must be a matrix")
     if b.dim() != 2:
-        raise RuntimeError(f"mat2 must be a matrix")
+        raise RuntimeError("mat2 must be a matrix")
     if a.shape[1] != b.shape[0]:
         raise RuntimeError(
             f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x{a.shape[1]} and {b.shape[0]}x{b.shape[1]})"
@@ -57,7 +57,7 @@ mm = (_mm_kernel, _mm_meta)
 
 def _bmm_shape(a, b):
     if a.dim() != 3 or b.dim() != 3:
-        raise RuntimeError(f"batch1 must be a 3D tensor" if a.dim() != 3 else "batch2 must be a 3D tensor")
+        raise RuntimeError("batch1 must be a 3D tensor" if a.dim() != 3 else "batch2 must be a 3D tensor")
     if a.shape[0] != b.shape[0] or a.shape[2] != b.shape[1]:
         raise RuntimeError(
             f"Expected size for first two dimensions of batch2 tensor to be: [{a.shape[0]}, {a.shape[2]}] "

@@ -8,7 +8,6 @@ once (`reduction_dims`), so `dim=None`, `dim=[]` and a full list agree.
 import numpy as np
 
 from .. import _dtype
-from .._tensor import Tensor
 from .meta_util import fake_empty, reduced_shape, reduction_dims, wrap_dim
 
 

@@ -9,7 +9,7 @@ views, linalg, indexing, memory, factories, nn_ops, random_ops); derivative
 formulas in derivatives.py; decompositions in decompositions.py. Nothing
 registers itself anywhere else: to add an op, add a row here.
 """
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 

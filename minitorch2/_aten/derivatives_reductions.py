@@ -1,0 +1,168 @@
+"""Derivative formulas of the reductions: sum, mean, prod, amax/amin, max, var/std, logsumexp, cumsum.
+
+Runtime layer, read by the autograd layer through the op table (via
+derivatives.py, whose docstring gives the rules for the order of the op calls
+inside a formula). A reduction's gradient is the output gradient with the
+reduced dims restored (unsqueezed back unless `keepdim`) and expanded to the
+input's shape, then weighted: divided by the count for mean, shared among the
+tied elements for amax and a full max, scattered to the chosen index for max
+over a dim.
+"""
+import math
+
+from .._ops import ops
+from .._tensor import contiguous_format
+from .derivatives_util import _dims, _options, _restore_reduced_dims
+
+aten = ops.aten
+
+
+# ---------------------------------------------------------------- reductions
+def sum_default(grad, self_shape):
+    return aten.expand.default(grad, list(self_shape))
+
+
+def sum_dim(grad, self_shape, dim, keepdim=False):
+    grad = _restore_reduced_dims(grad, _dims(dim, len(self_shape)), keepdim, len(self_shape))
+    return aten.expand.default(grad, list(self_shape))
+
+
+def mean_default(grad, self_shape):
+    n = 1
+    for s in self_shape:
+        n *= s
+    return aten.div.Scalar(aten.expand.default(grad, list(self_shape)), n)
+
+
+def mean_dim(grad, self_shape, dim, keepdim=False):
+    dims = _dims(dim, len(self_shape))
+    n = 1
+    for d in dims:
+        n *= self_shape[d] if self_shape else 1
+    grad = _restore_reduced_dims(grad, dims, keepdim, len(self_shape))
+    return aten.div.Scalar(aten.expand.default(grad, list(self_shape)), n)
+
+
+def prod_default(grad, self):
+    """ATen's prod_backward as traced (prod_safe_zeros_backward): products of everything before and after each
+    element, from two exclusive cumprods, so a zero input gives the others' product rather than 0 / 0."""
+    input_dtype = self.dtype
+    if self.dtype != grad.dtype:  # prod_backward(grad, self.to(grad.scalar_type()), result)
+        self = aten._to_copy.default(self, dtype=grad.dtype)
+    if self.dim() == 0:
+        return _cast_to(grad, input_dtype)
+    flat = aten.view.default(aten.clone.default(self, memory_format=contiguous_format)
+                             if not self.is_contiguous() else self, [-1])
+    n = flat.shape[0]
+    if n == 0:
+        grad_input = aten.expand.default(grad, [0])
+    elif n == 1:
+        grad_input = grad
+    else:
+        ones = aten.ones.default([1], **_options(grad))
+        before = aten.cumprod.default(aten.cat.default([ones, aten.slice.Tensor(flat, 0, 0, n - 1)]), 0)
+        reversed_rest = aten.flip.default(aten.slice.Tensor(flat, 0, 1, n), [0])
+        after = aten.flip.default(aten.cumprod.default(aten.cat.default([ones, reversed_rest]), 0), [0])
+        grad_input = aten.mul.Tensor(grad, aten.mul.Tensor(before, after))
+    return _cast_to(aten.view.default(grad_input, list(self.shape)), input_dtype)
+
+
+def _cast_to(grad, dtype):
+    """The engine's validate_outputs cast of a gradient to its input's dtype (ours does not do it itself)."""
+    return grad if grad.dtype == dtype else aten._to_copy.default(grad, dtype=dtype)
+
+
+def amax(grad, self, result, dim=(), keepdim=False):
+    return _amax_amin_backward(grad, self, result, dim, keepdim)
+
+
+def amin(grad, self, result, dim=(), keepdim=False):
+    return _amax_amin_backward(grad, self, result, dim, keepdim)
+
+
+def _amax_amin_backward(grad, self, result, dim, keepdim):
+    # scale_grad_by_count(restore_reduced_dims(grad), restore_reduced_dims(result) == self, dim): the mask first
+    dims = _dims(dim, self.dim())
+    shape = [1 if i in dims else s for i, s in enumerate(self.shape)]
+    restore = not keepdim and self.dim()
+    mask = aten.eq.Tensor(aten.view.default(result, shape) if restore else result, self)
+    if restore:
+        grad = aten.view.default(grad, shape)
+    count = aten.sum.dim_IntList(mask, list(dim) if isinstance(dim, (list, tuple)) and dim else dims, True)
+    return aten.mul.Tensor(aten.div.Tensor(grad, count), mask)
+
+
+def max_default(grad, self, result):
+    """ATen's evenly_distribute_backward as traced: the gradient is shared by every element equal to the
+    result (NaN counting as equal to a NaN result)."""
+    both_nan = aten.logical_and.default(aten.isnan.default(self), aten.isnan.default(result))
+    mask = aten.logical_or.default(aten.eq.Tensor(self, result), both_nan)
+    return aten.mul.Tensor(mask, aten.div.Tensor(grad, aten.sum.default(mask)))
+
+
+def max_dim(grads, self_shape, dim, result1, keepdim=False):
+    grad = grads[0]
+    if grad is None:
+        return None
+    return _value_selecting_backward(grad, dim, result1, self_shape, keepdim)
+
+
+def _value_selecting_backward(grad, dim, indices, shape, keepdim):
+    ndim = len(shape)
+    if not keepdim and ndim:
+        grad = aten.unsqueeze.default(grad, dim)
+        indices = aten.unsqueeze.default(indices, dim)
+    zeros = aten.new_zeros.default(grad, list(shape))
+    return aten.scatter.src(zeros, dim, indices, grad)
+
+
+def var_correction(grad, self, dim=None, correction=None, keepdim=False):
+    return _var_backward(grad, self, dim, correction, keepdim, replayed_view=False)
+
+
+def _var_backward(grad, self, dim, correction, keepdim, replayed_view):
+    """ATen's var_backward: (2 / (n - correction)) * grad * (self - self.mean(dim, true))."""
+    c = 1 if correction is None else correction
+    if self.dim() == 0 or dim is None:
+        centered = aten.sub.Tensor(self, aten.mean.default(self))
+        return aten.mul.Tensor(aten.mul.Scalar(grad, _var_scale(self.numel(), c)), centered)
+    dims = _dims(dim, self.dim())
+    n = 1
+    for d in dims:
+        n *= self.shape[d]
+    restore = not keepdim and self.dim() > 1  # a 1-d input's 0-d grad broadcasts as it is
+    if restore and not replayed_view:
+        grad = _restore_reduced_dims(grad, dims, keepdim, self.dim())
+    centered = aten.sub.Tensor(self, aten.mean.dim(self, list(dim) if isinstance(dim, (list, tuple)) else [dim], True))
+    if restore and replayed_view:
+        grad = _restore_reduced_dims(grad, dims, keepdim, self.dim())
+    return aten.mul.Tensor(aten.mul.Scalar(grad, _var_scale(n, c)), centered)
+
+
+def _var_scale(n, correction):
+    """2 / (n - correction) in C++ double arithmetic: infinite when n == correction."""
+    return 2.0 / (n - correction) if n != correction else math.inf
+
+
+def std_correction(grad, self, result, dim=None, correction=None, keepdim=False):
+    """ATen's std_backward: var_backward of (grad / (result * 2)).masked_fill_(result == 0, 0)."""
+    grad = aten.div.Tensor(grad, aten.mul.Scalar(result, 2))
+    grad = aten.masked_fill.Scalar(grad, aten.eq.Scalar(result, 0), 0)  # a zero std has a zero (sub)gradient
+    # ATen fills in place (masked_fill_); PyTorch's functionalization then replays var_backward's unsqueeze of
+    # the mutated tensor where it is first read, after the mean: the traced graph has it there
+    return _var_backward(grad, self, dim, correction, keepdim, replayed_view=True)
+
+
+def logsumexp(grad, self, result, dim, keepdim=False):
+    dims = _dims(dim, self.dim())
+    if not keepdim and self.dim():
+        for d in dims:
+            grad = aten.unsqueeze.default(grad, d)
+            result = aten.unsqueeze.default(result, d)
+    return aten.mul.Tensor(grad, aten.exp.default(aten.sub.Tensor(self, result)))
+
+
+def cumsum(grad, dim, self_shape):
+    if not self_shape:
+        return grad
+    return aten.flip.default(aten.cumsum.default(aten.flip.default(grad, [dim]), dim), [dim])

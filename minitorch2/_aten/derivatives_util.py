@@ -1,0 +1,86 @@
+"""The helpers every derivative formula shares.
+
+Runtime layer, beneath the formula modules (derivatives_pointwise.py,
+derivatives_reductions.py, derivatives_linalg.py, derivatives_shape.py,
+derivatives_nn.py). The one to know is `sum_to`: a formula computes the
+gradient of a broadcast result, and every formula ends by reducing it back to
+its input's shape (see derivatives.py for why it comes last). The others read
+an operand's shape and options, scale by alpha and restore reduced dims, all
+with registered ops so that tracing records them.
+"""
+from .._ops import ops
+
+aten = ops.aten
+
+
+# ---------------------------------------------------------------- helpers
+def sum_to(grad, shape):
+    """Reduce a broadcast gradient back to `shape` (at::sum_to); None for a non-tensor operand."""
+    if shape is None or grad is None:
+        return None
+    shape = tuple(shape)
+    if tuple(grad.shape) == shape:
+        return grad
+    if not shape:
+        return aten.sum.default(grad)
+    leading = grad.dim() - len(shape)
+    dims = list(range(leading)) + [i + leading for i, s in enumerate(shape) if s == 1 and grad.shape[i + leading] != 1]
+    if dims:
+        grad = aten.sum.dim_IntList(grad, dims, True)
+    if leading > 0:
+        grad = aten.view.default(grad, list(shape))
+    return grad
+
+
+def _scale(grad, alpha):
+    return grad if alpha == 1 else aten.mul.Scalar(grad, alpha)
+
+
+def _restore_reduced_dims(grad, dims, keepdim, ndim):
+    if keepdim or ndim == 0:
+        return grad
+    for d in sorted(dims):
+        grad = aten.unsqueeze.default(grad, d)
+    return grad
+
+
+def _dims(dim, ndim):
+    if dim is None or (isinstance(dim, (list, tuple)) and len(dim) == 0):
+        return list(range(ndim))
+    dim = [dim] if isinstance(dim, int) else dim
+    return sorted(d % ndim if ndim else 0 for d in dim)
+
+
+def _reshape(grad, shape):
+    from .._functions import reshape
+
+    return reshape(grad, list(shape))
+
+
+def _pad(grads, n):
+    """The engine hands a multi-output node only the leading gradients that arrived: pad with None."""
+    return list(grads) + [None] * (n - len(grads))
+
+
+def _options(t):
+    """`t.options()` as the keyword arguments a factory call records."""
+    from .. import strided
+
+    return {"dtype": t.dtype, "layout": strided, "device": t.device}
+
+
+def _shape(t):
+    """A tensor operand's shape, None for a Python number (which gets no gradient)."""
+    return tuple(t.shape) if _is_tensor(t) else None
+
+
+def _zero_like_scalar(value, like):
+    """The 0-dim tensor C++ makes from a Scalar operand of `where` (at::scalar_tensor with `like`'s options)."""
+    return aten.scalar_tensor.default(value, **_options(like))
+
+
+def _is_tensor(x):
+    from .._tensor import Tensor
+
+    return isinstance(x, Tensor)
+

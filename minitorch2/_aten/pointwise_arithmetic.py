@@ -1,0 +1,354 @@
+"""Pointwise kernels of the binary and multi-operand ops: arithmetic, comparisons, logical and bitwise ops,
+where, clamp, masked_fill, lerp, addcmul and addcdiv.
+
+Runtime layer: (kernel, meta) pairs for the op table's rows (read through
+pointwise.py), built with the factories of pointwise_factories.py. Each numpy
+helper (`_add`, `_div`, ...) gets its operands already converted to the
+promoted dtype and raises the errors ATen raises for dtypes it refuses (bool
+subtraction, integer division by zero, ...).
+"""
+import numpy as np
+
+from .. import _dtype
+from .._dtype import result_type
+from .._tensor import Tensor
+from .meta_util import broadcast_shapes, fake_empty, pointwise_strides
+from .pointwise_factories import _ensure_array, _float_dtype, _laid_out, _not_implemented, _np, binary
+
+
+# ---------------------------------------------------------------- arithmetic
+def _add(a, b, alpha=1, *, dtype):
+    if dtype is _dtype.bool_:
+        return np.logical_or(a, b) if alpha else a
+    return np.add(a, b) if alpha == 1 else np.add(a, np.multiply(b, alpha))
+
+
+def _sub(a, b, alpha=1, *, dtype):
+    return np.subtract(a, b) if alpha == 1 else np.subtract(a, np.multiply(b, alpha))
+
+
+def _sub_check(impl):
+    """ATen's sub_check: no bool operand at all (a Python bool counts), on real and fake tensors alike."""
+    kernel, meta = impl
+
+    def check(self, other):
+        bools = [x.dtype is _dtype.bool_ if isinstance(x, Tensor) else isinstance(x, bool) for x in (self, other)]
+        if all(bools):
+            raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
+                               "Use the `^` or `logical_xor()` operator instead.")
+        if any(bools):
+            raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. "
+                               "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
+
+    def checked_kernel(self, other, *args, **kwargs):
+        check(self, other)
+        return kernel(self, other, *args, **kwargs)
+
+    def checked_meta(self, other, *args, **kwargs):
+        check(self, other)
+        return meta(self, other, *args, **kwargs)
+
+    return checked_kernel, checked_meta
+
+
+def _rsub(a, b, alpha=1, *, dtype):
+    return _sub(b, a, alpha, dtype=dtype)
+
+
+def _mul(a, b, *, dtype):
+    return np.logical_and(a, b) if dtype is _dtype.bool_ else np.multiply(a, b)
+
+
+def _div(a, b, *, dtype, rounding_mode=None):
+    if rounding_mode is None:
+        return np.true_divide(a, b)
+    if dtype is _dtype.bool_:
+        raise _not_implemented(f"div_{rounding_mode}_cpu", dtype)
+    if rounding_mode == "trunc":
+        if dtype.is_floating_point:
+            return np.trunc(np.true_divide(a, b))
+        _check_int_division(b)
+        q = np.floor_divide(a, b)
+        return np.where((np.remainder(a, b) != 0) & ((np.asarray(a) < 0) != (np.asarray(b) < 0)), q + 1, q)
+    if rounding_mode == "floor":
+        if not dtype.is_floating_point:
+            _check_int_division(b)
+        return np.floor_divide(a, b)
+    raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{rounding_mode}'")
+
+
+def _check_int_division(b):
+    if np.any(np.asarray(b) == 0):
+        raise RuntimeError("ZeroDivisionError")
+
+
+def _remainder(a, b, *, dtype):
+    if dtype is _dtype.bool_:
+        raise _not_implemented("remainder_cpu", dtype)
+    if not dtype.is_floating_point:
+        _check_int_division(b)
+    return np.remainder(a, b)
+
+
+def _fmod(a, b, *, dtype):
+    if dtype is _dtype.bool_:
+        raise _not_implemented("fmod_cpu", dtype)
+    if not dtype.is_floating_point:
+        _check_int_division(b)
+    return np.fmod(a, b)
+
+
+def _pow(a, b, *, dtype):
+    if dtype is _dtype.bool_:
+        raise _not_implemented("pow", dtype)
+    if not dtype.is_floating_point and np.any(np.asarray(b) < 0):
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
+    return np.power(a, b)
+
+
+def _maximum(a, b, *, dtype):
+    return np.maximum(a, b)
+
+
+def _minimum(a, b, *, dtype):
+    return np.minimum(a, b)
+
+
+def _atan2(a, b, *, dtype):
+    return np.arctan2(a, b)
+
+
+def _logical(fn):
+    def compute(a, b, *, dtype):
+        return fn(np.asarray(a).astype(bool, copy=False), np.asarray(b).astype(bool, copy=False))
+
+    return compute
+
+
+def _bitwise(fn):
+    def compute(a, b, *, dtype):
+        if dtype.is_floating_point:
+            raise _not_implemented(f"{fn.__name__}_cpu", dtype)
+        return fn(a, b)
+
+    return compute
+
+
+def _compare(fn):
+    def compute(a, b, *, dtype):
+        return fn(a, b)
+
+    return compute
+
+
+add = binary(_add)
+sub = _sub_check(binary(_sub))
+rsub = _sub_check(binary(_rsub, reverse=True))
+mul = binary(_mul)
+div = binary(_div, out="float")
+remainder = binary(_remainder)
+fmod = binary(_fmod)
+maximum = binary(_maximum)
+minimum = binary(_minimum)
+atan2 = binary(_atan2, out="float")
+eq = binary(_compare(np.equal), out="bool")
+ne = binary(_compare(np.not_equal), out="bool")
+lt = binary(_compare(np.less), out="bool")
+le = binary(_compare(np.less_equal), out="bool")
+gt = binary(_compare(np.greater), out="bool")
+ge = binary(_compare(np.greater_equal), out="bool")
+logical_and = binary(_logical(np.logical_and), out="bool")
+logical_or = binary(_logical(np.logical_or), out="bool")
+logical_xor = binary(_logical(np.logical_xor), out="bool")
+bitwise_and = binary(_bitwise(np.bitwise_and))
+bitwise_or = binary(_bitwise(np.bitwise_or))
+bitwise_xor = binary(_bitwise(np.bitwise_xor))
+
+
+def _div_mode_kernel():
+    kernel, _ = binary(_div)
+
+    def k(self, other, *, rounding_mode=None):
+        if rounding_mode is None:
+            return div[0](self, other)
+        return kernel(self, other, rounding_mode=rounding_mode)
+
+    def meta(self, other, *, rounding_mode=None):
+        dtype = result_type(self, other)
+        if rounding_mode is None:
+            dtype = _float_dtype(dtype)
+        tensors = [t for t in (self, other) if isinstance(t, Tensor)]
+        shape = broadcast_shapes(*(tuple(t.shape) for t in tensors))
+        return fake_empty(shape, dtype, pointwise_strides(shape, (self, other)))
+
+    return _laid_out(k, meta)
+
+
+div_mode = _div_mode_kernel()
+
+
+def _pow_kernel():
+    """ATen builds pow.Tensor_Scalar as a unary op: a Scalar exponent is no TensorIterator operand,
+    so `self` alone decides the output's layout."""
+    kernel, meta = binary(_pow)
+
+    def layout_meta(self, exponent):
+        out = meta(self, exponent)
+        if isinstance(exponent, Tensor) or not isinstance(self, Tensor):
+            return out
+        return fake_empty(out.shape, out.dtype, pointwise_strides(out.shape, [self]))
+
+    return _laid_out(kernel, layout_meta)
+
+
+pow_ = _pow_kernel()
+
+
+def _pow_scalar_kernel():
+    """pow(Scalar, Tensor): ATen allocates the result contiguous, whatever the exponent's layout."""
+    kernel, meta = pow_
+
+    def contiguous_meta(self, exponent):
+        out = meta(self, exponent)
+        return fake_empty(out.shape, out.dtype)
+
+    return _laid_out(kernel, contiguous_meta)
+
+
+pow_scalar = _pow_scalar_kernel()
+
+
+# ---------------------------------------------------------------- where, clamp, masked_fill, lerp
+def _where_kernel():
+    def kernel(condition, self, other):
+        if condition.dtype is not _dtype.bool_ and condition.dtype is not _dtype.uint8:
+            raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with dtype {str(condition.dtype)[6:].capitalize()}")
+        dtype = result_type(self, other)
+        shapes = [tuple(t.shape) for t in (condition, self, other) if isinstance(t, Tensor)]
+        broadcast_shapes(*shapes)
+        return _ensure_array(np.where(condition._np, _np(self, dtype), _np(other, dtype)), dtype)
+
+    def meta(condition, self, other):
+        tensors = [t for t in (condition, self, other) if isinstance(t, Tensor)]
+        shape = broadcast_shapes(*(tuple(t.shape) for t in tensors))
+        return fake_empty(shape, result_type(self, other), pointwise_strides(shape, tensors))
+
+    return _laid_out(kernel, meta)
+
+
+where = _where_kernel()
+
+
+def _clamp_dtype(self, lo, hi):
+    return result_type(self, *(v for v in (lo, hi) if v is not None))
+
+
+def _clamp_kernel():
+    def kernel(self, min=None, max=None):
+        if min is None and max is None:
+            raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+        dtype = _clamp_dtype(self, min, max)
+        x = _np(self, dtype)
+        if min is not None:
+            x = np.maximum(x, _np(min, dtype))
+        if max is not None:
+            x = np.minimum(x, _np(max, dtype))
+        if x is self._np:
+            x = x.copy()
+        return _ensure_array(x, dtype)
+
+    def meta(self, min=None, max=None):
+        tensors = [t for t in (self, min, max) if isinstance(t, Tensor)]
+        shape = broadcast_shapes(*(tuple(t.shape) for t in tensors))
+        return fake_empty(shape, _clamp_dtype(self, min, max), pointwise_strides(shape, tensors))
+
+    return _laid_out(kernel, meta)
+
+
+clamp = _clamp_kernel()
+
+
+def _clamp_min_kernel():
+    k, m = _clamp_kernel()
+    return (lambda self, min: k(self, min, None)), (lambda self, min: m(self, min, None))
+
+
+def _clamp_max_kernel():
+    k, m = _clamp_kernel()
+    return (lambda self, max: k(self, None, max)), (lambda self, max: m(self, None, max))
+
+
+clamp_min = _clamp_min_kernel()
+clamp_max = _clamp_max_kernel()
+
+
+def _masked_fill_kernel():
+    def kernel(self, mask, value):
+        if mask.dtype is not _dtype.bool_:
+            raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype {mask.dtype}")
+        if isinstance(value, Tensor):
+            if value.dim() != 0:
+                raise RuntimeError(
+                    f"masked_fill_ only supports a 0-dimensional value tensor, but got tensor with {value.dim()} dimension(s)."
+                )
+            value = value._np
+        shape = broadcast_shapes(tuple(self.shape), tuple(mask.shape))
+        if shape != tuple(self.shape):
+            raise RuntimeError(
+                f"The expanded size of the tensor ({self.shape[-1] if self.dim() else 0}) must match the existing size "
+                f"at non-singleton dimension. masked_fill: mask of shape {tuple(mask.shape)} does not broadcast to {tuple(self.shape)}"
+            )
+        return np.where(mask._np, np.asarray(value).astype(self.dtype.np), self._np)
+
+    def meta(self, mask, value):
+        return fake_empty(self.shape, self.dtype)  # torch fills a contiguous clone of self
+
+    return _laid_out(kernel, meta)
+
+
+masked_fill = _masked_fill_kernel()
+
+
+def _lerp_kernel():
+    def kernel(self, end, weight):
+        # ATen's formula: stable from both ends (weight < 0.5 starts at self, otherwise at end)
+        dtype = result_type(self, end)
+        compute = _dtype.float32 if dtype is _dtype.float16 else dtype  # ATen's opmath for half
+        a, b = _np(self, compute), _np(end, compute)
+        w = _np(weight, compute)
+        if isinstance(w, float):
+            result = a + w * (b - a) if -0.5 < w < 0.5 else b - (b - a) * (1 - w)
+        else:
+            result = np.where(np.abs(w) < 0.5, a + w * (b - a), b - (b - a) * (1 - w))
+        return _ensure_array(result, dtype)
+
+    def meta(self, end, weight):
+        tensors = [t for t in (self, end, weight) if isinstance(t, Tensor)]
+        shape = broadcast_shapes(*(tuple(t.shape) for t in tensors))
+        return fake_empty(shape, result_type(self, end), pointwise_strides(shape, tensors))
+
+    return _laid_out(kernel, meta)
+
+
+lerp = _lerp_kernel()
+
+
+def _addcmul_kernel(op):
+    def kernel(self, tensor1, tensor2, *, value=1):
+        dtype = result_type(self, tensor1, tensor2)
+        if dtype is _dtype.bool_:
+            raise _not_implemented("addcmul_cpu_out" if op is np.multiply else "addcdiv_cpu_out", dtype)
+        compute = _dtype.float32 if dtype is _dtype.float16 else dtype  # ATen's opmath for half
+        a, b, c = (_np(t, compute) for t in (self, tensor1, tensor2))
+        return _ensure_array(a + value * op(b, c), dtype)
+
+    def meta(self, tensor1, tensor2, *, value=1):
+        tensors = [self, tensor1, tensor2]
+        shape = broadcast_shapes(*(tuple(t.shape) for t in tensors))
+        return fake_empty(shape, result_type(*tensors), pointwise_strides(shape, tensors))
+
+    return _laid_out(kernel, meta)
+
+
+addcmul = _addcmul_kernel(np.multiply)
+addcdiv = _addcmul_kernel(np.true_divide)

@@ -1,0 +1,262 @@
+"""Pointwise kernels of the one-tensor ops: unary math, activations and their backwards.
+
+Runtime layer: (kernel, meta) pairs for the op table's rows (read through
+pointwise.py). Unary math uses the factories of pointwise_factories.py (sin
+computes in the default float dtype for integer inputs, neg keeps the input's
+dtype, isnan answers bool); activations use `_float_kernel`, which refuses
+non-float inputs and computes half in float32 as ATen's opmath does.
+"""
+import math
+
+import numpy as np
+import scipy.special
+
+from .. import _dtype
+from .._dtype import result_type
+from .._tensor import Tensor
+from .meta_util import broadcast_shapes, fake_empty, pointwise_strides, preserve_format_strides
+from .pointwise_factories import _ensure_array, _laid_out, _not_implemented, _np, unary_bool, unary_float, unary_same
+
+_SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
+
+
+# ---------------------------------------------------------------- unary math
+def _erf(x):
+    return scipy.special.erf(x)
+
+
+def _sigmoid(x):
+    return 1 / (1 + np.exp(-x))
+
+
+def _rsqrt(x):
+    return 1 / np.sqrt(x)
+
+
+sin = unary_float(np.sin)
+cos = unary_float(np.cos)
+tan = unary_float(np.tan)
+asin = unary_float(np.arcsin)
+acos = unary_float(np.arccos)
+atan = unary_float(np.arctan)
+sinh = unary_float(np.sinh)
+cosh = unary_float(np.cosh)
+exp = unary_float(np.exp)
+exp2 = unary_float(np.exp2)
+expm1 = unary_float(np.expm1)
+log = unary_float(np.log)
+log2 = unary_float(np.log2)
+log10 = unary_float(np.log10)
+log1p = unary_float(np.log1p)
+sqrt = unary_float(np.sqrt)
+rsqrt = unary_float(_rsqrt)
+tanh = unary_float(np.tanh)
+sigmoid = unary_float(_sigmoid)
+erf = unary_float(_erf)
+reciprocal = unary_float(np.reciprocal)
+
+
+def _neg(x):
+    if x.dtype == np.bool_:
+        raise RuntimeError(
+            "Negation, the `-` operator, on a bool tensor is not supported. "
+            "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead."
+        )
+    return np.negative(x)
+
+
+def _relu(x):
+    if x.dtype == np.bool_:
+        raise RuntimeError("Boolean inputs not supported for relu")
+    return np.maximum(x, np.zeros((), x.dtype))
+
+
+def _sign(x):
+    return np.sign(x) if x.dtype != np.bool_ else x.copy()
+
+
+def _floor_like(fn):
+    def compute(x):
+        if x.dtype == np.bool_:
+            raise _not_implemented(f"{fn.__name__}_vml_cpu", _dtype.bool_)
+        return fn(x) if x.dtype.kind == "f" else x.copy()
+
+    compute.__name__ = fn.__name__
+    return compute
+
+
+def _bitwise_not(x):
+    if x.dtype.kind == "f":
+        raise _not_implemented("bitwise_not_cpu", _dtype.from_numpy(x.dtype))
+    return np.invert(x)
+
+
+def _abs(x):
+    if x.dtype == np.bool_:
+        raise _not_implemented("abs_cpu", _dtype.bool_)
+    return np.abs(x)
+
+
+neg = unary_same(_neg)
+abs = unary_same(_abs)
+relu = unary_same(_relu)
+sign = unary_same(_sign)
+floor = unary_same(_floor_like(np.floor))
+ceil = unary_same(_floor_like(np.ceil))
+trunc = unary_same(_floor_like(np.trunc))
+round = unary_same(_floor_like(np.round))
+bitwise_not = unary_same(_bitwise_not)
+logical_not = unary_bool(np.logical_not)
+isnan = unary_bool(np.isnan)
+isinf = unary_bool(np.isinf, integral_like=True)
+isfinite = unary_bool(np.isfinite, integral_like=True)
+
+
+# ---------------------------------------------------------------- activations and their backwards
+def _float_kernel(fn, nargs=1, layout_order=None):
+    """A float-only pointwise op over `nargs` tensors and extra scalar arguments. Half inputs are
+    computed in float32 and rounded once, as ATen's opmath does. `layout_order` names the tensor
+    that leads the output's layout when it is not the first (ATen builds some backwards self-first)."""
+
+    def kernel(*args, **kwargs):
+        tensors = args[:nargs]
+        dtype = result_type(*tensors)
+        if not dtype.is_floating_point:
+            raise RuntimeError(f"\"{fn.__name__}\" not implemented for '{dtype}'")
+        compute = _dtype.float32 if dtype is _dtype.float16 else dtype
+        with np.errstate(all="ignore"):
+            return _ensure_array(fn(*(_np(t, compute) for t in tensors), *args[nargs:], **kwargs), dtype)
+
+    def meta(*args, **kwargs):
+        tensors = [t for t in args[:nargs] if isinstance(t, Tensor)]
+        shape = broadcast_shapes(*(tuple(t.shape) for t in tensors))
+        layout = tensors if layout_order is None else [tensors[i] for i in layout_order]
+        return fake_empty(shape, result_type(*args[:nargs]), pointwise_strides(shape, layout))
+
+    return _laid_out(kernel, meta)
+
+
+def _gelu(x, approximate="none"):
+    if approximate == "tanh":
+        inner = _SQRT_2_OVER_PI * (x + 0.044715 * x * x * x)
+        return 0.5 * x * (1 + np.tanh(inner))
+    return x * 0.5 * (1 + _erf(x * np.asarray(1 / math.sqrt(2), x.dtype)))
+
+
+def _gelu_backward(grad, x, approximate="none"):
+    if approximate == "tanh":
+        x_sq = x * x
+        inner = _SQRT_2_OVER_PI * (x + 0.044715 * x_sq * x)
+        t = np.tanh(inner)
+        left = 0.5 * x
+        right = 1 + t
+        left_derivative = 0.5 * right
+        right_derivative = left * (1 - t * t) * _SQRT_2_OVER_PI * (1 + 3 * 0.044715 * x_sq)
+        return grad * (left_derivative + right_derivative)
+    cdf = 0.5 * (1 + _erf(x * np.asarray(1 / math.sqrt(2), x.dtype)))
+    pdf = np.exp(-0.5 * x * x) * np.asarray(1 / math.sqrt(2 * math.pi), x.dtype)
+    return grad * (cdf + x * pdf)
+
+
+def _silu(x):
+    return x / (1 + np.exp(-x))
+
+
+def _silu_backward(grad, x):
+    s = 1 / (1 + np.exp(-x))
+    return grad * s * (1 + x * (1 - s))
+
+
+def _sigmoid_backward(grad, out):
+    return grad * ((1 - out) * out)
+
+
+def _tanh_backward(grad, out):
+    return grad * (1 - out * out)
+
+
+def _threshold_backward(grad, x, threshold):
+    return np.where(x <= threshold, np.zeros((), grad.dtype), grad)
+
+
+def _threshold(x, threshold, value):
+    return np.where(x <= threshold, np.asarray(value, x.dtype), x)
+
+
+def _leaky_relu(x, negative_slope=0.01):
+    return np.where(x > 0, x, x * np.asarray(negative_slope, x.dtype))
+
+
+def _leaky_relu_backward(grad, x, negative_slope, self_is_result):
+    return np.where(x > 0, grad, grad * np.asarray(negative_slope, grad.dtype))
+
+
+def _hardtanh_kernel():
+    """hardtanh clamps integer tensors too (only bool is refused)."""
+
+    def kernel(self, min_val=-1, max_val=1):
+        if self.dtype is _dtype.bool_:
+            raise RuntimeError("Bool inputs not supported for hardtanh")
+        return _ensure_array(np.clip(self._np, min_val, max_val), self.dtype)
+
+    def meta(self, min_val=-1, max_val=1):  # ATen: hardtanh_out into empty_like(self)
+        return fake_empty(self.shape, self.dtype, preserve_format_strides(self))
+
+    return _laid_out(kernel, meta)
+
+
+def _softplus(x, beta=1, threshold=20):
+    bx = x * beta
+    return np.where(bx > threshold, x, np.log1p(np.exp(bx)) / beta)
+
+
+def _softplus_backward(grad, x, beta, threshold):
+    bx = x * beta
+    z = np.exp(bx)
+    return np.where(bx > threshold, grad, grad * z / (z + 1))
+
+
+def _hardtanh_backward(grad, x, min_val, max_val):
+    return np.where((x > min_val) & (x < max_val), grad, np.zeros((), grad.dtype))
+
+
+gelu = _float_kernel(_gelu)
+gelu_backward = _float_kernel(_gelu_backward, nargs=2)
+silu = _float_kernel(_silu)
+silu_backward = _float_kernel(_silu_backward, nargs=2)
+sigmoid_backward = _float_kernel(_sigmoid_backward, nargs=2)
+tanh_backward = _float_kernel(_tanh_backward, nargs=2)
+leaky_relu = _float_kernel(_leaky_relu)
+leaky_relu_backward = _float_kernel(_leaky_relu_backward, nargs=2, layout_order=(1, 0))
+softplus = _float_kernel(_softplus)
+softplus_backward = _float_kernel(_softplus_backward, nargs=2)
+hardtanh = _hardtanh_kernel()
+hardtanh_backward = _float_kernel(_hardtanh_backward, nargs=2)
+
+
+def _threshold_backward_kernel():
+    def kernel(grad_output, self, threshold):
+        dtype = result_type(grad_output, self)
+        return _ensure_array(_threshold_backward(_np(grad_output, dtype), self._np, threshold), dtype)
+
+    def meta(grad_output, self, threshold):
+        shape = broadcast_shapes(tuple(grad_output.shape), tuple(self.shape))
+        return fake_empty(shape, result_type(grad_output, self), pointwise_strides(shape, [self, grad_output]))
+
+    return _laid_out(kernel, meta)
+
+
+threshold_backward = _threshold_backward_kernel()
+
+
+def _threshold_kernel():
+    def kernel(self, threshold, value):
+        return _ensure_array(_threshold(self._np, threshold, value), self.dtype)
+
+    def meta(self, threshold, value):
+        return fake_empty(self.shape, self.dtype, pointwise_strides(self.shape, [self]))
+
+    return _laid_out(kernel, meta)
+
+
+threshold = _threshold_kernel()

@@ -1,0 +1,138 @@
+"""The torch-level matrix products: mm, bmm, addmm, baddbmm, dot, mv, outer and matmul.
+
+Runtime layer, between user code and the op registry (gathered into the
+`minitorch2` namespace by _functions.py). All but one call their aten op
+directly; `matmul` is composed of dot/mv/mm/bmm and views exactly as PyTorch
+composes it (see its docstring), so that traced graphs record the same ops.
+"""
+from ._functions_pointwise import mul
+from ._functions_shape import _prod, expand, reshape, squeeze, t, transpose, unsqueeze, view
+from ._ops import ops
+
+aten = ops.aten
+
+
+# ---------------------------------------------------------------- matrix products
+def mm(input, mat2):
+    return aten.mm.default(input, mat2)
+
+
+def bmm(input, mat2):
+    return aten.bmm.default(input, mat2)
+
+
+def addmm(input, mat1, mat2, *, beta=1, alpha=1):
+    return aten.addmm.default(input, mat1, mat2, beta=beta, alpha=alpha)
+
+
+def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
+    return aten.baddbmm.default(input, batch1, batch2, beta=beta, alpha=alpha)
+
+
+def dot(input, other):
+    return aten.dot.default(input, other)
+
+
+def mv(input, vec):
+    return aten.mv.default(input, vec)
+
+
+def outer(input, vec2):
+    return mul(reshape(input, [input.shape[0], 1]), vec2)
+
+
+ger = outer
+
+
+def matmul(input, other):
+    """torch.matmul, composed of dot/mv/mm/bmm and views as PyTorch composes it, so traces record the
+    same ops: the larger operand's batch folds into mm rows when that needs no copy (or when the smaller
+    operand requires grad, so its gradient is one mm); otherwise bmm over the expanded batches.
+
+    As in PyTorch there are two variants: eager runs ATen's C++ `_matmul_impl`; with the Python
+    dispatcher enabled (AOT tracing) torch._decomp's `matmul` runs. They differ in three details,
+    marked `traced` below."""
+    a, b = input.dim(), other.dim()
+    if a == 0 or b == 0:
+        raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {a}D and {b}D")
+    if a == 1 and b == 1:
+        return dot(input, other)
+    if a == 2 and b == 1:
+        return mv(input, other)
+    if a == 1 and b == 2:
+        return squeeze(mm(unsqueeze(input, 0), other), 0)  # (eager ATen squeezes in place: squeeze_)
+    if a == 2 and b == 2:
+        return mm(input, other)
+    from ._python_dispatcher import python_dispatcher_enabled
+
+    traced = python_dispatcher_enabled()
+    if _should_fold(input, other, traced):
+        return _folded_matmul(input, other)
+    return _batched_matmul(input, other, traced)
+
+
+def _should_fold(tensor1, tensor2, traced):
+    if tensor1.dim() >= tensor2.dim():
+        t1, t2 = tensor1, tensor2
+    else:  # eager looks at the transposed larger operand (a recorded transpose); the decomposition does not
+        t1, t2 = (tensor2 if traced else transpose(tensor2, -2, -1)), tensor1
+    if not (t1.dim() >= 3 and t2.dim() <= 2):
+        return False
+    if t2.requires_grad:
+        return True
+    if tensor1.dim() == 2:
+        return False
+    if t1.numel() == 0:
+        return True
+    shape, stride = t1.shape, t1.stride()
+    if traced:  # t1 contiguous, size-1 dims aside
+        expected = 1
+        for size, st in zip(reversed(shape), reversed(stride)):
+            if size != 1 and st != expected:
+                return False
+            expected *= size
+        return True
+    for i in range(t1.dim() - 2):  # eager: the batch dims flatten into rows without a copy
+        if stride[i] != stride[i + 1] * shape[i + 1]:
+            return False
+    return True
+
+
+def _folded_matmul(tensor1, tensor2):
+    transposed = tensor2.dim() > tensor1.dim()
+    t1 = transpose(tensor2, -2, -1) if transposed else tensor1
+    t2 = tensor2 if not transposed else (t(tensor1) if tensor1.dim() == 2 else tensor1)
+    output_shape = list(t1.shape[:-1])
+    folded = reshape(t1, [_prod(output_shape), t1.shape[-1]])
+    if t2.dim() == 2:
+        output = aten._unsafe_view.default(mm(folded, t2), output_shape + [t2.shape[1]])
+        return transpose(output, -2, -1).contiguous() if transposed else output
+    return aten._unsafe_view.default(mv(folded, t2), output_shape)
+
+
+def _batched_matmul(tensor1, tensor2, traced):
+    a, b = tensor1.dim(), tensor2.dim()
+    n = tensor1.shape[-2] if a > 1 else 1
+    m1 = tensor1.shape[-1]
+    m2 = tensor2.shape[-2] if b > 1 else tensor2.shape[-1]
+    p = tensor2.shape[-1] if b > 1 else 1
+    batch1, batch2 = tuple(tensor1.shape[:-2]), tuple(tensor2.shape[:-2])
+    if a == 3 and b == 3 and batch1[0] != batch2[0]:  # a batch of one folds instead (traced: if it requires grad)
+        if batch1[0] == 1 and (tensor1.requires_grad or not traced):
+            return matmul(squeeze(tensor1, 0), tensor2)
+        if batch2[0] == 1 and (tensor2.requires_grad or not traced):
+            return matmul(tensor1, squeeze(tensor2, 0))
+    from ._aten.meta_util import broadcast_shapes
+
+    batch = list(broadcast_shapes(batch1, batch2))
+    nbatch = _prod(batch)
+    tensor1_expanded = reshape(expand(tensor1, batch + [n, m1]), [nbatch, n, m1])
+    if b == 1:
+        tensor2_expanded = unsqueeze(reshape(expand(tensor2, batch + [m2]), [nbatch, m2]), 2)
+    else:
+        tensor2_expanded = reshape(expand(tensor2, batch + [m2, p]), [nbatch, m2, p])
+    output_shape = batch + ([n] if a > 1 else []) + ([p] if b > 1 else [])
+    out = bmm(tensor1_expanded, tensor2_expanded)
+    if b == 1:
+        out = squeeze(out, -1)
+    return view(out, output_shape) if traced else aten._unsafe_view.default(out, output_shape)

@@ -1,0 +1,269 @@
+"""The torch-level pointwise functions: arithmetic, unary math, clamp, where, comparisons, logical and bitwise ops.
+
+Runtime layer, between user code and the op registry (gathered into the
+`minitorch2` namespace by _functions.py). Each function picks the overload
+PyTorch dispatches to from its arguments' kinds: `add(t, 2)` is `add.Tensor`
+with a Python scalar, `eq(t, 2)` is `eq.Scalar`, `pow(2, t)` is `pow.Scalar`.
+A Python number in the first position is handled as PyTorch's own functions
+handle it: swapped (`add`, `mul`), turned into the reversed op (`sub` into
+`rsub`) or wrapped in a 0-dim tensor (`div`, `remainder`).
+"""
+from . import _dtype
+from ._functions_shape import _t, nonzero
+from ._ops import ops
+from ._tensor import Tensor
+
+aten = ops.aten
+
+
+# ---------------------------------------------------------------- arithmetic
+def add(input, other, *, alpha=1, out=None):
+    if not _t(input):
+        input, other = other, input
+    if alpha == 1:
+        return aten.add.Tensor(input, other)
+    return aten.add.Tensor(input, other, alpha=alpha)
+
+
+def sub(input, other, *, alpha=1, out=None):
+    if not _t(input):
+        return aten.rsub.Scalar(other, input, alpha)
+    if alpha == 1:
+        return aten.sub.Tensor(input, other)
+    return aten.sub.Tensor(input, other, alpha=alpha)
+
+
+subtract = sub
+
+
+def rsub(input, other, *, alpha=1):
+    if _t(other):
+        return aten.rsub.Tensor(input, other, alpha=alpha)
+    return aten.rsub.Scalar(input, other, alpha)
+
+
+def mul(input, other, *, out=None):
+    if not _t(input):
+        input, other = other, input
+    return aten.mul.Tensor(input, other)
+
+
+multiply = mul
+
+
+def div(input, other, *, rounding_mode=None, out=None):
+    if not _t(input):
+        input = scalar_tensor_like(input, other)
+    if rounding_mode is not None:
+        return aten.div.Tensor_mode(input, other, rounding_mode=rounding_mode)
+    return aten.div.Tensor(input, other)
+
+
+divide = true_divide = div
+
+
+def floor_divide(input, other):
+    if not _t(input):
+        input = scalar_tensor_like(input, other)
+    return aten.div.Tensor_mode(input, other, rounding_mode="floor")
+
+
+def remainder(input, other):
+    if not _t(input):
+        input = scalar_tensor_like(input, other)
+    return aten.remainder.Tensor(input, other)
+
+
+def fmod(input, other):
+    return aten.fmod.Tensor(input, other) if _t(other) else aten.fmod.Scalar(input, other)
+
+
+def scalar_tensor_like(value, like):
+    return aten.scalar_tensor.default(value, dtype=_dtype.scalar_dtype(value))
+
+
+def pow(input, exponent):
+    if not _t(input):
+        return aten.pow.Scalar(input, exponent)
+    if _t(exponent):
+        return aten.pow.Tensor_Tensor(input, exponent)
+    return aten.pow.Tensor_Scalar(input, exponent)
+
+
+def neg(input):
+    return aten.neg.default(input)
+
+
+negative = neg
+
+
+def maximum(input, other):
+    return aten.maximum.default(input, other)
+
+
+def minimum(input, other):
+    return aten.minimum.default(input, other)
+
+
+def atan2(input, other):
+    return aten.atan2.default(input, other)
+
+
+def lerp(input, end, weight):
+    return aten.lerp.Scalar(input, end, weight)
+
+
+def addcmul(input, tensor1, tensor2, *, value=1):
+    return aten.addcmul.default(input, tensor1, tensor2, value=value)
+
+
+def addcdiv(input, tensor1, tensor2, *, value=1):
+    return aten.addcdiv.default(input, tensor1, tensor2, value=value)
+
+
+def _unary(op):
+    def fn(input, *, out=None):
+        return op(input)
+
+    fn.__name__ = fn.__qualname__ = op._opname
+    return fn
+
+
+abs = _unary(aten.abs.default)
+absolute = abs
+exp = _unary(aten.exp.default)
+exp2 = _unary(aten.exp2.default)
+expm1 = _unary(aten.expm1.default)
+log = _unary(aten.log.default)
+log2 = _unary(aten.log2.default)
+log10 = _unary(aten.log10.default)
+log1p = _unary(aten.log1p.default)
+sin = _unary(aten.sin.default)
+cos = _unary(aten.cos.default)
+tan = _unary(aten.tan.default)
+asin = _unary(aten.asin.default)
+acos = _unary(aten.acos.default)
+atan = _unary(aten.atan.default)
+sinh = _unary(aten.sinh.default)
+cosh = _unary(aten.cosh.default)
+sqrt = _unary(aten.sqrt.default)
+rsqrt = _unary(aten.rsqrt.default)
+reciprocal = _unary(aten.reciprocal.default)
+tanh = _unary(aten.tanh.default)
+sigmoid = _unary(aten.sigmoid.default)
+erf = _unary(aten.erf.default)
+relu = _unary(aten.relu.default)
+sign = _unary(aten.sign.default)
+sgn = _unary(aten.sgn.default)
+floor = _unary(aten.floor.default)
+ceil = _unary(aten.ceil.default)
+trunc = _unary(aten.trunc.default)
+round = _unary(aten.round.default)
+logical_not = _unary(aten.logical_not.default)
+bitwise_not = _unary(aten.bitwise_not.default)
+isnan = _unary(aten.isnan.default)
+isinf = _unary(aten.isinf.default)
+isfinite = _unary(aten.isfinite.default)
+
+
+def relu_(input):
+    return aten.relu_.default(input)
+
+
+def clamp(input, min=None, max=None, *, out=None):
+    if _t(min) or _t(max):
+        return aten.clamp.Tensor(input, min, max)
+    return aten.clamp.default(input, min, max)
+
+
+clip = clamp
+
+
+def clamp_min(input, min):
+    return aten.clamp_min.default(input, min)
+
+
+def clamp_max(input, max):
+    return aten.clamp_max.default(input, max)
+
+
+def where(condition, input=None, other=None):
+    if input is None and other is None:
+        return nonzero(condition, as_tuple=True)
+    if not _t(input):
+        input = aten.scalar_tensor.default(input, dtype=_scalar_where_dtype(input, other))
+    if not _t(other):
+        other = aten.scalar_tensor.default(other, dtype=_scalar_where_dtype(other, input))
+    return aten.where.self(condition, input, other)
+
+
+def _scalar_where_dtype(value, other):
+    if _t(other) and _dtype.scalar_dtype(value).category <= other.dtype.category:
+        return other.dtype
+    return _dtype.scalar_dtype(value)
+
+
+def masked_fill(input, mask, value):
+    if _t(value):
+        return aten.masked_fill.Tensor(input, mask, value)
+    return aten.masked_fill.Scalar(input, mask, value)
+
+
+# ---------------------------------------------------------------- comparisons
+def _compare(name):
+    tensor_op = getattr(aten, name).Tensor
+    scalar_op = getattr(aten, name).Scalar
+
+    def fn(input, other, *, out=None):
+        return tensor_op(input, other) if _t(other) else scalar_op(input, other)
+
+    fn.__name__ = fn.__qualname__ = name
+    return fn
+
+
+eq = _compare("eq")
+ne = _compare("ne")
+lt = _compare("lt")
+le = _compare("le")
+gt = _compare("gt")
+ge = _compare("ge")
+greater, greater_equal, less, less_equal, not_equal = gt, ge, lt, le, ne
+
+
+def logical_and(input, other):
+    return aten.logical_and.default(input, other)
+
+
+def logical_or(input, other):
+    return aten.logical_or.default(input, other)
+
+
+def logical_xor(input, other):
+    return aten.logical_xor.default(input, other)
+
+
+def bitwise_and(input, other):
+    return aten.bitwise_and.Tensor(input, other)
+
+
+def bitwise_or(input, other):
+    return aten.bitwise_or.Tensor(input, other)
+
+
+def bitwise_xor(input, other):
+    return aten.bitwise_xor.Tensor(input, other)
+
+
+def equal(input, other):
+    return tuple(input.shape) == tuple(other.shape) and bool(aten.eq.Tensor(input, other).all())
+
+
+def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    return bool(isclose(input, other, rtol, atol, equal_nan).all())
+
+
+def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    import numpy as np
+
+    result = np.isclose(input.numpy(force=True), other.numpy(force=True), rtol=rtol, atol=atol, equal_nan=equal_nan)
+    return Tensor._from_numpy(np.asarray(result))

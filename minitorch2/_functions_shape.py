@@ -1,0 +1,250 @@
+"""The torch-level shape functions: views, joining and splitting, indexing, and the small helpers.
+
+Runtime layer, between user code and the op registry (gathered into the
+`minitorch2` namespace by _functions.py). Each function picks the aten op
+PyTorch's own function records: `reshape` is a `view` when the strides allow
+one and a `clone` plus `_unsafe_view` otherwise, `flatten` and `chunk` are
+composed of `reshape` and `split`. The other function modules build on this
+one (matmul's reshapes, `where(condition)`'s nonzero), so it also holds the
+argument helpers they share (`_t`, `_dims`).
+"""
+from . import _dtype
+from ._ops import ops
+from ._tensor import Tensor, contiguous_format
+
+aten = ops.aten
+
+
+# ---------------------------------------------------------------- argument helpers
+def _t(x):
+    return isinstance(x, Tensor)
+
+
+def _dims(dim):
+    if dim is None:
+        return None
+    if isinstance(dim, (list, tuple)):
+        return list(dim)
+    return [dim]
+
+
+# ---------------------------------------------------------------- shape functions
+def reshape(input, shape, *more):
+    if more or isinstance(shape, int):
+        shape = [shape, *more]
+    shape = list(shape)
+    from ._aten.views import infer_size, view_strides
+
+    target = infer_size(shape, input.numel())
+    if view_strides(tuple(input.shape), input.stride(), target) is not None:
+        return aten.view.default(input, shape)
+    return aten._unsafe_view.default(aten.clone.default(input, memory_format=contiguous_format), list(target))
+
+
+def view(input, shape):
+    return aten.view.default(input, list(shape))
+
+
+def flatten(input, start_dim=0, end_dim=-1):
+    n = input.dim()
+    if n == 0:
+        return reshape(input, [1])
+    s = start_dim % n
+    e = end_dim % n
+    if s > e:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    if s == e:
+        return input
+    shape = list(input.shape[:s]) + [-1 if input.numel() else _prod(input.shape[s:e + 1])] + list(input.shape[e + 1:])
+    return reshape(input, shape)
+
+
+def unflatten(input, dim, sizes):
+    d = dim % input.dim()
+    return view(input, list(input.shape[:d]) + list(sizes) + list(input.shape[d + 1:]))
+
+
+def _prod(xs):
+    n = 1
+    for x in xs:
+        n *= x
+    return n
+
+
+def squeeze(input, dim=None):
+    if dim is None:
+        return aten.squeeze.default(input)
+    if isinstance(dim, (list, tuple)):
+        return aten.squeeze.dims(input, list(dim))
+    return aten.squeeze.dim(input, dim)
+
+
+def unsqueeze(input, dim):
+    return aten.unsqueeze.default(input, dim)
+
+
+def permute(input, dims):
+    return aten.permute.default(input, list(dims))
+
+
+def transpose(input, dim0, dim1):
+    return aten.transpose.int(input, dim0, dim1)
+
+
+swapaxes = swapdims = transpose
+
+
+def t(input):
+    return aten.t.default(input)
+
+
+def expand(input, size):
+    return aten.expand.default(input, list(size))
+
+
+def select(input, dim, index):
+    return aten.select.int(input, dim, index)
+
+
+def narrow(input, dim, start, length):
+    return aten.slice.Tensor(input, dim, start, start + length)
+
+
+def diagonal(input, offset=0, dim1=0, dim2=1):
+    return aten.diagonal.default(input, offset, dim1, dim2)
+
+
+def movedim(input, source, destination):
+    src = [source] if isinstance(source, int) else list(source)
+    dst = [destination] if isinstance(destination, int) else list(destination)
+    n = input.dim()
+    src = [s % n for s in src]
+    dst = [s % n for s in dst]
+    order = [i for i in range(n) if i not in src]
+    result = [None] * n
+    for s, dd in zip(src, dst):
+        result[dd] = s
+    it = iter(order)
+    return permute(input, [r if r is not None else next(it) for r in result])
+
+
+def cat(tensors, dim=0, *, out=None):
+    return aten.cat.default(list(tensors), dim)
+
+
+concat = concatenate = cat
+
+
+def stack(tensors, dim=0, *, out=None):
+    return aten.stack.default(list(tensors), dim)
+
+
+def hstack(tensors):
+    return cat(tensors, 0 if tensors[0].dim() == 1 else 1)
+
+
+def vstack(tensors):
+    return cat([t if t.dim() > 1 else unsqueeze(t, 0) for t in tensors], 0)
+
+
+def split(tensor, split_size_or_sections, dim=0):
+    if isinstance(split_size_or_sections, int):
+        return tuple(aten.split.Tensor(tensor, split_size_or_sections, dim))
+    return tuple(aten.split_with_sizes.default(tensor, list(split_size_or_sections), dim))
+
+
+def chunk(input, chunks, dim=0):
+    size = input.shape[dim]
+    each = -(-size // chunks) if size else 1
+    return split(input, each, dim)
+
+
+def unbind(input, dim=0):
+    return tuple(aten.unbind.int(input, dim))
+
+
+def tril(input, diagonal=0):
+    return aten.tril.default(input, diagonal)
+
+
+def triu(input, diagonal=0):
+    return aten.triu.default(input, diagonal)
+
+
+def flip(input, dims):
+    return aten.flip.default(input, list(dims))
+
+
+def roll(input, shifts, dims=None):
+    shifts = [shifts] if isinstance(shifts, int) else list(shifts)
+    return aten.roll.default(input, shifts, [] if dims is None else _dims(dims))
+
+
+def gather(input, dim, index, *, sparse_grad=False):
+    return aten.gather.default(input, dim, index)
+
+
+def scatter(input, dim, index, src=None, *, value=None, reduce=None):
+    if src is None:
+        src = value
+    if _t(src):
+        return aten.scatter.src(input, dim, index, src)
+    return aten.scatter.value(input, dim, index, src)
+
+
+def scatter_add(input, dim, index, src):
+    return aten.scatter_add.default(input, dim, index, src)
+
+
+def index_select(input, dim, index):
+    return aten.index_select.default(input, dim, index)
+
+
+def index_add(input, dim, index, source, *, alpha=1):
+    return aten.index_add.default(input, dim, index, source, alpha=alpha)
+
+
+def nonzero(input, *, as_tuple=False):
+    result = aten.nonzero.default(input)
+    if as_tuple:
+        return tuple(result[:, i] for i in range(result.shape[1]))
+    return result
+
+
+def clone(input, *, memory_format=None):
+    return aten.clone.default(input)
+
+
+def detach(input):
+    return aten.detach.default(input)
+
+
+def numel(input):
+    return input.numel()
+
+
+def is_tensor(obj):
+    return isinstance(obj, Tensor)
+
+
+def is_floating_point(input):
+    return input.dtype.is_floating_point
+
+
+def broadcast_tensors(*tensors):
+    from ._aten.meta_util import broadcast_shapes
+
+    shape = list(broadcast_shapes(*(tuple(t.shape) for t in tensors)))
+    return tuple(expand(t, shape) for t in tensors)
+
+
+def broadcast_to(input, size):
+    return expand(input, size)
+
+
+def einsum(equation, *operands):
+    raise NotImplementedError("minitorch2 does not implement einsum (optional in API.md)")
+
+
+def result_type(tensor1, tensor2):
+    return _dtype.result_type(tensor1, tensor2)
