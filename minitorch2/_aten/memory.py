@@ -106,9 +106,26 @@ def _writes_into_self(ufunc, self, other, alpha):
         other = other._np
     elif type(other) not in (int, float) or alpha != 1:
         return False
-    with np.errstate(all="ignore"):
-        ufunc(self._np, other if alpha == 1 else np.multiply(other, alpha), out=self._np)
+    if alpha == 1 or not _axpy(ufunc, self._np, other, alpha):
+        with np.errstate(all="ignore"):
+            ufunc(self._np, other if alpha == 1 else np.multiply(other, alpha), out=self._np)
     self._bump_version()
+    return True
+
+
+def _axpy(ufunc, target, other, alpha):
+    """target += alpha * other (or -= for subtract) by BLAS's axpy: one pass, one rounding per element
+    (a fused multiply-add, as ATen's vectorized add with alpha), where both are contiguous and apart."""
+    if ufunc not in (np.add, np.subtract) or not (target.flags.c_contiguous and other.flags.c_contiguous) \
+            or np.shares_memory(target, other):
+        return False
+    from scipy.linalg import blas
+
+    axpy = blas.saxpy if target.dtype == np.float32 else blas.daxpy
+    flat = target.reshape(-1)
+    result = axpy(other.reshape(-1), flat, a=alpha if ufunc is np.add else -alpha)
+    if not np.shares_memory(result, flat):  # (BLAS worked on a copy: take its result)
+        np.copyto(flat, result)
     return True
 
 
