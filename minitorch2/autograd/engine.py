@@ -13,7 +13,7 @@ import heapq
 
 from .._dispatch import state
 from .._tensor import preserve_format
-from .graph import AccumulateGrad, gradient_edge
+from .graph import AccumulateGrad, clone_obeying_layout_contract, gradient_edge
 
 
 def _make_grads(outputs, grad_outputs):
@@ -73,15 +73,18 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, capture=None
     edges = _roots(outputs)
     grads = _make_grads(outputs, grad_outputs)
     buffers = {}
-    for (node, nr), g in zip(edges, grads):
-        _accumulate(buffers, node, nr, g, ops)
-    root_nodes = list({id(n): n for n, _ in edges}.values())
-    deps = _dependencies(root_nodes)
-    ready = [(-n.sequence_nr, id(n), n) for n in root_nodes if deps.get(n, 0) == 0]
-    heapq.heapify(ready)
     previous = state.grad_enabled
     state.grad_enabled = create_graph
     try:
+        given = list(grad_outputs) if grad_outputs is not None else [None] * len(grads)
+        for (node, nr), g, user_grad in zip(edges, grads, given):
+            if capture is None and isinstance(node, AccumulateGrad) and user_grad is not None:
+                g = clone_obeying_layout_contract(g, node.variable)  # .grad must not alias the caller's tensor
+            _accumulate(buffers, node, nr, g, ops)
+        root_nodes = list({id(n): n for n, _ in edges}.values())
+        deps = _dependencies(root_nodes)
+        ready = [(-n.sequence_nr, id(n), n) for n in root_nodes if deps.get(n, 0) == 0]
+        heapq.heapify(ready)
         while ready:
             _, _, node = heapq.heappop(ready)
             incoming = buffers.pop(node, None) or []

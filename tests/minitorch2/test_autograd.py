@@ -207,6 +207,17 @@ def test_leaf_gradients_follow_the_layout_contract(case):
     np.testing.assert_array_equal(ours.grad.numpy(), theirs.grad.numpy())
 
 
+def test_a_leaf_grad_never_aliases_the_gradient_passed_to_backward():
+    for lib in (mt, torch):
+        x, g = lib.ones(2, 3).requires_grad_(), lib.full((2, 3), 2.0)
+        x.backward(g)
+        assert x.grad.data_ptr() != g.data_ptr()
+        x.grad.zero_()
+        assert g.tolist() == [[2.0] * 3] * 2
+        (captured,) = lib.autograd.grad(x, x, g)  # autograd.grad hands the tensor back as it is
+        assert captured.data_ptr() == g.data_ptr()
+
+
 def test_backward_with_gradient_argument_and_inputs():
     (x_o, x_t), (y_o, y_t) = leaves((2, 3), (2, 3))
     g = np.arange(6.0).reshape(2, 3)
