@@ -44,13 +44,15 @@ def store_expensive_reductions(body):
 
 def _store_computing(later, reduce):
     """The store in a later inner loop over the reduction's own loop variables whose value contains the
-    reduction's value, into a buffer of the value's dtype; or None."""
+    reduction's value, into a buffer of the value's dtype, at an element of its own for each value; or
+    None."""
     for stmt in later:
         if not (isinstance(stmt, L.Loop) and stmt.vars == reduce.rvars and stmt.ranges == reduce.rranges):
             continue
         for store in stmt.body:
             if (isinstance(store, L.Store) and store.mode is None and _contains(store.value, reduce.value)
-                    and getattr(store.value, "dtype", None) == reduce.value.dtype):
+                    and getattr(store.value, "dtype", None) == reduce.value.dtype
+                    and set(reduce.rvars) <= store.index.variables()):  # one element per reduced value
                 return store
     return None
 
