@@ -238,12 +238,17 @@ CASES = {
                 lambda: (randn(2, 5, 3), randn(2, 5, 7), randn(2, 7, 3))),
     "mv": (lambda a, b: aten.mv.default(a, b), lambda: (randn(5, 7), randn(7))),
     "bmm": (lambda a, b: aten.relu.default(aten.bmm.default(a, b)), lambda: (randn(2, 5, 7), randn(2, 7, 3))),
+    # an extern kernel by design, as in torch's Inductor (im2col + BLAS), not a fallback
+    "convolution": (lambda x, w, b: aten.relu.default(
+        aten.convolution.default(x, w, b, [2, 1], [1, 0], [1, 1], False, [0, 0], 1)),
+        lambda: (randn(2, 2, 5, 5), randn(3, 2, 3, 3), randn(3))),
 }
 
 # Extern calls by design: the eager kernel of the op runs (listed in the graph's fallbacks).
 FALLBACKS = {
-    "convolution": (lambda x, w: aten.convolution.default(x, w, None, [1, 1], [0, 0], [1, 1], False, [0, 0], 1),
-                    lambda: (randn(1, 2, 5, 5), randn(3, 2, 3, 3))),
+    "convolution_backward": (lambda g, x, w: aten.convolution_backward.default(
+        g, x, w, [3], [1, 1], [0, 0], [1, 1], False, [0, 0], 1, [True, True, True]),
+        lambda: (randn(1, 3, 3, 3), randn(1, 2, 5, 5), randn(3, 2, 3, 3))),
     "max_pool2d.padded": (lambda a: aten.max_pool2d_with_indices.default(a, [3, 3], [2, 2], [1, 1]),
                           lambda: (randn(1, 2, 5, 5),)),
     "diagonal.view_of_a_temporary": (
@@ -284,6 +289,12 @@ def test_lowered_op_matches_eager(name, codegen):
     assert compiled.fallbacks == [], f"{name} fell back to eager: {compiled.fallbacks}"
     no_kernel = ("mm", "mm.transposed", "mv", "t", "as_strided", "view")  # an extern call, or a view
     assert compiled.kernels or name in no_kernel, "nothing was compiled"
+
+
+def test_convolution_is_called_as_an_extern_kernel(codegen):
+    compiled = check_case(*CASES["convolution"])
+    assert "extern_call(ops.aten.convolution.default" in compiled.source
+    assert "fallback_call(" not in compiled.source
 
 
 @pytest.mark.parametrize("name", sorted(FALLBACKS))
