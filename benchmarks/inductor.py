@@ -6,7 +6,9 @@
 Every workload runs in one process against every competitor, at each thread
 count (torch.set_num_threads and backend.config.threads; numpy's BLAS stays
 at one thread), so the ratios are like for like even when another process
-takes a core. For each workload it reports the steady-state time per call,
+takes a core; the competitors' calls are interleaved in rounds (see measure),
+so a slow stretch of the machine does not fall on one of them alone. For each
+workload it reports the steady-state time per call (the best round),
 the speed-up of minitorch2's compiled code over each competitor and, for
 memory-bound work, the fraction of the machine's memory bandwidth, measured
 in the same run as the best of numpy copies of a 64 MiB array (read + write).
@@ -187,6 +189,11 @@ def _compilers():
 
 
 def measure(name, threads, quick):
+    """Steady-state seconds per call of each competitor, measured in interleaved rounds: every round
+    times one call of each competitor in turn, after one untimed call that brings its own data back
+    into cache (as back-to-back steps of a training loop find it). A slow stretch of the machine (a
+    neighbour taking the core) then costs every competitor a round, not one competitor its whole
+    measurement. Reported: the best round of each."""
     make, numpy_step, nbytes, repeat = WORKLOADS[name]
     repeat = 2 if quick else repeat
     ours_compile, torch_compile = _compilers()
@@ -194,19 +201,24 @@ def measure(name, threads, quick):
     backend_config.threads = threads
     torch._dynamo.reset()
     frontend.reset()
-    row = {}
+    steps, first_calls = {}, {}
     for label, lib, compiler in (("ours eager", minitorch2, None), ("ours compiled", minitorch2, ours_compile),
                                  ("torch eager", torch, None), ("torch.compile", torch, torch_compile)):
-        step = make(lib, compiler)
+        steps[label] = step = make(lib, compiler)
         start = time.perf_counter()
         step()
-        first = time.perf_counter() - start
-        row[label] = _best(step, repeat)
         if compiler is not None:
-            row[label + " first call"] = max(first - row[label], 0.0)
+            first_calls[label] = time.perf_counter() - start
     if numpy_step is not None:
         x = np.random.default_rng(0).standard_normal(N_CHAIN).astype(np.float32)
-        row["numpy"] = _best(lambda: numpy_step(x), repeat)
+        steps["numpy"] = lambda: numpy_step(x)
+    rounds = {label: [] for label in steps}
+    for _ in range(repeat):
+        for label, step in steps.items():
+            step()
+            rounds[label].append(_best(step, 1))
+    row = {label: min(times) for label, times in rounds.items()}
+    row.update({label + " first call": max(first - row[label], 0.0) for label, first in first_calls.items()})
     row["bytes"] = nbytes
     return row
 
