@@ -223,8 +223,9 @@ def _build_table():
         # factories
         "full": P.full, "zeros": P.factory(0), "ones": P.factory(1), "empty.memory_format": P.factory(0),
         "zeros_like": P.like(0), "ones_like": P.like(1), "empty_like": P.like(0), "full_like": P.full_like,
-        "new_zeros": P.new_factory(0), "new_empty": P.new_factory(0), "fill.Scalar": P.fill,
-        "scalar_tensor": P.scalar_tensor, "arange.start_step": P.arange,
+        "new_zeros": P.new_factory(0), "new_empty": P.new_factory(0), "new_ones": P.new_factory(1),
+        "new_full": P.new_full, "fill.Scalar": P.fill, "scalar_tensor": P.scalar_tensor,
+        "arange.start_step": P.arange, "arange.start": P.arange, "arange.default": P.arange,
         # views
         "view": V.view, "_unsafe_view": V.view, "expand": V.expand, "permute": V.permute,
         "transpose.int": V.transpose, "t": V.t, "unsqueeze": V.unsqueeze, "squeeze": V.squeeze,

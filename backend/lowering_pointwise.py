@@ -414,6 +414,10 @@ def new_factory(value):
     return lower
 
 
+def new_full(x, size, value, *, dtype=None, **_):
+    return full(size, value, dtype=dtype or x.dtype)
+
+
 def full_like(x, value, *, dtype=None, **_):
     return full(x.get_size(), value, dtype=dtype or x.dtype)
 

@@ -22,6 +22,7 @@ import numpy as np
 
 import minitorch2
 from minitorch2 import _dtype
+from minitorch2 import _tensor
 from minitorch2._tensor import Size, Tensor
 
 from . import ir
@@ -45,6 +46,7 @@ class WrapperCodeGen:
                  f'{sum(isinstance(s, ExternStep) for s in self.scheduler.steps)} extern calls."""',
                  "from backend.wrapper import (alloc, as_tensor, extern_call, extern_mm, fallback_call, free,",
                  "                             input_storage, lend, ptr, reinterpret, to_buffer, tensor_arg)",
+                 "import minitorch2",
                  "from minitorch2 import _dtype as dt",
                  "from minitorch2 import ops",
                  ""]
@@ -188,6 +190,10 @@ def _arg_code(value):
             _arg_code(v) for v in value) + ",)"
     if isinstance(value, _dtype.dtype):
         return _dtype_code(value)
+    if isinstance(value, (_tensor.memory_format, _tensor.layout)):  # printed torch.contiguous_format, torch.strided
+        return "minitorch2." + value.removeprefix("torch.")
+    if isinstance(value, _tensor.device):
+        return f"minitorch2.device({str(value)!r})"
     return repr(value)
 
 

@@ -41,8 +41,7 @@ from . import optim  # noqa: E402
 from . import fx  # noqa: E402
 from .nn.parameter import Parameter as _Parameter  # noqa: E402,F401
 
-strided = "torch.strided"
-from ._tensor import channels_last, contiguous_format, memory_format, preserve_format  # noqa: E402,F401
+from ._tensor import channels_last, contiguous_format, layout, memory_format, preserve_format, strided  # noqa: E402,F401
 inf = math.inf
 nan = math.nan
 e = 2.718281828459045

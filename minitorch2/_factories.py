@@ -11,7 +11,7 @@ import numpy as np
 
 from . import _dtype
 from ._ops import ops
-from ._tensor import Tensor
+from ._tensor import CPU, Tensor, device
 
 aten = ops.aten
 
@@ -74,10 +74,10 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
             array = np.array(_to_nested(data), dtype=dtype.np)
         except ValueError as e:
             raise ValueError(f"expected sequence of equal-length lists: {e}") from None
-    t = Tensor._from_numpy(np.array(array, copy=True, order="C"), dtype)
-    if requires_grad:
-        t.requires_grad_(True)
-    return t
+    # lift_fresh marks a tensor built from Python data (an identity eagerly); a tracer records the data as a
+    # constant and copies it (lift_fresh_copy), as PyTorch's does
+    t = aten.lift_fresh.default(Tensor._from_numpy(np.array(array, copy=True, order="C"), dtype))
+    return _finish(t, requires_grad)
 
 
 def as_tensor(data, dtype=None, device=None):
@@ -105,27 +105,62 @@ def _finish(t, requires_grad):
     return t
 
 
+def _device(name):
+    """The device a factory call names: tensors live on the CPU only."""
+    if isinstance(name, int) or str(name).partition(":")[0] == "cuda":
+        raise AssertionError("Torch not compiled with CUDA enabled")
+    result = name if isinstance(name, device) else device(name)
+    if result.type != "cpu":
+        raise NotImplementedError(f"minitorch2 creates tensors on the CPU only, not on device '{result}'")
+    return result
+
+
+def _options(dtype, layout, device, pin_memory, memory_format=None, *, from_tensor=False):
+    """The keyword arguments PyTorch's Python bindings hand a factory op, so traced graphs read as
+    PyTorch's: dtype, layout and memory_format when given; the device always for a new tensor (the
+    default device, cpu, when none is named) and only when named for the *_like and new_* ops, whose
+    tensor decides it otherwise; pin_memory always."""
+    if pin_memory:
+        raise RuntimeError("pin_memory=True requires a CUDA or other accelerator backend; no pinned memory "
+                           "allocator is available on this system.")
+    options = {}
+    if dtype is not None:
+        options["dtype"] = dtype
+    if layout is not None:
+        options["layout"] = layout
+    if device is not None or not from_tensor:
+        options["device"] = _device(CPU if device is None else device)
+    options["pin_memory"] = False
+    if memory_format is not None:
+        options["memory_format"] = memory_format
+    return options
+
+
 def zeros(*size, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False, out=None):
-    return _finish(aten.zeros.default(_size(size), dtype=dtype), requires_grad)
+    return _finish(aten.zeros.default(_size(size), **_options(dtype, layout, device, pin_memory)), requires_grad)
 
 
 def ones(*size, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False, out=None):
-    return _finish(aten.ones.default(_size(size), dtype=dtype), requires_grad)
+    return _finish(aten.ones.default(_size(size), **_options(dtype, layout, device, pin_memory)), requires_grad)
 
 
 def empty(*size, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False, memory_format=None, out=None):
-    return _finish(aten.empty.memory_format(_size(size), dtype=dtype), requires_grad)
+    options = _options(dtype, layout, device, pin_memory, memory_format)
+    return _finish(aten.empty.memory_format(_size(size), **options), requires_grad)
 
 
 def full(size, fill_value, *, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False, out=None):
     if isinstance(fill_value, Tensor):
         fill_value = fill_value.item()
-    return _finish(aten.full.default(_size((size,)), fill_value, dtype=dtype), requires_grad)
+    options = _options(dtype, layout, device, pin_memory)
+    return _finish(aten.full.default(_size((size,)), fill_value, **options), requires_grad)
 
 
-def _like(op, *args):
-    def like(input, *extra, dtype=None, device=None, requires_grad=False, layout=None, memory_format=None, pin_memory=False):
-        return _finish(op(input, *extra, dtype=dtype), requires_grad)
+def _like(op):
+    def like(input, *extra, dtype=None, device=None, requires_grad=False, layout=None, memory_format=None,
+             pin_memory=False):
+        options = _options(dtype, layout, device, pin_memory, memory_format, from_tensor=True)
+        return _finish(op(input, *extra, **options), requires_grad)
 
     return like
 
@@ -134,67 +169,91 @@ zeros_like = _like(aten.zeros_like.default)
 ones_like = _like(aten.ones_like.default)
 empty_like = _like(aten.empty_like.default)
 full_like = _like(aten.full_like.default)
+rand_like = _like(aten.rand_like.default)
+randn_like = _like(aten.randn_like.default)
 
 
-def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False, out=None):
-    if end is None:
-        start, end = 0, start
-    start, end, step = (x.item() if isinstance(x, Tensor) else x for x in (start, end, step))
-    return _finish(aten.arange.start_step(start, end, step, dtype=dtype), requires_grad)
+def _number(value):
+    return value.item() if isinstance(value, Tensor) else value
+
+
+_NO_STEP = object()
+
+
+def arange(start, end=None, step=_NO_STEP, *, dtype=None, device=None, requires_grad=False, layout=None,
+           pin_memory=False, out=None):
+    """arange(end), arange(start, end) and arange(start, end, step) are three aten overloads, as in PyTorch."""
+    options = _options(dtype, layout, device, pin_memory)
+    if end is None and step is _NO_STEP:
+        result = aten.arange.default(_number(start), **options)
+    elif step is _NO_STEP:
+        result = aten.arange.start(_number(start), _number(end), **options)
+    else:
+        start, end = (0, start) if end is None else (start, end)
+        result = aten.arange.start_step(_number(start), _number(end), _number(step), **options)
+    return _finish(result, requires_grad)
 
 
 def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False, out=None):
-    return _finish(aten.linspace.default(start, end, steps, dtype=dtype), requires_grad)
+    options = _options(dtype, layout, device, pin_memory)
+    return _finish(aten.linspace.default(start, end, steps, **options), requires_grad)
 
 
 def eye(n, m=None, *, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False, out=None):
-    return _finish(aten.eye.m(n, n if m is None else m, dtype=dtype), requires_grad)
+    options = _options(dtype, layout, device, pin_memory)
+    result = aten.eye.default(n, **options) if m is None else aten.eye.m(n, m, **options)
+    return _finish(result, requires_grad)
 
 
 def scalar_tensor(s, *, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
-    return _finish(aten.scalar_tensor.default(s, dtype=dtype), requires_grad)
+    return _finish(aten.scalar_tensor.default(s, **_options(dtype, layout, device, pin_memory)), requires_grad)
 
 
 # ---------------------------------------------------------------- random factories
+def _with_generator(op, generator_op, generator, *args, **options):
+    """PyTorch's Python bindings pick the `.generator` overload only when a generator is passed."""
+    if generator is None:
+        return op(*args, **options)
+    return generator_op(*args, generator=generator, **options)
+
+
 def rand(*size, generator=None, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False, out=None):
-    t = empty(*size, dtype=dtype)
-    aten.uniform_.default(t, 0.0, 1.0, generator=generator)
-    return _finish(t, requires_grad)
+    options = _options(dtype, layout, device, pin_memory)
+    return _finish(_with_generator(aten.rand.default, aten.rand.generator, generator, _size(size), **options),
+                   requires_grad)
 
 
 def randn(*size, generator=None, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False, out=None):
-    t = empty(*size, dtype=dtype)
-    aten.normal_.default(t, 0.0, 1.0, generator=generator)
-    return _finish(t, requires_grad)
+    options = _options(dtype, layout, device, pin_memory)
+    return _finish(_with_generator(aten.randn.default, aten.randn.generator, generator, _size(size), **options),
+                   requires_grad)
 
 
 def randint(low, high=None, size=None, *, generator=None, dtype=None, device=None, requires_grad=False, layout=None,
             pin_memory=False, out=None):
+    """randint(high, size) and randint(low, high, size): aten's randint and randint.low."""
     if size is None:
-        low, high, size = 0, low, high
+        high, size = low, high
+        result = _with_generator(aten.randint.default, aten.randint.generator, generator, high, _size((size,)),
+                                 **_options(dtype, layout, device, pin_memory))
+    else:
+        result = _with_generator(aten.randint.low, aten.randint.low_generator, generator, low, high, _size((size,)),
+                                 **_options(dtype, layout, device, pin_memory))
+    return _finish(result, requires_grad)
+
+
+def randint_like(input, low=0, high=None, *, dtype=None, device=None, requires_grad=False, layout=None,
+                 memory_format=None, pin_memory=False):
+    options = _options(dtype, layout, device, pin_memory, memory_format, from_tensor=True)
     if high is None:
-        low, high = 0, low
-    t = empty(*size, dtype=dtype or _dtype.int64)
-    getattr(aten.random_, "from")(t, low, high, generator=generator)
-    return t
-
-
-def rand_like(input, *, dtype=None, device=None, requires_grad=False, layout=None, memory_format=None):
-    return rand(*input.shape, dtype=dtype or input.dtype, requires_grad=requires_grad)
-
-
-def randn_like(input, *, dtype=None, device=None, requires_grad=False, layout=None, memory_format=None):
-    return randn(*input.shape, dtype=dtype or input.dtype, requires_grad=requires_grad)
-
-
-def randint_like(input, low=0, high=None, *, dtype=None, device=None, requires_grad=False, layout=None, memory_format=None):
-    if high is None:
-        low, high = 0, low
-    return randint(low, high, tuple(input.shape), dtype=dtype or input.dtype)
+        return _finish(aten.randint_like.default(input, low, **options), requires_grad)
+    return _finish(aten.randint_like.low_dtype(input, low, high, **options), requires_grad)
 
 
 def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False, out=None):
-    return aten.randperm.default(n, dtype=dtype or _dtype.int64, generator=generator)
+    options = _options(dtype, layout, device, pin_memory)
+    return _finish(_with_generator(aten.randperm.default, aten.randperm.generator, generator, n, **options),
+                   requires_grad)
 
 
 def bernoulli(input, p=None, *, generator=None, out=None):
@@ -203,14 +262,14 @@ def bernoulli(input, p=None, *, generator=None, out=None):
     return aten.bernoulli.default(input, generator=generator)
 
 
-def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, out=None):
+def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, device=None, requires_grad=False, layout=None,
+           pin_memory=False, out=None):
     if isinstance(mean, Tensor) or isinstance(std, Tensor):
         shape = (mean if isinstance(mean, Tensor) else std).shape
         noise = randn(*shape, generator=generator, dtype=(mean if isinstance(mean, Tensor) else std).dtype)
         return noise * std + mean
-    t = empty(*size, dtype=dtype)
-    aten.normal_.default(t, mean, std, generator=generator)
-    return t
+    options = _options(dtype, layout, device, pin_memory)
+    return _finish(aten.normal.float_float(mean, std, _size((size,)), generator=generator, **options), requires_grad)
 
 
 def multinomial(input, num_samples, replacement=False, *, generator=None):

@@ -52,16 +52,19 @@ class device:
     def __init__(self, type="cpu", index=None):
         if isinstance(type, device):
             type, index = type.type, type.index
+        elif isinstance(type, str) and ":" in type:  # "cpu:0"
+            type, _, number = type.partition(":")
+            index = int(number)
         if type not in ("cpu", "meta"):
             raise RuntimeError(f"minitorch2 runs on the CPU only; device '{type}' is not available")
         self.type = type
         self.index = index
 
     def __repr__(self):
-        return f"device(type='{self.type}')"
+        return f"device(type='{self.type}')" if self.index is None else f"device(type='{self.type}', index={self.index})"
 
     def __str__(self):
-        return self.type
+        return self.type if self.index is None else f"{self.type}:{self.index}"
 
     def __eq__(self, other):
         if isinstance(other, str):
@@ -87,6 +90,15 @@ class memory_format(str):
         return str.__str__(self)
 
 
+class layout(str):
+    """torch.layout: minitorch2 has the dense one only, torch.strided, printed as torch prints it."""
+    __slots__ = ()
+
+    def __repr__(self):
+        return str.__str__(self)
+
+
+strided = layout("torch.strided")
 contiguous_format = memory_format("torch.contiguous_format")
 preserve_format = memory_format("torch.preserve_format")
 channels_last = memory_format("torch.channels_last")

@@ -242,23 +242,22 @@ def _shape_methods():
 
         return tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
 
-    def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
-        if len(size) == 1 and isinstance(size[0], (list, tuple)):
-            size = size[0]
-        return aten.new_zeros.default(self, list(size), dtype=dtype)
+    def new_sized(op):
+        """new_zeros / new_ones / new_empty(*size), with the options PyTorch's bindings pass."""
+        def new(self, *size, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
+            from ._factories import _finish, _options, _size
 
-    def new_ones(self, *size, dtype=None, device=None, requires_grad=False):
-        if len(size) == 1 and isinstance(size[0], (list, tuple)):
-            size = size[0]
-        return aten.full.default(list(size), 1, dtype=dtype or self.dtype)
+            options = _options(dtype, layout, device, pin_memory, from_tensor=True)
+            return _finish(op(self, _size(size), **options), requires_grad)
 
-    def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False):
-        return aten.full.default(list(size), fill_value, dtype=dtype or self.dtype)
+        return new
 
-    def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
-        if len(size) == 1 and isinstance(size[0], (list, tuple)):
-            size = size[0]
-        return aten.new_empty.default(self, list(size), dtype=dtype)
+    def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False, layout=None,
+                 pin_memory=False):
+        from ._factories import _finish, _options, _size
+
+        options = _options(dtype, layout, device, pin_memory, from_tensor=True)
+        return _finish(aten.new_full.default(self, _size((size,)), fill_value, **options), requires_grad)
 
     def conversion(dtype):
         return lambda self, memory_format=None: self.to(dtype)
@@ -279,7 +278,8 @@ def _shape_methods():
         "long": conversion(_dtype.int64), "int": conversion(_dtype.int32), "bool": conversion(_dtype.bool_),
         "short": conversion(_dtype.int16), "byte": conversion(_dtype.uint8), "char": conversion(_dtype.int8),
         "cpu": lambda self: self, "cuda": lambda self, *a, **k: _no_cuda(), "new_tensor": new_tensor,
-        "new_zeros": new_zeros, "new_ones": new_ones, "new_full": new_full, "new_empty": new_empty,
+        "new_zeros": new_sized(aten.new_zeros.default), "new_ones": new_sized(aten.new_ones.default),
+        "new_full": new_full, "new_empty": new_sized(aten.new_empty.default),
         "T": property(lambda self: F.permute(self, list(reversed(range(self.dim()))))),
         "mT": property(lambda self: F.transpose(self, -2, -1)),
         "bernoulli": lambda self, *, generator=None: aten.bernoulli.default(self, generator=generator),

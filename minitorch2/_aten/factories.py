@@ -131,6 +131,10 @@ def _arange_meta(start, end, step=1, *, dtype=None, layout=None, device=None, pi
 arange = (_arange_kernel, _arange_meta)
 
 
+arange_end = (lambda end, **options: _arange_kernel(0, end, 1, **options),
+              lambda end, **options: _arange_meta(0, end, 1, **options))
+
+
 def _linspace_kernel(start, end, steps, *, dtype=None, layout=None, device=None, pin_memory=None):
     out = dtype or _dtype.get_default_dtype()
     if steps < 0:

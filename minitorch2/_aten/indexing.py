@@ -425,6 +425,19 @@ def _new_empty_kernel(self, size, *, dtype=None, layout=None, device=None, pin_m
 new_empty = (_new_empty_kernel, _new_zeros_meta)
 
 
+def _new_full_kernel(self, size, fill_value, *, dtype=None, layout=None, device=None, pin_memory=None):
+    return np.full(size, fill_value, (dtype or self.dtype).np)
+
+
+def _new_full_meta(self, size, fill_value, *, dtype=None, layout=None, device=None, pin_memory=None):
+    return fake_empty(size, dtype or self.dtype)
+
+
+new_full = (_new_full_kernel, _new_full_meta)
+new_ones = (lambda self, size, **options: _new_full_kernel(self, size, 1, **options),
+            lambda self, size, **options: _new_full_meta(self, size, 1, **options))
+
+
 def _index_add_kernel(self, dim, index, source, *, alpha=1):
     d = wrap_dim(dim, self.dim())
     out = self._np.copy()

@@ -1,4 +1,5 @@
-"""Random ops: uniform_, normal_, random_, bernoulli, randperm.
+"""Random ops: uniform_, normal_, random_, bernoulli, randperm, and the random factories rand, randn,
+randint, normal (and their *_like forms).
 
 Runtime layer. Each kernel asks a `Generator` (minitorch2/_random.py, the
 PyTorch-exact mt19937) for numpy samples in C order and writes them into the
@@ -98,6 +99,75 @@ def _randperm_meta(n, *, generator=None, dtype=None, layout=None, device=None, p
 randperm = (_randperm_kernel, _randperm_meta)
 
 
+
+
+# ---------------------------------------------------------------- random factories
+# Each draws exactly what `empty(...)` followed by the in-place op would, so values match PyTorch's.
+def _float_dtype(dtype, name):
+    dtype = dtype or _dtype.get_default_dtype()
+    if not dtype.is_floating_point:
+        raise RuntimeError(f"{name} expects floating point types, but got {dtype}")
+    return dtype
+
+
+def _rand_kernel(size, *, generator=None, dtype=None, layout=None, device=None, pin_memory=None):
+    return _gen(generator).uniform(tuple(size), _float_dtype(dtype, "uniform_").np, 0.0, 1.0).reshape(tuple(size))
+
+
+def _randn_kernel(size, *, generator=None, dtype=None, layout=None, device=None, pin_memory=None):
+    return _gen(generator).normal(tuple(size), _float_dtype(dtype, "normal_").np, 0.0, 1.0).reshape(tuple(size))
+
+
+def _normal_float_float_kernel(mean, std, size, *, generator=None, dtype=None, layout=None, device=None,
+                               pin_memory=None):
+    if std < 0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
+    return _gen(generator).normal(tuple(size), _float_dtype(dtype, "normal_").np, mean, std).reshape(tuple(size))
+
+
+def _randint_values(low, high, size, dtype, generator):
+    if low >= high:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
+    return _gen(generator).randint(low, high, tuple(size), np.int64).astype(dtype.np).reshape(tuple(size))
+
+
+def _randint_low_kernel(low, high, size, *, generator=None, dtype=None, layout=None, device=None, pin_memory=None):
+    return _randint_values(low, high, size, dtype or _dtype.int64, generator)
+
+
+def _randint_kernel(high, size, **options):
+    return _randint_low_kernel(0, high, size, **options)
+
+
+def _factory_meta(*args, dtype=None, default=None, **options):
+    size = next(a for a in reversed(args) if isinstance(a, (list, tuple)))
+    return fake_empty(tuple(size), dtype or default or _dtype.get_default_dtype())
+
+
+def _randint_meta(*args, dtype=None, **options):
+    return _factory_meta(*args, dtype=dtype, default=_dtype.int64)
+
+
+def _like_kernel(draw):
+    def kernel(self, *args, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None):
+        return draw(*args, list(self.shape), dtype=dtype or self.dtype)
+
+    return kernel
+
+
+def _random_like_meta(self, *args, dtype=None, **options):
+    return fake_empty(self.shape, dtype or self.dtype)
+
+
+rand = (_rand_kernel, _factory_meta)
+randn = (_randn_kernel, _factory_meta)
+normal_float_float = (_normal_float_float_kernel, _factory_meta)
+randint = (_randint_kernel, _randint_meta)
+randint_low = (_randint_low_kernel, _randint_meta)
+rand_like = (_like_kernel(_rand_kernel), _random_like_meta)
+randn_like = (_like_kernel(_randn_kernel), _random_like_meta)
+randint_like = (_like_kernel(_randint_kernel), _random_like_meta)
+randint_like_low = (_like_kernel(_randint_low_kernel), _random_like_meta)
 
 
 # ---------------------------------------------------------------- functional forms (what functionalization records)

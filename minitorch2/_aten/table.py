@@ -306,10 +306,13 @@ TABLE = [
        FACTORY, factories.scalar_tensor),
     op("arange.start_step(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None, Layout? layout=None, "
        "Device? device=None, bool? pin_memory=None) -> Tensor", FACTORY, factories.arange),
+    op("arange(Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", FACTORY, factories.arange_end),
+    op("arange.start(Scalar start, Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", FACTORY, factories.arange),
     op("linspace(Scalar start, Scalar end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
        "bool? pin_memory=None) -> Tensor", FACTORY, factories.linspace),
     op("eye.m(SymInt n, SymInt m, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
        FACTORY, factories.eye),
+    op("eye(SymInt n, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", FACTORY, factories.eye),
     *[op(f"{name}(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, "
          "MemoryFormat? memory_format=None) -> Tensor", FACTORY, getattr(factories, name)) for name in ("empty_like", "zeros_like", "ones_like")],
     op("full_like(Tensor self, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
@@ -318,6 +321,8 @@ TABLE = [
        "bool? pin_memory=None) -> Tensor", FACTORY, indexing.new_zeros),
     op("new_empty(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
        "bool? pin_memory=None) -> Tensor", FACTORY, indexing.new_empty),
+    op("new_ones(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", FACTORY, indexing.new_ones),
+    op("new_full(Tensor self, SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", FACTORY, indexing.new_full),
     # ------------------------------------------------------------ random
     op("uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!)", INPLACE + RANDOM,
        random_ops.uniform_, lambda grad: d.aten.zeros_like.default(grad)),
@@ -335,8 +340,29 @@ TABLE = [
        random_ops.uniform, lambda grad: d.aten.zeros_like.default(grad)),
     op("normal_functional(Tensor self, float mean=0., float std=1., *, Generator? generator=None) -> Tensor", RANDOM,
        random_ops.normal_functional, lambda grad: d.aten.zeros_like.default(grad)),
-    op("randperm(SymInt n, *, Generator? generator=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
-       "bool? pin_memory=None) -> Tensor", FACTORY + RANDOM, random_ops.randperm),
+    op("randperm(SymInt n, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", FACTORY + RANDOM, random_ops.randperm),
+    op("randperm.generator(SymInt n, *, Generator? generator, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", FACTORY + RANDOM, random_ops.randperm),
+    op("rand(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", FACTORY + RANDOM, random_ops.rand),
+    op("rand.generator(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", FACTORY + RANDOM, random_ops.rand),
+    op("randn(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", FACTORY + RANDOM, random_ops.randn),
+    op("randn.generator(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", FACTORY + RANDOM, random_ops.randn),
+    op("randint(SymInt high, SymInt[] size, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", FACTORY + RANDOM, random_ops.randint),
+    op("randint.generator(SymInt high, SymInt[] size, *, Generator? generator, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", FACTORY + RANDOM,
+       random_ops.randint),
+    op("randint.low(SymInt low, SymInt high, SymInt[] size, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", FACTORY + RANDOM,
+       random_ops.randint_low),
+    op("randint.low_generator(SymInt low, SymInt high, SymInt[] size, *, Generator? generator, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+       FACTORY + RANDOM, random_ops.randint_low),
+    op("normal.float_float(float mean, float std, SymInt[] size, *, Generator? generator=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+       FACTORY + RANDOM, random_ops.normal_float_float),
+    op("rand_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor", FACTORY + RANDOM,
+       random_ops.rand_like),
+    op("randn_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor", FACTORY + RANDOM,
+       random_ops.randn_like),
+    op("randint_like(Tensor self, SymInt high, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor",
+       FACTORY + RANDOM, random_ops.randint_like),
+    op("randint_like.low_dtype(Tensor self, SymInt low, SymInt high, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) "
+       "-> Tensor", FACTORY + RANDOM, random_ops.randint_like_low),
     # ------------------------------------------------------------ nn ops (nn_ops.py, derivatives_nn.py): NN-SECTION-START
     # softmax
     op("_softmax(Tensor self, int dim, bool half_to_float) -> Tensor", CORE, nn_ops.softmax, dnn.softmax,

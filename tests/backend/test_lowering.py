@@ -117,6 +117,12 @@ CASES = {
     "scalar_tensor": (lambda a: aten.mul.Tensor(a, aten.scalar_tensor.default(3.0)), lambda: (randn(3),)),
     "arange": (lambda a: aten.add.Tensor(a, aten.arange.start_step(2, 14, 3)), lambda: (randn(4),)),
     "full_like": (lambda a: aten.full_like.default(a, 7), lambda: (randn(2, 3),)),
+    "arange.default_and_start": (lambda a: aten.add.Tensor(aten.mul.Tensor(a, aten.arange.default(4)),
+                                                           aten.arange.start(3, 7, device=minitorch2.device("cpu"))),
+                                 lambda: (randn(4),)),
+    "new_ones_and_new_full": (lambda a: aten.add.Tensor(aten.new_ones.default(a, [2, 3], pin_memory=False),
+                                                        aten.new_full.default(a, [3], 2.5, dtype=minitorch2.float64)),
+                              lambda: (randn(2, 3),)),
     # views
     "view": (lambda a: aten.view.default(a, [6, 4]), lambda: (randn(2, 3, 4),)),
     "view.of_permute": (lambda a: aten.view.default(aten.clone.default(aten.permute.default(a, [2, 0, 1])), [4, 6]),

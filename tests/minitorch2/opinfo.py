@@ -37,6 +37,10 @@ COVERED_ELSEWHERE = {
     "uniform_.*": "random ops", "normal_.*": "random ops", "random_.*": "random ops", "uniform.*": "random ops",
     "normal_functional.*": "random ops",
     "bernoulli.*": "random ops", "bernoulli_.*": "random ops", "randperm.*": "random ops",
+    # random factories: tests/minitorch2/test_factories.py compares their values with torch's, seeded
+    "rand.*": "random factories", "randn.*": "random factories", "randint.*": "random factories",
+    "rand_like.*": "random factories", "randn_like.*": "random factories", "randint_like.*": "random factories",
+    "normal.float_float": "random factories",
 }
 
 
@@ -1210,6 +1214,30 @@ def arange_samples(m):
         yield S(5, 5)
 
 
+def arange_end_samples(m):
+    for kw in _dtype_kwargs(m):
+        if not m.is_bool:
+            yield Sample((7,), kw)
+            yield Sample((0,), kw)
+    if m.dtype == "float32":
+        yield S(2.5)
+
+
+def arange_start_samples(m):
+    for kw in _dtype_kwargs(m):
+        if not m.is_bool:
+            yield Sample((2, 9), kw)
+            yield Sample((-3, -3), kw)
+    if m.dtype == "float32":
+        yield S(0.5, 4)
+
+
+def eye_n_samples(m):
+    for kw in _dtype_kwargs(m):
+        yield Sample((3,), kw)
+        yield Sample((0,), kw)
+
+
 def linspace_samples(m):
     kw = {"dtype": DT(m.dtype)}
     if m.is_float:
@@ -1253,6 +1281,13 @@ def new_factory_samples(m):
     yield S(m.t(()), [])
     yield S(m.t((3, 4)), [2, 0], dtype=DT("float64"))
     yield S(m.t((3, 4)), [3], dtype=DT("int64"))
+
+
+def new_full_samples(m):
+    yield S(m.t((3, 4)), [2, 3], 2)
+    yield S(m.t(()), [], 1)
+    yield S(m.t((3, 4)), [2], 1.5, dtype=DT("float64"))
+    yield S(m.t((3, 4)), [3], 4, dtype=DT("int64"))
 
 
 # ---------------------------------------------------------------- the table
@@ -1494,14 +1529,19 @@ OP_DB = [
     OpInfo("full.default", full_samples, factory=True, grad=False),
     OpInfo("scalar_tensor.default", scalar_tensor_samples, factory=True, grad=False),
     OpInfo("arange.start_step", arange_samples, factory=True, grad=False),
+    OpInfo("arange.default", arange_end_samples, factory=True, grad=False),
+    OpInfo("arange.start", arange_start_samples, factory=True, grad=False),
     OpInfo("linspace.default", linspace_samples, factory=True, grad=False),
     OpInfo("eye.m", eye_samples, factory=True, grad=False),
+    OpInfo("eye.default", eye_n_samples, factory=True, grad=False),
     OpInfo("empty_like.default", like_samples, values=False, grad=False),
     OpInfo("zeros_like.default", like_samples, grad=False),
     OpInfo("ones_like.default", like_samples, grad=False),
     OpInfo("full_like.default", full_like_samples, grad=False),
     OpInfo("new_zeros.default", new_factory_samples, grad=False),
     OpInfo("new_empty.default", new_factory_samples, values=False, grad=False),
+    OpInfo("new_ones.default", new_factory_samples, grad=False),
+    OpInfo("new_full.default", new_full_samples, grad=False),
 ]
 
 # The engine does not cast a gradient back to its input's dtype (torch's validate_outputs does), so any op
