@@ -334,8 +334,9 @@ class _OptimizeContext:
         return False
 
 
-def optimize(backend="inductor", *, nopython=False, dynamic=None, disable=False):
-    """`@optimize(backend)`: compile a function or module with backend (a name or a callable)."""
+def optimize(backend=None, *, nopython=False, dynamic=None, disable=False):
+    """`@optimize(backend)`: compile a function or module with backend (a name or a callable; None: the
+    default, backends.DEFAULT_BACKEND, "inductor" unless `python -m minitorch2 run --backend` changed it)."""
     if disable:
         return lambda fn: fn
     return _OptimizeContext(lookup_backend(backend), nopython)

@@ -49,11 +49,12 @@ pi = 3.141592653589793
 __version__ = "2.13.0+minitorch2"
 
 
-def compile(model=None, *, fullgraph=False, dynamic=None, backend="inductor", mode=None, options=None, disable=False):
+def compile(model=None, *, fullgraph=False, dynamic=None, backend=None, mode=None, options=None, disable=False):
     """minitorch2.compile (torch.compile): capture with the frontend (frontend/), compile with `backend`.
 
     Works as a call or a decorator, on functions and nn.Modules (an OptimizedModule sharing the
-    parameters, `_orig_mod`). The default backend "inductor" is backend.compile_fx.
+    parameters, `_orig_mod`). The default backend (backend=None) is frontend.backends.DEFAULT_BACKEND:
+    "inductor", which is backend.compile_fx, unless `python -m minitorch2 run --backend B` changed it.
     """
     if model is None:
         return lambda m: compile(m, fullgraph=fullgraph, dynamic=dynamic, backend=backend, mode=mode,

@@ -30,6 +30,10 @@ BACKENDS = {
     "inductor": inductor,
 }
 
+# The backend of every `optimize()` / `minitorch2.compile()` call that names none (backend=None).
+# `python -m minitorch2 run --backend B` sets it before running a script.
+DEFAULT_BACKEND = "inductor"
+
 
 def register_backend(compiler_fn=None, name=None):
     """Add a backend to the table; usable as a decorator."""
@@ -44,6 +48,9 @@ def list_backends(exclude_tags=None):
 
 
 def lookup_backend(compiler_fn):
+    """A backend name (None: DEFAULT_BACKEND) or a callable -> the callable; unknown names raise InvalidBackend."""
+    if compiler_fn is None:
+        compiler_fn = DEFAULT_BACKEND
     if isinstance(compiler_fn, str):
         if compiler_fn not in BACKENDS:
             raise InvalidBackend(compiler_fn)

@@ -1,0 +1,82 @@
+"""The subprocess runs behind `python -m minitorch2 run --compare-torch / --report`.
+
+CLI layer, used only by `minitorch2/__main__.py`. With either option the
+script does not run in the CLI's own process: it runs as a child,
+
+    python -m minitorch2 run [--backend B] SCRIPT ARGS     MINITORCH2_LOGS=<artifacts>
+    python SCRIPT ARGS                                      TORCH_LOGS=<artifacts>  (--compare-torch)
+
+so that its stdout, stderr and exit status can be captured whole and handed
+to `_cli_compare` / `_cli_report`. The two children run at the same time.
+minitorch2 never imports torch: PyTorch only ever runs in the second child.
+With `--backend B` that child starts from a few lines of bootstrap (below)
+that make B the default of torch.compile and torch._dynamo.optimize, as
+`frontend.backends.DEFAULT_BACKEND` does for us, then run the script.
+"""
+import importlib.util
+import os
+import subprocess
+import sys
+
+from ._cli_compare import RunResult
+
+# Run as `python -c TORCH_BOOTSTRAP BACKEND SCRIPT ARGS...` in the torch child only.
+TORCH_BOOTSTRAP = """\
+import os, runpy, sys
+import torch, torch._dynamo
+backend, script = sys.argv[1], sys.argv[2]
+compile_, optimize_ = torch.compile, torch._dynamo.optimize
+def compile(model=None, **kwargs):
+    kwargs.setdefault("backend", backend)
+    return compile_(model, **kwargs)
+def optimize(*args, **kwargs):
+    if not args and "backend" not in kwargs:
+        kwargs["backend"] = backend
+    return optimize_(*args, **kwargs)
+torch.compile, torch._dynamo.optimize = compile, optimize
+sys.argv = sys.argv[2:]
+sys.path[0] = os.path.dirname(os.path.abspath(script))
+runpy.run_path(script, run_name="__main__")
+"""
+
+
+def torch_available():
+    """Is PyTorch installed for this interpreter? (Found, not imported.)"""
+    return importlib.util.find_spec("torch") is not None
+
+
+def minitorch2_command(script, args, backend=None):
+    backend_option = ["--backend", backend] if backend else []
+    return [sys.executable, "-m", "minitorch2", "run", *backend_option, *([script, *args] if script else [])]
+
+
+def torch_command(script, args, backend=None):
+    if backend:
+        return [sys.executable, "-c", TORCH_BOOTSTRAP, backend, script, *args]
+    return [sys.executable, script, *args]
+
+
+def run_both(ours_command, ours_artifacts, torch_command=None, torch_artifacts=()):
+    """Run our child (and the torch child, if given) concurrently -> (RunResult, RunResult or None)."""
+    ours_env = dict(os.environ)
+    ours_env["MINITORCH2_LOGS"] = ",".join(item for item in (os.environ.get("MINITORCH2_LOGS", ""),
+                                                             *ours_artifacts) if item)
+    ours = _start(ours_command, ours_env)
+    theirs = None
+    if torch_command is not None:
+        torch_env = dict(os.environ)
+        torch_env.pop("MINITORCH2_LOGS", None)
+        torch_env["TORCH_LOGS"] = ",".join(torch_artifacts)
+        if not torch_artifacts:
+            torch_env.pop("TORCH_LOGS")
+        theirs = _start(torch_command, torch_env)
+    return _finish(ours_command, ours), (_finish(torch_command, theirs) if theirs is not None else None)
+
+
+def _start(command, env):
+    return subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _finish(command, process):
+    stdout, stderr = process.communicate()
+    return RunResult(command, stdout, stderr, process.returncode)
