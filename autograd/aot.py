@@ -98,7 +98,7 @@ class _CompiledFunction:
         if not self.needs_grad:
             out = self.write_back(args, _as_list(_call_compiled(self.compiled_fw, args)))
             return out[0] if self.single_output else tuple(out)
-        outs = _Runtime.apply(self, *args)
+        outs = CompiledFunction.apply(self, *args)
         return outs[0] if self.single_output else outs
 
     def backward_compiled(self, example):
@@ -111,8 +111,9 @@ def _differentiable(t):
     return isinstance(t, Tensor) and t.dtype.is_floating_point and t.requires_grad
 
 
-class _Runtime(Function):
-    """The autograd.Function wrapping a compiled forward and (lazily compiled) backward."""
+class CompiledFunction(Function):
+    """The autograd.Function wrapping a compiled forward and (lazily compiled) backward; named as PyTorch's,
+    so outputs print grad_fn=<CompiledFunctionBackward>."""
 
     @staticmethod
     def forward(ctx, compiled, *args):

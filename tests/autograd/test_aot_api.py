@@ -83,3 +83,12 @@ def test_decomposition_tables_change_what_is_recorded():
     assert [str(n.target) for n in gm.graph.nodes if n.op == "call_function"] == \
         ["aten.sigmoid.default", "aten.mul.Tensor"]
     assert minitorch2.ops.aten.native_layer_norm.default in core_aten_decompositions()
+
+
+def test_compiled_outputs_name_their_grad_fn_as_torch_does():
+    from functorch.compile import aot_function as torch_aot_function, nop
+
+    ours = aot_function(lambda x: x.sin() * 2, lambda gm, _: gm)(minitorch2.randn(2, requires_grad=True))
+    theirs = torch_aot_function(lambda x: x.sin() * 2, nop)(torch.randn(2, requires_grad=True))
+    assert ours.grad_fn.name() == theirs.grad_fn.name() == "CompiledFunctionBackward"
+    assert all(str(t).endswith("grad_fn=<CompiledFunctionBackward>)") for t in (ours, theirs))
