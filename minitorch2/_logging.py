@@ -173,9 +173,9 @@ def compile_context(code, attempt):
 
 
 def reset_ids():
-    """Frame ids and counters start again (frontend.reset(), as torch._dynamo.reset() does)."""
+    """Frame ids start again (frontend.reset(), as torch._dynamo.reset() does); graph names and aot ids
+    keep counting, as torch's unique_id and AOT_COUNTER do."""
     _frame_ids.clear()
-    _counters.clear()
 
 
 def next_id(kind):
