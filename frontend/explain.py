@@ -11,6 +11,8 @@ no resume is possible) are listed in `eager_frames` with their reasons.
 """
 import re
 
+from minitorch2._ops import OpOverload, OpOverloadPacket
+
 from . import eval_frame
 from .break_reasons import REASONS, explain_reason
 
@@ -62,8 +64,8 @@ def _describe_reason(reason):
 
 
 def _op_name(op):
-    if isinstance(op, str) or type(op).__name__ == "builtin_function_or_method":
-        return str(op)  # a method name ("sin"), or <built-in function mul> as torch prints it
+    if isinstance(op, (str, OpOverload, OpOverloadPacket)) or type(op).__name__ == "builtin_function_or_method":
+        return str(op)  # a method name ("sin"), aten.sin, or <built-in function mul> as torch prints them
     module = getattr(op, "__module__", None)
     name = getattr(op, "__qualname__", None) or getattr(op, "__name__", None)
     return f"{module}.{name}" if module and name else str(op)

@@ -9,11 +9,16 @@ torch level, not opened up: turning them into aten ops is the job of
 import types
 
 import minitorch2
+from minitorch2 import _ops
 
 from ..exc import Unsupported
 from .base import VariableTracker
 from .constant import ConstantVariable
 from .tensor import record
+
+# `torch.ops`, `torch.ops.aten` and an op's overloads (`torch.ops.aten.add.Tensor`): attribute reads are
+# resolved while translating, and a call of a packet or an overload becomes a node, as in Dynamo.
+OP_NAMESPACES = (_ops._Ops, _ops._AtenNamespace, _ops.OpOverloadPacket)
 
 # Functions answered at translation time (their result is guarded elsewhere).
 CONSTANT_FUNCTIONS = {minitorch2.is_grad_enabled: lambda: minitorch2.is_grad_enabled()}
@@ -30,17 +35,17 @@ class TorchVariable(VariableTracker):
     def var_getattr(self, tx, name):
         from .builder import wrap
 
-        if not isinstance(self.value, types.ModuleType):
+        if not isinstance(self.value, (types.ModuleType, *OP_NAMESPACES)):
             raise Unsupported(f"attribute {name!r} of {self.value}", "unsupported_attr")
         try:
             attr = getattr(self.value, name)
         except Exception as e:
-            raise Unsupported(f"{self.value.__name__}.{name}: {e}", "unsupported_attr") from None
+            raise Unsupported(f"{getattr(self.value, '__name__', self.value)}.{name}: {e}", "unsupported_attr") from None
         return wrap(tx.output, attr, None)
 
     def call_function(self, tx, args, kwargs):
         fn = self.value
-        if isinstance(fn, types.ModuleType):
+        if isinstance(fn, (types.ModuleType, _ops._Ops, _ops._AtenNamespace)):
             raise Unsupported(f"calling module {fn.__name__}", "unsupported_call")
         if fn in CONSTANT_FUNCTIONS:
             return ConstantVariable(CONSTANT_FUNCTIONS[fn]())
@@ -56,6 +61,8 @@ class TorchVariable(VariableTracker):
 
 
 def is_torch_object(value):
+    if isinstance(value, OP_NAMESPACES):
+        return True
     if isinstance(value, types.ModuleType):
         return value.__name__ == "minitorch2" or value.__name__.startswith("minitorch2.")
     module = getattr(value, "__module__", None) or ""

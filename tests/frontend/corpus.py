@@ -28,6 +28,8 @@ COUNTER = 0
 # ---- arithmetic and comparisons --------------------------------------------------------
 def c_arith_scalars(x):
     return (x * 3 - 2) / 4 + x ** 2 - 1.5
+def c_torch_ops(x):
+    return torch.ops.aten.sin(x) + torch.ops.aten.mul.Tensor(x, 2) + torch.ops.aten.sum.dim_IntList(x, [0], True)
 def c_reverse_ops(x):
     return 2 - x + 3 / (x.abs() + 1) + 2 ** x
 def c_floordiv_mod(x):
@@ -505,7 +507,7 @@ def _calls(*args):
 
 X4 = T(4, 4)
 CASES = [Case(name, _calls(*args)) for name, args in [
-    ("c_arith_scalars", [X4]), ("c_reverse_ops", [X4]), ("c_floordiv_mod", [X4]), ("c_compare_ops", [X4, X4]),
+    ("c_arith_scalars", [X4]), ("c_torch_ops", [X4]), ("c_reverse_ops", [X4]), ("c_floordiv_mod", [X4]), ("c_compare_ops", [X4, X4]),
     ("c_bool_tensor_ops", [X4, X4]), ("c_py_number_fold", [X4]), ("c_py_float_branch", [X4]),
     ("c_matmul", [X4, X4]), ("c_unary", [X4]), ("c_scalar_tensor_mix", [X4]),
     ("c_tensor_attrs", [X4]), ("c_method_chain", [X4]), ("c_size_methods", [X4]), ("c_inplace_methods", [X4]),
