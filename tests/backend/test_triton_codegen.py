@@ -373,7 +373,10 @@ def test_scatter_add_accumulates_duplicates(dtype):
     src = random_array(dtype, rows * dim, -3, 3)
     mine, reference = run_both(kernel, {"in_ptr0": src, "in_ptr1": ids,
                                         "out_ptr0": np.ones(targets * dim, dtype.np)})
-    assert_same(mine, reference, rtol=2e-3 if dtype is dt.float16 else 1e-5)
+    # On a GPU the atomic adds land in any order, and every float16 partial sum rounds (its ulp is 2^-7 near
+    # 10): the result can differ from eager's order by an ulp of those sums, as torch's CUDA scatter_add does.
+    atol = 1e-2 if dtype is dt.float16 and not codegen.INTERPRETED else 1e-6
+    assert_same(mine, reference, rtol=2e-3 if dtype is dt.float16 else 1e-5, atol=atol)
 
 
 def test_plain_scatter_keeps_the_last_write():
