@@ -88,10 +88,15 @@ class CompiledGraph:
 def select_decomp_table():
     """The decompositions applied while tracing for this backend. torch's inductor uses the core aten
     decompositions plus its own; minitorch2's table holds the ones our lowerings rely on (softmax,
-    log_softmax and their backwards, layer_norm, gelu, addmm, silu, ...), so it is the whole table."""
+    log_softmax and their backwards, layer_norm, gelu, silu, ...), so it is the whole table but for
+    addmm, which stays whole as in torch's graphs (torch splits only one-row products on the CPU) and
+    is lowered to an extern mm with the bias added in an epilogue."""
     from autograd import core_aten_decompositions
+    from minitorch2 import ops
 
-    return core_aten_decompositions()
+    table = core_aten_decompositions()
+    del table[ops.aten.addmm.default]
+    return table
 
 
 def _log_enabled(artifact):

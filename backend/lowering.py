@@ -145,9 +145,17 @@ def mv(a, b):
     return extern_call("mm", None, [a, b])
 
 
+def addmm(x, mat1, mat2, *, beta=1, alpha=1):
+    """beta * x + alpha * mm, as baddbmm below (torch's Inductor keeps addmm in its graphs too)."""
+    return _scaled_sum(mm(mat1, mat2), x, beta, alpha)
+
+
 def baddbmm(x, batch1, batch2, *, beta=1, alpha=1):
     """beta * x + alpha * bmm: the matmul is extern, the scaling and the add a pointwise epilogue."""
-    product = bmm(batch1, batch2)
+    return _scaled_sum(bmm(batch1, batch2), x, beta, alpha)
+
+
+def _scaled_sum(product, x, beta, alpha):
     if beta == 0:
         return P.pointwise(lambda p: P.op("mul", p, P.constant(alpha, p.dtype)), product)
     return P.pointwise(lambda p, c: P.op("add", P.op("mul", p, P.constant(alpha, p.dtype)),
@@ -259,7 +267,8 @@ def _build_table():
         "scatter.src": I.scatter_src, "scatter.value": I.scatter_value, "scatter_add": I.scatter_add,
         "index_add": I.index_add, "nll_loss_forward": I.nll_loss_forward, "nll_loss_backward": I.nll_loss_backward,
         # extern kernels
-        "mm": mm, "bmm": bmm, "mv": mv, "baddbmm": baddbmm, "convolution": extern_kernel("convolution"),
+        "mm": mm, "bmm": bmm, "mv": mv, "addmm": addmm, "baddbmm": baddbmm,
+        "convolution": extern_kernel("convolution"),
         "cumsum": scan("cumsum"), "cumprod": scan("cumprod"),
     }
     for name in UNARY:

@@ -9,8 +9,28 @@ replaces. An op whose row has no decomposition is itself part of the core set.
 import math
 
 from .._ops import ops
+from .meta_util import wrap_dim
 
 aten = ops.aten
+
+
+def t(self):
+    """A 2-d transpose is a permute; fewer dims give an alias, as in PyTorch's decomposition."""
+    return aten.permute.default(self, [1, 0]) if self.dim() == 2 else aten.alias.default(self)
+
+
+def transpose(self, dim0, dim1):
+    dim0, dim1 = wrap_dim(dim0, self.dim()), wrap_dim(dim1, self.dim())
+    if dim0 == dim1 or self.dim() <= 1:
+        return aten.alias.default(self)
+    dims = list(range(self.dim()))
+    dims[dim0], dims[dim1] = dim1, dim0
+    return aten.permute.default(self, dims)
+
+
+def detach(self):
+    """An alias: in a traced graph there is no autograd left to detach from."""
+    return aten.alias.default(self)
 
 
 def addmm(self, mat1, mat2, *, beta=1, alpha=1):

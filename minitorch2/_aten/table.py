@@ -472,6 +472,7 @@ DECOMPOSITIONS = {
     "_log_softmax_backward_data.default": dec._log_softmax_backward_data, "mse_loss.default": dec.mse_loss,
     "clamp_min.default": dec.clamp_min, "clamp_max.default": dec.clamp_max, "leaky_relu.default": dec.leaky_relu,
     "hardtanh.default": dec.hardtanh, "var_mean.correction": dec.var_mean, "native_layer_norm.default": dec.native_layer_norm,
+    "t.default": dec.t, "transpose.int": dec.transpose, "detach.default": dec.detach,
 }
 
 

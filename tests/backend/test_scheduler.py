@@ -164,7 +164,8 @@ def test_buffers_are_reused_within_and_across_calls():
         d = aten.sum.dim_IntList(aten.mul.Tensor(x, c), [0], True)
         return aten.mm.default(aten.add.Tensor(x, d), aten.t.default(x))
 
-    x = minitorch2.randn(64, 64)
+    minitorch2.manual_seed(0)
+    x = minitorch2.randn(64, 64) * 0.05  # small: the chained sums stay O(1), and the check's tolerance means something
     compiled = compile_checked(three_stages, x)
     POOL.clear()
     POOL.fresh = POOL.reused = 0

@@ -37,6 +37,9 @@ CASES = {
     "hardtanh.default": lambda: ((_t(3, 4), -0.5, 0.5), {}),
     "var_mean.correction": lambda: ((_t(3, 4), [1]), {"correction": 0, "keepdim": True}),
     "native_layer_norm.default": lambda: ((_t(2, 3, 4), [4], _t(4), _t(4), 1e-5), {}),
+    "t.default": lambda: ((_t(3, 4),), {}),
+    "transpose.int": lambda: ((_t(2, 3, 4), -1, 0), {}),
+    "detach.default": lambda: ((_t(3, 4),), {}),
 }
 
 
@@ -66,3 +69,20 @@ def test_decomposition_matches_op(name):
           (torch.float64 if a is minitorch2.float64 else a) for a in args], **kwargs)
     theirs = theirs if isinstance(theirs, tuple) else (theirs,)
     np.testing.assert_allclose(got[0].numpy(), theirs[0].numpy(), rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib, x: lib.ops.aten.t.default(x), lambda lib, x: lib.ops.aten.t.default(x[0]),
+    lambda lib, x: lib.ops.aten.transpose.int(x, -1, 0), lambda lib, x: lib.ops.aten.transpose.int(x, 1, 1),
+    lambda lib, x: lib.ops.aten.detach.default(x),
+])
+def test_view_decompositions_record_what_torchs_do(call):
+    """Traced with the core decompositions, t/transpose become permute (or alias) and detach an alias."""
+    from torch._decomp import core_aten_decompositions as torch_table
+    from torch.fx.experimental.proxy_tensor import make_fx as torch_make_fx
+
+    from autograd import core_aten_decompositions, make_fx
+
+    theirs = torch_make_fx(lambda x: call(torch, x) + 1, torch_table())(torch.randn(2, 3))
+    ours = make_fx(lambda x: call(minitorch2, x) + 1, core_aten_decompositions())(minitorch2.randn(2, 3))
+    assert ours.code == theirs.code
