@@ -66,6 +66,9 @@ def run_both(ours_command, ours_artifacts, torch_command=None, torch_artifacts=(
     if torch_command is not None:
         torch_env = dict(os.environ)
         torch_env.pop("MINITORCH2_LOGS", None)
+        # torch logs a graph it loads from its on-disk caches in another form ("Forward graph (from cache)"),
+        # so its child traces afresh
+        torch_env.update(TORCHINDUCTOR_FX_GRAPH_CACHE="0", TORCHINDUCTOR_AUTOGRAD_CACHE="0")
         torch_env["TORCH_LOGS"] = ",".join(torch_artifacts)
         if not torch_artifacts:
             torch_env.pop("TORCH_LOGS")
