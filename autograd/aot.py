@@ -63,9 +63,17 @@ class _CompiledFunction:
         fake_outputs = _trace_outputs(fn, args)
         self.num_outputs = len(_as_list(fake_outputs))
         self.single_output = not isinstance(fake_outputs, (list, tuple))
+        # As PyTorch's aot: inputs that require grad but no output that does make an inference graph.
+        no_output_needs_grad = not any(isinstance(o, Tensor) and o.requires_grad for o in _as_list(fake_outputs))
+        if self.needs_grad and no_output_needs_grad:
+            self.needs_grad = False
         if not self.needs_grad:
             forward = make_fx(_flat_fn(fn), decompositions, tracing_mode="fake")(*args)
             forward, self.mutated_inputs = functionalize_graph(forward)
+            if any(self.grad_inputs[i] for i in self.mutated_inputs) and minitorch2.is_grad_enabled():
+                raise NotImplementedError("aot_function: an input that requires grad is mutated in place; "
+                                          "minitorch2 does not compile that yet")
+            _eliminate_dead_code(forward)
             _logging.log_graph("aot_graphs", f"Forward graph {aot_id}", forward)
             self.compiled_fw = (inference_compiler or fw_compiler)(forward, list(args))
             self.fw_module, self.bw_module = forward, None
@@ -74,6 +82,7 @@ class _CompiledFunction:
         tangents = [minitorch2.empty(*o.shape, dtype=o.dtype) for o in outputs if _differentiable(o)]
         joint = make_fx(_joint_fn(fn, self.grad_inputs), decompositions, tracing_mode="fake")(list(args), tangents)
         joint, self.mutated_inputs = _functionalize_joint(joint)
+        _eliminate_dead_code(joint)
         _logging.log_graph("aot_joint_graph", f"Joint graph {aot_id}", joint)
         for i in self.mutated_inputs:
             if self.grad_inputs[i]:
@@ -134,6 +143,13 @@ class CompiledFunction(Function):
         bw = compiled.backward_compiled(saved + tangents)
         input_grads = _as_list(_call_compiled(bw, saved + tangents))
         return (None, *input_grads)
+
+
+def _eliminate_dead_code(gm):
+    """Drop what the traced function computed but never used (a view it discarded), as PyTorch's aot does
+    before partitioning: the partitioner and the compilers see only live nodes."""
+    if gm.graph.eliminate_dead_code():
+        gm.recompile()
 
 
 def _functionalize_joint(joint):

@@ -2,6 +2,7 @@
 
     python -m minitorch2 run [OPTIONS] [SCRIPT.py [ARGS...]]
     python -m minitorch2 explain SCRIPT.py [ARGS...]
+    python -m minitorch2 fuzz [--examples N] [--seed S] [--layer eager|fx|frontend|aot|partition|backend]
 
 `run` runs SCRIPT as `__main__` on minitorch2, with the module alias table
 installed so that `import torch` gives minitorch2. Without options nothing is
@@ -32,6 +33,9 @@ compiles (the script's own `torch.compile` calls, `with optimize()` blocks,
 and the resume functions of graph breaks), then prints, per frame, what
 `torch._dynamo.explain` would: its graphs (as code), graph breaks with their
 reasons, explanations and hints, and its guards.
+
+`fuzz` runs the hypothesis differential properties of one layer (or all of
+them) against PyTorch with N examples each, seeded by S (_cli_fuzz.py).
 """
 import argparse
 import os
@@ -39,7 +43,7 @@ import runpy
 import sys
 import traceback
 
-from . import _cli_compare, _cli_runs
+from . import _cli_compare, _cli_fuzz, _cli_runs
 from ._cli_compare import LAYERS
 
 _RUN_EPILOG = """options come before SCRIPT; everything after SCRIPT is passed to it:
@@ -64,6 +68,7 @@ def main(argv=None):
     explain = commands.add_parser("explain", help="run a script and explain every frame it compiled")
     explain.add_argument("script", help="a PyTorch script")
     explain.add_argument("args", nargs=argparse.REMAINDER, help="arguments passed to the script")
+    _cli_fuzz.add_parser(commands)
     options = parser.parse_args(argv)
     if options.command == "run":
         if options.compare_torch or options.report:
@@ -71,6 +76,8 @@ def main(argv=None):
         return run_script(options.script, options.args, backend=options.backend, show=options.show)
     if options.command == "explain":
         return explain_script(options.script, options.args)
+    if options.command == "fuzz":
+        return _cli_fuzz.main(options)
     return 2
 
 

@@ -20,17 +20,18 @@ def mm(grad, self, mat2, needs_grad):
 
 
 def _is_column_major(shape, stride):
+    # ATen's test, size-1 dims included: a (1, 1) matrix with strides (1, 1) counts as column-major
     return stride[0] == 1 and stride[1] == shape[0]
 
 
 def _mm_mat1_backward(grad, mat2, mat1_shape, mat1_stride):
-    if _is_column_major(mat1_shape, mat1_stride) and mat1_shape[0] > 1 and mat1_shape[1] > 1:
+    if _is_column_major(mat1_shape, mat1_stride):
         return aten.t.default(aten.mm.default(mat2, aten.t.default(grad)))
     return aten.mm.default(grad, aten.t.default(mat2))
 
 
 def _mm_mat2_backward(grad, mat1, mat2_shape, mat2_stride):
-    if _is_column_major(mat2_shape, mat2_stride) and mat2_shape[0] > 1 and mat2_shape[1] > 1:
+    if _is_column_major(mat2_shape, mat2_stride):
         return aten.t.default(aten.mm.default(aten.t.default(grad), mat1))
     return aten.mm.default(aten.t.default(mat1), grad)
 
