@@ -163,6 +163,6 @@ def logsumexp(grad, self, result, dim, keepdim=False):
 
 
 def cumsum(grad, dim, self_shape):
-    if not self_shape:
+    if grad.numel() <= 1 or grad.shape[dim] == 1:  # ATen's cumsum_backward: nothing to reverse-accumulate
         return grad
     return aten.flip.default(aten.cumsum.default(aten.flip.default(grad, [dim]), dim), [dim])

@@ -9,6 +9,7 @@ an indexing op's backward accumulates it into zeros at the indexed places.
 from .._ops import ops
 from .._tensor import contiguous_format
 from .derivatives_util import _options, _pad, _reshape, _scale, _shape, sum_to
+from .meta_util import wrap_dim
 
 aten = ops.aten
 
@@ -23,6 +24,8 @@ def unsafe_view(grad, self_shape):
 
 
 def expand(grad, self_shape):
+    if not self_shape:  # ATen's sum_to of an empty shape is always a sum, even of a 0-d gradient
+        return aten.sum.default(grad)
     return sum_to(grad, self_shape)
 
 
@@ -46,18 +49,24 @@ def unsqueeze(grad, dim):
     return aten.squeeze.dim(grad, dim)
 
 
+def _unsqueeze_to(grad, self_shape, dims):
+    """ATen's unsqueeze_to: one unsqueeze per squeezed dim of size 1, in increasing order."""
+    for d in sorted(dims):
+        if self_shape[d] == 1:
+            grad = aten.unsqueeze.default(grad, d)
+    return grad
+
+
 def squeeze_default(grad, self_shape):
-    return _reshape(grad, self_shape) if grad.dim() != len(self_shape) else grad
+    return _unsqueeze_to(grad, self_shape, range(len(self_shape)))
 
 
 def squeeze_dim(grad, self_shape, dim):
-    if grad.dim() == len(self_shape):
-        return grad
-    return aten.unsqueeze.default(grad, dim)
+    return _unsqueeze_to(grad, self_shape, [wrap_dim(dim, len(self_shape))] if self_shape else [])
 
 
 def squeeze_dims(grad, self_shape, dim):
-    return _reshape(grad, self_shape)
+    return _unsqueeze_to(grad, self_shape, {wrap_dim(d, len(self_shape)) for d in dim} if self_shape else [])
 
 
 def select(grad, self_shape, dim, index):

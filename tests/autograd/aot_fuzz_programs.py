@@ -37,10 +37,6 @@ def float_programs():
 # torch's there; the examples that reach one are rejected. Each entry: aten op -> (predicate on the op's
 # concrete torch arguments, reason). Remove an entry once the formula is fixed.
 KNOWN_FORMULA_DIFFERENCES = {
-    "aten.cumsum.default": (
-        lambda args: args[0].dim() > 0 and (args[0].numel() <= 1 or args[0].shape[args[1]] == 1),
-        "cumsum backward: ATen returns the gradient as is when the dim has size 1 (or numel <= 1); "
-        "derivatives_reductions.cumsum always flips, cumsums and flips back"),
     "aten.amax.default": (
         lambda args: args[0].dim() == 0 and not (len(args) > 2 and args[2]),
         "amax/amin over a dim of a 0-d tensor, keepdim=False: ATen's backward views the gradient and the "
@@ -48,14 +44,6 @@ KNOWN_FORMULA_DIFFERENCES = {
     "aten.amin.default": (
         lambda args: args[0].dim() == 0 and not (len(args) > 2 and args[2]),
         "as aten.amax.default"),
-    "aten.expand.default": (
-        lambda args: args[0].dim() == 0,
-        "expand of a 0-d tensor: ATen's backward is sum_to(grad, []), which is always grad.sum() for an empty "
-        "shape (a sum.default even of a 0-d gradient); ours returns the gradient as is"),
-    "aten.squeeze.default": (
-        lambda args: 1 in args[0].shape,
-        "squeeze() backward: ATen unsqueezes the gradient once per removed dim (unsqueeze_to); "
-        "derivatives_shape.squeeze_default views it to the input shape"),
 }
 
 

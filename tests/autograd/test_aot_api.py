@@ -1,5 +1,6 @@
 """The AOT entry points: lazy backward compilation, inference graphs, modules, decomposition tables."""
 import numpy as np
+import pytest
 import torch
 
 import minitorch2
@@ -92,3 +93,21 @@ def test_compiled_outputs_name_their_grad_fn_as_torch_does():
     theirs = torch_aot_function(lambda x: x.sin() * 2, nop)(torch.randn(2, requires_grad=True))
     assert ours.grad_fn.name() == theirs.grad_fn.name() == "CompiledFunctionBackward"
     assert all(str(t).endswith("grad_fn=<CompiledFunctionBackward>)") for t in (ours, theirs))
+
+
+@pytest.mark.parametrize("fn", [
+    lambda x: x.squeeze().sin(), lambda x: x.squeeze(-1).sin(), lambda x: x.squeeze((0, 2)).sin(),
+    lambda x: x.cumsum(0).sin(), lambda x: x.sum().expand([]).sin(),
+], ids=["squeeze", "squeeze_dim", "squeeze_dims", "cumsum_over_a_unit_dim", "expand_0d"])
+def test_degenerate_shape_backwards_record_atens_ops(fn):
+    """ATen's formulas on unit dims and 0-d tensors: unsqueeze per squeezed dim (wrapped), no reversed cumsum
+    over a dim of size 1, and sum_to of an empty shape is always a sum."""
+    from functorch.compile import aot_function as torch_aot_function
+
+    def capture(graphs):
+        return lambda gm, _: graphs.append(gm.code) or gm
+
+    theirs, ours = [], []
+    torch_aot_function(fn, capture(theirs), capture(theirs))(torch.randn(1, 3, 1, requires_grad=True)).sum().backward()
+    aot_function(fn, capture(ours), capture(ours))(minitorch2.randn(1, 3, 1, requires_grad=True)).sum().backward()
+    assert ours == theirs
