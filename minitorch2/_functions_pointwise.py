@@ -11,7 +11,7 @@ handle it: swapped (`add`, `mul`), turned into the reversed op (`sub` into
 from . import _dtype
 from ._functions_shape import _t, nonzero
 from ._ops import ops
-from ._tensor import Tensor
+from ._tensor import Tensor, strided
 
 aten = ops.aten
 
@@ -188,19 +188,27 @@ def clamp_max(input, max):
 
 
 def where(condition, input=None, other=None):
+    """ATen's where overloads: a Python number becomes a scalar_tensor of the result dtype (the other
+    scalar first when both are numbers) and a tensor of another dtype is converted first, so the graph
+    records what PyTorch's records."""
     if input is None and other is None:
         return nonzero(condition, as_tuple=True)
-    if not _t(input):
-        input = aten.scalar_tensor.default(input, dtype=_scalar_where_dtype(input, other))
-    if not _t(other):
-        other = aten.scalar_tensor.default(other, dtype=_scalar_where_dtype(other, input))
-    return aten.where.self(condition, input, other)
+    if _t(input) and _t(other):
+        return aten.where.self(condition, input, other)
+    if not _t(input) and not _t(other):
+        dtype = _dtype.result_type(input, other)
+        other = _where_scalar(other, dtype, condition)
+        return aten.where.self(condition, _where_scalar(input, dtype, condition), other)
+    tensor, number = (input, other) if _t(input) else (other, input)
+    dtype = _dtype.result_type(tensor, number)
+    number = _where_scalar(number, dtype, tensor)
+    if tensor.dtype is not dtype:
+        tensor = aten._to_copy.default(tensor, dtype=dtype)
+    return aten.where.self(condition, tensor, number) if _t(input) else aten.where.self(condition, number, tensor)
 
 
-def _scalar_where_dtype(value, other):
-    if _t(other) and _dtype.scalar_dtype(value).category <= other.dtype.category:
-        return other.dtype
-    return _dtype.scalar_dtype(value)
+def _where_scalar(value, dtype, like):
+    return aten.scalar_tensor.default(value, dtype=dtype, layout=strided, device=like.device)
 
 
 def masked_fill(input, mask, value):

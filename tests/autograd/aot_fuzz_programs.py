@@ -54,11 +54,6 @@ def _maximum_of_a_view(a, b):
 # Differences found by program op rather than aten op: program op -> (predicate on its concrete torch
 # operands, reason).
 KNOWN_PROGRAM_DIFFERENCES = {
-    # in the runtime's Python functions (minitorch2/_functions*.py), which decide the aten ops aot records
-    "where_scalar": (
-        lambda a: not a.dtype.is_floating_point,
-        "where(cond, integer_or_bool_tensor, 0.5): torch's where.ScalarOther promotes the tensor with an explicit "
-        "_to_copy to the result dtype; minitorch2.where hands where.self the mixed dtypes"),
     # cause not found yet: the same nodes, in another order
     "maximum": (
         _maximum_of_a_view,

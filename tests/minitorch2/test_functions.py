@@ -246,3 +246,21 @@ def test_item_tolist_numpy_and_conversions():
     with pytest.raises(RuntimeError):
         theirs.item()
     assert math.isclose(ours.sum().item(), theirs.sum().item(), rel_tol=1e-6)
+
+
+@pytest.mark.parametrize("dtype", ["int64", "bool", "float64", "float32"])
+@pytest.mark.parametrize("form", ["tensor_number", "number_tensor", "numbers", "tensor_int"])
+def test_where_with_numbers_records_atens_ops(form, dtype):
+    """A number becomes a scalar_tensor of the result dtype, a tensor of another dtype a _to_copy."""
+    from torch.fx.experimental.proxy_tensor import make_fx as torch_make_fx
+
+    from autograd import make_fx
+
+    forms = {"tensor_number": lambda t, c, x: t.where(c, x, 0.5), "number_tensor": lambda t, c, x: t.where(c, 0.5, x),
+             "numbers": lambda t, c, x: t.where(c, 1.0, 2) + x, "tensor_int": lambda t, c, x: t.where(c, x, 3)}
+    codes = []
+    for lib, trace in ((torch, torch_make_fx), (mt, make_fx)):
+        x = lib.tensor([1, 0], dtype=getattr(lib, dtype))
+        codes.append(trace(lambda c, x: forms[form](lib, c, x))(lib.tensor([True, False]), x).code)
+    assert codes[0] == codes[1]
+
