@@ -15,7 +15,7 @@ from minitorch2.__main__ import main
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 # A compiled function with a backward: every layer (graph, aot, joint, partition, kernels, guards) logs.
-SCRIPT = """
+COMPILED_STEP = """
     import sys
     import torch
 
@@ -27,6 +27,8 @@ SCRIPT = """
     w = torch.randn(3, 4, requires_grad=True)
     loss = torch.compile(f)(x, w)
     loss.backward()
+"""
+SCRIPT = COMPILED_STEP + """
     print(sys.argv[1:])
     print(round(loss.item(), 4))
     print(w.grad)
@@ -109,18 +111,7 @@ def test_unknown_layer_is_an_argparse_error_listing_the_layers(capsys):
 
 # ---- --compare-torch and --report ----------------------------------------------------------------
 
-MATCHING = """
-    import sys
-    import torch
-
-    def f(x, w):
-        return (x @ w).relu().sum()
-
-    torch.manual_seed(0)
-    x = torch.randn(2, 3)
-    w = torch.randn(3, 4, requires_grad=True)
-    loss = torch.compile(f)(x, w)
-    loss.backward()
+MATCHING = COMPILED_STEP + """
     print(sys.argv[1:], loss.item())
     print(w.grad)
 """
