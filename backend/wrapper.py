@@ -313,25 +313,36 @@ PARALLEL_MM_FLOPS = 1 << 22  # below this many multiply-adds a matmul runs on th
 
 def extern_mm(a, b, out):
     """out = a @ b (2-d or batched). numpy's BLAS may be single-threaded (OMP_NUM_THREADS=1), so with
-    `config.threads` > 1 large products are split by rows of `out` (by batch for bmm) into one chunk per
-    thread of the kernels' pool; np.matmul releases the GIL, so the chunks run in parallel."""
+    `config.threads` > 1 large products are split into one chunk per thread of the kernels' pool: bmm by
+    batch, mm along the longer side of `out` (a wide `out` split by rows would have every thread stream
+    all of `b`); np.matmul releases the GIL, so the chunks run in parallel."""
     from . import config
 
     threads = config.threads
-    rows = out.shape[0]
-    if threads <= 1 or rows < 2 or out.size * a.shape[-1] < PARALLEL_MM_FLOPS:
+    if threads <= 1 or out.size * a.shape[-1] < PARALLEL_MM_FLOPS:
         np.matmul(a, b, out=out)
         return
     from .codegen.llvm import worker_pool
 
-    chunks = min(threads, rows)
-    bounds = [rows * i // chunks for i in range(chunks + 1)]
-    b_for = (lambda lo, hi: b[lo:hi]) if out.ndim == 3 else (lambda lo, hi: b)
-    pending = [worker_pool(threads - 1).submit(np.matmul, a[lo:hi], b_for(lo, hi), out=out[lo:hi])
-               for lo, hi in zip(bounds[1:-1], bounds[2:])]
-    np.matmul(a[:bounds[1]], b_for(0, bounds[1]), out=out[:bounds[1]])
+    by_columns = out.ndim == 2 and out.shape[1] > out.shape[0]
+    extent = out.shape[1] if by_columns else out.shape[0]
+    chunks = min(threads, extent)
+    bounds = [extent * i // chunks for i in range(chunks + 1)]
+    if by_columns:
+        def chunk(lo, hi):
+            return a, b[:, lo:hi], out[:, lo:hi]
+    else:
+        def chunk(lo, hi):
+            return a[lo:hi], b[lo:hi] if out.ndim == 3 else b, out[lo:hi]
+    pieces = [chunk(lo, hi) for lo, hi in zip(bounds, bounds[1:])]
+    pending = [worker_pool(threads - 1).submit(_matmul_into, *piece) for piece in pieces[1:]]
+    _matmul_into(*pieces[0])
     for future in pending:
         future.result()
+
+
+def _matmul_into(a, b, out):
+    np.matmul(a, b, out=out)
 
 
 def as_tensor(flat, size, stride, offset, dtype):

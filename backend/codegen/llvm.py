@@ -41,10 +41,11 @@ from .. import loop_ir as L
 from .llvm_emit import KernelEmitter, kernel_error
 
 # Below this many innermost-loop iterations a kernel runs on the calling thread. Measured on the 2-core
-# development VM: a round trip through the pool costs 50-60 us, and the cheapest kernels (a copy-like
-# pointwise op) run at ~0.7 ns/element on one thread, so halving the work pays from ~1e5 elements.
-# `python benchmarks/llvm_kernels.py --crossover` measures the crossover on another machine.
-PARALLEL_MIN_WORK = 1 << 17
+# development VM: a round trip through the pool costs 25-60 us (waking the worker), and the cheapest
+# kernels (a copy-like pointwise op) run at 0.2-0.4 ns/element on one thread, so splitting pays from a
+# few 1e5 elements; at 2^17 the MLP step's relu-backward and bias-gradient kernels took 110 us split
+# against 40-50 us whole. `python benchmarks/llvm_kernels.py --crossover` measures the crossover.
+PARALLEL_MIN_WORK = 1 << 19
 
 
 # ---- the host target: initialized once per process --------------------------------------------

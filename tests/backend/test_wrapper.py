@@ -36,7 +36,8 @@ def test_compiled_outputs_stay_intact_while_alive_and_are_recycled_once_dropped(
     assert wrapper.POOL.reused > reused_before
 
 
-@pytest.mark.parametrize("shape_a,shape_b", [((300, 70), (70, 50)), ((4, 129, 33), (4, 33, 65)), ((1, 5), (5, 3))])
+@pytest.mark.parametrize("shape_a,shape_b", [((300, 70), (70, 50)), ((50, 70), (70, 300)), ((4, 129, 33), (4, 33, 65)),
+                                             ((1, 5), (5, 3))])
 def test_threaded_matmul_matches_numpy(shape_a, shape_b, monkeypatch):
     monkeypatch.setattr(config, "threads", 3)
     monkeypatch.setattr(wrapper, "PARALLEL_MM_FLOPS", 1)
