@@ -1,5 +1,6 @@
 """Activation and dropout modules (as torch.nn): ReLU, GELU, SiLU, Sigmoid, Tanh, Softmax,
 LogSoftmax, LeakyReLU, Dropout. Runtime layer: thin wrappers over nn.functional."""
+from ... import _functions
 from .. import functional as F
 from .module import Module
 
@@ -42,12 +43,12 @@ class SiLU(Module):
 
 class Sigmoid(Module):
     def forward(self, input):
-        return F.sigmoid(input)
+        return _functions.sigmoid(input)  # torch.sigmoid, as torch's module calls it
 
 
 class Tanh(Module):
     def forward(self, input):
-        return F.tanh(input)
+        return _functions.tanh(input)  # torch.tanh, as torch's module calls it
 
 
 class LeakyReLU(Module):

@@ -61,7 +61,7 @@ class Flatten(Module):
         self.end_dim = end_dim
 
     def forward(self, input):
-        return _functions.flatten(input, self.start_dim, self.end_dim)
+        return input.flatten(self.start_dim, self.end_dim)
 
     def extra_repr(self):
         return f"start_dim={self.start_dim}, end_dim={self.end_dim}"
