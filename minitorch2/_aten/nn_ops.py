@@ -107,14 +107,19 @@ def pointwise_result(array, dtype, tensors):
 
 
 # ---------------------------------------------------------------- softmax, log_softmax
+# The numpy forms below reuse their first temporary for every later step (out=, in-place): each array of
+# a (4096, 1024) softmax costs a page-faulting allocation and a pass over memory.
 def _softmax_np(x, axis):
-    e = np.exp(x - np.max(x, axis=axis, keepdims=True))
-    return e / np.sum(e, axis=axis, keepdims=True)
+    e = np.asarray(np.subtract(x, np.max(x, axis=axis, keepdims=True)))  # (asarray: 0-d gives a scalar)
+    np.exp(e, out=e)
+    e /= np.sum(e, axis=axis, keepdims=True)
+    return e
 
 
 def _log_softmax_np(x, axis):
-    shifted = x - np.max(x, axis=axis, keepdims=True)
-    return shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
+    shifted = np.asarray(np.subtract(x, np.max(x, axis=axis, keepdims=True)))
+    shifted -= np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
+    return shifted
 
 
 def _softmax_family(np_fn, name):
@@ -132,7 +137,7 @@ def _softmax_family(np_fn, name):
         if self.numel() == 0:
             return np.empty(self.shape, self.dtype.np)
         with np.errstate(all="ignore"):
-            return contiguous(np_fn(self._np.astype(compute_dtype(self.dtype)), axis), self.dtype)
+            return contiguous(np_fn(self._np.astype(compute_dtype(self.dtype), copy=False), axis), self.dtype)
 
     def meta(self, dim, half_to_float):
         check(self, dim, half_to_float)
@@ -164,7 +169,7 @@ def _softmax_backward_family(np_fn):
         axis = check(grad_output, output, dim, input_dtype)
         dtype = compute_dtype(grad_output.dtype)
         with np.errstate(all="ignore"):
-            result = np_fn(grad_output._np.astype(dtype), output._np.astype(dtype), axis)
+            result = np_fn(grad_output._np.astype(dtype, copy=False), output._np.astype(dtype, copy=False), axis)
         return contiguous(result, grad_output.dtype)
 
     def meta(grad_output, output, dim, input_dtype):
@@ -174,10 +179,22 @@ def _softmax_backward_family(np_fn):
     return kernel, meta
 
 
-softmax_backward_data = _softmax_backward_family(
-    lambda g, y, axis: y * (g - np.sum(g * y, axis=axis, keepdims=True)))
-log_softmax_backward_data = _softmax_backward_family(
-    lambda g, y, axis: g - np.exp(y) * np.sum(g, axis=axis, keepdims=True))
+def _softmax_backward_np(g, y, axis):  # y * (g - sum(g * y))
+    result = np.asarray(np.multiply(g, y))
+    np.subtract(g, np.sum(result, axis=axis, keepdims=True), out=result)
+    result *= y
+    return result
+
+
+def _log_softmax_backward_np(g, y, axis):  # g - exp(y) * sum(g)
+    result = np.asarray(np.exp(y))
+    result *= np.sum(g, axis=axis, keepdims=True)
+    np.subtract(g, result, out=result)
+    return result
+
+
+softmax_backward_data = _softmax_backward_family(_softmax_backward_np)
+log_softmax_backward_data = _softmax_backward_family(_log_softmax_backward_np)
 
 
 # ---------------------------------------------------------------- nll_loss
