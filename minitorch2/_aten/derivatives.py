@@ -19,7 +19,10 @@ compared against PyTorch's op by op. Three rules give that order:
   follows the trace;
 - reducing a broadcast gradient back to its input's shape (`sum_to`) is not
   part of the formula: the engine's validate_outputs does it after the whole
-  node ran, input by input in argument order. Formulas here end with it.
+  node ran, input by input in argument order. Formulas here end with it
+  (ours validates too, but a summed-then-cast gradient of a mixed-dtype
+  broadcast then records sum, view, _to_copy where torch records _to_copy,
+  sum, view).
 
 The formulas live in three modules, with the helpers they share in
 derivatives_util.py (`sum_to`): derivatives_pointwise.py (arithmetic, unary

@@ -46,11 +46,10 @@ def mean_dim(grad, self_shape, dim, keepdim=False):
 def prod_default(grad, self):
     """ATen's prod_backward as traced (prod_safe_zeros_backward): products of everything before and after each
     element, from two exclusive cumprods, so a zero input gives the others' product rather than 0 / 0."""
-    input_dtype = self.dtype
     if self.dtype != grad.dtype:  # prod_backward(grad, self.to(grad.scalar_type()), result)
         self = aten._to_copy.default(self, dtype=grad.dtype)
     if self.dim() == 0:
-        return _cast_to(grad, input_dtype)
+        return grad  # (the engine casts it to the input's dtype, as torch's validate_outputs does)
     flat = aten.view.default(aten.clone.default(self, memory_format=contiguous_format)
                              if not self.is_contiguous() else self, [-1])
     n = flat.shape[0]
@@ -64,12 +63,7 @@ def prod_default(grad, self):
         reversed_rest = aten.flip.default(aten.slice.Tensor(flat, 0, 1, n), [0])
         after = aten.flip.default(aten.cumprod.default(aten.cat.default([ones, reversed_rest]), 0), [0])
         grad_input = aten.mul.Tensor(grad, aten.mul.Tensor(before, after))
-    return _cast_to(aten.view.default(grad_input, list(self.shape)), input_dtype)
-
-
-def _cast_to(grad, dtype):
-    """The engine's validate_outputs cast of a gradient to its input's dtype (ours does not do it itself)."""
-    return grad if grad.dtype == dtype else aten._to_copy.default(grad, dtype=dtype)
+    return aten.view.default(grad_input, list(self.shape))
 
 
 def amax(grad, self, result, dim=(), keepdim=False):

@@ -24,7 +24,7 @@ import inspect
 
 from .._dispatch import redispatch_below_autograd, state
 from .._tensor import contiguous_format
-from .graph import Node, SavedTensor, gradient_edge
+from .graph import Node, SavedTensor, gradient_edge, tensor_metadata
 
 
 class Derivative:
@@ -176,7 +176,7 @@ def _plan(op):
 def _connect_inputs(node, tensor_args, bound):
     from .._tensor import Tensor
 
-    edges, slots, needs = [], [], []
+    edges, metadata, slots, needs = [], [], [], []
     for name, is_list in tensor_args:
         value = bound.get(name)
         if is_list:
@@ -185,12 +185,15 @@ def _connect_inputs(node, tensor_args, bound):
             slots.append(len(items))
             needs.append(tuple(e is not None for e in item_edges))
             edges.extend(item_edges)
+            metadata.extend(tensor_metadata(t) if e is not None else None for t, e in zip(items, item_edges))
         else:
             edge = gradient_edge(value) if isinstance(value, Tensor) else None
             slots.append(None)
             needs.append(edge is not None)
             edges.append(edge)
+            metadata.append(tensor_metadata(value) if edge is not None else None)
     node.next_functions = tuple(e if e is not None else (None, 0) for e in edges)
+    node.input_metadata = tuple(metadata)
     node.input_slots = tuple(slots)
     node.needs_grad = tuple(needs)
 
@@ -266,6 +269,7 @@ class CopySlices(Node):
         self.view_geometry = (tuple(view.shape), view.stride(), view.storage_offset() - base.storage_offset())
         self.op_node = op_node
         self.next_functions = ((base_edge or (None, 0)),) + tuple(op_node.next_functions[1:])
+        self.input_metadata = (tensor_metadata(base) if base_edge else None,) + tuple(op_node.input_metadata[1:])
 
     def apply(self, grads):
         from .._ops import ops
@@ -295,6 +299,7 @@ class AsStridedBackward(Node):
         self.base_dtype = base.dtype
         self.geometry = (list(view.shape), list(view.stride()), view.storage_offset() - base.storage_offset())
         self.next_functions = ((base.grad_fn, 0),)
+        self.input_metadata = (tensor_metadata(base) if base.grad_fn is not None else None,)
 
     def apply(self, grads):
         from .._ops import ops

@@ -8,6 +8,14 @@ created runs first (leaves' AccumulateGrad nodes first of all). Formulas call
 dispatched ops, so with `create_graph=True` (grad mode on) the backward is
 itself recorded and can be differentiated again, and a mode active during the
 backward sees every op it runs.
+
+Before a gradient goes along an edge, `validate_outputs` fits it to the
+tensor the edge came from, as PyTorch's engine does: a node remembers each
+input's shape and dtype (`Node.input_metadata`), a gradient with extra or
+broadcast dims is summed down to that shape (`sum_to`), one of another dtype
+is cast (so a float32 input of a float32 + float64 add gets a float32
+gradient), and any other shape is an error naming the node. The fixes are
+dispatched ops, so under create_graph they are recorded like the formulas.
 """
 import heapq
 
@@ -77,7 +85,9 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, capture=None
     state.grad_enabled = create_graph
     try:
         given = list(grad_outputs) if grad_outputs is not None else [None] * len(grads)
-        for (node, nr), g, user_grad in zip(edges, grads, given):
+        for (node, nr), out, g, user_grad in zip(edges, outputs, grads, given):
+            if g is not None and g.dtype is not out.dtype:  # validate_outputs on the root edges: shapes were
+                g = ops.aten._to_copy.default(g, dtype=out.dtype)  # checked by _make_grads, dtypes are cast
             if capture is None and isinstance(node, AccumulateGrad) and user_grad is not None:
                 g = clone_obeying_layout_contract(g, node.variable)  # .grad must not alias the caller's tensor
             _accumulate(buffers, node, nr, g, ops)
@@ -98,7 +108,7 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, capture=None
             if all(g is None for g in incoming) and not isinstance(node, AccumulateGrad):
                 out_grads = [None] * len(node.next_functions)
             else:
-                out_grads = node.apply(incoming)
+                out_grads = validate_outputs(node, node.apply(incoming), ops)
                 if not retain_graph:
                     node.release()
                 for hook in node._hooks:
@@ -113,6 +123,42 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, capture=None
                     heapq.heappush(ready, (-next_node.sequence_nr, id(next_node), next_node))
     finally:
         state.grad_enabled = previous
+
+
+def validate_outputs(node, grads, ops):
+    """Check and fit the gradients `node` returned, one per edge (PyTorch's validate_outputs)."""
+    edges = node.next_functions
+    if len(grads) != len(edges):
+        raise RuntimeError(f"Function {node.name()} returned an invalid number of gradients - expected "
+                           f"{len(edges)}, but got {len(grads)}")
+    for i, metadata in enumerate(node.input_metadata):
+        g = grads[i]
+        if g is None or metadata is None:  # no gradient, or an edge that takes none
+            continue
+        shape, dtype = metadata
+        if g._shape != shape:
+            grads[i] = g = _sum_to_input_shape(node, i, g, shape)
+        if g.dtype is not dtype:
+            grads[i] = ops.aten._to_copy.default(g, dtype=dtype)
+    return grads
+
+
+def _sum_to_input_shape(node, index, grad, shape):
+    from .._aten.derivatives_util import sum_to
+
+    if not _is_expandable_to(shape, grad._shape):
+        raise RuntimeError(
+            f"Function {node.name()} returned an invalid gradient at index {index} - got "
+            f"[{', '.join(map(str, grad._shape))}] but expected shape compatible with [{', '.join(map(str, shape))}]"
+        )
+    return sum_to(grad, shape)
+
+
+def _is_expandable_to(shape, target):
+    """Can a tensor of `shape` broadcast to `target`? (Then a gradient of `target` sums back to `shape`.)"""
+    if len(shape) > len(target):
+        return False
+    return all(size == 1 or size == want for size, want in zip(reversed(shape), reversed(target)))
 
 
 def _accumulate(buffers, node, nr, g, ops):
@@ -172,7 +218,6 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     from .._ops import ops
 
     outputs = _as_tuple(outputs)
-    single = not isinstance(inputs, (list, tuple))
     inputs = _as_tuple(inputs)
     if grad_outputs is None:
         grad_outputs = [None] * len(outputs)
@@ -183,7 +228,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     for i, t in enumerate(inputs):
         edge = gradient_edge(t)
         if edge is None:
-            raise RuntimeError(f"One of the differentiated Tensors does not require grad")
+            raise RuntimeError("One of the differentiated Tensors does not require grad")
         capture[edge] = None
         input_edges.append(edge)
     run_backward(outputs, grad_outputs, retain_graph, create_graph, capture=capture)

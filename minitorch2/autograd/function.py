@@ -2,13 +2,15 @@
 
 Runtime layer. `MyFn.apply(*args)` runs `forward(ctx, *args)` with grad mode
 off, then (when grad is needed) attaches a `MyFnBackward` node whose apply
-calls `backward(ctx, *grads)`. The AOT layer (top-level `autograd/`) wraps
-compiled forward and backward graphs in one of these.
+calls `backward(ctx, *grads)`. backward returns one gradient per forward
+argument; the node checks them as PyTorch does and passes on those of the
+tensor arguments, which alone have edges. The AOT layer (top-level
+`autograd/`) wraps compiled forward and backward graphs in one of these.
 """
 import weakref
 
 from .._dispatch import state
-from .graph import Node, SavedTensor, gradient_edge
+from .graph import Node, SavedTensor, gradient_edge, tensor_metadata
 
 
 class FunctionCtx:
@@ -52,9 +54,30 @@ class BackwardCFunction(Node):
             grads = [g if g is not None else ops.aten.zeros.default(list(o[0]), dtype=o[1])
                      for g, o in zip(grads, self._outputs_meta)]
         result = self.fn_cls.backward(self.ctx, *grads)
-        if not isinstance(result, tuple):
-            result = (result,)
-        return list(result[: len(self.next_functions)])
+        return self._gradients_for_tensor_inputs(result if isinstance(result, tuple) else (result,))
+
+    def _gradients_for_tensor_inputs(self, result):
+        """backward returns one gradient per forward argument; the edges are the tensor arguments only.
+        PyTorch's checks (PyNode::apply): extra trailing Nones are allowed, anything else must match."""
+        from .._tensor import Tensor
+
+        is_tensor = self._is_tensor_input
+        if len(result) > len(is_tensor) and all(g is None for g in result[len(is_tensor):]):
+            result = result[: len(is_tensor)]
+        if len(result) != len(is_tensor):
+            raise RuntimeError(f"function {self._name} returned an incorrect number of gradients "
+                               f"(expected {len(is_tensor)}, got {len(result)})")
+        grads = []
+        for position, (g, tensor_input) in enumerate(zip(result, is_tensor), start=1):
+            if not tensor_input:
+                if g is not None:
+                    raise RuntimeError(f"function {self._name} returned a gradient different than None at position "
+                                       f"{position}, but the corresponding forward input was not a Variable")
+                continue
+            if g is not None and not isinstance(g, Tensor):
+                raise RuntimeError(f"expected Variable or None (got {type(g).__name__})")
+            grads.append(g)
+        return grads
 
     def release(self):
         for s in self.ctx._saved:
@@ -93,9 +116,10 @@ class Function(metaclass=FunctionMeta):
         if not needs_grad:
             return outputs
         node = BackwardCFunction(cls, ctx)
-        node.next_functions = tuple(
-            (gradient_edge(a) or (None, 0)) if isinstance(a, Tensor) else (None, 0) for a in args
-        )
+        node._is_tensor_input = tuple(isinstance(a, Tensor) for a in args)
+        edges = [gradient_edge(a) for a in tensor_args]  # as in torch, only tensor arguments have edges
+        node.next_functions = tuple(e or (None, 0) for e in edges)
+        node.input_metadata = tuple(tensor_metadata(a) if e else None for a, e in zip(tensor_args, edges))
         single = not isinstance(outputs, tuple)
         out_list = [outputs] if single else list(outputs)
         result = []

@@ -4,9 +4,12 @@ Runtime layer, built by the autograd layer of the dispatcher (`_record.py`)
 and walked by the engine (`engine.py`). Each differentiable op call leaves one
 `Node` behind, named as PyTorch names it (`AddmmBackward0`); its
 `next_functions` point at the nodes that produced its inputs, ending at an
-`AccumulateGrad` per leaf tensor. A node keeps what its formula needs as
-`SavedTensor`s, which remember the tensor's version counter so that an
-in-place change after saving is caught when the backward runs.
+`AccumulateGrad` per leaf tensor. Beside each edge a node keeps the shape and
+dtype of the tensor the edge came from (`input_metadata`), which the engine
+uses to fit every gradient to its input before passing it on. A node keeps
+what its formula needs as `SavedTensor`s, which remember the tensor's version
+counter so that an in-place change after saving is caught when the backward
+runs.
 """
 import itertools
 import weakref
@@ -21,6 +24,8 @@ class Node:
 
     def __init__(self):
         self.next_functions = ()
+        # per edge: (shape, dtype) of the tensor it came from, None for an edge that takes no gradient
+        self.input_metadata = ()
         self.sequence_nr = next(_sequence)
         self._pre_hooks = {}  # output_nr -> tensor hooks (register_hook on non-leaf tensors)
         self._retained = {}  # output_nr -> weakref of a tensor with retain_grad()
@@ -167,6 +172,12 @@ def grad_accumulator(tensor):
         node = AccumulateGrad(tensor)
         tensor.__dict__["_accumulator"] = weakref.ref(node)
     return node
+
+
+def tensor_metadata(tensor):
+    """What the engine checks a gradient for `tensor` against (PyTorch's InputMetadata, less device and
+    layout: minitorch2 tensors are CPU and strided). Size is an immutable tuple, so it is kept as is."""
+    return (tensor._shape, tensor.dtype)
 
 
 def gradient_edge(tensor):

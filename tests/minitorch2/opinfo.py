@@ -1544,16 +1544,5 @@ OP_DB = [
     OpInfo("new_full.default", new_full_samples, grad=False),
 ]
 
-# The engine does not cast a gradient back to its input's dtype (torch's validate_outputs does), so any op
-# mixing float dtypes returns, e.g., a float64 gradient for a float32 input.
-ENGINE_NO_CAST = ("autograd engine (minitorch2/autograd/engine.py) does not cast each gradient to its input's "
-                  "dtype as torch's validate_outputs does")
-ENGINE_NO_CAST_OPS = """add.Tensor sub.Tensor rsub.Tensor mul.Tensor div.Tensor remainder.Tensor fmod.Tensor pow.Tensor_Tensor
-    maximum.default minimum.default atan2.default where.self clamp.Tensor masked_fill.Tensor add_.Tensor sub_.Tensor
-    mul_.Tensor div_.Tensor copy_.default fill_.Tensor sum.default sum.dim_IntList mean.default mean.dim cumsum.default
-    cat.default stack.default""".split()
-for _name in ENGINE_NO_CAST_OPS:
-    next(op for op in OP_DB if op.name == _name).xfails.append(XFail("grad_mixed", ENGINE_NO_CAST, GRAD_DTYPES))
-
 OPS_BY_NAME = {op.name: op for op in OP_DB}
 assert len(OPS_BY_NAME) == len(OP_DB), "an op is listed twice in OP_DB"

@@ -128,9 +128,6 @@ def test_dispatch_mode_logs_the_backward_ops_like_torch(program):
     assert logs[0] == logs[1]
 
 
-# ---------------------------------------------------------------- known core bugs
-@pytest.mark.xfail(strict=True, reason="autograd engine does not cast a gradient to its input's dtype "
-                                       "(torch's validate_outputs does): float32 input, float64 gradient")
 def test_gradient_dtype_follows_the_input_dtype():
     x = mt.tensor([1.0, 2.0], requires_grad=True)
     y = mt.tensor([3.0, 4.0], dtype=mt.float64)
@@ -138,6 +135,7 @@ def test_gradient_dtype_follows_the_input_dtype():
     assert x.grad.dtype is mt.float32
 
 
+# ---------------------------------------------------------------- known core bugs
 @pytest.mark.xfail(strict=True, reason="autograd/_record.py saves a Tensor?[] argument whose first entry is a tensor "
                                        "as a list of SavedTensors and crashes on a later None entry")
 def test_index_backward_with_none_between_tensor_indices():

@@ -319,8 +319,7 @@ def describe(program):
 @contextlib.contextmanager
 def default_dtype(name):
     """Both libraries' default float dtype set to the program's: an integer operand promoted by a float op
-    then lands in the program's precision (the engine does not cast gradients back to a wider input's
-    dtype at every edge as torch's does, so a float32 detour would cost float64 programs their precision)."""
+    then lands in the program's precision, so float64 programs are not compared through a float32 detour."""
     previous = torch.get_default_dtype(), mt.get_default_dtype()
     torch.set_default_dtype(getattr(torch, name))
     mt.set_default_dtype(getattr(mt, name))
