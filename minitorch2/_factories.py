@@ -16,7 +16,14 @@ from ._tensor import CPU, Tensor, device
 aten = ops.aten
 
 
-def _size(size):
+def _size(size, name=None):
+    if not size:  # torch.zeros() / torch.randn(): a size is required (torch.zeros(()) is the 0-d tensor)
+        if name in ("rand", "randn"):
+            raise TypeError(f"{name}() received an invalid combination of arguments - got (), but expected one of:\n"
+                            " * (tuple of ints size, *, torch.Generator generator, Tensor out = None, torch.dtype dtype"
+                            " = None, torch.layout layout = None, torch.device device = None, bool pin_memory = False,"
+                            " bool requires_grad = False)")
+        raise TypeError(f'{name}() missing 1 required positional arguments: "size"')
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
         size = tuple(size[0])
     for s in size:
@@ -137,16 +144,17 @@ def _options(dtype, layout, device, pin_memory, memory_format=None, *, from_tens
 
 
 def zeros(*size, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False, out=None):
-    return _finish(aten.zeros.default(_size(size), **_options(dtype, layout, device, pin_memory)), requires_grad)
+    return _finish(aten.zeros.default(_size(size, "zeros"), **_options(dtype, layout, device, pin_memory)),
+                   requires_grad)
 
 
 def ones(*size, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False, out=None):
-    return _finish(aten.ones.default(_size(size), **_options(dtype, layout, device, pin_memory)), requires_grad)
+    return _finish(aten.ones.default(_size(size, "ones"), **_options(dtype, layout, device, pin_memory)), requires_grad)
 
 
 def empty(*size, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False, memory_format=None, out=None):
     options = _options(dtype, layout, device, pin_memory, memory_format)
-    return _finish(aten.empty.memory_format(_size(size), **options), requires_grad)
+    return _finish(aten.empty.memory_format(_size(size, "empty"), **options), requires_grad)
 
 
 def full(size, fill_value, *, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False, out=None):
@@ -219,14 +227,14 @@ def _with_generator(op, generator_op, generator, *args, **options):
 
 def rand(*size, generator=None, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False, out=None):
     options = _options(dtype, layout, device, pin_memory)
-    return _finish(_with_generator(aten.rand.default, aten.rand.generator, generator, _size(size), **options),
+    return _finish(_with_generator(aten.rand.default, aten.rand.generator, generator, _size(size, "rand"), **options),
                    requires_grad)
 
 
 def randn(*size, generator=None, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False, out=None):
     options = _options(dtype, layout, device, pin_memory)
-    return _finish(_with_generator(aten.randn.default, aten.randn.generator, generator, _size(size), **options),
-                   requires_grad)
+    size = _size(size, "randn")
+    return _finish(_with_generator(aten.randn.default, aten.randn.generator, generator, size, **options), requires_grad)
 
 
 def randint(low, high=None, size=None, *, generator=None, dtype=None, device=None, requires_grad=False, layout=None,

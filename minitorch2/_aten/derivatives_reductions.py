@@ -77,8 +77,9 @@ def amin(grad, self, result, dim=(), keepdim=False):
 def _amax_amin_backward(grad, self, result, dim, keepdim):
     # scale_grad_by_count(restore_reduced_dims(grad), restore_reduced_dims(result) == self, dim): the mask first
     dims = _dims(dim, self.dim())
-    shape = [1 if i in dims else s for i, s in enumerate(self.shape)]
-    restore = not keepdim and self.dim()
+    # a 0-d self reduced over its one wrappable dim restores to [1]; the engine sums the [1] gradient back
+    shape = [1 if i in dims else s for i, s in enumerate(self.shape)] if self.dim() else [1] * len(dims)
+    restore = not keepdim and shape
     mask = aten.eq.Tensor(aten.view.default(result, shape) if restore else result, self)
     if restore:
         grad = aten.view.default(grad, shape)

@@ -36,15 +36,7 @@ def float_programs():
 # different branch from ATen's on degenerate shapes. aot traces them faithfully, so its graphs differ from
 # torch's there; the examples that reach one are rejected. Each entry: aten op -> (predicate on the op's
 # concrete torch arguments, reason). Remove an entry once the formula is fixed.
-KNOWN_FORMULA_DIFFERENCES = {
-    "aten.amax.default": (
-        lambda args: args[0].dim() == 0 and not (len(args) > 2 and args[2]),
-        "amax/amin over a dim of a 0-d tensor, keepdim=False: ATen's backward views the gradient and the "
-        "result to [1] and sums back to 0-d (view, view, sum.default); ours works on the 0-d values"),
-    "aten.amin.default": (
-        lambda args: args[0].dim() == 0 and not (len(args) > 2 and args[2]),
-        "as aten.amax.default"),
-}
+KNOWN_FORMULA_DIFFERENCES = {}
 
 
 def _maximum_of_a_view(a, b):

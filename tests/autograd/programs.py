@@ -207,6 +207,14 @@ def reduce_amax(lib):
 
 
 @program
+def reduce_amax_amin_0d(lib):
+    def fn(x):  # a 0-d tensor reduced over its one dim: ATen's backward restores it to [1], the engine sums
+        return x.amax(dim=0) * x.amin(dim=[0])
+
+    return fn, [lib.randn(()).requires_grad_()]
+
+
+@program
 def reduce_var_std(lib):
     def fn(x):
         return x.var(dim=1) + x.std(dim=1, keepdim=False) + x.var(dim=0, correction=0).sum()

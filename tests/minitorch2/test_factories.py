@@ -113,6 +113,16 @@ def test_pinned_memory_fails_as_on_a_cpu_only_torch():
         minitorch2.zeros(2, pin_memory=True)
 
 
+@pytest.mark.parametrize("name", ["zeros", "ones", "empty", "rand", "randn"])
+def test_a_size_is_required_as_in_torch(name):
+    with pytest.raises(TypeError) as theirs:
+        getattr(torch, name)()
+    with pytest.raises(TypeError) as ours:
+        getattr(minitorch2, name)()
+    assert str(ours.value).splitlines()[0] == str(theirs.value).splitlines()[0]
+    assert getattr(minitorch2, name)(()).shape == getattr(torch, name)(()).shape == ()
+
+
 def test_meta_tensors_are_refused_not_made_on_the_cpu():
     with pytest.raises(NotImplementedError, match="CPU only"):
         minitorch2.zeros(2, device="meta")
