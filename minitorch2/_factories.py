@@ -274,7 +274,7 @@ def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, device=None,
            pin_memory=False, out=None):
     if isinstance(mean, Tensor) or isinstance(std, Tensor):
         shape = (mean if isinstance(mean, Tensor) else std).shape
-        noise = randn(*shape, generator=generator, dtype=(mean if isinstance(mean, Tensor) else std).dtype)
+        noise = randn(tuple(shape), generator=generator, dtype=(mean if isinstance(mean, Tensor) else std).dtype)
         return noise * std + mean
     options = _options(dtype, layout, device, pin_memory)
     return _finish(aten.normal.float_float(mean, std, _size((size,)), generator=generator, **options), requires_grad)

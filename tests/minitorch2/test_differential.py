@@ -363,7 +363,7 @@ def check_float_program(arrays, program):
     for i, (g_o, g_t, (_, leaf)) in enumerate(zip(m_grads, t_grads, leaves)):
         g_t = torch.zeros_like(leaf) if g_t is None else g_t
         if g_o is None:
-            g_o = mt.zeros(*leaf.shape, dtype=getattr(mt, str(leaf.dtype)[6:]))
+            g_o = mt.zeros(tuple(leaf.shape), dtype=getattr(mt, str(leaf.dtype)[6:]))
         if repr(g_o.dtype) != str(g_t.dtype):
             # Known engine bug (xfail in test_autograd.py): a gradient is not cast back to its input's dtype
             # when the program changed dtype on the way (e.g. atan2(float64 0-d, int64) is float32).

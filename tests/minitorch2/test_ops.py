@@ -255,7 +255,7 @@ def check_grads(op, dtype, samples):
                                            allow_unused=True)
         for i, (m_g, t_g, leaf) in enumerate(zip(m_grads, t_grads, t_leaves)):
             t_g = torch.zeros_like(leaf) if t_g is None else t_g
-            m_g = minitorch2.zeros(*leaf.shape, dtype=getattr(minitorch2, str(leaf.dtype)[6:])) if m_g is None else m_g
+            m_g = minitorch2.zeros(tuple(leaf.shape), dtype=getattr(minitorch2, str(leaf.dtype)[6:])) if m_g is None else m_g
             assert_tensor_matches(m_g, t_g, f"{where}: gradient of input {i}", layout=False)
         checked += 1
     assert checked, f"{op.name}: no sample produced a differentiable output"

@@ -14,9 +14,9 @@ class LayerNorm(Module):
         self.eps = eps
         self.elementwise_affine = elementwise_affine
         if elementwise_affine:
-            self.weight = Parameter(_factories.empty(*self.normalized_shape, dtype=dtype))
+            self.weight = Parameter(_factories.empty(self.normalized_shape, dtype=dtype))
             if bias:
-                self.bias = Parameter(_factories.empty(*self.normalized_shape, dtype=dtype))
+                self.bias = Parameter(_factories.empty(self.normalized_shape, dtype=dtype))
             else:
                 self.register_parameter("bias", None)
         else:
