@@ -3,6 +3,8 @@ and `functorch.compile`; not to be confused with `minitorch2.autograd`, the eage
 
 make_fx records the aten ops that run; aot_function traces joint(primals,
 tangents), hands it to a partitioner and compiles the forward and backward.
+stack_traces.py carries each frontend node's source location onto the aten
+nodes traced from it, forward and backward.
 """
 from .aot import aot_autograd, aot_eager, aot_function, aot_module, aot_module_simplified, boxed_nop, make_boxed_func
 from .decompositions import core_aten_decompositions, get_decompositions

@@ -17,6 +17,10 @@ When no input requires grad (or grad mode is off), only the forward is traced
 and compiled. Compilers receive (GraphModule, example_inputs) and return a
 callable; `make_boxed_func` adapts a plain function to the boxed convention
 (one list argument) that compiled graphs are called with.
+
+Traced from a frontend graph (aot_module_simplified), every aten node keeps
+the stack trace of the graph node it came from, and every backward node that
+of the forward node it differentiates (stack_traces.py).
 """
 import minitorch2
 from minitorch2 import _logging
@@ -27,6 +31,7 @@ from minitorch2.autograd import Function
 
 from .functionalize import functionalize_graph
 from .proxy_tensor import make_fx, tag_forward_nodes
+from .stack_traces import SourceKeepingInterpreter, backward_stack_traces
 
 
 def make_boxed_func(f):
@@ -79,7 +84,7 @@ class _CompiledFunction:
             self.fw_module, self.bw_module = forward, None
             return
         outputs = _as_list(fake_outputs)
-        tangents = [minitorch2.empty(*o.shape, dtype=o.dtype) for o in outputs if _differentiable(o)]
+        tangents = [minitorch2.empty(tuple(o.shape), dtype=o.dtype) for o in outputs if _differentiable(o)]
         joint = make_fx(_joint_fn(fn, self.grad_inputs), decompositions, tracing_mode="fake")(list(args), tangents)
         joint, self.mutated_inputs = _functionalize_joint(joint)
         _eliminate_dead_code(joint)
@@ -188,7 +193,11 @@ def _joint_fn(fn, grad_inputs):
         tag_forward_nodes()
         diff_outs = [o for o in outs if _differentiable(o)]
         wanted = [p for p, g in zip(primals, grad_inputs) if g]
-        grads = minitorch2.autograd.grad(diff_outs, wanted, tangents, allow_unused=True) if diff_outs else [None] * len(wanted)
+        if diff_outs:
+            with backward_stack_traces(diff_outs):
+                grads = minitorch2.autograd.grad(diff_outs, wanted, tangents, allow_unused=True)
+        else:
+            grads = [None] * len(wanted)
         grads = iter(grads)
         return outs, [next(grads) if g else None for g in grad_inputs]
 
@@ -245,7 +254,10 @@ def aot_module_simplified(mod, example_inputs, fw_compiler, bw_compiler=None, pa
     def functional_call(*all_args):
         state = all_args[: len(params)]
         with _swap_tensors(mod, names, state):
-            out = mod(*all_args[len(params):])
+            if isinstance(mod, minitorch2.fx.GraphModule):  # node by node, so aten nodes keep their sources
+                out = SourceKeepingInterpreter(mod).run(*all_args[len(params):])
+            else:
+                out = mod(*all_args[len(params):])
         return out
 
     compiled = aot_function(functional_call, fw_compiler, bw_compiler, partition_fn, decompositions,

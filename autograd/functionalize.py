@@ -85,6 +85,7 @@ class _Functionalizer:
     # ---------------------------------------------------------- node kinds
     def run(self):
         for node in self.old.nodes:
+            made_before = len(self.new.nodes)
             if node.op == "placeholder":
                 self._copy(node)
                 self.latest[node] = self.env[node]
@@ -102,7 +103,16 @@ class _Functionalizer:
             else:
                 self._copy(node)
                 self.latest[node] = self.env[node]
+            self._inherit_stack_trace(node, len(self.new.nodes) - made_before)
         raise AssertionError("graph has no output node")
+
+    def _inherit_stack_trace(self, node, count):
+        """The nodes made for `node` (a write-back scatter, a replayed view) point at its source, as the
+        nodes PyTorch's functionalization makes while tracing an op do."""
+        stack_trace = node.meta.get("stack_trace")
+        if stack_trace:
+            for new, _ in zip(reversed(self.new.nodes), range(count)):
+                new.meta.setdefault("stack_trace", stack_trace)
 
     def _copy(self, node):
         new = self.new.node_copy(node, lambda n: self.current(n))

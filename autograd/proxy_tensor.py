@@ -11,6 +11,9 @@ can refer to them. The function's inputs become placeholders named
     tracing_mode="real"   ops run for real on the inputs
     tracing_mode="fake"   inputs become FakeTensors: only meta functions run
 
+Every node recorded while a stack trace is current (stack_traces.py: the
+frontend graph node being run by AOT) carries it in `meta["stack_trace"]`.
+
 The one idea to hold: the tracer never inspects Python code. It sees only
 what the dispatcher sees, so the graph is exactly the ops PyTorch's kernels
 would run, and a decomposition table can swap an op for its decomposition
@@ -27,6 +30,8 @@ from minitorch2.fx._pytree import PyTreeCodeGen
 from minitorch2.fx.passes.shape_prop import _extract_tensor_metadata
 from minitorch2.utils import _pytree as pytree
 from minitorch2.utils._python_dispatch import TorchDispatchMode
+
+from .stack_traces import current_stack_trace
 
 
 class ProxyTorchDispatchMode(TorchDispatchMode):
@@ -54,7 +59,7 @@ class ProxyTorchDispatchMode(TorchDispatchMode):
         name = f"_tensor_constant{self._constant_count}"
         self._constant_count += 1
         setattr(self.root, name, tensor)
-        node = self.graph.get_attr(name)
+        node = _with_current_stack_trace(self.graph.get_attr(name))
         self.track(tensor, node)
         return node
 
@@ -76,7 +81,8 @@ class ProxyTorchDispatchMode(TorchDispatchMode):
                 return result
         if func is minitorch2.ops.aten.lift_fresh.default:  # a tensor made from Python data: copy the constant
             func = minitorch2.ops.aten.lift_fresh_copy.default
-        node = self.graph.call_function(func, self._to_arg(args), self._to_arg(kwargs), name=func._opname)
+        node = _with_current_stack_trace(
+            self.graph.call_function(func, self._to_arg(args), self._to_arg(kwargs), name=func._opname))
         out = func(*args, **kwargs)
         self._tie(out, node)
         return out
@@ -89,7 +95,14 @@ class ProxyTorchDispatchMode(TorchDispatchMode):
         elif isinstance(out, (list, tuple)):
             for i, item in enumerate(out):
                 if isinstance(item, Tensor):
-                    self.track(item, self.graph.call_function(operator.getitem, (node, i)))
+                    self.track(item, _with_current_stack_trace(self.graph.call_function(operator.getitem, (node, i))))
+
+
+def _with_current_stack_trace(node):
+    stack_trace = current_stack_trace()
+    if stack_trace:
+        node.meta["stack_trace"] = stack_trace
+    return node
 
 
 def tag_forward_nodes():

@@ -10,6 +10,7 @@ calls, guard the assumptions, and hand the graph to a backend. Read in order:
                          grad-mode context managers)
     source.py guards.py  where values came from; the checks that keep a graph valid
     output_graph.py      the FX graph being built, its inputs, outputs and side effects
+    stack_trace.py       each node's source location (meta["stack_trace"]), as Dynamo records it
     resume.py            graph breaks: the transformed frame and its resume_in_<fn>_at_<line> functions
     assemble.py          instruction lists and code objects (the `bytecode` package), rebuilding values
     break_reasons.py     the table of graph-break reasons

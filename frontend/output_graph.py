@@ -9,6 +9,8 @@ inlined call). It plays Dynamo's OutputGraph:
                    (inline_inbuilt_nn_modules=True)
     nodes          torch-level calls (`torch.relu(l_x_)`, `relu.sum()`,
                    `l_x_ + 1`), each with meta["example_value"] a fake tensor
+                   and meta["stack_trace"] the user frames that made it
+                   (stack_trace.py)
     output         a tuple of the tensors the frame returns
     guards         a GuardSet (see guards.py)
     side effects   lists from outside the frame it mutated, globals and module attributes it
@@ -27,6 +29,7 @@ from minitorch2._subclasses.fake_tensor import FakeTensorMode
 
 from . import guards as guards_mod
 from .exc import Unsupported
+from .stack_trace import StackTraceRecorder
 
 
 class GraphInput:
@@ -49,6 +52,8 @@ class OutputGraph:
         self.mutated = []  # side effects: lists from outside the frame whose contents changed, in order
         self.stored_globals = {}  # side effects: global name -> tracker written by the frame
         self.stored_attrs = {}  # side effects: (module source, attribute) -> (module tracker, value tracker)
+        self.stack_traces = StackTraceRecorder()
+        self.tracers = self.stack_traces.tracers  # the translators running now, the compiled frame first
 
     # ---- inputs -----------------------------------------------------------------------
 
@@ -70,6 +75,7 @@ class OutputGraph:
                 node = self.graph.placeholder(source.placeholder_name(), type_expr=type_expr)
         fake = self.fake_mode.from_tensor(value)
         node.meta["example_value"] = fake
+        self._record_stack_trace(node)  # where the input was first used, as Dynamo records it
         self.inputs.append(GraphInput(source, value, node))
         var = TensorVariable(fx.Proxy(node), fake, type_expr, source)
         self._input_vars[key] = var
@@ -80,7 +86,19 @@ class OutputGraph:
     def create_proxy(self, kind, target, args, kwargs, example_value):
         node = self.graph.create_node(kind, target, tuple(args), dict(kwargs))
         node.meta["example_value"] = example_value
+        self._record_stack_trace(node)
         return fx.Proxy(node)
+
+    def create_node(self, kind, target, args, kwargs):
+        """A node with no source location: Dynamo makes its grad-mode switches this way, so they print under
+        "No stacktrace found"."""
+        node = self.graph.create_node(kind, target, tuple(args), dict(kwargs))
+        node.meta["example_value"] = None
+        return node
+
+    def _record_stack_trace(self, node):
+        if self.tracers:
+            node.meta["stack_trace"] = self.stack_traces.current()
 
     def remove_node(self, node):
         self.graph.erase_node(node)

@@ -248,7 +248,7 @@ def transform_frame(fn, bp, output, graph_call, backend, nopython):
     output.reconstruct_side_effects(cg)  # after rebuilding (which reads the lists as they were)
 
     if bp.grad_enabled != call_mode:  # inside a no_grad block: the graph leaves grad mode as outside it,
-        output.create_proxy("call_function", _set_grad_enabled, (call_mode,), {}, None)
+        output.create_node("call_function", _set_grad_enabled, (call_mode,), {})
         _append_set_grad(cg, bp.grad_enabled)  # and the instruction runs under the block's mode
         _append_protected(cg, lambda: _append_breaking_instruction(cg, code, inst, bp), call_mode)
     else:

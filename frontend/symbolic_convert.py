@@ -71,16 +71,25 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
         self.root_globals = f_globals  # the frame's globals (G); inlined callees from elsewhere use their own
         self.stop_at_step = None  # root frame only: stop before this step, for a graph break (see BreakPoint)
         self.break_point = None
+        self.current_instruction = None  # its line and columns locate the nodes it records (stack_trace.py)
 
     # ---- the loop -------------------------------------------------------------------------
 
     def run(self):
+        self.output.tracers.append(self)  # the frames a node's stack_trace names
+        try:
+            return self._run_instructions()
+        finally:
+            self.output.tracers.pop()
+
+    def _run_instructions(self):
         while self.return_value is None:
             inst = self.instructions[self.ip]
             if self.steps + 1 == self.stop_at_step:
                 self.break_point = BreakPoint(self, inst)
                 return None
             self.ip += 1
+            self.current_instruction = inst
             if inst.positions is not None and inst.positions.lineno is not None:
                 self.lineno = inst.positions.lineno
             self.steps += 1

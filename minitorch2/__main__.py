@@ -110,7 +110,8 @@ def run_script(script, args, backend=None, show=()):
     sys.argv = [script, *args]
     sys.path.insert(0, os.path.dirname(os.path.abspath(script)))
     try:
-        runpy.run_path(script, run_name="__main__")
+        # an absolute path, as `python script.py` gives its code since 3.9 (so graphs' stack traces name it alike)
+        runpy.run_path(os.path.abspath(script), run_name="__main__")
     except SystemExit as e:
         return e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
     except (_aliases.MissingFeature, _missing_errors()) as e:

@@ -36,7 +36,7 @@ def optimize(*args, **kwargs):
 torch.compile, torch._dynamo.optimize = compile, optimize
 sys.argv = sys.argv[2:]
 sys.path[0] = os.path.dirname(os.path.abspath(script))
-runpy.run_path(script, run_name="__main__")
+runpy.run_path(os.path.abspath(script), run_name="__main__")
 """
 
 

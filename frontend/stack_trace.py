@@ -1,0 +1,72 @@
+"""Source locations of graph nodes: the user stack each node was recorded under, as Dynamo stores it.
+
+Frontend layer, called by OutputGraph when it makes a node. Every node of a
+captured graph carries `meta["stack_trace"]`: the frames being translated
+when the node was made (the compiled frame first, then each inlined user
+function and module forward, down to the instruction that recorded it),
+formatted as a Python traceback:
+
+      File "/tmp/mlp.py", line 9, in step
+        return F.cross_entropy(model(x), y)
+               ^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+
+fx's printer turns the innermost frame into the `# File: /tmp/mlp.py:9 in
+step, code: ...` comments of print_readable, and AOT tracing hands the text
+on to the aten nodes each graph node becomes (autograd/aot.py).
+
+Which frames appear, as in Dynamo: the translators' frames, outermost first,
+less the frames of the library's own nn modules. Dynamo leaves out any frame
+whose file lies under torch/nn/modules, so `h = self.fc(x)` in a user's
+forward is where the linear node points, not nn.Linear.forward's body;
+minitorch2/nn/modules plays torch/nn/modules here.
+
+Each frame gives its translator's current line and the column span of the
+instruction running there (no end line, as Dynamo passes none); the text is
+the standard library's traceback formatting of those frames, so it follows
+the running Python's own traceback style (the `^^^` markers).
+"""
+import functools
+import os
+import traceback
+
+import minitorch2.nn.modules
+
+_LIBRARY_MODULES_DIR = os.path.dirname(os.path.abspath(minitorch2.nn.modules.__file__)) + os.sep
+
+
+@functools.lru_cache(maxsize=None)
+def is_library_module_file(filename):
+    """Is this file one of minitorch2's nn modules (whose forwards a stack trace skips)?"""
+    return os.path.abspath(filename).startswith(_LIBRARY_MODULES_DIR)
+
+
+def frame_key(tx):
+    """(file, line, function, first column, end column) of the instruction a translator is running."""
+    code = tx.code
+    inst = tx.current_instruction
+    positions = inst.positions if inst is not None else None
+    if positions is None:
+        return code.co_filename, tx.lineno, code.co_name, None, None
+    return code.co_filename, tx.lineno, code.co_name, positions.col_offset, positions.end_col_offset
+
+
+def format_frames(keys):
+    """The traceback text of frames given as frame_key tuples, outermost first."""
+    summaries = [traceback.FrameSummary(filename, lineno, name, lookup_line=False, colno=colno, end_colno=end_colno)
+                 for filename, lineno, name, colno, end_colno in keys]
+    return "".join(traceback.StackSummary.from_list(summaries).format())
+
+
+class StackTraceRecorder:
+    """One per OutputGraph: the stack trace of the translators running now, formatted once per distinct stack."""
+
+    def __init__(self):
+        self.tracers = []  # the translators running, the compiled frame first (pushed and popped by their run())
+        self._formatted = {}
+
+    def current(self):
+        keys = tuple(frame_key(tx) for tx in self.tracers if not is_library_module_file(tx.code.co_filename))
+        text = self._formatted.get(keys)
+        if text is None:
+            text = self._formatted[keys] = format_frames(keys)
+        return text
