@@ -55,7 +55,9 @@ def _as_list(out):
 class _CompiledFunction:
     """One traced and compiled signature of a function: forward compiled, backward pending."""
 
-    def __init__(self, fn, args, fw_compiler, bw_compiler, partition_fn, decompositions, inference_compiler=None):
+    def __init__(self, fn, args, fw_compiler, bw_compiler, partition_fn, decompositions, inference_compiler=None,
+                 static_input_indices=()):
+        self.static_input_indices = list(static_input_indices)
         self.bw_compiler = bw_compiler or fw_compiler
         self.needs_grad = minitorch2.is_grad_enabled() and any(isinstance(a, Tensor) and a.requires_grad for a in args)
         self.grad_inputs = [isinstance(a, Tensor) and a.requires_grad for a in args]
@@ -95,7 +97,8 @@ class _CompiledFunction:
                                           "minitorch2 does not compile that yet")
         self.joint_module = joint
         num_fwd = len(self.mutated_inputs) + self.num_outputs
-        self.fw_module, self.bw_module = partition_fn(joint, [list(args), tangents], num_fwd_outputs=num_fwd)
+        self.fw_module, self.bw_module = partition_fn(joint, [list(args), tangents], num_fwd_outputs=num_fwd,
+                                                      static_lifetime_input_indices=self.static_input_indices)
         _logging.log_graph("aot_graphs", f"Forward graph {aot_id}", self.fw_module)
         _logging.log_graph("aot_graphs", f"Backward graph {aot_id}", self.bw_module)
         self.compiled_fw = fw_compiler(self.fw_module, list(args))
@@ -205,7 +208,10 @@ def _joint_fn(fn, grad_inputs):
 
 
 def aot_function(fn, fw_compiler, bw_compiler=None, partition_fn=None, decompositions=None, num_params_buffers=0,
-                 keep_inference_input_mutations=False, inference_compiler=None, **_ignored):
+                 keep_inference_input_mutations=False, inference_compiler=None, static_input_indices=(), **_ignored):
+    """`static_input_indices`: the inputs that live anyway (a frontend graph's parameters and buffers, found by
+    aot_module_simplified; torch keeps them in its AOTConfig), handed to the partitioner as
+    `static_lifetime_input_indices`: saving them for the backward costs nothing."""
     if partition_fn is None:  # imported only when needed: the partition package pulls in networkx (~1 s)
         from partition import default_partition
         partition_fn = default_partition
@@ -216,7 +222,7 @@ def aot_function(fn, fw_compiler, bw_compiler=None, partition_fn=None, decomposi
         nonlocal compiled
         if compiled is None:
             compiled = _CompiledFunction(fn, args, fw_compiler, bw_compiler, partition_fn, decompositions,
-                                         inference_compiler)
+                                         inference_compiler, static_input_indices)
         return compiled(args)
 
     return compiled_fn
@@ -261,7 +267,7 @@ def aot_module_simplified(mod, example_inputs, fw_compiler, bw_compiler=None, pa
         return out
 
     compiled = aot_function(functional_call, fw_compiler, bw_compiler, partition_fn, decompositions,
-                            inference_compiler=inference_compiler)
+                            inference_compiler=inference_compiler, static_input_indices=_static_inputs(mod, params))
 
     def forward(*args):
         if len(args) == 1 and isinstance(args[0], list):  # boxed calling convention
@@ -270,6 +276,18 @@ def aot_module_simplified(mod, example_inputs, fw_compiler, bw_compiler=None, pa
 
     forward._boxed_call = False
     return forward
+
+
+def _static_inputs(mod, params):
+    """Positions, among (params, *graph inputs), of the inputs that live anyway, as torch finds them: for a
+    frontend graph, the module's own parameters and buffers and the graph inputs the frontend marked static
+    (meta["tensor_dict"], as Dynamo marks parameters and buffers); for any other module, none."""
+    if not (isinstance(mod, minitorch2.fx.GraphModule) and "dynamo_compile_id" in mod.meta):
+        return []
+    placeholders = [n for n in mod.graph.nodes if n.op == "placeholder"]
+    marked = [len(params) + i for i, n in enumerate(placeholders)
+              if n.meta.get("tensor_dict", {}).get("_dynamo_static_input_type")]
+    return list(range(len(params))) + marked
 
 
 class _swap_tensors:

@@ -29,7 +29,15 @@ from minitorch2._subclasses.fake_tensor import FakeTensorMode
 
 from . import guards as guards_mod
 from .exc import Unsupported
+from .source import GetItemSource
 from .stack_trace import StackTraceRecorder
+
+
+def _is_static_input(source, value):
+    """Dynamo's static inputs: nn.Parameters, and tensors a module holds as a parameter or buffer."""
+    if isinstance(value, minitorch2.nn.Parameter):
+        return True
+    return isinstance(source, GetItemSource) and source.is_parameter_or_buffer()
 
 
 class GraphInput:
@@ -75,6 +83,8 @@ class OutputGraph:
                 node = self.graph.placeholder(source.placeholder_name(), type_expr=type_expr)
         fake = self.fake_mode.from_tensor(value)
         node.meta["example_value"] = fake
+        if _is_static_input(source, value):  # parameters and buffers live anyway: AOT's partitioner saves them free
+            node.meta["tensor_dict"] = {"_dynamo_static_input_type": "unguarded"}
         self._record_stack_trace(node)  # where the input was first used, as Dynamo records it
         self.inputs.append(GraphInput(source, value, node))
         var = TensorVariable(fx.Proxy(node), fake, type_expr, source)
@@ -222,4 +232,6 @@ class OutputGraph:
         for node in reversed(list(self.graph.nodes)):
             if node.meta.get("frontend_speculative") and not node.users:
                 self.graph.erase_node(node)
-        return fx.GraphModule(minitorch2.nn.Module(), self.graph)
+        gm = fx.GraphModule(minitorch2.nn.Module(), self.graph)
+        gm.meta["dynamo_compile_id"] = minitorch2._logging.current_compile_id()  # AOT: a frontend graph
+        return gm

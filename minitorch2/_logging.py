@@ -131,7 +131,7 @@ def log_artifact(artifact, text):
 
 def _prefix(level, where, artifact):
     now = datetime.datetime.now()
-    compile_id = getattr(_context, "compile_id", None)
+    compile_id = current_compile_id()
     parts = [f"{level}{now:%m%d %H:%M:%S.%f} {os.getpid()} {where}]"]
     if compile_id is not None:
         parts.append(f"[{compile_id}]")
@@ -159,6 +159,11 @@ def _short_path(filename):
 def frame_id(code):
     """A small number per code object, in order of first compile, as Dynamo numbers frames."""
     return _frame_ids.setdefault(code, len(_frame_ids))
+
+
+def current_compile_id():
+    """The "frame_id/attempt" being compiled now, or None outside a compile."""
+    return getattr(_context, "compile_id", None)
 
 
 @contextlib.contextmanager

@@ -52,6 +52,8 @@ class NNModuleVariable(VariableTracker):
             return UserMethodVariable(UserFunctionVariable(attr), self)
         if isinstance(attr, (int, float, bool, str, type(None))):
             return ConstantVariable(attr)
+        if isinstance(attr, tuple):  # a class-level table (BatchNorm1d's accepted input dims): read, and guarded, as
+            return wrap(tx.output, attr, AttrSource(self.source, name))  # an instance attribute would be
         raise Unsupported(f"attribute {name!r} of {type(m).__name__}", "unsupported_attr")
 
     def can_store_attr(self, name, value):

@@ -62,6 +62,49 @@ def test_aot_module_and_aot_module_simplified_match_eager_torch():
             np.testing.assert_allclose(g.numpy(), t.numpy(), rtol=1e-5, atol=1e-6)
 
 
+def _partitioner_kwargs(lib):
+    """What each library's AOT passes its partition_fn for a Linear + BatchNorm1d: through aot_function, then
+    through the frontend (Dynamo), whose parameters and buffers are static inputs."""
+    from functorch.compile import aot_function as torch_aot_function
+    from functorch.compile import min_cut_rematerialization_partition as torch_min_cut
+    from torch._dynamo.backends.common import aot_autograd as torch_aot_autograd
+
+    import autograd
+    import partition
+
+    seen = []
+    min_cut = torch_min_cut if lib is torch else partition.min_cut_rematerialization_partition
+
+    def recording_partition(gm, joint_inputs, **kwargs):
+        seen.append(kwargs)
+        return min_cut(gm, joint_inputs, **kwargs)
+
+    nop = torch_make_boxed_nop if lib is torch else (lambda gm, inputs: make_boxed_func(gm.forward))
+    lib.manual_seed(0)
+    model = lib.nn.Sequential(lib.nn.Linear(3, 3), lib.nn.BatchNorm1d(3))
+    x = lib.randn(4, 3, requires_grad=True)
+    aot = torch_aot_function if lib is torch else aot_function
+    aot(lambda a, b: (a * b).sin(), nop, nop, partition_fn=recording_partition)(x, x)
+    make_backend = torch_aot_autograd if lib is torch else autograd.aot_autograd
+    lib.compile(model, backend=make_backend(fw_compiler=nop, bw_compiler=nop, partition_fn=recording_partition))(x)
+    return seen
+
+
+def torch_make_boxed_nop(gm, inputs):
+    from functorch.compile import make_boxed_func as torch_make_boxed_func
+
+    return torch_make_boxed_func(gm.forward)
+
+
+def test_partitioner_is_told_the_static_inputs_as_torchs_is():
+    import frontend
+
+    frontend.reset()
+    ours, theirs = _partitioner_kwargs(minitorch2), _partitioner_kwargs(torch)
+    assert ours == theirs
+    assert ours[1]["static_lifetime_input_indices"] == [0, 1, 3, 4, 5, 6, 7]  # all but the input x
+
+
 def test_multiple_outputs_and_inputs_without_grad():
     def f(x, w):
         y = x @ w

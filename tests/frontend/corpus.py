@@ -229,6 +229,13 @@ class m_shape_of_weight(nn.Module):
         if self.fc.weight.shape[0] > 4:
             return self.fc(x).sum(dim=1)
         return x.sum(dim=1)
+class m_batchnorm_train(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 4)
+        self.bn = nn.BatchNorm1d(4)
+    def forward(self, x):
+        return self.bn(self.fc(x)).relu()
 class m_training_flag(nn.Module):
     def __init__(self):
         super().__init__()
@@ -522,6 +529,7 @@ CASES = [Case(name, _calls(*args)) for name, args in [
     ("m_two_linear", [T(2, 4)]), ("m_sequential_iter", [T(2, 4)]), ("m_module_dict", [T(2, 4)]),
     ("m_modulelist_enumerate", [T(2, 4)]), ("m_modulelist_len_index", [T(2, 4)]), ("m_buffer", [T(2, 4)]),
     ("m_parameter_direct", [T(2, 4)]), ("m_shape_of_weight", [T(2, 4)]), ("m_training_flag", [T(2, 4)]),
+    ("m_batchnorm_train", [T(3, 4)]),
     ("m_dropout_layernorm_eval", [T(2, 4)]), ("m_embedding", [T(2, 3, dtype="int64")]),
     ("m_conv", [T(2, 2, 4, 4)]), ("m_nested", [T(2, 4)]), ("m_getattr_hasattr", [T(2, 4)]),
     ("m_attention", [T(2, 5, 8)]), ("m_sequential_subclass", [T(2, 4)]),
