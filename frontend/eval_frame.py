@@ -172,6 +172,11 @@ def translate(fn, L, backend, nopython):
 def translate_split(fn, L, backend, nopython, e, reason):
     """Replay the frame up to the breaking instruction, compile the graph so far, and build the
     transformed code that runs it, the instruction, and the resume function(s)."""
+    with _logging.restarted_compile():
+        return _translate_until_break(fn, L, backend, nopython, e, reason)
+
+
+def _translate_until_break(fn, L, backend, nopython, e, reason):
     tx = InstructionTranslator(fn.__code__, fn.__globals__, L)
     tx.stop_at_step = e.break_step
     tx.run()
@@ -180,6 +185,7 @@ def translate_split(fn, L, backend, nopython, e, reason):
         raise Unsupported("replaying the frame did not reach the same break", "unresumable")
     og = tx.output
     graph_call = resume.GraphCall()
+    graph_name = _logging.next_graph_name() if og.op_count() else None  # named before the resume functions
     try:
         code = resume.transform_frame(fn, bp, og, graph_call, backend, nopython)
     except Unsupported:
@@ -188,19 +194,19 @@ def translate_split(fn, L, backend, nopython, e, reason):
         raise Unsupported(f"building the resume function failed: {type(err).__name__}: {err}",
                           "unresumable") from err
     gm = og.close()
-    graph_call.compiled = compile_graph(fn, gm, og, backend)
+    graph_call.compiled = compile_graph(fn, gm, og, backend, graph_name)
     if graph_call.compiled is None:
         raise Unsupported("the backend failed on the graph before the break", "unresumable")
     return CacheEntry(og.guards.compile(), backend, graph=gm if og.op_count() else None, break_reason=reason,
                       transformed_code=code)
 
 
-def compile_graph(fn, gm, og, backend):
+def compile_graph(fn, gm, og, backend, name=None):
     """The backend's callable for gm; graphs without calls are not handed over (Dynamo's rule).
     None when the backend failed and config.suppress_errors says to run eagerly."""
     if og.op_count() == 0:
         return gm.forward
-    _logging.log_graph("graph_code", _logging.next_graph_name(), gm)
+    _logging.log_graph("graph_code", name or _logging.next_graph_name(), gm)
     try:
         return backend(gm, [inp.value for inp in og.inputs])
     except Exception as e:

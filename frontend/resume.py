@@ -36,6 +36,8 @@ import types
 
 from bytecode import FreeVar, Instr, Label, TryBegin, TryEnd
 
+from minitorch2 import _logging
+
 from . import assemble, config, pyversion
 from .exc import Unsupported
 from .source import LocalSource
@@ -370,6 +372,7 @@ def _append_resume_call(cg, fn, bp, below, offset, n_after, names, backend, nopy
     base_code, base_offset = origin(code)
     resume = resume_code(base_code, base_offset(offset), n_after, null_slots, iter_slots, with_slots, names,
                          bp.lineno)
+    _logging.unique_id(f"__resume_at_{offset}")  # Dynamo's name for it counts in graph names' numbering
     cg.append("PUSH_NULL")
     cg.append("LOAD_CONST", ResumeCall(resume, fn.__globals__, backend, nopython))
     if code.co_freevars:

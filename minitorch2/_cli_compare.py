@@ -283,8 +283,8 @@ def compare_graphs(ours_stderr, torch_stderr):
     """Pair the logged graphs and compare their op sequences.
 
     Graphs pair by artifact, kind (the title less its number: "Forward graph", "__compiled_fn") and
-    order of appearance, not by number: torch numbers its graphs across `torch._dynamo.reset()`
-    (`__compiled_fn_1`, `_3`, `_5`), our frontend counts again from 1 after a reset.
+    order of appearance, not by number: both count every translation attempt and resume function
+    into `__compiled_fn_N`, so one graph break more on either side would shift every later number.
     """
     ours, theirs = _graphs_by_kind(ours_stderr), _graphs_by_kind(torch_stderr)
     keys = list(ours) + [key for key in theirs if key not in ours]

@@ -24,6 +24,7 @@ import datetime
 import dis
 import inspect
 import io
+import itertools
 import logging
 import os
 import sys
@@ -189,9 +190,31 @@ def next_id(kind):
     return _counters[kind]
 
 
+_unique_ids = itertools.count()
+
+
+def unique_id(prefix):
+    """`prefix_N` with N from one counter for the whole process, as Dynamo's unique_id: besides each graph's
+    name it counts every translation attempt (each installs its builtins dict under such a name) and every
+    resume function, so graph names skip numbers exactly where torch's do."""
+    return f"{prefix}_{next(_unique_ids)}"
+
+
 def next_graph_name():
-    """`__compiled_fn_N` (N from 1): the name the graph_code log gives a frontend graph."""
-    return f"__compiled_fn_{next_id('compiled_fn') + 1}"
+    """`__compiled_fn_N`: the name the graph_code log gives a frontend graph."""
+    return unique_id("__compiled_fn")
+
+
+@contextlib.contextmanager
+def restarted_compile():
+    """Within compile_context: the translation restarted (a graph break replays the frame up to the
+    break), which torch's compile ids count as a suffix, [1/0] then [1/0_1]."""
+    saved = current_compile_id()
+    _context.compile_id = f"{saved}_1" if saved is not None else None
+    try:
+        yield
+    finally:
+        _context.compile_id = saved
 
 
 # ---- the artifacts' formats -------------------------------------------------------------------------

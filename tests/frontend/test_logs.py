@@ -12,7 +12,7 @@ import minitorch2
 from minitorch2 import _logging
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-PREFIX = re.compile(r"^([VI])\d{4} \d\d:\d\d:\d\d\.\d{6} \d+ (\S+):\d+\] (?:\[(\d+/\d+)\] )?\[__(\w+)\] ")
+PREFIX = re.compile(r"^([VI])\d{4} \d\d:\d\d:\d\d\.\d{6} \d+ (\S+):\d+\] (?:\[(\d+/\d+(?:_\d+)?)\] )?\[__(\w+)\] ")
 
 
 @pytest.fixture(autouse=True)
@@ -176,14 +176,15 @@ def _artifact_texts(stderr, artifact):
     return out
 
 
-def _torch_logs(capfd, script_path):
-    """TORCH_LOGS=graph_code,recompiles on the same script, in this process (torch is imported already)."""
+def _torch_logs(capfd, script_path, artifacts=("graph_code", "recompiles")):
+    """TORCH_LOGS=graph_code,recompiles (or other artifacts) on the same script, in this process (torch is
+    imported already)."""
     torch = pytest.importorskip("torch")
     import torch._dynamo
 
     torch._dynamo.reset()
     capfd.readouterr()
-    torch._logging.set_logs(graph_code=True, recompiles=True)
+    torch._logging.set_logs(**dict.fromkeys(artifacts, True))
     try:
         exec(compile(script_path.read_text(), str(script_path), "exec"), {"__name__": "torch_logs_script"})
     finally:
@@ -210,3 +211,42 @@ def test_env_var_in_a_fresh_process_matches_torch_logs(tmp_path, capfd):
     ours_recompiles = [t.replace("L['x']", "x") for t in _artifact_texts(ours.stderr, "recompiles")]
     theirs_recompiles = _artifact_texts(theirs, "recompiles")
     assert ours_recompiles and ours_recompiles == theirs_recompiles
+
+
+NAMES_SCRIPT = """
+import torch
+def f(x):
+    return x.sin() + 1
+def g(x):
+    y = x.cos()
+    print("graph break")
+    return y * 2
+def h(x):
+    return x.exp()
+cf, cg, ch = (torch.compile(fn, backend="eager", dynamic=False) for fn in (f, g, h))
+cf(torch.randn(3)); cg(torch.randn(3)); ch(torch.randn(3)); cf(torch.randn(4, 2))
+"""
+
+
+def test_graph_names_and_compile_ids_count_as_dynamos(tmp_path, capfd):
+    """__compiled_fn_N skips the numbers Dynamo's unique ids spend on translation attempts and resume functions,
+    and a graph compiled after a graph break's restart has the compile id [1/0_1]."""
+    pytest.importorskip("torch")
+    script = tmp_path / "names.py"
+    script.write_text(NAMES_SCRIPT)
+    env = dict(os.environ, MINITORCH2_LOGS="graph_code", PYTHONPATH=ROOT)
+    ours = subprocess.run([sys.executable, "-m", "minitorch2", "run", str(script)], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert ours.returncode == 0, ours.stderr
+    theirs = _torch_logs(capfd, script, ("graph_code",))
+
+    def names(stderr):  # (compile id, N of __compiled_fn_N less the first graph's N)
+        found = []
+        for line in stderr.splitlines():
+            match = PREFIX.match(line)
+            number = re.search(r"===== __compiled_fn_(\d+)", line)
+            if match and number:
+                found.append((match.group(3), int(number.group(1))))
+        return [(compile_id, n - found[0][1]) for compile_id, n in found]
+
+    assert names(ours.stderr) == names(theirs) == [("0/0", 0), ("1/0_1", 3), ("2/0", 6), ("3/0", 8), ("0/1", 10)]
