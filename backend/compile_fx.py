@@ -4,6 +4,7 @@ Backend layer, where the frontend's FX graph enters the backend:
 
     compile_fx(gm, example_inputs)              the backend a frontend calls
       -> autograd.aot_module_simplified(...)    joint graph, decomposed with the backend's table,
+                                                 rewritten by the joint-graph passes (joint_graph.py),
                                                  cut by the min-cut partitioner
            fw / bw / inference compiler = compile_fx_inner(graph):
               cache.load           a graph compiled before, by any process: done (cache.py)
@@ -85,17 +86,37 @@ class CompiledGraph:
         return list(self._call(list(args)))
 
 
+# Ops the core table decomposes that torch's inductor keeps whole: var_mean (one reduction gives both) and
+# addmm (torch splits only one-row products on the CPU; whole, it is an extern mm with the bias added in an
+# epilogue).
+KEPT_WHOLE = ("var_mean.correction", "addmm.default")
+
+# Decompositions torch's inductor applies that minitorch2 does not have (the op stays whole in our graphs and
+# is lowered as it is, so the graphs differ from torch's there):
+#   native_dropout(_backward)         torch: rand + lt mask + mul (random ops inside the graph)
+#   the batch norms and their backward, convolution_backward, max_pool2d_with_indices_backward
+#   binary_cross_entropy_with_logits, logsumexp, softplus(_backward), leaky_relu_backward, hardtanh_backward
+#   clamp.Tensor (torch: clamp_min.Tensor / clamp_max.Tensor), index_select (torch: index), index_add,
+#   mv / dot and small mm (torch: mul + sum), flip (torch: prims.rev), tril/triu (torch: iota masks),
+#   and the long tail of ops minitorch2 has no row for.
+# Joint-graph patterns torch runs that joint_graph.py does not: the scaled-softmax patterns (attention).
+
+
 def select_decomp_table():
-    """The decompositions applied while tracing for this backend. torch's inductor uses the core aten
-    decompositions plus its own; minitorch2's table holds the ones our lowerings rely on (softmax,
-    log_softmax and their backwards, layer_norm, gelu, silu, ...), so it is the whole table but for
-    addmm, which stays whole as in torch's graphs (torch splits only one-row products on the CPU) and
-    is lowered to an extern mm with the bias added in an epilogue."""
+    """The decompositions applied while tracing for this backend: the core table but for KEPT_WHOLE, plus
+    inductor's own (clamp as clamp_min then clamp_max, silu as x / (1 + exp(-x)), the softmax backward as
+    an fma), as torch's inductor uses the core aten decompositions less its exclusions plus its own."""
     from autograd import core_aten_decompositions
     from minitorch2 import ops
+    from minitorch2._aten import decompositions, decompositions_nn
 
     table = core_aten_decompositions()
-    del table[ops.aten.addmm.default]
+    for qualified in KEPT_WHOLE:
+        name, _, overload = qualified.partition(".")
+        table.pop(getattr(getattr(ops.aten, name), overload), None)
+    table.update({ops.aten.clamp.default: decompositions.clamp_as_min_max,
+                  ops.aten.silu.default: decompositions.silu_inductor,
+                  ops.aten._softmax_backward_data.default: decompositions_nn._softmax_backward_data_fma})
     return table
 
 
@@ -143,12 +164,15 @@ def compile_fx_inner(gm, example_inputs, graph_kind="forward"):
     return result
 
 
-def min_cut_partition(*args, **kwargs):
-    """The min-cut partitioner, imported on first use: it pulls in networkx, whose import (~0.9 s)
-    would otherwise be most of the first-call time of a graph that needs no backward."""
+def partition_fn(joint, joint_inputs, **kwargs):
+    """Inductor's partition function: the joint-graph passes (joint_graph.py), then the min-cut partitioner,
+    imported on first use: it pulls in networkx, whose import (~0.9 s) would otherwise be most of the
+    first-call time of a graph that needs no backward."""
     from partition import min_cut_rematerialization_partition
 
-    return min_cut_rematerialization_partition(*args, **kwargs)
+    from .joint_graph import joint_graph_passes
+
+    return min_cut_rematerialization_partition(joint_graph_passes(joint), joint_inputs, **kwargs)
 
 
 def compile_fx(gm, example_inputs):
@@ -160,5 +184,5 @@ def compile_fx(gm, example_inputs):
         fw_compiler=functools.partial(compile_fx_inner, graph_kind="forward"),
         bw_compiler=functools.partial(compile_fx_inner, graph_kind="backward"),
         inference_compiler=functools.partial(compile_fx_inner, graph_kind="inference"),
-        partition_fn=min_cut_partition,
+        partition_fn=partition_fn,
         decompositions=select_decomp_table())

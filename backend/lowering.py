@@ -124,7 +124,7 @@ def _fake_run(op, args, kwargs):
 
     def fake(value):
         if isinstance(value, ir.IRNode):
-            return minitorch2.empty(*value.get_size(), dtype=value.dtype)
+            return minitorch2.empty(tuple(value.get_size()), dtype=value.dtype)
         if isinstance(value, (list, tuple)):
             return type(value)(fake(v) for v in value)
         return value
@@ -200,8 +200,9 @@ COMPARISONS = ["eq", "ne", "lt", "le", "gt", "ge"]
 
 
 def _overload(qualified):
+    namespace, _, qualified = qualified.rpartition("::")
     name, _, overload = qualified.partition(".")
-    return getattr(getattr(aten, name), overload or "default")
+    return getattr(getattr(getattr(ops, namespace or "aten"), name), overload or "default")
 
 
 def _build_table():
@@ -218,6 +219,7 @@ def _build_table():
         "logical_or": P.logical("logical_or"),
         "logical_xor": P.logical_xor,
         "where.self": P.where, "clamp": P.clamp, "clamp.Tensor": P.clamp,
+        "clamp_min": lambda x, min: P.clamp(x, min), "clamp_max": lambda x, max: P.clamp(x, None, max),
         "masked_fill.Scalar": P.masked_fill, "masked_fill.Tensor": P.masked_fill, "lerp.Scalar": P.lerp,
         "addcmul": P.addcmul, "addcdiv": P.addcdiv,
         "threshold_backward": P.threshold_backward, "gelu_backward": P.gelu_backward,
@@ -234,6 +236,8 @@ def _build_table():
         "new_zeros": P.new_factory(0), "new_empty": P.new_factory(0), "new_ones": P.new_factory(1),
         "new_full": P.new_full, "fill.Scalar": P.fill, "scalar_tensor": P.scalar_tensor,
         "arange.start_step": P.arange, "arange.start": P.arange, "arange.default": P.arange,
+        # prims
+        "prims::convert_element_type": P.convert_element_type, "prims::iota": P.iota, "prims::fma": P.fma,
         # views
         "view": V.view, "_unsafe_view": V.view, "expand": V.expand, "permute": V.permute,
         "transpose.int": V.transpose, "t": V.t, "unsqueeze": V.unsqueeze, "squeeze": V.squeeze,
@@ -266,6 +270,7 @@ def _build_table():
         "index_select": I.index_select, "index.Tensor": I.index, "index_put": I.index_put,
         "scatter.src": I.scatter_src, "scatter.value": I.scatter_value, "scatter_add": I.scatter_add,
         "index_add": I.index_add, "nll_loss_forward": I.nll_loss_forward, "nll_loss_backward": I.nll_loss_backward,
+        "_unsafe_masked_index_put_accumulate": I.unsafe_masked_index_put_accumulate,
         # extern kernels
         "mm": mm, "bmm": bmm, "mv": mv, "addmm": addmm, "baddbmm": baddbmm,
         "convolution": extern_kernel("convolution"),
@@ -275,6 +280,8 @@ def _build_table():
         table[name] = P.unary(name)
     for name in UNARY_FLOAT:
         table[name] = P.unary(name, float_only=True)
+    for name in ("bitwise_and", "bitwise_or", "bitwise_xor"):
+        table[f"{name}.Tensor"] = P.binary(name)
     for name in COMPARISONS:
         table[f"{name}.Tensor"] = table[f"{name}.Scalar"] = P.comparison(name)
     lowerings = {}

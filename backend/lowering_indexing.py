@@ -231,6 +231,32 @@ def embedding_dense_backward(grad_output, indices, num_weights, padding_idx, sca
     return scatter_into(zeros, indices.get_size() + [width], value_fn, indexer, "add")
 
 
+def unsafe_masked_index_put_accumulate(x, mask, indices, values):
+    """x[indices] += where(mask, values, 0); a masked-out position reads index 0 (its index may be out of
+    range) and adds 0. One index tensor, on x's first dim (what the embedding backward records)."""
+    if len(indices) != 1 or indices[0] is None:
+        raise NotImplementedError("_unsafe_masked_index_put_accumulate with other than one leading index")
+    _require_dims(x)
+    index = indices[0]
+    index_ndim, rows = len(index.get_size()), x.get_size()[0]
+    out_size = index.get_size() + x.get_size()[1:]
+    load_mask, load_values = P.broadcast_loader(mask, out_size), P.broadcast_loader(values, out_size)
+    load_index = index.make_loader()
+
+    def kept(idx):
+        return P.cast(load_mask(idx), _dtype.bool_)
+
+    def value_fn(idx):
+        return P.op("where", kept(idx), P.cast(load_values(idx), x.dtype), P.constant(0, x.dtype))
+
+    def indexer(idx):
+        position = P.op("where", kept(idx), P.cast(load_index(idx[:index_ndim]), _dtype.int64),
+                        P.constant(0, _dtype.int64))
+        return [indirect(position, rows, INDEX_OUT_OF_RANGE)] + idx[index_ndim:]
+
+    return scatter_into(P.clone(x), out_size, value_fn, indexer, "add")
+
+
 # ---- nll_loss -----------------------------------------------------------------------------
 
 

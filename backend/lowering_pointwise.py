@@ -471,3 +471,19 @@ def _triangle(x, diagonal, keep_when):
                   constant(0, value.dtype))
 
     return ir.StorageBox(ir.Pointwise(x.get_size(), x.dtype, inner_fn), current_graph())
+
+
+# ---- prims (the primitives torch's inductor decompositions record) ------------------------
+
+
+def convert_element_type(x, dtype):
+    return to_dtype(x, dtype)
+
+
+def iota(length, *, start, step, dtype, device=None, requires_grad=False):
+    return arange(start, start + length * step, step, dtype=dtype)
+
+
+def fma(a, b, c):
+    """a * b + c, computed as a multiply then an add (the generated code has no fused instruction)."""
+    return pointwise(lambda u, v, w: op("add", op("mul", u, v), w), a, b, c)

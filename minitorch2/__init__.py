@@ -18,8 +18,9 @@ from ._aten.table import TABLE as _TABLE
 from ._ops import OpOverload as _OpOverload
 
 for _entry in _TABLE:
-    ops.aten._register(_OpOverload(_entry))
-del _entry
+    _overload = _OpOverload(_entry)
+    getattr(ops, _overload.namespace)._register(_overload)
+del _entry, _overload
 
 from . import _tensor_methods
 

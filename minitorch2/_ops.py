@@ -1,4 +1,5 @@
-"""OpOverload, OpOverloadPacket and the `minitorch2.ops.aten` namespace.
+"""OpOverload, OpOverloadPacket and the `minitorch2.ops.aten` namespace (and `ops.prims`, the three
+primitives torch's inductor decompositions record: convert_element_type, iota, fma).
 
 Runtime layer. Every tensor operation in minitorch2, eager or traced, forward
 or backward, is a call of an `OpOverload`: `minitorch2.ops.aten.addmm.default`
@@ -21,7 +22,7 @@ from ._schema import FunctionSchema
 class OpOverload:
     def __init__(self, entry):
         self._schema = FunctionSchema(entry.schema)
-        self._opname = self._schema.name.split("::")[1]
+        self._namespace, self._opname = self._schema.name.split("::")
         self.__name__ = f"{self._opname}.{self._schema.overload_name}"
         self._overloadname = self._schema.overload_name
         self.tags = frozenset(entry.tags)
@@ -42,20 +43,20 @@ class OpOverload:
         return _dispatch.dispatch(self, args, kwargs)
 
     def __str__(self):
-        return f"aten.{self.__name__}"
+        return f"{self._namespace}.{self.__name__}"
 
     def __repr__(self):
-        return f"<OpOverload(op='aten.{self._opname}', overload='{self._overloadname}')>"
+        return f"<OpOverload(op='{self._namespace}.{self._opname}', overload='{self._overloadname}')>"
 
     def name(self):
-        return f"aten::{self._opname}" + ("" if self._overloadname == "default" else f".{self._overloadname}")
+        return f"{self._namespace}::{self._opname}" + ("" if self._overloadname == "default" else f".{self._overloadname}")
 
     @property
     def namespace(self):
-        return "aten"
+        return self._namespace
 
     def __reduce__(self):
-        return (_lookup, (self._opname, self._overloadname))
+        return (_lookup, (self._opname, self._overloadname, self._namespace))
 
     def decompose(self, *args, **kwargs):
         if self.decomposition is None:
@@ -66,8 +67,9 @@ class OpOverload:
 class OpOverloadPacket:
     """All overloads of one op name: `aten.add` holds `aten.add.Tensor`, `aten.add.Scalar`..."""
 
-    def __init__(self, name):
-        self._qualified_op_name = f"aten::{name}"
+    def __init__(self, name, namespace="aten"):
+        self._qualified_op_name = f"{namespace}::{name}"
+        self._namespace = namespace
         self.__name__ = name
         self._overload_names = []
 
@@ -80,13 +82,13 @@ class OpOverloadPacket:
         return list(self._overload_names)
 
     def __str__(self):
-        return f"aten.{self.__name__}"
+        return f"{self._namespace}.{self.__name__}"
 
     def __repr__(self):
-        return f"<OpOverloadPacket(op='aten.{self.__name__}')>"
+        return f"<OpOverloadPacket(op='{self._namespace}.{self.__name__}')>"
 
     def __getattr__(self, key):
-        raise AttributeError(f"'aten.{self.__name__}' has no overload '{key}' (it has: {', '.join(self._overload_names)})")
+        raise AttributeError(f"'{self._namespace}.{self.__name__}' has no overload '{key}' (it has: {', '.join(self._overload_names)})")
 
     def __call__(self, *args, **kwargs):
         for name in self._overload_names:
@@ -97,7 +99,7 @@ class OpOverloadPacket:
                 continue
             if _types_fit(overload._schema, normalized[0]):
                 return _dispatch.dispatch(overload, *normalized)
-        raise TypeError(f"aten.{self.__name__}: no overload accepts these arguments; overloads: {self._overload_names}")
+        raise TypeError(f"{self._namespace}.{self.__name__}: no overload accepts these arguments; overloads: {self._overload_names}")
 
 
 def _types_fit(schema, args):
@@ -112,20 +114,23 @@ def _types_fit(schema, args):
 
 
 class _AtenNamespace:
-    def __init__(self):
+    """`ops.aten` (or `ops.prims`: the primitives torch's decompositions bottom out in, fma, iota, ...)."""
+
+    def __init__(self, name="aten"):
+        self._name = name
         self._packets = {}
 
     def _register(self, overload):
         packet = self._packets.get(overload._opname)
         if packet is None:
-            packet = self._packets[overload._opname] = OpOverloadPacket(overload._opname)
+            packet = self._packets[overload._opname] = OpOverloadPacket(overload._opname, self._name)
             setattr(self, overload._opname, packet)
         packet._add(overload)
 
     def __getattr__(self, name):
         from ._unsupported import Unsupported
 
-        raise Unsupported(f"minitorch2 has no operator aten.{name} yet (the registry is minitorch2/_aten/table.py)")
+        raise Unsupported(f"minitorch2 has no operator {self._name}.{name} yet (the registry is minitorch2/_aten/table.py)")
 
     def __iter__(self):
         return iter(self._packets.values())
@@ -137,13 +142,14 @@ class _AtenNamespace:
 class _Ops:
     def __init__(self):
         self.aten = _AtenNamespace()
+        self.prims = _AtenNamespace("prims")
 
 
 ops = _Ops()
 
 
-def _lookup(name, overload):
-    return getattr(getattr(ops.aten, name), overload)
+def _lookup(name, overload, namespace="aten"):
+    return getattr(getattr(getattr(ops, namespace), name), overload)
 
 
 from . import _dispatch  # noqa: E402  (the dispatcher needs OpOverload defined first)

@@ -53,12 +53,14 @@ class FunctionSchema:
 
     def __init__(self, text):
         self.text = text
-        m = re.fullmatch(r"\s*([\w.]+)\((.*)\)\s*->\s*(.*)", text)
+        m = re.fullmatch(r"\s*(?:(\w+)::)?([\w.]+)\((.*)\)\s*->\s*(.*)", text)
         if not m:
             raise ValueError(f"malformed schema: {text!r}")
-        qualified, args_text, returns_text = m.groups()
+        namespace, qualified, args_text, returns_text = m.groups()
+        self.namespace = namespace or "aten"  # "prims::iota(...)" names its namespace; aten is the default
+        self.text = text.split("::", 1)[1] if namespace else text
         base_name, _, self.overload_name = qualified.partition(".")
-        self.name = f"aten::{base_name}"  # as PyTorch's FunctionSchema.name
+        self.name = f"{self.namespace}::{base_name}"  # as PyTorch's FunctionSchema.name
         self.overload_name = self.overload_name or "default"
         self.arguments = _parse_arguments(args_text)
         self.returns = _parse_returns(returns_text)
@@ -69,7 +71,7 @@ class FunctionSchema:
         self._int_list_slots = [i for i, a in enumerate(self.positional) if a.is_int_list]
 
     def __str__(self):
-        return "aten::" + self.text
+        return f"{self.namespace}::{self.text}"
 
     @property
     def is_mutable(self):
@@ -128,6 +130,8 @@ def _same(value, default):
         return value == default
     if isinstance(value, (list, tuple)) and isinstance(default, (list, tuple)):
         return list(value) == list(default)
+    if isinstance(value, str) and isinstance(default, str):  # gelu(x, approximate="none") records gelu(x)
+        return value == default
     return False
 
 

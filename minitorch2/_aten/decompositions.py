@@ -5,9 +5,16 @@ op from more primitive aten ops, as PyTorch's decomposition of the same op
 does; the AOT layer (`autograd/`) applies them while tracing to reduce a
 graph to a smaller core op set, and tests check each against the op it
 replaces. An op whose row has no decomposition is itself part of the core set.
-"""
-import math
 
+The formulas follow PyTorch's reference decompositions op for op, in the
+same order and with Python numbers where torch's write them (`x * 0.5` is
+recorded as `mul.Tensor(x, 0.5)`), so that the inductor path's graphs read as
+torch's (tests/backend/test_inductor_aot_graphs.py). The nn ops (softmax,
+losses, layer norm) are in decompositions_nn.py; `silu_inductor` and
+`clamp_as_min_max` are inductor's own, added by backend/compile_fx.py's
+select_decomp_table rather than by the table here.
+"""
+from .. import _dtype
 from .._ops import ops
 from .meta_util import wrap_dim
 
@@ -43,22 +50,36 @@ def addmm(self, mat1, mat2, *, beta=1, alpha=1):
     return aten.add.Tensor(out, bias)
 
 
+def rsub_scalar(self, other, alpha=1):
+    """other - alpha * self, recorded as sub.Tensor with the Python number first (as torch's reference)."""
+    return aten.sub.Tensor(other, self) if alpha == 1 else aten.sub.Tensor(other, self, alpha=alpha)
+
+
+def rsub_tensor(self, other, *, alpha=1):
+    return aten.sub.Tensor(other, self) if alpha == 1 else aten.sub.Tensor(other, self, alpha=alpha)
+
+
 def silu(self):
     return aten.mul.Tensor(self, aten.sigmoid.default(self))
 
 
+def silu_inductor(self):
+    """x / (1 + exp(-x)): inductor's own form (backend/compile_fx.py), closer to the eager kernel's rounding."""
+    return aten.div.Tensor(self, aten.add.Tensor(aten.exp.default(aten.neg.default(self)), 1))
+
+
 def silu_backward(grad_output, self):
     sigmoid = aten.sigmoid.default(self)
-    return aten.mul.Tensor(grad_output, aten.mul.Tensor(sigmoid, aten.add.Scalar(
-        aten.mul.Tensor(self, aten.rsub.Scalar(sigmoid, 1)), 1)))
+    left = aten.mul.Tensor(grad_output, sigmoid)
+    return aten.mul.Tensor(left, aten.add.Tensor(aten.mul.Tensor(self, aten.sub.Tensor(1, sigmoid)), 1))
 
 
 def sigmoid_backward(grad_output, output):
-    return aten.mul.Tensor(grad_output, aten.mul.Tensor(aten.rsub.Scalar(output, 1), output))
+    return aten.mul.Tensor(grad_output, aten.mul.Tensor(output, aten.sub.Tensor(1, output)))
 
 
 def tanh_backward(grad_output, output):
-    return aten.mul.Tensor(grad_output, aten.rsub.Scalar(aten.mul.Tensor(output, output), 1))
+    return aten.mul.Tensor(grad_output, aten.sub.Tensor(1, aten.mul.Tensor(output, output)))
 
 
 def threshold_backward(grad_output, self, threshold):
@@ -66,57 +87,67 @@ def threshold_backward(grad_output, self, threshold):
                            grad_output)
 
 
+# The constants of ATen's gelu kernels (and of torch's reference decompositions), to the last digit.
+M_SQRT2 = 1.41421356237309504880
+M_SQRT1_2 = 0.70710678118654752440
+M_2_SQRTPI = 1.12837916709551257390
+GELU_TANH_BETA = M_SQRT2 * M_2_SQRTPI * 0.5
+GELU_TANH_KAPPA = 0.044715
+
+
 def gelu(self, *, approximate="none"):
+    """x/2 * (1 + erf(x/sqrt 2)), or the tanh approximation. Each product is a mul.Tensor with a Python
+    number, in the order the reference formula multiplies, so the graph reads as torch's does."""
     if approximate == "tanh":
-        inner = aten.mul.Scalar(aten.add.Tensor(self, aten.mul.Scalar(aten.pow.Tensor_Scalar(self, 3), 0.044715)),
-                                math.sqrt(2 / math.pi))
-        return aten.mul.Tensor(aten.mul.Scalar(self, 0.5), aten.add.Scalar(aten.tanh.default(inner), 1))
-    cdf = aten.mul.Scalar(aten.add.Scalar(aten.erf.default(aten.mul.Scalar(self, 1 / math.sqrt(2))), 1), 0.5)
-    return aten.mul.Tensor(self, cdf)
+        cube = aten.mul.Tensor(aten.mul.Tensor(self, self), self)
+        inner = aten.mul.Tensor(aten.add.Tensor(self, aten.mul.Tensor(cube, GELU_TANH_KAPPA)), GELU_TANH_BETA)
+        half_x = aten.mul.Tensor(self, 0.5)
+        return aten.mul.Tensor(half_x, aten.add.Tensor(aten.tanh.default(inner), 1))
+    half_x = aten.mul.Tensor(self, 0.5)
+    erf = aten.erf.default(aten.mul.Tensor(self, M_SQRT1_2))
+    return aten.mul.Tensor(half_x, aten.add.Tensor(erf, 1))
 
 
-def _softmax(self, dim, half_to_float):
-    self = self.contiguous()  # eager softmax returns a contiguous tensor, so must this
-    shifted = aten.sub.Tensor(self, aten.amax.default(self, [dim], True))
-    unnormalized = aten.exp.default(shifted)
-    return aten.div.Tensor(unnormalized, aten.sum.dim_IntList(unnormalized, [dim], True))
+def gelu_backward(grad, self, *, approximate="none"):
+    if approximate == "tanh":
+        return _gelu_tanh_backward(grad, self)
+    cdf = aten.mul.Tensor(aten.add.Tensor(aten.erf.default(aten.mul.Tensor(self, M_SQRT1_2)), 1), 0.5)
+    gaussian = aten.exp.default(aten.mul.Tensor(aten.mul.Tensor(self, self), -0.5))
+    pdf = aten.mul.Tensor(gaussian, M_2_SQRTPI * M_SQRT1_2 * 0.5)
+    return aten.mul.Tensor(grad, aten.add.Tensor(cdf, aten.mul.Tensor(self, pdf)))
 
 
-def _log_softmax(self, dim, half_to_float):
-    self = self.contiguous()
-    shifted = aten.sub.Tensor(self, aten.amax.default(self, [dim], True))
-    return aten.sub.Tensor(shifted, aten.log.default(aten.sum.dim_IntList(aten.exp.default(shifted), [dim], True)))
+def _gelu_tanh_backward(grad, self):
+    x_sq = aten.mul.Tensor(self, self)
+    x_cube = aten.mul.Tensor(x_sq, self)
+    inner = aten.mul.Tensor(aten.add.Tensor(self, aten.mul.Tensor(x_cube, GELU_TANH_KAPPA)), GELU_TANH_BETA)
+    tanh_inner = aten.tanh.default(inner)
+    left = aten.mul.Tensor(self, 0.5)
+    right = aten.add.Tensor(tanh_inner, 1)
+    left_derivative = aten.mul.Tensor(right, 0.5)
+    tanh_derivative = aten.sub.Tensor(1, aten.mul.Tensor(tanh_inner, tanh_inner))
+    inner_derivative = aten.mul.Tensor(aten.add.Tensor(aten.mul.Tensor(x_sq, 3 * GELU_TANH_KAPPA), 1), GELU_TANH_BETA)
+    right_derivative = aten.mul.Tensor(aten.mul.Tensor(left, tanh_derivative), inner_derivative)
+    return aten.mul.Tensor(grad, aten.add.Tensor(left_derivative, right_derivative))
 
 
-def _softmax_backward_data(grad_output, output, dim, input_dtype):
-    product = aten.mul.Tensor(grad_output, output)
-    return aten.sub.Tensor(product, aten.mul.Tensor(output, aten.sum.dim_IntList(product, [dim], True)))
+def clamp_as_min_max(self, min=None, max=None):
+    """clamp as clamp_min then clamp_max: inductor's own decomposition (backend/compile_fx.py adds it to its
+    table; the core table leaves clamp whole)."""
+    if min is not None:
+        self = aten.clamp_min.default(self, min)
+    if max is not None:
+        self = aten.clamp_max.default(self, max)
+    return self
 
 
-def _log_softmax_backward_data(grad_output, output, dim, input_dtype):
-    summed = aten.sum.dim_IntList(grad_output, [dim], True)
-    return aten.sub.Tensor(grad_output, aten.mul.Tensor(aten.exp.default(output), summed))
-
-
-def mse_loss(self, target, reduction=1):
-    loss = aten.pow.Tensor_Scalar(aten.sub.Tensor(self, target), 2)
-    if reduction == 1:
-        return aten.mean.default(loss)
-    if reduction == 2:
-        return aten.sum.default(loss)
-    return loss
-
-
-def clamp_min(self, min):
-    return aten.clamp.default(self, min)
-
-
-def clamp_max(self, max):
-    return aten.clamp.default(self, None, max)
+def unsafe_view(self, size):
+    """_unsafe_view differs from view only in autograd's view tracking, gone once traced."""
+    return aten.view.default(self, size)
 
 
 def leaky_relu(self, negative_slope=0.01):
-    return aten.where.self(aten.gt.Scalar(self, 0), self, aten.mul.Scalar(self, negative_slope))
+    return aten.where.self(aten.gt.Scalar(self, 0), self, aten.mul.Tensor(self, negative_slope))
 
 
 def hardtanh(self, min_val=-1, max_val=1):
@@ -124,17 +155,93 @@ def hardtanh(self, min_val=-1, max_val=1):
 
 
 def var_mean(self, dim=None, *, correction=None, keepdim=False):
+    """In the core table only: torch's inductor keeps var_mean whole (one reduction computes both)."""
     return (aten.var.correction(self, dim, correction=correction, keepdim=keepdim),
             aten.mean.dim(self, dim if dim is not None else [], keepdim))
 
 
-def native_layer_norm(input, normalized_shape, weight, bias, eps):
-    dims = list(range(input.dim() - len(normalized_shape), input.dim()))
-    var, mean = var_mean(input, dims, correction=0, keepdim=True)
-    rstd = aten.rsqrt.default(aten.add.Scalar(var, eps))
-    out = aten.mul.Tensor(aten.sub.Tensor(input, mean), rstd)
-    if weight is not None:
-        out = aten.mul.Tensor(out, weight)
-    if bias is not None:
-        out = aten.add.Tensor(out, bias)
-    return out, mean, rstd
+def _like_as_full(value_of):
+    """zeros_like / ones_like / full_like of a contiguous tensor: a `full` of its shape (as torch's reference
+    decomposition); other layouts stay whole."""
+    def decomposition(self, *args, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None):
+        if not self.is_contiguous() or memory_format not in (None, "torch.preserve_format", "torch.contiguous_format"):
+            return NotImplemented
+        return aten.full.default(list(self.shape), value_of(args), dtype=dtype or self.dtype, layout="torch.strided",
+                                 device=self.device, pin_memory=False)
+
+    return decomposition
+
+
+zeros_like = _like_as_full(lambda args: 0)
+ones_like = _like_as_full(lambda args: 1)
+full_like = _like_as_full(lambda args: args[0])
+
+
+def _to_copy(self, *, dtype=None, layout=None, device=None, pin_memory=None, non_blocking=False, memory_format=None):
+    """A change of dtype alone is prims.convert_element_type; anything else stays a _to_copy."""
+    if dtype is None or memory_format is not None or (pin_memory or non_blocking):
+        return NotImplemented
+    return ops.prims.convert_element_type.default(self, dtype)
+
+
+def masked_fill_scalar(self, mask, value):
+    """where(mask, value, self), the number a scalar_tensor of self's dtype (folded into a `full` later)."""
+    python_type = float if self.dtype.is_floating_point else bool if self.dtype is _dtype.bool_ else int
+    return aten.where.self(mask, aten.scalar_tensor.default(python_type(value), dtype=self.dtype), self)
+
+
+def masked_fill_tensor(self, mask, value):
+    if value.dim() != 0:
+        return NotImplemented
+    if value.dtype is not self.dtype:
+        value = ops.prims.convert_element_type.default(value, self.dtype)
+    return aten.where.self(mask, value, self)
+
+
+def std(self, dim=None, *, correction=None, keepdim=False):
+    """sqrt(var), the correction passed on as a float (1.0 by default), as torch's reference does."""
+    correction = 1.0 if correction is None else float(correction)
+    return aten.sqrt.default(aten.var.correction(self, dim, correction=correction, keepdim=keepdim))
+
+
+def sgn(self):
+    """For real numbers sgn is sign."""
+    return aten.sign.default(self)
+
+
+def _new_as_full(value_of):
+    """new_zeros / new_ones / new_full: a `full` of the given size with self's dtype by default."""
+    def decomposition(self, size, *args, dtype=None, layout=None, device=None, pin_memory=None):
+        return aten.full.default(list(size), value_of(args), dtype=dtype or self.dtype, layout="torch.strided",
+                                 device=self.device, pin_memory=False)
+
+    return decomposition
+
+
+new_zeros = _new_as_full(lambda args: 0)
+new_ones = _new_as_full(lambda args: 1)
+new_full = _new_as_full(lambda args: args[0])
+
+
+def select_backward(grad_output, input_sizes, dim, index):
+    """The gradient of a select: zeros of the input's size with grad_output scattered into the selected slice."""
+    zeros = aten.new_zeros.default(grad_output, list(input_sizes))
+    return aten.select_scatter.default(zeros, grad_output, dim, index)
+
+
+def slice_backward(grad_output, input_sizes, dim, start, end, step):
+    zeros = aten.new_zeros.default(grad_output, list(input_sizes))
+    return aten.slice_scatter.default(zeros, grad_output, dim, start, end, step)
+
+
+def stack(tensors, dim=0):
+    """cat then view when the new dim is not the last, else cat of unsqueezed tensors."""
+    if not tensors or any(tuple(t.shape) != tuple(tensors[0].shape) for t in tensors):
+        return NotImplemented
+    ndim = tensors[0].dim()
+    dim = wrap_dim(dim, ndim + 1)
+    if dim < ndim:
+        sizes = list(tensors[0].shape)
+        sizes.insert(dim, len(tensors))
+        return aten.view.default(aten.cat.default(list(tensors), dim), sizes)
+    return aten.cat.default([aten.unsqueeze.default(t, dim) for t in tensors], dim)

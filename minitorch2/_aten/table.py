@@ -6,7 +6,7 @@ Runtime layer. A row names the op by its ATen schema and points at its parts:
 
 Kernels and meta functions live in the family modules (pointwise, reductions,
 views, linalg, indexing, memory, factories, nn_ops, random_ops); derivative
-formulas in derivatives.py; decompositions in decompositions.py. Nothing
+formulas in derivatives.py; decompositions in decompositions.py and decompositions_nn.py. Nothing
 registers itself anywhere else: to add an op, add a row here.
 """
 from dataclasses import dataclass
@@ -15,10 +15,12 @@ import numpy as np
 
 from ..autograd._record import Derivative
 from . import decompositions as dec
+from . import decompositions_nn as decnn
 from . import derivatives as d
 from . import derivatives_shape as ds
 from . import factories, indexing, linalg, memory, pointwise as pw, random_ops, reductions as red, views
 from . import nn_conv, nn_norm, nn_ops, derivatives_nn as dnn
+from . import masked_index, prims
 
 POINTWISE = ("pointwise", "core")
 REDUCTION = ("reduction", "core")
@@ -48,7 +50,7 @@ def op(schema, tags, impl, derivative=None, decomposition=None, grad_fn=None, di
     a differentiable op without a derivative gets a grad_fn that raises when the backward reaches it;
     `output_differentiability` (as in derivatives.yaml) lists which outputs get the grad_fn."""
     kernel, meta = impl
-    name = schema.split("(")[0].split(".")[0]
+    name = schema.split("(")[0].split(".")[0].split("::")[-1]
     differentiable = differentiable and "factory" not in tags  # fresh tensors never carry history
     deriv = Derivative(derivative, grad_fn) if derivative is not None else None
     return OpEntry(schema, tags, kernel, meta, deriv, decomposition, grad_fn or _grad_fn_name(name), differentiable,
@@ -448,6 +450,16 @@ TABLE = [
     op("native_dropout_backward(Tensor grad_output, Tensor mask, float scale) -> Tensor", ("pointwise",),
        nn_ops.native_dropout_backward, dnn.native_dropout_backward),
     # NN-SECTION-END
+    # ------------------------------------------------------------ prims (prims.py): only traced graphs record them,
+    # from the decompositions torch's inductor uses (nll_loss's total weight, scatter-as-where, softmax backward)
+    op("prims::convert_element_type(Tensor a, ScalarType dtype) -> Tensor", ("pointwise",), prims.convert_element_type,
+       grad_fn="ConvertElementTypeBackward0"),
+    op("prims::iota(SymInt length, *, SymInt start, SymInt step, ScalarType dtype, Device device, bool requires_grad) "
+       "-> Tensor", FACTORY, prims.iota),
+    op("prims::fma(Tensor a, Tensor b, Tensor c) -> Tensor", ("pointwise",), prims.fma, grad_fn="FmaBackward0"),
+    # and the scatter-add of the inductor path's embedding backward (masked_index.py)
+    op("_unsafe_masked_index_put_accumulate(Tensor self, Tensor mask, Tensor?[] indices, Tensor values) -> Tensor", CORE,
+       masked_index.unsafe_masked_index_put_accumulate),
 ]
 
 
@@ -462,24 +474,38 @@ def _var_mean_backward(grads, self, dim, correction, keepdim):
     return result
 
 
-# The decomposition column, filled in by name: each op here has a version in simpler ops (decompositions.py).
+# The decomposition column, filled in by name: each op here has a version in simpler ops (decompositions.py,
+# decompositions_nn.py for the nn ops).
 DECOMPOSITIONS = {
-    "addmm.default": dec.addmm, "silu.default": dec.silu, "silu_backward.default": dec.silu_backward,
+    "addmm.default": dec.addmm, "rsub.Scalar": dec.rsub_scalar, "rsub.Tensor": dec.rsub_tensor,
+    "silu.default": dec.silu, "silu_backward.default": dec.silu_backward,
     "sigmoid_backward.default": dec.sigmoid_backward, "tanh_backward.default": dec.tanh_backward,
     "threshold_backward.default": dec.threshold_backward, "gelu.default": dec.gelu,
-    "_softmax.default": dec._softmax, "_log_softmax.default": dec._log_softmax,
-    "_softmax_backward_data.default": dec._softmax_backward_data,
-    "_log_softmax_backward_data.default": dec._log_softmax_backward_data, "mse_loss.default": dec.mse_loss,
-    "clamp_min.default": dec.clamp_min, "clamp_max.default": dec.clamp_max, "leaky_relu.default": dec.leaky_relu,
-    "hardtanh.default": dec.hardtanh, "var_mean.correction": dec.var_mean, "native_layer_norm.default": dec.native_layer_norm,
+    "gelu_backward.default": dec.gelu_backward,
+    "_unsafe_view.default": dec.unsafe_view, "leaky_relu.default": dec.leaky_relu,
+    "hardtanh.default": dec.hardtanh, "var_mean.correction": dec.var_mean,
+    "zeros_like.default": dec.zeros_like, "ones_like.default": dec.ones_like, "full_like.default": dec.full_like,
+    "_to_copy.default": dec._to_copy, "masked_fill.Scalar": dec.masked_fill_scalar,
+    "masked_fill.Tensor": dec.masked_fill_tensor, "std.correction": dec.std, "sgn.default": dec.sgn,
+    "new_zeros.default": dec.new_zeros, "new_ones.default": dec.new_ones, "new_full.default": dec.new_full,
+    "select_backward.default": dec.select_backward, "slice_backward.default": dec.slice_backward,
+    "stack.default": dec.stack,
     "t.default": dec.t, "transpose.int": dec.transpose, "detach.default": dec.detach,
+    "_softmax.default": decnn._softmax, "_log_softmax.default": decnn._log_softmax,
+    "_softmax_backward_data.default": decnn._softmax_backward_data,
+    "_log_softmax_backward_data.default": decnn._log_softmax_backward_data,
+    "mse_loss.default": decnn.mse_loss, "mse_loss_backward.default": decnn.mse_loss_backward,
+    "nll_loss_forward.default": decnn.nll_loss_forward, "nll_loss_backward.default": decnn.nll_loss_backward,
+    "native_layer_norm.default": decnn.native_layer_norm,
+    "native_layer_norm_backward.default": decnn.native_layer_norm_backward,
+    "embedding_dense_backward.default": decnn.embedding_dense_backward,
 }
 
 
 def _attach_decompositions():
     by_name = {}
     for entry in TABLE:
-        name, _, overload = entry.schema.split("(")[0].partition(".")
+        name, _, overload = entry.schema.split("(")[0].split("::")[-1].partition(".")
         by_name[f"{name}.{overload or 'default'}"] = entry
     for name, fn in DECOMPOSITIONS.items():
         by_name[name].decomposition = fn

@@ -140,9 +140,9 @@ def qualified_name(obj):
         return name
     OpOverload, OpOverloadPacket = _op_classes()
     if isinstance(obj, OpOverload):
-        return f"torch.ops.aten.{obj._opname}.{obj._overloadname}"
+        return f"torch.ops.{obj.namespace}.{obj._opname}.{obj._overloadname}"
     if isinstance(obj, OpOverloadPacket):
-        return f"torch.ops.aten.{obj.__name__}"
+        return f"torch.ops.{obj._namespace}.{obj.__name__}"
     spelled = _index.lookup(obj)
     if spelled is not None:
         return spelled

@@ -24,11 +24,11 @@ codegen = codegen_fixture(WITH_TRITON)
 
 
 def randn(*shape):
-    return minitorch2.randn(shape)
+    return minitorch2.randn(*shape)
 
 
 def positive(*shape):
-    return minitorch2.rand(shape) + 0.5
+    return minitorch2.rand(*shape) + 0.5
 
 
 def ints(high, *shape):
@@ -36,7 +36,7 @@ def ints(high, *shape):
 
 
 def mask(*shape):
-    return minitorch2.rand(shape) > 0.5
+    return minitorch2.rand(*shape) > 0.5
 
 
 # name -> (function of the inputs, input builder)

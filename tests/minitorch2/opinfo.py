@@ -993,6 +993,14 @@ def index_put_samples(m):
     yield S(m.t((5, 4)), [m.index((3,), 5, unique=True)], m.t((3, 4), dtype=p0))  # dtype mismatch: an error in both
 
 
+def masked_index_put_accumulate_samples(m):
+    """self[indices] += where(mask, values, 0); a masked-out position's index may be anything."""
+    yield S(m.t((5, 4)), m.mask((3, 1)), [m.index((3,), 5)], m.t((3, 4)))
+    yield S(m.t((5, 4), "T"), m.mask((6, 4)), [m.index((6,), 5, negative=True)], m.t((6, 4)))
+    keep = TensorArg(np.array([True, False, True, False]))
+    yield S(m.t((5,)), keep, [TensorArg(np.array([0, 7, 0, -9]))], m.t((4,)))  # repeated and out of range
+
+
 def gather_samples(m):
     yield S(m.t((3, 4)), 1, m.index((3, 2), 4))
     yield S(m.t((3, 4)), 0, m.index((2, 4), 3))
@@ -1499,6 +1507,7 @@ OP_DB = [
     OpInfo("stack.default", stack_samples),
     OpInfo("index.Tensor", index_samples),
     OpInfo("index_put.default", index_put_samples),
+    OpInfo("_unsafe_masked_index_put_accumulate.default", masked_index_put_accumulate_samples, grad=False),
     OpInfo("gather.default", gather_samples),
     OpInfo("scatter.src", scatter_src_samples),
     OpInfo("scatter.value", scatter_value_samples),

@@ -1,0 +1,260 @@
+"""Joint-graph passes: rewrites of the forward+backward graph before the min-cut partitioner cuts it.
+
+Backend layer (plays torch._inductor.fx_passes.joint_graph). compile_fx's
+partition function runs `joint_graph_passes(joint)` on the decomposed joint
+graph, then the min-cut partitioner, as torch's inductor does; the rewrites
+change what the partitioner sees (which values exist to be saved or
+recomputed), so they run first:
+
+    1. remove_noop_ops        an alias, a clone, a same-shape view or a same-dtype convert is its input
+    2. fold_uniform_constants a factory that fills one value (scalar_tensor, full) becomes one `full` node
+    3. early patterns         view(x, x's shape), view(view(x)) back to x's shape, permute(permute(x)) = x
+    4. patterns               convert(convert(x)) between float dtypes, and a -1.0 one-hot scatter into a
+                              constant `full` (nll_loss_backward) becomes where(index == iota, value, background)
+
+A pattern whose inner node has other users is left alone (the inner value
+is needed anyway), as torch's pattern matcher requires of inner nodes.
+Each new node gets its `val` from the op's meta function, so the
+partitioner can size it.
+
+torch's passes that are not here: the constant folder's evaluation of
+whole constant subgraphs and its identity-arithmetic cleanup (x + 0, x * 1),
+the redundant-view cleanup, the softmax/bmm/quantization/random-op patterns
+and the custom pre/post passes; none fires on the programs
+tests/backend/test_inductor_aot_graphs.py compares.
+"""
+from minitorch2 import _dtype, ops
+from minitorch2._tensor import Tensor
+
+aten, prims = ops.aten, ops.prims
+
+
+def joint_graph_passes(gm):
+    graph = gm.graph
+    changed = remove_noop_ops(graph)
+    changed |= fold_uniform_constants(graph)
+    for rewrite in (remove_pointless_view, remove_pointless_view_pair, remove_pointless_permute_pair,
+                    remove_pointless_convert, scatter_upon_constant_to_where):
+        changed |= _apply(graph, rewrite)
+    if changed:
+        gm.recompile()
+    return gm
+
+
+def _apply(graph, rewrite):
+    changed = False
+    for node in list(graph.nodes):
+        if node.op == "call_function" and node.graph is graph and rewrite(node):
+            changed = True
+    return changed
+
+
+def _val(node):
+    return node.meta.get("val") if hasattr(node, "meta") else None
+
+
+def _same_meta(a, b):
+    va, vb = _val(a), _val(b)
+    return (isinstance(va, Tensor) and isinstance(vb, Tensor) and tuple(va.shape) == tuple(vb.shape)
+            and va.dtype is vb.dtype and tuple(va.stride()) == tuple(vb.stride()))
+
+
+def _call(graph, target, args, kwargs=None, like=None):
+    """A new call_function node (inserted at the graph's current insert point) with its meta `val`."""
+    kwargs = kwargs or {}
+    node = graph.call_function(target, args, kwargs, name=target._opname)
+    if like is not None:
+        node.meta.update({k: v for k, v in like.meta.items() if k == "partitioner_tag" or k == "stack_trace"})
+    node.meta["val"] = _fake_result(target, args, kwargs)
+    return node
+
+
+def _fake_result(target, args, kwargs):
+    def value(a):
+        if hasattr(a, "meta"):
+            return a.meta["val"]
+        if isinstance(a, (list, tuple)):
+            return type(a)(value(x) for x in a)
+        return a
+
+    args, kwargs = target._schema.normalize(target, value(args), {k: value(v) for k, v in kwargs.items()})
+    return target.meta(*args, **kwargs)
+
+
+# ---- 1. no-op removal -------------------------------------------------------------------
+
+
+def _is_noop(node):
+    target, args = node.target, node.args
+    if target in (aten.alias.default, aten.clone.default):
+        return True
+    if target is aten.view.default:
+        return list(_val(args[0]).shape) == list(args[1])
+    if target is prims.convert_element_type.default:
+        return _val(args[0]).dtype is args[1]
+    if target is aten.repeat.default:
+        return all(r == 1 for r in args[1])
+    if target is aten.pow.Tensor_Scalar:
+        return isinstance(args[1], int) and args[1] == 1
+    return False
+
+
+def remove_noop_ops(graph):
+    """Replace an op that returns its input's value unchanged (same shape, dtype and strides) by the input,
+    unless that would make a graph output alias a graph input or another output where it did not."""
+    output = graph.output_node()
+    outputs = [a for a in output.args[0] if hasattr(a, "meta")] if isinstance(output.args[0], (list, tuple)) else []
+    input_storages = {_storage(n) for n in graph.nodes if n.op == "placeholder"}
+    output_storages = {_storage(n) for n in outputs}
+    changed = False
+    for node in list(graph.nodes):
+        if node.op != "call_function" or not hasattr(node.target, "_schema") or not node.args:
+            continue
+        src = node.args[0]
+        if not hasattr(src, "meta") or not _is_noop(node) or not _same_meta(node, src):
+            continue
+        is_view = _storage(node) == _storage(src)
+        if not is_view and _storage(node) in output_storages and (
+                _storage(src) in input_storages or _storage(src) in output_storages):
+            continue
+        if is_view and node in outputs and (src.op == "placeholder" or src in outputs):
+            continue
+        node.replace_all_uses_with(src)
+        graph.erase_node(node)
+        changed = True
+    return changed
+
+
+def _storage(node):
+    val = _val(node)
+    return id(val._storage) if isinstance(val, Tensor) else None
+
+
+# ---- 2. constant folding of uniform values ----------------------------------------------
+
+
+UNIFORM_FACTORIES = {"scalar_tensor": lambda node: node.args[0], "full": lambda node: node.args[1],
+                     "zeros": lambda node: 0, "ones": lambda node: 1}
+
+
+def fold_uniform_constants(graph):
+    """A factory node whose value is one number everywhere becomes `full(shape, value)`: one form for
+    every constant, which the scatter rewrite below matches."""
+    changed = False
+    for node in list(graph.nodes):
+        if node.op != "call_function" or getattr(node.target, "namespace", None) != "aten":
+            continue
+        value_of = UNIFORM_FACTORIES.get(node.target._opname)
+        val = _val(node)
+        if value_of is None or not isinstance(val, Tensor) or not val.is_contiguous():
+            continue
+        if val.dtype in (_dtype.uint8,):  # as torch: unsigned values are not round-tripped through Python
+            continue
+        value = value_of(node)
+        if node.target is not aten.full.default:  # the value read back from the tensor: 0.0 for a float zero
+            value = float(value) if val.dtype.is_floating_point else bool(value) if val.dtype is _dtype.bool_ \
+                else int(value)
+        with graph.inserting_after(node):
+            folded = _call(graph, aten.full.default, (list(val.shape), value),
+                           {"dtype": val.dtype, "layout": "torch.strided", "device": val.device,
+                            "pin_memory": node.kwargs.get("pin_memory", False)}, like=node)
+        node.replace_all_uses_with(folded)
+        graph.erase_node(node)
+        changed = True
+    return changed
+
+
+# ---- 3./4. patterns ---------------------------------------------------------------------
+
+
+def _single_use_call(value, target):
+    return hasattr(value, "op") and value.op == "call_function" and value.target is target and len(value.users) == 1
+
+
+def remove_pointless_view(node):
+    if node.target is aten.view.default and list(_val(node.args[0]).shape) == list(node.args[1]):
+        return _replace(node, node.args[0])
+    return False
+
+
+def remove_pointless_view_pair(node):
+    inner = node.args[0] if node.args else None
+    if node.target is aten.view.default and _single_use_call(inner, aten.view.default):
+        if list(_val(inner.args[0]).shape) == list(node.args[1]):
+            return _replace(node, inner.args[0], erase=[inner])
+    return False
+
+
+def remove_pointless_permute_pair(node):
+    inner = node.args[0] if node.args else None
+    if node.target is aten.permute.default and _single_use_call(inner, aten.permute.default):
+        first, second = inner.args[1], node.args[1]
+        if all(first[second[i]] == i for i in range(len(first))):
+            return _replace(node, inner.args[0], erase=[inner])
+    return False
+
+
+FLOATS = (_dtype.float16, _dtype.float32, _dtype.float64)
+
+
+def remove_pointless_convert(node):
+    """convert(convert(x, d1), d2) between float dtypes is convert(x, d2) unless d1 is the narrower one."""
+    inner = node.args[0] if node.args else None
+    if node.target is not prims.convert_element_type.default:
+        return False
+    if not _single_use_call(inner, prims.convert_element_type.default):
+        return False
+    source, narrow, wide = inner.args[0], inner.args[1], node.args[1]
+    if _val(source).dtype not in FLOATS or narrow not in FLOATS or wide not in FLOATS:
+        return False
+    if narrow.itemsize < wide.itemsize:
+        return False
+    with node.graph.inserting_before(node):
+        direct = _call(node.graph, prims.convert_element_type.default, (source, wide), like=node)
+    return _replace(node, direct, erase=[inner])
+
+
+def scatter_upon_constant_to_where(node):
+    """scatter(full(shape, background), dim, index, value) with one index per row along dim is the pointwise
+    where(expand(index) == iota(shape[dim]) viewed along dim, value, background)."""
+    if node.target is not aten.scatter.value:
+        return False
+    base, dim, index, value = node.args
+    if not _single_use_call(base, aten.full.default) or not hasattr(index, "meta"):
+        return False
+    shape, background = list(base.args[0]), base.args[1]
+    dim = dim + len(shape) if dim < 0 else dim
+    index_shape = list(_val(index).shape)
+    if len(index_shape) != len(shape) or index_shape[dim] != 1:
+        return False
+    if any(index_shape[d] < shape[d] for d in range(len(shape)) if d != dim):
+        return False
+    graph, dtype = node.graph, _val(node).dtype
+    with graph.inserting_before(node):
+        positions = _call(graph, prims.iota.default, (shape[dim],),
+                          {"start": 0, "step": 1, "dtype": _dtype.int64, "device": _val(index).device,
+                           "requires_grad": False}, like=node)
+        along_dim = [1] * len(shape)
+        along_dim[dim] = shape[dim]
+        positions = _call(graph, aten.view.default, (positions, along_dim), like=node)
+        expanded = _call(graph, aten.expand.default, (index, shape), like=node)
+        mask = _call(graph, aten.eq.Tensor, (expanded, positions), like=node)
+        # torch.where(mask, value, background) with two numbers: the background's scalar_tensor is made first
+        where_dtype = _dtype.get_default_dtype() if isinstance(value, float) or isinstance(background, float) \
+            else _dtype.int64
+        background_tensor = _call(graph, aten.scalar_tensor.default, (background,), {"dtype": where_dtype}, like=node)
+        value_tensor = _call(graph, aten.scalar_tensor.default, (value,), {"dtype": where_dtype}, like=node)
+        result = _call(graph, aten.where.self, (mask, value_tensor, background_tensor), like=node)
+        if where_dtype is not dtype:
+            result = _call(graph, prims.convert_element_type.default, (result, dtype), like=node)
+    return _replace(node, result, erase=[base])
+
+
+def _replace(node, replacement, erase=()):
+    node.replace_all_uses_with(replacement)
+    graph = node.graph
+    graph.erase_node(node)
+    for inner in erase:
+        if not inner.users:
+            graph.erase_node(inner)
+    return True
