@@ -95,7 +95,6 @@ KEPT_WHOLE = ("var_mean.correction", "addmm.default")
 # is lowered as it is, so the graphs differ from torch's there):
 #   native_dropout(_backward)         torch: rand + lt mask + mul (random ops inside the graph)
 #   the batch norms and their backward, convolution_backward, max_pool2d_with_indices_backward
-#   binary_cross_entropy_with_logits, logsumexp, softplus(_backward), leaky_relu_backward, hardtanh_backward
 #   clamp.Tensor (torch: clamp_min.Tensor / clamp_max.Tensor), index_select (torch: index), index_add,
 #   mv / dot and small mm (torch: mul + sum), flip (torch: prims.rev), tril/triu (torch: iota masks),
 #   and the long tail of ops minitorch2 has no row for.

@@ -46,9 +46,29 @@ def _unary(name, **kwargs):
     return build
 
 
-for _name, _kwargs in [("relu", {}), ("gelu", {}), ("silu", {}), ("sigmoid", {}), ("tanh", {})]:
+for _name, _kwargs in [("relu", {}), ("gelu", {}), ("silu", {}), ("sigmoid", {}), ("tanh", {}), ("softplus", {}),
+                       ("leaky_relu", {"negative_slope": 0.2}), ("hardtanh", {})]:
     CASES[_name] = _unary(_name, **_kwargs)
 CASES["gelu_tanh"] = _unary("gelu", approximate="tanh")
+CASES["softplus_beta_threshold"] = _unary("softplus", beta=2, threshold=3)
+
+
+@case
+def logsumexp_dims(lib):
+    return (lambda x: lib.logsumexp(x, dim=1) + lib.logsumexp(x, dim=(0, 1), keepdim=True)), [leaf(lib, 4, 6)]
+
+
+@case
+def bce_with_logits(lib):
+    F = lib.nn.functional
+    return (lambda x, y: F.binary_cross_entropy_with_logits(x, y)), [leaf(lib, 4, 6), lib.rand(4, 6)]
+
+
+@case
+def bce_with_logits_weighted(lib):
+    F = lib.nn.functional
+    return ((lambda x, y, w, p: F.binary_cross_entropy_with_logits(x, y, weight=w, pos_weight=p, reduction="sum")),
+            [leaf(lib, 4, 6), lib.rand(4, 6), lib.rand(6), lib.rand(6) + 0.5])
 
 
 @case

@@ -33,6 +33,13 @@ CASES = {
     "mse_loss.default": lambda: ((_t(3, 4), _t(3, 4), 2), {}),
     "leaky_relu.default": lambda: ((_t(3, 4), 0.2), {}),
     "hardtanh.default": lambda: ((_t(3, 4), -0.5, 0.5), {}),
+    "leaky_relu_backward.default": lambda: ((_t(3, 4), _t(3, 4), 0.2, False), {}),
+    "hardtanh_backward.default": lambda: ((_t(3, 4), _t(3, 4), -0.5, 0.5), {}),
+    "softplus.default": lambda: ((_t(3, 4) * 8, 2, 3), {}),  # some of beta*x above the threshold
+    "binary_cross_entropy_with_logits.default": lambda: ((_t(3, 4) * 4, _t(3, 4, positive=True) - 0.5, _t(4),
+                                                           _t(3, 1, positive=True), 2), {}),
+    "logsumexp.default": lambda: ((_t(3, 4) * 50, [1]), {}),
+    "softplus_backward.default": lambda: ((_t(3, 4), _t(3, 4) * 8, 1, 3), {}),
     "var_mean.correction": lambda: ((_t(3, 4), [1]), {"correction": 0, "keepdim": True}),
     "native_layer_norm.default": lambda: ((_t(2, 3, 4), [4], _t(4), _t(4), 1e-5), {}),
     "t.default": lambda: ((_t(3, 4),), {}),
@@ -147,3 +154,11 @@ def test_view_decompositions_record_what_torchs_do(call):
     theirs = torch_make_fx(lambda x: call(torch, x) + 1, torch_table())(torch.randn(2, 3))
     ours = make_fx(lambda x: call(minitorch2, x) + 1, core_aten_decompositions())(minitorch2.randn(2, 3))
     assert ours.code == theirs.code
+
+
+@pytest.mark.parametrize("values", [[[True, False, True]], [[3, -1, 2]]], ids=["bool", "int64"])
+def test_logsumexp_of_integers_computes_in_the_default_float_dtype(values):
+    x = minitorch2.tensor(values)
+    got = aten.logsumexp.default.decompose(x, [1])
+    assert got.dtype is minitorch2.float32
+    np.testing.assert_allclose(got.numpy(), torch.logsumexp(torch.tensor(values), 1).numpy(), rtol=1e-6)
