@@ -154,6 +154,13 @@ def hardtanh(self, min_val=-1, max_val=1):
     return aten.clamp.default(self, min_val, max_val)
 
 
+def mv(self, vec):
+    """A matrix-vector product as a broadcast multiply and a row sum (BLAS buys nothing for one vector)."""
+    if self.dim() != 2 or vec.dim() != 1 or self.shape[1] != vec.shape[0]:
+        return NotImplemented  # the op itself raises torch's error
+    return aten.sum.dim_IntList(aten.mul.Tensor(self, vec), [1])
+
+
 def leaky_relu_backward(grad_output, self, negative_slope, self_is_result):
     return aten.where.self(aten.gt.Scalar(self, 0), grad_output, aten.mul.Tensor(grad_output, negative_slope))
 

@@ -72,6 +72,11 @@ def bce_with_logits_weighted(lib):
 
 
 @case
+def matrix_vector(lib):
+    return (lambda m, v: m @ v), [leaf(lib, 4, 6), leaf(lib, 6)]
+
+
+@case
 def linear_layer(lib):
     return functional(lib.nn.Linear(6, 5), leaf(lib, 3, 6))
 
