@@ -96,7 +96,7 @@ KEPT_WHOLE = ("var_mean.correction", "addmm.default")
 #   native_dropout(_backward)         torch: rand + lt mask + mul (random ops inside the graph)
 #   the batch norms and their backward, convolution_backward, max_pool2d_with_indices_backward
 #   clamp.Tensor (torch: clamp_min.Tensor / clamp_max.Tensor), index_select (torch: index), index_add,
-#   dot and small mm (torch: mul + sum), flip (torch: prims.rev), tril/triu (torch: iota masks),
+#   dot and small mm (torch: mul + sum), flip (torch: prims.rev),
 #   and the long tail of ops minitorch2 has no row for.
 # Joint-graph patterns torch runs that joint_graph.py does not: the scaled-softmax patterns (attention).
 

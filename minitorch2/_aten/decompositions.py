@@ -161,6 +161,28 @@ def mv(self, vec):
     return aten.sum.dim_IntList(aten.mul.Tensor(self, vec), [1])
 
 
+def _triangle(keep_below):
+    """tril / triu: a mask from the column index less the row index (two iotas), where the mask holds."""
+    def decomposition(self, diagonal=0):
+        if self.dim() < 2:
+            return NotImplemented  # the op itself raises torch's error
+        height, width = self.shape[-2:]
+        columns = aten.unsqueeze.default(_positions(width, self.device), -2)
+        offset = aten.sub.Tensor(columns, aten.unsqueeze.default(_positions(height, self.device), -1))
+        mask = (aten.le.Scalar if keep_below else aten.ge.Scalar)(offset, diagonal)
+        if self.dtype is _dtype.bool_:
+            return aten.logical_and.default(mask, self)
+        return aten.where.self(mask, self, aten.scalar_tensor.default(0, dtype=self.dtype))
+    return decomposition
+
+
+def _positions(length, device):
+    return ops.prims.iota.default(length, start=0, step=1, dtype=_dtype.int64, device=device, requires_grad=False)
+
+
+tril, triu = _triangle(keep_below=True), _triangle(keep_below=False)
+
+
 def leaky_relu_backward(grad_output, self, negative_slope, self_is_result):
     return aten.where.self(aten.gt.Scalar(self, 0), grad_output, aten.mul.Tensor(grad_output, negative_slope))
 

@@ -486,6 +486,7 @@ DECOMPOSITIONS = {
     "hardtanh.default": dec.hardtanh, "var_mean.correction": dec.var_mean,
     "leaky_relu_backward.default": dec.leaky_relu_backward, "hardtanh_backward.default": dec.hardtanh_backward,
     "softplus.default": dec.softplus, "softplus_backward.default": dec.softplus_backward, "mv.default": dec.mv,
+    "tril.default": dec.tril, "triu.default": dec.triu,
     "zeros_like.default": dec.zeros_like, "ones_like.default": dec.ones_like, "full_like.default": dec.full_like,
     "_to_copy.default": dec._to_copy, "masked_fill.Scalar": dec.masked_fill_scalar,
     "masked_fill.Tensor": dec.masked_fill_tensor, "std.correction": dec.std, "sgn.default": dec.sgn,

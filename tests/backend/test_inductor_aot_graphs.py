@@ -77,6 +77,11 @@ def matrix_vector(lib):
 
 
 @case
+def triangles(lib):
+    return (lambda x: x.tril() * 2 + x.triu(1)), [leaf(lib, 2, 4, 6)]
+
+
+@case
 def linear_layer(lib):
     return functional(lib.nn.Linear(6, 5), leaf(lib, 3, 6))
 

@@ -40,6 +40,8 @@ CASES = {
                                                            _t(3, 1, positive=True), 2), {}),
     "logsumexp.default": lambda: ((_t(3, 4) * 50, [1]), {}),
     "mv.default": lambda: ((_t(3, 4), _t(4)), {}),
+    "tril.default": lambda: ((_t(2, 3, 5), -1), {}),
+    "triu.default": lambda: ((_t(5, 3), 1), {}),
     "softplus_backward.default": lambda: ((_t(3, 4), _t(3, 4) * 8, 1, 3), {}),
     "var_mean.correction": lambda: ((_t(3, 4), [1]), {"correction": 0, "keepdim": True}),
     "native_layer_norm.default": lambda: ((_t(2, 3, 4), [4], _t(4), _t(4), 1e-5), {}),
