@@ -72,9 +72,10 @@ class CompiledGraph:
     skipped scheduling, so it schedules again, from the kept aten graph, when first asked."""
     _boxed_call = True
 
-    def __init__(self, name, call, kernels, source, fallbacks, scheduler, gm=None, from_cache=False):
+    def __init__(self, name, call, kernels, source, fallbacks, scheduler, gm=None, from_cache=False, constants=()):
         self.name, self._call, self.kernels, self.source = name, call, kernels, source
         self.fallbacks, self._scheduler, self._gm, self.from_cache = fallbacks, scheduler, gm, from_cache
+        self.constants = list(constants)  # the graph's tensor constants, passed after the caller's arguments
 
     @property
     def scheduler(self):
@@ -83,7 +84,7 @@ class CompiledGraph:
         return self._scheduler
 
     def __call__(self, args):
-        return list(self._call(list(args)))
+        return list(self._call(list(args) + self.constants))
 
 
 # Ops the core table decomposes that torch's inductor keeps whole: var_mean (one reduction gives both) and
@@ -130,13 +131,15 @@ def _log_enabled(artifact):
 def compile_fx_inner(gm, example_inputs, graph_kind="forward"):
     """Lower, schedule, generate and load one aten graph."""
     name = f"{graph_kind}_{next(_graph_ids)}"
+    gm, constants = _lift_constants(gm)
+    example_inputs = list(example_inputs) + constants
     key = cache.graph_key(gm, example_inputs, graph_kind)
     hit = cache.load(key) if key else None
     if hit is not None:
         source, compiled, fallbacks = hit
         call = load_module(source, compiled, f"<output_code {name}>")["call"]
         result = CompiledGraph(name, call, [k.kernel for k in compiled.values()], source, sorted(set(fallbacks)),
-                               None, gm=gm, from_cache=True)
+                               None, gm=gm, from_cache=True, constants=constants)
         metrics.graphs.append(result)
         metrics.generated_kernel_count += len(compiled)
         metrics.fallback_ops += fallbacks
@@ -150,7 +153,8 @@ def compile_fx_inner(gm, example_inputs, graph_kind="forward"):
     compiled = {kernel.name: codegen.compile_kernel(kernel) for kernel in scheduler.kernels()}
     source = WrapperCodeGen(graph, scheduler, compiled, name).generate()
     call = load_module(source, compiled, f"<output_code {name}>")["call"]
-    result = CompiledGraph(name, call, scheduler.kernels(), source, sorted(set(graph.fallbacks)), scheduler, gm=gm)
+    result = CompiledGraph(name, call, scheduler.kernels(), source, sorted(set(graph.fallbacks)), scheduler, gm=gm,
+                           constants=constants)
     if key:
         cache.save(key, source, compiled, graph.fallbacks)
     metrics.graphs.append(result)
@@ -161,6 +165,37 @@ def compile_fx_inner(gm, example_inputs, graph_kind="forward"):
     if config.debug:
         debug.write_graph_files(name, gm, example_inputs, pre_fusion_text(graph), scheduler.post_fusion_text(), source)
     return result
+
+
+def _lift_constants(gm):
+    """The graph's tensor constants (`torch.tensor([...])` in compiled code: get_attr nodes) as extra inputs
+    after its own, so lowering sees only inputs: (graph, their values). torch's inductor keeps them as graph
+    constants the wrapper passes to its kernels the same way."""
+    from minitorch2 import Tensor
+
+    nodes = [n for n in gm.graph.nodes if n.op == "get_attr"]
+    if not nodes:
+        return gm, []
+    placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
+    values = []
+    for node in nodes:
+        value = getattr(gm, node.target)
+        if not isinstance(value, Tensor):
+            raise NotImplementedError(f"backend: a graph attribute that is not a tensor ({node.target})")
+        if placeholders:
+            where = gm.graph.inserting_after(placeholders[-1])
+        else:
+            where = gm.graph.inserting_before(next(iter(gm.graph.nodes)))
+        with where:
+            lifted = gm.graph.placeholder(node.name)
+        lifted.meta.update(node.meta)
+        lifted.meta["val"] = value
+        node.replace_all_uses_with(lifted)
+        gm.graph.erase_node(node)
+        placeholders.append(lifted)
+        values.append(value)
+    gm.recompile()
+    return gm, values
 
 
 def partition_fn(joint, joint_inputs, **kwargs):

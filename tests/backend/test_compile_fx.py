@@ -147,6 +147,26 @@ def test_convolution_is_an_extern_kernel_not_a_fallback(codegen):
     assert backend.metrics.generated_kernel_count >= 1  # the relu is still a kernel
 
 
+def test_tensor_constants_made_in_the_compiled_code_become_inputs(codegen):
+    """`torch.tensor([...])` inside a compiled function is a graph constant (get_attr): the backend passes it
+    to the kernels like an input, forward and backward, on every call."""
+    def f(x):
+        return (x * minitorch2.tensor([1.0, -2.0, 3.0]) + minitorch2.tensor(0.5)).index_select(
+            0, minitorch2.tensor([2, 0]))
+
+    compiled = minitorch2.compile(f, backend="inductor")
+    backend.metrics.reset()
+    for _ in range(2):
+        x = minitorch2.randn(3).requires_grad_()
+        out = compiled(x)
+        out.sum().backward()
+        expected_x = x.detach().clone().requires_grad_()
+        f(expected_x).sum().backward()
+        np.testing.assert_allclose(out.detach().numpy(), f(x).detach().numpy(), rtol=1e-6)
+        np.testing.assert_allclose(x.grad.numpy(), expected_x.grad.numpy(), rtol=1e-6)
+    assert backend.metrics.fallback_ops == [] and backend.metrics.generated_kernel_count >= 1
+
+
 def test_extern_fallback_is_listed(codegen):
     def f(x):
         return x.cumsum(1).relu()
