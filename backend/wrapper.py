@@ -25,7 +25,8 @@ from minitorch2 import _dtype
 from minitorch2 import _tensor
 from minitorch2._tensor import Size, Tensor
 
-from . import ir
+from . import config, ir
+from .codegen import blas, workers
 from .scheduler import ExternStep, KernelStep, extern_tensor_args
 
 
@@ -313,35 +314,14 @@ PARALLEL_MM_FLOPS = 1 << 22  # below this many multiply-adds a matmul runs on th
 
 def extern_mm(a, b, out):
     """out = a @ b (2-d or batched). numpy's BLAS may be single-threaded (OMP_NUM_THREADS=1), so with
-    `config.threads` > 1 large products are split into one chunk per thread of the kernels' pool: bmm by
-    batch, mm along the longer side of `out` (a wide `out` split by rows would have every thread stream
-    all of `b`); np.matmul releases the GIL, so the chunks run in parallel."""
-    from . import config
-
+    `config.threads` > 1 large float32 products are split into sgemm calls, one per thread, run by the
+    native workers (codegen/blas.py); anything else is one np.matmul on the calling thread."""
     threads = config.threads
-    if threads <= 1 or out.size * a.shape[-1] < PARALLEL_MM_FLOPS:
-        np.matmul(a, b, out=out)
-        return
-    from .codegen.llvm import worker_pool
-
-    by_columns = out.ndim == 2 and out.shape[1] > out.shape[0]
-    extent = out.shape[1] if by_columns else out.shape[0]
-    chunks = min(threads, extent)
-    bounds = [extent * i // chunks for i in range(chunks + 1)]
-    if by_columns:
-        def chunk(lo, hi):
-            return a, b[:, lo:hi], out[:, lo:hi]
-    else:
-        def chunk(lo, hi):
-            return a[lo:hi], b[lo:hi] if out.ndim == 3 else b, out[lo:hi]
-    pieces = [chunk(lo, hi) for lo, hi in zip(bounds, bounds[1:])]
-    pending = [worker_pool(threads - 1).submit(_matmul_into, *piece) for piece in pieces[1:]]
-    _matmul_into(*pieces[0])
-    for future in pending:
-        future.result()
-
-
-def _matmul_into(a, b, out):
+    if threads > 1 and out.dtype == a.dtype == b.dtype == np.float32 and out.size * a.shape[-1] >= PARALLEL_MM_FLOPS:
+        jobs = blas.matmul_jobs(a, b, out, threads)
+        if jobs is not None:
+            workers.run_jobs(jobs)
+            return
     np.matmul(a, b, out=out)
 
 

@@ -18,9 +18,9 @@ back from `config.kernel_cache_dir`, which skips LLVM's optimizer and code
 generator entirely (a warm start costs the parse of a few KB of object code).
 
 Threading: the kernel function takes the range [start, end) of the outermost
-loop variable. Large kernels split that range into one chunk per thread of a
-module-level pool (`config.threads`, read at each launch); ctypes releases the
-GIL around each call, so the chunks run in parallel.
+loop variable. Large kernels split that range into one chunk per thread
+(`config.threads`, read at each launch): the calling thread runs the first,
+the spinning native workers of `workers.py` the others.
 """
 import ctypes
 import ctypes.util
@@ -30,7 +30,6 @@ import os
 import tempfile
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 
 import llvmlite
 import llvmlite.binding as llvm
@@ -38,13 +37,13 @@ import numpy as np
 
 from .. import config
 from .. import loop_ir as L
+from . import workers
 from .llvm_emit import KernelEmitter, kernel_error
 
-# Below this many innermost-loop iterations a kernel runs on the calling thread. Measured on the 2-core
-# development VM: a round trip through the pool costs 25-60 us (waking the worker), and the cheapest
-# kernels (a copy-like pointwise op) run at 0.2-0.4 ns/element on one thread, so splitting pays from a
-# few 1e5 elements; at 2^17 the MLP step's relu-backward and bias-gradient kernels took 110 us split
-# against 40-50 us whole. `python benchmarks/llvm_kernels.py --crossover` measures the crossover.
+# Below this many innermost-loop iterations a kernel runs on the calling thread. Splitting costs 10-20 us
+# (building the jobs in Python, posting them to spinning workers: workers.py), and the cheapest kernels
+# (a copy-like pointwise op) run at 0.2-0.4 ns/element on one thread: `python benchmarks/llvm_kernels.py
+# --crossover` measured a tie at 2^18 elements and a 1.2-1.4x gain from 2^20 on the 2-core development VM.
 PARALLEL_MIN_WORK = 1 << 19
 
 
@@ -203,22 +202,6 @@ def statement_work(statement):
     return 1
 
 
-_pool = None
-_pool_size = 0
-_pool_lock = threading.Lock()
-
-
-def worker_pool(size):
-    global _pool, _pool_size
-    with _pool_lock:
-        if _pool_size != size:
-            if _pool is not None:
-                _pool.shutdown(wait=False)
-            _pool = ThreadPoolExecutor(max_workers=size, thread_name_prefix="minitorch2-kernel")
-            _pool_size = size
-        return _pool
-
-
 class LLVMKernel:
     """A compiled kernel: call `run` with the buffers' addresses in `kernel.args` order."""
 
@@ -235,6 +218,7 @@ class LLVMKernel:
         self._function = prototype(loaded.address)
         self.outer_range = kernel.loop.ranges[0] if kernel.loop.vars else 1
         self.work = statement_work(kernel.loop)
+        self.max_args = len(kernel.args) + 2 + len(error_flags)
 
     def __repr__(self):
         return f"<LLVMKernel {self.name} ({self.source}, {self.compile_seconds * 1e3:.1f} ms)>"
@@ -243,8 +227,8 @@ class LLVMKernel:
         if len(addresses) != len(self.kernel.args):
             raise TypeError(f"{self.name} takes {len(self.kernel.args)} buffers, got {len(addresses)}")
         extent = self.outer_range
-        chunks = max(1, min(config.threads, extent)) if self.work >= PARALLEL_MIN_WORK and not self.kernel.serial \
-            else 1
+        splittable = self.work >= PARALLEL_MIN_WORK and not self.kernel.serial and self.max_args <= workers.MAX_ARGS
+        chunks = max(1, min(config.threads, extent)) if splittable else 1
         if chunks == 1 and not self.error_flags:
             self._function(*addresses, 0, extent)
             return
@@ -252,10 +236,10 @@ class LLVMKernel:
         flags = np.zeros((chunks, len(self.error_flags)), np.uint8)  # one byte per flag per chunk
         launches = [(*addresses, bounds[i], bounds[i + 1], *(flags[i].ctypes.data + j for j in range(flags.shape[1])))
                     for i in range(chunks)]
-        pending = [worker_pool(config.threads - 1).submit(self._function, *launch) for launch in launches[1:]]
-        self._function(*launches[0])  # the calling thread takes the first chunk
-        for future in pending:
-            future.result()
+        if chunks == 1:
+            self._function(*launches[0])
+        else:
+            workers.run_jobs([workers.Job(self._loaded.address, launch) for launch in launches])
         if flags.any():
             raise kernel_error(self.kernel, [f for f, up in zip(self.error_flags, flags.any(axis=0)) if up], addresses)
 

@@ -1,5 +1,6 @@
 """Shared by the LLVM code-generation tests (test_llvm_codegen.py, test_llvm_loops.py): loop-IR kernel
 builders, torch's dtypes, and the fixture that gives each test a private kernel cache and its own seed."""
+import re
 import sys
 import zlib
 
@@ -13,6 +14,11 @@ from backend.codegen import llvm as codegen
 from minitorch2 import _dtype as dt
 
 x0, x1, r0, r1 = L.Var("x0"), L.Var("x1"), L.Var("r0"), L.Var("r1")
+
+
+def has_float_vectors(optimized_ir):
+    """Whether LLVM widened float32 code to the host's vectors (SSE 4, AVX2 8 or AVX-512 16 lanes)."""
+    return re.search(r"<(4|8|16) x float>", optimized_ir) is not None
 TORCH_DTYPES = {dt.float16: torch.float16, dt.float32: torch.float32, dt.float64: torch.float64, dt.int32: torch.int32,
                 dt.int64: torch.int64, dt.bool_: torch.bool, dt.uint8: torch.uint8, dt.int8: torch.int8}
 

@@ -18,9 +18,10 @@ import torch
 from backend import config
 from backend import loop_ir as L
 from backend.codegen import llvm as codegen
+from backend.codegen import workers
 from minitorch2 import _dtype as dt
 
-from .llvm_kernel_helpers import arg, cache_and_seed_fixture, pointwise, run_pointwise, r0, r1, x0, x1
+from .llvm_kernel_helpers import arg, cache_and_seed_fixture, has_float_vectors, pointwise, run_pointwise, r0, r1, x0, x1
 
 RNG = np.random.default_rng(0)  # reseeded for every test by the fixture
 private_cache_and_seed = cache_and_seed_fixture(__name__)
@@ -83,7 +84,7 @@ def test_masked_float_extremum_reductions_vectorize(kind):
                       L.Loop(("x0",), (rows,), [L.Reduce("tmp0", kind, ("r0",), (cols,), masked, dt.float32),
                                                 L.Store("out_ptr0", x0, L.Temp("tmp0", dt.float32))]))
     compiled = codegen.compile_kernel(kernel)
-    assert "<8 x float>" in compiled.optimized_ir()
+    assert has_float_vectors(compiled.optimized_ir())
     data = RNG.standard_normal((rows, cols)).astype(np.float32)
     data[3, 5] = np.nan
     mask = RNG.random((rows, cols)) < 0.5
@@ -195,7 +196,7 @@ def test_softmax_kernel_matches_torch():
 @pytest.mark.parametrize("kind", ["sum", "max"])
 def test_float_reductions_vectorize(kind):
     kernel = codegen.compile_kernel(row_reduction(kind, dt.float32, dt.float32, 4, 4096))
-    assert "<8 x float>" in kernel.optimized_ir()
+    assert has_float_vectors(kernel.optimized_ir())
 
 
 def test_kernel_without_loop_variables_runs_its_body_once():
@@ -223,7 +224,7 @@ def test_threaded_run_matches_single_thread(monkeypatch):
         out = np.full(data.size, np.nan, np.float32)
         kernel.run_arrays(data, out)
         outputs.append(out)
-    assert codegen._pool_size == 7  # the 8-thread run went through the worker pool
+    assert len(workers._workers) >= 7  # the 8-thread run went through the workers
     np.testing.assert_array_equal(outputs[0], outputs[1])
     np.testing.assert_array_equal(outputs[0], outputs[2])
 

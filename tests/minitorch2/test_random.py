@@ -29,9 +29,18 @@ fused_kernels = pytest.mark.skipif(
 )
 
 
+# On an AVX-512 machine ATen evaluates float64 log/log1p/cos with 8-lane Sleef routines whose results differ
+# from libm's (which ours model) by an ulp now and then, a few ulps after scaling by std; float32 and the
+# integer streams stay bit-exact there too.
+FLOAT64_ROUNDING_ONLY = torch.backends.cpu.get_cpu_capability() == "AVX512"
+
+
 def assert_bits_equal(ours, theirs):
     theirs = theirs.numpy() if isinstance(theirs, torch.Tensor) else np.asarray(theirs)
     assert ours.dtype == theirs.dtype and ours.shape == theirs.shape
+    if ours.dtype == np.float64 and FLOAT64_ROUNDING_ONLY:
+        np.testing.assert_allclose(ours, theirs, rtol=1e-14, atol=1e-14)
+        return
     assert ours.tobytes() == theirs.tobytes(), np.flatnonzero(ours.ravel() != theirs.ravel())[:10]
 
 
