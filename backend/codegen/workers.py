@@ -29,6 +29,7 @@ the worker has one to run while they differ.
 """
 import ctypes
 import os
+import sys
 import threading
 import time
 
@@ -194,6 +195,7 @@ class Worker:
         self.thread.start()
 
     def _serve(self):
+        sys.setprofile(None)  # a hook inherited from threading.setprofile (the frontend's capture) sees nothing here
         while True:
             self.native.serve(self.address, self.idle_cycles)
             with self.wake:

@@ -56,3 +56,11 @@ def test_an_array_derived_from_a_dropped_output_keeps_its_buffer_from_reuse():
     del y
     fn(x * 3.0)
     np.testing.assert_array_equal(derived, np.full(4088, 2.0, np.float32))
+
+
+def test_ptr_is_the_address_of_the_first_element_for_any_array():
+    data = np.arange(12, dtype=np.float32)
+    read_only = data.copy()
+    read_only.flags.writeable = False
+    for array in (data, data[5:], data[::3], data[:0], read_only, np.broadcast_to(data, (2, 12)), data.reshape(3, 4).T):
+        assert wrapper.ptr(array) == array.ctypes.data
