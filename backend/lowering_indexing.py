@@ -232,8 +232,9 @@ def embedding_dense_backward(grad_output, indices, num_weights, padding_idx, sca
 
 
 def unsafe_masked_index_put_accumulate(x, mask, indices, values):
-    """x[indices] += where(mask, values, 0); a masked-out position reads index 0 (its index may be out of
-    range) and adds 0. One index tensor, on x's first dim (what the embedding backward records)."""
+    """x[indices] += where(mask, values, 0), each index clamped into [-rows, rows - 1] as ATen's kernel
+    does (a masked-out position may hold any index, and adds 0). One index tensor, on x's first dim
+    (what the embedding backward records)."""
     if len(indices) != 1 or indices[0] is None:
         raise NotImplementedError("_unsafe_masked_index_put_accumulate with other than one leading index")
     _require_dims(x)
@@ -250,9 +251,9 @@ def unsafe_masked_index_put_accumulate(x, mask, indices, values):
         return P.op("where", kept(idx), P.cast(load_values(idx), x.dtype), P.constant(0, x.dtype))
 
     def indexer(idx):
-        position = P.op("where", kept(idx), P.cast(load_index(idx[:index_ndim]), _dtype.int64),
-                        P.constant(0, _dtype.int64))
-        return [indirect(position, rows, INDEX_OUT_OF_RANGE)] + idx[index_ndim:]
+        position = P.op("maximum", P.cast(load_index(idx[:index_ndim]), _dtype.int64), P.constant(-rows, _dtype.int64))
+        position = P.op("minimum", position, P.constant(rows - 1, _dtype.int64))
+        return [indirect(position, rows, INDEX_OUT_OF_RANGE, wrap_negative=True)] + idx[index_ndim:]
 
     return scatter_into(P.clone(x), out_size, value_fn, indexer, "add")
 

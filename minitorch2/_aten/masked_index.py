@@ -3,7 +3,8 @@
 Runtime layer, beside indexing.py. `self[indices] += where(mask, values, 0)`,
 where `mask` marks the positions whose index is valid (and not the padding
 index); a masked-out position may hold any index, in range or not, and adds
-nothing. Only the inductor path's decomposition of embedding_dense_backward
+nothing. As ATen's kernel, every index is clamped into [-size, size - 1]
+first, so none is ever out of range ("unsafe": no error is raised). Only the inductor path's decomposition of embedding_dense_backward
 (decompositions_nn.py) records it; backend/lowering_indexing.py lowers it.
 """
 import numpy as np
@@ -20,7 +21,7 @@ def _kernel(self, mask, indices, values):
     for dim, index in enumerate(indices):
         size = self.shape[dim]
         position = np.broadcast_to(index._np, index_shape).astype(np.int64)
-        safe.append(np.where((position >= -size) & (position < size), position, 0))
+        safe.append(np.clip(position, -size, size - 1))
     contribution = np.where(kept, values._np, 0).astype(out.dtype)
     np.add.at(out, tuple(safe), contribution.reshape(index_shape + tuple(self.shape[leading:])))
     return with_strides(out, preserve_format_strides(self))  # a clone of self, layout preserved

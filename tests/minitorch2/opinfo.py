@@ -999,6 +999,8 @@ def masked_index_put_accumulate_samples(m):
     yield S(m.t((5, 4), "T"), m.mask((6, 4)), [m.index((6,), 5, negative=True)], m.t((6, 4)))
     keep = TensorArg(np.array([True, False, True, False]))
     yield S(m.t((5,)), keep, [TensorArg(np.array([0, 7, 0, -9]))], m.t((4,)))  # repeated and out of range
+    every = TensorArg(np.array([True, True, True, True]))
+    yield S(m.t((5,)), every, [TensorArg(np.array([0, 7, -1, -9]))], m.t((4,)))  # kept and out of range: clamped
 
 
 def gather_samples(m):
