@@ -33,7 +33,8 @@ _UNARY = {
     "reciprocal": lambda x: 1 / x, "sin": np.sin, "cos": np.cos, "tan": np.tan, "tanh": np.tanh,
     "sigmoid": lambda x: 1 / (1 + np.exp(-x)), "erf": scipy.special.erf, "floor": np.floor, "ceil": np.ceil,
     "trunc": np.trunc, "round": np.round,
-    "sign": lambda x: np.where(x != x, 0, np.sign(x)).astype(x.dtype),  # torch: sign(nan) is 0
+    # torch: sign(nan) is 0, sign of a bool is the bool
+    "sign": lambda x: x.copy() if x.dtype == np.bool_ else np.where(x != x, 0, np.sign(x)).astype(x.dtype),
     "relu": lambda x: np.where((x > 0) | (x != x), x, np.zeros_like(x)),  # relu(-inf) is 0, not -inf * 0
     "logical_not": np.logical_not, "bitwise_not": np.invert, "isnan": np.isnan, "isinf": np.isinf,
 }

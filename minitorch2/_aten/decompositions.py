@@ -155,10 +155,16 @@ def hardtanh(self, min_val=-1, max_val=1):
 
 
 def mv(self, vec):
-    """A matrix-vector product as a broadcast multiply and a row sum (BLAS buys nothing for one vector)."""
+    """A matrix-vector product as a broadcast multiply and a row sum (BLAS buys nothing for one vector), in
+    the dtype's math type as torch's (float16 in float32; an integer sum, int64, cast back)."""
     if self.dim() != 2 or vec.dim() != 1 or self.shape[1] != vec.shape[0]:
         return NotImplemented  # the op itself raises torch's error
-    return aten.sum.dim_IntList(aten.mul.Tensor(self, vec), [1])
+    dtype = _dtype.promote_types(self.dtype, vec.dtype)
+    opmath = _dtype.float32 if dtype is _dtype.float16 else dtype
+    if opmath is not dtype:
+        self, vec = aten._to_copy.default(self, dtype=opmath), aten._to_copy.default(vec, dtype=opmath)
+    result = aten.sum.dim_IntList(aten.mul.Tensor(self, vec), [1])
+    return result if result.dtype is dtype else aten._to_copy.default(result, dtype=dtype)
 
 
 def _triangle(keep_below):

@@ -245,6 +245,8 @@ PARTIAL_LOWERINGS = {
     "max_pool2d_with_indices.default": "windows that leave the input (padding) fall back",
     "cumsum.default": "only a 0-d scan is lowered (a cast); the others run eagerly, as in torch's CPU inductor",
     "cumprod.default": "only a 0-d scan is lowered (a cast); the others run eagerly, as in torch's CPU inductor",
+    "gather.default": "a 0-d input falls back",
+    "index_put.default": "a boolean mask falls back (the positions it selects are data)",
 }
 FULL_SWEEP = os.environ.get("MINITORCH2_BACKEND_SWEEP") == "1" or os.environ.get("HYPOTHESIS_PROFILE") == "deep"
 
@@ -304,7 +306,12 @@ def test_opinfo_samples_through_the_backend(name, codegen):
                 a, k = rebuild(ts)
                 return as_tuple(op(*a, **k))
 
-            gm = make_fx(call, select_decomp_table(), tracing_mode="fake")(*tensors)
+            try:
+                gm = make_fx(call, select_decomp_table(), tracing_mode="fake")(*tensors)
+            except RuntimeError as error:
+                if "data-dependent output shape" in str(error):
+                    continue  # a boolean-mask index: no graph to compile (Dynamo breaks the graph there)
+                raise
             compiled_graph = compile_fx_inner(gm, list(tensors), "opinfo")
             outputs = compiled_graph(list(tensors))
             tolerance = dict(rtol=1e-2, atol=1e-2) if dtype == "float16" else dict(rtol=1e-4, atol=1e-5)
