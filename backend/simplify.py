@@ -35,9 +35,10 @@ def simplify(index, extents):
     multiples, rest = _split(inner, divisor)
     rest_fits = _max_value(rest, extents) < divisor
     if isinstance(index, L.FloorDiv):
-        if rest_fits:
-            return _sum([_divide(t, divisor) for t in multiples])
-        return inner // divisor
+        quotient = [_divide(t, divisor) for t in multiples]
+        # (d*a + r) // d is a + r // d: the same split as the remainder's below, so a reshape's quotient and
+        # remainder pair up again in _merge_quotient_and_remainder
+        return _sum(quotient if rest_fits else quotient + [_sum(rest) // divisor])
     if rest_fits:
         return _sum(rest)
     return _sum(rest) % divisor

@@ -211,6 +211,17 @@ def test_quotient_and_remainder_pairs_merge_without_ranges():
     t = r0 + x0 * 7
     assert same(simplify((t // 5) * 10 + (t % 5) * 2, {}), t * 2)
     assert same(simplify((t // 5) * 9 + (t % 5) * 2, {}), (t // 5) * 9 + (t % 5) * 2)  # 9 != 5*2: kept
+    # a multiple of the divisor inside the sum leaves the quotient and the remainder split the same way
+    flat = x0 * 12 + r0 * 3
+    assert same(simplify((flat // 4) * 4 + flat % 4, {}), flat)
+
+
+def test_a_view_of_an_input_through_a_reshape_is_returned_as_a_view():
+    """x.reshape(1, 4, 3).select(-1, 0) reads x at 3*i: the output is that strided view of the input, as
+    torch.compile returns it (strides (12, 3)), not a copy."""
+    x = minitorch2.from_numpy(np.arange(12.0, dtype=np.float32).reshape(3, 4))
+    out = minitorch2.compile(lambda x: x.reshape(1, 4, 3).select(-1, 0), backend="inductor")(x)
+    assert out.stride() == (12, 3) and out.numpy().tolist() == [[0.0, 3.0, 6.0, 9.0]]
 
 
 def test_matmul_of_a_flattened_transpose_reads_it_in_place():
