@@ -15,7 +15,7 @@ from .constant import ConstantVariable
 from .lists import BaseListVariable, ListVariable, TupleVariable
 from .tensor import TensorVariable, record
 
-FOLDABLE = {abs, min, max, round, int, float, bool, str, divmod, pow, sum, all, any, type}
+FOLDABLE = {abs, min, max, round, int, float, bool, str, divmod, pow, sum, all, any, type, slice}
 
 
 def _is_const(v):

@@ -81,6 +81,10 @@ def c_inplace_operators(x):
     return y
 def c_getitem_variants(x):
     return x[..., 0] + x[None][0, 1] + x[1:3, ::2].sum()
+def c_slice_builtin(x):
+    index = [slice(None)] * x.dim()
+    index[-1] = slice(1, None, 2)
+    return x[tuple(index)] * 2
 def c_setitem_tensor(x):
     y = x.clone()
     y[0] = 0.0
@@ -518,7 +522,7 @@ CASES = [Case(name, _calls(*args)) for name, args in [
     ("c_bool_tensor_ops", [X4, X4]), ("c_py_number_fold", [X4]), ("c_py_float_branch", [X4]),
     ("c_matmul", [X4, X4]), ("c_unary", [X4]), ("c_scalar_tensor_mix", [X4]),
     ("c_tensor_attrs", [X4]), ("c_method_chain", [X4]), ("c_size_methods", [X4]), ("c_inplace_methods", [X4]),
-    ("c_inplace_input", [X4]), ("c_inplace_operators", [X4]), ("c_getitem_variants", [X4]),
+    ("c_inplace_input", [X4]), ("c_inplace_operators", [X4]), ("c_getitem_variants", [X4]), ("c_slice_builtin", [X4]),
     ("c_setitem_tensor", [X4]), ("c_detach_requires_grad", [T(4, 4, requires_grad=True)]),
     ("c_torch_elementwise", [X4]), ("c_torch_reductions", [X4]), ("c_torch_factories", [X4]),
     ("c_torch_split_cat", [X4]), ("c_masked_fill", [X4]), ("c_functional", [X4, X4]), ("c_torch_kwargs", [X4]),
