@@ -73,16 +73,21 @@ def unary_float(ufunc):
     return _laid_out(kernel, meta)
 
 
-def unary_same(fn, allow_bool=True):
-    """neg, abs, relu, ...: the result keeps the input's dtype."""
+def unary_same(fn, bool_error=None):
+    """neg, abs, relu, ...: the result keeps the input's dtype. `bool_error`: the RuntimeError message for
+    a bool input, raised by the meta function too (FakeTensor tracing rejects it as eager does)."""
+
+    def refuse_bool(self):
+        if bool_error is not None and self.dtype is _dtype.bool_:
+            raise RuntimeError(bool_error)
 
     def kernel(self):
-        if not allow_bool and self.dtype is _dtype.bool_:
-            raise RuntimeError(f"{fn.__name__}: not supported for bool tensors")
+        refuse_bool(self)
         with np.errstate(all="ignore"):
             return _ensure_array(fn(self._np), self.dtype)
 
     def meta(self):
+        refuse_bool(self)
         return fake_empty(self.shape, self.dtype, pointwise_strides(self.shape, [self]))
 
     return _laid_out(kernel, meta)

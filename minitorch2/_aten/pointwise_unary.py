@@ -56,15 +56,6 @@ erf = unary_float(_erf)
 reciprocal = unary_float(np.reciprocal)
 
 
-def _neg(x):
-    if x.dtype == np.bool_:
-        raise RuntimeError(
-            "Negation, the `-` operator, on a bool tensor is not supported. "
-            "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead."
-        )
-    return np.negative(x)
-
-
 def _relu(x):
     if x.dtype == np.bool_:
         raise RuntimeError("Boolean inputs not supported for relu")
@@ -97,7 +88,8 @@ def _abs(x):
     return np.abs(x)
 
 
-neg = unary_same(_neg)
+neg = unary_same(np.negative, bool_error="Negation, the `-` operator, on a bool tensor is not supported. If you "
+                                         "are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
 abs = unary_same(_abs)
 relu = unary_same(_relu)
 sign = unary_same(_sign)
