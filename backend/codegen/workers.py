@@ -67,6 +67,11 @@ def _native_source(triple):
         values.append(f"i64 %v{i}")
         bumps.append(f"  %v{i} = phi i64 [ %a{i}, %entry ], [ %w{i}, %body ]")
     steps = "\n".join(f"  %w{i} = add i64 %v{i}, %s{i}" for i in range(MAX_ARGS))
+
+    def pause_block(since, budget, give_up):
+        """Block `pause`: wait a moment, then poll again, or branch to give_up once `budget` cycles passed."""
+        return (f"pause:\n  {pause}\n  %now = call i64 @llvm.readcyclecounter()\n  %spent = sub i64 %now, {since}\n"
+                f"  %tired = icmp ugt i64 %spent, {budget}\n  br i1 %tired, label {give_up}, label %poll")
     return f"""
 declare i64 @llvm.readcyclecounter()
 {declare_pause}
@@ -109,12 +114,7 @@ poll:
   %finished = load i64, ptr %finished_p, align 8
   %has_job = icmp ne i64 %posted, %finished
   br i1 %has_job, label %run, label %pause
-pause:
-  {pause}
-  %now = call i64 @llvm.readcyclecounter()
-  %idle = sub i64 %now, %idle_since
-  %tired = icmp ugt i64 %idle, %idle_cycles
-  br i1 %tired, label %done, label %poll
+{pause_block("%idle_since", "%idle_cycles", "%done")}
 run:
   call void @mt2_invoke(ptr %job)
   %next = add i64 %finished, 1
@@ -134,12 +134,7 @@ poll:
   %finished = load atomic i64, ptr %finished_p acquire, align 8
   %done = icmp eq i64 %finished, %target
   br i1 %done, label %yes, label %pause
-pause:
-  {pause}
-  %now = call i64 @llvm.readcyclecounter()
-  %waited = sub i64 %now, %started
-  %tired = icmp ugt i64 %waited, %max_cycles
-  br i1 %tired, label %no, label %poll
+{pause_block("%started", "%max_cycles", "%no")}
 yes:
   ret i64 1
 no:

@@ -335,3 +335,16 @@ def test_scans_over_zero_dim_tensors_are_casts_and_others_fall_back(value, codeg
     assert compiled.fallbacks == [] and compiled.kernels
     compiled = check_case(lambda a: aten.cumprod.default(a, -1), lambda: (randn(4),))
     assert compiled.fallbacks == ["aten.cumprod.default"]
+
+
+@pytest.mark.parametrize("dtype", ["int32", "float16", "float32"])
+def test_mv_decomposes_in_its_math_type_with_torchs_result(dtype):
+    """mv is a multiply and a row sum; the integer sum (int64) and the float16 math (float32) are cast back."""
+    import torch
+
+    rng = np.random.default_rng(0)
+    a, v = rng.integers(-3, 4, (5, 7)).astype(dtype), rng.integers(-3, 4, 7).astype(dtype)
+    got = minitorch2.compile(minitorch2.mv, backend="inductor")(minitorch2.from_numpy(a), minitorch2.from_numpy(v))
+    want = torch.mv(torch.from_numpy(a), torch.from_numpy(v))
+    assert str(got.dtype) == str(want.dtype)
+    np.testing.assert_array_equal(got.numpy(), want.numpy())

@@ -280,3 +280,14 @@ def test_every_opinfo_names_a_torch_overload():
         except AttributeError:
             missing.add(op.name)
     assert missing == NOT_IN_ATEN, f"overloads torch.ops.aten does not have: {sorted(missing)}"
+
+
+def test_tracing_neg_of_a_bool_raises_torchs_error():
+    """The meta function refuses what the kernel refuses: atan2(bool, x)'s backward negates the bool."""
+    from torch._subclasses.fake_tensor import FakeTensorMode as TorchFakeTensorMode
+
+    with pytest.raises(RuntimeError) as theirs, TorchFakeTensorMode() as mode:
+        -mode.from_tensor(torch.tensor([True]))
+    with pytest.raises(RuntimeError) as ours, FakeTensorMode() as mode:
+        -mode.from_tensor(minitorch2.tensor([True]))
+    assert str(ours.value) == str(theirs.value)
