@@ -5,7 +5,7 @@ Codegen layer, called by `llvm_ops.py` for float32 operands. A call to libm's
 the transcendentals that dominate neural-network kernels (exp in softmax,
 tanh/erf in GELU, sigmoid) are spelled out here as range reduction plus a
 polynomial, with selects for the special values. The loop vectorizer then
-turns them into `<8 x float>` code like any other arithmetic.
+turns them into 8- or 16-lane vector code like any other arithmetic.
 
 The one idea to hold: every function reduces its argument to a small interval
 where a low-degree polynomial is accurate to about one float32 ulp, and
@@ -13,7 +13,8 @@ patches inf/nan/overflow/underflow with selects at the end.
 
     exp(x)   x = n*ln2 + r, |r| <= ln2/2 (Cody-Waite: ln2 split in two parts so n*ln2_hi
              is exact), exp(r) = 1 + r + r^2*P(r), times 2^n built from exponent bits
-             (in two factors so results that are subnormal round only once)
+             (in two factors so results that are subnormal round only once); a NaN flows
+             through the arithmetic, so no select is needed for it
     log(x)   x = 2^e * m, m in [sqrt(1/2), sqrt(2)), log(1+f) = f - f^2/2 + f^3*P(f)
     tanh(x), erf(x)   x * P(x^2) / Q(x^2) with x clamped where the function has rounded to +-1:
              no range reduction and no branches, so a GELU costs little more than the memory it
@@ -21,11 +22,13 @@ patches inf/nan/overflow/underflow with selects at the end.
     log1p, expm1: the classical tricks log(u) * (x/(u-1)) and (u-1) * (x/log(u)), u = 1+x or exp(x),
              which cancel the rounding error of u
 
-The exp and log coefficients are Cephes' (S. L. Moshier's) minimax fits; the
-tanh and erf rational functions were fitted for this module by iteratively
-reweighted (Lawson) least squares on Chebyshev nodes, relative error 2e-8 and
-7e-8 before rounding to float32; the rounding of float32 evaluation brings the
-worst case to 5-6 ulps. tests/backend/test_llvm_codegen.py measures every function against
+The log coefficients are Cephes' (S. L. Moshier's) minimax fit. exp's
+degree-4 P and the tanh and erf rational functions were fitted for this module
+by iteratively reweighted (Lawson) least squares on Chebyshev nodes: relative
+errors 3e-9, 2e-8 and 7e-8 before rounding to float32 (Cephes' degree-5 exp
+polynomial is fifty times more accurate than float32 can show, for one more
+multiply-add). Rounding in float32 evaluation brings tanh's and erf's worst
+case to 5-6 ulps. tests/backend/test_llvm_codegen.py measures every function against
 numpy's float64 results over a dense sweep of float32 inputs.
 """
 from minitorch2 import _dtype as dt
@@ -34,8 +37,8 @@ from .llvm_builder import Value, const
 
 F32 = dt.float32
 
-EXP_POLY = (5.0000001201e-1, 1.6666665459e-1, 4.1665795894e-2, 8.3334519073e-3,
-            1.3981999507e-3, 1.9875691500e-4)  # exp(r) = 1 + r + r^2 * EXP_POLY(r)
+EXP_POLY = (0.4999999404, 0.16666521132, 0.041668388993, 0.0083687100559,
+            0.0013814612757)  # exp(r) = 1 + r + r^2 * EXP_POLY(r)
 LN2_HI, LN2_LO = 0.693359375, -2.12194440e-4  # LN2_HI has 9 significant bits: n*LN2_HI is exact
 LOG_POLY = (3.3333331174e-1, -2.4999993993e-1, 2.0000714765e-1, -1.6668057665e-1, 1.4249322787e-1,
             -1.2420140846e-1, 1.1676998740e-1, -1.1514610310e-1, 7.0376836292e-2)
@@ -47,6 +50,7 @@ ERF_P = (1.1283791065216064, 0.20710693299770355, 0.05152236670255661, 0.0039896
 ERF_Q = (1.0, 0.5168750286102295, 0.11796307563781738, 0.014956390485167503, 0.0010208645835518837)
 ERF_LIMIT = 4.0  # erf(x) = x * ERF_P(x^2) / ERF_Q(x^2) for |x| <= 4; erf(4) rounds to 1
 INF, NAN = float("inf"), float("nan")
+ROUNDING_SHIFTER, ROUNDING_SHIFTER_BITS = 12582912.0, 0x4B400000  # 1.5 * 2**23 and its bits
 
 
 def c(value):
@@ -61,10 +65,6 @@ def polynomial(b, t, coefficients):
     return acc
 
 
-def is_nan(b, x):
-    return b.fcmp("uno", x, x, hint="is_nan")
-
-
 def power_of_two(b, n_i32):
     """2.0**n for integer n in [-126, 127], by writing n + 127 into the exponent bits."""
     biased = b.binop("add", n_i32, Value("127", dt.int32), hint="biased")
@@ -72,9 +72,19 @@ def power_of_two(b, n_i32):
     return b.bitcast_to(shifted, "float", F32, hint="pow2")
 
 
-def scale_by_power_of_two(b, y, n_float):
-    """y * 2**n for n in [-152, 129], as two exact-range factors so a subnormal result rounds once."""
-    n = b.convert("fptosi", n_float, dt.int32, hint="n")
+def round_to_integer(b, x):
+    """(n, n as an int32) for x rounded to the nearest integer, |x| < 2**22: adding 1.5 * 2**23 leaves
+    the rounded value in the low mantissa bits. Unlike rint and fptosi, a NaN x gives a NaN n and a
+    defined (if meaningless) integer, so the NaN reaches the result through arithmetic alone."""
+    shifted = b.binop("fadd", x, c(ROUNDING_SHIFTER), hint="shifted")
+    n = b.binop("fsub", shifted, c(ROUNDING_SHIFTER), hint="n")
+    n_int = b.binop("sub", b.bitcast_to(shifted, "i32", dt.int32), Value(str(ROUNDING_SHIFTER_BITS), dt.int32),
+                    hint="n_int")
+    return n, n_int
+
+
+def scale_by_power_of_two(b, y, n):
+    """y * 2**n for int32 n in [-152, 129], as two exact-range factors so a subnormal result rounds once."""
     half = b.binop("ashr", n, Value("1", dt.int32), hint="n_half")
     rest = b.binop("sub", n, half, hint="n_rest")
     y = b.binop("fmul", y, power_of_two(b, half), hint="scaled")
@@ -100,17 +110,17 @@ def clamp(b, x, low, high):
 
 def exp(b, x):
     xc = clamp(b, x, -104.0, 89.0)  # beyond: 0 or inf, which the scaling produces by itself
-    n = b.intrinsic("rint", F32, [b.binop("fmul", xc, c(1.4426950408889634), hint="x_log2e")], hint="n")
+    n, n_int = round_to_integer(b, b.binop("fmul", xc, c(1.4426950408889634), hint="x_log2e"))
     r = b.intrinsic("fmuladd", F32, [n, c(-LN2_HI), xc], hint="r")
     r = b.intrinsic("fmuladd", F32, [n, c(-LN2_LO), r], hint="r")
-    return b.select(is_nan(b, x), x, exp_of_reduced(b, r, n), hint="exp")
+    return exp_of_reduced(b, r, n_int)
 
 
 def exp2(b, x):
     xc = clamp(b, x, -152.0, 129.0)
-    n = b.intrinsic("rint", F32, [xc], hint="n")
+    n, n_int = round_to_integer(b, xc)
     r = b.binop("fmul", b.binop("fsub", xc, n, hint="frac"), c(0.6931471805599453), hint="r")
-    return b.select(is_nan(b, x), x, exp_of_reduced(b, r, n), hint="exp2")
+    return exp_of_reduced(b, r, n_int)
 
 
 def log_parts(b, x):
@@ -172,12 +182,14 @@ def expm1(b, x):
 
 
 def odd_rational(b, x, limit, numerator, denominator, hint):
-    """x * P(x^2) / Q(x^2) with x clamped to [-limit, limit]: one division, no branches. Beyond the
-    limit the function has rounded to +-1 in float32, which the clamped value gives."""
-    xc = clamp(b, x, -limit, limit)
-    t = b.binop("fmul", xc, xc, hint="x2")
-    p = b.binop("fmul", xc, polynomial(b, t, numerator), hint="xp")
-    return b.binop("fdiv", p, polynomial(b, t, denominator), hint=hint)
+    """x * P(x^2) / Q(x^2) with |x| clamped to limit: one division, no branches. Beyond the limit the
+    function has rounded to +-1 in float32, which the clamped value gives. The sign goes back on with
+    copysign, a bitwise operation, where clamping x itself would take two compare-and-selects."""
+    ax = b.intrinsic("fabs", F32, [x], hint="ax")
+    axc = b.select(b.fcmp("olt", c(limit), ax), c(limit), ax, hint="clamped")
+    t = b.binop("fmul", axc, axc, hint="x2")
+    p = b.binop("fmul", axc, polynomial(b, t, numerator), hint="xp")
+    return b.intrinsic("copysign", F32, [b.binop("fdiv", p, polynomial(b, t, denominator)), x], hint=hint)
 
 
 def tanh(b, x):
