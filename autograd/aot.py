@@ -12,6 +12,11 @@ the backend compilers. On the first call with a given input signature:
     4. wrap    both in a minitorch2.autograd.Function: its forward runs the
                compiled forward and saves what the partition chose, its backward
                runs the compiled backward on those saved values
+    5. alias   at every call, an output that view ops made from an input is made
+               again from the real input by the same ops (as PyTorch's aot
+               regenerates it): it shares the input's memory and version counter,
+               prints the view's grad_fn, and the backward graph takes no tangent
+               for it
 
 When no input requires grad (or grad mode is off), only the forward is traced
 and compiled. Compilers receive (GraphModule, example_inputs) and return a
@@ -28,6 +33,7 @@ from minitorch2._python_dispatcher import enable_python_dispatcher
 from minitorch2._subclasses.fake_tensor import FakeTensorMode
 from minitorch2._tensor import Tensor
 from minitorch2.autograd import Function
+from minitorch2.utils._python_dispatch import TorchDispatchMode
 
 from .functionalize import functionalize_graph
 from .proxy_tensor import make_fx, tag_forward_nodes
@@ -67,11 +73,13 @@ class _CompiledFunction:
 
     def _trace(self, fn, args, fw_compiler, partition_fn, decompositions, inference_compiler):
         aot_id = _logging.next_id("aot")  # "Forward graph 0", as MINITORCH2_LOGS=aot_graphs titles it
-        fake_outputs = _trace_outputs(fn, args)
+        fake_outputs, self.input_aliases = _trace_outputs(fn, args)
         self.num_outputs = len(_as_list(fake_outputs))
         self.single_output = not isinstance(fake_outputs, (list, tuple))
-        # As PyTorch's aot: inputs that require grad but no output that does make an inference graph.
-        no_output_needs_grad = not any(isinstance(o, Tensor) and o.requires_grad for o in _as_list(fake_outputs))
+        # As PyTorch's aot: inputs that require grad but no output that does make an inference graph (an output
+        # viewing an input does not count: it is made again outside the graph, with its own grad_fn).
+        no_output_needs_grad = not any(isinstance(o, Tensor) and o.requires_grad and i not in self.input_aliases
+                                       for i, o in enumerate(_as_list(fake_outputs)))
         if self.needs_grad and no_output_needs_grad:
             self.needs_grad = False
         if not self.needs_grad:
@@ -85,9 +93,14 @@ class _CompiledFunction:
             self.compiled_fw = (inference_compiler or fw_compiler)(forward, list(args))
             self.fw_module, self.bw_module = forward, None
             return
-        outputs = _as_list(fake_outputs)
-        tangents = [minitorch2.empty(tuple(o.shape), dtype=o.dtype) for o in outputs if _differentiable(o)]
-        joint = make_fx(_joint_fn(fn, self.grad_inputs), decompositions, tracing_mode="fake")(list(args), tangents)
+        # outputs that are views of inputs are made again outside the compiled function (see regenerate_aliases):
+        # the backward gets no tangent for them, their gradient flowing through the view's own grad_fn
+        self.output_grad_mask = [_differentiable(o) and i not in self.input_aliases
+                                 for i, o in enumerate(_as_list(fake_outputs))]
+        tangents = [minitorch2.empty(tuple(o.shape), dtype=o.dtype)
+                    for o, keep in zip(_as_list(fake_outputs), self.output_grad_mask) if keep]
+        joint = make_fx(_joint_fn(fn, self.grad_inputs, self.output_grad_mask), decompositions,
+                        tracing_mode="fake")(list(args), tangents)
         joint, self.mutated_inputs = _functionalize_joint(joint)
         _eliminate_dead_code(joint)
         _logging.log_graph("aot_joint_graph", f"Joint graph {aot_id}", joint)
@@ -102,7 +115,6 @@ class _CompiledFunction:
         _logging.log_graph("aot_graphs", f"Forward graph {aot_id}", self.fw_module)
         _logging.log_graph("aot_graphs", f"Backward graph {aot_id}", self.bw_module)
         self.compiled_fw = fw_compiler(self.fw_module, list(args))
-        self.output_grad_mask = [_differentiable(o) for o in outputs]
 
     def write_back(self, args, out):
         """The runtime epilogue of functionalization: mutated inputs receive their new values."""
@@ -111,12 +123,27 @@ class _CompiledFunction:
                 args[i].copy_(value)
         return out[len(self.mutated_inputs):]
 
+    def regenerate_aliases(self, args, outs):
+        """Outputs that are views of inputs, made again from the real inputs by the same view ops (as
+        torch's aot replays them): they share the input's version counter and base, and print the
+        view's grad_fn (ViewBackward0, ...), where the compiled function's copy would print its own."""
+        if not self.input_aliases:
+            return outs
+        outs = list(outs)
+        for i, (base, views) in self.input_aliases.items():
+            out = args[base]
+            for op, rest, kwargs in views:
+                out = op(out, *rest, **kwargs)
+            outs[i] = out
+        return outs
+
     def __call__(self, args):
         if not self.needs_grad:
             out = self.write_back(args, _as_list(_call_compiled(self.compiled_fw, args)))
-            return out[0] if self.single_output else tuple(out)
-        outs = CompiledFunction.apply(self, *args)
-        return outs[0] if self.single_output else outs
+        else:
+            out = CompiledFunction.apply(self, *args)
+        out = self.regenerate_aliases(args, out)
+        return out[0] if self.single_output else tuple(out)
 
     def backward_compiled(self, example):
         if self.compiled_bw is None:
@@ -177,10 +204,40 @@ def _functionalize_joint(joint):
 
 
 def _trace_outputs(fn, args):
+    """fn's outputs, run on fake copies of args, and {output position: (input position, view ops)} for the
+    outputs that view ops alone made from an input fn does not modify (the input itself: no ops); a view
+    op is kept as (op, arguments after self, kwargs)."""
     mode = FakeTensorMode()
     fake_args = [mode.from_tensor(a) if isinstance(a, Tensor) else a for a in args]
-    with mode:
-        return fn(*fake_args)
+    versions = [a._version if isinstance(a, Tensor) else None for a in fake_args]
+    recorder = _ViewRecorder()
+    with mode, recorder:
+        outputs = fn(*fake_args)
+    positions = {id(a): i for i, (a, version) in enumerate(zip(fake_args, versions))
+                 if isinstance(a, Tensor) and a._version == version}
+    aliases = {}
+    for i, out in enumerate(_as_list(outputs)):
+        views = []
+        while id(out) in recorder.made_by and id(out) not in positions:
+            _, op, out, rest, kwargs = recorder.made_by[id(out)]
+            views.append((op, rest, kwargs))
+        if id(out) in positions:
+            aliases[i] = (positions[id(out)], views[::-1])
+    return outputs, aliases
+
+
+class _ViewRecorder(TorchDispatchMode):
+    """Notes which view op made each view (made_by: id(view) -> (view, op, self, other args, kwargs))."""
+
+    def __init__(self):
+        self.made_by = {}
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        out = func(*args, **kwargs)
+        if func.is_view and isinstance(out, Tensor) and args and isinstance(args[0], Tensor):
+            self.made_by[id(out)] = (out, func, args[0], args[1:], kwargs)  # (the view kept: ids stay unique)
+        return out
 
 
 def _flat_fn(fn):
@@ -190,11 +247,11 @@ def _flat_fn(fn):
     return forward
 
 
-def _joint_fn(fn, grad_inputs):
+def _joint_fn(fn, grad_inputs, output_grad_mask):
     def joint(primals, tangents):
         outs = _as_list(fn(*primals))
         tag_forward_nodes()
-        diff_outs = [o for o in outs if _differentiable(o)]
+        diff_outs = [o for o, keep in zip(outs, output_grad_mask) if keep]
         wanted = [p for p, g in zip(primals, grad_inputs) if g]
         if diff_outs:
             with backward_stack_traces(diff_outs):

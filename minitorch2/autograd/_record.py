@@ -298,8 +298,8 @@ class AsStridedBackward(Node):
         self.base_shape = list(base.shape)
         self.base_dtype = base.dtype
         self.geometry = (list(view.shape), list(view.stride()), view.storage_offset() - base.storage_offset())
-        self.next_functions = ((base.grad_fn, 0),)
-        self.input_metadata = (tensor_metadata(base) if base.grad_fn is not None else None,)
+        self.next_functions = (gradient_edge(base) or (None, 0),)  # a leaf base: its AccumulateGrad
+        self.input_metadata = (tensor_metadata(base) if self.next_functions[0][0] is not None else None,)
 
     def apply(self, grads):
         from .._ops import ops

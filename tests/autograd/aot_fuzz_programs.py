@@ -6,11 +6,11 @@ cut to MAX_OPS ops, drop the examples that reach a known difference outside
 the aot layer (listed below, each with its reason), and write each program as
 a function returning its values that are neither inputs nor views.
 
-An output aliasing an input is a known, listed difference of the aot corpus
-(test_aot_corpus.py ALIASED_OUTPUT: torch regenerates it outside the graph), and
-torch treats an output aliasing an intermediate the same way; so such values
-are not returned. A program whose every value is a view returns a clone of its
-last one.
+Views are not returned: torch's aot makes outputs that view an intermediate
+again outside the graph when the intermediate is returned too or viewed twice,
+which ours does not (outputs viewing an input, which both make again, are
+covered by the aot corpus and test_aot_api.py). A program whose every value
+is a view returns a clone of its last one.
 """
 import os
 

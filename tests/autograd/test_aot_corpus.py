@@ -34,9 +34,6 @@ from .programs import PROGRAMS, RANDOM
 pytestmark = pytest.mark.aot
 
 FUNCTIONALIZATION = "functionalization of running stats"
-ALIASED_OUTPUT = ("an output that is a view of an input: torch's aot regenerates it outside the graph (no tangent "
-                  "for it in the backward); ours traces it as a graph output with its own tangent")
-
 # program -> why its graphs differ from torch's
 GRAPH_MISMATCHES = {
     "batchnorm2d_train": FUNCTIONALIZATION + ": the partition saves the stats' inputs and recomputes "
@@ -45,8 +42,6 @@ GRAPH_MISMATCHES = {
                         "saves a forward-time detach of it (SavedTensor of an in-place op's output)",
     "inplace_on_view": "CopySlices: torch copies the grad into new_empty_strided and replays the view's own op "
                        "(select, then select_scatter); ours clones and uses as_strided / as_strided_scatter",
-    "output_aliases_input": ALIASED_OUTPUT,
-    "output_is_input_view": ALIASED_OUTPUT,
 }
 
 # programs whose values cannot match yet either

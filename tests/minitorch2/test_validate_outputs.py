@@ -262,6 +262,24 @@ def test_in_place_op_on_a_view_with_a_wider_operand():
     assert_close(y_o, y_t)
 
 
+@pytest.mark.parametrize("modify", ["no_grad", "detached_alias"])
+def test_view_of_a_leaf_modified_in_place_passes_its_gradient_to_the_leaf(modify):
+    """The regenerated history of a view (AsStridedBackward0) whose base is a leaf leads to the leaf's
+    AccumulateGrad (ours led nowhere: the gradient through the view was dropped)."""
+    grads = []
+    for lib in LIBS:
+        leaf = lib.ones(3, 4, requires_grad=True)
+        view = leaf[1]
+        if modify == "no_grad":
+            with lib.no_grad():
+                leaf.mul_(2)
+        else:
+            view.detach().add_(1)
+        ((view * view).sum() + leaf.sum()).backward()
+        grads.append(leaf.grad)
+    assert_close(*grads)
+
+
 # ---------------------------------------------------------------- every node keeps one metadata entry per edge
 def test_every_node_has_metadata_for_each_edge():
     x, y = (t for t, _ in leaves((2, 3), (3,)))
