@@ -10,6 +10,8 @@ debug_dir = None  # where MINITORCH2_COMPILE_DEBUG=1 writes; None: ./minitorch2_
 debug = os.environ.get("MINITORCH2_COMPILE_DEBUG", "") == "1"
 max_fusion_size = 64  # most ir nodes fused into one kernel
 threads = int(os.environ.get("MINITORCH2_THREADS", 0)) or os.cpu_count() or 1  # kernel worker threads
+# OpenBLAS kernels for the matmul jobs ("Zen", "Haswell", "SkylakeX"...); None: chosen for the host (codegen/blas.py)
+blas_coretype = os.environ.get("MINITORCH2_BLAS_CORETYPE") or None
 kernel_cache_dir = os.environ.get("MINITORCH2_CACHE_DIR",
                                   os.path.join(os.path.expanduser("~"), ".cache", "minitorch2", "kernels"))
 graph_cache = os.environ.get("MINITORCH2_GRAPH_CACHE", "1") != "0"  # whole compiled graphs on disk (cache.py)

@@ -319,16 +319,15 @@ def reinterpret(flat, size, stride, offset):
     return np.ndarray(size, flat.dtype, flat, offset * item, [s * item for s in stride])
 
 
-PARALLEL_MM_FLOPS = 1 << 22  # below this many multiply-adds a matmul runs on the calling thread
+MM_JOB_MIN_FLOPS = 1 << 22  # below this many multiply-adds a matmul is one np.matmul on the calling thread
 
 
 def extern_mm(a, b, out):
-    """out = a @ b (2-d or batched). numpy's BLAS may be single-threaded (OMP_NUM_THREADS=1), so with
-    `config.threads` > 1 large float32 products are split into sgemm calls, one per thread, run by the
-    native workers (codegen/blas.py); anything else is one np.matmul on the calling thread."""
-    threads = config.threads
-    if threads > 1 and out.dtype == a.dtype == b.dtype == np.float32 and out.size * a.shape[-1] >= PARALLEL_MM_FLOPS:
-        jobs = blas.matmul_jobs(a, b, out, threads)
+    """out = a @ b (2-d or batched). Large float32 products are sgemm calls of our own OpenBLAS, one per
+    `config.threads` thread, run by the native workers (codegen/blas.py: numpy's BLAS has the wrong
+    threads and, on some CPUs, kernels); anything else is one np.matmul on the calling thread."""
+    if out.dtype == a.dtype == b.dtype == np.float32 and out.size * a.shape[-1] >= MM_JOB_MIN_FLOPS:
+        jobs = blas.matmul_jobs(a, b, out, config.threads)
         if jobs is not None:
             workers.run_jobs(jobs)
             return

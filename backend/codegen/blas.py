@@ -1,11 +1,21 @@
-"""numpy's own BLAS sgemm as worker jobs: how the wrapper's `extern_mm` splits a matmul across threads.
+"""OpenBLAS sgemm calls as worker jobs: how the wrapper's `extern_mm` splits a matmul across threads.
 
 Codegen layer, called by `wrapper.extern_mm`. np.matmul on a second Python
 thread would need the GIL to start, a wake-up that costs as much as the
-split saves on mid-sized products, so the chunks are calls of the sgemm that
-numpy itself links (its bundled OpenBLAS), made by `workers.run_jobs` from
-native code. The Fortran interface is used because it takes every argument
-by address, which is what a job carries.
+split saves on mid-sized products, so the chunks are sgemm calls made by
+`workers.run_jobs` from native code. The Fortran interface is used because
+it takes every argument by address, which is what a job carries.
+
+The sgemm is that of an OpenBLAS of our own (the scipy-openblas32 package,
+the build numpy and scipy bundle), loaded once with the settings our jobs
+need, which numpy's copy, loaded before we run, cannot be given:
+- one thread: each job is a thread's share already; numpy's OpenBLAS, left
+  at a thread per core, split every job again, its threads fighting ours for
+  the cores (measured: the MLP's products 2.5-3x slower);
+- kernels chosen for the host: on AMD Zen 4 and 5 OpenBLAS picks its
+  AVX-512 (SkylakeX) kernels, which Zen runs as two 256-bit halves; its
+  AVX2 Zen kernels measured 5-7% faster here on the MLP's products, at one
+  and two threads (`config.blas_coretype` overrides the choice).
 
 The one idea to hold: BLAS is column-major and our arrays are row-major, so
 out = a @ b is computed as out^T = b^T @ a^T, where each row-major matrix,
@@ -16,35 +26,52 @@ read column-major, already is its transpose; a matrix stored transposed
     workers.run_jobs(jobs)
 """
 import ctypes
-import glob
 import os
 
 import numpy as np
 
 from . import workers
 
-# scipy-openblas (bundled by numpy's wheels, 64-bit integers) first, then plain OpenBLAS / reference names
-SGEMM_SYMBOLS = ("scipy_sgemm_64_", "sgemm_64_", "scipy_sgemm_", "sgemm_")
+OPENBLAS_CORETYPES = {"znver4": "Zen", "znver5": "Zen"}  # host CPU (LLVM's name) -> OpenBLAS kernels
 _sgemm = None
 
 
 def sgemm_address():
-    """Address of numpy's sgemm_ (Fortran interface), or 0 when it cannot be found."""
+    """Address of our OpenBLAS's sgemm_ (Fortran interface, 32-bit integers), or 0 when it is not installed."""
     global _sgemm
     if _sgemm is None:
-        _sgemm = 0
-        here = os.path.dirname(np.__file__)
-        for path in glob.glob(os.path.join(here, os.pardir, "numpy.libs", "*blas*")) + \
-                glob.glob(os.path.join(here, ".dylibs", "*blas*")):
-            try:
-                library = ctypes.CDLL(path)
-            except OSError:
-                continue
-            for symbol in SGEMM_SYMBOLS:
-                if hasattr(library, symbol):
-                    _sgemm = ctypes.cast(getattr(library, symbol), ctypes.c_void_p).value
-                    return _sgemm
+        library = load_openblas()
+        _sgemm = ctypes.cast(library.scipy_sgemm_, ctypes.c_void_p).value if library else 0
     return _sgemm
+
+
+def load_openblas():
+    """scipy-openblas32's library, loaded at one thread with the host's kernels (None if not installed).
+    OpenBLAS reads its settings from the environment when it loads, which importing the package does, so
+    they are set for that moment. (Imported earlier by someone else, it keeps its kernels but is still set
+    to one thread.)"""
+    from .. import config
+    from . import llvm
+
+    settings = {"OPENBLAS_NUM_THREADS": "1"}
+    coretype = config.blas_coretype or OPENBLAS_CORETYPES.get(llvm.host().cpu)
+    if coretype:
+        settings["OPENBLAS_CORETYPE"] = coretype
+    saved = {name: os.environ.get(name) for name in settings}
+    os.environ.update(settings)
+    try:
+        import scipy_openblas32
+        library = ctypes.CDLL(os.path.join(scipy_openblas32.get_lib_dir(), scipy_openblas32.get_library(fullname=True)))
+    except (ImportError, OSError):
+        return None
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                del os.environ[name]
+            else:
+                os.environ[name] = value
+    library.scipy_openblas_set_num_threads(1)
+    return library
 
 
 def column_major_form(x):
@@ -74,7 +101,7 @@ def sgemm_job(a, b, out, count=1, batch_strides=(0, 0, 0)):
         return None
     (trans_b, ld_b), (trans_a, ld_a), (_, ld_out) = forms
     (m, k), n = a.shape, b.shape[1]
-    # every argument by address; integers stored as int64, which an LP64 sgemm_ reads as int32 (little-endian)
+    # every argument by address; integers stored as int64, which this LP64 sgemm_ reads as int32 (little-endian)
     integers = np.array([ord(trans_b), ord(trans_a), n, m, k, ld_b, ld_a, ld_out], np.int64)
     scalars = np.array([1.0, 0.0], np.float32)  # alpha, beta
     at = integers.ctypes.data

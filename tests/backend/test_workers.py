@@ -92,7 +92,7 @@ def test_a_forked_child_starts_its_own_workers():
 
 # ---- sgemm jobs ----------------------------------------------------------------------------------
 
-needs_sgemm = pytest.mark.skipif(not blas.sgemm_address(), reason="numpy's BLAS exports no sgemm_ here")
+needs_sgemm = pytest.mark.skipif(not blas.sgemm_address(), reason="scipy-openblas32 is not installed")
 
 
 def stored(shape, layout):
@@ -135,7 +135,7 @@ def test_layouts_blas_cannot_take_have_no_form_and_fall_back_to_numpy(monkeypatc
     assert blas.column_major_form(a[::-1]) is None  # negative stride
     assert blas.column_major_form(a[:, ::2]) is None  # neither stride is 1
     assert blas.matmul_jobs(a[::-1], a.T, np.empty((40, 40), np.float32), 2) is None
-    monkeypatch.setattr(wrapper, "PARALLEL_MM_FLOPS", 1)
+    monkeypatch.setattr(wrapper, "MM_JOB_MIN_FLOPS", 1)
     monkeypatch.setattr(wrapper.config, "threads", 2)
     out = np.empty((40, 40), np.float32)
     wrapper.extern_mm(a[::-1], a.T, out)
@@ -154,3 +154,38 @@ def test_extern_mm_splits_large_float32_products_into_sgemm_jobs(monkeypatch):
     np.testing.assert_allclose(out, a @ b, rtol=1e-5, atol=1e-5)
     wrapper.extern_mm(a.astype(np.float64), b.astype(np.float64), out.astype(np.float64))  # not float32: numpy
     assert ran == [2]
+
+
+@needs_sgemm
+def test_extern_mm_runs_our_sgemm_at_one_thread_too(monkeypatch):
+    ran, run_jobs = [], workers.run_jobs
+    monkeypatch.setattr(workers, "run_jobs", lambda jobs: ran.append(len(jobs)) or run_jobs(jobs))
+    monkeypatch.setattr(wrapper.config, "threads", 1)
+    a, b = RNG.standard_normal((256, 128)).astype(np.float32), RNG.standard_normal((128, 160)).astype(np.float32)
+    out = np.empty((256, 160), np.float32)
+    wrapper.extern_mm(a, b, out)
+    assert ran == [1]
+    np.testing.assert_allclose(out, a @ b, rtol=1e-5, atol=1e-5)
+
+
+@needs_sgemm
+def test_our_openblas_loads_at_one_thread_with_the_kernels_asked_for():
+    """Whatever the environment says (a thread per core, the default), our OpenBLAS runs one thread per job,
+    and the environment is left as it was; MINITORCH2_BLAS_CORETYPE picks its kernels."""
+    import subprocess
+    import sys
+
+    program = ("import ctypes, os\n"
+               "from backend.codegen import blas\n"
+               "library = blas.load_openblas()\n"
+               "library.scipy_openblas_get_corename.restype = ctypes.c_char_p\n"
+               "print(library.scipy_openblas_get_num_threads(), os.environ['OPENBLAS_NUM_THREADS'],\n"
+               "      library.scipy_openblas_get_corename().decode(), 'OPENBLAS_CORETYPE' in os.environ)\n")
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="2", MINITORCH2_BLAS_CORETYPE="Haswell")
+    env.pop("OPENBLAS_CORETYPE", None)
+    result = subprocess.run([sys.executable, "-c", program], env=env, capture_output=True, text=True, check=True,
+                            cwd=os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    threads, environment_threads, corename, coretype_left_set = result.stdout.split()
+    assert (threads, environment_threads, coretype_left_set) == ("1", "2", "False")
+    if codegen.host().triple.startswith("x86_64"):
+        assert corename == "Haswell"
