@@ -143,29 +143,18 @@ def test_layouts_blas_cannot_take_have_no_form_and_fall_back_to_numpy(monkeypatc
 
 
 @needs_sgemm
-def test_extern_mm_splits_large_float32_products_into_sgemm_jobs(monkeypatch):
+@pytest.mark.parametrize("threads", [1, 2])
+def test_extern_mm_makes_large_float32_products_sgemm_jobs_one_per_thread(threads, monkeypatch):
     ran, run_jobs = [], workers.run_jobs
     monkeypatch.setattr(workers, "run_jobs", lambda jobs: ran.append(len(jobs)) or run_jobs(jobs))
-    monkeypatch.setattr(wrapper.config, "threads", 2)
+    monkeypatch.setattr(wrapper.config, "threads", threads)
     a, b = RNG.standard_normal((256, 128)).astype(np.float32), RNG.standard_normal((128, 160)).astype(np.float32)
     out = np.empty((256, 160), np.float32)
     wrapper.extern_mm(a, b, out)
-    assert ran == [2]
+    assert ran == [threads]
     np.testing.assert_allclose(out, a @ b, rtol=1e-5, atol=1e-5)
     wrapper.extern_mm(a.astype(np.float64), b.astype(np.float64), out.astype(np.float64))  # not float32: numpy
-    assert ran == [2]
-
-
-@needs_sgemm
-def test_extern_mm_runs_our_sgemm_at_one_thread_too(monkeypatch):
-    ran, run_jobs = [], workers.run_jobs
-    monkeypatch.setattr(workers, "run_jobs", lambda jobs: ran.append(len(jobs)) or run_jobs(jobs))
-    monkeypatch.setattr(wrapper.config, "threads", 1)
-    a, b = RNG.standard_normal((256, 128)).astype(np.float32), RNG.standard_normal((128, 160)).astype(np.float32)
-    out = np.empty((256, 160), np.float32)
-    wrapper.extern_mm(a, b, out)
-    assert ran == [1]
-    np.testing.assert_allclose(out, a @ b, rtol=1e-5, atol=1e-5)
+    assert ran == [threads]
 
 
 @needs_sgemm
