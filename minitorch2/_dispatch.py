@@ -81,11 +81,11 @@ def _wrap(result):
 def _any_requires_grad(args):
     for a in args:
         if isinstance(a, Tensor):
-            if a._requires_grad or a.grad_fn is not None:
+            if a._requires_grad or a._grad_fn is not None:
                 return True
         elif isinstance(a, (list, tuple)):
             for b in a:
-                if isinstance(b, Tensor) and (b._requires_grad or b.grad_fn is not None):
+                if isinstance(b, Tensor) and (b._requires_grad or b._grad_fn is not None):
                     return True
     return False
 

@@ -129,7 +129,7 @@ class _VersionCounter:
 class Tensor:
     __slots__ = (
         "_np", "_storage", "_shape", "_stride", "_offset", "dtype", "_version_counter",
-        "_requires_grad", "grad", "grad_fn", "_output_nr", "_base", "_retains_grad", "_backward_hooks",
+        "_requires_grad", "grad", "_grad_fn", "_output_nr", "_base", "_retains_grad", "_backward_hooks",
         "_is_wrapped_number", "__weakref__", "__dict__",
     )
 
@@ -155,7 +155,7 @@ class Tensor:
         self._version_counter = version_counter or _VersionCounter()
         self._requires_grad = False
         self.grad = None
-        self.grad_fn = None
+        self._grad_fn = None
         self._output_nr = 0
         self._base = None
         self._retains_grad = False
@@ -293,12 +293,26 @@ class Tensor:
 
     # ------------------------------------------------------------------ autograd state
     @property
+    def grad_fn(self):
+        """The node that made this tensor. A view whose base was modified in place since reads the base's
+        new history: torch regenerates its grad_fn (an AsStridedBackward0) when asked, and so do we."""
+        if self._base is not None and self._grad_fn is not None:
+            from .autograd.graph import refresh_view_history
+
+            refresh_view_history(self)
+        return self._grad_fn
+
+    @grad_fn.setter
+    def grad_fn(self, node):
+        self._grad_fn = node
+
+    @property
     def requires_grad(self):
-        return self._requires_grad or self.grad_fn is not None
+        return self._requires_grad or self._grad_fn is not None
 
     @requires_grad.setter
     def requires_grad(self, value):
-        if self.grad_fn is not None:
+        if self._grad_fn is not None:
             if value:
                 return
             raise RuntimeError(
@@ -315,7 +329,7 @@ class Tensor:
 
     @property
     def is_leaf(self):
-        return self.grad_fn is None
+        return self._grad_fn is None
 
     def retain_grad(self):
         if self.grad_fn is None:

@@ -182,16 +182,15 @@ def tensor_metadata(tensor):
 
 def gradient_edge(tensor):
     """(node, input_nr) where a gradient for `tensor` should flow, or None if it needs none."""
-    if tensor._base is not None and tensor.grad_fn is not None:
-        _refresh_view_history(tensor)
-    if tensor.grad_fn is not None:
-        return (tensor.grad_fn, tensor._output_nr)
+    node = tensor.grad_fn  # (a view's history is refreshed on the way)
+    if node is not None:
+        return (node, tensor._output_nr)
     if tensor._requires_grad:
         return (grad_accumulator(tensor), 0)
     return None
 
 
-def _refresh_view_history(view):
+def refresh_view_history(view):
     """A view whose base was modified in place since its grad_fn was made reads the new base:
     its history becomes a window onto the base's current grad_fn, as PyTorch regenerates it."""
     made_at = view.__dict__.get("_grad_fn_version")

@@ -280,6 +280,20 @@ def test_view_of_a_leaf_modified_in_place_passes_its_gradient_to_the_leaf(modify
     assert_close(*grads)
 
 
+def test_a_view_whose_base_was_modified_names_its_new_history_when_asked():
+    """torch regenerates a stale view's grad_fn when the attribute is read (printing the view shows it),
+    not only when a backward reaches it."""
+    names = []
+    for lib in LIBS:
+        x = lib.ones(3, 4, requires_grad=True)
+        h = x * 2
+        view = h[0]
+        before = view.grad_fn.name()
+        h.mul_(3)
+        names.append((before, view.grad_fn.name(), str(view).split("grad_fn=")[1], view.is_leaf))
+    assert names[0] == names[1] == ("SelectBackward0", "AsStridedBackward0", "<AsStridedBackward0>)", False)
+
+
 # ---------------------------------------------------------------- every node keeps one metadata entry per edge
 def test_every_node_has_metadata_for_each_edge():
     x, y = (t for t, _ in leaves((2, 3), (3,)))
