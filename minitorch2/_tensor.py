@@ -296,7 +296,8 @@ class Tensor:
     def grad_fn(self):
         """The node that made this tensor. A view whose base was modified in place since reads the base's
         new history: torch regenerates its grad_fn (an AsStridedBackward0) when asked, and so do we."""
-        if self._base is not None and self._grad_fn is not None:
+        if self._base is not None and self._grad_fn is not None and \
+                self.__dict__.get("_grad_fn_version", self._version) != self._version:
             from .autograd.graph import refresh_view_history
 
             refresh_view_history(self)

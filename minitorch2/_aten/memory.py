@@ -119,14 +119,25 @@ def _axpy(ufunc, target, other, alpha):
     if ufunc not in (np.add, np.subtract) or not (target.flags.c_contiguous and other.flags.c_contiguous) \
             or np.shares_memory(target, other):
         return False
-    from scipy.linalg import blas
-
-    axpy = blas.saxpy if target.dtype == np.float32 else blas.daxpy
+    axpy = _scipy_blas().saxpy if target.dtype == np.float32 else _scipy_blas().daxpy
     flat = target.reshape(-1)
     result = axpy(other.reshape(-1), flat, a=alpha if ufunc is np.add else -alpha)
     if not np.shares_memory(result, flat):  # (BLAS worked on a copy: take its result)
         np.copyto(flat, result)
     return True
+
+
+_blas = None
+
+
+def _scipy_blas():
+    """scipy.linalg.blas, imported on first use (importing scipy.linalg takes a while) and kept: an
+    import statement in the optimizers' hot path costs a microsecond each time."""
+    global _blas
+    if _blas is None:
+        from scipy.linalg import blas
+        _blas = blas
+    return _blas
 
 
 def inplace(functional, ufunc=None):

@@ -23,7 +23,8 @@ It returns one gradient per tensor argument of the schema (a list for a
 import inspect
 
 from .._dispatch import redispatch_below_autograd, state
-from .._tensor import contiguous_format
+from .._ops import ops
+from .._tensor import Tensor, contiguous_format
 from .graph import Node, SavedTensor, gradient_edge, tensor_metadata
 
 
@@ -96,8 +97,6 @@ class NotImplementedBackward(Node):
 
 
 def record(op, args, kwargs):
-    from .._tensor import Tensor
-
     plan = _plan(op)
     bound = _bind(op._schema, args, kwargs)
     derivative = op.derivative
@@ -107,7 +106,7 @@ def record(op, args, kwargs):
     # An in-place op overwrites `self`; a formula that reads the original needs a copy made first.
     pre_saved = {}
     if op.is_inplace and derivative is not None and "self" in derivative.params:
-        pre_saved["self"] = redispatch_below_autograd(_ops().aten.clone.default, (args[0],), {})
+        pre_saved["self"] = redispatch_below_autograd(ops.aten.clone.default, (args[0],), {})
 
     outputs = redispatch_below_autograd(op, args, kwargs)
     out_list = list(outputs) if isinstance(outputs, (tuple, list)) else [outputs]
@@ -174,8 +173,6 @@ def _plan(op):
 
 
 def _connect_inputs(node, tensor_args, bound):
-    from .._tensor import Tensor
-
     edges, metadata, slots, needs = [], [], [], []
     for name, is_list in tensor_args:
         value = bound.get(name)
@@ -199,8 +196,6 @@ def _connect_inputs(node, tensor_args, bound):
 
 
 def _save(node, saves, bound, outputs, pre_saved, differentiable):
-    from .._tensor import Tensor
-
     for param, kind, key in saves:
         if param in pre_saved:
             node.saved[param] = SavedTensor(pre_saved[param])
@@ -250,9 +245,7 @@ def _rebase_view_history(view, base, op_node):
     """An in-place op on a view changes its base: the base's new grad_fn is CopySlices
     (gradient of the base = old gradient outside the view, op's gradient inside), and the
     view becomes an as_strided window onto the base's new history."""
-    from .graph import gradient_edge as edge_of
-
-    copy_slices = CopySlices(base, view, op_node, edge_of(base))
+    copy_slices = CopySlices(base, view, op_node, gradient_edge(base))
     base.grad_fn = copy_slices
     base._output_nr = 0
     view.grad_fn = AsStridedBackward(base, view)
@@ -272,8 +265,6 @@ class CopySlices(Node):
         self.input_metadata = (tensor_metadata(base) if base_edge else None,) + tuple(op_node.input_metadata[1:])
 
     def apply(self, grads):
-        from .._ops import ops
-
         aten = ops.aten
         grad = grads[0]
         result = aten.clone.default(grad, memory_format=contiguous_format)
@@ -302,18 +293,10 @@ class AsStridedBackward(Node):
         self.input_metadata = (tensor_metadata(base) if self.next_functions[0][0] is not None else None,)
 
     def apply(self, grads):
-        from .._ops import ops
-
         aten = ops.aten
         zeros = aten.zeros.default(self.base_shape, dtype=self.base_dtype)
         size, stride, offset = self.geometry
         return [aten.as_strided_scatter.default(zeros, grads[0], size, stride, offset)]
-
-
-def _ops():
-    from .._ops import ops
-
-    return ops
 
 
 __all__ = ["Derivative", "record", "state"]

@@ -20,14 +20,12 @@ dispatched ops, so under create_graph they are recorded like the formulas.
 import heapq
 
 from .._dispatch import state
-from .._tensor import preserve_format
+from .._ops import ops
+from .._tensor import Tensor, preserve_format
 from .graph import AccumulateGrad, clone_obeying_layout_contract, gradient_edge
 
 
 def _make_grads(outputs, grad_outputs):
-    from .._ops import ops
-    from .._tensor import Tensor
-
     grads = []
     for i, (out, g) in enumerate(zip(outputs, grad_outputs)):
         if g is None:
@@ -74,8 +72,6 @@ def _dependencies(root_nodes):
 def run_backward(outputs, grad_outputs, retain_graph, create_graph, capture=None):
     """Propagate gradients. With `capture` (a dict edge -> None), collect the gradients
     arriving at those edges instead of accumulating into leaves (autograd.grad)."""
-    from .._ops import ops
-
     if retain_graph is None:
         retain_graph = create_graph
     edges = _roots(outputs)
@@ -190,8 +186,6 @@ def _run_pre_hooks(node, incoming):
 
 
 def _as_tuple(x):
-    from .._tensor import Tensor
-
     if isinstance(x, Tensor):
         return (x,)
     return tuple(x)
@@ -215,8 +209,6 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,
          allow_unused=None, is_grads_batched=False, materialize_grads=False):
-    from .._ops import ops
-
     outputs = _as_tuple(outputs)
     inputs = _as_tuple(inputs)
     if grad_outputs is None:

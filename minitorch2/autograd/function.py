@@ -10,6 +10,8 @@ tensor arguments, which alone have edges. The AOT layer (top-level
 import weakref
 
 from .._dispatch import state
+from .._ops import ops
+from .._tensor import Tensor
 from .graph import Node, SavedTensor, gradient_edge, tensor_metadata
 
 
@@ -48,8 +50,6 @@ class BackwardCFunction(Node):
         # tensors (and their memory) alive until the cycle collector ran
 
     def apply(self, grads):
-        from .._ops import ops
-
         if self.ctx.materialize_grads:
             grads = [g if g is not None else ops.aten.zeros.default(list(o[0]), dtype=o[1])
                      for g, o in zip(grads, self._outputs_meta)]
@@ -59,8 +59,6 @@ class BackwardCFunction(Node):
     def _gradients_for_tensor_inputs(self, result):
         """backward returns one gradient per forward argument; the edges are the tensor arguments only.
         PyTorch's checks (PyNode::apply): extra trailing Nones are allowed, anything else must match."""
-        from .._tensor import Tensor
-
         is_tensor = self._is_tensor_input
         if len(result) > len(is_tensor) and all(g is None for g in result[len(is_tensor):]):
             result = result[: len(is_tensor)]
@@ -101,8 +99,6 @@ class Function(metaclass=FunctionMeta):
 
     @classmethod
     def apply(cls, *args, **kwargs):
-        from .._tensor import Tensor
-
         ctx = FunctionCtx()
         tensor_args = [a for a in args if isinstance(a, Tensor)]
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)

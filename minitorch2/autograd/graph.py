@@ -14,6 +14,11 @@ runs.
 import itertools
 import weakref
 
+from .._aten.meta_util import _is_dense
+from .._dispatch import redispatch_below_autograd, state
+from .._ops import ops
+from .._tensor import contiguous_format, preserve_format
+
 _sequence = itertools.count()
 
 
@@ -57,9 +62,6 @@ class SavedTensor:
     __slots__ = ("tensor", "version", "node_ref", "output_nr", "freed")
 
     def __init__(self, tensor, node=None, output_nr=0):
-        from .._dispatch import redispatch_below_autograd
-        from .._ops import ops
-
         self.version = tensor._version
         self.freed = False
         if node is not None:  # an output of the node itself: keep it without its grad_fn, as torch does
@@ -72,9 +74,6 @@ class SavedTensor:
             self.output_nr = 0
 
     def unpack(self, owner):
-        from .._dispatch import state
-        from .._ops import ops
-
         if self.freed:
             raise RuntimeError(
                 "Trying to backward through the graph a second time (or directly access saved tensors after they "
@@ -119,9 +118,6 @@ class AccumulateGrad(Node):
         self.sequence_nr = float("inf")  # leaves run as soon as they are ready, as in torch
 
     def apply(self, grads):
-        from .._dispatch import state
-        from .._ops import ops
-
         grad = grads[0] if grads else None
         if grad is None:
             return []
@@ -145,18 +141,12 @@ class AccumulateGrad(Node):
 def obeys_layout_contract(grad, variable):
     """ATen's gradient layout contract: a dense, non-overlapping leaf's .grad has the leaf's strides
     (over its dims longer than 1); any other leaf's .grad is contiguous."""
-    from .._aten.meta_util import _is_dense
-
     if _is_dense(variable):
         return all(g == v for g, v, n in zip(grad.stride(), variable.stride(), variable.shape) if n != 1)
     return grad.is_contiguous()
 
 
 def clone_obeying_layout_contract(grad, variable):
-    from .._aten.meta_util import _is_dense
-    from .._ops import ops
-    from .._tensor import contiguous_format, preserve_format
-
     if _is_dense(variable):  # empty_like keeps a dense tensor's strides (the gradient of x.sum(), an
         # expanded view of a scalar, gets memory of its own)
         out = ops.aten.empty_like.default(variable, dtype=grad.dtype, memory_format=preserve_format)
