@@ -298,10 +298,10 @@ _addressof, _char_from_buffer = ctypes.addressof, ctypes.c_char.from_buffer
 
 def input_storage(tensor, size, stride):
     """The memory of an input tensor from its first element, as a flat array laid out as compiled."""
-    if tuple(tensor.shape) != size:  # kernels index memory blindly: a wrong shape would read out of bounds
+    if tensor._shape != size:  # kernels index memory blindly: a wrong shape would read out of bounds
         raise ValueError(f"compiled graph called with a tensor of shape {tuple(tensor.shape)}, compiled for {size}")
-    if tensor._storage is not None and _same_strides(tensor, size, stride):
-        return tensor._storage[tensor._offset:]
+    if tensor._storage is not None and (tensor._stride == stride or _same_strides(tensor, size, stride)):
+        return tensor._storage[tensor._offset:] if tensor._offset else tensor._storage
     flat = np.empty(max(ir.Layout(list(size), list(stride), tensor.dtype).storage_numel(), 1), tensor.dtype.np)
     reinterpret(flat, size, stride, 0)[...] = tensor.numpy()
     return flat

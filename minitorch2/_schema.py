@@ -69,6 +69,10 @@ class FunctionSchema:
         self._by_name = {a.name: i for i, a in enumerate(self.positional)}
         self._n_required = sum(1 for a in self.positional if not a.has_default)
         self._int_list_slots = [i for i, a in enumerate(self.positional) if a.is_int_list]
+        self._kwarg_only = {a.name: a for a in self.kwarg_only}
+        # add_(other, alpha=-lr): every positional required and given, only keyword-only names passed
+        self._keywords_fast = self._n_required == len(self.positional) and not self._int_list_slots and \
+            all(a.has_default for a in self.kwarg_only)
 
     def __str__(self):
         return f"{self.namespace}::{self.text}"
@@ -82,6 +86,9 @@ class FunctionSchema:
         npos = len(self.positional)
         if not kwargs and len(args) == self._n_required and not self._int_list_slots:
             return args, {}
+        if self._keywords_fast and len(args) == npos and kwargs.keys() <= self._kwarg_only.keys():
+            only = self._kwarg_only
+            return args, {key: value for key, value in kwargs.items() if not _same(value, only[key].default)}
         if len(args) > npos:
             raise TypeError(f"{op}() takes {npos} positional arguments but {len(args)} were given")
         values = list(args)
