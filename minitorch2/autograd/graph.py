@@ -15,6 +15,7 @@ import itertools
 import weakref
 
 from .._aten.meta_util import _is_dense
+from .._aten import views
 from .._dispatch import redispatch_below_autograd, state
 from .._ops import ops
 from .._tensor import contiguous_format, preserve_format
@@ -130,7 +131,7 @@ class AccumulateGrad(Node):
         if var.grad is None and not obeys_layout_contract(grad, var):
             var.grad = clone_obeying_layout_contract(grad, var)
         elif var.grad is None:
-            var.grad = ops.aten.detach.default(grad) if not state.grad_enabled else grad
+            var.grad = detached(grad) if not state.grad_enabled else grad
         elif state.grad_enabled:
             var.grad = var.grad + grad
         else:
@@ -138,9 +139,20 @@ class AccumulateGrad(Node):
         return []
 
 
+def detached(tensor):
+    """aten.detach(tensor); with no dispatch mode to see the op, its kernel is called directly (the
+    dispatcher would run only that), a few microseconds less for every leaf of every backward."""
+    if state.modes:
+        return ops.aten.detach.default(tensor)
+    kernel, _ = views.detach
+    return kernel(tensor)
+
+
 def obeys_layout_contract(grad, variable):
     """ATen's gradient layout contract: a dense, non-overlapping leaf's .grad has the leaf's strides
     (over its dims longer than 1); any other leaf's .grad is contiguous."""
+    if grad._stride == variable._stride and variable.is_contiguous():
+        return True  # (the common case, decided without sorting strides)
     if _is_dense(variable):
         return all(g == v for g, v, n in zip(grad.stride(), variable.stride(), variable.shape) if n != 1)
     return grad.is_contiguous()
