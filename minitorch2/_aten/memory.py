@@ -140,9 +140,11 @@ def _scipy_blas():
     return _blas
 
 
-def inplace(functional, ufunc=None):
+def inplace(functional, ufunc=None, into_self=None):
     """The in-place form of a pointwise (kernel, meta) pair: `self` receives the result. With `ufunc`
-    (add_, sub_, mul_, div_), the common float case runs as one ufunc into self (see _writes_into_self)."""
+    (add_, sub_, mul_, div_), the common float case runs as one ufunc into self (see _writes_into_self);
+    `into_self(self, *args, **kwargs)`, where given (addcmul_, lerp_), computes the result in self's memory
+    when it can, with the kernel's operations in the kernel's order, and says whether it did."""
     kernel, meta = functional
 
     def check(self, result):
@@ -160,6 +162,9 @@ def inplace(functional, ufunc=None):
     def inplace_kernel(self, *args, **kwargs):
         if ufunc is not None and len(args) == 1 and kwargs.keys() <= {"alpha"} and \
                 _writes_into_self(ufunc, self, args[0], kwargs.get("alpha", 1)):
+            return self
+        if into_self is not None and into_self(self, *args, **kwargs):
+            self._bump_version()
             return self
         result = kernel(self, *args, **kwargs)
         check(self, result)

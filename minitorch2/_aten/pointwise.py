@@ -21,7 +21,7 @@ reads (`pw.add`).
 from .pointwise_arithmetic import (
     add, sub, rsub, mul, div, remainder, fmod, maximum, minimum, atan2, eq, ne, lt, le, gt, ge, logical_and,
     logical_or, logical_xor, bitwise_and, bitwise_or, bitwise_xor, div_mode, pow_, pow_scalar, where, clamp,
-    clamp_min, clamp_max, masked_fill, lerp, addcmul, addcdiv,
+    clamp_min, clamp_max, masked_fill, lerp, addcmul, addcdiv, lerp_into_self, addcmul_into_self, addcdiv_into_self,
 )
 from .pointwise_unary import (
     sin, cos, tan, asin, acos, atan, sinh, cosh, exp, exp2, expm1, log, log2, log10, log1p, sqrt, rsqrt, tanh,
@@ -34,7 +34,7 @@ __all__ = [
     "add", "sub", "rsub", "mul", "div", "remainder", "fmod", "maximum", "minimum", "atan2", "eq", "ne", "lt", "le",
     "gt", "ge", "logical_and", "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor", "div_mode",
     "pow_", "pow_scalar", "where", "clamp", "clamp_min", "clamp_max", "masked_fill", "lerp", "addcmul", "addcdiv",
-    "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "exp", "exp2", "expm1", "log", "log2", "log10",
+    "lerp_into_self", "addcmul_into_self", "addcdiv_into_self", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "exp", "exp2", "expm1", "log", "log2", "log10",
     "log1p", "sqrt", "rsqrt", "tanh", "sigmoid", "erf", "reciprocal", "neg", "abs", "relu", "sign", "floor", "ceil",
     "trunc", "round", "bitwise_not", "logical_not", "isnan", "isinf", "isfinite", "gelu", "gelu_backward", "silu",
     "silu_backward", "sigmoid_backward", "tanh_backward", "leaky_relu", "leaky_relu_backward", "softplus",

@@ -61,8 +61,9 @@ def _grad_fn_name(name):
     return "".join(part[:1].upper() + part[1:] for part in name.split("_") if part) + "Backward0"
 
 
-def inplace(schema, functional_impl, derivative=None, grad_fn=None, tags=(), ufunc=None):
-    return op(schema, INPLACE + tuple(tags), memory.inplace(functional_impl, ufunc), derivative, grad_fn=grad_fn)
+def inplace(schema, functional_impl, derivative=None, grad_fn=None, tags=(), ufunc=None, into_self=None):
+    return op(schema, INPLACE + tuple(tags), memory.inplace(functional_impl, ufunc, into_self), derivative,
+              grad_fn=grad_fn)
 
 
 TABLE = [
@@ -179,9 +180,12 @@ TABLE = [
     inplace("clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)", pw.clamp, d.clamp, "ClampBackward1"),
     inplace("clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!)", pw.clamp_min, d.clamp_min, "ClampMinBackward0"),
     inplace("masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!)", pw.masked_fill, d.masked_fill_scalar, "MaskedFillBackward0"),
-    inplace("addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)", pw.addcmul, d.addcmul, "AddcmulBackward0"),
-    inplace("addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)", pw.addcdiv, d.addcdiv, "AddcdivBackward0"),
-    inplace("lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!)", pw.lerp, d.lerp_scalar, "LerpBackward0"),
+    inplace("addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)", pw.addcmul,
+            d.addcmul, "AddcmulBackward0", into_self=pw.addcmul_into_self),
+    inplace("addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)", pw.addcdiv,
+            d.addcdiv, "AddcdivBackward0", into_self=pw.addcdiv_into_self),
+    inplace("lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!)", pw.lerp, d.lerp_scalar,
+            "LerpBackward0", into_self=pw.lerp_into_self),
     inplace("logical_and_(Tensor(a!) self, Tensor other) -> Tensor(a!)", pw.logical_and),
     inplace("maximum_(Tensor(a!) self, Tensor other) -> Tensor(a!)", pw.maximum),
     op("copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)", INPLACE, memory.copy_,

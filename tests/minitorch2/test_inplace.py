@@ -70,3 +70,27 @@ def test_addcdiv_matches_torch_bit_for_bit(name, dtype):
     ours = ADDCDIV_CASES[name](mt, *(mt.from_numpy(a.copy()) for a in arrays))
     theirs = ADDCDIV_CASES[name](torch, *(torch.from_numpy(a.copy()) for a in arrays))
     np.testing.assert_array_equal(ours.numpy(), theirs.numpy())
+
+
+IN_SELF_CASES = {
+    "addcmul_": (lambda x, y, z: x.addcmul_(y, z, value=-2.5), lambda x, y, z: mt.addcmul(x, y, z, value=-2.5)),
+    "addcdiv_": (lambda x, y, z: x.addcdiv_(y, z, value=0.01), lambda x, y, z: mt.addcdiv(x, y, z, value=0.01)),
+    "lerp_small_weight": (lambda x, y, z: x.lerp_(y, 0.1), lambda x, y, z: mt.lerp(x, y, 0.1)),
+    "lerp_large_weight": (lambda x, y, z: x.lerp_(y, 0.9), lambda x, y, z: mt.lerp(x, y, 0.9)),
+}
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16"])
+@pytest.mark.parametrize("name", sorted(IN_SELF_CASES))
+def test_addcmul_addcdiv_lerp_in_place_give_the_out_of_place_bits(name, dtype):
+    """The optimizers' in-place ops compute in self's memory (memory.inplace's into_self) with the
+    out-of-place kernel's operations in its order: same bits, one version bump, self returned."""
+    in_place, out_of_place = IN_SELF_CASES[name]
+    rng = np.random.default_rng(0)
+    a, b, c = (rng.standard_normal(1003).astype(dtype) for _ in range(3))
+    x = mt.from_numpy(a.copy())
+    version = x._version
+    assert in_place(x, mt.from_numpy(b), mt.from_numpy(np.abs(c) + 0.5)) is x
+    expected = out_of_place(mt.from_numpy(a), mt.from_numpy(b), mt.from_numpy(np.abs(c) + 0.5))
+    np.testing.assert_array_equal(x.numpy(), expected.numpy())
+    assert x._version == version + 1
