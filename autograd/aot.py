@@ -33,6 +33,7 @@ from minitorch2._python_dispatcher import enable_python_dispatcher
 from minitorch2._subclasses.fake_tensor import FakeTensorMode
 from minitorch2._tensor import Tensor
 from minitorch2.autograd import Function
+from minitorch2.utils import _pytree as pytree
 from minitorch2.utils._python_dispatch import TorchDispatchMode
 
 from .functionalize import functionalize_graph
@@ -75,7 +76,6 @@ class _CompiledFunction:
         aot_id = _logging.next_id("aot")  # "Forward graph 0", as MINITORCH2_LOGS=aot_graphs titles it
         fake_outputs, self.input_aliases = _trace_outputs(fn, args)
         self.num_outputs = len(_as_list(fake_outputs))
-        self.single_output = not isinstance(fake_outputs, (list, tuple))
         # As PyTorch's aot: inputs that require grad but no output that does make an inference graph (an output
         # viewing an input does not count: it is made again outside the graph, with its own grad_fn).
         no_output_needs_grad = not any(isinstance(o, Tensor) and o.requires_grad and i not in self.input_aliases
@@ -143,7 +143,7 @@ class _CompiledFunction:
         else:
             out = CompiledFunction.apply(self, *args)
         out = self.regenerate_aliases(args, out)
-        return out[0] if self.single_output else tuple(out)
+        return list(out)
 
     def backward_compiled(self, example):
         if self.compiled_bw is None:
@@ -192,7 +192,6 @@ def _functionalize_joint(joint):
     pure, mutated = functionalize_graph(joint)
     if mutated:
         from minitorch2.fx._pytree import PyTreeCodeGen
-        from minitorch2.utils import _pytree as pytree
 
         codegen = joint.graph._codegen
         flat = next(n for n in pure.graph.nodes if n.op == "output").args[0]
@@ -272,17 +271,43 @@ def aot_function(fn, fw_compiler, bw_compiler=None, partition_fn=None, decomposi
     if partition_fn is None:  # imported only when needed: the partition package pulls in networkx (~1 s)
         from partition import default_partition
         partition_fn = default_partition
-    compiled = None
+    compiled = out_spec = None
 
-    def compiled_fn(*args):
+    def compiled_fn(*args, **kwargs):
         # Like PyTorch's, the first call fixes the graphs: later calls reuse them (guards are the frontend's job).
-        nonlocal compiled
+        nonlocal compiled, out_spec
+        flat_args = pytree.tree_leaves((args, kwargs))
         if compiled is None:
-            compiled = _CompiledFunction(fn, args, fw_compiler, bw_compiler, partition_fn, decompositions,
+            flat_fn, out_spec = _tree_flattened_fn(fn, args, kwargs)
+            compiled = _CompiledFunction(flat_fn, flat_args, fw_compiler, bw_compiler, partition_fn, decompositions,
                                          inference_compiler, static_input_indices)
-        return compiled(args)
+        return _unflatten_outputs(compiled(flat_args), out_spec[0])
 
     return compiled_fn
+
+
+def _tree_flattened_fn(fn, args, kwargs):
+    """fn over the leaves of (args, kwargs), returning the leaves of its output, whose structure it records
+    in out_spec[0] when traced (so dicts and nested tuples go in and come out as torch's aot_function takes
+    and returns them)."""
+    in_spec = pytree.tree_flatten((args, kwargs))[1]
+    out_spec = [None]
+
+    def flat_fn(*flat_args):
+        args, kwargs = pytree.tree_unflatten(flat_args, in_spec)
+        leaves, out_spec[0] = pytree.tree_flatten(fn(*args, **kwargs))
+        return leaves
+
+    return flat_fn, out_spec
+
+
+def _unflatten_outputs(flat, spec):
+    """As torch's: one tensor comes back bare, a flat tuple or list of them as a list, anything else rebuilt."""
+    if spec.type is None:
+        return flat[0]
+    if spec.type in (list, tuple) and all(child.type is None for child in spec.children_specs):
+        return list(flat)
+    return pytree.tree_unflatten(flat, spec)
 
 
 def aot_module(mod, fw_compiler, bw_compiler=None, partition_fn=None, decompositions=None, **kwargs):

@@ -120,6 +120,38 @@ def test_multiple_outputs_and_inputs_without_grad():
     np.testing.assert_allclose(w.grad.numpy(), tw.grad.numpy(), rtol=1e-5, atol=1e-6)
 
 
+def _structure(out):
+    """The containers of a pytree with each tensor replaced by its values."""
+    if isinstance(out, (list, tuple)):
+        return type(out).__name__, [_structure(o) for o in out]
+    if isinstance(out, dict):
+        return {k: _structure(v) for k, v in out.items()}
+    return np.round(out.detach().numpy(), 5).tolist()
+
+
+@pytest.mark.parametrize("fn", [
+    lambda inputs, scale: inputs["x"].sin() * scale,
+    lambda inputs, scale: (inputs["x"].sin(), inputs["x"] * scale),
+    lambda inputs, scale: [inputs["x"].cos()],
+    lambda inputs, scale: {"sin": inputs["x"].sin(), "pair": (inputs["x"].exp(), scale * 2)},
+    lambda inputs, scale: (inputs["x"].sin(), (inputs["x"].cos(),)),
+], ids=["tensor", "flat_tuple", "flat_list", "dict", "nested_tuple"])
+def test_inputs_and_outputs_are_pytrees_as_torchs(fn):
+    """torch's aot_function flattens (args, kwargs) and the output: one tensor comes back bare, a flat
+    tuple or list as a list, anything nested rebuilt (dicts included)."""
+    from functorch.compile import aot_function as torch_aot_function, nop
+
+    x = np.random.default_rng(0).standard_normal(3).astype(np.float32)
+    results = []
+    for lib, aot, compiler in ((minitorch2, aot_function, lambda gm, _: gm), (torch, torch_aot_function, nop)):
+        compiled = aot(fn, compiler)
+        leaf = lib.from_numpy(x.copy()).requires_grad_()
+        out = compiled({"x": leaf}, scale=lib.full((3,), 2.0))
+        lib.autograd.backward([t.sum() for t in lib.utils._pytree.tree_leaves(out) if t.requires_grad])
+        results.append((_structure(out), np.round(leaf.grad.numpy(), 5).tolist()))
+    assert results[0] == results[1]
+
+
 def test_decomposition_tables_change_what_is_recorded():
     table = get_decompositions([minitorch2.ops.aten.silu])
     assert list(table) == [minitorch2.ops.aten.silu.default]
