@@ -16,7 +16,12 @@ the backend compilers. On the first call with a given input signature:
                again from the real input by the same ops (as PyTorch's aot
                regenerates it): it shares the input's memory and version counter,
                prints the view's grad_fn, and the backward graph takes no tangent
-               for it
+               for it. So is an output viewing another output, and outputs that
+               view one intermediate (which joins the forward's outputs as their
+               base): autograd then knows they alias, and an in-place change to
+               one reaches the others' gradients. An output that is the only view
+               of an intermediate comes out of the compiled function as a plain
+               tensor (torch's _unsafe_view), as do all other outputs.
 
 When no input requires grad (or grad mode is off), only the forward is traced
 and compiled. Compilers receive (GraphModule, example_inputs) and return a
@@ -74,15 +79,17 @@ class _CompiledFunction:
 
     def _trace(self, fn, args, fw_compiler, partition_fn, decompositions, inference_compiler):
         aot_id = _logging.next_id("aot")  # "Forward graph 0", as MINITORCH2_LOGS=aot_graphs titles it
-        fake_outputs, self.input_aliases = _trace_outputs(fn, args)
+        fake_outputs, self.aliases, fake_bases = _trace_outputs(fn, args)
         self.num_outputs = len(_as_list(fake_outputs))
         # As PyTorch's aot: inputs that require grad but no output that does make an inference graph (an output
         # viewing an input does not count: it is made again outside the graph, with its own grad_fn).
-        no_output_needs_grad = not any(isinstance(o, Tensor) and o.requires_grad and i not in self.input_aliases
+        no_output_needs_grad = not any(isinstance(o, Tensor) and o.requires_grad and self.aliases.get(i, ("",))[0] != "input"
                                        for i, o in enumerate(_as_list(fake_outputs)))
         if self.needs_grad and no_output_needs_grad:
             self.needs_grad = False
-        if not self.needs_grad:
+        if not self.needs_grad:  # views of outputs and intermediates stay as the graph returns them, as torch's
+            self.aliases = {i: alias for i, alias in self.aliases.items() if alias[0] == "input"}
+            self.num_bases = 0
             forward = make_fx(_flat_fn(fn), decompositions, tracing_mode="fake")(*args)
             forward, self.mutated_inputs = functionalize_graph(forward)
             if any(self.grad_inputs[i] for i in self.mutated_inputs) and minitorch2.is_grad_enabled():
@@ -93,12 +100,15 @@ class _CompiledFunction:
             self.compiled_fw = (inference_compiler or fw_compiler)(forward, list(args))
             self.fw_module, self.bw_module = forward, None
             return
-        # outputs that are views of inputs are made again outside the compiled function (see regenerate_aliases):
-        # the backward gets no tangent for them, their gradient flowing through the view's own grad_fn
-        self.output_grad_mask = [_differentiable(o) and i not in self.input_aliases
-                                 for i, o in enumerate(_as_list(fake_outputs))]
+        # aliased outputs are made again outside the compiled function (see regenerate_aliases): the backward
+        # gets no tangent for them, their gradient flowing through the view's own grad_fn to their base
+        self.num_bases = len(fake_bases)
+        fake_outputs = _as_list(fake_outputs) + fake_bases
+        self.output_grad_mask = [_differentiable(o) and i not in self.aliases for i, o in enumerate(fake_outputs)]
         tangents = [minitorch2.empty(tuple(o.shape), dtype=o.dtype)
-                    for o, keep in zip(_as_list(fake_outputs), self.output_grad_mask) if keep]
+                    for o, keep in zip(fake_outputs, self.output_grad_mask) if keep]
+        base_sources = {alias[1]: (i, len(alias[2])) for i, alias in self.aliases.items() if alias[0] == "base"}
+        fn = _with_bases(fn, [base_sources[k] for k in range(self.num_bases)])
         joint = make_fx(_joint_fn(fn, self.grad_inputs, self.output_grad_mask), decompositions,
                         tracing_mode="fake")(list(args), tangents)
         joint, self.mutated_inputs = _functionalize_joint(joint)
@@ -109,7 +119,7 @@ class _CompiledFunction:
                 raise NotImplementedError("aot_function: an input that requires grad is mutated in place; "
                                           "minitorch2 does not compile that yet")
         self.joint_module = joint
-        num_fwd = len(self.mutated_inputs) + self.num_outputs
+        num_fwd = len(self.mutated_inputs) + self.num_outputs + self.num_bases
         self.fw_module, self.bw_module = partition_fn(joint, [list(args), tangents], num_fwd_outputs=num_fwd,
                                                       static_lifetime_input_indices=self.static_input_indices)
         _logging.log_graph("aot_graphs", f"Forward graph {aot_id}", self.fw_module)
@@ -124,14 +134,14 @@ class _CompiledFunction:
         return out[len(self.mutated_inputs):]
 
     def regenerate_aliases(self, args, outs):
-        """Outputs that are views of inputs, made again from the real inputs by the same view ops (as
-        torch's aot replays them): they share the input's version counter and base, and print the
-        view's grad_fn (ViewBackward0, ...), where the compiled function's copy would print its own."""
-        if not self.input_aliases:
+        """Outputs that are views of an input, another output or an intermediate base, made again from it
+        by the same view ops (as torch's aot replays them): they share its version counter and base, and
+        print the view's grad_fn (ViewBackward0, ...), where the compiled function's copy would print its own."""
+        if not self.aliases:
             return outs
         outs = list(outs)
-        for i, (base, views) in self.input_aliases.items():
-            out = args[base]
+        for i, (kind, position, views) in self.aliases.items():
+            out = args[position] if kind == "input" else outs[position if kind == "output" else self.num_outputs + position]
             for op, rest, kwargs in views:
                 out = op(out, *rest, **kwargs)
             outs[i] = out
@@ -142,8 +152,7 @@ class _CompiledFunction:
             out = self.write_back(args, _as_list(_call_compiled(self.compiled_fw, args)))
         else:
             out = CompiledFunction.apply(self, *args)
-        out = self.regenerate_aliases(args, out)
-        return list(out)
+        return self.regenerate_aliases(args, out)[:self.num_outputs]
 
     def backward_compiled(self, example):
         if self.compiled_bw is None:
@@ -163,8 +172,12 @@ class CompiledFunction(Function):
     def forward(ctx, compiled, *args):
         out = compiled.write_back(args, _as_list(_call_compiled(compiled.compiled_fw, args)))
         ctx.compiled = compiled
-        ctx.save_for_backward(*out[compiled.num_outputs:])
-        outs = out[: compiled.num_outputs]
+        num_outs = compiled.num_outputs + compiled.num_bases
+        ctx.save_for_backward(*out[num_outs:])
+        # no output is a view (of the compiled function's intermediates): autograd would take an in-place change
+        # of one for a change of that intermediate, which has no history; aliases are made again from them
+        outs = [minitorch2.ops.aten._unsafe_view.default(o, list(o.shape)) if isinstance(o, Tensor) and o._base is not None else o
+                for o in out[:num_outs]]
         for o, differentiable in zip(outs, compiled.output_grad_mask):
             if not differentiable:
                 ctx.mark_non_differentiable(o)
@@ -203,9 +216,14 @@ def _functionalize_joint(joint):
 
 
 def _trace_outputs(fn, args):
-    """fn's outputs, run on fake copies of args, and {output position: (input position, view ops)} for the
-    outputs that view ops alone made from an input fn does not modify (the input itself: no ops); a view
-    op is kept as (op, arguments after self, kwargs)."""
+    """fn's outputs, run on fake copies of args; the aliased ones, {output position: (kind, position, view
+    ops)}; and the intermediate bases they view. As torch's aot sorts them, an output that view ops made
+    from
+      - an input fn does not modify (or is that input: no ops) is ("input", the input's position, ops);
+      - another output is ("output", its position, ops);
+      - an intermediate that other outputs view too (and that needs grad) is ("base", k, ops), the
+        intermediate being the k-th base;
+    a view op is kept as (op, arguments after self, kwargs)."""
     mode = FakeTensorMode()
     fake_args = [mode.from_tensor(a) if isinstance(a, Tensor) else a for a in args]
     versions = [a._version if isinstance(a, Tensor) else None for a in fake_args]
@@ -214,15 +232,39 @@ def _trace_outputs(fn, args):
         outputs = fn(*fake_args)
     positions = {id(a): i for i, (a, version) in enumerate(zip(fake_args, versions))
                  if isinstance(a, Tensor) and a._version == version}
-    aliases = {}
-    for i, out in enumerate(_as_list(outputs)):
-        views = []
-        while id(out) in recorder.made_by and id(out) not in positions:
-            _, op, out, rest, kwargs = recorder.made_by[id(out)]
-            views.append((op, rest, kwargs))
-        if id(out) in positions:
-            aliases[i] = (positions[id(out)], views[::-1])
-    return outputs, aliases
+    arg_ids = {id(a) for a in fake_args}
+    outs = _as_list(outputs)
+    out_positions = {id(o): i for i, o in enumerate(outs)}
+    aliases, views_of = {}, {}
+    for i, out in enumerate(outs):
+        root, views = recorder.chain(out, stop=positions)
+        if id(root) in positions:
+            aliases[i] = ("input", positions[id(root)], views)
+        elif views and out_positions.get(id(root), i) != i:
+            aliases[i] = ("output", out_positions[id(root)], views)
+        elif views and id(root) not in arg_ids and root.requires_grad:
+            views_of.setdefault(id(root), (root, []))[1].append((i, views))
+    bases = []
+    for root, viewers in views_of.values():
+        if len(viewers) > 1:  # an intermediate one output views is no alias to track: torch's _unsafe_view
+            aliases.update({i: ("base", len(bases), views) for i, views in viewers})
+            bases.append(root)
+    return outputs, aliases, bases
+
+
+def _with_bases(fn, sources):
+    """fn, its outputs followed by the intermediate bases: the k-th is found by walking back sources[k] =
+    (output position, number of view ops) along the view ops that made that output."""
+    if not sources:
+        return fn
+
+    def with_bases(*args):
+        recorder = _ViewRecorder()
+        with recorder:
+            outs = _as_list(fn(*args))
+        return outs + [recorder.chain(outs[i], steps=steps)[0] for i, steps in sources]
+
+    return with_bases
 
 
 class _ViewRecorder(TorchDispatchMode):
@@ -237,6 +279,15 @@ class _ViewRecorder(TorchDispatchMode):
         if func.is_view and isinstance(out, Tensor) and args and isinstance(args[0], Tensor):
             self.made_by[id(out)] = (out, func, args[0], args[1:], kwargs)  # (the view kept: ids stay unique)
         return out
+
+    def chain(self, tensor, stop=(), steps=None):
+        """(root, view ops from root to tensor): the view ops that made tensor, followed back until a tensor
+        no recorded view made, one in `stop` (ids) or `steps` ops back."""
+        views = []
+        while id(tensor) in self.made_by and id(tensor) not in stop and (steps is None or len(views) < steps):
+            _, op, tensor, rest, kwargs = self.made_by[id(tensor)]
+            views.append((op, rest, kwargs))
+        return tensor, views[::-1]
 
 
 def _flat_fn(fn):

@@ -224,6 +224,53 @@ def test_outputs_viewing_an_input_are_made_again_from_it_as_torch_does(name):
     np.testing.assert_allclose(x.grad.numpy(), tx.grad.numpy())
 
 
+OUTPUT_ALIASING_PROGRAMS = {  # outputs aliasing each other or one intermediate
+    "only_view_of_intermediate": lambda x: x.sin().view(-1),
+    "two_views_of_intermediate": lambda x: (lambda y: (y.view(-1), y[0]))(x.sin()),
+    "view_of_view_of_intermediate": lambda x: (lambda v: (v, v[1:]))(x.sin().view(-1)),
+    "view_and_its_base": lambda x: (lambda y: (y.view(-1), y))(x.sin()),
+    "base_and_two_views": lambda x: (lambda y: (y, y.view(-1), y.t()))(x.sin()),
+    "unbind": lambda x: x.sin().unbind(0),
+    "detached_pair": lambda x: (lambda y: (y, y.detach()))(x.sin()),
+}
+
+
+def _aliasing_run(lib, compiled, fn):
+    """What the outputs are (grad_fn, is a view) and the gradient after the first one is changed in place."""
+    x = lib.from_numpy(np.linspace(-1, 1, 6, dtype=np.float32).reshape(2, 3)).requires_grad_()
+    out = compiled(fn)(x)
+    out = out if isinstance(out, (tuple, list)) else [out]
+    kinds = [(o.grad_fn.name() if o.grad_fn else None, o._base is not None) for o in out]
+    out[0].mul_(2)  # reaches the outputs it aliases, and (torch's autograd knows) their gradients
+    sum(o.sum() for o in out if o.requires_grad).backward()
+    return kinds, [o.detach().numpy().copy() for o in out], x.grad.numpy()
+
+
+@pytest.mark.parametrize("backend", ["aot_function", "inductor"])
+@pytest.mark.parametrize("name", sorted(OUTPUT_ALIASING_PROGRAMS))
+def test_outputs_aliasing_outputs_or_an_intermediate_are_made_again_as_torch_does(name, backend):
+    """As torch's aot: a view of another output, or views of an intermediate several outputs view (the
+    intermediate joins the forward's outputs), are made again from it after the compiled function; the
+    only view of an intermediate, and multi-output views (unbind), come out as plain tensors. Otherwise
+    an in-place change of one output would reach the others' values but not their gradients."""
+    from functorch.compile import aot_function as torch_aot_function, nop
+
+    if backend == "inductor":
+        import frontend
+
+        frontend.reset()
+        ours = lambda fn: minitorch2.compile(fn, backend="inductor")  # noqa: E731
+    else:
+        ours = lambda fn: aot_function(fn, lambda gm, _: gm)  # noqa: E731
+    fn = OUTPUT_ALIASING_PROGRAMS[name]
+    kinds, values, grad = _aliasing_run(minitorch2, ours, fn)
+    torch_kinds, torch_values, torch_grad = _aliasing_run(torch, lambda fn: torch_aot_function(fn, nop), fn)
+    assert kinds == torch_kinds
+    for value, expected in zip(values, torch_values):
+        np.testing.assert_allclose(value, expected, rtol=1e-6)
+    np.testing.assert_allclose(grad, torch_grad, rtol=1e-6)
+
+
 def test_output_viewing_an_input_the_function_modifies_keeps_its_gradient():
     """Not made again (torch replays the view after its mutation epilogue, ours returns the compiled
     function's output, CompiledFunctionBackward), but its gradient reaches what was added in."""
