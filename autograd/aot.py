@@ -79,12 +79,16 @@ class _CompiledFunction:
 
     def _trace(self, fn, args, fw_compiler, partition_fn, decompositions, inference_compiler):
         aot_id = _logging.next_id("aot")  # "Forward graph 0", as MINITORCH2_LOGS=aot_graphs titles it
-        fake_outputs, self.aliases, fake_bases = _trace_outputs(fn, args)
+        fake_outputs, self.aliases, fake_bases, mutated = _trace_outputs(fn, args)
         self.num_outputs = len(_as_list(fake_outputs))
+        # inputs that require grad and that fn changes in place: their new values leave the compiled function as
+        # outputs (with tangents) and are copied in outside it, so autograd records the copy (CopyBackwards)
+        self.grad_mutated = [i for i in mutated if self.grad_inputs[i]]
         # As PyTorch's aot: inputs that require grad but no output that does make an inference graph (an output
         # viewing an input does not count: it is made again outside the graph, with its own grad_fn).
-        no_output_needs_grad = not any(isinstance(o, Tensor) and o.requires_grad and self.aliases.get(i, ("",))[0] != "input"
-                                       for i, o in enumerate(_as_list(fake_outputs)))
+        no_output_needs_grad = not self.grad_mutated and not any(
+            isinstance(o, Tensor) and o.requires_grad and self.aliases.get(i, ("",))[0] != "input"
+            for i, o in enumerate(_as_list(fake_outputs)))
         if self.needs_grad and no_output_needs_grad:
             self.needs_grad = False
         if not self.needs_grad:  # views of outputs and intermediates stay as the graph returns them, as torch's
@@ -103,21 +107,19 @@ class _CompiledFunction:
         # aliased outputs are made again outside the compiled function (see regenerate_aliases): the backward
         # gets no tangent for them, their gradient flowing through the view's own grad_fn to their base
         self.num_bases = len(fake_bases)
-        fake_outputs = _as_list(fake_outputs) + fake_bases
-        self.output_grad_mask = [_differentiable(o) and i not in self.aliases for i, o in enumerate(fake_outputs)]
+        mutated_values = [args[i] for i in self.grad_mutated]  # (only shapes and dtypes are read)
+        fake_outputs = mutated_values + _as_list(fake_outputs) + fake_bases
+        self.output_grad_mask = [True] * len(mutated_values) + [
+            _differentiable(o) and i not in self.aliases for i, o in enumerate(fake_outputs[len(mutated_values):])]
         tangents = [minitorch2.empty(tuple(o.shape), dtype=o.dtype)
                     for o, keep in zip(fake_outputs, self.output_grad_mask) if keep]
         base_sources = {alias[1]: (i, len(alias[2])) for i, alias in self.aliases.items() if alias[0] == "base"}
-        fn = _with_bases(fn, [base_sources[k] for k in range(self.num_bases)])
+        fn = _with_fresh_inputs(_with_bases(fn, [base_sources[k] for k in range(self.num_bases)]), self.grad_mutated)
         joint = make_fx(_joint_fn(fn, self.grad_inputs, self.output_grad_mask), decompositions,
                         tracing_mode="fake")(list(args), tangents)
-        joint, self.mutated_inputs = _functionalize_joint(joint)
+        joint, self.mutated_inputs = _functionalize_joint(joint, self.grad_mutated)
         _eliminate_dead_code(joint)
         _logging.log_graph("aot_joint_graph", f"Joint graph {aot_id}", joint)
-        for i in self.mutated_inputs:
-            if self.grad_inputs[i]:
-                raise NotImplementedError("aot_function: an input that requires grad is mutated in place; "
-                                          "minitorch2 does not compile that yet")
         self.joint_module = joint
         num_fwd = len(self.mutated_inputs) + self.num_outputs + self.num_bases
         self.fw_module, self.bw_module = partition_fn(joint, [list(args), tangents], num_fwd_outputs=num_fwd,
@@ -127,10 +129,12 @@ class _CompiledFunction:
         self.compiled_fw = fw_compiler(self.fw_module, list(args))
 
     def write_back(self, args, out):
-        """The runtime epilogue of functionalization: mutated inputs receive their new values."""
+        """The runtime epilogue of functionalization: mutated inputs receive their new values (but for those
+        that require grad, which __call__ copies in under autograd); returns the other outputs."""
         with minitorch2.no_grad():
             for i, value in zip(self.mutated_inputs, out):
-                args[i].copy_(value)
+                if not self.grad_inputs[i]:
+                    args[i].copy_(value)
         return out[len(self.mutated_inputs):]
 
     def regenerate_aliases(self, args, outs):
@@ -152,6 +156,9 @@ class _CompiledFunction:
             out = self.write_back(args, _as_list(_call_compiled(self.compiled_fw, args)))
         else:
             out = CompiledFunction.apply(self, *args)
+            for i, value in zip(self.grad_mutated, out):
+                args[i].copy_(value)
+            out = out[len(self.grad_mutated):]
         return self.regenerate_aliases(args, out)[:self.num_outputs]
 
     def backward_compiled(self, example):
@@ -170,14 +177,16 @@ class CompiledFunction(Function):
 
     @staticmethod
     def forward(ctx, compiled, *args):
-        out = compiled.write_back(args, _as_list(_call_compiled(compiled.compiled_fw, args)))
+        out = _as_list(_call_compiled(compiled.compiled_fw, args))
+        new_values = {i: value for i, value in zip(compiled.mutated_inputs, out)}
+        out = compiled.write_back(args, out)
         ctx.compiled = compiled
         num_outs = compiled.num_outputs + compiled.num_bases
         ctx.save_for_backward(*out[num_outs:])
         # no output is a view (of the compiled function's intermediates): autograd would take an in-place change
         # of one for a change of that intermediate, which has no history; aliases are made again from them
         outs = [minitorch2.ops.aten._unsafe_view.default(o, list(o.shape)) if isinstance(o, Tensor) and o._base is not None else o
-                for o in out[:num_outs]]
+                for o in [new_values[i] for i in compiled.grad_mutated] + out[:num_outs]]
         for o, differentiable in zip(outs, compiled.output_grad_mask):
             if not differentiable:
                 ctx.mark_non_differentiable(o)
@@ -200,24 +209,31 @@ def _eliminate_dead_code(gm):
         gm.recompile()
 
 
-def _functionalize_joint(joint):
-    """Functionalize a joint graph, keeping its pytree calling convention (mutated inputs join the outputs)."""
+def _functionalize_joint(joint, grad_mutated):
+    """Functionalize a joint graph, keeping its pytree calling convention: the new values of inputs it
+    mutates join the outputs, in front of those of `grad_mutated` (the inputs that require grad, which
+    the joint mutated through a clone and returns first). Returns the graph and every mutated input's
+    position, in the order of their values at the front of the outputs: the inputs' order, as torch's."""
     pure, mutated = functionalize_graph(joint)
     if mutated:
         from minitorch2.fx._pytree import PyTreeCodeGen
 
         codegen = joint.graph._codegen
-        flat = next(n for n in pure.graph.nodes if n.op == "output").args[0]
+        output = next(n for n in pure.graph.nodes if n.op == "output")
+        flat = list(output.args[0])
+        front = sorted(zip(mutated + grad_mutated, flat[:len(mutated) + len(grad_mutated)]), key=lambda p: p[0])
+        output.args = ([value for _, value in front] + flat[len(front):],)
         out_spec = pytree.tree_flatten([None] * len(flat))[1]
         pure.graph.set_codegen(PyTreeCodeGen(codegen.orig_args, codegen.in_spec, out_spec))
         pure._in_spec, pure._out_spec = codegen.in_spec, out_spec
         pure.recompile()
-    return pure, mutated
+    return pure, sorted(mutated + grad_mutated)
 
 
 def _trace_outputs(fn, args):
     """fn's outputs, run on fake copies of args; the aliased ones, {output position: (kind, position, view
-    ops)}; and the intermediate bases they view. As torch's aot sorts them, an output that view ops made
+    ops)}; the intermediate bases they view; and the positions of the inputs fn changed in place. As
+    torch's aot sorts them, an output that view ops made
     from
       - an input fn does not modify (or is that input: no ops) is ("input", the input's position, ops);
       - another output is ("output", its position, ops);
@@ -249,7 +265,25 @@ def _trace_outputs(fn, args):
         if len(viewers) > 1:  # an intermediate one output views is no alias to track: torch's _unsafe_view
             aliases.update({i: ("base", len(bases), views) for i, views in viewers})
             bases.append(root)
-    return outputs, aliases, bases
+    mutated = [i for i, (a, version) in enumerate(zip(fake_args, versions))
+               if isinstance(a, Tensor) and a._version != version]
+    return outputs, aliases, bases, mutated
+
+
+def _with_fresh_inputs(fn, mutated):
+    """fn on clones of the inputs at positions `mutated` (that require grad: changed in place, they would
+    lose the gradient path to the input itself), their new values returned before its outputs; as torch's
+    joint clones them."""
+    if not mutated:
+        return fn
+
+    def with_fresh_inputs(*args):
+        args = list(args)
+        for i in mutated:
+            args[i] = args[i].clone()
+        return [args[i] for i in mutated] + _as_list(fn(*args))
+
+    return with_fresh_inputs
 
 
 def _with_bases(fn, sources):

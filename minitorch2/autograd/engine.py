@@ -89,6 +89,7 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, capture=None
             _accumulate(buffers, node, nr, g, ops)
         root_nodes = list({id(n): n for n, _ in edges}.values())
         deps = _dependencies(root_nodes)
+        needed = None if capture is None else _leading_to({node for node, _ in capture}, root_nodes)
         ready = [(-n.sequence_nr, id(n), n) for n in root_nodes if deps.get(n, 0) == 0]
         heapq.heapify(ready)
         while ready:
@@ -101,7 +102,8 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, capture=None
                         capture[(node, nr)] = g
                 if isinstance(node, AccumulateGrad):
                     continue
-            if all(g is None for g in incoming) and not isinstance(node, AccumulateGrad):
+            if (all(g is None for g in incoming) and not isinstance(node, AccumulateGrad)) or \
+                    (needed is not None and node not in needed):
                 out_grads = [None] * len(node.next_functions)
             else:
                 out_grads = validate_outputs(node, node.apply(incoming), ops)
@@ -119,6 +121,28 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, capture=None
                     heapq.heappush(ready, (-next_node.sequence_nr, id(next_node), next_node))
     finally:
         state.grad_enabled = previous
+
+
+def _leading_to(targets, root_nodes):
+    """The nodes with a path to a node of `targets` after them: with autograd.grad, as in PyTorch's engine,
+    only they run (a gradient captured at a non-leaf input does not run that input's grad_fn)."""
+    users, seen, stack = {}, set(), list(root_nodes)
+    while stack:
+        node = stack.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        for next_node, _ in node.next_functions:
+            if next_node is not None:
+                users.setdefault(next_node, []).append(node)
+                stack.append(next_node)
+    leading, frontier = set(), list(targets)
+    while frontier:
+        for user in users.get(frontier.pop(), ()):
+            if user not in leading:
+                leading.add(user)
+                frontier.append(user)
+    return leading
 
 
 def validate_outputs(node, grads, ops):

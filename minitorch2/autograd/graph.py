@@ -57,6 +57,20 @@ class Node:
         return self.apply(list(grads))
 
 
+class DelayedError(Node):
+    """A grad_fn that raises if the backward reaches it: the history of a tensor that was not recorded
+    (a fake copy of a non-leaf). Named as PyTorch's."""
+
+    _name = "Error"
+
+    def __init__(self, message):
+        super().__init__()
+        self.message = message
+
+    def apply(self, grads):
+        raise RuntimeError(self.message)
+
+
 class SavedTensor:
     """A tensor kept for backward, with the version it had when saved."""
 

@@ -271,6 +271,57 @@ def test_outputs_aliasing_outputs_or_an_intermediate_are_made_again_as_torch_doe
     np.testing.assert_allclose(grad, torch_grad, rtol=1e-6)
 
 
+def test_inputs_that_require_grad_changed_in_place_as_torch_does():
+    """torch's joint clones such an input, returns its new value first (in input order, beside the
+    inputs that need no grad) and copies it in outside the compiled function: the input's grad_fn is
+    CopyBackwards, and gradients reach what it was made from."""
+    from functorch.compile import aot_function as torch_aot_function, nop
+
+    def fn(x, counter):
+        x.mul_(3)
+        counter.add_(1)
+        return x.sin()
+
+    seen = []
+    for lib, aot, compiler in ((minitorch2, aot_function, lambda gm, _: gm), (torch, torch_aot_function, nop)):
+        graphs = []
+
+        def keep(gm, _, compiler=compiler):
+            graphs.append(gm.code.strip())
+            return compiler(gm, _)
+
+        w = lib.from_numpy(np.linspace(-1, 1, 6, dtype=np.float32)).requires_grad_()
+        x, counter = w * 2, lib.zeros(6)
+        out = aot(fn, keep)(x, counter)
+        out.sum().backward()
+        seen.append((graphs, x.grad_fn.name(), x.detach().numpy().round(5).tolist(), counter.numpy().tolist(),
+                     w.grad.numpy().round(5).tolist()))
+    assert seen[0] == seen[1]
+
+
+def test_frontend_graph_changing_a_non_leaf_input_in_place_has_no_graph_break():
+    import frontend
+
+    frontend.reset()
+    fn = lambda x: x.relu_() * 2  # noqa: E731
+    results = []
+    for lib in (minitorch2, torch):
+        w = lib.from_numpy(np.linspace(-1, 1, 6, dtype=np.float32)).requires_grad_()
+        x = w * 3
+        compiled = minitorch2.compile(fn, backend="inductor") if lib is minitorch2 else fn
+        out = compiled(x)
+        out.sum().backward()
+        results.append((out.grad_fn.name() if lib is minitorch2 else "CompiledFunctionBackward",
+                        x.detach().numpy().tolist(), w.grad.numpy().tolist()))
+    assert results[0] == results[1]
+    from frontend.testing import CompileCounter
+
+    frontend.reset()
+    counter = CompileCounter()
+    minitorch2.compile(fn, backend=counter)(minitorch2.ones(3, requires_grad=True) * 2)
+    assert (counter.frame_count, counter.op_count) == (1, 2)  # relu_ and mul in one graph
+
+
 def test_output_viewing_an_input_the_function_modifies_keeps_its_gradient():
     """Not made again (torch replays the view after its mutation epilogue, ours returns the compiled
     function's output, CompiledFunctionBackward), but its gradient reaches what was added in."""

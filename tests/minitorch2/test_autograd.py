@@ -204,6 +204,21 @@ def test_grad_of_unused_input():
     assert_close(g_o[0], g_t[0])
 
 
+def test_grad_runs_only_the_nodes_leading_to_its_inputs():
+    """Like torch's engine, autograd.grad with respect to a non-leaf does not run that tensor's grad_fn
+    (nor any node not on a path to an input): node hooks see which ran."""
+    ran = []
+    for lib, x in zip((mt, torch), leaves((3,))[0]):
+        h = x * 2
+        y = (h.sin() * 3).sum() + (x * 5).sum()
+        names = []
+        for node in (h.grad_fn, y.grad_fn, y.grad_fn.next_functions[1][0]):
+            node.register_hook(lambda grads_in, grads_out, name=node.name(): names.append(name))
+        lib.autograd.grad(y, h)
+        ran.append(names)
+    assert ran[0] == ran[1] == ["AddBackward0"]
+
+
 # ---------------------------------------------------------------- higher order
 HIGHER = {
     "tanh": lambda x, y: x.tanh(),

@@ -282,6 +282,25 @@ def test_every_opinfo_names_a_torch_overload():
     assert missing == NOT_IN_ATEN, f"overloads torch.ops.aten does not have: {sorted(missing)}"
 
 
+def test_fake_copies_of_non_leaves_are_non_leaves_as_torchs():
+    """An in-place op on a fake copy of a non-leaf is allowed (a frontend graph input that the program
+    changes in place); its unrecorded history is an Error node that refuses a backward."""
+    from torch._subclasses.fake_tensor import FakeTensorMode as TorchFakeTensorMode
+
+    seen = []
+    for lib, mode in ((minitorch2, FakeTensorMode()), (torch, TorchFakeTensorMode())):
+        leaf = lib.ones(3, requires_grad=True)
+        fake_leaf, fake = mode.from_tensor(leaf), mode.from_tensor(leaf * 2)
+        with mode:
+            fake.relu_()
+        seen.append((fake_leaf.is_leaf, fake.is_leaf, fake.requires_grad, fake.grad_fn.name()))
+    assert seen[0] == seen[1] == (True, False, True, "ReluBackward0")
+    fake = FakeTensorMode().from_tensor(minitorch2.ones(1, requires_grad=True) * 2)
+    assert fake.grad_fn.name() == "Error"
+    with pytest.raises(RuntimeError, match="not recorded"):
+        (fake * 2).sum().backward()
+
+
 def test_tracing_neg_of_a_bool_raises_torchs_error():
     """The meta function refuses what the kernel refuses: atan2(bool, x)'s backward negates the bool."""
     from torch._subclasses.fake_tensor import FakeTensorMode as TorchFakeTensorMode
