@@ -11,6 +11,7 @@ holding its latest value:
                                              ->  v' = mul(v, 2)
                                                  x' = slice_scatter(x, v', 0, 1)   (the view written back)
     reading a view after its base changed    ->  the view is replayed on latest[x]
+    (as torch's: so is a view taken after its base changed, where first read)
 
 A mutated graph input cannot be written back by a pure graph, so its final
 value becomes an extra output and the runtime copies it into the input
@@ -129,7 +130,9 @@ class _Functionalizer:
             chain = self.chain_of.get(source, []) + [(node.target, node.args[1:], dict(node.kwargs), None, node)]
         self.base_of[node], self.chain_of[node] = base, chain
         new = self._copy(node)
-        self.view_cache[node] = (new, self.mutations.get(base, 0))
+        # as torch's functionalization: a view of a base mutated before it was taken is out of date from the
+        # start and made again where first used (the copy just made stays unused)
+        self.view_cache[node] = (new, 0 if self.mutations.get(base, 0) == 0 else -1)
 
     def _mutation(self, node):
         if node.target is aten.native_batch_norm.default:

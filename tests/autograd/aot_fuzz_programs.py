@@ -6,11 +6,9 @@ cut to MAX_OPS ops, drop the examples that reach a known difference outside
 the aot layer (listed below, each with its reason), and write each program as
 a function returning its values that are neither inputs nor views.
 
-Views are not returned: torch's aot makes outputs that view an intermediate
-again outside the graph when the intermediate is returned too or viewed twice,
-which ours does not (outputs viewing an input, which both make again, are
-covered by the aot corpus and test_aot_api.py). A program whose every value
-is a view returns a clone of its last one.
+Views are returned too, so the fuzzer sees aot make them again outside the
+graph (views of inputs, of other outputs, of an intermediate viewed twice).
+A program whose every value is an input returns a clone of its last one.
 """
 import os
 
@@ -98,12 +96,12 @@ def skip_known_aot_differences(arrays, program):
 
 # ---------------------------------------------------------------- the programs as functions
 def returned_values(arrays, program):
-    """Indices (into the program's values) of what the function returns: no inputs, no views, no repeats;
-    None when every computed value is one of those (the function then returns a clone of the last)."""
+    """Indices (into the program's values) of what the function returns: no inputs, no repeats; None when
+    every computed value is one of those (the function then returns a clone of the last)."""
     inputs, values = run(torch, arrays, program, requires_grad=False)
     chosen, seen = [], set()
     for index, value in enumerate(values[len(inputs):], start=len(inputs)):
-        if value._base is None and id(value) not in seen and not any(value is x for x in inputs):
+        if id(value) not in seen and not any(value is x for x in inputs):
             chosen.append(index)
         seen.add(id(value))
     return chosen or None

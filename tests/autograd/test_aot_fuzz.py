@@ -18,7 +18,7 @@ output. Compared, as tests/autograd/test_aot_corpus.py compares its fixed corpus
 The programs come from aot_fuzz_programs.py, which cuts them to MAX_OPS ops,
 rejects (`assume`) the examples that reach a known difference outside the aot
 layer (listed there with their reasons, so the property tests the layer), and
-writes each as a function returning its values that are neither inputs nor views.
+writes each as a function returning its values that are not inputs (views included).
 """
 import numpy as np
 import pytest
