@@ -178,6 +178,14 @@ def make_fallback(op):
     return fallback
 
 
+def new_empty_strided(x, size, stride, *, dtype=None, **kwargs):
+    """Uninitialised memory: a contiguous one is any buffer we allocate; other strides take the eager kernel,
+    so a later as_strided reads the layout asked for."""
+    if list(stride) == ir.contiguous_strides(size):
+        return P.new_factory(0)(x, size, dtype=dtype)
+    return make_fallback(_overload("new_empty_strided"))(x, size, stride, dtype=dtype, **kwargs)
+
+
 def scan(name):
     """cumsum / cumprod: their eager kernel (torch's CPU inductor has no scan code generation either),
     except over a 0-d tensor, where the scan is a copy, cast to int64 for integers and bools."""
@@ -234,6 +242,7 @@ def _build_table():
         "full": P.full, "zeros": P.factory(0), "ones": P.factory(1), "empty.memory_format": P.factory(0),
         "zeros_like": P.like(0), "ones_like": P.like(1), "empty_like": P.like(0), "full_like": P.full_like,
         "new_zeros": P.new_factory(0), "new_empty": P.new_factory(0), "new_ones": P.new_factory(1),
+        "new_empty_strided": new_empty_strided,
         "new_full": P.new_full, "fill.Scalar": P.fill, "scalar_tensor": P.scalar_tensor,
         "arange.start_step": P.arange, "arange.start": P.arange, "arange.default": P.arange,
         # prims

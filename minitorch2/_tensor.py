@@ -133,6 +133,8 @@ class Tensor:
         "_is_wrapped_number", "__weakref__", "__dict__",
     )
 
+    _replays_views = False  # see FakeTensor
+
     def __new__(cls, *args, **kwargs):
         return object.__new__(cls)
 

@@ -259,6 +259,13 @@ def _shape_methods():
         options = _options(dtype, layout, device, pin_memory, from_tensor=True)
         return _finish(aten.new_full.default(self, _size((size,)), fill_value, **options), requires_grad)
 
+    def new_empty_strided(self, size, stride, *, dtype=None, device=None, requires_grad=False, layout=None,
+                          pin_memory=False):
+        from ._factories import _finish, _options
+
+        options = _options(dtype, layout, device, pin_memory, from_tensor=True)
+        return _finish(aten.new_empty_strided.default(self, list(size), list(stride), **options), requires_grad)
+
     def conversion(dtype):
         return lambda self, memory_format=None: self.to(dtype)
 
@@ -279,7 +286,7 @@ def _shape_methods():
         "short": conversion(_dtype.int16), "byte": conversion(_dtype.uint8), "char": conversion(_dtype.int8),
         "cpu": lambda self: self, "cuda": lambda self, *a, **k: _no_cuda(), "new_tensor": new_tensor,
         "new_zeros": new_sized(aten.new_zeros.default), "new_ones": new_sized(aten.new_ones.default),
-        "new_full": new_full, "new_empty": new_sized(aten.new_empty.default),
+        "new_full": new_full, "new_empty": new_sized(aten.new_empty.default), "new_empty_strided": new_empty_strided,
         "T": property(lambda self: F.permute(self, list(reversed(range(self.dim()))))),
         "mT": property(lambda self: F.transpose(self, -2, -1)),
         "bernoulli": lambda self, *, generator=None: aten.bernoulli.default(self, generator=generator),

@@ -425,6 +425,20 @@ def _new_empty_kernel(self, size, *, dtype=None, layout=None, device=None, pin_m
 new_empty = (_new_empty_kernel, _new_zeros_meta)
 
 
+def _new_empty_strided_kernel(self, size, stride, *, dtype=None, layout=None, device=None, pin_memory=None):
+    np_dtype = (dtype or self.dtype).np
+    span = 1 + sum((n - 1) * s for n, s in zip(size, stride)) if all(size) else 0
+    memory = np.empty(span, np_dtype)
+    return np.lib.stride_tricks.as_strided(memory, size, [s * memory.itemsize for s in stride])
+
+
+def _new_empty_strided_meta(self, size, stride, *, dtype=None, layout=None, device=None, pin_memory=None):
+    return fake_empty(size, dtype or self.dtype, stride)
+
+
+new_empty_strided = (_new_empty_strided_kernel, _new_empty_strided_meta)
+
+
 def _new_full_kernel(self, size, fill_value, *, dtype=None, layout=None, device=None, pin_memory=None):
     return np.full(size, fill_value, (dtype or self.dtype).np)
 

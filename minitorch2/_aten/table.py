@@ -327,6 +327,8 @@ TABLE = [
        "bool? pin_memory=None) -> Tensor", FACTORY, indexing.new_zeros),
     op("new_empty(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
        "bool? pin_memory=None) -> Tensor", FACTORY, indexing.new_empty),
+    op("new_empty_strided(Tensor self, SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, "
+       "Device? device=None, bool? pin_memory=None) -> Tensor", FACTORY, indexing.new_empty_strided),
     op("new_ones(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", FACTORY, indexing.new_ones),
     op("new_full(Tensor self, SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", FACTORY, indexing.new_full),
     # ------------------------------------------------------------ random

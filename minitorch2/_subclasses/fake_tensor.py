@@ -23,6 +23,11 @@ class _FakeStorage:
 
 
 class FakeTensor(Tensor):
+    # autograd remembers the view ops that made a view of a fake tensor and replays them where it would
+    # use as_strided on real memory (CopySlices, a view's regenerated grad_fn), as torch does for tensors
+    # handled in Python (its FakeTensor and FunctionalTensor): the traced graphs hold select, slice, ...
+    _replays_views = True
+
     @classmethod
     def _make(cls, shape, dtype, stride=None, fake_mode=None):
         t = object.__new__(cls)

@@ -25,7 +25,7 @@ import inspect
 from .._dispatch import redispatch_below_autograd, state
 from .._ops import ops
 from .._tensor import Tensor, contiguous_format
-from .graph import Node, SavedTensor, gradient_edge, tensor_metadata
+from .graph import Node, SavedTensor, gradient_edge, tensor_metadata, view_history
 
 
 class Derivative:
@@ -100,13 +100,21 @@ def record(op, args, kwargs):
     plan = _plan(op)
     bound = _bind(op._schema, args, kwargs)
     derivative = op.derivative
-    base_of_view = None
+    base_of_view = self_edge = None
     if op.is_inplace:
         base_of_view = _check_inplace(args[0])
+        # where the gradient of self goes, taken before the op changes self: as torch collects its edges
+        # (a view's history would otherwise be remade, the view being newer than it)
+        self_edge = gradient_edge(args[0])
     # An in-place op overwrites `self`; a formula that reads the original needs a copy made first.
     pre_saved = {}
     if op.is_inplace and derivative is not None and "self" in derivative.params:
-        pre_saved["self"] = redispatch_below_autograd(ops.aten.clone.default, (args[0],), {})
+        if _reads_original_self(derivative, bound):
+            pre_saved["self"] = redispatch_below_autograd(ops.aten.clone.default, (args[0],), {})
+        else:  # only self's shape is read: a stand-in with no memory, which no later write can invalidate
+            from .._subclasses.fake_tensor import FakeTensor
+
+            pre_saved["self"] = FakeTensor._make(args[0].shape, args[0].dtype, args[0].stride())
 
     outputs = redispatch_below_autograd(op, args, kwargs)
     out_list = list(outputs) if isinstance(outputs, (tuple, list)) else [outputs]
@@ -119,7 +127,7 @@ def record(op, args, kwargs):
         node = NotImplementedBackward(op)
     else:
         node = OpBackward(op, derivative, derivative.name or op.grad_fn_name)
-    _connect_inputs(node, plan.tensor_args, bound)
+    _connect_inputs(node, plan.tensor_args, bound, self_edge)
 
     if base_of_view is not None:
         _rebase_view_history(args[0], base_of_view, node)
@@ -130,9 +138,18 @@ def record(op, args, kwargs):
                 out._output_nr = i
                 if out._base is not None:
                     out.__dict__["_grad_fn_version"] = out._version
+        if op.is_view and out_list[0]._replays_views and len(out_list) == 1:
+            _remember_view_ops(out_list[0], args[0], op, args[1:], kwargs)
     if derivative is not None:
         _save(node, plan.saves, bound, out_list, pre_saved, differentiable)
     return outputs
+
+
+def _reads_original_self(derivative, bound):
+    """Whether the formula reads self's value: always, unless it says it does so only for the gradients
+    of some other arguments (`self_value_for`) and none of them needs one."""
+    others = getattr(derivative.fn, "self_value_for", None)
+    return others is None or any(isinstance(bound.get(name), Tensor) and bound[name].requires_grad for name in others)
 
 
 class _Plan:
@@ -172,7 +189,7 @@ def _plan(op):
     return plan
 
 
-def _connect_inputs(node, tensor_args, bound):
+def _connect_inputs(node, tensor_args, bound, self_edge=None):
     edges, metadata, slots, needs = [], [], [], []
     for name, is_list in tensor_args:
         value = bound.get(name)
@@ -184,7 +201,10 @@ def _connect_inputs(node, tensor_args, bound):
             edges.extend(item_edges)
             metadata.extend(tensor_metadata(t) if e is not None else None for t, e in zip(items, item_edges))
         else:
-            edge = gradient_edge(value) if isinstance(value, Tensor) else None
+            if name == "self" and self_edge is not None:
+                edge = self_edge
+            else:
+                edge = gradient_edge(value) if isinstance(value, Tensor) else None
             slots.append(None)
             needs.append(edge is not None)
             edges.append(edge)
@@ -241,15 +261,32 @@ def _check_inplace(target):
     return base
 
 
+def _remember_view_ops(view, source, op, rest, kwargs):
+    """Keep on `view` the view ops that made it from its base (source's, then this one), to replay."""
+    if source._base is None:
+        view.__dict__["_view_ops"] = [(op, rest, kwargs)]
+    elif "_view_ops" in source.__dict__:
+        view.__dict__["_view_ops"] = source.__dict__["_view_ops"] + [(op, rest, kwargs)]
+
+
+def replay_view_ops(view, tensor):
+    """The view ops that made `view` from its base, applied to `tensor` (None if they were not kept)."""
+    chain = view.__dict__.get("_view_ops")
+    if chain is None:
+        return None
+    for op, rest, kwargs in chain:
+        tensor = op(tensor, *rest, **kwargs)
+    return tensor
+
+
 def _rebase_view_history(view, base, op_node):
     """An in-place op on a view changes its base: the base's new grad_fn is CopySlices
     (gradient of the base = old gradient outside the view, op's gradient inside), and the
-    view becomes an as_strided window onto the base's new history."""
+    view becomes a window onto the base's new history (see graph.view_history)."""
     copy_slices = CopySlices(base, view, op_node, gradient_edge(base))
     base.grad_fn = copy_slices
     base._output_nr = 0
-    view.grad_fn = AsStridedBackward(base, view)
-    view._output_nr = 0
+    view.grad_fn, view._output_nr = view_history(view)
     view.__dict__["_grad_fn_version"] = view._version
 
 
@@ -258,19 +295,28 @@ class CopySlices(Node):
 
     def __init__(self, base, view, op_node, base_edge):
         super().__init__()
-        self.base_geometry = (tuple(base.shape), base.stride(), base.storage_offset())
+        self.base_geometry = (list(base.shape), list(base.stride()), base.storage_offset())
         self.view_geometry = (tuple(view.shape), view.stride(), view.storage_offset() - base.storage_offset())
+        self.view = view.detach() if "_view_ops" in view.__dict__ else None  # (keeps the view ops to replay)
+        if self.view is not None:
+            self.view.__dict__["_view_ops"] = view.__dict__["_view_ops"]
         self.op_node = op_node
         self.next_functions = ((base_edge or (None, 0)),) + tuple(op_node.next_functions[1:])
         self.input_metadata = (tensor_metadata(base) if base_edge else None,) + tuple(op_node.input_metadata[1:])
 
     def apply(self, grads):
+        """As torch's: the gradient copied into a tensor laid out as the base, the window the view sees of
+        it (the view's own ops replayed, or as_strided) replaced by the in-place op's gradient."""
         aten = ops.aten
         grad = grads[0]
-        result = aten.clone.default(grad, memory_format=contiguous_format)
-        size, stride, offset = self.view_geometry
-        window = aten.as_strided.default(result, list(size), list(stride), offset)
-        op_grads = self.op_node.apply([aten.clone.default(window)])
+        size, stride, _ = self.base_geometry
+        result = aten.new_empty_strided.default(grad, size, stride)
+        aten.copy_.default(result, grad)
+        window = replay_view_ops(self.view, result) if self.view is not None else None
+        if window is None:
+            size, stride, offset = self.view_geometry
+            window = aten.as_strided.default(result, list(size), list(stride), offset)
+        op_grads = self.op_node.apply([aten.clone.default(window, memory_format=contiguous_format)])
         if op_grads[0] is not None:
             aten.copy_.default(window, op_grads[0])
         else:

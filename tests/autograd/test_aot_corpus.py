@@ -38,8 +38,6 @@ FUNCTIONALIZATION = "functionalization of running stats"
 GRAPH_MISMATCHES = {
     "batchnorm2d_train": FUNCTIONALIZATION + ": the partition saves the stats' inputs and recomputes "
                          "_native_batch_norm_legit_functional in the backward, where torch saves its outputs 3 and 4",
-    "inplace_on_view": "CopySlices: torch copies the grad into new_empty_strided and replays the view's own op "
-                       "(select, then select_scatter); ours clones and uses as_strided / as_strided_scatter",
 }
 
 # programs whose values cannot match yet either

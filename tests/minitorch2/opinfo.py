@@ -1293,6 +1293,13 @@ def new_factory_samples(m):
     yield S(m.t((3, 4)), [3], dtype=DT("int64"))
 
 
+def new_empty_strided_samples(m):
+    yield S(m.t((3, 4)), [2, 3], [3, 1])
+    yield S(m.t((3, 4)), [3, 4], [1, 3])  # column-major
+    yield S(m.t((2, 3)), [2, 0], [1, 1], dtype=DT("float64"))
+    yield S(m.t(()), [], [])
+
+
 def new_full_samples(m):
     yield S(m.t((3, 4)), [2, 3], 2)
     yield S(m.t(()), [], 1)
@@ -1551,6 +1558,7 @@ OP_DB = [
     OpInfo("full_like.default", full_like_samples, grad=False),
     OpInfo("new_zeros.default", new_factory_samples, grad=False),
     OpInfo("new_empty.default", new_factory_samples, values=False, grad=False),
+    OpInfo("new_empty_strided.default", new_empty_strided_samples, values=False, grad=False),
     OpInfo("new_ones.default", new_factory_samples, grad=False),
     OpInfo("new_full.default", new_full_samples, grad=False),
 ]
