@@ -219,6 +219,28 @@ def test_grad_runs_only_the_nodes_leading_to_its_inputs():
     assert ran[0] == ran[1] == ["AddBackward0"]
 
 
+IN_PLACE_ON_VIEWS = {
+    "row_of_a_transposed_copy": lambda x: (lambda y: (y[0].mul_(3), y)[1])(x.t().clone()),  # base strides (1, 4)
+    "column_slice": lambda x: (lambda y: (y[:, 1:3].add_(y[:, :2]), y)[1])(x * 2),
+    "select_of_a_permuted_copy": lambda x: (lambda y: (y[1].div_(4), y)[1])(x.reshape(2, 2, 3).permute(2, 0, 1).clone()),
+    "two_writes": lambda x: (lambda y: (y[0].mul_(3), y.t()[2].add_(y[:, 0]), y)[2])(x.clone()),
+}
+
+
+@pytest.mark.parametrize("name", sorted(IN_PLACE_ON_VIEWS))
+def test_in_place_on_a_view_gives_torchs_gradients(name):
+    """CopySlices puts the in-place op's gradient in the view's window of a gradient laid out as the base
+    (which need not be contiguous: a copy of a transposed tensor keeps its strides)."""
+    fn = IN_PLACE_ON_VIEWS[name]
+    (x_o, x_t), = leaves((3, 4))
+    weights = np.arange(12, dtype=np.float32)
+    out_o, out_t = fn(x_o), fn(x_t)
+    (out_o * mt.from_numpy(weights.reshape(out_o.shape))).sum().backward()
+    (out_t * torch.from_numpy(weights.reshape(tuple(out_t.shape)))).sum().backward()
+    assert out_o.grad_fn.name() == torch_name(out_t.grad_fn)
+    assert_close(x_o.grad, x_t.grad)
+
+
 # ---------------------------------------------------------------- higher order
 HIGHER = {
     "tanh": lambda x, y: x.tanh(),
