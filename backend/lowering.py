@@ -243,7 +243,7 @@ def _build_table():
         "zeros_like": P.like(0), "ones_like": P.like(1), "empty_like": P.like(0), "full_like": P.full_like,
         "new_zeros": P.new_factory(0), "new_empty": P.new_factory(0), "new_ones": P.new_factory(1),
         "new_empty_strided": new_empty_strided,
-        "new_full": P.new_full, "fill.Scalar": P.fill, "scalar_tensor": P.scalar_tensor,
+        "new_full": P.new_full, "fill.Scalar": P.fill, "fill.Tensor": P.fill_tensor, "scalar_tensor": P.scalar_tensor,
         "arange.start_step": P.arange, "arange.start": P.arange, "arange.default": P.arange,
         # prims
         "prims::convert_element_type": P.convert_element_type, "prims::iota": P.iota, "prims::fma": P.fma,

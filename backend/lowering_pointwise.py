@@ -426,6 +426,11 @@ def fill(x, value):
     return full(x.get_size(), value, dtype=x.dtype)
 
 
+def fill_tensor(x, value):
+    """x's shape filled with the one element of the 0-d tensor `value`, cast to x's dtype."""
+    return pointwise(lambda _, v: v, x, value, compute_dtype=x.dtype)
+
+
 def scalar_tensor(value, *, dtype=None, **_):
     return full([], value, dtype=dtype or _dtype.get_default_dtype())
 

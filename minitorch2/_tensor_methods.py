@@ -8,6 +8,8 @@ index calls PyTorch makes, and `__setitem__` into copy_/fill_/index_put_.
 """
 import builtins
 
+import numpy as np
+
 from . import _dtype
 from . import _functions as F
 from ._ops import ops
@@ -382,17 +384,33 @@ def getitem(self, index):
 
 
 def setitem(self, index, value):
+    """As torch's: a Python number first becomes a 0-d tensor of self's dtype made from data (lift_fresh),
+    the basic indices then take views, and the value goes in by index_put_ (advanced indices) or _copy_to."""
+    if not isinstance(value, Tensor):
+        value = aten.lift_fresh.default(Tensor._from_numpy(np.array(value).astype(self.dtype.np), self.dtype))
     index = _normalize_index(index)
     target, advanced = _apply_basic(self, index)
     if advanced:
-        if not isinstance(value, Tensor):
-            value = aten.scalar_tensor.default(value, dtype=self.dtype)
         aten.index_put_.default(target, _indices_list(advanced), value.to(self.dtype) if value.dtype is not self.dtype else value)
         return
-    if isinstance(value, Tensor):
+    _copy_to(target, value)
+
+
+def _copy_to(target, value):
+    """torch's copy_to: copy_ when the shapes agree, fill_ from a 0-d value, else the value without its
+    leading 1s, expanded to the target, then copy_."""
+    if tuple(target.shape) == tuple(value.shape):
         aten.copy_.default(target, value)
+    elif value.dim() == 0:
+        aten.fill_.Tensor(target, value)
     else:
-        aten.fill_.Scalar(target, value)
+        sizes = list(value.shape)
+        while sizes and sizes[0] == 1:
+            sizes.pop(0)
+        value = aten.view.default(value, sizes)
+        if tuple(value.shape) != tuple(target.shape):
+            value = aten.expand.default(value, list(target.shape))
+        aten.copy_.default(target, value)
 
 
 def install():

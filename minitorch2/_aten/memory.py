@@ -45,12 +45,14 @@ def _copy_meta(self, src, non_blocking=False):
 copy_ = (_copy_kernel, _copy_meta)
 
 
+def _check_fill_value(value):
+    if value.dim() != 0:
+        raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with {value.dim()} dimensions.")
+
+
 def _fill_kernel(self, value):
     if isinstance(value, Tensor):
-        if value.dim() != 0:
-            raise RuntimeError(
-                f"fill_ only supports 0-dimension value tensor but got tensor with {value.dim()} dimensions."
-            )
+        _check_fill_value(value)
         value = value._np
     return _write(self, value)
 
@@ -232,4 +234,17 @@ def _like_self(kernel):
 
 copy = (_copy_functional_kernel, _copy_functional_meta)  # copy_ into clone_preserve_strides(self), as ATen
 fill = _like_self(lambda self, value: np.full(tuple(self.shape), value, self.dtype.np))
+
+
+def _fill_tensor_kernel(self, value):
+    _check_fill_value(value)
+    return with_strides(np.full(tuple(self.shape), value._np, self.dtype.np), preserve_format_strides(self))
+
+
+def _fill_tensor_meta(self, value):
+    _check_fill_value(value)
+    return _like_self_meta(self)
+
+
+fill_tensor = (_fill_tensor_kernel, _fill_tensor_meta)
 zero = _like_self(lambda self: np.zeros(tuple(self.shape), self.dtype.np))

@@ -200,6 +200,8 @@ TABLE = [
     # ------------------------------------------------------------ functional forms of in-place ops (functionalization)
     op("copy(Tensor self, Tensor src, bool non_blocking=False) -> Tensor", CORE, memory.copy, ds.copy),
     op("fill.Scalar(Tensor self, Scalar value) -> Tensor", CORE, memory.fill, lambda grad: d.aten.zeros_like.default(grad)),
+    op("fill.Tensor(Tensor self, Tensor value) -> Tensor", CORE, memory.fill_tensor,
+       lambda grad: (d.aten.zeros_like.default(grad), d.aten.sum.default(grad)), grad_fn="FillBackward1"),
     op("zero(Tensor self) -> Tensor", CORE, memory.zero, lambda grad: d.aten.zeros_like.default(grad)),
     op("slice_scatter(Tensor self, Tensor src, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor",
        CORE, indexing.slice_scatter, ds.slice_scatter),

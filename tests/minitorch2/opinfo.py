@@ -1454,6 +1454,7 @@ OP_DB = [
     OpInfo("index_put_.default", index_put_samples),
     OpInfo("copy.default", copy_samples, grad=False),  # torch: aten::copy has no derivative (minitorch2's has one)
     OpInfo("fill.Scalar", fill_scalar_samples),
+    OpInfo("fill.Tensor", fill_tensor_samples),
     OpInfo("zero.default", inplace_unary()),
     # ------------------------------------------------------------ reductions
     OpInfo("sum.default", reduction_full_samples(dtype_kw=True)),

@@ -292,6 +292,39 @@ def test_setitem_casts_and_broadcasts_values():
     assert_same(ours, theirs)
 
 
+def _dispatched(lib, fn):
+    """The aten ops fn dispatches, as a TorchDispatchMode of lib sees them."""
+    from minitorch2.utils._python_dispatch import TorchDispatchMode as OurMode
+    from torch.utils._python_dispatch import TorchDispatchMode as TorchMode
+
+    mode_class = TorchMode if lib is torch else OurMode
+    seen = []
+
+    class Recorder(mode_class):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            seen.append(str(func))
+            return func(*args, **(kwargs or {}))
+
+    with Recorder():
+        fn()
+    return seen
+
+
+@pytest.mark.parametrize("assign", [
+    lambda lib, y: y.__setitem__((slice(None), 1), 0),  # a number: lift_fresh, then fill_.Tensor
+    lambda lib, y: y.__setitem__((1, 2), 7),  # into a 0-d target: copy_
+    lambda lib, y: y.__setitem__([0, 2], 1.5),  # advanced: index_put_
+    lambda lib, y: y.__setitem__(Ellipsis, 1),
+    lambda lib, y: y.__setitem__(slice(0, 1), lib.ones(1, 1, 4)),  # leading 1s dropped, then expand
+    lambda lib, y: y.__setitem__(0, lib.ones(1, 4, dtype=lib.float64)),
+], ids=["scalar", "scalar_into_0d", "advanced", "ellipsis", "expanded_value", "value_with_leading_1"])
+def test_setitem_dispatches_torchs_ops(assign):
+    """What a traced graph records for `y[...] = v` (Dynamo's setitem, aot_function) follows from these."""
+    ours, theirs = both(arr(3, 4))
+    assert _dispatched(mt, lambda: assign(mt, ours)) == _dispatched(torch, lambda: assign(torch, theirs))
+    assert_same(ours, theirs)
+
+
 @pytest.mark.parametrize("index", [(5,), (0, 0, 0), (slice(None), 9)])
 def test_index_errors(index):
     ours, theirs = both(arr(4, 5))
