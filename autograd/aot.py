@@ -144,8 +144,9 @@ class _CompiledFunction:
         if not self.aliases:
             return outs
         outs = list(outs)
+        bases = {"input": args, "output": outs, "base": outs[self.num_outputs:]}
         for i, (kind, position, views) in self.aliases.items():
-            out = args[position] if kind == "input" else outs[position if kind == "output" else self.num_outputs + position]
+            out = bases[kind][position]
             for op, rest, kwargs in views:
                 out = op(out, *rest, **kwargs)
             outs[i] = out
@@ -185,8 +186,7 @@ class CompiledFunction(Function):
         ctx.save_for_backward(*out[num_outs:])
         # no output is a view (of the compiled function's intermediates): autograd would take an in-place change
         # of one for a change of that intermediate, which has no history; aliases are made again from them
-        outs = [minitorch2.ops.aten._unsafe_view.default(o, list(o.shape)) if isinstance(o, Tensor) and o._base is not None else o
-                for o in [new_values[i] for i in compiled.grad_mutated] + out[:num_outs]]
+        outs = [_plain(o) for o in [new_values[i] for i in compiled.grad_mutated] + out[:num_outs]]
         for o, differentiable in zip(outs, compiled.output_grad_mask):
             if not differentiable:
                 ctx.mark_non_differentiable(o)
@@ -200,6 +200,13 @@ class CompiledFunction(Function):
         bw = compiled.backward_compiled(saved + tangents)
         input_grads = _as_list(_call_compiled(bw, saved + tangents))
         return (None, *input_grads)
+
+
+def _plain(t):
+    """t, or when it is a view, the same memory as a tensor that is not one (torch's _unsafe_view)."""
+    if isinstance(t, Tensor) and t._base is not None:
+        return minitorch2.ops.aten._unsafe_view.default(t, list(t.shape))
+    return t
 
 
 def _eliminate_dead_code(gm):
@@ -233,8 +240,7 @@ def _functionalize_joint(joint, grad_mutated):
 def _trace_outputs(fn, args):
     """fn's outputs, run on fake copies of args; the aliased ones, {output position: (kind, position, view
     ops)}; the intermediate bases they view; and the positions of the inputs fn changed in place. As
-    torch's aot sorts them, an output that view ops made
-    from
+    torch's aot sorts them, an output that view ops made from
       - an input fn does not modify (or is that input: no ops) is ("input", the input's position, ops);
       - another output is ("output", its position, ops);
       - an intermediate that other outputs view too (and that needs grad) is ("base", k, ops), the
