@@ -236,6 +236,8 @@ class _Functionalizer:
             metas = list(node.meta.get("val", ())) + [running_mean.meta.get("val"), running_var.meta.get("val")]
             for item, meta_source in zip(items, map(_meta_of, metas)):
                 item.meta.update(meta_source)
+                if "partitioner_tag" in node.meta:  # the new running stats are forward values too
+                    item.meta["partitioner_tag"] = node.meta["partitioner_tag"]
             self._write(running_mean, items[3])
             self._write(running_var, items[4])
             self.projections[node] = items[:3]

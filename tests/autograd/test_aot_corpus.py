@@ -33,12 +33,8 @@ from .programs import PROGRAMS, RANDOM
 
 pytestmark = pytest.mark.aot
 
-FUNCTIONALIZATION = "functionalization of running stats"
 # program -> why its graphs differ from torch's
-GRAPH_MISMATCHES = {
-    "batchnorm2d_train": FUNCTIONALIZATION + ": the partition saves the stats' inputs and recomputes "
-                         "_native_batch_norm_legit_functional in the backward, where torch saves its outputs 3 and 4",
-}
+GRAPH_MISMATCHES = {}
 
 # programs whose values cannot match yet either
 NOT_SUPPORTED = {}
