@@ -19,7 +19,9 @@ calls `types.FunctionType(transformed_code, fn.__globals__, closure=...)`
 with the call's own arguments, and the resume functions that code calls come
 back through `call_compiled`, so they get their own cache entries and guards.
 Where Dynamo gives up on a frame, the entry runs it eagerly (with the reason
-recorded); with nopython/fullgraph the first break raises `Unsupported`.
+recorded); with nopython/fullgraph the first break raises `Unsupported`. A
+frame that runs to its return without one op for the graph is not compiled,
+and as Dynamo does, neither is any later call of its code (SKIPPED_CODE).
 """
 import functools
 import inspect
@@ -41,6 +43,7 @@ from .symbolic_convert import InstructionTranslator
 log = logging.getLogger("frontend")
 
 CACHE = {}  # code object -> [CacheEntry]
+SKIPPED_CODE = set()  # code objects whose first translation traced no op: every call runs eagerly
 _state = threading.local()
 
 
@@ -49,7 +52,7 @@ class CacheEntry:
     by a graph break (transformed_code, see resume.py), or an eager fallback (neither)."""
 
     def __init__(self, guard_fn, backend, compiled=None, input_sources=(), plan=None, graph=None, break_reason=None,
-                 transformed_code=None):
+                 transformed_code=None, skip_code=False):
         self.guard_fn = guard_fn
         self.backend = backend
         self.compiled = compiled
@@ -60,6 +63,7 @@ class CacheEntry:
         self.graph = graph  # the GraphModule handed to the backend (None: no graph had ops)
         self.break_reason = break_reason
         self.transformed_code = transformed_code
+        self.skip_code = skip_code  # no op traced: this call and all later ones run eagerly
 
     def run(self, fn, args, kwargs, L, G):
         if self.transformed_code is not None:
@@ -162,6 +166,10 @@ def translate(fn, L, backend, nopython):
         reason = f"{reason}; {explain_reason(why_not)} [{why_not}]" if why_not != e.code else reason
         return CacheEntry(tx.output.guards.compile(), backend, break_reason=reason)
     og = tx.output
+    if not og.op_count() and not nopython:
+        # as Dynamo's SkipFrame("No ops traced"): the frame runs eagerly, and so do later calls of its code
+        log.info("skipping %s: no ops traced", fn.__qualname__)
+        return CacheEntry(og.guards.compile(), backend, skip_code=True)
     compiled = compile_graph(fn, gm, og, backend)
     if compiled is None:
         return CacheEntry(og.guards.compile(), backend, break_reason="backend failed")
@@ -202,9 +210,9 @@ def _translate_until_break(fn, L, backend, nopython, e, reason):
 
 
 def compile_graph(fn, gm, og, backend, name=None):
-    """The backend's callable for gm; graphs without calls are not handed over (Dynamo's rule).
+    """The backend's callable for gm; a graph without calls or outputs is not handed over (Dynamo's rule).
     None when the backend failed and config.suppress_errors says to run eagerly."""
-    if og.op_count() == 0:
+    if og.op_count() == 0 and not og.outputs:
         return gm.forward
     _logging.log_graph("graph_code", name or _logging.next_graph_name(), gm)
     try:
@@ -231,6 +239,9 @@ def call_compiled(fn, args, kwargs, backend, nopython):
         return fn(*args, **kwargs)
     fn = original_function(fn)  # a function `with optimize()` routed: compile its real code, not the trampoline
     code = fn.__code__
+    if code in SKIPPED_CODE:
+        with _disabled():
+            return fn(*args, **kwargs)
     L = frame_locals(fn, args, kwargs)
     G = fn.__globals__
     entries = CACHE.setdefault(code, [])
@@ -253,7 +264,10 @@ def call_compiled(fn, args, kwargs, backend, nopython):
         log.info("recompiling %s: %s", code.co_name, failed)
     entry = translate_logged(fn, L, backend, nopython, entries)
     entry.recompile_reason = failed if entries else None
-    entries.append(entry)
+    if entry.skip_code:
+        SKIPPED_CODE.add(code)
+    else:
+        entries.append(entry)
     for observer in _observers:
         observer(entry)
     with _logging.compile_context(code, len(entries) - 1):  # backends like aot_eager compile at the first run
@@ -365,4 +379,5 @@ def disable(fn=None, recursive=True):
 def reset():
     """Forget every compiled entry (as torch._dynamo.reset()); log frame ids count from 0 again."""
     CACHE.clear()
+    SKIPPED_CODE.clear()
     _logging.reset_ids()

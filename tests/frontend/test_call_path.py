@@ -85,3 +85,30 @@ def test_binder_matches_python_binding():
         eval_frame.frame_locals(_scaled, (), {})
     assert eval_frame.frame_locals(_wrapped, (1,), {"scale": 3}) == \
         {"args": (1,), "kwargs": {"scale": 3}, "fn": _wrapped.__wrapped__}
+
+
+def _input_or_sum(x, bias=None):
+    return x if bias is None else x + bias
+
+
+@pytest.mark.parametrize("fullgraph", [False, True])
+def test_a_frame_with_no_ops_is_skipped_for_good_as_dynamo_skips_it(fullgraph):
+    """Dynamo's SkipFrame("No ops traced"): the first call returns its input, so its code object is
+    never compiled again, even for calls that would add; under fullgraph the empty graph is compiled.
+    Frame counts per call, against Dynamo's."""
+    import torch
+    from torch._dynamo.testing import CompileCounter as TorchCompileCounter
+
+    counts = []
+    for lib, counter, reset in ((minitorch2, CompileCounter(), frontend.reset),
+                                (torch, TorchCompileCounter(), torch._dynamo.reset)):
+        reset()
+        compiled = lib.compile(_input_or_sum, backend=counter, fullgraph=fullgraph)
+        seen = []
+        for args in [(lib.ones(2),), (lib.ones(2), lib.ones(2)), (lib.ones(2),)]:
+            assert compiled(*args).tolist() == _input_or_sum(*args).tolist()
+            seen.append(counter.frame_count)
+        counts.append(seen)
+    assert counts[0] == counts[1] == ([1, 2, 2] if fullgraph else [0, 0, 0])
+    frontend.reset()
+    assert not eval_frame.SKIPPED_CODE
