@@ -226,7 +226,21 @@ def compile_graph(fn, gm, og, backend, name=None):
 
 def compiled_function(fn, backend, nopython):
     """fn, but each call goes through the compile wrapper: what a graph break's natively-run call
-    uses so the callee's frame is captured, as Dynamo's frame callback captures nested frames."""
+    uses so the callee's frame is captured, as Dynamo's frame callback captures nested frames.
+    A function decorated with no_grad() (or another grad mode) keeps its decorator's frame out: Dynamo
+    skips the decorator's file (torch/utils/_contextlib.py) and captures the frame it calls."""
+    grad_mode = getattr(fn, "_grad_mode_context", None)
+    if grad_mode is not None:
+        context_class, context_args = grad_mode
+        inner = compiled_function(fn.__wrapped__, backend, nopython)
+
+        @functools.wraps(fn)
+        def in_grad_mode(*args, **kwargs):
+            with context_class(*context_args):
+                return inner(*args, **kwargs)
+
+        return in_grad_mode
+
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         return call_compiled(fn, args, kwargs, backend, nopython)

@@ -26,6 +26,7 @@ class _GradModeContext:
             with self.__class__(*self._ctor_args):
                 return fn(*args, **kwargs)
 
+        wrapper._grad_mode_context = (self.__class__, self._ctor_args)  # what the frontend re-creates
         return wrapper
 
     _ctor_args = ()

@@ -52,11 +52,6 @@ RESUME_PENDING = {}
 
 # Other known count differences: name -> reason (strict xfail; translator gaps and Dynamo quirks).
 COUNT_DIFFS = {
-    "b_break_in_no_grad_helper": "a graph break inside a @no_grad()-decorated helper: Dynamo skips torch's decorator "
-                                 "wrapper frame and captures the helper's own frame around the break (3 graphs: "
-                                 "x * 3, y + 1, then the caller's x + 1); we translate the wrapper "
-                                 "(minitorch2/autograd/grad_mode.py), whose frame yields a graph holding only the "
-                                 "grad-mode switches, and the helper's ops run uncaptured (2 graphs; values match)",
     "r_shape_auto_dynamic": "automatic dynamic shapes: after one size change Dynamo compiles a dynamic graph "
                             "(frame counts [1, 2, 2]); we compile one more static graph ([1, 2, 3])",
 }
