@@ -58,9 +58,11 @@ class FakeTensorMode(TorchDispatchMode):
             return cached[1]
         fake = FakeTensor._make(tensor.shape, tensor.dtype, tensor.stride(), self)
         fake._offset = tensor.storage_offset()
-        if tensor.requires_grad and not tensor.is_leaf:  # a non-leaf stays one (in-place ops on it are allowed),
+        # a non-leaf stays one (so in-place ops on it are allowed), its history not recorded, as PyTorch's
+        # meta converter makes it
+        if tensor.requires_grad and not tensor.is_leaf:
             fake.grad_fn = DelayedError("the history of a fake tensor made from a non-leaf was not recorded")
-        else:  # its history unrecorded, as PyTorch's meta converter makes it
+        else:
             fake._requires_grad = tensor.requires_grad
         # weakly: a fake (kept in graphs' node.meta) must not keep the real tensor alive
         self._memo[key] = (weakref.ref(tensor, lambda _, memo=self._memo: memo.pop(key, None)), fake)

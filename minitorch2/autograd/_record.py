@@ -270,10 +270,13 @@ def _remember_view_ops(view, source, op, rest, kwargs):
 
 
 def replay_view_ops(view, tensor):
-    """The view ops that made `view` from its base, applied to `tensor` (None if they were not kept)."""
+    """The view ops that made `view` from its base (see _remember_view_ops), applied to `tensor`; None if
+    they were not kept."""
     chain = view.__dict__.get("_view_ops")
-    if chain is None:
-        return None
+    return None if chain is None else _replay(chain, tensor)
+
+
+def _replay(chain, tensor):
     for op, rest, kwargs in chain:
         tensor = op(tensor, *rest, **kwargs)
     return tensor
@@ -297,9 +300,7 @@ class CopySlices(Node):
         super().__init__()
         self.base_geometry = (list(base.shape), list(base.stride()), base.storage_offset())
         self.view_geometry = (tuple(view.shape), view.stride(), view.storage_offset() - base.storage_offset())
-        self.view = view.detach() if "_view_ops" in view.__dict__ else None  # (keeps the view ops to replay)
-        if self.view is not None:
-            self.view.__dict__["_view_ops"] = view.__dict__["_view_ops"]
+        self.view_ops = view.__dict__.get("_view_ops")
         self.op_node = op_node
         self.next_functions = ((base_edge or (None, 0)),) + tuple(op_node.next_functions[1:])
         self.input_metadata = (tensor_metadata(base) if base_edge else None,) + tuple(op_node.input_metadata[1:])
@@ -312,7 +313,7 @@ class CopySlices(Node):
         size, stride, _ = self.base_geometry
         result = aten.new_empty_strided.default(grad, size, stride)
         aten.copy_.default(result, grad)
-        window = replay_view_ops(self.view, result) if self.view is not None else None
+        window = _replay(self.view_ops, result) if self.view_ops is not None else None
         if window is None:
             size, stride, offset = self.view_geometry
             window = aten.as_strided.default(result, list(size), list(stride), offset)
