@@ -81,9 +81,10 @@ class _CompiledFunction:
         aot_id = _logging.next_id("aot")  # "Forward graph 0", as MINITORCH2_LOGS=aot_graphs titles it
         fake_outputs, self.aliases, fake_bases, mutated = _trace_outputs(fn, args)
         self.num_outputs = len(_as_list(fake_outputs))
-        # inputs that require grad and that fn changes in place: their new values leave the compiled function as
-        # outputs (with tangents) and are copied in outside it, so autograd records the copy (CopyBackwards)
-        self.grad_mutated = [i for i in mutated if self.grad_inputs[i]]
+        # inputs fn changes in place to a value that requires grad (an input that did, or one given a value
+        # that does): their new values leave the compiled function as outputs (with tangents) and are copied
+        # in outside it, so autograd records the copy (CopyBackwards)
+        self.grad_mutated = [i for i, needs_grad in mutated.items() if needs_grad]
         # As PyTorch's aot: inputs that require grad but no output that does make an inference graph (an output
         # viewing an input does not count: it is made again outside the graph, with its own grad_fn).
         no_output_needs_grad = not self.grad_mutated and not any(
@@ -96,9 +97,6 @@ class _CompiledFunction:
             self.num_bases = 0
             forward = make_fx(_flat_fn(fn), decompositions, tracing_mode="fake")(*args)
             forward, self.mutated_inputs = functionalize_graph(forward)
-            if any(self.grad_inputs[i] for i in self.mutated_inputs) and minitorch2.is_grad_enabled():
-                raise NotImplementedError("aot_function: an input that requires grad is mutated in place; "
-                                          "minitorch2 does not compile that yet")
             _eliminate_dead_code(forward)
             _logging.log_graph("aot_graphs", f"Forward graph {aot_id}", forward)
             self.compiled_fw = (inference_compiler or fw_compiler)(forward, list(args))
@@ -130,10 +128,10 @@ class _CompiledFunction:
 
     def write_back(self, args, out):
         """The runtime epilogue of functionalization: mutated inputs receive their new values (but for those
-        that require grad, which __call__ copies in under autograd); returns the other outputs."""
+        whose new values require grad, which __call__ copies in under autograd); returns the other outputs."""
         with minitorch2.no_grad():
             for i, value in zip(self.mutated_inputs, out):
-                if not self.grad_inputs[i]:
+                if i not in self.grad_mutated:
                     args[i].copy_(value)
         return out[len(self.mutated_inputs):]
 
@@ -184,9 +182,14 @@ class CompiledFunction(Function):
         ctx.compiled = compiled
         num_outs = compiled.num_outputs + compiled.num_bases
         ctx.save_for_backward(*out[num_outs:])
-        # no output is a view (of the compiled function's intermediates): autograd would take an in-place change
-        # of one for a change of that intermediate, which has no history; aliases are made again from them
-        outs = [_plain(o) for o in [new_values[i] for i in compiled.grad_mutated] + out[:num_outs]]
+        # no differentiable output is a view (of the compiled function's intermediates): autograd would take an
+        # in-place change of one for a change of that intermediate, which has no history; aliases are made again
+        outs = []
+        for o, differentiable in zip([new_values[i] for i in compiled.grad_mutated] + out[:num_outs],
+                                     compiled.output_grad_mask):
+            if isinstance(o, Tensor) and any(o is earlier for earlier in outs):  # one tensor returned twice:
+                o = minitorch2.ops.aten.alias.default(o)  # two outputs, each with its own autograd metadata
+            outs.append(_plain(o) if differentiable else o)
         for o, differentiable in zip(outs, compiled.output_grad_mask):
             if not differentiable:
                 ctx.mark_non_differentiable(o)
@@ -239,9 +242,11 @@ def _functionalize_joint(joint, grad_mutated):
 
 def _trace_outputs(fn, args):
     """fn's outputs, run on fake copies of args; the aliased ones, {output position: (kind, position, view
-    ops)}; the intermediate bases they view; and the positions of the inputs fn changed in place. As
+    ops)}; the intermediate bases they view; and {position: whether its new value requires grad} for the
+    inputs fn changed in place. As
     torch's aot sorts them, an output that view ops made from
-      - an input fn does not modify (or is that input: no ops) is ("input", the input's position, ops);
+      - an input (or is that input: no ops) is ("input", the input's position, ops), made again after the
+        input received what fn wrote into it;
       - another output is ("output", its position, ops);
       - an intermediate that other outputs view too (and that needs grad) is ("base", k, ops), the
         intermediate being the k-th base;
@@ -252,9 +257,7 @@ def _trace_outputs(fn, args):
     recorder = _ViewRecorder()
     with mode, recorder:
         outputs = fn(*fake_args)
-    positions = {id(a): i for i, (a, version) in enumerate(zip(fake_args, versions))
-                 if isinstance(a, Tensor) and a._version == version}
-    arg_ids = {id(a) for a in fake_args}
+    positions = {id(a): i for i, a in enumerate(fake_args) if isinstance(a, Tensor)}
     outs = _as_list(outputs)
     out_positions = {id(o): i for i, o in enumerate(outs)}
     aliases, views_of = {}, {}
@@ -264,22 +267,22 @@ def _trace_outputs(fn, args):
             aliases[i] = ("input", positions[id(root)], views)
         elif views and out_positions.get(id(root), i) != i:
             aliases[i] = ("output", out_positions[id(root)], views)
-        elif views and id(root) not in arg_ids and root.requires_grad:
+        elif views and root.requires_grad:
             views_of.setdefault(id(root), (root, []))[1].append((i, views))
     bases = []
     for root, viewers in views_of.values():
         if len(viewers) > 1:  # an intermediate one output views is no alias to track: torch's _unsafe_view
             aliases.update({i: ("base", len(bases), views) for i, views in viewers})
             bases.append(root)
-    mutated = [i for i, (a, version) in enumerate(zip(fake_args, versions))
-               if isinstance(a, Tensor) and a._version != version]
+    mutated = {i: a.requires_grad for i, (a, version) in enumerate(zip(fake_args, versions))
+               if isinstance(a, Tensor) and a._version != version}
     return outputs, aliases, bases, mutated
 
 
 def _with_fresh_inputs(fn, mutated):
-    """fn on clones of the inputs at positions `mutated` (that require grad: changed in place, they would
-    lose the gradient path to the input itself), their new values returned before its outputs; as torch's
-    joint clones them."""
+    """fn on clones of the inputs at positions `mutated` (changed in place to values that require grad: a
+    primal changed in place would lose the gradient path to itself), their new values returned before
+    its outputs; as torch's joint clones them."""
     if not mutated:
         return fn
 

@@ -325,19 +325,52 @@ def test_frontend_graph_changing_a_non_leaf_input_in_place_has_no_graph_break():
     assert (counter.frame_count, counter.op_count) == (1, 2)  # relu_ and mul in one graph
 
 
-def test_output_viewing_an_input_the_function_modifies_keeps_its_gradient():
-    """Not made again (torch replays the view after its mutation epilogue, ours returns the compiled
-    function's output, CompiledFunctionBackward), but its gradient reaches what was added in."""
+def test_output_viewing_an_input_the_function_modifies_is_made_again_after_the_write_back():
+    """As torch's: the view is replayed on the input once it holds what fn wrote into it, so it is a view
+    of the input (ViewBackward0) and its gradient reaches what was added in."""
     from functorch.compile import aot_function as torch_aot_function, nop
 
     def fn(x, y):
         x.add_(y)
         return x.view(6), y * 2
 
-    grads = []
+    seen = []
     for lib, aot, compiler in ((minitorch2, aot_function, lambda gm, _: gm), (torch, torch_aot_function, nop)):
         x, y = lib.ones(2, 3), lib.ones(2, 3, requires_grad=True)
         view, product = aot(fn, compiler)(x, y)
         (view.sum() + product.sum()).backward()
-        grads.append(y.grad.numpy())
-    np.testing.assert_allclose(*grads)
+        seen.append((view.grad_fn.name(), view._base is x, x.tolist(), y.grad.tolist()))
+    assert seen[0] == seen[1]
+
+
+MUTATING_PROGRAMS = {  # outputs that are, or view, an input the function changes in place
+    "mutated_input_returned": lambda x: x.mul_(2),
+    "view_of_mutated_input": lambda x: (x.mul_(2), x.view(-1))[1],
+    "mutated_input_and_a_result": lambda x: (x.add_(1), x.sin())[::-1],
+}
+
+
+@pytest.mark.parametrize("backend", ["aot_function", "inductor"])
+@pytest.mark.parametrize("name", sorted(MUTATING_PROGRAMS))
+def test_outputs_aliasing_an_input_that_requires_grad_and_is_changed_in_place(name, backend):
+    """The input itself, or a view of it, comes back after the copy that gives it its new value
+    (CopyBackwards, then the view's own grad_fn), with torch's gradients."""
+    from functorch.compile import aot_function as torch_aot_function, nop
+
+    if backend == "inductor":
+        import frontend
+
+        frontend.reset()
+        ours = lambda fn: minitorch2.compile(fn, backend="inductor")  # noqa: E731
+    else:
+        ours = lambda fn: aot_function(fn, lambda gm, _: gm)  # noqa: E731
+    seen = []
+    for lib, compiled in ((minitorch2, ours), (torch, lambda fn: torch_aot_function(fn, nop))):
+        w = lib.from_numpy(np.linspace(-1, 1, 6, dtype=np.float32).reshape(2, 3)).requires_grad_()
+        x = w * 1.5
+        out = compiled(MUTATING_PROGRAMS[name])(x)
+        outs = out if isinstance(out, (tuple, list)) else [out]
+        sum(o.sum() for o in outs).backward()
+        seen.append(([(o.grad_fn.name(), o is x, o._base is x) for o in outs], x.detach().numpy().round(5).tolist(),
+                     w.grad.numpy().round(5).tolist()))
+    assert seen[0] == seen[1]
