@@ -218,17 +218,21 @@ def pytest_runtest_logreport(report):
         result["example"] = _minimal_example(report.longreprtext)
 
 
+# How hypothesis introduces the shrunk example: "Falsifying example" until 6.16x, "Failing test case" since.
+EXAMPLE_HEADINGS = ("Falsifying example", "Failing test case")
+
+
 def _minimal_example(text):
     """Hypothesis's falsifying example (and its notes) from a failure report."""
     lines = text.splitlines()
-    start = next((i for i, line in enumerate(lines) if "Falsifying example" in line), None)
+    start = next((i for i, line in enumerate(lines) if any(heading in line for heading in EXAMPLE_HEADINGS)), None)
     if start is None:
         return "\n".join(lines[-15:])
     block = []
     for line in lines[start:]:
-        if "Explanation:" in line or "You can reproduce this example" in line:
+        if "Explanation:" in line or "You can reproduce this" in line:
             break
-        block.append(line[1:] if line.startswith("E ") else line)
+        block.append(line[1:] if line == "E" or line.startswith("E ") else line)  # pytest's error-line marker
     return textwrap.indent(textwrap.dedent("\n".join(block)).rstrip(), "  ")
 
 

@@ -98,12 +98,12 @@ def test_size_of_counts_bytes():
                                         ("ban_recompute_used_far_apart", "used_far_apart"),
                                         ("ban_recompute_long_fusible_chains", "long_pointwise_chain"),
                                         ("ban_recompute_reductions", "manual_norm")])
-def test_turning_a_ban_off_matches_torch_config(monkeypatch, flag, name):
+def test_turning_a_ban_off_matches_torch_config(flag, name):
     option = flag.replace("ban_recompute_", "ban_if_").replace("reductions", "reduction")
     ours_joint, n = joint_of(minitorch2, name)
     theirs_joint, n_theirs = joint_of(torch, name)
-    monkeypatch.setattr(torch._functorch.config, flag, False)
-    theirs_fw, _ = torch_compile.min_cut_rematerialization_partition(theirs_joint, None, num_fwd_outputs=n_theirs)
+    with torch._functorch.config.patch(flag, False):  # the config's own patch: monkeypatch's undo deletes its key
+        theirs_fw, _ = torch_compile.min_cut_rematerialization_partition(theirs_joint, None, num_fwd_outputs=n_theirs)
     options = MinCutOptions(**{option: False})
     ours_fw, _ = partition.min_cut_rematerialization_partition(ours_joint, None, num_fwd_outputs=n, options=options)
     assert saved_names(ours_fw, n) == saved_names(theirs_fw, n_theirs)
