@@ -42,6 +42,7 @@ from minitorch2.utils import _pytree as pytree
 from minitorch2.utils._python_dispatch import TorchDispatchMode
 
 from .functionalize import functionalize_graph
+from .input_aliasing import AliasedInputs, aliasing_key
 from .proxy_tensor import make_fx, tag_forward_nodes
 from .stack_traces import SourceKeepingInterpreter, backward_stack_traces
 
@@ -365,19 +366,38 @@ def aot_function(fn, fw_compiler, bw_compiler=None, partition_fn=None, decomposi
     if partition_fn is None:  # imported only when needed: the partition package pulls in networkx (~1 s)
         from partition import default_partition
         partition_fn = default_partition
-    compiled = out_spec = None
+    signatures = {}  # aliasing key -> (call, out_spec)
 
     def compiled_fn(*args, **kwargs):
-        # Like PyTorch's, the first call fixes the graphs: later calls reuse them (guards are the frontend's job).
-        nonlocal compiled, out_spec
+        # Like PyTorch's, the first call fixes the graphs (guards are the frontend's job), but for how the
+        # inputs alias: a call passing one tensor twice, or overlapping views, gets graphs of its own.
         flat_args = pytree.tree_leaves((args, kwargs))
-        if compiled is None:
+        key = aliasing_key(flat_args)
+        if key not in signatures:
             flat_fn, out_spec = _tree_flattened_fn(fn, args, kwargs)
-            compiled = _CompiledFunction(flat_fn, flat_args, fw_compiler, bw_compiler, partition_fn, decompositions,
-                                         inference_compiler, static_input_indices)
-        return _unflatten_outputs(compiled(flat_args), out_spec[0])
+            signatures[key] = (_compile_signature(flat_fn, flat_args, key, fw_compiler, bw_compiler, partition_fn,
+                                                  decompositions, inference_compiler, static_input_indices), out_spec)
+        call, out_spec = signatures[key]
+        return _unflatten_outputs(call(flat_args), out_spec[0])
 
     return compiled_fn
+
+
+def _compile_signature(flat_fn, flat_args, key, fw_compiler, bw_compiler, partition_fn, decompositions,
+                       inference_compiler, static_input_indices):
+    """A callable on the flat inputs: the compiled function, traced on the inputs' aliasing (see
+    input_aliasing.py) when they alias; fn itself when overlapping inputs it changes share no base."""
+    if not key:
+        return _CompiledFunction(flat_fn, flat_args, fw_compiler, bw_compiler, partition_fn, decompositions,
+                                 inference_compiler, static_input_indices)
+    with enable_python_dispatcher():
+        aliased = AliasedInputs(flat_fn, flat_args)
+    if aliased.eager:
+        return lambda args: flat_fn(*args)
+    compiled = _CompiledFunction(aliased.inner_fn, aliased.inner_args(flat_args), fw_compiler, bw_compiler,
+                                 partition_fn, decompositions, inference_compiler,
+                                 aliased.inner_positions(static_input_indices))
+    return lambda args: compiled(aliased.inner_args(args))
 
 
 def _tree_flattened_fn(fn, args, kwargs):

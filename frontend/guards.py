@@ -19,6 +19,7 @@ import builtins
 import weakref
 
 import minitorch2
+from minitorch2._memory_overlap import overlap_groups
 
 from . import source
 
@@ -66,12 +67,31 @@ def ___is_grad_enabled():
     return minitorch2.is_grad_enabled()
 
 
+def ___check_no_aliasing(*tensors):
+    return len({id(t) for t in tensors}) == len(tensors)
+
+
+def ___duplicate_tensors(names, *tensors):
+    """Why ___check_no_aliasing failed, in Dynamo's words: the sources that hold one tensor."""
+    holders = {}
+    for name, t in zip(names, tensors):
+        holders.setdefault(id(t), []).append(name)
+    return f"Duplicate tensors found: {[name for group in holders.values() if len(group) > 1 for name in group]}"
+
+
+def ___check_overlapping(groups, *tensors):
+    return overlap_groups(tensors) == groups
+
+
 GUARD_NAMESPACE = {
     "___check_tensor": ___check_tensor,
     "___tensor_mismatch": ___tensor_mismatch,
     "___check_obj_id": ___check_obj_id,
     "___check_type_id": ___check_type_id,
     "___is_grad_enabled": ___is_grad_enabled,
+    "___check_no_aliasing": ___check_no_aliasing,
+    "___duplicate_tensors": ___duplicate_tensors,
+    "___check_overlapping": ___check_overlapping,
     "torch": minitorch2,
     "builtins": builtins,
     "FOREIGN_GLOBALS": source.FOREIGN_GLOBALS,
@@ -127,6 +147,28 @@ def type_guard(source, value):
 def length_guard(source, value):
     name = source.name()
     return Guard("SEQUENCE_LENGTH", f"len({name}) == {len(value)}", f"len({name}) == {len(value)}")
+
+
+def duplicate_input_guard(source, first_source):
+    """One tensor reached by two sources is one graph input: the next call must pass one tensor there too."""
+    code = f"{source.name()} is {first_source.name()}"
+    return Guard("DUPLICATE_INPUT", code, code)
+
+
+def no_aliasing_guard(sources):
+    """The graph's tensor inputs are distinct objects (two sources holding one tensor need another graph)."""
+    names = ", ".join(s.name() for s in sources)
+    return Guard("NO_TENSOR_ALIASING", f"___check_no_aliasing({names})", "Duplicate tensors found",
+                 f"___duplicate_tensors({[s.name() for s in sources]!r}, {names})")
+
+
+def overlap_guard(sources, groups):
+    """Which of the graph's tensor inputs share memory (minitorch2/_memory_overlap.py), as when compiled:
+    installed when the graph changes an input in place, where a view overlapping it would see the change."""
+    names = ", ".join(s.name() for s in sources)
+    described = "; ".join(" and ".join(sources[i].name() for i in g) + " overlap" for g in groups) or "no overlap"
+    return Guard("STORAGE_OVERLAPPING", f"___check_overlapping({groups!r}, {names})",
+                 f"tensor inputs' memory overlap changed (compiled for: {described})")
 
 
 def grad_mode_guard(enabled):

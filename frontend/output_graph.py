@@ -25,6 +25,7 @@ from the live frame by their sources and calls it.
 """
 import minitorch2
 from minitorch2 import fx
+from minitorch2._memory_overlap import overlap_groups
 from minitorch2._subclasses.fake_tensor import FakeTensorMode
 
 from . import guards as guards_mod
@@ -55,7 +56,8 @@ class OutputGraph:
         self.grad_enabled_at_entry = minitorch2.is_grad_enabled()
         self.guards.add(guards_mod.grad_mode_guard(self.grad_enabled_at_entry))
         self.inputs = []
-        self._input_vars = {}
+        self._input_vars = {}  # source name -> tracker
+        self._input_by_id = {}  # id(tensor) -> tracker: a tensor reached again by another source
         self.outputs = []
         self.mutated = []  # side effects: lists from outside the frame whose contents changed, in order
         self.stored_globals = {}  # side effects: global name -> tracker written by the frame
@@ -72,6 +74,11 @@ class OutputGraph:
         key = source.name()
         if key in self._input_vars:
             return self._input_vars[key]
+        first = self._input_by_id.get(id(value))
+        if first is not None:  # one tensor reached by two sources: one graph input, the sameness guarded
+            self.guards.add(guards_mod.duplicate_input_guard(source, first.source))
+            self._input_vars[key] = first
+            return first
         self.guards.add(guards_mod.tensor_guard(source, value))
         type_expr = minitorch2.nn.Parameter if isinstance(value, minitorch2.nn.Parameter) else minitorch2.Tensor
         last_placeholder = self.inputs[-1].node if self.inputs else None
@@ -90,6 +97,7 @@ class OutputGraph:
         self.inputs.append(GraphInput(source, value, node))
         var = TensorVariable(fx.Proxy(node), fake, type_expr, source)
         self._input_vars[key] = var
+        self._input_by_id[id(value)] = var  # (the value lives in self.inputs: its id stays its own)
         return var
 
     # ---- nodes ------------------------------------------------------------------------
@@ -225,11 +233,25 @@ class OutputGraph:
 
         return self.close(), plan
 
+    def _install_aliasing_guards(self):
+        """Guard how the tensor inputs alias, as Dynamo does: distinct objects (one reached twice is already one
+        input, guarded by `is`); and where the graph changes an input in place, which inputs share memory, so
+        an entry compiled for apart inputs never runs on overlapping views (or the reverse): a backend that
+        functionalizes the graph compiles each pattern its own way (autograd/input_aliasing.py)."""
+        if len(self.inputs) < 2:
+            return
+        sources = [inp.source for inp in self.inputs]
+        self.guards.add(guards_mod.no_aliasing_guard(sources))
+        if any(inp.node.meta["example_value"]._version for inp in self.inputs):  # (fakes start at version 0)
+            groups = overlap_groups([inp.value for inp in self.inputs])
+            self.guards.add(guards_mod.overlap_guard(sources, groups))
+
     def close(self):
         """Output the registered tensors and close the graph. Dead nodes stay, as in the graphs Dynamo
         hands its backend; only speculative getitems of tuple results nobody used are dropped. A graph
         cut by a break is closed after `resume.transform_frame` registered what it rebuilds."""
         self.graph.output(tuple(v.proxy.node for v in self.outputs))
+        self._install_aliasing_guards()
         for node in reversed(list(self.graph.nodes)):
             if node.meta.get("frontend_speculative") and not node.users:
                 self.graph.erase_node(node)

@@ -1,0 +1,80 @@
+"""Which tensors share memory: the runtime's answer for the compiler stack.
+
+A compiled function may be called with one tensor twice, or with views that
+share memory (`f(base[0:3], base[1:4])`). Eagerly that is harmless; a traced
+graph, though, assumes its inputs are distinct memory, so an in-place change
+to one input silently misses the other. The frontend guards on the pattern
+found here, and AOT dedupes identical inputs and gives overlapping ones a
+common base (autograd/input_aliasing.py), as torch's Dynamo and AOT do with
+torch's compute_overlapping_tensors.
+
+The one idea to hold: two tensors overlap when they can touch a common byte.
+The test is on byte spans (lowest to highest element address), so it is
+conservative: two interleaved views (`x[::2]`, `x[1::2]`) count as
+overlapping. Saying "overlap" wrongly costs a slower, still correct, path;
+saying "apart" wrongly would be a wrong value.
+"""
+import numpy as np
+
+from ._tensor import Tensor
+
+Groups = tuple  # tuple of tuples of positions, each of two or more overlapping tensors, in order
+
+
+def _memory_owner(t):
+    """The numpy array that owns t's memory (views of one owner can overlap; of two owners, never)."""
+    owner = t._storage
+    while isinstance(getattr(owner, "base", None), np.ndarray):
+        owner = owner.base
+    return owner
+
+
+def _byte_span(t):
+    """(lowest, one past the highest) address t's elements occupy; None when it has none."""
+    if t.numel() == 0:
+        return None
+    low = high = t._offset
+    for size, stride in zip(t.shape, t.stride()):
+        if stride >= 0:
+            high += (size - 1) * stride
+        else:
+            low += (size - 1) * stride
+    start = t._storage.__array_interface__["data"][0]
+    item = t.dtype.itemsize
+    return start + low * item, start + (high + 1) * item
+
+
+def _overlap(a, b):
+    if a is b:
+        return a.numel() > 0
+    span_a, span_b = _byte_span(a), _byte_span(b)
+    return span_a is not None and span_b is not None and span_a[0] < span_b[1] and span_b[0] < span_a[1]
+
+
+def overlap_groups(values) -> Groups:
+    """The positions of the tensors among values that share memory, as groups of two or more (one tensor
+    given twice is a group too); () when every tensor has memory of its own, the common case, answered
+    without computing any span."""
+    by_owner = {}
+    for i, v in enumerate(values):
+        if isinstance(v, Tensor) and isinstance(v._storage, np.ndarray):
+            by_owner.setdefault(id(_memory_owner(v)), []).append(i)
+    if len(by_owner) == sum(len(p) for p in by_owner.values()):
+        return ()
+    group_of = {}  # position -> the group (list) it joined
+    for positions in by_owner.values():
+        for n, i in enumerate(positions):
+            for j in positions[:n]:
+                if _overlap(values[i], values[j]):
+                    _join(group_of, i, j)
+    groups = {id(g): tuple(sorted(g)) for g in group_of.values()}
+    return tuple(sorted(groups.values()))
+
+
+def _join(group_of, i, j):
+    gi, gj = group_of.get(i, [i]), group_of.get(j, [j])
+    if gi is gj:
+        return
+    gi.extend(gj)
+    for k in gi:
+        group_of[k] = gi
