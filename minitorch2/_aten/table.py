@@ -21,6 +21,7 @@ from . import derivatives_shape as ds
 from . import factories, indexing, linalg, memory, pointwise as pw, random_ops, reductions as red, views
 from . import nn_conv, nn_norm, nn_ops, derivatives_nn as dnn
 from . import masked_index, prims
+from .overlap import Overlap, checked as checked_overlap
 
 POINTWISE = ("pointwise", "core")
 REDUCTION = ("reduction", "core")
@@ -45,10 +46,13 @@ class OpEntry:
 
 
 def op(schema, tags, impl, derivative=None, decomposition=None, grad_fn=None, differentiable=True,
-       output_differentiability=None):
+       output_differentiability=None, overlap=None):
     """A table row. `differentiable=False` marks ops whose outputs never carry a grad_fn (detach);
     a differentiable op without a derivative gets a grad_fn that raises when the backward reaches it;
-    `output_differentiability` (as in derivatives.yaml) lists which outputs get the grad_fn."""
+    `output_differentiability` (as in derivatives.yaml) lists which outputs get the grad_fn. An in-place
+    op checks its memory overlap (overlap.py) by `overlap`, Overlap.POINTWISE unless the row says otherwise."""
+    if "inplace" in tags:
+        impl = checked_overlap(impl, overlap or Overlap.POINTWISE)
     kernel, meta = impl
     name = schema.split("(")[0].split(".")[0].split("::")[-1]
     differentiable = differentiable and "factory" not in tags  # fresh tensors never carry history
@@ -61,9 +65,9 @@ def _grad_fn_name(name):
     return "".join(part[:1].upper() + part[1:] for part in name.split("_") if part) + "Backward0"
 
 
-def inplace(schema, functional_impl, derivative=None, grad_fn=None, tags=(), ufunc=None, into_self=None):
+def inplace(schema, functional_impl, derivative=None, grad_fn=None, tags=(), ufunc=None, into_self=None, overlap=None):
     return op(schema, INPLACE + tuple(tags), memory.inplace(functional_impl, ufunc, into_self), derivative,
-              grad_fn=grad_fn)
+              grad_fn=grad_fn, overlap=overlap)
 
 
 TABLE = [
@@ -179,7 +183,8 @@ TABLE = [
     inplace("sqrt_(Tensor(a!) self) -> Tensor(a!)", pw.sqrt, d.sqrt, "SqrtBackward0"),
     inplace("clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)", pw.clamp, d.clamp, "ClampBackward1"),
     inplace("clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!)", pw.clamp_min, d.clamp_min, "ClampMinBackward0"),
-    inplace("masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!)", pw.masked_fill, d.masked_fill_scalar, "MaskedFillBackward0"),
+    inplace("masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!)", pw.masked_fill, d.masked_fill_scalar, "MaskedFillBackward0",
+            overlap=Overlap.MASKED),
     inplace("addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)", pw.addcmul,
             d.addcmul, "AddcmulBackward0", into_self=pw.addcmul_into_self),
     inplace("addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)", pw.addcdiv,
@@ -191,12 +196,14 @@ TABLE = [
     op("copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)", INPLACE, memory.copy_,
        lambda grad, src_shape: (d.aten.zeros_like.default(grad), d.sum_to(grad, src_shape)), grad_fn="torch::autograd::CopyBackwards"),
     op("fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)", INPLACE, memory.fill_, lambda grad: d.aten.zeros_like.default(grad),
-       grad_fn="FillBackward2"),
+       grad_fn="FillBackward2", overlap=Overlap.NONE),
     op("fill_.Tensor(Tensor(a!) self, Tensor value) -> Tensor(a!)", INPLACE, memory.fill_,
-       lambda grad: (d.aten.zeros_like.default(grad), d.aten.sum.default(grad)), grad_fn="FillBackward3"),
-    op("zero_(Tensor(a!) self) -> Tensor(a!)", INPLACE, memory.zero_, lambda grad: d.aten.zeros_like.default(grad)),
+       lambda grad: (d.aten.zeros_like.default(grad), d.aten.sum.default(grad)), grad_fn="FillBackward3",
+       overlap=Overlap.INTERNAL),
+    op("zero_(Tensor(a!) self) -> Tensor(a!)", INPLACE, memory.zero_, lambda grad: d.aten.zeros_like.default(grad),
+       overlap=Overlap.NONE),
     op("index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor(a!)", INPLACE,
-       indexing.index_put_, ds.index_put, grad_fn="IndexPutBackward0"),
+       indexing.index_put_, ds.index_put, grad_fn="IndexPutBackward0", overlap=Overlap.INDEXED),
     # ------------------------------------------------------------ functional forms of in-place ops (functionalization)
     op("copy(Tensor self, Tensor src, bool non_blocking=False) -> Tensor", CORE, memory.copy, ds.copy),
     op("fill.Scalar(Tensor self, Scalar value) -> Tensor", CORE, memory.fill, lambda grad: d.aten.zeros_like.default(grad)),

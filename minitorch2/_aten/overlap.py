@@ -1,0 +1,148 @@
+"""Memory-overlap checks for ops that write into a tensor (ATen's MemoryOverlap.cpp).
+
+Runtime layer, applied by the operator table to every in-place op's kernel and
+meta function alike, so eager calls and traces over FakeTensors (which share
+a fake storage object between views) raise the same error. Two faults are
+caught before anything is written:
+
+    internal overlap   the written-to tensor has a zero stride over a dim of
+                       size > 1 (an expanded tensor): several elements are one
+                       memory location, so the result would depend on order
+    partial overlap    an input shares memory with the written-to tensor
+                       without being laid over exactly the same elements in
+                       the same order (`y.add_(y.t())`, `y.add_(y[0])`);
+                       full overlap (`y.add_(y)`) is fine for a pointwise op
+
+Which op checks what is the op's `Overlap` policy, given on its table row.
+"""
+import enum
+import warnings
+
+from .._tensor import Tensor
+
+INTERNAL_OVERLAP = (
+    "unsupported operation: more than one element of the written-to tensor refers to a single memory location. "
+    "Please clone() the tensor before performing the operation."
+)
+PARTIAL_OVERLAP = (
+    "unsupported operation: some elements of the input tensor and the written-to tensor refer to a single memory "
+    "location. Please clone() the tensor before performing the operation."
+)
+
+
+class Overlap(enum.Enum):
+    """What an in-place op checks of `self` (the written-to tensor) against itself and its inputs."""
+    NONE = "none"            # fill_.Scalar, zero_: writing one value is the same in any order
+    INTERNAL = "internal"    # fill_.Tensor: self must not overlap itself; its one-element value may be in it
+    POINTWISE = "pointwise"  # add_, copy_, uniform_ ...: no internal overlap, no partial overlap with an input
+    MASKED = "masked"        # masked_fill_: an expanded self only warns (deprecated in torch); the mask is checked
+    INDEXED = "indexed"      # index_put_: an expanded self warns; an input must not overlap self at all
+
+
+class _Status(enum.Enum):
+    NO = 0
+    PARTIAL = 1
+    FULL = 2
+    TOO_HARD = 3
+
+
+def is_non_overlapping_and_dense(t):
+    """Whether t's elements fill a block of memory once each, in some order of its dims."""
+    sizes, strides = t._shape, t._stride
+    if len(sizes) == 1:
+        return sizes[0] < 2 or strides[0] == 1
+    order = sorted(range(len(sizes)), key=lambda d: (sizes[d] < 2, strides[d]))
+    required = 1
+    for d in order:
+        if sizes[d] < 2:
+            return True
+        if strides[d] != required:
+            return False
+        required *= sizes[d]
+    return True
+
+
+def has_internal_overlap(t):
+    """Yes only when certain (a zero stride over a dim of size > 1), as ATen's MemOverlap::Yes."""
+    if 0 not in t._stride or is_non_overlapping_and_dense(t):
+        return False
+    return any(stride == 0 and size > 1 for size, stride in zip(t._shape, t._stride))
+
+
+def overlap_status(a, b):
+    if a is b:
+        return _Status.FULL
+    if a._storage is not b._storage or a.numel() == 0 or b.numel() == 0:
+        return _Status.NO
+    if not (is_non_overlapping_and_dense(a) and is_non_overlapping_and_dense(b)):
+        return _Status.TOO_HARD
+    a_begin, b_begin = a._offset * a.dtype.itemsize, b._offset * b.dtype.itemsize
+    a_end, b_end = a_begin + a.numel() * a.dtype.itemsize, b_begin + b.numel() * b.dtype.itemsize
+    if a_begin == b_begin and a_end == b_end:
+        return _Status.FULL if a._stride == b._stride else _Status.PARTIAL
+    if a_begin < b_end and b_begin < a_end:
+        return _Status.PARTIAL
+    return _Status.NO
+
+
+def assert_no_internal_overlap(t):
+    if has_internal_overlap(t):
+        raise RuntimeError(INTERNAL_OVERLAP)
+
+
+def assert_no_partial_overlap(out, t):
+    if overlap_status(out, t) is _Status.PARTIAL:
+        raise RuntimeError(PARTIAL_OVERLAP)
+
+
+def assert_no_overlap(out, t):
+    if overlap_status(out, t) in (_Status.PARTIAL, _Status.FULL):
+        raise RuntimeError(PARTIAL_OVERLAP)
+
+
+def _warn_expanded(op_name, how):
+    warnings.warn(f"Use of {op_name} on expanded tensors is deprecated. Please clone() the tensor before performing "
+                  f"this operation. This also applies to advanced indexing e.g. {how}", UserWarning, stacklevel=4)
+
+
+def _input_tensors(args, kwargs):
+    for value in (*args, *kwargs.values()):
+        if isinstance(value, Tensor):
+            yield value
+        elif isinstance(value, (list, tuple)):
+            yield from (v for v in value if isinstance(v, Tensor))
+
+
+def check(policy, self, args, kwargs):
+    """Raise torch's error when writing into `self` from these inputs would read memory it has written."""
+    if policy is Overlap.NONE:
+        return
+    if policy in (Overlap.INTERNAL, Overlap.POINTWISE):
+        assert_no_internal_overlap(self)
+    elif has_internal_overlap(self):
+        _warn_expanded(*(("masked_fill_", "tensor[mask] = scalar") if policy is Overlap.MASKED
+                         else ("index_put_", "tensor[indices] = tensor")))
+    if policy is Overlap.INTERNAL:
+        return
+    no_overlap = assert_no_overlap if policy is Overlap.INDEXED else assert_no_partial_overlap
+    inputs = args[:1] if policy is Overlap.MASKED else args
+    for t in _input_tensors(inputs, {} if policy is Overlap.MASKED else kwargs):
+        if t._storage is self._storage:
+            no_overlap(self, t)
+
+
+def checked(impl, policy):
+    """The (kernel, meta) pair of an in-place op with its overlap check run first in both."""
+    kernel, meta = impl
+    if policy is Overlap.NONE:
+        return impl
+
+    def checked_kernel(self, *args, **kwargs):
+        check(policy, self, args, kwargs)
+        return kernel(self, *args, **kwargs)
+
+    def checked_meta(self, *args, **kwargs):
+        check(policy, self, args, kwargs)
+        return meta(self, *args, **kwargs)
+
+    return (checked_kernel if kernel is not None else None), (checked_meta if meta is not None else None)
