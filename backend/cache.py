@@ -26,6 +26,8 @@ import os
 import pickle
 import tempfile
 
+import minitorch2
+
 from . import config
 
 FORMAT = 1  # bump when the entry layout changes
@@ -59,7 +61,8 @@ def graph_key(gm, example_inputs, graph_kind):
         else:
             inputs.append(("value", repr(value)))
     parts = [str(FORMAT), backend_source_digest(), host().fingerprint, graph_kind, config.cpu_codegen,
-             str(config.max_fusion_size), repr(inputs), gm.code]
+             str(config.max_fusion_size), repr(inputs), gm.code,
+             str(minitorch2.get_default_dtype())]  # `ones([3])` in gm.code lowers to the default dtype
     return hashlib.sha256("\n\0".join(parts).encode()).hexdigest()
 
 

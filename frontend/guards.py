@@ -7,21 +7,30 @@ frame's locals) and `G` (its globals), written from a Source's name, and all
 the guards of a cache entry compile to ONE printable function:
 
     def guards(L, G):
+        if not (___check_global_state(grad_mode=True, default_dtype=torch.float32)): return ...
         if not (___check_tensor(L['x'], torch.float32, (2, 3), (3, 1), False)): return "L['x'] ..."
         if not (___check_obj_id(L['self'], 140234)): return "L['self'] is a different object"
-        if not (___is_grad_enabled()): return "grad mode changed"
         return None
 
 It returns None when every guard passes, else the text of the first guard
 that failed, which is what recompile logs and the cache-limit warning print.
+
+The function is evaluated, so a value the user chose appears in it only as a
+literal that evaluates back to that value (`source.literal`, `2.5`,
+`math.inf`) or as a name bound in its globals (`___const_3`); a float is
+compared so that nan matches nan and -0.0 does not match 0.0.
 """
 import builtins
+import itertools
+import math
 import weakref
 
 import minitorch2
 from minitorch2._memory_overlap import overlap_groups
 
 from . import source
+from .exc import Unsupported
+from .source import literal
 
 
 def ___check_tensor(value, dtype, size, stride, requires_grad, tensor_type):
@@ -63,8 +72,20 @@ def ___check_type_id(value, expected):
     return id(type(value)) == expected
 
 
-def ___is_grad_enabled():
-    return minitorch2.is_grad_enabled()
+def global_state():
+    """The process-wide settings a graph's values depend on, as Dynamo's GlobalStateGuard records them. minitorch2
+    has grad mode and the default dtype (no autocast, deterministic-algorithms or TF32 switches)."""
+    return {"grad_mode": minitorch2.is_grad_enabled(), "default_dtype": minitorch2.get_default_dtype()}
+
+
+def ___check_global_state(**expected):
+    return global_state() == expected
+
+
+def ___global_state_mismatch(**expected):
+    """Why ___check_global_state failed, in Dynamo's words: the settings that changed."""
+    changed = [name for name, value in global_state().items() if value != expected[name]]
+    return f"GLOBAL_STATE changed: {' '.join(changed)}"
 
 
 def ___check_no_aliasing(*tensors):
@@ -88,12 +109,14 @@ GUARD_NAMESPACE = {
     "___tensor_mismatch": ___tensor_mismatch,
     "___check_obj_id": ___check_obj_id,
     "___check_type_id": ___check_type_id,
-    "___is_grad_enabled": ___is_grad_enabled,
+    "___check_global_state": ___check_global_state,
+    "___global_state_mismatch": ___global_state_mismatch,
     "___check_no_aliasing": ___check_no_aliasing,
     "___duplicate_tensors": ___duplicate_tensors,
     "___check_overlapping": ___check_overlapping,
     "torch": minitorch2,
     "builtins": builtins,
+    "math": math,
     "FOREIGN_GLOBALS": source.FOREIGN_GLOBALS,
 }
 
@@ -101,11 +124,12 @@ GUARD_NAMESPACE = {
 class Guard:
     """One assumption: `code` must be true; `kind` says what sort (TENSOR_MATCH, ID_MATCH...)."""
 
-    def __init__(self, kind, code, why, failure=None):
+    def __init__(self, kind, code, why, failure=None, constants=None):
         self.kind = kind
         self.code = code
         self.why = why
         self.failure = failure  # an expression describing a failure with the actual values; default: why
+        self.constants = constants or {}  # names in `code` bound to values that have no literal
 
     def __repr__(self):
         return f"{self.kind}: {self.code}"
@@ -126,12 +150,52 @@ def tensor_guard(source, value):
     return Guard("TENSOR_MATCH", code, why, failure)
 
 
+_constant_ids = itertools.count()
+
+
+def _value_text(value, constants):
+    """Python text for value in a guard: a literal that evaluates back to it, else a name bound to it in
+    `constants` (an int with more digits than repr() writes)."""
+    if type(value) is float and math.isfinite(value):
+        return float.__repr__(value)
+    if type(value) is float:
+        return "math.inf" if value > 0 else "-math.inf" if value < 0 else "math.nan"
+    try:
+        return literal(value)
+    except Unsupported:
+        name = f"___const_{next(_constant_ids)}"
+        constants[name] = value
+        return name
+
+
+def _equals_text(name, value, constants):
+    """Python text true when the value at `name` equals value; a float must also agree in nan-ness and sign."""
+    if type(value) is float and math.isnan(value):
+        return f"math.isnan({name})"
+    if type(value) is float and value == 0.0:  # 1 / x and copysign tell -0.0 from 0.0
+        return f"{name} == 0.0 and math.copysign(1.0, {name}) == {math.copysign(1.0, value)!r}"
+    if type(value) in (range, slice):  # (range(0, 10, 3) == range(0, 11, 3), yet their .stop differ)
+        parts = (value.start, value.stop, value.step)
+        expected = ", ".join(_value_text(v, constants) for v in parts)
+        return f"({name}.start, {name}.stop, {name}.step) == ({expected})"
+    return f"{name} == {_value_text(value, constants)}"
+
+
 def constant_guard(source, value):
+    """value is None, a bool, or of one of builder.CONSTANT_TYPES' exact types (int, float, str, range, slice...)."""
     name = source.name()
     if value is None or isinstance(value, bool):
         return Guard("CONSTANT_MATCH", f"{name} is {value!r}", f"{name} is {value!r}")
-    return Guard("CONSTANT_MATCH", f"___check_type_id({name}, {id(type(value))}) and {name} == {value!r}",
-                 f"{name} == {value!r} (type {type(value).__name__})")
+    constants = {}
+    code = f"___check_type_id({name}, {id(type(value))}) and {_equals_text(name, value, constants)}"
+    return Guard("CONSTANT_MATCH", code, f"{name} == {value!r} (type {type(value).__name__})", constants=constants)
+
+
+def dict_keys_guard(source, keys):
+    """The dict's keys, in order (each an exact str, int or bool: see source.literal)."""
+    name = source.name()
+    text = "[" + ", ".join(literal(k) for k in keys) + "]"
+    return Guard("DICT_KEYS", f"list({name}) == {text}", f"{name} has keys {text}")
 
 
 def id_guard(source, value):
@@ -171,9 +235,11 @@ def overlap_guard(sources, groups):
                  f"tensor inputs' memory overlap changed (compiled for: {described})")
 
 
-def grad_mode_guard(enabled):
-    code = "___is_grad_enabled()" if enabled else "not ___is_grad_enabled()"
-    return Guard("GRAD_MODE", code, f"grad mode is {'enabled' if enabled else 'disabled'}")
+def global_state_guard(state):
+    """The global settings (global_state()) are as when the graph was traced: as Dynamo's GLOBAL_STATE guard."""
+    args = ", ".join(f"{key}={value!r}" for key, value in state.items())  # True, torch.float32
+    return Guard("GLOBAL_STATE", f"___check_global_state({args})", f"global state is {args}",
+                 f"___global_state_mismatch({args})")
 
 
 class GuardSet:
@@ -202,6 +268,8 @@ class GuardSet:
         """The one guard function of a cache entry; its source is kept on it as `.source`."""
         text = self.source_text()
         namespace = dict(GUARD_NAMESPACE)
+        for g in self.guards:
+            namespace.update(g.constants)
         exec(compile(text, "<frontend guards>", "exec"), namespace)
         fn = namespace["guards"]
         fn.source = text

@@ -14,8 +14,36 @@ bound to the frame's locals and `G` to its globals:
 
 A graph input's placeholder name is the source name with every run of
 non-identifier characters turned into `_` (`L_self_modules_fc_parameters_weight_`).
+
+Names are evaluated, so nothing the user chose may reach them as raw text:
+keys and attribute names arrive as quoted literals (`literal()`), and an
+attribute name that is not a plain identifier is read with
+`getattr(L['self'], 'my-scale')`.
 """
+import keyword
 import re
+
+from .exc import Unsupported
+
+
+def literal(value):
+    """value as Python source that evaluates back to an equal value: only None, bool, int and str of exactly
+    those types (a subclass could print itself as any code). Anything else cannot name a source."""
+    if value is None or type(value) is bool:
+        return repr(value)
+    if type(value) is int:
+        try:
+            return int.__repr__(value)
+        except ValueError:  # more digits than sys.get_int_max_str_digits() allows
+            pass
+    elif isinstance(value, str):
+        return str.__repr__(value)  # quoted and escaped, whatever the subclass's own __repr__ says
+    raise Unsupported(f"a key or name of type {type(value).__name__} in a source", "unsupported")
+
+
+def is_attribute_name(name):
+    """Whether `base.<name>` is valid Python: an identifier that is not a keyword."""
+    return name.isidentifier() and not keyword.iskeyword(name)
 
 
 class Source:
@@ -56,7 +84,7 @@ class LocalSource(Source):
         self.local_name = local_name
 
     def name(self):
-        return f"L[{self.local_name!r}]"
+        return f"L[{literal(self.local_name)}]"
 
 
 class GlobalSource(Source):
@@ -64,7 +92,7 @@ class GlobalSource(Source):
         self.global_name = global_name
 
     def name(self):
-        return f"G[{self.global_name!r}]"
+        return f"G[{literal(self.global_name)}]"
 
 
 # Globals dicts of inlined functions from other modules, by id: `FOREIGN_GLOBALS[id][name]` names a value there.
@@ -80,16 +108,18 @@ class ForeignGlobalSource(Source):
         self.global_name = global_name
 
     def name(self):
-        return f"FOREIGN_GLOBALS[{id(self.globals_dict)}][{self.global_name!r}]"
+        return f"FOREIGN_GLOBALS[{id(self.globals_dict)}][{literal(self.global_name)}]"
 
 
 class AttrSource(Source):
     def __init__(self, base, member):
         self.base = base
-        self.member = member
+        self.member = str.__str__(member)  # a str subclass becomes a plain str: its methods are never run
 
     def name(self):
-        return f"{self.base.name()}.{self.member}"
+        if is_attribute_name(self.member):
+            return f"{self.base.name()}.{self.member}"
+        return f"getattr({self.base.name()}, {literal(self.member)})"
 
 
 class GetItemSource(Source):
@@ -98,7 +128,7 @@ class GetItemSource(Source):
         self.index = index
 
     def name(self):
-        return f"{self.base.name()}[{self.index!r}]"
+        return f"{self.base.name()}[{literal(self.index)}]"
 
     def is_parameter_or_buffer(self):
         return isinstance(self.base, AttrSource) and self.base.member in ("_parameters", "_buffers")

@@ -50,10 +50,8 @@ class NNModuleVariable(VariableTracker):
             return UserFunctionVariable(attr.fget).call_function(tx, [], {}, self_var=self)
         if callable(attr) and hasattr(attr, "__code__"):
             return UserMethodVariable(UserFunctionVariable(attr), self)
-        if isinstance(attr, (int, float, bool, str, type(None))):
-            return ConstantVariable(attr)
-        if isinstance(attr, tuple):  # a class-level table (BatchNorm1d's accepted input dims): read, and guarded, as
-            return wrap(tx.output, attr, AttrSource(self.source, name))  # an instance attribute would be
+        if isinstance(attr, (int, float, bool, str, type(None), tuple)):  # a class-level constant or table
+            return wrap(tx.output, attr, AttrSource(self.source, name))  # (BatchNorm1d's input dims): guarded
         raise Unsupported(f"attribute {name!r} of {type(m).__name__}", "unsupported_attr")
 
     def can_store_attr(self, name, value):
