@@ -23,7 +23,7 @@ import itertools
 import os
 import threading
 
-from . import cache, config, debug
+from . import cache, config, debug, forking
 from .codegen import get_codegen
 from .lowering import lower
 from .scheduler import Scheduler, pre_fusion_text
@@ -34,12 +34,19 @@ class Metrics:
     """What the backend compiled since the last reset() (plays torch._inductor.metrics)."""
 
     def __init__(self):
+        self._lock = threading.Lock()  # graphs compile on several threads at once
         self.reset()
 
     def reset(self):
         self.graphs = []  # CompiledGraph, in compile order
         self.generated_kernel_count = 0
         self.fallback_ops = []
+
+    def record(self, graph, kernel_count, fallbacks):
+        with self._lock:
+            self.graphs.append(graph)
+            self.generated_kernel_count += kernel_count
+            self.fallback_ops += fallbacks
 
 
 metrics = Metrics()
@@ -62,7 +69,7 @@ def _preload_codegen():
 
 
 if config.cpu_codegen == "llvm":
-    threading.Thread(target=_preload_codegen, name="minitorch2-codegen-preload", daemon=True).start()
+    forking.start_preload(_preload_codegen)  # (a fork waits for it: forking.py)
 
 
 class CompiledGraph:
@@ -130,6 +137,11 @@ def _log_enabled(artifact):
 
 def compile_fx_inner(gm, example_inputs, graph_kind="forward"):
     """Lower, schedule, generate and load one aten graph."""
+    with forking.compiling():
+        return _compile_fx_inner(gm, example_inputs, graph_kind)
+
+
+def _compile_fx_inner(gm, example_inputs, graph_kind):
     name = f"{graph_kind}_{next(_graph_ids)}"
     gm, constants = _lift_constants(gm)
     example_inputs = list(example_inputs) + constants
@@ -140,9 +152,7 @@ def compile_fx_inner(gm, example_inputs, graph_kind="forward"):
         call = load_module(source, compiled, f"<output_code {name}>")["call"]
         result = CompiledGraph(name, call, [k.kernel for k in compiled.values()], source, sorted(set(fallbacks)),
                                None, gm=gm, from_cache=True, constants=constants)
-        metrics.graphs.append(result)
-        metrics.generated_kernel_count += len(compiled)
-        metrics.fallback_ops += fallbacks
+        metrics.record(result, len(compiled), fallbacks)
         if _log_enabled("fusion"):  # the fusion decisions were not remade: remake them for the log
             debug.log("fusion", f"[{name}] fusion\n{result.scheduler.post_fusion_text()}")
         debug.log("output_code", f"[{name}] output code (from the graph cache)\n{source}")
@@ -157,9 +167,7 @@ def compile_fx_inner(gm, example_inputs, graph_kind="forward"):
                            constants=constants)
     if key:
         cache.save(key, source, compiled, graph.fallbacks)
-    metrics.graphs.append(result)
-    metrics.generated_kernel_count += len(compiled)
-    metrics.fallback_ops += graph.fallbacks
+    metrics.record(result, len(compiled), graph.fallbacks)
     debug.log("fusion", f"[{name}] fusion\n{scheduler.post_fusion_text()}")
     debug.log("output_code", f"[{name}] output code\n{source}")
     if config.debug:
@@ -211,12 +219,13 @@ def partition_fn(joint, joint_inputs, **kwargs):
 
 def compile_fx(gm, example_inputs):
     """The "inductor" backend: AOT-trace gm into forward/backward aten graphs and compile each."""
-    from autograd import aot_module_simplified
+    with forking.compiling():
+        from autograd import aot_module_simplified
 
-    return aot_module_simplified(
-        gm, example_inputs,
-        fw_compiler=functools.partial(compile_fx_inner, graph_kind="forward"),
-        bw_compiler=functools.partial(compile_fx_inner, graph_kind="backward"),
-        inference_compiler=functools.partial(compile_fx_inner, graph_kind="inference"),
-        partition_fn=partition_fn,
-        decompositions=select_decomp_table())
+        return aot_module_simplified(
+            gm, example_inputs,
+            fw_compiler=functools.partial(compile_fx_inner, graph_kind="forward"),
+            bw_compiler=functools.partial(compile_fx_inner, graph_kind="backward"),
+            inference_compiler=functools.partial(compile_fx_inner, graph_kind="inference"),
+            partition_fn=partition_fn,
+            decompositions=select_decomp_table())

@@ -17,6 +17,7 @@ realize_reads_threshold / realize_opcount_threshold); reductions, extern
 outputs and graph outputs are always buffers.
 """
 import operator
+import threading
 
 from minitorch2 import _dtype, ops
 from minitorch2._tensor import Tensor
@@ -33,11 +34,19 @@ REALIZE_READS_THRESHOLD = 4  # a multi-user pointwise reading more buffers than 
 REALIZE_OPCOUNT_THRESHOLD = 30  # ... or doing more ops than this
 REALIZE_ALWAYS_OPCOUNT = 200  # a body this large is realized even with one user (bounds inlining growth)
 
-_current = []
+_current = threading.local()  # .stack: the GraphLowerings running on this thread (compiles run in several at once)
+
+
+def _stack():
+    stack = getattr(_current, "stack", None)
+    if stack is None:
+        stack = _current.stack = []
+    return stack
 
 
 def current_graph():
-    return _current[-1] if _current else None
+    stack = _stack()
+    return stack[-1] if stack else None
 
 
 # ---- extern kernels -----------------------------------------------------------------------
@@ -326,14 +335,15 @@ class GraphLowering:
         return buffer
 
     def run(self):
-        _current.append(self)
+        stack = _stack()
+        stack.append(self)
         try:
             env = {}
             for node in self.gm.graph.nodes:
                 self.current_node = node
                 env[node] = getattr(self, node.op)(node, env)
         finally:
-            _current.pop()
+            stack.pop()
         return self
 
     def placeholder(self, node, env):

@@ -17,7 +17,9 @@ Python and compiles that with exec. The generated `call`:
 The bottom half of this file is the runtime that generated code imports.
 """
 import ctypes
+import os
 import sys
+import threading
 
 import numpy as np
 
@@ -223,31 +225,45 @@ class BufferPool:
     def __init__(self, max_bytes=1 << 31):
         self.free_lists, self.lent, self.held_bytes, self.max_bytes = {}, {}, 0, max_bytes
         self.fresh = self.reused = 0
+        self._lock = threading.Lock()  # compiled graphs run on several threads at once
+
+    def _after_fork(self):
+        self._lock = threading.Lock()  # another thread may have held it at the fork
 
     def alloc(self, numel, dtype):
         nbytes = max(numel, 1) * dtype.itemsize
-        free_list = self.free_lists.get(nbytes)
-        if free_list:
-            self.reused += 1
-            self.held_bytes -= nbytes
-            return free_list.pop().view(dtype.np)
-        lent = self.lent.get(nbytes)
-        if lent:
-            for i in range(len(lent)):
-                if sys.getrefcount(lent[i]) <= 2:  # the list's reference and getrefcount's argument: no view,
-                    # tensor or array derived from the buffer is alive
-                    self.reused += 1
-                    return lent.pop(i).view(dtype.np)
-        self.fresh += 1
+        with self._lock:
+            reused = self._take(nbytes)
+            if reused is None:
+                self.fresh += 1
+        if reused is not None:
+            return reused.view(dtype.np)
         # (measured: advising transparent huge pages on an mmap'd buffer made its first touch 6x slower
         # on the development VM, the kernel compacting memory synchronously; plain np.empty it is)
         return np.empty(nbytes, np.uint8).view(dtype.np)
 
+    def _take(self, nbytes):
+        """A buffer of nbytes the pool may hand out again, or None (called with the lock held)."""
+        free_list = self.free_lists.get(nbytes)
+        if free_list:
+            self.reused += 1
+            self.held_bytes -= nbytes
+            return free_list.pop()
+        lent = self.lent.get(nbytes) or ()
+        for i in range(len(lent)):
+            # the list's reference and getrefcount's argument: no view, tensor or array derived from the
+            # buffer is alive (and none can appear: only the pool, under its lock, still reaches it)
+            if sys.getrefcount(lent[i]) <= 2:
+                self.reused += 1
+                return lent.pop(i)
+        return None
+
     def free(self, array):
-        if self.held_bytes + array.nbytes > self.max_bytes:
-            return
-        self.held_bytes += array.nbytes
-        self.free_lists.setdefault(array.nbytes, []).append(array)
+        with self._lock:
+            if self.held_bytes + array.nbytes > self.max_bytes:
+                return
+            self.held_bytes += array.nbytes
+            self.free_lists.setdefault(array.nbytes, []).append(array)
 
     def lend(self, array):
         """Track an output buffer, to reuse it once the caller has dropped every tensor over it.
@@ -257,18 +273,21 @@ class BufferPool:
         owner = array if array.base is None else array.base
         if not isinstance(owner, np.ndarray) or owner.base is not None:
             return  # not memory the pool allocated
-        lent = self.lent.setdefault(owner.nbytes, [])
-        if not any(a is owner for a in lent):
-            lent.append(owner)
-            del lent[:-self.LENT_PER_SIZE]
+        with self._lock:
+            lent = self.lent.setdefault(owner.nbytes, [])
+            if not any(a is owner for a in lent):
+                lent.append(owner)
+                del lent[:-self.LENT_PER_SIZE]
 
     def clear(self):
-        self.free_lists.clear()
-        self.lent.clear()
-        self.held_bytes = 0
+        with self._lock:
+            self.free_lists.clear()
+            self.lent.clear()
+            self.held_bytes = 0
 
 
 POOL = BufferPool()
+os.register_at_fork(after_in_child=POOL._after_fork)
 
 
 def alloc(numel, dtype):

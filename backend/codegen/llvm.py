@@ -102,7 +102,24 @@ def host():
 # ---- compiling and caching -------------------------------------------------------------------
 
 _compiled = {}  # cache key -> LoadedObject, for this process
-_compile_lock = threading.Lock()
+_compile_lock = threading.Lock()  # LLVM's global context is not thread-safe: one thread at a time uses it
+
+
+def hold_locks():
+    """Before a fork (backend/forking.py): wait until no thread is inside LLVM, and keep it so."""
+    _compile_lock.acquire()
+    _host_lock.acquire()
+
+
+def release_locks():
+    _host_lock.release()
+    _compile_lock.release()
+
+
+def new_locks():
+    """In a forked child: the locks as they were before the fork, but owned by nobody."""
+    global _compile_lock, _host_lock
+    _compile_lock, _host_lock = threading.Lock(), threading.Lock()
 
 
 class LoadedObject:

@@ -1,0 +1,117 @@
+"""What the backend does around os.fork(), so a forked child (a DataLoader worker, a multiprocessing
+"fork" process) compiles and runs as its parent does.
+
+Machinery beside the pipeline, not part of it. fork() copies the memory of
+the whole process but only the thread that called it. Whatever another thread
+held at that moment stays held in the child, by nobody: a lock of ours, a lock
+inside LLVM (which this backend drives from several threads), or one of
+Python's per-module import locks, taken while a module is first imported.
+The child then hangs on its first compile. So before a fork the backend
+waits until it is quiet, and the child starts its own:
+
+    before fork       join the preload thread (it imports llvmlite and autograd at `import backend`),
+                      wait for compiles running on other threads to finish and hold new ones back,
+                      take codegen/llvm.py's locks (no thread is inside LLVM)
+    after, parent     release all that
+    after, child      fresh locks and an empty gate; the kernel worker threads (codegen/workers.py),
+                      which did not survive, are started again on first use
+
+A compile is what runs inside `compiling()` (the backend entry points use it).
+A compile that does not finish within FORK_WAIT_SECONDS is not waited for
+(the fork goes ahead, with a warning): a fork must not hang on it either.
+"""
+import contextlib
+import os
+import sys
+import threading
+import time
+import warnings
+
+FORK_WAIT_SECONDS = 30.0
+
+
+class CompileGate:
+    """Counts the compiles running on each thread; `quiesce` waits until no other thread has one."""
+
+    def __init__(self):
+        self.condition = threading.Condition()
+        self.depth = {}  # thread id -> nesting depth of its running compiles
+
+    @contextlib.contextmanager
+    def compiling(self):
+        me = threading.get_ident()
+        with self.condition:
+            self.depth[me] = self.depth.get(me, 0) + 1
+        try:
+            yield
+        finally:
+            with self.condition:
+                self.depth[me] -= 1
+                if not self.depth[me]:
+                    del self.depth[me]
+                    self.condition.notify_all()
+
+    def quiesce(self, timeout):
+        """Hold the gate (no compile starts or ends) once no other thread compiles; False on timeout."""
+        me = threading.get_ident()
+        deadline = time.monotonic() + timeout
+        self.condition.acquire()
+        while any(thread != me for thread in self.depth):
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            self.condition.wait(left)
+        return True
+
+    def release(self):
+        self.condition.release()
+
+    def reset_in_child(self):
+        """Only the forking thread lives on: its own compiles still count, no other thread's can."""
+        me = threading.get_ident()
+        self.condition = threading.Condition()
+        self.depth = {me: self.depth[me]} if me in self.depth else {}
+
+
+GATE = CompileGate()
+compiling = GATE.compiling
+_preload = None  # the thread started by start_preload
+
+
+def start_preload(target):
+    """Run target on a daemon thread now (imports the first compile needs, overlapping the caller's work)."""
+    global _preload
+    _preload = threading.Thread(target=target, name="minitorch2-codegen-preload", daemon=True)
+    _preload.start()
+
+
+def _llvm():
+    return sys.modules.get("backend.codegen.llvm")  # only a process that loaded it has its locks to take
+
+
+def _before_fork():
+    began = time.monotonic()
+    if _preload is not None and _preload is not threading.current_thread():
+        _preload.join(FORK_WAIT_SECONDS)
+    if not GATE.quiesce(max(0.0, FORK_WAIT_SECONDS - (time.monotonic() - began))):
+        warnings.warn(f"backend: forking while another thread has compiled for over {FORK_WAIT_SECONDS:.0f} s; "
+                      "the child may hang on its first compile")
+    if _llvm() is not None:
+        _llvm().hold_locks()
+
+
+def _after_fork_in_parent():
+    if _llvm() is not None:
+        _llvm().release_locks()
+    GATE.release()
+
+
+def _after_fork_in_child():
+    global _preload
+    _preload = None
+    if _llvm() is not None:
+        _llvm().new_locks()
+    GATE.reset_in_child()
+
+
+os.register_at_fork(before=_before_fork, after_in_parent=_after_fork_in_parent, after_in_child=_after_fork_in_child)
