@@ -31,6 +31,8 @@ _FUNCTIONAL_EXCEPTIONS = {
     "bernoulli_.float": ("bernoulli", "p"),
     "normal_.default": ("normal_functional", "default"),
     "index_put_.default": ("index_put", "default"),
+    "__ilshift__.Scalar": ("__lshift__", "Scalar"), "__ilshift__.Tensor": ("__lshift__", "Tensor"),
+    "__irshift__.Scalar": ("__rshift__", "Scalar"), "__irshift__.Tensor": ("__rshift__", "Tensor"),
 }
 
 

@@ -26,11 +26,15 @@ scalars of `Op.dtype` (the result dtype; operands are already cast):
     unary:   neg abs exp exp2 log log2 log1p expm1 sqrt rsqrt reciprocal sin cos tan
              tanh sigmoid erf floor ceil trunc round sign relu logical_not bitwise_not
              isnan isinf
-    binary:  add sub mul truediv floordiv remainder (Python-style sign) pow maximum minimum
+    binary:  add sub mul truediv floordiv remainder (Python-style sign) truncdiv fmod
+             (C-style: toward zero, the dividend's sign) pow maximum minimum
              (NaN-propagating, as torch) eq ne lt le gt ge (result bool)
              logical_and logical_or bitwise_and bitwise_or bitwise_xor atan2
+             lshift rshift (integers; a count outside the type's width as torch: 0, or the sign)
     ternary: where(cond, a, b)
     cast:    to_dtype(x) (Op.dtype is the target; float->int truncates toward zero)
+An integer floordiv remainder truncdiv or fmod by zero makes the run raise torch's
+RuntimeError("ZeroDivisionError").
 Reduction types (`Reduce.reduction_type`): sum prod max min (NaN-propagating)
 argmax argmin (int64 position in the flattened reduction range, first
 occurrence wins, NaN counts as the maximum, as torch) any all.

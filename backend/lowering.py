@@ -266,6 +266,7 @@ def _build_table():
         "slice_scatter": V.slice_scatter, "select_scatter": V.select_scatter,
         # reductions
         "sum": R.sum_default, "sum.dim_IntList": R.sum_, "prod": R.prod_default, "mean": R.mean_default,
+        "prod.dim_int": R.prod_dim_int,
         "mean.dim": R.mean, "amax": R.amax, "amin": R.amin, "max": R.max_default, "min": R.min_default,
         "max.dim": R.max_dim, "min.dim": R.min_dim, "argmax": R.argmax, "argmin": R.argmin,
         "var.correction": R.var, "std.correction": R.std, "var_mean.correction": R.var_mean,
@@ -289,6 +290,8 @@ def _build_table():
         "scatter.src": I.scatter_src, "scatter.value": I.scatter_value, "scatter_add": I.scatter_add,
         "index_add": I.index_add, "nll_loss_forward": I.nll_loss_forward, "nll_loss_backward": I.nll_loss_backward,
         "_unsafe_masked_index_put_accumulate": I.unsafe_masked_index_put_accumulate,
+        # (scatter_reduce has no entry: its eager kernel runs, as torch's CPU inductor falls back for every
+        # reduction: prod/mean/amax/amin always, sum under its default cpp.fallback_scatter_reduce_sum)
         # extern kernels
         "mm": mm, "bmm": bmm, "mv": mv, "addmm": addmm, "baddbmm": baddbmm,
         "convolution": extern_kernel("convolution"),
@@ -300,6 +303,11 @@ def _build_table():
         table[name] = P.unary(name, float_only=True)
     for name in ("bitwise_and", "bitwise_or", "bitwise_xor"):
         table[f"{name}.Tensor"] = P.binary(name)
+    for packets, loop_op in ((("bitwise_left_shift", "__lshift__"), "lshift"),
+                             (("bitwise_right_shift", "__rshift__"), "rshift")):
+        for packet in packets:
+            for overload in ("Tensor", "Tensor_Scalar", "Scalar_Tensor", "Scalar"):
+                table[f"{packet}.{overload}"] = P.binary(loop_op)
     for name in COMPARISONS:
         table[f"{name}.Tensor"] = table[f"{name}.Scalar"] = P.comparison(name)
     lowerings = {}

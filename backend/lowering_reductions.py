@@ -92,6 +92,10 @@ def prod(x, dims=None, keepdim=False, *, dtype=None):
     return make_reduction(x, dims, keepdim, "prod", _sum_dtype(x, dtype))
 
 
+def prod_dim_int(x, dim, keepdim=False, *, dtype=None):
+    return prod(x, [dim], keepdim, dtype=dtype)
+
+
 def prod_default(x, *, dtype=None):
     return prod(x, None, False, dtype=dtype)
 

@@ -28,7 +28,7 @@ from ._functions_pointwise import (
     tanh, sigmoid, erf, relu, sign, sgn, floor, ceil, trunc, round, logical_not, bitwise_not, isnan, isinf,
     isfinite, relu_, clamp, clip, clamp_min, clamp_max, where, masked_fill, eq, ne, lt, le, gt, ge, greater,
     greater_equal, less, less_equal, not_equal, logical_and, logical_or, logical_xor, bitwise_and, bitwise_or,
-    bitwise_xor, equal, allclose, isclose,
+    bitwise_xor, equal, allclose, isclose, bitwise_left_shift, bitwise_right_shift,
 )
 from ._functions_reductions import (
     sum, mean, prod, amax, amin, max, min, argmax, argmin, var, std, var_mean, logsumexp, cumsum, any, all, softmax,
@@ -41,7 +41,8 @@ from ._functions_shape import (
     reshape, view, flatten, unflatten, squeeze, unsqueeze, permute, transpose, swapaxes, swapdims, t, expand,
     select, narrow, diagonal, movedim, cat, concat, concatenate, stack, hstack, vstack, split, chunk, unbind, tril,
     triu, flip, roll, gather, scatter, scatter_add, index_select, index_add, nonzero, clone, detach, numel,
-    is_tensor, is_floating_point, broadcast_tensors, broadcast_to, einsum, result_type,
+    is_tensor, is_floating_point, broadcast_tensors, broadcast_to, einsum, result_type, scatter_reduce, take,
+    index_put, index_copy, index_fill,
 )
 
 # The torch-level names `minitorch2/__init__.py` re-exports: every function above.
@@ -60,5 +61,6 @@ __all__ = [
     "expand", "select", "narrow", "diagonal", "movedim", "cat", "concat", "concatenate", "stack", "hstack",
     "vstack", "split", "chunk", "unbind", "tril", "triu", "flip", "roll", "gather", "scatter", "scatter_add",
     "index_select", "index_add", "nonzero", "clone", "detach", "numel", "is_tensor", "is_floating_point",
-    "broadcast_tensors", "broadcast_to", "einsum", "result_type",
+    "broadcast_tensors", "broadcast_to", "einsum", "result_type", "bitwise_left_shift", "bitwise_right_shift",
+    "scatter_reduce", "take", "index_put", "index_copy", "index_fill",
 ]

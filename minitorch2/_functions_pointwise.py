@@ -262,6 +262,21 @@ def bitwise_xor(input, other):
     return aten.bitwise_xor.Tensor(input, other)
 
 
+def bitwise_left_shift(input, other):
+    return _shift(aten.bitwise_left_shift, input, other)
+
+
+def bitwise_right_shift(input, other):
+    return _shift(aten.bitwise_right_shift, input, other)
+
+
+def _shift(packet, input, other):
+    """The overload torch's binding picks: a Python number on either side is a Scalar argument."""
+    if not _t(input):
+        return packet.Scalar_Tensor(input, other)
+    return packet.Tensor(input, other) if _t(other) else packet.Tensor_Scalar(input, other)
+
+
 def equal(input, other):
     return tuple(input.shape) == tuple(other.shape) and bool(aten.eq.Tensor(input, other).all())
 

@@ -30,7 +30,7 @@ def mean(input, dim=None, keepdim=False, *, dtype=None):
 def prod(input, dim=None, keepdim=False, *, dtype=None):
     if dim is None:
         return aten.prod.default(input, dtype=dtype)
-    raise NotImplementedError("minitorch2: prod over a dim is not implemented yet")
+    return aten.prod.dim_int(input, dim, keepdim, dtype=dtype)
 
 
 def amax(input, dim=(), keepdim=False):

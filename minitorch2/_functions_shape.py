@@ -196,6 +196,28 @@ def scatter_add(input, dim, index, src):
     return aten.scatter_add.default(input, dim, index, src)
 
 
+def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
+    return aten.scatter_reduce.two(input, dim, index, src, reduce, include_self=include_self)
+
+
+def take(input, index):
+    return aten.take.default(input, index)
+
+
+def index_put(input, indices, values, accumulate=False):
+    return aten.index_put.default(input, list(indices), values, accumulate)
+
+
+def index_copy(input, dim, index, source):
+    return aten.index_copy.default(input, dim, index, source)
+
+
+def index_fill(input, dim, index, value):
+    if _t(value):
+        return aten.index_fill.int_Tensor(input, dim, index, value)
+    return aten.index_fill.int_Scalar(input, dim, index, value)
+
+
 def index_select(input, dim, index):
     return aten.index_select.default(input, dim, index)
 

@@ -75,9 +75,18 @@ def _binary_operators():
         "__abs__": lambda self: aten.abs.default(self), "__invert__": invert,
         "__and__": and_, "__or__": or_, "__xor__": xor, "__rand__": and_, "__ror__": or_, "__rxor__": xor,
         "__eq__": eq, "__ne__": ne,
+        "__lshift__": lambda self, other: _shift_operator(aten.__lshift__, self, other),
+        "__rshift__": lambda self, other: _shift_operator(aten.__rshift__, self, other),
+        "__rlshift__": lambda self, other: F.bitwise_left_shift(other, self),
+        "__rrshift__": lambda self, other: F.bitwise_right_shift(other, self),
         "__lt__": lambda self, other: F.lt(self, other), "__le__": lambda self, other: F.le(self, other),
         "__gt__": lambda self, other: F.gt(self, other), "__ge__": lambda self, other: F.ge(self, other),
     }
+
+
+def _shift_operator(packet, self, other):
+    """x << y records aten.__lshift__ (not bitwise_left_shift), as torch's operator binding does."""
+    return packet.Tensor(self, other) if isinstance(other, Tensor) else packet.Scalar(self, other)
 
 
 def _as_tensor(x):
@@ -105,8 +114,11 @@ def _inplace_operators():
     def imatmul(self, other):
         return self.copy_(F.matmul(self, other))
 
+    def ishift(packet):
+        return lambda self, other: _shift_operator(packet, self, other)
+
     return {"__iadd__": iadd, "__isub__": isub, "__imul__": imul, "__itruediv__": itruediv, "__ipow__": ipow,
-            "__imatmul__": imatmul}
+            "__imatmul__": imatmul, "__ilshift__": ishift(aten.__ilshift__), "__irshift__": ishift(aten.__irshift__)}
 
 
 def _inplace_methods():
@@ -151,6 +163,23 @@ def _inplace_methods():
     def index_put_(self, indices, values, accumulate=False):
         return aten.index_put_.default(self, list(indices), values, accumulate)
 
+    def shift_(packet):
+        def method(self, other):
+            return packet.Tensor(self, other) if isinstance(other, Tensor) else packet.Tensor_Scalar(self, other)
+
+        return method
+
+    def index_copy_(self, dim, index, source):
+        return aten.index_copy_.default(self, dim, index, source)
+
+    def index_fill_(self, dim, index, value):
+        if isinstance(value, Tensor):
+            return aten.index_fill_.int_Tensor(self, dim, index, value)
+        return aten.index_fill_.int_Scalar(self, dim, index, value)
+
+    def scatter_reduce_(self, dim, index, src, reduce, *, include_self=True):
+        return aten.scatter_reduce_.two(self, dim, index, src, reduce, include_self=include_self)
+
     def addcmul_(self, tensor1, tensor2, *, value=1):
         return aten.addcmul_.default(self, tensor1, tensor2, value=value)
 
@@ -169,6 +198,8 @@ def _inplace_methods():
         "pow_": lambda self, e: aten.pow_.Scalar(self, e), "clamp_min_": lambda self, m: aten.clamp_min_.default(self, m),
         "uniform_": uniform_, "normal_": normal_, "bernoulli_": bernoulli_, "random_": random_,
         "index_put_": index_put_, "addcmul_": addcmul_, "addcdiv_": addcdiv_, "lerp_": lerp_,
+        "bitwise_left_shift_": shift_(aten.bitwise_left_shift_), "bitwise_right_shift_": shift_(aten.bitwise_right_shift_),
+        "index_copy_": index_copy_, "index_fill_": index_fill_, "scatter_reduce_": scatter_reduce_,
     }
 
 
@@ -182,7 +213,8 @@ def _method_forms():
     matmul reshape flatten unflatten squeeze unsqueeze permute transpose swapaxes t select narrow diagonal movedim
     split chunk unbind tril triu flip roll gather scatter scatter_add index_select index_add nonzero
     floor_divide remainder fmod rsub subtract multiply divide true_divide greater less negative absolute
-    broadcast_to var_mean""".split()
+    broadcast_to var_mean bitwise_left_shift bitwise_right_shift scatter_reduce take index_put index_copy
+    index_fill""".split()
     methods = {name: getattr(F, name) for name in names}
     methods["where"] = lambda self, condition, other: F.where(condition, self, other)
     methods["type_as"] = lambda self, other: self.to(other.dtype)

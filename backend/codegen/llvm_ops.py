@@ -329,6 +329,26 @@ def bitwise(opcode):
     return emit
 
 
+def shift_left(b, x, y):
+    """x << y as ATen's: 0 for a count outside [0, width) (a negative count is a huge unsigned one). LLVM's
+    shl is poison for such counts, so the count is masked before the select discards that result."""
+    width = bit_width(x.dtype)
+    in_range = b.icmp("ult", y, const(width, y.dtype), hint="in_range")
+    shifted = b.binop("shl", x, b.binop("and", y, const(width - 1, y.dtype)), hint="shl")
+    return b.select(in_range, shifted, const(0, x.dtype), hint="lshift")
+
+
+def shift_right(b, x, y):
+    """x >> y as ATen's: a count outside [0, width) shifts a signed value by width - 1 (leaving its sign)
+    and gives 0 for an unsigned one."""
+    width = bit_width(x.dtype)
+    in_range = b.icmp("ult", y, const(width, y.dtype), hint="in_range")
+    if is_unsigned(x.dtype):
+        shifted = b.binop("lshr", x, b.binop("and", y, const(width - 1, y.dtype)), hint="lshr")
+        return b.select(in_range, shifted, const(0, x.dtype), hint="rshift")
+    return b.binop("ashr", x, b.select(in_range, y, const(width - 1, y.dtype), hint="count"), hint="rshift")
+
+
 @in_float32
 def atan2(b, x, y):
     return b.call("atan2f" if x.dtype is dt.float32 else "atan2", x.dtype, [x, y], hint="atan2")
@@ -354,4 +374,5 @@ BINARY = {
     **{name: comparison(name) for name in FLOAT_PREDICATES},
     "logical_and": logical("and"), "logical_or": logical("or"),
     "bitwise_and": bitwise("and"), "bitwise_or": bitwise("or"), "bitwise_xor": bitwise("xor"),
+    "lshift": shift_left, "rshift": shift_right,
 }

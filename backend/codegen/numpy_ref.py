@@ -24,6 +24,7 @@ import numpy as np
 import scipy.special
 
 from minitorch2 import _dtype
+from minitorch2._aten.pointwise_arithmetic import shift_left_values, shift_right_values
 
 from .. import loop_ir as L
 
@@ -44,6 +45,8 @@ _BINARY = {
     "ne": np.not_equal, "lt": np.less, "le": np.less_equal, "gt": np.greater, "ge": np.greater_equal,
     "logical_and": np.logical_and, "logical_or": np.logical_or, "bitwise_and": np.bitwise_and,
     "bitwise_or": np.bitwise_or, "bitwise_xor": np.bitwise_xor, "atan2": np.arctan2,
+    "lshift": shift_left_values, "rshift": shift_right_values,
+    "truncdiv": _truncdiv, "fmod": np.fmod,
 }
 _REDUCE = {"sum": np.sum, "prod": np.prod, "max": np.max, "min": np.min, "any": np.any, "all": np.all}
 

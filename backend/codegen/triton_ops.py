@@ -367,6 +367,21 @@ def bitwise(operator):
     return emit
 
 
+def shift_left(x, y):
+    """x << y as ATen's: 0 for a count outside [0, width)."""
+    width = x.dtype.itemsize * 8
+    return Term(f"tl.where(({y.text} >= 0) & ({y.text} < {width}), {x.text} << ({y.text} & {width - 1}), 0)", x.dtype)
+
+
+def shift_right(x, y):
+    """x >> y as ATen's: a count outside [0, width) shifts by width - 1 (signed) or gives 0 (unsigned)."""
+    width = x.dtype.itemsize * 8
+    in_range = f"(({y.text} >= 0) & ({y.text} < {width}))"
+    if x.dtype is dt.uint8:
+        return Term(f"tl.where({in_range}, {x.text} >> ({y.text} & {width - 1}), 0)", x.dtype)
+    return Term(f"({x.text} >> tl.where({in_range}, {y.text}, {width - 1}))", x.dtype)
+
+
 def where(condition, x, y):
     return Term(f"tl.where({truthy(condition)}, {x.text}, {y.text})", x.dtype)
 
@@ -389,8 +404,9 @@ BINARY = {
     "gt": comparison(">"), "ge": comparison(">="),
     "logical_and": logical("&"), "logical_or": logical("|"),
     "bitwise_and": bitwise("&"), "bitwise_or": bitwise("|"), "bitwise_xor": bitwise("^"),
+    "lshift": shift_left, "rshift": shift_right,
 }
-INTEGER_DIVISIONS = ("floordiv", "remainder")  # the ops whose integer form needs a non-zero divisor
+INTEGER_DIVISIONS = ("floordiv", "remainder", "truncdiv", "fmod")  # integer forms need a non-zero divisor
 
 
 # ---- reductions: per-lane accumulators over RBLOCK chunks, then one reduction across the lanes ----

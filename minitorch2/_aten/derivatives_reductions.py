@@ -161,3 +161,30 @@ def cumsum(grad, dim, self_shape):
     if grad.numel() <= 1 or grad.shape[dim] == 1:  # ATen's cumsum_backward: nothing to reverse-accumulate
         return grad
     return aten.flip.default(aten.cumsum.default(aten.flip.default(grad, [dim]), dim), [dim])
+
+
+def prod_dim_int(grad, self, dim, keepdim=False):
+    """ATen's prod_backward over one dim as traced (the safe-zeros path), in self's dtype cast to grad's."""
+    if self.dtype != grad.dtype:
+        self = aten._to_copy.default(self, dtype=grad.dtype)
+    if self.dim() == 0:
+        return grad
+    dim = dim + self.dim() if dim < 0 else dim
+    if not keepdim:
+        grad = aten.unsqueeze.default(grad, dim)
+    return _prod_safe_zeros_backward(grad, self, dim)
+
+
+def _prod_safe_zeros_backward(grad, inp, dim):
+    """grad times the product of the elements before and after each one along `dim` (two exclusive
+    cumprods, the second over the flipped dim), so a zero element gets the others' product, not 0 / 0."""
+    if inp.numel() == 0:
+        return aten.expand.default(grad, list(inp.shape))
+    n = inp.shape[dim]
+    ones_size = list(inp.shape)
+    ones_size[dim] = 1
+    ones = aten.ones.default(ones_size, **_options(grad))
+    before = aten.cumprod.default(aten.cat.default([ones, aten.slice.Tensor(inp, dim, 0, n - 1)], dim), dim)
+    rest = aten.flip.default(aten.slice.Tensor(inp, dim, 1, n), [dim])
+    after = aten.flip.default(aten.cumprod.default(aten.cat.default([ones, rest], dim), dim), [dim])
+    return aten.mul.Tensor(grad, aten.mul.Tensor(before, after))

@@ -399,3 +399,53 @@ def _addcmul_into_self(op):
 
 addcmul_into_self = _addcmul_into_self(np.multiply)
 addcdiv_into_self = _addcmul_into_self(np.true_divide)
+
+
+# ---------------------------------------------------------------- bit shifts
+def _shift(name, fn):
+    """<< and >> on integers (floats and bools are refused, as ATen's integral-only kernels do)."""
+    def compute(a, b, *, dtype):
+        if dtype.is_floating_point or dtype is _dtype.bool_:
+            raise _not_implemented(f"{name}_cpu", dtype)
+        # (np.array(...).astype wraps a Python int as a C cast does; np.asarray(-1, uint8) would refuse it)
+        return fn(np.array(a).astype(dtype.np), np.array(b).astype(dtype.np))
+
+    return compute
+
+
+def shift_left_values(a, b):
+    """ATen's: a negative count or one of the type's width or more gives 0; bits shifted out of the top are
+    lost (the shift runs on the unsigned type, so signed values wrap rather than overflow)."""
+    bits = a.dtype.itemsize * 8
+    valid = (b >= 0) & (b < bits)
+    unsigned = np.dtype(f"u{a.dtype.itemsize}")
+    shifted = np.left_shift(a.astype(unsigned), np.where(valid, b, 0).astype(unsigned)).astype(a.dtype)
+    return np.where(valid, shifted, np.zeros((), a.dtype))
+
+
+def shift_right_values(a, b):
+    """ATen's: a negative count or one past the widest shift (width - 1 for signed types, which keeps the
+    sign bit) shifts by the widest: -1 or 0 for signed values, 0 for unsigned ones."""
+    bits = a.dtype.itemsize * 8
+    widest = bits - 1 if a.dtype.kind == "i" else bits
+    count = np.where((b < 0) | (b > widest), widest, b)
+    shifted = np.right_shift(a, np.minimum(count, bits - 1).astype(a.dtype))
+    return np.where(count >= bits, np.zeros((), a.dtype), shifted)  # (numpy leaves a full-width shift undefined)
+
+
+def _integral_binary(name, fn):
+    """A shift's (kernel, meta): the meta refuses what the kernel refuses, so traces fail as eager does."""
+    kernel, meta = binary(_shift(name, fn))
+
+    def checked_meta(self, other, *args, **kwargs):
+        out = meta(self, other, *args, **kwargs)
+        if out.dtype.is_floating_point or out.dtype is _dtype.bool_:
+            raise _not_implemented(f"{name}_cpu", out.dtype)
+        return out
+
+    return kernel, checked_meta
+
+
+# (shift_left_values / shift_right_values are also the numpy reference evaluator's lshift and rshift)
+bitwise_left_shift = _integral_binary("lshift", shift_left_values)
+bitwise_right_shift = _integral_binary("rshift", shift_right_values)

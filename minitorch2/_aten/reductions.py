@@ -63,9 +63,17 @@ sum_dim = _contiguous_out((_sum_kernel, _sum_meta))
 sum_default = (_sum_default_kernel, _sum_default_meta)
 
 
+def _prod_dims(self, dim):
+    """The axes prod reduces: all, or the one `dim` (none of a 0-d tensor, whose one dim is itself)."""
+    if dim is None:
+        return tuple(range(self.dim()))
+    dim = wrap_dim(dim, self.dim())
+    return (dim,) if self.dim() else ()
+
+
 def _prod_kernel(self, dim=None, keepdim=False, *, dtype=None):
     out_dtype = _sum_dtype(self, dtype)
-    dims = (wrap_dim(dim, self.dim()),) if dim is not None else tuple(range(self.dim()))
+    dims = _prod_dims(self, dim)
     x = self._np.astype(out_dtype.np, copy=False)
     if out_dtype is _dtype.float16 and dim is None and x.size:  # ATen multiplies half in half, in order
         return np.multiply.accumulate(x.reshape(-1))[-1].reshape((1,) * self.dim() if keepdim else ())
@@ -73,11 +81,11 @@ def _prod_kernel(self, dim=None, keepdim=False, *, dtype=None):
 
 
 def _prod_meta(self, dim=None, keepdim=False, *, dtype=None):
-    dims = (wrap_dim(dim, self.dim()),) if dim is not None else tuple(range(self.dim()))
+    dims = _prod_dims(self, dim)
     return fake_empty(reduced_shape(self.shape, dims, keepdim), _sum_dtype(self, dtype))
 
 
-prod_dim = (_prod_kernel, _prod_meta)
+prod_dim = _contiguous_out((_prod_kernel, _prod_meta))
 prod_default = ((lambda self, *, dtype=None: _prod_kernel(self, dtype=dtype)),
                 (lambda self, *, dtype=None: _prod_meta(self, dtype=dtype)))
 

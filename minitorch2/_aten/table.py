@@ -21,6 +21,7 @@ from . import derivatives_shape as ds
 from . import factories, indexing, linalg, memory, pointwise as pw, random_ops, reductions as red, views
 from . import nn_conv, nn_norm, nn_ops, derivatives_nn as dnn
 from . import masked_index, prims
+from . import indexing_reduce
 from .overlap import Overlap, checked as checked_overlap
 
 POINTWISE = ("pointwise", "core")
@@ -70,6 +71,23 @@ def inplace(schema, functional_impl, derivative=None, grad_fn=None, tags=(), ufu
               grad_fn=grad_fn, overlap=overlap)
 
 
+def _shift_ops(name, dunder, kernel):
+    """A bit shift's rows: torch's named overloads, Python's operator overloads (x << y records
+    __lshift__) and their in-place forms. Integers only, so no derivatives."""
+    inplace_dunder = dunder.replace("__", "__i", 1)
+    return [
+        op(f"{name}.Tensor(Tensor self, Tensor other) -> Tensor", POINTWISE, kernel),
+        op(f"{name}.Tensor_Scalar(Tensor self, Scalar other) -> Tensor", POINTWISE, kernel),
+        op(f"{name}.Scalar_Tensor(Scalar self, Tensor other) -> Tensor", POINTWISE, kernel),
+        op(f"{dunder}.Tensor(Tensor self, Tensor other) -> Tensor", POINTWISE, kernel),
+        op(f"{dunder}.Scalar(Tensor self, Scalar other) -> Tensor", POINTWISE, kernel),
+        inplace(f"{name}_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", kernel),
+        inplace(f"{name}_.Tensor_Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", kernel),
+        inplace(f"{inplace_dunder}.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", kernel),
+        inplace(f"{inplace_dunder}.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", kernel),
+    ]
+
+
 TABLE = [
     # ------------------------------------------------------------ arithmetic
     op("add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", POINTWISE, pw.add, d.add_tensor),
@@ -104,6 +122,8 @@ TABLE = [
     *[op(f"{name}.Scalar(Tensor self, Scalar other) -> Tensor", POINTWISE, getattr(pw, name)) for name in ("eq", "ne", "lt", "le", "gt", "ge")],
     *[op(f"{name}(Tensor self, Tensor other) -> Tensor", POINTWISE, getattr(pw, name)) for name in ("logical_and", "logical_or", "logical_xor")],
     *[op(f"{name}.Tensor(Tensor self, Tensor other) -> Tensor", POINTWISE, getattr(pw, name)) for name in ("bitwise_and", "bitwise_or", "bitwise_xor")],
+    *_shift_ops("bitwise_left_shift", "__lshift__", pw.bitwise_left_shift),
+    *_shift_ops("bitwise_right_shift", "__rshift__", pw.bitwise_right_shift),
     op("logical_not(Tensor self) -> Tensor", POINTWISE, pw.logical_not),
     op("bitwise_not(Tensor self) -> Tensor", POINTWISE, pw.bitwise_not),
     op("isnan(Tensor self) -> Tensor", POINTWISE, pw.isnan),
@@ -158,6 +178,9 @@ TABLE = [
     op("softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor", POINTWISE, pw.softplus, d.softplus),
     op("softplus_backward(Tensor grad_output, Tensor self, Scalar beta, Scalar threshold) -> Tensor", POINTWISE,
        pw.softplus_backward, d.softplus_backward),
+    op("elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor", POINTWISE, pw.elu, d.elu),
+    op("elu_backward(Tensor grad_output, Scalar alpha, Scalar scale, Scalar input_scale, bool is_result, "
+       "Tensor self_or_result) -> Tensor", POINTWISE, pw.elu_backward, d.elu_backward),
     op("where.self(Tensor condition, Tensor self, Tensor other) -> Tensor", POINTWISE, pw.where, d.where),
     op("clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor", POINTWISE, pw.clamp, d.clamp, grad_fn="ClampBackward1"),
     op("clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor", POINTWISE, pw.clamp, d.clamp_tensor),
@@ -182,6 +205,10 @@ TABLE = [
     inplace("exp_(Tensor(a!) self) -> Tensor(a!)", pw.exp, d.exp, "ExpBackward0"),
     inplace("sqrt_(Tensor(a!) self) -> Tensor(a!)", pw.sqrt, d.sqrt, "SqrtBackward0"),
     inplace("clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)", pw.clamp, d.clamp, "ClampBackward1"),
+    inplace("elu_(Tensor(a!) self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor(a!)", pw.elu,
+            d.elu_inplace, "EluBackward1"),
+    inplace("hardtanh_(Tensor(a!) self, Scalar min_val=-1, Scalar max_val=1) -> Tensor(a!)", pw.hardtanh,
+            d.hardtanh_inplace, "HardtanhBackward0"),
     inplace("clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!)", pw.clamp_min, d.clamp_min, "ClampMinBackward0"),
     inplace("masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!)", pw.masked_fill, d.masked_fill_scalar, "MaskedFillBackward0",
             overlap=Overlap.MASKED),
@@ -204,6 +231,15 @@ TABLE = [
        overlap=Overlap.NONE),
     op("index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor(a!)", INPLACE,
        indexing.index_put_, ds.index_put, grad_fn="IndexPutBackward0", overlap=Overlap.INDEXED),
+    inplace("index_copy_(Tensor(a!) self, int dim, Tensor index, Tensor source) -> Tensor(a!)",
+            indexing_reduce.index_copy, ds.index_copy, "IndexCopyBackward0"),
+    inplace("index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)",
+            indexing_reduce.index_fill, ds.index_fill_scalar, "IndexFillBackward0", overlap=Overlap.INDEXED),
+    inplace("index_fill_.int_Tensor(Tensor(a!) self, int dim, Tensor index, Tensor value) -> Tensor(a!)",
+            indexing_reduce.index_fill, ds.index_fill_tensor, "IndexFillBackward1", overlap=Overlap.INDEXED),
+    inplace("scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, "
+            "bool include_self=True) -> Tensor(a!)", indexing_reduce.scatter_reduce, ds.scatter_reduce,
+            "ScatterReduceBackward0"),
     # ------------------------------------------------------------ functional forms of in-place ops (functionalization)
     op("copy(Tensor self, Tensor src, bool non_blocking=False) -> Tensor", CORE, memory.copy, ds.copy),
     op("fill.Scalar(Tensor self, Scalar value) -> Tensor", CORE, memory.fill, lambda grad: d.aten.zeros_like.default(grad)),
@@ -224,6 +260,8 @@ TABLE = [
     op("mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", REDUCTION,
        red.mean_dim, d.mean_dim, grad_fn="MeanBackward1"),
     op("prod(Tensor self, *, ScalarType? dtype=None) -> Tensor", REDUCTION, red.prod_default, d.prod_default),
+    op("prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", REDUCTION,
+       red.prod_dim, d.prod_dim_int, grad_fn="ProdBackward1"),
     op("amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor", REDUCTION, red.amax, d.amax),
     op("amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor", REDUCTION, red.amin, d.amin),
     op("max(Tensor self) -> Tensor", REDUCTION, red.max_default, d.max_default, grad_fn="MaxBackward1"),
@@ -293,6 +331,15 @@ TABLE = [
     op("scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor", CORE, indexing.scatter_add, ds.scatter_add),
     op("index_select(Tensor self, int dim, Tensor index) -> Tensor", CORE, indexing.index_select, ds.index_select),
     op("index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor", CORE, indexing.index_add, ds.index_add),
+    op("take(Tensor self, Tensor index) -> Tensor", (), indexing_reduce.take, ds.take),
+    op("scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) "
+       "-> Tensor", CORE, indexing_reduce.scatter_reduce, ds.scatter_reduce),
+    op("index_copy(Tensor self, int dim, Tensor index, Tensor source) -> Tensor", (), indexing_reduce.index_copy,
+       ds.index_copy),
+    op("index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor", (),
+       indexing_reduce.index_fill, ds.index_fill_scalar),
+    op("index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor", (),
+       indexing_reduce.index_fill, ds.index_fill_tensor, grad_fn="IndexFillBackward1"),
     op("tril(Tensor self, int diagonal=0) -> Tensor", CORE, indexing.tril, ds.tril),
     op("triu(Tensor self, int diagonal=0) -> Tensor", CORE, indexing.triu, ds.triu),
     op("flip(Tensor self, int[] dims) -> Tensor", CORE, indexing.flip, ds.flip),
@@ -519,6 +566,12 @@ DECOMPOSITIONS = {
     "native_layer_norm.default": decnn.native_layer_norm,
     "native_layer_norm_backward.default": decnn.native_layer_norm_backward,
     "embedding_dense_backward.default": decnn.embedding_dense_backward,
+    "elu.default": dec.elu, "elu_.default": dec.inplace_by_copy(dec.elu), "elu_backward.default": dec.elu_backward,
+    "hardtanh_.default": dec.inplace_by_copy(dec.hardtanh), "take.default": dec.take,
+    "index_copy.default": dec.index_copy, "index_copy_.default": dec.inplace_by_copy(dec.index_copy),
+    "index_fill.int_Scalar": dec.index_fill, "index_fill.int_Tensor": dec.index_fill,
+    "index_fill_.int_Scalar": dec.inplace_by_copy(dec.index_fill),
+    "index_fill_.int_Tensor": dec.inplace_by_copy(dec.index_fill),
 }
 
 

@@ -196,7 +196,22 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):
 
 
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    if inplace:
+        return aten.hardtanh_.default(input, min_val, max_val)
     return aten.hardtanh.default(input, min_val, max_val)
+
+
+def relu6(input, inplace=False):
+    """hardtanh(input, 0, 6): torch's relu6 is that composite, so traces record hardtanh."""
+    return hardtanh(input, 0.0, 6.0, inplace)
+
+
+def elu(input, alpha=1.0, inplace=False):
+    return aten.elu_.default(input, alpha) if inplace else aten.elu.default(input, alpha)
+
+
+def elu_(input, alpha=1.0):
+    return aten.elu_.default(input, alpha)
 
 
 def softplus(input, beta=1.0, threshold=20.0):

@@ -1061,6 +1061,145 @@ def index_add_samples(m):
     yield S(m.t((5, 4), "step"), -1, m.index((3,), 4), m.t((5, 3)))
 
 
+def _shift_counts(m, shape, layout="contig", dtype=None):
+    """Shift counts across the whole range that matters: negative, in range, the type's width and past it."""
+    counts = np.array([-70, -1, 0, 1, 3, 7, 8, 15, 31, 32, 63, 64, 65], dtype=np.int64)
+    values = m.rng.choice(counts, int(np.prod(shape)) if shape else 1).reshape(shape)
+    return TensorArg(values.astype(dtype or m.dtype), layout) if layout == "contig" else \
+        m.t(shape, layout, dtype=dtype, values=values.astype(dtype or m.dtype))
+
+
+def _shift_values(m, shape, layout="contig"):
+    """Values with the integer extremes among them (so bits shift out of the top and the sign matters)."""
+    if m.dtype not in INT:
+        return m.t(shape, layout)
+    info = np.iinfo(m.dtype)
+    pool = np.array([info.min, info.max, -1, 0, 1, 5, -8, 1 << 20], dtype=np.int64).astype(m.dtype)
+    return m.t(shape, layout, values=m.rng.choice(pool, int(np.prod(shape)) if shape else 1).reshape(shape))
+
+
+def shift_tensor_samples(m):
+    yield S(_shift_values(m, (3, 4)), _shift_counts(m, (3, 4)))
+    yield S(_shift_values(m, (2, 3, 4), "T"), _shift_counts(m, (4,)))
+    yield S(_shift_values(m, ()), _shift_counts(m, (2, 3)))
+    yield S(_shift_values(m, (0, 3)), _shift_counts(m, (3,)))
+    yield S(_shift_values(m, (3, 4), "step"), _shift_counts(m, (3, 1)))
+    if m.dtype == "int32":
+        yield S(_shift_values(m, (2, 3)), _shift_counts(m, (2, 3), dtype="int64"))  # promotes to int64
+    yield S(m.t((2, 3)), m.t((2, 3), dtype="float32"))  # float: an error in both
+
+
+def shift_scalar_samples(m):
+    for count in (-1, 0, 1, 3, 31, 32, 63, 64, 100):
+        yield S(_shift_values(m, (3, 4)), count)
+    yield S(_shift_values(m, (2, 3, 4), "T"), 2)
+    yield S(_shift_values(m, ()), 5)
+    yield S(m.t((2, 3)), 1.5)  # a float count: an error in both
+
+
+def shift_scalar_tensor_samples(m):
+    for value in (1, -3, 7):
+        yield S(value, _shift_counts(m, (3, 4)))
+    yield S(2, _shift_counts(m, (2, 3, 4), "T"))
+
+
+def inplace_shift_samples(m):
+    yield S(_shift_values(m, (3, 4)), _shift_counts(m, (3, 4)))
+    yield S(_shift_values(m, (2, 3, 4), "T"), _shift_counts(m, (4,)))
+    yield S(_shift_values(m, (3, 4), "offset"), _shift_counts(m, ()))
+    yield S(_shift_values(m, ()), _shift_counts(m, ()))
+    yield S(_shift_values(m, (3, 1)), _shift_counts(m, (3, 4)))  # does not fit self: an error in both
+
+
+def inplace_shift_scalar_samples(m):
+    for count in (-1, 3, 64):
+        yield S(_shift_values(m, (3, 4)), count)
+    yield S(_shift_values(m, (2, 3, 4), "T"), 2)
+
+
+def elu_backward_samples(m):
+    shapes = [((3, 4), "contig", "contig"), ((2, 3, 4), "contig", "T"), ((), "contig", "contig"),
+              ((3, 4), "T", "step"), ((0, 2), "contig", "contig")]
+    for i, (shape, lg, lx) in enumerate(shapes):
+        yield S(m.t(shape, lg), 0.7, 1.5, 0.5, i % 2 == 1, m.t(shape, lx))
+    yield S(m.t((3, 4)), -0.5, 1.0, 1.0, True, m.t((3, 4)))  # a negative slope from the result: an error in both
+
+
+def prod_dim_samples(m):
+    def values(shape, layout="contig"):
+        return m.t(shape, layout, low=0.5, high=1.5) if m.is_float else m.t(shape, layout, low=-2, high=2)
+
+    yield S(values((3, 4, 5)), 1)
+    yield S(values((3, 4, 5)), -1, True)
+    yield S(values((4, 3), "T"), 0)
+    yield S(values((3, 4), "step"), 1, True)
+    yield S(values(()), 0)
+    yield S(values((0, 3)), 0)
+    yield S(values((0, 3)), 1, True)
+    yield S(values((3, 4)), 1, dtype=m.dt("float64"))
+    if m.is_float:
+        zeros = m.t((3, 4), values=[[0, 1, 2, 3], [0, 0, 1, 2], [1, 2, 3, 4]])
+        yield S(zeros, 1)  # one zero, two zeros and none in a row: the backward's safe-zeros path
+    yield S(values((3, 4)), 2)  # dim out of range: an error in both
+
+
+def take_samples(m):
+    yield S(m.t((3, 4)), m.index((5,), 12, negative=True))
+    yield S(m.t((3, 4), "T"), m.index((2, 3), 12))
+    yield S(m.t((2, 3, 4), "step"), m.index((6,), 24))
+    yield S(m.t(()), m.index((3,), 1))
+    yield S(m.t((3, 4)), m.index((0, 2), 12))
+    yield S(m.t((3, 4)), TensorArg(np.array([3, 3, 3])))  # repeated: the gradient accumulates
+    yield S(m.t((3, 4)), TensorArg(np.array([12])))  # out of range: an error in both
+    yield S(m.t((0,)), m.index((1,), 1))  # from an empty tensor: an error in both
+    yield S(m.t((3, 4)), m.index((2,), 12, dtype="int32"))  # an int32 index: an error in both
+
+
+def scatter_reduce_samples(m):
+    for i, reduce in enumerate(("sum", "prod", "mean", "amax", "amin")):
+        include_self = i % 2 == 0
+        yield S(m.t((3, 5)), 1, m.index((3, 4), 5), m.t((3, 4)), reduce, include_self=include_self)
+        yield S(m.t((3, 5), "T"), 0, m.index((4, 5), 3), m.t((4, 5), "offset"), reduce, include_self=not include_self)
+    yield S(m.t((2, 3, 4), "step"), -1, m.index((2, 3, 6), 4), m.t((2, 3, 6)), "amax")
+    yield S(m.t((4,)), 0, m.index((0,), 4), m.t((0,)), "mean", include_self=False)
+    yield S(m.t(()), 0, m.index((), 1), m.t(()), "prod")
+    yield S(m.t((3, 5)), 1, m.index((3, 4), 5), m.t((3, 4)), "foo")  # an unknown reduction: an error in both
+    yield S(m.t((3, 5)), 1, TensorArg(np.array([[5]])), m.t((3, 4)), "sum")  # out of range: an error in both
+    yield S(m.t((3, 5)), 1, m.index((3, 6), 5), m.t((3, 4)), "sum")  # index larger than src: an error in both
+
+
+def index_copy_samples(m):
+    yield S(m.t((5, 4)), 0, m.index((3,), 5, unique=True), m.t((3, 4)))
+    yield S(m.t((5, 4), "T"), 1, m.index((2,), 4, unique=True), m.t((5, 2), "T"))
+    yield S(m.t((2, 5, 4), "step"), -2, m.index((3,), 5, unique=True), m.t((2, 3, 4), "offset"))
+    yield S(m.t(()), 0, m.index((), 1), m.t(()))
+    yield S(m.t((5, 4)), 0, m.index((0,), 5), m.t((0, 4)))
+    yield S(m.t((5, 4)), 0, TensorArg(np.array([5])), m.t((1, 4)))  # out of range: an error in both
+    yield S(m.t((5, 4)), 0, TensorArg(np.array([-1])), m.t((1, 4)))  # negative: an error in both
+    yield S(m.t((5, 4)), 0, m.index((2,), 5, unique=True), m.t((3, 4)))  # count mismatch: an error in both
+
+
+def index_fill_samples(value_tensor):
+    def gen(m):
+        def value(v, dtype=None):
+            return m.t((), dtype=dtype, values=[v]) if value_tensor else v
+
+        fill = m.scalars()[0]
+        yield S(m.t((5, 4)), 0, m.index((3,), 5), value(fill))
+        yield S(m.t((5, 4), "T"), 1, m.index((3,), 4, negative=True), value(fill))
+        yield S(m.t((2, 5, 4), "step"), -1, m.index((2,), 4), value(fill))
+        yield S(m.t(()), 0, m.index((), 1), value(fill))
+        yield S(m.t((5, 4)), 1, m.index((0,), 4), value(fill))
+        yield S(m.t((5, 4)), 1, TensorArg(np.array([4])), value(fill))  # out of range: an error in both
+        yield S(m.t((5, 4)), 1, m.index((2, 2), 4), value(fill))  # a 2-d index: an error in both
+        if value_tensor:
+            p0, _ = _partners(m.dtype)
+            yield S(m.t((5, 4)), 0, m.index((2,), 5), value(1, dtype=p0))  # cast to self's dtype
+            yield S(m.t((5, 4)), 0, m.index((2,), 5), m.t((1,)))  # a 1-d value: an error in both
+
+    return gen
+
+
 def tri_samples(m):
     yield S(m.t((4, 5)))
     yield S(m.t((4, 5)), 1)
@@ -1342,6 +1481,23 @@ def _compare_ops():
     return ops
 
 
+def _shift_ops():
+    """<< and >>: torch's named overloads, the operator ones (x << y) and the in-place forms."""
+    ops = []
+    for name, dunder in (("bitwise_left_shift", "__lshift__"), ("bitwise_right_shift", "__rshift__")):
+        inplace_dunder = dunder.replace("__", "__i", 1)
+        for op_name, samples in ((f"{name}.Tensor", shift_tensor_samples), (f"{dunder}.Tensor", shift_tensor_samples),
+                                 (f"{name}.Tensor_Scalar", shift_scalar_samples),
+                                 (f"{dunder}.Scalar", shift_scalar_samples),
+                                 (f"{name}.Scalar_Tensor", shift_scalar_tensor_samples),
+                                 (f"{name}_.Tensor", inplace_shift_samples),
+                                 (f"{inplace_dunder}.Tensor", inplace_shift_samples),
+                                 (f"{name}_.Tensor_Scalar", inplace_shift_scalar_samples),
+                                 (f"{inplace_dunder}.Scalar", inplace_shift_scalar_samples)):
+            ops.append(OpInfo(op_name, samples, dtypes=INT, grad=False))
+    return ops
+
+
 OP_DB = [
     # ------------------------------------------------------------ arithmetic
     OpInfo("add.Tensor", chain(binary(scalar=True), alpha_samples)),
@@ -1408,6 +1564,10 @@ OP_DB = [
     OpInfo("tanh_backward.default", tanh_backward_samples, dtypes=FLOAT),
     OpInfo("leaky_relu.default", activation_samples((), (0.2,), (-0.5,)), dtypes=FLOAT),
     OpInfo("leaky_relu_backward.default", grad_and_input(extra=(0.2, False)), dtypes=FLOAT),
+    OpInfo("elu.default", activation_samples((), (0.5,), (1.2, 2.0, 0.5)), dtypes=FLOAT),
+    OpInfo("elu_backward.default", elu_backward_samples, dtypes=FLOAT,
+           xfails=[_x("meta", TORCH_META_DIFFERS + "(CPU: grad_output leads the layout; meta, torch's where "
+                      "decomposition: self_or_result)", FLOAT)]),
     OpInfo("hardtanh.default", activation_samples((), (-0.5, 0.75), (0, 2)), dtypes=NUMERIC,
            xfails=[_x("meta", TORCH_META_DIFFERS + "(a size-1 dim's stride: CPU writes into empty_like(self), meta "
                       "is contiguous)", NUMERIC)]),
@@ -1440,6 +1600,8 @@ OP_DB = [
     OpInfo("sqrt_.default", inplace_unary(0.1, 3), dtypes=FLOAT),
     OpInfo("clamp_.default", inplace_with(clamp_samples), dtypes=NUMERIC),
     OpInfo("clamp_min_.default", inplace_with(clamp_bound_samples("min")), dtypes=NUMERIC),
+    OpInfo("elu_.default", inplace_with(activation_samples((), (0.5,), (1.2, 2.0, 0.5))), dtypes=FLOAT),
+    OpInfo("hardtanh_.default", inplace_with(activation_samples((), (-0.5, 0.75), (0, 2))), dtypes=NUMERIC),
     OpInfo("masked_fill_.Scalar", inplace_with(masked_fill_samples(False))),
     OpInfo("addcmul_.default", inplace_with(addc_samples(nonzero=False))),
     OpInfo("addcdiv_.default", inplace_with(addc_samples(nonzero=True)), dtypes=FLOAT),
@@ -1452,6 +1614,11 @@ OP_DB = [
     OpInfo("fill_.Tensor", fill_tensor_samples),
     OpInfo("zero_.default", inplace_unary()),
     OpInfo("index_put_.default", index_put_samples),
+    OpInfo("index_copy_.default", index_copy_samples),
+    OpInfo("index_fill_.int_Scalar", index_fill_samples(value_tensor=False)),
+    OpInfo("index_fill_.int_Tensor", index_fill_samples(value_tensor=True)),
+    OpInfo("scatter_reduce_.two", scatter_reduce_samples, dtypes=NUMERIC),
+    *_shift_ops(),
     OpInfo("copy.default", copy_samples, grad=False),  # torch: aten::copy has no derivative (minitorch2's has one)
     OpInfo("fill.Scalar", fill_scalar_samples),
     OpInfo("fill.Tensor", fill_tensor_samples),
@@ -1462,6 +1629,7 @@ OP_DB = [
     OpInfo("mean.default", reduction_full_samples(dtype_kw=True)),
     OpInfo("mean.dim", reduction_dim_samples(dtype_kw=True)),
     OpInfo("prod.default", prod_samples),
+    OpInfo("prod.dim_int", prod_dim_samples),
     OpInfo("amax.default", amax_samples),
     OpInfo("amin.default", amax_samples),
     OpInfo("max.default", reduction_full_samples()),
@@ -1524,6 +1692,11 @@ OP_DB = [
     OpInfo("scatter_add.default", scatter_add_samples),
     OpInfo("index_select.default", index_select_samples),
     OpInfo("index_add.default", index_add_samples),
+    OpInfo("take.default", take_samples),
+    OpInfo("scatter_reduce.two", scatter_reduce_samples, dtypes=NUMERIC),
+    OpInfo("index_copy.default", index_copy_samples),
+    OpInfo("index_fill.int_Scalar", index_fill_samples(value_tensor=False)),
+    OpInfo("index_fill.int_Tensor", index_fill_samples(value_tensor=True)),
     OpInfo("tril.default", tri_samples),
     OpInfo("triu.default", tri_samples),
     OpInfo("flip.default", flip_samples),

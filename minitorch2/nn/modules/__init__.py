@@ -1,5 +1,5 @@
 """The nn layer classes, one module per family (as torch.nn.modules)."""
-from .activation import GELU, Dropout, LeakyReLU, LogSoftmax, ReLU, Sigmoid, SiLU, Softmax, Tanh
+from .activation import ELU, GELU, Dropout, LeakyReLU, LogSoftmax, ReLU, ReLU6, Sigmoid, SiLU, Softmax, Tanh
 from .batchnorm import BatchNorm1d, BatchNorm2d
 from .container import ModuleDict, ModuleList, Sequential
 from .conv import Conv1d, Conv2d
@@ -12,7 +12,7 @@ from .sparse import Embedding
 
 __all__ = [
     "Module", "Linear", "Identity", "Conv1d", "Conv2d", "BatchNorm1d", "BatchNorm2d", "LayerNorm", "Embedding",
-    "Dropout", "ReLU", "GELU", "SiLU", "Sigmoid", "Tanh", "LeakyReLU", "Softmax", "LogSoftmax", "Flatten",
+    "Dropout", "ReLU", "ReLU6", "ELU", "GELU", "SiLU", "Sigmoid", "Tanh", "LeakyReLU", "Softmax", "LogSoftmax", "Flatten",
     "MaxPool2d", "AvgPool2d", "AdaptiveAvgPool2d", "Sequential", "ModuleList", "ModuleDict", "CrossEntropyLoss",
     "NLLLoss", "MSELoss", "L1Loss",
 ]

@@ -1,5 +1,5 @@
 """Activation and dropout modules (as torch.nn): ReLU, GELU, SiLU, Sigmoid, Tanh, Softmax,
-LogSoftmax, LeakyReLU, Dropout. Runtime layer: thin wrappers over nn.functional."""
+LogSoftmax, LeakyReLU, ReLU6, ELU, Dropout. Runtime layer: thin wrappers over nn.functional."""
 from ... import _functions
 from .. import functional as F
 from .module import Module
@@ -62,6 +62,31 @@ class LeakyReLU(Module):
 
     def extra_repr(self):
         return f"negative_slope={self.negative_slope}" + (", inplace=True" if self.inplace else "")
+
+
+class ReLU6(Module):
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.relu6(input, self.inplace)
+
+    def extra_repr(self):
+        return "inplace=True" if self.inplace else ""
+
+
+class ELU(Module):
+    def __init__(self, alpha=1.0, inplace=False):
+        super().__init__()
+        self.alpha = alpha
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.elu(input, self.alpha, self.inplace)
+
+    def extra_repr(self):
+        return f"alpha={self.alpha}" + (", inplace=True" if self.inplace else "")
 
 
 class Softmax(Module):
