@@ -25,27 +25,32 @@ trace, so fx prints it under "No stacktrace found for following nodes", as
 PyTorch does.
 """
 import contextlib
+import threading
 
 from minitorch2._tensor import Tensor
 from minitorch2.fx import Interpreter
 
 GRADIENT_ACC_SPECIAL_STACK = "Gradient addition node due to multiple use of tensor around:"  # PyTorch's marker
 
-_current = {"stack_trace": None}  # what the proxy mode stamps on the nodes it records now
+class _Current(threading.local):
+    stack_trace = None  # what the proxy mode stamps on the nodes it records now, on this thread
+
+
+_current = _Current()
 
 
 def current_stack_trace():
-    return _current["stack_trace"]
+    return _current.stack_trace
 
 
 @contextlib.contextmanager
 def stack_trace_in_effect(stack_trace):
-    saved = _current["stack_trace"]
-    _current["stack_trace"] = stack_trace
+    saved = _current.stack_trace
+    _current.stack_trace = stack_trace
     try:
         yield
     finally:
-        _current["stack_trace"] = saved
+        _current.stack_trace = saved
 
 
 # ---- forward: interpret the frontend's graph node by node ---------------------------------------
@@ -102,11 +107,11 @@ def backward_stack_traces(outputs):
         posthook = _mark_gradient_addition(forward_trace)
         node.register_hook(posthook)
         hooked.append((node, posthook))
-    saved = _current["stack_trace"]
+    saved = _current.stack_trace
     try:
         yield
     finally:
-        _current["stack_trace"] = saved
+        _current.stack_trace = saved
         for node, posthook in hooked:
             del node.apply  # the class's apply again
             node._hooks.remove(posthook)  # Node.register_hook returns no handle to remove it by
@@ -127,7 +132,7 @@ def _grad_fns(outputs):
 
 def _apply_under(apply, forward_trace):
     def apply_with_forward_trace(grads):
-        _current["stack_trace"] = forward_trace
+        _current.stack_trace = forward_trace
         return apply(grads)
 
     return apply_with_forward_trace
@@ -137,6 +142,6 @@ def _mark_gradient_addition(forward_trace):
     marked = (forward_trace or "") + GRADIENT_ACC_SPECIAL_STACK
 
     def posthook(grad_inputs, grad_outputs):
-        _current["stack_trace"] = marked
+        _current.stack_trace = marked
 
     return posthook

@@ -152,6 +152,14 @@ _STAND_INS = weakref.WeakSet()  # functions made by original_function (they hold
 _lock = threading.RLock()
 
 
+def _new_lock():
+    global _lock
+    _lock = threading.RLock()  # a forked child: another thread may have held it at the fork
+
+
+os.register_at_fork(after_in_child=_new_lock)
+
+
 def _trampoline_code(original, handler):
     """A `(*args, **kwargs)` code object with original's free variables whose body calls handler."""
     free = original.co_freevars

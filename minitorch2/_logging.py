@@ -57,6 +57,15 @@ _handlers = {}  # component -> the stderr handler we installed
 _frame_ids = {}  # code object -> frame id, in order of first compile
 _counters = {}  # kind -> how many ids were handed out
 _context = threading.local()
+_ids_lock = threading.Lock()  # frame ids and counters are handed out to compiles on several threads
+
+
+def _new_ids_lock():
+    global _ids_lock
+    _ids_lock = threading.Lock()  # a forked child: another thread may have held it at the fork
+
+
+os.register_at_fork(after_in_child=_new_ids_lock)
 
 
 def reload(setting=None):
@@ -159,7 +168,8 @@ def _short_path(filename):
 
 def frame_id(code):
     """A small number per code object, in order of first compile, as Dynamo numbers frames."""
-    return _frame_ids.setdefault(code, len(_frame_ids))
+    with _ids_lock:
+        return _frame_ids.setdefault(code, len(_frame_ids))
 
 
 def current_compile_id():
@@ -181,13 +191,15 @@ def compile_context(code, attempt):
 def reset_ids():
     """Frame ids start again (frontend.reset(), as torch._dynamo.reset() does); graph names and aot ids
     keep counting, as torch's unique_id and AOT_COUNTER do."""
-    _frame_ids.clear()
+    with _ids_lock:
+        _frame_ids.clear()
 
 
 def next_id(kind):
     """0, 1, 2, ... per kind ("aot": aot_autograd's aot_config ids)."""
-    _counters[kind] = _counters.get(kind, -1) + 1
-    return _counters[kind]
+    with _ids_lock:
+        _counters[kind] = _counters.get(kind, -1) + 1
+        return _counters[kind]
 
 
 _unique_ids = itertools.count()

@@ -22,6 +22,7 @@ installing the generated `forward` on the class does not leak into other
 GraphModules.
 """
 import copy
+import itertools
 import linecache
 
 from ..nn import Module
@@ -40,11 +41,10 @@ class _EvalCache:
     """Keeps generated sources findable by `linecache`, so tracebacks show the generated line."""
 
     def __init__(self):
-        self.next_id = 0
+        self.ids = itertools.count()  # (next() on it is atomic: graphs are generated on several threads)
 
     def cache(self, src):
-        key = f"<eval_with_key>.{self.next_id}"
-        self.next_id += 1
+        key = f"<eval_with_key>.{next(self.ids)}"
         linecache.cache[key] = (len(src), None, src.splitlines(keepends=True), key)
         return key
 
