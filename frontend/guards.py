@@ -215,7 +215,7 @@ def length_guard(source, value):
 
 def duplicate_input_guard(source, first_source):
     """One tensor reached by two sources is one graph input: the next call must pass one tensor there too."""
-    code = f"{source.name()} is {first_source.name()}"
+    code = f"{first_source.name()} is {source.name()}"  # (Dynamo's order)
     return Guard("DUPLICATE_INPUT", code, code)
 
 
