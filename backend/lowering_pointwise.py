@@ -162,17 +162,11 @@ def div_mode(a, b, rounding_mode=None):
         return pointwise(lambda u, v: op("floordiv", u, v), a, b)
     if dtype.is_floating_point:
         return pointwise(lambda u, v: op("trunc", op("truediv", u, v)), a, b)
-    return pointwise(lambda u, v: cast(op("trunc", op("truediv", u, v)), dtype), a, b, compute_dtype=_dtype.float64)
+    return pointwise(lambda u, v: op("truncdiv", u, v), a, b)  # integer division: exact, never via float
 
 
 def fmod(a, b):
-    dtype = ir.promote(a, b)
-    compute = dtype if dtype.is_floating_point else _dtype.float64
-
-    def body(u, v):
-        return cast(op("sub", u, op("mul", op("trunc", op("truediv", u, v)), v)), dtype)
-
-    return pointwise(body, a, b, compute_dtype=compute)
+    return pointwise(lambda u, v: op("fmod", u, v), a, b)
 
 
 def pow_(a, b):

@@ -6,14 +6,15 @@ an op missing from them fails loudly with NotImplementedError naming it.
 
 Semantics follow torch on CPU: maximum/minimum propagate NaN (llvm.maximum),
 floordiv/remainder round toward minus infinity (Python), float->int casts
-truncate toward zero and saturate instead of producing LLVM poison, `x != 0`
+truncate toward zero as x86 does (out of range: the minimum, never LLVM poison), `x != 0`
 is truthiness (NaN is true). float32 transcendentals come inline from
 `llvm_math.py` so loops stay vectorizable; float64 ones, and float32
 sin/cos/tan/pow/atan2, call libm. float16 is `half` in registers: LLVM
 rounds each arithmetic op back to half, and the math functions run in float32
-and round once (`in_float32`), which is what torch's CPU kernels do. Integer division by zero yields 0 instead
-of trapping, and sets a flag that makes the launch raise torch's
-RuntimeError("ZeroDivisionError").
+and round once (`in_float32`), which is what torch's CPU kernels do. truncdiv/fmod are C's
+integer division (sdiv/srem), exact at the int64 extremes. Integer division by zero (by a
+register or a literal 0) yields 0 instead of trapping, and sets a flag that makes the launch
+raise torch's RuntimeError("ZeroDivisionError").
 """
 from minitorch2 import _dtype as dt
 
@@ -45,11 +46,7 @@ def cast(b, x, dtype):
     if source.is_floating_point and dtype.is_floating_point:
         return b.convert("fpext" if dtype.itemsize > source.itemsize else "fptrunc", x, dtype)
     if source.is_floating_point:
-        # out-of-range values saturate rather than poison; narrow types wrap through int64 as torch's do
-        wide = dtype if dtype.itemsize >= 4 and not is_unsigned(dtype) else dt.int64
-        suffix = FLOAT_SUFFIXES[x.ty]
-        truncated = b.call(f"llvm.fptosi.sat.{register_type(wide)}.{suffix}", wide, [x], hint="to_int")
-        return truncated if wide is dtype else b.convert("trunc", truncated, dtype)
+        return float_to_int(b, x, dtype)
     if dtype.is_floating_point:
         return b.convert("uitofp" if is_unsigned(source) else "sitofp", x, dtype)
     old, new = bit_width(source), bit_width(dtype)
@@ -58,6 +55,22 @@ def cast(b, x, dtype):
     if new > old:
         return b.convert("zext" if is_unsigned(source) else "sext", x, dtype)
     return Value(x.ref, dtype)  # int8 <-> uint8: same bits
+
+
+def float_to_int(b, x, dtype):
+    """The truncating conversion torch's CPU kernels do (x86's cvtt): to int64 for int64, else to int32 and
+    then wrapped to the narrow type; NaN and values outside the conversion's range give its minimum
+    (-2**63 or -2**31), never LLVM poison."""
+    if x.dtype is dt.float16:
+        x = cast(b, x, dt.float32)  # exact; and 2**31 has no half
+    wide = dt.int64 if dtype is dt.int64 else dt.int32
+    limit = 2.0 ** (bit_width(wide) - 1)
+    whole = b.intrinsic("trunc", x.dtype, [x])
+    in_range = b.binop("and", b.fcmp("oge", whole, const(-limit, x.dtype)), b.fcmp("olt", whole, const(limit, x.dtype)),
+                       hint="in_range")
+    converted = b.call(f"llvm.fptosi.sat.{register_type(wide)}.{FLOAT_SUFFIXES[x.ty]}", wide, [x], hint="to_int")
+    converted = b.select(in_range, converted, const(-int(limit), wide), hint="to_int")
+    return converted if wide is dtype else b.convert("trunc", converted, dtype)
 
 
 # ---- unary ---------------------------------------------------------------------------------
@@ -210,9 +223,10 @@ def safe_divisor(b, y):
     """y, with 0 and -1 replaced by 1: x86 traps on division by zero and on INT_MIN / -1.
 
     A zero divisor also raises the kernel's zero-division flag, which `LLVMKernel.run` turns
-    into torch's RuntimeError("ZeroDivisionError") (index arithmetic divides by constants only)."""
+    into torch's RuntimeError("ZeroDivisionError") (index arithmetic divides by non-zero constants
+    only, so its kernels get no flag)."""
     bad = b.icmp("eq", y, const(0, y.dtype))
-    if y.ref.startswith("%"):
+    if y.ref.startswith("%") or y.ref == const(0, y.dtype).ref:  # a register, or a literal 0 (`x % 0`)
         b.flag_if(bad, FunctionBuilderFlags.ZERO_DIVISION)
     if not is_unsigned(y.dtype):
         bad = b.binop("or", bad, b.icmp("eq", y, const(-1, y.dtype)))
@@ -242,6 +256,28 @@ def floordiv(b, x, y):
     quotient = b.binop("sub", quotient, b.convert("zext", fix, x.dtype), hint="floor_quotient")
     quotient = b.select(b.icmp("eq", y, const(-1, x.dtype)), b.binop("sub", zero, x), quotient)
     return b.select(b.icmp("eq", y, zero), zero, quotient, hint="floordiv")
+
+
+@in_float32
+def truncdiv(b, x, y):
+    """C's x / y, toward zero: div(rounding_mode="trunc"); exact on int64, unlike a float quotient."""
+    if x.dtype.is_floating_point:
+        return b.intrinsic("trunc", x.dtype, [b.binop("fdiv", x, y, hint="div")], hint="truncdiv")
+    safe_y = safe_divisor(b, y)
+    zero = const(0, x.dtype)
+    if is_unsigned(x.dtype):
+        return b.select(b.icmp("eq", y, zero), zero, b.binop("udiv", x, safe_y), hint="truncdiv")
+    quotient = b.binop("sdiv", x, safe_y, hint="quotient")
+    quotient = b.select(b.icmp("eq", y, const(-1, x.dtype)), b.binop("sub", zero, x), quotient)  # wraps MIN / -1
+    return b.select(b.icmp("eq", y, zero), zero, quotient, hint="truncdiv")
+
+
+@in_float32
+def fmod(b, x, y):
+    """C's fmod: the remainder of the quotient truncated toward zero, with the dividend's sign."""
+    if x.dtype.is_floating_point:
+        return b.binop("frem", x, y, hint="fmod")
+    return b.binop("urem" if is_unsigned(x.dtype) else "srem", x, safe_divisor(b, y), hint="fmod")
 
 
 @in_float32
@@ -369,7 +405,7 @@ UNARY = {
 BINARY = {
     "add": arithmetic("fadd", "add", "or"), "sub": arithmetic("fsub", "sub", "xor"),
     "mul": arithmetic("fmul", "mul", "and"), "truediv": truediv, "floordiv": floordiv,
-    "remainder": remainder, "pow": power, "atan2": atan2,
+    "remainder": remainder, "truncdiv": truncdiv, "fmod": fmod, "pow": power, "atan2": atan2,
     "maximum": extremum("maximum", "smax", "umax", "or"), "minimum": extremum("minimum", "smin", "umin", "and"),
     **{name: comparison(name) for name in FLOAT_PREDICATES},
     "logical_and": logical("and"), "logical_or": logical("or"),

@@ -15,7 +15,8 @@ is a scatter, whose iterations may write the same element: a plain store
 keeps the last write (numpy assigns in order), an accumulating one adds up
 every duplicate (`np.add.at`). An indirect index out of range raises the
 error it names, with the first offending value, as eager does; the LLVM
-kernels only set a flag, and run this evaluator to say which.
+kernels only set a flag, and run this evaluator to say which. An integer
+division or remainder by zero raises torch's RuntimeError("ZeroDivisionError").
 """
 import builtins
 import ctypes
@@ -27,6 +28,18 @@ from minitorch2 import _dtype
 from minitorch2._aten.pointwise_arithmetic import shift_left_values, shift_right_values
 
 from .. import loop_ir as L
+
+INTEGER_DIVISIONS = ("floordiv", "remainder", "truncdiv", "fmod")
+
+
+def _truncdiv(x, y):
+    """C's x / y, toward zero, exact on integers: the floor quotient moved up where the signs differ."""
+    if x.dtype.kind == "f":
+        return np.trunc(x / y)
+    quotient = np.floor_divide(x, y)
+    inexact = (np.remainder(x, y) != 0) & ((x < 0) != (y < 0))
+    return quotient + inexact.astype(quotient.dtype)
+
 
 _UNARY = {
     "neg": np.negative, "abs": np.abs, "exp": np.exp, "exp2": np.exp2, "log": np.log, "log2": np.log2,
@@ -186,7 +199,14 @@ def _apply(name, args, dtype):
         return _UNARY[name](args[0])
     if name == "truediv" and not dtype.is_floating_point:
         raise TypeError("truediv on integers: lowering must compute it in a floating dtype")
+    if name in INTEGER_DIVISIONS and not dtype.is_floating_point and _divides_by_zero(*args):
+        raise RuntimeError("ZeroDivisionError")  # what torch raises for integer division by zero
     return _BINARY[name](*args)
+
+
+def _divides_by_zero(x, y):
+    """Whether some element computed divides by zero (over the broadcast grid: an empty loop divides nothing)."""
+    return bool(np.any(np.broadcast_arrays(x, y)[1] == 0))
 
 
 def _to_dtype(x, dtype):

@@ -50,7 +50,7 @@ import numpy as np
 
 from minitorch2 import _dtype as dt
 
-from .. import config
+from .. import config, disk_cache
 from .. import loop_ir as L
 
 
@@ -303,8 +303,8 @@ class TritonEmitter:
             common = L.common_dtype(args[0].dtype, args[1].dtype)
             x, y = (ops.cast(arg, common) for arg in args)
             if op.name in ops.INTEGER_DIVISIONS and not common.is_floating_point \
-                    and not isinstance(op.args[1], L.Constant):
-                y = self.safe_divisor(y, scope)
+                    and not (isinstance(op.args[1], L.Constant) and op.args[1].value != 0):
+                y = self.safe_divisor(y, scope)  # (a literal 0, `x % 0`, is flagged too)
             return ops.BINARY[op.name](x, y)
         raise NotImplementedError(f"Triton codegen has no handler for op {op.name!r}")
 
@@ -409,16 +409,14 @@ def load_module(source, name):
     """The generated module, imported from a file: Triton reads a kernel's source back with inspect."""
     digest = hashlib.sha256(source.encode()).hexdigest()[:20]
     if digest not in _modules:
-        folder = os.path.join(config.kernel_cache_dir, "triton")
-        try:
-            os.makedirs(folder, exist_ok=True)
-        except OSError:  # a read-only cache directory: the source only has to outlive this process
-            folder = tempfile.mkdtemp(prefix="minitorch2_triton_")
-        path = os.path.join(folder, f"{name}_{digest}.py")
-        if not os.path.exists(path):
-            with tempfile.NamedTemporaryFile("w", dir=folder, delete=False, suffix=".tmp") as f:
+        path = os.path.join(config.kernel_cache_dir, "triton", f"{name}_{digest}.py")
+        # imported only when it holds this very source, from a directory nobody else can write (disk_cache.py)
+        if disk_cache.read(config.kernel_cache_dir, path) != source.encode() and not disk_cache.write(
+                config.kernel_cache_dir, path, source.encode(), config.kernel_cache_max_bytes):
+            # an unusable cache directory: the source only has to outlive this process
+            path = os.path.join(tempfile.mkdtemp(prefix="minitorch2_triton_"), os.path.basename(path))
+            with open(path, "w") as f:
                 f.write(source)
-            os.replace(f.name, path)
         spec = importlib.util.spec_from_file_location(f"minitorch2_triton_{name}_{digest}", path)
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)

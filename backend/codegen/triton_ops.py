@@ -16,8 +16,9 @@ Two halves:
     combine and the final reduction across lanes of each reduction type.
 
 Semantics follow torch on CPU, like the LLVM handlers: maximum/minimum
-propagate NaN, floordiv/remainder round toward minus infinity, float->int
-casts truncate (narrow types wrap through int64), `x != 0` is truthiness (NaN
+propagate NaN, floordiv/remainder round toward minus infinity (truncdiv/fmod
+toward zero), float->int casts truncate (narrow types wrap through int32),
+`x != 0` is truthiness (NaN
 is true), and float16 math runs in float32 and rounds once. Integer division
 by zero is the emitter's business (it substitutes a safe divisor and raises
 torch's error after the launch).
@@ -205,14 +206,15 @@ def truthy(x):
 
 
 def cast(x, dtype):
-    """to_dtype: torch's conversion rules (float->int truncates; narrow ints wrap through int64)."""
+    """to_dtype: torch's conversion rules (float->int truncates; narrow ints wrap through int32, as torch's CPU
+    kernels convert)."""
     source = x.dtype
     if source is dtype:
         return x
     if dtype is dt.bool_:
         return Term(truthy(x), dtype)
     if source.is_floating_point and not dtype.is_floating_point and (dtype.itemsize < 4 or is_unsigned(dtype)):
-        return Term(f"{x.text}.to(tl.int64).to({triton_dtype(dtype)})", dtype)
+        return Term(f"{x.text}.to(tl.int32).to({triton_dtype(dtype)})", dtype)
     if dtype is dt.float16 and source not in (dt.float16, dt.float32):  # via float32, as c10::Half rounds
         return Term(f"{x.text}.to(tl.float32).to(tl.float16)", dtype)
     return Term(f"{x.text}.to({triton_dtype(dtype)})", dtype)
@@ -328,6 +330,20 @@ def remainder(x, y):
 
 
 @in_float32
+def truncdiv(x, y):
+    """C's x / y, toward zero (Triton's integer // and % are C's; exact on int64)."""
+    if x.dtype.is_floating_point:
+        return Term(f"libdevice.trunc({x.text} / {y.text})", x.dtype)
+    return Term(f"({x.text} // {y.text})", x.dtype)
+
+
+@in_float32
+def fmod(x, y):
+    """C's fmod: the dividend's sign (Triton's % on floats and integers alike)."""
+    return Term(f"({x.text} % {y.text})", x.dtype)
+
+
+@in_float32
 def power(x, y):
     if x.dtype.is_floating_point:
         return Term(f"libdevice.pow({x.text}, {y.text})", x.dtype)
@@ -398,7 +414,7 @@ UNARY = {
 }
 BINARY = {
     "add": arithmetic("+", "|"), "sub": arithmetic("-", "^"), "mul": arithmetic("*", "&"), "truediv": truediv,
-    "floordiv": floordiv, "remainder": remainder, "pow": power, "atan2": atan2,
+    "floordiv": floordiv, "remainder": remainder, "truncdiv": truncdiv, "fmod": fmod, "pow": power, "atan2": atan2,
     "maximum": extremum("maximum", "tl.maximum", "|"), "minimum": extremum("minimum", "tl.minimum", "&"),
     "eq": comparison("=="), "ne": comparison("!="), "lt": comparison("<"), "le": comparison("<="),
     "gt": comparison(">"), "ge": comparison(">="),

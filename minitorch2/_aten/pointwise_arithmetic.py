@@ -67,18 +67,19 @@ def _div(a, b, *, dtype, rounding_mode=None):
     if rounding_mode == "trunc":
         if dtype.is_floating_point:
             return np.trunc(np.true_divide(a, b))
-        _check_int_division(b)
+        _check_int_division(a, b)
         q = np.floor_divide(a, b)
         return np.where((np.remainder(a, b) != 0) & ((np.asarray(a) < 0) != (np.asarray(b) < 0)), q + 1, q)
     if rounding_mode == "floor":
         if not dtype.is_floating_point:
-            _check_int_division(b)
+            _check_int_division(a, b)
         return np.floor_divide(a, b)
     raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{rounding_mode}'")
 
 
-def _check_int_division(b):
-    if np.any(np.asarray(b) == 0):
+def _check_int_division(a, b):
+    """ATen raises for an integer division by zero, over the elements computed (none for an empty tensor)."""
+    if np.any(np.broadcast_arrays(np.asarray(a), np.asarray(b))[1] == 0):
         raise RuntimeError("ZeroDivisionError")
 
 
@@ -86,7 +87,7 @@ def _remainder(a, b, *, dtype):
     if dtype is _dtype.bool_:
         raise _not_implemented("remainder_cpu", dtype)
     if not dtype.is_floating_point:
-        _check_int_division(b)
+        _check_int_division(a, b)
     return np.remainder(a, b)
 
 
@@ -94,7 +95,7 @@ def _fmod(a, b, *, dtype):
     if dtype is _dtype.bool_:
         raise _not_implemented("fmod_cpu", dtype)
     if not dtype.is_floating_point:
-        _check_int_division(b)
+        _check_int_division(a, b)
     return np.fmod(a, b)
 
 
@@ -146,8 +147,23 @@ sub = _sub_check(binary(_sub))
 rsub = _sub_check(binary(_rsub, reverse=True))
 mul = binary(_mul)
 div = binary(_div, out="float")
-remainder = binary(_remainder)
-fmod = binary(_fmod)
+def _no_bool_in_meta(impl, kernel_name):
+    """The meta refuses a bool result as the kernel does, so a trace fails where eager does;
+    `kernel_name(**kwargs)` names ATen's kernel (None: bool is allowed)."""
+    kernel, meta = impl
+
+    def checked_meta(self, other, *args, **kwargs):
+        out = meta(self, other, *args, **kwargs)
+        name = kernel_name(**kwargs)
+        if out.dtype is _dtype.bool_ and name:
+            raise _not_implemented(name, out.dtype)
+        return out
+
+    return kernel, checked_meta
+
+
+remainder = _no_bool_in_meta(binary(_remainder), lambda: "remainder_cpu")
+fmod = _no_bool_in_meta(binary(_fmod), lambda: "fmod_cpu")
 maximum = binary(_maximum)
 minimum = binary(_minimum)
 atan2 = binary(_atan2, out="float")
@@ -184,7 +200,7 @@ def _div_mode_kernel():
     return _laid_out(k, meta)
 
 
-div_mode = _div_mode_kernel()
+div_mode = _no_bool_in_meta(_div_mode_kernel(), lambda rounding_mode=None: rounding_mode and f"div_{rounding_mode}_cpu")
 
 
 def _pow_kernel():

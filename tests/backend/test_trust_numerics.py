@@ -1,0 +1,185 @@
+"""Numerics and checks of compiled code against real torch: exact integer arithmetic at the int64
+extremes, integer division by zero, bounds checks of the indexing lowerings, sign(nan), and
+compiling over empty (size-0) dimensions.
+
+Each case is a function `fn(lib, *inputs)` written once for both libraries: run by torch eager
+(the oracle) on torch tensors, and by `backend.compile_fx` (aot + lowering + scheduling +
+codegen + wrapper) on equal minitorch2 tensors, under each code generator: the numpy reference,
+the LLVM one and Triton (interpreted without a GPU). Values must be equal exactly for integers
+(no float detour may round 2**62 + 7), within float32 ulps for floats; where torch raises, the
+compiled call must raise the same class with torch's words.
+"""
+import importlib.util
+
+import numpy as np
+import pytest
+import torch
+
+import backend
+import minitorch2 as mt
+import minitorch2.nn as nn
+from tests.backend.codegens import codegen_fixture
+
+CODEGENS = ["numpy_ref", "llvm"] + (["triton"] if importlib.util.find_spec("triton") else [])
+codegen = codegen_fixture(CODEGENS, autouse=True)
+
+I64_MIN, I64_MAX = -2**63, 2**63 - 1
+EXTREMES = [2**62 + 7, -2**62 - 5, I64_MAX, I64_MIN, I64_MIN + 1, 3, -3, 0, 1, -1]
+DIVISORS = [3, 7, -2, 3, -1, 2**62 + 1, I64_MIN, 5, 2**31, 13]  # never I64_MIN / -1: torch's own kernels trap
+
+
+class Fn(nn.Module):
+    def __init__(self, fn):
+        super().__init__()
+        self.fn = fn
+
+    def forward(self, *inputs):
+        return self.fn(mt, *inputs)
+
+
+def as_tuple(out):
+    return tuple(out) if isinstance(out, (tuple, list)) else (out,)
+
+
+def to_mt(x):
+    return mt.from_numpy(x.numpy().copy()) if isinstance(x, torch.Tensor) else x
+
+
+def run_compiled(fn, *inputs):
+    inputs = [to_mt(x) for x in inputs]
+    return as_tuple(backend.compile_fx(Fn(fn), inputs)(*inputs))
+
+
+def check(fn, *inputs):
+    """fn compiled equals fn in torch eager: dtypes, shapes and values (integers exactly)."""
+    expected = as_tuple(fn(torch, *inputs))
+    outputs = run_compiled(fn, *inputs)
+    assert len(outputs) == len(expected)
+    for i, (ours, theirs) in enumerate(zip(outputs, expected)):
+        theirs = theirs.detach().numpy()
+        ours = ours.detach().numpy()
+        assert ours.dtype == theirs.dtype and ours.shape == theirs.shape, (i, ours.dtype, theirs.dtype, ours.shape)
+        if theirs.dtype.kind == "f":
+            np.testing.assert_allclose(ours, theirs, rtol=1e-6, atol=0, err_msg=f"output {i}")
+        else:
+            np.testing.assert_array_equal(ours, theirs, err_msg=f"output {i}")
+    return outputs
+
+
+def check_raises(fn, *inputs):
+    """torch eager raises; the compiled call (tracing or running) raises the same class, with torch's words."""
+    with pytest.raises(Exception) as theirs:
+        fn(torch, *inputs)
+    words = str(theirs.value).splitlines()[0]
+    with pytest.raises(type(theirs.value)) as ours:
+        run_compiled(fn, *inputs)
+    assert words in str(ours.value), (words, str(ours.value))
+
+
+def i64(values):
+    return torch.tensor(values, dtype=torch.int64)
+
+
+# ---- item 4: integer ops stay exact at the int64 extremes -----------------------------------------------
+
+INTEGER_OPS = {
+    "div_trunc": lambda L, a, b: L.div(a, b, rounding_mode="trunc"),
+    "div_floor": lambda L, a, b: L.div(a, b, rounding_mode="floor"),
+    "floordiv": lambda L, a, b: a // b,
+    "remainder": lambda L, a, b: a % b,
+    "fmod": lambda L, a, b: L.fmod(a, b),
+    "scalar_divisors": lambda L, a, b: (L.div(a, 7, rounding_mode="trunc"), L.fmod(a, 3), a % -3, a // 5,
+                                        L.div(a, -7, rounding_mode="floor")),
+    "add_sub_mul_wrap": lambda L, a, b: (a + b, a - b, a * b, a * 3, a + 2**62, a * 2**62),
+    "neg_abs_sign": lambda L, a, b: (-a, a.abs(), a.sign()),
+    "pow": lambda L, a, b: (a ** 2, a ** 3, a ** (b.abs() % 64)),
+    "clamp": lambda L, a, b: (a.clamp(-2**62, 2**62 + 3), a.clamp(min=2**62 + 5), a.clamp(max=b)),
+    "maximum_minimum": lambda L, a, b: (L.maximum(a, b), L.minimum(a, b)),
+    "comparisons": lambda L, a, b: (a < b, a <= b, a == b, a != b, a > 2**62 + 6, a >= I64_MAX, a == I64_MIN),
+    "where": lambda L, a, b: (L.where(a > b, a, b), L.where(a > 0, a, 2**62 + 1)),
+    "bitwise": lambda L, a, b: (a & b, a | b, a ^ b, ~a),
+    "casts": lambda L, a, b: (a.to(L.int32), a.to(L.int16), a.to(L.int8), a.to(L.uint8), a.to(L.bool),
+                              a.to(L.float64), a.to(L.float32)),
+    "reductions": lambda L, a, b: (a.sum(), a[:3].prod(), a.max(), a.min(), a.amax(0), a.argmax(), a.argmin(),
+                                   a.reshape(2, 5).sum(1), a[:2].sum()),
+    "cumsum": lambda L, a, b: a.cumsum(0),
+}
+
+
+@pytest.mark.parametrize("name", list(INTEGER_OPS))
+def test_int64_ops_are_exact_at_the_extremes(name):
+    check(INTEGER_OPS[name], i64(EXTREMES), i64(DIVISORS))
+
+
+def test_trunc_division_of_2_to_62_plus_7_is_exact():
+    """The Trust issue's example: a float quotient loses the last digits (1537228672809129216)."""
+    out, = check(lambda L, a, b: L.div(a, b, rounding_mode="trunc"), i64([2**62 + 7]), i64([3]))
+    assert out.tolist() == [1537228672809129303]
+
+
+def test_int32_ops_at_the_extremes():
+    a = torch.tensor([2**31 - 1, -2**31, 7, -7, 2**30 + 3], dtype=torch.int32)
+    b = torch.tensor([3, -3, -2, 2**31 - 1, 5], dtype=torch.int32)
+    check(lambda L, a, b, wide: (L.div(a, b, rounding_mode="trunc"), a // b, a % b, L.fmod(a, b), a * b, a + b,
+                                 -a, a.abs(), a.sum(), a ** 2, a + wide, a // wide), a, b, i64([2**62, 3, -3, 5, 7]))
+
+
+def test_narrow_integer_division():
+    check(lambda L, a, b: (L.fmod(a, b), L.div(a, b, rounding_mode="trunc"), a // b, a % b),
+          torch.tensor([-128, 7, 127], dtype=torch.int8), torch.tensor([7, -3, -1], dtype=torch.int8))
+    check(lambda L, a, b: (L.fmod(a, b), L.div(a, b, rounding_mode="trunc"), a // b, a % b),
+          torch.tensor([250, 7, 0], dtype=torch.uint8), torch.tensor([7, 3, 255], dtype=torch.uint8))
+
+
+def test_float_fmod_and_trunc_division():
+    """fmod is C's fmod (exact), not x - trunc(x / y) * y, which is off for large quotients."""
+    check(lambda L, a: (L.fmod(a, 3.0), L.fmod(a, 0.1), a % 0.1, L.div(a, 3.0, rounding_mode="trunc")),
+          torch.tensor([1e20, -1e17, 5.5], dtype=torch.float64))
+    check(lambda L, a, b: (L.fmod(a, b), a % b), torch.tensor([100.5, -17.25, 5.5], dtype=torch.float16),
+          torch.tensor([3.0, 0.7, -2.0], dtype=torch.float16))
+    check(lambda L, a: (L.fmod(a, 2.5), L.div(a, 2.5, rounding_mode="trunc")), i64([2**62 + 7, -9]))
+
+
+@pytest.mark.parametrize("source", [torch.float64, torch.float32, torch.float16])
+def test_float_to_integer_casts_out_of_range_match_torch(source):
+    """torch's CPU conversion (x86's): NaN and out-of-range values give the minimum of the int64 or int32
+    conversion, narrower types wrap from int32."""
+    values = [9.3e18, -9.3e18, float("nan"), float("inf"), -float("inf"), 3e9, -3e9, 1e5, -1e5, 300.5, -300.5,
+              2.0**63, -2.0**63, 65504.0]
+    x = torch.tensor(values, dtype=torch.float64).to(source)
+    check(lambda L, a: tuple(a.to(getattr(L, name)) for name in ("int64", "int32", "int16", "int8", "uint8")), x)
+
+
+# ---- item 5: integer division by zero raises as torch does -----------------------------------------------
+
+ZERO_DIVISIONS = {
+    "remainder_scalar": lambda L, a, b: a % 0,
+    "floordiv_scalar": lambda L, a, b: a // 0,
+    "fmod_scalar": lambda L, a, b: L.fmod(a, 0),
+    "div_trunc_scalar": lambda L, a, b: L.div(a, 0, rounding_mode="trunc"),
+    "div_floor_scalar": lambda L, a, b: L.div(a, 0, rounding_mode="floor"),
+    "remainder_tensor": lambda L, a, b: a % b,
+    "floordiv_tensor": lambda L, a, b: a // b,
+    "fmod_tensor": lambda L, a, b: L.fmod(a, b),
+    "div_trunc_tensor": lambda L, a, b: L.div(a, b, rounding_mode="trunc"),
+    "masked_floordiv": lambda L, a, b: L.where(b != 0, a // b, 0),  # torch divides every element first
+}
+
+
+@pytest.mark.parametrize("dtype", [torch.int64, torch.int32, torch.uint8])
+@pytest.mark.parametrize("name", list(ZERO_DIVISIONS))
+def test_integer_division_by_zero_raises(name, dtype):
+    check_raises(ZERO_DIVISIONS[name], torch.tensor([5, 7], dtype=dtype), torch.tensor([0, 1], dtype=dtype))
+
+
+def test_integer_division_by_zero_of_an_empty_tensor_is_empty():
+    check(lambda L, a: (a % 0, a // 0, L.fmod(a, 0), L.div(a, 0, rounding_mode="trunc")), i64([]))
+
+
+def test_float_division_by_zero_does_not_raise():
+    check(lambda L, a: (a.float() % 0, a.float() // 0, L.fmod(a.float(), 0), a / 0), i64([5, -7]))
+
+
+@pytest.mark.parametrize("name", ["div_trunc_tensor", "div_floor_scalar", "remainder_tensor", "fmod_tensor"])
+def test_bool_integer_division_is_refused(name):
+    check_raises(ZERO_DIVISIONS[name], torch.tensor([True, False]), torch.tensor([True, True]))
