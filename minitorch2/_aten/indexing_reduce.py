@@ -98,7 +98,8 @@ def _scatter_reduce_kernel(self, dim, index, src, reduce, *, include_self=True):
     ufunc, identity = _REDUCTIONS[reduce]
     if not include_self:
         acc[target] = _identity(identity, acc.dtype)
-    ufunc.at(acc, target, values.astype(acc_dtype))
+    with np.errstate(invalid="ignore"):  # (a NaN among the values propagates, as in ATen)
+        ufunc.at(acc, target, values.astype(acc_dtype))
     if reduce == "mean":
         acc = _mean_of(acc, target, include_self, self.dtype)
     return acc.astype(out.dtype).reshape(self.shape)
