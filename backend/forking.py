@@ -10,6 +10,7 @@ The child then hangs on its first compile. So before a fork the backend
 waits until it is quiet, and the child starts its own:
 
     before fork       join the preload thread (it imports llvmlite and autograd at `import backend`),
+                      wait until no module of this project (or of what it imports lazily) is half imported,
                       wait for compiles running on other threads to finish and hold new ones back,
                       take codegen/llvm.py's locks (no thread is inside LLVM)
     after, parent     release all that
@@ -28,6 +29,9 @@ import time
 import warnings
 
 FORK_WAIT_SECONDS = 30.0
+# Packages whose first import may be running on another thread when a process forks: ours (imported lazily
+# along the compile path, e.g. the backend by the frontend's first compile) and those we import lazily.
+PACKAGES = ("minitorch2", "frontend", "autograd", "partition", "backend", "llvmlite", "networkx", "scipy_openblas32")
 
 
 class CompileGate:
@@ -89,11 +93,24 @@ def _llvm():
     return sys.modules.get("backend.codegen.llvm")  # only a process that loaded it has its locks to take
 
 
+def _half_imported():
+    """Modules of PACKAGES that some thread is importing now (importlib marks their spec `_initializing`
+    until the module's code has run; a child forked meanwhile would wait for that import forever)."""
+    return [name for name, module in list(sys.modules.items())
+            if name.partition(".")[0] in PACKAGES and getattr(getattr(module, "__spec__", None), "_initializing", False)]
+
+
+def _wait_for_imports(deadline):
+    while _half_imported() and time.monotonic() < deadline:
+        time.sleep(0.002)
+
+
 def _before_fork():
-    began = time.monotonic()
+    deadline = time.monotonic() + FORK_WAIT_SECONDS
     if _preload is not None and _preload is not threading.current_thread():
         _preload.join(FORK_WAIT_SECONDS)
-    if not GATE.quiesce(max(0.0, FORK_WAIT_SECONDS - (time.monotonic() - began))):
+    _wait_for_imports(deadline)
+    if not GATE.quiesce(max(0.0, deadline - time.monotonic())):
         warnings.warn(f"backend: forking while another thread has compiled for over {FORK_WAIT_SECONDS:.0f} s; "
                       "the child may hang on its first compile")
     if _llvm() is not None:
