@@ -2,7 +2,8 @@
 (as torch._functorch.aot_autograd / functorch.compile).
 
 autograd layer, between the frontend (which hands a backend an FX graph) and
-the backend compilers. On the first call with a given input signature:
+the backend compilers. On the first call with a given input signature (or, in
+aot_module_simplified, at once for its example inputs, as torch's does):
 
     1. trace   joint(primals, tangents) under FakeTensors with make_fx: the
                forward, then autograd.grad of the outputs; one graph of aten ops
@@ -368,18 +369,26 @@ def aot_function(fn, fw_compiler, bw_compiler=None, partition_fn=None, decomposi
         partition_fn = default_partition
     signatures = {}  # aliasing key -> (call, out_spec)
 
-    def compiled_fn(*args, **kwargs):
+    def signature(args, kwargs, flat_args):
         # Like PyTorch's, the first call fixes the graphs (guards are the frontend's job), but for how the
         # inputs alias: a call passing one tensor twice, or overlapping views, gets graphs of its own.
-        flat_args = pytree.tree_leaves((args, kwargs))
         key = aliasing_key(flat_args)
         if key not in signatures:
             flat_fn, out_spec = _tree_flattened_fn(fn, args, kwargs)
             signatures[key] = (_compile_signature(flat_fn, flat_args, key, fw_compiler, bw_compiler, partition_fn,
                                                   decompositions, inference_compiler, static_input_indices), out_spec)
-        call, out_spec = signatures[key]
+        return signatures[key]
+
+    def compiled_fn(*args, **kwargs):
+        flat_args = pytree.tree_leaves((args, kwargs))
+        call, out_spec = signature(args, kwargs, flat_args)
         return _unflatten_outputs(call(flat_args), out_spec[0])
 
+    def compile_for(*args, **kwargs):
+        """Trace and compile for these example arguments now, without running (aot_module_simplified's way)."""
+        signature(args, kwargs, pytree.tree_leaves((args, kwargs)))
+
+    compiled_fn.compile_for = compile_for
     return compiled_fn
 
 
@@ -464,6 +473,10 @@ def aot_module_simplified(mod, example_inputs, fw_compiler, bw_compiler=None, pa
 
     compiled = aot_function(functional_call, fw_compiler, bw_compiler, partition_fn, decompositions,
                             inference_compiler=inference_compiler, static_input_indices=_static_inputs(mod, params))
+    # As torch's, trace and compile the forward now: a failure is then the backend's, raised while the frontend
+    # compiles (BackendCompilerFailed, or eager under suppress_errors), never at the first call.
+    if example_inputs is not None:
+        compiled.compile_for(*params, *example_inputs)
 
     def forward(*args):
         if len(args) == 1 and isinstance(args[0], list):  # boxed calling convention
@@ -513,10 +526,10 @@ def _owner(module, dotted):
 def aot_autograd(**kwargs):
     """A frontend backend from AOT options: `backend=aot_autograd(fw_compiler=...)`."""
 
-    def backend(gm, example_inputs):
+    def compiler_fn(gm, example_inputs):  # the name BackendCompilerFailed gives, as in torch
         return aot_module_simplified(gm, example_inputs, **kwargs)
 
-    return backend
+    return compiler_fn
 
 
 def boxed_nop(gm, example_inputs):

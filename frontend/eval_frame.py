@@ -7,7 +7,7 @@ every call of fn:
 
     bind args -> L (the frame's locals), G = fn.__globals__
     for entry in CACHE[fn.__code__]:  if entry.guards(L, G) is None: return entry.run(L, G)
-    too many entries (config.cache_size_limit)?  warn naming the failed guard, run eagerly
+    too many entries (config.cache_size_limit)?  warn once naming the failed guard, run eagerly
     else translate the frame (symbolic_convert), call the backend, add an entry, run it
 
 The one idea to hold: a cache entry is (guard function, compiled callable,
@@ -22,6 +22,11 @@ Where Dynamo gives up on a frame, the entry runs it eagerly (with the reason
 recorded); with nopython/fullgraph the first break raises `Unsupported`. A
 frame that runs to its return without one op for the graph is not compiled,
 and as Dynamo does, neither is any later call of its code (SKIPPED_CODE).
+Past the cache limit a code object is RUN_ONLY, as in Dynamo: its entries
+still serve calls whose guards pass, any other call runs eagerly, and nothing
+more is compiled. A failure while compiling never changes what the program
+computes: the backend's raises BackendCompilerFailed, or, with
+config.suppress_errors, is warned about and the code runs eagerly from then on.
 """
 import functools
 import inspect
@@ -36,14 +41,15 @@ from minitorch2 import _logging
 from . import config, resume, source
 from .backends import lookup_backend
 from .break_reasons import REASONS, explain_reason
-from .exc import BackendCompilerFailed, Unsupported
+from .exc import BackendCompilerFailed, FailOnRecompileLimitHit, Unsupported
 from .profile_capture import original_function
 from .symbolic_convert import InstructionTranslator
 
 log = logging.getLogger("frontend")
 
 CACHE = {}  # code object -> [CacheEntry]
-SKIPPED_CODE = set()  # code objects whose first translation traced no op: every call runs eagerly
+SKIPPED_CODE = set()  # code objects whose first translation traced no op (or failed): every call runs eagerly
+RUN_ONLY_CODE = set()  # code objects past config.cache_size_limit: cache hits run, misses run eagerly
 _state = threading.local()
 
 
@@ -171,8 +177,6 @@ def translate(fn, L, backend, nopython):
         log.info("skipping %s: no ops traced", fn.__qualname__)
         return CacheEntry(og.guards.compile(), backend, skip_code=True)
     compiled = compile_graph(fn, gm, og, backend)
-    if compiled is None:
-        return CacheEntry(og.guards.compile(), backend, break_reason="backend failed")
     return CacheEntry(og.guards.compile(), backend, compiled, [inp.source for inp in og.inputs], plan,
                       gm if og.op_count() else None)
 
@@ -203,24 +207,19 @@ def _translate_until_break(fn, L, backend, nopython, e, reason):
                           "unresumable") from err
     gm = og.close()
     graph_call.compiled = compile_graph(fn, gm, og, backend, graph_name)
-    if graph_call.compiled is None:
-        raise Unsupported("the backend failed on the graph before the break", "unresumable")
     return CacheEntry(og.guards.compile(), backend, graph=gm if og.op_count() else None, break_reason=reason,
                       transformed_code=code)
 
 
 def compile_graph(fn, gm, og, backend, name=None):
     """The backend's callable for gm; a graph without calls or outputs is not handed over (Dynamo's rule).
-    None when the backend failed and config.suppress_errors says to run eagerly."""
+    Whatever the backend raises comes out as BackendCompilerFailed."""
     if og.op_count() == 0 and not og.outputs:
         return gm.forward
     _logging.log_graph("graph_code", name or _logging.next_graph_name(), gm)
     try:
         return backend(gm, [inp.value for inp in og.inputs])
     except Exception as e:
-        if config.suppress_errors:
-            warnings.warn(f"backend failed, running {fn.__qualname__} eagerly: {e}")
-            return None
         raise BackendCompilerFailed(getattr(backend, "__name__", repr(backend)), e) from e
 
 
@@ -268,15 +267,19 @@ def call_compiled(fn, args, kwargs, backend, nopython):
         if failed_guard is None:
             return entry.run(fn, args, kwargs, L, G)
         failed = failed or failed_guard
-    if len(entries) >= config.cache_size_limit:
-        warnings.warn(f"frontend: {code.co_name} ({code.co_filename}:{code.co_firstlineno}) hit "
-                      f"config.cache_size_limit ({config.cache_size_limit}); running it eagerly. "
-                      f"Last failing guard: {failed}")
+    if code not in RUN_ONLY_CODE and len(entries) >= config.cache_size_limit:
+        _hit_cache_size_limit(code, entries, L, G, backend, nopython)
+    if code in RUN_ONLY_CODE:
         with _disabled():
             return fn(*args, **kwargs)
     if entries:
         log.info("recompiling %s: %s", code.co_name, failed)
-    entry = translate_logged(fn, L, backend, nopython, entries)
+    try:
+        entry = translate_logged(fn, L, backend, nopython, entries)
+    except Exception as e:
+        if nopython or not config.suppress_errors or isinstance(e, FailOnRecompileLimitHit):
+            raise
+        return _run_after_failed_compile(fn, args, kwargs, e)
     entry.recompile_reason = failed if entries else None
     if entry.skip_code:
         SKIPPED_CODE.add(code)
@@ -286,6 +289,29 @@ def call_compiled(fn, args, kwargs, backend, nopython):
         observer(entry)
     with _logging.compile_context(code, len(entries) - 1):  # backends like aot_eager compile at the first run
         return entry.run(fn, args, kwargs, L, G)
+
+
+def _hit_cache_size_limit(code, entries, L, G, backend, nopython):
+    """Warn once, naming the latest entry's failing guard, and make the code RUN_ONLY (Dynamo's recompile limit);
+    under nopython (fullgraph) that is an error, as in Dynamo."""
+    latest = entries[-1]
+    reason = latest.guard_fn(L, G) if latest.backend is backend else "compiled for a different backend"
+    warnings.warn(f"frontend hit config.cache_size_limit ({config.cache_size_limit})\n"
+                  f"   function: '{code.co_name}' ({code.co_filename}:{code.co_firstlineno})\n"
+                  f"   last reason: {_logging.frame_id(code)}/{len(entries) - 1}: {reason}\n"
+                  'To log all recompilation reasons, use MINITORCH2_LOGS="recompiles".')
+    if nopython:
+        raise FailOnRecompileLimitHit("Hard failure due to fullgraph=True")
+    RUN_ONLY_CODE.add(code)
+
+
+def _run_after_failed_compile(fn, args, kwargs, error):
+    """config.suppress_errors: as Dynamo, warn, and run this call and every later call of the code eagerly."""
+    warnings.warn(f"frontend: compiling {fn.__qualname__} failed, running it eagerly (config.suppress_errors): "
+                  f"{type(error).__name__}: {error}")
+    SKIPPED_CODE.add(fn.__code__)
+    with _disabled():
+        return fn(*args, **kwargs)
 
 
 def translate_logged(fn, L, backend, nopython, entries):
@@ -394,4 +420,5 @@ def reset():
     """Forget every compiled entry (as torch._dynamo.reset()); log frame ids count from 0 again."""
     CACHE.clear()
     SKIPPED_CODE.clear()
+    RUN_ONLY_CODE.clear()
     _logging.reset_ids()

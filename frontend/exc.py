@@ -41,3 +41,8 @@ class InvalidBackend(TorchDynamoException):
 
 class RecompileLimitExceeded(TorchDynamoException):
     pass
+
+
+class FailOnRecompileLimitHit(Exception):
+    """A nopython (fullgraph) frame needed more than config.cache_size_limit entries (not a Dynamo exception
+    class in torch either: it is not suppressed)."""

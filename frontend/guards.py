@@ -188,7 +188,15 @@ def constant_guard(source, value):
         return Guard("CONSTANT_MATCH", f"{name} is {value!r}", f"{name} is {value!r}")
     constants = {}
     code = f"___check_type_id({name}, {id(type(value))}) and {_equals_text(name, value, constants)}"
-    return Guard("CONSTANT_MATCH", code, f"{name} == {value!r} (type {type(value).__name__})", constants=constants)
+    return Guard("CONSTANT_MATCH", code, f"{name} == {_describe(value)} (type {type(value).__name__})",
+                 constants=constants)
+
+
+def _describe(value):
+    try:
+        return repr(value)
+    except ValueError:  # an int with more digits than repr() writes
+        return f"an int of {value.bit_length()} bits"
 
 
 def dict_keys_guard(source, keys):

@@ -9,6 +9,13 @@ a graph break), calls to the helpers (inlined, sometimes with a value on the sta
 lists, tuples and dicts built and unpacked, in-place updates of local tensors,
 print calls (their output must match eager's) and `dynamo.graph_break()`.
 
+`trust_programs()` draws `f(m, a, x[, y[, z]])`: the same statements, plus Python
+floats that print badly (`float('nan')`, `float('inf')`, `-0.0`, the argument `a`,
+the global `G0`, the module attribute `getattr(m, "my-scale")`, whose name is not
+an identifier) scaling tensors and deciding branches, and tensors made at the
+default dtype (`torch.ones(x.shape)`). The test changes those values, the default
+dtype and grad mode between calls, so every guard on them is exercised.
+
 The text is written against the names `torch` and `dynamo`, so test_program_fuzz.py
 runs the same source on minitorch2 (with frontend as dynamo) and on torch (with
 torch._dynamo). Every value stays a tensor of the input shape or a Python int,
@@ -24,6 +31,8 @@ UNARY = ["torch.relu({a})", "{a}.sin()", "{a}.tanh()", "torch.sigmoid({a})", "-{
 BINARY = ["{a} + {b}", "{a} - {b}", "{a} * {b}", "torch.maximum({a}, {b})", "torch.where({a} > {b}, {a}, {b})",
           "({a} * 0.5 + {b} * 0.25)"]
 SCALAR = ["{a} + {s}", "{a} * {s}", "{s} - {a}", "{a} / ({s} + 1)"]
+FLOAT = ["{a} * {f}", "{a} + {f}", "{f} - {a}", "torch.where({a} > 0, {a}, {a} * {f})", "{a} + torch.ones({a}.shape)"]
+FLOAT_SOURCES = ["a", "G0", "float('nan')", "float('inf')", "-0.0", 'getattr(m, "my-scale")']
 
 
 @dataclass
@@ -31,9 +40,10 @@ class Scope:
     """Names visible at a point of the program: tensor variables and Python int expressions."""
     tensors: list
     ints: list = field(default_factory=lambda: ["1", "2", "3"])
+    floats: list = field(default_factory=list)  # Python float expressions (trust_programs only)
 
     def child(self):
-        return Scope(list(self.tensors), list(self.ints))
+        return Scope(list(self.tensors), list(self.ints), list(self.floats))
 
 
 class ProgramWriter:
@@ -58,8 +68,10 @@ class ProgramWriter:
         return self.draw(st.sampled_from(options))
 
     def expr(self, scope):
-        kind = self.pick(["unary", "binary", "scalar"])
+        kind = self.pick(["unary", "binary", "scalar"] + (["float"] if scope.floats else []))
         a = self.pick(scope.tensors)
+        if kind == "float":
+            return self.pick(FLOAT).format(a=a, f=self.pick(scope.floats))
         if kind == "unary":
             return self.pick(UNARY).format(a=a)
         if kind == "binary":
@@ -85,6 +97,8 @@ class ProgramWriter:
             kinds.append("call")
         if self.allow_effects:
             kinds += ["print", "break"]
+        if scope.floats:
+            kinds += ["float", "float_if"]
         kind = self.pick(kinds if depth < 3 else ["op", "containers", "int"])
         getattr(self, "stmt_" + kind)(depth, scope)
 
@@ -182,6 +196,16 @@ class ProgramWriter:
         prefix = self.pick(["", f"{self.pick(scope.tensors)} * 0.5 + "])
         self.assign(depth, scope, f"{prefix}{helper}({args})")
 
+    def stmt_float(self, depth, scope):
+        name = self.fresh("q")
+        f, g = self.pick(scope.floats), self.pick(scope.floats)
+        self.emit(depth, f"{name} = {self.pick([f'{f} * 0.5', f'{f} + {g}', f'-{f}', f'max({f}, {g})'])}")
+        scope.floats.append(name)
+
+    def stmt_float_if(self, depth, scope):
+        f = self.pick(scope.floats)
+        self._branches(depth, scope, self.pick([f"{f} > 0", f"{f} == {f}", f"{f} < 1.0"]))
+
     def stmt_print(self, depth, scope):
         self.emit(depth, f'print("{self.fresh("p")}", {self.pick(scope.ints)}, {self.pick(scope.tensors)}.shape[0])')
 
@@ -218,6 +242,19 @@ def programs(draw, max_statements=6):
     lines.append(f"def f({', '.join(params)}):")
     lines += writer.lines
     lines.append(f"    return {writer.result(scope)}")
+    return "\n".join(lines) + "\n", n_args
+
+
+@st.composite
+def trust_programs(draw, max_statements=6):
+    """Source of `f(m, a, x[, y[, z]])` whose statements also use FLOAT_SOURCES; returns (source, tensor args)."""
+    n_args = draw(st.integers(1, 3))
+    params = ["x", "y", "z"][:n_args]
+    writer = ProgramWriter(draw, [], draw(st.integers(1, max_statements)))
+    scope = Scope(list(params), floats=list(FLOAT_SOURCES))
+    writer.block(1, scope, writer.budget)
+    last = writer.assign(1, scope, writer.pick(FLOAT).format(a=writer.pick(scope.tensors), f=writer.pick(scope.floats)))
+    lines = [f"def f(m, a, {', '.join(params)}):", *writer.lines, f"    return ({writer.result(scope)}, {last})"]
     return "\n".join(lines) + "\n", n_args
 
 

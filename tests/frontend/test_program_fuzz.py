@@ -10,6 +10,13 @@ on the same inputs, and the values must equal the same source run on torch (eage
 `pytest --hypothesis-show-statistics` shows how many graphs the examples compiled
 (a program that only ran eagerly would test nothing).
 
+test_trust_program_equals_eager runs program_gen.trust_programs() four times with
+backend aot_eager (which specialises on grad mode, so a missing guard shows), each
+call drawing new nan / inf / -0.0 / 1.5 values for the argument `a`, the global G0
+and the attribute "my-scale" of the module `m`, the default dtype and grad mode;
+values (nan equal to nan, -0.0 apart from 0.0), dtypes and requires_grad must equal
+the uncompiled call's and torch's. It draws 25 programs (500 with the deep profile).
+
 Examples: 200 programs of up to 6 statements by default; with HYPOTHESIS_PROFILE=deep
 (tests/conftest.py loads the profile), 5,000 programs of up to 10 statements, as the
 frontend issue asks, shrunk to a minimal program on failure.
@@ -27,7 +34,7 @@ import frontend
 import minitorch2
 from frontend.testing import CompileCounterWithBackend
 
-from .program_gen import programs, shapes
+from .program_gen import programs, shapes, trust_programs
 
 try:  # the torch comparison is skipped where torch is not installed (CI's Python 3.12/3.13 runs)
     import torch
@@ -101,6 +108,91 @@ def check_program(source, n_args, first_shape, second_shape, seed):
             assert printed == torch_printed
     frontend.reset()
     return counter.frame_count
+
+
+SPECIAL_FLOATS = [float("nan"), float("inf"), -0.0, 0.0, 1.5]
+TRUST_EXAMPLES = 500 if DEEP else 25
+
+
+def _trust_module(lib, scale):
+    m = lib.nn.Module()
+    setattr(m, "my-scale", scale)
+    return m
+
+
+def _run_trust_call(fn, namespace, lib, setting, n_args, shape, seed):
+    """One call of f(m, a, *tensors) under the setting's global G0, default dtype and grad mode."""
+    a, g0, scale, dtype_name, grad = setting
+    namespace["G0"] = g0
+    lib.set_default_dtype(getattr(lib, dtype_name))
+    try:
+        args = [t.requires_grad_() for t in _inputs(lib, shape, n_args, seed)]
+        with lib.set_grad_enabled(grad):
+            out = fn(_trust_module(lib, scale), a, *args)
+    finally:
+        lib.set_default_dtype(lib.float32)
+    return _to_np(out), _requires_grad(out)
+
+
+def _requires_grad(v):
+    if isinstance(v, (tuple, list)):
+        return [_requires_grad(i) for i in v]
+    if isinstance(v, dict):
+        return {k: _requires_grad(i) for k, i in v.items()}
+    return getattr(v, "requires_grad", None)
+
+
+def _assert_signs(a, b, where):
+    """-0.0 and 0.0 apart (assert_allclose takes one for the other); nan positions are checked there."""
+    if isinstance(a, (tuple, list, dict)):
+        for k in (a if isinstance(a, dict) else range(len(a))):
+            _assert_signs(a[k], b[k], f"{where}[{k!r}]")
+    elif isinstance(a, np.ndarray):
+        both = ~np.isnan(a) & ~np.isnan(b)
+        assert (np.signbit(a)[both] == np.signbit(b)[both]).all(), f"{where}: signs differ: {a!r} vs {b!r}"
+
+
+def check_trust_program(source, n_args, shape, settings_, seed):
+    frontend.reset()
+    namespace = {"torch": minitorch2, "dynamo": frontend}
+    exec(compile(source, "<generated program>", "exec"), namespace)
+    fn = namespace["f"]
+    counter = CompileCounterWithBackend("aot_eager")
+    compiled = minitorch2.compile(fn, backend=counter)
+    theirs = {"torch": torch, "dynamo": torch._dynamo} if torch is not None else None
+    if theirs is not None:
+        exec(compile(source, "<generated program>", "exec"), theirs)
+    for call, setting in enumerate(settings_):
+        where = f"call {call} {setting}"
+        eager_out, eager_grad = _run_trust_call(fn, namespace, minitorch2, setting, n_args, shape, seed + call)
+        with contextlib.redirect_stdout(io.StringIO()):
+            out, grad = _run_trust_call(compiled, namespace, minitorch2, setting, n_args, shape, seed + call)
+            if theirs is not None:
+                torch_out, torch_grad = _run_trust_call(theirs["f"], theirs, torch, setting, n_args, shape,
+                                                        seed + call)
+        _assert_same(out, eager_out, rtol=1e-6, atol=1e-7, where=f"{where}: compiled vs eager")
+        _assert_signs(out, eager_out, f"{where}: compiled vs eager")
+        assert grad == eager_grad, f"{where}: requires_grad {grad} vs eager {eager_grad}"
+        if theirs is not None:
+            _assert_same(out, torch_out, rtol=1e-4, atol=1e-5, where=f"{where}: minitorch2 vs torch")
+            _assert_signs(out, torch_out, f"{where}: minitorch2 vs torch")
+            assert grad == torch_grad, f"{where}: requires_grad {grad} vs torch {torch_grad}"
+    frontend.reset()
+    return counter.frame_count
+
+
+trust_settings = st.tuples(st.sampled_from(SPECIAL_FLOATS), st.sampled_from(SPECIAL_FLOATS),
+                           st.sampled_from(SPECIAL_FLOATS), st.sampled_from(["float32", "float64"]), st.booleans())
+
+
+@settings(max_examples=TRUST_EXAMPLES, phases=tuple(Phase) if DEEP else (Phase.explicit, Phase.reuse, Phase.generate),
+          deadline=None)
+@given(trust_programs(), shapes, st.lists(trust_settings, min_size=4, max_size=4), st.integers(0, 2**16))
+def test_trust_program_equals_eager(program, shape, settings_, seed):
+    source, n_args = program
+    note("program:\n" + source)
+    graphs = check_trust_program(source, n_args, shape, settings_, seed)
+    event(f"graphs compiled over the four calls: {min(graphs, 4)}{'+' if graphs >= 4 else ''}")
 
 
 # Shrinking a failing program can take minutes (each try compiles it three times), so the default
