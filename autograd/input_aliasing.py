@@ -17,7 +17,8 @@ are not:
                                  one to base, which functionalization orders and
                                  writes back, and b reads it (torch: [2, 2, 0])
 
-Overlapping inputs nothing changes in place stay separate inputs, as in torch.
+Overlapping inputs stay separate inputs when the function changes nothing in
+their memory, as in torch.
 The one idea to hold: how a call's inputs alias is part of its signature.
 `aliasing_key` is () for distinct memory (the common case, found without
 computing anything but ids), else it spells out the pattern and each
@@ -29,7 +30,7 @@ tensors made from one numpy array) have none: a call with them runs the
 function eagerly, op by op, which is always right (the documented fallback).
 """
 import minitorch2
-from minitorch2._memory_overlap import overlap_groups
+from minitorch2._memory_overlap import memory_owner, overlap_groups
 from minitorch2._subclasses.fake_tensor import FakeTensorMode
 from minitorch2._tensor import Tensor
 
@@ -76,7 +77,10 @@ class AliasedInputs:
         self.kept = [self.source.index(k) for k in range(len(index_of))]  # kept index -> first outer position
         kept_args = [flat_args[j] for j in self.kept]
         mutated = _mutated_inputs(self._deduped_fn, kept_args)
-        groups = [g for g in overlap_groups(kept_args) if any(k in mutated for k in g)]
+        # as torch's: once the function changes one input in place, every group of overlapping inputs in the
+        # same memory gets a base (a group nothing writes still reads the change made through a view of it)
+        written = {id(memory_owner(kept_args[k])) for k in mutated}
+        groups = [g for g in overlap_groups(kept_args) if id(memory_owner(kept_args[g[0]])) in written]
         self.eager = any(any(_root(kept_args[k]) is not _root(kept_args[g[0]]) for k in g) for g in groups)
         # per synthetic base: [(kept index, geometry or None when the member is the base itself)]
         self.bases = [[(k, None if kept_args[k]._base is None else _geometry(kept_args[k])) for k in g]

@@ -21,7 +21,7 @@ from ._tensor import Tensor
 Groups = tuple  # tuple of tuples of positions, each of two or more overlapping tensors, in order
 
 
-def _memory_owner(t):
+def memory_owner(t):
     """The numpy array that owns t's memory (views of one owner can overlap; of two owners, never)."""
     owner = t._storage
     while isinstance(getattr(owner, "base", None), np.ndarray):
@@ -58,7 +58,7 @@ def overlap_groups(values) -> Groups:
     by_owner = {}
     for i, v in enumerate(values):
         if isinstance(v, Tensor) and isinstance(v._storage, np.ndarray):
-            by_owner.setdefault(id(_memory_owner(v)), []).append(i)
+            by_owner.setdefault(id(memory_owner(v)), []).append(i)
     if len(by_owner) == sum(len(p) for p in by_owner.values()):
         return ()
     group_of = {}  # position -> the group (list) it joined
