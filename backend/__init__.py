@@ -11,6 +11,8 @@ Pipeline, one module per step, in the order a graph goes through them:
     codegen/        llvm.py (llvmlite JIT), triton.py (Triton: GPU or interpreter), numpy_ref.py (reference)
     wrapper.py      output_code.py: allocates from a buffer pool, calls kernels, returns tensors
     debug.py        MINITORCH2_COMPILE_DEBUG folders and log artifacts
+    cache.py        compiled graphs on disk (disk_cache.py: who may have written a cache file, its size cap)
+    forking.py      what happens around os.fork() (a forked child compiles as its parent does)
     config.py       the knobs
 """
 from . import config

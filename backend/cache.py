@@ -8,29 +8,36 @@ so a second process compiling the same graph loads the result instead:
     key   = SHA-256 of: the aten graph's Python code, each input's (shape, stride, dtype),
             the graph kind, the knobs that change code (cpu_codegen, max_fusion_size),
             the host CPU (LLVM's fingerprint) and the source text of every backend module
-    value = the generated wrapper source (output_code.py) and, per kernel, its loop_ir.Kernel
-            and LLVM IR text; the machine code comes from the kernel object cache
-            (codegen/llvm.py), keyed by that IR text, so a hit runs no optimizer either
+    value = a JSON file: the generated wrapper source (output_code.py) and, per kernel, its
+            loop_ir.Kernel (as data: the dataclass fields, rebuilt only as loop_ir classes) and
+            LLVM IR text; the machine code comes from the kernel object cache (codegen/llvm.py),
+            keyed by that IR text, so a hit runs no optimizer either
 
 The one idea to hold: a hit rebuilds exactly what a miss would return (same
 wrapper source, same kernels) without lowering or scheduling; an unreadable
 entry is a miss, and an evicted object file is compiled again from the IR.
+A hit exec's the stored wrapper source, so entries are read only from a
+directory and files the user owns and nobody else can write (disk_cache.py,
+which also keeps the cache under `config.graph_cache_max_bytes`).
 
 Graphs with get_attr nodes (constants whose values are not in the code) are
 never cached. `config.graph_cache = False` (MINITORCH2_GRAPH_CACHE=0) turns
-the cache off; entries live in `config.graph_cache_dir`.
+the cache off; entries live in `config.graph_cache_dir` (removing it clears the cache).
 """
+import dataclasses
 import functools
 import hashlib
+import json
 import os
-import pickle
-import tempfile
 
-import minitorch2
+from minitorch2 import _dtype
 
-from . import config
+from . import config, disk_cache
+from . import loop_ir as L
 
-FORMAT = 1  # bump when the entry layout changes
+FORMAT = 2  # bump when the entry layout changes
+LOOP_IR_CLASSES = {name: cls for name, cls in vars(L).items()
+                   if isinstance(cls, type) and dataclasses.is_dataclass(cls) and cls.__module__ == L.__name__}
 
 
 @functools.lru_cache(maxsize=None)
@@ -62,42 +69,82 @@ def graph_key(gm, example_inputs, graph_kind):
             inputs.append(("value", repr(value)))
     parts = [str(FORMAT), backend_source_digest(), host().fingerprint, graph_kind, config.cpu_codegen,
              str(config.max_fusion_size), repr(inputs), gm.code,
-             str(minitorch2.get_default_dtype())]  # `ones([3])` in gm.code lowers to the default dtype
+             str(_dtype.get_default_dtype())]  # `ones([3])` in gm.code lowers to the default dtype
     return hashlib.sha256("\n\0".join(parts).encode()).hexdigest()
 
 
 def entry_path(key):
-    return os.path.join(config.graph_cache_dir, key[:2], key + ".pickle")
+    return os.path.join(config.graph_cache_dir, key[:2], key + ".json")
+
+
+# ---- loop_ir kernels as JSON data ------------------------------------------------------------
+
+
+def encode(value):
+    """A loop_ir value as JSON data: dataclasses by class name and fields, dtypes by name, tuples marked."""
+    if type(value) in LOOP_IR_CLASSES.values():
+        return {"loop_ir": type(value).__name__,
+                "fields": {f.name: encode(getattr(value, f.name)) for f in dataclasses.fields(value)}}
+    if isinstance(value, _dtype.dtype):
+        return {"dtype": value.name}
+    if isinstance(value, tuple):
+        return {"tuple": [encode(v) for v in value]}
+    if isinstance(value, list):
+        return [encode(v) for v in value]
+    if value is None or type(value) in (bool, int, float, str):
+        return value
+    raise TypeError(f"graph cache: cannot store a {type(value).__name__} in a kernel")
+
+
+def decode(data):
+    """encode's inverse; builds nothing but loop_ir classes, dtypes and plain values (ValueError if asked to)."""
+    if isinstance(data, list):
+        return [decode(v) for v in data]
+    if not isinstance(data, dict):
+        return data
+    if set(data) == {"tuple"}:
+        return tuple(decode(v) for v in data["tuple"])
+    if set(data) == {"dtype"}:
+        return _dtype.from_name(data["dtype"])
+    if set(data) == {"loop_ir", "fields"} and data["loop_ir"] in LOOP_IR_CLASSES:
+        return LOOP_IR_CLASSES[data["loop_ir"]](**{k: decode(v) for k, v in data["fields"].items()})
+    raise ValueError("graph cache: not a stored loop_ir value")
+
+
+# ---- entries -----------------------------------------------------------------------------------
 
 
 def save(key, source, compiled_kernels, fallbacks):
     """Store a compiled graph (written atomically: other processes may read the same entry)."""
-    entry = {"format": FORMAT, "source": source, "fallbacks": list(fallbacks),
-             "kernels": [(name, kernel.kernel, kernel.llvm_ir, list(kernel.error_flags))
-                         for name, kernel in compiled_kernels.items()]}
-    path = entry_path(key)
     try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=os.path.dirname(path), delete=False, suffix=".tmp") as f:
-            pickle.dump(entry, f, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(f.name, path)
-    except (OSError, pickle.PicklingError, TypeError, AttributeError):
-        pass  # an unwritable cache only costs the next process a compile
+        entry = {"format": FORMAT, "key": key, "source": source, "fallbacks": list(fallbacks),
+                 "kernels": [{"name": name, "kernel": encode(kernel.kernel), "llvm_ir": kernel.llvm_ir,
+                              "error_flags": list(kernel.error_flags)} for name, kernel in compiled_kernels.items()]}
+        data = json.dumps(entry).encode()
+    except (TypeError, ValueError):
+        return  # a kernel holding a value JSON cannot: the next process compiles it again
+    disk_cache.write(config.graph_cache_dir, entry_path(key), data, config.graph_cache_max_bytes)
 
 
 def load(key):
     """(source, {name: LLVMKernel}, fallbacks) for a stored graph, or None."""
     from .codegen import llvm
 
-    try:
-        with open(entry_path(key), "rb") as f:
-            entry = pickle.load(f)
-    except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, TypeError, ValueError):
+    data = disk_cache.read(config.graph_cache_dir, entry_path(key))
+    if data is None:
         return None
-    if not isinstance(entry, dict) or entry.get("format") != FORMAT:
+    try:
+        entry = json.loads(data)
+        if entry.get("format") != FORMAT or entry.get("key") != key:
+            return None
+        stored = [(k["name"], decode(k["kernel"]), k["llvm_ir"], k["error_flags"]) for k in entry["kernels"]]
+        source, fallbacks = entry["source"], entry["fallbacks"]
+    except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
+        return None
+    if not isinstance(source, str) or not all(isinstance(k, L.Kernel) for _, k, _, _ in stored):
         return None
     compiled = {}
-    for name, kernel, llvm_ir, error_flags in entry["kernels"]:
-        loaded, source = llvm.load_function(llvm_ir, kernel.name)  # (an evicted object: compiled from the IR)
-        compiled[name] = llvm.LLVMKernel(kernel, llvm_ir, error_flags, loaded, source, 0.0)
-    return entry["source"], compiled, entry["fallbacks"]
+    for name, kernel, llvm_ir, error_flags in stored:
+        loaded, where = llvm.load_function(llvm_ir, kernel.name)  # (an evicted object: compiled from the IR)
+        compiled[name] = llvm.LLVMKernel(kernel, llvm_ir, error_flags, loaded, where, 0.0)
+    return source, compiled, fallbacks

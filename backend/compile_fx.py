@@ -18,6 +18,7 @@ tests can tell compilation really happened. MINITORCH2_COMPILE_DEBUG=1
 writes each stage to disk (debug.py); MINITORCH2_LOGS=output_code,fusion
 print the generated module and the fusion decisions.
 """
+import copy
 import functools
 import itertools
 import os
@@ -31,7 +32,9 @@ from .wrapper import WrapperCodeGen, load_module
 
 
 class Metrics:
-    """What the backend compiled since the last reset() (plays torch._inductor.metrics)."""
+    """What the backend compiled since the last reset() (plays torch._inductor.metrics). `graphs` holds each
+    CompiledGraph's record (its source, kernels and fusion decisions, not the code that runs it), so the
+    machine code of a compiled function is freed once the function is gone, e.g. after frontend.reset()."""
 
     def __init__(self):
         self._lock = threading.Lock()  # graphs compile on several threads at once
@@ -44,7 +47,7 @@ class Metrics:
 
     def record(self, graph, kernel_count, fallbacks):
         with self._lock:
-            self.graphs.append(graph)
+            self.graphs.append(graph.record())
             self.generated_kernel_count += kernel_count
             self.fallback_ops += fallbacks
 
@@ -91,7 +94,15 @@ class CompiledGraph:
         return self._scheduler
 
     def __call__(self, args):
+        if self._call is None:
+            raise RuntimeError(f"{self.name}: a record of a compiled graph (backend.metrics) does not run")
         return list(self._call(list(args) + self.constants))
+
+    def record(self):
+        """This graph without the code that runs it (and holds its kernels' machine code)."""
+        record = copy.copy(self)
+        record._call = None
+        return record
 
 
 # Ops the core table decomposes that torch's inductor keeps whole: var_mean (one reduction gives both) and
@@ -149,7 +160,7 @@ def _compile_fx_inner(gm, example_inputs, graph_kind):
     hit = cache.load(key) if key else None
     if hit is not None:
         source, compiled, fallbacks = hit
-        call = load_module(source, compiled, f"<output_code {name}>")["call"]
+        call = load_module(source, compiled, f"<output_code {name}>").pop("call")
         result = CompiledGraph(name, call, [k.kernel for k in compiled.values()], source, sorted(set(fallbacks)),
                                None, gm=gm, from_cache=True, constants=constants)
         metrics.record(result, len(compiled), fallbacks)
@@ -162,7 +173,7 @@ def _compile_fx_inner(gm, example_inputs, graph_kind):
     codegen = get_codegen()
     compiled = {kernel.name: codegen.compile_kernel(kernel) for kernel in scheduler.kernels()}
     source = WrapperCodeGen(graph, scheduler, compiled, name).generate()
-    call = load_module(source, compiled, f"<output_code {name}>")["call"]
+    call = load_module(source, compiled, f"<output_code {name}>").pop("call")  # (no cycle through its globals)
     result = CompiledGraph(name, call, scheduler.kernels(), source, sorted(set(graph.fallbacks)), scheduler, gm=gm,
                            constants=constants)
     if key:

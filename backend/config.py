@@ -12,8 +12,13 @@ max_fusion_size = 64  # most ir nodes fused into one kernel
 threads = int(os.environ.get("MINITORCH2_THREADS", 0)) or os.cpu_count() or 1  # kernel worker threads
 # OpenBLAS kernels for the matmul jobs ("Zen", "Haswell", "SkylakeX"...); None: chosen for the host (codegen/blas.py)
 blas_coretype = os.environ.get("MINITORCH2_BLAS_CORETYPE") or None
+# The disk caches (README "What runs from disk"): read only when owned by the user and writable by nobody
+# else (disk_cache.py); beyond their size cap the least recently used files are removed.
+kernel_cache = os.environ.get("MINITORCH2_KERNEL_CACHE", "1") != "0"  # kernel object files (codegen/llvm.py)
 kernel_cache_dir = os.environ.get("MINITORCH2_CACHE_DIR",
                                   os.path.join(os.path.expanduser("~"), ".cache", "minitorch2", "kernels"))
+kernel_cache_max_bytes = int(os.environ.get("MINITORCH2_KERNEL_CACHE_MAX_MB", 256)) << 20
 graph_cache = os.environ.get("MINITORCH2_GRAPH_CACHE", "1") != "0"  # whole compiled graphs on disk (cache.py)
 graph_cache_dir = os.environ.get("MINITORCH2_GRAPH_CACHE_DIR",
                                  os.path.join(os.path.expanduser("~"), ".cache", "minitorch2", "graphs"))
+graph_cache_max_bytes = int(os.environ.get("MINITORCH2_GRAPH_CACHE_MAX_MB", 256)) << 20

@@ -13,9 +13,12 @@ wraps the function pointer in an `LLVMKernel` that the generated wrapper
 
 The one idea to hold: the compiled artifact is keyed by a hash of the IR
 text (plus the host CPU), so a kernel is optimized once per machine, ever.
-In a process it is found in a dict; across processes the object file is read
-back from `config.kernel_cache_dir`, which skips LLVM's optimizer and code
-generator entirely (a warm start costs the parse of a few KB of object code).
+In a process it is found in a dict (weakly: an engine whose kernels are all
+gone is disposed of); across processes the object file is read back from
+`config.kernel_cache_dir`, which skips LLVM's optimizer and code generator
+entirely (a warm start costs the parse of a few KB of object code). That file
+is machine code this process will run: `disk_cache.py` reads it only from
+directories the user owns and nobody else can write, and caps the cache's size.
 
 Threading: the kernel function takes the range [start, end) of the outermost
 loop variable. Large kernels split that range into one chunk per thread
@@ -27,15 +30,15 @@ import ctypes.util
 import hashlib
 import math
 import os
-import tempfile
 import threading
 import time
+import weakref
 
 import llvmlite
 import llvmlite.binding as llvm
 import numpy as np
 
-from .. import config
+from .. import config, disk_cache
 from .. import loop_ir as L
 from . import workers
 from .llvm_emit import KernelEmitter, kernel_error
@@ -101,7 +104,9 @@ def host():
 
 # ---- compiling and caching -------------------------------------------------------------------
 
-_compiled = {}  # cache key -> LoadedObject, for this process
+# cache key -> LoadedObject, for this process. Weak: an engine is disposed of (its machine code freed) once
+# no compiled kernel uses it, e.g. after frontend.reset() dropped the compiled functions.
+_compiled = weakref.WeakValueDictionary()
 _compile_lock = threading.Lock()  # LLVM's global context is not thread-safe: one thread at a time uses it
 
 
@@ -159,43 +164,44 @@ def disk_cache_path(key):
 
 
 def read_disk_cache(key):
-    """The cached object code, or None. Each file holds the SHA-256 of its payload first: LLVM
-    crashes the process on a malformed object file, so a damaged file must never reach it."""
-    try:
-        with open(disk_cache_path(key), "rb") as f:
-            data = f.read()
-    except OSError:
+    """The cached object code, or None (also for a file disk_cache.py does not trust). Each file holds
+    the SHA-256 of its payload first: LLVM crashes the process on a malformed object file, so a damaged
+    file must never reach it."""
+    if not config.kernel_cache:
+        return None
+    data = disk_cache.read(config.kernel_cache_dir, disk_cache_path(key))
+    if data is None:
         return None
     digest, object_code = data[:32], data[32:]
     return object_code if hashlib.sha256(object_code).digest() == digest else None
 
 
 def write_disk_cache(key, object_code):
-    """Write atomically (temp file + rename): other processes may be reading the same cache."""
-    path = disk_cache_path(key)
-    try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=os.path.dirname(path), delete=False, suffix=".tmp") as f:
-            f.write(hashlib.sha256(object_code).digest() + object_code)
-        os.replace(f.name, path)
-    except OSError:
-        pass  # a read-only or full cache directory only costs the next process a recompile
+    if config.kernel_cache:
+        disk_cache.write(config.kernel_cache_dir, disk_cache_path(key), hashlib.sha256(object_code).digest()
+                         + object_code, config.kernel_cache_max_bytes)
 
 
 def load_function(llvm_ir, function_name):
     """(LoadedObject, where it came from): 'memory', 'disk' or 'compiled'."""
     key = cache_key(llvm_ir)
     with _compile_lock:
-        if key in _compiled:
-            return _compiled[key], "memory"
+        loaded = _compiled.get(key)
+        if loaded is not None:
+            return loaded, "memory"
         object_code = read_disk_cache(key)
-        if object_code is not None:
-            _compiled[key] = LoadedObject(object_code, function_name)
-            return _compiled[key], "disk"
-        object_code = compile_to_object(llvm_ir)
-        write_disk_cache(key, object_code)
-        _compiled[key] = LoadedObject(object_code, function_name)
-        return _compiled[key], "compiled"
+        source = "disk"
+        if object_code is None:
+            object_code, source = compile_to_object(llvm_ir), "compiled"
+            write_disk_cache(key, object_code)
+        loaded = _compiled[key] = LoadedObject(object_code, function_name)
+        return loaded, source
+
+
+def live_engines():
+    """How many MCJIT engines this process holds (one per distinct kernel still in use)."""
+    with _compile_lock:
+        return len(_compiled)
 
 
 def compile_kernel(kernel):

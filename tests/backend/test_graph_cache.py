@@ -33,7 +33,7 @@ def test_second_process_loads_forward_and_backward_from_the_graph_cache(tmp_path
     first, second = run_twice(tmp_path)
     assert first[0] == "False,False" and second[0] == "True,True"
     assert first[1:] == second[1:]  # same results and wrapper code; a hit's scheduler is rebuilt on demand
-    assert len(list((tmp_path / "graphs").rglob("*.pickle"))) == 2
+    assert len(list((tmp_path / "graphs").rglob("*.json"))) == 2
 
 
 def test_graph_cache_can_be_turned_off(tmp_path):
