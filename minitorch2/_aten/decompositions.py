@@ -351,7 +351,8 @@ def index_copy(self, dim, index, source):
 
 
 def index_fill(self, dim, index, value):
-    """value (a scalar_tensor of self's dtype) expanded to the filled slices, then copied in by index_copy."""
+    """value (a scalar_tensor of self's dtype) expanded to the filled slices, then copied in by index_copy's
+    decomposition (whose index_put counts a negative index from the end, as index_fill does)."""
     dim = _check_index_fill(self, dim, index, value)
     if isinstance(value, Tensor):
         value = value if value.dtype is self.dtype else aten._to_copy.default(value, dtype=self.dtype)
@@ -360,7 +361,7 @@ def index_fill(self, dim, index, value):
     target = _as_1d(self)
     shape = list(target.shape)
     shape[dim] = index.numel()
-    out = aten.index_copy.default(target, dim, index, aten.expand.default(value, shape))
+    out = index_copy(target, dim, index, aten.expand.default(value, shape))
     return aten.clone.default(aten.squeeze.dims(out, [0])) if self.dim() == 0 else out
 
 

@@ -73,7 +73,29 @@ CASES = {
     "native_layer_norm_backward.default": lambda: _layer_norm_backward_args(),
     "embedding_dense_backward.default": lambda: ((_t(2, 3, 4), minitorch2.from_numpy(np.array([[1, 0, 9], [1, 2, 3]])),
                                                   10, 1, False), {}),
+    "elu.default": lambda: ((_t(3, 4), 0.7, 1.5, 0.5), {}),
+    "elu_.default": lambda: ((_t(3, 4), 0.7), {}),
+    "elu_backward.default": lambda: ((_t(3, 4), 0.7, 1.5, 0.5, False, _t(3, 4)), {}),
+    "hardtanh_.default": lambda: ((_t(3, 4), -0.5, 0.5), {}),
+    "take.default": lambda: ((_t(3, 4), _index([0, -1, 5, 5])), {}),
+    "index_copy.default": lambda: ((_t(3, 4), 1, _index([3, 0]), _t(3, 2)), {}),
+    "index_copy_.default": lambda: ((_t(3, 4), 0, _index([2]), _t(1, 4)), {}),
+    "index_fill.int_Scalar": lambda: ((_t(3, 4), 1, _index([3, -4, 3]), 2.5), {}),
+    "index_fill.int_Tensor": lambda: ((_t(3, 4), 0, _index([1]), _t()), {}),
+    "index_fill_.int_Scalar": lambda: ((_t(3, 4), 1, _index([0]), -1.0), {}),
+    "index_fill_.int_Tensor": lambda: ((_t(), 0, _index(0), _t()), {}),
 }
+
+
+def _index(positions):
+    return minitorch2.from_numpy(np.array(positions, dtype=np.int64))
+
+
+def _fresh(value):
+    """A copy of the case's arguments, so an in-place op and its decomposition each start from the same values."""
+    if isinstance(value, minitorch2.Tensor):
+        return value.clone()
+    return type(value)(_fresh(v) for v in value) if isinstance(value, (list, tuple)) else value
 
 
 def _mask(*shape):
@@ -101,10 +123,11 @@ def _op(name):
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_decomposition_matches_op(name):
-    args, kwargs = CASES[name]()
+    case_args, kwargs = CASES[name]()
     op = _op(name)
-    expected = op(*args, **kwargs)
-    got = op.decompose(*args, **kwargs)
+    expected = op(*_fresh(case_args), **kwargs)
+    got = op.decompose(*_fresh(case_args), **kwargs)
+    args = _fresh(case_args)
     expected = expected if isinstance(expected, tuple) else (expected,)
     got = got if isinstance(got, tuple) else (got,)
     assert len(got) == len(expected)
