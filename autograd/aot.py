@@ -2,8 +2,8 @@
 (as torch._functorch.aot_autograd / functorch.compile).
 
 autograd layer, between the frontend (which hands a backend an FX graph) and
-the backend compilers. On the first call with a given input signature (or, in
-aot_module_simplified, at once for its example inputs, as torch's does):
+the backend compilers. On the first call with a given input signature (or, for a
+frontend graph in aot_module_simplified, at once for its example inputs, as torch's does):
 
     1. trace   joint(primals, tangents) under FakeTensors with make_fx: the
                forward, then autograd.grad of the outputs; one graph of aten ops
@@ -473,9 +473,10 @@ def aot_module_simplified(mod, example_inputs, fw_compiler, bw_compiler=None, pa
 
     compiled = aot_function(functional_call, fw_compiler, bw_compiler, partition_fn, decompositions,
                             inference_compiler=inference_compiler, static_input_indices=_static_inputs(mod, params))
-    # As torch's, trace and compile the forward now: a failure is then the backend's, raised while the frontend
-    # compiles (BackendCompilerFailed, or eager under suppress_errors), never at the first call.
-    if example_inputs is not None:
+    # As torch's, trace and compile a frontend graph's forward now, for its example inputs (the frame's real
+    # ones): a failure is then the backend's, raised while the frontend compiles (BackendCompilerFailed, or eager
+    # under suppress_errors), never at the first call. Other callers' example inputs may be placeholders.
+    if _is_frontend_graph(mod):
         compiled.compile_for(*params, *example_inputs)
 
     def forward(*args):
@@ -487,11 +488,15 @@ def aot_module_simplified(mod, example_inputs, fw_compiler, bw_compiler=None, pa
     return forward
 
 
+def _is_frontend_graph(mod):
+    return isinstance(mod, minitorch2.fx.GraphModule) and "dynamo_compile_id" in mod.meta
+
+
 def _static_inputs(mod, params):
     """Positions, among (params, *graph inputs), of the inputs that live anyway, as torch finds them: for a
     frontend graph, the module's own parameters and buffers and the graph inputs the frontend marked static
     (meta["tensor_dict"], as Dynamo marks parameters and buffers); for any other module, none."""
-    if not (isinstance(mod, minitorch2.fx.GraphModule) and "dynamo_compile_id" in mod.meta):
+    if not _is_frontend_graph(mod):
         return []
     placeholders = [n for n in mod.graph.nodes if n.op == "placeholder"]
     marked = [len(params) + i for i, n in enumerate(placeholders)

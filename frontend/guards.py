@@ -206,6 +206,11 @@ def dict_keys_guard(source, keys):
     return Guard("DICT_KEYS", f"list({name}) == {text}", f"{name} has keys {text}")
 
 
+def hasattr_guard(source, attribute, present):
+    code = f"{'' if present else 'not '}hasattr({source.name()}, {literal(attribute)})"
+    return Guard("HASATTR", code, code)
+
+
 def id_guard(source, value):
     name = source.name()
     return Guard("ID_MATCH", f"___check_obj_id({name}, {id(value)})", f"{name} is the same object as when compiled")

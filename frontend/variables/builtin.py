@@ -9,6 +9,7 @@ meets the trackers: constants fold, anything involving a tensor records an
 import builtins
 import operator
 
+from .. import guards
 from ..exc import Unsupported
 from .base import VariableTracker
 from .constant import ConstantVariable
@@ -20,6 +21,21 @@ FOLDABLE = {abs, min, max, round, int, float, bool, str, divmod, pow, sum, all, 
 
 def _is_const(v):
     return v.is_python_constant()
+
+
+def _has_attribute(tx, obj, name):
+    """hasattr(obj, name) at translation time, guarded where the answer can change (Dynamo's HASATTR):
+    a module's attributes can be set or deleted between calls."""
+    if obj.is_python_constant():
+        return hasattr(obj.as_python_constant(), name)
+    if isinstance(obj, TensorVariable):
+        return hasattr(obj.example_value, name)
+    if not hasattr(obj, "module"):
+        raise Unsupported(f"hasattr on {obj}", "unsupported_call")
+    present = hasattr(obj.module, name)
+    if obj.source is not None:
+        tx.output.guards.add(guards.hasattr_guard(obj.source, name, present))
+    return present
 
 
 def binary_op(tx, fn, a, b):
@@ -112,24 +128,16 @@ class BuiltinVariable(VariableTracker):
         return ConstantVariable(issubclass(obj.python_type(), cls))
 
     def call_getattr(self, tx, obj, name, default=None):
-        name = name.realize().as_python_constant()
-        try:
-            return obj.realize().var_getattr(tx, name)
-        except Unsupported:
-            if default is None:
-                raise
-            return default
-
-    def call_hasattr(self, tx, obj, name):
+        """`getattr(obj, name, default)` gives default only where obj has no such attribute (guarded); an
+        attribute that exists but cannot be traced is a graph break, never the default in its place."""
         obj = obj.realize()
         name = name.realize().as_python_constant()
-        if obj.is_python_constant():
-            return ConstantVariable(hasattr(obj.as_python_constant(), name))
-        if hasattr(obj, "module"):
-            return ConstantVariable(hasattr(obj.module, name))
-        if isinstance(obj, TensorVariable):
-            return ConstantVariable(hasattr(obj.example_value, name))
-        raise Unsupported(f"hasattr on {obj}", "unsupported_call")
+        if default is not None and not _has_attribute(tx, obj, name):
+            return default
+        return obj.var_getattr(tx, name)
+
+    def call_hasattr(self, tx, obj, name):
+        return ConstantVariable(_has_attribute(tx, obj.realize(), name.realize().as_python_constant()))
 
     def call_range(self, tx, *args):
         args = [a.realize() for a in args]

@@ -411,3 +411,38 @@ def test_cache_limit_under_fullgraph_fails(monkeypatch):
             warnings.simplefilter("ignore")
             with pytest.raises(exc, match="Hard failure due to fullgraph=True"):
                 f(lib.ones(2))
+
+
+# ---- getattr with a default, hasattr: the attribute's presence is guarded, an untraceable one is not skipped --
+
+
+def test_getattr_default_tracks_the_attribute_being_set():
+    res = {}
+    for lib_name, (lib, Counter) in LIBS.items():
+        class M(lib.nn.Module):
+            def forward(self, x):
+                return x * getattr(self, "scale", 1.0) + (1 if hasattr(self, "shift") else 0)
+
+        cnt = Counter()
+        m = M()
+        f = lib.compile(m, backend=cnt)
+        outs = [f(lib.ones(2))]
+        m.scale = 3.0
+        m.shift = 1
+        outs.append(f(lib.ones(2)))
+        del m.scale
+        outs.append(f(lib.ones(2)))
+        res[lib_name] = (outs, cnt.frame_count)
+    for a, b in zip(res["mt"][0], res["torch"][0]):
+        _same(a, b)
+    assert res["mt"][1] == res["torch"][1] == 3
+
+
+def test_getattr_default_is_not_used_for_an_attribute_that_cannot_be_traced():
+    class M(minitorch2.nn.Module):
+        def forward(self, x):
+            return x * getattr(self, "scale", 1.0)
+
+    m = M()
+    m.scale = np.float64(2.0)  # not folded as a constant (a float subclass): a graph break, not the default
+    _same(minitorch2.compile(m, backend="eager")(minitorch2.ones(2)), torch.ones(2) * 2.0)
