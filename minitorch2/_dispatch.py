@@ -12,6 +12,7 @@ Runtime layer, between the Python API and the kernels. A call of an
          |
     kernel           FakeTensor arguments run the meta function; real tensors
                      run the numpy kernel, whose numpy results become Tensors
+                     (numpy's MemoryError becomes torch's allocator RuntimeError)
 
 This is the small version of PyTorch's dispatch keys (Autograd above Python
 above CPU/Meta). Because backward formulas call ops through this same road, a
@@ -63,7 +64,12 @@ def run_kernel(op, args, kwargs):
         return op.meta(*args, **kwargs)
     if op.kernel is None:
         raise NotImplementedError(f"{op} has no eager kernel in minitorch2")
-    return _wrap(op.kernel(*args, **kwargs))
+    try:
+        return _wrap(op.kernel(*args, **kwargs))
+    except MemoryError as e:  # numpy's; torch's allocator raises RuntimeError
+        nbytes = getattr(e, "_total_size", None)
+        raise RuntimeError("DefaultCPUAllocator: can't allocate memory" +
+                           (f": you tried to allocate {nbytes} bytes." if nbytes is not None else ".")) from None
 
 
 def _wrap(result):

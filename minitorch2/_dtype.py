@@ -10,6 +10,8 @@ is promoted on its own, then a lower-priority group only wins when it belongs
 to a higher *category* (bool < integer < floating). So `int_tensor + 1.5` is the
 default float dtype, while `float16_tensor + 1.5` stays float16.
 """
+import math
+
 import numpy as np
 
 
@@ -130,3 +132,49 @@ def _combine(higher, lower):
 def can_cast(from_, to):
     """torch.can_cast: casting never goes down a category (float -> int, int -> bool)."""
     return from_.category <= to.category
+
+
+# ---------------------------------------------------------------- Python numbers meeting a dtype
+_C_NAMES = {"int64": "int64_t", "int32": "int", "int16": "int16_t", "int8": "int8_t", "uint8": "uint8_t",
+            "float32": "float", "float64": "double", "float16": "c10::Half", "bool": "bool"}
+
+
+def unpack_int(value):
+    """A Python int as torch's argument parser reads it: int64, or uint64 for [2**63, 2**64); beyond, the
+    OverflowError torch gives."""
+    if value < -2 ** 63:
+        raise OverflowError("can't convert negative int to unsigned")
+    if value >= 2 ** 64:
+        raise OverflowError("int too big to convert")
+    return value
+
+
+def wrapped_int(value, to):
+    """A Python int in an integer op of dtype `to`: cast with wraparound, as c10's Scalar.to<T>() does
+    (an int32 tensor times 2**40 multiplies by 0). numpy would raise OverflowError instead."""
+    unpack_int(value)
+    bits = 8 * to.itemsize
+    value %= 2 ** bits
+    if to.is_signed and value >= 2 ** (bits - 1):
+        value -= 2 ** bits
+    return to.np.type(value)
+
+
+def checked_scalar(value, to):
+    """A Python number given as a fill value of dtype `to`, refused as c10's checked_convert refuses one
+    that does not fit (full((2,), 2**63, dtype=int64)); returned unchanged when it fits."""
+    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
+        value = unpack_int(int(value))
+    if to is bool_:
+        return bool(value)
+    if isinstance(value, (bool, np.bool_)):
+        return value
+    if to.category == 1:
+        info = np.iinfo(to.np)
+        fits = math.isfinite(value) and (info.min <= value <= info.max if to.is_signed
+                                         else -info.max <= value <= info.max)
+    else:
+        fits = to is float16 or not math.isfinite(value) or abs(value) <= float(np.finfo(to.np).max)
+    if not fits:
+        raise RuntimeError(f"value cannot be converted to type {_C_NAMES[to.name]} without overflow")
+    return wrapped_int(value, to) if to.category == 1 and isinstance(value, int) else value

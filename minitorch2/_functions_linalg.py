@@ -8,6 +8,7 @@ composes it (see its docstring), so that traced graphs record the same ops.
 from ._functions_pointwise import mul
 from ._functions_shape import _prod, expand, reshape, squeeze, t, transpose, unsqueeze, view
 from ._ops import ops
+from ._tensor import Tensor
 
 aten = ops.aten
 
@@ -52,6 +53,9 @@ def matmul(input, other):
     As in PyTorch there are two variants: eager runs ATen's C++ `_matmul_impl`; with the Python
     dispatcher enabled (AOT tracing) torch._decomp's `matmul` runs. They differ in three details,
     marked `traced` below."""
+    for position, (name, value) in enumerate((("input", input), ("other", other))):
+        if not isinstance(value, Tensor):
+            raise TypeError(f"matmul(): argument '{name}' (position {position + 1}) must be Tensor, not {type(value).__name__}")
     a, b = input.dim(), other.dim()
     if a == 0 or b == 0:
         raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {a}D and {b}D")

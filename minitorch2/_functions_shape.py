@@ -128,15 +128,21 @@ def movedim(input, source, destination):
     return permute(input, [r if r is not None else next(it) for r in result])
 
 
+def _tensor_sequence(tensors):
+    """A tuple of tensors as the schema's list; anything else goes on as given, for the op's TypeError
+    (list() would make a tensor's rows into a list)."""
+    return list(tensors) if isinstance(tensors, tuple) else tensors
+
+
 def cat(tensors, dim=0, *, out=None):
-    return aten.cat.default(list(tensors), dim)
+    return aten.cat.default(_tensor_sequence(tensors), dim)
 
 
 concat = concatenate = cat
 
 
 def stack(tensors, dim=0, *, out=None):
-    return aten.stack.default(list(tensors), dim)
+    return aten.stack.default(_tensor_sequence(tensors), dim)
 
 
 def hstack(tensors):

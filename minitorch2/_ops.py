@@ -21,7 +21,7 @@ from ._schema import FunctionSchema
 
 class OpOverload:
     def __init__(self, entry):
-        self._schema = FunctionSchema(entry.schema)
+        self._schema = FunctionSchema(entry.schema, numbers_as_tensors=bool({"pointwise", "inplace"} & set(entry.tags)))
         self._namespace, self._opname = self._schema.name.split("::")
         self.__name__ = f"{self._opname}.{self._schema.overload_name}"
         self._overloadname = self._schema.overload_name
@@ -40,6 +40,7 @@ class OpOverload:
 
     def __call__(self, *args, **kwargs):
         args, kwargs = self._schema.normalize(self, args, kwargs)
+        self._schema.check_types(self, args, kwargs)
         return _dispatch.dispatch(self, args, kwargs)
 
     def __str__(self):
@@ -98,6 +99,7 @@ class OpOverloadPacket:
             except TypeError:
                 continue
             if _types_fit(overload._schema, normalized[0]):
+                overload._schema.check_types(overload, *normalized)
                 return _dispatch.dispatch(overload, *normalized)
         raise TypeError(f"{self._namespace}.{self.__name__}: no overload accepts these arguments; overloads: {self._overload_names}")
 

@@ -8,9 +8,17 @@ canonical form before anything sees it, the form PyTorch hands to
 that equal their defaults left off, keyword-only arguments in `kwargs` only
 when they differ from their defaults, and `int[]` arguments as lists
 (`x.sum(0)` reaches the kernel and any tracer as `sum.dim_IntList(x, [0])`).
+`check_types` refuses an op call's argument of the wrong Python type with the TypeError torch's
+argument parser gives (`add(): argument 'other' (position 2) must be Tensor,
+not list`), before any kernel sees it.
 """
 import re
 from dataclasses import dataclass
+
+import numpy as np
+
+from ._dtype import dtype as _dtype_class
+from ._tensor import Tensor
 
 _NO_DEFAULT = object()
 
@@ -51,7 +59,7 @@ class Return:
 class FunctionSchema:
     """A parsed schema; `str()` gives back the schema string."""
 
-    def __init__(self, text):
+    def __init__(self, text, numbers_as_tensors=False):
         self.text = text
         m = re.fullmatch(r"\s*(?:(\w+)::)?([\w.]+)\((.*)\)\s*->\s*(.*)", text)
         if not m:
@@ -70,6 +78,11 @@ class FunctionSchema:
         self._n_required = sum(1 for a in self.positional if not a.has_default)
         self._int_list_slots = [i for i, a in enumerate(self.positional) if a.is_int_list]
         self._kwarg_only = {a.name: a for a in self.kwarg_only}
+        # a Python number may stand for a Tensor in a pointwise op of two or more tensors (sub.Tensor(1, x)),
+        # as torch's ops allow; never in exp(3) or mm(x, 2)
+        numbers_as_tensors = numbers_as_tensors and sum(_kind(a.type)[0] == "Tensor" for a in self.arguments) > 1
+        self._accepted = [_accepted_types(a, numbers_as_tensors) for a in self.positional]
+        self._tensor_list_slots = [i for i, a in enumerate(self.positional) if _kind(a.type)[0] == "Tensor[]"]
         # add_(other, alpha=-lr): every positional required and given, only keyword-only names passed
         self._keywords_fast = self._n_required == len(self.positional) and not self._int_list_slots and \
             all(a.has_default for a in self.kwarg_only)
@@ -89,6 +102,26 @@ class FunctionSchema:
         if self._keywords_fast and len(args) == npos and kwargs.keys() <= self._kwarg_only.keys():
             only = self._kwarg_only
             return args, {key: value for key, value in kwargs.items() if not _same(value, only[key].default)}
+        return self._normalize_slow(op, args, kwargs)
+
+    def check_types(self, op, args, kwargs):
+        """Raise torch's TypeError for an argument of the wrong Python type (args in canonical form). Only
+        calls of an op check: graph passes normalize calls whose arguments are graph nodes."""
+        for i, value in enumerate(args):
+            accepted = self._accepted[i]
+            if accepted is not None and not isinstance(value, accepted):
+                raise TypeError(_type_error(op, self.positional[i], i, value))
+        for key, value in kwargs.items():
+            arg = self._kwarg_only.get(key)
+            accepted = arg and _accepted_types(arg, False)
+            if accepted is not None and not isinstance(value, accepted):
+                raise TypeError(_type_error(op, arg, None, value))
+        for i in self._tensor_list_slots:
+            if i < len(args):
+                _check_tensor_list(self.positional[i], args[i])
+
+    def _normalize_slow(self, op, args, kwargs):
+        npos = len(self.positional)
         if len(args) > npos:
             raise TypeError(f"{op}() takes {npos} positional arguments but {len(args)} were given")
         values = list(args)
@@ -126,6 +159,57 @@ class FunctionSchema:
             elif arg.name not in extra and not arg.has_default:
                 raise TypeError(f"{op}() missing required keyword argument '{arg.name}'")
         return tuple(values[:end]), out_kwargs
+
+
+# ------------------------------------------------------------------ argument types, as torch's arg parser
+_NUMBER = (bool, int, float, complex, np.number, np.bool_)
+_INDEX = (int, np.integer, Tensor)  # an integer tensor of one element is an index, as in torch
+_EXPECTED = {  # schema type -> (Python types accepted, the words torch's TypeError uses)
+    "Tensor": ((Tensor,), "Tensor"),
+    "Tensor[]": ((list, tuple), "tuple of Tensors"),
+    "Scalar": (_NUMBER + (Tensor,), "Number"),
+    "int": (_INDEX, "int"),
+    "int[]": ((list, tuple) + _INDEX, "tuple of ints"),
+    "float": ((int, float, np.number, np.bool_, Tensor), "float"),
+    "bool": ((bool, int, np.bool_), "bool"),
+    "ScalarType": ((_dtype_class,), "torch.dtype"),
+    "str": ((str,), "str"),
+}
+
+
+def _kind(type_):
+    """('int[]', optional) for `SymInt[2]?`; ('', False) for a type that is not checked."""
+    m = re.fullmatch(r"(\w+)(\?)?(\[\d*\])?(\?)?", type_)
+    if not m:
+        return "", False
+    base, element_optional, brackets, optional = m.groups()
+    base = "int" if base == "SymInt" else base
+    return base + ("[]" if brackets else ""), bool(optional) or (bool(element_optional) and not brackets)
+
+
+def _accepted_types(arg, numbers_as_tensors):
+    """The Python types an argument takes, or None when it is not checked here."""
+    kind, optional = _kind(arg.type)
+    if kind not in _EXPECTED:
+        return None
+    types = _EXPECTED[kind][0]
+    if kind == "Tensor" and numbers_as_tensors:
+        types = types + _NUMBER
+    return types + (type(None),) if optional or arg.default is None else types
+
+
+def _type_error(op, arg, position, value):
+    name = getattr(op, "_opname", str(op))
+    arg_name = "input" if arg.name == "self" else arg.name
+    where = f" (position {position + 1})" if position is not None else ""
+    return f"{name}(): argument '{arg_name}'{where} must be {_EXPECTED[_kind(arg.type)[0]][1]}, not {type(value).__name__}"
+
+
+def _check_tensor_list(arg, values):
+    allow_none = "?" in arg.type
+    for i, value in enumerate(values):
+        if not (isinstance(value, Tensor) or (allow_none and value is None)):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got {type(value).__name__}")
 
 
 def _same(value, default):

@@ -18,6 +18,8 @@ Operations are not implemented here: every method below calls an
 `OpOverload` (through minitorch2/_functions.py), which goes through the
 dispatcher.
 """
+import re
+
 import numpy as np
 
 from . import _dtype
@@ -46,15 +48,28 @@ class Size(tuple):
         return Size(tuple.__add__(self, tuple(other)))
 
 
+_DEVICE_TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve", "fpga", "maia",
+                 "xla", "lazy", "vulkan", "mps", "meta", "hpu", "mtia", "privateuseone")
+
+
+def _parse_device_string(text, index):
+    """(type, index) of "cpu" or "cpu:0", refused with c10's errors ("float32x" is no device)."""
+    m = re.fullmatch(r"([a-zA-Z_]+)(?::(0|[1-9][0-9]*))?", text)
+    if not m:
+        raise RuntimeError(f"Invalid device string: '{text}'")
+    if m.group(1) not in _DEVICE_TYPES:
+        raise RuntimeError(f"Expected one of {', '.join(_DEVICE_TYPES)} device type at start of device string: {text}")
+    return m.group(1), int(m.group(2)) if m.group(2) is not None else index
+
+
 class device:
     __slots__ = ("type", "index")
 
     def __init__(self, type="cpu", index=None):
         if isinstance(type, device):
             type, index = type.type, type.index
-        elif isinstance(type, str) and ":" in type:  # "cpu:0"
-            type, _, number = type.partition(":")
-            index = int(number)
+        elif isinstance(type, str):  # "cpu", "cpu:0"
+            type, index = _parse_device_string(type, index)
         if type not in ("cpu", "meta"):
             raise RuntimeError(f"minitorch2 runs on the CPU only; device '{type}' is not available")
         self.type = type

@@ -13,7 +13,7 @@ import numpy as np
 from . import _dtype
 from . import _functions as F
 from ._ops import ops
-from ._tensor import Tensor, contiguous_format
+from ._tensor import Tensor, contiguous_format, device
 
 aten = ops.aten
 
@@ -37,8 +37,11 @@ def _binary_operators():
     def rfloordiv(self, other):
         return F.floor_divide(other, self)
 
+    def matmul(self, other):
+        return F.matmul(self, other) if isinstance(other, Tensor) else NotImplemented
+
     def rmatmul(self, other):
-        return F.matmul(other, self)
+        return F.matmul(other, self) if isinstance(other, Tensor) else NotImplemented
 
     def and_(self, other):
         return F.bitwise_and(self, other) if self.dtype is not _dtype.bool_ else F.logical_and(self, _as_tensor(other))
@@ -70,7 +73,7 @@ def _binary_operators():
         "__floordiv__": lambda self, other: F.floor_divide(self, other), "__rfloordiv__": rfloordiv,
         "__mod__": lambda self, other: F.remainder(self, other),
         "__pow__": lambda self, other: F.pow(self, other), "__rpow__": rpow,
-        "__matmul__": lambda self, other: F.matmul(self, other), "__rmatmul__": rmatmul,
+        "__matmul__": matmul, "__rmatmul__": rmatmul,
         "__neg__": lambda self: aten.neg.default(self), "__pos__": lambda self: self,
         "__abs__": lambda self: aten.abs.default(self), "__invert__": invert,
         "__and__": and_, "__or__": or_, "__xor__": xor, "__rand__": and_, "__ror__": or_, "__rxor__": xor,
@@ -261,11 +264,18 @@ def _shape_methods():
 
     def to(self, *args, **kwargs):
         dtype = kwargs.get("dtype")
-        for a in args:
+        for a in (*args, kwargs.get("device")):
             if isinstance(a, _dtype.dtype):
                 dtype = a
             elif isinstance(a, Tensor):
                 dtype = a.dtype
+            elif isinstance(a, (str, device)):
+                device(a)  # refuses a string that names no device, as torch does
+            elif isinstance(a, int) and not isinstance(a, bool):
+                raise RuntimeError("Cannot access accelerator device when none is available.")
+            elif a is not None:
+                raise TypeError(f"to() received an invalid combination of arguments - got "
+                                f"({', '.join(type(v).__name__ for v in args)})")
         copy = kwargs.get("copy", False)
         if (dtype is None or dtype is self.dtype) and not copy:
             return self

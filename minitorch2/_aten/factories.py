@@ -9,15 +9,22 @@ import math
 import numpy as np
 
 from .. import _dtype
-from .meta_util import fake_empty, preserve_format_strides, with_strides
+from .meta_util import new_tensor_shape, fake_empty, preserve_format_strides, with_strides
 
 
-def _shape(size):
-    shape = tuple(int(s) for s in size)
-    for s in shape:
-        if s < 0:
-            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: [{', '.join(map(str, shape))}]")
-    return shape
+
+
+def _new(size, dtype):
+    """(shape, dtype) for a fresh tensor, its size checked as ATen checks it; `dtype=None` is the default
+    float dtype."""
+    dtype = dtype or _dtype.get_default_dtype()
+    return new_tensor_shape(size, dtype), dtype
+
+
+def _new_np(size, dtype):
+    """(shape, numpy dtype) for numpy's allocators."""
+    shape, dtype = _new(size, dtype)
+    return shape, dtype.np
 
 
 def _fill_dtype(value, dtype):
@@ -27,37 +34,39 @@ def _fill_dtype(value, dtype):
 
 
 def _empty_kernel(size, *, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None):
-    return np.empty(_shape(size), (dtype or _dtype.get_default_dtype()).np)
+    return np.empty(*_new_np(size, dtype))
 
 
 def _empty_meta(size, *, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None):
-    return fake_empty(_shape(size), dtype or _dtype.get_default_dtype())
+    return fake_empty(*_new(size, dtype))
 
 
 empty = (_empty_kernel, _empty_meta)
 
 
 def _full_kernel(size, fill_value, *, dtype=None, layout=None, device=None, pin_memory=None):
-    return np.full(_shape(size), fill_value, _fill_dtype(fill_value, dtype).np)
+    shape, dtype = _new(size, _fill_dtype(fill_value, dtype))
+    with np.errstate(over="ignore"):  # a float beyond float16's range is inf there, as in torch
+        return np.full(shape, _dtype.checked_scalar(fill_value, dtype), dtype.np)
 
 
 def _full_meta(size, fill_value, *, dtype=None, layout=None, device=None, pin_memory=None):
-    return fake_empty(_shape(size), _fill_dtype(fill_value, dtype))
+    return fake_empty(*_new(size, _fill_dtype(fill_value, dtype)))
 
 
 full = (_full_kernel, _full_meta)
 
 
 def _zeros_kernel(size, *, dtype=None, layout=None, device=None, pin_memory=None):
-    return np.zeros(_shape(size), (dtype or _dtype.get_default_dtype()).np)
+    return np.zeros(*_new_np(size, dtype))
 
 
 def _ones_kernel(size, *, dtype=None, layout=None, device=None, pin_memory=None):
-    return np.ones(_shape(size), (dtype or _dtype.get_default_dtype()).np)
+    return np.ones(*_new_np(size, dtype))
 
 
 def _sized_meta(size, *, dtype=None, layout=None, device=None, pin_memory=None):
-    return fake_empty(_shape(size), dtype or _dtype.get_default_dtype())
+    return fake_empty(*_new(size, dtype))
 
 
 zeros = (_zeros_kernel, _sized_meta)

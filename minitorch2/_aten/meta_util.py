@@ -16,6 +16,21 @@ def fake_empty(shape, dtype, stride=None):
     return FakeTensor._make(Size(shape), dtype, contiguous_strides(shape) if stride is None else tuple(stride))
 
 
+def new_tensor_shape(size, dtype):
+    """The shape of a tensor about to be made, refused as ATen refuses it: a negative dim, or more bytes
+    than an int64 can count (numpy would raise ValueError for both)."""
+    shape = tuple(int(s) for s in size)
+    for s in shape:
+        if s < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: [{', '.join(map(str, shape))}]")
+    nbytes = dtype.itemsize
+    for s in shape:
+        nbytes *= s
+    if nbytes >= 2 ** 63:
+        raise RuntimeError(f"Storage size calculation overflowed with sizes=[{', '.join(map(str, shape))}]")
+    return shape
+
+
 def broadcast_shapes(*shapes):
     result = ()
     for shape in shapes:

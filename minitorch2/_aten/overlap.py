@@ -34,7 +34,8 @@ class Overlap(enum.Enum):
     """What an in-place op checks of `self` (the written-to tensor) against itself and its inputs."""
     NONE = "none"            # fill_.Scalar, zero_: writing one value is the same in any order
     INTERNAL = "internal"    # fill_.Tensor: self must not overlap itself; its one-element value may be in it
-    POINTWISE = "pointwise"  # add_, copy_, uniform_ ...: no internal overlap, no partial overlap with an input
+    POINTWISE = "pointwise"  # add_, uniform_ ...: no internal overlap, no partial overlap with an input
+    COPY = "copy"            # copy_: as POINTWISE, except that copying a view onto the same view is nothing to do
     MASKED = "masked"        # masked_fill_: an expanded self only warns (deprecated in torch); the mask is checked
     INDEXED = "indexed"      # index_put_: an expanded self warns; an input must not overlap self at all
 
@@ -105,6 +106,12 @@ def _warn_expanded(op_name, how):
                   f"this operation. This also applies to advanced indexing e.g. {how}", UserWarning, stacklevel=4)
 
 
+def _same_data(a, b):
+    """Same memory, same layout, same dtype: ATen's copy_ returns at once (an expanded tensor included)."""
+    return isinstance(b, Tensor) and a._storage is b._storage and a._offset == b._offset and \
+        a._stride == b._stride and a._shape == b._shape and a.dtype is b.dtype
+
+
 def _input_tensors(args, kwargs):
     for value in (*args, *kwargs.values()):
         if isinstance(value, Tensor):
@@ -115,9 +122,9 @@ def _input_tensors(args, kwargs):
 
 def check(policy, self, args, kwargs):
     """Raise torch's error when writing into `self` from these inputs would read memory it has written."""
-    if policy is Overlap.NONE:
+    if policy is Overlap.NONE or (policy is Overlap.COPY and _same_data(self, args[0])):
         return
-    if policy in (Overlap.INTERNAL, Overlap.POINTWISE):
+    if policy in (Overlap.INTERNAL, Overlap.POINTWISE, Overlap.COPY):
         assert_no_internal_overlap(self)
     elif has_internal_overlap(self):
         _warn_expanded(*(("masked_fill_", "tensor[mask] = scalar") if policy is Overlap.MASKED

@@ -380,6 +380,7 @@ def _addcmul_kernel(op):
     without costing several times as much: ours rounds the product first, so a few results in a thousand
     differ from torch's in the last bit (float64 with value=1: about half). addcdiv is bit for bit."""
     def kernel(self, tensor1, tensor2, *, value=1):
+        broadcast_shapes(*(tuple(t.shape) for t in (self, tensor1, tensor2)))  # ATen's error, not numpy's
         dtype = result_type(self, tensor1, tensor2)
         if dtype is _dtype.bool_:
             raise _not_implemented("addcmul_cpu_out" if op is np.multiply else "addcdiv_cpu_out", dtype)

@@ -7,8 +7,8 @@ pair: the kernel decides the result dtype with PyTorch's promotion rules
 (minitorch2/_dtype.py), converts tensor operands to it and computes; the meta
 function gives the broadcast shape, the same dtype and TensorIterator's output
 strides. The one idea to hold: Python scalars stay "weak" (`_np` passes them
-through unconverted), so they never widen a tensor's dtype, exactly as in
-PyTorch.
+through unconverted, a Python int wrapped into an integer dtype), so they
+never widen a tensor's dtype, exactly as in PyTorch.
 """
 import numpy as np
 
@@ -25,6 +25,8 @@ def _np(value, dtype):
         return value._np.astype(dtype.np, copy=False)
     if dtype.category == 2 and isinstance(value, bool):
         return float(value)
+    if type(value) is int:  # wraps into an integer dtype as c10's Scalar does; numpy would raise OverflowError
+        return _dtype.wrapped_int(value, dtype) if dtype.category == 1 else _dtype.unpack_int(value)
     return value
 
 

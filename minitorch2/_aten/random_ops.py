@@ -10,7 +10,7 @@ import numpy as np
 
 from .. import _dtype
 from .memory import _write
-from .meta_util import fake_empty
+from .meta_util import fake_empty, new_tensor_shape
 
 
 def _gen(generator):
@@ -111,11 +111,15 @@ def _float_dtype(dtype, name):
 
 
 def _rand_kernel(size, *, generator=None, dtype=None, layout=None, device=None, pin_memory=None):
-    return _gen(generator).uniform(tuple(size), _float_dtype(dtype, "uniform_").np, 0.0, 1.0).reshape(tuple(size))
+    dtype = _float_dtype(dtype, "uniform_")
+    size = new_tensor_shape(size, dtype)
+    return _gen(generator).uniform(size, dtype.np, 0.0, 1.0).reshape(size)
 
 
 def _randn_kernel(size, *, generator=None, dtype=None, layout=None, device=None, pin_memory=None):
-    return _gen(generator).normal(tuple(size), _float_dtype(dtype, "normal_").np, 0.0, 1.0).reshape(tuple(size))
+    dtype = _float_dtype(dtype, "normal_")
+    size = new_tensor_shape(size, dtype)
+    return _gen(generator).normal(size, dtype.np, 0.0, 1.0).reshape(size)
 
 
 def _normal_float_float_kernel(mean, std, size, *, generator=None, dtype=None, layout=None, device=None,
@@ -128,6 +132,7 @@ def _normal_float_float_kernel(mean, std, size, *, generator=None, dtype=None, l
 def _randint_values(low, high, size, dtype, generator):
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
+    size = new_tensor_shape(size, dtype)
     return _gen(generator).randint(low, high, tuple(size), np.int64).astype(dtype.np).reshape(tuple(size))
 
 
@@ -141,7 +146,8 @@ def _randint_kernel(high, size, **options):
 
 def _factory_meta(*args, dtype=None, default=None, **options):
     size = next(a for a in reversed(args) if isinstance(a, (list, tuple)))
-    return fake_empty(tuple(size), dtype or default or _dtype.get_default_dtype())
+    dtype = dtype or default or _dtype.get_default_dtype()
+    return fake_empty(new_tensor_shape(size, dtype), dtype)
 
 
 def _randint_meta(*args, dtype=None, **options):

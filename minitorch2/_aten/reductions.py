@@ -121,24 +121,27 @@ mean_default = ((lambda self, *, dtype=None: _mean_kernel(self, dtype=dtype)),
                 (lambda self, *, dtype=None: _mean_meta(self, dtype=dtype)))
 
 
-def _check_nonempty(self, dims, name):
+def _check_nonempty(self, dim, dims, name):
+    """An extremum of nothing: RuntimeError when no dim was named (amax() of an empty tensor), IndexError for
+    a named dim of size 0, as ATen; on real and fake tensors alike."""
+    if not dim and self.numel() == 0:
+        raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.")
     for d in dims:
         if self.shape[d] == 0:
             raise IndexError(
                 f"{name}(): Expected reduction dim {d} to have non-zero size."
             )
-    if not dims and self.numel() == 0:
-        raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.")
 
 
 def _extremum(np_fn, name):
     def kernel(self, dim=(), keepdim=False):
         dims = reduction_dims(dim, self.dim())
-        _check_nonempty(self, dims, name)
+        _check_nonempty(self, dim, dims, name)
         return np.asarray(np_fn(self._np, axis=dims, keepdims=keepdim))
 
     def meta(self, dim=(), keepdim=False):
         dims = reduction_dims(dim, self.dim())
+        _check_nonempty(self, dim, dims, name)
         return fake_empty(reduced_shape(self.shape, dims, keepdim), self.dtype)
 
     return kernel, meta

@@ -124,3 +124,108 @@ def test_overlap_is_checked_on_fake_tensors():
     with pytest.raises(RuntimeError, match="more than one element of the written-to tensor"):
         y[:1].expand(3, 3).mul_(2)
     y.add_(y)
+
+
+# ------------------------------------------------------------------ the error class of bad arguments
+def _x(lib):
+    return lib.ones(2)
+
+
+ERROR_CLASS_CASES = {
+    # wrong Python types: torch's argument parser raises TypeError
+    "add list": lambda lib: lib.add(_x(lib), [1.0, 2.0]),
+    "mul str": lambda lib: lib.mul(_x(lib), "a"),
+    "relu list": lambda lib: lib.relu([1.0, 2.0]),
+    "exp int": lambda lib: lib.exp(3),
+    "sum str dim": lambda lib: _x(lib).sum("a"),
+    "matmul number": lambda lib: lib.matmul(_x(lib), 2),
+    "matmul operator float": lambda lib: _x(lib) @ 2.0,
+    "rmatmul operator float": lambda lib: 2.0 @ _x(lib),
+    "zeros dtype str": lambda lib: lib.zeros(2, dtype="float32"),
+    "ones float size": lambda lib: lib.ones(2.5),
+    "full str value": lambda lib: lib.full((2,), "a"),
+    "cat tensor": lambda lib: lib.cat(_x(lib)),
+    "stack tensor": lambda lib: lib.stack(_x(lib)),
+    "cat list with int": lambda lib: lib.cat([_x(lib), 1]),
+    "where list": lambda lib: lib.where(_x(lib) > 0, [1.0, 2.0], _x(lib)),
+    "x + str": lambda lib: _x(lib) + "a",
+    "x + None": lambda lib: _x(lib) + None,
+    "tensor with str": lambda lib: lib.tensor([1, "a"]),
+    # devices
+    "to bad device string": lambda lib: _x(lib).to("float32x"),
+    "to bad device index": lambda lib: _x(lib).to("cuda:x"),
+    "to int device": lambda lib: _x(lib).to(5),
+    "to list": lambda lib: _x(lib).to([1]),
+    "to cpu": lambda lib: _x(lib).to("cpu"),
+    "to cpu:0 and dtype": lambda lib: _x(lib).to("cpu:0", dtype=lib.float64),
+    "device upper case": lambda lib: lib.device("CPU"),
+    # sizes: RuntimeError, never numpy's ValueError or MemoryError
+    "zeros negative": lambda lib: lib.zeros(-1),
+    "empty negative": lambda lib: lib.empty(-2, 3),
+    "randn negative": lambda lib: lib.randn(-1),
+    "rand negative": lambda lib: lib.rand(3, -1),
+    "randint negative": lambda lib: lib.randint(0, 3, (-1,)),
+    "empty storage overflow": lambda lib: lib.empty(2 ** 62),
+    "ones storage overflow": lambda lib: lib.ones((2 ** 31, 2 ** 31, 2 ** 31)),
+    "empty too big for memory": lambda lib: lib.empty(2 ** 40),
+    "view two -1": lambda lib: _x(lib).view(-1, -1),
+    "reshape two -1": lambda lib: _x(lib).reshape(-1, -1),
+    "view bad size": lambda lib: _x(lib).view(3),
+    "expand negative": lambda lib: _x(lib).expand(-2),
+    # fill values that do not fit the dtype
+    "full int64 2**63": lambda lib: lib.full((2,), 2 ** 63, dtype=lib.int64),
+    "full int8 300": lambda lib: lib.full((2,), 300, dtype=lib.int8),
+    "full uint8 -1": lambda lib: lib.full((2,), -1, dtype=lib.uint8),
+    "full int32 inf": lambda lib: lib.full((2,), float("inf"), dtype=lib.int32),
+    "full float32 1e300": lambda lib: lib.full((2,), 1e300, dtype=lib.float32),
+    "full float64 2**64": lambda lib: lib.full((2,), 2 ** 64, dtype=lib.float64),
+    "full bool 2**63": lambda lib: lib.full((2,), 2 ** 63, dtype=lib.bool),
+    # Python ints wrap into an integer op's dtype, as c10's Scalar does
+    "int32 * 2**40": lambda lib: lib.ones(2, dtype=lib.int32) * 2 ** 40,
+    "int32 + 2**31": lambda lib: lib.ones(2, dtype=lib.int32) + 2 ** 31,
+    "int8 + 200": lambda lib: lib.ones(2, dtype=lib.int8) + 200,
+    "uint8 + -1": lambda lib: lib.zeros(2, dtype=lib.uint8) + (-1),
+    "uint8 - 1": lambda lib: lib.zeros(2, dtype=lib.uint8) - 1,
+    "int64 + 2**63": lambda lib: lib.ones(2, dtype=lib.int64) + 2 ** 63,
+    "int64 + 2**64": lambda lib: lib.ones(2, dtype=lib.int64) + 2 ** 64,
+    "int64 - (-2**63 - 1)": lambda lib: lib.ones(2, dtype=lib.int64) - (-2 ** 63 - 1),
+    "int64 * 2**62": lambda lib: lib.ones(2, dtype=lib.int64) * 2 ** 62,
+    "int64 * -2**63": lambda lib: lib.ones(2, dtype=lib.int64) * -2 ** 63,
+    "int32 add_ 2**40": lambda lib: lib.ones(2, dtype=lib.int32).add_(2 ** 40),
+    "int32 == 2**32": lambda lib: lib.zeros(2, dtype=lib.int32) == 2 ** 32,
+    "float32 + 2**64": lambda lib: lib.ones(2) + 2 ** 64,
+    # int64 extremes
+    "int64 max + 1": lambda lib: lib.tensor([2 ** 63 - 1]) + 1,
+    "int64 min - 1": lambda lib: lib.tensor([-2 ** 63]) - 1,
+    "int64 min // -1": lambda lib: lib.tensor([-2 ** 63]) // -1,
+    "int64 min abs": lambda lib: lib.tensor([-2 ** 63]).abs(),
+    "int64 min neg": lambda lib: -lib.tensor([-2 ** 63]),
+    "int64 max * 2": lambda lib: lib.tensor([2 ** 63 - 1]) * 2,
+    "int64 near 2**62 sum": lambda lib: lib.tensor([2 ** 62, 2 ** 62]).sum(),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ERROR_CLASS_CASES))
+def test_bad_argument_raises_torchs_class(name):
+    """The class of the error (or the value, where torch computes one); the words are checked below."""
+    (expected, value), (got, got_value) = outcome(ERROR_CLASS_CASES[name], torch), outcome(ERROR_CLASS_CASES[name], mt)
+    assert (got, got_value if got == "ok" else None) == (expected, value if expected == "ok" else None)
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda lib: lib.add(_x(lib), [1.0, 2.0]), r"add\(\): argument 'other' \(position 2\) must be Tensor, not list"),
+    (lambda lib: lib.relu([1.0]), r"relu\(\): argument 'input' \(position 1\) must be Tensor, not list"),
+    (lambda lib: lib.zeros(2, dtype="float32"), r"zeros\(\): argument 'dtype' must be torch.dtype, not str"),
+    (lambda lib: lib.cat(_x(lib)), r"cat\(\): argument 'tensors' \(position 1\) must be tuple of Tensors, not Tensor"),
+    (lambda lib: lib.matmul(_x(lib), 2), r"matmul\(\): argument 'other' \(position 2\) must be Tensor, not int"),
+    (lambda lib: _x(lib).to("float32x"), "Invalid device string: 'float32x'"),
+    (lambda lib: lib.empty(2 ** 62), r"Storage size calculation overflowed with sizes=\[4611686018427387904\]"),
+    (lambda lib: lib.empty(2 ** 40), "DefaultCPUAllocator: can't allocate memory"),
+    (lambda lib: lib.randn(-1), r"Trying to create tensor with negative dimension -1: \[-1\]"),
+    (lambda lib: lib.full((1,), 2 ** 63, dtype=lib.int64), "value cannot be converted to type int64_t without overflow"),
+])
+def test_bad_argument_message_words(call, message):
+    with pytest.raises(Exception, match=message) as theirs:
+        call(torch)
+    with pytest.raises(theirs.type, match=message):
+        call(mt)
