@@ -41,6 +41,7 @@ class ProxyTorchDispatchMode(TorchDispatchMode):
         self._nodes = {}  # id(tensor) -> (tensor, node); the tensor is kept so its id stays unique
         self._constant_count = 0
         self.root = minitorch2.nn.Module()
+        self._decomposing = None  # the outermost op whose decomposition is being traced
 
     # ------------------------------------------------------------ tensors <-> nodes
     def track(self, tensor, node):
@@ -75,14 +76,22 @@ class ProxyTorchDispatchMode(TorchDispatchMode):
         kwargs = kwargs or {}
         decomposition = self.decomposition_table.get(func)
         if decomposition is not None:
-            with self:  # the decomposition's own ops are traced in turn
-                result = decomposition(*args, **kwargs)
+            outermost = self._decomposing is None
+            self._decomposing = self._decomposing or func
+            try:
+                with self:  # the decomposition's own ops are traced in turn
+                    result = decomposition(*args, **kwargs)
+            finally:
+                if outermost:
+                    self._decomposing = None
             if result is not NotImplemented:
                 return result
         if func is minitorch2.ops.aten.lift_fresh.default:  # a tensor made from Python data: copy the constant
             func = minitorch2.ops.aten.lift_fresh_copy.default
         node = _with_current_stack_trace(
             self.graph.call_function(func, self._to_arg(args), self._to_arg(kwargs), name=func._opname))
+        if self._decomposing is not None:  # as torch's: the lowering may raise the error the original op raises
+            node.meta["original_aten"] = self._decomposing
         out = func(*args, **kwargs)
         self._tie(out, node)
         return out

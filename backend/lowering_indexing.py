@@ -28,7 +28,10 @@ from . import lowering_pointwise as P
 from . import lowering_reductions as R
 from . import lowering_views as V
 
-INDEX_OUT_OF_RANGE = ("IndexError", "index out of range in self")  # embedding, index_select, index_add
+INDEX_OUT_OF_RANGE = ("IndexError", "index out of range in self")  # embedding, index_select
+TARGET_OUT_OF_BOUNDS = ("IndexError", "Target {} is out of bounds.")  # nll_loss (and cross_entropy)
+# ops whose decomposition gathers at their targets: a bad target raises the op's error, not gather's
+TARGET_GATHERS = {"aten.nll_loss_forward.default"}
 MEAN, SUM = 1, 2  # nll_loss reductions (0: none)
 
 
@@ -92,12 +95,20 @@ def index_select(x, dim, index):
     return pointwise(out_size, x.dtype, inner_fn)
 
 
+def _decomposed_from():
+    """The aten op whose decomposition recorded the node being lowered (meta["original_aten"]), or None."""
+    node = _graph().current_node
+    original = node.meta.get("original_aten") if node is not None else None
+    return str(original) if original is not None else None
+
+
 def gather(x, dim, index, sparse_grad=False):
     _require_dims(x)
     size = x.get_size()
     dim = _wrap_dim(dim, len(size))
     load_x, load_index = x.make_loader(), index.make_loader()
-    error = out_of_bounds("RuntimeError", dim, size[dim])
+    error = TARGET_OUT_OF_BOUNDS if _decomposed_from() in TARGET_GATHERS else out_of_bounds("RuntimeError", dim,
+                                                                                              size[dim])
 
     def inner_fn(idx):
         return load_x(idx[:dim] + [indirect(load_index(idx), size[dim], error)] + idx[dim + 1:])
@@ -179,7 +190,9 @@ def _scatter_along(x, dim, index, src, mode):
 def scatter_src(x, dim, index, src):
     """One index per slice along dim is a pointwise choice (lowering_pointwise); any other scatter stores."""
     try:
-        return P.scatter_src(x, dim, index, src)
+        size = x.get_size()
+        dim = _wrap_dim(dim, max(len(size), 1))
+        return P.scatter_src(x, dim, index, src, out_of_bounds("RuntimeError", dim, size[dim] if size else 1))
     except NotImplementedError:
         return _scatter_along(x, dim, index, src, None)
 
@@ -199,9 +212,11 @@ def index_add(x, dim, index, source, alpha=1):
     load_index, load_source = index.make_loader(), source.make_loader()
     one_dimensional = len(index.get_size()) == 1
 
+    error = out_of_bounds("RuntimeError", dim, size[dim])
+
     def indexer(idx):
         position = load_index([idx[dim]] if one_dimensional else [])
-        return idx[:dim] + [indirect(position, size[dim], INDEX_OUT_OF_RANGE)] + idx[dim + 1:]
+        return idx[:dim] + [indirect(position, size[dim], error)] + idx[dim + 1:]
 
     def value_fn(idx):
         value = P.cast(load_source(idx), x.dtype)

@@ -234,17 +234,19 @@ def masked_fill(x, mask, value):
                      compute_dtype=x.dtype, uncast=(1,))
 
 
-def scatter_src(x, dim, index, src):
+def scatter_src(x, dim, index, src, error):
     """scatter along `dim` where `index` is 1 long on dim and x's size elsewhere (a value-selecting
     reduction's backward: zeros.scatter(dim, argmax, grad)); then each output element is a pointwise
-    choice: src where the index names its position, else x. Other scatters fall back."""
+    choice: src where the index names its position, else x. The index is read through a checked
+    `Indirect`, so one out of range raises `error` (class name, message) as eager does. Other scatters
+    fall back."""
     from .lowering import current_graph
 
     size, index_size = x.get_size(), index.get_size()
     dim = dim + len(size) if dim < 0 else dim
-    if len(size) == 0:  # one element: index is 0 (anything else is out of bounds in eager)
-        return pointwise(lambda i, s, v: op("where", compare("eq", i, constant(0, i.dtype)), s, v),
-                         index, src, x, compute_dtype=x.dtype, uncast=(0,))
+    zero_dim = len(size) == 0
+    if zero_dim:  # one element, at index 0
+        size, index_size, x, index, src = [1], [1], _as_1d(x), _as_1d(index), _as_1d(src)
     if len(index_size) != len(size) or index_size[dim] != 1 or any(
             a != b for d, (a, b) in enumerate(zip(index_size, size)) if d != dim) or any(
             n < m for n, m in zip(src.get_size(), index_size)):
@@ -253,10 +255,24 @@ def scatter_src(x, dim, index, src):
 
     def inner_fn(idx):
         at_slice = idx[:dim] + [L.Const(0)] + idx[dim + 1:]
-        here = compare("eq", cast(load_index(at_slice), _dtype.int64), L.IndexValue(idx[dim], _dtype.int64))
+        target = L.Indirect(cast(load_index(at_slice), _dtype.int64), size[dim], False, error)
+        here = compare("eq", L.IndexValue(target, _dtype.int64), L.IndexValue(idx[dim], _dtype.int64))
         return op("where", here, cast(load_src(at_slice), x.dtype), load_x(idx))
 
-    return ir.StorageBox(ir.Pointwise(size, x.dtype, inner_fn), current_graph())
+    result = ir.StorageBox(ir.Pointwise(size, x.dtype, inner_fn), current_graph())
+    return _as_0d(result) if zero_dim else result
+
+
+def _as_1d(node):
+    from . import lowering_views
+
+    return lowering_views.view(node, [1]) if not node.get_size() else node
+
+
+def _as_0d(node):
+    from . import lowering_views
+
+    return lowering_views.view(node, [])
 
 
 def lerp(start, end, weight):

@@ -115,11 +115,22 @@ def _where_zero(condition, value):
     return aten.where.self(condition, value, aten.scalar_tensor.default(0, dtype=value.dtype))
 
 
+def _checked_targets(self, target, weight):
+    """The op's meta checks (shapes, dtypes), then the targets as gather and scatter index with them: uint8
+    targets, which nll_loss takes, become int64."""
+    from .nn_ops import _nll_check, _nll_dtypes
+
+    _nll_check(self, target, weight)
+    _nll_dtypes(self, target, weight, "nll_loss_out_frame")
+    return prims.convert_element_type.default(target, _dtype.int64) if target.dtype is _dtype.uint8 else target
+
+
 def nll_loss_forward(self, target, weight, reduction, ignore_index):
     """-self[i, target[i]] per row, 0 where target is ignore_index; summed, or averaged over the rows kept
     (weighted by weight[target] when given)."""
     if self.dim() not in (1, 2) or target.dim() > 1:
         return NotImplemented
+    target = _checked_targets(self, target, weight)
     channel_dim = 0 if self.dim() < 2 else 1
     if weight is not None:
         weight_view = aten.view.default(weight, [1, weight.shape[0]]) if self.dim() > 1 else weight
@@ -148,6 +159,7 @@ def nll_loss_backward(grad_output, self, target, weight, reduction, ignore_index
     """-grad at each row's target class (scaled by weight, / total_weight for mean), a one-hot scatter."""
     if self.dim() not in (1, 2) or target.dim() > 1:
         return NotImplemented
+    target = _checked_targets(self, target, weight)
     channel_dim = 0 if self.dim() < 2 else 1
     if reduction == MEAN:
         grad_output = aten.div.Tensor(grad_output, total_weight)

@@ -33,8 +33,7 @@ def _index_arrays(self, indices):
             result.append(arr.astype(bool))
             dim += idx.dim()
             continue
-        if idx.dtype.is_floating_point:
-            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+        _check_index_dtype(idx)
         size = self.shape[dim]
         if arr.size and (arr.max() >= size or arr.min() < -size):
             bad = int(arr.max()) if arr.max() >= size else int(arr.min())
@@ -44,6 +43,11 @@ def _index_arrays(self, indices):
     if dim > self.dim():
         raise IndexError(f"too many indices for tensor of dimension {self.dim()} (got {dim})")
     return tuple(result)
+
+
+def _check_index_dtype(idx):
+    if idx.dtype.is_floating_point:
+        raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
 
 
 def _c_order(array):
@@ -103,6 +107,9 @@ def _index_put_inplace_kernel(self, indices, values, accumulate=False):
 
 
 def _index_put_meta(self, indices, values, accumulate=False):
+    for idx in indices:
+        if idx is not None:
+            _check_index_dtype(idx)
     return fake_empty(self.shape, self.dtype, preserve_format_strides(self))
 
 
@@ -115,9 +122,92 @@ index_put = (_index_put_kernel, _index_put_meta)
 index_put_ = (_index_put_inplace_kernel, _index_put_inplace_meta)
 
 
-def _check_index_tensor(index, name):
-    if index.dtype is not _dtype.int64 and index.dtype is not _dtype.int32:
-        raise RuntimeError(f"{name}(): Expected dtype int64 for index")
+# ---- ATen's argument checks of gather, scatter, index_select and index_add: run by the kernels and the
+# metas alike, so a compiled call (traced on fake tensors) refuses what eager refuses, and the backend's
+# kernels never read or write outside the tensors they are given.
+
+
+def _sizes(t):
+    return f"[{', '.join(map(str, t.shape))}]"
+
+
+def _nonempty_size(t, d):
+    """ATen's ensure_nonempty_size: a 0-d tensor has one element along dim 0."""
+    return t.shape[wrap_dim(d, t.dim())] if t.dim() else 1
+
+
+def _is_integer_index(index):
+    return index.dtype is _dtype.int64 or index.dtype is _dtype.int32
+
+
+def check_gather(self, dim, index):
+    """gather's meta: an int32/int64 index with self's number of dims, no longer than self on the other
+    dims (nothing is checked for an empty index)."""
+    if index.numel() == 0:
+        return
+    if not _is_integer_index(index):
+        raise RuntimeError("gather(): Expected dtype int32/int64 for index")
+    if max(self.dim(), 1) != max(index.dim(), 1):
+        raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
+    for d in range(max(self.dim(), 1)):
+        if d != dim and _nonempty_size(index, d) > _nonempty_size(self, d):
+            raise RuntimeError(f"Size does not match at dimension {d} expected index {_sizes(index)} to be no larger "
+                               f"than self {_sizes(self)} apart from dimension {dim}")
+
+
+def check_scatter(self, dim, index, src):
+    """scatter's meta (scatter_gather_dtype_check, scatter_shape_check): an int32/int64 index with self's
+    number of dims, no longer than self on the other dims nor than a tensor src on any; src of self's dtype."""
+    if index.numel() and not _is_integer_index(index):
+        raise RuntimeError("scatter(): Expected dtype int32/int64 for index")
+    src_tensor = isinstance(src, Tensor)
+    if src_tensor and src.dtype is not self.dtype:
+        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+    if index.numel() == 0:
+        return
+    if max(self.dim(), 1) != max(index.dim(), 1):
+        raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
+    dims = range(max(self.dim(), 1))
+    too_large = any(d != dim and _nonempty_size(index, d) > _nonempty_size(self, d) for d in dims) or (
+        src_tensor and any(_nonempty_size(index, d) > _nonempty_size(src, d) for d in dims))
+    if too_large:
+        raise RuntimeError(f"Expected index {_sizes(index)} to be no larger than self {_sizes(self)} apart from "
+                           f"dimension {dim}" + (f" and to be no larger size than src {_sizes(src)}" if src_tensor else ""))
+
+
+def check_index_select(self, index):
+    if index.dim() > 1:
+        raise IndexError("index_select(): Index is supposed to be a vector")
+    if self.dim() == 0 and index.numel() != 1:
+        raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got {index.numel()} value(s)")
+    if not _is_integer_index(index):
+        raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
+
+
+def check_index_add(self, dim, index, source):
+    """index_add's meta (index_func_meta_impl): a vector of int32/int64 indices, one per slice of a source of
+    self's dtype and shape apart from dim."""
+    if index.dim() > 1:
+        raise IndexError(f"index_add_(): Index is supposed to be a vector, but got dim: {index.dim()} with type: "
+                         f"{_dtype_title(index.dtype)} and size: {_sizes(index)}")
+    if not _is_integer_index(index):
+        raise RuntimeError(f"index_add_(): Expected dtype int32/int64 for index but got: {_dtype_title(index.dtype)}")
+    if source.dtype is not self.dtype:
+        raise RuntimeError(f"index_add_(): self ({_dtype_title(self.dtype)}) and source ({_dtype_title(source.dtype)}) "
+                           "must have the same scalar type")
+    if not (dim == 0 or dim < source.dim()):
+        raise IndexError(f"index_add_(): Indexing dim {dim} is out of bounds of the source tensor with dim "
+                         f"{source.dim()}")
+    slices = source.shape[dim] if source.dim() else 1
+    if index.numel() != slices:
+        raise RuntimeError(f"index_add_(): Number of indices ({index.numel()}) should be equal to source.size(dim): "
+                           f"({slices}), for dim: {dim}")
+    self_rest, source_rest = list(self.shape), list(source.shape)
+    if self.dim() and source.dim():
+        del self_rest[dim], source_rest[dim]
+    if self_rest != source_rest:
+        raise RuntimeError("source tensor shape must match self tensor shape, excluding the specified dimension. "
+                           f"Got self.shape = {_sizes(self)} source.shape = {_sizes(source)}")
 
 
 def first_out_of_range(indices, size):
@@ -128,20 +218,21 @@ def first_out_of_range(indices, size):
 
 
 def _gather_kernel(self, dim, index, *, sparse_grad=False):
-    _check_index_tensor(index, "gather")
     d = wrap_dim(dim, self.dim())
+    check_gather(self, d, index)
     idx = index._np
     size = self.shape[d] if self.dim() else 1
     bad = first_out_of_range(idx, size)
     if bad is not None:
         raise RuntimeError(f"index {bad} is out of bounds for dimension {d} with size {size}")
-    if self.dim() == 0:
-        return self._np.reshape(()).copy()
+    if self.dim() == 0:  # every index is 0: self's one element, at each
+        return np.full(index.shape, self._np.reshape(()), self.dtype.np)
     src = self._np[tuple(slice(0, s) if i != d else slice(None) for i, s in enumerate(index.shape))]
     return np.take_along_axis(src, idx, axis=d)
 
 
 def _gather_meta(self, dim, index, *, sparse_grad=False):
+    check_gather(self, wrap_dim(dim, self.dim()), index)
     return fake_empty(index.shape, self.dtype)
 
 
@@ -149,7 +240,7 @@ gather = (_gather_kernel, _gather_meta)
 
 
 def _scatter(self, dim, index, src, reduce=None):
-    _check_index_tensor(index, "scatter")
+    check_scatter(self, wrap_dim(dim, self.dim()), index, src)
     if self.dim() == 0:  # a 0-d scatter is the 1-element one
         wrap_dim(dim, 0)
         self_1d, index_1d, src_1d = (Tensor._from_numpy(t._np.reshape(1)) if isinstance(t, Tensor) else t
@@ -179,6 +270,7 @@ def _scatter(self, dim, index, src, reduce=None):
 
 
 def _scatter_meta(self, dim, index, src, *args, **kwargs):
+    check_scatter(self, wrap_dim(dim, self.dim()), index, src)
     return fake_empty(self.shape, self.dtype)
 
 
@@ -189,6 +281,7 @@ scatter_add = ((lambda self, dim, index, src: _scatter(self, dim, index, src, "a
 
 def _index_select_kernel(self, dim, index):
     d = wrap_dim(dim, self.dim())
+    check_index_select(self, index)
     idx = index._np.reshape(-1)
     size = self.shape[d] if self.dim() else 1
     bad = first_out_of_range(idx, size)
@@ -203,6 +296,7 @@ def _index_select_kernel(self, dim, index):
 
 def _index_select_meta(self, dim, index):
     d = wrap_dim(dim, self.dim())
+    check_index_select(self, index)
     shape = list(self.shape)
     if shape:
         shape[d] = index.numel()
@@ -454,6 +548,11 @@ new_ones = (lambda self, size, **options: _new_full_kernel(self, size, 1, **opti
 
 def _index_add_kernel(self, dim, index, source, *, alpha=1):
     d = wrap_dim(dim, self.dim())
+    check_index_add(self, d, index, source)
+    size = self.shape[d] if self.dim() else 1
+    bad = first_out_of_range(index._np, size)
+    if bad is not None:
+        raise RuntimeError(f"index {bad} is out of bounds for dimension {d} with size {size}")
     out = self._np.copy()
     values = source._np if alpha == 1 else source._np * alpha
     np.add.at(np.moveaxis(out, d, 0) if self.dim() else out.reshape(1), index._np.reshape(-1),
@@ -462,6 +561,7 @@ def _index_add_kernel(self, dim, index, source, *, alpha=1):
 
 
 def _index_add_meta(self, dim, index, source, *, alpha=1):
+    check_index_add(self, wrap_dim(dim, self.dim()), index, source)
     return fake_empty(self.shape, self.dtype)
 
 

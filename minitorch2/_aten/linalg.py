@@ -82,7 +82,7 @@ bmm = (_bmm_kernel, _bmm_meta)
 def _addmm_kernel(self, mat1, mat2, *, beta=1, alpha=1):
     shape = _mm_shape(mat1, mat2)
     _check_same_dtype("addmm_impl_cpu_", mat1, mat2, self)
-    np.broadcast_shapes(tuple(self.shape), shape)
+    _check_expands_to(self, shape)
     product = _matmul(mat1, mat2, keep_half=False)
     if alpha != 1:
         product = product * np.asarray(alpha, product.dtype)
@@ -92,8 +92,17 @@ def _addmm_kernel(self, mat1, mat2, *, beta=1, alpha=1):
     return np.add(bias, product, dtype=product.dtype).astype(mat1.dtype.np, copy=False)
 
 
+def _check_expands_to(self, shape):
+    """addmm and baddbmm expand self to the product's shape: expand's errors where it cannot."""
+    from .views import _expand
+
+    _expand(self, shape)
+
+
 def _addmm_meta(self, mat1, mat2, *, beta=1, alpha=1):
-    return fake_empty(_mm_shape(mat1, mat2), mat1.dtype)
+    shape = _mm_shape(mat1, mat2)
+    _check_expands_to(self, shape)
+    return fake_empty(shape, mat1.dtype)
 
 
 addmm = (_addmm_kernel, _addmm_meta)
@@ -102,6 +111,7 @@ addmm = (_addmm_kernel, _addmm_meta)
 def _baddbmm_kernel(self, batch1, batch2, *, beta=1, alpha=1):
     shape = _bmm_shape(batch1, batch2)
     _check_same_dtype("baddbmm", batch1, batch2, self)
+    _check_expands_to(self, shape)
     product = _matmul(batch1, batch2, keep_half=False)
     if alpha != 1:
         product = product * np.asarray(alpha, product.dtype)
@@ -111,13 +121,16 @@ def _baddbmm_kernel(self, batch1, batch2, *, beta=1, alpha=1):
 
 
 def _baddbmm_meta(self, batch1, batch2, *, beta=1, alpha=1):
-    return fake_empty(_bmm_shape(batch1, batch2), batch1.dtype)
+    shape = _bmm_shape(batch1, batch2)
+    _check_expands_to(self, shape)
+    return fake_empty(shape, batch1.dtype)
 
 
 baddbmm = (_baddbmm_kernel, _baddbmm_meta)
 
 
-def _dot_kernel(self, tensor):
+def _check_dot(self, tensor):
+    """dot's checks, shared by its kernel and meta (so a traced dot refuses what eager refuses)."""
     if self.dim() != 1 or tensor.dim() != 1:
         raise RuntimeError(f"1D tensors expected, but got {self.dim()}D and {tensor.dim()}D tensors")
     if self.shape[0] != tensor.shape[0]:
@@ -126,27 +139,37 @@ def _dot_kernel(self, tensor):
             "same number of elements, but got {0} and {1} elements respectively".format(self.shape[0], tensor.shape[0])
         )
     _check_same_dtype("dot", self, tensor)
+
+
+def _dot_kernel(self, tensor):
+    _check_dot(self, tensor)
     return np.asarray(np.dot(self._np, tensor._np))
 
 
 def _dot_meta(self, tensor):
+    _check_dot(self, tensor)
     return fake_empty((), self.dtype)
 
 
 dot = (_dot_kernel, _dot_meta)
 
 
-def _mv_kernel(self, vec):
+def _check_mv(self, vec):
     _check_same_dtype("addmv_impl_cpu", self, vec, empty_result=self.numel() == 0)
     if self.dim() != 2 or vec.dim() != 1 or self.shape[1] != vec.shape[0]:
         raise RuntimeError(
             f"size mismatch, got input ({self.shape[0] if self.dim() else 0}), mat ({'x'.join(map(str, self.shape))}), "
             f"vec ({vec.shape[0] if vec.dim() else 0})"
         )
+
+
+def _mv_kernel(self, vec):
+    _check_mv(self, vec)
     return np.matmul(self._np, vec._np)
 
 
 def _mv_meta(self, vec):
+    _check_mv(self, vec)
     return fake_empty((self.shape[0],), self.dtype)
 
 

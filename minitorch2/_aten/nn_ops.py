@@ -260,6 +260,7 @@ def _nll_forward_kernel(self, target, weight, reduction, ignore_index):
 
 def _nll_forward_meta(self, target, weight, reduction, ignore_index):
     _nll_check(self, target, weight)
+    _nll_dtypes(self, target, weight, "nll_loss_out_frame")
     out_shape = (self.shape[0],) if reduction == _NONE and self.dim() == 2 else ()
     return fake_empty(out_shape, self.dtype), fake_empty((), self.dtype)
 

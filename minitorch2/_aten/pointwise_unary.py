@@ -63,7 +63,10 @@ def _relu(x):
 
 
 def _sign(x):
-    return np.sign(x) if x.dtype != np.bool_ else x.copy()
+    """ATen's (0 < x) - (x < 0): NaN gives 0 (numpy's sign gives NaN), a bool is itself."""
+    if x.dtype == np.bool_:
+        return x.copy()
+    return ((x > 0).astype(x.dtype) - (x < 0).astype(x.dtype)).astype(x.dtype, copy=False)
 
 
 def _floor_like(fn):

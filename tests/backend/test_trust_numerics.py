@@ -183,3 +183,108 @@ def test_float_division_by_zero_does_not_raise():
 @pytest.mark.parametrize("name", ["div_trunc_tensor", "div_floor_scalar", "remainder_tensor", "fmod_tensor"])
 def test_bool_integer_division_is_refused(name):
     check_raises(ZERO_DIVISIONS[name], torch.tensor([True, False]), torch.tensor([True, True]))
+
+
+# ---- item 6: every indexing lowering checks its indices as torch does ----------------------------------
+
+ROWS = torch.arange(12.).reshape(4, 3)
+
+
+def functional(L):
+    import minitorch2.nn.functional as mtF
+
+    return torch.nn.functional if L is torch else mtF
+
+
+def index(*values):
+    return torch.tensor(values, dtype=torch.int64)
+
+
+INDEX_ERRORS = {
+    # one index per slice: lowered to where(index == position, src, self), the index read through a checked Indirect
+    "scatter_src_one_per_slice": (lambda L, x, i, s: x.scatter(1, i, s), (ROWS, index([7], [0], [1], [2]),
+                                                                          torch.ones(4, 1))),
+    "scatter_src_negative": (lambda L, x, i, s: x.scatter(1, i, s), (ROWS, index([-1], [0], [1], [2]),
+                                                                     torch.ones(4, 1))),
+    "scatter_src_0d": (lambda L, x, i, s: x.scatter(0, i, s), (torch.tensor(1.), torch.tensor(3), torch.tensor(5.))),
+    "scatter_value": (lambda L, x, i: x.scatter(1, i, 2.0), (ROWS, index([7], [0], [1], [2]))),
+    "scatter_add": (lambda L, x, i, s: x.scatter_add(1, i, s), (ROWS, index([7], [0], [1], [2]), torch.ones(4, 1))),
+    "gather": (lambda L, x, i: x.gather(1, i), (ROWS, index([7], [0], [1], [2]))),
+    "index_select": (lambda L, x, i: x.index_select(0, i), (ROWS, index(0, 4))),
+    "index_select_dim1": (lambda L, x, i: x.index_select(1, i), (ROWS, index(0, 3))),
+    "index": (lambda L, x, i: x[i], (ROWS, index(0, -5))),
+    "index_put": (lambda L, x, i, v: x.index_put((i,), v), (ROWS, index(0, 4), torch.ones(2, 3))),
+    "index_add": (lambda L, x, i, v: x.index_add(0, i, v), (ROWS, index(0, 4), torch.ones(2, 3))),
+    "index_add_negative": (lambda L, x, i, v: x.index_add(1, i, v), (ROWS, index(0, -1), torch.ones(4, 2))),
+    "embedding": (lambda L, w, i: functional(L).embedding(i, w), (ROWS, index(0, 4))),
+    "nll_loss_target": (lambda L, x, t: functional(L).nll_loss(x, t), (ROWS, index(0, 3, 1, 2))),
+    "nll_loss_negative_target": (lambda L, x, t: functional(L).nll_loss(x, t), (ROWS, index(0, -2, 1, 2))),
+    "cross_entropy_target": (lambda L, x, t: functional(L).cross_entropy(x, t, reduction="none"),
+                             (ROWS, index(0, 3, 1, 2))),
+}
+
+
+@pytest.mark.parametrize("name", list(INDEX_ERRORS))
+def test_index_out_of_range_raises_torchs_error(name):
+    fn, inputs = INDEX_ERRORS[name]
+    check_raises(fn, *inputs)
+
+
+def zeros(*shape, dtype=torch.int64):
+    return torch.zeros(*shape, dtype=dtype)
+
+
+ARGUMENT_ERRORS = {  # caught when traced, by the op's meta (the compiled kernels would read out of bounds)
+    "gather_float_index": (lambda L, x, i: x.gather(1, i), (ROWS, zeros(4, 1, dtype=torch.float32))),
+    "gather_index_dims": (lambda L, x, i: x.gather(1, i), (ROWS, zeros(4, 1, 1))),
+    "gather_index_too_large": (lambda L, x, i: x.gather(1, i), (ROWS, zeros(5, 1))),
+    "scatter_float_index": (lambda L, x, i: x.scatter(1, i, 1.0), (ROWS, zeros(4, 1, dtype=torch.float32))),
+    "scatter_index_too_large": (lambda L, x, i: x.scatter(1, i, 1.0), (ROWS, zeros(5, 1))),
+    "scatter_src_too_small": (lambda L, x, i, s: x.scatter(1, i, s), (ROWS, zeros(4, 2), torch.ones(4, 1))),
+    "scatter_add_src_too_small": (lambda L, x, i, s: x.scatter_add(1, i, s), (ROWS, zeros(4, 2), torch.ones(4, 1))),
+    "scatter_src_dtype": (lambda L, x, i, s: x.scatter(1, i, s), (ROWS, zeros(4, 1), torch.ones(4, 1).double())),
+    "index_select_float_index": (lambda L, x, i: x.index_select(0, i), (ROWS, zeros(2, dtype=torch.float32))),
+    "index_select_matrix_index": (lambda L, x, i: x.index_select(0, i), (ROWS, zeros(2, 1))),
+    "index_add_float_index": (lambda L, x, i, s: x.index_add(0, i, s), (ROWS, zeros(2, dtype=torch.float32),
+                                                                        torch.ones(2, 3))),
+    "index_add_count": (lambda L, x, i, s: x.index_add(0, i, s), (ROWS, zeros(2), torch.ones(3, 3))),
+    "index_add_source_shape": (lambda L, x, i, s: x.index_add(0, i, s), (ROWS, zeros(2), torch.ones(2, 2))),
+    "index_put_float_index": (lambda L, x, i: x.index_put((i,), x[:2]), (ROWS, zeros(2, dtype=torch.float32))),
+    "nll_loss_int32_target": (lambda L, x, t: functional(L).nll_loss(x, t), (ROWS, zeros(4, dtype=torch.int32))),
+    "mv_size": (lambda L, a, b: L.mv(a, b), (ROWS, torch.ones(4))),
+    "dot_size": (lambda L, a, b: L.dot(a, b), (torch.ones(3), torch.ones(4))),
+    "matmul_size": (lambda L, a, b: a @ b, (ROWS, torch.ones(4, 2))),
+    "addmm_bias": (lambda L, c, a, b: L.addmm(c, a, b), (torch.ones(3, 2), ROWS, torch.ones(3, 2))),
+    "baddbmm_bias": (lambda L, c, a, b: L.baddbmm(c, a, b), (torch.ones(3, 2), torch.ones(2, 4, 3),
+                                                             torch.ones(2, 3, 2))),
+}
+
+
+@pytest.mark.parametrize("name", list(ARGUMENT_ERRORS))
+def test_bad_index_arguments_raise_torchs_error(name):
+    fn, inputs = ARGUMENT_ERRORS[name]
+    check_raises(fn, *inputs)
+
+
+def test_in_range_indexing_is_compiled_without_fallbacks():
+    """The checks cost nothing where the indices are good: the same ops compile to kernels."""
+    check(lambda L, x, i, s: (x.scatter(1, i, s), x.gather(1, i), x.index_add(0, i[:, 0], x),
+                              functional(L).nll_loss(x, i[:, 0]), functional(L).cross_entropy(x, i[:, 0])),
+          ROWS, index([2], [0], [1], [2]), torch.ones(4, 1))
+    assert all(g.fallbacks == [] for g in backend.metrics.graphs), [g.fallbacks for g in backend.metrics.graphs]
+    check(lambda L, x, i, s: x.scatter(0, i, s), torch.tensor(1.), torch.tensor(0), torch.tensor(5.))
+    check(lambda L, x, t: functional(L).nll_loss(x, t), ROWS, torch.tensor([0, 2, 1, 2], dtype=torch.uint8))
+    check(lambda L, x, i: x.gather(0, i), torch.tensor(3.), zeros(2))
+
+
+# ---- item 8: sign(nan) is 0 --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.float16])
+def test_sign_of_nan_is_zero_eager_and_compiled(dtype):
+    x = torch.tensor([float("nan"), -0.0, 0.0, 2.0, -3.0, float("inf"), -float("inf")], dtype=dtype)
+    eager = to_mt(x).sign().numpy()
+    np.testing.assert_array_equal(eager, torch.sign(x).numpy())
+    np.testing.assert_array_equal(np.signbit(eager), np.signbit(torch.sign(x).numpy()))  # sign(-0.0) is +0.0
+    out = check(lambda L, a: (a.sign(), L.sgn(a)), x)
+    assert not np.isnan(out[0].numpy()).any()
