@@ -5,7 +5,7 @@ Runtime layer. A row names the op by its ATen schema and points at its parts:
     op(schema, tags, (kernel, meta), derivative, decomposition, grad_fn=...)
 
 Kernels and meta functions live in the family modules (pointwise, reductions,
-views, linalg, indexing, memory, factories, nn_ops, random_ops); derivative
+views, linalg, indexing, indexing_reduce, memory, factories, nn_ops, random_ops); derivative
 formulas in derivatives.py; decompositions in decompositions.py and decompositions_nn.py. Nothing
 registers itself anywhere else: to add an op, add a row here.
 """
