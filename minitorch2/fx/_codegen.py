@@ -27,6 +27,7 @@ the `torch` global is `_spelling.TORCH`, which resolves those spellings to
 minitorch2 objects.
 """
 import enum
+import keyword
 import math
 import re
 import typing
@@ -117,11 +118,19 @@ class PythonCode:
 
 
 def _format_target(base, target):
-    """`self` + `layers.0.weight` -> `getattr(self.layers, "0").weight`."""
+    """`self` + `layers.0.weight` -> `getattr(self.layers, "0").weight`. A name that is not an identifier
+    (or is a keyword) is read with getattr and a string literal, so no module name is ever pasted as code."""
     result = base
     for atom in target.split("."):
-        result = f'getattr({result}, "{atom}")' if not atom.isidentifier() else f"{result}.{atom}"
+        attribute = atom.isidentifier() and not keyword.iskeyword(atom)
+        result = f"{result}.{atom}" if attribute else f"getattr({result}, {_string_literal(atom)})"
     return result
+
+
+def _string_literal(text):
+    """text in double quotes, as torch.fx prints it, where that needs no escape; else repr()'s literal."""
+    plain = str.__repr__(text) == f"'{text}'" and '"' not in text
+    return f'"{text}"' if plain else str.__repr__(text)
 
 
 def _tensor_class():

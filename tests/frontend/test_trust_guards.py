@@ -446,3 +446,31 @@ def test_getattr_default_is_not_used_for_an_attribute_that_cannot_be_traced():
     m = M()
     m.scale = np.float64(2.0)  # not folded as a constant (a float subclass): a graph break, not the default
     _same(minitorch2.compile(m, backend="eager")(minitorch2.ones(2)), torch.ones(2) * 2.0)
+
+
+# ---- graph code: a submodule name reaches fx's generated code as a string literal ------------------------
+
+
+@pytest.mark.parametrize("name", ['a"); import os #', "class", "0", "it's", "back\\slash"])
+def test_fx_codegen_quotes_submodule_names(name):
+    def build(lib):
+        lib.manual_seed(0)
+
+        class M(lib.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.add_module(name, lib.nn.Linear(2, 2))
+
+            def forward(self, x):
+                return getattr(self, name)(x)
+
+        return M()
+
+    ours, theirs = build(minitorch2), build(torch)
+    with torch.no_grad():
+        for p, q in zip(ours.parameters(), theirs.parameters()):
+            q.copy_(torch.tensor(_np(p)))
+    gm = minitorch2.fx.symbolic_trace(ours)
+    assert "import os" not in gm.code.replace(repr(name), "")
+    x = [[1.0, -2.0]]
+    np.testing.assert_allclose(_np(gm(minitorch2.tensor(x))), _np(theirs(torch.tensor(x))), rtol=1e-6)
