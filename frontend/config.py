@@ -1,7 +1,7 @@
 """Frontend knobs (plays `torch._dynamo.config`)."""
 
-cache_size_limit = 8  # compiled entries per code object before the frame runs eagerly
-suppress_errors = False  # a backend failure falls back to eager instead of raising
+cache_size_limit = 8  # compiled entries per code object; past it, hits still run, misses run eagerly
+suppress_errors = False  # a failed compile warns and runs the code eagerly from then on, instead of raising
 verbose = False
 inline_inbuilt_nn_modules = True  # parameters become graph inputs, module calls are inlined
 resume_inside_loops = False  # Dynamo 2.13 runs a frame eagerly when it breaks inside a loop; True resumes mid-loop
