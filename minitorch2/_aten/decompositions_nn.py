@@ -25,6 +25,8 @@ MEAN, SUM = 1, 2  # at::Reduction
 
 def _softmax(self, dim, half_to_float):
     self = self.contiguous()  # eager softmax returns a contiguous tensor, so must this
+    if self.numel() == 0:  # nothing to shift (and amax of an empty dim raises), as torch's decomposition
+        return aten.exp.default(self)
     shifted = aten.sub.Tensor(self, aten.amax.default(self, [dim], True))
     unnormalized = aten.exp.default(shifted)
     return aten.div.Tensor(unnormalized, aten.sum.dim_IntList(unnormalized, [dim], True))
@@ -32,6 +34,8 @@ def _softmax(self, dim, half_to_float):
 
 def _log_softmax(self, dim, half_to_float):
     self = self.contiguous()
+    if self.numel() == 0:
+        return aten.exp.default(self)  # (an empty tensor of self's shape, computed like softmax's)
     shifted = aten.sub.Tensor(self, aten.amax.default(self, [dim], True))
     return aten.sub.Tensor(shifted, aten.log.default(aten.sum.dim_IntList(aten.exp.default(shifted), [dim], True)))
 

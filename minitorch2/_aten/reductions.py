@@ -152,15 +152,19 @@ amin = _contiguous_out(_extremum(np.min, "amin"))
 
 
 def _full_extremum(np_fn, name):
-    def kernel(self):
+    def check(self):
         if self.numel() == 0:
             raise RuntimeError(
                 f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
                 "Specify the reduction dim with the 'dim' argument."
             )
+
+    def kernel(self):
+        check(self)
         return np.asarray(np_fn(self._np))
 
     def meta(self):
+        check(self)
         return fake_empty((), self.dtype)
 
     return kernel, meta
@@ -170,16 +174,24 @@ max_default = _full_extremum(np.max, "max")
 min_default = _full_extremum(np.min, "min")
 
 
+def _check_index_reduction(self, dim, name):
+    """argmax/argmin/max.dim/min.dim of nothing: IndexError, as ATen; on real and fake tensors alike."""
+    if dim is None:
+        if self.numel() == 0:
+            raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
+        return
+    d = wrap_dim(dim, self.dim())
+    if self.dim() and self.shape[d] == 0:
+        raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+
+
 def _arg_index(np_arg, name):
     def kernel(self, dim=None, keepdim=False):
+        _check_index_reduction(self, dim, name)
         if dim is None:
-            if self.numel() == 0:
-                raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
             idx = np_arg(self._np.reshape(-1))
             return np.asarray(idx, dtype=np.int64).reshape((1,) * self.dim() if keepdim else ())
         d = wrap_dim(dim, self.dim())
-        if self.dim() and self.shape[d] == 0:
-            raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
         x = self._np if self.dim() else self._np.reshape(1)
         idx = np_arg(x, axis=d if self.dim() else 0)
         if keepdim and self.dim():
@@ -187,6 +199,7 @@ def _arg_index(np_arg, name):
         return np.asarray(idx, dtype=np.int64)
 
     def meta(self, dim=None, keepdim=False):
+        _check_index_reduction(self, dim, name)
         dims = tuple(range(self.dim())) if dim is None else (wrap_dim(dim, self.dim()),)
         return fake_empty(reduced_shape(self.shape, dims, keepdim), _dtype.int64)
 
@@ -225,14 +238,14 @@ argmin = _refuse_bool(_argmin, "argmin")
 def _max_dim(np_fn, np_arg, name):
     def kernel(self, dim, keepdim=False):
         d = wrap_dim(dim, self.dim())
-        if self.dim() and self.shape[d] == 0:
-            raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+        _check_index_reduction(self, d, name)
         values = np.asarray(np_fn(self._np, axis=d if self.dim() else None, keepdims=keepdim))
         index_kernel = _argmax[0] if name == "max" else _argmin[0]
         return values, index_kernel(self, dim, keepdim)
 
     def meta(self, dim, keepdim=False):
         d = wrap_dim(dim, self.dim())
+        _check_index_reduction(self, d, name)
         shape = reduced_shape(self.shape, (d,) if self.dim() else (), keepdim)
         return fake_empty(shape, self.dtype), fake_empty(shape, _dtype.int64)
 

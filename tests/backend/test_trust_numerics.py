@@ -288,3 +288,47 @@ def test_sign_of_nan_is_zero_eager_and_compiled(dtype):
     np.testing.assert_array_equal(np.signbit(eager), np.signbit(torch.sign(x).numpy()))  # sign(-0.0) is +0.0
     out = check(lambda L, a: (a.sign(), L.sgn(a)), x)
     assert not np.isnan(out[0].numpy()).any()
+
+
+# ---- item 11: compiling over a size-0 dimension --------------------------------------------------------
+
+EMPTY_ROWS, EMPTY_COLUMNS = torch.zeros(0, 3), torch.zeros(3, 0)
+EMPTY_RESULTS = {
+    "softmax_over_empty_dim": (lambda L, a: (a.softmax(0), a.log_softmax(0), a.softmax(1)), (EMPTY_ROWS,)),
+    "softmax_of_empty_rows": (lambda L, a: (a.softmax(1), a.log_softmax(1)), (EMPTY_COLUMNS,)),
+    "reductions_over_empty": (lambda L, a: (a.sum(0), a.sum(), a.mean(0), a.prod(0), a.prod(), a.logsumexp(0),
+                                            a.amax(1), a.argmax(1), *a.min(1), a.var(0), a.any(), a.all()),
+                              (EMPTY_ROWS,)),
+    "integer_reductions_over_empty": (lambda L, a: (a.sum(0), a.prod(0), a.cumsum(0), a.amax(1)),
+                                      (torch.zeros(0, 3, dtype=torch.int64),)),
+    "cat_with_empty_pieces": (lambda L, a, b, c: (L.cat([a, b]), L.cat([c, b]), L.cat([a, a], 1)),
+                              (EMPTY_ROWS, torch.ones(2, 3), torch.zeros(0))),
+    "matmul_with_empty_inner_dim": (lambda L, a, b: (a @ b, (a @ b).softmax(1), L.bmm(a[None], b[None])),
+                                    (EMPTY_COLUMNS, torch.zeros(0, 4))),
+    "matmul_with_empty_outer_dim": (lambda L, a, b: (a @ b, L.nn.functional.linear(a, b.t())),
+                                    (EMPTY_ROWS, torch.ones(3, 4))),
+    "losses_and_norms_of_empty_batches": (lambda L, a, t: (functional(L).cross_entropy(a, t, reduction="sum"),
+                                                           functional(L).layer_norm(a, (3,))),
+                                          (EMPTY_ROWS, torch.zeros(0, dtype=torch.int64))),
+}
+
+
+@pytest.mark.parametrize("name", list(EMPTY_RESULTS))
+def test_size_zero_dims_compile_to_torchs_result(name):
+    fn, inputs = EMPTY_RESULTS[name]
+    check(fn, *inputs)
+
+
+EMPTY_ERRORS = {
+    "amax": lambda L, a: a.amax(0),
+    "argmax_dim": lambda L, a: a.argmax(0),
+    "argmax_all": lambda L, a: a.argmax(),
+    "max_all": lambda L, a: a.max(),
+    "max_dim": lambda L, a: tuple(a.max(0)),
+    "min_dim": lambda L, a: tuple(a.min(0)),
+}
+
+
+@pytest.mark.parametrize("name", list(EMPTY_ERRORS))
+def test_extremum_over_an_empty_dim_raises_torchs_error(name):
+    check_raises(EMPTY_ERRORS[name], EMPTY_ROWS)
