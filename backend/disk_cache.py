@@ -28,6 +28,14 @@ _estimated_bytes = {}  # root -> its size at the last scan plus what this proces
 _lock = threading.Lock()
 
 
+def _new_lock():
+    global _lock
+    _lock = threading.Lock()  # a forked child: another thread may have held it (evicting) at the fork
+
+
+os.register_at_fork(after_in_child=_new_lock)
+
+
 def untrusted_reason(path):
     """Why path (a directory or file) must not be trusted, or None. Owner and write bits, as ssh checks."""
     try:

@@ -197,7 +197,7 @@ def expected_child_line():
     y = (x.sin() * x).sum()
     y.backward()
     a = torch.linspace(-1, 1, 512 * 512).reshape(512, 512)
-    return float(y), float(x.grad.sum()), float(((a @ a).relu() + 1).sum())
+    return y.item(), x.grad.sum().item(), ((a @ a).relu() + 1).sum().item()
 
 
 def check_children(lines, forks):
