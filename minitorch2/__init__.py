@@ -37,6 +37,7 @@ from .autograd.grad_mode import is_inference_mode_enabled  # noqa: E402
 from . import autograd  # noqa: E402
 from ._random import Generator, default_generator, get_rng_state, initial_seed, manual_seed, seed, set_rng_state  # noqa: E402
 from . import testing  # noqa: E402
+from . import return_types  # noqa: E402
 from . import nn  # noqa: E402
 from . import optim  # noqa: E402
 from . import fx  # noqa: E402

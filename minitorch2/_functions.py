@@ -7,12 +7,13 @@ functions that PyTorch implements in terms of other ops at this level
 (`matmul`, `reshape`, `flatten`, `softmax` with a dtype, ...) are written the
 same way here, so traced graphs record the same aten ops.
 
-The functions live in four modules, grouped as torch's documentation groups
+The functions live in five modules, grouped as torch's documentation groups
 them:
 
 - _functions_pointwise.py: arithmetic, unary math, clamp, where, masked_fill,
   comparisons, logical and bitwise ops;
 - _functions_reductions.py: sum, mean, max/min, var/std, any/all, softmax;
+- _functions_sorting.py: sort, argsort, topk and multinomial;
 - _functions_linalg.py: the matrix products and matmul;
 - _functions_shape.py: views, joining and splitting, indexing, and the
   argument helpers the other three build on.
@@ -34,6 +35,7 @@ from ._functions_reductions import (
     sum, mean, prod, amax, amin, max, min, argmax, argmin, var, std, var_mean, logsumexp, cumsum, any, all, softmax,
     log_softmax,
 )
+from ._functions_sorting import sort, argsort, topk, multinomial
 from ._functions_linalg import (
     mm, bmm, addmm, baddbmm, dot, mv, outer, ger, matmul,
 )
@@ -62,5 +64,5 @@ __all__ = [
     "vstack", "split", "chunk", "unbind", "tril", "triu", "flip", "roll", "gather", "scatter", "scatter_add",
     "index_select", "index_add", "nonzero", "clone", "detach", "numel", "is_tensor", "is_floating_point",
     "broadcast_tensors", "broadcast_to", "einsum", "result_type", "bitwise_left_shift", "bitwise_right_shift",
-    "scatter_reduce", "take", "index_put", "index_copy", "index_fill",
+    "scatter_reduce", "take", "index_put", "index_copy", "index_fill", "sort", "argsort", "topk", "multinomial",
 ]

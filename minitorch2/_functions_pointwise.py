@@ -158,7 +158,12 @@ sgn = _unary(aten.sgn.default)
 floor = _unary(aten.floor.default)
 ceil = _unary(aten.ceil.default)
 trunc = _unary(aten.trunc.default)
-round = _unary(aten.round.default)
+def round(input, *, decimals=0, out=None):
+    if decimals != 0:
+        return aten.round.decimals(input, decimals=decimals)
+    return aten.round.default(input)
+
+
 logical_not = _unary(aten.logical_not.default)
 bitwise_not = _unary(aten.bitwise_not.default)
 isnan = _unary(aten.isnan.default)

@@ -39,11 +39,11 @@ from .derivatives_pointwise import (
     cosh, sqrt, rsqrt, reciprocal, tanh, sigmoid, erf, abs, zero_grad, relu, threshold, gelu, gelu_backward, silu,
     leaky_relu, hardtanh, hardtanh_backward, softplus, softplus_backward, tanh_backward, sigmoid_backward,
     threshold_backward, clamp, clamp_min, clamp_max, where, masked_fill_scalar, masked_fill_tensor, clamp_tensor,
-    leaky_relu_backward, elu, elu_inplace, elu_backward, hardtanh_inplace,
+    leaky_relu_backward, elu, elu_inplace, elu_backward, hardtanh_inplace, leaky_relu_inplace,
 )
 from .derivatives_reductions import (
     sum_default, sum_dim, mean_default, mean_dim, prod_default, amax, amin, max_default, max_dim, var_correction,
-    std_correction, logsumexp, cumsum, prod_dim_int,
+    std_correction, logsumexp, cumsum, prod_dim_int, sort_stable,
 )
 from .derivatives_linalg import (
     mm, addmm, bmm, baddbmm, dot, mv,
@@ -60,5 +60,5 @@ __all__ = [
     "sigmoid_backward", "threshold_backward", "clamp", "clamp_min", "clamp_max", "where", "masked_fill_scalar",
     "masked_fill_tensor", "clamp_tensor", "leaky_relu_backward", "sum_default", "sum_dim", "mean_default",
     "mean_dim", "prod_default", "amax", "amin", "max_default", "max_dim", "var_correction", "std_correction",
-    "logsumexp", "cumsum", "elu", "elu_inplace", "elu_backward", "hardtanh_inplace", "prod_dim_int", "mm", "addmm", "bmm", "baddbmm", "dot", "mv", "aten", "sum_to", "_pad",
+    "logsumexp", "cumsum", "elu", "elu_inplace", "elu_backward", "hardtanh_inplace", "prod_dim_int", "sort_stable", "leaky_relu_inplace", "mm", "addmm", "bmm", "baddbmm", "dot", "mv", "aten", "sum_to", "_pad",
 ]

@@ -448,3 +448,14 @@ def elu_backward(grad, grad_output, alpha, scale, input_scale, is_result, self_o
 def hardtanh_inplace(grad, result, min_val=-1, max_val=1):
     """hardtanh_: the clamped output lies strictly inside (min_val, max_val) exactly where the input did."""
     return aten.hardtanh_backward.default(grad, result, min_val, max_val)
+
+
+def leaky_relu_inplace(grad, result, negative_slope=0.01):
+    """leaky_relu_: self is overwritten; a positive slope keeps the sign, so the output decides the branch."""
+    if negative_slope < 0:
+        raise RuntimeError(
+            "In-place leakyReLu backward calculation is triggered with a negative slope which is not supported. "
+            "This is caused by calling in-place forward function with a negative slope, please call out-of-place "
+            "version instead. File an issue at https://github.com/pytorch/pytorch if you do require supporting "
+            "in-place leakRelu backward calculation with negative slope")
+    return aten.leaky_relu_backward.default(grad, result, negative_slope, True)

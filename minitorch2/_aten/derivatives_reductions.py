@@ -188,3 +188,11 @@ def _prod_safe_zeros_backward(grad, inp, dim):
     rest = aten.flip.default(aten.slice.Tensor(inp, dim, 1, n), [dim])
     after = aten.flip.default(aten.cumprod.default(aten.cat.default([ones, rest], dim), dim), [dim])
     return aten.mul.Tensor(grad, aten.mul.Tensor(before, after))
+
+
+def sort_stable(grads, self_shape, dim, result1):
+    """sort and topk: derivatives.yaml's value_selecting_reduction_backward(grad, dim, indices, sizes, true)."""
+    grad = grads[0]
+    if grad is None:
+        return None
+    return _value_selecting_backward(grad, dim, result1, self_shape, keepdim=True)

@@ -29,7 +29,7 @@ from .pointwise_unary import (
     sigmoid, erf, reciprocal, neg, abs, relu, sign, floor, ceil, trunc, round, bitwise_not, logical_not, isnan,
     isinf, isfinite, gelu, gelu_backward, silu, silu_backward, sigmoid_backward, tanh_backward, leaky_relu,
     leaky_relu_backward, softplus, softplus_backward, hardtanh, hardtanh_backward, threshold_backward, threshold,
-    elu, elu_backward,
+    elu, elu_backward, round_decimals,
 )
 
 __all__ = [
@@ -41,5 +41,5 @@ __all__ = [
     "trunc", "round", "bitwise_not", "logical_not", "isnan", "isinf", "isfinite", "gelu", "gelu_backward", "silu",
     "silu_backward", "sigmoid_backward", "tanh_backward", "leaky_relu", "leaky_relu_backward", "softplus",
     "softplus_backward", "hardtanh", "hardtanh_backward", "threshold_backward", "threshold",
-    "bitwise_left_shift", "bitwise_right_shift", "elu", "elu_backward",
+    "bitwise_left_shift", "bitwise_right_shift", "elu", "elu_backward", "round_decimals",
 ]

@@ -1,4 +1,4 @@
-"""Random ops: uniform_, normal_, random_, bernoulli, randperm, and the random factories rand, randn,
+"""Random ops: uniform_, normal_, random_, bernoulli, randperm, multinomial, and the random factories rand, randn,
 randint, normal (and their *_like forms).
 
 Runtime layer. Each kernel asks a `Generator` (minitorch2/_random.py, the
@@ -11,6 +11,8 @@ import numpy as np
 from .. import _dtype
 from .memory import _write
 from .meta_util import fake_empty, new_tensor_shape
+from .nn_ops import scalar_type_name
+from .sorting import stable_order
 
 
 def _gen(generator):
@@ -189,3 +191,73 @@ def _normal_functional_kernel(self, mean=0.0, std=1.0, *, generator=None):
 
 uniform = (_uniform_functional_kernel, _like_meta)
 normal_functional = (_normal_functional_kernel, _like_meta)
+
+
+# ---------------------------------------------------------------- multinomial
+# ATen's two CPU paths, drawing the same words in the same order, so a seed gives torch's samples:
+# without replacement (or one sample), argmax/topk of p / q with q ~ Exp(1) drawn as exponential_ fills
+# a tensor like self; with replacement, one double uniform per sample, looked up in each row's
+# normalised running sum (the first bucket whose cumulative probability reaches it).
+def _multinomial_check(self, num_samples, replacement):
+    if not 1 <= self.dim() <= 2:
+        raise RuntimeError("prob_dist must be 1 or 2 dim")
+    if not self.dtype.is_floating_point:
+        raise RuntimeError(f"multinomial only supports floating-point dtypes for input, got: {scalar_type_name(self.dtype)}")
+    if num_samples <= 0:
+        raise RuntimeError("cannot sample n_sample <= 0 samples")
+    if not replacement and num_samples > self.shape[-1]:
+        raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without replacement")
+    if self.shape[-1] > 2 ** 24:
+        raise RuntimeError("number of categories cannot exceed 2^24")
+    return tuple(self.shape[:-1]) + (num_samples,)
+
+
+def _multinomial_by_exponential(probs, num_samples, generator):
+    with np.errstate(invalid="ignore"):
+        if not (probs.max(initial=-np.inf) < np.inf and probs.min(initial=np.inf) >= 0):
+            raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
+    if np.any(probs.sum(axis=-1) == 0):
+        raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+    q = generator.exponential(probs.shape, probs.dtype)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = probs / q
+    # the largest ratios first (argmax for one sample, topk for more), ties in index order
+    return stable_order(ratio, -1, descending=True)[..., :num_samples]
+
+
+def _multinomial_with_replacement(probs, num_samples, generator):
+    rows = probs.reshape(-1, probs.shape[-1])
+    accumulate = np.float32 if probs.dtype == np.float16 else probs.dtype  # ATen's cumulative sum type
+    cumulative = np.empty(rows.shape, accumulate)
+    for i, row in enumerate(rows):  # checked row by row, in ATen's order
+        bad = np.nonzero(~(row >= 0) | ~np.isfinite(row))[0]
+        if bad.size:
+            value = row[bad[0]]
+            reason = "probability entry < 0" if not value >= 0 else "probability entry = infinity or NaN"
+            raise RuntimeError(f"invalid multinomial distribution (encountering {reason})")
+        np.cumsum(row, dtype=accumulate, out=cumulative[i])
+        total = cumulative[i, -1]
+        if not total > 0:
+            raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+        cumulative[i] /= total
+        cumulative[i, -1] = 1
+    uniforms = generator.uniform((rows.shape[0], num_samples), np.float64)
+    samples = [np.searchsorted(cumulative[i].astype(np.float64), uniforms[i], side="left") for i in range(len(rows))]
+    return np.stack(samples).reshape(tuple(probs.shape[:-1]) + (num_samples,))
+
+
+def _multinomial_kernel(self, num_samples, replacement=False, *, generator=None):
+    _multinomial_check(self, num_samples, replacement)
+    probs = np.ascontiguousarray(self._np)
+    if not replacement or num_samples == 1:
+        samples = _multinomial_by_exponential(probs, num_samples, _gen(generator))
+    else:
+        samples = _multinomial_with_replacement(probs, num_samples, _gen(generator))
+    return np.ascontiguousarray(samples, dtype=np.int64)
+
+
+def _multinomial_meta(self, num_samples, replacement=False, *, generator=None):
+    return fake_empty(_multinomial_check(self, num_samples, replacement), _dtype.int64)
+
+
+multinomial = (_multinomial_kernel, _multinomial_meta)

@@ -5,8 +5,9 @@ Runtime layer. A row names the op by its ATen schema and points at its parts:
     op(schema, tags, (kernel, meta), derivative, decomposition, grad_fn=...)
 
 Kernels and meta functions live in the family modules (pointwise, reductions,
-views, linalg, indexing, indexing_reduce, memory, factories, nn_ops, random_ops); derivative
-formulas in derivatives.py; decompositions in decompositions.py and decompositions_nn.py. Nothing
+views, linalg, indexing, indexing_reduce, sorting, memory, factories, nn_ops, nn_bce,
+nn_upsample, random_ops); derivative formulas in derivatives.py; decompositions in
+decompositions.py, decompositions_nn.py and decompositions_upsample.py. Nothing
 registers itself anywhere else: to add an op, add a row here.
 """
 from dataclasses import dataclass
@@ -22,6 +23,8 @@ from . import factories, indexing, linalg, memory, pointwise as pw, random_ops, 
 from . import nn_conv, nn_norm, nn_ops, derivatives_nn as dnn
 from . import masked_index, prims
 from . import indexing_reduce
+from . import decompositions_upsample as decup
+from . import nn_bce, nn_upsample, sorting
 from .overlap import Overlap, checked as checked_overlap
 
 POINTWISE = ("pointwise", "core")
@@ -135,6 +138,8 @@ TABLE = [
     op("ceil(Tensor self) -> Tensor", POINTWISE, pw.ceil, d.zero_grad),
     op("trunc(Tensor self) -> Tensor", POINTWISE, pw.trunc, d.zero_grad),
     op("round(Tensor self) -> Tensor", POINTWISE, pw.round, d.zero_grad),
+    op("round.decimals(Tensor self, *, int decimals) -> Tensor", POINTWISE, pw.round_decimals, d.zero_grad,
+       grad_fn="RoundBackward1"),
     # ------------------------------------------------------------ unary math
     op("abs(Tensor self) -> Tensor", POINTWISE, pw.abs, d.abs),
     op("exp(Tensor self) -> Tensor", POINTWISE, pw.exp, d.exp),
@@ -205,6 +210,8 @@ TABLE = [
     inplace("exp_(Tensor(a!) self) -> Tensor(a!)", pw.exp, d.exp, "ExpBackward0"),
     inplace("sqrt_(Tensor(a!) self) -> Tensor(a!)", pw.sqrt, d.sqrt, "SqrtBackward0"),
     inplace("clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)", pw.clamp, d.clamp, "ClampBackward1"),
+    inplace("leaky_relu_(Tensor(a!) self, Scalar negative_slope=0.01) -> Tensor(a!)", pw.leaky_relu,
+            d.leaky_relu_inplace, "LeakyReluBackward1"),
     inplace("elu_(Tensor(a!) self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor(a!)", pw.elu,
             d.elu_inplace, "EluBackward1"),
     inplace("hardtanh_(Tensor(a!) self, Scalar min_val=-1, Scalar max_val=1) -> Tensor(a!)", pw.hardtanh,
@@ -269,6 +276,13 @@ TABLE = [
     op("min(Tensor self) -> Tensor", REDUCTION, red.min_default, d.max_default, grad_fn="MinBackward1"),
     op("max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)", REDUCTION, red.max_dim, d.max_dim),
     op("min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)", REDUCTION, red.min_dim, d.max_dim),
+    # sorting (sorting.py); argsort is sort's indices, as torch's composite argsort
+    op("sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)", CORE, sorting.sort,
+       d.sort_stable, grad_fn="SortBackward0", output_differentiability=(True, False)),
+    op("sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)",
+       CORE, sorting.sort_stable, d.sort_stable, grad_fn="SortBackward1", output_differentiability=(True, False)),
+    op("topk(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)",
+       CORE, sorting.topk, d.sort_stable, grad_fn="TopkBackward0", output_differentiability=(True, False)),
     op("argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor", REDUCTION, red.argmax),
     op("argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor", REDUCTION, red.argmin),
     op("var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor", REDUCTION,
@@ -405,6 +419,8 @@ TABLE = [
        random_ops.uniform, lambda grad: d.aten.zeros_like.default(grad)),
     op("normal_functional(Tensor self, float mean=0., float std=1., *, Generator? generator=None) -> Tensor", RANDOM,
        random_ops.normal_functional, lambda grad: d.aten.zeros_like.default(grad)),
+    op("multinomial(Tensor self, int num_samples, bool replacement=False, *, Generator? generator=None) -> Tensor",
+       RANDOM, random_ops.multinomial, differentiable=False),
     op("randperm(SymInt n, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", FACTORY + RANDOM, random_ops.randperm),
     op("randperm.generator(SymInt n, *, Generator? generator, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", FACTORY + RANDOM, random_ops.randperm),
     op("rand(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", FACTORY + RANDOM, random_ops.rand),
@@ -512,6 +528,38 @@ TABLE = [
        dnn.native_dropout),
     op("native_dropout_backward(Tensor grad_output, Tensor mask, float scale) -> Tensor", ("pointwise",),
        nn_ops.native_dropout_backward, dnn.native_dropout_backward),
+    # log_sigmoid and binary_cross_entropy (nn_bce.py)
+    op("log_sigmoid_forward(Tensor self) -> (Tensor output, Tensor buffer)", (), nn_bce.log_sigmoid_forward,
+       dnn.log_sigmoid_forward, output_differentiability=(True, False)),
+    op("log_sigmoid_backward(Tensor grad_output, Tensor self, Tensor buffer) -> Tensor", (), nn_bce.log_sigmoid_backward,
+       dnn.log_sigmoid_backward),
+    op("binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=1) -> Tensor", (),
+       nn_bce.binary_cross_entropy, dnn.binary_cross_entropy),
+    op("binary_cross_entropy_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight=None, "
+       "int reduction=1) -> Tensor", (), nn_bce.binary_cross_entropy_backward,
+       dnn.not_implemented("binary_cross_entropy_backward")),
+    # upsampling (nn_upsample.py), what F.interpolate and nn.Upsample reach
+    op("upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor", CORE,
+       nn_upsample.upsample_nearest1d, dnn.upsample_nearest1d, grad_fn="UpsampleNearest1DBackward0"),
+    op("upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor",
+       CORE, nn_upsample.upsample_nearest2d, dnn.upsample_nearest2d, grad_fn="UpsampleNearest2DBackward0"),
+    op("upsample_linear1d(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None) -> Tensor", (),
+       nn_upsample.upsample_linear1d, dnn.upsample_linear1d, grad_fn="UpsampleLinear1DBackward0"),
+    op("upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, "
+       "float? scales_w=None) -> Tensor", CORE, nn_upsample.upsample_bilinear2d, dnn.upsample_bilinear2d,
+       grad_fn="UpsampleBilinear2DBackward0"),
+    op("upsample_nearest1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, "
+       "float? scales=None) -> Tensor", (), nn_upsample.upsample_nearest1d_backward,
+       dnn.not_implemented("upsample_nearest1d_backward")),
+    op("upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, "
+       "float? scales_h=None, float? scales_w=None) -> Tensor", (), nn_upsample.upsample_nearest2d_backward,
+       dnn.upsample_nearest2d_backward),
+    op("upsample_linear1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, "
+       "bool align_corners, float? scales=None) -> Tensor", (), nn_upsample.upsample_linear1d_backward,
+       dnn.not_implemented("upsample_linear1d_backward")),
+    op("upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, "
+       "bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor", (),
+       nn_upsample.upsample_bilinear2d_backward, dnn.upsample_bilinear2d_backward),
     # NN-SECTION-END
     # ------------------------------------------------------------ prims (prims.py): only traced graphs record them,
     # from the decompositions torch's inductor uses (nll_loss's total weight, scatter-as-where, softmax backward)
@@ -573,6 +621,12 @@ DECOMPOSITIONS = {
     "index_fill.int_Scalar": dec.index_fill, "index_fill.int_Tensor": dec.index_fill,
     "index_fill_.int_Scalar": dec.inplace_by_copy(dec.index_fill),
     "index_fill_.int_Tensor": dec.inplace_by_copy(dec.index_fill),
+    "leaky_relu_.default": dec.inplace_by_copy(dec.leaky_relu), "round.decimals": dec.round_decimals,
+    "log_sigmoid_forward.default": dec.log_sigmoid_forward, "log_sigmoid_backward.default": dec.log_sigmoid_backward,
+    "binary_cross_entropy.default": dec.binary_cross_entropy,
+    "binary_cross_entropy_backward.default": dec.binary_cross_entropy_backward,
+    "upsample_nearest1d.default": decup.upsample_nearest1d, "upsample_nearest2d.default": decup.upsample_nearest2d,
+    "upsample_linear1d.default": decup.upsample_linear1d, "upsample_bilinear2d.default": decup.upsample_bilinear2d,
 }
 
 

@@ -11,6 +11,7 @@ error classes with its messages.
 import math
 
 from .. import _dtype
+from .._aten.meta_util import broadcast_shapes
 from .._ops import ops
 from .._python_dispatcher import python_dispatcher_enabled
 
@@ -192,7 +193,17 @@ def tanh(input):
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
+    if inplace:
+        return aten.leaky_relu_.default(input, negative_slope)
     return aten.leaky_relu.default(input, negative_slope)
+
+
+def leaky_relu_(input, negative_slope=0.01):
+    return aten.leaky_relu_.default(input, negative_slope)
+
+
+def logsigmoid(input):
+    return aten.log_sigmoid_forward.default(input)[0]
 
 
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
@@ -293,13 +304,49 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     if not 0.0 <= label_smoothing <= 1.0:
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
     class_dim = 0 if input.dim() == 1 else 1
-    if target.dtype.is_floating_point:
-        raise NotImplementedError("minitorch2: cross_entropy with class-probability targets is not implemented")
+    if tuple(input.shape) == tuple(target.shape):  # ATen assumes class probabilities when the shapes agree
+        return _cross_entropy_probabilities(input, target, weight, ignore_index, reduction, label_smoothing, class_dim)
     log_probs = aten._log_softmax.default(input, class_dim, False)
     loss = nll_loss(log_probs, target, weight, ignore_index=ignore_index, reduction=reduction)
     if label_smoothing == 0.0:
         return loss
     return _label_smoothing(log_probs, target, weight, ignore_index, reduction, label_smoothing, loss, class_dim)
+
+
+def _cross_entropy_probabilities(input, target, weight, ignore_index, reduction, label_smoothing, class_dim):
+    """ATen's cross_entropy_loss_prob_target: -sum(log_softmax(input) * target (* weight)) over classes, the
+    target first smoothed toward uniform; the mean divides by the number of rows (input.numel() / classes)."""
+    if not target.dtype.is_floating_point:
+        raise RuntimeError(f"Expected floating point type for target with class probabilities, got "
+                           f"{_scalar_type_name(target.dtype)}")
+    if ignore_index >= 0:
+        raise RuntimeError("ignore_index is not supported for floating point target")
+    n_classes = input.shape[class_dim]
+    if weight is not None and weight.numel() != n_classes:
+        raise RuntimeError(f"cross_entropy: weight tensor should be defined either for all {n_classes} classes or no "
+                           f"classes but got weight tensor of shape: [{', '.join(map(str, weight.shape))}]")
+    log_probs = aten._log_softmax.default(input, class_dim, False)
+    if label_smoothing > 0.0:
+        target = aten.add.Tensor(aten.mul.Tensor(target, 1 - label_smoothing), label_smoothing / n_classes)
+    terms = aten.mul.Tensor(log_probs, target)
+    if weight is not None:
+        shape = [1] * input.dim()
+        shape[class_dim] = n_classes
+        terms = aten.mul.Tensor(terms, weight if input.dim() == 1 else aten.view.default(weight, shape))
+    if reduction == "none":
+        return aten.neg.default(aten.sum.dim_IntList(terms, [class_dim]))
+    loss = aten.neg.default(aten.sum.default(terms))
+    if reduction == "sum":
+        return loss
+    if input.numel() == 0:
+        return aten.fill.Scalar(loss, math.nan)
+    return aten.div.Scalar(loss, input.numel() // n_classes)
+
+
+def _scalar_type_name(dtype):
+    names = {_dtype.int64: "Long", _dtype.int32: "Int", _dtype.int16: "Short", _dtype.int8: "Char",
+             _dtype.uint8: "Byte", _dtype.bool_: "Bool"}
+    return names.get(dtype, str(dtype))
 
 
 def _label_smoothing(log_probs, target, weight, ignore_index, reduction, label_smoothing, nll, class_dim):
@@ -355,6 +402,39 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     return aten.binary_cross_entropy_with_logits.default(input, target, weight, pos_weight, _REDUCTIONS[reduction])
 
 
+def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
+    reduction = _reduction(reduction, size_average, reduce)
+    if tuple(target.shape) != tuple(input.shape):
+        raise ValueError(f"Using a target size ({target.size()}) that is different to the input size ({input.size()}) "
+                         "is deprecated. Please ensure they have the same size.")
+    if weight is not None:
+        weight = aten.expand.default(weight, list(broadcast_shapes(tuple(target.shape), tuple(weight.shape))))
+    return aten.binary_cross_entropy.default(input, target, weight, _REDUCTIONS[reduction])
+
+
+def cosine_similarity(x1, x2, dim=1, eps=1e-8):
+    """ATen's cosine_similarity: each input divided by its own norm, each norm clamped to at least eps
+    (in place, outside autograd, so the gradient is the unclamped norm's), then the products summed."""
+    dtype = _dtype.result_type(x1, x2)
+    if not dtype.is_floating_point:
+        raise RuntimeError(f"expected common dtype to be floating point, yet common dtype is {_scalar_type_name(dtype)}")
+    x1 = x1 if x1.dtype is dtype else aten._to_copy.default(x1, dtype=dtype)
+    x2 = x2 if x2.dtype is dtype else aten._to_copy.default(x2, dtype=dtype)
+    from .._functions import broadcast_tensors
+    from ..autograd import no_grad
+
+    x1, x2 = broadcast_tensors(x1, x2)
+    norms = [aten.clone.default(_vector_norm(x, dim)) for x in (x1, x2)]
+    with no_grad():
+        for norm in norms:
+            aten.clamp_min_.default(norm, eps)
+    return aten.sum.dim_IntList(aten.mul.Tensor(aten.div.Tensor(x1, norms[0]), aten.div.Tensor(x2, norms[1])), [dim])
+
+
+def _vector_norm(x, dim):
+    return aten.sqrt.default(aten.sum.dim_IntList(aten.mul.Tensor(x, x), [dim], True))
+
+
 # ---------------------------------------------------------------- shape helpers
 def pad(input, pad, mode="constant", value=None):
     if mode != "constant":
@@ -363,12 +443,29 @@ def pad(input, pad, mode="constant", value=None):
 
 
 def one_hot(tensor, num_classes=-1):
+    """ATen's checks: an empty tensor needs num_classes, every class in [0, num_classes)."""
     if tensor.dtype is not _dtype.int64:
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
-    if num_classes == -1:
-        num_classes = int(tensor.max().item()) + 1
+    if tensor.numel() == 0:
+        if num_classes <= 0:
+            raise RuntimeError("Can not infer total number of classes from empty tensor.")
+    else:
+        if int(tensor.min().item()) < 0:
+            raise RuntimeError("Class values must be non-negative.")
+        largest = int(tensor.max().item())
+        if num_classes == -1:
+            num_classes = largest + 1
+        elif largest >= num_classes:
+            raise RuntimeError("Class values must be smaller than num_classes.")
     classes = aten.arange.start_step(0, num_classes)
     return aten._to_copy.default(aten.eq.Tensor(aten.unsqueeze.default(tensor, -1), classes), dtype=_dtype.int64)
+
+
+from ._interpolate import interpolate  # noqa: E402  (F.interpolate lives in its own module)
+
+
+def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
+    return interpolate(input, size, scale_factor, mode, align_corners)
 
 
 def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None):

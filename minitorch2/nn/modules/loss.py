@@ -1,4 +1,4 @@
-"""Loss modules (as torch.nn): CrossEntropyLoss, NLLLoss, MSELoss, L1Loss. Runtime layer."""
+"""Loss modules (as torch.nn): CrossEntropyLoss, NLLLoss, MSELoss, L1Loss, BCELoss. Runtime layer."""
 from .. import functional as F
 from .module import Module
 
@@ -43,3 +43,8 @@ class MSELoss(_Loss):
 class L1Loss(_Loss):
     def forward(self, input, target):
         return F.l1_loss(input, target, reduction=self.reduction)
+
+
+class BCELoss(_WeightedLoss):
+    def forward(self, input, target):
+        return F.binary_cross_entropy(input, target, weight=self.weight, reduction=self.reduction)

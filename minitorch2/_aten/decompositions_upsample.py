@@ -1,0 +1,84 @@
+"""Decompositions of the upsampling ops into gathers (`index.Tensor`), as torch._decomp writes them.
+
+Runtime layer, the decomposition column of the upsample rows. Nearest is one
+gather at positions floor(dst * scale); (bi)linear gathers the 2**nd corners
+and blends them one dim at a time, innermost dim first, with
+`v0 + (v1 - v0) * alpha` (torch's decomposition, which rounds a little
+differently from the eager kernel's `w0 * v0 + w1 * v1`). Under compile the
+gathers lower to indirect loads, so upsampling fuses with its neighbours, as
+in torch's inductor.
+"""
+from .. import _dtype
+from .._ops import ops
+
+aten = ops.aten
+
+
+def _arange_float(length, device):
+    positions = ops.prims.iota.default(length, start=0, step=1, dtype=_dtype.int64, device=device,
+                                       requires_grad=False)
+    return aten._to_copy.default(positions, dtype=_dtype.float32)
+
+
+def _trailing_view(t, trailing):
+    """t (one entry per output position along a dim) shaped to broadcast over `trailing` later dims."""
+    return aten.view.default(t, [t.shape[0]] + [1] * trailing)
+
+
+def _nearest(self, output_size, scales):
+    nd = len(output_size)
+    indices = [None, None]
+    for d, (out_size, scale) in enumerate(zip(output_size, scales)):
+        in_size = self.shape[2 + d]
+        step = in_size / (in_size * scale) if scale is not None else in_size / out_size
+        source = aten.mul.Tensor(_arange_float(out_size, self.device), step)
+        indices.append(_trailing_view(aten._to_copy.default(source, dtype=_dtype.int64), nd - 1 - d))
+    return aten.index.Tensor(self, indices)
+
+
+def upsample_nearest1d(self, output_size, scales=None):
+    return _nearest(self, output_size, [scales])
+
+
+def upsample_nearest2d(self, output_size, scales_h=None, scales_w=None):
+    return _nearest(self, output_size, [scales_h, scales_w])
+
+
+def _source_positions(in_size, out_size, align_corners, scale, trailing, dtype, device):
+    """(source position as a float, its floor, the next position) along one dim."""
+    dst = aten._to_copy.default(_arange_float(out_size, device), dtype=dtype)
+    if align_corners:
+        step = (in_size - 1.0) / (out_size - 1.0) if out_size > 1 else 0
+        source = aten.mul.Tensor(dst, step)
+    else:
+        step = 1.0 / scale if scale is not None and scale > 0 else in_size / out_size
+        source = aten.sub.Tensor(aten.mul.Tensor(aten.add.Tensor(dst, 0.5), step), 0.5)
+    source = _trailing_view(aten.clamp.default(source, 0.0), trailing)
+    low = aten._to_copy.default(source, dtype=_dtype.int64)
+    high = aten.clamp.default(aten.add.Tensor(low, 1), None, in_size - 1)
+    return source, low, high
+
+
+def _linear(self, output_size, align_corners, scales):
+    if not self.dtype.is_floating_point:
+        return NotImplemented  # the op itself raises torch's error
+    nd = len(output_size)
+    per_dim = [_source_positions(self.shape[2 + d], output_size[d], align_corners, scales[d], nd - 1 - d,
+                                 self.dtype, self.device) for d in range(nd)]
+    corners = [[]]
+    for _, low, high in per_dim:
+        corners = [c + [i] for c in corners for i in (low, high)]
+    values = [aten.index.Tensor(self, [None, None] + corner) for corner in corners]
+    for source, low, _ in reversed(per_dim):
+        alpha = aten.clamp.default(aten.sub.Tensor(source, low), 0.0, 1.0)
+        values = [aten.add.Tensor(v0, aten.mul.Tensor(aten.sub.Tensor(v1, v0), alpha))
+                  for v0, v1 in zip(values[::2], values[1::2])]
+    return aten.clone.default(values[0])
+
+
+def upsample_linear1d(self, output_size, align_corners, scales=None):
+    return _linear(self, output_size, align_corners, [scales])
+
+
+def upsample_bilinear2d(self, output_size, align_corners, scales_h=None, scales_w=None):
+    return _linear(self, output_size, align_corners, [scales_h, scales_w])

@@ -1,0 +1,113 @@
+"""log_sigmoid and binary_cross_entropy kernels (and their backward ops).
+
+Runtime layer: nn rows of the op table, next to nn_ops.py (which holds
+binary_cross_entropy_with_logits). These are the probability-space losses
+F.logsigmoid, F.binary_cross_entropy and nn.BCELoss reach.
+
+`log_sigmoid_forward` returns (output, buffer) as ATen's CPU kernel does:
+buffer = exp(-|x|), the one temporary its backward reuses. binary_cross_entropy
+clamps each log at -100, so a probability of exactly 0 or 1 costs 100, not inf,
+and refuses an input outside [0, 1] (NaN included) with ATen's words.
+"""
+import numpy as np
+
+from .. import _dtype
+from .meta_util import broadcast_shapes, fake_empty
+from .nn_ops import compute_dtype, require_float
+
+_NONE, _MEAN, _SUM = 0, 1, 2
+
+
+# ---------------------------------------------------------------- log_sigmoid
+def _log_sigmoid_forward_kernel(self):
+    require_float(self, "log_sigmoid_cpu")
+    x = self._np.astype(compute_dtype(self.dtype))
+    with np.errstate(all="ignore"):
+        z = np.exp(-np.abs(x))
+        out = np.minimum(x, 0) - np.log1p(z)
+    return np.ascontiguousarray(out.astype(self.dtype.np)), np.ascontiguousarray(z.astype(self.dtype.np))
+
+
+def _log_sigmoid_forward_meta(self):
+    require_float(self, "log_sigmoid_cpu")
+    return fake_empty(self.shape, self.dtype), fake_empty(self.shape, self.dtype)
+
+
+log_sigmoid_forward = (_log_sigmoid_forward_kernel, _log_sigmoid_forward_meta)
+
+
+def _log_sigmoid_backward_kernel(grad_output, self, buffer):
+    require_float(self, "log_sigmoid_backward_cpu")
+    dtype = compute_dtype(self.dtype)
+    x, g = self._np.astype(dtype), grad_output._np.astype(dtype)
+    z = buffer._np.astype(dtype) if buffer.numel() else np.exp(-np.abs(x))
+    negative = x < 0
+    with np.errstate(all="ignore"):
+        grad = g * (negative.astype(dtype) - np.where(negative, dtype(1), dtype(-1)) * (z / (1 + z)))
+    return np.ascontiguousarray(grad.astype(self.dtype.np))
+
+
+def _log_sigmoid_backward_meta(grad_output, self, buffer):
+    require_float(self, "log_sigmoid_backward_cpu")
+    return fake_empty(broadcast_shapes(tuple(grad_output.shape), tuple(self.shape)), self.dtype)
+
+
+log_sigmoid_backward = (_log_sigmoid_backward_kernel, _log_sigmoid_backward_meta)
+
+
+# ---------------------------------------------------------------- binary_cross_entropy
+def _bce_shape(self, target, weight, name):
+    require_float(self, name)
+    shape = broadcast_shapes(tuple(self.shape), tuple(target.shape))
+    if weight is not None:
+        shape = broadcast_shapes(shape, tuple(weight.shape))
+    return shape
+
+
+def _check_probabilities(x):
+    with np.errstate(invalid="ignore"):
+        if not np.all((x >= 0) & (x <= 1)):  # NaN fails both comparisons, as in ATen's check
+            raise RuntimeError("all elements of input should be between 0 and 1")
+
+
+def _bce_kernel(self, target, weight=None, reduction=_MEAN):
+    _bce_shape(self, target, weight, "binary_cross_entropy")
+    dtype = compute_dtype(self.dtype)
+    x, t = self._np.astype(dtype), target._np.astype(dtype)
+    _check_probabilities(x)
+    with np.errstate(divide="ignore"):
+        loss = (t - 1) * np.maximum(np.log1p(-x), dtype(-100)) - t * np.maximum(np.log(x), dtype(-100))
+    if weight is not None:
+        loss = loss * weight._np.astype(dtype)
+    if reduction == _NONE:
+        return np.ascontiguousarray(loss.astype(self.dtype.np))
+    total = np.sum(loss, dtype=np.float64)
+    return np.asarray(total / loss.size if reduction == _MEAN else total, self.dtype.np)
+
+
+def _bce_meta(self, target, weight=None, reduction=_MEAN):
+    shape = _bce_shape(self, target, weight, "binary_cross_entropy")
+    return fake_empty(shape if reduction == _NONE else (), self.dtype)
+
+
+binary_cross_entropy = (_bce_kernel, _bce_meta)
+
+
+def _bce_backward_kernel(grad_output, self, target, weight=None, reduction=_MEAN):
+    shape = _bce_shape(self, target, weight, "binary_cross_entropy_backward")
+    dtype = compute_dtype(self.dtype)
+    x, t, g = (a._np.astype(dtype) for a in (self, target, grad_output))
+    with np.errstate(all="ignore"):
+        grad = g * (x - t) / np.maximum((1 - x) * x, dtype(1e-12))
+    if weight is not None:
+        grad = grad * weight._np.astype(dtype)
+    if reduction == _MEAN:
+        grad = grad / dtype(self.numel())
+    return np.ascontiguousarray(np.broadcast_to(grad, shape).astype(self.dtype.np))
+
+
+def _bce_backward_meta(grad_output, self, target, weight=None, reduction=_MEAN):
+    return fake_empty(_bce_shape(self, target, weight, "binary_cross_entropy_backward"), self.dtype)
+
+
+binary_cross_entropy_backward = (_bce_backward_kernel, _bce_backward_meta)

@@ -1,0 +1,161 @@
+"""Upsampling kernels: nearest and (bi)linear over the last one or two dims, and their backward ops.
+
+Runtime layer: the upsample rows of the op table, reached by F.interpolate and
+nn.Upsample. One kernel serves 1-d and 2-d: each spatial dim gets its source
+positions from the output size and the optional scale, exactly as ATen
+computes them in the input's opmath type (float32 for float):
+
+    nearest:  src = min(floor(dst * scale), in - 1)         scale = 1/scale_factor or in/out
+    linear:   src = scale * (dst + 0.5) - 0.5 (>= 0)         align_corners=False
+              src = dst * (in - 1) / (out - 1)               align_corners=True
+              i0 = min(floor(src), in - 1), i1 = i0 + (i0 < in - 1), w1 = src - i0, w0 = 1 - w1
+
+A 2-d linear output is w0h * (row h0 interpolated along w) + w1h * (row h1 ...),
+the order of ATen's loop. The backward ops scatter-add the gradient back
+through the same positions and weights.
+"""
+import itertools
+
+import numpy as np
+
+from .meta_util import fake_empty
+from .nn_ops import compute_dtype, require_float
+
+
+def _scale(in_size, out_size, scale, dtype):
+    if scale is not None and scale > 0:
+        return dtype(1.0 / scale)
+    return dtype(in_size) / dtype(out_size)
+
+
+def _nearest_positions(in_size, out_size, scale, dtype):
+    scale = _scale(in_size, out_size, scale, np.float32)  # ATen's nearest index math is float for every dtype
+    dst = np.arange(out_size, dtype=np.float32)
+    return np.minimum(np.floor(dst * scale).astype(np.int64), in_size - 1)
+
+
+def _linear_positions(in_size, out_size, align_corners, scale, dtype):
+    """(i0, i1, w0, w1) per output position along one dim."""
+    dst = np.arange(out_size, dtype=dtype)
+    if align_corners:
+        step = dtype(in_size - 1) / dtype(out_size - 1) if out_size > 1 else dtype(0)
+        src = step * dst
+    else:
+        src = np.maximum(_scale(in_size, out_size, scale, dtype) * (dst + dtype(0.5)) - dtype(0.5), dtype(0))
+    i0 = np.minimum(np.floor(src).astype(np.int64), in_size - 1)
+    w1 = np.clip(src - i0.astype(dtype), dtype(0), dtype(1))
+    i1 = i0 + (i0 < in_size - 1)
+    return i0, i1, dtype(1) - w1, w1
+
+
+def _check(self, output_size, nd, name, float_only=False):
+    if float_only:
+        require_float(self, name)
+    if self.dim() != nd + 2:
+        raise RuntimeError(f"It is expected input_size equals to {nd + 2}, but got size {self.dim()}")
+    if len(output_size) != nd:
+        raise RuntimeError(f"It is expected output_size equals to {nd}, but got size {len(output_size)}")
+    spatial = tuple(self.shape[2:])
+    if any(s <= 0 for s in spatial) or any(s <= 0 for s in output_size):
+        labels = ("H", "W")[2 - nd:]
+        raise RuntimeError(f"Input and output sizes should be greater than 0, but got input ({_labelled(labels, spatial)}) "
+                           f"output ({_labelled(labels, output_size)})")
+    return tuple(self.shape[:2]) + tuple(output_size)
+
+
+def _labelled(labels, sizes):
+    return ", ".join(f"{label}: {size}" for label, size in zip(labels, sizes))
+
+
+def _grid(index_per_dim):
+    """Open-mesh index arrays over the spatial dims, batch and channel dims taken whole."""
+    mesh = np.ix_(*index_per_dim)
+    return (slice(None), slice(None)) + tuple(mesh)
+
+
+# ---------------------------------------------------------------- nearest
+def _nearest(nd):
+    name = f"upsample_nearest{nd}d"
+
+    def kernel(self, output_size, *scales):
+        _check(self, output_size, nd, name)
+        positions = [_nearest_positions(i, o, s, None) for i, o, s in
+                     zip(self.shape[2:], output_size, _pad(scales, nd))]
+        return np.ascontiguousarray(self._np[_grid(positions)])
+
+    def meta(self, output_size, *scales):
+        return fake_empty(_check(self, output_size, nd, name), self.dtype)
+
+    def backward_kernel(grad_output, output_size, input_size, *scales):
+        dtype = compute_dtype(grad_output.dtype)
+        positions = [_nearest_positions(i, o, s, None) for i, o, s in
+                     zip(input_size[2:], output_size, _pad(scales, nd))]
+        grad = np.zeros(tuple(input_size), dtype)
+        np.add.at(grad, _grid(positions), grad_output._np.astype(dtype))
+        return grad.astype(grad_output.dtype.np)
+
+    def backward_meta(grad_output, output_size, input_size, *scales):
+        return fake_empty(tuple(input_size), grad_output.dtype)
+
+    return (kernel, meta), (backward_kernel, backward_meta)
+
+
+def _pad(scales, nd):
+    return (tuple(scales) + (None,) * nd)[:nd]
+
+
+# ---------------------------------------------------------------- linear
+def _interpolate(x, weights_per_dim, index_per_dim):
+    """Sum over the 2**nd corners of weight products times corner values, outer dim outermost."""
+    if not index_per_dim:
+        return x
+    (i0, i1), (w0, w1) = index_per_dim[0], weights_per_dim[0]
+    axis = x.ndim - len(index_per_dim)
+    shape = [1] * x.ndim
+    shape[axis] = -1
+    t0 = _interpolate(np.take(x, i0, axis=axis), weights_per_dim[1:], index_per_dim[1:])
+    t1 = _interpolate(np.take(x, i1, axis=axis), weights_per_dim[1:], index_per_dim[1:])
+    return t0 * w0.reshape(shape) + t1 * w1.reshape(shape)
+
+
+def _linear(nd):
+    name = "upsample_linear1d" if nd == 1 else "upsample_bilinear2d"
+
+    def positions(in_sizes, output_size, align_corners, scales, dtype):
+        return [_linear_positions(i, o, align_corners, s, dtype) for i, o, s in
+                zip(in_sizes, output_size, _pad(scales, nd))]
+
+    def kernel(self, output_size, align_corners, *scales):
+        _check(self, output_size, nd, name, float_only=True)
+        dtype = compute_dtype(self.dtype)
+        per_dim = positions(self.shape[2:], output_size, align_corners, scales, dtype)
+        out = _interpolate(self._np.astype(dtype), [p[2:] for p in per_dim], [p[:2] for p in per_dim])
+        return np.ascontiguousarray(out.astype(self.dtype.np))
+
+    def meta(self, output_size, align_corners, *scales):
+        return fake_empty(_check(self, output_size, nd, name, float_only=True), self.dtype)
+
+    def backward_kernel(grad_output, output_size, input_size, align_corners, *scales):
+        dtype = compute_dtype(grad_output.dtype)
+        per_dim = positions(input_size[2:], output_size, align_corners, scales, dtype)
+        grad = np.zeros(tuple(input_size), dtype)
+        g = grad_output._np.astype(dtype)
+        for corner in itertools.product((0, 1), repeat=nd):
+            indices = [per_dim[d][corner[d]] for d in range(nd)]
+            weight = np.ones((), dtype)
+            for d in range(nd):
+                w = per_dim[d][2 + corner[d]]
+                weight = np.multiply.outer(weight, w) if d else w
+            np.add.at(grad, _grid(indices), g * weight)
+        return grad.astype(grad_output.dtype.np)
+
+    def backward_meta(grad_output, output_size, input_size, align_corners, *scales):
+        return fake_empty(tuple(input_size), grad_output.dtype)
+
+    return (kernel, meta), (backward_kernel, backward_meta)
+
+
+upsample_nearest1d, upsample_nearest1d_backward = _nearest(1)
+upsample_nearest2d, upsample_nearest2d_backward = _nearest(2)
+upsample_linear1d, upsample_linear1d_backward = _linear(1)
+upsample_bilinear2d, upsample_bilinear2d_backward = _linear(2)

@@ -1,0 +1,31 @@
+"""The torch-level sorting and sampling functions: sort, argsort, topk, multinomial.
+
+Runtime layer (gathered into the `minitorch2` namespace by _functions.py).
+`sort` and `topk` return torch.return_types pairs; `argsort` is sort's
+indices, as torch's composite argsort is, so traces record `sort` (its
+`.stable` overload when `stable=` is given, as torch's).
+"""
+from . import return_types
+from ._ops import ops
+
+aten = ops.aten
+
+
+def sort(input, dim=-1, descending=False, *, stable=None, out=None):
+    if stable is not None:
+        return return_types.sort(*aten.sort.stable(input, stable=stable, dim=dim, descending=descending))
+    return return_types.sort(*aten.sort.default(input, dim, descending))
+
+
+def argsort(input, dim=-1, descending=False, *, stable=False):
+    if stable:
+        return aten.sort.stable(input, stable=True, dim=dim, descending=descending)[1]
+    return aten.sort.default(input, dim, descending)[1]
+
+
+def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
+    return return_types.topk(*aten.topk.default(input, k, dim, largest, sorted))
+
+
+def multinomial(input, num_samples, replacement=False, *, generator=None, out=None):
+    return aten.multinomial.default(input, num_samples, replacement, generator=generator)

@@ -1,0 +1,80 @@
+"""F.interpolate (and so nn.Upsample): modes nearest, linear and bilinear.
+
+Runtime layer, part of nn.functional. The argument rules are torch's
+(nn/functional.py's interpolate): exactly one of size and scale_factor,
+align_corners only for the interpolating modes, one size or scale per
+spatial dim. A scale_factor gives the output size floor(in * scale) and is
+passed on to the op (ATen's `.vec` overloads do the same), so positions are
+computed from the scale, not from the rounded size, unless
+recompute_scale_factor=True.
+"""
+import math
+
+from .._ops import ops
+
+aten = ops.aten
+
+_MODES = "nearest | linear | bilinear | bicubic | trilinear | area | nearest-exact"
+
+
+def _output_size_and_scales(input, size, scale_factor, recompute_scale_factor):
+    dim = input.dim() - 2
+    spatial = list(input.shape[2:])
+    if size is not None and scale_factor is not None:
+        raise ValueError("only one of size or scale_factor should be defined")
+    if size is not None:
+        if recompute_scale_factor:
+            raise ValueError("recompute_scale_factor is not meaningful with an explicit size.")
+        if isinstance(size, (list, tuple)):
+            if len(size) != dim:
+                raise ValueError(
+                    "Input and output must have the same number of spatial dimensions, but got input with spatial "
+                    f"dimensions of {spatial} and output size of {size}. Please provide input tensor in (N, C, d1, d2, "
+                    "...,dK) format and output size in (o1, o2, ...,oK) format.")
+            return [int(s) for s in size], [None] * dim
+        return [int(size)] * dim, [None] * dim
+    if scale_factor is None:
+        raise ValueError("either size or scale_factor should be defined")
+    if isinstance(scale_factor, (list, tuple)):
+        if len(scale_factor) != dim:
+            raise ValueError(
+                "Input and scale_factor must have the same number of spatial dimensions, but got input with spatial "
+                f"dimensions of {spatial} and scale_factor of shape {scale_factor}. Please provide input tensor in "
+                "(N, C, d1, d2, ...,dK) format and scale_factor in (s1, s2, ...,sK) format.")
+        scales = [float(s) for s in scale_factor]
+    else:
+        scales = [float(scale_factor)] * dim
+    output_size = [math.floor(n * s) for n, s in zip(spatial, scales)]
+    return output_size, ([None] * dim if recompute_scale_factor else scales)
+
+
+def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
+                recompute_scale_factor=None, antialias=False):
+    if mode in ("nearest", "area", "nearest-exact"):
+        if align_corners is not None:
+            raise ValueError("align_corners option can only be set with the interpolating modes: "
+                             "linear | bilinear | bicubic | trilinear")
+    elif align_corners is None:
+        align_corners = False
+    output_size, scales = _output_size_and_scales(input, size, scale_factor, recompute_scale_factor)
+    if antialias:
+        raise NotImplementedError("minitorch2: interpolate with antialias=True is not implemented")
+    if mode == "nearest" and input.dim() == 3:
+        return aten.upsample_nearest1d.default(input, output_size, *scales)
+    if mode == "nearest" and input.dim() == 4:
+        return aten.upsample_nearest2d.default(input, output_size, *scales)
+    if mode == "linear" and input.dim() == 3:
+        return aten.upsample_linear1d.default(input, output_size, align_corners, *scales)
+    if mode == "bilinear" and input.dim() == 4:
+        return aten.upsample_bilinear2d.default(input, output_size, align_corners, *scales)
+    if mode == "linear" and input.dim() in (4, 5):
+        raise NotImplementedError(f"Got {input.dim()}D input, but linear mode needs 3D input")
+    if mode == "bilinear" and input.dim() in (3, 5):
+        raise NotImplementedError(f"Got {input.dim()}D input, but bilinear mode needs 4D input")
+    if mode in ("nearest", "linear", "bilinear") and input.dim() not in (3, 4, 5):
+        raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.dim()}D) "
+                                  f"for the modes: {_MODES} (got {mode})")
+    if mode not in _MODES.split(" | "):
+        raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.dim()}D) "
+                                  f"for the modes: {_MODES} (got {mode})")
+    raise NotImplementedError(f"minitorch2: interpolate mode '{mode}' on {input.dim()}D input is not implemented")
