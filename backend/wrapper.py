@@ -89,6 +89,10 @@ class WrapperCodeGen:
                 addresses = ", ".join(f"ptr({a.buffer})" for a in step.kernel.args)
                 body.append(f"{step.kernel.name}.run({addresses})")
             else:
+                for name in _tensor_arg_names([step.kernel.args, list(step.kernel.kwargs.values())]):
+                    if name not in allocated:  # an empty buffer, which no kernel writes
+                        body.append(self._alloc(name))
+                        allocated.add(name)
                 body += self._extern_call(step.kernel, allocated)
             dead = [name for name, last in last_use.items()
                     if last == position and name not in self.kept and name not in self.input_names]
@@ -178,6 +182,16 @@ def _view_code(arg):
 
 def _layout_view_code(name, layout):
     return f"reinterpret({name}, {_tuple(layout.size)}, {_tuple(layout.stride)}, {layout.offset})"
+
+
+def _tensor_arg_names(value):
+    from .lowering import TensorArg
+
+    if isinstance(value, TensorArg):
+        return [value.name]
+    if isinstance(value, (list, tuple)):
+        return [name for v in value for name in _tensor_arg_names(v)]
+    return []
 
 
 def _arg_code(value):

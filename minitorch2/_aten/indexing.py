@@ -171,8 +171,9 @@ def check_scatter(self, dim, index, src):
     too_large = any(d != dim and _nonempty_size(index, d) > _nonempty_size(self, d) for d in dims) or (
         src_tensor and any(_nonempty_size(index, d) > _nonempty_size(src, d) for d in dims))
     if too_large:
+        than_src = f" and to be no larger size than src {_sizes(src)}" if src_tensor else ""
         raise RuntimeError(f"Expected index {_sizes(index)} to be no larger than self {_sizes(self)} apart from "
-                           f"dimension {dim}" + (f" and to be no larger size than src {_sizes(src)}" if src_tensor else ""))
+                           f"dimension {dim}{than_src}")
 
 
 def check_index_select(self, index):
@@ -191,7 +192,8 @@ def check_index_add(self, dim, index, source):
         raise IndexError(f"index_add_(): Index is supposed to be a vector, but got dim: {index.dim()} with type: "
                          f"{_dtype_title(index.dtype)} and size: {_sizes(index)}")
     if not _is_integer_index(index):
-        raise RuntimeError(f"index_add_(): Expected dtype int32/int64 for index but got: {_dtype_title(index.dtype)}")
+        raise RuntimeError(
+            f"index_add_(): Expected dtype int32/int64 for index but got: {_dtype_title(index.dtype)}")
     if source.dtype is not self.dtype:
         raise RuntimeError(f"index_add_(): self ({_dtype_title(self.dtype)}) and source ({_dtype_title(source.dtype)}) "
                            "must have the same scalar type")

@@ -126,11 +126,9 @@ def _check_nonempty(self, dim, dims, name):
     a named dim of size 0, as ATen; on real and fake tensors alike."""
     if not dim and self.numel() == 0:
         raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.")
-    for d in dims:
-        if self.shape[d] == 0:
-            raise IndexError(
-                f"{name}(): Expected reduction dim {d} to have non-zero size."
-            )
+    for given in ([dim] if isinstance(dim, int) else list(dim or ())) if self.dim() else ():
+        if self.shape[wrap_dim(given, self.dim())] == 0:  # (ATen names the dim as given: -1, not wrapped)
+            raise IndexError(f"{name}(): Expected reduction dim {given} to have non-zero size.")
 
 
 def _extremum(np_fn, name):

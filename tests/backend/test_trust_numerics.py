@@ -307,6 +307,10 @@ EMPTY_RESULTS = {
                                     (EMPTY_COLUMNS, torch.zeros(0, 4))),
     "matmul_with_empty_outer_dim": (lambda L, a, b: (a @ b, L.nn.functional.linear(a, b.t())),
                                     (EMPTY_ROWS, torch.ones(3, 4))),
+    "extern_ops_reading_an_empty_computed_buffer": (
+        lambda L, a, w: ((a + 1).cumsum(-1), (a + 1) @ w.t(),
+                         L.nn.functional.conv2d((a + 1)[:, None, None], w[:, None, None])),
+        (EMPTY_ROWS, torch.ones(2, 3))),
     "losses_and_norms_of_empty_batches": (lambda L, a, t: (functional(L).cross_entropy(a, t, reduction="sum"),
                                                            functional(L).layer_norm(a, (3,))),
                                           (EMPTY_ROWS, torch.zeros(0, dtype=torch.int64))),
@@ -321,6 +325,7 @@ def test_size_zero_dims_compile_to_torchs_result(name):
 
 EMPTY_ERRORS = {
     "amax": lambda L, a: a.amax(0),
+    "amax_negative_dim": lambda L, a: a.amax(-2),  # torch names the dim as given
     "argmax_dim": lambda L, a: a.argmax(0),
     "argmax_all": lambda L, a: a.argmax(),
     "max_all": lambda L, a: a.max(),
