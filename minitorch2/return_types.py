@@ -7,6 +7,7 @@ with `.values` and `.indices`, and prints as torch's structseq prints:
 
 
 class _ValuesIndices(tuple):
+    _fields = ("values", "indices")
     n_fields = n_sequence_fields = 2
     n_unnamed_fields = 0
 

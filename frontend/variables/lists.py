@@ -86,6 +86,8 @@ class BaseListVariable(VariableTracker):
             cg.call(1)
 
     def output_plan(self, og):
+        if self.source is not None:  # the caller's own object (a change in the frame is replayed onto it)
+            return super().output_plan(og)
         plans = [i.realize().output_plan(og) for i in self.items]
         cls = self.python_cls
         return lambda outs, L, G: cls(p(outs, L, G) for p in plans)
@@ -118,6 +120,60 @@ class SizeVariable(TupleVariable):
         if name == "numel":
             return ConstantVariable(self.as_python_constant()).var_getattr(tx, name)
         return super().var_getattr(tx, name)
+
+
+class StructSequenceVariable(TupleVariable):
+    """An op's named tuple of tensors (torch.return_types.sort, topk): a tuple whose fields read by name."""
+
+    def __init__(self, items, python_cls, source=None):
+        super().__init__(items, source)
+        self.python_cls = python_cls
+
+    def var_getattr(self, tx, name):
+        if name in self.python_cls._fields:
+            return self.items[self.python_cls._fields.index(name)]
+        return super().var_getattr(tx, name)
+
+
+class NamedTupleVariable(TupleVariable):
+    """A collections.namedtuple from outside the frame: a tuple of its class, whose fields read by name;
+    built again with the class's _make (its constructor takes one argument per field)."""
+
+    def __init__(self, items, python_cls, source=None):
+        super().__init__(items, source)
+        self.python_cls = python_cls
+
+    def as_python_constant(self):
+        return self.python_cls._make(i.realize().as_python_constant() for i in self.items)
+
+    def getitem(self, tx, index):
+        item = super().getitem(tx, index)
+        return TupleVariable(item.items) if isinstance(item, NamedTupleVariable) else item  # a slice is a tuple
+
+    def var_getattr(self, tx, name):
+        fields = self.python_cls._fields
+        if name in fields:
+            return self.items[fields.index(name)]
+        if name == "_fields":
+            return ConstantVariable(fields)
+        return super().var_getattr(tx, name)
+
+    def reconstruct(self, cg):
+        if self.source is not None:
+            return super().reconstruct(cg)
+        cg.append("PUSH_NULL")
+        cg.append("LOAD_CONST", self.python_cls._make)
+        for item in self.items:
+            cg.reconstruct(item)
+        cg.append("BUILD_TUPLE", len(self.items))
+        cg.call(1)
+
+    def output_plan(self, og):
+        if self.source is not None:
+            return super().output_plan(og)
+        plans = [i.realize().output_plan(og) for i in self.items]
+        make = self.python_cls._make
+        return lambda outs, L, G: make(p(outs, L, G) for p in plans)
 
 
 class ListMethodVariable(VariableTracker):

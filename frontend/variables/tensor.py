@@ -12,7 +12,7 @@ import minitorch2
 from ..exc import Unsupported
 from .base import VariableTracker
 from .constant import ConstantVariable
-from .lists import SizeVariable, TupleVariable
+from .lists import SizeVariable, StructSequenceVariable, TupleVariable
 
 # Tensor methods and attributes answered from the (guarded) metadata, never recorded.
 METADATA_METHODS = {"size", "dim", "ndimension", "numel", "nelement", "stride", "is_contiguous", "is_floating_point",
@@ -145,6 +145,8 @@ def wrap_fx_value(og, proxy, value):
             item_proxy = og.create_proxy("call_function", operator.getitem, (proxy.node, i), {}, v)
             item_proxy.node.meta["frontend_speculative"] = True  # removed at the end if never used
             items.append(TensorVariable(item_proxy, v))
+        if hasattr(type(value), "_fields"):  # torch.return_types.sort and kin keep their type and field names
+            return StructSequenceVariable(items, type(value))
         return TupleVariable(items)
     og.remove_node(proxy.node)
     raise Unsupported(f"an operation returned {type(value).__name__}, not a tensor (data-dependent)",

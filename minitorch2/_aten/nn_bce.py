@@ -25,7 +25,7 @@ def _log_sigmoid_forward_kernel(self):
     with np.errstate(all="ignore"):
         z = np.exp(-np.abs(x))
         out = np.minimum(x, 0) - np.log1p(z)
-    return np.ascontiguousarray(out.astype(self.dtype.np)), np.ascontiguousarray(z.astype(self.dtype.np))
+    return np.asarray(out.astype(self.dtype.np), order="C"), np.asarray(z.astype(self.dtype.np), order="C")
 
 
 def _log_sigmoid_forward_meta(self):
@@ -44,7 +44,7 @@ def _log_sigmoid_backward_kernel(grad_output, self, buffer):
     negative = x < 0
     with np.errstate(all="ignore"):
         grad = g * (negative.astype(dtype) - np.where(negative, dtype(1), dtype(-1)) * (z / (1 + z)))
-    return np.ascontiguousarray(grad.astype(self.dtype.np))
+    return np.asarray(grad.astype(self.dtype.np), order="C")
 
 
 def _log_sigmoid_backward_meta(grad_output, self, buffer):
@@ -80,7 +80,7 @@ def _bce_kernel(self, target, weight=None, reduction=_MEAN):
     if weight is not None:
         loss = loss * weight._np.astype(dtype)
     if reduction == _NONE:
-        return np.ascontiguousarray(loss.astype(self.dtype.np))
+        return np.asarray(loss.astype(self.dtype.np), order="C")
     total = np.sum(loss, dtype=np.float64)
     return np.asarray(total / loss.size if reduction == _MEAN else total, self.dtype.np)
 
@@ -103,7 +103,7 @@ def _bce_backward_kernel(grad_output, self, target, weight=None, reduction=_MEAN
         grad = grad * weight._np.astype(dtype)
     if reduction == _MEAN:
         grad = grad / dtype(self.numel())
-    return np.ascontiguousarray(np.broadcast_to(grad, shape).astype(self.dtype.np))
+    return np.asarray(np.broadcast_to(grad, shape).astype(self.dtype.np), order="C")
 
 
 def _bce_backward_meta(grad_output, self, target, weight=None, reduction=_MEAN):

@@ -18,8 +18,9 @@ import itertools
 
 import numpy as np
 
+from .. import _dtype
 from .meta_util import fake_empty
-from .nn_ops import compute_dtype, require_float
+from .nn_ops import compute_dtype, require_float, scalar_type_name
 
 
 def _scale(in_size, out_size, scale, dtype):
@@ -51,6 +52,9 @@ def _linear_positions(in_size, out_size, align_corners, scale, dtype):
 def _check(self, output_size, nd, name, float_only=False):
     if float_only:
         require_float(self, name)
+    elif not (self.dtype.is_floating_point or self.dtype is _dtype.uint8):  # ATen's nearest: floats and bytes
+        kernel = "compute_indices_weights_nearest" if nd == 1 else f"{name}_channels_last"
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{scalar_type_name(self.dtype)}\'')
     if self.dim() != nd + 2:
         raise RuntimeError(f"It is expected input_size equals to {nd + 2}, but got size {self.dim()}")
     if len(output_size) != nd:

@@ -73,7 +73,7 @@ def _topk_kernel(self, k, dim=-1, largest=True, sorted=True):
     values, indices = _sorted_along(self, dim, descending=largest)
     if self.dim():
         values, indices = np.take(values, range(k), axis=dim), np.take(indices, range(k), axis=dim)
-    return np.ascontiguousarray(values), np.ascontiguousarray(indices)
+    return np.asarray(values, order="C"), np.asarray(indices, order="C")
 
 
 def _topk_meta(self, k, dim=-1, largest=True, sorted=True):

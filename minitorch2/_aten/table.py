@@ -530,7 +530,7 @@ TABLE = [
        nn_ops.native_dropout_backward, dnn.native_dropout_backward),
     # log_sigmoid and binary_cross_entropy (nn_bce.py)
     op("log_sigmoid_forward(Tensor self) -> (Tensor output, Tensor buffer)", (), nn_bce.log_sigmoid_forward,
-       dnn.log_sigmoid_forward, output_differentiability=(True, False)),
+       dnn.log_sigmoid_forward, grad_fn="LogSigmoidBackward0", output_differentiability=(True, False)),
     op("log_sigmoid_backward(Tensor grad_output, Tensor self, Tensor buffer) -> Tensor", (), nn_bce.log_sigmoid_backward,
        dnn.log_sigmoid_backward),
     op("binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=1) -> Tensor", (),

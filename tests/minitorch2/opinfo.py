@@ -41,6 +41,9 @@ COVERED_ELSEWHERE = {
     "rand.*": "random factories", "randn.*": "random factories", "randint.*": "random factories",
     "rand_like.*": "random factories", "randn_like.*": "random factories", "randint_like.*": "random factories",
     "normal.float_float": "random factories",
+    # tests/minitorch2/test_more_ops.py: multinomial's samples against torch's, seeded; log_sigmoid and the
+    # upsampling ops through F.logsigmoid and F.interpolate, values and gradients
+    "multinomial.*": "random ops", "log_sigmoid*": "nn ops", "upsample_*": "nn ops",
 }
 
 
@@ -1200,6 +1203,40 @@ def index_fill_samples(value_tensor):
     return gen
 
 
+def sort_samples(stable):
+    """Sort along each kind of dim, both directions; the stable overload also takes ties (ints, bools)."""
+    def gen(m):
+        kw = {"stable": True} if stable else {}
+        call = (lambda x, dim=-1, descending=False: S(x, dim=dim, descending=descending, **kw)) if stable else \
+            (lambda x, dim=-1, descending=False: S(x, dim, descending))
+        yield call(m.t((3, 4)))
+        yield call(m.t((3, 4), "T"), 0, True)
+        yield call(m.t((2, 3, 4), "step"), 1)
+        yield call(m.t((4, 3), "offset"), -2, True)
+        yield call(m.t(()))
+        yield call(m.t((0, 3)), 0)
+        yield call(m.t((3, 4)), 2)  # dim out of range: an error in both
+    return gen
+
+
+def topk_samples(m):
+    yield S(m.t((3, 6)), 2)
+    yield S(m.t((3, 6), "T"), 3, 0)
+    yield S(m.t((3, 6)), 4, -1, False)
+    yield S(m.t((2, 3, 4), "step"), 0, 1)
+    yield S(m.t((3, 6)), 6, 1)
+    yield S(m.t((3, 6)), 1, 1, True, False)  # sorted=False: torch's order is unspecified past one element
+    yield S(m.t(()), 1)
+    yield S(m.t((2, 0)), 0)
+    yield S(m.t((3, 6)), 7)  # k out of range: an error in both
+
+
+def round_decimals_samples(m):
+    for decimals in (-2, 1, 3):
+        for shape, layout in LAYOUT_SHAPES[:5]:
+            yield S(m.t(shape, layout, low=-300.0, high=300.0), decimals=decimals)
+
+
 def tri_samples(m):
     yield S(m.t((4, 5)))
     yield S(m.t((4, 5)), 1)
@@ -1547,6 +1584,7 @@ OP_DB = [
     OpInfo("ceil.default", unary()),
     OpInfo("trunc.default", unary()),
     OpInfo("round.default", unary()),
+    OpInfo("round.decimals", round_decimals_samples, dtypes=("float32", "float64")),
     # ------------------------------------------------------------ unary math
     OpInfo("abs.default", unary()),
     *_unary_float_ops(),
@@ -1600,6 +1638,7 @@ OP_DB = [
     OpInfo("sqrt_.default", inplace_unary(0.1, 3), dtypes=FLOAT),
     OpInfo("clamp_.default", inplace_with(clamp_samples), dtypes=NUMERIC),
     OpInfo("clamp_min_.default", inplace_with(clamp_bound_samples("min")), dtypes=NUMERIC),
+    OpInfo("leaky_relu_.default", inplace_with(activation_samples((), (0.2,), (-0.5,))), dtypes=FLOAT),
     OpInfo("elu_.default", inplace_with(activation_samples((), (0.5,), (1.2, 2.0, 0.5))), dtypes=FLOAT),
     OpInfo("hardtanh_.default", inplace_with(activation_samples((), (-0.5, 0.75), (0, 2))), dtypes=NUMERIC),
     OpInfo("masked_fill_.Scalar", inplace_with(masked_fill_samples(False))),
@@ -1635,6 +1674,10 @@ OP_DB = [
     OpInfo("max.default", reduction_full_samples()),
     OpInfo("min.default", reduction_full_samples()),
     OpInfo("max.dim", max_dim_samples),
+    # random floats have no ties, so torch's unstable sort and topk order them as the stable sort does
+    OpInfo("sort.default", sort_samples(stable=False), dtypes=("float32", "float64")),
+    OpInfo("sort.stable", sort_samples(stable=True), dtypes=("float32", "float64", "int64", "int32", "bool")),
+    OpInfo("topk.default", topk_samples, dtypes=("float32", "float64")),
     OpInfo("min.dim", max_dim_samples),
     OpInfo("argmax.default", argmax_samples, grad=False),
     OpInfo("argmin.default", argmax_samples, grad=False),
