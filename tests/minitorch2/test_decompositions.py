@@ -84,7 +84,26 @@ CASES = {
     "index_fill.int_Tensor": lambda: ((_t(3, 4), 0, _index([1]), _t()), {}),
     "index_fill_.int_Scalar": lambda: ((_t(3, 4), 1, _index([0]), -1.0), {}),
     "index_fill_.int_Tensor": lambda: ((_t(), 0, _index(0), _t()), {}),
+    "leaky_relu_.default": lambda: ((_t(3, 4), 0.2), {}),
+    "round.decimals": lambda: ((_t(3, 4),), {"decimals": 2}),
+    "log_sigmoid_forward.default": lambda: ((_t(3, 4),), {}),
+    "log_sigmoid_backward.default": lambda: _log_sigmoid_backward_args(),
+    "binary_cross_entropy.default": lambda: ((_probabilities(3, 4), _probabilities(3, 4), _t(4, positive=True), 1), {}),
+    "binary_cross_entropy_backward.default": lambda: ((_t(), _probabilities(3, 4), _probabilities(3, 4), None, 1), {}),
+    "upsample_nearest1d.default": lambda: ((_t(2, 3, 5), [8], 1.7), {}),
+    "upsample_nearest2d.default": lambda: ((_t(2, 3, 4, 5), [7, 3]), {}),
+    "upsample_linear1d.default": lambda: ((_t(2, 3, 5), [9], True), {}),
+    "upsample_bilinear2d.default": lambda: ((_t(2, 3, 4, 5), [8, 7], False, 2.0, 1.5), {}),
 }
+
+
+def _probabilities(*shape):
+    return aten.sigmoid.default(_t(*shape))
+
+
+def _log_sigmoid_backward_args():
+    x = _t(3, 4)
+    return (_t(3, 4), x, aten.log_sigmoid_forward.default(x)[1]), {}
 
 
 def _index(positions):
