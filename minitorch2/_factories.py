@@ -11,6 +11,7 @@ import numpy as np
 
 from . import _dtype
 from ._ops import ops
+from ._out import ANY, ARANGE_RESIZED, FACTORY, out_variant
 from ._tensor import CPU, Tensor, device
 
 aten = ops.aten
@@ -143,21 +144,25 @@ def _options(dtype, layout, device, pin_memory, memory_format=None, *, from_tens
     return options
 
 
-def zeros(*size, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False, out=None):
+@out_variant(ANY, differentiable=False, dtype_from_out=FACTORY)
+def zeros(*size, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
     return _finish(aten.zeros.default(_size(size, "zeros"), **_options(dtype, layout, device, pin_memory)),
                    requires_grad)
 
 
-def ones(*size, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False, out=None):
+@out_variant(ANY, differentiable=False, dtype_from_out=FACTORY)
+def ones(*size, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
     return _finish(aten.ones.default(_size(size, "ones"), **_options(dtype, layout, device, pin_memory)), requires_grad)
 
 
-def empty(*size, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False, memory_format=None, out=None):
+@out_variant(ANY, differentiable=False, dtype_from_out=FACTORY)
+def empty(*size, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False, memory_format=None):
     options = _options(dtype, layout, device, pin_memory, memory_format)
     return _finish(aten.empty.memory_format(_size(size, "empty"), **options), requires_grad)
 
 
-def full(size, fill_value, *, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False, out=None):
+@out_variant(ANY, differentiable=False, dtype_from_out=FACTORY)
+def full(size, fill_value, *, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
     if isinstance(fill_value, Tensor):
         fill_value = fill_value.item()
     options = _options(dtype, layout, device, pin_memory)
@@ -188,8 +193,9 @@ def _number(value):
 _NO_STEP = object()
 
 
+@out_variant(ANY, differentiable=False, dtype_from_out=FACTORY, resize_warning=ARANGE_RESIZED)
 def arange(start, end=None, step=_NO_STEP, *, dtype=None, device=None, requires_grad=False, layout=None,
-           pin_memory=False, out=None):
+           pin_memory=False):
     """arange(end), arange(start, end) and arange(start, end, step) are three aten overloads, as in PyTorch."""
     options = _options(dtype, layout, device, pin_memory)
     if end is None and step is _NO_STEP:
@@ -202,12 +208,14 @@ def arange(start, end=None, step=_NO_STEP, *, dtype=None, device=None, requires_
     return _finish(result, requires_grad)
 
 
-def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False, out=None):
+@out_variant(ANY, differentiable=False, dtype_from_out=FACTORY)
+def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
     options = _options(dtype, layout, device, pin_memory)
     return _finish(aten.linspace.default(start, end, steps, **options), requires_grad)
 
 
-def eye(n, m=None, *, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False, out=None):
+@out_variant(ANY, differentiable=False, dtype_from_out=FACTORY)
+def eye(n, m=None, *, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
     options = _options(dtype, layout, device, pin_memory)
     result = aten.eye.default(n, **options) if m is None else aten.eye.m(n, m, **options)
     return _finish(result, requires_grad)
@@ -225,20 +233,23 @@ def _with_generator(op, generator_op, generator, *args, **options):
     return generator_op(*args, generator=generator, **options)
 
 
-def rand(*size, generator=None, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False, out=None):
+@out_variant(ANY, differentiable=False, dtype_from_out=FACTORY)
+def rand(*size, generator=None, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
     options = _options(dtype, layout, device, pin_memory)
     return _finish(_with_generator(aten.rand.default, aten.rand.generator, generator, _size(size, "rand"), **options),
                    requires_grad)
 
 
-def randn(*size, generator=None, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False, out=None):
+@out_variant(ANY, differentiable=False, dtype_from_out=FACTORY)
+def randn(*size, generator=None, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
     options = _options(dtype, layout, device, pin_memory)
     size = _size(size, "randn")
     return _finish(_with_generator(aten.randn.default, aten.randn.generator, generator, size, **options), requires_grad)
 
 
+@out_variant(ANY, differentiable=False, dtype_from_out=FACTORY)
 def randint(low, high=None, size=None, *, generator=None, dtype=None, device=None, requires_grad=False, layout=None,
-            pin_memory=False, out=None):
+            pin_memory=False):
     """randint(high, size) and randint(low, high, size): aten's randint and randint.low."""
     if size is None:
         high, size = low, high
@@ -258,20 +269,23 @@ def randint_like(input, low=0, high=None, *, dtype=None, device=None, requires_g
     return _finish(aten.randint_like.low_dtype(input, low, high, **options), requires_grad)
 
 
-def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False, out=None):
+@out_variant(ANY, differentiable=False, dtype_from_out=FACTORY)
+def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
     options = _options(dtype, layout, device, pin_memory)
     return _finish(_with_generator(aten.randperm.default, aten.randperm.generator, generator, n, **options),
                    requires_grad)
 
 
-def bernoulli(input, p=None, *, generator=None, out=None):
+@out_variant(ANY, differentiable=False, resize_warning="")
+def bernoulli(input, p=None, *, generator=None):
     if p is not None:
         return aten.bernoulli.p(input, p, generator=generator)
     return aten.bernoulli.default(input, generator=generator)
 
 
+@out_variant(ANY, differentiable=False)
 def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, device=None, requires_grad=False, layout=None,
-           pin_memory=False, out=None):
+           pin_memory=False):
     if isinstance(mean, Tensor) or isinstance(std, Tensor):
         shape = (mean if isinstance(mean, Tensor) else std).shape
         noise = randn(tuple(shape), generator=generator, dtype=(mean if isinstance(mean, Tensor) else std).dtype)

@@ -8,36 +8,44 @@ composes it (see its docstring), so that traced graphs record the same ops.
 from ._functions_pointwise import mul
 from ._functions_shape import _prod, expand, reshape, squeeze, t, transpose, unsqueeze, view
 from ._ops import ops
+from ._out import CAST, DOT, EXACT, MV, out_variant
 from ._tensor import Tensor
 
 aten = ops.aten
 
 
 # ---------------------------------------------------------------- matrix products
+@out_variant(EXACT)
 def mm(input, mat2):
     return aten.mm.default(input, mat2)
 
 
+@out_variant(EXACT)
 def bmm(input, mat2):
     return aten.bmm.default(input, mat2)
 
 
+@out_variant(EXACT)
 def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     return aten.addmm.default(input, mat1, mat2, beta=beta, alpha=alpha)
 
 
+@out_variant(EXACT)
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
     return aten.baddbmm.default(input, batch1, batch2, beta=beta, alpha=alpha)
 
 
+@out_variant(DOT)
 def dot(input, other):
     return aten.dot.default(input, other)
 
 
+@out_variant(MV)
 def mv(input, vec):
     return aten.mv.default(input, vec)
 
 
+@out_variant(CAST, name="mul")
 def outer(input, vec2):
     return mul(reshape(input, [input.shape[0], 1]), vec2)
 
@@ -45,6 +53,7 @@ def outer(input, vec2):
 ger = outer
 
 
+@out_variant(EXACT)
 def matmul(input, other):
     """torch.matmul, composed of dot/mv/mm/bmm and views as PyTorch composes it, so traces record the
     same ops: the larger operand's batch folds into mm rows when that needs no copy (or when the smaller

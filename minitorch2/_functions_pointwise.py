@@ -10,6 +10,7 @@ handle it: swapped (`add`, `mul`), turned into the reversed op (`sub` into
 """
 from . import _dtype
 from ._functions_shape import _t, nonzero
+from ._out import ANY, CAST, SAME, WHERE, out_variant
 from ._ops import ops
 from ._tensor import Tensor, strided
 
@@ -17,7 +18,8 @@ aten = ops.aten
 
 
 # ---------------------------------------------------------------- arithmetic
-def add(input, other, *, alpha=1, out=None):
+@out_variant(CAST)
+def add(input, other, *, alpha=1):
     if not _t(input):
         input, other = other, input
     if alpha == 1:
@@ -25,7 +27,8 @@ def add(input, other, *, alpha=1, out=None):
     return aten.add.Tensor(input, other, alpha=alpha)
 
 
-def sub(input, other, *, alpha=1, out=None):
+@out_variant(CAST)
+def sub(input, other, *, alpha=1):
     if not _t(input):
         return aten.rsub.Scalar(other, input, alpha)
     if alpha == 1:
@@ -42,7 +45,8 @@ def rsub(input, other, *, alpha=1):
     return aten.rsub.Scalar(input, other, alpha)
 
 
-def mul(input, other, *, out=None):
+@out_variant(CAST)
+def mul(input, other):
     if not _t(input):
         input, other = other, input
     return aten.mul.Tensor(input, other)
@@ -51,7 +55,8 @@ def mul(input, other, *, out=None):
 multiply = mul
 
 
-def div(input, other, *, rounding_mode=None, out=None):
+@out_variant(CAST)
+def div(input, other, *, rounding_mode=None):
     if not _t(input):
         input = scalar_tensor_like(input, other)
     if rounding_mode is not None:
@@ -62,18 +67,21 @@ def div(input, other, *, rounding_mode=None, out=None):
 divide = true_divide = div
 
 
+@out_variant(CAST, differentiable=False)
 def floor_divide(input, other):
     if not _t(input):
         input = scalar_tensor_like(input, other)
     return aten.div.Tensor_mode(input, other, rounding_mode="floor")
 
 
+@out_variant(CAST)
 def remainder(input, other):
     if not _t(input):
         input = scalar_tensor_like(input, other)
     return aten.remainder.Tensor(input, other)
 
 
+@out_variant(CAST)
 def fmod(input, other):
     return aten.fmod.Tensor(input, other) if _t(other) else aten.fmod.Scalar(input, other)
 
@@ -82,6 +90,7 @@ def scalar_tensor_like(value, like):
     return aten.scalar_tensor.default(value, dtype=_dtype.scalar_dtype(value))
 
 
+@out_variant(CAST)
 def pow(input, exponent):
     if not _t(input):
         return aten.pow.Scalar(input, exponent)
@@ -90,6 +99,7 @@ def pow(input, exponent):
     return aten.pow.Tensor_Scalar(input, exponent)
 
 
+@out_variant(SAME)
 def neg(input):
     return aten.neg.default(input)
 
@@ -97,75 +107,83 @@ def neg(input):
 negative = neg
 
 
+@out_variant(CAST)
 def maximum(input, other):
     return aten.maximum.default(input, other)
 
 
+@out_variant(CAST)
 def minimum(input, other):
     return aten.minimum.default(input, other)
 
 
+@out_variant(CAST)
 def atan2(input, other):
     return aten.atan2.default(input, other)
 
 
+@out_variant(CAST)
 def lerp(input, end, weight):
     return aten.lerp.Scalar(input, end, weight)
 
 
+@out_variant(CAST)
 def addcmul(input, tensor1, tensor2, *, value=1):
     return aten.addcmul.default(input, tensor1, tensor2, value=value)
 
 
+@out_variant(CAST)
 def addcdiv(input, tensor1, tensor2, *, value=1):
     return aten.addcdiv.default(input, tensor1, tensor2, value=value)
 
 
-def _unary(op):
-    def fn(input, *, out=None):
+def _unary(op, rule=None, differentiable=True):
+    """torch.<op>(input); with the out= argument when torch's function takes one (a rule given)."""
+    def fn(input):
         return op(input)
 
     fn.__name__ = fn.__qualname__ = op._opname
-    return fn
+    return fn if rule is None else out_variant(rule, differentiable=differentiable)(fn)
 
 
-abs = _unary(aten.abs.default)
+abs = _unary(aten.abs.default, SAME)
 absolute = abs
-exp = _unary(aten.exp.default)
-exp2 = _unary(aten.exp2.default)
-expm1 = _unary(aten.expm1.default)
-log = _unary(aten.log.default)
-log2 = _unary(aten.log2.default)
-log10 = _unary(aten.log10.default)
-log1p = _unary(aten.log1p.default)
-sin = _unary(aten.sin.default)
-cos = _unary(aten.cos.default)
-tan = _unary(aten.tan.default)
-asin = _unary(aten.asin.default)
-acos = _unary(aten.acos.default)
-atan = _unary(aten.atan.default)
-sinh = _unary(aten.sinh.default)
-cosh = _unary(aten.cosh.default)
-sqrt = _unary(aten.sqrt.default)
-rsqrt = _unary(aten.rsqrt.default)
-reciprocal = _unary(aten.reciprocal.default)
-tanh = _unary(aten.tanh.default)
-sigmoid = _unary(aten.sigmoid.default)
-erf = _unary(aten.erf.default)
+exp = _unary(aten.exp.default, CAST)
+exp2 = _unary(aten.exp2.default, CAST)
+expm1 = _unary(aten.expm1.default, CAST)
+log = _unary(aten.log.default, CAST)
+log2 = _unary(aten.log2.default, CAST)
+log10 = _unary(aten.log10.default, CAST)
+log1p = _unary(aten.log1p.default, CAST)
+sin = _unary(aten.sin.default, CAST)
+cos = _unary(aten.cos.default, CAST)
+tan = _unary(aten.tan.default, CAST)
+asin = _unary(aten.asin.default, CAST)
+acos = _unary(aten.acos.default, CAST)
+atan = _unary(aten.atan.default, CAST)
+sinh = _unary(aten.sinh.default, CAST)
+cosh = _unary(aten.cosh.default, CAST)
+sqrt = _unary(aten.sqrt.default, CAST)
+rsqrt = _unary(aten.rsqrt.default, CAST)
+reciprocal = _unary(aten.reciprocal.default, CAST)
+tanh = _unary(aten.tanh.default, CAST)
+sigmoid = _unary(aten.sigmoid.default, CAST)
+erf = _unary(aten.erf.default, CAST)
 relu = _unary(aten.relu.default)
-sign = _unary(aten.sign.default)
-sgn = _unary(aten.sgn.default)
-floor = _unary(aten.floor.default)
-ceil = _unary(aten.ceil.default)
-trunc = _unary(aten.trunc.default)
-def round(input, *, decimals=0, out=None):
+sign = _unary(aten.sign.default, SAME)
+sgn = _unary(aten.sgn.default, SAME)
+floor = _unary(aten.floor.default, SAME)
+ceil = _unary(aten.ceil.default, SAME)
+trunc = _unary(aten.trunc.default, SAME)
+@out_variant(SAME)
+def round(input, *, decimals=0):
     if decimals != 0:
         return aten.round.decimals(input, decimals=decimals)
     return aten.round.default(input)
 
 
-logical_not = _unary(aten.logical_not.default)
-bitwise_not = _unary(aten.bitwise_not.default)
+logical_not = _unary(aten.logical_not.default, ANY, differentiable=False)
+bitwise_not = _unary(aten.bitwise_not.default, SAME, differentiable=False)
 isnan = _unary(aten.isnan.default)
 isinf = _unary(aten.isinf.default)
 isfinite = _unary(aten.isfinite.default)
@@ -175,7 +193,8 @@ def relu_(input):
     return aten.relu_.default(input)
 
 
-def clamp(input, min=None, max=None, *, out=None):
+@out_variant(SAME)
+def clamp(input, min=None, max=None):
     if _t(min) or _t(max):
         return aten.clamp.Tensor(input, min, max)
     return aten.clamp.default(input, min, max)
@@ -184,14 +203,17 @@ def clamp(input, min=None, max=None, *, out=None):
 clip = clamp
 
 
+@out_variant(SAME)
 def clamp_min(input, min):
     return aten.clamp_min.default(input, min)
 
 
+@out_variant(SAME)
 def clamp_max(input, max):
     return aten.clamp_max.default(input, max)
 
 
+@out_variant(WHERE)
 def where(condition, input=None, other=None):
     """ATen's where overloads: a Python number becomes a scalar_tensor of the result dtype (the other
     scalar first when both are numbers) and a tensor of another dtype is converted first, so the graph
@@ -227,11 +249,11 @@ def _compare(name):
     tensor_op = getattr(aten, name).Tensor
     scalar_op = getattr(aten, name).Scalar
 
-    def fn(input, other, *, out=None):
+    def fn(input, other):
         return tensor_op(input, other) if _t(other) else scalar_op(input, other)
 
     fn.__name__ = fn.__qualname__ = name
-    return fn
+    return out_variant(ANY, differentiable=False)(fn)
 
 
 eq = _compare("eq")
@@ -243,34 +265,42 @@ ge = _compare("ge")
 greater, greater_equal, less, less_equal, not_equal = gt, ge, lt, le, ne
 
 
+@out_variant(ANY, differentiable=False)
 def logical_and(input, other):
     return aten.logical_and.default(input, other)
 
 
+@out_variant(ANY, differentiable=False)
 def logical_or(input, other):
     return aten.logical_or.default(input, other)
 
 
+@out_variant(ANY, differentiable=False)
 def logical_xor(input, other):
     return aten.logical_xor.default(input, other)
 
 
+@out_variant(CAST, differentiable=False)
 def bitwise_and(input, other):
     return aten.bitwise_and.Tensor(input, other)
 
 
+@out_variant(CAST, differentiable=False)
 def bitwise_or(input, other):
     return aten.bitwise_or.Tensor(input, other)
 
 
+@out_variant(CAST, differentiable=False)
 def bitwise_xor(input, other):
     return aten.bitwise_xor.Tensor(input, other)
 
 
+@out_variant(CAST, differentiable=False)
 def bitwise_left_shift(input, other):
     return _shift(aten.bitwise_left_shift, input, other)
 
 
+@out_variant(CAST, differentiable=False)
 def bitwise_right_shift(input, other):
     return _shift(aten.bitwise_right_shift, input, other)
 

@@ -10,33 +10,50 @@ argument they are `maximum`/`minimum`.
 from ._functions_pointwise import maximum, minimum
 from ._functions_shape import _dims, _t
 from ._ops import ops
+from ._out import AMAX, ANY, BOOL_ONLY, CAST, EXACT, FLOATING, MAX_ALL, MEAN_ALL, REDUCTION, out_variant
 
 aten = ops.aten
 
 
 # ---------------------------------------------------------------- reductions
+def _needs_dim(name):
+    """torch's sum/prod take out= only with a dim: sum(x, out=t) is refused by its argument parser."""
+    def rule(input, dim=None, *args, **kwargs):
+        if dim is None:
+            raise TypeError(f"{name}() received an invalid combination of arguments - got out= without dim; "
+                            f"the out= overload is {name}(Tensor input, int dim, bool keepdim, *, torch.dtype dtype, Tensor out)")
+        return ANY
+
+    return rule
+
+
+@out_variant(_needs_dim("sum"), dtype_from_out=REDUCTION)
 def sum(input, dim=None, keepdim=False, *, dtype=None):
     if dim is None:
         return aten.sum.default(input, dtype=dtype)
     return aten.sum.dim_IntList(input, _dims(dim), keepdim, dtype=dtype)
 
 
+@out_variant(lambda input, dim=None, *args, **kwargs: MEAN_ALL if dim is None else CAST, dtype_from_out=REDUCTION)
 def mean(input, dim=None, keepdim=False, *, dtype=None):
     if dim is None:
         return aten.mean.default(input, dtype=dtype)
     return aten.mean.dim(input, _dims(dim), keepdim, dtype=dtype)
 
 
+@out_variant(_needs_dim("prod"), dtype_from_out=REDUCTION)
 def prod(input, dim=None, keepdim=False, *, dtype=None):
     if dim is None:
         return aten.prod.default(input, dtype=dtype)
     return aten.prod.dim_int(input, dim, keepdim, dtype=dtype)
 
 
+@out_variant(AMAX)
 def amax(input, dim=(), keepdim=False):
     return aten.amax.default(input, _dims(dim), keepdim)
 
 
+@out_variant(AMAX)
 def amin(input, dim=(), keepdim=False):
     return aten.amin.default(input, _dims(dim), keepdim)
 
@@ -56,7 +73,15 @@ class _MinMax(tuple):
         return f"torch.return_types.{self._name}(\nvalues={self[0]!r},\nindices={self[1]!r})"
 
 
-def max(input, dim=None, keepdim=False, *, out=None):
+def _max_rule(input, dim=None, keepdim=False):
+    """max(x) casts to out as a TensorIterator op, max(x, y) is maximum, max(x, dim) wants its own dtypes."""
+    if dim is None:
+        return MAX_ALL
+    return CAST if _t(dim) else EXACT
+
+
+@out_variant(_max_rule)
+def max(input, dim=None, keepdim=False):
     if dim is None:
         return aten.max.default(input)
     if _t(dim):
@@ -64,7 +89,8 @@ def max(input, dim=None, keepdim=False, *, out=None):
     return _MinMax(*aten.max.dim(input, dim, keepdim), name="max")
 
 
-def min(input, dim=None, keepdim=False, *, out=None):
+@out_variant(_max_rule)
+def min(input, dim=None, keepdim=False):
     if dim is None:
         return aten.min.default(input)
     if _t(dim):
@@ -72,10 +98,12 @@ def min(input, dim=None, keepdim=False, *, out=None):
     return _MinMax(*aten.min.dim(input, dim, keepdim), name="min")
 
 
+@out_variant(EXACT, differentiable=False)
 def argmax(input, dim=None, keepdim=False):
     return aten.argmax.default(input, dim, keepdim)
 
 
+@out_variant(EXACT, differentiable=False)
 def argmin(input, dim=None, keepdim=False):
     return aten.argmin.default(input, dim, keepdim)
 
@@ -94,11 +122,13 @@ def _var_args(dim, unbiased, keepdim, correction):
     return _dims(dim), _correction(unbiased, correction), keepdim
 
 
+@out_variant(CAST)
 def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     dim, correction, keepdim = _var_args(dim, unbiased, keepdim, correction)
     return aten.var.correction(input, dim, correction=correction, keepdim=keepdim)
 
 
+@out_variant(CAST)
 def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     dim, correction, keepdim = _var_args(dim, unbiased, keepdim, correction)
     return aten.std.correction(input, dim, correction=correction, keepdim=keepdim)
@@ -109,32 +139,38 @@ def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     return aten.var_mean.correction(input, dim, correction=correction, keepdim=keepdim)
 
 
+@out_variant(FLOATING)
 def logsumexp(input, dim, keepdim=False):
     return aten.logsumexp.default(input, _dims(dim), keepdim)
 
 
+@out_variant(ANY, dtype_from_out=REDUCTION)
 def cumsum(input, dim, *, dtype=None):
     return aten.cumsum.default(input, dim, dtype=dtype)
 
 
+@out_variant(BOOL_ONLY, differentiable=False)
 def any(input, dim=None, keepdim=False):
     if dim is None:
         return aten.any.default(input)
     return aten.any.dims(input, _dims(dim), keepdim)
 
 
+@out_variant(BOOL_ONLY, differentiable=False)
 def all(input, dim=None, keepdim=False):
     if dim is None:
         return aten.all.default(input)
     return aten.all.dims(input, _dims(dim), keepdim)
 
 
+@out_variant(EXACT)
 def softmax(input, dim, dtype=None, *, _stacklevel=3):
     if dtype is not None:
         input = input.to(dtype)
     return aten._softmax.default(input, dim, False)
 
 
+@out_variant(EXACT)
 def log_softmax(input, dim, dtype=None, *, _stacklevel=3):
     if dtype is not None:
         input = input.to(dtype)

@@ -10,6 +10,7 @@ argument helpers they share (`_t`, `_dims`).
 """
 from . import _dtype
 from ._ops import ops
+from ._out import CAT, EXACT, INDEX_SELECT, NONZERO, TAKE, out_variant
 from ._tensor import Tensor, contiguous_format
 
 aten = ops.aten
@@ -134,21 +135,25 @@ def _tensor_sequence(tensors):
     return list(tensors) if isinstance(tensors, tuple) else tensors
 
 
-def cat(tensors, dim=0, *, out=None):
+@out_variant(CAT)
+def cat(tensors, dim=0):
     return aten.cat.default(_tensor_sequence(tensors), dim)
 
 
 concat = concatenate = cat
 
 
-def stack(tensors, dim=0, *, out=None):
+@out_variant(CAT)
+def stack(tensors, dim=0):
     return aten.stack.default(_tensor_sequence(tensors), dim)
 
 
+@out_variant(CAT, name="cat")
 def hstack(tensors):
     return cat(tensors, 0 if tensors[0].dim() == 1 else 1)
 
 
+@out_variant(CAT, name="cat")
 def vstack(tensors):
     return cat([t if t.dim() > 1 else unsqueeze(t, 0) for t in tensors], 0)
 
@@ -169,10 +174,12 @@ def unbind(input, dim=0):
     return tuple(aten.unbind.int(input, dim))
 
 
+@out_variant(EXACT)
 def tril(input, diagonal=0):
     return aten.tril.default(input, diagonal)
 
 
+@out_variant(EXACT)
 def triu(input, diagonal=0):
     return aten.triu.default(input, diagonal)
 
@@ -186,10 +193,12 @@ def roll(input, shifts, dims=None):
     return aten.roll.default(input, shifts, [] if dims is None else _dims(dims))
 
 
+@out_variant(EXACT)
 def gather(input, dim, index, *, sparse_grad=False):
     return aten.gather.default(input, dim, index)
 
 
+@out_variant(EXACT)
 def scatter(input, dim, index, src=None, *, value=None, reduce=None):
     if src is None:
         src = value
@@ -198,14 +207,17 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None):
     return aten.scatter.value(input, dim, index, src)
 
 
+@out_variant(EXACT)
 def scatter_add(input, dim, index, src):
     return aten.scatter_add.default(input, dim, index, src)
 
 
+@out_variant(EXACT)
 def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
     return aten.scatter_reduce.two(input, dim, index, src, reduce, include_self=include_self)
 
 
+@out_variant(TAKE)
 def take(input, index):
     return aten.take.default(input, index)
 
@@ -214,6 +226,7 @@ def index_put(input, indices, values, accumulate=False):
     return aten.index_put.default(input, list(indices), values, accumulate)
 
 
+@out_variant(EXACT)
 def index_copy(input, dim, index, source):
     return aten.index_copy.default(input, dim, index, source)
 
@@ -224,14 +237,17 @@ def index_fill(input, dim, index, value):
     return aten.index_fill.int_Scalar(input, dim, index, value)
 
 
+@out_variant(INDEX_SELECT)
 def index_select(input, dim, index):
     return aten.index_select.default(input, dim, index)
 
 
+@out_variant(EXACT)
 def index_add(input, dim, index, source, *, alpha=1):
     return aten.index_add.default(input, dim, index, source, alpha=alpha)
 
 
+@out_variant(NONZERO, differentiable=False)
 def nonzero(input, *, as_tuple=False):
     result = aten.nonzero.default(input)
     if as_tuple:

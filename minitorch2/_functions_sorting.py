@@ -7,11 +7,13 @@ indices, as torch's composite argsort is, so traces record `sort` (its
 """
 from . import return_types
 from ._ops import ops
+from ._out import EXACT, MULTINOMIAL, out_variant
 
 aten = ops.aten
 
 
-def sort(input, dim=-1, descending=False, *, stable=None, out=None):
+@out_variant(EXACT)
+def sort(input, dim=-1, descending=False, *, stable=None):
     if stable is not None:
         return return_types.sort(*aten.sort.stable(input, stable=stable, dim=dim, descending=descending))
     return return_types.sort(*aten.sort.default(input, dim, descending))
@@ -23,9 +25,11 @@ def argsort(input, dim=-1, descending=False, *, stable=False):
     return aten.sort.default(input, dim, descending)[1]
 
 
-def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
+@out_variant(EXACT)
+def topk(input, k, dim=-1, largest=True, sorted=True):
     return return_types.topk(*aten.topk.default(input, k, dim, largest, sorted))
 
 
-def multinomial(input, num_samples, replacement=False, *, generator=None, out=None):
+@out_variant(MULTINOMIAL, differentiable=False, resize_warning="")
+def multinomial(input, num_samples, replacement=False, *, generator=None):
     return aten.multinomial.default(input, num_samples, replacement, generator=generator)

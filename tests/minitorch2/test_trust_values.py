@@ -1,0 +1,290 @@
+"""Silent wrong values in the eager runtime, each case checked against torch (the Trust issue's values slice).
+
+out= arguments are written as torch writes them; complex Python numbers are
+refused instead of truncated; fill values that do not fit an integer dtype
+raise torch's overflow error; Python types are dtypes; Tensor-to-scalar
+conversions and torch.tensor's data errors have torch's classes and words;
+max/min/clamp and remainder give torch's sign of zero, eager and compiled.
+"""
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+import minitorch2 as mt
+
+torch = pytest.importorskip("torch")
+
+
+def outcome(fn, lib):
+    """('ok', values, dtype name) or (exception class name, first words of the message)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            result = fn(lib)
+    except Exception as e:  # noqa: BLE001 - the class is what is compared
+        return type(e).__name__, str(e).splitlines()[0][:60] if str(e) else ""
+    return "ok", _values(result, lib)
+
+
+def _values(result, lib):
+    if isinstance(result, (tuple, list)):
+        return [_values(r, lib) for r in result]
+    if isinstance(result, lib.Tensor):
+        data = result.detach().numpy() if lib is torch else result.numpy(force=True)
+        # formatted: keeps the sign of zero and nan, which == would not compare, and not the last ulp
+        return str(result.dtype).split(".")[-1], list(result.shape), [f"{float(v):.6g}" for v in np.ravel(data)]
+    if isinstance(result, float):
+        return repr(result)
+    return result
+
+
+def assert_same_outcome(fn):
+    expected, got = outcome(fn, torch), outcome(fn, mt)
+    assert got == expected
+
+
+# ================================================================== 1. out=
+def _x(lib):
+    return lib.tensor([[1.0, -2.0], [3.0, 0.5]])
+
+
+def _y(lib):
+    return lib.tensor([[0.5, 2.0], [-1.0, 4.0]])
+
+
+def _i(lib):
+    return lib.tensor([[1, 2], [3, 4]])
+
+
+# name -> the call, given the library and out
+OUT_CALLS = {
+    "add": lambda L, o: L.add(_x(L), _y(L), alpha=2, out=o),
+    "sub": lambda L, o: L.sub(_x(L), _y(L), out=o),
+    "mul": lambda L, o: L.mul(_x(L), 3, out=o),
+    "div": lambda L, o: L.div(_x(L), _y(L), out=o),
+    "div floor": lambda L, o: L.div(_x(L), _y(L), rounding_mode="floor", out=o),
+    "remainder": lambda L, o: L.remainder(_x(L), 1.5, out=o),
+    "pow": lambda L, o: L.pow(_x(L), 2, out=o),
+    "maximum": lambda L, o: L.maximum(_x(L), _y(L), out=o),
+    "max binary": lambda L, o: L.max(_x(L), _y(L), out=o),
+    "exp": lambda L, o: L.exp(_x(L), out=o),
+    "sqrt": lambda L, o: L.sqrt(_x(L), out=o),
+    "sigmoid": lambda L, o: L.sigmoid(_x(L), out=o),
+    "abs": lambda L, o: L.abs(_x(L), out=o),
+    "neg": lambda L, o: L.neg(_x(L), out=o),
+    "floor": lambda L, o: L.floor(_x(L), out=o),
+    "round": lambda L, o: L.round(_x(L), out=o),
+    "clamp": lambda L, o: L.clamp(_x(L), -1.0, 1.0, out=o),
+    "clamp_min": lambda L, o: L.clamp_min(_x(L), 0.0, out=o),
+    "lerp": lambda L, o: L.lerp(_x(L), _y(L), 0.25, out=o),
+    "addcmul": lambda L, o: L.addcmul(_x(L), _x(L), _y(L), value=2, out=o),
+    "where": lambda L, o: L.where(_x(L) > 0, _x(L), _y(L), out=o),
+    "eq": lambda L, o: L.eq(_x(L), _y(L), out=o),
+    "gt scalar": lambda L, o: L.gt(_x(L), 0.7, out=o),
+    "logical_and": lambda L, o: L.logical_and(_x(L), _y(L), out=o),
+    "logical_not": lambda L, o: L.logical_not(_x(L), out=o),
+    "bitwise_and": lambda L, o: L.bitwise_and(_i(L), 6, out=o),
+    "bitwise_not": lambda L, o: L.bitwise_not(_i(L), out=o),
+    "sum dim": lambda L, o: L.sum(_x(L), 1, out=o),
+    "sum dim int": lambda L, o: L.sum(_i(L), 0, keepdim=True, out=o),
+    "prod dim": lambda L, o: L.prod(_x(L), 0, out=o),
+    "mean": lambda L, o: L.mean(_x(L), out=o),
+    "mean dim": lambda L, o: L.mean(_x(L), [0, 1], out=o),
+    "amax": lambda L, o: L.amax(_x(L), 1, out=o),
+    "max": lambda L, o: L.max(_x(L), out=o),
+    "argmax": lambda L, o: L.argmax(_x(L), 1, out=o),
+    "var": lambda L, o: L.var(_x(L), 1, out=o),
+    "std": lambda L, o: L.std(_x(L), out=o),
+    "logsumexp": lambda L, o: L.logsumexp(_x(L), 1, out=o),
+    "cumsum": lambda L, o: L.cumsum(_x(L), 1, out=o),
+    "any": lambda L, o: L.any(_x(L) > 2, 1, out=o),
+    "all": lambda L, o: L.all(_x(L) > -5, out=o),
+    "softmax": lambda L, o: L.softmax(_x(L), 1, out=o),
+    "mm": lambda L, o: L.mm(_x(L), _y(L), out=o),
+    "matmul": lambda L, o: L.matmul(_x(L), _y(L), out=o),
+    "matmul batched": lambda L, o: L.matmul(_x(L).expand(3, 2, 2), _y(L), out=o),
+    "bmm": lambda L, o: L.bmm(_x(L)[None], _y(L)[None], out=o),
+    "addmm": lambda L, o: L.addmm(_x(L), _x(L), _y(L), beta=0.5, out=o),
+    "dot": lambda L, o: L.dot(_x(L)[0], _y(L)[0], out=o),
+    "mv": lambda L, o: L.mv(_x(L), _y(L)[0], out=o),
+    "outer": lambda L, o: L.outer(_x(L)[0], _y(L)[1], out=o),
+    "cat": lambda L, o: L.cat([_x(L), _y(L)], 1, out=o),
+    "stack": lambda L, o: L.stack([_x(L), _y(L)], out=o),
+    "hstack": lambda L, o: L.hstack([_x(L), _y(L)], out=o),
+    "tril": lambda L, o: L.tril(_x(L), out=o),
+    "gather": lambda L, o: L.gather(_x(L), 1, L.tensor([[1, 0], [0, 0]]), out=o),
+    "index_select": lambda L, o: L.index_select(_x(L), 0, L.tensor([1, 1, 0]), out=o),
+    "take": lambda L, o: L.take(_x(L), L.tensor([3, 0]), out=o),
+    "nonzero": lambda L, o: L.nonzero(_x(L) > 0, out=o),
+    "zeros": lambda L, o: L.zeros(2, 3, out=o),
+    "full": lambda L, o: L.full((3,), 2.5, out=o),
+    "arange": lambda L, o: L.arange(1, 7, 2, out=o),
+    "eye": lambda L, o: L.eye(3, out=o),
+    "linspace": lambda L, o: L.linspace(0, 1, 5, out=o),
+}
+
+# what out= is (a function of the library and the plain call's result)
+OUT_KINDS = {
+    "same": lambda L, r: L.full(tuple(r.shape), 7, dtype=r.dtype),
+    "empty": lambda L, r: L.empty(0, dtype=r.dtype),
+    "resized": lambda L, r: L.full((5,), 7, dtype=r.dtype),
+    "float64": lambda L, r: L.full(tuple(r.shape), 7, dtype=L.float64),
+    "int64": lambda L, r: L.full(tuple(r.shape), 7, dtype=L.int64),
+    "int32": lambda L, r: L.full(tuple(r.shape), 7, dtype=L.int32),
+    "bool": lambda L, r: L.zeros(tuple(r.shape), dtype=L.bool),
+    "column of a matrix": lambda L, r: L.zeros(*r.shape, 2, dtype=r.dtype)[..., 0],
+}
+# torch has no kernel for these dtypes (a gap of the ops, not of out=); nonzero's out= resizes to a
+# column-major layout
+SKIPPED = {("cumsum", "bool"), ("arange", "bool"), ("linspace", "bool"), ("nonzero", "empty"), ("nonzero", "resized")}
+
+
+def _plain(call, L):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return call(L, None)
+
+
+def _out_case(call, kind):
+    def run(L):
+        out = OUT_KINDS[kind](L, _plain(call, L))
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            returned = call(L, out)
+        resized = [str(w.message)[:60] for w in caught if "resized" in str(w.message)]
+        return returned is out, out, out.stride(), resized
+    return run
+
+
+@pytest.mark.parametrize("kind", list(OUT_KINDS))
+@pytest.mark.parametrize("name", list(OUT_CALLS))
+def test_out_writes_as_torch(name, kind):
+    """The value written, the tensor returned, out's dtype/shape/strides after, the resize warning, or
+    torch's error for an out dtype the op refuses."""
+    if (name, kind) in SKIPPED:
+        pytest.skip("not an out= behaviour")
+    assert_same_outcome(_out_case(OUT_CALLS[name], kind))
+
+
+def test_out_dtype_errors_have_torch_words():
+    x = mt.tensor([1.0, 2.0])
+    with pytest.raises(RuntimeError, match="result type Float can't be cast to the desired output type Long"):
+        mt.add(x, x, out=mt.empty(2, dtype=mt.int64))
+    with pytest.raises(RuntimeError, match="Expected out tensor to have dtype float, but got long int instead"):
+        mt.mm(x[None], x[:, None], out=mt.empty(1, 1, dtype=mt.int64))
+    with pytest.raises(TypeError, match="torch.cat\\(\\): input types can't be cast to the desired output type Long"):
+        mt.cat([x, x], out=mt.empty(4, dtype=mt.int64))
+    with pytest.raises(RuntimeError, match="Found dtype Long but expected Float"):
+        mt.neg(x, out=mt.empty(2, dtype=mt.int64))
+    with pytest.raises(RuntimeError, match="dtype Double does not match dtype of out parameter \\(Float\\)"):
+        mt.zeros(2, dtype=mt.float64, out=mt.empty(2))
+
+
+def test_out_resize_warns_with_torch_words():
+    out = mt.empty(3)
+    with pytest.warns(UserWarning, match="An output with one or more elements was resized since it had shape \\[3\\]"):
+        mt.add(mt.ones(2), 1, out=out)
+    assert out.shape == (2,) and out.tolist() == [2.0, 2.0]
+
+
+def test_out_tuple_of_max_and_sort():
+    for L in (torch, mt):
+        x = L.tensor([[1.0, 5.0], [3.0, 2.0]])
+        values, indices = L.empty(0), L.empty(0, dtype=L.int64)
+        returned = L.max(x, 1, out=(values, indices))
+        assert returned[0] is values and returned[1] is indices
+        assert returned.values is values and values.tolist() == [5.0, 3.0] and indices.tolist() == [1, 0]
+        values, indices = L.empty(2), L.empty(2, dtype=L.int64)
+        L.sort(x[0], descending=True, out=(values, indices))
+        assert values.tolist() == [5.0, 1.0] and indices.tolist() == [1, 0]
+    with pytest.raises(RuntimeError, match="Expected out tensor to have dtype long int, but got float instead"):
+        mt.max(mt.ones(2, 2), 1, out=(mt.empty(2), mt.empty(2)))
+
+
+AUTOGRAD_CASES = {
+    "add input": lambda L: L.add(L.ones(2, requires_grad=True), 1, out=L.empty(2)),
+    "add out requires grad": lambda L: L.add(L.ones(2), 1, out=L.empty(2, requires_grad=True)),
+    "multiply names mul": lambda L: L.multiply(L.ones(2, requires_grad=True), 2, out=L.empty(2)),
+    "clip names clamp": lambda L: L.clip(L.ones(2, requires_grad=True), 0, 1, out=L.empty(2)),
+    "mm": lambda L: L.mm(L.ones(2, 2, requires_grad=True), L.ones(2, 2), out=L.empty(2, 2)),
+    "cat": lambda L: L.cat([L.ones(2, requires_grad=True)], out=L.empty(2)),
+    "sum": lambda L: L.sum(L.ones(2, requires_grad=True), 0, out=L.empty(())),
+    "max dim": lambda L: L.max(L.ones(2, requires_grad=True), 0, out=(L.empty(()), L.empty((), dtype=L.int64))),
+    "eq is not differentiable": lambda L: L.eq(L.ones(2, requires_grad=True), 1, out=L.empty(2, dtype=L.bool)),
+    "argmax is not differentiable": lambda L: L.argmax(L.ones(2, requires_grad=True), out=L.empty((), dtype=L.int64)),
+    "no_grad": lambda L: _no_grad(L, lambda: L.add(L.ones(2, requires_grad=True), 1, out=L.empty(2))),
+}
+
+
+def _no_grad(L, fn):
+    with L.no_grad():
+        return fn()
+
+
+@pytest.mark.parametrize("case", list(AUTOGRAD_CASES))
+def test_out_refuses_autograd_as_torch(case):
+    assert_same_outcome(AUTOGRAD_CASES[case])
+
+
+OVERLAP_OUT_CASES = {
+    "out is the input": lambda L: (lambda z: (L.add(z, 1, out=z), z)[1])(L.arange(4.0)),
+    "out partly overlaps the input": lambda L: (lambda z: L.add(z[:3], 1, out=z[1:]))(L.arange(4.0)),
+    "cat into its own input": lambda L: (lambda z: L.cat([z[:2], z[:2]], out=z))(L.arange(4.0)),
+    "expanded out": lambda L: L.add(L.ones(2), 1, out=L.empty(1).expand(2)),
+    "exp in place through out": lambda L: (lambda z: (L.exp(z, out=z), z)[1])(L.arange(3.0)),
+}
+
+
+@pytest.mark.parametrize("case", list(OVERLAP_OUT_CASES))
+def test_out_memory_overlap_as_torch(case):
+    assert_same_outcome(OVERLAP_OUT_CASES[case])
+
+
+def test_out_bumps_version_and_resizes_a_view_in_its_storage():
+    for L in (torch, mt):
+        base = L.zeros(2, 2)
+        column = base[:, 0]
+        before = column._version
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            L.add(L.ones(3), 1, out=column)
+        assert column._version > before
+        assert base.tolist() == [[2.0, 2.0], [2.0, 0.0]], L  # resized in place: contiguous from its offset
+
+
+def test_out_refused_where_torch_has_no_out():
+    for name, call in {"relu": lambda L: L.relu(L.ones(2), out=L.empty(2)),
+                       "isnan": lambda L: L.isnan(L.ones(2), out=L.empty(2, dtype=L.bool)),
+                       "masked_fill": lambda L: L.masked_fill(L.ones(2), L.ones(2) > 0, 0.0, out=L.empty(2))}.items():
+        with pytest.raises(TypeError):
+            call(torch)
+        with pytest.raises(TypeError, match="out"):
+            call(mt)
+    with pytest.raises(TypeError):
+        torch.sum(torch.ones(2), out=torch.empty(()))
+    with pytest.raises(TypeError, match="sum\\(\\) received an invalid combination of arguments"):
+        mt.sum(mt.ones(2), out=mt.empty(()))
+
+
+def test_out_under_compile():
+    def f(x, y, o):
+        mt.add(x, y, out=o)
+        return o * 2
+
+    x, y = mt.tensor([1.0, 2.0]), mt.tensor([3.0, 4.0])
+    o = mt.zeros(2)
+    assert mt.compile(f)(x, y, o).tolist() == [8.0, 12.0] and o.tolist() == [4.0, 6.0]
+    o = mt.zeros(3)  # resizing runs eagerly; the warning is given once, as in eager
+    with pytest.warns(UserWarning, match="was resized") as caught:
+        assert mt.compile(f)(x, y, o).tolist() == [8.0, 12.0]
+    assert o.shape == (2,) and len([w for w in caught if "resized" in str(w.message)]) == 1
+
+    def g(x):
+        mt.exp(x, out=x)
+        return x + 1
+
+    z = mt.tensor([0.0, 1.0])
+    assert mt.compile(g)(z).tolist() == pytest.approx([2.0, math.e + 1])
+    assert z.tolist() == pytest.approx([1.0, math.e])
