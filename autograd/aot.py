@@ -73,7 +73,9 @@ class _CompiledFunction:
                  static_input_indices=()):
         self.static_input_indices = list(static_input_indices)
         self.bw_compiler = bw_compiler or fw_compiler
-        self.needs_grad = minitorch2.is_grad_enabled() and any(isinstance(a, Tensor) and a.requires_grad for a in args)
+        # whether an output requires grad decides (below), not the grad mode of the call: `with enable_grad()`
+        # inside a function called under no_grad makes outputs that do, as in torch's aot
+        self.needs_grad = any(isinstance(a, Tensor) and a.requires_grad for a in args)
         self.grad_inputs = [isinstance(a, Tensor) and a.requires_grad for a in args]
         self.compiled_bw = None
         with enable_python_dispatcher():  # trace as PyTorch's AOT does (see minitorch2/_python_dispatcher.py)
@@ -154,9 +156,14 @@ class _CompiledFunction:
 
     def __call__(self, args):
         if not self.needs_grad:
-            out = self.write_back(args, _as_list(_call_compiled(self.compiled_fw, args)))
+            # an inference graph runs with grad off, as torch's: its eager ops (the eager backend's, an op
+            # inside `with no_grad()`) must not record autograd history the traced function did not have
+            with minitorch2.no_grad():
+                out = _call_compiled(self.compiled_fw, args)
+            out = self.write_back(args, _as_list(out))
         else:
-            out = CompiledFunction.apply(self, *args)
+            with minitorch2.enable_grad():  # as torch's runtime wrapper: the outputs' grad was decided when traced
+                out = CompiledFunction.apply(self, *args)
             for i, value in zip(self.grad_mutated, out):
                 args[i].copy_(value)
             out = out[len(self.grad_mutated):]

@@ -255,7 +255,11 @@ def call_compiled(fn, args, kwargs, backend, nopython):
     if code in SKIPPED_CODE:
         with _disabled():
             return fn(*args, **kwargs)
-    L = frame_locals(fn, args, kwargs)
+    try:
+        L = frame_locals(fn, args, kwargs)
+    except TypeError:  # the arguments do not bind: the eager call raises Python's own error, in its words
+        with _disabled():
+            return fn(*args, **kwargs)
     G = fn.__globals__
     entries = CACHE.setdefault(code, [])
     failed = None

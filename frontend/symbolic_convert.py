@@ -192,7 +192,7 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
         self.symbolic_locals.pop(inst.argval, None)
 
     def LOAD_CONST(self, inst):
-        if inst.argval in GRAD_MODE_CLASSES:  # a resume function re-entering a no_grad block (resume.py)
+        if any(inst.argval is c for c in GRAD_MODE_CLASSES):  # a resume function re-entering no_grad (resume.py)
             self.push(GradModeClassVariable(inst.argval))
         else:
             self.push(ConstantVariable(inst.argval))

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import _dtype
 from ._dtype import dtype as _dtype_class
 from ._tensor import Tensor
 
@@ -105,17 +106,23 @@ class FunctionSchema:
         return self._normalize_slow(op, args, kwargs)
 
     def check_types(self, op, args, kwargs):
-        """Raise torch's TypeError for an argument of the wrong Python type (args in canonical form). Only
-        calls of an op check: graph passes normalize calls whose arguments are graph nodes."""
+        """Raise torch's TypeError for an argument of the wrong Python type (args in canonical form), and its
+        OverflowError for a Python int outside int64/uint64, as its argument parser does before any kernel
+        runs (so fake and meta calls refuse 2**70 too). Only calls of an op check: graph passes normalize
+        calls whose arguments are graph nodes."""
         for i, value in enumerate(args):
             accepted = self._accepted[i]
             if accepted is not None and not isinstance(value, accepted):
                 raise TypeError(_type_error(op, self.positional[i], i, value))
+            if type(value) is int:
+                _dtype.unpack_int(value)
         for key, value in kwargs.items():
             arg = self._kwarg_only.get(key)
             accepted = arg and _accepted_types(arg, False)
             if accepted is not None and not isinstance(value, accepted):
                 raise TypeError(_type_error(op, arg, None, value))
+            if type(value) is int:
+                _dtype.unpack_int(value)
         for i in self._tensor_list_slots:
             if i < len(args):
                 _check_tensor_list(self.positional[i], args[i])

@@ -12,12 +12,12 @@ import minitorch2
 
 from .. import guards
 from ..exc import Unsupported
-from ..source import GetItemSource
+from ..source import AttrSource, GetItemSource
 from .builtin import BuiltinVariable
 from .constant import ConstantVariable
 from .ctx_manager import GRAD_MODE_CLASSES, GradModeClassVariable, GradModeInstanceVariable
 from .functions import UserFunctionVariable
-from .lists import ListVariable, TupleVariable
+from .lists import ListVariable, NamedTupleVariable, SizeVariable, TupleVariable
 from .nn_module import NNModuleVariable
 from .torch import TorchVariable, is_torch_object
 
@@ -30,6 +30,47 @@ def _is_constant(value):
     if type(value) is slice:
         return all(v is None or type(v) is int for v in (value.start, value.stop, value.step))
     return type(value) in CONSTANT_TYPES
+
+
+# The value is the user's: any object at all. Deciding its tracker must not call its __eq__, __bool__,
+# __hash__ or __getattr__ (a numpy array's == is elementwise, and its truth raises), so the tests below
+# compare by identity and read attributes only of functions and classes, whose attributes are plain.
+
+
+def _is_one_of(value, candidates):
+    return any(value is c for c in candidates)
+
+
+def _is_disabled_function(value):
+    """A function made by frontend.disable (or a functools.wraps of one, which copies its __dict__)."""
+    return isinstance(value, types.FunctionType) and value.__dict__.get("_torchdynamo_disable") is True
+
+
+def _is_builtin_class(value):
+    """int, range, enumerate...: a class the builtins module names."""
+    return isinstance(value, type) and vars(builtins).get(type.__dict__["__name__"].__get__(value)) is value
+
+
+def _sequence_tracker(value):
+    """How to model a tuple or list item by item: (items, source) -> tracker. A subclass keeps its type (a
+    namedtuple, torch.Size); any other subclass may index, iterate or measure itself its own way: not modelled."""
+    cls = type(value)
+    if cls is tuple:
+        return TupleVariable
+    if cls is list:
+        return ListVariable
+    if cls is minitorch2.Size:
+        return SizeVariable
+    if issubclass(cls, tuple) and _is_namedtuple_class(cls):
+        return lambda items, source: NamedTupleVariable(items, cls, source)
+    raise Unsupported(f"a value of {cls.__name__}, a subclass of {cls.__mro__[1].__name__}", "unsupported")
+
+
+def _is_namedtuple_class(cls):
+    """A class collections.namedtuple made (or one like it): fields, _make, and tuple's own sequence protocol."""
+    fields = getattr(cls, "_fields", None)
+    return (isinstance(fields, tuple) and all(type(f) is str for f in fields) and callable(getattr(cls, "_make", None))
+            and all(getattr(cls, m) is getattr(tuple, m) for m in ("__getitem__", "__iter__", "__len__")))
 
 
 def wrap(og, value, source):
@@ -56,11 +97,12 @@ def _wrap(og, value, source):
                 _guard(og, guards.constant_guard(source, value))
         return ConstantVariable(value, source)
     if isinstance(value, (tuple, list)):
+        make = _sequence_tracker(value)
         if source is not None:
             _guard(og, guards.type_guard(source, value), type(value))
             _guard(og, guards.length_guard(source, value))
         items = [wrap(og, v, GetItemSource(source, i) if source is not None else None) for i, v in enumerate(value)]
-        return (TupleVariable if isinstance(value, tuple) else ListVariable)(items, source)
+        return make(items, source)
     if type(value) is dict and all(type(k) in (str, int, bool) for k in value):
         from .dicts import DictVariable
 
@@ -74,9 +116,9 @@ def _wrap(og, value, source):
             raise Unsupported("a module without a source", "unsupported")
         _guard(og, guards.id_guard(source, value), value)
         return NNModuleVariable(value, source)
-    if getattr(value, "_torchdynamo_disable", False):
+    if _is_disabled_function(value):
         raise Unsupported(f"call to {value.__qualname__}, marked frontend.disable", "unsupported_call")
-    if type(value) in GRAD_MODE_CLASSES:  # a decorator's grad-mode object (no_grad() used as @no_grad())
+    if _is_one_of(type(value), GRAD_MODE_CLASSES):  # a decorator's grad-mode object (no_grad() used as @no_grad())
         if source is not None:
             _guard(og, guards.id_guard(source, value), value)
         return GradModeInstanceVariable(value, source)
@@ -88,11 +130,11 @@ def _wrap(og, value, source):
         if source is not None:
             _guard(og, guards.id_guard(source, value), value)
         return UserFunctionVariable(value, source)
-    if isinstance(value, types.BuiltinFunctionType) or getattr(builtins, getattr(value, "__name__", ""), None) is value:
+    if isinstance(value, types.BuiltinFunctionType) or _is_builtin_class(value):
         if source is not None:
             _guard(og, guards.id_guard(source, value), value)
         return BuiltinVariable(value, source)
-    if value in GRAD_MODE_CLASSES:
+    if _is_one_of(value, GRAD_MODE_CLASSES):
         if source is not None:
             _guard(og, guards.id_guard(source, value), value)
         return GradModeClassVariable(value, source)
@@ -109,7 +151,13 @@ def _wrap(og, value, source):
 
 
 class PythonModuleVariable(ConstantVariable):
-    """A non-torch Python module (math, operator): its attributes are read, unguarded, at translation time."""
+    """A non-torch Python module (math, operator, the user's helpers): its attributes are read at translation
+    time and guarded through the module's source (`G['helpers'].SCALE`), as Dynamo's are, so rebinding
+    `helpers.SCALE` or `helpers.fn` after the compile is seen."""
 
     def var_getattr(self, tx, name):
-        return wrap(tx.output, getattr(self.value, name), None)
+        try:
+            value = getattr(self.value, name)
+        except AttributeError as e:
+            raise Unsupported(str(e), "unsupported_attr") from None
+        return wrap(tx.output, value, AttrSource(self.source, name) if self.source is not None else None)

@@ -8,6 +8,7 @@ meets the trackers: constants fold, anything involving a tensor records an
 """
 import builtins
 import operator
+import types
 
 from .. import guards
 from ..exc import Unsupported
@@ -16,7 +17,19 @@ from .constant import ConstantVariable
 from .lists import BaseListVariable, ListVariable, TupleVariable
 from .tensor import TensorVariable, record
 
-FOLDABLE = {abs, min, max, round, int, float, bool, str, divmod, pow, sum, all, any, type, slice}
+FOLDABLE = {abs, min, max, round, int, float, bool, str, divmod, pow, sum, all, any, type, slice,
+            len, ord, chr, hex, oct, bin, format, repr, ascii, hash, callable, isinstance, issubclass, sorted}
+# C functions of these modules only compute from their arguments. Any other C function (random.random,
+# time.time, os.remove, id, input) may give another answer or act on the world at each call, so it is
+# never called while translating, where its result would be frozen into the graph: it is a graph break.
+PURE_MODULES = ("math", "cmath", "_operator")
+
+
+def _is_pure(fn):
+    if any(fn is f for f in FOLDABLE):
+        return True
+    owner = getattr(fn, "__self__", None) if isinstance(fn, types.BuiltinFunctionType) else None
+    return isinstance(owner, types.ModuleType) and owner.__name__ in PURE_MODULES
 
 
 def _is_const(v):
@@ -54,10 +67,7 @@ def binary_op(tx, fn, a, b):
     if isinstance(a, BaseListVariable) and _is_const(b) and fn is operator.mul:
         return type(a)(a.items * b.as_python_constant())
     if _is_const(a) and _is_const(b):
-        try:
-            return ConstantVariable(fn(a.as_python_constant(), b.as_python_constant()))
-        except Exception as e:
-            raise Unsupported(f"{fn.__name__} raised {type(e).__name__}: {e}", "unsupported") from None
+        return _fold(fn, [a.as_python_constant(), b.as_python_constant()])
     raise Unsupported(f"{fn.__name__} of {a} and {b}", "unsupported")
 
 
@@ -66,8 +76,17 @@ def unary_op(tx, fn, a):
     if isinstance(a, TensorVariable):
         return record(tx.output, "call_function", fn, [a], {})
     if _is_const(a):
-        return ConstantVariable(fn(a.as_python_constant()))
+        return _fold(fn, [a.as_python_constant()])
     raise Unsupported(f"{fn.__name__} of {a}", "unsupported")
+
+
+def _fold(fn, args, kwargs=None):
+    """fn's result on constants, computed now. Should it raise (math.sqrt(-1), -"a", a class whose metaclass
+    refuses ==), the frame breaks there, and the call raises when the frame runs, after everything before it."""
+    try:
+        return ConstantVariable(fn(*args, **(kwargs or {})))
+    except Exception as e:
+        raise Unsupported(f"{getattr(fn, '__name__', fn)} raised {type(e).__name__}: {e}", "unsupported") from None
 
 
 class BuiltinVariable(VariableTracker):
@@ -96,11 +115,9 @@ class BuiltinVariable(VariableTracker):
             if len(args) == 1:
                 return unary_op(tx, self.fn, args[0])
         args = [a.realize() for a in args]
-        if (self.fn in FOLDABLE or type(self.fn).__name__ == "builtin_function_or_method") and \
-                all(_is_const(a) for a in [*args, *kwargs.values()]):
-            value = self.fn(*[a.as_python_constant() for a in args],
-                            **{k: v.realize().as_python_constant() for k, v in kwargs.items()})
-            return ConstantVariable(value)
+        if _is_pure(self.fn) and all(_is_const(a) for a in [*args, *kwargs.values()]):
+            return _fold(self.fn, [a.as_python_constant() for a in args],
+                         {k: v.realize().as_python_constant() for k, v in kwargs.items()})
         if self.fn in (abs,) and len(args) == 1 and isinstance(args[0], TensorVariable):
             return record(tx.output, "call_function", operator.abs, args, {})
         raise Unsupported(f"builtin {getattr(self.fn, '__name__', self.fn)} with these arguments", "unsupported_call")

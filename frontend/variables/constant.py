@@ -2,7 +2,9 @@
 
 Frontend layer. Operations on constants fold: `x.shape[0] * 2` is an int
 in the graph, not a node. A constant read from the frame carries a source and
-a guard that its value is unchanged.
+a guard that its value is unchanged; a class is guarded by identity, and
+the attributes read from it are guarded through its source, as the class
+can be changed after the compile.
 """
 from ..exc import Unsupported
 from .base import VariableTracker
@@ -30,6 +32,13 @@ class ConstantVariable(VariableTracker):
             attr = getattr(self.value, name)
         except AttributeError as e:
             raise Unsupported(str(e), "unsupported_attr") from None
+        if isinstance(self.value, type) and self.source is not None:
+            # a class read from the frame is mutable (`Config.scale = 5.0` after the compile): its attribute is
+            # wrapped through the class's source, so it is guarded as any value read from the frame is
+            from ..source import AttrSource
+            from .builder import wrap
+
+            return wrap(tx.output, attr, AttrSource(self.source, name))
         if callable(attr):
             return BoundConstantMethod(self, name)
         return ConstantVariable(attr)

@@ -96,6 +96,8 @@ class DictVariable(VariableTracker):
         raise Unsupported(f"dict.{name}", "unsupported_call")
 
     def output_plan(self, og):
+        if self.source is not None:  # the caller's own dict (a change in the frame is replayed onto it)
+            return super().output_plan(og)
         plans = {k: v.realize().output_plan(og) for k, v in self.items.items()}
         return lambda outs, L, G: {k: p(outs, L, G) for k, p in plans.items()}
 

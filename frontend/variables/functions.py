@@ -30,8 +30,9 @@ class CellVariable(VariableTracker):
         raise Unsupported("a closure cell cannot be rebuilt after a graph break", "unresumable")
 
 
-def bind_arguments(tx, fn, args, kwargs):
-    """Python's binding of args/kwargs to fn's parameters; defaults read from fn are wrapped as inputs."""
+def bind_arguments(tx, fn, args, kwargs, source=None):
+    """Python's binding of args/kwargs to fn's parameters; defaults read from fn are wrapped as inputs, guarded
+    through `source` (where fn was read from; None for a function made in the frame)."""
     try:
         bound = inspect.signature(fn, follow_wrapped=False).bind(*args, **kwargs)
     except TypeError as e:
@@ -48,16 +49,15 @@ def bind_arguments(tx, fn, args, kwargs):
 
             value = DictVariable(value)
         elif not isinstance(value, VariableTracker):
-            value = _wrap_default(tx, fn, name, value)
+            value = _wrap_default(tx, fn, name, value, source)
         # inspect spells a comprehension's hidden iterator parameter `.0` as `implicit0`
         result[".0" if name == "implicit0" and fn.__code__.co_varnames[:1] == (".0",) else name] = value
     return result
 
 
-def _wrap_default(tx, fn, name, value):
+def _wrap_default(tx, fn, name, value, source):
     from .builder import wrap
 
-    source = getattr(fn, "_frontend_source", None)
     if source is not None:
         names = fn.__code__.co_varnames[:fn.__code__.co_argcount]
         if name in names and fn.__defaults__:
@@ -92,9 +92,8 @@ class UserFunctionVariable(VariableTracker):
         if self.fn.__code__.co_flags & (inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR):
             raise Unsupported(f"{self.fn.__qualname__} is a generator or coroutine", "generator")
         fn = original_function(self.fn)  # a function `with optimize()` routed: read its real code
-        fn._frontend_source = self.source
         all_args = [self_var, *args] if self_var is not None else list(args)
-        bound = bind_arguments(tx, fn, all_args, kwargs)
+        bound = bind_arguments(tx, fn, all_args, kwargs, self.source)
         return tx.inline_call(fn.__code__, fn.__globals__, bound, self.closure_cells(tx))
 
     def reconstruct(self, cg):

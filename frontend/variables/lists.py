@@ -41,8 +41,9 @@ class BaseListVariable(VariableTracker):
         if not index.is_python_constant():
             raise Unsupported("indexing a list with a non-constant", "unsupported")
         key = index.as_python_constant()
-        if isinstance(key, slice):
-            return type(self)(self.items[key])
+        if isinstance(key, slice):  # a slice of a tuple subclass (a namedtuple) is a tuple; a Size's is a Size
+            kind = type(self) if type(self) in (ListVariable, TupleVariable, SizeVariable) else TupleVariable
+            return kind(self.items[key])
         return self.items[key]
 
     def var_getattr(self, tx, name):
@@ -145,10 +146,6 @@ class NamedTupleVariable(TupleVariable):
 
     def as_python_constant(self):
         return self.python_cls._make(i.realize().as_python_constant() for i in self.items)
-
-    def getitem(self, tx, index):
-        item = super().getitem(tx, index)
-        return TupleVariable(item.items) if isinstance(item, NamedTupleVariable) else item  # a slice is a tuple
 
     def var_getattr(self, tx, name):
         fields = self.python_cls._fields

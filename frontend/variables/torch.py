@@ -6,6 +6,7 @@ spells it (`torch.relu`, `torch._C._nn.linear`). The calls are recorded at
 torch level, not opened up: turning them into aten ops is the job of
 `autograd/` inside the backend.
 """
+import inspect
 import types
 
 import minitorch2
@@ -65,5 +66,17 @@ def is_torch_object(value):
         return True
     if isinstance(value, types.ModuleType):
         return value.__name__ == "minitorch2" or value.__name__.startswith("minitorch2.")
-    module = getattr(value, "__module__", None) or ""
-    return callable(value) and not isinstance(value, type) and (module == "minitorch2" or module.startswith("minitorch2."))
+    if isinstance(value, type) or not callable(value):
+        return False
+    module = _module_name(value)
+    return module == "minitorch2" or module.startswith("minitorch2.")
+
+
+def _module_name(value):
+    """The module a callable was defined in, read without running the user's __getattr__ or descriptors: a
+    function's (or bound method's) own __module__, else the one its instance dict or class holds ('' if no str)."""
+    if isinstance(value, (types.FunctionType, types.BuiltinFunctionType, types.MethodType)):
+        module = value.__module__
+    else:
+        module = inspect.getattr_static(value, "__module__", None)
+    return module if isinstance(module, str) else ""
