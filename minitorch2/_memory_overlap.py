@@ -9,10 +9,16 @@ common base (autograd/input_aliasing.py), as torch's Dynamo and AOT do with
 torch's compute_overlapping_tensors.
 
 The one idea to hold: two tensors overlap when they can touch a common byte.
-The test is on byte spans (lowest to highest element address), so it is
-conservative: two interleaved views (`x[::2]`, `x[1::2]`) count as
-overlapping. Saying "overlap" wrongly costs a slower, still correct, path;
-saying "apart" wrongly would be a wrong value.
+The test is on byte spans (lowest to highest element address), plus torch's
+one exact case: 2-D views with contiguous rows and one row stride whose rows
+interleave (`x[::2]` and `x[1::2]` of a row-major x) are apart. Otherwise it
+is conservative, as torch's: interleaved columns or 1-D views count as
+overlapping. Saying "overlap" wrongly is never a wrong value, but it is not
+free: AOT then traces the views as one synthetic base, and autograd in that
+trace can refuse what torch's compiles (a view saved for the backward while
+the other is changed in place), so the rule follows torch's where torch is
+right; saying "apart" wrongly would be a wrong value (torch 2.13's rule calls
+`x[:-1, :-1]` and `x[1:, 1:]` apart, and its compiled result is wrong there).
 """
 import numpy as np
 
@@ -48,7 +54,24 @@ def _overlap(a, b):
     if a is b:
         return a.numel() > 0
     span_a, span_b = _byte_span(a), _byte_span(b)
-    return span_a is not None and span_b is not None and span_a[0] < span_b[1] and span_b[0] < span_a[1]
+    if span_a is None or span_b is None or span_a[0] >= span_b[1] or span_b[0] >= span_a[1]:
+        return False
+    return not _rows_interleave(a, b, span_a[0], span_b[0])
+
+
+def _rows_interleave(a, b, start_a, start_b):
+    """Whether 2-D a and b, rows contiguous and one row stride apart in bytes, put their rows in disjoint
+    columns of every row period: within each period a's row covers [0, its width) and b's [shift, shift +
+    its width), where shift is how far b starts after a, modulo the period."""
+    if a.dim() != 2 or b.dim() != 2 or a.stride(1) != 1 or b.stride(1) != 1:
+        return False
+    if start_a > start_b:
+        a, b, start_a, start_b = b, a, start_b, start_a
+    period = a.stride(0) * a.dtype.itemsize
+    if period <= 0 or period != b.stride(0) * b.dtype.itemsize:
+        return False
+    shift = (start_b - start_a) % period
+    return shift >= a.shape[1] * a.dtype.itemsize and shift + b.shape[1] * b.dtype.itemsize <= period
 
 
 def overlap_groups(values) -> Groups:
