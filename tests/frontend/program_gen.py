@@ -16,6 +16,13 @@ an identifier) scaling tensors and deciding branches, and tensors made at the
 default dtype (`torch.ones(x.shape)`). The test changes those values, the default
 dtype and grad mode between calls, so every guard on them is exercised.
 
+`aliasing_programs()` draws `f(x, y[, z])` whose statements change some arguments in
+place (add_, mul_, copy_, zero_, relu_, slice assignment, also through a view of the
+argument or under no_grad) and read others; `alias_calls()` draws how each call's
+arguments share memory (PATTERNS: one tensor twice, overlapping, interleaved,
+transposed or expanded views of one base, a view and its base) and whether the base
+needs grad, and `alias_inputs()` builds those arguments on minitorch2 or torch alike.
+
 The text is written against the names `torch` and `dynamo`, so test_program_fuzz.py
 runs the same source on minitorch2 (with frontend as dynamo) and on torch (with
 torch._dynamo). Every value stays a tensor of the input shape or a Python int,
@@ -24,6 +31,7 @@ scaling by 0.5) so values stay finite through loops.
 """
 from dataclasses import dataclass, field
 
+import numpy as np
 from hypothesis import strategies as st
 
 UNARY = ["torch.relu({a})", "{a}.sin()", "{a}.tanh()", "torch.sigmoid({a})", "-{a}", "{a}.abs()", "{a} * 0.5",
@@ -259,3 +267,146 @@ def trust_programs(draw, max_statements=6):
 
 
 shapes = st.tuples(st.integers(1, 4), st.integers(1, 4))
+
+
+# ---- aliasing programs ------------------------------------------------------------------------
+# aliasing_programs() draws `f(x, y[, z])` whose statements change some arguments in place (add_, mul_, copy_,
+# zero_, relu_, slice assignment, through a view of the argument too) and read the others, and returns
+# arguments, views of them and locals. alias_calls() draws how each call's arguments share memory (PATTERNS);
+# alias_inputs() builds them, on minitorch2 or torch alike, from one seed.
+
+ARG_INPLACE = ["{a}.add_({b})", "{a}.add_({b} * 0.5)", "{a}.add_(1.0)", "{a}.mul_(0.5)", "{a}.mul_({b})",
+               "{a}.copy_({b})", "{a}.copy_({b} + 1)", "{a}.zero_()", "{a}.relu_()", "{a}.sub_({b}.sin())",
+               "{a}[0] = {b}[-1]", "{a}[:, -1:] = {b}[:, :1] * 2", "{a}[0:1] += 1", "{a}[0].mul_(-1.0)",
+               "{a}.t().mul_(2.0)", "{a}[:].add_({b}.tanh())"]
+SAME_SHAPE_VIEWS = ["{a}[:]", "{a}.view_as({a})", "{a}.t().t()", "{a}.detach()", "{a}.expand({a}.shape)"]
+
+
+class AliasingWriter(ProgramWriter):
+    """A ProgramWriter over arguments that may alias: in-place changes to arguments and to views of them
+    among the reads. Every tensor it names has the arguments' shape."""
+
+    def __init__(self, draw, params, max_statements):
+        super().__init__(draw, [], max_statements)
+        self.params = params
+
+    def statement(self, depth, scope):
+        kind = self.pick(["arg_inplace", "arg_inplace", "op", "op", "view", "view_inplace", "inplace", "break",
+                          "no_grad_inplace"])
+        getattr(self, "stmt_" + kind)(depth, scope)
+
+    def stmt_arg_inplace(self, depth, scope):
+        self.emit(depth, self.pick(ARG_INPLACE).format(a=self.pick(self.params), b=self.pick(scope.tensors)))
+
+    def stmt_view(self, depth, scope):
+        self.assign(depth, scope, self.pick(SAME_SHAPE_VIEWS).format(a=self.pick(self.params)))
+
+    def stmt_view_inplace(self, depth, scope):
+        view = self.pick(SAME_SHAPE_VIEWS).format(a=self.pick(self.params))
+        self.emit(depth, self.pick(ARG_INPLACE).format(a=f"({view})", b=self.pick(scope.tensors)))
+
+    def stmt_no_grad_inplace(self, depth, scope):
+        self.emit(depth, "with torch.no_grad():")
+        self.stmt_arg_inplace(depth + 1, scope)
+
+
+@st.composite
+def aliasing_programs(draw, max_statements=5):
+    """Source of `f(x, y[, z])` mixing in-place changes of arguments with reads; returns (source, args)."""
+    n_args = draw(st.integers(2, 3))
+    params = ["x", "y", "z"][:n_args]
+    writer = AliasingWriter(draw, params, draw(st.integers(1, max_statements)))
+    scope = Scope(list(params))
+    writer.block(1, scope, writer.budget)
+    if writer.draw(st.booleans()):  # a read after the last change, so values computed late are returned too
+        writer.stmt_op(1, scope)
+    returned = writer.draw(st.lists(st.sampled_from(scope.tensors), min_size=1, max_size=3))
+    lines = [f"def f({', '.join(params)}):", *writer.lines, f"    return ({', '.join(returned)},)"]
+    return "\n".join(lines) + "\n", n_args
+
+
+# How one call's arguments share memory. Two arguments, `pair` (i, j), are made from one base; the others are
+# tensors of their own ("same" may take them all). Shapes are the call's (n, m) throughout.
+PATTERNS = {
+    "distinct": "every argument a tensor of its own",
+    "same": "one tensor passed for the pair (or for every argument)",
+    "shifted": "base[:-k] and base[k:] of an (n + k, m) base: overlapping rows, or (k = n) adjacent ones",
+    "diagonal": "base[:-1, :-1] and base[1:, 1:]",
+    "interleaved": "base[::2] and base[1::2] (or the columns'): one storage, no common element",
+    "transposed": "base and base.t() of a square base",
+    "expanded": "two expand()s of one (1, m) or (n, 1) base: in-place changes to them raise",
+    "view_and_base": "base and base[:] (or base.view(n, m))",
+    "twin_views": "base[:] and base[:]: two objects, one geometry",
+}
+# the base: plain; leaf * 1 with leaf.requires_grad (drawn twice as often); a leaf needing grad, which eager
+# lets change in place only under no_grad
+GRAD_MODES = ["none", "nonleaf", "nonleaf", "leaf"]
+
+
+@dataclass
+class AliasCall:
+    pattern: str
+    pair: tuple
+    grad: str
+    variant: bool  # each pattern's alternative (k = n, columns, (n, 1), view(), every argument)
+    seed: int
+
+    def __str__(self):
+        return f"{self.pattern}{self.pair}{'*' if self.variant else ''} grad={self.grad}"
+
+
+@st.composite
+def alias_calls(draw, n_args, min_calls=3, max_calls=5):
+    """The calls an example makes, in order: how each call's arguments alias."""
+    calls = []
+    for _ in range(draw(st.integers(min_calls, max_calls))):
+        pair = tuple(draw(st.permutations(range(n_args)))[:2])
+        calls.append(AliasCall(draw(st.sampled_from(sorted(PATTERNS))), pair, draw(st.sampled_from(GRAD_MODES)),
+                               draw(st.booleans()), draw(st.integers(0, 2**16))))
+    return calls
+
+
+def alias_inputs(lib, call, shape, n_args):
+    """(leaves that get gradients, bases, arguments) of one call, built on lib (minitorch2 or torch): the same
+    values on either for one call."""
+    rng = np.random.default_rng(call.seed)
+    n, m = (shape[0], shape[0]) if call.pattern == "transposed" else shape
+    leaves, bases = [], []
+
+    def tensor(rows, cols):
+        value = lib.tensor(rng.standard_normal((rows, cols)).astype(np.float32))
+        if call.grad == "none":
+            bases.append(value)
+        else:
+            leaves.append(value.requires_grad_())
+            bases.append(value if call.grad == "leaf" else value * 1)
+        return bases[-1]
+
+    args = [None] * n_args
+    i, j = call.pair
+    k = n if call.variant else 1
+    if call.pattern == "same":
+        shared = tensor(n, m)
+        args = [shared if call.variant or a in call.pair else None for a in range(n_args)]
+    elif call.pattern == "shifted":
+        base = tensor(n + k, m)
+        args[i], args[j] = base[:-k], base[k:]
+    elif call.pattern == "diagonal":
+        base = tensor(n + 1, m + 1)
+        args[i], args[j] = base[:-1, :-1], base[1:, 1:]
+    elif call.pattern == "interleaved":
+        base = tensor(n, 2 * m) if call.variant else tensor(2 * n, m)
+        args[i], args[j] = (base[:, ::2], base[:, 1::2]) if call.variant else (base[::2], base[1::2])
+    elif call.pattern == "transposed":
+        base = tensor(n, n)
+        args[i], args[j] = base, base.t()
+    elif call.pattern == "expanded":
+        base = tensor(n, 1) if call.variant else tensor(1, m)
+        args[i], args[j] = base.expand(n, m), base.expand(n, m)
+    elif call.pattern == "view_and_base":
+        base = tensor(n, m)
+        args[i], args[j] = base, (base.view(n, m) if call.variant else base[:])
+    elif call.pattern == "twin_views":
+        base = tensor(n, m)
+        args[i], args[j] = base[:], base[:]
+    return leaves, bases, [a if a is not None else tensor(n, m) for a in args]
