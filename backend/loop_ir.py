@@ -279,13 +279,25 @@ class Load:
         return f"load({self.buffer}, {self.index})"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Constant:
     value: object  # Python bool/int/float (may be inf or nan)
     dtype: object
 
     def __str__(self):
         return repr(self.value)
+
+    # -0.0 == 0.0 in Python, but they are different constants (x + -0.0 keeps x's -0.0, x + 0.0 does not):
+    # a memo or CSE keyed by Constant must not take one for the other
+    def _key(self):
+        negative_zero = isinstance(self.value, float) and self.value == 0 and str(self.value)[0] == "-"
+        return self.value, self.dtype, negative_zero
+
+    def __eq__(self, other):
+        return isinstance(other, Constant) and self._key() == other._key()
+
+    def __hash__(self):
+        return hash(self._key())
 
 
 @dataclass(frozen=True)

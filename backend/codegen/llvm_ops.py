@@ -4,7 +4,7 @@ Codegen layer, called by `llvm_emit.py` for every `loop_ir.Op`. The tables at
 the bottom (`UNARY`, `BINARY`) are the whole op vocabulary of the LLVM backend;
 an op missing from them fails loudly with NotImplementedError naming it.
 
-Semantics follow torch on CPU: maximum/minimum propagate NaN (llvm.maximum),
+Semantics follow torch on CPU: maximum/minimum propagate NaN and keep the first operand on a tie (-0. vs 0.),
 floordiv/remainder round toward minus infinity (Python), float->int casts
 truncate toward zero as x86 does (out of range: the minimum, never LLVM poison), `x != 0`
 is truthiness (NaN is true). float32 transcendentals come inline from
@@ -331,9 +331,12 @@ exit:
 
 
 def extremum(float_intrinsic, signed_intrinsic, unsigned_intrinsic, bool_opcode):
+    beats = "ogt" if float_intrinsic == "maximum" else "olt"
+
     def emit(b, x, y):
-        if x.dtype.is_floating_point:
-            return b.intrinsic(float_intrinsic, x.dtype, [x, y])
+        if x.dtype.is_floating_point:  # y if it wins or is NaN, else x (llvm.maximum would order -0. below 0.)
+            takes_y = b.binop("or", b.fcmp(beats, y, x), b.fcmp("uno", y, y), hint="takes")
+            return b.select(takes_y, y, x, hint=float_intrinsic)
         if x.dtype is dt.bool_:
             return b.binop(bool_opcode, x, y, hint=float_intrinsic)
         return b.intrinsic(unsigned_intrinsic if is_unsigned(x.dtype) else signed_intrinsic, x.dtype, [x, y])

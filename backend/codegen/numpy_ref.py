@@ -25,7 +25,8 @@ import numpy as np
 import scipy.special
 
 from minitorch2 import _dtype
-from minitorch2._aten.pointwise_arithmetic import shift_left_values, shift_right_values
+from minitorch2._aten.pointwise_arithmetic import float_remainder, prefer_first, shift_left_values, shift_right_values
+from minitorch2._aten.reductions import zero_tie
 
 from .. import loop_ir as L
 
@@ -49,19 +50,27 @@ _UNARY = {
     "trunc": np.trunc, "round": np.round,
     # torch: sign(nan) is 0, sign of a bool is the bool
     "sign": lambda x: x.copy() if x.dtype == np.bool_ else np.where(x != x, 0, np.sign(x)).astype(x.dtype),
-    "relu": lambda x: np.where((x > 0) | (x != x), x, np.zeros_like(x)),  # relu(-inf) is 0, not -inf * 0
+    "relu": lambda x: np.where(x < 0, np.zeros_like(x), x),  # -0. and NaN stay (relu(-inf) is 0, not -inf * 0)
     "logical_not": np.logical_not, "bitwise_not": np.invert, "isnan": np.isnan, "isinf": np.isinf,
 }
 _BINARY = {
     "add": np.add, "sub": np.subtract, "mul": np.multiply, "truediv": np.true_divide, "floordiv": np.floor_divide,
-    "remainder": np.remainder, "pow": np.power, "maximum": np.maximum, "minimum": np.minimum, "eq": np.equal,
+    "remainder": lambda x, y: float_remainder(x, y) if _is_float(x) else np.remainder(x, y), "pow": np.power,
+    # torch's: NaN wins, a tie keeps the first operand (the sign of zero: maximum(-0., 0.) is -0.)
+    "maximum": lambda x, y: prefer_first(x, y, np.greater) if _is_float(x) else np.maximum(x, y),
+    "minimum": lambda x, y: prefer_first(x, y, np.less) if _is_float(x) else np.minimum(x, y), "eq": np.equal,
     "ne": np.not_equal, "lt": np.less, "le": np.less_equal, "gt": np.greater, "ge": np.greater_equal,
     "logical_and": np.logical_and, "logical_or": np.logical_or, "bitwise_and": np.bitwise_and,
     "bitwise_or": np.bitwise_or, "bitwise_xor": np.bitwise_xor, "atan2": np.arctan2,
     "lshift": shift_left_values, "rshift": shift_right_values,
     "truncdiv": _truncdiv, "fmod": np.fmod,
 }
-_REDUCE = {"sum": np.sum, "prod": np.prod, "max": np.max, "min": np.min, "any": np.any, "all": np.all}
+_REDUCE = {"sum": np.sum, "prod": np.prod, "max": zero_tie(np.max), "min": zero_tie(np.min), "any": np.any,
+           "all": np.all}
+
+
+def _is_float(x):
+    return np.asarray(x).dtype.kind == "f"
 
 
 def compile_kernel(kernel):

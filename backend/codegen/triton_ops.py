@@ -36,13 +36,14 @@ from minitorch2 import _dtype as dt
 
 @triton.jit
 def maximum(a, b):
-    """torch.maximum: NaN wins (a NaN in `a` by the first test, in `b` because a > NaN is false)."""
-    return tl.where((a > b) | (a != a), a, b)
+    """torch.maximum: NaN wins (a NaN in `b` by the second test, in `a` because NaN > a is false), and a
+    tie keeps `a`, as ATen's: maximum(-0., 0.) is -0."""
+    return tl.where((b > a) | (b != b), b, a)
 
 
 @triton.jit
 def minimum(a, b):
-    return tl.where((a < b) | (a != a), a, b)
+    return tl.where((b < a) | (b != b), b, a)
 
 
 @triton.jit

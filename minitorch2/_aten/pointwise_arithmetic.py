@@ -88,7 +88,15 @@ def _remainder(a, b, *, dtype):
         raise _not_implemented("remainder_cpu", dtype)
     if not dtype.is_floating_point:
         _check_int_division(a, b)
-    return np.remainder(a, b)
+        return np.remainder(a, b)
+    return float_remainder(a, b)
+
+
+def float_remainder(a, b):
+    """ATen's: fmod moved toward the divisor's sign when it is not zero, so a zero remainder keeps the
+    dividend's sign (-3. % 3. is -0.; numpy's remainder gives the divisor's)."""
+    mod = np.fmod(a, b)
+    return np.where((mod != 0) & ((mod < 0) != (np.asarray(b) < 0)), mod + b, mod)
 
 
 def _fmod(a, b, *, dtype):
@@ -108,11 +116,18 @@ def _pow(a, b, *, dtype):
 
 
 def _maximum(a, b, *, dtype):
-    return np.maximum(a, b)
+    return prefer_first(a, b, np.greater) if dtype.is_floating_point else np.maximum(a, b)
 
 
 def _minimum(a, b, *, dtype):
-    return np.minimum(a, b)
+    return prefer_first(a, b, np.less) if dtype.is_floating_point else np.minimum(a, b)
+
+
+def prefer_first(a, b, beats):
+    """ATen's maximum/minimum of floats: NaN wins, and of equal values the first operand is kept, so
+    maximum(0., -0.) is 0. and maximum(-0., 0.) is -0. (numpy's keeps the second)."""
+    b = np.asarray(b)
+    return np.where(beats(b, a) | np.isnan(b), b, a)
 
 
 def _atan2(a, b, *, dtype):
@@ -265,10 +280,11 @@ def _clamp_kernel():
             raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
         dtype = _clamp_dtype(self, min, max)
         x = _np(self, dtype)
-        if min is not None:
-            x = np.maximum(x, _np(min, dtype))
+        floating = dtype.is_floating_point
+        if min is not None:  # (a float bound equal to x keeps x: clamp(-0., min=0.) is -0., as ATen's)
+            x = prefer_first(x, _np(min, dtype), np.greater) if floating else np.maximum(x, _np(min, dtype))
         if max is not None:
-            x = np.minimum(x, _np(max, dtype))
+            x = prefer_first(x, _np(max, dtype), np.less) if floating else np.minimum(x, _np(max, dtype))
         if x is self._np:
             x = x.copy()
         return _ensure_array(x, dtype)

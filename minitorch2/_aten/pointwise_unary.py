@@ -59,7 +59,7 @@ reciprocal = unary_float(np.reciprocal)
 def _relu(x):
     if x.dtype == np.bool_:
         raise RuntimeError("Boolean inputs not supported for relu")
-    return np.maximum(x, np.zeros((), x.dtype))
+    return np.where(x < 0, np.zeros((), x.dtype), x)  # (-0. and NaN stay themselves, as ATen's clamp_min)
 
 
 def _sign(x):

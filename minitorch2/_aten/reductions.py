@@ -145,8 +145,29 @@ def _extremum(np_fn, name):
     return kernel, meta
 
 
-amax = _contiguous_out(_extremum(np.max, "amax"))
-amin = _contiguous_out(_extremum(np.min, "amin"))
+def zero_tie(np_fn, last=False):
+    """np.max/np.min with ATen's sign for a zero extremum: the first of the tied zeros along the reduced
+    dims (amax, max.dim), the last for max()/min() of everything (numpy's may be either). Only the sign
+    of zero differs between tied values; NaN and nonzero results are numpy's."""
+    def fn(x, axis=None, keepdims=False):
+        result = np.asarray(np_fn(x, axis=axis, keepdims=keepdims))
+        if x.dtype.kind != "f" or x.ndim == 0 or x.size == 0 or not (result == 0).any():
+            return result
+        axes = tuple(range(x.ndim)) if axis is None else tuple(np.atleast_1d(axis) % x.ndim)
+        kept = [d for d in range(x.ndim) if d not in axes]
+        rows = np.transpose(x, kept + list(axes)).reshape([x.shape[d] for d in kept] + [-1])
+        if last:
+            rows = rows[..., ::-1]
+        first_zero = np.take_along_axis(rows, np.argmax(rows == 0, axis=-1)[..., None], -1)[..., 0]
+        flat = np.asarray(np_fn(x, axis=axes))
+        fixed = np.where(flat == 0, first_zero, flat)
+        return np.expand_dims(fixed, axes) if keepdims else fixed
+
+    return fn
+
+
+amax = _contiguous_out(_extremum(zero_tie(np.max), "amax"))
+amin = _contiguous_out(_extremum(zero_tie(np.min), "amin"))
 
 
 def _full_extremum(np_fn, name):
@@ -168,8 +189,8 @@ def _full_extremum(np_fn, name):
     return kernel, meta
 
 
-max_default = _full_extremum(np.max, "max")
-min_default = _full_extremum(np.min, "min")
+max_default = _full_extremum(zero_tie(np.max, last=True), "max")
+min_default = _full_extremum(zero_tie(np.min, last=True), "min")
 
 
 def _check_index_reduction(self, dim, name):
@@ -250,8 +271,8 @@ def _max_dim(np_fn, np_arg, name):
     return kernel, meta
 
 
-max_dim = _contiguous_out(_max_dim(np.max, np.argmax, "max"))
-min_dim = _contiguous_out(_max_dim(np.min, np.argmin, "min"))
+max_dim = _contiguous_out(_max_dim(zero_tie(np.max), np.argmax, "max"))
+min_dim = _contiguous_out(_max_dim(zero_tie(np.min), np.argmin, "min"))
 
 
 def _var_kernel(self, dim=None, *, correction=None, keepdim=False):
