@@ -329,6 +329,11 @@ KNOWN_DEFECTS = {
     "functionalization refuses a write through any expand": lambda call, eager, torch_eager, mine, torch_compiled: (
         mine.phase == "forward" and "functionalization: an in-place op on an expanded tensor" in str(mine.error)
         and torch_compiled is not None and torch_compiled.phase != "forward"),
+    # an in-place op whose input partly overlaps its output in views torch leaves unchecked (not dense: the
+    # diagonal windows' x.add_(y)): torch's loop reads elements it already wrote, numpy buffers the input
+    "in-place op over partly overlapping views, in another order": lambda call, eager, torch_eager, mine, tc: (
+        call.pattern in ("diagonal", "shifted", "transposed") and eager.error is None
+        and torch_eager.error is None and _differ(eager, torch_eager)),
     # a write through one of two expanded views of one base: AOT's synthetic base writes it back with
     # as_strided_scatter into the expanded window, whose kernel here lets the last row win where torch's
     # refuses (internal overlap); torch.compile raises, ours returns eager's values from before the write
@@ -337,6 +342,14 @@ KNOWN_DEFECTS = {
         and torch_compiled.phase == "forward"
         and "more than one element of the written-to tensor" in str(torch_compiled.error)),
 }
+
+
+def _differ(a, b):
+    try:
+        assert_same_call(a, b, "", rtol=1e-4, atol=1e-5)
+    except AssertionError:
+        return True
+    return False
 
 
 def _version_error(error):
