@@ -7,13 +7,17 @@ frame's locals) and `G` (its globals), written from a Source's name, and all
 the guards of a cache entry compile to ONE printable function:
 
     def guards(L, G):
-        if not (___check_global_state(grad_mode=True, default_dtype=torch.float32)): return ...
-        if not (___check_tensor(L['x'], torch.float32, (2, 3), (3, 1), False)): return "L['x'] ..."
-        if not (___check_obj_id(L['self'], 140234)): return "L['self'] is a different object"
+        try:
+            if not (___check_global_state(grad_mode=True, default_dtype=torch.float32)): return ...
+            if not (___check_tensor(L['x'], torch.float32, (2, 3), (3, 1), False)): return "L['x'] ..."
+            if not (___check_obj_id(L['self'], 140234)): return "L['self'] is a different object"
+        except Exception as e:
+            return f'a guard raised {type(e).__name__}: {e}'
         return None
 
 It returns None when every guard passes, else the text of the first guard
-that failed, which is what recompile logs and the cache-limit warning print.
+that failed (or of what a guard raised, as a deleted global's KeyError),
+which is what recompile logs and the cache-limit warning print.
 
 The function is evaluated, so a value the user chose appears in it only as a
 literal that evaluates back to that value (`source.literal`, `2.5`,
@@ -200,15 +204,25 @@ def _describe(value):
 
 
 def dict_keys_guard(source, keys):
-    """The dict's keys, in order (each an exact str, int or bool: see source.literal)."""
+    """The dict's keys, in order, and their types (each an exact str, int or bool: see source.literal); the
+    types too, as {True: v} and {1.0: v} have keys equal to {1: v}'s."""
     name = source.name()
     text = "[" + ", ".join(literal(k) for k in keys) + "]"
-    return Guard("DICT_KEYS", f"list({name}) == {text}", f"{name} has keys {text}")
+    types = "[" + ", ".join(f"builtins.{type(k).__name__}" for k in keys) + "]"
+    return Guard("DICT_KEYS", f"list({name}) == {text} and [type(k) for k in {name}] == {types}",
+                 f"{name} has keys {text}")
 
 
 def hasattr_guard(source, attribute, present):
     code = f"{'' if present else 'not '}hasattr({source.name()}, {literal(attribute)})"
     return Guard("HASATTR", code, code)
+
+
+def builtin_guard(globals_text, name, value):
+    """A builtin the frame reads by name (len, abs) is still that builtin: no global of the module (`globals_text`)
+    shadows it and builtins.<name> was not replaced (as a mock.patch('builtins.abs') does)."""
+    code = f"{literal(name)} not in {globals_text} and ___check_obj_id(getattr(builtins, {literal(name)}), {id(value)})"
+    return Guard("BUILTIN_MATCH", code, f"{name} is the builtin it was when compiled")
 
 
 def id_guard(source, value):
@@ -271,10 +285,16 @@ class GuardSet:
                 self.keepalive.append(keepalive)
 
     def source_text(self):
-        lines = ["def guards(L, G):"]
+        """The guard function's source. A value a guard reads may be gone at a later call (a deleted global,
+        attribute or key): the guard then fails, with what it raised, and the call compiles anew or runs eagerly,
+        where the user's code raises what it raises (a NameError, not the guard's KeyError)."""
+        if not self.guards:
+            return "def guards(L, G):\n    return None"
+        lines = ["def guards(L, G):", "    try:"]
         for g in self.guards:
-            lines.append(f"    if not ({g.code}): return {g.failure or repr(g.why)}")
-        lines.append("    return None")
+            lines.append(f"        if not ({g.code}): return {g.failure or repr(g.why)}")
+        lines += ["    except Exception as e:", "        return f'a guard raised {type(e).__name__}: {e}'",
+                  "    return None"]
         return "\n".join(lines)
 
     def compile(self):

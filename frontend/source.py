@@ -107,8 +107,11 @@ class ForeignGlobalSource(Source):
         self.globals_dict = globals_dict
         self.global_name = global_name
 
+    def dict_name(self):
+        return f"FOREIGN_GLOBALS[{id(self.globals_dict)}]"
+
     def name(self):
-        return f"FOREIGN_GLOBALS[{id(self.globals_dict)}][{literal(self.global_name)}]"
+        return f"{self.dict_name()}[{literal(self.global_name)}]"
 
 
 class AttrSource(Source):

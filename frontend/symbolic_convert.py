@@ -28,7 +28,7 @@ import operator
 
 import minitorch2
 
-from . import pyversion
+from . import guards, pyversion
 from .exc import Unsupported
 from .opcodes_312 import Py312OpcodesMixin
 from .output_graph import OutputGraph
@@ -213,7 +213,12 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
 
         if not hasattr(builtins, name):
             raise Unsupported(f"global name {name!r} is not defined", "unsupported")
-        return wrap(self.output, getattr(builtins, name), None)
+        value = getattr(builtins, name)
+        # guarded, as the module may define the name later or builtins.<name> be replaced (mock.patch)
+        globals_text = "G" if self.f_globals is self.root_globals else \
+            ForeignGlobalSource(self.f_globals, name).dict_name()
+        self.output.guards.add(guards.builtin_guard(globals_text, name, value), value)
+        return wrap(self.output, value, None)
 
     def STORE_GLOBAL(self, inst):
         if self.f_globals is not self.root_globals:

@@ -10,9 +10,12 @@ it catches, must be torch's. The defects these tests pinned down:
   cell, module attribute or container item crashed the compile (ValueError: truth value of an array...);
 - a module's attribute (`helpers.SCALE`, `helpers.fn`) and a class's attribute (`Config.scale`) were read
   unguarded, so rebinding them after the compile kept the old value;
+- a dict argument's keys were guarded equal, not of the same type ({True: v} and {1.0: v} reused {1: v}'s entry),
+  and a builtin (len, abs) unguarded, so a module global defined later or a patched builtins.abs was not seen;
 - a C function with its own state (random.random(), time.time()) was called while compiling and its result
   frozen into the graph;
-- arguments that do not bind raised inspect's words, not Python's;
+- arguments that do not bind raised inspect's words, not Python's, and a guard reading a global deleted since
+  the compile raised KeyError where the call raises NameError;
 - a Python int outside int64/uint64 (2**70) was wrapped into the kernel's dtype under inductor (a silent 1)
   where torch raises OverflowError;
 - under aot_eager, an op inside `with no_grad()` returned a tensor that required grad, and `with enable_grad()`
@@ -177,6 +180,59 @@ PROGRAMS = {
             Config.act = staticmethod(lambda x: x - 1)
             return r + [cf(x)]
         """, True),
+    "values_deleted_between_calls": ("""
+        import types
+        helpers = types.ModuleType("helpers")
+        helpers.S = 2.0
+        class C:
+            S = 3.0
+        G = 2.0
+        def f(x, d):
+            return x * G * helpers.S * C.S * d["a"]
+        def main():
+            global G
+            cf = compile(f)
+            x = torch.ones(2)
+            r = [call(cf, x, {"a": 1.0})]
+            del G
+            r.append(call(cf, x, {"a": 1.0}))
+            G = 1.0
+            del helpers.S
+            r.append(call(cf, x, {"a": 1.0}))
+            helpers.S = 1.0
+            del C.S
+            r.append(call(cf, x, {"a": 1.0}))
+            C.S = 1.0
+            return r + [call(cf, x, {"b": 1.0}), call(cf, x, {"a": 5.0})]
+        """, True),
+    "dict_keys_true_one_and_one_point_zero": ("""
+        def f(x, d):
+            return [(k, type(k).__name__) for k in d], x * 2
+        def main():
+            cf = compile(f)
+            x = torch.ones(2)
+            return [call(cf, x, {1: 2}), call(cf, x, {True: 2}), call(cf, x, {1.0: 2}), call(cf, x, {0: 1, False: 2})]
+        """, True),
+    "builtins_shadowed_or_replaced": ("""
+        import builtins
+        def f(x):
+            return x * abs(-2) + len(x)
+        def main():
+            cf = compile(f)
+            x = torch.ones(2)
+            r = [cf(x)]
+            globals()["len"] = lambda t: 10
+            r.append(cf(x))
+            del globals()["len"]
+            r.append(cf(x))
+            old = builtins.abs
+            builtins.abs = lambda v: 7
+            try:
+                r.append(cf(x))
+            finally:
+                builtins.abs = old
+            return r + [cf(x)]
+        """, False),
     "random_not_frozen": ("""
         import random
         def f(x):
