@@ -23,6 +23,12 @@ arguments share memory (PATTERNS: one tensor twice, overlapping, interleaved,
 transposed or expanded views of one base, a view and its base) and whether the base
 needs grad, and `alias_inputs()` builds those arguments on minitorch2 or torch alike.
 
+`adversarial_programs()` draws `f(x, k, nt, lst, d=..., *, kw=..., **extra)` reading
+numbers from a global, a module's and a class's attribute, a closure cell, a namedtuple
+field, defaults and an odd **kwargs key, which the test changes before every call
+(ADVERSARIAL_PRELUDE's set_slots), among raises, appends, generator expressions and
+no_grad blocks.
+
 The text is written against the names `torch` and `dynamo`, so test_program_fuzz.py
 runs the same source on minitorch2 (with frontend as dynamo) and on torch (with
 torch._dynamo). Every value stays a tensor of the input shape or a Python int,
@@ -410,3 +416,106 @@ def alias_inputs(lib, call, shape, n_args):
         base = tensor(n, m)
         args[i], args[j] = base[:], base[:]
     return leaves, bases, [a if a is not None else tensor(n, m) for a in args]
+
+
+# ---- adversarial programs --------------------------------------------------------------------
+# adversarial_programs() draws `f(x, k, nt, lst, d=..., *, kw=..., **extra)` whose statements read numbers from
+# every place a user keeps one: the global G, a module attribute (helpers.S), a class attribute (Config.S), a
+# closure cell (`scale`, remade by make(c)), a positional argument, a namedtuple's field, a default, a
+# keyword-only default and a **kwargs key that is not an identifier. The test assigns each of those a new value
+# before every call (set_slots), drawn from ADVERSARIAL_VALUES: True, 1 and 1.0 (which must not share a cache
+# entry), -0.0, numpy scalars, 2**70 (torch's OverflowError, where the int reaches an op), so every guard is
+# exercised; statements also raise on some values, append to the list argument, use generator expressions,
+# `with torch.no_grad()` and branch on the numbers.
+
+ADVERSARIAL_SLOTS = {"G": "G", "module": "helpers.S", "class": "Config.S", "k": "k", "field": "nt.a",
+                     "item": "nt[1]", "default": "d", "kw": "kw", "extra": 'extra["my key"]'}
+ADVERSARIAL_VALUES = [2, 3, 1, 1.0, True, False, 0, -0.0, 1.5, np.float64(2.5), np.int64(3), 2**70]
+ADVERSARIAL_PRELUDE = '''import collections
+import types
+
+NT = collections.namedtuple("NT", ["a", "b"])
+helpers = types.ModuleType("helpers")
+
+
+class Config:
+    S = 1
+
+
+G = 1
+
+
+def make(c):
+    def scale(t):
+        return t * c
+    return scale
+
+
+scale = make(1)
+
+
+def set_slots(s):
+    global G, scale
+    G, helpers.S, Config.S, scale = s["G"], s["module"], s["class"], make(s["cell"])
+    f.__defaults__ = (s["default"],)
+    f.__kwdefaults__ = {"kw": s["kw"]}
+
+
+def arguments(x, s):
+    return (x, s["k"], NT(s["field"], s["item"]), []), {"my key": s["extra"], "if": 1}
+'''
+
+
+class AdversarialWriter(ProgramWriter):
+    """Statements over the one tensor y, reading ADVERSARIAL_SLOTS."""
+
+    def number(self):
+        return ADVERSARIAL_SLOTS[self.pick(sorted(ADVERSARIAL_SLOTS))]
+
+    def statement(self, depth, scope):
+        kind = self.pick(["scale", "scale", "cell", "no_grad", "branch", "genexpr", "raise", "append", "full"])
+        getattr(self, "stmt_adv_" + kind)(depth, scope)
+
+    def stmt_adv_scale(self, depth, scope):
+        self.emit(depth, f"y = y * {self.number()} + {self.number()}")
+
+    def stmt_adv_cell(self, depth, scope):
+        self.emit(depth, "y = scale(y)")
+
+    def stmt_adv_no_grad(self, depth, scope):
+        self.emit(depth, "with torch.no_grad():")
+        self.emit(depth + 1, f"y = y * {self.number()}")
+
+    def stmt_adv_branch(self, depth, scope):
+        self.emit(depth, f"if {self.number()} > 1:")
+        self.emit(depth + 1, "y = y + 1")
+        self.emit(depth, "else:")
+        self.emit(depth + 1, f"y = y - {self.number()}")
+
+    def stmt_adv_genexpr(self, depth, scope):
+        self.emit(depth, f"y = y + sum(y * i for i in range({self.pick(['1', '2', '3'])}))")
+
+    def stmt_adv_raise(self, depth, scope):
+        source = self.number()
+        self.emit(depth, f"if {source} == 0:")
+        self.emit(depth + 1, f"raise ValueError({'zero from ' + source!r})")
+
+    def stmt_adv_append(self, depth, scope):
+        self.emit(depth, "lst.append(y.sum())")
+
+    def stmt_adv_full(self, depth, scope):
+        self.emit(depth, f"y = y + torch.full((1,), {self.number()})")
+
+
+@st.composite
+def adversarial_programs(draw, max_statements=5):
+    """Source of a module defining f (see ADVERSARIAL_PRELUDE for set_slots and arguments)."""
+    writer = AdversarialWriter(draw, [], draw(st.integers(1, max_statements)))
+    writer.block(1, Scope(["y"]), writer.budget)
+    lines = ["def f(x, k, nt, lst, d=1, *, kw=1, **extra):", "    y = x", *writer.lines,
+             "    return y, type(k).__name__, lst"]
+    return ADVERSARIAL_PRELUDE + "\n\n" + "\n".join(lines) + "\n"
+
+
+adversarial_slot_values = st.fixed_dictionaries(
+    {name: st.sampled_from(ADVERSARIAL_VALUES) for name in [*ADVERSARIAL_SLOTS, "cell"]})

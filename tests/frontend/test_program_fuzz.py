@@ -23,6 +23,14 @@ alias_calls() drew, against the uncompiled call and torch eager (see the section
 (1,000 with the deep profile); test_aliasing_fuzzer_finds_a_stale_entry shows it fails on the code
 before the aliasing guards.
 
+test_adversarial_program_equals_eager runs program_gen.adversarial_programs() 3-4 times (backend eager or
+aot_eager), each call first giving every place the program reads a number from (a global, a module's and a
+class's attribute, a closure cell, an argument, a namedtuple field, a default, a keyword-only default, a
+**kwargs key that is not an identifier) a new value: True, 1 and 1.0 alike, -0.0, numpy scalars, 2**70;
+values, requires_grad, the list argument's new items and the words of any exception must equal the uncompiled
+call's and torch eager's. 15 examples (300 deep); test_adversarial_fuzzer_finds_an_unguarded_value shows it
+fails when module attributes go unguarded.
+
 Examples: 200 programs of up to 6 statements by default; with HYPOTHESIS_PROFILE=deep
 (tests/conftest.py loads the profile), 5,000 programs of up to 10 statements, as the
 frontend issue asks, shrunk to a minimal program on failure.
@@ -45,6 +53,7 @@ import minitorch2
 from frontend.testing import CompileCounterWithBackend
 
 from .program_gen import alias_calls, alias_inputs, aliasing_programs, programs, shapes, trust_programs
+from .program_gen import ADVERSARIAL_PRELUDE, adversarial_programs, adversarial_slot_values
 
 try:  # the torch comparison is skipped where torch is not installed (CI's Python 3.12/3.13 runs)
     import torch
@@ -428,6 +437,55 @@ def test_compiled_program_on_aliased_arguments_equals_eager(program, shape, back
         event(f"stopped at a known defect: {known}")
 
 
+# ---- adversarial programs: every place a user keeps a number, changed between calls ----------------------
+
+ADVERSARIAL_EXAMPLES = 300 if DEEP else 15
+
+
+def _run_adversarial_call(fn, namespace, lib, slots, shape, seed, requires_grad):
+    """f(*arguments) after set_slots(slots): (values, requires_grad) or the exception's class and words, and
+    what f appended to its list argument."""
+    namespace["set_slots"](slots)
+    x = _inputs(lib, shape, 1, seed)[0].requires_grad_(requires_grad)
+    args, extra = namespace["arguments"](x, slots)
+    try:
+        out = fn(*args, **extra)
+    except Exception as e:  # noqa: BLE001 - the error is compared with eager's and torch's
+        return ("raised", type(e).__name__, str(e)), _to_np(args[3])
+    return (_to_np(out), _requires_grad(out)), _to_np(args[3])
+
+
+def check_adversarial_program(source, shape, calls, seed, backend="eager"):
+    frontend.reset()
+    namespace = {"torch": minitorch2}
+    exec(compile(source, "<generated program>", "exec"), namespace)
+    compiled = minitorch2.compile(namespace["f"], backend=backend)
+    theirs = None
+    if torch is not None:
+        theirs = {"torch": torch}
+        exec(compile(source, "<generated program>", "exec"), theirs)
+    try:
+        for call, (slots, requires_grad) in enumerate(calls):
+            where = f"call {call} {slots} requires_grad={requires_grad}"
+            run = [seed + call, requires_grad]
+            eager = _run_adversarial_call(namespace["f"], namespace, minitorch2, slots, shape, *run)
+            mine = _run_adversarial_call(compiled, namespace, minitorch2, slots, shape, *run)
+            _assert_same(mine, eager, rtol=1e-6, atol=1e-7, where=f"{where}: compiled ({backend}) vs eager")
+            if theirs is not None:
+                torch_eager = _run_adversarial_call(theirs["f"], theirs, torch, slots, shape, *run)
+                _assert_same(mine, torch_eager, rtol=1e-4, atol=1e-5, where=f"{where}: minitorch2 vs torch")
+    finally:
+        frontend.reset()
+
+
+@settings(max_examples=ADVERSARIAL_EXAMPLES, phases=PHASES, deadline=None)
+@given(adversarial_programs(max_statements=8 if DEEP else 5), shapes,
+       st.lists(st.tuples(adversarial_slot_values, st.booleans()), min_size=3, max_size=4),
+       st.sampled_from(["eager", "aot_eager"]), st.integers(0, 2**16))
+def test_adversarial_program_equals_eager(source, shape, calls, backend, seed):
+    note("program:\n" + source)
+    check_adversarial_program(source, shape, calls, seed, backend)
+
 
 def test_aliasing_fuzzer_finds_a_stale_entry(monkeypatch):
     """Not vacuous: with the frontend's aliasing guards and AOT's trace per aliasing pattern turned off (the
@@ -443,3 +501,19 @@ def test_aliasing_fuzzer_finds_a_stale_entry(monkeypatch):
 
     with pytest.raises(AssertionError, match=r"compiled \((aot_eager|inductor)\) vs eager"):
         search()
+
+
+def test_adversarial_fuzzer_finds_an_unguarded_value(monkeypatch):
+    """Not vacuous: with module attributes read unguarded again (as before), a program reading helpers.S returns
+    the first call's value on the second."""
+    from frontend.variables import builder
+
+    source = ADVERSARIAL_PRELUDE + "\n\ndef f(x, k, nt, lst, d=1, *, kw=1, **extra):\n    y = x\n" \
+        "    y = y * helpers.S + G\n    return y, type(k).__name__, lst\n"
+    slots = {name: 2 for name in ("G", "module", "class", "k", "field", "item", "default", "kw", "extra", "cell")}
+    calls = [(slots, False), ({**slots, "module": 3}, False)]
+    check_adversarial_program(source, (2, 2), calls, 0)
+    monkeypatch.setattr(builder.PythonModuleVariable, "var_getattr",
+                        lambda self, tx, name: builder.wrap(tx.output, getattr(self.value, name), None))
+    with pytest.raises(AssertionError, match="call 1"):
+        check_adversarial_program(source, (2, 2), calls, 0)
