@@ -135,6 +135,27 @@ def can_cast(from_, to):
 
 
 # ---------------------------------------------------------------- Python numbers meeting a dtype
+# Python's number types stand for dtypes where torch takes one (zeros(2, dtype=float) is float64)
+PYTHON_TYPES = {float: float64, int: int64, bool: bool_}
+
+
+def as_dtype(value):
+    """A dtype argument as torch's argument parser reads it: float/int/bool are float64/int64/bool;
+    complex is refused (no complex dtypes); anything else is returned for the caller to check."""
+    if isinstance(value, type):
+        if value is complex:
+            raise complex_unsupported(value, "dtype")
+        return PYTHON_TYPES.get(value, value)
+    return value
+
+
+def complex_unsupported(value, where):
+    """The error for a complex number, which torch would compute with in complex64/complex128: minitorch2
+    has no complex dtypes, and truncating to the real part would be a silently wrong value."""
+    return TypeError(f"{where}: minitorch2 does not support complex numbers (got {value!r}); torch would give a "
+                     "complex result, and minitorch2 has no complex dtypes")
+
+
 _C_NAMES = {"int64": "int64_t", "int32": "int", "int16": "int16_t", "int8": "int8_t", "uint8": "uint8_t",
             "float32": "float", "float64": "double", "float16": "c10::Half", "bool": "bool"}
 
@@ -162,17 +183,20 @@ def wrapped_int(value, to):
 
 def checked_scalar(value, to):
     """A Python number given as a fill value of dtype `to`, refused as c10's checked_convert refuses one
-    that does not fit (full((2,), 2**63, dtype=int64)); returned unchanged when it fits."""
+    that does not fit (full((2,), 2**63, dtype=int64), fill_(nan) of an integer tensor); returned
+    unchanged when it fits, an int wrapped into an integer dtype (uint8's -1 is 255)."""
+    if isinstance(value, (complex, np.complexfloating)):
+        raise complex_unsupported(value, "a fill value")
     if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
         value = unpack_int(int(value))
     if to is bool_:
         return bool(value)
     if isinstance(value, (bool, np.bool_)):
         return value
-    if to.category == 1:
+    if to.category == 1:  # (an int may wrap into an unsigned type from as low as -max; a float may not)
         info = np.iinfo(to.np)
-        fits = math.isfinite(value) and (info.min <= value <= info.max if to.is_signed
-                                         else -info.max <= value <= info.max)
+        lowest = -info.max if isinstance(value, (int, np.integer)) and not to.is_signed else info.min
+        fits = math.isfinite(value) and lowest <= value <= info.max
     else:
         fits = to is float16 or not math.isfinite(value) or abs(value) <= float(np.finfo(to.np).max)
     if not fits:

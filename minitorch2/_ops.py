@@ -40,7 +40,7 @@ class OpOverload:
 
     def __call__(self, *args, **kwargs):
         args, kwargs = self._schema.normalize(self, args, kwargs)
-        self._schema.check_types(self, args, kwargs)
+        args, kwargs = self._schema.check_types(self, args, kwargs)
         return _dispatch.dispatch(self, args, kwargs)
 
     def __str__(self):
@@ -99,8 +99,7 @@ class OpOverloadPacket:
             except TypeError:
                 continue
             if _types_fit(overload._schema, normalized[0]):
-                overload._schema.check_types(overload, *normalized)
-                return _dispatch.dispatch(overload, *normalized)
+                return _dispatch.dispatch(overload, *overload._schema.check_types(overload, *normalized))
         raise TypeError(f"{self._namespace}.{self.__name__}: no overload accepts these arguments; overloads: {self._overload_names}")
 
 

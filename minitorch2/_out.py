@@ -145,7 +145,7 @@ def out_variant(rule, *, name=None, differentiable=True, dtype_from_out=None, re
 def _compute_in_out_dtype(name, rule, kind, args, kwargs, out):
     """(the rule, the kwargs) for a function that computes in out's dtype: an explicit dtype= must be
     out's; none given means out's (checked against the input's for a reduction such as mean)."""
-    given = kwargs.get("dtype")
+    given = _dtype.as_dtype(kwargs.get("dtype"))
     if given is not None and given is not out.dtype:
         if kind == FACTORY:
             raise RuntimeError(f"dtype {_SCALAR_TYPE[given.name]} does not match dtype of out parameter "

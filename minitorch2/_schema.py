@@ -10,7 +10,9 @@ when they differ from their defaults, and `int[]` arguments as lists
 (`x.sum(0)` reaches the kernel and any tracer as `sum.dim_IntList(x, [0])`).
 `check_types` refuses an op call's argument of the wrong Python type with the TypeError torch's
 argument parser gives (`add(): argument 'other' (position 2) must be Tensor,
-not list`), before any kernel sees it.
+not list`), before any kernel sees it, and makes the parser's one conversion: a
+Python type given for a dtype (`dtype=float` is float64). A complex number is
+refused with its own error: minitorch2 has no complex dtypes.
 """
 import re
 from dataclasses import dataclass
@@ -106,6 +108,16 @@ class FunctionSchema:
         return self._normalize_slow(op, args, kwargs)
 
     def check_types(self, op, args, kwargs):
+        """The call's (args, kwargs), checked as torch's argument parser checks them (_check_types) and with
+        the conversions it makes: a Python type given for a ScalarType is that dtype (dtype=float is
+        float64)."""
+        try:
+            self._check_types(op, args, kwargs)
+        except _Convertible as c:
+            return self.check_types(op, *c.converted(args, kwargs))
+        return args, kwargs
+
+    def _check_types(self, op, args, kwargs):
         """Raise torch's TypeError for an argument of the wrong Python type (args in canonical form), and its
         OverflowError for a Python int outside int64/uint64, as its argument parser does before any kernel
         runs (so fake and meta calls refuse 2**70 too). Only calls of an op check: graph passes normalize
@@ -113,14 +125,14 @@ class FunctionSchema:
         for i, value in enumerate(args):
             accepted = self._accepted[i]
             if accepted is not None and not isinstance(value, accepted):
-                raise TypeError(_type_error(op, self.positional[i], i, value))
+                _refuse(op, self.positional[i], i, value)
             if type(value) is int:
                 _dtype.unpack_int(value)
         for key, value in kwargs.items():
             arg = self._kwarg_only.get(key)
             accepted = arg and _accepted_types(arg, False)
             if accepted is not None and not isinstance(value, accepted):
-                raise TypeError(_type_error(op, arg, None, value))
+                _refuse(op, arg, key, value)
             if type(value) is int:
                 _dtype.unpack_int(value)
         for i in self._tensor_list_slots:
@@ -169,7 +181,7 @@ class FunctionSchema:
 
 
 # ------------------------------------------------------------------ argument types, as torch's arg parser
-_NUMBER = (bool, int, float, complex, np.number, np.bool_)
+_NUMBER = (bool, int, float, np.integer, np.floating, np.bool_)  # (complex numbers are refused: no complex dtypes)
 _INDEX = (int, np.integer, Tensor)  # an integer tensor of one element is an index, as in torch
 _EXPECTED = {  # schema type -> (Python types accepted, the words torch's TypeError uses)
     "Tensor": ((Tensor,), "Tensor"),
@@ -203,6 +215,28 @@ def _accepted_types(arg, numbers_as_tensors):
     if kind == "Tensor" and numbers_as_tensors:
         types = types + _NUMBER
     return types + (type(None),) if optional or arg.default is None else types
+
+
+class _Convertible(Exception):
+    """An argument torch's parser would convert (a Python type for a dtype), found while checking."""
+
+    def __init__(self, slot, value):
+        self.slot, self.value = slot, value
+
+    def converted(self, args, kwargs):
+        if isinstance(self.slot, int):
+            return args[:self.slot] + (self.value,) + args[self.slot + 1:], kwargs
+        return args, {**kwargs, self.slot: self.value}
+
+
+def _refuse(op, arg, slot, value):
+    """Raise torch's TypeError for an argument of the wrong type (slot: its position, or its keyword), the
+    complex-number error for a complex, or _Convertible for a value the parser converts."""
+    if _kind(arg.type)[0] == "ScalarType" and _dtype.as_dtype(value) is not value:
+        raise _Convertible(slot, _dtype.as_dtype(value))
+    if isinstance(value, (complex, np.complexfloating)):
+        raise _dtype.complex_unsupported(value, f"{getattr(op, '_opname', op)}()")
+    raise TypeError(_type_error(op, arg, slot if isinstance(slot, int) else None, value))
 
 
 def _type_error(op, arg, position, value):

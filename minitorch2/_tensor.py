@@ -428,14 +428,21 @@ class Tensor:
 
     def __bool__(self):
         if self.numel() != 1:
-            raise RuntimeError(f"Boolean value of Tensor with more than one value is ambiguous")
+            how = "no values" if self.numel() == 0 else "more than one value"
+            raise RuntimeError(f"Boolean value of Tensor with {how} is ambiguous")
         return bool(self.item())
 
+    def _one_element(self):
+        """float(t)/int(t) want one element, with torch's ValueError (item() raises RuntimeError)."""
+        if self.numel() != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return self.item()
+
     def __float__(self):
-        return float(self.item())
+        return float(self._one_element())
 
     def __int__(self):
-        return int(self.item())
+        return int(self._one_element())
 
     def __index__(self):
         if self.dtype.is_floating_point or self.numel() != 1:
@@ -469,9 +476,17 @@ class Tensor:
         memo[id(self)] = new
         return new
 
-    def type(self, dtype=None):
+    def type(self, dtype=None, non_blocking=False):
+        """The legacy type name, or a copy converted to a dtype or a legacy name ("torch.LongTensor")."""
         if dtype is None:
             return _LEGACY_NAMES.get(self.dtype, "torch.Tensor")
+        if isinstance(dtype, str):
+            by_name = {name: d for d, name in _LEGACY_NAMES.items()}
+            if dtype not in by_name:
+                raise ValueError(f"invalid type: '{dtype}'")
+            dtype = by_name[dtype]
+        if not isinstance(dtype, _dtype_class):  # torch takes no Python type here: x.type(float) is refused
+            raise ValueError(f"invalid type: '{getattr(dtype, '__name__', dtype)}'")
         return self.to(dtype)
 
 

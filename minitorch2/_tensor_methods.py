@@ -263,8 +263,9 @@ def _shape_methods():
         return aten.clone.default(self, memory_format=contiguous_format)
 
     def to(self, *args, **kwargs):
-        dtype = kwargs.get("dtype")
+        dtype = _dtype.as_dtype(kwargs.get("dtype"))
         for a in (*args, kwargs.get("device")):
+            a = _dtype.as_dtype(a)  # x.to(float) is x.to(torch.float64), as in torch
             if isinstance(a, _dtype.dtype):
                 dtype = a
             elif isinstance(a, Tensor):
@@ -428,6 +429,8 @@ def getitem(self, index):
 def setitem(self, index, value):
     """As torch's: a Python number first becomes a 0-d tensor of self's dtype made from data (lift_fresh),
     the basic indices then take views, and the value goes in by index_put_ (advanced indices) or _copy_to."""
+    if isinstance(value, (int, float, complex, np.number, np.bool_)):  # (an int may wrap; nan into int64 does not fit)
+        value = _dtype.checked_scalar(value, self.dtype)
     if not isinstance(value, Tensor):
         value = aten.lift_fresh.default(Tensor._from_numpy(np.array(value).astype(self.dtype.np), self.dtype))
     index = _normalize_index(index)

@@ -9,6 +9,7 @@ import math
 import numpy as np
 
 from .. import _dtype
+from .._tensor import Tensor
 from .meta_util import new_tensor_shape, fake_empty, preserve_format_strides, with_strides
 
 
@@ -51,7 +52,9 @@ def _full_kernel(size, fill_value, *, dtype=None, layout=None, device=None, pin_
 
 
 def _full_meta(size, fill_value, *, dtype=None, layout=None, device=None, pin_memory=None):
-    return fake_empty(*_new(size, _fill_dtype(fill_value, dtype)))
+    shape, dtype = _new(size, _fill_dtype(fill_value, dtype))
+    _dtype.checked_scalar(fill_value, dtype)
+    return fake_empty(shape, dtype)
 
 
 full = (_full_kernel, _full_meta)
@@ -74,14 +77,21 @@ ones = (_ones_kernel, _sized_meta)
 
 
 def _scalar_tensor_kernel(s, *, dtype=None, layout=None, device=None, pin_memory=None):
-    return np.asarray(s, (dtype or _dtype.get_default_dtype()).np)
+    dtype = dtype or _dtype.get_default_dtype()
+    with np.errstate(over="ignore"):
+        return np.asarray(_dtype.checked_scalar(s, dtype), dtype.np)
 
 
 def _scalar_tensor_meta(s, *, dtype=None, layout=None, device=None, pin_memory=None):
+    _dtype.checked_scalar(s, dtype or _dtype.get_default_dtype())
     return fake_empty((), dtype or _dtype.get_default_dtype())
 
 
 scalar_tensor = (_scalar_tensor_kernel, _scalar_tensor_meta)
+
+
+def _fill_value(value, dtype):
+    return value if isinstance(value, Tensor) else _dtype.checked_scalar(value, dtype)
 
 
 def _like(np_fill):
@@ -92,10 +102,13 @@ def _like(np_fill):
         if np_fill is None:
             result = np.empty(self.shape, target.np)
         else:
-            result = np.full(self.shape, args[0] if args else np_fill, target.np)
+            with np.errstate(over="ignore"):  # (full_like's value is checked as full's)
+                result = np.full(self.shape, _fill_value(args[0], target) if args else np_fill, target.np)
         return with_strides(result, meta(self, *args, dtype=dtype, memory_format=memory_format).stride())
 
     def meta(self, *args, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None):
+        if args:
+            _fill_value(args[0], dtype or self.dtype)
         preserve = memory_format in (None, "torch.preserve_format")
         return fake_empty(self.shape, dtype or self.dtype, preserve_format_strides(self) if preserve else None)
 
@@ -117,8 +130,10 @@ def _arange_dtype(values, dtype):
 
 
 def _arange_length(start, end, step):
-    if step == 0:
+    if step == 0 or step != step:  # (a NaN step is "nonzero" in no sense, and ATen says so)
         raise RuntimeError("step must be nonzero")
+    if not (math.isfinite(start) and math.isfinite(end)):
+        raise RuntimeError(f"unsupported range: {float(start):g} -> {float(end):g}")
     if (step > 0 and start > end) or (step < 0 and start < end):
         raise RuntimeError("upper bound and larger bound inconsistent with step sign")
     return max(int(math.ceil((end - start) / step)), 0)

@@ -259,7 +259,7 @@ def _scatter(self, dim, index, src, reduce=None):
     if isinstance(src, Tensor):
         values = src._np[tuple(slice(0, s) for s in index.shape)].astype(self.dtype.np, copy=False)
     else:
-        values = np.full(index.shape, src, self.dtype.np)
+        values = np.full(index.shape, _dtype.checked_scalar(src, self.dtype), self.dtype.np)
     if reduce == "add" and self.dtype is _dtype.float16:  # ATen sums half in float32, rounding once
         acc = out.astype(np.float32)
         np.add.at(acc, target, values.astype(np.float32))
@@ -273,6 +273,8 @@ def _scatter(self, dim, index, src, reduce=None):
 
 def _scatter_meta(self, dim, index, src, *args, **kwargs):
     check_scatter(self, wrap_dim(dim, self.dim()), index, src)
+    if not isinstance(src, Tensor):
+        _dtype.checked_scalar(src, self.dtype)
     return fake_empty(self.shape, self.dtype)
 
 
@@ -536,10 +538,13 @@ new_empty_strided = (_new_empty_strided_kernel, _new_empty_strided_meta)
 
 
 def _new_full_kernel(self, size, fill_value, *, dtype=None, layout=None, device=None, pin_memory=None):
-    return np.full(size, fill_value, (dtype or self.dtype).np)
+    dtype = dtype or self.dtype
+    with np.errstate(over="ignore"):  # (a float beyond float32's range is inf, as full's)
+        return np.full(size, _dtype.checked_scalar(fill_value, dtype), dtype.np)
 
 
 def _new_full_meta(self, size, fill_value, *, dtype=None, layout=None, device=None, pin_memory=None):
+    _dtype.checked_scalar(fill_value, dtype or self.dtype)
     return fake_empty(size, dtype or self.dtype)
 
 

@@ -195,6 +195,8 @@ def _check_index_fill(self, dim, index, value):
     d = wrap_dim(dim, self.dim())
     if index.dim() > 1:
         raise RuntimeError("Index has to be a vector/scalar")
+    if not isinstance(value, Tensor):
+        _dtype.checked_scalar(value, self.dtype)
     return d
 
 
@@ -207,7 +209,7 @@ def _index_fill_kernel(self, dim, index, value):
     if bad.any():
         first = int(positions[np.argmax(bad)])
         raise IndexError(f"index {first} is out of bounds for dimension {d} with size {size}")
-    fill = value._np if isinstance(value, Tensor) else value
+    fill = value._np if isinstance(value, Tensor) else _dtype.checked_scalar(value, self.dtype)
     rows[positions] = np.array(fill).astype(self.dtype.np)
     return with_strides(out, preserve_format_strides(self))
 

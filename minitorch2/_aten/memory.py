@@ -54,10 +54,14 @@ def _fill_kernel(self, value):
     if isinstance(value, Tensor):
         _check_fill_value(value)
         value = value._np
+    else:
+        value = _dtype.checked_scalar(value, self.dtype)
     return _write(self, value)
 
 
 def _fill_meta(self, value):
+    if not isinstance(value, Tensor):
+        _dtype.checked_scalar(value, self.dtype)
     self._bump_version()
     return self
 

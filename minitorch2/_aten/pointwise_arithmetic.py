@@ -324,6 +324,8 @@ def _masked_fill_kernel():
                     f"masked_fill_ only supports a 0-dimensional value tensor, but got tensor with {value.dim()} dimension(s)."
                 )
             value = value._np
+        else:
+            value = _dtype.checked_scalar(value, self.dtype)
         shape = broadcast_shapes(tuple(self.shape), tuple(mask.shape))
         if shape != tuple(self.shape):
             raise RuntimeError(
@@ -333,6 +335,8 @@ def _masked_fill_kernel():
         return np.where(mask._np, np.asarray(value).astype(self.dtype.np), self._np)
 
     def meta(self, mask, value):
+        if not isinstance(value, Tensor):
+            _dtype.checked_scalar(value, self.dtype)
         return fake_empty(self.shape, self.dtype)  # torch fills a contiguous clone of self
 
     return _laid_out(kernel, meta)

@@ -233,6 +233,8 @@ class _Emitter:
         if isinstance(arg, enum.Enum):
             cls = self.add_global(arg.__class__.__name__, arg.__class__)
             return f"{cls}.{arg.name}"
+        if isinstance(arg, type):  # a class argument (dtype=float) is a name, not "<class 'float'>"
+            return self.type_repr(arg)
         if isinstance(arg, _tensor_class()):
             dtype = str(arg.dtype).split(".")[-1]
             return f"torch.Tensor(size={list(arg.size())}, dtype={dtype})"

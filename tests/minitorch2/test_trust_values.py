@@ -370,3 +370,223 @@ def test_sign_of_zero_compiled_as_eager(codegen):
     finally:
         backend.config.cpu_codegen = saved
         frontend.reset()
+
+
+# ================================================================== 2. complex Python numbers
+COMPLEX_CASES = {
+    "mul": lambda L, x: x * (1 + 0j),
+    "add": lambda L, x: x + 1j,
+    "radd": lambda L, x: 1j + x,
+    "pow": lambda L, x: x ** 1j,
+    "where": lambda L, x: L.where(x > 0, x, 1j),
+    "full": lambda L, x: L.full((2,), 1j),
+    "fill_": lambda L, x: x.clone().fill_(2j),
+    "setitem": lambda L, x: x.clone().__setitem__(0, 1j),
+    "tensor": lambda L, x: L.tensor([1j]),
+    "tensor scalar": lambda L, x: L.tensor(1 + 2j),
+    "numpy complex scalar": lambda L, x: x * np.complex64(1j),
+    "dtype=complex": lambda L, x: x.to(complex),
+}
+
+
+@pytest.mark.parametrize("case", list(COMPLEX_CASES))
+def test_complex_numbers_are_refused_not_truncated(case):
+    """torch computes these in complex (or refuses them); minitorch2 has no complex dtypes, so it must
+    raise rather than drop the imaginary part (it used to, with numpy's ComplexWarning)."""
+    x = mt.tensor([1.0, 2.0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # numpy's ComplexWarning would mean a truncation
+        with pytest.raises(TypeError, match="minitorch2 does not support complex numbers"):
+            COMPLEX_CASES[case](mt, x)
+
+
+def test_complex_numbers_are_refused_under_compile():
+    x = mt.tensor([1.0, 2.0])
+    for fn in (lambda x: x * (1 + 0j), lambda x: (x + 1) + 1j):
+        with pytest.raises(TypeError, match="does not support complex numbers"):
+            mt.compile(fn)(x)
+
+
+# ================================================================== 3. fill values that do not fit an integer dtype
+NAN, INF = math.nan, math.inf
+FILL_CASES = {
+    "fill_ nan int64": lambda L: L.zeros(2, dtype=L.int64).fill_(NAN),
+    "fill_ inf int64": lambda L: L.zeros(2, dtype=L.int64).fill_(INF),
+    "fill_ -inf int32": lambda L: L.zeros(2, dtype=L.int32).fill_(-INF),
+    "fill_ 1e10 int32": lambda L: L.zeros(2, dtype=L.int32).fill_(1e10),
+    "fill_ 300. int8": lambda L: L.zeros(2, dtype=L.int8).fill_(300.0),
+    "fill_ 300 int8": lambda L: L.zeros(2, dtype=L.int8).fill_(300),
+    "fill_ 127.5 int8": lambda L: L.zeros(2, dtype=L.int8).fill_(127.5),
+    "fill_ -1. uint8": lambda L: L.zeros(2, dtype=L.uint8).fill_(-1.0),
+    "fill_ -1 uint8 wraps": lambda L: L.zeros(2, dtype=L.uint8).fill_(-1),
+    "fill_ -255 uint8 wraps": lambda L: L.zeros(2, dtype=L.uint8).fill_(-255),
+    "fill_ -256 uint8": lambda L: L.zeros(2, dtype=L.uint8).fill_(-256),
+    "fill_ 256 uint8": lambda L: L.zeros(2, dtype=L.uint8).fill_(256),
+    "fill_ nan bool": lambda L: L.zeros(2, dtype=L.bool).fill_(NAN),
+    "fill_ 2.7 int64": lambda L: L.zeros(2, dtype=L.int64).fill_(2.7),
+    "fill_ -2.7 int64": lambda L: L.zeros(2, dtype=L.int64).fill_(-2.7),
+    "fill_ 1e300 float32": lambda L: L.zeros(2).fill_(1e300),
+    "zero_ view": lambda L: L.ones(2, 2, dtype=L.int64)[0].fill_(7),
+    "full nan int64": lambda L: L.full((2,), NAN, dtype=L.int64),
+    "full inf int32": lambda L: L.full((2,), INF, dtype=L.int32),
+    "full_like nan int64": lambda L: L.full_like(L.tensor([1, 2]), NAN),
+    "full_like 2**40 int32": lambda L: L.full_like(L.tensor([1, 2], dtype=L.int32), 2 ** 40),
+    "new_full nan": lambda L: L.tensor([1, 2]).new_full((2,), NAN),
+    "scalar_tensor nan int64": lambda L: L.scalar_tensor(NAN, dtype=L.int64),
+    "masked_fill nan": lambda L: L.zeros(2, dtype=L.int64).masked_fill(L.tensor([True, False]), NAN),
+    "masked_fill 1e10 int32": lambda L: L.zeros(2, dtype=L.int32).masked_fill(L.tensor([True, False]), 1e10),
+    "masked_fill 2**40 int32": lambda L: L.zeros(2, dtype=L.int32).masked_fill(L.tensor([True, False]), 2 ** 40),
+    "masked_fill_ nan": lambda L: L.zeros(2, dtype=L.int64).masked_fill_(L.tensor([True, False]), NAN),
+    "masked_fill -1 uint8": lambda L: L.zeros(2, dtype=L.uint8).masked_fill(L.tensor([True, False]), -1),
+    "index_fill nan": lambda L: L.zeros(2, dtype=L.int64).index_fill(0, L.tensor([0]), NAN),
+    "index_fill 2**40 int32": lambda L: L.zeros(2, dtype=L.int32).index_fill(0, L.tensor([0]), 2 ** 40),
+    "index_fill_ inf": lambda L: L.zeros(2, dtype=L.int64).index_fill_(0, L.tensor([0]), INF),
+    "scatter value nan": lambda L: L.zeros(2, dtype=L.int64).scatter(0, L.tensor([0]), NAN),
+    "scatter value -1 uint8": lambda L: L.zeros(2, dtype=L.uint8).scatter(0, L.tensor([0]), -1),
+    "setitem nan": lambda L: (lambda t: (t.__setitem__(0, NAN), t)[1])(L.tensor([1, 2])),
+    "setitem 2.7": lambda L: (lambda t: (t.__setitem__(0, 2.7), t)[1])(L.tensor([1, 2])),
+    "setitem 1e30": lambda L: (lambda t: (t.__setitem__(0, 1e30), t)[1])(L.tensor([1, 2])),
+    "setitem 2**40 int32": lambda L: (lambda t: (t.__setitem__(0, 2 ** 40), t)[1])(L.tensor([1, 2], dtype=L.int32)),
+    "setitem mask nan": lambda L: (lambda t: (t.__setitem__(t > 1, NAN), t)[1])(L.tensor([1, 2])),
+    "clamp nan int (float result)": lambda L: L.tensor([1, 2]).clamp(NAN),
+    "clamp max nan int": lambda L: L.tensor([1, 2]).clamp(max=NAN),
+    "int + nan (float result)": lambda L: L.tensor([1, 2]) + NAN,
+    "int add_ nan": lambda L: L.tensor([1, 2]).add_(NAN),
+    "int mul_ 1.5": lambda L: L.tensor([1, 2]).mul_(1.5),
+    "where int nan": lambda L: L.where(L.tensor([True, False]), L.tensor([1, 2]), NAN),
+    "arange to nan": lambda L: L.arange(0, NAN),
+    "arange from -inf": lambda L: L.arange(-INF, 0),
+    "arange step nan": lambda L: L.arange(0, 5, NAN),
+}
+
+
+@pytest.mark.parametrize("case", list(FILL_CASES))
+def test_scalar_into_integer_dtype_as_torch(case):
+    """torch's checked conversion: 'value cannot be converted to type int64_t without overflow', an int
+    wrapping into uint8 from -255, a float truncating; where the result is float, its values."""
+    assert_same_outcome(FILL_CASES[case])
+
+
+def test_clamp_in_place_of_int_by_nan_is_refused():
+    # (torch's clamp_ names the dtype "long int" here, its add_ "Long": the start of the words is shared)
+    for L in (torch, mt):
+        with pytest.raises(RuntimeError, match="result type Float can't be cast to the desired output type"):
+            L.tensor([1, 2]).clamp_(NAN)
+
+
+def test_fill_checks_under_compile_too():
+    def f(x):
+        return x.clone().fill_(NAN) + 1
+
+    with pytest.raises(RuntimeError, match="value cannot be converted to type int64_t without overflow"):
+        mt.compile(f)(mt.zeros(2, dtype=mt.int64))
+
+
+# ================================================================== 4. Python types as dtypes
+DTYPE_CASES = {
+    "zeros float": lambda L: L.zeros(2, dtype=float),
+    "zeros int": lambda L: L.zeros(2, dtype=int),
+    "ones bool": lambda L: L.ones(2, dtype=bool),
+    "full int": lambda L: L.full((2,), 3, dtype=int),
+    "arange float": lambda L: L.arange(3, dtype=float),
+    "tensor float": lambda L: L.tensor([1, 2], dtype=float),
+    "tensor bool": lambda L: L.tensor([0, 2], dtype=bool),
+    "ones_like int": lambda L: L.ones_like(L.ones(2), dtype=int),
+    "sum dtype float": lambda L: L.ones(2).sum(dtype=float),
+    "cumsum dtype int": lambda L: L.ones(2).cumsum(0, dtype=int),
+    "to float": lambda L: L.ones(2).to(float),
+    "to int": lambda L: L.tensor([1.5, -2.5]).to(int),
+    "to bool": lambda L: L.tensor([0.0, 2.0]).to(bool),
+    "to dtype=float": lambda L: L.ones(2).to(dtype=float),
+    "softmax dtype float": lambda L: L.softmax(L.ones(2), 0, dtype=float),
+    "type float (refused)": lambda L: L.ones(2).type(float),
+    "type legacy name": lambda L: L.ones(2).type("torch.LongTensor"),
+    "type bad name": lambda L: L.ones(2).type("torch.Nope"),
+    "zeros str (refused)": lambda L: L.zeros(2, dtype="float32"),
+}
+
+
+@pytest.mark.parametrize("case", list(DTYPE_CASES))
+def test_python_types_as_dtypes_as_torch(case):
+    assert_same_outcome(DTYPE_CASES[case])
+
+
+def test_python_type_dtype_under_compile():
+    def f(x):
+        return mt.zeros(2, dtype=float) + x.to(int)
+
+    x = mt.tensor([1.5, 2.5])
+    got, want = mt.compile(f)(x), f(x)
+    assert got.dtype is mt.float64 and got.tolist() == want.tolist() == [1.0, 2.0]
+
+
+# ================================================================== 5. Tensor -> Python scalar
+SCALAR_CASES = {
+    "int of two": lambda L: int(L.ones(2)),
+    "float of two": lambda L: float(L.ones(2)),
+    "int of none": lambda L: int(L.ones(0)),
+    "float of none": lambda L: float(L.ones(0)),
+    "bool of two": lambda L: bool(L.ones(2)),
+    "bool of none": lambda L: bool(L.ones(0)),
+    "index of two": lambda L: [1, 2, 3][L.ones(2, dtype=L.int64)],
+    "index of a float": lambda L: [1, 2, 3][L.ones(1)],
+    "item of two": lambda L: L.ones(2).item(),
+    "item of none": lambda L: L.ones(0).item(),
+    "int of one": lambda L: int(L.tensor([[2.7]])),
+    "float of one int": lambda L: float(L.tensor([3])),
+    "bool of one": lambda L: bool(L.tensor([0.0])),
+    "index of one": lambda L: [1, 2, 3][L.tensor([2])],
+}
+
+
+@pytest.mark.parametrize("case", list(SCALAR_CASES))
+def test_tensor_to_python_scalar_as_torch(case):
+    assert_same_outcome(SCALAR_CASES[case])
+
+
+# ================================================================== 6. torch.tensor's data
+DATA_CASES = {
+    "2**64": lambda L: L.tensor([2 ** 64]),
+    "2**63": lambda L: L.tensor([2 ** 63]),
+    "-2**63": lambda L: L.tensor([-2 ** 63]),
+    "-2**63-1": lambda L: L.tensor([-2 ** 63 - 1]),
+    "2**64 scalar": lambda L: L.tensor(2 ** 64),
+    "2**63 into float32": lambda L: L.tensor([2 ** 63], dtype=L.float32),
+    "2**64 next to floats": lambda L: L.tensor([2 ** 64, 1.5]),
+    "str": lambda L: L.tensor(["a"]),
+    "str nested": lambda L: L.tensor([["ab"]]),
+    "str scalar": lambda L: L.tensor("a"),
+    "str among numbers": lambda L: L.tensor([1, "a"]),
+    "None": lambda L: L.tensor([None]),
+    "None among numbers": lambda L: L.tensor([1, None]),
+    "object": lambda L: L.tensor([object()]),
+    "ragged": lambda L: L.tensor([[1, 2], [3]]),
+    "ragged longer": lambda L: L.tensor([[1], [2, 3]]),
+    "ragged tuple": lambda L: L.tensor(((1, 2), (3,))),
+    "ragged deep": lambda L: L.tensor([[[1, 2]], [[3]]]),
+    "number where a list was": lambda L: L.tensor([[1, 2], 3]),
+    "list where a number was": lambda L: L.tensor([1, [2, 3]]),
+    "list where a float was": lambda L: L.tensor([1, [2, 3]], dtype=L.float32),
+    "nan into int64": lambda L: L.tensor([NAN], dtype=L.int64),
+    "inf into int64": lambda L: L.tensor([INF], dtype=L.int64),
+    "1e10 into int32": lambda L: L.tensor([1e10], dtype=L.int32),
+    "2**40 into int32": lambda L: L.tensor([2 ** 40], dtype=L.int32),
+    "300 into uint8": lambda L: L.tensor([300], dtype=L.uint8),
+    "-1 into uint8 wraps": lambda L: L.tensor([-1, -255], dtype=L.uint8),
+    "-1. into uint8": lambda L: L.tensor([-1.0], dtype=L.uint8),
+    "127.5 into int8": lambda L: L.tensor([127.5], dtype=L.int8),
+    "nan into bool": lambda L: L.tensor([NAN, 0.0], dtype=L.bool),
+    "1e300 into float32 is inf": lambda L: L.tensor([1e300, -1e300]),
+    "nan scalar into int64": lambda L: L.tensor(NAN, dtype=L.int64),
+    "2.7 into int64": lambda L: L.tensor([2.7, -2.7], dtype=L.int64),
+    "numpy float64 scalar": lambda L: L.tensor([np.float64(1.5), 2]),
+    "numpy int32 scalar": lambda L: L.tensor([np.int32(1)]),
+    "bools and ints": lambda L: L.tensor([True, 2]),
+    "empty": lambda L: L.tensor([]),
+    "nested empty": lambda L: L.tensor([[], []]),
+}
+
+
+@pytest.mark.parametrize("case", list(DATA_CASES))
+def test_tensor_data_as_torch(case):
+    assert_same_outcome(DATA_CASES[case])
