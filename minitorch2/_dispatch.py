@@ -12,7 +12,8 @@ Runtime layer, between the Python API and the kernels. A call of an
          |
     kernel           FakeTensor arguments run the meta function; real tensors
                      run the numpy kernel, whose numpy results become Tensors
-                     (numpy's MemoryError becomes torch's allocator RuntimeError)
+                     (numpy's MemoryError becomes torch's allocator RuntimeError, and a
+                     broadcast mismatch numpy found becomes RuntimeError)
 
 This is the small version of PyTorch's dispatch keys (Autograd above Python
 above CPU/Meta). Because backward formulas call ops through this same road, a
@@ -70,6 +71,10 @@ def run_kernel(op, args, kwargs):
         nbytes = getattr(e, "_total_size", None)
         raise RuntimeError("DefaultCPUAllocator: can't allocate memory" +
                            (f": you tried to allocate {nbytes} bytes." if nbytes is not None else ".")) from None
+    except ValueError as e:  # a kernel that let numpy find a shape mismatch: torch's class is RuntimeError
+        if "could not be broadcast" not in str(e):
+            raise
+        raise RuntimeError(f"{op}: {e}") from None
 
 
 def _wrap(result):

@@ -347,6 +347,7 @@ masked_fill = _masked_fill_kernel()
 
 def _lerp_kernel():
     def kernel(self, end, weight):
+        broadcast_shapes(*(tuple(t.shape) for t in (self, end, weight) if isinstance(t, Tensor)))  # torch's error
         # ATen's formula: stable from both ends (weight < 0.5 starts at self, otherwise at end). ATen's
         # vector loop evaluates it as one fma, numpy rounds the product first: the last bit of about one
         # result in ten differs from torch's (an exact fma emulation cost 4x on AdamW's step)
