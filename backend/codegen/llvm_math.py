@@ -44,7 +44,8 @@ LOG_POLY = (3.3333331174e-1, -2.4999993993e-1, 2.0000714765e-1, -1.6668057665e-1
             -1.2420140846e-1, 1.1676998740e-1, -1.1514610310e-1, 7.0376836292e-2)
 TANH_P = (1.0, 0.13381033, 0.0034955952, 2.0609159e-05, 1.3354698e-08)
 TANH_Q = (1.0, 0.46714348, 0.025877012, 0.00032856446, 7.776587e-07)
-TANH_LIMIT = 9.0  # tanh(x) = x * TANH_P(x^2) / TANH_Q(x^2) for |x| <= 9; tanh(9) rounds to 1
+TANH_LIMIT = 9.0  # tanh(x) = x * TANH_P(x^2) / TANH_Q(x^2) for |x| <= 9; tanh(9) is 1 - 1 ulp
+TANH_ROUNDS_TO_ONE = 9.01084  # from here on torch's float32 tanh is 1.0 (1 - tanh is under 1.5 ulp)
 ERF_P = (1.1283791065216064, 0.20710693299770355, 0.05152236670255661, 0.003989674150943756,
          0.00014725621440447867, -1.9420265289227245e-06, 1.9108476578821865e-08)
 ERF_Q = (1.0, 0.5168750286102295, 0.11796307563781738, 0.014956390485167503, 0.0010208645835518837)
@@ -193,7 +194,11 @@ def odd_rational(b, x, limit, numerator, denominator, hint):
 
 
 def tanh(b, x):
-    return odd_rational(b, x, TANH_LIMIT, TANH_P, TANH_Q, "tanh")
+    """The rational at TANH_LIMIT is tanh(9) = 1 - 1 ulp; from 9.0108 on, torch's is 1.0."""
+    ax = b.intrinsic("fabs", F32, [x], hint="ax")
+    rational = odd_rational(b, x, TANH_LIMIT, TANH_P, TANH_Q, "tanh_rational")
+    one = b.intrinsic("copysign", F32, [c(1.0), x], hint="one")
+    return b.select(b.fcmp("oge", ax, c(TANH_ROUNDS_TO_ONE)), one, rational, hint="tanh")
 
 
 def erf(b, x):

@@ -26,6 +26,7 @@ import scipy.special
 
 from minitorch2 import _dtype
 from minitorch2._aten.pointwise_arithmetic import float_remainder, prefer_first, shift_left_values, shift_right_values
+from minitorch2._aten.pointwise_unary import saturating_tanh  # torch's saturation at +-1
 from minitorch2._aten.reductions import zero_tie
 
 from .. import loop_ir as L
@@ -45,7 +46,7 @@ def _truncdiv(x, y):
 _UNARY = {
     "neg": np.negative, "abs": np.abs, "exp": np.exp, "exp2": np.exp2, "log": np.log, "log2": np.log2,
     "log1p": np.log1p, "expm1": np.expm1, "sqrt": np.sqrt, "rsqrt": lambda x: 1 / np.sqrt(x),
-    "reciprocal": lambda x: 1 / x, "sin": np.sin, "cos": np.cos, "tan": np.tan, "tanh": np.tanh,
+    "reciprocal": lambda x: 1 / x, "sin": np.sin, "cos": np.cos, "tan": np.tan, "tanh": saturating_tanh,
     "sigmoid": lambda x: 1 / (1 + np.exp(-x)), "erf": scipy.special.erf, "floor": np.floor, "ceil": np.ceil,
     "trunc": np.trunc, "round": np.round,
     # torch: sign(nan) is 0, sign of a bool is the bool

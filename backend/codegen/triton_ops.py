@@ -30,6 +30,7 @@ import triton
 import triton.language as tl
 
 from minitorch2 import _dtype as dt
+from minitorch2._aten.pointwise_unary import saturating_tanh  # torch's saturation at +-1
 
 # ---- device helpers ------------------------------------------------------------------------
 
@@ -151,7 +152,7 @@ class InterpreterLibdevice:
         return staticmethod(lambda *blocks: cls._apply(function, *blocks))
 
 
-for _name, _function in {"tan": np.tan, "tanh": np.tanh, "log1p": np.log1p, "expm1": np.expm1, "trunc": np.trunc,
+for _name, _function in {"tan": np.tan, "tanh": saturating_tanh, "log1p": np.log1p, "expm1": np.expm1, "trunc": np.trunc,
                          "rint": np.rint, "atan2": np.arctan2, "pow": np.power}.items():
     setattr(InterpreterLibdevice, _name, InterpreterLibdevice.numpy_function(_function))
 

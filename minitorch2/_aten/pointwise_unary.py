@@ -33,6 +33,17 @@ def _rsqrt(x):
     return 1 / np.sqrt(x)
 
 
+TANH_ROUNDS_TO_ONE = np.float32(9.01084)  # from here on torch's float32 tanh is 1.0
+
+
+def saturating_tanh(x):
+    """numpy's float32 tanh is one ulp short of 1.0 from here up to about 9.7 (torch's gives 1.0)."""
+    result = np.tanh(x)
+    if result.dtype == np.float32:
+        result = np.where(np.abs(x) >= TANH_ROUNDS_TO_ONE, np.copysign(np.float32(1), x), result)
+    return result
+
+
 sin = unary_float(np.sin)
 cos = unary_float(np.cos)
 tan = unary_float(np.tan)
@@ -50,7 +61,7 @@ log10 = unary_float(np.log10)
 log1p = unary_float(np.log1p)
 sqrt = unary_float(np.sqrt)
 rsqrt = unary_float(_rsqrt)
-tanh = unary_float(np.tanh)
+tanh = unary_float(saturating_tanh)
 sigmoid = unary_float(_sigmoid)
 erf = unary_float(_erf)
 reciprocal = unary_float(np.reciprocal)

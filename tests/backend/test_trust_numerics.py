@@ -337,3 +337,15 @@ EMPTY_ERRORS = {
 @pytest.mark.parametrize("name", list(EMPTY_ERRORS))
 def test_extremum_over_an_empty_dim_raises_torchs_error(name):
     check_raises(EMPTY_ERRORS[name], EMPTY_ROWS)
+
+
+# ---------------------------------------------------------------- saturation
+def test_tanh_saturates_to_exactly_one_as_torch():
+    """Past 9.0108 torch's float32 tanh is exactly +-1 (printed `1.`); eager numpy and the fitted rational
+    were one ulp short up to about 9.7, which printed as `1.0000`."""
+    x = torch.tensor([-12., -9.5, -9.02, 9.0109, 9.02, 9.5, 12., 1e30, float("inf"), float("nan")])
+    expected = x.tanh().numpy()
+    eager = mt.from_numpy(x.numpy().copy()).tanh().numpy()
+    compiled = run_compiled(lambda lib, t: t.tanh(), x)[0].numpy()
+    np.testing.assert_array_equal(eager, expected)
+    np.testing.assert_array_equal(compiled, expected)
