@@ -10,6 +10,7 @@ import numpy as np
 from .. import _dtype
 from .._tensor import Tensor
 from .memory import _dtype_title, clone_preserve_strides, clone_preserve_strides_meta
+from .overlap import assert_no_internal_overlap
 from .meta_util import broadcast_shapes, fake_empty, preserve_format_strides, with_strides, wrap_dim
 
 
@@ -579,6 +580,9 @@ def _as_strided_scatter_kernel(self, src, size, stride, storage_offset=None):
     out = clone_preserve_strides(self)
     offset = out.storage_offset() if storage_offset is None else storage_offset
     view = Tensor._make_view(out, size, stride, offset)
+    # torch copies src into the window with copy_, which refuses a window repeating an element (an
+    # expanded one); numpy would let the last write win
+    assert_no_internal_overlap(view)
     np.copyto(view._np, src._np)
     return out
 

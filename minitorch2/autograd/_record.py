@@ -100,12 +100,13 @@ def record(op, args, kwargs):
     plan = _plan(op)
     bound = _bind(op._schema, args, kwargs)
     derivative = op.derivative
-    base_of_view = self_edge = None
+    base_of_view = None
     if op.is_inplace:
         base_of_view = _check_inplace(args[0])
-        # where the gradient of self goes, taken before the op changes self: as torch collects its edges
-        # (a view's history would otherwise be remade, the view being newer than it)
-        self_edge = gradient_edge(args[0])
+    # where each input's gradient goes, taken before the op runs, as torch collects its edges: an in-place
+    # op bumps the version its inputs may share (y.add_(x), x and y views of one base), and an edge read
+    # after it would take x's history as remade onto the base's old grad_fn, and x would not be stale later
+    edges = _input_edges(plan.tensor_args, bound)
     # An in-place op overwrites `self`; a formula that reads the original needs a copy made first.
     pre_saved = {}
     if op.is_inplace and derivative is not None and "self" in derivative.params:
@@ -127,7 +128,7 @@ def record(op, args, kwargs):
         node = NotImplementedBackward(op)
     else:
         node = OpBackward(op, derivative, derivative.name or op.grad_fn_name)
-    _connect_inputs(node, plan.tensor_args, bound, self_edge)
+    _connect_inputs(node, plan.tensor_args, bound, edges)
 
     if base_of_view is not None:
         _rebase_view_history(args[0], base_of_view, node)
@@ -189,22 +190,29 @@ def _plan(op):
     return plan
 
 
-def _connect_inputs(node, tensor_args, bound, self_edge=None):
-    edges, metadata, slots, needs = [], [], [], []
+def _input_edges(tensor_args, bound):
+    """Per schema tensor argument, its gradient edge (a list of them for a Tensor[]), None where none."""
+    edges = []
     for name, is_list in tensor_args:
         value = bound.get(name)
         if is_list:
-            items = value or []
-            item_edges = [gradient_edge(t) if isinstance(t, Tensor) else None for t in items]
-            slots.append(len(items))
-            needs.append(tuple(e is not None for e in item_edges))
-            edges.extend(item_edges)
-            metadata.extend(tensor_metadata(t) if e is not None else None for t, e in zip(items, item_edges))
+            edges.append([gradient_edge(t) if isinstance(t, Tensor) else None for t in value or []])
         else:
-            if name == "self" and self_edge is not None:
-                edge = self_edge
-            else:
-                edge = gradient_edge(value) if isinstance(value, Tensor) else None
+            edges.append(gradient_edge(value) if isinstance(value, Tensor) else None)
+    return edges
+
+
+def _connect_inputs(node, tensor_args, bound, arg_edges):
+    edges, metadata, slots, needs = [], [], [], []
+    for (name, is_list), edge in zip(tensor_args, arg_edges):
+        value = bound.get(name)
+        if is_list:
+            items = value or []
+            slots.append(len(items))
+            needs.append(tuple(e is not None for e in edge))
+            edges.extend(edge)
+            metadata.extend(tensor_metadata(t) if e is not None else None for t, e in zip(items, edge))
+        else:
             slots.append(None)
             needs.append(edge is not None)
             edges.append(edge)

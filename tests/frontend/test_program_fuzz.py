@@ -343,13 +343,6 @@ KNOWN_DEFECTS = {
     "in-place op over partly overlapping views, in another order": lambda call, eager, torch_eager, mine, tc: (
         call.pattern in ("diagonal", "shifted", "transposed") and eager.error is None
         and torch_eager.error is None and _differ(eager, torch_eager)),
-    # a write through one of two expanded views of one base: AOT's synthetic base writes it back with
-    # as_strided_scatter into the expanded window, whose kernel here lets the last row win where torch's
-    # refuses (internal overlap); torch.compile raises, ours returns eager's values from before the write
-    "as_strided_scatter into an expanded window": lambda call, eager, torch_eager, mine, torch_compiled: (
-        call.pattern == "expanded" and mine.error is None and torch_compiled is not None
-        and torch_compiled.phase == "forward"
-        and "more than one element of the written-to tensor" in str(torch_compiled.error)),
 }
 
 
