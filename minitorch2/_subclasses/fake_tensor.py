@@ -3,7 +3,8 @@
 Runtime layer, used by the frontend (example values of graph nodes) and by
 `autograd` (tracing joint graphs without running kernels). A FakeTensor has a
 shape, dtype, strides and storage offset but `_np is None`; any op that sees
-one runs its meta function instead of its kernel, so a whole model can be
+one runs its meta function instead of its kernel (with PyTorch's fake strides
+where those differ from its eager ones: fake_strides.py), so a whole model can be
 traced at the cost of shape arithmetic. Views of a FakeTensor share a fake
 storage object, so aliasing is still visible.
 """
@@ -13,6 +14,7 @@ from .. import _dtype
 from .._tensor import Size, Tensor, _VersionCounter, contiguous_strides
 from ..autograd.graph import DelayedError
 from ..utils._python_dispatch import TorchDispatchMode
+from .fake_strides import fake_stride_rule
 
 
 class _FakeStorage:
@@ -74,7 +76,7 @@ class FakeTensorMode(TorchDispatchMode):
         kwargs = {k: self._fakeify(v) for k, v in kwargs.items()}
         if func.meta is None:
             raise NotImplementedError(f"{func} has no meta function, so it cannot run on FakeTensors")
-        out = func.meta(*args, **kwargs)
+        out = run_meta(func, args, kwargs)
         for t in _flatten(out):
             if isinstance(t, FakeTensor):
                 t.fake_mode = self
@@ -88,6 +90,18 @@ class FakeTensorMode(TorchDispatchMode):
         if isinstance(value, (list, tuple)):
             return type(value)(self._fakeify(v) for v in value)
         return value
+
+
+def run_meta(func, args, kwargs):
+    """What an op does to FakeTensors (inside a FakeTensorMode or not): its meta function, a fresh
+    single output then taking the strides PyTorch's fake tensor has (fake_strides.py says where and why)."""
+    out = func.meta(*args, **kwargs)
+    rule = fake_stride_rule(func)
+    if rule is not None and isinstance(out, FakeTensor) and not any(out is a for a in args):
+        stride = rule(out, *args, **kwargs)
+        if stride is not None:
+            out._stride = tuple(stride)
+    return out
 
 
 def _flatten(out):

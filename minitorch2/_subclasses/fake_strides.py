@@ -1,0 +1,208 @@
+"""The strides a FakeTensor reports where PyTorch's fake tensors differ from its eager kernels.
+
+Runtime layer, read by fake_tensor.run_meta (every op on FakeTensors). In
+minitorch2 an eager kernel and its meta function agree on strides, and both
+agree with ATen's C++ kernels. PyTorch's fake (and meta) tensors do not
+always use those kernels: `view` and `_unsafe_view` go through torch._refs'
+reshape algorithm (split_dim, collapse_view and squeeze prims), and the
+elementwise ops through torch._refs and the prims' output-stride rule
+(PyTorch's fast path for add/sub/mul/div is only taken with symbolic shapes).
+Shapes and the order of the dims that matter agree; what differs is mostly
+the stride of a size-1 dim. Few things read that, but mm's backward does: it
+asks whether an input was column-major (stride[0] == 1 and stride[1] ==
+size[0]) and picks its ops by the answer, so an aot trace records PyTorch's
+ops only if it sees PyTorch's fake strides.
+
+The one idea: a fake op first runs its meta function (shape, dtype, errors),
+then, where a rule below applies, its output takes the strides PyTorch's fake
+tensor would have. `FAKE_STRIDE_RULES` lists exact ops; out-of-place ops
+tagged pointwise share `elementwise_strides`. Not covered: ops PyTorch
+decomposes into several refs for their meta (threshold_backward's where with
+a scalar, _log_softmax) keep their eager strides.
+"""
+from .._tensor import Tensor, contiguous_strides
+
+
+def _numel(shape):
+    n = 1
+    for s in shape:
+        n *= s
+    return n
+
+
+def _is_contiguous(shape, stride):
+    expected = 1
+    for size, st in zip(reversed(shape), reversed(stride)):
+        if size == 1:
+            continue
+        if st != expected:
+            return False
+        expected *= size
+    return True
+
+
+def _is_channels_last(shape, stride):
+    if len(shape) != 4:
+        return False
+    expected = 1
+    for d in (1, 3, 2, 0):
+        if shape[d] == 1:
+            continue
+        if stride[d] != expected:
+            return False
+        expected *= shape[d]
+    return True
+
+
+# ---------------------------------------------------------------- view and _unsafe_view
+def reshape_view_strides(shape, stride, new_shape):
+    """Strides of (shape, stride) viewed as new_shape by torch._refs' reshape algorithm, or None where it
+    finds no view. It builds the new dims left to right, flattening old dims until their product is a
+    multiple of the wanted length and splitting off the rest, then squeezes leftover size-1 dims."""
+    shape, stride, new_shape = list(shape), list(stride), list(new_shape)
+    if _numel(shape) == 0:
+        return contiguous_strides(new_shape)
+    if not shape:
+        return tuple(1 for _ in new_shape)
+    if not new_shape:
+        return ()
+    if _is_contiguous(shape, stride):
+        if len(new_shape) == 1 and len(shape) > 1:
+            return (1,)
+        if len(new_shape) == 2 and len(shape) == 1:
+            return (new_shape[1], 1)
+    if shape == new_shape:
+        return tuple(stride)
+    idx = 0
+    for length in new_shape:
+        if idx >= len(shape):  # a trailing unsqueeze, made by splitting the last dim as (size, 1)
+            _split_dim(shape, stride, len(shape) - 1, shape[-1])
+            idx += 1
+            continue
+        if length == shape[idx]:
+            idx += 1
+            continue
+        accum, end = shape[idx], idx
+        while accum % length != 0:
+            end += 1
+            accum *= shape[end]
+        if end != idx and not _collapse(shape, stride, idx, end):
+            return None
+        if accum != length:
+            _split_dim(shape, stride, idx, length)
+        idx += 1
+    del shape[idx:], stride[idx:]  # the squeezed tail: all of size 1
+    return tuple(stride)
+
+
+def _split_dim(shape, stride, dim, outer):
+    inner = shape[dim] // outer
+    shape[dim:dim + 1] = [outer, inner]
+    stride[dim:dim + 1] = [stride[dim] * inner, stride[dim]]
+
+
+def _collapse(shape, stride, start, end):
+    """Merge dims start..end in place as prims.collapse_view does; False where no view can."""
+    for i in range(end - 1, start - 1, -1):
+        if not (shape[i] == 1 or shape[i + 1] == 1 or stride[i] == stride[i + 1] * shape[i + 1]):
+            return False
+    new_stride = stride[end]  # the last dim's stride even when its size is 1, as the prim does
+    for i in range(end - 1, start - 1, -1):
+        if shape[i] != 1:
+            new_stride = min(new_stride, stride[i])
+    shape[start:end + 1] = [_numel(shape[start:end + 1])]
+    stride[start:end + 1] = [new_stride]
+    return True
+
+
+def _view_rule(out, a, *args, **kwargs):
+    return reshape_view_strides(tuple(a.shape), a.stride(), tuple(out.shape))
+
+
+# ---------------------------------------------------------------- elementwise ops
+def _expanded(t, shape):
+    """(shape, strides) of t broadcast to shape as prims.broadcast_in_dim lays it out; t itself where
+    it already has that shape (torch._refs only expands operands that need it)."""
+    t_shape, t_stride = tuple(t.shape), t.stride()
+    if t_shape == tuple(shape):
+        return t_shape, tuple(t_stride)
+    lead = len(shape) - len(t_shape)
+    strides = []
+    for i, size in enumerate(shape):
+        j = i - lead
+        if j >= 0:
+            strides.append(t_stride[j] if t_shape[j] == size else 0)
+        elif size != 1:
+            strides.append(0)
+        else:  # a new leading dim of size 1
+            strides.append(t_stride[0] * t_shape[0] if t_shape else 1)
+    return tuple(shape), tuple(strides)
+
+
+def elementwise_strides(shape, operands):
+    """Output strides of torch._refs' elementwise ops for `operands` (tensors and Python scalars)
+    broadcast to `shape`: dense, its dims in the order of prims' compute_elementwise_output_logical_to_physical_perm
+    (torch.empty_permuted), even for one dense operand. 0-d tensors do not vote, like CPU scalars in PyTorch."""
+    shape = tuple(shape)
+    strides = [_expanded(t, shape)[1] for t in operands if isinstance(t, Tensor) and t.dim() > 0]
+    perm = _output_perm(shape, strides) if strides and len(shape) > 1 else list(range(len(shape)))
+    result, running = [0] * len(shape), 1
+    for d in reversed(perm):
+        result[d] = running
+        running *= shape[d]
+    return tuple(result)
+
+
+def _output_perm(shape, strides):
+    """prims' logical-to-physical permutation: outermost dim first."""
+    ndim = len(shape)
+    contiguous = all(_is_contiguous(shape, st) for st in strides)
+    channels_last = all(_is_channels_last(shape, st) for st in strides)
+    if contiguous and not channels_last:
+        return list(range(ndim))
+    if channels_last and not contiguous:
+        return [0, *range(2, ndim), 1]
+
+    def should_swap(a, b):
+        for st in strides:
+            sa, sb = st[a], st[b]
+            if sa == 0 or sb == 0:
+                continue
+            if sa == sb:
+                if shape[b] >= shape[a]:
+                    continue
+                return 1
+            return -1 if sb >= sa else 1
+        return 0
+
+    perm = list(range(ndim - 1, -1, -1))
+    for i in range(1, ndim):
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            comparison = should_swap(perm[d0], perm[d1])
+            if comparison > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif comparison < 0:
+                break
+    return list(reversed(perm))
+
+
+def _elementwise_rule(out, *args, **kwargs):
+    return elementwise_strides(tuple(out.shape), list(args) + list(kwargs.values()))
+
+
+FAKE_STRIDE_RULES = {
+    "aten::view": _view_rule,
+    "aten::_unsafe_view": _view_rule,
+}
+
+
+def fake_stride_rule(func):
+    """The rule giving `func`'s fake output strides, or None where its meta function's strides stand."""
+    rule = FAKE_STRIDE_RULES.get(func.name())
+    if rule is not None:
+        return rule
+    if "pointwise" in func.tags and "inplace" not in func.tags:
+        return _elementwise_rule
+    return None
