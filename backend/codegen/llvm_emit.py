@@ -351,6 +351,9 @@ def combine(b, kind, acc, value, hint):
             # InstCombine, which would rewrite it as where(m, acc, max(acc, x)): a form the loop
             # vectorizer does not recognise as a reduction, leaving the loop scalar (causal attention)
             value = Value(b.op("frozen", f"freeze {value.ty} {value.ref}"), value.dtype)
+            # llvm.maximum, not the pointwise op's first-operand-wins select, which the vectorizer does not
+            # take for a reduction: a reduction's zero keeps no torch sign rule (ATen's own vector loops differ)
+            return b.intrinsic("maximum" if kind == "max" else "minimum", value.dtype, [acc, value], hint=hint)
         return llvm_ops.BINARY["maximum" if kind == "max" else "minimum"](b, acc, value)
     if kind == "any":
         return b.binop("or", acc, value, hint=hint)

@@ -4,6 +4,7 @@ Each test runs one program through minitorch2.compile and through torch.compile 
 aot_eager), and compares values, frame counts, and the words of torch's errors and warnings.
 """
 import builtins
+import contextlib
 import enum
 import logging
 import math
@@ -19,6 +20,14 @@ import frontend
 import minitorch2
 from autograd import aot_autograd
 from frontend.testing import CompileCounter
+
+
+@pytest.fixture
+def torch_dynamo_config():
+    """Sets torch._dynamo.config entries for one test with the config's own patch (monkeypatch's undo
+    deletes a config module's key under pytest 9.2, and every later torch.compile then fails)."""
+    with contextlib.ExitStack() as stack:
+        yield lambda key, value: stack.enter_context(torch._dynamo.config.patch(key, value))
 
 
 @pytest.fixture(autouse=True)
@@ -310,8 +319,8 @@ def test_backend_failure_at_first_call_is_backend_compiler_failed():
             f(lib.ones(2))
 
 
-def test_backend_failure_with_suppress_errors_runs_eagerly(monkeypatch):
-    monkeypatch.setattr(torch._dynamo.config, "suppress_errors", True)
+def test_backend_failure_with_suppress_errors_runs_eagerly(monkeypatch, torch_dynamo_config):
+    torch_dynamo_config("suppress_errors", True)
     monkeypatch.setattr(frontend.config, "suppress_errors", True)
     calls = {}
     outs = {}
@@ -366,8 +375,8 @@ class _Collect(logging.Handler):
         self.messages.append(record.getMessage())
 
 
-def test_cache_limit_warns_once_and_keeps_using_hits(monkeypatch):
-    monkeypatch.setattr(torch._dynamo.config, "cache_size_limit", 2)
+def test_cache_limit_warns_once_and_keeps_using_hits(monkeypatch, torch_dynamo_config):
+    torch_dynamo_config("cache_size_limit", 2)
     monkeypatch.setattr(frontend.config, "cache_size_limit", 2)
     record = {}
     for lib in (torch, minitorch2):
@@ -400,8 +409,8 @@ def test_cache_limit_warns_once_and_keeps_using_hits(monkeypatch):
     assert ours.splitlines()[2] == theirs.splitlines()[2].replace("'x'", "'L['x']'")  # last reason: 0/1: ...
 
 
-def test_cache_limit_under_fullgraph_fails(monkeypatch):
-    monkeypatch.setattr(torch._dynamo.config, "cache_size_limit", 1)
+def test_cache_limit_under_fullgraph_fails(monkeypatch, torch_dynamo_config):
+    torch_dynamo_config("cache_size_limit", 1)
     monkeypatch.setattr(frontend.config, "cache_size_limit", 1)
     for lib, exc in ((torch, torch._dynamo.exc.FailOnRecompileLimitHit),
                      (minitorch2, frontend.exc.FailOnRecompileLimitHit)):
