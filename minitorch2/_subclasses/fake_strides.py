@@ -17,8 +17,8 @@ The one idea: a fake op first runs its meta function (shape, dtype, errors),
 then, where a rule below applies, its output takes the strides PyTorch's fake
 tensor would have. `FAKE_STRIDE_RULES` lists exact ops; out-of-place ops
 tagged pointwise share `elementwise_strides`. Not covered: ops PyTorch
-decomposes into several refs for their meta (threshold_backward's where with
-a scalar, _log_softmax) keep their eager strides.
+decomposes into several refs for their meta (`_COMPOSED_POINTWISE`, and
+_log_softmax) keep their eager strides.
 """
 from .._tensor import Tensor, contiguous_strides
 
@@ -192,6 +192,14 @@ def _elementwise_rule(out, *args, **kwargs):
     return elementwise_strides(tuple(out.shape), list(args) + list(kwargs.values()))
 
 
+# Pointwise ops whose PyTorch meta is a composition that orders or makes its operands otherwise (rsub is
+# sub(other, self), masked_fill and threshold_backward a where with the mask first, isinf/isfinite and
+# pow.Scalar through other ops): their meta functions' strides stand.
+_COMPOSED_POINTWISE = frozenset({
+    "aten::rsub.Tensor", "aten::masked_fill.Scalar", "aten::masked_fill.Tensor", "aten::threshold_backward",
+    "aten::isinf", "aten::isfinite", "aten::pow.Scalar",
+})
+
 FAKE_STRIDE_RULES = {
     "aten::view": _view_rule,
     "aten::_unsafe_view": _view_rule,
@@ -203,6 +211,6 @@ def fake_stride_rule(func):
     rule = FAKE_STRIDE_RULES.get(func.name())
     if rule is not None:
         return rule
-    if "pointwise" in func.tags and "inplace" not in func.tags:
+    if "pointwise" in func.tags and "inplace" not in func.tags and func.name() not in _COMPOSED_POINTWISE:
         return _elementwise_rule
     return None
