@@ -116,7 +116,7 @@ def pointwise_strides(shape, tensors):
                 return 1
         return 0
 
-    perm = _fastest_first(ndim, should_swap)
+    perm = fastest_first(ndim, should_swap)
     if perm == list(range(ndim - 1, -1, -1)):
         return contiguous_strides(shape)
     result, running = [0] * ndim, 1
@@ -142,7 +142,7 @@ def preserve_format_strides(t):
             return 1 if s0 > s1 else -1
         return 1 if shape[d0] > shape[d1] else 0
 
-    perm = _fastest_first(len(shape), should_swap)
+    perm = fastest_first(len(shape), should_swap)
     result, running = [0] * len(shape), 1
     for d in perm:
         result[d] = running
@@ -150,7 +150,7 @@ def preserve_format_strides(t):
     return tuple(result)
 
 
-def _fastest_first(ndim, should_swap):
+def fastest_first(ndim, should_swap):
     """Dims ordered fastest-first by ATen's insertion sort (it stops at the first decisive comparison,
     so ties keep their place): the shared core of TensorIterator's and infer_dense_strides' layouts."""
     perm = list(range(ndim - 1, -1, -1))

@@ -20,14 +20,12 @@ tagged pointwise share `elementwise_strides`. Not covered: ops PyTorch
 decomposes into several refs for their meta (`_COMPOSED_POINTWISE`, and
 _log_softmax) keep their eager strides.
 """
-from .._tensor import Tensor, contiguous_strides
+from .._aten.meta_util import fastest_first
+from .._tensor import Size, Tensor, contiguous_strides
 
 
 def _numel(shape):
-    n = 1
-    for s in shape:
-        n *= s
-    return n
+    return Size(shape).numel()
 
 
 def _is_contiguous(shape, stride):
@@ -175,17 +173,7 @@ def _output_perm(shape, strides):
             return -1 if sb >= sa else 1
         return 0
 
-    perm = list(range(ndim - 1, -1, -1))
-    for i in range(1, ndim):
-        d1 = i
-        for d0 in range(i - 1, -1, -1):
-            comparison = should_swap(perm[d0], perm[d1])
-            if comparison > 0:
-                perm[d0], perm[d1] = perm[d1], perm[d0]
-                d1 = d0
-            elif comparison < 0:
-                break
-    return list(reversed(perm))
+    return list(reversed(fastest_first(ndim, should_swap)))
 
 
 def _elementwise_rule(out, *args, **kwargs):
