@@ -36,6 +36,7 @@ Examples: 200 programs of up to 6 statements by default; with HYPOTHESIS_PROFILE
 frontend issue asks, shrunk to a minimal program on failure.
 """
 import contextlib
+import importlib.util
 import io
 import os
 from dataclasses import dataclass
@@ -302,8 +303,14 @@ def _builtin_class(error):
 def assert_same_call(mine, theirs, where, rtol=1e-5, atol=1e-6):
     if theirs.error is not None:
         assert mine.error is not None, f"{where}: ran, but the reference's {theirs.phase} raised {theirs.error!r}"
-        assert isinstance(mine.error, _builtin_class(theirs.error)) and mine.phase == theirs.phase, \
+        # aot traces the backward when it compiles, so an error eager meets in the backward (a saved tensor
+        # changed in place) comes at the compiled forward, as BackendCompilerFailed, in torch.compile too
+        traced_early = (theirs.phase, mine.phase) == ("backward", "forward") and \
+            type(mine.error).__name__ == "BackendCompilerFailed" and isinstance(mine.error.__cause__, type(theirs.error))
+        assert isinstance(mine.error, _builtin_class(theirs.error)) and (mine.phase == theirs.phase or traced_early), \
             f"{where}: {mine.phase} raised {mine.error!r}, the reference's {theirs.phase} {theirs.error!r}"
+        if traced_early:
+            return
     elif mine.error is not None:
         raise AssertionError(f"{where}: {mine.phase} raised {mine.error!r}, the reference ran") from mine.error
     assert list(mine.values) == list(theirs.values), f"{where}: {list(mine.values)} vs {list(theirs.values)}"
@@ -418,6 +425,8 @@ def check_aliasing_program(source, n_args, shape, calls, backend):
     return counter.frame_count, None
 
 
+@pytest.mark.skipif(importlib.util.find_spec("torch") is None,  # (minitorch2's eager alone is no oracle here:
+                    reason="needs torch eager as the oracle")  # its autograd saves more than torch's, KNOWN_DEFECTS)
 @settings(max_examples=ALIAS_EXAMPLES, phases=PHASES, report_multiple_bugs=False)
 @given(aliasing_programs(), shapes, st.sampled_from(ALIAS_BACKENDS), st.data())
 def test_compiled_program_on_aliased_arguments_equals_eager(program, shape, backend, data):
