@@ -1,4 +1,4 @@
-"""Step 1 of the min-cut: sort every joint-graph node into forward, backward or neither
+"""Step 2 of the min-cut: sort every joint-graph node into forward, backward or neither
 (as `classify_nodes` and `NodeInfo` in torch._functorch.partitioners).
 
 partition layer, between the joint graph (from `autograd.aot_function`) and

@@ -24,6 +24,7 @@ from minitorch2 import _logging
 from minitorch2.fx import Graph, GraphModule
 
 from .reorder import raise_getitems
+from .report import partition_report
 
 
 def default_partition(joint_module, _joint_inputs, *, num_fwd_outputs, **_ignored):
@@ -44,8 +45,6 @@ def default_partition(joint_module, _joint_inputs, *, num_fwd_outputs, **_ignore
 def log_partition(joint_module, fw_module, bw_module, name):
     """The `partition` artifact of MINITORCH2_LOGS: what this partition saves (see report.py)."""
     if _logging.enabled("partition"):
-        from .report import partition_report
-
         _logging.log_artifact("partition", str(partition_report(joint_module, fw_module, bw_module, name)))
 
 

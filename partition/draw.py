@@ -117,17 +117,6 @@ def _quote(text):
     return f'"{text}"'
 
 
-def draw_partitions(joint_module, num_fwd_outputs, partitioners=None):
-    """DOT text comparing the default and min-cut partitions (or the given ones) of `joint_module`."""
-    from .default import default_partition
-    from .min_cut import min_cut_rematerialization_partition
-
-    partitioners = partitioners or {"default_partition": default_partition,
-                                    "min_cut_rematerialization_partition": min_cut_rematerialization_partition}
-    partitions = {name: fn(joint_module, None, num_fwd_outputs=num_fwd_outputs) for name, fn in partitioners.items()}
-    return partition_dot(joint_module, partitions)
-
-
 def render_svg(dot_text):
     """SVG text from DOT text via Graphviz's `dot`, or None when Graphviz is not installed."""
     dot = shutil.which("dot")

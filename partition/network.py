@@ -1,4 +1,4 @@
-"""Steps 2 and 3 of the min-cut: the joint graph as a flow network, and its minimum cut
+"""Steps 3 and 4 of the min-cut: the joint graph as a flow network, and its minimum cut
 (as `solve_min_cut` in torch._functorch.partitioners).
 
 partition layer, between the classification (`partition/classify.py`) and
@@ -25,15 +25,19 @@ an infinite edge (what may never happen to X). The rules behind both live in
 import math
 from dataclasses import dataclass, field
 
-import networkx as nx
-
 from .heuristics import RecomputeRules, ban_long_fusible_chains, ban_uses_far_apart, must_recompute
+
+
+def _networkx():
+    import networkx  # deferred, a heavy dependency (~0.7 s to import): only a graph with a backward to cut needs it
+
+    return networkx
 
 
 @dataclass
 class FlowNetwork:
     op_types: object
-    graph: nx.DiGraph = field(default_factory=nx.DiGraph)
+    graph: "networkx.DiGraph" = field(default_factory=lambda: _networkx().DiGraph())
     banned: dict = field(default_factory=dict)  # node -> why it may not be recomputed
 
     def ban(self, node, reason):
@@ -52,7 +56,7 @@ class MinCutResult:
     saved_values: list  # joint-graph nodes, in graph order
     banned: dict  # node -> reason
     cut_value: float
-    network: nx.DiGraph
+    network: "networkx.DiGraph"
 
 
 def build_flow_network(joint_graph, node_info, op_types, options):
@@ -95,6 +99,7 @@ def build_flow_network(joint_graph, node_info, op_types, options):
 
 def solve_min_cut(joint_graph, network):
     """Cut the network; the saved values are the nodes whose in->out edge was cut, in graph order."""
+    nx = _networkx()
     try:
         cut_value, (reachable, non_reachable) = nx.minimum_cut(network.graph, "source", "sink")
     except nx.NetworkXUnbounded:

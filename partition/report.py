@@ -92,16 +92,3 @@ def _bytes(n):
         if n < scale * 1024 or unit == "GiB":
             return f"{n / scale:.1f} {unit}"
 
-
-def compare_partitions(joint_module, num_fwd_outputs, partitioners=None):
-    """Reports for several partitioners on one joint graph (default and min-cut unless told otherwise)."""
-    from .default import default_partition
-    from .min_cut import min_cut_rematerialization_partition
-
-    partitioners = partitioners or {"default_partition": default_partition,
-                                    "min_cut_rematerialization_partition": min_cut_rematerialization_partition}
-    reports = {}
-    for name, partition_fn in partitioners.items():
-        fw, bw = partition_fn(joint_module, None, num_fwd_outputs=num_fwd_outputs)
-        reports[name] = partition_report(joint_module, fw, bw, name)
-    return reports
