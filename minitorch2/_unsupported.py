@@ -5,12 +5,12 @@ an AttributeError (so `hasattr` still works) whose message names the
 missing `torch.foo`; `python -m minitorch2 run` reports it as one line with
 the script's file and line instead of a traceback. Under `run`, names the
 alias table sends elsewhere (`torch.func`, `torch._dynamo`) resolve to those
-packages instead.
+packages instead: the CLI installs its lookup in `aliased_package`.
 """
-import importlib
-import sys
 
-from . import _aliases
+# Set by `python -m minitorch2 run` (minitorch2/cli/aliases.py): a PyTorch module path -> the package
+# outside minitorch2 that plays its part (`torch.func` -> autograd), or None. Unset, no name leads elsewhere.
+aliased_package = None
 
 
 class Unsupported(AttributeError):
@@ -21,19 +21,9 @@ def module_getattr(module_name, torch_name):
     def __getattr__(name):
         if name.startswith("__"):
             raise AttributeError(name)
-        aliased = _aliased_module(f"{torch_name}.{name}")
-        if aliased is not None:
-            return aliased
+        package = aliased_package(f"{torch_name}.{name}") if aliased_package is not None else None
+        if package is not None:
+            return package
         raise Unsupported(f"{torch_name}.{name} is not supported ({module_name} has no attribute '{name}')")
 
     return __getattr__
-
-
-def _aliased_module(torch_path):
-    """Under `python -m minitorch2 run`, `torch.func` and friends are other packages (the alias table)."""
-    if not any(isinstance(f, _aliases.AliasFinder) for f in sys.meta_path):
-        return None
-    target = _aliases.target_name(torch_path)
-    if target is None or target.startswith("minitorch2"):
-        return None
-    return importlib.import_module(target)

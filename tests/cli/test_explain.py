@@ -10,6 +10,7 @@ import torch._dynamo
 
 import frontend
 import minitorch2
+from minitorch2.cli import main
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -69,8 +70,6 @@ def test_explain_reports_breaks_reasons_hints_guards_and_graphs(tmp_path):
 
 
 def test_explain_of_a_missing_script(tmp_path, capsys):
-    from minitorch2.__main__ import main
-
     assert main(["explain", str(tmp_path / "nope.py")]) == 2
     assert "can't open file" in capsys.readouterr().err
 

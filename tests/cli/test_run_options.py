@@ -1,5 +1,5 @@
 """`python -m minitorch2 run --backend / --show / --compare-torch / --report`, and the pure comparison
-functions behind --compare-torch (minitorch2/_cli_compare.py), tested without subprocesses."""
+functions behind --compare-torch (minitorch2/cli/compare.py), tested without subprocesses."""
 import html.parser
 import os
 import subprocess
@@ -9,8 +9,7 @@ import textwrap
 import pytest
 
 from frontend.exc import InvalidBackend
-from minitorch2 import _cli_compare, _cli_runs
-from minitorch2.__main__ import main
+from minitorch2.cli import compare, main, subprocesses
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -70,11 +69,11 @@ def test_unknown_backend_is_the_frontends_error(tmp_path):
 
 def test_each_show_layer_prints_its_graphs_on_stderr_and_the_report_holds_them(tmp_path):
     script, out = _write(tmp_path, SCRIPT), tmp_path / "out.html"
-    result = _run("--show", ",".join(_cli_compare.LAYERS), "--report", str(out), script, "a", "b")
+    result = _run("--show", ",".join(compare.LAYERS), "--report", str(out), script, "a", "b")
     assert result.returncode == 3, result.stderr
     assert result.stdout.startswith(SCRIPT_STDOUT_START)  # stdout stays the script's alone
     texts = {}
-    for record in _cli_compare.log_records(result.stderr):
+    for record in compare.log_records(result.stderr):
         texts.setdefault(record.artifact, []).append("\n".join(record.lines))
     assert "===== __compiled_fn_1 =====" in texts["graph_code"][0]
     assert "===== Joint graph 0 =====" in texts["aot_joint_graph"][0]
@@ -98,7 +97,7 @@ def test_show_one_layer_prints_only_it_and_args_after_the_script_go_to_it(tmp_pa
     result = _run("--backend", "aot_eager", "--show", "joint", _write(tmp_path, SCRIPT), "--show", "aot")
     assert result.returncode == 3, result.stderr
     assert result.stdout.startswith("['--show', 'aot']\n")
-    assert {r.artifact for r in _cli_compare.log_records(result.stderr)} == {"aot_joint_graph"}
+    assert {r.artifact for r in compare.log_records(result.stderr)} == {"aot_joint_graph"}
 
 
 def test_unknown_layer_is_an_argparse_error_listing_the_layers(capsys):
@@ -173,7 +172,7 @@ def _assert_valid_html(page):
 
 
 def test_compare_torch_without_torch_says_so_in_one_line(tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr(_cli_runs, "torch_available", lambda: False)
+    monkeypatch.setattr(subprocesses, "torch_available", lambda: False)
     assert main(["run", "--compare-torch", _write(tmp_path, MATCHING)]) == 2
     captured = capsys.readouterr()
     assert captured.out == ""
@@ -186,10 +185,10 @@ def test_compare_torch_needs_a_script(capsys):
 
 
 def test_torch_command_sets_the_default_backend_only_when_asked():
-    assert _cli_runs.torch_command("s.py", ["a"]) == [sys.executable, "s.py", "a"]
-    command = _cli_runs.torch_command("s.py", ["a"], "eager")
+    assert subprocesses.torch_command("s.py", ["a"]) == [sys.executable, "s.py", "a"]
+    command = subprocesses.torch_command("s.py", ["a"], "eager")
     assert command[1] == "-c" and command[3:] == ["eager", "s.py", "a"]
-    assert _cli_runs.minitorch2_command("s.py", ["a"], "eager")[-4:] == ["--backend", "eager", "s.py", "a"]
+    assert subprocesses.minitorch2_command("s.py", ["a"], "eager")[-4:] == ["--backend", "eager", "s.py", "a"]
 
 
 # ---- the comparison functions, directly ----------------------------------------------------------
@@ -197,19 +196,19 @@ def test_torch_command_sets_the_default_backend_only_when_asked():
 def test_numbers_within_float32_tolerance_count_as_matching():
     ours = "step 1\ntensor([1.0000, 2.5000, -0.0000])\nloss 0.30000001\nnan inf\n"
     theirs = "step 1\ntensor([1.0000,  2.5000,  0.0000])\nloss 0.3\nnan inf\n"
-    result = _cli_compare.compare_outputs(ours, theirs)
+    result = compare.compare_outputs(ours, theirs)
     assert result.matches and result.same == 2
     assert [(d.ours_line, d.kind) for d in result.within_tolerance] == [(2, "within tolerance"),
                                                                         (3, "within tolerance")]
-    assert _cli_compare.numbers_close("x 1.0", "x 1.0000013")  # rtol 1.3e-6 of 1 (+ atol)
-    assert not _cli_compare.numbers_close("x 1.0", "x 1.0001")
-    assert not _cli_compare.numbers_close("step 100000000", "step 100000001")  # integers: exactly
-    assert not _cli_compare.numbers_close("nan", "1.0")
-    assert not _cli_compare.numbers_close("loss 0.3", "gain 0.3")  # the text around must match
+    assert compare.numbers_close("x 1.0", "x 1.0000013")  # rtol 1.3e-6 of 1 (+ atol)
+    assert not compare.numbers_close("x 1.0", "x 1.0001")
+    assert not compare.numbers_close("step 100000000", "step 100000001")  # integers: exactly
+    assert not compare.numbers_close("nan", "1.0")
+    assert not compare.numbers_close("loss 0.3", "gain 0.3")  # the text around must match
 
 
 def test_output_differences_are_aligned_line_by_line():
-    result = _cli_compare.compare_outputs("a\nb 1.0\nc\nextra\nd\n", "a\nb 2.0\nc\nd\ntorch only\n")
+    result = compare.compare_outputs("a\nb 1.0\nc\nextra\nd\n", "a\nb 2.0\nc\nd\ntorch only\n")
     assert not result.matches
     kinds = [(d.kind, d.ours_line, d.torch_line) for d in result.differences]
     assert kinds == [("differs", 2, 2), ("only in minitorch2", 4, None), ("only in torch", None, 5)]
@@ -247,15 +246,15 @@ def test_graph_op_sequences_find_the_first_differing_op():
         getitem = relu[0]
         return (getitem,)
     """) + _logged("aot_graphs", "Backward graph 0", "return (None,)"))
-    forward, dynamo, backward = _cli_compare.compare_graphs(ours, theirs)
+    forward, dynamo, backward = compare.compare_graphs(ours, theirs)
     assert (forward.layer, forward.title, forward.verdict) == ("aot", "Forward graph 0", "differs")
     assert forward.first_difference == (3, "torch.ops.aten.t.default", "torch.ops.aten.permute.default")
     assert (dynamo.title, dynamo.verdict) == ("__compiled_fn_1", "same")  # torch's uuid suffix dropped
     assert dynamo.ours_ops == ["operator.matmul", "Tensor.relu", "operator.getitem"]
     assert (backward.verdict, backward.torch_ops) == ("only in torch", [])
-    comparison = _cli_compare.compare_runs(_cli_compare.RunResult([], "1\n", ours, 0),
-                                           _cli_compare.RunResult([], "1\n", theirs, 0), ("dynamo", "aot"))
-    report = _cli_compare.format_report(comparison)
+    comparison = compare.compare_runs(compare.RunResult([], "1\n", ours, 0),
+                                           compare.RunResult([], "1\n", theirs, 0), ("dynamo", "aot"))
+    report = compare.format_report(comparison)
     assert ("  aot Forward graph 0: differs at op 3 (minitorch2 3 ops, torch 3): minitorch2 "
             "torch.ops.aten.t.default, torch torch.ops.aten.permute.default\n") in report
     assert "  aot Backward graph 0: only in torch (0 ops)\n" in report
@@ -264,7 +263,7 @@ def test_graph_op_sequences_find_the_first_differing_op():
 
 
 def test_statement_op_reads_each_kind_of_graph_line():
-    op = _cli_compare.statement_op
+    op = compare.statement_op
     assert op('add: "f32[]" = l_stack0_ + mean;  l_stack0_ = mean = None') == "operator.add"
     assert op("linear = torch._C._nn.linear(l_x_, w, b)") == "torch._C._nn.linear"
     assert op("sum_1 = relu.sum(dim = 1)") == "Tensor.sum"
@@ -278,7 +277,7 @@ def test_without_artifacts_keeps_other_lines():
     stderr = ("V1129 16:50:58.914000 1 a.py:1] [0/0] [__guards] GUARDS:\n"
               "Traceback (most recent call last):\n"
               "I1129 16:50:58.914000 1 b.py:2] [__output_code] code\n")
-    assert _cli_compare.without_artifacts(stderr, {"output_code"}) == stderr.split("\n", 1)[1]
+    assert compare.without_artifacts(stderr, {"output_code"}) == stderr.split("\n", 1)[1]
 
 
 def test_graphs_pair_by_kind_and_order_not_by_their_numbers():
@@ -287,17 +286,17 @@ def test_graphs_pair_by_kind_and_order_not_by_their_numbers():
     cos = 'cos: "f32[2]" = torch.cos(l_x_);  l_x_ = None\nreturn (cos,)'
     ours = _logged("graph_code", "__compiled_fn_1", body) + _logged("graph_code", "__compiled_fn_1", cos)
     theirs = _logged("graph_code", "__compiled_fn_1", body) + _logged("graph_code", "__compiled_fn_3", body)
-    first, second = _cli_compare.compare_graphs(ours, theirs)
+    first, second = compare.compare_graphs(ours, theirs)
     assert (first.title, first.verdict) == ("__compiled_fn_1", "same")
     assert (second.title, second.verdict) == ("__compiled_fn_1 (torch: __compiled_fn_3)", "differs")
     assert second.first_difference == (1, "torch.cos", "torch.sin")
 
 
 def test_a_differing_exit_status_shows_how_the_failing_run_ended():
-    ours = _cli_compare.RunResult([], "", "", 0)
-    theirs = _cli_compare.RunResult([], "", "Traceback (most recent call last):\nRuntimeError: boom\n", 1)
-    comparison = _cli_compare.compare_runs(ours, theirs, ("guards",))
-    report = _cli_compare.format_report(comparison)
+    ours = compare.RunResult([], "", "", 0)
+    theirs = compare.RunResult([], "", "Traceback (most recent call last):\nRuntimeError: boom\n", 1)
+    comparison = compare.compare_runs(ours, theirs, ("guards",))
+    report = compare.format_report(comparison)
     assert "--- graphs (op by op): not compared (no graph layer among --show)\n" in report
     assert "--- exit status: differs (minitorch2 0, torch 1)\n  torch stderr ends: RuntimeError: boom\n" in report
     assert report.endswith("==== summary: differs: stdout same; exit status differs")

@@ -1,13 +1,13 @@
 """The subprocess runs behind `python -m minitorch2 run --compare-torch / --report`.
 
-CLI layer, used only by `minitorch2/__main__.py`. With either option the
-script does not run in the CLI's own process: it runs as a child,
+CLI layer, used by run.py. With either option the script does not run in
+the CLI's own process: it runs as a child,
 
     python -m minitorch2 run [--backend B] SCRIPT ARGS     MINITORCH2_LOGS=<artifacts>
     python SCRIPT ARGS                                      TORCH_LOGS=<artifacts>  (--compare-torch)
 
 so that its stdout, stderr and exit status can be captured whole and handed
-to `_cli_compare` / `_cli_report`. The two children run at the same time.
+to compare.py / report.py. The two children run at the same time.
 minitorch2 never imports torch: PyTorch only ever runs in the second child.
 With `--backend B` that child starts from a few lines of bootstrap (below)
 that make B the default of torch.compile and torch._dynamo.optimize, as
@@ -18,7 +18,7 @@ import os
 import subprocess
 import sys
 
-from ._cli_compare import RunResult
+from .compare import RunResult
 
 # Run as `python -c TORCH_BOOTSTRAP BACKEND SCRIPT ARGS...` in the torch child only.
 TORCH_BOOTSTRAP = """\

@@ -1,5 +1,7 @@
 """The built-in demo of `python -m minitorch2 run` (no script given).
 
+CLI layer, run by run.py; it imports the layers its three parts show.
+
 Part 1, the runtime alone: a two-layer network's forward and backward, the
 grad_fn chain eager autograd recorded (as PyTorch names its nodes) and the aten
 ops the backward ran, seen through a TorchDispatchMode.
@@ -13,7 +15,9 @@ Part 3, the same call through the default "inductor" backend: the fused
 loop-level kernels backend/ generated for the forward and backward graphs
 (each becomes one LLVM function; MINITORCH2_LOGS=output_code prints them).
 """
+import backend
 import minitorch2 as torch
+from autograd import aot_module_simplified, make_boxed_func
 from minitorch2.utils._python_dispatch import TorchDispatchMode
 
 
@@ -46,8 +50,6 @@ class _MLP(torch.nn.Module):
 
 
 def _three_graphs():
-    from autograd import aot_module_simplified, make_boxed_func
-
     def show(tag):
         def compiler(gm, inputs):
             print(f"--- {tag}")
@@ -56,20 +58,18 @@ def _three_graphs():
 
         return compiler
 
-    def backend(gm, example_inputs):
+    def printing_backend(gm, example_inputs):
         print("--- what the frontend handed the backend")
         print(gm.code.strip())
         return aot_module_simplified(gm, example_inputs, fw_compiler=show("aot forward"),
                                      bw_compiler=show("aot backward"))
 
     torch.manual_seed(0)
-    loss = torch.compile(_MLP(), backend=backend)(torch.randn(2, 3))
+    loss = torch.compile(_MLP(), backend=printing_backend)(torch.randn(2, 3))
     loss.backward()
 
 
 def _fused_kernels():
-    import backend
-
     backend.metrics.reset()
     torch.manual_seed(0)
     loss = torch.compile(_MLP())(torch.randn(2, 3))

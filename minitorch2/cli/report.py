@@ -1,9 +1,8 @@
 """`python -m minitorch2 run --report OUT.html`: one self-contained HTML page of a run.
 
-CLI layer, used only by `minitorch2/__main__.py`. The run it describes had
-every layer's log artifacts switched on (`_cli_compare.LAYERS`), so the page
-holds the command, the script's stdout, its stderr (less the artifact lines),
-then, per layer and artifact, each logged record (graphs, partitions, kernels,
+CLI layer, used by run.py. The run it describes had every layer's log
+artifacts switched on (`compare.LAYERS`), so the page holds the command, the
+script's stdout, its stderr (less the artifact lines), then, per layer and artifact, each logged record (graphs, partitions, kernels,
 guards) in a collapsed <details> section, and with --compare-torch the
 comparison report and torch's own output. No scripts, no stylesheets or fonts
 from elsewhere: one file that opens anywhere. Every piece of text goes through
@@ -12,7 +11,7 @@ html.escape.
 import html
 import shlex
 
-from ._cli_compare import LAYERS, format_report, log_records, without_artifacts
+from .compare import LAYERS, format_report, log_records, without_artifacts
 
 _STYLE = """body { font-family: sans-serif; margin: 1.5em; }
 pre { background: #f4f4f4; padding: 0.6em; overflow-x: auto; font-size: 0.85em; }
@@ -21,7 +20,7 @@ summary { cursor: pointer; font-family: monospace; }
 
 
 def write_report(path, command, ours, theirs=None, comparison=None):
-    """ours, theirs: _cli_compare.RunResult; comparison: a _cli_compare.Comparison or None."""
+    """ours, theirs: compare.RunResult; comparison: a compare.Comparison or None."""
     with open(path, "w", encoding="utf-8") as f:
         f.write(render(command, ours, theirs, comparison))
 

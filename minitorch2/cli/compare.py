@@ -1,6 +1,6 @@
 """`python -m minitorch2 run --compare-torch`: what differs between a script on minitorch2 and on PyTorch.
 
-CLI layer, used only by `minitorch2/__main__.py` (and the HTML report). The
+CLI layer, used by run.py (and the HTML report, report.py). The
 command runs the script twice in subprocesses, once under `python -m
 minitorch2 run` and once under plain `python` with real PyTorch, and hands the
 two results (stdout, stderr, exit status) to the pure functions here:

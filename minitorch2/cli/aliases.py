@@ -1,15 +1,23 @@
 """The module alias table: `import torch` in a user script gets minitorch2.
 
-Runtime layer, used by `python -m minitorch2 run`. A meta-path finder maps
-each PyTorch module name in the table below to the minitorch2 module playing
-its part, so an unmodified PyTorch script imports us instead. A PyTorch
-module with no counterpart yet fails with `MissingFeature`, an ImportError
-naming the module, instead of some unrelated error from deep inside.
+CLI layer, installed by `python -m minitorch2 run` (run.py). A meta-path
+finder maps each PyTorch module name in the table below to the minitorch2
+module playing its part, so an unmodified PyTorch script imports us instead.
+A PyTorch module with no counterpart yet fails with `MissingFeature`, an
+ImportError naming the module, instead of some unrelated error from deep
+inside. Installing also lends the runtime `aliased_package`, so that an
+attribute such as `torch.func` (no `import torch.func` in the script) finds
+the package the table names, as the import would.
+
+The one idea to hold: the table is the only place that knows which of our
+packages plays which PyTorch module; the runtime never names the layers above it.
 """
 import importlib
 import importlib.abc
 import importlib.util
 import sys
+
+from .. import _unsupported
 
 # PyTorch module prefix -> minitorch2 module; the longest matching prefix wins.
 ALIASES = {
@@ -70,10 +78,19 @@ class AliasFinder(importlib.abc.MetaPathFinder):
         return importlib.util.spec_from_loader(fullname, _AliasLoader(module))
 
 
+def aliased_package(torch_path):
+    """The package outside minitorch2 that plays torch_path's part (`torch.func` -> autograd), imported; or None."""
+    target = target_name(torch_path)
+    if target is None or target.startswith("minitorch2"):
+        return None
+    return importlib.import_module(target)
+
+
 def install():
     """Route `import torch...` to minitorch2 for the rest of this process."""
     if not any(isinstance(f, AliasFinder) for f in sys.meta_path):
         sys.meta_path.insert(0, AliasFinder())
+    _unsupported.aliased_package = aliased_package
     for name in list(sys.modules):
         if target_name(name) is not None and not _is_ours(sys.modules[name]):
             raise RuntimeError(f"real PyTorch is already imported ({name}); run the script in a fresh process")

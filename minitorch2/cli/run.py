@@ -1,0 +1,154 @@
+"""`python -m minitorch2 run`: a PyTorch script (or the built-in demo) on minitorch2.
+
+CLI layer, called by `cli.main`. Two ways to run, chosen by the options:
+
+    in this process     run_script: the alias table installed (aliases.py), the default backend
+                        and the --show log artifacts set, then the script as `__main__`; its
+                        stdout is untouched and its exit status is ours
+    observed            run_observed (--compare-torch, --report): the script runs as a child
+                        (subprocesses.py), on PyTorch too with --compare-torch; its output is
+                        echoed, then compared (compare.py) and/or written as HTML (report.py)
+
+The one idea to hold: without options the run adds nothing to what the script
+prints, so its output diffs line by line against `python script.py` on PyTorch;
+a PyTorch name minitorch2 lacks ends it with one line naming the name and the
+script's line, not a traceback.
+"""
+import os
+import runpy
+import sys
+import traceback
+
+from frontend import backends
+from frontend.exc import InvalidBackend
+
+from .. import _logging
+from .._unsupported import Unsupported
+from . import aliases, compare, report, subprocesses
+from .compare import LAYERS
+
+
+def main(options):
+    if options.compare_torch or options.report:
+        return run_observed(options)
+    return run_script(options.script, options.args, backend=options.backend, show=options.show)
+
+
+def run_script(script, args, backend=None, show=()):
+    """Run script (None: the demo) in this process; backend: the default backend; show: layers to log."""
+    aliases.install()
+    if backend is not None and not _set_default_backend(backend):
+        return 2
+    if show:
+        _switch_on_logs(artifact for layer in show for artifact in LAYERS[layer].ours)
+    if script is None:
+        # the demo imports autograd and backend (whose import starts a preload thread): only when it runs
+        from . import demo
+
+        demo.main()
+        return 0
+    if not os.path.exists(script):
+        print(f"python -m minitorch2 run: can't open file '{script}'", file=sys.stderr)
+        return 2
+    sys.argv = [script, *args]
+    sys.path.insert(0, os.path.dirname(os.path.abspath(script)))
+    try:
+        # an absolute path, as `python script.py` gives its code since 3.9 (so graphs' stack traces name it alike)
+        runpy.run_path(os.path.abspath(script), run_name="__main__")
+    except SystemExit as e:
+        return e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+    except (aliases.MissingFeature, Unsupported) as e:
+        print(f"{script}:{_script_line(e, script)}: unsupported by minitorch2: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _set_default_backend(name):
+    """The frontend's default backend becomes name (False, with the frontend's error, when unknown)."""
+    if not _backend_is_known(name):
+        return False
+    backends.DEFAULT_BACKEND = name
+    return True
+
+
+def _backend_is_known(name):
+    """Is name a registered backend? If not, print the frontend's InvalidBackend error for it."""
+    try:
+        backends.lookup_backend(name)
+    except InvalidBackend as e:
+        print(f"python -m minitorch2 run: {type(e).__name__}: {e}", file=sys.stderr)
+        return False
+    return True
+
+
+def _switch_on_logs(artifacts):
+    current = os.environ.get(_logging.ENV_VAR, "")
+    os.environ[_logging.ENV_VAR] = ",".join(item for item in (current, *artifacts) if item)
+    _logging.reload()
+
+
+def _script_line(error, script):
+    frames = [f for f in traceback.extract_tb(error.__traceback__) if os.path.abspath(f.filename) == os.path.abspath(script)]
+    return frames[-1].lineno if frames else "?"
+
+
+# ---- --compare-torch and --report: the script in subprocesses -----------------------------------------
+
+def run_observed(options):
+    """Run the script in a subprocess (and on torch too with --compare-torch), echo our run's output,
+    then print the comparison and/or write the HTML report."""
+    if options.compare_torch and options.script is None:
+        print("python -m minitorch2 run: --compare-torch needs a SCRIPT (the demo is not a PyTorch script)",
+              file=sys.stderr)
+        return 2
+    if options.script is not None and not os.path.exists(options.script):
+        print(f"python -m minitorch2 run: can't open file '{options.script}'", file=sys.stderr)
+        return 2
+    if options.backend is not None and not _backend_is_known(options.backend):
+        return 2
+    if options.compare_torch and not subprocesses.torch_available():
+        print("python -m minitorch2 run: --compare-torch needs PyTorch, which is not installed", file=sys.stderr)
+        return 2
+    compared = options.show or compare.DEFAULT_COMPARED_LAYERS
+    logged = list(LAYERS) if options.report else (compared if options.compare_torch else options.show)
+    ours_artifacts = [a for layer in logged for a in LAYERS[layer].ours]
+    ours_command = subprocesses.minitorch2_command(options.script, options.args, options.backend)
+    torch_command, torch_artifacts = None, ()
+    if options.compare_torch:
+        torch_artifacts = [a for layer in compared for a in LAYERS[layer].torch]
+        torch_command = subprocesses.torch_command(options.script, options.args, options.backend)
+    ours, theirs = subprocesses.run_both(ours_command, ours_artifacts, torch_command, torch_artifacts)
+    shown = {a for layer in options.show for a in LAYERS[layer].ours} | _user_artifacts()
+    sys.stdout.write(ours.stdout)
+    sys.stdout.flush()
+    sys.stderr.write(compare.without_artifacts(ours.stderr, shown))
+    sys.stderr.flush()
+    status = ours.returncode
+    comparison = None
+    if theirs is not None:
+        comparison = compare.compare_runs(ours, theirs, compared)
+        print(compare.format_report(comparison))
+        status = 0 if comparison.matches else 1
+    if options.report:
+        report.write_report(options.report, ["python", "-m", "minitorch2", "run", *_argv_of(options)],
+                            ours, theirs, comparison)
+        print(f"python -m minitorch2 run: report written to {options.report}", file=sys.stderr)
+    return status
+
+
+def _user_artifacts():
+    """The artifacts MINITORCH2_LOGS itself names (their lines are echoed, as without --report)."""
+    names = {item.strip() for item in os.environ.get(_logging.ENV_VAR, "").split(",")}
+    return set(_logging.ARTIFACTS) if "all" in names else names & set(_logging.ARTIFACTS)
+
+
+def _argv_of(options):
+    argv = []
+    if options.backend:
+        argv += ["--backend", options.backend]
+    if options.show:
+        argv += ["--show", ",".join(options.show)]
+    if options.compare_torch:
+        argv.append("--compare-torch")
+    argv += ["--report", options.report]
+    return argv + ([options.script, *options.args] if options.script else [])
