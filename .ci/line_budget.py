@@ -1,0 +1,70 @@
+"""The line budget: how much code a reader of the lesson has to hold, printed and checked on every CI run.
+
+The lesson is the compiler pipeline (frontend, autograd, partition, the backend's plain path) and
+the runtime's machinery it runs on (tensor, dispatcher, op table with kernels, meta functions and
+derivatives, eager autograd engine, fx). Three other parts are counted apart, each with its own
+figure: the library surface that only widens what user programs may call (nn modules beyond
+Linear/Conv/Norm/Embedding/Dropout/activations, optim, nn.utils), the CLI, and the backend's speed
+wing. A line counts when it is neither blank nor a comment (docstrings count).
+
+    python .ci/line_budget.py          # the table; exit 1 when the lesson is over its ceiling
+
+The target for the lesson is 20,000 lines. CEILING is where it stands today: it only ever moves
+down, so every addition to the lesson has to make room for itself.
+"""
+import sys
+from pathlib import Path
+
+TARGET = 20_000
+CEILING = 25_600
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("minitorch2", "frontend", "autograd", "partition", "backend")
+
+# Path prefixes (relative to the repository root) of the parts outside the lesson.
+OUTSIDE_THE_LESSON = {
+    "cli": ("minitorch2/cli/", "minitorch2/__main__.py"),
+    "speed wing": ("backend/speed/",),
+    "coverage surface": (
+        "minitorch2/optim/", "minitorch2/nn/utils/", "minitorch2/nn/modules/loss.py",
+        "minitorch2/nn/modules/pooling.py", "minitorch2/nn/_interpolate.py",
+    ),
+}
+PIPELINE = ("frontend/", "autograd/", "partition/", "backend/")
+
+
+def counted_lines(path):
+    return sum(1 for line in path.read_text().splitlines() if line.strip() and not line.lstrip().startswith("#"))
+
+
+def part_of(relative):
+    for part, prefixes in OUTSIDE_THE_LESSON.items():
+        if relative.startswith(prefixes):
+            return part
+    return "lesson: compiler pipeline" if relative.startswith(PIPELINE) else "lesson: runtime"
+
+
+def figures():
+    totals = {}
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            part = part_of(path.relative_to(ROOT).as_posix())
+            totals[part] = totals.get(part, 0) + counted_lines(path)
+    return totals
+
+
+def main():
+    totals = figures()
+    lesson = totals.get("lesson: compiler pipeline", 0) + totals.get("lesson: runtime", 0)
+    print("== line budget (non-blank, non-comment lines)")
+    for part in ("lesson: compiler pipeline", "lesson: runtime", *OUTSIDE_THE_LESSON):
+        print(f"   {part:<28}{totals.get(part, 0):>7,}")
+    print(f"   {'lesson':<28}{lesson:>7,}   (ceiling {CEILING:,}, target {TARGET:,})")
+    if lesson > CEILING:
+        print(f"== the lesson is {lesson - CEILING:,} lines over its ceiling: make room before adding")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
