@@ -6,6 +6,9 @@ tangents), hands it to a partitioner and compiles the forward and backward.
 stack_traces.py carries each frontend node's source location onto the aten
 nodes traced from it, forward and backward.
 """
+from minitorch2._unsupported import Unsupported
+from partition import default_partition, min_cut_rematerialization_partition
+
 from .aot import aot_autograd, aot_eager, aot_function, aot_module, aot_module_simplified, boxed_nop, make_boxed_func
 from .decompositions import core_aten_decompositions, get_decompositions
 from .functionalize import functionalize
@@ -13,14 +16,9 @@ from .proxy_tensor import make_fx
 
 
 def __getattr__(name):
-    if name in ("default_partition", "min_cut_rematerialization_partition"):
-        import partition
-
-        return getattr(partition, name)
-    from minitorch2._unsupported import Unsupported
-
     raise Unsupported(f"autograd (torch._functorch / functorch.compile) has no '{name}' yet")
 
 
 __all__ = ["aot_function", "aot_module", "aot_eager", "boxed_nop", "aot_module_simplified", "aot_autograd", "make_boxed_func", "make_fx",
-           "functionalize", "core_aten_decompositions", "get_decompositions"]
+           "functionalize", "core_aten_decompositions", "get_decompositions",
+           "default_partition", "min_cut_rematerialization_partition"]  # the partitioners, as functorch.compile has them

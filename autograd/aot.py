@@ -22,7 +22,8 @@ frontend graph in aot_module_simplified, at once for its example inputs, as torc
                base): autograd then knows they alias, and an in-place change to
                one reaches the others' gradients. An output that is the only view
                of an intermediate comes out of the compiled function as a plain
-               tensor (torch's _unsafe_view), as do all other outputs.
+               tensor (torch's _unsafe_view), as do all other outputs
+               (output_aliasing.py).
 
 When no input requires grad (or grad mode is off), only the forward is traced
 and compiled. Compilers receive (GraphModule, example_inputs) and return a
@@ -36,14 +37,15 @@ of the forward node it differentiates (stack_traces.py).
 import minitorch2
 from minitorch2 import _logging
 from minitorch2._python_dispatcher import enable_python_dispatcher
-from minitorch2._subclasses.fake_tensor import FakeTensorMode
 from minitorch2._tensor import Tensor
 from minitorch2.autograd import Function
+from minitorch2.fx._pytree import PyTreeCodeGen
 from minitorch2.utils import _pytree as pytree
-from minitorch2.utils._python_dispatch import TorchDispatchMode
+from partition import default_partition, min_cut_rematerialization_partition
 
 from .functionalize import functionalize_graph
 from .input_aliasing import AliasedInputs, aliasing_key
+from .output_aliasing import AliasOf, trace_outputs, with_bases
 from .proxy_tensor import make_fx, tag_forward_nodes
 from .stack_traces import SourceKeepingInterpreter, backward_stack_traces
 
@@ -83,7 +85,7 @@ class _CompiledFunction:
 
     def _trace(self, fn, args, fw_compiler, partition_fn, decompositions, inference_compiler):
         aot_id = _logging.next_id("aot")  # "Forward graph 0", as MINITORCH2_LOGS=aot_graphs titles it
-        fake_outputs, self.aliases, fake_bases, mutated = _trace_outputs(fn, args)
+        fake_outputs, self.aliases, fake_bases, mutated = trace_outputs(fn, args)
         self.num_outputs = len(_as_list(fake_outputs))
         # inputs fn changes in place to a value that requires grad (an input that did, or one given a value
         # that does): their new values leave the compiled function as outputs (with tangents) and are copied
@@ -92,12 +94,13 @@ class _CompiledFunction:
         # As PyTorch's aot: inputs that require grad but no output that does make an inference graph (an output
         # viewing an input does not count: it is made again outside the graph, with its own grad_fn).
         no_output_needs_grad = not self.grad_mutated and not any(
-            isinstance(o, Tensor) and o.requires_grad and self.aliases.get(i, ("",))[0] != "input"
+            isinstance(o, Tensor) and o.requires_grad
+            and not (i in self.aliases and self.aliases[i].of is AliasOf.INPUT)
             for i, o in enumerate(_as_list(fake_outputs)))
         if self.needs_grad and no_output_needs_grad:
             self.needs_grad = False
         if not self.needs_grad:  # views of outputs and intermediates stay as the graph returns them, as torch's
-            self.aliases = {i: alias for i, alias in self.aliases.items() if alias[0] == "input"}
+            self.aliases = {i: alias for i, alias in self.aliases.items() if alias.of is AliasOf.INPUT}
             self.num_bases = 0
             forward = make_fx(_flat_fn(fn), decompositions, tracing_mode="fake")(*args)
             forward, self.mutated_inputs = functionalize_graph(forward)
@@ -115,8 +118,9 @@ class _CompiledFunction:
             _differentiable(o) and i not in self.aliases for i, o in enumerate(fake_outputs[len(mutated_values):])]
         tangents = [minitorch2.empty(tuple(o.shape), dtype=o.dtype)
                     for o, keep in zip(fake_outputs, self.output_grad_mask) if keep]
-        base_sources = {alias[1]: (i, len(alias[2])) for i, alias in self.aliases.items() if alias[0] == "base"}
-        fn = _with_fresh_inputs(_with_bases(fn, [base_sources[k] for k in range(self.num_bases)]), self.grad_mutated)
+        base_sources = {alias.position: (i, len(alias.views)) for i, alias in self.aliases.items()
+                        if alias.of is AliasOf.BASE}
+        fn = _with_fresh_inputs(with_bases(fn, [base_sources[k] for k in range(self.num_bases)]), self.grad_mutated)
         joint = make_fx(_joint_fn(fn, self.grad_inputs, self.output_grad_mask), decompositions,
                         tracing_mode="fake")(list(args), tangents)
         joint, self.mutated_inputs = _functionalize_joint(joint, self.grad_mutated)
@@ -146,12 +150,9 @@ class _CompiledFunction:
         if not self.aliases:
             return outs
         outs = list(outs)
-        bases = {"input": args, "output": outs, "base": outs[self.num_outputs:]}
-        for i, (kind, position, views) in self.aliases.items():
-            out = bases[kind][position]
-            for op, rest, kwargs in views:
-                out = op(out, *rest, **kwargs)
-            outs[i] = out
+        viewed = {AliasOf.INPUT: args, AliasOf.OUTPUT: outs, AliasOf.BASE: outs[self.num_outputs:]}
+        for i, alias in self.aliases.items():
+            outs[i] = alias.replay(viewed[alias.of][alias.position])
         return outs
 
     def __call__(self, args):
@@ -235,8 +236,6 @@ def _functionalize_joint(joint, grad_mutated):
     position, in the order of their values at the front of the outputs: the inputs' order, as torch's."""
     pure, mutated = functionalize_graph(joint)
     if mutated:
-        from minitorch2.fx._pytree import PyTreeCodeGen
-
         codegen = joint.graph._codegen
         output = next(n for n in pure.graph.nodes if n.op == "output")
         flat = list(output.args[0])
@@ -247,45 +246,6 @@ def _functionalize_joint(joint, grad_mutated):
         pure._in_spec, pure._out_spec = codegen.in_spec, out_spec
         pure.recompile()
     return pure, sorted(mutated + grad_mutated)
-
-
-def _trace_outputs(fn, args):
-    """fn's outputs, run on fake copies of args; the aliased ones, {output position: (kind, position, view
-    ops)}; the intermediate bases they view; and {position: whether its new value requires grad} for the
-    inputs fn changed in place. As
-    torch's aot sorts them, an output that view ops made from
-      - an input (or is that input: no ops) is ("input", the input's position, ops), made again after the
-        input received what fn wrote into it;
-      - another output is ("output", its position, ops);
-      - an intermediate that other outputs view too (and that needs grad) is ("base", k, ops), the
-        intermediate being the k-th base;
-    a view op is kept as (op, arguments after self, kwargs)."""
-    mode = FakeTensorMode()
-    fake_args = [mode.from_tensor(a) if isinstance(a, Tensor) else a for a in args]
-    versions = [a._version if isinstance(a, Tensor) else None for a in fake_args]
-    recorder = _ViewRecorder()
-    with mode, recorder:
-        outputs = fn(*fake_args)
-    positions = {id(a): i for i, a in enumerate(fake_args) if isinstance(a, Tensor)}
-    outs = _as_list(outputs)
-    out_positions = {id(o): i for i, o in enumerate(outs)}
-    aliases, views_of = {}, {}
-    for i, out in enumerate(outs):
-        root, views = recorder.chain(out, stop=positions)
-        if id(root) in positions:
-            aliases[i] = ("input", positions[id(root)], views)
-        elif views and out_positions.get(id(root), i) != i:
-            aliases[i] = ("output", out_positions[id(root)], views)
-        elif views and root.requires_grad:
-            views_of.setdefault(id(root), (root, []))[1].append((i, views))
-    bases = []
-    for root, viewers in views_of.values():
-        if len(viewers) > 1:  # an intermediate one output views is no alias to track: torch's _unsafe_view
-            aliases.update({i: ("base", len(bases), views) for i, views in viewers})
-            bases.append(root)
-    mutated = {i: a.requires_grad for i, (a, version) in enumerate(zip(fake_args, versions))
-               if isinstance(a, Tensor) and a._version != version}
-    return outputs, aliases, bases, mutated
 
 
 def _with_fresh_inputs(fn, mutated):
@@ -302,44 +262,6 @@ def _with_fresh_inputs(fn, mutated):
         return [args[i] for i in mutated] + _as_list(fn(*args))
 
     return with_fresh_inputs
-
-
-def _with_bases(fn, sources):
-    """fn, its outputs followed by the intermediate bases: the k-th is found by walking back sources[k] =
-    (output position, number of view ops) along the view ops that made that output."""
-    if not sources:
-        return fn
-
-    def with_bases(*args):
-        recorder = _ViewRecorder()
-        with recorder:
-            outs = _as_list(fn(*args))
-        return outs + [recorder.chain(outs[i], steps=steps)[0] for i, steps in sources]
-
-    return with_bases
-
-
-class _ViewRecorder(TorchDispatchMode):
-    """Notes which view op made each view (made_by: id(view) -> (view, op, self, other args, kwargs))."""
-
-    def __init__(self):
-        self.made_by = {}
-
-    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-        kwargs = kwargs or {}
-        out = func(*args, **kwargs)
-        if func.is_view and isinstance(out, Tensor) and args and isinstance(args[0], Tensor):
-            self.made_by[id(out)] = (out, func, args[0], args[1:], kwargs)  # (the view kept: ids stay unique)
-        return out
-
-    def chain(self, tensor, stop=(), steps=None):
-        """(root, view ops from root to tensor): the view ops that made tensor, followed back until a tensor
-        no recorded view made, one in `stop` (ids) or `steps` ops back."""
-        views = []
-        while id(tensor) in self.made_by and id(tensor) not in stop and (steps is None or len(views) < steps):
-            _, op, tensor, rest, kwargs = self.made_by[id(tensor)]
-            views.append((op, rest, kwargs))
-        return tensor, views[::-1]
 
 
 def _flat_fn(fn):
@@ -371,8 +293,7 @@ def aot_function(fn, fw_compiler, bw_compiler=None, partition_fn=None, decomposi
     """`static_input_indices`: the inputs that live anyway (a frontend graph's parameters and buffers, found by
     aot_module_simplified; torch keeps them in its AOTConfig), handed to the partitioner as
     `static_lifetime_input_indices`: saving them for the backward costs nothing."""
-    if partition_fn is None:  # imported only when needed: the partition package pulls in networkx (~1 s)
-        from partition import default_partition
+    if partition_fn is None:
         partition_fn = default_partition
     signatures = {}  # aliasing key -> (call, out_spec)
 
@@ -552,7 +473,5 @@ def boxed_nop(gm, example_inputs):
 def aot_eager(gm, example_inputs):
     """The `aot_eager` backend, as PyTorch registers it: AOT tracing with no-op compilers and the min-cut
     partitioner; useful to check that tracing and partitioning alone keep a program's results."""
-    from partition import min_cut_rematerialization_partition
-
     return aot_module_simplified(gm, example_inputs, fw_compiler=boxed_nop, bw_compiler=boxed_nop,
                                  partition_fn=min_cut_rematerialization_partition)

@@ -19,10 +19,14 @@ value becomes an extra output and the runtime copies it into the input
 under compilation. In-place ops map to their functional forms by name
 (`add_.Tensor` -> `add.Tensor`), with a small table for the exceptions.
 """
+import functools
 import operator
 
-from minitorch2 import ops
+from minitorch2 import _dispatch, ops
 from minitorch2.fx import Graph, GraphModule
+from minitorch2.fx.passes.shape_prop import _extract_tensor_metadata
+
+from .proxy_tensor import make_fx
 
 aten = ops.aten
 
@@ -252,8 +256,6 @@ def _meta_of(value):
     """node.meta entries for a traced value (what partitioners read to size it)."""
     if value is None:
         return {}
-    from minitorch2.fx.passes.shape_prop import _extract_tensor_metadata
-
     return {"val": value, "tensor_meta": _extract_tensor_metadata(value)}
 
 
@@ -288,19 +290,15 @@ def functionalize_graph(gm):
 def functionalize(func, *, remove="mutations"):
     """torch.func.functionalize: run `func` through a traced, functionalized graph. Under make_fx the
     recorded graph has no in-place ops; inputs `func` mutates are still updated (copy_) afterwards."""
-    import functools
-
-    from minitorch2._dispatch import state
-
-    from .proxy_tensor import make_fx
 
     @functools.wraps(func)
     def wrapper(*args):
-        outer_modes, state.modes = state.modes, []  # an enclosing tracer must see only the pure graph run
+        # an enclosing tracer must see only the pure graph run
+        outer_modes, _dispatch.state.modes = _dispatch.state.modes, []
         try:
             traced = make_fx(func, tracing_mode="fake")(*args)
         finally:
-            state.modes = outer_modes
+            _dispatch.state.modes = outer_modes
         pure, mutated = functionalize_graph(traced)
         out = pure(*args)
         if not mutated:

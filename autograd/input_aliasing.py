@@ -29,6 +29,8 @@ that is it). Views of different bases that still share memory (two
 tensors made from one numpy array) have none: a call with them runs the
 function eagerly, op by op, which is always right (the documented fallback).
 """
+from dataclasses import dataclass
+
 import minitorch2
 from minitorch2._memory_overlap import memory_owner, overlap_groups
 from minitorch2._subclasses.fake_tensor import FakeTensorMode
@@ -63,6 +65,14 @@ def aliasing_key(flat_args):
     return tuple(key)
 
 
+@dataclass(frozen=True)
+class InnerInput:
+    """One input of the traced function: a kept input passed on as it is, or a synthetic base."""
+
+    is_base: bool
+    index: int  # the kept index of the input, or the index of the base
+
+
 class AliasedInputs:
     """The plan for one aliasing key: which inputs the traced function takes instead of the caller's
     (`inner_args`) and the function over them (`inner_fn`). `eager` when some overlapping inputs the
@@ -86,9 +96,8 @@ class AliasedInputs:
         self.bases = [[(k, None if kept_args[k]._base is None else _geometry(kept_args[k])) for k in g]
                       for g in groups]
         in_group = {k: b for b, g in enumerate(groups) for k in g}
-        # the traced function's inputs, in kept order: ("arg", kept index) or ("base", base index), the base
-        # where its group's first member was
-        self.layout = [("base", in_group[k]) if k in in_group else ("arg", k)
+        # the traced function's inputs (InnerInput), in kept order, a base where its group's first member was
+        self.layout = [InnerInput(True, in_group[k]) if k in in_group else InnerInput(False, k)
                        for k in range(len(kept_args)) if k not in in_group or groups[in_group[k]][0] == k]
 
     def _deduped_fn(self, *kept):
@@ -96,21 +105,22 @@ class AliasedInputs:
 
     def inner_args(self, flat_args):
         kept = [flat_args[j] for j in self.kept]
-        return [kept[i] if kind == "arg" else _root(kept[self.bases[i][0][0]]) for kind, i in self.layout]
+        return [_root(kept[self.bases[inner.index][0][0]]) if inner.is_base else kept[inner.index]
+                for inner in self.layout]
 
     def inner_fn(self, *inner):
         kept = [None] * len(self.kept)
-        for (kind, i), value in zip(self.layout, inner):
-            if kind == "arg":
-                kept[i] = value
+        for slot, value in zip(self.layout, inner):
+            if not slot.is_base:
+                kept[slot.index] = value
                 continue
-            for k, geometry in self.bases[i]:
+            for k, geometry in self.bases[slot.index]:
                 kept[k] = value if geometry is None else aten.as_strided.default(value, *geometry)
         return self._deduped_fn(*kept)
 
     def inner_positions(self, outer_positions):
         """Where the given outer inputs are among the traced function's, for those passed on as they are."""
-        inner_of = {self.kept[i]: n for n, (kind, i) in enumerate(self.layout) if kind == "arg"}
+        inner_of = {self.kept[inner.index]: n for n, inner in enumerate(self.layout) if not inner.is_base}
         return [inner_of[j] for j in outer_positions if j in inner_of]
 
 

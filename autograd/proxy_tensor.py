@@ -23,6 +23,7 @@ import inspect
 import operator
 
 import minitorch2
+from minitorch2._dispatch import current_modes
 from minitorch2._subclasses.fake_tensor import FakeTensorMode
 from minitorch2._tensor import Tensor
 from minitorch2.fx import Graph, GraphModule
@@ -117,8 +118,6 @@ def _with_current_stack_trace(node):
 def tag_forward_nodes():
     """Mark every node traced so far (tangents aside) as forward: the joint trace calls this between its
     forward and its backward, and the default partitioner cuts after the last forward node."""
-    from minitorch2._dispatch import current_modes
-
     for mode in reversed(current_modes()):
         if isinstance(mode, ProxyTorchDispatchMode):
             for node in mode.graph.nodes:

@@ -1,0 +1,132 @@
+"""Aliased outputs: which outputs of a traced function are views, of what, and by which view ops
+(torch's output alias analysis in aot_autograd's collect_metadata_analysis).
+
+autograd layer, step 5 of `aot.py`. A compiled function returns fresh tensors,
+but an eager function may return a view of its input, of another output or of
+an intermediate; autograd and in-place ops can tell the difference. So before
+tracing the joint graph, the function runs once on fake tensors under a mode
+that notes every view op (`_ViewRecorder`), and each output that view ops made
+is described by an `OutputAlias`: what it views (`AliasOf`), where that tensor
+is, and the `ViewOp`s that lead from it to the output. At every call the
+compiled function's copy of such an output is replaced by the same view ops
+replayed on the real tensor (`_CompiledFunction.regenerate_aliases`).
+
+The one idea to hold: an alias is a recipe, not a value: (what it views, which
+one, which view ops); replaying it on the real base gives the output eager
+would have returned, sharing memory and version counter with that base.
+"""
+import enum
+from dataclasses import dataclass
+
+from minitorch2._subclasses.fake_tensor import FakeTensorMode
+from minitorch2._tensor import Tensor
+from minitorch2.utils._python_dispatch import TorchDispatchMode
+
+
+class AliasOf(enum.Enum):
+    """What an aliased output is a view of."""
+
+    INPUT = "input"  # an input (or is that input: no view ops), made again after the input got fn's writes
+    OUTPUT = "output"  # another output
+    BASE = "base"  # an intermediate that several outputs view (and that needs grad): it joins the outputs
+
+
+@dataclass(frozen=True)
+class ViewOp:
+    """One view op as it ran: `op(tensor, *args, **kwargs)`."""
+
+    op: object  # the view's OpOverload
+    args: tuple  # its arguments after self
+    kwargs: dict
+
+    def __call__(self, tensor):
+        return self.op(tensor, *self.args, **self.kwargs)
+
+
+@dataclass(frozen=True)
+class OutputAlias:
+    """An output made by view ops from an input, another output or an intermediate base."""
+
+    of: AliasOf
+    position: int  # of that input, output or base (the k-th base for AliasOf.BASE)
+    views: list  # ViewOps, from that tensor to the output
+
+    def replay(self, tensor):
+        """The output again: `tensor` (what it views) through the same view ops."""
+        for view in self.views:
+            tensor = view(tensor)
+        return tensor
+
+
+def trace_outputs(fn, args):
+    """fn's outputs, run on fake copies of args; the aliased ones, {output position: OutputAlias}; the
+    intermediate bases they view; and {position: whether its new value requires grad} for the inputs fn
+    changed in place. As torch's aot sorts them, an output that view ops made from an input is an alias
+    of that input; else, one made from another output, of that output; else one made from an intermediate
+    that other outputs view too, of that intermediate, the k-th base (an intermediate only one output
+    views is no alias to track: that output leaves the compiled function as torch's _unsafe_view)."""
+    mode = FakeTensorMode()
+    fake_args = [mode.from_tensor(a) if isinstance(a, Tensor) else a for a in args]
+    versions = [a._version if isinstance(a, Tensor) else None for a in fake_args]
+    recorder = _ViewRecorder()
+    with mode, recorder:
+        outputs = fn(*fake_args)
+    positions = {id(a): i for i, a in enumerate(fake_args) if isinstance(a, Tensor)}
+    outs = list(outputs) if isinstance(outputs, (list, tuple)) else [outputs]
+    out_positions = {id(o): i for i, o in enumerate(outs)}
+    aliases, views_of = {}, {}
+    for i, out in enumerate(outs):
+        root, views = recorder.chain(out, stop=positions)
+        if id(root) in positions:
+            aliases[i] = OutputAlias(AliasOf.INPUT, positions[id(root)], views)
+        elif views and out_positions.get(id(root), i) != i:
+            aliases[i] = OutputAlias(AliasOf.OUTPUT, out_positions[id(root)], views)
+        elif views and root.requires_grad:
+            views_of.setdefault(id(root), (root, []))[1].append((i, views))
+    bases = []
+    for root, viewers in views_of.values():
+        if len(viewers) > 1:
+            aliases.update({i: OutputAlias(AliasOf.BASE, len(bases), views) for i, views in viewers})
+            bases.append(root)
+    mutated = {i: a.requires_grad for i, (a, version) in enumerate(zip(fake_args, versions))
+               if isinstance(a, Tensor) and a._version != version}
+    return outputs, aliases, bases, mutated
+
+
+def with_bases(fn, sources):
+    """fn, its outputs followed by the intermediate bases: the k-th is found by walking back sources[k] =
+    (output position, number of view ops) along the view ops that made that output."""
+    if not sources:
+        return fn
+
+    def with_bases(*args):
+        recorder = _ViewRecorder()
+        with recorder:
+            outs = fn(*args)
+        outs = list(outs) if isinstance(outs, (list, tuple)) else [outs]
+        return outs + [recorder.chain(outs[i], steps=steps)[0] for i, steps in sources]
+
+    return with_bases
+
+
+class _ViewRecorder(TorchDispatchMode):
+    """Notes which view op made each view (made_by: id(view) -> (view, the tensor it views, ViewOp))."""
+
+    def __init__(self):
+        self.made_by = {}
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        out = func(*args, **kwargs)
+        if func.is_view and isinstance(out, Tensor) and args and isinstance(args[0], Tensor):
+            self.made_by[id(out)] = (out, args[0], ViewOp(func, args[1:], kwargs))  # (the view kept: ids stay unique)
+        return out
+
+    def chain(self, tensor, stop=(), steps=None):
+        """(root, view ops from root to tensor): the view ops that made tensor, followed back until a tensor
+        no recorded view made, one in `stop` (ids) or `steps` ops back."""
+        views = []
+        while id(tensor) in self.made_by and id(tensor) not in stop and (steps is None or len(views) < steps):
+            _, tensor, view = self.made_by[id(tensor)]
+            views.append(view)
+        return tensor, views[::-1]
