@@ -63,6 +63,7 @@ def compile(model=None, *, fullgraph=False, dynamic=None, backend=None, mode=Non
                                  options=options, disable=disable)
     if disable:
         return model
+    # deferred: the runtime never loads the compiler layers until compile is called; they import it
     import frontend
 
     return frontend.optimize(backend, nopython=fullgraph, dynamic=dynamic)(model)

@@ -17,6 +17,8 @@ The overloads themselves are listed in one table, `minitorch2/_aten/table.py`.
 Calling an overload hands it to the dispatcher (`minitorch2/_dispatch.py`).
 """
 from ._schema import FunctionSchema
+from ._tensor import Tensor
+from ._unsupported import Unsupported
 
 
 class OpOverload:
@@ -104,8 +106,6 @@ class OpOverloadPacket:
 
 
 def _types_fit(schema, args):
-    from ._tensor import Tensor
-
     for arg, value in zip(schema.positional, args):
         if arg.type == "Tensor" and not isinstance(value, Tensor):
             return False
@@ -129,8 +129,6 @@ class _AtenNamespace:
         packet._add(overload)
 
     def __getattr__(self, name):
-        from ._unsupported import Unsupported
-
         raise Unsupported(f"minitorch2 has no operator {self._name}.{name} yet (the registry is minitorch2/_aten/table.py)")
 
     def __iter__(self):

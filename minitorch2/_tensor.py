@@ -11,19 +11,21 @@ strided window onto a flat numpy buffer, its *storage*:
 `_np` is the numpy ndarray for that window, built once when the tensor is
 made, so kernels work on plain numpy. Views share the storage and a version
 counter: an in-place op on any of them bumps the counter that autograd checks.
-A FakeTensor (minitorch2/_subclasses/fake_tensor.py) has the same metadata and
-no memory at all (`_np is None`).
+A FakeTensor (below; its mode is minitorch2/_subclasses/fake_tensor.py) has the
+same metadata and no memory at all (`_np is None`).
 
 Operations are not implemented here: every method below calls an
 `OpOverload` (through minitorch2/_functions.py), which goes through the
 dispatcher.
 """
 import re
+import weakref
 
 import numpy as np
 
 from . import _dtype
 from ._dtype import dtype as _dtype_class
+from ._tensor_str import tensor_repr
 
 
 class Size(tuple):
@@ -156,6 +158,7 @@ class Tensor:
     def __init__(self, *args, **kwargs):
         # minitorch2.Tensor(data) behaves as torch.Tensor(data): a float tensor.
         if self.__class__ is Tensor and args:
+            # deferred: the factories sit above Tensor and import it
             from ._factories import tensor as _make
 
             src = _make(args[0] if len(args) == 1 else list(args), dtype=_dtype.get_default_dtype())
@@ -315,7 +318,8 @@ class Tensor:
         new history: torch regenerates its grad_fn (an AsStridedBackward0) when asked, and so do we."""
         if self._base is not None and self._grad_fn is not None and \
                 self.__dict__.get("_grad_fn_version", self._version) != self._version:
-            from .autograd.graph import refresh_view_history
+            # deferred: autograd sits above Tensor and imports it
+            from .autograd.view_history import refresh_view_history
 
             refresh_view_history(self)
         return self._grad_fn
@@ -354,8 +358,6 @@ class Tensor:
             if not self._requires_grad:
                 raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
             return
-        import weakref
-
         self._retains_grad = True
         self.grad_fn._retained[self._output_nr] = weakref.ref(self)
 
@@ -376,6 +378,7 @@ class Tensor:
         return _HookHandle(hooks, hook)
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        # deferred: autograd sits above Tensor and imports it
         from .autograd import backward
 
         backward([self], None if gradient is None else [gradient], retain_graph, create_graph, inputs=inputs)
@@ -453,8 +456,6 @@ class Tensor:
         return id(self)
 
     def __repr__(self, *, tensor_contents=None):
-        from ._tensor_str import tensor_repr
-
         return tensor_repr(self)
 
     def __format__(self, spec):
@@ -501,6 +502,38 @@ def _rebuild(array, requires_grad):
     t = Tensor._from_numpy(array)
     t.requires_grad = requires_grad
     return t
+
+
+class _FakeStorage:
+    """Identity of a fake tensor's memory: views share it."""
+
+    def __init__(self, nbytes=0):
+        self.nbytes = nbytes
+
+
+class FakeTensor(Tensor):
+    """A tensor with metadata and no memory (`_np is None`): ops on it run their meta functions (the
+    dispatcher's run_kernel; FakeTensorMode in _subclasses/fake_tensor.py fakes real inputs too)."""
+
+    # autograd remembers the view ops that made a view of a fake tensor and replays them where it would
+    # use as_strided on real memory (CopySlices, a view's regenerated grad_fn), as torch does for tensors
+    # handled in Python (its FakeTensor and FunctionalTensor): the traced graphs hold select, slice, ...
+    _replays_views = True
+
+    @classmethod
+    def _make(cls, shape, dtype, stride=None, fake_mode=None):
+        t = object.__new__(cls)
+        shape = Size(shape)
+        t._init_from(None, _FakeStorage(), shape, contiguous_strides(shape) if stride is None else tuple(stride), 0, dtype,
+                     _VersionCounter())
+        t.fake_mode = fake_mode
+        return t
+
+    def __repr__(self):
+        return f"FakeTensor(..., size={tuple(self.shape)}" + (f", dtype={self.dtype}" if self.dtype is not _dtype.float32 else "") + ")"
+
+    def numpy(self, *, force=False):
+        raise RuntimeError("FakeTensor has no data: it carries shapes and dtypes only")
 
 
 class _StorageRef:

@@ -6,12 +6,12 @@ rtol 1e-3, atol 1e-5; exact for integers and bool).
 """
 import numpy as np
 
+from ._tensor import Tensor
+
 _TOLERANCES = {"float16": (1e-3, 1e-5), "float32": (1.3e-6, 1e-5), "float64": (1e-7, 1e-7)}
 
 
 def assert_close(actual, expected, *, rtol=None, atol=None, equal_nan=False, check_dtype=True, msg=None):
-    from ._tensor import Tensor
-
     if isinstance(actual, (list, tuple)):
         assert len(actual) == len(expected), f"sequence lengths differ: {len(actual)} != {len(expected)}"
         for a, e in zip(actual, expected):

@@ -15,6 +15,7 @@ scatter, rewritten as `where(target == iota)`.
 """
 from .. import _dtype
 from .._ops import ops
+from .nn_ops import _nll_check, _nll_dtypes
 
 aten, prims = ops.aten, ops.prims
 MEAN, SUM = 1, 2  # at::Reduction
@@ -122,8 +123,6 @@ def _where_zero(condition, value):
 def _checked_targets(self, target, weight):
     """The op's meta checks (shapes, dtypes), then the targets as gather and scatter index with them: uint8
     targets, which nll_loss takes, become int64."""
-    from .nn_ops import _nll_check, _nll_dtypes
-
     _nll_check(self, target, weight)
     _nll_dtypes(self, target, weight, "nll_loss_out_frame")
     return prims.convert_element_type.default(target, _dtype.int64) if target.dtype is _dtype.uint8 else target

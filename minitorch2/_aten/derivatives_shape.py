@@ -94,11 +94,11 @@ def as_strided(grad, self, size, stride, storage_offset=None):
 
 def _storage_positions(like, size, stride, offset):
     """The flat storage index of each element of a (size, stride, offset) view, as an int64 vector."""
-    positions = aten.full.default([1] * len(size), offset, dtype=_int64())
+    positions = aten.full.default([1] * len(size), offset, dtype=_dtype.int64)
     for d, (n, st) in enumerate(zip(size, stride)):
         shape = [1] * len(size)
         shape[d] = n
-        steps = aten.mul.Scalar(aten.arange.start_step(0, n, dtype=_int64()), st)
+        steps = aten.mul.Scalar(aten.arange.start_step(0, n, dtype=_dtype.int64), st)
         positions = aten.add.Tensor(positions, aten.view.default(steps, shape))
     return aten.view.default(aten.clone.default(aten.expand.default(positions, list(size))), [-1])
 
@@ -107,12 +107,6 @@ def _last_position(size, stride, offset):
     if any(n == 0 for n in size):
         return offset
     return offset + sum((n - 1) * st for n, st in zip(size, stride))
-
-
-def _int64():
-    from .. import _dtype
-
-    return _dtype.int64
 
 
 def alias(grad):

@@ -9,6 +9,8 @@ an operand's shape and options, scale by alpha and restore reduced dims, all
 with registered ops so that tracing records them.
 """
 from .._ops import ops
+from .._tensor import Tensor, contiguous_format, strided
+from .views import infer_size, view_strides
 
 aten = ops.aten
 
@@ -52,9 +54,13 @@ def _dims(dim, ndim):
 
 
 def _reshape(grad, shape):
-    from .._functions import reshape
-
-    return reshape(grad, list(shape))
+    """at::reshape, as a formula's C++ calls it: a view where the strides allow one, else a contiguous
+    clone viewed as `shape` (the rule torch.reshape follows too, _functions_shape.reshape)."""
+    shape = list(shape)
+    target = infer_size(shape, grad.numel())
+    if view_strides(tuple(grad.shape), grad.stride(), target) is not None:
+        return aten.view.default(grad, shape)
+    return aten._unsafe_view.default(aten.clone.default(grad, memory_format=contiguous_format), list(target))
 
 
 def _pad(grads, n):
@@ -64,8 +70,6 @@ def _pad(grads, n):
 
 def _options(t):
     """`t.options()` as the keyword arguments a factory call records."""
-    from .. import strided
-
     return {"dtype": t.dtype, "layout": strided, "device": t.device}
 
 
@@ -80,7 +84,5 @@ def _zero_like_scalar(value, like):
 
 
 def _is_tensor(x):
-    from .._tensor import Tensor
-
     return isinstance(x, Tensor)
 

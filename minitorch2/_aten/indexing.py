@@ -12,6 +12,7 @@ from .._tensor import Tensor
 from .memory import _dtype_title, clone_preserve_strides, clone_preserve_strides_meta
 from .overlap import assert_no_internal_overlap
 from .meta_util import broadcast_shapes, fake_empty, preserve_format_strides, with_strides, wrap_dim
+from . import views
 
 
 def _index_arrays(self, indices):
@@ -595,10 +596,8 @@ as_strided_scatter = (_as_strided_scatter_kernel, _as_strided_scatter_meta)
 
 
 def _diagonal_backward_kernel(grad_output, input_sizes, offset, dim1, dim2):
-    from .views import _diagonal
-
     out = Tensor._from_numpy(np.zeros(input_sizes, grad_output.dtype.np))
-    view = Tensor._make_view(out, *_diagonal(out, offset, dim1, dim2))
+    view = Tensor._make_view(out, *views._diagonal(out, offset, dim1, dim2))
     np.copyto(view._np, grad_output._np)
     return out._np
 
@@ -635,12 +634,6 @@ def _scatter_into_view(geometry):
     return kernel, meta
 
 
-def _view_geometries():
-    from . import views
-
-    return views._slice, views._select, views._diagonal
-
-
-slice_scatter = _scatter_into_view(lambda t, *a: _view_geometries()[0](t, *a))
-select_scatter = _scatter_into_view(lambda t, *a: _view_geometries()[1](t, *a))
-diagonal_scatter = _scatter_into_view(lambda t, *a: _view_geometries()[2](t, *a))
+slice_scatter = _scatter_into_view(views._slice)
+select_scatter = _scatter_into_view(views._select)
+diagonal_scatter = _scatter_into_view(views._diagonal)

@@ -9,6 +9,7 @@ import numpy as np
 
 from .. import _dtype
 from .meta_util import fake_empty
+from .views import _expand
 
 
 def _check_same_dtype(name, *tensors, empty_result=False):
@@ -94,8 +95,6 @@ def _addmm_kernel(self, mat1, mat2, *, beta=1, alpha=1):
 
 def _check_expands_to(self, shape):
     """addmm and baddbmm expand self to the product's shape: expand's errors where it cannot."""
-    from .views import _expand
-
     _expand(self, shape)
 
 

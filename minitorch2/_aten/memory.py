@@ -137,10 +137,11 @@ _blas = None
 
 
 def _scipy_blas():
-    """scipy.linalg.blas, imported on first use (importing scipy.linalg takes a while) and kept: an
-    import statement in the optimizers' hot path costs a microsecond each time."""
+    """scipy.linalg.blas, imported on first use and kept: in the optimizers' hot path an import
+    statement would cost a microsecond each time."""
     global _blas
     if _blas is None:
+        # deferred: importing scipy.linalg takes about 0.2 s, and only in-place add/sub with alpha needs it
         from scipy.linalg import blas
         _blas = blas
     return _blas

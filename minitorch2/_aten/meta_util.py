@@ -7,12 +7,10 @@ the same message on real and fake tensors).
 """
 import numpy as np
 
-from .._tensor import Size, Tensor, contiguous_strides
+from .._tensor import FakeTensor, Size, Tensor, contiguous_strides
 
 
 def fake_empty(shape, dtype, stride=None):
-    from .._subclasses.fake_tensor import FakeTensor
-
     return FakeTensor._make(Size(shape), dtype, contiguous_strides(shape) if stride is None else tuple(stride))
 
 

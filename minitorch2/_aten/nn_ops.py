@@ -18,7 +18,7 @@ same shape rules as the meta functions, so real and fake tensors fail alike.
 """
 import numpy as np
 
-from .. import _dtype
+from .. import _dtype, _random
 from .._dtype import result_type
 from .._tensor import contiguous_strides
 from .meta_util import broadcast_shapes, fake_empty, pointwise_strides, wrap_dim
@@ -449,8 +449,6 @@ def _dropout_scale(p):
 
 
 def _native_dropout_kernel(input, p, train):
-    from .._random import default_generator
-
     strides = pointwise_strides(input.shape, [input])  # empty_like(input): the input's own layout
     if train is not None and not train:
         ones = np.ones(input.shape, np.bool_)
@@ -460,7 +458,7 @@ def _native_dropout_kernel(input, p, train):
         raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={keep:g}")
     # ATen draws `empty_like(input).bernoulli_(1 - p)`: one sample per element, in memory order
     order = memory_order(input.shape, strides)
-    samples = default_generator.bernoulli_scalar(tuple(input.shape[d] for d in order), np.bool_, keep)
+    samples = _random.default_generator.bernoulli_scalar(tuple(input.shape[d] for d in order), np.bool_, keep)
     mask = samples.transpose(np.argsort(order))
     if not input.dtype.is_floating_point:
         raise RuntimeError(f"result type Float can't be cast to the desired output type {scalar_type_name(input.dtype)}")

@@ -8,7 +8,7 @@ bit for bit.
 """
 import numpy as np
 
-from .. import _dtype
+from .. import _dtype, _random
 from .memory import _write
 from .meta_util import fake_empty, new_tensor_shape
 from .nn_ops import scalar_type_name
@@ -16,8 +16,6 @@ from .sorting import stable_order
 
 
 def _gen(generator):
-    from .. import _random
-
     return generator if generator is not None else _random.default_generator
 
 

@@ -6,44 +6,16 @@ shape, dtype, strides and storage offset but `_np is None`; any op that sees
 one runs its meta function instead of its kernel (with PyTorch's fake strides
 where those differ from its eager ones: fake_strides.py), so a whole model can be
 traced at the cost of shape arithmetic. Views of a FakeTensor share a fake
-storage object, so aliasing is still visible.
+storage object, so aliasing is still visible. The class itself is defined
+beside Tensor (minitorch2/_tensor.py), below the meta functions that make
+FakeTensors; this module, where torch has it, holds the mode.
 """
 import weakref
 
-from .. import _dtype
-from .._tensor import Size, Tensor, _VersionCounter, contiguous_strides
+from .._tensor import FakeTensor, Tensor
 from ..autograd.graph import DelayedError
 from ..utils._python_dispatch import TorchDispatchMode
 from .fake_strides import fake_stride_rule
-
-
-class _FakeStorage:
-    """Identity of a fake tensor's memory: views share it."""
-
-    def __init__(self, nbytes=0):
-        self.nbytes = nbytes
-
-
-class FakeTensor(Tensor):
-    # autograd remembers the view ops that made a view of a fake tensor and replays them where it would
-    # use as_strided on real memory (CopySlices, a view's regenerated grad_fn), as torch does for tensors
-    # handled in Python (its FakeTensor and FunctionalTensor): the traced graphs hold select, slice, ...
-    _replays_views = True
-
-    @classmethod
-    def _make(cls, shape, dtype, stride=None, fake_mode=None):
-        t = object.__new__(cls)
-        shape = Size(shape)
-        t._init_from(None, _FakeStorage(), shape, contiguous_strides(shape) if stride is None else tuple(stride), 0, dtype,
-                     _VersionCounter())
-        t.fake_mode = fake_mode
-        return t
-
-    def __repr__(self):
-        return f"FakeTensor(..., size={tuple(self.shape)}" + (f", dtype={self.dtype}" if self.dtype is not _dtype.float32 else "") + ")"
-
-    def numpy(self, *, force=False):
-        raise RuntimeError("FakeTensor has no data: it carries shapes and dtypes only")
 
 
 class FakeTensorMode(TorchDispatchMode):

@@ -24,8 +24,9 @@ import inspect
 
 from .._dispatch import redispatch_below_autograd, state
 from .._ops import ops
-from .._tensor import Tensor, contiguous_format
-from .graph import Node, SavedTensor, gradient_edge, tensor_metadata, view_history
+from .._tensor import FakeTensor, Tensor
+from .graph import Node, SavedTensor, gradient_edge, tensor_metadata
+from .view_history import rebase_view_history, remember_view_ops
 
 
 class Derivative:
@@ -113,8 +114,6 @@ def record(op, args, kwargs):
         if _reads_original_self(derivative, bound):
             pre_saved["self"] = redispatch_below_autograd(ops.aten.clone.default, (args[0],), {})
         else:  # only self's shape is read: a stand-in with no memory, which no later write can invalidate
-            from .._subclasses.fake_tensor import FakeTensor
-
             pre_saved["self"] = FakeTensor._make(args[0].shape, args[0].dtype, args[0].stride())
 
     outputs = redispatch_below_autograd(op, args, kwargs)
@@ -131,7 +130,7 @@ def record(op, args, kwargs):
     _connect_inputs(node, plan.tensor_args, bound, edges)
 
     if base_of_view is not None:
-        _rebase_view_history(args[0], base_of_view, node)
+        rebase_view_history(args[0], base_of_view, node)
     else:
         for i, out in enumerate(out_list):
             if differentiable[i]:
@@ -140,7 +139,7 @@ def record(op, args, kwargs):
                 if out._base is not None:
                     out.__dict__["_grad_fn_version"] = out._version
         if op.is_view and out_list[0]._replays_views and len(out_list) == 1:
-            _remember_view_ops(out_list[0], args[0], op, args[1:], kwargs)
+            remember_view_ops(out_list[0], args[0], op, args[1:], kwargs)
     if derivative is not None:
         _save(node, plan.saves, bound, out_list, pre_saved, differentiable)
     return outputs
@@ -269,89 +268,6 @@ def _check_inplace(target):
     return base
 
 
-def _remember_view_ops(view, source, op, rest, kwargs):
-    """Keep on `view` the view ops that made it from its base (source's, then this one), to replay."""
-    if source._base is None:
-        view.__dict__["_view_ops"] = [(op, rest, kwargs)]
-    elif "_view_ops" in source.__dict__:
-        view.__dict__["_view_ops"] = source.__dict__["_view_ops"] + [(op, rest, kwargs)]
-
-
-def replay_view_ops(view, tensor):
-    """The view ops that made `view` from its base (see _remember_view_ops), applied to `tensor`; None if
-    they were not kept."""
-    chain = view.__dict__.get("_view_ops")
-    return None if chain is None else _replay(chain, tensor)
-
-
-def _replay(chain, tensor):
-    for op, rest, kwargs in chain:
-        tensor = op(tensor, *rest, **kwargs)
-    return tensor
-
-
-def _rebase_view_history(view, base, op_node):
-    """An in-place op on a view changes its base: the base's new grad_fn is CopySlices
-    (gradient of the base = old gradient outside the view, op's gradient inside), and the
-    view becomes a window onto the base's new history (see graph.view_history)."""
-    copy_slices = CopySlices(base, view, op_node, gradient_edge(base))
-    base.grad_fn = copy_slices
-    base._output_nr = 0
-    view.grad_fn, view._output_nr = view_history(view)
-    view.__dict__["_grad_fn_version"] = view._version
-
-
-class CopySlices(Node):
-    _name = "torch::autograd::CopySlices"
-
-    def __init__(self, base, view, op_node, base_edge):
-        super().__init__()
-        self.base_geometry = (list(base.shape), list(base.stride()), base.storage_offset())
-        self.view_geometry = (tuple(view.shape), view.stride(), view.storage_offset() - base.storage_offset())
-        self.view_ops = view.__dict__.get("_view_ops")
-        self.op_node = op_node
-        self.next_functions = ((base_edge or (None, 0)),) + tuple(op_node.next_functions[1:])
-        self.input_metadata = (tensor_metadata(base) if base_edge else None,) + tuple(op_node.input_metadata[1:])
-
-    def apply(self, grads):
-        """As torch's: the gradient copied into a tensor laid out as the base, the window the view sees of
-        it (the view's own ops replayed, or as_strided) replaced by the in-place op's gradient."""
-        aten = ops.aten
-        grad = grads[0]
-        size, stride, _ = self.base_geometry
-        result = aten.new_empty_strided.default(grad, size, stride)
-        aten.copy_.default(result, grad)
-        window = _replay(self.view_ops, result) if self.view_ops is not None else None
-        if window is None:
-            size, stride, offset = self.view_geometry
-            window = aten.as_strided.default(result, list(size), list(stride), offset)
-        op_grads = self.op_node.apply([aten.clone.default(window, memory_format=contiguous_format)])
-        if op_grads[0] is not None:
-            aten.copy_.default(window, op_grads[0])
-        else:
-            aten.zero_.default(window)
-        return [result] + list(op_grads[1:])
-
-    def release(self):
-        self.op_node.release()
-
-
-class AsStridedBackward(Node):
-    _name = "AsStridedBackward0"
-
-    def __init__(self, base, view):
-        super().__init__()
-        self.base_shape = list(base.shape)
-        self.base_dtype = base.dtype
-        self.geometry = (list(view.shape), list(view.stride()), view.storage_offset() - base.storage_offset())
-        self.next_functions = (gradient_edge(base) or (None, 0),)  # a leaf base: its AccumulateGrad
-        self.input_metadata = (tensor_metadata(base) if self.next_functions[0][0] is not None else None,)
-
-    def apply(self, grads):
-        aten = ops.aten
-        zeros = aten.zeros.default(self.base_shape, dtype=self.base_dtype)
-        size, stride, offset = self.geometry
-        return [aten.as_strided_scatter.default(zeros, grads[0], size, stride, offset)]
 
 
 __all__ = ["Derivative", "record", "state"]

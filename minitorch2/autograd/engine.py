@@ -19,6 +19,7 @@ dispatched ops, so under create_graph they are recorded like the formulas.
 """
 import heapq
 
+from .._aten.derivatives_util import sum_to
 from .._dispatch import state
 from .._ops import ops
 from .._tensor import Tensor, preserve_format
@@ -164,8 +165,6 @@ def validate_outputs(node, grads, ops):
 
 
 def _sum_to_input_shape(node, index, grad, shape):
-    from .._aten.derivatives_util import sum_to
-
     if not _is_expandable_to(shape, grad._shape):
         raise RuntimeError(
             f"Function {node.name()} returned an invalid gradient at index {index} - got "

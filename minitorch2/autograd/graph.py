@@ -204,30 +204,3 @@ def gradient_edge(tensor):
     if tensor._requires_grad:
         return (grad_accumulator(tensor), 0)
     return None
-
-
-def refresh_view_history(view):
-    """A view whose base was modified in place since its grad_fn was made reads the new base:
-    its history becomes a window onto the base's current grad_fn, as PyTorch regenerates it."""
-    made_at = view.__dict__.get("_grad_fn_version")
-    if made_at is None or made_at == view._version or not view._base.requires_grad:
-        return
-    view.grad_fn, view._output_nr = view_history(view)
-    view.__dict__["_grad_fn_version"] = view._version
-
-
-def view_history(view):
-    """(grad_fn, output_nr) of `view` read from its base's current history: its view ops replayed on the
-    base, with grad mode on, where they were kept (a view of a fake tensor, as torch replays a view of a
-    tensor handled in Python); else an AsStridedBackward0 window onto the base."""
-    from ._record import AsStridedBackward, replay_view_ops
-
-    previous = state.grad_enabled
-    state.grad_enabled = True
-    try:
-        replayed = replay_view_ops(view, view._base)
-    finally:
-        state.grad_enabled = previous
-    if replayed is None:
-        return AsStridedBackward(view._base, view), 0
-    return replayed._grad_fn, replayed._output_nr

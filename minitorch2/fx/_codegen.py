@@ -33,7 +33,8 @@ import re
 import typing
 from dataclasses import dataclass
 
-from .._tensor import device as _device_class
+from .._ops import OpOverload, OpOverloadPacket
+from .._tensor import FakeTensor, Tensor, device as _device_class
 from ._spelling import TORCH, is_from_torch, qualified_name, type_repr
 from .node import Node
 
@@ -133,12 +134,6 @@ def _string_literal(text):
     return f'"{text}"' if plain else str.__repr__(text)
 
 
-def _tensor_class():
-    from .._tensor import Tensor
-
-    return Tensor
-
-
 class CodeGen:
     """Turns a graph into `def forward(self, ...)`. Subclass to change the calling convention."""
 
@@ -228,14 +223,14 @@ class _Emitter:
         if isinstance(arg, tuple) and hasattr(arg, "_fields"):
             name = self.add_global(qualified_name(type(arg)), type(arg))
             return f"{name}{repr(tuple(arg))}"
-        if _is_op(arg):
+        if isinstance(arg, (OpOverload, OpOverloadPacket)):
             return self.add_global(qualified_name(arg), arg)
         if isinstance(arg, enum.Enum):
             cls = self.add_global(arg.__class__.__name__, arg.__class__)
             return f"{cls}.{arg.name}"
         if isinstance(arg, type):  # a class argument (dtype=float) is a name, not "<class 'float'>"
             return self.type_repr(arg)
-        if isinstance(arg, _tensor_class()):
+        if isinstance(arg, Tensor):
             dtype = str(arg.dtype).split(".")[-1]
             return f"torch.Tensor(size={list(arg.size())}, dtype={dtype})"
         if isinstance(arg, tuple):
@@ -284,11 +279,11 @@ class _Emitter:
         """` : torch.Tensor` from the node's type; verbose: `: "f32[3, 4]"` from its recorded value."""
         if self.verbose:
             meta = node.meta.get("val", node.meta.get("tensor_meta", node.meta.get("example_value", None)))
-            if isinstance(meta, _tensor_class()) and str(meta.dtype) in _DTYPE_ABBRS:
+            if isinstance(meta, Tensor) and str(meta.dtype) in _DTYPE_ABBRS:
                 core = _DTYPE_ABBRS[str(meta.dtype)] + _shape(meta.shape)
                 core += _shape(meta.stride()) if self.include_stride else ""
                 core += str(meta.device) if self.include_device else ""
-                plain = type(meta) is _tensor_class() or type(meta).__name__ == "FakeTensor"
+                plain = type(meta) in (Tensor, FakeTensor)
                 return f': "{core}"' if plain else f': "{type(meta).__name__}({core})"'
             if hasattr(meta, "_fields") and hasattr(meta, "memory_format") and str(meta.dtype) in _DTYPE_ABBRS:
                 return f': "{_DTYPE_ABBRS[str(meta.dtype)]}{_shape(meta.shape)}"'  # a TensorMetadata
@@ -363,6 +358,7 @@ class _Emitter:
             self.body.append("pass\n")
         wrap_stmts = ""
         if self.wrapped_fns:
+            # deferred: _symbolic_trace imports graph, which imports this module
             from ._symbolic_trace import wrap
 
             wrap_name = self.add_global("wrap", wrap)
@@ -378,12 +374,6 @@ class _Emitter:
 
 def _shape(sizes):
     return f"[{', '.join(str(s) for s in sizes)}]"
-
-
-def _is_op(obj):
-    from .._ops import OpOverload, OpOverloadPacket
-
-    return isinstance(obj, (OpOverload, OpOverloadPacket))
 
 
 _STACK_FRAME = re.compile(r"^File \"(.+)\", line (\d+), in (.+)$")

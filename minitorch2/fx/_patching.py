@@ -31,6 +31,8 @@ import inspect
 import sys
 import types
 
+from .._ops import OpOverload, OpOverloadPacket
+from .._tensor import Tensor
 from .node import map_aggregate
 from .proxy import Proxy
 
@@ -207,8 +209,6 @@ def _tensor_method_wrapper(original, method_name):
 
 def patch_tensor_methods(patcher):
     """Tensor methods called on a real tensor with a Proxy argument record a call_method."""
-    from .._tensor import Tensor
-
     for name, value in list(vars(Tensor).items()):
         if name in TENSOR_OPERATOR_METHODS:
             patcher.set_attr(Tensor, name, _tensor_method_wrapper(value, TENSOR_OPERATOR_METHODS[name]))
@@ -270,8 +270,6 @@ class _Patcher:
 
 def patch_torch_namespaces(patcher, functions):
     """Install recording wrappers in minitorch2 and minitorch2.nn.functional, and on OpOverload calls."""
-    from .._ops import OpOverload, OpOverloadPacket
-
     for namespace in ("minitorch2", "minitorch2.nn.functional"):
         module = sys.modules.get(namespace)
         if module is None:

@@ -24,6 +24,9 @@ import builtins
 import sys
 import types
 
+from .._ops import OpOverload, OpOverloadPacket
+from .._tensor import Tensor
+
 # Where PyTorch spells a function differently from `torch.<name>` or
 # `torch.nn.functional.<name>` (because its implementation lives elsewhere).
 # Keys are minitorch2 paths relative to the package.
@@ -127,18 +130,11 @@ def _alias_score(value, name, relative):
 _index = _Index()
 
 
-def _op_classes():
-    from .._ops import OpOverload, OpOverloadPacket
-
-    return OpOverload, OpOverloadPacket
-
-
 def qualified_name(obj):
     """`torch.relu`, `torch.ops.aten.mm.default`, `_operator.abs`, `__main__.my_fn` ..."""
     name = getattr(obj, "__name__", None)
     if name is not None and getattr(builtins, name, None) is obj:
         return name
-    OpOverload, OpOverloadPacket = _op_classes()
     if isinstance(obj, OpOverload):
         return f"torch.ops.{obj.namespace}.{obj._opname}.{obj._overloadname}"
     if isinstance(obj, OpOverloadPacket):
@@ -146,8 +142,7 @@ def qualified_name(obj):
     spelled = _index.lookup(obj)
     if spelled is not None:
         return spelled
-    tensor_class = _package().Tensor
-    if name is not None and getattr(tensor_class, name, None) is obj:
+    if name is not None and getattr(Tensor, name, None) is obj:
         return f"torch.Tensor.{name}"
     for spelled, extra in _EXTRA_SPELLINGS.items():
         if extra is obj:
@@ -173,7 +168,6 @@ def is_from_torch(obj):
     module = getattr(obj, "__module__", None)
     if isinstance(module, str):
         return module == "minitorch2" or module.startswith("minitorch2.")
-    OpOverload, OpOverloadPacket = _op_classes()
     return isinstance(obj, (OpOverload, OpOverloadPacket))
 
 

@@ -32,6 +32,7 @@ import keyword
 import re
 import warnings
 
+from ..nn import Module
 from ._codegen import CodeGen, PythonCode
 from ._codegen import inplace_methods, magic_methods, reflectable_magic_methods  # noqa: F401  (torch.fx.graph has them)
 from ._codegen import custom_builtins
@@ -396,17 +397,11 @@ class Graph:
                         raise RuntimeError(
                             f"Node {node} target {node.target} references nonexistent attribute {atom} of {seen}"
                         )
-                    if node.op == "call_module" and not _is_module(next_obj):
+                    if node.op == "call_module" and not isinstance(next_obj, Module):
                         raise RuntimeError(
                             f"Node {node} target {node.target} {atom} of {seen} does not reference an nn.Module"
                         )
                     obj = next_obj
-
-
-def _is_module(obj):
-    from .graph_module import module_base
-
-    return isinstance(obj, module_base())
 
 
 def _format_table(headers, rows):

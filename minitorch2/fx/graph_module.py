@@ -33,10 +33,6 @@ from .graph import Graph
 __all__ = ["GraphModule"]
 
 
-def module_base():
-    return Module
-
-
 class _EvalCache:
     """Keeps generated sources findable by `linecache`, so tracebacks show the generated line."""
 

@@ -17,11 +17,16 @@ states). Python control flow is therefore not captured, only specialised
 (loops unroll, branches on constants are taken once), which is why Dynamo
 replaced symbolic tracing for capture while FX survived as the IR.
 """
+import copy
 import dis
+import enum
 import inspect
 import operator
 from bisect import bisect_left
 
+from .. import _dtype
+from .._ops import OpOverload, OpOverloadPacket
+from .._tensor import Tensor, device
 from ._codegen import magic_methods, reflectable_magic_methods
 from .node import Node
 
@@ -100,12 +105,7 @@ def _is_base_value(a):
     """Constants a graph may hold directly (PyTorch's base_types)."""
     if a is None or a is ... or isinstance(a, (str, int, float, bool, complex)):
         return True
-    import enum
-
-    from .. import _dtype, _ops
-    from .._tensor import Tensor, device
-
-    return isinstance(a, (enum.Enum, _dtype.dtype, Tensor, device, _ops.OpOverload, _ops.OpOverloadPacket))
+    return isinstance(a, (enum.Enum, _dtype.dtype, Tensor, device, OpOverload, OpOverloadPacket))
 
 
 class GraphAppendingTracer(TracerBase):
@@ -137,8 +137,6 @@ class Proxy:
         self.__dict__ = d
 
     def __deepcopy__(self, memo):
-        import copy
-
         new = Proxy.__new__(type(self))
         for k, v in self.__dict__.items():
             new.__dict__[k] = copy.deepcopy(v, memo)

@@ -27,6 +27,7 @@ from ._symbolic_trace import symbolic_trace
 from .graph import Graph
 from .graph_module import GraphModule
 from .node import Node
+from .passes.utils.matcher_utils import SubgraphMatcher
 
 __all__ = ["Match", "replace_pattern", "replace_pattern_with_filters", "ReplacedPatterns"]
 
@@ -62,8 +63,6 @@ def _as_graph(obj):
 
 
 def _replace_pattern(gm, pattern, replacement, match_filters=None, ignore_literals=False):
-    from .passes.utils.matcher_utils import SubgraphMatcher
-
     original_graph = gm.graph
     pattern_graph = _as_graph(pattern)
     matcher = SubgraphMatcher(pattern_graph, match_output=False, match_placeholder=False,

@@ -10,10 +10,12 @@ error classes with its messages.
 """
 import math
 
-from .. import _dtype
+from .. import _dtype, _factories, _functions
 from .._aten.meta_util import broadcast_shapes
 from .._ops import ops
 from .._python_dispatcher import python_dispatcher_enabled
+from ..autograd import grad_mode as _grad_mode
+from ._interpolate import interpolate
 
 aten = ops.aten
 
@@ -36,9 +38,7 @@ def linear(input, weight, bias=None):
         flat = aten.view.default(input, [_prod(input.shape[:-1]), input.shape[-1]])  # no -1: ATen multiplies it out
         out = aten.addmm.default(bias, flat, aten.t.default(weight))
         return aten.view.default(out, list(input.shape[:-1]) + [weight.shape[0]])
-    from .._functions import matmul
-
-    out = matmul(input, aten.t.default(weight))
+    out = _functions.matmul(input, aten.t.default(weight))
     if bias is not None:
         out = aten.add.Tensor(out, bias)
     return out
@@ -378,9 +378,7 @@ def _label_smoothing(log_probs, target, weight, ignore_index, reduction, label_s
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     reduction = _reduction(reduction, size_average, reduce)
     if tuple(input.shape) != tuple(target.shape):
-        from .._functions import broadcast_tensors
-
-        input, target = broadcast_tensors(input, target)
+        input, target = _functions.broadcast_tensors(input, target)
     return aten.mse_loss.default(input, target, _REDUCTIONS[reduction])
 
 
@@ -420,12 +418,9 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
         raise RuntimeError(f"expected common dtype to be floating point, yet common dtype is {_scalar_type_name(dtype)}")
     x1 = x1 if x1.dtype is dtype else aten._to_copy.default(x1, dtype=dtype)
     x2 = x2 if x2.dtype is dtype else aten._to_copy.default(x2, dtype=dtype)
-    from .._functions import broadcast_tensors
-    from ..autograd import no_grad
-
-    x1, x2 = broadcast_tensors(x1, x2)
+    x1, x2 = _functions.broadcast_tensors(x1, x2)
     norms = [aten.clone.default(_vector_norm(x, dim)) for x in (x1, x2)]
-    with no_grad():
+    with _grad_mode.no_grad():
         for norm in norms:
             aten.clamp_min_.default(norm, eps)
     return aten.sum.dim_IntList(aten.mul.Tensor(aten.div.Tensor(x1, norms[0]), aten.div.Tensor(x2, norms[1])), [dim])
@@ -461,22 +456,15 @@ def one_hot(tensor, num_classes=-1):
     return aten._to_copy.default(aten.eq.Tensor(aten.unsqueeze.default(tensor, -1), classes), dtype=_dtype.int64)
 
 
-from ._interpolate import interpolate  # noqa: E402  (F.interpolate lives in its own module)
-
-
 def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
     return interpolate(input, size, scale_factor, mode, align_corners)
 
 
 def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None):
-    from .._functions import matmul
-
     scale = 1.0 / math.sqrt(query.shape[-1]) if scale is None else scale
-    scores = aten.mul.Scalar(matmul(query, aten.transpose.int(key, -2, -1)), scale)
+    scores = aten.mul.Scalar(_functions.matmul(query, aten.transpose.int(key, -2, -1)), scale)
     if is_causal:
-        from .._factories import ones
-
-        mask = aten.tril.default(ones(query.shape[-2], key.shape[-2], dtype=_dtype.bool_))
+        mask = aten.tril.default(_factories.ones(query.shape[-2], key.shape[-2], dtype=_dtype.bool_))
         scores = aten.masked_fill.Scalar(scores, aten.logical_not.default(mask), -math.inf)
     if attn_mask is not None:
         if attn_mask.dtype is _dtype.bool_:
@@ -486,6 +474,6 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     weights = aten._softmax.default(scores, -1, False)
     if dropout_p > 0.0:
         weights = dropout(weights, dropout_p, True)
-    return matmul(weights, value)
+    return _functions.matmul(weights, value)
 
 

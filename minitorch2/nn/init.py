@@ -9,6 +9,7 @@ freshly built model has bit-identical parameters after the same
 import math
 import warnings
 
+from .. import _factories, _functions
 from ..autograd.grad_mode import no_grad
 
 
@@ -79,10 +80,8 @@ def zeros_(tensor):
 def eye_(tensor):
     if tensor.dim() != 2:
         raise ValueError("Only tensors with 2 dimensions are supported")
-    from .._factories import eye
-
     with no_grad():
-        return tensor.copy_(eye(*tensor.shape, dtype=tensor.dtype))
+        return tensor.copy_(_factories.eye(*tensor.shape, dtype=tensor.dtype))
 
 
 def xavier_uniform_(tensor, gain=1.0, generator=None):
@@ -122,9 +121,6 @@ def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
     """PyTorch 2.13's two samplers, so the random stream is consumed identically: rejection of
     normal samples outside [a, b] when the interval holds enough mass, otherwise rejection of
     uniform candidates in [a, b] against the normal density."""
-    from .. import _functions
-    from .._factories import empty_like
-
     def norm_cdf(x):
         return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
 
@@ -139,13 +135,14 @@ def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
                 mask = (result < lo) | (result > hi)
                 if not mask.any():
                     break
-                result = _functions.where(mask, empty_like(result).normal_(mean, std, generator=generator), result)
+                redrawn = _factories.empty_like(result).normal_(mean, std, generator=generator)
+                result = _functions.where(mask, redrawn, result)
             if result is not tensor:
                 tensor.copy_(result)
             return tensor
         mode = max(a, min(mean, b))
         log_peak = -0.5 * ((mode - mean) / std) ** 2
-        candidates, accept = empty_like(tensor), empty_like(tensor)
+        candidates, accept = _factories.empty_like(tensor), _factories.empty_like(tensor)
 
         def log_pdf_minus_peak(x):
             return x.sub_(mean).div_(std).pow_(2).mul_(-0.5).sub_(log_peak)

@@ -3,14 +3,13 @@
 Runtime layer. A Parameter shares its memory with the tensor it was made
 from, requires grad by default, and prints as `Parameter containing:`.
 """
+from .._factories import empty
 from .._tensor import Tensor
 
 
 class Parameter(Tensor):
     def __new__(cls, data=None, requires_grad=True):
         if data is None:
-            from .._factories import empty
-
             data = empty(0)
         p = object.__new__(cls)
         p._init_from(data._np, data._storage, data._shape, data._stride, data._offset, data.dtype)

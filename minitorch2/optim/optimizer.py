@@ -6,7 +6,8 @@ parameters track PyTorch's over many steps within float32 rounding.
 """
 from collections import defaultdict
 
-from ..autograd.grad_mode import no_grad
+from .._tensor import Tensor
+from ..autograd.grad_mode import enable_grad, no_grad
 
 
 class _RequiredParameter:
@@ -19,8 +20,6 @@ required = _RequiredParameter()
 
 class Optimizer:
     def __init__(self, params, defaults):
-        from .._tensor import Tensor
-
         self.defaults = defaults
         self.state = defaultdict(dict)
         self.param_groups = []
@@ -115,8 +114,6 @@ class Optimizer:
     def _run_closure(closure):
         if closure is None:
             return None
-        from ..autograd.grad_mode import enable_grad
-
         with enable_grad():
             return closure()
 

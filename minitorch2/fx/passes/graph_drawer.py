@@ -16,6 +16,8 @@ the graph keeps for every edit, so it shows exactly what `lint()` checks.
 import shutil
 import subprocess
 
+from .._spelling import pretty_print_target
+
 __all__ = ["FxGraphDrawer", "DotGraph"]
 
 _COLORS = {
@@ -72,8 +74,6 @@ class FxGraphDrawer:
         return self._dot
 
     def _label(self, node):
-        from .._spelling import pretty_print_target
-
         target = node.target if isinstance(node.target, str) else pretty_print_target(node.target)
         fields = [f"name=%{node.name}", f"op_code={node.op}", f"target={target}"]
         meta = node.meta.get("tensor_meta")

@@ -18,6 +18,7 @@ through each op's meta function, and costs no arithmetic.
 from typing import NamedTuple
 
 from ... import _tensor
+from ..._tensor import channels_last, contiguous_format
 from ..interpreter import Interpreter
 from ..node import map_aggregate
 
@@ -48,15 +49,13 @@ def _is_channels_last(shape, stride):
 
 
 def _extract_tensor_metadata(result, include_contiguity=True):
-    import minitorch2
-
     stride = tuple(result.stride())
     memory_format = None
     if include_contiguity:
         if result.is_contiguous():
-            memory_format = minitorch2.contiguous_format
+            memory_format = contiguous_format
         elif _is_channels_last(tuple(result.shape), stride):
-            memory_format = minitorch2.channels_last
+            memory_format = channels_last
     return TensorMetadata(result.shape, result.dtype, result.requires_grad, stride, memory_format, False, {})
 
 

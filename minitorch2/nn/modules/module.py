@@ -9,6 +9,7 @@ PyTorch's key names and order (`0.weight`, `fc.bias`, `bn.running_mean`).
 """
 from collections import OrderedDict
 
+from ..._dtype import dtype as dtype_class
 from ..._tensor import Tensor
 from ...autograd.grad_mode import no_grad
 from ..parameter import Parameter
@@ -303,8 +304,6 @@ class Module:
         return self
 
     def to(self, *args, **kwargs):
-        from ..._dtype import dtype as dtype_class
-
         dtype = kwargs.get("dtype")
         for a in args:
             if isinstance(a, dtype_class):

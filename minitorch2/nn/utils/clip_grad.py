@@ -1,20 +1,17 @@
 """clip_grad_norm_ (as torch.nn.utils.clip_grad_norm_). Runtime layer."""
 import math
 
-from ... import _functions
+from ... import _factories, _functions
+from ..._tensor import Tensor
 from ...autograd.grad_mode import no_grad
 
 
 def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False, foreach=None):
-    from ..._tensor import Tensor
-
     if isinstance(parameters, Tensor):
         parameters = [parameters]
     grads = [p.grad for p in parameters if p.grad is not None]
-    from ..._factories import tensor
-
     if not grads:
-        return tensor(0.0)
+        return _factories.tensor(0.0)
     with no_grad():
         if norm_type == math.inf:
             total = _functions.max(_functions.stack([g.abs().max() for g in grads]))
