@@ -15,7 +15,6 @@ a `BINARY_SUBSCR`), by taking it out of the compiled graph's output tuple
 lists, iterators, bound methods); anything else cannot cross a graph break
 and makes the frame run eagerly.
 """
-import functools
 import types
 
 import bytecode
@@ -25,7 +24,10 @@ import minitorch2
 
 from . import pyversion
 from .exc import Unsupported
+from .graph_break import graph_break
 from .source import AttrSource, ForeignGlobalSource, GetItemSource, GlobalSource, LocalSource
+from .variables import (LazyVariableTracker, NestedUserFunctionVariable, NNModuleVariable, UserFunctionVariable,
+                        UserMethodVariable)
 
 GRAPH_OUT = "___graph_out"  # the local of a transformed frame that holds the compiled graph's outputs
 
@@ -215,12 +217,9 @@ class Codegen:
             self.append("COPY", 1)
             self.append("STORE_FAST", name)
 
-    def reconstruct_compiled_callee(self, var, backend, nopython):
-        """Push var as a callable whose frame is itself captured (Dynamo's callback sees the nested frame)."""
-        from . import eval_frame
-        from .variables import (LazyVariableTracker, NestedUserFunctionVariable, NNModuleVariable,
-                                UserFunctionVariable, UserMethodVariable)
-
+    def reconstruct_compiled_callee(self, var, compile_wrapper):
+        """Push var as a callable whose frame is itself captured (Dynamo's callback sees the nested frame):
+        wrapped by `compile_wrapper` (an eval_frame.CompileWrapper), so its calls go through the cache."""
         if isinstance(var, LazyVariableTracker):
             # realize (and so guard) only what we can wrap; anything else is called as it is
             if var._realized is None and not isinstance(var._value, (types.FunctionType, minitorch2.nn.Module)):
@@ -229,30 +228,23 @@ class Codegen:
             var = var.realize()
         if isinstance(var, NestedUserFunctionVariable):  # made in the frame: wrap the rebuilt function
             self.append("PUSH_NULL")
-            self.append("LOAD_CONST", functools.partial(eval_frame.compiled_function, backend=backend,
-                                                        nopython=nopython))
+            self.append("LOAD_CONST", compile_wrapper.compiled_function)
             self.reconstruct(var)
             self.call(1)
-        elif isinstance(var, UserFunctionVariable) and var.fn is not _graph_break_fn():
-            self.load_const(eval_frame.compiled_function(var.fn, backend, nopython))
+        elif isinstance(var, UserFunctionVariable) and var.fn is not graph_break:
+            self.load_const(compile_wrapper.compiled_function(var.fn))
         elif isinstance(var, UserMethodVariable) and isinstance(var.fn_var, UserFunctionVariable):
             self.append("PUSH_NULL")
             self.append("LOAD_CONST", types.MethodType)
-            self.load_const(eval_frame.compiled_function(var.fn_var.fn, backend, nopython))
+            self.load_const(compile_wrapper.compiled_function(var.fn_var.fn))
             self.reconstruct(var.self_var)
             self.call(2)
         elif isinstance(var, NNModuleVariable) and type(var.module).forward is not None and \
                 not (var.module._forward_hooks or var.module._forward_pre_hooks):
             self.append("PUSH_NULL")
             self.append("LOAD_CONST", types.MethodType)
-            self.load_const(eval_frame.compiled_function(type(var.module).forward, backend, nopython))
+            self.load_const(compile_wrapper.compiled_function(type(var.module).forward))
             self.reconstruct(var)
             self.call(2)
         else:
             self.reconstruct(var)
-
-
-def _graph_break_fn():
-    from .graph_break import graph_break
-
-    return graph_break

@@ -42,7 +42,7 @@ from . import config, resume, source
 from .backends import lookup_backend
 from .break_reasons import REASONS, explain_reason
 from .exc import BackendCompilerFailed, FailOnRecompileLimitHit, Unsupported
-from .profile_capture import original_function
+from .profile_capture import ProfileCapture, original_function
 from .symbolic_convert import InstructionTranslator
 
 log = logging.getLogger("frontend")
@@ -199,7 +199,7 @@ def _translate_until_break(fn, L, backend, nopython, e, reason):
     graph_call = resume.GraphCall()
     graph_name = _logging.next_graph_name() if og.op_count() else None  # named before the resume functions
     try:
-        code = resume.transform_frame(fn, bp, og, graph_call, backend, nopython)
+        code = resume.transform_frame(fn, bp, og, graph_call, CompileWrapper(backend, nopython))
     except Unsupported:
         raise
     except Exception as err:  # a frame shape the bytecode rewrite does not handle: eager, never a crash
@@ -247,6 +247,28 @@ def compiled_function(fn, backend, nopython):
     return wrapper
 
 
+class CompileWrapper:
+    """The compile wrapper for one backend, as a value. Code the frontend builds calls back into it (a resume
+    function, a callee run natively at a graph break, a function a `with optimize()` block routed); the
+    modules building that code (resume.py, assemble.py, profile_capture.py) sit below this one, so they are
+    handed this object rather than import call_compiled."""
+
+    def __init__(self, backend, nopython):
+        self.backend = backend
+        self.nopython = nopython
+
+    def call(self, fn, args, kwargs):
+        return call_compiled(fn, args, kwargs, self.backend, self.nopython)
+
+    def compiled_function(self, fn):
+        return compiled_function(fn, self.backend, self.nopython)
+
+    @staticmethod
+    def is_disabled():
+        """frontend.disable is in effect on this thread: calls run eagerly."""
+        return is_disabled()
+
+
 def call_compiled(fn, args, kwargs, backend, nopython):
     if is_disabled():
         return fn(*args, **kwargs)
@@ -284,7 +306,6 @@ def call_compiled(fn, args, kwargs, backend, nopython):
         if nopython or not config.suppress_errors or isinstance(e, FailOnRecompileLimitHit):
             raise
         return _run_after_failed_compile(fn, args, kwargs, e)
-    entry.recompile_reason = failed if entries else None
     if entry.skip_code:
         SKIPPED_CODE.add(code)
     else:
@@ -362,6 +383,7 @@ class _OptimizeContext:
     def __init__(self, backend, nopython):
         self.backend = backend
         self.nopython = nopython
+        self._captures = []  # the ProfileCaptures of the `with` blocks this context is active in, innermost last
 
     def __call__(self, fn):
         if isinstance(fn, minitorch2.nn.Module):
@@ -387,10 +409,8 @@ class _OptimizeContext:
 
     def __enter__(self):
         """Compile user functions called with tensors inside the block (see profile_capture.py)."""
-        from .profile_capture import ProfileCapture
-
-        capture = ProfileCapture(self.backend, self.nopython)
-        self.__dict__.setdefault("_captures", []).append(capture)
+        capture = ProfileCapture(CompileWrapper(self.backend, self.nopython))
+        self._captures.append(capture)
         capture.start(inspect.currentframe().f_back)
 
     def __exit__(self, *exc):

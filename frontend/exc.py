@@ -20,6 +20,14 @@ class Unsupported(TorchDynamoException):
         self.msg = msg
         self.code = code
         self.where = None  # "OPNAME at file:line", added by the translator
+        # Where the break happened, noted by the translator (note_break_context): what decides whether the
+        # frame can resume after it (resume.why_cannot_resume) and where the replay stops (break_step).
+        self.in_loop = False  # a loop still to run, in this frame or a caller
+        self.blocks = []  # the try/except/with blocks around the break in the compiled frame
+        self.break_step = None  # the number of the breaking instruction's step in the compiled frame
+        self.break_offset = None
+        self.break_opname = None
+        self.next_opname = None  # the instruction after it (a BEFORE_WITH next: the break makes a context)
 
     def add_location(self, inst, filename, lineno):
         if self.where is None:

@@ -1,7 +1,9 @@
 """Generator expressions inside a compiled frame: run to completion where they are made.
 
-Frontend layer, used by InstructionTranslatorBase.inline_call. Calling the
-function a `(f(t) for t in xs)` builds (a `<genexpr>` code object) inlines its
+Frontend layer, a mixin of the inlining translator, as `opcodes_312.py` is
+one of the translator: `symbolic_convert.py` makes the two into
+GeneratorExpressionTranslator, which `inline_call` runs for a `<genexpr>` code
+object. Calling the function a `(f(t) for t in xs)` builds inlines its
 bytecode like any callee, except that each YIELD_VALUE stores the yielded
 tracker instead of suspending; the call then returns an iterator over those
 trackers. So `sum(t.sum() for t in [x, y])`, `any(...)`, `list(...)` and
@@ -12,7 +14,6 @@ generator expression consumed at once by the call it is passed to; only
 `<genexpr>` code objects are run this way (a generator *function* is still a
 graph break, since its caller may interleave work with its items).
 """
-from .symbolic_convert import InliningInstructionTranslator
 from .variables.constant import ConstantVariable
 from .variables.lists import ListIteratorVariable
 
@@ -21,8 +22,9 @@ def is_generator_expression(code):
     return code.co_name == "<genexpr>"
 
 
-class GeneratorExpressionTranslator(InliningInstructionTranslator):
-    """Inlines a generator expression's bytecode, collecting what it yields."""
+class GeneratorExpressionMixin:
+    """Inlines a generator expression's bytecode, collecting what it yields; `self` is an
+    InliningInstructionTranslator."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -31,17 +31,6 @@ class Py312OpcodesMixin:
 
     # ---- the call convention ----------------------------------------------------------------
 
-    def push_callable(self, fn_var):
-        """Push a callable and its NULL in the order the running Python's CALL reads them (a bound
-        method is pushed as one tracker, so a method call also gets a NULL): [NULL, fn] up to 3.12,
-        [fn, NULL] on 3.13."""
-        if pyversion.NULL_AFTER_CALLABLE:
-            self.push(fn_var)
-            self.push(NullVariable())
-        else:
-            self.push(NullVariable())
-            self.push(fn_var)
-
     def CALL_KW(self, inst):
         """3.13: [fn, NULL|self, args..., kw_names tuple]; the 3.11 path reads kw names from KW_NAMES."""
         self.kw_names = self.pop().as_python_constant()

@@ -32,6 +32,8 @@ from . import guards as guards_mod
 from .exc import Unsupported
 from .source import GetItemSource
 from .stack_trace import StackTraceRecorder
+from .variables import BaseListVariable, TensorVariable, wrap
+from .variables.ctx_manager import _set_grad_enabled
 
 
 def _is_static_input(source, value):
@@ -68,9 +70,12 @@ class OutputGraph:
 
     # ---- inputs -----------------------------------------------------------------------
 
-    def add_graph_input(self, source, value):
-        from .variables.tensor import TensorVariable
+    def wrap(self, value, source):
+        """The tracker for a value read from outside the frame (variables/builder.py), its guards added here.
+        Trackers reach the builder through this method: the builder imports every tracker class."""
+        return wrap(self, value, source)
 
+    def add_graph_input(self, source, value):
         key = source.name()
         if key in self._input_vars:
             return self._input_vars[key]
@@ -132,8 +137,6 @@ class OutputGraph:
         namespace._rename_object(node, new_name)
 
     def as_node_arg(self, var):
-        from .variables import BaseListVariable, TensorVariable
-
         var = var.realize()
         if isinstance(var, TensorVariable):
             return var.proxy.node
@@ -145,8 +148,6 @@ class OutputGraph:
         raise Unsupported(f"passing {var} to a graph operation", "unsupported_call")
 
     def as_fake_arg(self, var):
-        from .variables import BaseListVariable, TensorVariable
-
         var = var.realize()
         if isinstance(var, TensorVariable):
             return var.example_value
@@ -208,8 +209,6 @@ class OutputGraph:
     def final_grad_mode(self):
         """The grad mode the graph leaves behind: its last grad-mode switch, else the mode at entry. Set again
         after the compiled graph runs, since a backend that traces the graph (AOT) keeps only tensor ops."""
-        from .variables.ctx_manager import _set_grad_enabled
-
         switches = [n.args[0] for n in self.graph.nodes if n.op == "call_function" and n.target is _set_grad_enabled]
         return bool(switches[-1]) if switches else self.grad_enabled_at_entry
 

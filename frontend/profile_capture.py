@@ -23,7 +23,8 @@ arguments, every function object holding that code gets a trampoline
     def <trampoline>(*args, **kwargs):      # same free variables as the original
         return handler(args, kwargs)        # handler: a constant in co_consts
 
-and the handler sends the call through `eval_frame.call_compiled`, with a
+and the handler sends the call through the compile wrapper (the
+`eval_frame.CompileWrapper` the context hands its capture), with a
 stand-in function that carries the original code (so the cache, the
 translator and eager fallbacks all see the real bytecode).
 
@@ -202,7 +203,7 @@ class _Handler:
         if not (_has_tensor(args) or kwargs and _has_tensor(kwargs.values())):
             return original(*args, **kwargs)
         capture = active_capture()
-        if capture is None or _eval_frame.is_disabled():
+        if capture is None or capture.compile_wrapper.is_disabled():
             return original(*args, **kwargs)
         # The compile wrapper is in charge of this call and the frames it runs (as under minitorch2.compile),
         # so the profile function pauses on this thread: its cost stays off compiled calls.
@@ -210,7 +211,7 @@ class _Handler:
         sys.setprofile(None)
         _paused.capture = capture
         try:
-            return _eval_frame.call_compiled(original, args, kwargs, capture.backend, capture.nopython)
+            return capture.compile_wrapper.call(original, args, kwargs)
         finally:
             _paused.capture = outer
             sys.setprofile(profile)
@@ -252,23 +253,17 @@ def active_capture():
 
 # ---- the context ----------------------------------------------------------------------------------
 
-_eval_frame = None  # frontend.eval_frame, bound at the first start() (it imports this module)
-
-
 class ProfileCapture:
-    """One activation of `with optimize(backend):` on the thread that entered it."""
+    """One activation of `with optimize(backend):` on the thread that entered it; `compile_wrapper` (an
+    eval_frame.CompileWrapper, for the context's backend) compiles the calls it routes."""
 
-    def __init__(self, backend, nopython):
-        self.backend = backend
-        self.nopython = nopython
+    def __init__(self, compile_wrapper):
+        self.compile_wrapper = compile_wrapper
         self.active = False
         self._done = set()  # code objects already handled: routed, or never routable
         self._user_codes = set()  # user code seen without tensor arguments so far
 
     def start(self, with_frame=None):
-        global _eval_frame
-        from . import eval_frame as _eval_frame
-
         self.thread_id = threading.get_ident()
         self.prior_profile = sys.getprofile()
         self.prior_thread_hook = threading.getprofile()
@@ -318,7 +313,7 @@ class ProfileCapture:
                 self._done.add(code)
                 return
             self._user_codes.add(code)
-        if _eval_frame.is_disabled() or not _has_tensor(_argument_values(frame)):
+        if self.compile_wrapper.is_disabled() or not _has_tensor(_argument_values(frame)):
             return  # maybe a later call passes a tensor
         self._done.add(code)
         for fn in _functions_with_code(code):

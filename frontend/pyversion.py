@@ -14,6 +14,7 @@ mistranslated.
 Only public `dis` data is used (`opname`, `arg`, `argval`, `argrepr`).
 """
 import dis
+import inspect
 import operator
 import sys
 
@@ -95,8 +96,6 @@ def compare_op(inst):
 
 
 def is_generator(code):
-    import inspect
-
     return bool(code.co_flags & (inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR | inspect.CO_ITERABLE_COROUTINE))
 
 
@@ -108,8 +107,6 @@ def forget_locals_snapshot(frame):
     is safe: the next read refills it from the frame. 3.13 (PEP 667) has no snapshot. Module and class
     bodies have no snapshot either (their f_locals is their real namespace): those are left alone.
     """
-    import inspect
-
     if not frame.f_code.co_flags & inspect.CO_OPTIMIZED:  # not a function frame (no fast locals, no snapshot)
         return
     if VERSION in ((3, 11), (3, 12)):

@@ -80,7 +80,7 @@ def why_cannot_resume(code, e):
     """None if the frame can continue after the break described by Unsupported e, else a reason code."""
     if pyversion.is_generator(code):
         return "generator"
-    if getattr(e, "break_step", None) is None:
+    if e.break_step is None:
         return "unresumable"
     if e.in_loop and not config.resume_inside_loops:
         return "graph_break_in_loop"
@@ -140,19 +140,17 @@ class GraphCall:
 
 
 class ResumeCall:
-    """Calls a resume function through the compile wrapper, with the calling frame's closure cells."""
+    """Calls a resume function through the compile wrapper (an eval_frame.CompileWrapper), with the calling
+    frame's closure cells."""
 
-    def __init__(self, code, f_globals, backend, nopython):
+    def __init__(self, code, f_globals, compile_wrapper):
         self.code = code
         self.f_globals = f_globals
-        self.backend = backend
-        self.nopython = nopython
+        self.compile_wrapper = compile_wrapper
 
     def __call__(self, closure, *args):
-        from .eval_frame import call_compiled
-
         fn = types.FunctionType(self.code, self.f_globals, self.code.co_name, None, closure)
-        return call_compiled(fn, args, {}, self.backend, self.nopython)
+        return self.compile_wrapper.call(fn, args, {})
 
     def __repr__(self):
         return f"<call {self.code.co_name}>"
@@ -201,9 +199,11 @@ def resume_code(code, offset, n_stack, null_slots, iter_slots, with_slots, local
 
 # ---- the transformed frame -------------------------------------------------------------------------
 
-def transform_frame(fn, bp, output, graph_call, backend, nopython):
+def transform_frame(fn, bp, output, graph_call, compile_wrapper):
     """The code object that replaces fn's frame at break point bp (see the module docstring).
-    Rebuilding values registers graph outputs on `output`, so close the graph after this."""
+    Rebuilding values registers graph outputs on `output`, so close the graph after this. The code calls
+    back into `compile_wrapper` (an eval_frame.CompileWrapper): resume functions and a callee run natively
+    at the break are compiled through it."""
     code = fn.__code__
     inst = bp.inst
     lineno = bp.lineno
@@ -244,24 +244,25 @@ def transform_frame(fn, bp, output, graph_call, backend, nopython):
     callee_slot = _callee_slot(bp) if inst.opname in ("CALL", "CALL_KW") else None
     for i, var in operands:
         if i == callee_slot:
-            cg.reconstruct_compiled_callee(var, backend, nopython)
+            cg.reconstruct_compiled_callee(var, compile_wrapper)
         else:
             cg.reconstruct(var)
     output.reconstruct_side_effects(cg)  # after rebuilding (which reads the lists as they were)
 
+    jump_label = Label()  # a breaking jump's target: placed after the fall-through's resume call (a forward jump)
     if bp.grad_enabled != call_mode:  # inside a no_grad block: the graph leaves grad mode as outside it,
         output.create_node("call_function", _set_grad_enabled, (call_mode,), {})
         _append_set_grad(cg, bp.grad_enabled)  # and the instruction runs under the block's mode
-        _append_protected(cg, lambda: _append_breaking_instruction(cg, code, inst, bp), call_mode)
+        _append_protected(cg, lambda: _append_breaking_instruction(cg, code, inst, bp, jump_label), call_mode)
     else:
-        _append_breaking_instruction(cg, code, inst, bp)
+        _append_breaking_instruction(cg, code, inst, bp, jump_label)
     for k, (offset, n_after) in enumerate(successors):
         if k == 1:
-            cg.place(cg.jump_label)
+            cg.place(jump_label)
         if bp.grad_enabled != call_mode:
             _append_set_grad(cg, call_mode)  # the resume function re-enters the block itself
         names = [n for n in passed if n in live_locals(code, offset)]
-        _append_resume_call(cg, fn, bp, below, offset, n_after, names, backend, nopython)
+        _append_resume_call(cg, fn, bp, below, offset, n_after, names, compile_wrapper)
     head = assemble.frame_head(code)
     return assemble.replace_body(code, head + cg.instrs)
 
@@ -329,7 +330,7 @@ def _is_method_load(inst):
     return inst.opname == "LOAD_METHOD" or (inst.opname == "LOAD_ATTR" and pyversion.load_attr_is_method(inst))
 
 
-def _append_breaking_instruction(cg, code, inst, bp):
+def _append_breaking_instruction(cg, code, inst, bp, jump_label):
     _, instr_at = assemble.abstract_instructions(code)
     original = instr_at[inst.offset]
     if inst.opname == "CALL":
@@ -340,15 +341,14 @@ def _append_breaking_instruction(cg, code, inst, bp):
         # the NULL next to it, and the call behaves the same.
         cg.append("LOAD_ATTR", inst.argval)
     elif inst.opname in pyversion.JUMP_OPNAMES:
-        cg.jump_label = Label()  # placed after the fall-through's resume call, so the jump is forward
         for name in pyversion.conditional_jump_prefix(original.name):  # 3.13: TO_BOOL on the undecided value
             cg.append(name)
-        cg.append(original.name.replace("BACKWARD", "FORWARD"), cg.jump_label)
+        cg.append(original.name.replace("BACKWARD", "FORWARD"), jump_label)
     else:
         cg.extend([original.copy()])
 
 
-def _append_resume_call(cg, fn, bp, below, offset, n_after, names, backend, nopython):
+def _append_resume_call(cg, fn, bp, below, offset, n_after, names, compile_wrapper):
     """Store what the instruction left on the stack, then `return resume(closure, *stack, *live locals)`."""
     code = fn.__code__
     result_nulls = set()  # see _append_breaking_instruction
@@ -374,7 +374,7 @@ def _append_resume_call(cg, fn, bp, below, offset, n_after, names, backend, nopy
                          bp.lineno)
     _logging.unique_id(f"__resume_at_{offset}")  # Dynamo's name for it counts in graph names' numbering
     cg.append("PUSH_NULL")
-    cg.append("LOAD_CONST", ResumeCall(resume, fn.__globals__, backend, nopython))
+    cg.append("LOAD_CONST", ResumeCall(resume, fn.__globals__, compile_wrapper))
     if code.co_freevars:
         for name in code.co_freevars:
             cg.append("LOAD_CLOSURE", FreeVar(name))

@@ -23,6 +23,7 @@ one idea to hold: nothing here runs the user's code; branches are taken on
 values known at translation time (and guarded), and a branch on tensor data
 is a graph break.
 """
+import builtins
 import functools
 import operator
 
@@ -30,16 +31,17 @@ import minitorch2
 
 from . import guards, pyversion
 from .exc import Unsupported
+from .inline_generator import GeneratorExpressionMixin, is_generator_expression
 from .opcodes_312 import Py312OpcodesMixin
 from .output_graph import OutputGraph
-from .source import ForeignGlobalSource, GlobalSource
-from .variables import (BaseListVariable, BuiltinVariable, CellVariable, ConstantVariable, DictVariable,
-                        GradModeVariable, LazyVariableTracker, dict_items,
-                        ListIteratorVariable, ListVariable, NestedUserFunctionVariable, NNModuleVariable,
-                        NullVariable, TensorVariable, TupleVariable, binary_op, unary_op, wrap)
-from .variables.ctx_manager import GRAD_MODE_CLASSES, GradModeClassVariable
+from .source import ForeignGlobalSource, GlobalSource, LocalSource
+from .variables import (BaseListVariable, CellVariable, ConstantVariable, DictVariable, GradModeVariable,
+                        LazyVariableTracker, ListIteratorVariable, ListVariable, NestedUserFunctionVariable,
+                        NNModuleVariable, NullVariable, TensorVariable, TupleVariable, binary_op, dict_items, unary_op,
+                        wrap)
+from .variables.ctx_manager import GRAD_MODE_CLASSES, GradModeClassVariable, _set_grad_enabled
 from .variables.dicts import constant_key
-from .variables.lists import SizeVariable
+from .variables.tensor import record, record_mutation
 
 MAX_INSTRUCTIONS = 200_000
 MAX_INLINE_DEPTH = 32
@@ -109,8 +111,6 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
     def note_break_context(self, e, inst):
         """Record on e what decides whether the frame can resume after this break: a loop still to run
         (Dynamo's backedge heuristic), an enclosing try or with block, in this frame or any caller."""
-        if not hasattr(e, "blocks"):
-            e.in_loop, e.blocks, e.break_step, e.break_opname = False, [], None, None
         e.in_loop = e.in_loop or pyversion.has_backedge_after(self.instructions, self.ip - 1)
         if self.depth == 0:  # blocks of inlined callees do not matter: the callee reruns as its own frame
             e.blocks = pyversion.enclosing_blocks(self.code, inst.offset)
@@ -130,6 +130,17 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
         del self.stack[-n:]
         return items
 
+    def push_callable(self, fn_var):
+        """Push a callable and its NULL in the order the running Python's CALL reads them (a bound
+        method is pushed as one tracker, so a method call also gets a NULL): [NULL, fn] up to 3.12,
+        [fn, NULL] on 3.13."""
+        if pyversion.NULL_AFTER_CALLABLE:
+            self.push(fn_var)
+            self.push(NullVariable())
+        else:
+            self.push(NullVariable())
+            self.push(fn_var)
+
     def jump(self, inst):
         self.ip = self.index_of_offset[pyversion.jump_target(inst)]
 
@@ -138,8 +149,6 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
             raise Unsupported("inlining recursion too deep", "unsupported_call")
         translator = InliningInstructionTranslator
         if pyversion.is_generator(code):
-            from .inline_generator import GeneratorExpressionTranslator, is_generator_expression
-
             if not is_generator_expression(code):
                 raise Unsupported(f"{code.co_name} is a generator", "generator")
             translator = GeneratorExpressionTranslator
@@ -209,8 +218,6 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
         if name in self.f_globals:
             source = GlobalSource(name) if self.f_globals is self.root_globals else ForeignGlobalSource(self.f_globals, name)
             return LazyVariableTracker(self, self.f_globals[name], source)  # realized at first use, as Dynamo's
-        import builtins
-
         if not hasattr(builtins, name):
             raise Unsupported(f"global name {name!r} is not defined", "unsupported")
         value = getattr(builtins, name)
@@ -277,8 +284,6 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
         if isinstance(obj, DictVariable):
             obj.setitem(self, key, value)
         elif isinstance(obj, TensorVariable):  # `y[0] = v`: an in-place setitem node, as Dynamo records
-            from .variables.tensor import record_mutation
-
             record_mutation(self.output, operator.setitem, [obj, key, value.realize()])
         elif isinstance(obj, ListVariable) and key.is_python_constant():
             if obj.source is not None:
@@ -291,8 +296,6 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
         index = self.pop().realize()
         obj = self.pop().realize()
         if isinstance(obj, TensorVariable):
-            from .variables.tensor import record
-
             self.push(record(self.output, "call_function", operator.getitem, [obj, index], {}))
         elif hasattr(obj, "getitem"):
             self.push(obj.getitem(self, index))
@@ -348,12 +351,10 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
         closure = self.pop().items if flags & 0x08 else ()
         if flags & 0x04:
             self.pop()
-        kwdefaults = self.pop().realize() if flags & 0x02 else None
-        defaults = self.pop().realize().unpack_var_sequence(self) if flags & 0x01 else ()  # may be a constant tuple
-        kwdefaults_map = {}
-        if kwdefaults is not None:
+        if flags & 0x02:  # a graph break: the frame makes the function natively, keyword-only defaults and all
             raise Unsupported("keyword-only defaults of a nested function", "unsupported")
-        self.push(NestedUserFunctionVariable(code, self.f_globals, defaults, kwdefaults_map, closure))
+        defaults = self.pop().realize().unpack_var_sequence(self) if flags & 0x01 else ()  # may be a constant tuple
+        self.push(NestedUserFunctionVariable(code, self.f_globals, defaults, closure))
 
     # ---- operators --------------------------------------------------------------------------
 
@@ -561,21 +562,17 @@ class InstructionTranslator(InstructionTranslatorBase):
     """The translator of the frame being compiled: its locals are lazy inputs with LocalSources."""
 
     def __init__(self, code, f_globals, f_locals):
-        from .source import LocalSource
-
         pyversion.check_supported()
         output = OutputGraph()
         symbolic_locals = {}
         cells = {}
         for name, value in f_locals.items():
-            lazy = LazyVariableTracker(None, value, LocalSource(name))
-            lazy._tx = self
+            lazy = LazyVariableTracker(self, value, LocalSource(name))  # (self is set up by the time it is used)
             if name in code.co_freevars:
                 cells[name] = CellVariable(lazy, from_outside=True)
             else:
                 symbolic_locals[name] = lazy
         super().__init__(code, f_globals, output, symbolic_locals, cells, depth=0)
-
 
     def run(self):
         """Translate the frame; grad-mode blocks switch the real mode while inside them, so restore it."""
@@ -583,14 +580,12 @@ class InstructionTranslator(InstructionTranslatorBase):
         try:
             return super().run()
         finally:
-            _restore_grad_mode(grad_enabled)
-
-
-def _restore_grad_mode(enabled):
-    from .variables.ctx_manager import _set_grad_enabled
-
-    _set_grad_enabled(enabled)
+            _set_grad_enabled(grad_enabled)
 
 
 class InliningInstructionTranslator(InstructionTranslatorBase):
     """Runs a called user function's bytecode inside the caller's translation (same OutputGraph)."""
+
+
+class GeneratorExpressionTranslator(GeneratorExpressionMixin, InliningInstructionTranslator):
+    """Runs a generator expression to completion where it is made (inline_generator.py)."""

@@ -1,4 +1,6 @@
 """Test helpers (plays torch._dynamo.testing): CompileCounter counts frames compiled and ops in their graphs."""
+from .backends import lookup_backend
+
 
 
 class CompileCounter:
@@ -24,8 +26,6 @@ class CompileCounterWithBackend(CompileCounter):
         self.backend = backend
 
     def __call__(self, gm, example_inputs):
-        from .backends import lookup_backend
-
         super().__call__(gm, example_inputs)
         return lookup_backend(self.backend)(gm, example_inputs)
 

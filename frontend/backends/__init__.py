@@ -3,7 +3,9 @@
 The registry is one visible table, BACKENDS: name -> function(gm, example_inputs) -> callable.
 "eager" runs the captured graph as is; "aot_eager" traces it with `autograd`
 (joint graph, partition) and runs the pieces eagerly. "inductor" (the default
-of `minitorch2.compile`) is `backend.compile_fx`.
+of `minitorch2.compile`) is `backend.compile_fx.compile_fx`. The frontend
+imports only minitorch2: a backend named here imports its layer when it is
+first called, so that `import frontend` stays below autograd and backend.
 """
 from ..exc import InvalidBackend
 
@@ -13,13 +15,13 @@ def eager(gm, example_inputs):
 
 
 def aot_eager(gm, example_inputs):
-    from autograd import aot_eager as _aot_eager
+    from autograd import aot_eager as _aot_eager  # deferred by layering: frontend imports only minitorch2
 
     return _aot_eager(gm, example_inputs)
 
 
 def inductor(gm, example_inputs):
-    from backend import compile_fx
+    from backend.compile_fx import compile_fx  # deferred by layering: frontend imports only minitorch2
 
     return compile_fx(gm, example_inputs)
 

@@ -79,9 +79,7 @@ class LazyVariableTracker(VariableTracker):
 
     def realize(self):
         if self._realized is None:
-            from .builder import wrap
-
-            self._realized = wrap(self._tx.output, self._value, self.source)
+            self._realized = self._tx.output.wrap(self._value, self.source)
         return self._realized
 
     def reconstruct(self, cg):

@@ -12,10 +12,12 @@ import minitorch2
 
 from .. import guards
 from ..exc import Unsupported
+from ..graph_break import graph_break
 from ..source import AttrSource, GetItemSource
 from .builtin import BuiltinVariable
 from .constant import ConstantVariable
 from .ctx_manager import GRAD_MODE_CLASSES, GradModeClassVariable, GradModeInstanceVariable
+from .dicts import DictVariable
 from .functions import UserFunctionVariable
 from .lists import ListVariable, NamedTupleVariable, SizeVariable, TupleVariable
 from .nn_module import NNModuleVariable
@@ -83,8 +85,6 @@ def _guard(og, guard, keepalive=None):
 
 
 def _wrap(og, value, source):
-    from ..graph_break import graph_break
-
     if isinstance(value, minitorch2.Tensor):
         if source is None:
             raise Unsupported("a tensor constant created outside the frame", "unsupported")
@@ -104,8 +104,6 @@ def _wrap(og, value, source):
         items = [wrap(og, v, GetItemSource(source, i) if source is not None else None) for i, v in enumerate(value)]
         return make(items, source)
     if type(value) is dict and all(type(k) in (str, int, bool) for k in value):
-        from .dicts import DictVariable
-
         if source is not None:
             _guard(og, guards.type_guard(source, value), type(value))
             _guard(og, guards.dict_keys_guard(source, list(value)))

@@ -14,6 +14,7 @@ from .. import guards
 from ..exc import Unsupported
 from .base import VariableTracker
 from .constant import ConstantVariable
+from .dicts import DictVariable, constant_key, dict_items
 from .lists import BaseListVariable, ListVariable, TupleVariable
 from .tensor import TensorVariable, record
 
@@ -197,8 +198,6 @@ class BuiltinVariable(VariableTracker):
         return ListVariable(iterable.realize().unpack_var_sequence(tx) if iterable is not None else [])
 
     def call_dict(self, tx, mapping=None, **kwargs):
-        from .dicts import DictVariable, constant_key, dict_items
-
         items = {}
         if mapping is not None:
             mapping = mapping.realize()

@@ -7,6 +7,7 @@ the attributes read from it are guarded through its source, as the class
 can be changed after the compile.
 """
 from ..exc import Unsupported
+from ..source import AttrSource
 from .base import VariableTracker
 
 
@@ -35,10 +36,7 @@ class ConstantVariable(VariableTracker):
         if isinstance(self.value, type) and self.source is not None:
             # a class read from the frame is mutable (`Config.scale = 5.0` after the compile): its attribute is
             # wrapped through the class's source, so it is guarded as any value read from the frame is
-            from ..source import AttrSource
-            from .builder import wrap
-
-            return wrap(tx.output, attr, AttrSource(self.source, name))
+            return tx.output.wrap(attr, AttrSource(self.source, name))
         if callable(attr):
             return BoundConstantMethod(self, name)
         return ConstantVariable(attr)

@@ -81,12 +81,10 @@ class GradModeInstanceVariable(VariableTracker):
         return type(self.value)
 
     def var_getattr(self, tx, name):
-        from .builder import wrap
-
         if name == "__class__":
             return GradModeClassVariable(type(self.value))
         if name == "_ctor_args":
-            return wrap(tx.output, self.value._ctor_args, None)
+            return tx.output.wrap(self.value._ctor_args, None)
         return super().var_getattr(tx, name)
 
 

@@ -10,7 +10,7 @@ effect to replay, which is a graph break instead).
 from ..exc import Unsupported
 from .base import VariableTracker
 from .constant import ConstantVariable
-from .lists import ListVariable, TupleVariable
+from .lists import ListMethodVariable, ListVariable, TupleVariable
 
 
 def constant_key(var):
@@ -60,8 +60,6 @@ class DictVariable(VariableTracker):
         self.items[constant_key(key)] = value
 
     def var_getattr(self, tx, name):
-        from .lists import ListMethodVariable
-
         return ListMethodVariable(self, name)
 
     def call_method(self, tx, name, args, kwargs):

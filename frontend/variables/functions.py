@@ -12,9 +12,11 @@ import inspect
 import types
 
 from ..exc import Unsupported
+from ..graph_break import graph_break
 from ..profile_capture import original_function
 from ..source import AttrSource, GetItemSource
 from .base import LazyVariableTracker, VariableTracker
+from .dicts import DictVariable
 from .lists import TupleVariable
 
 
@@ -45,8 +47,6 @@ def bind_arguments(tx, fn, args, kwargs, source=None):
         if kind is inspect.Parameter.VAR_POSITIONAL:
             value = TupleVariable(value)
         elif kind is inspect.Parameter.VAR_KEYWORD:
-            from .dicts import DictVariable
-
             value = DictVariable(value)
         elif not isinstance(value, VariableTracker):
             value = _wrap_default(tx, fn, name, value, source)
@@ -56,15 +56,13 @@ def bind_arguments(tx, fn, args, kwargs, source=None):
 
 
 def _wrap_default(tx, fn, name, value, source):
-    from .builder import wrap
-
     if source is not None:
         names = fn.__code__.co_varnames[:fn.__code__.co_argcount]
         if name in names and fn.__defaults__:
             index = names.index(name) - (len(names) - len(fn.__defaults__))
-            return wrap(tx.output, value, GetItemSource(AttrSource(source, "__defaults__"), index))
-        return wrap(tx.output, value, GetItemSource(AttrSource(source, "__kwdefaults__"), name))
-    return wrap(tx.output, value, None)
+            return tx.output.wrap(value, GetItemSource(AttrSource(source, "__defaults__"), index))
+        return tx.output.wrap(value, GetItemSource(AttrSource(source, "__kwdefaults__"), name))
+    return tx.output.wrap(value, None)
 
 
 class UserFunctionVariable(VariableTracker):
@@ -85,8 +83,6 @@ class UserFunctionVariable(VariableTracker):
         return cells
 
     def call_function(self, tx, args, kwargs, self_var=None):
-        from ..graph_break import graph_break
-
         if self.fn is graph_break:
             raise Unsupported("frontend.graph_break() called", "graph_break")
         if self.fn.__code__.co_flags & (inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR):
@@ -128,19 +124,18 @@ class UserMethodVariable(VariableTracker):
 class NestedUserFunctionVariable(VariableTracker):
     """A function made by MAKE_FUNCTION inside the frame; its defaults and cells are trackers."""
 
-    def __init__(self, code, f_globals, defaults, kwdefaults, closure):
+    def __init__(self, code, f_globals, defaults, closure):
         super().__init__()
         self.code = code
         self.f_globals = f_globals
         self.defaults = defaults
-        self.kwdefaults = kwdefaults
         self.closure = closure or ()
 
     def python_type(self):
         return types.FunctionType
 
     def reconstruct(self, cg):
-        if self.closure or self.kwdefaults:
+        if self.closure:
             raise Unsupported("a nested function with a closure cannot be rebuilt after a graph break", "unresumable")
         cg.append("PUSH_NULL")
         cg.append("LOAD_CONST", types.FunctionType)
@@ -154,7 +149,6 @@ class NestedUserFunctionVariable(VariableTracker):
     def call_function(self, tx, args, kwargs):
         shell = types.FunctionType(self.code, self.f_globals, self.code.co_name, tuple(self.defaults) or None,
                                    tuple(types.CellType(c) for c in self.closure) or None)
-        shell.__kwdefaults__ = dict(self.kwdefaults) or None
         bound = bind_arguments(tx, shell, args, kwargs)
         cells = dict(zip(self.code.co_freevars, self.closure))
         return tx.inline_call(self.code, self.f_globals, bound, cells)

@@ -13,7 +13,6 @@ from minitorch2.nn.modules import module as module_mod
 from ..exc import Unsupported
 from ..source import AttrSource, module_member_source
 from .base import VariableTracker
-from .constant import ConstantVariable
 from .functions import UserFunctionVariable, UserMethodVariable
 
 CONTAINERS = (minitorch2.nn.ModuleList, minitorch2.nn.Sequential)
@@ -31,17 +30,15 @@ class NNModuleVariable(VariableTracker):
         return len(self.module) > 0 if isinstance(self.module, CONTAINERS) else True
 
     def var_getattr(self, tx, name):
-        from .builder import wrap
-
         m = self.module
         if (self.source, name) in tx.output.stored_attrs:  # written earlier in this frame (pending side effect)
             return tx.output.stored_attrs[(self.source, name)][1]
         for kind in ("_parameters", "_buffers", "_modules"):
             table = m.__dict__.get(kind, {})
             if name in table:
-                return wrap(tx.output, table[name], module_member_source(self.source, kind, name))
+                return tx.output.wrap(table[name], module_member_source(self.source, kind, name))
         if name in m.__dict__:
-            return wrap(tx.output, m.__dict__[name], AttrSource(self.source, name))
+            return tx.output.wrap(m.__dict__[name], AttrSource(self.source, name))
         try:
             attr = getattr(type(m), name)
         except AttributeError:
@@ -51,7 +48,7 @@ class NNModuleVariable(VariableTracker):
         if callable(attr) and hasattr(attr, "__code__"):
             return UserMethodVariable(UserFunctionVariable(attr), self)
         if isinstance(attr, (int, float, bool, str, type(None), tuple)):  # a class-level constant or table
-            return wrap(tx.output, attr, AttrSource(self.source, name))  # (BatchNorm1d's input dims): guarded
+            return tx.output.wrap(attr, AttrSource(self.source, name))  # (BatchNorm1d's input dims): guarded
         raise Unsupported(f"attribute {name!r} of {type(m).__name__}", "unsupported_attr")
 
     def can_store_attr(self, name, value):
@@ -74,21 +71,17 @@ class NNModuleVariable(VariableTracker):
         return UserFunctionVariable(forward).call_function(tx, args, kwargs, self_var=self)
 
     def unpack_var_sequence(self, tx):
-        from .builder import wrap
-
         if not isinstance(self.module, CONTAINERS):
             raise Unsupported(f"iteration over {type(self.module).__name__}", "unsupported")
-        return [wrap(tx.output, sub, module_member_source(self.source, "_modules", key))
+        return [tx.output.wrap(sub, module_member_source(self.source, "_modules", key))
                 for key, sub in self.module._modules.items()]
 
     def getitem(self, tx, index):
-        from .builder import wrap
-
         index = index.realize()
         if isinstance(self.module, minitorch2.nn.ModuleDict) and index.is_python_constant() and \
                 index.as_python_constant() in self.module._modules:
             key = index.as_python_constant()
-            return wrap(tx.output, self.module._modules[key], module_member_source(self.source, "_modules", key))
+            return tx.output.wrap(self.module._modules[key], module_member_source(self.source, "_modules", key))
         if not isinstance(self.module, CONTAINERS) or not index.is_python_constant():
             raise Unsupported(f"indexing {type(self.module).__name__}", "unsupported")
         key = index.as_python_constant()

@@ -7,6 +7,9 @@ one idea to hold: metadata (shape, dtype, ndim, requires_grad) is known and
 guarded, so it folds into Python constants; data is unknown, so anything that
 needs it (`if x.sum() > 0`, `x.item()`) is a graph break.
 """
+import builtins
+import operator
+
 import minitorch2
 
 from ..exc import Unsupported
@@ -42,8 +45,6 @@ class TensorVariable(VariableTracker):
         if name in METADATA_ATTRS:
             return ConstantVariable(getattr(fake, name))
         if name in GRAPH_ATTRS:
-            import builtins
-
             return record(tx.output, "call_function", builtins.getattr, [self, ConstantVariable(name)], {})
         if name in ("grad", "data", "_version", "grad_fn"):
             raise Unsupported(f"tensor attribute {name!r}", "unsupported_attr")
@@ -55,8 +56,6 @@ class TensorVariable(VariableTracker):
         return TensorMethodVariable(self, name).call_function(tx, args, kwargs)
 
     def unpack_var_sequence(self, tx):
-        import operator
-
         return [record(tx.output, "call_function", operator.getitem, [self, ConstantVariable(i)], {})
                 for i in range(self.example_value.shape[0])]
 
@@ -135,8 +134,6 @@ def record_mutation(og, target, args):
 
 
 def wrap_fx_value(og, proxy, value):
-    import operator
-
     if isinstance(value, minitorch2.Tensor):
         return TensorVariable(proxy, value, type(value) if isinstance(value, minitorch2.nn.Parameter) else None)
     if isinstance(value, (tuple, list)) and all(isinstance(v, minitorch2.Tensor) for v in value):

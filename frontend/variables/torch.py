@@ -34,15 +34,13 @@ class TorchVariable(VariableTracker):
         return type(self.value)
 
     def var_getattr(self, tx, name):
-        from .builder import wrap
-
         if not isinstance(self.value, (types.ModuleType, *OP_NAMESPACES)):
             raise Unsupported(f"attribute {name!r} of {self.value}", "unsupported_attr")
         try:
             attr = getattr(self.value, name)
         except Exception as e:
             raise Unsupported(f"{getattr(self.value, '__name__', self.value)}.{name}: {e}", "unsupported_attr") from None
-        return wrap(tx.output, attr, None)
+        return tx.output.wrap(attr, None)
 
     def call_function(self, tx, args, kwargs):
         fn = self.value

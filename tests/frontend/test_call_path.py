@@ -87,6 +87,30 @@ def test_binder_matches_python_binding():
         {"args": (1,), "kwargs": {"scale": 3}, "fn": _wrapped.__wrapped__}
 
 
+def _nested_keyword_only(x, scale):
+    def affine(y, *, scale=scale, shift=1.0):
+        return y * scale + shift
+    return affine(x.sin()) + affine(x, shift=-1.0)
+
+
+def test_a_nested_function_keeps_its_keyword_only_defaults():
+    """MAKE_FUNCTION with keyword-only defaults breaks the graph: the frame makes the function natively, and
+    the frame resumed after it calls that function with its defaults (a new default is a guard failure)."""
+    frontend.reset()
+    compiled = minitorch2.compile(_nested_keyword_only, backend="eager")
+    for scale in (2.0, 3.0, 2.0):
+        x = minitorch2.randn(4)
+        assert _flat(compiled(x, scale)) == pytest.approx(_flat(_nested_keyword_only(x, scale)))
+
+
+def test_a_nested_function_keeps_its_keyword_only_defaults_as_under_torch_compile():
+    torch = pytest.importorskip("torch")  # the oracle (absent on the CI's other Pythons)
+    x = minitorch2.randn(4)
+    ours = minitorch2.compile(_nested_keyword_only, backend="eager")(x, 3.0)
+    theirs = torch.compile(_nested_keyword_only, backend="eager")(torch.tensor(x.tolist()), 3.0)
+    assert _flat(ours) == pytest.approx(theirs.tolist(), rel=1e-6)
+
+
 def _input_or_sum(x, bias=None):
     return x if bias is None else x + bias
 
