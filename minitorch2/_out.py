@@ -20,6 +20,7 @@ called with out=, it runs as ATen runs an out= overload:
 The one idea: an out= call is the plain call followed by a checked copy_, so
 every op gets the same out= behaviour from one place.
 """
+import enum
 import functools
 import warnings
 from dataclasses import dataclass
@@ -42,14 +43,22 @@ _CPP_TYPE = {"bool": "bool", "uint8": "unsigned char", "int8": "signed char", "i
              "int64": "long int", "float16": "c10::Half", "float32": "float", "float64": "double"}
 
 
+class Accepts(enum.Enum):
+    """Which out dtypes a Rule accepts, given the result's."""
+
+    CAST = "cast"  # any the result's dtype can be cast to (torch.can_cast)
+    SAME = "same"  # exactly the result's dtype
+    FLOATING = "floating"  # any floating dtype
+    ANY = "any"  # any: the result is cast to out's dtype
+
+
 @dataclass(frozen=True)
 class Rule:
-    """Which out dtypes an op accepts for a result dtype, and torch's error when out's is not one.
+    """Which out dtypes an op accepts for a result dtype (`test`), and torch's error when out's is not one.
 
-    test: "cast" (torch.can_cast from the result's dtype), "same" (exactly the result's dtype),
-    "floating" (any floating dtype) or "any" (the result is cast to out's dtype). The message is
-    formatted with {name}, {result}/{out} (ScalarType names) and {result_c}/{out_c} (C++ names)."""
-    test: str
+    The message is formatted with {name}, {result}/{out} (ScalarType names) and {result_c}/{out_c}
+    (C++ names)."""
+    test: Accepts
     message: str = ""
     error: type = RuntimeError
 
@@ -62,36 +71,36 @@ class Rule:
 
 
 def _accepts(test, result, out):
-    if test == "any":
+    if test is Accepts.ANY:
         return True
-    if test == "cast":
+    if test is Accepts.CAST:
         return _dtype.can_cast(result, out)
-    if test == "floating":
+    if test is Accepts.FLOATING:
         return out.is_floating_point
     return result is out
 
 
 # The rules torch's out= overloads follow (the words are torch's).
-CAST = Rule("cast", "result type {result} can't be cast to the desired output type {out}")  # TensorIterator ops
-ANY = Rule("any")  # comparisons, logical ops, and what computes in out's dtype (sum, factories)
-SAME = Rule("same", "Found dtype {out} but expected {result}")  # abs, neg, floor, clamp: unary TensorIterator ops
-EXACT = Rule("same", "Expected out tensor to have dtype {result_c}, but got {out_c} instead")  # mm, sort, gather
-CAT = Rule("cast", "torch.cat(): input types can't be cast to the desired output type {out}", TypeError)
-WHERE = Rule("same", "Expected out type to be {result} but got {out}")
-AMAX = Rule("same", "Expected the dtype for input and out to match, but got {result} for input's dtype and {out} "
+CAST = Rule(Accepts.CAST, "result type {result} can't be cast to the desired output type {out}")  # TensorIterator ops
+ANY = Rule(Accepts.ANY)  # comparisons, logical ops, and what computes in out's dtype (sum, factories)
+SAME = Rule(Accepts.SAME, "Found dtype {out} but expected {result}")  # abs, neg, floor, clamp: unary TensorIterator ops
+EXACT = Rule(Accepts.SAME, "Expected out tensor to have dtype {result_c}, but got {out_c} instead")  # mm, sort, gather
+CAT = Rule(Accepts.CAST, "torch.cat(): input types can't be cast to the desired output type {out}", TypeError)
+WHERE = Rule(Accepts.SAME, "Expected out type to be {result} but got {out}")
+AMAX = Rule(Accepts.SAME, "Expected the dtype for input and out to match, but got {result} for input's dtype and {out} "
                     "for out's dtype.")
-MEAN_ALL = Rule("cast", "mean.dtype_out(): input types can't be cast to the desired output type {out}")
-MAX_ALL = Rule("cast", "Expected canCast( typeMetaToScalarType(self.dtype()), typeMetaToScalarType(out.dtype())) "
+MEAN_ALL = Rule(Accepts.CAST, "mean.dtype_out(): input types can't be cast to the desired output type {out}")
+MAX_ALL = Rule(Accepts.CAST, "Expected canCast( typeMetaToScalarType(self.dtype()), typeMetaToScalarType(out.dtype())) "
                        "to be true, but got false.")
-BOOL_ONLY = Rule("same", "{name} only supports bool tensor for result, got: {out}")
-FLOATING = Rule("floating", "{name}(): Expected floating point type for result tensor, but got: {out}")
-DOT = Rule("same", "result dtype {out} does not match input dtype {result}")
-MV = Rule("same", "addmv input tensors must have the same dtype, but got {out}, {result}, and {result}")
-INDEX_SELECT = Rule("same", "index_select(): self and result must have the same scalar type")
-TAKE = Rule("same", "take(): self and out expected to have the same dtype, but got self.dtype = {result} and "
+BOOL_ONLY = Rule(Accepts.SAME, "{name} only supports bool tensor for result, got: {out}")
+FLOATING = Rule(Accepts.FLOATING, "{name}(): Expected floating point type for result tensor, but got: {out}")
+DOT = Rule(Accepts.SAME, "result dtype {out} does not match input dtype {result}")
+MV = Rule(Accepts.SAME, "addmv input tensors must have the same dtype, but got {out}, {result}, and {result}")
+INDEX_SELECT = Rule(Accepts.SAME, "index_select(): self and result must have the same scalar type")
+TAKE = Rule(Accepts.SAME, "take(): self and out expected to have the same dtype, but got self.dtype = {result} and "
                     "out.dtype = {out}")
-NONZERO = Rule("same", "nonzero: Expected out tensor to have scalar type Long but got scalar type{out}")
-MULTINOMIAL = Rule("same", "multinomial expects Long tensor out, got: {out}")
+NONZERO = Rule(Accepts.SAME, "nonzero: Expected out tensor to have scalar type Long but got scalar type{out}")
+MULTINOMIAL = Rule(Accepts.SAME, "multinomial expects Long tensor out, got: {out}")
 
 RESIZED = ("An output with one or more elements was resized since it had shape {old}, which does not match the "
            "required output shape {new}. This behavior is deprecated, and in a future PyTorch release outputs will "
@@ -99,7 +108,14 @@ RESIZED = ("An output with one or more elements was resized since it had shape {
            "inplace, to zero elements with t.resize_(0).")
 
 
-REDUCTION, FACTORY = "reduction", "factory"  # the kinds of function that compute in out's dtype
+class DtypeFromOut(enum.Enum):
+    """The kinds of function that compute in out's dtype when given no dtype= (out_variant's dtype_from_out)."""
+
+    REDUCTION = "reduction"  # sum over dims, mean, cumsum: out's dtype is checked against the input's first
+    FACTORY = "factory"  # zeros, rand: an explicit dtype= must be out's
+
+
+REDUCTION, FACTORY = DtypeFromOut.REDUCTION, DtypeFromOut.FACTORY
 
 ARANGE_RESIZED = ("The number of elements in the out tensor of shape {old} is {old_numel} which does not match the "
                   "computed number of elements {new_numel}. Note that this may occur as a result of rounding error. "
@@ -127,10 +143,10 @@ def out_variant(rule, *, name=None, differentiable=True, dtype_from_out=None, re
             if differentiable:
                 _refuse_autograd(op_name, args, kwargs, outs)
             each_rule = rule if isinstance(rule, Rule) else rule(*args, **kwargs)
-            requires_grad = kwargs.pop("requires_grad", False) if dtype_from_out == FACTORY else False
+            requires_grad = kwargs.pop("requires_grad", False) if dtype_from_out is FACTORY else False
             if dtype_from_out is not None:
                 each_rule, kwargs = _compute_in_out_dtype(op_name, each_rule, dtype_from_out, args, kwargs, outs[0])
-            warning = resize_warning if resize_warning is not None else "" if dtype_from_out == FACTORY else RESIZED
+            warning = resize_warning if resize_warning is not None else "" if dtype_from_out is FACTORY else RESIZED
             written = write(op_name, each_rule, fn(*args, **kwargs), out, inputs=(args, kwargs),
                             resize_warning=warning)
             if requires_grad:  # zeros(2, out=t, requires_grad=True) makes t require grad, as torch's
@@ -147,11 +163,11 @@ def _compute_in_out_dtype(name, rule, kind, args, kwargs, out):
     out's; none given means out's (checked against the input's for a reduction such as mean)."""
     given = _dtype.as_dtype(kwargs.get("dtype"))
     if given is not None and given is not out.dtype:
-        if kind == FACTORY:
+        if kind is FACTORY:
             raise RuntimeError(f"dtype {_SCALAR_TYPE[given.name]} does not match dtype of out parameter "
                                f"({_SCALAR_TYPE[out.dtype.name]})")
         return EXACT, kwargs
-    if kind == REDUCTION and given is None:
+    if kind is REDUCTION and given is None:
         rule.check(name, args[0], out)
     return rule, {**kwargs, "dtype": out.dtype}
 

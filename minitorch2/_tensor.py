@@ -147,7 +147,7 @@ class Tensor:
     __slots__ = (
         "_np", "_storage", "_shape", "_stride", "_offset", "dtype", "_version_counter",
         "_requires_grad", "grad", "_grad_fn", "_output_nr", "_base", "_retains_grad", "_backward_hooks",
-        "_is_wrapped_number", "__weakref__", "__dict__",
+        "_grad_fn_version", "_view_ops", "_accumulator", "_is_wrapped_number", "__weakref__", "__dict__",
     )
 
     _replays_views = False  # see FakeTensor
@@ -180,6 +180,10 @@ class Tensor:
         self._base = None
         self._retains_grad = False
         self._backward_hooks = None
+        # autograd's bookkeeping for views and leaves (autograd/view_history.py, autograd/graph.py):
+        self._grad_fn_version = None  # a view's version when its grad_fn was made
+        self._view_ops = None  # the view ops that made a view of a fake tensor from its base, to replay
+        self._accumulator = None  # a weakref to a leaf's AccumulateGrad node
         self._is_wrapped_number = False
 
     @classmethod
@@ -217,7 +221,7 @@ class Tensor:
                                    strides=tuple(s * itemsize for s in stride))
         t._init_from(array, base._storage, shape, stride, offset, base.dtype, base._version_counter)
         t._base = base._base if base._base is not None else base
-        if hasattr(base, "fake_mode"):
+        if isinstance(t, FakeTensor):
             t.fake_mode = base.fake_mode
         return t
 
@@ -316,8 +320,8 @@ class Tensor:
     def grad_fn(self):
         """The node that made this tensor. A view whose base was modified in place since reads the base's
         new history: torch regenerates its grad_fn (an AsStridedBackward0) when asked, and so do we."""
-        if self._base is not None and self._grad_fn is not None and \
-                self.__dict__.get("_grad_fn_version", self._version) != self._version:
+        made_at = self._grad_fn_version
+        if made_at is not None and made_at != self._version and self._base is not None and self._grad_fn is not None:
             # deferred: autograd sits above Tensor and imports it
             from .autograd.view_history import refresh_view_history
 
@@ -515,6 +519,7 @@ class FakeTensor(Tensor):
     """A tensor with metadata and no memory (`_np is None`): ops on it run their meta functions (the
     dispatcher's run_kernel; FakeTensorMode in _subclasses/fake_tensor.py fakes real inputs too)."""
 
+    __slots__ = ("fake_mode",)  # the FakeTensorMode that made it (None for one a meta function made outside any)
     # autograd remembers the view ops that made a view of a fake tensor and replays them where it would
     # use as_strided on real memory (CopySlices, a view's regenerated grad_fn), as torch does for tensors
     # handled in Python (its FakeTensor and FunctionalTensor): the traced graphs hold select, slice, ...

@@ -20,7 +20,10 @@ generated code also skips (it is visible in traces).
 It returns one gradient per tensor argument of the schema (a list for a
 `Tensor[]` argument), None where there is none.
 """
+import enum
+import functools
 import inspect
+from dataclasses import dataclass
 
 from .._dispatch import redispatch_below_autograd, state
 from .._ops import ops
@@ -137,7 +140,7 @@ def record(op, args, kwargs):
                 out.grad_fn = node
                 out._output_nr = i
                 if out._base is not None:
-                    out.__dict__["_grad_fn_version"] = out._version
+                    out._grad_fn_version = out._version
         if op.is_view and out_list[0]._replays_views and len(out_list) == 1:
             remember_view_ops(out_list[0], args[0], op, args[1:], kwargs)
     if derivative is not None:
@@ -150,6 +153,23 @@ def _reads_original_self(derivative, bound):
     of some other arguments (`self_value_for`) and none of them needs one."""
     others = getattr(derivative.fn, "self_value_for", None)
     return others is None or any(isinstance(bound.get(name), Tensor) and bound[name].requires_grad for name in others)
+
+
+class Kept(enum.Enum):
+    """What the forward keeps for one formula parameter, read from the parameter's name."""
+
+    RESULT = "result"  # result, result0, result1, ...: an output
+    ARG = "arg"  # a schema argument's own name: its value (a tensor with its version)
+    SHAPE = "shape"  # <arg>_shape
+    DTYPE = "dtype"  # <arg>_dtype
+    SHAPES = "shapes"  # <arg>_shapes: the shape of each tensor of a Tensor[] argument
+
+
+@dataclass(frozen=True)
+class _Keep:
+    param: str  # the formula's parameter
+    kind: Kept
+    source: object  # the output's index (RESULT), else the schema argument's name
 
 
 class _Plan:
@@ -169,24 +189,22 @@ class _Plan:
             if param in ("grad", "grads", "needs_grad", "grad_input_mask"):
                 continue
             if param == "result" or (param.startswith("result") and param[6:].isdigit()):
-                self.saves.append((param, "result", int(param[6:]) if param != "result" else 0))
+                self.saves.append(_Keep(param, Kept.RESULT, int(param[6:]) if param != "result" else 0))
             elif param in names:
-                self.saves.append((param, "arg", param))
+                self.saves.append(_Keep(param, Kept.ARG, param))
             elif param.endswith("_shape") and param[:-6] in names:
-                self.saves.append((param, "shape", param[:-6]))
+                self.saves.append(_Keep(param, Kept.SHAPE, param[:-6]))
             elif param.endswith("_dtype") and param[:-6] in names:
-                self.saves.append((param, "dtype", param[:-6]))
+                self.saves.append(_Keep(param, Kept.DTYPE, param[:-6]))
             elif param.endswith("_shapes") and param[:-7] in names:
-                self.saves.append((param, "shapes", param[:-7]))
+                self.saves.append(_Keep(param, Kept.SHAPES, param[:-7]))
             else:
                 raise TypeError(f"derivative {op.derivative.fn.__name__} of {op} asks for unknown value '{param}'")
 
 
+@functools.cache
 def _plan(op):
-    plan = op.__dict__.get("_autograd_plan")
-    if plan is None:
-        plan = op._autograd_plan = _Plan(op)
-    return plan
+    return _Plan(op)
 
 
 def _input_edges(tensor_args, bound):
@@ -223,27 +241,29 @@ def _connect_inputs(node, tensor_args, bound, arg_edges):
 
 
 def _save(node, saves, bound, outputs, pre_saved, differentiable):
-    for param, kind, key in saves:
+    for keep in saves:
+        param, kind, source = keep.param, keep.kind, keep.source
         if param in pre_saved:
             node.saved[param] = SavedTensor(pre_saved[param])
-        elif kind == "result":
+        elif kind is Kept.RESULT:
             # a differentiable output is kept detached from its own grad_fn; others are plain tensors
-            node.saved[param] = SavedTensor(outputs[key], node, key) if differentiable[key] else SavedTensor(outputs[key])
-        elif kind == "arg":
-            value = bound[key]
+            output = outputs[source]
+            node.saved[param] = SavedTensor(output, node, source) if differentiable[source] else SavedTensor(output)
+        elif kind is Kept.ARG:
+            value = bound[source]
             if isinstance(value, Tensor):
                 node.saved[param] = SavedTensor(value)
             elif isinstance(value, (list, tuple)) and value and isinstance(value[0], Tensor):
                 node.saved[param] = [SavedTensor(v) for v in value]
             else:
                 node.saved[param] = value
-        elif kind == "shape":
-            value = bound[key]
+        elif kind is Kept.SHAPE:
+            value = bound[source]
             node.saved[param] = tuple(value.shape) if isinstance(value, Tensor) else None
-        elif kind == "dtype":
-            node.saved[param] = bound[key].dtype
-        else:
-            node.saved[param] = [tuple(t.shape) for t in bound[key]]
+        elif kind is Kept.DTYPE:
+            node.saved[param] = bound[source].dtype
+        else:  # Kept.SHAPES
+            node.saved[param] = [tuple(t.shape) for t in bound[source]]
 
 
 def _bind(schema, args, kwargs):

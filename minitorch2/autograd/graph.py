@@ -182,11 +182,11 @@ def clone_obeying_layout_contract(grad, variable):
 
 def grad_accumulator(tensor):
     """The single AccumulateGrad node of a leaf tensor (kept weakly by the tensor, as in torch)."""
-    ref = tensor.__dict__.get("_accumulator")
+    ref = tensor._accumulator
     node = ref() if ref is not None else None
     if node is None:
         node = AccumulateGrad(tensor)
-        tensor.__dict__["_accumulator"] = weakref.ref(node)
+        tensor._accumulator = weakref.ref(node)
     return node
 
 

@@ -24,11 +24,11 @@ from .graph import Node, gradient_edge, tensor_metadata
 def refresh_view_history(view):
     """A view whose base was modified in place since its grad_fn was made reads the new base:
     its history becomes a window onto the base's current grad_fn, as PyTorch regenerates it."""
-    made_at = view.__dict__.get("_grad_fn_version")
+    made_at = view._grad_fn_version
     if made_at is None or made_at == view._version or not view._base.requires_grad:
         return
     view.grad_fn, view._output_nr = view_history(view)
-    view.__dict__["_grad_fn_version"] = view._version
+    view._grad_fn_version = view._version
 
 
 def view_history(view):
@@ -49,15 +49,15 @@ def view_history(view):
 def remember_view_ops(view, source, op, rest, kwargs):
     """Keep on `view` the view ops that made it from its base (source's, then this one), to replay."""
     if source._base is None:
-        view.__dict__["_view_ops"] = [(op, rest, kwargs)]
-    elif "_view_ops" in source.__dict__:
-        view.__dict__["_view_ops"] = source.__dict__["_view_ops"] + [(op, rest, kwargs)]
+        view._view_ops = [(op, rest, kwargs)]
+    elif source._view_ops is not None:
+        view._view_ops = source._view_ops + [(op, rest, kwargs)]
 
 
 def replay_view_ops(view, tensor):
     """The view ops that made `view` from its base (see remember_view_ops), applied to `tensor`; None if
     they were not kept."""
-    chain = view.__dict__.get("_view_ops")
+    chain = view._view_ops
     return None if chain is None else _replay(chain, tensor)
 
 
@@ -75,7 +75,7 @@ def rebase_view_history(view, base, op_node):
     base.grad_fn = copy_slices
     base._output_nr = 0
     view.grad_fn, view._output_nr = view_history(view)
-    view.__dict__["_grad_fn_version"] = view._version
+    view._grad_fn_version = view._version
 
 
 class CopySlices(Node):
@@ -85,7 +85,7 @@ class CopySlices(Node):
         super().__init__()
         self.base_geometry = (list(base.shape), list(base.stride()), base.storage_offset())
         self.view_geometry = (tuple(view.shape), view.stride(), view.storage_offset() - base.storage_offset())
-        self.view_ops = view.__dict__.get("_view_ops")
+        self.view_ops = view._view_ops
         self.op_node = op_node
         self.next_functions = ((base_edge or (None, 0)),) + tuple(op_node.next_functions[1:])
         self.input_metadata = (tensor_metadata(base) if base_edge else None,) + tuple(op_node.input_metadata[1:])
