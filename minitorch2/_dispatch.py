@@ -24,6 +24,8 @@ import threading
 
 import numpy as np
 
+from ._tensor import Tensor
+
 
 class _DispatchState(threading.local):
     def __init__(self):
@@ -133,6 +135,7 @@ def current_modes():
     return tuple(state.modes)
 
 
-from ._tensor import Tensor  # noqa: E402
+# The layers above the dispatcher that it calls into, imported once the names they take from here exist:
+# the autograd layer (which redispatches below itself) and the fake-tensor kernel (whose mode is a dispatch mode).
 from .autograd import _record as _autograd  # noqa: E402
 from ._subclasses import fake_tensor as _fake  # noqa: E402

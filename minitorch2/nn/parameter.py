@@ -34,8 +34,9 @@ class Parameter(Tensor):
 
 
 class Buffer(Tensor):
-    """Marker accepted by Module.__setattr__ (torch.nn.Buffer); stored as a plain tensor."""
+    """torch.nn.Buffer, accepted where torch code writes one: Buffer(t) is t itself, which a Module stores
+    as a plain tensor attribute, not among its buffers (register_buffer does that), so `persistent` has
+    nothing to mark."""
 
     def __new__(cls, data, *, persistent=True):
-        data.__dict__["_buffer_persistent"] = persistent
         return data
