@@ -18,7 +18,10 @@ are not:
                                  writes back, and b reads it (torch: [2, 2, 0])
 
 Overlapping inputs stay separate inputs when the function changes nothing in
-their memory, as in torch.
+their memory, as in torch; when it does, the base takes every input in that
+memory, also those that share no byte with the overlap (they share its
+version counter: kept apart, one saved for the backward is refused after the
+change is written back).
 The one idea to hold: how a call's inputs alias is part of its signature.
 `aliasing_key` is () for distinct memory (the common case, found without
 computing anything but ids), else it spells out the pattern and each
@@ -32,7 +35,7 @@ function eagerly, op by op, which is always right (the documented fallback).
 from dataclasses import dataclass
 
 import minitorch2
-from minitorch2._memory_overlap import memory_owner, overlap_groups
+from minitorch2._memory_overlap import memory_owner, storage_groups
 from minitorch2._subclasses.fake_tensor import FakeTensorMode
 from minitorch2._tensor import Tensor
 
@@ -48,10 +51,10 @@ def _geometry(t):
 
 
 def aliasing_key(flat_args):
-    """() when no two tensors among flat_args share memory; else, per group of those that do, each
-    member's (first position holding the same object, geometry, is its own base) and the common base's
-    geometry (None: no common base)."""
-    groups = overlap_groups(flat_args)
+    """() when no two tensors among flat_args share memory; else, per memory two of them overlap in, each
+    tensor in it: (first position holding the same object, geometry, is its own base), and the common
+    base's geometry (None: no common base)."""
+    groups = storage_groups(flat_args)
     if not groups:
         return ()
     key = []
@@ -87,10 +90,11 @@ class AliasedInputs:
         self.kept = [self.source.index(k) for k in range(len(index_of))]  # kept index -> first outer position
         kept_args = [flat_args[j] for j in self.kept]
         mutated = _mutated_inputs(self._deduped_fn, kept_args)
-        # as torch's: once the function changes one input in place, every group of overlapping inputs in the
-        # same memory gets a base (a group nothing writes still reads the change made through a view of it)
+        # as torch's: once the function changes one input in place, every input in the same memory as an
+        # overlapping pair goes into one base (those that share no byte with the change still share its
+        # version counter: one of them saved for the backward would be refused after the write-back)
         written = {id(memory_owner(kept_args[k])) for k in mutated}
-        groups = [g for g in overlap_groups(kept_args) if id(memory_owner(kept_args[g[0]])) in written]
+        groups = [g for g in storage_groups(kept_args) if id(memory_owner(kept_args[g[0]])) in written]
         self.eager = any(any(_root(kept_args[k]) is not _root(kept_args[g[0]]) for k in g) for g in groups)
         # per synthetic base: [(kept index, geometry or None when the member is the base itself)]
         self.bases = [[(k, None if kept_args[k]._base is None else _geometry(kept_args[k])) for k in g]

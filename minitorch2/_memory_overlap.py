@@ -94,6 +94,18 @@ def overlap_groups(values) -> Groups:
     return tuple(sorted(groups.values()))
 
 
+def storage_groups(values) -> Groups:
+    """Per memory in which two of the tensors among values overlap: the positions of every tensor among
+    values in that memory, overlapping or not (torch's synthetic base takes all of them: a view that shares
+    no byte with the one changed in place still shares its memory, and so its version counter)."""
+    owners = [id(memory_owner(values[group[0]])) for group in overlap_groups(values)]
+    members = {owner: [] for owner in owners}
+    for i, v in enumerate(values):
+        if isinstance(v, Tensor) and isinstance(v._storage, np.ndarray) and id(memory_owner(v)) in members:
+            members[id(memory_owner(v))].append(i)
+    return tuple(tuple(positions) for positions in members.values())
+
+
 def _join(group_of, i, j):
     gi, gj = group_of.get(i, [i]), group_of.get(j, [j])
     if gi is gj:
