@@ -4,7 +4,6 @@ import pytest
 import torch
 
 import minitorch2
-from minitorch2._aten.table import DECOMPOSITIONS
 
 aten = minitorch2.ops.aten
 rng = np.random.default_rng(0)
@@ -132,7 +131,8 @@ def _layer_norm_backward_args():
 
 
 def test_every_decomposition_has_a_case():
-    assert sorted(CASES) == sorted(DECOMPOSITIONS)
+    rows_with_one = [op.__name__ for op in aten.overloads() if op.decomposition is not None]
+    assert sorted(CASES) == sorted(rows_with_one)
 
 
 def _op(name):
