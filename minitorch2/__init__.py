@@ -13,14 +13,10 @@ from ._dtype import (
 )
 from ._dtype import float16 as half, float32 as float, float64 as double, int64 as long, int32 as int, int16 as short
 from ._tensor import Size, Tensor, device
-from ._ops import ops
+from ._ops import ops, register_table as _register_table
 from ._aten.table import TABLE as _TABLE
-from ._ops import OpOverload as _OpOverload
 
-for _entry in _TABLE:
-    _overload = _OpOverload(_entry)
-    getattr(ops, _overload.namespace)._register(_overload)
-del _entry, _overload
+_register_table(_TABLE)
 
 from . import _tensor_methods
 

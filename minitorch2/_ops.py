@@ -12,9 +12,11 @@ every layer above needs to know about the op:
     meta          output shapes, dtypes and strides from input metadata alone
     derivative    the autograd formula, written with other registered ops
     decomposition the op in terms of simpler ops, where PyTorch has one
+    functional_variant  an in-place op's functional form (add_.Tensor's is add.Tensor)
 
-The overloads themselves are listed in one table, `minitorch2/_aten/table.py`.
-Calling an overload hands it to the dispatcher (`minitorch2/_dispatch.py`).
+The overloads themselves are listed in one table, `minitorch2/_aten/table.py`;
+`register_table` makes the registry from its rows. Calling an overload hands
+it to the dispatcher (`minitorch2/_dispatch.py`).
 """
 from ._schema import FunctionSchema
 from ._tensor import Tensor
@@ -39,6 +41,8 @@ class OpOverload:
         self.is_view = "view" in self.tags
         self.is_inplace = "inplace" in self.tags
         self.is_random = "random" in self.tags
+        self._functional_name = entry.functional
+        self.functional_variant = None  # the OpOverload named by _functional_name, linked by register_table
 
     def __call__(self, *args, **kwargs):
         args, kwargs = self._schema.normalize(self, args, kwargs)
@@ -149,6 +153,20 @@ ops = _Ops()
 
 def _lookup(name, overload, namespace="aten"):
     return getattr(getattr(getattr(ops, namespace), name), overload)
+
+
+def register_table(rows):
+    """Make the registry from the op table's rows (minitorch2/_aten/table.py): an OpOverload per row, in
+    `ops.aten` or `ops.prims`; then link each in-place overload to its functional form, where that is
+    registered (random_.from has none)."""
+    overloads = [OpOverload(row) for row in rows]
+    for overload in overloads:
+        getattr(ops, overload.namespace)._register(overload)
+    for overload in overloads:
+        if overload._functional_name:
+            name, overload_name = overload._functional_name.split(".")
+            packet = ops.aten._packets.get(name)
+            overload.functional_variant = getattr(packet, overload_name) if packet and overload_name in packet.overloads() else None
 
 
 from . import _dispatch  # noqa: E402  (the dispatcher needs OpOverload defined first)

@@ -62,11 +62,6 @@ def div_tensor(grad, self, other, needs_grad):
     return sum_to(self_grad, _shape(self)), sum_to(other_grad, _shape(other))
 
 
-# self's value is read only for other's gradient: mul_ and div_ copy self before changing it only when
-# other needs a gradient (as torch's generated code does)
-mul_tensor.self_value_for = div_tensor.self_value_for = ("other",)
-
-
 def div_scalar(grad, other):
     return aten.div.Scalar(grad, other)
 

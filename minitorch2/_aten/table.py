@@ -4,6 +4,11 @@ Runtime layer. A row names the op by its ATen schema and points at its parts:
 
     op(schema, tags, (kernel, meta), derivative, decomposition, grad_fn=...)
 
+An in-place row (`inplace(...)`, or an op with the "inplace" tag) also names
+its functional form, the overload functionalization puts in its place:
+`add_.Tensor` -> `add.Tensor` by default, `functional="bernoulli.p"` where the
+name says otherwise.
+
 Kernels and meta functions live in the family modules (pointwise, reductions,
 views, linalg, indexing, indexing_reduce, sorting, memory, factories, nn_ops, nn_bce,
 nn_upsample, random_ops); derivative formulas in derivatives.py; decompositions in
@@ -47,22 +52,28 @@ class OpEntry:
     grad_fn_name: str = ""
     differentiable: bool = True
     output_differentiability: tuple = None
+    functional: str = ""  # an in-place op's functional overload, "add.Tensor" ("" for the others)
 
 
 def op(schema, tags, impl, derivative=None, decomposition=None, grad_fn=None, differentiable=True,
-       output_differentiability=None, overlap=None):
+       output_differentiability=None, overlap=None, functional=None, self_value_for=None):
     """A table row. `differentiable=False` marks ops whose outputs never carry a grad_fn (detach);
     a differentiable op without a derivative gets a grad_fn that raises when the backward reaches it;
-    `output_differentiability` (as in derivatives.yaml) lists which outputs get the grad_fn. An in-place
-    op checks its memory overlap (overlap.py) by `overlap`, Overlap.POINTWISE unless the row says otherwise."""
+    `output_differentiability` (as in derivatives.yaml) lists which outputs get the grad_fn.
+
+    An in-place op checks its memory overlap (overlap.py) by `overlap`, Overlap.POINTWISE unless the row
+    says otherwise; `functional` names its functional overload where dropping the trailing underscore
+    does not; `self_value_for` lists the arguments for whose gradients alone its formula reads self's
+    value (mul_: other's), so self is copied before the write only when one of them needs a gradient."""
+    name, _, overload = schema.split("(")[0].split("::")[-1].partition(".")
     if "inplace" in tags:
         impl = checked_overlap(impl, overlap or Overlap.POINTWISE)
+        functional = functional or f"{name.rstrip('_')}.{overload or 'default'}"
     kernel, meta = impl
-    name = schema.split("(")[0].split(".")[0].split("::")[-1]
     differentiable = differentiable and "factory" not in tags  # fresh tensors never carry history
-    deriv = Derivative(derivative, grad_fn) if derivative is not None else None
+    deriv = Derivative(derivative, grad_fn, self_value_for) if derivative is not None else None
     return OpEntry(schema, tags, kernel, meta, deriv, decomposition, grad_fn or _grad_fn_name(name), differentiable,
-                   output_differentiability)
+                   output_differentiability, functional or "")
 
 
 def _grad_fn_name(name):
@@ -70,9 +81,10 @@ def _grad_fn_name(name):
 
 
 def inplace(schema, functional_impl, derivative=None, grad_fn=None, tags=(), ufunc=None, into_self=None, overlap=None,
-            decomposition=None):
+            decomposition=None, functional=None, self_value_for=None):
+    """An in-place row whose kernel runs `functional_impl` into self (memory.inplace)."""
     return op(schema, INPLACE + tuple(tags), memory.inplace(functional_impl, ufunc, into_self), derivative,
-              decomposition, grad_fn=grad_fn, overlap=overlap)
+              decomposition, grad_fn=grad_fn, overlap=overlap, functional=functional, self_value_for=self_value_for)
 
 
 def _shift_ops(name, dunder, kernel):
@@ -87,8 +99,8 @@ def _shift_ops(name, dunder, kernel):
         op(f"{dunder}.Scalar(Tensor self, Scalar other) -> Tensor", POINTWISE, kernel),
         inplace(f"{name}_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", kernel),
         inplace(f"{name}_.Tensor_Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", kernel),
-        inplace(f"{inplace_dunder}.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", kernel),
-        inplace(f"{inplace_dunder}.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", kernel),
+        inplace(f"{inplace_dunder}.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", kernel, functional=f"{dunder}.Tensor"),
+        inplace(f"{inplace_dunder}.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", kernel, functional=f"{dunder}.Scalar"),
     ]
 
 
@@ -210,11 +222,15 @@ TABLE = [
     inplace("add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)", pw.add, d.add_tensor, "AddBackward0", ufunc=np.add),
     inplace("add_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!)", pw.add, d.add_scalar, "AddBackward1", ufunc=np.add),
     inplace("sub_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)", pw.sub, d.sub_tensor, "SubBackward0", ufunc=np.subtract),
-    inplace("mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", pw.mul, d.mul_tensor, "MulBackward0", ufunc=np.multiply),
+    # mul_ and div_ copy self before the write only when other needs a gradient, as torch's generated code does
+    inplace("mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", pw.mul, d.mul_tensor, "MulBackward0", ufunc=np.multiply,
+            self_value_for=("other",)),
     inplace("mul_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", pw.mul, d.mul_scalar, "MulBackward1", ufunc=np.multiply),
-    inplace("div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", pw.div, d.div_tensor, "DivBackward0", ufunc=np.true_divide),
+    inplace("div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", pw.div, d.div_tensor, "DivBackward0", ufunc=np.true_divide,
+            self_value_for=("other",)),
     inplace("div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", pw.div, d.div_scalar, "DivBackward1", ufunc=np.true_divide),
-    inplace("pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!)", pw.pow_, d.pow_tensor_scalar, "PowBackward0"),
+    inplace("pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!)", pw.pow_, d.pow_tensor_scalar, "PowBackward0",
+            functional="pow.Tensor_Scalar"),
     inplace("neg_(Tensor(a!) self) -> Tensor(a!)", pw.neg, d.neg, "NegBackward0"),
     # formulas reading `result` read the mutated self, as PyTorch's in-place variants save it
     inplace("relu_(Tensor(a!) self) -> Tensor(a!)", pw.relu, d.relu, "ReluBackward0"),
@@ -432,7 +448,7 @@ TABLE = [
     op("uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!)", INPLACE + RANDOM,
        random_ops.uniform_, lambda grad: d.aten.zeros_like.default(grad)),
     op("normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!)", INPLACE + RANDOM,
-       random_ops.normal_, lambda grad: d.aten.zeros_like.default(grad)),
+       random_ops.normal_, lambda grad: d.aten.zeros_like.default(grad), functional="normal_functional.default"),
     op("random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!)", INPLACE + RANDOM,
        random_ops.random_from),
     op("bernoulli(Tensor self, *, Generator? generator=None) -> Tensor", RANDOM, random_ops.bernoulli_default,
@@ -440,7 +456,8 @@ TABLE = [
     op("bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor", RANDOM, random_ops.bernoulli_p,
        lambda grad: d.aten.zeros_like.default(grad), grad_fn="BernoulliBackward1"),
     op("bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!)", INPLACE + RANDOM,
-       random_ops.bernoulli_inplace, lambda grad: d.aten.zeros_like.default(grad), grad_fn="BernoulliBackward1"),
+       random_ops.bernoulli_inplace, lambda grad: d.aten.zeros_like.default(grad), grad_fn="BernoulliBackward1",
+       functional="bernoulli.p"),
     op("uniform(Tensor self, float from=0., float to=1., *, Generator? generator=None) -> Tensor", RANDOM,
        random_ops.uniform, lambda grad: d.aten.zeros_like.default(grad)),
     op("normal_functional(Tensor self, float mean=0., float std=1., *, Generator? generator=None) -> Tensor", RANDOM,

@@ -33,10 +33,11 @@ from .view_history import rebase_view_history, remember_view_ops
 
 
 class Derivative:
-    def __init__(self, fn, name=None):
+    def __init__(self, fn, name=None, self_value_for=None):
         self.fn = fn
         self.params = tuple(inspect.signature(fn).parameters)
         self.name = name  # grad_fn name when it differs from the op's default
+        self.self_value_for = self_value_for  # an in-place op's: see _reads_original_self
 
 
 class OpBackward(Node):
@@ -151,7 +152,7 @@ def record(op, args, kwargs):
 def _reads_original_self(derivative, bound):
     """Whether the formula reads self's value: always, unless it says it does so only for the gradients
     of some other arguments (`self_value_for`) and none of them needs one."""
-    others = getattr(derivative.fn, "self_value_for", None)
+    others = derivative.self_value_for
     return others is None or any(isinstance(bound.get(name), Tensor) and bound[name].requires_grad for name in others)
 
 
