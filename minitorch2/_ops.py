@@ -43,6 +43,7 @@ class OpOverload:
         self.is_random = "random" in self.tags
         self._functional_name = entry.functional
         self.functional_variant = None  # the OpOverload named by _functional_name, linked by register_table
+        self.is_tensor_method = entry.method  # Tensor.<name> calls this overload (_tensor_methods.py)
 
     def __call__(self, *args, **kwargs):
         args, kwargs = self._schema.normalize(self, args, kwargs)

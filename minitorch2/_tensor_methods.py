@@ -1,12 +1,15 @@
 """Tensor methods and Python operators, bound onto `Tensor` in one place.
 
-Runtime layer. Method forms (`x.sum(0)`, `x.relu()`) call the torch-level
-functions in minitorch2/_functions.py; operators map to the overloads PyTorch
+Runtime layer. Methods that only call one overload with the arguments as
+given (`x.addcmul_(a, b, value=2)`, `x.zero_()`) are made from the op table's
+rows marked `method=True`; method forms (`x.sum(0)`, `x.relu()`) call the
+torch-level functions in minitorch2/_functions.py; operators map to the overloads PyTorch
 uses (`x + 1` is `aten.add.Tensor(x, 1)`, `2 - x` is `aten.rsub.Scalar`);
 `__getitem__` turns indices into the same sequence of select/slice/unsqueeze/
 index calls PyTorch makes, and `__setitem__` into copy_/fill_/index_put_.
 """
 import builtins
+import inspect
 
 import numpy as np
 
@@ -124,25 +127,31 @@ def _inplace_operators():
             "__imatmul__": imatmul, "__ilshift__": ishift(aten.__ilshift__), "__irshift__": ishift(aten.__irshift__)}
 
 
+def _methods_from_rows():
+    """Tensor.<name> for each op-table row marked `method=True`: its overload, called with the tensor and the
+    arguments as given. The overload's schema binds them, fills defaults and refuses a bad call with
+    torch's TypeError, so the method needs no code of its own."""
+    return {overload._opname: _calling(overload) for overload in aten.overloads() if overload.is_tensor_method}
+
+
+def _calling(overload):
+    def method(self, *args, **kwargs):
+        return overload(self, *args, **kwargs)
+
+    method.__name__ = overload._opname
+    method.__qualname__ = f"Tensor.{overload._opname}"
+    method.__signature__ = inspect.Signature([_parameter(arg) for arg in overload._schema.arguments])
+    method.__doc__ = f"Calls {overload} with this tensor as self."
+    return method
+
+
+def _parameter(arg):
+    kind = inspect.Parameter.KEYWORD_ONLY if arg.kwarg_only else inspect.Parameter.POSITIONAL_OR_KEYWORD
+    return inspect.Parameter(arg.name, kind, default=arg.default if arg.has_default else inspect.Parameter.empty)
+
+
 def _inplace_methods():
-    def add_(self, other, *, alpha=1):
-        return aten.add_.Tensor(self, other, alpha=alpha)
-
-    def sub_(self, other, *, alpha=1):
-        return aten.sub_.Tensor(self, other, alpha=alpha)
-
-    def mul_(self, other):
-        return aten.mul_.Tensor(self, other)
-
-    def div_(self, other):
-        return aten.div_.Tensor(self, other)
-
-    def clamp_(self, min=None, max=None):
-        return aten.clamp_.default(self, min, max)
-
-    def masked_fill_(self, mask, value):
-        return aten.masked_fill_.Scalar(self, mask, value)
-
+    """The in-place methods that pick an overload or change their arguments (the others come from rows)."""
     def fill_(self, value):
         return aten.fill_.Tensor(self, value) if isinstance(value, Tensor) else aten.fill_.Scalar(self, value)
 
@@ -151,12 +160,6 @@ def _inplace_methods():
 
     def uniform_(self, a=0.0, b=1.0, *, generator=None):
         return aten.uniform_.default(self, a, b, generator=generator)
-
-    def normal_(self, mean=0.0, std=1.0, *, generator=None):
-        return aten.normal_.default(self, mean, std, generator=generator)
-
-    def bernoulli_(self, p=0.5, *, generator=None):
-        return aten.bernoulli_.float(self, p, generator=generator)
 
     def random_(self, from_=0, to=None, *, generator=None):
         if to is None:
@@ -172,37 +175,15 @@ def _inplace_methods():
 
         return method
 
-    def index_copy_(self, dim, index, source):
-        return aten.index_copy_.default(self, dim, index, source)
-
     def index_fill_(self, dim, index, value):
         if isinstance(value, Tensor):
             return aten.index_fill_.int_Tensor(self, dim, index, value)
         return aten.index_fill_.int_Scalar(self, dim, index, value)
 
-    def scatter_reduce_(self, dim, index, src, reduce, *, include_self=True):
-        return aten.scatter_reduce_.two(self, dim, index, src, reduce, include_self=include_self)
-
-    def addcmul_(self, tensor1, tensor2, *, value=1):
-        return aten.addcmul_.default(self, tensor1, tensor2, value=value)
-
-    def addcdiv_(self, tensor1, tensor2, *, value=1):
-        return aten.addcdiv_.default(self, tensor1, tensor2, value=value)
-
-    def lerp_(self, end, weight):
-        return aten.lerp_.Scalar(self, end, weight)
-
     return {
-        "add_": add_, "sub_": sub_, "mul_": mul_, "div_": div_, "clamp_": clamp_, "masked_fill_": masked_fill_,
-        "fill_": fill_, "copy_": copy_, "zero_": lambda self: aten.zero_.default(self),
-        "neg_": lambda self: aten.neg_.default(self), "relu_": lambda self: aten.relu_.default(self),
-        "sigmoid_": lambda self: aten.sigmoid_.default(self), "tanh_": lambda self: aten.tanh_.default(self),
-        "exp_": lambda self: aten.exp_.default(self), "sqrt_": lambda self: aten.sqrt_.default(self),
-        "pow_": lambda self, e: aten.pow_.Scalar(self, e), "clamp_min_": lambda self, m: aten.clamp_min_.default(self, m),
-        "uniform_": uniform_, "normal_": normal_, "bernoulli_": bernoulli_, "random_": random_,
-        "index_put_": index_put_, "addcmul_": addcmul_, "addcdiv_": addcdiv_, "lerp_": lerp_,
+        "fill_": fill_, "copy_": copy_, "uniform_": uniform_, "random_": random_, "index_put_": index_put_,
         "bitwise_left_shift_": shift_(aten.bitwise_left_shift_), "bitwise_right_shift_": shift_(aten.bitwise_right_shift_),
-        "index_copy_": index_copy_, "index_fill_": index_fill_, "scatter_reduce_": scatter_reduce_,
+        "index_fill_": index_fill_,
     }
 
 
@@ -324,7 +305,7 @@ def _shape_methods():
         "contiguous": contiguous, "to": to, "view_as": lambda self, other: aten.view.default(self, list(other.shape)),
         "expand_as": lambda self, other: aten.expand.default(self, list(other.shape)),
         "reshape_as": lambda self, other: F.reshape(self, list(other.shape)),
-        "detach": lambda self: aten.detach.default(self), "detach_": detach_,
+        "detach_": detach_,
         "clone": lambda self, memory_format=None: aten.clone.default(self),
         "float": conversion(_dtype.float32), "double": conversion(_dtype.float64), "half": conversion(_dtype.float16),
         "long": conversion(_dtype.int64), "int": conversion(_dtype.int32), "bool": conversion(_dtype.bool_),
@@ -334,7 +315,6 @@ def _shape_methods():
         "new_full": new_full, "new_empty": new_sized(aten.new_empty.default), "new_empty_strided": new_empty_strided,
         "T": property(lambda self: F.permute(self, list(reversed(range(self.dim()))))),
         "mT": property(lambda self: F.transpose(self, -2, -1)),
-        "bernoulli": lambda self, *, generator=None: aten.bernoulli.default(self, generator=generator),
     }
 
 
@@ -459,7 +439,7 @@ def _copy_to(target, value):
 
 
 def install():
-    methods = {}
+    methods = _methods_from_rows()
     methods.update(_binary_operators())
     methods.update(_inplace_operators())
     methods.update(_inplace_methods())

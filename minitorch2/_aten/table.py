@@ -7,7 +7,9 @@ Runtime layer. A row names the op by its ATen schema and points at its parts:
 An in-place row (`inplace(...)`, or an op with the "inplace" tag) also names
 its functional form, the overload functionalization puts in its place:
 `add_.Tensor` -> `add.Tensor` by default, `functional="bernoulli.p"` where the
-name says otherwise.
+name says otherwise. A row marked `method=True` is also a Tensor method of
+its name that calls it with the arguments as given (`x.addcmul_(a, b,
+value=2)`): _tensor_methods.py makes those from the rows.
 
 Kernels and meta functions live in the family modules (pointwise, reductions,
 views, linalg, indexing, indexing_reduce, sorting, memory, factories, nn_ops, nn_bce,
@@ -53,10 +55,11 @@ class OpEntry:
     differentiable: bool = True
     output_differentiability: tuple = None
     functional: str = ""  # an in-place op's functional overload, "add.Tensor" ("" for the others)
+    method: bool = False  # Tensor.<name> calls this overload with the arguments as given
 
 
 def op(schema, tags, impl, derivative=None, decomposition=None, grad_fn=None, differentiable=True,
-       output_differentiability=None, overlap=None, functional=None, self_value_for=None):
+       output_differentiability=None, overlap=None, functional=None, self_value_for=None, method=False):
     """A table row. `differentiable=False` marks ops whose outputs never carry a grad_fn (detach);
     a differentiable op without a derivative gets a grad_fn that raises when the backward reaches it;
     `output_differentiability` (as in derivatives.yaml) lists which outputs get the grad_fn.
@@ -64,7 +67,8 @@ def op(schema, tags, impl, derivative=None, decomposition=None, grad_fn=None, di
     An in-place op checks its memory overlap (overlap.py) by `overlap`, Overlap.POINTWISE unless the row
     says otherwise; `functional` names its functional overload where dropping the trailing underscore
     does not; `self_value_for` lists the arguments for whose gradients alone its formula reads self's
-    value (mul_: other's), so self is copied before the write only when one of them needs a gradient."""
+    value (mul_: other's), so self is copied before the write only when one of them needs a gradient.
+    `method=True`: Tensor.<name> is this overload, called with the tensor and the arguments as given."""
     name, _, overload = schema.split("(")[0].split("::")[-1].partition(".")
     if "inplace" in tags:
         impl = checked_overlap(impl, overlap or Overlap.POINTWISE)
@@ -73,7 +77,7 @@ def op(schema, tags, impl, derivative=None, decomposition=None, grad_fn=None, di
     differentiable = differentiable and "factory" not in tags  # fresh tensors never carry history
     deriv = Derivative(derivative, grad_fn, self_value_for) if derivative is not None else None
     return OpEntry(schema, tags, kernel, meta, deriv, decomposition, grad_fn or _grad_fn_name(name), differentiable,
-                   output_differentiability, functional or "")
+                   output_differentiability, functional or "", method)
 
 
 def _grad_fn_name(name):
@@ -81,10 +85,11 @@ def _grad_fn_name(name):
 
 
 def inplace(schema, functional_impl, derivative=None, grad_fn=None, tags=(), ufunc=None, into_self=None, overlap=None,
-            decomposition=None, functional=None, self_value_for=None):
+            decomposition=None, functional=None, self_value_for=None, method=False):
     """An in-place row whose kernel runs `functional_impl` into self (memory.inplace)."""
     return op(schema, INPLACE + tuple(tags), memory.inplace(functional_impl, ufunc, into_self), derivative,
-              decomposition, grad_fn=grad_fn, overlap=overlap, functional=functional, self_value_for=self_value_for)
+              decomposition, grad_fn=grad_fn, overlap=overlap, functional=functional, self_value_for=self_value_for,
+              method=method)
 
 
 def _shift_ops(name, dunder, kernel):
@@ -219,41 +224,45 @@ TABLE = [
     op("masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor", POINTWISE, pw.masked_fill, d.masked_fill_tensor, grad_fn="MaskedFillBackward1",
        decomposition=dec.masked_fill_tensor),
     # ------------------------------------------------------------ in-place forms
-    inplace("add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)", pw.add, d.add_tensor, "AddBackward0", ufunc=np.add),
+    inplace("add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)", pw.add, d.add_tensor, "AddBackward0", ufunc=np.add,
+            method=True),
     inplace("add_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!)", pw.add, d.add_scalar, "AddBackward1", ufunc=np.add),
-    inplace("sub_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)", pw.sub, d.sub_tensor, "SubBackward0", ufunc=np.subtract),
+    inplace("sub_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)", pw.sub, d.sub_tensor, "SubBackward0", ufunc=np.subtract,
+            method=True),
     # mul_ and div_ copy self before the write only when other needs a gradient, as torch's generated code does
     inplace("mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", pw.mul, d.mul_tensor, "MulBackward0", ufunc=np.multiply,
-            self_value_for=("other",)),
+            self_value_for=("other",), method=True),
     inplace("mul_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", pw.mul, d.mul_scalar, "MulBackward1", ufunc=np.multiply),
     inplace("div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", pw.div, d.div_tensor, "DivBackward0", ufunc=np.true_divide,
-            self_value_for=("other",)),
+            self_value_for=("other",), method=True),
     inplace("div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", pw.div, d.div_scalar, "DivBackward1", ufunc=np.true_divide),
     inplace("pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!)", pw.pow_, d.pow_tensor_scalar, "PowBackward0",
-            functional="pow.Tensor_Scalar"),
-    inplace("neg_(Tensor(a!) self) -> Tensor(a!)", pw.neg, d.neg, "NegBackward0"),
+            functional="pow.Tensor_Scalar", method=True),
+    inplace("neg_(Tensor(a!) self) -> Tensor(a!)", pw.neg, d.neg, "NegBackward0", method=True),
     # formulas reading `result` read the mutated self, as PyTorch's in-place variants save it
-    inplace("relu_(Tensor(a!) self) -> Tensor(a!)", pw.relu, d.relu, "ReluBackward0"),
-    inplace("sigmoid_(Tensor(a!) self) -> Tensor(a!)", pw.sigmoid, d.sigmoid, "SigmoidBackward0"),
-    inplace("tanh_(Tensor(a!) self) -> Tensor(a!)", pw.tanh, d.tanh, "TanhBackward0"),
-    inplace("exp_(Tensor(a!) self) -> Tensor(a!)", pw.exp, d.exp, "ExpBackward0"),
-    inplace("sqrt_(Tensor(a!) self) -> Tensor(a!)", pw.sqrt, d.sqrt, "SqrtBackward0"),
-    inplace("clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)", pw.clamp, d.clamp, "ClampBackward1"),
+    inplace("relu_(Tensor(a!) self) -> Tensor(a!)", pw.relu, d.relu, "ReluBackward0", method=True),
+    inplace("sigmoid_(Tensor(a!) self) -> Tensor(a!)", pw.sigmoid, d.sigmoid, "SigmoidBackward0", method=True),
+    inplace("tanh_(Tensor(a!) self) -> Tensor(a!)", pw.tanh, d.tanh, "TanhBackward0", method=True),
+    inplace("exp_(Tensor(a!) self) -> Tensor(a!)", pw.exp, d.exp, "ExpBackward0", method=True),
+    inplace("sqrt_(Tensor(a!) self) -> Tensor(a!)", pw.sqrt, d.sqrt, "SqrtBackward0", method=True),
+    inplace("clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)", pw.clamp, d.clamp, "ClampBackward1",
+            method=True),
     inplace("leaky_relu_(Tensor(a!) self, Scalar negative_slope=0.01) -> Tensor(a!)", pw.leaky_relu,
             d.leaky_relu_inplace, "LeakyReluBackward1", decomposition=dec.inplace_by_copy(dec.leaky_relu)),
     inplace("elu_(Tensor(a!) self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor(a!)", pw.elu,
             d.elu_inplace, "EluBackward1", decomposition=dec.inplace_by_copy(dec.elu)),
     inplace("hardtanh_(Tensor(a!) self, Scalar min_val=-1, Scalar max_val=1) -> Tensor(a!)", pw.hardtanh,
             d.hardtanh_inplace, "HardtanhBackward0", decomposition=dec.inplace_by_copy(dec.hardtanh)),
-    inplace("clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!)", pw.clamp_min, d.clamp_min, "ClampMinBackward0"),
+    inplace("clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!)", pw.clamp_min, d.clamp_min, "ClampMinBackward0",
+            method=True),
     inplace("masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!)", pw.masked_fill, d.masked_fill_scalar, "MaskedFillBackward0",
-            overlap=Overlap.MASKED),
+            overlap=Overlap.MASKED, method=True),
     inplace("addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)", pw.addcmul,
-            d.addcmul, "AddcmulBackward0", into_self=pw.addcmul_into_self),
+            d.addcmul, "AddcmulBackward0", into_self=pw.addcmul_into_self, method=True),
     inplace("addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)", pw.addcdiv,
-            d.addcdiv, "AddcdivBackward0", into_self=pw.addcdiv_into_self),
+            d.addcdiv, "AddcdivBackward0", into_self=pw.addcdiv_into_self, method=True),
     inplace("lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!)", pw.lerp, d.lerp_scalar,
-            "LerpBackward0", into_self=pw.lerp_into_self),
+            "LerpBackward0", into_self=pw.lerp_into_self, method=True),
     inplace("logical_and_(Tensor(a!) self, Tensor other) -> Tensor(a!)", pw.logical_and),
     inplace("maximum_(Tensor(a!) self, Tensor other) -> Tensor(a!)", pw.maximum),
     op("copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)", INPLACE, memory.copy_,
@@ -265,12 +274,12 @@ TABLE = [
        lambda grad: (d.aten.zeros_like.default(grad), d.aten.sum.default(grad)), grad_fn="FillBackward3",
        overlap=Overlap.INTERNAL),
     op("zero_(Tensor(a!) self) -> Tensor(a!)", INPLACE, memory.zero_, lambda grad: d.aten.zeros_like.default(grad),
-       overlap=Overlap.NONE),
+       overlap=Overlap.NONE, method=True),
     op("index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor(a!)", INPLACE,
        indexing.index_put_, ds.index_put, grad_fn="IndexPutBackward0", overlap=Overlap.INDEXED),
     inplace("index_copy_(Tensor(a!) self, int dim, Tensor index, Tensor source) -> Tensor(a!)",
             indexing_reduce.index_copy, ds.index_copy, "IndexCopyBackward0",
-            decomposition=dec.inplace_by_copy(dec.index_copy)),
+            decomposition=dec.inplace_by_copy(dec.index_copy), method=True),
     inplace("index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)",
             indexing_reduce.index_fill, ds.index_fill_scalar, "IndexFillBackward0", overlap=Overlap.INDEXED,
             decomposition=dec.inplace_by_copy(dec.index_fill)),
@@ -279,7 +288,7 @@ TABLE = [
             decomposition=dec.inplace_by_copy(dec.index_fill)),
     inplace("scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, "
             "bool include_self=True) -> Tensor(a!)", indexing_reduce.scatter_reduce, ds.scatter_reduce,
-            "ScatterReduceBackward0"),
+            "ScatterReduceBackward0", method=True),
     # ------------------------------------------------------------ functional forms of in-place ops (functionalization)
     op("copy(Tensor self, Tensor src, bool non_blocking=False) -> Tensor", CORE, memory.copy, ds.copy),
     op("fill.Scalar(Tensor self, Scalar value) -> Tensor", CORE, memory.fill, lambda grad: d.aten.zeros_like.default(grad)),
@@ -360,7 +369,8 @@ TABLE = [
        views.as_strided, ds.as_strided),
     op("diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a)", VIEW, views.diagonal, ds.diagonal),
     op("alias(Tensor(a) self) -> Tensor(a)", VIEW, views.alias, ds.alias),
-    op("detach(Tensor(a) self) -> Tensor(a)", VIEW, views.detach, differentiable=False, decomposition=dec.detach),
+    op("detach(Tensor(a) self) -> Tensor(a)", VIEW, views.detach, differentiable=False, decomposition=dec.detach,
+       method=True),
     op("split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[]", VIEW, views.split, ds.split),
     op("split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[]", VIEW, views.split_with_sizes,
        ds.split_with_sizes),
@@ -448,16 +458,17 @@ TABLE = [
     op("uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!)", INPLACE + RANDOM,
        random_ops.uniform_, lambda grad: d.aten.zeros_like.default(grad)),
     op("normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!)", INPLACE + RANDOM,
-       random_ops.normal_, lambda grad: d.aten.zeros_like.default(grad), functional="normal_functional.default"),
+       random_ops.normal_, lambda grad: d.aten.zeros_like.default(grad), functional="normal_functional.default",
+       method=True),
     op("random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!)", INPLACE + RANDOM,
        random_ops.random_from),
     op("bernoulli(Tensor self, *, Generator? generator=None) -> Tensor", RANDOM, random_ops.bernoulli_default,
-       lambda grad: d.aten.zeros_like.default(grad)),
+       lambda grad: d.aten.zeros_like.default(grad), method=True),
     op("bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor", RANDOM, random_ops.bernoulli_p,
        lambda grad: d.aten.zeros_like.default(grad), grad_fn="BernoulliBackward1"),
     op("bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!)", INPLACE + RANDOM,
        random_ops.bernoulli_inplace, lambda grad: d.aten.zeros_like.default(grad), grad_fn="BernoulliBackward1",
-       functional="bernoulli.p"),
+       functional="bernoulli.p", method=True),
     op("uniform(Tensor self, float from=0., float to=1., *, Generator? generator=None) -> Tensor", RANDOM,
        random_ops.uniform, lambda grad: d.aten.zeros_like.default(grad)),
     op("normal_functional(Tensor self, float mean=0., float std=1., *, Generator? generator=None) -> Tensor", RANDOM,
