@@ -1,9 +1,10 @@
 """backend: the Inductor-like compiler (plays `torch._inductor`).
 
-Pipeline, one module per step, in the order a graph goes through them:
+Pipeline, one module per step, in the order a graph goes through them (the plain path):
 
-    compile_fx.py   the "inductor" backend: aot tracing, then compile_fx_inner per graph
-    lowering.py     aten graph -> ir.py nodes (ops: lowering_pointwise / _views / _reductions / _pooling / _indexing)
+    compile_fx.py   the "inductor" backend, `compile_fx.compile_fx`: aot tracing, then compile_fx_inner per graph
+    lowering.py     aten graph -> ir.py nodes (ops: lowering_pointwise / _views / _reductions / _pooling / _indexing;
+                    virtualized.py: the graph being lowered on this thread)
     ir.py           Pointwise, Reduction, views as index arithmetic, buffers, extern kernels
     scheduler.py    fusion: realized buffers -> loop_ir.Kernel list + extern calls (simplify.py: indices;
                     kernel_rewrites.py: an expensive reduction's value stored once and reloaded)
@@ -11,11 +12,13 @@ Pipeline, one module per step, in the order a graph goes through them:
     codegen/        llvm.py (llvmlite JIT), triton.py (Triton: GPU or interpreter), numpy_ref.py (reference)
     wrapper.py      output_code.py: allocates from a buffer pool, calls kernels, returns tensors
     debug.py        MINITORCH2_COMPILE_DEBUG folders and log artifacts
-    cache.py        compiled graphs on disk (disk_cache.py: who may have written a cache file, its size cap)
-    forking.py      what happens around os.fork() (a forked child compiles as its parent does)
     config.py       the knobs
+
+Beside it, the speed wing (speed/: worker threads, our own OpenBLAS, inline float32 math, column-reduction
+kernels, kernel and graph caches, the preload thread, what happens around os.fork), which the plain path
+calls through the functions of `speed/__init__.py` alone; `config.speed = "plain"` turns it off.
 """
 from . import config
-from .compile_fx import compile_fx, compile_fx_inner, metrics
+from .compile_fx import compile_fx_inner, metrics
 
-__all__ = ["compile_fx", "compile_fx_inner", "config", "metrics"]
+__all__ = ["compile_fx_inner", "config", "metrics"]

@@ -7,7 +7,6 @@ Backend layer, where the frontend's FX graph enters the backend:
                                                  rewritten by the joint-graph passes (joint_graph.py),
                                                  cut by the min-cut partitioner
            fw / bw / inference compiler = compile_fx_inner(graph):
-              cache.load           a graph compiled before, by any process: done (cache.py)
               lowering.lower       aten graph -> IR buffers          (ir_pre_fusion.txt)
               scheduler.schedule   buffers -> fused loop_ir kernels  (ir_post_fusion.txt)
               codegen              each Kernel -> runnable (llvm, triton or numpy_ref)
@@ -17,6 +16,11 @@ Every compiled graph is recorded in `metrics` (kernel counts, fallbacks) so
 tests can tell compilation really happened. MINITORCH2_COMPILE_DEBUG=1
 writes each stage to disk (debug.py); MINITORCH2_LOGS=output_code,fusion
 print the generated module and the fusion decisions.
+
+The speed wing (backend/speed/) meets this module at three calls: the graph
+cache (`speed.load_graph`: a graph compiled before, by any process, is loaded
+instead of compiled), the compile gate a fork waits for (`speed.compiling`)
+and the preload of the code generator at import (`speed.start_preload`).
 """
 import copy
 import functools
@@ -24,8 +28,13 @@ import itertools
 import os
 import threading
 
-from . import cache, config, debug, forking
+from autograd import aot_module_simplified, core_aten_decompositions
+from minitorch2 import Tensor, _logging, ops
+from minitorch2._aten import decompositions, decompositions_nn
+
+from . import config, debug, speed
 from .codegen import get_codegen
+from .joint_graph import joint_graph_passes
 from .lowering import lower
 from .scheduler import Scheduler, pre_fusion_text
 from .wrapper import WrapperCodeGen, load_module
@@ -56,23 +65,7 @@ metrics = Metrics()
 _graph_ids = itertools.count()
 
 
-def _preload_codegen():
-    """Import what the first compile needs: the code generator (for llvm: llvmlite, whose shared library
-    takes 0.1-0.2 s to load, and the host target, whose libm lookup runs ldconfig) and the aot package.
-
-    Started on a background thread when this module is imported, so that loading overlaps with the
-    caller's own work (building the model, its inputs) instead of adding to the first compiled call."""
-    try:
-        codegen = get_codegen()
-        if hasattr(codegen, "host"):
-            codegen.host()
-        import autograd  # noqa: F401
-    except Exception:  # the first compile imports it again and reports any error where it belongs
-        pass
-
-
-if config.cpu_codegen == "llvm":
-    forking.start_preload(_preload_codegen)  # (a fork waits for it: forking.py)
+speed.start_preload()  # fast: the code generator loads on a thread now, beside the caller's own work
 
 
 class CompiledGraph:
@@ -124,10 +117,6 @@ def select_decomp_table():
     """The decompositions applied while tracing for this backend: the core table but for KEPT_WHOLE, plus
     inductor's own (clamp as clamp_min then clamp_max, silu as x / (1 + exp(-x)), the softmax backward as
     an fma), as torch's inductor uses the core aten decompositions less its exclusions plus its own."""
-    from autograd import core_aten_decompositions
-    from minitorch2 import ops
-    from minitorch2._aten import decompositions, decompositions_nn
-
     table = core_aten_decompositions()
     for qualified in KEPT_WHOLE:
         name, _, overload = qualified.partition(".")
@@ -139,8 +128,6 @@ def select_decomp_table():
 
 
 def _log_enabled(artifact):
-    from minitorch2 import _logging
-
     if artifact in _logging.ARTIFACTS:
         return _logging.enabled(artifact)
     return artifact in os.environ.get(_logging.ENV_VAR, "").replace(" ", "").split(",")
@@ -148,7 +135,7 @@ def _log_enabled(artifact):
 
 def compile_fx_inner(gm, example_inputs, graph_kind="forward"):
     """Lower, schedule, generate and load one aten graph."""
-    with forking.compiling():
+    with speed.compiling():
         return _compile_fx_inner(gm, example_inputs, graph_kind)
 
 
@@ -156,18 +143,10 @@ def _compile_fx_inner(gm, example_inputs, graph_kind):
     name = f"{graph_kind}_{next(_graph_ids)}"
     gm, constants = _lift_constants(gm)
     example_inputs = list(example_inputs) + constants
-    key = cache.graph_key(gm, example_inputs, graph_kind)
-    hit = cache.load(key) if key else None
-    if hit is not None:
-        source, compiled, fallbacks = hit
-        call = load_module(source, compiled, f"<output_code {name}>").pop("call")
-        result = CompiledGraph(name, call, [k.kernel for k in compiled.values()], source, sorted(set(fallbacks)),
-                               None, gm=gm, from_cache=True, constants=constants)
-        metrics.record(result, len(compiled), fallbacks)
-        if _log_enabled("fusion"):  # the fusion decisions were not remade: remake them for the log
-            debug.log("fusion", f"[{name}] fusion\n{result.scheduler.post_fusion_text()}")
-        debug.log("output_code", f"[{name}] output code (from the graph cache)\n{source}")
-        return result
+    key = speed.graph_key(gm, example_inputs, graph_kind)  # None: not cached (always, when speed is plain)
+    stored = speed.load_graph(key) if key else None
+    if stored is not None:
+        return _load_stored(name, gm, stored, constants)
     graph = lower(gm, name)
     scheduler = Scheduler(graph).schedule()
     codegen = get_codegen()
@@ -177,7 +156,7 @@ def _compile_fx_inner(gm, example_inputs, graph_kind):
     result = CompiledGraph(name, call, scheduler.kernels(), source, sorted(set(graph.fallbacks)), scheduler, gm=gm,
                            constants=constants)
     if key:
-        cache.save(key, source, compiled, graph.fallbacks)
+        speed.store_graph(key, source, compiled, graph.fallbacks)
     metrics.record(result, len(compiled), graph.fallbacks)
     debug.log("fusion", f"[{name}] fusion\n{scheduler.post_fusion_text()}")
     debug.log("output_code", f"[{name}] output code\n{source}")
@@ -186,12 +165,24 @@ def _compile_fx_inner(gm, example_inputs, graph_kind):
     return result
 
 
+def _load_stored(name, gm, stored, constants):
+    """The CompiledGraph for a graph the speed wing's graph cache held: its kernels rebuilt from their IR."""
+    codegen = get_codegen()
+    compiled = {k.name: codegen.kernel_from_ir(k.kernel, k.llvm_ir, k.error_flags) for k in stored.kernels}
+    call = load_module(stored.source, compiled, f"<output_code {name}>").pop("call")
+    result = CompiledGraph(name, call, [k.kernel for k in compiled.values()], stored.source,
+                           sorted(set(stored.fallbacks)), None, gm=gm, from_cache=True, constants=constants)
+    metrics.record(result, len(compiled), stored.fallbacks)
+    if _log_enabled("fusion"):  # the fusion decisions were not remade: remake them for the log
+        debug.log("fusion", f"[{name}] fusion\n{result.scheduler.post_fusion_text()}")
+    debug.log("output_code", f"[{name}] output code (from the graph cache)\n{stored.source}")
+    return result
+
+
 def _lift_constants(gm):
     """The graph's tensor constants (`torch.tensor([...])` in compiled code: get_attr nodes) as extra inputs
     after its own, so lowering sees only inputs: (graph, their values). torch's inductor keeps them as graph
     constants the wrapper passes to its kernels the same way."""
-    from minitorch2 import Tensor
-
     nodes = [n for n in gm.graph.nodes if n.op == "get_attr"]
     if not nodes:
         return gm, []
@@ -221,18 +212,14 @@ def partition_fn(joint, joint_inputs, **kwargs):
     """Inductor's partition function: the joint-graph passes (joint_graph.py), then the min-cut partitioner,
     imported on first use: it pulls in networkx, whose import (~0.9 s) would otherwise be most of the
     first-call time of a graph that needs no backward."""
-    from partition import min_cut_rematerialization_partition
-
-    from .joint_graph import joint_graph_passes
+    from partition import min_cut_rematerialization_partition  # networkx loads in ~0.9 s: only when a backward is cut
 
     return min_cut_rematerialization_partition(joint_graph_passes(joint), joint_inputs, **kwargs)
 
 
 def compile_fx(gm, example_inputs):
     """The "inductor" backend: AOT-trace gm into forward/backward aten graphs and compile each."""
-    with forking.compiling():
-        from autograd import aot_module_simplified
-
+    with speed.compiling():
         return aot_module_simplified(
             gm, example_inputs,
             fw_compiler=functools.partial(compile_fx_inner, graph_kind="forward"),

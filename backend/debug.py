@@ -14,6 +14,9 @@ MINITORCH2_COMPILE_DEBUG=1 (backend.config.debug) each graph gets a folder
 import os
 import time
 
+from minitorch2 import _logging
+from minitorch2._tensor import Tensor
+
 from . import config
 
 _run_dir = None
@@ -21,8 +24,6 @@ _run_dir = None
 
 def log(artifact, text):
     """Print a backend artifact (output_code, fusion) when MINITORCH2_LOGS names it."""
-    from minitorch2 import _logging
-
     _logging.log_artifact(artifact, text)
 
 
@@ -53,8 +54,6 @@ def write_graph_files(name, gm, example_inputs, pre_fusion, post_fusion, output_
 
 def runnable_script(gm, example_inputs):
     """A standalone script: the graph's code as a function, called on random inputs of the example shapes."""
-    from minitorch2._tensor import Tensor
-
     inputs = []
     for value in example_inputs:
         if isinstance(value, Tensor):

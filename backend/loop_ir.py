@@ -45,12 +45,13 @@ size)` term inside an Index is an integer read at run time, e.g.
 `in_ptr1[x0]` of a 1000-row table. The value must lie in [0, size) (with
 `wrap_negative`, [-size, size), negatives counting from the end, as Python's
 `x[-1]`); out of range, the kernel touches no memory out of bounds and the
-run raises `error` (an exception class name and a message with `{}` for the
-value), the error eager raises. A `Store` may have an indirect index too (a
+run raises `error` (an `OutOfRange`: an exception class name and a message with
+`{}` for the value), the error eager raises. A `Store` may have an indirect index too (a
 scatter); with `mode="add"` it accumulates (`buf[i] += v`, read-modify-write,
 so duplicate indices all add up, in loop order). A kernel whose iterations may
 write the same element is `serial`: code generation runs it on one thread.
 """
+import builtins
 from dataclasses import dataclass, field, replace
 
 from minitorch2 import _dtype as dt
@@ -148,13 +149,24 @@ class Mod(Index):
         return self.term.variables()
 
 
+@dataclass(frozen=True)
+class OutOfRange:
+    """What an Indirect whose value is out of range raises, as eager does: IndexError("index 7 is ...")."""
+    exception_name: str  # a builtin exception class: "IndexError" or "RuntimeError"
+    message: str  # with {} where the offending value goes
+
+    def exception(self, value):
+        """The exception to raise for the offending `value`."""
+        return getattr(builtins, self.exception_name)(self.message.format(value))
+
+
 @dataclass(frozen=True, eq=True)
 class Indirect(Index):
     """An index read at run time: the integer loop_ir value `value`, checked against [0, size)."""
     value: object  # an integer value expression (a Load of an index tensor, a where(...) of one, ...)
     size: int  # the length of the dimension it indexes
     wrap_negative: bool = False  # -size <= value < 0 means value + size (index.Tensor), else out of range
-    error: tuple = ("IndexError", "index out of range in self")  # (exception class name, message with {})
+    error: OutOfRange = OutOfRange("IndexError", "index out of range in self")
 
     def __str__(self):
         return f"indirect({self.value}, {self.size}{', wrap' if self.wrap_negative else ''})"

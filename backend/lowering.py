@@ -17,10 +17,13 @@ realize_reads_threshold / realize_opcount_threshold); reductions, extern
 outputs and graph outputs are always buffers.
 """
 import operator
-import threading
 
+import minitorch2
 from minitorch2 import _dtype, ops
+from minitorch2._aten.meta_util import _is_dense
+from minitorch2._subclasses.fake_tensor import FakeTensorMode
 from minitorch2._tensor import Tensor
+from minitorch2.fx import Node
 
 from . import ir
 from . import lowering_indexing as I
@@ -28,46 +31,21 @@ from . import lowering_pointwise as P
 from . import lowering_pooling as pooling
 from . import lowering_reductions as R
 from . import lowering_views as V
+from .virtualized import current_graph, lowering_graph
 
 aten = ops.aten
 REALIZE_READS_THRESHOLD = 4  # a multi-user pointwise reading more buffers than this is computed once
 REALIZE_OPCOUNT_THRESHOLD = 30  # ... or doing more ops than this
 REALIZE_ALWAYS_OPCOUNT = 200  # a body this large is realized even with one user (bounds inlining growth)
 
-_current = threading.local()  # .stack: the GraphLowerings running on this thread (compiles run in several at once)
-
-
-def _stack():
-    stack = getattr(_current, "stack", None)
-    if stack is None:
-        stack = _current.stack = []
-    return stack
-
-
-def current_graph():
-    stack = _stack()
-    return stack[-1] if stack else None
-
-
 # ---- extern kernels -----------------------------------------------------------------------
 
 
 def _layout_from_meta(val):
     """The layout an extern or output buffer gets: the eager op's strides when dense, else contiguous."""
-    size, stride = list(val.shape), list(val.stride())
-    if not _is_dense(size, stride):
-        stride = ir.contiguous_strides(size)
+    size = list(val.shape)
+    stride = list(val.stride()) if _is_dense(val) else ir.contiguous_strides(size)
     return ir.Layout(size, stride, val.dtype)
-
-
-def _is_dense(size, stride):
-    dims = sorted((s, n) for s, n in zip(stride, size) if n != 1)
-    expected = 1
-    for s, n in dims:
-        if s != expected:
-            return False
-        expected *= n
-    return True
 
 
 def _significant(size, stride):
@@ -128,9 +106,6 @@ def extern_call(kind, op, args, kwargs=None, fallback=False):
 
 
 def _fake_run(op, args, kwargs):
-    import minitorch2
-    from minitorch2._subclasses.fake_tensor import FakeTensorMode
-
     def fake(value):
         if isinstance(value, ir.IRNode):
             return minitorch2.empty(tuple(value.get_size()), dtype=value.dtype)
@@ -166,9 +141,13 @@ def baddbmm(x, batch1, batch2, *, beta=1, alpha=1):
 
 def _scaled_sum(product, x, beta, alpha):
     if beta == 0:
-        return P.pointwise(lambda p: P.op("mul", p, P.constant(alpha, p.dtype)), product)
-    return P.pointwise(lambda p, c: P.op("add", P.op("mul", p, P.constant(alpha, p.dtype)),
-                                         P.op("mul", c, P.constant(beta, c.dtype))), product, x)
+        return P.pointwise(lambda p: _scaled(p, alpha), product)
+    return P.pointwise(lambda p, c: P.op("add", _scaled(p, alpha), _scaled(c, beta)), product, x)
+
+
+def _scaled(value, scale):
+    """value * scale, or value itself for the unit scale (addmm's default alpha and beta)."""
+    return value if scale == 1 else P.op("mul", value, P.constant(scale, value.dtype))
 
 
 def extern_kernel(name):
@@ -343,15 +322,11 @@ class GraphLowering:
         return buffer
 
     def run(self):
-        stack = _stack()
-        stack.append(self)
-        try:
+        with lowering_graph(self):
             env = {}
             for node in self.gm.graph.nodes:
                 self.current_node = node
                 env[node] = getattr(self, node.op)(node, env)
-        finally:
-            stack.pop()
         return self
 
     def placeholder(self, node, env):
@@ -391,8 +366,7 @@ class GraphLowering:
         """Outputs live in buffers, or are strided views of one. A value computed here gets the strides
         eager gives it when they are dense (a pointwise op over a transposed input is transposed in eager
         too): realized straight into them, or copied when it already has a buffer laid out otherwise."""
-        stride = list(val.stride()) if isinstance(val, Tensor) and _is_dense(list(val.shape), list(val.stride())) \
-            else None
+        stride = list(val.stride()) if isinstance(val, Tensor) and _is_dense(val) else None
         if stride is not None and isinstance(value, ir.StorageBox) and not value.is_realized():
             value.realize(stride)
         value = _as_strided_readable(value)
@@ -426,8 +400,6 @@ class GraphLowering:
 
 
 def _map(value, env):
-    from minitorch2.fx import Node
-
     if isinstance(value, Node):
         return env[value]
     if isinstance(value, (list, tuple)):

@@ -27,18 +27,13 @@ from . import loop_ir as L
 from . import lowering_pointwise as P
 from . import lowering_reductions as R
 from . import lowering_views as V
+from .virtualized import current_graph
 
-INDEX_OUT_OF_RANGE = ("IndexError", "index out of range in self")  # embedding, index_select
-TARGET_OUT_OF_BOUNDS = ("IndexError", "Target {} is out of bounds.")  # nll_loss (and cross_entropy)
+INDEX_OUT_OF_RANGE = L.OutOfRange("IndexError", "index out of range in self")  # embedding, index_select
+TARGET_OUT_OF_BOUNDS = L.OutOfRange("IndexError", "Target {} is out of bounds.")  # nll_loss (and cross_entropy)
 # ops whose decomposition gathers at their targets: a bad target raises the op's error, not gather's
 TARGET_GATHERS = {"aten.nll_loss_forward.default"}
 MEAN, SUM = 1, 2  # nll_loss reductions (0: none)
-
-
-def _graph():
-    from .lowering import current_graph
-
-    return current_graph()
 
 
 def _wrap_dim(dim, ndim):
@@ -47,7 +42,7 @@ def _wrap_dim(dim, ndim):
 
 def out_of_bounds(error_class, dim, size):
     """The message gather, scatter and index use: 'index 7 is out of bounds for dimension 1 with size 4'."""
-    return error_class, f"index {{}} is out of bounds for dimension {dim} with size {size}"
+    return L.OutOfRange(error_class, f"index {{}} is out of bounds for dimension {dim} with size {size}")
 
 
 def indirect(value, size, error, wrap_negative=False):
@@ -55,7 +50,7 @@ def indirect(value, size, error, wrap_negative=False):
 
 
 def pointwise(size, dtype, inner_fn):
-    return ir.StorageBox(ir.Pointwise(size, dtype, inner_fn), _graph())
+    return ir.StorageBox(ir.Pointwise(size, dtype, inner_fn), current_graph())
 
 
 def _require_dims(*nodes):
@@ -83,7 +78,7 @@ def index_select(x, dim, index):
     load_x, load_index = x.make_loader(), index.make_loader()
     one_dimensional = len(index.get_size()) == 1
 
-    error = INDEX_OUT_OF_RANGE if dim == 0 else (  # as eager: ATen checks dim > 0 in another loop
+    error = INDEX_OUT_OF_RANGE if dim == 0 else L.OutOfRange(  # as eager: ATen checks dim > 0 in another loop
         "RuntimeError", f"INDICES element is out of DATA bounds, id={{}} axis_dim={size[dim]}")
 
     def inner_fn(idx):
@@ -97,7 +92,7 @@ def index_select(x, dim, index):
 
 def _decomposed_from():
     """The aten op whose decomposition recorded the node being lowered (meta["original_aten"]), or None."""
-    node = _graph().current_node
+    node = current_graph().current_node
     original = node.meta.get("original_aten") if node is not None else None
     return str(original) if original is not None else None
 
@@ -157,7 +152,7 @@ def scatter_into(fresh, size, value_fn, indexer, mode):
     buffer = fresh.realize()
     if ir.numel(size) > 0:
         scatter = ir.Scatter(size, buffer.dtype, value_fn, indexer, mode)
-        _graph().register_buffer(lambda name: ir.ComputedBuffer(name, buffer.layout, scatter, buffer.name))
+        current_graph().register_buffer(lambda name: ir.ComputedBuffer(name, buffer.layout, scatter, buffer.name))
     return fresh
 
 
@@ -188,13 +183,43 @@ def _scatter_along(x, dim, index, src, mode):
 
 
 def scatter_src(x, dim, index, src):
-    """One index per slice along dim is a pointwise choice (lowering_pointwise); any other scatter stores."""
+    """One index per slice along dim is a pointwise choice (_scatter_one_per_slice); any other scatter stores."""
     try:
         size = x.get_size()
         dim = _wrap_dim(dim, max(len(size), 1))
-        return P.scatter_src(x, dim, index, src, out_of_bounds("RuntimeError", dim, size[dim] if size else 1))
+        return _scatter_one_per_slice(x, dim, index, src, out_of_bounds("RuntimeError", dim, size[dim] if size else 1))
     except NotImplementedError:
         return _scatter_along(x, dim, index, src, None)
+
+
+def _scatter_one_per_slice(x, dim, index, src, error):
+    """scatter along `dim` where `index` is 1 long on dim and x's size elsewhere (a value-selecting
+    reduction's backward: zeros.scatter(dim, argmax, grad)); then each output element is a pointwise
+    choice: src where the index names its position, else x. The index is read through a checked
+    `Indirect`, so one out of range raises `error` as eager does. Other scatters raise NotImplementedError."""
+    size, index_size = x.get_size(), index.get_size()
+    dim = dim + len(size) if dim < 0 else dim
+    zero_dim = len(size) == 0
+    if zero_dim:  # one element, at index 0
+        size, index_size, x, index, src = [1], [1], _as_1d(x), _as_1d(index), _as_1d(src)
+    if len(index_size) != len(size) or index_size[dim] != 1 or any(
+            a != b for d, (a, b) in enumerate(zip(index_size, size)) if d != dim) or any(
+            n < m for n, m in zip(src.get_size(), index_size)):
+        raise NotImplementedError("scatter: only one index per slice along dim")
+    load_index, load_src, load_x = index.make_loader(), src.make_loader(), x.make_loader()
+
+    def inner_fn(idx):
+        at_slice = idx[:dim] + [L.Const(0)] + idx[dim + 1:]
+        target = L.Indirect(P.cast(load_index(at_slice), _dtype.int64), size[dim], False, error)
+        here = P.compare("eq", L.IndexValue(target, _dtype.int64), L.IndexValue(idx[dim], _dtype.int64))
+        return P.op("where", here, P.cast(load_src(at_slice), x.dtype), load_x(idx))
+
+    result = pointwise(size, x.dtype, inner_fn)
+    return V.view(result, []) if zero_dim else result
+
+
+def _as_1d(node):
+    return V.view(node, [1]) if not node.get_size() else node
 
 
 def scatter_value(x, dim, index, value):
@@ -283,7 +308,7 @@ class _Targets:
     def __init__(self, target, weight, classes, ignore_index):
         self.load_target, self.classes, self.ignore_index = target.make_loader(), classes, ignore_index
         self.load_weight = weight.make_loader() if weight is not None else None
-        self.error = ("IndexError", "Target {} is out of bounds.")
+        self.error = TARGET_OUT_OF_BOUNDS
 
     def valid_and_class(self, row_idx):
         target = P.cast(self.load_target(row_idx), _dtype.int64)

@@ -17,6 +17,7 @@ from minitorch2 import _dtype
 
 from . import ir
 from . import loop_ir as L
+from .virtualized import current_graph
 
 # ---- value builders (one loop_ir Op each) -------------------------------------------------
 
@@ -82,8 +83,6 @@ def pointwise(fn, *inputs, compute_dtype=None, uncast=()):
     """A StorageBox over Pointwise(fn(loaded operands...)). Tensor operands load cast to the compute dtype
     (default: promotion of all operands) except those at the positions in `uncast` (masks, conditions);
     scalars become constants of it."""
-    from .lowering import current_graph
-
     compute = compute_dtype or ir.promote(*[x for i, x in enumerate(inputs) if i not in uncast])
     size = broadcast_sizes(*[x.get_size() for x in inputs if is_tensor(x)])
     loaders = [broadcast_loader(x, size) if is_tensor(x) else x for x in inputs]
@@ -234,47 +233,6 @@ def masked_fill(x, mask, value):
                      compute_dtype=x.dtype, uncast=(1,))
 
 
-def scatter_src(x, dim, index, src, error):
-    """scatter along `dim` where `index` is 1 long on dim and x's size elsewhere (a value-selecting
-    reduction's backward: zeros.scatter(dim, argmax, grad)); then each output element is a pointwise
-    choice: src where the index names its position, else x. The index is read through a checked
-    `Indirect`, so one out of range raises `error` (class name, message) as eager does. Other scatters
-    fall back."""
-    from .lowering import current_graph
-
-    size, index_size = x.get_size(), index.get_size()
-    dim = dim + len(size) if dim < 0 else dim
-    zero_dim = len(size) == 0
-    if zero_dim:  # one element, at index 0
-        size, index_size, x, index, src = [1], [1], _as_1d(x), _as_1d(index), _as_1d(src)
-    if len(index_size) != len(size) or index_size[dim] != 1 or any(
-            a != b for d, (a, b) in enumerate(zip(index_size, size)) if d != dim) or any(
-            n < m for n, m in zip(src.get_size(), index_size)):
-        raise NotImplementedError("scatter: only one index per slice along dim")
-    load_index, load_src, load_x = index.make_loader(), src.make_loader(), x.make_loader()
-
-    def inner_fn(idx):
-        at_slice = idx[:dim] + [L.Const(0)] + idx[dim + 1:]
-        target = L.Indirect(cast(load_index(at_slice), _dtype.int64), size[dim], False, error)
-        here = compare("eq", L.IndexValue(target, _dtype.int64), L.IndexValue(idx[dim], _dtype.int64))
-        return op("where", here, cast(load_src(at_slice), x.dtype), load_x(idx))
-
-    result = ir.StorageBox(ir.Pointwise(size, x.dtype, inner_fn), current_graph())
-    return _as_0d(result) if zero_dim else result
-
-
-def _as_1d(node):
-    from . import lowering_views
-
-    return lowering_views.view(node, [1]) if not node.get_size() else node
-
-
-def _as_0d(node):
-    from . import lowering_views
-
-    return lowering_views.view(node, [])
-
-
 def lerp(start, end, weight):
     return pointwise(lambda s, e, w: op("add", s, op("mul", w, op("sub", e, s))), start, end, weight,
                      compute_dtype=ir.promote(start, end))
@@ -359,9 +317,7 @@ def native_dropout_backward(grad, mask, scale):
 
 def mse_loss_backward(grad, x, target, reduction):
     """2 (x - target) grad, over numel for the mean reduction (1); grad is a scalar unless reduction is 0."""
-    from . import ir as _ir
-
-    scale = 2 / _ir.numel(x.get_size()) if reduction == 1 else 2
+    scale = 2 / ir.numel(x.get_size()) if reduction == 1 else 2
     return pointwise(lambda g, a, b: op("mul", op("mul", op("sub", a, b), g), constant(scale, g.dtype)), grad, x,
                      target)
 
@@ -384,8 +340,6 @@ def clone(x, memory_format=None):
 def copy(x, src, non_blocking=False):
     size = x.get_size()
     load = broadcast_loader(src, size)
-    from .lowering import current_graph
-
     return ir.StorageBox(ir.Pointwise(size, x.dtype, lambda idx: cast(load(idx), x.dtype)), current_graph())
 
 
@@ -397,8 +351,6 @@ def identity(x, *args, **kwargs):
 
 
 def full(size, value, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None):
-    from .lowering import current_graph
-
     dtype = dtype or _dtype.scalar_dtype(value)
     return ir.StorageBox(ir.Pointwise(list(size), dtype, lambda idx: constant(value, dtype)), current_graph())
 
@@ -446,8 +398,6 @@ def scalar_tensor(value, *, dtype=None, **_):
 
 
 def arange(start, end=None, step=1, *, dtype=None, **_):
-    from .lowering import current_graph
-
     if end is None:
         start, end = 0, start
     length = max(0, math.ceil((end - start) / step))
@@ -475,8 +425,6 @@ def triu(x, diagonal=0):
 
 def _triangle(x, diagonal, keep_when):
     """Zero the elements on one side of a diagonal: column - row compared with `diagonal`."""
-    from .lowering import current_graph
-
     load = x.make_loader()
 
     def inner_fn(idx):

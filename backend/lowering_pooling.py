@@ -14,6 +14,7 @@ from minitorch2 import _dtype
 from . import ir
 from . import loop_ir as L
 from . import lowering_pointwise as P
+from .virtualized import current_graph
 
 
 def _pair(value):
@@ -29,8 +30,6 @@ def _check_simple(kernel_size, stride, padding, dilation=(1, 1), ceil_mode=False
 
 
 def _window_reduction(x, kernel, stride, reduction_type, dtype=None):
-    from .lowering import current_graph
-
     *lead, height, width = x.get_size()
     out_size = lead + [(height - kernel[0]) // stride[0] + 1, (width - kernel[1]) // stride[1] + 1]
     load = x.make_loader()
@@ -58,8 +57,6 @@ def max_pool2d_with_indices(x, kernel_size, stride=(), padding=0, dilation=1, ce
         return P.op("add", P.op("mul", row, P.constant(width, i64)), col)
 
     load = position.make_loader()
-    from .lowering import current_graph
-
     indices = ir.StorageBox(ir.Pointwise(position.get_size(), _dtype.int64, lambda idx: flat_index(load(idx), idx)),
                             current_graph())
     return values, indices
@@ -122,6 +119,4 @@ def adaptive_avg_pool2d(x, output_size):
 
 
 def _pointwise(size, dtype, inner_fn):
-    from .lowering import current_graph
-
     return ir.StorageBox(ir.Pointwise(size, dtype, inner_fn), current_graph())

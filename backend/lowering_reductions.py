@@ -20,6 +20,7 @@ from . import ir
 from . import loop_ir as L
 from . import lowering_pointwise as P
 from . import lowering_views as V
+from .virtualized import current_graph
 
 
 def reduction_dims(dims, ndim):
@@ -35,8 +36,6 @@ _EMPTY_IDENTITY = {"sum": 0, "prod": 1, "any": False, "all": True}  # max, min, 
 
 
 def make_reduction(x, dims, keepdim, reduction_type, dtype=None):
-    from .lowering import current_graph
-
     size = x.get_size()
     dims = reduction_dims(dims, len(size))
     kept = [d for d in range(len(size)) if d not in dims]

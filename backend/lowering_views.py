@@ -9,8 +9,12 @@ dimensions index through FloorDiv/Mod of the flat position.
 """
 import math
 
+from minitorch2 import _dtype
+
 from . import ir
 from . import loop_ir as L
+from . import lowering_pointwise as P
+from .virtualized import current_graph
 
 
 def _wrap(dim, ndim):
@@ -187,9 +191,6 @@ def unbind(x, dim=0):
 
 def cat(tensors, dim=0):
     """One output buffer; each non-empty input becomes a copy kernel storing into its slice."""
-    from . import lowering_pointwise as P
-    from .lowering import current_graph
-
     graph = current_graph()
     tensors = [t for t in tensors if not (len(t.get_size()) == 1 and t.get_size()[0] == 0)]  # cat's legacy rule
     size = list(tensors[0].get_size())
@@ -218,8 +219,6 @@ def stack(tensors, dim=0):
 def flip(x, dims):
     """Reversed along `dims`: index n-1-i. Copied into a buffer of its own, so no view with negative
     strides reaches an extern kernel."""
-    from . import lowering_pointwise as P
-
     size = x.get_size()
     dims = [_wrap(d, len(size)) for d in dims]
 
@@ -243,10 +242,6 @@ def repeat(x, repeats):
 
 def select_backward(grad, input_sizes, dim, index):
     """Zeros of input_sizes with grad at position `index` along dim (no load outside grad's bounds)."""
-    from . import lowering_pointwise as P
-    from .lowering import current_graph
-    from minitorch2 import _dtype
-
     dim = _wrap(dim, len(input_sizes))
     index = index + input_sizes[dim] if index < 0 else index
     load = grad.make_loader()
@@ -278,8 +273,6 @@ def _strided_slice_scatter(x, src, dim, start, step):
     dim, put src in front of each block's last step-1 elements (a cat along the block axis), flatten
     the blocks back, and cat x's head and tail around them (x padded with zeros when the last block
     runs past its end)."""
-    from . import lowering_pointwise as P
-
     size = x.get_size()
     count = src.get_size()[dim]
     span = count * step
@@ -303,7 +296,5 @@ def select_scatter(x, src, dim, index):
 
 def slice_backward(grad, input_sizes, dim, start, end, step):
     """Zeros of input_sizes with grad in the slice: a cat of zeros, grad, zeros."""
-    from . import lowering_pointwise as P
-
     zeros = P.full(list(input_sizes), 0, dtype=grad.dtype)
     return slice_scatter(zeros, grad, dim, start, end, step)

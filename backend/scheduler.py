@@ -21,11 +21,13 @@ buffer) and code generation (`codegen/`, which runs a `loop_ir.Kernel`).
 The one idea to hold: fusion never changes what is computed, only where the
 loops are. A refused fusion costs a round trip through memory, never a result.
 """
+import enum
 from dataclasses import dataclass, field
 
 from . import config, ir
 from . import loop_ir as L
 from .kernel_rewrites import store_expensive_reductions
+from .lowering import TensorArg
 from .simplify import simplify, simplify_value
 
 # ---- rewriting loop_ir expressions --------------------------------------------------------
@@ -110,11 +112,10 @@ class SchedulerNode:
             value, reduction = data.inner_fn(idx), ()
         return cls(buffer, _non_unit(data.size), reduction, value, buffer.store_index(idx))
 
-    def placed(self, placement):
+    def placed(self, place):
         """(value, store index) written over the kernel's loop variables, simplified with their ranges."""
-        _, mapping, extents = placement
-        return (simplify_value(rename_value(self.value, mapping), extents),
-                simplify(rename_index(self.store_index, mapping), extents))
+        return (simplify_value(rename_value(self.value, place.mapping), place.extents),
+                simplify(rename_index(self.store_index, place.mapping), place.extents))
 
 
 def regroup(node_ranges, kernel_ranges, kernel_vars, prefix, boundary=None):
@@ -134,13 +135,28 @@ def regroup(node_ranges, kernel_ranges, kernel_vars, prefix, boundary=None):
     return mapping if j == len(kernel_ranges) else None
 
 
+class Level(enum.Enum):
+    """The loop of a kernel a node's statement goes in."""
+    REDUCE = "reduce"  # a reduction: a Reduce statement in the outer loop's body
+    OUTER = "outer"  # a pointwise over the outer ranges: a store in the outer loop's body
+    INNER = "inner"  # a pointwise over outer x reduction ranges: a store in an inner loop (an epilogue)
+
+
+@dataclass
+class Placement:
+    """Where a node runs in a kernel: its level, its loop variables written over the kernel's (mapping:
+    name -> Index), and the kernel's loop variables' ranges (extents: name -> int)."""
+    level: Level
+    mapping: dict
+    extents: dict
+
+
 def placement(node, outer, reduction):
-    """Where `node` runs in a kernel with loops outer x reduction: ("reduce" | "outer" | "inner", variable
-    mapping), or None when its ranges do not fit."""
+    """The Placement of `node` in a kernel with loops outer x reduction, or None when its ranges do not fit."""
     xs, rs = _vars("x", outer), _vars("r", reduction or ())
     extents = dict(zip(xs + rs, tuple(outer) + tuple(reduction or ())))
-    place = _place_levels(node, outer, reduction, xs, rs)
-    return None if place is None else (*place, extents)
+    level_and_mapping = _place_levels(node, outer, reduction, xs, rs)
+    return None if level_and_mapping is None else Placement(*level_and_mapping, extents)
 
 
 def _place_levels(node, outer, reduction, xs, rs):
@@ -151,14 +167,14 @@ def _place_levels(node, outer, reduction, xs, rs):
         reduction_map = regroup(node.reduction, reduction, rs, "r")
         if outer_map is None or reduction_map is None:
             return None
-        return "reduce", {**outer_map, **reduction_map}
+        return Level.REDUCE, {**outer_map, **reduction_map}
     mapping = regroup(node.outer, outer, xs, "x")
     if mapping is not None:
-        return "outer", mapping
+        return Level.OUTER, mapping
     if reduction:
         mapping = regroup(node.outer, outer + reduction, xs + rs, "x", boundary=len(outer))
         if mapping is not None:
-            return "inner", mapping
+            return Level.INNER, mapping
     return None
 
 
@@ -167,6 +183,7 @@ class FusedGroup:
     nodes: list = field(default_factory=list)
     outer: tuple = None
     reduction: tuple = None  # None until a reduction joins
+    dropped: list = field(default_factory=list)  # reductions read only inside the kernel, not stored (set by _emit)
 
     def writes(self):
         return {n.store_name for n in self.nodes}
@@ -322,10 +339,9 @@ class Scheduler:
         body, temps, computed = [], {}, {}
         for node in group.nodes:
             place = group.placement(node)
-            level = place[0]
             value, store_index = node.placed(place)
             value = _use_temps(value, temps)
-            if level == "reduce":
+            if place.level is Level.REDUCE:
                 key = (node.buffer.data.reduction_type, str(value))
                 if key not in computed:  # the same reduction twice (var's mean and mean itself) runs once
                     computed[key] = L.Temp(f"tmp{len(computed)}", node.buffer.dtype)
@@ -335,7 +351,7 @@ class Scheduler:
                 temps[node.name] = (canonical(store_index), temp)
                 if node.name in readers_outside:
                     body.append(L.Store(node.name, store_index, temp))
-            elif level == "outer":
+            elif place.level is Level.OUTER:
                 body.append(L.Store(node.store_name, store_index, value, node.buffer.data.mode if node.is_scatter
                                     else None))
             else:
@@ -451,8 +467,6 @@ def _rename_buffers(loop, names):
 
 
 def extern_tensor_args(kernel):
-    from .lowering import TensorArg
-
     found = []
 
     def visit(value):

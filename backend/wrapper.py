@@ -28,8 +28,8 @@ from minitorch2 import _dtype
 from minitorch2 import _tensor
 from minitorch2._tensor import Size, Tensor
 
-from . import config, ir
-from .codegen import blas, workers
+from . import ir, speed
+from .lowering import TensorArg
 from .scheduler import ExternStep, KernelStep, extern_tensor_args
 
 
@@ -185,8 +185,6 @@ def _layout_view_code(name, layout):
 
 
 def _tensor_arg_names(value):
-    from .lowering import TensorArg
-
     if isinstance(value, TensorArg):
         return [value.name]
     if isinstance(value, (list, tuple)):
@@ -195,8 +193,6 @@ def _tensor_arg_names(value):
 
 
 def _arg_code(value):
-    from .lowering import TensorArg
-
     if isinstance(value, TensorArg):
         layout = value.layout
         return (f"tensor_arg({value.name}, {_tuple(layout.size)}, {_tuple(layout.stride)}, {layout.offset}, "
@@ -352,19 +348,11 @@ def reinterpret(flat, size, stride, offset):
     return np.ndarray(size, flat.dtype, flat, offset * item, [s * item for s in stride])
 
 
-MM_JOB_MIN_FLOPS = 1 << 22  # below this many multiply-adds a matmul is one np.matmul on the calling thread
-
-
 def extern_mm(a, b, out):
-    """out = a @ b (2-d or batched). Large float32 products are sgemm calls of our own OpenBLAS, one per
-    `config.threads` thread, run by the native workers (codegen/blas.py: numpy's BLAS has the wrong
-    threads and, on some CPUs, kernels); anything else is one np.matmul on the calling thread."""
-    if out.dtype == a.dtype == b.dtype == np.float32 and out.size * a.shape[-1] >= MM_JOB_MIN_FLOPS:
-        jobs = blas.matmul_jobs(a, b, out, config.threads)
-        if jobs is not None:
-            workers.run_jobs(jobs)
-            return
-    np.matmul(a, b, out=out)
+    """out = a @ b (2-d or batched): np.matmul on the calling thread. (In the fast configuration, a large
+    float32 product is sgemm calls of our own OpenBLAS split across the worker threads: speed/blas.py.)"""
+    if not speed.matmul(a, b, out):
+        np.matmul(a, b, out=out)
 
 
 def as_tensor(flat, size, stride, offset, dtype):

@@ -16,10 +16,11 @@ kernel again in a second process: the object file comes from the disk
 cache). With --torch-compile, torch.compile's first call on the same
 10-op function, in a fresh process with its caches disabled, for scale.
 With --crossover, the time of a cheap kernel (x * 2 + 1) on one thread and on
-config.threads threads for growing sizes, ignoring llvm.PARALLEL_MIN_WORK: where
+config.threads threads for growing sizes, ignoring speed/parallel.PARALLEL_MIN_WORK: where
 threads start to pay is what that threshold should be.
 """
 import argparse
+import dataclasses
 import os
 import subprocess
 import sys
@@ -40,6 +41,8 @@ sys.path.insert(0, ROOT)
 from backend import config  # noqa: E402
 from backend import loop_ir as L  # noqa: E402
 from backend.codegen import llvm as codegen  # noqa: E402
+from backend.codegen.llvm_emit import kernel_error  # noqa: E402
+from backend.speed import parallel  # noqa: E402
 from minitorch2 import _dtype as dt  # noqa: E402
 
 X0 = L.Var("x0")
@@ -162,23 +165,24 @@ def measure_compile_times(with_torch_compile):
 
 
 def measure_crossover(threads):
-    kernel = codegen.compile_kernel(pointwise_kernel(
+    compiled = codegen.compile_kernel(pointwise_kernel(
         "bench_axpb", lambda x: f32("add", f32("mul", x, L.Constant(2.0, dt.float32)), L.Constant(1.0, dt.float32)),
         1 << 22))
     x = np.ones(1 << 22, np.float32)
     out = np.empty_like(x)
-    saved = codegen.PARALLEL_MIN_WORK
+    saved = parallel.PARALLEL_MIN_WORK
     print(f"{'elements':>10}{'1 thread us':>14}{f'{threads} threads us':>16}")
     for log2n in range(10, 23, 2):
         n = 1 << log2n
-        kernel.outer_range = n  # the same code over a prefix: the range is a runtime argument
+        # the same code over a prefix (the range is a runtime argument): a run for a kernel of range n
+        prefix = dataclasses.replace(compiled.kernel, loop=dataclasses.replace(compiled.kernel.loop, ranges=(n,)))
+        run = parallel.threaded_run(prefix, compiled._function, compiled._loaded, compiled.error_flags, kernel_error)
         timings = []
         for count, threshold in ((1, saved), (threads, 0)):
-            config.threads, codegen.PARALLEL_MIN_WORK = count, threshold
-            kernel.work = n
-            timings.append(best_ns_per_element(lambda: kernel.run(x.ctypes.data, out.ctypes.data), n, 20) * n / 1e3)
+            config.threads, parallel.PARALLEL_MIN_WORK = count, threshold
+            timings.append(best_ns_per_element(lambda: run(x.ctypes.data, out.ctypes.data), n, 20) * n / 1e3)
         print(f"{n:>10}{timings[0]:>14.1f}{timings[1]:>16.1f}")
-    codegen.PARALLEL_MIN_WORK = saved
+    parallel.PARALLEL_MIN_WORK = saved
 
 
 def main():

@@ -6,11 +6,14 @@ address per `kernel.args` entry, in order) and its source text for output_code.p
 `.llvm_ir` (LLVM IR, or None) and, for Triton, `.triton_source`. `backend.config.cpu_codegen`
 picks one:
 
-    "llvm"       codegen/llvm.py: llvmlite JIT, vectorized and threaded (the default)
+    "llvm"       codegen/llvm.py: llvmlite JIT, vectorized (the default)
     "triton"     codegen/triton.py: Triton kernels, on a GPU or in Triton's interpreter (TRITON_INTERPRET=1)
     "numpy_ref"  codegen/numpy_ref.py: the numpy reference evaluator (the tests' oracle)
+
+A generator is imported when first picked (llvmlite and Triton are heavy to load).
 """
 import importlib
+import importlib.util
 
 from .. import config
 
@@ -27,3 +30,12 @@ def get_codegen(name=None):
 
 def compile_kernel(kernel, name=None):
     return get_codegen(name).compile_kernel(kernel)
+
+
+def import_file(path, module_name):
+    """The Python module in the file at `path` (generated code that must live in a file: Triton reads a
+    kernel's source back with inspect)."""
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

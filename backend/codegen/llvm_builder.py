@@ -1,7 +1,8 @@
 """A tiny writer of LLVM IR text, the vocabulary the LLVM code generator speaks.
 
 Codegen layer, under `llvm_emit.py` (loops, loads, reductions), `llvm_ops.py`
-(value ops) and `llvm_math.py` (float32 transcendentals). We write the IR as
+(value ops) and the speed wing's `llvm_math.py` (inline float32
+transcendentals) and `llvm_columns.py`. We write the IR as
 text rather than through `llvmlite.ir` because the text *is* the product: it
 goes verbatim into output_code.py, so names follow the loop IR (`%x0`,
 `%tmp1`, `%in_ptr0`) and every instruction reads as one line.

@@ -1,16 +1,17 @@
 """Loop IR -> LLVM IR text: one LLVM function per `loop_ir.Kernel`.
 
 Codegen layer, between the scheduler's `Kernel`s and `llvm.py` (which
-optimizes, compiles, caches and runs the text written here). Value ops come
-from `llvm_ops.py`; this module writes the structure around them: loops,
-index arithmetic, loads, stores and reductions.
+compiles and runs the text written here). Value ops come from `llvm_ops.py`;
+this module writes the structure around them: loops, index arithmetic, loads,
+stores and reductions.
 
 The one idea to hold: the function for kernel `k` is
 
     void k(ptr noalias in_ptr0, ..., ptr noalias out_ptr0, i64 start, i64 end)
 
-and runs the outermost loop variable `loop.vars[0]` over [start, end) only,
-so `llvm.py` can hand disjoint chunks of that range to different threads.
+and runs the outermost loop variable `loop.vars[0]` over [start, end) only:
+`llvm.py` runs the whole range, and the speed wing hands disjoint chunks of
+it to different threads.
 (Kernels with integer division take one more pointer, `zero_division`, to a
 byte they set on a zero divisor; `llvm.py` raises torch's error for it.)
 Every loop is a plain counted loop over an i64 induction variable and every
@@ -20,8 +21,10 @@ LLVM promotes to a register, and float sums carry `reassoc nsz` so that they
 may be reordered into vector lanes (and, over long ranges, add up blocks of
 partial sums to stay as accurate as torch's cascade summation).
 
-Reductions along a strided dimension for each contiguous output element (column
-sums) are written with the loops swapped, by `llvm_columns.py`.
+In the fast configuration the speed wing changes two things here, each at one
+call: float32 transcendentals become inline polynomials (`speed.inline_math`),
+and reductions along a strided dimension for each contiguous output element
+(column sums) are written with the loops swapped (`speed.column_reduction`).
 
 Index arithmetic is `nsw` i64; `//` and `%` become unsigned division where
 the operand is provably non-negative (loop variables count up from 0), and
@@ -37,14 +40,13 @@ stores back (a scatter-add; such kernels are serial, so this is race-free).
 """
 import re
 
-import numpy as np
-
 from minitorch2 import _dtype as dt
 
 from .. import loop_ir as L
-from . import llvm_ops
-from .llvm_columns import emit_column_reduction, is_column_reduction
+from .. import speed
+from . import llvm_ops, numpy_ref
 from .llvm_builder import FunctionBuilder, FunctionBuilderFlags, Value, const, is_unsigned, memory_type, register_type
+from .llvm_ops import combine, reduction_identity
 
 INDEX = dt.int64
 INDEX_OUT_OF_RANGE = "index_out_of_range"  # the error flag of kernels with indirect indices
@@ -63,9 +65,7 @@ def kernel_error(kernel, raised_flags, addresses):
     """The exception for a run of `kernel` that set `raised_flags`, as eager would raise it."""
     if FunctionBuilderFlags.ZERO_DIVISION in raised_flags:
         return RuntimeError("ZeroDivisionError")  # what torch raises for integer division by zero
-    from . import numpy_ref  # an index out of range: the reference evaluator finds the first one
-
-    try:
+    try:  # an index out of range: the reference evaluator finds the first one, and raises eager's error
         numpy_ref.compile_kernel(kernel).run(*addresses)
     except (IndexError, RuntimeError) as error:
         return error
@@ -84,8 +84,9 @@ class KernelEmitter:
         self.b.reserve([arg.name for arg in kernel.args] + ["start", "end", "entry"])
         self.b.reserve([FunctionBuilderFlags.ZERO_DIVISION, INDEX_OUT_OF_RANGE])
         # (after module_text, self.b.flags lists the error-flag parameters the function takes)
-        if is_column_reduction(kernel):
-            emit_column_reduction(self, kernel)
+        emit_columns = speed.column_reduction(kernel)  # fast: a column reduction's loops swapped, else None
+        if emit_columns is not None:
+            emit_columns(self)
         else:
             self.emit_loop(kernel.loop, {}, outermost=True)
         self.b.do("ret void")
@@ -270,7 +271,8 @@ class KernelEmitter:
             return llvm_ops.where(b, condition, llvm_ops.cast(b, x, op.dtype), llvm_ops.cast(b, y, op.dtype))
         if op.name in llvm_ops.UNARY:
             (x,) = args
-            return llvm_ops.UNARY[op.name](b, x)
+            inline = speed.inline_math(op.name, x.dtype)  # fast: float32 exp, tanh... as vectorizable code
+            return (inline or llvm_ops.UNARY[op.name])(b, x)
         if op.name in llvm_ops.BINARY:
             common = L.common_dtype(args[0].dtype, args[1].dtype)
             x, y = (llvm_ops.cast(b, arg, common) for arg in args)
@@ -323,43 +325,6 @@ class KernelEmitter:
         out_of_range = b.icmp("uge", raw, size, hint="out_of_range")  # unsigned: negatives are huge
         b.flag_if(out_of_range, INDEX_OUT_OF_RANGE)
         return b.select(out_of_range, const(0, INDEX), raw, hint="indirect").ref
-
-
-def reduction_identity(kind, dtype):
-    if kind in ("sum", "any"):
-        return const(0, dtype).ref if not dtype.is_floating_point else const(0.0, dtype).ref
-    if kind in ("prod", "all"):
-        return const(1, dtype).ref if not dtype.is_floating_point else const(1.0, dtype).ref
-    lowest = kind in ("max", "argmax")
-    if dtype.is_floating_point:
-        return const(float("-inf") if lowest else float("inf"), dtype).ref
-    if dtype is dt.bool_:
-        return "false" if lowest else "true"
-    info = np.iinfo(dtype.np)
-    return str(int(info.min if lowest else info.max))
-
-
-def combine(b, kind, acc, value, hint):
-    floating = value.dtype.is_floating_point
-    if kind == "sum":
-        return b.binop("fadd" if floating else "add", acc, value, hint=hint, flags="reassoc nsz" if floating else "")
-    if kind == "prod":
-        return b.binop("fmul" if floating else "mul", acc, value, hint=hint, flags="reassoc nsz" if floating else "")
-    if kind in ("max", "min"):
-        if floating:
-            # freeze (a no-op on a real value) hides a masked input, max(acc, where(m, -inf, x)), from
-            # InstCombine, which would rewrite it as where(m, acc, max(acc, x)): a form the loop
-            # vectorizer does not recognise as a reduction, leaving the loop scalar (causal attention)
-            value = Value(b.op("frozen", f"freeze {value.ty} {value.ref}"), value.dtype)
-            # llvm.maximum, not the pointwise op's first-operand-wins select, which the vectorizer does not
-            # take for a reduction: a reduction's zero keeps no torch sign rule (ATen's own vector loops differ)
-            return b.intrinsic("maximum" if kind == "max" else "minimum", value.dtype, [acc, value], hint=hint)
-        return llvm_ops.BINARY["maximum" if kind == "max" else "minimum"](b, acc, value)
-    if kind == "any":
-        return b.binop("or", acc, value, hint=hint)
-    if kind == "all":
-        return b.binop("and", acc, value, hint=hint)
-    raise NotImplementedError(f"LLVM codegen has no reduction {kind!r}")
 
 
 def arg_better(b, kind, value, best):

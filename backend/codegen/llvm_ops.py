@@ -1,24 +1,28 @@
 """One LLVM IR handler per loop-IR value op: the scalar semantics of each aten op, per dtype.
 
 Codegen layer, called by `llvm_emit.py` for every `loop_ir.Op`. The tables at
-the bottom (`UNARY`, `BINARY`) are the whole op vocabulary of the LLVM backend;
-an op missing from them fails loudly with NotImplementedError naming it.
+the bottom (`UNARY`, `BINARY`, then how reductions combine) are the whole op
+vocabulary of the LLVM backend; an op missing from them fails loudly with
+NotImplementedError naming it.
 
 Semantics follow torch on CPU: maximum/minimum propagate NaN and keep the first operand on a tie (-0. vs 0.),
 floordiv/remainder round toward minus infinity (Python), float->int casts
 truncate toward zero as x86 does (out of range: the minimum, never LLVM poison), `x != 0`
-is truthiness (NaN is true). float32 transcendentals come inline from
-`llvm_math.py` so loops stay vectorizable; float64 ones, and float32
-sin/cos/tan/pow/atan2, call libm. float16 is `half` in registers: LLVM
+is truthiness (NaN is true). Transcendentals call libm (`expf`, `tanhf`, `exp`...); in the
+fast configuration, float32 exp, log, tanh, erf, sigmoid and their kin are instead inline
+polynomials the loop vectorizer can widen (speed/llvm_math.py, chosen in
+`llvm_emit.apply_op`). float16 is `half` in registers: LLVM
 rounds each arithmetic op back to half, and the math functions run in float32
 and round once (`in_float32`), which is what torch's CPU kernels do. truncdiv/fmod are C's
 integer division (sdiv/srem), exact at the int64 extremes. Integer division by zero (by a
 register or a literal 0) yields 0 instead of trapping, and sets a flag that makes the launch
 raise torch's RuntimeError("ZeroDivisionError").
 """
-from minitorch2 import _dtype as dt
+import numpy as np
 
-from . import llvm_math
+from minitorch2 import _dtype as dt
+from minitorch2._aten.pointwise_unary import TANH_ROUNDS_TO_ONE
+
 from .llvm_builder import FLOAT_SUFFIXES, FunctionBuilderFlags, Value, const, is_unsigned, register_type
 
 
@@ -77,7 +81,7 @@ def float_to_int(b, x, dtype):
 
 LIBM_FLOAT64 = {"exp": "exp", "exp2": "exp2", "log": "log", "log2": "log2", "log1p": "log1p",
                 "expm1": "expm1", "tanh": "tanh", "erf": "erf", "sin": "sin", "cos": "cos", "tan": "tan"}
-LIBM_FLOAT32 = {"sin": "sinf", "cos": "cosf", "tan": "tanf"}
+LIBM_FLOAT32 = {name: function + "f" for name, function in LIBM_FLOAT64.items()}  # expf, tanhf, ...
 
 
 def in_float32(emit):
@@ -92,18 +96,34 @@ def in_float32(emit):
 def transcendental(name):
     @in_float32
     def emit(b, x):
-        if x.dtype is dt.float32 and name in llvm_math.INLINE_FLOAT32:
-            b.comment(f"{name}({x.ref}): inline float32 code from llvm_math.py")
-            return llvm_math.INLINE_FLOAT32[name](b, x)
+        if x.dtype is dt.float32 and name == "tanh":
+            return saturating_tanh(b, x)
         if x.dtype is dt.float32 and name in LIBM_FLOAT32:
             return b.call(LIBM_FLOAT32[name], x.dtype, [x], hint=name)
         if x.dtype is dt.float64 and name in LIBM_FLOAT64:
             return b.call(LIBM_FLOAT64[name], x.dtype, [x], hint=name)
+        if x.dtype is dt.float32 and name == "sigmoid":
+            return sigmoid_float32(b, x)
         if name == "sigmoid":
             e = b.call("exp", x.dtype, [b.fneg(x)], hint="exp")
             return b.binop("fdiv", const(1.0, x.dtype), b.binop("fadd", e, const(1.0, x.dtype)), hint=name)
         raise NotImplementedError(f"LLVM codegen: {name} on {x.dtype.name}")
     return emit
+
+
+def saturating_tanh(b, x):
+    """tanhf, but exactly +-1 from |x| = 9.01084 on, where torch's float32 tanh is (libm's is 1 ulp short)."""
+    rounded = b.call("tanhf", x.dtype, [x], hint="tanh_libm")
+    saturated = b.fcmp("oge", b.intrinsic("fabs", x.dtype, [x]), const(TANH_ROUNDS_TO_ONE, x.dtype))
+    return b.select(saturated, b.intrinsic("copysign", x.dtype, [const(1.0, x.dtype), x]), rounded, hint="tanh")
+
+
+def sigmoid_float32(b, x):
+    """1 / (1 + exp(-x)) for x >= 0 and exp(x) / (1 + exp(x)) below, so that tiny results (down to the
+    subnormals, which exp(-x) would overflow past) stay accurate."""
+    e = b.call("expf", x.dtype, [b.fneg(b.intrinsic("fabs", x.dtype, [x]))], hint="exp")
+    numerator = b.select(b.fcmp("olt", x, const(0.0, x.dtype)), e, const(1.0, x.dtype), hint="numerator")
+    return b.binop("fdiv", numerator, b.binop("fadd", e, const(1.0, x.dtype)), hint="sigmoid")
 
 
 def neg(b, x):
@@ -415,3 +435,44 @@ BINARY = {
     "bitwise_and": bitwise("and"), "bitwise_or": bitwise("or"), "bitwise_xor": bitwise("xor"),
     "lshift": shift_left, "rshift": shift_right,
 }
+
+
+# ---- reductions: how an accumulator takes in one more value ----------------------------------
+
+
+def reduction_identity(kind, dtype):
+    """The accumulator's starting value (LLVM literal) for a reduction of `kind` over `dtype` values."""
+    if kind in ("sum", "any"):
+        return const(0, dtype).ref if not dtype.is_floating_point else const(0.0, dtype).ref
+    if kind in ("prod", "all"):
+        return const(1, dtype).ref if not dtype.is_floating_point else const(1.0, dtype).ref
+    lowest = kind in ("max", "argmax")
+    if dtype.is_floating_point:
+        return const(float("-inf") if lowest else float("inf"), dtype).ref
+    if dtype is dt.bool_:
+        return "false" if lowest else "true"
+    info = np.iinfo(dtype.np)
+    return str(int(info.min if lowest else info.max))
+
+
+def combine(b, kind, acc, value, hint):
+    floating = value.dtype.is_floating_point
+    if kind == "sum":
+        return b.binop("fadd" if floating else "add", acc, value, hint=hint, flags="reassoc nsz" if floating else "")
+    if kind == "prod":
+        return b.binop("fmul" if floating else "mul", acc, value, hint=hint, flags="reassoc nsz" if floating else "")
+    if kind in ("max", "min"):
+        if floating:
+            # freeze (a no-op on a real value) hides a masked input, max(acc, where(m, -inf, x)), from
+            # InstCombine, which would rewrite it as where(m, acc, max(acc, x)): a form the loop
+            # vectorizer does not recognise as a reduction, leaving the loop scalar (causal attention)
+            value = Value(b.op("frozen", f"freeze {value.ty} {value.ref}"), value.dtype)
+            # llvm.maximum, not the pointwise op's first-operand-wins select, which the vectorizer does not
+            # take for a reduction: a reduction's zero keeps no torch sign rule (ATen's own vector loops differ)
+            return b.intrinsic("maximum" if kind == "max" else "minimum", value.dtype, [acc, value], hint=hint)
+        return BINARY["maximum" if kind == "max" else "minimum"](b, acc, value)
+    if kind == "any":
+        return b.binop("or", acc, value, hint=hint)
+    if kind == "all":
+        return b.binop("and", acc, value, hint=hint)
+    raise NotImplementedError(f"LLVM codegen has no reduction {kind!r}")

@@ -18,7 +18,6 @@ error it names, with the first offending value, as eager does; the LLVM
 kernels only set a flag, and run this evaluator to say which. An integer
 division or remainder by zero raises torch's RuntimeError("ZeroDivisionError").
 """
-import builtins
 import ctypes
 
 import numpy as np
@@ -195,8 +194,7 @@ def checked_indirect(index, raw):
     low = -index.size if index.wrap_negative else 0
     bad = (raw < low) | (raw >= index.size)
     if bad.any():
-        exception_name, message = index.error
-        raise getattr(builtins, exception_name)(message.format(int(raw[bad].reshape(-1)[0])))
+        raise index.error.exception(int(raw[bad].reshape(-1)[0]))
     return np.where(raw < 0, raw + index.size, raw) if index.wrap_negative else raw
 
 

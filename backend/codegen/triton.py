@@ -38,8 +38,6 @@ accepts, imported lazily here). With a GPU, the buffers are copied to the
 device for the launch and the written ones copied back.
 """
 import ctypes
-import hashlib
-import importlib.util
 import math
 import os
 import re
@@ -50,12 +48,13 @@ import numpy as np
 
 from minitorch2 import _dtype as dt
 
-from .. import config, disk_cache
 from .. import loop_ir as L
+from .. import speed
+from . import import_file, numpy_ref
 
 
 def _torch():
-    import torch
+    import torch  # Triton's launcher takes torch tensors; the rest of the library never imports torch
 
     return torch
 
@@ -402,26 +401,17 @@ def needs_order(statement, args):
 
 # ---- loading and running ---------------------------------------------------------------------
 
-_modules = {}  # source hash -> the loaded module, for this process
-
 
 def load_module(source, name):
-    """The generated module, imported from a file: Triton reads a kernel's source back with inspect."""
-    digest = hashlib.sha256(source.encode()).hexdigest()[:20]
-    if digest not in _modules:
-        path = os.path.join(config.kernel_cache_dir, "triton", f"{name}_{digest}.py")
-        # imported only when it holds this very source, from a directory nobody else can write (disk_cache.py)
-        if disk_cache.read(config.kernel_cache_dir, path) != source.encode() and not disk_cache.write(
-                config.kernel_cache_dir, path, source.encode(), config.kernel_cache_max_bytes):
-            # an unusable cache directory: the source only has to outlive this process
-            path = os.path.join(tempfile.mkdtemp(prefix="minitorch2_triton_"), os.path.basename(path))
-            with open(path, "w") as f:
-                f.write(source)
-        spec = importlib.util.spec_from_file_location(f"minitorch2_triton_{name}_{digest}", path)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        _modules[digest] = module
-    return _modules[digest]
+    """The generated module, imported from a file: Triton reads a kernel's source back with inspect. The speed
+    wing keeps one per source for the process, its file in the kernel cache; else a fresh temporary file."""
+    module = speed.cached_module(source, name)
+    if module is None:
+        path = os.path.join(tempfile.mkdtemp(prefix="minitorch2_triton_"), f"{name}.py")
+        with open(path, "w") as f:
+            f.write(source)
+        module = import_file(path, f"minitorch2_triton_{name}")
+    return module
 
 
 def compile_kernel(kernel):
@@ -501,9 +491,7 @@ def kernel_error(kernel, flags, addresses):
     """The exception for a run that raised `flags`, as eager would raise it."""
     if flags[ZERO_DIVISION]:
         return RuntimeError("ZeroDivisionError")  # what torch raises for integer division by zero
-    from . import numpy_ref  # an index out of range: the reference evaluator finds the first one
-
-    try:
+    try:  # an index out of range: the reference evaluator finds the first one, and raises eager's error
         numpy_ref.compile_kernel(kernel).run(*addresses)
     except Exception as error:  # the error the Indirect names (IndexError, RuntimeError, ...)
         return error

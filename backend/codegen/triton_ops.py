@@ -139,7 +139,7 @@ class InterpreterLibdevice:
 
     @staticmethod
     def _apply(function, *blocks):
-        from triton.runtime.interpreter import TensorHandle
+        from triton.runtime.interpreter import TensorHandle  # Triton's interpreter: loaded only when interpreting
 
         data = function(*(block.handle.data for block in blocks))  # broadcast as Triton would
         element = blocks[0].dtype.scalar
@@ -160,7 +160,7 @@ for _name, _function in {"tan": np.tan, "tanh": saturating_tanh, "log1p": np.log
 def choose_libdevice(interpreted):
     if interpreted:
         return InterpreterLibdevice
-    from triton.language.extra import libdevice as real_libdevice
+    from triton.language.extra import libdevice as real_libdevice  # the GPU's library: loaded only with a GPU
 
     return real_libdevice
 

@@ -34,7 +34,7 @@ class Fn(nn.Module):
 
 
 def compiled(fn, *inputs):
-    return backend.compile_fx(Fn(fn), list(inputs))
+    return backend.compile_fx.compile_fx(Fn(fn), list(inputs))
 
 
 def as_tuple(out):

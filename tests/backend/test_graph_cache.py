@@ -1,8 +1,12 @@
-"""The compiled-graph cache (backend/cache.py): a second process loads what the first compiled."""
+"""The compiled-graph cache (backend/speed/graph_cache.py): a second process loads what the first compiled."""
 import os
 import subprocess
 import sys
 import textwrap
+
+import pytest
+
+pytestmark = pytest.mark.speed_wing
 
 GRAPH_CACHE_SCRIPT = textwrap.dedent("""
     import sys

@@ -86,6 +86,7 @@ def test_float64_unary_matches_libm(op):
     np.testing.assert_allclose(run_pointwise(op, [x], dt.float64), expected, rtol=1e-13, atol=0)
 
 
+@pytest.mark.speed_wing  # (plain, the transcendentals are calls to libm, which the vectorizer cannot widen)
 def test_transcendental_inner_loops_vectorize():
     for op in ("exp", "tanh", "erf", "sigmoid", "log"):
         kernel = codegen.compile_kernel(pointwise(f"vec_{op}", op, [dt.float32], dt.float32, 4096))

@@ -18,7 +18,10 @@ import torch
 from backend import config
 from backend import loop_ir as L
 from backend.codegen import llvm as codegen
-from backend.codegen import workers
+from backend.codegen import llvm_jit
+from backend.codegen.llvm_emit import llvm_kernel_text
+from backend.speed import kernel_cache, parallel, workers
+from backend.speed.llvm_columns import is_column_reduction
 from minitorch2 import _dtype as dt
 
 from .llvm_kernel_helpers import arg, cache_and_seed_fixture, has_float_vectors, pointwise, run_pointwise, r0, r1, x0, x1
@@ -213,9 +216,10 @@ def test_kernel_without_loop_variables_runs_its_body_once():
 # ---- running: threads, caches ----------------------------------------------------------------
 
 
+@pytest.mark.speed_wing
 def test_threaded_run_matches_single_thread(monkeypatch):
     rows, cols = 512, 1100  # 563k iterations: above the threading threshold
-    assert rows * cols >= codegen.PARALLEL_MIN_WORK
+    assert rows * cols >= parallel.PARALLEL_MIN_WORK
     data = RNG.normal(size=rows * cols).astype(np.float32)
     kernel = codegen.compile_kernel(softmax_kernel(rows, cols))
     outputs = []
@@ -229,6 +233,7 @@ def test_threaded_run_matches_single_thread(monkeypatch):
     np.testing.assert_array_equal(outputs[0], outputs[2])
 
 
+@pytest.mark.speed_wing
 def test_memory_cache_returns_the_same_machine_code():
     first = codegen.compile_kernel(softmax_kernel(3, 17))
     second = codegen.compile_kernel(softmax_kernel(3, 17))
@@ -254,6 +259,7 @@ DISK_CACHE_SCRIPT = textwrap.dedent("""
 """)
 
 
+@pytest.mark.speed_wing
 def test_disk_cache_round_trip_in_fresh_processes(tmp_path):
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))
@@ -264,15 +270,15 @@ def test_disk_cache_round_trip_in_fresh_processes(tmp_path):
     assert len(list(tmp_path.rglob("*.o"))) == 1
 
 
+@pytest.mark.speed_wing
 def test_damaged_disk_cache_file_is_recompiled_not_loaded():
-    from backend.codegen.llvm_emit import llvm_kernel_text
     kernel = pointwise("k_damaged_cache", "exp", [dt.float32], dt.float32, 33)
-    path = codegen.disk_cache_path(codegen.cache_key(llvm_kernel_text(kernel)))
+    path = kernel_cache.disk_cache_path(kernel_cache.cache_key(llvm_kernel_text(kernel)))
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "wb") as f:
         f.write(b"\x7fELF truncated")  # LLVM would crash the process on this
     assert codegen.compile_kernel(kernel).source == "compiled"
-    assert codegen.read_disk_cache(codegen.cache_key(llvm_kernel_text(kernel))) is not None
+    assert kernel_cache.read_disk_cache(kernel_cache.cache_key(llvm_kernel_text(kernel))) is not None
 
 
 def test_run_arrays_checks_buffers():
@@ -330,9 +336,8 @@ def test_matches_numpy_reference(case):
 def test_dropping_a_compiled_kernel_leaves_the_others_working():
     """Each engine owns its target machine: disposing one must not pull the shared one away."""
     import gc
-    from backend.codegen.llvm_emit import llvm_kernel_text
     kernel = pointwise("k_dropped", "neg", [dt.float32], dt.float32, 8)
-    loaded = codegen.LoadedObject(codegen.compile_to_object(llvm_kernel_text(kernel)), kernel.name)
+    loaded = llvm_jit.LoadedObject(llvm_jit.compile_to_object(llvm_kernel_text(kernel)), kernel.name)
     del loaded
     gc.collect()
     np.testing.assert_array_equal(run_pointwise("abs", [np.array([-1.5, 2.0], np.float32)], dt.float32), [1.5, 2.0])
@@ -354,10 +359,8 @@ def column_reduction(kinds, rows, cols):
 @pytest.mark.parametrize("threads", [1, 3])
 @pytest.mark.parametrize("rows,cols", [(7, 1), (33, 130), (300, 64), (20, 1100)])  # 1100: two blocks
 def test_column_reductions_swap_loops_and_match_numpy(rows, cols, threads, monkeypatch):
-    from backend.codegen.llvm_columns import is_column_reduction
-
     monkeypatch.setattr(config, "threads", threads)
-    monkeypatch.setattr(codegen, "PARALLEL_MIN_WORK", 1)
+    monkeypatch.setattr(parallel, "PARALLEL_MIN_WORK", 1)
     kinds = ("sum", "max", "min", "prod")
     kernel = column_reduction(kinds, rows, cols)
     assert is_column_reduction(kernel) == (cols > 1)  # a one-column "column" is contiguous already
@@ -372,8 +375,6 @@ def test_column_reductions_swap_loops_and_match_numpy(rows, cols, threads, monke
 
 
 def test_row_reductions_keep_the_row_loop_and_long_column_sums_keep_blocks():
-    from backend.codegen.llvm_columns import is_column_reduction
-
     assert not is_column_reduction(row_reduction("sum", dt.float32, dt.float32, 64, 64))
     assert not is_column_reduction(column_reduction(("sum",), 5000, 64))  # > 4096 rows: blocked row sums
 
@@ -390,6 +391,7 @@ def test_arg_reduction_over_no_variables_is_position_zero(reduction_type):
     np.testing.assert_array_equal(out, [0, 0, 0])
 
 
+@pytest.mark.speed_wing  # (the inline math makes the body long; plain, exp and tanh are calls to libm)
 def test_long_loop_bodies_ask_llvm_to_interleave_and_short_ones_do_not():
     def kernel(depth):
         value = L.Load("in_ptr0", x0, dt.float32)

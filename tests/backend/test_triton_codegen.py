@@ -343,9 +343,10 @@ def test_indirect_out_of_range_raises_eagers_error_and_touches_no_memory():
     with pytest.raises(IndexError) as error:
         codegen.compile_kernel(kernel).run_arrays(table, ids, out)
     assert str(error.value) == str(reference_error.value) == "index out of range in self"
+    out_of_bounds = L.OutOfRange("RuntimeError", "index {} is out of bounds")
     error_kernel = L.Kernel("gather", kernel.args, L.Loop(("x0", "x1"), (5, 4), [L.Store(
         "out_ptr0", x0 * 4 + x1, L.Load("in_ptr0", L.Indirect(L.Load("in_ptr1", x0, dt.int64), 10, True,
-                                                               ("RuntimeError", "index {} is out of bounds")) * 4 + x1,
+                                                               out_of_bounds) * 4 + x1,
                                         dt.float32))]))
     with pytest.raises(RuntimeError, match="index 10 is out of bounds"):
         codegen.compile_kernel(error_kernel).run_arrays(table, ids, out)

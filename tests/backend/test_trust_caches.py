@@ -1,4 +1,4 @@
-"""What the backend reads from disk and keeps in memory (backend/disk_cache.py, cache.py, codegen/llvm.py):
+"""What the backend reads from disk and keeps in memory (backend/speed/: disk_cache.py, graph_cache.py, kernel_cache.py):
 a cache directory or file the user does not own, or that others can write, is not read (a planted entry
 does not run); entries are JSON data; the disk caches stay under their size cap, least recently used
 going first; a compiled function's MCJIT engines are freed once it is gone (frontend.reset())."""
@@ -14,8 +14,11 @@ import torch
 import backend
 import frontend
 import minitorch2
-from backend import cache, config, disk_cache
+from backend import config
 from backend.codegen import llvm
+from backend.speed import disk_cache, graph_cache, kernel_cache
+
+pytestmark = pytest.mark.speed_wing
 
 
 @pytest.fixture
@@ -64,7 +67,7 @@ def test_entries_are_json_data_and_a_second_compile_loads_them(caches):
     assert not compile_and_run().from_cache
     (path,) = (caches / "graphs").rglob("*.json")
     entry = json.loads(path.read_text())
-    assert entry["format"] == cache.FORMAT and entry["kernels"][0]["kernel"]["loop_ir"] == "Kernel"
+    assert entry["format"] == graph_cache.FORMAT and entry["kernels"][0]["kernel"]["loop_ir"] == "Kernel"
     assert compile_and_run().from_cache
 
 
@@ -168,12 +171,12 @@ def test_engines_are_freed_when_the_compiled_functions_are_gone(caches):
     frontend.reset()
     backend.metrics.reset()
     gc.collect()
-    before = llvm.live_engines()
+    before = kernel_cache.live_engines()
     x = minitorch2.from_numpy(X.copy())
     for k in range(12):
         minitorch2.compile(fresh_function(minitorch2, 3.25 + k), backend="inductor")(x)
-    assert llvm.live_engines() >= before + 12
+    assert kernel_cache.live_engines() >= before + 12
     assert len(backend.metrics.graphs) == 12  # metrics keep a record of each graph, not its machine code
     frontend.reset()
-    assert llvm.live_engines() == before
+    assert kernel_cache.live_engines() == before
     assert len(backend.metrics.graphs) == 12 and all(g.source for g in backend.metrics.graphs)

@@ -1,4 +1,4 @@
-"""Compiling and calling from several threads at once, and os.fork (backend/forking.py), against torch.
+"""Compiling and calling from several threads at once, and os.fork (backend/speed/forking.py), against torch.
 
 Each compile here is of a fresh function (a new code object), so every thread lowers, schedules and
 generates its own graphs at the same time as the others; sys.setswitchinterval makes the threads

@@ -47,7 +47,7 @@ def to_mt(x):
 
 def run_compiled(fn, *inputs):
     inputs = [to_mt(x) for x in inputs]
-    return as_tuple(backend.compile_fx(Fn(fn), inputs)(*inputs))
+    return as_tuple(backend.compile_fx.compile_fx(Fn(fn), inputs)(*inputs))
 
 
 def check(fn, *inputs):

@@ -1,4 +1,4 @@
-"""The native worker threads (backend/codegen/workers.py) and the sgemm jobs they run (codegen/blas.py)."""
+"""The native worker threads (backend/speed/workers.py) and the sgemm jobs they run (speed/blas.py)."""
 import os
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -6,12 +6,15 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pytest
 
+from backend import config
 from backend import loop_ir as L
 from backend import wrapper
-from backend.codegen import blas, workers
 from backend.codegen import llvm as codegen
+from backend.codegen import llvm_jit
+from backend.speed import blas, workers
 from minitorch2 import _dtype as dt
 
+pytestmark = pytest.mark.speed_wing
 RNG = np.random.default_rng(0)
 
 
@@ -135,8 +138,8 @@ def test_layouts_blas_cannot_take_have_no_form_and_fall_back_to_numpy(monkeypatc
     assert blas.column_major_form(a[::-1]) is None  # negative stride
     assert blas.column_major_form(a[:, ::2]) is None  # neither stride is 1
     assert blas.matmul_jobs(a[::-1], a.T, np.empty((40, 40), np.float32), 2) is None
-    monkeypatch.setattr(wrapper, "MM_JOB_MIN_FLOPS", 1)
-    monkeypatch.setattr(wrapper.config, "threads", 2)
+    monkeypatch.setattr(blas, "MM_JOB_MIN_FLOPS", 1)
+    monkeypatch.setattr(config, "threads", 2)
     out = np.empty((40, 40), np.float32)
     wrapper.extern_mm(a[::-1], a.T, out)
     np.testing.assert_allclose(out, a[::-1] @ a.T, rtol=1e-5, atol=1e-5)
@@ -147,7 +150,7 @@ def test_layouts_blas_cannot_take_have_no_form_and_fall_back_to_numpy(monkeypatc
 def test_extern_mm_makes_large_float32_products_sgemm_jobs_one_per_thread(threads, monkeypatch):
     ran, run_jobs = [], workers.run_jobs
     monkeypatch.setattr(workers, "run_jobs", lambda jobs: ran.append(len(jobs)) or run_jobs(jobs))
-    monkeypatch.setattr(wrapper.config, "threads", threads)
+    monkeypatch.setattr(config, "threads", threads)
     a, b = RNG.standard_normal((256, 128)).astype(np.float32), RNG.standard_normal((128, 160)).astype(np.float32)
     out = np.empty((256, 160), np.float32)
     wrapper.extern_mm(a, b, out)
@@ -165,7 +168,7 @@ def test_our_openblas_loads_at_one_thread_with_the_kernels_asked_for():
     import sys
 
     program = ("import ctypes, os\n"
-               "from backend.codegen import blas\n"
+               "from backend.speed import blas\n"
                "library = blas.load_openblas()\n"
                "library.scipy_openblas_get_corename.restype = ctypes.c_char_p\n"
                "print(library.scipy_openblas_get_num_threads(), os.environ['OPENBLAS_NUM_THREADS'],\n"
@@ -176,5 +179,5 @@ def test_our_openblas_loads_at_one_thread_with_the_kernels_asked_for():
                             cwd=os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
     threads, environment_threads, corename, coretype_left_set = result.stdout.split()
     assert (threads, environment_threads, coretype_left_set) == ("1", "2", "False")
-    if codegen.host().triple.startswith("x86_64"):
+    if llvm_jit.host().triple.startswith("x86_64"):
         assert corename == "Haswell"

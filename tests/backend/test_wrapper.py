@@ -6,6 +6,7 @@ import pytest
 
 import minitorch2
 from backend import config, wrapper
+from backend.speed import blas
 from minitorch2 import _dtype as dt
 
 
@@ -40,7 +41,7 @@ def test_compiled_outputs_stay_intact_while_alive_and_are_recycled_once_dropped(
                                              ((1, 5), (5, 3))])
 def test_threaded_matmul_matches_numpy(shape_a, shape_b, monkeypatch):
     monkeypatch.setattr(config, "threads", 3)
-    monkeypatch.setattr(wrapper, "MM_JOB_MIN_FLOPS", 1)
+    monkeypatch.setattr(blas, "MM_JOB_MIN_FLOPS", 1)
     rng = np.random.default_rng(0)
     a, b = rng.standard_normal(shape_a).astype(np.float32), rng.standard_normal(shape_b).astype(np.float32)
     out = np.empty(np.matmul(a, b).shape, np.float32)

@@ -1,7 +1,7 @@
 """Worker threads that wait for kernel chunks by spinning in native code, as OpenMP's do.
 
-Codegen layer, under `llvm.py` (a kernel split into chunks) and the wrapper's
-`extern_mm` (a matmul split into BLAS calls). The calling thread posts
+Speed wing, under `parallel.py` (a kernel's range split into chunks) and
+`blas.py` (a matmul split into BLAS calls). The calling thread posts
 chunks 1.. to workers and runs chunk 0 itself; nothing of it runs Python.
 
 The one idea to hold: handing work to a sleeping thread costs a wake-up (a
@@ -34,6 +34,9 @@ import threading
 import time
 
 import numpy as np
+
+from ..codegen import llvm_jit
+from . import kernel_cache
 
 MAX_ARGS = 48
 POSTED, FINISHED, JOB = 0, 1, 2  # word offsets in a slot; a job is [function, count, args, steps]
@@ -152,10 +155,8 @@ class Native:
     """The compiled trampoline, polling loop and wait, and the cycle counter's rate."""
 
     def __init__(self):
-        from . import llvm
-
-        source = _native_source(llvm.host().triple)
-        self._loaded = llvm.load_function(source, "mt2_invoke")[0]  # keeps the code alive
+        source = _native_source(llvm_jit.host().triple)
+        self._loaded = kernel_cache.load_function(source, "mt2_invoke")[0]  # keeps the code alive
 
         def function(name, result, *args):
             return ctypes.CFUNCTYPE(result, *args)(self._loaded.engine.get_function_address(name))

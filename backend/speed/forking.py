@@ -1,20 +1,23 @@
 """What the backend does around os.fork(), so a forked child (a DataLoader worker, a multiprocessing
 "fork" process) compiles and runs as its parent does.
 
-Machinery beside the pipeline, not part of it. fork() copies the memory of
-the whole process but only the thread that called it. Whatever another thread
+Speed wing, around the pipeline: compile_fx's entry points run inside
+`compiling()` (through `speed.compiling`). It is armed in both configurations:
+a plain compile takes LLVM's lock too (codegen/llvm_jit.py), and compiles may
+run on the caller's threads. fork() copies the memory of the whole process
+but only the thread that called it. Whatever another thread
 held at that moment stays held in the child, by nobody: a lock of ours, a lock
 inside LLVM (which this backend drives from several threads), or one of
 Python's per-module import locks, taken while a module is first imported.
 The child then hangs on its first compile. So before a fork the backend
 waits until it is quiet, and the child starts its own:
 
-    before fork       join the preload thread (it imports llvmlite and autograd at `import backend`),
+    before fork       join the preload thread (it loads llvmlite at `import backend`),
                       wait until no module of this project (or of what it imports lazily) is half imported,
                       wait for compiles running on other threads to finish and hold new ones back,
-                      take codegen/llvm.py's locks (no thread is inside LLVM)
+                      take codegen/llvm_jit.py's locks (no thread is inside LLVM)
     after, parent     release all that
-    after, child      fresh locks and an empty gate; the kernel worker threads (codegen/workers.py),
+    after, child      fresh locks and an empty gate; the kernel worker threads (speed/workers.py),
                       which did not survive, are started again on first use
 
 A compile is what runs inside `compiling()` (the backend entry points use it).
@@ -27,6 +30,8 @@ import sys
 import threading
 import time
 import warnings
+
+from ..codegen import llvm_jit
 
 FORK_WAIT_SECONDS = 30.0
 # Packages whose first import may be running on another thread when a process forks: ours (imported lazily
@@ -89,10 +94,6 @@ def start_preload(target):
     _preload.start()
 
 
-def _llvm():
-    return sys.modules.get("backend.codegen.llvm")  # only a process that loaded it has its locks to take
-
-
 def _half_imported():
     """Modules of PACKAGES that some thread is importing now (importlib marks their spec `_initializing`
     until the module's code has run; a child forked meanwhile would wait for that import forever)."""
@@ -113,21 +114,18 @@ def _before_fork():
     if not GATE.quiesce(max(0.0, deadline - time.monotonic())):
         warnings.warn(f"backend: forking while another thread has compiled for over {FORK_WAIT_SECONDS:.0f} s; "
                       "the child may hang on its first compile")
-    if _llvm() is not None:
-        _llvm().hold_locks()
+    llvm_jit.hold_locks()
 
 
 def _after_fork_in_parent():
-    if _llvm() is not None:
-        _llvm().release_locks()
+    llvm_jit.release_locks()
     GATE.release()
 
 
 def _after_fork_in_child():
     global _preload
     _preload = None
-    if _llvm() is not None:
-        _llvm().new_locks()
+    llvm_jit.new_locks()
     GATE.reset_in_child()
 
 

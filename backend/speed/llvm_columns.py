@@ -1,6 +1,7 @@
 """Column reductions: emit `for x0: tmp = sum(r0: load(1024*r0 + x0))` with the loops swapped.
 
-Codegen layer, a special case of `llvm_emit.KernelEmitter.emit_loop`. A
+Speed wing, a special case of `codegen/llvm_emit.KernelEmitter.emit_loop`
+(through `speed.column_reduction`; the plain path keeps the scheduler's loop order). A
 reduction over the rows of a row-major array for each column (the weight and
 bias gradients of layer_norm and linear, sums over a batch) is written by the
 scheduler with the kept dimension outside: each output element walks memory
@@ -22,8 +23,9 @@ The result is the same sum in the same order per column, as the scheduler's
 loop would compute it element by element.
 """
 from .. import loop_ir as L
-from . import llvm_ops
-from .llvm_builder import Value, register_type
+from ..codegen import llvm_ops
+from ..codegen.llvm_builder import Value, register_type
+from ..codegen.llvm_ops import combine, reduction_identity
 
 ACCUMULATOR_BYTES = 16384  # a block's accumulators stay in L1 (32 KiB here) next to the streamed rows
 MIN_COLUMN_BLOCK = 64
@@ -94,8 +96,6 @@ def column_block(columns, accumulator_sizes):
 
 def emit_column_reduction(emitter, kernel):
     """Write kernel (is_column_reduction) into emitter.b, the outer range being [%start, %end)."""
-    from .llvm_emit import combine, reduction_identity
-
     b, loop = emitter.b, kernel.loop
     x = loop.vars[0]
     reduces = [s for s in loop.body if isinstance(s, L.Reduce)]

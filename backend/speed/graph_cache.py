@@ -1,6 +1,7 @@
 """The compiled-graph cache on disk (plays torch._inductor's FxGraphCache).
 
-Backend layer, around `compile_fx.compile_fx_inner`. Lowering, fusion and
+Speed wing, around `compile_fx.compile_fx_inner` (through `speed.graph_key`,
+`speed.load_graph` and `speed.store_graph`; the plain path caches nothing). Lowering, fusion and
 LLVM-IR emission of a big graph take seconds, and their result depends on
 nothing but the aten graph, its inputs' metadata and the backend's own code,
 so a second process compiling the same graph loads the result instead:
@@ -10,8 +11,8 @@ so a second process compiling the same graph loads the result instead:
             the host CPU (LLVM's fingerprint) and the source text of every backend module
     value = a JSON file: the generated wrapper source (output_code.py) and, per kernel, its
             loop_ir.Kernel (as data: the dataclass fields, rebuilt only as loop_ir classes) and
-            LLVM IR text; the machine code comes from the kernel object cache (codegen/llvm.py),
-            keyed by that IR text, so a hit runs no optimizer either
+            LLVM IR text; compile_fx rebuilds each kernel from that text (codegen/llvm.kernel_from_ir),
+            whose machine code the kernel cache (kernel_cache.py) finds by that text: no optimizer runs
 
 The one idea to hold: a hit rebuilds exactly what a miss would return (same
 wrapper source, same kernels) without lowering or scheduling; an unreadable
@@ -29,13 +30,16 @@ import functools
 import hashlib
 import json
 import os
+from dataclasses import dataclass
 
 from minitorch2 import _dtype
 
-from . import config, disk_cache
-from . import loop_ir as L
+from .. import config
+from .. import loop_ir as L
+from ..codegen import llvm_jit
+from . import disk_cache
 
-FORMAT = 2  # bump when the entry layout changes
+FORMAT = 3  # bump when the entry layout changes
 LOOP_IR_CLASSES = {name: cls for name, cls in vars(L).items()
                    if isinstance(cls, type) and dataclasses.is_dataclass(cls) and cls.__module__ == L.__name__}
 
@@ -43,7 +47,7 @@ LOOP_IR_CLASSES = {name: cls for name, cls in vars(L).items()
 @functools.lru_cache(maxsize=None)
 def backend_source_digest():
     """A digest of every backend module's source: any change to the compiler invalidates every entry."""
-    root = os.path.dirname(os.path.abspath(__file__))
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # backend/
     digest = hashlib.sha256()
     for folder, _, files in sorted(os.walk(root)):
         for name in sorted(files):
@@ -59,15 +63,13 @@ def graph_key(gm, example_inputs, graph_kind):
         return None
     if any(node.op == "get_attr" for node in gm.graph.nodes):
         return None
-    from .codegen.llvm import host
-
     inputs = []
     for value in example_inputs:
         if hasattr(value, "shape") and hasattr(value, "stride"):
             inputs.append(("tensor", tuple(value.shape), tuple(value.stride()), str(value.dtype)))
         else:
             inputs.append(("value", repr(value)))
-    parts = [str(FORMAT), backend_source_digest(), host().fingerprint, graph_kind, config.cpu_codegen,
+    parts = [str(FORMAT), backend_source_digest(), llvm_jit.host().fingerprint, graph_kind, config.cpu_codegen,
              str(config.max_fusion_size), repr(inputs), gm.code,
              str(_dtype.get_default_dtype())]  # `ones([3])` in gm.code lowers to the default dtype
     return hashlib.sha256("\n\0".join(parts).encode()).hexdigest()
@@ -114,6 +116,21 @@ def decode(data):
 # ---- entries -----------------------------------------------------------------------------------
 
 
+@dataclass
+class StoredKernel:
+    name: str  # the wrapper's name for it (kernel0, ...)
+    kernel: L.Kernel
+    llvm_ir: str
+    error_flags: list
+
+
+@dataclass
+class StoredGraph:
+    source: str  # the wrapper module (output_code.py)
+    kernels: list  # StoredKernel, in the wrapper's order
+    fallbacks: list
+
+
 def save(key, source, compiled_kernels, fallbacks):
     """Store a compiled graph (written atomically: other processes may read the same entry)."""
     try:
@@ -127,9 +144,7 @@ def save(key, source, compiled_kernels, fallbacks):
 
 
 def load(key):
-    """(source, {name: LLVMKernel}, fallbacks) for a stored graph, or None."""
-    from .codegen import llvm
-
+    """The StoredGraph under key, or None."""
     data = disk_cache.read(config.graph_cache_dir, entry_path(key))
     if data is None:
         return None
@@ -137,14 +152,11 @@ def load(key):
         entry = json.loads(data)
         if entry.get("format") != FORMAT or entry.get("key") != key:
             return None
-        stored = [(k["name"], decode(k["kernel"]), k["llvm_ir"], k["error_flags"]) for k in entry["kernels"]]
+        kernels = [StoredKernel(k["name"], decode(k["kernel"]), k["llvm_ir"], k["error_flags"])
+                   for k in entry["kernels"]]
         source, fallbacks = entry["source"], entry["fallbacks"]
     except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
         return None
-    if not isinstance(source, str) or not all(isinstance(k, L.Kernel) for _, k, _, _ in stored):
+    if not isinstance(source, str) or not all(isinstance(k.kernel, L.Kernel) for k in kernels):
         return None
-    compiled = {}
-    for name, kernel, llvm_ir, error_flags in stored:
-        loaded, where = llvm.load_function(llvm_ir, kernel.name)  # (an evicted object: compiled from the IR)
-        compiled[name] = llvm.LLVMKernel(kernel, llvm_ir, error_flags, loaded, where, 0.0)
-    return source, compiled, fallbacks
+    return StoredGraph(source, kernels, fallbacks)

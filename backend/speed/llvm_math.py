@@ -1,6 +1,8 @@
 """float32 exp, exp2, log, log2, log1p, expm1, tanh, erf and sigmoid as inline, branch-free LLVM IR.
 
-Codegen layer, called by `llvm_ops.py` for float32 operands. A call to libm's
+Speed wing, called by `codegen/llvm_emit.py` for float32 (and, through float32,
+float16) operands, through `speed.inline_math`; the plain path calls libm's
+`expf`, `tanhf`... (codegen/llvm_ops.py). A call to libm's
 `expf` stops LLVM's loop vectorizer cold (it cannot widen an opaque call), so
 the transcendentals that dominate neural-network kernels (exp in softmax,
 tanh/erf in GELU, sigmoid) are spelled out here as range reduction plus a
@@ -33,7 +35,7 @@ numpy's float64 results over a dense sweep of float32 inputs.
 """
 from minitorch2 import _dtype as dt
 
-from .llvm_builder import Value, const
+from ..codegen.llvm_builder import Value, const
 
 F32 = dt.float32
 

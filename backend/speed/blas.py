@@ -1,6 +1,6 @@
 """OpenBLAS sgemm calls as worker jobs: how the wrapper's `extern_mm` splits a matmul across threads.
 
-Codegen layer, called by `wrapper.extern_mm`. np.matmul on a second Python
+Speed wing, called by `wrapper.extern_mm` (through `speed.matmul`). np.matmul on a second Python
 thread would need the GIL to start, a wake-up that costs as much as the
 split saves on mid-sized products, so the chunks are sgemm calls made by
 `workers.run_jobs` from native code. The Fortran interface is used because
@@ -30,8 +30,11 @@ import os
 
 import numpy as np
 
+from .. import config
+from ..codegen import llvm_jit
 from . import workers
 
+MM_JOB_MIN_FLOPS = 1 << 22  # below this many multiply-adds a matmul is one np.matmul on the calling thread
 OPENBLAS_CORETYPES = {"znver4": "Zen", "znver5": "Zen"}  # host CPU (LLVM's name) -> OpenBLAS kernels
 _sgemm = None
 
@@ -50,17 +53,14 @@ def load_openblas():
     OpenBLAS reads its settings from the environment when it loads, which importing the package does, so
     they are set for that moment. (Imported earlier by someone else, it keeps its kernels but is still set
     to one thread.)"""
-    from .. import config
-    from . import llvm
-
     settings = {"OPENBLAS_NUM_THREADS": "1"}
-    coretype = config.blas_coretype or OPENBLAS_CORETYPES.get(llvm.host().cpu)
+    coretype = config.blas_coretype or OPENBLAS_CORETYPES.get(llvm_jit.host().cpu)
     if coretype:
         settings["OPENBLAS_CORETYPE"] = coretype
     saved = {name: os.environ.get(name) for name in settings}
     os.environ.update(settings)
     try:
-        import scipy_openblas32
+        import scipy_openblas32  # optional; and OpenBLAS reads the settings above when this import loads it
         library = ctypes.CDLL(os.path.join(scipy_openblas32.get_lib_dir(), scipy_openblas32.get_library(fullname=True)))
     except (ImportError, OSError):
         return None
@@ -109,6 +109,18 @@ def sgemm_job(a, b, out, count=1, batch_strides=(0, 0, 0)):
             a.ctypes.data, at + 48, scalars.ctypes.data + 4, out.ctypes.data, at + 56, 1, 1]
     steps = [0] * 6 + [batch_strides[1], 0, batch_strides[0], 0, 0, batch_strides[2]]
     return workers.Job(function, args, count, steps, keep=(integers, scalars))
+
+
+def matmul(a, b, out):
+    """out = a @ b as sgemm jobs, one per `config.threads` thread, for a large float32 product; False (nothing
+    done) for anything else, or where no sgemm is installed or a layout is one BLAS cannot take."""
+    if not (out.dtype == a.dtype == b.dtype == np.float32 and out.size * a.shape[-1] >= MM_JOB_MIN_FLOPS):
+        return False
+    jobs = matmul_jobs(a, b, out, config.threads)
+    if jobs is None:
+        return False
+    workers.run_jobs(jobs)
+    return True
 
 
 def matmul_jobs(a, b, out, chunks):
