@@ -5,10 +5,12 @@ Runtime layer, between user code and the op registry (gathered into the
 directly; `matmul` is composed of dot/mv/mm/bmm and views exactly as PyTorch
 composes it (see its docstring), so that traced graphs record the same ops.
 """
+from ._aten.meta_util import broadcast_shapes
 from ._functions_pointwise import mul
 from ._functions_shape import _prod, expand, reshape, squeeze, t, transpose, unsqueeze, view
 from ._ops import ops
 from ._out import CAST, DOT, EXACT, MV, out_variant
+from ._python_dispatcher import python_dispatcher_enabled
 from ._tensor import Tensor
 
 aten = ops.aten
@@ -76,8 +78,6 @@ def matmul(input, other):
         return squeeze(mm(unsqueeze(input, 0), other), 0)  # (eager ATen squeezes in place: squeeze_)
     if a == 2 and b == 2:
         return mm(input, other)
-    from ._python_dispatcher import python_dispatcher_enabled
-
     traced = python_dispatcher_enabled()
     if _should_fold(input, other, traced):
         return _folded_matmul(input, other)
@@ -135,8 +135,6 @@ def _batched_matmul(tensor1, tensor2, traced):
             return matmul(squeeze(tensor1, 0), tensor2)
         if batch2[0] == 1 and (tensor2.requires_grad or not traced):
             return matmul(tensor1, squeeze(tensor2, 0))
-    from ._aten.meta_util import broadcast_shapes
-
     batch = list(broadcast_shapes(batch1, batch2))
     nbatch = _prod(batch)
     tensor1_expanded = reshape(expand(tensor1, batch + [n, m1]), [nbatch, n, m1])

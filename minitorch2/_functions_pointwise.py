@@ -8,6 +8,8 @@ A Python number in the first position is handled as PyTorch's own functions
 handle it: swapped (`add`, `mul`), turned into the reversed op (`sub` into
 `rsub`) or wrapped in a 0-dim tensor (`div`, `remainder`).
 """
+import numpy as np
+
 from . import _dtype
 from ._functions_shape import _t, nonzero
 from ._out import ANY, CAST, SAME, WHERE, out_variant
@@ -321,7 +323,5 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
-    import numpy as np
-
     result = np.isclose(input.numpy(force=True), other.numpy(force=True), rtol=rtol, atol=atol, equal_nan=equal_nan)
     return Tensor._from_numpy(np.asarray(result))

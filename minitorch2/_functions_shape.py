@@ -9,6 +9,8 @@ one (matmul's reshapes, `where(condition)`'s nonzero), so it also holds the
 argument helpers they share (`_t`, `_dims`).
 """
 from . import _dtype
+from ._aten.meta_util import broadcast_shapes
+from ._aten.views import infer_size, view_strides
 from ._ops import ops
 from ._out import CAT, EXACT, INDEX_SELECT, NONZERO, TAKE, out_variant
 from ._tensor import Tensor, contiguous_format
@@ -34,8 +36,6 @@ def reshape(input, shape, *more):
     if more or isinstance(shape, int):
         shape = [shape, *more]
     shape = list(shape)
-    from ._aten.views import infer_size, view_strides
-
     target = infer_size(shape, input.numel())
     if view_strides(tuple(input.shape), input.stride(), target) is not None:
         return aten.view.default(input, shape)
@@ -276,8 +276,6 @@ def is_floating_point(input):
 
 
 def broadcast_tensors(*tensors):
-    from ._aten.meta_util import broadcast_shapes
-
     shape = list(broadcast_shapes(*(tuple(t.shape) for t in tensors)))
     return tuple(expand(t, shape) for t in tensors)
 

@@ -15,6 +15,7 @@ import numpy as np
 
 from . import _dtype
 from . import _functions as F
+from ._factories import _finish, _options, _size, tensor as make_tensor
 from ._ops import ops
 from ._tensor import Tensor, contiguous_format, device
 
@@ -264,15 +265,11 @@ def _shape_methods():
         return aten._to_copy.default(self, dtype=dtype)
 
     def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
-        from ._factories import tensor
-
-        return tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
+        return make_tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
 
     def new_sized(op):
         """new_zeros / new_ones / new_empty(*size), with the options PyTorch's bindings pass."""
         def new(self, *size, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
-            from ._factories import _finish, _options, _size
-
             options = _options(dtype, layout, device, pin_memory, from_tensor=True)
             return _finish(op(self, _size(size), **options), requires_grad)
 
@@ -280,15 +277,11 @@ def _shape_methods():
 
     def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False, layout=None,
                  pin_memory=False):
-        from ._factories import _finish, _options, _size
-
         options = _options(dtype, layout, device, pin_memory, from_tensor=True)
         return _finish(aten.new_full.default(self, _size((size,)), fill_value, **options), requires_grad)
 
     def new_empty_strided(self, size, stride, *, dtype=None, device=None, requires_grad=False, layout=None,
                           pin_memory=False):
-        from ._factories import _finish, _options
-
         options = _options(dtype, layout, device, pin_memory, from_tensor=True)
         return _finish(aten.new_empty_strided.default(self, list(size), list(stride), **options), requires_grad)
 
@@ -335,8 +328,6 @@ def _is_advanced(item):
 
 def _apply_basic(self, index):
     """Apply ints, slices, None and Ellipsis as views; return the view and the advanced indices left."""
-    from ._factories import tensor as make_tensor
-
     n_real = builtins.sum(
         1 if not (item is None or item is Ellipsis or isinstance(item, bool))
         and not (isinstance(item, Tensor) and item.dtype is _dtype.bool_) else
