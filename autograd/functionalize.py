@@ -20,6 +20,7 @@ under compilation. In-place ops map to their functional forms by name
 (`add_.Tensor` -> `add.Tensor`), with a small table for the exceptions.
 """
 import functools
+import math
 import operator
 
 from minitorch2 import _dispatch, ops
@@ -82,11 +83,15 @@ class _Functionalizer:
         return node
 
     def _replay(self, start, chain):
+        """The views of `chain` made again from `start`; each takes the metadata of the view it remakes
+        (the same view of a base of the same geometry), which the passes after this one read."""
         node = start
-        for target, args, kwargs, index, _ in chain:
+        for target, args, kwargs, index, old in chain:
             node = self.new.call_function(target, (node, *self.current(args)), self.current(kwargs), name=_name(target))
             if index is not None:
+                node.meta.update(_tensor_meta(old.args[0]))
                 node = self.new.call_function(operator.getitem, (node, index))
+            node.meta.update(_tensor_meta(old))
         return node
 
     # ---------------------------------------------------------- node kinds
@@ -208,9 +213,9 @@ class _Functionalizer:
             return g.call_function(aten.squeeze.dim, (src, args[0]), name="squeeze")
         if target is aten.alias.default:
             return src
-        if target is aten.expand.default:
+        if target is aten.expand.default and old_node.meta["val"].numel() != math.prod(parent_shape):
             raise RuntimeError("functionalization: an in-place op on an expanded tensor writes one element many times")
-        # view, _unsafe_view, squeeze: the same elements in another shape
+        # view, _unsafe_view, squeeze, an expand that repeats nothing: the same elements in another shape
         return g.call_function(aten.view.default, (src, parent_shape), name="view")
 
     def _scatter_piece(self, parent_value, target, args, index, src, old_node):
@@ -257,6 +262,10 @@ def _meta_of(value):
     if value is None:
         return {}
     return {"val": value, "tensor_meta": _extract_tensor_metadata(value)}
+
+
+def _tensor_meta(node):
+    return {key: node.meta[key] for key in ("val", "tensor_meta") if key in node.meta}
 
 
 def _with_defaults(op, args):

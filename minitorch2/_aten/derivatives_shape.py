@@ -79,17 +79,19 @@ def slice_tensor(grad, self_shape, dim=0, start=None, end=None, step=1):
                                        9223372036854775807 if end is None else end, step)
 
 
-def as_strided(grad, self, size, stride, storage_offset=None):
+def as_strided(grad, self_geometry, size, stride, storage_offset=None):
     """Sum `grad` into the storage positions the view reads (overlapping views read some twice),
-    then gather `self`'s elements back from that storage."""
-    offset = self.storage_offset() if storage_offset is None else storage_offset
+    then gather `self`'s elements back from that storage. Only self's geometry is kept, as torch's
+    formula keeps it: a later in-place change of self does not stop this backward."""
+    self_shape, self_stride, self_offset = self_geometry
+    offset = self_offset if storage_offset is None else storage_offset
     out_positions = _storage_positions(grad, size, stride, offset)
-    in_positions = _storage_positions(grad, self.shape, self.stride(), self.storage_offset())
-    length = 1 + max(_last_position(size, stride, offset), _last_position(self.shape, self.stride(), self.storage_offset()))
+    in_positions = _storage_positions(grad, self_shape, self_stride, self_offset)
+    length = 1 + max(_last_position(size, stride, offset), _last_position(self_shape, self_stride, self_offset))
     storage = aten.new_zeros.default(grad, [length])
     flat_grad = aten._unsafe_view.default(aten.clone.default(grad, memory_format=contiguous_format), [-1])
     storage = aten.index_put.default(storage, [out_positions], flat_grad, True)
-    return aten.view.default(aten.index.Tensor(storage, [in_positions]), list(self.shape))
+    return aten.view.default(aten.index.Tensor(storage, [in_positions]), list(self_shape))
 
 
 def _storage_positions(like, size, stride, offset):

@@ -164,6 +164,7 @@ class Kept(enum.Enum):
     SHAPE = "shape"  # <arg>_shape
     DTYPE = "dtype"  # <arg>_dtype
     SHAPES = "shapes"  # <arg>_shapes: the shape of each tensor of a Tensor[] argument
+    GEOMETRY = "geometry"  # <arg>_geometry: (shape, strides, storage offset), torch's TensorGeometry: no tensor
 
 
 @dataclass(frozen=True)
@@ -199,6 +200,8 @@ class _Plan:
                 self.saves.append(_Keep(param, Kept.DTYPE, param[:-6]))
             elif param.endswith("_shapes") and param[:-7] in names:
                 self.saves.append(_Keep(param, Kept.SHAPES, param[:-7]))
+            elif param.endswith("_geometry") and param[:-9] in names:
+                self.saves.append(_Keep(param, Kept.GEOMETRY, param[:-9]))
             else:
                 raise TypeError(f"derivative {op.derivative.fn.__name__} of {op} asks for unknown value '{param}'")
 
@@ -263,6 +266,9 @@ def _save(node, saves, bound, outputs, pre_saved, differentiable):
             node.saved[param] = tuple(value.shape) if isinstance(value, Tensor) else None
         elif kind is Kept.DTYPE:
             node.saved[param] = bound[source].dtype
+        elif kind is Kept.GEOMETRY:
+            value = bound[source]
+            node.saved[param] = (tuple(value.shape), tuple(value.stride()), value.storage_offset())
         else:  # Kept.SHAPES
             node.saved[param] = [tuple(t.shape) for t in bound[source]]
 
