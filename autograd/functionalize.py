@@ -16,8 +16,9 @@ holding its latest value:
 A mutated graph input cannot be written back by a pure graph, so its final
 value becomes an extra output and the runtime copies it into the input
 (`copy_`) after the call: that is how BatchNorm's running stats stay updated
-under compilation. In-place ops map to their functional forms by name
-(`add_.Tensor` -> `add.Tensor`), with a small table for the exceptions.
+under compilation. An in-place op is replaced by the functional form its row
+in the op table names, `op.functional_variant` (`add_.Tensor` -> `add.Tensor`,
+`bernoulli_.float` -> `bernoulli.p`).
 """
 import functools
 import math
@@ -30,25 +31,6 @@ from minitorch2.fx.passes.shape_prop import _extract_tensor_metadata
 from .proxy_tensor import make_fx
 
 aten = ops.aten
-
-# in-place overload -> functional overload, where dropping the trailing underscore is not the rule
-_FUNCTIONAL_EXCEPTIONS = {
-    "bernoulli_.float": ("bernoulli", "p"),
-    "normal_.default": ("normal_functional", "default"),
-    "index_put_.default": ("index_put", "default"),
-    "__ilshift__.Scalar": ("__lshift__", "Scalar"), "__ilshift__.Tensor": ("__lshift__", "Tensor"),
-    "__irshift__.Scalar": ("__rshift__", "Scalar"), "__irshift__.Tensor": ("__rshift__", "Tensor"),
-}
-
-
-def functional_variant(op):
-    key = f"{op._opname}.{op._overloadname}"
-    name, overload = _FUNCTIONAL_EXCEPTIONS.get(key, (op._opname.rstrip("_"), op._overloadname))
-    try:
-        return getattr(getattr(aten, name), overload)
-    except AttributeError:
-        raise NotImplementedError(f"functionalization: {op} has no functional form registered ({name}.{overload})") from None
-
 
 def _is_mutating(op):
     return getattr(op, "is_inplace", False) or op is aten.native_batch_norm.default
@@ -148,7 +130,10 @@ class _Functionalizer:
     def _mutation(self, node):
         if node.target is aten.native_batch_norm.default:
             return self._batch_norm(node)
-        functional = functional_variant(node.target)
+        functional = node.target.functional_variant
+        if functional is None:
+            raise NotImplementedError(f"functionalization: {node.target} has no functional form registered "
+                                      "(its row in minitorch2/_aten/table.py)")
         # `bernoulli_(t)` means p=0.5, which `bernoulli.p` needs said: fill the in-place op's defaults,
         # then put the call in the functional op's canonical form
         args, kwargs = functional._schema.normalize(functional, _with_defaults(node.target, node.args), dict(node.kwargs))
