@@ -248,9 +248,10 @@ def _to_copy(self, *, dtype=None, layout=None, device=None, pin_memory=None, non
 
 
 def masked_fill_scalar(self, mask, value):
-    """where(mask, value, self), the number a scalar_tensor of self's dtype (folded into a `full` later)."""
+    """where(mask, value, self), the number a scalar_tensor of self's dtype (folded into a `full` later);
+    made contiguous, as masked_fill's result always is (a transposed self gives a transposed where)."""
     python_type = float if self.dtype.is_floating_point else bool if self.dtype is _dtype.bool_ else int
-    return aten.where.self(mask, aten.scalar_tensor.default(python_type(value), dtype=self.dtype), self)
+    return _contiguous(aten.where.self(mask, aten.scalar_tensor.default(python_type(value), dtype=self.dtype), self))
 
 
 def masked_fill_tensor(self, mask, value):
@@ -258,7 +259,12 @@ def masked_fill_tensor(self, mask, value):
         return NotImplemented
     if value.dtype is not self.dtype:
         value = ops.prims.convert_element_type.default(value, self.dtype)
-    return aten.where.self(mask, value, self)
+    return _contiguous(aten.where.self(mask, value, self))
+
+
+def _contiguous(t):
+    """t.contiguous() in a traced graph: a clone only when t is laid out otherwise."""
+    return t if t.is_contiguous() else aten.clone.default(t, memory_format=contiguous_format)
 
 
 def std(self, dim=None, *, correction=None, keepdim=False):

@@ -349,3 +349,18 @@ def test_tanh_saturates_to_exactly_one_as_torch():
     compiled = run_compiled(lambda lib, t: t.tanh(), x)[0].numpy()
     np.testing.assert_array_equal(eager, expected)
     np.testing.assert_array_equal(compiled, expected)
+
+
+@pytest.mark.parametrize("value", ["number", "tensor"])
+def test_masked_fill_of_a_transposed_input_is_contiguous_as_torchs(value):
+    """masked_fill's result is always contiguous (its decomposition ends with a clone, as torch's), so a
+    compiled output has eager's strides (backend fuzz, seed 20: it kept the transposed input's)."""
+    def f(lib, x):
+        v = x.permute(1, 0, 2)
+        return v.masked_fill(v < -1, -1.0 if value == "number" else lib.tensor(-1.0))
+
+    data = np.arange(12, dtype=np.float32).reshape(3, 4, 1) - 5.5
+    expected = torch.compile(lambda x: f(torch, x))(torch.from_numpy(data))
+    ours = mt.compile(lambda x: f(mt, x))(mt.from_numpy(data))
+    assert ours.stride() == expected.stride() == f(torch, torch.from_numpy(data)).stride()
+    np.testing.assert_array_equal(ours.numpy(), expected.numpy())
