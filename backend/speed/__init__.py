@@ -34,7 +34,7 @@ import hashlib
 import os
 
 from .. import config
-from ..codegen import import_file, llvm_jit
+from ..codegen import get_codegen, import_file, llvm_jit
 from ..codegen import llvm_ops
 from . import blas, disk_cache, forking, graph_cache, kernel_cache, llvm_columns, llvm_math, parallel
 
@@ -58,17 +58,18 @@ def compiling():
 
 
 def start_preload():
-    """Fast, with the LLVM code generator: load it (llvmlite's library, 0.2 s, and the host target, whose
-    libm lookup runs ldconfig) on a daemon thread now, so the loading overlaps the caller's own work
-    (building the model, its inputs) instead of adding to the first compiled call. Plain: nothing."""
+    """Fast, with the LLVM code generator: load it (its modules, llvmlite's library, 0.2 s, and the host
+    target, whose libm lookup runs ldconfig) on a daemon thread now, so the loading overlaps the caller's own
+    work (building the model, its inputs) instead of adding to the first compiled call. Plain: nothing."""
     if fast() and config.cpu_codegen == "llvm":
         forking.start_preload(_preload_codegen)
 
 
 def _preload_codegen():
     try:
+        get_codegen()
         llvm_jit.host()
-    except Exception:  # the first compile makes it again and reports any error where it belongs
+    except Exception:  # the first compile loads them again and reports any error where it belongs
         pass
 
 
