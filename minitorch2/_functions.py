@@ -2,10 +2,13 @@
 
 Runtime layer, between user code and the op registry. Each function parses a
 PyTorch-style call (optional dims, keyword arguments, Python scalars), picks
-the aten overload PyTorch would dispatch to, and calls it. Composite
-functions that PyTorch implements in terms of other ops at this level
-(`matmul`, `reshape`, `flatten`, `softmax` with a dtype, ...) are written the
-same way here, so traced graphs record the same aten ops.
+the aten overload PyTorch would dispatch to, and calls it. A function that
+only calls one overload with the arguments as given is made from it in one
+line (`mm = _function_of(aten.mm.default, EXACT)`: the schema binds the
+arguments, EXACT is its out= rule, _out.py). Composite functions that PyTorch
+implements in terms of other ops at this level (`matmul`, `reshape`,
+`flatten`, `softmax` with a dtype, ...) are written the same way here, so
+traced graphs record the same aten ops.
 
 The functions live in five modules, grouped as torch's documentation groups
 them:

@@ -7,7 +7,7 @@ composes it (see its docstring), so that traced graphs record the same ops.
 """
 from ._aten.meta_util import broadcast_shapes
 from ._functions_pointwise import mul
-from ._functions_shape import _prod, expand, reshape, squeeze, t, transpose, unsqueeze, view
+from ._functions_shape import _function_of, _prod, expand, reshape, squeeze, t, transpose, unsqueeze, view
 from ._ops import ops
 from ._out import CAST, DOT, EXACT, MV, out_variant
 from ._python_dispatcher import python_dispatcher_enabled
@@ -17,34 +17,12 @@ aten = ops.aten
 
 
 # ---------------------------------------------------------------- matrix products
-@out_variant(EXACT)
-def mm(input, mat2):
-    return aten.mm.default(input, mat2)
-
-
-@out_variant(EXACT)
-def bmm(input, mat2):
-    return aten.bmm.default(input, mat2)
-
-
-@out_variant(EXACT)
-def addmm(input, mat1, mat2, *, beta=1, alpha=1):
-    return aten.addmm.default(input, mat1, mat2, beta=beta, alpha=alpha)
-
-
-@out_variant(EXACT)
-def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
-    return aten.baddbmm.default(input, batch1, batch2, beta=beta, alpha=alpha)
-
-
-@out_variant(DOT)
-def dot(input, other):
-    return aten.dot.default(input, other)
-
-
-@out_variant(MV)
-def mv(input, vec):
-    return aten.mv.default(input, vec)
+mm = _function_of(aten.mm.default, EXACT)
+bmm = _function_of(aten.bmm.default, EXACT)
+addmm = _function_of(aten.addmm.default, EXACT)
+baddbmm = _function_of(aten.baddbmm.default, EXACT)
+dot = _function_of(aten.dot.default, DOT)
+mv = _function_of(aten.mv.default, MV)
 
 
 @out_variant(CAST, name="mul")

@@ -11,7 +11,7 @@ handle it: swapped (`add`, `mul`), turned into the reversed op (`sub` into
 import numpy as np
 
 from . import _dtype
-from ._functions_shape import _t, nonzero
+from ._functions_shape import _function_of, _t, nonzero
 from ._out import ANY, CAST, SAME, WHERE, out_variant
 from ._ops import ops
 from ._tensor import Tensor, strided
@@ -101,82 +101,46 @@ def pow(input, exponent):
     return aten.pow.Tensor_Scalar(input, exponent)
 
 
-@out_variant(SAME)
-def neg(input):
-    return aten.neg.default(input)
+neg = negative = _function_of(aten.neg.default, SAME)
+maximum = _function_of(aten.maximum.default, CAST)
+minimum = _function_of(aten.minimum.default, CAST)
+atan2 = _function_of(aten.atan2.default, CAST)
+lerp = _function_of(aten.lerp.Scalar, CAST)
+addcmul = _function_of(aten.addcmul.default, CAST)
+addcdiv = _function_of(aten.addcdiv.default, CAST)
 
 
-negative = neg
-
-
-@out_variant(CAST)
-def maximum(input, other):
-    return aten.maximum.default(input, other)
-
-
-@out_variant(CAST)
-def minimum(input, other):
-    return aten.minimum.default(input, other)
-
-
-@out_variant(CAST)
-def atan2(input, other):
-    return aten.atan2.default(input, other)
-
-
-@out_variant(CAST)
-def lerp(input, end, weight):
-    return aten.lerp.Scalar(input, end, weight)
-
-
-@out_variant(CAST)
-def addcmul(input, tensor1, tensor2, *, value=1):
-    return aten.addcmul.default(input, tensor1, tensor2, value=value)
-
-
-@out_variant(CAST)
-def addcdiv(input, tensor1, tensor2, *, value=1):
-    return aten.addcdiv.default(input, tensor1, tensor2, value=value)
-
-
-def _unary(op, rule=None, differentiable=True):
-    """torch.<op>(input); with the out= argument when torch's function takes one (a rule given)."""
-    def fn(input):
-        return op(input)
-
-    fn.__name__ = fn.__qualname__ = op._opname
-    return fn if rule is None else out_variant(rule, differentiable=differentiable)(fn)
-
-
-abs = _unary(aten.abs.default, SAME)
+abs = _function_of(aten.abs.default, SAME)
 absolute = abs
-exp = _unary(aten.exp.default, CAST)
-exp2 = _unary(aten.exp2.default, CAST)
-expm1 = _unary(aten.expm1.default, CAST)
-log = _unary(aten.log.default, CAST)
-log2 = _unary(aten.log2.default, CAST)
-log10 = _unary(aten.log10.default, CAST)
-log1p = _unary(aten.log1p.default, CAST)
-sin = _unary(aten.sin.default, CAST)
-cos = _unary(aten.cos.default, CAST)
-tan = _unary(aten.tan.default, CAST)
-asin = _unary(aten.asin.default, CAST)
-acos = _unary(aten.acos.default, CAST)
-atan = _unary(aten.atan.default, CAST)
-sinh = _unary(aten.sinh.default, CAST)
-cosh = _unary(aten.cosh.default, CAST)
-sqrt = _unary(aten.sqrt.default, CAST)
-rsqrt = _unary(aten.rsqrt.default, CAST)
-reciprocal = _unary(aten.reciprocal.default, CAST)
-tanh = _unary(aten.tanh.default, CAST)
-sigmoid = _unary(aten.sigmoid.default, CAST)
-erf = _unary(aten.erf.default, CAST)
-relu = _unary(aten.relu.default)
-sign = _unary(aten.sign.default, SAME)
-sgn = _unary(aten.sgn.default, SAME)
-floor = _unary(aten.floor.default, SAME)
-ceil = _unary(aten.ceil.default, SAME)
-trunc = _unary(aten.trunc.default, SAME)
+exp = _function_of(aten.exp.default, CAST)
+exp2 = _function_of(aten.exp2.default, CAST)
+expm1 = _function_of(aten.expm1.default, CAST)
+log = _function_of(aten.log.default, CAST)
+log2 = _function_of(aten.log2.default, CAST)
+log10 = _function_of(aten.log10.default, CAST)
+log1p = _function_of(aten.log1p.default, CAST)
+sin = _function_of(aten.sin.default, CAST)
+cos = _function_of(aten.cos.default, CAST)
+tan = _function_of(aten.tan.default, CAST)
+asin = _function_of(aten.asin.default, CAST)
+acos = _function_of(aten.acos.default, CAST)
+atan = _function_of(aten.atan.default, CAST)
+sinh = _function_of(aten.sinh.default, CAST)
+cosh = _function_of(aten.cosh.default, CAST)
+sqrt = _function_of(aten.sqrt.default, CAST)
+rsqrt = _function_of(aten.rsqrt.default, CAST)
+reciprocal = _function_of(aten.reciprocal.default, CAST)
+tanh = _function_of(aten.tanh.default, CAST)
+sigmoid = _function_of(aten.sigmoid.default, CAST)
+erf = _function_of(aten.erf.default, CAST)
+relu = _function_of(aten.relu.default)
+sign = _function_of(aten.sign.default, SAME)
+sgn = _function_of(aten.sgn.default, SAME)
+floor = _function_of(aten.floor.default, SAME)
+ceil = _function_of(aten.ceil.default, SAME)
+trunc = _function_of(aten.trunc.default, SAME)
+
+
 @out_variant(SAME)
 def round(input, *, decimals=0):
     if decimals != 0:
@@ -184,15 +148,14 @@ def round(input, *, decimals=0):
     return aten.round.default(input)
 
 
-logical_not = _unary(aten.logical_not.default, ANY, differentiable=False)
-bitwise_not = _unary(aten.bitwise_not.default, SAME, differentiable=False)
-isnan = _unary(aten.isnan.default)
-isinf = _unary(aten.isinf.default)
-isfinite = _unary(aten.isfinite.default)
+logical_not = _function_of(aten.logical_not.default, ANY, differentiable=False)
+bitwise_not = _function_of(aten.bitwise_not.default, SAME, differentiable=False)
+isnan = _function_of(aten.isnan.default)
+isinf = _function_of(aten.isinf.default)
+isfinite = _function_of(aten.isfinite.default)
 
 
-def relu_(input):
-    return aten.relu_.default(input)
+relu_ = _function_of(aten.relu_.default)
 
 
 @out_variant(SAME)
@@ -205,14 +168,8 @@ def clamp(input, min=None, max=None):
 clip = clamp
 
 
-@out_variant(SAME)
-def clamp_min(input, min):
-    return aten.clamp_min.default(input, min)
-
-
-@out_variant(SAME)
-def clamp_max(input, max):
-    return aten.clamp_max.default(input, max)
+clamp_min = _function_of(aten.clamp_min.default, SAME)
+clamp_max = _function_of(aten.clamp_max.default, SAME)
 
 
 @out_variant(WHERE)
@@ -267,34 +224,12 @@ ge = _compare("ge")
 greater, greater_equal, less, less_equal, not_equal = gt, ge, lt, le, ne
 
 
-@out_variant(ANY, differentiable=False)
-def logical_and(input, other):
-    return aten.logical_and.default(input, other)
-
-
-@out_variant(ANY, differentiable=False)
-def logical_or(input, other):
-    return aten.logical_or.default(input, other)
-
-
-@out_variant(ANY, differentiable=False)
-def logical_xor(input, other):
-    return aten.logical_xor.default(input, other)
-
-
-@out_variant(CAST, differentiable=False)
-def bitwise_and(input, other):
-    return aten.bitwise_and.Tensor(input, other)
-
-
-@out_variant(CAST, differentiable=False)
-def bitwise_or(input, other):
-    return aten.bitwise_or.Tensor(input, other)
-
-
-@out_variant(CAST, differentiable=False)
-def bitwise_xor(input, other):
-    return aten.bitwise_xor.Tensor(input, other)
+logical_and = _function_of(aten.logical_and.default, ANY, differentiable=False)
+logical_or = _function_of(aten.logical_or.default, ANY, differentiable=False)
+logical_xor = _function_of(aten.logical_xor.default, ANY, differentiable=False)
+bitwise_and = _function_of(aten.bitwise_and.Tensor, CAST, differentiable=False)
+bitwise_or = _function_of(aten.bitwise_or.Tensor, CAST, differentiable=False)
+bitwise_xor = _function_of(aten.bitwise_xor.Tensor, CAST, differentiable=False)
 
 
 @out_variant(CAST, differentiable=False)

@@ -8,7 +8,7 @@ reduction (`sum.default`), a dim or a list of dims the dim overload; `max` and
 argument they are `maximum`/`minimum`.
 """
 from ._functions_pointwise import maximum, minimum
-from ._functions_shape import _dims, _t
+from ._functions_shape import _dims, _function_of, _t
 from ._ops import ops
 from ._out import AMAX, ANY, BOOL_ONLY, CAST, EXACT, FLOATING, MAX_ALL, MEAN_ALL, REDUCTION, out_variant
 
@@ -98,14 +98,8 @@ def min(input, dim=None, keepdim=False):
     return _MinMax(*aten.min.dim(input, dim, keepdim), name="min")
 
 
-@out_variant(EXACT, differentiable=False)
-def argmax(input, dim=None, keepdim=False):
-    return aten.argmax.default(input, dim, keepdim)
-
-
-@out_variant(EXACT, differentiable=False)
-def argmin(input, dim=None, keepdim=False):
-    return aten.argmin.default(input, dim, keepdim)
+argmax = _function_of(aten.argmax.default, EXACT, differentiable=False)
+argmin = _function_of(aten.argmin.default, EXACT, differentiable=False)
 
 
 def _correction(unbiased, correction):
@@ -144,9 +138,7 @@ def logsumexp(input, dim, keepdim=False):
     return aten.logsumexp.default(input, _dims(dim), keepdim)
 
 
-@out_variant(ANY, dtype_from_out=REDUCTION)
-def cumsum(input, dim, *, dtype=None):
-    return aten.cumsum.default(input, dim, dtype=dtype)
+cumsum = _function_of(aten.cumsum.default, ANY, dtype_from_out=REDUCTION)
 
 
 @out_variant(BOOL_ONLY, differentiable=False)

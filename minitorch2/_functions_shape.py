@@ -11,7 +11,7 @@ argument helpers they share (`_t`, `_dims`).
 from . import _dtype
 from ._aten.meta_util import broadcast_shapes
 from ._aten.views import infer_size, view_strides
-from ._ops import ops
+from ._ops import ops, python_signature
 from ._out import CAT, EXACT, INDEX_SELECT, NONZERO, TAKE, out_variant
 from ._tensor import Tensor, contiguous_format
 
@@ -21,6 +21,17 @@ aten = ops.aten
 # ---------------------------------------------------------------- argument helpers
 def _t(x):
     return isinstance(x, Tensor)
+
+
+def _function_of(overload, rule=None, **out_options):
+    """torch.<name>(input, ...) that only calls `overload` with the arguments as given (its schema binds them
+    and refuses a bad call with torch's TypeError); with torch's out= argument when a rule is given (_out.py)."""
+    def fn(input, *args, **kwargs):
+        return overload(input, *args, **kwargs)
+
+    fn.__name__ = fn.__qualname__ = overload._opname
+    fn.__signature__ = python_signature(overload, first="input")
+    return fn if rule is None else out_variant(rule, **out_options)(fn)
 
 
 def _dims(dim):
@@ -80,39 +91,31 @@ def squeeze(input, dim=None):
     return aten.squeeze.dim(input, dim)
 
 
-def unsqueeze(input, dim):
-    return aten.unsqueeze.default(input, dim)
+unsqueeze = _function_of(aten.unsqueeze.default)
 
 
 def permute(input, dims):
     return aten.permute.default(input, list(dims))
 
 
-def transpose(input, dim0, dim1):
-    return aten.transpose.int(input, dim0, dim1)
+transpose = swapaxes = swapdims = _function_of(aten.transpose.int)
 
 
-swapaxes = swapdims = transpose
-
-
-def t(input):
-    return aten.t.default(input)
+t = _function_of(aten.t.default)
 
 
 def expand(input, size):
     return aten.expand.default(input, list(size))
 
 
-def select(input, dim, index):
-    return aten.select.int(input, dim, index)
+select = _function_of(aten.select.int)
 
 
 def narrow(input, dim, start, length):
     return aten.slice.Tensor(input, dim, start, start + length)
 
 
-def diagonal(input, offset=0, dim1=0, dim2=1):
-    return aten.diagonal.default(input, offset, dim1, dim2)
+diagonal = _function_of(aten.diagonal.default)
 
 
 def movedim(input, source, destination):
@@ -174,14 +177,8 @@ def unbind(input, dim=0):
     return tuple(aten.unbind.int(input, dim))
 
 
-@out_variant(EXACT)
-def tril(input, diagonal=0):
-    return aten.tril.default(input, diagonal)
-
-
-@out_variant(EXACT)
-def triu(input, diagonal=0):
-    return aten.triu.default(input, diagonal)
+tril = _function_of(aten.tril.default, EXACT)
+triu = _function_of(aten.triu.default, EXACT)
 
 
 def flip(input, dims):
@@ -207,28 +204,16 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None):
     return aten.scatter.value(input, dim, index, src)
 
 
-@out_variant(EXACT)
-def scatter_add(input, dim, index, src):
-    return aten.scatter_add.default(input, dim, index, src)
-
-
-@out_variant(EXACT)
-def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
-    return aten.scatter_reduce.two(input, dim, index, src, reduce, include_self=include_self)
-
-
-@out_variant(TAKE)
-def take(input, index):
-    return aten.take.default(input, index)
+scatter_add = _function_of(aten.scatter_add.default, EXACT)
+scatter_reduce = _function_of(aten.scatter_reduce.two, EXACT)
+take = _function_of(aten.take.default, TAKE)
 
 
 def index_put(input, indices, values, accumulate=False):
     return aten.index_put.default(input, list(indices), values, accumulate)
 
 
-@out_variant(EXACT)
-def index_copy(input, dim, index, source):
-    return aten.index_copy.default(input, dim, index, source)
+index_copy = _function_of(aten.index_copy.default, EXACT)
 
 
 def index_fill(input, dim, index, value):
@@ -237,14 +222,8 @@ def index_fill(input, dim, index, value):
     return aten.index_fill.int_Scalar(input, dim, index, value)
 
 
-@out_variant(INDEX_SELECT)
-def index_select(input, dim, index):
-    return aten.index_select.default(input, dim, index)
-
-
-@out_variant(EXACT)
-def index_add(input, dim, index, source, *, alpha=1):
-    return aten.index_add.default(input, dim, index, source, alpha=alpha)
+index_select = _function_of(aten.index_select.default, INDEX_SELECT)
+index_add = _function_of(aten.index_add.default, EXACT)
 
 
 @out_variant(NONZERO, differentiable=False)
@@ -259,8 +238,7 @@ def clone(input, *, memory_format=None):
     return aten.clone.default(input)
 
 
-def detach(input):
-    return aten.detach.default(input)
+detach = _function_of(aten.detach.default)
 
 
 def numel(input):

@@ -6,6 +6,7 @@ indices, as torch's composite argsort is, so traces record `sort` (its
 `.stable` overload when `stable=` is given, as torch's).
 """
 from . import return_types
+from ._functions_shape import _function_of
 from ._ops import ops
 from ._out import EXACT, MULTINOMIAL, out_variant
 
@@ -30,6 +31,4 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
     return return_types.topk(*aten.topk.default(input, k, dim, largest, sorted))
 
 
-@out_variant(MULTINOMIAL, differentiable=False, resize_warning="")
-def multinomial(input, num_samples, replacement=False, *, generator=None):
-    return aten.multinomial.default(input, num_samples, replacement, generator=generator)
+multinomial = _function_of(aten.multinomial.default, MULTINOMIAL, differentiable=False, resize_warning="")

@@ -18,6 +18,8 @@ The overloads themselves are listed in one table, `minitorch2/_aten/table.py`;
 `register_table` makes the registry from its rows. Calling an overload hands
 it to the dispatcher (`minitorch2/_dispatch.py`).
 """
+import inspect
+
 from ._schema import FunctionSchema
 from ._tensor import Tensor
 from ._unsupported import Unsupported
@@ -154,6 +156,17 @@ ops = _Ops()
 
 def _lookup(name, overload, namespace="aten"):
     return getattr(getattr(getattr(ops, namespace), name), overload)
+
+
+def python_signature(overload, first=None):
+    """The schema as a Python signature, for help() on a function or method that only calls `overload`;
+    `first` renames the first argument (torch's functions call the tensor `input`)."""
+    parameters = []
+    for i, arg in enumerate(overload._schema.arguments):
+        kind = inspect.Parameter.KEYWORD_ONLY if arg.kwarg_only else inspect.Parameter.POSITIONAL_OR_KEYWORD
+        default = arg.default if arg.has_default else inspect.Parameter.empty
+        parameters.append(inspect.Parameter(first if i == 0 and first else arg.name, kind, default=default))
+    return inspect.Signature(parameters)
 
 
 def register_table(rows):

@@ -9,14 +9,13 @@ uses (`x + 1` is `aten.add.Tensor(x, 1)`, `2 - x` is `aten.rsub.Scalar`);
 index calls PyTorch makes, and `__setitem__` into copy_/fill_/index_put_.
 """
 import builtins
-import inspect
 
 import numpy as np
 
 from . import _dtype
 from . import _functions as F
 from ._factories import _finish, _options, _size, tensor as make_tensor
-from ._ops import ops
+from ._ops import ops, python_signature
 from ._tensor import Tensor, contiguous_format, device
 
 aten = ops.aten
@@ -132,23 +131,18 @@ def _methods_from_rows():
     """Tensor.<name> for each op-table row marked `method=True`: its overload, called with the tensor and the
     arguments as given. The overload's schema binds them, fills defaults and refuses a bad call with
     torch's TypeError, so the method needs no code of its own."""
-    return {overload._opname: _calling(overload) for overload in aten.overloads() if overload.is_tensor_method}
+    return {overload._opname: _method_of(overload) for overload in aten.overloads() if overload.is_tensor_method}
 
 
-def _calling(overload):
+def _method_of(overload):
     def method(self, *args, **kwargs):
         return overload(self, *args, **kwargs)
 
     method.__name__ = overload._opname
     method.__qualname__ = f"Tensor.{overload._opname}"
-    method.__signature__ = inspect.Signature([_parameter(arg) for arg in overload._schema.arguments])
+    method.__signature__ = python_signature(overload)
     method.__doc__ = f"Calls {overload} with this tensor as self."
     return method
-
-
-def _parameter(arg):
-    kind = inspect.Parameter.KEYWORD_ONLY if arg.kwarg_only else inspect.Parameter.POSITIONAL_OR_KEYWORD
-    return inspect.Parameter(arg.name, kind, default=arg.default if arg.has_default else inspect.Parameter.empty)
 
 
 def _inplace_methods():
