@@ -31,6 +31,7 @@ import threading
 from autograd import aot_module_simplified, core_aten_decompositions
 from minitorch2 import Tensor, _logging, ops
 from minitorch2._aten import decompositions, decompositions_nn
+from partition import min_cut_rematerialization_partition
 
 from . import config, debug, speed
 from .codegen import get_codegen
@@ -209,11 +210,8 @@ def _lift_constants(gm):
 
 
 def partition_fn(joint, joint_inputs, **kwargs):
-    """Inductor's partition function: the joint-graph passes (joint_graph.py), then the min-cut partitioner,
-    imported on first use: it pulls in networkx, whose import (~0.9 s) would otherwise be most of the
-    first-call time of a graph that needs no backward."""
-    from partition import min_cut_rematerialization_partition  # networkx loads in ~0.9 s: only when a backward is cut
-
+    """Inductor's partition function: the joint-graph passes (joint_graph.py), then the min-cut partitioner
+    (which imports networkx at its first cut, partition/network.py)."""
     return min_cut_rematerialization_partition(joint_graph_passes(joint), joint_inputs, **kwargs)
 
 
