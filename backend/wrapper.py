@@ -49,7 +49,7 @@ class WrapperCodeGen:
                  f'{len(self.scheduler.kernels())} kernels, '
                  f'{sum(isinstance(s, ExternStep) for s in self.scheduler.steps)} extern calls."""',
                  "from backend.wrapper import (alloc, as_tensor, extern_call, extern_mm, fallback_call, free,",
-                 "                             input_storage, lend, ptr, reinterpret, to_buffer, tensor_arg)",
+                 "                             input_alias, input_storage, lend, ptr, reinterpret, to_buffer, tensor_arg)",
                  "import minitorch2",
                  "from minitorch2 import _dtype as dt",
                  "from minitorch2 import ops",
@@ -112,8 +112,11 @@ class WrapperCodeGen:
                 outputs.append("None")
             else:
                 name, layout = location
-                outputs.append(f"as_tensor({name}, {_tuple(layout.size)}, {_tuple(layout.stride)}, {layout.offset}, "
-                               f"{_dtype_code(layout.dtype)})")
+                geometry = f"{_tuple(layout.size)}, {_tuple(layout.stride)}, {layout.offset}, {_dtype_code(layout.dtype)}"
+                if name in self.input_names:  # an input returned (saved for the backward, often): the caller's tensor
+                    outputs.append(f"input_alias(args[{names.index(name)}], {name}, {geometry})")
+                else:
+                    outputs.append(f"as_tensor({name}, {geometry})")
         body.append(f"return ({', '.join(outputs)}{',' if len(outputs) == 1 else ''})")
         return ["", "def call(args):"] + ["    " + line for line in body]
 
@@ -361,6 +364,26 @@ def as_tensor(flat, size, stride, offset, dtype):
     array = reinterpret(flat, size, stride, offset) if flat.size else np.empty(size, dtype.np)
     t._init_from(array, flat, Size(size), tuple(stride), offset, dtype)
     return t
+
+
+def input_alias(tensor, flat, size, stride, offset, dtype):
+    """An output that is an input, or part of one: the input tensor itself when the output is all of it,
+    else a tensor over its memory that shares its version counter. A fresh counter would hide a later
+    in-place change of the input from autograd: saved for the backward and then written (a mutated input's
+    new value copied in), it would feed the backward the new value silently, where torch's check raises."""
+    if _memory_owner(flat) is not _memory_owner(tensor._storage):  # input_storage copied it into the compiled layout: the output is that copy
+        return as_tensor(flat, size, stride, offset, dtype)
+    if tuple(size) == tuple(tensor.shape) and tuple(stride) == tensor._stride and offset == 0 and dtype is tensor.dtype:
+        return tensor
+    alias = as_tensor(flat, size, stride, offset, dtype)
+    alias._version_counter = tensor._version_counter
+    return alias
+
+
+def _memory_owner(array):
+    while isinstance(array.base, np.ndarray):
+        array = array.base
+    return array
 
 
 def tensor_arg(flat, size, stride, offset, dtype):

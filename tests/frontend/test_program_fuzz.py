@@ -372,13 +372,14 @@ def _known_defect(call, eager, torch_eager, mine=None, torch_compiled=None):
                  if shows(call, eager, torch_eager, mine, torch_compiled)), None)
 
 
-def _torch_compiled_call(source, call, shape, n_args):
-    """The call through a fresh torch.compile (aot_eager), for a backward whose error eager and compiled
-    autograd may legitimately disagree on."""
+def _torch_compiled_call(source, call, shape, n_args, backend):
+    """The call through a fresh torch.compile with the same backend as ours, for a backward whose error eager
+    and compiled autograd may legitimately disagree on (inductor's min-cut may save an input that the call
+    then changes in place, where aot_eager's default partition saves the intermediate)."""
     torch._dynamo.reset()
     theirs = _load(source, torch, torch._dynamo)
     with contextlib.redirect_stdout(io.StringIO()):
-        result = run_aliased_call(torch.compile(theirs, backend="aot_eager"), torch, call, shape, n_args)
+        result = run_aliased_call(torch.compile(theirs, backend=backend), torch, call, shape, n_args)
     torch._dynamo.reset()
     return result
 
@@ -398,7 +399,7 @@ def check_call(source, fn, compiled, theirs, call, shape, n_args, backend, where
     except AssertionError:
         if backend == "eager" or theirs is None:
             raise
-        torch_compiled = _torch_compiled_call(source, call, shape, n_args)
+        torch_compiled = _torch_compiled_call(source, call, shape, n_args, backend)
         known = _known_defect(call, eager, torch_eager, mine, torch_compiled)
         if known or "backward" not in (mine.phase, eager.phase):
             if known:
