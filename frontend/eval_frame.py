@@ -132,7 +132,7 @@ def _make_binder(code):
         elif positional_only_call and not kwargs and 0 < missing <= len(fn.__defaults__ or ()):
             L = dict(zip(names, (*args, *fn.__defaults__[-missing:])))
         else:
-            bound = inspect.signature(fn, follow_wrapped=False).bind(*args, **kwargs)
+            bound = code_signature(fn).bind(*args, **kwargs)
             bound.apply_defaults()
             L = dict(bound.arguments)
         if freevars:
@@ -144,6 +144,30 @@ def _make_binder(code):
         return L
 
     return bind
+
+
+def code_signature(fn):
+    """The signature Python binds a call of fn with: its code object's parameters and fn's defaults.
+    Not inspect.signature(fn), which believes a `__signature__` attribute (functools.wraps copies one
+    from the wrapped function, so a decorator's `wrapper(*args, **kwargs)` would bind as the original)."""
+    code, P = fn.__code__, inspect.Parameter
+    names = code.co_varnames
+    n_positional, n_kwonly = code.co_argcount, code.co_kwonlyargcount
+    defaults, kwdefaults = fn.__defaults__ or (), fn.__kwdefaults__ or {}
+    first_default = n_positional - len(defaults)
+    parameters = []
+    for i, name in enumerate(names[:n_positional]):
+        kind = P.POSITIONAL_ONLY if i < code.co_posonlyargcount else P.POSITIONAL_OR_KEYWORD
+        parameters.append(P(name, kind, default=defaults[i - first_default] if i >= first_default else P.empty))
+    position = n_positional + n_kwonly
+    if code.co_flags & inspect.CO_VARARGS:
+        parameters.append(P(names[position], P.VAR_POSITIONAL))
+        position += 1
+    for name in names[n_positional:n_positional + n_kwonly]:
+        parameters.append(P(name, P.KEYWORD_ONLY, default=kwdefaults.get(name, P.empty)))
+    if code.co_flags & inspect.CO_VARKEYWORDS:
+        parameters.append(P(names[position], P.VAR_KEYWORD))
+    return inspect.Signature(parameters)
 
 
 def translate(fn, L, backend, nopython):

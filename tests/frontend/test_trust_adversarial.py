@@ -484,6 +484,32 @@ def test_binding_error_is_pythons():
     assert str(ours.value) == str(uncompiled.value)  # (Dynamo's names f without its qualifying prefix)
 
 
+@pytest.mark.parametrize("backend", ["eager", "inductor"])
+def test_a_decorated_function_binds_as_its_code_does_not_as_its_signature_says(backend):
+    """functools.wraps copies a `__signature__` the wrapped function carries onto the wrapper: the frame
+    still binds `(*args, scale=2, **kwargs)`, as CPython's does (the runtime's own `out=` wrapper hit it)."""
+    import functools
+    import inspect
+
+    def run(lib, compile):
+        def deco(f):
+            @functools.wraps(f)
+            def wrapper(*args, scale=2, **kwargs):
+                return f(*args, **kwargs) * scale
+
+            return wrapper
+
+        def g(x, y):
+            return x + y
+
+        g.__signature__ = inspect.signature(g)
+        return compile(deco(g))(lib.ones(2), y=lib.ones(2)).numpy()
+
+    torch._dynamo.reset()
+    expected = run(torch, lambda fn: torch.compile(fn, backend="eager"))
+    np.testing.assert_array_equal(run(minitorch2, lambda fn: minitorch2.compile(fn, backend=backend)), expected)
+
+
 def test_compile_calls_no_dunder_of_a_user_object():
     """Deciding how to model a user's object runs none of its code: eager f calls nothing on it, nor may the
     compiled f (a __getattr__ that answers anything, an __eq__ that answers arrays)."""
