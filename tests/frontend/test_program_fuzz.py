@@ -339,13 +339,6 @@ KNOWN_DEFECTS = {
     # backward misses the version-counter error torch's raises
     "an in-place op saves its inputs after writing": lambda call, eager, torch_eager, mine, torch_compiled: (
         eager.error is None and torch_eager.phase == "backward" and _version_error(torch_eager.error)),
-    # the compiled graph is functional: what it saves for the backward are its own intermediates, so a view
-    # the program saved and then changed in place through an alias (y.mul_(z) with z in y's memory) does not
-    # stop its backward, where eager's (and torch.compile's) version-counter check refuses it
-    "the compiled backward does not refuse a saved view changed in place": (
-        lambda call, eager, torch_eager, mine, torch_compiled: (
-            mine.error is None and eager.phase == "backward" and _version_error(eager.error)
-            and torch_eager.phase == "backward" and _version_error(torch_eager.error))),
     # an in-place op whose input partly overlaps its output in views torch leaves unchecked (not dense: the
     # diagonal windows' x.add_(y)): torch's loop reads elements it already wrote, numpy buffers the input
     "in-place op over partly overlapping views, in another order": lambda call, eager, torch_eager, mine, tc: (
