@@ -192,3 +192,17 @@ def test_saved_view_changed_in_place_through_an_alias_refuses_the_backward():
     compiled = minitorch2.compile(_load(source, minitorch2, frontend), backend="inductor")
     result = run_aliased_call(compiled, minitorch2, call, (4, 3), 3)
     assert result.phase == "backward" and "modified by an inplace operation" in str(result.error)
+
+
+def test_copy_of_an_expanded_tensor_onto_itself_is_refused_compiled_as_by_torch_compile():
+    """Eager's copy_ of a tensor onto itself does nothing; compiled, the functional graph writes the value
+    back into the expanded tensor, which both compilers refuse (frontend aliasing fuzz, session 10)."""
+    def f(x):
+        x.copy_(x)
+        return x
+
+    assert f(torch.ones(1, 3).expand(2, 3)).shape == (2, 3)
+    with pytest.raises(RuntimeError, match="more than one element of the written-to tensor"):
+        torch.compile(f, backend="aot_eager")(torch.ones(1, 3).expand(2, 3))
+    with pytest.raises(RuntimeError, match="more than one element of the written-to tensor"):
+        minitorch2.compile(f, backend="aot_eager")(minitorch2.ones(1, 3).expand(2, 3))
