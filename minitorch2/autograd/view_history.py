@@ -15,6 +15,7 @@ history right, as PyTorch's do:
                                 base where they were kept (views of fake tensors),
                                 else an AsStridedBackward0 of the view's geometry
 """
+from .._aten import derivatives_shape
 from .._dispatch import state
 from .._ops import ops
 from .._tensor import contiguous_format
@@ -118,14 +119,12 @@ class AsStridedBackward(Node):
 
     def __init__(self, base, view):
         super().__init__()
-        self.base_shape = list(base.shape)
-        self.base_dtype = base.dtype
+        self.base_geometry = (list(base.shape), list(base.stride()), 0)
         self.geometry = (list(view.shape), list(view.stride()), view.storage_offset() - base.storage_offset())
         self.next_functions = (gradient_edge(base) or (None, 0),)  # a leaf base: its AccumulateGrad
         self.input_metadata = (tensor_metadata(base) if self.next_functions[0][0] is not None else None,)
 
     def apply(self, grads):
-        aten = ops.aten
-        zeros = aten.zeros.default(self.base_shape, dtype=self.base_dtype)
+        # as_strided's own formula: a view that repeats elements (an expand) sums their gradients
         size, stride, offset = self.geometry
-        return [aten.as_strided_scatter.default(zeros, grads[0], size, stride, offset)]
+        return [derivatives_shape.as_strided(grads[0], self.base_geometry, size, stride, offset)]

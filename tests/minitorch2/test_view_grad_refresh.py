@@ -114,3 +114,19 @@ def test_as_strided_scatter_refuses_a_window_repeating_an_element_as_torchs(name
         assert mine == theirs
     else:
         np.testing.assert_array_equal(mine, theirs)
+
+
+def test_an_expanded_view_changed_under_no_grad_sums_its_gradient_as_torchs():
+    """The regenerated AsStridedBackward0 of a view that repeats elements (an expand) sums their
+    gradients, as as_strided's formula does; it had scattered them, which refuses an expanded window
+    (frontend aliasing fuzz, session 10: `with no_grad(): x.copy_(x)` on an expanded x)."""
+    grads = []
+    for lib in (torch, minitorch2):
+        leaf = lib.ones(1, 1, requires_grad=True)
+        base = leaf * 1
+        x = base.expand(1, 2)
+        with lib.no_grad():
+            x.copy_(x)
+        (x.sum() * 2 + base.sum()).backward()
+        grads.append(leaf.grad.numpy())
+    assert grads[0].tolist() == grads[1].tolist() == [[5.0]]
