@@ -18,6 +18,8 @@ would have returned, sharing memory and version counter with that base.
 import enum
 from dataclasses import dataclass
 
+import minitorch2
+
 from minitorch2._subclasses.fake_tensor import FakeTensorMode
 from minitorch2._tensor import Tensor
 from minitorch2.utils._python_dispatch import TorchDispatchMode
@@ -68,7 +70,7 @@ def trace_outputs(fn, args):
     mode = FakeTensorMode()
     fake_args = [mode.from_tensor(a) if isinstance(a, Tensor) else a for a in args]
     versions = [a._version if isinstance(a, Tensor) else None for a in fake_args]
-    recorder = _ViewRecorder()
+    recorder = _ViewRecorder(watched=fake_args)
     with mode, recorder:
         outputs = fn(*fake_args)
     positions = {id(a): i for i, a in enumerate(fake_args) if isinstance(a, Tensor)}
@@ -88,7 +90,9 @@ def trace_outputs(fn, args):
         if len(viewers) > 1:
             aliases.update({i: OutputAlias(AliasOf.BASE, len(bases), views) for i, views in viewers})
             bases.append(root)
-    mutated = {i: a.requires_grad for i, (a, version) in enumerate(zip(fake_args, versions))
+    # a write made under no_grad gives the input no history: its new value is copied in under no_grad
+    mutated = {i: a.requires_grad and i in recorder.written_with_grad
+               for i, (a, version) in enumerate(zip(fake_args, versions))
                if isinstance(a, Tensor) and a._version != version}
     return outputs, aliases, bases, mutated
 
@@ -110,14 +114,19 @@ def with_bases(fn, sources):
 
 
 class _ViewRecorder(TorchDispatchMode):
-    """Notes which view op made each view (made_by: id(view) -> (view, the tensor it views, ViewOp))."""
+    """Notes which view op made each view (made_by: id(view) -> (view, the tensor it views, ViewOp)) and
+    which `watched` tensors were written with grad enabled (written_with_grad: their positions)."""
 
-    def __init__(self):
+    def __init__(self, watched=()):
         self.made_by = {}
+        self.watched = [(i, a) for i, a in enumerate(watched) if isinstance(a, Tensor)]
+        self.written_with_grad = set()
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
+        versions = [(i, a, a._version) for i, a in self.watched] if minitorch2.is_grad_enabled() else ()
         out = func(*args, **kwargs)
+        self.written_with_grad.update(i for i, a, version in versions if a._version != version)
         if func.is_view and isinstance(out, Tensor) and args and isinstance(args[0], Tensor):
             self.made_by[id(out)] = (out, args[0], ViewOp(func, args[1:], kwargs))  # (the view kept: ids stay unique)
         return out

@@ -222,3 +222,25 @@ def test_add_into_a_view_of_a_one_element_window_runs_compiled_as_in_torch_compi
     expected = torch.compile(f, backend="aot_eager")(torch.ones(2, 2)[:-1, :-1])
     ours = minitorch2.compile(f, backend="aot_eager")(minitorch2.ones(2, 2)[:-1, :-1])
     np.testing.assert_array_equal(ours.numpy(), expected.numpy())
+
+
+@pytest.mark.parametrize("backend", ["aot_eager", "inductor"])
+def test_write_under_no_grad_to_a_view_of_a_leaf_is_copied_back_without_history(backend):
+    """A write made under no_grad to a view of a leaf that requires grad: eager allows it, and so do
+    both compilers, which copy the new value back under no_grad (torch's mutations_under_no_grad); ours
+    copied it back with grad on and raised autograd's leaf-view error (frontend aliasing fuzz, session 11)."""
+    def run(lib, compile_):
+        def f(x, y):
+            with lib.no_grad():
+                x.add_(x)
+            return (x * y,)
+
+        leaf = lib.ones(2, 2, requires_grad=True)
+        out = compile_(f, backend=backend)(leaf.diagonal(), lib.full((2,), 3.0))[0]
+        out.sum().backward()
+        return out, leaf
+
+    (expected, expected_leaf), (ours, our_leaf) = run(torch, torch.compile), run(minitorch2, minitorch2.compile)
+    np.testing.assert_array_equal(ours.detach().numpy(), expected.detach().numpy())
+    np.testing.assert_array_equal(our_leaf.detach().numpy(), expected_leaf.detach().numpy())
+    np.testing.assert_array_equal(our_leaf.grad.numpy(), expected_leaf.grad.numpy())
