@@ -22,8 +22,8 @@ them:
   argument helpers the other three build on.
 
 This module gathers them into one namespace: `minitorch2/__init__.py`
-re-exports its `__all__`, and Tensor methods (_tensor_methods.py) call them as
-`F.<name>`.
+re-exports every public name here, and Tensor methods (_tensor_methods.py) call
+them as `F.<name>`.
 """
 from ._functions_pointwise import (
     add, sub, subtract, rsub, mul, multiply, div, divide, true_divide, floor_divide, remainder, fmod,
@@ -49,23 +49,3 @@ from ._functions_shape import (
     is_tensor, is_floating_point, broadcast_tensors, broadcast_to, einsum, result_type, scatter_reduce, take,
     index_put, index_copy, index_fill,
 )
-
-# The torch-level names `minitorch2/__init__.py` re-exports: every function above.
-__all__ = [
-    "add", "sub", "subtract", "rsub", "mul", "multiply", "div", "divide", "true_divide", "floor_divide",
-    "remainder", "fmod", "scalar_tensor_like", "pow", "neg", "negative", "maximum", "minimum", "atan2", "lerp",
-    "addcmul", "addcdiv", "abs", "absolute", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos",
-    "tan", "asin", "acos", "atan", "sinh", "cosh", "sqrt", "rsqrt", "reciprocal", "tanh", "sigmoid", "erf", "relu",
-    "sign", "sgn", "floor", "ceil", "trunc", "round", "logical_not", "bitwise_not", "isnan", "isinf", "isfinite",
-    "relu_", "clamp", "clip", "clamp_min", "clamp_max", "where", "masked_fill", "eq", "ne", "lt", "le", "gt", "ge",
-    "greater", "greater_equal", "less", "less_equal", "not_equal", "logical_and", "logical_or", "logical_xor",
-    "bitwise_and", "bitwise_or", "bitwise_xor", "equal", "allclose", "isclose", "sum", "mean", "prod", "amax",
-    "amin", "max", "min", "argmax", "argmin", "var", "std", "var_mean", "logsumexp", "cumsum", "any", "all",
-    "softmax", "log_softmax", "mm", "bmm", "addmm", "baddbmm", "dot", "mv", "outer", "ger", "matmul", "reshape",
-    "view", "flatten", "unflatten", "squeeze", "unsqueeze", "permute", "transpose", "swapaxes", "swapdims", "t",
-    "expand", "select", "narrow", "diagonal", "movedim", "cat", "concat", "concatenate", "stack", "hstack",
-    "vstack", "split", "chunk", "unbind", "tril", "triu", "flip", "roll", "gather", "scatter", "scatter_add",
-    "index_select", "index_add", "nonzero", "clone", "detach", "numel", "is_tensor", "is_floating_point",
-    "broadcast_tensors", "broadcast_to", "einsum", "result_type", "bitwise_left_shift", "bitwise_right_shift",
-    "scatter_reduce", "take", "index_put", "index_copy", "index_fill", "sort", "argsort", "topk", "multinomial",
-]

@@ -31,15 +31,3 @@ from .pointwise_unary import (
     leaky_relu_backward, softplus, softplus_backward, hardtanh, hardtanh_backward, threshold_backward, threshold,
     elu, elu_backward, round_decimals,
 )
-
-__all__ = [
-    "add", "sub", "rsub", "mul", "div", "remainder", "fmod", "maximum", "minimum", "atan2", "eq", "ne", "lt", "le",
-    "gt", "ge", "logical_and", "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor", "div_mode",
-    "pow_", "pow_scalar", "where", "clamp", "clamp_min", "clamp_max", "masked_fill", "lerp", "addcmul", "addcdiv",
-    "lerp_into_self", "addcmul_into_self", "addcdiv_into_self", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "exp", "exp2", "expm1", "log", "log2", "log10",
-    "log1p", "sqrt", "rsqrt", "tanh", "sigmoid", "erf", "reciprocal", "neg", "abs", "relu", "sign", "floor", "ceil",
-    "trunc", "round", "bitwise_not", "logical_not", "isnan", "isinf", "isfinite", "gelu", "gelu_backward", "silu",
-    "silu_backward", "sigmoid_backward", "tanh_backward", "leaky_relu", "leaky_relu_backward", "softplus",
-    "softplus_backward", "hardtanh", "hardtanh_backward", "threshold_backward", "threshold",
-    "bitwise_left_shift", "bitwise_right_shift", "elu", "elu_backward", "round_decimals",
-]
