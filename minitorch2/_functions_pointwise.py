@@ -101,44 +101,21 @@ def pow(input, exponent):
     return aten.pow.Tensor_Scalar(input, exponent)
 
 
-neg = negative = _function_of(aten.neg.default, SAME)
-maximum = _function_of(aten.maximum.default, CAST)
-minimum = _function_of(aten.minimum.default, CAST)
-atan2 = _function_of(aten.atan2.default, CAST)
+def _functions_of(names, rule=None, overload="default", **out_options):
+    """torch.<name> for each name: a function that only calls aten.<name>.<overload> (_function_of)."""
+    for name in names.split():
+        globals()[name] = _function_of(getattr(getattr(aten, name), overload), rule, **out_options)
+
+
+_functions_of("maximum minimum atan2 addcmul addcdiv exp exp2 expm1 log log2 log10 log1p sin cos tan asin acos atan "
+              "sinh cosh sqrt rsqrt reciprocal tanh sigmoid erf", CAST)
 lerp = _function_of(aten.lerp.Scalar, CAST)
-addcmul = _function_of(aten.addcmul.default, CAST)
-addcdiv = _function_of(aten.addcdiv.default, CAST)
-
-
-abs = _function_of(aten.abs.default, SAME)
-absolute = abs
-exp = _function_of(aten.exp.default, CAST)
-exp2 = _function_of(aten.exp2.default, CAST)
-expm1 = _function_of(aten.expm1.default, CAST)
-log = _function_of(aten.log.default, CAST)
-log2 = _function_of(aten.log2.default, CAST)
-log10 = _function_of(aten.log10.default, CAST)
-log1p = _function_of(aten.log1p.default, CAST)
-sin = _function_of(aten.sin.default, CAST)
-cos = _function_of(aten.cos.default, CAST)
-tan = _function_of(aten.tan.default, CAST)
-asin = _function_of(aten.asin.default, CAST)
-acos = _function_of(aten.acos.default, CAST)
-atan = _function_of(aten.atan.default, CAST)
-sinh = _function_of(aten.sinh.default, CAST)
-cosh = _function_of(aten.cosh.default, CAST)
-sqrt = _function_of(aten.sqrt.default, CAST)
-rsqrt = _function_of(aten.rsqrt.default, CAST)
-reciprocal = _function_of(aten.reciprocal.default, CAST)
-tanh = _function_of(aten.tanh.default, CAST)
-sigmoid = _function_of(aten.sigmoid.default, CAST)
-erf = _function_of(aten.erf.default, CAST)
-relu = _function_of(aten.relu.default)
-sign = _function_of(aten.sign.default, SAME)
-sgn = _function_of(aten.sgn.default, SAME)
-floor = _function_of(aten.floor.default, SAME)
-ceil = _function_of(aten.ceil.default, SAME)
-trunc = _function_of(aten.trunc.default, SAME)
+_functions_of("neg abs sign sgn floor ceil trunc clamp_min clamp_max", SAME)
+_functions_of("relu relu_ isnan isinf isfinite")
+_functions_of("logical_not logical_and logical_or logical_xor", ANY, differentiable=False)
+bitwise_not = _function_of(aten.bitwise_not.default, SAME, differentiable=False)
+_functions_of("bitwise_and bitwise_or bitwise_xor", CAST, overload="Tensor", differentiable=False)
+negative, absolute = neg, abs  # noqa: F821 (defined by _functions_of)
 
 
 @out_variant(SAME)
@@ -146,16 +123,6 @@ def round(input, *, decimals=0):
     if decimals != 0:
         return aten.round.decimals(input, decimals=decimals)
     return aten.round.default(input)
-
-
-logical_not = _function_of(aten.logical_not.default, ANY, differentiable=False)
-bitwise_not = _function_of(aten.bitwise_not.default, SAME, differentiable=False)
-isnan = _function_of(aten.isnan.default)
-isinf = _function_of(aten.isinf.default)
-isfinite = _function_of(aten.isfinite.default)
-
-
-relu_ = _function_of(aten.relu_.default)
 
 
 @out_variant(SAME)
@@ -166,10 +133,6 @@ def clamp(input, min=None, max=None):
 
 
 clip = clamp
-
-
-clamp_min = _function_of(aten.clamp_min.default, SAME)
-clamp_max = _function_of(aten.clamp_max.default, SAME)
 
 
 @out_variant(WHERE)
@@ -215,21 +178,8 @@ def _compare(name):
     return out_variant(ANY, differentiable=False)(fn)
 
 
-eq = _compare("eq")
-ne = _compare("ne")
-lt = _compare("lt")
-le = _compare("le")
-gt = _compare("gt")
-ge = _compare("ge")
+eq, ne, lt, le, gt, ge = map(_compare, ("eq", "ne", "lt", "le", "gt", "ge"))
 greater, greater_equal, less, less_equal, not_equal = gt, ge, lt, le, ne
-
-
-logical_and = _function_of(aten.logical_and.default, ANY, differentiable=False)
-logical_or = _function_of(aten.logical_or.default, ANY, differentiable=False)
-logical_xor = _function_of(aten.logical_xor.default, ANY, differentiable=False)
-bitwise_and = _function_of(aten.bitwise_and.Tensor, CAST, differentiable=False)
-bitwise_or = _function_of(aten.bitwise_or.Tensor, CAST, differentiable=False)
-bitwise_xor = _function_of(aten.bitwise_xor.Tensor, CAST, differentiable=False)
 
 
 @out_variant(CAST, differentiable=False)
