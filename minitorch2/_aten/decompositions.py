@@ -53,12 +53,9 @@ def addmm(self, mat1, mat2, *, beta=1, alpha=1):
     return aten.add.Tensor(out, bias)
 
 
-def rsub_scalar(self, other, alpha=1):
-    """other - alpha * self, recorded as sub.Tensor with the Python number first (as torch's reference)."""
-    return aten.sub.Tensor(other, self) if alpha == 1 else aten.sub.Tensor(other, self, alpha=alpha)
-
-
-def rsub_tensor(self, other, *, alpha=1):
+def rsub(self, other, alpha=1):
+    """rsub.Tensor and rsub.Scalar: other - alpha * self, recorded as sub.Tensor with other first (a Python
+    number too), as torch's reference."""
     return aten.sub.Tensor(other, self) if alpha == 1 else aten.sub.Tensor(other, self, alpha=alpha)
 
 
