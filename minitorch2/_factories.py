@@ -373,7 +373,3 @@ def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, device=None,
         return noise * std + mean
     options = _options(dtype, layout, device, pin_memory)
     return _finish(aten.normal.float_float(mean, std, _size((size,)), generator=generator, **options), requires_grad)
-
-
-def multinomial(input, num_samples, replacement=False, *, generator=None):
-    raise NotImplementedError("minitorch2 does not implement multinomial yet")

@@ -5,9 +5,11 @@ Runtime layer, between user code and the op registry (gathered into the
 directly; `matmul` is composed of dot/mv/mm/bmm and views exactly as PyTorch
 composes it (see its docstring), so that traced graphs record the same ops.
 """
+import math
+
 from ._aten.meta_util import broadcast_shapes
 from ._functions_pointwise import mul
-from ._functions_shape import _function_of, _prod, expand, reshape, squeeze, t, transpose, unsqueeze, view
+from ._functions_shape import _function_of, expand, reshape, squeeze, t, transpose, unsqueeze, view
 from ._ops import ops
 from ._out import CAST, DOT, EXACT, MV, out_variant
 from ._python_dispatcher import python_dispatcher_enabled
@@ -94,7 +96,7 @@ def _folded_matmul(tensor1, tensor2):
     t1 = transpose(tensor2, -2, -1) if transposed else tensor1
     t2 = tensor2 if not transposed else (t(tensor1) if tensor1.dim() == 2 else tensor1)
     output_shape = list(t1.shape[:-1])
-    folded = reshape(t1, [_prod(output_shape), t1.shape[-1]])
+    folded = reshape(t1, [math.prod(output_shape), t1.shape[-1]])
     if t2.dim() == 2:
         output = aten._unsafe_view.default(mm(folded, t2), output_shape + [t2.shape[1]])
         return transpose(output, -2, -1).contiguous() if transposed else output
@@ -114,7 +116,7 @@ def _batched_matmul(tensor1, tensor2, traced):
         if batch2[0] == 1 and (tensor2.requires_grad or not traced):
             return matmul(tensor1, squeeze(tensor2, 0))
     batch = list(broadcast_shapes(batch1, batch2))
-    nbatch = _prod(batch)
+    nbatch = math.prod(batch)
     tensor1_expanded = reshape(expand(tensor1, batch + [n, m1]), [nbatch, n, m1])
     if b == 1:
         tensor2_expanded = unsqueeze(reshape(expand(tensor2, batch + [m2]), [nbatch, m2]), 2)

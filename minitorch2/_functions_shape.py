@@ -8,6 +8,8 @@ composed of `reshape` and `split`. The other function modules build on this
 one (matmul's reshapes, `where(condition)`'s nonzero), so it also holds the
 argument helpers they share (`_t`, `_dims`).
 """
+import math
+
 from . import _dtype
 from ._aten.meta_util import broadcast_shapes
 from ._aten.views import infer_size, view_strides
@@ -67,20 +69,13 @@ def flatten(input, start_dim=0, end_dim=-1):
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
     if s == e:
         return input
-    shape = list(input.shape[:s]) + [-1 if input.numel() else _prod(input.shape[s:e + 1])] + list(input.shape[e + 1:])
+    shape = list(input.shape[:s]) + [-1 if input.numel() else math.prod(input.shape[s:e + 1])] + list(input.shape[e + 1:])
     return reshape(input, shape)
 
 
 def unflatten(input, dim, sizes):
     d = dim % input.dim()
     return view(input, list(input.shape[:d]) + list(sizes) + list(input.shape[d + 1:]))
-
-
-def _prod(xs):
-    n = 1
-    for x in xs:
-        n *= x
-    return n
 
 
 def squeeze(input, dim=None):

@@ -78,7 +78,6 @@ class OpOverloadPacket:
     """All overloads of one op name: `aten.add` holds `aten.add.Tensor`, `aten.add.Scalar`..."""
 
     def __init__(self, name, namespace="aten"):
-        self._qualified_op_name = f"{namespace}::{name}"
         self._namespace = namespace
         self.__name__ = name
         self._overload_names = []

@@ -304,8 +304,6 @@ def _parse_default(text):
         return float(text)
     except ValueError:
         pass
-    if text == "contiguous_format":
-        return None
     return text
 
 

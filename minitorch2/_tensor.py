@@ -18,6 +18,7 @@ Operations are not implemented here: every method below calls an
 `OpOverload` (through minitorch2/_functions.py), which goes through the
 dispatcher.
 """
+import math
 import re
 import weakref
 
@@ -37,10 +38,7 @@ class Size(tuple):
     __str__ = __repr__
 
     def numel(self):
-        n = 1
-        for s in self:
-            n *= s
-        return n
+        return math.prod(self)
 
     def __getitem__(self, item):
         result = tuple.__getitem__(self, item)
@@ -233,12 +231,12 @@ class Tensor:
     def size(self, dim=None):
         if dim is None:
             return self._shape
-        return self._shape[_wrap_dim(dim, self.dim())]
+        return self._shape[wrap_dim(dim, self.dim())]
 
     def stride(self, dim=None):
         if dim is None:
             return self._stride
-        return self._stride[_wrap_dim(dim, self.dim())]
+        return self._stride[wrap_dim(dim, self.dim())]
 
     def storage_offset(self):
         return self._offset
@@ -249,10 +247,7 @@ class Tensor:
     ndim = property(dim)
 
     def numel(self):
-        n = 1
-        for s in self._shape:
-            n *= s
-        return n
+        return math.prod(self._shape)
 
     nelement = numel
 
@@ -566,7 +561,7 @@ class _HookHandle:
             self._hooks.remove(self._hook)
 
 
-def _wrap_dim(dim, ndim):
+def wrap_dim(dim, ndim):
     n = max(ndim, 1)
     if not -n <= dim < n:
         raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")

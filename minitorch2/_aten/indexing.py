@@ -11,7 +11,7 @@ from .. import _dtype
 from .._tensor import Tensor
 from .memory import _dtype_title, clone_preserve_strides, clone_preserve_strides_meta
 from .overlap import assert_no_internal_overlap
-from .meta_util import broadcast_shapes, fake_empty, preserve_format_strides, with_strides, wrap_dim
+from .meta_util import broadcast_shapes, c_order, fake_empty, preserve_format_strides, with_strides, wrap_dim
 from . import views
 
 
@@ -52,12 +52,8 @@ def _check_index_dtype(idx):
         raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
 
 
-def _c_order(array):
-    return array if array.flags.c_contiguous else np.array(array, order="C")
-
-
 def _index_kernel(self, indices):
-    return _c_order(np.asarray(self._np[_index_arrays(self, indices)]))
+    return c_order(np.asarray(self._np[_index_arrays(self, indices)]))
 
 
 def _index_meta(self, indices):
@@ -345,7 +341,7 @@ def _cat_kernel(tensors, dim=0):
     parts = [t._np.astype(out_dtype.np, copy=False) for t in tensors if not (t.dim() == 1 and t.shape[0] == 0)]
     if not parts:
         return np.empty(shape, out_dtype.np)
-    return _c_order(np.concatenate(parts, axis=d))
+    return c_order(np.concatenate(parts, axis=d))
 
 
 def _cat_meta(tensors, dim=0):
@@ -367,7 +363,7 @@ def _stack_kernel(tensors, dim=0):
             )
     d = wrap_dim(dim, tensors[0].dim() + 1)
     out_dtype = _dtype.result_type(*tensors)
-    return _c_order(np.stack([t._np.astype(out_dtype.np, copy=False) for t in tensors], axis=d))
+    return c_order(np.stack([t._np.astype(out_dtype.np, copy=False) for t in tensors], axis=d))
 
 
 def _stack_meta(tensors, dim=0):
@@ -384,7 +380,7 @@ def _tri(np_fn):
     def kernel(self, diagonal=0):
         if self.dim() < 2:
             raise RuntimeError(f"{np_fn.__name__}: input tensor must have at least 2 dimensions")
-        return _c_order(np_fn(self._np, k=diagonal))
+        return c_order(np_fn(self._np, k=diagonal))
 
     def meta(self, diagonal=0):
         return fake_empty(self.shape, self.dtype)
@@ -398,7 +394,7 @@ triu = _tri(np.triu)
 
 def _flip_kernel(self, dims):
     axes = tuple(wrap_dim(d, self.dim()) for d in dims)
-    return _c_order(np.flip(self._np, axis=axes))
+    return c_order(np.flip(self._np, axis=axes))
 
 
 def _flip_meta(self, dims):  # ATen flips into empty_like(self) (preserve_format)
@@ -411,7 +407,7 @@ flip = ((lambda self, dims: with_strides(_flip_kernel(self, dims), _flip_meta(se
 def _roll_kernel(self, shifts, dims=()):
     if not dims:
         return np.roll(self._np.reshape(-1), shifts).reshape(self.shape)
-    return _c_order(np.roll(self._np, shifts, axis=tuple(wrap_dim(d, self.dim()) for d in dims)))
+    return c_order(np.roll(self._np, shifts, axis=tuple(wrap_dim(d, self.dim()) for d in dims)))
 
 
 roll = (_roll_kernel, lambda self, shifts, dims=(): fake_empty(self.shape, self.dtype))
@@ -451,7 +447,7 @@ def _constant_pad_kernel(self, pad, value=0):
     x = self._np
     crop = tuple(slice(max(-lo, 0), x.shape[i] - max(-hi, 0)) for i, (lo, hi) in enumerate(widths))
     x = x[crop]
-    return _c_order(np.pad(x, [(max(lo, 0), max(hi, 0)) for lo, hi in widths], constant_values=value))
+    return c_order(np.pad(x, [(max(lo, 0), max(hi, 0)) for lo, hi in widths], constant_values=value))
 
 
 def _constant_pad_meta(self, pad, value=0):
@@ -478,17 +474,17 @@ nonzero = (_nonzero_kernel, _nonzero_meta)
 
 
 # ---------------------------------------------------------------- kernels that backward formulas call
+def _input_sized_meta(grad_output, input_sizes, *args):
+    return fake_empty(input_sizes, grad_output.dtype)
+
+
 def _select_backward_kernel(grad_output, input_sizes, dim, index):
     out = np.zeros(input_sizes, grad_output.dtype.np)
     np.moveaxis(out, dim, 0)[index] = grad_output._np
     return out
 
 
-def _select_backward_meta(grad_output, input_sizes, dim, index):
-    return fake_empty(input_sizes, grad_output.dtype)
-
-
-select_backward = (_select_backward_kernel, _select_backward_meta)
+select_backward = (_select_backward_kernel, _input_sized_meta)
 
 
 def _slice_backward_kernel(grad_output, input_sizes, dim, start, end, step):
@@ -500,11 +496,7 @@ def _slice_backward_kernel(grad_output, input_sizes, dim, start, end, step):
     return out
 
 
-def _slice_backward_meta(grad_output, input_sizes, dim, start, end, step):
-    return fake_empty(input_sizes, grad_output.dtype)
-
-
-slice_backward = (_slice_backward_kernel, _slice_backward_meta)
+slice_backward = (_slice_backward_kernel, _input_sized_meta)
 
 
 def _new_zeros_kernel(self, size, *, dtype=None, layout=None, device=None, pin_memory=None):
@@ -602,11 +594,7 @@ def _diagonal_backward_kernel(grad_output, input_sizes, offset, dim1, dim2):
     return out._np
 
 
-def _diagonal_backward_meta(grad_output, input_sizes, offset, dim1, dim2):
-    return fake_empty(input_sizes, grad_output.dtype)
-
-
-diagonal_backward = (_diagonal_backward_kernel, _diagonal_backward_meta)
+diagonal_backward = (_diagonal_backward_kernel, _input_sized_meta)
 
 
 def _lift_fresh_copy_kernel(self):

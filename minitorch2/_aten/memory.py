@@ -10,7 +10,7 @@ import numpy as np
 
 from .. import _dtype
 from .._dtype import can_cast
-from .._tensor import Tensor, contiguous_strides
+from .._tensor import Tensor
 from .meta_util import broadcast_shapes, fake_empty, preserve_format_strides, with_strides
 
 
@@ -186,12 +186,9 @@ def inplace(functional, ufunc=None, into_self=None):
 
 
 def _dtype_title(d):
+    """ATen's name for a dtype in error messages ('Float', 'Long', ...)."""
     return {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int",
             "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}[d.name]
-
-
-def _contiguous_meta_strides(shape):
-    return contiguous_strides(shape)
 
 
 # ---------------------------------------------------------------- functional forms of copy_/fill_/zero_

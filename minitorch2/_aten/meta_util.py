@@ -7,7 +7,7 @@ the same message on real and fake tensors).
 """
 import numpy as np
 
-from .._tensor import FakeTensor, Size, Tensor, contiguous_strides
+from .._tensor import FakeTensor, Size, Tensor, contiguous_strides, wrap_dim
 
 
 def fake_empty(shape, dtype, stride=None):
@@ -50,13 +50,6 @@ def _broadcast_pair(a, b):
             )
         out[i] = size_b if size_a == 1 else size_a
     return tuple(out)
-
-
-def wrap_dim(dim, ndim):
-    n = max(ndim, 1)
-    if not -n <= dim < n:
-        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
-    return dim + n if dim < 0 else dim
 
 
 def reduction_dims(dims, ndim):
@@ -180,6 +173,11 @@ def _is_dense(t):
     return True
 
 
+def c_order(array):
+    """A kernel's result in C order, copied only when numpy picked another (ATen's results are contiguous)."""
+    return array if array.flags.c_contiguous else np.array(array, order="C")
+
+
 def with_strides(result, stride):
     """A kernel's result (numpy array or Tensor) laid out with `stride`, the strides its meta
     function computes, whatever memory order numpy happened to pick."""
@@ -189,7 +187,7 @@ def with_strides(result, stride):
         result = result._np
     stride = tuple(stride)
     if stride == contiguous_strides(result.shape):
-        return result if result.flags.c_contiguous else np.array(result, order="C")
+        return c_order(result)
     size = 1 + sum((n - 1) * st for n, st in zip(result.shape, stride)) if result.size else 0
     out = Tensor._make_view(Tensor._from_numpy(np.empty(size, result.dtype)), result.shape, stride, 0)
     out._base = None

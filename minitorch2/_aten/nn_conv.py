@@ -20,6 +20,7 @@ the few kernel offsets only. A transposed convolution is the input-gradient of
 an ordinary one, so it reuses the same two routines with the roles swapped.
 """
 import itertools
+import math
 
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
@@ -27,13 +28,6 @@ from numpy.lib.stride_tricks import sliding_window_view
 from .. import _dtype
 from .meta_util import fake_empty, wrap_dim
 from .nn_ops import compute_dtype, in_layout, is_channels_last, layout_strides, require_float, scalar_type_name, sizes
-
-
-def _prod(values):
-    n = 1
-    for v in values:
-        n *= v
-    return n
 
 
 def _windows(padded, kernel, stride, dilation, out_size):
@@ -62,13 +56,13 @@ def _im2col(x, kernel, stride, padding, dilation, groups, out_size):
     win = _windows(padded, kernel, stride, dilation, out_size)
     win = win.reshape((n, groups, c // groups) + tuple(out_size) + tuple(kernel))
     order = (1, 0) + tuple(range(3, 3 + nd)) + (2,) + tuple(range(3 + nd, 3 + 2 * nd))
-    return win.transpose(order).reshape(groups, n * _prod(out_size), (c // groups) * _prod(kernel))
+    return win.transpose(order).reshape(groups, n * math.prod(out_size), (c // groups) * math.prod(kernel))
 
 
 def _as_group_rows(y, groups):
     """(N, O, *spatial) -> (G, N*L, O/G): output channels as matrix columns, per group."""
     n, o = y.shape[:2]
-    length = _prod(y.shape[2:])
+    length = math.prod(y.shape[2:])
     return y.reshape(n, groups, o // groups, length).transpose(1, 0, 3, 2).reshape(groups, n * length, o // groups)
 
 
@@ -93,7 +87,7 @@ def _conv_input_grad_np(gy, w, in_size, stride, padding, dilation, groups):
     n = gy.shape[0]
     kernel, out_size = w.shape[2:], gy.shape[2:]
     per_group = w.shape[1]
-    weight = w.reshape(groups, w.shape[0] // groups, per_group * _prod(kernel))
+    weight = w.reshape(groups, w.shape[0] // groups, per_group * math.prod(kernel))
     cols = np.matmul(_as_group_rows(gy, groups), weight)
     nd = len(kernel)
     cols = cols.reshape((groups, n) + tuple(out_size) + (per_group,) + tuple(kernel))
@@ -426,8 +420,8 @@ max_pool2d_with_indices = (_max_pool_kernel, _max_pool_meta)
 def _max_pool_backward_kernel(grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices):
     pool = _Pool2d(self, kernel_size, stride, padding, dilation, ceil_mode, "max_pool2d")
     _check_grad_output(grad_output, pool.out_shape(self))
-    plane = _prod(pool.in_size)
-    idx = indices._np.reshape(-1, _prod(pool.out_size)).astype(np.int64)
+    plane = math.prod(pool.in_size)
+    idx = indices._np.reshape(-1, math.prod(pool.out_size)).astype(np.int64)
     flat = (np.arange(idx.shape[0])[:, None] * plane + idx).ravel()
     grad = np.bincount(flat, weights=grad_output._np.reshape(-1).astype(np.float64), minlength=idx.shape[0] * plane)
     return in_layout(grad.reshape(self.shape), self.dtype, pool.channels_last)

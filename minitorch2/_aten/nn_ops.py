@@ -21,20 +21,11 @@ import numpy as np
 from .. import _dtype, _random
 from .._dtype import result_type
 from .._tensor import contiguous_strides
+from .memory import _dtype_title as scalar_type_name  # ATen's name for a dtype in messages ('Float', 'Long', ...)
 from .meta_util import broadcast_shapes, fake_empty, pointwise_strides, wrap_dim
 
+
 # ---------------------------------------------------------------- shared helpers
-_SCALAR_TYPE_NAMES = {
-    _dtype.float32: "Float", _dtype.float64: "Double", _dtype.float16: "Half", _dtype.int64: "Long",
-    _dtype.int32: "Int", _dtype.int16: "Short", _dtype.int8: "Char", _dtype.uint8: "Byte", _dtype.bool_: "Bool",
-}
-
-
-def scalar_type_name(dtype):
-    """ATen's name for a dtype in error messages ('Float', 'Long', ...)."""
-    return _SCALAR_TYPE_NAMES[dtype]
-
-
 def sizes(shape):
     """A shape as ATen prints it in messages: [2, 3, 4]."""
     return "[" + ", ".join(str(s) for s in shape) + "]"

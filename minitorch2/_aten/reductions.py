@@ -5,10 +5,12 @@ integer or bool tensors accumulate in int64, `mean`/`var` need a floating
 input, and an explicit `dtype=` casts before reducing. Dims are normalised
 once (`reduction_dims`), so `dim=None`, `dim=[]` and a full list agree.
 """
+import math
+
 import numpy as np
 
 from .. import _dtype
-from .meta_util import fake_empty, reduced_shape, reduction_dims, wrap_dim
+from .meta_util import c_order, fake_empty, reduced_shape, reduction_dims, wrap_dim
 
 
 def _contiguous_out(impl):
@@ -18,14 +20,10 @@ def _contiguous_out(impl):
     def contiguous_kernel(*args, **kwargs):
         result = kernel(*args, **kwargs)
         if isinstance(result, tuple):
-            return tuple(_c_order(r) for r in result)
-        return _c_order(result)
+            return tuple(c_order(r) for r in result)
+        return c_order(result)
 
     return contiguous_kernel, meta
-
-
-def _c_order(array):
-    return array if array.flags.c_contiguous else np.array(array, order="C")
 
 
 def _sum_dtype(self, dtype):
@@ -51,16 +49,9 @@ def _sum_meta(self, dim=None, keepdim=False, *, dtype=None):
     return fake_empty(reduced_shape(self.shape, dims, keepdim), _sum_dtype(self, dtype))
 
 
-def _sum_default_kernel(self, *, dtype=None):
-    return _sum_kernel(self, None, False, dtype=dtype)
-
-
-def _sum_default_meta(self, *, dtype=None):
-    return _sum_meta(self, None, False, dtype=dtype)
-
-
 sum_dim = _contiguous_out((_sum_kernel, _sum_meta))
-sum_default = (_sum_default_kernel, _sum_default_meta)
+sum_default = ((lambda self, *, dtype=None: _sum_kernel(self, dtype=dtype)),
+               (lambda self, *, dtype=None: _sum_meta(self, dtype=dtype)))
 
 
 def _prod_dims(self, dim):
@@ -103,9 +94,7 @@ def _mean_dtype(self, dtype, name="mean"):
 def _mean_kernel(self, dim=None, keepdim=False, *, dtype=None):
     out_dtype = _mean_dtype(self, dtype)
     dims = reduction_dims(dim, self.dim())
-    count = 1
-    for d in dims:
-        count *= self.shape[d]
+    count = math.prod(self.shape[d] for d in dims)
     total = np.sum(self._np.astype(out_dtype.np, copy=False), axis=dims, keepdims=keepdim, dtype=_acc_np(out_dtype))
     with np.errstate(all="ignore"):  # the mean of nothing is nan, without numpy's warning
         return np.asarray(total / np.asarray(count, total.dtype), out_dtype.np)
