@@ -37,6 +37,7 @@ from . import return_types  # noqa: E402
 from . import nn  # noqa: E402
 from . import optim  # noqa: E402
 from . import fx  # noqa: E402
+from .utils import data as _data  # noqa: E402,F401  (torch.utils.data, loaded with torch)
 from .nn.parameter import Parameter as _Parameter  # noqa: E402,F401
 
 from ._tensor import channels_last, contiguous_format, layout, memory_format, preserve_format, strided  # noqa: E402,F401

@@ -50,6 +50,11 @@ def _random_from_kernel(self, from_, to=None, *, generator=None):
     return _fill_from(self, _gen(generator).randint(from_, to, tuple(self.shape), np.int64).astype(self.dtype.np))
 
 
+def _random_kernel(self, *, generator=None):
+    """random_() without bounds: [0, 2**mantissa] for floats, else [0, the dtype's max]."""
+    return _fill_from(self, _gen(generator).random_(tuple(self.shape), self.dtype.np))
+
+
 def _inplace_meta(self, *args, **kwargs):
     self._bump_version()
     return self
@@ -58,6 +63,7 @@ def _inplace_meta(self, *args, **kwargs):
 uniform_ = (_uniform_kernel, _inplace_meta)
 normal_ = (_normal_kernel, _inplace_meta)
 random_from = (_random_from_kernel, _inplace_meta)
+random_ = (_random_kernel, _inplace_meta)
 
 
 def _bernoulli_p_kernel(self, p=0.5, *, generator=None):

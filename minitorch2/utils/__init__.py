@@ -1,1 +1,1 @@
-"""minitorch2.utils (as torch.utils): dispatch-mode helpers."""
+"""minitorch2.utils (as torch.utils): dispatch-mode helpers, pytrees and the data pipeline (utils.data)."""
