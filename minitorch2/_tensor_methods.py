@@ -22,65 +22,37 @@ aten = ops.aten
 
 
 def _binary_operators():
-    def radd(self, other):
-        return aten.add.Tensor(self, other)
+    def bool_or_bitwise(bitwise, logical):
+        """& | ^: the logical op on a bool tensor (a Python operand made a tensor), else the bitwise one."""
+        return lambda self, other: (bitwise(self, other) if self.dtype is not _dtype.bool_
+                                    else logical(self, _as_tensor(other)))
 
-    def rsub(self, other):
-        return F.sub(other, self) if isinstance(other, Tensor) else aten.rsub.Scalar(self, other)
+    def compare(fn, otherwise):
+        """== and != with anything but a tensor or a number answer False and True, as torch's do."""
+        return lambda self, other: fn(self, other) if isinstance(other, (Tensor, int, float, bool)) else otherwise
 
-    def rmul(self, other):
-        return aten.mul.Tensor(self, other)
-
-    def rtruediv(self, other):
-        return F.div(other, self)
-
-    def rpow(self, other):
-        return aten.pow.Scalar(other, self)
-
-    def rfloordiv(self, other):
-        return F.floor_divide(other, self)
-
-    def matmul(self, other):
-        return F.matmul(self, other) if isinstance(other, Tensor) else NotImplemented
-
-    def rmatmul(self, other):
-        return F.matmul(other, self) if isinstance(other, Tensor) else NotImplemented
-
-    def and_(self, other):
-        return F.bitwise_and(self, other) if self.dtype is not _dtype.bool_ else F.logical_and(self, _as_tensor(other))
-
-    def or_(self, other):
-        return F.bitwise_or(self, other) if self.dtype is not _dtype.bool_ else F.logical_or(self, _as_tensor(other))
-
-    def xor(self, other):
-        return F.bitwise_xor(self, other) if self.dtype is not _dtype.bool_ else F.logical_xor(self, _as_tensor(other))
-
-    def invert(self):
-        return F.logical_not(self) if self.dtype is _dtype.bool_ else F.bitwise_not(self)
-
-    def eq(self, other):
-        if not isinstance(other, (Tensor, int, float, bool)):
-            return False
-        return F.eq(self, other)
-
-    def ne(self, other):
-        if not isinstance(other, (Tensor, int, float, bool)):
-            return True
-        return F.ne(self, other)
-
+    and_, or_ = bool_or_bitwise(F.bitwise_and, F.logical_and), bool_or_bitwise(F.bitwise_or, F.logical_or)
+    xor = bool_or_bitwise(F.bitwise_xor, F.logical_xor)
     return {
-        "__add__": lambda self, other: F.add(self, other), "__radd__": radd,
-        "__sub__": lambda self, other: F.sub(self, other), "__rsub__": rsub,
-        "__mul__": lambda self, other: F.mul(self, other), "__rmul__": rmul,
-        "__truediv__": lambda self, other: F.div(self, other), "__rtruediv__": rtruediv,
-        "__floordiv__": lambda self, other: F.floor_divide(self, other), "__rfloordiv__": rfloordiv,
+        "__add__": lambda self, other: F.add(self, other),
+        "__radd__": lambda self, other: aten.add.Tensor(self, other),
+        "__sub__": lambda self, other: F.sub(self, other),
+        "__rsub__": lambda self, other: (F.sub(other, self) if isinstance(other, Tensor)
+                                         else aten.rsub.Scalar(self, other)),
+        "__mul__": lambda self, other: F.mul(self, other),
+        "__rmul__": lambda self, other: aten.mul.Tensor(self, other),
+        "__truediv__": lambda self, other: F.div(self, other), "__rtruediv__": lambda self, other: F.div(other, self),
+        "__floordiv__": lambda self, other: F.floor_divide(self, other),
+        "__rfloordiv__": lambda self, other: F.floor_divide(other, self),
         "__mod__": lambda self, other: F.remainder(self, other),
-        "__pow__": lambda self, other: F.pow(self, other), "__rpow__": rpow,
-        "__matmul__": matmul, "__rmatmul__": rmatmul,
+        "__pow__": lambda self, other: F.pow(self, other), "__rpow__": lambda self, other: aten.pow.Scalar(other, self),
+        "__matmul__": lambda self, other: F.matmul(self, other) if isinstance(other, Tensor) else NotImplemented,
+        "__rmatmul__": lambda self, other: F.matmul(other, self) if isinstance(other, Tensor) else NotImplemented,
         "__neg__": lambda self: aten.neg.default(self), "__pos__": lambda self: self,
-        "__abs__": lambda self: aten.abs.default(self), "__invert__": invert,
+        "__abs__": lambda self: aten.abs.default(self),
+        "__invert__": lambda self: F.logical_not(self) if self.dtype is _dtype.bool_ else F.bitwise_not(self),
         "__and__": and_, "__or__": or_, "__xor__": xor, "__rand__": and_, "__ror__": or_, "__rxor__": xor,
-        "__eq__": eq, "__ne__": ne,
+        "__eq__": compare(F.eq, False), "__ne__": compare(F.ne, True),
         "__lshift__": lambda self, other: _shift_operator(aten.__lshift__, self, other),
         "__rshift__": lambda self, other: _shift_operator(aten.__rshift__, self, other),
         "__rlshift__": lambda self, other: F.bitwise_left_shift(other, self),
@@ -102,29 +74,14 @@ def _as_tensor(x):
 
 
 def _inplace_operators():
-    def iadd(self, other):
-        return self.add_(other)
-
-    def isub(self, other):
-        return self.sub_(other)
-
-    def imul(self, other):
-        return self.mul_(other)
-
-    def itruediv(self, other):
-        return self.div_(other)
-
-    def ipow(self, other):
-        return aten.pow_.Scalar(self, other)
-
-    def imatmul(self, other):
-        return self.copy_(F.matmul(self, other))
-
     def ishift(packet):
         return lambda self, other: _shift_operator(packet, self, other)
 
-    return {"__iadd__": iadd, "__isub__": isub, "__imul__": imul, "__itruediv__": itruediv, "__ipow__": ipow,
-            "__imatmul__": imatmul, "__ilshift__": ishift(aten.__ilshift__), "__irshift__": ishift(aten.__irshift__)}
+    return {"__iadd__": lambda self, other: self.add_(other), "__isub__": lambda self, other: self.sub_(other),
+            "__imul__": lambda self, other: self.mul_(other), "__itruediv__": lambda self, other: self.div_(other),
+            "__ipow__": lambda self, other: aten.pow_.Scalar(self, other),
+            "__imatmul__": lambda self, other: self.copy_(F.matmul(self, other)),
+            "__ilshift__": ishift(aten.__ilshift__), "__irshift__": ishift(aten.__irshift__)}
 
 
 def _methods_from_rows():
@@ -167,10 +124,8 @@ def _inplace_methods():
         return aten.index_put_.default(self, list(indices), values, accumulate)
 
     def shift_(packet):
-        def method(self, other):
-            return packet.Tensor(self, other) if isinstance(other, Tensor) else packet.Tensor_Scalar(self, other)
-
-        return method
+        return lambda self, other: (packet.Tensor(self, other) if isinstance(other, Tensor)
+                                    else packet.Tensor_Scalar(self, other))
 
     def index_fill_(self, dim, index, value):
         if isinstance(value, Tensor):
@@ -202,38 +157,16 @@ def _method_forms():
     return methods
 
 
+def _one_list(values):
+    """x.view(2, 3) and x.view((2, 3)) alike: the sizes (or dims) as one list."""
+    return list(values[0] if len(values) == 1 and isinstance(values[0], (list, tuple)) else values)
+
+
 def _shape_methods():
     def view(self, *shape):
         if len(shape) == 1 and isinstance(shape[0], _dtype.dtype):
             raise NotImplementedError("minitorch2: view(dtype) is not supported")
-        if len(shape) == 1 and isinstance(shape[0], (list, tuple)):
-            shape = shape[0]
-        return aten.view.default(self, list(shape))
-
-    def reshape(self, *shape):
-        if len(shape) == 1 and isinstance(shape[0], (list, tuple)):
-            shape = shape[0]
-        return F.reshape(self, list(shape))
-
-    def expand(self, *size):
-        if len(size) == 1 and isinstance(size[0], (list, tuple)):
-            size = size[0]
-        return aten.expand.default(self, list(size))
-
-    def permute(self, *dims):
-        if len(dims) == 1 and isinstance(dims[0], (list, tuple)):
-            dims = dims[0]
-        return aten.permute.default(self, list(dims))
-
-    def repeat(self, *sizes):
-        if len(sizes) == 1 and isinstance(sizes[0], (list, tuple)):
-            sizes = sizes[0]
-        return aten.repeat.default(self, list(sizes))
-
-    def flip(self, *dims):
-        if len(dims) == 1 and isinstance(dims[0], (list, tuple)):
-            dims = dims[0]
-        return F.flip(self, dims)
+        return aten.view.default(self, _one_list(shape))
 
     def contiguous(self, memory_format=None):
         if self.is_contiguous():
@@ -290,7 +223,11 @@ def _shape_methods():
         return self
 
     return {
-        "view": view, "reshape": reshape, "expand": expand, "permute": permute, "repeat": repeat, "flip": flip,
+        "view": view, "reshape": lambda self, *shape: F.reshape(self, _one_list(shape)),
+        "expand": lambda self, *size: aten.expand.default(self, _one_list(size)),
+        "permute": lambda self, *dims: aten.permute.default(self, _one_list(dims)),
+        "repeat": lambda self, *sizes: aten.repeat.default(self, _one_list(sizes)),
+        "flip": lambda self, *dims: F.flip(self, _one_list(dims)),
         "contiguous": contiguous, "to": to, "view_as": lambda self, other: aten.view.default(self, list(other.shape)),
         "expand_as": lambda self, other: aten.expand.default(self, list(other.shape)),
         "reshape_as": lambda self, other: F.reshape(self, list(other.shape)),

@@ -41,6 +41,9 @@ INPLACE = ("inplace",)
 FACTORY = ("factory", "core")
 RANDOM = ("random", "nondeterministic_seeded")
 CORE = ("core",)
+# A factory's tensor options, after its arguments (native_functions.yaml spells them out in every schema).
+LAYOUT = "Layout? layout=None, Device? device=None, bool? pin_memory=None"
+OPTIONS = f"ScalarType? dtype=None, {LAYOUT}"
 
 
 @dataclass
@@ -80,6 +83,10 @@ def op(schema, tags, impl, derivative=None, decomposition=None, grad_fn=None, di
                    output_differentiability, functional or "", method)
 
 
+def _zeros_like_grad(grad):
+    return d.aten.zeros_like.default(grad)
+
+
 def _grad_fn_name(name):
     return "".join(part[:1].upper() + part[1:] for part in name.split("_") if part) + "Backward0"
 
@@ -116,9 +123,9 @@ TABLE = [
     op("sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", POINTWISE, pw.sub, d.sub_tensor),
     op("sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor", POINTWISE, pw.sub, d.add_scalar, grad_fn="SubBackward1"),
     op("rsub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", POINTWISE, pw.rsub, d.rsub_tensor,
-       decomposition=dec.rsub_tensor),
+       decomposition=dec.rsub),
     op("rsub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor", POINTWISE, pw.rsub, d.rsub_scalar, grad_fn="RsubBackward1",
-       decomposition=dec.rsub_scalar),
+       decomposition=dec.rsub),
     op("mul.Tensor(Tensor self, Tensor other) -> Tensor", POINTWISE, pw.mul, d.mul_tensor),
     op("mul.Scalar(Tensor self, Scalar other) -> Tensor", POINTWISE, pw.mul, d.mul_scalar, grad_fn="MulBackward1"),
     op("div.Tensor(Tensor self, Tensor other) -> Tensor", POINTWISE, pw.div, d.div_tensor),
@@ -268,12 +275,12 @@ TABLE = [
     op("copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)", INPLACE, memory.copy_,
        lambda grad, src_shape: (d.aten.zeros_like.default(grad), d.sum_to(grad, src_shape)), grad_fn="torch::autograd::CopyBackwards",
        overlap=Overlap.COPY),
-    op("fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)", INPLACE, memory.fill_, lambda grad: d.aten.zeros_like.default(grad),
+    op("fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)", INPLACE, memory.fill_, _zeros_like_grad,
        grad_fn="FillBackward2", overlap=Overlap.NONE),
     op("fill_.Tensor(Tensor(a!) self, Tensor value) -> Tensor(a!)", INPLACE, memory.fill_,
        lambda grad: (d.aten.zeros_like.default(grad), d.aten.sum.default(grad)), grad_fn="FillBackward3",
        overlap=Overlap.INTERNAL),
-    op("zero_(Tensor(a!) self) -> Tensor(a!)", INPLACE, memory.zero_, lambda grad: d.aten.zeros_like.default(grad),
+    op("zero_(Tensor(a!) self) -> Tensor(a!)", INPLACE, memory.zero_, _zeros_like_grad,
        overlap=Overlap.NONE, method=True),
     op("index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor(a!)", INPLACE,
        indexing.index_put_, ds.index_put, grad_fn="IndexPutBackward0", overlap=Overlap.INDEXED),
@@ -291,10 +298,10 @@ TABLE = [
             "ScatterReduceBackward0", method=True),
     # ------------------------------------------------------------ functional forms of in-place ops (functionalization)
     op("copy(Tensor self, Tensor src, bool non_blocking=False) -> Tensor", CORE, memory.copy, ds.copy),
-    op("fill.Scalar(Tensor self, Scalar value) -> Tensor", CORE, memory.fill, lambda grad: d.aten.zeros_like.default(grad)),
+    op("fill.Scalar(Tensor self, Scalar value) -> Tensor", CORE, memory.fill, _zeros_like_grad),
     op("fill.Tensor(Tensor self, Tensor value) -> Tensor", CORE, memory.fill_tensor,
        lambda grad: (d.aten.zeros_like.default(grad), d.aten.sum.default(grad)), grad_fn="FillBackward1"),
-    op("zero(Tensor self) -> Tensor", CORE, memory.zero, lambda grad: d.aten.zeros_like.default(grad)),
+    op("zero(Tensor self) -> Tensor", CORE, memory.zero, _zeros_like_grad),
     op("slice_scatter(Tensor self, Tensor src, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor",
        CORE, indexing.slice_scatter, ds.slice_scatter),
     op("select_scatter(Tensor self, Tensor src, int dim, SymInt index) -> Tensor", CORE, indexing.select_scatter,
@@ -419,86 +426,79 @@ TABLE = [
     op("as_strided_scatter(Tensor self, Tensor src, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor", CORE,
        indexing.as_strided_scatter, ds.as_strided_scatter),
     # ------------------------------------------------------------ factories
-    op("empty.memory_format(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, "
-       "MemoryFormat? memory_format=None) -> Tensor", FACTORY, factories.empty),
-    op("zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-       FACTORY, factories.zeros),
-    op("ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-       FACTORY, factories.ones),
-    op("full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
-       "bool? pin_memory=None) -> Tensor", FACTORY, factories.full),
-    op("scalar_tensor(Scalar s, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-       FACTORY, factories.scalar_tensor),
-    op("arange.start_step(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None, Layout? layout=None, "
-       "Device? device=None, bool? pin_memory=None) -> Tensor", FACTORY, factories.arange),
-    op("arange(Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", FACTORY, factories.arange_end),
-    op("arange.start(Scalar start, Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", FACTORY, factories.arange),
-    op("linspace(Scalar start, Scalar end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
-       "bool? pin_memory=None) -> Tensor", FACTORY, factories.linspace),
-    op("eye.m(SymInt n, SymInt m, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-       FACTORY, factories.eye),
-    op("eye(SymInt n, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", FACTORY, factories.eye),
-    *[op(f"{name}(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, "
-         "MemoryFormat? memory_format=None) -> Tensor", FACTORY, getattr(factories, name), decomposition=decomposition)
+    op(f"empty.memory_format(SymInt[] size, *, {OPTIONS}, MemoryFormat? memory_format=None) -> Tensor", FACTORY,
+       factories.empty),
+    op(f"zeros(SymInt[] size, *, {OPTIONS}) -> Tensor", FACTORY, factories.zeros),
+    op(f"ones(SymInt[] size, *, {OPTIONS}) -> Tensor", FACTORY, factories.ones),
+    op(f"full(SymInt[] size, Scalar fill_value, *, {OPTIONS}) -> Tensor", FACTORY, factories.full),
+    op(f"scalar_tensor(Scalar s, *, {OPTIONS}) -> Tensor", FACTORY, factories.scalar_tensor),
+    op(f"arange.start_step(Scalar start, Scalar end, Scalar step=1, *, {OPTIONS}) -> Tensor", FACTORY, factories.arange),
+    op(f"arange(Scalar end, *, {OPTIONS}) -> Tensor", FACTORY, factories.arange_end),
+    op(f"arange.start(Scalar start, Scalar end, *, {OPTIONS}) -> Tensor", FACTORY, factories.arange),
+    op(f"linspace(Scalar start, Scalar end, int steps, *, {OPTIONS}) -> Tensor", FACTORY, factories.linspace),
+    op(f"eye.m(SymInt n, SymInt m, *, {OPTIONS}) -> Tensor", FACTORY, factories.eye),
+    op(f"eye(SymInt n, *, {OPTIONS}) -> Tensor", FACTORY, factories.eye),
+    *[op(f"{name}(Tensor self, *, {OPTIONS}, MemoryFormat? memory_format=None) -> Tensor", FACTORY,
+         getattr(factories, name), decomposition=decomposition)
       for name, decomposition in (("empty_like", None), ("zeros_like", dec.zeros_like), ("ones_like", dec.ones_like))],
-    op("full_like(Tensor self, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
-       "bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor", FACTORY, factories.full_like,
-       decomposition=dec.full_like),
-    op("new_zeros(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
-       "bool? pin_memory=None) -> Tensor", FACTORY, indexing.new_zeros, decomposition=dec.new_zeros),
-    op("new_empty(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
-       "bool? pin_memory=None) -> Tensor", FACTORY, indexing.new_empty),
-    op("new_empty_strided(Tensor self, SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, "
-       "Device? device=None, bool? pin_memory=None) -> Tensor", FACTORY, indexing.new_empty_strided),
-    op("new_ones(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", FACTORY, indexing.new_ones,
+    op(f"full_like(Tensor self, Scalar fill_value, *, {OPTIONS}, MemoryFormat? memory_format=None) -> Tensor", FACTORY,
+       factories.full_like, decomposition=dec.full_like),
+    op(f"new_zeros(Tensor self, SymInt[] size, *, {OPTIONS}) -> Tensor", FACTORY, indexing.new_zeros,
+       decomposition=dec.new_zeros),
+    op(f"new_empty(Tensor self, SymInt[] size, *, {OPTIONS}) -> Tensor", FACTORY, indexing.new_empty),
+    op(f"new_empty_strided(Tensor self, SymInt[] size, SymInt[] stride, *, {OPTIONS}) -> Tensor", FACTORY,
+       indexing.new_empty_strided),
+    op(f"new_ones(Tensor self, SymInt[] size, *, {OPTIONS}) -> Tensor", FACTORY, indexing.new_ones,
        decomposition=dec.new_ones),
-    op("new_full(Tensor self, SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", FACTORY, indexing.new_full,
+    op(f"new_full(Tensor self, SymInt[] size, Scalar fill_value, *, {OPTIONS}) -> Tensor", FACTORY, indexing.new_full,
        decomposition=dec.new_full),
     # ------------------------------------------------------------ random
     op("uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!)", INPLACE + RANDOM,
-       random_ops.uniform_, lambda grad: d.aten.zeros_like.default(grad)),
+       random_ops.uniform_, _zeros_like_grad),
     op("normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!)", INPLACE + RANDOM,
-       random_ops.normal_, lambda grad: d.aten.zeros_like.default(grad), functional="normal_functional.default",
-       method=True),
+       random_ops.normal_, _zeros_like_grad, functional="normal_functional.default", method=True),
     op("random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!)", INPLACE + RANDOM,
        random_ops.random_from),
     op("random_(Tensor(a!) self, *, Generator? generator=None) -> Tensor(a!)", INPLACE + RANDOM, random_ops.random_),
     op("bernoulli(Tensor self, *, Generator? generator=None) -> Tensor", RANDOM, random_ops.bernoulli_default,
-       lambda grad: d.aten.zeros_like.default(grad), method=True),
+       _zeros_like_grad, method=True),
     op("bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor", RANDOM, random_ops.bernoulli_p,
-       lambda grad: d.aten.zeros_like.default(grad), grad_fn="BernoulliBackward1"),
+       _zeros_like_grad, grad_fn="BernoulliBackward1"),
     op("bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!)", INPLACE + RANDOM,
-       random_ops.bernoulli_inplace, lambda grad: d.aten.zeros_like.default(grad), grad_fn="BernoulliBackward1",
-       functional="bernoulli.p", method=True),
+       random_ops.bernoulli_inplace, _zeros_like_grad, grad_fn="BernoulliBackward1", functional="bernoulli.p",
+       method=True),
     op("uniform(Tensor self, float from=0., float to=1., *, Generator? generator=None) -> Tensor", RANDOM,
-       random_ops.uniform, lambda grad: d.aten.zeros_like.default(grad)),
+       random_ops.uniform, _zeros_like_grad),
     op("normal_functional(Tensor self, float mean=0., float std=1., *, Generator? generator=None) -> Tensor", RANDOM,
-       random_ops.normal_functional, lambda grad: d.aten.zeros_like.default(grad)),
+       random_ops.normal_functional, _zeros_like_grad),
     op("multinomial(Tensor self, int num_samples, bool replacement=False, *, Generator? generator=None) -> Tensor",
        RANDOM, random_ops.multinomial, differentiable=False),
-    op("randperm(SymInt n, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", FACTORY + RANDOM, random_ops.randperm),
-    op("randperm.generator(SymInt n, *, Generator? generator, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", FACTORY + RANDOM, random_ops.randperm),
-    op("rand(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", FACTORY + RANDOM, random_ops.rand),
-    op("rand.generator(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", FACTORY + RANDOM, random_ops.rand),
-    op("randn(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", FACTORY + RANDOM, random_ops.randn),
-    op("randn.generator(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", FACTORY + RANDOM, random_ops.randn),
-    op("randint(SymInt high, SymInt[] size, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", FACTORY + RANDOM, random_ops.randint),
-    op("randint.generator(SymInt high, SymInt[] size, *, Generator? generator, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", FACTORY + RANDOM,
+    op(f"randperm(SymInt n, *, ScalarType? dtype=long, {LAYOUT}) -> Tensor", FACTORY + RANDOM, random_ops.randperm),
+    op(f"randperm.generator(SymInt n, *, Generator? generator, ScalarType? dtype=long, {LAYOUT}) -> Tensor",
+       FACTORY + RANDOM, random_ops.randperm),
+    op(f"rand(SymInt[] size, *, {OPTIONS}) -> Tensor", FACTORY + RANDOM, random_ops.rand),
+    op(f"rand.generator(SymInt[] size, *, Generator? generator, {OPTIONS}) -> Tensor", FACTORY + RANDOM, random_ops.rand),
+    op(f"randn(SymInt[] size, *, {OPTIONS}) -> Tensor", FACTORY + RANDOM, random_ops.randn),
+    op(f"randn.generator(SymInt[] size, *, Generator? generator, {OPTIONS}) -> Tensor", FACTORY + RANDOM,
+       random_ops.randn),
+    op(f"randint(SymInt high, SymInt[] size, *, ScalarType? dtype=long, {LAYOUT}) -> Tensor", FACTORY + RANDOM,
        random_ops.randint),
-    op("randint.low(SymInt low, SymInt high, SymInt[] size, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", FACTORY + RANDOM,
-       random_ops.randint_low),
-    op("randint.low_generator(SymInt low, SymInt high, SymInt[] size, *, Generator? generator, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+    op(f"randint.generator(SymInt high, SymInt[] size, *, Generator? generator, ScalarType? dtype=long, {LAYOUT}) "
+       "-> Tensor", FACTORY + RANDOM, random_ops.randint),
+    op(f"randint.low(SymInt low, SymInt high, SymInt[] size, *, ScalarType? dtype=long, {LAYOUT}) -> Tensor",
        FACTORY + RANDOM, random_ops.randint_low),
-    op("normal.float_float(float mean, float std, SymInt[] size, *, Generator? generator=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+    op(f"randint.low_generator(SymInt low, SymInt high, SymInt[] size, *, Generator? generator, "
+       f"ScalarType? dtype=long, {LAYOUT}) -> Tensor", FACTORY + RANDOM, random_ops.randint_low),
+    op(f"normal.float_float(float mean, float std, SymInt[] size, *, Generator? generator=None, {OPTIONS}) -> Tensor",
        FACTORY + RANDOM, random_ops.normal_float_float),
-    op("rand_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor", FACTORY + RANDOM,
+    op(f"rand_like(Tensor self, *, {OPTIONS}, MemoryFormat? memory_format=None) -> Tensor", FACTORY + RANDOM,
        random_ops.rand_like),
-    op("randn_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor", FACTORY + RANDOM,
+    op(f"randn_like(Tensor self, *, {OPTIONS}, MemoryFormat? memory_format=None) -> Tensor", FACTORY + RANDOM,
        random_ops.randn_like),
-    op("randint_like(Tensor self, SymInt high, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor",
+    op(f"randint_like(Tensor self, SymInt high, *, {OPTIONS}, MemoryFormat? memory_format=None) -> Tensor",
        FACTORY + RANDOM, random_ops.randint_like),
-    op("randint_like.low_dtype(Tensor self, SymInt low, SymInt high, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) "
-       "-> Tensor", FACTORY + RANDOM, random_ops.randint_like_low),
+    op(f"randint_like.low_dtype(Tensor self, SymInt low, SymInt high, *, {OPTIONS}, "
+       "MemoryFormat? memory_format=None) -> Tensor", FACTORY + RANDOM, random_ops.randint_like_low),
     # ------------------------------------------------------------ nn ops (nn_ops.py, derivatives_nn.py): NN-SECTION-START
     # softmax
     op("_softmax(Tensor self, int dim, bool half_to_float) -> Tensor", CORE, nn_ops.softmax, dnn.softmax,
