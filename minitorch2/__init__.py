@@ -38,6 +38,11 @@ from . import nn  # noqa: E402
 from . import optim  # noqa: E402
 from . import fx  # noqa: E402
 from .utils import data as _data  # noqa: E402,F401  (torch.utils.data, loaded with torch)
+from . import backends, cuda, version  # noqa: E402,F401
+from ._settings import (  # noqa: E402,F401
+    are_deterministic_algorithms_enabled, get_float32_matmul_precision, get_num_threads,
+    is_deterministic_algorithms_warn_only_enabled, set_float32_matmul_precision, set_num_threads,
+    use_deterministic_algorithms)
 from .nn.parameter import Parameter as _Parameter  # noqa: E402,F401
 
 from ._tensor import channels_last, contiguous_format, layout, memory_format, preserve_format, strided  # noqa: E402,F401
@@ -45,7 +50,7 @@ inf = math.inf
 nan = math.nan
 e = 2.718281828459045
 pi = 3.141592653589793
-__version__ = "2.13.0+minitorch2"
+from .version import __version__  # noqa: E402
 
 
 def compile(model=None, *, fullgraph=False, dynamic=None, backend=None, mode=None, options=None, disable=False):
