@@ -6,11 +6,11 @@ Frontend layer, part of `symbolic_convert.py`'s translator (its base class
 `pyversion.py`. What changed, and how each change is modelled:
 
     3.12  LOAD_METHOD is LOAD_ATTR with the low arg bit; PRECALL is gone;
-          RETURN_CONST; POP_JUMP_IF_* without FORWARD/BACKWARD;
+          RETURN_CONST; POP_JUMP_IF_* without FORWARD/BACKWARD and LOAD_FAST_CHECK
+          (a maybe-unbound local), aliases of the 3.11 handlers there;
           comprehensions are inlined (PEP 709): LOAD_FAST_AND_CLEAR saves the
           loop variable (or NULL when it was unbound) and STORE_FAST puts it back;
-          END_FOR; CALL_INTRINSIC_1 (LIST_TO_TUPLE, UNARY_POSITIVE...);
-          BINARY_SLICE / STORE_SLICE; LOAD_FAST_CHECK (a maybe-unbound local)
+          END_FOR; CALL_INTRINSIC_1 (LIST_TO_TUPLE, UNARY_POSITIVE...); BINARY_SLICE / STORE_SLICE
     3.13  a call's NULL sits ABOVE the callable ([fn, NULL|self, args]);
           CALL_KW takes the keyword names from the stack; TO_BOOL before every
           branch; LOAD_FAST_LOAD_FAST and friends (two locals in one
@@ -21,6 +21,8 @@ The one idea to hold: each new opcode is written in terms of the 3.11 handlers
 it replaces (a LOAD_ATTR with the method bit IS a LOAD_METHOD; BINARY_SLICE is
 BUILD_SLICE then BINARY_SUBSCR), so there is one model of each operation.
 """
+from types import SimpleNamespace
+
 from . import pyversion
 from .exc import Unsupported
 from .variables import ConstantVariable, NullVariable
@@ -37,9 +39,6 @@ class Py312OpcodesMixin:
         self.CALL(inst)
 
     # ---- locals -----------------------------------------------------------------------------
-
-    def LOAD_FAST_CHECK(self, inst):
-        self.LOAD_FAST(inst)  # LOAD_FAST already refuses an unbound local
 
     def LOAD_FAST_AND_CLEAR(self, inst):
         """An inlined comprehension saves its loop variable (NULL if unbound); STORE_FAST restores it."""
@@ -60,10 +59,10 @@ class Py312OpcodesMixin:
         self._store_fast_named(second)
 
     def _load_fast_named(self, name):
-        self.LOAD_FAST(_Named(name))
+        self.LOAD_FAST(SimpleNamespace(argval=name))  # stands in for a one-local instruction
 
     def _store_fast_named(self, name):
-        self.STORE_FAST(_Named(name))
+        self.STORE_FAST(SimpleNamespace(argval=name))
 
     # ---- returns, loops, branches -------------------------------------------------------------
 
@@ -80,22 +79,10 @@ class Py312OpcodesMixin:
     def TO_BOOL(self, inst):
         self.push(ConstantVariable(bool(self._truth(self.pop()))))
 
-    def POP_JUMP_IF_FALSE(self, inst):
-        self.POP_JUMP_FORWARD_IF_FALSE(inst)
-
-    def POP_JUMP_IF_TRUE(self, inst):
-        self.POP_JUMP_FORWARD_IF_TRUE(inst)
-
-    def POP_JUMP_IF_NONE(self, inst):
-        self.POP_JUMP_FORWARD_IF_NONE(inst)
-
-    def POP_JUMP_IF_NOT_NONE(self, inst):
-        self.POP_JUMP_FORWARD_IF_NOT_NONE(inst)
-
     # ---- operators and items ----------------------------------------------------------------
 
     def CALL_INTRINSIC_1(self, inst):
-        name = pyversion.intrinsic_name(inst)
+        name = inst.argrepr  # e.g. "INTRINSIC_LIST_TO_TUPLE"
         if name == "INTRINSIC_LIST_TO_TUPLE":
             self.LIST_TO_TUPLE(inst)
         elif name == "INTRINSIC_UNARY_POSITIVE":
@@ -107,12 +94,12 @@ class Py312OpcodesMixin:
 
     def BINARY_SLICE(self, inst):
         """obj[start:end] as 3.11 spells it: BUILD_SLICE 2, BINARY_SUBSCR."""
-        self.BUILD_SLICE(_WithArg(2))
+        self.BUILD_SLICE(SimpleNamespace(arg=2))
         self.BINARY_SUBSCR(inst)
 
     def STORE_SLICE(self, inst):
         """obj[start:end] = value as 3.11 spells it: BUILD_SLICE 2, STORE_SUBSCR."""
-        self.BUILD_SLICE(_WithArg(2))
+        self.BUILD_SLICE(SimpleNamespace(arg=2))
         self.STORE_SUBSCR(inst)
 
     # ---- functions --------------------------------------------------------------------------
@@ -131,22 +118,5 @@ class Py312OpcodesMixin:
 
     def LOAD_SUPER_ATTR(self, inst):
         raise Unsupported("super() attribute access", "unsupported")
-
-    def _unsupported_format(self, inst):
-        raise Unsupported(f"opcode {inst.opname} is not supported", "unsupported_opcode")
-
-    # f-strings are not modelled on 3.11 either (FORMAT_VALUE has no handler)
-    FORMAT_SIMPLE = FORMAT_WITH_SPEC = CONVERT_VALUE = _unsupported_format
-
-
-class _Named:
-    """Stands in for a one-local instruction when a 3.13 two-local instruction reuses its handler."""
-
-    def __init__(self, name):
-        self.argval = name
-
-
-class _WithArg:
-    def __init__(self, arg):
-        self.arg = arg
+    # f-strings (FORMAT_SIMPLE...) have no handler, as FORMAT_VALUE has none on 3.11: "opcode ... is not supported"
 

@@ -53,11 +53,6 @@ def kw_names(inst, code):
     raise UnsupportedPython(VERSION)
 
 
-def jump_target(inst):
-    """The offset a jump goes to: dis resolves relative and backward jumps into `argval`."""
-    return inst.argval
-
-
 def for_iter_exit(inst):
     """Where FOR_ITER goes when the iterator is exhausted, having popped it. 3.11: its target. 3.12: dis
     names the END_FOR there, which the interpreter skips; 3.13: it skips END_FOR and the POP_TOP after it."""
@@ -261,11 +256,6 @@ def load_attr_is_method(inst):
     if VERSION in SUPPORTED:
         return bool(inst.arg & 1)
     raise UnsupportedPython(VERSION)
-
-
-def intrinsic_name(inst):
-    """CALL_INTRINSIC_1's function, e.g. "INTRINSIC_LIST_TO_TUPLE" (dis puts the name in argrepr)."""
-    return inst.argrepr
 
 
 def generated_instructions(name, arg):

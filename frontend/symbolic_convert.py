@@ -35,10 +35,9 @@ from .inline_generator import GeneratorExpressionMixin, is_generator_expression
 from .opcodes_312 import Py312OpcodesMixin
 from .output_graph import OutputGraph
 from .source import ForeignGlobalSource, GlobalSource, LocalSource
-from .variables import (BaseListVariable, CellVariable, ConstantVariable, DictVariable, GradModeVariable,
-                        LazyVariableTracker, ListIteratorVariable, ListVariable, NestedUserFunctionVariable,
-                        NNModuleVariable, NullVariable, TensorVariable, TupleVariable, binary_op, dict_items, unary_op,
-                        wrap)
+from .variables import (CellVariable, ConstantVariable, DictVariable, GradModeVariable, LazyVariableTracker,
+                        ListIteratorVariable, ListVariable, NestedUserFunctionVariable, NNModuleVariable, NullVariable,
+                        TensorVariable, TupleVariable, binary_op, dict_items, unary_op, wrap)
 from .variables.ctx_manager import GRAD_MODE_CLASSES, GradModeClassVariable, _set_grad_enabled
 from .variables.dicts import constant_key
 from .variables.tensor import record, record_mutation
@@ -49,8 +48,7 @@ MAX_INLINE_DEPTH = 32
 
 @functools.lru_cache(maxsize=2048)
 def decoded(code):
-    """code's instructions (a tuple) and the index of each by offset, disassembled once per code object
-    (a layer or helper is inlined once per call site, and every break replays the frame)."""
+    """code's instructions and the index of each by offset, disassembled once per code object."""
     instructions = tuple(pyversion.instructions(code))
     return instructions, {inst.offset: i for i, inst in enumerate(instructions)}
 
@@ -124,25 +122,16 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
         return self.stack.pop()
 
     def popn(self, n):
-        if n == 0:
-            return []
-        items = self.stack[-n:]
-        del self.stack[-n:]
+        items = self.stack[len(self.stack) - n:]
+        del self.stack[len(self.stack) - n:]
         return items
 
     def push_callable(self, fn_var):
-        """Push a callable and its NULL in the order the running Python's CALL reads them (a bound
-        method is pushed as one tracker, so a method call also gets a NULL): [NULL, fn] up to 3.12,
-        [fn, NULL] on 3.13."""
-        if pyversion.NULL_AFTER_CALLABLE:
-            self.push(fn_var)
-            self.push(NullVariable())
-        else:
-            self.push(NullVariable())
-            self.push(fn_var)
+        """Push a callable (a bound method too) and its NULL as CALL reads them: [NULL, fn], 3.13 [fn, NULL]."""
+        self.stack += [fn_var, NullVariable()] if pyversion.NULL_AFTER_CALLABLE else [NullVariable(), fn_var]
 
     def jump(self, inst):
-        self.ip = self.index_of_offset[pyversion.jump_target(inst)]
+        self.ip = self.index_of_offset[inst.argval]  # dis resolves relative and backward jumps
 
     def inline_call(self, code, f_globals, bound_args, cells):
         if self.depth >= MAX_INLINE_DEPTH:
@@ -158,20 +147,11 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
 
     # ---- frame setup and no-ops ------------------------------------------------------------
 
-    def RESUME(self, inst):
-        pass
-
     def NOP(self, inst):
         pass
 
-    def PRECALL(self, inst):
-        pass
-
-    def EXTENDED_ARG(self, inst):
-        pass  # dis already folded its bits into the next instruction's arg
-
-    def COPY_FREE_VARS(self, inst):
-        pass
+    # (dis already folded EXTENDED_ARG's bits into the next instruction's arg)
+    RESUME = PRECALL = EXTENDED_ARG = COPY_FREE_VARS = NOP
 
     def MAKE_CELL(self, inst):
         name = inst.argval
@@ -187,6 +167,8 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
         if name not in self.symbolic_locals:
             raise Unsupported(f"local {name!r} read before assignment", "unsupported")
         self.push(self.symbolic_locals[name])
+
+    LOAD_FAST_CHECK = LOAD_FAST  # 3.12+: a maybe-unbound local, which LOAD_FAST already refuses
 
     def STORE_FAST(self, inst):
         var = self.pop()
@@ -207,10 +189,8 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
             self.push(ConstantVariable(inst.argval))
 
     def LOAD_GLOBAL(self, inst):
-        if pyversion.load_global_pushes_null(inst):
-            self.push_callable(self._global_value(inst.argval))
-        else:
-            self.push(self._global_value(inst.argval))
+        push = self.push_callable if pyversion.load_global_pushes_null(inst) else self.push
+        push(self._global_value(inst.argval))
 
     def _global_value(self, name):
         if self.f_globals is self.root_globals and name in self.output.stored_globals:
@@ -379,16 +359,11 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
     def CONTAINS_OP(self, inst):
         container, item = self.pop().realize(), self.pop().realize()
         if isinstance(container, DictVariable):
-            self.push(ConstantVariable(container.contains(item).value != bool(inst.arg)))
-            return
-        if isinstance(container, BaseListVariable) and item.is_python_constant() and \
-                all(i.realize().is_python_constant() for i in container.items):
+            found = container.contains(item).value
+        elif container.is_python_constant() and item.is_python_constant():
             found = item.as_python_constant() in container.as_python_constant()
-            self.push(ConstantVariable(found != bool(inst.arg)))
-            return
-        if not (container.is_python_constant() and item.is_python_constant()):
+        else:
             raise Unsupported("`in` on non-constant values", "unsupported")
-        found = item.as_python_constant() in container.as_python_constant()
         self.push(ConstantVariable(found != bool(inst.arg)))
 
     def UNARY_NEGATIVE(self, inst):
@@ -475,8 +450,8 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
         if self._truth(self.pop()):
             self.jump(inst)
 
-    POP_JUMP_BACKWARD_IF_FALSE = POP_JUMP_FORWARD_IF_FALSE
-    POP_JUMP_BACKWARD_IF_TRUE = POP_JUMP_FORWARD_IF_TRUE
+    POP_JUMP_BACKWARD_IF_FALSE = POP_JUMP_IF_FALSE = POP_JUMP_FORWARD_IF_FALSE  # (3.12+: POP_JUMP_IF_*)
+    POP_JUMP_BACKWARD_IF_TRUE = POP_JUMP_IF_TRUE = POP_JUMP_FORWARD_IF_TRUE
 
     def _is_none(self, var):
         var = var.realize()
@@ -490,8 +465,8 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
         if not self._is_none(self.pop()):
             self.jump(inst)
 
-    POP_JUMP_BACKWARD_IF_NONE = POP_JUMP_FORWARD_IF_NONE
-    POP_JUMP_BACKWARD_IF_NOT_NONE = POP_JUMP_FORWARD_IF_NOT_NONE
+    POP_JUMP_BACKWARD_IF_NONE = POP_JUMP_IF_NONE = POP_JUMP_FORWARD_IF_NONE
+    POP_JUMP_BACKWARD_IF_NOT_NONE = POP_JUMP_IF_NOT_NONE = POP_JUMP_FORWARD_IF_NOT_NONE
 
     def JUMP_IF_FALSE_OR_POP(self, inst):
         if not self._truth(self.stack[-1]):
@@ -513,10 +488,7 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
 
     def GET_ITER(self, inst):
         obj = self.pop().realize()
-        if isinstance(obj, ListIteratorVariable):
-            self.push(obj)
-        else:
-            self.push(ListIteratorVariable(obj.unpack_var_sequence(self)))
+        self.push(obj if isinstance(obj, ListIteratorVariable) else ListIteratorVariable(obj.unpack_var_sequence(self)))
 
     def FOR_ITER(self, inst):
         item = self.stack[-1].next_item()
@@ -550,7 +522,6 @@ class BreakPoint:
 
     def __init__(self, tx, inst):
         self.inst = inst
-        self.index = tx.instructions.index(inst)
         self.stack = list(tx.stack)
         self.symbolic_locals = dict(tx.symbolic_locals)
         self.kw_names = tx.kw_names
