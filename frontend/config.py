@@ -2,6 +2,4 @@
 
 cache_size_limit = 8  # compiled entries per code object; past it, hits still run, misses run eagerly
 suppress_errors = False  # a failed compile warns and runs the code eagerly from then on, instead of raising
-verbose = False
-inline_inbuilt_nn_modules = True  # parameters become graph inputs, module calls are inlined
 resume_inside_loops = False  # Dynamo 2.13 runs a frame eagerly when it breaks inside a loop; True resumes mid-loop

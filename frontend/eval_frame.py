@@ -80,14 +80,9 @@ class CacheEntry:
             transformed.__kwdefaults__ = fn.__kwdefaults__
             return transformed(*args, **kwargs)
         if self.compiled is None:
-            with _disabled():
-                return fn(*args, **kwargs)
+            return run_eagerly(fn, args, kwargs)
         inputs = self.fetch_inputs(L, G)
-        if self.boxed_call:
-            outs = self.compiled(inputs)
-        else:
-            outs = self.compiled(*inputs)
-        return self.plan(outs, L, G)
+        return self.plan(self.compiled(inputs) if self.boxed_call else self.compiled(*inputs), L, G)
 
 
 class _disabled:
@@ -102,10 +97,13 @@ def is_disabled():
     return getattr(_state, "disabled", 0) > 0
 
 
-# Observers of translations (explain() installs one): called with each new CacheEntry.
-_observers = []
+def run_eagerly(fn, args, kwargs):
+    """fn(*args, **kwargs) with nothing inside it compiled."""
+    with _disabled():
+        return fn(*args, **kwargs)
 
 
+_observers = []  # observers of translations (explain() installs one): called with each new CacheEntry
 _BINDERS = {}  # code object -> its argument binder (see _make_binder)
 
 
@@ -209,30 +207,25 @@ def translate_split(fn, L, backend, nopython, e, reason):
     """Replay the frame up to the breaking instruction, compile the graph so far, and build the
     transformed code that runs it, the instruction, and the resume function(s)."""
     with _logging.restarted_compile():
-        return _translate_until_break(fn, L, backend, nopython, e, reason)
-
-
-def _translate_until_break(fn, L, backend, nopython, e, reason):
-    tx = InstructionTranslator(fn.__code__, fn.__globals__, L)
-    tx.stop_at_step = e.break_step
-    tx.run()
-    bp = tx.break_point
-    if bp is None or bp.inst.offset != e.break_offset:
-        raise Unsupported("replaying the frame did not reach the same break", "unresumable")
-    og = tx.output
-    graph_call = resume.GraphCall()
-    graph_name = _logging.next_graph_name() if og.op_count() else None  # named before the resume functions
-    try:
-        code = resume.transform_frame(fn, bp, og, graph_call, CompileWrapper(backend, nopython))
-    except Unsupported:
-        raise
-    except Exception as err:  # a frame shape the bytecode rewrite does not handle: eager, never a crash
-        raise Unsupported(f"building the resume function failed: {type(err).__name__}: {err}",
-                          "unresumable") from err
-    gm = og.close()
-    graph_call.compiled = compile_graph(fn, gm, og, backend, graph_name)
-    return CacheEntry(og.guards.compile(), backend, graph=gm if og.op_count() else None, break_reason=reason,
-                      transformed_code=code)
+        tx = InstructionTranslator(fn.__code__, fn.__globals__, L)
+        tx.stop_at_step = e.break_step
+        tx.run()
+        bp, og = tx.break_point, tx.output
+        if bp is None or bp.inst.offset != e.break_offset:
+            raise Unsupported("replaying the frame did not reach the same break", "unresumable")
+        graph_call = resume.GraphCall()
+        graph_name = _logging.next_graph_name() if og.op_count() else None  # named before the resume functions
+        try:
+            code = resume.transform_frame(fn, bp, og, graph_call, CompileWrapper(backend, nopython))
+        except Unsupported:
+            raise
+        except Exception as err:  # a frame shape the bytecode rewrite does not handle: eager, never a crash
+            raise Unsupported(f"building the resume function failed: {type(err).__name__}: {err}",
+                              "unresumable") from err
+        gm = og.close()
+        graph_call.compiled = compile_graph(fn, gm, og, backend, graph_name)
+        return CacheEntry(og.guards.compile(), backend, graph=gm if og.op_count() else None, break_reason=reason,
+                          transformed_code=code)
 
 
 def compile_graph(fn, gm, og, backend, name=None):
@@ -299,13 +292,11 @@ def call_compiled(fn, args, kwargs, backend, nopython):
     fn = original_function(fn)  # a function `with optimize()` routed: compile its real code, not the trampoline
     code = fn.__code__
     if code in SKIPPED_CODE:
-        with _disabled():
-            return fn(*args, **kwargs)
+        return run_eagerly(fn, args, kwargs)
     try:
         L = frame_locals(fn, args, kwargs)
     except TypeError:  # the arguments do not bind: the eager call raises Python's own error, in its words
-        with _disabled():
-            return fn(*args, **kwargs)
+        return run_eagerly(fn, args, kwargs)
     G = fn.__globals__
     entries = CACHE.setdefault(code, [])
     failed = None
@@ -320,8 +311,7 @@ def call_compiled(fn, args, kwargs, backend, nopython):
     if code not in RUN_ONLY_CODE and len(entries) >= config.cache_size_limit:
         _hit_cache_size_limit(code, entries, L, G, backend, nopython)
     if code in RUN_ONLY_CODE:
-        with _disabled():
-            return fn(*args, **kwargs)
+        return run_eagerly(fn, args, kwargs)
     if entries:
         log.info("recompiling %s: %s", code.co_name, failed)
     try:
@@ -359,8 +349,7 @@ def _run_after_failed_compile(fn, args, kwargs, error):
     warnings.warn(f"frontend: compiling {fn.__qualname__} failed, running it eagerly (config.suppress_errors): "
                   f"{type(error).__name__}: {error}")
     SKIPPED_CODE.add(fn.__code__)
-    with _disabled():
-        return fn(*args, **kwargs)
+    return run_eagerly(fn, args, kwargs)
 
 
 def translate_logged(fn, L, backend, nopython, entries):
@@ -412,23 +401,17 @@ class _OptimizeContext:
     def __call__(self, fn):
         if isinstance(fn, minitorch2.nn.Module):
             return OptimizedModule(fn, self.backend, self.nopython)
-        if inspect.ismethod(fn):
-            func, obj = fn.__func__, fn.__self__
-
-            @functools.wraps(func)
-            def bound_wrapper(*args, **kwargs):
-                return call_compiled(func, (obj, *args), kwargs, self.backend, self.nopython)
-
-            bound_wrapper._torchdynamo_orig_callable = fn
-            return bound_wrapper
-        if not inspect.isfunction(fn):
+        if inspect.ismethod(fn):  # a bound method: compile its function, with its self in front
+            func, bound = fn.__func__, (fn.__self__,)
+        elif inspect.isfunction(fn):
+            func, bound = fn, ()
+        else:
             raise TypeError(f"frontend.optimize expects a function or nn.Module, got {type(fn).__name__}")
 
-        @functools.wraps(fn)
+        @functools.wraps(func)
         def wrapper(*args, **kwargs):
-            return call_compiled(fn, args, kwargs, self.backend, self.nopython)
+            return call_compiled(func, (*bound, *args), kwargs, self.backend, self.nopython)
 
-        wrapper._torchdynamo_orig_callable = fn
         return wrapper
 
     def __enter__(self):
@@ -457,8 +440,7 @@ def disable(fn=None, recursive=True):
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
-        with _disabled():
-            return fn(*args, **kwargs)
+        return run_eagerly(fn, args, kwargs)
 
     wrapper._torchdynamo_disable = True
     return wrapper

@@ -47,10 +47,6 @@ class InvalidBackend(TorchDynamoException):
         super().__init__(f"Invalid backend: {name!r}, see `frontend.list_backends()` for available backends.")
 
 
-class RecompileLimitExceeded(TorchDynamoException):
-    pass
-
-
 class FailOnRecompileLimitHit(Exception):
     """A nopython (fullgraph) frame needed more than config.cache_size_limit entries (not a Dynamo exception
     class in torch either: it is not suppressed)."""

@@ -14,7 +14,7 @@ import re
 from minitorch2._ops import OpOverload, OpOverloadPacket
 
 from . import eval_frame
-from .break_reasons import REASONS, explain_reason
+from .break_reasons import REASONS
 
 
 class ExplainOutput:
@@ -75,7 +75,6 @@ class BreakReason:
     def __init__(self, reason, code):
         self.reason = reason
         self.code = code
-        self.explanation = explain_reason(code)
 
     def __repr__(self):
         return f"BreakReason({self.reason!r})"

@@ -2,17 +2,13 @@
 from .backends import lookup_backend
 
 
-
 class CompileCounter:
     def __init__(self):
-        self.frame_count = 0
-        self.op_count = 0
+        self.clear()
 
     def __call__(self, gm, example_inputs):
         self.frame_count += 1
-        for node in gm.graph.nodes:
-            if "call" in node.op:
-                self.op_count += 1
+        self.op_count += sum(1 for node in gm.graph.nodes if "call" in node.op)
         return gm.forward
 
     def clear(self):
@@ -28,12 +24,3 @@ class CompileCounterWithBackend(CompileCounter):
     def __call__(self, gm, example_inputs):
         super().__call__(gm, example_inputs)
         return lookup_backend(self.backend)(gm, example_inputs)
-
-
-class EagerAndRecordGraphs:
-    def __init__(self):
-        self.graphs = []
-
-    def __call__(self, gm, example_inputs):
-        self.graphs.append(gm)
-        return gm.forward
