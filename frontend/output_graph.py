@@ -5,8 +5,8 @@ inlined call). It plays Dynamo's OutputGraph:
 
     graph inputs   one placeholder per tensor the frame reads, named from its
                    Source (`L_x_`, `L_self_modules_fc_parameters_weight_`), in
-                   order of first use; parameters are inputs too
-                   (inline_inbuilt_nn_modules=True)
+                   order of first use; parameters are inputs too (as with
+                   Dynamo's inline_inbuilt_nn_modules=True)
     nodes          torch-level calls (`torch.relu(l_x_)`, `relu.sum()`,
                    `l_x_ + 1`), each with meta["example_value"] a fake tensor
                    and meta["stack_trace"] the user frames that made it
@@ -23,6 +23,8 @@ The one idea to hold: the backend gets a GraphModule and the REAL example
 inputs, and returns a callable; the cache entry later fetches the same inputs
 from the live frame by their sources and calls it.
 """
+import collections
+
 import minitorch2
 from minitorch2 import fx
 from minitorch2._memory_overlap import overlap_groups
@@ -43,11 +45,7 @@ def _is_static_input(source, value):
     return isinstance(source, GetItemSource) and source.is_parameter_or_buffer()
 
 
-class GraphInput:
-    def __init__(self, source, value, node):
-        self.source = source
-        self.value = value
-        self.node = node
+GraphInput = collections.namedtuple("GraphInput", "source value node")
 
 
 class OutputGraph:
@@ -86,14 +84,12 @@ class OutputGraph:
             return first
         self.guards.add(guards_mod.tensor_guard(source, value))
         type_expr = minitorch2.nn.Parameter if isinstance(value, minitorch2.nn.Parameter) else minitorch2.Tensor
-        last_placeholder = self.inputs[-1].node if self.inputs else None
-        if last_placeholder is not None:
-            with self.graph.inserting_after(last_placeholder):
-                node = self.graph.placeholder(source.placeholder_name(), type_expr=type_expr)
+        if self.inputs:  # after the last placeholder, else before the first node
+            where = self.graph.inserting_after(self.inputs[-1].node)
         else:
-            first = next(iter(self.graph.nodes), None)
-            with self.graph.inserting_before(first):
-                node = self.graph.placeholder(source.placeholder_name(), type_expr=type_expr)
+            where = self.graph.inserting_before(next(iter(self.graph.nodes), None))
+        with where:
+            node = self.graph.placeholder(source.placeholder_name(), type_expr=type_expr)
         fake = self.fake_mode.from_tensor(value)
         node.meta["example_value"] = fake
         if _is_static_input(source, value):  # parameters and buffers live anyway: AOT's partitioner saves them free
@@ -124,9 +120,6 @@ class OutputGraph:
         if self.tracers:
             node.meta["stack_trace"] = self.stack_traces.current()
 
-    def remove_node(self, node):
-        self.graph.erase_node(node)
-
     def rename(self, node, name):
         """Name a node after the local it is stored in (`y = sin * 2` names the node `y`), as Dynamo does."""
         if node.op == "placeholder" or node.name == name:
@@ -137,24 +130,22 @@ class OutputGraph:
         namespace._rename_object(node, new_name)
 
     def as_node_arg(self, var):
+        return self._as_arg(var, lambda tensor_var: tensor_var.proxy.node)
+
+    def as_fake_arg(self, var):
+        return self._as_arg(var, lambda tensor_var: tensor_var.example_value)
+
+    def _as_arg(self, var, of_tensor):
+        """var as an argument of a node (of_tensor: a tensor's node) or of its fake run (its example value)."""
         var = var.realize()
         if isinstance(var, TensorVariable):
-            return var.proxy.node
+            return of_tensor(var)
         if isinstance(var, BaseListVariable):
-            items = [self.as_node_arg(v) for v in var.items]
+            items = [self._as_arg(v, of_tensor) for v in var.items]
             return items if var.python_cls is list else tuple(items)
         if var.is_python_constant():
             return var.as_python_constant()
         raise Unsupported(f"passing {var} to a graph operation", "unsupported_call")
-
-    def as_fake_arg(self, var):
-        var = var.realize()
-        if isinstance(var, TensorVariable):
-            return var.example_value
-        if isinstance(var, BaseListVariable):
-            items = [self.as_fake_arg(v) for v in var.items]
-            return items if var.python_cls is list else tuple(items)
-        return var.as_python_constant()
 
     # ---- outputs ----------------------------------------------------------------------
 

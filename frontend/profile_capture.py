@@ -1,67 +1,52 @@
 """`with frontend.optimize(backend):` — capturing frames without a frame-evaluation hook.
 
 Frontend layer, the entry point for the context-manager form of `optimize`
-(plays the part of `set_eval_frame` in torch/_dynamo/eval_frame.py). While
-Dynamo's context is active, CPython's PEP 523 hook hands every new frame of
-the thread to Dynamo before its first instruction runs. Pure Python has no
-such hook, so this module builds one from two pieces the standard library
-does offer:
+(plays `set_eval_frame` in torch/_dynamo/eval_frame.py). While Dynamo's context
+is active, CPython's PEP 523 hook hands every new frame of the thread to Dynamo
+before its first instruction runs. Pure Python has no such hook, so this module
+builds one from two pieces the standard library does offer:
 
-    sys.setprofile       sees a "call" event for every frame entered on this
-                         thread (threading.setprofile: on threads started
-                         while the context is active)
-    fn.__code__ = ...    a function object's code can be replaced; its next
-                         call runs the replacement (a "trampoline") instead
+    sys.setprofile       a "call" event for every frame entered on this thread
+                         (threading.setprofile: threads started in the context)
+    fn.__code__ = ...    a function's code can be replaced; its next call runs
+                         the replacement (a "trampoline") instead
 
 The one idea to hold: the profiler only NOTICES; routing happens by swapping
-code, one function at a time. When a user function (not from minitorch2,
-frontend, autograd, partition, backend, the standard library or
-site-packages) is entered with at least one minitorch2.Tensor among its
-arguments, every function object holding that code gets a trampoline
-`__code__`, whose body is one call:
+code, one function at a time. When a user function (not from minitorch2, the
+compiler packages, the standard library or site-packages) is entered with a
+minitorch2.Tensor among its arguments, every function object holding that code
+gets a trampoline `__code__` whose body is one call:
 
     def <trampoline>(*args, **kwargs):      # same free variables as the original
         return handler(args, kwargs)        # handler: a constant in co_consts
 
-and the handler sends the call through the compile wrapper (the
-`eval_frame.CompileWrapper` the context hands its capture), with a
-stand-in function that carries the original code (so the cache, the
-translator and eager fallbacks all see the real bytecode).
+and the handler sends the call through the compile wrapper (an
+`eval_frame.CompileWrapper`) with a stand-in function that carries the original
+code, so the cache, the translator and eager fallbacks see the real bytecode.
 
-What happens to the first call: a frame the profiler reports is already
-running, and no pure-Python API can change the code of a running frame, so
-that call runs eagerly and the function's later calls compile. To make the
-common case compile on its first call anyway, entering the context also
-routes, ahead of time, the user functions that the `with` statement's own
-frame names (globals, locals, bound methods, and nn.Module instances'
-`forward`): a call written directly in the `with` block is then compiled from
-the start, as under Dynamo. Trampolines only compile calls that pass a
-tensor; others run the original code.
+A frame the profiler reports is already running, and no pure-Python API can
+change a running frame's code, so that first call runs eagerly. Entering the
+context therefore also routes, ahead of time, the user functions the `with`
+statement's frame names (globals, locals, bound methods, nn.Module instances'
+`forward`): a call written in the block compiles from its first call, as under
+Dynamo. Trampolines compile only calls that pass a tensor.
 
-Scope, restoration and threads: the trampoline compiles only when the
-calling thread's profile function is an active capture's (so other threads
-run the original code), and only while frontend.disable is not in effect.
-While a routed call runs through the compile wrapper, the profile function
-is paused on its thread: the wrapper captures the frames it runs itself (as
-under minitorch2.compile), and the profiler's per-event cost stays off
-compiled calls. On
-exit (normal or by an exception) every swapped `__code__` is put back, and
-the previous `sys` and `threading` profile functions are restored. A thread
-started inside the context that outlives it uninstalls the capture's profile
-function at its next event. Contexts nest: the innermost active one compiles
-(with its backend); functions routed by an outer context stay routed until
-the outer one exits. The previous profile function (a plain Python one)
-still receives every event while the context is active.
+Threads and scope: a trampoline compiles only when the calling thread's profile
+function is an active capture's, and frontend.disable is not in effect. While a
+routed call runs, the profiler pauses on its thread (the wrapper captures the
+frames it runs itself, and the per-event cost stays off compiled calls). On
+exit every swapped `__code__` is put back and the previous profile functions
+(which see every event meanwhile) are restored; a thread outliving the context
+uninstalls the capture at its next event. Contexts nest: the innermost active
+one compiles; an outer one's routed functions stay routed until it exits.
 
-Lifetimes: the capture holds functions weakly, and on exit it drops the
-snapshot of the `with` frame's locals that profile events leave on it (see
-pyversion.forget_locals_snapshot), so `del model` after the block frees the
-model. (Cache entries hold what they guard weakly too: see guards.py.)
+Lifetimes: functions are held weakly, and on exit the `with` frame's locals
+snapshot that profile events leave is dropped (pyversion.forget_locals_snapshot),
+so `del model` after the block frees the model (cache entries: see guards.py).
 
-Limits, stated rather than hidden: closures created after their code was
-noticed are not routed (each new function object would need its own swap);
-generators and coroutines are never routed; user code that inspects a routed
-function's `__code__` or signature inside the block sees the trampoline.
+Limits: closures created after their code was noticed are not routed;
+generators and coroutines never are; user code inspecting a routed function's
+`__code__` or signature inside the block sees the trampoline.
 """
 import gc
 import inspect

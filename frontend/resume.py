@@ -239,7 +239,10 @@ def transform_frame(fn, bp, output, graph_call, compile_wrapper):
 
     # Only the breaking instruction's operands go on the real stack; the items below them (which may
     # be the NULLs of pending calls, which no local can hold) are rebuilt as the resume call's arguments.
-    below = len(bp.stack) - _operand_count(code, inst)
+    n_operands = pyversion.operand_count(inst)
+    if n_operands is None:
+        raise Unsupported(f"cannot replay {inst.opname} at a graph break", "unresumable")
+    below = len(bp.stack) - n_operands
     operands = list(enumerate(bp.stack))[below:]
     callee_slot = _callee_slot(bp) if inst.opname in ("CALL", "CALL_KW") else None
     for i, var in operands:
@@ -271,14 +274,6 @@ def _parameters(code):
     flags = code.co_flags
     count = code.co_argcount + code.co_kwonlyargcount + bool(flags & 0x04) + bool(flags & 0x08)
     return code.co_varnames[:count]
-
-
-def _operand_count(code, inst):
-    """How many stack items the breaking instruction reads; the items below them stay symbolic."""
-    count = pyversion.operand_count(inst)
-    if count is None:
-        raise Unsupported(f"cannot replay {inst.opname} at a graph break", "unresumable")
-    return count
 
 
 def _append_set_grad(cg, mode):

@@ -36,10 +36,6 @@ class VariableTracker:
     def call_function(self, tx, args, kwargs):
         raise Unsupported(f"call to {self}", "unsupported_call")
 
-    def call_method(self, tx, name, args, kwargs):
-        fn = self.var_getattr(tx, name)
-        return fn.call_function(tx, args, kwargs)
-
     def unpack_var_sequence(self, tx):
         raise Unsupported(f"iteration over {self}", "unsupported")
 
@@ -102,7 +98,3 @@ class NullVariable(VariableTracker):
 
     def reconstruct(self, cg):
         cg.append("PUSH_NULL")
-
-
-def realize_all(items):
-    return [v.realize() for v in items]

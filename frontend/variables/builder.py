@@ -76,76 +76,58 @@ def _is_namedtuple_class(cls):
 
 
 def wrap(og, value, source):
-    tracker = _wrap(og, value, source)
-    return tracker
-
-
-def _guard(og, guard, keepalive=None):
-    og.guards.add(guard, keepalive)
-
-
-def _wrap(og, value, source):
     if isinstance(value, minitorch2.Tensor):
         if source is None:
             raise Unsupported("a tensor constant created outside the frame", "unsupported")
         return og.add_graph_input(source, value)
     if _is_constant(value):
+        if isinstance(value, (minitorch2.dtype, minitorch2.device)):
+            return _by_identity(og, ConstantVariable, value, source)
         if source is not None:
-            if isinstance(value, (minitorch2.dtype, minitorch2.device)):
-                _guard(og, guards.id_guard(source, value), value)
-            else:
-                _guard(og, guards.constant_guard(source, value))
+            og.guards.add(guards.constant_guard(source, value))
         return ConstantVariable(value, source)
     if isinstance(value, (tuple, list)):
         make = _sequence_tracker(value)
         if source is not None:
-            _guard(og, guards.type_guard(source, value), type(value))
-            _guard(og, guards.length_guard(source, value))
+            og.guards.add(guards.type_guard(source, value), type(value))
+            og.guards.add(guards.length_guard(source, value))
         items = [wrap(og, v, GetItemSource(source, i) if source is not None else None) for i, v in enumerate(value)]
         return make(items, source)
     if type(value) is dict and all(type(k) in (str, int, bool) for k in value):
         if source is not None:
-            _guard(og, guards.type_guard(source, value), type(value))
-            _guard(og, guards.dict_keys_guard(source, list(value)))
+            og.guards.add(guards.type_guard(source, value), type(value))
+            og.guards.add(guards.dict_keys_guard(source, list(value)))
         return DictVariable({k: wrap(og, v, GetItemSource(source, k) if source is not None else None)
                              for k, v in value.items()}, source)
     if isinstance(value, minitorch2.nn.Module):
         if source is None:
             raise Unsupported("a module without a source", "unsupported")
-        _guard(og, guards.id_guard(source, value), value)
-        return NNModuleVariable(value, source)
+        return _by_identity(og, NNModuleVariable, value, source)
     if _is_disabled_function(value):
         raise Unsupported(f"call to {value.__qualname__}, marked frontend.disable", "unsupported_call")
     if _is_one_of(type(value), GRAD_MODE_CLASSES):  # a decorator's grad-mode object (no_grad() used as @no_grad())
-        if source is not None:
-            _guard(og, guards.id_guard(source, value), value)
-        return GradModeInstanceVariable(value, source)
+        return _by_identity(og, GradModeInstanceVariable, value, source)
     if is_torch_object(value):
-        if source is not None:
-            _guard(og, guards.id_guard(source, value), value)
-        return TorchVariable(value, source)
+        return _by_identity(og, TorchVariable, value, source)
     if value is graph_break or isinstance(value, types.FunctionType):
-        if source is not None:
-            _guard(og, guards.id_guard(source, value), value)
-        return UserFunctionVariable(value, source)
+        return _by_identity(og, UserFunctionVariable, value, source)
     if isinstance(value, types.BuiltinFunctionType) or _is_builtin_class(value):
-        if source is not None:
-            _guard(og, guards.id_guard(source, value), value)
-        return BuiltinVariable(value, source)
+        return _by_identity(og, BuiltinVariable, value, source)
     if _is_one_of(value, GRAD_MODE_CLASSES):
-        if source is not None:
-            _guard(og, guards.id_guard(source, value), value)
-        return GradModeClassVariable(value, source)
+        return _by_identity(og, GradModeClassVariable, value, source)
     if isinstance(value, type):
-        if source is not None:
-            _guard(og, guards.id_guard(source, value), value)
-        return ConstantVariable(value, source)
+        return _by_identity(og, ConstantVariable, value, source)
     if isinstance(value, types.ModuleType):
-        if source is not None:
-            _guard(og, guards.id_guard(source, value), value)
-        return PythonModuleVariable(value, source)
+        return _by_identity(og, PythonModuleVariable, value, source)
     raise Unsupported(f"a value of type {type(value).__name__} ({source.name() if source else 'no source'})",
                       "unsupported")
+
+
+def _by_identity(og, tracker_class, value, source):
+    """A tracker for value, guarded (if read from the frame) to be the same object at the next call."""
+    if source is not None:
+        og.guards.add(guards.id_guard(source, value), value)
+    return tracker_class(value, source)
 
 
 class PythonModuleVariable(ConstantVariable):

@@ -28,7 +28,11 @@ class BaseListVariable(VariableTracker):
         return all(i.realize().is_python_constant() for i in self.items)
 
     def as_python_constant(self):
-        return self.python_cls([i.realize().as_python_constant() for i in self.items])
+        return self.rebuilder()([i.realize().as_python_constant() for i in self.items])
+
+    def rebuilder(self):
+        """What makes a sequence of this type from an iterable of its items."""
+        return self.python_cls
 
     def truth(self, tx):
         return bool(self.items)
@@ -79,7 +83,7 @@ class BaseListVariable(VariableTracker):
         subclass = self.python_cls not in (list, tuple)  # torch.Size: cls(tuple)
         if subclass:
             cg.append("PUSH_NULL")
-            cg.append("LOAD_CONST", self.python_cls)
+            cg.append("LOAD_CONST", self.rebuilder())
         for item in self.items:
             cg.reconstruct(item)
         cg.append("BUILD_LIST" if self.python_cls is list else "BUILD_TUPLE", len(self.items))
@@ -90,8 +94,8 @@ class BaseListVariable(VariableTracker):
         if self.source is not None:  # the caller's own object (a change in the frame is replayed onto it)
             return super().output_plan(og)
         plans = [i.realize().output_plan(og) for i in self.items]
-        cls = self.python_cls
-        return lambda outs, L, G: cls(p(outs, L, G) for p in plans)
+        make = self.rebuilder()
+        return lambda outs, L, G: make(p(outs, L, G) for p in plans)
 
     def __repr__(self):
         return f"{type(self).__name__}({self.items})"
@@ -110,12 +114,6 @@ class SizeVariable(TupleVariable):
     """`x.shape`: a tuple of ints (static shapes) that is a torch.Size to isinstance."""
 
     python_cls = minitorch2.Size
-
-    def getitem(self, tx, index):
-        item = super().getitem(tx, index)
-        if isinstance(item, SizeVariable):
-            return item
-        return item
 
     def var_getattr(self, tx, name):
         if name == "numel":
@@ -136,41 +134,17 @@ class StructSequenceVariable(TupleVariable):
         return super().var_getattr(tx, name)
 
 
-class NamedTupleVariable(TupleVariable):
+class NamedTupleVariable(StructSequenceVariable):
     """A collections.namedtuple from outside the frame: a tuple of its class, whose fields read by name;
     built again with the class's _make (its constructor takes one argument per field)."""
 
-    def __init__(self, items, python_cls, source=None):
-        super().__init__(items, source)
-        self.python_cls = python_cls
-
-    def as_python_constant(self):
-        return self.python_cls._make(i.realize().as_python_constant() for i in self.items)
+    def rebuilder(self):
+        return self.python_cls._make
 
     def var_getattr(self, tx, name):
-        fields = self.python_cls._fields
-        if name in fields:
-            return self.items[fields.index(name)]
         if name == "_fields":
-            return ConstantVariable(fields)
+            return ConstantVariable(self.python_cls._fields)
         return super().var_getattr(tx, name)
-
-    def reconstruct(self, cg):
-        if self.source is not None:
-            return super().reconstruct(cg)
-        cg.append("PUSH_NULL")
-        cg.append("LOAD_CONST", self.python_cls._make)
-        for item in self.items:
-            cg.reconstruct(item)
-        cg.append("BUILD_TUPLE", len(self.items))
-        cg.call(1)
-
-    def output_plan(self, og):
-        if self.source is not None:
-            return super().output_plan(og)
-        plans = [i.realize().output_plan(og) for i in self.items]
-        make = self.python_cls._make
-        return lambda outs, L, G: make(p(outs, L, G) for p in plans)
 
 
 class ListMethodVariable(VariableTracker):

@@ -1,7 +1,7 @@
 """NNModuleVariable: an nn.Module the frame touches, opened up rather than called.
 
-Frontend layer. With `config.inline_inbuilt_nn_modules` (True, as in PyTorch
-2.13) a module call is not a graph node: the translator inlines
+Frontend layer. As with Dynamo's `inline_inbuilt_nn_modules` (True in PyTorch
+2.13), a module call is not a graph node: the translator inlines
 `type(module).forward`, and `self.weight` reads the parameter as a graph input
 named after where it lives (`L['self']._modules['fc']._parameters['weight']`
 -> placeholder `L_self_modules_fc_parameters_weight_`). ModuleList and

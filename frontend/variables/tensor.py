@@ -52,9 +52,6 @@ class TensorVariable(VariableTracker):
             return TensorMethodVariable(self, name)
         raise Unsupported(f"tensor attribute {name!r}", "unsupported_attr")
 
-    def call_method(self, tx, name, args, kwargs):
-        return TensorMethodVariable(self, name).call_function(tx, args, kwargs)
-
     def unpack_var_sequence(self, tx):
         return [record(tx.output, "call_function", operator.getitem, [self, ConstantVariable(i)], {})
                 for i in range(self.example_value.shape[0])]
@@ -145,6 +142,6 @@ def wrap_fx_value(og, proxy, value):
         if hasattr(type(value), "_fields"):  # torch.return_types.sort and kin keep their type and field names
             return StructSequenceVariable(items, type(value))
         return TupleVariable(items)
-    og.remove_node(proxy.node)
+    og.graph.erase_node(proxy.node)
     raise Unsupported(f"an operation returned {type(value).__name__}, not a tensor (data-dependent)",
                       "data_dependent_value")
