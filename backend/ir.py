@@ -1,8 +1,7 @@
 """The graph-level IR of the backend (plays torch._inductor.ir): what lowering builds from an aten graph.
 
-Backend layer, between the aot graphs (`autograd/`, `partition/`) and the
-scheduler. `lowering.py` turns every aten node into one of these; the
-scheduler turns the realized ones into `loop_ir.Kernel`s and extern calls.
+Backend layer, between the aot graphs (`autograd/`, `partition/`) and the scheduler. `lowering.py` turns every
+aten node into one of these; the scheduler turns the realized ones into `loop_ir.Kernel`s and extern calls.
 
     StorageBox ──> Pointwise   (unrealized: a body, inlined into every reader)
                ──> Reduction   (always realized)
@@ -10,12 +9,11 @@ scheduler turns the realized ones into `loop_ir.Kernel`s and extern calls.
                ──> InputBuffer / ExternKernel   (fixed layouts, made outside our kernels)
     View(base, size, reindex)   (permute, expand, reshape, slice...: index arithmetic, no copy)
 
-The one idea to hold: a tensor here is a *loader*, a function from an index
-(a list of `loop_ir.Index`, one per dimension) to a loop_ir value expression.
-A realized buffer's loader emits `Load(name, offset + sum(stride * index))`;
-an unrealized Pointwise's loader is its body, so reading it inlines it (that
-is vertical fusion at lowering time); a View's loader rewrites the index and
-asks its base. Realizing turns a body into a named buffer that kernels store.
+The one idea to hold: a tensor here is a *loader*, a function from an index (a list of `loop_ir.Index`, one
+per dimension) to a loop_ir value expression. A realized buffer's loader emits
+`Load(name, offset + sum(stride * index))`; an unrealized Pointwise's loader is its body, so reading it inlines
+it (that is vertical fusion at lowering time); a View's loader rewrites the index and asks its base. Realizing
+turns a body into a named buffer that kernels store.
 """
 import math
 from dataclasses import dataclass
@@ -69,20 +67,11 @@ def numel(size):
 
 
 class IRNode:
-    """Anything lowering hands around for a tensor: has a size, a dtype and a loader."""
-
-    def get_size(self):
-        raise NotImplementedError
+    """Anything lowering hands around for a tensor: it has a `dtype`, `get_size()`, `make_loader()` and
+    `realize()`, which makes the value live in a named buffer and returns the buffer (views: their base's)."""
 
     def dim(self):  # lets _dtype.result_type treat IR nodes like tensors
         return len(self.get_size())
-
-    def make_loader(self):
-        raise NotImplementedError
-
-    def realize(self):
-        """Make the value live in a named buffer; returns the buffer (views: of their base)."""
-        raise NotImplementedError
 
 
 class Pointwise:
@@ -316,22 +305,9 @@ class ReinterpretView(View):
 # ---- looking at expressions ---------------------------------------------------------------
 
 
-def walk(expr):
-    """Every value node of a loop_ir value expression, parents first, including the values read inside
-    its indirect indices (given an Index, the value nodes inside its Indirect terms)."""
-    stack = list(L.indirect_values(expr)) if isinstance(expr, L.Index) else [expr]
-    while stack:
-        node = stack.pop()
-        yield node
-        if isinstance(node, L.Op):
-            stack.extend(node.args)
-        elif isinstance(node, (L.Load, L.IndexValue)):
-            stack.extend(L.indirect_values(node.index))
-
-
 def expression_stats(expr):
     reads, ops = set(), 0
-    for node in walk(expr):
+    for node in L.walk(expr):
         if isinstance(node, L.Load):
             reads.add(node.buffer)
         elif isinstance(node, L.Op):

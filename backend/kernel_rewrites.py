@@ -1,23 +1,20 @@
 """Rewrites of one fused kernel's loop body that trade recomputation for a reload from cache.
 
-Backend layer, applied by the scheduler (`scheduler.py`) to each kernel's
-outer loop body before its pointers are named; code generation sees an
-ordinary `loop_ir` body.
+Backend layer, applied by the scheduler (`scheduler.py`) to each kernel's outer loop body before its pointers
+are named; code generation sees an ordinary `loop_ir` body.
 
-Fusion lets a kernel recompute a value instead of reading it back from
-memory, which is right for cheap arithmetic and wrong for transcendentals.
-Softmax is the case that matters:
+Fusion lets a kernel recompute a value instead of reading it back from memory, which is right for cheap
+arithmetic and wrong for transcendentals. Softmax is the case that matters:
 
     tmp1 = sum(r0: exp(x[r0] - tmp0))                 for r0: out[r0] = exp(x[r0] - tmp0)
     for r0: out[r0] = exp(x[r0] - tmp0) / tmp1   ->   tmp1 = sum(r0: out[r0])
                                                       for r0: out[r0] = out[r0] / tmp1
 
-computes exp once per element instead of twice, as PyTorch's eager CPU kernel
-does. The reloaded row was written in the same outer iteration, so it is
-still in the L1 cache, and the values are bit for bit the same: the stored
-float is the one the reduction would have summed. (Up to the order of the
-sum: in the plain configuration exp is a call to libm, which keeps the
-recomputing sum scalar while the sum of the stored row vectorizes.)
+computes exp once per element instead of twice, as PyTorch's eager CPU kernel does. The reloaded row was
+written in the same outer iteration, so it is still in the L1 cache, and the values are bit for bit the same:
+the stored float is the one the reduction would have summed. (Up to the order of the sum: in the plain
+configuration exp is a call to libm, which keeps the recomputing sum scalar while the sum of the stored row
+vectorizes.)
 """
 from . import loop_ir as L
 
@@ -34,7 +31,7 @@ def store_expensive_reductions(body):
         if not (isinstance(reduce, L.Reduce) and _is_expensive(reduce.value)):
             continue
         store = _store_computing(body[position + 1:], reduce)
-        if store is None or any(load.buffer == store.buffer for stmt in body for load in _loads_of(stmt)):
+        if store is None or any(load.buffer == store.buffer for stmt in body for load in L.statement_loads(stmt)):
             continue
         reload = L.Load(store.buffer, store.index, reduce.value.dtype)
         store.value = _replace(store.value, reduce.value, reload)
@@ -46,8 +43,7 @@ def store_expensive_reductions(body):
 
 def _store_computing(later, reduce):
     """The store in a later inner loop over the reduction's own loop variables whose value contains the
-    reduction's value, into a buffer of the value's dtype, at an element of its own for each value; or
-    None."""
+    reduction's value, into a buffer of the value's dtype, at an element of its own for each value; or None."""
     for stmt in later:
         if not (isinstance(stmt, L.Loop) and stmt.vars == reduce.rvars and stmt.ranges == reduce.rranges):
             continue
@@ -73,24 +69,3 @@ def _replace(value, part, by):
     if isinstance(value, L.Op):
         return L.Op(value.name, tuple(_replace(a, part, by) for a in value.args), value.dtype)
     return value
-
-
-def _loads_of(stmt):
-    """Every Load in a statement, those inside indirect indices included."""
-    if isinstance(stmt, L.Loop):
-        return [load for inner in stmt.body for load in _loads_of(inner)]
-    found = []
-
-    def visit(value):
-        for leaf in L.value_leaves(value):
-            if isinstance(leaf, (L.Load, L.IndexValue)):
-                for inner in L.indirect_values(leaf.index):
-                    visit(inner)
-            if isinstance(leaf, L.Load):
-                found.append(leaf)
-
-    visit(stmt.value)
-    if isinstance(stmt, L.Store):
-        for inner in L.indirect_values(stmt.index):
-            visit(inner)
-    return found

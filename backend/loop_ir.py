@@ -1,11 +1,9 @@
 """The loop-level kernel IR: what the scheduler hands to code generation.
 
-Backend layer, between scheduling and codegen. `lowering.py` turns each aten
-op into `ir.py` nodes (Pointwise, Reduction, extern calls); `scheduler.py`
-fuses them and writes every fused group out as one `Kernel` in the form
-below; `codegen/llvm.py` (and the numpy reference evaluator) turn a `Kernel`
-into something that runs. Nothing here knows about aten or fusion: a Kernel
-is a loop nest over flat buffers, printable as pseudo-code.
+Backend layer, between scheduling and codegen. `lowering.py` turns each aten op into `ir.py` nodes (Pointwise,
+Reduction, extern calls); `scheduler.py` fuses them and writes every fused group out as one `Kernel` in the
+form below; `codegen/llvm.py` (and the numpy reference evaluator) turn a `Kernel` into something that runs.
+Nothing here knows about aten or fusion: a Kernel is a loop nest over flat buffers, printable as pseudo-code.
 
     kernel softmax_0(in_ptr0: float32[4096*1024], out_ptr0: float32[4096*1024])
       for x0 in range(4096):
@@ -14,47 +12,45 @@ is a loop nest over flat buffers, printable as pseudo-code.
         for r0 in range(1024):
           out_ptr0[1024*x0 + r0] = exp(load(in_ptr0, 1024*x0 + r0) - tmp0) / tmp1
 
-The one idea to hold: every buffer is flat (a pointer to its first element),
-and every load and store names its element with an integer `Index`
-expression over the loop variables, so views, broadcasts and transposes are
-index arithmetic, never copies. Statements in a loop body run in order for
-each iteration; a `Reduce` defines a scalar temporary, readable by the
-statements after it in the same iteration of the enclosing loop.
+The one idea to hold: every buffer is flat (a pointer to its first element), and every load and store names
+its element with an integer `Index` expression over the loop variables, so views, broadcasts and transposes
+are index arithmetic, never copies. Statements in a loop body run in order for each iteration; a `Reduce`
+defines a scalar temporary, readable by the statements after it in the same iteration of the enclosing loop.
 
-Value ops (`Op.name`), with the semantics of the aten op of the same name on
-scalars of `Op.dtype` (the result dtype; operands are already cast):
-    unary:   neg abs exp exp2 log log2 log1p expm1 sqrt rsqrt reciprocal sin cos tan
-             tanh sigmoid erf floor ceil trunc round sign relu logical_not bitwise_not
-             isnan isinf
-    binary:  add sub mul truediv floordiv remainder (Python-style sign) truncdiv fmod
-             (C-style: toward zero, the dividend's sign) pow maximum minimum
-             (NaN-propagating, as torch) eq ne lt le gt ge (result bool)
-             logical_and logical_or bitwise_and bitwise_or bitwise_xor atan2
-             lshift rshift (integers; a count outside the type's width as torch: 0, or the sign)
+Value ops (`Op.name`), with the semantics of the aten op of the same name on scalars of `Op.dtype` (the result
+dtype; operands are already cast):
+    unary:   neg abs exp exp2 log log2 log1p expm1 sqrt rsqrt reciprocal sin cos tan tanh sigmoid erf floor
+             ceil trunc round sign relu logical_not bitwise_not isnan isinf
+    binary:  add sub mul truediv floordiv remainder (Python-style sign) truncdiv fmod (C-style: toward zero,
+             the dividend's sign) pow maximum minimum (NaN-propagating, as torch) eq ne lt le gt ge (result
+             bool) logical_and logical_or bitwise_and bitwise_or bitwise_xor atan2 lshift rshift (integers; a
+             count outside the type's width as torch: 0, or the sign)
     ternary: where(cond, a, b)
     cast:    to_dtype(x) (Op.dtype is the target; float->int truncates toward zero)
-An integer floordiv remainder truncdiv or fmod by zero makes the run raise torch's
+An integer floordiv remainder truncdiv or fmod by zero (INTEGER_DIVISIONS) makes the run raise torch's
 RuntimeError("ZeroDivisionError").
-Reduction types (`Reduce.reduction_type`): sum prod max min (NaN-propagating)
-argmax argmin (int64 position in the flattened reduction range, first
-occurrence wins, NaN counts as the maximum, as torch) any all.
 
-Indirect indexing (embedding, gather, index, scatter): an `Indirect(value,
-size)` term inside an Index is an integer read at run time, e.g.
-`load(in_ptr0, 64*indirect(load(in_ptr1, x0), 1000) + x1)` reads row
-`in_ptr1[x0]` of a 1000-row table. The value must lie in [0, size) (with
-`wrap_negative`, [-size, size), negatives counting from the end, as Python's
-`x[-1]`); out of range, the kernel touches no memory out of bounds and the
-run raises `error` (an `OutOfRange`: an exception class name and a message with
-`{}` for the value), the error eager raises. A `Store` may have an indirect index too (a
-scatter); with `mode="add"` it accumulates (`buf[i] += v`, read-modify-write,
-so duplicate indices all add up, in loop order). A kernel whose iterations may
-write the same element is `serial`: code generation runs it on one thread.
+Reduction types (`Reduce.reduction_type`): sum prod max min (NaN-propagating) argmax argmin (int64 position
+in the flattened reduction range, first occurrence wins, NaN counts as the maximum, as torch) any all.
+
+Indirect indexing (embedding, gather, index, scatter): an `Indirect(value, size)` term inside an Index is an
+integer read at run time, e.g. `load(in_ptr0, 64*indirect(load(in_ptr1, x0), 1000) + x1)` reads row
+`in_ptr1[x0]` of a 1000-row table. The value must lie in [0, size) (with `wrap_negative`, [-size, size),
+negatives counting from the end, as Python's `x[-1]`); out of range, the kernel touches no memory out of
+bounds and the run raises `error` (an `OutOfRange`: an exception class name and a message with `{}` for the
+value), the error eager raises. A `Store` may have an indirect index too (a scatter); with `mode="add"` it
+accumulates (`buf[i] += v`, read-modify-write, so duplicate indices all add up, in loop order). A kernel whose
+iterations may write the same element is `serial`: code generation runs it on one thread.
 """
 import builtins
+import math
 from dataclasses import dataclass, field, replace
 
+import numpy as np
+
 from minitorch2 import _dtype as dt
+
+INTEGER_DIVISIONS = ("floordiv", "remainder", "truncdiv", "fmod")  # on integers: raise on a zero divisor
 
 # ---- index expressions: integer arithmetic over loop variables ---------------------------
 
@@ -172,11 +168,8 @@ class Indirect(Index):
         return f"indirect({self.value}, {self.size}{', wrap' if self.wrap_negative else ''})"
 
     def variables(self):
-        found = set()
-        for leaf in value_leaves(self.value):
-            if isinstance(leaf, (Load, IndexValue)):
-                found |= leaf.index.variables()
-        return found
+        reads = [node for node in walk(self.value) if isinstance(node, (Load, IndexValue))]
+        return set().union(*(node.index.variables() for node in reads))
 
 
 def indirect_values(index):
@@ -351,11 +344,29 @@ def common_dtype(a, c):
     return dt.int64
 
 
-def value_leaves(value):
-    """The leaves (Load, Constant, IndexValue, Temp) of a value expression, outside indirect indices."""
-    if isinstance(value, Op):
-        return [leaf for arg in value.args for leaf in value_leaves(arg)]
-    return [value]
+def walk(expr):
+    """Every value node of a value expression, parents first, including the values read inside its
+    indirect indices (given an Index, the value nodes inside its Indirect terms)."""
+    stack = list(indirect_values(expr)) if isinstance(expr, Index) else [expr]
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, Op):
+            stack.extend(node.args)
+        elif isinstance(node, (Load, IndexValue)):
+            stack.extend(indirect_values(node.index))
+
+
+def loads(*exprs):
+    """Every Load in the value expressions and indices `exprs`, those inside indirect indices included."""
+    return [node for expr in exprs for node in walk(expr) if isinstance(node, Load)]
+
+
+def statement_loads(statement):
+    """Every Load a statement reads (a Loop: its body), those inside indirect indices included."""
+    if isinstance(statement, Loop):
+        return [load for inner in statement.body for load in statement_loads(inner)]
+    return loads(statement.value, *([statement.index] if isinstance(statement, Store) else []))
 
 
 def map_value(value, on_leaf, on_index=None):
@@ -398,6 +409,32 @@ class Reduce:
     def lines(self, indent):
         loops = ", ".join(f"{v} in range({n})" for v, n in zip(self.rvars, self.rranges))
         return [f"{indent}{self.temp} = {self.reduction_type}({loops}: {self.value})"]
+
+    def accumulator_dtype(self):
+        """What it accumulates in: the values' dtype for argmax/argmin, a byte for any/all (LLVM takes seconds
+        to vectorize i1 or/and reductions), float32 for a float16 sum or prod (as torch), else its result's."""
+        if self.reduction_type in ("argmax", "argmin"):
+            return self.value.dtype
+        if self.reduction_type in ("any", "all"):
+            return dt.uint8
+        if self.reduction_type in ("sum", "prod") and self.dtype is dt.float16:
+            return dt.float32
+        return self.dtype
+
+
+def reduction_identity(kind, dtype):
+    """The value a reduction of `kind` over `dtype` values starts from."""
+    if kind in ("sum", "any"):
+        return 0
+    if kind in ("prod", "all"):
+        return 1
+    lowest = kind in ("max", "argmax")
+    if dtype.is_floating_point:
+        return -math.inf if lowest else math.inf
+    if dtype is dt.bool_:
+        return not lowest
+    info = np.iinfo(dtype.np)
+    return int(info.min if lowest else info.max)
 
 
 @dataclass

@@ -1,25 +1,23 @@
 """The fusion scheduler (plays torch._inductor.scheduler): realized IR buffers -> fused loop_ir kernels.
 
-Backend layer, between lowering (`lowering.py`, which decided what is a
-buffer) and code generation (`codegen/`, which runs a `loop_ir.Kernel`).
+Backend layer, between lowering (`lowering.py`, which decided what is a buffer) and code generation
+(`codegen/`, which runs a `loop_ir.Kernel`).
 
-    1. nodes      every ComputedBuffer becomes a SchedulerNode: its body written once over loop
-                  variables (x0.. for its outer ranges, r0.. for its reduction ranges), size-1
-                  dimensions dropped; extern calls stay as they are. Dead buffers are dropped.
-    2. fuse       in graph order, each node joins an earlier kernel when (a) its ranges fit the
-                  kernel's (equal outer ranges, or outer+reduction ranges for a pointwise epilogue
-                  that runs in the kernel's inner loop), (b) it shares data with the kernel (reads
-                  what it writes: vertical; reads what it reads: horizontal), and (c) every value it
-                  reads from the kernel is the element written in the same iteration (no element
-                  crosses iterations, which may run on other threads). Else a new kernel starts;
-                  every refusal is recorded with its reason.
-    3. emit       each group becomes one Kernel: an outer Loop holding, in order, Reduce
-                  statements, outer-level stores and inner Loops; a reduction's result read
-                  inside its own kernel becomes the Reduce's temporary, and its store is dropped
-                  when nothing outside the kernel reads it.
+    1. nodes      every ComputedBuffer becomes a SchedulerNode: its body written once over loop variables
+                  (x0.. for its outer ranges, r0.. for its reduction ranges), size-1 dimensions dropped;
+                  extern calls stay as they are. Dead buffers are dropped.
+    2. fuse       in graph order, each node joins an earlier kernel when (a) its ranges fit the kernel's
+                  (equal outer ranges, or outer+reduction ranges for a pointwise epilogue that runs in the
+                  kernel's inner loop), (b) it shares data with the kernel (reads what it writes: vertical;
+                  reads what it reads: horizontal), and (c) every value it reads from the kernel is the
+                  element written in the same iteration (no element crosses iterations, which may run on
+                  other threads). Else a new kernel starts; every refusal is recorded with its reason.
+    3. emit       each group becomes one Kernel: an outer Loop holding, in order, Reduce statements,
+                  outer-level stores and inner Loops; a reduction's result read inside its own kernel
+                  becomes the Reduce's temporary, and its store is dropped when nothing outside reads it.
 
-The one idea to hold: fusion never changes what is computed, only where the
-loops are. A refused fusion costs a round trip through memory, never a result.
+The one idea to hold: fusion never changes what is computed, only where the loops are. A refused fusion costs
+a round trip through memory, never a result.
 """
 import enum
 from dataclasses import dataclass, field
@@ -60,10 +58,6 @@ def canonical(index):
     return str(index)
 
 
-def loads(value):
-    return [node for node in ir.walk(value) if isinstance(node, L.Load)]
-
-
 # ---- scheduler nodes ----------------------------------------------------------------------
 
 
@@ -98,7 +92,7 @@ class SchedulerNode:
 
     def reads(self):
         """What it reads; a scatter also depends on the storage it scatters into (written before it)."""
-        found = {load.buffer for load in loads(self.value) + loads(self.store_index)}
+        found = {load.buffer for load in L.loads(self.value, self.store_index)}
         return found | {self.store_name} if self.is_scatter else found
 
     @classmethod
@@ -221,7 +215,7 @@ class FusedGroup:
             value, _ = node.placed(places[node.name])
             stores = {n.store_name: n.placed(places[n.name])[1] for n in self.nodes}
             shared = [n.store_name for n in self.nodes if n.store_name != n.name]
-            for load in loads(value):
+            for load in L.loads(value):
                 if load.buffer in shared:
                     return f"reads {load.buffer}, a cat this kernel writes only part of", None
                 if load.buffer in stores and canonical(load.index) != canonical(stores[load.buffer]):
@@ -323,13 +317,15 @@ class Scheduler:
                     needed.add(buffer.name)
                 else:
                     continue
-            if isinstance(buffer, ir.ComputedBuffer):
-                needed |= self.node_for(buffer).reads()
-            elif isinstance(buffer, ir.ExternKernel):
-                needed |= {a.name for a in extern_tensor_args(buffer)}
-            elif isinstance(buffer, ir.MultiOutput):
-                needed.add(buffer.kernel.name)
+            needed |= self._reads_of(buffer)
         return {name for name in needed if name in by_name}
+
+    def _reads_of(self, buffer):
+        if isinstance(buffer, ir.ComputedBuffer):
+            return self.node_for(buffer).reads()
+        if isinstance(buffer, ir.ExternKernel):
+            return {a.name for a in extern_tensor_args(buffer)}
+        return {buffer.kernel.name} if isinstance(buffer, ir.MultiOutput) else set()
 
     # ---- emitting one kernel ----------------------------------------------------------------
 
@@ -370,12 +366,8 @@ class Scheduler:
         inside = group.writes()
         needed = inside & self.output_names
         for buffer in self.graph.buffers:
-            if buffer.name in inside or buffer.name not in self.live:
-                continue
-            if isinstance(buffer, ir.ComputedBuffer):
-                needed |= inside & self.node_for(buffer).reads()
-            elif isinstance(buffer, ir.ExternKernel):
-                needed |= inside & {a.name for a in extern_tensor_args(buffer)}
+            if buffer.name not in inside and buffer.name in self.live:
+                needed |= inside & self._reads_of(buffer)
         reductions = {n.name for n in group.nodes if n.is_reduction}
         return needed | (inside - reductions)  # pointwise buffers are always stored
 
@@ -388,7 +380,7 @@ class Scheduler:
                 if isinstance(stmt, L.Loop):
                     visit(stmt.body)
                     continue
-                for load in loads(stmt.value) + (loads(stmt.index) if isinstance(stmt, L.Store) else []):
+                for load in L.statement_loads(stmt):
                     loaded.add(load.buffer)
                     order.append(load.buffer)
                 if isinstance(stmt, L.Store):

@@ -1,9 +1,8 @@
-"""The Python wrapper: scheduled kernels -> `output_code.py`, a module whose `call(args)` runs one
-graph (plays torch._inductor.codegen.wrapper and its runtime helpers).
+"""The Python wrapper: scheduled kernels -> `output_code.py`, a module whose `call(args)` runs one graph (plays
+torch._inductor.codegen.wrapper and its runtime helpers).
 
-Backend layer, last step: after the scheduler has fixed the kernels and
-extern calls in execution order, this module writes them out as readable
-Python and compiles that with exec. The generated `call`:
+Backend layer, last step: after the scheduler has fixed the kernels and extern calls in execution order, this
+module writes them out as readable Python and compiles that with exec. The generated `call`:
 
     1. takes the input tensors' memory as flat numpy arrays (no copy),
     2. allocates each buffer from the pool just before its first write,
@@ -89,7 +88,7 @@ class WrapperCodeGen:
                 addresses = ", ".join(f"ptr({a.buffer})" for a in step.kernel.args)
                 body.append(f"{step.kernel.name}.run({addresses})")
             else:
-                for name in _tensor_arg_names([step.kernel.args, list(step.kernel.kwargs.values())]):
+                for name in (a.name for a in extern_tensor_args(step.kernel)):
                     if name not in allocated:  # an empty buffer, which no kernel writes
                         body.append(self._alloc(name))
                         allocated.add(name)
@@ -185,14 +184,6 @@ def _view_code(arg):
 
 def _layout_view_code(name, layout):
     return f"reinterpret({name}, {_tuple(layout.size)}, {_tuple(layout.stride)}, {layout.offset})"
-
-
-def _tensor_arg_names(value):
-    if isinstance(value, TensorArg):
-        return [value.name]
-    if isinstance(value, (list, tuple)):
-        return [name for v in value for name in _tensor_arg_names(v)]
-    return []
 
 
 def _arg_code(value):
@@ -301,18 +292,7 @@ class BufferPool:
 
 POOL = BufferPool()
 os.register_at_fork(after_in_child=POOL._after_fork)
-
-
-def alloc(numel, dtype):
-    return POOL.alloc(numel, dtype)
-
-
-def free(array):
-    POOL.free(array)
-
-
-def lend(array):
-    POOL.lend(array)
+alloc, free, lend = POOL.alloc, POOL.free, POOL.lend  # the names generated code calls
 
 
 def ptr(array):
@@ -386,15 +366,6 @@ def _memory_owner(array):
     return array
 
 
-def tensor_arg(flat, size, stride, offset, dtype):
-    return as_tensor(flat, size, stride, offset, dtype)
-
-
-def extern_call(op, *args, **kwargs):
-    """An extern kernel that is an eager op by design (convolution: im2col and numpy BLAS)."""
-    return fallback_call(op, *args, **kwargs)
-
-
 def fallback_call(op, *args, **kwargs):
     """Run an op's eager kernel. An output that is a view of an input is copied: the input's buffer
     may go back to the pool while the output is still in use."""
@@ -420,6 +391,10 @@ def _owned(result, inputs):
     if any(np.may_share_memory(result._np, array) for array in inputs):
         return result.clone()
     return result
+
+
+tensor_arg = as_tensor  # an extern call's tensor argument
+extern_call = fallback_call  # an extern kernel that is an eager op by design (convolution: im2col and numpy BLAS)
 
 
 def to_buffer(result, size, stride):

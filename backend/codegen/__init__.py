@@ -1,9 +1,8 @@
 """Code generators: a `loop_ir.Kernel` -> something that runs (plays torch._inductor.codegen).
 
-Backend layer, after the scheduler. Every generator has the same interface,
-`compile_kernel(kernel)` -> an object with `.run(*addresses)` (one integer
-address per `kernel.args` entry, in order) and its source text for output_code.py:
-`.llvm_ir` (LLVM IR, or None) and, for Triton, `.triton_source`. `backend.config.cpu_codegen`
+Backend layer, after the scheduler. Every generator has the same interface, `compile_kernel(kernel)` -> an
+object with `.run(*addresses)` (one integer address per `kernel.args` entry, in order) and its source text for
+output_code.py: `.llvm_ir` (LLVM IR, or None) and, for Triton, `.triton_source`. `backend.config.cpu_codegen`
 picks one:
 
     "llvm"       codegen/llvm.py: llvmlite JIT, vectorized (the default)
@@ -39,3 +38,20 @@ def import_file(path, module_name):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+class CompiledKernel:
+    """The base of LLVMKernel and TritonKernel: `run(*addresses)` takes one address per `kernel.args` entry."""
+    llvm_ir = None
+
+    def check_arity(self, addresses):
+        if len(addresses) != len(self.kernel.args):
+            raise TypeError(f"{self.name} takes {len(self.kernel.args)} buffers, got {len(addresses)}")
+
+    def run_arrays(self, *arrays):
+        """Run on numpy arrays (contiguous, of the kernel arguments' dtypes, large enough)."""
+        for arg, array in zip(self.kernel.args, arrays):
+            if array.dtype != arg.dtype.np or not array.flags.c_contiguous or array.size < arg.numel:
+                raise ValueError(f"{self.name}: argument {arg.name} wants a contiguous {arg.dtype.name} array "
+                                 f"of at least {arg.numel} elements, got {array.dtype}{list(array.shape)}")
+        self.run(*(array.ctypes.data for array in arrays))

@@ -1,26 +1,21 @@
 """Loop-IR Kernels -> machine code with llvmlite, and the calls that run it (the CPU code generator).
 
-Codegen layer: the CPU end of the backend. The scheduler hands over a
-`loop_ir.Kernel`; `llvm_emit.py` writes it as LLVM IR text; `llvm_jit.py`
-optimizes that text at O3 for the host CPU (loop and SLP vectorizers on) and
-loads the machine code into an engine; this module wraps the function
-pointer in an `LLVMKernel` that the generated wrapper (output_code.py) calls
-with raw buffer addresses.
+Codegen layer: the CPU end of the backend. `llvm_emit.py` writes a `loop_ir.Kernel` as LLVM IR text;
+`llvm_jit.py` optimizes it at O3 for the host CPU and loads the machine code; this module wraps the function
+pointer in an `LLVMKernel` that the generated wrapper (output_code.py) calls with raw buffer addresses.
 
     kernel = compile_kernel(k)        # loop IR -> LLVM IR text -> machine code
     kernel.llvm_ir                    # the readable, unoptimized text that goes into output_code.py
     kernel.run(x.ctypes.data, out.ctypes.data)
 
-The one idea to hold: the kernel function takes the buffers' addresses, then
-the range [start, end) of the outermost loop variable it is to run, then one
-pointer per error flag it can raise (an integer division by zero, an index
-out of range). `run` calls it over the whole range, [0, extent), and turns a
-raised flag into the exception eager raises (`llvm_emit.kernel_error`).
+The one idea to hold: the kernel function takes the buffers' addresses, then the range [start, end) of the
+outermost loop variable it is to run, then one pointer per error flag it can raise (an integer division by
+zero, an index out of range). `run` calls it over the whole range, [0, extent), and turns a raised flag into
+the exception eager raises (`llvm_emit.kernel_error`).
 
-The speed wing adds two things here, each at one call: `speed.compile_ir`
-keeps compiled code in memory and on disk, keyed by the IR text (a kernel is
-optimized once per machine), and `speed.threaded_run` splits a large range
-into one chunk per thread.
+The speed wing adds two things here, each at one call: `speed.compile_ir` keeps compiled code in memory and on
+disk, keyed by the IR text (a kernel is optimized once per machine), and `speed.threaded_run` splits a large
+range into one chunk per thread.
 """
 import ctypes
 import time
@@ -28,7 +23,7 @@ import time
 import numpy as np
 
 from .. import speed
-from . import llvm_jit
+from . import CompiledKernel, llvm_jit
 from .llvm_emit import KernelEmitter, kernel_error
 
 
@@ -47,7 +42,7 @@ def kernel_from_ir(kernel, llvm_ir, error_flags):
     return LLVMKernel(kernel, llvm_ir, error_flags, loaded, source, 0.0)
 
 
-class LLVMKernel:
+class LLVMKernel(CompiledKernel):
     """A compiled kernel: call `run` with the buffers' addresses in `kernel.args` order."""
 
     def __init__(self, kernel, llvm_ir, error_flags, loaded, source, compile_seconds):
@@ -71,8 +66,7 @@ class LLVMKernel:
 
     def run(self, *addresses):
         """The kernel over its whole outer range, on the calling thread."""
-        if len(addresses) != len(self.kernel.args):
-            raise TypeError(f"{self.name} takes {len(self.kernel.args)} buffers, got {len(addresses)}")
+        self.check_arity(addresses)
         if not self.error_flags:
             self._function(*addresses, 0, self.outer_range)
             return
@@ -80,14 +74,6 @@ class LLVMKernel:
         self._function(*addresses, 0, self.outer_range, *(flags.ctypes.data + j for j in range(flags.size)))
         if flags.any():
             raise kernel_error(self.kernel, [f for f, up in zip(self.error_flags, flags) if up], addresses)
-
-    def run_arrays(self, *arrays):
-        """Run on numpy arrays (contiguous, of the kernel arguments' dtypes, large enough)."""
-        for arg, array in zip(self.kernel.args, arrays):
-            if array.dtype != arg.dtype.np or not array.flags.c_contiguous or array.size < arg.numel:
-                raise ValueError(f"{self.name}: argument {arg.name} wants a contiguous {arg.dtype.name} array "
-                                 f"of at least {arg.numel} elements, got {array.dtype}{list(array.shape)}")
-        self.run(*(np.asarray(array).ctypes.data for array in arrays))
 
     def optimized_ir(self):
         return llvm_jit.optimized_ir(self.llvm_ir)

@@ -1,17 +1,14 @@
 """A tiny writer of LLVM IR text, the vocabulary the LLVM code generator speaks.
 
-Codegen layer, under `llvm_emit.py` (loops, loads, reductions), `llvm_ops.py`
-(value ops) and the speed wing's `llvm_math.py` (inline float32
-transcendentals) and `llvm_columns.py`. We write the IR as
-text rather than through `llvmlite.ir` because the text *is* the product: it
-goes verbatim into output_code.py, so names follow the loop IR (`%x0`,
-`%tmp1`, `%in_ptr0`) and every instruction reads as one line.
+Codegen layer, under `llvm_emit.py` (loops, loads, reductions), `llvm_ops.py` (value ops) and the speed wing's
+`llvm_math.py` (inline float32 transcendentals) and `llvm_columns.py`. We write the IR as text rather than
+through `llvmlite.ir` because the text *is* the product: it goes verbatim into output_code.py, so names follow
+the loop IR (`%x0`, `%tmp1`, `%in_ptr0`) and every instruction reads as one line.
 
-The one idea to hold: a `Value` is an SSA name plus the minitorch2 dtype it
-carries. The dtype decides the LLVM type (bool is `i1` in registers, `i8` in
-memory) and whether integer ops are signed. All value arithmetic is
-branch-free (selects, not branches), which is what lets LLVM's loop
-vectorizer turn the inner loops into `<8 x float>` code.
+The one idea to hold: a `Value` is an SSA name plus the minitorch2 dtype it carries. The dtype decides the
+LLVM type (bool is `i1` in registers, `i8` in memory) and whether integer ops are signed. All value arithmetic
+is branch-free (selects, not branches), which is what lets LLVM's loop vectorizer turn the inner loops into
+`<8 x float>` code.
 """
 import struct
 from collections import Counter
@@ -181,12 +178,11 @@ class FunctionBuilder:
     def counted_loop(self, var_hint, start, end, body, keep_rolled=False, interleave_long_body=False):
         """for var in range(start, end): body(var) -- the canonical i64 loop the vectorizer wants.
 
-        `start`/`end` are i64 refs; `body` receives the induction variable's ref and may
-        open blocks of its own (nested loops). `keep_rolled` forbids unrolling (the vectorizer
-        may still widen the loop): fully unrolling a long inner loop makes its parent loop an
-        innermost loop with a huge interleaved access group, which takes LLVM seconds to compile.
-        `interleave_long_body` asks the vectorizer to keep INTERLEAVE_COUNT vectors in flight when
-        the body is longer than LONG_BODY_LINES (see there)."""
+        `start`/`end` are i64 refs; `body` receives the induction variable's ref and may open blocks of its own
+        (nested loops). `keep_rolled` forbids unrolling (the vectorizer may still widen the loop): fully unrolling
+        a long inner loop makes its parent loop an innermost loop with a huge interleaved access group, which
+        takes LLVM seconds to compile. `interleave_long_body` asks the vectorizer to keep INTERLEAVE_COUNT vectors
+        in flight when the body is longer than LONG_BODY_LINES (see there)."""
         preheader = self.current_block
         header, body_label, exit_label = (self.new_label(f"{var_hint}.{part}")
                                           for part in ("header", "body", "exit"))

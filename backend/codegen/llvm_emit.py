@@ -1,42 +1,28 @@
 """Loop IR -> LLVM IR text: one LLVM function per `loop_ir.Kernel`.
 
-Codegen layer, between the scheduler's `Kernel`s and `llvm.py` (which
-compiles and runs the text written here). Value ops come from `llvm_ops.py`;
-this module writes the structure around them: loops, index arithmetic, loads,
-stores and reductions.
+Codegen layer, between the scheduler's `Kernel`s and `llvm.py` (which compiles and runs the text written
+here). Value ops come from `llvm_ops.py`; this module writes the structure around them: loops, index
+arithmetic, loads, stores and reductions.
 
 The one idea to hold: the function for kernel `k` is
 
     void k(ptr noalias in_ptr0, ..., ptr noalias out_ptr0, i64 start, i64 end)
 
-and runs the outermost loop variable `loop.vars[0]` over [start, end) only:
-`llvm.py` runs the whole range, and the speed wing hands disjoint chunks of
-it to different threads.
-(Kernels with integer division take one more pointer, `zero_division`, to a
-byte they set on a zero divisor; `llvm.py` raises torch's error for it.)
-Every loop is a plain counted loop over an i64 induction variable and every
-element address is `getelementptr` from the flat index, which is the shape
-LLVM's loop vectorizer recognizes; reductions accumulate in a stack slot that
-LLVM promotes to a register, and float sums carry `reassoc nsz` so that they
-may be reordered into vector lanes (and, over long ranges, add up blocks of
-partial sums to stay as accurate as torch's cascade summation).
+and runs the outermost loop variable `loop.vars[0]` over [start, end) only (then one pointer per error flag it
+can raise: `zero_division`, `index_out_of_range`). Every loop is a plain counted loop over an i64 induction
+variable and every element address is `getelementptr` from the flat index, the shape LLVM's loop vectorizer
+recognizes; reductions accumulate in a stack slot that LLVM promotes to a register, and float sums carry
+`reassoc nsz` so that they may be reordered into vector lanes (over long ranges, in blocks of partial sums, as
+accurate as torch's cascade summation). Index arithmetic is `nsw` i64; `//` and `%` are unsigned division where
+the operand is provably non-negative, Python's floor semantics otherwise.
 
-In the fast configuration the speed wing changes two things here, each at one
-call: float32 transcendentals become inline polynomials (`speed.inline_math`),
-and reductions along a strided dimension for each contiguous output element
-(column sums) are written with the loops swapped (`speed.column_reduction`).
+In the fast configuration the speed wing changes two things here, each at one call: float32 transcendentals
+become inline polynomials (`speed.inline_math`), and reductions along a strided dimension for each contiguous
+output element (column sums) are written with the loops swapped (`speed.column_reduction`).
 
-Index arithmetic is `nsw` i64; `//` and `%` become unsigned division where
-the operand is provably non-negative (loop variables count up from 0), and
-Python's floor semantics otherwise.
-
-An indirect index (`loop_ir.Indirect`) is its value, wrapped if negative when
-it wraps, compared once (unsigned) with its size: out of range, the address
-uses 0 instead (no stray memory access) and the kernel sets its
-`index_out_of_range` flag; `llvm.py` then asks `kernel_error` for the
-exception, which reruns the kernel in the numpy reference evaluator to name
-the offending value as eager does. A store with mode "add" loads, adds and
-stores back (a scatter-add; such kernels are serial, so this is race-free).
+An indirect index out of range reads address 0 instead (no stray memory access) and sets the kernel's
+`index_out_of_range` flag. A store with mode "add" loads, adds and stores back (a scatter-add; such kernels are
+serial, so this is race-free).
 """
 import re
 
@@ -63,13 +49,7 @@ def llvm_kernel_text(kernel):
 
 def kernel_error(kernel, raised_flags, addresses):
     """The exception for a run of `kernel` that set `raised_flags`, as eager would raise it."""
-    if FunctionBuilderFlags.ZERO_DIVISION in raised_flags:
-        return RuntimeError("ZeroDivisionError")  # what torch raises for integer division by zero
-    try:  # an index out of range: the reference evaluator finds the first one, and raises eager's error
-        numpy_ref.compile_kernel(kernel).run(*addresses)
-    except (IndexError, RuntimeError) as error:
-        return error
-    return IndexError("index out of range in self")
+    return numpy_ref.flagged_error(kernel, FunctionBuilderFlags.ZERO_DIVISION in raised_flags, addresses)
 
 
 class KernelEmitter:
@@ -220,13 +200,7 @@ class KernelEmitter:
             partial_sum(str(full_blocks * SUM_BLOCK), str(extent))
 
     def value_dtype(self, reduce):
-        if reduce.reduction_type in ("argmax", "argmin"):
-            return reduce.value.dtype
-        if reduce.reduction_type in ("any", "all"):
-            return dt.uint8  # an i8 accumulator: LLVM takes seconds to vectorize i1 or/and reductions
-        if reduce.reduction_type in ("sum", "prod") and reduce.dtype is dt.float16:
-            return dt.float32  # torch accumulates half sums in float
-        return reduce.dtype
+        return reduce.accumulator_dtype()
 
     def flat_position(self, reduce, env):
         if not reduce.rvars:

@@ -1,20 +1,18 @@
 """LLVM IR text -> machine code in memory, with llvmlite: the host target, the O3 pipeline, an engine.
 
-Codegen layer, under `llvm.py` (which writes a kernel's IR with `llvm_emit.py`
-and wraps the function this module loads). Three steps, each one call:
+Codegen layer, under `llvm.py` (which writes a kernel's IR with `llvm_emit.py` and wraps the function this
+module loads). Three steps, each one call:
 
     module = host().parse(llvm_ir)            # text -> verified module, for this CPU
     object_code = compile_to_object(llvm_ir)  # + the O3 pipeline (loop and SLP vectorizers on) + codegen
     loaded = LoadedObject(object_code, name)  # an MCJIT engine holding the code; loaded.address to call
 
-The one idea to hold: LLVM's global context is not thread-safe, and compiles
-run on several threads at once, so every use of it takes `llvm_lock`;
-`compile_ir` is the whole path under that lock. (The speed wing keeps object
-code in memory and on disk between compiles: backend/speed/kernel_cache.py.)
+The one idea to hold: LLVM's global context is not thread-safe, and compiles run on several threads at once,
+so every use of it takes `llvm_lock`; `compile_ir` is the whole path under that lock. (The speed wing keeps
+object code in memory and on disk between compiles: backend/speed/kernel_cache.py.)
 
-llvmlite is imported when the host target is first made, not with this
-module: its shared library takes 0.2 s to load, which `import backend` does
-not pay (the speed wing's preload thread pays it in the background).
+llvmlite is imported when the host target is first made, not with this module: its shared library takes 0.2 s
+to load, which `import backend` does not pay (the speed wing's preload thread pays it in the background).
 """
 import ctypes.util
 import threading
@@ -90,19 +88,19 @@ class LoadedObject:
             raise RuntimeError(f"LLVM object code has no function {function_name!r}")
 
 
+def optimized_module(llvm_ir):
+    module = host().parse(llvm_ir)
+    host().optimize(module)
+    return module
+
+
 def compile_to_object(llvm_ir):
-    target = host()
-    module = target.parse(llvm_ir)
-    target.optimize(module)
-    return target.machine.emit_object(module)
+    return host().machine.emit_object(optimized_module(llvm_ir))
 
 
 def optimized_ir(llvm_ir):
     """The module after the O3 pipeline, as text (to inspect what the vectorizer did)."""
-    target = host()
-    module = target.parse(llvm_ir)
-    target.optimize(module)
-    return str(module)
+    return str(optimized_module(llvm_ir))
 
 
 def compile_ir(llvm_ir, function_name):

@@ -1,28 +1,24 @@
 """One LLVM IR handler per loop-IR value op: the scalar semantics of each aten op, per dtype.
 
-Codegen layer, called by `llvm_emit.py` for every `loop_ir.Op`. The tables at
-the bottom (`UNARY`, `BINARY`, then how reductions combine) are the whole op
-vocabulary of the LLVM backend; an op missing from them fails loudly with
-NotImplementedError naming it.
+Codegen layer, called by `llvm_emit.py` for every `loop_ir.Op`. The tables at the bottom (`UNARY`, `BINARY`,
+then how reductions combine) are the whole op vocabulary of the LLVM backend; an op missing from them fails
+loudly with NotImplementedError naming it.
 
 Semantics follow torch on CPU: maximum/minimum propagate NaN and keep the first operand on a tie (-0. vs 0.),
-floordiv/remainder round toward minus infinity (Python), float->int casts
-truncate toward zero as x86 does (out of range: the minimum, never LLVM poison), `x != 0`
-is truthiness (NaN is true). Transcendentals call libm (`expf`, `tanhf`, `exp`...); in the
-fast configuration, float32 exp, log, tanh, erf, sigmoid and their kin are instead inline
-polynomials the loop vectorizer can widen (speed/llvm_math.py, chosen in
-`llvm_emit.apply_op`). float16 is `half` in registers: LLVM
-rounds each arithmetic op back to half, and the math functions run in float32
-and round once (`in_float32`), which is what torch's CPU kernels do. truncdiv/fmod are C's
-integer division (sdiv/srem), exact at the int64 extremes. Integer division by zero (by a
-register or a literal 0) yields 0 instead of trapping, and sets a flag that makes the launch
-raise torch's RuntimeError("ZeroDivisionError").
+floordiv/remainder round toward minus infinity (Python), float->int casts truncate toward zero as x86 does
+(out of range: the minimum, never LLVM poison), `x != 0` is truthiness (NaN is true). Transcendentals call
+libm (`expf`, `tanhf`, `exp`...); in the fast configuration, float32 exp, log, tanh, erf, sigmoid and their
+kin are instead inline polynomials the loop vectorizer can widen (speed/llvm_math.py, chosen in
+`llvm_emit.apply_op`). float16 is `half` in registers: LLVM rounds each arithmetic op back to half, and the
+math functions run in float32 and round once (`in_float32`), which is what torch's CPU kernels do.
+truncdiv/fmod are C's integer division (sdiv/srem), exact at the int64 extremes. Integer division by zero (by
+a register or a literal 0) yields 0 instead of trapping, and sets a flag that makes the launch raise torch's
+RuntimeError("ZeroDivisionError").
 """
-import numpy as np
-
 from minitorch2 import _dtype as dt
 from minitorch2._aten.pointwise_unary import TANH_ROUNDS_TO_ONE
 
+from .. import loop_ir as L
 from .llvm_builder import FLOAT_SUFFIXES, FunctionBuilderFlags, Value, const, is_unsigned, register_type
 
 
@@ -233,10 +229,15 @@ def remainder(b, x, y):
     safe_y = safe_divisor(b, y)
     if is_unsigned(x.dtype):
         return b.binop("urem", x, safe_y, hint="remainder")
-    mod = b.binop("srem", x, safe_y, hint="srem")
-    fix = b.binop("and", b.icmp("ne", mod, const(0, x.dtype)),
-                  b.icmp("slt", b.binop("xor", mod, y), const(0, x.dtype)), hint="fix")
+    mod, fix = signed_mod(b, x, y, safe_y)
     return b.select(fix, b.binop("add", mod, y), mod, hint="remainder")
+
+
+def signed_mod(b, x, y, safe_y):
+    """C's x % y, and whether it needs the divisor added to take the divisor's sign (Python's %)."""
+    mod = b.binop("srem", x, safe_y, hint="srem")
+    zero = const(0, x.dtype)
+    return mod, b.binop("and", b.icmp("ne", mod, zero), b.icmp("slt", b.binop("xor", mod, y), zero), hint="fix")
 
 
 def safe_divisor(b, y):
@@ -266,16 +267,7 @@ def floordiv(b, x, y):
         result = b.select(round_up, b.binop("fadd", floor, const(1.0, x.dtype)), floor)
         result = b.select(b.fcmp("oeq", div, zero), signed_zero, result)
         return b.select(b.fcmp("oeq", y, zero), b.binop("fdiv", x, y), result, hint="floordiv")
-    safe_y = safe_divisor(b, y)
-    zero = const(0, x.dtype)
-    if is_unsigned(x.dtype):
-        return b.select(b.icmp("eq", y, zero), zero, b.binop("udiv", x, safe_y), hint="floordiv")
-    quotient = b.binop("sdiv", x, safe_y, hint="quotient")
-    mod = b.binop("srem", x, safe_y, hint="srem")
-    fix = b.binop("and", b.icmp("ne", mod, zero), b.icmp("slt", b.binop("xor", mod, y), zero), hint="fix")
-    quotient = b.binop("sub", quotient, b.convert("zext", fix, x.dtype), hint="floor_quotient")
-    quotient = b.select(b.icmp("eq", y, const(-1, x.dtype)), b.binop("sub", zero, x), quotient)
-    return b.select(b.icmp("eq", y, zero), zero, quotient, hint="floordiv")
+    return integer_division(b, x, y, "floordiv", floor=True)
 
 
 @in_float32
@@ -283,13 +275,21 @@ def truncdiv(b, x, y):
     """C's x / y, toward zero: div(rounding_mode="trunc"); exact on int64, unlike a float quotient."""
     if x.dtype.is_floating_point:
         return b.intrinsic("trunc", x.dtype, [b.binop("fdiv", x, y, hint="div")], hint="truncdiv")
+    return integer_division(b, x, y, "truncdiv", floor=False)
+
+
+def integer_division(b, x, y, hint, floor):
+    """x // y on integers, rounded toward minus infinity (`floor`) or zero; 0 for a zero divisor (flagged)."""
     safe_y = safe_divisor(b, y)
     zero = const(0, x.dtype)
     if is_unsigned(x.dtype):
-        return b.select(b.icmp("eq", y, zero), zero, b.binop("udiv", x, safe_y), hint="truncdiv")
+        return b.select(b.icmp("eq", y, zero), zero, b.binop("udiv", x, safe_y), hint=hint)
     quotient = b.binop("sdiv", x, safe_y, hint="quotient")
+    if floor:
+        _, fix = signed_mod(b, x, y, safe_y)
+        quotient = b.binop("sub", quotient, b.convert("zext", fix, x.dtype), hint="floor_quotient")
     quotient = b.select(b.icmp("eq", y, const(-1, x.dtype)), b.binop("sub", zero, x), quotient)  # wraps MIN / -1
-    return b.select(b.icmp("eq", y, zero), zero, quotient, hint="truncdiv")
+    return b.select(b.icmp("eq", y, zero), zero, quotient, hint=hint)
 
 
 @in_float32
@@ -442,37 +442,27 @@ BINARY = {
 
 def reduction_identity(kind, dtype):
     """The accumulator's starting value (LLVM literal) for a reduction of `kind` over `dtype` values."""
-    if kind in ("sum", "any"):
-        return const(0, dtype).ref if not dtype.is_floating_point else const(0.0, dtype).ref
-    if kind in ("prod", "all"):
-        return const(1, dtype).ref if not dtype.is_floating_point else const(1.0, dtype).ref
-    lowest = kind in ("max", "argmax")
-    if dtype.is_floating_point:
-        return const(float("-inf") if lowest else float("inf"), dtype).ref
-    if dtype is dt.bool_:
-        return "false" if lowest else "true"
-    info = np.iinfo(dtype.np)
-    return str(int(info.min if lowest else info.max))
+    return const(L.reduction_identity(kind, dtype), dtype).ref
+
+
+COMBINE_OPCODES = {"sum": ("fadd", "add"), "prod": ("fmul", "mul"), "any": (None, "or"), "all": (None, "and")}
 
 
 def combine(b, kind, acc, value, hint):
     floating = value.dtype.is_floating_point
-    if kind == "sum":
-        return b.binop("fadd" if floating else "add", acc, value, hint=hint, flags="reassoc nsz" if floating else "")
-    if kind == "prod":
-        return b.binop("fmul" if floating else "mul", acc, value, hint=hint, flags="reassoc nsz" if floating else "")
+    if kind in ("max", "min") and floating:
+        # freeze (a no-op on a real value) hides a masked input, max(acc, where(m, -inf, x)), from
+        # InstCombine, which would rewrite it as where(m, acc, max(acc, x)): a form the loop
+        # vectorizer does not recognise as a reduction, leaving the loop scalar (causal attention)
+        value = Value(b.op("frozen", f"freeze {value.ty} {value.ref}"), value.dtype)
+        # llvm.maximum, not the pointwise op's first-operand-wins select, which the vectorizer does not
+        # take for a reduction: a reduction's zero keeps no torch sign rule (ATen's own vector loops differ)
+        return b.intrinsic("maximum" if kind == "max" else "minimum", value.dtype, [acc, value], hint=hint)
     if kind in ("max", "min"):
-        if floating:
-            # freeze (a no-op on a real value) hides a masked input, max(acc, where(m, -inf, x)), from
-            # InstCombine, which would rewrite it as where(m, acc, max(acc, x)): a form the loop
-            # vectorizer does not recognise as a reduction, leaving the loop scalar (causal attention)
-            value = Value(b.op("frozen", f"freeze {value.ty} {value.ref}"), value.dtype)
-            # llvm.maximum, not the pointwise op's first-operand-wins select, which the vectorizer does not
-            # take for a reduction: a reduction's zero keeps no torch sign rule (ATen's own vector loops differ)
-            return b.intrinsic("maximum" if kind == "max" else "minimum", value.dtype, [acc, value], hint=hint)
         return BINARY["maximum" if kind == "max" else "minimum"](b, acc, value)
-    if kind == "any":
-        return b.binop("or", acc, value, hint=hint)
-    if kind == "all":
-        return b.binop("and", acc, value, hint=hint)
-    raise NotImplementedError(f"LLVM codegen has no reduction {kind!r}")
+    if kind not in COMBINE_OPCODES:
+        raise NotImplementedError(f"LLVM codegen has no reduction {kind!r}")
+    float_opcode, int_opcode = COMBINE_OPCODES[kind]
+    if floating and float_opcode:  # reassociable, so that the vectorizer may split the sum into lanes
+        return b.binop(float_opcode, acc, value, hint=hint, flags="reassoc nsz")
+    return b.binop(int_opcode, acc, value, hint=hint)

@@ -1,22 +1,16 @@
 """The numpy reference evaluator of loop_ir kernels: the executable definition of the loop IR.
 
-Backend layer, a code generator beside `codegen/llvm.py` with the same
-interface (`compile_kernel(kernel)` -> an object with `.run(*addresses)`), so
-the wrapper can run either; tests use it as the oracle the LLVM kernels are
-compared against (select it with `backend.config.cpu_codegen = "numpy_ref"`).
+Codegen layer, a code generator beside `llvm.py` with the same interface (codegen/__init__.py); tests use it as
+the oracle the compiled kernels are compared against.
 
-Vectorised, not per element: a Loop's variables become broadcast index grids
-(np.ogrid-style arrays, one axis per variable), a body statement is evaluated
-for all iterations at once, and a Reduce reduces its value grid along the
-axes of its reduction variables. That is faithful to the loop semantics
-because the scheduler only fuses statements whose iterations are
-independent: nothing one iteration writes is read by another. The exception
-is a scatter, whose iterations may write the same element: a plain store
-keeps the last write (numpy assigns in order), an accumulating one adds up
-every duplicate (`np.add.at`). An indirect index out of range raises the
-error it names, with the first offending value, as eager does; the LLVM
-kernels only set a flag, and run this evaluator to say which. An integer
-division or remainder by zero raises torch's RuntimeError("ZeroDivisionError").
+Vectorised, not per element: a Loop's variables become broadcast index grids (np.ogrid-style arrays, one axis
+per variable), a body statement is evaluated for all iterations at once, and a Reduce reduces its value grid
+along the axes of its reduction variables. That is faithful to the loop semantics because the scheduler only
+fuses statements whose iterations are independent: nothing one iteration writes is read by another. The
+exception is a scatter, whose iterations may write the same element: a plain store keeps the last write (numpy
+assigns in order), an accumulating one adds up every duplicate (`np.add.at`). An indirect index out of range
+raises the error it names, with the first offending value, as eager does; the compiled kernels only set a
+flag, and run this evaluator to say which (`flagged_error`).
 """
 import ctypes
 
@@ -29,9 +23,6 @@ from minitorch2._aten.pointwise_unary import saturating_tanh  # torch's saturati
 from minitorch2._aten.reductions import zero_tie
 
 from .. import loop_ir as L
-
-INTEGER_DIVISIONS = ("floordiv", "remainder", "truncdiv", "fmod")
-
 
 def _truncdiv(x, y):
     """C's x / y, toward zero, exact on integers: the floor quotient moved up where the signs differ."""
@@ -85,7 +76,7 @@ class NumpyKernel:
         self.source = str(kernel)
 
     def run(self, *addresses):
-        arrays = {arg.name: _array_at(address, arg) for arg, address in zip(self.kernel.args, addresses)}
+        arrays = {arg.name: array_at(address, arg) for arg, address in zip(self.kernel.args, addresses)}
         _Evaluator(arrays).loop(self.kernel.loop, {}, {}, 0)
 
     def run_arrays(self, **arrays):
@@ -93,11 +84,24 @@ class NumpyKernel:
         _Evaluator({k: v.reshape(-1) for k, v in arrays.items()}).loop(self.kernel.loop, {}, {}, 0)
 
 
-def _array_at(address, arg):
+def array_at(address, arg):
+    """The argument's memory as a numpy array, without a copy."""
     if arg.numel == 0:
         return np.empty(0, arg.dtype.np)
     raw = (ctypes.c_char * (arg.numel * arg.dtype.itemsize)).from_address(address)
     return np.frombuffer(raw, dtype=arg.dtype.np)
+
+
+def flagged_error(kernel, zero_division, addresses):
+    """The exception eager raises where a compiled run of `kernel` raised an error flag: the zero division,
+    else the first index out of range, which this evaluator finds by running the kernel again."""
+    if zero_division:
+        return RuntimeError("ZeroDivisionError")  # what torch raises for integer division by zero
+    try:
+        compile_kernel(kernel).run(*addresses)
+    except (IndexError, RuntimeError) as error:
+        return error
+    return IndexError("index out of range in self")
 
 
 class _Evaluator:
@@ -106,13 +110,7 @@ class _Evaluator:
 
     def loop(self, loop, env, temps, depth):
         """Run `loop` inside `depth` enclosing loop axes: its variables take the next axes."""
-        env = {k: _extend(v, len(loop.vars)) for k, v in env.items()}
-        temps = {k: _extend(v, len(loop.vars)) for k, v in temps.items()}
-        total = depth + len(loop.vars)
-        for axis, (var, n) in enumerate(zip(loop.vars, loop.ranges)):
-            shape = [1] * total
-            shape[depth + axis] = n
-            env[var] = np.arange(n, dtype=np.int64).reshape(shape)
+        env, temps, total = _with_axes(env, temps, depth, loop.vars, loop.ranges)
         for stmt in loop.body:
             if isinstance(stmt, L.Loop):
                 self.loop(stmt, env, temps, total)
@@ -139,13 +137,7 @@ class _Evaluator:
             self.arrays[stmt.buffer][index] = value
 
     def reduce(self, stmt, env, temps, depth):
-        inner = {k: _extend(v, len(stmt.rvars)) for k, v in env.items()}
-        inner_temps = {k: _extend(v, len(stmt.rvars)) for k, v in temps.items()}
-        total = depth + len(stmt.rvars)
-        for axis, (var, n) in enumerate(zip(stmt.rvars, stmt.rranges)):
-            shape = [1] * total
-            shape[depth + axis] = n
-            inner[var] = np.arange(n, dtype=np.int64).reshape(shape)
+        inner, inner_temps, total = _with_axes(env, temps, depth, stmt.rvars, stmt.rranges)
         value = np.broadcast_to(self.value(stmt.value, inner, inner_temps), self.grid_shape(inner, total))
         axes = tuple(range(depth, total))
         if stmt.reduction_type in ("argmax", "argmin"):
@@ -207,7 +199,7 @@ def _apply(name, args, dtype):
         return _UNARY[name](args[0])
     if name == "truediv" and not dtype.is_floating_point:
         raise TypeError("truediv on integers: lowering must compute it in a floating dtype")
-    if name in INTEGER_DIVISIONS and not dtype.is_floating_point and _divides_by_zero(*args):
+    if name in L.INTEGER_DIVISIONS and not dtype.is_floating_point and _divides_by_zero(*args):
         raise RuntimeError("ZeroDivisionError")  # what torch raises for integer division by zero
     return _BINARY[name](*args)
 
@@ -224,6 +216,19 @@ def _to_dtype(x, dtype):
     if not dtype.is_floating_point and x.dtype.kind == "f":
         return np.trunc(x).astype(dtype.np)
     return x.astype(dtype.np)
+
+
+def _with_axes(env, temps, depth, variables, ranges):
+    """(env, temps, axes) with one axis more per variable after the `depth` there are: the variables count
+    up along theirs, and the values so far broadcast along them."""
+    env = {k: _extend(v, len(variables)) for k, v in env.items()}
+    temps = {k: _extend(v, len(variables)) for k, v in temps.items()}
+    total = depth + len(variables)
+    for axis, (var, n) in enumerate(zip(variables, ranges)):
+        shape = [1] * total
+        shape[depth + axis] = n
+        env[var] = np.arange(n, dtype=np.int64).reshape(shape)
+    return env, temps, total
 
 
 def _extend(value, axes):

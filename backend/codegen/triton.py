@@ -1,17 +1,12 @@
 """Loop IR -> Triton kernels (plays torch._inductor.codegen.triton), run on a GPU or in Triton's interpreter.
 
-Codegen layer, beside `llvm.py`, with the same interface: `compile_kernel(kernel)`
--> a `TritonKernel` whose `.run(*addresses)` takes one buffer address per
-`kernel.args` entry, and whose `.triton_source` is the generated module (the
-wrapper copies it into output_code.py, as it does the LLVM IR). Select it with
-`backend.config.cpu_codegen = "triton"`. Value ops come from `triton_ops.py`;
-this module writes the structure around them.
+Codegen layer, beside `llvm.py`, with the same interface (codegen/__init__.py); `.triton_source` is the
+generated module. Value ops come from `triton_ops.py`; this module writes the structure around them.
 
-The one idea to hold: a Triton program works on a block of iterations at once.
-The outer loop variables are flattened into one `xindex` (a block of XBLOCK
-iterations; the grid has one program per block) and recovered with // and %.
-A `Reduce` or an inner `Loop` walks its own flattened range in RBLOCK-wide
-chunks, so inside it every value is an [XBLOCK, RBLOCK] tile:
+The one idea to hold: a Triton program works on a block of iterations at once. The outer loop variables are
+flattened into one `xindex` (a block of XBLOCK iterations; the grid has one program per block) and recovered
+with // and %. A `Reduce` or an inner `Loop` walks its own flattened range in RBLOCK-wide chunks, so inside it
+every value is an [XBLOCK, RBLOCK] tile:
 
     xindex = xoffset + tl.arange(0, XBLOCK)[:, None]      # [XBLOCK, 1]
     x0 = xindex
@@ -23,21 +18,16 @@ chunks, so inside it every value is an [XBLOCK, RBLOCK] tile:
         _tmp0 = tl.where(xmask & rmask, _tmp0 + v0, _tmp0)
     tmp0 = tl.reduce(_tmp0, 1, helpers.add)[:, None]       # the Reduce's temp, [XBLOCK, 1]
 
-Masks keep the ragged last block out of memory. An indirect index is checked
-against its size; out of range, the kernel reads index 0 instead and sets a
-flag in a small `error_flags` buffer, and `run` then reruns the kernel in the
-numpy reference evaluator to raise eager's exact error (as `llvm.py` does).
-A scatter-add is `tl.atomic_add`; a `serial` kernel runs as one program that
-walks its blocks in order (one element at a time where only order can make
-duplicate writes come out right).
+Masks keep the ragged last block out of memory. An indirect index out of range reads index 0 and sets a flag
+in a small `error_flags` buffer, which `run` turns into eager's error (as `llvm.py` does). A scatter-add is
+`tl.atomic_add`; a `serial` kernel runs as one program that walks its blocks in order (one element at a time
+where only order can make duplicate writes come out right).
 
-Running: without a GPU, `TRITON_INTERPRET=1` is set before Triton is imported,
-and the interpreter runs the kernel with numpy over the buffers' own memory,
-wrapped zero-copy as torch tensors (torch is only the carrier Triton's launcher
-accepts, imported lazily here). With a GPU, the buffers are copied to the
-device for the launch and the written ones copied back.
+Running: without a GPU, `TRITON_INTERPRET=1` is set before Triton is imported, and the interpreter runs the
+kernel with numpy over the buffers' own memory, wrapped zero-copy as torch tensors (torch is only the carrier
+Triton's launcher accepts, imported lazily here). With a GPU, the buffers are copied to the device for the
+launch and the written ones copied back.
 """
-import ctypes
 import math
 import os
 import re
@@ -50,7 +40,7 @@ from minitorch2 import _dtype as dt
 
 from .. import loop_ir as L
 from .. import speed
-from . import import_file, numpy_ref
+from . import CompiledKernel, import_file, numpy_ref
 
 
 def _torch():
@@ -112,7 +102,7 @@ class TritonEmitter:
         self.xnumel = math.prod(kernel.loop.ranges)
         wide = max([self.xnumel, self.rnumel_max] + [arg.numel for arg in kernel.args]) >= WIDE_INDEX_FROM
         self.index_dtype = dt.int64 if wide else dt.int32
-        self.loaded = {leaf.buffer for s in statements(kernel.loop) for leaf in loads_of(s)}
+        self.loaded = {load.buffer for load in L.statement_loads(kernel.loop)}
         self.ordered = kernel.serial and any(needs_order(s, self.args) for s in statements(kernel.loop))
         self.axis_of = {var: "x" for var in kernel.loop.vars}
         self.temps = {}
@@ -301,7 +291,7 @@ class TritonEmitter:
         if op.name in ops.BINARY:
             common = L.common_dtype(args[0].dtype, args[1].dtype)
             x, y = (ops.cast(arg, common) for arg in args)
-            if op.name in ops.INTEGER_DIVISIONS and not common.is_floating_point \
+            if op.name in L.INTEGER_DIVISIONS and not common.is_floating_point \
                     and not (isinstance(op.args[1], L.Constant) and op.args[1].value != 0):
                 y = self.safe_divisor(y, scope)  # (a literal 0, `x % 0`, is flagged too)
             return ops.BINARY[op.name](x, y)
@@ -377,19 +367,6 @@ def statements(loop):
             yield statement
 
 
-def loads_of(statement):
-    values = [statement.value] + (L.indirect_values(statement.index) if isinstance(statement, L.Store) else [])
-    found = []
-    while values:
-        value = values.pop()
-        for leaf in L.value_leaves(value):
-            if isinstance(leaf, (L.Load, L.IndexValue)):
-                values += L.indirect_values(leaf.index)
-            if isinstance(leaf, L.Load):
-                found.append(leaf)
-    return found
-
-
 def needs_order(statement, args):
     """Does this store of a serial kernel need its writes made one at a time to come out in loop order?"""
     if not isinstance(statement, L.Store):
@@ -425,9 +402,8 @@ def next_power_of_2(n):
     return 1 << max(0, (n - 1).bit_length())
 
 
-class TritonKernel:
+class TritonKernel(CompiledKernel):
     """A generated Triton kernel: call `run` with the buffers' addresses in `kernel.args` order."""
-    llvm_ir = None
 
     def __init__(self, kernel, source, function, emitter):
         self.kernel, self.name, self.triton_source, self.function = kernel, kernel.name, source, function
@@ -445,8 +421,7 @@ class TritonKernel:
         return f"<TritonKernel {self.name} ({'interpreted' if INTERPRETED else 'GPU'}, {self.blocks})>"
 
     def run(self, *addresses):
-        if len(addresses) != len(self.kernel.args):
-            raise TypeError(f"{self.name} takes {len(self.kernel.args)} buffers, got {len(addresses)}")
+        self.check_arity(addresses)
         if self.xnumel == 0:
             return
         torch = _torch()
@@ -460,7 +435,7 @@ class TritonKernel:
             else:
                 self.run_on_gpu(grid, buffers, extra)
         if flags.any():
-            raise kernel_error(self.kernel, flags, addresses)
+            raise numpy_ref.flagged_error(self.kernel, flags[ZERO_DIVISION], addresses)
 
     def run_on_gpu(self, grid, buffers, extra):
         on_device = [buffer.to("cuda") for buffer in buffers + extra]
@@ -470,32 +445,12 @@ class TritonKernel:
             if copy_back:
                 host.copy_(device)
 
-    def run_arrays(self, *arrays):
-        """Run on numpy arrays (contiguous, of the kernel arguments' dtypes, large enough)."""
-        for arg, array in zip(self.kernel.args, arrays):
-            if array.dtype != arg.dtype.np or not array.flags.c_contiguous or array.size < arg.numel:
-                raise ValueError(f"{self.name}: argument {arg.name} wants a contiguous {arg.dtype.name} array "
-                                 f"of at least {arg.numel} elements, got {array.dtype}{list(array.shape)}")
-        self.run(*(array.ctypes.data for array in arrays))
-
 
 def _array_at(address, arg):
     """The argument's memory as a numpy array, without a copy."""
     if arg.numel == 0:
         return np.empty(1, arg.dtype.np)  # Triton wants a real pointer even where nothing is touched
-    raw = (ctypes.c_char * (arg.numel * arg.dtype.itemsize)).from_address(address)
-    return np.frombuffer(raw, dtype=arg.dtype.np)
-
-
-def kernel_error(kernel, flags, addresses):
-    """The exception for a run that raised `flags`, as eager would raise it."""
-    if flags[ZERO_DIVISION]:
-        return RuntimeError("ZeroDivisionError")  # what torch raises for integer division by zero
-    try:  # an index out of range: the reference evaluator finds the first one, and raises eager's error
-        numpy_ref.compile_kernel(kernel).run(*addresses)
-    except Exception as error:  # the error the Indirect names (IndexError, RuntimeError, ...)
-        return error
-    return IndexError("index out of range in self")
+    return numpy_ref.array_at(address, arg)
 
 
 __all__ = ["compile_kernel", "TritonKernel", "TritonEmitter"]

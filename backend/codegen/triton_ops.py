@@ -1,28 +1,21 @@
 """One Triton source handler per loop-IR value op, and the device helpers generated kernels call.
 
-Codegen layer, beside `triton.py` (as `llvm_ops.py` sits beside `llvm_emit.py`).
-Two halves:
+Codegen layer, beside `triton.py` (as `llvm_ops.py` sits beside `llvm_emit.py`). Two halves:
 
-  * device helpers: `@triton.jit` functions (`maximum`, `floordiv_int`, the
-    argmax combine, ...) that a generated kernel imports as `helpers.<name>`,
-    the way Inductor's kernels call `triton_helpers`, plus `libdevice`, the
-    math library for the functions `tl.math` lacks (tan, tanh, log1p, expm1,
-    trunc, rint, atan2, pow). On a GPU that is Triton's libdevice; under
-    `TRITON_INTERPRET=1`, which cannot call external libraries, it is a
-    stand-in of the same names that applies numpy's functions to the block.
-  * the op table (`UNARY`, `BINARY`): each handler takes the operands as
-    `Term`s (source text + minitorch2 dtype) and returns the result as a Term;
-    and the reduction table: accumulator dtypes, identities, the per-lane
-    combine and the final reduction across lanes of each reduction type.
+  * device helpers: `@triton.jit` functions (`maximum`, `floordiv_int`, the argmax combine, ...) that a
+    generated kernel imports as `helpers.<name>`, the way Inductor's kernels call `triton_helpers`, plus
+    `libdevice`, the math library for the functions `tl.math` lacks (tan, tanh, log1p, expm1, trunc, rint,
+    atan2, pow): on a GPU Triton's libdevice; under `TRITON_INTERPRET=1`, which cannot call external
+    libraries, a stand-in of the same names that applies numpy's functions to the block.
+  * the op table (`UNARY`, `BINARY`): each handler takes the operands as `Term`s (source text + minitorch2
+    dtype) and returns the result as a Term; and the reductions: accumulator dtypes, identities, the per-lane
+    combine and the final reduction across lanes.
 
-Semantics follow torch on CPU, like the LLVM handlers: maximum/minimum
-propagate NaN, floordiv/remainder round toward minus infinity (truncdiv/fmod
-toward zero), float->int casts truncate (narrow types wrap through int32),
-`x != 0` is truthiness (NaN
-is true), and float16 math runs in float32 and rounds once. Integer division
-by zero is the emitter's business (it substitutes a safe divisor and raises
+Semantics follow torch on CPU, as the LLVM handlers do (llvm_ops.py); float->int casts to narrow types wrap
+through int32. Integer division by zero is the emitter's business (it substitutes a safe divisor and raises
 torch's error after the launch).
 """
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -31,6 +24,8 @@ import triton.language as tl
 
 from minitorch2 import _dtype as dt
 from minitorch2._aten.pointwise_unary import saturating_tanh  # torch's saturation at +-1
+
+from .. import loop_ir as L
 
 # ---- device helpers ------------------------------------------------------------------------
 
@@ -93,11 +88,7 @@ def remainder_int(a, b):
     return tl.where(fix, remainder + b, remainder)
 
 
-@triton.jit
-def remainder_float(a, b):
-    remainder = a % b  # fmod
-    fix = (remainder != 0) & ((remainder < 0) != (b < 0))
-    return tl.where(fix, remainder + b, remainder)
+remainder_float = remainder_int  # the same steps: Triton's % on floats is fmod, on integers C's %
 
 
 @triton.jit
@@ -231,14 +222,27 @@ def in_float32(emit):
     return emit_via_float32
 
 
-# ---- unary ---------------------------------------------------------------------------------
+# ---- the op table ----------------------------------------------------------------------------
+
+
+def template(text, result_dtype=None):
+    """A handler that writes `text` with {x} (and {y}) replaced by the operands' source; its result has the
+    first operand's dtype, or `result_dtype`."""
+    def emit(x, y=None):
+        return Term(text.format(x=x.text, y=y and y.text), result_dtype or x.dtype)
+    return emit
+
+
+def by_kind(floating, unsigned, signed):
+    """A float16-via-float32 handler whose template depends on the operands' dtype."""
+    @in_float32
+    def emit(x, y):
+        return template(floating if x.dtype.is_floating_point else unsigned if is_unsigned(x.dtype) else signed)(x, y)
+    return emit
 
 
 def float_function(call):
-    @in_float32
-    def emit(x):
-        return Term(f"{call}({x.text})", x.dtype)
-    return emit
+    return in_float32(template(call + "({x})"))
 
 
 def floats_only(emit):
@@ -256,16 +260,6 @@ def absolute(x):
     return x if x.dtype is dt.bool_ or is_unsigned(x.dtype) else Term(f"tl.abs({x.text})", x.dtype)
 
 
-@in_float32
-def reciprocal(x):
-    return Term(f"1.0 / {x.text}", x.dtype)
-
-
-@in_float32
-def sigmoid(x):
-    return Term(f"1.0 / (1.0 + tl.exp(-{x.text}))", x.dtype)
-
-
 def sign(x):
     if x.dtype is dt.bool_:
         return x
@@ -281,25 +275,10 @@ def relu(x):
     return Term(f"tl.where({x.text} < 0, 0, {x.text}).to({triton_dtype(x.dtype)})", x.dtype)  # NaN stays NaN
 
 
-def logical_not(x):
-    return Term(f"({x.text} == 0)", dt.bool_)
-
-
-def bitwise_not(x):
-    return Term(f"~{x.text}", x.dtype)
-
-
-def isnan(x):
-    return Term(f"({x.text} != {x.text})", dt.bool_)
-
-
 def isinf(x):
     if not x.dtype.is_floating_point:
         return Term(f"({x.text} != {x.text})", dt.bool_)  # all false
     return Term(f'(tl.abs({x.text}) == float("inf"))', dt.bool_)
-
-
-# ---- binary --------------------------------------------------------------------------------
 
 
 def arithmetic(operator, bool_operator):
@@ -307,54 +286,6 @@ def arithmetic(operator, bool_operator):
         op = bool_operator if x.dtype is dt.bool_ else operator
         return Term(f"({x.text} {op} {y.text})", x.dtype)
     return emit
-
-
-def truediv(x, y):
-    return Term(f"({x.text} / {y.text})", x.dtype)
-
-
-@in_float32
-def floordiv(x, y):
-    if x.dtype.is_floating_point:
-        return Term(f"helpers.floordiv_float({x.text}, {y.text})", x.dtype)
-    if is_unsigned(x.dtype):
-        return Term(f"({x.text} // {y.text})", x.dtype)
-    return Term(f"helpers.floordiv_int({x.text}, {y.text})", x.dtype)
-
-
-@in_float32
-def remainder(x, y):
-    if x.dtype.is_floating_point:
-        return Term(f"helpers.remainder_float({x.text}, {y.text})", x.dtype)
-    if is_unsigned(x.dtype):
-        return Term(f"({x.text} % {y.text})", x.dtype)
-    return Term(f"helpers.remainder_int({x.text}, {y.text})", x.dtype)
-
-
-@in_float32
-def truncdiv(x, y):
-    """C's x / y, toward zero (Triton's integer // and % are C's; exact on int64)."""
-    if x.dtype.is_floating_point:
-        return Term(f"libdevice.trunc({x.text} / {y.text})", x.dtype)
-    return Term(f"({x.text} // {y.text})", x.dtype)
-
-
-@in_float32
-def fmod(x, y):
-    """C's fmod: the dividend's sign (Triton's % on floats and integers alike)."""
-    return Term(f"({x.text} % {y.text})", x.dtype)
-
-
-@in_float32
-def power(x, y):
-    if x.dtype.is_floating_point:
-        return Term(f"libdevice.pow({x.text}, {y.text})", x.dtype)
-    return Term(f"helpers.pow_int({x.text}, {y.text})", x.dtype)
-
-
-@in_float32
-def atan2(x, y):
-    return Term(f"libdevice.atan2({x.text}, {y.text})", x.dtype)
 
 
 def extremum(helper, integer_call, bool_operator):
@@ -367,21 +298,9 @@ def extremum(helper, integer_call, bool_operator):
     return emit
 
 
-def comparison(operator):
-    def emit(x, y):
-        return Term(f"({x.text} {operator} {y.text})", dt.bool_)
-    return emit
-
-
 def logical(operator):
     def emit(x, y):
         return Term(f"({truthy(x)} {operator} {truthy(y)})", dt.bool_)
-    return emit
-
-
-def bitwise(operator):
-    def emit(x, y):
-        return Term(f"({x.text} {operator} {y.text})", x.dtype)
     return emit
 
 
@@ -405,68 +324,60 @@ def where(condition, x, y):
 
 
 UNARY = {
-    "neg": neg, "abs": absolute, "reciprocal": reciprocal, "sigmoid": sigmoid,
+    "neg": neg, "abs": absolute, "reciprocal": in_float32(template("1.0 / {x}")),
+    "sigmoid": in_float32(template("1.0 / (1.0 + tl.exp(-{x}))")),
     **{name: float_function(f"tl.{name}") for name in ("exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos",
                                                         "erf")},
     **{name: float_function(f"libdevice.{name}") for name in ("tan", "tanh", "log1p", "expm1")},
     "floor": floats_only(float_function("tl.floor")), "ceil": floats_only(float_function("tl.ceil")),
     "trunc": floats_only(float_function("libdevice.trunc")), "round": floats_only(float_function("libdevice.rint")),
-    "sign": sign, "relu": relu, "logical_not": logical_not, "bitwise_not": bitwise_not, "isnan": isnan,
-    "isinf": isinf,
+    "sign": sign, "relu": relu, "logical_not": template("({x} == 0)", dt.bool_), "bitwise_not": template("~{x}"),
+    "isnan": template("({x} != {x})", dt.bool_), "isinf": isinf,
 }
 BINARY = {
-    "add": arithmetic("+", "|"), "sub": arithmetic("-", "^"), "mul": arithmetic("*", "&"), "truediv": truediv,
-    "floordiv": floordiv, "remainder": remainder, "truncdiv": truncdiv, "fmod": fmod, "pow": power, "atan2": atan2,
+    "add": arithmetic("+", "|"), "sub": arithmetic("-", "^"), "mul": arithmetic("*", "&"),
+    "truediv": template("({x} / {y})"),
+    "floordiv": by_kind("helpers.floordiv_float({x}, {y})", "({x} // {y})", "helpers.floordiv_int({x}, {y})"),
+    "remainder": by_kind("helpers.remainder_float({x}, {y})", "({x} % {y})", "helpers.remainder_int({x}, {y})"),
+    # truncdiv and fmod: C's, toward zero and with the dividend's sign (Triton's integer // and % are C's)
+    "truncdiv": by_kind("libdevice.trunc({x} / {y})", "({x} // {y})", "({x} // {y})"),
+    "fmod": in_float32(template("({x} % {y})")),
+    "pow": by_kind("libdevice.pow({x}, {y})", "helpers.pow_int({x}, {y})", "helpers.pow_int({x}, {y})"),
+    "atan2": in_float32(template("libdevice.atan2({x}, {y})")),
     "maximum": extremum("maximum", "tl.maximum", "|"), "minimum": extremum("minimum", "tl.minimum", "&"),
-    "eq": comparison("=="), "ne": comparison("!="), "lt": comparison("<"), "le": comparison("<="),
-    "gt": comparison(">"), "ge": comparison(">="),
+    **{name: template(f"({{x}} {operator} {{y}})", dt.bool_)
+       for name, operator in {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}.items()},
     "logical_and": logical("&"), "logical_or": logical("|"),
-    "bitwise_and": bitwise("&"), "bitwise_or": bitwise("|"), "bitwise_xor": bitwise("^"),
+    **{f"bitwise_{name}": template(f"({{x}} {operator} {{y}})") for name, operator in (("and", "&"), ("or", "|"),
+                                                                                       ("xor", "^"))},
     "lshift": shift_left, "rshift": shift_right,
 }
-INTEGER_DIVISIONS = ("floordiv", "remainder", "truncdiv", "fmod")  # integer forms need a non-zero divisor
 
 
 # ---- reductions: per-lane accumulators over RBLOCK chunks, then one reduction across the lanes ----
 
 
 def accumulator_dtype(reduce):
-    kind = reduce.reduction_type
-    if kind in ("argmax", "argmin", "max", "min"):
-        dtype = reduce.value.dtype if kind in ("argmax", "argmin") else reduce.dtype
-        return dt.int8 if dtype is dt.bool_ else dtype  # comparisons on int1 tiles are avoided
-    if kind in ("any", "all"):
-        return dt.int8
-    if kind in ("sum", "prod") and reduce.dtype is dt.float16:
-        return dt.float32  # torch accumulates half sums in float
-    return reduce.dtype
+    """The Reduce's accumulator dtype, with int8 for bools (comparisons on int1 tiles are avoided)."""
+    dtype = reduce.accumulator_dtype()
+    return dt.int8 if dtype is dt.bool_ or reduce.reduction_type in ("any", "all") else dtype
 
 
 def identity(kind, dtype):
-    if kind in ("sum", "any"):
-        return "0"
-    if kind in ("prod", "all"):
-        return "1"
-    lowest = kind in ("max", "argmax")
-    if dtype.is_floating_point:
-        return 'float("-inf")' if lowest else 'float("inf")'
-    info = np.iinfo(dtype.np)
-    return str(int(info.min if lowest else info.max))
+    value = L.reduction_identity(kind, dtype)
+    return f'float("{value}")' if math.isinf(value) else str(int(value))
+
+
+COMBINE_OPERATORS = {"sum": "+", "prod": "*", "any": "|", "all": "&"}
 
 
 def combine(kind, acc, value):
     """The running per-lane accumulator updated with one more element."""
-    if kind == "sum":
-        return f"{acc.text} + {value.text}"
-    if kind == "prod":
-        return f"{acc.text} * {value.text}"
     if kind in ("max", "min"):
         return BINARY["maximum" if kind == "max" else "minimum"](acc, value).text
-    if kind == "any":
-        return f"{acc.text} | {value.text}"
-    if kind == "all":
-        return f"{acc.text} & {value.text}"
-    raise NotImplementedError(f"Triton codegen has no reduction {kind!r}")
+    if kind not in COMBINE_OPERATORS:
+        raise NotImplementedError(f"Triton codegen has no reduction {kind!r}")
+    return f"{acc.text} {COMBINE_OPERATORS[kind]} {value.text}"
 
 
 def block_reduction(kind, acc, dtype):
