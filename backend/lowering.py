@@ -1,20 +1,18 @@
-"""Lowering: an aten FX graph to the backend IR (plays torch._inductor.graph.GraphLowering and the
-table of torch._inductor.lowering).
+"""Lowering: an aten FX graph to the backend IR (plays torch._inductor.graph.GraphLowering and the table of
+torch._inductor.lowering).
 
-Backend layer, first step after the aot graphs arrive. `GraphLowering.run()`
-walks the graph once, node by node, and calls the node's entry in LOWERINGS
-with IR values for its tensor arguments:
+Backend layer, first step after the aot graphs arrive. `GraphLowering.run()` walks the graph once, node by
+node, and calls the node's entry in LOWERINGS with IR values for its tensor arguments:
 
     placeholder  -> InputBuffer (the caller's layout)
     aten op      -> LOWERINGS[op](*args): a StorageBox / View / tuple of them
                     (ops with no entry: an ExternKernel calling the eager op, a "fallback")
     output       -> every output realized into a buffer (or a strided view of one)
 
-Realization decides what becomes a buffer, and so most of what fusion can
-do later: pointwise results are left unrealized (their readers inline them)
-unless several users would each recompute a heavy body (Inductor's
-realize_reads_threshold / realize_opcount_threshold); reductions, extern
-outputs and graph outputs are always buffers.
+Realization decides what becomes a buffer, and so most of what fusion can do later: pointwise results are left
+unrealized (their readers inline them) unless several users would each recompute a heavy body (Inductor's
+realize_reads_threshold / realize_opcount_threshold); reductions, extern outputs and graph outputs are always
+buffers.
 """
 import operator
 
@@ -125,10 +123,6 @@ def bmm(a, b):
     return extern_call("bmm", None, [a, b])
 
 
-def mv(a, b):
-    return extern_call("mm", None, [a, b])
-
-
 def addmm(x, mat1, mat2, *, beta=1, alpha=1):
     """beta * x + alpha * mm, as baddbmm below (torch's Inductor keeps addmm in its graphs too)."""
     return _scaled_sum(mm(mat1, mat2), x, beta, alpha)
@@ -193,6 +187,8 @@ UNARY = ["neg", "abs", "sign", "floor", "ceil", "trunc", "round", "relu", "bitwi
 UNARY_FLOAT = ["exp", "exp2", "expm1", "log", "log2", "log1p", "sin", "cos", "tan", "sqrt", "rsqrt", "reciprocal",
                "tanh", "sigmoid", "erf"]
 COMPARISONS = ["eq", "ne", "lt", "le", "gt", "ge"]
+SHIFTS = {"bitwise_left_shift": "lshift", "__lshift__": "lshift", "bitwise_right_shift": "rshift",
+          "__rshift__": "rshift"}
 
 
 def _overload(qualified):
@@ -204,15 +200,16 @@ def _overload(qualified):
 def _build_table():
     table = {
         "add.Tensor": P.add, "add.Scalar": P.add, "sub.Tensor": P.sub, "sub.Scalar": P.sub,
-        "rsub.Tensor": P.rsub, "rsub.Scalar": P.rsub, "mul.Tensor": P.binary("mul"), "mul.Scalar": P.binary("mul"),
+        "rsub.Tensor": P.rsub, "rsub.Scalar": P.rsub, "mul.Tensor": P.elementwise("mul"),
+        "mul.Scalar": P.elementwise("mul"),
         "div.Tensor": P.div, "div.Scalar": P.div, "div.Tensor_mode": P.div_mode,
-        "remainder.Tensor": P.binary("remainder"), "remainder.Scalar": P.binary("remainder"),
-        "fmod.Tensor": P.fmod, "fmod.Scalar": P.fmod,
+        "remainder.Tensor": P.elementwise("remainder"), "remainder.Scalar": P.elementwise("remainder"),
+        "fmod.Tensor": P.elementwise("fmod"), "fmod.Scalar": P.elementwise("fmod"),
         "pow.Tensor_Scalar": P.pow_, "pow.Tensor_Tensor": P.pow_, "pow.Scalar": P.pow_,
-        "maximum": P.binary("maximum"), "minimum": P.binary("minimum"), "atan2": P.binary("atan2", float_only=True),
-        "log10": P.log10, "isnan": P.bool_unary("isnan"), "isinf": P.bool_unary("isinf"), "isfinite": P.isfinite,
-        "sgn": P.unary("sign"), "logical_not": P.logical("logical_not"), "logical_and": P.logical("logical_and"),
-        "logical_or": P.logical("logical_or"),
+        "maximum": P.elementwise("maximum"), "minimum": P.elementwise("minimum"),
+        "atan2": P.elementwise("atan2", "float"), "log10": P.log10, "isnan": P.elementwise("isnan", predicate=True),
+        "isinf": P.elementwise("isinf", predicate=True), "isfinite": P.isfinite, "sgn": P.elementwise("sign"),
+        **{name: P.elementwise(name, "bool") for name in ("logical_not", "logical_and", "logical_or")},
         "logical_xor": P.logical_xor,
         "where.self": P.where, "clamp": P.clamp, "clamp.Tensor": P.clamp,
         "clamp_min": lambda x, min: P.clamp(x, min), "clamp_max": lambda x, max: P.clamp(x, None, max),
@@ -230,11 +227,11 @@ def _build_table():
         "full": P.full, "zeros": P.factory(0), "ones": P.factory(1), "empty.memory_format": P.factory(0),
         "zeros_like": P.like(0), "ones_like": P.like(1), "empty_like": P.like(0), "full_like": P.full_like,
         "new_zeros": P.new_factory(0), "new_empty": P.new_factory(0), "new_ones": P.new_factory(1),
-        "new_empty_strided": new_empty_strided,
-        "new_full": P.new_full, "fill.Scalar": P.fill, "fill.Tensor": P.fill_tensor, "scalar_tensor": P.scalar_tensor,
+        "new_empty_strided": new_empty_strided, "new_full": P.new_full, "fill.Scalar": P.full_like,
+        "fill.Tensor": P.fill_tensor, "scalar_tensor": P.scalar_tensor,
         "arange.start_step": P.arange, "arange.start": P.arange, "arange.default": P.arange,
         # prims
-        "prims::convert_element_type": P.convert_element_type, "prims::iota": P.iota, "prims::fma": P.fma,
+        "prims::convert_element_type": P.to_dtype, "prims::iota": P.iota, "prims::fma": P.fma,
         # views
         "view": V.view, "_unsafe_view": V.view, "expand": V.expand, "permute": V.permute,
         "transpose.int": V.transpose, "t": V.t, "unsqueeze": V.unsqueeze, "squeeze": V.squeeze,
@@ -244,13 +241,13 @@ def _build_table():
         "select_backward": V.select_backward, "slice_backward": V.slice_backward,
         "slice_scatter": V.slice_scatter, "select_scatter": V.select_scatter,
         # reductions
-        "sum": R.sum_default, "sum.dim_IntList": R.sum_, "prod": R.prod_default, "mean": R.mean_default,
-        "prod.dim_int": R.prod_dim_int,
-        "mean.dim": R.mean, "amax": R.amax, "amin": R.amin, "max": R.max_default, "min": R.min_default,
-        "max.dim": R.max_dim, "min.dim": R.min_dim, "argmax": R.argmax, "argmin": R.argmin,
+        "sum": R.sum_, "sum.dim_IntList": R.sum_, "prod": R.prod, "prod.dim_int": R.prod, "mean": R.mean,
+        "mean.dim": R.mean, "amax": R.amax, "amin": R.amin, "max": R.amax, "min": R.amin,
+        "max.dim": R.value_and_index("max"), "min.dim": R.value_and_index("min"),
+        "argmax": R.position_of("argmax"), "argmin": R.position_of("argmin"),
         "var.correction": R.var, "std.correction": R.std, "var_mean.correction": R.var_mean,
-        "logsumexp": R.logsumexp, "dot": R.dot, "any": R.any_, "any.dims": R.any_, "any.dim": R.any_dim,
-        "all": R.all_, "all.dims": R.all_, "all.dim": R.all_dim,
+        "logsumexp": R.logsumexp, "dot": R.dot, **{f"{kind}{overload}": R.truth_reduction(kind)
+                                                   for kind in ("any", "all") for overload in ("", ".dims", ".dim")},
         "binary_cross_entropy_with_logits": R.binary_cross_entropy_with_logits,
         # normalization
         "native_layer_norm_backward": R.native_layer_norm_backward,
@@ -272,23 +269,17 @@ def _build_table():
         # (scatter_reduce has no entry: its eager kernel runs, as torch's CPU inductor falls back for every
         # reduction: prod/mean/amax/amin always, sum under its default cpp.fallback_scatter_reduce_sum)
         # extern kernels
-        "mm": mm, "bmm": bmm, "mv": mv, "addmm": addmm, "baddbmm": baddbmm,
+        "mm": mm, "bmm": bmm, "mv": mm, "addmm": addmm, "baddbmm": baddbmm,
         "convolution": extern_kernel("convolution"),
         "cumsum": scan("cumsum"), "cumprod": scan("cumprod"),
     }
-    for name in UNARY:
-        table[name] = P.unary(name)
-    for name in UNARY_FLOAT:
-        table[name] = P.unary(name, float_only=True)
-    for name in ("bitwise_and", "bitwise_or", "bitwise_xor"):
-        table[f"{name}.Tensor"] = P.binary(name)
-    for packets, loop_op in ((("bitwise_left_shift", "__lshift__"), "lshift"),
-                             (("bitwise_right_shift", "__rshift__"), "rshift")):
-        for packet in packets:
-            for overload in ("Tensor", "Tensor_Scalar", "Scalar_Tensor", "Scalar"):
-                table[f"{packet}.{overload}"] = P.binary(loop_op)
-    for name in COMPARISONS:
-        table[f"{name}.Tensor"] = table[f"{name}.Scalar"] = P.comparison(name)
+    table.update({name: P.elementwise(name) for name in UNARY})
+    table.update({name: P.elementwise(name, "float") for name in UNARY_FLOAT})
+    table.update({f"{name}.Tensor": P.elementwise(name) for name in ("bitwise_and", "bitwise_or", "bitwise_xor")})
+    table.update({f"{packet}.{overload}": P.elementwise(loop_op) for packet, loop_op in SHIFTS.items()
+                  for overload in ("Tensor", "Tensor_Scalar", "Scalar_Tensor", "Scalar")})
+    table.update({f"{name}.{overload}": P.elementwise(name, predicate=True) for name in COMPARISONS
+                  for overload in ("Tensor", "Scalar")})
     lowerings = {}
     for qualified, fn in table.items():
         try:

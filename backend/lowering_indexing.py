@@ -1,24 +1,22 @@
-"""Lowerings of the ops that read or write at positions held in a tensor: embedding, gather,
-index_select, advanced indexing (index.Tensor), the nll_loss forward and backward, and the scatters
-(index_put, scatter, scatter_add, index_add, embedding_dense_backward) (plays the indexing part of
-torch._inductor.lowering).
+"""Lowerings of the ops that read or write at positions held in a tensor: embedding, gather, index_select,
+advanced indexing (index.Tensor), the nll_loss forward and backward, and the scatters (index_put, scatter,
+scatter_add, index_add, embedding_dense_backward) (plays the indexing part of torch._inductor.lowering).
 
-Backend layer, called by `lowering.GraphLowering` for each aten node. The one
-idea to hold: an index tensor is just another loader. Its value, read inside
-a body, becomes a `loop_ir.Indirect` term of the index of another load:
+Backend layer, called by `lowering.GraphLowering` for each aten node. The one idea to hold: an index tensor is
+just another loader. Its value, read inside a body, becomes a `loop_ir.Indirect` term of the index of another
+load:
 
     embedding(weight[V, D], indices[N])[x0, x1] = load(weight, D*indirect(load(indices, x0), V) + x1)
 
-so a gather is an ordinary Pointwise, inlined into its readers and fused
-like any other (embedding + positional add is one kernel). Each Indirect
-carries the size it must stay below and the error eager raises otherwise.
+so a gather is an ordinary Pointwise, inlined into its readers and fused like any other (embedding +
+positional add is one kernel). Each Indirect carries the size it must stay below and the error eager raises
+otherwise.
 
-A scatter writes at such positions instead: the tensor scattered into is
-copied to a fresh buffer (a clone, or zeros), then an `ir.Scatter` stores (or,
-accumulating, adds) each value at the indirect position in that buffer. The
-scheduler runs a scatter alone, after the copy and before any reader, on one
-thread. The nll_loss backward needs no scatter: each element of the gradient
-checks whether its class is its row's target (a pointwise `where`).
+A scatter writes at such positions instead: the tensor scattered into is copied to a fresh buffer (a clone, or
+zeros), then an `ir.Scatter` stores (or, accumulating, adds) each value at the indirect position in that
+buffer. The scheduler runs a scatter alone, after the copy and before any reader, on one thread. The nll_loss
+backward needs no scatter: each element of the gradient checks whether its class is its row's target (a
+pointwise `where`).
 """
 from minitorch2 import _dtype
 
@@ -49,10 +47,6 @@ def indirect(value, size, error, wrap_negative=False):
     return L.Indirect(P.cast(value, _dtype.int64), size, wrap_negative, error)
 
 
-def pointwise(size, dtype, inner_fn):
-    return ir.StorageBox(ir.Pointwise(size, dtype, inner_fn), current_graph())
-
-
 def _require_dims(*nodes):
     if any(len(n.get_size()) == 0 for n in nodes):
         raise NotImplementedError("indexing a 0-d tensor")
@@ -68,7 +62,7 @@ def embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=
     def inner_fn(idx):
         return load_weight([indirect(load_indices(idx[:-1]), rows, INDEX_OUT_OF_RANGE), idx[-1]])
 
-    return pointwise(indices.get_size() + [width], weight.dtype, inner_fn)
+    return P.pointwise_node(indices.get_size() + [width], weight.dtype, inner_fn)
 
 
 def index_select(x, dim, index):
@@ -87,7 +81,7 @@ def index_select(x, dim, index):
 
     out_size = list(size)
     out_size[dim] = ir.numel(index.get_size())
-    return pointwise(out_size, x.dtype, inner_fn)
+    return P.pointwise_node(out_size, x.dtype, inner_fn)
 
 
 def _decomposed_from():
@@ -108,7 +102,7 @@ def gather(x, dim, index, sparse_grad=False):
     def inner_fn(idx):
         return load_x(idx[:dim] + [indirect(load_index(idx), size[dim], error)] + idx[dim + 1:])
 
-    return pointwise(index.get_size(), x.dtype, inner_fn)
+    return P.pointwise_node(index.get_size(), x.dtype, inner_fn)
 
 
 def advanced_index(x, indices):
@@ -140,7 +134,7 @@ def index(x, indices):
     _require_dims(x)
     out_size, indexer = advanced_index(x, indices)
     load_x = x.make_loader()
-    return pointwise(out_size, x.dtype, lambda idx: load_x(indexer(idx)))
+    return P.pointwise_node(out_size, x.dtype, lambda idx: load_x(indexer(idx)))
 
 
 # ---- scatters: a copy, then stores at indirect positions ----------------------------------
@@ -214,7 +208,7 @@ def _scatter_one_per_slice(x, dim, index, src, error):
         here = P.compare("eq", L.IndexValue(target, _dtype.int64), L.IndexValue(idx[dim], _dtype.int64))
         return P.op("where", here, P.cast(load_src(at_slice), x.dtype), load_x(idx))
 
-    result = pointwise(size, x.dtype, inner_fn)
+    result = P.pointwise_node(size, x.dtype, inner_fn)
     return V.view(result, []) if zero_dim else result
 
 
@@ -336,11 +330,11 @@ def nll_loss_forward(x, target, weight, reduction, ignore_index):
         picked = load_x([idx[0], targets.checked_class(idx[:1])])
         return P.op("neg", P.op("mul", picked, targets.weight(idx[:1], dtype)))
 
-    losses = pointwise([rows], dtype, loss)
+    losses = P.pointwise_node([rows], dtype, loss)
     if reduction not in (MEAN, SUM) and batched:
         return losses, P.full([], 0, dtype=dtype)
     total = R.sum_(losses)
-    total_weight = R.sum_(pointwise([rows], dtype, lambda idx: targets.weight(idx[:1], dtype)))
+    total_weight = R.sum_(P.pointwise_node([rows], dtype, lambda idx: targets.weight(idx[:1], dtype)))
     if reduction == MEAN:
         total = P.pointwise(lambda s, w: P.op("truediv", s, w), total, total_weight)
     return total, total_weight
@@ -364,4 +358,4 @@ def nll_loss_backward(grad_output, x, target, weight, reduction, ignore_index, t
         here = P.op("logical_and", valid, P.compare("eq", target_class, L.IndexValue(idx[-1], _dtype.int64)))
         return P.op("where", here, value, P.constant(0, dtype))
 
-    return pointwise(size, dtype, inner_fn)
+    return P.pointwise_node(size, dtype, inner_fn)

@@ -1,15 +1,13 @@
 """Lowerings of elementwise aten ops and factories to `ir.Pointwise` (plays the pointwise part of
 torch._inductor.lowering).
 
-Backend layer, called by `lowering.GraphLowering` for each aten node. Every
-lowering here takes IR nodes (and Python scalars) and returns a StorageBox
-holding an unrealized Pointwise: a body that loads its inputs at the
-broadcast index and combines them with loop_ir `Op`s. Nothing is computed or
-stored; a reader of the result inlines the body.
+Backend layer, called by `lowering.GraphLowering` for each aten node. Every lowering here takes IR nodes (and
+Python scalars) and returns a StorageBox holding an unrealized Pointwise: a body that loads its inputs at the
+broadcast index and combines them with loop_ir `Op`s. Nothing is computed or stored; a reader of the result
+inlines the body.
 
-The one idea to hold: dtypes are decided here, once. `pointwise()` computes
-in the promoted dtype of its operands (as aten does), casting each load to it;
-the loop IR below never promotes.
+The one idea to hold: dtypes are decided here, once. `pointwise()` computes in the promoted dtype of its
+operands (as aten does), casting each load to it; the loop IR below never promotes.
 """
 import math
 
@@ -96,7 +94,12 @@ def pointwise(fn, *inputs, compute_dtype=None, uncast=()):
         return fn(*[load(i, ld, idx) for i, ld in enumerate(loaders)])
 
     probe = inner_fn(ir.symbolic_index(size, "x"))
-    return ir.StorageBox(ir.Pointwise(size, probe.dtype, inner_fn), current_graph())
+    return pointwise_node(size, probe.dtype, inner_fn)
+
+
+def pointwise_node(size, dtype, inner_fn):
+    """A StorageBox over the unrealized Pointwise inner_fn(index) over `size`."""
+    return ir.StorageBox(ir.Pointwise(size, dtype, inner_fn), current_graph())
 
 
 def float_dtype(*inputs):
@@ -104,25 +107,14 @@ def float_dtype(*inputs):
     return dtype if dtype.is_floating_point else _dtype.get_default_dtype()
 
 
-def unary(name, float_only=False):
-    def lower(x):
-        return pointwise(lambda v: op(name, v), x, compute_dtype=float_dtype(x) if float_only else None)
-
-    lower.__name__ = name
-    return lower
-
-
-def binary(name, float_only=False):
-    def lower(a, b):
-        return pointwise(lambda u, v: op(name, u, v), a, b, compute_dtype=float_dtype(a, b) if float_only else None)
-
-    lower.__name__ = name
-    return lower
-
-
-def comparison(name):
-    def lower(a, b):
-        return pointwise(lambda u, v: compare(name, u, v), a, b)
+def elementwise(name, compute=None, predicate=False):
+    """The lowering of an aten op that is the loop_ir op `name` of its operands, computed in their promoted
+    dtype, or with compute="float" in a floating one (integers promote to the default dtype), or with
+    compute="bool" on their truth values. A `predicate` (a comparison, isnan) gives bools."""
+    def lower(*xs):
+        compute_dtype = float_dtype(*xs) if compute == "float" else _dtype.bool_ if compute == "bool" else None
+        result_dtype = _dtype.bool_ if predicate else None
+        return pointwise(lambda *vs: op(name, *vs, dtype=result_dtype), *xs, compute_dtype=compute_dtype)
 
     lower.__name__ = name
     return lower
@@ -131,16 +123,15 @@ def comparison(name):
 # ---- arithmetic with alpha, division modes, powers ----------------------------------------
 
 
-def add(a, b, alpha=1):
+def add(a, b, alpha=1, name="add"):
+    """a + alpha * b (sub: a - alpha * b)."""
     if alpha != 1:
-        return pointwise(lambda u, v, s: op("add", u, op("mul", v, s)), a, b, alpha, compute_dtype=ir.promote(a, b))
-    return pointwise(lambda u, v: op("add", u, v), a, b)
+        return pointwise(lambda u, v, s: op(name, u, op("mul", v, s)), a, b, alpha, compute_dtype=ir.promote(a, b))
+    return pointwise(lambda u, v: op(name, u, v), a, b)
 
 
 def sub(a, b, alpha=1):
-    if alpha != 1:
-        return pointwise(lambda u, v, s: op("sub", u, op("mul", v, s)), a, b, alpha, compute_dtype=ir.promote(a, b))
-    return pointwise(lambda u, v: op("sub", u, v), a, b)
+    return add(a, b, alpha, "sub")
 
 
 def rsub(a, b, alpha=1):
@@ -164,10 +155,6 @@ def div_mode(a, b, rounding_mode=None):
     return pointwise(lambda u, v: op("truncdiv", u, v), a, b)  # integer division: exact, never via float
 
 
-def fmod(a, b):
-    return pointwise(lambda u, v: op("fmod", u, v), a, b)
-
-
 def pow_(a, b):
     if not is_tensor(b) and b == 2:
         return pointwise(lambda u: op("mul", u, u), a, compute_dtype=ir.promote(a, b))
@@ -184,20 +171,6 @@ def log10(x):
 def isfinite(x):
     return pointwise(lambda v: op("logical_not", op("logical_or", op("isnan", v, dtype=_dtype.bool_),
                                                       op("isinf", v, dtype=_dtype.bool_))), x)
-
-
-def bool_unary(name):
-    def lower(x):
-        return pointwise(lambda v: op(name, v, dtype=_dtype.bool_), x)
-
-    return lower
-
-
-def logical(name):
-    def lower(*xs):
-        return pointwise(lambda *vs: op(name, *vs), *xs, compute_dtype=_dtype.bool_)
-
-    return lower
 
 
 def logical_xor(a, b):
@@ -340,7 +313,7 @@ def clone(x, memory_format=None):
 def copy(x, src, non_blocking=False):
     size = x.get_size()
     load = broadcast_loader(src, size)
-    return ir.StorageBox(ir.Pointwise(size, x.dtype, lambda idx: cast(load(idx), x.dtype)), current_graph())
+    return pointwise_node(size, x.dtype, lambda idx: cast(load(idx), x.dtype))
 
 
 def identity(x, *args, **kwargs):
@@ -352,28 +325,7 @@ def identity(x, *args, **kwargs):
 
 def full(size, value, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None):
     dtype = dtype or _dtype.scalar_dtype(value)
-    return ir.StorageBox(ir.Pointwise(list(size), dtype, lambda idx: constant(value, dtype)), current_graph())
-
-
-def factory(value):
-    def lower(size, *, dtype=None, **_):
-        return full(size, value, dtype=dtype or _dtype.get_default_dtype())
-
-    return lower
-
-
-def like(value):
-    def lower(x, *args, dtype=None, **_):
-        return full(x.get_size(), value, dtype=dtype or x.dtype)
-
-    return lower
-
-
-def new_factory(value):
-    def lower(x, size, *, dtype=None, **_):
-        return full(size, value, dtype=dtype or x.dtype)
-
-    return lower
+    return pointwise_node(list(size), dtype, lambda idx: constant(value, dtype))
 
 
 def new_full(x, size, value, *, dtype=None, **_):
@@ -384,8 +336,17 @@ def full_like(x, value, *, dtype=None, **_):
     return full(x.get_size(), value, dtype=dtype or x.dtype)
 
 
-def fill(x, value):
-    return full(x.get_size(), value, dtype=x.dtype)
+def factory(value):
+    """zeros, ones (and empty, as zeros)."""
+    return lambda size, *, dtype=None, **_: full(size, value, dtype=dtype or _dtype.get_default_dtype())
+
+
+def like(value):
+    return lambda x, *args, dtype=None, **_: full_like(x, value, dtype=dtype)
+
+
+def new_factory(value):
+    return lambda x, size, *, dtype=None, **_: new_full(x, size, value, dtype=dtype)
 
 
 def fill_tensor(x, value):
@@ -409,7 +370,7 @@ def arange(start, end=None, step=1, *, dtype=None, **_):
         return cast(op("add", constant(start, position.dtype), op("mul", position, constant(step, position.dtype))),
                     dtype)
 
-    return ir.StorageBox(ir.Pointwise([length], dtype, inner_fn), current_graph())
+    return pointwise_node([length], dtype, inner_fn)
 
 
 # ---- masks from positions -----------------------------------------------------------------
@@ -433,14 +394,10 @@ def _triangle(x, diagonal, keep_when):
         return op("where", compare(keep_when, offset, constant(diagonal, _dtype.int64)), value,
                   constant(0, value.dtype))
 
-    return ir.StorageBox(ir.Pointwise(x.get_size(), x.dtype, inner_fn), current_graph())
+    return pointwise_node(x.get_size(), x.dtype, inner_fn)
 
 
 # ---- prims (the primitives torch's inductor decompositions record) ------------------------
-
-
-def convert_element_type(x, dtype):
-    return to_dtype(x, dtype)
 
 
 def iota(length, *, start, step, dtype, device=None, requires_grad=False):

@@ -1,20 +1,17 @@
 """Lowerings of 2-d pooling to windowed reductions (plays torch._inductor's pooling lowerings).
 
-Backend layer, called by `lowering.GraphLowering`. A pooling window is a
-reduction range: output element (n, c, oh, ow) reduces over (i, j) in the
-kernel window the input at (oh*stride + i, ow*stride + j). Only windows that
-never leave the input are lowered here (no padding, no dilation, no ceil
-mode), because a loop_ir load has no mask; the others raise
-NotImplementedError and run as their eager kernel. The backwards are lowered
-for non-overlapping windows (stride == kernel size) that tile the input
-exactly: then every input element belongs to exactly one window.
+Backend layer, called by `lowering.GraphLowering`. A pooling window is a reduction range: output element
+(n, c, oh, ow) reduces over (i, j) in the kernel window the input at (oh*stride + i, ow*stride + j). Only
+windows that never leave the input are lowered here (no padding, no dilation, no ceil mode), because a loop_ir
+load has no mask; the others raise NotImplementedError and run as their eager kernel. The backwards are lowered
+for non-overlapping windows (stride == kernel size) that tile the input exactly: then every input element
+belongs to exactly one window.
 """
 from minitorch2 import _dtype
 
-from . import ir
 from . import loop_ir as L
 from . import lowering_pointwise as P
-from .virtualized import current_graph
+from . import lowering_reductions as R
 
 
 def _pair(value):
@@ -38,9 +35,7 @@ def _window_reduction(x, kernel, stride, reduction_type, dtype=None):
         *batch, oh, ow = idx
         return load(batch + [oh * stride[0] + ridx[0], ow * stride[1] + ridx[1]])
 
-    box = ir.StorageBox(ir.Reduction(out_size, kernel, reduction_type, inner_fn, dtype or x.dtype), current_graph())
-    box.realize()
-    return box
+    return R.reduction_node(out_size, kernel, reduction_type, inner_fn, dtype or x.dtype)
 
 
 def max_pool2d_with_indices(x, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
@@ -57,8 +52,7 @@ def max_pool2d_with_indices(x, kernel_size, stride=(), padding=0, dilation=1, ce
         return P.op("add", P.op("mul", row, P.constant(width, i64)), col)
 
     load = position.make_loader()
-    indices = ir.StorageBox(ir.Pointwise(position.get_size(), _dtype.int64, lambda idx: flat_index(load(idx), idx)),
-                            current_graph())
+    indices = P.pointwise_node(position.get_size(), _dtype.int64, lambda idx: flat_index(load(idx), idx))
     return values, indices
 
 
@@ -84,7 +78,7 @@ def max_pool2d_with_indices_backward(grad, x, kernel_size, stride, padding, dila
         value = load_grad(window)
         return P.op("where", here, value, P.constant(0, value.dtype))
 
-    return _pointwise(x.get_size(), grad.dtype, inner_fn)
+    return P.pointwise_node(x.get_size(), grad.dtype, inner_fn)
 
 
 def avg_pool2d(x, kernel_size, stride=(), padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None):
@@ -105,7 +99,7 @@ def avg_pool2d_backward(grad, x, kernel_size, stride, padding, ceil_mode, count_
         value = load_grad(batch + [h // kernel[0], w // kernel[1]])
         return P.op("truediv", value, P.constant(divisor, value.dtype))
 
-    return _pointwise(x.get_size(), grad.dtype, inner_fn)
+    return P.pointwise_node(x.get_size(), grad.dtype, inner_fn)
 
 
 def adaptive_avg_pool2d(x, output_size):
@@ -116,7 +110,3 @@ def adaptive_avg_pool2d(x, output_size):
         raise NotImplementedError("adaptive pooling with uneven windows")
     window = [height // out_h, width // out_w]
     return avg_pool2d(x, window, window)
-
-
-def _pointwise(size, dtype, inner_fn):
-    return ir.StorageBox(ir.Pointwise(size, dtype, inner_fn), current_graph())

@@ -1,16 +1,14 @@
-"""Lowerings of reductions and of the normalization ops built from them (plays torch._inductor's
-reduction lowerings and the decompositions it applies to norms).
+"""Lowerings of reductions and of the normalization ops built from them (plays torch._inductor's reduction
+lowerings and the decompositions it applies to norms).
 
-Backend layer, called by `lowering.GraphLowering`. `make_reduction` is the one
-builder: it reads its input at (kept dims from the output index, reduced dims
-from the reduction index), and the result is realized at once (a reduction is
-never inlined) unless it has at most one element to reduce: then it is a
-pointwise (the element itself, its index 0, or the identity of an empty sum,
-prod, any or all), with no reduction loop for code generation to get wrong. Everything else here is composed from it and from the
-pointwise lowerings: mean is a sum times 1/n, var is two passes (mean, then
-the sum of squared deviations: accurate where sum-of-squares cancels), the
-layer- and batch-norm forwards and backwards are a few reductions and one
-pointwise expression each, which the scheduler then fuses.
+Backend layer, called by `lowering.GraphLowering`. `make_reduction` is the one builder: it reads its input at
+(kept dims from the output index, reduced dims from the reduction index), and the result is realized at once
+(a reduction is never inlined) unless it has at most one element to reduce: then it is a pointwise (the
+element itself, its index 0, or the identity of an empty sum, prod, any or all), with no reduction loop for
+code generation to get wrong. Everything else here is composed from it and from the pointwise lowerings: mean
+is a sum times 1/n, var is two passes (mean, then the sum of squared deviations: accurate where sum-of-squares
+cancels), the layer- and batch-norm forwards and backwards are a few reductions and one pointwise expression
+each, which the scheduler then fuses.
 """
 import math
 
@@ -55,13 +53,16 @@ def make_reduction(x, dims, keepdim, reduction_type, dtype=None):
 
     if math.prod(size[d] for d in dims) == 0 and reduction_type in _EMPTY_IDENTITY:  # nothing to loop over
         identity = _EMPTY_IDENTITY[reduction_type]
-        return ir.StorageBox(ir.Pointwise(out_size, result_dtype, lambda idx: P.constant(identity, result_dtype)),
-                             current_graph())
+        return P.pointwise_node(out_size, result_dtype, lambda idx: P.constant(identity, result_dtype))
     if math.prod(size[d] for d in dims) == 1:  # one element per output: no loop, a pointwise (fuses)
-        return ir.StorageBox(ir.Pointwise(out_size, result_dtype, lambda idx: _single_element(
-            reduction_type, inner_fn(idx, [L.Const(0)] * len(dims)), result_dtype)), current_graph())
-    box = ir.StorageBox(ir.Reduction(out_size, [size[d] for d in dims], reduction_type, inner_fn, result_dtype),
-                        current_graph())
+        return P.pointwise_node(out_size, result_dtype, lambda idx: _single_element(
+            reduction_type, inner_fn(idx, [L.Const(0)] * len(dims)), result_dtype))
+    return reduction_node(out_size, [size[d] for d in dims], reduction_type, inner_fn, result_dtype)
+
+
+def reduction_node(size, reduction_ranges, reduction_type, inner_fn, dtype):
+    """A realized Reduction (a reduction is never inlined into its readers)."""
+    box = ir.StorageBox(ir.Reduction(size, reduction_ranges, reduction_type, inner_fn, dtype), current_graph())
     box.realize()
     return box
 
@@ -83,20 +84,8 @@ def sum_(x, dims=None, keepdim=False, *, dtype=None):
     return make_reduction(x, dims, keepdim, "sum", _sum_dtype(x, dtype))
 
 
-def sum_default(x, *, dtype=None):
-    return sum_(x, None, False, dtype=dtype)
-
-
 def prod(x, dims=None, keepdim=False, *, dtype=None):
     return make_reduction(x, dims, keepdim, "prod", _sum_dtype(x, dtype))
-
-
-def prod_dim_int(x, dim, keepdim=False, *, dtype=None):
-    return prod(x, [dim], keepdim, dtype=dtype)
-
-
-def prod_default(x, *, dtype=None):
-    return prod(x, None, False, dtype=dtype)
 
 
 def _count(x, dims):
@@ -110,10 +99,6 @@ def mean(x, dims=None, keepdim=False, *, dtype=None):
     return P.pointwise(lambda s: P.op("truediv", s, P.constant(_count(x, dims), dtype)), total)
 
 
-def mean_default(x, *, dtype=None):
-    return mean(x, None, False, dtype=dtype)
-
-
 def amax(x, dims=(), keepdim=False):
     return make_reduction(x, dims, keepdim, "max")
 
@@ -122,48 +107,30 @@ def amin(x, dims=(), keepdim=False):
     return make_reduction(x, dims, keepdim, "min")
 
 
-def max_default(x):
-    return amax(x)
+def value_and_index(kind):
+    """max.dim / min.dim: the extreme values along `dim` and their positions."""
+    def lower(x, dim, keepdim=False):
+        return make_reduction(x, dim, keepdim, kind), make_reduction(x, dim, keepdim, "arg" + kind)
+
+    return lower
 
 
-def min_default(x):
-    return amin(x)
+def position_of(kind):
+    """argmax / argmin, over one dimension or (dim=None) the flattened tensor."""
+    def lower(x, dim=None, keepdim=False):
+        if dim is None and keepdim:
+            return V.view(make_reduction(x, None, False, kind), [1] * len(x.get_size()))
+        return make_reduction(x, dim, keepdim, kind)
+
+    return lower
 
 
-def max_dim(x, dim, keepdim=False):
-    return amax(x, [dim], keepdim), make_reduction(x, [dim], keepdim, "argmax")
+def truth_reduction(kind):
+    """any / all: a reduction of the truth values of x."""
+    def lower(x, dims=None, keepdim=False):
+        return make_reduction(P.pointwise(lambda v: v, x, compute_dtype=_dtype.bool_), dims, keepdim, kind)
 
-
-def min_dim(x, dim, keepdim=False):
-    return amin(x, [dim], keepdim), make_reduction(x, [dim], keepdim, "argmin")
-
-
-def argmax(x, dim=None, keepdim=False):
-    if dim is None and keepdim:
-        return V.view(make_reduction(x, None, False, "argmax"), [1] * len(x.get_size()))
-    return make_reduction(x, None if dim is None else [dim], keepdim, "argmax")
-
-
-def argmin(x, dim=None, keepdim=False):
-    if dim is None and keepdim:
-        return V.view(make_reduction(x, None, False, "argmin"), [1] * len(x.get_size()))
-    return make_reduction(x, None if dim is None else [dim], keepdim, "argmin")
-
-
-def any_(x, dims=None, keepdim=False):
-    return make_reduction(P.pointwise(lambda v: v, x, compute_dtype=_dtype.bool_), dims, keepdim, "any")
-
-
-def all_(x, dims=None, keepdim=False):
-    return make_reduction(P.pointwise(lambda v: v, x, compute_dtype=_dtype.bool_), dims, keepdim, "all")
-
-
-def any_dim(x, dim, keepdim=False):
-    return any_(x, [dim], keepdim)
-
-
-def all_dim(x, dim, keepdim=False):
-    return all_(x, [dim], keepdim)
+    return lower
 
 
 def var(x, dims=None, *, correction=None, keepdim=False):
@@ -249,6 +216,10 @@ def native_layer_norm_backward(grad_out, x, normalized_shape, mean_, rstd, weigh
     return grad_input, grad_weight, grad_bias
 
 
+def _rsqrt_plus(var, eps):
+    return P.pointwise(lambda v: P.op("rsqrt", P.op("add", v, P.constant(eps, v.dtype))), var)
+
+
 def _channel_view(t, ndim):
     """A per-channel [C] tensor viewed as [1, C, 1, ...] to broadcast against an NC... input."""
     return V.view(t, [1, t.get_size()[0]] + [1] * (ndim - 2))
@@ -266,7 +237,7 @@ def batch_norm_functional(x, weight, bias, running_mean, running_var, training, 
     var_c = make_reduction(P.pointwise(lambda v, m: P.op("mul", P.op("sub", v, m), P.op("sub", v, m)), x, mean_c),
                            dims, True, "sum", x.dtype)
     biased = P.pointwise(lambda s: P.op("truediv", s, P.constant(n, s.dtype)), var_c)
-    rstd = P.pointwise(lambda v: P.op("rsqrt", P.op("add", v, P.constant(eps, v.dtype))), biased)
+    rstd = _rsqrt_plus(biased, eps)
     out = _normalize(x, mean_c, rstd, weight, bias, ndim)
     save_mean, save_rstd = V.view(mean_c, [x.get_size()[1]]), V.view(rstd, [x.get_size()[1]])
     new_mean = P.pointwise(lambda r, m: P.op("add", P.op("mul", r, P.constant(1 - momentum, r.dtype)),
@@ -295,7 +266,7 @@ def _normalize(x, mean_c, rstd, weight, bias, ndim):
 
 def batch_norm_no_training(x, weight, bias, running_mean, running_var, momentum, eps):
     ndim = len(x.get_size())
-    rstd = P.pointwise(lambda v: P.op("rsqrt", P.op("add", v, P.constant(eps, v.dtype))), running_var)
+    rstd = _rsqrt_plus(running_var, eps)
     out = _normalize(x, _channel_view(running_mean, ndim), _channel_view(rstd, ndim), weight, bias, ndim)
     return out, P.full([0], 0, dtype=x.dtype), P.full([0], 0, dtype=x.dtype)
 
@@ -334,8 +305,7 @@ def _batch_norm_backward_eval(grad_out, x, weight, running_mean, running_var, ep
     expression and two per-channel sums."""
     ndim = len(x.get_size())
     dims = [0] + list(range(2, ndim))
-    invstd = _channel_view(P.pointwise(lambda v: P.op("rsqrt", P.op("add", v, P.constant(eps, v.dtype))),
-                                       running_var), ndim)
+    invstd = _channel_view(_rsqrt_plus(running_var, eps), ndim)
     mean_c = _channel_view(running_mean, ndim)
     grad_input = grad_weight = grad_bias = None
     if output_mask[0]:

@@ -1,11 +1,10 @@
-"""Lowerings of view ops to `ir.View`: index arithmetic over the base, never a copy
-(plays the view part of torch._inductor.lowering and ir.View).
+"""Lowerings of view ops to `ir.View`: index arithmetic over the base, never a copy (plays the view part of
+torch._inductor.lowering and ir.View).
 
-Backend layer, called by `lowering.GraphLowering`. Each function returns a
-View whose `reindex` maps an index of the view to an index of its base; a
-reader composes it into its own load, so `x.t()[i, j]` becomes a load of `x`
-at `(j, i)`. Reshapes that are not a plain regrouping of contiguous
-dimensions index through FloorDiv/Mod of the flat position.
+Backend layer, called by `lowering.GraphLowering`. Each function returns a View whose `reindex` maps an index
+of the view to an index of its base; a reader composes it into its own load, so `x.t()[i, j]` becomes a load
+of `x` at `(j, i)`. Reshapes that are not a plain regrouping of contiguous dimensions index through
+FloorDiv/Mod of the flat position.
 """
 import math
 
@@ -251,7 +250,7 @@ def select_backward(grad, input_sizes, dim, index):
         here = P.compare("eq", L.IndexValue(idx[dim], _dtype.int64), P.constant(index, _dtype.int64))
         return P.op("where", here, value, P.constant(0, value.dtype))
 
-    return ir.StorageBox(ir.Pointwise(list(input_sizes), grad.dtype, inner_fn), current_graph())
+    return P.pointwise_node(list(input_sizes), grad.dtype, inner_fn)
 
 
 # ---- scatters into a slice, as a cat of pieces ----------------------------------------------
@@ -269,10 +268,9 @@ def slice_scatter(x, src, dim=0, start=None, end=None, step=1):
 
 
 def _strided_slice_scatter(x, src, dim, start, step):
-    """x[start::step] = src without gathers: view x[start:start + m*step] as m blocks of `step` along
-    dim, put src in front of each block's last step-1 elements (a cat along the block axis), flatten
-    the blocks back, and cat x's head and tail around them (x padded with zeros when the last block
-    runs past its end)."""
+    """x[start::step] = src without gathers: view x[start:start + m*step] as m blocks of `step` along dim, put src
+    in front of each block's last step-1 elements (a cat along the block axis), flatten the blocks back, and cat
+    x's head and tail around them (x padded with zeros when the last block runs past its end)."""
     size = x.get_size()
     count = src.get_size()[dim]
     span = count * step
