@@ -15,8 +15,8 @@ Pipeline, one module per step, in the order a graph goes through them (the plain
     config.py       the knobs
 
 Beside it, the speed wing (speed/: worker threads, our own OpenBLAS, inline float32 math, column-reduction
-kernels, kernel and graph caches, the preload thread, what happens around os.fork), which the plain path
-calls through the functions of `speed/__init__.py` alone; `config.speed = "plain"` turns it off.
+kernels, kernel and graph caches, the preload thread, what happens around os.fork), which the plain path calls
+through the functions of `speed/__init__.py` alone; `config.speed = "plain"` turns it off.
 """
 from . import config
 from .compile_fx import compile_fx_inner, metrics

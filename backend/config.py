@@ -1,7 +1,7 @@
 """backend.config: the knobs of the Inductor-like backend (plays torch._inductor.config).
 
-Read at compile time (and, for `threads`, at each kernel launch); set them as
-module attributes, e.g. `backend.config.threads = 1`.
+Read at compile time (and, for `threads`, at each kernel launch); set them as module attributes, e.g.
+`backend.config.threads = 1`.
 """
 import os
 

@@ -1,8 +1,8 @@
-"""What the backend shows of its work: MINITORCH2_COMPILE_DEBUG folders and MINITORCH2_LOGS
-artifacts (plays torch._inductor.debug).
+"""What the backend shows of its work: MINITORCH2_COMPILE_DEBUG folders and MINITORCH2_LOGS artifacts (plays
+torch._inductor.debug).
 
-Backend layer, called by compile_fx for every compiled graph. With
-MINITORCH2_COMPILE_DEBUG=1 (backend.config.debug) each graph gets a folder
+Backend layer, called by compile_fx for every compiled graph. With MINITORCH2_COMPILE_DEBUG=1
+(backend.config.debug) each graph gets a folder
 
     <debug_dir or ./minitorch2_compile_debug>/run_<time>-pid_<pid>/backend/<graph>/
         fx_graph_readable.py   the aten graph as received

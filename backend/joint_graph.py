@@ -1,10 +1,9 @@
 """Joint-graph passes: rewrites of the forward+backward graph before the min-cut partitioner cuts it.
 
-Backend layer (plays torch._inductor.fx_passes.joint_graph). compile_fx's
-partition function runs `joint_graph_passes(joint)` on the decomposed joint
-graph, then the min-cut partitioner, as torch's inductor does; the rewrites
-change what the partitioner sees (which values exist to be saved or
-recomputed), so they run first:
+Backend layer (plays torch._inductor.fx_passes.joint_graph). compile_fx's partition function runs
+`joint_graph_passes(joint)` on the decomposed joint graph, then the min-cut partitioner, as torch's inductor
+does; the rewrites change what the partitioner sees (which values exist to be saved or recomputed), so they
+run first:
 
     1. remove_noop_ops        an alias, a clone, a same-shape view or a same-dtype convert is its input
     2. fold_uniform_constants a factory that fills one value (scalar_tensor, full) becomes one `full` node
@@ -12,16 +11,14 @@ recomputed), so they run first:
     4. patterns               convert(convert(x)) between float dtypes, and a -1.0 one-hot scatter into a
                               constant `full` (nll_loss_backward) becomes where(index == iota, value, background)
 
-A pattern whose inner node has other users is left alone (the inner value
-is needed anyway), as torch's pattern matcher requires of inner nodes.
-Each new node gets its `val` from the op's meta function, so the
+A pattern whose inner node has other users is left alone (the inner value is needed anyway), as torch's
+pattern matcher requires of inner nodes. Each new node gets its `val` from the op's meta function, so the
 partitioner can size it.
 
-torch's passes that are not here: the constant folder's evaluation of
-whole constant subgraphs and its identity-arithmetic cleanup (x + 0, x * 1),
-the redundant-view cleanup, the softmax/bmm/quantization/random-op patterns
-and the custom pre/post passes; none fires on the programs
-tests/backend/test_inductor_aot_graphs.py compares.
+torch's passes that are not here: the constant folder's evaluation of whole constant subgraphs and its
+identity-arithmetic cleanup (x + 0, x * 1), the redundant-view cleanup, the softmax/bmm/quantization/random-op
+patterns and the custom pre/post passes; none fires on the programs tests/backend/test_inductor_aot_graphs.py
+compares.
 """
 from minitorch2 import _dtype, ops
 from minitorch2._tensor import Tensor

@@ -1,17 +1,14 @@
 """Index simplification with loop ranges (plays the part of torch._inductor.sizevars' simplify).
 
-Backend layer, used by the scheduler when it writes a node's loads and stores
-over a kernel's loop variables. Views and regrouped loops produce FloorDiv and
-Mod of affine sums, `(16*x0 + x1) // 16` and `(16*x0 + x1) % 16`; knowing
-that x1 < 16 makes them `x0` and `x1`. Simpler indices let the scheduler see
-that a load reads the element a store wrote (so it can fuse), and let code
-generation vectorize the unit-stride loop.
+Backend layer, used by the scheduler when it writes a node's loads and stores over a kernel's loop variables.
+Views and regrouped loops produce FloorDiv and Mod of affine sums, `(16*x0 + x1) // 16` and
+`(16*x0 + x1) % 16`; knowing that x1 < 16 makes them `x0` and `x1`. Simpler indices let the scheduler see that
+a load reads the element a store wrote (so it can fuse), and let code generation vectorize the unit-stride loop.
 
-The one idea to hold: split a sum into terms whose coefficient is a multiple
-of the divisor and the rest; if the rest is provably smaller than the
-divisor (from the variables' ranges), `//` keeps only the first part (divided)
-and `%` only the second. Every variable is >= 0 and every coefficient is
-positive in our indices; anything else is left as it is.
+The one idea to hold: split a sum into terms whose coefficient is a multiple of the divisor and the rest; if
+the rest is provably smaller than the divisor (from the variables' ranges), `//` keeps only the first part
+(divided) and `%` only the second. Every variable is >= 0 and every coefficient is positive in our indices;
+anything else is left as it is.
 """
 import math
 
@@ -45,8 +42,8 @@ def simplify(index, extents):
 
 
 def _merge_quotient_and_remainder(index):
-    """c*k*(t // k) + c*(t % k) -> c*t, true for every integer t: what a reshape of a reshape leaves
-    (`32768*(r0 // 64) + 512*(r0 % 64)` is `512*r0`, a plain stride an extern matmul can take)."""
+    """c*k*(t // k) + c*(t % k) -> c*t, true for every integer t: what a reshape of a reshape leaves (`32768*(r0
+    // 64) + 512*(r0 % 64)` is `512*r0`, a plain stride an extern matmul can take)."""
     terms = _terms(index)
     for i, quotient in enumerate(terms):
         q_inner, q_factor = _unscaled(quotient)

@@ -1,19 +1,16 @@
 """The graph being lowered on this thread (plays torch._inductor.virtualized's `V.graph`).
 
-Backend layer, below `lowering.py` and the op modules it calls
-(`lowering_pointwise`, `_views`, `_reductions`, `_pooling`, `_indexing`).
-A lowering is a plain function of IR values, `P.add(a, b)`, yet the buffers
-it creates must be registered with the graph being lowered; rather than pass
-that graph to every lowering, `GraphLowering.run()` makes itself current
-here and the lowerings ask for it:
+Backend layer, below `lowering.py` and the op modules it calls (`lowering_pointwise`, `_views`, `_reductions`,
+`_pooling`, `_indexing`). A lowering is a plain function of IR values, `P.add(a, b)`, yet the buffers it
+creates must be registered with the graph being lowered; rather than pass that graph to every lowering,
+`GraphLowering.run()` makes itself current here and the lowerings ask for it:
 
     with lowering_graph(graph):     # GraphLowering.run
         ...                         # any lowering: current_graph().register_buffer(...)
 
-The one idea to hold: the state is per thread (compiles run on several
-threads at once), and a stack (a lowering may lower another graph inside).
-It sits in a module of its own so that lowering.py and its op modules can
-all import it at the top without importing each other.
+The one idea to hold: the state is per thread (compiles run on several threads at once), and a stack (a
+lowering may lower another graph inside). It sits in a module of its own so that lowering.py and its op
+modules can all import it at the top without importing each other.
 """
 import contextlib
 import threading
