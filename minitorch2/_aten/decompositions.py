@@ -39,8 +39,11 @@ def transpose(self, dim0, dim1):
 
 
 def detach(self):
-    """An alias: in a traced graph there is no autograd left to detach from."""
-    return aten.alias.default(self)
+    """An alias that, as detach's own output, is no differentiable view: an in-place op on it (under a trace
+    of the joint graph, where autograd still runs above) leaves self's history alone."""
+    out = aten.alias.default(self)
+    out._base = None
+    return out
 
 
 def addmm(self, mat1, mat2, *, beta=1, alpha=1):

@@ -244,3 +244,24 @@ def test_write_under_no_grad_to_a_view_of_a_leaf_is_copied_back_without_history(
     np.testing.assert_array_equal(ours.detach().numpy(), expected.detach().numpy())
     np.testing.assert_array_equal(our_leaf.detach().numpy(), expected_leaf.detach().numpy())
     np.testing.assert_array_equal(our_leaf.grad.numpy(), expected_leaf.grad.numpy())
+
+
+def test_in_place_op_on_a_detached_view_leaves_the_inputs_history_alone_under_inductor():
+    """x.detach().add_(y) with y requiring grad: detach's output is no differentiable view, so x's gradient
+    is untouched. Inductor's decomposition made detach an alias, a differentiable view, and the joint trace
+    zeroed x's gradient and gave y one (frontend aliasing fuzz, session 11)."""
+    def run(lib, compile_):
+        def f(x, y):
+            x.mul_(4)
+            x.detach().add_(y)
+            return (x,)
+
+        leaf = lib.tensor([[1., 2.], [3., 4.]]).requires_grad_()
+        base = leaf * 1
+        out = compile_(f, backend="inductor")(base[:-1, :-1], base[1:, 1:])[0]
+        lib.autograd.backward([out, base], [lib.tensor([[10.]]), lib.ones(2, 2)])
+        return out.detach().numpy(), leaf.grad.numpy()
+
+    (expected, expected_grad), (ours, our_grad) = run(torch, torch.compile), run(minitorch2, minitorch2.compile)
+    np.testing.assert_array_equal(ours, expected)
+    np.testing.assert_array_equal(our_grad, expected_grad)
