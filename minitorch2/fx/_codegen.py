@@ -36,70 +36,30 @@ from dataclasses import dataclass
 from .._ops import OpOverload, OpOverloadPacket
 from .._tensor import FakeTensor, Tensor, device as _device_class
 from ._spelling import TORCH, is_from_torch, qualified_name, type_repr
-from .node import Node
+from .node import Node, last_uses
 
 __all__ = ["CodeGen", "PythonCode"]
 
 # Globals every generated module has, because the reprs of common values need
 # them (`inf`, `device(type='cpu')`, `torch.float32`). Their names are also
-# reserved: a node may not be called `torch`.
-custom_builtins = {
-    "inf": math.inf,
-    "nan": math.nan,
-    "NoneType": type(None),
-    "torch": TORCH,
-    "device": _device_class,
-    "fx_pytree": object(),  # reserved, as in torch.fx (minitorch2 has no pytree codegen)
-    "pytree": object(),
-}
-_USABLE_BUILTINS = ("inf", "nan", "NoneType", "torch", "device")
+# reserved (a node may not be called `torch`), as are those of the pytree
+# calling convention's globals (_pytree.py).
+_USABLE_BUILTINS = {"inf": math.inf, "nan": math.nan, "NoneType": type(None), "torch": TORCH, "device": _device_class}
+custom_builtins = {**_USABLE_BUILTINS, "fx_pytree": object(), "pytree": object()}
 
 reflectable_magic_methods = {
-    "add": "{} + {}",
-    "sub": "{} - {}",
-    "mul": "{} * {}",
-    "floordiv": "{} // {}",
-    "truediv": "{} / {}",
-    "div": "{} / {}",
-    "mod": "{} % {}",
-    "pow": "{} ** {}",
-    "lshift": "{} << {}",
-    "rshift": "{} >> {}",
-    "and_": "{} & {}",
-    "or_": "{} | {}",
-    "xor": "{} ^ {}",
-    "getitem": "{}[{}]",
-    "matmul": "{} @ {}",
+    "add": "{} + {}", "sub": "{} - {}", "mul": "{} * {}", "floordiv": "{} // {}", "truediv": "{} / {}",
+    "div": "{} / {}", "mod": "{} % {}", "pow": "{} ** {}", "lshift": "{} << {}", "rshift": "{} >> {}",
+    "and_": "{} & {}", "or_": "{} | {}", "xor": "{} ^ {}", "getitem": "{}[{}]", "matmul": "{} @ {}",
 }
-
 magic_methods = {
-    "eq": "{} == {}",
-    "ne": "{} != {}",
-    "lt": "{} < {}",
-    "gt": "{} > {}",
-    "le": "{} <= {}",
-    "ge": "{} >= {}",
-    "pos": "+{}",
-    "neg": "-{}",
-    "invert": "~{}",
-    **reflectable_magic_methods,
+    "eq": "{} == {}", "ne": "{} != {}", "lt": "{} < {}", "gt": "{} > {}", "le": "{} <= {}", "ge": "{} >= {}",
+    "pos": "+{}", "neg": "-{}", "invert": "~{}", **reflectable_magic_methods,
 }
-
 inplace_methods = {
-    "iadd": "{} += {}",
-    "iand": "{} &= {}",
-    "ifloordiv": "{} //= {}",
-    "ilshift": "{} <<= {}",
-    "imod": "{} %= {}",
-    "imul": "{} *= {}",
-    "imatmul": "{} @= {}",
-    "ior": "{} |= {}",
-    "ipow": "{} **= {}",
-    "irshift": "{} >>= {}",
-    "isub": "{} -= {}",
-    "itruediv": "{} /= {}",
-    "ixor": "{} ^= {}",
-    "setitem": "{}[{}] = {}",
+    "iadd": "{} += {}", "iand": "{} &= {}", "ifloordiv": "{} //= {}", "ilshift": "{} <<= {}", "imod": "{} %= {}",
+    "imul": "{} *= {}", "imatmul": "{} @= {}", "ior": "{} |= {}", "ipow": "{} **= {}", "irshift": "{} >>= {}",
+    "isub": "{} -= {}", "itruediv": "{} /= {}", "ixor": "{} ^= {}", "setitem": "{}[{}] = {}",
 }
 
 _DTYPE_ABBRS = {
@@ -115,7 +75,6 @@ class PythonCode:
 
     src: str
     globals: dict
-    _lineno_map: dict = None
 
 
 def _format_target(base, target):
@@ -164,9 +123,7 @@ class CodeGen:
         for node in nodes:
             node._repr_fn = lambda n: namespace.create_name(n.name, n)
         try:
-            emitter = _Emitter(self, nodes, root_module, namespace, verbose)
-            emitter.include_stride, emitter.include_device = include_stride, include_device
-            return emitter.run()
+            return _Emitter(self, nodes, root_module, namespace, verbose, include_stride, include_device).run()
         finally:
             for node, fn in saved.items():
                 node._repr_fn = fn
@@ -175,21 +132,18 @@ class CodeGen:
 class _Emitter:
     """One code generation: the body lines, the globals, the free-after-last-use bookkeeping."""
 
-    def __init__(self, codegen, nodes, root_module, namespace, verbose):
-        self.codegen = codegen
-        self.nodes = nodes
-        self.root_module = root_module
-        self.namespace = namespace
-        self.verbose = verbose
+    def __init__(self, codegen, nodes, root_module, namespace, verbose, include_stride, include_device):
+        self.codegen, self.nodes, self.root_module, self.namespace = codegen, nodes, root_module, namespace
+        self.verbose, self.include_stride, self.include_device = verbose, include_stride, include_device
         self.free_vars = []
         self.body = []
         self.globals = {}
         self.wrapped_fns = {}
         self.return_annotation = ""
         self.prev_summary = None
-        for name in _USABLE_BUILTINS:
-            self.add_global(name, custom_builtins[name])
-        self.user_to_last_uses = self._last_uses()
+        for name, obj in _USABLE_BUILTINS.items():
+            self.add_global(name, obj)
+        self.user_to_last_uses = last_uses(nodes)
 
     # ---------------------------------------------------------- globals
     def add_global(self, name_hint, obj):
@@ -249,17 +203,6 @@ class _Emitter:
         return ", ".join(parts)
 
     # ---------------------------------------------------------- frees
-    def _last_uses(self):
-        """user -> the values whose last use it is (walk backwards; the first use seen is the last)."""
-        last_use = {}
-        user_to_last_uses = {}
-        for node in reversed(self.nodes):
-            for input_node in node._input_nodes:
-                if input_node not in last_use:
-                    last_use[input_node] = node
-                    user_to_last_uses.setdefault(node, []).append(input_node)
-        return user_to_last_uses
-
     def delete_unused_values(self, user):
         if user.op == "placeholder":
             return

@@ -28,11 +28,11 @@ example `F.relu(x)` records `kwargs = {inplace: False}`, because torch's
 """
 import builtins
 import inspect
-import sys
 import types
 
 from .._ops import OpOverload, OpOverloadPacket
 from .._tensor import Tensor
+from ._spelling import function_namespaces
 from .node import map_aggregate
 from .proxy import Proxy
 
@@ -40,34 +40,29 @@ from .proxy import Proxy
 # (arguments passed positionally, arguments passed by keyword), every one
 # present, defaults filled in. "method" means PyTorch's function just calls
 # the tensor method, so a call_method node is recorded.
+def _functional(names, convention):
+    return {f"nn.functional.{name}": convention for name in names.split()}
+
+
 RECORDED_AS = {
-    "nn.functional.relu": (("input",), ("inplace",)),
-    "nn.functional.relu6": (("input",), ("inplace",)),
-    "nn.functional.elu": (("input",), ("alpha", "inplace")),
-    "nn.functional.selu": (("input",), ("inplace",)),
-    "nn.functional.celu": (("input",), ("alpha", "inplace")),
+    **_functional("relu relu6 selu silu mish hardswish hardsigmoid", (("input",), ("inplace",))),
+    **_functional("elu celu", (("input",), ("alpha", "inplace"))),
+    **_functional("softmax log_softmax softmin", (("input",), ("dim", "_stacklevel", "dtype"))),
+    **_functional("dropout dropout1d dropout2d", (("input",), ("p", "training", "inplace"))),
+    **_functional("max_pool1d max_pool2d",
+                  (("input", "kernel_size"), ("stride", "padding", "dilation", "ceil_mode", "return_indices"))),
+    **_functional("tanhshrink softsign", (("input",), ())),
+    **_functional("sigmoid tanh", "method"),
     "nn.functional.leaky_relu": (("input",), ("negative_slope", "inplace")),
     "nn.functional.hardtanh": (("input",), ("min_val", "max_val", "inplace")),
-    "nn.functional.silu": (("input",), ("inplace",)),
-    "nn.functional.mish": (("input",), ("inplace",)),
-    "nn.functional.hardswish": (("input",), ("inplace",)),
-    "nn.functional.hardsigmoid": (("input",), ("inplace",)),
     "nn.functional.glu": (("input",), ("dim",)),
     "nn.functional.threshold": (("input", "threshold", "value"), ("inplace",)),
-    "nn.functional.softmax": (("input",), ("dim", "_stacklevel", "dtype")),
-    "nn.functional.log_softmax": (("input",), ("dim", "_stacklevel", "dtype")),
-    "nn.functional.softmin": (("input",), ("dim", "_stacklevel", "dtype")),
-    "nn.functional.dropout": (("input",), ("p", "training", "inplace")),
-    "nn.functional.dropout1d": (("input",), ("p", "training", "inplace")),
-    "nn.functional.dropout2d": (("input",), ("p", "training", "inplace")),
     "nn.functional.batch_norm": (("input", "running_mean", "running_var"), ("weight", "bias", "training", "momentum", "eps")),
     "nn.functional.layer_norm": (("input", "normalized_shape"), ("weight", "bias", "eps")),
     "nn.functional.rms_norm": (("input", "normalized_shape"), ("weight", "eps")),
     "nn.functional.group_norm": (("input", "num_groups"), ("weight", "bias", "eps")),
     "nn.functional.instance_norm": (("input",), ("running_mean", "running_var", "weight", "bias", "use_input_stats", "momentum", "eps")),
     "nn.functional.embedding": (("input", "weight"), ("padding_idx", "max_norm", "norm_type", "scale_grad_by_freq", "sparse")),
-    "nn.functional.max_pool1d": (("input", "kernel_size"), ("stride", "padding", "dilation", "ceil_mode", "return_indices")),
-    "nn.functional.max_pool2d": (("input", "kernel_size"), ("stride", "padding", "dilation", "ceil_mode", "return_indices")),
     "nn.functional.adaptive_avg_pool2d": (("input", "output_size"), ()),
     "nn.functional.adaptive_max_pool2d": (("input", "output_size"), ("return_indices",)),
     "nn.functional.cross_entropy": (("input", "target"), ("weight", "size_average", "ignore_index", "reduce", "reduction", "label_smoothing")),
@@ -83,10 +78,6 @@ RECORDED_AS = {
     "nn.functional.interpolate": (("input",), ("size", "scale_factor", "mode", "align_corners", "recompute_scale_factor", "antialias")),
     "nn.functional.unfold": (("input", "kernel_size"), ("dilation", "padding", "stride")),
     "nn.functional.fold": (("input", "output_size", "kernel_size"), ("dilation", "padding", "stride")),
-    "nn.functional.tanhshrink": (("input",), ()),
-    "nn.functional.softsign": (("input",), ()),
-    "nn.functional.sigmoid": "method",
-    "nn.functional.tanh": "method",
     "split": (("tensor", "split_size_or_sections"), ("dim",)),
     "einsum": (("equation", "*operands"), ()),
     "broadcast_tensors": (("*tensors",), ()),
@@ -137,25 +128,33 @@ def _normalize(fn, convention, args, kwargs):
     return tuple(new_args), new_kwargs
 
 
+def _recording(original, record, name=None, skip=0):
+    """original, except that a call with a Proxy among its arguments (the first `skip` aside: a method's
+    self) is recorded instead, by record(tracer, args, kwargs)."""
+
+    def wrapped(*args, **kwargs):
+        proxy = find_proxy(args[skip:], kwargs)
+        if proxy is None:
+            return original(*args, **kwargs)
+        return record(proxy.tracer, args, kwargs)
+
+    wrapped.__name__ = name or getattr(original, "__name__", "wrapped")
+    wrapped.__wrapped__ = original
+    return wrapped
+
+
 def recording_wrapper(fn, path):
     """Wrap a minitorch2 function: with a Proxy among the arguments, record it; else just call it."""
     convention = RECORDED_AS.get(path)
 
-    def wrapped(*args, **kwargs):
-        proxy = find_proxy(args, kwargs)
-        if proxy is None:
-            return fn(*args, **kwargs)
-        tracer = proxy.tracer
+    def record(tracer, args, kwargs):
         if convention == "method":
             return tracer.create_proxy("call_method", fn.__name__, args, kwargs)
         if convention is not None:
-            normalized = _normalize(fn, convention, args, kwargs)
-            if normalized is not None:
-                args, kwargs = normalized
+            args, kwargs = _normalize(fn, convention, args, kwargs) or (args, kwargs)
         return tracer.create_proxy("call_function", fn, args, kwargs)
 
-    wrapped.__name__ = getattr(fn, "__name__", "wrapped")
-    wrapped.__wrapped__ = fn
+    wrapped = _recording(fn, record)
     wrapped.__fx_already_patched = True
     return wrapped
 
@@ -163,27 +162,17 @@ def recording_wrapper(fn, path):
 def leaf_function_wrapper(fn):
     """fx.wrap / autowrap: record calls with Proxy arguments as call_function, marked `is_wrapped`."""
 
-    def wrapped(*args, **kwargs):
-        proxy = find_proxy(args, kwargs)
-        if proxy is None:
-            return fn(*args, **kwargs)
-        result = proxy.tracer.create_proxy("call_function", fn, args, kwargs)
+    def record(tracer, args, kwargs):
+        result = tracer.create_proxy("call_function", fn, args, kwargs)
         result.node.meta["is_wrapped"] = True
         return result
 
-    wrapped.__name__ = getattr(fn, "__name__", "wrapped")
-    wrapped.__wrapped__ = fn
-    return wrapped
+    return _recording(fn, record)
 
 
-def _op_call_wrapper(original):
-    def __call__(self, *args, **kwargs):
-        proxy = find_proxy(args, kwargs)
-        if proxy is None:
-            return original(self, *args, **kwargs)
-        return proxy.tracer.create_proxy("call_function", self, args, kwargs)
-
-    return __call__
+def _record_op_call(tracer, args, kwargs):
+    """`aten.mm.default(proxy, ...)`: the op itself (args[0]) is the call_function's target."""
+    return tracer.create_proxy("call_function", args[0], args[1:], kwargs)
 
 
 # A real tensor's operator with a Proxy operand is recorded as the method
@@ -197,14 +186,10 @@ TENSOR_OPERATOR_METHODS = {
 
 
 def _tensor_method_wrapper(original, method_name):
-    def method(self, *args, **kwargs):
-        proxy = find_proxy(args, kwargs)
-        if proxy is None:
-            return original(self, *args, **kwargs)
-        return proxy.tracer.create_proxy("call_method", method_name, (self,) + args, kwargs)
+    def record(tracer, args, kwargs):
+        return tracer.create_proxy("call_method", method_name, args, kwargs)
 
-    method.__name__ = getattr(original, "__name__", method_name)
-    return method
+    return _recording(original, record, getattr(original, "__name__", method_name), skip=1)
 
 
 def patch_tensor_methods(patcher):
@@ -219,11 +204,7 @@ def patch_tensor_methods(patcher):
 def torch_functions():
     """{id: (path, function)} for every public function of the function namespaces."""
     result = {}
-    for namespace in ("minitorch2", "minitorch2.nn.functional"):
-        module = sys.modules.get(namespace)
-        if module is None:
-            continue
-        prefix = namespace[len("minitorch2."):] + "." if "." in namespace else ""
+    for prefix, module in function_namespaces():
         for name, value in vars(module).items():
             if name.startswith("_") or name in _NOT_RECORDED or isinstance(value, (type, types.ModuleType)):
                 continue
@@ -270,18 +251,14 @@ class _Patcher:
 
 def patch_torch_namespaces(patcher, functions):
     """Install recording wrappers in minitorch2 and minitorch2.nn.functional, and on OpOverload calls."""
-    for namespace in ("minitorch2", "minitorch2.nn.functional"):
-        module = sys.modules.get(namespace)
-        if module is None:
-            continue
-        prefix = namespace[len("minitorch2."):] + "." if "." in namespace else ""
+    for prefix, module in function_namespaces():
         module_dict = vars(module)
         for name, value in list(module_dict.items()):
             entry = functions.get(id(value))
             if entry is not None and not name.startswith("_"):
                 patcher.set_item(module_dict, name, recording_wrapper(value, prefix + name))
     for cls in (OpOverload, OpOverloadPacket):
-        patcher.set_attr(cls, "__call__", _op_call_wrapper(cls.__dict__["__call__"]))
+        patcher.set_attr(cls, "__call__", _recording(cls.__dict__["__call__"], _record_op_call, skip=1))
     patch_tensor_methods(patcher)
 
 

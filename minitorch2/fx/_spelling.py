@@ -31,40 +31,15 @@ from .._tensor import Tensor
 # `torch.nn.functional.<name>` (because its implementation lives elsewhere).
 # Keys are minitorch2 paths relative to the package.
 TORCH_SPELLINGS = {
-    "nn.functional.linear": "torch._C._nn.linear",
-    "nn.functional.gelu": "torch._C._nn.gelu",
-    "nn.functional.softplus": "torch._C._nn.softplus",
     "nn.functional.logsigmoid": "torch._C._nn.log_sigmoid",
-    "nn.functional.avg_pool2d": "torch._C._nn.avg_pool2d",
-    "nn.functional.one_hot": "torch._C._nn.one_hot",
-    "nn.functional.scaled_dot_product_attention": "torch._C._nn.scaled_dot_product_attention",
-    "nn.functional.bilinear": "torch.bilinear",
-    "nn.functional.conv1d": "torch.conv1d",
-    "nn.functional.conv2d": "torch.conv2d",
-    "nn.functional.conv3d": "torch.conv3d",
-    "nn.functional.conv_transpose2d": "torch.conv_transpose2d",
-    "nn.functional.avg_pool1d": "torch.avg_pool1d",
-    "nn.functional.adaptive_avg_pool1d": "torch.adaptive_avg_pool1d",
-    "nn.functional.cosine_similarity": "torch.cosine_similarity",
-    "nn.functional.pairwise_distance": "torch.pairwise_distance",
-    "nn.functional.pixel_shuffle": "torch.pixel_shuffle",
     "nn.functional.threshold": "torch.nn.functional._threshold",
-    "split": "torch.functional.split",
-    "einsum": "torch.functional.einsum",
-    "broadcast_tensors": "torch.functional.broadcast_tensors",
-    "meshgrid": "torch.functional.meshgrid",
-    "tensordot": "torch.functional.tensordot",
-    "cartesian_prod": "torch.functional.cartesian_prod",
-    "block_diag": "torch.functional.block_diag",
-    "cdist": "torch.functional.cdist",
-    "atleast_1d": "torch.functional.atleast_1d",
-    "atleast_2d": "torch.functional.atleast_2d",
-    "atleast_3d": "torch.functional.atleast_3d",
-    "norm": "torch.functional.norm",
-    "unravel_index": "torch.functional.unravel_index",
-    "chain_matmul": "torch.functional.chain_matmul",
-    "stft": "torch.functional.stft",
-    "unique": "torch.functional.unique",
+    **{f"nn.functional.{name}": f"torch._C._nn.{name}"
+       for name in "linear gelu softplus avg_pool2d one_hot scaled_dot_product_attention".split()},
+    **{f"nn.functional.{name}": f"torch.{name}" for name in """bilinear conv1d conv2d conv3d conv_transpose2d
+       avg_pool1d adaptive_avg_pool1d cosine_similarity pairwise_distance pixel_shuffle""".split()},
+    **{name: f"torch.functional.{name}" for name in """split einsum broadcast_tensors meshgrid tensordot
+       cartesian_prod block_diag cdist atleast_1d atleast_2d atleast_3d norm unravel_index chain_matmul stft
+       unique""".split()},
 }
 
 # Objects minitorch2.fx defines itself for names PyTorch has (`torch._assert`).
@@ -78,6 +53,14 @@ def register_spelling(spelled, obj):
 # The namespaces whose public functions are "torch functions": calling one on a
 # Proxy records a call_function node (see _symbolic_trace.py).
 FUNCTION_NAMESPACES = ("minitorch2", "minitorch2.nn.functional")
+
+
+def function_namespaces():
+    """(prefix, module) per loaded namespace: ("", minitorch2), ("nn.functional.", minitorch2.nn.functional)."""
+    for namespace in FUNCTION_NAMESPACES:
+        module = sys.modules.get(namespace)
+        if module is not None:
+            yield (namespace[len("minitorch2."):] + "." if "." in namespace else ""), module
 
 
 def _package():
@@ -101,11 +84,7 @@ class _Index:
 
     def _rebuild(self):
         best = {}
-        for namespace in FUNCTION_NAMESPACES:
-            module = sys.modules.get(namespace)
-            if module is None:
-                continue
-            relative = namespace[len("minitorch2."):] + "." if "." in namespace else ""
+        for relative, module in function_namespaces():
             for name, value in vars(module).items():
                 if name.startswith("_") or isinstance(value, types.ModuleType) or not callable(value):
                     continue
@@ -176,12 +155,8 @@ def pretty_print_target(target):
     if isinstance(target, str):
         return target
     name = getattr(target, "__name__", None)
-    module = getattr(target, "__module__", None)
-    if name is not None and module == "builtins":
-        return f"builtins.{name}"
-    if name is not None and module == "_operator":
-        return f"operator.{name}"
-    return qualified_name(target)
+    module = {"builtins": "builtins", "_operator": "operator"}.get(getattr(target, "__module__", None))
+    return f"{module}.{name}" if name is not None and module else qualified_name(target)
 
 
 def type_repr(obj):

@@ -79,6 +79,12 @@ def _patch_function(fn, nargs):
     return FunctionType(code, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
 
 
+def _default(sig, name):
+    """A placeholder's args: (the parameter's default,) or ()."""
+    default = sig.parameters[name].default
+    return () if default is inspect.Parameter.empty else (default,)
+
+
 class Tracer(TracerBase):
     """Implements symbolic_trace; subclass and override is_leaf_module, create_arg, call_module..."""
 
@@ -95,40 +101,29 @@ class Tracer(TracerBase):
         self._autowrap_search = list(autowrap_modules)
         self.param_shapes_constant = param_shapes_constant
         self.submodule_paths = None
-        self.root_module_name = ""
-        self.num_calls = {}
 
     # ---------------------------------------------------------- arguments
     def get_fresh_qualname(self, prefix):
         """`_tensor_constant0`, `_tensor_constant1`...: a root attribute name not yet taken."""
-        qualname = f"{prefix}0"
-        if not hasattr(self.root, qualname):
-            self._qualname_counter[prefix] = 0
-            return qualname
+        if not hasattr(self.root, f"{prefix}0"):
+            self._qualname_counter[prefix] = 0  # (as torch.fx: the next search starts at 0 again)
+            return f"{prefix}0"
         i = self._qualname_counter.get(prefix, 0)
-        while True:
-            qualname = f"{prefix}{i}"
+        while hasattr(self.root, f"{prefix}{i}"):
             i += 1
-            if not hasattr(self.root, qualname):
-                break
-        self._qualname_counter[prefix] = i
-        return qualname
+        self._qualname_counter[prefix] = i + 1
+        return f"{prefix}{i}"
 
     def create_arg(self, a):
         """Parameters and buffers become get_attr nodes; other tensors become root attributes."""
-        if isinstance(a, Parameter):
-            for name, p in self.root.named_parameters():
-                if a is p:
+        if isinstance(a, (_tensor.Tensor, Module)):
+            members = (self.root.named_parameters() if isinstance(a, Parameter)
+                       else self.root.named_buffers() if isinstance(a, _tensor.Tensor) else self.root.named_modules())
+            for name, member in members:
+                if a is member:
                     return self.create_node("get_attr", name, (), {})
-            raise NameError("parameter is not a member of this module")
-        if isinstance(a, _tensor.Tensor):
-            for name, b in self.root.named_buffers():
-                if a is b:
-                    return self.create_node("get_attr", name, (), {})
-        elif isinstance(a, Module):
-            for name, m in self.root.named_modules():
-                if a is m:
-                    return self.create_node("get_attr", name, (), {})
+            if isinstance(a, Parameter):
+                raise NameError("parameter is not a member of this module")
         if isinstance(a, tuple) and hasattr(a, "_fields"):
             args = tuple(self.create_arg(elem) for elem in a)
             return self.create_node("call_function", a.__class__, args, {})
@@ -147,20 +142,14 @@ class Tracer(TracerBase):
         return m.__module__.startswith("minitorch2.nn") and not isinstance(m, Sequential)
 
     def path_of_module(self, mod):
-        if self.submodule_paths:
-            path = self.submodule_paths.get(mod)
-            if path is None:
-                raise NameError("module is not installed as a submodule")
-            return path
-        for name, m in self.root.named_modules():
-            if mod is m:
-                return name
-        raise NameError("module is not installed as a submodule")
+        paths = self.submodule_paths or {m: name for name, m in self.root.named_modules()}
+        if mod not in paths:
+            raise NameError("module is not installed as a submodule")
+        return paths[mod]
 
     def call_module(self, m, forward, args, kwargs):
         """A leaf module becomes one call_module node; any other module runs (and is traced)."""
         qualified_name = self.path_of_module(m)
-        self.num_calls[qualified_name] = self.num_calls.get(qualified_name, 0) + 1
         if not self.is_leaf_module(m, qualified_name):
             return forward(*args, **kwargs)
         return self.create_proxy("call_module", qualified_name, args, kwargs)
@@ -218,18 +207,12 @@ class Tracer(TracerBase):
     def _proxy_placeholder(self, name, concrete_args, sig, fn):
         if concrete_args is not None and name in concrete_args:
             return self._concrete_placeholder(name, concrete_args[name], sig)
-        if name[0] == "*":
-            default = ()
-        else:
-            param = sig.parameters[name]
-            default = () if param.default is inspect.Parameter.empty else (param.default,)
+        default = () if name[0] == "*" else _default(sig, name)
         return self.create_proxy("placeholder", name, default, {}, type_expr=fn.__annotations__.get(name, None))
 
     def _concrete_placeholder(self, name, value, sig):
         """A pinned input still gets a placeholder (`flag_1`), plus a check that it keeps its value."""
-        param = sig.parameters[name]
-        default = () if param.default is inspect.Parameter.empty else (param.default,)
-        out = self.create_proxy("placeholder", f"{name}_1", default, {})
+        out = self.create_proxy("placeholder", f"{name}_1", _default(sig, name), {})
         if isinstance(value, PHBase):
             return out
         if type(value) in (bool, int, float, str, complex):
@@ -246,7 +229,6 @@ class Tracer(TracerBase):
         if isinstance(root, Module):
             self.root = root
             fn = getattr(type(root), self.traced_func_name)
-            self.root_module_name = root._get_name()
             self.submodule_paths = {mod: name for name, mod in root.named_modules()}
         else:
             self.root = Module()
@@ -310,10 +292,7 @@ def wrap(fn_or_name):
     """
     if not callable(fn_or_name) and not isinstance(fn_or_name, str):
         raise RuntimeError("Unsupported type for global function! Must be either a callable or string name")
-    if callable(fn_or_name):
-        name = fn_or_name.__name__
-    else:
-        name = fn_or_name
+    name = fn_or_name.__name__ if callable(fn_or_name) else fn_or_name
     caller = inspect.currentframe().f_back
     if caller is None or caller.f_code.co_name != "<module>":
         raise NotImplementedError("wrap must be called at the top level of a module")

@@ -26,7 +26,6 @@ by `_Namespace` exactly as torch.fx makes them, so printed graphs match.
 """
 import builtins
 import copy
-import functools
 import inspect
 import keyword
 import re
@@ -48,18 +47,14 @@ _illegal_names = {k: object() for k in keyword.kwlist}
 _illegal_names.update(builtins.__dict__)
 _illegal_names.update(custom_builtins)
 
-_snake_case_sub = functools.partial(re.compile(r"(?<=[a-z])([A-Z])").sub, r"_\1")
+_camel_hump = re.compile(r"(?<=[a-z])([A-Z])")
 _illegal_char_regex = re.compile("[^0-9a-zA-Z_]+")
 _name_regex = re.compile(r"^([a-zA-Z_][0-9a-zA-Z_]*?)(?:_(\d+))?$")
 
 
 def _snake_case(s):
     """`mod.pascalCase` -> `mod.pascal_case`, `ALL_CAPS` -> `all_caps`."""
-    return _snake_case_sub(s).lower()
-
-
-def _is_magic(x):
-    return x.startswith("__") and x.endswith("__")
+    return _camel_hump.sub(r"_\1", s).lower()
 
 
 class _Namespace:
@@ -156,18 +151,9 @@ class Graph:
         self._insert = self._root.prepend
         self._len = 0
         self._graph_namespace = _Namespace()
-        self._owning_module = owning_module
+        self.owning_module = owning_module
         self._tracer_cls = tracer_cls
-        self._tracer_extras = tracer_extras
         self._codegen = CodeGen()
-
-    @property
-    def owning_module(self):
-        return self._owning_module
-
-    @owning_module.setter
-    def owning_module(self, module):
-        self._owning_module = module
 
     @property
     def nodes(self):
@@ -203,12 +189,9 @@ class Graph:
 
     def _target_to_str(self, target):
         if callable(target):
-            op = target.__name__
-        else:
-            op = target
-            if _is_magic(op):
-                op = op[2:-2]
-        return _snake_case(op)
+            return _snake_case(target.__name__)
+        is_magic = target.startswith("__") and target.endswith("__")
+        return _snake_case(target[2:-2] if is_magic else target)
 
     def placeholder(self, name, type_expr=None, default_value=inspect.Signature.empty):
         args = () if default_value is inspect.Signature.empty else (default_value,)
@@ -327,13 +310,9 @@ class Graph:
 
     # ---------------------------------------------------------- printing
     def __str__(self):
-        placeholder_names = []  # left empty, as in PyTorch: the header always reads `graph():`
-        lines = [node.format_node(placeholder_names) for node in self.nodes]
-        text = f"graph({', '.join(placeholder_names)}):"
-        for line in lines:
-            if line:
-                text += "\n    " + line
-        return text
+        # placeholder_names is left empty, as in PyTorch: placeholders get lines and the header reads `graph():`
+        lines = [node.format_node(placeholder_names=[]) for node in self.nodes]
+        return "graph():" + "".join(f"\n    {line}" for line in lines if line)
 
     def print_tabular(self):
         """Print the nodes as a table: opcode, name, target, args, kwargs (tabulate's layout)."""

@@ -1,8 +1,7 @@
 """GraphModule: an nn.Module whose forward is generated from a Graph.
 
-FX layer. A GraphModule is what every stage hands the next: the frontend
-gives backends a GraphModule, autograd's compilers receive GraphModules for
-the forward and the backward, the partitioner returns two. It holds
+FX layer. A GraphModule is what every stage hands the next (the frontend to
+backends, the partitioner to the compilers). It holds
 
     graph     the Graph (the IR; edit this)
     code      Python source generated from the graph (read this)
@@ -33,24 +32,13 @@ from .graph import Graph
 __all__ = ["GraphModule"]
 
 
-class _EvalCache:
-    """Keeps generated sources findable by `linecache`, so tracebacks show the generated line."""
-
-    def __init__(self):
-        self.ids = itertools.count()  # (next() on it is atomic: graphs are generated on several threads)
-
-    def cache(self, src):
-        key = f"<eval_with_key>.{next(self.ids)}"
-        linecache.cache[key] = (len(src), None, src.splitlines(keepends=True), key)
-        return key
-
-
-_loader = _EvalCache()
+_source_ids = itertools.count()  # (next() on it is atomic: graphs are generated on several threads)
 
 
 def _forward_from_src(src, globals_):
+    key = f"<eval_with_key>.{next(_source_ids)}"
+    linecache.cache[key] = (len(src), None, src.splitlines(keepends=True), key)  # tracebacks show generated lines
     namespace = dict(globals_)
-    key = _loader.cache(src)
     exec(compile(src, key, "exec", dont_inherit=True), namespace)
     return namespace["forward"]
 
@@ -67,32 +55,24 @@ def _copy_attr(from_module, to_module, target):
             t = Module()
             setattr(to_module, item, t)
         from_module, to_module = f, t
-    orig = getattr(from_module, field)
-    if isinstance(orig, Tensor) and not isinstance(orig, Parameter):
-        to_module.register_buffer(field, orig)
-    else:
-        setattr(to_module, field, orig)
+    _install(to_module, field, getattr(from_module, field))
 
 
 def _assign_attr(from_obj, to_module, target):
     *prefix, field = target.split(".")
     for item in prefix:
-        t = getattr(to_module, item, None)
-        if t is None:
-            t = Module()
-            setattr(to_module, item, t)
-        to_module = t
-    if isinstance(from_obj, Tensor) and not isinstance(from_obj, Parameter):
-        to_module.register_buffer(field, from_obj)
+        if getattr(to_module, item, None) is None:
+            setattr(to_module, item, Module())
+        to_module = getattr(to_module, item)
+    _install(to_module, field, from_obj)
+
+
+def _install(module, field, obj):
+    """A plain tensor goes in as a buffer; parameters and modules as attributes."""
+    if isinstance(obj, Tensor) and not isinstance(obj, Parameter):
+        module.register_buffer(field, obj)
     else:
-        setattr(to_module, field, from_obj)
-
-
-def _get_attr(model, target):
-    obj = model
-    for atom in target.split("."):
-        obj = getattr(obj, atom)
-    return obj
+        setattr(module, field, obj)
 
 
 def _addindent(s, num_spaces):
@@ -125,11 +105,7 @@ class GraphModule(Module):
             if hasattr(root, "training"):
                 self.training = root.training
             if isinstance(root, _CodeOnlyModule):  # a deepcopy: keep everything, used or not
-                for name, _ in root.named_children():
-                    _copy_attr(root, self, name)
-                for name, _ in root.named_buffers():
-                    _copy_attr(root, self, name)
-                for name, _ in root.named_parameters():
+                for name, _ in itertools.chain(root.named_children(), root.named_buffers(), root.named_parameters()):
                     _copy_attr(root, self, name)
             for node in graph.nodes:
                 if node.op in ("get_attr", "call_module"):

@@ -29,7 +29,7 @@ import inspect
 from ._symbolic_trace import Tracer
 from .graph import Graph
 from .graph_module import GraphModule
-from .node import map_aggregate, map_arg
+from .node import last_uses, map_aggregate, map_arg
 from .proxy import Proxy
 
 __all__ = ["Interpreter", "Transformer"]
@@ -47,13 +47,7 @@ class Interpreter:
         self.garbage_collect_values = garbage_collect_values
         self.extra_traceback = True
         if garbage_collect_values:
-            last_use = {}
-            self.user_to_last_uses = {}
-            for node in reversed(self.graph.nodes):
-                for used in node._input_nodes:
-                    if used not in last_use:
-                        last_use[used] = node
-                        self.user_to_last_uses.setdefault(node, []).append(used)
+            self.user_to_last_uses = last_uses(self.graph.nodes)
 
     def run(self, *args, initial_env=None, enable_io_processing=True):
         """Run the graph on args; values already in initial_env are not recomputed."""

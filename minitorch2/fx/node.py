@@ -1,8 +1,7 @@
 """Node: one operation in an FX graph.
 
-FX layer; minitorch2.fx is the IR every later layer speaks: the frontend
-produces it, autograd re-traces it into joint graphs, partition cuts it, the
-backend lowers it. A Node is one line of that program:
+FX layer (the IR every later layer speaks, see graph.py). A Node is one line
+of a graph's program:
 
     %sum_1 : [num_users=1] = call_method[target=sum](args = (%lin_bias,), kwargs = {})
      name                    op          target       args                  kwargs
@@ -65,31 +64,30 @@ def map_arg(a, fn):
 
 def _collect_input_nodes(args, kwargs):
     found = {}
-
-    def visit(x):
-        if isinstance(x, Node):
-            found.setdefault(x)
-        return x
-
-    map_aggregate(args, visit)
-    map_aggregate(kwargs, visit)
+    map_arg((args, kwargs), found.setdefault)
     return found
 
 
+def last_uses(nodes):
+    """user -> the nodes whose last use it is (walking backwards, the first use seen is the last)."""
+    seen, user_to_last_uses = set(), {}
+    for node in reversed(nodes):
+        for input_node in node._input_nodes:
+            if input_node not in seen:
+                seen.add(input_node)
+                user_to_last_uses.setdefault(node, []).append(input_node)
+    return user_to_last_uses
+
+
 # ------------------------------------------------------------------ printing
-def _format_arg(arg, max_list_len=float("inf")):
+def _format_arg(arg):
     if isinstance(arg, list):
-        items = ", ".join(_format_arg(a) for i, a in enumerate(arg) if i < max_list_len)
-        more = "" if len(arg) < max_list_len + 1 else f", ...[total_len={len(arg)}]"
-        return f"[{items}{more}]"
+        return f"[{', '.join(_format_arg(a) for a in arg)}]"
     if isinstance(arg, tuple):
-        items = ", ".join(_format_arg(a) for i, a in enumerate(arg) if i < max_list_len)
-        more = "" if len(arg) < max_list_len + 1 else f", ...[total_len={len(arg)}]"
         comma = "," if len(arg) == 1 else ""
-        return f"({items}{comma}{more})"
+        return f"({', '.join(_format_arg(a) for a in arg)}{comma})"
     if isinstance(arg, dict):
-        items = ", ".join(f"{k}: {_format_arg(v)}" for k, v in arg.items())
-        return f"{{{items}}}"
+        return "{" + ", ".join(f"{k}: {_format_arg(v)}" for k, v in arg.items()) + "}"
     if isinstance(arg, Node):
         return "%" + str(arg)
     return str(arg)
@@ -99,20 +97,12 @@ class Node:
     """One operation: `name = op[target](*args, **kwargs)`. See the module docstring."""
 
     def __init__(self, graph, name, op, target, args, kwargs, return_type=None):
-        if op == "call_function":
-            if not callable(target):
-                raise ValueError(
-                    f"Node [graph = {graph}, name = '{name}'] target {target} has type "
-                    f"{_typename(target)} but a Callable is expected"
-                )
-        else:
-            if op not in _legal_ops:
-                raise AssertionError(f"op '{op}' is not in _legal_ops")
-            if not isinstance(target, str):
-                raise ValueError(
-                    f"Node [graph = {graph}, name = '{name}'] target {target} has type "
-                    f"{_typename(target)} but a str is expected"
-                )
+        if op != "call_function" and op not in _legal_ops:
+            raise AssertionError(f"op '{op}' is not in _legal_ops")
+        if not (callable(target) if op == "call_function" else isinstance(target, str)):
+            expected = "a Callable" if op == "call_function" else "a str"
+            raise ValueError(f"Node [graph = {graph}, name = '{name}'] target {target} has type "
+                             f"{_typename(target)} but {expected} is expected")
         self.graph = graph
         self.name = name
         self.op = op
@@ -219,14 +209,12 @@ class Node:
             if delete_user_cb is not None and not delete_user_cb(user):
                 continue
             changed.append(user)
-            user._replace_input_with(self, replace_with)
+            user.replace_input_with(self, replace_with)
         return changed
 
     def replace_input_with(self, old_input, new_input):
         """Replace every occurrence of old_input in self's args and kwargs with new_input."""
-        self._replace_input_with(old_input, new_input)
 
-    def _replace_input_with(self, old_input, new_input):
         def swap(n):
             return new_input if n is old_input else n
 

@@ -41,7 +41,6 @@ class TracerBase:
     """Turns Python-level operations on Proxies into Nodes of `self.graph`."""
 
     graph = None
-    trace_asserts = False
     traced_func_name = "forward"
 
     def create_node(self, kind, target, args, kwargs, name=None, type_expr=None):

@@ -15,6 +15,7 @@ about it, so they are exactly right for these inputs and silent about
 others. With `fake_mode` (a FakeTensorMode) the run computes metadata only,
 through each op's meta function, and costs no arithmetic.
 """
+import contextlib
 from typing import NamedTuple
 
 from ... import _tensor
@@ -68,10 +69,7 @@ class ShapeProp(Interpreter):
 
     def run_node(self, n):
         try:
-            if self.fake_mode is not None:
-                with self.fake_mode:
-                    result = super().run_node(n)
-            else:
+            with self.fake_mode if self.fake_mode is not None else contextlib.nullcontext():
                 result = super().run_node(n)
         except Exception as e:
             raise RuntimeError(f"ShapeProp error for: node={n.format_node()} with meta={n.meta}") from e
