@@ -77,12 +77,9 @@ class OpBackward(Node):
 
     def release(self):
         for value in self.saved.values():
-            if isinstance(value, SavedTensor):
-                value.free()
-            elif isinstance(value, list):
-                for v in value:
-                    if isinstance(v, SavedTensor):
-                        v.free()
+            for v in value if isinstance(value, list) else [value]:
+                if isinstance(v, SavedTensor):
+                    v.free()
 
 
 def _unpack_list(saved, owner):
@@ -167,6 +164,9 @@ class Kept(enum.Enum):
     GEOMETRY = "geometry"  # <arg>_geometry: (shape, strides, storage offset), torch's TensorGeometry: no tensor
 
 
+_SUFFIXES = {"shape": Kept.SHAPE, "dtype": Kept.DTYPE, "shapes": Kept.SHAPES, "geometry": Kept.GEOMETRY}
+
+
 @dataclass(frozen=True)
 class _Keep:
     param: str  # the formula's parameter
@@ -179,12 +179,9 @@ class _Plan:
 
     def __init__(self, op):
         schema = op._schema
-        self.tensor_args = []  # (name, is_list) for each Tensor / Tensor[] argument, in schema order
-        for arg in schema.arguments:
-            if arg.type.startswith(("Tensor[", "Tensor?[")):
-                self.tensor_args.append((arg.name, True))
-            elif arg.type.startswith("Tensor"):
-                self.tensor_args.append((arg.name, False))
+        # (name, is_list) for each Tensor / Tensor[] argument, in schema order
+        self.tensor_args = [(arg.name, arg.type.startswith(("Tensor[", "Tensor?[")))
+                            for arg in schema.arguments if arg.type.startswith("Tensor")]
         self.saves = []
         names = {a.name for a in schema.arguments}
         for param in (op.derivative.params if op.derivative is not None else ()):
@@ -194,16 +191,11 @@ class _Plan:
                 self.saves.append(_Keep(param, Kept.RESULT, int(param[6:]) if param != "result" else 0))
             elif param in names:
                 self.saves.append(_Keep(param, Kept.ARG, param))
-            elif param.endswith("_shape") and param[:-6] in names:
-                self.saves.append(_Keep(param, Kept.SHAPE, param[:-6]))
-            elif param.endswith("_dtype") and param[:-6] in names:
-                self.saves.append(_Keep(param, Kept.DTYPE, param[:-6]))
-            elif param.endswith("_shapes") and param[:-7] in names:
-                self.saves.append(_Keep(param, Kept.SHAPES, param[:-7]))
-            elif param.endswith("_geometry") and param[:-9] in names:
-                self.saves.append(_Keep(param, Kept.GEOMETRY, param[:-9]))
             else:
-                raise TypeError(f"derivative {op.derivative.fn.__name__} of {op} asks for unknown value '{param}'")
+                arg, _, suffix = param.rpartition("_")
+                if arg not in names or suffix not in _SUFFIXES:
+                    raise TypeError(f"derivative {op.derivative.fn.__name__} of {op} asks for unknown value '{param}'")
+                self.saves.append(_Keep(param, _SUFFIXES[suffix], arg))
 
 
 @functools.cache
@@ -261,16 +253,17 @@ def _save(node, saves, bound, outputs, pre_saved, differentiable):
                 node.saved[param] = [SavedTensor(v) for v in value]
             else:
                 node.saved[param] = value
-        elif kind is Kept.SHAPE:
-            value = bound[source]
-            node.saved[param] = tuple(value.shape) if isinstance(value, Tensor) else None
-        elif kind is Kept.DTYPE:
-            node.saved[param] = bound[source].dtype
-        elif kind is Kept.GEOMETRY:
-            value = bound[source]
-            node.saved[param] = (tuple(value.shape), tuple(value.stride()), value.storage_offset())
-        else:  # Kept.SHAPES
-            node.saved[param] = [tuple(t.shape) for t in bound[source]]
+        else:
+            node.saved[param] = _METADATA[kind](bound[source])
+
+
+# What a formula parameter asking for an argument's metadata receives.
+_METADATA = {
+    Kept.SHAPE: lambda value: tuple(value.shape) if isinstance(value, Tensor) else None,
+    Kept.DTYPE: lambda value: value.dtype,
+    Kept.GEOMETRY: lambda value: (tuple(value.shape), tuple(value.stride()), value.storage_offset()),
+    Kept.SHAPES: lambda tensors: [tuple(t.shape) for t in tensors],
+}
 
 
 def _bind(schema, args, kwargs):

@@ -55,9 +55,7 @@ def _roots(outputs):
 
 
 def _dependencies(root_nodes):
-    deps, seen, stack = {}, set(), list(root_nodes)
-    for n in root_nodes:
-        seen.add(id(n))
+    deps, seen, stack = {}, {id(n) for n in root_nodes}, list(root_nodes)
     while stack:
         node = stack.pop()
         for next_node, _ in node.next_functions:
@@ -81,13 +79,12 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, capture=None
     previous = state.grad_enabled
     state.grad_enabled = create_graph
     try:
-        given = list(grad_outputs) if grad_outputs is not None else [None] * len(grads)
-        for (node, nr), out, g, user_grad in zip(edges, outputs, grads, given):
+        for (node, nr), out, g, user_grad in zip(edges, outputs, grads, grad_outputs):
             if g is not None and g.dtype is not out.dtype:  # validate_outputs on the root edges: shapes were
                 g = ops.aten._to_copy.default(g, dtype=out.dtype)  # checked by _make_grads, dtypes are cast
             if capture is None and isinstance(node, AccumulateGrad) and user_grad is not None:
                 g = clone_obeying_layout_contract(g, node.variable)  # .grad must not alias the caller's tensor
-            _accumulate(buffers, node, nr, g, ops)
+            _accumulate(buffers, node, nr, g)
         root_nodes = list({id(n): n for n, _ in edges}.values())
         deps = _dependencies(root_nodes)
         needed = None if capture is None else _leading_to({node for node, _ in capture}, root_nodes)
@@ -107,7 +104,7 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, capture=None
                     (needed is not None and node not in needed):
                 out_grads = [None] * len(node.next_functions)
             else:
-                out_grads = validate_outputs(node, node.apply(incoming), ops)
+                out_grads = validate_outputs(node, node.apply(incoming))
                 if not retain_graph:
                     node.release()
                 for hook in node._hooks:
@@ -116,7 +113,7 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, capture=None
                 if next_node is None:
                     continue
                 if g is not None:
-                    _accumulate(buffers, next_node, nr, g, ops)
+                    _accumulate(buffers, next_node, nr, g)
                 deps[next_node] -= 1
                 if deps[next_node] == 0:
                     heapq.heappush(ready, (-next_node.sequence_nr, id(next_node), next_node))
@@ -146,7 +143,7 @@ def _leading_to(targets, root_nodes):
     return leading
 
 
-def validate_outputs(node, grads, ops):
+def validate_outputs(node, grads):
     """Check and fit the gradients `node` returned, one per edge (PyTorch's validate_outputs)."""
     edges = node.next_functions
     if len(grads) != len(edges):
@@ -180,10 +177,8 @@ def _is_expandable_to(shape, target):
     return all(size == 1 or size == want for size, want in zip(reversed(shape), reversed(target)))
 
 
-def _accumulate(buffers, node, nr, g, ops):
-    slots = buffers.get(node)
-    if slots is None:
-        slots = buffers[node] = []
+def _accumulate(buffers, node, nr, g):
+    slots = buffers.setdefault(node, [])
     while len(slots) <= nr:
         slots.append(None)
     slots[nr] = g if slots[nr] is None else ops.aten.add.Tensor(slots[nr], g)
@@ -216,10 +211,7 @@ def _as_tuple(x):
 
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None, inputs=None):
     tensors = _as_tuple(tensors)
-    if grad_tensors is None:
-        grad_tensors = [None] * len(tensors)
-    else:
-        grad_tensors = list(_as_tuple(grad_tensors)) if not isinstance(grad_tensors, (list, tuple)) else list(grad_tensors)
+    grad_tensors = [None] * len(tensors) if grad_tensors is None else list(_as_tuple(grad_tensors))
     if inputs is not None:
         inputs = _as_tuple(inputs)
         found = grad(tensors, inputs, grad_tensors, retain_graph, create_graph, allow_unused=True)
@@ -232,31 +224,17 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,
          allow_unused=None, is_grads_batched=False, materialize_grads=False):
-    outputs = _as_tuple(outputs)
-    inputs = _as_tuple(inputs)
-    if grad_outputs is None:
-        grad_outputs = [None] * len(outputs)
-    else:
-        grad_outputs = list(_as_tuple(grad_outputs))
-    capture = {}
-    input_edges = []
-    for i, t in enumerate(inputs):
-        edge = gradient_edge(t)
-        if edge is None:
-            raise RuntimeError("One of the differentiated Tensors does not require grad")
-        capture[edge] = None
-        input_edges.append(edge)
+    outputs, inputs = _as_tuple(outputs), _as_tuple(inputs)
+    grad_outputs = [None] * len(outputs) if grad_outputs is None else list(_as_tuple(grad_outputs))
+    input_edges = [gradient_edge(t) for t in inputs]
+    if None in input_edges:
+        raise RuntimeError("One of the differentiated Tensors does not require grad")
+    capture = dict.fromkeys(input_edges)
     run_backward(outputs, grad_outputs, retain_graph, create_graph, capture=capture)
-    result = []
-    for i, edge in enumerate(input_edges):
-        g = capture[edge]
-        if g is None:
-            if materialize_grads:
-                g = ops.aten.zeros_like.default(inputs[i])
-            elif not allow_unused:
-                raise RuntimeError(
-                    "One of the differentiated Tensors appears to not have been used in the graph. "
-                    "Set allow_unused=True if this is the desired behavior."
-                )
-        result.append(g)
+    result = [capture[edge] for edge in input_edges]
+    if materialize_grads:
+        return tuple(ops.aten.zeros_like.default(t) if g is None else g for t, g in zip(inputs, result))
+    if not allow_unused and any(g is None for g in result):
+        raise RuntimeError("One of the differentiated Tensors appears to not have been used in the graph. "
+                           "Set allow_unused=True if this is the desired behavior.")
     return tuple(result)

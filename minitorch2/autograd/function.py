@@ -83,12 +83,7 @@ class BackwardCFunction(Node):
                 s.free()
 
 
-class FunctionMeta(type):
-    def __init__(cls, name, bases, attrs):
-        super().__init__(name, bases, attrs)
-
-
-class Function(metaclass=FunctionMeta):
+class Function:
     @staticmethod
     def forward(ctx, *args, **kwargs):
         raise NotImplementedError("You must implement the forward function for custom autograd.Function.")

@@ -39,7 +39,7 @@ def view_history(view):
     previous = state.grad_enabled
     state.grad_enabled = True
     try:
-        replayed = replay_view_ops(view, view._base)
+        replayed = _replay(view._view_ops, view._base)
     finally:
         state.grad_enabled = previous
     if replayed is None:
@@ -55,14 +55,10 @@ def remember_view_ops(view, source, op, rest, kwargs):
         view._view_ops = source._view_ops + [(op, rest, kwargs)]
 
 
-def replay_view_ops(view, tensor):
-    """The view ops that made `view` from its base (see remember_view_ops), applied to `tensor`; None if
-    they were not kept."""
-    chain = view._view_ops
-    return None if chain is None else _replay(chain, tensor)
-
-
 def _replay(chain, tensor):
+    """A view's kept view ops (see remember_view_ops) applied to `tensor`; None when none were kept."""
+    if chain is None:
+        return None
     for op, rest, kwargs in chain:
         tensor = op(tensor, *rest, **kwargs)
     return tensor
@@ -99,7 +95,7 @@ class CopySlices(Node):
         size, stride, _ = self.base_geometry
         result = aten.new_empty_strided.default(grad, size, stride)
         aten.copy_.default(result, grad)
-        window = _replay(self.view_ops, result) if self.view_ops is not None else None
+        window = _replay(self.view_ops, result)
         if window is None:
             size, stride, offset = self.view_geometry
             window = aten.as_strided.default(result, list(size), list(stride), offset)
