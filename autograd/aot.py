@@ -13,17 +13,12 @@ frontend graph in aot_module_simplified, at once for its example inputs, as torc
     4. wrap    both in a minitorch2.autograd.Function: its forward runs the
                compiled forward and saves what the partition chose, its backward
                runs the compiled backward on those saved values
-    5. alias   at every call, an output that view ops made from an input is made
-               again from the real input by the same ops (as PyTorch's aot
-               regenerates it): it shares the input's memory and version counter,
-               prints the view's grad_fn, and the backward graph takes no tangent
-               for it. So is an output viewing another output, and outputs that
-               view one intermediate (which joins the forward's outputs as their
-               base): autograd then knows they alias, and an in-place change to
-               one reaches the others' gradients. An output that is the only view
-               of an intermediate comes out of the compiled function as a plain
-               tensor (torch's _unsafe_view), as do all other outputs
-               (output_aliasing.py).
+    5. alias   at every call, an output that view ops made from an input, from
+               another output, or from an intermediate (which joins the forward's
+               outputs as their base) is made again from it by the same ops, as
+               PyTorch's aot regenerates it: autograd then knows they alias, and
+               the backward takes no tangent for it. Every other output comes out
+               as a plain tensor (torch's _unsafe_view) (output_aliasing.py).
 
 When no input requires grad (or grad mode is off), only the forward is traced
 and compiled. Compilers receive (GraphModule, example_inputs) and return a
@@ -34,6 +29,9 @@ Traced from a frontend graph (aot_module_simplified), every aten node keeps
 the stack trace of the graph node it came from, and every backward node that
 of the forward node it differentiates (stack_traces.py).
 """
+import contextlib
+import functools
+
 import minitorch2
 from minitorch2 import _logging
 from minitorch2._python_dispatcher import enable_python_dispatcher
@@ -77,8 +75,8 @@ class _CompiledFunction:
         self.bw_compiler = bw_compiler or fw_compiler
         # whether an output requires grad decides (below), not the grad mode of the call: `with enable_grad()`
         # inside a function called under no_grad makes outputs that do, as in torch's aot
-        self.needs_grad = any(isinstance(a, Tensor) and a.requires_grad for a in args)
         self.grad_inputs = [isinstance(a, Tensor) and a.requires_grad for a in args]
+        self.needs_grad = any(self.grad_inputs)
         self.compiled_bw = None
         with enable_python_dispatcher():  # trace as PyTorch's AOT does (see minitorch2/_python_dispatcher.py)
             self._trace(fn, args, fw_compiler, partition_fn, decompositions, inference_compiler)
@@ -97,8 +95,7 @@ class _CompiledFunction:
             isinstance(o, Tensor) and o.requires_grad
             and not (i in self.aliases and self.aliases[i].of is AliasOf.INPUT)
             for i, o in enumerate(_as_list(fake_outputs)))
-        if self.needs_grad and no_output_needs_grad:
-            self.needs_grad = False
+        self.needs_grad = self.needs_grad and not no_output_needs_grad
         if not self.needs_grad:  # views of outputs and intermediates stay as the graph returns them, as torch's
             self.aliases = {i: alias for i, alias in self.aliases.items() if alias.of is AliasOf.INPUT}
             self.num_bases = 0
@@ -144,9 +141,8 @@ class _CompiledFunction:
         return out[len(self.mutated_inputs):]
 
     def regenerate_aliases(self, args, outs):
-        """Outputs that are views of an input, another output or an intermediate base, made again from it
-        by the same view ops (as torch's aot replays them): they share its version counter and base, and
-        print the view's grad_fn (ViewBackward0, ...), where the compiled function's copy would print its own."""
+        """Step 5 of the module docstring: aliased outputs made again from what they view (they print the
+        view's grad_fn, ViewBackward0, ..., where the compiled function's copy would print its own)."""
         if not self.aliases:
             return outs
         outs = list(outs)
@@ -200,7 +196,6 @@ class CompiledFunction(Function):
             if isinstance(o, Tensor) and any(o is earlier for earlier in outs):  # one tensor returned twice:
                 o = minitorch2.ops.aten.alias.default(o)  # two outputs, each with its own autograd metadata
             outs.append(_plain(o) if differentiable else o)
-        for o, differentiable in zip(outs, compiled.output_grad_mask):
             if not differentiable:
                 ctx.mark_non_differentiable(o)
         return tuple(outs)
@@ -243,7 +238,6 @@ def _functionalize_joint(joint, grad_mutated):
         output.args = ([value for _, value in front] + flat[len(front):],)
         out_spec = pytree.tree_flatten([None] * len(flat))[1]
         pure.graph.set_codegen(PyTreeCodeGen(codegen.orig_args, codegen.in_spec, out_spec))
-        pure._in_spec, pure._out_spec = codegen.in_spec, out_spec
         pure.recompile()
     return pure, sorted(mutated + grad_mutated)
 
@@ -288,13 +282,14 @@ def _joint_fn(fn, grad_inputs, output_grad_mask):
     return joint
 
 
-def aot_function(fn, fw_compiler, bw_compiler=None, partition_fn=None, decompositions=None, num_params_buffers=0,
-                 keep_inference_input_mutations=False, inference_compiler=None, static_input_indices=(), **_ignored):
+def aot_function(fn, fw_compiler, bw_compiler=None, partition_fn=None, decompositions=None, inference_compiler=None,
+                 static_input_indices=(), **_ignored):
     """`static_input_indices`: the inputs that live anyway (a frontend graph's parameters and buffers, found by
     aot_module_simplified; torch keeps them in its AOTConfig), handed to the partitioner as
     `static_lifetime_input_indices`: saving them for the backward costs nothing."""
-    if partition_fn is None:
-        partition_fn = default_partition
+    trace_and_compile = functools.partial(_CompiledFunction, fw_compiler=fw_compiler, bw_compiler=bw_compiler,
+                                          partition_fn=partition_fn or default_partition,
+                                          decompositions=decompositions, inference_compiler=inference_compiler)
     signatures = {}  # aliasing key -> (call, out_spec)
 
     def signature(args, kwargs, flat_args):
@@ -303,8 +298,8 @@ def aot_function(fn, fw_compiler, bw_compiler=None, partition_fn=None, decomposi
         key = aliasing_key(flat_args)
         if key not in signatures:
             flat_fn, out_spec = _tree_flattened_fn(fn, args, kwargs)
-            signatures[key] = (_compile_signature(flat_fn, flat_args, key, fw_compiler, bw_compiler, partition_fn,
-                                                  decompositions, inference_compiler, static_input_indices), out_spec)
+            signatures[key] = (_compile_signature(flat_fn, flat_args, key, trace_and_compile, static_input_indices),
+                               out_spec)
         return signatures[key]
 
     def compiled_fn(*args, **kwargs):
@@ -320,20 +315,17 @@ def aot_function(fn, fw_compiler, bw_compiler=None, partition_fn=None, decomposi
     return compiled_fn
 
 
-def _compile_signature(flat_fn, flat_args, key, fw_compiler, bw_compiler, partition_fn, decompositions,
-                       inference_compiler, static_input_indices):
+def _compile_signature(flat_fn, flat_args, key, trace_and_compile, static_input_indices):
     """A callable on the flat inputs: the compiled function, traced on the inputs' aliasing (see
     input_aliasing.py) when they alias; fn itself when overlapping inputs it changes share no base."""
     if not key:
-        return _CompiledFunction(flat_fn, flat_args, fw_compiler, bw_compiler, partition_fn, decompositions,
-                                 inference_compiler, static_input_indices)
+        return trace_and_compile(flat_fn, flat_args, static_input_indices=static_input_indices)
     with enable_python_dispatcher():
         aliased = AliasedInputs(flat_fn, flat_args)
     if aliased.eager:
         return lambda args: flat_fn(*args)
-    compiled = _CompiledFunction(aliased.inner_fn, aliased.inner_args(flat_args), fw_compiler, bw_compiler,
-                                 partition_fn, decompositions, inference_compiler,
-                                 aliased.inner_positions(static_input_indices))
+    compiled = trace_and_compile(aliased.inner_fn, aliased.inner_args(flat_args),
+                                 static_input_indices=aliased.inner_positions(static_input_indices))
     return lambda args: compiled(aliased.inner_args(args))
 
 
@@ -363,14 +355,7 @@ def _unflatten_outputs(flat, spec):
 
 def aot_module(mod, fw_compiler, bw_compiler=None, partition_fn=None, decompositions=None, **kwargs):
     """aot_function over a module: its parameters and buffers become the first primals."""
-    params = [p for _, p in mod.named_parameters()] + [b for _, b in mod.named_buffers()]
-    names = [n for n, _ in mod.named_parameters()] + [n for n, _ in mod.named_buffers()]
-
-    def functional_call(*all_args):
-        state = all_args[: len(params)]
-        with _swap_tensors(mod, names, state):
-            return mod(*all_args[len(params):])
-
+    functional_call, params = _functional(mod, mod, remove_duplicate=True)
     compiled = aot_function(functional_call, fw_compiler, bw_compiler, partition_fn, decompositions, **kwargs)
 
     class AOTModule(minitorch2.nn.Module):
@@ -385,20 +370,15 @@ def aot_module(mod, fw_compiler, bw_compiler=None, partition_fn=None, decomposit
 
 
 def aot_module_simplified(mod, example_inputs, fw_compiler, bw_compiler=None, partition_fn=None, decompositions=None,
-                          keep_inference_input_mutations=False, inference_compiler=None, **kwargs):
+                          inference_compiler=None, **_ignored):
     """What a frontend backend calls: returns a callable taking the user inputs only."""
-    params = [p for _, p in mod.named_parameters(remove_duplicate=False)] + [b for _, b in mod.named_buffers(remove_duplicate=False)]
-    names = [n for n, _ in mod.named_parameters(remove_duplicate=False)] + [n for n, _ in mod.named_buffers(remove_duplicate=False)]
 
-    def functional_call(*all_args):
-        state = all_args[: len(params)]
-        with _swap_tensors(mod, names, state):
-            if isinstance(mod, minitorch2.fx.GraphModule):  # node by node, so aten nodes keep their sources
-                out = SourceKeepingInterpreter(mod).run(*all_args[len(params):])
-            else:
-                out = mod(*all_args[len(params):])
-        return out
+    def run(*args):
+        if isinstance(mod, minitorch2.fx.GraphModule):  # node by node, so aten nodes keep their sources
+            return SourceKeepingInterpreter(mod).run(*args)
+        return mod(*args)
 
+    functional_call, params = _functional(mod, run, remove_duplicate=False)
     compiled = aot_function(functional_call, fw_compiler, bw_compiler, partition_fn, decompositions,
                             inference_compiler=inference_compiler, static_input_indices=_static_inputs(mod, params))
     # As torch's, trace and compile a frontend graph's forward now, for its example inputs (the frame's real
@@ -432,28 +412,35 @@ def _static_inputs(mod, params):
     return list(range(len(params))) + marked
 
 
-class _swap_tensors:
+def _functional(mod, run, remove_duplicate):
+    """(call, tensors): `tensors` are the module's parameters and buffers, and `call(*tensors, *inputs)` is
+    run(*inputs) with the module's own tensors swapped for those arguments (a functional call)."""
+    named = [*mod.named_parameters(remove_duplicate=remove_duplicate),
+             *mod.named_buffers(remove_duplicate=remove_duplicate)]
+    names = [name for name, _ in named]
+
+    def functional_call(*all_args):
+        with _swap_tensors(mod, names, all_args[:len(names)]):
+            return run(*all_args[len(names):])
+
+    return functional_call, [tensor for _, tensor in named]
+
+
+@contextlib.contextmanager
+def _swap_tensors(module, names, values):
     """Temporarily replace a module's parameters/buffers by the given tensors (a functional call)."""
-
-    def __init__(self, module, names, values):
-        self.module, self.names, self.values = module, names, values
-
-    def __enter__(self):
-        self.saved = []
-        for name, value in zip(self.names, self.values):
-            owner, attr = _owner(self.module, name)
-            store = owner._parameters if attr in owner._parameters else owner._buffers
-            self.saved.append((store, attr, store[attr]))
+    saved = []
+    for name, value in zip(names, values):
+        path, _, attr = name.rpartition(".")
+        owner = module.get_submodule(path)
+        store = owner._parameters if attr in owner._parameters else owner._buffers
+        saved.append((store, attr, store[attr]))
+        store[attr] = value
+    try:
+        yield
+    finally:
+        for store, attr, value in reversed(saved):
             store[attr] = value
-
-    def __exit__(self, *exc):
-        for store, attr, value in reversed(self.saved):
-            store[attr] = value
-
-
-def _owner(module, dotted):
-    path, _, attr = dotted.rpartition(".")
-    return (module.get_submodule(path) if path else module), attr
 
 
 def aot_autograd(**kwargs):

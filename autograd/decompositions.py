@@ -9,18 +9,14 @@ decomposed ops instead of the op itself.
 from minitorch2 import ops
 
 
-def _all():
-    return {op: op.decomposition for op in ops.aten.overloads() if op.decomposition is not None}
-
-
 def core_aten_decompositions():
     """Every decomposition minitorch2 has: ops outside the core set, rewritten into it."""
-    return _all()
+    return {op: op.decomposition for op in ops.aten.overloads() if op.decomposition is not None}
 
 
 def get_decompositions(aten_ops):
     """The decompositions for the given ops; a packet (`aten.gelu`) stands for all its overloads."""
-    table = _all()
+    table = core_aten_decompositions()
     wanted = {}
     for op in aten_ops:
         overloads = [getattr(op, name) for name in op.overloads()] if hasattr(op, "overloads") else [op]

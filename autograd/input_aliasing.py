@@ -83,7 +83,6 @@ class AliasedInputs:
 
     def __init__(self, fn, flat_args):
         self.fn = fn
-        self.num_args = len(flat_args)
         index_of = {}  # a tensor's id (anything else: its position) -> its kept index
         self.source = [index_of.setdefault(id(a) if isinstance(a, Tensor) else (j,), len(index_of))
                        for j, a in enumerate(flat_args)]  # outer position -> kept index

@@ -19,6 +19,7 @@ what the dispatcher sees, so the graph is exactly the ops PyTorch's kernels
 would run, and a decomposition table can swap an op for its decomposition
 as it is recorded.
 """
+import contextlib
 import inspect
 import operator
 
@@ -98,11 +99,10 @@ class ProxyTorchDispatchMode(TorchDispatchMode):
         return out
 
     def _tie(self, out, node):
-        if isinstance(out, (list, tuple)):
-            node.meta["val"] = out
         if isinstance(out, Tensor):
             self.track(out, node)
         elif isinstance(out, (list, tuple)):
+            node.meta["val"] = out
             for i, item in enumerate(out):
                 if isinstance(item, Tensor):
                     self.track(item, _with_current_stack_trace(self.graph.call_function(operator.getitem, (node, i))))
@@ -128,17 +128,12 @@ def tag_forward_nodes():
 
 def _placeholder_names(fn, args):
     try:
-        params = list(inspect.signature(fn).parameters.values())
+        params = inspect.signature(fn).parameters.values()
     except (TypeError, ValueError):
         params = []
-    names = []
-    for i, arg in enumerate(args):
-        if i < len(params) and params[i].kind in (params[i].POSITIONAL_ONLY, params[i].POSITIONAL_OR_KEYWORD):
-            base = params[i].name
-        else:
-            base = f"arg{i}"  # *args: PyTorch names them arg0_1, arg1_1, ...
-        names.append(base)
-    return names
+    positional = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    # *args: PyTorch names them arg0_1, arg1_1, ...
+    return [positional[i] if i < len(positional) else f"arg{i}" for i in range(len(args))]
 
 
 def _flatten(value):
@@ -178,22 +173,12 @@ def make_fx(f, decomposition_table=None, tracing_mode="real", _allow_non_fake_in
                     graph.placeholder(f"{base}_{k}")
                 leaves.append(leaf)
             inputs.append(_unflatten_like(arg, leaves))
-        if fake_mode is not None:
-            fake_mode.__enter__()
-        try:
-            with mode:
-                out = f(*inputs)
-        finally:
-            if fake_mode is not None:
-                fake_mode.__exit__(None, None, None)
+        with fake_mode if fake_mode is not None else contextlib.nullcontext(), mode:
+            out = f(*inputs)
         if any(isinstance(a, (list, tuple)) for a in args):
             # nested arguments: the module is called with them as they are, as PyTorch's make_fx does
-            flat_out, out_spec = pytree.tree_flatten(out)
+            out, out_spec = pytree.tree_flatten(out)
             graph.set_codegen(PyTreeCodeGen(_placeholder_names(f, args), pytree.tree_flatten(list(args))[1], out_spec))
-            graph.output(mode._to_arg(flat_out))
-            module = GraphModule(mode.root, graph)
-            module._in_spec, module._out_spec = graph._codegen.in_spec, out_spec
-            return module
         graph.output(mode._to_arg(out))
         return GraphModule(mode.root, graph)
 

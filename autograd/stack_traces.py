@@ -74,13 +74,8 @@ class SourceKeepingInterpreter(Interpreter):
     def _tag_new_grad_fns(self, values, stack_trace):
         """grad_fns first reachable from a node's values were made while it ran: they take its trace (None
         for a node without one, which still marks them as seen; the walk stops at grad_fns already seen)."""
-        pending = [t.grad_fn for t in _tensors(values) if t.grad_fn is not None]
-        while pending:
-            grad_fn = pending.pop()
-            if grad_fn is None or "stack_trace" in grad_fn.metadata:
-                continue
+        for grad_fn in _grad_fns(values, enter=lambda node: "stack_trace" not in node.metadata):
             grad_fn.metadata["stack_trace"] = stack_trace
-            pending.extend(next_fn for next_fn, _ in grad_fn.next_functions)
 
 
 def _tensors(value):
@@ -117,12 +112,13 @@ def backward_stack_traces(outputs):
             node._hooks.remove(posthook)  # Node.register_hook returns no handle to remove it by
 
 
-def _grad_fns(outputs):
+def _grad_fns(values, enter=lambda node: True):
+    """The grad_fns reachable from the tensors among `values`, each once, walking only through those `enter` accepts."""
     seen, order = set(), []
-    pending = [t.grad_fn for t in _tensors(outputs) if t.grad_fn is not None]
+    pending = [t.grad_fn for t in _tensors(values)]
     while pending:
         node = pending.pop()
-        if node is None or id(node) in seen:
+        if node is None or id(node) in seen or not enter(node):
             continue
         seen.add(id(node))
         order.append(node)
