@@ -2,7 +2,7 @@
 
 partition layer, between `autograd` (which traces the joint graph) and the
 backend compilers (which receive the two halves). Two partitioners share one
-extraction (`default.extract_fwd_bwd_modules`): `default_partition` saves
+extraction (`default.extract_fwd_bwd_graphs`): `default_partition` saves
 whatever the backward reads; `min_cut_rematerialization_partition` saves the
 cheapest set of tensors found by a networkx minimum cut and recomputes the
 rest. `report` tells what a partition saves and recomputes; `draw` shows the

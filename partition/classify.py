@@ -47,9 +47,6 @@ class NodeInfo:
     def is_required_fw(self, node):
         return node in self.required_fw
 
-    def is_required_bw(self, node):
-        return node in self.required_bw
-
 
 def classify_nodes(joint_graph, num_fwd_outputs, static_lifetime_input_indices=()):
     """Classify every node of `joint_graph`; see the module docstring."""
@@ -85,6 +82,5 @@ def distances_from_backward(joint_graph, info):
         elif node not in info.required_fw:
             dist[node] = 0
         else:
-            dist[node] = min((dist[user] + 1 for user in node.users), default=FAR)
-            dist[node] = min(dist[node], FAR)
+            dist[node] = min([FAR] + [dist[user] + 1 for user in node.users])
     return dist

@@ -13,7 +13,7 @@ joint graph is left to the backward.
                              └─> backward(saved..., tangents) -> (grads...)
 
 The one idea to hold: given the list of saved values, both graphs follow
-mechanically (`extract_fwd_bwd_modules`); a partitioner is only a way of
+mechanically (`extract_fwd_bwd_graphs`); a partitioner is only a way of
 choosing that list. This one saves everything the forward computed that the
 backward reads; the min-cut (`partition/min_cut.py`) saves less and
 recomputes the rest.
@@ -29,11 +29,8 @@ from .report import partition_report
 
 def default_partition(joint_module, _joint_inputs, *, num_fwd_outputs, **_ignored):
     joint = joint_module.graph
-    saved = []
-    for node in forward_region(joint, num_fwd_outputs):
-        if is_multi_output(node):
-            continue  # a tuple cannot be saved: its getitem projections are, being forward nodes too
-        saved.append(node)
+    # a tuple cannot be saved: its getitem projections are, being forward nodes too
+    saved = [node for node in forward_region(joint, num_fwd_outputs) if not is_multi_output(node)]
     fwd_graph, bwd_graph = extract_fwd_bwd_graphs(joint, saved, num_fwd_outputs)
     raise_getitems(fwd_graph)
     raise_getitems(bwd_graph)
@@ -176,7 +173,3 @@ def extract_fwd_bwd_graphs(joint_graph, saved_values, num_fwd_outputs):
             extract_graph(joint_graph, saved_values + tangents, bwd_outputs))
 
 
-def extract_fwd_bwd_modules(joint_module, saved_values, *, num_fwd_outputs):
-    """`extract_fwd_bwd_graphs` as GraphModules (attributes the graphs read are taken from `joint_module`)."""
-    fwd_graph, bwd_graph = extract_fwd_bwd_graphs(joint_module.graph, list(saved_values), num_fwd_outputs)
-    return GraphModule(joint_module, fwd_graph), GraphModule(joint_module, bwd_graph)

@@ -39,22 +39,21 @@ def node_roles(joint_module, fw_module, bw_module):
     """{joint node name: role} with roles forward / backward / recomputed / input / unused, plus the saved set."""
     fw = {n.name for n in fw_module.graph.nodes if n.op == "call_function"}
     bw = {n.name for n in bw_module.graph.nodes if n.op == "call_function"}
-    saved = {n.name for n in bw_module.graph.nodes if n.op == "placeholder" and not n.name.startswith("tangents")}
     roles = {}
     for node in joint_module.graph.nodes:
         if node.op in ("placeholder", "get_attr"):
             roles[node.name] = "input"
-        elif node.op == "output":
-            continue
-        elif node.name in fw and node.name in bw:
-            roles[node.name] = "recomputed"
-        elif node.name in fw:
-            roles[node.name] = "forward"
-        elif node.name in bw:
-            roles[node.name] = "backward"
-        else:
-            roles[node.name] = "unused"
-    return roles, saved
+        elif node.op != "output":
+            roles[node.name] = _ROLES[node.name in fw, node.name in bw]
+    return roles, _saved_names(bw_module)
+
+
+# (run in the forward, run in the backward) -> role
+_ROLES = {(True, True): "recomputed", (True, False): "forward", (False, True): "backward", (False, False): "unused"}
+
+
+def _saved_names(bw_module):
+    return {n.name for n in bw_module.graph.nodes if n.op == "placeholder" and not n.name.startswith("tangents")}
 
 
 def partition_dot(joint_module, partitions, title="partitions"):
@@ -98,7 +97,7 @@ def _cluster(index, name, joint_module, fw_module, bw_module):
 
 def cut_edges(joint_module, fw_module, bw_module):
     """Joint-graph edges (producer, user) along which a saved value reaches the backward."""
-    saved = {n.name for n in bw_module.graph.nodes if n.op == "placeholder" and not n.name.startswith("tangents")}
+    saved = _saved_names(bw_module)
     backward = {n.name for n in bw_module.graph.nodes if n.op == "call_function"}
     edges = []
     for node in joint_module.graph.nodes:

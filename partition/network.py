@@ -42,9 +42,7 @@ class FlowNetwork:
 
     def ban(self, node, reason):
         """Forbid recomputing `node` (source -> node_in, infinite). Views are never banned: they are free."""
-        if self.op_types.is_view(node):
-            return False
-        if must_recompute(node):
+        if self.op_types.is_view(node) or must_recompute(node):
             return False
         self.banned[node] = reason
         self.graph.add_edge("source", node.name + "_in", capacity=math.inf, reason=f"cannot recompute: {reason}")
