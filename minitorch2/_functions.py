@@ -32,7 +32,7 @@ from ._functions_pointwise import (
     tanh, sigmoid, erf, relu, sign, sgn, floor, ceil, trunc, round, logical_not, bitwise_not, isnan, isinf,
     isfinite, relu_, clamp, clip, clamp_min, clamp_max, where, masked_fill, eq, ne, lt, le, gt, ge, greater,
     greater_equal, less, less_equal, not_equal, logical_and, logical_or, logical_xor, bitwise_and, bitwise_or,
-    bitwise_xor, equal, allclose, isclose, bitwise_left_shift, bitwise_right_shift,
+    bitwise_xor, equal, allclose, isclose, bitwise_left_shift, bitwise_right_shift, square,
 )
 from ._functions_reductions import (
     sum, mean, prod, amax, amin, max, min, argmax, argmin, var, std, var_mean, logsumexp, cumsum, any, all, softmax,

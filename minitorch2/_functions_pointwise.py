@@ -101,6 +101,11 @@ def pow(input, exponent):
     return aten.pow.Tensor_Scalar(input, exponent)
 
 
+@out_variant(CAST)
+def square(input):
+    return aten.pow.Tensor_Scalar(input, 2)
+
+
 def _functions_of(names, rule=None, overload="default", **out_options):
     """torch.<name> for each name: a function that only calls aten.<name>.<overload> (_function_of)."""
     for name in names.split():

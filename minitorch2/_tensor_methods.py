@@ -150,7 +150,7 @@ def _method_forms():
     split chunk unbind tril triu flip roll gather scatter scatter_add index_select index_add nonzero
     floor_divide remainder fmod rsub subtract multiply divide true_divide greater less negative absolute
     broadcast_to var_mean bitwise_left_shift bitwise_right_shift scatter_reduce take index_put index_copy
-    index_fill sort argsort topk multinomial""".split()
+    index_fill sort argsort topk multinomial square""".split()
     methods = {name: getattr(F, name) for name in names}
     methods["where"] = lambda self, condition, other: F.where(condition, self, other)
     methods["type_as"] = lambda self, other: self.to(other.dtype)
