@@ -15,10 +15,9 @@ A pattern whose inner node has other users is left alone (the inner value is nee
 pattern matcher requires of inner nodes. Each new node gets its `val` from the op's meta function, so the
 partitioner can size it.
 
-torch's passes that are not here: the constant folder's evaluation of whole constant subgraphs and its
-identity-arithmetic cleanup (x + 0, x * 1), the redundant-view cleanup, the softmax/bmm/quantization/random-op
-patterns and the custom pre/post passes; none fires on the programs tests/backend/test_inductor_aot_graphs.py
-compares.
+torch's passes that are not here (constant-subgraph folding, x + 0 and x * 1 cleanup, redundant views, the
+softmax/bmm/quantization/random-op patterns, custom passes) fire on none of the programs
+tests/backend/test_inductor_aot_graphs.py compares.
 """
 from minitorch2 import _dtype, ops
 from minitorch2._tensor import Tensor

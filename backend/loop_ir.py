@@ -1,9 +1,8 @@
 """The loop-level kernel IR: what the scheduler hands to code generation.
 
-Backend layer, between scheduling and codegen. `lowering.py` turns each aten op into `ir.py` nodes (Pointwise,
-Reduction, extern calls); `scheduler.py` fuses them and writes every fused group out as one `Kernel` in the
-form below; `codegen/llvm.py` (and the numpy reference evaluator) turn a `Kernel` into something that runs.
-Nothing here knows about aten or fusion: a Kernel is a loop nest over flat buffers, printable as pseudo-code.
+Backend layer, between the scheduler, which writes every fused group out as one `Kernel` in the form below,
+and the code generators (`codegen/`), which turn a `Kernel` into something that runs. Nothing here knows about
+aten or fusion: a Kernel is a loop nest over flat buffers, printable as pseudo-code.
 
     kernel softmax_0(in_ptr0: float32[4096*1024], out_ptr0: float32[4096*1024])
       for x0 in range(4096):

@@ -263,7 +263,7 @@ def _build_table():
         # indexing: gathers (indirect loads) and scatters (indirect stores)
         "embedding": I.embedding, "embedding_dense_backward": I.embedding_dense_backward, "gather": I.gather,
         "index_select": I.index_select, "index.Tensor": I.index, "index_put": I.index_put,
-        "scatter.src": I.scatter_src, "scatter.value": I.scatter_value, "scatter_add": I.scatter_add,
+        "scatter.src": I.scatter_src, "scatter.value": I.scatter_along, "scatter_add": I.scatter_add,
         "index_add": I.index_add, "nll_loss_forward": I.nll_loss_forward, "nll_loss_backward": I.nll_loss_backward,
         "_unsafe_masked_index_put_accumulate": I.unsafe_masked_index_put_accumulate,
         # (scatter_reduce has no entry: its eager kernel runs, as torch's CPU inductor falls back for every

@@ -158,7 +158,7 @@ def index_put(x, indices, values, accumulate=False):
                         "add" if accumulate else None)
 
 
-def _scatter_along(x, dim, index, src, mode):
+def scatter_along(x, dim, index, src, mode=None):
     _require_dims(x, index)
     size = x.get_size()
     dim = _wrap_dim(dim, len(size))
@@ -183,7 +183,7 @@ def scatter_src(x, dim, index, src):
         dim = _wrap_dim(dim, max(len(size), 1))
         return _scatter_one_per_slice(x, dim, index, src, out_of_bounds("RuntimeError", dim, size[dim] if size else 1))
     except NotImplementedError:
-        return _scatter_along(x, dim, index, src, None)
+        return scatter_along(x, dim, index, src)
 
 
 def _scatter_one_per_slice(x, dim, index, src, error):
@@ -216,12 +216,8 @@ def _as_1d(node):
     return V.view(node, [1]) if not node.get_size() else node
 
 
-def scatter_value(x, dim, index, value):
-    return _scatter_along(x, dim, index, value, None)
-
-
 def scatter_add(x, dim, index, src):
-    return _scatter_along(x, dim, index, src, "add")
+    return scatter_along(x, dim, index, src, "add")
 
 
 def index_add(x, dim, index, source, alpha=1):

@@ -199,11 +199,8 @@ def clamp(x, min=None, max=None):
 
 
 def masked_fill(x, mask, value):
-    if is_tensor(value):
-        return pointwise(lambda u, m, v: op("where", cast(m, _dtype.bool_), v, u), x, mask, value,
-                         compute_dtype=x.dtype, uncast=(1,))
-    return pointwise(lambda u, m: op("where", cast(m, _dtype.bool_), constant(value, u.dtype), u), x, mask,
-                     compute_dtype=x.dtype, uncast=(1,))
+    return pointwise(lambda u, m, v: op("where", cast(m, _dtype.bool_), v, u), x, mask, value, compute_dtype=x.dtype,
+                     uncast=(1,))
 
 
 def lerp(start, end, weight):

@@ -240,13 +240,15 @@ def batch_norm_functional(x, weight, bias, running_mean, running_var, training, 
     rstd = _rsqrt_plus(biased, eps)
     out = _normalize(x, mean_c, rstd, weight, bias, ndim)
     save_mean, save_rstd = V.view(mean_c, [x.get_size()[1]]), V.view(rstd, [x.get_size()[1]])
-    new_mean = P.pointwise(lambda r, m: P.op("add", P.op("mul", r, P.constant(1 - momentum, r.dtype)),
-                                             P.op("mul", m, P.constant(momentum, r.dtype))), running_mean, save_mean)
-    unbiased = n / max(n - 1, 1)
-    new_var = P.pointwise(lambda r, v: P.op("add", P.op("mul", r, P.constant(1 - momentum, r.dtype)),
-                                            P.op("mul", v, P.constant(momentum * unbiased, r.dtype))),
-                          running_var, V.view(biased, [x.get_size()[1]]))
+    new_mean = _running_update(running_mean, save_mean, momentum)
+    new_var = _running_update(running_var, V.view(biased, [x.get_size()[1]]), momentum, n / max(n - 1, 1))
     return out, save_mean, save_rstd, new_mean, new_var
+
+
+def _running_update(running, batch, momentum, scale=1):
+    """running * (1 - momentum) + batch * momentum * scale (the variance's scale: the unbiased estimate's)."""
+    return P.pointwise(lambda r, b: P.op("add", P.op("mul", r, P.constant(1 - momentum, r.dtype)),
+                                         P.op("mul", b, P.constant(momentum * scale, r.dtype))), running, batch)
 
 
 def batch_norm_legit(x, weight, bias, running_mean, running_var, training, momentum, eps):

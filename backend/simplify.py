@@ -27,7 +27,7 @@ def simplify(index, extents):
         return L.map_index(index, on_value=lambda value: simplify_value(value, extents))
     inner = simplify(index.term, extents)
     divisor = index.divisor
-    if not _non_negative(inner):
+    if not L.is_nonnegative(inner):
         return inner // divisor if isinstance(index, L.FloorDiv) else inner % divisor
     multiples, rest = _split(inner, divisor)
     rest_fits = _max_value(rest, extents) < divisor
@@ -63,7 +63,6 @@ def _unscaled(term):
 
 
 def simplify_value(value, extents):
-    """Simplify every index inside a loop_ir value expression."""
     if isinstance(value, L.Load):
         return L.Load(value.buffer, simplify(value.index, extents), value.dtype)
     if isinstance(value, L.IndexValue):
@@ -124,15 +123,3 @@ def _max_of(index, extents):
         largest = _max_of(index.term, extents)
         return largest if largest == math.inf else largest // index.divisor
     return min(index.divisor - 1, _max_of(index.term, extents))
-
-
-def _non_negative(index):
-    if isinstance(index, L.Const):
-        return index.value >= 0
-    if isinstance(index, L.Mul):
-        return index.factor > 0 and _non_negative(index.term)
-    if isinstance(index, L.Add):
-        return all(_non_negative(t) for t in index.terms)
-    if isinstance(index, (L.FloorDiv, L.Mod)):
-        return _non_negative(index.term)
-    return True

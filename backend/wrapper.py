@@ -82,25 +82,20 @@ class WrapperCodeGen:
         for position, step in enumerate(self.scheduler.steps):
             if isinstance(step, KernelStep):
                 for arg in step.kernel.args:
-                    if arg.buffer not in allocated:
-                        body.append(self._alloc(arg.buffer))
-                        allocated.add(arg.buffer)
+                    body += self._alloc_once(arg.buffer, allocated)
                 addresses = ", ".join(f"ptr({a.buffer})" for a in step.kernel.args)
                 body.append(f"{step.kernel.name}.run({addresses})")
             else:
-                for name in (a.name for a in extern_tensor_args(step.kernel)):
-                    if name not in allocated:  # an empty buffer, which no kernel writes
-                        body.append(self._alloc(name))
-                        allocated.add(name)
+                for arg in extern_tensor_args(step.kernel):  # (one not allocated yet: empty, no kernel writes it)
+                    body += self._alloc_once(arg.name, allocated)
                 body += self._extern_call(step.kernel, allocated)
             dead = [name for name, last in last_use.items()
                     if last == position and name not in self.kept and name not in self.input_names]
             for name in dead:
                 body.append(f"free({name})" if self._pool_owned(name) else f"del {name}")
         for location in self.output_locations:
-            if location is not None and location[0] not in allocated:  # empty outputs no kernel writes
-                body.append(self._alloc(location[0]))
-                allocated.add(location[0])
+            if location is not None:  # (one not allocated yet: empty, no kernel writes it)
+                body += self._alloc_once(location[0], allocated)
         lent = {loc[0] for loc in self.output_locations if loc is not None}
         for name in sorted(lent - set(self.input_names)):
             if self._pool_owned(name):
@@ -127,6 +122,13 @@ class WrapperCodeGen:
     def _alloc(self, name):
         layout = self.layouts[name]
         return f"{name} = alloc({layout.storage_numel()}, {_dtype_code(layout.dtype)})"
+
+    def _alloc_once(self, name, allocated):
+        """The allocation of buffer `name` before its first use, or nothing when it has its memory already."""
+        if name in allocated:
+            return []
+        allocated.add(name)
+        return [self._alloc(name)]
 
     def _extern_call(self, kernel, allocated):
         if kernel.kind in ("mm", "bmm"):

@@ -28,7 +28,6 @@ from .llvm_emit import KernelEmitter, kernel_error
 
 
 def compile_kernel(kernel):
-    """Kernel -> LLVMKernel."""
     began = time.perf_counter()
     emitter = KernelEmitter(kernel)
     llvm_ir = emitter.module_text()

@@ -447,7 +447,6 @@ class TritonKernel(CompiledKernel):
 
 
 def _array_at(address, arg):
-    """The argument's memory as a numpy array, without a copy."""
     if arg.numel == 0:
         return np.empty(1, arg.dtype.np)  # Triton wants a real pointer even where nothing is touched
     return numpy_ref.array_at(address, arg)
