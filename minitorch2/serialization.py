@@ -1,0 +1,70 @@
+"""torch.save and torch.load (as torch.serialization): objects to a file and back, within minitorch2.
+
+Runtime library surface. A file is minitorch2's own format: a magic line, then a pickle (a tensor pickles
+as its values, dtype and requires_grad; an object reached twice, such as a tied Parameter, stays one
+object). PyTorch's zip format is neither read nor written: files do not move between minitorch2 and
+torch. As torch's, `load` defaults to weights_only=True: only tensors, Parameters, containers, numbers,
+strings, dtypes and sizes come back, and any other class raises pickle.UnpicklingError; pass
+weights_only=False only for a file you trust, since unpickling it runs code.
+"""
+import contextlib
+import os
+import pickle
+
+MAGIC = b"minitorch2.save v1\n"
+
+# What a weights-only load may construct: (module, name) pairs a pickle of tensors and containers names.
+_WEIGHTS_ONLY_GLOBALS = {
+    ("collections", "OrderedDict"), ("builtins", "set"), ("builtins", "frozenset"), ("builtins", "slice"),
+    ("builtins", "complex"), ("builtins", "range"), ("_codecs", "encode"),
+    ("numpy", "ndarray"), ("numpy", "dtype"), ("numpy._core.multiarray", "_reconstruct"),
+    ("numpy.core.multiarray", "_reconstruct"), ("numpy._core.multiarray", "scalar"),
+    ("numpy.core.multiarray", "scalar"), ("minitorch2._tensor", "_rebuild"), ("minitorch2._tensor", "Size"),
+    ("minitorch2._dtype", "from_name"), ("minitorch2.nn.parameter", "Parameter"),
+}
+
+
+class _WeightsOnlyUnpickler(pickle.Unpickler):
+    def find_class(self, module, name):
+        if (module, name) not in _WEIGHTS_ONLY_GLOBALS:
+            raise pickle.UnpicklingError(f"Unsupported global: GLOBAL {module}.{name} was not an allowed global by "
+                                         "default.")
+        return super().find_class(module, name)
+
+
+@contextlib.contextmanager
+def _opened(f, mode):
+    if isinstance(f, (str, os.PathLike)):
+        with open(f, mode) as file:
+            yield file
+    else:
+        yield f
+
+
+def save(obj, f, pickle_module=pickle, pickle_protocol=2, _use_new_zipfile_serialization=True,
+         _disable_byteorder_record=False):
+    with _opened(f, "wb") as file:
+        file.write(MAGIC)
+        pickle_module.dump(obj, file, protocol=pickle_protocol)
+
+
+def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None, **pickle_load_args):
+    if str(map_location).startswith("cuda"):
+        raise RuntimeError("Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is "
+                           "False. If you are running on a CPU-only machine, please use torch.load with "
+                           "map_location=torch.device('cpu') to map your storages to the CPU.")
+    with _opened(f, "rb") as file:
+        if file.read(len(MAGIC)) != MAGIC:
+            raise RuntimeError("minitorch2.load: not a file written by minitorch2.save (PyTorch's own files "
+                               "cannot be read by minitorch2)")
+        if weights_only is False:
+            return (pickle_module or pickle).load(file, **pickle_load_args)
+        try:
+            return _WeightsOnlyUnpickler(file, **pickle_load_args).load()
+        except pickle.UnpicklingError as error:
+            raise pickle.UnpicklingError(
+                "Weights only load failed. This file can still be loaded, to do so you have two options, do those "
+                "steps only if you trust the source of the checkpoint. (1) Re-running `torch.load` with "
+                "`weights_only` set to `False` will likely succeed, but it can result in arbitrary code execution. "
+                f"(2) Only load weights. Please file an issue with the following so that we can make "
+                f"`weights_only=True` compatible with your use case: WeightsUnpickler error: {error}") from None
