@@ -18,7 +18,7 @@ and makes the frame run eagerly.
 import types
 
 import bytecode
-from bytecode import Bytecode, Instr, Label
+from bytecode import Bytecode, Instr
 
 import minitorch2
 
@@ -33,8 +33,7 @@ GRAPH_OUT = "___graph_out"  # the local of a transformed frame that holds the co
 
 
 def abstract_instructions(code):
-    """`code` as the bytecode package's list (Instr, Label, TryBegin/TryEnd...), plus, for each dis
-    instruction offset, the Instr object standing for it (so handlers' offsets map to editable instructions)."""
+    """`code` as the bytecode package's list (Instr, Label, TryBegin...) and the Instr at each dis offset."""
     bc = Bytecode.from_code(code)
     instrs = iter([i for i in bc if isinstance(i, Instr)])
     instr_at, pending = {}, []
@@ -50,26 +49,19 @@ def abstract_instructions(code):
     return bc, instr_at
 
 
-def new_code(template, instrs, *, argnames, name, freevars, varargs=False):
-    """A code object running `instrs` with positional parameters `argnames` (no defaults, no *args
-    unless varargs), the filename, globals names and free variables of `template`."""
+def new_code(template, instrs, *, argnames, name, freevars):
+    """A code object running `instrs` with positional parameters `argnames` (no defaults), the filename
+    and first line of `template`, and free variables `freevars`."""
     bc = Bytecode(instrs)
-    bc.name = name
-    bc.qualname = name
+    bc.name = bc.qualname = name
     bc.filename = template.co_filename
     bc.first_lineno = template.co_firstlineno
     bc.argnames = list(argnames)
-    bc.argcount = len(argnames) - (1 if varargs else 0)
-    bc.posonlyargcount = 0
-    bc.kwonlyargcount = 0
+    bc.argcount = len(argnames)
     bc.freevars = list(freevars)
-    bc.cellvars = []
-    flags = bytecode.CompilerFlags.OPTIMIZED | bytecode.CompilerFlags.NEWLOCALS
+    bc.flags = bytecode.CompilerFlags.OPTIMIZED | bytecode.CompilerFlags.NEWLOCALS
     if freevars:
-        flags |= bytecode.CompilerFlags.NESTED
-    if varargs:
-        flags |= bytecode.CompilerFlags.VARARGS
-    bc.flags = flags
+        bc.flags |= bytecode.CompilerFlags.NESTED
     return bc.to_code()
 
 
@@ -118,10 +110,6 @@ class Codegen:
     def extend(self, instrs):
         self.instrs.extend(instrs)
 
-    def label(self):
-        label = Label()
-        return label
-
     def place(self, label):
         self.instrs.append(label)
 
@@ -167,9 +155,8 @@ class Codegen:
             self.instrs.append(Instr(name, arg, lineno=self.lineno))
 
     def _move_null_above_callable(self, nargs):
-        """3.13 reads [fn, NULL, args]: if the item below the callable is a PUSH_NULL written in 3.11
-        order, move it to just after the instruction that pushed the callable. A stack rebuilt in
-        3.13's order (the operands of a breaking CALL) already has the callable there and is left alone."""
+        """3.13 reads [fn, NULL, args]: move a PUSH_NULL written below the callable (3.11 order) to just above
+        it; a stack rebuilt in 3.13's order (a breaking CALL's operands) is left alone."""
         null_at = self._producer(nargs + 2)
         if not (isinstance(self.instrs[null_at], Instr) and self.instrs[null_at].name == "PUSH_NULL"):
             return
@@ -234,17 +221,17 @@ class Codegen:
         elif isinstance(var, UserFunctionVariable) and var.fn is not graph_break:
             self.load_const(compile_wrapper.compiled_function(var.fn))
         elif isinstance(var, UserMethodVariable) and isinstance(var.fn_var, UserFunctionVariable):
-            self.append("PUSH_NULL")
-            self.append("LOAD_CONST", types.MethodType)
-            self.load_const(compile_wrapper.compiled_function(var.fn_var.fn))
-            self.reconstruct(var.self_var)
-            self.call(2)
+            self._bind_method(compile_wrapper.compiled_function(var.fn_var.fn), var.self_var)
         elif isinstance(var, NNModuleVariable) and type(var.module).forward is not None and \
                 not (var.module._forward_hooks or var.module._forward_pre_hooks):
-            self.append("PUSH_NULL")
-            self.append("LOAD_CONST", types.MethodType)
-            self.load_const(compile_wrapper.compiled_function(type(var.module).forward))
-            self.reconstruct(var)
-            self.call(2)
+            self._bind_method(compile_wrapper.compiled_function(type(var.module).forward), var)
         else:
             self.reconstruct(var)
+
+    def _bind_method(self, fn, self_var):
+        """Push types.MethodType(fn, <rebuilt self_var>)."""
+        self.append("PUSH_NULL")
+        self.append("LOAD_CONST", types.MethodType)
+        self.load_const(fn)
+        self.reconstruct(self_var)
+        self.call(2)

@@ -108,21 +108,9 @@ def ___check_overlapping(groups, *tensors):
     return overlap_groups(tensors) == groups
 
 
-GUARD_NAMESPACE = {
-    "___check_tensor": ___check_tensor,
-    "___tensor_mismatch": ___tensor_mismatch,
-    "___check_obj_id": ___check_obj_id,
-    "___check_type_id": ___check_type_id,
-    "___check_global_state": ___check_global_state,
-    "___global_state_mismatch": ___global_state_mismatch,
-    "___check_no_aliasing": ___check_no_aliasing,
-    "___duplicate_tensors": ___duplicate_tensors,
-    "___check_overlapping": ___check_overlapping,
-    "torch": minitorch2,
-    "builtins": builtins,
-    "math": math,
-    "FOREIGN_GLOBALS": source.FOREIGN_GLOBALS,
-}
+# What guard code can name: every ___helper above, and the modules it spells values with.
+GUARD_NAMESPACE = {name: value for name, value in globals().items() if name.startswith("___")}
+GUARD_NAMESPACE.update(torch=minitorch2, builtins=builtins, math=math, FOREIGN_GLOBALS=source.FOREIGN_GLOBALS)
 
 
 class Guard:
@@ -285,9 +273,8 @@ class GuardSet:
                 self.keepalive.append(keepalive)
 
     def source_text(self):
-        """The guard function's source. A value a guard reads may be gone at a later call (a deleted global,
-        attribute or key): the guard then fails, with what it raised, and the call compiles anew or runs eagerly,
-        where the user's code raises what it raises (a NameError, not the guard's KeyError)."""
+        """The guard function's source. A guard that raises (a global deleted since) fails with what it raised:
+        the call compiles anew or runs eagerly, where the user's code raises its own error."""
         if not self.guards:
             return "def guards(L, G):\n    return None"
         lines = ["def guards(L, G):", "    try:"]
@@ -313,12 +300,8 @@ class GuardSet:
 
 
 def _watch(obj, guard_fn, namespace):
-    """A weak reference to an object guarded by id; its death makes every id guard of guard_fn fail.
-
-    As Dynamo does, a cache entry must not keep the modules and functions it specialised on alive;
-    once one dies its id may be reused by a new object, so the entry can never match again.
-    Objects that cannot be weakly referenced (builtins) are held strongly.
-    """
+    """A weak reference to an object guarded by id, whose death (its id may be reused) fails every id guard
+    of guard_fn: as in Dynamo, an entry does not keep alive what it specialised on. Builtins are held strongly."""
     def invalidate(_ref):
         guard_fn.invalidated = True
         namespace["___check_obj_id"] = lambda value, expected: False

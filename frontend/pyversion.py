@@ -95,13 +95,9 @@ def is_generator(code):
 
 
 def forget_locals_snapshot(frame):
-    """Drop the dict of locals that reading `frame.f_locals` (or a profile event) leaves on a running frame.
-
-    3.11 and 3.12 keep that dict on the frame as a snapshot holding a reference to every local until
-    the next read refreshes it, so a `del x` after `with optimize():` would not free x. Clearing it
-    is safe: the next read refills it from the frame. 3.13 (PEP 667) has no snapshot. Module and class
-    bodies have no snapshot either (their f_locals is their real namespace): those are left alone.
-    """
+    """Drop the snapshot of locals that reading `frame.f_locals` (or a profile event) leaves on a 3.11/3.12
+    function frame, which would keep every local alive (`del x` after `with optimize():` would not free x);
+    the next read refills it. 3.13 (PEP 667) has none; module and class bodies' f_locals is their namespace."""
     if not frame.f_code.co_flags & inspect.CO_OPTIMIZED:  # not a function frame (no fast locals, no snapshot)
         return
     if VERSION in ((3, 11), (3, 12)):
@@ -121,9 +117,8 @@ RETURNS = frozenset({"RETURN_VALUE", "RETURN_CONST"})
 
 
 def has_backedge_after(instructions, index):
-    """Dynamo's heuristic for "this break is inside a loop": a jump after instruction `index`, before the
-    first RETURN_VALUE, goes back to an offset before it. (The breaking instruction itself is not looked
-    at: a data-dependent `while` condition at the loop's bottom resumes, with the loop in the resume.)"""
+    """Dynamo's "this break is inside a loop": a jump after instruction `index` (not at it: a `while` condition
+    at the loop's bottom resumes), before the first return, goes back to an offset before it."""
     current = instructions[index].offset
     for inst in instructions[index + 1:]:
         if inst.opname in RETURNS:
@@ -233,12 +228,10 @@ def operand_count(inst):
     if name in ("BUILD_TUPLE", "BUILD_LIST", "BUILD_SET", "BUILD_STRING", "BUILD_SLICE", "RAISE_VARARGS",
                 "COPY", "SWAP", "LIST_APPEND", "LIST_EXTEND", "SET_ADD", "SET_UPDATE", "DICT_UPDATE", "DICT_MERGE"):
         return arg
-    if name == "MAP_ADD":
+    if name in ("MAP_ADD", "BUILD_CONST_KEY_MAP"):
         return arg + 1
     if name == "BUILD_MAP":
         return 2 * arg
-    if name == "BUILD_CONST_KEY_MAP":
-        return arg + 1
     if name == "FORMAT_VALUE":
         return 2 if arg & 0x04 else 1
     if name == "MAKE_FUNCTION":
@@ -275,16 +268,11 @@ def generated_instructions(name, arg):
 
 def call_instructions(nargs, kw_names):
     """The (opname, arg) pairs of a call of `nargs` arguments, the last len(kw_names) by keyword."""
-    if VERSION == (3, 11):
+    if VERSION in ((3, 11), (3, 12)):
         kw = [("KW_NAMES", tuple(kw_names))] if kw_names else []
-        return kw + [("PRECALL", nargs), ("CALL", nargs)]
-    if VERSION == (3, 12):
-        kw = [("KW_NAMES", tuple(kw_names))] if kw_names else []
-        return kw + [("CALL", nargs)]
+        return kw + ([("PRECALL", nargs)] if VERSION == (3, 11) else []) + [("CALL", nargs)]
     if VERSION == (3, 13):
-        if kw_names:
-            return [("LOAD_CONST", tuple(kw_names)), ("CALL_KW", nargs)]
-        return [("CALL", nargs)]
+        return [("LOAD_CONST", tuple(kw_names)), ("CALL_KW", nargs)] if kw_names else [("CALL", nargs)]
     raise UnsupportedPython(VERSION)
 
 

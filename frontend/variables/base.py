@@ -63,9 +63,8 @@ class VariableTracker:
 
 
 class LazyVariableTracker(VariableTracker):
-    """A frame input not looked at yet. It becomes a real tracker (and a graph input with guards)
-    the first time the translator needs its value, so inputs are numbered in order of first use,
-    as Dynamo numbers them."""
+    """A frame input not looked at yet: it becomes a real tracker (a graph input, guarded) when first
+    needed, so inputs are numbered in order of first use, as Dynamo numbers them."""
 
     def __init__(self, tx, value, source):
         super().__init__(source)
@@ -91,6 +90,19 @@ class LazyVariableTracker(VariableTracker):
 
     def __repr__(self):
         return f"Lazy({self.source.name()})"
+
+
+class MethodVariable(VariableTracker):
+    """`obj.name`, a method read but not called yet; rebuilt by reading the attribute again."""
+
+    def __init__(self, obj, name):
+        super().__init__()
+        self.obj = obj
+        self.name = name
+
+    def reconstruct(self, cg):
+        cg.reconstruct(self.obj)
+        cg.append("LOAD_ATTR", self.name)
 
 
 class NullVariable(VariableTracker):

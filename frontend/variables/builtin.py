@@ -7,6 +7,7 @@ meets the trackers: constants fold, anything involving a tensor records an
 `operator.add` node (printed `a + b`), sequences concatenate.
 """
 import builtins
+import functools
 import operator
 import types
 
@@ -119,7 +120,7 @@ class BuiltinVariable(VariableTracker):
         if _is_pure(self.fn) and all(_is_const(a) for a in [*args, *kwargs.values()]):
             return _fold(self.fn, [a.as_python_constant() for a in args],
                          {k: v.realize().as_python_constant() for k, v in kwargs.items()})
-        if self.fn in (abs,) and len(args) == 1 and isinstance(args[0], TensorVariable):
+        if self.fn is abs and len(args) == 1 and isinstance(args[0], TensorVariable):
             return record(tx.output, "call_function", operator.abs, args, {})
         raise Unsupported(f"builtin {getattr(self.fn, '__name__', self.fn)} with these arguments", "unsupported_call")
 
@@ -173,17 +174,14 @@ class BuiltinVariable(VariableTracker):
             total = binary_op(tx, operator.add, total, item)
         return total
 
-    def call_any(self, tx, iterable):
-        return self._fold_over_items(tx, any, iterable)
-
-    def call_all(self, tx, iterable):
-        return self._fold_over_items(tx, all, iterable)
-
-    def _fold_over_items(self, tx, fn, iterable):
+    def _fold_over_items(self, fn, tx, iterable):
         items = [item.realize() for item in iterable.realize().unpack_var_sequence(tx)]
         if not all(_is_const(v) for v in items):
             raise Unsupported(f"{fn.__name__}() of non-constant items", "unsupported_call")
         return ConstantVariable(fn(v.as_python_constant() for v in items))
+
+    call_any = functools.partialmethod(_fold_over_items, any)
+    call_all = functools.partialmethod(_fold_over_items, all)
 
     def call_enumerate(self, tx, iterable, start=None):
         first = start.realize().as_python_constant() if start is not None else 0

@@ -8,7 +8,7 @@ can be changed after the compile.
 """
 from ..exc import Unsupported
 from ..source import AttrSource
-from .base import VariableTracker
+from .base import MethodVariable, VariableTracker
 
 
 class ConstantVariable(VariableTracker):
@@ -54,13 +54,8 @@ class ConstantVariable(VariableTracker):
         return f"ConstantVariable({self.value!r})"
 
 
-class BoundConstantMethod(VariableTracker):
+class BoundConstantMethod(MethodVariable):
     """`"{}".format`, `(1, 2).index`...: a method of a constant, folded when its arguments are constants."""
-
-    def __init__(self, obj, name):
-        super().__init__()
-        self.obj = obj
-        self.name = name
 
     def call_function(self, tx, args, kwargs):
         args = [a.realize() for a in args]
@@ -69,7 +64,3 @@ class BoundConstantMethod(VariableTracker):
         method = getattr(self.obj.value, self.name)
         return ConstantVariable(method(*[a.as_python_constant() for a in args],
                                        **{k: v.as_python_constant() for k, v in kwargs.items()}))
-
-    def reconstruct(self, cg):
-        cg.reconstruct(self.obj)
-        cg.append("LOAD_ATTR", self.name)

@@ -10,7 +10,7 @@ the tracked items (`L['xs'][:] = [...]`), as Dynamo's SideEffects does.
 import minitorch2
 
 from ..exc import Unsupported
-from .base import VariableTracker
+from .base import MethodVariable, VariableTracker
 from .constant import ConstantVariable
 
 
@@ -147,18 +147,11 @@ class NamedTupleVariable(StructSequenceVariable):
         return super().var_getattr(tx, name)
 
 
-class ListMethodVariable(VariableTracker):
-    def __init__(self, obj, name):
-        super().__init__()
-        self.obj = obj
-        self.name = name
+class ListMethodVariable(MethodVariable):
+    """A method of a list, tuple or dict tracker: the tracker's call_method runs it."""
 
     def call_function(self, tx, args, kwargs):
         return self.obj.call_method(tx, self.name, args, kwargs)
-
-    def reconstruct(self, cg):
-        cg.reconstruct(self.obj)
-        cg.append("LOAD_ATTR", self.name)
 
 
 class ListIteratorVariable(VariableTracker):

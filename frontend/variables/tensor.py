@@ -13,7 +13,7 @@ import operator
 import minitorch2
 
 from ..exc import Unsupported
-from .base import VariableTracker
+from .base import MethodVariable, VariableTracker
 from .constant import ConstantVariable
 from .lists import SizeVariable, StructSequenceVariable, TupleVariable
 
@@ -70,13 +70,8 @@ class TensorVariable(VariableTracker):
         return f"TensorVariable({self.proxy.node.name})"
 
 
-class TensorMethodVariable(VariableTracker):
+class TensorMethodVariable(MethodVariable):
     """`x.sum` before it is called: a call records `call_method sum` (Dynamo's GetAttrVariable)."""
-
-    def __init__(self, tensor, name):
-        super().__init__()
-        self.tensor = tensor
-        self.name = name
 
     def call_function(self, tx, args, kwargs):
         name = self.name
@@ -87,16 +82,12 @@ class TensorMethodVariable(VariableTracker):
         if name in METADATA_METHODS:
             if not all(a.is_python_constant() for a in [*args, *kwargs.values()]):
                 raise Unsupported(f"Tensor.{name} with non-constant arguments", "unsupported_call")
-            value = getattr(self.tensor.example_value, name)(*[a.as_python_constant() for a in args],
-                                                            **{k: v.as_python_constant() for k, v in kwargs.items()})
+            value = getattr(self.obj.example_value, name)(*[a.as_python_constant() for a in args],
+                                                         **{k: v.as_python_constant() for k, v in kwargs.items()})
             if name == "size" and not args and not kwargs:
                 return SizeVariable([ConstantVariable(s) for s in value])
             return ConstantVariable(tuple(value) if isinstance(value, (tuple, list)) else value)
-        return record(tx.output, "call_method", name, [self.tensor, *args], kwargs)
-
-    def reconstruct(self, cg):
-        cg.reconstruct(self.tensor)
-        cg.append("LOAD_ATTR", self.name)
+        return record(tx.output, "call_method", name, [self.obj, *args], kwargs)
 
 
 def record(og, kind, target, args, kwargs):
