@@ -11,22 +11,19 @@ every call of fn:
     else translate the frame (symbolic_convert), call the backend, add an entry, run it
 
 The one idea to hold: a cache entry is (guard function, compiled callable,
-input sources, output plan), and it is only ever used when its guards pass,
-so a compiled call returns what the eager call would. A frame with a graph
-break gets an entry holding a TRANSFORMED code object instead (resume.py):
-with no PEP 523 hook to make CPython run it in place of the frame, the entry
-calls `types.FunctionType(transformed_code, fn.__globals__, closure=...)`
-with the call's own arguments, and the resume functions that code calls come
-back through `call_compiled`, so they get their own cache entries and guards.
-Where Dynamo gives up on a frame, the entry runs it eagerly (with the reason
-recorded); with nopython/fullgraph the first break raises `Unsupported`. A
-frame that runs to its return without one op for the graph is not compiled,
-and as Dynamo does, neither is any later call of its code (SKIPPED_CODE).
-Past the cache limit a code object is RUN_ONLY, as in Dynamo: its entries
-still serve calls whose guards pass, any other call runs eagerly, and nothing
-more is compiled. A failure while compiling never changes what the program
-computes: the backend's raises BackendCompilerFailed, or, with
-config.suppress_errors, is warned about and the code runs eagerly from then on.
+input sources, output plan), used only when its guards pass, so a compiled
+call returns what the eager call would. A frame with a graph break gets an
+entry holding a TRANSFORMED code object (resume.py), run as
+`types.FunctionType(transformed_code, fn.__globals__, closure=...)` on the
+call's own arguments (there is no PEP 523 hook to run it in place of the
+frame); the resume functions it calls come back through `call_compiled`, with
+their own entries and guards. As in Dynamo: a frame Dynamo gives up on runs
+eagerly (the reason recorded), and under nopython/fullgraph the first break
+raises `Unsupported`; a frame that traced no op is not compiled, nor is any
+later call of its code (SKIPPED_CODE); past the cache limit a code object is
+RUN_ONLY (hits still run, misses run eagerly). A failed compile never changes
+what the program computes: it raises BackendCompilerFailed, or, with
+config.suppress_errors, warns and the code runs eagerly from then on.
 """
 import functools
 import inspect
@@ -62,8 +59,7 @@ class CacheEntry:
         self.guard_fn = guard_fn
         self.backend = backend
         self.compiled = compiled
-        self.input_sources = list(input_sources)
-        self.fetch_inputs = source.fetch_function(self.input_sources)  # one call fetches every graph input
+        self.fetch_inputs = source.fetch_function(input_sources)  # one call fetches every graph input
         self.boxed_call = getattr(compiled, "_boxed_call", False)
         self.plan = plan
         self.graph = graph  # the GraphModule handed to the backend (None: no graph had ops)
@@ -116,8 +112,7 @@ def frame_locals(fn, args, kwargs):
 
 
 def _make_binder(code):
-    """A binder for one code object, made once: this runs on every call, so the common case (positional
-    arguments, perhaps trailing defaults) is a dict(zip()); anything else binds through inspect."""
+    """A binder for one code object, made once: positional calls bind by dict(zip()), others by inspect."""
     names = code.co_varnames[:code.co_argcount]
     positional_only_call = not (code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS)) and \
         code.co_kwonlyargcount == 0
@@ -169,10 +164,8 @@ def code_signature(fn):
 
 
 def translate(fn, L, backend, nopython):
-    """Capture fn's frame and compile it with backend; returns a CacheEntry.
-
-    A graph break (Unsupported) splits the frame with a resume function where Dynamo would
-    (see resume.py); where it would not, the entry runs the frame eagerly with the reason."""
+    """Capture fn's frame and compile it with backend: a CacheEntry. A graph break splits the frame where
+    Dynamo would (resume.py); where it would not, the entry runs the frame eagerly with the reason."""
     tx = InstructionTranslator(fn.__code__, fn.__globals__, L)
     try:
         return_var = tx.run()
@@ -241,10 +234,8 @@ def compile_graph(fn, gm, og, backend, name=None):
 
 
 def compiled_function(fn, backend, nopython):
-    """fn, but each call goes through the compile wrapper: what a graph break's natively-run call
-    uses so the callee's frame is captured, as Dynamo's frame callback captures nested frames.
-    A function decorated with no_grad() (or another grad mode) keeps its decorator's frame out: Dynamo
-    skips the decorator's file (torch/utils/_contextlib.py) and captures the frame it calls."""
+    """fn, each call through the compile wrapper (a callee run natively at a break is captured, as Dynamo's
+    callback captures nested frames); a grad-mode decorator's frame is left out, as Dynamo skips its file."""
     grad_mode = getattr(fn, "_grad_mode_context", None)
     if grad_mode is not None:
         context_class, context_args = grad_mode
@@ -265,10 +256,8 @@ def compiled_function(fn, backend, nopython):
 
 
 class CompileWrapper:
-    """The compile wrapper for one backend, as a value. Code the frontend builds calls back into it (a resume
-    function, a callee run natively at a graph break, a function a `with optimize()` block routed); the
-    modules building that code (resume.py, assemble.py, profile_capture.py) sit below this one, so they are
-    handed this object rather than import call_compiled."""
+    """The compile wrapper for one backend, as a value: code built by resume.py, assemble.py and
+    profile_capture.py calls back into it, and those modules sit below this one (no import of call_compiled)."""
 
     def __init__(self, backend, nopython):
         self.backend = backend

@@ -1,18 +1,14 @@
 """Generator expressions inside a compiled frame: run to completion where they are made.
 
-Frontend layer, a mixin of the inlining translator, as `opcodes_312.py` is
-one of the translator: `symbolic_convert.py` makes the two into
-GeneratorExpressionTranslator, which `inline_call` runs for a `<genexpr>` code
-object. Calling the function a `(f(t) for t in xs)` builds inlines its
-bytecode like any callee, except that each YIELD_VALUE stores the yielded
-tracker instead of suspending; the call then returns an iterator over those
-trackers. So `sum(t.sum() for t in [x, y])`, `any(...)`, `list(...)` and
-`tuple(...)` capture in one graph, as in Dynamo.
-
-Running the whole expression at creation is exact for the usual case of a
-generator expression consumed at once by the call it is passed to; only
-`<genexpr>` code objects are run this way (a generator *function* is still a
-graph break, since its caller may interleave work with its items).
+Frontend layer, a mixin of the inlining translator (as `opcodes_312.py` is one
+of the translator): `symbolic_convert.py` makes GeneratorExpressionTranslator
+of it, which `inline_call` runs for a `<genexpr>` code object. Its bytecode is
+inlined like any callee's, except that each YIELD_VALUE stores the yielded
+tracker instead of suspending, and the call returns an iterator over them; so
+`sum(t.sum() for t in [x, y])`, `any(...)` and `list(...)` capture in one graph,
+as in Dynamo. This is exact for a generator expression consumed at once by the
+call it is passed to; a generator *function* stays a graph break (its caller
+may interleave work with its items).
 """
 from .variables.constant import ConstantVariable
 from .variables.lists import ListIteratorVariable

@@ -3,21 +3,17 @@
 Frontend layer, owned by the InstructionTranslator (and shared with every
 inlined call). It plays Dynamo's OutputGraph:
 
-    graph inputs   one placeholder per tensor the frame reads, named from its
-                   Source (`L_x_`, `L_self_modules_fc_parameters_weight_`), in
-                   order of first use; parameters are inputs too (as with
-                   Dynamo's inline_inbuilt_nn_modules=True)
-    nodes          torch-level calls (`torch.relu(l_x_)`, `relu.sum()`,
-                   `l_x_ + 1`), each with meta["example_value"] a fake tensor
-                   and meta["stack_trace"] the user frames that made it
-                   (stack_trace.py)
+    graph inputs   one placeholder per tensor the frame reads, named from its Source
+                   (`L_x_`, `L_self_modules_fc_parameters_weight_`), in order of first
+                   use; parameters too (as Dynamo's inline_inbuilt_nn_modules=True)
+    nodes          torch-level calls (`torch.relu(l_x_)`, `relu.sum()`, `l_x_ + 1`), with
+                   meta["example_value"] a fake tensor, meta["stack_trace"] the user frames
     output         a tuple of the tensors the frame returns
     guards         a GuardSet (see guards.py)
-    side effects   lists from outside the frame it mutated, globals and module attributes it
-                   wrote: replayed,
-                   in order, after the graph runs (`L['xs'][:] = [...]`, `G['n'] = ...`), as
-                   Dynamo's SideEffects; a frame cut by a break replays them before the
-                   breaking instruction runs (resume.py)
+    side effects   outside lists it mutated, globals and module attributes it wrote:
+                   replayed in order after the graph runs (`L['xs'][:] = [...]`), as Dynamo's
+                   SideEffects; a frame cut by a break replays them before the breaking
+                   instruction runs (resume.py)
 
 The one idea to hold: the backend gets a GraphModule and the REAL example
 inputs, and returns a callable; the cache entry later fetches the same inputs
@@ -224,10 +220,8 @@ class OutputGraph:
         return self.close(), plan
 
     def _install_aliasing_guards(self):
-        """Guard how the tensor inputs alias, as Dynamo does: distinct objects (one reached twice is already one
-        input, guarded by `is`); and where the graph changes an input in place, which inputs share memory, so
-        an entry compiled for apart inputs never runs on overlapping views (or the reverse): a backend that
-        functionalizes the graph compiles each pattern its own way (autograd/input_aliasing.py)."""
+        """Guard, as Dynamo does, that the tensor inputs are distinct objects and, if the graph changes one in
+        place, which share memory: a functionalizing backend compiles each pattern its own way."""
         if len(self.inputs) < 2:
             return
         sources = [inp.source for inp in self.inputs]
@@ -237,9 +231,8 @@ class OutputGraph:
             self.guards.add(guards_mod.overlap_guard(sources, groups))
 
     def close(self):
-        """Output the registered tensors and close the graph. Dead nodes stay, as in the graphs Dynamo
-        hands its backend; only speculative getitems of tuple results nobody used are dropped. A graph
-        cut by a break is closed after `resume.transform_frame` registered what it rebuilds."""
+        """Output the registered tensors and close the graph; dead nodes stay, as in Dynamo's graphs, except
+        unused speculative getitems of tuple results. (A break: after resume.transform_frame's outputs.)"""
         self.graph.output(tuple(v.proxy.node for v in self.outputs))
         self._install_aliasing_guards()
         for node in reversed(list(self.graph.nodes)):

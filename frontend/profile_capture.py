@@ -166,10 +166,7 @@ def _trampoline_code(original, handler):
 
 
 def original_function(fn):
-    """fn itself, or, if a capture routed it, a stand-in function running fn's original code.
-
-    The translator and the compile wrapper call this before reading a function's bytecode or signature.
-    """
+    """fn, or if a capture routed it, a stand-in running fn's original code (read its bytecode through this)."""
     swap = _SWAPS.get(fn) if isinstance(fn, types.FunctionType) else None
     if swap is None or fn.__code__ is not swap.trampoline:
         return fn

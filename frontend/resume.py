@@ -3,9 +3,8 @@
 Frontend layer, called by `eval_frame.translate` when the translator raises
 `Unsupported` (plays Dynamo's `create_call_resume_at` and
 `ContinueExecutionCache`). The frame is replayed symbolically up to the
-breaking instruction (`InstructionTranslator.stop_at_step`), the graph built
-so far is closed, and the frame's code is rewritten into a TRANSFORMED code
-object with the same signature:
+breaking instruction, the graph so far is closed, and the frame's code is
+rewritten into a TRANSFORMED code object with the same signature:
 
     def f(x):                       transformed f                    resume_in_f_at_3(___stack0, a)
         a = x.sin()        ->       out = __compiled_graph(x)         [push ___stack0 back]
@@ -13,23 +12,20 @@ object with the same signature:
         return a * 2                push print, a; CALL (natively)    the break in f's own bytecode,
                                     return resume_in_f_at_3(None, a)  so `return a * 2` runs there
 
-It runs the compiled graph, rebuilds the live stack and locals from the
-graph's outputs and from where the other values came from (`assemble.Codegen`),
-executes the breaking instruction for real, then calls the resume function
-with the stack left after that instruction and the live locals as arguments.
-A resume function is the original bytecode with a prefix that pushes the
-stack back and jumps to where the frame left off; it is compiled on its first
-call through `eval_frame.call_compiled` like any frame (its own cache entries,
-guards, recompiles, and its own breaks). A data-dependent jump gets one resume
-function per branch. The one idea to hold: everything before the break runs
-as one graph, everything after it is a new frame, and between them exactly
+It runs the compiled graph, rebuilds the live stack and locals (`assemble.Codegen`),
+executes the breaking instruction for real, then calls the resume function with
+the stack left after it and the live locals. A resume function is the original
+bytecode with a prefix that pushes the stack back and jumps to where the frame
+left off; it compiles on its first call through `eval_frame.call_compiled` like
+any frame (its own entries, guards and breaks). A data-dependent jump gets one
+resume function per branch. The one idea to hold: everything before the break
+runs as one graph, everything after it is a new frame, and between them exactly
 one instruction runs natively, so side effects happen once and in order.
 
-Dynamo's rules about where a frame cannot resume are followed (the frame
-then runs eagerly, with a reason from `break_reasons.py`): a break inside a
-loop (Dynamo skips the frame; `config.resume_inside_loops` turns on resuming
-mid-loop, passing the rest of the iterator as a tuple), inside a try/except
-or a `with` block, in a generator, or in a frame with cell variables.
+Where Dynamo cannot resume, the frame runs eagerly (a reason from
+`break_reasons.py`): a break inside a loop (unless `config.resume_inside_loops`,
+which passes the rest of the iterator as a tuple), a try/except or `with`
+block, a generator, or a frame with cell variables.
 """
 import functools
 import types
@@ -200,10 +196,8 @@ def resume_code(code, offset, n_stack, null_slots, iter_slots, with_slots, local
 # ---- the transformed frame -------------------------------------------------------------------------
 
 def transform_frame(fn, bp, output, graph_call, compile_wrapper):
-    """The code object that replaces fn's frame at break point bp (see the module docstring).
-    Rebuilding values registers graph outputs on `output`, so close the graph after this. The code calls
-    back into `compile_wrapper` (an eval_frame.CompileWrapper): resume functions and a callee run natively
-    at the break are compiled through it."""
+    """The code object replacing fn's frame at break point bp; close `output` after (rebuilding values adds
+    graph outputs). Resume functions and a callee run at the break compile through `compile_wrapper`."""
     code = fn.__code__
     inst = bp.inst
     lineno = bp.lineno

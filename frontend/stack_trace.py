@@ -1,29 +1,21 @@
 """Source locations of graph nodes: the user stack each node was recorded under, as Dynamo stores it.
 
 Frontend layer, called by OutputGraph when it makes a node. Every node of a
-captured graph carries `meta["stack_trace"]`: the frames being translated
-when the node was made (the compiled frame first, then each inlined user
-function and module forward, down to the instruction that recorded it),
-formatted as a Python traceback:
+captured graph carries `meta["stack_trace"]`: the frames being translated when
+it was made (the compiled frame first, then each inlined user function and
+module forward), formatted as a Python traceback:
 
       File "/tmp/mlp.py", line 9, in step
         return F.cross_entropy(model(x), y)
                ^^^^^^^^^^^^^^^^^^^^^^^^^^^^
 
-fx's printer turns the innermost frame into the `# File: /tmp/mlp.py:9 in
-step, code: ...` comments of print_readable, and AOT tracing hands the text
-on to the aten nodes each graph node becomes (autograd/aot.py).
-
-Which frames appear, as in Dynamo: the translators' frames, outermost first,
-less the frames of the library's own nn modules. Dynamo leaves out any frame
-whose file lies under torch/nn/modules, so `h = self.fc(x)` in a user's
-forward is where the linear node points, not nn.Linear.forward's body;
-minitorch2/nn/modules plays torch/nn/modules here.
-
-Each frame gives its translator's current line and the column span of the
-instruction running there (no end line, as Dynamo passes none); the text is
-the standard library's traceback formatting of those frames, so it follows
-the running Python's own traceback style (the `^^^` markers).
+fx's printer turns the innermost frame into print_readable's `# File: ...`
+comments, and AOT tracing hands the text on to the aten nodes (autograd/aot.py).
+As Dynamo leaves out frames under torch/nn/modules, the frames of minitorch2's
+nn modules are left out, so the linear node of `h = self.fc(x)` points at the
+user's forward. Each frame gives its translator's line and the running
+instruction's column span (no end line, as in Dynamo), formatted by the
+standard library's traceback module in the running Python's style.
 """
 import functools
 import os

@@ -131,9 +131,8 @@ def _by_identity(og, tracker_class, value, source):
 
 
 class PythonModuleVariable(ConstantVariable):
-    """A non-torch Python module (math, operator, the user's helpers): its attributes are read at translation
-    time and guarded through the module's source (`G['helpers'].SCALE`), as Dynamo's are, so rebinding
-    `helpers.SCALE` or `helpers.fn` after the compile is seen."""
+    """A non-torch Python module (math, the user's helpers): its attributes are read now and guarded through
+    its source (`G['helpers'].SCALE`), as in Dynamo, so rebinding `helpers.SCALE` later is seen."""
 
     def var_getattr(self, tx, name):
         try:

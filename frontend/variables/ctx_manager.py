@@ -69,9 +69,8 @@ class GradModeClassVariable(VariableTracker):
 
 
 class GradModeInstanceVariable(VariableTracker):
-    """A grad-mode object made outside the frame: the `self` of a `@torch.no_grad()`-decorated
-    function's wrapper, which runs `with self.__class__(*self._ctor_args): return fn(...)`.
-    Inlining that wrapper needs only these two attributes (the object is guarded by identity)."""
+    """A grad-mode object from outside the frame (guarded by identity): a `@torch.no_grad()` wrapper's `self`,
+    which runs `with self.__class__(*self._ctor_args): return fn(...)`, needing only these two attributes."""
 
     def __init__(self, value, source=None):
         super().__init__(source)
@@ -110,10 +109,8 @@ class GradModeVariable(VariableTracker):
 
 
 class GradModeExitVariable(VariableTracker):
-    """The bound `__exit__` a `with` block keeps on the stack: calling it restores the previous mode.
-
-    A graph break inside the block rebuilds it by entering a real no_grad()/enable_grad() (the
-    transformed code and the resume function's prefix each do; see resume.py)."""
+    """The bound `__exit__` a `with` block keeps on the stack: calling it restores the previous mode. A break
+    in the block rebuilds it by entering a real no_grad()/enable_grad() (see resume.py)."""
 
     def __init__(self, mode, previous):
         super().__init__()
