@@ -20,14 +20,11 @@ frontend graph in aot_module_simplified, at once for its example inputs, as torc
                the backward takes no tangent for it. Every other output comes out
                as a plain tensor (torch's _unsafe_view) (output_aliasing.py).
 
-When no input requires grad (or grad mode is off), only the forward is traced
-and compiled. Compilers receive (GraphModule, example_inputs) and return a
-callable; `make_boxed_func` adapts a plain function to the boxed convention
-(one list argument) that compiled graphs are called with.
-
-Traced from a frontend graph (aot_module_simplified), every aten node keeps
-the stack trace of the graph node it came from, and every backward node that
-of the forward node it differentiates (stack_traces.py).
+When no output requires grad, only the forward is traced and compiled (an
+inference graph). Compilers take (GraphModule, example_inputs) and return a
+callable; `make_boxed_func` adapts a function to the boxed convention (one list
+argument). Aten nodes traced from a frontend graph keep its nodes' stack
+traces, forward and backward (stack_traces.py).
 """
 import contextlib
 import functools

@@ -17,11 +17,9 @@ are not:
                                  one to base, which functionalization orders and
                                  writes back, and b reads it (torch: [2, 2, 0])
 
-Overlapping inputs stay separate inputs when the function changes nothing in
-their memory, as in torch; when it does, the base takes every input in that
-memory, also those that share no byte with the overlap (they share its
-version counter: kept apart, one saved for the backward is refused after the
-change is written back).
+Overlapping inputs the function does not change stay separate inputs, as in
+torch (see AliasedInputs for which inputs a base takes).
+
 The one idea to hold: how a call's inputs alias is part of its signature.
 `aliasing_key` is () for distinct memory (the common case, found without
 computing anything but ids), else it spells out the pattern and each

@@ -137,18 +137,12 @@ def _placeholder_names(fn, args):
 
 
 def _flatten(value):
-    if isinstance(value, (list, tuple)):
-        leaves = []
-        for v in value:
-            leaves.extend(_flatten(v))
-        return leaves
-    return [value]
+    return [leaf for v in value for leaf in _flatten(v)] if isinstance(value, (list, tuple)) else [value]
 
 
 def _unflatten_like(structure, leaves):
     if isinstance(structure, (list, tuple)):
-        items = [_unflatten_like(s, leaves) for s in structure]
-        return type(structure)(items)
+        return type(structure)([_unflatten_like(s, leaves) for s in structure])
     return leaves.pop(0)
 
 

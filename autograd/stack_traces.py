@@ -58,9 +58,7 @@ def stack_trace_in_effect(stack_trace):
 class SourceKeepingInterpreter(Interpreter):
     """Runs a GraphModule with each node's stack trace current, and leaves it on the grad_fns the node made."""
 
-    def __init__(self, module):
-        super().__init__(module)
-        self.extra_traceback = False  # errors read as they would from calling the module
+    extra_traceback = False  # errors read as they would from calling the module
 
     def run_node(self, n):
         stack_trace = n.meta.get("stack_trace")

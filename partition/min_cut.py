@@ -26,10 +26,8 @@ The one idea to hold: the partition is determined by the list of saved
 values; everything here exists to choose that list, and the last step turns
 it into two graphs exactly as the default partitioner would.
 
-Python's cyclic garbage collector is paused while a partition is computed:
-the steps allocate hundreds of thousands of small acyclic objects (graph
-copies, network dictionaries) on a 50k-node graph, and repeated full
-collections over them used to cost as much as the cut itself.
+The cyclic garbage collector is paused meanwhile: on a 50k-node graph, its full
+collections over the many small objects made here cost as much as the cut.
 """
 import gc
 from contextlib import contextmanager

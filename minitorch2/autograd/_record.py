@@ -102,9 +102,7 @@ def record(op, args, kwargs):
     plan = _plan(op)
     bound = _bind(op._schema, args, kwargs)
     derivative = op.derivative
-    base_of_view = None
-    if op.is_inplace:
-        base_of_view = _check_inplace(args[0])
+    base_of_view = _check_inplace(args[0]) if op.is_inplace else None
     # where each input's gradient goes, taken before the op runs, as torch collects its edges: an in-place
     # op bumps the version its inputs may share (y.add_(x), x and y views of one base), and an edge read
     # after it would take x's history as remade onto the base's old grad_fn, and x would not be stale later

@@ -12,6 +12,7 @@ import weakref
 from .._dispatch import state
 from .._ops import ops
 from .._tensor import Tensor
+from .grad_mode import no_grad
 from .graph import Node, SavedTensor, gradient_edge, tensor_metadata
 
 
@@ -98,12 +99,8 @@ class Function:
         tensor_args = [a for a in args if isinstance(a, Tensor)]
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
         needs_grad = state.grad_enabled and any(t.requires_grad for t in tensor_args)
-        previous = state.grad_enabled
-        state.grad_enabled = False
-        try:
+        with no_grad():
             outputs = cls.forward(ctx, *args, **kwargs)
-        finally:
-            state.grad_enabled = previous
         if not needs_grad:
             return outputs
         node = BackwardCFunction(cls, ctx)

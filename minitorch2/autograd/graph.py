@@ -79,14 +79,10 @@ class SavedTensor:
     def __init__(self, tensor, node=None, output_nr=0):
         self.version = tensor._version
         self.freed = False
-        if node is not None:  # an output of the node itself: keep it without its grad_fn, as torch does
-            self.tensor = redispatch_below_autograd(ops.aten.detach.default, (tensor,), {})
-            self.node_ref = weakref.ref(node)
-            self.output_nr = output_nr
-        else:
-            self.tensor = tensor
-            self.node_ref = None
-            self.output_nr = 0
+        self.output_nr = output_nr
+        self.node_ref = None if node is None else weakref.ref(node)
+        # an output of the node itself is kept without its grad_fn, as torch does
+        self.tensor = tensor if node is None else redispatch_below_autograd(ops.aten.detach.default, (tensor,), {})
 
     def unpack(self, owner):
         if self.freed:

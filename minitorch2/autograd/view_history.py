@@ -16,9 +16,9 @@ history right, as PyTorch's do:
                                 else an AsStridedBackward0 of the view's geometry
 """
 from .._aten import derivatives_shape
-from .._dispatch import state
 from .._ops import ops
 from .._tensor import contiguous_format
+from .grad_mode import enable_grad
 from .graph import Node, gradient_edge, tensor_metadata
 
 
@@ -36,12 +36,8 @@ def view_history(view):
     """(grad_fn, output_nr) of `view` read from its base's current history: its view ops replayed on the
     base, with grad mode on, where they were kept (a view of a fake tensor, as torch replays a view of a
     tensor handled in Python); else an AsStridedBackward0 window onto the base."""
-    previous = state.grad_enabled
-    state.grad_enabled = True
-    try:
+    with enable_grad():
         replayed = _replay(view._view_ops, view._base)
-    finally:
-        state.grad_enabled = previous
     if replayed is None:
         return AsStridedBackward(view._base, view), 0
     return replayed._grad_fn, replayed._output_nr

@@ -187,12 +187,9 @@ class _Emitter:
         if isinstance(arg, Tensor):
             dtype = str(arg.dtype).split(".")[-1]
             return f"torch.Tensor(size={list(arg.size())}, dtype={dtype})"
-        if isinstance(arg, tuple):
-            if len(arg) == 1:
-                return f"({self.repr_arg(arg[0])},)"
-            return "(" + ", ".join(self.repr_arg(a) for a in arg) + ")"
-        if isinstance(arg, list):
-            return "[" + ", ".join(self.repr_arg(a) for a in arg) + "]"
+        if isinstance(arg, (tuple, list)):
+            items = ", ".join(self.repr_arg(a) for a in arg)
+            return f"[{items}]" if isinstance(arg, list) else f"({items}{',' if len(arg) == 1 else ''})"
         if isinstance(arg, slice):
             return f"slice({self.repr_arg(arg.start)}, {self.repr_arg(arg.stop)}, {self.repr_arg(arg.step)})"
         return repr(arg)

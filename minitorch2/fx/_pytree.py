@@ -9,6 +9,8 @@ arguments. `PyTreeCodeGen` generates exactly PyTorch's prologue and epilogue:
         ...
         return pytree.tree_unflatten([sum_1, None, mm_1], self._out_spec)
 """
+import types
+
 from ..utils import _pytree as pytree
 from ._codegen import CodeGen
 
@@ -20,8 +22,7 @@ def tree_flatten_spec(args, spec):
     return leaves
 
 
-class _FxPytreeNamespace:
-    tree_flatten_spec = staticmethod(tree_flatten_spec)
+_FxPytreeNamespace = types.SimpleNamespace(tree_flatten_spec=tree_flatten_spec)  # `fx_pytree` in generated code
 
 
 class PyTreeCodeGen(CodeGen):

@@ -20,6 +20,7 @@ Proxy's value (`if x.sum() > 0`) raises TraceError. Calls of the six kinds
 are all a graph can say.
 """
 import builtins
+import functools
 import inspect
 import math
 from itertools import chain
@@ -178,17 +179,12 @@ class Tracer(TracerBase):
         fn = inspect.unwrap(root_fn)
         code = fn.__code__
         total_args = code.co_argcount + code.co_kwonlyargcount
-        names = iter(code.co_varnames)
-        args = []
-        skip = 0
-        if is_module:
-            if total_args == 0:
-                raise RuntimeError("``self`` argument cannot be part of *args expansion!")
-            skip = 1
-            next(names)
-            args.append(self.root)
+        if is_module and total_args == 0:
+            raise RuntimeError("``self`` argument cannot be part of *args expansion!")
+        args = [self.root] if is_module else []
+        arg_names = list(code.co_varnames[len(args):total_args])
+        names = iter(code.co_varnames[total_args:])  # then *args and **kwargs, when fn has them
         sig = inspect.signature(fn)
-        arg_names = [next(names) for _ in range(skip, total_args)]
         if isinstance(concrete_args, tuple):
             if len(arg_names) != len(concrete_args):
                 raise RuntimeError(
@@ -246,9 +242,7 @@ class Tracer(TracerBase):
             return tracer.getattr(attr, _orig_module_getattr(mod, attr), parameter_proxy_cache)
 
         def module_call_wrapper(mod, *args, **kwargs):
-            def forward(*args, **kwargs):
-                return _orig_module_call(mod, *args, **kwargs)
-
+            forward = functools.partial(_orig_module_call, mod)
             forward_globals = getattr(getattr(mod, "forward", mod), "__globals__", {})
             _patching.patch_globals(patcher, forward_globals, functions, tracer._autowrap_function_ids)
             return tracer.call_module(mod, forward, args, kwargs)

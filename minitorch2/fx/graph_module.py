@@ -186,9 +186,7 @@ class GraphModule(Module):
         *path, name = target.split(".")
         mod = self
         for item in path:
-            if not hasattr(mod, item):
-                return False
-            mod = getattr(mod, item)
+            mod = getattr(mod, item, None)
             if not isinstance(mod, Module):
                 return False
         if not isinstance(getattr(mod, name, None), Module):

@@ -38,6 +38,8 @@ __all__ = ["Interpreter", "Transformer"]
 class Interpreter:
     """Execute a GraphModule's graph node by node. See the module docstring."""
 
+    extra_traceback = True  # errors name the node that raised them
+
     def __init__(self, module, garbage_collect_values=True, graph=None):
         self.module = module
         self.submodules = dict(self.module.named_modules())
@@ -45,7 +47,6 @@ class Interpreter:
         self.env = {}
         self.name = "Interpreter"
         self.garbage_collect_values = garbage_collect_values
-        self.extra_traceback = True
         if garbage_collect_values:
             self.user_to_last_uses = last_uses(self.graph.nodes)
 
