@@ -32,9 +32,9 @@ OUTSIDE_THE_LESSON = {
         "minitorch2/cuda.py", "minitorch2/backends/", "minitorch2/_settings.py", "minitorch2/version.py",
         # torch.save / torch.load; torch.onnx's import
         "minitorch2/serialization.py", "minitorch2/onnx.py",
-        # losses, pooling, interpolation and recurrent layers, module and functional forms
+        # losses, pooling, interpolation, recurrent and transformer layers, module and functional forms
         "minitorch2/nn/modules/loss.py", "minitorch2/nn/modules/pooling.py", "minitorch2/nn/_losses.py",
-        "minitorch2/nn/modules/rnn.py",
+        "minitorch2/nn/modules/rnn.py", "minitorch2/nn/modules/transformer.py",
         "minitorch2/nn/_interpolate.py",
         # op families no stage of the pipeline needs: sorting, take/scatter_reduce/index_copy/index_fill, the
         # binary cross entropies, upsampling, random sampling with PyTorch's generator bit for bit

@@ -10,6 +10,8 @@ from .module import Module
 from .normalization import LayerNorm
 from .pooling import AdaptiveAvgPool2d, AvgPool2d, Flatten, MaxPool2d
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
+from .transformer import (MultiheadAttention, Transformer, TransformerDecoder, TransformerDecoderLayer,
+                          TransformerEncoder, TransformerEncoderLayer)
 from .sparse import Embedding
 
 __all__ = [
@@ -17,5 +19,6 @@ __all__ = [
     "Dropout", "ReLU", "ReLU6", "ELU", "GELU", "SiLU", "Sigmoid", "Tanh", "LeakyReLU", "Softmax", "LogSoftmax", "Flatten",
     "MaxPool2d", "AvgPool2d", "AdaptiveAvgPool2d", "Sequential", "ModuleList", "ModuleDict", "CrossEntropyLoss",
     "NLLLoss", "MSELoss", "L1Loss", "BCELoss", "LogSigmoid", "Upsample", "CosineSimilarity", "RNNBase", "RNN", "LSTM",
-    "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell",
+    "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell", "MultiheadAttention", "Transformer", "TransformerEncoder",
+    "TransformerDecoder", "TransformerEncoderLayer", "TransformerDecoderLayer",
 ]

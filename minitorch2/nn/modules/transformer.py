@@ -1,0 +1,294 @@
+"""Attention and transformer layers (as torch.nn): MultiheadAttention, TransformerEncoderLayer,
+TransformerDecoderLayer, TransformerEncoder, TransformerDecoder, Transformer.
+
+Runtime library surface (coverage). Each follows the slow path of torch's
+`F.multi_head_attention_forward` and of the layers' Python forwards: one packed
+input projection for self-attention (`linear(x, in_proj_weight)` split in
+three), heads as `(L, N*heads, head_dim)`, then either explicit weights
+(bmm of q scaled by 1/sqrt(head_dim) with kᵀ, softmax, dropout, bmm with v:
+need_weights=True) or scaled_dot_product_attention; masks become additive
+float masks (-inf where a bool mask is True, as torch's _canonical_mask). The
+fused inference fast paths torch takes in eval mode compute the same values.
+Parameters are created and initialised in torch's order, so a seed gives the
+same weights: out_proj (a Linear) first, then xavier_uniform_ on the packed
+projection; a Transformer re-initialises every matrix with xavier_uniform_.
+"""
+import copy
+import math
+import warnings
+
+from ... import _dtype, _factories, _functions
+from .. import functional as F, init
+from ..parameter import Parameter
+from .container import ModuleList
+from .linear import Linear
+from .module import Module
+from .activation import Dropout
+from .normalization import LayerNorm
+
+
+def _additive_mask(mask, dtype):
+    """A bool mask (True = do not attend) as 0 / -inf; a float mask as it is."""
+    if mask is None or mask.dtype is not _dtype.bool_:
+        return mask
+    return _factories.zeros_like(mask, dtype=dtype).masked_fill(mask, float("-inf"))
+
+
+class MultiheadAttention(Module):
+    def __init__(self, embed_dim, num_heads, dropout=0.0, bias=True, add_bias_kv=False, add_zero_attn=False,
+                 kdim=None, vdim=None, batch_first=False, device=None, dtype=None):
+        if embed_dim <= 0 or num_heads <= 0:
+            raise ValueError(f"embed_dim and num_heads must be greater than 0, got embed_dim={embed_dim} and "
+                             f"num_heads={num_heads} instead")
+        super().__init__()
+        if add_bias_kv or add_zero_attn or (kdim not in (None, embed_dim)) or (vdim not in (None, embed_dim)):
+            raise NotImplementedError("minitorch2: MultiheadAttention with add_bias_kv, add_zero_attn or kdim/vdim "
+                                      "other than embed_dim is not implemented")
+        self.embed_dim, self.kdim, self.vdim = embed_dim, embed_dim, embed_dim
+        self._qkv_same_embed_dim = True
+        self.num_heads, self.dropout, self.batch_first = num_heads, dropout, batch_first
+        self.head_dim = embed_dim // num_heads
+        if self.head_dim * num_heads != embed_dim:
+            raise AssertionError("embed_dim must be divisible by num_heads")
+        self.in_proj_weight = Parameter(_factories.empty(3 * embed_dim, embed_dim, dtype=dtype))
+        self.register_parameter("q_proj_weight", None)
+        self.register_parameter("k_proj_weight", None)
+        self.register_parameter("v_proj_weight", None)
+        if bias:
+            self.in_proj_bias = Parameter(_factories.empty(3 * embed_dim, dtype=dtype))
+        else:
+            self.register_parameter("in_proj_bias", None)
+        self.out_proj = Linear(embed_dim, embed_dim, bias=bias, dtype=dtype)
+        self.bias_k = self.bias_v = None
+        self.add_zero_attn = False
+        self._reset_parameters()
+
+    def _reset_parameters(self):
+        init.xavier_uniform_(self.in_proj_weight)
+        if self.in_proj_bias is not None:
+            init.constant_(self.in_proj_bias, 0.0)
+            init.constant_(self.out_proj.bias, 0.0)
+
+    def forward(self, query, key, value, key_padding_mask=None, need_weights=True, attn_mask=None,
+                average_attn_weights=True, is_causal=False):
+        batched = query.dim() == 3
+        if not batched:
+            query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
+            key_padding_mask = None if key_padding_mask is None else key_padding_mask.unsqueeze(0)
+        elif self.batch_first:
+            query, key, value = (t.transpose(1, 0) for t in (query, key, value))
+        output, weights = self._attend(query, key, value, key_padding_mask, need_weights, attn_mask,
+                                       average_attn_weights, is_causal)
+        if not batched:
+            return output.squeeze(1), (None if weights is None else weights.squeeze(0))
+        return (output.transpose(1, 0) if self.batch_first else output), weights
+
+    def _project(self, query, key, value):
+        if query is key and key is value:  # self-attention: one projection, split in three as torch's
+            proj = F.linear(query, self.in_proj_weight, self.in_proj_bias)
+            proj = proj.unflatten(-1, (3, self.embed_dim)).unsqueeze(0).transpose(0, -2).squeeze(-2).contiguous()
+            return proj[0], proj[1], proj[2]
+        weights = self.in_proj_weight.chunk(3)
+        biases = self.in_proj_bias.chunk(3) if self.in_proj_bias is not None else (None, None, None)
+        return tuple(F.linear(x, w, b) for x, w, b in zip((query, key, value), weights, biases))
+
+    def _attend(self, query, key, value, key_padding_mask, need_weights, attn_mask, average_attn_weights,
+                is_causal):
+        tgt_len, bsz, embed_dim = query.shape
+        src_len, heads = key.shape[0], self.num_heads
+        if is_causal and attn_mask is None:
+            raise RuntimeError("Need attn_mask if specifying the is_causal hint. You may use the Transformer module "
+                               "method `generate_square_subsequent_mask` to create this mask.")
+        q, k, v = self._project(query, key, value)
+        attn_mask = _additive_mask(attn_mask, q.dtype)
+        if attn_mask is not None and attn_mask.dim() == 2:
+            attn_mask = attn_mask.unsqueeze(0)
+        if key_padding_mask is not None:
+            padding = _additive_mask(key_padding_mask, q.dtype).view(bsz, 1, 1, src_len).expand(
+                -1, heads, -1, -1).reshape(bsz * heads, 1, src_len)
+            attn_mask = padding if attn_mask is None else attn_mask + padding
+        q = q.view(tgt_len, bsz * heads, self.head_dim).transpose(0, 1)
+        k = k.view(src_len, bsz * heads, self.head_dim).transpose(0, 1)
+        v = v.view(src_len, bsz * heads, self.head_dim).transpose(0, 1)
+        dropout_p = self.dropout if self.training else 0.0
+        if need_weights:
+            q_scaled = q * math.sqrt(1.0 / float(self.head_dim))
+            scores = (_functions.baddbmm(attn_mask, q_scaled, k.transpose(-2, -1)) if attn_mask is not None
+                      else _functions.bmm(q_scaled, k.transpose(-2, -1)))
+            weights = F.softmax(scores, dim=-1)
+            if dropout_p > 0.0:
+                weights = F.dropout(weights, p=dropout_p)
+            output = _functions.bmm(weights, v).transpose(0, 1).contiguous().view(tgt_len * bsz, embed_dim)
+            output = F.linear(output, self.out_proj.weight, self.out_proj.bias).view(tgt_len, bsz, embed_dim)
+            weights = weights.view(bsz, heads, tgt_len, src_len)
+            return output, (weights.mean(dim=1) if average_attn_weights else weights)
+        if attn_mask is not None:
+            attn_mask = attn_mask.unsqueeze(0) if attn_mask.size(0) == 1 else attn_mask.view(bsz, heads, -1, src_len)
+        q, k, v = (t.view(bsz, heads, -1, self.head_dim) for t in (q, k, v))
+        output = F.scaled_dot_product_attention(q, k, v, attn_mask, dropout_p, False)
+        output = output.permute(2, 0, 1, 3).contiguous().view(bsz * tgt_len, embed_dim)
+        return F.linear(output, self.out_proj.weight, self.out_proj.bias).view(tgt_len, bsz, embed_dim), None
+
+
+def _activation(activation):
+    if activation == "relu":
+        return F.relu
+    if activation == "gelu":
+        return F.gelu
+    if isinstance(activation, str):
+        raise RuntimeError(f"activation should be relu/gelu, not {activation}")
+    return activation
+
+
+class TransformerEncoderLayer(Module):
+    def __init__(self, d_model, nhead, dim_feedforward=2048, dropout=0.1, activation="relu", layer_norm_eps=1e-5,
+                 batch_first=False, norm_first=False, bias=True, device=None, dtype=None):
+        super().__init__()
+        self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, bias=bias, batch_first=batch_first,
+                                            dtype=dtype)
+        self.linear1 = Linear(d_model, dim_feedforward, bias=bias, dtype=dtype)
+        self.dropout = Dropout(dropout)
+        self.linear2 = Linear(dim_feedforward, d_model, bias=bias, dtype=dtype)
+        self.norm_first = norm_first
+        self.norm1 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype)
+        self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype)
+        self.dropout1, self.dropout2 = Dropout(dropout), Dropout(dropout)
+        self.activation = _activation(activation)
+
+    def forward(self, src, src_mask=None, src_key_padding_mask=None, is_causal=False):
+        x = src
+        if self.norm_first:
+            x = x + self._sa_block(self.norm1(x), src_mask, src_key_padding_mask, is_causal)
+            return x + self._ff_block(self.norm2(x))
+        x = self.norm1(x + self._sa_block(x, src_mask, src_key_padding_mask, is_causal))
+        return self.norm2(x + self._ff_block(x))
+
+    def _sa_block(self, x, attn_mask, key_padding_mask, is_causal=False):
+        x = self.self_attn(x, x, x, attn_mask=attn_mask, key_padding_mask=key_padding_mask, need_weights=False,
+                           is_causal=is_causal)[0]
+        return self.dropout1(x)
+
+    def _ff_block(self, x):
+        return self.dropout2(self.linear2(self.dropout(self.activation(self.linear1(x)))))
+
+
+class TransformerDecoderLayer(Module):
+    def __init__(self, d_model, nhead, dim_feedforward=2048, dropout=0.1, activation="relu", layer_norm_eps=1e-5,
+                 batch_first=False, norm_first=False, bias=True, device=None, dtype=None):
+        super().__init__()
+        self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, bias=bias, batch_first=batch_first,
+                                            dtype=dtype)
+        self.multihead_attn = MultiheadAttention(d_model, nhead, dropout=dropout, bias=bias, batch_first=batch_first,
+                                                 dtype=dtype)
+        self.linear1 = Linear(d_model, dim_feedforward, bias=bias, dtype=dtype)
+        self.dropout = Dropout(dropout)
+        self.linear2 = Linear(dim_feedforward, d_model, bias=bias, dtype=dtype)
+        self.norm_first = norm_first
+        self.norm1 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype)
+        self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype)
+        self.norm3 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype)
+        self.dropout1, self.dropout2, self.dropout3 = Dropout(dropout), Dropout(dropout), Dropout(dropout)
+        self.activation = _activation(activation)
+
+    def forward(self, tgt, memory, tgt_mask=None, memory_mask=None, tgt_key_padding_mask=None,
+                memory_key_padding_mask=None, tgt_is_causal=False, memory_is_causal=False):
+        x = tgt
+        if self.norm_first:
+            x = x + self._sa_block(self.norm1(x), tgt_mask, tgt_key_padding_mask, tgt_is_causal)
+            x = x + self._mha_block(self.norm2(x), memory, memory_mask, memory_key_padding_mask, memory_is_causal)
+            return x + self._ff_block(self.norm3(x))
+        x = self.norm1(x + self._sa_block(x, tgt_mask, tgt_key_padding_mask, tgt_is_causal))
+        x = self.norm2(x + self._mha_block(x, memory, memory_mask, memory_key_padding_mask, memory_is_causal))
+        return self.norm3(x + self._ff_block(x))
+
+    def _sa_block(self, x, attn_mask, key_padding_mask, is_causal=False):
+        x = self.self_attn(x, x, x, attn_mask=attn_mask, key_padding_mask=key_padding_mask, is_causal=is_causal,
+                           need_weights=False)[0]
+        return self.dropout1(x)
+
+    def _mha_block(self, x, mem, attn_mask, key_padding_mask, is_causal=False):
+        x = self.multihead_attn(x, mem, mem, attn_mask=attn_mask, key_padding_mask=key_padding_mask,
+                                is_causal=is_causal, need_weights=False)[0]
+        return self.dropout2(x)
+
+    def _ff_block(self, x):
+        return self.dropout3(self.linear2(self.dropout(self.activation(self.linear1(x)))))
+
+
+def _clones(module, n):
+    return ModuleList([copy.deepcopy(module) for _ in range(n)])
+
+
+class TransformerEncoder(Module):
+    def __init__(self, encoder_layer, num_layers, norm=None, enable_nested_tensor=True, mask_check=True):
+        super().__init__()
+        self.layers = _clones(encoder_layer, num_layers)
+        self.num_layers, self.norm = num_layers, norm
+        self.enable_nested_tensor = self.use_nested_tensor = False
+        self.mask_check = mask_check
+        if enable_nested_tensor and not encoder_layer.self_attn.batch_first:
+            warnings.warn("enable_nested_tensor is True, but self.use_nested_tensor is False because "
+                          "encoder_layer.self_attn.batch_first was not True(use batch_first for better inference "
+                          "performance)")
+
+    def forward(self, src, mask=None, src_key_padding_mask=None, is_causal=None):
+        output = src
+        for layer in self.layers:
+            output = layer(output, src_mask=mask, is_causal=bool(is_causal), src_key_padding_mask=src_key_padding_mask)
+        return self.norm(output) if self.norm is not None else output
+
+
+class TransformerDecoder(Module):
+    def __init__(self, decoder_layer, num_layers, norm=None):
+        super().__init__()
+        self.layers = _clones(decoder_layer, num_layers)
+        self.num_layers, self.norm = num_layers, norm
+
+    def forward(self, tgt, memory, tgt_mask=None, memory_mask=None, tgt_key_padding_mask=None,
+                memory_key_padding_mask=None, tgt_is_causal=None, memory_is_causal=False):
+        output = tgt
+        for layer in self.layers:
+            output = layer(output, memory, tgt_mask=tgt_mask, memory_mask=memory_mask,
+                           tgt_key_padding_mask=tgt_key_padding_mask, memory_key_padding_mask=memory_key_padding_mask,
+                           tgt_is_causal=bool(tgt_is_causal), memory_is_causal=memory_is_causal)
+        return self.norm(output) if self.norm is not None else output
+
+
+class Transformer(Module):
+    def __init__(self, d_model=512, nhead=8, num_encoder_layers=6, num_decoder_layers=6, dim_feedforward=2048,
+                 dropout=0.1, activation="relu", custom_encoder=None, custom_decoder=None, layer_norm_eps=1e-5,
+                 batch_first=False, norm_first=False, bias=True, device=None, dtype=None):
+        super().__init__()
+        options = dict(dim_feedforward=dim_feedforward, dropout=dropout, activation=activation,
+                       layer_norm_eps=layer_norm_eps, batch_first=batch_first, norm_first=norm_first, bias=bias,
+                       dtype=dtype)
+        self.encoder = custom_encoder if custom_encoder is not None else TransformerEncoder(
+            TransformerEncoderLayer(d_model, nhead, **options), num_encoder_layers,
+            LayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype))
+        self.decoder = custom_decoder if custom_decoder is not None else TransformerDecoder(
+            TransformerDecoderLayer(d_model, nhead, **options), num_decoder_layers,
+            LayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype))
+        for p in self.parameters():
+            if p.dim() > 1:
+                init.xavier_uniform_(p)
+        self.d_model, self.nhead, self.batch_first = d_model, nhead, batch_first
+
+    def forward(self, src, tgt, src_mask=None, tgt_mask=None, memory_mask=None, src_key_padding_mask=None,
+                tgt_key_padding_mask=None, memory_key_padding_mask=None, src_is_causal=None, tgt_is_causal=None,
+                memory_is_causal=False):
+        batched = src.dim() == 3
+        if not self.batch_first and src.size(1) != tgt.size(1) and batched:
+            raise RuntimeError("the batch number of src and tgt must be equal")
+        if self.batch_first and src.size(0) != tgt.size(0) and batched:
+            raise RuntimeError("the batch number of src and tgt must be equal")
+        if src.size(-1) != self.d_model or tgt.size(-1) != self.d_model:
+            raise RuntimeError("the feature number of src and tgt must be equal to d_model")
+        memory = self.encoder(src, mask=src_mask, src_key_padding_mask=src_key_padding_mask, is_causal=src_is_causal)
+        return self.decoder(tgt, memory, tgt_mask=tgt_mask, memory_mask=memory_mask,
+                            tgt_key_padding_mask=tgt_key_padding_mask,
+                            memory_key_padding_mask=memory_key_padding_mask, tgt_is_causal=tgt_is_causal,
+                            memory_is_causal=memory_is_causal)
+
+    @staticmethod
+    def generate_square_subsequent_mask(sz, device=None, dtype=None):
+        return _functions.triu(_factories.full((sz, sz), float("-inf"), dtype=dtype), diagonal=1)

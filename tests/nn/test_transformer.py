@@ -1,0 +1,156 @@
+"""Attention and transformer layers against torch: same parameters after the same seed, same outputs,
+attention weights and gradients, with masks and padding; the encoder compiled; errors as torch's."""
+import warnings
+
+import numpy as np
+import pytest
+import torch
+
+import minitorch2
+
+LIBS = (torch, minitorch2)
+
+
+def close(ours, expected, tol=1e-5):
+    np.testing.assert_allclose(ours.detach().numpy(), expected.detach().numpy(), rtol=tol, atol=tol)
+
+
+def masks(lib, kind, length=5, batch=3):
+    if kind == "causal float":
+        return dict(attn_mask=lib.nn.Transformer.generate_square_subsequent_mask(length))
+    if kind == "bool":
+        return dict(attn_mask=lib.tensor(np.triu(np.ones((length, length), bool), 1)))
+    if kind == "padding":
+        padding = np.zeros((batch, length), bool)
+        padding[1, 3:] = True
+        return dict(key_padding_mask=lib.tensor(padding))
+    return {}
+
+
+@pytest.mark.parametrize("mask", ["none", "causal float", "bool", "padding"])
+@pytest.mark.parametrize("need_weights", [True, False])
+@pytest.mark.parametrize("batch_first", [False, True])
+def test_self_attention_matches_torch(mask, need_weights, batch_first):
+    results = []
+    for lib in LIBS:
+        lib.manual_seed(0)
+        attention = lib.nn.MultiheadAttention(8, 2, batch_first=batch_first)
+        x = lib.randn(*((3, 5, 8) if batch_first else (5, 3, 8)), requires_grad=True)
+        output, weights = attention(x, x, x, need_weights=need_weights, **masks(lib, mask))
+        output.sum().backward()
+        results.append((output, weights, x.grad, attention.in_proj_weight.grad, attention.out_proj.weight))
+    for ours, expected in zip(results[1], results[0]):
+        if expected is None:
+            assert ours is None
+        else:
+            close(ours, expected)
+
+
+def test_cross_attention_unbatched_and_per_head_weights():
+    results = []
+    for lib in LIBS:
+        lib.manual_seed(1)
+        attention = lib.nn.MultiheadAttention(6, 3, bias=False)
+        query, memory = lib.randn(4, 2, 6), lib.randn(7, 2, 6)
+        out, weights = attention(query, memory, memory, average_attn_weights=False)
+        single, single_weights = attention(query[:, 0], memory[:, 0], memory[:, 0])
+        results.append((out, weights, single, single_weights))
+    for ours, expected in zip(results[1], results[0]):
+        close(ours, expected)
+
+
+@pytest.mark.parametrize("norm_first", [False, True])
+@pytest.mark.parametrize("activation", ["relu", "gelu"])
+def test_encoder_and_decoder_stacks_match_torch(norm_first, activation):
+    results = []
+    for lib in LIBS:
+        lib.manual_seed(2)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            model = lib.nn.Transformer(d_model=8, nhead=2, num_encoder_layers=2, num_decoder_layers=2,
+                                       dim_feedforward=16, dropout=0.0, activation=activation, norm_first=norm_first)
+        src, tgt = lib.randn(5, 3, 8), lib.randn(4, 3, 8)
+        out = model(src, tgt, tgt_mask=lib.nn.Transformer.generate_square_subsequent_mask(4))
+        out.square().sum().backward()
+        grads = [p.grad for p in model.parameters()]
+        results.append((out, *grads))
+    assert len(results[0]) == len(results[1])
+    for ours, expected in zip(results[1], results[0]):
+        close(ours, expected, tol=2e-5)
+
+
+@pytest.mark.parametrize("backend", ["aot_eager", "inductor"])
+def test_compiled_encoder_matches_torch_eager(backend):
+    results = []
+    for lib in LIBS:
+        lib.manual_seed(3)
+        layer = lib.nn.TransformerEncoderLayer(8, 2, dim_feedforward=16, dropout=0.0, batch_first=True)
+        encoder = lib.nn.TransformerEncoder(layer, 2)
+        x = lib.randn(3, 5, 8, requires_grad=True)
+        run = minitorch2.compile(encoder, backend=backend) if lib is minitorch2 else encoder
+        out = run(x, mask=lib.nn.Transformer.generate_square_subsequent_mask(5))
+        out.sum().backward()
+        results.append((out, x.grad, encoder.layers[0].self_attn.in_proj_weight.grad))
+    for ours, expected in zip(results[1], results[0]):
+        close(ours, expected, tol=1e-4)
+
+
+def test_a_word_language_model_transformer_trains_like_torchs():
+    """The shape of pytorch/examples' TransformerModel: embedding, positional encoding buffer, encoder with a
+    causal mask made by log(tril(ones)), a linear decoder, log_softmax, nll_loss; SGD for three steps."""
+    losses = []
+    for lib in LIBS:
+        lib.manual_seed(0)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            encoder = lib.nn.TransformerEncoder(lib.nn.TransformerEncoderLayer(16, 2, 32, dropout=0.0), 2)
+        embed, decoder = lib.nn.Embedding(30, 16), lib.nn.Linear(16, 30)
+        params = [*encoder.parameters(), *embed.parameters(), *decoder.parameters()]
+        tokens = lib.randint(0, 30, (9, 4))
+        mask = lib.log(lib.tril(lib.ones(8, 8)))
+        steps = []
+        for _ in range(3):
+            out = lib.nn.functional.log_softmax(decoder(encoder(embed(tokens[:-1]) * 4.0, mask=mask)), dim=-1)
+            loss = lib.nn.functional.nll_loss(out.view(-1, 30), tokens[1:].reshape(-1))
+            for p in params:
+                p.grad = None
+            loss.backward()
+            with lib.no_grad():
+                for p in params:
+                    p.add_(p.grad, alpha=-0.5)
+            steps.append(loss.item())
+        losses.append(steps)
+    np.testing.assert_allclose(losses[1], losses[0], rtol=1e-5)
+
+
+ERRORS = {
+    "heads do not divide": lambda lib: lib.nn.MultiheadAttention(10, 3),
+    "no heads": lambda lib: lib.nn.MultiheadAttention(8, 0),
+    "bad activation": lambda lib: lib.nn.TransformerEncoderLayer(8, 2, activation="tanh"),
+    "causal hint without mask": lambda lib: lib.nn.MultiheadAttention(8, 2)(
+        lib.zeros(2, 1, 8), lib.zeros(2, 1, 8), lib.zeros(2, 1, 8), is_causal=True),
+    "batch mismatch": lambda lib: lib.nn.Transformer(8, 2, 1, 1, 16)(lib.zeros(3, 2, 8), lib.zeros(3, 4, 8)),
+}
+
+
+@pytest.mark.parametrize("name", list(ERRORS))
+def test_errors_match_torch(name):
+    errors = []
+    for lib in LIBS:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with pytest.raises(Exception) as info:
+                ERRORS[name](lib)
+        errors.append(info.value)
+    assert type(errors[1]) is type(errors[0])
+    assert str(errors[1]) == str(errors[0])
+
+
+def test_parameter_names_and_encoder_warning_match_torch():
+    seen = []
+    for lib in LIBS:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            model = lib.nn.Transformer(8, 2, 1, 1, 16)
+        seen.append(([n for n, _ in model.named_parameters()], [str(w.message) for w in caught]))
+    assert seen[1] == seen[0]
