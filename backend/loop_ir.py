@@ -380,6 +380,14 @@ def map_value(value, on_leaf, on_index=None):
     return on_leaf(value)
 
 
+def substitute(expr, on_var=None, on_leaf=None):
+    """`expr` (a value expression or an Index) rebuilt with each Var replaced by on_var(var) and each value leaf
+    (Load, IndexValue, ...) by on_leaf(leaf), inside the values its indirect indices read too."""
+    if isinstance(expr, Index):
+        return map_index(expr, on_var, lambda value: substitute(value, on_var, on_leaf))
+    return map_value(expr, on_leaf or (lambda leaf: leaf), lambda index: substitute(index, on_var, on_leaf))
+
+
 # ---- statements and kernels ----------------------------------------------------------------
 
 

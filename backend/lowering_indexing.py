@@ -34,10 +34,6 @@ TARGET_GATHERS = {"aten.nll_loss_forward.default"}
 MEAN, SUM = 1, 2  # nll_loss reductions (0: none)
 
 
-def _wrap_dim(dim, ndim):
-    return dim + ndim if dim < 0 else dim
-
-
 def out_of_bounds(error_class, dim, size):
     """The message gather, scatter and index use: 'index 7 is out of bounds for dimension 1 with size 4'."""
     return L.OutOfRange(error_class, f"index {{}} is out of bounds for dimension {dim} with size {size}")
@@ -68,7 +64,7 @@ def embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=
 def index_select(x, dim, index):
     _require_dims(x)
     size = x.get_size()
-    dim = _wrap_dim(dim, len(size))
+    dim = V.wrap_dim(dim, len(size))
     load_x, load_index = x.make_loader(), index.make_loader()
     one_dimensional = len(index.get_size()) == 1
 
@@ -94,7 +90,7 @@ def _decomposed_from():
 def gather(x, dim, index, sparse_grad=False):
     _require_dims(x)
     size = x.get_size()
-    dim = _wrap_dim(dim, len(size))
+    dim = V.wrap_dim(dim, len(size))
     load_x, load_index = x.make_loader(), index.make_loader()
     error = TARGET_OUT_OF_BOUNDS if _decomposed_from() in TARGET_GATHERS else out_of_bounds("RuntimeError", dim,
                                                                                               size[dim])
@@ -161,7 +157,7 @@ def index_put(x, indices, values, accumulate=False):
 def scatter_along(x, dim, index, src, mode=None):
     _require_dims(x, index)
     size = x.get_size()
-    dim = _wrap_dim(dim, len(size))
+    dim = V.wrap_dim(dim, len(size))
     load_index = index.make_loader()
     error = out_of_bounds("RuntimeError", dim, size[dim])
 
@@ -180,7 +176,7 @@ def scatter_src(x, dim, index, src):
     """One index per slice along dim is a pointwise choice (_scatter_one_per_slice); any other scatter stores."""
     try:
         size = x.get_size()
-        dim = _wrap_dim(dim, max(len(size), 1))
+        dim = V.wrap_dim(dim, max(len(size), 1))
         return _scatter_one_per_slice(x, dim, index, src, out_of_bounds("RuntimeError", dim, size[dim] if size else 1))
     except NotImplementedError:
         return scatter_along(x, dim, index, src)
@@ -192,7 +188,7 @@ def _scatter_one_per_slice(x, dim, index, src, error):
     choice: src where the index names its position, else x. The index is read through a checked
     `Indirect`, so one out of range raises `error` as eager does. Other scatters raise NotImplementedError."""
     size, index_size = x.get_size(), index.get_size()
-    dim = dim + len(size) if dim < 0 else dim
+    dim = V.wrap_dim(dim, len(size))
     zero_dim = len(size) == 0
     if zero_dim:  # one element, at index 0
         size, index_size, x, index, src = [1], [1], _as_1d(x), _as_1d(index), _as_1d(src)
@@ -223,7 +219,7 @@ def scatter_add(x, dim, index, src):
 def index_add(x, dim, index, source, alpha=1):
     _require_dims(x, source)
     size = x.get_size()
-    dim = _wrap_dim(dim, len(size))
+    dim = V.wrap_dim(dim, len(size))
     load_index, load_source = index.make_loader(), source.make_loader()
     one_dimensional = len(index.get_size()) == 1
 

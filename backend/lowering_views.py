@@ -16,7 +16,7 @@ from . import lowering_pointwise as P
 from .virtualized import current_graph
 
 
-def _wrap(dim, ndim):
+def wrap_dim(dim, ndim):
     return dim + ndim if dim < 0 else dim
 
 
@@ -88,7 +88,7 @@ def expand(x, size, implicit=False):
 
 def permute(x, dims):
     ndim = len(x.get_size())
-    dims = [_wrap(d, ndim) for d in dims]
+    dims = [wrap_dim(d, ndim) for d in dims]
     size = x.get_size()
     inverse = [dims.index(j) for j in range(ndim)]
     return ir.View(x, [size[d] for d in dims], lambda idx: [idx[inverse[j]] for j in range(ndim)], "permute")
@@ -98,7 +98,7 @@ def transpose(x, dim0, dim1):
     ndim = len(x.get_size())
     dims = list(range(ndim))
     if ndim:
-        a, b = _wrap(dim0, ndim), _wrap(dim1, ndim)
+        a, b = wrap_dim(dim0, ndim), wrap_dim(dim1, ndim)
         dims[a], dims[b] = dims[b], dims[a]
     return permute(x, dims)
 
@@ -109,7 +109,7 @@ def t(x):
 
 def unsqueeze(x, dim):
     size = x.get_size()
-    dim = _wrap(dim, len(size) + 1)
+    dim = wrap_dim(dim, len(size) + 1)
     return ir.View(x, size[:dim] + [1] + size[dim:], lambda idx: idx[:dim] + idx[dim + 1:], "unsqueeze")
 
 
@@ -120,7 +120,7 @@ def squeeze(x, dim=None):
     if dim is None:
         dims = [i for i, n in enumerate(size) if n == 1]
     else:
-        dims = [_wrap(d, len(size)) for d in (dim if isinstance(dim, (list, tuple)) else [dim])]
+        dims = [wrap_dim(d, len(size)) for d in (dim if isinstance(dim, (list, tuple)) else [dim])]
         dims = [d for d in dims if size[d] == 1]
     if not dims:
         return x
@@ -137,14 +137,14 @@ def squeeze(x, dim=None):
 
 def select(x, dim, index):
     size = x.get_size()
-    dim = _wrap(dim, len(size))
+    dim = wrap_dim(dim, len(size))
     index = index + size[dim] if index < 0 else index
     return ir.View(x, size[:dim] + size[dim + 1:], lambda idx: idx[:dim] + [L.Const(index)] + idx[dim:], "select")
 
 
 def slice_(x, dim=0, start=None, end=None, step=1):
     size = x.get_size()
-    dim = _wrap(dim, len(size))
+    dim = wrap_dim(dim, len(size))
     start, end, _ = slice(start, end, step).indices(size[dim])
     length = max(0, math.ceil((end - start) / step))
     if start == 0 and length == size[dim] and step == 1:
@@ -169,7 +169,7 @@ def as_strided(x, size, stride, storage_offset=None):
 
 def split(x, split_size, dim=0):
     size = x.get_size()
-    dim = _wrap(dim, len(size))
+    dim = wrap_dim(dim, len(size))
     sizes = [min(split_size, size[dim] - start) for start in range(0, size[dim], split_size)] or [0]
     return split_with_sizes(x, sizes, dim)
 
@@ -184,7 +184,7 @@ def split_with_sizes(x, split_sizes, dim=0):
 
 def unbind(x, dim=0):
     size = x.get_size()
-    dim = _wrap(dim, len(size))
+    dim = wrap_dim(dim, len(size))
     return tuple(select(x, dim, i) for i in range(size[dim]))
 
 
@@ -193,7 +193,7 @@ def cat(tensors, dim=0):
     graph = current_graph()
     tensors = [t for t in tensors if not (len(t.get_size()) == 1 and t.get_size()[0] == 0)]  # cat's legacy rule
     size = list(tensors[0].get_size())
-    dim = _wrap(dim, len(size))
+    dim = wrap_dim(dim, len(size))
     size[dim] = sum(t.get_size()[dim] for t in tensors)
     dtype = ir.promote(*tensors)
     stride = ir.contiguous_strides(size)
@@ -211,7 +211,7 @@ def cat(tensors, dim=0):
 
 
 def stack(tensors, dim=0):
-    dim = _wrap(dim, len(tensors[0].get_size()) + 1)
+    dim = wrap_dim(dim, len(tensors[0].get_size()) + 1)
     return cat([unsqueeze(t, dim) for t in tensors], dim)
 
 
@@ -219,7 +219,7 @@ def flip(x, dims):
     """Reversed along `dims`: index n-1-i. Copied into a buffer of its own, so no view with negative
     strides reaches an extern kernel."""
     size = x.get_size()
-    dims = [_wrap(d, len(size)) for d in dims]
+    dims = [wrap_dim(d, len(size)) for d in dims]
 
     def reindex(idx):
         return [(idx[d] * -1 + (size[d] - 1)) if d in dims and size[d] > 1 else idx[d] for d in range(len(size))]
@@ -241,7 +241,7 @@ def repeat(x, repeats):
 
 def select_backward(grad, input_sizes, dim, index):
     """Zeros of input_sizes with grad at position `index` along dim (no load outside grad's bounds)."""
-    dim = _wrap(dim, len(input_sizes))
+    dim = wrap_dim(dim, len(input_sizes))
     index = index + input_sizes[dim] if index < 0 else index
     load = grad.make_loader()
 
@@ -259,7 +259,7 @@ def select_backward(grad, input_sizes, dim, index):
 def slice_scatter(x, src, dim=0, start=None, end=None, step=1):
     """x with src written over x[start:end] along dim: cat(x before, src, x after)."""
     size = x.get_size()
-    dim = _wrap(dim, len(size))
+    dim = wrap_dim(dim, len(size))
     start, end, step = slice(start, end, step).indices(size[dim])
     if step != 1:
         return _strided_slice_scatter(x, src, dim, start, step)
@@ -287,7 +287,7 @@ def _strided_slice_scatter(x, src, dim, start, step):
 
 def select_scatter(x, src, dim, index):
     size = x.get_size()
-    dim = _wrap(dim, len(size))
+    dim = wrap_dim(dim, len(size))
     index = index + size[dim] if index < 0 else index
     return slice_scatter(x, unsqueeze(src, dim), dim, index, index + 1)
 

@@ -20,7 +20,7 @@ The one idea to hold: fusion never changes what is computed, only where the loop
 a round trip through memory, never a result.
 """
 import enum
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from . import config, ir
 from . import loop_ir as L
@@ -29,26 +29,6 @@ from .lowering import TensorArg
 from .simplify import simplify, simplify_value
 
 # ---- rewriting loop_ir expressions --------------------------------------------------------
-
-
-def rename_index(index, mapping):
-    """Substitute the variables of an Index expression (and of the values its indirect terms read), all at
-    once (mapping: name -> Index)."""
-    return L.map_index(index, lambda var: mapping.get(var.name, var), lambda value: rename_value(value, mapping))
-
-
-def map_value(value, fn):
-    """Rebuild a value expression bottom-up, replacing each leaf (Load, IndexValue, ...) by fn(leaf),
-    the leaves of values read inside indirect indices included."""
-    return L.map_value(value, fn, lambda index: map_index_values(index, fn))
-
-
-def map_index_values(index, fn):
-    return L.map_index(index, on_value=lambda value: map_value(value, fn))
-
-
-def rename_value(value, mapping):
-    return L.map_value(value, lambda leaf: leaf, lambda index: rename_index(index, mapping))
 
 
 def canonical(index):
@@ -108,8 +88,11 @@ class SchedulerNode:
 
     def placed(self, place):
         """(value, store index) written over the kernel's loop variables, simplified with their ranges."""
-        return (simplify_value(rename_value(self.value, place.mapping), place.extents),
-                simplify(rename_index(self.store_index, place.mapping), place.extents))
+        def rename(var):
+            return place.mapping.get(var.name, var)
+
+        return (simplify_value(L.substitute(self.value, on_var=rename), place.extents),
+                simplify(L.substitute(self.store_index, on_var=rename), place.extents))
 
 
 def regroup(node_ranges, kernel_ranges, kernel_vars, prefix, boundary=None):
@@ -438,24 +421,22 @@ def _use_temps(value, temps):
             return temps[node.buffer][1]
         return node
 
-    return map_value(value, leaf)
+    return L.substitute(value, on_leaf=leaf)
 
 
 def _rename_buffers(loop, names):
     def leaf(node):
         return L.Load(names[node.buffer], node.index, node.dtype) if isinstance(node, L.Load) else node
 
-    body = []
-    for stmt in loop.body:
+    def statement(stmt):
         if isinstance(stmt, L.Loop):
-            body.append(_rename_buffers(stmt, names))
-        elif isinstance(stmt, L.Store):
-            body.append(L.Store(names[stmt.buffer], map_index_values(stmt.index, leaf), map_value(stmt.value, leaf),
-                                stmt.mode))
-        else:
-            body.append(L.Reduce(stmt.temp, stmt.reduction_type, stmt.rvars, stmt.rranges, map_value(stmt.value, leaf),
-                                 stmt.dtype))
-    return L.Loop(loop.vars, loop.ranges, body)
+            return _rename_buffers(stmt, names)
+        if isinstance(stmt, L.Store):
+            return L.Store(names[stmt.buffer], L.substitute(stmt.index, on_leaf=leaf),
+                           L.substitute(stmt.value, on_leaf=leaf), stmt.mode)
+        return replace(stmt, value=L.substitute(stmt.value, on_leaf=leaf))
+
+    return L.Loop(loop.vars, loop.ranges, [statement(stmt) for stmt in loop.body])
 
 
 def extern_tensor_args(kernel):
