@@ -71,3 +71,28 @@ def test_loading_onto_cuda_fails_as_on_a_cpu_only_torch():
 def test_onnx_imports_and_export_says_it_is_not_supported():
     with pytest.raises(NotImplementedError, match="does not export ONNX"):
         minitorch2.onnx.export(minitorch2.nn.Linear(2, 2), (minitorch2.ones(1, 2),), "model.onnx")
+
+
+def make_net(lib):
+    """A user module class at module level, as pytorch/examples' word_language_model saves whole models."""
+    class Model(lib.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.drop, self.rnn, self.decoder = lib.nn.Dropout(0.1), lib.nn.LSTM(3, 4), lib.nn.Linear(4, 2)
+    Model.__qualname__ = f"Model_{lib.__name__}"
+    globals()[Model.__qualname__] = Model
+    Model.__module__ = __name__
+    return Model()
+
+
+def test_safe_globals_let_a_whole_model_load_with_weights_only_as_in_torch():
+    for lib in (torch, minitorch2):
+        model = make_net(lib)
+        classes = [type(model), lib.nn.modules.dropout.Dropout, lib.nn.modules.rnn.LSTM,
+                   lib.nn.modules.linear.Linear]
+        with lib.serialization.safe_globals(classes):
+            back = round_trip(lib, model)
+        assert type(back) is type(model)
+        np.testing.assert_array_equal(back.rnn.weight_hh_l0.detach().numpy(), model.rnn.weight_hh_l0.detach().numpy())
+        with pytest.raises(pickle.UnpicklingError):
+            round_trip(lib, model)

@@ -1,7 +1,8 @@
 """The nn layer classes, one module per family (as torch.nn.modules)."""
-from .activation import (ELU, GELU, CosineSimilarity, Dropout, LeakyReLU, LogSigmoid, LogSoftmax, ReLU, ReLU6, Sigmoid,
+from .activation import (ELU, GELU, CosineSimilarity, LeakyReLU, LogSigmoid, LogSoftmax, ReLU, ReLU6, Sigmoid,
                          SiLU, Softmax, Tanh, Upsample)
 from .batchnorm import BatchNorm1d, BatchNorm2d
+from .dropout import Dropout
 from .container import ModuleDict, ModuleList, Sequential
 from .conv import Conv1d, Conv2d
 from .linear import Identity, Linear

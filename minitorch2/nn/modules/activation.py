@@ -1,6 +1,6 @@
-"""Activation and dropout modules (as torch.nn): ReLU, GELU, SiLU, Sigmoid, Tanh, Softmax,
-LogSoftmax, LeakyReLU, ReLU6, ELU, LogSigmoid, Dropout, and Upsample and CosineSimilarity (torch keeps
-those in upsampling.py and distance.py). Runtime layer: thin wrappers over nn.functional."""
+"""Activation modules (as torch.nn): ReLU, GELU, SiLU, Sigmoid, Tanh, Softmax, LogSoftmax, LeakyReLU,
+ReLU6, ELU, LogSigmoid, and Upsample and CosineSimilarity (torch keeps those in upsampling.py and
+distance.py). Runtime layer: thin wrappers over nn.functional."""
 from ... import _functions
 from .. import functional as F
 from .module import Module
@@ -105,21 +105,6 @@ class Softmax(Module):
 class LogSoftmax(Softmax):
     def forward(self, input):
         return F.log_softmax(input, self.dim)
-
-
-class Dropout(Module):
-    def __init__(self, p=0.5, inplace=False):
-        super().__init__()
-        if p < 0 or p > 1:
-            raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-        self.p = p
-        self.inplace = inplace
-
-    def forward(self, input):
-        return F.dropout(input, self.p, self.training, self.inplace)
-
-    def extra_repr(self):
-        return f"p={self.p}, inplace={self.inplace}"
 
 
 class LogSigmoid(Module):

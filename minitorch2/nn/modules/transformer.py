@@ -21,9 +21,9 @@ from ... import _dtype, _factories, _functions
 from .. import functional as F, init
 from ..parameter import Parameter
 from .container import ModuleList
-from .linear import Linear
+from .linear import Linear, NonDynamicallyQuantizableLinear
 from .module import Module
-from .activation import Dropout
+from .dropout import Dropout
 from .normalization import LayerNorm
 
 
@@ -58,7 +58,7 @@ class MultiheadAttention(Module):
             self.in_proj_bias = Parameter(_factories.empty(3 * embed_dim, dtype=dtype))
         else:
             self.register_parameter("in_proj_bias", None)
-        self.out_proj = Linear(embed_dim, embed_dim, bias=bias, dtype=dtype)
+        self.out_proj = NonDynamicallyQuantizableLinear(embed_dim, embed_dim, bias=bias, dtype=dtype)
         self.bias_k = self.bias_v = None
         self.add_zero_attn = False
         self._reset_parameters()
