@@ -4,6 +4,7 @@ distance.py). Runtime layer: thin wrappers over nn.functional."""
 from ... import _functions
 from .. import functional as F
 from .module import Module
+from .transformer import MultiheadAttention  # noqa: F401  (torch's path: nn.modules.activation.MultiheadAttention)
 
 
 class ReLU(Module):
@@ -141,3 +142,4 @@ class CosineSimilarity(Module):
 
     def forward(self, x1, x2):
         return F.cosine_similarity(x1, x2, self.dim, self.eps)
+
