@@ -63,10 +63,7 @@ def classify_nodes(joint_graph, num_fwd_outputs, static_lifetime_input_indices=(
     primals = placeholders(joint_graph, "primals")
     required_fw = set(primals) | set(subgraph_nodes(joint_graph, primals, fwd_outputs))
     unclaimed = {n for n in joint_graph.nodes if n not in required_fw and n not in required_bw}
-    fw_order = {}
-    for node in joint_graph.nodes:
-        if node in required_fw:
-            fw_order[node] = len(fw_order)
+    fw_order = {node: i for i, node in enumerate(n for n in joint_graph.nodes if n in required_fw)}
     static = {p for i, p in enumerate(primals) if i in set(static_lifetime_input_indices)}
     info = NodeInfo(primals, required_fw, required_bw, tangents_closure, unclaimed, fw_order, static)
     info.dist_from_bw = distances_from_backward(joint_graph, info)

@@ -99,11 +99,8 @@ def cut_edges(joint_module, fw_module, bw_module):
     """Joint-graph edges (producer, user) along which a saved value reaches the backward."""
     saved = _saved_names(bw_module)
     backward = {n.name for n in bw_module.graph.nodes if n.op == "call_function"}
-    edges = []
-    for node in joint_module.graph.nodes:
-        if node.name in saved:
-            edges.extend((node.name, user.name) for user in node.users if user.name in backward)
-    return edges
+    return [(node.name, user.name) for node in joint_module.graph.nodes if node.name in saved
+            for user in node.users if user.name in backward]
 
 
 def _short(node):

@@ -25,6 +25,7 @@ The one idea to hold: the tables describe *cost*, not semantics. Anything not
 listed is treated as too expensive to recompute (an allowlist), which is why
 the lists below are long and deliberately boring.
 """
+import functools
 import operator
 from dataclasses import dataclass
 
@@ -96,17 +97,12 @@ class OpTypes:
         return op_name(node) in self.view
 
 
-_DEFAULT = None
-
-
+@functools.cache
 def get_default_op_list():
     """The op categories the min-cut partitioner uses (built once: the registry does not change)."""
-    global _DEFAULT
-    if _DEFAULT is None:
-        recomputable = RECOMPUTABLE | VIEW | _packets_tagged("pointwise") | {"getitem"}
-        # PyTorch lists its random ops by name; the `random` tag also catches the ones its list misses
-        # (bernoulli), so that no setting of the ban rules can recompute a random draw in the backward.
-        random = RANDOM | _packets_tagged("random")
-        _DEFAULT = OpTypes(recomputable=recomputable - random, fusible=recomputable | random,
-                           compute_intensive=COMPUTE_INTENSIVE, random=random, view=VIEW)
-    return _DEFAULT
+    recomputable = RECOMPUTABLE | VIEW | _packets_tagged("pointwise") | {"getitem"}
+    # PyTorch lists its random ops by name; the `random` tag also catches the ones its list misses
+    # (bernoulli), so that no setting of the ban rules can recompute a random draw in the backward.
+    random = RANDOM | _packets_tagged("random")
+    return OpTypes(recomputable=recomputable - random, fusible=recomputable | random,
+                   compute_intensive=COMPUTE_INTENSIVE, random=random, view=VIEW)

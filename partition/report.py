@@ -64,12 +64,8 @@ def partition_report(joint_module, fw_module, bw_module, name="partition"):
     """A `PartitionReport` for one partition of `joint_module`."""
     joint_nodes = {n.name: n for n in joint_module.graph.nodes}
     fw_nodes = {n.name: n for n in fw_module.graph.nodes}
-    saved = []
-    for node in bw_module.graph.nodes:
-        if node.op != "placeholder" or node.name.startswith("tangents"):
-            continue
-        source = joint_nodes.get(node.name) or fw_nodes.get(node.name) or node
-        saved.append(_describe(source, node))
+    saved = [_describe(joint_nodes.get(node.name) or fw_nodes.get(node.name) or node, node)
+             for node in bw_module.graph.nodes if node.op == "placeholder" and not node.name.startswith("tangents")]
     fw_calls = {n.name for n in fw_module.graph.nodes if n.op == "call_function"}
     bw_calls = [n.name for n in bw_module.graph.nodes if n.op == "call_function"]
     recomputed = [n for n in bw_calls if n in fw_calls]

@@ -45,12 +45,9 @@ def _make_grads(outputs, grad_outputs):
 
 
 def _roots(outputs):
-    edges = []
-    for i, out in enumerate(outputs):
-        edge = gradient_edge(out)
-        if edge is None:
-            raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
-        edges.append(edge)
+    edges = [gradient_edge(out) for out in outputs]
+    if None in edges:
+        raise RuntimeError(f"element {edges.index(None)} of tensors does not require grad and does not have a grad_fn")
     return edges
 
 

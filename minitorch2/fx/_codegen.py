@@ -232,10 +232,8 @@ class _Emitter:
     def stack_trace_summary(self, node):
         if node.op in ("placeholder", "output"):
             return
-        summary = "No stacktrace found for following nodes"
         parsed = _parse_stack_trace(node.stack_trace)
-        if parsed is not None:
-            summary = "File: {}:{} in {}, code: {}".format(*parsed)
+        summary = "File: {}:{} in {}, code: {}".format(*parsed) if parsed else "No stacktrace found for following nodes"
         line = f"\n# {summary}\n"
         if line != self.prev_summary:
             self.prev_summary = line

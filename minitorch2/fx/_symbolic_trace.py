@@ -81,7 +81,6 @@ def _patch_function(fn, nargs):
 
 
 def _default(sig, name):
-    """A placeholder's args: (the parameter's default,) or ()."""
     default = sig.parameters[name].default
     return () if default is inspect.Parameter.empty else (default,)
 
@@ -221,7 +220,6 @@ class Tracer(TracerBase):
 
     # ---------------------------------------------------------- tracing
     def trace(self, root, concrete_args=None):
-        """Trace root (a Module or a function) and return its Graph."""
         if isinstance(root, Module):
             self.root = root
             fn = getattr(type(root), self.traced_func_name)
@@ -296,10 +294,7 @@ def wrap(fn_or_name):
 
 def _patch_wrapped_functions(patcher):
     for (_, name), frame_dict in list(_wrapped_fns_to_patch.items()):
-        if name not in frame_dict and hasattr(builtins, name):
-            original = getattr(builtins, name)
-        else:
-            original = frame_dict[name]
+        original = getattr(builtins, name) if name not in frame_dict and hasattr(builtins, name) else frame_dict[name]
         patcher.set_item(frame_dict, name, _patching.leaf_function_wrapper(original))
 
 

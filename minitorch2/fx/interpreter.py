@@ -90,7 +90,6 @@ class Interpreter:
         return self.run(initial_env=env)
 
     def run_node(self, n):
-        """Compute one node's value: fetch its inputs, dispatch on its opcode."""
         args, kwargs = self.fetch_args_kwargs_from_env(n)
         return getattr(self, n.op)(n.target, args, kwargs)
 
@@ -195,7 +194,6 @@ class Transformer(Interpreter):
         return self.tracer.create_proxy("call_function", target, args, kwargs)
 
     def transform(self):
-        """Run, then wrap the new graph (with the same root) in a GraphModule."""
         result = super().run(enable_io_processing=False)
         if result is not None:
             new_output = self.new_graph.output(map_aggregate(result, lambda a: a.node if isinstance(a, Proxy) else a))

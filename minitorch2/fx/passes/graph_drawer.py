@@ -70,8 +70,7 @@ class FxGraphDrawer:
     def get_dot_graph(self):
         return self._dot
 
-    def get_main_dot_graph(self):
-        return self._dot
+    get_main_dot_graph = get_dot_graph
 
     def _label(self, node):
         target = node.target if isinstance(node.target, str) else pretty_print_target(node.target)
