@@ -329,16 +329,21 @@ def randn(*size, generator=None, dtype=None, device=None, requires_grad=False, l
 
 
 @out_variant(ANY, differentiable=False, dtype_from_out=FACTORY)
-def randint(low, high=None, size=None, *, generator=None, dtype=None, device=None, requires_grad=False, layout=None,
-            pin_memory=False):
-    """randint(high, size) and randint(low, high, size): aten's randint and randint.low."""
+def randint(low=None, high=None, size=None, *, generator=None, dtype=None, device=None, requires_grad=False,
+            layout=None, pin_memory=False):
+    """randint(high, size) and randint(low, high, size), positional or by keyword (randint(5, size=(3,)),
+    randint(high=5, size=(3,))): aten's randint and randint.low."""
     if size is None:
-        high, size = low, high
+        low, high, size = None, low, high
+    elif high is None:
+        low, high = None, low
+    options = _options(dtype, layout, device, pin_memory)
+    if low is None:
         result = _with_generator(aten.randint.default, aten.randint.generator, generator, high, _size((size,)),
-                                 **_options(dtype, layout, device, pin_memory))
+                                 **options)
     else:
         result = _with_generator(aten.randint.low, aten.randint.low_generator, generator, low, high, _size((size,)),
-                                 **_options(dtype, layout, device, pin_memory))
+                                 **options)
     return _finish(result, requires_grad)
 
 

@@ -131,3 +131,15 @@ def test_meta_tensors_are_refused_not_made_on_the_cpu():
 def test_cpu_device_with_an_index():
     assert repr(minitorch2.device("cpu:0")) == repr(torch.device("cpu:0")) == "device(type='cpu', index=0)"
     assert str(minitorch2.zeros(2, device="cpu:0").device) == str(torch.zeros(2, device="cpu:0").device)
+
+
+@pytest.mark.parametrize("call", ["randint(5, size=(3,))", "randint(high=5, size=(3,))", "randint(2, 9, (3,))",
+                                  "randint(3, (2,))", "randint(low=1, high=4, size=(2,))",
+                                  "randint(7, size=(2, 2), dtype=lib.int32)"])
+def test_randint_positional_and_keyword_forms_draw_torchs_numbers(call):
+    drawn = []
+    for lib in (torch, minitorch2):
+        lib.manual_seed(0)
+        value = eval(f"lib.{call}")
+        drawn.append((value.tolist(), str(value.dtype).split(".")[-1]))
+    assert drawn[1] == drawn[0]
