@@ -37,6 +37,7 @@ from . import return_types  # noqa: E402
 from . import nn  # noqa: E402
 from . import optim  # noqa: E402
 from . import fx  # noqa: E402
+from . import distributions  # noqa: E402,F401
 from .utils import data as _data  # noqa: E402,F401  (torch.utils.data, loaded with torch)
 from . import backends, cuda, onnx, serialization, version  # noqa: E402,F401
 from .serialization import load, save  # noqa: E402,F401

@@ -1,0 +1,176 @@
+"""torch.distributions.constraints: what a distribution's parameters and samples must satisfy.
+
+`check(value)` returns a bool tensor (one entry per batch element); `Distribution.__init__` and
+`_validate_sample` raise torch's ValueError when any entry is False. The repr of each constraint is
+torch's (`GreaterThan(lower_bound=0.0)`), since it appears in those error messages.
+"""
+from .. import _functions as F
+
+
+class Constraint:
+    is_discrete = False
+    event_dim = 0
+
+    def check(self, value):
+        raise NotImplementedError
+
+    def __repr__(self):
+        return type(self).__name__[1:] + "()"
+
+
+class _Dependent(Constraint):
+    """A constraint that depends on other parameters (a support computed per instance): never checked."""
+
+    def __init__(self, *, is_discrete=NotImplemented, event_dim=NotImplemented):
+        self._is_discrete, self._event_dim = is_discrete, event_dim
+
+    @property
+    def is_discrete(self):
+        if self._is_discrete is NotImplemented:
+            raise NotImplementedError(".is_discrete cannot be determined statically")
+        return self._is_discrete
+
+    @property
+    def event_dim(self):
+        if self._event_dim is NotImplemented:
+            raise NotImplementedError(".event_dim cannot be determined statically")
+        return self._event_dim
+
+    def __call__(self, *, is_discrete=NotImplemented, event_dim=NotImplemented):
+        return _Dependent(is_discrete=self._is_discrete if is_discrete is NotImplemented else is_discrete,
+                          event_dim=self._event_dim if event_dim is NotImplemented else event_dim)
+
+    def check(self, x):
+        raise ValueError("Cannot determine validity of dependent constraint")
+
+
+class _DependentProperty(property, _Dependent):
+    """A property that reads as a dependent constraint on the class and as its value on an instance."""
+
+    def __init__(self, fn=None, *, is_discrete=NotImplemented, event_dim=NotImplemented):
+        property.__init__(self, fn)
+        self._is_discrete, self._event_dim = is_discrete, event_dim
+
+    def __call__(self, fn):
+        return _DependentProperty(fn, is_discrete=self._is_discrete, event_dim=self._event_dim)
+
+
+def is_dependent(constraint):
+    return isinstance(constraint, _Dependent)
+
+
+class _IndependentConstraint(Constraint):
+    """A base constraint whose rightmost `reinterpreted_batch_ndims` dimensions become event dimensions."""
+
+    def __init__(self, base_constraint, reinterpreted_batch_ndims):
+        self.base_constraint, self.reinterpreted_batch_ndims = base_constraint, reinterpreted_batch_ndims
+
+    @property
+    def is_discrete(self):
+        return self.base_constraint.is_discrete
+
+    @property
+    def event_dim(self):
+        return self.base_constraint.event_dim + self.reinterpreted_batch_ndims
+
+    def check(self, value):
+        result, ndims = self.base_constraint.check(value), self.reinterpreted_batch_ndims
+        if result.dim() < ndims:
+            raise ValueError(f"Expected value.dim() >= {self.event_dim} but got {value.dim()}")
+        return result.reshape(result.shape[:result.dim() - ndims] + (-1,)).all(-1)
+
+    def __repr__(self):
+        return f"{type(self).__name__[1:]}({self.base_constraint!r}, {self.reinterpreted_batch_ndims})"
+
+
+class _Bounded(Constraint):
+    """A constraint with bounds named by `_fields`, printed as `Name(lower_bound=..., upper_bound=...)`."""
+    _fields = ()
+
+    def __init__(self, *bounds):
+        for name, bound in zip(self._fields, bounds):
+            setattr(self, name, bound)
+
+    def __repr__(self):
+        fields = ", ".join(f"{name}={getattr(self, name)}" for name in self._fields)
+        return f"{type(self).__name__[1:]}({fields})"
+
+
+class _GreaterThan(_Bounded):
+    _fields = ("lower_bound",)
+
+    def check(self, value):
+        return self.lower_bound < value
+
+
+class _GreaterThanEq(_GreaterThan):
+    def check(self, value):
+        return self.lower_bound <= value
+
+
+class _LessThan(_Bounded):
+    _fields = ("upper_bound",)
+
+    def check(self, value):
+        return value < self.upper_bound
+
+
+class _Interval(_Bounded):
+    _fields = ("lower_bound", "upper_bound")
+
+    def check(self, value):
+        return (self.lower_bound <= value) & (value <= self.upper_bound)
+
+
+class _HalfOpenInterval(_Interval):
+    def check(self, value):
+        return (self.lower_bound <= value) & (value < self.upper_bound)
+
+
+class _IntegerInterval(_Interval):
+    is_discrete = True
+
+    def check(self, value):
+        return (value % 1 == 0) & (self.lower_bound <= value) & (value <= self.upper_bound)
+
+
+class _IntegerGreaterThan(_GreaterThan):
+    is_discrete = True
+
+    def check(self, value):
+        return (value % 1 == 0) & (value >= self.lower_bound)
+
+
+class _Real(Constraint):
+    def check(self, value):
+        return value == value  # False for NaNs
+
+
+class _Boolean(Constraint):
+    is_discrete = True
+
+    def check(self, value):
+        return (value == 0) | (value == 1)
+
+
+class _Simplex(Constraint):
+    event_dim = 1
+
+    def check(self, value):
+        return F.all(value >= 0, dim=-1) & ((value.sum(-1) - 1).abs() < 1e-6)
+
+
+dependent = _Dependent()
+dependent_property = _DependentProperty
+independent = _IndependentConstraint
+boolean = _Boolean()
+real = _Real()
+real_vector = independent(real, 1)
+positive = _GreaterThan(0.0)
+nonnegative = _GreaterThanEq(0.0)
+nonnegative_integer = _IntegerGreaterThan(0)
+positive_integer = _IntegerGreaterThan(1)
+unit_interval = _Interval(0.0, 1.0)
+greater_than, greater_than_eq, less_than = _GreaterThan, _GreaterThanEq, _LessThan
+interval, half_open_interval, integer_interval = _Interval, _HalfOpenInterval, _IntegerInterval
+simplex = _Simplex()
