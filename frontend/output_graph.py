@@ -54,6 +54,7 @@ class OutputGraph:
         self.inputs = []
         self._input_vars = {}  # source name -> tracker
         self._input_by_id = {}  # id(tensor) -> tracker: a tensor reached again by another source
+        self._containers = {}  # id(list or dict) -> (it, its tracker): read again, it shows the frame's changes
         self.outputs = []
         self.mutated = []  # side effects: lists from outside the frame whose contents changed, in order
         self.stored_globals = {}  # side effects: global name -> tracker written by the frame
@@ -66,8 +67,16 @@ class OutputGraph:
 
     def wrap(self, value, source):
         """The tracker for a value read from outside the frame (variables/builder.py), its guards added here.
-        Trackers reach the builder through this method: the builder imports every tracker class."""
-        return wrap(self, value, source)
+        Trackers reach the builder through this method: the builder imports every tracker class. A list or
+        dict read a second time (`xs.append(1); len(xs)`) is the same tracker, with the frame's changes."""
+        if type(value) not in (list, dict):
+            return wrap(self, value, source)
+        seen = self._containers.get(id(value))
+        if seen is None:
+            seen = self._containers[id(value)] = (value, wrap(self, value, source))
+        elif source is not None and seen[1].source is not None and source.name() != seen[1].source.name():
+            self.guards.add(guards_mod.duplicate_input_guard(source, seen[1].source))
+        return seen[1]
 
     def add_graph_input(self, source, value):
         key = source.name()
