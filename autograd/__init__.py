@@ -9,7 +9,9 @@ nodes traced from it, forward and backward.
 from minitorch2._unsupported import Unsupported
 from partition import default_partition, min_cut_rematerialization_partition
 
-from .aot import aot_autograd, aot_eager, aot_function, aot_module, aot_module_simplified, boxed_nop, make_boxed_func
+from .aot import (aot_autograd, aot_eager, aot_function, aot_module, aot_module_simplified, boxed_nop, make_boxed_compiler,
+                  make_boxed_func, nop, print_compile)
+from .aot import aot_function as compiled_function, aot_module as compiled_module  # functorch.compile's other names
 from .decompositions import core_aten_decompositions, get_decompositions
 from .functionalize import functionalize
 from .proxy_tensor import make_fx
@@ -19,6 +21,7 @@ def __getattr__(name):
     raise Unsupported(f"autograd (torch._functorch / functorch.compile) has no '{name}' yet")
 
 
-__all__ = ["aot_function", "aot_module", "aot_eager", "boxed_nop", "aot_module_simplified", "aot_autograd", "make_boxed_func", "make_fx",
+__all__ = ["aot_function", "aot_module", "aot_eager", "boxed_nop", "aot_module_simplified", "aot_autograd", "make_boxed_func",
+           "make_boxed_compiler", "nop", "print_compile", "compiled_function", "compiled_module", "make_fx",
            "functionalize", "core_aten_decompositions", "get_decompositions",
            "default_partition", "min_cut_rematerialization_partition"]  # the partitioners, as functorch.compile has them

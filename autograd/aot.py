@@ -454,6 +454,24 @@ def boxed_nop(gm, example_inputs):
     return make_boxed_func(gm.forward)
 
 
+def nop(gm, example_inputs):
+    """functorch.compile.nop: the graph module itself is the compiled function."""
+    return gm
+
+
+def print_compile(gm, example_inputs):
+    """functorch.compile.print_compile: print the graph's code, then run it as traced."""
+    print(gm.code)
+    return gm
+
+
+def make_boxed_compiler(compiler):
+    """A compiler whose compiled function takes its arguments as one list (as aot calls boxed functions)."""
+    def boxed_compiler(gm, example_inputs):
+        return make_boxed_func(compiler(gm, example_inputs))
+    return boxed_compiler
+
+
 def aot_eager(gm, example_inputs):
     """The `aot_eager` backend, as PyTorch registers it: AOT tracing with no-op compilers and the min-cut
     partitioner; useful to check that tracing and partitioning alone keep a program's results."""

@@ -1,8 +1,10 @@
 """The AOT entry points: lazy backward compilation, inference graphs, modules, decomposition tables."""
+import functorch.compile
 import numpy as np
 import pytest
 import torch
 
+import autograd
 import minitorch2
 from autograd import (aot_function, aot_module, aot_module_simplified, core_aten_decompositions, get_decompositions,
                       make_boxed_func, make_fx)
@@ -374,3 +376,19 @@ def test_outputs_aliasing_an_input_that_requires_grad_and_is_changed_in_place(na
         seen.append(([(o.grad_fn.name(), o is x, o._base is x) for o in outs], x.detach().numpy().round(5).tolist(),
                      w.grad.numpy().round(5).tolist()))
     assert seen[0] == seen[1]
+
+
+def test_functorch_compile_helper_compilers_match_torchs(capsys):
+    """nop, print_compile (the forward's and backward's code printed as torch prints it), make_boxed_compiler and
+    the compiled_function alias; a tensor passed twice gets one gradient, summed, as torch's."""
+    printed, grads = [], []
+    for lib, api in ((torch, functorch.compile), (minitorch2, autograd)):
+        w = lib.tensor([1., 2.], requires_grad=True)
+        api.aot_function(lambda a, b: (a * 3 + b * 5).sum(), api.nop, api.nop)(w, w).backward()
+        x = lib.ones(2, requires_grad=True)
+        boxed = api.make_boxed_compiler(lambda gm, _: gm.forward)
+        api.compiled_function(lambda a: a.sin() * 2, api.print_compile, boxed)(x).sum().backward()
+        grads.append((w.grad.tolist(), x.grad.tolist()))
+        printed.append(capsys.readouterr().out)
+    np.testing.assert_allclose(grads[1], grads[0], rtol=1e-6)
+    assert printed[1] == printed[0]
