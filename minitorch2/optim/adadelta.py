@@ -1,0 +1,46 @@
+"""optim.Adadelta (as torch.optim.Adadelta): PyTorch's single-tensor update, op for op.
+
+Two running means per parameter: of squared gradients (`square_avg`) and of squared updates
+(`acc_delta`); the update is the gradient scaled by the ratio of their roots, so the step size
+adapts without a global rate (`lr` only scales the result, 1.0 by default).
+"""
+from .. import _dtype, _factories, _functions
+from .optimizer import Optimizer
+
+
+class Adadelta(Optimizer):
+    def __init__(self, params, lr=1.0, rho=0.9, eps=1e-6, weight_decay=0, foreach=None, *, capturable=False,
+                 maximize=False, differentiable=False):
+        if not 0.0 <= lr:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if not 0.0 <= rho <= 1.0:
+            raise ValueError(f"Invalid rho value: {rho}")
+        if not 0.0 <= eps:
+            raise ValueError(f"Invalid epsilon value: {eps}")
+        if not 0.0 <= weight_decay:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        defaults = dict(lr=lr, rho=rho, eps=eps, weight_decay=weight_decay, maximize=maximize, capturable=capturable,
+                        foreach=foreach, differentiable=differentiable)
+        super().__init__(params, defaults)
+
+    def _init_state(self, param):
+        state = self.state[param]
+        if not state:
+            state["step"] = _factories.tensor(0.0, dtype=_dtype.float32)
+            state["square_avg"] = _functions.clone(_factories.zeros_like(param))
+            state["acc_delta"] = _functions.clone(_factories.zeros_like(param))
+        return state
+
+    def _update(self, param, group):
+        rho, eps = group["rho"], group["eps"]
+        state = self._init_state(param)
+        state["step"].add_(1)
+        grad = param.grad if not group["maximize"] else -param.grad
+        if group["weight_decay"] != 0:
+            grad = grad.add(param, alpha=group["weight_decay"])
+        square_avg, acc_delta = state["square_avg"], state["acc_delta"]
+        square_avg.mul_(rho).addcmul_(grad, grad, value=1 - rho)
+        std = square_avg.add(eps).sqrt_()
+        delta = acc_delta.add(eps).sqrt_().div_(std).mul_(grad)
+        acc_delta.mul_(rho).addcmul_(delta, delta, value=1 - rho)
+        param.add_(delta, alpha=-group["lr"])

@@ -1,0 +1,44 @@
+"""optim.Adagrad (as torch.optim.Adagrad): PyTorch's single-tensor update, op for op.
+
+Each parameter accumulates the sum of its squared gradients from `initial_accumulator_value`
+on; the step divides the gradient by the sum's root, with the learning rate decayed as
+`lr / (1 + (step - 1) * lr_decay)`. As in PyTorch the state is created in the constructor.
+"""
+from .. import _dtype, _factories, _functions
+from .optimizer import Optimizer
+
+
+class Adagrad(Optimizer):
+    def __init__(self, params, lr=1e-2, lr_decay=0, weight_decay=0, initial_accumulator_value=0, eps=1e-10,
+                 foreach=None, *, maximize=False, differentiable=False, fused=None):
+        for name, value in (("learning rate", lr), ("lr_decay value", lr_decay), ("weight_decay value", weight_decay),
+                            ("initial_accumulator_value value", initial_accumulator_value), ("epsilon value", eps)):
+            if not 0.0 <= value:
+                raise ValueError(f"Invalid {name}: {value}")
+        defaults = dict(lr=lr, lr_decay=lr_decay, eps=eps, weight_decay=weight_decay,
+                        initial_accumulator_value=initial_accumulator_value, foreach=foreach, maximize=maximize,
+                        differentiable=differentiable, fused=fused)
+        super().__init__(params, defaults)
+        for group in self.param_groups:
+            for p in group["params"]:
+                self._init_state(p, group["initial_accumulator_value"])
+
+    def _init_state(self, param, initial_value):
+        state = self.state[param]
+        if not state:
+            state["step"] = _factories.tensor(0.0, dtype=_dtype.float32)
+            state["sum"] = _functions.clone(_factories.full_like(param, initial_value))
+        return state
+
+    def _update(self, param, group):
+        # Parameters added after construction start from the optimizer's default, as in PyTorch.
+        state = self._init_state(param, self.defaults["initial_accumulator_value"])
+        state["step"].add_(1)
+        step = state["step"].item()
+        grad = param.grad if not group["maximize"] else -param.grad
+        if group["weight_decay"] != 0:
+            grad = grad.add(param, alpha=group["weight_decay"])
+        clr = group["lr"] / (1 + (step - 1) * group["lr_decay"])
+        state["sum"].addcmul_(grad, grad, value=1)
+        std = state["sum"].sqrt().add_(group["eps"])
+        param.addcdiv_(grad, std, value=-clr)
