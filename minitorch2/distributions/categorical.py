@@ -20,6 +20,16 @@ def _one_parameter(probs, logits):
     return ("probs", probs) if probs is not None else ("logits", logits)
 
 
+def _expand_given(distribution, cls, batch_shape, param_shape, _instance, **extra):
+    """expand() of a probs-or-logits distribution: whichever of the two it holds, expanded (logits is
+    _param when it holds both, as torch leaves it)."""
+    given = {name: distribution.__dict__[name].expand(param_shape)
+             for name in ("probs", "logits") if name in distribution.__dict__}
+    new = distribution._expanded(cls, batch_shape, _instance, **extra, **given)
+    new._param = given["logits" if "logits" in given else "probs"]
+    return new
+
+
 class Categorical(Distribution):
     arg_constraints = {"probs": constraints.simplex, "logits": constraints.real_vector}
     has_enumerate_support = True
@@ -38,11 +48,8 @@ class Categorical(Distribution):
         super().__init__(batch_shape, validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
-        param_shape = Size(batch_shape) + Size((self._num_events,))
-        params = {name: self.__dict__[name].expand(param_shape) for name in ("probs", "logits") if name in self.__dict__}
-        new = self._expanded(Categorical, batch_shape, _instance, _num_events=self._num_events, **params)
-        new._param = params["logits" if "logits" in params else "probs"]
-        return new
+        return _expand_given(self, Categorical, batch_shape, Size(batch_shape) + Size((self._num_events,)), _instance,
+                             _num_events=self._num_events)
 
     @constraints.dependent_property(is_discrete=True, event_dim=0)
     def support(self):
@@ -104,10 +111,7 @@ class Bernoulli(Distribution):
         super().__init__(batch_shape, validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
-        params = {name: self.__dict__[name].expand(batch_shape) for name in ("probs", "logits") if name in self.__dict__}
-        new = self._expanded(Bernoulli, batch_shape, _instance, **params)
-        new._param = params["logits" if "logits" in params else "probs"]
-        return new
+        return _expand_given(self, Bernoulli, batch_shape, batch_shape, _instance)
 
     @lazy_property
     def logits(self):
