@@ -51,6 +51,8 @@ class BackwardCFunction(Node):
         # tensors (and their memory) alive until the cycle collector ran
 
     def apply(self, grads):
+        # the engine's buffer ends at the last output that received a gradient: backward gets one per output
+        grads = list(grads) + [None] * (len(self._outputs_meta) - len(grads))
         if self.ctx.materialize_grads:
             grads = [g if g is not None else ops.aten.zeros.default(list(o[0]), dtype=o[1])
                      for g, o in zip(grads, self._outputs_meta)]

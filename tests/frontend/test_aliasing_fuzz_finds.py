@@ -265,3 +265,25 @@ def test_in_place_op_on_a_detached_view_leaves_the_inputs_history_alone_under_in
     (expected, expected_grad), (ours, our_grad) = run(torch, torch.compile), run(minitorch2, minitorch2.compile)
     np.testing.assert_array_equal(ours, expected)
     np.testing.assert_array_equal(our_grad, expected_grad)
+
+
+def test_a_compiled_output_left_without_gradient_still_gets_its_zero_tangent():
+    """Graph 1 returns x's new value and v2; v2 feeds only a discarded value after the break, so the backward
+    gets a gradient for the first output alone; the compiled backward still needs both tangents (it raised
+    'not enough values to unpack'; frontend aliasing fuzz, session 11)."""
+    def run(lib, compile_, dynamo):
+        def f(x, y):
+            v2 = x + x
+            x.add_(x)
+            dynamo.graph_break()
+            v3 = v2 + x  # noqa: F841 (discarded, as in the fuzz case)
+            return (x,)
+
+        leaf = lib.tensor([[1., 2.], [3., 4.]]).requires_grad_()
+        base = leaf * 1
+        out = compile_(f, backend="inductor")(base[:-1, :-1], base[1:, 1:])[0]
+        lib.autograd.backward([out, base], [lib.ones(1, 1), lib.ones(2, 2)])
+        return leaf.grad.numpy()
+
+    np.testing.assert_array_equal(run(minitorch2, minitorch2.compile, frontend),
+                                  run(torch, torch.compile, torch._dynamo))

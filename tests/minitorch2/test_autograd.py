@@ -483,3 +483,26 @@ def test_detach_and_requires_grad_flags():
             i.requires_grad_()
         with pytest.raises(RuntimeError, match="leaf variables"):
             y.requires_grad = False
+
+
+def test_function_backward_gets_a_gradient_per_output_when_only_the_first_has_one():
+    """A custom Function with two outputs, only the first used: backward still receives two gradients, the
+    second zeros (or None without materialize_grads), as torch's (found through AOT's CompiledFunction)."""
+    seen = []
+    for lib in (torch, mt):
+        class TwoOutputs(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x * 2, x * 3
+
+            @staticmethod
+            def backward(ctx, g1, g2):
+                seen.append((lib.__name__, g1.tolist(), g2.tolist()))
+                return g1 * 2 + g2 * 3
+
+        x = lib.ones(2, requires_grad=True)
+        first, _ = TwoOutputs.apply(x)
+        first.sum().backward()
+        seen.append(x.grad.tolist())
+    assert seen[:2] == [("torch", [1.0, 1.0], [0.0, 0.0]), [2.0, 2.0]]
+    assert seen[2:] == [("minitorch2", [1.0, 1.0], [0.0, 0.0]), [2.0, 2.0]]
