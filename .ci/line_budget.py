@@ -44,6 +44,9 @@ OUTSIDE_THE_LESSON = {
         # out= arguments of the torch-level functions; torch.fx's subgraph rewriter (replace_pattern)
         "minitorch2/_out.py", "minitorch2/fx/subgraph_rewriter.py", "minitorch2/fx/passes/utils/matcher_utils.py",
         "minitorch2/distributions/",
+        # the commonly used functions beyond the core set (norm, diff, median, unique, special functions, ...)
+        "minitorch2/_aten/table_more.py", "minitorch2/_aten/more_ops.py", "minitorch2/_aten/more_formulas.py",
+        "minitorch2/_functions_common.py",
     ),
 }
 PIPELINE = ("frontend/", "autograd/", "partition/", "backend/")

@@ -10,7 +10,7 @@ implements in terms of other ops at this level (`matmul`, `reshape`,
 `flatten`, `softmax` with a dtype, ...) are written the same way here, so
 traced graphs record the same aten ops.
 
-The functions live in five modules, grouped as torch's documentation groups
+The functions live in six modules, grouped as torch's documentation groups
 them:
 
 - _functions_pointwise.py: arithmetic, unary math, clamp, where, masked_fill,
@@ -19,7 +19,9 @@ them:
 - _functions_sorting.py: sort, argsort, topk and multinomial;
 - _functions_linalg.py: the matrix products and matmul;
 - _functions_shape.py: views, joining and splitting, indexing, and the
-  argument helpers the other three build on.
+  argument helpers the other three build on;
+- _functions_common.py: the commonly used functions beyond those (norm,
+  diff, tile, meshgrid, tensordot, median, unique, special functions, ...).
 
 This module gathers them into one namespace: `minitorch2/__init__.py`
 re-exports every public name here, and Tensor methods (_tensor_methods.py) call
@@ -41,6 +43,14 @@ from ._functions_reductions import (
 from ._functions_sorting import sort, argsort, topk, multinomial
 from ._functions_linalg import (
     mm, bmm, addmm, baddbmm, dot, mv, outer, ger, matmul,
+)
+from ._functions_common import (
+    norm, cumprod, trace, nansum, nanmean, count_nonzero, std_mean, median, kthvalue, cummax, cummin, frac, erfinv,
+    lgamma, digamma, logit, nan_to_num, logaddexp, hypot, heaviside, signbit, arccos, arcsin, arctan, arctan2, fix,
+    polygamma, xlogy, float_power, diff, tile, repeat_interleave, meshgrid, tensordot, inner, moveaxis,
+    take_along_dim, atleast_1d, atleast_2d, atleast_3d, column_stack, dstack, diag, rot90, diag_embed, diagonal_copy,
+    masked_select, bincount, argwhere, unique, isin, searchsorted, bucketize, tril_indices,
+    triu_indices, cdist, abs_,
 )
 from ._functions_shape import (
     reshape, view, flatten, unflatten, squeeze, unsqueeze, permute, transpose, swapaxes, swapdims, t, expand,

@@ -16,7 +16,8 @@ from . import _dtype
 from . import _functions as F
 from ._factories import _finish, _options, _size, tensor as make_tensor
 from ._ops import ops, python_signature
-from ._tensor import Tensor, contiguous_format, device
+from ._functions_common import sum_to_size
+from ._tensor import Size, Tensor, contiguous_format, device
 
 aten = ops.aten
 
@@ -150,10 +151,14 @@ def _method_forms():
     split chunk unbind tril triu flip roll gather scatter scatter_add index_select index_add nonzero
     floor_divide remainder fmod rsub subtract multiply divide true_divide greater less negative absolute
     broadcast_to var_mean bitwise_left_shift bitwise_right_shift scatter_reduce take index_put index_copy
-    index_fill sort argsort topk multinomial square""".split()
+    index_fill sort argsort topk multinomial square norm diff repeat_interleave nanmean count_nonzero median kthvalue
+    cummax cummin arccos arcsin arctan arctan2 fix moveaxis xlogy float_power argwhere unique inner take_along_dim
+    diag""".split()
     methods = {name: getattr(F, name) for name in names}
     methods["where"] = lambda self, condition, other: F.where(condition, self, other)
     methods["type_as"] = lambda self, other: self.to(other.dtype)
+    methods["polygamma"] = lambda self, n: F.polygamma(n, self)
+    methods["sum_to_size"] = sum_to_size
     return methods
 
 
@@ -196,6 +201,19 @@ def _shape_methods():
     def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
         return make_tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
 
+    def new(self, *args, **kwargs):
+        """The legacy constructor: x.new() is empty, x.new(2, 3) (or a Size) uninitialised, x.new(data) from a
+        list, x.new(tensor) that tensor (an alias), all in self's dtype."""
+        if len(args) == 1 and isinstance(args[0], Tensor):
+            if args[0].dtype is not self.dtype:
+                raise TypeError(f"expected {self.dtype} (got {args[0].dtype})")
+            return aten.alias.default(args[0])
+        if len(args) == 1 and isinstance(args[0], (list, tuple)) and not isinstance(args[0], Size):
+            return make_tensor(args[0], dtype=self.dtype)
+        if len(args) == 1 and not isinstance(args[0], (int, Size)):
+            raise TypeError(f"new(): data must be a sequence (got {type(args[0]).__name__})")
+        return new_sized(aten.new_empty.default)(self, *(args or ((0,),)), **kwargs)
+
     def new_sized(op):
         """new_zeros / new_ones / new_empty(*size), with the options PyTorch's bindings pass."""
         def new(self, *size, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
@@ -227,6 +245,8 @@ def _shape_methods():
         "expand": lambda self, *size: aten.expand.default(self, _one_list(size)),
         "permute": lambda self, *dims: aten.permute.default(self, _one_list(dims)),
         "repeat": lambda self, *sizes: aten.repeat.default(self, _one_list(sizes)),
+        "tile": lambda self, *dims: F.tile(self, _one_list(dims)), "ndimension": lambda self: self.dim(),
+        "new": new,
         "flip": lambda self, *dims: F.flip(self, _one_list(dims)),
         "contiguous": contiguous, "to": to, "view_as": lambda self, other: aten.view.default(self, list(other.shape)),
         "expand_as": lambda self, other: aten.expand.default(self, list(other.shape)),

@@ -32,6 +32,7 @@ from . import masked_index, prims
 from . import indexing_reduce
 from . import decompositions_upsample as decup
 from . import nn_bce, nn_upsample, sorting
+from . import table_more
 from .overlap import Overlap, checked as checked_overlap
 
 POINTWISE = ("pointwise", "core")
@@ -343,7 +344,6 @@ TABLE = [
     op("logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor", REDUCTION, red.logsumexp, d.logsumexp,
        decomposition=decnn.logsumexp),
     op("cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor", CORE, red.cumsum, d.cumsum),
-    op("cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor", CORE, red.cumprod),  # (no derivative yet)
     op("any(Tensor self) -> Tensor", REDUCTION, red.any_default),
     op("any.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor", REDUCTION, red.any_dims),
     op("all(Tensor self) -> Tensor", REDUCTION, red.all_default),
@@ -635,6 +635,7 @@ TABLE = [
     op("_unsafe_masked_index_put_accumulate(Tensor self, Tensor mask, Tensor?[] indices, Tensor values) -> Tensor", CORE,
        masked_index.unsafe_masked_index_put_accumulate),
 ]
+TABLE += table_more.rows(op, inplace)  # the commonly used ops beyond the core set (table_more.py)
 
 
 def _var_mean_backward(grads, self, dim, correction, keepdim):

@@ -44,6 +44,15 @@ COVERED_ELSEWHERE = {
     # tests/minitorch2/test_more_ops.py: multinomial's samples against torch's, seeded; log_sigmoid and the
     # upsampling ops through F.logsigmoid and F.interpolate, values and gradients
     "multinomial.*": "random ops", "log_sigmoid*": "nn ops", "upsample_*": "nn ops",
+    # tests/minitorch2/test_common_ops.py: the commonly used ops of table_more.py, values, errors, gradients,
+    # traced ops and compiled results against torch
+    **{f"{name}.*": "common ops" for name in (
+        "frac", "erfinv", "lgamma", "digamma", "polygamma", "signbit", "logit", "logit_backward", "nan_to_num",
+        "logaddexp", "hypot", "xlogy", "heaviside", "abs_", "log_", "logical_not_", "addmm_", "linalg_vector_norm",
+        "nansum", "count_nonzero", "trace", "std_mean", "median", "kthvalue", "cummax", "cummin", "unfold",
+        "unfold_backward", "rot90", "diagonal_copy", "diag_embed", "_cdist_forward", "_cdist_backward",
+        "masked_select", "_unique2", "bincount", "repeat_interleave", "isin", "searchsorted", "bucketize",
+        "tril_indices", "triu_indices")},
 }
 
 
@@ -1686,7 +1695,7 @@ OP_DB = [
     OpInfo("var_mean.correction", var_samples),
     OpInfo("logsumexp.default", logsumexp_samples),
     OpInfo("cumsum.default", cumsum_samples),
-    OpInfo("cumprod.default", cumsum_samples, grad=False),  # no derivative yet (prod's backward uses it)
+    OpInfo("cumprod.default", cumsum_samples),
     OpInfo("any.default", any_all_full, grad=False),
     OpInfo("any.dims", any_all_dims, grad=False),
     OpInfo("all.default", any_all_full, grad=False),

@@ -93,6 +93,17 @@ CASES = {
     "upsample_nearest2d.default": lambda: ((_t(2, 3, 4, 5), [7, 3]), {}),
     "upsample_linear1d.default": lambda: ((_t(2, 3, 5), [9], True), {}),
     "upsample_bilinear2d.default": lambda: ((_t(2, 3, 4, 5), [8, 7], False, 2.0, 1.5), {}),
+    # the commonly used ops of table_more.py
+    "frac.default": lambda: ((_t(3, 4) * 3,), {}),
+    "nan_to_num.default": lambda: ((aten.div.Tensor(_t(3, 4), _t(3, 4) * 0),), {"posinf": 5.0}),
+    "linalg_vector_norm.default": lambda: ((_t(3, 4), 3, [1], True), {}),
+    "nansum.default": lambda: ((_t(3, 4), [0]), {}),
+    "count_nonzero.default": lambda: ((aten.round.default(_t(3, 4)), 1), {}),
+    "count_nonzero.dim_IntList": lambda: ((aten.round.default(_t(3, 4)), [0, 1]), {}),
+    "trace.default": lambda: ((_t(3, 4),), {}),
+    "std_mean.correction": lambda: ((_t(3, 4), [1]), {"correction": 0}),
+    "rot90.default": lambda: ((_t(2, 3, 4), 3, [2, 0]), {}),
+    "diagonal_copy.default": lambda: ((_t(3, 4), 1), {}),
 }
 
 

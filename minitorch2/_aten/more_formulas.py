@@ -1,0 +1,309 @@
+"""Derivative formulas and decompositions of the ops in table_more.py.
+
+Runtime layer, read by the autograd layer through the op table as the
+formulas of derivatives*.py and decompositions*.py are (see derivatives.py
+for the conventions: parameter names say what the forward keeps; the op calls
+follow PyTorch's derivatives.yaml and FunctionsManual formulas, so traced
+backward graphs record the same ops). The decompositions are the ones
+torch's inductor applies (torch._refs / torch._decomp), so compiled programs
+lower these ops to pointwise loops and reductions instead of calling the
+eager kernel.
+"""
+import math
+
+import numpy as np
+
+from .. import _dtype
+from .._ops import ops
+from .derivatives_reductions import _value_selecting_backward, _var_backward
+from .derivatives_util import _dims, _restore_reduced_dims, _shape, sum_to
+from .meta_util import broadcast_shapes
+
+aten = ops.aten
+
+
+# ---------------------------------------------------------------- norms and reductions
+def linalg_vector_norm(grad, self, result, ord=2, dim=None, keepdim=False):
+    """FunctionsManual's norm_backward (the real case)."""
+    if ord == 0:
+        return aten.zeros_like.default(self)
+    dims = _dims(dim, self.dim())
+    if dim is not None:  # (a full reduction's 0-d gradient broadcasts as it is)
+        grad = _restore_reduced_dims(grad, dims, keepdim, self.dim())
+        result = _restore_reduced_dims(result, dims, keepdim, self.dim())
+    norm = result
+    if ord == 1:
+        return aten.mul.Tensor(aten.sgn.default(self), grad)
+    if ord == 2:  # (ATen fills the fresh quotient in place)
+        scale = aten.masked_fill_.Scalar(aten.div.Tensor(grad, norm), aten.eq.Scalar(norm, 0), 0)
+        return aten.mul.Tensor(self, scale)
+    if math.isinf(ord):
+        magnitude = aten.abs.default(self)
+        mask = aten.logical_or.default(aten.eq.Tensor(magnitude, norm), aten.isnan.default(magnitude))
+        count = aten.sum.dim_IntList(mask, dims, True)
+        share = aten.mul.Tensor(aten.div.Tensor(grad, count), mask)
+        return aten.mul.Tensor(aten.sgn.default(self), share)
+    power = aten.mul.Tensor(self, aten.pow.Tensor_Scalar(aten.abs.default(self), ord - 2))
+    scale = aten.div.Tensor(grad, aten.pow.Tensor_Scalar(norm, ord - 1))
+    return aten.mul.Tensor(power, aten.masked_fill_.Scalar(scale, aten.eq.Scalar(norm, 0), 0))
+
+
+def linalg_vector_norm_decomposition(self, ord=2, dim=None, keepdim=False, *, dtype=None):
+    """torch._refs.linalg.vector_norm: amax/amin of |x| for ±inf, a count for 0, else (sum |x|^p)^(1/p)
+    (|x| skipped for an even p)."""
+    if dtype is not None and dtype is not self.dtype:
+        self = aten._to_copy.default(self, dtype=dtype)
+    dims = [] if dim is None else list(dim)
+    if ord == 0:
+        return aten._to_copy.default(aten.sum.dim_IntList(aten.ne.Scalar(self, 0), dims, keepdim), dtype=self.dtype)
+    if math.isinf(ord):
+        reduce = aten.amax.default if ord > 0 else aten.amin.default
+        return reduce(aten.abs.default(self), dims, keepdim)
+    if ord % 2 != 0:
+        self = aten.abs.default(self)
+    total = aten.sum.dim_IntList(aten.pow.Tensor_Scalar(self, ord), dims, keepdim)
+    return aten.pow.Tensor_Scalar(total, 1.0 / ord)
+
+
+def nansum(grad, self, dim=None, keepdim=False):
+    dims = _dims(dim, self.dim())
+    not_nan = aten.logical_not.default(aten.isnan.default(self))
+    grad = aten.expand.default(_restore_reduced_dims(grad, dims, keepdim, self.dim()), list(self.shape))
+    return aten.mul.Tensor(grad, not_nan)
+
+
+def nansum_decomposition(self, dim=None, keepdim=False, *, dtype=None):
+    zeroed = aten.where.self(aten.isnan.default(self), aten.scalar_tensor.default(0, dtype=self.dtype), self)
+    return aten.sum.dim_IntList(zeroed, [] if dim is None else list(dim), keepdim, dtype=dtype)
+
+
+def count_nonzero_decomposition(self, dim=None):
+    dims = [] if dim is None else ([dim] if isinstance(dim, int) else list(dim))
+    return aten.sum.dim_IntList(aten.ne.Scalar(self, 0), dims)
+
+
+def trace(grad, self_shape):
+    """ATen's trace_backward: grad written into the diagonal of a flat zeros, viewed as self."""
+    rows, cols = self_shape
+    flat = aten.zeros.default([rows * cols], dtype=grad.dtype, layout="torch.strided", device=grad.device)
+    diagonal = aten.arange.start_step(0, rows * cols, cols + 1, dtype=_dtype.int64, layout="torch.strided",
+                                      device=grad.device)
+    return aten.view.default(aten.index_fill.int_Tensor(flat, 0, diagonal, grad), list(self_shape))
+
+
+def trace_decomposition(self):
+    return aten.sum.default(aten.diagonal.default(self))
+
+
+def std_mean(grads, self, result0, dim=None, correction=None, keepdim=False):
+    std_grad, mean_grad = (list(grads) + [None, None])[:2]
+    result = None
+    if std_grad is not None:
+        scaled = aten.div.Tensor(std_grad, aten.mul.Scalar(result0, 2))
+        scaled = aten.masked_fill.Scalar(scaled, aten.eq.Scalar(result0, 0), 0)
+        result = _var_backward(scaled, self, dim, correction, keepdim, replayed_view=True)
+    if mean_grad is not None:
+        dims = _dims(dim, self.dim())
+        n = 1
+        for d in dims:
+            n *= self.shape[d]
+        restored = _restore_reduced_dims(mean_grad, dims, keepdim, self.dim())
+        m = aten.div.Scalar(aten.expand.default(restored, list(self.shape)), n)
+        result = m if result is None else aten.add.Tensor(result, m)
+    return result
+
+
+def std_mean_decomposition(self, dim=None, *, correction=None, keepdim=False):
+    var, mean = aten.var_mean.correction(self, dim, correction=correction, keepdim=keepdim)
+    return aten.sqrt.default(var), mean
+
+
+def median(grad, self, result):
+    """evenly_distribute_backward: the gradient shared among the elements equal to the median (or NaN)."""
+    nan_both = aten.logical_and.default(aten.isnan.default(self), aten.isnan.default(result))
+    mask = aten.logical_or.default(aten.eq.Tensor(self, result), nan_both)
+    count = aten.sum.default(mask)
+    return aten.mul.Tensor(mask, aten.div.Tensor(grad, count))
+
+
+def selected_values(grads, self_shape, dim, result1, keepdim=False):
+    """median.dim, kthvalue: value_selecting_reduction_backward."""
+    if grads[0] is None:
+        return None
+    return _value_selecting_backward(grads[0], dim, result1, self_shape, keepdim)
+
+
+def cummaxmin(grads, self, dim, result1):
+    if grads[0] is None or self.numel() == 0:
+        return None if grads[0] is None else grads[0]
+    zeros = aten.zeros_like.default(self)
+    return aten.scatter_add.default(zeros, dim, result1, grads[0])
+
+
+def cumprod(grad, self, dim, result):
+    """FunctionsManual's cumprod_backward, the branch traced graphs take: the gradient reversed-cumsummed
+    and divided by the input before the first zero, the product around the first zero computed apart,
+    zero after it."""
+    if self.numel() <= 1 or self.dim() == 0:
+        return grad
+    dim = dim % self.dim()
+    zeros_so_far = aten.cumsum.default(aten.eq.Scalar(self, 0), dim)
+    before_zero = aten.eq.Scalar(zeros_so_far, 0)
+    weighted = aten.masked_fill.Scalar(aten.mul.Tensor(grad, result), aten.bitwise_not.default(before_zero), 0.0)
+    reversed_sum = aten.flip.default(aten.cumsum.default(aten.flip.default(weighted, [dim]), dim), [dim])
+    grad_input = aten.where.self(before_zero, aten.div.Tensor(reversed_sum, self), aten.zeros_like.default(self))
+    one_zero = aten.eq.Scalar(zeros_so_far, 1)
+    first_zero_at = aten.max.dim(one_zero, dim, True)[1]
+    first_zero = aten.logical_and.default(
+        aten.scatter.value(aten.zeros_like.default(one_zero), dim, first_zero_at, 1), one_zero)
+    after_first = aten.bitwise_and.Tensor(one_zero, aten.bitwise_not.default(first_zero))
+    ones_outside = aten.masked_fill.Scalar(self, aten.bitwise_not.default(after_first), 1.0)
+    products = aten.cumprod.default(ones_outside, dim)
+    grad_between = aten.masked_fill.Scalar(grad, aten.ne.Scalar(zeros_so_far, 1), 0.0)
+    before = aten.gather.default(result, dim, aten.relu.default(aten.sub.Scalar(first_zero_at, 1)))
+    before = aten.masked_fill.Scalar(before, aten.eq.Scalar(first_zero_at, 0), 1.0)
+    at_zero = aten.mul.Tensor(aten.sum.dim_IntList(aten.mul.Tensor(products, grad_between), [dim], True), before)
+    return aten.where.self(first_zero, at_zero, grad_input)
+
+
+# ---------------------------------------------------------------- pointwise
+def nan_to_num(grad, self, nan=None, posinf=None, neginf=None):
+    finite = aten.mul.Tensor(aten.eq.Tensor(self, self), aten.ne.Scalar(aten.abs.default(self), math.inf))
+    return aten.mul.Tensor(grad, finite)
+
+
+def nan_to_num_decomposition(self, nan=None, posinf=None, neginf=None):
+    if not self.dtype.is_floating_point:
+        return aten.clone.default(self)
+    big = float(np.finfo(self.dtype.np).max)
+    result = self
+    for test, value in ((aten.isnan.default(self), 0.0 if nan is None else nan),
+                        (aten.eq.Scalar(self, math.inf), big if posinf is None else posinf),
+                        (aten.eq.Scalar(self, -math.inf), -big if neginf is None else neginf)):
+        result = aten.where.self(test, aten.scalar_tensor.default(value, dtype=self.dtype), result)
+    return result
+
+
+def logaddexp(grad, self, other, needs_grad):
+    other_grad = aten.div.Tensor(grad, aten.add.Scalar(aten.exp.default(aten.sub.Tensor(self, other)), 1)) \
+        if needs_grad[1] else None
+    self_grad = aten.div.Tensor(grad, aten.add.Scalar(aten.exp.default(aten.sub.Tensor(other, self)), 1)) \
+        if needs_grad[0] else None
+    return sum_to(self_grad, _shape(self)), sum_to(other_grad, _shape(other))
+
+
+def hypot(grad, self, other, result, needs_grad):
+    other_grad = aten.div.Tensor(aten.mul.Tensor(grad, other), result) if needs_grad[1] else None
+    self_grad = aten.div.Tensor(aten.mul.Tensor(grad, self), result) if needs_grad[0] else None
+    return sum_to(self_grad, _shape(self)), sum_to(other_grad, _shape(other))
+
+
+def frac(grad):
+    return grad
+
+
+def frac_decomposition(self):
+    return aten.sub.Tensor(self, aten.trunc.default(self))
+
+
+def erfinv(grad, self):
+    slope = aten.mul.Scalar(aten.exp.default(aten.pow.Tensor_Scalar(aten.erfinv.default(self), 2)),
+                            0.5 * math.sqrt(math.pi))
+    return aten.mul.Tensor(grad, slope)
+
+
+def lgamma(grad, self):
+    return aten.mul.Tensor(grad, aten.digamma.default(self))
+
+
+def digamma(grad, self):
+    return aten.mul.Tensor(grad, aten.polygamma.default(1, self))
+
+
+def polygamma(grad, n, self):
+    return aten.mul.Tensor(grad, aten.polygamma.default(n + 1, self))
+
+
+def logit(grad, self, eps=None):
+    return aten.logit_backward.default(grad, self, eps)
+
+
+def logit_backward(grad, grad_output, self, needs_grad, eps=None):
+    grad_output_grad = aten.logit_backward.default(grad, self, eps) if needs_grad[0] else None
+    return grad_output_grad, None
+
+
+def xlogy_tensor(grad, self, other, needs_grad):
+    other_grad = aten.div.Tensor(aten.mul.Tensor(grad, self), other) if needs_grad[1] else None
+    self_grad = None
+    if needs_grad[0]:
+        self_grad = aten.xlogy.Tensor(grad, other)
+        nonpositive = aten.le.Scalar(other, 0.0)
+        at_zero = aten.bitwise_and.Tensor(aten.eq.Scalar(self, 0.0), nonpositive)
+        self_grad = aten.masked_fill.Scalar(self_grad, at_zero, 0.0)
+    return sum_to(self_grad, _shape(self)), sum_to(other_grad, _shape(other))
+
+
+def xlogy_scalar_other(grad, self, other):
+    grad = aten.xlogy.Scalar_Other(grad, other)
+    return aten.masked_fill.Scalar(grad, aten.eq.Scalar(self, 0.0), 0.0) if other <= 0 else grad
+
+
+def xlogy_scalar_self(grad, self, other):
+    return aten.div.Tensor(aten.mul.Scalar(grad, self), other)
+
+
+# ---------------------------------------------------------------- shapes and selections
+def unfold(grad, self_shape, dimension, size, step):
+    return aten.unfold_backward.default(grad, list(self_shape), dimension, size, step)
+
+
+def unfold_backward(grad, dim, size, step):
+    return aten.unfold.default(grad, dim, size, step)
+
+
+def rot90(grad, k=1, dims=(0, 1)):
+    return aten.rot90.default(grad, -k, list(dims))
+
+
+def rot90_decomposition(self, k=1, dims=(0, 1)):
+    """flip then transpose (as a permute), as torch's reference does; k taken mod 4."""
+    d0, d1 = dims[0] % self.dim(), dims[1] % self.dim()
+    k %= 4
+    if k == 0:
+        return aten.clone.default(self)
+    if k == 2:
+        return aten.flip.default(self, [d0, d1])
+    order = list(range(self.dim()))
+    order[d0], order[d1] = d1, d0
+    return aten.permute.default(aten.flip.default(self, [d1 if k == 1 else d0]), order)
+
+
+def diagonal_copy(grad, self_shape, offset=0, dim1=0, dim2=1):
+    return aten.diagonal_backward.default(grad, list(self_shape), offset, dim1, dim2)
+
+
+def diagonal_copy_decomposition(self, offset=0, dim1=0, dim2=1):
+    return aten.clone.default(aten.diagonal.default(self, offset, dim1, dim2))
+
+
+def diag_embed(grad, offset=0, dim1=-2, dim2=-1):
+    return aten.diagonal.default(grad, offset, dim1, dim2)
+
+
+def masked_select(grad, self, mask, needs_grad):
+    """masked_select_backward: the gradient scattered into zeros of the broadcast shape, then summed back."""
+    shape = list(broadcast_shapes(tuple(self.shape), tuple(mask.shape)))
+    zeros = aten.zeros_like.default(aten.expand.default(self, shape))
+    full = aten.index_put.default(zeros, [aten.expand.default(mask, shape)], grad)
+    return sum_to(full, _shape(self)), None
+
+
+def cdist_forward(grad, x1, x2, p, result, needs_grad):
+    x1_grad = aten._cdist_backward.default(grad, x1, x2, p, result) if needs_grad[0] else None
+    x2_grad = None
+    if needs_grad[1]:
+        grad_t = aten.clone.default(aten.transpose.int(grad, -1, -2))
+        result_t = aten.clone.default(aten.transpose.int(result, -1, -2))
+        x2_grad = aten._cdist_backward.default(grad_t, x2, x1, p, result_t)
+    return x1_grad, x2_grad

@@ -1,0 +1,768 @@
+"""Kernels and meta functions of the commonly used ops beyond the pipeline's core set.
+
+Runtime layer: (kernel, meta) pairs for the rows of table_more.py. Pointwise
+special functions (lgamma, digamma, erfinv, logit, xlogy, hypot, logaddexp,
+nan_to_num, heaviside), reductions (linalg_vector_norm, nansum,
+count_nonzero, median, kthvalue, cummax/cummin, std_mean, trace), shape and
+selection ops (unfold, rot90, diagonal_copy, diag_embed, masked_select) and
+the integer-valued lookups (isin, searchsorted, bucketize, bincount, unique,
+tril/triu_indices). Each follows ATen's dtype rules and error messages; the
+ops whose output size depends on data (masked_select, unique, bincount,
+repeat_interleave) refuse FakeTensors, so a compiled program breaks its graph
+there, as torch's does without dynamic shapes.
+"""
+import math
+
+import numpy as np
+import scipy.special
+
+from .. import _dtype
+from .._dtype import result_type
+from .._tensor import Tensor, contiguous_strides
+from . import linalg
+from .memory import _dtype_title
+from .meta_util import (
+    broadcast_shapes, c_order, fake_empty, pointwise_strides, reduced_shape, reduction_dims, with_strides, wrap_dim,
+)
+from .pointwise_factories import (
+    _ensure_array, _float_dtype, _laid_out, _np, _not_implemented, binary, unary_bool, unary_float, unary_same,
+)
+
+
+# ---------------------------------------------------------------- pointwise
+def _digamma(x):
+    """scipy's digamma(-0.) is nan; ATen's digamma(±0) is ∓inf (C++ and SciPy's own convention)."""
+    return np.where(x == 0, np.copysign(np.inf, -x), scipy.special.digamma(x)).astype(x.dtype, copy=False)
+
+
+def _lgamma(x):
+    return np.where(np.isneginf(x), np.inf, scipy.special.gammaln(x)).astype(x.dtype, copy=False)
+
+
+def _frac(x):
+    if x.dtype.kind != "f":
+        raise _not_implemented("frac_cpu", _dtype.from_numpy(x.dtype))
+    return x - np.trunc(x)
+
+
+erfinv = unary_float(scipy.special.erfinv)
+lgamma = unary_float(_lgamma)
+digamma = unary_float(_digamma)
+frac = unary_same(_frac)
+signbit = unary_bool(np.signbit)
+
+
+def _float_only(name, fn):
+    """A binary op ATen computes for floating dtypes only (hypot, logaddexp)."""
+    def compute(a, b, dtype):
+        if not dtype.is_floating_point:
+            raise _not_implemented(f"{name}_cpu", dtype)
+        return fn(a, b)
+
+    return binary(compute)
+
+
+def _logaddexp(a, b):
+    return np.logaddexp(a, b)
+
+
+hypot = _float_only("hypot", np.hypot)
+logaddexp = _float_only("logaddexp", _logaddexp)
+
+
+def _xlogy(x, y, dtype):
+    with np.errstate(all="ignore"):
+        return np.where(np.isnan(y), np.nan, np.where(x == 0, 0, x * np.log(y)))
+
+
+xlogy = binary(_xlogy, out="float")
+
+
+def _trigamma(x):
+    """ATen's trigamma (its series, not scipy's: the two differ in the last digits)."""
+    x = x.astype(np.float64)
+    reflect = x < 0.5
+    result = np.where(reflect, -(np.pi ** 2) / np.sin(np.pi * x) ** 2, 0.0)
+    x = np.where(reflect, 1 - x, x)
+    for _ in range(6):
+        result, x = result + 1 / (x * x), x + 1
+    ixx = 1 / (x * x)
+    result = result + (1 + 1 / (2 * x) + ixx * (1. / 6 - ixx * (1. / 30 - ixx * (1. / 42)))) / x
+    return np.where(reflect, -result, result)
+
+
+def _polygamma(n, x):
+    if n == 0:
+        return _digamma(x)
+    if n == 1:
+        return _trigamma(x)
+    return (1.0 if n % 2 else -1.0) * math.factorial(n) * scipy.special.zeta(n + 1, x)
+
+
+def _polygamma_kernel(n, self):
+    dtype = _float_dtype(self.dtype)
+    if n < 0:
+        raise RuntimeError("polygamma(n, x) does not support negative n.")
+    x = _np(self, dtype)
+    with np.errstate(all="ignore"):
+        out = _polygamma(n, x)
+    return _ensure_array(out, dtype)
+
+
+def _polygamma_meta(n, self):
+    return fake_empty(self.shape, _float_dtype(self.dtype), pointwise_strides(self.shape, [self]))
+
+
+polygamma = _laid_out(_polygamma_kernel, _polygamma_meta)
+
+
+def _logit_kernel(self, eps=None):
+    dtype = _float_dtype(self.dtype)
+    x = _np(self, dtype)
+    if eps is not None:
+        x = np.clip(x, eps, 1 - eps)
+    with np.errstate(all="ignore"):
+        return _ensure_array(np.log(x / (1 - x)), dtype)
+
+
+def _same_shape_float_meta(self, *args, **kwargs):
+    return fake_empty(self.shape, _float_dtype(self.dtype), pointwise_strides(self.shape, [self]))
+
+
+logit = _laid_out(_logit_kernel, _same_shape_float_meta)
+
+
+def _logit_backward_kernel(grad_output, self, eps=None):
+    dtype = result_type(grad_output, self)
+    g, x = _np(grad_output, dtype), _np(self, dtype)
+    with np.errstate(all="ignore"):
+        slope = g / (x * (1 - x))
+        if eps is None:
+            out = np.where((x < 0) | (x > 1), np.nan, slope)
+        else:
+            out = np.where((x < eps) | (x > 1 - eps), 0, slope)
+    return _ensure_array(out, dtype)
+
+
+def _logit_backward_meta(grad_output, self, eps=None):
+    shape = broadcast_shapes(tuple(grad_output.shape), tuple(self.shape))
+    return fake_empty(shape, result_type(grad_output, self), pointwise_strides(shape, [grad_output, self]))
+
+
+logit_backward = _laid_out(_logit_backward_kernel, _logit_backward_meta)
+
+
+def _nan_to_num_kernel(self, nan=None, posinf=None, neginf=None):
+    x = self._np
+    if x.dtype.kind != "f":
+        return x.copy()
+    info = np.finfo(x.dtype)
+    with np.errstate(all="ignore"):
+        out = np.where(np.isnan(x), 0.0 if nan is None else nan, x)
+        out = np.where(np.isposinf(x), info.max if posinf is None else posinf, out)
+        out = np.where(np.isneginf(x), info.min if neginf is None else neginf, out)
+    return _ensure_array(out, self.dtype)
+
+
+def _same_meta(self, *args, **kwargs):
+    return fake_empty(self.shape, self.dtype, pointwise_strides(self.shape, [self]))
+
+
+nan_to_num = _laid_out(_nan_to_num_kernel, _same_meta)
+
+
+def _check_heaviside(self, values):
+    if self.dtype is not values.dtype:
+        raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
+
+
+def _heaviside_kernel(self, values):
+    _check_heaviside(self, values)
+    x, v = np.broadcast_arrays(self._np, values._np)
+    return _ensure_array(np.where(x == 0, v, (x > 0).astype(x.dtype)), self.dtype)
+
+
+def _heaviside_meta(self, values):
+    _check_heaviside(self, values)
+    shape = broadcast_shapes(tuple(self.shape), tuple(values.shape))
+    return fake_empty(shape, self.dtype, pointwise_strides(shape, [self, values]))
+
+
+heaviside = _laid_out(_heaviside_kernel, _heaviside_meta)
+
+
+# ---------------------------------------------------------------- reductions
+def _norm_dtype(self, dtype):
+    if not self.dtype.is_floating_point:
+        raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as input. "
+                           f"Got {_dtype_title(self.dtype)}")
+    if dtype is not None and _dtype.promote_types(self.dtype, dtype) is not dtype:
+        raise RuntimeError(f"linalg.vector_norm: the dtype of the input ({_dtype_title(self.dtype)}) should be "
+                           f"convertible without narrowing to the specified dtype ({_dtype_title(dtype)})")
+    return dtype or self.dtype
+
+
+def _check_norm_identity(self, ord, dims):
+    if ord < 0 or math.isinf(ord):
+        if self.numel() == 0 and (not dims or any(self.shape[d] == 0 for d in dims)) or \
+                any(self.shape[d] == 0 for d in dims):
+            raise RuntimeError(f"linalg.vector_norm cannot compute the {ord} norm on an empty tensor because the "
+                               "operation does not have an identity")
+
+
+def _vector_norm_kernel(self, ord=2, dim=None, keepdim=False, *, dtype=None):
+    out_dtype = _norm_dtype(self, dtype)
+    dims = reduction_dims(dim, self.dim())
+    _check_norm_identity(self, ord, dims)
+    x = np.abs(self._np.astype(np.float32 if out_dtype is _dtype.float16 else out_dtype.np))
+    with np.errstate(all="ignore"):
+        if ord == math.inf:
+            out = np.max(x, axis=dims, keepdims=keepdim)
+        elif ord == -math.inf:
+            out = np.min(x, axis=dims, keepdims=keepdim)
+        elif ord == 0:
+            out = np.sum(x != 0, axis=dims, keepdims=keepdim).astype(x.dtype)
+        elif ord == 1:
+            out = np.sum(x, axis=dims, keepdims=keepdim)
+        elif ord == 2:
+            out = np.sqrt(np.sum(x * x, axis=dims, keepdims=keepdim))
+        else:
+            out = np.sum(x ** ord, axis=dims, keepdims=keepdim) ** (1.0 / ord)
+    return c_order(np.asarray(out, out_dtype.np))
+
+
+def _vector_norm_meta(self, ord=2, dim=None, keepdim=False, *, dtype=None):
+    out_dtype = _norm_dtype(self, dtype)
+    dims = reduction_dims(dim, self.dim())
+    _check_norm_identity(self, ord, dims)
+    return fake_empty(reduced_shape(self.shape, dims, keepdim), out_dtype)
+
+
+linalg_vector_norm = (_vector_norm_kernel, _vector_norm_meta)
+
+
+def _sum_like_dtype(self, dtype):
+    if dtype is not None:
+        return dtype
+    return _dtype.int64 if self.dtype.category < 2 else self.dtype
+
+
+def _nansum_kernel(self, dim=None, keepdim=False, *, dtype=None):
+    out_dtype = _sum_like_dtype(self, dtype)
+    dims = reduction_dims(dim, self.dim())
+    acc = np.float32 if out_dtype is _dtype.float16 else out_dtype.np
+    return c_order(np.asarray(np.nansum(self._np.astype(acc), axis=dims, keepdims=keepdim), out_dtype.np))
+
+
+def _nansum_meta(self, dim=None, keepdim=False, *, dtype=None):
+    dims = reduction_dims(dim, self.dim())
+    return fake_empty(reduced_shape(self.shape, dims, keepdim), _sum_like_dtype(self, dtype))
+
+
+nansum = (_nansum_kernel, _nansum_meta)
+
+
+def _count_nonzero_kernel(self, dim=None):
+    dims = reduction_dims(dim, self.dim())
+    return c_order(np.asarray(np.count_nonzero(self._np, axis=dims), np.int64))
+
+
+def _count_nonzero_meta(self, dim=None):
+    return fake_empty(reduced_shape(self.shape, reduction_dims(dim, self.dim()), False), _dtype.int64)
+
+
+count_nonzero = (_count_nonzero_kernel, _count_nonzero_meta)
+
+
+def _trace_check(self):
+    if self.dim() != 2:
+        raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {self.dim()}")
+
+
+def _trace_kernel(self):
+    _trace_check(self)
+    out_dtype = _sum_like_dtype(self, None)
+    return np.asarray(np.trace(self._np, dtype=out_dtype.np), out_dtype.np)
+
+
+def _trace_meta(self):
+    _trace_check(self)
+    return fake_empty((), _sum_like_dtype(self, None))
+
+
+trace = (_trace_kernel, _trace_meta)
+
+
+def _std_mean_kernel(self, dim=None, *, correction=None, keepdim=False):
+    if not self.dtype.is_floating_point:
+        raise RuntimeError("std_mean(): could not infer output dtype. Input dtype must be either a floating point "
+                           f"or complex dtype. Got: {_dtype_title(self.dtype)}")
+    dims = reduction_dims(dim, self.dim())
+    x = self._np.astype(np.float64) if self.dtype is _dtype.float16 else self._np
+    with np.errstate(all="ignore"):
+        std = np.sqrt(np.var(x, axis=dims, ddof=1 if correction is None else correction, keepdims=keepdim))
+        mean = np.mean(x, axis=dims, keepdims=keepdim)
+    return c_order(np.asarray(std, self.dtype.np)), c_order(np.asarray(mean, self.dtype.np))
+
+
+def _std_mean_meta(self, dim=None, *, correction=None, keepdim=False):
+    shape = reduced_shape(self.shape, reduction_dims(dim, self.dim()), keepdim)
+    return fake_empty(shape, self.dtype), fake_empty(shape, self.dtype)
+
+
+std_mean = (_std_mean_kernel, _std_mean_meta)
+
+
+# ---------------------------------------------------------------- selections along one dim
+def _rows(self, dim):
+    """self's values with `dim` moved last (a 0-d tensor as one row of one), and the wrapped dim."""
+    d = wrap_dim(dim, self.dim())
+    return np.moveaxis(self._np.reshape(self._np.shape or (1,)), d if self.dim() else 0, -1), d
+
+
+def _unrows(values, indices, self, d, keepdim):
+    if not self.dim():
+        return values.reshape(()), indices.reshape(())
+    values, indices = np.moveaxis(values[..., None], -1, d), np.moveaxis(indices[..., None], -1, d)
+    if not keepdim:
+        values, indices = values.squeeze(d), indices.squeeze(d)
+    return c_order(values), c_order(indices.astype(np.int64))
+
+
+def _kth_smallest(rows, k):
+    """The k-th smallest (0-based) of each row and its index; NaN counts as the largest, so a row with NaN
+    whose k reaches it gives NaN (the first NaN's index)."""
+    order = np.argsort(rows, axis=-1, kind="stable")
+    index = order[..., k]
+    return np.take_along_axis(rows, index[..., None], -1)[..., 0], index
+
+
+def _median_dim_kernel(self, dim, keepdim=False):
+    rows, d = _rows(self, dim)
+    _check_selection(self, d, "median()")
+    k = (rows.shape[-1] - 1) // 2
+    values, index = _kth_smallest(rows, k)
+    if rows.dtype.kind == "f":
+        nan = np.isnan(rows)
+        has_nan = nan.any(-1)
+        values = np.where(has_nan, np.nan, values).astype(rows.dtype)
+        index = np.where(has_nan, np.argmax(nan, -1), index)
+    return _unrows(values, index, self, d, keepdim)
+
+
+def _check_selection(self, d, name):
+    if self.dim() and self.shape[d] == 0:
+        raise IndexError(f"{name}: Expected reduction dim {d} to have non-zero size.")
+
+
+def _selection_meta(name):
+    def meta(self, dim, keepdim=False):
+        d = wrap_dim(dim, self.dim())
+        _check_selection(self, d, name)
+        shape = reduced_shape(self.shape, (d,) if self.dim() else (), keepdim)
+        return fake_empty(shape, self.dtype), fake_empty(shape, _dtype.int64)
+
+    return meta
+
+
+median_dim = (_median_dim_kernel, _selection_meta("median()"))
+
+
+def _median_kernel(self):
+    x = self._np.reshape(-1)
+    if x.size == 0:
+        return np.asarray(np.nan, self.dtype.np) if self.dtype.is_floating_point else np.zeros((), self.dtype.np)
+    if x.dtype.kind == "f" and np.isnan(x).any():
+        return np.asarray(np.nan, x.dtype)
+    return np.asarray(np.sort(x, kind="stable")[(x.size - 1) // 2], x.dtype)
+
+
+median = (_median_kernel, lambda self: fake_empty((), self.dtype))
+
+
+def _check_k(self, k, d):
+    size = self.shape[d] if self.dim() else 1
+    if not 1 <= k <= size:
+        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
+
+
+def _kthvalue_kernel(self, k, dim=-1, keepdim=False):
+    rows, d = _rows(self, dim)
+    _check_k(self, k, d)
+    values, index = _kth_smallest(rows, k - 1)
+    return _unrows(values, index, self, d, keepdim)
+
+
+def _kthvalue_meta(self, k, dim=-1, keepdim=False):
+    d = wrap_dim(dim, self.dim())
+    _check_k(self, k, d)
+    return _selection_meta("kthvalue()")(self, dim, keepdim)
+
+
+kthvalue = (_kthvalue_kernel, _kthvalue_meta)
+
+
+def _cumulative_extreme(better):
+    """cummax / cummin: the running extreme and the index where it was last reached (ties move the index on,
+    NaN wins and stays), as ATen's loop."""
+    def kernel(self, dim):
+        rows, d = _rows(self, dim)
+        values, indices = np.empty_like(rows), np.zeros(rows.shape, np.int64)
+        if rows.shape[-1]:
+            best, where = rows[..., 0].copy(), np.zeros(rows.shape[:-1], np.int64)
+            for i in range(rows.shape[-1]):
+                x = rows[..., i]
+                take = (x == best) | better(x, best) | (np.isnan(x) if x.dtype.kind == "f" else False)
+                if x.dtype.kind == "f":
+                    take &= ~np.isnan(best) | np.isnan(x)
+                best, where = np.where(take, x, best), np.where(take, i, where)
+                values[..., i], indices[..., i] = best, where
+        if not self.dim():
+            return values.reshape(()), indices.reshape(())
+        return c_order(np.moveaxis(values, -1, d)), c_order(np.moveaxis(indices, -1, d))
+
+    def meta(self, dim):
+        wrap_dim(dim, self.dim())
+        return fake_empty(self.shape, self.dtype), fake_empty(self.shape, _dtype.int64)
+
+    return kernel, meta
+
+
+cummax = _cumulative_extreme(np.greater)
+cummin = _cumulative_extreme(np.less)
+
+
+# ---------------------------------------------------------------- shapes and copies
+def _unfold_geometry(self, dimension, size, step):
+    n = self.dim()
+    d = wrap_dim(dimension, n)
+    length = self.shape[d] if n else 1
+    if size > length:
+        raise RuntimeError(f"maximum size for tensor at dimension {d} is {length} but size is {size}")
+    if step <= 0:
+        raise RuntimeError(f"step is {step} but must be > 0")
+    stride = self.stride()[d] if n else 1
+    shape, strides = list(self.shape), list(self.stride())
+    if n:
+        shape[d], strides[d] = (length - size) // step + 1, step * stride
+    return shape + [size], strides + [stride], self.storage_offset()
+
+
+def _unfold_kernel(self, dimension, size, step):
+    shape, stride, offset = _unfold_geometry(self, dimension, size, step)
+    return Tensor._make_view(self, shape, stride, offset)
+
+
+unfold = (_unfold_kernel, _unfold_kernel)
+
+
+def _unfold_backward_kernel(grad_in, input_sizes, dim, size, step):
+    out = np.zeros(input_sizes, grad_in.dtype.np)
+    d = wrap_dim(dim, len(input_sizes))
+    target = np.moveaxis(out, d, -1) if input_sizes else out.reshape(1)
+    grad = np.moveaxis(grad_in._np, d, -2) if input_sizes else grad_in._np.reshape(1, -1)
+    for i in range(grad.shape[-2]):
+        target[..., i * step:i * step + size] += grad[..., i, :]
+    return out
+
+
+unfold_backward = (_unfold_backward_kernel, lambda grad_in, input_sizes, *args: fake_empty(input_sizes, grad_in.dtype))
+
+
+def _rot90_check(self, k, dims):
+    if len(dims) != 2:
+        raise RuntimeError(f"expected total rotation dims == 2, but got dims = {len(dims)}")
+    if self.dim() < 2:
+        raise RuntimeError(f"expected total dims >= 2, but got total dims = {self.dim()}")
+    d0, d1 = wrap_dim(dims[0], self.dim()), wrap_dim(dims[1], self.dim())
+    if d0 == d1:
+        raise RuntimeError(f"expected rotation dims to be different, but got dim0 = {d0} and dim1 = {d1}")
+    return d0, d1
+
+
+def _rot90_geometry(self, k, dims):
+    """ATen's rot90 flips and then transposes: an odd k gives the transposed layout of a contiguous flip."""
+    d0, d1 = _rot90_check(self, k, dims)
+    shape = list(self.shape)
+    if k % 2 == 0:
+        return shape, contiguous_strides(shape)
+    flipped = contiguous_strides(shape)
+    shape[d0], shape[d1] = shape[d1], shape[d0]
+    stride = list(flipped)
+    stride[d0], stride[d1] = flipped[d1], flipped[d0]
+    return shape, stride
+
+
+def _rot90_kernel(self, k=1, dims=(0, 1)):
+    _, stride = _rot90_geometry(self, k, dims)
+    return with_strides(np.rot90(self._np, k, axes=(dims[0], dims[1])), stride)
+
+
+def _rot90_meta(self, k=1, dims=(0, 1)):
+    shape, stride = _rot90_geometry(self, k, dims)
+    return fake_empty(shape, self.dtype, stride)
+
+
+rot90 = (_rot90_kernel, _rot90_meta)
+
+
+def _diagonal_copy_kernel(self, offset=0, dim1=0, dim2=1):
+    return np.ascontiguousarray(np.diagonal(self._np, offset, wrap_dim(dim1, self.dim()), wrap_dim(dim2, self.dim())))
+
+
+def _diagonal_copy_meta(self, offset=0, dim1=0, dim2=1):
+    n = self.dim()
+    d1, d2 = wrap_dim(dim1, n), wrap_dim(dim2, n)
+    if offset >= 0:
+        length = max(min(self.shape[d1], self.shape[d2] - offset), 0)
+    else:
+        length = max(min(self.shape[d1] + offset, self.shape[d2]), 0)
+    return fake_empty([self.shape[i] for i in range(n) if i not in (d1, d2)] + [length], self.dtype)
+
+
+diagonal_copy = (_diagonal_copy_kernel, _diagonal_copy_meta)
+
+
+def _diag_embed_shape(self, offset, dim1, dim2):
+    n = self.dim() + 1
+    d1, d2 = wrap_dim(dim1, n), wrap_dim(dim2, n)
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    side = self.shape[-1] + abs(offset)
+    rest = iter(self.shape[:-1])
+    return [side if i in (d1, d2) else next(rest) for i in range(n)], d1, d2
+
+
+def _diag_embed_kernel(self, offset=0, dim1=-2, dim2=-1):
+    shape, d1, d2 = _diag_embed_shape(self, offset, dim1, dim2)
+    out = np.zeros(shape, self.dtype.np)
+    window = np.diagonal(out, offset, d1, d2)
+    window.setflags(write=True)
+    window[...] = self._np
+    return out
+
+
+def _diag_embed_meta(self, offset=0, dim1=-2, dim2=-1):
+    return fake_empty(_diag_embed_shape(self, offset, dim1, dim2)[0], self.dtype)
+
+
+diag_embed = (_diag_embed_kernel, _diag_embed_meta)
+
+
+def _check_addmm_(self, mat1, mat2):
+    shape = [mat1.shape[0], mat2.shape[-1]] if mat1.dim() == 2 and mat2.dim() == 2 else None
+    if shape is not None and list(self.shape) != shape:
+        raise RuntimeError(f"Bad in-place call: input tensor size {list(self.shape)} and output tensor size {shape} "
+                           "should match")
+
+
+def _addmm_checked(impl):
+    """addmm_: self must already have the product's shape (addmm broadcasts it; the in-place form refuses)."""
+    kernel, meta = impl
+
+    def checked(run):
+        def call(self, mat1, mat2, **kwargs):
+            _check_addmm_(self, mat1, mat2)
+            return run(self, mat1, mat2, **kwargs)
+
+        return call
+
+    return checked(kernel), checked(meta)
+
+
+addmm_checked = _addmm_checked(linalg.addmm)
+
+
+# ---------------------------------------------------------------- data-dependent sizes
+def _data_dependent(name):
+    def meta(*args, **kwargs):
+        raise RuntimeError(f"aten.{name} has a data-dependent output shape; FakeTensors cannot run it")
+
+    return meta
+
+
+def _masked_select_kernel(self, mask):
+    if mask.dtype is not _dtype.bool_:
+        raise RuntimeError("masked_select: expected BoolTensor for mask")
+    x, m = np.broadcast_arrays(self._np, mask._np)
+    return np.ascontiguousarray(x[m])
+
+
+masked_select = (_masked_select_kernel, _data_dependent("masked_select"))
+
+
+def _unique_kernel(self, sorted=True, return_inverse=False, return_counts=False):
+    values, inverse, counts = np.unique(self._np.reshape(-1), return_inverse=True, return_counts=True)
+    inverse = inverse.reshape(self.shape) if return_inverse else np.zeros(0, np.int64)
+    counts = counts if return_counts else np.zeros(0, np.int64)
+    return values.astype(self.dtype.np), inverse.astype(np.int64), counts.astype(np.int64)
+
+
+unique2 = (_unique_kernel, _data_dependent("_unique2"))
+
+
+def _bincount_kernel(self, weights=None, minlength=0):
+    if self.dim() != 1 or self.dtype.is_floating_point or self.dtype is _dtype.bool_:
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if minlength < 0:
+        raise RuntimeError("minlength should be >= 0")
+    if self.numel() and self._np.min() < 0:
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if weights is None:
+        return np.bincount(self._np, minlength=minlength).astype(np.int64)
+    if tuple(weights.shape) != tuple(self.shape):
+        raise RuntimeError("weights should be 1-d and have the same length as input")
+    out = _dtype.float32 if weights.dtype is _dtype.float32 else _dtype.float64
+    return np.bincount(self._np, weights._np.astype(np.float64), minlength).astype(out.np)
+
+
+bincount = (_bincount_kernel, _data_dependent("bincount"))
+
+
+def _repeat_interleave_kernel(repeats, *, output_size=None):
+    if repeats.dim() != 1:
+        raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
+    if repeats.dtype not in (_dtype.int64, _dtype.int32):
+        raise RuntimeError("repeats has to be Long or Int tensor")
+    if repeats.numel() and repeats._np.min() < 0:
+        raise RuntimeError("repeats can not be negative")
+    return np.repeat(np.arange(repeats.numel(), dtype=np.int64), repeats._np).astype(repeats.dtype.np)
+
+
+repeat_interleave = (_repeat_interleave_kernel, _data_dependent("repeat_interleave"))
+
+
+# ---------------------------------------------------------------- lookups
+def _isin_arrays(elements, test_elements):
+    as_array = (lambda v: v._np if isinstance(v, Tensor) else np.asarray(v))
+    return as_array(elements), as_array(test_elements).reshape(-1)
+
+
+def _isin_kernel(elements, test_elements, *, assume_unique=False, invert=False):
+    x, pool = _isin_arrays(elements, test_elements)
+    return np.asarray(np.isin(x, pool, invert=invert))
+
+
+def _isin_meta(elements, test_elements, *, assume_unique=False, invert=False):
+    return fake_empty(elements.shape if isinstance(elements, Tensor) else (), _dtype.bool_)
+
+
+isin = (_isin_kernel, _isin_meta)
+
+
+def _search_check(sorted_sequence, values_shape, side, right):
+    if side not in (None, "left", "right"):
+        raise RuntimeError(f"torch.searchsorted(): side can only be 'left' or 'right' but got {side}")
+    if side == "left" and right:
+        raise RuntimeError("torch.searchsorted(): side and right can't be set to opposites, got side of left while "
+                           "right was True")
+    if sorted_sequence.dim() > 1 and tuple(sorted_sequence.shape[:-1]) != tuple(values_shape[:-1]):
+        raise RuntimeError("torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions "
+                           "of boundaries tensor and input value tensor must match")
+
+
+def _searchsorted_kernel(sorted_sequence, self, *, out_int32=False, right=False, side=None, sorter=None):
+    values = self._np if isinstance(self, Tensor) else np.asarray(self)
+    _search_check(sorted_sequence, values.shape, side, right)
+    side = side or ("right" if right else "left")
+    seq = sorted_sequence._np
+    if sorter is not None:
+        seq = np.take_along_axis(seq, sorter._np, -1)
+    if seq.ndim <= 1:
+        out = np.searchsorted(seq, values, side=side)
+    else:
+        flat_seq, flat_values = seq.reshape(-1, seq.shape[-1]), values.reshape(-1, values.shape[-1])
+        out = np.stack([np.searchsorted(s, v, side=side) for s, v in zip(flat_seq, flat_values)]).reshape(values.shape)
+    return np.asarray(out, np.int32 if out_int32 else np.int64)
+
+
+def _searchsorted_meta(sorted_sequence, self, *, out_int32=False, right=False, side=None, sorter=None):
+    shape = tuple(self.shape) if isinstance(self, Tensor) else ()
+    _search_check(sorted_sequence, shape, side, right)
+    return fake_empty(shape, _dtype.int32 if out_int32 else _dtype.int64)
+
+
+searchsorted = (_searchsorted_kernel, _searchsorted_meta)
+
+
+def _bucketize_kernel(self, boundaries, *, out_int32=False, right=False):
+    if boundaries.dim() != 1:
+        raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim({boundaries.dim()})")
+    return _searchsorted_kernel(boundaries, self, out_int32=out_int32, right=right)
+
+
+def _bucketize_meta(self, boundaries, *, out_int32=False, right=False):
+    return fake_empty(tuple(self.shape) if isinstance(self, Tensor) else (), _dtype.int32 if out_int32 else _dtype.int64)
+
+
+bucketize = (_bucketize_kernel, _bucketize_meta)
+
+
+def _triangle_indices(upper):
+    def kernel(row, col, offset=0, *, dtype=None, layout=None, device=None, pin_memory=None):
+        rows, cols = (np.triu_indices if upper else np.tril_indices)(row, offset, col)
+        return np.stack([rows, cols]).astype((dtype or _dtype.int64).np).reshape(2, -1)
+
+    def meta(row, col, offset=0, *, dtype=None, layout=None, device=None, pin_memory=None):
+        return fake_empty(kernel(row, col, offset).shape, dtype or _dtype.int64)
+
+    return kernel, meta
+
+
+tril_indices = _triangle_indices(upper=False)
+triu_indices = _triangle_indices(upper=True)
+
+
+# ---------------------------------------------------------------- cdist
+def _cdist_check(x1, x2, p):
+    if x1.dim() < 2 or x2.dim() < 2:
+        raise RuntimeError(f"cdist only supports at least 2D tensors, X1 got: {x1.dim()}D")
+    if x1.shape[-1] != x2.shape[-1]:
+        raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: {x1.shape[-1]} X2: {x2.shape[-1]}")
+    if p < 0:
+        raise RuntimeError("cdist only supports non-negative p values")
+    if not x1.dtype.is_floating_point:
+        raise RuntimeError(f"cdist only supports floating-point dtypes, X1 got: {_dtype_title(x1.dtype)}")
+    batch = broadcast_shapes(tuple(x1.shape[:-2]), tuple(x2.shape[:-2]))
+    return list(batch) + [x1.shape[-2], x2.shape[-2]]
+
+
+def _pairwise(x1, x2):
+    """(batch..., r1, r2, m) absolute differences of every row pair."""
+    return np.abs(x1[..., :, None, :] - x2[..., None, :, :])
+
+
+def _cdist_kernel(x1, x2, p, compute_mode=None):
+    shape = _cdist_check(x1, x2, p)
+    diff = _pairwise(x1._np, x2._np)
+    with np.errstate(all="ignore"):
+        if p == 0:
+            out = np.sum(diff != 0, -1).astype(diff.dtype)
+        elif math.isinf(p):
+            out = np.max(diff, -1, initial=0)
+        else:
+            out = np.sum(diff ** p, -1) ** (1.0 / p)
+    return np.ascontiguousarray(np.broadcast_to(out, shape), x1.dtype.np)
+
+
+cdist_forward = (_cdist_kernel, lambda x1, x2, p, compute_mode=None: fake_empty(_cdist_check(x1, x2, p), x1.dtype))
+
+
+def _cdist_backward_kernel(grad, x1, x2, p, cdist):
+    a, b = np.broadcast_arrays(x1._np[..., :, None, :], x2._np[..., None, :, :])
+    diff, dist, g = a - b, cdist._np[..., None], grad._np[..., None]
+    with np.errstate(all="ignore"):
+        if p == 0:
+            slope = np.zeros_like(diff)
+        elif p == 1:
+            slope = np.sign(diff)
+        elif math.isinf(p):
+            slope = np.sign(diff) * (np.abs(diff) == dist)
+        else:
+            slope = diff * np.abs(diff) ** (p - 2) / dist ** (p - 1)
+        slope = np.where(dist == 0, 0, slope)
+    out = np.sum(g * slope, -2)
+    return np.ascontiguousarray(np.broadcast_to(out, x1._np.shape), x1.dtype.np)
+
+
+cdist_backward = (_cdist_backward_kernel, lambda grad, x1, x2, p, cdist: fake_empty(x1.shape, x1.dtype))
