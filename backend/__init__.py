@@ -11,7 +11,7 @@ Pipeline, one module per step, in the order a graph goes through them (the plain
     loop_ir.py      the kernel IR (the contract with code generation)
     codegen/        llvm.py (llvmlite JIT), triton.py (Triton: GPU or interpreter), numpy_ref.py (reference)
     wrapper.py      output_code.py: allocates from a buffer pool, calls kernels, returns tensors
-    debug.py        MINITORCH2_COMPILE_DEBUG folders and log artifacts
+    debug.py        MINITORCH2_COMPILE_DEBUG folders
     config.py       the knobs
 
 Beside it, the speed wing (speed/: worker threads, our own OpenBLAS, inline float32 math, column-reduction

@@ -157,8 +157,8 @@ def _compile_fx_inner(gm, example_inputs, graph_kind):
     if key:
         speed.store_graph(key, source, compiled, graph.fallbacks)
     metrics.record(result, len(compiled), graph.fallbacks)
-    debug.log("fusion", f"[{name}] fusion\n{scheduler.post_fusion_text()}")
-    debug.log("output_code", f"[{name}] output code\n{source}")
+    _logging.log_artifact("fusion", f"[{name}] fusion\n{scheduler.post_fusion_text()}")
+    _logging.log_artifact("output_code", f"[{name}] output code\n{source}")
     if config.debug:
         debug.write_graph_files(name, gm, example_inputs, pre_fusion_text(graph), scheduler.post_fusion_text(), source)
     return result
@@ -173,8 +173,8 @@ def _load_stored(name, gm, stored, constants):
                            sorted(set(stored.fallbacks)), None, gm=gm, from_cache=True, constants=constants)
     metrics.record(result, len(compiled), stored.fallbacks)
     if _log_enabled("fusion"):  # the fusion decisions were not remade: remake them for the log
-        debug.log("fusion", f"[{name}] fusion\n{result.scheduler.post_fusion_text()}")
-    debug.log("output_code", f"[{name}] output code (from the graph cache)\n{stored.source}")
+        _logging.log_artifact("fusion", f"[{name}] fusion\n{result.scheduler.post_fusion_text()}")
+    _logging.log_artifact("output_code", f"[{name}] output code (from the graph cache)\n{stored.source}")
     return result
 
 

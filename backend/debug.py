@@ -1,5 +1,5 @@
-"""What the backend shows of its work: MINITORCH2_COMPILE_DEBUG folders and MINITORCH2_LOGS artifacts (plays
-torch._inductor.debug).
+"""What the backend writes of its work: MINITORCH2_COMPILE_DEBUG folders (plays torch._inductor.debug; the
+MINITORCH2_LOGS artifacts, output_code and fusion, compile_fx prints through minitorch2._logging).
 
 Backend layer, called by compile_fx for every compiled graph. With MINITORCH2_COMPILE_DEBUG=1
 (backend.config.debug) each graph gets a folder
@@ -14,17 +14,11 @@ Backend layer, called by compile_fx for every compiled graph. With MINITORCH2_CO
 import os
 import time
 
-from minitorch2 import _logging
 from minitorch2._tensor import Tensor
 
 from . import config
 
 _run_dir = None
-
-
-def log(artifact, text):
-    """Print a backend artifact (output_code, fusion) when MINITORCH2_LOGS names it."""
-    _logging.log_artifact(artifact, text)
 
 
 def run_dir():

@@ -196,14 +196,11 @@ FLOATS = (_dtype.float16, _dtype.float32, _dtype.float64)
 def remove_pointless_convert(node):
     """convert(convert(x, d1), d2) between float dtypes is convert(x, d2) unless d1 is the narrower one."""
     inner = node.args[0] if node.args else None
-    if node.target is not prims.convert_element_type.default:
-        return False
-    if not _single_use_call(inner, prims.convert_element_type.default):
+    convert = prims.convert_element_type.default
+    if node.target is not convert or not _single_use_call(inner, convert):
         return False
     source, narrow, wide = inner.args[0], inner.args[1], node.args[1]
-    if _val(source).dtype not in FLOATS or narrow not in FLOATS or wide not in FLOATS:
-        return False
-    if narrow.itemsize < wide.itemsize:
+    if any(dtype not in FLOATS for dtype in (_val(source).dtype, narrow, wide)) or narrow.itemsize < wide.itemsize:
         return False
     with node.graph.inserting_before(node):
         direct = _call(node.graph, prims.convert_element_type.default, (source, wide), like=node)

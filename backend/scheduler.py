@@ -440,18 +440,14 @@ def _rename_buffers(loop, names):
 
 
 def extern_tensor_args(kernel):
-    found = []
+    """The TensorArgs of an extern call, in argument order (keyword arguments last)."""
+    return _tensor_args([kernel.args, list(kernel.kwargs.values())])
 
-    def visit(value):
-        if isinstance(value, TensorArg):
-            found.append(value)
-        elif isinstance(value, (list, tuple)):
-            for v in value:
-                visit(v)
 
-    visit(kernel.args)
-    visit(list(kernel.kwargs.values()))
-    return found
+def _tensor_args(value):
+    if isinstance(value, (list, tuple)):
+        return [arg for v in value for arg in _tensor_args(v)]
+    return [value] if isinstance(value, TensorArg) else []
 
 
 def _extern_writes(kernel):
