@@ -1,0 +1,626 @@
+"""optim.lr_scheduler (as torch.optim.lr_scheduler): learning-rate schedules over an optimizer's param groups.
+
+Runtime layer, plain Python floats. A scheduler rewrites each `group["lr"]` on `step()`. Where
+PyTorch computes the next rate from the group's current one (StepLR, ExponentialLR,
+CosineAnnealingLR, ...) so do we, with the same float operations in the same order, so the
+rates are bit-identical to PyTorch's; `step(epoch)` takes the closed form where there is one.
+Attribute names follow PyTorch's, so state dicts carry over.
+"""
+import contextlib
+import functools
+import math
+import types
+import warnings
+import weakref
+from bisect import bisect_right
+from collections import Counter
+
+from .optimizer import Optimizer
+
+EPOCH_DEPRECATION_WARNING = (
+    "The epoch parameter in `scheduler.step()` was not necessary and is being "
+    "deprecated where possible. Please use `scheduler.step()` to step the "
+    "scheduler. During the deprecation, if epoch is different from None, the "
+    "closed form is used instead of the new chainable form, where available. "
+    "Please open an issue if you are unable to replicate your use case: "
+    "https://github.com/pytorch/pytorch/issues/new/choose."
+)
+_HOW_TO = "See more details at https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate"
+
+
+def _check_optimizer(optimizer):
+    if not isinstance(optimizer, Optimizer):
+        raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
+
+
+def _per_group(name, optimizer, value):
+    """One value per param group: a list/tuple of the right length, or one value repeated."""
+    if not isinstance(value, (list, tuple)):
+        return [value] * len(optimizer.param_groups)
+    if len(value) != len(optimizer.param_groups):
+        raise ValueError(f"{name} must have the same length as optimizer.param_groups. "
+                         f"{name} has {len(value)} values, param_groups has {len(optimizer.param_groups)}.")
+    return list(value)
+
+
+def _group_values(optimizer, key):
+    return [group[key] for group in optimizer.param_groups]
+
+
+@contextlib.contextmanager
+def _flag(scheduler, name):
+    setattr(scheduler, name, True)
+    try:
+        yield
+    finally:
+        setattr(scheduler, name, False)
+
+
+def _mark_optimizer_steps(optimizer):
+    """Wrap optimizer.step so a scheduler can tell whether the optimizer stepped before it did."""
+    if hasattr(optimizer.step, "_wrapped_by_lr_sched"):
+        return
+    step, owner = optimizer.step.__func__, weakref.ref(optimizer)  # weak: no optimizer <-> wrapper cycle
+
+    @functools.wraps(step)
+    def marked_step(*args, **kwargs):
+        opt = owner()
+        opt._opt_called = True
+        return step(opt, *args, **kwargs)
+
+    marked_step._wrapped_by_lr_sched = True
+    optimizer.step = marked_step
+
+
+class LRScheduler:
+    """Subclasses give `get_lr()` (ours give `_lrs()`, which `get_lr` wraps with PyTorch's warning)."""
+    _get_lr_called_within_step = False
+    _is_initial = False
+
+    def __init__(self, optimizer, last_epoch=-1):
+        _check_optimizer(optimizer)
+        self.optimizer = optimizer
+        for i, group in enumerate(optimizer.param_groups):
+            if last_epoch == -1:
+                group.setdefault("initial_lr", group["lr"])
+            elif "initial_lr" not in group:
+                raise KeyError(
+                    f"param 'initial_lr' is not specified in param_groups[{i}] when resuming scheduler with "
+                    "last_epoch >= 0.\nThis typically happens when:\n1. You're trying to resume training from a "
+                    "checkpoint but haven't properly loaded the optimizer state\n2. You're using last_epoch >= 0 "
+                    "for a fresh training run (not recommended)")
+        self.base_lrs = _group_values(optimizer, "initial_lr")
+        self.last_epoch = last_epoch
+        _mark_optimizer_steps(optimizer)
+        self._initial_step()
+
+    def _initial_step(self):
+        self._step_count = 0
+        with _flag(self, "_is_initial"):
+            self.step()
+
+    def state_dict(self):
+        return {key: value for key, value in self.__dict__.items() if key != "optimizer"}
+
+    def load_state_dict(self, state_dict):
+        self.__dict__.update(state_dict)
+
+    def get_last_lr(self):
+        return self._last_lr
+
+    def get_lr(self):
+        if not self._get_lr_called_within_step:
+            warnings.warn("To get the last learning rate computed by the scheduler, please use `get_last_lr()`.",
+                          UserWarning, stacklevel=2)
+        return self._lrs()
+
+    def _lrs(self):
+        raise NotImplementedError
+
+    def step(self, epoch=None):
+        if self._step_count == 1:
+            if not hasattr(self.optimizer.step, "_wrapped_by_lr_sched"):
+                warnings.warn("Seems like `optimizer.step()` has been overridden after learning rate scheduler "
+                              "initialization. Please, make sure to call `optimizer.step()` before "
+                              "`lr_scheduler.step()`. " + _HOW_TO, UserWarning, stacklevel=2)
+            elif not getattr(self.optimizer, "_opt_called", False):
+                warnings.warn("Detected call of `lr_scheduler.step()` before `optimizer.step()`. In PyTorch 1.1.0 "
+                              "and later, you should call them in the opposite order: `optimizer.step()` before "
+                              "`lr_scheduler.step()`.  Failure to do this will result in PyTorch skipping the first "
+                              "value of the learning rate schedule. " + _HOW_TO, UserWarning, stacklevel=2)
+        self._step_count += 1
+        if epoch is not None:
+            warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
+        self._update_lr(epoch)
+
+    def _update_lr(self, epoch=None):
+        with _flag(self, "_get_lr_called_within_step"):
+            if epoch is None:
+                self.last_epoch += 1
+                values = self.get_lr()
+            else:
+                self.last_epoch = epoch
+                values = self._get_closed_form_lr() if hasattr(self, "_get_closed_form_lr") else self.get_lr()
+        self._set_lrs(values)
+
+    def _set_lrs(self, values):
+        for group, lr in zip(self.optimizer.param_groups, values, strict=True):
+            group["lr"] = lr
+        self._last_lr = _group_values(self.optimizer, "lr")
+
+    def _scaled(self, factor):
+        return [group["lr"] * factor for group in self.optimizer.param_groups]
+
+
+class _LRScheduler(LRScheduler):
+    pass
+
+
+class _LambdaScheduler(LRScheduler):
+    """One function of the epoch per group; state dicts keep callable objects' attributes, not functions."""
+    _check_callable = False
+
+    def __init__(self, optimizer, lr_lambda, last_epoch=-1):
+        self.optimizer = optimizer
+        if not isinstance(lr_lambda, (list, tuple)):
+            self.lr_lambdas = [lr_lambda] * len(optimizer.param_groups)
+        elif len(lr_lambda) != len(optimizer.param_groups):
+            raise ValueError(f"Expected {len(optimizer.param_groups)} lr_lambdas, but got {len(lr_lambda)}")
+        else:
+            self.lr_lambdas = list(lr_lambda)
+        for fn in self.lr_lambdas if self._check_callable else ():
+            if not callable(fn):
+                raise TypeError(f"lr_lambda should be a function, but got {type(fn).__name__}")
+        super().__init__(optimizer, last_epoch)
+
+    def state_dict(self):
+        state = {key: value for key, value in self.__dict__.items() if key not in ("optimizer", "lr_lambdas")}
+        state["lr_lambdas"] = [None if isinstance(fn, types.FunctionType) else fn.__dict__.copy()
+                               for fn in self.lr_lambdas]
+        return state
+
+    def load_state_dict(self, state_dict):
+        state = dict(state_dict)
+        for fn, saved in zip(self.lr_lambdas, state.pop("lr_lambdas")):
+            if saved is not None:
+                fn.__dict__.update(saved)
+        self.__dict__.update(state)
+
+
+class LambdaLR(_LambdaScheduler):
+    def _lrs(self):
+        return [base_lr * fn(self.last_epoch) for fn, base_lr in zip(self.lr_lambdas, self.base_lrs, strict=True)]
+
+
+class MultiplicativeLR(_LambdaScheduler):
+    _check_callable = True
+
+    def _lrs(self):
+        if self._is_initial:
+            return _group_values(self.optimizer, "lr")
+        return [group["lr"] * fn(self.last_epoch)
+                for fn, group in zip(self.lr_lambdas, self.optimizer.param_groups, strict=True)]
+
+
+class StepLR(LRScheduler):
+    def __init__(self, optimizer, step_size, gamma=0.1, last_epoch=-1):
+        self.step_size, self.gamma = step_size, gamma
+        super().__init__(optimizer, last_epoch)
+
+    def _lrs(self):
+        if self.last_epoch == 0 or self.last_epoch % self.step_size != 0:
+            return _group_values(self.optimizer, "lr")
+        return self._scaled(self.gamma)
+
+    def _get_closed_form_lr(self):
+        return [base_lr * self.gamma ** (self.last_epoch // self.step_size) for base_lr in self.base_lrs]
+
+
+class MultiStepLR(LRScheduler):
+    def __init__(self, optimizer, milestones, gamma=0.1, last_epoch=-1):
+        self.milestones, self.gamma = Counter(milestones), gamma
+        super().__init__(optimizer, last_epoch)
+
+    def _lrs(self):
+        if self.last_epoch not in self.milestones:
+            return _group_values(self.optimizer, "lr")
+        return self._scaled(self.gamma ** self.milestones[self.last_epoch])
+
+    def _get_closed_form_lr(self):
+        passed = bisect_right(sorted(self.milestones.elements()), self.last_epoch)
+        return [base_lr * self.gamma ** passed for base_lr in self.base_lrs]
+
+
+class ConstantLR(LRScheduler):
+    def __init__(self, optimizer, factor=1.0 / 3, total_iters=5, last_epoch=-1):
+        if factor > 1.0 or factor < 0:
+            raise ValueError("Constant multiplicative factor expected to be between 0 and 1.")
+        self.factor, self.total_iters = factor, total_iters
+        super().__init__(optimizer, last_epoch)
+
+    def _lrs(self):
+        if self.last_epoch == 0:
+            return self._scaled(self.factor)
+        if self.last_epoch != self.total_iters:
+            return _group_values(self.optimizer, "lr")
+        return self._scaled(1.0 / self.factor)
+
+    def _get_closed_form_lr(self):
+        reached = self.last_epoch >= self.total_iters
+        return [base_lr * (self.factor + reached * (1 - self.factor)) for base_lr in self.base_lrs]
+
+
+class LinearLR(LRScheduler):
+    def __init__(self, optimizer, start_factor=1.0 / 3, end_factor=1.0, total_iters=5, last_epoch=-1):
+        if start_factor > 1.0 or start_factor <= 0:
+            raise ValueError("Starting multiplicative factor expected to be greater than 0 and less or equal to 1.")
+        if end_factor > 1.0 or end_factor < 0:
+            raise ValueError("Ending multiplicative factor expected to be between 0 and 1.")
+        self.start_factor, self.end_factor, self.total_iters = start_factor, end_factor, total_iters
+        super().__init__(optimizer, last_epoch)
+
+    def _lrs(self):
+        if self.last_epoch == 0:
+            return self._scaled(self.start_factor)
+        if self._is_initial or self.last_epoch > self.total_iters:
+            return _group_values(self.optimizer, "lr")
+        span = self.end_factor - self.start_factor
+        # ratio of this step's factor to the previous one's
+        return self._scaled(1.0 + span / (self.total_iters * self.start_factor + (self.last_epoch - 1) * span))
+
+    def _get_closed_form_lr(self):
+        span = self.end_factor - self.start_factor
+        return [base_lr * (self.start_factor + span * min(self.total_iters, self.last_epoch) / self.total_iters)
+                for base_lr in self.base_lrs]
+
+
+class ExponentialLR(LRScheduler):
+    def __init__(self, optimizer, gamma, last_epoch=-1):
+        self.gamma = gamma
+        super().__init__(optimizer, last_epoch)
+
+    def _lrs(self):
+        return _group_values(self.optimizer, "lr") if self._is_initial else self._scaled(self.gamma)
+
+    def _get_closed_form_lr(self):
+        return [base_lr * self.gamma ** self.last_epoch for base_lr in self.base_lrs]
+
+
+class PolynomialLR(LRScheduler):
+    def __init__(self, optimizer, total_iters=5, power=1.0, last_epoch=-1):
+        self.total_iters, self.power = total_iters, power
+        super().__init__(optimizer, last_epoch)
+
+    def _lrs(self):
+        if self._is_initial or self.last_epoch > self.total_iters:
+            return _group_values(self.optimizer, "lr")
+        now, before = 1.0 - self.last_epoch / self.total_iters, 1.0 - (self.last_epoch - 1) / self.total_iters
+        return self._scaled((now / before) ** self.power)
+
+    def _get_closed_form_lr(self):
+        left = 1.0 - min(self.total_iters, self.last_epoch) / self.total_iters
+        return [base_lr * left ** self.power for base_lr in self.base_lrs]
+
+
+class CosineAnnealingLR(LRScheduler):
+    def __init__(self, optimizer, T_max, eta_min=0.0, last_epoch=-1):
+        self.T_max, self.eta_min = T_max, eta_min
+        super().__init__(optimizer, last_epoch)
+
+    def _lrs(self):
+        if self._is_initial:
+            return _group_values(self.optimizer, "lr")
+        if self._step_count == 1 and self.last_epoch > 0:
+            return [self.eta_min + (base_lr - self.eta_min) * (1 + math.cos(self.last_epoch * math.pi / self.T_max)) / 2
+                    for base_lr in self.base_lrs]
+        if (self.last_epoch - 1 - self.T_max) % (2 * self.T_max) == 0:  # the trough: climb back by one step
+            return [group["lr"] + (base_lr - self.eta_min) * (1 - math.cos(math.pi / self.T_max)) / 2
+                    for base_lr, group in zip(self.base_lrs, self.optimizer.param_groups, strict=True)]
+        ratio = (1 + math.cos(math.pi * self.last_epoch / self.T_max)) / (
+            1 + math.cos(math.pi * (self.last_epoch - 1) / self.T_max))
+        return [ratio * (group["lr"] - self.eta_min) + self.eta_min for group in self.optimizer.param_groups]
+
+    def _get_closed_form_lr(self):
+        return [self.eta_min + (base_lr - self.eta_min) * (1 + math.cos(math.pi * self.last_epoch / self.T_max)) / 2
+                for base_lr in self.base_lrs]
+
+
+def _check_children(owner, optimizer, schedulers):
+    name = type(owner).__name__
+    for i, scheduler in enumerate(schedulers):
+        if not hasattr(scheduler, "optimizer"):
+            raise TypeError(f"{name} at index {i} should have `optimizer` as its attribute.")
+        if isinstance(scheduler, ReduceLROnPlateau):
+            raise ValueError(f"{name} does not support `ReduceLROnPlateau` scheduler as it requires additional kwargs "
+                             f"to be specified when calling `step`, but got one at index {i} in the given schedulers "
+                             "sequence.")
+        if optimizer != scheduler.optimizer:
+            raise ValueError(f"{name} expects all schedulers to belong to the same optimizer, but got scheduler "
+                             f"{type(scheduler).__name__} at index {i} has {scheduler.optimizer}, which is different "
+                             f"from {type(optimizer).__name__}.")
+
+
+class _SchedulerOfSchedulers(LRScheduler):
+    """State dicts nest the children's."""
+
+    def state_dict(self):
+        state = {key: value for key, value in self.__dict__.items() if key not in ("optimizer", "_schedulers")}
+        state["_schedulers"] = [s.state_dict() for s in self._schedulers]
+        return state
+
+    def load_state_dict(self, state_dict):
+        state = dict(state_dict)
+        for scheduler, saved in zip(self._schedulers, state.pop("_schedulers")):
+            scheduler.load_state_dict(saved)
+        self.__dict__.update(state)
+
+
+class SequentialLR(_SchedulerOfSchedulers):
+    def __init__(self, optimizer, schedulers, milestones, last_epoch=-1):
+        if len(schedulers) < 1:
+            raise ValueError(f"{type(self).__name__} expects at least one scheduler, but got no scheduler.")
+        _check_children(self, optimizer, schedulers)
+        if len(milestones) != len(schedulers) - 1:
+            raise ValueError("Sequential Schedulers expects number of schedulers provided to be one more than the "
+                             f"number of milestone points, but got number of schedulers {len(schedulers)} and the "
+                             f"number of milestones to be equal to {len(milestones)}")
+        self._schedulers, self._milestones = schedulers, milestones
+        self.last_epoch = last_epoch + 1
+        self.optimizer = optimizer
+        # the children's constructors each took a step: undo them, then take the first child's
+        for group in optimizer.param_groups:
+            group["lr"] = group["initial_lr"]
+        self.recursive_undo()
+        first = self._schedulers[bisect_right(milestones, 0)]
+        first._initial_step()
+        self._last_lr = first.get_last_lr()
+
+    def recursive_undo(self, sched=None):
+        scheduler = self if sched is None else sched
+        if hasattr(scheduler, "_schedulers"):
+            for child in scheduler._schedulers:
+                self.recursive_undo(child)
+        elif hasattr(scheduler, "last_epoch"):
+            scheduler.last_epoch -= 1
+
+    def step(self):
+        self.last_epoch += 1
+        idx = bisect_right(self._milestones, self.last_epoch)
+        scheduler = self._schedulers[idx]
+        if idx > 0 and self._milestones[idx - 1] == self.last_epoch:
+            scheduler._update_lr(0)  # a child starts afresh at its milestone
+        else:
+            scheduler.step()
+        self._last_lr = scheduler.get_last_lr()
+
+
+class ChainedScheduler(_SchedulerOfSchedulers):
+    def __init__(self, schedulers, optimizer=None):
+        if len(schedulers) < 1:
+            raise ValueError(f"{type(self).__name__} expects at least one scheduler to be chained, but got no "
+                             "scheduler.")
+        optimizer = optimizer or schedulers[0].optimizer
+        _check_children(self, optimizer, schedulers)
+        self._schedulers, self.optimizer = schedulers, optimizer
+        self._last_lr = _group_values(schedulers[-1].optimizer, "lr")
+
+    def step(self):
+        for scheduler in self._schedulers:
+            scheduler.step()
+        self._last_lr = _group_values(self._schedulers[-1].optimizer, "lr")
+
+
+class ReduceLROnPlateau(LRScheduler):
+    def __init__(self, optimizer, mode="min", factor=0.1, patience=10, threshold=1e-4, threshold_mode="rel",
+                 cooldown=0, min_lr=0, eps=1e-8):
+        if factor >= 1.0:
+            raise ValueError("Factor should be < 1.0.")
+        self.factor = factor
+        _check_optimizer(optimizer)
+        self.optimizer = optimizer
+        if isinstance(min_lr, (list, tuple)):
+            if len(min_lr) != len(optimizer.param_groups):
+                raise ValueError(f"expected {len(optimizer.param_groups)} min_lrs, got {len(min_lr)}")
+            self.default_min_lr, self.min_lrs = None, list(min_lr)
+        else:
+            self.default_min_lr, self.min_lrs = min_lr, [min_lr] * len(optimizer.param_groups)
+        self.patience, self.cooldown, self.eps = patience, cooldown, eps
+        self.last_epoch = 0
+        self._last_lr = _group_values(optimizer, "lr")
+        self._init_is_better(mode, threshold, threshold_mode)
+        self._reset()
+
+    def _reset(self):
+        self.best, self.cooldown_counter, self.num_bad_epochs = self.mode_worse, 0, 0
+
+    def step(self, metrics, epoch=None):
+        current = float(metrics)
+        if epoch is None:
+            epoch = self.last_epoch + 1
+        else:
+            warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
+        self.last_epoch = epoch
+        if self._is_better(current, self.best):
+            self.best, self.num_bad_epochs = current, 0
+        else:
+            self.num_bad_epochs += 1
+        if self.in_cooldown:
+            self.cooldown_counter -= 1
+            self.num_bad_epochs = 0
+        if self.num_bad_epochs > self.patience:
+            self._reduce_lr()
+            self.cooldown_counter, self.num_bad_epochs = self.cooldown, 0
+        self._last_lr = _group_values(self.optimizer, "lr")
+
+    def _reduce_lr(self):
+        groups = self.optimizer.param_groups
+        if len(groups) != len(self.min_lrs):
+            if self.default_min_lr is None:
+                raise RuntimeError(
+                    f"The number of param groups in the `optimizer` ({len(groups)}) differs from when "
+                    f"`ReduceLROnPlateau` was initialized ({len(self.min_lrs)}), usually due to a new param group "
+                    "being added to the optimizer. Please modify the `min_lrs` field to match the length of the "
+                    "`optimizer` param groups.")
+            self.min_lrs = [self.default_min_lr] * len(groups)
+        for group, min_lr in zip(groups, self.min_lrs):
+            old_lr = float(group["lr"])
+            new_lr = max(old_lr * self.factor, min_lr)
+            if old_lr - new_lr > self.eps:
+                group["lr"] = new_lr
+
+    @property
+    def in_cooldown(self):
+        return self.cooldown_counter > 0
+
+    def _is_better(self, a, best):
+        if self.threshold_mode == "rel":
+            return a < best * (1.0 - self.threshold) if self.mode == "min" else a > best * (self.threshold + 1.0)
+        return a < best - self.threshold if self.mode == "min" else a > best + self.threshold
+
+    def _init_is_better(self, mode, threshold, threshold_mode):
+        if mode not in {"min", "max"}:
+            raise ValueError("mode " + mode + " is unknown!")
+        if threshold_mode not in {"rel", "abs"}:
+            raise ValueError("threshold mode " + threshold_mode + " is unknown!")
+        self.mode_worse = math.inf if mode == "min" else -math.inf
+        self.mode, self.threshold, self.threshold_mode = mode, threshold, threshold_mode
+
+    def load_state_dict(self, state_dict):
+        self.__dict__.update(state_dict)
+        self._init_is_better(self.mode, self.threshold, self.threshold_mode)
+
+
+class CosineAnnealingWarmRestarts(LRScheduler):
+    def __init__(self, optimizer, T_0, T_mult=1, eta_min=0.0, last_epoch=-1):
+        if T_0 <= 0 or not isinstance(T_0, int):
+            raise ValueError(f"Expected positive integer T_0, but got {T_0}")
+        if T_mult < 1 or not isinstance(T_mult, int):
+            raise ValueError(f"Expected integer T_mult >= 1, but got {T_mult}")
+        if not isinstance(eta_min, (float, int)):
+            raise ValueError(f"Expected float or int eta_min, but got {eta_min} of type {type(eta_min)}")
+        self.T_0 = self.T_i = T_0
+        self.T_mult, self.eta_min, self.T_cur = T_mult, eta_min, last_epoch
+        super().__init__(optimizer, last_epoch)
+
+    def _lrs(self):
+        return [self.eta_min + (base_lr - self.eta_min) * (1 + math.cos(math.pi * self.T_cur / self.T_i)) / 2
+                for base_lr in self.base_lrs]
+
+    def step(self, epoch=None):
+        if epoch is None and self.last_epoch < 0:
+            epoch = 0
+        if epoch is None:
+            epoch = self.last_epoch + 1
+            self.T_cur = self.T_cur + 1
+            if self.T_cur >= self.T_i:
+                self.T_cur, self.T_i = self.T_cur % self.T_i, self.T_i * self.T_mult
+        else:
+            self._jump_to(epoch)
+        self.last_epoch = math.floor(epoch)
+        with _flag(self, "_get_lr_called_within_step"):
+            self._set_lrs(self.get_lr())
+
+    def _jump_to(self, epoch):
+        if epoch < 0:
+            raise ValueError(f"Expected non-negative epoch, but got {epoch}")
+        if epoch < self.T_0:
+            self.T_i, self.T_cur = self.T_0, epoch
+        elif self.T_mult == 1:
+            self.T_cur = epoch % self.T_0
+        else:
+            n = int(math.log(epoch / self.T_0 * (self.T_mult - 1) + 1, self.T_mult))  # restarts so far
+            self.T_cur = epoch - self.T_0 * (self.T_mult**n - 1) / (self.T_mult - 1)
+            self.T_i = self.T_0 * self.T_mult**n
+
+
+class OneCycleLR(LRScheduler):
+    def __init__(self, optimizer, max_lr, total_steps=None, epochs=None, steps_per_epoch=None, pct_start=0.3,
+                 anneal_strategy="cos", cycle_momentum=True, base_momentum=0.85, max_momentum=0.95, div_factor=25.0,
+                 final_div_factor=1e4, three_phase=False, last_epoch=-1):
+        _check_optimizer(optimizer)
+        self.optimizer = optimizer
+        self.total_steps = self._total_steps(total_steps, epochs, steps_per_epoch)
+        self._schedule_phases = self._phases(pct_start, three_phase)
+        if pct_start < 0 or pct_start > 1 or not isinstance(pct_start, float):
+            raise ValueError(f"Expected float between 0 and 1 pct_start, but got {pct_start}")
+        if anneal_strategy not in ["cos", "linear"]:
+            raise ValueError(f"anneal_strategy must be one of 'cos' or 'linear', instead got {anneal_strategy}")
+        self._anneal_func_type = anneal_strategy
+        max_lrs = _per_group("max_lr", optimizer, max_lr)
+        if last_epoch == -1:
+            for group, top in zip(optimizer.param_groups, max_lrs):
+                group["initial_lr"] = top / div_factor
+                group["max_lr"] = top
+                group["min_lr"] = group["initial_lr"] / final_div_factor
+        self.cycle_momentum = cycle_momentum
+        if cycle_momentum:
+            if "momentum" not in optimizer.defaults and "betas" not in optimizer.defaults:
+                raise ValueError("optimizer must support momentum or beta1 with `cycle_momentum` option enabled")
+            self.use_beta1 = "betas" in optimizer.defaults
+            tops = _per_group("max_momentum", optimizer, max_momentum)
+            bases = _per_group("base_momentum", optimizer, base_momentum)
+            if last_epoch == -1:
+                for group, top, base in zip(optimizer.param_groups, tops, bases, strict=True):
+                    self._set_momentum(group, top)
+                    group["max_momentum"], group["base_momentum"] = top, base
+        super().__init__(optimizer, last_epoch)
+
+    @staticmethod
+    def _total_steps(total_steps, epochs, steps_per_epoch):
+        if total_steps is not None:
+            if total_steps <= 0 or not isinstance(total_steps, int):
+                raise ValueError(f"Expected positive integer total_steps, but got {total_steps}")
+            return total_steps
+        if epochs is None or steps_per_epoch is None:
+            raise ValueError("You must define either total_steps OR (epochs AND steps_per_epoch)")
+        if not isinstance(epochs, int) or epochs <= 0:
+            raise ValueError(f"Expected positive integer epochs, but got {epochs}")
+        if not isinstance(steps_per_epoch, int) or steps_per_epoch <= 0:
+            raise ValueError(f"Expected positive integer steps_per_epoch, but got {steps_per_epoch}")
+        return epochs * steps_per_epoch
+
+    def _phases(self, pct_start, three_phase):
+        """(end step, start lr key, end lr key, start momentum key, end momentum key) per phase."""
+        def phase(end_step, lrs, momenta):
+            return {"end_step": end_step, "start_lr": lrs[0], "end_lr": lrs[1],
+                    "start_momentum": momenta[0], "end_momentum": momenta[1]}
+        warmup_end = float(pct_start * self.total_steps) - 1
+        up = phase(warmup_end, ("initial_lr", "max_lr"), ("max_momentum", "base_momentum"))
+        if not three_phase:
+            return [up, phase(self.total_steps - 1, ("max_lr", "min_lr"), ("base_momentum", "max_momentum"))]
+        return [up, phase(float(2 * pct_start * self.total_steps) - 2, ("max_lr", "initial_lr"),
+                          ("base_momentum", "max_momentum")),
+                phase(self.total_steps - 1, ("initial_lr", "min_lr"), ("max_momentum", "max_momentum"))]
+
+    def _set_momentum(self, group, momentum):
+        if self.use_beta1:
+            group["betas"] = (momentum, *group["betas"][1:])
+        else:
+            group["momentum"] = momentum
+
+    def _anneal(self, start, end, pct):
+        if self._anneal_func_type == "linear":
+            return (end - start) * pct + start
+        return end + (start - end) / 2.0 * (math.cos(math.pi * pct) + 1)
+
+    def _lrs(self):
+        step = self.last_epoch
+        if step > self.total_steps:
+            raise ValueError(f"Tried to step {step} times. The specified number of total steps is {self.total_steps}")
+        lrs = []
+        for group in self.optimizer.param_groups:
+            start_step = 0.0
+            for i, phase in enumerate(self._schedule_phases):
+                if step <= phase["end_step"] or i == len(self._schedule_phases) - 1:
+                    pct = (step - start_step) / (phase["end_step"] - start_step)
+                    break
+                start_step = phase["end_step"]
+            lrs.append(self._anneal(group[phase["start_lr"]], group[phase["end_lr"]], pct))
+            if self.cycle_momentum:
+                self._set_momentum(group, self._anneal(group[phase["start_momentum"]], group[phase["end_momentum"]], pct))
+        return lrs
+
+
+__all__ = ["LambdaLR", "MultiplicativeLR", "StepLR", "MultiStepLR", "ConstantLR", "LinearLR", "ExponentialLR",
+           "SequentialLR", "CosineAnnealingLR", "ChainedScheduler", "ReduceLROnPlateau", "CosineAnnealingWarmRestarts",
+           "OneCycleLR", "PolynomialLR", "LRScheduler"]
