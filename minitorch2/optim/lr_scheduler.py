@@ -56,6 +56,14 @@ def _flag(scheduler, name):
         setattr(scheduler, name, False)
 
 
+def _set_momentum(group, momentum, use_beta1):
+    """Cycling schedulers move SGD's momentum, or Adam's beta1."""
+    if use_beta1:
+        group["betas"] = (momentum, *group["betas"][1:])
+    else:
+        group["momentum"] = momentum
+
+
 def _mark_optimizer_steps(optimizer):
     """Wrap optimizer.step so a scheduler can tell whether the optimizer stepped before it did."""
     if hasattr(optimizer.step, "_wrapped_by_lr_sched"):
@@ -490,6 +498,78 @@ class ReduceLROnPlateau(LRScheduler):
         self._init_is_better(self.mode, self.threshold, self.threshold_mode)
 
 
+class CyclicLR(LRScheduler):
+    """Rates (and momenta, inversely) cycle between base and max along a triangle, scaled per cycle or step."""
+
+    def __init__(self, optimizer, base_lr, max_lr, step_size_up=2000, step_size_down=None, mode="triangular",
+                 gamma=1.0, scale_fn=None, scale_mode="cycle", cycle_momentum=True, base_momentum=0.8,
+                 max_momentum=0.9, last_epoch=-1):
+        _check_optimizer(optimizer)
+        self.optimizer = optimizer
+        base_lrs = _per_group("base_lr", optimizer, base_lr)
+        if last_epoch == -1:
+            for group, lr in zip(optimizer.param_groups, base_lrs, strict=True):
+                group["lr"] = lr
+        self.max_lrs = _per_group("max_lr", optimizer, max_lr)
+        step_size_up = float(step_size_up)
+        step_size_down = float(step_size_down) if step_size_down is not None else step_size_up
+        self.total_size = step_size_up + step_size_down
+        self.step_ratio = step_size_up / self.total_size
+        if mode not in ["triangular", "triangular2", "exp_range"] and scale_fn is None:
+            raise ValueError("mode is invalid and scale_fn is None")
+        self.mode, self.gamma, self._scale_fn_custom, self.scale_mode = mode, gamma, scale_fn, scale_mode
+        self._init_scale_fn()
+        self.cycle_momentum = cycle_momentum
+        if cycle_momentum:
+            if "momentum" not in optimizer.defaults and "betas" not in optimizer.defaults:
+                raise ValueError("optimizer must support momentum or beta1 with `cycle_momentum` option enabled")
+            self.use_beta1 = "betas" in optimizer.defaults
+            self.base_momentums = _per_group("base_momentum", optimizer, base_momentum)
+            self.max_momentums = _per_group("max_momentum", optimizer, max_momentum)
+            if last_epoch == -1:
+                for top, base, group in zip(self.max_momentums, self.base_momentums, optimizer.param_groups):
+                    _set_momentum(group, top, self.use_beta1)
+                    group["max_momentum"], group["base_momentum"] = top, base
+        super().__init__(optimizer, last_epoch)
+        self.base_lrs = base_lrs
+
+    def _init_scale_fn(self):
+        if self._scale_fn_custom is None:
+            self.scale_mode = "iterations" if self.mode == "exp_range" else "cycle"
+
+    def scale_fn(self, x):
+        if self._scale_fn_custom is not None:
+            return self._scale_fn_custom(x)
+        if self.mode == "triangular2":
+            return 1 / (2.0 ** (x - 1))
+        return self.gamma**x if self.mode == "exp_range" else 1.0
+
+    def _lrs(self):
+        cycle = math.floor(1 + self.last_epoch / self.total_size)
+        x = 1.0 + self.last_epoch / self.total_size - cycle
+        scale_factor = x / self.step_ratio if x <= self.step_ratio else (x - 1) / (self.step_ratio - 1)
+        scale = self.scale_fn(cycle if self.scale_mode == "cycle" else self.last_epoch)
+        lrs = [base + (top - base) * scale_factor * scale for base, top in zip(self.base_lrs, self.max_lrs)]
+        if self.cycle_momentum:
+            for group, base, top in zip(self.optimizer.param_groups, self.base_momentums, self.max_momentums):
+                _set_momentum(group, top - (top - base) * scale_factor * scale, self.use_beta1)
+        return lrs
+
+    def state_dict(self):
+        state = super().state_dict()
+        fn = state.pop("_scale_fn_custom")
+        state["_scale_fn_custom"] = None if fn is None or isinstance(fn, types.FunctionType) else fn.__dict__.copy()
+        return state
+
+    def load_state_dict(self, state_dict):
+        state = dict(state_dict)
+        saved = state.pop("_scale_fn_custom")
+        super().load_state_dict(state)
+        if saved is not None:
+            self._scale_fn_custom.__dict__.update(saved)
+        self._init_scale_fn()
+
+
 class CosineAnnealingWarmRestarts(LRScheduler):
     def __init__(self, optimizer, T_0, T_mult=1, eta_min=0.0, last_epoch=-1):
         if T_0 <= 0 or not isinstance(T_0, int):
@@ -561,7 +641,7 @@ class OneCycleLR(LRScheduler):
             bases = _per_group("base_momentum", optimizer, base_momentum)
             if last_epoch == -1:
                 for group, top, base in zip(optimizer.param_groups, tops, bases, strict=True):
-                    self._set_momentum(group, top)
+                    _set_momentum(group, top, self.use_beta1)
                     group["max_momentum"], group["base_momentum"] = top, base
         super().__init__(optimizer, last_epoch)
 
@@ -592,12 +672,6 @@ class OneCycleLR(LRScheduler):
                           ("base_momentum", "max_momentum")),
                 phase(self.total_steps - 1, ("initial_lr", "min_lr"), ("max_momentum", "max_momentum"))]
 
-    def _set_momentum(self, group, momentum):
-        if self.use_beta1:
-            group["betas"] = (momentum, *group["betas"][1:])
-        else:
-            group["momentum"] = momentum
-
     def _anneal(self, start, end, pct):
         if self._anneal_func_type == "linear":
             return (end - start) * pct + start
@@ -617,10 +691,11 @@ class OneCycleLR(LRScheduler):
                 start_step = phase["end_step"]
             lrs.append(self._anneal(group[phase["start_lr"]], group[phase["end_lr"]], pct))
             if self.cycle_momentum:
-                self._set_momentum(group, self._anneal(group[phase["start_momentum"]], group[phase["end_momentum"]], pct))
+                momentum = self._anneal(group[phase["start_momentum"]], group[phase["end_momentum"]], pct)
+                _set_momentum(group, momentum, self.use_beta1)
         return lrs
 
 
 __all__ = ["LambdaLR", "MultiplicativeLR", "StepLR", "MultiStepLR", "ConstantLR", "LinearLR", "ExponentialLR",
            "SequentialLR", "CosineAnnealingLR", "ChainedScheduler", "ReduceLROnPlateau", "CosineAnnealingWarmRestarts",
-           "OneCycleLR", "PolynomialLR", "LRScheduler"]
+           "OneCycleLR", "PolynomialLR", "CyclicLR", "LRScheduler"]

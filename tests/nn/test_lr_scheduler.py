@@ -59,6 +59,13 @@ CASES = {
         opt, max_lr=1.0, epochs=5, steps_per_epoch=11, pct_start=0.25, anneal_strategy="linear", three_phase=True),
     "OneCycleLR-no-momentum": lambda lib, opt: lib.optim.lr_scheduler.OneCycleLR(
         opt, max_lr=0.3, total_steps=60, cycle_momentum=False, div_factor=10.0),
+    "CyclicLR": lambda lib, opt: lib.optim.lr_scheduler.CyclicLR(opt, base_lr=0.01, max_lr=[0.1, 0.3], step_size_up=4),
+    "CyclicLR-triangular2": lambda lib, opt: lib.optim.lr_scheduler.CyclicLR(
+        opt, base_lr=[0.01, 0.02], max_lr=0.2, step_size_up=3, step_size_down=5, mode="triangular2"),
+    "CyclicLR-exp_range": lambda lib, opt: lib.optim.lr_scheduler.CyclicLR(
+        opt, base_lr=0.001, max_lr=0.1, step_size_up=6, mode="exp_range", gamma=0.97, base_momentum=0.7),
+    "CyclicLR-custom": lambda lib, opt: lib.optim.lr_scheduler.CyclicLR(
+        opt, 0.01, 0.1, step_size_up=5, scale_fn=_Decay(0.8), scale_mode="iterations", cycle_momentum=False),
     "SequentialLR": _sequential,
     "ChainedScheduler": _chained,
     "CosineAnnealingWarmRestarts": lambda lib, opt: lib.optim.lr_scheduler.CosineAnnealingWarmRestarts(opt, T_0=6),
@@ -288,6 +295,12 @@ def test_resuming_with_last_epoch_continues_the_closed_form_steps():
     assert run(minitorch2) == run(torch)
 
 
+def _momentumless_optimizer(s):
+    """An optimizer without momentum or betas, from the library `s` belongs to."""
+    lib = torch if s is torch.optim.lr_scheduler else minitorch2
+    return lib.optim.Adagrad([lib.nn.Parameter(lib.zeros(2))])
+
+
 def _step_times(scheduler, times):
     for _ in range(times):
         scheduler.step()
@@ -322,6 +335,9 @@ BAD = {
     "sequential-plateau": lambda s, opt: s.SequentialLR(opt, [s.StepLR(opt, 2), s.ReduceLROnPlateau(opt)], [3]),
     "sequential-no-optimizer": lambda s, opt: s.SequentialLR(opt, [s.StepLR(opt, 2), object()], [3]),
     "chained-empty": lambda s, opt: s.ChainedScheduler([]),
+    "cyclic-mode": lambda s, opt: s.CyclicLR(opt, 0.01, 0.1, mode="sawtooth"),
+    "cyclic-max-lrs": lambda s, opt: s.CyclicLR(opt, 0.01, [0.1, 0.2, 0.3]),
+    "cyclic-no-momentum": lambda s, opt: s.CyclicLR(_momentumless_optimizer(s), 0.01, 0.1),
 }
 
 
