@@ -419,7 +419,15 @@ def optimize(backend=None, *, nopython=False, dynamic=None, disable=False):
     default, backends.DEFAULT_BACKEND, "inductor" unless `python -m minitorch2 run --backend` changed it)."""
     if disable:
         return lambda fn: fn
+    _patch_library_once()
     return _OptimizeContext(lookup_backend(backend), nopython)
+
+
+@functools.cache
+def _patch_library_once():
+    """As Dynamo's TorchPatcher, at the first compile set up in the process: distributions stop validating
+    their arguments (the checks would break graphs), so a program's checks change exactly as under torch."""
+    minitorch2.distributions.Distribution.set_default_validate_args(False)
 
 
 def disable(fn=None, recursive=True):

@@ -21,6 +21,10 @@ from .tensor import record
 # resolved while translating, and a call of a packet or an overload becomes a node, as in Dynamo.
 OP_NAMESPACES = (_ops._Ops, _ops._AtenNamespace, _ops.OpOverloadPacket)
 
+# Library code written in Python over tensors, which Dynamo inlines rather than putting into the graph: a
+# Distribution's methods must be traced (their tensors are its parameters), not recorded as one opaque call.
+INLINED_PACKAGES = ("minitorch2.distributions", "minitorch2.utils.data", "minitorch2.optim")
+
 # Functions answered at translation time (their result is guarded elsewhere).
 CONSTANT_FUNCTIONS = {minitorch2.is_grad_enabled: lambda: minitorch2.is_grad_enabled()}
 
@@ -66,7 +70,12 @@ def is_torch_object(value):
         return value.__name__ == "minitorch2" or value.__name__.startswith("minitorch2.")
     if isinstance(value, type) or not callable(value):
         return False
+    if isinstance(value, types.MethodType) and not isinstance(value.__self__, (types.ModuleType, type,
+                                                                               minitorch2.Tensor)):
+        return False  # a method of a library object (q.rsample): its self holds tensors the graph must see
     module = _module_name(value)
+    if module.startswith(INLINED_PACKAGES):
+        return False
     return module == "minitorch2" or module.startswith("minitorch2.")
 
 

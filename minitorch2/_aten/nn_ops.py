@@ -88,7 +88,7 @@ def memory_order(shape, strides):
 def with_strides(array, dtype, strides):
     """A result array laid out in the memory order that `strides` (dense) describe."""
     order = memory_order(array.shape, strides)
-    dense = np.ascontiguousarray(array.transpose(order), dtype=dtype.np)
+    dense = np.require(array.transpose(order), dtype.np, "C")  # (np.ascontiguousarray makes a 0-d array 1-d)
     return dense.transpose(np.argsort(order))
 
 

@@ -76,7 +76,7 @@ def _bernoulli_default_kernel(self, *, generator=None):
     probs = self._np
     if probs.size and (probs.min() < 0 or probs.max() > 1):
         raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.")
-    return _gen(generator).bernoulli_tensor(np.ascontiguousarray(probs), self.dtype.np)
+    return _gen(generator).bernoulli_tensor(np.require(probs, None, "C"), self.dtype.np)  # (0-d stays 0-d)
 
 
 def _bernoulli_inplace_kernel(self, p=0.5, *, generator=None):

@@ -2,6 +2,8 @@
 torch.compile: the second read of the same list or dict is the same tracker (issue: a compiled
 `COUNTER.append(len(COUNTER)); return x + len(COUNTER)` returned x + 0 where torch gives x + 1)."""
 import collections
+import subprocess
+import sys
 
 import pytest
 import torch
@@ -76,3 +78,16 @@ def test_deque_argument_is_mutated_once():
             return x + len(d)
         assert lib.compile(f, backend="eager")(lib.zeros(1), d).tolist() == [3.0]
         assert list(d) == [-1, 0, 1]
+
+
+def test_the_first_compile_set_up_turns_distribution_validation_off_as_dynamo_does():
+    """Dynamo's TorchPatcher switches torch.distributions' argument validation off, once per process, when
+    the first compile is set up; a script that builds an invalid Normal afterwards runs on both."""
+    script = ("lib.compile(lambda x: x + 1, backend='eager')\n"
+              "print(lib.distributions.Distribution._validate_args)\n"
+              "lib.distributions.Distribution.set_default_validate_args(True)\n"
+              "lib.compile(lambda x: x + 2, backend='eager')\n"
+              "print(lib.distributions.Distribution._validate_args)\n")
+    outputs = [subprocess.run([sys.executable, "-c", f"import {name} as lib\n" + script], capture_output=True,
+                              text=True, check=True).stdout for name in ("torch", "minitorch2")]
+    assert outputs[1] == outputs[0] == "False\nTrue\n"

@@ -591,3 +591,15 @@ DATA_CASES = {
 @pytest.mark.parametrize("case", list(DATA_CASES))
 def test_tensor_data_as_torch(case):
     assert_same_outcome(DATA_CASES[case])
+
+
+def test_zero_dim_bernoulli_and_elementwise_bce_keep_their_shape():
+    """bernoulli of a 0-d probability and binary_cross_entropy_with_logits(reduction='none') of 0-d tensors are
+    0-d, as torch's (np.ascontiguousarray had made them 1-d, or raised; found by the distributions tests)."""
+    shapes = []
+    for lib in (torch, mt):
+        lib.manual_seed(0)
+        sample = lib.bernoulli(lib.tensor(0.3))
+        loss = lib.nn.functional.binary_cross_entropy_with_logits(lib.tensor(0.2), lib.tensor(1.0), reduction="none")
+        shapes.append((tuple(sample.shape), tuple(loss.shape), round(loss.item(), 6)))
+    assert shapes[1] == shapes[0]

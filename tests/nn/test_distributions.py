@@ -10,6 +10,15 @@ import minitorch2
 LIBS = (minitorch2, torch)
 
 
+@pytest.fixture(autouse=True)
+def _validation_on():
+    """Argument validation on, as in a fresh process: a compile set up earlier in the session switched it off
+    in both libraries (Dynamo's TorchPatcher does that, and the frontend as it)."""
+    for lib in LIBS:
+        lib.distributions.Distribution.set_default_validate_args(True)
+    yield
+
+
 def numpy_of(value):
     return value.detach().numpy() if hasattr(value, "detach") else np.asarray(value)
 
@@ -77,11 +86,7 @@ VALUES = {  # a value inside each support, broadcastable with its batch shape
 SAMPLE_SHAPES = [(), (4,), (2, 3)]
 
 
-# minitorch2.bernoulli of a 0-d tensor returns shape (1,): random_ops' bernoulli kernel passes the probabilities
-# through np.ascontiguousarray, which makes a 0-d array 1-d.
-ZERO_DIM_BERNOULLI = pytest.mark.xfail(strict=True, reason="minitorch2.bernoulli(0-d tensor) has shape (1,)")
-SAMPLE_CASES = [pytest.param(name, shape, marks=ZERO_DIM_BERNOULLI) if (name, shape) == ("bernoulli_scalar", ())
-                else (name, shape) for name in DISTRIBUTIONS for shape in SAMPLE_SHAPES]
+SAMPLE_CASES = [(name, shape) for name in DISTRIBUTIONS for shape in SAMPLE_SHAPES]
 
 
 @pytest.mark.parametrize("name,sample_shape", SAMPLE_CASES)
@@ -111,13 +116,8 @@ def test_shapes_and_flags(name):
     assert repr(ours) == repr(theirs)
 
 
-# F.binary_cross_entropy_with_logits(reduction="none") of 0-d tensors fails in nn_ops.with_strides (a numpy
-# scalar where an array is expected); Bernoulli.entropy calls it as torch's does.
-ZERO_DIM_BCE = pytest.mark.xfail(strict=True, reason="binary_cross_entropy_with_logits of 0-d tensors raises")
 
-
-@pytest.mark.parametrize("name", [pytest.param(n, marks=ZERO_DIM_BCE) if n == "bernoulli_scalar" else n
-                                  for n in DISTRIBUTIONS])
+@pytest.mark.parametrize("name", list(DISTRIBUTIONS))
 def test_log_prob_entropy_and_moments(name):
     def program(lib):
         d = DISTRIBUTIONS[name](lib)
@@ -315,10 +315,8 @@ def test_vae_step_eager():
         assert_close(a, b)
 
 
-# The frontend records a bound method of any minitorch2.* object as a graph call without its receiver (loc and
-# scale become constants, the encoder gets wrong gradients). One line in frontend/variables/torch.py's
-# is_torch_object (minitorch2.distributions traced as user code, as Dynamo inlines torch.distributions) fixes it.
-@pytest.mark.xfail(strict=True, reason="frontend treats minitorch2.distributions methods as torch functions")
+# The frontend recorded a bound method of any minitorch2.* object as a graph call without its receiver (loc and
+# scale became constants, the encoder got wrong gradients); it now traces them as user code, as Dynamo does.
 @pytest.mark.parametrize("backend", ["aot_eager", "inductor"])
 def test_vae_step_compiled(backend):
     for a, b in zip(_vae_step(minitorch2, backend), _vae_step(torch)):
