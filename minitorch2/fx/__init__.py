@@ -20,9 +20,10 @@ from .node import Node, has_side_effect, map_aggregate, map_arg
 from .proxy import Proxy, TraceError
 from ._symbolic_trace import PH, Tracer, symbolic_trace, wrap
 from . import passes, subgraph_rewriter  # noqa: F401
+from .subgraph_rewriter import replace_pattern
 
 __all__ = [
     "symbolic_trace", "Tracer", "wrap", "PH", "Graph", "GraphModule", "Interpreter", "Transformer", "Node", "Proxy",
     "TraceError", "map_arg", "map_aggregate", "has_side_effect", "CodeGen", "PythonCode", "subgraph_rewriter",
-    "passes",
+    "passes", "replace_pattern",
 ]

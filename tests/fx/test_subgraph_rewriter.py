@@ -140,3 +140,9 @@ def test_matcher_rejects_dead_code_and_binds_placeholders_consistently():
     assert [m.anchors[0].name for m in matches] == ["add"]
     assert [n.name for n in matches[0].placeholder_nodes] == ["x"]
     assert matches[0].returning_nodes[0].target is operator.add
+
+
+def test_torch_fx_exports_the_same_public_names():
+    """`from torch.fx import replace_pattern` (and every other name in torch.fx.__all__) works on minitorch2.fx."""
+    assert set(torch.fx.__all__) <= set(minitorch2.fx.__all__)
+    assert all(hasattr(minitorch2.fx, name) for name in minitorch2.fx.__all__)
