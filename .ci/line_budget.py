@@ -3,10 +3,9 @@
 The lesson is the compiler pipeline (frontend, autograd, partition, the backend's plain path) and
 the runtime's machinery it runs on (tensor, dispatcher, op table with kernels, meta functions and
 derivatives, eager autograd engine, fx). Three other parts are counted apart, each with its own
-figure: the library surface that only widens what user programs may call (nn modules beyond
-Linear/Conv/Norm/Embedding/Dropout/activations, losses, optim, nn.utils, nn.init, utils.data, op families no
-stage of the pipeline needs, out= arguments, fx's subgraph rewriter, and the generator that draws
-PyTorch's random numbers bit for bit), the CLI, and the backend's speed wing. A line counts when it is neither blank nor a comment (docstrings count).
+figure: the library surface that only widens what user programs may call (the list below, and
+docs/architecture.md's table), the CLI, and the backend's speed wing. A line counts when it is
+neither blank nor a comment (docstrings count).
 
     python .ci/line_budget.py          # the table; exit 1 when the lesson is over its ceiling
 
@@ -17,7 +16,7 @@ import sys
 from pathlib import Path
 
 TARGET = 20_000
-CEILING = 27_025
+CEILING = 24_590
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("minitorch2", "frontend", "autograd", "partition", "backend")
@@ -43,6 +42,7 @@ OUTSIDE_THE_LESSON = {
         "minitorch2/_aten/random_ops.py", "minitorch2/_random.py",
         # out= arguments of the torch-level functions; torch.fx's subgraph rewriter (replace_pattern)
         "minitorch2/_out.py", "minitorch2/fx/subgraph_rewriter.py", "minitorch2/fx/passes/utils/matcher_utils.py",
+        # torch.distributions
         "minitorch2/distributions/",
         # the commonly used functions beyond the core set (norm, diff, median, unique, special functions, ...)
         "minitorch2/_aten/table_more.py", "minitorch2/_aten/more_ops.py", "minitorch2/_aten/more_formulas.py",
