@@ -90,7 +90,8 @@ def trace_outputs(fn, args):
         if len(viewers) > 1:
             aliases.update({i: OutputAlias(AliasOf.BASE, len(bases), views) for i, views in viewers})
             bases.append(root)
-    # a write made under no_grad gives the input no history: its new value is copied in under no_grad
+    # a write made under no_grad, or through a detached alias, gives the input no history: its new value is
+    # copied in under no_grad
     mutated = {i: a.requires_grad and i in recorder.written_with_grad
                for i, (a, version) in enumerate(zip(fake_args, versions))
                if isinstance(a, Tensor) and a._version != version}
@@ -113,6 +114,14 @@ def with_bases(fn, sources):
     return with_bases
 
 
+def _seen_by_autograd(written, tensor):
+    """Whether an in-place write into `written` changes `tensor` in autograd's eyes: written is tensor or a
+    differentiable view of it (or of its base). A write through x.detach() is hidden: the value changes, the
+    history does not (torch's mutations_hidden_from_autograd)."""
+    return written is tensor or (written._base is not None and (written._base is tensor or
+                                                                written._base is tensor._base))
+
+
 class _ViewRecorder(TorchDispatchMode):
     """Notes which view op made each view (made_by: id(view) -> (view, the tensor it views, ViewOp)) and
     which `watched` tensors were written with grad enabled (written_with_grad: their positions)."""
@@ -126,7 +135,9 @@ class _ViewRecorder(TorchDispatchMode):
         kwargs = kwargs or {}
         versions = [(i, a, a._version) for i, a in self.watched] if minitorch2.is_grad_enabled() else ()
         out = func(*args, **kwargs)
-        self.written_with_grad.update(i for i, a, version in versions if a._version != version)
+        written = args[0] if func.is_inplace and args and isinstance(args[0], Tensor) else None
+        self.written_with_grad.update(i for i, a, version in versions
+                                      if a._version != version and (written is None or _seen_by_autograd(written, a)))
         if func.is_view and isinstance(out, Tensor) and args and isinstance(args[0], Tensor):
             self.made_by[id(out)] = (out, args[0], ViewOp(func, args[1:], kwargs))  # (the view kept: ids stay unique)
         return out

@@ -287,3 +287,23 @@ def test_a_compiled_output_left_without_gradient_still_gets_its_zero_tangent():
 
     np.testing.assert_array_equal(run(minitorch2, minitorch2.compile, frontend),
                                   run(torch, torch.compile, torch._dynamo))
+
+
+@pytest.mark.parametrize("backend", ["aot_eager", "inductor"])
+@pytest.mark.parametrize("route", ["detach", "data"])
+def test_a_write_through_a_detached_alias_of_a_leaf_runs_compiled(backend, route):
+    """x.detach().add_(y) (or x.data.add_(y)) on a leaf that requires grad: autograd does not see the write, so
+    both compilers copy the new value back under no_grad (torch's mutations_hidden_from_autograd); ours copied
+    it with grad on and raised the leaf in-place error (frontend aliasing fuzz, session 11)."""
+    def run(lib, compile_):
+        def f(x, y):
+            (x.detach() if route == "detach" else x.data).add_(y)
+            return (x * 2,)
+
+        x = lib.ones(2, requires_grad=True)
+        out = compile_(f, backend=backend)(x, lib.full((2,), 3.0))[0]
+        out.sum().backward()
+        return out.detach().numpy(), x.detach().numpy(), x.grad.numpy()
+
+    for ours, expected in zip(run(minitorch2, minitorch2.compile), run(torch, torch.compile)):
+        np.testing.assert_array_equal(ours, expected)
