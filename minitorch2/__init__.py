@@ -41,6 +41,8 @@ from . import distributions  # noqa: E402,F401
 from .utils import data as _data  # noqa: E402,F401  (torch.utils.data, loaded with torch)
 from . import backends, cuda, onnx, serialization, version  # noqa: E402,F401
 from .serialization import load, save  # noqa: E402,F401
+from ._legacy_tensor_types import (  # noqa: E402,F401
+    BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor, HalfTensor, IntTensor, LongTensor, ShortTensor)
 from ._settings import (  # noqa: E402,F401
     are_deterministic_algorithms_enabled, get_float32_matmul_precision, get_num_threads,
     is_deterministic_algorithms_warn_only_enabled, set_float32_matmul_precision, set_num_threads,

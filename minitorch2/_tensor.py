@@ -485,6 +485,8 @@ class Tensor:
             if dtype not in by_name:
                 raise ValueError(f"invalid type: '{dtype}'")
             dtype = by_name[dtype]
+        if getattr(dtype, "is_legacy_tensor_type", False):  # x.type(torch.DoubleTensor)
+            dtype = dtype.dtype
         if not isinstance(dtype, _dtype_class):  # torch takes no Python type here: x.type(float) is refused
             raise ValueError(f"invalid type: '{getattr(dtype, '__name__', dtype)}'")
         return self.to(dtype)
