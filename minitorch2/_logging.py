@@ -48,6 +48,7 @@ ARTIFACTS = {
 
 # component -> the Python logger it configures ("frontend" / "+frontend" / "-frontend")
 COMPONENTS = ("frontend", "autograd", "partition", "backend")
+TORCH_COMPONENT_NAMES = {"dynamo": "frontend", "aot": "autograd", "inductor": "backend"}  # TORCH_LOGS's spellings
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _THIS_FILE = os.path.abspath(__file__)
@@ -85,6 +86,7 @@ def _parse(setting):
         if not item:
             continue
         name = item.lstrip("+-")
+        name = TORCH_COMPONENT_NAMES.get(name, name)
         if item in ARTIFACTS:
             artifacts.add(item)
         elif name in COMPONENTS:
@@ -94,7 +96,7 @@ def _parse(setting):
         else:
             invalid.append(item)
     if invalid:
-        valid = ", ".join([*ARTIFACTS, *COMPONENTS, "all"])
+        valid = ", ".join(dict.fromkeys([*ARTIFACTS, *COMPONENTS, *TORCH_COMPONENT_NAMES, "all"]))
         raise ValueError(f"Invalid log settings: {', '.join(invalid)}, must be a comma separated list of "
                          f"component names (optionally prefixed with + or -) or artifact names. Valid: {valid}")
     return artifacts, levels

@@ -29,6 +29,8 @@ from .compare import LAYERS
 
 
 def main(options):
+    if not _adopt_torch_environment():
+        return 2
     if options.compare_torch or options.report:
         return run_observed(options)
     return run_script(options.script, options.args, backend=options.backend, show=options.show)
@@ -61,6 +63,21 @@ def run_script(script, args, backend=None, show=()):
         print(f"{script}:{_script_line(e, script)}: unsupported by minitorch2: {e}", file=sys.stderr)
         return 1
     return 0
+
+
+def _adopt_torch_environment():
+    """TORCH_LOGS and TORCH_COMPILE_DEBUG, set for a PyTorch script, act as MINITORCH2_LOGS and
+    MINITORCH2_COMPILE_DEBUG (which win when both are set); a log name neither knows ends the run at once,
+    in one line (False)."""
+    for theirs, ours in (("TORCH_LOGS", _logging.ENV_VAR), ("TORCH_COMPILE_DEBUG", "MINITORCH2_COMPILE_DEBUG")):
+        if theirs in os.environ and ours not in os.environ:
+            os.environ[ours] = os.environ[theirs]
+    try:
+        _logging.reload()
+    except ValueError as e:
+        print(f"python -m minitorch2 run: {e}", file=sys.stderr)
+        return False
+    return True
 
 
 def _set_default_backend(name):

@@ -42,9 +42,37 @@ def _write(tmp_path, script, name="script.py"):
     return str(path)
 
 
-def _run(*args):
+def _run(*args, env=None):
     return subprocess.run([sys.executable, "-m", "minitorch2", "run", *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=300)
+                          text=True, timeout=300, env=env)
+
+
+# ---- the script's own TORCH_LOGS and TORCH_COMPILE_DEBUG -----------------------------------------
+
+def _environment(**variables):
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TORCH_LOGS", "MINITORCH2_"))}
+    return {**env, **variables}
+
+
+def test_torch_logs_with_torchs_component_names_acts_as_minitorch2_logs(tmp_path):
+    script = _write(tmp_path, SCRIPT)
+    result = _run(script, "a", "b", env=_environment(TORCH_LOGS="guards,+dynamo,aot_graphs"))
+    assert result.stdout.startswith(SCRIPT_STDOUT_START)
+    assert "[__aot_graphs]" in result.stderr and "[__guards]" in result.stderr
+    assert any(" frontend/" in line and "[__" not in line for line in result.stderr.splitlines())  # +dynamo
+
+
+def test_an_unknown_torch_log_name_is_refused_at_startup_in_one_line(tmp_path):
+    result = _run(_write(tmp_path, SCRIPT), env=_environment(TORCH_LOGS="graph_breaks,no_such_log"))
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.count("\n") == 1 and "Invalid log settings: no_such_log" in result.stderr
+
+
+def test_torch_compile_debug_writes_the_debug_folder(tmp_path):
+    script = _write(tmp_path, SCRIPT)
+    subprocess.run([sys.executable, "-m", "minitorch2", "run", script, "a", "b"], cwd=tmp_path, capture_output=True,
+                   text=True, timeout=300, env=_environment(TORCH_COMPILE_DEBUG="1"))
+    assert any((tmp_path / "minitorch2_compile_debug").rglob("output_code.py"))
 
 
 # ---- --backend and --show ------------------------------------------------------------------------
