@@ -1,6 +1,7 @@
 """`python -m minitorch2 run --backend / --show / --compare-torch / --report`, and the pure comparison
 functions behind --compare-torch (minitorch2/cli/compare.py), tested without subprocesses."""
 import html.parser
+import logging
 import os
 import subprocess
 import sys
@@ -9,6 +10,7 @@ import textwrap
 import pytest
 
 from frontend.exc import InvalidBackend
+from minitorch2 import _logging
 from minitorch2.cli import compare, main, subprocesses
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -59,7 +61,9 @@ def test_torch_logs_with_torchs_component_names_acts_as_minitorch2_logs(tmp_path
     result = _run(script, "a", "b", env=_environment(TORCH_LOGS="guards,+dynamo,aot_graphs"))
     assert result.stdout.startswith(SCRIPT_STDOUT_START)
     assert "[__aot_graphs]" in result.stderr and "[__guards]" in result.stderr
-    assert any(" frontend/" in line and "[__" not in line for line in result.stderr.splitlines())  # +dynamo
+    artifacts, levels = _logging._parse("+dynamo,aot,-inductor,recompiles")
+    assert artifacts == {"recompiles"}
+    assert levels == {"frontend": logging.DEBUG, "autograd": logging.INFO, "backend": logging.ERROR}
 
 
 def test_an_unknown_torch_log_name_is_refused_at_startup_in_one_line(tmp_path):
