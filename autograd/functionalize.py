@@ -25,7 +25,9 @@ import math
 import operator
 
 from minitorch2 import _dispatch, ops
+from minitorch2.autograd.grad_mode import no_grad
 from minitorch2.fx import Graph, GraphModule
+from minitorch2.fx.node import map_arg
 from minitorch2.fx.passes.shape_prop import _extract_tensor_metadata
 
 from .proxy_tensor import make_fx
@@ -175,44 +177,52 @@ class _Functionalizer:
     def _scatter_one(self, parent_value, entry, src, parent_shape):
         """`parent_value` with the view `entry` took of it replaced by `src` (the inverse of one view op)."""
         target, args, kwargs, index, old_node = entry
-        g = self.new
         args = self.current(args)
         if index is not None:  # one piece of split/unbind: a slice or a select of the parent
             return self._scatter_piece(parent_value, target, args, index, src, old_node)
         if target is aten.slice.Tensor:
-            return g.call_function(aten.slice_scatter.default, (parent_value, src, *args), name="slice_scatter")
+            return self._call(aten.slice_scatter.default, (parent_value, src, *args))
         if target is aten.select.int:
-            return g.call_function(aten.select_scatter.default, (parent_value, src, *args), name="select_scatter")
+            return self._call(aten.select_scatter.default, (parent_value, src, *args))
         if target is aten.diagonal.default:
-            return g.call_function(aten.diagonal_scatter.default, (parent_value, src, *args), name="diagonal_scatter")
+            return self._call(aten.diagonal_scatter.default, (parent_value, src, *args))
         if target is aten.as_strided.default:
-            return g.call_function(aten.as_strided_scatter.default, (parent_value, src, *args), name="as_strided_scatter")
+            return self._call(aten.as_strided_scatter.default, (parent_value, src, *args))
         if target in (aten.transpose.int, aten.t.default):
-            return g.call_function(target, (src, *args), name=_name(target))
+            return self._call(target, (src, *args))
         if target is aten.permute.default:
             inverse = [0] * len(args[0])
             for i, d in enumerate(args[0]):
                 inverse[d % len(inverse)] = i
-            return g.call_function(aten.permute.default, (src, inverse), name="permute")
+            return self._call(aten.permute.default, (src, inverse))
         if target is aten.unsqueeze.default:
-            return g.call_function(aten.squeeze.dim, (src, args[0]), name="squeeze")
+            return self._call(aten.squeeze.dim, (src, args[0]))
         if target is aten.alias.default:
             return src
         if target is aten.expand.default and old_node.meta["val"].numel() != math.prod(parent_shape):
             raise RuntimeError("functionalization: an in-place op on an expanded tensor writes one element many times")
         # view, _unsafe_view, squeeze, an expand that repeats nothing: the same elements in another shape
-        return g.call_function(aten.view.default, (src, parent_shape), name="view")
+        return self._call(aten.view.default, (src, parent_shape))
 
     def _scatter_piece(self, parent_value, target, args, index, src, old_node):
         dim = args[-1] if len(args) > 1 else 0
         if target is aten.unbind.int:
-            return self.new.call_function(aten.select_scatter.default, (parent_value, src, dim, index), name="select_scatter")
+            return self._call(aten.select_scatter.default, (parent_value, src, dim, index))
         start = 0
         for piece in list(old_node.args[0].meta["val"])[:index]:
             start += piece.shape[dim]
         end = start + old_node.meta["val"].shape[dim]
-        return self.new.call_function(aten.slice_scatter.default, (parent_value, src, dim, start, end),
-                                      name="slice_scatter")
+        return self._call(aten.slice_scatter.default, (parent_value, src, dim, start, end))
+
+    def _call(self, target, args):
+        """A node this pass adds, with the metadata of its value (its op run on its inputs' fake values): the
+        partitioner sizes and saves what it knows to be a tensor."""
+        node = self.new.call_function(target, args, name=_name(target))
+        values = map_arg(args, lambda n: n.meta.get("val"))
+        if all(n.meta.get("val") is not None for n in node.all_input_nodes):
+            with no_grad():
+                node.meta.update(_meta_of(target(*values)))
+        return node
 
     def _batch_norm(self, node):
         """native_batch_norm updates running stats in place; its functional form returns them."""

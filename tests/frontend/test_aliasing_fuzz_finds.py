@@ -307,3 +307,23 @@ def test_a_write_through_a_detached_alias_of_a_leaf_runs_compiled(backend, route
 
     for ours, expected in zip(run(minitorch2, minitorch2.compile), run(torch, torch.compile)):
         np.testing.assert_array_equal(ours, expected)
+
+
+@pytest.mark.parametrize("backend", ["aot_eager", "inductor"])
+def test_a_scatter_the_backward_needs_is_saved(backend):
+    """(y[:])[0].mul_(-1) then y * y: the backward needs the select_scatter that writes the mul back into y;
+    functionalization made it without metadata, so the partitioner could neither save it (not a tensor to
+    it) nor recompute it (frontend aliasing fuzz, session 11)."""
+    def run(lib, compile_):
+        def f(x, y):
+            (y[:])[0].mul_(-1.0)
+            return (y * y,)
+
+        leaf = lib.tensor([[1., 2.], [3., 4.]]).requires_grad_()
+        base = leaf * 1
+        out = compile_(f, backend=backend)(base[:-1, :-1], base[1:, 1:])[0]
+        lib.autograd.backward([out, base], [lib.ones(1, 1), lib.ones(2, 2)])
+        return out.detach().numpy(), leaf.grad.numpy()
+
+    for ours, expected in zip(run(minitorch2, minitorch2.compile), run(torch, torch.compile)):
+        np.testing.assert_array_equal(ours, expected)
