@@ -22,7 +22,7 @@ class Unsupported(TorchDynamoException):
         self.where = None  # "OPNAME at file:line", added by the translator
         # Where the break happened, noted by the translator (note_break_context): what decides whether the
         # frame can resume after it (resume.why_cannot_resume) and where the replay stops (break_step).
-        self.in_loop = False  # a loop still to run, in this frame or a caller
+        self.in_loop = False  # a loop still to run in the frame being compiled (not in an inlined callee)
         self.blocks = []  # the try/except/with blocks around the break in the compiled frame
         self.break_step = None  # the number of the breaking instruction's step in the compiled frame
         self.break_offset = None

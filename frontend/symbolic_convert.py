@@ -36,10 +36,11 @@ from .opcodes_312 import Py312OpcodesMixin
 from .output_graph import OutputGraph
 from .source import ForeignGlobalSource, GlobalSource, LocalSource
 from .variables import (CellVariable, ConstantVariable, DictVariable, GradModeVariable, LazyVariableTracker,
-                        ListIteratorVariable, ListVariable, NestedUserFunctionVariable, NNModuleVariable, NullVariable,
+                        ListVariable, NestedUserFunctionVariable, NNModuleVariable, NullVariable,
                         TensorVariable, TupleVariable, binary_op, dict_items, unary_op, wrap)
 from .variables.ctx_manager import GRAD_MODE_CLASSES, GradModeClassVariable, _set_grad_enabled
 from .variables.dicts import constant_key
+from .variables.lists import iterate
 from .variables.tensor import record, record_mutation
 
 MAX_INSTRUCTIONS = 200_000
@@ -109,8 +110,8 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
     def note_break_context(self, e, inst):
         """Record on e what decides whether the frame can resume after this break: a loop still to run
         (Dynamo's backedge heuristic), an enclosing try or with block, in this frame or any caller."""
-        e.in_loop = e.in_loop or pyversion.has_backedge_after(self.instructions, self.ip - 1)
-        if self.depth == 0:  # blocks of inlined callees do not matter: the callee reruns as its own frame
+        if self.depth == 0:  # loops and blocks of inlined callees do not matter: the callee reruns as its own frame
+            e.in_loop = e.in_loop or pyversion.has_backedge_after(self.instructions, self.ip - 1)
             e.blocks = pyversion.enclosing_blocks(self.code, inst.offset)
             e.break_step, e.break_offset, e.break_opname = self.steps, inst.offset, inst.opname
             e.next_opname = self.instructions[self.ip].opname if self.ip < len(self.instructions) else None
@@ -487,11 +488,10 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
     JUMP_BACKWARD_NO_INTERRUPT = JUMP_FORWARD
 
     def GET_ITER(self, inst):
-        obj = self.pop().realize()
-        self.push(obj if isinstance(obj, ListIteratorVariable) else ListIteratorVariable(obj.unpack_var_sequence(self)))
+        self.push(iterate(self, self.pop()))
 
     def FOR_ITER(self, inst):
-        item = self.stack[-1].next_item()
+        item = self.stack[-1].next_item(self)
         if item is None:
             self.pop()
             self.ip = self.index_of_offset[pyversion.for_iter_exit(inst)]

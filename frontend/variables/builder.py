@@ -6,6 +6,7 @@ constant value, object identity, sequence type and length); a tensor with a
 source becomes a graph input (a placeholder named after the source).
 """
 import builtins
+import functools
 import types
 
 import minitorch2
@@ -14,12 +15,12 @@ from .. import guards
 from ..exc import Unsupported
 from ..graph_break import graph_break
 from ..source import AttrSource, GetItemSource
-from .builtin import BuiltinVariable
+from .builtin import LIBRARY_CALLABLES, BuiltinVariable
 from .constant import ConstantVariable
 from .ctx_manager import GRAD_MODE_CLASSES, GradModeClassVariable, GradModeInstanceVariable
 from .dicts import DictVariable
-from .functions import UserFunctionVariable
-from .lists import ListVariable, NamedTupleVariable, SizeVariable, TupleVariable
+from .functions import DisabledFunctionVariable, PartialVariable, UserFunctionVariable
+from .lists import ListVariable, NamedTupleClassVariable, NamedTupleVariable, SizeVariable, TupleVariable
 from .nn_module import NNModuleVariable
 from .torch import TorchVariable, is_torch_object
 
@@ -104,23 +105,39 @@ def wrap(og, value, source):
             raise Unsupported("a module without a source", "unsupported")
         return _by_identity(og, NNModuleVariable, value, source)
     if _is_disabled_function(value):
-        raise Unsupported(f"call to {value.__qualname__}, marked frontend.disable", "unsupported_call")
+        return _by_identity(og, DisabledFunctionVariable, value, source)
+    if type(value) is functools.partial:
+        return _partial(og, value, source)
     if _is_one_of(type(value), GRAD_MODE_CLASSES):  # a decorator's grad-mode object (no_grad() used as @no_grad())
         return _by_identity(og, GradModeInstanceVariable, value, source)
     if is_torch_object(value):
         return _by_identity(og, TorchVariable, value, source)
     if value is graph_break or isinstance(value, types.FunctionType):
         return _by_identity(og, UserFunctionVariable, value, source)
-    if isinstance(value, types.BuiltinFunctionType) or _is_builtin_class(value):
+    if isinstance(value, types.BuiltinFunctionType) or _is_builtin_class(value) or _is_one_of(value, LIBRARY_CALLABLES):
         return _by_identity(og, BuiltinVariable, value, source)
     if _is_one_of(value, GRAD_MODE_CLASSES):
         return _by_identity(og, GradModeClassVariable, value, source)
+    if isinstance(value, type) and issubclass(value, tuple) and _is_namedtuple_class(value):
+        return _by_identity(og, NamedTupleClassVariable, value, source)
     if isinstance(value, type):
         return _by_identity(og, ConstantVariable, value, source)
     if isinstance(value, types.ModuleType):
         return _by_identity(og, PythonModuleVariable, value, source)
     raise Unsupported(f"a value of type {type(value).__name__} ({source.name() if source else 'no source'})",
                       "unsupported")
+
+
+def _partial(og, value, source):
+    """A functools.partial read from the frame: its function and stored arguments, read through its source."""
+    def part(name, key=None):
+        inner = AttrSource(source, name) if source is not None else None
+        return inner if key is None or inner is None else GetItemSource(inner, key)
+
+    if source is not None:
+        og.guards.add(guards.id_guard(source, value), value)
+    return PartialVariable(wrap(og, value.func, part("func")), [wrap(og, v, part("args", i)) for i, v in enumerate(value.args)],
+                           {k: wrap(og, v, part("keywords", k)) for k, v in value.keywords.items()}, source)
 
 
 def _by_identity(og, tracker_class, value, source):

@@ -1,22 +1,31 @@
 """BuiltinVariable: Python builtins and operators, folded or turned into graph nodes.
 
-Frontend layer. `len`, `isinstance`, `getattr`, `range`, `enumerate`, `zip`,
-`min`/`max` on constants fold at translation time; `print` is a graph break
-(its side effect must happen at run time). `binary_op` is where `a + b`
-meets the trackers: constants fold, anything involving a tensor records an
-`operator.add` node (printed `a + b`), sequences concatenate.
+Frontend layer. `len`, `isinstance`, `getattr`, `range` on constants fold at
+translation time; `min`/`max` of tensors record torch.minimum/maximum or clamp
+(as Dynamo does); `map`, `zip`, `enumerate`, `filter`, `iter` make lazy
+iterators (iterators.py); `print` is a graph break (its side effect must happen
+at run time). A few library callables have rules here too (LIBRARY_CALLABLES:
+functools.partial, collections.deque, dict.fromkeys, itertools). `binary_op`
+is where `a + b` meets the trackers: constants fold, anything involving a
+tensor records an `operator.add` node (printed `a + b`), sequences concatenate.
 """
 import builtins
+import collections
 import functools
+import itertools
 import operator
 import types
+
+import minitorch2
 
 from .. import guards
 from ..exc import Unsupported
 from .base import VariableTracker
 from .constant import ConstantVariable
 from .dicts import DictVariable, constant_key, dict_items
-from .lists import BaseListVariable, ListVariable, TupleVariable
+from .functions import PartialVariable
+from .iterators import ChainVariable, CountVariable, FilterVariable, IsliceVariable, MapVariable, RepeatVariable, ZipVariable
+from .lists import BaseListVariable, DequeVariable, IteratorVariable, ListVariable, TupleVariable, iterate
 from .tensor import TensorVariable, record
 
 FOLDABLE = {abs, min, max, round, int, float, bool, str, divmod, pow, sum, all, any, type, slice,
@@ -25,6 +34,9 @@ FOLDABLE = {abs, min, max, round, int, float, bool, str, divmod, pow, sum, all, 
 # time.time, os.remove, id, input) may give another answer or act on the world at each call, so it is
 # never called while translating, where its result would be frozen into the graph: it is a graph break.
 PURE_MODULES = ("math", "cmath", "_operator")
+# Callables outside builtins with a rule below (call_<their __name__>); builder.wrap makes them BuiltinVariables.
+LIBRARY_CALLABLES = {functools.partial, collections.deque, dict.fromkeys, itertools.chain, itertools.chain.from_iterable,
+                     itertools.islice, itertools.count, itertools.repeat}
 
 
 def _is_pure(fn):
@@ -105,18 +117,27 @@ class BuiltinVariable(VariableTracker):
     def as_python_constant(self):
         return self.fn
 
+    def var_getattr(self, tx, name):
+        attr = getattr(self.fn, name, None)
+        if isinstance(attr, types.BuiltinMethodType) and attr in LIBRARY_CALLABLES:  # dict.fromkeys
+            return BuiltinVariable(attr)
+        return super().var_getattr(tx, name)
+
     def call_function(self, tx, args, kwargs):
-        handler = getattr(self, f"call_{getattr(self.fn, '__name__', '')}", None)
+        name = getattr(self.fn, "__name__", "")
+        handler = getattr(self, f"call_{name}", None)
         if self.fn is print:
             raise Unsupported("print() is a side effect", "print")
-        if handler is not None and getattr(builtins, self.fn.__name__, None) is self.fn:
+        if handler is not None and (getattr(builtins, name, None) is self.fn or self.fn in LIBRARY_CALLABLES):
             return handler(tx, *args, **kwargs)
-        if getattr(operator, getattr(self.fn, "__name__", ""), None) is self.fn and not kwargs:
+        if getattr(operator, name, None) is self.fn and not kwargs:
             if len(args) == 2:
                 return binary_op(tx, self.fn, *args)
             if len(args) == 1:
                 return unary_op(tx, self.fn, args[0])
         args = [a.realize() for a in args]
+        if _is_pure(self.fn):  # sorted(zip(...)): an iterator of constants folds as the tuple of its items
+            args = [TupleVariable(a.unpack_var_sequence(tx)) if isinstance(a, IteratorVariable) else a for a in args]
         if _is_pure(self.fn) and all(_is_const(a) for a in [*args, *kwargs.values()]):
             return _fold(self.fn, [a.as_python_constant() for a in args],
                          {k: v.realize().as_python_constant() for k, v in kwargs.items()})
@@ -183,14 +204,80 @@ class BuiltinVariable(VariableTracker):
     call_any = functools.partialmethod(_fold_over_items, any)
     call_all = functools.partialmethod(_fold_over_items, all)
 
+    def _min_max(self, fn, tx, *args, **kwargs):
+        """min/max over constants fold; with tensors they pair up as Dynamo's do: torch.minimum of two
+        tensors, torch.clamp(t, max=c) of a tensor and a number (max: maximum, clamp(min=c))."""
+        items = [v.realize() for v in (args[0].realize().unpack_var_sequence(tx) if len(args) == 1 else args)]
+        if kwargs or all(_is_const(v) for v in items):
+            return _fold(fn, [[v.as_python_constant() for v in items]],
+                         {k: v.realize().as_python_constant() for k, v in kwargs.items()})
+        result = items[0]
+        for item in items[1:]:
+            tensors = [v for v in (result, item) if isinstance(v, TensorVariable)]
+            if len(tensors) == 2:
+                result = record(tx.output, "call_function", minitorch2.minimum if fn is min else minitorch2.maximum,
+                                tensors, {})
+            elif tensors and all(isinstance(v, TensorVariable) or _is_const(v) for v in (result, item)):
+                bound = item if tensors[0] is result else result
+                result = record(tx.output, "call_function", minitorch2.clamp, tensors,
+                                {"max" if fn is min else "min": bound})
+            else:
+                result = _fold(fn, [result.as_python_constant(), item.as_python_constant()])
+        return result
+
+    call_min = functools.partialmethod(_min_max, min)
+    call_max = functools.partialmethod(_min_max, max)
+
     def call_enumerate(self, tx, iterable, start=None):
         first = start.realize().as_python_constant() if start is not None else 0
-        items = iterable.realize().unpack_var_sequence(tx)
-        return ListVariable([TupleVariable([ConstantVariable(first + i), v]) for i, v in enumerate(items)])
+        return ZipVariable([CountVariable(first, 1), iterate(tx, iterable)])
 
     def call_zip(self, tx, *iterables):
-        seqs = [it.realize().unpack_var_sequence(tx) for it in iterables]
-        return ListVariable([TupleVariable(list(group)) for group in zip(*seqs)])
+        return ZipVariable([iterate(tx, it) for it in iterables])
+
+    def call_map(self, tx, fn, *iterables):
+        return MapVariable(fn, [iterate(tx, it) for it in iterables])
+
+    def call_filter(self, tx, fn, iterable):
+        return FilterVariable(fn.realize(), iterate(tx, iterable))
+
+    def call_iter(self, tx, iterable):
+        return iterate(tx, iterable)
+
+    def call_next(self, tx, iterator, default=None):
+        item = iterate(tx, iterator).next_item(tx)
+        if item is None and default is None:
+            raise Unsupported("next() of an exhausted iterator (StopIteration)", "unsupported_call")
+        return default if item is None else item
+
+    # ---- library callables (LIBRARY_CALLABLES) ------------------------------------------------
+
+    def call_partial(self, tx, fn, *args, **kwargs):
+        return PartialVariable(fn, args, kwargs)
+
+    def call_deque(self, tx, iterable=None, maxlen=None):
+        items = iterable.realize().unpack_var_sequence(tx) if iterable is not None else []
+        return DequeVariable(items, maxlen.realize().as_python_constant() if maxlen is not None else None)
+
+    def call_fromkeys(self, tx, keys, value=None):
+        value = value if value is not None else ConstantVariable(None)
+        return DictVariable({constant_key(k): value for k in keys.realize().unpack_var_sequence(tx)})
+
+    def call_chain(self, tx, *iterables):
+        return ChainVariable([iterate(tx, it) for it in iterables])
+
+    def call_from_iterable(self, tx, iterables):
+        return ChainVariable([iterate(tx, it) for it in iterate(tx, iterables).unpack_var_sequence(tx)])
+
+    def call_islice(self, tx, iterable, *bounds):
+        bounds = slice(*[b.realize().as_python_constant() for b in bounds])  # islice's arguments are slice's
+        return IsliceVariable(iterate(tx, iterable), bounds)
+
+    def call_count(self, tx, start=None, step=None):
+        return CountVariable(*[v.realize().as_python_constant() if v is not None else d for v, d in ((start, 0), (step, 1))])
+
+    def call_repeat(self, tx, obj, times=None):
+        return RepeatVariable(obj, times.realize().as_python_constant() if times is not None else None)
 
     def call_list(self, tx, iterable=None):
         return ListVariable(iterable.realize().unpack_var_sequence(tx) if iterable is not None else [])
@@ -199,10 +286,11 @@ class BuiltinVariable(VariableTracker):
         items = {}
         if mapping is not None:
             mapping = mapping.realize()
-            if isinstance(mapping, BaseListVariable):
-                items = {constant_key(k): v for k, v in (pair.realize().unpack_var_sequence(tx) for pair in mapping.items)}
-            else:
+            if isinstance(mapping, DictVariable) or _is_const(mapping) and isinstance(mapping.as_python_constant(), dict):
                 items = dict_items(tx, mapping)
+            else:  # an iterable of pairs: a list of tuples, zip(keys, values), dict.items()...
+                items = {constant_key(k): v for k, v in (pair.realize().unpack_var_sequence(tx)
+                                                        for pair in mapping.unpack_var_sequence(tx))}
         items.update(kwargs)
         return DictVariable(items)
 

@@ -8,6 +8,7 @@ records only the tensor operations inside. Arguments bind exactly as Python
 binds them (inspect.Signature on a function object whose defaults and cells
 hold trackers).
 """
+import functools
 import inspect
 import types
 
@@ -152,3 +153,44 @@ class NestedUserFunctionVariable(VariableTracker):
         bound = bind_arguments(tx, shell, args, kwargs)
         cells = dict(zip(self.code.co_freevars, self.closure))
         return tx.inline_call(self.code, self.f_globals, bound, cells)
+
+
+class PartialVariable(VariableTracker):
+    """functools.partial(fn, *args, **kwargs), made in the frame or read from it: a call calls fn (any
+    tracker that can be called) with the stored arguments first."""
+
+    def __init__(self, fn, args, kwargs, source=None):
+        super().__init__(source)
+        self.fn, self.args, self.kwargs = fn, list(args), dict(kwargs)
+
+    def python_type(self):
+        return functools.partial
+
+    def call_function(self, tx, args, kwargs):
+        return self.fn.realize().call_function(tx, [*self.args, *args], {**self.kwargs, **kwargs})
+
+    def var_getattr(self, tx, name):
+        parts = {"func": self.fn, "args": TupleVariable(self.args), "keywords": DictVariable(self.kwargs)}
+        return parts[name] if name in parts else super().var_getattr(tx, name)
+
+    def reconstruct(self, cg):
+        if self.source is not None:
+            return cg.load_source(self.source)
+        cg.call_const(_make_partial, [self.fn, TupleVariable(self.args), DictVariable(self.kwargs)])
+
+
+def _make_partial(fn, args, kwargs):
+    return functools.partial(fn, *args, **kwargs)
+
+
+class DisabledFunctionVariable(VariableTracker):
+    """A function marked frontend.disable: calling it is a graph break, so the call runs natively, as Dynamo's."""
+
+    def __init__(self, fn, source=None):
+        super().__init__(source)
+        self.fn = fn
+
+    def call_function(self, tx, args, kwargs):
+        raise Unsupported(f"call to {self.fn.__qualname__}, marked frontend.disable", "unsupported_call")
+
+    reconstruct = UserFunctionVariable.reconstruct

@@ -7,6 +7,11 @@ came from outside (it has a source): the OutputGraph records it as a side
 effect, and after the graph runs the real list's contents are replaced by
 the tracked items (`L['xs'][:] = [...]`), as Dynamo's SideEffects does.
 """
+import collections
+import functools
+import inspect
+import types
+
 import minitorch2
 
 from ..exc import Unsupported
@@ -135,8 +140,8 @@ class StructSequenceVariable(TupleVariable):
 
 
 class NamedTupleVariable(StructSequenceVariable):
-    """A collections.namedtuple from outside the frame: a tuple of its class, whose fields read by name;
-    built again with the class's _make (its constructor takes one argument per field)."""
+    """A collections.namedtuple (or a subclass of one): a tuple of its class, whose fields read by name and
+    whose methods and properties the class defines are inlined; built again with the class's _make."""
 
     def rebuilder(self):
         return self.python_cls._make
@@ -144,7 +149,71 @@ class NamedTupleVariable(StructSequenceVariable):
     def var_getattr(self, tx, name):
         if name == "_fields":
             return ConstantVariable(self.python_cls._fields)
+        attr = inspect.getattr_static(self.python_cls, name, None)
+        if isinstance(attr, property) and isinstance(attr.fget, types.FunctionType):
+            return tx.output.wrap(attr.fget, None).call_function(tx, [self], {})
+        if isinstance(attr, types.FunctionType) and name not in self.python_cls._fields:
+            return UserClassMethod(self, name)
         return super().var_getattr(tx, name)
+
+
+class UserClassMethod(MethodVariable):
+    """A method a namedtuple's class defines in Python, called by inlining it with the tuple as self."""
+
+    def call_function(self, tx, args, kwargs):
+        fn = inspect.getattr_static(self.obj.python_cls, self.name)
+        return tx.output.wrap(fn, None).call_function(tx, [self.obj, *args], kwargs)
+
+
+class NamedTupleClassVariable(ConstantVariable):
+    """A namedtuple class (or a subclass that keeps its constructor): calling it builds the tuple of trackers."""
+
+    def call_function(self, tx, args, kwargs):
+        cls = self.value
+        mro = cls.__mro__
+        base = next(k for k in mro if "_make" in vars(k))  # the class collections.namedtuple made
+        if any("__new__" in vars(k) or "__init__" in vars(k) for k in mro[:mro.index(base)]):
+            raise Unsupported(f"constructing {cls.__name__}, which overrides __new__ or __init__", "unsupported_call")
+        try:
+            bound = inspect.signature(cls).bind(*args, **kwargs)
+        except TypeError as e:
+            raise Unsupported(f"calling {cls.__name__}: {e}", "unsupported_call") from None
+        bound.apply_defaults()
+        return NamedTupleVariable([ConstantVariable(v) if not isinstance(v, VariableTracker) else v
+                                   for v in bound.arguments.values()], cls)
+
+
+class DequeVariable(ListVariable):
+    """A collections.deque built in the frame: a list of trackers with deque's methods at both ends."""
+
+    python_cls = collections.deque
+
+    def __init__(self, items, maxlen=None):
+        super().__init__(items)
+        self.maxlen = maxlen
+        self._trim(from_left=True)
+
+    def _trim(self, from_left):
+        excess = len(self.items) - self.maxlen if self.maxlen is not None else 0
+        if excess > 0:
+            self.items = self.items[excess:] if from_left else self.items[:-excess]
+
+    def rebuilder(self):
+        return functools.partial(collections.deque, maxlen=self.maxlen)
+
+    def call_method(self, tx, name, args, kwargs):
+        if name in ("append", "extend", "appendleft", "extendleft"):
+            left = name.endswith("left")
+            for item in [args[0]] if name.startswith("append") else args[0].realize().unpack_var_sequence(tx):
+                self.items.insert(0 if left else len(self.items), item)
+                self._trim(from_left=not left)
+        elif name in ("pop", "popleft") and self.items:
+            return self.items.pop(-1 if name == "pop" else 0)
+        elif name == "clear":
+            self.items.clear()
+        else:
+            return super().call_method(tx, name, args, kwargs)
+        return ConstantVariable(None)
 
 
 class ListMethodVariable(MethodVariable):
@@ -154,15 +223,44 @@ class ListMethodVariable(MethodVariable):
         return self.obj.call_method(tx, self.name, args, kwargs)
 
 
-class ListIteratorVariable(VariableTracker):
+class IteratorVariable(VariableTracker):
+    """An iterator made in the frame: next_item(tx) computes its next item (None once it is exhausted), so
+    a consumer runs it item by item as Python does. At a graph break, `native()` names the real iterator to
+    build in its place: (callable, argument trackers). Lazy kinds (map, zip, itertools) are in iterators.py."""
+
+    infinite = False
+    mutable_identity = True
+
+    def unpack_var_sequence(self, tx):
+        if self.infinite:
+            raise Unsupported(f"unpacking the infinite iterator {self}", "unsupported")
+        items = []
+        while (item := self.next_item(tx)) is not None:
+            items.append(item)
+        return items
+
+    def reconstruct(self, cg):
+        fn, args = self.native()
+        cg.call_const(fn, args)
+
+
+def iterate(tx, var):
+    """iter(var) as a tracker: an iterator stays itself; anything iterable becomes an iterator over its items."""
+    var = var.realize()
+    return var if isinstance(var, IteratorVariable) else ListIteratorVariable(var.unpack_var_sequence(tx))
+
+
+class ListIteratorVariable(IteratorVariable):
     """What GET_ITER makes of anything iterable: the items, consumed by FOR_ITER one at a time."""
+
+    mutable_identity = False
 
     def __init__(self, items):
         super().__init__()
         self.items = list(items)
         self.index = 0
 
-    def next_item(self):
+    def next_item(self, tx=None):
         if self.index >= len(self.items):
             return None
         item = self.items[self.index]
