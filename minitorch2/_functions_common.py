@@ -15,7 +15,7 @@ from ._aten.derivatives_util import sum_to
 from ._aten.memory import _dtype_title
 from ._aten.meta_util import broadcast_shapes
 from ._functions_pointwise import acos, asin, atan, atan2, mul, trunc
-from ._functions_shape import _dims, _function_of, _t, expand, flatten, movedim, reshape, unsqueeze
+from ._functions_shape import _dims, _function_of, _t, alias_of, expand, flatten, movedim, reshape, unsqueeze
 from ._ops import ops
 from ._out import CAST, out_variant
 from .return_types import _ValuesIndices
@@ -93,7 +93,8 @@ _POINTWISE = "frac erfinv lgamma digamma logit nan_to_num logaddexp hypot heavis
 for _name in _POINTWISE.split():
     globals()[_name] = _function_of(getattr(aten, _name).default, CAST)
 signbit = _function_of(aten.signbit.default)
-arccos, arcsin, arctan, arctan2, fix = acos, asin, atan, atan2, trunc
+arccos, arcsin, arctan, arctan2, fix = (alias_of(fn, name) for fn, name in [  # noqa: F821
+    (acos, "arccos"), (asin, "arcsin"), (atan, "arctan"), (atan2, "arctan2"), (trunc, "fix")])
 
 
 def polygamma(n, input):
@@ -253,7 +254,7 @@ def inner(input, other):
     return _tensordot(input, other, [-1], [-1])
 
 
-moveaxis = movedim
+moveaxis = alias_of(movedim, "moveaxis")
 
 
 def take_along_dim(input, indices, dim=None):

@@ -9,7 +9,7 @@ import math
 
 from ._aten.meta_util import broadcast_shapes
 from ._functions_pointwise import mul
-from ._functions_shape import _function_of, expand, reshape, squeeze, t, transpose, unsqueeze, view
+from ._functions_shape import _function_of, alias_of, expand, reshape, squeeze, t, transpose, unsqueeze, view
 from ._ops import ops
 from ._out import CAST, DOT, EXACT, MV, out_variant
 from ._python_dispatcher import python_dispatcher_enabled
@@ -32,7 +32,7 @@ def outer(input, vec2):
     return mul(reshape(input, [input.shape[0], 1]), vec2)
 
 
-ger = outer
+ger = alias_of(outer, "ger")
 
 
 @out_variant(EXACT)

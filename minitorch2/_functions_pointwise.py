@@ -11,7 +11,7 @@ handle it: swapped (`add`, `mul`), turned into the reversed op (`sub` into
 import numpy as np
 
 from . import _dtype
-from ._functions_shape import _function_of, _t, nonzero
+from ._functions_shape import _function_of, _t, alias_of, nonzero
 from ._out import ANY, CAST, SAME, WHERE, out_variant
 from ._ops import ops
 from ._tensor import Tensor, strided
@@ -38,7 +38,7 @@ def sub(input, other, *, alpha=1):
     return aten.sub.Tensor(input, other, alpha=alpha)
 
 
-subtract = sub
+subtract = alias_of(sub, "subtract")
 
 
 def rsub(input, other, *, alpha=1):
@@ -54,7 +54,7 @@ def mul(input, other):
     return aten.mul.Tensor(input, other)
 
 
-multiply = mul
+multiply = alias_of(mul, "multiply")
 
 
 @out_variant(CAST)
@@ -66,7 +66,7 @@ def div(input, other, *, rounding_mode=None):
     return aten.div.Tensor(input, other)
 
 
-divide = true_divide = div
+divide, true_divide = alias_of(div, "divide"), alias_of(div, "true_divide")
 
 
 @out_variant(CAST, differentiable=False)
@@ -120,7 +120,7 @@ _functions_of("relu relu_ isnan isinf isfinite")
 _functions_of("logical_not logical_and logical_or logical_xor", ANY, differentiable=False)
 bitwise_not = _function_of(aten.bitwise_not.default, SAME, differentiable=False)
 _functions_of("bitwise_and bitwise_or bitwise_xor", CAST, overload="Tensor", differentiable=False)
-negative, absolute = neg, abs  # noqa: F821 (defined by _functions_of)
+negative, absolute = alias_of(neg, "negative"), alias_of(abs, "absolute")  # noqa: F821 (neg, abs: _functions_of)
 
 
 @out_variant(SAME)
@@ -137,7 +137,7 @@ def clamp(input, min=None, max=None):
     return aten.clamp.default(input, min, max)
 
 
-clip = clamp
+clip = alias_of(clamp, "clip")
 
 
 @out_variant(WHERE)
@@ -184,7 +184,8 @@ def _compare(name):
 
 
 eq, ne, lt, le, gt, ge = map(_compare, ("eq", "ne", "lt", "le", "gt", "ge"))
-greater, greater_equal, less, less_equal, not_equal = gt, ge, lt, le, ne
+greater, greater_equal, less, less_equal, not_equal = (alias_of(fn, name) for fn, name in [  # noqa: F821
+    (gt, "greater"), (ge, "greater_equal"), (lt, "less"), (le, "less_equal"), (ne, "not_equal")])
 
 
 @out_variant(CAST, differentiable=False)

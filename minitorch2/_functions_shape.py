@@ -8,6 +8,7 @@ composed of `reshape` and `split`. The other function modules build on this
 one (matmul's reshapes, `where(condition)`'s nonzero), so it also holds the
 argument helpers they share (`_t`, `_dims`).
 """
+import functools
 import math
 
 from . import _dtype
@@ -34,6 +35,17 @@ def _function_of(overload, rule=None, **out_options):
     fn.__name__ = fn.__qualname__ = overload._opname
     fn.__signature__ = python_signature(overload, first="input")
     return fn if rule is None else out_variant(rule, **out_options)(fn)
+
+
+def alias_of(fn, name):
+    """torch.<name>, another name for fn (torch.subtract for torch.sub): the same call as a function of its
+    own, so a traced graph prints the name the program used, as torch's do."""
+    @functools.wraps(fn)
+    def alias(*args, **kwargs):
+        return fn(*args, **kwargs)
+
+    alias.__name__ = alias.__qualname__ = name
+    return alias
 
 
 def _dims(dim):
@@ -93,7 +105,8 @@ def permute(input, dims):
     return aten.permute.default(input, list(dims))
 
 
-transpose = swapaxes = swapdims = _function_of(aten.transpose.int)
+transpose = _function_of(aten.transpose.int)
+swapaxes, swapdims = alias_of(transpose, "swapaxes"), alias_of(transpose, "swapdims")
 
 
 t = _function_of(aten.t.default)
@@ -138,7 +151,7 @@ def cat(tensors, dim=0):
     return aten.cat.default(_tensor_sequence(tensors), dim)
 
 
-concat = concatenate = cat
+concat, concatenate = alias_of(cat, "concat"), alias_of(cat, "concatenate")
 
 
 @out_variant(CAT)

@@ -116,3 +116,17 @@ def test_retracing_a_graph_module_matches_torch(traced, name):
     # (concrete_args programs are left out: re-tracing them corrupts torch.fx's own wrap registry.)
     theirs, ours, _ = traced(name)
     assert minitorch2.fx.symbolic_trace(ours).code == torch.fx.symbolic_trace(theirs).code
+
+
+def test_torchs_alias_names_print_as_the_program_wrote_them():
+    """torch.subtract, absolute, clip, divide, greater, concat, swapaxes, arctan, negative, multiply, moveaxis,
+    ger...: each its own function, so a traced graph names the alias (torch.subtract, not torch.sub)."""
+    def program(lib):
+        def f(x):
+            return (lib.subtract(x, 1) + lib.absolute(x) + lib.clip(x, 0, 1) + lib.divide(x, 2) + lib.true_divide(x, 3)
+                    + lib.greater(x, 0) + lib.less_equal(x, 1) + lib.concat([x]) + lib.arctan(x) + lib.negative(x)
+                    + lib.multiply(x, x) + lib.fix(x) + lib.swapaxes(lib.ger(x, x), 0, 1).sum()
+                    + lib.moveaxis(x.unsqueeze(0), 0, 1).sum())
+        return f
+
+    assert minitorch2.fx.symbolic_trace(program(minitorch2)).code == torch.fx.symbolic_trace(program(torch)).code
