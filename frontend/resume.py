@@ -377,9 +377,10 @@ def _append_resume_call(cg, fn, bp, below, offset, n_after, names, compile_wrapp
         if i in with_slots:
             cg.append("LOAD_CONST", None)  # the resume prefix re-enters the block
         elif isinstance(var, ListIteratorVariable):
-            for item in var.items[var.index:]:  # the rest of the loop, as a tuple
+            rest = var.rest()  # the rest of the loop, as a tuple
+            for item in rest:
                 cg.reconstruct(item)
-            cg.append("BUILD_TUPLE", len(var.items) - var.index)
+            cg.append("BUILD_TUPLE", len(rest))
         else:
             cg.reconstruct(var)
         n_args += 1

@@ -2,8 +2,8 @@
 
 Frontend layer. `len`, `isinstance`, `getattr`, `range` on constants fold at
 translation time; `min`/`max` of tensors record torch.minimum/maximum or clamp
-(as Dynamo does); `map`, `zip`, `enumerate`, `filter`, `iter` make lazy
-iterators (iterators.py); `print` is a graph break (its side effect must happen
+(as Dynamo does); `map`, `zip`, `enumerate`, `filter` and itertools' make
+lazy iterators (lists.ListIteratorVariable); `print` is a graph break (its side effect must happen
 at run time). A few library callables have rules here too (LIBRARY_CALLABLES:
 functools.partial, collections.deque, dict.fromkeys, itertools). `binary_op`
 is where `a + b` meets the trackers: constants fold, anything involving a
@@ -24,8 +24,7 @@ from .base import VariableTracker
 from .constant import ConstantVariable
 from .dicts import DictVariable, constant_key, dict_items
 from .functions import PartialVariable
-from .iterators import ChainVariable, CountVariable, FilterVariable, IsliceVariable, MapVariable, RepeatVariable, ZipVariable
-from .lists import BaseListVariable, DequeVariable, IteratorVariable, ListVariable, TupleVariable, iterate
+from .lists import BaseListVariable, DequeVariable, ListIteratorVariable, ListVariable, TupleVariable, iterate
 from .tensor import TensorVariable, record
 
 FOLDABLE = {abs, min, max, round, int, float, bool, str, divmod, pow, sum, all, any, type, slice,
@@ -103,6 +102,11 @@ def _fold(fn, args, kwargs=None):
         raise Unsupported(f"{getattr(fn, '__name__', fn)} raised {type(e).__name__}: {e}", "unsupported") from None
 
 
+def _lazy(items, *inputs, pure=True):
+    """A lazy iterator over `items` (a Python iterator of trackers) reading from the iterators `inputs`."""
+    return ListIteratorVariable([], items, pure and all(it.pure for it in inputs))
+
+
 class BuiltinVariable(VariableTracker):
     def __init__(self, fn, source=None):
         super().__init__(source)
@@ -137,7 +141,7 @@ class BuiltinVariable(VariableTracker):
                 return unary_op(tx, self.fn, args[0])
         args = [a.realize() for a in args]
         if _is_pure(self.fn):  # sorted(zip(...)): an iterator of constants folds as the tuple of its items
-            args = [TupleVariable(a.unpack_var_sequence(tx)) if isinstance(a, IteratorVariable) else a for a in args]
+            args = [TupleVariable(a.unpack_var_sequence(tx)) if isinstance(a, ListIteratorVariable) else a for a in args]
         if _is_pure(self.fn) and all(_is_const(a) for a in [*args, *kwargs.values()]):
             return _fold(self.fn, [a.as_python_constant() for a in args],
                          {k: v.realize().as_python_constant() for k, v in kwargs.items()})
@@ -229,17 +233,24 @@ class BuiltinVariable(VariableTracker):
     call_max = functools.partialmethod(_min_max, max)
 
     def call_enumerate(self, tx, iterable, start=None):
+        it = iterate(tx, iterable)
         first = start.realize().as_python_constant() if start is not None else 0
-        return ZipVariable([CountVariable(first, 1), iterate(tx, iterable)])
+        return _lazy((TupleVariable([ConstantVariable(i), v]) for i, v in enumerate(it.stream(), first)), it)
 
     def call_zip(self, tx, *iterables):
-        return ZipVariable([iterate(tx, it) for it in iterables])
+        its = [iterate(tx, it) for it in iterables]
+        return _lazy((TupleVariable(list(group)) for group in zip(*[it.stream() for it in its])), *its)
 
     def call_map(self, tx, fn, *iterables):
-        return MapVariable(fn, [iterate(tx, it) for it in iterables])
+        its = [iterate(tx, it) for it in iterables]
+        calls = (fn.realize().call_function(tx, list(group), {}) for group in zip(*[it.stream() for it in its]))
+        return _lazy(calls, *its, pure=False)
 
     def call_filter(self, tx, fn, iterable):
-        return FilterVariable(fn.realize(), iterate(tx, iterable))
+        it, fn = iterate(tx, iterable), fn.realize()
+        identity = _is_const(fn) and fn.as_python_constant() is None
+        kept = (v for v in it.stream() if (v if identity else fn.call_function(tx, [v], {})).realize().truth(tx))
+        return _lazy(kept, it, pure=identity)
 
     def call_iter(self, tx, iterable):
         return iterate(tx, iterable)
@@ -264,20 +275,22 @@ class BuiltinVariable(VariableTracker):
         return DictVariable({constant_key(k): value for k in keys.realize().unpack_var_sequence(tx)})
 
     def call_chain(self, tx, *iterables):
-        return ChainVariable([iterate(tx, it) for it in iterables])
+        its = [iterate(tx, it) for it in iterables]
+        return _lazy(itertools.chain(*[it.stream() for it in its]), *its)
 
     def call_from_iterable(self, tx, iterables):
-        return ChainVariable([iterate(tx, it) for it in iterate(tx, iterables).unpack_var_sequence(tx)])
+        return self.call_chain(tx, *iterate(tx, iterables).unpack_var_sequence(tx))
 
     def call_islice(self, tx, iterable, *bounds):
-        bounds = slice(*[b.realize().as_python_constant() for b in bounds])  # islice's arguments are slice's
-        return IsliceVariable(iterate(tx, iterable), bounds)
+        it = iterate(tx, iterable)
+        return _lazy(itertools.islice(it.stream(), *[b.realize().as_python_constant() for b in bounds]), it)
 
     def call_count(self, tx, start=None, step=None):
-        return CountVariable(*[v.realize().as_python_constant() if v is not None else d for v, d in ((start, 0), (step, 1))])
+        numbers = [v.realize().as_python_constant() for v in (start, step) if v is not None]
+        return _lazy(map(ConstantVariable, itertools.count(*numbers)))
 
-    def call_repeat(self, tx, obj, times=None):
-        return RepeatVariable(obj, times.realize().as_python_constant() if times is not None else None)
+    def call_repeat(self, tx, obj, *times):
+        return _lazy(itertools.repeat(obj, *[t.realize().as_python_constant() for t in times]))
 
     def call_list(self, tx, iterable=None):
         return ListVariable(iterable.realize().unpack_var_sequence(tx) if iterable is not None else [])

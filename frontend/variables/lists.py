@@ -10,6 +10,7 @@ the tracked items (`L['xs'][:] = [...]`), as Dynamo's SideEffects does.
 import collections
 import functools
 import inspect
+import itertools
 import types
 
 import minitorch2
@@ -17,6 +18,8 @@ import minitorch2
 from ..exc import Unsupported
 from .base import MethodVariable, VariableTracker
 from .constant import ConstantVariable
+
+MAX_ITEMS = 100_000  # unpacking an iterator longer than this (itertools.count()) is a graph break, not a hang
 
 
 class BaseListVariable(VariableTracker):
@@ -223,58 +226,56 @@ class ListMethodVariable(MethodVariable):
         return self.obj.call_method(tx, self.name, args, kwargs)
 
 
-class IteratorVariable(VariableTracker):
-    """An iterator made in the frame: next_item(tx) computes its next item (None once it is exhausted), so
-    a consumer runs it item by item as Python does. At a graph break, `native()` names the real iterator to
-    build in its place: (callable, argument trackers). Lazy kinds (map, zip, itertools) are in iterators.py."""
-
-    infinite = False
-    mutable_identity = True
-
-    def unpack_var_sequence(self, tx):
-        if self.infinite:
-            raise Unsupported(f"unpacking the infinite iterator {self}", "unsupported")
-        items = []
-        while (item := self.next_item(tx)) is not None:
-            items.append(item)
-        return items
-
-    def reconstruct(self, cg):
-        fn, args = self.native()
-        cg.call_const(fn, args)
-
-
 def iterate(tx, var):
     """iter(var) as a tracker: an iterator stays itself; anything iterable becomes an iterator over its items."""
     var = var.realize()
-    return var if isinstance(var, IteratorVariable) else ListIteratorVariable(var.unpack_var_sequence(tx))
+    return var if isinstance(var, ListIteratorVariable) else ListIteratorVariable(var.unpack_var_sequence(tx))
 
 
-class ListIteratorVariable(IteratorVariable):
-    """What GET_ITER makes of anything iterable: the items, consumed by FOR_ITER one at a time."""
+class ListIteratorVariable(VariableTracker):
+    """An iterator: what GET_ITER makes of anything iterable, consumed by FOR_ITER one item at a time. A lazy
+    one (map, zip, itertools..., made in builtin.py) computes its items only as they are asked for, from
+    `lazy`, a Python iterator of trackers: `sum(map(f, xs))` calls f item by item, as Python does. At a
+    graph break the rest is passed on as a tuple iterator; computing it must call nothing (`pure`)."""
 
-    mutable_identity = False
-
-    def __init__(self, items):
+    def __init__(self, items, lazy=None, pure=True):
         super().__init__()
-        self.items = list(items)
-        self.index = 0
+        self.items, self.index, self.lazy, self.pure = list(items), 0, lazy, pure
 
     def next_item(self, tx=None):
+        if self.index == len(self.items) and self.lazy is not None:
+            self.items.extend(itertools.islice(self.lazy, 1))
         if self.index >= len(self.items):
             return None
-        item = self.items[self.index]
         self.index += 1
-        return item
+        return self.items[self.index - 1]
+
+    def stream(self):
+        """The items still to come, as a Python iterator (what a lazy iterator made of this one reads)."""
+        return iter(self.next_item, None)
 
     def unpack_var_sequence(self, tx):
+        if self.lazy is not None:
+            self.items.extend(itertools.islice(self.lazy, MAX_ITEMS))
+            if next(self.lazy, None) is not None:
+                raise Unsupported(f"an iterator of more than {MAX_ITEMS} items (an infinite one?)", "unsupported")
+            self.lazy = None
         rest = self.items[self.index:]
         self.index = len(self.items)
         return rest
 
+    def rest(self):
+        """The items not consumed yet, without consuming them (a graph break mid-loop passes them on)."""
+        if self.lazy is not None and not self.pure:
+            raise Unsupported("a lazy iterator that calls a function cannot be rebuilt after a graph break",
+                              "unresumable")
+        index, rest = self.index, self.unpack_var_sequence(None)
+        self.index = index
+        return rest
+
     def reconstruct(self, cg):
-        """The items not consumed yet, as a tuple iterator (a graph break mid-loop passes this on)."""
-        for item in self.items[self.index:]:
+        rest = self.rest()
+        for item in rest:
             cg.reconstruct(item)
-        cg.append("BUILD_TUPLE", len(self.items) - self.index)
+        cg.append("BUILD_TUPLE", len(rest))
         cg.append("GET_ITER")
