@@ -88,6 +88,17 @@ def _unpack_list(saved, owner):
     return saved
 
 
+_NODE_CLASSES = {}  # torch's node name -> OpBackward's subclass of that name
+
+
+def _node_class(name):
+    """OpBackward under torch's node name, so type(y.grad_fn).__name__ is "MulBackward0" as in torch (one
+    class per name, made at its first use)."""
+    if name not in _NODE_CLASSES:
+        _NODE_CLASSES[name] = type(name, (OpBackward,), {"__module__": "builtins"})
+    return _NODE_CLASSES[name]
+
+
 class NotImplementedBackward(Node):
     def __init__(self, op):
         super().__init__()
@@ -125,7 +136,8 @@ def record(op, args, kwargs):
     if derivative is None:
         node = NotImplementedBackward(op)
     else:
-        node = OpBackward(op, derivative, derivative.name or op.grad_fn_name)
+        name = derivative.name or op.grad_fn_name
+        node = _node_class(name)(op, derivative, name)
     _connect_inputs(node, plan.tensor_args, bound, edges)
 
     if base_of_view is not None:

@@ -87,6 +87,11 @@ class BackwardCFunction(Node):
 
 
 class Function:
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        # the grad_fn's own class, named as torch names it (type(y.grad_fn).__name__ == "MyFnBackward")
+        cls._backward_cls = type(f"{cls.__name__}Backward", (BackwardCFunction,), {"__module__": "builtins"})
+
     @staticmethod
     def forward(ctx, *args, **kwargs):
         raise NotImplementedError("You must implement the forward function for custom autograd.Function.")
@@ -105,7 +110,7 @@ class Function:
             outputs = cls.forward(ctx, *args, **kwargs)
         if not needs_grad:
             return outputs
-        node = BackwardCFunction(cls, ctx)
+        node = cls._backward_cls(cls, ctx)
         node._is_tensor_input = tuple(isinstance(a, Tensor) for a in args)
         edges = [gradient_edge(a) for a in tensor_args]  # as in torch, only tensor arguments have edges
         node.next_functions = tuple(e or (None, 0) for e in edges)

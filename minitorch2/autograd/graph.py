@@ -123,6 +123,9 @@ class AccumulateGrad(Node):
 
     _name = "torch::autograd::AccumulateGrad"
 
+    def __repr__(self):
+        return f"<AccumulateGrad object at {hex(id(self))}>"  # torch's repr names the type, name() the C++ class
+
     def __init__(self, variable):
         super().__init__()
         self.variable = variable

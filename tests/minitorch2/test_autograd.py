@@ -506,3 +506,27 @@ def test_function_backward_gets_a_gradient_per_output_when_only_the_first_has_on
         seen.append(x.grad.tolist())
     assert seen[:2] == [("torch", [1.0, 1.0], [0.0, 0.0]), [2.0, 2.0]]
     assert seen[2:] == [("minitorch2", [1.0, 1.0], [0.0, 0.0]), [2.0, 2.0]]
+
+
+def test_grad_fn_types_are_named_as_torchs_nodes():
+    """type(y.grad_fn).__name__ is torch's node name (MulBackward0, SelectBackward0, MyFnBackward), and the
+    leaf's AccumulateGrad prints as <AccumulateGrad object at 0x...>."""
+    seen = []
+    for lib in (torch, mt):
+        class Double(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, a):
+                return a * 2
+
+            @staticmethod
+            def backward(ctx, g):
+                return g * 2
+
+        x = lib.ones(2, requires_grad=True)
+        y = (x * 2).sum()
+        accumulate = y.grad_fn.next_functions[0][0].next_functions[0][0]
+        seen.append((type(y.grad_fn).__name__, type(y.grad_fn.next_functions[0][0]).__name__,
+                     type(x[0].grad_fn).__name__, type(Double.apply(x).grad_fn).__name__,
+                     type(accumulate).__name__, repr(accumulate).split(" object at ")[0], accumulate.name(),
+                     isinstance(y.grad_fn, lib.autograd.graph.Node)))
+    assert seen[1] == seen[0]
