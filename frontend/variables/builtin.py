@@ -190,14 +190,20 @@ class BuiltinVariable(VariableTracker):
         return ConstantVariable(range(*[a.as_python_constant() for a in args]))
 
     def call_sum(self, tx, iterable, start=None):
-        """sum() of a sequence holding tensors is a chain of adds in the graph (`0 + a`, then `+ b`...)."""
-        items = [item.realize() for item in iterable.realize().unpack_var_sequence(tx)]
+        """sum() holding tensors is a chain of adds in the graph (`0 + a`, then `+ b`...), each item read when
+        its add needs it (a lazy map's ops interleave with the adds, as in Dynamo); leading constants fold
+        as Python's sum folds them."""
         total = start.realize() if start is not None else ConstantVariable(0)
-        if all(_is_const(v) for v in [total, *items]):
-            return ConstantVariable(sum((v.as_python_constant() for v in items), total.as_python_constant()))
-        for item in items:
+        constants = []
+        for item in iterate(tx, iterable).stream():
+            item = item.realize()
+            if _is_const(total) and _is_const(item):
+                constants.append(item.as_python_constant())
+                continue
+            if constants:
+                total, constants = _fold(sum, [constants, total.as_python_constant()]), []
             total = binary_op(tx, operator.add, total, item)
-        return total
+        return _fold(sum, [constants, total.as_python_constant()]) if constants else total
 
     def _fold_over_items(self, fn, tx, iterable):
         items = [item.realize() for item in iterable.realize().unpack_var_sequence(tx)]

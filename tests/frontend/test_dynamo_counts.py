@@ -1,0 +1,269 @@
+"""Python constructs Dynamo traces in one frame: frame_count, op_count and values against Dynamo 2.13.
+
+Each program below is written once against the names `torch`, `F` and `dynamo`, and run through
+torch.compile (torch._dynamo.testing.CompileCounter) and minitorch2.compile (frontend.testing.
+CompileCounter) on the same inputs. The classes: functools.partial, min/max with tensors, the lazy
+builtins (map, filter, zip, enumerate) under sum/list/dict, itertools (chain, islice, count, repeat),
+dict.fromkeys and dict constructors, a deque built in the frame, namedtuple subclasses with methods and
+properties, a frontend.disable'd function called inside a compiled frame (a graph break there), and a
+graph break inside a loop of an inlined helper (the caller's part before the call is compiled).
+"""
+import numpy as np
+import pytest
+import torch
+import torch._dynamo
+import torch._dynamo.testing
+
+import frontend
+import minitorch2
+from frontend.testing import CompileCounter
+
+SRC = r'''
+import collections, functools, itertools
+
+# ---- functools.partial ---------------------------------------------------------------------
+def partial_torch_kwarg(a, b):
+    return functools.partial(torch.add, alpha=2)(a, b)
+def _scale_shift(t, scale, shift=0.0):
+    return t * scale + shift
+def partial_user_function(a, b):
+    f = functools.partial(_scale_shift, scale=3)
+    return f(a, shift=1) + f(b)
+LEAKY = functools.partial(F.leaky_relu, negative_slope=0.2)
+def partial_global(a, b):
+    return LEAKY(a - b) * 2
+def partial_of_partial(a, b):
+    inner = functools.partial(lambda t, u, v: t * u + v, a)
+    return functools.partial(inner, 2)(b)
+def partial_of_method(a, b):
+    return functools.partial(a.add, alpha=0.5)(b).relu()
+
+# ---- min / max with tensors ----------------------------------------------------------------
+def min_tensor_number(a, b):
+    return min(a.sum(), 3) + 1
+def max_number_tensor(a, b):
+    return a * max(a.mean(), 0.5) + min(2, b.sum())
+def max_of_list(a, b):
+    return max([a.sum(), b.sum(), (a * 2).sum()])
+def min_two_tensors(a, b):
+    return min(a.sum(), b.max()) * 2
+def clip(a, b):
+    return a * max(min((a + b).sum(), 1.0), -1.0)
+def min_of_numbers(a, b):
+    return a * min(3, 2, len([a, b])) + max((1.5, 0.5))
+
+# ---- map / filter / zip / enumerate / sum --------------------------------------------------
+def map_sum(a, b):
+    return sum(map(lambda t: t * 2, [a, b]))
+def map_torch_fn(a, b):
+    return list(map(torch.relu, [a, b - 1]))[1] + 1
+def map_two_iterables(a, b):
+    return sum(map(torch.mul, [a, b], [b, a]))
+def enumerate_start(a, b):
+    return [t * i for i, t in enumerate([a, b], start=1)]
+def zip_products(a, b):
+    return sum(u * v for u, v in zip([a, b], (b, a, a)))
+def filter_by_ndim(a, b):
+    kept = list(filter(lambda t: t.dim() == 1, [a, b.view(-1, 1), b]))
+    return kept[-1] * len(kept)
+def filter_none(a, b):
+    return sum(filter(lambda t: t is not None, [a, None, b])) * sum(filter(None, [0, 2, None, 3]))
+def loop_over_enumerate_zip(a, b):
+    total = a * 0
+    for i, (u, v) in enumerate(zip([a, b], [b, a])):
+        total = total + u * v * i
+    return total
+def zip_alive_at_a_break(a, b):
+    pairs = zip([a, b], [b, a])
+    u, v = next(pairs)
+    w = u * v
+    dynamo.graph_break()
+    x, y = next(pairs)
+    return w + x * y
+def dict_of_zip(a, b):
+    d = dict(zip(["w", "b"], [a, b]))
+    return d["w"] * 2 + d["b"]
+def next_of_iter(a, b):
+    it = iter([a, b, a + b])
+    first = next(it)
+    return first + next(it) * next(it) + next(it, 1)
+
+# ---- itertools -----------------------------------------------------------------------------
+def islice_chain(a, b):
+    return sum(itertools.islice(itertools.chain([a, b], [a]), 2))
+def zip_count(a, b):
+    return [t * k for t, k in zip([a, b], itertools.count(1))]
+def repeat_times(a, b):
+    return sum(itertools.repeat(a, 3)) + b
+def chain_from_iterable(a, b):
+    parts = list(itertools.chain.from_iterable([[a], [b, a * 3]]))
+    return parts[2] - parts[0]
+def islice_of_count(a, b):
+    return [a * k for k in itertools.islice(itertools.count(2, 2), 1, 3)]
+def islice_step(a, b):
+    return sum(itertools.islice([a, b, a * 2, b * 2, a * 3], 0, None, 2))
+
+# ---- dict.fromkeys and dict constructors ---------------------------------------------------
+def fromkeys_values(a, b):
+    return [a * v for v in dict.fromkeys(["p", "q"], 2).values()]
+def fromkeys_default_none(a, b):
+    d = dict.fromkeys("ab")
+    d["a"] = a + 1
+    return d["a"] if d["b"] is None else b
+def dict_of_pairs(a, b):
+    d = dict([("x", a), ("y", b)], z=a * b)
+    return d["x"] + d["y"] + d["z"]
+def dict_copy_constructor(a, b):
+    base = {"k": a}
+    d = dict(base, v=b)
+    d["k"] = d["k"] * 2
+    return d["k"] + base["k"] + d["v"]
+
+# ---- deque built in the frame --------------------------------------------------------------
+def deque_index(a, b):
+    return collections.deque([a, a + 1])[1] * 2
+def deque_maxlen(a, b):
+    q = collections.deque(maxlen=2)
+    for t in [a, b, a * 2]:
+        q.append(t)
+    return sum(q)
+def deque_both_ends(a, b):
+    q = collections.deque()
+    q.append(a)
+    q.appendleft(b)
+    q.extend([a * 2, b * 2])
+    first = q.popleft()
+    last = q.pop()
+    return first + last + len(q)
+def deque_iterate(a, b):
+    q = collections.deque([a, b])
+    q.extendleft([b * 3])
+    return [t + 1 for t in q]
+
+# ---- namedtuple subclasses -----------------------------------------------------------------
+class P2(collections.namedtuple("Point", "x y")):
+    def norm(self):
+        return self.x * self.x + self.y * self.y
+    def scaled(self, k=2):
+        return P2(self.x * k, self.y * k)
+    @property
+    def total(self):
+        return self.x + self.y
+Span = collections.namedtuple("Span", ["lo", "hi"], defaults=[None])
+def namedtuple_method(a, b):
+    return P2(a, b).norm()
+def namedtuple_method_returns_namedtuple(a, b):
+    p = P2(a, y=b).scaled(3)
+    return p.norm() - p.x
+def namedtuple_property(a, b):
+    return P2(a, b).total * 2
+def namedtuple_unpack_and_default(a, b):
+    lo, hi = Span(a)
+    x, y = P2(a, b)
+    return x * y if hi is None else lo
+
+# ---- a disabled function inside a compiled frame -------------------------------------------
+@dynamo.disable
+def _opaque(t):
+    return t * 5
+def disabled_call(a, b):
+    return _opaque(a + 1) - 1
+def _calls_disabled(t):
+    return _opaque(t * 2) + 1
+def disabled_in_inlined(a, b):
+    return _calls_disabled(a) * 3 + b
+def disabled_twice(a, b):
+    c = _opaque(a.sin())
+    return _opaque(c + b).cos()
+
+# ---- a graph break in a loop of an inlined helper ------------------------------------------
+def _loop_with_break(t):
+    for i in range(2):
+        t = t + i
+        dynamo.graph_break()
+    return t
+def break_in_helper_loop(a, b):
+    return _loop_with_break(a * 2)
+def break_in_helper_loop_then_ops(a, b):
+    return _loop_with_break(a * 2).relu() + b
+def _break_after_loop(t):
+    for i in range(2):
+        t = t + i
+    dynamo.graph_break()
+    return t * 2
+def break_after_helper_loop(a, b):
+    return _break_after_loop(a + b) - 1
+'''
+
+NAMES = [line[4:line.index("(")] for line in SRC.splitlines()
+         if line.startswith("def ") and not line.startswith("def _")]
+
+
+def _build(lib):
+    namespace = {"torch": lib, "F": lib.nn.functional, "dynamo": torch._dynamo if lib is torch else frontend}
+    exec(compile(SRC, "<dynamo counts>", "exec"), namespace)
+    return namespace
+
+
+TORCH_NS, MT_NS = _build(torch), _build(minitorch2)
+ARRAYS = [np.random.default_rng(seed).standard_normal(3).astype("float32") for seed in (1, 2)]
+
+
+def _to_np(value):
+    if isinstance(value, (tuple, list)):
+        return [_to_np(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _to_np(v) for k, v in value.items()}
+    return np.asarray(value.numpy()) if hasattr(value, "numpy") else value
+
+
+def _run(lib, ns, name):
+    counter = torch._dynamo.testing.CompileCounter() if lib is torch else CompileCounter()
+    (torch._dynamo if lib is torch else frontend).reset()
+    compiled = lib.compile(ns[name], backend=counter)
+    outputs = [_to_np(compiled(*[lib.tensor(a) for a in ARRAYS])) for _ in range(2)]  # the second: a cache hit
+    return (counter.frame_count, counter.op_count), outputs
+
+
+def _assert_close(ours, theirs):
+    if isinstance(theirs, list):
+        assert isinstance(ours, list) and len(ours) == len(theirs)
+        for o, t in zip(ours, theirs):
+            _assert_close(o, t)
+    elif isinstance(theirs, dict):
+        assert list(ours) == list(theirs)
+        for k in theirs:
+            _assert_close(ours[k], theirs[k])
+    else:
+        np.testing.assert_allclose(ours, theirs, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_counts_and_values_match_dynamo(name):
+    theirs_counts, theirs = _run(torch, TORCH_NS, name)
+    ours_counts, ours = _run(minitorch2, MT_NS, name)
+    eager = _to_np(MT_NS[name](*[minitorch2.tensor(a) for a in ARRAYS]))
+    assert ours_counts == theirs_counts, f"(frames, ops): ours {ours_counts}, Dynamo {theirs_counts}"
+    _assert_close(ours, theirs)
+    _assert_close(ours[0], eager)
+
+
+def test_explain_counts_a_break_in_an_inlined_loop_as_dynamo():
+    """The caller's part before the call is one graph; explain no longer reports -1 graph breaks."""
+    ours = frontend.explain(MT_NS["break_in_helper_loop"])(*[minitorch2.tensor(a) for a in ARRAYS])
+    torch._dynamo.reset()
+    theirs = torch._dynamo.explain(TORCH_NS["break_in_helper_loop"])(*[torch.tensor(a) for a in ARRAYS])
+    assert (ours.graph_count, ours.graph_break_count) == (theirs.graph_count, theirs.graph_break_count) == (1, 0)
+
+
+def test_lazy_map_calls_its_function_item_by_item():
+    """map is lazy: the ops of `sum(map(f, xs))` interleave with the adds, in Dynamo's order."""
+    graphs = []
+
+    def backend(gm, example_inputs):
+        graphs.append([n.target.__name__ for n in gm.graph.nodes if n.op == "call_function"])
+        return gm.forward
+
+    frontend.reset()
+    minitorch2.compile(MT_NS["map_sum"], backend=backend)(*[minitorch2.tensor(a) for a in ARRAYS])
+    assert graphs[0] == ["mul", "add", "mul", "add"]
