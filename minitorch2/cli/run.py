@@ -23,6 +23,7 @@ from frontend import backends
 from frontend.exc import InvalidBackend
 
 from .. import _logging
+from .._tensor import Tensor
 from .._unsupported import Unsupported
 from . import aliases, compare, report, subprocesses
 from .compare import LAYERS
@@ -61,6 +62,12 @@ def run_script(script, args, backend=None, show=()):
         return e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
     except (aliases.MissingFeature, Unsupported) as e:
         print(f"{script}:{_script_line(e, script)}: unsupported by minitorch2: {e}", file=sys.stderr)
+        return 1
+    except AttributeError as e:
+        if not isinstance(getattr(e, "obj", None), Tensor):
+            raise
+        print(f"{script}:{_script_line(e, script)}: unsupported by minitorch2: torch.Tensor.{e.name} is not supported "
+              f"(a minitorch2 Tensor has no attribute '{e.name}')", file=sys.stderr)
         return 1
     return 0
 

@@ -13,6 +13,7 @@ import math
 from .. import _dtype, _factories, _functions
 from .._ops import ops
 from .._python_dispatcher import python_dispatcher_enabled
+from .._unsupported import module_getattr
 from ..autograd import grad_mode as _grad_mode
 from ._interpolate import interpolate
 from ._losses import (  # noqa: F401  (nn.functional names, defined with the other losses)
@@ -339,4 +340,4 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         weights = dropout(weights, dropout_p, True)
     return _functions.matmul(weights, value)
 
-
+__getattr__ = module_getattr("minitorch2.nn.functional", "torch.nn.functional")  # a missing name: one line under `run`

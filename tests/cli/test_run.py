@@ -4,6 +4,8 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
@@ -66,6 +68,16 @@ def test_missing_attribute_is_one_line_naming_it(tmp_path):
     assert result.returncode == 1
     assert result.stderr.count("\n") == 1
     assert "torch.fft_magic" in result.stderr and "script.py:3" in result.stderr
+
+
+@pytest.mark.parametrize("line,name", [("torch.nn.PReLU()", "torch.nn.PReLU"),
+                                       ("torch.optim.LBFGS([])", "torch.optim.LBFGS"),
+                                       ("torch.nn.functional.no_such_fn(x)", "torch.nn.functional.no_such_fn"),
+                                       ("x.no_such_method()", "torch.Tensor.no_such_method")])
+def test_a_missing_name_in_nn_optim_or_tensor_is_one_line_naming_it(tmp_path, line, name):
+    result = _run(script=f"import torch\nx = torch.ones(2)\n{line}\n", tmp_path=tmp_path)
+    assert result.returncode == 1
+    assert result.stderr.count("\n") == 1 and name in result.stderr and "script.py:3" in result.stderr
 
 
 def test_missing_module_is_one_line_naming_it(tmp_path):
