@@ -2,12 +2,13 @@
 
 Frontend layer. `len`, `isinstance`, `getattr`, `range` on constants fold at
 translation time; `min`/`max` of tensors record torch.minimum/maximum or clamp
-(as Dynamo does); `map`, `zip`, `enumerate`, `filter` and itertools' make
-lazy iterators (lists.ListIteratorVariable); `print` is a graph break (its side effect must happen
-at run time). A few library callables have rules here too (LIBRARY_CALLABLES:
-functools.partial, collections.deque, dict.fromkeys, itertools). `binary_op`
-is where `a + b` meets the trackers: constants fold, anything involving a
-tensor records an `operator.add` node (printed `a + b`), sequences concatenate.
+(as Dynamo does); `map`, `zip`, `enumerate`, `filter` and itertools' make lazy
+iterators (lists.ListIteratorVariable); `print` is a graph break (its side
+effect must happen at run time). A few library callables have rules here too
+(LIBRARY_CALLABLES: functools.partial, collections.deque, dict.fromkeys,
+itertools). `binary_op` is where `a + b` meets the trackers: constants fold,
+anything involving a tensor records an `operator.add` node (printed `a + b`),
+sequences concatenate.
 """
 import builtins
 import collections
@@ -123,16 +124,15 @@ class BuiltinVariable(VariableTracker):
 
     def var_getattr(self, tx, name):
         attr = getattr(self.fn, name, None)
-        if isinstance(attr, types.BuiltinMethodType) and attr in LIBRARY_CALLABLES:  # dict.fromkeys
-            return BuiltinVariable(attr)
-        return super().var_getattr(tx, name)
+        known = [f for f in LIBRARY_CALLABLES if isinstance(f, types.BuiltinMethodType) and f == attr]  # dict.fromkeys
+        return BuiltinVariable(known[0]) if known else super().var_getattr(tx, name)
 
     def call_function(self, tx, args, kwargs):
         name = getattr(self.fn, "__name__", "")
         handler = getattr(self, f"call_{name}", None)
         if self.fn is print:
             raise Unsupported("print() is a side effect", "print")
-        if handler is not None and (getattr(builtins, name, None) is self.fn or self.fn in LIBRARY_CALLABLES):
+        if handler is not None and (getattr(builtins, name, None) is self.fn or any(self.fn is f for f in LIBRARY_CALLABLES)):
             return handler(tx, *args, **kwargs)
         if getattr(operator, name, None) is self.fn and not kwargs:
             if len(args) == 2:

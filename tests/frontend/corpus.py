@@ -18,6 +18,9 @@ from dataclasses import dataclass, field
 from .corpus_breaks import BREAKS_SRC
 
 CORPUS_SRC = r'''
+import collections
+import functools
+import itertools
 import math
 
 W = torch.ones(4, 4) * 0.5
@@ -380,6 +383,29 @@ def c_nested_comp(x):
 def c_comp_filter(x):
     return torch.stack([x * i for i in range(5) if i % 2])
 
+# ---- functools, itertools, collections ---------------------------------------------------
+def c_partial(x):
+    act = functools.partial(F.leaky_relu, negative_slope=0.1)
+    return act(x) + functools.partial(torch.add, alpha=2)(x, x)
+def c_min_max_tensors(x, y):
+    return x * min(x.sum(), 3) + max([x.mean(), y.mean()])
+def c_lazy_builtins(x, y):
+    scaled = sum(map(lambda t: t * 2, [x, y]))
+    return [scaled * i + u for i, u in enumerate(itertools.islice(itertools.chain([x], [y, x]), 2), start=1)]
+def c_deque_fromkeys(x):
+    q = collections.deque([x, x + 1], maxlen=2)
+    q.append(x * 3)
+    return q.popleft() * dict.fromkeys(["a", "b"], 2)["b"] + q[0]
+class _Pair(collections.namedtuple("_PairBase", "a b")):
+    def dot(self):
+        return (self.a * self.b).sum()
+    @property
+    def total(self):
+        return self.a + self.b
+def c_namedtuple_subclass(x, y):
+    p = _Pair(x, y)
+    return p.total * p.dot()
+
 # ---- loops -------------------------------------------------------------------------------
 def c_range_step(x):
     for i in range(0, 6, 2):
@@ -546,6 +572,8 @@ CASES = [Case(name, _calls(*args)) for name, args in [
     ("c_comp_filter", [X4]),
     ("c_range_step", [X4]), ("c_while", [X4]), ("c_break_continue", [X4]), ("c_iterate_tensor", [T(3, 4)]),
     ("c_reversed_sorted", [X4]), ("c_zip_dict_keys", [X4, X4]),
+    ("c_partial", [X4]), ("c_min_max_tensors", [X4, X4]), ("c_lazy_builtins", [X4, X4]), ("c_deque_fromkeys", [X4]),
+    ("c_namedtuple_subclass", [X4, X4]),
     ("c_if_shape_eq", [X4, X4]), ("c_if_ndim", [X4]), ("c_ternary", [X4, T(2, 4)]), ("c_isinstance_checks", [X4, 3]),
     ("c_type_is", [X4]), ("c_none_default", [X4]), ("c_and_or_values", [X4, 3]), ("c_builtins", [X4]),
     ("c_globals_read", [X4]),
@@ -562,6 +590,7 @@ CASES = [Case(name, _calls(*args)) for name, args in [
     ("b_break_after_set_grad_call", [T(4, 4, requires_grad=True)]),
     ("b_break_in_no_grad_helper", [T(4, 4, requires_grad=True)]), ("b_data_while", [T(4)]),
     ("b_tolist", [T(4)]), ("b_break_live_values", [X4, X4]), ("b_data_if_nested_fn", [X4]),
+    ("b_disabled_call", [X4]), ("b_break_in_helper_loop", [X4]),
 ]]
 
 CASES += [

@@ -95,6 +95,18 @@ def b_data_if_nested_fn(x):
             return t
         return -t
     return pick(x * 3) + 1
+@dynamo.disable
+def _opaque(t):
+    return t * 5
+def b_disabled_call(x):
+    return _opaque(x + 1) - 1
+def _loop_with_break(t):
+    for i in range(2):
+        t = t + i
+        dynamo.graph_break()
+    return t
+def b_break_in_helper_loop(x):
+    return _loop_with_break(x * 2).relu() + x
 
 # ---- Python side effects (happen once and in order) --------------------------------------
 def s_list_append(x, log):
