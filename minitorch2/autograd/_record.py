@@ -118,13 +118,22 @@ def record(op, args, kwargs):
     # op bumps the version its inputs may share (y.add_(x), x and y views of one base), and an edge read
     # after it would take x's history as remade onto the base's old grad_fn, and x would not be stale later
     edges = _input_edges(plan.tensor_args, bound)
-    # An in-place op overwrites `self`; a formula that reads the original needs a copy made first.
+    # An in-place op overwrites `self`; a formula that reads the original needs a copy made first. Its other
+    # tensors are saved before it runs too, at their versions then: x.mul_(x) changes the `other` it saved,
+    # and the backward must refuse it, as torch's does, rather than read the new value
     pre_saved = {}
-    if op.is_inplace and derivative is not None and "self" in derivative.params:
-        if _reads_original_self(derivative, bound):
-            pre_saved["self"] = redispatch_below_autograd(ops.aten.clone.default, (args[0],), {})
-        else:  # only self's shape is read: a stand-in with no memory, which no later write can invalidate
-            pre_saved["self"] = FakeTensor._make(args[0].shape, args[0].dtype, args[0].stride())
+    if derivative is not None and not op.is_inplace and "self" in derivative.params \
+            and derivative.self_value_for is not None and not _reads_original_self(derivative, bound):
+        # self's value is read only for gradients nobody needs (x * 2 keeps no x, as torch's): its shape will do
+        pre_saved["self"] = SavedTensor(FakeTensor._make(args[0].shape, args[0].dtype, args[0].stride()))
+    if op.is_inplace and derivative is not None:
+        if "self" in derivative.params:
+            if _reads_original_self(derivative, bound):
+                pre_saved["self"] = SavedTensor(redispatch_below_autograd(ops.aten.clone.default, (args[0],), {}))
+            else:  # only self's shape is read: a stand-in with no memory, which no later write can invalidate
+                pre_saved["self"] = SavedTensor(FakeTensor._make(args[0].shape, args[0].dtype, args[0].stride()))
+        pre_saved.update({keep.param: SavedTensor(bound[keep.source]) for keep in plan.saves
+                          if keep.kind is Kept.ARG and keep.param != "self" and isinstance(bound[keep.source], Tensor)})
 
     outputs = redispatch_below_autograd(op, args, kwargs)
     out_list = list(outputs) if isinstance(outputs, (tuple, list)) else [outputs]
@@ -250,7 +259,7 @@ def _save(node, saves, bound, outputs, pre_saved, differentiable):
     for keep in saves:
         param, kind, source = keep.param, keep.kind, keep.source
         if param in pre_saved:
-            node.saved[param] = SavedTensor(pre_saved[param])
+            node.saved[param] = pre_saved[param]
         elif kind is Kept.RESULT:
             # a differentiable output is kept detached from its own grad_fn; others are plain tensors
             output = outputs[source]

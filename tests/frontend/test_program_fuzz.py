@@ -329,16 +329,13 @@ def assert_same_call(mine, theirs, where, rtol=1e-5, atol=1e-6):
 # in the statistics, instead of failing. Each says how it shows: (call, minitorch2 eager, torch eager, compiled,
 # torch.compile) -> bool. Remove a row when its defect is fixed (its xfail then fails first).
 KNOWN_DEFECTS = {
-    # minitorch2's autograd saves every tensor a formula names (mul's self though only other needs a gradient):
-    # a later in-place change then fails eager's backward, or AOT's joint trace, where torch's saved nothing
+    # minitorch2's autograd saves every tensor a formula names, except self where a row says whose gradient alone
+    # reads it (mul, div): a later in-place change then fails eager's backward, or AOT's joint trace, where
+    # torch's saved nothing
     "autograd saves a tensor torch's does not": lambda call, eager, torch_eager, mine, torch_compiled: (
         (eager.phase == "backward" and torch_eager.error is None and _version_error(eager.error))
         or (mine.phase == "forward" and _version_error(mine.error) and torch_compiled is not None
             and torch_compiled.phase != "forward")),
-    # an in-place op saves its inputs after writing (x.mul_(x) saves x at its new version), so eager's
-    # backward misses the version-counter error torch's raises
-    "an in-place op saves its inputs after writing": lambda call, eager, torch_eager, mine, torch_compiled: (
-        eager.error is None and torch_eager.phase == "backward" and _version_error(torch_eager.error)),
     # an in-place op whose input partly overlaps its output in views torch leaves unchecked (not dense: the
     # diagonal windows' x.add_(y)): torch's loop reads elements it already wrote, numpy buffers the input
     "in-place op over partly overlapping views, in another order": lambda call, eager, torch_eager, mine, tc: (
