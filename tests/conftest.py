@@ -13,8 +13,8 @@ settings.register_profile(
     "default", max_examples=200, deadline=None, derandomize=True, print_blob=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
-settings.register_profile(
-    "deep", max_examples=10_000, deadline=None, print_blob=True,
+settings.register_profile(  # random, not derandomized (it would inherit that from "default"): --hypothesis-seed
+    "deep", max_examples=10_000, deadline=None, derandomize=False, print_blob=True,  # picks a fresh campaign
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 settings.register_profile(  # .ci/run's extra-interpreter runs: a smoke test of the same properties
