@@ -50,8 +50,7 @@ def abstract_instructions(code):
 
 
 def new_code(template, instrs, *, argnames, name, freevars):
-    """A code object running `instrs` with positional parameters `argnames` (no defaults), the filename
-    and first line of `template`, and free variables `freevars`."""
+    """A code object running `instrs` with parameters `argnames`, free variables `freevars`, template's place."""
     bc = Bytecode(instrs)
     bc.name = bc.qualname = name
     bc.filename = template.co_filename
@@ -205,8 +204,7 @@ class Codegen:
             self.append("STORE_FAST", name)
 
     def reconstruct_compiled_callee(self, var, compile_wrapper):
-        """Push var as a callable whose frame is itself captured (Dynamo's callback sees the nested frame):
-        wrapped by `compile_wrapper` (an eval_frame.CompileWrapper), so its calls go through the cache."""
+        """Push var wrapped by `compile_wrapper`, so its frame is captured too (as Dynamo's callback sees it)."""
         if isinstance(var, LazyVariableTracker):
             # realize (and so guard) only what we can wrap; anything else is called as it is
             if var._realized is None and not isinstance(var._value, (types.FunctionType, minitorch2.nn.Module)):

@@ -51,8 +51,7 @@ _state = threading.local()
 
 
 class CacheEntry:
-    """One compiled version of a frame. Three kinds: a whole-frame graph (compiled + plan), a frame split
-    by a graph break (transformed_code, see resume.py), or an eager fallback (neither)."""
+    """One compiled version of a frame: a whole-frame graph, a frame split by a break (resume.py), or eager."""
 
     def __init__(self, guard_fn, backend, compiled=None, input_sources=(), plan=None, graph=None, break_reason=None,
                  transformed_code=None, skip_code=False):
@@ -140,9 +139,8 @@ def _make_binder(code):
 
 
 def code_signature(fn):
-    """The signature Python binds a call of fn with: its code object's parameters and fn's defaults.
-    Not inspect.signature(fn), which believes a `__signature__` attribute (functools.wraps copies one
-    from the wrapped function, so a decorator's `wrapper(*args, **kwargs)` would bind as the original)."""
+    """The signature Python binds fn's calls with (its code's parameters, fn's defaults): inspect.signature would
+    believe the `__signature__` functools.wraps copies, and bind a decorator's `wrapper(*args)` as the original."""
     code, P = fn.__code__, inspect.Parameter
     names = code.co_varnames
     n_positional, n_kwonly = code.co_argcount, code.co_kwonlyargcount
@@ -164,8 +162,7 @@ def code_signature(fn):
 
 
 def translate(fn, L, backend, nopython):
-    """Capture fn's frame and compile it with backend: a CacheEntry. A graph break splits the frame where
-    Dynamo would (resume.py); where it would not, the entry runs the frame eagerly with the reason."""
+    """Capture fn's frame and compile it with backend: a CacheEntry (split at a break, or eager with the reason)."""
     tx = InstructionTranslator(fn.__code__, fn.__globals__, L)
     try:
         return_var = tx.run()
@@ -197,8 +194,7 @@ def translate(fn, L, backend, nopython):
 
 
 def translate_split(fn, L, backend, nopython, e, reason):
-    """Replay the frame up to the breaking instruction, compile the graph so far, and build the
-    transformed code that runs it, the instruction, and the resume function(s)."""
+    """Replay up to the break, compile the graph so far, build the code running it, the instruction, the resumes."""
     with _logging.restarted_compile():
         tx = InstructionTranslator(fn.__code__, fn.__globals__, L)
         tx.stop_at_step = e.break_step
@@ -222,8 +218,7 @@ def translate_split(fn, L, backend, nopython, e, reason):
 
 
 def compile_graph(fn, gm, og, backend, name=None):
-    """The backend's callable for gm; a graph without calls or outputs is not handed over (Dynamo's rule).
-    Whatever the backend raises comes out as BackendCompilerFailed."""
+    """The backend's callable for gm (not for one without calls or outputs, as Dynamo); raises BackendCompilerFailed."""
     if og.op_count() == 0 and not og.outputs:
         return gm.forward
     _logging.log_graph("graph_code", name or _logging.next_graph_name(), gm)
@@ -320,8 +315,7 @@ def call_compiled(fn, args, kwargs, backend, nopython):
 
 
 def _hit_cache_size_limit(code, entries, L, G, backend, nopython):
-    """Warn once, naming the latest entry's failing guard, and make the code RUN_ONLY (Dynamo's recompile limit);
-    under nopython (fullgraph) that is an error, as in Dynamo."""
+    """Warn once, naming the latest entry's failing guard, and make the code RUN_ONLY (an error under nopython)."""
     latest = entries[-1]
     reason = latest.guard_fn(L, G) if latest.backend is backend else "compiled for a different backend"
     warnings.warn(f"frontend hit config.cache_size_limit ({config.cache_size_limit})\n"
@@ -415,8 +409,7 @@ class _OptimizeContext:
 
 
 def optimize(backend=None, *, nopython=False, dynamic=None, disable=False):
-    """`@optimize(backend)`: compile a function or module with backend (a name or a callable; None: the
-    default, backends.DEFAULT_BACKEND, "inductor" unless `python -m minitorch2 run --backend` changed it)."""
+    """`@optimize(backend)`: compile a function or module with backend (a name, a callable, None: the default)."""
     if disable:
         return lambda fn: fn
     _patch_library_once()
@@ -425,8 +418,7 @@ def optimize(backend=None, *, nopython=False, dynamic=None, disable=False):
 
 @functools.cache
 def _patch_library_once():
-    """As Dynamo's TorchPatcher, at the first compile set up in the process: distributions stop validating
-    their arguments (the checks would break graphs), so a program's checks change exactly as under torch."""
+    """As Dynamo's TorchPatcher, at the first compile: distributions stop validating their arguments (graph breaks)."""
     minitorch2.distributions.Distribution.set_default_validate_args(False)
 
 

@@ -48,5 +48,4 @@ class InvalidBackend(TorchDynamoException):
 
 
 class FailOnRecompileLimitHit(Exception):
-    """A nopython (fullgraph) frame needed more than config.cache_size_limit entries (not a Dynamo exception
-    class in torch either: it is not suppressed)."""
+    """A fullgraph frame needed more than config.cache_size_limit entries (not suppressed, as in torch)."""

@@ -30,8 +30,7 @@ class ExplainOutput:
         self.out_guards = out_guards
 
     def __str__(self):
-        """The report as torch._dynamo.explain prints it (Break Reasons with a user stack, Ops, Guards),
-        plus each break's explanation and hint from break_reasons.py, and the frames that ran eagerly."""
+        """The report as torch._dynamo.explain prints it, plus hints from break_reasons.py and the eager frames."""
         lines = [f"Graph Count: {self.graph_count}", f"Graph Break Count: {self.graph_break_count}",
                  f"Op Count: {self.op_count}", "Break Reasons:"]
         for i, reason in enumerate(self.break_reasons, 1):

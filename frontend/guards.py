@@ -77,8 +77,7 @@ def ___check_type_id(value, expected):
 
 
 def global_state():
-    """The process-wide settings a graph's values depend on, as Dynamo's GlobalStateGuard records them. minitorch2
-    has grad mode and the default dtype (no autocast, deterministic-algorithms or TF32 switches)."""
+    """The process-wide settings a graph depends on (Dynamo's GlobalStateGuard): grad mode and the default dtype."""
     return {"grad_mode": minitorch2.is_grad_enabled(), "default_dtype": minitorch2.get_default_dtype()}
 
 
@@ -146,8 +145,7 @@ _constant_ids = itertools.count()
 
 
 def _value_text(value, constants):
-    """Python text for value in a guard: a literal that evaluates back to it, else a name bound to it in
-    `constants` (an int with more digits than repr() writes)."""
+    """Python text for value in a guard: a literal that evaluates back to it, else a name bound in `constants`."""
     if type(value) is float and math.isfinite(value):
         return float.__repr__(value)
     if type(value) is float:
@@ -192,8 +190,7 @@ def _describe(value):
 
 
 def dict_keys_guard(source, keys):
-    """The dict's keys, in order, and their types (each an exact str, int or bool: see source.literal); the
-    types too, as {True: v} and {1.0: v} have keys equal to {1: v}'s."""
+    """The dict's keys in order, and their types (exact str, int or bool), as {True: v} and {1: v} have equal keys."""
     name = source.name()
     text = "[" + ", ".join(literal(k) for k in keys) + "]"
     types = "[" + ", ".join(f"builtins.{type(k).__name__}" for k in keys) + "]"
@@ -207,8 +204,7 @@ def hasattr_guard(source, attribute, present):
 
 
 def builtin_guard(globals_text, name, value):
-    """A builtin the frame reads by name (len, abs) is still that builtin: no global of the module (`globals_text`)
-    shadows it and builtins.<name> was not replaced (as a mock.patch('builtins.abs') does)."""
+    """A builtin the frame reads by name is still that builtin: no module global shadows it, none was patched in."""
     code = f"{literal(name)} not in {globals_text} and ___check_obj_id(getattr(builtins, {literal(name)}), {id(value)})"
     return Guard("BUILTIN_MATCH", code, f"{name} is the builtin it was when compiled")
 

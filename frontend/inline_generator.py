@@ -19,8 +19,7 @@ def is_generator_expression(code):
 
 
 class GeneratorExpressionMixin:
-    """Inlines a generator expression's bytecode, collecting what it yields; `self` is an
-    InliningInstructionTranslator."""
+    """Inlines a generator expression's bytecode, collecting what it yields (on an InliningInstructionTranslator)."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

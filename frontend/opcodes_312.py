@@ -70,8 +70,7 @@ class Py312OpcodesMixin:
         self.return_value = ConstantVariable(inst.argval)
 
     def END_FOR(self, inst):
-        """Never reached by FOR_ITER (it jumps past it); a jump landing here pops the loop's items
-        (3.12: value and iterator; 3.13: the value, a POP_TOP follows)."""
+        """FOR_ITER jumps past it; a jump here pops 3.12's value and iterator, 3.13's value (a POP_TOP follows)."""
         self.pop()
         if pyversion.VERSION == (3, 12):
             self.pop()

@@ -115,8 +115,7 @@ class OutputGraph:
         return fx.Proxy(node)
 
     def create_node(self, kind, target, args, kwargs):
-        """A node with no source location: Dynamo makes its grad-mode switches this way, so they print under
-        "No stacktrace found"."""
+        """A node with no source location, as Dynamo's grad-mode switches ("No stacktrace found")."""
         node = self.graph.create_node(kind, target, tuple(args), dict(kwargs))
         node.meta["example_value"] = None
         return node
@@ -229,8 +228,7 @@ class OutputGraph:
         return self.close(), plan
 
     def _install_aliasing_guards(self):
-        """Guard, as Dynamo does, that the tensor inputs are distinct objects and, if the graph changes one in
-        place, which share memory: a functionalizing backend compiles each pattern its own way."""
+        """Guard, as Dynamo, that tensor inputs are distinct and, if one changes in place, which share memory."""
         if len(self.inputs) < 2:
             return
         sources = [inp.source for inp in self.inputs]

@@ -225,8 +225,7 @@ _paused = threading.local()  # .capture: the capture whose routed call is runnin
 
 
 def active_capture():
-    """The capture compiling calls on this thread: the innermost active one, found via sys.getprofile()
-    (or, inside a routed call, the capture that paused the profiler for it)."""
+    """The capture compiling calls on this thread: sys.getprofile()'s, or the one that paused it for a routed call."""
     capture = getattr(sys.getprofile(), "__self__", None) or getattr(_paused, "capture", None)
     if isinstance(capture, ProfileCapture) and capture.active:
         return capture
@@ -236,8 +235,7 @@ def active_capture():
 # ---- the context ----------------------------------------------------------------------------------
 
 class ProfileCapture:
-    """One activation of `with optimize(backend):` on the thread that entered it; `compile_wrapper` (an
-    eval_frame.CompileWrapper, for the context's backend) compiles the calls it routes."""
+    """One activation of `with optimize(backend):` on its thread; `compile_wrapper` compiles the calls it routes."""
 
     def __init__(self, compile_wrapper):
         self.compile_wrapper = compile_wrapper

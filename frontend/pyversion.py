@@ -242,8 +242,7 @@ def operand_count(inst):
 # ---- 3.12 and 3.13 (handlers in opcodes_312.py) ---------------------------------------------------
 
 def load_attr_is_method(inst):
-    """3.12 folded LOAD_METHOD into LOAD_ATTR: the low arg bit asks for the method-call form
-    (a NULL and the attribute, or the function and self, in the version's call order)."""
+    """3.12 folded LOAD_METHOD into LOAD_ATTR: the low arg bit asks for the method-call form."""
     if VERSION == (3, 11):
         return False
     if VERSION in SUPPORTED:
@@ -252,9 +251,8 @@ def load_attr_is_method(inst):
 
 
 def generated_instructions(name, arg):
-    """The (opname, arg) pairs that stand for one instruction written in 3.11 terms by the code
-    generator (assemble.Codegen): 3.12 has no PRECALL and no LOAD_METHOD, and LOAD_ATTR's argument
-    carries the method bit, as the `bytecode` package spells it: (is_method, name)."""
+    """The (opname, arg) pairs for one instruction assemble.Codegen writes in 3.11 terms: 3.12 has no PRECALL or
+    LOAD_METHOD, and LOAD_ATTR's argument carries the method bit, as `bytecode` spells it: (is_method, name)."""
     if VERSION == (3, 11):
         return [(name, arg)]
     if name == "PRECALL":
@@ -277,16 +275,14 @@ def call_instructions(nargs, kw_names):
 
 
 def conditional_jump_prefix(opname):
-    """What must run before a conditional jump replayed on a value the translator could not decide:
-    3.13's POP_JUMP_IF_TRUE/FALSE take only exact bools (the compiler puts TO_BOOL before them)."""
+    """What runs before a replayed conditional jump: 3.13's POP_JUMP_IF_TRUE/FALSE take only exact bools (TO_BOOL)."""
     if VERSION >= (3, 13) and opname in ("POP_JUMP_IF_TRUE", "POP_JUMP_IF_FALSE"):
         return ["TO_BOOL"]
     return []
 
 
 def callee_slot(stack, nargs, is_null):
-    """The stack index of the function a CALL of nargs arguments calls. 3.11/3.12: [NULL, fn, args] or
-    [fn, self, args]; 3.13: [fn, NULL|self, args]."""
+    """The stack index of a CALL's function: [NULL, fn, args] or [fn, self, args]; 3.13: [fn, NULL|self, args]."""
     below = len(stack) - nargs - 2
     if NULL_AFTER_CALLABLE:
         return below

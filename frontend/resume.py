@@ -136,8 +136,7 @@ class GraphCall:
 
 
 class ResumeCall:
-    """Calls a resume function through the compile wrapper (an eval_frame.CompileWrapper), with the calling
-    frame's closure cells."""
+    """Calls a resume function through the compile wrapper, with the calling frame's closure cells."""
 
     def __init__(self, code, f_globals, compile_wrapper):
         self.code = code
@@ -309,8 +308,7 @@ def _successors(code, inst, depth):
 
 
 def _callee_slot(bp):
-    """The stack index of the function a breaking CALL calls (the order of fn, NULL and self: pyversion).
-    3.13's CALL_KW has the tuple of keyword names above the arguments."""
+    """The stack index of a breaking CALL's function (pyversion); 3.13's CALL_KW has its names above the args."""
     n_items = bp.inst.arg + (bp.inst.opname == "CALL_KW")
     return pyversion.callee_slot(bp.stack, n_items, lambda var: isinstance(var, NullVariable))
 

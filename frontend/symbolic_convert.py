@@ -108,8 +108,7 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
         return self.return_value
 
     def note_break_context(self, e, inst):
-        """Record on e what decides whether the frame can resume after this break: a loop still to run
-        (Dynamo's backedge heuristic), an enclosing try or with block, in the frame being compiled."""
+        """Record on e what decides whether the frame can resume: a loop still to run, an enclosing try or with."""
         if self.depth == 0:  # loops and blocks of inlined callees do not matter: the callee reruns as its own frame
             e.in_loop = e.in_loop or pyversion.has_backedge_after(self.instructions, self.ip - 1)
             e.blocks = pyversion.enclosing_blocks(self.code, inst.offset)

@@ -63,8 +63,7 @@ class VariableTracker:
 
 
 class LazyVariableTracker(VariableTracker):
-    """A frame input not looked at yet: it becomes a real tracker (a graph input, guarded) when first
-    needed, so inputs are numbered in order of first use, as Dynamo numbers them."""
+    """A frame input not looked at yet: made a real tracker when first needed (inputs in order of first use)."""
 
     def __init__(self, tx, value, source):
         super().__init__(source)

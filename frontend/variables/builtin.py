@@ -1,14 +1,9 @@
 """BuiltinVariable: Python builtins and operators, folded or turned into graph nodes.
 
-Frontend layer. `len`, `isinstance`, `getattr`, `range` on constants fold at
-translation time; `min`/`max` of tensors record torch.minimum/maximum or clamp
-(as Dynamo does); `map`, `zip`, `enumerate`, `filter` and itertools' make lazy
-iterators (lists.ListIteratorVariable); `print` is a graph break (its side
-effect must happen at run time). A few library callables have rules here too
-(LIBRARY_CALLABLES: functools.partial, collections.deque, dict.fromkeys,
-itertools). `binary_op` is where `a + b` meets the trackers: constants fold,
-anything involving a tensor records an `operator.add` node (printed `a + b`),
-sequences concatenate.
+Frontend layer. Builtins on constants fold at translation time (`len`, `isinstance`, `range`); with a tensor
+they record nodes (`a + b` an `operator.add`, `min`/`max` torch.minimum/maximum or clamp, as Dynamo's); `map`,
+`zip`, `enumerate`, `filter` and itertools make lazy iterators; `print` is a graph break (a run-time side effect).
+LIBRARY_CALLABLES (functools.partial, collections.deque, dict.fromkeys, itertools) have rules here too.
 """
 import builtins
 import collections
@@ -51,8 +46,7 @@ def _is_const(v):
 
 
 def _has_attribute(tx, obj, name):
-    """hasattr(obj, name) at translation time, guarded where the answer can change (Dynamo's HASATTR):
-    a module's attributes can be set or deleted between calls."""
+    """hasattr(obj, name) now, guarded where it can change (Dynamo's HASATTR: a module's attributes can be deleted)."""
     if obj.is_python_constant():
         return hasattr(obj.as_python_constant(), name)
     if isinstance(obj, TensorVariable):
@@ -95,8 +89,7 @@ def unary_op(tx, fn, a):
 
 
 def _fold(fn, args, kwargs=None):
-    """fn's result on constants, computed now. Should it raise (math.sqrt(-1), -"a", a class whose metaclass
-    refuses ==), the frame breaks there, and the call raises when the frame runs, after everything before it."""
+    """fn on constants, now; should it raise (math.sqrt(-1)), the frame breaks there and the call raises when run."""
     try:
         return ConstantVariable(fn(*args, **(kwargs or {})))
     except Exception as e:
@@ -167,15 +160,11 @@ class BuiltinVariable(VariableTracker):
         raise Unsupported(f"len() of {obj}", "unsupported_call")
 
     def call_isinstance(self, tx, obj, classes):
-        obj, classes = obj.realize(), classes.realize()
-        cls = classes.as_python_constant()
-        return ConstantVariable(issubclass(obj.python_type(), cls))
+        return ConstantVariable(issubclass(obj.realize().python_type(), classes.realize().as_python_constant()))
 
     def call_getattr(self, tx, obj, name, default=None):
-        """`getattr(obj, name, default)` gives default only where obj has no such attribute (guarded); an
-        attribute that exists but cannot be traced is a graph break, never the default in its place."""
-        obj = obj.realize()
-        name = name.realize().as_python_constant()
+        """The default only where obj has no such attribute (guarded); one that cannot be traced is a graph break."""
+        obj, name = obj.realize(), name.realize().as_python_constant()
         if default is not None and not _has_attribute(tx, obj, name):
             return default
         return obj.var_getattr(tx, name)
@@ -190,9 +179,7 @@ class BuiltinVariable(VariableTracker):
         return ConstantVariable(range(*[a.as_python_constant() for a in args]))
 
     def call_sum(self, tx, iterable, start=None):
-        """sum() holding tensors is a chain of adds in the graph (`0 + a`, then `+ b`...), each item read when
-        its add needs it (a lazy map's ops interleave with the adds, as in Dynamo); leading constants fold
-        as Python's sum folds them."""
+        """With tensors, a chain of adds (`0 + a`, `+ b`...), each item read as its add needs it (Dynamo's order)."""
         total = start.realize() if start is not None else ConstantVariable(0)
         constants = []
         for item in iterate(tx, iterable).stream():
@@ -215,8 +202,7 @@ class BuiltinVariable(VariableTracker):
     call_all = functools.partialmethod(_fold_over_items, all)
 
     def _min_max(self, fn, tx, *args, **kwargs):
-        """min/max over constants fold; with tensors they pair up as Dynamo's do: torch.minimum of two
-        tensors, torch.clamp(t, max=c) of a tensor and a number (max: maximum, clamp(min=c))."""
+        """Constants fold; tensors pair up as Dynamo's: torch.minimum of two, clamp(t, max=c) with a number."""
         items = [v.realize() for v in (args[0].realize().unpack_var_sequence(tx) if len(args) == 1 else args)]
         if kwargs or all(_is_const(v) for v in items):
             return _fold(fn, [[v.as_python_constant() for v in items]],

@@ -33,8 +33,7 @@ GRAD_MODE_CLASSES = (minitorch2.no_grad, minitorch2.enable_grad, minitorch2.set_
 
 
 def switch_grad_mode(tx, mode):
-    """Record a grad-mode switch in the graph and make it real for the rest of the translation.
-    A switch that undoes the one just before it (no ops between) cancels it, as in Dynamo's graphs."""
+    """Record a grad-mode switch in the graph, real for the rest of the translation; one undoing the last cancels."""
     graph = tx.output.graph
     last = next(reversed(graph.nodes), None)
     previous = minitorch2.is_grad_enabled()

@@ -1,12 +1,8 @@
 """User functions: called by inlining their bytecode into the graph being built.
 
-Frontend layer. A call to a Python function the user wrote (a global helper,
-a method, a closure made inside the frame, a module's forward) is not a graph
-node: the translator runs the callee's bytecode symbolically in an
-`InliningInstructionTranslator` that shares the output graph, so the graph
-records only the tensor operations inside. Arguments bind exactly as Python
-binds them (inspect.Signature on a function object whose defaults and cells
-hold trackers).
+Frontend layer. A call to a function the user wrote (a helper, a method, a closure, a module's forward) is
+no graph node: an InliningInstructionTranslator sharing the output graph runs the callee's bytecode, so the
+graph records only the tensor operations inside. Arguments bind as Python binds them (inspect.Signature).
 """
 import functools
 import inspect
@@ -26,16 +22,14 @@ class CellVariable(VariableTracker):
 
     def __init__(self, contents=None, from_outside=False):
         super().__init__()
-        self.contents = contents
-        self.from_outside = from_outside
+        self.contents, self.from_outside = contents, from_outside
 
     def reconstruct(self, cg):
         raise Unsupported("a closure cell cannot be rebuilt after a graph break", "unresumable")
 
 
 def bind_arguments(tx, fn, args, kwargs, source=None):
-    """Python's binding of args/kwargs to fn's parameters; defaults read from fn are wrapped as inputs, guarded
-    through `source` (where fn was read from; None for a function made in the frame)."""
+    """Python's binding of args to fn; defaults read from fn are inputs guarded through `source` (None: made here)."""
     try:
         bound = inspect.signature(fn, follow_wrapped=False).bind(*args, **kwargs)
     except TypeError as e:
@@ -108,8 +102,7 @@ class UserMethodVariable(VariableTracker):
 
     def __init__(self, fn_var, self_var):
         super().__init__()
-        self.fn_var = fn_var
-        self.self_var = self_var
+        self.fn_var, self.self_var = fn_var, self_var
 
     def call_function(self, tx, args, kwargs):
         return self.fn_var.call_function(tx, args, kwargs, self_var=self.self_var)
@@ -127,10 +120,7 @@ class NestedUserFunctionVariable(VariableTracker):
 
     def __init__(self, code, f_globals, defaults, closure):
         super().__init__()
-        self.code = code
-        self.f_globals = f_globals
-        self.defaults = defaults
-        self.closure = closure or ()
+        self.code, self.f_globals, self.defaults, self.closure = code, f_globals, defaults, closure or ()
 
     def python_type(self):
         return types.FunctionType
@@ -156,8 +146,7 @@ class NestedUserFunctionVariable(VariableTracker):
 
 
 class PartialVariable(VariableTracker):
-    """functools.partial(fn, *args, **kwargs), made in the frame or read from it: a call calls fn (any
-    tracker that can be called) with the stored arguments first."""
+    """functools.partial(fn, *args, **kwargs), made in or read by the frame: calls fn with the stored args first."""
 
     def __init__(self, fn, args, kwargs, source=None):
         super().__init__(source)

@@ -1,11 +1,8 @@
-"""Sequences the translator models item by item: tuples, lists, torch.Size, iterators.
+"""Sequences the translator models item by item: tuples, lists, torch.Size, namedtuples, deques, iterators.
 
-Frontend layer. A tuple or list tracker holds a Python list of trackers, so
-`a, b = pair`, `xs[0]`, `len(xs)` and `for x in xs` fold at translation time
-(loops unroll). A list built inside the frame may be mutated (`append`); so may a list that
-came from outside (it has a source): the OutputGraph records it as a side
-effect, and after the graph runs the real list's contents are replaced by
-the tracked items (`L['xs'][:] = [...]`), as Dynamo's SideEffects does.
+Frontend layer. A tuple or list tracker holds a Python list of trackers, so `a, b = pair`, `xs[0]` and
+`for x in xs` fold at translation time (loops unroll). A list from outside (it has a source) may be mutated:
+after the graph runs, the real list's contents are replaced by the tracked items (`L['xs'][:] = [...]`).
 """
 import collections
 import functools
@@ -143,8 +140,7 @@ class StructSequenceVariable(TupleVariable):
 
 
 class NamedTupleVariable(StructSequenceVariable):
-    """A collections.namedtuple (or a subclass of one): a tuple of its class, whose fields read by name and
-    whose methods and properties the class defines are inlined; built again with the class's _make."""
+    """A collections.namedtuple (or a subclass): fields read by name, the class's methods and properties inlined."""
 
     def rebuilder(self):
         return self.python_cls._make
@@ -172,8 +168,7 @@ class NamedTupleClassVariable(ConstantVariable):
     """A namedtuple class (or a subclass that keeps its constructor): calling it builds the tuple of trackers."""
 
     def call_function(self, tx, args, kwargs):
-        cls = self.value
-        mro = cls.__mro__
+        cls, mro = self.value, self.value.__mro__
         base = next(k for k in mro if "_make" in vars(k))  # the class collections.namedtuple made
         if any("__new__" in vars(k) or "__init__" in vars(k) for k in mro[:mro.index(base)]):
             raise Unsupported(f"constructing {cls.__name__}, which overrides __new__ or __init__", "unsupported_call")
@@ -233,10 +228,8 @@ def iterate(tx, var):
 
 
 class ListIteratorVariable(VariableTracker):
-    """An iterator: what GET_ITER makes of anything iterable, consumed by FOR_ITER one item at a time. A lazy
-    one (map, zip, itertools..., made in builtin.py) computes its items only as they are asked for, from
-    `lazy`, a Python iterator of trackers: `sum(map(f, xs))` calls f item by item, as Python does. At a
-    graph break the rest is passed on as a tuple iterator; computing it must call nothing (`pure`)."""
+    """What GET_ITER makes, consumed by FOR_ITER. A lazy one (map, zip...) computes items from `lazy` (an iterator
+    of trackers) as asked; at a graph break the rest passes on as a tuple if computing it calls nothing (`pure`)."""
 
     def __init__(self, items, lazy=None, pure=True):
         super().__init__()

@@ -52,8 +52,7 @@ class NNModuleVariable(VariableTracker):
         raise Unsupported(f"attribute {name!r} of {type(m).__name__}", "unsupported_attr")
 
     def can_store_attr(self, name, value):
-        """`self.calls += 1`: a plain attribute of a constant is replayed after the graph; parameters,
-        buffers, submodules and tensors are not modelled (a graph break)."""
+        """`self.calls += 1` of a constant is replayed after the graph; parameters, tensors... are a graph break."""
         m = self.module
         if any(name in m.__dict__.get(kind, {}) for kind in ("_parameters", "_buffers", "_modules")):
             return False
