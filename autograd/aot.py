@@ -2,29 +2,21 @@
 (as torch._functorch.aot_autograd / functorch.compile).
 
 autograd layer, between the frontend (which hands a backend an FX graph) and
-the backend compilers. On the first call with a given input signature (or, for a
-frontend graph in aot_module_simplified, at once for its example inputs, as torch's does):
+the backend compilers. On the first call with a given input signature (a
+frontend graph's at once, for its example inputs, as torch's):
 
     1. trace   joint(primals, tangents) under FakeTensors with make_fx: the
                forward, then autograd.grad of the outputs; one graph of aten ops
     2. cut     partition_fn splits it into forward and backward GraphModules
     3. compile fw_compiler(forward) now; bw_compiler(backward) lazily, at the
-               first .backward() (a program run only under no_grad never pays it)
-    4. wrap    both in a minitorch2.autograd.Function: its forward runs the
-               compiled forward and saves what the partition chose, its backward
-               runs the compiled backward on those saved values
-    5. alias   at every call, an output that view ops made from an input, from
-               another output, or from an intermediate (which joins the forward's
-               outputs as their base) is made again from it by the same ops, as
-               PyTorch's aot regenerates it: autograd then knows they alias, and
-               the backward takes no tangent for it. Every other output comes out
-               as a plain tensor (torch's _unsafe_view) (output_aliasing.py).
+               first .backward()
+    4. wrap    both in a minitorch2.autograd.Function that saves what the partition chose
+    5. alias   at every call, an output that view ops made from an input, another
+               output or an intermediate is made again by the same ops, as torch's
+               aot regenerates it; every other output is a plain tensor (output_aliasing.py)
 
 When no output requires grad, only the forward is traced and compiled (an
-inference graph). Compilers take (GraphModule, example_inputs) and return a
-callable; `make_boxed_func` adapts a function to the boxed convention (one list
-argument). Aten nodes traced from a frontend graph keep its nodes' stack
-traces, forward and backward (stack_traces.py).
+inference graph). Compilers take (GraphModule, example_inputs) and return a callable.
 """
 import contextlib
 import functools

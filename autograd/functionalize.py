@@ -1,9 +1,9 @@
 """Functionalization: rewrite a traced aten graph so that nothing is mutated.
 
 autograd layer, between make_fx and the partitioner. Graphs handed to
-compilers must be pure, but programs mutate: `x.add_(1)`, `y[0] = 5`,
-BatchNorm updating its running statistics. This pass walks the traced graph
-once and keeps, for every *base* (a placeholder or a non-view result), the node
+compilers must be pure, but programs mutate (`x.add_(1)`, `y[0] = 5`,
+BatchNorm's running statistics). This pass walks the traced graph once and
+keeps, for every *base* (a placeholder or a non-view result), the node
 holding its latest value:
 
     in-place op on a base    x.add_(y)       ->  x' = add(x, y)        latest[x] = x'
@@ -13,12 +13,9 @@ holding its latest value:
     reading a view after its base changed    ->  the view is replayed on latest[x]
     (as torch's: so is a view taken after its base changed, where first read)
 
-A mutated graph input cannot be written back by a pure graph, so its final
-value becomes an extra output and the runtime copies it into the input
-(`copy_`) after the call: that is how BatchNorm's running stats stay updated
-under compilation. An in-place op is replaced by the functional form its row
-in the op table names, `op.functional_variant` (`add_.Tensor` -> `add.Tensor`,
-`bernoulli_.float` -> `bernoulli.p`).
+A mutated graph input's final value becomes an extra output, which the runtime
+copies into the input (`copy_`) after the call. An in-place op becomes the
+functional form its op table row names (`add_.Tensor` -> `add.Tensor`).
 """
 import functools
 import math

@@ -2,10 +2,8 @@
 AOTSyntheticBaseWrapper).
 
 autograd layer, wrapped around every signature aot_function compiles. The
-trace runs on fake tensors, one per input, that share no memory; and the
-functionalized graph reads every input at its start and writes the changed
-ones back at its end. Both assume inputs are distinct memory. Where they
-are not:
+trace (one fake tensor per input) and functionalization both assume inputs
+are distinct memory. Where they are not:
 
     f(w, w)                      dedupe: trace g(w) = f(w, w), one primal, so
                                  w's gradient is counted once (torch: 8, not 16
@@ -17,18 +15,12 @@ are not:
                                  one to base, which functionalization orders and
                                  writes back, and b reads it (torch: [2, 2, 0])
 
-Overlapping inputs the function does not change stay separate inputs, as in
-torch (see AliasedInputs for which inputs a base takes).
+Overlapping inputs the function does not change stay separate inputs, as in torch.
 
 The one idea to hold: how a call's inputs alias is part of its signature.
-`aliasing_key` is () for distinct memory (the common case, found without
-computing anything but ids), else it spells out the pattern and each
-overlapping input's geometry, and aot_function traces once per key.
-
-The base is the overlapping inputs' common `_base` (or the one among them
-that is it). Views of different bases that still share memory (two
-tensors made from one numpy array) have none: a call with them runs the
-function eagerly, op by op, which is always right (the documented fallback).
+`aliasing_key` is () for distinct memory (found from ids alone), else it spells
+out the pattern and each overlapping input's geometry; one trace per key.
+Views sharing memory but no base (two tensors from one numpy array) run eagerly.
 """
 from dataclasses import dataclass
 

@@ -3,13 +3,9 @@
 
 autograd layer, step 5 of `aot.py`. A compiled function returns fresh tensors,
 but an eager function may return a view of its input, of another output or of
-an intermediate; autograd and in-place ops can tell the difference. So before
-tracing the joint graph, the function runs once on fake tensors under a mode
-that notes every view op (`_ViewRecorder`), and each output that view ops made
-is described by an `OutputAlias`: what it views (`AliasOf`), where that tensor
-is, and the `ViewOp`s that lead from it to the output. At every call the
-compiled function's copy of such an output is replaced by the same view ops
-replayed on the real tensor (`_CompiledFunction.regenerate_aliases`).
+an intermediate. So before tracing the joint graph, the function runs once on
+fake tensors noting every view op (`_ViewRecorder`), and each output that view
+ops made gets an `OutputAlias`, replayed at every call on the real tensor.
 
 The one idea to hold: an alias is a recipe, not a value: (what it views, which
 one, which view ops); replaying it on the real base gives the output eager

@@ -1,23 +1,17 @@
 """make_fx: record the aten ops that actually run into an FX graph (as torch.fx.experimental.proxy_tensor).
 
 autograd layer, the tracer everything in this package is built on. A
-`ProxyTorchDispatchMode` sits on the dispatcher's mode stack; every op that
-reaches it (forward ops, and during `.backward()` or `autograd.grad` the
-backward formulas' ops too) becomes a `call_function` node whose target is
-the `OpOverload`, and its result tensors are tied to that node so later ops
-can refer to them. The function's inputs become placeholders named
-`<arg>_<k>` (`x_1`, `primals_1`, `tangents_1`), as PyTorch names them.
+`ProxyTorchDispatchMode` on the dispatcher's mode stack turns every op that
+reaches it (backward formulas' ops too) into a `call_function` node whose
+target is the `OpOverload`. Inputs become placeholders named `<arg>_<k>`
+(`x_1`, `primals_1`, `tangents_1`), as PyTorch names them.
 
     tracing_mode="real"   ops run for real on the inputs
     tracing_mode="fake"   inputs become FakeTensors: only meta functions run
 
-Every node recorded while a stack trace is current (stack_traces.py: the
-frontend graph node being run by AOT) carries it in `meta["stack_trace"]`.
-
 The one idea to hold: the tracer never inspects Python code. It sees only
 what the dispatcher sees, so the graph is exactly the ops PyTorch's kernels
-would run, and a decomposition table can swap an op for its decomposition
-as it is recorded.
+would run.
 """
 import contextlib
 import inspect

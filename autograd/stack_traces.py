@@ -2,27 +2,19 @@
 
 autograd layer, between the frontend's graph (whose nodes carry
 `meta["stack_trace"]`, see frontend/stack_trace.py) and make_fx. It plays
-torch.fx.traceback's preserve_node_meta / set_current_meta and AOTAutograd's
-stack-trace preservation hooks:
+torch.fx.traceback's preserve_node_meta / set_current_meta:
 
     forward   aot_module_simplified runs the frontend's GraphModule through
               `SourceKeepingInterpreter`, which makes each node's stack trace
-              the *current* one while that node runs; the proxy mode stamps
-              the current stack trace on every aten node it records, so
-              `linear` becomes t + addmm under the user line that called it
-              (decompositions run then too, and inherit it)
-    backward  every grad_fn made while a node ran remembers that node's stack
-              trace (in its `metadata`); during the joint trace's
-              autograd.grad each grad_fn's backward runs with its forward
-              trace current, so `addmm`'s backward mm/t/sum nodes point at
-              the same user line; a gradient added for a tensor used twice
-              gets the trace of the node whose gradient arrived last, with
-              PyTorch's marker line appended
+              current while it runs; the proxy mode stamps it on every aten
+              node it records (`linear` becomes t + addmm under its user line)
+    backward  every grad_fn remembers the stack trace current when it was made;
+              in the joint trace's autograd.grad its backward runs with that
+              trace current; a gradient summed for a tensor used twice gets the
+              last arriving one, with PyTorch's marker line appended
 
-Whatever runs outside an interpreted node (the engine's seeding of the
-output gradients, passes that build nodes afterwards) records no stack
-trace, so fx prints it under "No stacktrace found for following nodes", as
-PyTorch does.
+What runs outside an interpreted node records no stack trace, so fx prints it
+under "No stacktrace found for following nodes", as PyTorch does.
 """
 import contextlib
 import threading

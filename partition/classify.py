@@ -4,23 +4,18 @@
 partition layer, between the joint graph (from `autograd.aot_function`) and
 the flow network (`partition/network.py`). A joint graph mixes two programs:
 
-    required forward   needed to compute the forward outputs from the primals;
-                       these run in the forward no matter what
-    required backward  anything downstream of a tangent (it cannot run before
-                       the backward starts), plus the gradients themselves
-    unclaimed          neither: forward-side values that only the backward
-                       reads (the `detach` of a saved output, a recomputable
-                       intermediate); where they run is the partitioner's call
+    required forward   needed to compute the forward outputs from the primals
+    required backward  anything downstream of a tangent, plus the gradients
+    unclaimed          neither: forward-side values only the backward reads;
+                       where they run is the partitioner's call
 
-Two numbers per node feed the heuristics: its position among the required
-forward nodes (`fw_order`, used to tell "near" from "far apart" uses), and
-its distance to the backward (`dist_from_bw`: how many forward ops separate it
-from the first node the backward needs), which slightly favours saving values
-produced late in the forward.
+Two numbers per node feed the heuristics: `fw_order` (its position among the
+required forward nodes) and `dist_from_bw` (how many forward ops separate it
+from the first node the backward needs).
 
-The one idea to hold: only required-forward nodes can be *saved* (they exist
-when the forward ends), and only nodes reachable from the tangents are
-*forced* into the backward; the cut decides everything in between.
+The one idea to hold: only required-forward nodes can be *saved*, and only
+nodes reachable from the tangents are *forced* into the backward; the cut
+decides everything in between.
 """
 from dataclasses import dataclass, field
 

@@ -1,14 +1,10 @@
 """Several partitioners on one joint graph, side by side: their reports, or one drawing of all their cuts.
 
 partition layer, an observer like `partition/report.py` and `partition/draw.py`,
-but above both partitioners: those two modules describe one partition given to
-them, and `default.py` logs its own partition through `report.py`, so the code
-that runs the partitioners for a comparison lives here, where it can import them.
+but above both partitioners, so it can import them.
 
 The one idea to hold: a comparison is the same joint graph cut by each
-partitioner in turn (by default the two of this package, in the order
-`PARTITIONERS` lists them); what differs between the results is only the list
-of saved values.
+partitioner in turn (`PARTITIONERS`); what differs is only the list of saved values.
 """
 from .default import default_partition
 from .draw import partition_dot

@@ -2,17 +2,13 @@
 (as `fx_graph_cse` in torch._functorch.compile_utils).
 
 partition layer, the first step of `min_cut_rematerialization_partition`.
-Tracing records every op that runs, so a joint graph often computes the same
-thing twice: the forward's `t(primals_1)` and the backward's, or `cos(x)` in
-the forward and again in a derivative formula. Two copies of one value would
-be two candidates for saving, and the cut would price them separately; merging
-them first lets the flow network see one value with all of its users.
+A joint graph often computes the same thing twice (the forward's
+`t(primals_1)` and the backward's); merging the copies lets the flow network
+price one value with all of its users.
 
 The one idea to hold: a node is replaced by an earlier node with the same
-target and the same (already deduplicated) arguments, except where doing so
-would change meaning: random ops (each call draws new numbers), `empty` (its
-contents are undefined) and anything sharing memory with a graph output
-(outputs that happen to be equal must stay distinct tensors).
+target and the same (already deduplicated) arguments, except random ops,
+`empty`, and anything sharing memory with a graph output.
 """
 from minitorch2._tensor import Tensor
 from minitorch2.fx import Graph

@@ -2,21 +2,16 @@
 and the graph-extraction helpers every partitioner shares.
 
 partition layer. The forward graph is every node needed to compute the
-forward outputs from the primals. Every value the forward traced (the joint
-graph's prefix, up to where the backward starts) that the backward reads is
-*saved*: returned by the forward after its real outputs, and received by the
-backward as inputs (placeholders keep the saved node's name, so a backward
-reads `def forward(self, primals_3, relu, tangents_1)`). The rest of the
-joint graph is left to the backward.
+forward outputs from the primals. Every forward value the backward reads is
+*saved*: returned by the forward after its real outputs, received by the
+backward as inputs named as the saved node (`def forward(self, primals_3, relu, tangents_1)`).
 
     joint(primals, tangents) ──> forward(primals) -> (outputs..., saved...)
                              └─> backward(saved..., tangents) -> (grads...)
 
 The one idea to hold: given the list of saved values, both graphs follow
 mechanically (`extract_fwd_bwd_graphs`); a partitioner is only a way of
-choosing that list. This one saves everything the forward computed that the
-backward reads; the min-cut (`partition/min_cut.py`) saves less and
-recomputes the rest.
+choosing that list.
 """
 import operator
 

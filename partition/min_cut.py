@@ -3,11 +3,9 @@
 
 partition layer; `autograd.aot_function(..., partition_fn=...)` calls it with
 the joint graph and gets back `(fw_module, bw_module)`. Inductor's default.
-The default partitioner saves every forward value the backward reads; this
-one bets that a fusing compiler recomputes cheap pointwise ops almost for free
-inside kernels it launches anyway, so it saves only what is dear to redo and
-recomputes the rest (activation checkpointing, decided per tensor by a
-solver). Five named steps, each in its own place:
+It bets that a fusing compiler recomputes cheap pointwise ops almost for free
+inside kernels it launches anyway, so it saves only what is dear to redo
+(activation checkpointing, decided per tensor by a solver):
 
     1. prepare     drop dead code, merge duplicate computations     cse.py
     2. classify    required forward / required backward / neither    classify.py
@@ -19,15 +17,10 @@ solver). Five named steps, each in its own place:
                    so recomputation happens where it is used
 
 On `f(x) = sin(cos(sin(x))).sum()` the default partition saves
-`[x, sin, cos]`; the min-cut saves `[x]` and the backward recomputes `sin`
-and `cos`, because both are pointwise and their backward users fuse with them.
+`[x, sin, cos]`; the min-cut saves `[x]` and the backward recomputes `sin` and `cos`.
 
-The one idea to hold: the partition is determined by the list of saved
-values; everything here exists to choose that list, and the last step turns
-it into two graphs exactly as the default partitioner would.
-
-The cyclic garbage collector is paused meanwhile: on a 50k-node graph, its full
-collections over the many small objects made here cost as much as the cut.
+The one idea to hold: everything here exists to choose the list of saved
+values; the last step turns it into two graphs as the default partitioner would.
 """
 import gc
 from contextlib import contextmanager
@@ -87,6 +80,8 @@ def extract_partition(joint_module, joint_graph, saved_values, num_fwd_outputs):
     return GraphModule(joint_module, fwd_graph), GraphModule(joint_module, bwd_graph)
 
 
+# on a 50k-node graph, the cyclic collector's full collections over the many small objects made here
+# cost as much as the cut
 @contextmanager
 def _gc_paused():
     enabled = gc.isenabled()

@@ -1,13 +1,9 @@
 """Which operators the min-cut partitioner may recompute, fuse, or must never touch
 (as `get_default_op_list` in torch._functorch.partitioners).
 
-partition layer, read by `partition/heuristics.py` when it decides which
-joint-graph nodes are banned from recomputation and how much saving each one
-costs. The categories are kept as visible tables of op *names* (an op is
-named by its overload packet, `aten.mul`, so every overload of it shares the
-answer), plus one tag-driven rule: every op with a `pointwise`-tagged
-overload is recomputable, because a fusing backend folds it into the kernel
-that consumes it.
+partition layer, read by `partition/heuristics.py`. Ops are named by their
+overload packet (`aten.mul`); every op with a `pointwise`-tagged overload is
+recomputable, because a fusing backend folds it into its consumer's kernel.
 
     recomputable       cheap to redo in the backward (pointwise, cheap
                        reductions, views, factories, indexing)
@@ -22,8 +18,7 @@ that consumes it.
                        value is materialised in the backward
 
 The one idea to hold: the tables describe *cost*, not semantics. Anything not
-listed is treated as too expensive to recompute (an allowlist), which is why
-the lists below are long and deliberately boring.
+listed is too expensive to recompute (an allowlist).
 """
 import functools
 import operator

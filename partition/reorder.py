@@ -1,14 +1,10 @@
 """Node order in the extracted graphs: recomputation where it is needed, getitems next to their tuple
 (as `reordering_to_mimic_autograd_engine` and `raise_getitems` in torch._functorch).
 
-partition layer, the last step of both partitioners, applied to the extracted
-Graphs in place before they become GraphModules. Extraction copies nodes in
-joint-graph order, so a backward that recomputes forward values would start
-with the whole recomputed forward, keeping all of it alive until the
-gradients that need it run. `reorder_like_autograd` instead walks the backward
-proper (from the first node that reads a tangent) and pulls each recomputed
-value in just before its first use, as the eager autograd engine would have
-computed things.
+partition layer, the last step of both partitioners. Extraction copies nodes
+in joint-graph order, so a backward would start with the whole recomputed
+forward; `reorder_like_autograd` instead pulls each recomputed value in just
+before its first use in the backward proper, as the eager engine would.
 
 The one idea to hold: order does not change what is computed, only how long
 values live (and how the graph prints, which is why it matches PyTorch's).

@@ -1,18 +1,11 @@
 """What a partition costs in activation memory: the saved tensors, their bytes, and what was recomputed.
 
-partition layer, an observer: nothing in the pipeline calls it, people do
-(`MINITORCH2_LOGS=partition`-style printouts, tests, the drawing in
-`partition/draw.py`). Given a joint graph and the `(fw_module, bw_module)` a
-partitioner made of it, it reads the answer off the two graphs themselves:
+partition layer, an observer: people call it, not the pipeline. Given a joint
+graph and the `(fw_module, bw_module)` a partitioner made of it, it reads:
 
-    saved       the backward's inputs other than tangents: exactly the values
-                the forward hands over (and keeps alive between the passes)
+    saved       the backward's inputs other than tangents
     bytes       each saved value's numel x itemsize, from its FakeTensor
-    recomputed  computations present in both graphs: the forward ran them, and
-                the backward runs them again instead of receiving them
-
-The one idea to hold: activation memory is the sum over the cut, so a report
-of a partition is a list of the values that cross it.
+    recomputed  computations present in both graphs
 """
 from dataclasses import dataclass, field
 

@@ -11,14 +11,10 @@ parameter names say what it needs, as derivatives.yaml does in PyTorch:
     def exp(grad, result): ...                  # saves the output
     def sum_default(grad, self_shape): ...      # saves only a shape
 
-`grad` (or `grads` for several outputs) is the incoming gradient; a schema
-argument name is that argument (tensors are saved with their version);
-`result`/`result0`.. are outputs; `<arg>_shape`, `<arg>_dtype` are metadata;
-`needs_grad` (or derivatives.yaml's name, `grad_input_mask`) tells which
-tensor arguments want a gradient, so a formula can skip work PyTorch's
-generated code also skips (it is visible in traces).
-It returns one gradient per tensor argument of the schema (a list for a
-`Tensor[]` argument), None where there is none.
+Names: `grad`/`grads` (incoming gradients), schema arguments (tensors saved
+with their version), `result`/`result0`.., `<arg>_shape`, `<arg>_dtype`, and
+`needs_grad` (or `grad_input_mask`). It returns one gradient (or None) per
+tensor argument, a list for a `Tensor[]`.
 """
 import enum
 import functools

@@ -4,18 +4,13 @@ Runtime layer. `backward(tensors)` and `grad(outputs, inputs)` walk the graph
 of Nodes recorded by the autograd layer. As in PyTorch, a node runs once all
 the gradients flowing into it have arrived, gradients reaching the same input
 are summed with `aten.add.Tensor`, and among ready nodes the most recently
-created runs first (leaves' AccumulateGrad nodes first of all). Formulas call
-dispatched ops, so with `create_graph=True` (grad mode on) the backward is
-itself recorded and can be differentiated again, and a mode active during the
-backward sees every op it runs.
+created runs first. Formulas call dispatched ops, so with `create_graph=True`
+the backward is itself recorded and can be differentiated again.
 
 Before a gradient goes along an edge, `validate_outputs` fits it to the
-tensor the edge came from, as PyTorch's engine does: a node remembers each
-input's shape and dtype (`Node.input_metadata`), a gradient with extra or
-broadcast dims is summed down to that shape (`sum_to`), one of another dtype
-is cast (so a float32 input of a float32 + float64 add gets a float32
-gradient), and any other shape is an error naming the node. The fixes are
-dispatched ops, so under create_graph they are recorded like the formulas.
+tensor the edge came from (`Node.input_metadata`), as PyTorch's engine does:
+extra or broadcast dims are summed away, another dtype is cast, any other
+shape is an error naming the node.
 """
 import heapq
 

@@ -4,12 +4,8 @@ Runtime layer, built by the autograd layer of the dispatcher (`_record.py`)
 and walked by the engine (`engine.py`). Each differentiable op call leaves one
 `Node` behind, named as PyTorch names it (`AddmmBackward0`); its
 `next_functions` point at the nodes that produced its inputs, ending at an
-`AccumulateGrad` per leaf tensor. Beside each edge a node keeps the shape and
-dtype of the tensor the edge came from (`input_metadata`), which the engine
-uses to fit every gradient to its input before passing it on. A node keeps
-what its formula needs as `SavedTensor`s, which remember the tensor's version
-counter so that an in-place change after saving is caught when the backward
-runs.
+`AccumulateGrad` per leaf tensor. A node keeps what its formula needs as
+`SavedTensor`s, whose version check catches an in-place change after saving.
 """
 import itertools
 import weakref

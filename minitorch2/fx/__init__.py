@@ -2,16 +2,12 @@
 
 A program is a `Graph` of `Node`s (six opcodes: placeholder, get_attr,
 call_function, call_method, call_module, output), owned by a `GraphModule`
-whose `forward` is Python generated from the graph. The frontend records
-into Graphs, autograd re-traces them into joint forward+backward Graphs,
-partition cuts them, the backend lowers them; `symbolic_trace` is the
-original way in, `Interpreter` the reference way to run one, and
-`subgraph_rewriter` / `passes` the classic tools for writing passes.
+whose `forward` is Python generated from the graph. `symbolic_trace` is the
+original way in, `Interpreter` the reference way to run one.
 
 Reading order: node.py, graph.py, _codegen.py, graph_module.py, proxy.py,
 _symbolic_trace.py (+ _patching.py), interpreter.py, passes/, subgraph_rewriter.py.
-Everything prints as PyTorch prints it, with minitorch2 spelled `torch`
-(see _spelling.py).
+Everything prints as PyTorch prints it, with minitorch2 spelled `torch` (_spelling.py).
 """
 from .graph import CodeGen, Graph, PythonCode
 from .graph_module import GraphModule

@@ -1,7 +1,6 @@
 """From Graph to Python source: the `forward` a GraphModule runs.
 
-FX layer. Every IR in minitorch2 prints as Python, and for FX graphs the
-printout is not a picture of the program, it *is* the program:
+FX layer. For FX graphs the printout is not a picture of the program, it *is* the program:
 
     def forward(self, x):
         lin = self.lin(x);  x = None
@@ -9,22 +8,13 @@ printout is not a picture of the program, it *is* the program:
         mul = lin * sigmoid;  lin = sigmoid = None
         return mul
 
-One line per node, in list order. Operators from `operator` print as infix
-(`lin * sigmoid`), methods as methods, modules and attributes through `self`,
-everything else by its qualified name (`torch.sigmoid`) or, for objects that
-cannot be reached by name (a user's function, a class), through a global
-that the generated code is executed with. After the last use of a value the
-line ends with `;  x = None`, so memory is freed as early as eager Python
-would free it; these frees sit exactly where torch.fx puts them.
-
-`print_readable()` asks for the verbose form, which also annotates each value
-with the dtype and shape recorded in `node.meta` (`conv: "f32[4, 8, 6, 6]"`).
+One line per node, in list order; after the last use of a value the line ends
+with `;  x = None`, exactly where torch.fx frees it. Objects that cannot be
+reached by name (a user's function, a class) come in as globals.
 
 The one idea to hold: names in the source come from a fresh `_Namespace` per
 generation, shared by locals (node names) and globals (functions, types), so
-the two can never collide. minitorch2 is spelled `torch` (see _spelling.py);
-the `torch` global is `_spelling.TORCH`, which resolves those spellings to
-minitorch2 objects.
+the two can never collide. The `torch` global is `_spelling.TORCH`.
 """
 import enum
 import keyword

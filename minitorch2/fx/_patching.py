@@ -1,12 +1,10 @@
 """How `minitorch2.relu(proxy)` becomes a call_function node during tracing.
 
 FX layer, support for symbolic tracing. PyTorch records `torch.relu(proxy)`
-through `__torch_function__`: every torch function checks its arguments for
-objects overriding it. minitorch2's functions have no such hook, and adding
-one to every function of the runtime would put a tracing concern into code
-that should only compute. So, during tracing only, the *namespaces* are
-patched instead (the mechanism torch.fx itself uses for `fx.wrap` and for
-`math.sqrt`):
+through `__torch_function__`; minitorch2's functions have no such hook (it
+would put a tracing concern into code that should only compute). So, during
+tracing only, the *namespaces* are patched instead (as torch.fx does for
+`fx.wrap` and `math.sqrt`):
 
     minitorch2.<f>, minitorch2.nn.functional.<f>   each public function is replaced by a
                                                    wrapper that records a node when a Proxy
@@ -17,14 +15,9 @@ patched instead (the mechanism torch.fx itself uses for `fx.wrap` and for
                                                    a call_method on the constant, as in torch
     nn.Module.__call__ / __getattr__               (done by the Tracer: leaf modules, parameters)
 
-Every patch is undone when tracing ends (a `_Patcher` is a context manager).
-The node's target is always the original function, so `node.target is
-torch.sigmoid` holds, and it prints as PyTorch prints it (`torch.sigmoid`).
-
-Where PyTorch's own Python implementation decides what gets recorded (for
-example `F.relu(x)` records `kwargs = {inplace: False}`, because torch's
-`relu` passes `inplace=inplace` to `handle_torch_function`), the table
-`RECORDED_AS` below says so, and the wrapper records the same normalised call.
+Every patch is undone when tracing ends. The node's target is the original
+function, so `node.target is torch.sigmoid` holds. `RECORDED_AS` lists the calls
+PyTorch's Python records normalised (`F.relu(x)` records `inplace=False`).
 """
 import builtins
 import inspect

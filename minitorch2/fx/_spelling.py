@@ -1,11 +1,8 @@
 """How Python objects are spelled in printed graphs and generated code.
 
-FX layer. `str(graph)`, `print_tabular()` and `GraphModule.code` name node
-targets: `torch.relu`, `torch.nn.functional.silu`, `torch.ops.aten.mm.default`,
-`operator.add`, `builtins.getattr`. minitorch2 plays `torch`, so it is spelled
-`torch` too: a graph traced on minitorch2 prints, character for character,
-what the same program traced on PyTorch prints. That is the one decision this
-module holds:
+FX layer. minitorch2 plays `torch`, so it is spelled `torch`: a graph traced
+on minitorch2 prints, character for character, what the same program traced
+on PyTorch prints:
 
     minitorch2.relu                    ->  torch.relu
     minitorch2.nn.functional.silu      ->  torch.nn.functional.silu
@@ -14,11 +11,8 @@ module holds:
     minitorch2.nn.functional.linear    ->  torch._C._nn.linear   (PyTorch implements it in C)
     minitorch2.split                   ->  torch.functional.split (PyTorch implements it in Python)
 
-Generated code is executed with `torch` bound to `TORCH`, a namespace that
-resolves every such spelling back to the minitorch2 object: attribute lookups
-go to the `minitorch2` package first, and the few spellings with no
-minitorch2 path of their own (`torch._C._nn.*`, `torch.functional.*`) come from
-the table below. So `gm.code` reads like PyTorch's and runs on minitorch2.
+Generated code runs with `torch` bound to `TORCH`, which resolves each spelling
+back to the minitorch2 object (the `minitorch2` package first, then the table below).
 """
 import builtins
 import sys

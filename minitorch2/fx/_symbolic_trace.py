@@ -14,10 +14,8 @@ Dynamo, is the other; it records into the same Graph). `symbolic_trace(m)`:
        in a GraphModule
 
 The one idea to hold: tracing runs the Python code once, with symbolic
-values. Whatever does not touch a Proxy (shape arithmetic on constants,
-NumPy, printing) happens at trace time and is baked in; whatever needs a
-Proxy's value (`if x.sum() > 0`) raises TraceError. Calls of the six kinds
-are all a graph can say.
+values. Whatever does not touch a Proxy happens at trace time and is baked
+in; whatever needs a Proxy's value (`if x.sum() > 0`) raises TraceError.
 """
 import builtins
 import functools

@@ -1,8 +1,6 @@
 """Graph: a program as a doubly linked list of Nodes.
 
-FX layer, the IR every later layer speaks: the frontend records into a Graph,
-autograd re-traces one into a joint forward+backward Graph, partition splits
-it in two, the backend lowers it. A Graph is a Python function in disguise:
+FX layer, the IR every later layer speaks. A Graph is a Python function in disguise:
 
     graph():
         %x : [num_users=1] = placeholder[target=x]
@@ -12,17 +10,10 @@ it in two, the backend lowers it. A Graph is a Python function in disguise:
         return mul
 
 The one idea to hold: the list order *is* the program order, and every edit
-goes through a handful of operations that keep the graph valid. Nodes are
-created at the insertion point (`inserting_before/after`), rewired with
-`Node.replace_all_uses_with`, removed with `erase_node` (which refuses a node
-that still has users), and `lint()` checks what those operations promise:
-topological order, no references to foreign or erased nodes, unique names,
-targets that exist. A Graph never regenerates code by itself; that is
-`GraphModule.recompile()`'s job.
-
-Node names are unique, readable Python identifiers derived from the target
-(`sum` -> `sum_1`, because `sum` is a builtin; `layers.0` -> `layers_0`), made
-by `_Namespace` exactly as torch.fx makes them, so printed graphs match.
+goes through a handful of operations that keep the graph valid
+(`inserting_before/after`, `Node.replace_all_uses_with`, `erase_node`), which
+`lint()` checks. A Graph never regenerates code; `GraphModule.recompile()` does.
+Node names come from `_Namespace` exactly as torch.fx makes them (`sum` -> `sum_1`).
 """
 import builtins
 import copy

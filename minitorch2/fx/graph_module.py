@@ -1,24 +1,17 @@
 """GraphModule: an nn.Module whose forward is generated from a Graph.
 
-FX layer. A GraphModule is what every stage hands the next (the frontend to
-backends, the partitioner to the compilers). It holds
+FX layer; what every stage hands the next. It holds
 
     graph     the Graph (the IR; edit this)
     code      Python source generated from the graph (read this)
     forward   that source, compiled (run this)
 
-plus the submodules, parameters and buffers the graph's `call_module` and
-`get_attr` nodes name, copied by reference from the module it was built from.
+plus the submodules, parameters and buffers its `call_module` and `get_attr` nodes name.
 
 The one idea to hold: `code` and `forward` are a snapshot. Editing
-`gm.graph` in place changes nothing until `gm.recompile()` regenerates them
-(assigning a new graph to `gm.graph` recompiles at once). This is PyTorch's
-behaviour, kept on purpose: a pass may make many edits, and code is generated
-once at the end.
-
-Each GraphModule instance gets its own subclass (`GraphModuleImpl`), so that
-installing the generated `forward` on the class does not leak into other
-GraphModules.
+`gm.graph` in place changes nothing until `gm.recompile()` (assigning a new
+graph recompiles at once), as in PyTorch: a pass generates code once, at the end.
+Each instance gets its own subclass, so installing `forward` leaks into no other.
 """
 import copy
 import itertools

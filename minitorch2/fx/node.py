@@ -6,19 +6,10 @@ of a graph's program:
     %sum_1 : [num_users=1] = call_method[target=sum](args = (%lin_bias,), kwargs = {})
      name                    op          target       args                  kwargs
 
-Six opcodes say what a node does: `placeholder` (a function input),
-`get_attr` (fetch a parameter or buffer by qualified name), `call_function`
-(a free function: `torch.relu`, `operator.add`, an aten overload),
-`call_method` (a method on args[0]), `call_module` (a submodule's forward),
-`output` (the return value).
-
 The one idea to hold: nodes refer to each other only through their `args` and
 `kwargs`, and each node keeps the reverse edges in `users`. Assigning `args`
-or `kwargs` (never mutating them in place; they are immutable) is what keeps
-the two directions consistent, and every graph edit (`replace_all_uses_with`,
-`replace_input_with`, `Graph.erase_node`) is built on that one assignment.
-The nodes of a graph form a doubly linked list in program order; `prepend`
-and `append` move a node within it.
+or `kwargs` (immutable, never mutated in place) keeps the two directions
+consistent; every graph edit is built on that one assignment.
 """
 import operator
 import warnings

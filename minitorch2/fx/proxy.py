@@ -1,8 +1,7 @@
 """Proxy: a stand-in value that records what is done to it.
 
-FX layer, the recording half of symbolic tracing. `symbolic_trace` calls a
-forward with Proxies instead of tensors; every operation on a Proxy appends
-a Node to the graph being built and returns a new Proxy for the result:
+FX layer, the recording half of symbolic tracing: every operation on a Proxy
+appends a Node to the graph being built and returns a new Proxy for the result:
 
     y * torch.sigmoid(y)        Proxy.__mul__      -> call_function operator.mul
     x.sum()                     Proxy.__getattr__  -> call_method sum
@@ -11,11 +10,8 @@ a Node to the graph being built and returns a new Proxy for the result:
     torch.relu(x)               patched function   -> call_function torch.relu (see _symbolic_trace.py)
 
 The one idea to hold: a Proxy has no value, so anything that needs one fails
-loudly. `if x.sum() > 0:` asks for a bool and raises TraceError; so does
-iterating (except tuple unpacking, `a, b = x`, whose length the bytecode
-states). Python control flow is therefore not captured, only specialised
-(loops unroll, branches on constants are taken once), which is why Dynamo
-replaced symbolic tracing for capture while FX survived as the IR.
+loudly: `if x.sum() > 0:` and iterating raise TraceError (but tuple unpacking,
+whose length the bytecode states). Control flow is specialised, not captured.
 """
 import copy
 import dis

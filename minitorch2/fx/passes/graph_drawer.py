@@ -1,17 +1,12 @@
 """FxGraphDrawer: an FX graph as a Graphviz picture.
 
-FX pass utility (as torch.fx.passes.graph_drawer, without the pydot
-dependency). Each node becomes a box labelled with its name, opcode, target
-and, when ShapeProp has run, its dtype and shape; each use becomes an edge
-from producer to user:
+FX pass utility (as torch.fx.passes.graph_drawer, without pydot). Each node
+becomes a box (name, opcode, target, and dtype and shape once ShapeProp ran);
+each use an edge from producer to user:
 
-    drawer = FxGraphDrawer(gm, "mlp")
-    dot = drawer.get_dot_graph()
+    dot = FxGraphDrawer(gm, "mlp").get_dot_graph()
     print(dot.to_string())          # DOT text, always available
     dot.write_svg("mlp.svg")        # needs the `dot` program (Graphviz) on PATH
-
-The one idea to hold: the picture is derived from the same `users` edges
-the graph keeps for every edit, so it shows exactly what `lint()` checks.
 """
 import shutil
 import subprocess

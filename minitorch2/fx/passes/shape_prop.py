@@ -1,19 +1,13 @@
 """ShapeProp: record every node's shape, dtype and strides in `node.meta["tensor_meta"]`.
 
 FX pass (as torch.fx.passes.shape_prop). An Interpreter that runs the graph
-once on example inputs and, after each node, writes down what came out:
+once on example inputs and writes down a `TensorMetadata` for what each node
+produced (a tuple, list or dict of them for several tensors), and its Python
+type in `node.meta["type"]`.
 
-    node.meta["tensor_meta"] = TensorMetadata(shape, dtype, requires_grad, stride,
-                                              memory_format, is_quantized, qparams)
-
-(a tuple, list or dict of them when the node returns several tensors), and
-`node.meta["type"]` = the Python type of the value. A pass can then check,
-for example, that a convolution's output is 4-D before rewriting it.
-
-The one idea to hold: shapes come from running the graph, not from reasoning
-about it, so they are exactly right for these inputs and silent about
-others. With `fake_mode` (a FakeTensorMode) the run computes metadata only,
-through each op's meta function, and costs no arithmetic.
+The one idea to hold: shapes come from running the graph, so they are exactly
+right for these inputs and silent about others. With `fake_mode` only meta
+functions run.
 """
 import contextlib
 from typing import NamedTuple
