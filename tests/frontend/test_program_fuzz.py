@@ -341,6 +341,11 @@ KNOWN_DEFECTS = {
     "in-place op over partly overlapping views, in another order": lambda call, eager, torch_eager, mine, tc: (
         call.pattern in ("diagonal", "shifted", "transposed") and eager.error is None
         and torch_eager.error is None and _differ(eager, torch_eager)),
+    # an input written in place that is itself internally overlapping (expanded): torch's inductor keeps the
+    # write-back in its graph (no overlap check), ours copies it in after the graph and copy_ refuses it
+    "inductor writes an expanded input back unchecked": lambda call, eager, torch_eager, mine, torch_compiled: (
+        call.pattern == "expanded" and mine.phase == "forward" and "single memory location" in str(mine.error)
+        and torch_compiled is not None and torch_compiled.error is None),
 }
 
 
