@@ -17,10 +17,8 @@ calls, guard the assumptions, and hand the graph to a backend. Read in order:
     pyversion.py         Python-version facts (3.11, 3.12, 3.13)
     opcodes_312.py       handlers for the opcodes only 3.12/3.13 have (a mixin of the translator)
 
-A graph break splits the frame as in Dynamo: the graph so far runs, the breaking
-instruction runs natively, and the rest of the frame is a resume function that is
-captured in its turn (resume.py). Where Dynamo gives up on a frame (a break inside
-a loop, a try block or an unsupported `with`), the frame runs eagerly with the reason.
+A graph break splits the frame as in Dynamo: the graph so far runs, the breaking instruction runs natively,
+and the rest is a resume function captured in its turn (resume.py); where Dynamo gives up, it runs eagerly.
 """
 from . import config, exc, testing
 from .backends import list_backends, lookup_backend, register_backend

@@ -1,9 +1,7 @@
 """Assembling bytecode: instruction lists, rebuilding tracked values, and new code objects.
 
-Frontend layer, used by `resume.py` when a graph break splits a frame. It is
-the only module that talks to the `bytecode` package (which turns a list of
-instructions with symbolic jump labels and try regions into a CPython code
-object, computing offsets, stack size and the exception table).
+Frontend layer, used by `resume.py` when a graph break splits a frame; the only module that talks to the
+`bytecode` package (instructions with symbolic labels and try regions -> a CPython code object).
 
 `Codegen` writes the instructions that rebuild, at run time, the values the
 translator was tracking when it stopped: the "reconstruct" half of Dynamo's

@@ -1,28 +1,20 @@
 """The compile wrapper: the cache per code object, guard checks, recompiles and eager fallback.
 
-Frontend layer, the entry point (plays torch._dynamo.eval_frame and
-convert_frame). CPython has no pure-Python frame-evaluation hook, so the
-wrapper returned by `optimize(backend)(fn)` plays Dynamo's frame callback on
-every call of fn:
+Frontend layer, the entry point (plays torch._dynamo.eval_frame and convert_frame). CPython has no
+pure-Python frame-evaluation hook, so the wrapper `optimize(backend)(fn)` returns plays Dynamo's frame
+callback on every call of fn:
 
     bind args -> L (the frame's locals), G = fn.__globals__
     for entry in CACHE[fn.__code__]:  if entry.guards(L, G) is None: return entry.run(L, G)
     too many entries (config.cache_size_limit)?  warn once naming the failed guard, run eagerly
     else translate the frame (symbolic_convert), call the backend, add an entry, run it
 
-The one idea to hold: a cache entry is (guard function, compiled callable,
-input sources, output plan), used only when its guards pass, so a compiled
-call returns what the eager call would. A frame with a graph break gets an
-entry holding a TRANSFORMED code object (resume.py), run as
-`types.FunctionType(transformed_code, fn.__globals__, closure=...)` on the
-call's own arguments (there is no PEP 523 hook to run it in place of the
-frame); the resume functions it calls come back through `call_compiled`, with
-their own entries and guards. As in Dynamo: a frame Dynamo gives up on runs
-eagerly (the reason recorded), and under nopython/fullgraph the first break
-raises `Unsupported`; a frame that traced no op is not compiled, nor is any
-later call of its code (SKIPPED_CODE); past the cache limit a code object is
-RUN_ONLY (hits still run, misses run eagerly). A failed compile never changes
-what the program computes: it raises BackendCompilerFailed, or, with
+The one idea to hold: a cache entry is (guard function, compiled callable, input sources, output plan), used
+only when its guards pass, so a compiled call returns what the eager call would. A frame with a graph break
+gets an entry holding a TRANSFORMED code object (resume.py), run on the call's own arguments; the resume
+functions it calls come back through `call_compiled`. As in Dynamo: a frame given up on runs eagerly, and
+under nopython/fullgraph the first break raises `Unsupported`; a frame that traced no op is SKIPPED_CODE;
+past the cache limit a code object is RUN_ONLY. A failed compile raises BackendCompilerFailed, or, with
 config.suppress_errors, warns and the code runs eagerly from then on.
 """
 import functools

@@ -1,13 +1,9 @@
 """explain(fn)(*args): what capture made of a call: graphs, breaks and their reasons, guards.
 
-Frontend layer (plays torch._dynamo.explain). It forgets every compiled frame,
-runs the call once with a backend that records each graph, and reports every
-cache entry the call created: the frame's own and those of the resume
-functions its graph breaks made. Counting follows Dynamo: `graphs` are the
-graphs handed to the backend (a graph without calls is not), the break count
-is one less than the graph count, and `break_reasons` are the reasons of the
-compiled graphs that ended at a break. Frames that ran eagerly (a break where
-no resume is possible) are listed in `eager_frames` with their reasons.
+Frontend layer (plays torch._dynamo.explain). It forgets every compiled frame, runs the call once with a
+backend that records each graph, and reports every cache entry the call created (its resume functions' too).
+Counting follows Dynamo: `graphs` are those handed to the backend, breaks one fewer, `break_reasons` those of
+graphs that ended at a break; frames that ran eagerly are listed in `eager_frames` with their reasons.
 """
 import re
 

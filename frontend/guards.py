@@ -15,14 +15,9 @@ the guards of a cache entry compile to ONE printable function:
             return f'a guard raised {type(e).__name__}: {e}'
         return None
 
-It returns None when every guard passes, else the text of the first guard
-that failed (or of what a guard raised, as a deleted global's KeyError),
-which is what recompile logs and the cache-limit warning print.
-
-The function is evaluated, so a value the user chose appears in it only as a
-literal that evaluates back to that value (`source.literal`, `2.5`,
-`math.inf`) or as a name bound in its globals (`___const_3`); a float is
-compared so that nan matches nan and -0.0 does not match 0.0.
+It returns None when every guard passes, else the text of the first guard that failed (or of what a guard
+raised), which recompile logs print. A value the user chose appears only as a literal that evaluates back to
+it (`source.literal`, `math.inf`) or as a name bound in its globals (`___const_3`); nan matches nan.
 """
 import builtins
 import itertools

@@ -1,52 +1,33 @@
 """`with frontend.optimize(backend):` — capturing frames without a frame-evaluation hook.
 
-Frontend layer, the entry point for the context-manager form of `optimize`
-(plays `set_eval_frame` in torch/_dynamo/eval_frame.py). While Dynamo's context
-is active, CPython's PEP 523 hook hands every new frame of the thread to Dynamo
-before its first instruction runs. Pure Python has no such hook, so this module
-builds one from two pieces the standard library does offer:
+Frontend layer, the entry point for the context-manager form of `optimize` (plays `set_eval_frame` in
+torch/_dynamo/eval_frame.py). Dynamo's context gets every new frame of the thread from CPython's PEP 523
+hook. Pure Python has no such hook, so this module builds one from two pieces the standard library offers:
 
     sys.setprofile       a "call" event for every frame entered on this thread
                          (threading.setprofile: threads started in the context)
     fn.__code__ = ...    a function's code can be replaced; its next call runs
                          the replacement (a "trampoline") instead
 
-The one idea to hold: the profiler only NOTICES; routing happens by swapping
-code, one function at a time. When a user function (not from minitorch2, the
-compiler packages, the standard library or site-packages) is entered with a
-minitorch2.Tensor among its arguments, every function object holding that code
-gets a trampoline `__code__` whose body is one call:
+The one idea to hold: the profiler only NOTICES; routing happens by swapping code, one function at a time.
+When a user function (not from minitorch2, the compiler packages, the standard library or site-packages) is
+entered with a minitorch2.Tensor among its arguments, every function object holding that code gets a
+trampoline `__code__` whose body is one call, `return handler(args, kwargs)`: it sends the call through the
+compile wrapper with a stand-in carrying the original code, so the cache and the translator see the real bytecode.
 
-    def <trampoline>(*args, **kwargs):      # same free variables as the original
-        return handler(args, kwargs)        # handler: a constant in co_consts
+A frame the profiler reports is already running, so that first call runs eagerly. Entering the context
+therefore also routes, ahead of time, the user functions the `with` frame names (globals, locals, bound
+methods, nn.Module instances' `forward`): a call in the block compiles from its first call, as under Dynamo.
 
-and the handler sends the call through the compile wrapper (an
-`eval_frame.CompileWrapper`) with a stand-in function that carries the original
-code, so the cache, the translator and eager fallbacks see the real bytecode.
+Threads and scope: a trampoline compiles only when the calling thread's profile function is an active
+capture's and frontend.disable is not in effect; while a routed call runs, the profiler pauses on its thread.
+On exit every swapped `__code__` and the previous profile functions are put back (a thread outliving the
+context uninstalls the capture at its next event). Contexts nest: the innermost active one compiles.
+Functions are held weakly, and on exit the `with` frame's locals snapshot is dropped
+(pyversion.forget_locals_snapshot), so `del model` after the block frees the model.
 
-A frame the profiler reports is already running, and no pure-Python API can
-change a running frame's code, so that first call runs eagerly. Entering the
-context therefore also routes, ahead of time, the user functions the `with`
-statement's frame names (globals, locals, bound methods, nn.Module instances'
-`forward`): a call written in the block compiles from its first call, as under
-Dynamo. Trampolines compile only calls that pass a tensor.
-
-Threads and scope: a trampoline compiles only when the calling thread's profile
-function is an active capture's, and frontend.disable is not in effect. While a
-routed call runs, the profiler pauses on its thread (the wrapper captures the
-frames it runs itself, and the per-event cost stays off compiled calls). On
-exit every swapped `__code__` is put back and the previous profile functions
-(which see every event meanwhile) are restored; a thread outliving the context
-uninstalls the capture at its next event. Contexts nest: the innermost active
-one compiles; an outer one's routed functions stay routed until it exits.
-
-Lifetimes: functions are held weakly, and on exit the `with` frame's locals
-snapshot that profile events leave is dropped (pyversion.forget_locals_snapshot),
-so `del model` after the block frees the model (cache entries: see guards.py).
-
-Limits: closures created after their code was noticed are not routed;
-generators and coroutines never are; user code inspecting a routed function's
-`__code__` or signature inside the block sees the trampoline.
+Limits: closures created after their code was noticed are not routed; generators and coroutines never are;
+user code inspecting a routed function's `__code__` or signature inside the block sees the trampoline.
 """
 import gc
 import inspect

@@ -1,15 +1,9 @@
 """Python-version facts for the bytecode translator, in one place.
 
-Frontend layer, read by `symbolic_convert.py` and `opcodes_312.py` (the
-translator), `resume.py` and `assemble.py` (generated code is written in 3.11
-terms and respelled here for the running Python). CPython changes its bytecode
-every release (3.11 added PRECALL/KW_NAMES and the NULL bit of LOAD_GLOBAL,
-3.12 folded LOAD_METHOD into LOAD_ATTR and inlined comprehensions, 3.13 moved
-the NULL of a call above the callable and added CALL_KW and TO_BOOL). Handlers in
-the translator never test `sys.version_info`; they ask this module. The one
-idea to hold: every fork here is exhaustive, so a Python this module does not
-know fails loudly at a findable place (`UnsupportedPython`) instead of being
-mistranslated.
+Frontend layer, read by the translator (`symbolic_convert.py`, `opcodes_312.py`), `resume.py` and
+`assemble.py` (generated code is written in 3.11 terms and respelled here). CPython changes its bytecode every
+release; handlers never test `sys.version_info`, they ask this module. The one idea to hold: every fork here
+is exhaustive, so an unknown Python fails loudly at a findable place (`UnsupportedPython`), not mistranslated.
 
 Only public `dis` data is used (`opname`, `arg`, `argval`, `argrepr`).
 """

@@ -1,10 +1,8 @@
 """Graph breaks with resume functions: splitting a frame at an instruction the translator cannot trace.
 
-Frontend layer, called by `eval_frame.translate` when the translator raises
-`Unsupported` (plays Dynamo's `create_call_resume_at` and
-`ContinueExecutionCache`). The frame is replayed symbolically up to the
-breaking instruction, the graph so far is closed, and the frame's code is
-rewritten into a TRANSFORMED code object with the same signature:
+Frontend layer, called by `eval_frame.translate` when the translator raises `Unsupported` (plays Dynamo's
+`create_call_resume_at` and `ContinueExecutionCache`). The frame is replayed symbolically up to the breaking
+instruction, the graph so far is closed, and the frame's code is rewritten into a TRANSFORMED code object:
 
     def f(x):                       transformed f                    resume_in_f_at_3(___stack0, a)
         a = x.sin()        ->       out = __compiled_graph(x)         [push ___stack0 back]
@@ -12,20 +10,13 @@ rewritten into a TRANSFORMED code object with the same signature:
         return a * 2                push print, a; CALL (natively)    the break in f's own bytecode,
                                     return resume_in_f_at_3(None, a)  so `return a * 2` runs there
 
-It runs the compiled graph, rebuilds the live stack and locals (`assemble.Codegen`),
-executes the breaking instruction for real, then calls the resume function with
-the stack left after it and the live locals. A resume function is the original
-bytecode with a prefix that pushes the stack back and jumps to where the frame
-left off; it compiles on its first call through `eval_frame.call_compiled` like
-any frame (its own entries, guards and breaks). A data-dependent jump gets one
-resume function per branch. The one idea to hold: everything before the break
-runs as one graph, everything after it is a new frame, and between them exactly
-one instruction runs natively, so side effects happen once and in order.
+A resume function is the original bytecode with a prefix that pushes the stack back and jumps to where the
+frame left off; it compiles on its first call like any frame. A data-dependent jump gets one per branch.
+The one idea to hold: everything before the break runs as one graph, everything after it is a new frame,
+and between them exactly one instruction runs natively, so side effects happen once and in order.
 
-Where Dynamo cannot resume, the frame runs eagerly (a reason from
-`break_reasons.py`): a break inside a loop (unless `config.resume_inside_loops`,
-which passes the rest of the iterator as a tuple), a try/except or `with`
-block, a generator, or a frame with cell variables.
+Where Dynamo cannot resume, the frame runs eagerly (a reason from `break_reasons.py`): a break inside a loop
+(unless `config.resume_inside_loops`), a try/except or `with` block, a generator, or a frame with cells.
 """
 import functools
 import types

@@ -15,10 +15,8 @@ bound to the frame's locals and `G` to its globals:
 A graph input's placeholder name is the source name with every run of
 non-identifier characters turned into `_` (`L_self_modules_fc_parameters_weight_`).
 
-Names are evaluated, so nothing the user chose may reach them as raw text:
-keys and attribute names arrive as quoted literals (`literal()`), and an
-attribute name that is not a plain identifier is read with
-`getattr(L['self'], 'my-scale')`.
+Names are evaluated, so nothing the user chose reaches them as raw text: keys and attribute names arrive as
+quoted literals (`literal()`), a name that is no identifier as `getattr(L['self'], 'my-scale')`.
 """
 import keyword
 import re

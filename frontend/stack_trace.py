@@ -9,13 +9,9 @@ module forward), formatted as a Python traceback:
         return F.cross_entropy(model(x), y)
                ^^^^^^^^^^^^^^^^^^^^^^^^^^^^
 
-fx's printer turns the innermost frame into print_readable's `# File: ...`
-comments, and AOT tracing hands the text on to the aten nodes (autograd/aot.py).
-As Dynamo leaves out frames under torch/nn/modules, the frames of minitorch2's
-nn modules are left out, so the linear node of `h = self.fc(x)` points at the
-user's forward. Each frame gives its translator's line and the running
-instruction's column span (no end line, as in Dynamo), formatted by the
-standard library's traceback module in the running Python's style.
+fx's printer turns the innermost frame into `# File: ...` comments; AOT tracing hands the text on to the aten
+nodes. As Dynamo leaves out torch/nn/modules, minitorch2's nn frames are left out (`h = self.fc(x)` points at
+the user's forward). Each frame gives its line and column span, formatted by the traceback module.
 """
 import functools
 import os

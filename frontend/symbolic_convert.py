@@ -8,20 +8,12 @@ and the frame's locals; it walks the instructions with a symbolic stack:
     CALL 0             call it: records `sum_1 = l_x_.sum()` in the graph
     RETURN_VALUE       the frame's result, rebuilt after the graph runs
 
-There is one method per opcode, named after it, grouped by theme; Python
-version facts come from `pyversion.py`. Calls to user functions and module
-forwards are inlined by an InliningInstructionTranslator sharing the same
-OutputGraph. Anything the translator cannot model raises `Unsupported`
-(with the instruction, file and line, and the loop/try/with context that
-decides whether the frame can resume). `eval_frame.translate` then replays
-the frame with `stop_at_step` set, so the translator stops just before the
-breaking instruction and leaves a `BreakPoint` (stack, locals, grad mode)
-from which `resume.py` builds the transformed frame. Replaying instead of
-rolling back keeps the trackers simple: a call that broke deep inside an
-inlined function may already have recorded nodes and mutated trackers. The
-one idea to hold: nothing here runs the user's code; branches are taken on
-values known at translation time (and guarded), and a branch on tensor data
-is a graph break.
+One method per opcode, named after it; version facts come from `pyversion.py`. Calls to user functions and
+module forwards are inlined by an InliningInstructionTranslator sharing the OutputGraph. Anything it cannot
+model raises `Unsupported`; `eval_frame.translate` then replays the frame with `stop_at_step` set, leaving a
+`BreakPoint` (stack, locals, grad mode) from which `resume.py` builds the transformed frame (replaying rather
+than rolling back keeps the trackers simple). The one idea to hold: nothing here runs the user's code;
+branches are taken on values known at translation time (and guarded), and a branch on tensor data breaks.
 """
 import builtins
 import functools
