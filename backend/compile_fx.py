@@ -16,9 +16,8 @@ Every compiled graph is recorded in `metrics` (kernel counts, fallbacks) so test
 happened. MINITORCH2_COMPILE_DEBUG=1 writes each stage to disk (debug.py); MINITORCH2_LOGS=output_code,fusion
 print the generated module and the fusion decisions.
 
-The speed wing (backend/speed/) meets this module at three calls: the graph cache (`speed.load_graph`: a graph
-compiled before, by any process, is loaded instead of compiled), the compile gate a fork waits for
-(`speed.compiling`) and the preload of the code generator at import (`speed.start_preload`).
+The speed wing (backend/speed/) meets this module at three calls: the graph cache (`speed.load_graph`), the
+compile gate a fork waits for (`speed.compiling`) and the code generator's preload (`speed.start_preload`).
 """
 import copy
 import functools

@@ -1,7 +1,7 @@
 """The graph-level IR of the backend (plays torch._inductor.ir): what lowering builds from an aten graph.
 
-Backend layer, between the aot graphs (`autograd/`, `partition/`) and the scheduler. `lowering.py` turns every
-aten node into one of these; the scheduler turns the realized ones into `loop_ir.Kernel`s and extern calls.
+Backend layer, between the aot graphs (`autograd/`, `partition/`) and the scheduler. `lowering.py` turns every aten
+node into one of these; the scheduler turns the realized ones into `loop_ir.Kernel`s and extern calls.
 
     StorageBox ──> Pointwise   (unrealized: a body, inlined into every reader)
                ──> Reduction   (always realized)
@@ -9,11 +9,10 @@ aten node into one of these; the scheduler turns the realized ones into `loop_ir
                ──> InputBuffer / ExternKernel   (fixed layouts, made outside our kernels)
     View(base, size, reindex)   (permute, expand, reshape, slice...: index arithmetic, no copy)
 
-The one idea to hold: a tensor here is a *loader*, a function from an index (a list of `loop_ir.Index`, one
-per dimension) to a loop_ir value expression. A realized buffer's loader emits
-`Load(name, offset + sum(stride * index))`; an unrealized Pointwise's loader is its body, so reading it inlines
-it (that is vertical fusion at lowering time); a View's loader rewrites the index and asks its base. Realizing
-turns a body into a named buffer that kernels store.
+The one idea to hold: a tensor here is a *loader*, a function from an index (a list of `loop_ir.Index`, one per
+dimension) to a loop_ir value expression. A realized buffer's loader emits `Load(name, offset + sum(stride * index))`;
+an unrealized Pointwise's loader is its body, so reading it inlines it (that is vertical fusion at lowering time); a
+View's loader rewrites the index and asks its base. Realizing turns a body into a named buffer that kernels store.
 """
 import math
 from dataclasses import dataclass

@@ -12,9 +12,7 @@ arithmetic and wrong for transcendentals. Softmax is the case that matters:
 
 computes exp once per element instead of twice, as PyTorch's eager CPU kernel does. The reloaded row was
 written in the same outer iteration, so it is still in the L1 cache, and the values are bit for bit the same:
-the stored float is the one the reduction would have summed. (Up to the order of the sum: in the plain
-configuration exp is a call to libm, which keeps the recomputing sum scalar while the sum of the stored row
-vectorizes.)
+the stored float is the one the reduction would have summed (up to the order of the sum, which may vectorize).
 """
 from . import loop_ir as L
 

@@ -33,13 +33,10 @@ Reduction types (`Reduce.reduction_type`): sum prod max min (NaN-propagating) ar
 in the flattened reduction range, first occurrence wins, NaN counts as the maximum, as torch) any all.
 
 Indirect indexing (embedding, gather, index, scatter): an `Indirect(value, size)` term inside an Index is an
-integer read at run time, e.g. `load(in_ptr0, 64*indirect(load(in_ptr1, x0), 1000) + x1)` reads row
-`in_ptr1[x0]` of a 1000-row table. The value must lie in [0, size) (with `wrap_negative`, [-size, size),
-negatives counting from the end, as Python's `x[-1]`); out of range, the kernel touches no memory out of
-bounds and the run raises `error` (an `OutOfRange`: an exception class name and a message with `{}` for the
-value), the error eager raises. A `Store` may have an indirect index too (a scatter); with `mode="add"` it
-accumulates (`buf[i] += v`, read-modify-write, so duplicate indices all add up, in loop order). A kernel whose
-iterations may write the same element is `serial`: code generation runs it on one thread.
+integer read at run time: `load(in_ptr0, 64*indirect(load(in_ptr1, x0), 1000) + x1)` reads row `in_ptr1[x0]` of a
+1000-row table. Out of [0, size) (with `wrap_negative`, [-size, size)) the kernel touches no memory and the run
+raises its `OutOfRange` error, eager's. A `Store` with an indirect index is a scatter; `mode="add"` accumulates, so
+duplicate indices all add up. A kernel whose iterations may write the same element is `serial` (one thread).
 """
 import builtins
 import math

@@ -1,8 +1,8 @@
 """Lowering: an aten FX graph to the backend IR (plays torch._inductor.graph.GraphLowering and the table of
 torch._inductor.lowering).
 
-Backend layer, first step after the aot graphs arrive. `GraphLowering.run()` walks the graph once, node by
-node, and calls the node's entry in LOWERINGS with IR values for its tensor arguments:
+Backend layer, first step after the aot graphs arrive. `GraphLowering.run()` walks the graph once, node by node, and
+calls the node's entry in LOWERINGS with IR values for its tensor arguments:
 
     placeholder  -> InputBuffer (the caller's layout)
     aten op      -> LOWERINGS[op](*args): a StorageBox / View / tuple of them
@@ -11,8 +11,7 @@ node, and calls the node's entry in LOWERINGS with IR values for its tensor argu
 
 Realization decides what becomes a buffer, and so most of what fusion can do later: pointwise results are left
 unrealized (their readers inline them) unless several users would each recompute a heavy body (Inductor's
-realize_reads_threshold / realize_opcount_threshold); reductions, extern outputs and graph outputs are always
-buffers.
+realize_reads_threshold / realize_opcount_threshold); reductions, extern outputs and graph outputs are always buffers.
 """
 import operator
 

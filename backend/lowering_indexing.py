@@ -1,22 +1,18 @@
 """Lowerings of the ops that read or write at positions held in a tensor: embedding, gather, index_select,
-advanced indexing (index.Tensor), the nll_loss forward and backward, and the scatters (index_put, scatter,
-scatter_add, index_add, embedding_dense_backward) (plays the indexing part of torch._inductor.lowering).
+index.Tensor, nll_loss and its backward, and the scatters (plays the indexing part of torch._inductor.lowering).
 
-Backend layer, called by `lowering.GraphLowering` for each aten node. The one idea to hold: an index tensor is
-just another loader. Its value, read inside a body, becomes a `loop_ir.Indirect` term of the index of another
-load:
+Backend layer, called by `lowering.GraphLowering` for each aten node. The one idea to hold: an index tensor is just
+another loader. Its value, read inside a body, becomes a `loop_ir.Indirect` term of the index of another load:
 
     embedding(weight[V, D], indices[N])[x0, x1] = load(weight, D*indirect(load(indices, x0), V) + x1)
 
-so a gather is an ordinary Pointwise, inlined into its readers and fused like any other (embedding +
-positional add is one kernel). Each Indirect carries the size it must stay below and the error eager raises
-otherwise.
+so a gather is an ordinary Pointwise, inlined into its readers and fused like any other (embedding + positional add is
+one kernel). Each Indirect carries the size it must stay below and the error eager raises otherwise.
 
-A scatter writes at such positions instead: the tensor scattered into is copied to a fresh buffer (a clone, or
-zeros), then an `ir.Scatter` stores (or, accumulating, adds) each value at the indirect position in that
-buffer. The scheduler runs a scatter alone, after the copy and before any reader, on one thread. The nll_loss
-backward needs no scatter: each element of the gradient checks whether its class is its row's target (a
-pointwise `where`).
+A scatter writes at such positions instead: the tensor scattered into is copied to a fresh buffer (a clone, or zeros),
+then an `ir.Scatter` stores (or, accumulating, adds) each value at the indirect position in that buffer. The scheduler
+runs a scatter alone, after the copy and before any reader, on one thread. The nll_loss backward needs no scatter:
+each element of the gradient checks whether its class is its row's target (a pointwise `where`).
 """
 from minitorch2 import _dtype
 

@@ -1,13 +1,12 @@
 """Lowerings of elementwise aten ops and factories to `ir.Pointwise` (plays the pointwise part of
 torch._inductor.lowering).
 
-Backend layer, called by `lowering.GraphLowering` for each aten node. Every lowering here takes IR nodes (and
-Python scalars) and returns a StorageBox holding an unrealized Pointwise: a body that loads its inputs at the
-broadcast index and combines them with loop_ir `Op`s. Nothing is computed or stored; a reader of the result
-inlines the body.
+Backend layer, called by `lowering.GraphLowering` for each aten node. Every lowering here takes IR nodes (and Python
+scalars) and returns a StorageBox holding an unrealized Pointwise: a body that loads its inputs at the broadcast index
+and combines them with loop_ir `Op`s. Nothing is computed or stored; a reader of the result inlines the body.
 
-The one idea to hold: dtypes are decided here, once. `pointwise()` computes in the promoted dtype of its
-operands (as aten does), casting each load to it; the loop IR below never promotes.
+The one idea to hold: dtypes are decided here, once. `pointwise()` computes in the promoted dtype of its operands (as
+aten does), casting each load to it; the loop IR below never promotes.
 """
 import math
 

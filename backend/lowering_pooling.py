@@ -1,11 +1,10 @@
 """Lowerings of 2-d pooling to windowed reductions (plays torch._inductor's pooling lowerings).
 
-Backend layer, called by `lowering.GraphLowering`. A pooling window is a reduction range: output element
-(n, c, oh, ow) reduces over (i, j) in the kernel window the input at (oh*stride + i, ow*stride + j). Only
-windows that never leave the input are lowered here (no padding, no dilation, no ceil mode), because a loop_ir
-load has no mask; the others raise NotImplementedError and run as their eager kernel. The backwards are lowered
-for non-overlapping windows (stride == kernel size) that tile the input exactly: then every input element
-belongs to exactly one window.
+Backend layer, called by `lowering.GraphLowering`. A pooling window is a reduction range: output element (n, c, oh,
+ow) reduces over (i, j) in the kernel window the input at (oh*stride + i, ow*stride + j). Only windows that never
+leave the input are lowered here (no padding, no dilation, no ceil mode), because a loop_ir load has no mask; the
+others raise NotImplementedError and run as their eager kernel. The backwards are lowered for non-overlapping windows
+(stride == kernel size) that tile the input exactly: then every input element belongs to exactly one window.
 """
 from minitorch2 import _dtype
 

@@ -1,14 +1,13 @@
 """Lowerings of reductions and of the normalization ops built from them (plays torch._inductor's reduction
 lowerings and the decompositions it applies to norms).
 
-Backend layer, called by `lowering.GraphLowering`. `make_reduction` is the one builder: it reads its input at
-(kept dims from the output index, reduced dims from the reduction index), and the result is realized at once
-(a reduction is never inlined) unless it has at most one element to reduce: then it is a pointwise (the
-element itself, its index 0, or the identity of an empty sum, prod, any or all), with no reduction loop for
-code generation to get wrong. Everything else here is composed from it and from the pointwise lowerings: mean
-is a sum times 1/n, var is two passes (mean, then the sum of squared deviations: accurate where sum-of-squares
-cancels), the layer- and batch-norm forwards and backwards are a few reductions and one pointwise expression
-each, which the scheduler then fuses.
+Backend layer, called by `lowering.GraphLowering`. `make_reduction` is the one builder: it reads its input at (kept
+dims from the output index, reduced dims from the reduction index), and the result is realized at once (a reduction is
+never inlined) unless it has at most one element to reduce: then it is a pointwise (the element itself, its index 0,
+or the identity of an empty sum, prod, any or all), with no reduction loop for code generation to get wrong.
+Everything else here is composed from it and from the pointwise lowerings: mean is a sum times 1/n, var is two passes
+(mean, then the sum of squared deviations: accurate where sum-of-squares cancels), the layer- and batch-norm forwards
+and backwards are a few reductions and one pointwise expression each, which the scheduler then fuses.
 """
 import math
 

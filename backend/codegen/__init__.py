@@ -1,9 +1,8 @@
 """Code generators: a `loop_ir.Kernel` -> something that runs (plays torch._inductor.codegen).
 
-Backend layer, after the scheduler. Every generator has the same interface, `compile_kernel(kernel)` -> an
-object with `.run(*addresses)` (one integer address per `kernel.args` entry, in order) and its source text for
-output_code.py: `.llvm_ir` (LLVM IR, or None) and, for Triton, `.triton_source`. `backend.config.cpu_codegen`
-picks one:
+Backend layer, after the scheduler. Every generator has the same interface, `compile_kernel(kernel)` -> an object with
+`.run(*addresses)` (one integer address per `kernel.args` entry, in order) and its source text for output_code.py:
+`.llvm_ir` (LLVM IR, or None) and, for Triton, `.triton_source`. `backend.config.cpu_codegen` picks one:
 
     "llvm"       codegen/llvm.py: llvmlite JIT, vectorized (the default)
     "triton"     codegen/triton.py: Triton kernels, on a GPU or in Triton's interpreter (TRITON_INTERPRET=1)

@@ -8,14 +8,10 @@ pointer in an `LLVMKernel` that the generated wrapper (output_code.py) calls wit
     kernel.llvm_ir                    # the readable, unoptimized text that goes into output_code.py
     kernel.run(x.ctypes.data, out.ctypes.data)
 
-The one idea to hold: the kernel function takes the buffers' addresses, then the range [start, end) of the
-outermost loop variable it is to run, then one pointer per error flag it can raise (an integer division by
-zero, an index out of range). `run` calls it over the whole range, [0, extent), and turns a raised flag into
-the exception eager raises (`llvm_emit.kernel_error`).
-
-The speed wing adds two things here, each at one call: `speed.compile_ir` keeps compiled code in memory and on
-disk, keyed by the IR text (a kernel is optimized once per machine), and `speed.threaded_run` splits a large
-range into one chunk per thread.
+The one idea to hold: the kernel function takes the buffers' addresses, the range [start, end) of its outermost
+loop variable, then one pointer per error flag (llvm_emit.py); `run` calls it over [0, extent) and turns a raised
+flag into the exception eager raises. The speed wing adds `speed.compile_ir` (compiled code cached by IR text, in
+memory and on disk) and `speed.threaded_run` (one chunk of the range per thread).
 """
 import ctypes
 import time

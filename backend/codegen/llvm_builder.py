@@ -1,14 +1,13 @@
 """A tiny writer of LLVM IR text, the vocabulary the LLVM code generator speaks.
 
 Codegen layer, under `llvm_emit.py` (loops, loads, reductions), `llvm_ops.py` (value ops) and the speed wing's
-`llvm_math.py` (inline float32 transcendentals) and `llvm_columns.py`. We write the IR as text rather than
-through `llvmlite.ir` because the text *is* the product: it goes verbatim into output_code.py, so names follow
-the loop IR (`%x0`, `%tmp1`, `%in_ptr0`) and every instruction reads as one line.
+`llvm_math.py` (inline float32 transcendentals) and `llvm_columns.py`. We write the IR as text rather than through
+`llvmlite.ir` because the text *is* the product: it goes verbatim into output_code.py, so names follow the loop IR
+(`%x0`, `%tmp1`, `%in_ptr0`) and every instruction reads as one line.
 
-The one idea to hold: a `Value` is an SSA name plus the minitorch2 dtype it carries. The dtype decides the
-LLVM type (bool is `i1` in registers, `i8` in memory) and whether integer ops are signed. All value arithmetic
-is branch-free (selects, not branches), which is what lets LLVM's loop vectorizer turn the inner loops into
-`<8 x float>` code.
+The one idea to hold: a `Value` is an SSA name plus the minitorch2 dtype it carries. The dtype decides the LLVM type
+(bool is `i1` in registers, `i8` in memory) and whether integer ops are signed. All value arithmetic is branch-free
+(selects, not branches), which is what lets LLVM's loop vectorizer turn the inner loops into `<8 x float>` code.
 """
 import struct
 from collections import Counter

@@ -16,9 +16,8 @@ recognizes; reductions accumulate in a stack slot that LLVM promotes to a regist
 accurate as torch's cascade summation). Index arithmetic is `nsw` i64; `//` and `%` are unsigned division where
 the operand is provably non-negative, Python's floor semantics otherwise.
 
-In the fast configuration the speed wing changes two things here, each at one call: float32 transcendentals
-become inline polynomials (`speed.inline_math`), and reductions along a strided dimension for each contiguous
-output element (column sums) are written with the loops swapped (`speed.column_reduction`).
+The speed wing changes two things here, each at one call: `speed.inline_math` (float32 transcendentals as
+polynomials) and `speed.column_reduction` (column sums written with the loops swapped).
 
 An indirect index out of range reads address 0 instead (no stray memory access) and sets the kernel's
 `index_out_of_range` flag. A store with mode "add" loads, adds and stores back (a scatter-add; such kernels are

@@ -8,8 +8,7 @@ module loads). Three steps, each one call:
     loaded = LoadedObject(object_code, name)  # an MCJIT engine holding the code; loaded.address to call
 
 The one idea to hold: LLVM's global context is not thread-safe, and compiles run on several threads at once,
-so every use of it takes `llvm_lock`; `compile_ir` is the whole path under that lock. (The speed wing keeps
-object code in memory and on disk between compiles: backend/speed/kernel_cache.py.)
+so every use of it takes `llvm_lock`; `compile_ir` is the whole path under that lock.
 
 llvmlite is imported when the host target is first made, not with this module: its shared library takes 0.2 s
 to load, which `import backend` does not pay (the speed wing's preload thread pays it in the background).

@@ -23,10 +23,8 @@ in a small `error_flags` buffer, which `run` turns into eager's error (as `llvm.
 `tl.atomic_add`; a `serial` kernel runs as one program that walks its blocks in order (one element at a time
 where only order can make duplicate writes come out right).
 
-Running: without a GPU, `TRITON_INTERPRET=1` is set before Triton is imported, and the interpreter runs the
-kernel with numpy over the buffers' own memory, wrapped zero-copy as torch tensors (torch is only the carrier
-Triton's launcher accepts, imported lazily here). With a GPU, the buffers are copied to the device for the
-launch and the written ones copied back.
+Running: without a GPU, Triton's interpreter (`TRITON_INTERPRET=1`) runs the kernel over the buffers' own memory,
+wrapped zero-copy as torch tensors (the carrier Triton's launcher accepts); with one, buffers are copied over and back.
 """
 import math
 import os
