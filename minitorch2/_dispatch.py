@@ -1,7 +1,7 @@
 """The dispatcher: the one road every op call takes.
 
-Runtime layer, between the Python API and the kernels. A call of an
-`OpOverload` (arguments already in schema-canonical form) passes, in order:
+Runtime layer, between the Python API and the kernels. A call of an `OpOverload` (arguments already in
+schema-canonical form) passes, in order:
 
     autograd layer   grad mode on, an input requires grad, not already below it:
                      run everything below, then attach a grad_fn to the outputs
@@ -15,10 +15,9 @@ Runtime layer, between the Python API and the kernels. A call of an
                      (numpy's MemoryError becomes torch's allocator RuntimeError, and a
                      broadcast mismatch numpy found becomes RuntimeError)
 
-This is the small version of PyTorch's dispatch keys (Autograd above Python
-above CPU/Meta). Because backward formulas call ops through this same road, a
-mode active during `.backward()` sees the backward's ops: that is what lets
-`autograd.make_fx` record joint forward+backward graphs.
+This is the small version of PyTorch's dispatch keys (Autograd above Python above CPU/Meta). Because backward
+formulas call ops through this same road, a mode active during `.backward()` sees the backward's ops: that is what
+lets `autograd.make_fx` record joint forward+backward graphs.
 """
 import threading
 

@@ -1,14 +1,13 @@
 """dtypes and PyTorch's type-promotion rules.
 
-Runtime layer. A `dtype` names a numpy dtype and prints as PyTorch prints it
-(`torch.float32` becomes `minitorch2.float32`, shown as `torch.float32` so that
-scripts run through the alias table print what they print on torch).
+Runtime layer. A `dtype` names a numpy dtype and prints as PyTorch prints it (`torch.float32` becomes
+`minitorch2.float32`, shown as `torch.float32` so that scripts run through the alias table print what they print on
+torch).
 
-Promotion follows c10's `ResultTypeState`: operands fall into three priority
-groups (tensors with dimensions, zero-dim tensors, Python scalars). Each group
-is promoted on its own, then a lower-priority group only wins when it belongs
-to a higher *category* (bool < integer < floating). So `int_tensor + 1.5` is the
-default float dtype, while `float16_tensor + 1.5` stays float16.
+Promotion follows c10's `ResultTypeState`: operands fall into three priority groups (tensors with dimensions,
+zero-dim tensors, Python scalars). Each group is promoted on its own, then a lower-priority group only wins when it
+belongs to a higher *category* (bool < integer < floating). So `int_tensor + 1.5` is the default float dtype, while
+`float16_tensor + 1.5` stays float16.
 """
 import math
 

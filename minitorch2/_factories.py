@@ -1,8 +1,7 @@
 """Public factory functions: tensor, zeros, ones, full, arange, rand, randn, ...
 
-Runtime layer, the user-facing half of the factories (the aten half is
-minitorch2/_aten/factories.py). `tensor(data)` infers the dtype as PyTorch
-does (bool < int64 < default float over nested Python lists); random
+Runtime layer, the user-facing half of the factories (the aten half is minitorch2/_aten/factories.py).
+`tensor(data)` infers the dtype as PyTorch does (bool < int64 < default float over nested Python lists); random
 factories draw from the PyTorch-exact generator in minitorch2/_random.py.
 """
 import numbers

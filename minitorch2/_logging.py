@@ -1,23 +1,20 @@
 """MINITORCH2_LOGS: named debug artifacts on stderr, printed as PyTorch's TORCH_LOGS prints them.
 
-Runtime layer, used by every layer of the compiler (frontend, autograd,
-partition, backend) and imported by none of them at the top: each call site
-asks `enabled(artifact)` and, if so, hands over the text. The variable is a
+Runtime layer, used by every layer of the compiler (frontend, autograd, partition, backend) and imported by none of
+them at the top: each call site asks `enabled(artifact)` and, if so, hands over the text. The variable is a
 comma-separated list, as TORCH_LOGS is:
 
     MINITORCH2_LOGS="graph_code,recompiles"     two artifacts
     MINITORCH2_LOGS="+frontend"                 the `frontend` Python logger at DEBUG
     MINITORCH2_LOGS="frontend"                  ... at INFO ("-frontend": only errors)
 
-Every line of an artifact gets PyTorch's glog-style prefix, so the output
-reads (and greps) like torch's:
+Every line of an artifact gets PyTorch's glog-style prefix, so the output reads (and greps) like torch's:
 
     V1129 16:50:58.914000 18302 frontend/eval_frame.py:140] [0/1] [__graph_code] TRACED GRAPH
 
-(level letter, date, time, process id, the call site, the compile id
-"frame/attempt" while a frame is being compiled, the artifact). The one idea
-to hold: nothing is formatted unless the artifact is on, so logging costs
-one set lookup per call site when it is off.
+(level letter, date, time, process id, the call site, the compile id "frame/attempt" while a frame is being
+compiled, the artifact). The one idea to hold: nothing is formatted unless the artifact is on, so logging costs one
+set lookup per call site when it is off.
 """
 import contextlib
 import datetime

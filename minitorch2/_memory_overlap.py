@@ -1,24 +1,19 @@
 """Which tensors share memory: the runtime's answer for the compiler stack.
 
-A compiled function may be called with one tensor twice, or with views that
-share memory (`f(base[0:3], base[1:4])`). Eagerly that is harmless; a traced
-graph, though, assumes its inputs are distinct memory, so an in-place change
-to one input silently misses the other. The frontend guards on the pattern
-found here, and AOT dedupes identical inputs and gives overlapping ones a
-common base (autograd/input_aliasing.py), as torch's Dynamo and AOT do with
-torch's compute_overlapping_tensors.
+A compiled function may be called with one tensor twice, or with views that share memory (`f(base[0:3],
+base[1:4])`). Eagerly that is harmless; a traced graph, though, assumes its inputs are distinct memory, so an
+in-place change to one input silently misses the other. The frontend guards on the pattern found here, and AOT
+dedupes identical inputs and gives overlapping ones a common base (autograd/input_aliasing.py), as torch's Dynamo
+and AOT do with torch's compute_overlapping_tensors.
 
-The one idea to hold: two tensors overlap when they can touch a common byte.
-The test is on byte spans (lowest to highest element address), plus torch's
-one exact case: 2-D views with contiguous rows and one row stride whose rows
-interleave (`x[::2]` and `x[1::2]` of a row-major x) are apart. Otherwise it
-is conservative, as torch's: interleaved columns or 1-D views count as
-overlapping. Saying "overlap" wrongly is never a wrong value, but it is not
-free: AOT then traces the views as one synthetic base, and autograd in that
-trace can refuse what torch's compiles (a view saved for the backward while
-the other is changed in place), so the rule follows torch's where torch is
-right; saying "apart" wrongly would be a wrong value (torch 2.13's rule calls
-`x[:-1, :-1]` and `x[1:, 1:]` apart, and its compiled result is wrong there).
+The one idea to hold: two tensors overlap when they can touch a common byte. The test is on byte spans (lowest to
+highest element address), plus torch's one exact case: 2-D views with contiguous rows and one row stride whose rows
+interleave (`x[::2]` and `x[1::2]` of a row-major x) are apart. Otherwise it is conservative, as torch's:
+interleaved columns or 1-D views count as overlapping. Saying "overlap" wrongly is never a wrong value, but it is
+not free: AOT then traces the views as one synthetic base, and autograd in that trace can refuse what torch's
+compiles (a view saved for the backward while the other is changed in place), so the rule follows torch's where
+torch is right; saying "apart" wrongly would be a wrong value (torch 2.13's rule calls `x[:-1, :-1]` and `x[1:, 1:]`
+apart, and its compiled result is wrong there).
 """
 import numpy as np
 

@@ -1,18 +1,14 @@
 """ATen function schemas: parsing and argument normalisation.
 
-Runtime layer, used by the operator registry. A schema string such as
-`sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor`
-says how an op is called. The dispatcher uses it to put every call into one
-canonical form before anything sees it, the form PyTorch hands to
-`__torch_dispatch__`: positional arguments in schema order with trailing ones
-that equal their defaults left off, keyword-only arguments in `kwargs` only
-when they differ from their defaults, and `int[]` arguments as lists
-(`x.sum(0)` reaches the kernel and any tracer as `sum.dim_IntList(x, [0])`).
-`check_types` refuses an op call's argument of the wrong Python type with the TypeError torch's
-argument parser gives (`add(): argument 'other' (position 2) must be Tensor,
-not list`), before any kernel sees it, and makes the parser's one conversion: a
-Python type given for a dtype (`dtype=float` is float64). A complex number is
-refused with its own error: minitorch2 has no complex dtypes.
+Runtime layer, used by the operator registry. A schema string such as `sum.dim_IntList(Tensor self, int[1]? dim, bool
+keepdim=False, *, ScalarType? dtype=None) -> Tensor` says how an op is called. The dispatcher uses it to put every
+call into one canonical form before anything sees it, the form PyTorch hands to `__torch_dispatch__`: positional
+arguments in schema order with trailing ones that equal their defaults left off, keyword-only arguments in `kwargs`
+only when they differ from their defaults, and `int[]` arguments as lists (`x.sum(0)` reaches the kernel and any
+tracer as `sum.dim_IntList(x, [0])`). `check_types` refuses an op call's argument of the wrong Python type with the
+TypeError torch's argument parser gives (`add(): argument 'other' (position 2) must be Tensor, not list`), before any
+kernel sees it, and makes the parser's one conversion: a Python type given for a dtype (`dtype=float` is float64). A
+complex number is refused with its own error: minitorch2 has no complex dtypes.
 """
 import re
 from dataclasses import dataclass

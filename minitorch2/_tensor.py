@@ -1,22 +1,20 @@
 """Tensor: numpy memory viewed through PyTorch's (shape, stride, storage_offset).
 
-Runtime layer, the value every other layer computes with. A tensor is a
-strided window onto a flat numpy buffer, its *storage*:
+Runtime layer, the value every other layer computes with. A tensor is a strided window onto a flat numpy buffer, its
+*storage*:
 
     storage  [a0 a1 a2 a3 a4 a5]          one 1-D numpy array, shared by views
     x        shape (2, 3) stride (3, 1) offset 0
     x.t()    shape (3, 2) stride (1, 3) offset 0   (same storage, no copy)
     x[1]     shape (3,)   stride (1,)   offset 3
 
-`_np` is the numpy ndarray for that window, built once when the tensor is
-made, so kernels work on plain numpy. Views share the storage and a version
-counter: an in-place op on any of them bumps the counter that autograd checks.
-A FakeTensor (below; its mode is minitorch2/_subclasses/fake_tensor.py) has the
-same metadata and no memory at all (`_np is None`).
+`_np` is the numpy ndarray for that window, built once when the tensor is made, so kernels work on plain numpy.
+Views share the storage and a version counter: an in-place op on any of them bumps the counter that autograd checks.
+A FakeTensor (below; its mode is minitorch2/_subclasses/fake_tensor.py) has the same metadata and no memory at all
+(`_np is None`).
 
-Operations are not implemented here: every method below calls an
-`OpOverload` (through minitorch2/_functions.py), which goes through the
-dispatcher.
+Operations are not implemented here: every method below calls an `OpOverload` (through minitorch2/_functions.py),
+which goes through the dispatcher.
 """
 import math
 import re

@@ -1,12 +1,10 @@
 """Tensor methods and Python operators, bound onto `Tensor` in one place.
 
-Runtime layer. Methods that only call one overload with the arguments as
-given (`x.addcmul_(a, b, value=2)`, `x.zero_()`) are made from the op table's
-rows marked `method=True`; method forms (`x.sum(0)`, `x.relu()`) call the
-torch-level functions in minitorch2/_functions.py; operators map to the overloads PyTorch
-uses (`x + 1` is `aten.add.Tensor(x, 1)`, `2 - x` is `aten.rsub.Scalar`);
-`__getitem__` turns indices into the same sequence of select/slice/unsqueeze/
-index calls PyTorch makes, and `__setitem__` into copy_/fill_/index_put_.
+Runtime layer. Methods that only call one overload with the arguments as given (`x.addcmul_(a, b, value=2)`,
+`x.zero_()`) are made from the op table's rows marked `method=True`; method forms (`x.sum(0)`, `x.relu()`) call the
+torch-level functions in minitorch2/_functions.py; operators map to the overloads PyTorch uses (`x + 1` is
+`aten.add.Tensor(x, 1)`, `2 - x` is `aten.rsub.Scalar`); `__getitem__` turns indices into the same sequence of
+select/slice/unsqueeze/ index calls PyTorch makes, and `__setitem__` into copy_/fill_/index_put_.
 """
 import builtins
 

@@ -1,17 +1,14 @@
 """Decompositions: ops written in terms of simpler registered ops (as torch._decomp).
 
-Runtime layer, the fifth column of the op table. Each function computes its
-op from more primitive aten ops, as PyTorch's decomposition of the same op
-does; the AOT layer (`autograd/`) applies them while tracing to reduce a
-graph to a smaller core op set, and tests check each against the op it
-replaces. An op whose row has no decomposition is itself part of the core set.
+Runtime layer, the fifth column of the op table. Each function computes its op from more primitive aten ops, as
+PyTorch's decomposition of the same op does; the AOT layer (`autograd/`) applies them while tracing to reduce a
+graph to a smaller core op set, and tests check each against the op it replaces. An op whose row has no
+decomposition is itself part of the core set.
 
-The formulas follow PyTorch's reference decompositions op for op, in the
-same order and with Python numbers where torch's write them (`x * 0.5` is
-recorded as `mul.Tensor(x, 0.5)`), so that the inductor path's graphs read as
-torch's (tests/backend/test_inductor_aot_graphs.py). The nn ops (softmax,
-losses, layer norm) are in decompositions_nn.py; `silu_inductor` and
-`clamp_as_min_max` are inductor's own, added by backend/compile_fx.py's
+The formulas follow PyTorch's reference decompositions op for op, in the same order and with Python numbers where
+torch's write them (`x * 0.5` is recorded as `mul.Tensor(x, 0.5)`), so that the inductor path's graphs read as
+torch's (tests/backend/test_inductor_aot_graphs.py). The nn ops (softmax, losses, layer norm) are in
+decompositions_nn.py; `silu_inductor` and `clamp_as_min_max` are inductor's own, added by backend/compile_fx.py's
 select_decomp_table rather than by the table here.
 """
 from .. import _dtype

@@ -1,16 +1,13 @@
 """Decompositions of the nn ops: softmax, losses, layer norm, embedding backward (the op table's fifth column).
 
-Runtime layer, beside decompositions.py (pointwise and activation ops). Each
-function computes its op from simpler registered ops as the decomposition
-PyTorch's inductor uses does, op for op and in the same order, so that a
-graph traced with `backend.compile_fx.select_decomp_table()` reads as the
-graph `torch.compile` hands to inductor (tests/backend/test_inductor_aot_graphs.py
-compares the two). The products and sums are written with Python numbers as
+Runtime layer, beside decompositions.py (pointwise and activation ops). Each function computes its op from simpler
+registered ops as the decomposition PyTorch's inductor uses does, op for op and in the same order, so that a graph
+traced with `backend.compile_fx.select_decomp_table()` reads as the graph `torch.compile` hands to inductor
+(tests/backend/test_inductor_aot_graphs.py compares the two). The products and sums are written with Python numbers as
 `mul.Tensor(x, 0.5)`, the way torch records `x * 0.5`.
 
-Two shapes of formula come out of the joint-graph passes rather than from
-here (backend/joint_graph.py): the `full` constants (a `where(cond, x, 0)`
-records a scalar_tensor, folded into `full`), and nll_loss_backward's one-hot
+Two shapes of formula come out of the joint-graph passes rather than from here (backend/joint_graph.py): the `full`
+constants (a `where(cond, x, 0)` records a scalar_tensor, folded into `full`), and nll_loss_backward's one-hot
 scatter, rewritten as `where(target == iota)`.
 """
 from .. import _dtype

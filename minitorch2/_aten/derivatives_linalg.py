@@ -1,10 +1,9 @@
 """Derivative formulas of the matrix products: mm, addmm, bmm, baddbmm, dot, mv.
 
-Runtime layer, read by the autograd layer through the op table (via
-derivatives.py, whose docstring gives the rules for the order of the op calls
-inside a formula). Each input's gradient is a product of the output gradient
-with the other input transposed; for mm, ATen picks the operand order that
-keeps a column-major input's gradient column-major, and so do we.
+Runtime layer, read by the autograd layer through the op table (via derivatives.py, whose docstring gives the rules
+for the order of the op calls inside a formula). Each input's gradient is a product of the output gradient with the
+other input transposed; for mm, ATen picks the operand order that keeps a column-major input's gradient
+column-major, and so do we.
 """
 from .._ops import ops
 from .derivatives_util import _reshape, _scale, sum_to

@@ -1,22 +1,18 @@
 """Derivative formulas of the neural-network ops (the nn half of derivatives.yaml).
 
-Runtime layer, read by the autograd layer (minitorch2/autograd/_record.py)
-through the nn rows of the op table. As in derivatives.py, parameter names say
-what a node saves (`result1` is the op's second output, `weight_shape` only a
-shape), and each formula calls registered aten ops, so a tracing mode records
-the same backward ops PyTorch records, in the same order: `_softmax` ->
-`_softmax_backward_data`, `convolution` -> `convolution_backward`,
+Runtime layer, read by the autograd layer (minitorch2/autograd/_record.py) through the nn rows of the op table. As
+in derivatives.py, parameter names say what a node saves (`result1` is the op's second output, `weight_shape` only a
+shape), and each formula calls registered aten ops, so a tracing mode records the same backward ops PyTorch records,
+in the same order: `_softmax` -> `_softmax_backward_data`, `convolution` -> `convolution_backward`,
 `native_batch_norm` -> `native_batch_norm_backward`, ...
 
-The one idea a reader must hold: a fused op's formula is almost always a
-single call of its fused backward op, which takes an `output_mask` saying
-which input gradients to compute. PyTorch fills that mask from the inputs
-that need a gradient (`grad_input_mask`); here `needs_grad(t)` reads the same
-fact from the saved inputs' `requires_grad`, so traced graphs carry the same
-mask (e.g. `[True, True, False]` for a convolution without bias).
+The one idea a reader must hold: a fused op's formula is almost always a single call of its fused backward op, which
+takes an `output_mask` saying which input gradients to compute. PyTorch fills that mask from the inputs that need a
+gradient (`grad_input_mask`); here `needs_grad(t)` reads the same fact from the saved inputs' `requires_grad`, so
+traced graphs carry the same mask (e.g. `[True, True, False]` for a convolution without bias).
 
-Formulas for multi-output ops receive `grads`, one entry per output that
-received a gradient; `first(grads)` is the result's.
+Formulas for multi-output ops receive `grads`, one entry per output that received a gradient; `first(grads)` is the
+result's.
 """
 from .._dispatch import state
 from .._ops import ops

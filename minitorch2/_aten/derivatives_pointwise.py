@@ -1,11 +1,9 @@
 """Derivative formulas of the pointwise ops: arithmetic, unary math, activations, clamp, where and masked_fill.
 
-Runtime layer, read by the autograd layer through the op table (table.py reads
-them as `d.<name>` via derivatives.py, whose docstring gives the rules for the
-order of the op calls inside a formula). Binary formulas take `needs_grad`
-and return one gradient per input, each reduced to its input's shape with
-`sum_to`; activations differentiate to their `*_backward` ops, whose own
-formulas (double backward) are here too.
+Runtime layer, read by the autograd layer through the op table (table.py reads them as `d.<name>` via derivatives.py,
+whose docstring gives the rules for the order of the op calls inside a formula). Binary formulas take `needs_grad` and
+return one gradient per input, each reduced to its input's shape with `sum_to`; activations differentiate to their
+`*_backward` ops, whose own formulas (double backward) are here too.
 """
 import math
 

@@ -1,12 +1,9 @@
 """Derivative formulas of the reductions: sum, mean, prod, amax/amin, max, var/std, logsumexp, cumsum.
 
-Runtime layer, read by the autograd layer through the op table (via
-derivatives.py, whose docstring gives the rules for the order of the op calls
-inside a formula). A reduction's gradient is the output gradient with the
-reduced dims restored (unsqueezed back unless `keepdim`) and expanded to the
-input's shape, then weighted: divided by the count for mean, shared among the
-tied elements for amax and a full max, scattered to the chosen index for max
-over a dim.
+Runtime layer, read by the autograd layer through the op table (via derivatives.py, whose docstring gives the rules
+for the order of the op calls inside a formula). A reduction's gradient is the output gradient with the reduced dims
+restored (unsqueezed back unless `keepdim`) and expanded to the input's shape, then weighted: divided by the count for
+mean, shared among the tied elements for amax and a full max, scattered to the chosen index for max over a dim.
 """
 import math
 

@@ -1,10 +1,9 @@
 """Derivative formulas for view, shape and indexing ops, and for the functional forms of in-place ops.
 
-Runtime layer, the second half of the op table's autograd column (the first is
-derivatives.py, whose conventions apply here too: parameter names say what is
-saved, op calls come in the order PyTorch's generated code makes them). A view's
-backward usually reshapes or scatters the gradient back into its base's shape;
-an indexing op's backward accumulates it into zeros at the indexed places.
+Runtime layer, the second half of the op table's autograd column (the first is derivatives.py, whose conventions apply
+here too: parameter names say what is saved, op calls come in the order PyTorch's generated code makes them). A view's
+backward usually reshapes or scatters the gradient back into its base's shape; an indexing op's backward accumulates
+it into zeros at the indexed places.
 """
 from .. import _dtype
 from .._ops import ops

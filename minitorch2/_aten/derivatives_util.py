@@ -1,11 +1,9 @@
 """The helpers every derivative formula shares.
 
-Runtime layer, beneath the formula modules (derivatives_pointwise.py,
-derivatives_reductions.py, derivatives_linalg.py, derivatives_shape.py,
-derivatives_nn.py). The one to know is `sum_to`: a formula computes the
-gradient of a broadcast result, and every formula ends by reducing it back to
-its input's shape (see derivatives.py for why it comes last). The others read
-an operand's shape and options, scale by alpha and restore reduced dims, all
+Runtime layer, beneath the formula modules (derivatives_pointwise.py, derivatives_reductions.py,
+derivatives_linalg.py, derivatives_shape.py, derivatives_nn.py). The one to know is `sum_to`: a formula computes the
+gradient of a broadcast result, and every formula ends by reducing it back to its input's shape (see derivatives.py
+for why it comes last). The others read an operand's shape and options, scale by alpha and restore reduced dims, all
 with registered ops so that tracing records them.
 """
 from .._ops import ops

@@ -1,8 +1,7 @@
 """Factory kernels: empty, full, arange, *_like, scalar_tensor, lift_fresh.
 
-Runtime layer. Factories take `dtype=None` to mean PyTorch's default for the
-call (the default float dtype, or int64 for integer `arange`/`full`
-values), and `device`/`layout`/`pin_memory` only for signature parity.
+Runtime layer. Factories take `dtype=None` to mean PyTorch's default for the call (the default float dtype, or int64
+for integer `arange`/`full` values), and `device`/`layout`/`pin_memory` only for signature parity.
 """
 import math
 

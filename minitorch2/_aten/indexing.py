@@ -1,9 +1,8 @@
 """Gather-like and joining ops: index, index_put, gather, scatter, index_select,
 cat, stack, tril/triu, flip, roll, repeat, constant_pad_nd, nonzero.
 
-Runtime layer. These ops move elements around by index; each checks its
-indices as PyTorch does (IndexError for out-of-range indices, RuntimeError for
-mismatched shapes) before handing the work to numpy.
+Runtime layer. These ops move elements around by index; each checks its indices as PyTorch does (IndexError for
+out-of-range indices, RuntimeError for mismatched shapes) before handing the work to numpy.
 """
 import numpy as np
 

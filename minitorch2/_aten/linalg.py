@@ -1,9 +1,8 @@
 """Matrix products: mm, bmm, addmm, baddbmm, dot, mv, outer.
 
-Runtime layer. numpy's BLAS does the work; these functions add PyTorch's
-shape checks and messages (`mat1 and mat2 shapes cannot be multiplied
-(2x3 and 4x5)`) and dtype rules (operands must have the same dtype; no
-implicit promotion in ATen's matmul kernels).
+Runtime layer. numpy's BLAS does the work; these functions add PyTorch's shape checks and messages (`mat1 and mat2
+shapes cannot be multiplied (2x3 and 4x5)`) and dtype rules (operands must have the same dtype; no implicit
+promotion in ATen's matmul kernels).
 """
 import numpy as np
 

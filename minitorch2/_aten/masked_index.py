@@ -1,10 +1,9 @@
 """Kernel of `_unsafe_masked_index_put_accumulate`: the scatter-add torch's embedding backward decomposes into.
 
-Runtime layer, beside indexing.py. `self[indices] += where(mask, values, 0)`,
-where `mask` marks the positions whose index is valid (and not the padding
-index); a masked-out position may hold any index, in range or not, and adds
-nothing. As ATen's kernel, every index is clamped into [-size, size - 1]
-first, so none is ever out of range ("unsafe": no error is raised). Only the inductor path's decomposition of embedding_dense_backward
+Runtime layer, beside indexing.py. `self[indices] += where(mask, values, 0)`, where `mask` marks the positions whose
+index is valid (and not the padding index); a masked-out position may hold any index, in range or not, and adds
+nothing. As ATen's kernel, every index is clamped into [-size, size - 1] first, so none is ever out of range
+("unsafe": no error is raised). Only the inductor path's decomposition of embedding_dense_backward
 (decompositions_nn.py) records it; backend/lowering_indexing.py lowers it.
 """
 import numpy as np

@@ -1,10 +1,8 @@
 """Copies, fills, dtype conversions and the generic in-place wrapper.
 
-Runtime layer. `copy_`, `fill_`, `zero_` write into a tensor's memory (through
-its numpy window, so views write into their base) and bump the shared version
-counter. `inplace(functional)` turns an out-of-place kernel such as `add` into
-`add_`: compute, check the result fits `self` (shape and dtype, with PyTorch's
-errors), write it back.
+Runtime layer. `copy_`, `fill_`, `zero_` write into a tensor's memory (through its numpy window, so views write into
+their base) and bump the shared version counter. `inplace(functional)` turns an out-of-place kernel such as `add`
+into `add_`: compute, check the result fits `self` (shape and dtype, with PyTorch's errors), write it back.
 """
 import numpy as np
 

@@ -1,9 +1,8 @@
 """Shared helpers for meta functions: broadcasting, dims, fake outputs.
 
-Runtime layer. A meta function computes an op's outputs' shape, dtype and
-strides from input metadata only; it is what runs when the inputs are
-FakeTensors, and eager kernels use the same shape rules (so a shape error has
-the same message on real and fake tensors).
+Runtime layer. A meta function computes an op's outputs' shape, dtype and strides from input metadata only; it is
+what runs when the inputs are FakeTensors, and eager kernels use the same shape rules (so a shape error has the same
+message on real and fake tensors).
 """
 import numpy as np
 
@@ -80,12 +79,10 @@ def reduced_shape(shape, dims, keepdim):
 def pointwise_strides(shape, tensors):
     """Output strides of a pointwise op, as TensorIterator computes them.
 
-    `tensors` are the op's operands in order; a Python scalar counts as a 0-d
-    operand. Fast path: operands that all have the output's shape and are all
-    contiguous (or all dense with equal strides) give their layout. Otherwise
-    dims are ordered fastest-first by comparing the operands' strides in turn
-    (broadcast dims do not vote; equal strides put the smaller dim first), and
-    the output is dense in that order."""
+    `tensors` are the op's operands in order; a Python scalar counts as a 0-d operand. Fast path: operands that all
+    have the output's shape and are all contiguous (or all dense with equal strides) give their layout. Otherwise
+    dims are ordered fastest-first by comparing the operands' strides in turn (broadcast dims do not vote; equal
+    strides put the smaller dim first), and the output is dense in that order."""
     shape = tuple(shape)
     ops = [t for t in tensors if t is not None]
     if ops and all(isinstance(t, Tensor) and tuple(t.shape) == shape for t in ops):

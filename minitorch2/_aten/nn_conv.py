@@ -1,23 +1,20 @@
 """Convolution and pooling kernels: convolution, max/avg/adaptive pooling, and their backward ops.
 
-Runtime layer: nn rows of the op table, used by minitorch2.nn.functional
-(`conv1d/2d/3d`, `conv_transpose*`, `max_pool2d`, `avg_pool2d`,
-`adaptive_avg_pool2d`) and recorded by name in traced graphs, where the
-backend treats them as extern kernels.
+Runtime layer: nn rows of the op table, used by minitorch2.nn.functional (`conv1d/2d/3d`, `conv_transpose*`,
+`max_pool2d`, `avg_pool2d`, `adaptive_avg_pool2d`) and recorded by name in traced graphs, where the backend treats
+them as extern kernels.
 
-The one idea a reader must hold: every kernel here is a *window view*
-plus dense numpy work, never a Python loop over output pixels.
-`sliding_window_view` turns the padded input into an array indexed by
-(output position, kernel offset) without copying:
+The one idea a reader must hold: every kernel here is a *window view* plus dense numpy work, never a Python loop
+over output pixels. `sliding_window_view` turns the padded input into an array indexed by (output position, kernel
+offset) without copying:
 
     windows[n, c, oh, ow, kh, kw] = padded[n, c, oh*stride + kh*dilation, ow*stride + kw*dilation]
 
-A convolution reshapes those windows into an im2col matrix and multiplies it
-by the weight (one batched matmul over groups); max/avg pooling reduce the
-kernel axes. Backward ops go the other way ("col2im"): they add each kernel
-offset's contribution into a strided slice of the input gradient, a loop over
-the few kernel offsets only. A transposed convolution is the input-gradient of
-an ordinary one, so it reuses the same two routines with the roles swapped.
+A convolution reshapes those windows into an im2col matrix and multiplies it by the weight (one batched matmul over
+groups); max/avg pooling reduce the kernel axes. Backward ops go the other way ("col2im"): they add each kernel
+offset's contribution into a strided slice of the input gradient, a loop over the few kernel offsets only. A
+transposed convolution is the input-gradient of an ordinary one, so it reuses the same two routines with the roles
+swapped.
 """
 import itertools
 import math

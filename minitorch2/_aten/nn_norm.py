@@ -1,23 +1,20 @@
 """Normalization kernels: native_layer_norm, the batch-norm family, and their backward ops.
 
-Runtime layer: nn rows of the op table, used by minitorch2.nn.functional
-(`layer_norm`, `batch_norm`) and recorded by name in traced graphs.
+Runtime layer: nn rows of the op table, used by minitorch2.nn.functional (`layer_norm`, `batch_norm`) and recorded by
+name in traced graphs.
 
-The one idea a reader must hold: a normalization op returns the statistics
-its backward needs next to its result. `native_layer_norm` returns
-`(out, mean, rstd)` with the statistics shaped like the input with the
-normalized dims kept as 1s; the batch-norm ops return `(out, save_mean,
-save_invstd)`, per channel in training and empty in evaluation. The batch-norm
-overloads differ only in what they do with the running statistics:
+The one idea a reader must hold: a normalization op returns the statistics its backward needs next to its result.
+`native_layer_norm` returns `(out, mean, rstd)` with the statistics shaped like the input with the normalized dims
+kept as 1s; the batch-norm ops return `(out, save_mean, save_invstd)`, per channel in training and empty in
+evaluation. The batch-norm overloads differ only in what they do with the running statistics:
 
     native_batch_norm / _native_batch_norm_legit   update them in place (eager nn.BatchNorm)
     _native_batch_norm_legit_functional            return the new ones instead (functionalized graphs)
     _native_batch_norm_legit_no_training           read them (evaluation)
     _native_batch_norm_legit.no_stats              have none (training without tracking)
 
-The running variance is updated with the unbiased variance, as in PyTorch.
-Statistics are computed in float64, as ATen's CPU kernels accumulate in a
-wider type, then rounded to the tensor's dtype.
+The running variance is updated with the unbiased variance, as in PyTorch. Statistics are computed in float64, as
+ATen's CPU kernels accumulate in a wider type, then rounded to the tensor's dtype.
 """
 import numpy as np
 

@@ -1,20 +1,17 @@
 """Neural-network kernels: softmax, losses, embedding, dropout (and their backward ops).
 
-Runtime layer: the nn rows of the op table (minitorch2/_aten/table.py), next to
-nn_norm.py (layer and batch norm) and nn_conv.py (convolution and pooling).
-minitorch2.nn.functional calls these ops eagerly, and traced graphs (make_fx,
-the joint graphs of autograd/) record them by name, so each one is the ATen op
-of the same schema: same extra outputs, shapes, strides, dtypes and errors.
+Runtime layer: the nn rows of the op table (minitorch2/_aten/table.py), next to nn_norm.py (layer and batch norm)
+and nn_conv.py (convolution and pooling). minitorch2.nn.functional calls these ops eagerly, and traced graphs
+(make_fx, the joint graphs of autograd/) record them by name, so each one is the ATen op of the same schema: same
+extra outputs, shapes, strides, dtypes and errors.
 
-The one idea a reader must hold: these are *fused* ops whose backward is
-another fused op (`_softmax` -> `_softmax_backward_data`, `nll_loss_forward`
--> `nll_loss_backward`, `native_dropout` -> `native_dropout_backward`). What a
-forward returns besides its result (nll's `total_weight`, dropout's `mask`) is
-exactly what its backward needs, so the pair must agree on it; the formulas
-that connect them live in derivatives_nn.py.
+The one idea a reader must hold: these are *fused* ops whose backward is another fused op (`_softmax` ->
+`_softmax_backward_data`, `nll_loss_forward` -> `nll_loss_backward`, `native_dropout` -> `native_dropout_backward`).
+What a forward returns besides its result (nll's `total_weight`, dropout's `mask`) is exactly what its backward
+needs, so the pair must agree on it; the formulas that connect them live in derivatives_nn.py.
 
-Kernels read `t._np`, return numpy arrays and check their arguments with the
-same shape rules as the meta functions, so real and fake tensors fail alike.
+Kernels read `t._np`, return numpy arrays and check their arguments with the same shape rules as the meta functions,
+so real and fake tensors fail alike.
 """
 import numpy as np
 

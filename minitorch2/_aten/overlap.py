@@ -1,8 +1,7 @@
 """Memory-overlap checks for ops that write into a tensor (ATen's MemoryOverlap.cpp).
 
-Runtime layer, applied by the operator table to every in-place op's kernel and
-meta function alike, so eager calls and traces over FakeTensors (which share
-a fake storage object between views) raise the same error. Two faults are
+Runtime layer, applied by the operator table to every in-place op's kernel and meta function alike, so eager calls
+and traces over FakeTensors (which share a fake storage object between views) raise the same error. Two faults are
 caught before anything is written:
 
     internal overlap   the written-to tensor has a zero stride over a dim of

@@ -1,22 +1,19 @@
 """Pointwise kernels and their meta functions.
 
-Runtime layer: the elementwise rows of the op table. Each kernel takes the
-op's arguments (Tensors and Python scalars), decides the result dtype with
-PyTorch's promotion rules (minitorch2/_dtype.py), converts tensor operands to
-it and calls a numpy ufunc; Python scalars stay "weak" so they never widen a
-tensor's dtype, exactly as in PyTorch. The matching meta function computes the
-broadcast shape, the same dtype and TensorIterator's output strides.
+Runtime layer: the elementwise rows of the op table. Each kernel takes the op's arguments (Tensors and Python
+scalars), decides the result dtype with PyTorch's promotion rules (minitorch2/_dtype.py), converts tensor operands to
+it and calls a numpy ufunc; Python scalars stay "weak" so they never widen a tensor's dtype, exactly as in PyTorch.
+The matching meta function computes the broadcast shape, the same dtype and TensorIterator's output strides.
 
 The kernels live in three modules, read in this order:
 
-- pointwise_factories.py: operand conversion and the kernel factories
-  (`unary_float`, `unary_same`, `unary_bool`, `binary`);
-- pointwise_arithmetic.py: arithmetic, comparisons, logical and bitwise ops,
-  where, clamp, masked_fill, lerp, addcmul and addcdiv;
+- pointwise_factories.py: operand conversion and the kernel factories (`unary_float`, `unary_same`, `unary_bool`,
+  `binary`);
+- pointwise_arithmetic.py: arithmetic, comparisons, logical and bitwise ops, where, clamp, masked_fill, lerp, addcmul
+  and addcdiv;
 - pointwise_unary.py: unary math, activations and their backwards.
 
-This module gathers their (kernel, meta) pairs under the names the op table
-reads (`pw.add`).
+This module gathers their (kernel, meta) pairs under the names the op table reads (`pw.add`).
 """
 from .pointwise_arithmetic import (
     add, sub, rsub, mul, div, remainder, fmod, maximum, minimum, atan2, eq, ne, lt, le, gt, ge, logical_and,

@@ -1,11 +1,9 @@
 """Pointwise kernels of the binary and multi-operand ops: arithmetic, comparisons, logical and bitwise ops,
 where, clamp, masked_fill, lerp, addcmul and addcdiv.
 
-Runtime layer: (kernel, meta) pairs for the op table's rows (read through
-pointwise.py), built with the factories of pointwise_factories.py. Each numpy
-helper (`_add`, `_div`, ...) gets its operands already converted to the
-promoted dtype and raises the errors ATen raises for dtypes it refuses (bool
-subtraction, integer division by zero, ...).
+Runtime layer: (kernel, meta) pairs for the op table's rows (read through pointwise.py), built with the factories of
+pointwise_factories.py. Each numpy helper (`_add`, `_div`, ...) gets its operands already converted to the promoted
+dtype and raises the errors ATen raises for dtypes it refuses (bool subtraction, integer division by zero, ...).
 """
 import numpy as np
 

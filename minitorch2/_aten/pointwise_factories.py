@@ -1,14 +1,11 @@
 """The machinery every pointwise kernel is built from: operand conversion and kernel factories.
 
-Runtime layer, beneath the pointwise rows of the op table (pointwise.py gathers
-the kernels; pointwise_arithmetic.py and pointwise_unary.py define them with
-the factories here). A factory turns a numpy computation into a (kernel, meta)
-pair: the kernel decides the result dtype with PyTorch's promotion rules
-(minitorch2/_dtype.py), converts tensor operands to it and computes; the meta
-function gives the broadcast shape, the same dtype and TensorIterator's output
-strides. The one idea to hold: Python scalars stay "weak" (`_np` passes them
-through unconverted, a Python int wrapped into an integer dtype), so they
-never widen a tensor's dtype, exactly as in PyTorch.
+Runtime layer, beneath the pointwise rows of the op table (pointwise.py gathers the kernels; pointwise_arithmetic.py
+and pointwise_unary.py define them with the factories here). A factory turns a numpy computation into a (kernel,
+meta) pair: the kernel decides the result dtype with PyTorch's promotion rules (minitorch2/_dtype.py), converts
+tensor operands to it and computes; the meta function gives the broadcast shape, the same dtype and TensorIterator's
+output strides. The one idea to hold: Python scalars stay "weak" (`_np` passes them through unconverted, a Python
+int wrapped into an integer dtype), so they never widen a tensor's dtype, exactly as in PyTorch.
 """
 import numpy as np
 

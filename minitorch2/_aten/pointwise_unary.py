@@ -1,10 +1,9 @@
 """Pointwise kernels of the one-tensor ops: unary math, activations and their backwards.
 
-Runtime layer: (kernel, meta) pairs for the op table's rows (read through
-pointwise.py). Unary math uses the factories of pointwise_factories.py (sin
-computes in the default float dtype for integer inputs, neg keeps the input's
-dtype, isnan answers bool); activations use `_float_kernel`, which refuses
-non-float inputs and computes half in float32 as ATen's opmath does.
+Runtime layer: (kernel, meta) pairs for the op table's rows (read through pointwise.py). Unary math uses the
+factories of pointwise_factories.py (sin computes in the default float dtype for integer inputs, neg keeps the
+input's dtype, isnan answers bool); activations use `_float_kernel`, which refuses non-float inputs and computes
+half in float32 as ATen's opmath does.
 """
 import math
 

@@ -1,16 +1,14 @@
 """Kernels of the three `prims` ops torch's inductor decompositions record: convert_element_type, iota, fma.
 
-Runtime layer, beside the aten families. PyTorch's decompositions bottom out
-in its `prims` namespace; the inductor-path graphs name three of them, so
-minitorch2 registers them as `ops.prims.*` (table.py) to record the same
+Runtime layer, beside the aten families. PyTorch's decompositions bottom out in its `prims` namespace; the
+inductor-path graphs name three of them, so minitorch2 registers them as `ops.prims.*` (table.py) to record the same
 graphs:
 
     prims.convert_element_type(a, dtype)   a copy of `a` in another dtype ("x.to(dtype)" in a decomposition)
     prims.iota(length, start=, step=, ...)  start, start+step, ... (the positions a scatter-as-where compares)
     prims.fma(a, b, c)                      a * b + c   (the softmax backward)
 
-They never appear in an eager program; they exist for traced graphs and
-their lowerings (backend/lowering.py).
+They never appear in an eager program; they exist for traced graphs and their lowerings (backend/lowering.py).
 """
 import numpy as np
 

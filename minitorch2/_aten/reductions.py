@@ -1,9 +1,8 @@
 """Reduction kernels (sum, mean, amax, var, ...) and their meta functions.
 
-Runtime layer. Reductions follow PyTorch's dtype rules: `sum`/`prod` of
-integer or bool tensors accumulate in int64, `mean`/`var` need a floating
-input, and an explicit `dtype=` casts before reducing. Dims are normalised
-once (`reduction_dims`), so `dim=None`, `dim=[]` and a full list agree.
+Runtime layer. Reductions follow PyTorch's dtype rules: `sum`/`prod` of integer or bool tensors accumulate in int64,
+`mean`/`var` need a floating input, and an explicit `dtype=` casts before reducing. Dims are normalised once
+(`reduction_dims`), so `dim=None`, `dim=[]` and a full list agree.
 """
 import math
 

@@ -4,17 +4,14 @@ Runtime layer. A row names the op by its ATen schema and points at its parts:
 
     op(schema, tags, (kernel, meta), derivative, decomposition, grad_fn=...)
 
-An in-place row (`inplace(...)`, or an op with the "inplace" tag) also names
-its functional form, the overload functionalization puts in its place:
-`add_.Tensor` -> `add.Tensor` by default, `functional="bernoulli.p"` where the
-name says otherwise. A row marked `method=True` is also a Tensor method of
-its name that calls it with the arguments as given (`x.addcmul_(a, b,
-value=2)`): _tensor_methods.py makes those from the rows.
+An in-place row (`inplace(...)`, or an op with the "inplace" tag) also names its functional form, the overload
+functionalization puts in its place: `add_.Tensor` -> `add.Tensor` by default, `functional="bernoulli.p"` where the
+name says otherwise. A row marked `method=True` is also a Tensor method of its name that calls it with the arguments
+as given (`x.addcmul_(a, b, value=2)`): _tensor_methods.py makes those from the rows.
 
-Kernels and meta functions live in the family modules (pointwise, reductions,
-views, linalg, indexing, indexing_reduce, sorting, memory, factories, nn_ops, nn_bce,
-nn_upsample, random_ops); derivative formulas in derivatives.py; decompositions in
-decompositions.py, decompositions_nn.py and decompositions_upsample.py. Nothing
+Kernels and meta functions live in the family modules (pointwise, reductions, views, linalg, indexing,
+indexing_reduce, sorting, memory, factories, nn_ops, nn_bce, nn_upsample, random_ops); derivative formulas in
+derivatives.py; decompositions in decompositions.py, decompositions_nn.py and decompositions_upsample.py. Nothing
 registers itself anywhere else: to add an op, add a row here.
 """
 from dataclasses import dataclass

@@ -1,11 +1,9 @@
 """View ops: new (shape, stride, offset) over the same storage, never a copy.
 
-Runtime layer. Each view op is one geometry function computing the output's
-shape, strides and storage offset exactly as PyTorch's kernels do (so
-`stride()` and `storage_offset()` print the same numbers). The same function
-serves as eager kernel and as meta function, because a view touches no data:
-`Tensor._make_view` builds the numpy window when there is memory behind it and
-a FakeTensor when there is not.
+Runtime layer. Each view op is one geometry function computing the output's shape, strides and storage offset
+exactly as PyTorch's kernels do (so `stride()` and `storage_offset()` print the same numbers). The same function
+serves as eager kernel and as meta function, because a view touches no data: `Tensor._make_view` builds the numpy
+window when there is memory behind it and a FakeTensor when there is not.
 """
 from .._tensor import Tensor, contiguous_strides
 from .meta_util import wrap_dim

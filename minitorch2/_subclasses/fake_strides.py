@@ -1,24 +1,18 @@
 """The strides a FakeTensor reports where PyTorch's fake tensors differ from its eager kernels.
 
-Runtime layer, read by fake_tensor.run_meta (every op on FakeTensors). In
-minitorch2 an eager kernel and its meta function agree on strides, and both
-agree with ATen's C++ kernels. PyTorch's fake (and meta) tensors do not
-always use those kernels: `view` and `_unsafe_view` go through torch._refs'
-reshape algorithm (split_dim, collapse_view and squeeze prims), and the
-elementwise ops through torch._refs and the prims' output-stride rule
-(PyTorch's fast path for add/sub/mul/div is only taken with symbolic shapes).
-Shapes and the order of the dims that matter agree; what differs is mostly
-the stride of a size-1 dim. Few things read that, but mm's backward does: it
-asks whether an input was column-major (stride[0] == 1 and stride[1] ==
-size[0]) and picks its ops by the answer, so an aot trace records PyTorch's
-ops only if it sees PyTorch's fake strides.
+Runtime layer, read by fake_tensor.run_meta (every op on FakeTensors). In minitorch2 an eager kernel and its meta
+function agree on strides, and both agree with ATen's C++ kernels. PyTorch's fake (and meta) tensors do not always
+use those kernels: `view` and `_unsafe_view` go through torch._refs' reshape algorithm (split_dim, collapse_view and
+squeeze prims), and the elementwise ops through torch._refs and the prims' output-stride rule (PyTorch's fast path
+for add/sub/mul/div is only taken with symbolic shapes). Shapes and the order of the dims that matter agree; what
+differs is mostly the stride of a size-1 dim. Few things read that, but mm's backward does: it asks whether an input
+was column-major (stride[0] == 1 and stride[1] == size[0]) and picks its ops by the answer, so an aot trace records
+PyTorch's ops only if it sees PyTorch's fake strides.
 
-The one idea: a fake op first runs its meta function (shape, dtype, errors),
-then, where a rule below applies, its output takes the strides PyTorch's fake
-tensor would have. `FAKE_STRIDE_RULES` lists exact ops; out-of-place ops
-tagged pointwise share `elementwise_strides`. Not covered: ops PyTorch
-decomposes into several refs for their meta (`_COMPOSED_POINTWISE`, and
-_log_softmax) keep their eager strides.
+The one idea: a fake op first runs its meta function (shape, dtype, errors), then, where a rule below applies, its
+output takes the strides PyTorch's fake tensor would have. `FAKE_STRIDE_RULES` lists exact ops; out-of-place ops
+tagged pointwise share `elementwise_strides`. Not covered: ops PyTorch decomposes into several refs for their meta
+(`_COMPOSED_POINTWISE`, and _log_softmax) keep their eager strides.
 """
 from .._aten.meta_util import fastest_first
 from .._tensor import Size, Tensor, contiguous_strides

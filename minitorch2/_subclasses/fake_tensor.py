@@ -1,14 +1,11 @@
 """FakeTensor and FakeTensorMode: tensors with metadata and no memory.
 
-Runtime layer, used by the frontend (example values of graph nodes) and by
-`autograd` (tracing joint graphs without running kernels). A FakeTensor has a
-shape, dtype, strides and storage offset but `_np is None`; any op that sees
-one runs its meta function instead of its kernel (with PyTorch's fake strides
-where those differ from its eager ones: fake_strides.py), so a whole model can be
-traced at the cost of shape arithmetic. Views of a FakeTensor share a fake
-storage object, so aliasing is still visible. The class itself is defined
-beside Tensor (minitorch2/_tensor.py), below the meta functions that make
-FakeTensors; this module, where torch has it, holds the mode.
+Runtime layer, used by the frontend (example values of graph nodes) and by `autograd` (tracing joint graphs without
+running kernels). A FakeTensor has a shape, dtype, strides and storage offset but `_np is None`; any op that sees one
+runs its meta function instead of its kernel (with PyTorch's fake strides where those differ from its eager ones:
+fake_strides.py), so a whole model can be traced at the cost of shape arithmetic. Views of a FakeTensor share a fake
+storage object, so aliasing is still visible. The class itself is defined beside Tensor (minitorch2/_tensor.py), below
+the meta functions that make FakeTensors; this module, where torch has it, holds the mode.
 """
 import weakref
 
