@@ -363,9 +363,12 @@ def aot_module_simplified(mod, example_inputs, fw_compiler, bw_compiler=None, pa
     """What a frontend backend calls: returns a callable taking the user inputs only."""
 
     def run(*args):
-        if isinstance(mod, minitorch2.fx.GraphModule):  # node by node, so aten nodes keep their sources
-            return SourceKeepingInterpreter(mod).run(*args)
-        return mod(*args)
+        # the graph's grad-mode switches end with it, also when it raises (the frontend sets the mode a frame
+        # leaves behind after the call)
+        with minitorch2.set_grad_enabled(minitorch2.is_grad_enabled()):
+            if isinstance(mod, minitorch2.fx.GraphModule):  # node by node, so aten nodes keep their sources
+                return SourceKeepingInterpreter(mod).run(*args)
+            return mod(*args)
 
     functional_call, params = _functional(mod, run, remove_duplicate=False)
     compiled = aot_function(functional_call, fw_compiler, bw_compiler, partition_fn, decompositions,
