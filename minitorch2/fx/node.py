@@ -1,7 +1,6 @@
 """Node: one operation in an FX graph.
 
-FX layer (the IR every later layer speaks, see graph.py). A Node is one line
-of a graph's program:
+FX layer (the IR every later layer speaks, see graph.py). A Node is one line of a graph's program:
 
     %sum_1 : [num_users=1] = call_method[target=sum](args = (%lin_bias,), kwargs = {})
      name                    op          target       args                  kwargs
@@ -13,9 +12,14 @@ consistent; every graph edit is built on that one assignment.
 """
 import operator
 import warnings
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Optional, Union
 
 from ._spelling import pretty_print_target, type_repr
 from .immutable_collections import immutable_dict, immutable_list
+
+Target = Union[Callable[..., Any], str]  # what a node calls (torch.fx.node.Target)
+Argument = Optional[Union[tuple, Sequence, Mapping, slice, range, "Node", str, int, float, bool, complex]]  # torch.fx's
 
 __all__ = ["Node", "map_arg", "map_aggregate", "has_side_effect"]
 
