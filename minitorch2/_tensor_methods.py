@@ -84,9 +84,7 @@ def _inplace_operators():
 
 
 def _methods_from_rows():
-    """Tensor.<name> for each op-table row marked `method=True`: its overload, called with the tensor and the
-    arguments as given. The overload's schema binds them, fills defaults and refuses a bad call with
-    torch's TypeError, so the method needs no code of its own."""
+    """Tensor.<name> for each op-table row marked `method=True`: its overload, whose schema binds the arguments."""
     return {overload._opname: _method_of(overload) for overload in aten.overloads() if overload.is_tensor_method}
 
 
@@ -185,7 +183,7 @@ def _shape_methods():
             elif isinstance(a, Tensor):
                 dtype = a.dtype
             elif isinstance(a, (str, device)):
-                device(a)  # refuses a string that names no device, as torch does
+                require_cpu(device(a))  # (a string that names no device raises, as in torch)
             elif isinstance(a, int) and not isinstance(a, bool):
                 raise RuntimeError("Cannot access accelerator device when none is available.")
             elif a is not None:
@@ -263,7 +261,14 @@ def _shape_methods():
 
 
 def _no_cuda():
-    raise RuntimeError("minitorch2 runs on the CPU only (Torch not compiled with CUDA enabled)")
+    raise AssertionError("Torch not compiled with CUDA enabled")  # as a CPU-only build of torch
+
+
+def require_cpu(place):
+    if place.type == "cuda":
+        _no_cuda()
+    if place.type not in ("cpu", "meta"):
+        raise RuntimeError(f"PyTorch is not linked with support for {place.type} devices")
 
 
 # ---------------------------------------------------------------- indexing
@@ -349,8 +354,7 @@ def getitem(self, index):
 
 
 def setitem(self, index, value):
-    """As torch's: a Python number first becomes a 0-d tensor of self's dtype made from data (lift_fresh),
-    the basic indices then take views, and the value goes in by index_put_ (advanced indices) or _copy_to."""
+    """As torch's: a number becomes a 0-d tensor (lift_fresh), basic indices take views, then index_put_ or _copy_to."""
     if isinstance(value, (int, float, complex, np.number, np.bool_)):  # (an int may wrap; nan into int64 does not fit)
         value = _dtype.checked_scalar(value, self.dtype)
     if not isinstance(value, Tensor):
@@ -364,8 +368,7 @@ def setitem(self, index, value):
 
 
 def _copy_to(target, value):
-    """torch's copy_to: copy_ when the shapes agree, fill_ from a 0-d value, else the value without its
-    leading 1s, expanded to the target, then copy_."""
+    """torch's copy_to: copy_ for equal shapes, fill_ from a 0-d value, else leading 1s dropped, expanded, copy_."""
     if tuple(target.shape) == tuple(value.shape):
         aten.copy_.default(target, value)
     elif value.dim() == 0:

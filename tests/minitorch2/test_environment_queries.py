@@ -75,3 +75,21 @@ def test_a_scripts_device_selection_takes_the_cpu_path():
         exec(script, scope)
         results.append((scope["device"], scope["x"].tolist()))
     assert results[0] == results[1]
+
+
+DEVICE_USES = ["device('cuda')", "device('cuda:1')", "device('cuda', 0)", "device('mps')", "device('foo')",
+               "ones(2).to('cuda')", "ones(2).to(device('cuda'))", "ones(2).cuda()", "ones(2).to('mps')",
+               "ones(2).to('cpu').tolist()", "ones(2, device='cuda')", "nn.Linear(2, 2).to('cuda')",
+               "nn.Linear(2, 2).to(device='mps')", "ones(2).device == device('cuda')"]
+
+
+@pytest.mark.parametrize("use", DEVICE_USES)
+def test_devices_are_named_freely_and_only_the_cpu_holds_tensors_as_in_a_cpu_only_torch(use):
+    results = []
+    for lib in (torch, minitorch2):
+        try:
+            value = eval(f"lib.{use}")
+            results.append(("value", repr(value) if not isinstance(value, lib.nn.Module) else "module"))
+        except Exception as error:
+            results.append((type(error).__name__, str(error).split(".")[0]))
+    assert results[1] == results[0]

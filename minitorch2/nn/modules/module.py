@@ -1,16 +1,15 @@
 """nn.Module (as torch.nn.Module): parameters, buffers and submodules by attribute assignment.
 
-Runtime layer. Assigning a Parameter, a Module or (through `register_buffer`)
-a tensor to an attribute files it in `_parameters`, `_modules` or
-`_buffers`, in assignment order; every traversal (`named_parameters`,
-`state_dict`, `modules`, ...) walks those dicts depth-first, which gives
-PyTorch's key names and order (`0.weight`, `fc.bias`, `bn.running_mean`).
-`__call__` runs forward hooks around `forward`.
+Runtime layer. Assigning a Parameter, a Module or (through `register_buffer`) a tensor to an attribute
+files it in `_parameters`, `_modules` or `_buffers`, in assignment order; every traversal
+(`named_parameters`, `state_dict`, `modules`, ...) walks those dicts depth-first, which gives PyTorch's
+key names and order (`0.weight`, `fc.bias`, `bn.running_mean`). `__call__` runs forward hooks around `forward`.
 """
 from collections import OrderedDict
 
 from ..._dtype import dtype as dtype_class
-from ..._tensor import Tensor
+from ..._tensor import Tensor, device
+from ..._tensor_methods import require_cpu
 from ...autograd.grad_mode import no_grad
 from ..parameter import Parameter
 
@@ -305,9 +304,11 @@ class Module:
 
     def to(self, *args, **kwargs):
         dtype = kwargs.get("dtype")
-        for a in args:
+        for a in (*args, kwargs.get("device")):
             if isinstance(a, dtype_class):
                 dtype = a
+            elif isinstance(a, (str, device)):
+                require_cpu(device(a))  # model.to("cuda") fails as on a CPU-only torch
         if dtype is None:
             return self
         if not dtype.is_floating_point:
