@@ -41,6 +41,7 @@ from . import distributions  # noqa: E402,F401
 from .utils import data as _data  # noqa: E402,F401  (torch.utils.data, loaded with torch)
 from . import backends, cuda, onnx, serialization, version  # noqa: E402,F401
 from .serialization import load, save  # noqa: E402,F401
+from ._type_info import finfo, iinfo  # noqa: E402,F401
 from ._legacy_tensor_types import (  # noqa: E402,F401
     BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor, HalfTensor, IntTensor, LongTensor, ShortTensor)
 from ._settings import (  # noqa: E402,F401
@@ -50,8 +51,7 @@ from ._settings import (  # noqa: E402,F401
 from .nn.parameter import Parameter as _Parameter  # noqa: E402,F401
 
 from ._tensor import channels_last, contiguous_format, layout, memory_format, preserve_format, strided  # noqa: E402,F401
-inf = math.inf
-nan = math.nan
+inf, nan = math.inf, math.nan
 e = 2.718281828459045
 pi = 3.141592653589793
 from .version import __version__  # noqa: E402

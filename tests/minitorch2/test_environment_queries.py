@@ -93,3 +93,18 @@ def test_devices_are_named_freely_and_only_the_cpu_holds_tensors_as_in_a_cpu_onl
         except Exception as error:
             results.append((type(error).__name__, str(error).split(".")[0]))
     assert results[1] == results[0]
+
+
+@pytest.mark.parametrize("call", ["finfo(lib.float32)", "finfo()", "finfo(lib.float16)", "finfo(lib.float64)",
+                                  "iinfo(lib.int64)", "iinfo(lib.uint8)", "iinfo(lib.int8)", "finfo(lib.int32)",
+                                  "iinfo(lib.float32)", "iinfo(lib.bool)"])
+def test_finfo_and_iinfo_match_torch(call):
+    results = []
+    for lib in (torch, minitorch2):
+        try:
+            info = eval(f"lib.{call}")
+            fields = ("bits", "eps", "max", "min", "tiny", "smallest_normal", "resolution", "dtype")
+            results.append((repr(info), [getattr(info, f, None) for f in fields]))
+        except TypeError as error:
+            results.append(str(error))
+    assert results[1] == results[0]
