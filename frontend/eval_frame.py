@@ -11,11 +11,10 @@ callback on every call of fn:
 
 The one idea to hold: a cache entry is (guard function, compiled callable, input sources, output plan), used
 only when its guards pass, so a compiled call returns what the eager call would. A frame with a graph break
-gets an entry holding a TRANSFORMED code object (resume.py), run on the call's own arguments; the resume
-functions it calls come back through `call_compiled`. As in Dynamo: a frame given up on runs eagerly, and
-under nopython/fullgraph the first break raises `Unsupported`; a frame that traced no op is SKIPPED_CODE;
-past the cache limit a code object is RUN_ONLY. A failed compile raises BackendCompilerFailed, or, with
-config.suppress_errors, warns and the code runs eagerly from then on.
+gets an entry holding a TRANSFORMED code object (resume.py) whose resume functions come back through
+`call_compiled`. As in Dynamo: a frame given up on runs eagerly (under nopython the first break raises);
+one that traced no op is SKIPPED_CODE; past the cache limit a code object is RUN_ONLY; a failed compile
+raises BackendCompilerFailed, or with config.suppress_errors warns and runs eagerly from then on.
 """
 import functools
 import inspect
@@ -131,8 +130,7 @@ def _make_binder(code):
 
 
 def code_signature(fn):
-    """The signature Python binds fn's calls with (its code's parameters, fn's defaults): inspect.signature would
-    believe the `__signature__` functools.wraps copies, and bind a decorator's `wrapper(*args)` as the original."""
+    """The signature Python binds fn's calls with, from its code (inspect.signature believes functools.wraps)."""
     code, P = fn.__code__, inspect.Parameter
     names = code.co_varnames
     n_positional, n_kwonly = code.co_argcount, code.co_kwonlyargcount
@@ -221,8 +219,7 @@ def compile_graph(fn, gm, og, backend, name=None):
 
 
 def compiled_function(fn, backend, nopython):
-    """fn, each call through the compile wrapper (a callee run natively at a break is captured, as Dynamo's
-    callback captures nested frames); a grad-mode decorator's frame is left out, as Dynamo skips its file."""
+    """fn, each call through the compile wrapper; a grad-mode decorator's frame is left out, as Dynamo skips it."""
     grad_mode = getattr(fn, "_grad_mode_context", None)
     if grad_mode is not None:
         context_class, context_args = grad_mode
@@ -243,8 +240,7 @@ def compiled_function(fn, backend, nopython):
 
 
 class CompileWrapper:
-    """The compile wrapper for one backend, as a value: code built by resume.py, assemble.py and
-    profile_capture.py calls back into it, and those modules sit below this one (no import of call_compiled)."""
+    """The compile wrapper for one backend, as a value the modules below this one call back into."""
 
     def __init__(self, backend, nopython):
         self.backend = backend
@@ -282,7 +278,7 @@ def call_compiled(fn, args, kwargs, backend, nopython):
             continue
         failed_guard = entry.guard_fn(L, G)
         if failed_guard is None:
-            return entry.run(fn, args, kwargs, L, G)
+            return _run(entry, fn, args, kwargs, L, G)
         failed = failed or failed_guard
     if code not in RUN_ONLY_CODE and len(entries) >= config.cache_size_limit:
         _hit_cache_size_limit(code, entries, L, G, backend, nopython)
@@ -303,7 +299,17 @@ def call_compiled(fn, args, kwargs, backend, nopython):
     for observer in _observers:
         observer(entry)
     with _logging.compile_context(code, len(entries) - 1):  # backends like aot_eager compile at the first run
+        return _run(entry, fn, args, kwargs, L, G)
+
+
+def _run(entry, fn, args, kwargs, L, G):
+    """A compiled frame that raises leaves grad mode as it found it (its graph's no_grad block ends with it)."""
+    grad_enabled = minitorch2.is_grad_enabled()
+    try:
         return entry.run(fn, args, kwargs, L, G)
+    except BaseException:
+        minitorch2.autograd.grad_mode.state.grad_enabled = grad_enabled
+        raise
 
 
 def _hit_cache_size_limit(code, entries, L, G, backend, nopython):

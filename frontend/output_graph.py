@@ -66,9 +66,8 @@ class OutputGraph:
     # ---- inputs -----------------------------------------------------------------------
 
     def wrap(self, value, source):
-        """The tracker for a value read from outside the frame (variables/builder.py), its guards added here.
-        Trackers reach the builder through this method: the builder imports every tracker class. A list or
-        dict read a second time (`xs.append(1); len(xs)`) is the same tracker, with the frame's changes."""
+        """The tracker for a value read from outside the frame (variables/builder.py), its guards added here; a list
+        or dict read a second time (`xs.append(1); len(xs)`) is the same tracker, with the frame's changes."""
         if type(value) not in (list, dict):
             return wrap(self, value, source)
         seen = self._containers.get(id(value))

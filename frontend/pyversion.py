@@ -89,9 +89,8 @@ def is_generator(code):
 
 
 def forget_locals_snapshot(frame):
-    """Drop the snapshot of locals that reading `frame.f_locals` (or a profile event) leaves on a 3.11/3.12
-    function frame, which would keep every local alive (`del x` after `with optimize():` would not free x);
-    the next read refills it. 3.13 (PEP 667) has none; module and class bodies' f_locals is their namespace."""
+    """Drop the snapshot of locals reading `frame.f_locals` leaves on a 3.11/3.12 function frame, which would keep
+    every local alive (`del x` after `with optimize():` would not free x). 3.13 (PEP 667) has none."""
     if not frame.f_code.co_flags & inspect.CO_OPTIMIZED:  # not a function frame (no fast locals, no snapshot)
         return
     if VERSION in ((3, 11), (3, 12)):

@@ -36,8 +36,7 @@ _ORIGINS = {}  # resume code -> (the user's code it continues, {offset in resume
 
 
 def origin(code):
-    """(the user's code, offset map) a resume code continues; a resume function that breaks again
-    resumes in the ORIGINAL code, so a loop whose condition breaks reuses one resume function (Dynamo)."""
+    """(the user's code, offset map) a resume code continues: a resume that breaks again resumes the ORIGINAL."""
     if code in _ORIGINS:
         original, offsets = _ORIGINS[code]
         return original, offsets.__getitem__
@@ -143,8 +142,7 @@ class ResumeCall:
 
 
 def resume_code(code, offset, n_stack, null_slots, iter_slots, with_slots, local_names, lineno):
-    """The code of `resume_in_<fn>_at_<line>`: push the stack arguments back, jump to `offset`.
-    with_slots maps a stack index to the no_grad/enable_grad class whose block is re-entered there."""
+    """The code of `resume_in_<fn>_at_<line>`: push the stack back (with_slots' grad blocks), jump to `offset`."""
     key = (code, offset, n_stack, tuple(null_slots), tuple(iter_slots), tuple(with_slots.items()), tuple(local_names))
     if key in _RESUME_CODES:
         return _RESUME_CODES[key]
