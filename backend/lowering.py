@@ -305,6 +305,7 @@ class GraphLowering:
         self.inputs, self.buffers, self.outputs, self.fallbacks = [], [], [], []
         self.placeholder_names = []
         self.current_node = None
+        self.storage_readers = _storage_read_nodes(gm.graph)
 
     def register_buffer(self, make):
         buffer = make(f"buf{len(self.buffers)}")
@@ -344,6 +345,10 @@ class GraphLowering:
         except NotImplementedError:
             result = make_fallback(node.target)(*args, **kwargs)
         result = self._check_against_meta(node, result)
+        val = node.meta.get("val")
+        if node in self.storage_readers and isinstance(val, Tensor) and _is_dense(val) and (
+                isinstance(result, ir.StorageBox) and not result.is_realized()):
+            result.realize(val.stride())
         self._realize_on_reuse(node, result)
         return result
 
@@ -387,6 +392,19 @@ class GraphLowering:
         if op_count > REALIZE_ALWAYS_OPCOUNT or (
                 users > 1 and (reads > REALIZE_READS_THRESHOLD or op_count > REALIZE_OPCOUNT_THRESHOLD)):
             result.realize()
+
+
+def _storage_read_nodes(graph):
+    """Nodes whose memory layout is read, not only their values: as_strided (and its scatter) index the
+    storage under their input, reached through views. Those nodes are realized with eager's strides."""
+    readers = set()
+    for node in reversed(graph.nodes):
+        for user in node.users:
+            if user.args and user.args[0] is node and (
+                    getattr(user.target, "__name__", "").startswith("as_strided")
+                    or (getattr(user.target, "is_view", False) and user in readers)):
+                readers.add(node)
+    return readers
 
 
 def _map(value, env):

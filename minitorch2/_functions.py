@@ -54,8 +54,8 @@ from ._functions_common import (
 )
 from ._functions_shape import (
     reshape, view, flatten, unflatten, squeeze, unsqueeze, permute, transpose, swapaxes, swapdims, t, expand,
-    select, narrow, diagonal, movedim, cat, concat, concatenate, stack, hstack, vstack, split, chunk, unbind, tril,
-    triu, flip, roll, gather, scatter, scatter_add, index_select, index_add, nonzero, clone, detach, numel,
-    is_tensor, is_floating_point, broadcast_tensors, broadcast_to, einsum, result_type, scatter_reduce, take,
+    select, narrow, diagonal, as_strided, as_strided_scatter, movedim, cat, concat, concatenate, stack, hstack,
+    vstack, split, chunk, unbind, tril, triu, flip, roll, gather, scatter, scatter_add, index_select, index_add,
+    nonzero, clone, detach, numel, is_tensor, is_floating_point, broadcast_tensors, broadcast_to, einsum, result_type, scatter_reduce, take,
     index_put, index_copy, index_fill,
 )

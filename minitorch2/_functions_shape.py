@@ -124,6 +124,8 @@ def narrow(input, dim, start, length):
 
 
 diagonal = _function_of(aten.diagonal.default)
+as_strided = _function_of(aten.as_strided.default)
+as_strided_scatter = _function_of(aten.as_strided_scatter.default)
 
 
 def movedim(input, source, destination):

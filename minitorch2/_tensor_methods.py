@@ -144,6 +144,7 @@ def _method_forms():
     logical_and logical_or logical_xor bitwise_and bitwise_or bitwise_xor equal allclose isclose sum mean prod amax
     amin max min argmax argmin var std logsumexp cumsum any all softmax log_softmax mm bmm addmm baddbmm dot mv outer
     matmul reshape flatten unflatten squeeze unsqueeze permute transpose swapaxes t select narrow diagonal movedim
+    as_strided as_strided_scatter
     split chunk unbind tril triu flip roll gather scatter scatter_add index_select index_add nonzero
     floor_divide remainder fmod rsub subtract multiply divide true_divide greater less negative absolute
     broadcast_to var_mean bitwise_left_shift bitwise_right_shift scatter_reduce take index_put index_copy

@@ -214,7 +214,16 @@ def _slice(self, dim=0, start=None, end=None, step=1):
 
 
 def _as_strided(self, size, stride, storage_offset=None):
-    return list(size), list(stride), self.storage_offset() if storage_offset is None else storage_offset
+    offset = self.storage_offset() if storage_offset is None else storage_offset
+    if any(s < 0 for s in stride):
+        raise RuntimeError(f"as_strided: Negative strides are not supported at the moment, got strides: {list(stride)}")
+    needed = 0 if 0 in size else offset + 1 + sum((n - 1) * s for n, s in zip(size, stride))
+    storage = self.untyped_storage().nbytes() // self.dtype.itemsize
+    if self._np is not None and needed > storage:
+        raise RuntimeError(f"setStorage: sizes {list(size)}, strides {list(stride)}, storage offset {offset}, and "
+                           f"itemsize {self.dtype.itemsize} requiring a storage size of {needed * self.dtype.itemsize}"
+                           f" are out of bounds for storage of size {storage * self.dtype.itemsize}")
+    return list(size), list(stride), offset
 
 
 def _alias(self):

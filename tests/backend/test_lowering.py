@@ -140,6 +140,10 @@ CASES = {
     "slice": (lambda a: aten.slice.Tensor(aten.exp.default(a), 1, 1, 6, 2), lambda: (randn(3, 7),)),
     "slice.input": (lambda a: aten.mul.Scalar(aten.slice.Tensor(a, 0, 1, None), 2), lambda: (randn(5, 3),)),
     "as_strided": (lambda a: aten.as_strided.default(a, [3, 2], [1, 3], 1), lambda: (randn(4, 3),)),
+    # as_strided reads memory: a computed value under it is laid out as eager lays it out (here transposed)
+    "as_strided.of_computed_transpose": (
+        lambda a: aten.as_strided.default(aten.permute.default(aten.mul.Tensor(aten.permute.default(a, [1, 0]), 2),
+                                                               [1, 0]), [2, 3], [1, 2], 0), lambda: (randn(2, 3),)),
     "split": (lambda a: tuple(aten.mul.Scalar(p, 2) for p in aten.split.Tensor(a, 2, 1)), lambda: (randn(3, 5),)),
     "unbind": (lambda a: tuple(aten.neg.default(p) for p in aten.unbind.int(a, 0)), lambda: (randn(3, 2),)),
     "cat": (lambda a, b, c: aten.cat.default([aten.exp.default(a), b, c], 1),
@@ -252,6 +256,10 @@ CASES = {
 
 # Extern calls by design: the eager kernel of the op runs (listed in the graph's fallbacks).
 FALLBACKS = {
+    # the eager kernel reads the storage of a computed transposed value: it is realized with eager's strides
+    "as_strided_scatter.of_computed_transpose": (
+        lambda a, b: aten.as_strided_scatter.default(aten.exp.default(aten.permute.default(a, [1, 0])), b, [2], [3], 1),
+        lambda: (randn(2, 3), randn(2))),
     "convolution_backward": (lambda g, x, w: aten.convolution_backward.default(
         g, x, w, [3], [1, 1], [0, 0], [1, 1], False, [0, 0], 1, [True, True, True]),
         lambda: (randn(1, 3, 3, 3), randn(1, 2, 5, 5), randn(3, 2, 3, 3))),

@@ -393,8 +393,6 @@ def test_an_input_written_twice_through_a_view_backward_runs_as_in_torch_compile
     np.testing.assert_array_equal(run(minitorch2, minitorch2.compile), run(torch, torch.compile))
 
 
-@pytest.mark.xfail(strict=True, reason="SILENT WRONG VALUE, open: inductor writes the synthetic base of a tensor and "
-                                       "its transpose back transposed (plain mode too; random deep campaign, session 11)")
 def test_a_tensor_and_its_transpose_written_in_place_under_inductor():
     def f(x, y):
         y.t().mul_(2.0)

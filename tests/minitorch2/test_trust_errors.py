@@ -202,6 +202,11 @@ ERROR_CLASS_CASES = {
     "int64 min neg": lambda lib: -lib.tensor([-2 ** 63]),
     "int64 max * 2": lambda lib: lib.tensor([2 ** 63 - 1]) * 2,
     "int64 near 2**62 sum": lambda lib: lib.tensor([2 ** 62, 2 ** 62]).sum(),
+    # as_strided reaches any element of the storage, and no further
+    "as_strided past the storage": lambda lib: lib.arange(6.0).as_strided((2,), (1,), 5),
+    "as_strided negative stride": lambda lib: lib.arange(6.0).as_strided((2,), (-1,), 3),
+    "as_strided empty far offset": lambda lib: lib.arange(6.0).as_strided((0, 2), (1, 1), 100),
+    "as_strided of a view reads the base": lambda lib: lib.arange(6.0)[4:].as_strided((3,), (2,), 0),
 }
 
 
