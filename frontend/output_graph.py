@@ -47,6 +47,7 @@ GraphInput = collections.namedtuple("GraphInput", "source value node")
 class OutputGraph:
     def __init__(self):
         self.graph = fx.Graph()
+        self._appender = fx.proxy.GraphAppendingTracer(self.graph, record_torch_functions=False)
         self.fake_mode = FakeTensorMode()
         self.guards = guards_mod.GuardSet()
         self.grad_enabled_at_entry = minitorch2.is_grad_enabled()
@@ -100,7 +101,7 @@ class OutputGraph:
             node.meta["tensor_dict"] = {"_dynamo_static_input_type": "unguarded"}
         self._record_stack_trace(node)  # where the input was first used, as Dynamo records it
         self.inputs.append(GraphInput(source, value, node))
-        var = TensorVariable(fx.Proxy(node), fake, type_expr, source)
+        var = TensorVariable(fx.Proxy(node, self._appender), fake, type_expr, source)
         self._input_vars[key] = var
         self._input_by_id[id(value)] = var  # (the value lives in self.inputs: its id stays its own)
         return var
@@ -111,7 +112,7 @@ class OutputGraph:
         node = self.graph.create_node(kind, target, tuple(args), dict(kwargs))
         node.meta["example_value"] = example_value
         self._record_stack_trace(node)
-        return fx.Proxy(node)
+        return fx.Proxy(node, self._appender)
 
     def create_node(self, kind, target, args, kwargs):
         """A node with no source location, as Dynamo's grad-mode switches ("No stacktrace found")."""

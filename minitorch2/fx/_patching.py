@@ -25,7 +25,7 @@ import types
 
 from .._ops import OpOverload, OpOverloadPacket
 from .._tensor import Tensor
-from ._spelling import function_namespaces
+from ._spelling import forget_spellings, function_namespaces
 from .node import map_aggregate
 from .proxy import Proxy
 
@@ -132,12 +132,15 @@ def _recording(original, record, name=None, skip=0):
         return record(proxy.tracer, args, kwargs)
 
     wrapped.__name__ = name or getattr(original, "__name__", "wrapped")
+    wrapped.__qualname__ = getattr(original, "__qualname__", wrapped.__name__)
+    wrapped.__module__ = getattr(original, "__module__", __name__)
     wrapped.__wrapped__ = original
     return wrapped
 
 
-def recording_wrapper(fn, path):
-    """Wrap a minitorch2 function: with a Proxy among the arguments, record it; else just call it."""
+def recording_wrapper(fn, path, for_good=False):
+    """Wrap a minitorch2 function: with a Proxy among the arguments, record it; else just call it. A wrapper
+    installed for good takes the function's place, so it is the node's target (`node.target is F.relu`)."""
     convention = RECORDED_AS.get(path)
 
     def record(tracer, args, kwargs):
@@ -145,7 +148,7 @@ def recording_wrapper(fn, path):
             return tracer.create_proxy("call_method", fn.__name__, args, kwargs)
         if convention is not None:
             args, kwargs = _normalize(fn, convention, args, kwargs) or (args, kwargs)
-        return tracer.create_proxy("call_function", fn, args, kwargs)
+        return tracer.create_proxy("call_function", wrapped if for_good else fn, args, kwargs)
 
     wrapped = _recording(fn, record)
     wrapped.__fx_already_patched = True
@@ -204,6 +207,8 @@ def torch_functions():
             if not callable(value) or not getattr(value, "__module__", "").startswith("minitorch2"):
                 continue
             result.setdefault(id(value), (prefix + name, value))
+            if getattr(value, "__fx_already_patched", False):  # recording for good: names bound before hold
+                result.setdefault(id(value.__wrapped__), (prefix + name, value))  # the function it wraps
     return result
 
 
@@ -242,17 +247,30 @@ class _Patcher:
         return True
 
 
-def patch_torch_namespaces(patcher, functions):
+def patch_torch_namespaces(patcher, functions, for_good=False):
     """Install recording wrappers in minitorch2 and minitorch2.nn.functional, and on OpOverload calls."""
     for prefix, module in function_namespaces():
         module_dict = vars(module)
         for name, value in list(module_dict.items()):
             entry = functions.get(id(value))
             if entry is not None and not name.startswith("_"):
-                patcher.set_item(module_dict, name, recording_wrapper(value, prefix + name))
+                patcher.set_item(module_dict, name, recording_wrapper(value, prefix + name, for_good))
     for cls in (OpOverload, OpOverloadPacket):
         patcher.set_attr(cls, "__call__", _recording(cls.__dict__["__call__"], _record_op_call, skip=1))
     patch_tensor_methods(patcher)
+
+
+_RECORDING_FOR_GOOD = []
+
+
+def record_torch_functions_on_proxies():
+    """Install the namespace patches for the rest of the process (once): a program building graphs by hand
+    calls torch functions on Proxies outside any symbolic_trace. Calls without a Proxy go through unchanged."""
+    if not _RECORDING_FOR_GOOD:
+        patcher = _Patcher()  # never exited: nothing is undone
+        patch_torch_namespaces(patcher, torch_functions(), for_good=True)
+        forget_spellings()
+        _RECORDING_FOR_GOOD.append(patcher)
 
 
 def patch_globals(patcher, frame_dict, functions, autowrap_ids):
@@ -260,7 +278,8 @@ def patch_globals(patcher, frame_dict, functions, autowrap_ids):
     if not patcher.visit_once(frame_dict):
         return
     for name, value in list(frame_dict.items()):
-        if name.startswith("_") or not callable(value) or getattr(value, "__fx_already_patched", False):
+        if name.startswith("_") or isinstance(value, Proxy) or not callable(value) or getattr(
+                value, "__fx_already_patched", False):
             continue
         entry = functions.get(id(value))
         if entry is not None:

@@ -68,6 +68,9 @@ class _Index:
         self._key = None
         self._names = {}
 
+    def forget(self):
+        self._key = None
+
     def lookup(self, obj):
         key = tuple(id(sys.modules.get(name)) for name in FUNCTION_NAMESPACES)
         if key != self._key:
@@ -82,14 +85,15 @@ class _Index:
             for name, value in vars(module).items():
                 if name.startswith("_") or isinstance(value, types.ModuleType) or not callable(value):
                     continue
-                if getattr(value, "__fx_already_patched", False):  # indexed while tracing: the original
-                    value = value.__wrapped__
                 if not getattr(value, "__module__", "").startswith("minitorch2"):
                     continue
                 spelled = TORCH_SPELLINGS.get(relative + name, "torch." + relative + name)
                 score = _alias_score(value, name, relative)
-                if id(value) not in best or score > best[id(value)][0]:
-                    best[id(value)] = (score, value, spelled)
+                # a recording wrapper (while tracing, or for good) is spelled as the function it wraps
+                recording = getattr(value, "__fx_already_patched", False)
+                for spelled_value in {value, value.__wrapped__ if recording else value}:
+                    if id(spelled_value) not in best or score > best[id(spelled_value)][0]:
+                        best[id(spelled_value)] = (score, spelled_value, spelled)
         self._names = {key: (value, spelled) for key, (_, value, spelled) in best.items()}
 
 
@@ -101,6 +105,7 @@ def _alias_score(value, name, relative):
 
 
 _index = _Index()
+forget_spellings = _index.forget  # after the namespaces' functions are replaced for good
 
 
 def qualified_name(obj):

@@ -104,10 +104,15 @@ def _is_base_value(a):
 
 
 class GraphAppendingTracer(TracerBase):
-    """The tracer behind a Proxy made directly on a graph's node (no symbolic_trace running)."""
+    """The tracer behind a Proxy made directly on a graph's node (no symbolic_trace running). A program that
+    makes one builds graphs by hand, calling torch functions on its Proxies, which torch records through
+    __torch_function__; so from then on ours record them too (the frontend's own appender opts out)."""
 
-    def __init__(self, graph):
+    def __init__(self, graph, record_torch_functions=True):
         self.graph = graph
+        if record_torch_functions:
+            from ._patching import record_torch_functions_on_proxies  # _patching imports this module
+            record_torch_functions_on_proxies()
 
 
 class Proxy:

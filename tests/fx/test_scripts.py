@@ -1,7 +1,8 @@
 """PyTorch scripts run unchanged under `python -m minitorch2 run` and print what torch prints.
 
 Seed 002's fences 1 (the silu edit discipline) and 2 (a counting Interpreter),
-kept verbatim in scripts/, and the worked example examples/fx_passes.py.
+kept verbatim in scripts/, graphs built by hand with Proxies (as the FX docs and
+pytorch/examples do), and the worked example examples/fx_passes.py.
 """
 import contextlib
 import io
@@ -20,6 +21,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = [
     os.path.join(HERE, "scripts", "seed002_fence1.py"),
     os.path.join(HERE, "scripts", "seed002_fence2.py"),
+    os.path.join(HERE, "scripts", "graphs_built_with_proxies.py"),  # torch functions on hand-made Proxies
     os.path.join(ROOT, "examples", "fx_passes.py"),
 ]
 
