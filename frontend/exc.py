@@ -35,6 +35,11 @@ class Unsupported(TorchDynamoException):
             self.args = (f"{self.msg} (instruction {self.where})",)
 
 
+class TorchRuntimeError(TorchDynamoException):
+    """An op failed on fake tensors for a reason that is the program's (a shape mismatch, an in-place write to a
+    leaf that requires grad): raised at compile time, as Dynamo does, not turned into a graph break."""
+
+
 class BackendCompilerFailed(TorchDynamoException):
     def __init__(self, backend_name, inner):
         super().__init__(f"backend={backend_name!r} raised:\n{type(inner).__name__}: {inner}")

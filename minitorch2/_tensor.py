@@ -404,7 +404,8 @@ class Tensor:
                 f"a Tensor with {self.numel()} elements cannot be converted to Scalar"
             )
         if self._np is None:
-            raise RuntimeError("Cannot call item() on a FakeTensor: its value is unknown (data-dependent)")
+            raise DataDependentOutputException("Cannot call item() on a FakeTensor: its value is unknown "
+                                               "(data-dependent)")
         return self._np.reshape(()).item()
 
     def tolist(self):
@@ -508,6 +509,14 @@ class _FakeStorage:
         self.nbytes = nbytes
 
 
+class DataDependentOutputException(RuntimeError):
+    """A FakeTensor asked for a value it does not have (`item()`, `tolist()`, `bool()`)."""
+
+
+class DynamicOutputShapeException(RuntimeError):
+    """An op whose output shape depends on the data (`nonzero`, a boolean mask): a FakeTensor cannot run it."""
+
+
 class FakeTensor(Tensor):
     """A tensor with metadata and no memory (`_np is None`): ops on it run their meta functions (the
     dispatcher's run_kernel; FakeTensorMode in _subclasses/fake_tensor.py fakes real inputs too)."""
@@ -528,10 +537,11 @@ class FakeTensor(Tensor):
         return t
 
     def __repr__(self):
-        return f"FakeTensor(..., size={tuple(self.shape)}" + (f", dtype={self.dtype}" if self.dtype is not _dtype.float32 else "") + ")"
+        dtype = f", dtype={self.dtype}" if self.dtype is not _dtype.float32 else ""
+        return f"FakeTensor(..., size={tuple(self.shape)}{dtype}" + (", requires_grad=True)" if self.requires_grad else ")")
 
     def numpy(self, *, force=False):
-        raise RuntimeError("FakeTensor has no data: it carries shapes and dtypes only")
+        raise DataDependentOutputException("FakeTensor has no data: it carries shapes and dtypes only")
 
 
 class _StorageRef:

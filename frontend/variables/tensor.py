@@ -11,8 +11,9 @@ import builtins
 import operator
 
 import minitorch2
+from minitorch2._tensor import DataDependentOutputException, DynamicOutputShapeException
 
-from ..exc import Unsupported
+from ..exc import TorchRuntimeError, Unsupported
 from .base import MethodVariable, VariableTracker
 from .constant import ConstantVariable
 from .lists import SizeVariable, StructSequenceVariable, TupleVariable
@@ -105,10 +106,22 @@ def record(og, kind, target, args, kwargs):
     except Unsupported:
         raise
     except Exception as e:
-        raise Unsupported(f"running {getattr(target, '__name__', target)} on fake tensors failed: "
-                          f"{type(e).__name__}: {e}", "unsupported_call") from e
+        failure = _fake_run_failure(kind, target, fake_args, fake_kwargs, e)
+        raise failure from (e if isinstance(failure, Unsupported) else None)  # Dynamo's error stands alone
     proxy = og.create_proxy(kind, target, node_args, node_kwargs, value)
     return wrap_fx_value(og, proxy, value)
+
+
+def _fake_run_failure(kind, target, fake_args, fake_kwargs, error):
+    """As Dynamo: an op fake tensors cannot run (data-dependent, no meta function, an argument it does not take)
+    is a graph break; any other failure is the program's, raised now as TorchRuntimeError."""
+    name = getattr(target, "__name__", target)
+    if isinstance(error, (NotImplementedError, DataDependentOutputException, DynamicOutputShapeException)) or (
+            isinstance(error, TypeError) and "argument" in str(error)):
+        return Unsupported(f"running {name} on fake tensors failed: {type(error).__name__}: {error}", "unsupported_call")
+    return TorchRuntimeError(f"RuntimeError when making fake tensor call\n  Explanation: Dynamo failed to run FX node"
+                             f" with fake tensors: {kind} {name}(*{tuple(fake_args)}, **{fake_kwargs}): got {error!r}\n"
+                             "  Hint: Your code may result in an error when running in eager.")
 
 
 def record_mutation(og, target, args):

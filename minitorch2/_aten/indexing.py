@@ -7,7 +7,7 @@ out-of-range indices, RuntimeError for mismatched shapes) before handing the wor
 import numpy as np
 
 from .. import _dtype
-from .._tensor import Tensor
+from .._tensor import DynamicOutputShapeException, Tensor
 from .memory import _dtype_title, clone_preserve_strides, clone_preserve_strides_meta
 from .overlap import assert_no_internal_overlap
 from .meta_util import broadcast_shapes, c_order, fake_empty, preserve_format_strides, with_strides, wrap_dim
@@ -57,7 +57,8 @@ def _index_kernel(self, indices):
 
 def _index_meta(self, indices):
     if any(i is not None and i.dtype in (_dtype.bool_, _dtype.uint8) for i in indices):
-        raise RuntimeError("index with a boolean mask has a data-dependent output shape; FakeTensors cannot run it")
+        raise DynamicOutputShapeException("index with a boolean mask has a data-dependent output shape; "
+                                          "FakeTensors cannot run it")
     positions = [k for k, i in enumerate(indices) if i is not None]
     index_shape = broadcast_shapes(*(tuple(indices[k].shape) for k in positions))
     before = list(self.shape[: positions[0]])
@@ -466,7 +467,7 @@ def _nonzero_kernel(self):
 
 
 def _nonzero_meta(self):
-    raise RuntimeError("aten.nonzero has a data-dependent output shape; FakeTensors cannot run it")
+    raise DynamicOutputShapeException("aten.nonzero has a data-dependent output shape; FakeTensors cannot run it")
 
 
 nonzero = (_nonzero_kernel, _nonzero_meta)

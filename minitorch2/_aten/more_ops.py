@@ -18,7 +18,7 @@ import scipy.special
 
 from .. import _dtype
 from .._dtype import result_type
-from .._tensor import Tensor, contiguous_strides
+from .._tensor import DynamicOutputShapeException, Tensor, contiguous_strides
 from . import linalg
 from .memory import _dtype_title
 from .meta_util import (
@@ -576,7 +576,7 @@ addmm_checked = _addmm_checked(linalg.addmm)
 # ---------------------------------------------------------------- data-dependent sizes
 def _data_dependent(name):
     def meta(*args, **kwargs):
-        raise RuntimeError(f"aten.{name} has a data-dependent output shape; FakeTensors cannot run it")
+        raise DynamicOutputShapeException(f"aten.{name} has a data-dependent output shape; FakeTensors cannot run it")
 
     return meta
 

@@ -9,7 +9,7 @@ the meta functions that make FakeTensors; this module, where torch has it, holds
 """
 import weakref
 
-from .._tensor import FakeTensor, Tensor
+from .._tensor import DataDependentOutputException, DynamicOutputShapeException, FakeTensor, Tensor  # noqa: F401
 from ..autograd.graph import DelayedError
 from ..utils._python_dispatch import TorchDispatchMode
 from .fake_strides import fake_stride_rule

@@ -407,3 +407,30 @@ def test_a_tensor_and_its_transpose_written_in_place_under_inductor():
 
     for ours, expected in zip(run(minitorch2, minitorch2.compile), run(torch, torch.compile)):
         np.testing.assert_array_equal(ours, expected)
+
+
+def test_an_error_met_while_tracing_is_raised_and_leaves_no_entry():
+    """A leaf written in place fails on fake tensors: Dynamo raises TorchRuntimeError and caches nothing, so the
+    next call (a non-leaf) compiles the whole frame, whose joint trace then refuses the saved x changed in place.
+    Before: the failure became a graph break; its entry served the non-leaf call, which ran and gave gradients."""
+    def f(x, y):
+        v1 = x.maximum(y)
+        x.add_(x)
+        x.add_(v1)
+        return (x,)
+
+    def outcomes(lib, compile_):
+        g = compile_(f, backend="aot_eager")
+        found = []
+        for leaf in (True, False):
+            a, b = lib.tensor([[0.5]], requires_grad=True), lib.tensor([[0.2]], requires_grad=True)
+            try:
+                out = g(a, b)[0] if leaf else g(a * 1, b * 1)[0]
+                out.sum().backward()
+                found.append(("ran", a.grad.tolist()))
+            except RuntimeError as e:
+                found.append((type(e).__name__, "place operation" in str(e)))
+        return found
+
+    assert outcomes(minitorch2, minitorch2.compile) == outcomes(torch, torch.compile) == [
+        ("TorchRuntimeError", True), ("BackendCompilerFailed", True)]
