@@ -48,6 +48,15 @@ OUTSIDE_THE_LESSON = {
         # the commonly used functions beyond the core set (norm, diff, median, unique, special functions, ...)
         "minitorch2/_aten/table_more.py", "minitorch2/_aten/more_ops.py", "minitorch2/_aten/more_formulas.py",
         "minitorch2/_functions_common.py",
+        # the nn layers beyond the core set: padding modes, transposed convolution, group/instance norms, ...
+        "minitorch2/_aten/table_nn_more.py", "minitorch2/_aten/nn_more_ops.py", "minitorch2/_aten/nn_more_formulas.py",
+        "minitorch2/nn/_functional_more.py", "minitorch2/nn/modules/activation_more.py",
+        "minitorch2/nn/modules/padding.py", "minitorch2/nn/modules/conv_more.py",
+        "minitorch2/nn/modules/normalization_more.py", "minitorch2/nn/modules/pixelshuffle.py",
+        "minitorch2/nn/modules/container_more.py",
+        # torch.linalg, torch.special, torch.fft and the other functions beyond the commonly used ones
+        "minitorch2/_aten/table_extra.py", "minitorch2/_aten/extra_ops.py", "minitorch2/_aten/extra_formulas.py",
+        "minitorch2/_functions_extra.py", "minitorch2/linalg.py", "minitorch2/special.py", "minitorch2/fft.py",
     ),
 }
 PIPELINE = ("frontend/", "autograd/", "partition/", "backend/")

@@ -29,7 +29,7 @@ from . import masked_index, prims
 from . import indexing_reduce
 from . import decompositions_upsample as decup
 from . import nn_bce, nn_upsample, sorting
-from . import table_more
+from . import table_extra, table_more, table_nn_more
 from .overlap import Overlap, checked as checked_overlap
 
 POINTWISE = ("pointwise", "core")
@@ -633,6 +633,8 @@ TABLE = [
        masked_index.unsafe_masked_index_put_accumulate),
 ]
 TABLE += table_more.rows(op, inplace)  # the commonly used ops beyond the core set (table_more.py)
+TABLE += table_nn_more.rows(op, inplace)  # the nn layers beyond the core set (table_nn_more.py)
+TABLE += table_extra.rows(op, inplace)  # linalg, special, fft and the rest (table_extra.py)
 
 
 def _var_mean_backward(grads, self, dim, correction, keepdim):
