@@ -1,8 +1,7 @@
 """Convolution and pooling kernels: convolution, max/avg/adaptive pooling, and their backward ops.
 
-Runtime layer: nn rows of the op table, used by minitorch2.nn.functional (`conv1d/2d/3d`, `conv_transpose*`,
-`max_pool2d`, `avg_pool2d`, `adaptive_avg_pool2d`) and recorded by name in traced graphs, where the backend treats
-them as extern kernels.
+Runtime layer: nn rows of the op table, called by nn.functional (`conv1d`, `conv2d`, the pooling functions) and
+recorded by name in traced graphs, where the backend treats them as extern kernels.
 
 The one idea a reader must hold: every kernel here is a *window view* plus dense numpy work, never a Python loop
 over output pixels. `sliding_window_view` turns the padded input into an array indexed by (output position, kernel
@@ -11,10 +10,9 @@ offset) without copying:
     windows[n, c, oh, ow, kh, kw] = padded[n, c, oh*stride + kh*dilation, ow*stride + kw*dilation]
 
 A convolution reshapes those windows into an im2col matrix and multiplies it by the weight (one batched matmul over
-groups); max/avg pooling reduce the kernel axes. Backward ops go the other way ("col2im"): they add each kernel
-offset's contribution into a strided slice of the input gradient, a loop over the few kernel offsets only. A
-transposed convolution is the input-gradient of an ordinary one, so it reuses the same two routines with the roles
-swapped.
+groups); pooling reduces the kernel axes. Backward ops go the other way ("col2im"), adding each kernel offset's
+contribution into a strided slice of the input gradient (a loop over the few kernel offsets only). A transposed
+convolution is the input-gradient of an ordinary one, so it reuses the same routines with the roles swapped.
 """
 import itertools
 import math
@@ -24,7 +22,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from .. import _dtype
 from .meta_util import fake_empty, wrap_dim
-from .nn_ops import compute_dtype, in_layout, is_channels_last, layout_strides, require_float, scalar_type_name, sizes
+from .nn_ops import compute_dtype, fake_in_layout, in_layout, is_channels_last, require_float, scalar_type_name, sizes
 
 
 def _windows(padded, kernel, stride, dilation, out_size):
@@ -132,14 +130,12 @@ def _conv_params(input, weight, bias, stride, padding, dilation, transposed, out
         raise RuntimeError("non-positive groups is not supported")
     stride, padding = _expand(stride, "stride", nd), _expand(padding, "padding", nd)
     dilation, output_padding = _expand(dilation, "dilation", nd), _expand(output_padding, "output_padding", nd)
-    if any(p < 0 for p in padding):
-        raise RuntimeError("negative padding is not supported")
-    if any(p < 0 for p in output_padding):
-        raise RuntimeError("negative output_padding is not supported")
-    if any(s <= 0 for s in stride):
-        raise RuntimeError("non-positive stride is not supported")
-    if any(d <= 0 for d in dilation):
-        raise RuntimeError("non-positive dilation is not supported")
+    for name, values in (("padding", padding), ("output_padding", output_padding)):
+        if any(v < 0 for v in values):
+            raise RuntimeError(f"negative {name} is not supported")
+    for name, values in (("stride", stride), ("dilation", dilation)):
+        if any(v <= 0 for v in values):
+            raise RuntimeError(f"non-positive {name} is not supported")
     _check_conv_shapes(input, weight, bias, padding, dilation, transposed, groups)
     if transposed:
         _check_output_padding(output_padding, stride, dilation)
@@ -179,9 +175,8 @@ def _check_conv_shapes(input, weight, bias, padding, dilation, transposed, group
 def _check_output_padding(output_padding, stride, dilation):
     if any(op >= s and op >= d for op, s, d in zip(output_padding, stride, dilation)):
         names = ("height", "width") if len(stride) == 2 else tuple(f"dim{i}" for i in range(len(stride)))
-        parts = [f"output_padding_{n}: {v}" for n, v in zip(names, output_padding)]
-        parts += [f"stride_{n}: {v}" for n, v in zip(names, stride)]
-        parts += [f"dilation_{n}: {v}" for n, v in zip(names, dilation)]
+        given = {"output_padding": output_padding, "stride": stride, "dilation": dilation}
+        parts = [f"{arg}_{n}: {v}" for arg, values in given.items() for n, v in zip(names, values)]
         raise RuntimeError("output padding must be smaller than either stride or dilation, but got " + " ".join(parts))
 
 
@@ -227,7 +222,7 @@ def _convolution_meta(input, weight, bias, stride, padding, dilation, transposed
     stride, padding, dilation, output_padding = _conv_params(
         input, weight, bias, stride, padding, dilation, transposed, output_padding, groups)
     shape = _conv_output_shape(input, weight, stride, padding, dilation, transposed, output_padding, groups)
-    return fake_empty(shape, input.dtype, layout_strides(shape, _channels_last(input, weight)))
+    return fake_in_layout(shape, input.dtype, _channels_last(input, weight))
 
 
 convolution = (_convolution_kernel, _convolution_meta)
@@ -242,16 +237,14 @@ def _convolution_backward_kernel(grad_output, input, weight, bias_sizes, stride,
     channels_last = _channels_last(input, weight)
     grad_input = grad_weight = grad_bias = None
     if output_mask[0]:
-        if transposed:
+        if transposed:  # the input gradient of a transposed convolution is an ordinary one
             grad_input = _conv_np(gy, w, stride, padding, dilation, groups)
         else:
             grad_input = _conv_input_grad_np(gy, w, x.shape[2:], stride, padding, dilation, groups)
         grad_input = in_layout(grad_input, input.dtype, channels_last)
     if output_mask[1]:
-        if transposed:
-            grad_weight = _conv_weight_grad_np(gy, x, w.shape[2:], stride, padding, dilation, groups)
-        else:
-            grad_weight = _conv_weight_grad_np(x, gy, w.shape[2:], stride, padding, dilation, groups)
+        patches, grads = (gy, x) if transposed else (x, gy)
+        grad_weight = _conv_weight_grad_np(patches, grads, w.shape[2:], stride, padding, dilation, groups)
         grad_weight = in_layout(grad_weight, weight.dtype, channels_last and weight.dim() == 4)
     if output_mask[2]:
         axes = (0,) + tuple(range(2, gy.ndim))
@@ -263,11 +256,9 @@ def _convolution_backward_meta(grad_output, input, weight, bias_sizes, stride, p
                                output_padding, groups, output_mask):
     _conv_params(input, weight, None, stride, padding, dilation, transposed, output_padding, groups)
     channels_last = _channels_last(input, weight)
-    channels = grad_output.shape[1]
-    return (fake_empty(input.shape, input.dtype, layout_strides(input.shape, channels_last)) if output_mask[0] else None,
-            fake_empty(weight.shape, weight.dtype, layout_strides(weight.shape, channels_last and weight.dim() == 4))
-            if output_mask[1] else None,
-            fake_empty((channels,), grad_output.dtype) if output_mask[2] else None)
+    return (fake_in_layout(input.shape, input.dtype, channels_last) if output_mask[0] else None,
+            fake_in_layout(weight.shape, weight.dtype, channels_last and weight.dim() == 4) if output_mask[1] else None,
+            fake_empty((grad_output.shape[1],), grad_output.dtype) if output_mask[2] else None)
 
 
 convolution_backward = (_convolution_backward_kernel, _convolution_backward_meta)
@@ -361,10 +352,6 @@ def _pool_output(array, input, pool, dtype=None):
     return in_layout(array.reshape(pool.out_shape(input)), dtype or input.dtype, pool.channels_last)
 
 
-def _pool_meta_tensor(shape, dtype, pool):
-    return fake_empty(shape, dtype, layout_strides(shape, pool.channels_last))
-
-
 # ---------------------------------------------------------------- max pooling
 def _lowest(dtype):
     return -np.inf if dtype.is_floating_point else np.iinfo(dtype.np).min
@@ -407,8 +394,8 @@ def _max_pool_kernel(self, kernel_size, stride=(), padding=0, dilation=1, ceil_m
 
 def _max_pool_meta(self, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
     pool = _Pool2d(self, kernel_size, stride, padding, dilation, ceil_mode, "max_pool2d")
-    shape = pool.out_shape(self)
-    return _pool_meta_tensor(shape, self.dtype, pool), _pool_meta_tensor(shape, _dtype.int64, pool)
+    values = fake_in_layout(pool.out_shape(self), self.dtype, pool.channels_last)
+    return values, fake_in_layout(pool.out_shape(self), _dtype.int64, pool.channels_last)
 
 
 max_pool2d_with_indices = (_max_pool_kernel, _max_pool_meta)
@@ -427,7 +414,7 @@ def _max_pool_backward_kernel(grad_output, self, kernel_size, stride, padding, d
 def _max_pool_backward_meta(grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices):
     pool = _Pool2d(self, kernel_size, stride, padding, dilation, ceil_mode, "max_pool2d")
     _check_grad_output(grad_output, pool.out_shape(self))
-    return _pool_meta_tensor(self.shape, self.dtype, pool)
+    return fake_in_layout(self.shape, self.dtype, pool.channels_last)
 
 
 max_pool2d_with_indices_backward = (_max_pool_backward_kernel, _max_pool_backward_meta)
@@ -474,7 +461,7 @@ def _avg_pool_kernel(self, kernel_size, stride=(), padding=0, ceil_mode=False, c
 def _avg_pool_meta(self, kernel_size, stride=(), padding=0, ceil_mode=False, count_include_pad=True,
                    divisor_override=None):
     pool = _avg_pool(self, kernel_size, stride, padding, ceil_mode, divisor_override)
-    return _pool_meta_tensor(pool.out_shape(self), self.dtype, pool)
+    return fake_in_layout(pool.out_shape(self), self.dtype, pool.channels_last)
 
 
 avg_pool2d = (_avg_pool_kernel, _avg_pool_meta)
@@ -496,7 +483,7 @@ def _avg_pool_backward_meta(grad_output, self, kernel_size, stride, padding, cei
                             divisor_override):
     pool = _avg_pool(self, kernel_size, stride, padding, ceil_mode, divisor_override)
     _check_grad_output(grad_output, pool.out_shape(self))
-    return _pool_meta_tensor(self.shape, self.dtype, pool)
+    return fake_in_layout(self.shape, self.dtype, pool.channels_last)
 
 
 avg_pool2d_backward = (_avg_pool_backward_kernel, _avg_pool_backward_meta)
@@ -535,7 +522,7 @@ def _adaptive_kernel(self, output_size):
 
 def _adaptive_meta(self, output_size):
     shape = _adaptive_check(self, output_size)
-    return fake_empty(shape, self.dtype, layout_strides(shape, is_channels_last(self)))
+    return fake_in_layout(shape, self.dtype, is_channels_last(self))
 
 
 adaptive_avg_pool2d = (_adaptive_kernel, _adaptive_meta)
@@ -563,7 +550,7 @@ def _adaptive_backward_kernel(grad_output, self):
 
 def _adaptive_backward_meta(grad_output, self):
     _adaptive_backward_check(grad_output, self)
-    return fake_empty(self.shape, self.dtype, layout_strides(self.shape, is_channels_last(self)))
+    return fake_in_layout(self.shape, self.dtype, is_channels_last(self))
 
 
 adaptive_avg_pool2d_backward = (_adaptive_backward_kernel, _adaptive_backward_meta)

@@ -1,11 +1,9 @@
 """Normalization kernels: native_layer_norm, the batch-norm family, and their backward ops.
 
-Runtime layer: nn rows of the op table, used by minitorch2.nn.functional (`layer_norm`, `batch_norm`) and recorded by
-name in traced graphs.
-
-The one idea a reader must hold: a normalization op returns the statistics its backward needs next to its result.
-`native_layer_norm` returns `(out, mean, rstd)` with the statistics shaped like the input with the normalized dims
-kept as 1s; the batch-norm ops return `(out, save_mean, save_invstd)`, per channel in training and empty in
+Runtime layer: nn rows of the op table, called by nn.functional's `layer_norm` and `batch_norm`, recorded by name in
+traced graphs. The one idea a reader must hold: a normalization op returns the statistics its backward needs next to
+its result. `native_layer_norm` returns `(out, mean, rstd)`, the statistics shaped like the input with the normalized
+dims kept as 1s; the batch-norm ops return `(out, save_mean, save_invstd)`, per channel in training and empty in
 evaluation. The batch-norm overloads differ only in what they do with the running statistics:
 
     native_batch_norm / _native_batch_norm_legit   update them in place (eager nn.BatchNorm)
@@ -16,18 +14,13 @@ evaluation. The batch-norm overloads differ only in what they do with the runnin
 The running variance is updated with the unbiased variance, as in PyTorch. Statistics are computed in float64, as
 ATen's CPU kernels accumulate in a wider type, then rounded to the tensor's dtype.
 """
+import math
+
 import numpy as np
 
 from .. import _dtype
 from .meta_util import fake_empty, wrap_dim
-from .nn_ops import in_layout, is_channels_last, layout_strides, require_float, sizes
-
-
-def _prod(shape):
-    n = 1
-    for s in shape:
-        n *= s
-    return n
+from .nn_ops import fake_in_layout, in_layout, is_channels_last, require_float, sizes
 
 
 # ---------------------------------------------------------------- layer norm
@@ -35,23 +28,17 @@ def _layer_norm_check(input, normalized_shape, weight, bias):
     """ATen's _check_layer_norm_inputs; returns the first normalized axis."""
     normalized_shape = list(normalized_shape)
     if not normalized_shape:
-        raise RuntimeError(
-            "Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one element, "
-            f"but got normalized_shape = {sizes(normalized_shape)}"
-        )
+        raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one "
+                           f"element, but got normalized_shape = {sizes(normalized_shape)}")
     for name, param in (("weight", weight), ("bias", bias)):
         if param is not None and list(param.shape) != normalized_shape:
-            raise RuntimeError(
-                f"Expected {name} to be of same shape as normalized_shape, but got {name} of shape "
-                f"{sizes(param.shape)} and normalized_shape = {sizes(normalized_shape)}"
-            )
+            raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but got {name} of shape "
+                               f"{sizes(param.shape)} and normalized_shape = {sizes(normalized_shape)}")
     axis = input.dim() - len(normalized_shape)
     if axis < 0 or list(input.shape[axis:]) != normalized_shape:
         expected = "".join(f", {s}" for s in normalized_shape)
-        raise RuntimeError(
-            f"Given normalized_shape={sizes(normalized_shape)}, expected input with shape [*{expected}], "
-            f"but got input of size{sizes(input.shape)}"
-        )
+        raise RuntimeError(f"Given normalized_shape={sizes(normalized_shape)}, expected input with shape "
+                           f"[*{expected}], but got input of size{sizes(input.shape)}")
     return axis
 
 
@@ -61,7 +48,7 @@ def _stat_shape(input, axis):
 
 def _rows(t, axis):
     """A tensor as (M, N) float64 rows: M normalized groups of N elements each."""
-    return t._np.astype(np.float64).reshape(_prod(t.shape[:axis]), _prod(t.shape[axis:]))
+    return t._np.astype(np.float64).reshape(math.prod(t.shape[:axis]), math.prod(t.shape[axis:]))
 
 
 def _layer_norm_kernel(input, normalized_shape, weight, bias, eps):
@@ -122,11 +109,12 @@ native_layer_norm_backward = (_layer_norm_backward_kernel, _layer_norm_backward_
 
 
 # ---------------------------------------------------------------- batch norm: shared pieces
-def _batch_norm_check(input, params):
-    """Channel count, and the dtype of the statistics; `params` maps argument names to Tensors or None."""
+def _batch_norm_check(input, weight, bias=None, running_mean=None, running_var=None):
+    """Channel count, and the dtype of the statistics."""
     channels = input.shape[wrap_dim(1, input.dim())]
     require_float(input, "batch_norm_cpu")
     stat_dtype = input.dtype
+    params = {"weight": weight, "bias": bias, "running_mean": running_mean, "running_var": running_var}
     for name, p in params.items():
         if p is None:
             continue
@@ -155,8 +143,7 @@ def _eval_invstd(running_var, eps):
 
 def _batch_norm_np(input, weight, bias, running_mean, running_var, training, momentum, eps):
     """(out, save_mean, save_invstd, new_running_mean, new_running_var) as arrays; nothing is mutated."""
-    channels, stat_dtype = _batch_norm_check(
-        input, {"weight": weight, "bias": bias, "running_mean": running_mean, "running_var": running_var})
+    channels, stat_dtype = _batch_norm_check(input, weight, bias, running_mean, running_var)
     x = input._np.astype(np.float64)
     axes = _reduce_axes(input.dim())
     new_mean = new_var = None
@@ -188,10 +175,9 @@ def _batch_norm_np(input, weight, bias, running_mean, running_var, training, mom
             as_running(new_mean, running_mean), as_running(new_var, running_var))
 
 
-def _batch_norm_meta_outputs(input, weight, bias, running_mean, running_var, training):
-    channels, stat_dtype = _batch_norm_check(
-        input, {"weight": weight, "bias": bias, "running_mean": running_mean, "running_var": running_var})
-    out = fake_empty(input.shape, input.dtype, layout_strides(input.shape, is_channels_last(input)))
+def _batch_norm_meta(input, weight, bias, running_mean, running_var, training, momentum=None, eps=None):
+    channels, stat_dtype = _batch_norm_check(input, weight, bias, running_mean, running_var)
+    out = fake_in_layout(input.shape, input.dtype, is_channels_last(input))
     stat_shape = (channels,) if training else (0,)
     return out, fake_empty(stat_shape, stat_dtype), fake_empty(stat_shape, stat_dtype)
 
@@ -211,11 +197,7 @@ def _native_batch_norm_kernel(input, weight, bias, running_mean, running_var, tr
     return out, save_mean, save_invstd
 
 
-def _native_batch_norm_meta(input, weight, bias, running_mean, running_var, training, momentum, eps):
-    return _batch_norm_meta_outputs(input, weight, bias, running_mean, running_var, training)
-
-
-native_batch_norm = (_native_batch_norm_kernel, _native_batch_norm_meta)
+native_batch_norm = (_native_batch_norm_kernel, _batch_norm_meta)
 batch_norm_legit = native_batch_norm
 
 
@@ -228,8 +210,8 @@ def _functional_kernel(input, weight, bias, running_mean, running_var, training,
 
 
 def _functional_meta(input, weight, bias, running_mean, running_var, training, momentum, eps):
-    outputs = _batch_norm_meta_outputs(input, weight, bias, running_mean, running_var, training)
-    return outputs + (fake_empty(running_mean.shape, running_mean.dtype), fake_empty(running_var.shape, running_var.dtype))
+    outputs = _batch_norm_meta(input, weight, bias, running_mean, running_var, training)
+    return outputs + tuple(fake_empty(stat.shape, stat.dtype) for stat in (running_mean, running_var))
 
 
 batch_norm_legit_functional = (_functional_kernel, _functional_meta)
@@ -240,7 +222,7 @@ def _no_training_kernel(input, weight, bias, running_mean, running_var, momentum
 
 
 def _no_training_meta(input, weight, bias, running_mean, running_var, momentum, eps):
-    return _batch_norm_meta_outputs(input, weight, bias, running_mean, running_var, False)
+    return _batch_norm_meta(input, weight, bias, running_mean, running_var, False)
 
 
 batch_norm_legit_no_training = (_no_training_kernel, _no_training_meta)
@@ -259,7 +241,7 @@ def _no_stats_kernel(input, weight, bias, training, momentum, eps):
 
 def _no_stats_meta(input, weight, bias, training, momentum, eps):
     _check_no_stats_training(training)
-    return _batch_norm_meta_outputs(input, weight, bias, None, None, True)
+    return _batch_norm_meta(input, weight, bias, None, None, True)
 
 
 batch_norm_legit_no_stats = (_no_stats_kernel, _no_stats_meta)
@@ -268,7 +250,7 @@ batch_norm_legit_no_stats = (_no_stats_kernel, _no_stats_meta)
 # ---------------------------------------------------------------- batch norm backward
 def _batch_norm_backward_kernel(grad_out, input, weight, running_mean, running_var, save_mean, save_invstd, train, eps,
                                 output_mask):
-    channels, stat_dtype = _batch_norm_check(input, {"weight": weight})
+    channels, stat_dtype = _batch_norm_check(input, weight)
     x, g = input._np.astype(np.float64), grad_out._np.astype(np.float64)
     axes = _reduce_axes(input.dim())
     if train:
@@ -299,10 +281,9 @@ def _batch_norm_backward_kernel(grad_out, input, weight, running_mean, running_v
 
 def _batch_norm_backward_meta(grad_out, input, weight, running_mean, running_var, save_mean, save_invstd, train, eps,
                               output_mask):
-    channels, stat_dtype = _batch_norm_check(input, {"weight": weight})
+    channels, stat_dtype = _batch_norm_check(input, weight)
     param_dtype = weight.dtype if weight is not None else stat_dtype
-    strides = layout_strides(input.shape, is_channels_last(input))
-    return (fake_empty(input.shape, input.dtype, strides) if output_mask[0] else None,
+    return (fake_in_layout(input.shape, input.dtype, is_channels_last(input)) if output_mask[0] else None,
             fake_empty((channels,), param_dtype) if output_mask[1] else None,
             fake_empty((channels,), param_dtype) if output_mask[2] else None)
 

@@ -1,17 +1,14 @@
 """Neural-network kernels: softmax, losses, embedding, dropout (and their backward ops).
 
-Runtime layer: the nn rows of the op table (minitorch2/_aten/table.py), next to nn_norm.py (layer and batch norm)
-and nn_conv.py (convolution and pooling). minitorch2.nn.functional calls these ops eagerly, and traced graphs
-(make_fx, the joint graphs of autograd/) record them by name, so each one is the ATen op of the same schema: same
-extra outputs, shapes, strides, dtypes and errors.
+Runtime layer: the nn rows of the op table (table.py), next to nn_norm.py and nn_conv.py. nn.functional calls these
+ops eagerly and traced graphs record them by name, so each is the ATen op of the same schema: same extra outputs,
+shapes, strides, dtypes and errors.
 
 The one idea a reader must hold: these are *fused* ops whose backward is another fused op (`_softmax` ->
 `_softmax_backward_data`, `nll_loss_forward` -> `nll_loss_backward`, `native_dropout` -> `native_dropout_backward`).
 What a forward returns besides its result (nll's `total_weight`, dropout's `mask`) is exactly what its backward
-needs, so the pair must agree on it; the formulas that connect them live in derivatives_nn.py.
-
-Kernels read `t._np`, return numpy arrays and check their arguments with the same shape rules as the meta functions,
-so real and fake tensors fail alike.
+needs; the formulas that connect them live in derivatives_nn.py. Kernels read `t._np`, return numpy arrays and check
+their arguments with the meta functions' shape rules, so real and fake tensors fail alike.
 """
 import numpy as np
 
@@ -65,8 +62,9 @@ def channels_last_strides(shape):
     return (h * w * c, 1, w * c, c)
 
 
-def layout_strides(shape, channels_last):
-    return channels_last_strides(shape) if channels_last else contiguous_strides(shape)
+def fake_in_layout(shape, dtype, channels_last):
+    """in_layout's twin for meta functions: an empty fake tensor, NCHW-contiguous or channels-last."""
+    return fake_empty(shape, dtype, channels_last_strides(shape) if channels_last else contiguous_strides(shape))
 
 
 def in_layout(array, dtype, channels_last):
@@ -141,15 +139,12 @@ log_softmax = _softmax_family(_log_softmax_np, "log_softmax")
 def _softmax_backward_family(np_fn):
     def check(grad_output, output, dim, input_dtype):
         if tuple(grad_output.shape) != tuple(output.shape):
-            raise RuntimeError(
-                f"Expected tensor for argument #1 'grad' to have the same size as tensor for argument #2 'output'; "
-                f"but {sizes(grad_output.shape)} does not equal {sizes(output.shape)} "
-                "(while checking arguments for softmax_backward)"
-            )
+            raise RuntimeError("Expected tensor for argument #1 'grad' to have the same size as tensor for argument #2 "
+                               f"'output'; but {sizes(grad_output.shape)} does not equal {sizes(output.shape)} "
+                               "(while checking arguments for softmax_backward)")
         if input_dtype is not grad_output.dtype:
-            raise RuntimeError(
-                f"expected scalar type {scalar_type_name(grad_output.dtype)} but found {scalar_type_name(input_dtype)}"
-            )
+            raise RuntimeError(f"expected scalar type {scalar_type_name(grad_output.dtype)} but found "
+                               f"{scalar_type_name(input_dtype)}")
         d = wrap_dim(dim, grad_output.dim())
         return d if grad_output.dim() else None
 
@@ -200,10 +195,8 @@ def _nll_check(self, target, weight):
         raise RuntimeError(f"size mismatch (got input: {sizes(self.shape)}, target: {sizes(target.shape)})")
     n_classes = self.shape[-1]
     if weight is not None and not (weight.dim() == 1 and weight.numel() == n_classes):
-        raise RuntimeError(
-            f"weight tensor should be defined either for all {n_classes} classes or no classes but got weight "
-            f"tensor of shape: {sizes(weight.shape)}"
-        )
+        raise RuntimeError(f"weight tensor should be defined either for all {n_classes} classes or no classes but got "
+                           f"weight tensor of shape: {sizes(weight.shape)}")
     return n_classes
 
 
@@ -212,9 +205,8 @@ def _nll_dtypes(self, target, weight, name):
         raise RuntimeError(f"expected target dtype to be Long or Byte, but got {scalar_type_name(target.dtype)}")
     require_float(self, name)
     if weight is not None and weight.dtype is not self.dtype:
-        raise RuntimeError(
-            f"expected scalar type {scalar_type_name(self.dtype)} but found {scalar_type_name(weight.dtype)}"
-        )
+        raise RuntimeError(f"expected scalar type {scalar_type_name(self.dtype)} but found "
+                           f"{scalar_type_name(weight.dtype)}")
 
 
 def _nll_targets(target, weight, n_classes, ignore_index, dtype):
@@ -259,18 +251,14 @@ nll_loss_forward = (_nll_forward_kernel, _nll_forward_meta)
 def _nll_backward_check(grad_output, self, target, weight, reduction, total_weight):
     _nll_check(self, target, weight)
     if total_weight.numel() != 1:
-        raise RuntimeError(
-            f"expected total_weight to be a  single element tensor, got: {sizes(total_weight.shape)} "
-            f"({total_weight.numel()} elements)"
-        )
+        raise RuntimeError(f"expected total_weight to be a  single element tensor, got: {sizes(total_weight.shape)} "
+                           f"({total_weight.numel()} elements)")
     if reduction == _NONE and self.dim() == 2:
         n = self.shape[0]
         if grad_output.dim() != 1 or grad_output.shape[0] != n:
             got = grad_output.shape[0] if grad_output.dim() else 1
-            raise RuntimeError(
-                f"Expected a tensor of dimension 1 and tensor.size[0] == {n} but got: dimension "
-                f"{grad_output.dim()} and tensor.size[0] = {got}"
-            )
+            raise RuntimeError(f"Expected a tensor of dimension 1 and tensor.size[0] == {n} but got: dimension "
+                               f"{grad_output.dim()} and tensor.size[0] = {got}")
     elif grad_output.dim() > 1 or grad_output.numel() != 1:
         raise RuntimeError(f"Expected a single element grad_output tensor, but got: {sizes(grad_output.shape)}")
 
@@ -337,10 +325,9 @@ mse_loss = (_mse_kernel, _mse_meta)
 
 def _mse_backward_kernel(grad_output, self, target, reduction):
     dtype, _ = _mse_check(self, target)
-    np_dtype = dtype.np
-    norm = np_dtype.type(2.0 / self.numel() if reduction == _MEAN else 2.0)
-    diff = self._np.astype(np_dtype) - target._np.astype(np_dtype)
-    return pointwise_result(norm * diff * grad_output._np.astype(np_dtype), dtype, [self, target, grad_output])
+    norm = dtype.np.type(2.0 / self.numel() if reduction == _MEAN else 2.0)
+    diff = self._np.astype(dtype.np) - target._np.astype(dtype.np)
+    return pointwise_result(norm * diff * grad_output._np.astype(dtype.np), dtype, [self, target, grad_output])
 
 
 def _mse_backward_meta(grad_output, self, target, reduction):
@@ -389,10 +376,8 @@ def _embedding_check(weight, indices):
     if weight.dim() != 2:
         raise RuntimeError("'weight' must be 2-D")
     if indices.dtype not in (_dtype.int64, _dtype.int32):
-        raise RuntimeError(
-            "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; "
-            f"but got {indices.type()} instead (while checking arguments for embedding)"
-        )
+        raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, "
+                           f"Int; but got {indices.type()} instead (while checking arguments for embedding)")
 
 
 def _embedding_kernel(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=False):
@@ -432,10 +417,6 @@ embedding_dense_backward = (_embedding_backward_kernel, _embedding_backward_meta
 
 
 # ---------------------------------------------------------------- dropout
-def _dropout_scale(p):
-    return 0.0 if 1.0 - p == 0 else 1.0 / (1.0 - p)
-
-
 def _native_dropout_kernel(input, p, train):
     strides = pointwise_strides(input.shape, [input])  # empty_like(input): the input's own layout
     if train is not None and not train:
@@ -451,7 +432,7 @@ def _native_dropout_kernel(input, p, train):
     if not input.dtype.is_floating_point:
         raise RuntimeError(f"result type Float can't be cast to the desired output type {scalar_type_name(input.dtype)}")
     dtype = compute_dtype(input.dtype)
-    out = (input._np.astype(dtype) * mask.astype(dtype)) * dtype(_dropout_scale(p))
+    out = (input._np.astype(dtype) * mask.astype(dtype)) * dtype(1.0 / keep if keep != 0 else 0.0)
     return with_strides(out, input.dtype, strides), mask
 
 
@@ -465,8 +446,7 @@ native_dropout = (_native_dropout_kernel, _native_dropout_meta)
 
 def _dropout_backward_kernel(grad_output, mask, scale):
     dtype = compute_dtype(grad_output.dtype)
-    g = grad_output._np.astype(dtype)
-    result = (g * mask._np.astype(dtype)) * dtype(scale)
+    result = (grad_output._np.astype(dtype) * mask._np.astype(dtype)) * dtype(scale)
     return pointwise_result(result, grad_output.dtype, [grad_output, mask])
 
 

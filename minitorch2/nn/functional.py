@@ -1,12 +1,10 @@
 """nn.functional (as torch.nn.functional): the functional forms of the layers.
 
-Runtime layer, between nn modules and the aten registry. Each function makes
-the same aten calls PyTorch's makes on the CPU, so eager values, random
-streams and traced graphs line up: `linear` is `t` + `addmm` (with `view`s
-around it for 3-d and higher inputs), `dropout` is `bernoulli_` + `div_` +
-`mul`, and `adaptive_avg_pool2d` to 1x1 is a `mean`. Argument checks raise
-PyTorch's error classes with its messages. The losses live in _losses.py
-(coverage surface), interpolate in _interpolate.py.
+Runtime layer, between nn modules and the aten registry. Each function makes the same aten calls PyTorch's makes on
+the CPU, so eager values, random streams and traced graphs line up: `linear` is `t` + `addmm` (with `view`s around it
+for 3-d and higher inputs), `dropout` is `bernoulli_` + `div_` + `mul`, and `adaptive_avg_pool2d` to 1x1 is a `mean`.
+Argument checks raise PyTorch's error classes with its messages. The losses live in _losses.py (coverage surface),
+interpolate in _interpolate.py.
 """
 import math
 
@@ -23,22 +21,21 @@ from ._losses import (  # noqa: F401  (nn.functional names, defined with the oth
 aten = ops.aten
 
 
-def _pair(x):
-    return [x, x] if isinstance(x, int) else list(x)
+def _per_dim(value, nd=2):
+    """A conv or pooling argument as a list of one value per spatial dim."""
+    return [value] * nd if isinstance(value, int) else list(value)
 
 
 # ---------------------------------------------------------------- linear and convolution
 def linear(input, weight, bias=None):
     if input.dim() == 0 or input.shape[-1] != weight.shape[-1]:
-        rows = _prod(input.shape[:-1]) if input.dim() else 1
-        raise RuntimeError(
-            f"mat1 and mat2 shapes cannot be multiplied ({rows}x{input.shape[-1] if input.dim() else 1} and "
-            f"{weight.shape[-1]}x{weight.shape[0]})"
-        )
+        rows, cols = (math.prod(input.shape[:-1]), input.shape[-1]) if input.dim() else (1, 1)
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({rows}x{cols} and "
+                           f"{weight.shape[-1]}x{weight.shape[0]})")
     if input.dim() == 2 and bias is not None:
         return aten.addmm.default(bias, input, aten.t.default(weight))
     if bias is not None and input.dim() >= 3 and input.is_contiguous():
-        flat = aten.view.default(input, [_prod(input.shape[:-1]), input.shape[-1]])  # no -1: ATen multiplies it out
+        flat = aten.view.default(input, [math.prod(input.shape[:-1]), input.shape[-1]])  # no -1: ATen multiplies it out
         out = aten.addmm.default(bias, flat, aten.t.default(weight))
         return aten.view.default(out, list(input.shape[:-1]) + [weight.shape[0]])
     out = _functions.matmul(input, aten.t.default(weight))
@@ -47,28 +44,19 @@ def linear(input, weight, bias=None):
     return out
 
 
-def _prod(xs):
-    n = 1
-    for x in xs:
-        n *= x
-    return n
-
-
 def bilinear(*args, **kwargs):
     raise NotImplementedError("minitorch2 does not implement bilinear")
 
 
 def _conv(input, weight, bias, stride, padding, dilation, groups, nd):
     if input.dim() not in (nd + 1, nd + 2):
-        raise RuntimeError(
-            f"Expected {nd + 1}D (unbatched) or {nd + 2}D (batched) input to conv{nd}d, but got input of size: "
-            f"[{', '.join(map(str, input.shape))}]"
-        )
+        raise RuntimeError(f"Expected {nd + 1}D (unbatched) or {nd + 2}D (batched) input to conv{nd}d, but got input "
+                           f"of size: [{', '.join(map(str, input.shape))}]")
     unbatched = input.dim() == nd + 1
     if unbatched:
         input = aten.unsqueeze.default(input, 0)
-    stride = [stride] * nd if isinstance(stride, int) else list(stride)
-    dilation = [dilation] * nd if isinstance(dilation, int) else list(dilation)
+    stride = _per_dim(stride, nd)
+    dilation = _per_dim(dilation, nd)
     if isinstance(padding, str):
         if padding == "valid":
             padding = [0] * nd
@@ -82,13 +70,11 @@ def _conv(input, weight, bias, stride, padding, dilation, groups, nd):
         else:
             raise ValueError(f"Invalid padding string '{padding}', should be one of ['valid', 'same']")
     else:
-        padding = [padding] * nd if isinstance(padding, int) else list(padding)
+        padding = _per_dim(padding, nd)
     if input.shape[1] != weight.shape[1] * groups:
-        raise RuntimeError(
-            f"Given groups={groups}, weight of size [{', '.join(map(str, weight.shape))}], expected input"
-            f"[{', '.join(map(str, input.shape))}] to have {weight.shape[1] * groups} channels, but got "
-            f"{input.shape[1]} channels instead"
-        )
+        raise RuntimeError(f"Given groups={groups}, weight of size [{', '.join(map(str, weight.shape))}], expected "
+                           f"input[{', '.join(map(str, input.shape))}] to have {weight.shape[1] * groups} channels, "
+                           f"but got {input.shape[1]} channels instead")
     out = aten.convolution.default(input, weight, bias, stride, padding, dilation, False, [0] * nd, groups)
     return aten.squeeze.dim(out, 0) if unbatched else out
 
@@ -104,20 +90,18 @@ def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
 # ---------------------------------------------------------------- normalization
 def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-5):
     if training:
-        size = input.shape
-        count = _prod(size) // size[1] if input.dim() > 1 else 1
+        count = math.prod(input.shape) // input.shape[1] if input.dim() > 1 else 1
         if count == 1:
-            raise ValueError(f"Expected more than 1 value per channel when training, got input size {size}")
+            raise ValueError(f"Expected more than 1 value per channel when training, got input size {input.shape}")
     return aten.native_batch_norm.default(input, weight, bias, running_mean, running_var, training, momentum, eps)[0]
 
 
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     normalized_shape = [normalized_shape] if isinstance(normalized_shape, int) else list(normalized_shape)
     if list(input.shape[input.dim() - len(normalized_shape):]) != normalized_shape:
-        raise RuntimeError(
-            f"Given normalized_shape={normalized_shape}, expected input with shape [*, "
-            f"{', '.join(map(str, normalized_shape))}], but got input of size[{', '.join(map(str, input.shape))}]"
-        )
+        raise RuntimeError(f"Given normalized_shape={normalized_shape}, expected input with shape [*, "
+                           f"{', '.join(map(str, normalized_shape))}], but got input of size"
+                           f"[{', '.join(map(str, input.shape))}]")
     return aten.native_layer_norm.default(input, normalized_shape, weight, bias, eps)[0]
 
 
@@ -143,28 +127,21 @@ def dropout(input, p=0.5, training=True, inplace=False):
     noise = aten.empty_like.default(input)
     aten.bernoulli_.float(noise, 1 - p)
     aten.div_.Scalar(noise, 1 - p)
-    if inplace:
-        return aten.mul_.Tensor(input, noise)
-    return aten.mul.Tensor(input, noise)
+    return aten.mul_.Tensor(input, noise) if inplace else aten.mul.Tensor(input, noise)
 
 
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False, sparse=False):
-    if padding_idx is not None:
-        if padding_idx < 0:
-            if padding_idx < -weight.shape[0]:
-                raise AssertionError("Padding_idx must be within num_embeddings")
-            padding_idx = weight.shape[0] + padding_idx
-        elif padding_idx >= weight.shape[0]:
-            raise AssertionError("Padding_idx must be within num_embeddings")
-    else:
+    if padding_idx is None:
         padding_idx = -1
+    elif not -weight.shape[0] <= padding_idx < weight.shape[0]:
+        raise AssertionError("Padding_idx must be within num_embeddings")
+    elif padding_idx < 0:
+        padding_idx += weight.shape[0]
     if max_norm is not None:
         raise NotImplementedError("minitorch2: embedding with max_norm is not implemented")
     if input.dtype not in (_dtype.int64, _dtype.int32):
-        raise RuntimeError(
-            "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got "
-            f"{input.type()} instead (while checking arguments for embedding)"
-        )
+        raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, "
+                           f"Int; but got {input.type()} instead (while checking arguments for embedding)")
     return aten.embedding.default(weight, input, padding_idx, scale_grad_by_freq, sparse)
 
 
@@ -196,9 +173,8 @@ def tanh(input):
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
-    if inplace:
-        return aten.leaky_relu_.default(input, negative_slope)
-    return aten.leaky_relu.default(input, negative_slope)
+    op = aten.leaky_relu_ if inplace else aten.leaky_relu
+    return op.default(input, negative_slope)
 
 
 def leaky_relu_(input, negative_slope=0.01):
@@ -210,9 +186,8 @@ def logsigmoid(input):
 
 
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
-    if inplace:
-        return aten.hardtanh_.default(input, min_val, max_val)
-    return aten.hardtanh.default(input, min_val, max_val)
+    op = aten.hardtanh_ if inplace else aten.hardtanh
+    return op.default(input, min_val, max_val)
 
 
 def relu6(input, inplace=False):
@@ -232,43 +207,39 @@ def softplus(input, beta=1.0, threshold=20.0):
     return aten.softplus.default(input, beta, threshold)
 
 
-def _softmax_dim(ndim):
-    return 0 if ndim in (0, 1, 3) else 1
-
-
 def softmax(input, dim=None, _stacklevel=3, dtype=None):
-    if dim is None:
-        dim = _softmax_dim(input.dim())
-    if dtype is not None:
-        input = input.to(dtype)
-    return aten._softmax.default(input, dim, False)
+    return _softmax_op(aten._softmax.default, input, dim, dtype)
 
 
 def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
+    return _softmax_op(aten._log_softmax.default, input, dim, dtype)
+
+
+def _softmax_op(op, input, dim, dtype):
+    """dim=None is torch's legacy implicit dim: 0 for a 0-, 1- or 3-d input, 1 otherwise."""
     if dim is None:
-        dim = _softmax_dim(input.dim())
+        dim = 0 if input.dim() in (0, 1, 3) else 1
     if dtype is not None:
         input = input.to(dtype)
-    return aten._log_softmax.default(input, dim, False)
+    return op(input, dim, False)
 
 
 # ---------------------------------------------------------------- pooling
 def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
-    stride = [] if stride is None else _pair(stride)
-    out, indices = aten.max_pool2d_with_indices.default(input, _pair(kernel_size), stride, _pair(padding),
-                                                        _pair(dilation), ceil_mode)
+    stride = [] if stride is None else _per_dim(stride)
+    out, indices = aten.max_pool2d_with_indices.default(input, _per_dim(kernel_size), stride, _per_dim(padding),
+                                                        _per_dim(dilation), ceil_mode)
     return (out, indices) if return_indices else out
 
 
 def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None):
-    stride = [] if stride is None else _pair(stride)
-    return aten.avg_pool2d.default(input, _pair(kernel_size), stride, _pair(padding), ceil_mode, count_include_pad,
-                                   divisor_override)
+    stride = [] if stride is None else _per_dim(stride)
+    return aten.avg_pool2d.default(input, _per_dim(kernel_size), stride, _per_dim(padding), ceil_mode,
+                                   count_include_pad, divisor_override)
 
 
 def adaptive_avg_pool2d(input, output_size):
-    size = _pair(output_size)
-    size = [input.shape[-2 + i] if s is None else s for i, s in enumerate(size)]
+    size = [input.shape[-2 + i] if s is None else s for i, s in enumerate(_per_dim(output_size))]
     if size == [1, 1]:
         return aten.mean.dim(input, [-1, -2], True)
     return aten._adaptive_avg_pool2d.default(input, size)
@@ -280,8 +251,7 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     dtype = _dtype.result_type(x1, x2)
     if not dtype.is_floating_point:
         raise RuntimeError(f"expected common dtype to be floating point, yet common dtype is {_scalar_type_name(dtype)}")
-    x1 = x1 if x1.dtype is dtype else aten._to_copy.default(x1, dtype=dtype)
-    x2 = x2 if x2.dtype is dtype else aten._to_copy.default(x2, dtype=dtype)
+    x1, x2 = (x if x.dtype is dtype else aten._to_copy.default(x, dtype=dtype) for x in (x1, x2))
     x1, x2 = _functions.broadcast_tensors(x1, x2)
     norms = [aten.clone.default(_vector_norm(x, dim)) for x in (x1, x2)]
     with _grad_mode.no_grad():

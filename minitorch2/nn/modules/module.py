@@ -5,7 +5,7 @@ files it in `_parameters`, `_modules` or `_buffers`, in assignment order; every 
 (`named_parameters`, `state_dict`, `modules`, ...) walks those dicts depth-first, which gives PyTorch's
 key names and order (`0.weight`, `fc.bias`, `bn.running_mean`). `__call__` runs forward hooks around `forward`.
 """
-from collections import OrderedDict
+from collections import OrderedDict, namedtuple
 
 from ..._dtype import dtype as dtype_class
 from ..._tensor import Tensor, device
@@ -20,10 +20,11 @@ _global_forward_hooks = OrderedDict()
 class _RemovableHandle:
     _next_id = 0
 
-    def __init__(self, hooks):
+    def __init__(self, hooks, hook):
         self.hooks = hooks
         self.id = _RemovableHandle._next_id
         _RemovableHandle._next_id += 1
+        hooks[self.id] = hook
 
     def remove(self):
         self.hooks.pop(self.id, None)
@@ -35,18 +36,11 @@ class _RemovableHandle:
         self.remove()
 
 
-class _IncompatibleKeys(tuple):
-    def __new__(cls, missing_keys, unexpected_keys):
-        self = tuple.__new__(cls, (missing_keys, unexpected_keys))
-        return self
-
-    missing_keys = property(lambda self: self[0])
-    unexpected_keys = property(lambda self: self[1])
-
+class _IncompatibleKeys(namedtuple("_IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
     def __repr__(self):
-        if not self[0] and not self[1]:
+        if not self.missing_keys and not self.unexpected_keys:
             return "<All keys matched successfully>"
-        return f"_IncompatibleKeys(missing_keys={self[0]}, unexpected_keys={self[1]})"
+        return super().__repr__()
 
 
 class Module:
@@ -57,12 +51,9 @@ class Module:
         if args or kwargs:
             raise TypeError(f"{type(self).__name__}.__init__() takes no arguments")
         object.__setattr__(self, "training", True)
-        object.__setattr__(self, "_parameters", OrderedDict())
-        object.__setattr__(self, "_buffers", OrderedDict())
         object.__setattr__(self, "_non_persistent_buffers_set", set())
-        object.__setattr__(self, "_modules", OrderedDict())
-        object.__setattr__(self, "_forward_hooks", OrderedDict())
-        object.__setattr__(self, "_forward_pre_hooks", OrderedDict())
+        for store in ("_parameters", "_buffers", "_modules", "_forward_hooks", "_forward_pre_hooks"):
+            object.__setattr__(self, store, OrderedDict())
 
     def forward(self, *input):
         raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
@@ -113,8 +104,7 @@ class Module:
     @staticmethod
     def _remove_from(name, *dicts):
         for d in dicts:
-            if name in d:
-                del d[name]
+            d.pop(name, None)
 
     def __getattr__(self, name):
         d = self.__dict__
@@ -139,12 +129,7 @@ class Module:
             raise AttributeError("cannot assign parameter before Module.__init__() call")
         if not isinstance(name, str):
             raise TypeError(f"parameter name should be a string. Got {type(name).__name__}")
-        if "." in name:
-            raise KeyError('parameter name can\'t contain "."')
-        if name == "":
-            raise KeyError('parameter name can\'t be empty string ""')
-        if hasattr(self, name) and name not in self._parameters:
-            raise KeyError(f"attribute '{name}' already exists")
+        self._check_new_name("parameter", name, self._parameters)
         if param is not None and not isinstance(param, Parameter):
             raise TypeError(f"cannot assign '{type(param).__name__}' object to parameter '{name}' (torch.nn.Parameter or None required)")
         self._parameters[name] = param
@@ -152,12 +137,7 @@ class Module:
     def register_buffer(self, name, tensor, persistent=True):
         if "_buffers" not in self.__dict__:
             raise AttributeError("cannot assign buffer before Module.__init__() call")
-        if "." in name:
-            raise KeyError('buffer name can\'t contain "."')
-        if name == "":
-            raise KeyError('buffer name can\'t be empty string ""')
-        if hasattr(self, name) and name not in self._buffers:
-            raise KeyError(f"attribute '{name}' already exists")
+        self._check_new_name("buffer", name, self._buffers)
         if tensor is not None and not isinstance(tensor, Tensor):
             raise TypeError(f"cannot assign '{type(tensor).__name__}' object to buffer '{name}' (torch Tensor or None required)")
         self._buffers[name] = tensor
@@ -165,6 +145,14 @@ class Module:
             self._non_persistent_buffers_set.discard(name)
         else:
             self._non_persistent_buffers_set.add(name)
+
+    def _check_new_name(self, kind, name, members):
+        if "." in name:
+            raise KeyError(f'{kind} name can\'t contain "."')
+        if name == "":
+            raise KeyError(f'{kind} name can\'t be empty string ""')
+        if hasattr(self, name) and name not in members:
+            raise KeyError(f"attribute '{name}' already exists")
 
     def add_module(self, name, module):
         if module is not None and not isinstance(module, Module):
@@ -188,18 +176,18 @@ class Module:
         return module
 
     def get_parameter(self, target):
-        path, _, name = target.rpartition(".")
-        module = self.get_submodule(path)
-        if name not in module._parameters:
-            raise AttributeError(f"{type(module).__name__} has no parameter `{name}`")
-        return module._parameters[name]
+        return self._get_member(target, "parameter", "_parameters")
 
     def get_buffer(self, target):
+        return self._get_member(target, "buffer", "_buffers")
+
+    def _get_member(self, target, kind, store):
         path, _, name = target.rpartition(".")
         module = self.get_submodule(path)
-        if name not in module._buffers:
-            raise AttributeError(f"{type(module).__name__} has no buffer `{name}`")
-        return module._buffers[name]
+        members = getattr(module, store)
+        if name not in members:
+            raise AttributeError(f"{type(module).__name__} has no {kind} `{name}`")
+        return members[name]
 
     # ------------------------------------------------------------------ traversal
     def named_modules(self, memo=None, prefix="", remove_duplicate=True):
@@ -216,8 +204,7 @@ class Module:
             yield from module.named_modules(memo, prefix + ("." if prefix else "") + name, remove_duplicate)
 
     def modules(self):
-        for _, m in self.named_modules():
-            yield m
+        yield from (m for _, m in self.named_modules())
 
     def named_children(self):
         seen = set()
@@ -227,8 +214,7 @@ class Module:
                 yield name, module
 
     def children(self):
-        for _, m in self.named_children():
-            yield m
+        yield from (m for _, m in self.named_children())
 
     def _named_members(self, get_members, prefix="", recurse=True, remove_duplicate=True):
         seen = set()
@@ -245,15 +231,13 @@ class Module:
         yield from self._named_members(lambda m: m._parameters.items(), prefix, recurse, remove_duplicate)
 
     def parameters(self, recurse=True):
-        for _, p in self.named_parameters(recurse=recurse):
-            yield p
+        yield from (p for _, p in self.named_parameters(recurse=recurse))
 
     def named_buffers(self, prefix="", recurse=True, remove_duplicate=True):
         yield from self._named_members(lambda m: m._buffers.items(), prefix, recurse, remove_duplicate)
 
     def buffers(self, recurse=True):
-        for _, b in self.named_buffers(recurse=recurse):
-            yield b
+        yield from (b for _, b in self.named_buffers(recurse=recurse))
 
     # ------------------------------------------------------------------ modes and state
     def train(self, mode=True):
@@ -371,14 +355,10 @@ class Module:
 
     # ------------------------------------------------------------------ hooks
     def register_forward_hook(self, hook, *, prepend=False, with_kwargs=False, always_call=False):
-        handle = _RemovableHandle(self._forward_hooks)
-        self._forward_hooks[handle.id] = hook
-        return handle
+        return _RemovableHandle(self._forward_hooks, hook)
 
     def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
-        handle = _RemovableHandle(self._forward_pre_hooks)
-        self._forward_pre_hooks[handle.id] = hook
-        return handle
+        return _RemovableHandle(self._forward_pre_hooks, hook)
 
     # ------------------------------------------------------------------ printing
     def extra_repr(self):
@@ -390,16 +370,10 @@ class Module:
     def __repr__(self):
         extra = self.extra_repr()
         lines = extra.split("\n") if extra else []
-        for name, module in self._modules.items():
-            text = _indent(repr(module), 2)
-            lines.append(f"({name}): {text}")
-        main = self._get_name() + "("
-        if lines:
-            if len(lines) == 1 and not self._modules:
-                main += lines[0]
-            else:
-                main += "\n  " + "\n  ".join(lines) + "\n"
-        return main + ")"
+        lines += [f"({name}): {_indent(repr(module), 2)}" for name, module in self._modules.items()]
+        if not lines or (len(lines) == 1 and not self._modules):
+            return f"{self._get_name()}({lines[0] if lines else ''})"
+        return self._get_name() + "(\n  " + "\n  ".join(lines) + "\n)"
 
 
 def _indent(text, spaces):
