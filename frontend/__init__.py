@@ -24,7 +24,7 @@ from . import config, exc, testing
 from .backends import list_backends, lookup_backend, register_backend
 from .eval_frame import OptimizedModule, disable, optimize, reset
 from .explain import explain
-from .graph_break import graph_break
+from .graph_break import graph_break, is_compiling
 
-__all__ = ["optimize", "explain", "reset", "disable", "graph_break", "config", "testing", "exc", "register_backend",
-           "list_backends", "lookup_backend", "OptimizedModule"]
+__all__ = ["optimize", "explain", "reset", "disable", "graph_break", "is_compiling", "config", "testing", "exc",
+           "register_backend", "list_backends", "lookup_backend", "OptimizedModule"]

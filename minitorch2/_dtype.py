@@ -148,10 +148,14 @@ def as_dtype(value):
     return value
 
 
+class NoComplexDtypes(TypeError):
+    pass
+
+
 def complex_unsupported(value, where):
     """The error for a complex number, which torch would compute with in complex64/complex128: minitorch2
     has no complex dtypes, and truncating to the real part would be a silently wrong value."""
-    return TypeError(f"{where}: minitorch2 does not support complex numbers (got {value!r}); torch would give a "
+    return NoComplexDtypes(f"{where}: minitorch2 does not support complex numbers (got {value!r}); torch would give a "
                      "complex result, and minitorch2 has no complex dtypes")
 
 

@@ -26,6 +26,7 @@ import logging
 import os
 import sys
 import threading
+import warnings
 
 ENV_VAR = "MINITORCH2_LOGS"
 
@@ -75,6 +76,24 @@ def reload(setting=None):
     _enabled = artifacts
     for component in COMPONENTS:
         _configure_component(component, levels.get(component))
+
+
+def set_logs(**switches):
+    """torch._logging.set_logs: artifacts as flags (`graph_code=True`), components as levels
+    (`dynamo=logging.DEBUG`), replacing the previous setting. A name torch has and we do not log is ignored, with a
+    warning saying so."""
+    items = []
+    for name, value in switches.items():
+        component = TORCH_COMPONENT_NAMES.get(name, name)
+        if name in ARTIFACTS and value:
+            items.append(name)
+        elif (component in COMPONENTS or name == "all") and value is not None:
+            prefix = "+" if value <= logging.DEBUG else "-" if value >= logging.ERROR else ""
+            items += ["all"] if name == "all" and value <= logging.DEBUG else []
+            items += [prefix + c for c in (COMPONENTS if name == "all" else (component,))]
+        elif name not in ARTIFACTS and component not in COMPONENTS and name != "all":
+            warnings.warn(f"set_logs: minitorch2 does not log {name!r}; ignored")
+    reload(",".join(items))
 
 
 def _parse(setting):

@@ -233,7 +233,7 @@ def resize_output(out, shape, warning=RESIZED):
     if out.shape == shape:
         return
     if out._np is None:  # a FakeTensor while tracing: Dynamo leaves calls that resize an output to eager
-        raise RuntimeError("minitorch2 cannot trace an out= call that resizes its output; it runs eagerly")
+        raise NotImplementedError("minitorch2 cannot trace an out= call that resizes its output; it runs eagerly")
     if out.numel() != 0 and warning:
         words = warning.format(old=list(out.shape), new=list(shape), old_numel=out.numel(), new_numel=shape.numel(),
                                new_tuple=tuple(shape))

@@ -9,10 +9,11 @@ import inspect
 import types
 
 from ..exc import Unsupported
-from ..graph_break import graph_break
+from ..graph_break import graph_break, is_compiling
 from ..profile_capture import original_function
 from ..source import AttrSource, GetItemSource
 from .base import LazyVariableTracker, VariableTracker
+from .constant import ConstantVariable
 from .dicts import DictVariable
 from .lists import TupleVariable
 
@@ -80,6 +81,8 @@ class UserFunctionVariable(VariableTracker):
     def call_function(self, tx, args, kwargs, self_var=None):
         if self.fn is graph_break:
             raise Unsupported("frontend.graph_break() called", "graph_break")
+        if self.fn is is_compiling:
+            return ConstantVariable(True)
         if self.fn.__code__.co_flags & (inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR):
             raise Unsupported(f"{self.fn.__qualname__} is a generator or coroutine", "generator")
         fn = original_function(self.fn)  # a function `with optimize()` routed: read its real code

@@ -11,6 +11,8 @@ import builtins
 import operator
 
 import minitorch2
+from minitorch2._aten.overlap import FakeOverlapError
+from minitorch2._dtype import NoComplexDtypes
 from minitorch2._tensor import DataDependentOutputException, DynamicOutputShapeException
 
 from ..exc import TorchRuntimeError, Unsupported
@@ -112,11 +114,16 @@ def record(og, kind, target, args, kwargs):
     return wrap_fx_value(og, proxy, value)
 
 
+# What fake tensors cannot run, or ours refuse where torch's run and its eager call fails: left to eager
+_LEFT_TO_EAGER = (NotImplementedError, DataDependentOutputException, DynamicOutputShapeException, FakeOverlapError,
+                  NoComplexDtypes)
+
+
 def _fake_run_failure(kind, target, fake_args, fake_kwargs, error):
     """As Dynamo: an op fake tensors cannot run (data-dependent, no meta function, an argument it does not take)
     is a graph break; any other failure is the program's, raised now as TorchRuntimeError."""
     name = getattr(target, "__name__", target)
-    if isinstance(error, (NotImplementedError, DataDependentOutputException, DynamicOutputShapeException)) or (
+    if isinstance(error, _LEFT_TO_EAGER) or (
             isinstance(error, TypeError) and "argument" in str(error)):
         return Unsupported(f"running {name} on fake tensors failed: {type(error).__name__}: {error}", "unsupported_call")
     return TorchRuntimeError(f"RuntimeError when making fake tensor call\n  Explanation: Dynamo failed to run FX node"

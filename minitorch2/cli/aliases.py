@@ -32,6 +32,7 @@ ALIASES = {
     "torch.fx.experimental.proxy_tensor": "autograd",
     "torch.func": "autograd",
     "torch._inductor": "backend",
+    "torch.compiler": "frontend.compiler",
 }
 
 
