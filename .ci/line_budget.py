@@ -57,6 +57,8 @@ OUTSIDE_THE_LESSON = {
         # torch.linalg, torch.special, torch.fft and the other functions beyond the commonly used ones
         "minitorch2/_aten/table_extra.py", "minitorch2/_aten/extra_ops.py", "minitorch2/_aten/extra_formulas.py",
         "minitorch2/_functions_extra.py", "minitorch2/linalg.py", "minitorch2/special.py", "minitorch2/fft.py",
+        # torch.profiler and torch.autograd.profiler; torch.amp (autocast, GradScaler)
+        "minitorch2/profiler/", "minitorch2/autograd/profiler.py", "minitorch2/amp/",
     ),
 }
 PIPELINE = ("frontend/", "autograd/", "partition/", "backend/")
