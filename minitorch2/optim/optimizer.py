@@ -2,10 +2,13 @@
 
 Runtime layer. Subclasses implement `_update(param, group)` with PyTorch's single-tensor
 update formulas (the path PyTorch takes for CPU tensors), op for op, so
-parameters track PyTorch's over many steps within float32 rounding.
+parameters track PyTorch's over many steps within float32 rounding. The helpers below are what
+the optimizers share: the Adam family's checks, float32 scalar state, zeroed moment buffers, and
+PyTorch's rounding of `scalar / tensor`.
 """
 from collections import defaultdict
 
+from .. import _dtype, _factories, _functions
 from .._tensor import Tensor
 from ..autograd.grad_mode import enable_grad, no_grad
 
@@ -16,6 +19,47 @@ class _RequiredParameter:
 
 
 required = _RequiredParameter()
+
+
+def check_adam_hyperparameters(lr, eps, betas, weight_decay):
+    """The checks (and messages) every Adam-family constructor makes."""
+    if not 0.0 <= lr:
+        raise ValueError(f"Invalid learning rate: {lr}")
+    if not 0.0 <= eps:
+        raise ValueError(f"Invalid epsilon value: {eps}")
+    if not 0.0 <= betas[0] < 1.0:
+        raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
+    if not 0.0 <= betas[1] < 1.0:
+        raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
+    if not 0.0 <= weight_decay:
+        raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+
+
+def scalar_state(value=0.0):
+    """A per-parameter scalar (`step`, NAdam's `mu_product`, ASGD's `eta`): a float32 0-dim tensor, as PyTorch's."""
+    return _factories.tensor(value, dtype=_dtype.float32)
+
+
+def divide(numerator, denominator):
+    """`numerator / denominator` as PyTorch computes it: `scalar / tensor` is `tensor.reciprocal() * scalar`."""
+    if isinstance(denominator, Tensor) and not isinstance(numerator, Tensor):
+        return denominator.reciprocal() * numerator
+    return numerator / denominator
+
+
+def zeros_state(param):
+    return _functions.clone(_factories.zeros_like(param))
+
+
+def _copy_state_value(value):
+    """Tensors are cloned; lists, tuples and dicts (LBFGS's history) are rebuilt around copies, as PyTorch does."""
+    if isinstance(value, Tensor):
+        return value.clone()
+    if isinstance(value, dict):
+        return {k: _copy_state_value(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_copy_state_value(v) for v in value)
+    return value
 
 
 class Optimizer:
@@ -37,7 +81,8 @@ class Optimizer:
     def add_param_group(self, group):
         group = dict(group)
         params = group["params"]
-        group["params"] = [params] if not isinstance(params, (list, tuple)) and hasattr(params, "requires_grad") else list(params)
+        one_tensor = not isinstance(params, (list, tuple)) and hasattr(params, "requires_grad")
+        group["params"] = [params] if one_tensor else list(params)
         for name, default in self.defaults.items():
             if default is required and name not in group:
                 raise ValueError(f"parameter group didn't specify a value of required optimization parameter {name}")
@@ -79,13 +124,14 @@ class Optimizer:
         params = [p for g in self.param_groups for p in g["params"]]
         for mine, saved in zip(self.param_groups, groups):
             if len(mine["params"]) != len(saved["params"]):
-                raise ValueError("loaded state dict contains a parameter group that doesn't match the size of optimizer's group")
+                raise ValueError(
+                    "loaded state dict contains a parameter group that doesn't match the size of optimizer's group")
             for k, v in saved.items():
                 if k != "params":
                     mine[k] = v
         self.state = defaultdict(dict)
         for i, s in state_dict["state"].items():
-            self.state[params[i]] = {k: (v.clone() if hasattr(v, "clone") else v) for k, v in s.items()}
+            self.state[params[i]] = {k: _copy_state_value(v) for k, v in s.items()}
 
     def __repr__(self):
         lines = [self.__class__.__name__ + " ("]
@@ -118,4 +164,5 @@ class Optimizer:
             return closure()
 
 
-__all__ = ["Optimizer", "required"]
+__all__ = ["Optimizer", "required", "check_adam_hyperparameters", "divide", "scalar_state",
+           "zeros_state"]

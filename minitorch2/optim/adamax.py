@@ -1,0 +1,38 @@
+"""optim.Adamax (as torch.optim.Adamax): Adam with the infinity norm; PyTorch's single-tensor update, op for op.
+
+Coverage surface (outside the lesson): third-party training scripts construct it by name.
+Instead of a running mean of squared gradients, each parameter keeps `exp_inf`, a decaying
+maximum of gradient magnitudes; only the first moment is bias-corrected.
+"""
+from .. import _functions
+from .optimizer import Optimizer, check_adam_hyperparameters, scalar_state, zeros_state
+
+
+class Adamax(Optimizer):
+    def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, foreach=None, *, maximize=False,
+                 differentiable=False, capturable=False):
+        check_adam_hyperparameters(lr, eps, betas, weight_decay)
+        defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, foreach=foreach, maximize=maximize,
+                        differentiable=differentiable, capturable=capturable)
+        super().__init__(params, defaults)
+
+    def _init_state(self, param):
+        state = self.state[param]
+        if not state:
+            state["step"] = scalar_state()
+            state["exp_avg"] = zeros_state(param)
+            state["exp_inf"] = zeros_state(param)
+        return state
+
+    def _update(self, param, group):
+        beta1, beta2 = group["betas"]
+        state = self._init_state(param)
+        grad = param.grad if not group["maximize"] else -param.grad
+        state["step"].add_(1)
+        if group["weight_decay"] != 0:
+            grad = grad.add(param, alpha=group["weight_decay"])
+        exp_avg, exp_inf = state["exp_avg"], state["exp_inf"]
+        exp_avg.lerp_(grad, 1 - beta1)
+        exp_inf.copy_(_functions.maximum(exp_inf.mul_(beta2), grad.abs().add_(group["eps"])))
+        bias_correction = 1 - beta1 ** state["step"].item()
+        param.addcdiv_(exp_avg, exp_inf, value=-(group["lr"] / bias_correction))

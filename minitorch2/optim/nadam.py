@@ -1,0 +1,55 @@
+"""optim.NAdam (as torch.optim.NAdam): Adam with Nesterov momentum; PyTorch's single-tensor update, op for op.
+
+Coverage surface (outside the lesson): third-party training scripts construct it by name.
+The momentum coefficient warms up with the step, `mu_t = beta1 * (1 - 0.5 * 0.96 ** (t * momentum_decay))`;
+the state keeps the running product of the `mu_t` (a float32 0-dim tensor, like `step`) and the
+update mixes the current gradient with the look-ahead of the first moment.
+`decoupled_weight_decay=True` shrinks the parameter instead of growing the gradient (NAdamW).
+"""
+from .optimizer import Optimizer, check_adam_hyperparameters, scalar_state, zeros_state
+
+
+class NAdam(Optimizer):
+    def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, momentum_decay=4e-3,
+                 decoupled_weight_decay=False, *, foreach=None, maximize=False, capturable=False, differentiable=False):
+        check_adam_hyperparameters(lr, eps, betas, weight_decay)
+        if not 0.0 <= momentum_decay:
+            raise ValueError(f"Invalid momentum_decay value: {momentum_decay}")
+        defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, momentum_decay=momentum_decay,
+                        decoupled_weight_decay=decoupled_weight_decay, maximize=maximize, foreach=foreach,
+                        capturable=capturable, differentiable=differentiable)
+        super().__init__(params, defaults)
+
+    def _init_state(self, param):
+        state = self.state[param]
+        if not state:
+            state["step"] = scalar_state()
+            state["mu_product"] = scalar_state(1.0)
+            state["exp_avg"] = zeros_state(param)
+            state["exp_avg_sq"] = zeros_state(param)
+        return state
+
+    def _update(self, param, group):
+        beta1, beta2 = group["betas"]
+        lr, weight_decay, momentum_decay = group["lr"], group["weight_decay"], group["momentum_decay"]
+        state = self._init_state(param)
+        grad = param.grad if not group["maximize"] else -param.grad
+        state["step"].add_(1)
+        step = state["step"].item()
+        bias_correction2 = 1 - beta2**step
+        if weight_decay != 0:
+            if group["decoupled_weight_decay"]:
+                param.mul_(1 - lr * weight_decay)
+            else:
+                grad = grad.add(param, alpha=weight_decay)
+        mu = beta1 * (1.0 - 0.5 * (0.96 ** (step * momentum_decay)))
+        mu_next = beta1 * (1.0 - 0.5 * (0.96 ** ((step + 1) * momentum_decay)))
+        state["mu_product"].mul_(mu)
+        mu_product = state["mu_product"].item()
+        exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
+        exp_avg.lerp_(grad, 1 - beta1)
+        exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
+        denom = exp_avg_sq.div(bias_correction2).sqrt().add_(group["eps"])
+        # The scalar factors are Python floats computed left to right, as PyTorch writes them.
+        param.addcdiv_(grad, denom, value=-lr * (1.0 - mu) / (1.0 - mu_product))
+        param.addcdiv_(exp_avg, denom, value=(-lr * mu_next) / (1.0 - mu_product * mu_next))

@@ -1,0 +1,54 @@
+"""optim.RAdam (as torch.optim.RAdam): rectified Adam; PyTorch's single-tensor update, op for op.
+
+Coverage surface (outside the lesson): third-party training scripts construct it by name.
+Early on the second moment is too noisy to trust, so while the length of the approximated simple
+moving average (`rho_t`) is at most 5 the step is plain momentum SGD on the bias-corrected first
+moment; after that it is Adam's step scaled by the variance rectification term.
+`decoupled_weight_decay=True` shrinks the parameter instead of growing the gradient (RAdamW).
+"""
+from .optimizer import Optimizer, check_adam_hyperparameters, divide, scalar_state, zeros_state
+
+
+class RAdam(Optimizer):
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, decoupled_weight_decay=False, *,
+                 foreach=None, maximize=False, capturable=False, differentiable=False):
+        check_adam_hyperparameters(lr, eps, betas, weight_decay)
+        defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, maximize=maximize, foreach=foreach,
+                        capturable=capturable, decoupled_weight_decay=decoupled_weight_decay,
+                        differentiable=differentiable)
+        super().__init__(params, defaults)
+
+    def _init_state(self, param):
+        state = self.state[param]
+        if not state:
+            state["step"] = scalar_state()
+            state["exp_avg"] = zeros_state(param)
+            state["exp_avg_sq"] = zeros_state(param)
+        return state
+
+    def _update(self, param, group):
+        beta1, beta2 = group["betas"]
+        lr, weight_decay = group["lr"], group["weight_decay"]
+        state = self._init_state(param)
+        grad = param.grad if not group["maximize"] else -param.grad
+        state["step"].add_(1)
+        step = state["step"].item()
+        if weight_decay != 0:
+            if group["decoupled_weight_decay"]:
+                param.mul_(1 - lr * weight_decay)
+            else:
+                grad = grad.add(param, alpha=weight_decay)
+        exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
+        exp_avg.lerp_(grad, 1 - beta1)
+        exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
+        bias_correction1 = 1 - beta1**step
+        bias_correction2 = 1 - beta2**step
+        bias_corrected_exp_avg = exp_avg / bias_correction1
+        rho_inf = 2 / (1 - beta2) - 1
+        rho_t = rho_inf - 2 * step * (beta2**step) / bias_correction2
+        if rho_t > 5.0:
+            rect = ((rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t)) ** 0.5
+            adaptive_lr = divide(bias_correction2**0.5, exp_avg_sq.sqrt().add_(group["eps"]))
+            param.add_(bias_corrected_exp_avg * lr * adaptive_lr * rect, alpha=-1.0)
+        else:
+            param.add_(bias_corrected_exp_avg * lr, alpha=-1.0)
