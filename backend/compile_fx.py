@@ -121,7 +121,8 @@ def select_decomp_table():
         table.pop(getattr(getattr(ops.aten, name), overload), None)
     table.update({ops.aten.clamp.default: decompositions.clamp_as_min_max,
                   ops.aten.silu.default: decompositions.silu_inductor,
-                  ops.aten._softmax_backward_data.default: decompositions_nn._softmax_backward_data_fma})
+                  ops.aten._softmax_backward_data.default: decompositions_nn._softmax_backward_data_fma,
+                  ops.aten.arange.start_step: decompositions.arange_as_iota})
     return table
 
 

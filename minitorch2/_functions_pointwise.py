@@ -24,7 +24,7 @@ aten = ops.aten
 def add(input, other, *, alpha=1):
     if not _t(input):
         input, other = other, input
-    if alpha == 1:
+    if type(alpha) is int and alpha == 1:  # (1.0 and True are checked against the dtype)
         return aten.add.Tensor(input, other)
     return aten.add.Tensor(input, other, alpha=alpha)
 
@@ -33,7 +33,7 @@ def add(input, other, *, alpha=1):
 def sub(input, other, *, alpha=1):
     if not _t(input):
         return aten.rsub.Scalar(other, input, alpha)
-    if alpha == 1:
+    if type(alpha) is int and alpha == 1:  # (1.0 and True are checked against the dtype)
         return aten.sub.Tensor(input, other)
     return aten.sub.Tensor(input, other, alpha=alpha)
 

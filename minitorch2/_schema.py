@@ -254,8 +254,8 @@ def _same(value, default):
         return True
     if type(value) is bool or type(default) is bool:
         return type(value) is type(default) and value == default
-    if isinstance(value, (int, float)) and isinstance(default, (int, float)):
-        return value == default
+    if isinstance(value, (int, float)) and isinstance(default, (int, float)):  # a Scalar's type is its meaning:
+        return type(value) is type(default) and value == default  # arange(0, 4, 1.0) is float32
     if isinstance(value, (list, tuple)) and isinstance(default, (list, tuple)):
         return list(value) == list(default)
     if isinstance(value, str) and isinstance(default, str):  # gelu(x, approximate="none") records gelu(x)

@@ -14,6 +14,7 @@ select_decomp_table rather than by the table here.
 from .. import _dtype
 from .._ops import ops
 from .._tensor import Tensor, contiguous_format
+from . import factories
 from .derivatives_util import _reshape
 from .indexing_reduce import _check_index_copy, _check_index_fill
 from .meta_util import wrap_dim
@@ -433,3 +434,29 @@ def binary_cross_entropy_backward(grad_output, self, target, weight=None, reduct
     if weight is not None:
         result = aten.mul.Tensor(result, weight)
     return aten.div.Scalar(result, self.numel()) if reduction == 1 else result
+
+
+def arange_from_zero(end, **options):
+    return ops.aten.arange.start_step(0, end, 1, **options)
+
+
+def arange_step_one(start, end, **options):
+    return ops.aten.arange.start_step(start, end, 1, **options)
+
+
+def arange_as_iota(start, end, step=1, *, dtype=None, layout=None, device=None, pin_memory=None):
+    """As torch's refs (the inductor's table): positions from iota, scaled and shifted in the accumulate type
+    (float32 in double on the CPU) unless every argument is an int and the dtype integral, then cast."""
+    integer_args = all(isinstance(v, int) and not isinstance(v, bool) for v in (start, end, step))
+    dtype = dtype or (_dtype.int64 if integer_args else _dtype.get_default_dtype())
+    if not (integer_args or dtype.is_floating_point):
+        return NotImplemented  # truncating float arguments to an integral dtype: the op itself
+    length = factories._arange_length(start, end, step)
+    if integer_args and not dtype.is_floating_point:
+        return ops.prims.iota.default(length, start=start, step=step, dtype=dtype, device=device, requires_grad=False)
+    computation = _dtype.int64 if integer_args else (_dtype.float64 if dtype.itemsize >= 4 else _dtype.float32)
+    index = _positions(length, device)
+    if computation is not _dtype.int64:
+        index = ops.prims.convert_element_type.default(index, computation)
+    values = ops.aten.add.Tensor(ops.aten.mul.Tensor(index, step), start)
+    return ops.prims.convert_element_type.default(values, dtype)

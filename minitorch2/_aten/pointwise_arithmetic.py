@@ -25,25 +25,37 @@ def _sub(a, b, alpha=1, *, dtype):
     return np.subtract(a, b) if alpha == 1 else np.subtract(a, np.multiply(b, alpha))
 
 
-def _sub_check(impl):
-    """ATen's sub_check: no bool operand at all (a Python bool counts), on real and fake tensors alike."""
+def _alpha_check(self, other, alpha=1):
+    """ATen's alpha_check: a float alpha needs a floating result, a bool alpha a bool one."""
+    dtype = result_type(self, other)
+    if isinstance(alpha, bool) and dtype is not _dtype.bool_:
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    if isinstance(alpha, float) and not dtype.is_floating_point:
+        raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
+
+
+def _sub_check(self, other, alpha=1):
+    """ATen's sub_check: no bool operand at all (a Python bool counts); then alpha_check."""
+    bools = [x.dtype is _dtype.bool_ if isinstance(x, Tensor) else isinstance(x, bool) for x in (self, other)]
+    if all(bools):
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
+                           "Use the `^` or `logical_xor()` operator instead.")
+    if any(bools):
+        raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. "
+                           "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
+    _alpha_check(self, other, alpha)
+
+
+def _checked(impl, check):
+    """A (kernel, meta) pair that runs `check` on the operands first, on real and fake tensors alike."""
     kernel, meta = impl
 
-    def check(self, other):
-        bools = [x.dtype is _dtype.bool_ if isinstance(x, Tensor) else isinstance(x, bool) for x in (self, other)]
-        if all(bools):
-            raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
-                               "Use the `^` or `logical_xor()` operator instead.")
-        if any(bools):
-            raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. "
-                               "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
-
     def checked_kernel(self, other, *args, **kwargs):
-        check(self, other)
+        check(self, other, *args, **kwargs)
         return kernel(self, other, *args, **kwargs)
 
     def checked_meta(self, other, *args, **kwargs):
-        check(self, other)
+        check(self, other, *args, **kwargs)
         return meta(self, other, *args, **kwargs)
 
     return checked_kernel, checked_meta
@@ -155,9 +167,9 @@ def _compare(fn):
     return compute
 
 
-add = binary(_add)
-sub = _sub_check(binary(_sub))
-rsub = _sub_check(binary(_rsub, reverse=True))
+add = _checked(binary(_add), _alpha_check)
+sub = _checked(binary(_sub), _sub_check)
+rsub = _checked(binary(_rsub, reverse=True), _sub_check)
 mul = binary(_mul)
 div = binary(_div, out="float")
 def _no_bool_in_meta(impl, kernel_name):

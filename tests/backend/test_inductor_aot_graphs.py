@@ -134,6 +134,14 @@ def embedding_lookup(lib):
 
 
 @case
+def positions_from_arange(lib):
+    """arange in its forms (iota, and iota scaled and shifted in double for float arguments), as a GPT's positions."""
+    def fn(x):
+        return x + lib.arange(0.5, 6.5, 1.0) + lib.arange(6, dtype=lib.float32) + lib.arange(1, 13, 2) + lib.arange(2, 8)
+    return fn, [leaf(lib, 4, 6)]
+
+
+@case
 def mlp_gelu_tanh_layernorm_cross_entropy(lib):
     """The model of the compare-torch check: Linear, GELU, Linear, Tanh, LayerNorm, Linear, cross_entropy."""
     nn = lib.nn

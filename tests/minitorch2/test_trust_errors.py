@@ -202,6 +202,14 @@ ERROR_CLASS_CASES = {
     "int64 min neg": lambda lib: -lib.tensor([-2 ** 63]),
     "int64 max * 2": lambda lib: lib.tensor([2 ** 63 - 1]) * 2,
     "int64 near 2**62 sum": lambda lib: lib.tensor([2 ** 62, 2 ** 62]).sum(),
+    # a Scalar's type is its meaning: a float alpha needs a floating result, a float step makes a float arange
+    "add int64 alpha=1.0": lambda lib: lib.add(lib.ones(2, dtype=lib.int64), lib.ones(2, dtype=lib.int64), alpha=1.0),
+    "sub float alpha=True": lambda lib: lib.sub(lib.ones(2), 1, alpha=True),
+    "rsub int32 alpha=2.5": lambda lib: lib.rsub(lib.ones(2, dtype=lib.int32), 2, alpha=2.5),
+    "add_ int64 alpha=2.0": lambda lib: lib.ones(2, dtype=lib.int64).add_(1, alpha=2.0),
+    "add bool alpha=True": lambda lib: lib.add(lib.tensor([True]), lib.tensor([False]), alpha=True),
+    "arange int args float step": lambda lib: str(lib.arange(0, 4, 1.0).dtype),
+    "aten arange float step": lambda lib: str(lib.ops.aten.arange.start_step(0, 4, 1.0).dtype),
     # as_strided reaches any element of the storage, and no further
     "as_strided past the storage": lambda lib: lib.arange(6.0).as_strided((2,), (1,), 5),
     "as_strided negative stride": lambda lib: lib.arange(6.0).as_strided((2,), (-1,), 3),
