@@ -13,6 +13,7 @@ from .._ops import ops
 from .._python_dispatcher import python_dispatcher_enabled
 from .._unsupported import module_getattr
 from ..autograd import grad_mode as _grad_mode
+from ._functional_more import *  # noqa: F401,F403  (the layers beyond the core set, and their losses)
 from ._interpolate import interpolate
 from ._losses import (  # noqa: F401  (nn.functional names, defined with the other losses)
     _reduction, _scalar_type_name, binary_cross_entropy, binary_cross_entropy_with_logits, cross_entropy, l1_loss,
@@ -42,10 +43,6 @@ def linear(input, weight, bias=None):
     if bias is not None:
         out = aten.add.Tensor(out, bias)
     return out
-
-
-def bilinear(*args, **kwargs):
-    raise NotImplementedError("minitorch2 does not implement bilinear")
 
 
 def _conv(input, weight, bias, stride, padding, dilation, groups, nd):

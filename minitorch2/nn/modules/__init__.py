@@ -6,20 +6,19 @@ from .dropout import Dropout
 from .container import ModuleDict, ModuleList, Sequential
 from .conv import Conv1d, Conv2d
 from .linear import Identity, Linear
-from .loss import BCELoss, CrossEntropyLoss, L1Loss, MSELoss, NLLLoss
+from .loss import *  # noqa: F401,F403
 from .module import Module
 from .normalization import LayerNorm
-from .pooling import AdaptiveAvgPool2d, AvgPool2d, Flatten, MaxPool2d
+from .pooling import *  # noqa: F401,F403
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 from .transformer import (MultiheadAttention, Transformer, TransformerDecoder, TransformerDecoderLayer,
                           TransformerEncoder, TransformerEncoderLayer)
 from .sparse import Embedding
+from .activation_more import *  # noqa: F401,F403  (the layers beyond the core set, each module listing its own)
+from .container_more import *  # noqa: F401,F403
+from .conv_more import *  # noqa: F401,F403
+from .normalization_more import *  # noqa: F401,F403
+from .padding import *  # noqa: F401,F403
+from .pixelshuffle import *  # noqa: F401,F403
 
-__all__ = [
-    "Module", "Linear", "Identity", "Conv1d", "Conv2d", "BatchNorm1d", "BatchNorm2d", "LayerNorm", "Embedding",
-    "Dropout", "ReLU", "ReLU6", "ELU", "GELU", "SiLU", "Sigmoid", "Tanh", "LeakyReLU", "Softmax", "LogSoftmax", "Flatten",
-    "MaxPool2d", "AvgPool2d", "AdaptiveAvgPool2d", "Sequential", "ModuleList", "ModuleDict", "CrossEntropyLoss",
-    "NLLLoss", "MSELoss", "L1Loss", "BCELoss", "LogSigmoid", "Upsample", "CosineSimilarity", "RNNBase", "RNN", "LSTM",
-    "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell", "MultiheadAttention", "Transformer", "TransformerEncoder",
-    "TransformerDecoder", "TransformerEncoderLayer", "TransformerDecoderLayer",
-]
+__all__ = [name for name, value in globals().items() if isinstance(value, type) and issubclass(value, Module)]

@@ -1,0 +1,591 @@
+"""nn.functional beyond the core set: transposed and 3-d convolution, instance/group/RMS/local-response norms,
+pixel shuffle, padding modes, more activations and pooling, fold/unfold, bilinear, pairwise distance, dropout over
+channels (re-exported by nn/functional.py, with the losses beyond the core ones, which modules/loss.py defines).
+
+Runtime layer, coverage surface. Each function is a composite of ops the table already has, so eager autograd,
+AOT tracing and the backend handle it with no rows of its own: group_norm is a reshape and `var_mean`, the
+padding modes are one `index_select` per padded dim whose indices come from `arange` (reflect is
+(n-1) - |(n-1) - |j||, replicate a clamp, circular a remainder), adaptive max pooling gathers every window
+(padded to the widest by repeating its last element) and takes `max.dim`, unfold is two `unfold` views.
+Values, argument checks, error classes and messages are PyTorch's.
+"""
+import math
+import warnings
+
+from .. import _dtype, _factories, _functions
+from .._ops import ops
+from .._type_info import finfo
+from ..autograd import grad_mode as _grad_mode
+from . import functional as F  # circular on purpose: functional.py re-exports this module; F is read at call time
+from .modules.loss import (  # noqa: F401  (the losses' functional forms, defined beside their modules)
+    LOSS_FUNCTIONS, cosine_embedding_loss, gaussian_nll_loss, hinge_embedding_loss, huber_loss, kl_div,
+    margin_ranking_loss, multi_margin_loss, multilabel_soft_margin_loss, poisson_nll_loss, smooth_l1_loss,
+    soft_margin_loss, triplet_margin_loss)
+
+aten = ops.aten
+
+__all__ = [
+    "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "instance_norm", "group_norm",
+    "local_response_norm", "rms_norm", "pixel_shuffle", "pixel_unshuffle", "prelu", "hardswish", "hardsigmoid",
+    "mish", "selu", "celu", "glu", "softsign", "tanhshrink", "threshold", "softmin", "max_pool1d", "avg_pool1d",
+    "adaptive_avg_pool1d", "adaptive_max_pool1d", "adaptive_max_pool2d", "fold", "unfold", "bilinear",
+    "pairwise_distance", "dropout1d", "dropout2d", "dropout3d", *LOSS_FUNCTIONS,
+]  # not `pad`: nn/functional.py keeps its own constant-only one (the padding modules call the one here)
+
+
+def _sizes(shape):
+    return f"[{', '.join(map(str, shape))}]"
+
+
+def _tuple(value, n):
+    return (value,) * n if isinstance(value, int) else tuple(value)
+
+
+def _in_place(input, fn):
+    """An in-place activation without a row of its own: computed on a copy, then written back with copy_ (which
+    autograd records, and which refuses a leaf that requires grad as torch's in-place kernels do)."""
+    return aten.copy_.default(input, fn(aten.clone.default(input)))
+
+
+# ---------------------------------------------------------------- convolution
+def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    return F._conv(input, weight, bias, stride, padding, dilation, groups, 3)
+
+
+def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, nd):
+    if input.dim() not in (nd + 1, nd + 2):
+        raise RuntimeError(f"Expected {nd + 1}D (unbatched) or {nd + 2}D (batched) input to conv_transpose{nd}d, "
+                           f"but got input of size: {_sizes(input.shape)}")
+    unbatched = input.dim() == nd + 1
+    x = aten.unsqueeze.default(input, 0) if unbatched else input
+    out = aten.convolution.default(x, weight, bias, list(_tuple(stride, nd)), list(_tuple(padding, nd)),
+                                   list(_tuple(dilation, nd)), True, list(_tuple(output_padding, nd)), groups)
+    return aten.squeeze.dim(out, 0) if unbatched else out
+
+
+def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 1)
+
+
+def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 2)
+
+
+def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 3)
+
+
+# ---------------------------------------------------------------- normalization
+def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True,
+                  momentum=0.1, eps=1e-5):
+    """ATen's instance_norm: a batch norm of the input seen as one sample of N*C channels, the affine
+    parameters and running statistics repeated per sample; the running statistics then average over samples."""
+    if use_input_stats and math.prod(input.shape[2:]) == 1:
+        raise ValueError(f"Expected more than 1 spatial element when training, got input size {input.size()}")
+    n, c = input.shape[:2]
+    x = input.reshape([1, n * c] + list(input.shape[2:]))
+    weight, bias, mean, var = (None if t is None else aten.repeat.default(t, [n])
+                               for t in (weight, bias, running_mean, running_var))
+    out = aten.native_batch_norm.default(x, weight, bias, mean, var, use_input_stats, momentum, eps)[0]
+    with _grad_mode.no_grad():
+        for running, repeated in ((running_mean, mean), (running_var, var)):
+            if running is not None:
+                aten.copy_.default(running, aten.mean.dim(aten.view.default(repeated, [n, c]), [0]))
+    return aten.view.default(out, list(input.shape))
+
+
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
+    if input.dim() < 2:
+        raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received {input.dim()}")
+    n, c = input.shape[:2]
+    if n * c // num_groups * math.prod(input.shape[2:]) == 1:
+        size = [n * c // num_groups, num_groups] + list(input.shape[2:])
+        raise ValueError(f"Expected more than 1 value per channel when training, got input size {size}")
+    if c % num_groups:
+        raise RuntimeError("Expected number of channels in input to be divisible by num_groups, but got input of "
+                           f"shape {_sizes(input.shape)} and num_groups={num_groups}")
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None and (t.dim() != 1 or t.numel() != c):
+            raise RuntimeError(f"Expected {name} to be a vector of size equal to the number of channels in input, "
+                               f"but got {name} of shape {_sizes(t.shape)} and input of shape {_sizes(input.shape)}")
+    groups = input.reshape([n, num_groups, -1])
+    var, mean = aten.var_mean.correction(groups, [2], correction=0, keepdim=True)
+    out = aten.mul.Tensor(aten.sub.Tensor(groups, mean), aten.rsqrt.default(aten.add.Scalar(var, eps)))
+    out = aten.view.default(out, list(input.shape))
+    return _channel_affine(out, weight, bias)
+
+
+def _channel_affine(out, weight, bias):
+    """out * weight + bias, both per channel (dim 1)."""
+    shape = [-1] + [1] * (out.dim() - 2)
+    if weight is not None:
+        out = aten.mul.Tensor(out, aten.view.default(weight, shape))
+    if bias is not None:
+        out = aten.add.Tensor(out, aten.view.default(bias, shape))
+    return out
+
+
+def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
+    """input / (k + alpha * mean of squares over `size` neighbouring channels) ** beta: the mean is an average pool
+    over the channel axis of the squares, zero-padded by size // 2 before and (size - 1) // 2 after."""
+    if input.dim() < 3:
+        raise ValueError(f"Expected 3D or higher dimensionality                          input (got {input.dim()} "
+                         "dimensions)")
+    if input.numel() == 0:
+        return input
+    n, c = input.shape[:2]
+    squares = aten.view.default(aten.mul.Tensor(input, input), [n, 1, c, -1])
+    squares = aten.constant_pad_nd.default(squares, [0, 0, size // 2, (size - 1) // 2], 0.0)
+    mean = aten.avg_pool2d.default(squares, [size, 1], [1, 1], [0, 0])
+    div = aten.pow.Tensor_Scalar(aten.add.Scalar(aten.mul.Scalar(mean, alpha), k), beta)
+    return aten.div.Tensor(input, aten.view.default(div, list(input.shape)))
+
+
+def rms_norm(input, normalized_shape, weight=None, eps=None):
+    shape = [normalized_shape] if isinstance(normalized_shape, int) else list(normalized_shape)
+    if list(input.shape[input.dim() - len(shape):]) != shape or len(shape) > input.dim():
+        raise RuntimeError(f"Given normalized_shape={_sizes(shape)}, expected input with shape "
+                           f"[*{', '.join(map(str, shape))}], but got input of size{_sizes(input.shape)}")
+    eps = finfo(input.dtype).eps if eps is None else eps
+    dims = list(range(input.dim() - len(shape), input.dim()))
+    mean_square = aten.mean.dim(aten.mul.Tensor(input, input), dims, True)
+    out = aten.mul.Tensor(input, aten.rsqrt.default(aten.add.Scalar(mean_square, eps)))
+    return out if weight is None else aten.mul.Tensor(out, weight)
+
+
+# ---------------------------------------------------------------- pixel shuffle
+def pixel_shuffle(input, upscale_factor):
+    """(*, C*r*r, H, W) -> (*, C, H*r, W*r): view the channels as (C, r, r), move each r beside its spatial dim."""
+    r = upscale_factor
+    _check_shuffle(input, "pixel_shuffle", "upscale_factor", r)
+    if input.shape[-3] % (r * r):
+        raise RuntimeError("pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of "
+                           f"upscale_factor, but input.size(-3)={input.shape[-3]} is not divisible by {r * r}")
+    *lead, c, h, w = input.shape
+    x = input.reshape(lead + [c // (r * r), r, r, h, w])
+    b = len(lead)
+    x = aten.permute.default(x, list(range(b)) + [b, b + 3, b + 1, b + 4, b + 2])
+    return x.reshape(lead + [c // (r * r), h * r, w * r])
+
+
+def pixel_unshuffle(input, downscale_factor):
+    """(*, C, H*r, W*r) -> (*, C*r*r, H, W), pixel_shuffle's inverse."""
+    r = downscale_factor
+    _check_shuffle(input, "pixel_unshuffle", "downscale_factor", r)
+    for name, dim in (("height", -2), ("width", -1)):
+        if input.shape[dim] % r:
+            raise RuntimeError(f"pixel_unshuffle expects {name} to be divisible by downscale_factor, but "
+                               f"input.size({dim})={input.shape[dim]} is not divisible by {r}")
+    *lead, c, h, w = input.shape
+    x = input.reshape(lead + [c, h // r, r, w // r, r])
+    b = len(lead)
+    x = aten.permute.default(x, list(range(b)) + [b, b + 2, b + 4, b + 1, b + 3])
+    return x.reshape(lead + [c * r * r, h // r, w // r])
+
+
+def _check_shuffle(input, name, arg, r):
+    if input.dim() < 3:
+        raise RuntimeError(f"{name} expects input to have at least 3 dimensions, but got input with {input.dim()} "
+                           "dimension(s)")
+    if r <= 0:
+        raise RuntimeError(f"{name} expects a positive {arg}, but got {r}")
+
+
+# ---------------------------------------------------------------- padding
+_PAD_COMBINATIONS = ("Supported combinations for non-constant padding:\n"
+                     "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
+                     "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
+                     "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)")
+
+
+def pad(input, pad, mode="constant", value=None):
+    """F.pad with every mode: 'constant' is constant_pad_nd; 'reflect', 'replicate' and 'circular' pick, along
+    each padded dim, the source index of every output position j in [-before, size + after)."""
+    if len(pad) % 2:
+        raise RuntimeError("Padding length must be divisible by 2")
+    if len(pad) // 2 > input.dim():
+        raise RuntimeError("Padding length should be less than or equal to two times the input dimension but got "
+                           f"padding length {len(pad)} and input of dimension {input.dim()}")
+    if mode == "constant":
+        return aten.constant_pad_nd.default(input, list(pad), 0.0 if value is None else value)
+    if value is not None and value != 0:
+        raise RuntimeError(f"Padding mode \"{mode}\" doesn't take in value argument.")
+    if mode not in ("reflect", "replicate", "circular"):
+        raise NotImplementedError(f"Unrecognised padding mode {mode}")
+    padded = len(pad) // 2
+    if padded > 3 or input.dim() not in (padded + 1, padded + 2):
+        raise NotImplementedError(f"Padding size {len(pad)} is not supported for {input.dim()}D input tensor.\n"
+                                  + _PAD_COMBINATIONS)
+    _check_pad_sizes(input, pad, mode)
+    out = input
+    for i in range(padded):
+        dim = input.dim() - 1 - i
+        out = aten.index_select.default(out, dim, _pad_source(input.shape[dim], pad[2 * i], pad[2 * i + 1], mode))
+    return out
+
+
+def _check_pad_sizes(input, pad, mode):
+    padded = len(pad) // 2
+    if any(s == 0 for s in input.shape[input.dim() - padded:]) or (input.dim() == padded + 2 and input.shape[1] == 0):
+        raise RuntimeError(f"Expected {padded + 1}D or {padded + 2}D (batch mode) tensor with possibly 0 batch size "
+                           f"and other non-zero dimensions for input, but got: {_sizes(input.shape)}")
+    for i in range(padded):
+        dim, before, after = input.dim() - 1 - i, pad[2 * i], pad[2 * i + 1]
+        size = input.shape[dim]
+        if mode == "reflect" and (before >= size or after >= size):
+            raise RuntimeError(f"Argument #{4 + 2 * i}: Padding size should be less than the "
+                               f"corresponding input dimension, but got: padding ({before}, {after}) at dimension "
+                               f"{dim} of input {_sizes(input.shape)}")
+        if mode == "circular" and (before > size or after > size):
+            raise RuntimeError("Padding value causes wrapping around more than once.")
+        if size + before + after < 1:
+            raise RuntimeError(f"input ({_sizes(input.shape)}) is too small to be padded by ({before}, {after}) "
+                               f"at dimension {dim}")
+
+
+def _pad_source(size, before, after, mode):
+    """Source index along one dim of each output position."""
+    j = aten.arange.start_step(-before, size + after, 1, dtype=_dtype.int64)
+    if mode == "replicate":
+        return aten.clamp.default(j, 0, size - 1)
+    if mode == "circular":
+        return aten.remainder.Scalar(j, size)
+    return aten.rsub.Scalar(aten.abs.default(aten.rsub.Scalar(aten.abs.default(j), size - 1)), size - 1)
+
+
+# ---------------------------------------------------------------- activations
+def prelu(input, weight):
+    if weight.dim() > 1:
+        raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: ndim = {weight.dim()}")
+    if weight.numel() != 1:
+        channels = input.shape[1] if input.dim() > 1 else 1
+        if channels != weight.numel():
+            raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found parameter numbers = "
+                               f"{weight.numel()} and channel size = {channels}.")
+        weight = aten.view.default(weight, [-1] + [1] * (input.dim() - 2))
+    elif input.dim() == 0:
+        weight = aten.view.default(weight, [])
+    negative = aten.mul.Tensor(weight, input)
+    return aten.where.self(aten.gt.Scalar(input, 0), input, negative)
+
+
+def hardswish(input, inplace=False):
+    return _in_place(input, _hardswish) if inplace else _hardswish(input)
+
+
+def _hardswish(x):
+    return aten.div.Scalar(aten.mul.Tensor(x, aten.hardtanh.default(aten.add.Scalar(x, 3), 0, 6)), 6)
+
+
+def hardsigmoid(input, inplace=False):
+    return _in_place(input, _hardsigmoid) if inplace else _hardsigmoid(input)
+
+
+def _hardsigmoid(x):
+    return aten.div.Scalar(aten.hardtanh.default(aten.add.Scalar(x, 3), 0, 6), 6)
+
+
+def mish(input, inplace=False):
+    return _in_place(input, _mish) if inplace else _mish(input)
+
+
+def _mish(x):
+    return aten.mul.Tensor(x, aten.tanh.default(aten.softplus.default(x, 1, 20)))
+
+
+_SELU_ALPHA, _SELU_SCALE = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
+
+
+def selu(input, inplace=False):
+    op = aten.elu_ if inplace else aten.elu
+    return op.default(input, _SELU_ALPHA, _SELU_SCALE, 1.0)
+
+
+def celu(input, alpha=1.0, inplace=False):
+    if alpha == 0:
+        raise RuntimeError("ZeroDivisionError")
+    op = aten.elu_ if inplace else aten.elu
+    return op.default(input, alpha, 1.0, 1.0 / alpha)
+
+
+def glu(input, dim=-1):
+    if input.dim() == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    dim = dim % input.dim()
+    if input.shape[dim] % 2:
+        raise RuntimeError(f"Halving dimension must be even, but dimension {dim} is size {input.shape[dim]}")
+    first, second = aten.split.Tensor(input, input.shape[dim] // 2, dim)
+    return aten.mul.Tensor(first, aten.sigmoid.default(second))
+
+
+def softsign(input):
+    return aten.div.Tensor(input, aten.add.Scalar(aten.abs.default(input), 1))
+
+
+def tanhshrink(input):
+    return aten.sub.Tensor(input, aten.tanh.default(input))
+
+
+def threshold(input, threshold, value, inplace=False):
+    def apply(x):
+        return aten.threshold.default(x, threshold, value)
+    return _in_place(input, apply) if inplace else apply(input)
+
+
+def softmin(input, dim=None, _stacklevel=3, dtype=None):
+    if dim is None:
+        warnings.warn("Implicit dimension choice for softmin has been deprecated. Change the call to include dim=X "
+                      "as an argument.", stacklevel=_stacklevel)
+    return F.softmax(aten.neg.default(input), dim, dtype=dtype)
+
+
+# ---------------------------------------------------------------- dropout over whole channels
+def _feature_dropout(x, p, training, inplace):
+    """ATen's feature_dropout: one Bernoulli draw per (sample, channel), so whole channels are zeroed."""
+    if not training or p == 0.0 or x.numel() == 0:
+        return x
+    if p == 1.0:
+        noise = aten.zeros.default([], dtype=x.dtype)
+    else:
+        noise = aten.empty.memory_format(list(x.shape[:2]) + [1] * (x.dim() - 2), dtype=x.dtype)
+        aten.bernoulli_.float(noise, 1 - p)
+        aten.div_.Scalar(noise, 1 - p)
+    return aten.mul_.Tensor(x, noise) if inplace else aten.mul.Tensor(x, noise)
+
+
+def _channel_dropout(input, p, training, inplace, nd, batched):
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if input.dim() not in (nd + 1, nd + 2):
+        note = (f"Note that dropout{nd}d exists to provide channel-wise dropout on inputs with {nd} spatial "
+                f"dimension{'s' if nd > 1 else ''}, a channel dimension, and an optional batch dimension (i.e. "
+                f"{nd + 1}D or {nd + 2}D inputs).")
+        if nd == 1:
+            raise RuntimeError(f"dropout1d: Expected 2D or 3D input, but received a {input.dim()}D input. {note}")
+        warnings.warn(f"dropout{nd}d: Received a {input.dim()}-D input to dropout{nd}d, which is deprecated and will "
+                      "result in an error in a future release. To retain the behavior and silence this warning, "
+                      f"please use dropout instead. {note}", stacklevel=3)
+    if batched:
+        return _feature_dropout(input, p, training, inplace)
+    return aten.squeeze.dim(_feature_dropout(aten.unsqueeze.default(input, 0), p, training, inplace), 0)
+
+
+def dropout1d(input, p=0.5, training=True, inplace=False):
+    return _channel_dropout(input, p, training, inplace, 1, input.dim() == 3)
+
+
+def dropout2d(input, p=0.5, training=True, inplace=False):
+    if input.dim() == 3:  # torch keeps its historical reading of a 3-d input: (N, C, L), not an unbatched image
+        warnings.warn("dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout "
+                      "behavior is desired - input is interpreted as shape (N, C, L), where C is the channel dim. "
+                      "This behavior will change in a future release to interpret the input as one without a "
+                      "batch dimension, i.e. shape (C, H, W). To maintain the 1D channel-wise dropout behavior, "
+                      "please switch to using dropout1d instead.", stacklevel=2)
+    return _channel_dropout(input, p, training, inplace, 2, True)
+
+
+def dropout3d(input, p=0.5, training=True, inplace=False):
+    return _channel_dropout(input, p, training, inplace, 3, input.dim() == 5)
+
+
+# ---------------------------------------------------------------- pooling
+def _one(value, message):
+    values = _tuple(value, 1)
+    if len(values) != 1:
+        raise RuntimeError(message.format(len(values)))
+    return values[0]
+
+
+def _check_1d_input(input, name):
+    if input.dim() not in (2, 3):
+        raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.dim()}-dimensional tensor for argument #1 "
+                           f"'self' (while checking arguments for {name})")
+
+
+def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    """max_pool2d over the input with a unit height, as ATen's max_pool1d."""
+    k = _one(kernel_size, "max_pool1d() kernel_size must be an int, list of ints or tuple of ints of size 1 but got "
+                          "size {}")
+    s = k if stride is None or _tuple(stride, 1) == () else _one(stride, "max_pool1d() stride must be None, an int, "
+                                                                        "list of ints, or tuple of ints of size 1 but got size {}")
+    p = _one(padding, "max_pool1d() padding must be an int, list of ints, or tuple of ints of size 1 but got size {}")
+    d = _one(dilation, "max_pool1d() dilation must be an int, list of ints or tuple of ints of size 1 but got size {}")
+    if input.dim() not in (2, 3) or input.shape[-1] == 0:
+        raise RuntimeError("max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size for "
+                           f"input, but got:{_sizes(input.shape)}")
+    if k <= 0 or s <= 0 or p < 0 or d <= 0 or p > k // 2:
+        _max_pool1d_argument_error(k, s, p, d)
+    out = (input.shape[-1] + 2 * p - d * (k - 1) - 1 + (s - 1 if ceil_mode else 0)) // s + 1
+    if ceil_mode and (out - 1) * s >= input.shape[-1] + p:
+        out -= 1
+    if out < 1:
+        raise RuntimeError(f"max_pool1d() Invalid computed output size: {out}")
+    values, indices = aten.max_pool2d_with_indices.default(aten.unsqueeze.default(input, -2), [1, k], [1, s], [0, p],
+                                                           [1, d], ceil_mode)
+    values, indices = aten.squeeze.dim(values, -2), aten.squeeze.dim(indices, -2)
+    return (values, indices) if return_indices else values
+
+
+def _max_pool1d_argument_error(k, s, p, d):
+    if k <= 0:
+        raise RuntimeError(f"max_pool1d() kernel_size must be greater than zero, but got {k}")
+    if s <= 0:
+        raise RuntimeError(f"max_pool1d() stride must be greater than zero, but got {s}")
+    if p < 0:
+        raise RuntimeError(f"max_pool1d() padding must be non-negative, but got {p}")
+    if p > k // 2:
+        raise RuntimeError(f"max_pool1d() padding should be at most half of kernel size, but got padding={p} and "
+                           f"kernel_size={k}")
+    raise RuntimeError(f"max_pool1d() dilation must be greater than zero, but got {d}")
+
+
+def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
+    k = _one(kernel_size, "avg_pool1d() argument 'kernel_size' should contain one int (got {})")
+    s = k if stride is None else _one(stride, "avg_pool1d() argument 'stride' should contain one int (got {})")
+    p = _one(padding, "avg_pool1d() argument 'padding' should contain one int (got {})")
+    _check_1d_input(input, "avg_pool1d")
+    out = aten.avg_pool2d.default(aten.unsqueeze.default(input, -2), [1, k], [1, s], [0, p], ceil_mode,
+                                  count_include_pad)
+    return aten.squeeze.dim(out, -2)
+
+
+def adaptive_avg_pool1d(input, output_size):
+    size = _one(output_size, "adaptive_avg_pool1d() argument 'output_size' should contain one int (got {})")
+    _check_1d_input(input, "adaptive_avg_pool1d")
+    return aten.squeeze.dim(aten._adaptive_avg_pool2d.default(aten.unsqueeze.default(input, -2), [1, size]), -2)
+
+
+def _adaptive_windows(in_size, out_size):
+    """Per output position, the input indices of its window [floor(o*in/out), ceil((o+1)*in/out)), every window
+    padded to the widest by repeating its last index (a repeat cannot change a maximum)."""
+    starts = [o * in_size // out_size for o in range(out_size)]
+    ends = [-(-(o + 1) * in_size // out_size) for o in range(out_size)]
+    width = max(e - s for s, e in zip(starts, ends))
+    return [[min(s + j, e - 1) for j in range(width)] for s, e in zip(starts, ends)]
+
+
+def _adaptive_max_pool(x, out_h, out_w):
+    """(..., H, W) -> values and flat indices (..., out_h, out_w): each window gathered, then max.dim."""
+    h, w = x.shape[-2:]
+    rows, cols = _adaptive_windows(h, out_h), _adaptive_windows(w, out_w)
+    table = [[r * w + c for r in row for c in col] for row in rows for col in cols]
+    lead = list(x.shape[:-2])
+    index = _factories.tensor(table, dtype=_dtype.int64)
+    windows = aten.index_select.default(x.reshape(lead + [h * w]), -1, aten.view.default(index, [-1]))
+    windows = aten.view.default(windows, lead + [out_h, out_w, len(table[0])])
+    values, arg = aten.max.dim(windows, -1)
+    table = aten.expand.default(aten.view.default(index, [out_h, out_w, -1]), lead + [out_h, out_w, len(table[0])])
+    return values, aten.squeeze.dim(aten.gather.default(table, -1, aten.unsqueeze.default(arg, -1)), -1)
+
+
+def adaptive_max_pool1d(input, output_size, return_indices=False):
+    size = _one(output_size, "adaptive_max_pool1d() argument 'output_size' should contain one int (got {})")
+    _check_1d_input(input, "adaptive_max_pool1d")
+    values, indices = _adaptive_max_pool(aten.unsqueeze.default(input, -2), 1, size)
+    values, indices = aten.squeeze.dim(values, -2), aten.squeeze.dim(indices, -2)
+    return (values, indices) if return_indices else values
+
+
+def adaptive_max_pool2d(input, output_size, return_indices=False):
+    size = _tuple(output_size, 2)
+    if input.dim() not in (3, 4):
+        raise RuntimeError(f"adaptive_max_pool2d(): Expected 3D or 4D tensor, but got: {_sizes(input.shape)}")
+    if len(size) != 2:
+        raise RuntimeError("adaptive_max_pool2d(): internal error: output_size.size() must be 2")
+    size = [input.shape[-2 + i] if s is None else s for i, s in enumerate(size)]
+    values, indices = _adaptive_max_pool(input, *size)
+    return (values, indices) if return_indices else values
+
+
+# ---------------------------------------------------------------- fold and unfold (im2col, col2im)
+def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
+    """(N, C, H, W) -> (N, C*kh*kw, L): the padded input's sliding windows, one unfold view per spatial dim
+    (over the dilated extent, then every dilation-th element), kernel offsets moved next to the channels."""
+    kernel, dil, pads, step = (_tuple(v, 2) for v in (kernel_size, dilation, padding, stride))
+    if input.dim() not in (3, 4):
+        raise RuntimeError("Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but "
+                           f"got:{_sizes(input.shape)}")
+    unbatched = input.dim() == 3
+    x = aten.unsqueeze.default(input, 0) if unbatched else input
+    extent = [d * (k - 1) + 1 for k, d in zip(kernel, dil)]
+    blocks = [(i + 2 * p - e) // s + 1 for i, p, e, s in zip(x.shape[2:], pads, extent, step)]
+    if any(b < 1 for b in blocks):
+        raise RuntimeError(f"Given input with spatial size ({x.shape[2]}, {x.shape[3]}), kernel_size={kernel}, "
+                           f"dilation={dil}, padding={pads}, calculated shape of the array of sliding blocks as "
+                           f"({blocks[0]}, {blocks[1]}), but its components must be at least one.")
+    x = aten.constant_pad_nd.default(x, [pads[1], pads[1], pads[0], pads[0]], 0.0)
+    x = aten.unfold.default(aten.unfold.default(x, 2, extent[0], step[0]), 3, extent[1], step[1])
+    x = aten.slice.Tensor(aten.slice.Tensor(x, 4, 0, None, dil[0]), 5, 0, None, dil[1])
+    n, c = x.shape[:2]
+    x = aten.permute.default(x, [0, 1, 4, 5, 2, 3]).reshape([n, c * kernel[0] * kernel[1], blocks[0] * blocks[1]])
+    return aten.squeeze.dim(x, 0) if unbatched else x
+
+
+def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
+    """(N, C*kh*kw, L) -> (N, C, H, W), unfold's adjoint: the same views run backwards (unfold_backward sums the
+    overlapping windows), then the padding cropped."""
+    size, kernel, dil, pads, step = (_tuple(v, 2) for v in (output_size, kernel_size, dilation, padding, stride))
+    if input.dim() not in (2, 3) or any(s == 0 for s in input.shape[1:]):
+        raise RuntimeError("Expected 2D or 3D (batch mode) tensor for input with possibly 0 batch size and non-zero "
+                           f"dimensions for input, but got: {_sizes(input.shape)}")
+    unbatched = input.dim() == 2
+    x = aten.unsqueeze.default(input, 0) if unbatched else input
+    per_channel = kernel[0] * kernel[1]
+    if x.shape[1] % per_channel:
+        raise RuntimeError(f"Expected size of input's dimension 1 to be divisible by the product of kernel_size, but "
+                           f"got input.size(1)={x.shape[1]} and kernel_size={kernel}.")
+    extent = [d * (k - 1) + 1 for k, d in zip(kernel, dil)]
+    blocks = [(o + 2 * p - e) // s + 1 for o, p, e, s in zip(size, pads, extent, step)]
+    if blocks[0] * blocks[1] != x.shape[2]:
+        raise RuntimeError(f"Given output_size={size}, kernel_size={kernel}, dilation={dil}, padding={pads}, "
+                           f"stride={step}, expected size of input's dimension 2 to match the calculated number of "
+                           f"sliding blocks {blocks[0]} * {blocks[1]} = {blocks[0] * blocks[1]}, but got "
+                           f"input.size(2)={x.shape[2]}.")
+    n, c = x.shape[0], x.shape[1] // per_channel
+    cols = aten.permute.default(x.reshape([n, c, kernel[0], kernel[1], blocks[0], blocks[1]]), [0, 1, 4, 5, 2, 3])
+    padded = [o + 2 * p for o, p in zip(size, pads)]
+    undilated = aten.zeros.default([n, c, blocks[0], blocks[1], extent[0], extent[1]], dtype=x.dtype)
+    spread = aten.slice_scatter.default(undilated, aten.slice_scatter.default(
+        aten.slice.Tensor(undilated, 4, 0, None, dil[0]), cols, 5, 0, None, dil[1]), 4, 0, None, dil[0])
+    rows = aten.unfold_backward.default(spread, [n, c, blocks[0], padded[1], extent[0]], 3, extent[1], step[1])
+    out = aten.unfold_backward.default(rows, [n, c] + padded, 2, extent[0], step[0])
+    out = aten.slice.Tensor(aten.slice.Tensor(out, 2, pads[0], pads[0] + size[0]), 3, pads[1], pads[1] + size[1])
+    return aten.squeeze.dim(out, 0) if unbatched else out
+
+
+# ---------------------------------------------------------------- bilinear and distances
+def bilinear(input1, input2, weight, bias=None):
+    """y[..., o] = x1 @ weight[o] @ x2 + bias[o]: x1 times the (in1, out*in2) weight matrix, then a dot with x2."""
+    _check_bilinear(input1, input2, weight, bias)
+    out_features, in1, in2 = weight.shape
+    lead = list(input1.shape[:-1])
+    x1, x2 = input1.reshape([-1, in1]), input2.reshape([-1, in2])
+    matrix = aten.permute.default(weight, [1, 0, 2]).reshape([in1, out_features * in2])
+    partial = aten.view.default(aten.mm.default(x1, matrix), [-1, out_features, in2])
+    out = aten.sum.dim_IntList(aten.mul.Tensor(partial, aten.unsqueeze.default(x2, 1)), [2])
+    if bias is not None:
+        out = aten.add.Tensor(out, bias)
+    return aten.view.default(out, lead + [out_features])
+
+
+def _check_bilinear(input1, input2, weight, bias):
+    if input1.dim() != input2.dim():
+        raise RuntimeError(f"bilinear(): input dimensions do not match: got {input1.dim()} and {input2.dim()}")
+    for i in range(input1.dim() - 1):
+        if input1.shape[i] != input2.shape[i]:
+            raise RuntimeError(f"bilinear(): input batch dimensions do not match at dim {i}: got {input1.shape[i]} "
+                               f"and {input2.shape[i]}")
+    for name, got, want in (("input1", input1.shape[-1], weight.shape[1]), ("input2", input2.shape[-1],
+                                                                           weight.shape[2])):
+        if got != want:
+            raise RuntimeError(f"bilinear(): {name} size does not match weight size: got {got} but expected {want}")
+    if bias is not None and bias.shape[-1] != weight.shape[0]:
+        raise RuntimeError(f"bilinear(): bias size does not match weight size: got {bias.shape[-1]} but expected "
+                           f"{weight.shape[0]}")
+
+
+def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
+    """The p-norm of x1 - x2 + eps over the last dim of the broadcast."""
+    dim = max(x1.dim(), x2.dim()) - 1
+    diff = aten.add.Scalar(aten.sub.Tensor(x1, x2), eps)
+    return aten.linalg_vector_norm.default(diff, p, [dim] if dim >= 0 else None, keepdim)
