@@ -39,7 +39,7 @@ from . import optim  # noqa: E402
 from . import fx  # noqa: E402
 from . import distributions  # noqa: E402,F401
 from .utils import data as _data  # noqa: E402,F401  (torch.utils.data, loaded with torch)
-from . import backends, cuda, onnx, serialization, version  # noqa: E402,F401
+from . import backends, cuda, linalg, onnx, serialization, special, version  # noqa: E402,F401
 from .serialization import load, save  # noqa: E402,F401
 from ._type_info import finfo, iinfo  # noqa: E402,F401
 from ._legacy_tensor_types import (  # noqa: E402,F401

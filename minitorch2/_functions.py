@@ -1,31 +1,22 @@
 """The torch-level functions (`minitorch2.relu`, `minitorch2.sum`, `minitorch2.matmul`, ...).
 
-Runtime layer, between user code and the op registry. Each function parses a
-PyTorch-style call (optional dims, keyword arguments, Python scalars), picks
-the aten overload PyTorch would dispatch to, and calls it. A function that
-only calls one overload with the arguments as given is made from it in one
-line (`mm = _function_of(aten.mm.default, EXACT)`: the schema binds the
-arguments, EXACT is its out= rule, _out.py). Composite functions that PyTorch
-implements in terms of other ops at this level (`matmul`, `reshape`,
-`flatten`, `softmax` with a dtype, ...) are written the same way here, so
-traced graphs record the same aten ops.
+Runtime layer, between user code and the op registry. Each function parses a PyTorch-style call (optional dims,
+keyword arguments, Python scalars), picks the aten overload PyTorch would dispatch to, and calls it. One that only
+calls one overload with the arguments as given is made from it in one line (`mm = _function_of(aten.mm.default,
+EXACT)`: the schema binds the arguments, EXACT is its out= rule, _out.py). Composites PyTorch writes at this level
+(`matmul`, `reshape`, `flatten`, `softmax` with a dtype, ...) are written the same way here, so traced graphs record
+the same aten ops. They live in seven modules, grouped as torch's documentation groups them:
 
-The functions live in six modules, grouped as torch's documentation groups
-them:
-
-- _functions_pointwise.py: arithmetic, unary math, clamp, where, masked_fill,
-  comparisons, logical and bitwise ops;
+- _functions_pointwise.py: arithmetic, unary math, clamp, where, masked_fill, comparisons, logical and bitwise ops;
 - _functions_reductions.py: sum, mean, max/min, var/std, any/all, softmax;
 - _functions_sorting.py: sort, argsort, topk and multinomial;
 - _functions_linalg.py: the matrix products and matmul;
-- _functions_shape.py: views, joining and splitting, indexing, and the
-  argument helpers the other three build on;
-- _functions_common.py: the commonly used functions beyond those (norm,
-  diff, tile, meshgrid, tensordot, median, unique, special functions, ...).
+- _functions_shape.py: views, joining and splitting, indexing, and the argument helpers the others build on;
+- _functions_common.py: the commonly used ones beyond those (norm, diff, tile, meshgrid, median, unique, ...);
+- _functions_extra.py: the rest (tensor_split, kron, cov, quantile, windows, torch.det/svd, ...).
 
-This module gathers them into one namespace: `minitorch2/__init__.py`
-re-exports every public name here, and Tensor methods (_tensor_methods.py) call
-them as `F.<name>`.
+This module gathers them into one namespace: `minitorch2/__init__.py` re-exports every public name here, and Tensor
+methods (_tensor_methods.py) call them as `F.<name>`.
 """
 from ._functions_pointwise import (
     add, sub, subtract, rsub, mul, multiply, div, divide, true_divide, floor_divide, remainder, fmod,
@@ -59,3 +50,4 @@ from ._functions_shape import (
     nonzero, clone, detach, numel, is_tensor, is_floating_point, broadcast_tensors, broadcast_to, einsum, result_type, scatter_reduce, take,
     index_put, index_copy, index_fill,
 )
+from ._functions_extra import *  # noqa: E402,F401,F403

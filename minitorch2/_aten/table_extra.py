@@ -2,9 +2,100 @@
 
 Runtime layer, part of THE operator table: table.py appends these rows to its
 own (`rows(op, inplace)` is called with table.py's row makers, so a row here
-reads exactly as one there).
+reads exactly as one there). Kernels and meta functions are in extra_ops.py,
+derivative formulas in extra_formulas.py. Only the ops torch has as its own
+aten ops with their own derivatives are rows: the linalg factorizations (under
+torch's internal names: _linalg_det, _linalg_svd, ...), the special functions
+with kernels of their own, the selections; torch.linalg.norm, kron, cov, the
+windows and the rest are composites (minitorch2/linalg.py, _functions_extra.py).
+torch.fft has no rows: minitorch2 has no complex dtypes.
 """
+from . import derivatives_shape as ds, extra_formulas as f, extra_ops as k, indexing, more_formulas as mf
+from .overlap import Overlap
+
+POINTWISE = ("pointwise",)
+RANDOM = ("random", "nondeterministic_seeded")
+LINALG = ()
+SELECTION = ()
+FIRST_ONLY = (True, False)
+
+
+def _random_rows(op, name, arguments, kernel):
+    """An in-place random fill and the functional form functionalization puts in its place."""
+    return [
+        op(f"{name}_(Tensor(a!) self, {arguments}, *, Generator? generator=None) -> Tensor(a!)", ("inplace",) + RANDOM,
+           kernel, f.zeros, method=True),
+        op(f"{name}(Tensor self, {arguments}, *, Generator? generator=None) -> Tensor", RANDOM,
+           k.functional_fill(kernel), f.zeros),
+    ]
 
 
 def rows(op, inplace):
-    return []
+    return [
+        # torch.linalg (linalg.py composes the functions from these)
+        op("linalg_inv_ex(Tensor A, *, bool check_errors=False) -> (Tensor inverse, Tensor info)", LINALG,
+           k.linalg_inv_ex, f.linalg_inv_ex, output_differentiability=FIRST_ONLY),
+        op("_linalg_det(Tensor A) -> (Tensor result, Tensor LU, Tensor pivots)", LINALG, k.linalg_det, f.linalg_det,
+           output_differentiability=(True, False, False)),
+        op("_linalg_slogdet(Tensor A) -> (Tensor sign, Tensor logabsdet, Tensor LU, Tensor pivots)", LINALG,
+           k.linalg_slogdet, f.linalg_slogdet, output_differentiability=(True, True, False, False)),
+        op("_linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False) "
+           "-> (Tensor result, Tensor LU, Tensor pivots, Tensor info)", LINALG, k.linalg_solve_ex, f.linalg_solve_ex,
+           output_differentiability=(True, False, False, False)),
+        op("linalg_cholesky_ex(Tensor self, *, bool upper=False, bool check_errors=False) -> (Tensor L, Tensor info)",
+           LINALG, k.linalg_cholesky_ex, f.linalg_cholesky_ex, output_differentiability=FIRST_ONLY),
+        op("linalg_qr(Tensor A, str mode='reduced') -> (Tensor Q, Tensor R)", LINALG, k.linalg_qr, f.linalg_qr),
+        op("_linalg_svd(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None) "
+           "-> (Tensor U, Tensor S, Tensor Vh)", LINALG, k.linalg_svd, f.linalg_svd),
+        op("_linalg_eigh(Tensor A, str UPLO=\"L\", bool compute_v=True) -> (Tensor eigenvalues, Tensor eigenvectors)",
+           LINALG, k.linalg_eigh, f.linalg_eigh),
+        op("linalg_pinv.atol_rtol_tensor(Tensor self, *, Tensor? atol=None, Tensor? rtol=None, bool hermitian=False) "
+           "-> Tensor", LINALG, k.linalg_pinv, f.linalg_pinv),
+        op("linalg_cross(Tensor self, Tensor other, *, int dim=-1) -> Tensor", LINALG, k.linalg_cross, f.linalg_cross),
+        op("linalg_lstsq(Tensor self, Tensor b, float? rcond=None, *, str? driver=None) "
+           "-> (Tensor solution, Tensor residuals, Tensor rank, Tensor singular_values)", LINALG, k.linalg_lstsq,
+           f.linalg_lstsq, output_differentiability=(True, True, False, False)),
+        # torch.special's functions with kernels of their own
+        op("erfc(Tensor self) -> Tensor", POINTWISE, k.erfc, f.erfc, method=True),
+        op("i0(Tensor self) -> Tensor", POINTWISE, k.i0, f.i0, method=True),
+        op("special_i1(Tensor self) -> Tensor", POINTWISE, k.special_i1),
+        op("sinc(Tensor self) -> Tensor", POINTWISE, k.sinc, f.sinc, method=True),
+        op("special_entr(Tensor self) -> Tensor", POINTWISE, k.special_entr, f.special_entr),
+        op("special_ndtri(Tensor self) -> Tensor", POINTWISE, k.special_ndtri, f.special_ndtri),
+        op("copysign.Tensor(Tensor self, Tensor other) -> Tensor", POINTWISE, k.copysign, f.copysign_tensor),
+        op("copysign.Scalar(Tensor self, Scalar other) -> Tensor", POINTWISE, k.copysign, f.copysign_scalar,
+           grad_fn="CopysignBackward1"),
+        inplace("erfc_(Tensor(a!) self) -> Tensor(a!)", k.erfc, f.erfc, "ErfcBackward0", POINTWISE, method=True),
+        inplace("i0_(Tensor(a!) self) -> Tensor(a!)", k.i0, f.i0, "I0Backward0", POINTWISE, method=True),
+        inplace("sinc_(Tensor(a!) self) -> Tensor(a!)", k.sinc, f.sinc, "SincBackward0", POINTWISE, method=True),
+        inplace("copysign_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", k.copysign, f.copysign_tensor,
+                "CopysignBackward0", POINTWISE),
+        inplace("copysign_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", k.copysign, f.copysign_scalar,
+                "CopysignBackward1", POINTWISE),
+        # selections and cumulative reductions
+        op("nanmedian(Tensor self) -> Tensor", SELECTION, k.nanmedian, mf.median),
+        op("nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)", SELECTION,
+           k.nanmedian_dim, mf.selected_values, grad_fn="NanmedianBackward1", output_differentiability=FIRST_ONLY),
+        op("mode(Tensor self, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)", SELECTION, k.mode,
+           mf.selected_values, output_differentiability=FIRST_ONLY),
+        op("aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max)", ("reduction",),
+           k.aminmax, f.aminmax),
+        op("logcumsumexp(Tensor self, int dim) -> Tensor", (), k.logcumsumexp, f.logcumsumexp, method=True),
+        # scatters and block matrices
+        op("masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor", (), k.masked_scatter, f.masked_scatter,
+           method=True),
+        inplace("masked_scatter_(Tensor(a!) self, Tensor mask, Tensor source) -> Tensor(a!)", k.masked_scatter,
+                f.masked_scatter, "MaskedScatterBackward0", overlap=Overlap.MASKED, method=True),
+        inplace("scatter_.src(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)", indexing.scatter_src,
+                ds.scatter_src, "ScatterBackward0", overlap=Overlap.INDEXED),
+        inplace("scatter_.value(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)",
+                indexing.scatter_value, ds.scatter_value, "ScatterBackward1", overlap=Overlap.INDEXED),
+        inplace("scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)", indexing.scatter_add,
+                ds.scatter_add, "ScatterAddBackward0", overlap=Overlap.INDEXED, method=True),
+        op("block_diag(Tensor[] tensors) -> Tensor", (), k.block_diag, f.block_diag),
+        # random in-place fills, PyTorch's generator bit for bit
+        *_random_rows(op, "exponential", "float lambd=1", k.exponential_),
+        *_random_rows(op, "geometric", "float p", k.geometric_),
+        *_random_rows(op, "log_normal", "float mean=1, float std=2", k.log_normal_),
+        *_random_rows(op, "cauchy", "float median=0, float sigma=1", k.cauchy_),
+    ]

@@ -1,0 +1,597 @@
+"""The torch-level functions beyond the commonly used ones, and the Tensor methods that go with them.
+
+Runtime layer, coverage surface (gathered into `minitorch2` by _functions.py; _tensor_methods.py installs
+`tensor_methods()`). Most are composites written as torch writes them (tensor_split as slices, kron as one broadcast
+product, cov, quantile over a sort, the windows, histc as a scatter of ones into linspace's bins); nanmedian, mode,
+aminmax and logcumsumexp call their rows (table_extra.py); torch.det, svd, qr and kin call linalg.py.
+"""
+import itertools
+import math
+import warnings
+
+import numpy as np
+
+from . import _dtype, linalg, return_types
+from ._aten.memory import _dtype_title
+from ._aten.meta_util import fastest_first
+from ._functions_common import meshgrid
+from ._functions_pointwise import clamp
+from ._functions_shape import _function_of, alias_of, flatten, movedim, squeeze
+from ._ops import ops
+from ._out import _CPP_TYPE, CAST, out_variant
+from ._tensor import Size, Tensor, contiguous_strides
+from .autograd.grad_mode import is_grad_enabled
+
+aten = ops.aten
+
+__all__ = """tensor_split hsplit vsplit dsplit cartesian_prod combinations block_diag kron vander histc cov corrcoef
+addmv addr chain_matmul trapezoid trapz nanmedian mode quantile nanquantile aminmax logcumsumexp clamp_ typename
+is_nonzero hann_window hamming_window bartlett_window blackman_window frombuffer copysign det logdet slogdet inverse
+cholesky qr svd pinverse cross erfc i0 sinc""".split()
+
+
+# ---------------------------------------------------------------- splitting
+def tensor_split(input, indices_or_sections, dim=0):
+    """Views (slices) at the given indices, or `sections` pieces, the first size % sections one longer."""
+    if input.dim() == 0:
+        raise RuntimeError("tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims")
+    if isinstance(indices_or_sections, Tensor):
+        if indices_or_sections.dtype is not _dtype.int64:
+            raise RuntimeError("tensor_split expected tensor_indices_or_sections to have dtype of long, but got "
+                               f"{_dtype_title(indices_or_sections.dtype)}")
+        indices_or_sections = indices_or_sections.tolist()
+    size = input.shape[dim]
+    if isinstance(indices_or_sections, int):
+        sections = indices_or_sections
+        if sections <= 0:
+            raise RuntimeError(f"number of sections must be larger than 0, got {sections}")
+        lengths = [size // sections + (1 if i < size % sections else 0) for i in range(sections)]
+        indices = list(itertools.accumulate(lengths))[:-1]
+    else:
+        indices = list(indices_or_sections)
+    bounds = [0] + indices + [size]
+    return tuple(aten.slice.Tensor(input, dim, start, max(start, end)) for start, end in zip(bounds, bounds[1:]))
+
+
+def _split_along(name, dim, least):
+    def split(input, indices_or_sections):
+        if input.dim() < least:
+            raise RuntimeError(f"torch.{name} requires a tensor with at least {least} dimension, but got a tensor with "
+                               f"{input.dim()} dimensions!")
+        d = 0 if name == "hsplit" and input.dim() == 1 else dim
+        if isinstance(indices_or_sections, int) and (indices_or_sections == 0 or
+                                                     input.shape[d] % indices_or_sections):
+            raise RuntimeError(f"torch.{name} attempted to split along dimension {d}, but the size of the dimension "
+                               f"{input.shape[d]} is not divisible by the split_size {indices_or_sections}!")
+        return tensor_split(input, indices_or_sections, d)
+
+    split.__name__ = name
+    return split
+
+
+hsplit, vsplit, dsplit = _split_along("hsplit", 1, 1), _split_along("vsplit", 0, 2), _split_along("dsplit", 2, 3)
+
+
+# ---------------------------------------------------------------- building matrices
+def cartesian_prod(*tensors):
+    if len(tensors) == 1:
+        return tensors[0]
+    return aten.stack.default([flatten(grid) for grid in meshgrid(*tensors, indexing="ij")], 1)
+
+
+def combinations(input, r=2, with_replacement=False):
+    """An r-fold meshgrid of the elements, kept where the indices increase (or do not decrease)."""
+    if input.dim() != 1:
+        raise RuntimeError(f"Expect a 1D vector, but got shape [{', '.join(map(str, input.shape))}]")
+    if r < 0:
+        raise RuntimeError(f"Expect a non-negative number, but got {r}")
+    if r == 0:
+        return aten.new_empty.default(input, [0])
+    index = aten.arange.default(input.shape[0], dtype=_dtype.int64)
+    indices = meshgrid(*[index] * r, indexing="ij")
+    keep = aten.ones_like.default(indices[0], dtype=_dtype.bool_)
+    compare = aten.le.Tensor if with_replacement else aten.lt.Tensor
+    for earlier, later in zip(indices, indices[1:]):
+        keep = aten.logical_and.default(keep, compare(earlier, later))
+    grids = meshgrid(*[input] * r, indexing="ij")
+    return aten.stack.default([aten.masked_select.default(grid, keep) for grid in grids], 1)
+
+
+def block_diag(*tensors):
+    if not tensors:
+        return aten.empty.memory_format([1, 0], dtype=_dtype.get_default_dtype())
+    return aten.block_diag.default(list(tensors))
+
+
+def kron(input, other):
+    """One product of input with a size-1 dim after each of its dims and other with one before each of its."""
+    ndim = max(input.dim(), other.dim())
+    a_shape = [1] * (ndim - input.dim()) + list(input.shape)
+    b_shape = [1] * (ndim - other.dim()) + list(other.shape)
+    a = aten.view.default(input, [s for size in a_shape for s in (size, 1)])
+    b = aten.view.default(other, [s for size in b_shape for s in (1, size)])
+    return aten._unsafe_view.default(aten.mul.Tensor(a, b), [x * y for x, y in zip(a_shape, b_shape)])
+
+
+def vander(x, N=None, increasing=False):
+    """Columns x^0 .. x^(N-1) (reversed unless increasing), in x's dtype promoted with long."""
+    if x.dim() != 1:
+        raise RuntimeError("x must be a one-dimensional tensor.")
+    n = x.shape[0] if N is None else N
+    if n < 0:
+        raise RuntimeError("N must be non-negative.")
+    dtype = _dtype.promote_types(x.dtype, _dtype.int64)
+    columns = [aten.ones.default([x.shape[0], min(n, 1)], dtype=dtype)]
+    if n > 1:
+        powers = aten.expand.default(aten.unsqueeze.default(x.to(dtype), 1), [x.shape[0], n - 1])
+        columns.append(aten.cumprod.default(powers, 1))
+    result = aten.cat.default(columns, 1)
+    return result if increasing else aten.flip.default(result, [1])
+
+
+def _factory_window(name, compute):
+    def window(window_length, periodic=True, *args, dtype=None, layout=None, device=None, requires_grad=False,
+               pin_memory=False):
+        if window_length < 0:
+            raise RuntimeError(f"{name} requires non-negative window_length, got window_length={window_length}")
+        dtype = dtype or _dtype.get_default_dtype()
+        if not dtype.is_floating_point:
+            raise RuntimeError(f"{name} expects floating point dtypes, got: TensorOptions(dtype="
+                               f"{_CPP_TYPE[dtype.name]}, device=cpu, layout=Strided (default), "
+                               "requires_grad=false (default), pinned_memory=false, memory_format=(nullopt))")
+        if window_length <= 1:
+            result = aten.ones.default([window_length], dtype=dtype)
+        else:
+            n = window_length + 1 if periodic else window_length
+            result = compute(aten.arange.default(n, dtype=dtype), n, *args)
+            result = aten.slice.Tensor(result, 0, 0, window_length) if periodic else result
+        return result.requires_grad_(True) if requires_grad else result
+
+    window.__name__ = name
+    return window
+
+
+def _hamming(k, n, alpha=0.54, beta=0.46):
+    return aten.add.Scalar(aten.mul.Scalar(aten.cos.default(aten.mul.Scalar(k, 2 * math.pi / (n - 1))), -beta), alpha)
+
+
+def _bartlett(k, n):
+    ramp = aten.mul.Scalar(k, 2.0 / (n - 1))
+    half = (n - 1) // 2 + 1
+    falling = aten.add.Scalar(aten.neg.default(aten.slice.Tensor(ramp, 0, half, n)), 2)
+    return aten.cat.default([aten.slice.Tensor(ramp, 0, 0, half), falling])
+
+
+def _blackman(k, n):
+    angle = aten.mul.Scalar(k, math.pi / (n - 1))
+    return aten.add.Scalar(aten.sub.Tensor(aten.mul.Scalar(aten.cos.default(aten.mul.Scalar(angle, 4)), 0.08),
+                                           aten.mul.Scalar(aten.cos.default(aten.mul.Scalar(angle, 2)), 0.5)), 0.42)
+
+
+hann_window = _factory_window("hann_window", lambda k, n: _hamming(k, n, 0.5, 0.5))
+hamming_window = _factory_window("hamming_window", _hamming)
+bartlett_window = _factory_window("bartlett_window", _bartlett)
+blackman_window = _factory_window("blackman_window", _blackman)
+
+
+def frombuffer(buffer, *, dtype, count=-1, offset=0, requires_grad=False):
+    """A tensor sharing the buffer's memory (a writable buffer's: torch warns about a read-only one)."""
+    length = memoryview(buffer).nbytes
+    if length == 0 or count == 0:
+        raise ValueError(f"both buffer length ({length}) and count ({count}) must not be 0")
+    if not 0 <= offset < length:
+        raise ValueError(f"offset ({offset} bytes) must be non-negative and no greater than buffer length ({length} "
+                         "bytes) minus 1")
+    size = dtype.itemsize
+    if count < 0 and (length - offset) % size:
+        raise ValueError(f"buffer length ({length - offset} bytes) after offset ({offset} bytes) must be a multiple "
+                         f"of element size ({size})")
+    if count > 0 and count * size > length - offset:
+        raise ValueError(f"requested buffer length ({count} * {size} bytes) after offset ({offset} bytes) must not be "
+                         f"greater than actual buffer length ({length} bytes)")
+    if memoryview(buffer).readonly:
+        warnings.warn("The given buffer is not writable, and PyTorch does not support non-writable tensors. This "
+                      "means you can write to the underlying (supposedly non-writable) buffer using the tensor. You "
+                      "may want to copy the buffer to protect its data or make it writable before converting it to a "
+                      "tensor. This type of warning will be suppressed for the rest of this program.", UserWarning)
+    result = Tensor._from_numpy(np.frombuffer(buffer, dtype.np, count, offset), dtype)
+    return result.requires_grad_(True) if requires_grad else result
+
+
+# ---------------------------------------------------------------- statistics
+def histc(input, bins=100, min=0, max=0):
+    """torch's search: a bin estimated linearly, moved one either way against linspace's edges (the range is the
+    data's when min == max, widened by one each way when that is one value), counted by a scatter of ones."""
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f"\"histogram_cpu\" not implemented for '{_dtype_title(input.dtype)}'")
+    if bins <= 0:
+        raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
+    if min > max:
+        raise RuntimeError("torch.histc: max must be larger than min")
+    x = flatten(input)
+    if min == max and x.numel():
+        min, max = aten.min.default(x).item(), aten.max.default(x).item()
+    low, high = (min - 1, max + 1) if min == max else (min, max)
+    if not (math.isfinite(low) and math.isfinite(high)):
+        raise RuntimeError(f"torch.histc: range of [{low:g}, {high:g}] is not finite")
+    edges = aten.linspace.default(low, high, bins + 1, dtype=input.dtype)
+    left, right = aten.select.int(edges, 0, 0), aten.select.int(edges, 0, bins)
+    estimate = aten.div.Tensor(aten.mul.Scalar(aten.sub.Tensor(x, left), bins), aten.sub.Tensor(right, left))
+    position = aten.clamp.default(aten._to_copy.default(estimate, dtype=_dtype.int64), 0, bins - 1)
+    next_edge = aten.index.Tensor(edges, [aten.clamp.default(aten.add.Scalar(position, 1), None, bins)])
+    position = aten.add.Tensor(position, aten.logical_and.default(aten.lt.Scalar(position, bins - 1),
+                                                                  aten.ge.Tensor(x, next_edge)))
+    position = aten.sub.Tensor(position, aten.lt.Tensor(x, aten.index.Tensor(edges, [position])))
+    inside = aten.logical_and.default(aten.ge.Tensor(x, left), aten.le.Tensor(x, right))
+    counts = aten.zeros.default([bins], dtype=input.dtype)
+    ones = aten._to_copy.default(inside, dtype=input.dtype)
+    return aten.scatter_add.default(counts, 0, aten.clamp.default(position, 0, bins - 1), ones)
+
+
+def cov(input, *, correction=1, fweights=None, aweights=None):
+    """Rows are variables, columns observations; fweights (integer) and aweights (floating) weigh the
+    observations, and the divisor is Σw - correction (Σw·a/Σw for aweights)."""
+    if input.dim() > 2:
+        raise RuntimeError(f"cov(): expected input to have two or fewer dimensions but got an input with "
+                           f"{input.dim()} dimensions")
+    if input.dtype is _dtype.bool_:
+        raise RuntimeError("cov(): bool dtype is not supported for input")
+    x = aten.view.default(input, [1, -1]) if input.dim() < 2 else input
+    observations = x.shape[1]
+    weights = None
+    for name, w, integral in (("fweights", fweights, True), ("aweights", aweights, False)):
+        if w is None:
+            continue
+        _check_weights(name, w, integral, observations)
+        weights = w if weights is None else aten.mul.Tensor(weights, w)
+    total = aten.sum.default(weights) if weights is not None else \
+        aten.scalar_tensor.default(observations, dtype=_dtype.int64)
+    if weights is not None and not aten.ne.Scalar(total, 0).item():
+        raise RuntimeError("cov(): weights sum to zero, can't be normalized")
+    weighted = aten.mul.Tensor(x, weights) if weights is not None else x
+    mean = aten.div.Tensor(aten.sum.dim_IntList(weighted, [1]), total)
+    if weights is not None and aweights is not None and correction != 0:
+        factor = aten.sub.Tensor(total, aten.div.Tensor(aten.mul.Scalar(
+            aten.sum.default(aten.mul.Tensor(weights, aweights)), correction), total))
+    else:
+        factor = aten.sub.Scalar(total, correction)
+    if aten.le.Scalar(factor, 0).item():
+        warnings.warn("cov(): degrees of freedom is <= 0. Correction should be strictly less than the number of "
+                      "observations.", UserWarning)
+        factor = aten.zeros_like.default(factor)
+    centered = aten.sub.Tensor(x, aten.unsqueeze.default(mean, 1))
+    weighted = aten.mul.Tensor(centered, weights) if weights is not None else centered
+    return aten.squeeze.default(aten.div.Tensor(aten.mm.default(centered, aten.t.default(weighted)), factor))
+
+
+def _check_weights(name, w, integral, observations):
+    problem = (f"one or fewer dimensions but got {name} with {w.dim()} dimensions" if w.dim() > 1 else
+               f"the same numel as there are observations in the input but got {w.numel()} != {observations}"
+               if w.numel() != observations else f"{'integral' if integral else 'floating point'} dtype but got "
+               f"{name} with {_dtype_title(w.dtype)} dtype" if integral == w.dtype.is_floating_point else None)
+    if problem:
+        raise RuntimeError(f"cov(): expected {name} to have {problem}")
+    if aten.any.default(aten.lt.Scalar(w, 0)).item():
+        raise RuntimeError(f"cov(): {name} cannot be negative")
+
+
+def corrcoef(input):
+    c = cov(input)
+    if c.dim() == 0:
+        return aten.div.Tensor(c, c)
+    stddev = aten.sqrt.default(aten.diagonal.default(c))
+    c = aten.div.Tensor(c, aten.unsqueeze.default(stddev, 1))
+    c = aten.div.Tensor(c, aten.unsqueeze.default(stddev, 0))
+    return aten.clamp.default(c, -1, 1)
+
+
+_INTERPOLATIONS = ("linear", "lower", "higher", "midpoint", "nearest")
+
+
+def _quantile(input, q, dim, keepdim, interpolation, ignore_nan):
+    """Over a sort of the reduced dim (moved last): the rank q·(n-1) (n counting non-NaN values for nanquantile;
+    a NaN, sorted last, is picked where it must win), its neighbours interpolated."""
+    _check_quantile(input, q, interpolation)
+    scalar_q = not isinstance(q, Tensor) or q.dim() == 0
+    q = q if isinstance(q, Tensor) else aten.scalar_tensor.default(q, dtype=input.dtype)
+    q = aten.view.default(q, [-1])
+    values = flatten(input) if dim is None else movedim(input, dim, -1)
+    ordered = aten.sort.default(values, -1)[0]
+    last = ordered.shape[-1] - 1
+    nan = aten.isnan.default(ordered)
+    if ignore_nan:
+        counts = aten.sum.dim_IntList(aten.logical_not.default(nan), [-1], True)
+        ranks = aten.mul.Tensor(q, aten.sub.Scalar(counts, 1))
+        ranks = aten.masked_fill.Scalar(ranks, aten.lt.Scalar(ranks, 0), last)
+    else:
+        ranks = aten.mul.Scalar(aten.expand.default(q, list(ordered.shape[:-1]) + [q.shape[0]]), last)
+        ranks = aten.masked_fill.Scalar(ranks, aten.any.dims(nan, [-1], True), last)
+    if interpolation == "nearest":
+        ranks = aten.round.default(ranks)
+    below = aten._to_copy.default(aten.floor.default(ranks), dtype=_dtype.int64)
+    above = aten._to_copy.default(aten.ceil.default(ranks), dtype=_dtype.int64)
+    low, high = aten.gather.default(ordered, -1, below), aten.gather.default(ordered, -1, above)
+    result = high if interpolation == "higher" else low
+    if interpolation in ("linear", "midpoint"):
+        step = aten.sub.Tensor(high, low)
+        result = aten.add.Tensor(low, aten.mul.Tensor(step, aten.sub.Tensor(ranks, below)) if interpolation == "linear"
+                                 else aten.mul.Scalar(step, 0.5))
+    result = movedim(result, -1, 0)
+    if keepdim:
+        for d in range(input.dim()) if dim is None else [dim % input.dim()]:
+            result = aten.unsqueeze.default(result, d + 1)
+    return aten.squeeze.dim(result, 0) if scalar_q else result
+
+
+def _check_quantile(input, q, interpolation):
+    if input.numel() == 0:
+        raise RuntimeError("quantile() input tensor must be non-empty")
+    if input.dtype not in (_dtype.float32, _dtype.float64):
+        raise RuntimeError("quantile() input tensor must be either float or double dtype")
+    if isinstance(q, Tensor):
+        if q.dim() > 1:
+            raise RuntimeError("quantile() q must be a scalar or 1D tensor")
+        if q.dtype is not input.dtype:
+            raise RuntimeError("quantile() q tensor must be same dtype as the input tensor")
+        if not aten.all.default(aten.logical_and.default(aten.ge.Scalar(q, 0), aten.le.Scalar(q, 1))).item():
+            raise RuntimeError("quantile() q values must be in the range [0, 1]")
+    elif not 0 <= q <= 1:
+        raise RuntimeError(f"quantile() q must be in the range [0, 1] but got {q}")
+    if interpolation not in _INTERPOLATIONS:
+        raise RuntimeError("quantile() interpolation must be one of linear, lower, higher, midpoint or nearest, "
+                           f"but got {interpolation}")
+
+
+def quantile(input, q, dim=None, keepdim=False, *, interpolation="linear"):
+    return _quantile(input, q, dim, keepdim, interpolation, ignore_nan=False)
+
+
+def nanquantile(input, q, dim=None, keepdim=False, *, interpolation="linear"):
+    return _quantile(input, q, dim, keepdim, interpolation, ignore_nan=True)
+
+
+def trapezoid(y, x=None, *, dx=None, dim=-1):
+    """The trapezoidal rule along dim: with spacing dx, dx·(Σy - (y_first + y_last)/2); with sample points x,
+    Σ Δx·(y_i + y_(i+1))/2."""
+    if y.dim() == 0:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    if y.shape[dim] == 0:
+        return aten.sum.dim_IntList(aten.mul.Scalar(y, 0.0), [dim])
+    if x is None or not isinstance(x, Tensor):
+        spacing = 1 if x is None and dx is None else (x if dx is None else dx)
+        ends = aten.add.Tensor(aten.select.int(y, dim, 0), aten.select.int(y, dim, -1))
+        total = aten.sub.Tensor(aten.sum.dim_IntList(y, [dim]), aten.mul.Scalar(ends, 0.5))
+        return aten.mul.Scalar(total, spacing)
+    if x.dim() == 1:
+        if x.shape[0] != y.shape[dim]:
+            raise RuntimeError("trapezoid: There must be one `x` value for each sample point")
+        shape = [1] * y.dim()
+        shape[dim] = x.shape[0] - 1
+        steps = aten.view.default(aten.sub.Tensor(aten.slice.Tensor(x, 0, 1), aten.slice.Tensor(x, 0, 0, -1)), shape)
+    else:
+        steps = aten.sub.Tensor(aten.slice.Tensor(x, dim, 1), aten.slice.Tensor(x, dim, 0, -1))
+    pairs = aten.add.Tensor(aten.slice.Tensor(y, dim, 1), aten.slice.Tensor(y, dim, 0, -1))
+    return aten.div.Scalar(aten.sum.dim_IntList(aten.mul.Tensor(steps, pairs), [dim]), 2)
+
+
+trapz = alias_of(trapezoid, "trapz")
+
+
+# ---------------------------------------------------------------- selections, products, pointwise
+def nanmedian(input, dim=None, keepdim=False):
+    if dim is None:
+        return aten.nanmedian.default(input)
+    return return_types.nanmedian(*aten.nanmedian.dim(input, dim, keepdim))
+
+
+def mode(input, dim=-1, keepdim=False):
+    return return_types.mode(*aten.mode.default(input, dim, keepdim))
+
+
+def aminmax(input, *, dim=None, keepdim=False):
+    return return_types.aminmax(*aten.aminmax.default(input, dim=dim, keepdim=keepdim))
+
+
+logcumsumexp = _function_of(aten.logcumsumexp.default)
+erfc, i0, sinc = (_function_of(getattr(aten, name).default, CAST) for name in ("erfc", "i0", "sinc"))
+
+
+@out_variant(CAST)
+def copysign(input, other):
+    return aten.copysign.Tensor(input, other) if isinstance(other, Tensor) else aten.copysign.Scalar(input, other)
+
+
+def addmv(input, mat, vec, *, beta=1, alpha=1):
+    """beta·input + alpha·(mat @ vec); input is not read when beta is 0."""
+    if mat.dim() == 2 and vec.dim() == 1 and (input.dim() > 1 or input.numel() not in (1, mat.shape[0])):
+        raise RuntimeError(f"size mismatch, got input ({input.shape[0] if input.dim() else 0}), mat "
+                           f"({mat.shape[0]}x{mat.shape[1]}), vec ({vec.shape[0]})")
+    if input.dtype is not mat.dtype:
+        raise RuntimeError(f"addmv input tensors must have the same dtype, but got {_dtype_title(input.dtype)}, "
+                           f"{_dtype_title(mat.dtype)}, and {_dtype_title(vec.dtype)}")
+    return _scaled_sum(input, aten.mv.default(mat, vec), beta, alpha)
+
+
+def addr(input, vec1, vec2, *, beta=1, alpha=1):
+    """beta·input + alpha·outer(vec1, vec2) (logical and/or for bools)."""
+    product = aten.mul.Tensor(aten.unsqueeze.default(vec1, 1), vec2)
+    aten.expand.default(input, list(product.shape))  # (input must expand to the product's shape)
+    if product.dtype is _dtype.bool_:
+        product = aten.logical_and.default(product, aten.scalar_tensor.default(bool(alpha), dtype=_dtype.bool_))
+        return product if not beta else aten.logical_or.default(input, product)
+    return _scaled_sum(input, product, beta, alpha)
+
+
+def _scaled_sum(input, product, beta, alpha):
+    product = product if alpha == 1 else aten.mul.Scalar(product, alpha)
+    return product if beta == 0 else aten.add.Tensor(input if beta == 1 else aten.mul.Scalar(input, beta), product)
+
+
+def chain_matmul(*matrices):
+    warnings.warn("torch.chain_matmul is deprecated and will be removed in a future PyTorch release. Use "
+                  "torch.linalg.multi_dot instead, which accepts a list of two or more tensors rather than multiple "
+                  "parameters.", UserWarning, stacklevel=2)
+    for m in matrices:
+        if m.dim() != 2:
+            raise RuntimeError(f"Tensor dimension is {m.dim()}, expected 2 instead.")
+    return aten.clone.default(matrices[0]) if len(matrices) == 1 else linalg.multi_dot(list(matrices))
+
+
+def clamp_(input, min=None, max=None):
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        return aten.copy_.default(input, clamp(input, min, max))
+    return aten.clamp_.default(input, min, max)
+
+
+def is_nonzero(input):
+    if input.numel() != 1:
+        raise RuntimeError(f"Boolean value of Tensor with {'more than one value' if input.numel() else 'no values'} "
+                           "is ambiguous")
+    return bool(input.item() != 0)
+
+
+def typename(obj):
+    """A tensor's type() name, else the object's (or its class's) module-qualified name, torch's for ours."""
+    if isinstance(obj, Tensor):
+        return obj.type()
+    named = obj if hasattr(obj, "__qualname__") or hasattr(obj, "__name__") else type(obj)
+    module = getattr(named, "__module__", "") or ""
+    qualname = getattr(named, "__qualname__", None) or named.__name__
+    module = "torch" + module[len("minitorch2"):] if module.split(".")[0] == "minitorch2" else module
+    return qualname if module in ("", "builtins") else f"{module}.{qualname}"
+
+
+# ---------------------------------------------------------------- torch.det, torch.svd and their kin (linalg.py)
+det, inverse = linalg.det, linalg.inv
+slogdet, logdet, cholesky, qr, svd, pinverse, cross = (alias_of(getattr(linalg, f"torch_{name}"), name) for name in (
+    "slogdet", "logdet", "cholesky", "qr", "svd", "pinverse", "cross"))
+
+
+# ---------------------------------------------------------------- Tensor methods
+def _adopt(self, view):
+    """self takes view's geometry and history: torch's in-place view ops (t_, squeeze_, ...) change the tensor."""
+    if self.is_leaf and self.requires_grad and is_grad_enabled():
+        raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+    self._np, self._shape, self._stride, self._offset = view._np, view._shape, view._stride, view._offset
+    if view._grad_fn is not None:
+        self._grad_fn, self._output_nr, self._grad_fn_version = view._grad_fn, view._output_nr, None
+    self._bump_version()
+    return self
+
+
+def _in_place_view(make):
+    return lambda self, *args: _adopt(self, make(self, *args))
+
+
+def t_(self):
+    if self.dim() > 2:
+        raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is {self.dim()}D")
+    return _adopt(self, aten.t.default(self))
+
+
+def resize_(self, *sizes, memory_format=None):
+    """A new shape over the same storage, contiguous strides (kept when the shape is unchanged), the storage
+    grown (a copy, which views made earlier no longer share) when the new shape needs more elements."""
+    if self.requires_grad:
+        raise RuntimeError("cannot resize variables that require grad")
+    shape = tuple(sizes[0] if len(sizes) == 1 and isinstance(sizes[0], (list, tuple)) else sizes)
+    if shape == tuple(self.shape):
+        return self
+    stride = contiguous_strides(shape)
+    needed = self._offset + math.prod(shape)
+    if self._np is not None:
+        if needed > self._storage.size:
+            self._storage = np.concatenate([self._storage, np.zeros(needed - self._storage.size, self.dtype.np)])
+        self._np = np.ndarray(shape, self.dtype.np, buffer=self._storage, offset=self._offset * self.dtype.itemsize,
+                              strides=tuple(s * self.dtype.itemsize for s in stride))
+    self._shape, self._stride = Size(shape), stride
+    return self
+
+
+def fill_diagonal_(self, fill_value, wrap=False):
+    """The diagonal as a strided view, filled; `wrap`: a tall matrix's starts again every ncols + 1 rows."""
+    if self.dim() < 2:
+        raise RuntimeError("dimensions must larger than 1")
+    if self.dim() > 2 and len(set(self.shape)) > 1:
+        raise RuntimeError("all dimensions of input must be of equal length")
+    rows, cols = self.shape[0], self.shape[1]
+    step = sum(self.stride())
+    aten.fill_.Scalar(aten.as_strided.default(self, [min(rows, cols)], [step], self._offset), fill_value)
+    if wrap and self.dim() == 2 and rows > cols + 1:
+        count = -(-self.numel() // (cols + 1)) - min(rows, cols)
+        start = self._offset + self.stride(0) * (cols + 1)
+        aten.fill_.Scalar(aten.as_strided.default(self, [count], [step], start), fill_value)
+    return self
+
+
+def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
+    src = value if src is None else src
+    if reduce is not None:  # the deprecated reduce= of scatter_: scatter_reduce_ including self
+        if not isinstance(src, Tensor):
+            src = aten.full_like.default(index, src, dtype=self.dtype)
+        return aten.scatter_reduce_.two(self, dim, index, src, {"add": "sum", "multiply": "prod"}[reduce])
+    return (aten.scatter_.src if isinstance(src, Tensor) else aten.scatter_.value)(self, dim, index, src)
+
+
+def dim_order(self, *, ambiguity_check=False):
+    """The dims outermost first: in order for a contiguous tensor, else torch's insertion sort by stride."""
+    if ambiguity_check is True and (len(set(self.stride())) < self.dim() or 1 in self.shape):
+        raise RuntimeError("The tensor does not have unique dim order, or cannot map to exact one of the given "
+                           "memory formats.")
+    if self.dim() < 2 or self.is_contiguous():
+        return tuple(range(self.dim()))
+    shape, stride = self.shape, self.stride()
+
+    def ge(a, b):
+        return b == 0 or (a != 0 and (a >= b or a % b == 0))
+
+    def should_swap(a, b):
+        if stride[a] == 0 or stride[b] == 0:
+            return 0
+        if stride[a] == stride[b]:
+            return 0 if ge(shape[b], shape[a]) else 1
+        return -1 if ge(stride[b], stride[a]) else 1 if ge(stride[a], stride[b]) else 0
+
+    return tuple(reversed(fastest_first(self.dim(), should_swap)))
+
+
+def _adjoint(name, matrices_only):
+    def adjoint(self):
+        if self.dim() == 0:
+            warnings.warn(f"Tensor.{name} is deprecated on 0-D tensors. Consider using x.conj().", UserWarning)
+            return self
+        if matrices_only and self.dim() != 2:
+            raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got {self.dim()}-D tensor."
+                               + (" For batches of matrices, consider using tensor.mH" if self.dim() > 2 else ""))
+        if self.dim() < 2:
+            raise RuntimeError(f"tensor.mH is only supported on matrices or batches of matrices. Got "
+                               f"{self.dim()}-D tensor.")
+        return aten.transpose.int(self, -2, -1)
+
+    return property(adjoint)
+
+
+def _no_accelerator(self, device=None):
+    raise RuntimeError("Cannot access accelerator device when none is available.")
+
+
+def tensor_methods():
+    """What _tensor_methods.py installs on Tensor: method forms, in-place view and storage methods, H and mH."""
+    methods = {name: globals()[name] for name in """tensor_split hsplit vsplit dsplit kron histc cov corrcoef addmv
+        addr nanmedian mode quantile nanquantile aminmax is_nonzero copysign det logdet slogdet inverse cholesky qr
+        svd pinverse cross t_ resize_ fill_diagonal_ scatter_ dim_order""".split()}
+    methods.update(
+        addmv_=lambda self, mat, vec, *, beta=1, alpha=1: aten.copy_.default(self, addmv(self, mat, vec, beta=beta,
+                                                                                         alpha=alpha)),
+        addr_=lambda self, vec1, vec2, *, beta=1, alpha=1: aten.copy_.default(self, addr(self, vec1, vec2, beta=beta,
+                                                                                         alpha=alpha)),
+        copysign_=lambda self, other: (aten.copysign_.Tensor if isinstance(other, Tensor) else
+                                       aten.copysign_.Scalar)(self, other),
+        transpose_=_in_place_view(lambda self, dim0, dim1: aten.transpose.int(self, dim0, dim1)),
+        squeeze_=_in_place_view(lambda self, dim=None: squeeze(self, dim)),
+        unsqueeze_=_in_place_view(lambda self, dim: aten.unsqueeze.default(self, dim)),
+        resize_as_=lambda self, other, memory_format=None: resize_(self, other.shape),
+        pin_memory=_no_accelerator, share_memory_=lambda self: self, is_pinned=lambda self, device=None: False,
+        H=_adjoint("H", True), mH=_adjoint("mH", False), adjoint=lambda self: aten.transpose.int(self, -2, -1),
+    )
+    return methods

@@ -1,0 +1,301 @@
+"""torch.linalg: norms, inverse, determinants, solves, factorizations, pseudo-inverse, rank, cross, lstsq, multi_dot.
+
+Runtime layer, coverage surface (`import torch.linalg` gives this module under `python -m minitorch2 run`).
+The factorizations call the aten ops torch's functions call (linalg_inv_ex, _linalg_det, _linalg_svd,
+_linalg_eigh, ... in table_extra.py, with LAPACK kernels and their derivative formulas) and wrap the results in
+torch's named tuples; the rest are composites of those, as torch composes them: vector_norm is
+linalg_vector_norm, matrix_norm a sum, max or min of |A| or of the singular values, norm picks one of the two,
+svdvals and eigvalsh ask for vectors only when a gradient may need them, matrix_rank counts singular values over
+the tolerance, multi_dot multiplies in the cheapest order.
+"""
+import math
+import warnings
+
+import numpy as np
+
+from . import _dtype, return_types
+from ._aten.extra_ops import LinAlgError
+from ._aten.memory import _dtype_title
+from ._ops import ops
+from ._out import _CPP_TYPE
+from ._tensor import Tensor
+from .autograd.grad_mode import is_grad_enabled
+
+aten = ops.aten
+
+__all__ = ["norm", "vector_norm", "matrix_norm", "inv", "inv_ex", "det", "slogdet", "solve", "cholesky", "cholesky_ex",
+           "qr", "svd", "svdvals", "eigh", "eigvalsh", "pinv", "matrix_rank", "cross", "lstsq", "multi_dot",
+           "LinAlgError"]
+
+
+def _may_need_grad(A):
+    return A.requires_grad and is_grad_enabled()
+
+
+# ---------------------------------------------------------------- norms
+def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
+    dims = [dim] if isinstance(dim, int) else (None if dim is None else list(dim))
+    return aten.linalg_vector_norm.default(x, ord, dims, keepdim, dtype=dtype)
+
+
+_MATRIX_ORDERS = ("fro", "nuc", 1, -1, 2, -2, math.inf, -math.inf)
+
+
+def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
+    """'fro': the 2-norm of the entries; 'nuc', ±2: the sum, largest or smallest singular value; ±1 (±inf): the
+    largest or smallest column (row) sum of |A|."""
+    if not A.dtype.is_floating_point:
+        raise RuntimeError("linalg.matrix_norm: Expected a floating point or complex tensor as input. Got "
+                           f"{_dtype_title(A.dtype)}")
+    if A.dim() < 2:
+        raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
+    dims = [d % A.dim() for d in dim]
+    if len(dims) != 2:
+        raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got {' '.join(map(str, dim))}")
+    if dims[0] == dims[1]:
+        raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({dims[0]}, {dims[1]})")
+    if ord not in _MATRIX_ORDERS:
+        raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
+    if dtype is not None:
+        A = A.to(dtype)
+    if ord == "fro":
+        return aten.linalg_vector_norm.default(A, 2, dims, keepdim)
+    if ord in ("nuc", 2, -2):
+        rest = [d for d in range(A.dim()) if d not in dims]
+        singular = svdvals(aten.permute.default(A, rest + dims))
+        result = aten.sum.dim_IntList(singular, [-1]) if ord == "nuc" or not singular.shape[-1] else \
+            (aten.amax if ord == 2 else aten.amin).default(singular, [-1])
+        for d in sorted(dims) if keepdim else ():
+            result = aten.unsqueeze.default(result, d)
+        return result
+    summed, across = (dims[0], dims[1]) if abs(ord) == 1 else (dims[1], dims[0])
+    sums = aten.sum.dim_IntList(aten.abs.default(A), [summed], True)
+    result = (aten.amax if ord > 0 else aten.amin).default(sums, [across], True)
+    return result if keepdim else aten.squeeze.dims(result, sorted(dims))
+
+
+def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
+    """A vector norm over one dim (or all, for ord=None), a matrix norm over two."""
+    if dim is not None:
+        dims = [dim] if isinstance(dim, int) else list(dim)
+        if len(dims) not in (1, 2):
+            raise RuntimeError(f"linalg.norm: If dim is specified, it must be of length 1 or 2. Got {dims}")
+    elif ord is not None:
+        if A.dim() not in (1, 2):
+            raise RuntimeError(f"linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. Got "
+                               f"{A.dim()}D.")
+        dims = list(range(A.dim()))
+    else:
+        return vector_norm(A, 2, None, keepdim, dtype=dtype)
+    if len(dims) == 2 or isinstance(ord, str):
+        return matrix_norm(A, "fro" if ord is None else ord, dims, keepdim, dtype=dtype)
+    return vector_norm(A, 2 if ord is None else ord, dims, keepdim, dtype=dtype)
+
+
+# ---------------------------------------------------------------- inverse, determinants, solve
+def inv_ex(A, *, check_errors=False):
+    return return_types.linalg_inv_ex(*aten.linalg_inv_ex.default(A, check_errors=check_errors))
+
+
+def inv(A):
+    return aten.linalg_inv_ex.default(A, check_errors=True)[0]
+
+
+def det(A):
+    return aten._linalg_det.default(A)[0]
+
+
+def slogdet(A):
+    return return_types.linalg_slogdet(*aten._linalg_slogdet.default(A)[:2])
+
+
+def solve(A, B, *, left=True):
+    return aten._linalg_solve_ex.default(A, B, left=left, check_errors=True)[0]
+
+
+# ---------------------------------------------------------------- factorizations
+def cholesky_ex(A, *, upper=False, check_errors=False):
+    return return_types.linalg_cholesky_ex(*aten.linalg_cholesky_ex.default(A, upper=upper,
+                                                                              check_errors=check_errors))
+
+
+def cholesky(A, *, upper=False):
+    return aten.linalg_cholesky_ex.default(A, upper=upper, check_errors=True)[0]
+
+
+def qr(A, mode="reduced"):
+    return return_types.linalg_qr(*aten.linalg_qr.default(A, mode))
+
+
+def svd(A, full_matrices=True, *, driver=None):
+    return return_types.linalg_svd(*aten._linalg_svd.default(A, full_matrices, True, driver=driver))
+
+
+def svdvals(A, *, driver=None):
+    """The singular vectors are computed too when a gradient may be asked for: the backward needs them."""
+    return aten._linalg_svd.default(A, False, _may_need_grad(A), driver=driver)[1]
+
+
+def eigh(A, UPLO="L"):
+    return return_types.linalg_eigh(*aten._linalg_eigh.default(A, UPLO, True))
+
+
+def eigvalsh(A, UPLO="L"):
+    return aten._linalg_eigh.default(A, UPLO, _may_need_grad(A))[0]
+
+
+def _tolerance(value, A):
+    if value is None or isinstance(value, Tensor):
+        return value
+    return aten.scalar_tensor.default(value, dtype=A.dtype if A.dtype.is_floating_point else _dtype.float64)
+
+
+def pinv(A, rcond=None, hermitian=False, *, atol=None, rtol=None):
+    """The pseudo-inverse; `rcond` is the older name of rtol."""
+    rtol = rcond if rtol is None else rtol
+    return aten.linalg_pinv.atol_rtol_tensor(A, atol=_tolerance(atol, A), rtol=_tolerance(rtol, A),
+                                             hermitian=hermitian)
+
+
+def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None):
+    """How many singular values (eigenvalue magnitudes, hermitian) exceed max(atol, rtol * the largest); `tol`
+    is the older name of atol (rtol then 0)."""
+    if A.dim() < 2:
+        raise RuntimeError("torch.linalg.matrix_rank: The input tensor input must have at least 2 dimensions.")
+    if A.dtype not in (_dtype.float32, _dtype.float64):
+        raise RuntimeError("This function doesn't handle types other than float and double")
+    if tol is not None:
+        atol, rtol = tol, 0.0
+    singular = aten.abs.default(eigvalsh(A)) if hermitian else svdvals(A)
+    if singular.numel() == 0:
+        return aten.sum.dim_IntList(aten.gt.Scalar(singular, 0), [-1])
+    threshold = _scaled(aten.amax.default(singular, [-1], True), _default_rtol(A, atol) if rtol is None else rtol)
+    if atol is not None:
+        atol = aten.unsqueeze.default(atol, -1) if isinstance(atol, Tensor) else atol
+        threshold = aten.maximum.default(threshold, atol) if isinstance(atol, Tensor) else \
+            aten.clamp_min.default(threshold, atol)
+    return aten.sum.dim_IntList(aten.gt.Tensor(singular, threshold), [-1])
+
+
+def _default_rtol(A, atol):
+    """eps * max(m, n), or 0 where a positive atol is given."""
+    default = float(np.finfo(A.dtype.np).eps) * max(A.shape[-2], A.shape[-1])
+    if isinstance(atol, Tensor):
+        return aten.where.self(aten.gt.Scalar(atol, 0), aten.scalar_tensor.default(0.0, dtype=A.dtype),
+                               aten.scalar_tensor.default(default, dtype=A.dtype))
+    return 0.0 if atol is not None and atol > 0 else default
+
+
+def _scaled(largest, rtol):
+    if isinstance(rtol, Tensor):
+        return aten.mul.Tensor(largest, aten.unsqueeze.default(rtol, -1) if rtol.dim() else rtol)
+    return aten.mul.Scalar(largest, rtol)
+
+
+# ---------------------------------------------------------------- products
+def cross(input, other, *, dim=-1):
+    return aten.linalg_cross.default(input, other, dim=dim)
+
+
+def lstsq(A, B, rcond=None, *, driver=None):
+    return return_types.linalg_lstsq(*aten.linalg_lstsq.default(A, B, rcond, driver=driver))
+
+
+def multi_dot(tensors):
+    """The product of a chain of matrices (the first may be a row vector, the last a column vector) in the order
+    that needs the fewest multiplications (torch's dynamic programme over the chain)."""
+    n = len(tensors)
+    if n < 2:
+        raise RuntimeError(f"multi_dot(): expected at least 2 tensors but got {n}")
+    first, last = tensors[0].dim(), tensors[-1].dim()
+    if first not in (1, 2):
+        raise RuntimeError(f"multi_dot(): the first tensor must be 1D or 2D but got {first}D")
+    if last not in (1, 2):
+        raise RuntimeError(f"multi_dot(): the last tensor must be 1D or 2D but got {last}D")
+    for i, t in enumerate(tensors[1:-1], 1):
+        if t.dim() != 2:
+            raise RuntimeError(f"multi_dot(): tensor {i} must be 2D but got {t.dim()}D")
+    for i, t in enumerate(tensors):
+        if t.dtype is not tensors[0].dtype:
+            raise RuntimeError(f"multi_dot(): all tensors must have be the same dtype but tensor 0 is "
+                               f"{_CPP_TYPE[tensors[0].dtype.name]} and tensor {i} {_CPP_TYPE[t.dtype.name]}")
+    matrices = list(tensors)
+    if first == 1:
+        matrices[0] = aten.unsqueeze.default(matrices[0], 0)
+    if last == 1:
+        matrices[-1] = aten.unsqueeze.default(matrices[-1], -1)
+    for i in range(n - 1):
+        if matrices[i].shape[1] != matrices[i + 1].shape[0]:
+            raise RuntimeError(f"multi_dot(): tensors {i} and {i + 1} with shapes {list(tensors[i].shape)} and "
+                               f"{list(tensors[i + 1].shape)} cannot be multiplied")
+    result = _chain_product(matrices, _cheapest_order(matrices))
+    shape = ([result.shape[0]] if first == 2 else []) + ([result.shape[1]] if last == 2 else [])
+    return aten.view.default(result, shape)
+
+
+def _cheapest_order(matrices):
+    """split[i][j]: where the cheapest product of matrices i..j splits (the classic matrix-chain programme)."""
+    sizes = [m.shape[0] for m in matrices] + [matrices[-1].shape[1]]
+    n = len(matrices)
+    cost = [[0] * n for _ in range(n)]
+    split = [[0] * n for _ in range(n)]
+    for length in range(1, n):
+        for i in range(n - length):
+            j = i + length
+            cost[i][j] = math.inf
+            for k in range(i, j):
+                candidate = cost[i][k] + cost[k + 1][j] + sizes[i] * sizes[k + 1] * sizes[j + 1]
+                if candidate < cost[i][j]:
+                    cost[i][j], split[i][j] = candidate, k
+    return split
+
+
+def _chain_product(matrices, split, i=0, j=None):
+    j = len(matrices) - 1 if j is None else j
+    if i == j:
+        return matrices[i]
+    k = split[i][j]
+    return aten.mm.default(_chain_product(matrices, split, i, k), _chain_product(matrices, split, k + 1, j))
+
+
+# ---------------------------------------------------------------- the older torch-level forms (torch.svd, ...)
+def torch_slogdet(input):
+    return return_types.slogdet(*slogdet(input))
+
+
+def torch_logdet(input):
+    """log det: NaN for a negative determinant, -inf for a singular matrix."""
+    sign, logabsdet = aten._linalg_slogdet.default(input)[:2]
+    return aten.where.self(aten.eq.Scalar(sign, -1), aten.scalar_tensor.default(math.nan, dtype=input.dtype),
+                           logabsdet)
+
+
+def torch_cholesky(input, upper=False):
+    warnings.warn("torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be removed in a future "
+                  "PyTorch release.", UserWarning, stacklevel=2)
+    return cholesky(input, upper=upper)
+
+
+def torch_qr(input, some=True):
+    return return_types.qr(*aten.linalg_qr.default(input, "reduced" if some else "complete"))
+
+
+def torch_svd(input, some=True, compute_uv=True):
+    """U, S and V (not Vᴴ); without compute_uv, U and V are zeros of the full shapes."""
+    U, S, Vh = aten._linalg_svd.default(input, not some and compute_uv, compute_uv or input.requires_grad)
+    if not compute_uv:
+        m, n = input.shape[-2:]
+        U = aten.zeros.default(list(input.shape[:-2]) + [m, m], dtype=input.dtype)
+        return return_types.svd(U, S, aten.zeros.default(list(input.shape[:-2]) + [n, n], dtype=input.dtype))
+    return return_types.svd(U, S, aten.transpose.int(Vh, -2, -1))
+
+
+def torch_pinverse(input, rcond=1e-15):
+    return pinv(input, rtol=rcond)
+
+
+def torch_cross(input, other, dim=None):
+    """Over `dim`, or the first dim of size 3 (torch's deprecated default)."""
+    if dim is None:
+        dim = next((d for d, size in enumerate(input.shape) if size == 3), -1)
+    return aten.linalg_cross.default(input, other, dim=dim)
