@@ -27,8 +27,8 @@ aten = ops.aten
 __all__ = [
     "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "instance_norm", "group_norm",
     "local_response_norm", "rms_norm", "pixel_shuffle", "pixel_unshuffle", "prelu", "hardswish", "hardsigmoid",
-    "mish", "selu", "celu", "glu", "softsign", "tanhshrink", "threshold", "softmin", "max_pool1d", "avg_pool1d",
-    "adaptive_avg_pool1d", "adaptive_max_pool1d", "adaptive_max_pool2d", "fold", "unfold", "bilinear",
+    "mish", "selu", "celu", "glu", "softsign", "tanhshrink", "threshold", "_threshold", "softmin", "max_pool1d",
+    "avg_pool1d", "adaptive_avg_pool1d", "adaptive_max_pool1d", "adaptive_max_pool2d", "fold", "unfold", "bilinear",
     "pairwise_distance", "dropout1d", "dropout2d", "dropout3d", *LOSS_FUNCTIONS,
 ]  # not `pad`: nn/functional.py keeps its own constant-only one (the padding modules call the one here)
 
@@ -326,10 +326,13 @@ def tanhshrink(input):
     return aten.sub.Tensor(input, aten.tanh.default(input))
 
 
-def threshold(input, threshold, value, inplace=False):
+def _threshold(input, threshold, value, inplace=False):
     def apply(x):
         return aten.threshold.default(x, threshold, value)
     return _in_place(input, apply) if inplace else apply(input)
+
+
+threshold = _threshold  # torch's F.threshold is F._threshold, the name its graphs print
 
 
 def softmin(input, dim=None, _stacklevel=3, dtype=None):
@@ -406,8 +409,8 @@ def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     """max_pool2d over the input with a unit height, as ATen's max_pool1d."""
     k = _one(kernel_size, "max_pool1d() kernel_size must be an int, list of ints or tuple of ints of size 1 but got "
                           "size {}")
-    s = k if stride is None or _tuple(stride, 1) == () else _one(stride, "max_pool1d() stride must be None, an int, "
-                                                                        "list of ints, or tuple of ints of size 1 but got size {}")
+    s = k if stride is None or _tuple(stride, 1) == () else _one(
+        stride, "max_pool1d() stride must be None, an int, list of ints, or tuple of ints of size 1 but got size {}")
     p = _one(padding, "max_pool1d() padding must be an int, list of ints, or tuple of ints of size 1 but got size {}")
     d = _one(dilation, "max_pool1d() dilation must be an int, list of ints or tuple of ints of size 1 but got size {}")
     if input.dim() not in (2, 3) or input.shape[-1] == 0:

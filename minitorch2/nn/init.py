@@ -9,6 +9,8 @@ freshly built model has bit-identical parameters after the same
 import math
 import warnings
 
+import numpy as np
+
 from .. import _factories, _functions
 from ..autograd.grad_mode import no_grad
 
@@ -158,3 +160,53 @@ def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
         if result is not tensor:
             tensor.copy_(result)
         return tensor
+
+
+def orthogonal_(tensor, gain=1, generator=None):
+    """torch's scheme and random draws: a normal (rows, numel / rows) matrix (transposed when wide), its QR's Q
+    with each column's sign set by R's diagonal, scaled by gain. QR runs in numpy (LAPACK's geqrf, as torch's)."""
+    if tensor.dim() < 2:
+        raise ValueError("Only tensors with 2 or more dimensions are supported")
+    if tensor.numel() == 0:
+        return tensor
+    rows = tensor.shape[0]
+    cols = tensor.numel() // rows
+    with no_grad():
+        flattened = tensor.new_empty((rows, cols)).normal_(0, 1, generator=generator).numpy()
+        flattened = flattened.T if rows < cols else flattened
+        q, r = np.linalg.qr(flattened)
+        q = q * np.sign(np.diag(r))
+        q = np.ascontiguousarray(q.T if rows < cols else q)
+        tensor.view(q.shape).copy_(_factories.tensor(q, dtype=tensor.dtype))
+        tensor.mul_(gain)
+    return tensor
+
+
+def sparse_(tensor, sparsity, std=0.01, generator=None):
+    """Normal values, then in each column ceil(sparsity * rows) rows zeroed, picked by a randperm of the rows."""
+    if tensor.dim() != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    rows, cols = tensor.shape
+    zeros = int(math.ceil(sparsity * rows))
+    with no_grad():
+        tensor.normal_(0, std, generator=generator)
+        for col in range(cols):
+            tensor[_factories.randperm(rows)[:zeros], col] = 0
+    return tensor
+
+
+def dirac_(tensor, groups=1):
+    """Zeros with a 1 at the spatial centre of (out, in) channel pair (d, d) of each group: convolving with it
+    keeps the input's channels."""
+    if tensor.dim() not in (3, 4, 5):
+        raise ValueError("Only tensors with 3, 4, or 5 dimensions are supported")
+    if tensor.shape[0] % groups:
+        raise ValueError("dim 0 must be divisible by groups")
+    per_group = tensor.shape[0] // groups
+    centre = tuple(size // 2 for size in tensor.shape[2:])
+    with no_grad():
+        tensor.zero_()
+        for g in range(groups):
+            for d in range(min(per_group, tensor.shape[1])):
+                tensor[(g * per_group + d, d) + centre] = 1
+    return tensor

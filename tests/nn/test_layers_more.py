@@ -421,3 +421,166 @@ def test_parameter_containers_train_inside_a_module():
     assert list(ours.state_dict()) == list(theirs.state_dict()) == ["scales.0", "scales.1", "shifts.x"]
     for p, q in zip(ours.parameters(), theirs.parameters()):
         assert_same(p.grad, q.grad)
+
+
+def _dcgan_generator(nn):
+    return nn.Sequential(nn.ConvTranspose2d(8, 16, 4, 1, 0, bias=False), nn.BatchNorm2d(16), nn.ReLU(True),
+                         nn.ConvTranspose2d(16, 8, 4, 2, 1, bias=False), nn.BatchNorm2d(8), nn.ReLU(True),
+                         nn.ConvTranspose2d(8, 3, 4, 2, 1, bias=False), nn.Tanh())
+
+
+def _style_block(nn):
+    """fast_neural_style's pieces: reflection-padded convolutions, instance norms (one tracking statistics), a
+    nearest upsample, a residual connection."""
+    return nn.ModuleDict({
+        "conv_in": nn.Sequential(nn.ReflectionPad2d(1), nn.Conv2d(3, 4, 3)),
+        "norm_in": nn.InstanceNorm2d(4, affine=True),
+        "residual": nn.Sequential(nn.ReflectionPad2d(1), nn.Conv2d(4, 4, 3),
+                                  nn.InstanceNorm2d(4, affine=True, track_running_stats=True)),
+        "up": nn.Upsample(scale_factor=2),
+        "conv_out": nn.Sequential(nn.ReflectionPad2d(2), nn.Conv2d(4, 3, 5)),
+    })
+
+
+def _run_style_block(blocks, x):
+    y = blocks["norm_in"](blocks["conv_in"](x)).relu()
+    y = y + blocks["residual"](y)
+    return blocks["conv_out"](blocks["up"](y))
+
+
+@pytest.mark.parametrize("backend", ["aot_eager", "inductor"])
+@pytest.mark.parametrize("model", ["dcgan_generator", "style_block"])
+def test_compiled_models_match_eager(model, backend):
+    make, run, shape = {"dcgan_generator": (_dcgan_generator, lambda m, x: m(x), (2, 8, 1, 1)),
+                        "style_block": (_style_block, _run_style_block, (2, 3, 6, 6))}[model]
+
+    def step(compiled):
+        minitorch2.manual_seed(0)
+        module = make(minitorch2.nn)
+        x = minitorch2.randn(*shape, requires_grad=True)
+        forward = minitorch2.compile(lambda x: run(module, x), backend=backend) if compiled else (
+            lambda x: run(module, x))
+        out = forward(x)
+        (out * out).sum().backward()
+        return module, x, out
+
+    (ours, x, out), (eager, x_eager, out_eager) = step(True), step(False)
+    assert_same(out, out_eager, rtol=1e-4, atol=1e-5)
+    assert_same(x.grad, x_eager.grad, rtol=1e-4, atol=1e-4)
+    for (n, p), (_, q) in zip(ours.named_parameters(), eager.named_parameters()):
+        assert_same(p.grad, q.grad, rtol=1e-4, atol=1e-4)
+    assert_same_state(ours, eager, exact=False)  # the running statistics the step moved
+
+
+@pytest.mark.parametrize("fn, args, shape", [
+    ("orthogonal_", (), (6, 4)), ("orthogonal_", (2.0,), (3, 8)), ("orthogonal_", (), (4, 2, 3, 3)),
+    ("sparse_", (0.3,), (10, 6)), ("sparse_", (0.5, 0.1), (3, 4)),
+    ("dirac_", (), (4, 3, 3, 3)), ("dirac_", (2,), (6, 3, 3)), ("dirac_", (), (2, 2, 3, 3, 3)), ("eye_", (), (3, 5)),
+])
+def test_init_matches_torch(fn, args, shape):
+    minitorch2.manual_seed(7)
+    torch.manual_seed(7)
+    ours = getattr(minitorch2.nn.init, fn)(minitorch2.empty(*shape), *args)
+    theirs = getattr(torch.nn.init, fn)(torch.empty(*shape), *args)
+    assert_same(ours, theirs, rtol=1e-5, atol=1e-6)  # orthogonal_'s QR is LAPACK's in both, rounded differently
+    if fn != "orthogonal_":
+        assert np.array_equal(ours.numpy(), theirs.numpy())
+
+
+@pytest.mark.parametrize("call", [
+    lambda t: t.nn.init.orthogonal_(t.empty(3)),
+    lambda t: t.nn.init.sparse_(t.empty(3, 3, 3), 0.1),
+    lambda t: t.nn.init.dirac_(t.empty(3, 3)),
+    lambda t: t.nn.init.dirac_(t.empty(3, 3, 3), groups=2),
+], ids=["orthogonal rank", "sparse rank", "dirac rank", "dirac groups"])
+def test_init_errors(call):
+    _raises_like_torch(call)
+
+
+@pytest.mark.parametrize("kwargs", [{}, dict(batch_first=True, padding_value=-1.0), dict(padding_side="left")])
+def test_pad_sequence(kwargs):
+    shapes = [(2, 3), (4, 3), (1, 1)]
+    xs_ours, xs_theirs = _inputs(shapes, "float")
+    ours = minitorch2.nn.utils.rnn.pad_sequence(xs_ours, **kwargs)
+    theirs = torch.nn.utils.rnn.pad_sequence(xs_theirs, **kwargs)
+    assert_same(ours, theirs)
+    _compare_backward(ours, theirs, xs_ours, xs_theirs, minitorch2.nn.Module(), torch.nn.Module())
+
+
+@pytest.mark.parametrize("call", [
+    lambda t: t.nn.utils.rnn.pad_sequence([t.ones(2)], padding_side="up"),
+    lambda t: t.nn.utils.rnn.pad_sequence([]),
+    lambda t: t.nn.utils.rnn.pad_sequence([t.ones(2, 3), t.ones(2, 4)]),
+    lambda t: t.nn.utils.vector_to_parameters([1.0], []),
+], ids=["padding_side", "empty", "trailing", "vector type"])
+def test_utils_errors(call):
+    _raises_like_torch(call)
+
+
+def test_parameters_as_a_vector_and_clip_grad_value():
+    def run(lib):
+        lib.manual_seed(0)
+        model = lib.nn.Sequential(lib.nn.Linear(3, 4), lib.nn.Linear(4, 2))
+        vec = lib.nn.utils.parameters_to_vector(model.parameters())
+        (vec * vec).sum().backward()
+        lib.nn.utils.clip_grad_value_(model.parameters(), 0.3)
+        lib.nn.utils.vector_to_parameters(vec.detach() * 2, model.parameters())
+        return model, vec
+
+    (ours, vec_ours), (theirs, vec_theirs) = run(minitorch2), run(torch)
+    assert_same(vec_ours, vec_theirs)
+    assert_same_state(ours, theirs)
+    for p, q in zip(ours.parameters(), theirs.parameters()):
+        assert_same(p.grad, q.grad)
+
+
+@pytest.mark.parametrize("parametrized", [False, True])
+@pytest.mark.parametrize("make, dim, shape", [
+    (lambda nn: nn.Linear(3, 4), 0, (2, 3)), (lambda nn: nn.Conv2d(2, 3, 3), 1, (1, 2, 5, 5)),
+    (lambda nn: nn.ConvTranspose1d(2, 3, 3), None, (2, 2, 4)),
+], ids=["linear", "conv2d_dim1", "conv_transpose_whole"])
+def test_weight_norm(make, dim, shape, parametrized):
+    def build(nn):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            module = make(nn)
+            if parametrized:
+                return nn.utils.parametrizations.weight_norm(module, dim=dim)
+            return nn.utils.weight_norm(module, dim=dim)
+
+    ours, theirs = _build(build)
+    assert [n for n, _ in ours.named_parameters()] == [n for n, _ in theirs.named_parameters()]
+    assert repr(ours) == repr(theirs) and type(ours).__name__ == type(theirs).__name__
+    assert_same_state(ours, theirs, exact=False)
+    xs_ours, xs_theirs = _inputs([shape], "float")
+    out_ours, out_theirs = ours(xs_ours[0]), theirs(xs_theirs[0])
+    assert_same(out_ours, out_theirs, rtol=1e-5, atol=1e-5)
+    _compare_backward(out_ours, out_theirs, xs_ours, xs_theirs, ours, theirs)
+    remove = ((lambda m: minitorch2.nn.utils.parametrize.remove_parametrizations(m, "weight"),
+               lambda m: torch.nn.utils.parametrize.remove_parametrizations(m, "weight")) if parametrized else
+              (minitorch2.nn.utils.remove_weight_norm, torch.nn.utils.remove_weight_norm))
+    ours, theirs = remove[0](ours), remove[1](theirs)
+    assert [n for n, _ in ours.named_parameters()] == [n for n, _ in theirs.named_parameters()]
+    assert repr(ours) == repr(theirs)
+    assert_same_state(ours, theirs, exact=False)
+
+
+def test_parametrize_with_a_user_parametrization():
+    def build(lib):
+        class Symmetric(lib.nn.Module):
+            def forward(self, x):
+                return x.triu() + x.triu(1).transpose(-1, -2)
+
+        lib.manual_seed(0)
+        layer = lib.nn.Linear(3, 3)
+        lib.nn.utils.parametrize.register_parametrization(layer, "weight", Symmetric())
+        return layer
+
+    ours, theirs = build(minitorch2), build(torch)
+    assert [n for n, _ in ours.named_parameters()] == [n for n, _ in theirs.named_parameters()]
+    assert repr(ours) == repr(theirs)
+    assert_same(ours.weight, theirs.weight)
+    with minitorch2.nn.utils.parametrize.cached():
+        assert ours.weight is ours.weight
+    assert minitorch2.nn.utils.parametrize.is_parametrized(ours, "weight")
+    assert not minitorch2.nn.utils.parametrize.is_parametrized(ours, "bias")

@@ -40,6 +40,10 @@ def _bits(shape, seed):
     return (np.random.default_rng(seed).random(shape) < 0.5).astype(np.float32)
 
 
+def _minus_one(shape, seed):
+    return np.float32(-1.0)
+
+
 def _counts(shape, seed):
     return np.random.default_rng(seed).poisson(2.0, shape).astype(np.float32)
 
@@ -64,7 +68,7 @@ LOSSES = {
     "cosine_embedding": (lambda nn, r: nn.CosineEmbeddingLoss(0.1, reduction=r),
                          [(_normal, (4, 5), True), (_normal, (4, 5), True), (_signs, (4,), False)]),
     "cosine_embedding_1d": (lambda nn, r: nn.CosineEmbeddingLoss(reduction=r),
-                            [(_normal, (5,), True), (_normal, (5,), True), (lambda s, seed: np.float32(-1.0), (), False)]),
+                            [(_normal, (5,), True), (_normal, (5,), True), (_minus_one, (), False)]),
     "poisson_nll": (lambda nn, r: nn.PoissonNLLLoss(reduction=r), [(_normal, (4, 5), True), (_counts, (4, 5), False)]),
     "poisson_nll_full": (lambda nn, r: nn.PoissonNLLLoss(log_input=False, full=True, reduction=r),
                          [(_positive, (4, 5), True), (_counts, (4, 5), False)]),

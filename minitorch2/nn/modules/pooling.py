@@ -33,7 +33,8 @@ class MaxPool2d(_MaxPoolNd):
 
 
 class _AvgPoolNd(Module):
-    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None):
+    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+                 divisor_override=None):
         super().__init__()
         self.kernel_size = kernel_size
         self.stride = stride if stride is not None else kernel_size
@@ -125,7 +126,8 @@ class Unflatten(Module):
         if not isinstance(dim, int):
             raise TypeError("invalid argument type for dim parameter")
         if not isinstance(unflattened_size, (tuple, list)):
-            raise TypeError(f"unflattened_size must be a tuple of ints, but found type {type(unflattened_size).__name__}")
+            raise TypeError("unflattened_size must be a tuple of ints, but found type "
+                            f"{type(unflattened_size).__name__}")
         for i, size in enumerate(unflattened_size):
             if not isinstance(size, int):
                 raise TypeError(f"unflattened_size must be tuple of ints, but found element of type "

@@ -1,3 +1,6 @@
-"""nn.utils (as torch.nn.utils): fusion helpers and gradient clipping."""
-from . import fusion  # noqa: F401
-from .clip_grad import clip_grad_norm_  # noqa: F401
+"""nn.utils (as torch.nn.utils): fusion helpers, gradient clipping, parameters as one vector, weight norm,
+parametrizations and rnn's pad_sequence."""
+from . import fusion, parametrizations, parametrize, rnn  # noqa: F401
+from .clip_grad import clip_grad_norm_, clip_grad_value_  # noqa: F401
+from .convert_parameters import parameters_to_vector, vector_to_parameters  # noqa: F401
+from .weight_norm import remove_weight_norm, weight_norm  # noqa: F401

@@ -1,4 +1,4 @@
-"""clip_grad_norm_ (as torch.nn.utils.clip_grad_norm_). Runtime layer."""
+"""clip_grad_norm_ and clip_grad_value_ (as torch.nn.utils). Runtime layer, coverage surface."""
 import math
 
 from ... import _factories, _functions
@@ -24,3 +24,14 @@ def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=Fals
         for g in grads:
             g.mul_(coef)
     return total
+
+
+def clip_grad_value_(parameters, clip_value, foreach=None):
+    """Each gradient clamped in place to [-clip_value, clip_value]."""
+    if isinstance(parameters, Tensor):
+        parameters = [parameters]
+    clip_value = float(clip_value)
+    with no_grad():
+        for p in parameters:
+            if p.grad is not None:
+                p.grad.clamp_(-clip_value, clip_value)
