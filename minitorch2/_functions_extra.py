@@ -15,7 +15,6 @@ from . import _dtype, linalg, return_types
 from ._aten.memory import _dtype_title
 from ._aten.meta_util import fastest_first
 from ._functions_common import meshgrid
-from ._functions_pointwise import clamp
 from ._functions_shape import _function_of, alias_of, flatten, movedim, squeeze
 from ._ops import ops
 from ._out import _CPP_TYPE, CAST, out_variant
@@ -50,7 +49,7 @@ def tensor_split(input, indices_or_sections, dim=0):
     else:
         indices = list(indices_or_sections)
     bounds = [0] + indices + [size]
-    return tuple(aten.slice.Tensor(input, dim, start, max(start, end)) for start, end in zip(bounds, bounds[1:]))
+    return tuple(aten.slice.Tensor(input, dim, start, end) for start, end in zip(bounds, bounds[1:]))
 
 
 def _split_along(name, dim, least):
@@ -76,6 +75,8 @@ hsplit, vsplit, dsplit = _split_along("hsplit", 1, 1), _split_along("vsplit", 0,
 def cartesian_prod(*tensors):
     if len(tensors) == 1:
         return tensors[0]
+    if any(t.dtype is not tensors[0].dtype for t in tensors):
+        raise RuntimeError("meshgrid expects all tensors to have the same dtype")
     return aten.stack.default([flatten(grid) for grid in meshgrid(*tensors, indexing="ij")], 1)
 
 
@@ -131,7 +132,7 @@ def vander(x, N=None, increasing=False):
 
 def _factory_window(name, compute):
     def window(window_length, periodic=True, *args, dtype=None, layout=None, device=None, requires_grad=False,
-               pin_memory=False):
+               pin_memory=False, **parameters):
         if window_length < 0:
             raise RuntimeError(f"{name} requires non-negative window_length, got window_length={window_length}")
         dtype = dtype or _dtype.get_default_dtype()
@@ -143,7 +144,7 @@ def _factory_window(name, compute):
             result = aten.ones.default([window_length], dtype=dtype)
         else:
             n = window_length + 1 if periodic else window_length
-            result = compute(aten.arange.default(n, dtype=dtype), n, *args)
+            result = compute(aten.arange.default(n, dtype=dtype), n, *args, **parameters)
             result = aten.slice.Tensor(result, 0, 0, window_length) if periodic else result
         return result.requires_grad_(True) if requires_grad else result
 
@@ -219,9 +220,10 @@ def histc(input, bins=100, min=0, max=0):
     estimate = aten.div.Tensor(aten.mul.Scalar(aten.sub.Tensor(x, left), bins), aten.sub.Tensor(right, left))
     position = aten.clamp.default(aten._to_copy.default(estimate, dtype=_dtype.int64), 0, bins - 1)
     next_edge = aten.index.Tensor(edges, [aten.clamp.default(aten.add.Scalar(position, 1), None, bins)])
-    position = aten.add.Tensor(position, aten.logical_and.default(aten.lt.Scalar(position, bins - 1),
-                                                                  aten.ge.Tensor(x, next_edge)))
-    position = aten.sub.Tensor(position, aten.lt.Tensor(x, aten.index.Tensor(edges, [position])))
+    later = aten.logical_and.default(aten.lt.Scalar(position, bins - 1), aten.ge.Tensor(x, next_edge))
+    position = aten.add.Tensor(position, aten._to_copy.default(later, dtype=_dtype.int64))
+    earlier = aten.lt.Tensor(x, aten.index.Tensor(edges, [position]))
+    position = aten.sub.Tensor(position, aten._to_copy.default(earlier, dtype=_dtype.int64))
     inside = aten.logical_and.default(aten.ge.Tensor(x, left), aten.le.Tensor(x, right))
     counts = aten.zeros.default([bins], dtype=input.dtype)
     ones = aten._to_copy.default(inside, dtype=input.dtype)
@@ -295,7 +297,7 @@ def _quantile(input, q, dim, keepdim, interpolation, ignore_nan):
     scalar_q = not isinstance(q, Tensor) or q.dim() == 0
     q = q if isinstance(q, Tensor) else aten.scalar_tensor.default(q, dtype=input.dtype)
     q = aten.view.default(q, [-1])
-    values = flatten(input) if dim is None else movedim(input, dim, -1)
+    values = flatten(input) if dim is None or input.dim() == 0 else movedim(input, dim, -1)
     ordered = aten.sort.default(values, -1)[0]
     last = ordered.shape[-1] - 1
     nan = aten.isnan.default(ordered)
@@ -318,7 +320,7 @@ def _quantile(input, q, dim, keepdim, interpolation, ignore_nan):
                                  else aten.mul.Scalar(step, 0.5))
     result = movedim(result, -1, 0)
     if keepdim:
-        for d in range(input.dim()) if dim is None else [dim % input.dim()]:
+        for d in range(input.dim()) if dim is None or input.dim() == 0 else [dim % input.dim()]:
             result = aten.unsqueeze.default(result, d + 1)
     return aten.squeeze.dim(result, 0) if scalar_q else result
 
@@ -438,9 +440,8 @@ def chain_matmul(*matrices):
 
 
 def clamp_(input, min=None, max=None):
-    if isinstance(min, Tensor) or isinstance(max, Tensor):
-        return aten.copy_.default(input, clamp(input, min, max))
-    return aten.clamp_.default(input, min, max)
+    tensors = isinstance(min, Tensor) or isinstance(max, Tensor)
+    return (aten.clamp_.Tensor if tensors else aten.clamp_.default)(input, min, max)
 
 
 def is_nonzero(input):

@@ -13,6 +13,7 @@ import scipy.special
 from scipy.linalg import lapack
 
 from .. import _dtype, _random
+from .._out import _CPP_TYPE
 from .._tensor import Tensor, contiguous_strides
 from .memory import _dtype_title, _write
 from .meta_util import broadcast_shapes, fake_empty, reduced_shape, reduction_dims, with_strides, wrap_dim
@@ -435,7 +436,7 @@ def _nanmedian(self):
 
 
 nanmedian = _op(lambda self: [((), self.dtype, None)], _nanmedian)
-nanmedian_dim = _selection("nanmedian()", _nanmedian_rows)
+nanmedian_dim = _selection("median()", _nanmedian_rows)  # (torch's words)
 mode = _selection("mode()", _mode_rows)
 
 
@@ -489,7 +490,7 @@ def _masked_scatter(self, mask, source):
     out = np.array(np.broadcast_arrays(self._np, mask._np)[0])
     chosen = np.broadcast_to(mask._np, out.shape)
     if chosen.sum() > source.numel():
-        raise RuntimeError("masked_scatter: expected source to have at least as many elements as the ones in mask")
+        raise RuntimeError("Number of elements of source < number of ones in mask")
     out[chosen] = source._np.reshape(-1)[:int(chosen.sum())]
     return out
 
@@ -525,22 +526,19 @@ block_diag = _op(_block_diag_geometry, _block_diag)
 
 
 # ---------------------------------------------------------------- random in-place fills
-_C_TYPES = {"int64": "long int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char"}
-
-
-def _refuse_integers(name, words):
-    raise RuntimeError(f"{name} distribution is a continuous probability distribution. dtype must be a floating "
-                       f"point but you specified {words}")
+def _continuous(name, dtype, words):
+    if not dtype.is_floating_point:
+        raise RuntimeError(f"{name} distribution is a continuous probability distribution. dtype must be a floating "
+                           f"point but you specified {words}")
 
 
 def _require_positive(name, what, value):
     if not value > 0:
-        raise RuntimeError(f"{name} expects {what} > 0.0, but found {what}={value}")
+        raise RuntimeError(f"{name} expects {what} > 0.0, but found {what}={value:g}")
 
 
 def _exponential(dtype, lambd=1.0):
-    if not dtype.is_floating_point:
-        _refuse_integers("Exponential", _dtype_title(dtype))
+    _continuous("Exponential", dtype, _dtype_title(dtype))
     _require_positive("exponential_", "lambda", lambd)
 
 
@@ -548,7 +546,7 @@ def _geometric(dtype, p):
     if dtype is _dtype.bool_:
         raise _not_implemented("geometric_cpu", dtype)
     if not 0 < p < 1:
-        raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p}")
+        raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p:g}")
 
 
 def _log_normal(dtype, mean=1.0, std=2.0):
@@ -558,18 +556,19 @@ def _log_normal(dtype, mean=1.0, std=2.0):
 
 
 def _cauchy(dtype, median=0.0, sigma=1.0):
-    if not dtype.is_floating_point:
-        _refuse_integers("Cauchy", _C_TYPES.get(dtype.name, dtype.name))
+    _continuous("Cauchy", dtype, _CPP_TYPE[dtype.name])
     _require_positive("cauchy_", "sigma", sigma)
 
 
 def _random_fill(check, draw):
-    """An in-place fill from PyTorch's generator: one double drawn per element in order (uniforms for
-    exponential, geometric and cauchy; Box-Muller pairs for log_normal), transformed in double, cast to self."""
+    """An in-place fill from PyTorch's generator: one double per element in memory order (uniforms for exponential,
+    geometric and cauchy; Box-Muller pairs for log_normal), transformed in double, cast (half through float)."""
     def kernel(self, *args, generator=None):
-        meta(self, *args)
+        check(self.dtype, *args)
+        order = sorted(range(self.dim()), key=lambda d: -self.stride()[d])
         samples = draw(generator if generator is not None else _random.default_generator, self.numel(), *args)
-        return _write(self, samples.reshape(tuple(self.shape)).astype(self.dtype.np))
+        samples = np.transpose(samples.reshape([self.shape[d] for d in order]), np.argsort(order))
+        return _write(self, samples.astype(np.float32 if self.dtype is _dtype.float16 else self.dtype.np))
 
     def meta(self, *args, generator=None):
         check(self.dtype, *args)
@@ -583,7 +582,7 @@ exponential_ = _random_fill(_exponential, lambda gen, n, lambd=1.0: gen.exponent
 geometric_ = _random_fill(_geometric, lambda gen, n, p: np.ceil(np.log(gen._uniform_f64(n)) / np.log1p(-p)))
 log_normal_ = _random_fill(_log_normal, lambda gen, n, mean=1.0, std=2.0: np.exp(gen._normal_scalar(n, mean, std)))
 cauchy_ = _random_fill(_cauchy, lambda gen, n, median=0.0, sigma=1.0:
-                       median + sigma * np.tan(np.pi * (gen._uniform_f64(n) - 0.5)))
+                       _random._fma_f64(sigma, np.tan(np.pi * (gen._uniform_f64(n) - 0.5)), median))
 
 
 def functional_fill(inplace):

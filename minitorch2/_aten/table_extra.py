@@ -10,7 +10,8 @@ with kernels of their own, the selections; torch.linalg.norm, kron, cov, the
 windows and the rest are composites (minitorch2/linalg.py, _functions_extra.py).
 torch.fft has no rows: minitorch2 has no complex dtypes.
 """
-from . import derivatives_shape as ds, extra_formulas as f, extra_ops as k, indexing, more_formulas as mf
+from . import derivatives as d, derivatives_shape as ds, extra_formulas as f, extra_ops as k, indexing
+from . import more_formulas as mf, pointwise as pw
 from .overlap import Overlap
 
 POINTWISE = ("pointwise",)
@@ -81,6 +82,8 @@ def rows(op, inplace):
         op("aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max)", ("reduction",),
            k.aminmax, f.aminmax),
         op("logcumsumexp(Tensor self, int dim) -> Tensor", (), k.logcumsumexp, f.logcumsumexp, method=True),
+        inplace("clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)", pw.clamp,
+                d.clamp_tensor, "ClampBackward0", POINTWISE),
         # scatters and block matrices
         op("masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor", (), k.masked_scatter, f.masked_scatter,
            method=True),
