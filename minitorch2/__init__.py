@@ -40,6 +40,14 @@ from . import fx  # noqa: E402
 from . import distributions  # noqa: E402,F401
 from .utils import data as _data  # noqa: E402,F401  (torch.utils.data, loaded with torch)
 from . import backends, cuda, linalg, onnx, serialization, special, version  # noqa: E402,F401
+from . import amp, profiler  # noqa: E402,F401  (torch.amp; torch.profiler, which registers torch.ops.profiler)
+from .autograd import profiler as _autograd_profiler  # noqa: E402,F401  (torch.autograd.profiler)
+from .amp import autocast  # noqa: E402,F401
+from .amp._state import (  # noqa: E402,F401
+    autocast_decrement_nesting, autocast_increment_nesting, clear_autocast_cache, get_autocast_cpu_dtype,
+    get_autocast_dtype, get_autocast_gpu_dtype, is_autocast_cache_enabled, is_autocast_cpu_enabled,
+    is_autocast_enabled, set_autocast_cache_enabled, set_autocast_cpu_dtype, set_autocast_cpu_enabled,
+    set_autocast_dtype, set_autocast_enabled)
 from .serialization import load, save  # noqa: E402,F401
 from ._type_info import finfo, iinfo  # noqa: E402,F401
 from ._legacy_tensor_types import (  # noqa: E402,F401

@@ -32,12 +32,15 @@ class _DispatchState(threading.local):
         self.inference_mode = False
         self.below_autograd = False
         self.modes = []
+        self.autocast = None  # torch.autocast's input casts, above autograd as torch's Autocast key (minitorch2/amp)
 
 
 state = _DispatchState()
 
 
 def dispatch(op, args, kwargs):
+    if state.autocast is not None:
+        args, kwargs = state.autocast(op, args, kwargs)
     if state.grad_enabled and not state.below_autograd and op.differentiable and _any_requires_grad(args):
         return _autograd.record(op, args, kwargs)
     return redispatch_below_autograd(op, args, kwargs)

@@ -38,3 +38,8 @@ manual_seed = manual_seed_all = seed = seed_all = empty_cache = _nothing
 memory_allocated = max_memory_allocated = memory_reserved = max_memory_reserved = _zero
 current_device = synchronize = get_device_name = get_device_properties = get_device_capability = _not_compiled
 get_rng_state = set_rng_state = current_stream = ipc_collect = init = set_device = _not_compiled
+
+
+from .amp import cuda_amp as amp  # noqa: E402  (torch.cuda.amp: its deprecated spellings, disabled as on a CPU-only torch)
+
+__path__ = []  # torch.cuda.amp is a submodule: `import torch.cuda.amp` needs a package here to reach the alias table

@@ -33,6 +33,7 @@ ALIASES = {
     "torch.func": "autograd",
     "torch._inductor": "backend",
     "torch.compiler": "frontend.compiler",
+    "torch.cuda.amp": "minitorch2.amp.cuda_amp",
 }
 
 
