@@ -26,7 +26,7 @@ aten = ops.aten
 __all__ = """tensor_split hsplit vsplit dsplit cartesian_prod combinations block_diag kron vander histc cov corrcoef
 addmv addr chain_matmul trapezoid trapz nanmedian mode quantile nanquantile aminmax logcumsumexp clamp_ typename
 is_nonzero hann_window hamming_window bartlett_window blackman_window frombuffer copysign det logdet slogdet inverse
-cholesky qr svd pinverse cross erfc i0 sinc""".split()
+cholesky qr svd pinverse cross adjoint erfc i0 sinc""".split()
 
 
 # ---------------------------------------------------------------- splitting
@@ -231,8 +231,7 @@ def histc(input, bins=100, min=0, max=0):
 
 
 def cov(input, *, correction=1, fweights=None, aweights=None):
-    """Rows are variables, columns observations; fweights (integer) and aweights (floating) weigh the
-    observations, and the divisor is Σw - correction (Σw·a/Σw for aweights)."""
+    """Rows are variables, columns observations weighed by fweights·aweights; divisor Σw - correction·(Σw·a/Σw)."""
     if input.dim() > 2:
         raise RuntimeError(f"cov(): expected input to have two or fewer dimensions but got an input with "
                            f"{input.dim()} dimensions")
@@ -291,8 +290,7 @@ _INTERPOLATIONS = ("linear", "lower", "higher", "midpoint", "nearest")
 
 
 def _quantile(input, q, dim, keepdim, interpolation, ignore_nan):
-    """Over a sort of the reduced dim (moved last): the rank q·(n-1) (n counting non-NaN values for nanquantile;
-    a NaN, sorted last, is picked where it must win), its neighbours interpolated."""
+    """Over a sort of the dim (moved last): rank q·(n-1), n the non-NaN count for nanquantile, interpolated."""
     _check_quantile(input, q, interpolation)
     scalar_q = not isinstance(q, Tensor) or q.dim() == 0
     q = q if isinstance(q, Tensor) else aten.scalar_tensor.default(q, dtype=input.dtype)
@@ -463,14 +461,23 @@ def typename(obj):
 
 
 # ---------------------------------------------------------------- torch.det, torch.svd and their kin (linalg.py)
-det, inverse = linalg.det, linalg.inv
+det, inverse, adjoint = linalg.det, linalg.inv, linalg.adjoint
 slogdet, logdet, cholesky, qr, svd, pinverse, cross = (alias_of(getattr(linalg, f"torch_{name}"), name) for name in (
     "slogdet", "logdet", "cholesky", "qr", "svd", "pinverse", "cross"))
 
 
 # ---------------------------------------------------------------- Tensor methods
-def _adopt(self, view):
+def _refuse_fake(self, name):
+    """A fake tensor's geometry is what a tracer's graph was built on: changing it in place would leave the graph
+    behind, so the frontend runs these methods eagerly (its graph breaks on NotImplementedError)."""
+    if self._np is None:
+        raise NotImplementedError(f"minitorch2: Tensor.{name} changes a tensor's shape in place; traced programs run "
+                                  "it eagerly")
+
+
+def _adopt(self, view, name):
     """self takes view's geometry and history: torch's in-place view ops (t_, squeeze_, ...) change the tensor."""
+    _refuse_fake(self, name)
     if self.is_leaf and self.requires_grad and is_grad_enabled():
         raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
     self._np, self._shape, self._stride, self._offset = view._np, view._shape, view._stride, view._offset
@@ -480,19 +487,19 @@ def _adopt(self, view):
     return self
 
 
-def _in_place_view(make):
-    return lambda self, *args: _adopt(self, make(self, *args))
+def _in_place_view(name, make):
+    return lambda self, *args: _adopt(self, make(self, *args), name)
 
 
 def t_(self):
     if self.dim() > 2:
         raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is {self.dim()}D")
-    return _adopt(self, aten.t.default(self))
+    return _adopt(self, aten.t.default(self), "t_")
 
 
 def resize_(self, *sizes, memory_format=None):
-    """A new shape over the same storage, contiguous strides (kept when the shape is unchanged), the storage
-    grown (a copy, which views made earlier no longer share) when the new shape needs more elements."""
+    """Contiguous strides over the storage, grown when needed (a copy: earlier views no longer share it)."""
+    _refuse_fake(self, "resize_")
     if self.requires_grad:
         raise RuntimeError("cannot resize variables that require grad")
     shape = tuple(sizes[0] if len(sizes) == 1 and isinstance(sizes[0], (list, tuple)) else sizes)
@@ -556,22 +563,6 @@ def dim_order(self, *, ambiguity_check=False):
     return tuple(reversed(fastest_first(self.dim(), should_swap)))
 
 
-def _adjoint(name, matrices_only):
-    def adjoint(self):
-        if self.dim() == 0:
-            warnings.warn(f"Tensor.{name} is deprecated on 0-D tensors. Consider using x.conj().", UserWarning)
-            return self
-        if matrices_only and self.dim() != 2:
-            raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got {self.dim()}-D tensor."
-                               + (" For batches of matrices, consider using tensor.mH" if self.dim() > 2 else ""))
-        if self.dim() < 2:
-            raise RuntimeError(f"tensor.mH is only supported on matrices or batches of matrices. Got "
-                               f"{self.dim()}-D tensor.")
-        return aten.transpose.int(self, -2, -1)
-
-    return property(adjoint)
-
-
 def _no_accelerator(self, device=None):
     raise RuntimeError("Cannot access accelerator device when none is available.")
 
@@ -588,11 +579,15 @@ def tensor_methods():
                                                                                          alpha=alpha)),
         copysign_=lambda self, other: (aten.copysign_.Tensor if isinstance(other, Tensor) else
                                        aten.copysign_.Scalar)(self, other),
-        transpose_=_in_place_view(lambda self, dim0, dim1: aten.transpose.int(self, dim0, dim1)),
-        squeeze_=_in_place_view(lambda self, dim=None: squeeze(self, dim)),
-        unsqueeze_=_in_place_view(lambda self, dim: aten.unsqueeze.default(self, dim)),
+        xlogy_=lambda self, other: (aten.xlogy_.Tensor if isinstance(other, Tensor) else
+                                    aten.xlogy_.Scalar_Other)(self, other),
+        round_=lambda self, *, decimals=0: aten.round_.decimals(self, decimals=decimals) if decimals else
+        aten.round_.default(self),
+        transpose_=_in_place_view("transpose_", lambda self, dim0, dim1: aten.transpose.int(self, dim0, dim1)),
+        squeeze_=_in_place_view("squeeze_", lambda self, dim=None: squeeze(self, dim)),
+        unsqueeze_=_in_place_view("unsqueeze_", lambda self, dim: aten.unsqueeze.default(self, dim)),
         resize_as_=lambda self, other, memory_format=None: resize_(self, other.shape),
         pin_memory=_no_accelerator, share_memory_=lambda self: self, is_pinned=lambda self, device=None: False,
-        H=_adjoint("H", True), mH=_adjoint("mH", False), adjoint=lambda self: aten.transpose.int(self, -2, -1),
+        H=linalg.adjoint_property("H"), mH=linalg.adjoint_property("mH"), adjoint=adjoint,
     )
     return methods

@@ -299,3 +299,25 @@ def torch_cross(input, other, dim=None):
     if dim is None:
         dim = next((d for d, size in enumerate(input.shape) if size == 3), -1)
     return aten.linalg_cross.default(input, other, dim=dim)
+
+
+# ---------------------------------------------------------------- adjoints: Tensor.H, Tensor.mH, torch.adjoint
+def adjoint(input, name="adjoint()"):
+    """The conjugate transpose of the last two dims: their transpose, minitorch2's dtypes all being real; a 0-d
+    tensor is itself, with torch's deprecation warning. `name` words the errors of Tensor.H and Tensor.mH."""
+    if input.dim() == 0:
+        warnings.warn(f"{'Tensor.' if name != 'adjoint()' else ''}{name} is deprecated on 0-D tensors. Consider "
+                      "using x.conj().", UserWarning, stacklevel=2)
+        return input
+    if name == "H" and input.dim() != 2:
+        raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got {input.dim()}-D tensor."
+                           + (" For batches of matrices, consider using tensor.mH" if input.dim() > 2 else ""))
+    if input.dim() < 2:
+        raise RuntimeError(f"tensor.{name} is only supported on matrices or batches of matrices. Got "
+                           f"{input.dim()}-D tensor.")
+    return aten.transpose.int(input, -2, -1)
+
+
+def adjoint_property(name):
+    """Tensor.H (matrices only) or Tensor.mH (batches of matrices too)."""
+    return property(lambda self: adjoint(self, name))

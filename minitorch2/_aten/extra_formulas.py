@@ -2,10 +2,10 @@
 
 Runtime layer, coverage surface, read by the autograd layer through the op table as the formulas of derivatives*.py
 are (parameter names say what the forward keeps; see derivatives.py). Each is the gradient torch's derivatives.yaml
-and FunctionsManual give, written with registered ops: inverse and determinant through the inverse (the adjugate,
-by the SVD, for a singular matrix), solve, Cholesky, QR, SVD, eigh and pinv by their standard matrix-calculus
-formulas, lstsq through pinv. Their backward graphs record the ops written here, not torch's internal ones
-(torch solves triangular systems where these multiply by an inverse): values agree, traced graphs do not.
+and FunctionsManual give, written with registered ops: inverse, determinants, solve, Cholesky, QR, SVD, eigh and pinv
+by their standard matrix-calculus formulas, lstsq through pinv (and its residuals). Their backward graphs record the
+ops written here, not torch's internal ones (torch solves triangular systems where these multiply by an inverse):
+values agree, traced graphs do not.
 """
 import math
 

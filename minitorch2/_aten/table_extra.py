@@ -11,7 +11,7 @@ windows and the rest are composites (minitorch2/linalg.py, _functions_extra.py).
 torch.fft has no rows: minitorch2 has no complex dtypes.
 """
 from . import derivatives as d, derivatives_shape as ds, extra_formulas as f, extra_ops as k, indexing
-from . import more_formulas as mf, pointwise as pw
+from . import more_formulas as mf, more_ops, pointwise as pw
 from .overlap import Overlap
 
 POINTWISE = ("pointwise",)
@@ -28,6 +28,28 @@ def _random_rows(op, name, arguments, kernel):
            kernel, f.zeros, method=True),
         op(f"{name}(Tensor self, {arguments}, *, Generator? generator=None) -> Tensor", RANDOM,
            k.functional_fill(kernel), f.zeros),
+    ]
+
+
+def _special_in_place_rows(inplace):
+    """The in-place method forms of torch.special's functions whose rows table.py and table_more.py hold."""
+    unary = [("erf", pw.erf, d.erf, "ErfBackward0"), ("erfinv", more_ops.erfinv, mf.erfinv, "ErfinvBackward0"),
+             ("lgamma", more_ops.lgamma, mf.lgamma, "LgammaBackward0"),
+             ("digamma", more_ops.digamma, mf.digamma, "DigammaBackward0"),
+             ("log1p", pw.log1p, d.log1p, "Log1PBackward0"), ("expm1", pw.expm1, d.expm1, "Expm1Backward0"),
+             ("exp2", pw.exp2, d.exp2, "Exp2Backward0")]
+    return [
+        *[inplace(f"{name}_(Tensor(a!) self) -> Tensor(a!)", kernel, formula, grad_fn, POINTWISE, method=True)
+          for name, kernel, formula, grad_fn in unary],
+        inplace("round_(Tensor(a!) self) -> Tensor(a!)", pw.round, d.zero_grad, "RoundBackward0", POINTWISE),
+        inplace("round_.decimals(Tensor(a!) self, *, int decimals) -> Tensor(a!)", pw.round_decimals, d.zero_grad,
+                "RoundBackward1", POINTWISE),
+        inplace("logit_(Tensor(a!) self, float? eps=None) -> Tensor(a!)", more_ops.logit, mf.logit, "LogitBackward0",
+                POINTWISE, method=True),
+        inplace("xlogy_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", more_ops.xlogy, mf.xlogy_tensor,
+                "XlogyBackward0", POINTWISE),
+        inplace("xlogy_.Scalar_Other(Tensor(a!) self, Scalar other) -> Tensor(a!)", more_ops.xlogy,
+                mf.xlogy_scalar_other, "XlogyBackward2", POINTWISE),
     ]
 
 
@@ -69,6 +91,7 @@ def rows(op, inplace):
         inplace("erfc_(Tensor(a!) self) -> Tensor(a!)", k.erfc, f.erfc, "ErfcBackward0", POINTWISE, method=True),
         inplace("i0_(Tensor(a!) self) -> Tensor(a!)", k.i0, f.i0, "I0Backward0", POINTWISE, method=True),
         inplace("sinc_(Tensor(a!) self) -> Tensor(a!)", k.sinc, f.sinc, "SincBackward0", POINTWISE, method=True),
+        *_special_in_place_rows(inplace),
         inplace("copysign_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", k.copysign, f.copysign_tensor,
                 "CopysignBackward0", POINTWISE),
         inplace("copysign_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", k.copysign, f.copysign_scalar,

@@ -138,7 +138,8 @@ CASES = [
      [X, RNG.standard_normal((5, 6))], True),
     ("resize_", lambda lib, a: (a.clone().resize_(2, 3), a.clone().resize_([5]), a.clone().resize_(3, 10)[:2],
                                 a.clone().resize_as_(a[:2, :3]), a.t().resize_(6, 4).stride()), [X], False),
-    ("adjoints", lambda lib, a, b: (a.H, a.mH, b.mH, a.adjoint(), a.H.stride()), [X, CUBE], True),
+    ("adjoints", lambda lib, a, b: (a.H, a.mH, b.mH, a.adjoint(), a.H.stride(), lib.adjoint(b), a[0, 0].H,
+                                    a[0, 0].adjoint()), [X, CUBE], True),
     ("dim_order", lambda lib, a: (a.dim_order(), a.permute(2, 0, 1).dim_order(), a.transpose(0, 1).dim_order(),
                                   a[:, :1].dim_order(), a.expand(2, 2, 3, 4)[0].dim_order(), a[0, 0].dim_order(),
                                   a[:, :, :1].transpose(1, 2).dim_order()), [CUBE], False),
@@ -418,6 +419,7 @@ ERRORS = [
     ("H_3d", lambda lib, a: a.H, [CUBE]),
     ("H_1d", lambda lib, a: a[0, 0].H, [CUBE]),
     ("mH_1d", lambda lib, a: a[0].mH, [X]),
+    ("adjoint_1d", lambda lib, a: a[0].adjoint(), [X]),
     ("dim_order_ambiguous", lambda lib, a: a[:, :1].dim_order(ambiguity_check=True), [X]),
     ("exponential_lambda", lambda lib, a: a.exponential_(0), [X]),
     ("exponential_long", lambda lib, a: a.exponential_(), [INTS]),
@@ -470,6 +472,22 @@ def test_compiled_equals_eager(case, backend):
     for e, g in zip(_leaves(expected), _leaves(got)):
         assert e.dtype == g.dtype and tuple(e.shape) == tuple(g.shape)
         np.testing.assert_allclose(g.numpy(), e.numpy(), rtol=1e-5, atol=1e-5, equal_nan=True)
+
+
+@pytest.mark.parametrize("backend", ["aot_eager", "inductor"])
+def test_compiled_in_place_geometry_runs_eagerly(backend):
+    """t_, unsqueeze_ and resize_ change a tensor's geometry, which a traced graph cannot follow: the frontend
+    leaves them to eager (a graph break), and the program computes eager's values."""
+    def fn(x):
+        y = x * 2
+        y.t_()
+        y.unsqueeze_(0)
+        return y + 1, (x * 1).resize_(9) * 2, (x * 1).fill_diagonal_(0.0), x.mH
+
+    x = mt.tensor(M34[:, :3], dtype=mt.float32)
+    for e, g in zip(fn(x), mt.compile(fn, backend=backend)(x)):
+        assert tuple(e.shape) == tuple(g.shape)
+        np.testing.assert_array_equal(g.numpy(), e.numpy())
 
 
 def test_compiled_gradients_equal_eager():

@@ -162,6 +162,10 @@ CASES = [
                                                                        lib.special.sinc, lib.special.entr,
                                                                        lib.special.ndtr)), [POINTS], False),
     ("in_place_special", lambda lib, x: (x.clone().erfc_(), x.clone().i0_(), x.clone().sinc_()), [POINTS], False),
+    ("in_place_methods", lambda lib, x: tuple(getattr(x * 1, name)() for name in (
+        "erfc_", "i0_", "sinc_", "erf_", "erfinv_", "logit_", "log1p_", "expm1_", "exp2_", "lgamma_", "digamma_",
+        "round_")) + ((x * 1).xlogy_(x), (x * 1).xlogy_(2.0), (x * 1).round_(decimals=1), (x * 1).logit_(0.3)),
+     [UNIT], True),
 ]
 
 
@@ -228,6 +232,9 @@ def test_grad_fn_names_match_torch():
                    lib.linalg.pinv(a), lib.linalg.cross(a, a), lib.linalg.lstsq(a, a).solution,
                    lib.special.erfc(a), lib.special.i0(a), lib.special.sinc(a), lib.special.entr(a),
                    lib.special.ndtri(a / 20), lib.linalg.svdvals(a), lib.linalg.eigvalsh(a)]
+        outputs += [getattr(a / 20, name)() for name in ("erfc_", "i0_", "sinc_", "erf_", "erfinv_", "logit_", "log1p_",
+                                                          "expm1_", "exp2_", "lgamma_", "digamma_", "round_")]
+        outputs += [(a * 1).xlogy_(a), (a * 1).xlogy_(2.0), (a * 1).round_(decimals=1)]
         names.append([o.grad_fn.name() for o in outputs])
     assert names[0] == names[1]
 
@@ -344,6 +351,8 @@ def _special_program(x):
 COMPILED = [
     ("linalg", _linalg_program, [SQUARE, RHS]),
     ("special", _special_program, [POINTS]),
+    ("in_place_special", lambda x: (x * 1).erfc_() + (x.sigmoid() * 0.5).erfinv_() + (x * 1).round_(decimals=1)
+     + (x.abs() + 1).lgamma_() + (x * 1).xlogy_(2.0) + x.sigmoid().logit_(), [POINTS]),
     ("cross_lstsq_pinv", lambda a, b: (mt.linalg.cross(a, b), mt.linalg.lstsq(a, b).solution, mt.linalg.pinv(a)),
      [SQUARE, SQUARE[::-1].copy()]),
 ]
