@@ -143,7 +143,7 @@ def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
 
 def rms_norm(input, normalized_shape, weight=None, eps=None):
     shape = [normalized_shape] if isinstance(normalized_shape, int) else list(normalized_shape)
-    if list(input.shape[input.dim() - len(shape):]) != shape or len(shape) > input.dim():
+    if len(shape) > input.dim() or list(input.shape[input.dim() - len(shape):]) != shape:
         raise RuntimeError(f"Given normalized_shape={_sizes(shape)}, expected input with shape "
                            f"[*{', '.join(map(str, shape))}], but got input of size{_sizes(input.shape)}")
     eps = finfo(input.dtype).eps if eps is None else eps
@@ -209,7 +209,7 @@ def pad(input, pad, mode="constant", value=None):
     if mode == "constant":
         return aten.constant_pad_nd.default(input, list(pad), 0.0 if value is None else value)
     if value is not None and value != 0:
-        raise RuntimeError(f"Padding mode \"{mode}\" doesn't take in value argument.")
+        raise RuntimeError(f"Padding mode \"{mode}\" doesn't take in value argument")
     if mode not in ("reflect", "replicate", "circular"):
         raise NotImplementedError(f"Unrecognised padding mode {mode}")
     padded = len(pad) // 2

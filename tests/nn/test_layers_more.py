@@ -90,11 +90,7 @@ MODULES = {
     "bilinear_3d_nobias": (lambda nn: nn.Bilinear(2, 3, 4, bias=False), [(2, 5, 2), (2, 5, 3)], "float"),
     "pairwisedistance": (lambda nn: nn.PairwiseDistance(), [(4, 5), (4, 5)], "float"),
     "pairwisedistance_p1_keepdim": (lambda nn: nn.PairwiseDistance(p=1.0, keepdim=True), [(4, 5), (5,)], "float"),
-    "dropout2d_eval": (lambda nn: nn.Dropout2d(0.3).eval(), [(2, 3, 4, 4)], "float"),
 }
-
-# The mode test_forward_and_gradients runs each in (both, except where only one mode differs from the other).
-EVAL_ONLY = {"dropout2d_eval"}
 
 
 def _data(shape, kind, seed):
@@ -143,8 +139,6 @@ def _compare_backward(out_ours, out_theirs, xs_ours, xs_theirs, ours, theirs):
 @pytest.mark.parametrize("train", [True, False])
 @pytest.mark.parametrize("name", sorted(MODULES))
 def test_forward_and_gradients(name, train):
-    if name in EVAL_ONLY and train:
-        pytest.skip("a training-mode draw is compared in test_dropout2d_masks_match_torch")
     make, shapes, kind = MODULES[name]
     ours, theirs = _build(make)
     ours.train(train)
@@ -156,6 +150,24 @@ def test_forward_and_gradients(name, train):
     assert_same(out_ours, out_theirs, rtol=1e-5, atol=1e-5)
     _compare_backward(out_ours, out_theirs, xs_ours, xs_theirs, ours, theirs)
     assert_same_state(ours, theirs, exact=False)  # running statistics after the step
+
+
+@pytest.mark.parametrize("backend", ["aot_eager", "inductor"])
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_compiles_like_eager(name, backend):
+    """Compiled, each layer gives eager's output, gradients and buffers (the composites need nothing of their own
+    from the compiler; ops the backend does not lower run their eager kernels)."""
+    make, shapes, kind = MODULES[name]
+    results = []
+    for compiled in (False, True):
+        minitorch2.manual_seed(0)
+        module = make(minitorch2.nn)
+        xs, _ = _inputs(shapes, kind)
+        out = (minitorch2.compile(module, backend=backend) if compiled else module)(*xs)
+        (out * out).sum().backward()
+        results.append([out, *(x.grad for x in xs), *(p.grad for p in module.parameters()), *module.buffers()])
+    for ours, eager in zip(*results):
+        assert_same(ours, eager, rtol=1e-4, atol=1e-4)
 
 
 def test_conv_transpose_output_size_argument():
@@ -232,24 +244,24 @@ def test_pooling_indices(call):
 def test_instance_norm_running_stats_follow_torch_over_steps():
     ours, theirs = _build(lambda nn: nn.InstanceNorm1d(3, track_running_stats=True))
     for seed in range(3):
-        xs_ours, xs_theirs = _inputs([(4, 3, 5)], "float")
         data = _data((4, 3, 5), "float", seed)
         ours(minitorch2.from_numpy(data.copy()))
         theirs(torch.from_numpy(data.copy()))
     assert_same_state(ours, theirs, exact=False)
-    ours.eval()
-    theirs.eval()
-    assert_same(ours(xs_ours[0]), theirs(xs_theirs[0]), rtol=1e-5, atol=1e-5)
+    data = _data((4, 3, 5), "float", 3)
+    assert_same(ours.eval()(minitorch2.from_numpy(data.copy())), theirs.eval()(torch.from_numpy(data.copy())))
 
 
 @pytest.mark.parametrize("module", ["Dropout1d", "Dropout2d", "Dropout3d"])
-def test_dropout2d_masks_match_torch(module):
+def test_channel_dropout_masks_match_torch(module):
     shape = {"Dropout1d": (4, 8, 5), "Dropout2d": (4, 8, 3, 3), "Dropout3d": (8, 2, 2, 2)}[module]
     minitorch2.manual_seed(5)
     torch.manual_seed(5)
     ours = getattr(minitorch2.nn, module)(0.4)(minitorch2.ones(*shape))
     theirs = getattr(torch.nn, module)(0.4)(torch.ones(*shape))
     assert np.array_equal(ours.numpy(), theirs.numpy())
+    x = minitorch2.randn(*shape)
+    assert np.array_equal(getattr(minitorch2.nn, module)(0.4).eval()(x).numpy(), x.numpy())
     assert repr(getattr(minitorch2.nn, module)(0.4, True)) == repr(getattr(torch.nn, module)(0.4, True))
 
 
@@ -296,6 +308,7 @@ BAD_INPUTS = {
     "pad odd length": lambda t: _pad(t.nn.functional)(t.randn(2, 3, 4), (1,), mode="reflect"),
     "pad too long": lambda t: _pad(t.nn.functional)(t.randn(3), (1, 1, 1, 1)),
     "pad mode": lambda t: _pad(t.nn.functional)(t.randn(1, 2, 3), (1, 1), mode="foo"),
+    "pad value": lambda t: _pad(t.nn.functional)(t.randn(1, 2, 3), (1, 1), mode="reflect", value=1.0),
     "reflect too big": lambda t: t.nn.ReflectionPad1d(3)(t.randn(1, 2, 3)),
     "reflect too big 2d": lambda t: t.nn.ReflectionPad2d((1, 1, 3, 3))(t.randn(1, 2, 3, 3)),
     "reflect too big 2d width": lambda t: t.nn.ReflectionPad2d((3, 3, 1, 1))(t.randn(1, 2, 3, 3)),

@@ -131,6 +131,22 @@ def test_loss_values_and_gradients(name, reduction):
     _compare(make(minitorch2.nn, reduction), make(torch.nn, reduction), specs)
 
 
+@pytest.mark.parametrize("backend", ["aot_eager", "inductor"])
+@pytest.mark.parametrize("reduction", ["mean", "none"])
+@pytest.mark.parametrize("name", sorted(LOSSES))
+def test_compiled_loss_matches_eager(name, reduction, backend):
+    make, specs = LOSSES[name]
+    results = []
+    for compiled in (False, True):
+        module = make(minitorch2.nn, reduction)
+        xs, _ = _inputs(specs)
+        out = (minitorch2.compile(module, backend=backend) if compiled else module)(*xs)
+        (out * out).sum().backward()
+        results.append([out, *(x.grad for x in xs if x.requires_grad)])
+    for ours, eager in zip(*results):
+        assert_same(ours, eager, rtol=1e-4, atol=1e-5)
+
+
 @pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
 @pytest.mark.parametrize("name", sorted(WEIGHTED))
 def test_weighted_loss_values_and_gradients(name, reduction):
