@@ -13,9 +13,9 @@ import numpy as np
 
 from . import _dtype, linalg, return_types
 from ._aten.memory import _dtype_title
-from ._aten.meta_util import fastest_first
+from ._aten.meta_util import fastest_first, reduced_shape, reduction_dims
 from ._functions_common import meshgrid
-from ._functions_shape import _function_of, alias_of, flatten, movedim, squeeze
+from ._functions_shape import _function_of, alias_of, flatten, squeeze
 from ._ops import ops
 from ._out import _CPP_TYPE, CAST, out_variant
 from ._tensor import Size, Tensor, contiguous_strides
@@ -290,13 +290,18 @@ _INTERPOLATIONS = ("linear", "lower", "higher", "midpoint", "nearest")
 
 
 def _quantile(input, q, dim, keepdim, interpolation, ignore_nan):
-    """Over a sort of the dim (moved last): rank q·(n-1), n the non-NaN count for nanquantile, interpolated."""
+    """Over a sort of the dim (moved last): rank q·(n-1), n the non-NaN count for nanquantile, interpolated; the
+    quantiles computed last and moved first by views, as torch's (so its strides)."""
     _check_quantile(input, q, interpolation)
     scalar_q = not isinstance(q, Tensor) or q.dim() == 0
-    q = q if isinstance(q, Tensor) else aten.scalar_tensor.default(q, dtype=input.dtype)
-    q = aten.view.default(q, [-1])
-    values = flatten(input) if dim is None or input.dim() == 0 else movedim(input, dim, -1)
+    q = aten.view.default(q if isinstance(q, Tensor) else aten.scalar_tensor.default(q, dtype=input.dtype), [-1])
+    dims = reduction_dims(None if input.dim() == 0 else dim, input.dim())
+    if dim is None or input.dim() == 0 or dims[0] == input.dim() - 1:
+        values = flatten(input) if dim is None or input.dim() == 0 else input
+    else:
+        values = aten.transpose.int(aten.unsqueeze.default(input, -1), dims[0], -1)
     ordered = aten.sort.default(values, -1)[0]
+    ordered = aten.view.default(ordered, list(reduced_shape(input.shape, dims, keepdim)) + [ordered.shape[-1]])
     last = ordered.shape[-1] - 1
     nan = aten.isnan.default(ordered)
     if ignore_nan:
@@ -316,10 +321,8 @@ def _quantile(input, q, dim, keepdim, interpolation, ignore_nan):
         step = aten.sub.Tensor(high, low)
         result = aten.add.Tensor(low, aten.mul.Tensor(step, aten.sub.Tensor(ranks, below)) if interpolation == "linear"
                                  else aten.mul.Scalar(step, 0.5))
-    result = movedim(result, -1, 0)
-    if keepdim:
-        for d in range(input.dim()) if dim is None or input.dim() == 0 else [dim % input.dim()]:
-            result = aten.unsqueeze.default(result, d + 1)
+    result = aten.transpose.int(aten.unsqueeze.default(result, 0), 0, -1)
+    result = aten.squeeze.dim(result, -1)
     return aten.squeeze.dim(result, 0) if scalar_q else result
 
 

@@ -60,18 +60,19 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
         A = A.to(dtype)
     if ord == "fro":
         return aten.linalg_vector_norm.default(A, 2, dims, keepdim)
-    if ord in ("nuc", 2, -2):
-        rest = [d for d in range(A.dim()) if d not in dims]
-        singular = svdvals(aten.permute.default(A, rest + dims))
+    if ord in ("nuc", 2, -2):  # over the singular values of A with the two dims moved last
+        order = [d for d in range(A.dim()) if d not in dims] + dims
+        singular = svdvals(aten.permute.default(A, order))
         result = aten.sum.dim_IntList(singular, [-1]) if ord == "nuc" or not singular.shape[-1] else \
             (aten.amax if ord == 2 else aten.amin).default(singular, [-1])
-        for d in sorted(dims) if keepdim else ():
-            result = aten.unsqueeze.default(result, d)
+        if keepdim:
+            result = aten.unsqueeze.default(aten.unsqueeze.default(result, -1), -1)
+            result = aten.permute.default(result, [order.index(d) for d in range(A.dim())])
         return result
     summed, across = (dims[0], dims[1]) if abs(ord) == 1 else (dims[1], dims[0])
-    sums = aten.sum.dim_IntList(aten.abs.default(A), [summed], True)
-    result = (aten.amax if ord > 0 else aten.amin).default(sums, [across], True)
-    return result if keepdim else aten.squeeze.dims(result, sorted(dims))
+    across -= 1 if not keepdim and summed < across else 0
+    sums = aten.linalg_vector_norm.default(A, 1, [summed], keepdim)
+    return (aten.amax if ord > 0 else aten.amin).default(sums, [across], keepdim)
 
 
 def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
@@ -283,10 +284,11 @@ def torch_qr(input, some=True):
 def torch_svd(input, some=True, compute_uv=True):
     """U, S and V (not Vᴴ); without compute_uv, U and V are zeros of the full shapes."""
     U, S, Vh = aten._linalg_svd.default(input, not some and compute_uv, compute_uv or input.requires_grad)
-    if not compute_uv:
+    if not compute_uv:  # (V is Vᴴ's transpose, zeros too)
         m, n = input.shape[-2:]
         U = aten.zeros.default(list(input.shape[:-2]) + [m, m], dtype=input.dtype)
-        return return_types.svd(U, S, aten.zeros.default(list(input.shape[:-2]) + [n, n], dtype=input.dtype))
+        Vh = aten.zeros.default(list(input.shape[:-2]) + [n, n], dtype=input.dtype)
+        return return_types.svd(U, S, aten.transpose.int(Vh, -2, -1))
     return return_types.svd(U, S, aten.transpose.int(Vh, -2, -1))
 
 

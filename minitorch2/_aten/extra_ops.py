@@ -183,7 +183,7 @@ def _solve_batch(A, B, left):
 def _solve_ex_geometry(A, B, *, left=True, check_errors=False):
     batch, vector = _solve_batch(A, B, left)
     a_shape = batch + tuple(A.shape[-2:])
-    return [(batch + tuple(B.shape[-1 if vector else -2:]), A.dtype, None if vector else "F"),
+    return [(batch + tuple(B.shape[-1 if vector else -2:]), A.dtype, "F" if left else None),
             *_lu_specs(a_shape, A.dtype), (batch, _dtype.int32, None)]
 
 

@@ -197,6 +197,7 @@ def _compare(ours, theirs, rtol=2e-4, atol=2e-5):
             continue
         assert str(o.dtype) == str(t.dtype), (o.dtype, t.dtype)
         assert tuple(o.shape) == tuple(t.shape), (o.shape, t.shape)
+        assert o.stride() == t.stride() or o.numel() <= 1, (o.stride(), t.stride())
         np.testing.assert_allclose(o.detach().numpy().astype(np.float64), t.detach().numpy().astype(np.float64),
                                    rtol=rtol, atol=atol, equal_nan=True)
 
@@ -258,7 +259,9 @@ def test_strides_as_lapack_leaves_them():
     checks = [lambda lib, a: lib.linalg.inv(a), lambda lib, a: lib.linalg.cholesky(a @ a.mT + lib.eye(3)),
               lambda lib, a: lib.linalg.qr(a[:, :2]).Q, lambda lib, a: lib.linalg.svd(a).U,
               lambda lib, a: lib.linalg.eigh(a @ a.mT).eigenvectors, lambda lib, a: lib.linalg.solve(a, a[..., :2]),
-              lambda lib, a: lib.linalg.lstsq(a, a[..., :2]).solution, lambda lib, a: lib.linalg.pinv(a[:2])]
+              lambda lib, a: lib.linalg.lstsq(a, a[..., :2]).solution, lambda lib, a: lib.linalg.pinv(a[:2]),
+              lambda lib, a: lib.linalg.solve(a, a, left=False), lambda lib, a: lib.linalg.qr(a, mode="complete").R,
+              lambda lib, a: lib.linalg.svd(a).Vh, lambda lib, a: lib.linalg.lstsq(a.mT[..., :2, :], a[:, :2]).solution]
     for check in checks:
         ours, theirs = (check(lib, lib.tensor(BATCH)) for lib in (mt, torch))
         assert ours.stride() == theirs.stride()
