@@ -262,9 +262,10 @@ class Tensor:
     def device(self):
         return CPU
 
-    @property
-    def is_cuda(self):
-        return False
+    # every tensor lives in CPU memory, dense and unquantized (read-only, as torch's)
+    is_cpu = property(lambda self: True)
+    is_cuda = is_xpu = is_mps = is_meta = is_sparse = is_sparse_csr = is_quantized = is_mkldnn = is_nested = property(
+        lambda self: False)
 
     @property
     def layout(self):

@@ -29,8 +29,9 @@ TORCH_SPELLINGS = {
     "nn.functional.threshold": "torch.nn.functional._threshold",
     **{f"nn.functional.{name}": f"torch._C._nn.{name}"
        for name in "linear gelu softplus avg_pool2d one_hot scaled_dot_product_attention".split()},
-    **{f"nn.functional.{name}": f"torch.{name}" for name in """bilinear conv1d conv2d conv3d conv_transpose2d
-       avg_pool1d adaptive_avg_pool1d cosine_similarity pairwise_distance pixel_shuffle""".split()},
+    **{f"nn.functional.{name}": f"torch.{name}" for name in """bilinear conv1d conv2d conv3d conv_transpose1d
+       conv_transpose2d conv_transpose3d avg_pool1d adaptive_avg_pool1d cosine_similarity pairwise_distance
+       pixel_shuffle pixel_unshuffle prelu hardshrink""".split()},
     **{name: f"torch.functional.{name}" for name in """split einsum broadcast_tensors meshgrid tensordot
        cartesian_prod block_diag cdist atleast_1d atleast_2d atleast_3d norm unravel_index chain_matmul stft
        unique""".split()},

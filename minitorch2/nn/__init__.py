@@ -5,11 +5,12 @@ parameters are bit-identical to PyTorch's and their forward and backward
 run the same aten ops.
 """
 from .._unsupported import module_getattr
-from . import functional, init, utils  # noqa: F401
+from . import functional, init, parallel, utils  # noqa: F401
 from .modules import *  # noqa: F401,F403
 from .modules import __all__ as _modules_all
+from .parallel import DataParallel
 from .parameter import Buffer, Parameter
 
-__all__ = ["Parameter", "Buffer", "functional", "init", "utils", *_modules_all]
+__all__ = ["Parameter", "Buffer", "DataParallel", "functional", "init", "parallel", "utils", *_modules_all]
 
 __getattr__ = module_getattr("minitorch2.nn", "torch.nn")  # a missing name: one line under `run`

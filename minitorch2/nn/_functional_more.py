@@ -29,8 +29,8 @@ __all__ = [
     "local_response_norm", "rms_norm", "pixel_shuffle", "pixel_unshuffle", "prelu", "hardswish", "hardsigmoid",
     "mish", "selu", "celu", "glu", "softsign", "tanhshrink", "threshold", "_threshold", "softmin", "max_pool1d",
     "avg_pool1d", "adaptive_avg_pool1d", "adaptive_max_pool1d", "adaptive_max_pool2d", "fold", "unfold", "bilinear",
-    "pairwise_distance", "dropout1d", "dropout2d", "dropout3d", *LOSS_FUNCTIONS,
-]  # not `pad`: nn/functional.py keeps its own constant-only one (the padding modules call the one here)
+    "pairwise_distance", "dropout1d", "dropout2d", "dropout3d", "pad", *LOSS_FUNCTIONS,
+]
 
 
 def _sizes(shape):

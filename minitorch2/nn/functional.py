@@ -262,12 +262,6 @@ def _vector_norm(x, dim):
 
 
 # ---------------------------------------------------------------- shape helpers
-def pad(input, pad, mode="constant", value=None):
-    if mode != "constant":
-        raise NotImplementedError(f"minitorch2: F.pad mode '{mode}' is not implemented (only 'constant')")
-    return aten.constant_pad_nd.default(input, list(pad), 0.0 if value is None else value)
-
-
 def one_hot(tensor, num_classes=-1):
     """ATen's checks: an empty tensor needs num_classes, every class in [0, num_classes)."""
     if tensor.dtype is not _dtype.int64:
