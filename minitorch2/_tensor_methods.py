@@ -40,7 +40,8 @@ def _binary_operators():
                                          else aten.rsub.Scalar(self, other)),
         "__mul__": lambda self, other: F.mul(self, other),
         "__rmul__": lambda self, other: aten.mul.Tensor(self, other),
-        "__truediv__": lambda self, other: F.div(self, other), "__rtruediv__": lambda self, other: F.div(other, self),
+        "__truediv__": lambda self, other: F.div(self, other),
+        "__rtruediv__": lambda self, other: F.mul(F.reciprocal(self), other),  # torch's: not a division
         "__floordiv__": lambda self, other: F.floor_divide(self, other),
         "__rfloordiv__": lambda self, other: F.floor_divide(other, self),
         "__mod__": lambda self, other: F.remainder(self, other),

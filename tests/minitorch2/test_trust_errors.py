@@ -210,6 +210,9 @@ ERROR_CLASS_CASES = {
     "add bool alpha=True": lambda lib: lib.add(lib.tensor([True]), lib.tensor([False]), alpha=True),
     "arange int args float step": lambda lib: str(lib.arange(0, 4, 1.0).dtype),
     "aten arange float step": lambda lib: str(lib.ops.aten.arange.start_step(0, 4, 1.0).dtype),
+    # scalar / tensor is torch's reciprocal-then-multiply, to the last bit (not one division)
+    "scalar / tensor": lambda lib: 3.7 / (lib.arange(1.0, 300.0) / 7 + 0.5),
+    "int / int tensor": lambda lib: 2 / lib.tensor([2, 4, 3]),
     # as_strided reaches any element of the storage, and no further
     "as_strided past the storage": lambda lib: lib.arange(6.0).as_strided((2,), (1,), 5),
     "as_strided negative stride": lambda lib: lib.arange(6.0).as_strided((2,), (-1,), 3),
