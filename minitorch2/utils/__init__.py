@@ -1,1 +1,2 @@
-"""minitorch2.utils (as torch.utils): dispatch-mode helpers, pytrees and the data pipeline (utils.data)."""
+"""minitorch2.utils (as torch.utils): dispatch-mode helpers, pytrees, the data pipeline (utils.data) and
+activation checkpointing (utils.checkpoint)."""
