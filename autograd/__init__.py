@@ -13,6 +13,7 @@ from .aot import (aot_autograd, aot_eager, aot_function, aot_module, aot_module_
                   make_boxed_func, nop, print_compile)
 from .aot import aot_function as compiled_function, aot_module as compiled_module  # functorch.compile's other names
 from .decompositions import core_aten_decompositions, get_decompositions
+from .func import functional_call, grad, grad_and_value, vmap
 from .functionalize import functionalize
 from .proxy_tensor import make_fx
 
@@ -23,5 +24,6 @@ def __getattr__(name):
 
 __all__ = ["aot_function", "aot_module", "aot_eager", "boxed_nop", "aot_module_simplified", "aot_autograd", "make_boxed_func",
            "make_boxed_compiler", "nop", "print_compile", "compiled_function", "compiled_module", "make_fx",
-           "functionalize", "core_aten_decompositions", "get_decompositions",
+           "functionalize", "core_aten_decompositions", "get_decompositions", "functional_call", "grad",
+           "grad_and_value", "vmap",
            "default_partition", "min_cut_rematerialization_partition"]  # the partitioners, as functorch.compile has them
