@@ -14,6 +14,7 @@ dimension) to a loop_ir value expression. A realized buffer's loader emits `Load
 an unrealized Pointwise's loader is its body, so reading it inlines it (that is vertical fusion at lowering time); a
 View's loader rewrites the index and asks its base. Realizing turns a body into a named buffer that kernels store.
 """
+import itertools
 import math
 from dataclasses import dataclass
 
@@ -26,11 +27,7 @@ from .simplify import simplify
 
 
 def contiguous_strides(size):
-    strides, running = [], 1
-    for n in reversed(size):
-        strides.append(running)
-        running *= max(n, 1)
-    return list(reversed(strides))
+    return [math.prod(max(n, 1) for n in size[i + 1:]) for i in range(len(size))]  # (an empty dim counts as 1)
 
 
 @dataclass
@@ -48,18 +45,14 @@ class Layout:
         return self.offset + 1 + sum((n - 1) * s for n, s in zip(self.size, self.stride))
 
     def index(self, idx):
-        out = L.Const(self.offset)
-        for i, s in zip(idx, self.stride):
-            out = out + i * s
-        return out
+        return sum((i * s for i, s in zip(idx, self.stride)), L.Const(self.offset))
 
     def __str__(self):
         return f"{self.dtype.name}{list(self.size)} stride={list(self.stride)}" + (
             f" offset={self.offset}" if self.offset else "")
 
 
-def numel(size):
-    return math.prod(size)
+numel = math.prod  # the element count of a size
 
 
 # ---- nodes --------------------------------------------------------------------------------
@@ -120,14 +113,8 @@ class Scatter:
 
 def symbolic_index(size, prefix):
     """One loop variable per dimension longer than 1 (x0, x1...); size-1 dimensions index 0."""
-    idx, count = [], 0
-    for n in size:
-        if n == 1:
-            idx.append(L.Const(0))
-        else:
-            idx.append(L.Var(f"{prefix}{count}"))
-            count += 1
-    return idx
+    names = (f"{prefix}{i}" for i in itertools.count())
+    return [L.Const(0) if n == 1 else L.Var(next(names)) for n in size]
 
 
 class Buffer(IRNode):
@@ -265,7 +252,8 @@ class StorageBox(IRNode):
         """(distinct buffers read, op count) of an unrealized pointwise body; realization heuristics use it."""
         if not isinstance(self.data, Pointwise):
             return 0, 0
-        return expression_stats(self.data.body())
+        nodes = list(L.walk(self.data.body()))
+        return len({n.buffer for n in nodes if isinstance(n, L.Load)}), sum(isinstance(n, L.Op) for n in nodes)
 
 
 class View(IRNode):
@@ -304,16 +292,6 @@ class ReinterpretView(View):
 # ---- looking at expressions ---------------------------------------------------------------
 
 
-def expression_stats(expr):
-    reads, ops = set(), 0
-    for node in L.walk(expr):
-        if isinstance(node, L.Load):
-            reads.add(node.buffer)
-        elif isinstance(node, L.Op):
-            ops += 1
-    return len(reads), ops
-
-
 def affine_layout(node):
     """If `node` (a realized buffer, possibly through views) reads memory affinely, the (buffer, Layout)
     that describes it as a strided view; else None (a FloorDiv/Mod reshape needs a copy)."""
@@ -325,8 +303,7 @@ def affine_layout(node):
     coeffs, offset = _linear_coefficients(simplify(index.index, {}))  # merges reshapes' t//k, t%k pairs
     if coeffs is None:
         return None
-    stride = [coeffs.get(n, 0) for n in names]
-    return index.buffer, Layout(size, stride, node.dtype, offset)
+    return index.buffer, Layout(size, [coeffs.get(n, 0) for n in names], node.dtype, offset)
 
 
 def _linear_coefficients(index):
@@ -352,5 +329,4 @@ def _linear_coefficients(index):
     return None, 0
 
 
-def promote(*operands):
-    return _dtype.result_type(*operands)
+promote = _dtype.result_type  # the dtype an op on these operands computes in

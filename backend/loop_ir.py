@@ -118,27 +118,24 @@ class Mul(Index):
 
 
 @dataclass(frozen=True, eq=True)
-class FloorDiv(Index):
+class _Division(Index):
+    """term // divisor (FloorDiv) or term % divisor (Mod), with Python's floor semantics."""
     term: Index
     divisor: int
 
     def __str__(self):
-        return f"({self.term}) // {self.divisor}"
+        return f"({self.term}) {self.symbol} {self.divisor}"
 
     def variables(self):
         return self.term.variables()
 
 
-@dataclass(frozen=True, eq=True)
-class Mod(Index):
-    term: Index
-    divisor: int
+class FloorDiv(_Division):
+    symbol = "//"
 
-    def __str__(self):
-        return f"({self.term}) % {self.divisor}"
 
-    def variables(self):
-        return self.term.variables()
+class Mod(_Division):
+    symbol = "%"
 
 
 @dataclass(frozen=True)
@@ -148,7 +145,6 @@ class OutOfRange:
     message: str  # with {} where the offending value goes
 
     def exception(self, value):
-        """The exception to raise for the offending `value`."""
         return getattr(builtins, self.exception_name)(self.message.format(value))
 
 
@@ -186,10 +182,7 @@ def map_index(index, on_var=None, on_value=None):
     if isinstance(index, Const):
         return index
     if isinstance(index, Add):
-        out = Const(0)
-        for term in index.terms:
-            out = out + map_index(term, on_var, on_value)
-        return out
+        return sum((map_index(term, on_var, on_value) for term in index.terms), Const(0))
     if isinstance(index, Mul):
         return map_index(index.term, on_var, on_value) * index.factor
     if isinstance(index, FloorDiv):
@@ -222,8 +215,6 @@ def as_index(value):
 
 
 def _add(a, b):
-    if isinstance(a, Const) and isinstance(b, Const):
-        return Const(a.value + b.value)
     terms = [t for side in (a, b) for t in (side.terms if isinstance(side, Add) else (side,))]
     constant = sum(t.value for t in terms if isinstance(t, Const))
     terms = [t for t in terms if not isinstance(t, Const)] + ([Const(constant)] if constant else [])
@@ -427,7 +418,6 @@ class Reduce:
 
 
 def reduction_identity(kind, dtype):
-    """The value a reduction of `kind` over `dtype` values starts from."""
     if kind in ("sum", "any"):
         return 0
     if kind in ("prod", "all"):
@@ -449,12 +439,8 @@ class Loop:
     body: list = field(default_factory=list)
 
     def lines(self, indent):
-        header = ", ".join(self.vars) or "_"
-        out = [f"{indent}for {header} in range({' * '.join(map(str, self.ranges)) or 1}):"
-               if len(self.vars) != 1 else f"{indent}for {self.vars[0]} in range({self.ranges[0]}):"]
-        for stmt in self.body:
-            out += stmt.lines(indent + "  ")
-        return out
+        header = f"{indent}for {', '.join(self.vars) or '_'} in range({' * '.join(map(str, self.ranges)) or 1}):"
+        return [header] + [line for stmt in self.body for line in stmt.lines(indent + "  ")]
 
 
 @dataclass

@@ -160,12 +160,8 @@ def scatter_along(x, dim, index, src, mode=None):
     def indexer(idx):
         return idx[:dim] + [indirect(load_index(idx), size[dim], error)] + idx[dim + 1:]
 
-    if P.is_tensor(src):
-        load_src = src.make_loader()
-        value_fn = lambda idx: P.cast(load_src(idx), x.dtype)  # noqa: E731
-    else:
-        value_fn = lambda idx: P.constant(src, x.dtype)  # noqa: E731
-    return scatter_into(P.clone(x), index.get_size(), value_fn, indexer, mode)
+    load_src = src.make_loader() if P.is_tensor(src) else lambda idx: P.constant(src, x.dtype)
+    return scatter_into(P.clone(x), index.get_size(), lambda idx: P.cast(load_src(idx), x.dtype), indexer, mode)
 
 
 def scatter_src(x, dim, index, src):
@@ -179,24 +175,21 @@ def scatter_src(x, dim, index, src):
 
 
 def _scatter_one_per_slice(x, dim, index, src, error):
-    """scatter along `dim` where `index` is 1 long on dim and x's size elsewhere (a value-selecting
+    """scatter along `dim` (wrapped) where `index` is 1 long on dim and x's size elsewhere (a value-selecting
     reduction's backward: zeros.scatter(dim, argmax, grad)); then each output element is a pointwise
     choice: src where the index names its position, else x. The index is read through a checked
     `Indirect`, so one out of range raises `error` as eager does. Other scatters raise NotImplementedError."""
     size, index_size = x.get_size(), index.get_size()
-    dim = V.wrap_dim(dim, len(size))
     zero_dim = len(size) == 0
     if zero_dim:  # one element, at index 0
         size, index_size, x, index, src = [1], [1], _as_1d(x), _as_1d(index), _as_1d(src)
-    if len(index_size) != len(size) or index_size[dim] != 1 or any(
-            a != b for d, (a, b) in enumerate(zip(index_size, size)) if d != dim) or any(
-            n < m for n, m in zip(src.get_size(), index_size)):
+    if index_size != size[:dim] + [1] + size[dim + 1:] or any(n < m for n, m in zip(src.get_size(), index_size)):
         raise NotImplementedError("scatter: only one index per slice along dim")
     load_index, load_src, load_x = index.make_loader(), src.make_loader(), x.make_loader()
 
     def inner_fn(idx):
         at_slice = idx[:dim] + [L.Const(0)] + idx[dim + 1:]
-        target = L.Indirect(P.cast(load_index(at_slice), _dtype.int64), size[dim], False, error)
+        target = indirect(load_index(at_slice), size[dim], error)
         here = P.compare("eq", L.IndexValue(target, _dtype.int64), L.IndexValue(idx[dim], _dtype.int64))
         return P.op("where", here, P.cast(load_src(at_slice), x.dtype), load_x(idx))
 
@@ -266,11 +259,9 @@ def unsafe_masked_index_put_accumulate(x, mask, indices, values):
     load_mask, load_values = P.broadcast_loader(mask, out_size), P.broadcast_loader(values, out_size)
     load_index = index.make_loader()
 
-    def kept(idx):
-        return P.cast(load_mask(idx), _dtype.bool_)
-
     def value_fn(idx):
-        return P.op("where", kept(idx), P.cast(load_values(idx), x.dtype), P.constant(0, x.dtype))
+        kept = P.cast(load_mask(idx), _dtype.bool_)
+        return P.op("where", kept, P.cast(load_values(idx), x.dtype), P.constant(0, x.dtype))
 
     def indexer(idx):
         position = P.op("maximum", P.cast(load_index(idx[:index_ndim]), _dtype.int64), P.constant(-rows, _dtype.int64))
@@ -290,7 +281,6 @@ class _Targets:
     def __init__(self, target, weight, classes, ignore_index):
         self.load_target, self.classes, self.ignore_index = target.make_loader(), classes, ignore_index
         self.load_weight = weight.make_loader() if weight is not None else None
-        self.error = TARGET_OUT_OF_BOUNDS
 
     def valid_and_class(self, row_idx):
         target = P.cast(self.load_target(row_idx), _dtype.int64)
@@ -298,7 +288,7 @@ class _Targets:
         return valid, P.op("where", valid, target, P.constant(0, _dtype.int64))
 
     def checked_class(self, row_idx):
-        return indirect(self.valid_and_class(row_idx)[1], self.classes, self.error)
+        return indirect(self.valid_and_class(row_idx)[1], self.classes, TARGET_OUT_OF_BOUNDS)
 
     def weight(self, row_idx, dtype):
         valid, _ = self.valid_and_class(row_idx)

@@ -1,5 +1,4 @@
-"""Lowerings of elementwise aten ops and factories to `ir.Pointwise` (plays the pointwise part of
-torch._inductor.lowering).
+"""Lowerings of elementwise aten ops and factories to `ir.Pointwise` (plays torch._inductor.lowering's pointwise part).
 
 Backend layer, called by `lowering.GraphLowering` for each aten node. Every lowering here takes IR nodes (and Python
 scalars) and returns a StorageBox holding an unrealized Pointwise: a body that loads its inputs at the broadcast index
@@ -33,11 +32,8 @@ def cast(value, dtype):
 
 
 def constant(value, dtype):
-    if dtype is _dtype.bool_:
-        return L.Constant(bool(value), dtype)
-    if not dtype.is_floating_point:
-        return L.Constant(int(value), dtype)
-    return L.Constant(float(value), dtype)
+    python_type = bool if dtype is _dtype.bool_ else float if dtype.is_floating_point else int
+    return L.Constant(python_type(value), dtype)
 
 
 def compare(name, a, b):
@@ -64,12 +60,7 @@ def broadcast_loader(node, out_size):
     size = node.get_size()
     load = node.make_loader()
     lead = len(out_size) - len(size)
-
-    def loader(idx):
-        own = [L.Const(0) if n == 1 else idx[lead + i] for i, n in enumerate(size)]
-        return load(own)
-
-    return loader
+    return lambda idx: load([L.Const(0) if n == 1 else idx[lead + i] for i, n in enumerate(size)])
 
 
 def is_tensor(value):
@@ -144,14 +135,10 @@ def div(a, b):
 def div_mode(a, b, rounding_mode=None):
     if rounding_mode is None:
         return div(a, b)
-    dtype = ir.promote(a, b)
-    if rounding_mode == "floor":
-        if dtype.is_floating_point:
-            return pointwise(lambda u, v: op("floor", op("truediv", u, v)), a, b)
-        return pointwise(lambda u, v: op("floordiv", u, v), a, b)
-    if dtype.is_floating_point:
-        return pointwise(lambda u, v: op("trunc", op("truediv", u, v)), a, b)
-    return pointwise(lambda u, v: op("truncdiv", u, v), a, b)  # integer division: exact, never via float
+    rounding, integer_division = ("floor", "floordiv") if rounding_mode == "floor" else ("trunc", "truncdiv")
+    if ir.promote(a, b).is_floating_point:
+        return pointwise(lambda u, v: op(rounding, op("truediv", u, v)), a, b)
+    return pointwise(lambda u, v: op(integer_division, u, v), a, b)  # exact, never via float
 
 
 def pow_(a, b):

@@ -51,13 +51,11 @@ def max_pool2d_with_indices(x, kernel_size, stride=(), padding=0, dilation=1, ce
         return P.op("add", P.op("mul", row, P.constant(width, i64)), col)
 
     load = position.make_loader()
-    indices = P.pointwise_node(position.get_size(), _dtype.int64, lambda idx: flat_index(load(idx), idx))
-    return values, indices
+    return values, P.pointwise_node(position.get_size(), _dtype.int64, lambda idx: flat_index(load(idx), idx))
 
 
-def _tiling_window(x, kernel_size, stride):
+def _tiling_window(x, kernel, stride):
     """The window of a pooling whose windows tile `x` exactly (the backwards need it); else raise."""
-    kernel, stride = _pair(kernel_size), _pair(stride or kernel_size)
     *_, height, width = x.get_size()
     if kernel != stride or height % kernel[0] or width % kernel[1]:
         raise NotImplementedError("pooling backward with overlapping or partial windows")
@@ -65,8 +63,7 @@ def _tiling_window(x, kernel_size, stride):
 
 
 def max_pool2d_with_indices_backward(grad, x, kernel_size, stride, padding, dilation, ceil_mode, indices):
-    _check_simple(kernel_size, stride, padding, dilation, ceil_mode)
-    kernel = _tiling_window(x, kernel_size, stride)
+    kernel = _tiling_window(x, *_check_simple(kernel_size, stride, padding, dilation, ceil_mode))
     width = x.get_size()[-1]
     load_grad, load_index = grad.make_loader(), indices.make_loader()
 
@@ -88,8 +85,7 @@ def avg_pool2d(x, kernel_size, stride=(), padding=0, ceil_mode=False, count_incl
 
 
 def avg_pool2d_backward(grad, x, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):
-    _check_simple(kernel_size, stride, padding, ceil_mode=ceil_mode)
-    kernel = _tiling_window(x, kernel_size, stride)
+    kernel = _tiling_window(x, *_check_simple(kernel_size, stride, padding, ceil_mode=ceil_mode))
     divisor = divisor_override or kernel[0] * kernel[1]
     load_grad = grad.make_loader()
 

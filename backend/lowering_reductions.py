@@ -54,8 +54,10 @@ def make_reduction(x, dims, keepdim, reduction_type, dtype=None):
         identity = _EMPTY_IDENTITY[reduction_type]
         return P.pointwise_node(out_size, result_dtype, lambda idx: P.constant(identity, result_dtype))
     if math.prod(size[d] for d in dims) == 1:  # one element per output: no loop, a pointwise (fuses)
-        return P.pointwise_node(out_size, result_dtype, lambda idx: _single_element(
-            reduction_type, inner_fn(idx, [L.Const(0)] * len(dims)), result_dtype))
+        if reduction_type in ("argmax", "argmin"):  # its index, 0
+            return P.pointwise_node(out_size, result_dtype, lambda idx: P.constant(0, result_dtype))
+        return P.pointwise_node(out_size, result_dtype,
+                                lambda idx: P.cast(inner_fn(idx, [L.Const(0)] * len(dims)), result_dtype))
     return reduction_node(out_size, [size[d] for d in dims], reduction_type, inner_fn, result_dtype)
 
 
@@ -64,13 +66,6 @@ def reduction_node(size, reduction_ranges, reduction_type, inner_fn, dtype):
     box = ir.StorageBox(ir.Reduction(size, reduction_ranges, reduction_type, inner_fn, dtype), current_graph())
     box.realize()
     return box
-
-
-def _single_element(reduction_type, value, result_dtype):
-    """The reduction of one element: its index (0) for argmax/argmin, else the element itself."""
-    if reduction_type in ("argmax", "argmin"):
-        return P.constant(0, result_dtype)
-    return P.cast(value, result_dtype)
 
 
 def _sum_dtype(x, dtype):
@@ -251,9 +246,7 @@ def _running_update(running, batch, momentum, scale=1):
 
 
 def batch_norm_legit(x, weight, bias, running_mean, running_var, training, momentum, eps):
-    out, save_mean, save_rstd, _, _ = batch_norm_functional(x, weight, bias, running_mean, running_var, training,
-                                                             momentum, eps)
-    return out, save_mean, save_rstd
+    return batch_norm_functional(x, weight, bias, running_mean, running_var, training, momentum, eps)[:3]
 
 
 def _normalize(x, mean_c, rstd, weight, bias, ndim):

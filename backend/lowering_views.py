@@ -1,11 +1,11 @@
 """Lowerings of view ops to `ir.View`: index arithmetic over the base, never a copy (plays the view part of
 torch._inductor.lowering and ir.View).
 
-Backend layer, called by `lowering.GraphLowering`. Each function returns a View whose `reindex` maps an index
-of the view to an index of its base; a reader composes it into its own load, so `x.t()[i, j]` becomes a load
-of `x` at `(j, i)`. Reshapes that are not a plain regrouping of contiguous dimensions index through
-FloorDiv/Mod of the flat position.
+Backend layer, called by `lowering.GraphLowering`. Each function returns a View whose `reindex` maps an index of the
+view to one of its base; a reader composes it into its own load, so `x.t()[i, j]` becomes a load of `x` at `(j, i)`.
+Reshapes that are not a plain regrouping of contiguous dimensions index through FloorDiv/Mod of the flat position.
 """
+import itertools
 import math
 
 from minitorch2 import _dtype
@@ -87,11 +87,10 @@ def expand(x, size, implicit=False):
 
 
 def permute(x, dims):
-    ndim = len(x.get_size())
-    dims = [wrap_dim(d, ndim) for d in dims]
     size = x.get_size()
-    inverse = [dims.index(j) for j in range(ndim)]
-    return ir.View(x, [size[d] for d in dims], lambda idx: [idx[inverse[j]] for j in range(ndim)], "permute")
+    dims = [wrap_dim(d, len(size)) for d in dims]
+    inverse = [dims.index(j) for j in range(len(size))]
+    return ir.View(x, [size[d] for d in dims], lambda idx: [idx[i] for i in inverse], "permute")
 
 
 def transpose(x, dim0, dim1):
@@ -117,20 +116,16 @@ def squeeze(x, dim=None):
     size = x.get_size()
     if not size:  # a 0-d tensor takes dim 0 or -1 and stays as it is
         return x
-    if dim is None:
-        dims = [i for i, n in enumerate(size) if n == 1]
-    else:
-        dims = [wrap_dim(d, len(size)) for d in (dim if isinstance(dim, (list, tuple)) else [dim])]
-        dims = [d for d in dims if size[d] == 1]
-    if not dims:
+    asked = range(len(size)) if dim is None else dim if isinstance(dim, (list, tuple)) else [dim]
+    wrapped = [wrap_dim(d, len(size)) for d in asked]
+    squeezed = {d for d in wrapped if size[d] == 1}
+    if not squeezed:
         return x
-    kept = [i for i in range(len(size)) if i not in dims]
+    kept = [i for i in range(len(size)) if i not in squeezed]
 
     def reindex(idx):
-        out = [L.Const(0)] * len(size)
-        for position, d in enumerate(kept):
-            out[d] = idx[position]
-        return out
+        kept_at = dict(zip(kept, idx))
+        return [kept_at.get(d, L.Const(0)) for d in range(len(size))]
 
     return ir.View(x, [size[i] for i in kept], reindex, "squeeze")
 
@@ -162,8 +157,7 @@ def as_strided(x, size, stride, storage_offset=None):
     located = ir.affine_layout(x)
     if located is None or located[0] != buffer.name:
         raise NotImplementedError("as_strided over a view that is not a strided view of one buffer")
-    base_offset = buffer.layout.offset
-    offset = base_offset + (storage_offset if storage_offset is not None else located[1].offset - base_offset)
+    offset = located[1].offset if storage_offset is None else buffer.layout.offset + storage_offset
     return ir.ReinterpretView(buffer, ir.Layout(list(size), list(stride), x.dtype, offset))
 
 
@@ -175,11 +169,8 @@ def split(x, split_size, dim=0):
 
 
 def split_with_sizes(x, split_sizes, dim=0):
-    out, start = [], 0
-    for length in split_sizes:
-        out.append(slice_(x, dim, start, start + length))
-        start += length
-    return tuple(out)
+    starts = itertools.accumulate(split_sizes, initial=0)
+    return tuple(slice_(x, dim, start, start + length) for start, length in zip(starts, split_sizes))
 
 
 def unbind(x, dim=0):
@@ -263,8 +254,7 @@ def slice_scatter(x, src, dim=0, start=None, end=None, step=1):
     start, end, step = slice(start, end, step).indices(size[dim])
     if step != 1:
         return _strided_slice_scatter(x, src, dim, start, step)
-    end = max(end, start)
-    return cat([slice_(x, dim, 0, start), src, slice_(x, dim, end, size[dim])], dim)
+    return cat([slice_(x, dim, 0, start), src, slice_(x, dim, max(end, start), size[dim])], dim)
 
 
 def _strided_slice_scatter(x, src, dim, start, step):
@@ -294,5 +284,4 @@ def select_scatter(x, src, dim, index):
 
 def slice_backward(grad, input_sizes, dim, start, end, step):
     """Zeros of input_sizes with grad in the slice: a cat of zeros, grad, zeros."""
-    zeros = P.full(list(input_sizes), 0, dtype=grad.dtype)
-    return slice_scatter(zeros, grad, dim, start, end, step)
+    return slice_scatter(P.full(list(input_sizes), 0, dtype=grad.dtype), grad, dim, start, end, step)

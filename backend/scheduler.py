@@ -20,6 +20,7 @@ The one idea to hold: fusion never changes what is computed, only where the loop
 a round trip through memory, never a result.
 """
 import enum
+import itertools
 from dataclasses import dataclass, field, replace
 
 from . import config, ir
@@ -132,27 +133,16 @@ def placement(node, outer, reduction):
     """The Placement of `node` in a kernel with loops outer x reduction, or None when its ranges do not fit."""
     xs, rs = _vars("x", outer), _vars("r", reduction or ())
     extents = dict(zip(xs + rs, tuple(outer) + tuple(reduction or ())))
-    level_and_mapping = _place_levels(node, outer, reduction, xs, rs)
-    return None if level_and_mapping is None else Placement(*level_and_mapping, extents)
-
-
-def _place_levels(node, outer, reduction, xs, rs):
+    outer_map = regroup(node.outer, outer, xs, "x")
     if node.is_reduction:
-        if reduction is None:
-            return None
-        outer_map = regroup(node.outer, outer, xs, "x")
-        reduction_map = regroup(node.reduction, reduction, rs, "r")
+        reduction_map = regroup(node.reduction, reduction, rs, "r") if reduction is not None else None
         if outer_map is None or reduction_map is None:
             return None
-        return Level.REDUCE, {**outer_map, **reduction_map}
-    mapping = regroup(node.outer, outer, xs, "x")
-    if mapping is not None:
-        return Level.OUTER, mapping
-    if reduction:
-        mapping = regroup(node.outer, outer + reduction, xs + rs, "x", boundary=len(outer))
-        if mapping is not None:
-            return Level.INNER, mapping
-    return None
+        return Placement(Level.REDUCE, {**outer_map, **reduction_map}, extents)
+    if outer_map is not None:
+        return Placement(Level.OUTER, outer_map, extents)
+    inner_map = regroup(node.outer, outer + reduction, xs + rs, "x", boundary=len(outer)) if reduction else None
+    return None if inner_map is None else Placement(Level.INNER, inner_map, extents)
 
 
 @dataclass
@@ -166,10 +156,7 @@ class FusedGroup:
         return {n.store_name for n in self.nodes}
 
     def reads(self):
-        return set().union(*(n.reads() for n in self.nodes)) if self.nodes else set()
-
-    def placement(self, node):
-        return placement(node, self.outer, self.reduction)
+        return set().union(*(n.reads() for n in self.nodes))
 
     def shapes_to_try(self, node):
         """Loop shapes the kernel could take with `node` in it: its own, a reduction's when the first
@@ -190,8 +177,7 @@ class FusedGroup:
         reason = None
         for outer, reduction in self.shapes_to_try(node):
             places = {n.name: placement(n, outer, reduction) for n in self.nodes + [node]}
-            misfits = [name for name, place in places.items() if place is None]
-            if misfits:
+            if None in places.values():
                 reason = reason or (f"ranges: {node.outer} x {node.reduction} vs kernel {self.outer} x "
                                     f"{self.reduction or ()}")
                 continue
@@ -232,12 +218,9 @@ class Scheduler:
 
     def __init__(self, graph):
         self.graph = graph
-        self.layouts = {b.name: b.layout for b in graph.inputs}
-        self.layouts.update({b.name: b.layout for b in graph.buffers if b.layout is not None})
+        self.layouts = {b.name: b.layout for b in graph.inputs + graph.buffers if b.layout is not None}
         self.output_names = {_buffer_name(o) for o in graph.outputs if o is not None}
-        self.refusals = []
-        self.steps = []
-        self._nodes = {}
+        self.refusals, self.steps, self._nodes = [], [], {}
 
     def node_for(self, buffer):
         """The SchedulerNode of a ComputedBuffer, built once (building evaluates its body)."""
@@ -257,9 +240,9 @@ class Scheduler:
             if ir.numel(buffer.layout.size) == 0:
                 continue  # nothing to compute: the wrapper allocates it empty
             self._place(self.node_for(buffer), order)
-        self.steps = [self._emit(item, i) if isinstance(item, FusedGroup) else item for i, item in enumerate(
-            order)]
-        self._number_kernels()
+        numbers = itertools.count()
+        self.steps = [self._emit(item, f"kernel{next(numbers)}") if isinstance(item, FusedGroup) else item
+                      for item in order]
         return self
 
     def _place(self, node, order):
@@ -267,8 +250,7 @@ class Scheduler:
         that reads what it reads (horizontal); else start a new kernel. Never move above a producer."""
         reads = node.reads()
         candidates = []
-        for position in reversed(range(len(order))):
-            item = order[position]
+        for item in reversed(order):
             if isinstance(item, ExternStep):
                 if reads & _extern_writes(item.kernel):
                     break
@@ -290,18 +272,14 @@ class Scheduler:
 
     def _live_buffers(self):
         needed = set(self.output_names)
-        by_name = {b.name: b for b in self.graph.buffers}
         for buffer in reversed(self.graph.buffers):
             if isinstance(buffer, ir.ComputedBuffer) and buffer.storage_name in needed:
                 needed.add(buffer.name)  # a piece of a cat that is needed
-            if buffer.name not in needed:
-                outputs = buffer.outputs if isinstance(buffer, ir.ExternKernel) else []
-                if any(o is not None and o.name in needed for o in outputs):
-                    needed.add(buffer.name)
-                else:
-                    continue
-            needed |= self._reads_of(buffer)
-        return {name for name in needed if name in by_name}
+            outputs = buffer.outputs if isinstance(buffer, ir.ExternKernel) else []
+            if buffer.name in needed or any(o is not None and o.name in needed for o in outputs):
+                needed.add(buffer.name)
+                needed |= self._reads_of(buffer)
+        return needed & {b.name for b in self.graph.buffers}
 
     def _reads_of(self, buffer):
         if isinstance(buffer, ir.ComputedBuffer):
@@ -312,12 +290,12 @@ class Scheduler:
 
     # ---- emitting one kernel ----------------------------------------------------------------
 
-    def _emit(self, group, position):
+    def _emit(self, group, name):
         outer, reduction = group.outer or (), group.reduction or ()
         readers_outside = self._readers_outside(group)
         body, temps, computed = [], {}, {}
         for node in group.nodes:
-            place = group.placement(node)
+            place = placement(node, group.outer, group.reduction)
             value, store_index = node.placed(place)
             value = _use_temps(value, temps)
             if place.level is Level.REDUCE:
@@ -326,10 +304,9 @@ class Scheduler:
                     computed[key] = L.Temp(f"tmp{len(computed)}", node.buffer.dtype)
                     body.append(L.Reduce(computed[key].name, key[0], _vars("r", reduction), reduction, value,
                                          node.buffer.dtype))
-                temp = computed[key]
-                temps[node.name] = (canonical(store_index), temp)
+                temps[node.name] = (canonical(store_index), computed[key])
                 if node.name in readers_outside:
-                    body.append(L.Store(node.name, store_index, temp))
+                    body.append(L.Store(node.name, store_index, computed[key]))
             elif place.level is Level.OUTER:
                 body.append(L.Store(node.store_name, store_index, value, node.buffer.data.mode if node.is_scatter
                                     else None))
@@ -340,7 +317,7 @@ class Scheduler:
         body = store_expensive_reductions(body)
         loop = L.Loop(_vars("x", outer), outer, body) if outer else L.Loop(("x0",), (1,), body)
         group.dropped = [n.name for n in group.nodes if n.is_reduction and n.name not in readers_outside]
-        kernel = self._bind_arguments(loop, f"kernel{position}")
+        kernel = self._bind_arguments(loop, name)
         kernel.serial = any(n.is_scatter for n in group.nodes)
         return KernelStep(kernel, group)
 
@@ -373,22 +350,14 @@ class Scheduler:
                         loaded.add(stmt.buffer)
 
         visit(loop.body)
-        counters, names, args = {"in": 0, "out": 0, "inout": 0}, {}, []
+        names, args = {}, []
         prefix = {"in": "in_ptr", "out": "out_ptr", "inout": "in_out_ptr"}
         for buffer in dict.fromkeys(order):
             role = "inout" if buffer in loaded and buffer in stored else ("out" if buffer in stored else "in")
-            names[buffer] = f"{prefix[role]}{counters[role]}"
-            counters[role] += 1
+            names[buffer] = f"{prefix[role]}{sum(arg.role == role for arg in args)}"
             layout = self.layouts[buffer]
             args.append(L.KernelArg(names[buffer], buffer, layout.dtype, layout.storage_numel(), role))
         return L.Kernel(name, args, _rename_buffers(loop, names))
-
-    def _number_kernels(self):
-        count = 0
-        for step in self.steps:
-            if isinstance(step, KernelStep):
-                step.kernel.name = f"kernel{count}"
-                count += 1
 
     # ---- reports ----------------------------------------------------------------------------
 

@@ -38,7 +38,6 @@ from .scheduler import ExternStep, KernelStep, extern_tensor_args
 class WrapperCodeGen:
     def __init__(self, graph, scheduler, compiled_kernels, graph_name):
         self.graph, self.scheduler, self.compiled, self.graph_name = graph, scheduler, compiled_kernels, graph_name
-        self.layouts = scheduler.layouts
         self.input_names = [b.name for b in graph.inputs]
         self.output_locations = [ir.affine_layout(o) if o is not None else None for o in graph.outputs]
         self.kept = {loc[0] for loc in self.output_locations if loc is not None}
@@ -89,60 +88,53 @@ class WrapperCodeGen:
                 for arg in extern_tensor_args(step.kernel):  # (one not allocated yet: empty, no kernel writes it)
                     body += self._alloc_once(arg.name, allocated)
                 body += self._extern_call(step.kernel, allocated)
-            dead = [name for name, last in last_use.items()
-                    if last == position and name not in self.kept and name not in self.input_names]
-            for name in dead:
-                body.append(f"free({name})" if self._pool_owned(name) else f"del {name}")
+            for name, last in last_use.items():
+                if last == position and name not in self.kept and name not in self.input_names:  # dead now
+                    body.append(f"free({name})" if self._pool_owned(name) else f"del {name}")
         for location in self.output_locations:
             if location is not None:  # (one not allocated yet: empty, no kernel writes it)
                 body += self._alloc_once(location[0], allocated)
-        lent = {loc[0] for loc in self.output_locations if loc is not None}
-        for name in sorted(lent - set(self.input_names)):
+        for name in sorted(self.kept - set(self.input_names)):
             if self._pool_owned(name):
                 body.append(f"lend({name})")
-        outputs = []
-        for location in self.output_locations:
-            if location is None:
-                outputs.append("None")
-            else:
-                name, layout = location
-                geometry = f"{_tuple(layout.size)}, {_tuple(layout.stride)}, {layout.offset}, {_dtype_code(layout.dtype)}"
-                if name in self.input_names:  # an input returned (saved for the backward, often): the caller's tensor
-                    outputs.append(f"input_alias(args[{names.index(name)}], {name}, {geometry})")
-                else:
-                    outputs.append(f"as_tensor({name}, {geometry})")
+        outputs = [self._output_code(location) for location in self.output_locations]
         body.append(f"return ({', '.join(outputs)}{',' if len(outputs) == 1 else ''})")
         return ["", "def call(args):"] + ["    " + line for line in body]
+
+    def _output_code(self, location):
+        if location is None:
+            return "None"
+        name, layout = location
+        geometry = f"{_tuple(layout.size)}, {_tuple(layout.stride)}, {layout.offset}, {_dtype_code(layout.dtype)}"
+        if name in self.input_names:  # an input returned (saved for the backward, often): the caller's tensor
+            return f"input_alias(args[{self.graph.placeholder_names.index(name)}], {name}, {geometry})"
+        return f"as_tensor({name}, {geometry})"
 
     def _pool_owned(self, name):
         owner = next((b for b in self.graph.buffers if b.name == name), None)
         return isinstance(owner, (ir.ComputedBuffer, ir.ConcatBuffer)) or (
             isinstance(owner, ir.ExternKernel) and not owner.fallback)
 
-    def _alloc(self, name):
-        layout = self.layouts[name]
-        return f"{name} = alloc({layout.storage_numel()}, {_dtype_code(layout.dtype)})"
-
     def _alloc_once(self, name, allocated):
         """The allocation of buffer `name` before its first use, or nothing when it has its memory already."""
         if name in allocated:
             return []
         allocated.add(name)
-        return [self._alloc(name)]
+        layout = self.scheduler.layouts[name]
+        return [f"{name} = alloc({layout.storage_numel()}, {_dtype_code(layout.dtype)})"]
 
     def _extern_call(self, kernel, allocated):
         if kernel.kind in ("mm", "bmm"):
             a, b = kernel.args
-            allocated.add(kernel.name)
-            return [self._alloc(kernel.name),
-                    f"extern_mm({_view_code(a)}, {_view_code(b)}, {_layout_view_code(kernel.name, kernel.layout)})"]
+            return self._alloc_once(kernel.name, allocated) + [
+                f"extern_mm({_view_code(a.name, a.layout)}, {_view_code(b.name, b.layout)}, "
+                f"{_view_code(kernel.name, kernel.layout)})"]
         args = ", ".join(_arg_code(a) for a in kernel.args)
         kwargs = "".join(f", {k}={_arg_code(v)}" for k, v in kernel.kwargs.items())
         call = f"{'fallback_call' if kernel.fallback else 'extern_call'}({_op_code(kernel.op)}, {args}{kwargs})"
         if kernel.layout is not None:
             allocated.add(kernel.name)
-            layout = kernel.layout
-            return [f"{kernel.name} = to_buffer({call}, {_tuple(layout.size)}, {_tuple(layout.stride)})"]
+            return [f"{kernel.name} = to_buffer({call}, {_tuple(kernel.layout.size)}, {_tuple(kernel.layout.stride)})"]
         lines = [f"{kernel.name} = {call}"]
         for out in kernel.outputs:
             if out is not None:
@@ -180,11 +172,7 @@ def _op_code(op):
     return f"ops.aten.{name}.{overload or 'default'}"
 
 
-def _view_code(arg):
-    return _layout_view_code(arg.name, arg.layout)
-
-
-def _layout_view_code(name, layout):
+def _view_code(name, layout):
     return f"reinterpret({name}, {_tuple(layout.size)}, {_tuple(layout.stride)}, {layout.offset})"
 
 
@@ -217,14 +205,13 @@ def load_module(source, compiled_kernels, filename="output_code.py"):
 
 
 class BufferPool:
-    """Buffers for compiled graphs, keyed by byte size: a fresh large numpy buffer costs its page
-    faults on first touch (30-50 ms for 64 MiB), a reused one does not.
+    """Buffers for compiled graphs, keyed by byte size: a fresh large numpy buffer costs its page faults on
+    first touch (30-50 ms for 64 MiB), a reused one does not.
 
-    Two sources of reuse: temporaries `free`d by the generated code, and graph outputs `lend`t to the
-    caller. An output buffer is handed out again only once nothing but the pool refers to it (the
-    tensors over it and all their views are gone), which `sys.getrefcount` tells exactly: every numpy
-    view and every Tensor over the buffer holds a reference to it. That is what makes a steady-state
-    call `y = f(x)` in a loop allocate nothing. `fresh` and `reused` count what alloc did."""
+    Two sources of reuse: temporaries `free`d by the generated code, and graph outputs `lend`t to the caller,
+    handed out again once nothing but the pool refers to them (the tensors over them and all their views are
+    gone: `sys.getrefcount` tells exactly, as every numpy view and Tensor over a buffer holds a reference). So
+    a steady-state call `y = f(x)` in a loop allocates nothing. `fresh` and `reused` count what alloc did."""
 
     LENT_PER_SIZE = 4  # outputs of one byte size tracked for reuse; beyond that the oldest are let go
 
@@ -379,20 +366,14 @@ def fallback_call(op, *args, **kwargs):
         return type(result)(_owned(r, inputs) if isinstance(r, Tensor) else r for r in result)
 
 
-def _tensors(values):
-    found = []
-    for value in values:
-        if isinstance(value, Tensor):
-            found.append(value)
-        elif isinstance(value, (list, tuple)):
-            found += _tensors(value)
-    return found
+def _tensors(value):
+    if isinstance(value, (list, tuple)):
+        return [t for v in value for t in _tensors(v)]
+    return [value] if isinstance(value, Tensor) else []
 
 
 def _owned(result, inputs):
-    if any(np.may_share_memory(result._np, array) for array in inputs):
-        return result.clone()
-    return result
+    return result.clone() if any(np.may_share_memory(result._np, array) for array in inputs) else result
 
 
 tensor_arg = as_tensor  # an extern call's tensor argument

@@ -38,12 +38,8 @@ def kernel_from_ir(kernel, llvm_ir, error_flags):
 
 
 class LLVMKernel(CompiledKernel):
-    """A compiled kernel: call `run` with the buffers' addresses in `kernel.args` order."""
-
     def __init__(self, kernel, llvm_ir, error_flags, loaded, source, compile_seconds):
-        self.kernel = kernel
-        self.name = kernel.name
-        self.llvm_ir = llvm_ir
+        self.kernel, self.name, self.llvm_ir = kernel, kernel.name, llvm_ir
         self.error_flags = error_flags  # FunctionBuilderFlags: one byte each, checked after a run
         self.source = source  # "compiled", or where the speed wing found the machine code: "disk", "memory"
         self.compile_seconds = compile_seconds

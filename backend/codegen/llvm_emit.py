@@ -161,10 +161,8 @@ class KernelEmitter:
             nest(0, env)
         else:
             accumulate(env, acc)
-        if is_arg:
-            result = Value(b.op(reduce.temp, f"load i64, ptr {position_acc}"), INDEX)
-        else:
-            result = Value(b.op(reduce.temp, f"load {register_type(value_dtype)}, ptr {acc}"), value_dtype)
+        slot, dtype = (position_acc, INDEX) if is_arg else (acc, value_dtype)
+        result = Value(b.op(reduce.temp, f"load {register_type(dtype)}, ptr {slot}"), dtype)
         self.temps[reduce.temp] = llvm_ops.cast(b, result, reduce.dtype)
 
     def new_accumulator(self, hint, kind, dtype):
@@ -175,9 +173,8 @@ class KernelEmitter:
     def emit_blocked_sum(self, reduce, var, extent, env, total, accumulate):
         """Sum SUM_BLOCK elements at a time into a fresh partial sum, then add the partials.
 
-        A vectorized float sum keeps 8-32 running sums; over millions of elements each
-        still grows large enough to swallow low bits. Blocking bounds that growth, so long
-        float32 sums stay within torch's (cascade-summed) results."""
+        A vectorized float sum keeps 8-32 running sums; over millions of elements each still grows large enough
+        to swallow low bits. Blocking bounds that growth: long float32 sums stay within torch's cascade sums."""
         b = self.b
         value_dtype = self.value_dtype(reduce)
 
@@ -213,10 +210,9 @@ class KernelEmitter:
     # ---- values ----
 
     def emit_value(self, expr, env, memo):
-        key = id(expr)
-        if key not in memo:
-            memo[key] = self.compute_value(expr, env, memo)
-        return memo[key]
+        if id(expr) not in memo:
+            memo[id(expr)] = self.compute_value(expr, env, memo)
+        return memo[id(expr)]
 
     def compute_value(self, expr, env, memo):
         b = self.b

@@ -72,9 +72,7 @@ def float_to_int(b, x, dtype):
 
 # ---- unary ---------------------------------------------------------------------------------
 
-LIBM_FLOAT64 = {"exp": "exp", "exp2": "exp2", "log": "log", "log2": "log2", "log1p": "log1p",
-                "expm1": "expm1", "tanh": "tanh", "erf": "erf", "sin": "sin", "cos": "cos", "tan": "tan"}
-LIBM_FLOAT32 = {name: function + "f" for name, function in LIBM_FLOAT64.items()}  # expf, tanhf, ...
+LIBM = ("exp", "exp2", "log", "log2", "log1p", "expm1", "tanh", "erf", "sin", "cos", "tan")  # float32: expf, ...
 
 
 def in_float32(emit):
@@ -91,10 +89,8 @@ def transcendental(name):
     def emit(b, x):
         if x.dtype is dt.float32 and name == "tanh":
             return saturating_tanh(b, x)
-        if x.dtype is dt.float32 and name in LIBM_FLOAT32:
-            return b.call(LIBM_FLOAT32[name], x.dtype, [x], hint=name)
-        if x.dtype is dt.float64 and name in LIBM_FLOAT64:
-            return b.call(LIBM_FLOAT64[name], x.dtype, [x], hint=name)
+        if x.dtype in (dt.float32, dt.float64) and name in LIBM:
+            return b.call(name + "f" if x.dtype is dt.float32 else name, x.dtype, [x], hint=name)
         if x.dtype is dt.float32 and name == "sigmoid":
             return sigmoid_float32(b, x)
         if name == "sigmoid":
@@ -190,8 +186,7 @@ def isnan(b, x):
 def isinf(b, x):
     if not x.dtype.is_floating_point:
         return Value("false", dt.bool_)
-    magnitude = b.intrinsic("fabs", x.dtype, [x])
-    return b.fcmp("oeq", magnitude, const(float("inf"), x.dtype), hint="isinf")
+    return b.fcmp("oeq", b.intrinsic("fabs", x.dtype, [x]), const(float("inf"), x.dtype), hint="isinf")
 
 
 # ---- binary --------------------------------------------------------------------------------
@@ -214,8 +209,7 @@ def float_mod(b, x, y):
     mod = b.binop("frem", x, y, hint="fmod")
     zero = const(0.0, x.dtype)
     differ = b.binop("xor", b.fcmp("olt", y, zero), b.fcmp("olt", mod, zero))
-    fix = b.binop("and", b.fcmp("une", mod, zero), differ, hint="fix")
-    return mod, fix
+    return mod, b.binop("and", b.fcmp("une", mod, zero), differ, hint="fix")
 
 
 @in_float32

@@ -73,11 +73,9 @@ class NumpyKernel:
 
     def __init__(self, kernel):
         self.kernel = kernel
-        self.source = str(kernel)
 
     def run(self, *addresses):
-        arrays = {arg.name: array_at(address, arg) for arg, address in zip(self.kernel.args, addresses)}
-        _Evaluator(arrays).loop(self.kernel.loop, {}, {}, 0)
+        self.run_arrays(**{arg.name: array_at(address, arg) for arg, address in zip(self.kernel.args, addresses)})
 
     def run_arrays(self, **arrays):
         """Run over numpy arrays by argument name (tests)."""
@@ -139,13 +137,12 @@ class _Evaluator:
     def reduce(self, stmt, env, temps, depth):
         inner, inner_temps, total = _with_axes(env, temps, depth, stmt.rvars, stmt.rranges)
         value = np.broadcast_to(self.value(stmt.value, inner, inner_temps), self.grid_shape(inner, total))
-        axes = tuple(range(depth, total))
         if stmt.reduction_type in ("argmax", "argmin"):
             flat = value.reshape(value.shape[:depth] + (-1,))
             pick = np.argmax if stmt.reduction_type == "argmax" else np.argmin
             return pick(flat, axis=-1).astype(np.int64)
         with np.errstate(all="ignore"):
-            return _REDUCE[stmt.reduction_type](value, axis=axes).astype(stmt.dtype.np)
+            return _REDUCE[stmt.reduction_type](value, axis=tuple(range(depth, total))).astype(stmt.dtype.np)
 
     def index(self, index, env, temps):
         if isinstance(index, L.Var):

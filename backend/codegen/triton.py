@@ -47,13 +47,9 @@ def _torch():
     return torch
 
 
-def _use_interpreter_without_gpu():
-    """Triton reads TRITON_INTERPRET when its kernels are decorated: decide before importing it."""
-    if "TRITON_INTERPRET" not in os.environ and not _torch().cuda.is_available():
-        os.environ["TRITON_INTERPRET"] = "1"
-
-
-_use_interpreter_without_gpu()
+# Without a GPU, Triton's interpreter. Triton reads TRITON_INTERPRET when its kernels are decorated: decide first.
+if "TRITON_INTERPRET" not in os.environ and not _torch().cuda.is_available():
+    os.environ["TRITON_INTERPRET"] = "1"
 
 import triton  # noqa: E402  (after the interpreter decision above)
 
@@ -103,10 +99,7 @@ class TritonEmitter:
         self.loaded = {load.buffer for load in L.statement_loads(kernel.loop)}
         self.ordered = kernel.serial and any(needs_order(s, self.args) for s in statements(kernel.loop))
         self.axis_of = {var: "x" for var in kernel.loop.vars}
-        self.temps = {}
-        self.flags = set()
-        self.lines = []
-        self.counter = 0
+        self.temps, self.flags, self.lines, self.counter = {}, set(), [], 0
 
     # ---- the module ----
 
@@ -141,18 +134,14 @@ class TritonEmitter:
 
     def split_flat_index(self, scope, flat, variables, ranges):
         """var_i = (flat // (product of the later ranges)) % range_i; vars[-1] varies fastest."""
-        stride = 1
-        parts = []
-        for position in reversed(range(len(variables))):
+        for position, (var, n) in enumerate(zip(variables, ranges)):
+            stride = math.prod(ranges[position + 1:])
             text = flat if stride == 1 else f"{flat} // {stride}"
-            if ranges[position] == 1:
+            if n == 1:
                 text = f"{flat} * 0"
             elif position > 0:
-                text = f"({text}) % {ranges[position]}" if stride != 1 else f"{text} % {ranges[position]}"
-            parts.append(f"{variables[position]} = {text}")
-            stride *= ranges[position]
-        for part in reversed(parts):
-            self.line(scope, part)
+                text = f"({text}) % {n}" if stride != 1 else f"{text} % {n}"
+            self.line(scope, f"{var} = {text}")
 
     def line(self, scope, text):
         self.lines.append(scope.indent + text)
@@ -210,12 +199,11 @@ class TritonEmitter:
         kind, acc = reduce.reduction_type, f"_{reduce.temp}"
         is_arg = kind in ("argmax", "argmin")
         acc_dtype = ops.accumulator_dtype(reduce)
-        rnumel = math.prod(reduce.rranges)
         self.line(scope, f"# {reduce.temp} = {kind} over {', '.join(reduce.rvars) or 'one element'}")
         self.line(scope, f"{acc} = tl.full([XBLOCK, RBLOCK], {ops.identity(kind, acc_dtype)}, "
                          f"{ops.triton_dtype(acc_dtype)})")
         if is_arg:
-            self.line(scope, f"{acc}_index = tl.full([XBLOCK, RBLOCK], {rnumel}, tl.int64)")
+            self.line(scope, f"{acc}_index = tl.full([XBLOCK, RBLOCK], {math.prod(reduce.rranges)}, tl.int64)")
 
         def accumulate(inner):
             value = self.value(reduce.value, inner)
@@ -401,8 +389,6 @@ def next_power_of_2(n):
 
 
 class TritonKernel(CompiledKernel):
-    """A generated Triton kernel: call `run` with the buffers' addresses in `kernel.args` order."""
-
     def __init__(self, kernel, source, function, emitter):
         self.kernel, self.name, self.triton_source, self.function = kernel, kernel.name, source, function
         self.error_flags = sorted(emitter.flags)

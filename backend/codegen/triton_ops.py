@@ -148,21 +148,15 @@ for _name, _function in {"tan": np.tan, "tanh": saturating_tanh, "log1p": np.log
     setattr(InterpreterLibdevice, _name, InterpreterLibdevice.numpy_function(_function))
 
 
-def choose_libdevice(interpreted):
-    if interpreted:
-        return InterpreterLibdevice
-    from triton.language.extra import libdevice as real_libdevice  # the GPU's library: loaded only with a GPU
-
-    return real_libdevice
-
-
-libdevice = choose_libdevice(triton.knobs.runtime.interpret)
+if triton.knobs.runtime.interpret:
+    libdevice = InterpreterLibdevice
+else:
+    from triton.language.extra import libdevice  # the GPU's library: loaded only with a GPU
 
 # ---- dtypes ----------------------------------------------------------------------------------
 
-TRITON_DTYPES = {"bool": "tl.int1", "uint8": "tl.uint8", "int8": "tl.int8", "int16": "tl.int16",
-                 "int32": "tl.int32", "int64": "tl.int64", "float16": "tl.float16", "bfloat16": "tl.bfloat16",
-                 "float32": "tl.float32", "float64": "tl.float64"}
+TRITON_DTYPES = {"bool": "tl.int1", **{name: f"tl.{name}" for name in (
+    "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32", "float64")}}
 
 
 def triton_dtype(dtype):
