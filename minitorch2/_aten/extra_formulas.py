@@ -9,6 +9,8 @@ values agree, traced graphs do not.
 """
 import math
 
+import numpy as np
+
 from .._ops import ops
 from .derivatives_reductions import _amax_amin_backward
 from .derivatives_util import _pad, _reshape, sum_to
@@ -255,6 +257,13 @@ def erfc(grad, self):
 
 def i0(grad, self):
     return aten.mul.Tensor(grad, aten.special_i1.default(self))
+
+
+def special_i1(grad, self, result):
+    """I₀(x) - I₁(x)/x; ½ (its limit at 0) wherever |x| is not above eps, NaN included, as torch's formula."""
+    slope = aten.sub.Tensor(aten.i0.default(self), aten.div.Tensor(result, self))
+    tiny = aten.logical_not.default(aten.gt.Scalar(aten.abs.default(self), float(np.finfo(self.dtype.np).eps)))
+    return aten.mul.Tensor(aten.masked_fill.Scalar(slope, tiny, 0.5), grad)
 
 
 def sinc(grad, self):

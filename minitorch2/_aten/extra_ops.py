@@ -51,7 +51,7 @@ def _strides(shape, lead):
     """LAPACK's layout in torch: each matrix column-major (leading dimension `lead`), batches one after another."""
     if lead is None or len(shape) < 2:
         return contiguous_strides(shape)
-    rows = shape[-2] if lead == "F" else lead
+    rows = max(shape[-2] if lead == "F" else lead, 1)  # (LAPACK's leading dimension is at least 1)
     return contiguous_strides(tuple(shape[:-2]) + (rows * shape[-1],))[:-1] + (1, rows)
 
 
@@ -103,8 +103,8 @@ def _lu_each(mats):
     return lus, pivots, info
 
 
-def _lu_solve_each(lus, pivots, rhs):
-    solved = [lapack.get_lapack_funcs("getrs", (lu,))(lu, piv - 1, b)[0] if lu.size else b
+def _lu_solve_each(lus, pivots, rhs, trans=0):
+    solved = [lapack.get_lapack_funcs("getrs", (lu,))(lu, piv - 1, b, trans=trans)[0] if lu.size else b
               for lu, piv, b in zip(lus, pivots, rhs)]
     return np.array(solved, lus.dtype).reshape(rhs.shape)
 
@@ -131,7 +131,9 @@ linalg_inv_ex = _op(_inv_ex_geometry, _inv_ex)
 
 
 def _lu_sign_and_diagonal(A):
-    lus, pivots, _ = _lu_each(_each(A._np))
+    """torch factors a contiguous A's transpose (det Aᵀ = det A; it is column-major already), so LU is Aᵀ's."""
+    mats = _each(A._np)
+    lus, pivots, _ = _lu_each(np.swapaxes(mats, -1, -2) if A.is_contiguous() else mats)
     swaps = np.sum(pivots != np.arange(1, A.shape[-1] + 1, dtype=np.int32), -1)
     return lus, pivots, np.where(swaps % 2, -1, 1), np.diagonal(lus, axis1=-2, axis2=-1)
 
@@ -191,12 +193,12 @@ def _solve_ex(A, B, *, left=True, check_errors=False):
     batch, vector = _solve_batch(A, B, left)
     a = np.broadcast_to(A._np, batch + tuple(A.shape[-2:]))
     b = np.broadcast_to(B._np[..., None] if vector else B._np, batch + ((A.shape[-1], 1) if vector else B.shape[-2:]))
-    a, b = (a, b) if left else (np.swapaxes(a, -1, -2), np.swapaxes(b, -1, -2))  # XA = B is AᵀXᵀ = Bᵀ
+    b = b if left else np.swapaxes(b, -1, -2)  # XA = B is AᵀXᵀ = Bᵀ, solved with A's LU (as torch's)
     lus, pivots, info = _lu_each(_each(a))
     if check_errors:
         _check_errors(info, "torch.linalg.solve", A.dim() == 2, "The solver failed because the input matrix is "
                       "singular.")
-    x = _lu_solve_each(lus, pivots, _each(b)).reshape(b.shape)
+    x = _lu_solve_each(lus, pivots, _each(b), trans=0 if left else 1).reshape(b.shape)
     return (x[..., 0] if vector else x if left else np.swapaxes(x, -1, -2)), lus, pivots, info
 
 
@@ -281,7 +283,9 @@ def _pinv_geometry(self, *, atol=None, rtol=None, hermitian=False):
     if self.dim() < 2 or self.dtype not in (_dtype.float32, _dtype.float64):
         raise RuntimeError(f"linalg.pinv({_dtype_title(self.dtype)}{{[{', '.join(map(str, self.shape))}]}}): expected "
                            "a tensor with 2 or more dimensions of float, double, cfloat or cdouble types")
-    return [(tuple(self.shape[:-2]) + (self.shape[-1], self.shape[-2]), self.dtype, None)]
+    tolerances = [tuple(t.shape) for t in (atol, rtol) if isinstance(t, Tensor)]  # their shapes broadcast the batch
+    batch = broadcast_shapes(tuple(self.shape[:-2]), *tolerances)
+    return [(batch + (self.shape[-1], self.shape[-2]), self.dtype, None)]
 
 
 def default_tolerances(shape, dtype, atol, rtol):
@@ -426,12 +430,15 @@ def _selection(name, select):
         _check_selection(self, d, name)
         return _unrows(*select(rows), self, d, keepdim)
 
-    return kernel, _selection_meta(name)
+    def meta(self, dim=-1, keepdim=False):  # (mode's dim has a default; median's meta has none)
+        return _selection_meta(name)(self, dim, keepdim)
+
+    return kernel, meta
 
 
 def _nanmedian(self):
     if not self.numel():
-        return np.nan if self.dtype.is_floating_point else 0
+        return np.nan if self.dtype.is_floating_point else np.iinfo(self.dtype.np).min  # (NaN cast, as torch's)
     return _nanmedian_rows(self._np.reshape(1, -1))[0]
 
 
@@ -467,7 +474,7 @@ def _logcumsumexp_geometry(self, dim):
 
 def _logcumsumexp(self, dim):
     if not self.dim() or not self.numel():
-        return self._np
+        return self._np.copy()
     with np.errstate(all="ignore"):
         return np.logaddexp.accumulate(self._np.astype(np.float32 if self.dtype is _dtype.float16 else self._np.dtype),
                                        axis=wrap_dim(dim, self.dim()))

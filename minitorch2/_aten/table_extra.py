@@ -81,7 +81,7 @@ def rows(op, inplace):
         # torch.special's functions with kernels of their own
         op("erfc(Tensor self) -> Tensor", POINTWISE, k.erfc, f.erfc, method=True),
         op("i0(Tensor self) -> Tensor", POINTWISE, k.i0, f.i0, method=True),
-        op("special_i1(Tensor self) -> Tensor", POINTWISE, k.special_i1),
+        op("special_i1(Tensor self) -> Tensor", POINTWISE, k.special_i1, f.special_i1),
         op("sinc(Tensor self) -> Tensor", POINTWISE, k.sinc, f.sinc, method=True),
         op("special_entr(Tensor self) -> Tensor", POINTWISE, k.special_entr, f.special_entr),
         op("special_ndtri(Tensor self) -> Tensor", POINTWISE, k.special_ndtri, f.special_ndtri),

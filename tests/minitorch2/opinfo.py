@@ -24,6 +24,7 @@ INT = ("int64", "int32")
 ALL = FLOAT + INT + ("bool",)
 NUMERIC = FLOAT + INT
 GRAD_DTYPES = ("float32", "float64")
+LINALG_DTYPES = ("float32", "float64")  # torch's CPU linalg has no float16 kernels
 
 # Overloads whose tests live elsewhere (fnmatch patterns on "name.overload").
 COVERED_ELSEWHERE = {
@@ -36,6 +37,9 @@ COVERED_ELSEWHERE = {
     # random ops: tests/minitorch2/test_random.py compares streams bit for bit
     "uniform_.*": "random ops", "normal_.*": "random ops", "random_.*": "random ops", "uniform.*": "random ops",
     "normal_functional.*": "random ops",
+    # table_extra.py's random fills: tests/minitorch2/test_functions_extra.py compares their samples bit for bit
+    **{f"{name}{form}.*": "random ops" for name in ("exponential", "geometric", "log_normal", "cauchy")
+       for form in ("", "_")},
     "bernoulli.*": "random ops", "bernoulli_.*": "random ops", "randperm.*": "random ops",
     # random factories: tests/minitorch2/test_factories.py compares their values with torch's, seeded
     "rand.*": "random factories", "randn.*": "random factories", "randint.*": "random factories",
@@ -1492,6 +1496,195 @@ def new_full_samples(m):
     yield S(m.t((3, 4)), [3], 4, dtype=DT("int64"))
 
 
+# ---------------------------------------------------------------- table_extra.py: special functions, selections
+def logit_inplace_samples(m):
+    yield from inplace_unary(0.05, 0.95)(m)
+    yield S(m.t((3, 4), low=-0.5, high=1.5), 0.1)
+
+
+def clamp_tensor_inplace_samples(m):
+    for s in clamp_tensor_samples(m):
+        if s.args[0].shape in ((3, 4), (2, 3, 4), (2, 3)):
+            yield s
+
+
+def masked_scatter_samples(inplace):
+    def gen(m):
+        yield S(m.t((3, 4)), m.mask((3, 4)), m.t((12,)))
+        yield S(m.t((3, 4), "T"), m.mask((4,)), m.t((2, 7)))
+        yield S(m.t((2, 3, 4), "step"), m.mask((3, 1)), m.t((24,), "offset"))
+        yield S(m.t(()), m.mask(()), m.t((2,)))
+        yield S(m.t((3, 4)), m.mask((3, 4), "T"), m.t((2,)))  # too few source values: an error in both
+        if not inplace:
+            yield S(m.t((4,)), m.mask((3, 4)), m.t((12,)))
+
+    return gen
+
+
+def nanmedian_samples(m):
+    yield from reduction_full_samples()(m)
+    if m.is_float:
+        yield S(m.t((3, 4), special=True))
+        yield S(m.t((4,), values=[np.nan] * 4))
+
+
+def nanmedian_dim_samples(m):
+    yield from max_dim_samples(m)
+    if m.is_float:
+        yield S(m.t((3, 4), values=[np.nan, 1, 2, np.nan] * 3), 1)
+
+
+def mode_samples(m):
+    low, high = (0, 2) if not m.is_bool else (0, 1)
+    yield S(m.t((3, 6), low=low, high=high))
+    yield S(m.t((3, 6), low=low, high=high), 0, True)
+    yield S(m.t((2, 3, 5), "T", low=low, high=high), 1)
+    yield S(m.t((3, 4), "step", low=low, high=high), -1, True)
+    yield S(m.t(()), 0)
+    yield S(m.t((4, 5)), 1)
+
+
+def aminmax_samples(m):
+    yield S(m.t((3, 4)))
+    yield S(m.t((3, 4, 5)), dim=1)
+    yield S(m.t((4, 3), "T"), dim=-1, keepdim=True)
+    yield S(m.t((3, 4), "step"), dim=0)
+    yield S(m.t(()))
+    yield S(m.t(()), dim=0, keepdim=True)
+    yield S(m.t((0, 3)), dim=1)
+    yield S(m.t((0, 3)))  # an empty input without a dim: an error in both
+    if m.is_float:
+        yield S(m.t((3, 4), special=True), dim=1)
+
+
+def logcumsumexp_samples(m):
+    yield S(m.t((3, 4)), 1)
+    yield S(m.t((3, 4)), 0)
+    yield S(m.t((2, 3, 4), "T"), -1)
+    yield S(m.t((3, 4), "step"), 0)
+    yield S(m.t(()), 0)
+    yield S(m.t((0, 3)), 0)
+    yield S(m.t((3, 4), low=50, high=80), 1)
+    if m.is_float:
+        yield S(m.t((3, 4), special=True), 1)
+
+
+def block_diag_samples(m):
+    yield S([m.t((2, 3)), m.t((3, 2))])
+    yield S([m.t((2, 3), "T"), m.t((4,)), m.t(())])
+    yield S([m.t((3, 4), "step")])
+    yield S([m.t((2, 2)), m.t((0, 3)), m.t((1, 1))])
+    p0, _ = _partners(m.dtype)
+    yield S([m.t((2, 2)), m.t((1, 2), dtype=p0)])
+
+
+# ---------------------------------------------------------------- table_extra.py: linalg
+def _matrix(m, shape, layout="contig", *, spd=False, diagonal=0.0):
+    """A well-conditioned square (or rectangular) matrix batch: A @ A^T + n*I when `spd`, else A + diagonal*I."""
+    a = m.rng.uniform(-1, 1, shape)
+    if spd:
+        a = a @ np.swapaxes(a, -1, -2) + shape[-1] * np.eye(shape[-1])
+    elif diagonal:
+        a = a + diagonal * np.eye(shape[-2], shape[-1])
+    return TensorArg(np.ascontiguousarray(a.astype(m.dtype)), layout)
+
+
+def square_samples(m):
+    yield S(_matrix(m, (3, 3), diagonal=3))
+    yield S(_matrix(m, (2, 4, 4), "T", diagonal=4))
+    yield S(_matrix(m, (1, 1), diagonal=2))
+    yield S(_matrix(m, (0, 0)))
+    yield S(_matrix(m, (3, 3), "offset", diagonal=-3))
+    yield S(m.t((3, 4)))  # not square: an error in both
+
+
+def inv_ex_samples(m):
+    yield from square_samples(m)
+    yield S(m.t((3, 3), values=np.ones((3, 3))))
+    yield S(m.t((3, 3), values=np.ones((3, 3))), check_errors=True)  # singular: an error in both
+
+
+def solve_ex_samples(m):
+    yield S(_matrix(m, (3, 3), diagonal=3), m.t((3, 2)))
+    yield S(_matrix(m, (3, 3), "T", diagonal=3), m.t((3,)))
+    yield S(_matrix(m, (2, 3, 3), diagonal=3), m.t((3, 4), "T"))
+    yield S(_matrix(m, (3, 3), diagonal=3), m.t((2, 3)), left=False)
+    yield S(_matrix(m, (3, 3), diagonal=3), m.t((4, 2)))  # mismatched rows: an error in both
+
+
+def cholesky_ex_samples(m):
+    yield S(_matrix(m, (3, 3), spd=True))
+    yield S(_matrix(m, (2, 4, 4), "T", spd=True), upper=True)
+    yield S(_matrix(m, (1, 1), spd=True))
+    yield S(m.t((3, 3), values=-np.eye(3)))
+    yield S(m.t((3, 3), values=-np.eye(3)), check_errors=True)  # not positive definite: an error in both
+
+
+def qr_samples(m):
+    yield S(_matrix(m, (4, 3), diagonal=2))
+    yield S(_matrix(m, (3, 4), "T", diagonal=2))
+    yield S(_matrix(m, (2, 3, 3), diagonal=2), "complete")
+    yield S(_matrix(m, (4, 3), diagonal=2), "complete")
+    yield S(_matrix(m, (4, 3), diagonal=2), "r")
+    yield S(_matrix(m, (3, 3), diagonal=2), "bad")  # an unknown mode: an error in both
+
+
+def _distinct_diagonal(m, shape, layout="contig"):
+    """Diagonal matrices with distinct magnitudes and mixed signs. A general matrix's singular and eigen vectors
+    are LAPACK's, their signs differ between builds (numpy's and torch's); a diagonal matrix's are signed
+    permutations that every build picks alike, so vectors and their gradients compare exactly."""
+    k = min(shape[-2:])
+    batch = int(np.prod(shape[:-2]))
+    values = [m.rng.permutation(np.arange(1, k + 1)) * m.rng.choice([-1.0, 1.0], k) for _ in range(batch)]
+    array = np.zeros((batch,) + tuple(shape[-2:]))
+    for b, v in enumerate(values):
+        array[b, range(k), range(k)] = v
+    return TensorArg(np.ascontiguousarray(array.reshape(shape).astype(m.dtype)), layout)
+
+
+def svd_samples(m):
+    # general matrices: singular values only (no gradient: torch's formula needs U and Vh)
+    yield Sample((_matrix(m, (4, 3), diagonal=2), False, False), grad=False)
+    yield Sample((_matrix(m, (2, 3, 5), "T", diagonal=2), True, False), grad=False)
+    yield S(_distinct_diagonal(m, (4, 3)))
+    yield S(_distinct_diagonal(m, (3, 4), "T"), True)
+    yield S(_distinct_diagonal(m, (2, 3, 3)))
+
+
+def eigh_samples(m):
+    # general matrices: eigenvalues only (no gradient: torch's formula needs the eigenvectors)
+    yield Sample((_matrix(m, (3, 3), spd=True), "L", False), grad=False)
+    yield Sample((_matrix(m, (2, 4, 4), "T", spd=True), "U", False), grad=False)
+    yield S(_distinct_diagonal(m, (3, 3)))
+    yield S(_distinct_diagonal(m, (2, 4, 4), "T"), "U")
+    yield S(m.t((3, 4)))  # not square: an error in both
+
+
+def pinv_samples(m):
+    yield S(_matrix(m, (4, 3), diagonal=2))
+    yield S(_matrix(m, (3, 4), "T", diagonal=2))
+    yield S(_matrix(m, (2, 3, 3), diagonal=2), atol=m.t((), low=0.01, high=0.1))
+    yield S(_matrix(m, (3, 3), diagonal=2), rtol=m.t((2, 1), low=0.01, high=0.1))
+    yield S(_matrix(m, (3, 3), spd=True), hermitian=True)
+
+
+def cross_samples(m):
+    yield S(m.t((4, 3)), m.t((4, 3)))
+    yield S(m.t((3, 4), "T"), m.t((1, 3)))
+    yield S(m.t((3, 4)), m.t((3, 4), "step"), dim=0)
+    yield S(m.t((2, 3, 2)), m.t((2, 3, 2)), dim=-2)
+    yield S(m.t((3, 4)), m.t((3, 4)))  # size 4 along dim -1: an error in both
+
+
+def lstsq_samples(m):
+    yield S(_matrix(m, (5, 3), diagonal=2), m.t((5, 2)))
+    yield S(_matrix(m, (3, 3), "T", diagonal=2), m.t((3, 1)))
+    yield S(_matrix(m, (2, 5, 3), diagonal=2), m.t((5, 2)), driver="gelsd")
+    yield S(_matrix(m, (5, 3), diagonal=2), m.t((5, 2)), driver="gels")
+    yield S(_matrix(m, (3, 5), diagonal=2), m.t((3, 2)), 1e-3, driver="gelss")
+
+
+
 # ---------------------------------------------------------------- the table
 def _x(kind, reason, dtypes=ALL):
     return XFail(kind, reason, tuple(dtypes))
@@ -1787,6 +1980,54 @@ OP_DB = [
     OpInfo("new_empty_strided.default", new_empty_strided_samples, values=False, grad=False),
     OpInfo("new_ones.default", new_factory_samples, grad=False),
     OpInfo("new_full.default", new_full_samples, grad=False),
+
+    # ------------------------------------------------------------ table_extra.py
+    OpInfo("linalg_inv_ex.default", inv_ex_samples, dtypes=LINALG_DTYPES),
+    OpInfo("_linalg_det.default", square_samples, dtypes=LINALG_DTYPES),
+    OpInfo("_linalg_slogdet.default", square_samples, dtypes=LINALG_DTYPES),
+    OpInfo("_linalg_solve_ex.default", solve_ex_samples, dtypes=LINALG_DTYPES),
+    OpInfo("linalg_cholesky_ex.default", cholesky_ex_samples, dtypes=LINALG_DTYPES),
+    OpInfo("linalg_qr.default", qr_samples, dtypes=LINALG_DTYPES),
+    OpInfo("_linalg_svd.default", svd_samples, dtypes=LINALG_DTYPES,
+           xfails=[_x("meta", TORCH_META_DIFFERS + "(Vh: CPU leaves it column-major as LAPACK writes it, meta is "
+                      "contiguous)", LINALG_DTYPES)]),
+    OpInfo("_linalg_eigh.default", eigh_samples, dtypes=LINALG_DTYPES),
+    OpInfo("linalg_pinv.atol_rtol_tensor", pinv_samples, dtypes=LINALG_DTYPES),
+    OpInfo("linalg_cross.default", cross_samples, dtypes=NUMERIC),
+    OpInfo("linalg_lstsq.default", lstsq_samples, dtypes=LINALG_DTYPES, meta=False),  # torch has no meta kernel
+    OpInfo("erfc.default", unary(special=True)),
+    OpInfo("i0.default", unary(special=True)),
+    OpInfo("special_i1.default", unary(special=True)),
+    OpInfo("sinc.default", unary(special=True)),
+    OpInfo("special_entr.default", unary(special=True)),
+    OpInfo("special_ndtri.default", unary(-0.2, 1.2)),
+    OpInfo("copysign.Tensor", binary(),
+           xfails=[_x("meta", TORCH_META_DIFFERS + "(a transposed input: CPU keeps its layout, meta is contiguous)"),
+                   _x("grad_mixed", "a 0-d float64 self with a float32 other: the gradient differs from torch's "
+                      "by one float32 rounding (2e-7 relative)", ("float32",))]),
+    OpInfo("copysign.Scalar", binary_scalar()),
+    *[OpInfo(f"{name}_.default", inplace_unary(low, high), dtypes=FLOAT) for name, low, high in (
+        ("erf", -3, 3), ("erfc", -3, 3), ("erfinv", -0.95, 0.95), ("lgamma", 0.1, 4), ("digamma", 0.1, 4),
+        ("log1p", -0.9, 3), ("expm1", -3, 3), ("exp2", -3, 3), ("i0", -3, 3), ("sinc", -3, 3))],
+    OpInfo("logit_.default", logit_inplace_samples, dtypes=FLOAT),
+    OpInfo("round_.default", inplace_unary(), dtypes=NUMERIC),
+    OpInfo("round_.decimals", inplace_with(round_decimals_samples), dtypes=("float32", "float64")),
+    OpInfo("xlogy_.Tensor", inplace_binary(low=0, high=3), dtypes=FLOAT),
+    OpInfo("xlogy_.Scalar_Other", inplace_binary(low=0, high=3, scalar_other=True), dtypes=FLOAT),
+    OpInfo("copysign_.Tensor", inplace_binary(), dtypes=FLOAT),
+    OpInfo("copysign_.Scalar", inplace_binary(scalar_other=True), dtypes=FLOAT),
+    OpInfo("clamp_.Tensor", clamp_tensor_inplace_samples, dtypes=NUMERIC),
+    OpInfo("nanmedian.default", nanmedian_samples, dtypes=NUMERIC),
+    OpInfo("nanmedian.dim", nanmedian_dim_samples, dtypes=NUMERIC),
+    OpInfo("mode.default", mode_samples),
+    OpInfo("aminmax.default", aminmax_samples),
+    OpInfo("logcumsumexp.default", logcumsumexp_samples, dtypes=FLOAT),
+    OpInfo("masked_scatter.default", masked_scatter_samples(inplace=False)),
+    OpInfo("masked_scatter_.default", masked_scatter_samples(inplace=True)),
+    OpInfo("scatter_.src", inplace_with(scatter_src_samples)),
+    OpInfo("scatter_.value", inplace_with(scatter_value_samples)),
+    OpInfo("scatter_add_.default", inplace_with(scatter_add_samples)),
+    OpInfo("block_diag.default", block_diag_samples),
 ]
 
 OPS_BY_NAME = {op.name: op for op in OP_DB}
