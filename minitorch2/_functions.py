@@ -40,9 +40,9 @@ from ._functions_common import (
     lgamma, digamma, logit, nan_to_num, logaddexp, hypot, heaviside, signbit, arccos, arcsin, arctan, arctan2, fix,
     polygamma, xlogy, float_power, diff, tile, repeat_interleave, meshgrid, tensordot, inner, moveaxis,
     take_along_dim, atleast_1d, atleast_2d, atleast_3d, column_stack, dstack, diag, rot90, diag_embed, diagonal_copy,
-    masked_select, bincount, argwhere, unique, isin, searchsorted, bucketize, tril_indices,
-    triu_indices, cdist, abs_,
+    masked_select, bincount, argwhere, unique, isin, searchsorted, bucketize, tril_indices, triu_indices, cdist, abs_,
 )
+from ._functions_common import *  # noqa: E402,F401,F403  (its __all__: the names of issue 20)
 from ._functions_shape import (
     reshape, view, flatten, unflatten, squeeze, unsqueeze, permute, transpose, swapaxes, swapdims, t, expand,
     select, narrow, diagonal, as_strided, as_strided_scatter, movedim, cat, concat, concatenate, stack, hstack,

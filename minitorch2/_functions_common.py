@@ -8,14 +8,23 @@ the ones PyTorch composes from other ops in C++ or in torch/functional.py
 atleast_*d, column_stack, dstack, float_power, nanmean) are composed here of
 the same ops in the same order, so traced graphs record what torch's record.
 """
+import math
 import warnings
+
+import numpy as np
 
 from . import _dtype
 from ._aten.derivatives_util import sum_to
 from ._aten.memory import _dtype_title
-from ._aten.meta_util import broadcast_shapes
-from ._functions_pointwise import acos, asin, atan, atan2, mul, trunc
-from ._functions_shape import _dims, _function_of, _t, alias_of, expand, flatten, movedim, reshape, unsqueeze
+from ._aten.meta_util import broadcast_shapes as broadcast_shapes_of
+from ._functions_linalg import dot, matmul
+from ._functions_pointwise import acos, asin, atan, atan2, floor_divide, mul, trunc
+from ._functions_shape import (
+    _dims, _function_of, _t, alias_of, chunk, expand, flatten, flip, movedim, reshape, split, transpose, unsqueeze,
+    vstack,
+)
+from ._functions_sorting import sort
+from ._tensor import Size, Tensor, contiguous_format, device
 from ._ops import ops
 from ._out import CAST, out_variant
 from .return_types import _ValuesIndices
@@ -268,8 +277,8 @@ def take_along_dim(input, indices, dim=None):
     d = dim % input.dim()
     input_sizes, index_sizes = list(input.shape), list(indices.shape)
     input_sizes[d], index_sizes[d] = indices.shape[d], input.shape[d]
-    index_b = aten.expand.default(indices, list(broadcast_shapes(tuple(input_sizes), tuple(indices.shape))))
-    input_b = aten.expand.default(input, list(broadcast_shapes(tuple(index_sizes), tuple(input.shape))))
+    index_b = aten.expand.default(indices, list(broadcast_shapes_of(tuple(input_sizes), tuple(indices.shape))))
+    input_b = aten.expand.default(input, list(broadcast_shapes_of(tuple(index_sizes), tuple(input.shape))))
     return aten.gather.default(input_b, d, aten.remainder.Scalar(index_b, input.shape[d]))
 
 
@@ -388,3 +397,248 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
 
 
 abs_ = _function_of(aten.abs_.default)
+
+
+# ---------------------------------------------------------------- issue 20: the names scripts stop at
+# torch-level functions of table_more.py's rows and composites of existing ops; Tensor methods in tensor_methods()
+acosh, asinh, atanh = (_function_of(getattr(aten, name).default) for name in ("acosh", "asinh", "atanh"))
+arccosh, arcsinh, arctanh = alias_of(acosh, "arccosh"), alias_of(asinh, "arcsinh"), alias_of(atanh, "arctanh")
+deg2rad, rad2deg = _function_of(aten.deg2rad.default), _function_of(aten.rad2deg.default)
+fmax, fmin, logaddexp2, nextafter, gcd, lcm = (_function_of(getattr(aten, name).default) for name in (
+    "fmax", "fmin", "logaddexp2", "nextafter", "gcd", "lcm"))
+select_scatter = _function_of(aten.select_scatter.default)
+slice_scatter = _function_of(aten.slice_scatter.default)
+diagonal_scatter = _function_of(aten.diagonal_scatter.default)
+row_stack = alias_of(vstack, "row_stack")
+
+
+def ravel(input):
+    """torch's: contiguous(), then a flat view (a copy only when the input is not contiguous)."""
+    return aten.view.default(input.contiguous(), [-1])
+
+
+def fliplr(input):
+    if input.dim() < 2:
+        raise RuntimeError("Input must be >= 2-d.")
+    return flip(input, [1])
+
+
+def flipud(input):
+    if input.dim() < 1:
+        raise RuntimeError("Input must be >= 1-d.")
+    return flip(input, [0])
+
+
+def positive(input):
+    if input.dtype is _dtype.bool_:
+        raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
+    return input
+
+
+def isneginf(input):
+    return aten.eq.Scalar(input, -math.inf)
+
+
+def isposinf(input):
+    return aten.eq.Scalar(input, math.inf)
+
+
+def isreal(input):
+    """Every real tensor is real (minitorch2 has no complex dtypes)."""
+    return aten.ones_like.default(input, dtype=_dtype.bool_)
+
+
+def is_signed(input):
+    return input.dtype not in (_dtype.uint8, _dtype.bool_)
+
+
+def is_same_size(input, other):
+    return tuple(input.shape) == tuple(other.shape)
+
+
+def dist(input, other, p=2):
+    """The p-norm of the difference (torch has an op of its own: grad_fn DistBackward0 there)."""
+    return aten.linalg_vector_norm.default(aten.sub.Tensor(input, other), p)
+
+
+def vdot(input, other):
+    """vdot of real vectors is their dot product (torch names its grad_fn VdotBackward0)."""
+    return dot(input, other)
+
+
+def matrix_power(input, n):
+    """torch's linalg_matrix_power for n >= 0: identity, the matrix, a @ a, (a @ a) @ a, else binary powers."""
+    if input.dim() < 2 or input.shape[-1] != input.shape[-2]:
+        raise RuntimeError("linalg.matrix_power: A must be batches of square matrices, but they are "
+                           f"{input.shape[-2] if input.dim() > 1 else 1} by {input.shape[-1]} matrices")
+    if n < 0:
+        raise NotImplementedError("minitorch2: matrix_power with a negative exponent (an inverse) is not supported")
+    if n == 0:
+        eye = aten.eye.default(input.shape[-1], dtype=input.dtype)
+        return aten.clone.default(aten.expand.default(eye, list(input.shape)))
+    if n <= 3:
+        result = input if n == 1 else matmul(input, input)
+        return aten.clone.default(result) if n == 1 else (result if n == 2 else matmul(result, input))
+    result, power = None, input
+    while n:
+        if n & 1:
+            result = power if result is None else matmul(result, power)
+        n >>= 1
+        if n:
+            power = matmul(power, power)
+    return result
+
+
+def msort(input):
+    return sort(input, dim=0).values
+
+
+def diagflat(input, offset=0):
+    return aten.diag_embed.default(flatten(input), offset)
+
+
+def ldexp(input, other):
+    """input * 2**other, as torch composes it."""
+    return aten.mul.Tensor(input, aten.pow.Scalar(2.0, other))
+
+
+def unsafe_split(tensor, split_size, dim=0):
+    return split(tensor, split_size, dim)
+
+
+def unsafe_chunk(input, chunks, dim=0):
+    return chunk(input, chunks, dim)
+
+
+def split_with_sizes(input, split_sizes, dim=0):
+    return aten.split_with_sizes.default(input, list(split_sizes), dim)
+
+
+def narrow_copy(input, dim, start, length):
+    return aten.clone.default(input.narrow(dim, start, length), memory_format=contiguous_format)
+
+
+def broadcast_shapes(*shapes):
+    """The shape the given shapes broadcast to (an int stands for a 1-d shape), without making tensors."""
+    return Size(broadcast_shapes_of(*((s,) if isinstance(s, int) else tuple(s) for s in shapes)))
+
+
+def zero_(input):
+    return aten.zero_.default(input)
+
+
+def fill(input, value):
+    return aten.fill.Tensor(input, value) if isinstance(value, Tensor) else aten.fill.Scalar(input, value)
+
+
+def get_default_device():
+    return device("cpu")
+
+
+def set_default_device(place):
+    """CPU only: None and 'cpu' are accepted, as they change nothing here."""
+    if place is not None and device(place).type != "cpu":
+        raise RuntimeError(f"minitorch2: set_default_device({place!r}): only the CPU is supported")
+
+
+def _in_place_of(name):
+    """torch.<name>_(input, ...): the Tensor method of that name."""
+    def fn(input, *args, **kwargs):
+        return getattr(input, name)(*args, **kwargs)
+
+    fn.__name__ = fn.__qualname__ = name
+    return fn
+
+
+# the torch-level in-place functions torch has (torch.cos_(x) is x.cos_())
+_TORCH_LEVEL_IN_PLACE = """acos_ acosh_ arccos_ arccosh_ arcsin_ arcsinh_ arctan_ arctanh_ asin_ asinh_ atan_ atanh_ ceil_
+    clamp_max_ clamp_min_ clip_ cos_ cosh_ deg2rad_ erf_ erfc_ exp2_ exp_ expm1_ fill_ fix_ floor_ frac_ gcd_ i0_ lcm_
+    ldexp_ log10_ log1p_ log2_ log_ logit_ nan_to_num_ neg_ negative_ rad2deg_ reciprocal_ round_ rsqrt_ sigmoid_ sin_
+    sinc_ sinh_ sqrt_ square_ tan_ tanh_ trunc_ xlogy_""".split()
+globals().update({name: _in_place_of(name) for name in _TORCH_LEVEL_IN_PLACE})
+
+
+def _tensor_or_scalar(packet, tensor="Tensor", scalar="Scalar"):
+    """x.eq_(y) / x.eq_(0): the overload for a tensor or a number, as torch's binding picks it."""
+    def method(self, other):
+        return getattr(packet, tensor if isinstance(other, Tensor) else scalar)(self, other)
+
+    return method
+
+
+def _scalar_as_tensor(packet):
+    """Ops whose in-place rows take a tensor only (bitwise_and_, logical_or_): a number becomes a 0-d tensor."""
+    def method(self, other):
+        if not isinstance(other, Tensor):
+            other = aten.scalar_tensor.default(other, dtype=_dtype.scalar_dtype(other))
+        return packet(self, other)
+
+    return method
+
+
+def _float_power_(self, exponent):
+    if self.dtype is not _dtype.float64:
+        raise RuntimeError(f"the base given to float_power_ has dtype {_dtype_title(self.dtype)} but the "
+                           "operation's result requires dtype Double")
+    if isinstance(exponent, Tensor):
+        return aten.pow_.Tensor(self, exponent.to(_dtype.float64))
+    return aten.pow_.Scalar(self, float(exponent))
+
+
+def _by_element(self, fn, *others):
+    """apply_/map_: a Python callback on each element (CPU tensors), written back into self."""
+    if self.requires_grad:
+        raise RuntimeError("Can't call apply_() or map_() on Variable that requires grad. Use "
+                           "var.detach().apply_() instead.")
+    values = [fn(*items) for items in zip(self.flatten().tolist(),
+                                          *(o.expand(self.shape).flatten().tolist() for o in others))]
+    if values:
+        self.copy_(Tensor._from_numpy(np.array(values, dtype=self.dtype.np).reshape(tuple(self.shape))))
+    return self
+
+
+def tensor_methods():
+    """The Tensor methods of issue 20's names (_tensor_methods.install binds them)."""
+    def alias(name):
+        return lambda self, *args, **kwargs: getattr(self, name)(*args, **kwargs)
+
+    methods = {name: alias(target) for name, target in (
+        ("negative_", "neg_"), ("absolute_", "abs_"), ("arccos_", "acos_"), ("arcsin_", "asin_"),
+        ("arctan_", "atan_"), ("arctan2_", "atan2_"), ("arccosh_", "acosh_"), ("arcsinh_", "asinh_"),
+        ("arctanh_", "atanh_"), ("fix_", "trunc_"), ("clip_", "clamp_"), ("greater_", "gt_"),
+        ("greater_equal_", "ge_"), ("less_", "lt_"), ("less_equal_", "le_"), ("not_equal_", "ne_"),
+        ("greater_equal", "ge"), ("less_equal", "le"), ("not_equal", "ne"), ("swapdims", "transpose"),
+        ("swapaxes_", "transpose_"), ("swapdims_", "transpose_"), ("subtract_", "sub_"), ("multiply_", "mul_"),
+        ("divide_", "div_"), ("true_divide_", "div_"))}
+    methods.update({f"{name}_": _tensor_or_scalar(getattr(aten, f"{name}_")) for name in (
+        "eq", "ne", "lt", "le", "gt", "ge", "fmod", "remainder")})
+    methods.update({f"{name}_": _scalar_as_tensor(getattr(aten, f"{name}_").Tensor) for name in (
+        "bitwise_and", "bitwise_or", "bitwise_xor")})
+    methods.update({f"{name}_": _scalar_as_tensor(getattr(aten, f"{name}_").default) for name in (
+        "logical_and", "logical_or", "logical_xor", "heaviside", "gcd", "lcm")})
+    functions = {name: globals()[name] for name in (
+        "arccosh", "arcsinh", "arctanh", "ravel", "fliplr", "flipud", "positive", "isneginf", "isposinf", "isreal",
+        "is_signed", "is_same_size", "dist", "vdot", "matrix_power", "msort", "diagflat", "ldexp", "unsafe_split",
+        "unsafe_chunk", "split_with_sizes", "narrow_copy", "select_scatter", "slice_scatter", "diagonal_scatter")}
+    methods.update(functions)
+    methods.update({
+        "bitwise_not_": lambda self: aten.bitwise_not_.default(self),
+        "square_": lambda self: aten.pow_.Scalar(self, 2),
+        "float_power_": _float_power_,
+        "ldexp_": lambda self, other: self.mul_(aten.pow.Scalar(2.0, other)),
+        "floor_divide_": lambda self, other: self.copy_(floor_divide(self, other)),
+        "polygamma_": lambda self, n: self.copy_(aten.polygamma.default(n, self)),
+        "get_device": lambda self: -1,
+        "apply_": lambda self, callable: _by_element(self, callable),
+        "map_": lambda self, other, callable: _by_element(self, callable, other),
+    })
+    return methods
+
+
+__all__ = [
+    "acosh", "asinh", "atanh", "arccosh", "arcsinh", "arctanh", "deg2rad", "rad2deg", "fmax", "fmin", "logaddexp2",
+    "nextafter", "gcd", "lcm", "select_scatter", "slice_scatter", "diagonal_scatter", "row_stack", "ravel", "fliplr",
+    "flipud", "positive", "isneginf", "isposinf", "isreal", "is_signed", "is_same_size", "dist", "vdot",
+    "matrix_power", "msort", "diagflat", "ldexp", "unsafe_split", "unsafe_chunk", "split_with_sizes", "narrow_copy",
+    "broadcast_shapes", "zero_", "fill", "get_default_device", "set_default_device", *_TORCH_LEVEL_IN_PLACE,
+]

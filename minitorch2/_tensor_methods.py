@@ -10,7 +10,7 @@ import builtins
 
 import numpy as np
 
-from . import _dtype, _functions_extra
+from . import _dtype, _functions_common, _functions_extra
 from . import _functions as F
 from ._factories import _finish, _options, _size, tensor as make_tensor
 from ._ops import ops, python_signature
@@ -391,7 +391,7 @@ def install():
     methods.update(_inplace_operators())
     methods.update(_inplace_methods())
     methods.update(_method_forms())
-    methods.update(_functions_extra.tensor_methods())  # the coverage surface's (linalg forms, t_, resize_, H, ...)
+    methods.update(_functions_extra.tensor_methods(), **_functions_common.tensor_methods())  # the coverage surface's
     methods.update(_shape_methods())
     methods.update(__getitem__=getitem, __setitem__=setitem)
     for name, fn in methods.items():

@@ -5,7 +5,9 @@ own (`rows(op, inplace)` is called with table.py's row makers, so a row here
 reads exactly as one there). Kernels and meta functions are in more_ops.py,
 derivative formulas and decompositions in more_formulas.py.
 """
-from . import derivatives as d, more_formulas as f, more_ops as k, pointwise as pw, reductions as red
+from . import derivatives as d, derivatives_shape as ds, indexing, more_formulas as f, more_ops as k
+from . import more_ops2 as k2, pointwise as pw, reductions as red
+from .overlap import Overlap
 
 POINTWISE = ("pointwise",)
 REDUCTION = ("reduction",)
@@ -13,6 +15,91 @@ SELECTION = ()
 FACTORY = ("factory",)
 DYNAMIC = ("dynamic_output_shape",)
 LAYOUT = "Layout? layout=None, Device? device=None, bool? pin_memory=None"
+
+
+def _more_in_place_rows(inplace):
+    """The in-place forms scripts call (x.sin_(), x.eq_(0), x.tril_()) of functional rows table.py and the rows
+    below hold: each runs its functional kernel into self, with that op's derivative and grad_fn name."""
+    unary = [(name, getattr(pw, name), getattr(d, name)) for name in (
+        "acos", "asin", "atan", "cos", "cosh", "sin", "sinh", "tan", "log10", "log2", "rsqrt", "reciprocal")]
+    unary += [(name, getattr(pw, name), d.zero_grad) for name in ("ceil", "floor", "trunc", "sign")]
+    unary += [("sgn", pw.sign, d.zero_grad), ("frac", k.frac, f.frac)]
+    unary += [(name, getattr(k2, name), getattr(k2, f"{name}_formula"))
+              for name in ("acosh", "asinh", "atanh", "deg2rad", "rad2deg")]
+    # (torch names a comparison's grad_fn EqBackward0 for the Scalar overload, EqBackward1 for the Tensor one)
+    never_differentiable = [(f"{name}_.{overload}(Tensor(a!) self, {overload} other)", getattr(pw, name),
+                             f"{name.capitalize()}Backward{number}")
+                            for name in ("eq", "ne", "lt", "le", "gt", "ge")
+                            for overload, number in (("Tensor", 1), ("Scalar", 0))]
+    never_differentiable += [(f"{name}_.Tensor(Tensor(a!) self, Tensor other)", getattr(pw, name), None)
+                             for name in ("bitwise_and", "bitwise_or", "bitwise_xor")]
+    never_differentiable += [(f"{name}_(Tensor(a!) self, Tensor other)", getattr(pw, name), None)
+                             for name in ("logical_or", "logical_xor")]
+    never_differentiable += [("bitwise_not_(Tensor(a!) self)", pw.bitwise_not, None),
+                             ("heaviside_(Tensor(a!) self, Tensor values)", k.heaviside, None),
+                             ("gcd_(Tensor(a!) self, Tensor other)", k2.gcd, None),
+                             ("lcm_(Tensor(a!) self, Tensor other)", k2.lcm, None)]
+    return [
+        *[inplace(f"{name}_(Tensor(a!) self) -> Tensor(a!)", kernel, _in_place_formula(name, formula),
+                  d_name(name, NO_INPLACE_DERIVATIVE), POINTWISE, method=True) for name, kernel, formula in unary],
+        *[inplace(f"{schema} -> Tensor(a!)", kernel, _zero_grads(schema) if grad_fn else None, grad_fn, POINTWISE)
+          for schema, kernel, grad_fn in never_differentiable],
+        inplace("nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!)",
+                k.nan_to_num, f.nan_to_num, "NanToNumBackward0", POINTWISE, method=True),
+        inplace("atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!)", pw.atan2, d.atan2, "Atan2Backward0", POINTWISE,
+                method=True),
+        inplace("nextafter_(Tensor(a!) self, Tensor other) -> Tensor(a!)", k2.nextafter,
+                k2.nextafter_formula, "NextafterBackward0", POINTWISE, method=True),
+        inplace("hypot_(Tensor(a!) self, Tensor other) -> Tensor(a!)", k.hypot, f.hypot, "HypotBackward0", POINTWISE,
+                method=True),
+        inplace("fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", pw.fmod, d.fmod_tensor,
+                "FmodBackward1", POINTWISE),
+        inplace("fmod_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", pw.fmod, _same_grad, "FmodBackward0",
+                POINTWISE),
+        inplace("remainder_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", pw.remainder, d.remainder_tensor,
+                "RemainderBackward1", POINTWISE),
+        inplace("remainder_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", pw.remainder, _same_grad,
+                "RemainderBackward0", POINTWISE),
+        inplace("clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!)", pw.clamp_max, d.clamp_max,
+                "ClampMaxBackward0", POINTWISE, method=True),
+        inplace("cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)",
+                k2.same_dtype_in_place(red.cumsum), d.cumsum,
+                "CumsumBackward0", method=True),
+        inplace("cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)",
+                k2.same_dtype_in_place(red.cumprod), f.cumprod,
+                "CumprodBackward0", method=True),
+        inplace("index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor(a!)",
+                indexing.index_add, ds.index_add, "IndexAddBackward0", overlap=Overlap.INDEXED, method=True),
+        inplace("tril_(Tensor(a!) self, int diagonal=0) -> Tensor(a!)", indexing.tril, ds.tril, "TrilBackward0",
+                method=True),
+        inplace("triu_(Tensor(a!) self, int diagonal=0) -> Tensor(a!)", indexing.triu, ds.triu, "TriuBackward0",
+                method=True),
+    ]
+
+
+# torch's in-place acosh_/asinh_/atanh_ have a grad_fn of their own (Backward1) whose backward is not implemented
+NO_INPLACE_DERIVATIVE = ("acosh", "asinh", "atanh")
+
+
+def _in_place_formula(name, formula):
+    return k2.not_implemented_formula(f"inplace version of {name}") if name in NO_INPLACE_DERIVATIVE else formula
+
+
+def d_name(name, second_formula=()):
+    """A unary op's grad_fn name as torch spells it (Log10Backward0, Deg2RadBackward0, AcoshBackward1 for acosh_)."""
+    stem = {"deg2rad": "Deg2Rad", "rad2deg": "Rad2Deg"}.get(name, name[:1].upper() + name[1:])
+    return f"{stem}Backward{1 if name in second_formula else 0}"
+
+
+def _same_grad(grad):
+    return grad
+
+
+def _zero_grads(schema):
+    """A comparison's in-place form: zero gradients for self (and for other when it is a tensor), as torch's."""
+    if "Tensor other" in schema:
+        return lambda grad, other: (d.aten.zeros_like.default(grad), d.aten.zeros_like.default(other))
+    return lambda grad: d.aten.zeros_like.default(grad)
 
 
 def rows(op, inplace):
@@ -37,6 +124,14 @@ def rows(op, inplace):
         op("xlogy.Scalar_Self(Scalar self, Tensor other) -> Tensor", POINTWISE, k.xlogy, f.xlogy_scalar_self,
            grad_fn="XlogyBackward2"),
         op("heaviside(Tensor self, Tensor values) -> Tensor", POINTWISE, k.heaviside, method=True),
+        *[op(f"{name}(Tensor self) -> Tensor", POINTWISE, getattr(k2, name), getattr(k2, f"{name}_formula"),
+             grad_fn=d_name(name), method=True) for name in ("acosh", "asinh", "atanh", "deg2rad", "rad2deg")],
+        *[op(f"{name}(Tensor self, Tensor other) -> Tensor", POINTWISE, getattr(k2, name),
+             getattr(k2, f"{name}_formula"), method=True) for name in ("fmax", "fmin", "logaddexp2")],
+        op("nextafter(Tensor self, Tensor other) -> Tensor", POINTWISE, k2.nextafter, k2.nextafter_formula,
+           method=True),
+        *[op(f"{name}(Tensor self, Tensor other) -> Tensor", POINTWISE, getattr(k2, name), differentiable=False,
+             method=True) for name in ("gcd", "lcm")],
         # in-place forms
         inplace("abs_(Tensor(a!) self) -> Tensor(a!)", pw.abs, d.abs, "AbsBackward0", method=True),
         inplace("log_(Tensor(a!) self) -> Tensor(a!)", pw.log, d.log, "LogBackward0", tags=("pointwise",),
@@ -44,6 +139,7 @@ def rows(op, inplace):
         inplace("logical_not_(Tensor(a!) self) -> Tensor(a!)", pw.logical_not, tags=("pointwise",), method=True),
         inplace("addmm_(Tensor(a!) self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)",
                 k.addmm_checked, d.addmm, "AddmmBackward0", method=True),
+        *_more_in_place_rows(inplace),
         # reductions
         op("linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, "
            "ScalarType? dtype=None) -> Tensor", REDUCTION, k.linalg_vector_norm, f.linalg_vector_norm,
