@@ -10,10 +10,11 @@ the same ops in the same order, so traced graphs record what torch's record.
 """
 import math
 import warnings
+from builtins import range as builtins_range
 
 import numpy as np
 
-from . import _dtype
+from . import _dtype, _factories
 from ._aten.derivatives_util import sum_to
 from ._aten.memory import _dtype_title
 from ._aten.meta_util import broadcast_shapes as broadcast_shapes_of
@@ -142,7 +143,7 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
         input = aten.cat.default([t for t in (prepend, input, append) if t is not None], dim)
     length = input.shape[dim]
     xor = input.dtype is _dtype.bool_
-    for _ in range(min(n, length)):
+    for _ in builtins_range(min(n, length)):
         length -= 1
         earlier = aten.slice.Tensor(input, dim, 0, length)
         later = aten.slice.Tensor(input, dim, 1, length + 1)
@@ -208,7 +209,7 @@ def tensordot(a, b, dims=2, out=None):
     if isinstance(dims, int):
         if dims < 0:
             raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
-        dims_a, dims_b = list(range(-dims, 0)), list(range(dims))
+        dims_a, dims_b = list(builtins_range(-dims, 0)), list(builtins_range(dims))
     elif _t(dims):
         return tensordot(a, b, dims.tolist() if dims.dim() else int(dims.item()))
     else:
@@ -234,8 +235,8 @@ def _tensordot(t1, t2, dims1, dims2):
         else:
             csize *= s1
     wrapped1, wrapped2 = {d % t1.dim() for d in dims1}, {d % t2.dim() for d in dims2}
-    free1 = [i for i in range(t1.dim()) if i not in wrapped1]
-    free2 = [i for i in range(t2.dim()) if i not in wrapped2]
+    free1 = [i for i in builtins_range(t1.dim()) if i not in wrapped1]
+    free2 = [i for i in builtins_range(t2.dim()) if i not in wrapped2]
     rsizes = [t1.shape[i] for i in free1] + [t2.shape[i] for i in free2]
     size1, size2 = _prod(t1.shape[i] for i in free1), _prod(t2.shape[i] for i in free2)
     if not free1 and not free2:
@@ -541,6 +542,108 @@ def set_default_device(place):
         raise RuntimeError(f"minitorch2: set_default_device({place!r}): only the CPU is supported")
 
 
+def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False, layout=None,
+             pin_memory=False):
+    """base ** linspace(start, end, steps), in the default float dtype unless one is given."""
+    exponents = _factories.linspace(start, end, steps, dtype=_dtype.float64)
+    values = aten.pow.Scalar(float(base), exponents).to(dtype or _dtype.get_default_dtype())
+    return values.requires_grad_(requires_grad) if requires_grad else values
+
+
+def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
+    """A tensor shares the input's memory when it can (same dtype, no copy asked), as torch.asarray's does."""
+    if isinstance(obj, Tensor):
+        result = obj if dtype is None or dtype is obj.dtype else obj.to(dtype)
+        result = aten.clone.default(result) if copy and result is obj else result
+    else:
+        result = _factories.tensor(obj, dtype=dtype)
+    return result.requires_grad_(requires_grad) if requires_grad else result
+
+
+def unravel_index(indices, shape):
+    """The coordinates of flat indices in `shape`: one int64 tensor per dimension, remainder and floor division
+    from the last dimension (no bounds check: torch's wraps an index past the end, or a negative one)."""
+    indices = indices if isinstance(indices, Tensor) else _factories.tensor(indices)
+    if indices.dtype.is_floating_point or indices.dtype is _dtype.bool_:
+        raise TypeError("expected 'indices' to be integer dtype, but got " + str(indices.dtype))
+    shape = (shape,) if isinstance(shape, int) else tuple(shape)
+    flat = indices.to(_dtype.int64)
+    coordinates = []
+    for size in reversed(shape):
+        coordinates.append(aten.remainder.Scalar(flat, size))
+        flat = aten.div.Tensor_mode(flat, size, rounding_mode="floor")
+    return tuple(reversed(coordinates))
+
+
+def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
+    """The running trapezoid rule along `dim`: spacing `dx` (1 by default) or the sample points `x`."""
+    n = y.shape[dim]
+    left, right = y.narrow(dim, 0, max(n - 1, 0)), y.narrow(dim, 1, max(n - 1, 0))
+    if x is None:
+        areas = aten.mul.Scalar(aten.add.Tensor(left, right), (1 if dx is None else dx) / 2)
+    else:
+        spacing = x.narrow(dim if x.dim() > 1 else 0, 1, n - 1) - x.narrow(dim if x.dim() > 1 else 0, 0, n - 1)
+        areas = aten.div.Scalar(aten.mul.Tensor(spacing, aten.add.Tensor(left, right)), 2)
+    return aten.cumsum.default(areas, dim)
+
+
+_WARNED_ONCE = {}
+
+
+def set_default_tensor_type(t):
+    """The deprecated form of set_default_dtype: a legacy type (minitorch2.DoubleTensor) or its name. Its
+    warning comes once a process, as torch's (a TORCH_WARN_ONCE)."""
+    if not _WARNED_ONCE.get("set_default_tensor_type"):
+        _WARNED_ONCE["set_default_tensor_type"] = True
+        warnings.warn("torch.set_default_tensor_type() is deprecated as of PyTorch 2.1, please use "
+                      "torch.set_default_dtype() and torch.set_default_device() as alternatives.", UserWarning)
+    name = t if isinstance(t, str) else f"torch.{t.__name__}"
+    dtypes = {"torch.FloatTensor": _dtype.float32, "torch.DoubleTensor": _dtype.float64,
+              "torch.HalfTensor": _dtype.float16}
+    if name not in dtypes:
+        raise TypeError(f"only floating-point types are supported as the default type (got {name})")
+    _dtype.set_default_dtype(dtypes[name])
+
+
+def range(start=0, end=None, step=1, *, dtype=None, device=None, requires_grad=False, layout=None,
+          pin_memory=False):
+    """The deprecated torch.range: both ends included, floor((end - start) / step) + 1 values, float by default."""
+    warnings.warn("torch.range is deprecated and will be removed in a future release because its behavior is "
+                  "inconsistent with Python's range builtin. Instead, use torch.arange, which produces values "
+                  "in [start, end).", UserWarning, stacklevel=2)
+    if end is None:
+        start, end = 0, start
+    count = math.floor((end - start) / step) + 1
+    values = aten.add.Scalar(aten.mul.Scalar(_factories.arange(count, dtype=_dtype.float64), step), start)
+    result = values.to(dtype or _dtype.get_default_dtype())
+    return result.requires_grad_(requires_grad) if requires_grad else result
+
+
+def _put_(self, index, source, accumulate=False):
+    """self.put_: `source` written at the flat indices of self (as if it were 1-d), summed with accumulate."""
+    flat = self.reshape(-1)
+    aten.index_put_.default(flat, [index.reshape(-1)], source.reshape(-1).to(self.dtype), accumulate)
+    if flat._storage is not self._storage or not self.is_contiguous():
+        self.copy_(flat.view(list(self.shape)))
+    return self
+
+
+def put(input, index, source, accumulate=False):
+    return _put_(aten.clone.default(input), index, source, accumulate)
+
+
+def renorm(input, p, dim, maxnorm):
+    """Each slice along `dim` whose p-norm exceeds maxnorm scaled down to it (torch's grad_fn: RenormBackward0)."""
+    dim = dim % input.dim()
+    others = [d for d in builtins_range(input.dim()) if d != dim]
+    norms = aten.linalg_vector_norm.default(input, p, others, True)
+    factor = aten.where.self(aten.gt.Scalar(norms, maxnorm),
+                             aten.div.Tensor(aten.scalar_tensor.default(float(maxnorm), dtype=input.dtype),
+                                             aten.add.Scalar(norms, 1e-7)),
+                             aten.ones_like.default(norms))
+    return aten.mul.Tensor(input, factor)
+
+
 def _in_place_of(name):
     """torch.<name>_(input, ...): the Tensor method of that name."""
     def fn(input, *args, **kwargs):
@@ -551,8 +654,8 @@ def _in_place_of(name):
 
 
 # the torch-level in-place functions torch has (torch.cos_(x) is x.cos_())
-_TORCH_LEVEL_IN_PLACE = """acos_ acosh_ arccos_ arccosh_ arcsin_ arcsinh_ arctan_ arctanh_ asin_ asinh_ atan_ atanh_ ceil_
-    clamp_max_ clamp_min_ clip_ cos_ cosh_ deg2rad_ erf_ erfc_ exp2_ exp_ expm1_ fill_ fix_ floor_ frac_ gcd_ i0_ lcm_
+_TORCH_LEVEL_IN_PLACE = """acos_ acosh_ arccos_ arccosh_ arcsin_ arcsinh_ arctan_ arctanh_ asin_ asinh_ atan_ atanh_
+    ceil_ clamp_max_ clamp_min_ clip_ cos_ cosh_ deg2rad_ erf_ erfc_ exp2_ exp_ expm1_ fill_ fix_ floor_ frac_ gcd_ i0_ lcm_
     ldexp_ log10_ log1p_ log2_ log_ logit_ nan_to_num_ neg_ negative_ rad2deg_ reciprocal_ round_ rsqrt_ sigmoid_ sin_
     sinc_ sinh_ sqrt_ square_ tan_ tanh_ trunc_ xlogy_""".split()
 globals().update({name: _in_place_of(name) for name in _TORCH_LEVEL_IN_PLACE})
@@ -629,6 +732,8 @@ def tensor_methods():
         "floor_divide_": lambda self, other: self.copy_(floor_divide(self, other)),
         "polygamma_": lambda self, n: self.copy_(aten.polygamma.default(n, self)),
         "get_device": lambda self: -1,
+        "put_": _put_, "put": put, "renorm": renorm, "renorm_": lambda self, p, dim, maxnorm: self.copy_(
+            renorm(self, p, dim, maxnorm)),
         "apply_": lambda self, callable: _by_element(self, callable),
         "map_": lambda self, other, callable: _by_element(self, callable, other),
     })
@@ -640,5 +745,7 @@ __all__ = [
     "nextafter", "gcd", "lcm", "select_scatter", "slice_scatter", "diagonal_scatter", "row_stack", "ravel", "fliplr",
     "flipud", "positive", "isneginf", "isposinf", "isreal", "is_signed", "is_same_size", "dist", "vdot",
     "matrix_power", "msort", "diagflat", "ldexp", "unsafe_split", "unsafe_chunk", "split_with_sizes", "narrow_copy",
-    "broadcast_shapes", "zero_", "fill", "get_default_device", "set_default_device", *_TORCH_LEVEL_IN_PLACE,
+    "broadcast_shapes", "zero_", "fill", "get_default_device", "set_default_device", "logspace", "asarray",
+    "unravel_index", "cumulative_trapezoid", "set_default_tensor_type", "range", "put", "renorm",
+    *_TORCH_LEVEL_IN_PLACE,
 ]

@@ -142,7 +142,8 @@ def test_small_helpers():
     assert_same(minitorch2.fill(ours, 2.5), torch.fill(theirs, 2.5))
     assert_same(ours.clone().apply_(lambda v: v * 2 + 1), theirs.clone().apply_(lambda v: v * 2 + 1))
     other_ours, other_theirs = both(UNIT)
-    assert_same(ours.clone().map_(other_ours, lambda a, b: a - b), theirs.clone().map_(other_theirs, lambda a, b: a - b))
+    assert_same(ours.clone().map_(other_ours, lambda a, b: a - b),
+                theirs.clone().map_(other_theirs, lambda a, b: a - b))
     assert_same(minitorch2.tensor([3.0, 4.0], dtype=minitorch2.float64).float_power_(2),
                 torch.tensor([3.0, 4.0], dtype=torch.float64).float_power_(2))
 
@@ -173,3 +174,42 @@ def test_errors_match_torchs(case):
             except (RuntimeError, TypeError, NotImplementedError) as e:
                 outcomes.append(type(e).__name__)
     assert outcomes[0] is not None and outcomes[0] == outcomes[1]
+
+
+FACTORY_LIKE = [
+    lambda lib: lib.unravel_index(lib.tensor([9, 8, -9, 3]), (2, 4)),
+    lambda lib: lib.cumulative_trapezoid(lib.tensor([[1.0, 2.0, 4.0, 7.0], [0.5, 1.0, -1.0, 2.0]])),
+    lambda lib: lib.cumulative_trapezoid(lib.tensor([1.0, 2.0, 4.0, 7.0]), dx=0.5),
+    lambda lib: lib.cumulative_trapezoid(lib.tensor([1.0, 2.0, 4.0, 7.0]), lib.tensor([0.0, 1.0, 3.0, 4.0])),
+    lambda lib: lib.zeros(2, 3).put_(lib.tensor([0, 5, -1]), lib.tensor([1.0, 2.0, 3.0]), accumulate=True),
+    lambda lib: lib.zeros(3, 2).t().put_(lib.tensor([1, 4]), lib.tensor([1.0, 2.0])),
+    lambda lib: lib.put(lib.zeros(2, 3), lib.tensor([0, 4]), lib.tensor([1.0, 2.0])),
+    lambda lib: lib.tensor(X).renorm(2, 0, 1.0),
+    lambda lib: lib.tensor(X).renorm(1, 1, 2.0),
+    lambda lib: lib.tensor(X).renorm_(2, 0, 1.0),
+    lambda lib: lib.logspace(0, 2, 5),
+    lambda lib: lib.logspace(-1, 3, 4, base=2, dtype=lib.float64),
+    lambda lib: lib.asarray([1, 2.5]),
+    lambda lib: lib.asarray(lib.tensor([1, 2]), dtype=lib.float32),
+]
+
+
+@pytest.mark.parametrize("case", range(len(FACTORY_LIKE)))
+def test_functions_beyond_rows(case):
+    assert_same(FACTORY_LIKE[case](minitorch2), FACTORY_LIKE[case](torch))
+
+
+def test_deprecated_range_and_default_tensor_type():
+    for lib in (minitorch2, torch):
+        with pytest.warns(UserWarning, match="torch.range is deprecated"):
+            values = lib.range(0, 1, 0.25)
+        assert values.tolist() == [0.0, 0.25, 0.5, 0.75, 1.0] and str(values.dtype) == "torch.float32"
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # (torch warns once a process: whether here depends on earlier tests)
+            lib.set_default_tensor_type(lib.DoubleTensor)
+            try:
+                assert str(lib.ones(1).dtype) == "torch.float64"
+            finally:
+                lib.set_default_tensor_type(lib.FloatTensor)
+    ours = minitorch2.tensor([1.0])
+    assert minitorch2.asarray(ours) is ours
