@@ -5,7 +5,7 @@ own (`rows(op, inplace)` is called with table.py's row makers, so a row here
 reads exactly as one there). Kernels and meta functions are in more_ops.py,
 derivative formulas and decompositions in more_formulas.py.
 """
-from . import derivatives as d, derivatives_shape as ds, indexing, more_formulas as f, more_ops as k
+from . import derivatives as d, derivatives_shape as ds, indexing, memory, more_formulas as f, more_ops as k
 from . import more_ops2 as k2, pointwise as pw, reductions as red
 from .overlap import Overlap
 
@@ -17,7 +17,7 @@ DYNAMIC = ("dynamic_output_shape",)
 LAYOUT = "Layout? layout=None, Device? device=None, bool? pin_memory=None"
 
 
-def _more_in_place_rows(inplace):
+def _more_in_place_rows(op, inplace):
     """The in-place forms scripts call (x.sin_(), x.eq_(0), x.tril_()) of functional rows table.py and the rows
     below hold: each runs its functional kernel into self, with that op's derivative and grad_fn name."""
     unary = [(name, getattr(pw, name), getattr(d, name)) for name in (
@@ -33,8 +33,6 @@ def _more_in_place_rows(inplace):
                             for overload, number in (("Tensor", 1), ("Scalar", 0))]
     never_differentiable += [(f"{name}_.Tensor(Tensor(a!) self, Tensor other)", getattr(pw, name), None)
                              for name in ("bitwise_and", "bitwise_or", "bitwise_xor")]
-    never_differentiable += [(f"{name}_(Tensor(a!) self, Tensor other)", getattr(pw, name), None)
-                             for name in ("logical_or", "logical_xor")]
     never_differentiable += [("bitwise_not_(Tensor(a!) self)", pw.bitwise_not, None),
                              ("heaviside_(Tensor(a!) self, Tensor values)", k.heaviside, None),
                              ("gcd_(Tensor(a!) self, Tensor other)", k2.gcd, None),
@@ -44,6 +42,10 @@ def _more_in_place_rows(inplace):
                   d_name(name, NO_INPLACE_DERIVATIVE), POINTWISE, method=True) for name, kernel, formula in unary],
         *[inplace(f"{schema} -> Tensor(a!)", kernel, _zero_grads(schema) if grad_fn else None, grad_fn, POINTWISE)
           for schema, kernel, grad_fn in never_differentiable],
+        # (torch leaves self's history as it was: x.logical_or_(y) on a float x keeps x's grad_fn)
+        *[op(f"{name}_(Tensor(a!) self, Tensor other) -> Tensor(a!)", ("inplace",) + POINTWISE,
+             memory.inplace(getattr(pw, name)), output_differentiability=(False,))
+          for name in ("logical_or", "logical_xor")],
         inplace("nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!)",
                 k.nan_to_num, f.nan_to_num, "NanToNumBackward0", POINTWISE, method=True),
         inplace("atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!)", pw.atan2, d.atan2, "Atan2Backward0", POINTWISE,
@@ -139,7 +141,7 @@ def rows(op, inplace):
         inplace("logical_not_(Tensor(a!) self) -> Tensor(a!)", pw.logical_not, tags=("pointwise",), method=True),
         inplace("addmm_(Tensor(a!) self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)",
                 k.addmm_checked, d.addmm, "AddmmBackward0", method=True),
-        *_more_in_place_rows(inplace),
+        *_more_in_place_rows(op, inplace),
         # reductions
         op("linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, "
            "ScalarType? dtype=None) -> Tensor", REDUCTION, k.linalg_vector_norm, f.linalg_vector_norm,

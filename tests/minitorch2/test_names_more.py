@@ -213,3 +213,36 @@ def test_deprecated_range_and_default_tensor_type():
                 lib.set_default_tensor_type(lib.FloatTensor)
     ours = minitorch2.tensor([1.0])
     assert minitorch2.asarray(ours) is ours
+
+
+def _script(lib, x, y, index):
+    z = x * 2
+    z.sin_()
+    z.fmod_(1.5)
+    z.cumsum_(0)
+    z.tril_()
+    z.clamp_max_(0.5)
+    z.index_add_(0, index, y)
+    w = (x * 1).eq_(y).logical_or_(y > 0.5)
+    return z.hypot_(y) + lib.fmax(x, y) + lib.deg2rad(x) + z.asinh() + w + lib.logaddexp2(x, y).nextafter_(y)
+
+
+def test_in_place_forms_compile_and_differentiate_as_torchs():
+    """Functionalization replaces each in-place form with its functional op; values and gradients stay torch's."""
+    values = np.random.default_rng(0).random((2, 3, 3)).astype(np.float32)
+    grads = []
+    for lib, run in ((minitorch2, minitorch2.compile(lambda x, y, i: _script(minitorch2, x, y, i))),
+                     (torch, lambda x, y, i: _script(torch, x, y, i))):
+        x, y = lib.tensor(values[0], requires_grad=True), lib.tensor(values[1])
+        out = run(x, y, lib.tensor([1, 0, 2]))
+        out.sum().backward()
+        grads.append((out, x.grad))
+    assert_same(grads[0], grads[1])
+
+
+def test_logical_in_place_keeps_history():
+    for lib in (minitorch2, torch):
+        x = lib.tensor(X, requires_grad=True)
+        w = x * 1
+        w.logical_xor_(lib.tensor(UNIT))
+        assert w.grad_fn.name() == "MulBackward0"
