@@ -644,6 +644,49 @@ def renorm(input, p, dim, maxnorm):
     return aten.mul.Tensor(input, factor)
 
 
+def empty_strided(size, stride, *, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
+    """Uninitialised memory laid out with `stride`."""
+    values = _factories.empty(0, dtype=dtype).new_empty_strided(list(size), list(stride))
+    return values.requires_grad_(requires_grad) if requires_grad else values
+
+
+class TypedStorage:
+    """What the deprecated `Tensor.storage()` returns: the whole storage under the tensor, in its dtype (the
+    elements' count, pointer, values), for scripts that read .storage().data_ptr(), .size() or len()."""
+
+    def __init__(self, tensor):
+        self._tensor, self.dtype = tensor, tensor.dtype
+        self._untyped = tensor.untyped_storage()
+
+    def data_ptr(self):
+        return self._untyped.data_ptr()
+
+    def element_size(self):
+        return self._tensor.element_size()
+
+    def nbytes(self):
+        return self._untyped.nbytes()
+
+    def size(self):
+        return self.nbytes() // self.element_size()
+
+    def __len__(self):
+        return self.size()
+
+    def tolist(self):
+        return self._tensor._storage.reshape(-1).tolist()
+
+
+def _storage(self):
+    if not _WARNED_ONCE.get("TypedStorage"):
+        _WARNED_ONCE["TypedStorage"] = True
+        warnings.warn("TypedStorage is deprecated. It will be removed in the future and UntypedStorage will be the "
+                      "only storage class. This should only matter to you if you are using storages directly.  To "
+                      "access UntypedStorage directly, use tensor.untyped_storage() instead of tensor.storage()",
+                      UserWarning, stacklevel=2)
+    return TypedStorage(self)
+
+
 def _in_place_of(name):
     """torch.<name>_(input, ...): the Tensor method of that name."""
     def fn(input, *args, **kwargs):
@@ -731,7 +774,7 @@ def tensor_methods():
         "ldexp_": lambda self, other: self.mul_(aten.pow.Scalar(2.0, other)),
         "floor_divide_": lambda self, other: self.copy_(floor_divide(self, other)),
         "polygamma_": lambda self, n: self.copy_(aten.polygamma.default(n, self)),
-        "get_device": lambda self: -1,
+        "get_device": lambda self: -1, "storage": _storage,
         "put_": _put_, "put": put, "renorm": renorm, "renorm_": lambda self, p, dim, maxnorm: self.copy_(
             renorm(self, p, dim, maxnorm)),
         "apply_": lambda self, callable: _by_element(self, callable),
@@ -746,6 +789,6 @@ __all__ = [
     "flipud", "positive", "isneginf", "isposinf", "isreal", "is_signed", "is_same_size", "dist", "vdot",
     "matrix_power", "msort", "diagflat", "ldexp", "unsafe_split", "unsafe_chunk", "split_with_sizes", "narrow_copy",
     "broadcast_shapes", "zero_", "fill", "get_default_device", "set_default_device", "logspace", "asarray",
-    "unravel_index", "cumulative_trapezoid", "set_default_tensor_type", "range", "put", "renorm",
+    "unravel_index", "cumulative_trapezoid", "empty_strided", "set_default_tensor_type", "range", "put", "renorm",
     *_TORCH_LEVEL_IN_PLACE,
 ]

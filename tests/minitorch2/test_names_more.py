@@ -246,3 +246,16 @@ def test_logical_in_place_keeps_history():
         w = x * 1
         w.logical_xor_(lib.tensor(UNIT))
         assert w.grad_fn.name() == "MulBackward0"
+
+
+def test_storage_and_empty_strided():
+    for lib in (minitorch2, torch):
+        x = lib.arange(6.0).view(2, 3)[:, 1:]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # (TypedStorage's deprecation warning comes once a process)
+            storage = x.storage()
+        assert (storage.size(), len(storage), storage.element_size(), storage.nbytes()) == (6, 6, 4, 24)
+        assert storage.data_ptr() == x.untyped_storage().data_ptr()
+        assert storage.tolist() == [0.0, 1.0, 2.0, 3.0, 4.0, 5.0] and str(storage.dtype) == "torch.float32"
+        empty = lib.empty_strided((2, 3), (1, 2), dtype=lib.float64)
+        assert empty.stride() == (1, 2) and str(empty.dtype) == "torch.float64"
