@@ -14,7 +14,7 @@ from builtins import range as builtins_range
 
 import numpy as np
 
-from . import _dtype, _factories
+from . import _dtype, _factories, _tensor_str
 from ._aten.derivatives_util import sum_to
 from ._aten.memory import _dtype_title
 from ._aten.meta_util import broadcast_shapes as broadcast_shapes_of
@@ -687,6 +687,23 @@ def _storage(self):
     return TypedStorage(self)
 
 
+_PRINT_PROFILES = {"default": dict(precision=4, threshold=1000, edgeitems=3, linewidth=80),
+                   "short": dict(precision=2, threshold=1000, edgeitems=2, linewidth=80),
+                   "full": dict(precision=4, threshold=math.inf, edgeitems=3, linewidth=80)}
+
+
+def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None, profile=None, sci_mode=None):
+    """repr's settings (_tensor_str.py reads them at each call): a profile first, then the values given.
+    Forcing scientific notation on or off (sci_mode=True/False) is not supported."""
+    if sci_mode is not None:
+        raise NotImplementedError("minitorch2: set_printoptions(sci_mode=...) is not supported")
+    chosen = dict(_PRINT_PROFILES[profile]) if profile else {}
+    given = dict(precision=precision, threshold=threshold, edgeitems=edgeitems, linewidth=linewidth)
+    chosen.update({name: value for name, value in given.items() if value is not None})
+    for name, value in chosen.items():
+        setattr(_tensor_str, name.upper(), value)
+
+
 def _in_place_of(name):
     """torch.<name>_(input, ...): the Tensor method of that name."""
     def fn(input, *args, **kwargs):
@@ -789,6 +806,6 @@ __all__ = [
     "flipud", "positive", "isneginf", "isposinf", "isreal", "is_signed", "is_same_size", "dist", "vdot",
     "matrix_power", "msort", "diagflat", "ldexp", "unsafe_split", "unsafe_chunk", "split_with_sizes", "narrow_copy",
     "broadcast_shapes", "zero_", "fill", "get_default_device", "set_default_device", "logspace", "asarray",
-    "unravel_index", "cumulative_trapezoid", "empty_strided", "set_default_tensor_type", "range", "put", "renorm",
+    "unravel_index", "cumulative_trapezoid", "empty_strided", "set_printoptions", "set_default_tensor_type", "range", "put", "renorm",
     *_TORCH_LEVEL_IN_PLACE,
 ]

@@ -259,3 +259,20 @@ def test_storage_and_empty_strided():
         assert storage.tolist() == [0.0, 1.0, 2.0, 3.0, 4.0, 5.0] and str(storage.dtype) == "torch.float32"
         empty = lib.empty_strided((2, 3), (1, 2), dtype=lib.float64)
         assert empty.stride() == (1, 2) and str(empty.dtype) == "torch.float64"
+
+
+PRINT_OPTIONS = [dict(precision=2), dict(threshold=5, edgeitems=1), dict(linewidth=30), dict(profile="short"),
+                 dict(profile="full"), dict(profile="short", precision=6)]
+
+
+@pytest.mark.parametrize("options", PRINT_OPTIONS, ids=[str(o) for o in PRINT_OPTIONS])
+def test_set_printoptions_repr_is_torchs(options):
+    values = np.linspace(-3, 3, 2000, dtype=np.float32).reshape(40, 50) / 7
+    reprs = []
+    for lib in (minitorch2, torch):
+        lib.set_printoptions(**options)
+        try:
+            reprs.append([repr(lib.tensor(v)) for v in (values, values[0, :12], values[:3, :3], INTS)])
+        finally:
+            lib.set_printoptions(profile="default")
+    assert reprs[0] == reprs[1]
