@@ -717,7 +717,7 @@ def _in_place_of(name):
 _TORCH_LEVEL_IN_PLACE = """acos_ acosh_ arccos_ arccosh_ arcsin_ arcsinh_ arctan_ arctanh_ asin_ asinh_ atan_ atanh_
     ceil_ clamp_max_ clamp_min_ clip_ cos_ cosh_ deg2rad_ erf_ erfc_ exp2_ exp_ expm1_ fill_ fix_ floor_ frac_ gcd_ i0_ lcm_
     ldexp_ log10_ log1p_ log2_ log_ logit_ nan_to_num_ neg_ negative_ rad2deg_ reciprocal_ round_ rsqrt_ sigmoid_ sin_
-    sinc_ sinh_ sqrt_ square_ tan_ tanh_ trunc_ xlogy_""".split()
+    sinc_ sinh_ sqrt_ square_ tan_ tanh_ trunc_ xlogy_ detach_ index_put_ addmv_ resize_as_""".split()
 globals().update({name: _in_place_of(name) for name in _TORCH_LEVEL_IN_PLACE})
 
 

@@ -125,7 +125,7 @@ def test_function_and_method_are_torchs(name, args):
         assert_same(call(minitorch2, True), call(torch, True))
 
 
-@pytest.mark.parametrize("name", ["cos_", "exp_", "sqrt_", "neg_", "trunc_", "deg2rad_", "square_", "zero_"])
+@pytest.mark.parametrize("name", ["cos_", "exp_", "sqrt_", "neg_", "trunc_", "deg2rad_", "square_", "zero_", "detach_"])
 def test_torch_level_in_place_functions(name):
     ours, theirs = both(X + 3)
     assert getattr(minitorch2, name)(ours) is ours
