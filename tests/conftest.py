@@ -31,6 +31,8 @@ import importlib.util
 
 import pytest
 
+from minitorch2.fx import _patching, _spelling
+
 TORCH_AVAILABLE = importlib.util.find_spec("torch") is not None
 
 
@@ -42,3 +44,14 @@ def pytest_make_collect_report(collector):
         return
     report.outcome = "skipped"
     report.longrepr = (str(collector.path), 0, "Skipped: needs torch (the oracle), which is not installed")
+
+
+# ---- one test's hand-made FX Proxies do not change the torch functions of the tests after it ----------------
+# A program that builds a graph with Proxy objects gets recording wrappers installed for good (fx/_patching.py);
+# in a test process that would leak into every later test, so they are taken out after each test.
+@pytest.fixture(autouse=True)
+def _no_recording_wrappers_left_behind():
+    yield
+    while _patching._RECORDING_FOR_GOOD:
+        _patching._RECORDING_FOR_GOOD.pop().__exit__(None, None, None)
+        _spelling.forget_spellings()

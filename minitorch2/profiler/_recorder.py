@@ -140,9 +140,10 @@ class _TimingMode(TorchDispatchMode):
 
 def _called_by_saved_tensor():
     """Frames up from here: __torch_dispatch__, redispatch_below_autograd, then SavedTensor.__init__ (which
-    redispatches itself) or dispatch, OpOverload.__call__ and SavedTensor.unpack."""
+    redispatches itself) or dispatch, OpOverload.__call__ and SavedTensor.unpack (a wrapper of OpOverload.__call__,
+    such as the recording one of hand-made FX Proxies, adds a frame or two)."""
     frame = sys._getframe(3)
-    for _ in range(3):
+    for _ in range(5):
         if frame is None or frame.f_code in _SAVED_TENSOR_CODE:
             return frame is not None
         frame = frame.f_back

@@ -4,6 +4,7 @@ import pytest
 import torch
 
 import minitorch2
+from minitorch2._aten.decompositions import arange_as_iota
 
 aten = minitorch2.ops.aten
 rng = np.random.default_rng(0)
@@ -17,6 +18,8 @@ def _t(*shape, positive=False):
 
 
 CASES = {
+    "arange.default": lambda: ((7,), {}),
+    "arange.start": lambda: ((1.5, 6.0), {}),
     "addmm.default": lambda: ((_t(4), _t(3, 5), _t(5, 4)), {"beta": 0.5, "alpha": 2.0}),
     "silu.default": lambda: ((_t(3, 4),), {}),
     "silu_backward.default": lambda: ((_t(3, 4), _t(3, 4)), {}),
@@ -218,3 +221,15 @@ def test_logsumexp_of_integers_computes_in_the_default_float_dtype(values):
     got = aten.logsumexp.default.decompose(x, [1])
     assert got.dtype is minitorch2.float32
     np.testing.assert_allclose(got.numpy(), torch.logsumexp(torch.tensor(values), 1).numpy(), rtol=1e-6)
+
+
+@pytest.mark.parametrize("args, dtype", [((0, 12, 1), None), ((1, 13, 2), None), ((10, -3, -4), None),
+                                         ((0.5, 6.5, 1.0), None), ((0, 4, 1), minitorch2.float32),
+                                         ((-1.25, 3.0, 0.75), minitorch2.float64), ((0, 5, 1.5), minitorch2.float16),
+                                         ((2, 9, 3), minitorch2.int32)])
+def test_arange_as_iota_is_arange(args, dtype):
+    """The inductor's arange (iota scaled and shifted in double, then cast) gives eager arange's values and dtype."""
+    expected = aten.arange.start_step(*args, dtype=dtype)
+    got = arange_as_iota(*args, dtype=dtype)
+    assert got.dtype is expected.dtype
+    np.testing.assert_array_equal(got.numpy(), expected.numpy())
