@@ -66,6 +66,8 @@ OUTSIDE_THE_LESSON = {
         "minitorch2/nn/parallel/", "minitorch2/utils/checkpoint.py",
         # torch.func's functional_call, grad, grad_and_value, vmap over the eager engine
         "autograd/func.py",
+        # torch.autograd.functional (jacobian, hessian, vjp, jvp, hvp, vhp) and anomaly mode over the eager engine
+        "minitorch2/autograd/functional.py", "minitorch2/autograd/anomaly_mode.py",
     ),
 }
 PIPELINE = ("frontend/", "autograd/", "partition/", "backend/")
