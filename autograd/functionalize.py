@@ -13,6 +13,9 @@ holding its latest value:
     reading a view after its base changed    ->  the view is replayed on latest[x]
     (as torch's: so is a view taken after its base changed, where first read)
 
+How a view is written back into its parent (slice -> slice_scatter, t -> t, ...) is one row per view op
+of `_WRITE_BACK`.
+
 A mutated graph input's final value becomes an extra output, which the runtime
 copies into the input (`copy_`) after the call. An in-place op becomes the
 functional form its op table row names (`add_.Tensor` -> `add.Tensor`).
@@ -20,11 +23,12 @@ functional form its op table row names (`add_.Tensor` -> `add.Tensor`).
 import functools
 import math
 import operator
+from typing import Callable, NamedTuple
 
 from minitorch2 import _dispatch, ops
 from minitorch2.autograd.grad_mode import no_grad
 from minitorch2.fx import Graph, GraphModule
-from minitorch2.fx.node import map_arg
+from minitorch2.fx.node import Node, map_arg
 from minitorch2.fx.passes.shape_prop import _extract_tensor_metadata
 
 from .proxy_tensor import make_fx
@@ -162,54 +166,12 @@ class _Functionalizer:
         """Write `value` (the new value at the end of `chain`) back through each view into the base."""
         if not chain:
             return value
-        first, rest = chain[0], chain[1:]
-        inner = self._replay(base_value, [first])
-        inner_new = self._scatter_chain(inner, rest, value, parent=first[4])
-        parent_shape = list((parent if parent is not None else self._chain_base(first[4])).meta["val"].shape)
-        return self._scatter_one(base_value, first, inner_new, parent_shape)
-
-    def _chain_base(self, view_node):
-        return self.base_of[view_node]
-
-    def _scatter_one(self, parent_value, entry, src, parent_shape):
-        """`parent_value` with the view `entry` took of it replaced by `src` (the inverse of one view op)."""
-        target, args, kwargs, index, old_node = entry
-        args = self.current(args)
-        if index is not None:  # one piece of split/unbind: a slice or a select of the parent
-            return self._scatter_piece(parent_value, target, args, index, src, old_node)
-        if target is aten.slice.Tensor:
-            return self._call(aten.slice_scatter.default, (parent_value, src, *args))
-        if target is aten.select.int:
-            return self._call(aten.select_scatter.default, (parent_value, src, *args))
-        if target is aten.diagonal.default:
-            return self._call(aten.diagonal_scatter.default, (parent_value, src, *args))
-        if target is aten.as_strided.default:
-            return self._call(aten.as_strided_scatter.default, (parent_value, src, *args))
-        if target in (aten.transpose.int, aten.t.default):
-            return self._call(target, (src, *args))
-        if target is aten.permute.default:
-            inverse = [0] * len(args[0])
-            for i, d in enumerate(args[0]):
-                inverse[d % len(inverse)] = i
-            return self._call(aten.permute.default, (src, inverse))
-        if target is aten.unsqueeze.default:
-            return self._call(aten.squeeze.dim, (src, args[0]))
-        if target is aten.alias.default:
-            return src
-        if target is aten.expand.default and old_node.meta["val"].numel() != math.prod(parent_shape):
-            raise RuntimeError("functionalization: an in-place op on an expanded tensor writes one element many times")
-        # view, _unsafe_view, squeeze, an expand that repeats nothing: the same elements in another shape
-        return self._call(aten.view.default, (src, parent_shape))
-
-    def _scatter_piece(self, parent_value, target, args, index, src, old_node):
-        dim = args[-1] if len(args) > 1 else 0
-        if target is aten.unbind.int:
-            return self._call(aten.select_scatter.default, (parent_value, src, dim, index))
-        start = 0
-        for piece in list(old_node.args[0].meta["val"])[:index]:
-            start += piece.shape[dim]
-        end = start + old_node.meta["val"].shape[dim]
-        return self._call(aten.slice_scatter.default, (parent_value, src, dim, start, end))
+        target, args, _, index, view = chain[0]
+        inner = self._replay(base_value, chain[:1])
+        inner_new = self._scatter_chain(inner, chain[1:], value, parent=view)
+        parent_shape = list((parent if parent is not None else self.base_of[view]).meta["val"].shape)
+        write_back = _WriteBack(self._call, base_value, inner_new, self.current(args), index, view, parent_shape)
+        return _WRITE_BACK[target](write_back)
 
     def _call(self, target, args):
         """A node this pass adds, with the metadata of its value (its op run on its inputs' fake values): the
@@ -247,6 +209,78 @@ class _Functionalizer:
         value.meta = dict(node.meta)
         self.env[node] = value
         self.latest[node] = value
+
+
+# ---------------------------------------------------------- writing a view back into its parent
+class _WriteBack(NamedTuple):
+    """What a view op's row gets to write a new value of the view into the view's parent."""
+    call: Callable  # adds a node to the new graph: call(op, args)
+    parent: Node  # the parent's current value
+    src: Node  # the view's new value
+    args: tuple  # the view op's arguments after its input
+    index: int | None  # for split and unbind: which output the view is
+    view: Node  # the view's node in the traced graph
+    parent_shape: list
+
+
+def _scatter_into(scatter_op):
+    """The row of a view whose scatter op takes the view's own arguments (slice -> slice_scatter)."""
+    return lambda w: w.call(scatter_op, (w.parent, w.src, *w.args))
+
+
+def _permute_back(w):
+    inverse = [0] * len(w.args[0])
+    for i, d in enumerate(w.args[0]):
+        inverse[d % len(inverse)] = i
+    return w.call(aten.permute.default, (w.src, inverse))
+
+
+def _reshape_back(w):
+    """The same elements in the parent's shape."""
+    return w.call(aten.view.default, (w.src, w.parent_shape))
+
+
+def _expand_back(w):
+    if w.view.meta["val"].numel() != math.prod(w.parent_shape):
+        raise RuntimeError("functionalization: an in-place op on an expanded tensor writes one element many times")
+    return _reshape_back(w)
+
+
+def _split_piece_back(w):
+    """One piece of split/split_with_sizes is a slice of the parent along `dim`."""
+    dim = w.args[-1] if len(w.args) > 1 else 0
+    start = sum(piece.shape[dim] for piece in list(w.view.args[0].meta["val"])[:w.index])
+    end = start + w.view.meta["val"].shape[dim]
+    return w.call(aten.slice_scatter.default, (w.parent, w.src, dim, start, end))
+
+
+def _unbind_piece_back(w):
+    dim = w.args[0] if w.args else 0
+    return w.call(aten.select_scatter.default, (w.parent, w.src, dim, w.index))
+
+
+# view op -> how a new value of the view is written into the view's parent (the inverse of the view)
+_WRITE_BACK = {
+    aten.slice.Tensor: _scatter_into(aten.slice_scatter.default),
+    aten.select.int: _scatter_into(aten.select_scatter.default),
+    aten.diagonal.default: _scatter_into(aten.diagonal_scatter.default),
+    aten.as_strided.default: _scatter_into(aten.as_strided_scatter.default),
+    aten.transpose.int: lambda w: w.call(aten.transpose.int, (w.src, *w.args)),  # its own inverse
+    aten.t.default: lambda w: w.call(aten.t.default, (w.src,)),
+    aten.permute.default: _permute_back,
+    aten.unsqueeze.default: lambda w: w.call(aten.squeeze.dim, (w.src, w.args[0])),
+    aten.alias.default: lambda w: w.src,
+    aten.expand.default: _expand_back,
+    aten.view.default: _reshape_back,
+    aten.squeeze.default: _reshape_back,
+    aten.squeeze.dim: _reshape_back,
+    aten.squeeze.dims: _reshape_back,
+    aten.detach.default: _reshape_back,
+    aten.unfold.default: _reshape_back,  # right where its windows tile the parent (torch's: unfold_backward)
+    aten.split.Tensor: _split_piece_back,
+    aten.split_with_sizes.default: _split_piece_back,
+    aten.unbind.int: _unbind_piece_back,
+}
 
 
 def _meta_of(value):
@@ -294,13 +328,12 @@ def functionalize(func, *, remove="mutations"):
 
     @functools.wraps(func)
     def wrapper(*args):
-        # an enclosing tracer must see only the pure graph run
+        # an enclosing tracer must see only the pure graph run (not the ops this pass runs on fake values)
         outer_modes, _dispatch.state.modes = _dispatch.state.modes, []
         try:
-            traced = make_fx(func, tracing_mode="fake")(*args)
+            pure, mutated = functionalize_graph(make_fx(func, tracing_mode="fake")(*args))
         finally:
             _dispatch.state.modes = outer_modes
-        pure, mutated = functionalize_graph(traced)
         out = pure(*args)
         if not mutated:
             return out
