@@ -8,7 +8,7 @@ the guards of a cache entry compile to ONE printable function:
 
     def guards(L, G):
         try:
-            if not (___check_global_state(grad_mode=True, default_dtype=torch.float32)): return ...
+            if not (___check_global_state(grad_mode=True, autocast={}, ...)): return ...
             if not (___check_tensor(L['x'], torch.float32, (2, 3), (3, 1), False)): return "L['x'] ..."
             if not (___check_obj_id(L['self'], 140234)): return "L['self'] is a different object"
         except Exception as e:
@@ -26,6 +26,7 @@ import weakref
 
 import minitorch2
 from minitorch2._memory_overlap import overlap_groups
+from minitorch2.amp import _state as autocast_state
 
 from . import source
 from .exc import Unsupported
@@ -71,9 +72,18 @@ def ___check_type_id(value, expected):
     return id(type(value)) == expected
 
 
+# The devices whose autocast Dynamo's GlobalStateGuard checks, in the order its failure message names them.
+AUTOCAST_DEVICES = ("cpu", "cuda", "mtia", "maia", "xpu", "ipu", "hpu", "xla", "privateuseone", "mps")
+
+
 def global_state():
-    """The process-wide settings a graph depends on (Dynamo's GlobalStateGuard): grad mode and the default dtype."""
-    return {"grad_mode": minitorch2.is_grad_enabled(), "default_dtype": minitorch2.get_default_dtype()}
+    """The process-wide settings a graph depends on (Dynamo's GlobalStateGuard): grad mode, autocast (each device
+    where it is on, with its dtype; whether weights' casts are cached) and the default dtype."""
+    enabled = autocast_state.local.enabled
+    return {"grad_mode": minitorch2.is_grad_enabled(),
+            "autocast": {d: autocast_state.get_autocast_dtype(d) for d in AUTOCAST_DEVICES if enabled.get(d)},
+            "autocast_cache_enabled": autocast_state.local.cache_enabled,
+            "default_dtype": minitorch2.get_default_dtype()}
 
 
 def ___check_global_state(**expected):
@@ -81,8 +91,15 @@ def ___check_global_state(**expected):
 
 
 def ___global_state_mismatch(**expected):
-    """Why ___check_global_state failed, in Dynamo's words: the settings that changed."""
-    changed = [name for name, value in global_state().items() if value != expected[name]]
+    """Why ___check_global_state failed, in Dynamo's words: the settings that changed (autocast per device)."""
+    changed = []
+    for name, value in global_state().items():
+        if name == "autocast":
+            was = expected[name]
+            changed += [f"autocast({d})_enabled" if (d in value) != (d in was) else f"autocast({d})_dtype"
+                        for d in AUTOCAST_DEVICES if value.get(d) != was.get(d)]
+        elif value != expected[name]:
+            changed.append(name)
     return f"GLOBAL_STATE changed: {' '.join(changed)}"
 
 

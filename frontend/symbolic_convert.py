@@ -30,7 +30,8 @@ from .source import ForeignGlobalSource, GlobalSource, LocalSource
 from .variables import (CellVariable, ConstantVariable, DictVariable, GradModeVariable, LazyVariableTracker,
                         ListVariable, NestedUserFunctionVariable, NNModuleVariable, NullVariable,
                         TensorVariable, TupleVariable, binary_op, dict_items, unary_op, wrap)
-from .variables.ctx_manager import GRAD_MODE_CLASSES, GradModeClassVariable, _set_grad_enabled
+from .variables.ctx_manager import (GRAD_MODE_CLASSES, AutocastVariable, GradModeClassVariable, _exit_autocast,
+                                    _set_grad_enabled)
 from .variables.dicts import constant_key
 from .variables.lists import iterate
 from .variables.tensor import record, record_mutation
@@ -499,8 +500,9 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
 
     def BEFORE_WITH(self, inst):
         ctx = self.pop().realize()
-        if not isinstance(ctx, GradModeVariable):
-            raise Unsupported(f"`with` on {ctx} (only no_grad/enable_grad/set_grad_enabled)", "graph_break_in_with")
+        if not isinstance(ctx, (GradModeVariable, AutocastVariable)):
+            raise Unsupported(f"`with` on {ctx} (only no_grad/enable_grad/set_grad_enabled/autocast)",
+                              "graph_break_in_with")
         self.push(ctx.enter(self))
         self.push(ConstantVariable(None))
 
@@ -537,12 +539,14 @@ class InstructionTranslator(InstructionTranslatorBase):
         super().__init__(code, f_globals, output, symbolic_locals, cells, depth=0)
 
     def run(self):
-        """Translate the frame; grad-mode blocks switch the real mode while inside them, so restore it."""
+        """Translate the frame; grad-mode and autocast blocks switch the real mode while inside them: restore it."""
         grad_enabled = minitorch2.is_grad_enabled()
         try:
             return super().run()
         finally:
             _set_grad_enabled(grad_enabled)
+            for region in reversed(self.output.open_regions):  # the translation stopped inside an autocast block
+                _exit_autocast(region)
 
 
 class InliningInstructionTranslator(InstructionTranslatorBase):

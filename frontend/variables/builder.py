@@ -17,7 +17,7 @@ from ..graph_break import graph_break
 from ..source import AttrSource, GetItemSource
 from .builtin import LIBRARY_CALLABLES, BuiltinVariable
 from .constant import ConstantVariable
-from .ctx_manager import GRAD_MODE_CLASSES, GradModeClassVariable, GradModeInstanceVariable
+from .ctx_manager import GRAD_MODE_CLASSES, AutocastVariable, GradModeClassVariable, GradModeInstanceVariable
 from .dicts import DictVariable
 from .functions import DisabledFunctionVariable, PartialVariable, UserFunctionVariable
 from .lists import ListVariable, NamedTupleClassVariable, NamedTupleVariable, SizeVariable, TupleVariable
@@ -118,6 +118,8 @@ def wrap(og, value, source):
         return _by_identity(og, BuiltinVariable, value, source)
     if _is_one_of(value, GRAD_MODE_CLASSES):
         return _by_identity(og, GradModeClassVariable, value, source)
+    if value is minitorch2.autocast:
+        return _by_identity(og, AutocastVariable, value, source)
     if isinstance(value, type) and issubclass(value, tuple) and _is_namedtuple_class(value):
         return _by_identity(og, NamedTupleClassVariable, value, source)
     if isinstance(value, type):
