@@ -6,7 +6,7 @@ Read at compile time (and, for `threads`, at each kernel launch); set them as mo
 import os
 
 cpu_codegen = os.environ.get("MINITORCH2_CPU_CODEGEN", "llvm")  # "llvm", "triton" or "numpy_ref"
-debug_dir = None  # where MINITORCH2_COMPILE_DEBUG=1 writes; None: ./minitorch2_compile_debug
+# MINITORCH2_COMPILE_DEBUG=1: each graph's stages in the debug folder (debug.py; where: _logging.debug_dir_root)
 debug = os.environ.get("MINITORCH2_COMPILE_DEBUG", "") == "1"
 max_fusion_size = 64  # most ir nodes fused into one kernel
 # "fast": the speed wing (backend/speed/) runs beside the plain path: worker threads, our own OpenBLAS, inline

@@ -2,67 +2,58 @@
 MINITORCH2_LOGS artifacts, output_code and fusion, compile_fx prints through minitorch2._logging).
 
 Backend layer, called by compile_fx for every compiled graph. With MINITORCH2_COMPILE_DEBUG=1
-(backend.config.debug) each graph gets a folder
-
-    <debug_dir or ./minitorch2_compile_debug>/run_<time>-pid_<pid>/backend/<graph>/
-        fx_graph_readable.py   the aten graph as received
-        fx_graph_runnable.py   a script that rebuilds it and runs it on random inputs
-        ir_pre_fusion.txt      the lowered IR buffers, fallbacks listed
-        ir_post_fusion.txt     the fused loop_ir kernels and every refused fusion with its reason
-        output_code.py         the generated wrapper module, each kernel's LLVM IR or Triton source included
+(backend.config.debug) each graph gets a folder in minitorch2._logging's debug folder, named as torch's:
+`torchinductor/model__<aot id>_<forward|backward|inference>_<n>.<k>/` holds the aten graph as received
+(fx_graph_readable.py) and as lowered (fx_graph_transformed.py: constants lifted to inputs), a script that
+compiles it again (fx_graph_runnable.py), the IR before and after fusion (ir_pre_fusion.txt, ir_post_fusion.txt:
+every refused fusion with its reason) and the generated module (output_code.py: `python output_code.py` builds
+its kernels from the LLVM IR it holds and times `call` on random inputs, as torch's does).
 """
+import itertools
 import os
-import time
 
+from minitorch2 import _logging
 from minitorch2._tensor import Tensor
 
 from . import config
 
-_run_dir = None
-
-
-def run_dir():
-    global _run_dir
-    if _run_dir is None:
-        root = config.debug_dir or os.path.join(os.getcwd(), "minitorch2_compile_debug")
-        stamp = time.strftime("%Y_%m_%d_%H_%M_%S")
-        _run_dir = os.path.join(root, f"run_{stamp}-pid_{os.getpid()}")
-    return _run_dir
+_folders = itertools.count()  # the `.k` of torch's folder names
 
 
 def write_graph_files(name, gm, example_inputs, pre_fusion, post_fusion, output_code):
-    folder = os.path.join(run_dir(), "backend", name)
-    os.makedirs(folder, exist_ok=True)
+    aot_id, compile_id = gm.meta.get("logged_in", (None, None))  # (a backward compiles outside its compile)
+    folder = os.path.dirname(_logging.debug_file(f"torchinductor/model__{aot_id}_{name}.{next(_folders)}/"))
+    inputs = f"[{', '.join(map(input_spec, example_inputs))}]"
     files = {
-        "fx_graph_readable.py": gm.print_readable(print_output=False),
-        "fx_graph_runnable.py": runnable_script(gm, example_inputs),
+        "fx_graph_readable.py": gm.print_readable(print_output=False, include_stride=True, include_device=True),
+        "fx_graph_runnable.py": "\n".join([
+            f'"""The aten graph {name} of compile {compile_id}: `python fx_graph_runnable.py` compiles it again."""',
+            "import minitorch2 as torch", "from minitorch2.cli.standalone import device, inf, nan, repro", "",
+            gm.code.strip().replace("def forward(self, ", "def forward(").replace("(self)", "()"), "", "",
+            'if __name__ == "__main__":', f"    repro(forward, {name.rsplit('_', 1)[0]!r}, {inputs})", ""]),
+        "fx_graph_transformed.py": gm.print_readable(print_output=False),
         "ir_pre_fusion.txt": pre_fusion,
         "ir_post_fusion.txt": post_fusion,
-        "output_code.py": output_code,
+        "output_code.py": standalone_output_code(name, output_code, inputs),
     }
     for filename, text in files.items():
         with open(os.path.join(folder, filename), "w") as f:
             f.write(text)
-    return folder
 
 
-def runnable_script(gm, example_inputs):
-    """A standalone script: the graph's code as a function, called on random inputs of the example shapes."""
-    inputs = []
-    for value in example_inputs:
-        if isinstance(value, Tensor):
-            maker = "randn" if value.dtype.is_floating_point else "zeros"
-            inputs.append(f"minitorch2.{maker}({tuple(value.shape)}, dtype=minitorch2.{value.dtype.name})")
-        else:
-            inputs.append(repr(value))
-    return "\n".join([
-        "import minitorch2",
-        "import minitorch2 as torch",
-        "",
-        gm.code.strip().replace("def forward(self, ", "def forward(").replace("def forward(self)", "def forward()"),
-        "",
-        "",
-        'if __name__ == "__main__":',
-        f"    print(forward({', '.join(inputs)}))",
-        "",
-    ])
+def input_spec(value):
+    """An example input as data the standalone scripts rebuild: (shape, stride, dtype name) or the value."""
+    return repr((tuple(value.shape), tuple(value.stride()), value.dtype.name) if isinstance(value, Tensor) else value)
+
+
+def standalone_output_code(name, source, inputs):
+    """The wrapper module, runnable alone: kernels from the source it holds, a main that times `call`."""
+    from .compile_fx import metrics  # here, not at the top: an import cycle (compile_fx imports this module)
+
+    kernels = next(graph for graph in reversed(metrics.graphs) if graph.name == name).kernels
+    ranges = {k.name: k.loop.ranges[0] if k.loop.vars else 1 for k in kernels}
+    header, _, rest = source.partition("\n\n")
+    return "\n".join([header, "from minitorch2.cli.standalone import benchmark_compiled_module, Kernels",
+                      f"kernels = Kernels(globals(), {config.cpu_codegen!r}, outer_ranges={ranges})", "",
+                      rest.rstrip("\n"), "", "",
+                      'if __name__ == "__main__":', f"    benchmark_compiled_module(call, {inputs})", ""])

@@ -15,6 +15,9 @@ Every line of an artifact gets PyTorch's glog-style prefix, so the output reads 
 (level letter, date, time, process id, the call site, the compile id "frame/attempt" while a frame is being
 compiled, the artifact). The one idea to hold: nothing is formatted unless the artifact is on, so logging costs one
 set lookup per call site when it is off.
+
+MINITORCH2_COMPILE_DEBUG=1 writes every artifact to the debug folder too, in TORCH_COMPILE_DEBUG's layout: all in
+`run_<time>-pid_<pid>/torchdynamo/debug.log`, an aot compile's in `torchinductor/aot_model___<aot id>_debug.log`.
 """
 import contextlib
 import datetime
@@ -52,6 +55,9 @@ _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _THIS_FILE = os.path.abspath(__file__)
 
 _enabled = None  # set of artifact names, parsed on first use
+_compile_debug = False  # MINITORCH2_COMPILE_DEBUG=1: every artifact also goes to the debug folder
+debug_dir_root = None  # where the debug folder goes; None: ./minitorch2_compile_debug
+_run_dir = None
 _handlers = {}  # component -> the stderr handler we installed
 _frame_ids = {}  # code object -> frame id, in order of first compile
 _counters = {}  # kind -> how many ids were handed out
@@ -69,11 +75,11 @@ os.register_at_fork(after_in_child=_new_ids_lock)
 
 def reload(setting=None):
     """(Re)read the setting: `setting`, else the MINITORCH2_LOGS environment variable."""
-    global _enabled
+    global _enabled, _compile_debug
     if setting is None:
         setting = os.environ.get(ENV_VAR, "")
     artifacts, levels = _parse(setting)
-    _enabled = artifacts
+    _enabled, _compile_debug = artifacts, os.environ.get("MINITORCH2_COMPILE_DEBUG", "") == "1"
     for component in COMPONENTS:
         _configure_component(component, levels.get(component))
 
@@ -139,33 +145,44 @@ class _GlogFormatter(logging.Formatter):
 
 
 def enabled(artifact):
-    """Is this artifact switched on? (Unknown names are a programming error.)"""
+    """Is this artifact switched on (or the debug folder being written)? (Unknown names are a programming error.)"""
     if artifact not in ARTIFACTS:
         raise KeyError(f"unknown log artifact {artifact!r}")
     if _enabled is None:
         reload()
-    return artifact in _enabled
+    return artifact in _enabled or _compile_debug
 
 
 def log_artifact(artifact, text):
-    """Print text to stderr, each line with the glog prefix, if the artifact is on."""
+    """Print text to stderr, each line with the glog prefix, if the artifact is on; and to the debug folder."""
     if not enabled(artifact):
         return
     prefix = _prefix(ARTIFACTS[artifact][0], _call_site(), artifact)
-    lines = str(text).split("\n")
-    sys.stderr.write("".join(f"{prefix}{line}\n" for line in lines))
-    sys.stderr.flush()
+    record = "".join(f"{prefix}{line}\n" for line in str(text).split("\n"))
+    if artifact in _enabled:
+        print(record, end="", file=sys.stderr, flush=True)
+    if _compile_debug:
+        aot_log = f"torchinductor/aot_model___{getattr(_context, 'aot_id', None)}_debug.log"  # one aot compile's
+        for name in ["torchdynamo/debug.log"] + [aot_log] * artifact.startswith(("aot", "partition")):
+            with open(debug_file(name), "a") as f:
+                f.write(record)
+
+
+def debug_file(name):
+    """The path of `name` inside this process's debug folder (its directory made)."""
+    global _run_dir
+    root = debug_dir_root or os.path.join(os.getcwd(), "minitorch2_compile_debug")
+    _run_dir = _run_dir or os.path.join(root, f"run_{datetime.datetime.now():%Y_%m_%d_%H_%M_%S_%f}-pid_{os.getpid()}")
+    path = os.path.join(_run_dir, name)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    return path
 
 
 def _prefix(level, where, artifact):
-    now = datetime.datetime.now()
+    """`V1129 16:50:58.914000 18302 where] [compile id] [__artifact] `, the tags when there are some."""
     compile_id = current_compile_id()
-    parts = [f"{level}{now:%m%d %H:%M:%S.%f} {os.getpid()} {where}]"]
-    if compile_id is not None:
-        parts.append(f"[{compile_id}]")
-    if artifact is not None:
-        parts.append(f"[__{artifact}]")
-    return " ".join(parts) + " "
+    tags = [f"[{compile_id}]"] * (compile_id is not None) + [f"[__{artifact}]"] * (artifact is not None)
+    return " ".join([f"{level}{datetime.datetime.now():%m%d %H:%M:%S.%f} {os.getpid()} {where}]", *tags, ""])
 
 
 def _call_site():
@@ -214,9 +231,11 @@ def reset_ids():
 
 
 def next_id(kind):
-    """0, 1, 2, ... per kind ("aot": aot_autograd's aot_config ids)."""
+    """0, 1, 2, ... per kind ("aot": aot_autograd's aot_config ids, also the thread's current aot compile)."""
     with _ids_lock:
         _counters[kind] = _counters.get(kind, -1) + 1
+        if kind == "aot":
+            _context.aot_id = _counters[kind]
         return _counters[kind]
 
 
@@ -249,15 +268,12 @@ def restarted_compile():
 
 # ---- the artifacts' formats -------------------------------------------------------------------------
 
-def format_graph(title, gm):
-    """PyTorch's TRACED GRAPH block: a title line, the file of the generated code, print_readable."""
-    readable = gm.print_readable(print_output=False, include_stride=True, include_device=True)
-    return f"TRACED GRAPH\n ===== {title} =====\n {gm.forward.__code__.co_filename} {readable}\n"
-
-
 def log_graph(artifact, title, gm):
+    """PyTorch's TRACED GRAPH block: a title line, the file of the generated code, print_readable."""
+    gm.meta["logged_in"] = (getattr(_context, "aot_id", None), current_compile_id())  # backend/debug.py's names
     if enabled(artifact):
-        log_artifact(artifact, format_graph(title, gm))
+        readable = gm.print_readable(print_output=False, include_stride=True, include_device=True)
+        log_artifact(artifact, f"TRACED GRAPH\n ===== {title} =====\n {gm.forward.__code__.co_filename} {readable}\n")
 
 
 def log_bytecode(prefix, name, filename, line, code):
@@ -283,13 +299,6 @@ def log_recompile(name, filename, line, failures):
                  "    triggered by the following guard failure(s):"]
         lines += [f"    - {entry_id}: {text}" for entry_id, text in failures]
         log_artifact("recompiles", "\n".join(lines))
-
-
-def log_output_code(source, path=None):
-    """The hook for the backend: the generated wrapper module's source (and where it was written)."""
-    if enabled("output_code"):
-        where = f"Output code written to: {path}\n" if path else ""
-        log_artifact("output_code", f"{where}Output code: \n{source}")
 
 
 def log_guards(guard_source):

@@ -96,8 +96,8 @@ def test_compile_fx_as_a_frontend_backend(codegen):
 
 def test_compile_debug_writes_every_stage(tmp_path, monkeypatch):
     monkeypatch.setattr(backend.config, "debug", True)
-    monkeypatch.setattr(backend.config, "debug_dir", str(tmp_path))
-    monkeypatch.setattr(backend.debug, "_run_dir", None)
+    monkeypatch.setattr(minitorch2._logging, "debug_dir_root", str(tmp_path))
+    monkeypatch.setattr(minitorch2._logging, "_run_dir", None)
     frontend.reset()
 
     def f(x):
@@ -106,9 +106,9 @@ def test_compile_debug_writes_every_stage(tmp_path, monkeypatch):
     minitorch2.compile(f, backend="inductor")(minitorch2.randn(3, 3))
     (run,) = os.listdir(tmp_path)
     assert run.startswith("run_") and f"pid_{os.getpid()}" in run
-    graphs = os.listdir(tmp_path / run / "backend")
-    assert graphs
-    folder = tmp_path / run / "backend" / graphs[0]
+    graphs = os.listdir(tmp_path / run / "torchinductor")
+    assert graphs and graphs[0].startswith("model__")
+    folder = tmp_path / run / "torchinductor" / graphs[0]
     expected = {"fx_graph_readable.py", "fx_graph_runnable.py", "ir_pre_fusion.txt", "ir_post_fusion.txt",
                 "output_code.py"}
     assert expected <= set(os.listdir(folder))
