@@ -9,7 +9,7 @@ import math
 
 from .._ops import ops
 from .._tensor import contiguous_format
-from .derivatives_util import _dims, _options, _restore_reduced_dims
+from .derivatives_util import _dims, _options, _pad, _restore_reduced_dims
 
 aten = ops.aten
 
@@ -143,6 +143,18 @@ def std_correction(grad, self, result, dim=None, correction=None, keepdim=False)
     # ATen fills in place (masked_fill_); PyTorch's functionalization then replays var_backward's unsqueeze of
     # the mutated tensor where it is first read, after the mean: the traced graph has it there
     return _var_backward(grad, self, dim, correction, keepdim, replayed_view=True)
+
+
+def var_mean(grads, self, dim=None, correction=None, keepdim=False):
+    """The sum of var's and mean's backward, for whichever of the two outputs has a gradient."""
+    var_grad, mean_grad = _pad(grads, 2)
+    result = None
+    if var_grad is not None:
+        result = var_correction(var_grad, self, dim, correction, keepdim)
+    if mean_grad is not None:
+        from_mean = mean_dim(mean_grad, tuple(self.shape), dim if dim is not None else [], keepdim)
+        result = from_mean if result is None else aten.add.Tensor(result, from_mean)
+    return result
 
 
 def logsumexp(grad, self, result, dim, keepdim=False):

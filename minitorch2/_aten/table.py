@@ -1,6 +1,6 @@
 """THE operator table: every aten op minitorch2 knows, one row each.
 
-Runtime layer. A row names the op by its ATen schema and points at its parts:
+Runtime layer. A row names the op by its ATen schema and points at its parts (table_row.py says what each means):
 
     op(schema, tags, (kernel, meta), derivative, decomposition, grad_fn=...)
 
@@ -9,92 +9,22 @@ functionalization puts in its place: `add_.Tensor` -> `add.Tensor` by default, `
 name says otherwise. A row marked `method=True` is also a Tensor method of its name that calls it with the arguments
 as given (`x.addcmul_(a, b, value=2)`): _tensor_methods.py makes those from the rows.
 
-Kernels and meta functions live in the family modules (pointwise, reductions, views, linalg, indexing,
-indexing_reduce, sorting, memory, factories, nn_ops, nn_bce, nn_upsample, random_ops); derivative formulas in
-derivatives.py; decompositions in decompositions.py, decompositions_nn.py and decompositions_upsample.py. Nothing
-registers itself anywhere else: to add an op, add a row here.
+Kernels and meta functions live in the family modules (pointwise, reductions, views, linalg, indexing, memory,
+factories, ...); derivative formulas in derivatives_<family>.py; decompositions in decompositions*.py. The nn rows
+are in table_nn.py, the rows beyond the core set in table_more.py, table_nn_more.py and table_extra.py. Nothing
+registers itself anywhere else: to add an op, add a row here or there.
 """
-from dataclasses import dataclass
-
 import numpy as np
 
-from ..autograd._record import Derivative
-from . import decompositions as dec
-from . import decompositions_nn as decnn
-from . import derivatives as d
-from . import derivatives_shape as ds
-from . import factories, indexing, linalg, memory, pointwise as pw, random_ops, reductions as red, views
-from . import nn_conv, nn_norm, nn_ops, derivatives_nn as dnn
-from . import masked_index, prims
-from . import indexing_reduce
-from . import decompositions_upsample as decup
-from . import nn_bce, nn_upsample, sorting
-from . import table_extra, table_more, table_nn_more
-from .overlap import Overlap, checked as checked_overlap
-
-POINTWISE = ("pointwise", "core")
-REDUCTION = ("reduction", "core")
-VIEW = ("view", "core")
-INPLACE = ("inplace",)
-FACTORY = ("factory", "core")
-RANDOM = ("random", "nondeterministic_seeded")
-CORE = ("core",)
-# A factory's tensor options, after its arguments (native_functions.yaml spells them out in every schema).
-LAYOUT = "Layout? layout=None, Device? device=None, bool? pin_memory=None"
-OPTIONS = f"ScalarType? dtype=None, {LAYOUT}"
-
-
-@dataclass
-class OpEntry:
-    schema: str
-    tags: tuple
-    kernel: object
-    meta: object
-    derivative: object = None
-    decomposition: object = None
-    grad_fn_name: str = ""
-    differentiable: bool = True
-    output_differentiability: tuple = None
-    functional: str = ""  # an in-place op's functional overload, "add.Tensor" ("" for the others)
-    method: bool = False  # Tensor.<name> calls this overload with the arguments as given
-
-
-def op(schema, tags, impl, derivative=None, decomposition=None, grad_fn=None, differentiable=True,
-       output_differentiability=None, overlap=None, functional=None, self_value_for=None, method=False):
-    """A table row. `differentiable=False` marks ops whose outputs never carry a grad_fn (detach);
-    a differentiable op without a derivative gets a grad_fn that raises when the backward reaches it;
-    `output_differentiability` (as in derivatives.yaml) lists which outputs get the grad_fn.
-
-    An in-place op checks its memory overlap (overlap.py) by `overlap`, Overlap.POINTWISE unless the row
-    says otherwise; `functional` names its functional overload where dropping the trailing underscore
-    does not; `self_value_for` lists the arguments for whose gradients alone its formula reads self's
-    value (mul_: other's), so self is copied before the write only when one of them needs a gradient.
-    `method=True`: Tensor.<name> is this overload, called with the tensor and the arguments as given."""
-    name, _, overload = schema.split("(")[0].split("::")[-1].partition(".")
-    if "inplace" in tags:
-        impl = checked_overlap(impl, overlap or Overlap.POINTWISE)
-        functional = functional or f"{name.rstrip('_')}.{overload or 'default'}"
-    kernel, meta = impl
-    differentiable = differentiable and "factory" not in tags  # fresh tensors never carry history
-    deriv = Derivative(derivative, grad_fn, self_value_for) if derivative is not None else None
-    return OpEntry(schema, tags, kernel, meta, deriv, decomposition, grad_fn or _grad_fn_name(name), differentiable,
-                   output_differentiability, functional or "", method)
+from . import decompositions as dec, decompositions_nn as decnn, derivatives as d, derivatives_shape as ds
+from . import factories, indexing, indexing_reduce, linalg, masked_index, memory, pointwise as pw, prims, random_ops
+from . import reductions as red, sorting, table_extra, table_more, table_nn, table_nn_more, views
+from .overlap import Overlap
+from .table_row import CORE, FACTORY, INPLACE, LAYOUT, OPTIONS, POINTWISE, RANDOM, REDUCTION, VIEW, inplace, op
 
 
 def _zeros_like_grad(grad):
     return d.aten.zeros_like.default(grad)
-
-
-def _grad_fn_name(name):
-    return "".join(part[:1].upper() + part[1:] for part in name.split("_") if part) + "Backward0"
-
-
-def inplace(schema, functional_impl, derivative=None, grad_fn=None, tags=(), ufunc=None, into_self=None, overlap=None,
-            decomposition=None, functional=None, self_value_for=None, method=False):
-    """An in-place row whose kernel runs `functional_impl` into self (memory.inplace)."""
-    return op(schema, INPLACE + tuple(tags), memory.inplace(functional_impl, ufunc, into_self), derivative,
-              decomposition, grad_fn=grad_fn, overlap=overlap, functional=functional, self_value_for=self_value_for,
-              method=method)
 
 
 def _shift_ops(name, dunder, kernel):
@@ -336,8 +266,7 @@ TABLE = [
     op("std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor", REDUCTION,
        red.std, d.std_correction, grad_fn="StdBackward0", decomposition=dec.std),
     op("var_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)",
-       REDUCTION, red.var_mean, lambda grads, self, dim=None, correction=None, keepdim=False: _var_mean_backward(grads, self, dim, correction, keepdim),
-       decomposition=dec.var_mean),
+       REDUCTION, red.var_mean, d.var_mean, decomposition=dec.var_mean),
     op("logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor", REDUCTION, red.logsumexp, d.logsumexp,
        decomposition=decnn.logsumexp),
     op("cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor", CORE, red.cumsum, d.cumsum),
@@ -498,131 +427,8 @@ TABLE = [
        FACTORY + RANDOM, random_ops.randint_like),
     op(f"randint_like.low_dtype(Tensor self, SymInt low, SymInt high, *, {OPTIONS}, "
        "MemoryFormat? memory_format=None) -> Tensor", FACTORY + RANDOM, random_ops.randint_like_low),
-    # ------------------------------------------------------------ nn ops (nn_ops.py, derivatives_nn.py): NN-SECTION-START
-    # softmax
-    op("_softmax(Tensor self, int dim, bool half_to_float) -> Tensor", CORE, nn_ops.softmax, dnn.softmax,
-       grad_fn="SoftmaxBackward0", decomposition=decnn._softmax),
-    op("_log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor", CORE, nn_ops.log_softmax, dnn.log_softmax,
-       grad_fn="LogSoftmaxBackward0", decomposition=decnn._log_softmax),
-    op("_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor", (),
-       nn_ops.softmax_backward_data, dnn.softmax_backward_data, decomposition=decnn._softmax_backward_data),
-    op("_log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor", (),
-       nn_ops.log_softmax_backward_data, dnn.log_softmax_backward_data, decomposition=decnn._log_softmax_backward_data),
-    # losses
-    op("nll_loss_forward(Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index) "
-       "-> (Tensor output, Tensor total_weight)", (), nn_ops.nll_loss_forward, dnn.nll_loss_forward, grad_fn="NllLossBackward0",
-       output_differentiability=(True, False), decomposition=decnn.nll_loss_forward),
-    op("nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, "
-       "Tensor total_weight) -> Tensor", (), nn_ops.nll_loss_backward, dnn.nll_loss_backward,
-       decomposition=decnn.nll_loss_backward),
-    op("mse_loss(Tensor self, Tensor target, int reduction=1) -> Tensor", (), nn_ops.mse_loss, dnn.mse_loss,
-       decomposition=decnn.mse_loss),
-    op("mse_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction) -> Tensor", (),
-       nn_ops.mse_loss_backward, dnn.mse_loss_backward, decomposition=decnn.mse_loss_backward),
-    op("binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, "
-       "int reduction=1) -> Tensor", (), nn_ops.binary_cross_entropy_with_logits, dnn.binary_cross_entropy_with_logits,
-       decomposition=decnn.binary_cross_entropy_with_logits),
-    # normalization
-    op("native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) "
-       "-> (Tensor, Tensor, Tensor)", CORE, nn_norm.native_layer_norm, dnn.native_layer_norm,
-       output_differentiability=(True, False, False), decomposition=decnn.native_layer_norm),
-    op("native_layer_norm_backward(Tensor grad_out, Tensor input, SymInt[] normalized_shape, Tensor mean, Tensor rstd, "
-       "Tensor? weight, Tensor? bias, bool[3] output_mask) -> (Tensor, Tensor, Tensor)", CORE, nn_norm.native_layer_norm_backward,
-       dnn.not_implemented("native_layer_norm_backward"), decomposition=decnn.native_layer_norm_backward),
-    op("native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, "
-       "bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor)", (), nn_norm.native_batch_norm,
-       dnn.native_batch_norm,
-       output_differentiability=(True, False, False)),
-    op("_native_batch_norm_legit(Tensor input, Tensor? weight, Tensor? bias, Tensor(a!) running_mean, Tensor(b!) running_var, "
-       "bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor)", CORE, nn_norm.batch_norm_legit,
-       dnn.native_batch_norm, grad_fn="NativeBatchNormLegitBackward0",
-       output_differentiability=(True, False, False)),
-    op("_native_batch_norm_legit.no_stats(Tensor input, Tensor? weight, Tensor? bias, bool training, float momentum, "
-       "float eps) -> (Tensor, Tensor, Tensor)", CORE, nn_norm.batch_norm_legit_no_stats, dnn.batch_norm_no_stats,
-       grad_fn="NativeBatchNormLegitBackward1",
-       output_differentiability=(True, False, False)),
-    op("_native_batch_norm_legit_functional(Tensor input, Tensor? weight, Tensor? bias, Tensor running_mean, "
-       "Tensor running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor, Tensor running_mean_out, "
-       "Tensor running_var_out)", (), nn_norm.batch_norm_legit_functional, dnn.native_batch_norm,
-       grad_fn="NativeBatchNormLegitBackward0",
-       output_differentiability=(True, False, False, False, False)),
-    op("_native_batch_norm_legit_no_training(Tensor input, Tensor? weight, Tensor? bias, Tensor running_mean, "
-       "Tensor running_var, float momentum, float eps) -> (Tensor, Tensor, Tensor)", CORE,
-       nn_norm.batch_norm_legit_no_training, dnn.batch_norm_no_training,
-       output_differentiability=(True, False, False)),
-    op("native_batch_norm_backward(Tensor grad_out, Tensor input, Tensor? weight, Tensor? running_mean, "
-       "Tensor? running_var, Tensor? save_mean, Tensor? save_invstd, bool train, float eps, bool[3] output_mask) "
-       "-> (Tensor, Tensor, Tensor)", (), nn_norm.native_batch_norm_backward, dnn.not_implemented("native_batch_norm_backward")),
-    # convolution and pooling
-    op("convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, "
-       "bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor", CORE, nn_conv.convolution, dnn.convolution),
-    op("convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, SymInt[] stride, "
-       "SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask) "
-       "-> (Tensor, Tensor, Tensor)", CORE, nn_conv.convolution_backward, dnn.not_implemented("convolution_backward")),
-    op("max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, "
-       "bool ceil_mode=False) -> (Tensor, Tensor)", CORE, nn_conv.max_pool2d_with_indices, dnn.max_pool2d_with_indices,
-       grad_fn="MaxPool2DWithIndicesBackward0"),
-    op("max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, "
-       "int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor", CORE,
-       nn_conv.max_pool2d_with_indices_backward, dnn.max_pool2d_with_indices_backward,
-       grad_fn="MaxPool2DWithIndicesBackwardBackward0"),
-    op("avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, "
-       "bool count_include_pad=True, int? divisor_override=None) -> Tensor", CORE, nn_conv.avg_pool2d, dnn.avg_pool2d,
-       grad_fn="AvgPool2DBackward0"),
-    op("avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, "
-       "bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor", CORE, nn_conv.avg_pool2d_backward,
-       dnn.avg_pool2d_backward, grad_fn="AvgPool2DBackwardBackward0"),
-    op("_adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor", CORE, nn_conv.adaptive_avg_pool2d,
-       dnn.adaptive_avg_pool2d, grad_fn="AdaptiveAvgPool2DBackward0"),
-    op("_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor", CORE,
-       nn_conv.adaptive_avg_pool2d_backward, dnn.adaptive_avg_pool2d_backward, grad_fn="AdaptiveAvgPool2DBackwardBackward0"),
-    # embedding and dropout
-    op("embedding(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) "
-       "-> Tensor", CORE, nn_ops.embedding, dnn.embedding),
-    op("embedding_dense_backward(Tensor grad_output, Tensor indices, SymInt num_weights, SymInt padding_idx, "
-       "bool scale_grad_by_freq) -> Tensor", CORE, nn_ops.embedding_dense_backward, dnn.embedding_dense_backward,
-       decomposition=decnn.embedding_dense_backward),
-    op("native_dropout(Tensor input, float p, bool? train) -> (Tensor, Tensor)", CORE + RANDOM, nn_ops.native_dropout,
-       dnn.native_dropout),
-    op("native_dropout_backward(Tensor grad_output, Tensor mask, float scale) -> Tensor", ("pointwise",),
-       nn_ops.native_dropout_backward, dnn.native_dropout_backward),
-    # log_sigmoid and binary_cross_entropy (nn_bce.py)
-    op("log_sigmoid_forward(Tensor self) -> (Tensor output, Tensor buffer)", (), nn_bce.log_sigmoid_forward,
-       dnn.log_sigmoid_forward, grad_fn="LogSigmoidBackward0", output_differentiability=(True, False),
-       decomposition=dec.log_sigmoid_forward),
-    op("log_sigmoid_backward(Tensor grad_output, Tensor self, Tensor buffer) -> Tensor", (), nn_bce.log_sigmoid_backward,
-       dnn.log_sigmoid_backward, decomposition=dec.log_sigmoid_backward),
-    op("binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=1) -> Tensor", (),
-       nn_bce.binary_cross_entropy, dnn.binary_cross_entropy, decomposition=dec.binary_cross_entropy),
-    op("binary_cross_entropy_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight=None, "
-       "int reduction=1) -> Tensor", (), nn_bce.binary_cross_entropy_backward,
-       dnn.not_implemented("binary_cross_entropy_backward"), decomposition=dec.binary_cross_entropy_backward),
-    # upsampling (nn_upsample.py), what F.interpolate and nn.Upsample reach
-    op("upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor", CORE,
-       nn_upsample.upsample_nearest1d, dnn.upsample_nearest1d, grad_fn="UpsampleNearest1DBackward0",
-       decomposition=decup.upsample_nearest1d),
-    op("upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor",
-       CORE, nn_upsample.upsample_nearest2d, dnn.upsample_nearest2d, grad_fn="UpsampleNearest2DBackward0",
-       decomposition=decup.upsample_nearest2d),
-    op("upsample_linear1d(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None) -> Tensor", (),
-       nn_upsample.upsample_linear1d, dnn.upsample_linear1d, grad_fn="UpsampleLinear1DBackward0",
-       decomposition=decup.upsample_linear1d),
-    op("upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, "
-       "float? scales_w=None) -> Tensor", CORE, nn_upsample.upsample_bilinear2d, dnn.upsample_bilinear2d,
-       grad_fn="UpsampleBilinear2DBackward0", decomposition=decup.upsample_bilinear2d),
-    op("upsample_nearest1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, "
-       "float? scales=None) -> Tensor", (), nn_upsample.upsample_nearest1d_backward,
-       dnn.not_implemented("upsample_nearest1d_backward")),
-    op("upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, "
-       "float? scales_h=None, float? scales_w=None) -> Tensor", (), nn_upsample.upsample_nearest2d_backward,
-       dnn.upsample_nearest2d_backward),
-    op("upsample_linear1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, "
-       "bool align_corners, float? scales=None) -> Tensor", (), nn_upsample.upsample_linear1d_backward,
-       dnn.not_implemented("upsample_linear1d_backward")),
-    op("upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, "
-       "bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor", (),
-       nn_upsample.upsample_bilinear2d_backward, dnn.upsample_bilinear2d_backward),
-    # NN-SECTION-END
+    # ------------------------------------------------------------ nn ops (table_nn.py)
+    *table_nn.ROWS,
     # ------------------------------------------------------------ prims (prims.py): only traced graphs record them,
     # from the decompositions torch's inductor uses (nll_loss's total weight, scatter-as-where, softmax backward)
     op("prims::convert_element_type(Tensor a, ScalarType dtype) -> Tensor", ("pointwise",), prims.convert_element_type,
@@ -638,13 +444,3 @@ TABLE += table_more.rows(op, inplace)  # the commonly used ops beyond the core s
 TABLE += table_nn_more.rows(op, inplace)  # the nn layers beyond the core set (table_nn_more.py)
 TABLE += table_extra.rows(op, inplace)  # linalg, special, fft and the rest (table_extra.py)
 
-
-def _var_mean_backward(grads, self, dim, correction, keepdim):
-    var_grad, mean_grad = d._pad(grads, 2)
-    result = None
-    if var_grad is not None:
-        result = d.var_correction(var_grad, self, dim, correction, keepdim)
-    if mean_grad is not None:
-        m = d.mean_dim(mean_grad, tuple(self.shape), dim if dim is not None else [], keepdim)
-        result = m if result is None else d.aten.add.Tensor(result, m)
-    return result

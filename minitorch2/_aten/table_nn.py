@@ -1,0 +1,138 @@
+"""The op table's nn rows: softmax, the losses, layer and batch norm, convolution, pooling, embedding, dropout,
+log_sigmoid and upsampling, each with the backward op its derivative formula calls.
+
+Runtime layer, part of THE operator table: table.py splices these rows in among its own. Kernels and meta
+functions are in nn_ops.py, nn_norm.py, nn_conv.py, nn_bce.py and nn_upsample.py; formulas in derivatives_nn.py.
+"""
+from . import decompositions as dec
+from . import decompositions_nn as decnn
+from . import decompositions_upsample as decup
+from . import derivatives_nn as dnn
+from . import nn_bce, nn_conv, nn_norm, nn_ops, nn_upsample
+from .table_row import CORE, RANDOM, op
+
+ROWS = [
+    # softmax
+    op("_softmax(Tensor self, int dim, bool half_to_float) -> Tensor", CORE, nn_ops.softmax, dnn.softmax,
+       grad_fn="SoftmaxBackward0", decomposition=decnn._softmax),
+    op("_log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor", CORE, nn_ops.log_softmax, dnn.log_softmax,
+       grad_fn="LogSoftmaxBackward0", decomposition=decnn._log_softmax),
+    op("_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor", (),
+       nn_ops.softmax_backward_data, dnn.softmax_backward_data, decomposition=decnn._softmax_backward_data),
+    op("_log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor", (),
+       nn_ops.log_softmax_backward_data, dnn.log_softmax_backward_data, decomposition=decnn._log_softmax_backward_data),
+    # losses
+    op("nll_loss_forward(Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index) "
+       "-> (Tensor output, Tensor total_weight)", (), nn_ops.nll_loss_forward, dnn.nll_loss_forward, grad_fn="NllLossBackward0",
+       output_differentiability=(True, False), decomposition=decnn.nll_loss_forward),
+    op("nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, "
+       "Tensor total_weight) -> Tensor", (), nn_ops.nll_loss_backward, dnn.nll_loss_backward,
+       decomposition=decnn.nll_loss_backward),
+    op("mse_loss(Tensor self, Tensor target, int reduction=1) -> Tensor", (), nn_ops.mse_loss, dnn.mse_loss,
+       decomposition=decnn.mse_loss),
+    op("mse_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction) -> Tensor", (),
+       nn_ops.mse_loss_backward, dnn.mse_loss_backward, decomposition=decnn.mse_loss_backward),
+    op("binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, "
+       "int reduction=1) -> Tensor", (), nn_ops.binary_cross_entropy_with_logits, dnn.binary_cross_entropy_with_logits,
+       decomposition=decnn.binary_cross_entropy_with_logits),
+    # normalization
+    op("native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) "
+       "-> (Tensor, Tensor, Tensor)", CORE, nn_norm.native_layer_norm, dnn.native_layer_norm,
+       output_differentiability=(True, False, False), decomposition=decnn.native_layer_norm),
+    op("native_layer_norm_backward(Tensor grad_out, Tensor input, SymInt[] normalized_shape, Tensor mean, Tensor rstd, "
+       "Tensor? weight, Tensor? bias, bool[3] output_mask) -> (Tensor, Tensor, Tensor)", CORE, nn_norm.native_layer_norm_backward,
+       dnn.not_implemented("native_layer_norm_backward"), decomposition=decnn.native_layer_norm_backward),
+    op("native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, "
+       "bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor)", (), nn_norm.native_batch_norm,
+       dnn.native_batch_norm,
+       output_differentiability=(True, False, False)),
+    op("_native_batch_norm_legit(Tensor input, Tensor? weight, Tensor? bias, Tensor(a!) running_mean, Tensor(b!) running_var, "
+       "bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor)", CORE, nn_norm.batch_norm_legit,
+       dnn.native_batch_norm, grad_fn="NativeBatchNormLegitBackward0",
+       output_differentiability=(True, False, False)),
+    op("_native_batch_norm_legit.no_stats(Tensor input, Tensor? weight, Tensor? bias, bool training, float momentum, "
+       "float eps) -> (Tensor, Tensor, Tensor)", CORE, nn_norm.batch_norm_legit_no_stats, dnn.batch_norm_no_stats,
+       grad_fn="NativeBatchNormLegitBackward1",
+       output_differentiability=(True, False, False)),
+    op("_native_batch_norm_legit_functional(Tensor input, Tensor? weight, Tensor? bias, Tensor running_mean, "
+       "Tensor running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor, Tensor running_mean_out, "
+       "Tensor running_var_out)", (), nn_norm.batch_norm_legit_functional, dnn.native_batch_norm,
+       grad_fn="NativeBatchNormLegitBackward0",
+       output_differentiability=(True, False, False, False, False)),
+    op("_native_batch_norm_legit_no_training(Tensor input, Tensor? weight, Tensor? bias, Tensor running_mean, "
+       "Tensor running_var, float momentum, float eps) -> (Tensor, Tensor, Tensor)", CORE,
+       nn_norm.batch_norm_legit_no_training, dnn.batch_norm_no_training,
+       output_differentiability=(True, False, False)),
+    op("native_batch_norm_backward(Tensor grad_out, Tensor input, Tensor? weight, Tensor? running_mean, "
+       "Tensor? running_var, Tensor? save_mean, Tensor? save_invstd, bool train, float eps, bool[3] output_mask) "
+       "-> (Tensor, Tensor, Tensor)", (), nn_norm.native_batch_norm_backward, dnn.not_implemented("native_batch_norm_backward")),
+    # convolution and pooling
+    op("convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, "
+       "bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor", CORE, nn_conv.convolution, dnn.convolution),
+    op("convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, SymInt[] stride, "
+       "SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask) "
+       "-> (Tensor, Tensor, Tensor)", CORE, nn_conv.convolution_backward, dnn.not_implemented("convolution_backward")),
+    op("max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, "
+       "bool ceil_mode=False) -> (Tensor, Tensor)", CORE, nn_conv.max_pool2d_with_indices, dnn.max_pool2d_with_indices,
+       grad_fn="MaxPool2DWithIndicesBackward0"),
+    op("max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, "
+       "int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor", CORE,
+       nn_conv.max_pool2d_with_indices_backward, dnn.max_pool2d_with_indices_backward,
+       grad_fn="MaxPool2DWithIndicesBackwardBackward0"),
+    op("avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, "
+       "bool count_include_pad=True, int? divisor_override=None) -> Tensor", CORE, nn_conv.avg_pool2d, dnn.avg_pool2d,
+       grad_fn="AvgPool2DBackward0"),
+    op("avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, "
+       "bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor", CORE, nn_conv.avg_pool2d_backward,
+       dnn.avg_pool2d_backward, grad_fn="AvgPool2DBackwardBackward0"),
+    op("_adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor", CORE, nn_conv.adaptive_avg_pool2d,
+       dnn.adaptive_avg_pool2d, grad_fn="AdaptiveAvgPool2DBackward0"),
+    op("_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor", CORE,
+       nn_conv.adaptive_avg_pool2d_backward, dnn.adaptive_avg_pool2d_backward, grad_fn="AdaptiveAvgPool2DBackwardBackward0"),
+    # embedding and dropout
+    op("embedding(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) "
+       "-> Tensor", CORE, nn_ops.embedding, dnn.embedding),
+    op("embedding_dense_backward(Tensor grad_output, Tensor indices, SymInt num_weights, SymInt padding_idx, "
+       "bool scale_grad_by_freq) -> Tensor", CORE, nn_ops.embedding_dense_backward, dnn.embedding_dense_backward,
+       decomposition=decnn.embedding_dense_backward),
+    op("native_dropout(Tensor input, float p, bool? train) -> (Tensor, Tensor)", CORE + RANDOM, nn_ops.native_dropout,
+       dnn.native_dropout),
+    op("native_dropout_backward(Tensor grad_output, Tensor mask, float scale) -> Tensor", ("pointwise",),
+       nn_ops.native_dropout_backward, dnn.native_dropout_backward),
+    # log_sigmoid and binary_cross_entropy (nn_bce.py)
+    op("log_sigmoid_forward(Tensor self) -> (Tensor output, Tensor buffer)", (), nn_bce.log_sigmoid_forward,
+       dnn.log_sigmoid_forward, grad_fn="LogSigmoidBackward0", output_differentiability=(True, False),
+       decomposition=dec.log_sigmoid_forward),
+    op("log_sigmoid_backward(Tensor grad_output, Tensor self, Tensor buffer) -> Tensor", (), nn_bce.log_sigmoid_backward,
+       dnn.log_sigmoid_backward, decomposition=dec.log_sigmoid_backward),
+    op("binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=1) -> Tensor", (),
+       nn_bce.binary_cross_entropy, dnn.binary_cross_entropy, decomposition=dec.binary_cross_entropy),
+    op("binary_cross_entropy_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight=None, "
+       "int reduction=1) -> Tensor", (), nn_bce.binary_cross_entropy_backward,
+       dnn.not_implemented("binary_cross_entropy_backward"), decomposition=dec.binary_cross_entropy_backward),
+    # upsampling (nn_upsample.py), what F.interpolate and nn.Upsample reach
+    op("upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor", CORE,
+       nn_upsample.upsample_nearest1d, dnn.upsample_nearest1d, grad_fn="UpsampleNearest1DBackward0",
+       decomposition=decup.upsample_nearest1d),
+    op("upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor",
+       CORE, nn_upsample.upsample_nearest2d, dnn.upsample_nearest2d, grad_fn="UpsampleNearest2DBackward0",
+       decomposition=decup.upsample_nearest2d),
+    op("upsample_linear1d(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None) -> Tensor", (),
+       nn_upsample.upsample_linear1d, dnn.upsample_linear1d, grad_fn="UpsampleLinear1DBackward0",
+       decomposition=decup.upsample_linear1d),
+    op("upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, "
+       "float? scales_w=None) -> Tensor", CORE, nn_upsample.upsample_bilinear2d, dnn.upsample_bilinear2d,
+       grad_fn="UpsampleBilinear2DBackward0", decomposition=decup.upsample_bilinear2d),
+    op("upsample_nearest1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, "
+       "float? scales=None) -> Tensor", (), nn_upsample.upsample_nearest1d_backward,
+       dnn.not_implemented("upsample_nearest1d_backward")),
+    op("upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, "
+       "float? scales_h=None, float? scales_w=None) -> Tensor", (), nn_upsample.upsample_nearest2d_backward,
+       dnn.upsample_nearest2d_backward),
+    op("upsample_linear1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, "
+       "bool align_corners, float? scales=None) -> Tensor", (), nn_upsample.upsample_linear1d_backward,
+       dnn.not_implemented("upsample_linear1d_backward")),
+    op("upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, "
+       "bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor", (),
+       nn_upsample.upsample_bilinear2d_backward, dnn.upsample_bilinear2d_backward),
+]
