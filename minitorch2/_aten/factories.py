@@ -9,6 +9,7 @@ import numpy as np
 
 from .. import _dtype
 from .._tensor import Tensor
+from . import range_values
 from .meta_util import new_tensor_shape, fake_empty, preserve_format_strides, with_strides
 
 
@@ -141,8 +142,9 @@ def _arange_length(start, end, step):
 def _arange_kernel(start, end, step=1, *, dtype=None, layout=None, device=None, pin_memory=None):
     out = _arange_dtype((start, end, step), dtype)
     n = _arange_length(start, end, step)
+    if out in (_dtype.float32, _dtype.float64):
+        return range_values.arange(float(start), float(step), n, out.np)
     if out.is_floating_point:
-        # torch computes start + i * step in double (or the accumulate type), then casts
         return (start + np.arange(n, dtype=np.float64) * step).astype(out.np)
     return (start + np.arange(n, dtype=np.int64) * step).astype(out.np)
 
@@ -164,13 +166,21 @@ def _linspace_kernel(start, end, steps, *, dtype=None, layout=None, device=None,
         raise RuntimeError("number of steps must be non-negative")
     if steps == 1:
         return np.full((1,), start, out.np)
-    # ATen computes in the output's own float type (rounding at each step); integer outputs step in double
+    # ATen computes in the output's own float type (integer outputs step in double), each value one fused
+    # multiply-add from the nearer end (its compiler contracts them; float16's operators round at each step)
     compute = out.np if out.is_floating_point else np.dtype(np.float64)
+    if not out.is_floating_point:
+        start, end = int(start), int(end)  # ATen converts the ends to the output type first
     start, end = compute.type(start), compute.type(end)
     step = (end - start) / compute.type(steps - 1)
     idx = np.arange(steps)
     half = steps // 2
-    values = np.where(idx < half, start + step * idx.astype(compute), end - step * (steps - 1 - idx).astype(compute))
+    from_start, from_end = idx.astype(compute), (steps - 1 - idx).astype(compute)
+    if compute == np.float16:
+        values = np.where(idx < half, start + step * from_start, end - step * from_end)
+    else:
+        values = np.where(idx < half, range_values.fused_multiply_add(step, from_start, start),
+                          range_values.fused_multiply_add(-step, from_end, end))
     return values.astype(out.np)
 
 

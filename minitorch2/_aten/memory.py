@@ -121,7 +121,7 @@ def _axpy(ufunc, target, other, alpha):
     """target += alpha * other (or -= for subtract) by BLAS's axpy: one pass, one rounding per element
     (a fused multiply-add, as ATen's vectorized add with alpha), where both are contiguous and apart."""
     if ufunc not in (np.add, np.subtract) or not (target.flags.c_contiguous and other.flags.c_contiguous) \
-            or np.shares_memory(target, other):
+            or target.size == 0 or np.shares_memory(target, other):
         return False
     axpy = _scipy_blas().saxpy if target.dtype == np.float32 else _scipy_blas().daxpy
     flat = target.reshape(-1)
