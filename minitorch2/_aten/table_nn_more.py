@@ -1,10 +1,44 @@
-"""The op table's rows for the nn layers beyond the pipeline's core set (padding modes, transposed convolution, group and instance norms, pixel shuffle, more activations).
+"""The op table's rows for the nn layers beyond the pipeline's core set: embedding bags, grid sampling, affine grids
+and the CTC loss, each with the backward op its derivative formula calls.
 
 Runtime layer, part of THE operator table: table.py appends these rows to its
 own (`rows(op, inplace)` is called with table.py's row makers, so a row here
-reads exactly as one there).
+reads exactly as one there). Kernels and meta functions are in nn_more_ops.py,
+derivative formulas in nn_more_formulas.py. The other layers beyond the core set
+(padding modes, transposed convolution, group and instance norms, pixel shuffle,
+more activations) are composites of existing rows (nn/_functional_more.py).
 """
+from . import nn_more_formulas as f, nn_more_ops as k
+
+FOUR_OUTPUTS_FIRST_DIFFERENTIABLE = (True, False, False, False)
 
 
 def rows(op, inplace):
-    return []
+    return [
+        op("_embedding_bag(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int mode=0, "
+           "bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False, int padding_idx=-1) "
+           "-> (Tensor, Tensor, Tensor, Tensor)", ("core",), k.embedding_bag, f.embedding_bag,
+           grad_fn="EmbeddingBagBackward0", output_differentiability=FOUR_OUTPUTS_FIRST_DIFFERENTIABLE),
+        op("_embedding_bag_backward(Tensor grad, Tensor indices, Tensor offsets, Tensor offset2bag, Tensor bag_size, "
+           "Tensor maximum_indices, SymInt num_weights, bool scale_grad_by_freq, int mode, bool sparse, "
+           "Tensor? per_sample_weights, int padding_idx=-1) -> Tensor", (), k.embedding_bag_backward,
+           f.embedding_bag_backward),
+        op("_embedding_bag_per_sample_weights_backward(Tensor grad, Tensor weight, Tensor indices, Tensor offsets, "
+           "Tensor offset2bag, int mode, int padding_idx=-1) -> Tensor", (),
+           k.embedding_bag_per_sample_weights_backward, f.per_sample_weights_backward),
+        op("grid_sampler_2d(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) "
+           "-> Tensor", ("core",), k.grid_sampler_2d, f.grid_sampler_2d, grad_fn="GridSampler2DBackward0"),
+        op("grid_sampler_2d_backward(Tensor grad_output, Tensor input, Tensor grid, int interpolation_mode, "
+           "int padding_mode, bool align_corners, bool[2] output_mask) -> (Tensor, Tensor)", (),
+           k.grid_sampler_2d_backward, f.grid_sampler_2d_backward, grad_fn="GridSampler2DBackwardBackward0"),
+        op("affine_grid_generator(Tensor theta, SymInt[] size, bool align_corners) -> Tensor", (),
+           k.affine_grid_generator, f.affine_grid_generator),
+        op("affine_grid_generator_backward(Tensor grad, SymInt[] size, bool align_corners) -> Tensor", (),
+           k.affine_grid_generator_backward, f.affine_grid_generator_backward),
+        op("_ctc_loss(Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, int blank=0, "
+           "bool zero_infinity=False) -> (Tensor, Tensor)", ("dynamic_output_shape",), k.ctc_loss, f.ctc_loss,
+           grad_fn="CtcLossBackward0", output_differentiability=(True, False)),
+        op("_ctc_loss_backward(Tensor grad, Tensor log_probs, Tensor targets, int[] input_lengths, "
+           "int[] target_lengths, Tensor neg_log_likelihood, Tensor log_alpha, int blank, bool zero_infinity=False) "
+           "-> Tensor", (), k.ctc_loss_backward, f.ctc_loss_backward),
+    ]

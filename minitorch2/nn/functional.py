@@ -13,11 +13,11 @@ from .._ops import ops
 from .._python_dispatcher import python_dispatcher_enabled
 from .._unsupported import module_getattr
 from ..autograd import grad_mode as _grad_mode
+from ._functional_extra import affine_grid, ctc_loss, embedding_bag, grid_sample  # noqa: F401
 from ._functional_more import *  # noqa: F401,F403  (the layers beyond the core set, and their losses)
 from ._interpolate import interpolate
-from ._losses import (  # noqa: F401  (nn.functional names, defined with the other losses)
-    _reduction, _scalar_type_name, binary_cross_entropy, binary_cross_entropy_with_logits, cross_entropy, l1_loss,
-    mse_loss, nll_loss)
+from ._losses import (_reduction, _scalar_type_name, binary_cross_entropy, binary_cross_entropy_with_logits,  # noqa
+                      cross_entropy, l1_loss, mse_loss, nll_loss)  # (nn.functional names, defined with the losses)
 
 aten = ops.aten
 

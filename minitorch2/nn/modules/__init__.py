@@ -14,11 +14,6 @@ from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBas
 from .transformer import (MultiheadAttention, Transformer, TransformerDecoder, TransformerDecoderLayer,
                           TransformerEncoder, TransformerEncoderLayer)
 from .sparse import Embedding
-from .activation_more import *  # noqa: F401,F403  (the layers beyond the core set, each module listing its own)
-from .container_more import *  # noqa: F401,F403
-from .conv_more import *  # noqa: F401,F403
-from .normalization_more import *  # noqa: F401,F403
-from .padding import *  # noqa: F401,F403
-from .pixelshuffle import *  # noqa: F401,F403
+from .layers_more import *  # noqa: F401,F403  (the layers beyond the core set, one module per family)
 
 __all__ = [name for name, value in globals().items() if isinstance(value, type) and issubclass(value, Module)]
