@@ -1,17 +1,16 @@
-"""Gather-like and joining ops: index, index_put, gather, scatter, index_select,
-cat, stack, tril/triu, flip, roll, repeat, constant_pad_nd, nonzero.
+"""Gather-like and joining ops: index, index_put, gather, scatter, index_select, index_add, cat, stack, tril/triu,
+flip, roll, repeat, constant_pad_nd, nonzero, and the new_* factories.
 
 Runtime layer. These ops move elements around by index; each checks its indices as PyTorch does (IndexError for
-out-of-range indices, RuntimeError for mismatched shapes) before handing the work to numpy.
+out-of-range indices, RuntimeError for mismatched shapes) before handing the work to numpy. The writes into a
+view's window (slice_scatter, select_backward, ...) are in view_scatters.py.
 """
 import numpy as np
 
 from .. import _dtype
 from .._tensor import DynamicOutputShapeException, Tensor
-from .memory import _dtype_title, clone_preserve_strides, clone_preserve_strides_meta
-from .overlap import assert_no_internal_overlap
+from .memory import _dtype_title
 from .meta_util import broadcast_shapes, c_order, fake_empty, preserve_format_strides, with_strides, wrap_dim
-from . import views
 
 
 def _index_arrays(self, indices):
@@ -473,32 +472,6 @@ def _nonzero_meta(self):
 nonzero = (_nonzero_kernel, _nonzero_meta)
 
 
-# ---------------------------------------------------------------- kernels that backward formulas call
-def _input_sized_meta(grad_output, input_sizes, *args):
-    return fake_empty(input_sizes, grad_output.dtype)
-
-
-def _select_backward_kernel(grad_output, input_sizes, dim, index):
-    out = np.zeros(input_sizes, grad_output.dtype.np)
-    np.moveaxis(out, dim, 0)[index] = grad_output._np
-    return out
-
-
-select_backward = (_select_backward_kernel, _input_sized_meta)
-
-
-def _slice_backward_kernel(grad_output, input_sizes, dim, start, end, step):
-    out = np.zeros(input_sizes, grad_output.dtype.np)
-    d = wrap_dim(dim, len(input_sizes))
-    window = [slice(None)] * len(input_sizes)
-    window[d] = slice(start, end, step)
-    out[tuple(window)] = grad_output._np
-    return out
-
-
-slice_backward = (_slice_backward_kernel, _input_sized_meta)
-
-
 def _new_zeros_kernel(self, size, *, dtype=None, layout=None, device=None, pin_memory=None):
     return np.zeros(size, (dtype or self.dtype).np)
 
@@ -569,59 +542,8 @@ def _index_add_meta(self, dim, index, source, *, alpha=1):
 index_add = (_index_add_kernel, _index_add_meta)
 
 
-def _as_strided_scatter_kernel(self, src, size, stride, storage_offset=None):
-    out = clone_preserve_strides(self)
-    offset = out.storage_offset() if storage_offset is None else storage_offset
-    view = Tensor._make_view(out, size, stride, offset)
-    # torch copies src into the window with copy_, which refuses a window repeating an element (an
-    # expanded one); numpy would let the last write win
-    assert_no_internal_overlap(view)
-    np.copyto(view._np, src._np)
-    return out
-
-
-def _as_strided_scatter_meta(self, src, size, stride, storage_offset=None):
-    return clone_preserve_strides_meta(self)
-
-
-as_strided_scatter = (_as_strided_scatter_kernel, _as_strided_scatter_meta)
-
-
-def _diagonal_backward_kernel(grad_output, input_sizes, offset, dim1, dim2):
-    out = Tensor._from_numpy(np.zeros(input_sizes, grad_output.dtype.np))
-    view = Tensor._make_view(out, *views._diagonal(out, offset, dim1, dim2))
-    np.copyto(view._np, grad_output._np)
-    return out._np
-
-
-diagonal_backward = (_diagonal_backward_kernel, _input_sized_meta)
-
-
 def _lift_fresh_copy_kernel(self):
     return self._np.copy()
 
 
 lift_fresh_copy = (_lift_fresh_copy_kernel, lambda self: fake_empty(self.shape, self.dtype))
-
-
-# ---------------------------------------------------------------- view scatters (what functionalization writes back)
-def _scatter_into_view(geometry):
-    """`self` with the window `geometry(self, ...)` describes replaced by `src`."""
-
-    def kernel(self, src, *args):
-        out = clone_preserve_strides(self)
-        window = Tensor._make_view(out, *geometry(out, *args))
-        if tuple(window.shape) != tuple(src.shape):
-            raise RuntimeError(f"expected src to have a size equal to the slice of self. src size = {list(src.shape)}, "
-                               f"slice size = {list(window.shape)}")
-        np.copyto(window._np, src._np.astype(self.dtype.np, copy=False))
-        return out
-
-    def meta(self, src, *args):
-        return clone_preserve_strides_meta(self)
-    return kernel, meta
-
-
-slice_scatter = _scatter_into_view(views._slice)
-select_scatter = _scatter_into_view(views._select)
-diagonal_scatter = _scatter_into_view(views._diagonal)

@@ -18,7 +18,7 @@ import numpy as np
 
 from . import decompositions as dec, decompositions_nn as decnn, derivatives as d, derivatives_shape as ds
 from . import factories, indexing, indexing_reduce, linalg, masked_index, memory, pointwise as pw, prims, random_ops
-from . import reductions as red, sorting, table_extra, table_more, table_nn, table_nn_more, views
+from . import reductions as red, sorting, table_extra, table_more, table_nn, table_nn_more, view_scatters, views
 from .overlap import Overlap
 from .table_row import CORE, FACTORY, INPLACE, LAYOUT, OPTIONS, POINTWISE, RANDOM, REDUCTION, VIEW, inplace, op
 
@@ -231,11 +231,11 @@ TABLE = [
        lambda grad: (d.aten.zeros_like.default(grad), d.aten.sum.default(grad)), grad_fn="FillBackward1"),
     op("zero(Tensor self) -> Tensor", CORE, memory.zero, _zeros_like_grad),
     op("slice_scatter(Tensor self, Tensor src, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor",
-       CORE, indexing.slice_scatter, ds.slice_scatter),
-    op("select_scatter(Tensor self, Tensor src, int dim, SymInt index) -> Tensor", CORE, indexing.select_scatter,
-       ds.select_scatter),
+       CORE, view_scatters.slice_scatter, ds.slice_scatter),
+    op("select_scatter(Tensor self, Tensor src, int dim, SymInt index) -> Tensor", CORE,
+       view_scatters.select_scatter, ds.select_scatter),
     op("diagonal_scatter(Tensor self, Tensor src, int offset=0, int dim1=0, int dim2=1) -> Tensor", CORE,
-       indexing.diagonal_scatter, ds.diagonal_scatter),
+       view_scatters.diagonal_scatter, ds.diagonal_scatter),
     # ------------------------------------------------------------ reductions
     op("sum(Tensor self, *, ScalarType? dtype=None) -> Tensor", REDUCTION, red.sum_default, d.sum_default),
     op("sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", REDUCTION,
@@ -344,13 +344,14 @@ TABLE = [
     op("constant_pad_nd(Tensor self, SymInt[] pad, Scalar value=0) -> Tensor", CORE, indexing.constant_pad_nd, ds.constant_pad_nd),
     op("nonzero(Tensor self) -> Tensor", CORE, indexing.nonzero),
     op("select_backward(Tensor grad_output, SymInt[] input_sizes, int dim, SymInt index) -> Tensor", CORE,
-       indexing.select_backward, ds.select_backward, decomposition=dec.select_backward),
+       view_scatters.select_backward, ds.select_backward, decomposition=dec.select_backward),
     op("slice_backward(Tensor grad_output, SymInt[] input_sizes, int dim, SymInt start, SymInt end, SymInt step) -> Tensor", CORE,
-       indexing.slice_backward, ds.slice_backward, decomposition=dec.slice_backward),
+       view_scatters.slice_backward, ds.slice_backward, decomposition=dec.slice_backward),
     op("diagonal_backward(Tensor grad_output, SymInt[] input_sizes, int offset, int dim1, int dim2) -> Tensor", CORE,
-       indexing.diagonal_backward, lambda grad, offset, dim1, dim2: d.aten.diagonal.default(grad, offset, dim1, dim2)),
+       view_scatters.diagonal_backward,
+       lambda grad, offset, dim1, dim2: d.aten.diagonal.default(grad, offset, dim1, dim2)),
     op("as_strided_scatter(Tensor self, Tensor src, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor", CORE,
-       indexing.as_strided_scatter, ds.as_strided_scatter),
+       view_scatters.as_strided_scatter, ds.as_strided_scatter),
     # ------------------------------------------------------------ factories
     op(f"empty.memory_format(SymInt[] size, *, {OPTIONS}, MemoryFormat? memory_format=None) -> Tensor", FACTORY,
        factories.empty),
