@@ -50,6 +50,7 @@ OUTSIDE_THE_LESSON = {
         "minitorch2/distributions/",
         # the commonly used functions beyond the core set (norm, diff, median, unique, special functions, ...)
         "minitorch2/_aten/table_more.py", "minitorch2/_aten/more_ops.py", "minitorch2/_aten/more_ops2.py",
+        "minitorch2/_aten/more_index_ops.py",
         "minitorch2/_aten/more_formulas.py",
         "minitorch2/_functions_common.py",
         # the nn layers beyond the core set: padding modes, transposed convolution, group/instance norms, ...

@@ -3,10 +3,10 @@
 Runtime layer, part of THE operator table: table.py appends these rows to its
 own (`rows(op, inplace)` is called with table.py's row makers, so a row here
 reads exactly as one there). Kernels and meta functions are in more_ops.py,
-derivative formulas and decompositions in more_formulas.py.
+more_index_ops.py and more_ops2.py, derivative formulas and decompositions in more_formulas.py.
 """
 from . import derivatives as d, derivatives_shape as ds, indexing, memory, more_formulas as f, more_ops as k
-from . import more_ops2 as k2, pointwise as pw, reductions as red
+from . import more_index_ops as ki, more_ops2 as k2, pointwise as pw, reductions as red
 from .overlap import Overlap
 
 POINTWISE = ("pointwise",)
@@ -168,46 +168,46 @@ def rows(op, inplace):
         op("cummin(Tensor self, int dim) -> (Tensor values, Tensor indices)", SELECTION, k.cummin, f.cummaxmin,
            output_differentiability=(True, False)),
         # shapes and copies
-        op("unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a)", ("view",), k.unfold, f.unfold,
+        op("unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a)", ("view",), ki.unfold, f.unfold,
            method=True),
         op("unfold_backward(Tensor grad_in, SymInt[] input_sizes, int dim, int size, int step) -> Tensor", (),
-           k.unfold_backward, f.unfold_backward),
-        op("rot90(Tensor self, int k=1, int[] dims=[0,1]) -> Tensor", (), k.rot90, f.rot90,
+           ki.unfold_backward, f.unfold_backward),
+        op("rot90(Tensor self, int k=1, int[] dims=[0,1]) -> Tensor", (), ki.rot90, f.rot90,
            decomposition=f.rot90_decomposition, method=True),
         op("diagonal_copy(Tensor self, int offset=0, int dim1=0, int dim2=1) -> Tensor", ("view_copy",),
-           k.diagonal_copy, f.diagonal_copy, grad_fn="DiagonalBackward0_copy", decomposition=f.diagonal_copy_decomposition),
-        op("diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor", (), k.diag_embed,
+           ki.diagonal_copy, f.diagonal_copy, grad_fn="DiagonalBackward0_copy", decomposition=f.diagonal_copy_decomposition),
+        op("diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor", (), ki.diag_embed,
            f.diag_embed, method=True),
         op("_cdist_forward(Tensor x1, Tensor x2, float p, int? compute_mode) -> Tensor", ("core",), k.cdist_forward,
            f.cdist_forward, grad_fn="CdistBackward0"),
         op("_cdist_backward(Tensor grad, Tensor x1, Tensor x2, float p, Tensor cdist) -> Tensor", (),
            k.cdist_backward),
         # data-dependent output sizes
-        op("masked_select(Tensor self, Tensor mask) -> Tensor", DYNAMIC, k.masked_select, f.masked_select,
+        op("masked_select(Tensor self, Tensor mask) -> Tensor", DYNAMIC, ki.masked_select, f.masked_select,
            method=True),
         op("_unique2(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False) "
-           "-> (Tensor, Tensor, Tensor)", DYNAMIC, k.unique2, differentiable=False),
-        op("bincount(Tensor self, Tensor? weights=None, SymInt minlength=0) -> Tensor", DYNAMIC, k.bincount,
+           "-> (Tensor, Tensor, Tensor)", DYNAMIC, ki.unique2, differentiable=False),
+        op("bincount(Tensor self, Tensor? weights=None, SymInt minlength=0) -> Tensor", DYNAMIC, ki.bincount,
            differentiable=False, method=True),
         op("repeat_interleave.Tensor(Tensor repeats, *, SymInt? output_size=None) -> Tensor", DYNAMIC,
-           k.repeat_interleave, differentiable=False),
+           ki.repeat_interleave, differentiable=False),
         # lookups (integer or bool results)
         op("isin.Tensor_Tensor(Tensor elements, Tensor test_elements, *, bool assume_unique=False, bool invert=False) "
-           "-> Tensor", (), k.isin),
+           "-> Tensor", (), ki.isin),
         op("isin.Tensor_Scalar(Tensor elements, Scalar test_element, *, bool assume_unique=False, bool invert=False) "
-           "-> Tensor", (), k.isin),
+           "-> Tensor", (), ki.isin),
         op("isin.Scalar_Tensor(Scalar element, Tensor test_elements, *, bool assume_unique=False, bool invert=False) "
-           "-> Tensor", (), k.isin),
+           "-> Tensor", (), ki.isin),
         op("searchsorted.Tensor(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, bool right=False, "
-           "str? side=None, Tensor? sorter=None) -> Tensor", (), k.searchsorted),
+           "str? side=None, Tensor? sorter=None) -> Tensor", (), ki.searchsorted),
         op("searchsorted.Scalar(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, "
-           "str? side=None, Tensor? sorter=None) -> Tensor", (), k.searchsorted),
+           "str? side=None, Tensor? sorter=None) -> Tensor", (), ki.searchsorted),
         op("bucketize.Tensor(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor", (),
-           k.bucketize),
+           ki.bucketize),
         op("bucketize.Scalar(Scalar self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor", (),
-           k.bucketize),
+           ki.bucketize),
         op(f"tril_indices(int row, int col, int offset=0, *, ScalarType? dtype=long, {LAYOUT}) -> Tensor", FACTORY,
-           k.tril_indices),
+           ki.tril_indices),
         op(f"triu_indices(int row, int col, int offset=0, *, ScalarType? dtype=long, {LAYOUT}) -> Tensor", FACTORY,
-           k.triu_indices),
+           ki.triu_indices),
     ]
