@@ -19,6 +19,7 @@ from ._functions_shape import _function_of, alias_of, flatten, squeeze
 from ._ops import ops
 from ._out import _CPP_TYPE, CAST, out_variant
 from ._tensor import Size, Tensor, contiguous_strides
+from .autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled, set_anomaly_enabled  # noqa: F401
 from .autograd.grad_mode import is_grad_enabled
 
 aten = ops.aten
@@ -26,7 +27,8 @@ aten = ops.aten
 __all__ = """tensor_split hsplit vsplit dsplit cartesian_prod combinations block_diag kron vander histc cov corrcoef
 addmv addr chain_matmul trapezoid trapz nanmedian mode quantile nanquantile aminmax logcumsumexp clamp_ typename
 is_nonzero hann_window hamming_window bartlett_window blackman_window frombuffer copysign det logdet slogdet inverse
-cholesky qr svd pinverse cross adjoint erfc i0 sinc""".split()
+cholesky qr svd pinverse cross adjoint erfc i0 sinc is_anomaly_enabled is_anomaly_check_nan_enabled
+set_anomaly_enabled""".split()
 
 
 # ---------------------------------------------------------------- splitting

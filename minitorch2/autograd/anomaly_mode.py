@@ -1,6 +1,7 @@
 """torch.autograd's anomaly mode: detect_anomaly, set_detect_anomaly and the flag the backward engine reads.
 
-Runtime layer, coverage surface. Anomaly mode is one process-wide flag and a second one, check_nan, as torch's.
+Runtime layer, coverage surface. Anomaly mode is one process-wide flag and a second one, check_nan, as torch's
+(torch.is_anomaly_enabled, is_anomaly_check_nan_enabled and set_anomaly_enabled reach them through _functions_extra).
 With both on, the engine hands every node's returned gradients to `check_nan`, which raises torch's
 RuntimeError naming the node and the output that holds a NaN. torch also records each forward op's traceback
 and prints it when a backward fails; minitorch2 keeps no such record, so only the warning on entry is torch's.
@@ -10,7 +11,7 @@ import warnings
 import numpy as np
 
 __all__ = ["detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled", "is_anomaly_check_nan_enabled",
-           "check_nan"]
+           "set_anomaly_enabled", "check_nan"]
 
 
 class _AnomalyState:
@@ -27,6 +28,11 @@ def is_anomaly_enabled():
 
 def is_anomaly_check_nan_enabled():
     return state.check_nan
+
+
+def set_anomaly_enabled(enabled, check_nan=True):
+    """torch.set_anomaly_enabled: the flags, with no context to restore them."""
+    _set(enabled, check_nan)
 
 
 def _set(enabled, check_nan):

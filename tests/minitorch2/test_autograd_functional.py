@@ -142,9 +142,7 @@ def test_zeros_for_unused_inputs_and_strict_errors():
 
 
 def _enabled(lib):
-    # torch.is_anomaly_enabled is top-level; minitorch2's lives in autograd.anomaly_mode until __init__ exports it
-    module = torch if lib is torch else minitorch2.autograd.anomaly_mode
-    return module.is_anomaly_enabled(), module.is_anomaly_check_nan_enabled()
+    return lib.is_anomaly_enabled(), lib.is_anomaly_check_nan_enabled()
 
 
 def test_anomaly_mode_flag_and_warning():
@@ -164,6 +162,10 @@ def test_anomaly_mode_flag_and_warning():
             assert not _enabled(lib)[0]
         assert _enabled(lib)[0]
         lib.autograd.set_detect_anomaly(False)
+        assert lib.set_anomaly_enabled(True, check_nan=False) is None
+        assert _enabled(lib) == (True, False)
+        lib.set_anomaly_enabled(False)
+        assert _enabled(lib) == (False, True)
 
 
 def _nan_backward(lib):
