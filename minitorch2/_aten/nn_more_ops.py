@@ -7,9 +7,10 @@ dtype, as ATen's CPU kernels compute.
 
 The one idea a reader must hold for grid sampling: a grid point's coordinate in [-1, 1] becomes a pixel position
 (`_source_index`), is folded into the image by the padding mode, and samples the 4 pixels around it (bilinear) or
-the nearest one. The backward reuses the same positions: the input's gradient is the forward's weights scattered
-back, the grid's gradient the weights' slopes times the chain factor each fold contributes (0 where a coordinate
-was clipped, -1 where reflection turned it around).
+the nearest one; bicubic weighs the 16 pixels around the unfolded position and folds each of those instead. The
+backward reuses the same positions: the input's gradient is the forward's weights scattered back, the grid's
+gradient the weights' slopes times the chain factor each fold contributes (0 where a coordinate was clipped, -1
+where reflection turned it around).
 """
 import numpy as np
 
@@ -175,8 +176,6 @@ def _grid_sampler_check(input, grid, interpolation_mode):
     if input.dim() != 4 or grid.dim() != 4:
         raise RuntimeError(f"grid_sampler(): expected 4D or 5D input and grid with same number of dimensions, but "
                            f"got {shapes}")
-    if interpolation_mode == BICUBIC:
-        raise NotImplementedError("minitorch2's grid_sampler_2d has no bicubic mode (bilinear and nearest only)")
     require_float(input, "grid_sampler_2d_cpu")
 
 
@@ -193,9 +192,8 @@ def _reflected(coord, twice_low, twice_high):
     return np.where(even, extra + low, span - extra + low).astype(coord.dtype), np.where(even, slope, -slope)
 
 
-def _source_index(coord, size, padding_mode, align_corners):
-    """Pixel positions of grid coordinates, and d position / d coordinate, as ATen's grid_sampler_compute_source_index
-    (with its _set_grad variant): unnormalize, then fold by the padding mode."""
+def _unnormalized(coord, size, align_corners):
+    """Pixel positions of grid coordinates in [-1, 1], and d position / d coordinate."""
     dtype = coord.dtype.type
     if align_corners:
         slope = dtype((size - 1) / 2)
@@ -203,7 +201,17 @@ def _source_index(coord, size, padding_mode, align_corners):
     else:
         slope = dtype(size / 2)
         position = ((coord + 1) * dtype(size) - 1) / 2
-    slope = np.full(coord.shape, slope, coord.dtype)
+    return position, np.full(coord.shape, slope, coord.dtype)
+
+
+def _source_index(coord, size, padding_mode, align_corners):
+    """Pixel positions of grid coordinates, and d position / d coordinate, as ATen's grid_sampler_compute_source_index
+    (with its _set_grad variant): unnormalize, then fold by the padding mode."""
+    return _folded(*_unnormalized(coord, size, align_corners), size, padding_mode, align_corners)
+
+
+def _folded(position, slope, size, padding_mode, align_corners):
+    """A position folded into the image by the padding mode (zeros leaves it: reads outside are 0), and its slope."""
     if padding_mode == BORDER:
         position, slope = _clipped(position, size, slope)
     elif padding_mode == REFLECTION:
@@ -243,10 +251,52 @@ def _positions(input, grid, padding_mode, align_corners):
     return x, dx, y, dy
 
 
+CUBIC_A = -0.75  # the cubic convolution kernel's free parameter, as ATen's (and OpenCV's) bicubic
+
+
+def _cubic_near(x, a):
+    """The kernel on |x| <= 1, and its derivative."""
+    return ((a + 2) * x - (a + 3)) * x * x + 1, (3 * (a + 2) * x - 2 * (a + 3)) * x
+
+
+def _cubic_far(x, a):
+    """The kernel on 1 < |x| < 2, and its derivative."""
+    return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a, (3 * a * x - 10 * a) * x + 8 * a
+
+
+def _cubic_weights(t):
+    """Weights of the taps at -1, 0, 1, 2 around a point t in [0, 1) past tap 0, and their derivatives in t."""
+    a = t.dtype.type(CUBIC_A)
+    taps = [_cubic_far(t + 1, a), _cubic_near(t, a), _cubic_near(1 - t, a), _cubic_far(2 - t, a)]
+    signs = (1, 1, -1, -1)  # the last two taps are functions of (1 - t) and (2 - t)
+    return [w for w, _ in taps], [sign * dw for sign, (_, dw) in zip(signs, taps)]
+
+
+def _bicubic_taps(input, grid, padding_mode, align_corners):
+    """The 16 pixels around every grid point: (x, y, weight, d weight / d x, d weight / d y) each, positions folded
+    tap by tap as ATen's get_value_bounded folds them; and the unnormalizing slopes (dx, dy)."""
+    x, dx = _unnormalized(grid._np[..., 0], input.shape[3], align_corners)
+    y, dy = _unnormalized(grid._np[..., 1], input.shape[2], align_corners)
+    x0, y0 = np.floor(x), np.floor(y)
+    (wx, sx), (wy, sy) = _cubic_weights(x - x0), _cubic_weights(y - y0)
+    taps = []
+    for j in range(4):
+        ys = _folded(y0 + (j - 1), dy, input.shape[2], padding_mode, align_corners)[0]
+        for i in range(4):
+            xs = _folded(x0 + (i - 1), dx, input.shape[3], padding_mode, align_corners)[0]
+            taps.append((xs, ys, wx[i] * wy[j], sx[i] * wy[j], wx[i] * sy[j]))
+    return taps, dx, dy
+
+
 def _grid_sampler_2d_kernel(input, grid, interpolation_mode, padding_mode, align_corners):
     _grid_sampler_check(input, grid, interpolation_mode)
-    x, _, y, _ = _positions(input, grid, padding_mode, align_corners)
     image = input._np
+    if interpolation_mode == BICUBIC:
+        out = np.zeros((image.shape[0], image.shape[1]) + grid.shape[1:3], input.dtype.np)
+        for xs, ys, weight, _, _ in _bicubic_taps(input, grid, padding_mode, align_corners)[0]:
+            out += _gather(image, np.rint(xs), np.rint(ys))[0] * weight[:, None]
+        return out
+    x, _, y, _ = _positions(input, grid, padding_mode, align_corners)
     if interpolation_mode == NEAREST:
         return _gather(image, np.rint(x), np.rint(y))[0].astype(input.dtype.np)
     out = np.zeros((image.shape[0], image.shape[1]) + x.shape[1:], input.dtype.np)
@@ -274,10 +324,22 @@ def _scatter(target, xs, ys, values):
 
 def _grid_sampler_2d_backward_kernel(grad_output, input, grid, interpolation_mode, padding_mode, align_corners,
                                      output_mask):
-    x, dx, y, dy = _positions(input, grid, padding_mode, align_corners)
     g, image = grad_output._np, input._np
     grad_input = np.zeros(image.shape, image.dtype)
     grad_grid = np.zeros(grid.shape, grid.dtype.np)
+    if interpolation_mode == BICUBIC:
+        taps, dx, dy = _bicubic_taps(input, grid, padding_mode, align_corners)
+        for xs, ys, weight, slope_x, slope_y in taps:
+            xs, ys = np.rint(xs), np.rint(ys)
+            if output_mask[0]:
+                _scatter(grad_input, xs, ys, g * weight[:, None])
+            values = (_gather(image, xs, ys)[0] * g).sum(1)
+            grad_grid[..., 0] += values * slope_x
+            grad_grid[..., 1] += values * slope_y
+        grad_grid[..., 0] *= dx
+        grad_grid[..., 1] *= dy
+        return grad_input, grad_grid
+    x, dx, y, dy = _positions(input, grid, padding_mode, align_corners)
     if interpolation_mode == NEAREST:
         if output_mask[0]:
             _scatter(grad_input, np.rint(x), np.rint(y), g)
