@@ -52,7 +52,7 @@ OUTSIDE_THE_LESSON = {
         "minitorch2/_aten/table_more.py", "minitorch2/_aten/more_ops.py", "minitorch2/_aten/more_ops2.py",
         "minitorch2/_aten/more_index_ops.py",
         "minitorch2/_aten/more_formulas.py",
-        "minitorch2/_functions_common.py",
+        "minitorch2/_functions_common.py", "minitorch2/_functions_shape_more.py",
         # the nn layers beyond the core set: padding modes, transposed convolution, group/instance norms, ...
         "minitorch2/_aten/table_nn_more.py", "minitorch2/_aten/nn_more_ops.py", "minitorch2/_aten/nn_more_formulas.py",
         "minitorch2/nn/_functional_more.py", "minitorch2/nn/modules/activation_more.py",

@@ -5,14 +5,15 @@ keyword arguments, Python scalars), picks the aten overload PyTorch would dispat
 calls one overload with the arguments as given is made from it in one line (`mm = _function_of(aten.mm.default,
 EXACT)`: the schema binds the arguments, EXACT is its out= rule, _out.py). Composites PyTorch writes at this level
 (`matmul`, `reshape`, `flatten`, `softmax` with a dtype, ...) are written the same way here, so traced graphs record
-the same aten ops. They live in seven modules, grouped as torch's documentation groups them:
+the same aten ops. They live in eight modules, grouped as torch's documentation groups them:
 
 - _functions_pointwise.py: arithmetic, unary math, clamp, where, masked_fill, comparisons, logical and bitwise ops;
 - _functions_reductions.py: sum, mean, max/min, var/std, any/all, softmax;
 - _functions_sorting.py: sort, argsort, topk and multinomial;
 - _functions_linalg.py: the matrix products and matmul;
 - _functions_shape.py: views, joining and splitting, indexing, and the argument helpers the others build on;
-- _functions_common.py: the commonly used ones beyond those (norm, diff, tile, meshgrid, median, unique, ...);
+- _functions_common.py: the commonly used ones beyond those (norm, median, unique, special functions, ...);
+- _functions_shape_more.py: the shape functions beyond the core set (diff, tile, meshgrid, tensordot, ...);
 - _functions_extra.py: the rest (tensor_split, kron, cov, quantile, windows, torch.det/svd, ...).
 
 This module gathers them into one namespace: `minitorch2/__init__.py` re-exports every public name here, and Tensor
@@ -38,9 +39,12 @@ from ._functions_linalg import (
 from ._functions_common import (
     norm, cumprod, trace, nansum, nanmean, count_nonzero, std_mean, median, kthvalue, cummax, cummin, frac, erfinv,
     lgamma, digamma, logit, nan_to_num, logaddexp, hypot, heaviside, signbit, arccos, arcsin, arctan, arctan2, fix,
-    polygamma, xlogy, float_power, diff, tile, repeat_interleave, meshgrid, tensordot, inner, moveaxis,
-    take_along_dim, atleast_1d, atleast_2d, atleast_3d, column_stack, dstack, diag, rot90, diag_embed, diagonal_copy,
-    masked_select, bincount, argwhere, unique, isin, searchsorted, bucketize, tril_indices, triu_indices, cdist, abs_,
+    polygamma, xlogy, float_power, masked_select, bincount, argwhere, unique, isin, searchsorted, bucketize,
+    tril_indices, triu_indices, cdist, abs_,
+)
+from ._functions_shape_more import (
+    diff, tile, repeat_interleave, meshgrid, tensordot, inner, moveaxis, take_along_dim, atleast_1d, atleast_2d,
+    atleast_3d, column_stack, dstack, diag, rot90, diag_embed, diagonal_copy,
 )
 from ._functions_common import *  # noqa: E402,F401,F403  (its __all__: the names of issue 20)
 from ._functions_shape import (
