@@ -119,8 +119,8 @@ def _parse(setting):
             invalid.append(item)
     if invalid:
         valid = ", ".join(dict.fromkeys([*ARTIFACTS, *COMPONENTS, *TORCH_COMPONENT_NAMES, "all"]))
-        raise ValueError(f"Invalid log settings: {', '.join(invalid)}, must be a comma separated list of "
-                         f"component names (optionally prefixed with + or -) or artifact names. Valid: {valid}")
+        raise ValueError(f"Invalid log settings: {setting}, must be a comma separated list of registered "
+                         f"log names (optionally prefixed with + or -) or artifact names. Valid settings: {valid}")
     return artifacts, levels
 
 

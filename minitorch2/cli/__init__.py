@@ -32,7 +32,15 @@ With --compare-torch or --report the script runs in a subprocess
 compiles (the script's own `torch.compile` calls, `with optimize()` blocks,
 and the resume functions of graph breaks), then prints, per frame, what
 `torch._dynamo.explain` would: its graphs (as code), graph breaks with their
-reasons, explanations and hints, and its guards.
+reasons, explanations, hints and the user's call stack, the ops in torch's
+spelling, and its guards; what several cache entries share, once. The report
+prints even when the script raises (after its traceback).
+
+Under `run` (and `explain`), a script's TORCH_LOGS and TORCH_COMPILE_DEBUG act
+as MINITORCH2_LOGS and MINITORCH2_COMPILE_DEBUG: torch's component names
+(dynamo, aot, inductor, torch._dynamo, ...) are ours, names only torch logs are
+dropped with a one-line warning, and an unknown name ends the run at startup
+in one line.
 
 `fuzz` runs the hypothesis differential properties of one layer (or all of
 them) against PyTorch with N examples each, seeded by S (fuzz.py).
@@ -47,6 +55,8 @@ The package, one module per command or concern:
     compare.py       what differs between the two runs (printed lines, graphs op by op)
     report.py        the --report HTML page
     explain.py       `explain`: per compiled frame, graphs, breaks and guards
+    standalone.py    what the MINITORCH2_COMPILE_DEBUG folder's output_code.py and fx_graph_runnable.py
+                     import to run on their own (kernels from their IR text, timing, the compile again)
     fuzz.py          `fuzz`: the differential properties through pytest (also its pytest plugin)
 
 The one idea to hold: this is the only package that imports every layer

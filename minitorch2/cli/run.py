@@ -72,19 +72,48 @@ def run_script(script, args, backend=None, show=()):
     return 0
 
 
+# TORCH_LOGS names torch 2.13 registers that minitorch2 does not log (a PyTorch script may set them: ignored, said
+# in one line); its components' module names, as ours
+TORCH_ONLY_LOGS = frozenset("""annotation aot_graphs_effects async_compile auto_chunker autotuning benchmarking c10d
+    cache caching compiled_autograd compiled_autograd_verbose compute_dependencies cudagraph_static_inputs cudagraphs
+    custom_format_test_artifact ddp ddp_graphs distributed dtensor dynamic export fake_tensor fsdp graph
+    graph_code_verbose graph_region_expansion graph_sizes hierarchical_compile incremental inductor_metrics
+    ir_post_fusion ir_pre_fusion kernel_code loop_ordering loop_tiling native_dsl node_runtime_estimation
+    not_implemented onnx onnx_diagnostics overlap overlap_scheduling perf_hints post_grad_graphs pp pre_grad_graphs
+    recompiles_verbose schedule side_effects sym_node torch trace_bytecode trace_call trace_shape_events trace_source
+    verbose_guards""".split())
+TORCH_MODULE_LOGS = {"torch._dynamo": "dynamo", "torch._functorch": "aot", "torch._inductor": "inductor"}
+
+
 def _adopt_torch_environment():
     """TORCH_LOGS and TORCH_COMPILE_DEBUG, set for a PyTorch script, act as MINITORCH2_LOGS and
-    MINITORCH2_COMPILE_DEBUG (which win when both are set); a log name neither knows ends the run at once,
-    in one line (False)."""
-    for theirs, ours in (("TORCH_LOGS", _logging.ENV_VAR), ("TORCH_COMPILE_DEBUG", "MINITORCH2_COMPILE_DEBUG")):
-        if theirs in os.environ and ours not in os.environ:
-            os.environ[ours] = os.environ[theirs]
+    MINITORCH2_COMPILE_DEBUG (which win when both are set); a log name torch has and we lack is dropped with a
+    one-line warning; a log name neither knows ends the run at once, in one line (False)."""
+    if "TORCH_LOGS" in os.environ and _logging.ENV_VAR not in os.environ:
+        os.environ[_logging.ENV_VAR] = _from_torch_logs(os.environ["TORCH_LOGS"])
+    if "TORCH_COMPILE_DEBUG" in os.environ and "MINITORCH2_COMPILE_DEBUG" not in os.environ:
+        os.environ["MINITORCH2_COMPILE_DEBUG"] = os.environ["TORCH_COMPILE_DEBUG"]
     try:
         _logging.reload()
     except ValueError as e:
         print(f"python -m minitorch2 run: {e}", file=sys.stderr)
         return False
     return True
+
+
+def _from_torch_logs(setting):
+    """TORCH_LOGS as a MINITORCH2_LOGS setting: module names as components, the names only torch logs dropped."""
+    kept, dropped = [], []
+    for item in (s.strip() for s in setting.split(",") if s.strip()):
+        sign, name = item[:len(item) - len(item.lstrip("+-"))], item.lstrip("+-")
+        if name in TORCH_ONLY_LOGS or (name.startswith("torch.") and name not in TORCH_MODULE_LOGS):
+            dropped.append(item)
+        else:
+            kept.append(sign + TORCH_MODULE_LOGS.get(name, name))
+    if dropped:
+        print(f"python -m minitorch2 run: TORCH_LOGS: minitorch2 does not log {', '.join(dropped)}; ignored",
+              file=sys.stderr)
+    return ",".join(kept)
 
 
 def _set_default_backend(name):

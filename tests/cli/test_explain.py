@@ -54,7 +54,7 @@ def test_explain_reports_breaks_reasons_hints_guards_and_graphs(tmp_path):
     out = result.stdout
     script_output, report = out.split("==== minitorch2 explain:", 1)
     assert script_output == "hidden (2, 3)\nTrue\nhidden (2, 3)\nTrue\n"  # the script's own output comes first
-    assert report.startswith(" 2 frame(s) compiled, 3 graph(s) ====")
+    assert report.startswith(" 2 frame(s) compiled, 3 graph(s), 1 graph break(s) ====")
     forward = report.split(f"--- frame forward ({path}:11)", 1)[1].split("--- frame", 1)[0]
     assert "Graph Break Count: 1" in forward
     assert "    Reason: print() is a side effect" in forward
