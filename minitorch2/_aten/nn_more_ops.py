@@ -37,7 +37,14 @@ def _bag_count(offsets, include_last_offset):
     return offsets.shape[0] - 1 if include_last_offset else offsets.shape[0]
 
 
-def bag_bounds(indices, offsets, include_last_offset):
+def _index_select_path(weight, padding_idx):
+    """ATen's fast path for sums and means (an index_select_add over a float weight with unit row stride, no padding
+    index). It sums each bag up to the next offset, where the other paths, and the bag sizes a mean divides by, run
+    an include_last_offset's last bag to the end of the indices; with mode sum it returns an empty offset2bag."""
+    return padding_idx < 0 and weight.dtype in (_dtype.float32, _dtype.float16) and weight.stride()[1] == 1
+
+
+def _bag_bounds(indices, offsets, include_last_offset, last_to_end):
     """(starts, ends) of every bag in `indices`, checked as ATen checks the offsets."""
     offs = offsets._np.astype(np.int64)
     length = indices.shape[0]
@@ -48,9 +55,10 @@ def bag_bounds(indices, offsets, include_last_offset):
         raise RuntimeError(f"offsets[-1] can not be greater than input's length {length} but got offsets[-1] of "
                            f"{offs[-1]}")
     count = _bag_count(offsets, include_last_offset)
-    starts = offs[:count]
-    ends = np.append(offs[1:count + 1] if include_last_offset else offs[1:], length)[:count]
-    return starts, ends
+    ends = np.append(offs[1:], length)[:count]
+    if last_to_end and count:
+        ends[-1] = length
+    return offs[:count], ends
 
 
 def _embedding_bag_kernel(weight, indices, offsets, scale_grad_by_freq=False, mode=0, sparse=False,
@@ -61,20 +69,22 @@ def _embedding_bag_kernel(weight, indices, offsets, scale_grad_by_freq=False, mo
     if bad.size:
         raise RuntimeError(f"Index {bad[0]} of input takes value {idx[bad[0]]} which is not in the valid range "
                            f"[0, {weight.shape[0]})")
-    starts, ends = bag_bounds(indices, offsets, include_last_offset)
+    fast = mode != 2 and _index_select_path(weight, padding_idx)
+    starts, ends = _bag_bounds(indices, offsets, include_last_offset, last_to_end=True)
+    summed_ends = _bag_bounds(indices, offsets, include_last_offset, last_to_end=not fast)[1]
     rows, dim = weight._np[idx], weight.shape[1]
     if per_sample_weights is not None:
         rows = rows * per_sample_weights._np[:, None]
     keep = idx != padding_idx if padding_idx >= 0 else np.ones(idx.shape, bool)
     count = len(starts)
     output = np.zeros((count, dim), weight.dtype.np)
-    bag_size = np.zeros(count, np.int64)
-    max_indices = np.full((count, dim), -1, np.int64) if mode == 2 else np.zeros(count, np.int64)
+    bag_size = np.zeros(count, np.int64)  # ATen fills it for mean and max only
+    max_indices = np.zeros((count, dim), np.int64)
     offset2bag = np.zeros(idx.shape[0], np.int64)
-    for bag, (start, end) in enumerate(zip(starts, ends)):
+    for bag, (start, end, summed_end) in enumerate(zip(starts, ends, summed_ends)):
         offset2bag[start:end] = bag
         members = np.arange(start, end)[keep[start:end]]
-        bag_size[bag] = members.size
+        bag_size[bag] = members.size if mode != 0 else 0
         if members.size == 0:
             continue
         if mode == 2:
@@ -82,10 +92,11 @@ def _embedding_bag_kernel(weight, indices, offsets, scale_grad_by_freq=False, mo
             output[bag] = rows[members[best], np.arange(dim)]
             max_indices[bag] = idx[members[best]]
         else:
-            output[bag] = rows[members].sum(0, dtype=weight.dtype.np)
+            output[bag] = rows[members[members < summed_end]].sum(0, dtype=weight.dtype.np)
             if mode == 1:
                 output[bag] /= weight.dtype.np.type(members.size)
-    return output, offset2bag, bag_size, max_indices
+    offset2bag = offset2bag[:0] if fast and mode == 0 else offset2bag
+    return output, offset2bag, bag_size, max_indices if mode == 2 else bag_size.copy()
 
 
 def _embedding_bag_meta(weight, indices, offsets, scale_grad_by_freq=False, mode=0, sparse=False,
@@ -93,7 +104,8 @@ def _embedding_bag_meta(weight, indices, offsets, scale_grad_by_freq=False, mode
     _embedding_bag_check(weight, indices, offsets, per_sample_weights)
     count = _bag_count(offsets, include_last_offset)
     max_shape = (count, weight.shape[1]) if mode == 2 else (count,)
-    return (fake_empty((count, weight.shape[1]), weight.dtype), fake_empty((indices.shape[0],), _dtype.int64),
+    links = 0 if mode == 0 and _index_select_path(weight, padding_idx) else indices.shape[0]
+    return (fake_empty((count, weight.shape[1]), weight.dtype), fake_empty((links,), _dtype.int64),
             fake_empty((count,), _dtype.int64), fake_empty(max_shape, _dtype.int64))
 
 
@@ -107,10 +119,10 @@ def _embedding_bag_backward_kernel(grad, indices, offsets, offset2bag, bag_size,
     grad_weight = np.zeros((num_weights, g.shape[1]), g.dtype)
     if mode == 2:
         chosen = maximum_indices._np
-        bags, columns = np.nonzero(chosen >= 0)
+        bags, columns = np.nonzero(np.broadcast_to(bag_size._np[:, None] > 0, chosen.shape))  # empty bags chose none
         np.add.at(grad_weight, (chosen[bags, columns], columns), g[bags, columns])
         return grad_weight
-    bag_of = offset2bag._np
+    bag_of = _bag_of_each_index(offset2bag, offsets, idx.size, g.shape[0])
     contributions = g[bag_of]
     if per_sample_weights is not None:
         contributions = contributions * per_sample_weights._np[:, None]
@@ -121,6 +133,15 @@ def _embedding_bag_backward_kernel(grad, indices, offsets, offset2bag, bag_size,
     keep = idx != padding_idx if padding_idx >= 0 else np.ones(idx.shape, bool)
     np.add.at(grad_weight, idx[keep], contributions[keep])
     return grad_weight
+
+
+def _bag_of_each_index(offset2bag, offsets, length, count):
+    """offset2bag, rebuilt from the offsets where the forward's fast path left it empty (as ATen's backward does; an
+    index past an include_last_offset's last offset counts for the last bag, where ATen reads past the gradient)."""
+    if offset2bag.shape[0] == length:
+        return offset2bag._np
+    bags = np.searchsorted(offsets._np.astype(np.int64), np.arange(length), side="right") - 1
+    return np.minimum(bags, count - 1)
 
 
 def _frequency_divisors(idx, num_weights):
@@ -145,7 +166,8 @@ def _per_sample_weights_backward_kernel(grad, weight, indices, offsets, offset2b
     if mode != 0:
         raise RuntimeError("embedding_bag_backward: per_sample_weights only supported for mode='sum'")
     idx = indices._np.astype(np.int64)
-    result = (grad._np[offset2bag._np] * weight._np[idx]).sum(1, dtype=grad.dtype.np)
+    bag_of = _bag_of_each_index(offset2bag, offsets, idx.size, grad.shape[0])
+    result = (grad._np[bag_of] * weight._np[idx]).sum(1, dtype=grad.dtype.np)
     if padding_idx >= 0:
         result[idx == padding_idx] = 0
     return result

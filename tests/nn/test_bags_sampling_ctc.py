@@ -65,6 +65,11 @@ BAG_CASES = {
     "max_padding_last_offset": dict(offsets=[0, 3, 8], mode="max", padding_idx=-1, include_last_offset=True),
     "sum_weights_padding": dict(offsets=[0, 5], mode="sum", per_sample_weights=True, padding_idx=4),
     "mean_freq": dict(offsets=[0, 2, 5], mode="mean", scale_grad_by_freq=True),
+    # an include_last_offset whose last offset is short of the end: the last bag runs to the end (not on sum's path)
+    "mean_short_last_offset": dict(offsets=[0, 3, 5], mode="mean", include_last_offset=True),
+    "max_short_last_offset_all_padding": dict(offsets=[0, 1, 1, 5], mode="max", include_last_offset=True,
+                                              padding_idx=1),
+    "sum_padding_short_last_offset": dict(offsets=[0, 3, 5], mode="sum", include_last_offset=True, padding_idx=4),
 }
 
 
@@ -81,6 +86,22 @@ def test_embedding_bag(case):
         return lib.nn.functional.embedding_bag(lib.tensor(INDICES), weight, offsets, **kwargs), leaves
 
     _compare(run)
+
+
+@pytest.mark.parametrize("mode,padding_idx,include_last_offset,dtype", [
+    (0, -1, False, "float32"), (0, -1, True, "float64"), (0, 2, True, "float32"), (1, -1, True, "float32"),
+    (1, 2, False, "float32"), (2, -1, True, "float32"), (2, 2, False, "float64")])
+def test_embedding_bag_op_outputs(mode, padding_idx, include_last_offset, dtype):
+    """aten._embedding_bag's extra outputs as ATen's (offset2bag empty on the float sums' fast path, bag sizes for
+    mean and max only, max_indices a copy of bag_size unless max)."""
+    outputs = []
+    for lib in (torch, minitorch2):
+        weight = lib.tensor(WEIGHT, dtype=getattr(lib, dtype))
+        outputs.append(lib.ops.aten._embedding_bag.default(weight, lib.tensor(INDICES), lib.tensor([0, 3, 3, 6]), False,
+                                                           mode, False, None, include_last_offset, padding_idx))
+    for expected, got in zip(*outputs):
+        assert str(got.dtype) == str(expected.dtype) and tuple(got.shape) == tuple(expected.shape)
+        np.testing.assert_allclose(got.numpy(), expected.numpy(), rtol=1e-6)
 
 
 def test_embedding_bag_module_2d_input_and_repr():
