@@ -22,9 +22,11 @@ and the rest is a resume function captured in its turn (resume.py); where Dynamo
 """
 from . import config, exc, testing
 from .backends import list_backends, lookup_backend, register_backend
+from .compiler import allow_in_graph, disallow_in_graph, set_stance
 from .eval_frame import OptimizedModule, disable, optimize, reset
 from .explain import explain
 from .graph_break import graph_break, is_compiling
 
 __all__ = ["optimize", "explain", "reset", "disable", "graph_break", "is_compiling", "config", "testing", "exc",
-           "register_backend", "list_backends", "lookup_backend", "OptimizedModule"]
+           "register_backend", "list_backends", "lookup_backend", "OptimizedModule", "set_stance", "allow_in_graph",
+           "disallow_in_graph"]

@@ -1,10 +1,22 @@
 """torch.compiler: the compiler's user-facing names (under `python -m minitorch2 run`, `torch.compiler` is this
-module; cli/aliases.py). Frontend layer: each name is the frontend's own, under the name torch.compiler gives it."""
-import minitorch2
+module; cli/aliases.py). Frontend layer: each name is the frontend's own, under the name torch.compiler gives it.
 
+Also here, as torch._dynamo has them (frontend/__init__.py): `set_stance`, which eval_frame.call_compiled reads
+as config.stance, and `allow_in_graph` / `disallow_in_graph`, which fill the tables the variable builder reads
+(variables/torch.py): an allowed function becomes one call_function node instead of being inlined; a disallowed
+torch function is a graph break.
+"""
+import functools
+import weakref
+
+import minitorch2
+from minitorch2._unsupported import Unsupported
+
+from . import config
 from .backends import list_backends  # noqa: F401
 from .eval_frame import disable, reset  # noqa: F401
 from .graph_break import is_compiling
+from .variables.torch import ALLOWED_IN_GRAPH, DISALLOWED_IN_GRAPH, is_torch_object
 
 is_dynamo_compiling = is_compiling
 
@@ -19,4 +31,78 @@ def is_exporting():
     return False
 
 
-__all__ = ["compile", "disable", "reset", "list_backends", "is_compiling", "is_dynamo_compiling", "is_exporting"]
+class set_stance:
+    """What compiled functions do (torch.compiler.set_stance), as a call, a `with` block or a decorator:
+    "default" compiles; "force_eager" runs everything eagerly; "eager_on_recompile" runs cached code but runs a
+    call eagerly where it would compile; "fail_on_recompile" raises RuntimeError there instead. With
+    skip_guard_eval_unsafe, a call that would compile raises RuntimeError (Dynamo then checks only the guards that
+    tell its entries apart; we check every guard, which is safe and gives the same choice of entry)."""
+
+    def __init__(self, stance="default", *, skip_guard_eval_unsafe=False, force_backend=None):
+        if force_backend is not None and stance != "default":
+            raise RuntimeError("non-default stance cannot have force_backend set")
+        if force_backend is not None or stance in ("eager_then_compile", "aot_eager_then_compile"):
+            raise Unsupported(f"torch.compiler.set_stance({stance!r}, force_backend={force_backend!r}) is not "
+                              "supported (minitorch2 has the stances default, force_eager, eager_on_recompile and "
+                              "fail_on_recompile)")
+        self.stance = (stance, skip_guard_eval_unsafe)
+        self.prev = (config.stance, config.skip_guard_eval_unsafe)
+        self.__enter__()  # in force from the call on, as torch's
+
+    def __enter__(self):
+        config.stance, config.skip_guard_eval_unsafe = self.stance
+
+    def __exit__(self, *exc):
+        config.stance, config.skip_guard_eval_unsafe = self.prev
+
+    def __call__(self, fn):
+        self.__exit__()  # a decorator's stance holds only inside the calls of fn
+
+        @functools.wraps(fn)
+        def in_stance(*args, **kwargs):
+            stance, skip_guard_eval_unsafe = self.stance
+            with set_stance(stance, skip_guard_eval_unsafe=skip_guard_eval_unsafe):
+                return fn(*args, **kwargs)
+
+        return in_stance
+
+
+def allow_in_graph(fn):
+    """Put calls of fn into the graph as one call_function node instead of tracing into it (the node runs fn;
+    AOT and the backend trace through it); fn takes and returns tensors. Returns fn."""
+    if isinstance(fn, (list, tuple)):
+        return [allow_in_graph(x) for x in fn]
+    if not callable(fn):
+        raise AssertionError("allow_in_graph expects a callable")
+    DISALLOWED_IN_GRAPH.discard(id(fn))
+    if not is_torch_object(fn):  # (a torch function is in the graph already, unless disallowed)
+        _add_while_alive(ALLOWED_IN_GRAPH, fn)
+    return fn
+
+
+def disallow_in_graph(fn):
+    """Make calls of fn, a torch function or one allow_in_graph let in, a graph break (fn runs natively)."""
+    if isinstance(fn, (list, tuple)):
+        return [disallow_in_graph(x) for x in fn]
+    if not callable(fn):
+        raise AssertionError("disallow_in_graph expects a callable")
+    if not is_torch_object(fn) and id(fn) not in ALLOWED_IN_GRAPH:
+        raise RuntimeError("disallow_in_graph is expected to be used on an already allowed callable (like torch.* "
+                           "ops). Allowed callables means callables that TorchDynamo puts as-is in the extracted "
+                           "graph.")
+    ALLOWED_IN_GRAPH.discard(id(fn))
+    _add_while_alive(DISALLOWED_IN_GRAPH, fn)
+    return fn
+
+
+def _add_while_alive(table, fn):
+    """Add id(fn) to table until fn dies (its id may then be reused); a builtin lives for good."""
+    table.add(id(fn))
+    try:
+        weakref.finalize(fn, table.discard, id(fn))
+    except TypeError:
+        pass
+
+
+__all__ = ["compile", "disable", "reset", "list_backends", "is_compiling", "is_dynamo_compiling", "is_exporting",
+           "set_stance", "allow_in_graph"]

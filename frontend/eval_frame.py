@@ -259,7 +259,7 @@ class CompileWrapper:
 
 
 def call_compiled(fn, args, kwargs, backend, nopython):
-    if is_disabled():
+    if is_disabled() or (config.stance != "default" and _eager_by_stance()):
         return fn(*args, **kwargs)
     fn = original_function(fn)  # a function `with optimize()` routed: compile its real code, not the trampoline
     code = fn.__code__
@@ -280,6 +280,8 @@ def call_compiled(fn, args, kwargs, backend, nopython):
         if failed_guard is None:
             return _run(entry, fn, args, kwargs, L, G)
         failed = failed or failed_guard
+    if config.stance != "default" or config.skip_guard_eval_unsafe:
+        return _cache_miss_under_stance(fn, args, kwargs, entries, L, backend)
     if code not in RUN_ONLY_CODE and len(entries) >= config.cache_size_limit:
         _hit_cache_size_limit(code, entries, L, G, backend, nopython)
     if code in RUN_ONLY_CODE:
@@ -300,6 +302,41 @@ def call_compiled(fn, args, kwargs, backend, nopython):
         observer(entry)
     with _logging.compile_context(code, len(entries) - 1):  # backends like aot_eager compile at the first run
         return _run(entry, fn, args, kwargs, L, G)
+
+
+STANCES = ("default", "force_eager", "eager_on_recompile", "fail_on_recompile")
+
+
+def _eager_by_stance():
+    """torch.compiler.set_stance("force_eager") runs every compiled function eagerly; an unknown stance raises."""
+    if config.stance not in STANCES:
+        raise RuntimeError(f"invalid torch.compile stance '{config.stance}'")
+    return config.stance == "force_eager"
+
+
+def _cache_miss_under_stance(fn, args, kwargs, entries, L, backend):
+    """A call no entry fits, under set_stance: "eager_on_recompile" runs it eagerly (functions it calls still use
+    their cached code); "fail_on_recompile" raises, naming the guards that failed, as Dynamo does."""
+    if config.skip_guard_eval_unsafe:
+        raise RuntimeError("Recompilation triggered with skip_guard_eval_unsafe stance. This usually means that you "
+                           "have not warmed up your model with enough inputs such that you can guarantee no more "
+                           "recompilations.")
+    if config.stance == "eager_on_recompile":
+        return fn(*args, **kwargs)
+    code = fn.__code__
+    message = (f"Detected recompile when torch.compile stance is 'fail_on_recompile'. filename: '{code.co_filename}',"
+               f" function name: '{code.co_name}', line number: {code.co_firstlineno}")
+    if entries:
+        failures = "".join(f"\n    - {entry}: {why}" for entry, why in guard_failures(fn, entries, L, backend))
+        message += f"\n    triggered by the following guard failure(s):{failures}"
+    raise RuntimeError(message)
+
+
+def guard_failures(fn, entries, L, backend):
+    """(frame_id/entry, the guard that failed) for each cache entry of fn, the latest first."""
+    return [(f"{_logging.frame_id(fn.__code__)}/{i}",
+             e.guard_fn(L, G=fn.__globals__) if e.backend is backend else "compiled for a different backend")
+            for i, e in reversed(list(enumerate(entries)))]
 
 
 def _run(entry, fn, args, kwargs, L, G):
@@ -338,10 +375,8 @@ def translate_logged(fn, L, backend, nopython, entries):
     code = fn.__code__
     with _logging.compile_context(code, len(entries)):
         if entries and _logging.enabled("recompiles"):
-            failures = [(f"{_logging.frame_id(code)}/{i}",
-                         e.guard_fn(L, G=fn.__globals__) if e.backend is backend else "compiled for a different backend")
-                        for i, e in reversed(list(enumerate(entries)))]
-            _logging.log_recompile(code.co_name, code.co_filename, code.co_firstlineno, failures)
+            _logging.log_recompile(code.co_name, code.co_filename, code.co_firstlineno,
+                                   guard_failures(fn, entries, L, backend))
         _logging.log_bytecode("ORIGINAL BYTECODE", code.co_name, code.co_filename, code.co_firstlineno, code)
         entry = translate(fn, L, backend, nopython)
         if entry.transformed_code is not None:
@@ -420,10 +455,10 @@ def _patch_library_once():
     minitorch2.distributions.Distribution.set_default_validate_args(False)
 
 
-def disable(fn=None, recursive=True):
+def disable(fn=None, recursive=True, *, reason=None):
     """Run fn (or, as a decorator, the decorated function) without compiling anything inside it."""
     if fn is None:
-        return functools.partial(disable, recursive=recursive)
+        return functools.partial(disable, recursive=recursive, reason=reason)
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):

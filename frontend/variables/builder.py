@@ -22,7 +22,7 @@ from .dicts import DictVariable
 from .functions import DisabledFunctionVariable, PartialVariable, UserFunctionVariable
 from .lists import ListVariable, NamedTupleClassVariable, NamedTupleVariable, SizeVariable, TupleVariable
 from .nn_module import NNModuleVariable
-from .torch import TorchVariable, is_torch_object
+from .torch import ALLOWED_IN_GRAPH, DISALLOWED_IN_GRAPH, TorchVariable, is_torch_object
 
 CONSTANT_TYPES = (int, float, bool, str, type(None), range, slice, type(Ellipsis), minitorch2.dtype, minitorch2.device)
 
@@ -104,8 +104,10 @@ def wrap(og, value, source):
         if source is None:
             raise Unsupported("a module without a source", "unsupported")
         return _by_identity(og, NNModuleVariable, value, source)
-    if _is_disabled_function(value):
+    if _is_disabled_function(value) or id(value) in DISALLOWED_IN_GRAPH:
         return _by_identity(og, DisabledFunctionVariable, value, source)
+    if id(value) in ALLOWED_IN_GRAPH:
+        return _by_identity(og, TorchVariable, value, source)
     if type(value) is functools.partial:
         return _partial(og, value, source)
     if _is_one_of(type(value), GRAD_MODE_CLASSES):  # a decorator's grad-mode object (no_grad() used as @no_grad())

@@ -176,13 +176,14 @@ def _make_partial(fn, args, kwargs):
 
 
 class DisabledFunctionVariable(VariableTracker):
-    """A function marked frontend.disable: calling it is a graph break, so the call runs natively, as Dynamo's."""
+    """A function marked frontend.disable or disallow_in_graph: calling it is a graph break, so the call runs
+    natively, as Dynamo's."""
 
     def __init__(self, fn, source=None):
         super().__init__(source)
         self.fn = fn
 
     def call_function(self, tx, args, kwargs):
-        raise Unsupported(f"call to {self.fn.__qualname__}, marked frontend.disable", "unsupported_call")
+        raise Unsupported(f"call to {self.fn.__qualname__}, marked not to be compiled", "unsupported_call")
 
     reconstruct = UserFunctionVariable.reconstruct

@@ -25,6 +25,11 @@ OP_NAMESPACES = (_ops._Ops, _ops._AtenNamespace, _ops.OpOverloadPacket)
 # Distribution's methods must be traced (their tensors are its parameters), not recorded as one opaque call.
 INLINED_PACKAGES = ("minitorch2.distributions", "minitorch2.utils.data", "minitorch2.optim")
 
+# torch._dynamo.allow_in_graph / disallow_in_graph (frontend/compiler.py): ids of the functions whose calls are
+# one graph node instead of being inlined, and of those whose calls are a graph break.
+ALLOWED_IN_GRAPH = set()
+DISALLOWED_IN_GRAPH = set()
+
 # Functions answered at translation time (their result is guarded elsewhere).
 CONSTANT_FUNCTIONS = {minitorch2.is_grad_enabled: lambda: minitorch2.is_grad_enabled()}
 
