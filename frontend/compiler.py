@@ -1,10 +1,10 @@
 """torch.compiler: the compiler's user-facing names (under `python -m minitorch2 run`, `torch.compiler` is this
 module; cli/aliases.py). Frontend layer: each name is the frontend's own, under the name torch.compiler gives it.
 
-Also here, as torch._dynamo has them (frontend/__init__.py): `set_stance`, which eval_frame.call_compiled reads
-as config.stance, and `allow_in_graph` / `disallow_in_graph`, which fill the tables the variable builder reads
-(variables/torch.py): an allowed function becomes one call_function node instead of being inlined; a disallowed
-torch function is a graph break.
+Also here, as torch._dynamo has them (frontend/__init__.py): `set_stance`, which eval_frame.call_compiled asks
+(config.stance) what to run instead of a compile, and `allow_in_graph` / `disallow_in_graph`, which fill the
+tables the variable builder reads (variables/torch.py): an allowed function becomes one call_function node
+instead of being inlined; a disallowed torch function is a graph break.
 """
 import functools
 import weakref
@@ -31,12 +31,16 @@ def is_exporting():
     return False
 
 
+STANCES = ("default", "force_eager", "eager_on_recompile", "fail_on_recompile")
+
+
 class set_stance:
     """What compiled functions do (torch.compiler.set_stance), as a call, a `with` block or a decorator:
     "default" compiles; "force_eager" runs everything eagerly; "eager_on_recompile" runs cached code but runs a
     call eagerly where it would compile; "fail_on_recompile" raises RuntimeError there instead. With
     skip_guard_eval_unsafe, a call that would compile raises RuntimeError (Dynamo then checks only the guards that
-    tell its entries apart; we check every guard, which is safe and gives the same choice of entry)."""
+    tell its entries apart; we check every guard, which is safe and gives the same choice of entry).
+    eval_frame.call_compiled asks the stance in force (config.stance) what to do instead of compiling."""
 
     def __init__(self, stance="default", *, skip_guard_eval_unsafe=False, force_backend=None):
         if force_backend is not None and stance != "default":
@@ -45,26 +49,55 @@ class set_stance:
             raise Unsupported(f"torch.compiler.set_stance({stance!r}, force_backend={force_backend!r}) is not "
                               "supported (minitorch2 has the stances default, force_eager, eager_on_recompile and "
                               "fail_on_recompile)")
-        self.stance = (stance, skip_guard_eval_unsafe)
-        self.prev = (config.stance, config.skip_guard_eval_unsafe)
+        self.stance = stance
+        self.skip_guard_eval_unsafe = skip_guard_eval_unsafe
+        self.prev = config.stance
         self.__enter__()  # in force from the call on, as torch's
 
     def __enter__(self):
-        config.stance, config.skip_guard_eval_unsafe = self.stance
+        config.stance = None if self.stance == "default" and not self.skip_guard_eval_unsafe else self
 
     def __exit__(self, *exc):
-        config.stance, config.skip_guard_eval_unsafe = self.prev
+        config.stance = self.prev
 
     def __call__(self, fn):
         self.__exit__()  # a decorator's stance holds only inside the calls of fn
 
         @functools.wraps(fn)
         def in_stance(*args, **kwargs):
-            stance, skip_guard_eval_unsafe = self.stance
-            with set_stance(stance, skip_guard_eval_unsafe=skip_guard_eval_unsafe):
+            with set_stance(self.stance, skip_guard_eval_unsafe=self.skip_guard_eval_unsafe):
                 return fn(*args, **kwargs)
 
         return in_stance
+
+    def __repr__(self):  # torch's words
+        return (f"DynamoStance(stance={self.stance!r}, skip_guard_eval_unsafe={self.skip_guard_eval_unsafe}, "
+                "backend=None)")
+
+    # ---- what eval_frame.call_compiled asks ----
+
+    def runs_eagerly(self):
+        """Every call runs eagerly ("force_eager"); an unknown stance raises at the call, as torch's."""
+        if self.stance not in STANCES:
+            raise RuntimeError(f"invalid torch.compile stance '{self!r}'")
+        return self.stance == "force_eager"
+
+    def cache_miss(self, fn, args, kwargs, guard_failures):
+        """A call no cache entry fits: run it eagerly ("eager_on_recompile"; the functions it calls still use their
+        cached code) or raise, naming the guards that failed (guard_failures(): [(entry id, reason)]), as Dynamo."""
+        if self.skip_guard_eval_unsafe:
+            raise RuntimeError("Recompilation triggered with skip_guard_eval_unsafe stance. This usually means that "
+                               "you have not warmed up your model with enough inputs such that you can guarantee no "
+                               "more recompilations.")
+        if self.stance != "fail_on_recompile":
+            return fn(*args, **kwargs)
+        code = fn.__code__
+        message = (f"Detected recompile when torch.compile stance is 'fail_on_recompile'. filename: "
+                   f"'{code.co_filename}', function name: '{code.co_name}', line number: {code.co_firstlineno}")
+        failures = "".join(f"\n    - {entry}: {why}" for entry, why in guard_failures())
+        if failures:
+            message += f"\n    triggered by the following guard failure(s):{failures}"
+        raise RuntimeError(message)
 
 
 def allow_in_graph(fn):

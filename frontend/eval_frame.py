@@ -259,7 +259,7 @@ class CompileWrapper:
 
 
 def call_compiled(fn, args, kwargs, backend, nopython):
-    if is_disabled() or (config.stance != "default" and _eager_by_stance()):
+    if is_disabled() or (config.stance is not None and config.stance.runs_eagerly()):
         return fn(*args, **kwargs)
     fn = original_function(fn)  # a function `with optimize()` routed: compile its real code, not the trampoline
     code = fn.__code__
@@ -280,8 +280,8 @@ def call_compiled(fn, args, kwargs, backend, nopython):
         if failed_guard is None:
             return _run(entry, fn, args, kwargs, L, G)
         failed = failed or failed_guard
-    if config.stance != "default" or config.skip_guard_eval_unsafe:
-        return _cache_miss_under_stance(fn, args, kwargs, entries, L, backend)
+    if config.stance is not None:  # torch.compiler.set_stance: no compile (compiler.py)
+        return config.stance.cache_miss(fn, args, kwargs, lambda: guard_failures(fn, entries, L, backend))
     if code not in RUN_ONLY_CODE and len(entries) >= config.cache_size_limit:
         _hit_cache_size_limit(code, entries, L, G, backend, nopython)
     if code in RUN_ONLY_CODE:
@@ -302,34 +302,6 @@ def call_compiled(fn, args, kwargs, backend, nopython):
         observer(entry)
     with _logging.compile_context(code, len(entries) - 1):  # backends like aot_eager compile at the first run
         return _run(entry, fn, args, kwargs, L, G)
-
-
-STANCES = ("default", "force_eager", "eager_on_recompile", "fail_on_recompile")
-
-
-def _eager_by_stance():
-    """torch.compiler.set_stance("force_eager") runs every compiled function eagerly; an unknown stance raises."""
-    if config.stance not in STANCES:
-        raise RuntimeError(f"invalid torch.compile stance '{config.stance}'")
-    return config.stance == "force_eager"
-
-
-def _cache_miss_under_stance(fn, args, kwargs, entries, L, backend):
-    """A call no entry fits, under set_stance: "eager_on_recompile" runs it eagerly (functions it calls still use
-    their cached code); "fail_on_recompile" raises, naming the guards that failed, as Dynamo does."""
-    if config.skip_guard_eval_unsafe:
-        raise RuntimeError("Recompilation triggered with skip_guard_eval_unsafe stance. This usually means that you "
-                           "have not warmed up your model with enough inputs such that you can guarantee no more "
-                           "recompilations.")
-    if config.stance == "eager_on_recompile":
-        return fn(*args, **kwargs)
-    code = fn.__code__
-    message = (f"Detected recompile when torch.compile stance is 'fail_on_recompile'. filename: '{code.co_filename}',"
-               f" function name: '{code.co_name}', line number: {code.co_firstlineno}")
-    if entries:
-        failures = "".join(f"\n    - {entry}: {why}" for entry, why in guard_failures(fn, entries, L, backend))
-        message += f"\n    triggered by the following guard failure(s):{failures}"
-    raise RuntimeError(message)
 
 
 def guard_failures(fn, entries, L, backend):

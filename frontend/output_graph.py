@@ -60,7 +60,7 @@ class OutputGraph:
         self.mutated = []  # side effects: lists from outside the frame whose contents changed, in order
         self.stored_globals = {}  # side effects: global name -> tracker written by the frame
         self.stored_attrs = {}  # side effects: (module source, attribute) -> (module tracker, value tracker)
-        self.open_regions = []  # autocast regions the translation entered and has not left (ctx_manager.py)
+        self.open_regions = []  # autocast regions the translation entered and has not left (variables/autocast.py)
         minitorch2._logging.unique_id("__builtins_dict__")  # Dynamo installs one per attempt: names count it
         self.stack_traces = StackTraceRecorder()
         self.tracers = self.stack_traces.tracers  # the translators running now, the compiled frame first

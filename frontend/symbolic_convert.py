@@ -30,8 +30,8 @@ from .source import ForeignGlobalSource, GlobalSource, LocalSource
 from .variables import (CellVariable, ConstantVariable, DictVariable, GradModeVariable, LazyVariableTracker,
                         ListVariable, NestedUserFunctionVariable, NNModuleVariable, NullVariable,
                         TensorVariable, TupleVariable, binary_op, dict_items, unary_op, wrap)
-from .variables.ctx_manager import (GRAD_MODE_CLASSES, AutocastVariable, GradModeClassVariable, _exit_autocast,
-                                    _set_grad_enabled)
+from .variables.autocast import AutocastVariable, _exit_autocast
+from .variables.ctx_manager import GRAD_MODE_CLASSES, GradModeClassVariable, _set_grad_enabled
 from .variables.dicts import constant_key
 from .variables.lists import iterate
 from .variables.tensor import record, record_mutation

@@ -17,7 +17,8 @@ from ..graph_break import graph_break
 from ..source import AttrSource, GetItemSource
 from .builtin import LIBRARY_CALLABLES, BuiltinVariable
 from .constant import ConstantVariable
-from .ctx_manager import GRAD_MODE_CLASSES, AutocastVariable, GradModeClassVariable, GradModeInstanceVariable
+from .autocast import AutocastVariable
+from .ctx_manager import GRAD_MODE_CLASSES, GradModeClassVariable, GradModeInstanceVariable
 from .dicts import DictVariable
 from .functions import DisabledFunctionVariable, PartialVariable, UserFunctionVariable
 from .lists import ListVariable, NamedTupleClassVariable, NamedTupleVariable, SizeVariable, TupleVariable

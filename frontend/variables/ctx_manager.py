@@ -1,21 +1,18 @@
-"""Context managers inside a compiled frame: `with torch.no_grad():` / `enable_grad()` / `torch.autocast(...)`.
+"""Grad-mode context managers inside a compiled frame: `with torch.no_grad():` / `enable_grad()`.
 
 Frontend layer. As Dynamo does, entering and leaving the block are recorded
-in the graph as calls that switch grad mode or autocast, so the graph itself
-runs the block's ops with grad disabled, or cast:
+in the graph as calls that switch grad mode, so the graph itself runs the
+block's ops with grad disabled:
 
     _set_grad_enabled = torch._C._set_grad_enabled(False)
     a = l_x_ + 1
     _set_grad_enabled_1 = torch._C._set_grad_enabled(True)
-    _enter_autocast = torch.amp.autocast_mode._enter_autocast('cpu', torch.float16, True, None)
 
-The translator also switches the real mode while it is inside the block (and
-restores it when translation ends), so the fake values it computes have the
-requires_grad and dtypes the real run will have. Other context managers, and a
-break inside an autocast block (the frame runs eagerly), are graph breaks.
+The translator also switches the real grad mode while it is inside the block
+(and restores it when translation ends), so the fake values it computes have
+the requires_grad the real run will have. torch.autocast blocks are the same
+idea (autocast.py); other context managers are a graph break.
 """
-import inspect
-
 import minitorch2
 from minitorch2.fx._spelling import register_spelling
 
@@ -134,54 +131,3 @@ class GradModeExitVariable(VariableTracker):
         cg.append("BEFORE_WITH")
         cg.append("POP_TOP")
 
-
-def _enter_autocast(device_type, dtype, enabled, cache_enabled):
-    """The graph's autocast entry (PyTorch: torch.amp.autocast_mode._enter_autocast): the region, entered."""
-    region = minitorch2.autocast(device_type, dtype, enabled, cache_enabled)
-    region.__enter__()
-    return region
-
-
-def _exit_autocast(region):
-    region.__exit__(None, None, None)
-
-
-register_spelling("torch.amp.autocast_mode._enter_autocast", _enter_autocast)
-register_spelling("torch.amp.autocast_mode._exit_autocast", _exit_autocast)
-
-
-class AutocastVariable(VariableTracker):
-    """`torch.autocast(...)` made in the frame: its four arguments, bound as the class binds them."""
-
-    def __init__(self, cls=None, source=None, args=None):
-        super().__init__(source)
-        self.args = args  # None: the class itself
-
-    def call_function(self, tx, args, kwargs):
-        arguments = [a.realize().as_python_constant() for a in args]
-        bound = inspect.signature(minitorch2.autocast).bind(
-            *arguments, **{k: v.realize().as_python_constant() for k, v in kwargs.items()})
-        bound.apply_defaults()
-        return AutocastVariable(args=tuple(bound.arguments.values()))
-
-    def enter(self, tx):
-        """Record the entry and enter the region for real; the translation leaves it if it ends inside."""
-        node = tx.output.create_node("call_function", _enter_autocast, self.args, {})
-        region = _enter_autocast(*self.args)
-        tx.output.open_regions.append(region)
-        return AutocastExitVariable(node, region)
-
-
-class AutocastExitVariable(VariableTracker):
-    """An autocast block's bound `__exit__` (never rebuilt: a break inside the block runs the frame eagerly)."""
-
-    def __init__(self, node, region):
-        super().__init__()
-        self.node = node
-        self.region = region
-
-    def call_function(self, tx, args, kwargs):
-        tx.output.create_node("call_function", _exit_autocast, (self.node,), {})
-        tx.output.open_regions.remove(self.region)
-        _exit_autocast(self.region)
-        return ConstantVariable(None)

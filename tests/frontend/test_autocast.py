@@ -15,7 +15,8 @@ import frontend
 import minitorch2
 from frontend.testing import CompileCounter, CompileCounterWithBackend
 
-LIBS = {"mt": (minitorch2, CompileCounterWithBackend), "torch": (torch, torch._dynamo.testing.CompileCounterWithBackend)}
+LIBS = {"mt": (minitorch2, CompileCounterWithBackend),
+        "torch": (torch, torch._dynamo.testing.CompileCounterWithBackend)}
 BACKENDS = ["eager", "aot_eager", "inductor"]
 
 

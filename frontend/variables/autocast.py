@@ -1,0 +1,72 @@
+"""torch.autocast blocks inside a compiled frame, recorded in the graph as Dynamo records them.
+
+Frontend layer, beside ctx_manager.py's grad-mode blocks and built the same way; part of the library surface
+(minitorch2/amp) rather than the lesson. Entering and leaving the block become calls in the graph, so the graph runs
+the block's ops cast, whichever backend runs it (AOT traces the casts the calls make):
+
+    _enter_autocast = torch.amp.autocast_mode._enter_autocast('cpu', torch.float16, True, None)
+    c = l_a_ @ l_b_
+    _exit_autocast = torch.amp.autocast_mode._exit_autocast(_enter_autocast)
+
+The translator enters the region for real while inside the block (the fake values get the casts' dtypes) and
+leaves it when translation ends (InstructionTranslator.run). A graph break inside the block runs the frame
+eagerly: the region's exit cannot be rebuilt after it. An autocast entered outside the compiled frame is part of
+the global-state guard instead (guards.py): a call under another autocast recompiles.
+"""
+import inspect
+
+import minitorch2
+from minitorch2.fx._spelling import register_spelling
+
+from .base import VariableTracker
+from .constant import ConstantVariable
+def _enter_autocast(device_type, dtype, enabled, cache_enabled):
+    """The graph's autocast entry (PyTorch: torch.amp.autocast_mode._enter_autocast): the region, entered."""
+    region = minitorch2.autocast(device_type, dtype, enabled, cache_enabled)
+    region.__enter__()
+    return region
+
+
+def _exit_autocast(region):
+    region.__exit__(None, None, None)
+
+
+register_spelling("torch.amp.autocast_mode._enter_autocast", _enter_autocast)
+register_spelling("torch.amp.autocast_mode._exit_autocast", _exit_autocast)
+
+
+class AutocastVariable(VariableTracker):
+    """`torch.autocast(...)` made in the frame: its four arguments, bound as the class binds them."""
+
+    def __init__(self, cls=None, source=None, args=None):
+        super().__init__(source)
+        self.args = args  # None: the class itself
+
+    def call_function(self, tx, args, kwargs):
+        arguments = [a.realize().as_python_constant() for a in args]
+        bound = inspect.signature(minitorch2.autocast).bind(
+            *arguments, **{k: v.realize().as_python_constant() for k, v in kwargs.items()})
+        bound.apply_defaults()
+        return AutocastVariable(args=tuple(bound.arguments.values()))
+
+    def enter(self, tx):
+        """Record the entry and enter the region for real; the translation leaves it if it ends inside."""
+        node = tx.output.create_node("call_function", _enter_autocast, self.args, {})
+        region = _enter_autocast(*self.args)
+        tx.output.open_regions.append(region)
+        return AutocastExitVariable(node, region)
+
+
+class AutocastExitVariable(VariableTracker):
+    """An autocast block's bound `__exit__` (never rebuilt: a break inside the block runs the frame eagerly)."""
+
+    def __init__(self, node, region):
+        super().__init__()
+        self.node = node
+        self.region = region
+
+    def call_function(self, tx, args, kwargs):
+        tx.output.create_node("call_function", _exit_autocast, (self.node,), {})
+        tx.output.open_regions.remove(self.region)
+        _exit_autocast(self.region)
+        return ConstantVariable(None)
