@@ -348,24 +348,23 @@ def clamp(grad, self, min=None, max=None):
     """ATen's clamp_backward: where(self >= min & self <= max, grad, scalar_tensor(0.))."""
     if min is None and max is None:
         return grad
-    zero = _zero_like_scalar(0.0, grad)
+    zero = _zero_like_scalar(0.0, grad)  # the last argument of where(...) is evaluated first
+    return aten.where.self(_within(self, min, max, aten.ge.Scalar, aten.le.Scalar), grad, zero)
+
+
+def _within(self, min, max, ge, le):
+    """The mask of self's elements inside [min, max], either bound possibly absent."""
     if min is not None and max is not None:
-        mask = aten.logical_and.default(aten.ge.Scalar(self, min), aten.le.Scalar(self, max))
-    elif min is not None:
-        mask = aten.ge.Scalar(self, min)
-    else:
-        mask = aten.le.Scalar(self, max)
-    return aten.where.self(mask, grad, zero)
+        return aten.logical_and.default(ge(self, min), le(self, max))
+    return ge(self, min) if min is not None else le(self, max)
 
 
 def clamp_min(grad, self, min):
-    zero = _zero_like_scalar(0.0, grad)  # the last argument of where(...) is evaluated first
-    return aten.where.self(aten.ge.Scalar(self, min), grad, zero)
+    return clamp(grad, self, min=min)
 
 
 def clamp_max(grad, self, max):
-    zero = _zero_like_scalar(0.0, grad)
-    return aten.where.self(aten.le.Scalar(self, max), grad, zero)
+    return clamp(grad, self, max=max)
 
 
 def where(grad, condition, self, other, needs_grad):
@@ -403,13 +402,7 @@ def clamp_tensor(grad, self, needs_grad, min=None, max=None):
     self_grad = None
     if needs_grad[0]:
         zero = _zero_like_scalar(0.0, grad)
-        if min is not None and max is not None:
-            mask = aten.logical_and.default(aten.ge.Tensor(self, min), aten.le.Tensor(self, max))
-        elif min is not None:
-            mask = aten.ge.Tensor(self, min)
-        else:
-            mask = aten.le.Tensor(self, max)
-        self_grad = aten.where.self(mask, grad, zero)
+        self_grad = aten.where.self(_within(self, min, max, aten.ge.Tensor, aten.le.Tensor), grad, zero)
     return (sum_to(self_grad, _shape(self)), sum_to(min_grad, None if min is None else min.shape),
             sum_to(max_grad, None if max is None else max.shape))
 

@@ -61,6 +61,11 @@ def _reshape(grad, shape):
     return aten._unsafe_view.default(aten.clone.default(grad, memory_format=contiguous_format), list(target))
 
 
+def zeros_like_grad(grad):
+    """The gradient of an input whose value the output does not depend on (fills, random draws)."""
+    return aten.zeros_like.default(grad)
+
+
 def _pad(grads, n):
     """The engine hands a multi-output node only the leading gradients that arrived: pad with None."""
     return list(grads) + [None] * (n - len(grads))

@@ -140,10 +140,6 @@ def prefer_first(a, b, beats):
     return np.where(beats(b, a) | np.isnan(b), b, a)
 
 
-def _atan2(a, b, *, dtype):
-    return np.arctan2(a, b)
-
-
 def _logical(fn):
     def compute(a, b, *, dtype):
         return fn(np.asarray(a).astype(bool, copy=False), np.asarray(b).astype(bool, copy=False))
@@ -160,7 +156,8 @@ def _bitwise(fn):
     return compute
 
 
-def _compare(fn):
+def _any_dtype(fn):
+    """A binary numpy function that computes every promoted dtype alike (comparisons, atan2)."""
     def compute(a, b, *, dtype):
         return fn(a, b)
 
@@ -191,13 +188,13 @@ remainder = _no_bool_in_meta(binary(_remainder), lambda: "remainder_cpu")
 fmod = _no_bool_in_meta(binary(_fmod), lambda: "fmod_cpu")
 maximum = binary(_maximum)
 minimum = binary(_minimum)
-atan2 = binary(_atan2, out="float")
-eq = binary(_compare(np.equal), out="bool")
-ne = binary(_compare(np.not_equal), out="bool")
-lt = binary(_compare(np.less), out="bool")
-le = binary(_compare(np.less_equal), out="bool")
-gt = binary(_compare(np.greater), out="bool")
-ge = binary(_compare(np.greater_equal), out="bool")
+atan2 = binary(_any_dtype(np.arctan2), out="float")
+eq = binary(_any_dtype(np.equal), out="bool")
+ne = binary(_any_dtype(np.not_equal), out="bool")
+lt = binary(_any_dtype(np.less), out="bool")
+le = binary(_any_dtype(np.less_equal), out="bool")
+gt = binary(_any_dtype(np.greater), out="bool")
+ge = binary(_any_dtype(np.greater_equal), out="bool")
 logical_and = binary(_logical(np.logical_and), out="bool")
 logical_or = binary(_logical(np.logical_or), out="bool")
 logical_xor = binary(_logical(np.logical_xor), out="bool")
@@ -310,18 +307,8 @@ def _clamp_kernel():
 clamp = _clamp_kernel()
 
 
-def _clamp_min_kernel():
-    k, m = _clamp_kernel()
-    return (lambda self, min: k(self, min, None)), (lambda self, min: m(self, min, None))
-
-
-def _clamp_max_kernel():
-    k, m = _clamp_kernel()
-    return (lambda self, max: k(self, None, max)), (lambda self, max: m(self, None, max))
-
-
-clamp_min = _clamp_min_kernel()
-clamp_max = _clamp_max_kernel()
+clamp_min = (lambda self, min: clamp[0](self, min, None)), (lambda self, min: clamp[1](self, min, None))
+clamp_max = (lambda self, max: clamp[0](self, None, max)), (lambda self, max: clamp[1](self, None, max))
 
 
 def _masked_fill_kernel():

@@ -11,20 +11,18 @@ as given (`x.addcmul_(a, b, value=2)`): _tensor_methods.py makes those from the 
 
 Kernels and meta functions live in the family modules (pointwise, reductions, views, linalg, indexing, memory,
 factories, ...); derivative formulas in derivatives_<family>.py; decompositions in decompositions*.py. The nn rows
-are in table_nn.py, the rows beyond the core set in table_more.py, table_nn_more.py and table_extra.py. Nothing
-registers itself anywhere else: to add an op, add a row here or there.
+are in table_nn.py; the families no pipeline stage needs (random sampling, sorting, ...) in table_apart.py, the rows
+beyond the core set in table_more.py, table_nn_more.py and table_extra.py. Nothing registers itself anywhere else:
+to add an op, add a row here or there.
 """
 import numpy as np
 
 from . import decompositions as dec, decompositions_nn as decnn, derivatives as d, derivatives_shape as ds
-from . import factories, indexing, indexing_reduce, linalg, masked_index, memory, pointwise as pw, prims, random_ops
-from . import reductions as red, sorting, table_extra, table_more, table_nn, table_nn_more, view_scatters, views
+from . import factories, indexing, linalg, masked_index, memory, pointwise as pw, prims, reductions as red
+from . import table_apart, table_extra, table_more, table_nn, table_nn_more, view_scatters, views
+from .derivatives_util import zeros_like_grad
 from .overlap import Overlap
-from .table_row import CORE, FACTORY, INPLACE, LAYOUT, OPTIONS, POINTWISE, RANDOM, REDUCTION, VIEW, inplace, op
-
-
-def _zeros_like_grad(grad):
-    return d.aten.zeros_like.default(grad)
+from .table_row import CORE, FACTORY, INPLACE, OPTIONS, POINTWISE, REDUCTION, VIEW, inplace, op
 
 
 def _shift_ops(name, dunder, kernel):
@@ -82,42 +80,20 @@ TABLE = [
     *[op(f"{name}.Tensor(Tensor self, Tensor other) -> Tensor", POINTWISE, getattr(pw, name)) for name in ("bitwise_and", "bitwise_or", "bitwise_xor")],
     *_shift_ops("bitwise_left_shift", "__lshift__", pw.bitwise_left_shift),
     *_shift_ops("bitwise_right_shift", "__rshift__", pw.bitwise_right_shift),
-    op("logical_not(Tensor self) -> Tensor", POINTWISE, pw.logical_not),
-    op("bitwise_not(Tensor self) -> Tensor", POINTWISE, pw.bitwise_not),
-    op("isnan(Tensor self) -> Tensor", POINTWISE, pw.isnan),
-    op("isinf(Tensor self) -> Tensor", POINTWISE, pw.isinf),
-    op("isfinite(Tensor self) -> Tensor", POINTWISE, pw.isfinite),
-    op("sign(Tensor self) -> Tensor", POINTWISE, pw.sign, d.zero_grad),
+    *[op(f"{name}(Tensor self) -> Tensor", POINTWISE, getattr(pw, name))
+      for name in ("logical_not", "bitwise_not", "isnan", "isinf", "isfinite")],
+    # piecewise constant: a zero gradient
+    *[op(f"{name}(Tensor self) -> Tensor", POINTWISE, getattr(pw, name), d.zero_grad)
+      for name in ("sign", "floor", "ceil", "trunc", "round")],
     op("sgn(Tensor self) -> Tensor", POINTWISE, pw.sign, d.zero_grad, decomposition=dec.sgn),
-    op("floor(Tensor self) -> Tensor", POINTWISE, pw.floor, d.zero_grad),
-    op("ceil(Tensor self) -> Tensor", POINTWISE, pw.ceil, d.zero_grad),
-    op("trunc(Tensor self) -> Tensor", POINTWISE, pw.trunc, d.zero_grad),
-    op("round(Tensor self) -> Tensor", POINTWISE, pw.round, d.zero_grad),
     op("round.decimals(Tensor self, *, int decimals) -> Tensor", POINTWISE, pw.round_decimals, d.zero_grad,
        grad_fn="RoundBackward1", decomposition=dec.round_decimals),
     # ------------------------------------------------------------ unary math
-    op("abs(Tensor self) -> Tensor", POINTWISE, pw.abs, d.abs),
-    op("exp(Tensor self) -> Tensor", POINTWISE, pw.exp, d.exp),
-    op("exp2(Tensor self) -> Tensor", POINTWISE, pw.exp2, d.exp2),
-    op("expm1(Tensor self) -> Tensor", POINTWISE, pw.expm1, d.expm1),
-    op("log(Tensor self) -> Tensor", POINTWISE, pw.log, d.log),
-    op("log2(Tensor self) -> Tensor", POINTWISE, pw.log2, d.log2),
-    op("log10(Tensor self) -> Tensor", POINTWISE, pw.log10, d.log10),
+    # (kernel and formula of the op's name in pointwise.py and derivatives.py)
+    *[op(f"{name}(Tensor self) -> Tensor", POINTWISE, getattr(pw, name), getattr(d, name)) for name in (
+        "abs", "exp", "exp2", "expm1", "log", "log2", "log10", "sin", "cos", "tan", "asin", "acos", "atan", "sinh",
+        "cosh", "sqrt", "rsqrt", "reciprocal", "tanh", "sigmoid", "erf")],
     op("log1p(Tensor self) -> Tensor", POINTWISE, pw.log1p, d.log1p, grad_fn="Log1PBackward0"),
-    op("sin(Tensor self) -> Tensor", POINTWISE, pw.sin, d.sin),
-    op("cos(Tensor self) -> Tensor", POINTWISE, pw.cos, d.cos),
-    op("tan(Tensor self) -> Tensor", POINTWISE, pw.tan, d.tan),
-    op("asin(Tensor self) -> Tensor", POINTWISE, pw.asin, d.asin),
-    op("acos(Tensor self) -> Tensor", POINTWISE, pw.acos, d.acos),
-    op("atan(Tensor self) -> Tensor", POINTWISE, pw.atan, d.atan),
-    op("sinh(Tensor self) -> Tensor", POINTWISE, pw.sinh, d.sinh),
-    op("cosh(Tensor self) -> Tensor", POINTWISE, pw.cosh, d.cosh),
-    op("sqrt(Tensor self) -> Tensor", POINTWISE, pw.sqrt, d.sqrt),
-    op("rsqrt(Tensor self) -> Tensor", POINTWISE, pw.rsqrt, d.rsqrt),
-    op("reciprocal(Tensor self) -> Tensor", POINTWISE, pw.reciprocal, d.reciprocal),
-    op("tanh(Tensor self) -> Tensor", POINTWISE, pw.tanh, d.tanh),
-    op("sigmoid(Tensor self) -> Tensor", POINTWISE, pw.sigmoid, d.sigmoid),
-    op("erf(Tensor self) -> Tensor", POINTWISE, pw.erf, d.erf),
     # ------------------------------------------------------------ activations and their backward kernels
     op("relu(Tensor self) -> Tensor", POINTWISE, pw.relu, d.relu),
     op("threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor", POINTWISE, pw.threshold, d.threshold),
@@ -173,13 +149,9 @@ TABLE = [
     inplace("div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", pw.div, d.div_scalar, "DivBackward1", ufunc=np.true_divide),
     inplace("pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!)", pw.pow_, d.pow_tensor_scalar, "PowBackward0",
             functional="pow.Tensor_Scalar", method=True),
-    inplace("neg_(Tensor(a!) self) -> Tensor(a!)", pw.neg, d.neg, "NegBackward0", method=True),
     # formulas reading `result` read the mutated self, as PyTorch's in-place variants save it
-    inplace("relu_(Tensor(a!) self) -> Tensor(a!)", pw.relu, d.relu, "ReluBackward0", method=True),
-    inplace("sigmoid_(Tensor(a!) self) -> Tensor(a!)", pw.sigmoid, d.sigmoid, "SigmoidBackward0", method=True),
-    inplace("tanh_(Tensor(a!) self) -> Tensor(a!)", pw.tanh, d.tanh, "TanhBackward0", method=True),
-    inplace("exp_(Tensor(a!) self) -> Tensor(a!)", pw.exp, d.exp, "ExpBackward0", method=True),
-    inplace("sqrt_(Tensor(a!) self) -> Tensor(a!)", pw.sqrt, d.sqrt, "SqrtBackward0", method=True),
+    *[inplace(f"{name}_(Tensor(a!) self) -> Tensor(a!)", getattr(pw, name), getattr(d, name), method=True)
+      for name in ("neg", "relu", "sigmoid", "tanh", "exp", "sqrt")],
     inplace("clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)", pw.clamp, d.clamp, "ClampBackward1",
             method=True),
     inplace("leaky_relu_(Tensor(a!) self, Scalar negative_slope=0.01) -> Tensor(a!)", pw.leaky_relu,
@@ -203,33 +175,21 @@ TABLE = [
     op("copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)", INPLACE, memory.copy_,
        lambda grad, src_shape: (d.aten.zeros_like.default(grad), d.sum_to(grad, src_shape)), grad_fn="torch::autograd::CopyBackwards",
        overlap=Overlap.COPY),
-    op("fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)", INPLACE, memory.fill_, _zeros_like_grad,
+    op("fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)", INPLACE, memory.fill_, zeros_like_grad,
        grad_fn="FillBackward2", overlap=Overlap.NONE),
     op("fill_.Tensor(Tensor(a!) self, Tensor value) -> Tensor(a!)", INPLACE, memory.fill_,
        lambda grad: (d.aten.zeros_like.default(grad), d.aten.sum.default(grad)), grad_fn="FillBackward3",
        overlap=Overlap.INTERNAL),
-    op("zero_(Tensor(a!) self) -> Tensor(a!)", INPLACE, memory.zero_, _zeros_like_grad,
+    op("zero_(Tensor(a!) self) -> Tensor(a!)", INPLACE, memory.zero_, zeros_like_grad,
        overlap=Overlap.NONE, method=True),
     op("index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor(a!)", INPLACE,
        indexing.index_put_, ds.index_put, grad_fn="IndexPutBackward0", overlap=Overlap.INDEXED),
-    inplace("index_copy_(Tensor(a!) self, int dim, Tensor index, Tensor source) -> Tensor(a!)",
-            indexing_reduce.index_copy, ds.index_copy, "IndexCopyBackward0",
-            decomposition=dec.inplace_by_copy(dec.index_copy), method=True),
-    inplace("index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)",
-            indexing_reduce.index_fill, ds.index_fill_scalar, "IndexFillBackward0", overlap=Overlap.INDEXED,
-            decomposition=dec.inplace_by_copy(dec.index_fill)),
-    inplace("index_fill_.int_Tensor(Tensor(a!) self, int dim, Tensor index, Tensor value) -> Tensor(a!)",
-            indexing_reduce.index_fill, ds.index_fill_tensor, "IndexFillBackward1", overlap=Overlap.INDEXED,
-            decomposition=dec.inplace_by_copy(dec.index_fill)),
-    inplace("scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, "
-            "bool include_self=True) -> Tensor(a!)", indexing_reduce.scatter_reduce, ds.scatter_reduce,
-            "ScatterReduceBackward0", method=True),
     # ------------------------------------------------------------ functional forms of in-place ops (functionalization)
     op("copy(Tensor self, Tensor src, bool non_blocking=False) -> Tensor", CORE, memory.copy, ds.copy),
-    op("fill.Scalar(Tensor self, Scalar value) -> Tensor", CORE, memory.fill, _zeros_like_grad),
+    op("fill.Scalar(Tensor self, Scalar value) -> Tensor", CORE, memory.fill, zeros_like_grad),
     op("fill.Tensor(Tensor self, Tensor value) -> Tensor", CORE, memory.fill_tensor,
        lambda grad: (d.aten.zeros_like.default(grad), d.aten.sum.default(grad)), grad_fn="FillBackward1"),
-    op("zero(Tensor self) -> Tensor", CORE, memory.zero, _zeros_like_grad),
+    op("zero(Tensor self) -> Tensor", CORE, memory.zero, zeros_like_grad),
     op("slice_scatter(Tensor self, Tensor src, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor",
        CORE, view_scatters.slice_scatter, ds.slice_scatter),
     op("select_scatter(Tensor self, Tensor src, int dim, SymInt index) -> Tensor", CORE,
@@ -252,13 +212,6 @@ TABLE = [
     op("min(Tensor self) -> Tensor", REDUCTION, red.min_default, d.max_default, grad_fn="MinBackward1"),
     op("max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)", REDUCTION, red.max_dim, d.max_dim),
     op("min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)", REDUCTION, red.min_dim, d.max_dim),
-    # sorting (sorting.py); argsort is sort's indices, as torch's composite argsort
-    op("sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)", CORE, sorting.sort,
-       d.sort_stable, grad_fn="SortBackward0", output_differentiability=(True, False)),
-    op("sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)",
-       CORE, sorting.sort_stable, d.sort_stable, grad_fn="SortBackward1", output_differentiability=(True, False)),
-    op("topk(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)",
-       CORE, sorting.topk, d.sort_stable, grad_fn="TopkBackward0", output_differentiability=(True, False)),
     op("argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor", REDUCTION, red.argmax),
     op("argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor", REDUCTION, red.argmin),
     op("var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor", REDUCTION,
@@ -327,15 +280,6 @@ TABLE = [
     op("scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor", CORE, indexing.scatter_add, ds.scatter_add),
     op("index_select(Tensor self, int dim, Tensor index) -> Tensor", CORE, indexing.index_select, ds.index_select),
     op("index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor", CORE, indexing.index_add, ds.index_add),
-    op("take(Tensor self, Tensor index) -> Tensor", (), indexing_reduce.take, ds.take, decomposition=dec.take),
-    op("scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) "
-       "-> Tensor", CORE, indexing_reduce.scatter_reduce, ds.scatter_reduce),
-    op("index_copy(Tensor self, int dim, Tensor index, Tensor source) -> Tensor", (), indexing_reduce.index_copy,
-       ds.index_copy, decomposition=dec.index_copy),
-    op("index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor", (),
-       indexing_reduce.index_fill, ds.index_fill_scalar, decomposition=dec.index_fill),
-    op("index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor", (),
-       indexing_reduce.index_fill, ds.index_fill_tensor, grad_fn="IndexFillBackward1", decomposition=dec.index_fill),
     op("tril(Tensor self, int diagonal=0) -> Tensor", CORE, indexing.tril, ds.tril, decomposition=dec.tril),
     op("triu(Tensor self, int diagonal=0) -> Tensor", CORE, indexing.triu, ds.triu, decomposition=dec.triu),
     op("flip(Tensor self, int[] dims) -> Tensor", CORE, indexing.flip, ds.flip),
@@ -381,53 +325,8 @@ TABLE = [
        decomposition=dec.new_ones),
     op(f"new_full(Tensor self, SymInt[] size, Scalar fill_value, *, {OPTIONS}) -> Tensor", FACTORY, indexing.new_full,
        decomposition=dec.new_full),
-    # ------------------------------------------------------------ random
-    op("uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!)", INPLACE + RANDOM,
-       random_ops.uniform_, _zeros_like_grad),
-    op("normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!)", INPLACE + RANDOM,
-       random_ops.normal_, _zeros_like_grad, functional="normal_functional.default", method=True),
-    op("random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!)", INPLACE + RANDOM,
-       random_ops.random_from),
-    op("random_(Tensor(a!) self, *, Generator? generator=None) -> Tensor(a!)", INPLACE + RANDOM, random_ops.random_),
-    op("bernoulli(Tensor self, *, Generator? generator=None) -> Tensor", RANDOM, random_ops.bernoulli_default,
-       _zeros_like_grad, method=True),
-    op("bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor", RANDOM, random_ops.bernoulli_p,
-       _zeros_like_grad, grad_fn="BernoulliBackward1"),
-    op("bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!)", INPLACE + RANDOM,
-       random_ops.bernoulli_inplace, _zeros_like_grad, grad_fn="BernoulliBackward1", functional="bernoulli.p",
-       method=True),
-    op("uniform(Tensor self, float from=0., float to=1., *, Generator? generator=None) -> Tensor", RANDOM,
-       random_ops.uniform, _zeros_like_grad),
-    op("normal_functional(Tensor self, float mean=0., float std=1., *, Generator? generator=None) -> Tensor", RANDOM,
-       random_ops.normal_functional, _zeros_like_grad),
-    op("multinomial(Tensor self, int num_samples, bool replacement=False, *, Generator? generator=None) -> Tensor",
-       RANDOM, random_ops.multinomial, differentiable=False),
-    op(f"randperm(SymInt n, *, ScalarType? dtype=long, {LAYOUT}) -> Tensor", FACTORY + RANDOM, random_ops.randperm),
-    op(f"randperm.generator(SymInt n, *, Generator? generator, ScalarType? dtype=long, {LAYOUT}) -> Tensor",
-       FACTORY + RANDOM, random_ops.randperm),
-    op(f"rand(SymInt[] size, *, {OPTIONS}) -> Tensor", FACTORY + RANDOM, random_ops.rand),
-    op(f"rand.generator(SymInt[] size, *, Generator? generator, {OPTIONS}) -> Tensor", FACTORY + RANDOM, random_ops.rand),
-    op(f"randn(SymInt[] size, *, {OPTIONS}) -> Tensor", FACTORY + RANDOM, random_ops.randn),
-    op(f"randn.generator(SymInt[] size, *, Generator? generator, {OPTIONS}) -> Tensor", FACTORY + RANDOM,
-       random_ops.randn),
-    op(f"randint(SymInt high, SymInt[] size, *, ScalarType? dtype=long, {LAYOUT}) -> Tensor", FACTORY + RANDOM,
-       random_ops.randint),
-    op(f"randint.generator(SymInt high, SymInt[] size, *, Generator? generator, ScalarType? dtype=long, {LAYOUT}) "
-       "-> Tensor", FACTORY + RANDOM, random_ops.randint),
-    op(f"randint.low(SymInt low, SymInt high, SymInt[] size, *, ScalarType? dtype=long, {LAYOUT}) -> Tensor",
-       FACTORY + RANDOM, random_ops.randint_low),
-    op(f"randint.low_generator(SymInt low, SymInt high, SymInt[] size, *, Generator? generator, "
-       f"ScalarType? dtype=long, {LAYOUT}) -> Tensor", FACTORY + RANDOM, random_ops.randint_low),
-    op(f"normal.float_float(float mean, float std, SymInt[] size, *, Generator? generator=None, {OPTIONS}) -> Tensor",
-       FACTORY + RANDOM, random_ops.normal_float_float),
-    op(f"rand_like(Tensor self, *, {OPTIONS}, MemoryFormat? memory_format=None) -> Tensor", FACTORY + RANDOM,
-       random_ops.rand_like),
-    op(f"randn_like(Tensor self, *, {OPTIONS}, MemoryFormat? memory_format=None) -> Tensor", FACTORY + RANDOM,
-       random_ops.randn_like),
-    op(f"randint_like(Tensor self, SymInt high, *, {OPTIONS}, MemoryFormat? memory_format=None) -> Tensor",
-       FACTORY + RANDOM, random_ops.randint_like),
-    op(f"randint_like.low_dtype(Tensor self, SymInt low, SymInt high, *, {OPTIONS}, "
-       "MemoryFormat? memory_format=None) -> Tensor", FACTORY + RANDOM, random_ops.randint_like_low),
+    # ------------------------------------------------------------ random, sorting, take, index_copy, ... (table_apart.py)
+    *table_apart.ROWS,
     # ------------------------------------------------------------ nn ops (table_nn.py)
     *table_nn.ROWS,
     # ------------------------------------------------------------ prims (prims.py): only traced graphs record them,
