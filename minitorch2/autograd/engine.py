@@ -18,6 +18,7 @@ from .._aten.derivatives_util import sum_to
 from .._dispatch import state
 from .._ops import ops
 from .._tensor import Tensor, preserve_format
+from .anomaly_mode import check_nan
 from .graph import AccumulateGrad, clone_obeying_layout_contract, gradient_edge
 
 
@@ -97,6 +98,7 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, capture=None
                 out_grads = [None] * len(node.next_functions)
             else:
                 out_grads = validate_outputs(node, node.apply(incoming))
+                check_nan(node, out_grads)
                 if not retain_graph:
                     node.release()
                 for hook in node._hooks:
