@@ -76,6 +76,13 @@ def reduced_shape(shape, dims, keepdim):
     return tuple(s for i, s in enumerate(shape) if i not in dims)
 
 
+def fake_pointwise(dtype, operands):
+    """A pointwise op's fake result: its tensor operands broadcast, laid out as TensorIterator lays it out."""
+    tensors = [t for t in operands if isinstance(t, Tensor)]
+    shape = broadcast_shapes(*(tuple(t.shape) for t in tensors))
+    return fake_empty(shape, dtype, pointwise_strides(shape, tensors))
+
+
 def pointwise_strides(shape, tensors):
     """Output strides of a pointwise op, as TensorIterator computes them.
 

@@ -10,7 +10,7 @@ import numpy as np
 from .. import _dtype
 from .._dtype import result_type
 from .._tensor import Tensor
-from .meta_util import broadcast_shapes, fake_empty, pointwise_strides
+from .meta_util import broadcast_shapes, fake_empty, fake_pointwise, pointwise_strides
 from .pointwise_factories import _ensure_array, _float_dtype, _laid_out, _not_implemented, _np, binary
 
 
@@ -267,9 +267,7 @@ def _where_kernel():
         return _ensure_array(np.where(condition._np, _np(self, dtype), _np(other, dtype)), dtype)
 
     def meta(condition, self, other):
-        tensors = [t for t in (condition, self, other) if isinstance(t, Tensor)]
-        shape = broadcast_shapes(*(tuple(t.shape) for t in tensors))
-        return fake_empty(shape, result_type(self, other), pointwise_strides(shape, tensors))
+        return fake_pointwise(result_type(self, other), (condition, self, other))
 
     return _laid_out(kernel, meta)
 
@@ -297,9 +295,7 @@ def _clamp_kernel():
         return _ensure_array(x, dtype)
 
     def meta(self, min=None, max=None):
-        tensors = [t for t in (self, min, max) if isinstance(t, Tensor)]
-        shape = broadcast_shapes(*(tuple(t.shape) for t in tensors))
-        return fake_empty(shape, _clamp_dtype(self, min, max), pointwise_strides(shape, tensors))
+        return fake_pointwise(_clamp_dtype(self, min, max), (self, min, max))
 
     return _laid_out(kernel, meta)
 
@@ -359,9 +355,7 @@ def _lerp_kernel():
         return _ensure_array(result, dtype)
 
     def meta(self, end, weight):
-        tensors = [t for t in (self, end, weight) if isinstance(t, Tensor)]
-        shape = broadcast_shapes(*(tuple(t.shape) for t in tensors))
-        return fake_empty(shape, result_type(self, end), pointwise_strides(shape, tensors))
+        return fake_pointwise(result_type(self, end), (self, end, weight))
 
     return _laid_out(kernel, meta)
 
@@ -407,9 +401,7 @@ def _addcmul_kernel(op):
         return _ensure_array(a + op(value * b, c), dtype)
 
     def meta(self, tensor1, tensor2, *, value=1):
-        tensors = [self, tensor1, tensor2]
-        shape = broadcast_shapes(*(tuple(t.shape) for t in tensors))
-        return fake_empty(shape, result_type(*tensors), pointwise_strides(shape, tensors))
+        return fake_pointwise(result_type(self, tensor1, tensor2), (self, tensor1, tensor2))
 
     return _laid_out(kernel, meta)
 
