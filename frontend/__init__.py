@@ -1,24 +1,16 @@
 """frontend: Dynamo in pure Python (plays `torch._dynamo`).
 
-Pipeline position: first. `minitorch2.compile(fn)` / `frontend.optimize(backend)(fn)`
-capture each call's frame from its bytecode into an FX graph of torch-level
-calls, guard the assumptions, and hand the graph to a backend. Read in order:
+Pipeline position: first. `minitorch2.compile(fn)` / `frontend.optimize(backend)(fn)` capture each call's frame from
+its bytecode into an FX graph of torch-level calls, guard the assumptions, and hand the graph to a backend. Read in
+order:
 
     eval_frame.py        the wrapper: cache per code object, guards, recompiles, eager fallback
-    symbolic_convert.py  InstructionTranslator: one handler per opcode over VariableTrackers
-    variables/           the trackers (tensors, constants, lists, dicts, modules, functions, builtins,
-                         grad-mode context managers)
+    symbolic_convert.py  InstructionTranslator: one handler per opcode over VariableTrackers (variables/)
     source.py guards.py  where values came from; the checks that keep a graph valid
     output_graph.py      the FX graph being built, its inputs, outputs and side effects
-    stack_trace.py       each node's source location (meta["stack_trace"]), as Dynamo records it
     resume.py            graph breaks: the transformed frame and its resume_in_<fn>_at_<line> functions
     assemble.py          instruction lists and code objects (the `bytecode` package), rebuilding values
-    break_reasons.py     the table of graph-break reasons
-    pyversion.py         Python-version facts (3.11, 3.12, 3.13)
-    opcodes_312.py       handlers for the opcodes only 3.12/3.13 have (a mixin of the translator)
-
-A graph break splits the frame as in Dynamo: the graph so far runs, the breaking instruction runs natively,
-and the rest is a resume function captured in its turn (resume.py); where Dynamo gives up, it runs eagerly.
+    pyversion.py         Python-version facts (3.11, 3.12, 3.13); opcodes_312.py the opcodes only 3.12/3.13 have
 """
 from . import config, exc, testing
 from .backends import list_backends, lookup_backend, register_backend

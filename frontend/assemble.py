@@ -1,17 +1,10 @@
 """Assembling bytecode: instruction lists, rebuilding tracked values, and new code objects.
 
-Frontend layer, used by `resume.py` when a graph break splits a frame; the only module that talks to the
-`bytecode` package (instructions with symbolic labels and try regions -> a CPython code object).
-
-`Codegen` writes the instructions that rebuild, at run time, the values the
-translator was tracking when it stopped: the "reconstruct" half of Dynamo's
-PyCodegen. The one idea to hold: every tracker can be turned back into a
-value by loading it from where it came from (its Source: `L['x']` becomes
-`LOAD_FAST x`, `G['W']` becomes `LOAD_GLOBAL W`, `.attr` a `LOAD_ATTR`, `[i]`
-a `BINARY_SUBSCR`), by taking it out of the compiled graph's output tuple
-(a tensor the graph computed), or by building it from its parts (tuples,
-lists, iterators, bound methods); anything else cannot cross a graph break
-and makes the frame run eagerly.
+Frontend layer, used by `resume.py`; the only module that talks to the `bytecode` package. `Codegen` writes the
+instructions that rebuild, at run time, the values the translator was tracking when it stopped (the "reconstruct"
+half of Dynamo's PyCodegen). The one idea to hold: a tracker turns back into a value by loading it from its Source
+(`L['x']` becomes `LOAD_FAST x`, `.attr` a `LOAD_ATTR`), by taking it out of the graph's output tuple, or by building
+it from its parts (tuples, lists, bound methods); anything else cannot cross a graph break.
 """
 import types
 
@@ -209,25 +202,15 @@ class Codegen:
                 self.reconstruct(var)
                 return
             var = var.realize()
+        compiled = compile_wrapper.compiled_function
         if isinstance(var, NestedUserFunctionVariable):  # made in the frame: wrap the rebuilt function
-            self.append("PUSH_NULL")
-            self.append("LOAD_CONST", compile_wrapper.compiled_function)
-            self.reconstruct(var)
-            self.call(1)
+            self.call_const(compiled, [var])
         elif isinstance(var, UserFunctionVariable) and var.fn is not graph_break:
-            self.load_const(compile_wrapper.compiled_function(var.fn))
+            self.load_const(compiled(var.fn))
         elif isinstance(var, UserMethodVariable) and isinstance(var.fn_var, UserFunctionVariable):
-            self._bind_method(compile_wrapper.compiled_function(var.fn_var.fn), var.self_var)
+            self.call_const(types.MethodType, [UserFunctionVariable(compiled(var.fn_var.fn)), var.self_var])
         elif isinstance(var, NNModuleVariable) and type(var.module).forward is not None and \
                 not (var.module._forward_hooks or var.module._forward_pre_hooks):
-            self._bind_method(compile_wrapper.compiled_function(type(var.module).forward), var)
+            self.call_const(types.MethodType, [UserFunctionVariable(compiled(type(var.module).forward)), var])
         else:
             self.reconstruct(var)
-
-    def _bind_method(self, fn, self_var):
-        """Push types.MethodType(fn, <rebuilt self_var>)."""
-        self.append("PUSH_NULL")
-        self.append("LOAD_CONST", types.MethodType)
-        self.load_const(fn)
-        self.reconstruct(self_var)
-        self.call(2)

@@ -1,10 +1,7 @@
 """The table of graph-break reasons: code -> (what happened, what to do).
 
-Frontend layer. Every `Unsupported` the translator raises names one row of
-this table, so a reader can see in one place every way capture can stop, and
-`explain()` can print a hint next to each break. A break splits the frame
-(see resume.py); the rows `graph_break_in_*` and `unresumable` are the cases
-where it cannot, and the whole frame runs eagerly.
+Frontend layer. Every `Unsupported` names one row, so every way capture can stop is in one place and `explain()`
+prints a hint next to each break; the rows `graph_break_in_*` and `unresumable` make the whole frame run eagerly.
 """
 
 REASONS = {

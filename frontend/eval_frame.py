@@ -1,20 +1,16 @@
 """The compile wrapper: the cache per code object, guard checks, recompiles and eager fallback.
 
-Frontend layer, the entry point (plays torch._dynamo.eval_frame and convert_frame). CPython has no
-pure-Python frame-evaluation hook, so the wrapper `optimize(backend)(fn)` returns plays Dynamo's frame
-callback on every call of fn:
+Frontend layer, the entry point (plays torch._dynamo.eval_frame and convert_frame). With no pure-Python
+frame-evaluation hook, the wrapper `optimize(backend)(fn)` returns plays Dynamo's frame callback on every call:
 
     bind args -> L (the frame's locals), G = fn.__globals__
     for entry in CACHE[fn.__code__]:  if entry.guards(L, G) is None: return entry.run(L, G)
     too many entries (config.cache_size_limit)?  warn once naming the failed guard, run eagerly
     else translate the frame (symbolic_convert), call the backend, add an entry, run it
 
-The one idea to hold: a cache entry is (guard function, compiled callable, input sources, output plan), used
-only when its guards pass, so a compiled call returns what the eager call would. A frame with a graph break
-gets an entry holding a TRANSFORMED code object (resume.py) whose resume functions come back through
-`call_compiled`. As in Dynamo: a frame given up on runs eagerly (under nopython the first break raises);
-one that traced no op is SKIPPED_CODE; past the cache limit a code object is RUN_ONLY; a failed compile
-raises BackendCompilerFailed, or with config.suppress_errors warns and runs eagerly from then on.
+The one idea to hold: a cache entry is (guard function, compiled callable, input sources, output plan), used only
+when its guards pass, so a compiled call returns what the eager call would. As in Dynamo, a frame given up on runs
+eagerly (under nopython the first break raises), and a failed compile raises BackendCompilerFailed.
 """
 import functools
 import inspect
@@ -71,22 +67,17 @@ class CacheEntry:
         return self.plan(self.compiled(inputs) if self.boxed_call else self.compiled(*inputs), L, G)
 
 
-class _disabled:
-    def __enter__(self):
-        _state.disabled = getattr(_state, "disabled", 0) + 1
-
-    def __exit__(self, *exc):
-        _state.disabled -= 1
-
-
 def is_disabled():
     return getattr(_state, "disabled", 0) > 0
 
 
 def run_eagerly(fn, args, kwargs):
     """fn(*args, **kwargs) with nothing inside it compiled."""
-    with _disabled():
+    _state.disabled = getattr(_state, "disabled", 0) + 1
+    try:
         return fn(*args, **kwargs)
+    finally:
+        _state.disabled -= 1
 
 
 _observers = []  # observers of translations (explain() installs one): called with each new CacheEntry
@@ -130,25 +121,11 @@ def _make_binder(code):
 
 
 def code_signature(fn):
-    """The signature Python binds fn's calls with, from its code (inspect.signature believes functools.wraps)."""
-    code, P = fn.__code__, inspect.Parameter
-    names = code.co_varnames
-    n_positional, n_kwonly = code.co_argcount, code.co_kwonlyargcount
-    defaults, kwdefaults = fn.__defaults__ or (), fn.__kwdefaults__ or {}
-    first_default = n_positional - len(defaults)
-    parameters = []
-    for i, name in enumerate(names[:n_positional]):
-        kind = P.POSITIONAL_ONLY if i < code.co_posonlyargcount else P.POSITIONAL_OR_KEYWORD
-        parameters.append(P(name, kind, default=defaults[i - first_default] if i >= first_default else P.empty))
-    position = n_positional + n_kwonly
-    if code.co_flags & inspect.CO_VARARGS:
-        parameters.append(P(names[position], P.VAR_POSITIONAL))
-        position += 1
-    for name in names[n_positional:n_positional + n_kwonly]:
-        parameters.append(P(name, P.KEYWORD_ONLY, default=kwdefaults.get(name, P.empty)))
-    if code.co_flags & inspect.CO_VARKEYWORDS:
-        parameters.append(P(names[position], P.VAR_KEYWORD))
-    return inspect.Signature(parameters)
+    """The signature Python binds fn's calls with, read from a bare function of fn's code (inspect.signature
+    would believe the __wrapped__ or __signature__ functools.wraps copies)."""
+    bare = types.FunctionType(fn.__code__, {}, fn.__name__, fn.__defaults__, fn.__closure__)
+    bare.__kwdefaults__ = fn.__kwdefaults__
+    return inspect.signature(bare)
 
 
 def translate(fn, L, backend, nopython):
@@ -252,10 +229,7 @@ class CompileWrapper:
     def compiled_function(self, fn):
         return compiled_function(fn, self.backend, self.nopython)
 
-    @staticmethod
-    def is_disabled():
-        """frontend.disable is in effect on this thread: calls run eagerly."""
-        return is_disabled()
+    is_disabled = staticmethod(is_disabled)  # frontend.disable is in effect on this thread: calls run eagerly
 
 
 def call_compiled(fn, args, kwargs, backend, nopython):

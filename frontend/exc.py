@@ -1,10 +1,8 @@
 """Errors of the frontend (plays `torch._dynamo.exc`).
 
-Frontend layer. `Unsupported` is raised by the translator when it meets
-something it cannot capture; it carries a code from `break_reasons.REASONS`
-and, once the translator knows it, the instruction, file and line. Outside
-`fullgraph=True` an Unsupported never reaches the user: the frame runs eagerly
-and the reason is recorded (see `explain`).
+Frontend layer. `Unsupported` is raised by the translator when it meets something it cannot capture; it carries a
+code from `break_reasons.REASONS` and the instruction, file and line. Outside `fullgraph=True` it never reaches
+the user: the frame runs eagerly and the reason is recorded (see `explain`).
 """
 
 
@@ -36,8 +34,7 @@ class Unsupported(TorchDynamoException):
 
 
 class TorchRuntimeError(TorchDynamoException):
-    """An op failed on fake tensors for a reason that is the program's (a shape mismatch, an in-place write to a
-    leaf that requires grad): raised at compile time, as Dynamo does, not turned into a graph break."""
+    """An op failed on fake tensors for the program's reason (a shape mismatch): raised, as Dynamo does."""
 
 
 class BackendCompilerFailed(TorchDynamoException):

@@ -1,10 +1,10 @@
 """explain(fn)(*args): what capture made of a call: graphs, breaks and their reasons, guards.
 
-Frontend layer (plays torch._dynamo.explain). It forgets every compiled frame, runs the call once with a
-backend that records each graph, and reports every cache entry the call created (its resume functions' too).
-Counting follows Dynamo: `graphs` are those handed to the backend, breaks one fewer, `break_reasons` those of
-graphs that ended at a break; frames that ran eagerly are listed in `eager_frames` with their reasons.
+Frontend layer (plays torch._dynamo.explain): forgets every compiled frame, runs the call once with a backend that
+records each graph, and reports the cache entries the call created, counting as Dynamo does; frames that ran eagerly
+are listed in `eager_frames` with their reasons.
 """
+import collections
 import re
 
 from minitorch2._ops import OpOverload, OpOverloadPacket
@@ -66,13 +66,7 @@ def _op_name(op):
     return f"{module}.{name}" if module and name else str(op)
 
 
-class BreakReason:
-    def __init__(self, reason, code):
-        self.reason = reason
-        self.code = code
-
-    def __repr__(self):
-        return f"BreakReason({self.reason!r})"
+BreakReason = collections.namedtuple("BreakReason", "reason code")  # the Unsupported text; its break_reasons code
 
 
 def _reason(entry):

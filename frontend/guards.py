@@ -1,25 +1,20 @@
 """Guards: the assumptions a compiled graph makes, checked before each reuse.
 
-Frontend layer, between the translator (which records assumptions while it
-reads a frame) and the cache in `eval_frame.py` (which checks them on every
-call). The one idea to hold: a guard is one line of Python over `L` (the
-frame's locals) and `G` (its globals), written from a Source's name, and all
-the guards of a cache entry compile to ONE printable function:
+Frontend layer, between the translator (which records assumptions while it reads a frame) and the cache in
+`eval_frame.py` (which checks them on every call). The one idea to hold: a guard is one line of Python over `L` (the
+frame's locals) and `G` (its globals), written from a Source's name, and all the guards of a cache entry compile to
+ONE printable function, which returns None when every guard passes, else the text of the first that failed:
 
     def guards(L, G):
         try:
             if not (___check_global_state(grad_mode=True, autocast={}, ...)): return ...
             if not (___check_tensor(L['x'], torch.float32, (2, 3), (3, 1), False)): return "L['x'] ..."
-            if not (___check_obj_id(L['self'], 140234)): return "L['self'] is a different object"
         except Exception as e:
             return f'a guard raised {type(e).__name__}: {e}'
         return None
-
-It returns None when every guard passes, else the text of the first guard that failed (or of what a guard
-raised), which recompile logs print. A value the user chose appears only as a literal that evaluates back to
-it (`source.literal`, `math.inf`) or as a name bound in its globals (`___const_3`); nan matches nan.
 """
 import builtins
+import dataclasses
 import itertools
 import math
 import weakref
@@ -77,8 +72,7 @@ AUTOCAST_DEVICES = ("cpu", "cuda", "mtia", "maia", "xpu", "ipu", "hpu", "xla", "
 
 
 def global_state():
-    """The process-wide settings a graph depends on (Dynamo's GlobalStateGuard): grad mode, autocast (each device
-    where it is on, with its dtype; whether weights' casts are cached) and the default dtype."""
+    """The process-wide settings a graph depends on, as Dynamo's GlobalStateGuard checks them."""
     enabled = autocast_state.local.enabled
     return {"grad_mode": minitorch2.is_grad_enabled(),
             "autocast": {d: autocast_state.get_autocast_dtype(d) for d in AUTOCAST_DEVICES if enabled.get(d)},
@@ -124,15 +118,15 @@ GUARD_NAMESPACE = {name: value for name, value in globals().items() if name.star
 GUARD_NAMESPACE.update(torch=minitorch2, builtins=builtins, math=math, FOREIGN_GLOBALS=source.FOREIGN_GLOBALS)
 
 
+@dataclasses.dataclass
 class Guard:
     """One assumption: `code` must be true; `kind` says what sort (TENSOR_MATCH, ID_MATCH...)."""
 
-    def __init__(self, kind, code, why, failure=None, constants=None):
-        self.kind = kind
-        self.code = code
-        self.why = why
-        self.failure = failure  # an expression describing a failure with the actual values; default: why
-        self.constants = constants or {}  # names in `code` bound to values that have no literal
+    kind: str
+    code: str
+    why: str
+    failure: str = None  # an expression describing a failure with the actual values; default: why
+    constants: dict = dataclasses.field(default_factory=dict)  # names in `code` bound to values without a literal
 
     def __repr__(self):
         return f"{self.kind}: {self.code}"
@@ -250,8 +244,7 @@ def no_aliasing_guard(sources):
 
 
 def overlap_guard(sources, groups):
-    """Which of the graph's tensor inputs share memory (minitorch2/_memory_overlap.py), as when compiled:
-    installed when the graph changes an input in place, where a view overlapping it would see the change."""
+    """Which tensor inputs share memory is as when compiled (needed when the graph changes an input in place)."""
     names = ", ".join(s.name() for s in sources)
     described = "; ".join(" and ".join(sources[i].name() for i in g) + " overlap" for g in groups) or "no overlap"
     return Guard("STORAGE_OVERLAPPING", f"___check_overlapping({groups!r}, {names})",
@@ -281,8 +274,7 @@ class GuardSet:
                 self.keepalive.append(keepalive)
 
     def source_text(self):
-        """The guard function's source. A guard that raises (a global deleted since) fails with what it raised:
-        the call compiles anew or runs eagerly, where the user's code raises its own error."""
+        """The guard function's source; a guard that raises (a global deleted since) fails with what it raised."""
         if not self.guards:
             return "def guards(L, G):\n    return None"
         lines = ["def guards(L, G):", "    try:"]

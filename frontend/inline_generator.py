@@ -1,14 +1,8 @@
 """Generator expressions inside a compiled frame: run to completion where they are made.
 
-Frontend layer, a mixin of the inlining translator (as `opcodes_312.py` is one
-of the translator): `symbolic_convert.py` makes GeneratorExpressionTranslator
-of it, which `inline_call` runs for a `<genexpr>` code object. Its bytecode is
-inlined like any callee's, except that each YIELD_VALUE stores the yielded
-tracker instead of suspending, and the call returns an iterator over them; so
-`sum(t.sum() for t in [x, y])`, `any(...)` and `list(...)` capture in one graph,
-as in Dynamo. This is exact for a generator expression consumed at once by the
-call it is passed to; a generator *function* stays a graph break (its caller
-may interleave work with its items).
+Frontend layer, a mixin of the inlining translator. A `<genexpr>` is inlined like any callee, except that each
+YIELD_VALUE stores the yielded tracker instead of suspending, and the call returns an iterator over them: so
+`sum(t.sum() for t in [x, y])` captures in one graph, as in Dynamo. A generator *function* stays a graph break.
 """
 from .variables.constant import ConstantVariable
 from .variables.lists import ListIteratorVariable

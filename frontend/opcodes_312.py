@@ -1,25 +1,11 @@
 """Handlers for the opcodes that only Python 3.12 and 3.13 have: a mixin of the InstructionTranslator.
 
-Frontend layer, part of `symbolic_convert.py`'s translator (its base class
-`InstructionTranslatorBase` inherits `Py312OpcodesMixin`), kept apart so the
-3.11 handlers there read without version forks. Version facts come from
-`pyversion.py`. What changed, and how each change is modelled:
-
-    3.12  LOAD_METHOD is LOAD_ATTR with the low arg bit; PRECALL is gone;
-          RETURN_CONST; POP_JUMP_IF_* without FORWARD/BACKWARD and LOAD_FAST_CHECK
-          (a maybe-unbound local), aliases of the 3.11 handlers there;
-          comprehensions are inlined (PEP 709): LOAD_FAST_AND_CLEAR saves the
-          loop variable (or NULL when it was unbound) and STORE_FAST puts it back;
-          END_FOR; CALL_INTRINSIC_1 (LIST_TO_TUPLE, UNARY_POSITIVE...); BINARY_SLICE / STORE_SLICE
-    3.13  a call's NULL sits ABOVE the callable ([fn, NULL|self, args]);
-          CALL_KW takes the keyword names from the stack; TO_BOOL before every
-          branch; LOAD_FAST_LOAD_FAST and friends (two locals in one
-          instruction); MAKE_FUNCTION takes only the code, SET_FUNCTION_ATTRIBUTE
-          adds defaults and closure one at a time
-
-The one idea to hold: each new opcode is written in terms of the 3.11 handlers
-it replaces (a LOAD_ATTR with the method bit IS a LOAD_METHOD; BINARY_SLICE is
-BUILD_SLICE then BINARY_SUBSCR), so there is one model of each operation.
+Frontend layer, kept apart so the 3.11 handlers in `symbolic_convert.py` read without version forks. 3.12 folds
+LOAD_METHOD into LOAD_ATTR, drops PRECALL, inlines comprehensions (LOAD_FAST_AND_CLEAR) and adds RETURN_CONST,
+END_FOR, CALL_INTRINSIC_1 and BINARY/STORE_SLICE; 3.13 puts a call's NULL ABOVE the callable, takes keyword names
+from the stack (CALL_KW), adds TO_BOOL, LOAD_FAST_LOAD_FAST and friends, and SET_FUNCTION_ATTRIBUTE. The one idea
+to hold: each new opcode is written in terms of the 3.11 handlers it replaces (a LOAD_ATTR with the method bit IS a
+LOAD_METHOD; BINARY_SLICE is BUILD_SLICE then BINARY_SUBSCR): one model of each operation.
 """
 from types import SimpleNamespace
 

@@ -1,23 +1,15 @@
-"""OutputGraph: the FX graph a translation builds, its inputs, guards and outputs.
+"""OutputGraph: the FX graph a translation builds, its inputs, guards and outputs (plays Dynamo's OutputGraph).
 
-Frontend layer, owned by the InstructionTranslator (and shared with every
-inlined call). It plays Dynamo's OutputGraph:
+Frontend layer, owned by the InstructionTranslator and shared with every inlined call:
 
-    graph inputs   one placeholder per tensor the frame reads, named from its Source
-                   (`L_x_`, `L_self_modules_fc_parameters_weight_`), in order of first
-                   use; parameters too (as Dynamo's inline_inbuilt_nn_modules=True)
-    nodes          torch-level calls (`torch.relu(l_x_)`, `relu.sum()`, `l_x_ + 1`), with
-                   meta["example_value"] a fake tensor, meta["stack_trace"] the user frames
-    output         a tuple of the tensors the frame returns
-    guards         a GuardSet (see guards.py)
-    side effects   outside lists it mutated, globals and module attributes it wrote:
-                   replayed in order after the graph runs (`L['xs'][:] = [...]`), as Dynamo's
-                   SideEffects; a frame cut by a break replays them before the breaking
-                   instruction runs (resume.py)
+    graph inputs   one placeholder per tensor the frame reads, parameters too, named from its Source
+    nodes          torch-level calls (`torch.relu(l_x_)`, `relu.sum()`), meta["example_value"] a fake tensor
+    output         a tuple of the tensors the frame returns; guards, a GuardSet (guards.py)
+    side effects   outside lists it mutated, globals and module attributes it wrote: replayed in order after the
+                   graph runs (`L['xs'][:] = [...]`), or before the breaking instruction of a split frame
 
-The one idea to hold: the backend gets a GraphModule and the REAL example
-inputs, and returns a callable; the cache entry later fetches the same inputs
-from the live frame by their sources and calls it.
+The one idea to hold: the backend gets a GraphModule and the REAL example inputs, and returns a callable; the cache
+entry later fetches the same inputs from the live frame by their sources and calls it.
 """
 import collections
 
@@ -203,8 +195,7 @@ class OutputGraph:
             cg.append("STORE_ATTR", name)
 
     def final_grad_mode(self):
-        """The grad mode the graph leaves behind: its last grad-mode switch, else the mode at entry. Set again
-        after the compiled graph runs, since a backend that traces the graph (AOT) keeps only tensor ops."""
+        """The grad mode the graph leaves behind (set again after it runs: AOT keeps only the tensor ops)."""
         switches = [n.args[0] for n in self.graph.nodes if n.op == "call_function" and n.target is _set_grad_enabled]
         return bool(switches[-1]) if switches else self.grad_enabled_at_entry
 
@@ -239,8 +230,7 @@ class OutputGraph:
             self.guards.add(guards_mod.overlap_guard(sources, groups))
 
     def close(self):
-        """Output the registered tensors and close the graph; dead nodes stay, as in Dynamo's graphs, except
-        unused speculative getitems of tuple results. (A break: after resume.transform_frame's outputs.)"""
+        """Output the registered tensors and close the graph; dead nodes stay, as in Dynamo's, but unused getitems."""
         self.graph.output(tuple(v.proxy.node for v in self.outputs))
         self._install_aliasing_guards()
         for node in reversed(list(self.graph.nodes)):

@@ -1,33 +1,18 @@
 """`with frontend.optimize(backend):` — capturing frames without a frame-evaluation hook.
 
-Frontend layer, the entry point for the context-manager form of `optimize` (plays `set_eval_frame` in
-torch/_dynamo/eval_frame.py). Dynamo's context gets every new frame of the thread from CPython's PEP 523
-hook. Pure Python has no such hook, so this module builds one from two pieces the standard library offers:
+Frontend layer (plays `set_eval_frame` in torch/_dynamo/eval_frame.py). Dynamo's context sees every new frame
+through CPython's PEP 523 hook; pure Python has none, so this module builds one from two standard pieces:
 
-    sys.setprofile       a "call" event for every frame entered on this thread
-                         (threading.setprofile: threads started in the context)
-    fn.__code__ = ...    a function's code can be replaced; its next call runs
-                         the replacement (a "trampoline") instead
+    sys.setprofile       a "call" event for every frame entered on this thread (threading.setprofile: new threads)
+    fn.__code__ = ...    a function's code can be replaced; its next call runs the replacement (a "trampoline")
 
-The one idea to hold: the profiler only NOTICES; routing happens by swapping code, one function at a time.
-When a user function (not from minitorch2, the compiler packages, the standard library or site-packages) is
-entered with a minitorch2.Tensor among its arguments, every function object holding that code gets a
-trampoline `__code__` whose body is one call, `return handler(args, kwargs)`: it sends the call through the
-compile wrapper with a stand-in carrying the original code, so the cache and the translator see the real bytecode.
-
-A frame the profiler reports is already running, so that first call runs eagerly. Entering the context
-therefore also routes, ahead of time, the user functions the `with` frame names (globals, locals, bound
-methods, nn.Module instances' `forward`): a call in the block compiles from its first call, as under Dynamo.
-
-Threads and scope: a trampoline compiles only when the calling thread's profile function is an active
-capture's and frontend.disable is not in effect; while a routed call runs, the profiler pauses on its thread.
-On exit every swapped `__code__` and the previous profile functions are put back (a thread outliving the
-context uninstalls the capture at its next event). Contexts nest: the innermost active one compiles.
-Functions are held weakly, and on exit the `with` frame's locals snapshot is dropped
-(pyversion.forget_locals_snapshot), so `del model` after the block frees the model.
-
-Limits: closures created after their code was noticed are not routed; generators and coroutines never are;
-user code inspecting a routed function's `__code__` or signature inside the block sees the trampoline.
+The one idea to hold: the profiler only NOTICES; routing happens by swapping code. When a user function is entered
+with a minitorch2.Tensor among its arguments, every function holding that code gets a trampoline whose body is
+`return handler(args, kwargs)`, which sends the call through the compile wrapper with a stand-in carrying the
+original code. That first call is already running, so it runs eagerly: entering the context therefore routes ahead
+of time the user functions the `with` frame names. On exit every swapped `__code__` and profile function is put
+back, and the `with` frame's locals snapshot is dropped, so `del model` frees the model. Contexts nest (the
+innermost compiles); closures made after their code was noticed, generators and coroutines are not routed.
 """
 import gc
 import inspect

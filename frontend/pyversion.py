@@ -1,11 +1,8 @@
 """Python-version facts for the bytecode translator, in one place.
 
-Frontend layer, read by the translator (`symbolic_convert.py`, `opcodes_312.py`), `resume.py` and
-`assemble.py` (generated code is written in 3.11 terms and respelled here). CPython changes its bytecode every
-release; handlers never test `sys.version_info`, they ask this module. The one idea to hold: every fork here
-is exhaustive, so an unknown Python fails loudly at a findable place (`UnsupportedPython`), not mistranslated.
-
-Only public `dis` data is used (`opname`, `arg`, `argval`, `argrepr`).
+Frontend layer, read by the translator, `resume.py` and `assemble.py` (generated code is written in 3.11 terms and
+respelled here); handlers never test `sys.version_info`. The one idea to hold: every fork here is exhaustive, so an
+unknown Python fails loudly at a findable place (`UnsupportedPython`). Only public `dis` data is used.
 """
 import dis
 import inspect
@@ -48,8 +45,7 @@ def kw_names(inst, code):
 
 
 def for_iter_exit(inst):
-    """Where FOR_ITER goes when the iterator is exhausted, having popped it. 3.11: its target. 3.12: dis
-    names the END_FOR there, which the interpreter skips; 3.13: it skips END_FOR and the POP_TOP after it."""
+    """Where an exhausted FOR_ITER goes: its target, past the END_FOR there (3.12) and the POP_TOP after (3.13)."""
     if VERSION == (3, 11):
         return inst.argval
     if VERSION == (3, 12):

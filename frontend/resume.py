@@ -1,8 +1,8 @@
 """Graph breaks with resume functions: splitting a frame at an instruction the translator cannot trace.
 
 Frontend layer, called by `eval_frame.translate` when the translator raises `Unsupported` (plays Dynamo's
-`create_call_resume_at` and `ContinueExecutionCache`). The frame is replayed symbolically up to the breaking
-instruction, the graph so far is closed, and the frame's code is rewritten into a TRANSFORMED code object:
+`create_call_resume_at`). The frame is replayed symbolically up to the breaking instruction, the graph so far is
+closed, and the frame's code is rewritten into a TRANSFORMED code object:
 
     def f(x):                       transformed f                    resume_in_f_at_3(___stack0, a)
         a = x.sin()        ->       out = __compiled_graph(x)         [push ___stack0 back]
@@ -10,13 +10,10 @@ instruction, the graph so far is closed, and the frame's code is rewritten into 
         return a * 2                push print, a; CALL (natively)    the break in f's own bytecode,
                                     return resume_in_f_at_3(None, a)  so `return a * 2` runs there
 
-A resume function is the original bytecode with a prefix that pushes the stack back and jumps to where the
-frame left off; it compiles on its first call like any frame. A data-dependent jump gets one per branch.
-The one idea to hold: everything before the break runs as one graph, everything after it is a new frame,
-and between them exactly one instruction runs natively, so side effects happen once and in order.
-
-Where Dynamo cannot resume, the frame runs eagerly (a reason from `break_reasons.py`): a break inside a loop
-(unless `config.resume_inside_loops`), a try/except or `with` block, a generator, or a frame with cells.
+A resume function compiles on its first call like any frame; a data-dependent jump gets one per branch. The one
+idea to hold: everything before the break runs as one graph, everything after it is a new frame, and between them
+exactly one instruction runs natively, so side effects happen once and in order. Where Dynamo cannot resume (a
+break inside a loop, a try or `with` block, a generator, a frame with cells), the frame runs eagerly.
 """
 import functools
 import types
@@ -28,7 +25,7 @@ from minitorch2 import _logging
 from . import assemble, config, pyversion
 from .exc import Unsupported
 from .source import LocalSource
-from .variables import GradModeExitVariable, ListIteratorVariable, NullVariable
+from .variables import ConstantVariable, GradModeExitVariable, ListIteratorVariable, NullVariable
 from .variables.ctx_manager import _set_grad_enabled
 
 _RESUME_CODES = {}  # (code, offset, stack layout, arg names) -> resume code object
@@ -184,8 +181,7 @@ def resume_code(code, offset, n_stack, null_slots, iter_slots, with_slots, local
 # ---- the transformed frame -------------------------------------------------------------------------
 
 def transform_frame(fn, bp, output, graph_call, compile_wrapper):
-    """The code object replacing fn's frame at break point bp; close `output` after (rebuilding values adds
-    graph outputs). Resume functions and a callee run at the break compile through `compile_wrapper`."""
+    """The code object replacing fn's frame at break point bp (close `output` after: rebuilding adds outputs)."""
     code = fn.__code__
     inst = bp.inst
     lineno = bp.lineno
@@ -259,10 +255,7 @@ def _parameters(code):
 
 
 def _append_set_grad(cg, mode):
-    cg.append("PUSH_NULL")
-    cg.append("LOAD_CONST", _set_grad_enabled)
-    cg.append("LOAD_CONST", mode)
-    cg.call(1)
+    cg.call_const(_set_grad_enabled, [ConstantVariable(mode)])
     cg.append("POP_TOP")
 
 
@@ -364,10 +357,7 @@ def _append_resume_call(cg, fn, bp, below, offset, n_after, names, compile_wrapp
         if i in with_slots:
             cg.append("LOAD_CONST", None)  # the resume prefix re-enters the block
         elif isinstance(var, ListIteratorVariable):
-            rest = var.rest()  # the rest of the loop, as a tuple
-            for item in rest:
-                cg.reconstruct(item)
-            cg.append("BUILD_TUPLE", len(rest))
+            var.reconstruct_rest(cg)  # the rest of the loop, as a tuple
         else:
             cg.reconstruct(var)
         n_args += 1

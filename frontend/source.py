@@ -1,22 +1,15 @@
 """Sources: where a value the translator reads came from, in the running frame.
 
-Frontend layer, used by the variable builder (to name graph inputs), by
-guards (to say what they check) and by the cache entry (to fetch inputs on
-every call). The one idea to hold: a Source's `name()` is both Dynamo's name
-for the value and the Python expression that fetches it, evaluated with `L`
-bound to the frame's locals and `G` to its globals:
+Frontend layer, used by the variable builder (to name graph inputs), by guards (to say what they check) and by the
+cache entry (to fetch inputs on every call). The one idea to hold: a Source's `name()` is both Dynamo's name for the
+value and the Python expression that fetches it, with `L` bound to the frame's locals and `G` to its globals:
 
     LocalSource("x")                                      L['x']
-    GlobalSource("W")                                     G['W']
     AttrSource(LocalSource("self"), "training")           L['self'].training
     self.fc.weight (nn.Module internals spelled out)      L['self']._modules['fc']._parameters['weight']
-    GetItemSource(LocalSource("xs"), 0)                   L['xs'][0]
 
-A graph input's placeholder name is the source name with every run of
-non-identifier characters turned into `_` (`L_self_modules_fc_parameters_weight_`).
-
-Names are evaluated, so nothing the user chose reaches them as raw text: keys and attribute names arrive as
-quoted literals (`literal()`), a name that is no identifier as `getattr(L['self'], 'my-scale')`.
+Its placeholder name turns every run of non-identifier characters into `_` (`L_self_modules_fc_parameters_weight_`).
+Keys and attribute names the user chose arrive as quoted literals (`literal()`), never as raw text.
 """
 import keyword
 import re

@@ -1,17 +1,10 @@
 """Source locations of graph nodes: the user stack each node was recorded under, as Dynamo stores it.
 
-Frontend layer, called by OutputGraph when it makes a node. Every node of a
-captured graph carries `meta["stack_trace"]`: the frames being translated when
-it was made (the compiled frame first, then each inlined user function and
-module forward), formatted as a Python traceback:
-
-      File "/tmp/mlp.py", line 9, in step
-        return F.cross_entropy(model(x), y)
-               ^^^^^^^^^^^^^^^^^^^^^^^^^^^^
-
-fx's printer turns the innermost frame into `# File: ...` comments; AOT tracing hands the text on to the aten
-nodes. As Dynamo leaves out torch/nn/modules, minitorch2's nn frames are left out (`h = self.fc(x)` points at
-the user's forward). Each frame gives its line and column span, formatted by the traceback module.
+Frontend layer, called by OutputGraph when it makes a node. Every node carries `meta["stack_trace"]`: the frames
+being translated when it was made (the compiled frame, then each inlined function and module forward), formatted
+by the traceback module with line and column span (`File "/tmp/mlp.py", line 9, in step` and the source line).
+fx's printer shows the innermost frame as `# File: ...` comments; AOT hands the text on to the aten nodes. As
+Dynamo leaves out torch/nn/modules, minitorch2's nn frames are left out (`h = self.fc(x)` points at the forward).
 """
 import functools
 import os

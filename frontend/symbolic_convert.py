@@ -1,19 +1,12 @@
 """InstructionTranslator: runs a frame's bytecode over VariableTrackers, building an FX graph.
 
-Frontend layer, the heart of capture. `eval_frame.py` hands it a code object
-and the frame's locals; it walks the instructions with a symbolic stack:
-
-    LOAD_FAST x        push the tracker for x (a lazy input until first used)
-    LOAD_METHOD sum    push NULL and the bound method `x.sum`
-    CALL 0             call it: records `sum_1 = l_x_.sum()` in the graph
-    RETURN_VALUE       the frame's result, rebuilt after the graph runs
-
-One method per opcode, named after it; version facts come from `pyversion.py`. Calls to user functions and
-module forwards are inlined by an InliningInstructionTranslator sharing the OutputGraph. Anything it cannot
-model raises `Unsupported`; `eval_frame.translate` then replays the frame with `stop_at_step` set, leaving a
-`BreakPoint` (stack, locals, grad mode) from which `resume.py` builds the transformed frame (replaying rather
-than rolling back keeps the trackers simple). The one idea to hold: nothing here runs the user's code;
-branches are taken on values known at translation time (and guarded), and a branch on tensor data breaks.
+Frontend layer, the heart of capture. `eval_frame.py` hands it a code object and the frame's locals; it walks the
+instructions with a symbolic stack, one method per opcode (`LOAD_FAST x` pushes the tracker for x; `CALL 0` on
+`x.sum` records `sum_1 = l_x_.sum()`). Calls to user functions and module forwards are inlined by an
+InliningInstructionTranslator sharing the OutputGraph. What it cannot model raises `Unsupported`;
+`eval_frame.translate` then replays the frame up to there (`stop_at_step`), leaving a `BreakPoint` from which
+`resume.py` builds the transformed frame. The one idea to hold: nothing here runs the user's code; branches are
+taken on values known at translation time (and guarded), and a branch on tensor data breaks.
 """
 import builtins
 import functools

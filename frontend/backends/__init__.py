@@ -1,11 +1,8 @@
 """Backends: what the frontend hands its graphs to (plays torch._dynamo.backends.registry).
 
-The registry is one visible table, BACKENDS: name -> function(gm, example_inputs) -> callable.
-"eager" runs the captured graph as is; "aot_eager" traces it with `autograd`
-(joint graph, partition) and runs the pieces eagerly. "inductor" (the default
-of `minitorch2.compile`) is `backend.compile_fx.compile_fx`. The frontend
-imports only minitorch2: a backend named here imports its layer when it is
-first called, so that `import frontend` stays below autograd and backend.
+One visible table, BACKENDS: name -> function(gm, example_inputs) -> callable. "eager" runs the graph as is;
+"aot_eager" traces it with `autograd` and runs the pieces eagerly; "inductor" (the default) is
+`backend.compile_fx.compile_fx`. A backend imports its layer when first called: `import frontend` stays below them.
 """
 from ..exc import InvalidBackend
 

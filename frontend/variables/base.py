@@ -1,12 +1,9 @@
 """VariableTracker: what the translator keeps on its stack instead of values.
 
-Frontend layer. The symbolic interpreter (`symbolic_convert.py`) never holds a
-real Python value from the frame: it holds trackers. Each tracker knows how to
-answer the questions bytecode asks (attribute, call, item, iteration, truth)
-either by folding them at translation time (constants, lists, modules) or by
-recording FX nodes (tensors). The one idea to hold: a tracker with a `source`
-came from outside the frame and is guarded; one without was built inside the
-frame and needs no guard.
+Frontend layer. The translator never holds a real Python value from the frame: it holds trackers, each answering the
+questions bytecode asks (attribute, call, item, iteration, truth) by folding them at translation time (constants,
+lists, modules) or by recording FX nodes (tensors). The one idea to hold: a tracker with a `source` came from
+outside the frame and is guarded; one without was built inside the frame and needs no guard.
 """
 from ..exc import Unsupported
 

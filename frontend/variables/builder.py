@@ -1,9 +1,7 @@
 """wrap(): turn a real Python value read from the frame into a tracker, installing its guards.
 
-Frontend layer; the only place that decides which tracker a value gets. A
-value with a source is guarded according to its kind (tensor metadata,
-constant value, object identity, sequence type and length); a tensor with a
-source becomes a graph input (a placeholder named after the source).
+Frontend layer; the only place that decides which tracker a value gets, and guards a value with a source by its
+kind (tensor metadata, constant value, object identity, sequence type and length).
 """
 import builtins
 import functools

@@ -1,9 +1,8 @@
 """BuiltinVariable: Python builtins and operators, folded or turned into graph nodes.
 
-Frontend layer. Builtins on constants fold at translation time (`len`, `isinstance`, `range`); with a tensor
-they record nodes (`a + b` an `operator.add`, `min`/`max` torch.minimum/maximum or clamp, as Dynamo's); `map`,
-`zip`, `enumerate`, `filter` and itertools make lazy iterators; `print` is a graph break (a run-time side effect).
-LIBRARY_CALLABLES (functools.partial, collections.deque, dict.fromkeys, itertools) have rules here too.
+Frontend layer. Builtins on constants fold at translation time (`len`, `isinstance`, `range`); with a tensor they
+record nodes (`a + b` an `operator.add`, `min`/`max` torch.minimum/maximum or clamp, as Dynamo's); `map`, `zip`,
+`filter` and itertools make lazy iterators; `print` is a graph break. LIBRARY_CALLABLES have rules here too.
 """
 import builtins
 import collections

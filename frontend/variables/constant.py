@@ -1,10 +1,7 @@
 """ConstantVariable: Python values known at translation time (numbers, strings, None, dtypes, ranges, classes).
 
-Frontend layer. Operations on constants fold: `x.shape[0] * 2` is an int
-in the graph, not a node. A constant read from the frame carries a source and
-a guard that its value is unchanged; a class is guarded by identity, and
-the attributes read from it are guarded through its source, as the class
-can be changed after the compile.
+Frontend layer. Operations on constants fold: `x.shape[0] * 2` is an int in the graph, not a node. A constant read
+from the frame is guarded to be unchanged; a class by identity, and the attributes read from it through its source.
 """
 from ..exc import Unsupported
 from ..source import AttrSource

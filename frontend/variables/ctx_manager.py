@@ -1,17 +1,10 @@
 """Grad-mode context managers inside a compiled frame: `with torch.no_grad():` / `enable_grad()`.
 
-Frontend layer. As Dynamo does, entering and leaving the block are recorded
-in the graph as calls that switch grad mode, so the graph itself runs the
-block's ops with grad disabled:
-
-    _set_grad_enabled = torch._C._set_grad_enabled(False)
-    a = l_x_ + 1
-    _set_grad_enabled_1 = torch._C._set_grad_enabled(True)
-
-The translator also switches the real grad mode while it is inside the block
-(and restores it when translation ends), so the fake values it computes have
-the requires_grad the real run will have. torch.autocast blocks are the same
-idea (autocast.py); other context managers are a graph break.
+Frontend layer. As Dynamo does, entering and leaving the block are recorded in the graph as calls that switch grad
+mode (`_set_grad_enabled = torch._C._set_grad_enabled(False)`), so the graph itself runs the block's ops with grad
+disabled. The translator also switches the real grad mode while inside the block, so the fake values it computes
+have the requires_grad the real run will have. torch.autocast blocks are the same idea (autocast.py); other
+context managers are a graph break.
 """
 import minitorch2
 from minitorch2.fx._spelling import register_spelling
@@ -108,8 +101,7 @@ class GradModeVariable(VariableTracker):
 
 
 class GradModeExitVariable(VariableTracker):
-    """The bound `__exit__` a `with` block keeps on the stack: calling it restores the previous mode. A break
-    in the block rebuilds it by entering a real no_grad()/enable_grad() (see resume.py)."""
+    """The bound `__exit__` a `with` block keeps on the stack: calling it restores the previous mode."""
 
     def __init__(self, mode, previous):
         super().__init__()
@@ -125,9 +117,7 @@ class GradModeExitVariable(VariableTracker):
         return ConstantVariable(None)
 
     def reconstruct(self, cg):
-        cg.append("PUSH_NULL")
-        cg.append("LOAD_CONST", self.context_class())
-        cg.call(0)
+        cg.call_const(self.context_class(), [])
         cg.append("BEFORE_WITH")
         cg.append("POP_TOP")
 

@@ -1,11 +1,8 @@
 """DictVariable: a dict built inside the frame, key by key (keys are Python constants).
 
-Frontend layer. `{"a": x, "b": x * 2}`, `dict(d, c=3)`, `{k: x + k for k in ...}`
-and `**kwargs` build a DictVariable whose values are trackers, so `d["a"]`,
-`d.get`, `len(d)`, `for k in d` and `f(**d)` fold at translation time, as
-lists do. A dict built in the frame may be mutated (`d[k] = v`); one that came
-from outside is read only through constants (a mutation would be a side
-effect to replay, which is a graph break instead).
+Frontend layer. `{"a": x}`, `dict(d, c=3)`, comprehensions and `**kwargs` build a DictVariable whose values are
+trackers, so `d["a"]`, `d.get`, `for k in d` and `f(**d)` fold at translation time, as lists do. One from outside
+the frame is read only (a mutation would be a side effect to replay: a graph break instead).
 """
 from ..exc import Unsupported
 from .base import VariableTracker

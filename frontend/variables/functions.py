@@ -1,8 +1,7 @@
 """User functions: called by inlining their bytecode into the graph being built.
 
-Frontend layer. A call to a function the user wrote (a helper, a method, a closure, a module's forward) is
-no graph node: an InliningInstructionTranslator sharing the output graph runs the callee's bytecode, so the
-graph records only the tensor operations inside. Arguments bind as Python binds them (inspect.Signature).
+Frontend layer. A call to a function the user wrote is no graph node: an InliningInstructionTranslator sharing the
+output graph runs the callee's bytecode, so the graph records only the tensor operations inside.
 """
 import functools
 import inspect
@@ -111,11 +110,7 @@ class UserMethodVariable(VariableTracker):
         return self.fn_var.call_function(tx, args, kwargs, self_var=self.self_var)
 
     def reconstruct(self, cg):
-        cg.append("PUSH_NULL")
-        cg.append("LOAD_CONST", types.MethodType)
-        cg.reconstruct(self.fn_var)
-        cg.reconstruct(self.self_var)
-        cg.call(2)
+        cg.call_const(types.MethodType, [self.fn_var, self.self_var])
 
 
 class NestedUserFunctionVariable(VariableTracker):
@@ -176,8 +171,7 @@ def _make_partial(fn, args, kwargs):
 
 
 class DisabledFunctionVariable(VariableTracker):
-    """A function marked frontend.disable or disallow_in_graph: calling it is a graph break, so the call runs
-    natively, as Dynamo's."""
+    """A function marked frontend.disable or disallow_in_graph: a call of it is a graph break (it runs natively)."""
 
     def __init__(self, fn, source=None):
         super().__init__(source)

@@ -1,8 +1,8 @@
 """Sequences the translator models item by item: tuples, lists, torch.Size, namedtuples, deques, iterators.
 
-Frontend layer. A tuple or list tracker holds a Python list of trackers, so `a, b = pair`, `xs[0]` and
-`for x in xs` fold at translation time (loops unroll). A list from outside (it has a source) may be mutated:
-after the graph runs, the real list's contents are replaced by the tracked items (`L['xs'][:] = [...]`).
+Frontend layer. A tuple or list tracker holds a Python list of trackers, so `a, b = pair`, `xs[0]` and `for x in xs`
+fold at translation time (loops unroll). A list from outside the frame may be mutated: after the graph runs, the
+real list's contents are replaced by the tracked items (`L['xs'][:] = [...]`).
 """
 import collections
 import functools
@@ -266,9 +266,13 @@ class ListIteratorVariable(VariableTracker):
         self.index = index
         return rest
 
-    def reconstruct(self, cg):
+    def reconstruct_rest(self, cg):
+        """Push the items not consumed yet, as a tuple (what a graph break mid-loop passes on)."""
         rest = self.rest()
         for item in rest:
             cg.reconstruct(item)
         cg.append("BUILD_TUPLE", len(rest))
+
+    def reconstruct(self, cg):
+        self.reconstruct_rest(cg)
         cg.append("GET_ITER")

@@ -1,11 +1,8 @@
 """NNModuleVariable: an nn.Module the frame touches, opened up rather than called.
 
-Frontend layer. As with Dynamo's `inline_inbuilt_nn_modules` (True in PyTorch
-2.13), a module call is not a graph node: the translator inlines
-`type(module).forward`, and `self.weight` reads the parameter as a graph input
-named after where it lives (`L['self']._modules['fc']._parameters['weight']`
--> placeholder `L_self_modules_fc_parameters_weight_`). ModuleList and
-Sequential iterate and index at translation time, so loops over layers unroll.
+Frontend layer. As with Dynamo's `inline_inbuilt_nn_modules`, a module call is no graph node: the translator inlines
+`type(module).forward`, and `self.weight` reads the parameter as a graph input named after where it lives
+(`L_self_modules_fc_parameters_weight_`). ModuleList and Sequential iterate at translation time (loops unroll).
 """
 import minitorch2
 from minitorch2.nn.modules import module as module_mod

@@ -1,11 +1,9 @@
 """TensorVariable: a tensor in the graph being built: an FX node plus a fake example value.
 
-Frontend layer. Every operation on a TensorVariable appends a node to the
-output graph (`output_graph.py`) and computes the result's fake value by
-running the same operation on fake tensors (shapes and dtypes, no data). The
-one idea to hold: metadata (shape, dtype, ndim, requires_grad) is known and
-guarded, so it folds into Python constants; data is unknown, so anything that
-needs it (`if x.sum() > 0`, `x.item()`) is a graph break.
+Frontend layer. Every operation on a TensorVariable appends a node to the output graph and computes the result's
+fake value by running the same operation on fake tensors. The one idea to hold: metadata (shape, dtype,
+requires_grad) is known and guarded, so it folds into Python constants; data is unknown, so anything that needs it
+(`if x.sum() > 0`, `x.item()`) is a graph break.
 """
 import builtins
 import operator

@@ -1,10 +1,7 @@
 """TorchVariable: minitorch2 itself (the `torch` namespace) and its functions.
 
-Frontend layer. `torch.relu(x)` and `F.linear(x, w, b)` become one
-`call_function` node each, with the function as the target, printed as PyTorch
-spells it (`torch.relu`, `torch._C._nn.linear`). The calls are recorded at
-torch level, not opened up: turning them into aten ops is the job of
-`autograd/` inside the backend.
+Frontend layer. `torch.relu(x)` and `F.linear(x, w, b)` become one `call_function` node each, printed as PyTorch
+spells them (`torch._C._nn.linear`): recorded at torch level, not opened up (aten is `autograd/`'s business).
 """
 import inspect
 import types
@@ -85,8 +82,7 @@ def is_torch_object(value):
 
 
 def _module_name(value):
-    """The module a callable was defined in, read without running the user's __getattr__ or descriptors: a
-    function's (or bound method's) own __module__, else the one its instance dict or class holds ('' if no str)."""
+    """The module a callable was defined in ('' if unknown), read without running the user's __getattr__."""
     if isinstance(value, (types.FunctionType, types.BuiltinFunctionType, types.MethodType)):
         module = value.__module__
     else:
