@@ -12,13 +12,13 @@ from builtins import range as builtins_range
 import numpy as np
 
 from . import _dtype, _factories, _tensor_str
+from ._aten import range_values
 from ._aten.derivatives_util import sum_to
 from ._aten.memory import _dtype_title
 from ._aten.meta_util import broadcast_shapes as broadcast_shapes_of
 from ._functions_linalg import dot, matmul
 from ._functions_pointwise import acos, asin, atan, atan2, floor_divide, trunc
 from ._functions_shape import _dims, _function_of, _t, alias_of, chunk, flatten, flip, split, transpose, vstack
-from ._functions_shape_more import meshgrid  # noqa: F401  (_functions_extra.py imports it from here)
 from ._functions_sorting import sort
 from ._tensor import Size, Tensor, contiguous_format, device
 from ._ops import ops
@@ -331,10 +331,11 @@ def set_default_device(place):
 
 def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False, layout=None,
              pin_memory=False):
-    """base ** linspace(start, end, steps), in the default float dtype unless one is given."""
-    exponents = _factories.linspace(start, end, steps, dtype=_dtype.float64)
-    values = aten.pow.Scalar(float(base), exponents).to(dtype or _dtype.get_default_dtype())
-    return values.requires_grad_(requires_grad) if requires_grad else values
+    """base ** linspace(start, end, steps), in the default float dtype unless one is given, as ATen rounds it."""
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    values = range_values.logspace(start, end, steps, base, (dtype or _dtype.get_default_dtype()).np)
+    return Tensor._from_numpy(values).requires_grad_(requires_grad)
 
 
 def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):

@@ -14,7 +14,7 @@ import numpy as np
 from . import _dtype, linalg, return_types
 from ._aten.memory import _dtype_title
 from ._aten.meta_util import fastest_first, reduced_shape, reduction_dims
-from ._functions_common import meshgrid
+from ._functions_shape_more import meshgrid
 from ._functions_shape import _function_of, alias_of, flatten, squeeze
 from ._ops import ops
 from ._out import _CPP_TYPE, CAST, out_variant

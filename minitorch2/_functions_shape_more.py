@@ -80,7 +80,7 @@ def meshgrid(*tensors, indexing=None):
         if t.dim() > 1:
             raise RuntimeError(f"torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got: {t}")
         if t.dtype is not tensors[0].dtype:
-            raise RuntimeError("torch.meshgrid: Expected all tensors in the tensor list to have the same dtype")
+            raise RuntimeError("meshgrid expects all tensors to have the same dtype")
     swap = indexing == "xy" and len(tensors) >= 2
     order = [tensors[1], tensors[0], *tensors[2:]] if swap else list(tensors)
     shape = [t.numel() for t in order]

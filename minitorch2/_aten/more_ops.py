@@ -37,7 +37,12 @@ def _frac(x):
     return x - np.trunc(x)
 
 
-erfinv = unary_float(scipy.special.erfinv)
+def _erfinv(x):
+    """scipy's erfinv(-0.) is 0.; ATen's keeps the sign of a zero."""
+    return np.where(x == 0, x, scipy.special.erfinv(x)).astype(x.dtype, copy=False)
+
+
+erfinv = unary_float(_erfinv)
 lgamma = unary_float(_lgamma)
 digamma = unary_float(_digamma)
 frac = unary_same(_frac)

@@ -63,3 +63,18 @@ def arange(start, step, n, dtype):
     blocked = fused_multiply_add(lane.astype(np.float64), np.float64(step), base)
     return np.where(in_block, blocked, fused_multiply_add(np.float64(step), i.astype(np.float64),
                                                           np.float64(start))).astype(dtype)
+
+
+def logspace(start, end, steps, base, dtype):
+    """ATen's logspace, bit for bit: the ends converted to the output type and subtracted there, the exponents in
+    double from the nearer end (plain multiply and add: this kernel is not in the vectorized, contracted files),
+    pow in double; one step is base ** start, start as given."""
+    if steps == 1:
+        exponents = np.full(1, start, np.float64)
+    else:
+        start, end = (dtype.type(int(v) if np.issubdtype(dtype, np.integer) else v) for v in (start, end))
+        step = np.float64(end - start) / (steps - 1)  # the difference in the output type
+        i = np.arange(steps)
+        exponents = np.where(i < steps // 2, np.float64(start) + step * i, np.float64(end) - step * (steps - 1 - i))
+    with np.errstate(over="ignore", invalid="ignore"):
+        return np.power(np.float64(base), exponents).astype(dtype)

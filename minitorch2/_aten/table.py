@@ -170,7 +170,6 @@ TABLE = [
             d.addcdiv, "AddcdivBackward0", into_self=pw.addcdiv_into_self, method=True),
     inplace("lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!)", pw.lerp, d.lerp_scalar,
             "LerpBackward0", into_self=pw.lerp_into_self, method=True),
-    inplace("logical_and_(Tensor(a!) self, Tensor other) -> Tensor(a!)", pw.logical_and),
     inplace("maximum_(Tensor(a!) self, Tensor other) -> Tensor(a!)", pw.maximum),
     op("copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)", INPLACE, memory.copy_,
        lambda grad, src_shape: (d.aten.zeros_like.default(grad), d.sum_to(grad, src_shape)), grad_fn="torch::autograd::CopyBackwards",

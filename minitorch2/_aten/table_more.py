@@ -45,7 +45,7 @@ def _more_in_place_rows(op, inplace):
         # (torch leaves self's history as it was: x.logical_or_(y) on a float x keeps x's grad_fn)
         *[op(f"{name}_(Tensor(a!) self, Tensor other) -> Tensor(a!)", ("inplace",) + POINTWISE,
              memory.inplace(getattr(pw, name)), output_differentiability=(False,))
-          for name in ("logical_or", "logical_xor")],
+          for name in ("logical_and", "logical_or", "logical_xor")],
         inplace("nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!)",
                 k.nan_to_num, f.nan_to_num, "NanToNumBackward0", POINTWISE, method=True),
         inplace("atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!)", pw.atan2, d.atan2, "Atan2Backward0", POINTWISE,

@@ -41,3 +41,11 @@ def test_linspace(start, end, steps, dtype):
 def test_linspace_with_int_ends_of_an_int_dtype_truncates_them_first():
     for lib in (minitorch2, torch):
         assert lib.linspace(1.9, 10.9, 4, dtype=lib.int64).tolist() == [1, 4, 7, 10]
+
+
+@given(start=st.floats(-6, 6), end=st.floats(-6, 6), steps=st.integers(0, 80),
+       base=st.sampled_from([10.0, 2.0, 2.718281828459045, 3.5]), dtype=st.sampled_from(["float32", "float64"]))
+def test_logspace(start, end, steps, base, dtype):
+    ours = minitorch2.logspace(start, end, steps, base=base, dtype=getattr(minitorch2, dtype))
+    theirs = torch.logspace(start, end, steps, base=base, dtype=getattr(torch, dtype))
+    np.testing.assert_array_equal(ours.numpy(), theirs.numpy())

@@ -603,3 +603,32 @@ def test_zero_dim_bernoulli_and_elementwise_bce_keep_their_shape():
         loss = lib.nn.functional.binary_cross_entropy_with_logits(lib.tensor(0.2), lib.tensor(1.0), reduction="none")
         shapes.append((tuple(sample.shape), tuple(loss.shape), round(loss.item(), 6)))
     assert shapes[1] == shapes[0]
+
+
+def test_erfinv_keeps_the_sign_of_a_zero():
+    torch = pytest.importorskip("torch")
+    ours, theirs = mt.erfinv(mt.tensor([-0.0, 0.0, 0.5])), torch.erfinv(torch.tensor([-0.0, 0.0, 0.5]))
+    assert ours.numpy().tobytes() == theirs.numpy().tobytes()
+
+
+def test_logical_and_in_place_on_a_float_keeps_its_history():
+    torch = pytest.importorskip("torch")
+    grads = []
+    for lib in (mt, torch):
+        leaf = lib.ones(3, requires_grad=True)
+        x = leaf * 2
+        x.logical_and_(lib.tensor([1.0, 0.0, 1.0]))
+        assert type(x.grad_fn).__name__ == "MulBackward0"
+        x.sum().backward()
+        grads.append(leaf.grad.numpy())
+    np.testing.assert_array_equal(*grads)
+
+
+def test_meshgrid_of_mixed_dtypes_says_what_torch_says():
+    torch = pytest.importorskip("torch")
+    messages = []
+    for lib in (mt, torch):
+        with pytest.raises(RuntimeError) as info:
+            lib.meshgrid(lib.ones(2), lib.ones(3, dtype=lib.int64), indexing="ij")
+        messages.append(str(info.value))
+    assert messages[0] == messages[1]
