@@ -1,0 +1,110 @@
+"""ExportedProgram: an exported graph with its signature and the tensors it was lifted from.
+
+torch.export layer (coverage surface), what export() returns. It prints as torch's (the graph module's
+readable code with each node's source line, then the signature, then the range constraints, always
+empty with static shapes) and offers:
+
+    graph, graph_module, graph_signature, state_dict, constants
+    module()               a callable nn.Module computing what the exported module computed, with the
+                           parameters and buffers put back as its attributes
+    run_decompositions()   the same program over core ATen: the graph run again under make_fx with
+                           the composite ops split into their parts and the ops outside the core set
+                           decomposed (aten.linear becomes aten.permute + aten.addmm)
+
+The graph runs through fx's Interpreter: its composite ops (preserved_ops.py) are no rows of the op
+table, so generated code cannot reach them through `torch.ops.aten`.
+"""
+from .. import nn, ops
+from ..autograd.grad_mode import no_grad
+from .._tensor import Tensor
+from ..fx import Interpreter
+from ..utils import _pytree as pytree
+from . import _compiler
+from .graph_signature import InputKind, InputSpec, OutputSpec, TensorArgument
+
+
+class ExportedProgram:
+    def __init__(self, graph_module, graph_signature, state_dict, constants, in_spec, out_spec):
+        self.graph_module = graph_module
+        self.graph_signature = graph_signature
+        self.state_dict = state_dict
+        self.constants = constants
+        self.range_constraints = {}
+        self._in_spec, self._out_spec = in_spec, out_spec
+
+    @property
+    def graph(self):
+        return self.graph_module.graph
+
+    def __str__(self):
+        readable = self.graph_module.print_readable(print_output=False, colored=False).replace("\n", "\n    ")
+        signature = str(self.graph_signature).replace("\n", "\n    ")
+        return f"ExportedProgram:\n    {readable}\nGraph signature: {signature}\nRange constraints: {self.range_constraints}\n"
+
+    def _run_flat(self, lifted, user_leaves):
+        return Interpreter(self.graph_module).run(*lifted, *[leaf for leaf in user_leaves if leaf is not None])
+
+    def module(self):
+        """An nn.Module whose forward runs the graph, with the parameters and buffers as its own (state_dict() keys
+        are the exported module's)."""
+        return _UnliftedModule(self)
+
+    def run_decompositions(self, decomp_table=None):
+        make_fx = _compiler.make_fx()
+        table = core_aten_decomposition_table() if decomp_table is None else decomp_table
+        placeholders = [n for n in self.graph.nodes if n.op == "placeholder"]
+        values = [n.meta.get("val") for n in placeholders]
+        with no_grad():
+            retraced = make_fx(lambda *flat: tuple(Interpreter(self.graph_module).run(*flat)), table,
+                               tracing_mode="fake")(*values)
+        for old, new in zip(placeholders, [n for n in retraced.graph.nodes if n.op == "placeholder"]):
+            new.name = new.target = old.name
+        outputs = retraced.graph.output_node().args[0]
+        output_specs = [OutputSpec(spec.kind, TensorArgument(node.name), spec.target)
+                        for spec, node in zip(self.graph_signature.output_specs, outputs)]
+        retraced.graph.eliminate_dead_code()  # the parts' outputs nothing reads (native_layer_norm's mean and rstd)
+        retraced.recompile()
+        signature = type(self.graph_signature)(
+            [InputSpec(s.kind, s.arg, s.target, s.persistent) for s in self.graph_signature.input_specs], output_specs)
+        return ExportedProgram(retraced, signature, self.state_dict, self.constants, self._in_spec, self._out_spec)
+
+
+# Rows the op table tags `core` where torch's core ATen set leaves them out (so its export decomposes them).
+_OUTSIDE_TORCHS_CORE = ("t.default",)
+
+
+def core_aten_decomposition_table():
+    """What run_decompositions() decomposes by default: every op outside the core ATen set that has a decomposition
+    (torch's default_decompositions); the composite ops split into their parts by themselves once not recording."""
+    return {op: op.decomposition for op in ops.aten.overloads() if op.decomposition is not None
+            and ("core" not in op.tags or op.__name__ in _OUTSIDE_TORCHS_CORE)}
+
+
+class _UnliftedModule(nn.Module):
+    def __init__(self, program):
+        super().__init__()
+        self._program = program
+        for path, tensor in program.state_dict.items():
+            _set_at_path(self, path, tensor)
+
+    def forward(self, *args, **kwargs):
+        program = self._program
+        user_leaves, _ = pytree.tree_flatten((args, kwargs))
+        lifted = [program.constants[s.target] if s.target in program.constants else
+                  self.get_parameter(s.target) if s.kind == InputKind.PARAMETER else self.get_buffer(s.target)
+                  for s in program.graph_signature.input_specs if s.kind != InputKind.USER_INPUT]
+        outputs = program._run_flat(lifted, user_leaves)
+        return pytree.tree_unflatten(list(outputs), program._out_spec)
+
+
+def _set_at_path(root, path, tensor):
+    *owners, name = path.split(".")
+    module = root
+    for owner in owners:
+        if not hasattr(module, owner):
+            module.add_module(owner, nn.Module())
+        module = getattr(module, owner)
+    if isinstance(tensor, nn.Parameter):
+        module.register_parameter(name, tensor)
+    elif isinstance(tensor, Tensor):
+        module.register_buffer(name, tensor)
