@@ -245,23 +245,17 @@ def call_compiled(fn, args, kwargs, backend, nopython):
         return run_eagerly(fn, args, kwargs)
     G = fn.__globals__
     entries = CACHE.setdefault(code, [])
-    failed = None
     for entry in entries:
-        if entry.backend is not backend:
-            failed = failed or "compiled for a different backend"
-            continue
-        failed_guard = entry.guard_fn(L, G)
-        if failed_guard is None:
+        if entry.backend is backend and entry.guard_fn(L, G) is None:
             return _run(entry, fn, args, kwargs, L, G)
-        failed = failed or failed_guard
     if config.stance is not None:  # torch.compiler.set_stance: no compile (compiler.py)
         return config.stance.cache_miss(fn, args, kwargs, lambda: guard_failures(fn, entries, L, backend))
     if code not in RUN_ONLY_CODE and len(entries) >= config.cache_size_limit:
         _hit_cache_size_limit(code, entries, L, G, backend, nopython)
     if code in RUN_ONLY_CODE:
         return run_eagerly(fn, args, kwargs)
-    if entries:
-        log.info("recompiling %s: %s", code.co_name, failed)
+    if entries and log.isEnabledFor(logging.INFO):
+        log.info("recompiling %s: %s", code.co_name, guard_failures(fn, entries, L, backend)[-1][1])
     try:
         entry = translate_logged(fn, L, backend, nopython, entries)
     except Exception as e:

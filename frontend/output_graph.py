@@ -43,7 +43,7 @@ class OutputGraph:
         self.fake_mode = FakeTensorMode()
         self.guards = guards_mod.GuardSet()
         self.grad_enabled_at_entry = minitorch2.is_grad_enabled()
-        self.guards.add(guards_mod.global_state_guard(guards_mod.global_state()))  # grad mode, default dtype
+        self.guards.add(guards_mod.global_state_guard(guards_mod.global_state()))  # grad mode, autocast, dtype
         self.inputs = []
         self._input_vars = {}  # source name -> tracker
         self._input_by_id = {}  # id(tensor) -> tracker: a tensor reached again by another source

@@ -23,19 +23,11 @@ def is_library_module_file(filename):
 
 def frame_key(tx):
     """(file, line, function, first column, end column) of the instruction a translator is running."""
-    code = tx.code
-    inst = tx.current_instruction
+    code, inst = tx.code, tx.current_instruction
     positions = inst.positions if inst is not None else None
     if positions is None:
         return code.co_filename, tx.lineno, code.co_name, None, None
     return code.co_filename, tx.lineno, code.co_name, positions.col_offset, positions.end_col_offset
-
-
-def format_frames(keys):
-    """The traceback text of frames given as frame_key tuples, outermost first."""
-    summaries = [traceback.FrameSummary(filename, lineno, name, lookup_line=False, colno=colno, end_colno=end_colno)
-                 for filename, lineno, name, colno, end_colno in keys]
-    return "".join(traceback.StackSummary.from_list(summaries).format())
 
 
 class StackTraceRecorder:
@@ -48,6 +40,8 @@ class StackTraceRecorder:
     def current(self):
         keys = tuple(frame_key(tx) for tx in self.tracers if not is_library_module_file(tx.code.co_filename))
         text = self._formatted.get(keys)
-        if text is None:
-            text = self._formatted[keys] = format_frames(keys)
+        if text is None:  # the traceback module's text of these frames, outermost first
+            summaries = [traceback.FrameSummary(filename, lineno, name, lookup_line=False, colno=colno,
+                                                end_colno=end_colno) for filename, lineno, name, colno, end_colno in keys]
+            text = self._formatted[keys] = "".join(traceback.StackSummary.from_list(summaries).format())
         return text
