@@ -42,9 +42,9 @@ class UserError(RuntimeError):
     """A call export refuses before tracing (torch._dynamo.exc.UserError)."""
 
 
-_DRAFT_EXPORT_HINT = ("\n\nThe error above occurred when calling torch.export.export. If you would like to view some more "
-                      "information about this error, and get a list of all other errors that may occur in your export "
-                      "call, you can replace your `export()` call with `draft_export()`.")
+_DRAFT_EXPORT_HINT = ("\n\nThe error above occurred when calling torch.export.export. If you would like to view some "
+                      "more information about this error, and get a list of all other errors that may occur in your "
+                      "export call, you can replace your `export()` call with `draft_export()`.")
 
 
 def export(mod, args, kwargs=None, *, dynamic_shapes=None, strict=False, preserve_module_call_signature=()):
@@ -59,7 +59,8 @@ def export(mod, args, kwargs=None, *, dynamic_shapes=None, strict=False, preserv
                                   "an exported graph is specialized to the example inputs' shapes; pass "
                                   "dynamic_shapes=None")
     if preserve_module_call_signature:
-        raise NotImplementedError("torch.export.export(preserve_module_call_signature=...) is not supported by minitorch2")
+        raise NotImplementedError("torch.export.export(preserve_module_call_signature=...) is not supported by "
+                                  "minitorch2")
     return _Export(mod, args, kwargs or {}).run()
 
 

@@ -39,7 +39,8 @@ class ExportedProgram:
     def __str__(self):
         readable = self.graph_module.print_readable(print_output=False, colored=False).replace("\n", "\n    ")
         signature = str(self.graph_signature).replace("\n", "\n    ")
-        return f"ExportedProgram:\n    {readable}\nGraph signature: {signature}\nRange constraints: {self.range_constraints}\n"
+        return (f"ExportedProgram:\n    {readable}\nGraph signature: {signature}\n"
+                f"Range constraints: {self.range_constraints}\n")
 
     def _run_flat(self, lifted, user_leaves):
         return Interpreter(self.graph_module).run(*lifted, *[leaf for leaf in user_leaves if leaf is not None])

@@ -145,7 +145,8 @@ PRESERVED = [
               lambda input, shape, weight=None, bias=None, eps=1e-5, cudnn_enable=True: _layer_norm(
                   input, shape, weight, bias, eps),
               {"nn.functional.layer_norm": _layer_norm_call}),
-    Preserved("dropout(Tensor input, float p, bool train) -> Tensor", F.dropout, {"nn.functional.dropout": _dropout_call}),
+    Preserved("dropout(Tensor input, float p, bool train) -> Tensor", F.dropout,
+              {"nn.functional.dropout": _dropout_call}),
     Preserved("softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor", _functions_reductions.softmax,
               {"nn.functional.softmax": _functional_softmax_call, "softmax": _softmax_call,
                "Tensor.softmax": _softmax_call}),
