@@ -1,10 +1,9 @@
 """autograd: the ahead-of-time joint forward+backward tracer (plays `torch._functorch.aot_autograd`
 and `functorch.compile`; not to be confused with `minitorch2.autograd`, the eager engine it builds on).
 
-make_fx records the aten ops that run; aot_function traces joint(primals,
-tangents), hands it to a partitioner and compiles the forward and backward.
-stack_traces.py carries each frontend node's source location onto the aten
-nodes traced from it, forward and backward.
+make_fx records the aten ops that run; aot_function traces joint(primals, tangents), hands it to a partitioner and
+compiles the forward and backward. stack_traces.py carries each frontend node's source location onto the aten nodes
+traced from it, forward and backward.
 """
 from minitorch2._unsupported import Unsupported
 from partition import default_partition, min_cut_rematerialization_partition

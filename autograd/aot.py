@@ -1,9 +1,8 @@
 """AOT autograd: trace forward+backward ahead of time, partition, compile both halves
 (as torch._functorch.aot_autograd / functorch.compile).
 
-autograd layer, between the frontend (which hands a backend an FX graph) and
-the backend compilers. On the first call with a given input signature (a
-frontend graph's at once, for its example inputs, as torch's):
+autograd layer, between the frontend (which hands a backend an FX graph) and the backend compilers. On the first
+call with a given input signature (a frontend graph's at once, for its example inputs, as torch's):
 
     1. trace   joint(primals, tangents) under FakeTensors with make_fx: the
                forward, then autograd.grad of the outputs; one graph of aten ops
@@ -15,8 +14,8 @@ frontend graph's at once, for its example inputs, as torch's):
                output or an intermediate is made again by the same ops, as torch's
                aot regenerates it; every other output is a plain tensor (output_aliasing.py)
 
-When no output requires grad, only the forward is traced and compiled (an
-inference graph). Compilers take (GraphModule, example_inputs) and return a callable.
+When no output requires grad, only the forward is traced and compiled (an inference graph). Compilers take
+(GraphModule, example_inputs) and return a callable.
 """
 import contextlib
 import functools

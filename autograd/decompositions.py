@@ -1,10 +1,9 @@
 """Decomposition tables for tracing (as torch._decomp's core_aten_decompositions / get_decompositions).
 
-autograd layer. The decompositions themselves are the fifth column of the op
-table (minitorch2/_aten/decompositions.py); this module hands them out as the
-`{OpOverload: function}` dicts that make_fx and aot_function take as
-`decomposition_table`/`decompositions`. Tracing with a table records the
-decomposed ops instead of the op itself.
+autograd layer. The decompositions themselves are the fifth column of the op table
+(minitorch2/_aten/decompositions.py); this module hands them out as the `{OpOverload: function}` dicts that make_fx
+and aot_function take as `decomposition_table`/`decompositions`. Tracing with a table records the decomposed ops
+instead of the op itself.
 """
 from minitorch2 import ops
 

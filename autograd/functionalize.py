@@ -1,10 +1,8 @@
 """Functionalization: rewrite a traced aten graph so that nothing is mutated.
 
-autograd layer, between make_fx and the partitioner. Graphs handed to
-compilers must be pure, but programs mutate (`x.add_(1)`, `y[0] = 5`,
-BatchNorm's running statistics). This pass walks the traced graph once and
-keeps, for every *base* (a placeholder or a non-view result), the node
-holding its latest value:
+autograd layer, between make_fx and the partitioner. Graphs handed to compilers must be pure, but programs mutate
+(`x.add_(1)`, `y[0] = 5`, BatchNorm's running statistics). This pass walks the traced graph once and keeps, for
+every *base* (a placeholder or a non-view result), the node holding its latest value:
 
     in-place op on a base    x.add_(y)       ->  x' = add(x, y)        latest[x] = x'
     in-place op on a view    v = x[1:]; v.mul_(2)
@@ -13,12 +11,11 @@ holding its latest value:
     reading a view after its base changed    ->  the view is replayed on latest[x]
     (as torch's: so is a view taken after its base changed, where first read)
 
-How a view is written back into its parent (slice -> slice_scatter, t -> t, ...) is one row per view op
-of `_WRITE_BACK`.
+How a view is written back into its parent (slice -> slice_scatter, t -> t, ...) is one row per view op of
+`_WRITE_BACK`.
 
-A mutated graph input's final value becomes an extra output, which the runtime
-copies into the input (`copy_`) after the call. An in-place op becomes the
-functional form its op table row names (`add_.Tensor` -> `add.Tensor`).
+A mutated graph input's final value becomes an extra output, which the runtime copies into the input (`copy_`) after
+the call. An in-place op becomes the functional form its op table row names (`add_.Tensor` -> `add.Tensor`).
 """
 import functools
 import math
@@ -83,10 +80,7 @@ class _Functionalizer:
     def run(self):
         for node in self.old.nodes:
             made_before = len(self.new.nodes)
-            if node.op == "placeholder":
-                self._copy(node)
-                self.latest[node] = self.env[node]
-            elif node.op == "output":
+            if node.op == "output":
                 return node
             elif node.op == "call_function" and node.target is operator.getitem and node.args[0] in self.projections:
                 self.env[node] = self.latest[node] = self.projections[node.args[0]][node.args[1]]
@@ -97,9 +91,8 @@ class _Functionalizer:
                 self._view(node)
             elif node.op == "call_function" and _is_mutating(node.target):
                 self._mutation(node)
-            else:
-                self._copy(node)
-                self.latest[node] = self.env[node]
+            else:  # a placeholder, or an op that neither views nor mutates
+                self.latest[node] = self._copy(node)
             self._inherit_stack_trace(node, len(self.new.nodes) - made_before)
         raise AssertionError("graph has no output node")
 
@@ -157,21 +150,21 @@ class _Functionalizer:
         if base is target:
             self.latest[base] = value
         else:
-            self.latest[base] = self._scatter_chain(self.latest[base], self.chain_of[target], value)
+            self.latest[base] = self._scatter_chain(self.latest[base], self.chain_of[target], value, base)
         self.mutations[base] = self.mutations.get(base, 0) + 1
         if base is not target:
             self.view_cache[target] = (value, self.mutations[base])
 
-    def _scatter_chain(self, base_value, chain, value, parent=None):
-        """Write `value` (the new value at the end of `chain`) back through each view into the base."""
+    def _scatter_chain(self, parent_value, chain, value, parent):
+        """`parent_value` (the current value of `parent`, an old node) with `value`, the new value at the end of
+        `chain`, written back through each view of it."""
         if not chain:
             return value
         target, args, _, index, view = chain[0]
-        inner = self._replay(base_value, chain[:1])
-        inner_new = self._scatter_chain(inner, chain[1:], value, parent=view)
-        parent_shape = list((parent if parent is not None else self.base_of[view]).meta["val"].shape)
-        write_back = _WriteBack(self._call, base_value, inner_new, self.current(args), index, view, parent_shape)
-        return _WRITE_BACK[target](write_back)
+        inner = self._scatter_chain(self._replay(parent_value, chain[:1]), chain[1:], value, view)
+        parent_shape = list(parent.meta["val"].shape)
+        return _WRITE_BACK[target](_WriteBack(self._call, parent_value, inner, self.current(args), index, view,
+                                              parent_shape))
 
     def _call(self, target, args):
         """A node this pass adds, with the metadata of its value (its op run on its inputs' fake values): the

@@ -1,9 +1,8 @@
 """Aliased inputs: one tensor passed twice, or views that share memory (torch's AOTDedupeWrapper and
 AOTSyntheticBaseWrapper).
 
-autograd layer, wrapped around every signature aot_function compiles. The
-trace (one fake tensor per input) and functionalization both assume inputs
-are distinct memory. Where they are not:
+autograd layer, wrapped around every signature aot_function compiles. The trace (one fake tensor per input) and
+functionalization both assume inputs are distinct memory. Where they are not:
 
     f(w, w)                      dedupe: trace g(w) = f(w, w), one primal, so
                                  w's gradient is counted once (torch: 8, not 16
@@ -17,9 +16,8 @@ are distinct memory. Where they are not:
 
 Overlapping inputs the function does not change stay separate inputs, as in torch.
 
-The one idea to hold: how a call's inputs alias is part of its signature.
-`aliasing_key` is () for distinct memory (found from ids alone), else it spells
-out the pattern and each overlapping input's geometry; one trace per key.
+The one idea to hold: how a call's inputs alias is part of its signature. `aliasing_key` is () for distinct memory
+(found from ids alone), else it spells out the pattern and each overlapping input's geometry; one trace per key.
 Views sharing memory but no base (two tensors from one numpy array) run eagerly.
 """
 from dataclasses import dataclass

@@ -1,15 +1,13 @@
 """Aliased outputs: which outputs of a traced function are views, of what, and by which view ops
 (torch's output alias analysis in aot_autograd's collect_metadata_analysis).
 
-autograd layer, step 5 of `aot.py`. A compiled function returns fresh tensors,
-but an eager function may return a view of its input, of another output or of
-an intermediate. So before tracing the joint graph, the function runs once on
-fake tensors noting every view op (`_ViewRecorder`), and each output that view
-ops made gets an `OutputAlias`, replayed at every call on the real tensor.
+autograd layer, step 5 of `aot.py`. A compiled function returns fresh tensors, but an eager function may return a
+view of its input, of another output or of an intermediate. So before tracing the joint graph, the function runs
+once on fake tensors noting every view op (`_ViewRecorder`), and each output that view ops made gets an
+`OutputAlias`, replayed at every call on the real tensor.
 
-The one idea to hold: an alias is a recipe, not a value: (what it views, which
-one, which view ops); replaying it on the real base gives the output eager
-would have returned, sharing memory and version counter with that base.
+The one idea to hold: an alias is a recipe, not a value: (what it views, which one, which view ops); replaying it on
+the real base gives the output eager would have returned, sharing memory and version counter with that base.
 """
 import enum
 from dataclasses import dataclass

@@ -1,17 +1,15 @@
 """make_fx: record the aten ops that actually run into an FX graph (as torch.fx.experimental.proxy_tensor).
 
-autograd layer, the tracer everything in this package is built on. A
-`ProxyTorchDispatchMode` on the dispatcher's mode stack turns every op that
-reaches it (backward formulas' ops too) into a `call_function` node whose
-target is the `OpOverload`. Inputs become placeholders named `<arg>_<k>`
-(`x_1`, `primals_1`, `tangents_1`), as PyTorch names them.
+autograd layer, the tracer everything in this package is built on. A `ProxyTorchDispatchMode` on the dispatcher's
+mode stack turns every op that reaches it (backward formulas' ops too) into a `call_function` node whose target is
+the `OpOverload`. Inputs become placeholders named `<arg>_<k>` (`x_1`, `primals_1`, `tangents_1`), as PyTorch names
+them.
 
     tracing_mode="real"   ops run for real on the inputs
     tracing_mode="fake"   inputs become FakeTensors: only meta functions run
 
-The one idea to hold: the tracer never inspects Python code. It sees only
-what the dispatcher sees, so the graph is exactly the ops PyTorch's kernels
-would run.
+The one idea to hold: the tracer never inspects Python code. It sees only what the dispatcher sees, so the graph is
+exactly the ops PyTorch's kernels would run.
 """
 import contextlib
 import inspect

@@ -1,8 +1,7 @@
 """Source locations through AOT tracing: each aten node takes the stack trace of the graph node it came from.
 
-autograd layer, between the frontend's graph (whose nodes carry
-`meta["stack_trace"]`, see frontend/stack_trace.py) and make_fx. It plays
-torch.fx.traceback's preserve_node_meta / set_current_meta:
+autograd layer, between the frontend's graph (whose nodes carry `meta["stack_trace"]`, see frontend/stack_trace.py)
+and make_fx. It plays torch.fx.traceback's preserve_node_meta / set_current_meta:
 
     forward   aot_module_simplified runs the frontend's GraphModule through
               `SourceKeepingInterpreter`, which makes each node's stack trace
@@ -13,8 +12,8 @@ torch.fx.traceback's preserve_node_meta / set_current_meta:
               trace current; a gradient summed for a tensor used twice gets the
               last arriving one, with PyTorch's marker line appended
 
-What runs outside an interpreted node records no stack trace, so fx prints it
-under "No stacktrace found for following nodes", as PyTorch does.
+What runs outside an interpreted node records no stack trace, so fx prints it under "No stacktrace found for
+following nodes", as PyTorch does.
 """
 import contextlib
 import threading
