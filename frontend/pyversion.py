@@ -31,10 +31,8 @@ def instructions(code):
 
 
 def load_global_pushes_null(inst):
-    """LOAD_GLOBAL's low arg bit asks for a NULL next to the global (the callable slot of CALL)."""
-    if VERSION in SUPPORTED:
-        return bool(inst.arg & 1)
-    raise UnsupportedPython(VERSION)
+    """LOAD_GLOBAL's low arg bit asks for a NULL next to the global (the callable slot of CALL); 3.11-3.13 alike."""
+    return bool(inst.arg & 1)
 
 
 def kw_names(inst, code):
@@ -118,10 +116,8 @@ def has_backedge_after(instructions, index):
 
 
 def exception_entries(code):
-    """The exception table of `code` (3.11-3.13: `dis.Bytecode(code).exception_entries`)."""
-    if VERSION in SUPPORTED:
-        return dis.Bytecode(code).exception_entries
-    raise UnsupportedPython(VERSION)
+    """The exception table of `code` (3.11-3.13 alike: `dis.Bytecode(code).exception_entries`)."""
+    return dis.Bytecode(code).exception_entries
 
 
 def enclosing_blocks(code, offset):

@@ -145,10 +145,8 @@ def resume_code(code, offset, n_stack, null_slots, iter_slots, with_slots, local
         return _RESUME_CODES[key]
     bc, instr_at = assemble.abstract_instructions(code)
     head = assemble.frame_head(code)
-    body = list(bc)
-    while body and not (isinstance(body[0], Instr) and body[0].name == "RESUME"):
-        body.pop(0)
-    body.pop(0)
+    resume_at = next(i for i, inst in enumerate(bc) if isinstance(inst, Instr) and inst.name == "RESUME")
+    body = list(bc)[resume_at + 1:]
     target = Label()
     body.insert(body.index(instr_at[offset]), target)
     stack_names = [f"___stack{i}" for i in range(n_stack) if i not in null_slots]
