@@ -22,8 +22,13 @@ runs s.py with sys.argv[1:] == ["a", "b"]):
                        the differences in printed lines (numbers within float32 tolerance
                        match), graphs op by op, and exit status (compare.py); exit 0 when
                        everything matches, 1 otherwise, 2 when torch is not installed
-    --report OUT.html  also write one self-contained HTML page: the command, stdout, stderr,
-                       the graphs of every layer, and the comparison (report.py)
+    --report OUT.html  also write one self-contained HTML page that walks through every compile
+                       of the run in pipeline order: the user's lines that made nodes, capture
+                       (breaks, guards, recompiles), the captured graph, the joint graph, the
+                       default and min-cut partitions drawn side by side, forward and backward,
+                       loop IR before and after fusion, the kernels, each stage's time, each
+                       narrated; pictures are inline SVG (report.py, report_stages.py); a path
+                       that cannot be written ends the run before the script starts
 
 With --compare-torch or --report the script runs in a subprocess
 (subprocesses.py: its output is captured, then echoed); otherwise in this process.
@@ -54,6 +59,10 @@ The package, one module per command or concern:
     subprocesses.py  the two child runs behind --compare-torch / --report
     compare.py       what differs between the two runs (printed lines, graphs op by op)
     report.py        the --report HTML page
+    walkthrough.py   what a --report run records of each compile (at minitorch2._logging's seam)
+    report_facts.py  what the walkthrough states: partitions compared, aten nodes -> kernels, timings
+    report_stages.py the walkthrough as HTML, stage by stage, narrated
+    svg.py           graphs drawn as SVG by our own layered layout (no Graphviz)
     explain.py       `explain`: per compiled frame, graphs, breaks and guards
     standalone.py    what the MINITORCH2_COMPILE_DEBUG folder's output_code.py and fx_graph_runnable.py
                      import to run on their own (kernels from their IR text, timing, the compile again)
@@ -98,8 +107,8 @@ def build_parser():
                      help=f"print on stderr the graphs of these layers, a comma list of {', '.join(LAYERS)}")
     run.add_argument("--compare-torch", action="store_true", help="run the script on real PyTorch as well and "
                      "report differences in printed output, graphs (op by op) and exit status")
-    run.add_argument("--report", metavar="OUT.html", help="write an HTML page with the command, output, the "
-                     "graphs of every layer and (with --compare-torch) the comparison")
+    run.add_argument("--report", metavar="OUT.html", help="write an HTML page walking through every compile, "
+                     "stage by stage, with pictures and timings (and, with --compare-torch, the comparison)")
     run.add_argument("script", nargs="?", help="a PyTorch script; omitted: the built-in demo")
     run.add_argument("args", nargs=argparse.REMAINDER, help="arguments passed to the script")
     explain = commands.add_parser("explain", help="run a script and explain every frame it compiled")

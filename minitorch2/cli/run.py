@@ -8,15 +8,22 @@ CLI layer, called by `cli.main`. Two ways to run, chosen by the options:
     observed            run_observed (--compare-torch, --report): the script runs as a child
                         (subprocesses.py), on PyTorch too with --compare-torch; its output is
                         echoed, then compared (compare.py) and/or written as HTML (report.py)
+    recorded            run_recorded, in that child for --report: run_script with every compile
+                        recorded (walkthrough.py), written as the page's walkthrough (report_stages.py)
+
+A --report path that cannot be written ends the run before the script starts (exit status 2).
 
 The one idea to hold: without options the run adds nothing to what the script
 prints, so its output diffs line by line against `python script.py` on PyTorch;
 a PyTorch name minitorch2 lacks ends it with one line naming the name and the
 script's line, not a traceback.
 """
+import html
 import os
 import runpy
+import shutil
 import sys
+import tempfile
 import traceback
 
 from frontend import backends
@@ -30,11 +37,47 @@ from .compare import LAYERS
 
 
 def main(options):
+    if options.report and not _can_write(options.report):
+        return 2
     if not _adopt_torch_environment():
         return 2
     if options.compare_torch or options.report:
         return run_observed(options)
+    walkthrough = os.environ.pop(subprocesses.WALKTHROUGH_ENV, None)  # (the script's own children do not record)
+    if walkthrough is not None:
+        return run_recorded(options, walkthrough)
     return run_script(options.script, options.args, backend=options.backend, show=options.show)
+
+
+def _can_write(path):
+    """Can the report be written at path? Asked before the script runs, answered in one line."""
+    try:
+        with open(path, "a", encoding="utf-8"):
+            pass
+    except OSError as e:
+        print(f"python -m minitorch2 run: cannot write the report to '{path}': {e.strerror}", file=sys.stderr)
+        return False
+    return True
+
+
+def run_recorded(options, walkthrough_path):
+    """run_script with every compile recorded (walkthrough.py), then the walkthrough written for --report."""
+    # here, not at the top: both load the compiler's layers, which a plain run does not always need
+    from . import report_stages, walkthrough
+
+    collector = walkthrough.Collector()
+    collector.install()
+    try:
+        return run_script(options.script, options.args, backend=options.backend, show=options.show)
+    finally:
+        collector.uninstall()
+        try:
+            report_stages.write_walkthrough(walkthrough_path, collector, options.script)
+        except Exception:  # the page says what went wrong; the script's own exit status stands
+            with open(walkthrough_path, "w", encoding="utf-8") as f:
+                f.write(f'<pre class="error">{html.escape(traceback.format_exc())}</pre>\n')
+            print("python -m minitorch2 run: the report's walkthrough failed (its traceback is in the report)",
+                  file=sys.stderr)
 
 
 def run_script(script, args, backend=None, show=()):
@@ -163,14 +206,22 @@ def run_observed(options):
         print("python -m minitorch2 run: --compare-torch needs PyTorch, which is not installed", file=sys.stderr)
         return 2
     compared = options.show or compare.DEFAULT_COMPARED_LAYERS
-    logged = list(LAYERS) if options.report else (compared if options.compare_torch else options.show)
+    logged = compared if options.compare_torch else options.show
     ours_artifacts = [a for layer in logged for a in LAYERS[layer].ours]
     ours_command = subprocesses.minitorch2_command(options.script, options.args, options.backend)
     torch_command, torch_artifacts = None, ()
     if options.compare_torch:
         torch_artifacts = [a for layer in compared for a in LAYERS[layer].torch]
         torch_command = subprocesses.torch_command(options.script, options.args, options.backend)
-    ours, theirs = subprocesses.run_both(ours_command, ours_artifacts, torch_command, torch_artifacts)
+    scratch = tempfile.mkdtemp(prefix="minitorch2_report_") if options.report else None
+    walkthrough_path = os.path.join(scratch, "walkthrough.html") if scratch else None
+    try:
+        ours, theirs = subprocesses.run_both(ours_command, ours_artifacts, torch_command, torch_artifacts,
+                                             walkthrough_path)
+        walkthrough = _read(walkthrough_path) if walkthrough_path else None
+    finally:
+        if scratch:
+            shutil.rmtree(scratch, ignore_errors=True)
     shown = {a for layer in options.show for a in LAYERS[layer].ours} | _user_artifacts()
     sys.stdout.write(ours.stdout)
     sys.stdout.flush()
@@ -184,9 +235,17 @@ def run_observed(options):
         status = 0 if comparison.matches else 1
     if options.report:
         report.write_report(options.report, ["python", "-m", "minitorch2", "run", *_argv_of(options)],
-                            ours, theirs, comparison)
+                            ours, theirs, comparison, walkthrough)
         print(f"python -m minitorch2 run: report written to {options.report}", file=sys.stderr)
     return status
+
+
+def _read(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except FileNotFoundError:
+        return None
 
 
 def _user_artifacts():

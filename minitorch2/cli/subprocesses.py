@@ -7,7 +7,9 @@ the CLI's own process: it runs as a child,
     python SCRIPT ARGS                                      TORCH_LOGS=<artifacts>  (--compare-torch)
 
 so that its stdout, stderr and exit status can be captured whole and handed
-to compare.py / report.py. The two children run at the same time.
+to compare.py / report.py. The two children run at the same time. For --report
+our child also records its compiles (walkthrough.py) and writes them as the
+page's walkthrough to the file WALKTHROUGH_ENV names.
 minitorch2 never imports torch: PyTorch only ever runs in the second child.
 With `--backend B` that child starts from a few lines of bootstrap (below)
 that make B the default of torch.compile and torch._dynamo.optimize, as
@@ -19,6 +21,9 @@ import subprocess
 import sys
 
 from .compare import RunResult
+
+# Set in our child's environment by a --report run: the file its walkthrough (report_stages.py) goes to.
+WALKTHROUGH_ENV = "MINITORCH2_WALKTHROUGH"
 
 # Run as `python -c TORCH_BOOTSTRAP BACKEND SCRIPT ARGS...` in the torch child only.
 TORCH_BOOTSTRAP = """\
@@ -56,9 +61,12 @@ def torch_command(script, args, backend=None):
     return [sys.executable, script, *args]
 
 
-def run_both(ours_command, ours_artifacts, torch_command=None, torch_artifacts=()):
-    """Run our child (and the torch child, if given) concurrently -> (RunResult, RunResult or None)."""
+def run_both(ours_command, ours_artifacts, torch_command=None, torch_artifacts=(), walkthrough=None):
+    """Run our child (and the torch child, if given) concurrently -> (RunResult, RunResult or None).
+    walkthrough: a file path, where our child writes the walkthrough of its compiles (--report)."""
     ours_env = dict(os.environ)
+    if walkthrough is not None:
+        ours_env[WALKTHROUGH_ENV] = walkthrough
     ours_env["MINITORCH2_LOGS"] = ",".join(item for item in (os.environ.get("MINITORCH2_LOGS", ""),
                                                              *ours_artifacts) if item)
     ours = _start(ours_command, ours_env)
