@@ -69,6 +69,8 @@ OUTSIDE_THE_LESSON = {
         "minitorch2/profiler/", "minitorch2/autograd/profiler.py", "minitorch2/amp/",
         # torch.compiler's names over the frontend's own
         "frontend/compiler.py",
+        # torch.autocast blocks inside compiled frames (amp support)
+        "frontend/variables/autocast.py",
         # torch.nn.parallel's DataParallel on a CPU-only build
         "minitorch2/nn/parallel/", "minitorch2/utils/checkpoint.py",
         # torch.func's functional_call, grad, grad_and_value, vmap over the eager engine

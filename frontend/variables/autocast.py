@@ -20,6 +20,8 @@ from minitorch2.fx._spelling import register_spelling
 
 from .base import VariableTracker
 from .constant import ConstantVariable
+
+
 def _enter_autocast(device_type, dtype, enabled, cache_enabled):
     """The graph's autocast entry (PyTorch: torch.amp.autocast_mode._enter_autocast): the region, entered."""
     region = minitorch2.autocast(device_type, dtype, enabled, cache_enabled)
