@@ -1,24 +1,24 @@
-"""The built-in demo of `python -m minitorch2 run` (no script given).
+"""The built-in demo of `python -m minitorch2 run` (no script given): one compile, narrated in a page of output.
 
-CLI layer, run by run.py; it imports the layers its three parts show.
+CLI layer, run by run.py. It follows seed 000's program, `relu(Linear(3, 4)(x)).sum()` on a 2x3 input, forward
+and backward:
 
-Part 1, the runtime alone: a two-layer network's forward and backward, the
-grad_fn chain eager autograd recorded (as PyTorch names its nodes) and the aten
-ops the backward ran, seen through a TorchDispatchMode.
+    1. eager     the grad_fn chain autograd records and the aten ops the backward runs
+    2. capture   the frontend's graph of torch-level calls
+    3. AOT       the joint graph: what primals and tangents are
+    4. cut       the default partition against the min-cut, with the bytes each saves
+    5. kernels   the forward's extern matmul and its one fused kernel
 
-Part 2, one call through the compiler stack (seed 000's "one call, three
-graphs"): the graph the frontend hands a backend, then the AOT forward and
-backward graphs of aten ops that autograd/ and partition/ make of it. The
-backward graph is compiled lazily, at `.backward()`.
+and ends by pointing at `run --report`, which shows every stage of any script. Steps 2-5 read one compile
+through the "inductor" backend, recorded as `--report` records it (walkthrough.py) and stated with the same
+facts (report_facts.py), so the demo and the report never disagree.
 
-Part 3, the same call through the default "inductor" backend: the fused
-loop-level kernels backend/ generated for the forward and backward graphs
-(each becomes one LLVM function; MINITORCH2_LOGS=output_code prints them).
+The one idea to hold: each line the demo prints is computed from the run, not written in advance.
 """
-import backend
 import minitorch2 as torch
-from autograd import aot_module_simplified, make_boxed_func
 from minitorch2.utils._python_dispatch import TorchDispatchMode
+
+from . import report_facts, walkthrough
 
 
 class _OpLog(TorchDispatchMode):
@@ -26,18 +26,8 @@ class _OpLog(TorchDispatchMode):
         self.ops = []
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-        self.ops.append(str(func))
+        self.ops.append(func.__name__.split(".")[0])
         return func(*args, **(kwargs or {}))
-
-
-def _chain(fn, depth=0, seen=None):
-    seen = set() if seen is None else seen
-    if fn is None or id(fn) in seen:
-        return
-    seen.add(id(fn))
-    print("  " * depth + fn.name())
-    for next_fn, _ in fn.next_functions:
-        _chain(next_fn, depth + 1, seen)
 
 
 class _MLP(torch.nn.Module):
@@ -49,62 +39,82 @@ class _MLP(torch.nn.Module):
         return torch.relu(self.fc(x)).sum()
 
 
-def _three_graphs():
-    def show(tag):
-        def compiler(gm, inputs):
-            print(f"--- {tag}")
-            print(gm.code.strip())
-            return make_boxed_func(gm.forward)
+def _chain(fn):
+    names = []
+    while fn is not None:
+        names.append(fn.name())
+        fn = next((f for f, _ in fn.next_functions if f is not None and f.next_functions), None)
+    return " <- ".join(names)
 
-        return compiler
 
-    def printing_backend(gm, example_inputs):
-        print("--- what the frontend handed the backend")
-        print(gm.code.strip())
-        return aot_module_simplified(gm, example_inputs, fw_compiler=show("aot forward"),
-                                     bw_compiler=show("aot backward"))
-
+def _eager():
     torch.manual_seed(0)
-    loss = torch.compile(_MLP(), backend=printing_backend)(torch.randn(2, 3))
-    loss.backward()
-
-
-def _fused_kernels():
-    backend.metrics.reset()
-    torch.manual_seed(0)
-    loss = torch.compile(_MLP())(torch.randn(2, 3))
-    loss.backward()
-    for graph in backend.metrics.graphs:
-        print(f"--- {graph.name}: {len(graph.kernels)} fused kernel(s)")
-        for kernel in graph.kernels:
-            print(kernel)
-
-
-def main():
-    torch.manual_seed(0)
-    x = torch.randn(4, 3)
-    w1 = torch.randn(3, 8, requires_grad=True)
-    b1 = torch.zeros(8, requires_grad=True)
-    w2 = torch.randn(8, 1, requires_grad=True)
-    hidden = torch.relu(torch.addmm(b1, x, w1))
-    loss = (hidden @ w2).tanh().mean()
-    print(f"loss = {loss}")
-    print("--- grad_fn chain recorded by eager autograd")
-    _chain(loss.grad_fn)
+    model, x = _MLP(), torch.randn(2, 3)
+    loss = model(x)
+    print("=== 1. eager: autograd records one node per op as the forward runs")
+    print(f"loss = {loss.item():.4f}; its grad_fn chain: {_chain(loss.grad_fn)}")
     log = _OpLog()
     with log:
         loss.backward()
-    print("--- aten ops run by loss.backward()")
-    print(", ".join(log.ops))
-    print("--- gradients")
-    print(f"w2.grad = {w2.grad.view(-1)}")
-    print(f"b1.grad = {b1.grad}")
+    print(f"loss.backward() walks it back, running {len(log.ops)} aten ops: {', '.join(dict.fromkeys(log.ops))}")
+
+
+def _compiled():
+    collector = walkthrough.Collector()
+    collector.install()
+    try:
+        torch.manual_seed(0)
+        loss = torch.compile(_MLP())(torch.randn(2, 3))
+        loss.backward()
+    finally:
+        collector.uninstall()
+    record = next(c for c in collector.compiles.values() if c.graph is not None)
+    aot = record.aots[0]
+    calls = [n for n in record.graph.graph.nodes if n.op in ("call_function", "call_method")]
     print()
-    print("=== one call, three graphs")
-    _three_graphs()
+    print("=== 2. capture: the frontend runs forward's bytecode symbolically")
+    print(f"{len(calls)} torch calls became {record.graph_name}: "
+          f"{', '.join(getattr(n.target, '__name__', str(n.target)) for n in calls)}")
+    facts = report_facts.partition_facts(aot)
     print()
-    print("=== the same call through the inductor backend: fused kernels")
-    _fused_kernels()
+    print(f"=== 3. AOT: forward and backward traced into one joint graph of "
+          f"{sum(n.op == 'call_function' for n in aot.joint.graph.nodes)} aten ops")
+    print(f"primals ({facts.primals}): the forward's inputs, primals_1 to primals_{facts.primals} (the parameters "
+          f"and x)")
+    print(f"tangents ({facts.tangents}): the gradient arriving at each output, ones for the loss at .backward()")
+    print()
+    print("=== 4. the cut: what the forward saves for the backward")
+    for name, cut in facts.cuts.items():
+        saved = ", ".join(f"{s.name} ({s.dtype}{list(s.shape)}, {s.nbytes} B)" for s in cut.report.saved)
+        print(f"{name}: {saved}; {cut.report.total_bytes} bytes")
+    default, min_cut = (facts.cuts[name].report for name in ("default_partition",
+                                                             "min_cut_rematerialization_partition"))
+    kept = [s for s in default.saved if s.name not in min_cut.saved_names]
+    instead = [s for s in min_cut.saved if s.name not in default.saved_names]
+    if kept and instead:
+        what = "mask " if instead[0].dtype == "bool" else ""
+        print(f"the min-cut saves the {instead[0].nbytes}-byte {what}{instead[0].name} instead of the "
+              f"{kept[0].nbytes}-byte {kept[0].name}: all the backward needs, as {kept[0].name}'s gradient is "
+              f"zero where {instead[0].name} holds")
+    print()
+    forward = aot.compiled[0]
+    plan = report_facts.kernel_plan(forward)
+    print(f"=== 5. kernels: {forward.name} is {len(plan.steps)} steps")
+    for step in plan.steps:
+        if step.kind == "extern":
+            print(f"extern call (the matmul runs in BLAS, not in a generated loop): {step.text}")
+        else:
+            made = ", ".join(dict.fromkeys(plan.buffer_origin[b] for b in step.buffers if plan.buffer_origin.get(b)))
+            print(f"{step.name}, one loop computing {made} (and what they read):")
+            print(step.text)
+    print()
+    print("every stage of any script, narrated, with pictures and timings:")
+    print("    python -m minitorch2 run --report out.html script.py")
+
+
+def main():
+    _eager()
+    _compiled()
 
 
 if __name__ == "__main__":
