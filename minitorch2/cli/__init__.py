@@ -19,9 +19,11 @@ runs s.py with sys.argv[1:] == ["a", "b"]):
                        artifacts: see compare.LAYERS)
     --compare-torch    run the script twice in subprocesses, on minitorch2 and on real PyTorch
                        (TORCH_LOGS matching --show), print our run's output, then a report of
-                       the differences in printed lines (numbers within float32 tolerance
-                       match), graphs op by op, and exit status (compare.py); exit 0 when
-                       everything matches, 1 otherwise, 2 when torch is not installed
+                       the differences in printed lines (numbers compared as numbers:
+                       integers exactly, floats within float32 tolerance or their printed
+                       precision), graphs op by op (a differing one's ops side by side), and
+                       exit status (compare.py); exit 0 when everything matches, 1 otherwise,
+                       2 when torch is not installed
     --report OUT.html  also write one self-contained HTML page that walks through every compile
                        of the run in pipeline order: the user's lines that made nodes, capture
                        (breaks, guards, recompiles), the captured graph, the joint graph, the

@@ -5,12 +5,14 @@ command runs the script twice in subprocesses, once under `python -m
 minitorch2 run` and once under plain `python` with real PyTorch, and hands the
 two results (stdout, stderr, exit status) to the pure functions here:
 
-    compare_outputs(ours, theirs)    printed lines aligned with difflib; a line whose numbers
-                                     differ only within float32 tolerance counts as matching
+    compare_outputs(ours, theirs)    printed lines aligned with difflib; a line whose numbers are equal
+                                     as numbers (integers exactly, floats within float32 tolerance or
+                                     the last printed digit) counts as matching
     compare_graphs(ours, theirs)     the graphs both logged (MINITORCH2_LOGS / TORCH_LOGS), paired by
                                      artifact and title, compared op by op
     compare_runs(ours, theirs, ...)  all three (and the exit status) -> a Comparison
-    format_report(comparison)        the text `--compare-torch` prints after the script's output
+    format_report(comparison)        the text `--compare-torch` prints after the script's output: a
+                                     differing graph's ops side by side, aligned (side_by_side)
 
 The one idea: both stacks log graphs in the same glog-style format, so once
 the per-line prefixes (time, pid, call site, which differ) are stripped, a
@@ -227,7 +229,9 @@ _NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|[-+]?\b(?:na
 
 
 def numbers_close(ours_line, torch_line, rtol=RTOL, atol=ATOL):
-    """Do two lines differ only in numbers, each within |a - b| <= atol + rtol * |b| (integers: equal)?
+    """Do two lines differ only in numbers, each pair equal as numbers? Integers must be equal; floats within
+    float32 tolerance (|a - b| <= atol + rtol * |b|) or, printed to the same fixed precision (a tensor's 4
+    decimals: the last digit rounded), within one unit of their last digit.
 
     The text around the numbers must match, up to runs of spaces (tensor columns pad to the widest value).
     """
@@ -249,7 +253,23 @@ def _close(a, b, rtol, atol):
         return x != x and y != y
     if x == y:  # also equal infinities
         return True
-    return abs(x - y) <= atol + rtol * abs(y)
+    return abs(x - y) <= max(atol + rtol * abs(y), _last_digit(a, b) * (1 + 1e-9))
+
+
+def _last_digit(a, b):
+    """One unit of the last printed digit when a and b were printed alike to a fixed precision (as many
+    decimals, at least 4 as a tensor prints them, the same notation), else 0: floats printed shortest
+    (`1.0`, `0.5`, `1.0001`) are exact values, not rounded ones."""
+    shapes = [(_decimals(t), "e" in t.lower()) for t in (a, b)]
+    if shapes[0] != shapes[1] or shapes[0][0] < 4:
+        return 0.0
+    exponents = [int(t.lower().split("e")[1]) if "e" in t.lower() else 0 for t in (a, b)]
+    return 10.0 ** (max(exponents) - shapes[0][0])
+
+
+def _decimals(token):
+    mantissa = token.lower().split("e")[0]
+    return len(mantissa.split(".")[1]) if "." in mantissa else 0
 
 
 def _is_integer(token):
@@ -364,7 +384,8 @@ def summary_line(comparison):
 def _output_section(output):
     lines = [f"--- printed output (stdout): {'same' if output.matches else 'differs'}",
              f"  {output.ours_count} line(s) from minitorch2, {output.torch_count} from torch: {output.same} same, "
-             f"{len(output.within_tolerance)} within float32 tolerance (rtol={RTOL}, atol={ATOL}), "
+             f"{len(output.within_tolerance)} within tolerance (float32: rtol={RTOL}, atol={ATOL}; or one unit "
+             f"of the last printed digit), "
              f"{len(output.differences)} differ"]
     for difference in sorted(output.differences + output.within_tolerance,
                              key=lambda d: (d.ours_line or 0, d.torch_line or 0)):
@@ -377,6 +398,21 @@ def _output_section(output):
         if difference.theirs is not None:
             lines.append(f"    torch     : {difference.theirs}")
     return lines
+
+
+def side_by_side(ours_ops, torch_ops, indent="      "):
+    """The two op sequences aligned (difflib), one row per op: `=` the same, `|` replaced, `<` only ours,
+    `>` only torch's."""
+    width = max([len("minitorch2")] + [len(op) for op in ours_ops])
+    rows = [f"{indent}{'minitorch2'.ljust(width)}   torch"]
+    matcher = difflib.SequenceMatcher(None, ours_ops, torch_ops, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        for k in range(max(i2 - i1, j2 - j1)):
+            ours = ours_ops[i1 + k] if i1 + k < i2 else ""
+            theirs = torch_ops[j1 + k] if j1 + k < j2 else ""
+            mark = "=" if tag == "equal" else "|" if ours and theirs else "<" if ours else ">"
+            rows.append(f"{indent}{ours.ljust(width)} {mark} {theirs}".rstrip())
+    return rows
 
 
 def _graph_section(comparison):
@@ -395,6 +431,7 @@ def _graph_section(comparison):
             lines.append(f"{label}: differs at op {position} (minitorch2 {len(graph.ours_ops)} ops, torch "
                          f"{len(graph.torch_ops)}): minitorch2 {ours or '(end of graph)'}, "
                          f"torch {theirs or '(end of graph)'}")
+            lines += side_by_side(graph.ours_ops, graph.torch_ops)
         else:
             lines.append(f"{label}: {graph.verdict} ({len(graph.ours_ops or graph.torch_ops)} ops)")
     skipped = [layer for layer in comparison.layers if layer not in comparison.compared_layers]
