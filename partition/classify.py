@@ -1,21 +1,19 @@
 """Step 2 of the min-cut: sort every joint-graph node into forward, backward or neither
 (as `classify_nodes` and `NodeInfo` in torch._functorch.partitioners).
 
-partition layer, between the joint graph (from `autograd.aot_function`) and
-the flow network (`partition/network.py`). A joint graph mixes two programs:
+partition layer, between the joint graph (from `autograd.aot_function`) and the flow network
+(`partition/network.py`). A joint graph mixes two programs:
 
     required forward   needed to compute the forward outputs from the primals
     required backward  anything downstream of a tangent, plus the gradients
     unclaimed          neither: forward-side values only the backward reads;
                        where they run is the partitioner's call
 
-Two numbers per node feed the heuristics: `fw_order` (its position among the
-required forward nodes) and `dist_from_bw` (how many forward ops separate it
-from the first node the backward needs).
+Two numbers per node feed the heuristics: `fw_order` (its position among the required forward nodes) and
+`dist_from_bw` (how many forward ops separate it from the first node the backward needs).
 
-The one idea to hold: only required-forward nodes can be *saved*, and only
-nodes reachable from the tangents are *forced* into the backward; the cut
-decides everything in between.
+The one idea to hold: only required-forward nodes can be *saved*, and only nodes reachable from the tangents are
+*forced* into the backward; the cut decides everything in between.
 """
 from dataclasses import dataclass, field
 
@@ -44,7 +42,6 @@ class NodeInfo:
 
 
 def classify_nodes(joint_graph, num_fwd_outputs, static_lifetime_input_indices=()):
-    """Classify every node of `joint_graph`; see the module docstring."""
     required_bw = set()
     for node in joint_graph.nodes:
         if node.op == "placeholder" and node.name.startswith("tangents"):

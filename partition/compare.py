@@ -1,10 +1,10 @@
 """Several partitioners on one joint graph, side by side: their reports, or one drawing of all their cuts.
 
-partition layer, an observer like `partition/report.py` and `partition/draw.py`,
-but above both partitioners, so it can import them.
+partition layer, an observer like `partition/report.py` and `partition/draw.py`, but above both partitioners, so it
+can import them.
 
-The one idea to hold: a comparison is the same joint graph cut by each
-partitioner in turn (`PARTITIONERS`); what differs is only the list of saved values.
+The one idea to hold: a comparison is the same joint graph cut by each partitioner in turn (`PARTITIONERS`); what
+differs is only the list of saved values.
 """
 from .default import default_partition
 from .draw import partition_dot

@@ -1,14 +1,12 @@
 """Common-subexpression elimination on a joint graph, before the min-cut looks at it
 (as `fx_graph_cse` in torch._functorch.compile_utils).
 
-partition layer, the first step of `min_cut_rematerialization_partition`.
-A joint graph often computes the same thing twice (the forward's
-`t(primals_1)` and the backward's); merging the copies lets the flow network
-price one value with all of its users.
+partition layer, the first step of `min_cut_rematerialization_partition`. A joint graph often computes the same
+thing twice (the forward's `t(primals_1)` and the backward's); merging the copies lets the flow network price one
+value with all of its users.
 
-The one idea to hold: a node is replaced by an earlier node with the same
-target and the same (already deduplicated) arguments, except random ops,
-`empty`, and anything sharing memory with a graph output.
+The one idea to hold: a node is replaced by an earlier node with the same target and the same (already deduplicated)
+arguments, except random ops, `empty`, and anything sharing memory with a graph output.
 """
 from minitorch2._tensor import Tensor
 from minitorch2.fx import Graph

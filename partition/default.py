@@ -1,22 +1,21 @@
 """default_partition: cut a joint graph where the forward outputs are (as PyTorch's default_partition),
 and the graph-extraction helpers every partitioner shares.
 
-partition layer. The forward graph is every node needed to compute the
-forward outputs from the primals. Every forward value the backward reads is
-*saved*: returned by the forward after its real outputs, received by the
+partition layer. The forward graph is every node needed to compute the forward outputs from the primals. Every
+forward value the backward reads is *saved*: returned by the forward after its real outputs, received by the
 backward as inputs named as the saved node (`def forward(self, primals_3, relu, tangents_1)`).
 
     joint(primals, tangents) ──> forward(primals) -> (outputs..., saved...)
                              └─> backward(saved..., tangents) -> (grads...)
 
-The one idea to hold: given the list of saved values, both graphs follow
-mechanically (`extract_fwd_bwd_graphs`); a partitioner is only a way of
-choosing that list.
+The one idea to hold: given the list of saved values, both graphs follow mechanically (`extract_fwd_bwd_graphs`); a
+partitioner is only a way of choosing that list.
 """
 import operator
 
 from minitorch2 import _logging
 from minitorch2.fx import Graph, GraphModule
+from minitorch2.utils import _pytree as pytree
 
 from .reorder import raise_getitems
 from .report import partition_report
@@ -87,7 +86,6 @@ def _is_tangent(node):
 
 
 def placeholders(graph, prefix):
-    """The placeholders whose names start with `prefix` ("primals", "tangents"), in order."""
     return [n for n in graph.nodes if n.op == "placeholder" and n.name.startswith(prefix)]
 
 
@@ -100,16 +98,8 @@ def is_multi_output(node):
 
 def split_outputs(graph, num_fwd_outputs):
     """(forward outputs, gradient outputs) of a joint graph, flattened."""
-    flat = list(_flatten_args(graph.output_node().args[0]))
+    flat = pytree.tree_leaves(graph.output_node().args[0])
     return flat[:num_fwd_outputs], flat[num_fwd_outputs:]
-
-
-def _flatten_args(value):
-    if isinstance(value, (list, tuple)):
-        for v in value:
-            yield from _flatten_args(v)
-    else:
-        yield value
 
 
 def subgraph_nodes(joint_graph, inputs, outputs):

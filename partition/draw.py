@@ -1,9 +1,8 @@
 """A picture of the cut: the joint graph as Graphviz DOT, once per partition, side by side.
 
-partition layer, an observer like `partition/report.py`. Each partition of
-one joint graph becomes a cluster (a boxed subgraph) in a single DOT
-document, so the default and the min-cut partition of the same program sit
-next to each other and differ only in colour:
+partition layer, an observer like `partition/report.py`. Each partition of one joint graph becomes a cluster (a
+boxed subgraph) in a single DOT document, so the default and the min-cut partition of the same program sit next to
+each other and differ only in colour:
 
     forward      light blue    runs in the forward only
     backward     light red     runs in the backward only
@@ -13,9 +12,8 @@ next to each other and differ only in colour:
     cut edges    red, bold     a saved value flowing into the backward: what
                                crosses from one pass to the other
 
-The one idea to hold: the drawing is pure text generation (`partition_dot`
-returns a string, testable structurally); turning it into SVG is Graphviz's
-job, done only when the `dot` program is installed (`render_svg`).
+The one idea to hold: the drawing is pure text generation (`partition_dot` returns a string, testable structurally);
+turning it into SVG is Graphviz's job, done only when the `dot` program is installed (`render_svg`).
 """
 import shutil
 import subprocess
@@ -36,7 +34,7 @@ CUT_EDGE = 'color="#d62728", penwidth=2.5'
 
 
 def node_roles(joint_module, fw_module, bw_module):
-    """{joint node name: role} with roles forward / backward / recomputed / input / unused, plus the saved set."""
+    """{joint node name: role} with roles forward / backward / recomputed / input / unused."""
     fw = {n.name for n in fw_module.graph.nodes if n.op == "call_function"}
     bw = {n.name for n in bw_module.graph.nodes if n.op == "call_function"}
     roles = {}
@@ -45,15 +43,11 @@ def node_roles(joint_module, fw_module, bw_module):
             roles[node.name] = "input"
         elif node.op != "output":
             roles[node.name] = _ROLES[node.name in fw, node.name in bw]
-    return roles, _saved_names(bw_module)
+    return roles
 
 
 # (run in the forward, run in the backward) -> role
 _ROLES = {(True, True): "recomputed", (True, False): "forward", (False, True): "backward", (False, False): "unused"}
-
-
-def _saved_names(bw_module):
-    return {n.name for n in bw_module.graph.nodes if n.op == "placeholder" and not n.name.startswith("tangents")}
 
 
 def partition_dot(joint_module, partitions, title="partitions"):
@@ -67,9 +61,9 @@ def partition_dot(joint_module, partitions, title="partitions"):
 
 
 def _cluster(index, name, joint_module, fw_module, bw_module):
-    roles, saved = node_roles(joint_module, fw_module, bw_module)
+    roles = node_roles(joint_module, fw_module, bw_module)
     report = partition_report(joint_module, fw_module, bw_module, name)
-    sizes = {s.name: s.nbytes for s in report.saved}
+    saved = {s.name: s.nbytes for s in report.saved}  # the backward's inputs but the tangents
     cuts = set(cut_edges(joint_module, fw_module, bw_module))
     prefix = f"p{index}_"
     label = f"{name}: {len(saved)} saved, {report.total_bytes} bytes, {len(report.recomputed)} recomputed"
@@ -80,7 +74,7 @@ def _cluster(index, name, joint_module, fw_module, bw_module):
         text = node.name if node.op in ("placeholder", "get_attr") else f"{node.name}\n{_short(node)}"
         attrs = [STYLE[roles[node.name]]]
         if node.name in saved:
-            text += f"\nsaved: {sizes.get(node.name, 0)} B"
+            text += f"\nsaved: {saved[node.name]} B"
             attrs.append(SAVED_STYLE)
         if node.op == "placeholder":
             attrs.append("shape=ellipse")
@@ -97,7 +91,7 @@ def _cluster(index, name, joint_module, fw_module, bw_module):
 
 def cut_edges(joint_module, fw_module, bw_module):
     """Joint-graph edges (producer, user) along which a saved value reaches the backward."""
-    saved = _saved_names(bw_module)
+    saved = {n.name for n in bw_module.graph.nodes if n.op == "placeholder" and not n.name.startswith("tangents")}
     backward = {n.name for n in bw_module.graph.nodes if n.op == "call_function"}
     return [(node.name, user.name) for node in joint_module.graph.nodes if node.name in saved
             for user in node.users if user.name in backward]

@@ -1,34 +1,20 @@
 """The min-cut's judgement calls: what a saved value costs, and what must never be recomputed
 (the heuristics of `solve_min_cut` in torch._functorch.partitioners).
 
-partition layer, consulted by `partition/network.py` while it builds the flow
-network. A min cut only knows capacities; these rules turn a node into one:
+partition layer, consulted by `partition/network.py` while it builds the flow network. A min cut only knows
+capacities; these rules turn a node into one:
 
-    cost of saving     its output's bytes (`size_of`), scaled by 1.1 per op of
-                       distance from the backward (capped at 100), doubled when
-                       every user could fuse it (a value nobody must write to
-                       memory is cheap to recompute, so saving it is relatively
-                       dear); primals the caller marks as static (parameters)
-                       are free
-    banned (infinite)  - not on the recompute allowlist (`op_types.py`): matmuls,
-                         convolutions, random ops, anything unlisted
-                       - materialised in the backward anyway: some backward user
-                         cannot fuse it (an `mm` reading it), so recomputing it
-                         would cost a whole extra kernel, not a fused load
-                       - a reduction shrinking its inputs 4x or more: its output
-                         is tiny to save and expensive to redo
-                       - used far apart: a fusible use that comes after an
-                         unfusible one in the forward would not share a kernel
-                         with the earlier uses if recomputed
-                       - a fusible chain longer than 100 ops: cut it somewhere,
-                         rather than recompute a residual stream end to end
+    cost of saving     its output's bytes (`size_of`), scaled by 1.1 per op of distance from the backward (capped
+                       at 100), doubled when every user could fuse it (nobody must write it to memory, so saving
+                       it is relatively dear); static primals (parameters) are free
+    banned (infinite)  off the recompute allowlist (`op_types.py`); materialised in the backward anyway (an `mm`
+                       reads it: recomputing would cost a whole kernel); a reduction shrinking its input 4x or
+                       more; fusible uses after an unfusible one (used far apart); a fusible chain past 100 ops
 
-(PyTorch also has a "too far from the backward" ban whose default limits make
-it unreachable; it is left out here.)
+(PyTorch's "too far from the backward" ban, unreachable with its default limits, is left out.)
 
-The one idea to hold: "recomputation is free" is the bet behind the min-cut,
-and each rule here marks a place where the bet is wrong for a fusing
-compiler. Turning a rule off (`MinCutOptions`) trades memory for compute.
+The one idea to hold: "recomputation is free" is the bet behind the min-cut, and each rule here marks a place where
+the bet is wrong for a fusing compiler. Turning a rule off (`MinCutOptions`) trades memory for compute.
 """
 import heapq
 import math
@@ -141,8 +127,7 @@ class RecomputeRules:
             return math.inf, "non-tensor output"
         if node in self.info.static_lifetime_inputs:
             return 0, None
-        size = size_of(node)
-        size = int(size * (1.1 ** max(min(self.info.dist_from_bw[node], 100), 1)))
+        size = int(size_of(node) * (1.1 ** max(min(self.info.dist_from_bw[node], 100), 1)))
         return (size, None) if self.is_materialized(node) else (size * 2, None)
 
 

@@ -1,11 +1,10 @@
 """min_cut_rematerialization_partition: save the cheapest set of tensors, recompute the rest in the backward
 (as torch._functorch.partitioners.min_cut_rematerialization_partition).
 
-partition layer; `autograd.aot_function(..., partition_fn=...)` calls it with
-the joint graph and gets back `(fw_module, bw_module)`. Inductor's default.
-It bets that a fusing compiler recomputes cheap pointwise ops almost for free
-inside kernels it launches anyway, so it saves only what is dear to redo
-(activation checkpointing, decided per tensor by a solver):
+partition layer; `autograd.aot_function(..., partition_fn=...)` calls it with the joint graph and gets back
+`(fw_module, bw_module)`. Inductor's default. It bets that a fusing compiler recomputes cheap pointwise ops almost
+for free inside kernels it launches anyway, so it saves only what is dear to redo (activation checkpointing, decided
+per tensor by a solver):
 
     1. prepare     drop dead code, merge duplicate computations     cse.py
     2. classify    required forward / required backward / neither    classify.py
@@ -16,11 +15,11 @@ inside kernels it launches anyway, so it saves only what is dear to redo
                    backward(saved, tangents) -> grads, reordered      reorder.py
                    so recomputation happens where it is used
 
-On `f(x) = sin(cos(sin(x))).sum()` the default partition saves
-`[x, sin, cos]`; the min-cut saves `[x]` and the backward recomputes `sin` and `cos`.
+On `f(x) = sin(cos(sin(x))).sum()` the default partition saves `[x, sin, cos]`; the min-cut saves `[x]` and the
+backward recomputes `sin` and `cos`.
 
-The one idea to hold: everything here exists to choose the list of saved
-values; the last step turns it into two graphs as the default partitioner would.
+The one idea to hold: everything here exists to choose the list of saved values; the last step turns it into two
+graphs as the default partitioner would.
 """
 import gc
 from contextlib import contextmanager

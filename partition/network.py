@@ -1,25 +1,21 @@
 """Steps 3 and 4 of the min-cut: the joint graph as a flow network, and its minimum cut
 (as `solve_min_cut` in torch._functorch.partitioners).
 
-partition layer, between the classification (`partition/classify.py`) and
-the extraction of the forward and backward graphs (`partition/min_cut.py`).
-Each joint-graph node X becomes two network nodes joined by one edge whose
-capacity is what saving X costs:
+partition layer, between the classification (`partition/classify.py`) and the extraction of the forward and backward
+graphs (`partition/min_cut.py`). Each joint-graph node X becomes two network nodes joined by one edge whose capacity
+is what saving X costs:
 
     source ──inf──> X_in ──bytes of X──> X_out ──inf──> Y_in ... ──inf──> sink
       (X may not be      (cutting here =         (data flows       (needed by
        recomputed)        saving X)               X -> Y)           the backward)
 
-Every path from source to sink is a way the backward could obtain a value it
-needs by recomputing it from something that cannot be recomputed. Cutting the
-cheapest set of `X_in -> X_out` edges that breaks every such path picks the
-cheapest set of values to save; all other forward values reachable by the
-backward get recomputed there. Edges with infinite capacity cannot be cut:
-data dependencies, bans (`source -> X_in`) and backward needs (`-> sink`).
+Every path from source to sink is a way the backward could obtain a value it needs by recomputing it from something
+that cannot be recomputed. Cutting the cheapest set of `X_in -> X_out` edges that breaks every such path picks the
+cheapest set of values to save; all other forward values reachable by the backward get recomputed there. Edges with
+infinite capacity cannot be cut: data dependencies, bans (`source -> X_in`) and backward needs (`-> sink`).
 
-The one idea to hold: saving X means cutting X's own edge; everything the
-network says about X is either that edge's capacity (how dear X is to save) or
-an infinite edge (what may never happen to X). The rules behind both live in
+The one idea to hold: saving X means cutting X's own edge; everything the network says about X is either that edge's
+capacity (how dear X is to save) or an infinite edge (what may never happen to X). The rules behind both live in
 `partition/heuristics.py`.
 """
 import math

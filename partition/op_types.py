@@ -1,24 +1,13 @@
 """Which operators the min-cut partitioner may recompute, fuse, or must never touch
 (as `get_default_op_list` in torch._functorch.partitioners).
 
-partition layer, read by `partition/heuristics.py`. Ops are named by their
-overload packet (`aten.mul`); every op with a `pointwise`-tagged overload is
-recomputable, because a fusing backend folds it into its consumer's kernel.
+partition layer, read by `partition/heuristics.py`. Ops are named by their overload packet (`aten.mul`); every op
+with a `pointwise`-tagged overload is recomputable, because a fusing backend folds it into its consumer's kernel.
+Random ops are never recomputed (the backward would draw new numbers) but still fuse; views are never banned from
+recompute, and are looked through when asking whether a value is materialised in the backward.
 
-    recomputable       cheap to redo in the backward (pointwise, cheap
-                       reductions, views, factories, indexing)
-    fusible            recomputable or random: may sit in one fused kernel
-                       with its neighbours
-    compute_intensive  matmuls and convolutions: never recomputed
-    random             never recomputed either (the backward would draw new
-                       numbers); still fusible. PyTorch's three names, plus
-                       every op tagged `random`
-    view               aliases of their input; never banned from recompute
-                       themselves, and looked through when asking whether a
-                       value is materialised in the backward
-
-The one idea to hold: the tables describe *cost*, not semantics. Anything not
-listed is too expensive to recompute (an allowlist).
+The one idea to hold: the tables describe *cost*, not semantics. Anything not listed is too expensive to recompute
+(an allowlist).
 """
 import functools
 import operator

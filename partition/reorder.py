@@ -1,13 +1,12 @@
 """Node order in the extracted graphs: recomputation where it is needed, getitems next to their tuple
 (as `reordering_to_mimic_autograd_engine` and `raise_getitems` in torch._functorch).
 
-partition layer, the last step of both partitioners. Extraction copies nodes
-in joint-graph order, so a backward would start with the whole recomputed
-forward; `reorder_like_autograd` instead pulls each recomputed value in just
+partition layer, the last step of both partitioners. Extraction copies nodes in joint-graph order, so a backward
+would start with the whole recomputed forward; `reorder_like_autograd` instead pulls each recomputed value in just
 before its first use in the backward proper, as the eager engine would.
 
-The one idea to hold: order does not change what is computed, only how long
-values live (and how the graph prints, which is why it matches PyTorch's).
+The one idea to hold: order does not change what is computed, only how long values live (and how the graph prints,
+which is why it matches PyTorch's).
 """
 import math
 import operator

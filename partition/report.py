@@ -1,7 +1,7 @@
 """What a partition costs in activation memory: the saved tensors, their bytes, and what was recomputed.
 
-partition layer, an observer: people call it, not the pipeline. Given a joint
-graph and the `(fw_module, bw_module)` a partitioner made of it, it reads:
+partition layer, an observer: people call it, not the pipeline. Given a joint graph and the `(fw_module, bw_module)`
+a partitioner made of it, it reads:
 
     saved       the backward's inputs other than tangents
     bytes       each saved value's numel x itemsize, from its FakeTensor
@@ -54,7 +54,6 @@ class PartitionReport:
 
 
 def partition_report(joint_module, fw_module, bw_module, name="partition"):
-    """A `PartitionReport` for one partition of `joint_module`."""
     joint_nodes = {n.name: n for n in joint_module.graph.nodes}
     fw_nodes = {n.name: n for n in fw_module.graph.nodes}
     saved = [_describe(joint_nodes.get(node.name) or fw_nodes.get(node.name) or node, node)
