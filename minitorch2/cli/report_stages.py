@@ -38,7 +38,7 @@ _ROLE_FILL = {role: style.split('fillcolor="')[1].split('"')[0] if "fillcolor" i
               for role, style in STYLE.items()}
 _KERNEL_COLORS = ["#cfe8cf", "#fde2b8", "#d7d2f0", "#cde7f0", "#f6d0e4", "#e6efb8", "#f3d6c9", "#d0f0e6"]
 _PARTITIONER_TITLES = {"default_partition": "default partition",
-                       "min_cut_rematerialization_partition": "min-cut partition"}
+                       "min_cut_rematerialization_partition": "min-cut partition", "this compile": "cut that ran"}
 _PARTITIONER_MODULES = {"default_partition": "partition/default.py",
                         "min_cut_rematerialization_partition": "partition/min_cut.py"}
 
@@ -111,10 +111,14 @@ def _source(record, _compiles):
             title = (title + "; " if title else "") + "the graph breaks here"
         rows.append(f'<span class="line {" ".join(classes)}" title="{_e(title)}" data-line="{number}">'
                     f'<span class="lineno">{number:4d}</span> {_e(text)}</span>')
-    sentence = (f"Lines {first}-{last} of {_e(code.co_filename)}. "
+    lines = f"Lines {first}-{last}" if last > first else f"Line {first}"
+    sentence = (f"{lines} of {_e(code.co_filename)}. "
                 + (f"The {_count(len(marks), 'highlighted line')} made the graph's nodes (hover one to see which). "
-                   if marks else "No line made a graph node. ")
-                + (f"Line {broken_at}, in red, broke the graph." if broken_at else ""))
+                   if marks else "No line made a graph node. "))
+    if broken_at and first <= broken_at <= last:
+        sentence += f"Line {broken_at}, in red, broke the graph."
+    elif broken_at:
+        sentence += f"The graph broke at line {broken_at}, inside a function this one calls."
     return _p(sentence) + '<pre class="source">' + "".join(rows) + "</pre>"
 
 
@@ -225,9 +229,12 @@ def _partition(record, _compiles):
         if aot.joint is None or aot.backward is None:
             continue
         facts = _facts(aot)
-        parts.append(_p(_partition_story(facts), links=list(_PARTITIONER_MODULES.values()) + ["partition/draw.py"]))
+        parts.append(_p(_partition_story(facts, bool(aot.compiled)), links=list(_PARTITIONER_MODULES.values()) + ["partition/draw.py"]))
         pictures, tables = [], []
-        for name, cut in facts.cuts.items():
+        cuts = dict(facts.cuts)
+        if facts.ran_as is None:  # the cut that ran matches neither: drawn too
+            cuts["this compile"] = Cut("this compile", aot.forward, aot.backward, facts.ran)
+        for name, cut in cuts.items():
             title = _PARTITIONER_TITLES.get(name, name)
             if not isinstance(cut, Cut):
                 tables.append(_p(f"The {title} failed: {_e(cut)}", "error"))
@@ -245,7 +252,7 @@ def _partition(record, _compiles):
     return "".join(parts)
 
 
-def _partition_story(facts):
+def _partition_story(facts, inductor):
     sentences = []
     default, min_cut = (facts.cuts.get(name) for name in PARTITION_ORDER)
     if isinstance(default, Cut) and isinstance(min_cut, Cut):
@@ -256,7 +263,9 @@ def _partition_story(facts):
                          f"to keep (a minimum cut of the joint graph) and recomputing the rest.")
         only_default = [s for s in d.saved if s.name not in m.saved_names]
         only_min_cut = [s for s in m.saved if s.name not in d.saved_names]
-        if only_default or only_min_cut:
+        if not only_default and not only_min_cut:
+            sentences.append("Here both save the same values.")
+        else:
             sentences.append(f"Where they differ: the default saves {_saved_list(only_default)}; the min-cut "
                              f"saves {_saved_list(only_min_cut)} instead.")
         pointwise = [n for n in facts.joint.graph.nodes if n.name in m.recomputed
@@ -268,9 +277,12 @@ def _partition_story(facts):
                              f"costs less than storing the result.")
     ran = facts.ran
     used = _PARTITIONER_TITLES.get(facts.ran_as, facts.ran_as)
+    why = ("the inductor backend rewrites the joint graph first (backend/joint_graph.py) and tells its min-cut "
+           "which inputs are parameters, which live anyway, so what it saves can differ from the two cuts of the "
+           "graph as traced" if inductor else "this backend's partition function cuts otherwise")
     sentences.append(f"This compile ran the {used} (its backward reads the same saved values)." if used else
-                     f"This compile's partition saves {_count(len(ran.saved), 'tensor')} "
-                     f"({_bytes(ran.total_bytes)}): its backend cut the graph after its own joint-graph passes.")
+                     f"This compile's own cut, drawn third, saves {_count(len(ran.saved), 'tensor')} "
+                     f"({_bytes(ran.total_bytes)}): {why}.")
     return " ".join(sentences)
 
 
@@ -307,8 +319,8 @@ def _compiled_graphs(record):
 def _loop_ir(record, _compiles):
     compiled = _compiled_graphs(record)
     if not compiled:
-        return _p("This backend compiled no kernels: its graphs run as they are (eager aten calls)."
-                  if record.aots else "") if record.graph is not None else ""
+        return _p("This backend compiled no kernels: its graphs run as they are (eager aten calls).") \
+            if record.aots else ""
     parts = []
     for graph in compiled:
         plan = _plan(graph)
@@ -369,7 +381,7 @@ def _timings(record, _compiles):
     total = (record.finished - record.started) if record.finished else None
     return (_p(f"The slowest stage was {_e(slowest[0])} ({slowest[1] * 1e3:.1f} ms)"
                + (f"; the compile took {total * 1e3:.1f} ms before the frame first ran" if total else "")
-               + ". A backward graph is compiled at the first .backward(), later.")
+               + "; a backward's backend time is that of its compile, at the first .backward().")
             + f'<table class="timings"><tr><th>stage</th><th>time</th></tr>{rows}</table>')
 
 
@@ -513,7 +525,8 @@ def _anchor(record):
 def _p(text, css_class="narration", links=()):
     link_html = "".join(f' <a class="module" href="file://{_e(os.path.join(_ROOT, path))}">{_e(path)}</a>'
                         for path in links)
-    return f'<p class="{css_class}">{text}{" <span class=modules>(" + link_html.strip() + ")</span>" if links else ""}</p>'
+    modules = f' <span class="modules">({link_html.strip()})</span>' if links else ""
+    return f'<p class="{css_class}">{text}{modules}</p>'
 
 
 def _pre(text):

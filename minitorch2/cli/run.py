@@ -184,7 +184,8 @@ def _switch_on_logs(artifacts):
 
 
 def _script_line(error, script):
-    frames = [f for f in traceback.extract_tb(error.__traceback__) if os.path.abspath(f.filename) == os.path.abspath(script)]
+    frames = [f for f in traceback.extract_tb(error.__traceback__)
+              if os.path.abspath(f.filename) == os.path.abspath(script)]
     return frames[-1].lineno if frames else "?"
 
 

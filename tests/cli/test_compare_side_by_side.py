@@ -43,7 +43,8 @@ def test_a_differing_graph_prints_all_its_ops_side_by_side():
 
 
 def test_only_ours_is_marked_on_the_left():
-    assert compare.side_by_side(["a", "b"], ["a"], indent="") == ["minitorch2   torch", "a          = a", "b          <"]
+    rows = compare.side_by_side(["a", "b"], ["a"], indent="")
+    assert rows == ["minitorch2   torch", "a          = a", "b          <"]
 
 
 def test_numbers_compare_as_numbers():

@@ -148,7 +148,8 @@ def test_the_report_of_an_mlp_training_step_in_a_browser(tmp_path, capsys):
     dynamo_picture, *cuts, forward, backward = parsed.compiles[0]["pictures"]
     printed = re.search(r"<section class=\"stage\" data-stage=\"dynamo\">.*?<pre>(.*?)</pre>", dom, re.S).group(1)
     assert set(dynamo_picture["nodes"]) == set(_graph_names(html_unescape(printed)))
-    assert [c["label"].split(":")[0] for c in cuts] == ["default partition", "min-cut partition"]
+    # inductor's own cut (joint-graph passes, parameters known to live anyway) matches neither: drawn third
+    assert [c["label"].split(":")[0] for c in cuts] == ["default partition", "min-cut partition", "cut that ran"]
     for picture in cuts:
         assert {"primals_1", "tangents_1", "relu", "addmm", "mm"} <= set(picture["nodes"])
     assert "relu" in forward["nodes"] and "mm" in backward["nodes"]
