@@ -191,11 +191,8 @@ def _lift_constants(gm):
         value = getattr(gm, node.target)
         if not isinstance(value, Tensor):
             raise NotImplementedError(f"backend: a graph attribute that is not a tensor ({node.target})")
-        if placeholders:
-            where = gm.graph.inserting_after(placeholders[-1])
-        else:
-            where = gm.graph.inserting_before(next(iter(gm.graph.nodes)))
-        with where:
+        with (gm.graph.inserting_after(placeholders[-1]) if placeholders
+              else gm.graph.inserting_before(next(iter(gm.graph.nodes)))):
             lifted = gm.graph.placeholder(node.name)
         lifted.meta.update(node.meta)
         lifted.meta["val"] = value

@@ -92,14 +92,9 @@ def extern_call(kind, op, args, kwargs=None, fallback=False):
         return graph.register_buffer(lambda name: ir.ExternKernel(name, _layout_from_meta(val), kind, op, args, kwargs,
                                                                   fallback))
     kernel = graph.register_buffer(lambda name: ir.ExternKernel(name, None, kind, op, args, kwargs, fallback))
-    outputs = []
-    for i, v in enumerate(val):
-        if isinstance(v, Tensor):
-            outputs.append(graph.register_buffer(lambda name: ir.MultiOutput(name, _layout_from_meta(v), kernel, i)))
-        else:
-            outputs.append(None)
-    kernel.outputs = outputs
-    return tuple(outputs)
+    kernel.outputs = [graph.register_buffer(lambda name: ir.MultiOutput(name, _layout_from_meta(v), kernel, i))
+                      if isinstance(v, Tensor) else None for i, v in enumerate(val)]
+    return tuple(kernel.outputs)
 
 
 def _fake_run(op, args, kwargs):
@@ -417,6 +412,3 @@ def _map(value, env):
 
 def lower(gm, name="graph"):
     return GraphLowering(gm, name).run()
-
-
-__all__ = ["LOWERINGS", "GraphLowering", "lower"]

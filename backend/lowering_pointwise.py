@@ -10,6 +10,7 @@ aten does), casting each load to it; the loop IR below never promotes.
 import math
 
 from minitorch2 import _dtype
+from minitorch2._aten.meta_util import broadcast_shapes
 
 from . import ir
 from . import loop_ir as L
@@ -43,18 +44,6 @@ def compare(name, a, b):
 # ---- the pointwise builder ----------------------------------------------------------------
 
 
-def broadcast_sizes(*sizes):
-    ndim = max((len(s) for s in sizes), default=0)
-    out = [1] * ndim
-    for size in sizes:
-        for i, n in enumerate(size, ndim - len(size)):
-            if n != 1:
-                if out[i] not in (1, n):
-                    raise ValueError(f"lowering: sizes {sizes} do not broadcast")
-                out[i] = n
-    return out
-
-
 def broadcast_loader(node, out_size):
     """The loader of `node` read at an index of `out_size` (right-aligned, size-1 dims pinned to 0)."""
     size = node.get_size()
@@ -72,7 +61,7 @@ def pointwise(fn, *inputs, compute_dtype=None, uncast=()):
     (default: promotion of all operands) except those at the positions in `uncast` (masks, conditions);
     scalars become constants of it."""
     compute = compute_dtype or ir.promote(*[x for i, x in enumerate(inputs) if i not in uncast])
-    size = broadcast_sizes(*[x.get_size() for x in inputs if is_tensor(x)])
+    size = list(broadcast_shapes(*[x.get_size() for x in inputs if is_tensor(x)]))
     loaders = [broadcast_loader(x, size) if is_tensor(x) else x for x in inputs]
 
     def load(position, loader, idx):
@@ -88,7 +77,6 @@ def pointwise(fn, *inputs, compute_dtype=None, uncast=()):
 
 
 def pointwise_node(size, dtype, inner_fn):
-    """A StorageBox over the unrealized Pointwise inner_fn(index) over `size`."""
     return ir.StorageBox(ir.Pointwise(size, dtype, inner_fn), current_graph())
 
 

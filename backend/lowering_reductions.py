@@ -12,6 +12,7 @@ and backwards are a few reductions and one pointwise expression each, which the 
 import math
 
 from minitorch2 import _dtype
+from minitorch2._aten.meta_util import reduction_dims
 
 from . import ir
 from . import loop_ir as L
@@ -19,14 +20,6 @@ from . import lowering_pointwise as P
 from . import lowering_views as V
 from .virtualized import current_graph
 
-
-def reduction_dims(dims, ndim):
-    if ndim == 0:  # a 0-d tensor takes dim 0 or -1 (torch treats it as one element): nothing to reduce over
-        return []
-    if dims is None or (isinstance(dims, (list, tuple)) and len(dims) == 0):
-        return list(range(ndim))
-    dims = dims if isinstance(dims, (list, tuple)) else [dims]
-    return sorted({d + ndim if d < 0 else d for d in dims})
 
 
 _EMPTY_IDENTITY = {"sum": 0, "prod": 1, "any": False, "all": True}  # max, min, argmax...: eager raises

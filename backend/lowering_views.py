@@ -9,6 +9,8 @@ import itertools
 import math
 
 from minitorch2 import _dtype
+from minitorch2._aten.views import infer_size
+from minitorch2._tensor import wrap_dim
 
 from . import ir
 from . import loop_ir as L
@@ -16,21 +18,9 @@ from . import lowering_pointwise as P
 from .virtualized import current_graph
 
 
-def wrap_dim(dim, ndim):
-    return dim + ndim if dim < 0 else dim
-
-
-def resolve_size(size, total):
-    size = list(size)
-    if -1 in size:
-        known = math.prod(n for n in size if n != -1)
-        size[size.index(-1)] = total // known if known else 0
-    return size
-
-
 def view(x, size):
     old = x.get_size()
-    new = resolve_size(size, math.prod(old))
+    new = list(infer_size(size, math.prod(old)))
     if new == old:
         return x
     if math.prod(old) == 0:  # no elements: nothing is ever loaded, and dimension groups need nonzero sizes

@@ -33,7 +33,6 @@ def current_graph():
 
 @contextlib.contextmanager
 def lowering_graph(graph):
-    """Make `graph` current on this thread while the block runs."""
     stack = _stack()
     stack.append(graph)
     try:

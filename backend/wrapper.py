@@ -94,9 +94,7 @@ class WrapperCodeGen:
         for location in self.output_locations:
             if location is not None:  # (one not allocated yet: empty, no kernel writes it)
                 body += self._alloc_once(location[0], allocated)
-        for name in sorted(self.kept - set(self.input_names)):
-            if self._pool_owned(name):
-                body.append(f"lend({name})")
+        body += [f"lend({name})" for name in sorted(self.kept - set(self.input_names)) if self._pool_owned(name)]
         outputs = [self._output_code(location) for location in self.output_locations]
         body.append(f"return ({', '.join(outputs)}{',' if len(outputs) == 1 else ''})")
         return ["", "def call(args):"] + ["    " + line for line in body]

@@ -26,9 +26,6 @@ def get_codegen(name=None):
     return importlib.import_module(GENERATORS[name])
 
 
-def compile_kernel(kernel, name=None):
-    return get_codegen(name).compile_kernel(kernel)
-
 
 def import_file(path, module_name):
     """The Python module in the file at `path` (generated code that must live in a file: Triton reads a

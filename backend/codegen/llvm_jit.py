@@ -65,7 +65,6 @@ class HostTarget:
 
 
 def host():
-    """The process's HostTarget, made on first use."""
     global _host
     with _host_lock:
         if _host is None:

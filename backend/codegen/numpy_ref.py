@@ -231,6 +231,3 @@ def _with_axes(env, temps, depth, variables, ranges):
 def _extend(value, axes):
     value = np.asarray(value)
     return value.reshape(value.shape + (1,) * axes) if axes else value
-
-
-__all__ = ["compile_kernel", "NumpyKernel"]

@@ -434,6 +434,3 @@ def _array_at(address, arg):
     if arg.numel == 0:
         return np.empty(1, arg.dtype.np)  # Triton wants a real pointer even where nothing is touched
     return numpy_ref.array_at(address, arg)
-
-
-__all__ = ["compile_kernel", "TritonKernel", "TritonEmitter"]
