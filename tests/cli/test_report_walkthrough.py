@@ -139,6 +139,7 @@ def _graph_names(code):
     return re.findall(r'^\s+(\w+)(?:: "[^"]*")? = ', code, re.M)
 
 
+@pytest.mark.slow  # a compile in a subprocess, then a browser: about 10 s on an idle machine
 @needs_chromium
 def test_the_report_of_an_mlp_training_step_in_a_browser(tmp_path, capsys):
     page = _report(tmp_path, MLP_STEP, "mlp_step")
@@ -158,6 +159,7 @@ def test_the_report_of_an_mlp_training_step_in_a_browser(tmp_path, capsys):
     assert "@triton.jit" in stages["kernels"] and "define void @kernel0" in stages["kernels"]
 
 
+@pytest.mark.slow
 @needs_chromium
 def test_the_report_of_two_graph_breaks_and_a_recompile_in_a_browser(tmp_path, capsys):
     page = _report(tmp_path, TWO_BREAKS, "two_breaks")
