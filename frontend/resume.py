@@ -322,14 +322,15 @@ def _append_resume_call(cg, fn, bp, below, offset, n_after, names, compile_wrapp
     if _is_method_load(bp.inst):
         result_nulls.add(below + 1 if pyversion.NULL_AFTER_CALLABLE else below)
     results = [i for i in range(below, n_after) if i not in result_nulls]
+    # (not ___stack<i>: in a resume function those are its arguments, which the kept slots may still read)
     for i in reversed(results):
-        cg.append("STORE_FAST", f"___stack{i}")
+        cg.append("STORE_FAST", f"___result{i}")
     if bp.inst.opname == "GET_ITER":  # a loop's fresh iterator crosses as a tuple; the prefix re-iterates it
         cg.append("PUSH_NULL")
         cg.append("LOAD_CONST", tuple)
-        cg.append("LOAD_FAST", f"___stack{n_after - 1}")
+        cg.append("LOAD_FAST", f"___result{n_after - 1}")
         cg.call(1)
-        cg.append("STORE_FAST", f"___stack{n_after - 1}")
+        cg.append("STORE_FAST", f"___result{n_after - 1}")
     kept = bp.stack[:min(below, n_after)]
     null_slots = [i for i, v in enumerate(kept) if isinstance(v, NullVariable)] + sorted(result_nulls)
     iter_slots = [i for i, v in enumerate(kept) if isinstance(v, ListIteratorVariable)]
@@ -360,7 +361,7 @@ def _append_resume_call(cg, fn, bp, below, offset, n_after, names, compile_wrapp
             cg.reconstruct(var)
         n_args += 1
     for i in results:
-        cg.append("LOAD_FAST", f"___stack{i}")
+        cg.append("LOAD_FAST", f"___result{i}")
     for name in names:
         cg.append("LOAD_FAST", name)
     cg.call(1 + n_args + len(results) + len(names))

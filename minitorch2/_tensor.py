@@ -412,6 +412,8 @@ class Tensor:
     def tolist(self):
         return self.numpy(force=True).tolist()
 
+    __array_priority__ = 1000  # numpy defers to us: np.float64(2.5) * t is t.__rmul__, a Tensor, as torch's
+
     def __array__(self, dtype=None, copy=None):
         a = self.numpy(force=True)
         return a if dtype is None else a.astype(dtype)

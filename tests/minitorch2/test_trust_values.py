@@ -632,3 +632,18 @@ def test_meshgrid_of_mixed_dtypes_says_what_torch_says():
             lib.meshgrid(lib.ones(2), lib.ones(3, dtype=lib.int64), indexing="ij")
         messages.append(str(info.value))
     assert messages[0] == messages[1]
+
+
+@pytest.mark.parametrize("expression", ["np.float64(2.5) * t", "np.float32(2) + t", "np.int64(3) - t",
+                                        "np.float64(1) / t", "np.float64(2) ** t", "np.float64(2) > t"])
+def test_a_numpy_scalar_on_the_left_gives_a_tensor_as_torch(expression):
+    """numpy defers to a tensor's reflected operator (torch.Tensor.__array_priority__); it used to convert
+    the tensor and return an ndarray (found by the frontend's adversarial fuzzer: a namedtuple field of
+    np.float64 times a tensor)."""
+    torch = pytest.importorskip("torch")
+    results = []
+    for lib in (mt, torch):
+        result = eval(expression, {"np": np, "t": lib.ones(2)})
+        assert type(result).__name__ == "Tensor"
+        results.append((str(result.dtype), result.numpy().tolist()))
+    assert results[0] == results[1]
