@@ -21,6 +21,7 @@ from .dicts import DictVariable
 from .functions import DisabledFunctionVariable, PartialVariable, UserFunctionVariable
 from .lists import ListVariable, NamedTupleClassVariable, NamedTupleVariable, SizeVariable, TupleVariable
 from .nn_module import NNModuleVariable
+from .user_defined import UserObjectVariable, is_plain_object
 from .torch import ALLOWED_IN_GRAPH, DISALLOWED_IN_GRAPH, TorchVariable, is_torch_object
 
 CONSTANT_TYPES = (int, float, bool, str, type(None), range, slice, type(Ellipsis), minitorch2.dtype, minitorch2.device)
@@ -127,6 +128,9 @@ def wrap(og, value, source):
         return _by_identity(og, ConstantVariable, value, source)
     if isinstance(value, types.ModuleType):
         return _by_identity(og, PythonModuleVariable, value, source)
+    if source is not None and is_plain_object(value):
+        og.guards.add(guards.type_guard(source, value), type(value))
+        return UserObjectVariable(value, source)
     raise Unsupported(f"a value of type {type(value).__name__} ({source.name() if source else 'no source'})",
                       "unsupported")
 

@@ -168,6 +168,11 @@ class BuiltinVariable(VariableTracker):
             return default
         return obj.var_getattr(tx, name)
 
+    def call_callable(self, tx, obj):
+        obj = obj.realize()
+        value_type = type(obj.as_python_constant()) if _is_const(obj) else obj.python_type()
+        return ConstantVariable(hasattr(value_type, "__call__"))
+
     def call_hasattr(self, tx, obj, name):
         return ConstantVariable(_has_attribute(tx, obj.realize(), name.realize().as_python_constant()))
 

@@ -129,14 +129,28 @@ class SizeVariable(TupleVariable):
 class StructSequenceVariable(TupleVariable):
     """An op's named tuple of tensors (torch.return_types.sort, topk): a tuple whose fields read by name."""
 
-    def __init__(self, items, python_cls, source=None):
+    def __init__(self, items, python_cls, source=None, like=None):
         super().__init__(items, source)
         self.python_cls = python_cls
+        self.like = like  # the op's example result, rebuilt from if its class is no structseq (max's, min's)
+        self.fields = getattr(python_cls, "_fields", None) or tuple(
+            name for name, attr in vars(python_cls).items() if isinstance(attr, property))
+
+    def rebuilder(self):
+        if hasattr(self.python_cls, "_fields"):
+            return self.python_cls
+        return functools.partial(_rebuild_like, self.like)
 
     def var_getattr(self, tx, name):
-        if name in self.python_cls._fields:
-            return self.items[self.python_cls._fields.index(name)]
+        if name in self.fields:
+            return self.items[self.fields.index(name)]
         return super().var_getattr(tx, name)
+
+
+def _rebuild_like(like, items):
+    rebuilt = tuple.__new__(type(like), items)
+    rebuilt.__dict__.update(vars(like))
+    return rebuilt
 
 
 class NamedTupleVariable(StructSequenceVariable):

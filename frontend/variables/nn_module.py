@@ -11,6 +11,7 @@ from ..exc import Unsupported
 from ..source import AttrSource, module_member_source
 from .base import VariableTracker
 from .functions import UserFunctionVariable, UserMethodVariable
+from .lists import TupleVariable
 
 CONTAINERS = (minitorch2.nn.ModuleList, minitorch2.nn.Sequential)
 
@@ -81,6 +82,8 @@ class NNModuleVariable(VariableTracker):
         if not isinstance(self.module, CONTAINERS) or not index.is_python_constant():
             raise Unsupported(f"indexing {type(self.module).__name__}", "unsupported")
         key = index.as_python_constant()
+        if isinstance(key, slice) and isinstance(self.module, minitorch2.nn.ModuleList):  # iterated or indexed only
+            return TupleVariable(self.unpack_var_sequence(tx)[key])
         if not isinstance(key, int):
             raise Unsupported(f"indexing {type(self.module).__name__} with {key!r}", "unsupported")
         return self.unpack_var_sequence(tx)[key]

@@ -148,8 +148,8 @@ def wrap_fx_value(og, proxy, value):
             item_proxy = og.create_proxy("call_function", operator.getitem, (proxy.node, i), {}, v)
             item_proxy.node.meta["frontend_speculative"] = True  # removed at the end if never used
             items.append(TensorVariable(item_proxy, v))
-        if hasattr(type(value), "_fields"):  # torch.return_types.sort and kin keep their type and field names
-            return StructSequenceVariable(items, type(value))
+        if type(value) is not tuple:  # torch.return_types.sort and kin keep their type and field names
+            return StructSequenceVariable(items, type(value), like=value)
         return TupleVariable(items)
     og.graph.erase_node(proxy.node)
     raise Unsupported(f"an operation returned {type(value).__name__}, not a tensor (data-dependent)",

@@ -31,6 +31,20 @@ DISALLOWED_IN_GRAPH = set()
 CONSTANT_FUNCTIONS = {minitorch2.is_grad_enabled: lambda: minitorch2.is_grad_enabled()}
 
 
+
+def _addcdiv_as_dynamo(tx, args, kwargs):
+    """torch.addcdiv(input, t1, t2, value=v) recorded as Dynamo 2.13 records it: div, mul, add (v may be a tensor)."""
+    if len(args) != 3 or list(kwargs) != ["value"]:
+        return None
+    scaled = record(tx.output, "call_function", minitorch2.mul,
+                    [record(tx.output, "call_function", minitorch2.div, args[1:], {}), kwargs["value"]], {})
+    return record(tx.output, "call_function", minitorch2.add, [args[0], scaled], {})
+
+
+# Functions recorded as the few simpler ops Dynamo rewrites them into (None: recorded as they are).
+DECOMPOSED = {minitorch2.addcdiv: _addcdiv_as_dynamo}
+
+
 class TorchVariable(VariableTracker):
     def __init__(self, value, source=None):
         super().__init__(source)
@@ -56,7 +70,8 @@ class TorchVariable(VariableTracker):
             return ConstantVariable(CONSTANT_FUNCTIONS[fn]())
         args = [a.realize() for a in args]
         kwargs = {k: v.realize() for k, v in kwargs.items()}
-        return record(tx.output, "call_function", fn, args, kwargs)
+        decomposed = DECOMPOSED[fn](tx, args, kwargs) if fn in DECOMPOSED else None
+        return decomposed or record(tx.output, "call_function", fn, args, kwargs)
 
     def reconstruct(self, cg):
         cg.append("LOAD_CONST", self.value)

@@ -1,12 +1,15 @@
 """Python constructs Dynamo traces in one frame: frame_count, op_count and values against Dynamo 2.13.
 
-Each program below is written once against the names `torch`, `F` and `dynamo`, and run through
+Each program below is written once against the names `torch`, `nn`, `F` and `dynamo`, and run through
 torch.compile (torch._dynamo.testing.CompileCounter) and minitorch2.compile (frontend.testing.
 CompileCounter) on the same inputs. The classes: functools.partial, min/max with tensors, the lazy
 builtins (map, filter, zip, enumerate) under sum/list/dict, itertools (chain, islice, count, repeat),
 dict.fromkeys and dict constructors, a deque built in the frame, namedtuple subclasses with methods and
-properties, a frontend.disable'd function called inside a compiled frame (a graph break there), and a
-graph break inside a loop of an inlined helper (the caller's part before the call is compiled).
+properties, a frontend.disable'd function called inside a compiled frame (a graph break there), a
+graph break inside a loop of an inlined helper (the caller's part before the call is compiled), fused
+arithmetic (torch.addcdiv), a user class's __eq__, introspection, comprehensions, nested functions under
+context managers, and modules: ModuleList iterated, indexed and sliced, a config object or SimpleNamespace
+read in forward, an inlined softmax reading `max(dim=...).values`. KNOWN_DIFFS lists what still differs.
 """
 import numpy as np
 import pytest
@@ -19,7 +22,7 @@ import minitorch2
 from frontend.testing import CompileCounter
 
 SRC = r'''
-import collections, functools, itertools
+import collections, contextlib, functools, itertools, types
 
 # ---- functools.partial ---------------------------------------------------------------------
 def partial_torch_kwarg(a, b):
@@ -193,6 +196,135 @@ def _break_after_loop(t):
     return t * 2
 def break_after_helper_loop(a, b):
     return _break_after_loop(a + b) - 1
+# ---- fused arithmetic and in-place methods -------------------------------------------------
+def torch_addcdiv_value(a, b):
+    return torch.addcdiv(a, a, b.exp(), value=-1) + torch.addcmul(a, b, b)
+def addcdiv_method(a, b):
+    return a.addcdiv(b, b.abs() + 1, value=0.5)
+def inplace_alpha(a, b):
+    y = a * 1
+    y.add_(b, alpha=3)
+    y.sub_(a, alpha=0.5)
+    return y
+def partial_of_inplace_method(a, b):
+    y = a.clone()
+    functools.partial(y.add_, alpha=2)(b)
+    return y
+def addcmul_inplace_value(a, b):
+    y = a.clone()
+    y.addcmul_(b, b, value=2)
+    return y
+
+# ---- a user class's __eq__, introspection, comprehensions ----------------------------------
+class Key:
+    def __init__(self, n):
+        self.n = n
+    def __eq__(self, other):
+        return isinstance(other, Key) and self.n == other.n
+    def __hash__(self):
+        return hash(self.n)
+def user_eq(a, b):
+    return a * 2 if Key(1) == Key(1) else b
+def user_eq_in_list(a, b):
+    return a * 3 if Key(2) in [Key(1), Key(2)] else b
+def introspect_isinstance_len(a, b):
+    xs = [a, b, a]
+    if isinstance(a, torch.Tensor) and not isinstance(b, (list, tuple)):
+        return a * len(xs) + len(a)
+    return a
+def introspect_hasattr_callable(a, b):
+    return a * 2 if hasattr(a, "shape") and not hasattr(b, "nope") and callable(torch.relu) else b
+def dict_comprehension(a, b):
+    d = {k: v * 2 for k, v in zip("ab", [a, b])}
+    return d["a"] + d["b"]
+def nested_comprehension(a, b):
+    return [[u * v for u in (a, b)] for v in (a, b)][1][0]
+def generator_into_stack(a, b):
+    return torch.stack(tuple(t.sin() for t in (a, b))).sum(0)
+
+# ---- nested functions and context managers -------------------------------------------------
+def nested_fn_no_grad(a, b):
+    def inner(t):
+        with torch.no_grad():
+            return t * 2
+    return inner(a) + b
+def nested_closure_enable_grad(a, b):
+    k = 3
+    def inner(t):
+        with torch.enable_grad():
+            return t * k
+    return inner(a).sin() + b
+@contextlib.contextmanager
+def _plain_ctx():
+    yield
+def nested_fn_in_generator_ctx(a, b):
+    def inner(t):
+        return t * 2
+    with _plain_ctx():
+        return inner(a) + b
+
+# ---- modules: ModuleList iterated/indexed/sliced, a config object, an inlined softmax --------
+class _Stack(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.layers = nn.ModuleList([nn.Linear(3, 3) for _ in range(3)])
+    def forward(self, x):
+        for layer in self.layers:
+            x = layer(x).relu()
+        return x
+class _Indexed(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.layers = nn.ModuleList([nn.Linear(3, 3), nn.Tanh(), nn.Linear(3, 3)])
+    def forward(self, x):
+        for i in range(len(self.layers)):
+            x = self.layers[i](x)
+        return self.layers[-1](x) + self.layers[0](x)
+class _Sliced(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.a = nn.ModuleList([nn.Linear(3, 3), nn.Linear(3, 3)])
+        self.b = nn.ModuleDict({"p": nn.ReLU(), "q": nn.Sigmoid()})
+    def forward(self, x):
+        for i, (lin, act) in enumerate(zip(self.a, self.b.values())):
+            x = act(lin(x)) * (i + 1)
+        return sum(m.weight.sum() for m in self.a[:1]) + x
+class _Config:
+    def __init__(self):
+        self.scale = 2.0
+        self.use_bias = True
+        self.dims = [3, 3]
+    @property
+    def width(self):
+        return self.dims[1]
+class _Configured(nn.Module):
+    def __init__(self, cfg):
+        super().__init__()
+        self.cfg = cfg
+        self.lin = nn.Linear(cfg.dims[0], cfg.width, bias=cfg.use_bias)
+    def forward(self, x):
+        y = self.lin(x) * self.cfg.scale
+        return y + 1 if self.cfg.use_bias else y
+def _softmax(t, dim=-1):
+    e = (t - t.max(dim=dim, keepdim=True).values).exp()
+    return e / e.sum(dim=dim, keepdim=True)
+torch.manual_seed(0)
+STACK, INDEXED, SLICED, CONFIGURED = _Stack(), _Indexed(), _Sliced(), _Configured(_Config())
+NS_CONFIG = types.SimpleNamespace(k=3, act="relu")
+def modulelist_iterated(a, b):
+    return STACK(a + b)
+def modulelist_indexed(a, b):
+    return INDEXED(a)
+def modulelist_sliced(a, b):
+    return SLICED(a)
+def config_object(a, b):
+    return CONFIGURED(a) - b
+def simple_namespace_config(a, b):
+    return getattr(torch, NS_CONFIG.act)(a) * NS_CONFIG.k
+def inlined_softmax(a, b):
+    return _softmax(a.view(1, 3)) + _softmax(b)
+def max_dim_returned(a, b):
+    return (a * b).view(1, 3).max(dim=1)
 '''
 
 NAMES = [line[4:line.index("(")] for line in SRC.splitlines()
@@ -200,7 +332,7 @@ NAMES = [line[4:line.index("(")] for line in SRC.splitlines()
 
 
 def _build(lib):
-    namespace = {"torch": lib, "F": lib.nn.functional, "dynamo": torch._dynamo if lib is torch else frontend}
+    namespace = {"torch": lib, "nn": lib.nn, "F": lib.nn.functional, "dynamo": torch._dynamo if lib is torch else frontend}
     exec(compile(SRC, "<dynamo counts>", "exec"), namespace)
     return namespace
 
@@ -214,7 +346,7 @@ def _to_np(value):
         return [_to_np(v) for v in value]
     if isinstance(value, dict):
         return {k: _to_np(v) for k, v in value.items()}
-    return np.asarray(value.numpy()) if hasattr(value, "numpy") else value
+    return np.asarray(value.detach().numpy()) if hasattr(value, "numpy") else value
 
 
 def _run(lib, ns, name):
@@ -238,7 +370,19 @@ def _assert_close(ours, theirs):
         np.testing.assert_allclose(ours, theirs, rtol=1e-5, atol=1e-6)
 
 
-@pytest.mark.parametrize("name", NAMES)
+# Programs whose counts still differ from Dynamo's: name -> why (strict xfail: a fix makes them fail loudly).
+KNOWN_DIFFS = {
+    "addcmul_inplace_value": "Dynamo 2.13 rewrites Tensor.addcmul_(t1, t2, value=v) as mul, prims.fma, copy_ (4 ops); "
+                             "ours records addcmul_ (2): our prims.fma takes tensors only (minitorch2/_aten/prims.py)",
+    "nested_fn_in_generator_ctx": "a @contextlib.contextmanager block: Dynamo inlines the generator on enter and "
+                                  "exit (1 frame); ours breaks the graph and the frame runs eagerly (0 frames)",
+    "modulelist_sliced": "slicing a ModuleList builds a new ModuleList whose __init__ Dynamo records as one "
+                         "_log_api_usage_once node (10 ops); ours slices at translation time (9)",
+}
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(reason=KNOWN_DIFFS[n], strict=True))
+                                  if n in KNOWN_DIFFS else n for n in NAMES])
 def test_counts_and_values_match_dynamo(name):
     theirs_counts, theirs = _run(torch, TORCH_NS, name)
     ours_counts, ours = _run(minitorch2, MT_NS, name)
@@ -267,3 +411,28 @@ def test_lazy_map_calls_its_function_item_by_item():
     frontend.reset()
     minitorch2.compile(MT_NS["map_sum"], backend=backend)(*[minitorch2.tensor(a) for a in ARRAYS])
     assert graphs[0] == ["mul", "add", "mul", "add"]
+
+
+@pytest.mark.parametrize("attribute, value", [
+    pytest.param("scale", 3.0, marks=pytest.mark.xfail(strict=True, reason="Dynamo 2.13 makes a float attribute a "
+                 "graph input (no recompile); ours guards it as a constant and recompiles")),
+    ("use_bias", False)])
+def test_a_config_object_read_in_forward_is_guarded_as_dynamo(attribute, value):
+    """Changing a config attribute forward read: a float is an input to Dynamo (no recompile), a bool is
+    guarded (a recompile); both libraries compute with the new value."""
+    results = []
+    for lib, ns in ((torch, TORCH_NS), (minitorch2, MT_NS)):
+        counter = torch._dynamo.testing.CompileCounter() if lib is torch else CompileCounter()
+        (torch._dynamo if lib is torch else frontend).reset()
+        compiled, cfg = lib.compile(ns["config_object"], backend=counter), ns["CONFIGURED"].cfg
+        args = [lib.tensor(a) for a in ARRAYS]
+        compiled(*args)
+        old, = [getattr(cfg, attribute)]
+        setattr(cfg, attribute, value)
+        try:
+            results.append((counter.frame_count, _to_np(compiled(*args)), _to_np(ns["config_object"](*args))))
+        finally:
+            setattr(cfg, attribute, old)
+    assert results[0][0] == results[1][0] == (1 if attribute == "scale" else 2)
+    _assert_close(results[1][1], results[0][1])
+    _assert_close(results[1][1], results[1][2])
