@@ -4,8 +4,11 @@ DoubleTensor)`).
 
 Runtime library surface. Each type is a class whose metaclass answers isinstance by dtype and builds a
 tensor as torch's does: no arguments, an empty tensor; ints or a Size, uninitialised memory of that shape;
-a sequence, its data (cast to the type's dtype); a tensor of the same dtype, a new tensor on its memory.
+a sequence or a numpy array, its data (cast to the type's dtype); a tensor or numpy array of the same dtype, a new
+tensor on its memory.
 """
+import numpy as np
+
 from . import _dtype, _factories
 from ._tensor import Size, Tensor, _LEGACY_NAMES
 
@@ -33,7 +36,9 @@ class _LegacyTensorType(type):
             if args[0].dtype is not cls.dtype:
                 raise TypeError(f"expected {_options(cls.dtype)} (got {_options(args[0].dtype)})")
             return args[0].detach()
-        if len(args) == 1 and isinstance(args[0], (list, tuple)) and not isinstance(args[0], Size):
+        if len(args) == 1 and isinstance(args[0], np.ndarray) and args[0].dtype == cls.dtype.np:
+            return _factories.from_numpy(args[0])  # its memory, as torch's; another dtype is copied below
+        if len(args) == 1 and isinstance(args[0], (list, tuple, np.ndarray)) and not isinstance(args[0], Size):
             return _factories.tensor(args[0], dtype=cls.dtype)
         sizes = tuple(args[0]) if len(args) == 1 and isinstance(args[0], Size) else (args or (0,))
         return _factories.empty(*sizes, dtype=cls.dtype)

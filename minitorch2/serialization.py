@@ -1,28 +1,46 @@
 """torch.save and torch.load (as torch.serialization): objects to a file and back, within minitorch2.
 
 Runtime library surface. A file is minitorch2's own format: a magic line, then a pickle (a tensor pickles
-as its values, dtype and requires_grad; an object reached twice, such as a tied Parameter, stays one
-object). PyTorch's zip format is neither read nor written: files do not move between minitorch2 and
+as its raw bytes, dtype, shape and requires_grad, so no numpy class is named; an object reached twice,
+such as a tied Parameter, stays one object). PyTorch's zip format is neither read nor written: files do not move between minitorch2 and
 torch. As torch's, `load` defaults to weights_only=True: only tensors, Parameters, containers, numbers,
-strings, dtypes and sizes come back, and any other class raises pickle.UnpicklingError; pass
+strings, dtypes and sizes come back, and any other class (a numpy array too) raises pickle.UnpicklingError; pass
 weights_only=False only for a file you trust, since unpickling it runs code.
 """
 import contextlib
 import os
 import pickle
 
+import numpy as np
+
+from ._tensor import Tensor
+
 MAGIC = b"minitorch2.save v1\n"
 
 # What a weights-only load may construct: (module, name) pairs a pickle of tensors and containers names.
 _WEIGHTS_ONLY_GLOBALS = {
     ("collections", "OrderedDict"), ("builtins", "set"), ("builtins", "frozenset"), ("builtins", "slice"),
-    ("builtins", "complex"), ("builtins", "range"), ("_codecs", "encode"),
-    *(("__builtin__", name) for name in ("set", "frozenset", "slice", "complex", "range")),  # protocol 2's spelling
-    ("numpy", "ndarray"), ("numpy", "dtype"), ("numpy._core.multiarray", "_reconstruct"),
-    ("numpy.core.multiarray", "_reconstruct"), ("numpy._core.multiarray", "scalar"),
-    ("numpy.core.multiarray", "scalar"), ("minitorch2._tensor", "_rebuild"), ("minitorch2._tensor", "Size"),
+    ("builtins", "complex"), ("builtins", "range"), ("builtins", "bytes"), ("_codecs", "encode"),
+    *(("__builtin__", name) for name in ("set", "frozenset", "slice", "complex", "range", "bytes")),  # protocol 2's
+    ("minitorch2.serialization", "_rebuild_tensor"), ("minitorch2._tensor", "Size"),
     ("minitorch2._dtype", "from_name"), ("minitorch2.nn.parameter", "Parameter"),
 }
+
+
+def _rebuild_tensor(data, dtype, shape, requires_grad):
+    t = Tensor._from_numpy(np.frombuffer(data, dtype=dtype.np).reshape(shape).copy())
+    t.requires_grad = requires_grad
+    return t
+
+
+class _Pickler(pickle.Pickler):
+    """Tensors as bytes (Tensor's own pickling names numpy's array class, which a weights-only load refuses)."""
+
+    def reducer_override(self, obj):
+        if isinstance(obj, Tensor) and type(obj).__reduce_ex__ is Tensor.__reduce_ex__:
+            array = obj.numpy(force=True)
+            return _rebuild_tensor, (array.tobytes(), obj.dtype, tuple(array.shape), obj.requires_grad)
+        return NotImplemented
 
 
 _SAFE_GLOBALS = []  # classes and functions the user allowed (add_safe_globals, safe_globals)
@@ -58,8 +76,10 @@ class _WeightsOnlyUnpickler(pickle.Unpickler):
     def find_class(self, module, name):
         allowed = {(g.__module__, g.__qualname__) for g in _SAFE_GLOBALS}
         if (module, name) not in _WEIGHTS_ONLY_GLOBALS and (module, name) not in allowed:
-            raise pickle.UnpicklingError(f"Unsupported global: GLOBAL {module}.{name} was not an allowed global by "
-                                         "default.")
+            raise pickle.UnpicklingError(
+                f"Unsupported global: GLOBAL {module}.{name} was not an allowed global by default. Please use "
+                f"`torch.serialization.add_safe_globals([{module}.{name}])` or the `torch.serialization.safe_globals("
+                f"[{module}.{name}])` context manager to allowlist this global if you trust this class/function.")
         return super().find_class(module, name)
 
 
@@ -76,7 +96,8 @@ def save(obj, f, pickle_module=pickle, pickle_protocol=2, _use_new_zipfile_seria
          _disable_byteorder_record=False):
     with _opened(f, "wb") as file:
         file.write(MAGIC)
-        pickle_module.dump(obj, file, protocol=pickle_protocol)
+        pickler = _Pickler if pickle_module is pickle else pickle_module.Pickler
+        pickler(file, protocol=pickle_protocol).dump(obj)
 
 
 def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None, **pickle_load_args):
@@ -94,8 +115,12 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
             return _WeightsOnlyUnpickler(file, **pickle_load_args).load()
         except pickle.UnpicklingError as error:
             raise pickle.UnpicklingError(
-                "Weights only load failed. This file can still be loaded, to do so you have two options, do those "
-                "steps only if you trust the source of the checkpoint. (1) Re-running `torch.load` with "
-                "`weights_only` set to `False` will likely succeed, but it can result in arbitrary code execution. "
-                f"(2) Only load weights. Please file an issue with the following so that we can make "
-                f"`weights_only=True` compatible with your use case: WeightsUnpickler error: {error}") from None
+                "Weights only load failed. This file can still be loaded, to do so you have two options, \x1b[1mdo "
+                "those steps only if you trust the source of the checkpoint\x1b[0m. \n\t(1) In PyTorch 2.6, we "
+                "changed the default value of the `weights_only` argument in `torch.load` from `False` to `True`. "
+                "Re-running `torch.load` with `weights_only` set to `False` will likely succeed, but it can result in "
+                "arbitrary code execution. Do it only if you got the file from a trusted source.\n\t(2) "
+                "Alternatively, to load with `weights_only=True` please check the recommended steps in the following "
+                f"error message.\n\tWeightsUnpickler error: {error}\n\nCheck the documentation of torch.load to "
+                "learn more about types accepted by default with weights_only "
+                "https://pytorch.org/docs/stable/generated/torch.load.html.") from None

@@ -34,6 +34,19 @@ def _additive_mask(mask, dtype):
     return _factories.zeros_like(mask, dtype=dtype).masked_fill(mask, float("-inf"))
 
 
+def _canonical_mask(mask, mask_name, other, other_name, dtype, check_other=True):
+    """mask as an additive float mask, checked as torch's F._canonical_mask checks it: only bool or floating
+    masks, and a warning (on the caller's line) when its dtype differs from the other mask's."""
+    if mask is None:
+        return None
+    if mask.dtype is not _dtype.bool_ and not mask.is_floating_point():
+        raise AssertionError(f"only bool and floating types of {mask_name} are supported")
+    if check_other and other is not None and mask.dtype is not other.dtype:
+        warnings.warn(f"Support for mismatched {mask_name} and {other_name} is deprecated. Use same type for both "
+                      "instead.", stacklevel=2)
+    return _additive_mask(mask, dtype)
+
+
 class MultiheadAttention(Module):
     def __init__(self, embed_dim, num_heads, dropout=0.0, bias=True, add_bias_kv=False, add_zero_attn=False,
                  kdim=None, vdim=None, batch_first=False, device=None, dtype=None):
@@ -71,6 +84,8 @@ class MultiheadAttention(Module):
 
     def forward(self, query, key, value, key_padding_mask=None, need_weights=True, attn_mask=None,
                 average_attn_weights=True, is_causal=False):
+        key_padding_mask = _canonical_mask(key_padding_mask, "key_padding_mask", attn_mask, "attn_mask", query.dtype)
+        attn_mask = _canonical_mask(attn_mask, "attn_mask", None, "", query.dtype, check_other=False)
         batched = query.dim() == 3
         if not batched:
             query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
@@ -156,6 +171,9 @@ class TransformerEncoderLayer(Module):
         self.activation = _activation(activation)
 
     def forward(self, src, src_mask=None, src_key_padding_mask=None, is_causal=False):
+        src_key_padding_mask = _canonical_mask(src_key_padding_mask, "src_key_padding_mask", src_mask, "src_mask",
+                                               src.dtype)
+        src_mask = _canonical_mask(src_mask, "src_mask", None, "", src.dtype, check_other=False)
         x = src
         if self.norm_first:
             x = x + self._sa_block(self.norm1(x), src_mask, src_key_padding_mask, is_causal)
@@ -229,9 +247,11 @@ class TransformerEncoder(Module):
         if enable_nested_tensor and not encoder_layer.self_attn.batch_first:
             warnings.warn("enable_nested_tensor is True, but self.use_nested_tensor is False because "
                           "encoder_layer.self_attn.batch_first was not True(use batch_first for better inference "
-                          "performance)")
+                          "performance)", stacklevel=2)
 
     def forward(self, src, mask=None, src_key_padding_mask=None, is_causal=None):
+        src_key_padding_mask = _canonical_mask(src_key_padding_mask, "src_key_padding_mask", mask, "mask", src.dtype)
+        mask = _canonical_mask(mask, "mask", None, "", src.dtype, check_other=False)
         output = src
         for layer in self.layers:
             output = layer(output, src_mask=mask, is_causal=bool(is_causal), src_key_padding_mask=src_key_padding_mask)

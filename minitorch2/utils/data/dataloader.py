@@ -9,13 +9,17 @@ and cut into batches instead.
 
 num_workers > 0 is accepted and loads in the main process: the batches are the ones torch's workers
 produce for a dataset that draws no random numbers while loading (workers reseed their own generators,
-which this loader does not imitate), and get_worker_info() is None.
+which this loader does not imitate), and get_worker_info() is None. torch's warnings stay: more workers
+than the CPUs this process may use (when built and when iterated), pin_memory without an accelerator.
 """
 import collections.abc
+import os
+import warnings
 
 import numpy as np
 
 import minitorch2
+from minitorch2 import accelerator
 
 from .dataset import IterableDataset
 from .sampler import BatchSampler, RandomSampler, SequentialSampler
@@ -123,6 +127,21 @@ class DataLoader:
         self.pin_memory, self.worker_init_fn, self.prefetch_factor = pin_memory, worker_init_fn, prefetch_factor
         self.persistent_workers, self.multiprocessing_context = persistent_workers, multiprocessing_context
         self.collate_fn = collate_fn or (default_collate if self._auto_collation else default_convert)
+        self.check_worker_number_rationality()
+
+    def check_worker_number_rationality(self):
+        """torch's warning (on the caller's line) when num_workers exceeds the CPUs this process may run on."""
+        affinity = hasattr(os, "sched_getaffinity")
+        cpus = len(os.sched_getaffinity(0)) if affinity else os.cpu_count()
+        if not self.num_workers or (cpus is not None and self.num_workers <= cpus):
+            return
+        suggestion = ("DataLoader is not able to compute a suggested max number of worker in current system."
+                      if cpus is None else f"Our suggested max number of worker in current system is {cpus}"
+                      f"{'' if affinity else ' (`cpuset` is not taken into account)'}, which is smaller than what "
+                      "this DataLoader is going to create.")
+        warnings.warn(f"This DataLoader will create {self.num_workers} worker processes in total. {suggestion} Please "
+                      "be aware that excessive worker creation might get DataLoader running slow or even freeze, "
+                      "lower the worker number to avoid potential slowness/freeze if necessary.", stacklevel=2)
 
     @property
     def _auto_collation(self):
@@ -130,6 +149,11 @@ class DataLoader:
                                                   self.batch_size is not None)
 
     def __iter__(self):
+        if self.num_workers:
+            self.check_worker_number_rationality()
+        if self.pin_memory and not accelerator.is_available():
+            warnings.warn("'pin_memory' argument is set as true but no accelerator is found, then device pinned "
+                          "memory won't be used.")
         minitorch2.empty((), dtype=minitorch2.int64).random_(generator=self.generator)  # the iteration's base seed
         if isinstance(self.dataset, IterableDataset):
             return self._iterate_stream()
