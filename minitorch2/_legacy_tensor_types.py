@@ -7,6 +7,9 @@ tensor as torch's does: no arguments, an empty tensor; ints or a Size, uninitial
 a sequence or a numpy array, its data (cast to the type's dtype); a tensor or numpy array of the same dtype, a new
 tensor on its memory.
 """
+import array
+import collections
+
 import numpy as np
 
 from . import _dtype, _factories
@@ -40,6 +43,12 @@ class _LegacyTensorType(type):
             return _factories.from_numpy(args[0])  # its memory, as torch's; another dtype is copied below
         if len(args) == 1 and isinstance(args[0], (list, tuple, np.ndarray)) and not isinstance(args[0], Size):
             return _factories.tensor(args[0], dtype=cls.dtype)
+        if len(args) == 1 and isinstance(args[0], (range, collections.deque, array.array)):  # other sequences
+            return _factories.tensor(list(args[0]), dtype=cls.dtype)
+        if len(args) == 1 and isinstance(args[0], str):
+            raise TypeError("new(): invalid data type 'str'")
+        if len(args) == 1 and isinstance(args[0], dict):
+            raise TypeError("new(): data must be a sequence (got dict)")
         sizes = tuple(args[0]) if len(args) == 1 and isinstance(args[0], Size) else (args or (0,))
         return _factories.empty(*sizes, dtype=cls.dtype)
 

@@ -3,6 +3,8 @@ torch.accelerator's CPU-only answers (mnist, vae, siamese_network, gcn open with
 constructors over numpy arrays (gcn, gat), torch.load refusing a numpy array by default
 (time_sequence_prediction), a DataLoader's worker and pin_memory warnings (makemore), and the mask checks
 of the transformer layers (language_translation)."""
+import array
+import collections
 import io
 import os
 import pickle
@@ -74,6 +76,24 @@ def test_legacy_type_builds_from_a_numpy_array_in_its_dtype(type_name, array):
     np.testing.assert_array_equal(ours.numpy(), theirs.numpy())
     array[...] = 0  # the array's memory when the dtypes agree, else a copy, as torch's
     np.testing.assert_array_equal(ours.numpy(), theirs.numpy())
+
+
+@pytest.mark.parametrize("make", [lambda: range(3), lambda: collections.deque([1.5, 2]), lambda: array.array("i", [4, 5])],
+                         ids=["range", "deque", "array"])
+def test_legacy_type_builds_from_any_python_sequence(make):
+    for type_name in ("FloatTensor", "LongTensor"):
+        ours, theirs = getattr(minitorch2, type_name)(make()), getattr(torch, type_name)(make())
+        assert str(ours.dtype) == str(theirs.dtype) and ours.tolist() == theirs.tolist()
+
+
+@pytest.mark.parametrize("data", ["ab", {1: 2}], ids=["str", "dict"])
+def test_legacy_type_refuses_strings_and_dicts_in_torchs_words(data):
+    messages = []
+    for lib in LIBS:
+        with pytest.raises(TypeError) as error:
+            lib.FloatTensor(data)
+        messages.append(str(error.value))
+    assert messages[1] == messages[0]
 
 
 # ---- torch.load's weights-only default refuses numpy arrays
