@@ -2,10 +2,11 @@
 
 Runtime library surface. A file is minitorch2's own format: a magic line, then a pickle (a tensor pickles
 as its raw bytes, dtype, shape and requires_grad, so no numpy class is named; an object reached twice,
-such as a tied Parameter, stays one object). PyTorch's zip format is neither read nor written: files do not move between minitorch2 and
-torch. As torch's, `load` defaults to weights_only=True: only tensors, Parameters, containers, numbers,
-strings, dtypes and sizes come back, and any other class (a numpy array too) raises pickle.UnpicklingError; pass
-weights_only=False only for a file you trust, since unpickling it runs code.
+such as a tied Parameter, stays one object). PyTorch's zip format is neither read nor written: files do
+not move between minitorch2 and torch. As torch's, `load` defaults to weights_only=True: only tensors,
+Parameters, containers, numbers, strings, dtypes and sizes come back, and any other class (a numpy array
+too) raises pickle.UnpicklingError; pass weights_only=False only for a file you trust, since unpickling
+it runs code.
 """
 import contextlib
 import os

@@ -78,8 +78,8 @@ def test_legacy_type_builds_from_a_numpy_array_in_its_dtype(type_name, array):
     np.testing.assert_array_equal(ours.numpy(), theirs.numpy())
 
 
-@pytest.mark.parametrize("make", [lambda: range(3), lambda: collections.deque([1.5, 2]), lambda: array.array("i", [4, 5])],
-                         ids=["range", "deque", "array"])
+@pytest.mark.parametrize("make", [lambda: range(3), lambda: collections.deque([1.5, 2]),
+                                  lambda: array.array("i", [4, 5])], ids=["range", "deque", "array"])
 def test_legacy_type_builds_from_any_python_sequence(make):
     for type_name in ("FloatTensor", "LongTensor"):
         ours, theirs = getattr(minitorch2, type_name)(make()), getattr(torch, type_name)(make())

@@ -7,7 +7,8 @@ step at once), then per step the hidden projection added to it and the
 gates, in ATen's order: LSTM `i, f, g, o = chunk(4)`, c' = f*c + i*g,
 h' = o*tanh(c'); GRU `r, z, n`, n = tanh(ih_n + r*hh_n), h' = (h - n)*z + n.
 Layers stack (dropout between them while training), a bidirectional layer
-also runs the sequence backwards and concatenates both outputs. Parameters
+also runs the sequence backwards and concatenates both outputs. A packed batch (nn.utils.rnn.PackedSequence)
+runs step t over the batch_sizes[t] sequences still going, the others keeping their last state. Parameters
 are registered and initialised in torch's order, so the same seed gives the
 same weights. Under compile the frontend unrolls the time loop into the graph.
 """
@@ -18,6 +19,7 @@ import warnings
 from ... import _factories, _functions
 from .. import functional as F, init
 from ..parameter import Parameter
+from ..utils.rnn import PackedSequence
 from .module import Module
 
 _GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
@@ -120,6 +122,8 @@ class RNNBase(Module):
         return "LSTM" if self.mode == "LSTM" else "RNN"
 
     def forward(self, input, hx=None):
+        if isinstance(input, PackedSequence):
+            return self._forward_packed(input, hx)
         if input.dim() not in (2, 3):
             kind = " tensor" if self._name() == "RNN" else ""
             raise ValueError(f"{self._name()}: Expected input to be 2D or 3D, got {input.dim()}D{kind} instead")
@@ -135,7 +139,7 @@ class RNNBase(Module):
         if self.input_size != input.size(-1):
             raise RuntimeError(f"input.size(-1) must be equal to input_size. Expected {self.input_size}, "
                                f"got {input.size(-1)}")
-        states = self._initial_states(input, hx, batched)
+        states = self._initial_states(input.size(1), input.dtype, hx, batched)
         output, finals = input, []
         for layer in range(self.num_layers):
             outputs = []
@@ -151,12 +155,58 @@ class RNNBase(Module):
             output = output.transpose(0, 1)
         return self._finish(output, finals, batched)
 
-    def _initial_states(self, input, hx, batched):
+    def _forward_packed(self, packed, hx):
+        """A PackedSequence in, a PackedSequence out; hx and the final states in the caller's batch order."""
+        sizes = packed.batch_sizes.tolist()
+        if hx is not None and packed.sorted_indices is not None:
+            hx = self._permuted(hx, packed.sorted_indices)
+        states = self._initial_states(sizes[0], packed.data.dtype, hx, True)
+        output, finals, directions = packed.data, [], len(self._directions())
+        for layer in range(self.num_layers):
+            outputs = []
+            for d, suffix in enumerate(self._directions()):
+                out, state = self._run_packed_layer(output, sizes, states[layer * directions + d], f"_l{layer}{suffix}",
+                                                    reverse=d == 1)
+                outputs.append(out)
+                finals.append(state)
+            output = outputs[0] if len(outputs) == 1 else _functions.cat(outputs, -1)
+            if self.dropout and self.training and layer < self.num_layers - 1:
+                output = F.dropout(output, self.dropout, True)
+        _, hidden = self._finish(output, finals, True)
+        if packed.unsorted_indices is not None:
+            hidden = self._permuted(hidden, packed.unsorted_indices)
+        return PackedSequence(output, packed.batch_sizes, packed.sorted_indices, packed.unsorted_indices), hidden
+
+    def _permuted(self, hx, order):
+        if self.mode == "LSTM":
+            return hx[0].index_select(1, order), hx[1].index_select(1, order)
+        return hx.index_select(1, order)
+
+    def _run_packed_layer(self, data, sizes, state, suffix, reverse):
+        """One direction of one layer over a packed batch: step t updates the first sizes[t] states."""
+        bias_ih = getattr(self, "bias_ih" + suffix) if self.bias else None
+        bias_hh = getattr(self, "bias_hh" + suffix) if self.bias else None
+        x_gates = F.linear(data, getattr(self, "weight_ih" + suffix), bias_ih)
+        cell, w_hh, lstm = _CELLS[self.mode], getattr(self, "weight_hh" + suffix), self.mode == "LSTM"
+        starts = [sum(sizes[:t]) for t in range(len(sizes))]
+        outputs = [None] * len(sizes)
+        for t in (range(len(sizes) - 1, -1, -1) if reverse else range(len(sizes))):
+            n = sizes[t]
+            new = cell(x_gates[starts[t]:starts[t] + n], tuple(s[:n] for s in state) if lstm else state[:n], w_hh,
+                       bias_hh)
+            outputs[t] = new[0] if lstm else new
+            if lstm:
+                state = tuple(_functions.cat([a, s[n:]], 0) for a, s in zip(new, state))
+            else:
+                state = _functions.cat([new, state[n:]], 0)
+        return _functions.cat(outputs, 0), state
+
+    def _initial_states(self, batch, dtype, hx, batched):
         """One state per layer and direction: h, or (h, c) for an LSTM."""
-        expected = (self.num_layers * len(self._directions()), input.size(1), self.hidden_size)
+        expected = (self.num_layers * len(self._directions()), batch, self.hidden_size)
         lstm = self.mode == "LSTM"
         if hx is None:
-            zeros = _factories.zeros(*expected, dtype=input.dtype)
+            zeros = _factories.zeros(*expected, dtype=dtype)
             hx = (zeros, zeros) if lstm else zeros
         else:
             hx = self._checked_hidden(hx, batched, expected)

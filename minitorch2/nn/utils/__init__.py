@@ -1,5 +1,5 @@
 """nn.utils (as torch.nn.utils): fusion helpers, gradient clipping, parameters as one vector, weight norm,
-parametrizations and rnn's pad_sequence."""
+parametrizations and rnn (pad_sequence, packed batches)."""
 from . import fusion, parametrizations, parametrize, rnn  # noqa: F401
 from .clip_grad import clip_grad_norm_, clip_grad_value_  # noqa: F401
 from .convert_parameters import parameters_to_vector, vector_to_parameters  # noqa: F401
