@@ -59,6 +59,12 @@ def test_script_device_choice_takes_the_cpu_path():
         assert str(device) == "cpu" and str(lib.ones(2).to(device).device) == "cpu"
 
 
+def test_functional_data_parallel_has_no_device_type_to_run_on():
+    for lib in LIBS:
+        with pytest.raises(RuntimeError, match="^device type could not be determined$"):
+            lib.nn.parallel.data_parallel(lib.nn.Linear(2, 1), lib.ones(3, 2))
+
+
 # ---- legacy tensor types over numpy arrays
 
 

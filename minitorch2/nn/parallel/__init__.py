@@ -1,5 +1,6 @@
 """torch.nn.parallel on a CPU-only build: DataParallel with no devices to spread over calls its module directly,
-as torch's does when no accelerator is available. Runtime layer, coverage surface."""
+as torch's does when no accelerator is available; the functional data_parallel raises torch's error, having no device
+type to run on. Runtime layer, coverage surface."""
 from ..modules.module import Module
 
 
@@ -15,4 +16,8 @@ class DataParallel(Module):
         return self.module(*inputs, **kwargs)
 
 
-__all__ = ["DataParallel"]
+def data_parallel(module, inputs, device_ids=None, output_device=None, dim=0, module_kwargs=None):
+    raise RuntimeError("device type could not be determined")
+
+
+__all__ = ["DataParallel", "data_parallel"]
