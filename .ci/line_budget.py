@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 TARGET = 20_000
-CEILING = 24_366
+CEILING = 24_120
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("minitorch2", "frontend", "autograd", "partition", "backend")
@@ -28,7 +28,8 @@ OUTSIDE_THE_LESSON = {
     "coverage surface": (
         "minitorch2/optim/", "minitorch2/nn/utils/", "minitorch2/nn/init.py", "minitorch2/utils/data/",
         # what scripts ask before they start: torch.cuda on a CPU-only build, backend flags, settings, version
-        "minitorch2/cuda.py", "minitorch2/backends/", "minitorch2/_settings.py", "minitorch2/version.py",
+        "minitorch2/cuda.py", "minitorch2/accelerator.py", "minitorch2/backends/", "minitorch2/_settings.py",
+        "minitorch2/version.py",
         # torch.save / torch.load; torch.onnx's import; the legacy tensor types (torch.FloatTensor, ...)
         "minitorch2/serialization.py", "minitorch2/onnx.py", "minitorch2/_legacy_tensor_types.py",
         "minitorch2/_type_info.py",

@@ -4,6 +4,8 @@ Runtime layer, the user-facing half of the factories (the aten half is minitorch
 `tensor(data)` infers the dtype as PyTorch does (bool < int64 < default float over nested Python lists); random
 factories draw from the PyTorch-exact generator in minitorch2/_random.py.
 """
+import array
+import collections
 import numbers
 
 import numpy as np
@@ -67,7 +69,7 @@ def _infer_dtype(data):
 def _to_nested(data):
     if isinstance(data, Tensor):
         return data.numpy(force=True)
-    if isinstance(data, (list, tuple)):
+    if isinstance(data, (list, tuple, range, collections.deque, array.array)):  # any sequence, as torch's
         return [_to_nested(x) for x in data]
     return data
 

@@ -647,3 +647,14 @@ def test_a_numpy_scalar_on_the_left_gives_a_tensor_as_torch(expression):
         assert type(result).__name__ == "Tensor"
         results.append((str(result.dtype), result.numpy().tolist()))
     assert results[0] == results[1]
+
+
+def test_tensor_from_any_python_sequence():
+    """torch.tensor takes any sequence (a deque of returns in the REINFORCE example, a range, an array.array)."""
+    import array
+    import collections
+    torch = pytest.importorskip("torch")
+    for make in (lambda: collections.deque([1.0, 2.0]), lambda: range(3), lambda: array.array("f", [1, 2]),
+                 lambda: [range(2), range(2)]):
+        ours, theirs = mt.tensor(make()), torch.tensor(make())
+        assert (str(ours.dtype), ours.tolist()) == (str(theirs.dtype), theirs.tolist())
