@@ -18,6 +18,7 @@ an overlap is closer than a vector.
 import numpy as np
 
 from .._tensor import Tensor
+from .meta_util import broadcast_strides, tensor_iterator_order
 
 VECTOR_BYTES = 32  # AVX2; ATen's vectorized loop takes two vectors per step
 
@@ -31,38 +32,6 @@ def may_overlap_itself(t):
             return True
         extent += (size - 1) * stride
     return False
-
-
-def _broadcast_strides(t, shape):
-    """t's strides (in elements) broadcast to `shape`: 0 along dims it is expanded over."""
-    lead = len(shape) - t.dim()
-    return tuple(0 if d < lead or t.shape[d - lead] == 1 else t.stride()[d - lead] for d in range(len(shape)))
-
-
-def _loop_dims(shape, operand_strides):
-    """The dims innermost first, in TensorIterator's reorder_dimensions order."""
-    def should_swap(d0, d1):
-        for strides in operand_strides:
-            s0, s1 = strides[d0], strides[d1]
-            if s0 == 0 or s1 == 0:
-                continue
-            if s0 != s1:
-                return 1 if s0 > s1 else -1
-            if shape[d0] > shape[d1]:
-                return 1
-        return 0
-
-    perm = list(range(len(shape)))[::-1]
-    for i in range(1, len(perm)):
-        d1 = i
-        for d0 in range(i - 1, -1, -1):
-            comparison = should_swap(perm[d0], perm[d1])
-            if comparison > 0:
-                perm[d0], perm[d1] = perm[d1], perm[d0]
-                d1 = d0
-            elif comparison < 0:
-                break
-    return perm
 
 
 def _inner_run(shape, dims, operand_strides):
@@ -138,8 +107,8 @@ def run_in_loop_order(kernel, self, args, kwargs):
         return False
     tensors = [self] + inputs
     shape = tuple(self.shape)
-    strides = [_broadcast_strides(t, shape) for t in tensors]
-    dims = _loop_dims(shape, strides)
+    strides = [broadcast_strides(t, shape) for t in tensors]
+    dims = tensor_iterator_order(shape, strides)
     grid = np.indices(shape).reshape(len(shape), -1)
     index = tuple(grid[:, np.lexsort(grid[dims])])
     run, vectorized, scalar = _inner_run(shape, dims, strides)

@@ -84,12 +84,9 @@ def fake_pointwise(dtype, operands):
 
 
 def pointwise_strides(shape, tensors):
-    """Output strides of a pointwise op, as TensorIterator computes them.
-
-    `tensors` are the op's operands in order; a Python scalar counts as a 0-d operand. Fast path: operands that all
-    have the output's shape and are all contiguous (or all dense with equal strides) give their layout. Otherwise
-    dims are ordered fastest-first by comparing the operands' strides in turn (broadcast dims do not vote; equal
-    strides put the smaller dim first), and the output is dense in that order."""
+    """Output strides of a pointwise op, as TensorIterator computes them from its operands (a Python scalar counts
+    as 0-d): operands all of the output's shape and all contiguous (or all dense with equal strides) give their
+    layout; otherwise the output is dense in TensorIterator's order of the dims (tensor_iterator_order)."""
     shape = tuple(shape)
     ops = [t for t in tensors if t is not None]
     if ops and all(isinstance(t, Tensor) and tuple(t.shape) == shape for t in ops):
@@ -97,24 +94,10 @@ def pointwise_strides(shape, tensors):
             return contiguous_strides(shape)
         if all(_is_dense(t) and t.stride() == ops[0].stride() for t in ops):
             return tuple(ops[0].stride())
-    ndim = len(shape)
-    strides = [_broadcast_strides(t, shape) for t in ops if isinstance(t, Tensor)]
-
-    def should_swap(d0, d1):
-        for st in strides:
-            s0, s1 = st[d0], st[d1]
-            if s0 == 0 or s1 == 0:
-                continue
-            if s0 != s1:
-                return 1 if s0 > s1 else -1
-            if shape[d0] > shape[d1]:
-                return 1
-        return 0
-
-    perm = fastest_first(ndim, should_swap)
-    if perm == list(range(ndim - 1, -1, -1)):
+    perm = tensor_iterator_order(shape, [broadcast_strides(t, shape) for t in ops if isinstance(t, Tensor)])
+    if perm == list(range(len(shape) - 1, -1, -1)):
         return contiguous_strides(shape)
-    result, running = [0] * ndim, 1
+    result, running = [0] * len(shape), 1
     for d in perm:
         result[d] = running
         running *= shape[d]
@@ -161,7 +144,24 @@ def fastest_first(ndim, should_swap):
     return perm
 
 
-def _broadcast_strides(t, shape):
+def tensor_iterator_order(shape, strides):
+    """TensorIterator's dims, fastest first: the operands' strides vote in turn (broadcast dims do not; equal
+    strides put the smaller dim first). Also the order eager's loop visits elements in (loop_order.py)."""
+    def should_swap(d0, d1):
+        for st in strides:
+            s0, s1 = st[d0], st[d1]
+            if s0 == 0 or s1 == 0:
+                continue
+            if s0 != s1:
+                return 1 if s0 > s1 else -1
+            if shape[d0] > shape[d1]:
+                return 1
+        return 0
+
+    return fastest_first(len(shape), should_swap)
+
+
+def broadcast_strides(t, shape):
     lead = len(shape) - t.dim()
     return [0 if i < lead or (t.shape[i - lead] == 1 and size != 1) else t.stride()[i - lead]
             for i, size in enumerate(shape)]
