@@ -275,13 +275,25 @@ def require_cpu(place):
 
 # ---------------------------------------------------------------- indexing
 def _normalize_index(index):
+    """A tuple holds one index per dim, and so does a short list holding a sequence, tensor, slice, None or `...`
+    (torch's treatSequenceAsTuple, after NumPy's); sequences, ranges and numpy arrays become index tensors."""
     if not isinstance(index, tuple):
-        index = (index,)
-    return index
+        several = isinstance(index, list) and len(index) < 32 and builtins.any(
+            _is_advanced(item) or item is None or item is Ellipsis or isinstance(item, slice) for item in index)
+        index = tuple(index) if several else (index,)
+    return tuple(_index_tensor(item) if _is_advanced(item) else item for item in index)
 
 
 def _is_advanced(item):
-    return isinstance(item, Tensor) or (isinstance(item, (list, tuple)) and not isinstance(item, str))
+    return isinstance(item, (Tensor, np.ndarray, list, tuple, range))
+
+
+def _index_tensor(item):
+    """torch's indexing_tensor_from_data: bools (and numpy uint8) stay a mask; any other data becomes long."""
+    if isinstance(item, Tensor):
+        return item
+    t = make_tensor(item)
+    return t if t.dtype is _dtype.bool_ or t.dtype is _dtype.uint8 else t.to(_dtype.int64)
 
 
 def _apply_basic(self, index):
@@ -321,13 +333,11 @@ def _apply_basic(self, index):
                 result = aten.slice.Tensor(result, dim, 0 if start is None else start,
                                            9223372036854775807 if stop is None else stop, step)
             dim += 1
-        elif _is_advanced(item):
-            t = item if isinstance(item, Tensor) else make_tensor(item)
-            if t.dtype is _dtype.int64 or t.dtype is _dtype.int32 or t.dtype is _dtype.bool_ or t.dtype is _dtype.uint8:
-                advanced.append((dim, t))
-                dim += t.dim() if t.dtype is _dtype.bool_ else 1
-            else:
+        elif isinstance(item, Tensor):
+            if item.dtype not in (_dtype.int64, _dtype.int32, _dtype.bool_, _dtype.uint8):
                 raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+            advanced.append((dim, item))
+            dim += item.dim() if item.dtype is _dtype.bool_ else 1
         else:
             raise IndexError(
                 "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid indices "
