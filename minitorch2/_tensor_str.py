@@ -19,96 +19,59 @@ LINEWIDTH = 80
 
 
 class _Formatter:
-    def __init__(self, values, dtype):
-        self.floating = dtype.is_floating_point
-        self.sci_mode = False
-        self.int_mode = True
-        self.width = 1
-        flat = values.reshape(-1)
-        if not self.floating:
-            strs = [self._int_str(v) for v in flat.tolist()]
-            self.width = max((len(s) for s in strs), default=1)
-            return
-        as_double = flat.astype(np.float64)
-        finite = as_double[np.isfinite(as_double)]
-        nonzero = np.abs(finite[finite != 0])
-        if nonzero.size == 0:
-            return
-        # as in torch, widths come from the nonzero finite values only (-0., nan, inf may stick out)
-        values = finite[finite != 0]
-        self.int_mode = bool(np.all(values == np.ceil(values)))
-        lo, hi = float(nonzero.min()), float(nonzero.max())
-        if self.int_mode:
-            if hi / lo > 1000.0 or hi > 1.0e8:
-                self.sci_mode = True
-                self.width = max(self.width, max(len(f"{v:.{PRECISION}e}") for v in values.tolist()))
-            else:
-                self.width = max(self.width, max(len(f"{v:.0f}") + 1 for v in values.tolist()))
-        else:
-            if hi / lo > 1000.0 or hi > 1.0e8 or lo < 1.0e-4:
-                self.sci_mode = True
-                self.width = max(self.width, max(len(f"{v:.{PRECISION}e}") for v in values.tolist()))
-            else:
-                self.width = max(self.width, max(len(f"{v:.{PRECISION}f}") for v in values.tolist()))
+    """One width for all elements; floats print as integers (`1.`), fixed or scientific, chosen by their spread."""
 
-    @staticmethod
-    def _int_str(v):
-        return str(v)
+    def __init__(self, values, dtype):
+        self.spec = None  # None: str(v) (integers, bools, nan, inf)
+        shown = values.reshape(-1)
+        if dtype.is_floating_point:
+            as_double = shown.astype(np.float64)
+            # as in torch, the choice and the width come from the nonzero finite values (-0., nan, inf may stick out)
+            shown = as_double[np.isfinite(as_double) & (as_double != 0)]
+            self.spec = "{:.0f}."
+            if shown.size:
+                magnitudes = np.abs(shown)
+                lo, hi = float(magnitudes.min()), float(magnitudes.max())
+                int_mode = bool(np.all(shown == np.ceil(shown)))
+                if hi / lo > 1000.0 or hi > 1.0e8 or (not int_mode and lo < 1.0e-4):
+                    self.spec = f"{{:.{PRECISION}e}}"
+                elif not int_mode:
+                    self.spec = f"{{:.{PRECISION}f}}"
+        self.width = max((len(self._str(v)) for v in shown.tolist()), default=1)
+
+    def _str(self, v):
+        return str(v) if self.spec is None or not math.isfinite(v) else self.spec.format(v)
 
     def format(self, v):
-        if not self.floating:
-            return str(v).rjust(self.width)
-        if not math.isfinite(v):
-            return _nonfinite(str(v)).rjust(self.width)
-        if self.sci_mode:
-            s = f"{v:.{PRECISION}e}"
-        elif self.int_mode:
-            s = f"{v:.0f}."
-        else:
-            s = f"{v:.{PRECISION}f}"
-        return s.rjust(self.width)
-
-
-def _nonfinite(s):
-    return {"nan": "nan", "inf": "inf", "-inf": "-inf"}.get(s, s)
+        return self._str(v).rjust(self.width)
 
 
 def _summarized(values):
-    """The values that will be printed (edges only when summarizing)."""
+    """The values that will be printed: only the edges of every dim longer than 2 * EDGEITEMS."""
     if values.ndim == 0:
         return values.reshape(1)
     if values.shape[0] > 2 * EDGEITEMS:
-        parts = [values[:EDGEITEMS], values[-EDGEITEMS:]]
-    else:
-        parts = [values]
-    return np.concatenate([_summarized(p[i]).reshape(-1) for p in parts for i in range(p.shape[0])]) if values.ndim > 1 \
-        else np.concatenate([p.reshape(-1) for p in parts])
+        values = np.concatenate([values[:EDGEITEMS], values[-EDGEITEMS:]])
+    return values if values.ndim == 1 else np.concatenate([_summarized(row) for row in values])
 
 
-def _vector_str(values, indent, formatter, summarize):
-    element_length = formatter.width + 2
-    per_line = max(int(math.floor((LINEWIDTH - indent) / element_length)), 1)
-    items = values.tolist()
+def _edges(items, summarize, show, ellipsis):
+    """show(item) for every item, or, when summarizing, for the first and last EDGEITEMS around an ellipsis."""
     if summarize and len(items) > 2 * EDGEITEMS:
-        strs = [formatter.format(v) for v in items[:EDGEITEMS]] + [" ..."] + [formatter.format(v) for v in items[-EDGEITEMS:]]
-    else:
-        strs = [formatter.format(v) for v in items]
-    lines = [", ".join(strs[i:i + per_line]) for i in range(0, len(strs), per_line)]
-    return "[" + ("," + "\n" + " " * (indent + 1)).join(lines) + "]"
+        return [show(x) for x in items[:EDGEITEMS]] + [ellipsis] + [show(x) for x in items[-EDGEITEMS:]]
+    return [show(x) for x in items]
 
 
 def _tensor_str(values, indent, formatter, summarize):
-    dim = values.ndim
-    if dim == 0:
+    if values.ndim == 0:
         return formatter.format(values.item())
-    if dim == 1:
-        return _vector_str(values, indent, formatter, summarize)
-    if summarize and values.shape[0] > 2 * EDGEITEMS:
-        slices = ([_tensor_str(values[i], indent + 1, formatter, summarize) for i in range(EDGEITEMS)] + ["..."] +
-                  [_tensor_str(values[i], indent + 1, formatter, summarize) for i in range(len(values) - EDGEITEMS, len(values))])
-    else:
-        slices = [_tensor_str(values[i], indent + 1, formatter, summarize) for i in range(values.shape[0])]
-    return "[" + ("," + "\n" * (dim - 1) + " " * (indent + 1)).join(slices) + "]"
+    if values.ndim == 1:
+        per_line = max(int(math.floor((LINEWIDTH - indent) / (formatter.width + 2))), 1)
+        strs = _edges(values.tolist(), summarize, formatter.format, " ...")
+        lines = [", ".join(strs[i:i + per_line]) for i in range(0, len(strs), per_line)]
+        return "[" + (",\n" + " " * (indent + 1)).join(lines) + "]"
+    slices = _edges(values, summarize, lambda row: _tensor_str(row, indent + 1, formatter, summarize), "...")
+    return "[" + ("," + "\n" * (values.ndim - 1) + " " * (indent + 1)).join(slices) + "]"
 
 
 def tensor_repr(t, prefix="tensor("):
@@ -116,25 +79,19 @@ def tensor_repr(t, prefix="tensor("):
     if t._np is None:
         body = "..."
         suffixes.append(f"size={tuple(t.shape)}")
+    elif t.numel() == 0:
+        body = "[]"
+        if tuple(t.shape) != (0,):
+            suffixes.append(f"size={tuple(t.shape)}")
     else:
-        values = t._np
-        if t.numel() == 0:
-            body = "[]"
-            if tuple(t.shape) != (0,):
-                suffixes.append(f"size={tuple(t.shape)}")
-        else:
-            summarize = t.numel() > THRESHOLD
-            formatter = _Formatter(_summarized(values) if summarize else values, t.dtype)
-            body = _tensor_str(values, len(prefix), formatter, summarize)
+        summarize = t.numel() > THRESHOLD
+        formatter = _Formatter(_summarized(t._np) if summarize else t._np, t.dtype)
+        body = _tensor_str(t._np, len(prefix), formatter, summarize)
     default_float = _dtype.get_default_dtype()
-    show_dtype = t.dtype not in (default_float, _dtype.int64, _dtype.bool_) or (t.numel() == 0 and t.dtype is not default_float)
-    if show_dtype:
+    if t.dtype not in (default_float, _dtype.int64, _dtype.bool_) or (t.numel() == 0 and t.dtype is not default_float):
         suffixes.append(f"dtype={t.dtype}")
     if t.grad_fn is not None:
         suffixes.append(f"grad_fn=<{t.grad_fn.name().rsplit('::', 1)[-1]}>")  # torch prints the class name
     elif t.requires_grad:
         suffixes.append("requires_grad=True")
-    text = prefix + body
-    for s in suffixes:
-        text += ", " + s
-    return text + ")"
+    return prefix + ", ".join([body, *suffixes]) + ")"
