@@ -12,11 +12,12 @@ import warnings
 from .. import _dtype, _factories
 from .._ops import ops
 from .._tensor import Tensor
+from ..autograd.grad_mode import no_grad
 from ._losses import _reduction
 
 aten = ops.aten
 
-__all__ = ["embedding_bag", "grid_sample", "affine_grid", "ctc_loss"]
+__all__ = ["embedding_bag", "embedding_renorm_", "grid_sample", "affine_grid", "ctc_loss"]
 
 _BAG_MODES = {"sum": 0, "mean": 1, "max": 2}
 _INTERPOLATION_MODES = {"bilinear": 0, "nearest": 1, "bicubic": 2}
@@ -27,6 +28,16 @@ _ALIGN_CORNERS_WARNING = ("Default grid_sample and affine_grid behavior has chan
 
 
 # ---------------------------------------------------------------- embedding bags
+def embedding_renorm_(weight, input, max_norm, norm_type):
+    """torch's embedding_renorm_, outside autograd: each row the input names whose norm passes max_norm is scaled in
+    place to max_norm / (norm + 1e-7) of itself. A mask over all rows keeps the shapes independent of the data."""
+    with no_grad():
+        named = _factories.zeros(weight.shape[0], dtype=_dtype.bool_)
+        named[input.reshape(-1)] = True
+        norms = weight.norm(norm_type, dim=1, keepdim=True)
+        weight.mul_((max_norm / (norms + 1e-7)).where(named.unsqueeze(1) & (norms > max_norm), 1.0))
+
+
 def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale_grad_by_freq=False, mode="mean",
                   sparse=False, per_sample_weights=None, include_last_offset=False, padding_idx=None):
     if weight.dtype is _dtype.int64 and input.is_floating_point():
@@ -48,7 +59,7 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
     if mode == "max" and sparse:
         raise ValueError("max mode does not support sparse weights")
     if max_norm is not None:
-        raise NotImplementedError("minitorch2: embedding_bag with max_norm is not implemented")
+        embedding_renorm_(weight, input, max_norm, norm_type)
     if per_sample_weights is not None and mode != "sum":
         raise NotImplementedError("embedding_bag: per_sample_weights was not None. per_sample_weights is only "
                                   f"supported for mode='sum' (got mode='{mode}'). Please open a feature request on "

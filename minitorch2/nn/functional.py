@@ -13,7 +13,7 @@ from .._ops import ops
 from .._python_dispatcher import python_dispatcher_enabled
 from .._unsupported import module_getattr
 from ..autograd import grad_mode as _grad_mode
-from ._functional_extra import affine_grid, ctc_loss, embedding_bag, grid_sample  # noqa: F401
+from ._functional_extra import affine_grid, ctc_loss, embedding_bag, embedding_renorm_, grid_sample  # noqa: F401
 from ._functional_more import *  # noqa: F401,F403  (the layers beyond the core set, and their losses)
 from ._interpolate import interpolate
 from ._losses import (_reduction, _scalar_type_name, binary_cross_entropy, binary_cross_entropy_with_logits,  # noqa
@@ -135,7 +135,7 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
     elif padding_idx < 0:
         padding_idx += weight.shape[0]
     if max_norm is not None:
-        raise NotImplementedError("minitorch2: embedding with max_norm is not implemented")
+        embedding_renorm_(weight, input, max_norm, norm_type)
     if input.dtype not in (_dtype.int64, _dtype.int32):
         raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, "
                            f"Int; but got {input.type()} instead (while checking arguments for embedding)")

@@ -4,6 +4,7 @@ from ...autograd.grad_mode import no_grad
 from .. import functional as F, init
 from ..parameter import Parameter
 from .module import Module
+from .sparse_more import embedding_from_pretrained
 
 
 class Embedding(Module):
@@ -28,6 +29,8 @@ class Embedding(Module):
             self.reset_parameters()
         else:
             self.weight = Parameter(_weight, requires_grad=not _freeze)
+
+    from_pretrained = classmethod(embedding_from_pretrained)  # (in the coverage surface)
 
     def reset_parameters(self):
         init.normal_(self.weight)

@@ -1,7 +1,7 @@
 """EmbeddingBag (as torch.nn.EmbeddingBag): sums, means or maxima of embedding rows per bag.
 
 Runtime layer, coverage surface, beside sparse.py's Embedding. The layer holds the weight and its options and calls
-F.embedding_bag (nn/_functional_extra.py), which calls aten._embedding_bag.
+F.embedding_bag (nn/_functional_extra.py), which calls aten._embedding_bag. Embedding.from_pretrained is here too.
 """
 from ... import _factories
 from ...autograd.grad_mode import no_grad
@@ -10,6 +10,16 @@ from ..parameter import Parameter
 from .module import Module
 
 __all__ = ["EmbeddingBag"]
+
+
+def embedding_from_pretrained(cls, embeddings, freeze=True, padding_idx=None, max_norm=None, norm_type=2.0,
+                              scale_grad_by_freq=False, sparse=False):
+    """nn.Embedding.from_pretrained: a 2-d tensor's rows become the weight (sharing its memory), frozen by default."""
+    if embeddings.dim() != 2:
+        raise AssertionError("Embeddings parameter is expected to be 2-dimensional")
+    rows, cols = embeddings.shape
+    return cls(rows, cols, padding_idx, max_norm, norm_type, scale_grad_by_freq, sparse, _weight=embeddings,
+               _freeze=freeze)
 
 
 class EmbeddingBag(Module):
