@@ -16,69 +16,32 @@ tracing only, the *namespaces* are patched instead (as torch.fx does for
     nn.Module.__call__ / __getattr__               (done by the Tracer: leaf modules, parameters)
 
 Every patch is undone when tracing ends. The node's target is the original
-function, so `node.target is torch.sigmoid` holds. `RECORDED_AS` lists the calls
+function, so `node.target is torch.sigmoid` holds. `RECORDED_REBOUND` lists the calls
 PyTorch's Python records normalised (`F.relu(x)` records `inplace=False`).
 """
 import builtins
+import functools
 import inspect
 import types
 
 from .._ops import OpOverload, OpOverloadPacket
 from .._tensor import Tensor
-from ._spelling import forget_spellings, function_namespaces
+from ._spelling import forget_spellings, public_functions
 from .node import map_aggregate
 from .proxy import Proxy
 
-# PyTorch's recording convention for functions implemented in Python:
-# (arguments passed positionally, arguments passed by keyword), every one
-# present, defaults filled in. "method" means PyTorch's function just calls
-# the tensor method, so a call_method node is recorded.
-def _functional(names, convention):
-    return {f"nn.functional.{name}": convention for name in names.split()}
-
-
-RECORDED_AS = {
-    **_functional("relu relu6 selu silu mish hardswish hardsigmoid", (("input",), ("inplace",))),
-    **_functional("elu celu", (("input",), ("alpha", "inplace"))),
-    **_functional("softmax log_softmax softmin", (("input",), ("dim", "_stacklevel", "dtype"))),
-    **_functional("dropout dropout1d dropout2d", (("input",), ("p", "training", "inplace"))),
-    **_functional("max_pool1d max_pool2d",
-                  (("input", "kernel_size"), ("stride", "padding", "dilation", "ceil_mode", "return_indices"))),
-    **_functional("tanhshrink softsign", (("input",), ())),
-    **_functional("sigmoid tanh", "method"),
-    "nn.functional.leaky_relu": (("input",), ("negative_slope", "inplace")),
-    "nn.functional.hardtanh": (("input",), ("min_val", "max_val", "inplace")),
-    "nn.functional.glu": (("input",), ("dim",)),
-    "nn.functional.threshold": (("input", "threshold", "value"), ("inplace",)),
-    "nn.functional.batch_norm": (("input", "running_mean", "running_var"), ("weight", "bias", "training", "momentum", "eps")),
-    "nn.functional.layer_norm": (("input", "normalized_shape"), ("weight", "bias", "eps")),
-    "nn.functional.rms_norm": (("input", "normalized_shape"), ("weight", "eps")),
-    "nn.functional.group_norm": (("input", "num_groups"), ("weight", "bias", "eps")),
-    "nn.functional.instance_norm": (("input",), ("running_mean", "running_var", "weight", "bias", "use_input_stats", "momentum", "eps")),
-    "nn.functional.embedding": (("input", "weight"), ("padding_idx", "max_norm", "norm_type", "scale_grad_by_freq", "sparse")),
-    "nn.functional.adaptive_avg_pool2d": (("input", "output_size"), ()),
-    "nn.functional.adaptive_max_pool2d": (("input", "output_size"), ("return_indices",)),
-    "nn.functional.cross_entropy": (("input", "target"), ("weight", "size_average", "ignore_index", "reduce", "reduction", "label_smoothing")),
-    "nn.functional.nll_loss": (("input", "target"), ("weight", "size_average", "ignore_index", "reduce", "reduction")),
-    "nn.functional.mse_loss": (("input", "target"), ("size_average", "reduce", "reduction", "weight")),
-    "nn.functional.l1_loss": (("input", "target"), ("size_average", "reduce", "reduction")),
-    "nn.functional.smooth_l1_loss": (("input", "target"), ("size_average", "reduce", "reduction", "beta")),
-    "nn.functional.binary_cross_entropy": (("input", "target"), ("weight", "size_average", "reduce", "reduction")),
-    "nn.functional.binary_cross_entropy_with_logits": (("input", "target"), ("weight", "size_average", "reduce", "reduction", "pos_weight")),
-    "nn.functional.kl_div": (("input", "target"), ("size_average", "reduce", "reduction", "log_target")),
-    "nn.functional.pad": (("input", "pad"), ("mode", "value")),
-    "nn.functional.normalize": (("input",), ("p", "dim", "eps", "out")),
-    "nn.functional.interpolate": (("input",), ("size", "scale_factor", "mode", "align_corners", "recompute_scale_factor", "antialias")),
-    "nn.functional.unfold": (("input", "kernel_size"), ("dilation", "padding", "stride")),
-    "nn.functional.fold": (("input", "output_size", "kernel_size"), ("dilation", "padding", "stride")),
-    "split": (("tensor", "split_size_or_sections"), ("dim",)),
-    "einsum": (("equation", "*operands"), ()),
-    "broadcast_tensors": (("*tensors",), ()),
-    "meshgrid": (("*tensors",), ("indexing",)),
-    "tensordot": (("a", "b"), ("dims", "out")),
-    "cdist": (("x1", "x2"), ("p", "compute_mode")),
-    "norm": (("input",), ("p", "dim", "keepdim", "out", "dtype")),
-}
+# PyTorch's functions written in Python hand a call on to __torch_function__ rebound: the parameters without a
+# default positionally, the others by keyword, every default filled in (`F.relu(x)` records `relu(x, inplace=False)`).
+# Its C functions record a call as written. Two Python ones only call the tensor method: a call_method is recorded.
+RECORDED_REBOUND = frozenset([
+    *(f"nn.functional.{name}" for name in """relu relu6 selu silu mish hardswish hardsigmoid elu celu softmax
+      log_softmax softmin dropout dropout1d dropout2d max_pool1d max_pool2d tanhshrink softsign leaky_relu hardtanh
+      glu threshold batch_norm layer_norm rms_norm group_norm instance_norm embedding adaptive_avg_pool2d
+      adaptive_max_pool2d cross_entropy nll_loss mse_loss l1_loss smooth_l1_loss binary_cross_entropy
+      binary_cross_entropy_with_logits kl_div pad normalize interpolate unfold fold""".split()),
+    "split", "einsum", "broadcast_tensors", "meshgrid", "tensordot", "cdist", "norm",
+])
+RECORDED_AS_METHOD = frozenset({"nn.functional.sigmoid", "nn.functional.tanh"})
 
 # Public minitorch2 functions that never see tensors, so are never recorded.
 _NOT_RECORDED = frozenset({
@@ -89,65 +52,52 @@ _NOT_RECORDED = frozenset({
 
 def find_proxy(*objects):
     """The last Proxy inside (nested) arguments, or None."""
-    found = None
-
-    def visit(x):
-        nonlocal found
-        if isinstance(x, Proxy):
-            found = x
-        return x
-
-    map_aggregate(objects, visit)
-    return found
+    proxies = []
+    map_aggregate(objects, lambda x: proxies.append(x) if isinstance(x, Proxy) else None)
+    return proxies[-1] if proxies else None
 
 
-def _normalize(fn, convention, args, kwargs):
-    """Rebind a call to PyTorch's recorded shape (positional part, keyword part); None if it does not fit."""
+def _rebound(fn, args, kwargs):
+    """A call as PyTorch's Python function hands it on (see RECORDED_REBOUND); as it is if it does not bind."""
     try:
         bound = inspect.signature(fn).bind(*args, **kwargs)
     except (TypeError, ValueError):
-        return None
+        return args, kwargs
     bound.apply_defaults()
-    positional_names, keyword_names = convention
-    new_args = []
-    for name in positional_names:
-        if name.startswith("*"):
-            new_args.extend(bound.arguments.get(name[1:], ()))
-        elif name in bound.arguments:
+    new_args, new_kwargs = [], {}
+    for name, parameter in bound.signature.parameters.items():
+        if parameter.kind is parameter.VAR_POSITIONAL:
+            new_args.extend(bound.arguments[name])
+        elif parameter.default is parameter.empty and parameter.kind is not parameter.KEYWORD_ONLY:
             new_args.append(bound.arguments[name])
-        else:
-            return None
-    new_kwargs = {name: bound.arguments[name] for name in keyword_names if name in bound.arguments}
+        elif parameter.kind is not parameter.VAR_KEYWORD:
+            new_kwargs[name] = bound.arguments[name]
     return tuple(new_args), new_kwargs
 
 
-def _recording(original, record, name=None, skip=0):
+def _recording(original, record, skip=0):
     """original, except that a call with a Proxy among its arguments (the first `skip` aside: a method's
     self) is recorded instead, by record(tracer, args, kwargs)."""
 
+    @functools.wraps(original)
     def wrapped(*args, **kwargs):
         proxy = find_proxy(args[skip:], kwargs)
         if proxy is None:
             return original(*args, **kwargs)
         return record(proxy.tracer, args, kwargs)
 
-    wrapped.__name__ = name or getattr(original, "__name__", "wrapped")
-    wrapped.__qualname__ = getattr(original, "__qualname__", wrapped.__name__)
-    wrapped.__module__ = getattr(original, "__module__", __name__)
-    wrapped.__wrapped__ = original
     return wrapped
 
 
 def recording_wrapper(fn, path, for_good=False):
     """Wrap a minitorch2 function: with a Proxy among the arguments, record it; else just call it. A wrapper
     installed for good takes the function's place, so it is the node's target (`node.target is F.relu`)."""
-    convention = RECORDED_AS.get(path)
 
     def record(tracer, args, kwargs):
-        if convention == "method":
-            return tracer.create_proxy("call_method", fn.__name__, args, kwargs)
-        if convention is not None:
-            args, kwargs = _normalize(fn, convention, args, kwargs) or (args, kwargs)
+        if path in RECORDED_AS_METHOD:
+            return _record_method_call(fn.__name__, tracer, args, kwargs)
+        if path in RECORDED_REBOUND:
+            args, kwargs = _rebound(fn, args, kwargs)
         return tracer.create_proxy("call_function", wrapped if for_good else fn, args, kwargs)
 
     wrapped = _recording(fn, record)
@@ -181,35 +131,28 @@ TENSOR_OPERATOR_METHODS = {
 }
 
 
-def _tensor_method_wrapper(original, method_name):
-    def record(tracer, args, kwargs):
-        return tracer.create_proxy("call_method", method_name, args, kwargs)
-
-    return _recording(original, record, getattr(original, "__name__", method_name), skip=1)
+def _record_method_call(method_name, tracer, args, kwargs):
+    return tracer.create_proxy("call_method", method_name, args, kwargs)
 
 
 def patch_tensor_methods(patcher):
     """Tensor methods called on a real tensor with a Proxy argument record a call_method."""
     for name, value in list(vars(Tensor).items()):
-        if name in TENSOR_OPERATOR_METHODS:
-            patcher.set_attr(Tensor, name, _tensor_method_wrapper(value, TENSOR_OPERATOR_METHODS[name]))
-        elif not name.startswith("_") and isinstance(value, types.FunctionType):
-            patcher.set_attr(Tensor, name, _tensor_method_wrapper(value, name))
+        if name in TENSOR_OPERATOR_METHODS or (not name.startswith("_") and isinstance(value, types.FunctionType)):
+            method_name = TENSOR_OPERATOR_METHODS.get(name, name)
+            patcher.set_attr(Tensor, name, _recording(value, functools.partial(_record_method_call, method_name), 1))
 
 
 def torch_functions():
-    """{id: (path, function)} for every public function of the function namespaces."""
-    result = {}
-    for prefix, module in function_namespaces():
-        for name, value in vars(module).items():
-            if name.startswith("_") or name in _NOT_RECORDED or isinstance(value, (type, types.ModuleType)):
-                continue
-            if not callable(value) or not getattr(value, "__module__", "").startswith("minitorch2"):
-                continue
-            result.setdefault(id(value), (prefix + name, value))
-            if getattr(value, "__fx_already_patched", False):  # recording for good: names bound before hold
-                result.setdefault(id(value.__wrapped__), (prefix + name, value))  # the function it wraps
-    return result
+    """{id: path} for every public function of the function namespaces (and the function a recording wrapper
+    installed for good wraps: names bound before it was installed still hold that one)."""
+    paths = {}
+    for _, prefix, name, value in public_functions():
+        if name not in _NOT_RECORDED and not isinstance(value, type):
+            paths.setdefault(id(value), prefix + name)
+            if getattr(value, "__fx_already_patched", False):
+                paths.setdefault(id(value.__wrapped__), prefix + name)
+    return paths
 
 
 class _Patcher:
@@ -249,12 +192,9 @@ class _Patcher:
 
 def patch_torch_namespaces(patcher, functions, for_good=False):
     """Install recording wrappers in minitorch2 and minitorch2.nn.functional, and on OpOverload calls."""
-    for prefix, module in function_namespaces():
-        module_dict = vars(module)
-        for name, value in list(module_dict.items()):
-            entry = functions.get(id(value))
-            if entry is not None and not name.startswith("_"):
-                patcher.set_item(module_dict, name, recording_wrapper(value, prefix + name, for_good))
+    for module, prefix, name, value in public_functions():
+        if id(value) in functions:
+            patcher.set_item(vars(module), name, recording_wrapper(value, prefix + name, for_good))
     for cls in (OpOverload, OpOverloadPacket):
         patcher.set_attr(cls, "__call__", _recording(cls.__dict__["__call__"], _record_op_call, skip=1))
     patch_tensor_methods(patcher)
@@ -281,8 +221,7 @@ def patch_globals(patcher, frame_dict, functions, autowrap_ids):
         if name.startswith("_") or isinstance(value, Proxy) or not callable(value) or getattr(
                 value, "__fx_already_patched", False):
             continue
-        entry = functions.get(id(value))
-        if entry is not None:
-            patcher.set_item(frame_dict, name, recording_wrapper(value, entry[0]))
+        if id(value) in functions:
+            patcher.set_item(frame_dict, name, recording_wrapper(value, functions[id(value)]))
         elif id(value) in autowrap_ids:
             patcher.set_item(frame_dict, name, leaf_function_wrapper(value))

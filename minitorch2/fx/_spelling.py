@@ -50,52 +50,53 @@ def register_spelling(spelled, obj):
 FUNCTION_NAMESPACES = ("minitorch2", "minitorch2.nn.functional")
 
 
-def function_namespaces():
-    """(prefix, module) per loaded namespace: ("", minitorch2), ("nn.functional.", minitorch2.nn.functional)."""
+def public_functions():
+    """(module, path prefix, name, value) for each public minitorch2 function and class of the function namespaces:
+    (minitorch2, "", "relu", relu), (minitorch2.nn.functional, "nn.functional.", "silu", silu), ..."""
     for namespace in FUNCTION_NAMESPACES:
         module = sys.modules.get(namespace)
-        if module is not None:
-            yield (namespace[len("minitorch2."):] + "." if "." in namespace else ""), module
+        prefix = namespace[len("minitorch2."):] + "." if "." in namespace else ""
+        for name, value in list(vars(module).items()) if module is not None else ():
+            if name.startswith("_") or isinstance(value, types.ModuleType) or not callable(value):
+                continue
+            if getattr(value, "__module__", "").startswith("minitorch2"):
+                yield module, prefix, name, value
 
 
 def _package():
     return sys.modules["minitorch2"]
 
 
-class _Index:
-    """id(object) -> torch spelling, for every public minitorch2 function and class."""
+_spellings = {}  # id(object) -> (object, torch spelling), for every public minitorch2 function and class
+_spellings_key = None  # the namespaces _spellings was built from
 
-    def __init__(self):
-        self._key = None
-        self._names = {}
 
-    def forget(self):
-        self._key = None
+def forget_spellings():
+    """Build the spellings again at the next lookup (the namespaces' functions were replaced for good)."""
+    global _spellings_key
+    _spellings_key = None
 
-    def lookup(self, obj):
-        key = tuple(id(sys.modules.get(name)) for name in FUNCTION_NAMESPACES)
-        if key != self._key:
-            self._rebuild()
-            self._key = key
-        entry = self._names.get(id(obj))
-        return entry[1] if entry is not None and entry[0] is obj else None
 
-    def _rebuild(self):
-        best = {}
-        for relative, module in function_namespaces():
-            for name, value in vars(module).items():
-                if name.startswith("_") or isinstance(value, types.ModuleType) or not callable(value):
-                    continue
-                if not getattr(value, "__module__", "").startswith("minitorch2"):
-                    continue
-                spelled = TORCH_SPELLINGS.get(relative + name, "torch." + relative + name)
-                score = _alias_score(value, name, relative)
-                # a recording wrapper (while tracing, or for good) is spelled as the function it wraps
-                recording = getattr(value, "__fx_already_patched", False)
-                for spelled_value in {value, value.__wrapped__ if recording else value}:
-                    if id(spelled_value) not in best or score > best[id(spelled_value)][0]:
-                        best[id(spelled_value)] = (score, spelled_value, spelled)
-        self._names = {key: (value, spelled) for key, (_, value, spelled) in best.items()}
+def _spelling_of(obj):
+    global _spellings, _spellings_key
+    key = tuple(id(sys.modules.get(name)) for name in FUNCTION_NAMESPACES)
+    if key != _spellings_key:
+        _spellings, _spellings_key = _build_spellings(), key
+    entry = _spellings.get(id(obj))
+    return entry[1] if entry is not None and entry[0] is obj else None
+
+
+def _build_spellings():
+    best = {}
+    for _, relative, name, value in public_functions():
+        spelled = TORCH_SPELLINGS.get(relative + name, "torch." + relative + name)
+        score = _alias_score(value, name, relative)
+        # a recording wrapper (while tracing, or for good) is spelled as the function it wraps
+        recording = getattr(value, "__fx_already_patched", False)
+        for spelled_value in {value, value.__wrapped__ if recording else value}:
+            if id(spelled_value) not in best or score > best[id(spelled_value)][0]:
+                best[id(spelled_value)] = (score, spelled_value, spelled)
+    return {key: (value, spelled) for key, (_, value, spelled) in best.items()}
 
 
 def _alias_score(value, name, relative):
@@ -103,10 +104,6 @@ def _alias_score(value, name, relative):
     in_nn = getattr(value, "__module__", "").startswith("minitorch2.nn")
     at_home = in_nn == bool(relative)
     return (at_home, name == getattr(value, "__name__", None), not relative, name)
-
-
-_index = _Index()
-forget_spellings = _index.forget  # after the namespaces' functions are replaced for good
 
 
 def qualified_name(obj):
@@ -118,7 +115,7 @@ def qualified_name(obj):
         return f"torch.ops.{obj.namespace}.{obj._opname}.{obj._overloadname}"
     if isinstance(obj, OpOverloadPacket):
         return f"torch.ops.{obj._namespace}.{obj.__name__}"
-    spelled = _index.lookup(obj)
+    spelled = _spelling_of(obj)
     if spelled is not None:
         return spelled
     if name is not None and getattr(Tensor, name, None) is obj:
@@ -164,7 +161,7 @@ def type_repr(obj):
     if isinstance(obj, type) and not isinstance(obj, types.GenericAlias):
         if obj.__module__ == "builtins":
             return obj.__qualname__
-        spelled = _index.lookup(obj)
+        spelled = _spelling_of(obj)
         if spelled is not None:
             return spelled
         return f"{torch_module_name(obj.__module__)}.{obj.__qualname__}"
