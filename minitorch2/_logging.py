@@ -213,14 +213,18 @@ def current_compile_id():
 
 
 @contextlib.contextmanager
-def compile_context(code, attempt):
-    """While compiling `code` for the attempt-th time, every line is tagged [frame_id/attempt]."""
-    saved = getattr(_context, "compile_id", None)
-    _context.compile_id = f"{frame_id(code)}/{attempt}"
+def _compile_id_as(compile_id):
+    saved = current_compile_id()
+    _context.compile_id = compile_id
     try:
         yield
     finally:
         _context.compile_id = saved
+
+
+def compile_context(code, attempt):
+    """While compiling `code` for the attempt-th time, every line is tagged [frame_id/attempt]."""
+    return _compile_id_as(f"{frame_id(code)}/{attempt}")
 
 
 def reset_ids():
@@ -254,16 +258,11 @@ def next_graph_name():
     return unique_id("__compiled_fn")
 
 
-@contextlib.contextmanager
 def restarted_compile():
     """Within compile_context: the translation restarted (a graph break replays the frame up to the
     break), which torch's compile ids count as a suffix, [1/0] then [1/0_1]."""
     saved = current_compile_id()
-    _context.compile_id = f"{saved}_1" if saved is not None else None
-    try:
-        yield
-    finally:
-        _context.compile_id = saved
+    return _compile_id_as(f"{saved}_1" if saved is not None else None)
 
 
 # ---- the artifacts' formats -------------------------------------------------------------------------
