@@ -69,11 +69,8 @@ def _install(module, field, obj):
 
 
 def _addindent(s, num_spaces):
-    lines = s.split("\n")
-    if len(lines) == 1:
-        return s
-    first = lines.pop(0)
-    return first + "\n" + "\n".join(num_spaces * " " + line if line.strip() else "" for line in lines)
+    first, *rest = s.split("\n")
+    return "\n".join([first, *(num_spaces * " " + line if line.strip() else "" for line in rest)])
 
 
 class GraphModule(Module):
@@ -153,7 +150,10 @@ class GraphModule(Module):
 
     def print_readable(self, print_output=True, include_stride=False, include_device=False, colored=False):
         """The generated code as a class, with the code of GraphModule children nested inside."""
-        return _print_readable(self, self._get_name(), print_output, include_stride, include_device)
+        output = _readable(self, self._get_name(), include_stride, include_device)
+        if print_output:
+            print(output)
+        return output
 
     def __str__(self):
         reminder = "# To see more debug info, please use `graph_module.print_readable()`"
@@ -226,18 +226,9 @@ class _CodeOnlyModule(Module):
         self.__dict__ = body
 
 
-def _print_readable(module, module_name, print_output=True, include_stride=False, include_device=False):
-    verbose_code = module.graph.python_code(root_module="self", verbose=True, include_stride=include_stride,
-                                            include_device=include_device)
-    module_code = verbose_code.src.lstrip("\n")
-    module_code = f"class {module_name}(torch.nn.Module):\n" + module_code
-    module_code = _addindent(module_code, 4)
-    submodule_code_list = [""]
-    for name, child in module.named_children():
-        if isinstance(child, GraphModule):
-            submodule_code_list.append(_print_readable(child, name, False, include_stride, include_device))
-    submodule_code = _addindent("\n".join(submodule_code_list), 4)
-    output = module_code + submodule_code
-    if print_output:
-        print(output)
-    return output
+def _readable(module, module_name, include_stride, include_device):
+    code = module.graph.python_code(root_module="self", verbose=True, include_stride=include_stride,
+                                    include_device=include_device).src.lstrip("\n")
+    children = [_readable(child, name, include_stride, include_device)
+                for name, child in module.named_children() if isinstance(child, GraphModule)]
+    return _addindent(f"class {module_name}(torch.nn.Module):\n{code}", 4) + _addindent("\n".join(["", *children]), 4)
