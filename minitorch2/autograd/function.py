@@ -50,6 +50,9 @@ class BackwardCFunction(Node):
         ctx._node_ref = weakref.ref(self)  # not a strong reference: a node <-> ctx cycle would keep the saved
         # tensors (and their memory) alive until the cycle collector ran
 
+    def __repr__(self):  # as torch prints the node classes its Python makes, in its module torch.autograd.function
+        return f"<torch.autograd.function.{self._name} object at {hex(id(self))}>"
+
     def apply(self, grads):
         # the engine's buffer ends at the last output that received a gradient: backward gets one per output
         grads = list(grads) + [None] * (len(self._outputs_meta) - len(grads))
