@@ -7,6 +7,8 @@ them.
 
     tracing_mode="real"   ops run for real on the inputs
     tracing_mode="fake"   inputs become FakeTensors: only meta functions run
+    tracing_mode="symbolic"   fake, with every size a symbol (`s75`) in a ShapeEnv: a size used as a value
+                          becomes `sym_size.int` nodes and Python arithmetic on them (dynamic shapes)
 
 The one idea to hold: the tracer never inspects Python code. It sees only what the dispatcher sees, so the graph is
 exactly the ops PyTorch's kernels would run.
@@ -18,7 +20,9 @@ import operator
 import minitorch2
 from minitorch2._dispatch import current_modes
 from minitorch2._subclasses.fake_tensor import FakeTensorMode
+from minitorch2._sym import is_symbolic
 from minitorch2._tensor import Tensor
+from minitorch2.fx.experimental.symbolic_shapes import ShapeEnv, python_step
 from minitorch2.fx import Graph, GraphModule
 from minitorch2.fx._pytree import PyTreeCodeGen
 from minitorch2.fx.passes.shape_prop import _extract_tensor_metadata
@@ -36,6 +40,30 @@ class ProxyTorchDispatchMode(TorchDispatchMode):
         self._constant_count = 0
         self.root = minitorch2.nn.Module()
         self._decomposing = None  # the outermost op whose decomposition is being traced
+        self._size_sources = {}  # symbol -> (placeholder node, dim) whose size it is
+        self._sym_nodes = {}  # sympy expression -> the node computing it
+
+    def track_sizes(self, tensor, node):
+        for dim, size in enumerate(tensor.shape):
+            if is_symbolic(size) and size.node.expr.is_Symbol:
+                self._size_sources.setdefault(size.node.expr, (node, dim))
+
+    def _sym_node(self, expr):
+        """The node computing a symbolic size: `sym_size.int` of an input for a symbol, Python arithmetic on
+        those for an expression (made where it is first used)."""
+        if expr.is_Number:
+            return int(expr)
+        node = self._sym_nodes.get(expr)
+        if node is None:
+            if expr.is_Symbol:
+                tensor_node, dim = self._size_sources[expr]
+                node = self.graph.call_function(minitorch2.ops.aten.sym_size.int, (tensor_node, dim),
+                                                name="sym_size_int")
+            else:
+                step, operands = python_step(expr)
+                node = self.graph.call_function(step, tuple(self._sym_node(e) for e in operands))
+            self._sym_nodes[expr] = _with_current_stack_trace(node)
+        return node
 
     # ------------------------------------------------------------ tensors <-> nodes
     def track(self, tensor, node):
@@ -61,6 +89,8 @@ class ProxyTorchDispatchMode(TorchDispatchMode):
     def _to_arg(self, value):
         if isinstance(value, Tensor):
             return self.node_of(value)
+        if is_symbolic(value):
+            return self._sym_node(value.node.shape_env.simplify(value.node.expr))
         if isinstance(value, (list, tuple)):
             return type(value)(self._to_arg(v) for v in value)
         return value
@@ -140,21 +170,25 @@ def _unflatten_like(structure, leaves):
 
 def make_fx(f, decomposition_table=None, tracing_mode="real", _allow_non_fake_inputs=False):
     """Return a function that traces `f` on example inputs into a GraphModule of aten ops."""
-    if tracing_mode not in ("real", "fake"):
-        raise ValueError(f"Unrecognized tracing mode: {tracing_mode} (minitorch2 supports 'real' and 'fake')")
+    if tracing_mode not in ("real", "fake", "symbolic"):
+        raise ValueError(f"Unrecognized tracing mode: {tracing_mode}")
 
     def traced(*args):
         graph = Graph()
         mode = ProxyTorchDispatchMode(graph, decomposition_table)
-        fake_mode = FakeTensorMode() if tracing_mode == "fake" else None
-        inputs = []
+        fake_mode = None if tracing_mode == "real" else FakeTensorMode(
+            shape_env=ShapeEnv() if tracing_mode == "symbolic" else None)
+        inputs, count = [], 0
         for base, arg in zip(_placeholder_names(f, args), args):
             leaves = []
             for k, leaf in enumerate(_flatten(arg), start=1):
                 if isinstance(leaf, Tensor):
                     if fake_mode is not None:
-                        leaf = fake_mode.from_tensor(leaf)
-                    mode.track(leaf, graph.placeholder(f"{base}_{k}"))
+                        leaf = fake_mode.from_tensor(leaf, source=f"input{count}")
+                    count += 1
+                    node = graph.placeholder(f"{base}_{k}")
+                    mode.track(leaf, node)
+                    mode.track_sizes(leaf, node)
                 elif leaf is not None:
                     graph.placeholder(f"{base}_{k}")
                 leaves.append(leaf)
@@ -166,6 +200,9 @@ def make_fx(f, decomposition_table=None, tracing_mode="real", _allow_non_fake_in
             out, out_spec = pytree.tree_flatten(out)
             graph.set_codegen(PyTreeCodeGen(_placeholder_names(f, args), pytree.tree_flatten(list(args))[1], out_spec))
         graph.output(mode._to_arg(out))
-        return GraphModule(mode.root, graph)
+        module = GraphModule(mode.root, graph)
+        if tracing_mode == "symbolic":
+            module.shape_env = fake_mode.shape_env
+        return module
 
     return traced

@@ -13,6 +13,8 @@ import math
 
 import numpy as np
 
+from ._sym import SymBool, SymInt
+
 
 class dtype:
     __slots__ = ("name", "np", "is_floating_point", "is_signed", "itemsize", "category")
@@ -96,9 +98,9 @@ def promote_types(a, b):
 
 def scalar_dtype(value):
     """The dtype a Python number takes when it is wrapped into a tensor."""
-    if isinstance(value, (bool, np.bool_)):
+    if isinstance(value, (bool, np.bool_, SymBool)):
         return bool_
-    if isinstance(value, (int, np.integer)):
+    if isinstance(value, (int, np.integer, SymInt)):
         return int64
     return _default_float
 

@@ -13,6 +13,7 @@ import numpy as np
 from . import _dtype
 from ._ops import ops
 from ._out import ANY, ARANGE_RESIZED, FACTORY, out_variant
+from ._sym import SymInt
 from ._tensor import CPU, Tensor, device
 
 aten = ops.aten
@@ -29,9 +30,9 @@ def _size(size, name=None):
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
         size = tuple(size[0])
     for s in size:
-        if not isinstance(s, (int, np.integer)) and not (isinstance(s, Tensor) and s.dim() == 0):
+        if not isinstance(s, (int, np.integer, SymInt)) and not (isinstance(s, Tensor) and s.dim() == 0):
             raise TypeError(f"expected a sequence of integers or a single integer, got '{s!r}'")
-    return [int(s) for s in size]
+    return [s if isinstance(s, SymInt) else int(s) for s in size]
 
 
 def _infer_dtype(data):

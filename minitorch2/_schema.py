@@ -17,6 +17,7 @@ import numpy as np
 
 from . import _dtype
 from ._dtype import dtype as _dtype_class
+from ._sym import SymBool, SymFloat, SymInt
 from ._tensor import Tensor
 
 _NO_DEFAULT = object()
@@ -177,15 +178,15 @@ class FunctionSchema:
 
 
 # ------------------------------------------------------------------ argument types, as torch's arg parser
-_NUMBER = (bool, int, float, np.integer, np.floating, np.bool_)  # (complex numbers are refused: no complex dtypes)
-_INDEX = (int, np.integer, Tensor)  # an integer tensor of one element is an index, as in torch
+_NUMBER = (bool, int, float, np.integer, np.floating, np.bool_, SymInt, SymFloat, SymBool)  # (no complex dtypes)
+_INDEX = (int, np.integer, Tensor, SymInt)  # an integer tensor of one element is an index, as in torch
 _EXPECTED = {  # schema type -> (Python types accepted, the words torch's TypeError uses)
     "Tensor": ((Tensor,), "Tensor"),
     "Tensor[]": ((list, tuple), "tuple of Tensors"),
     "Scalar": (_NUMBER + (Tensor,), "Number"),
     "int": (_INDEX, "int"),
     "int[]": ((list, tuple) + _INDEX, "tuple of ints"),
-    "float": ((int, float, np.number, np.bool_, Tensor), "float"),
+    "float": ((int, float, np.number, np.bool_, Tensor, SymInt, SymFloat), "float"),
     "bool": ((bool, int, np.bool_), "bool"),
     "ScalarType": ((_dtype_class,), "torch.dtype"),
     "str": ((str,), "str"),

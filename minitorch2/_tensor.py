@@ -24,6 +24,7 @@ import numpy as np
 
 from . import _dtype
 from ._dtype import dtype as _dtype_class
+from ._sym import is_symbolic
 from ._tensor_str import tensor_repr
 
 
@@ -117,7 +118,8 @@ channels_last = memory_format("torch.channels_last")
 
 def contiguous_strides(shape):
     shape = tuple(shape)
-    cached = _STRIDE_CACHE.get(shape)
+    symbolic = any(map(is_symbolic, shape))  # symbolic sizes (dynamic shapes) are not hashable: no cache
+    cached = None if symbolic else _STRIDE_CACHE.get(shape)
     if cached is not None:
         return cached
     strides, running = [], 1
@@ -125,7 +127,7 @@ def contiguous_strides(shape):
         strides.append(running)
         running *= max(size, 1)
     result = tuple(reversed(strides))
-    if len(_STRIDE_CACHE) < 4096:
+    if not symbolic and len(_STRIDE_CACHE) < 4096:
         _STRIDE_CACHE[shape] = result
     return result
 

@@ -15,6 +15,7 @@ from . import _functions as F
 from ._factories import _finish, _options, _size, tensor as make_tensor
 from ._ops import ops, python_signature
 from ._functions_common import sum_to_size
+from ._sym import is_symbolic
 from ._tensor import Size, Tensor, contiguous_format, device
 
 aten = ops.aten
@@ -328,8 +329,10 @@ def _apply_basic(self, index):
             start, stop, step = item.start, item.stop, 1 if item.step is None else item.step
             if step <= 0:
                 raise ValueError("step must be greater than zero")
-            # a slice covering the whole dim is skipped, as PyTorch's applySlice does (start 0, stop >= length)
-            if not (start in (None, 0) and (stop is None or stop >= result.shape[dim]) and step == 1):
+            # a slice covering the whole dim is skipped, as PyTorch's applySlice does (start 0, stop >= length),
+            # where the length is not a symbol (dynamic shapes: torch keeps the slice)
+            if is_symbolic(result.shape[dim]) or not (
+                    start in (None, 0) and (stop is None or stop >= result.shape[dim]) and step == 1):
                 result = aten.slice.Tensor(result, dim, 0 if start is None else start,
                                            9223372036854775807 if stop is None else stop, step)
             dim += 1

@@ -6,6 +6,7 @@ message on real and fake tensors).
 """
 import numpy as np
 
+from .._sym import is_symbolic
 from .._tensor import FakeTensor, Size, Tensor, contiguous_strides, wrap_dim
 
 
@@ -16,10 +17,12 @@ def fake_empty(shape, dtype, stride=None):
 def new_tensor_shape(size, dtype):
     """The shape of a tensor about to be made, refused as ATen refuses it: a negative dim, or more bytes
     than an int64 can count (numpy would raise ValueError for both)."""
-    shape = tuple(int(s) for s in size)
+    shape = tuple(s if is_symbolic(s) else int(s) for s in size)
     for s in shape:
         if s < 0:
             raise RuntimeError(f"Trying to create tensor with negative dimension {s}: [{', '.join(map(str, shape))}]")
+    if any(map(is_symbolic, shape)):  # a symbolic size's range says nothing useful about overflow: no guard
+        return shape
     nbytes = dtype.itemsize
     for s in shape:
         nbytes *= s

@@ -42,6 +42,10 @@ def _shift_ops(name, dunder, kernel):
     ]
 
 
+def _size_of(self, dim):
+    return self.size(dim)
+
+
 TABLE = [
     # ------------------------------------------------------------ arithmetic
     op("add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", POINTWISE, pw.add, d.add_tensor),
@@ -234,6 +238,8 @@ TABLE = [
     op("baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor", CORE, linalg.baddbmm, d.baddbmm),
     op("dot(Tensor self, Tensor tensor) -> Tensor", CORE, linalg.dot, d.dot),
     op("mv(Tensor self, Tensor vec) -> Tensor", CORE, linalg.mv, d.mv, decomposition=dec.mv),
+    # ------------------------------------------------------------ sizes (a SymInt's node in a symbolic trace)
+    op("sym_size.int(Tensor self, int dim) -> SymInt", CORE, (_size_of, _size_of), differentiable=False),
     # ------------------------------------------------------------ views
     op("view(Tensor(a) self, SymInt[] size) -> Tensor(a)", VIEW, views.view, ds.view),
     op("_unsafe_view(Tensor self, SymInt[] size) -> Tensor", CORE, views.unsafe_view, ds.unsafe_view,

@@ -51,6 +51,8 @@ def view_strides(old_shape, old_stride, new_shape):
         numel *= s
     if numel == 0:
         return contiguous_strides(new_shape) if tuple(old_shape) != tuple(new_shape) else tuple(old_stride)
+    if tuple(old_stride) == contiguous_strides(old_shape):  # the common case, which needs no guard on symbolic sizes
+        return contiguous_strides(new_shape)
     new_stride = [0] * len(new_shape)
     view_d = len(new_shape) - 1
     chunk_base_stride = old_stride[-1]

@@ -14,6 +14,7 @@ output takes the strides PyTorch's fake tensor would have. `FAKE_STRIDE_RULES` l
 tagged pointwise share `elementwise_strides`. Not covered: ops PyTorch decomposes into several refs for their meta
 (`_COMPOSED_POINTWISE`, and _log_softmax) keep their eager strides.
 """
+from .._sym import is_symbolic
 from .._aten.meta_util import fastest_first
 from .._tensor import Size, Tensor, contiguous_strides
 
@@ -59,6 +60,8 @@ def reshape_view_strides(shape, stride, new_shape):
     if not new_shape:
         return ()
     if _is_contiguous(shape, stride):
+        if any(map(is_symbolic, shape + new_shape)):  # as torch's reference: no guards for the common case
+            return contiguous_strides(new_shape)
         if len(new_shape) == 1 and len(shape) > 1:
             return (1,)
         if len(new_shape) == 2 and len(shape) == 1:

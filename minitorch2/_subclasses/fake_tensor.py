@@ -9,7 +9,8 @@ the meta functions that make FakeTensors; this module, where torch has it, holds
 """
 import weakref
 
-from .._tensor import DataDependentOutputException, DynamicOutputShapeException, FakeTensor, Tensor  # noqa: F401
+from .._tensor import (  # noqa: F401
+    DataDependentOutputException, DynamicOutputShapeException, FakeTensor, Tensor, contiguous_strides)
 from ..autograd.graph import DelayedError
 from ..utils._python_dispatch import TorchDispatchMode
 from .fake_strides import fake_stride_rule
@@ -18,16 +19,26 @@ from .fake_strides import fake_stride_rule
 class FakeTensorMode(TorchDispatchMode):
     """Inside this mode every op runs its meta function; real tensor inputs are faked first."""
 
-    def __init__(self, allow_non_fake_inputs=True):
+    def __init__(self, allow_non_fake_inputs=True, shape_env=None):
         self.allow_non_fake_inputs = allow_non_fake_inputs
+        self.shape_env = shape_env  # dynamic shapes: the ShapeEnv that gives fake inputs symbolic sizes
         self._memo = {}
 
-    def from_tensor(self, tensor, static_shapes=True):
+    def from_tensor(self, tensor, static_shapes=None, source=None, dynamic_dims=None):
+        """The fake of a real tensor. With a ShapeEnv (and static_shapes not True), the sizes of
+        `dynamic_dims` (all dims by default) become symbols named from `source` (`L['x']`), when the
+        tensor is contiguous; a strided one keeps static sizes."""
         key = id(tensor)
         cached = self._memo.get(key)
         if cached is not None and cached[0]() is tensor:
             return cached[1]
-        fake = FakeTensor._make(tensor.shape, tensor.dtype, tensor.stride(), self)
+        shape, stride = tensor.shape, tensor.stride()
+        if self.shape_env is not None and not static_shapes and tensor.is_contiguous():
+            dims = range(tensor.dim()) if dynamic_dims is None else dynamic_dims
+            shape = [self.shape_env.create_symbol(size, f"{source}.size()[{d}]", dynamic=d in dims)
+                     for d, size in enumerate(shape)]
+            stride = contiguous_strides(shape)
+        fake = FakeTensor._make(shape, tensor.dtype, stride, self)
         fake._offset = tensor.storage_offset()
         # a non-leaf stays one (so in-place ops on it are allowed), its history not recorded, as PyTorch's
         # meta converter makes it

@@ -1,0 +1,130 @@
+"""torch.SymInt, SymFloat and SymBool: Python numbers whose value is a symbol (dynamic shapes).
+
+Runtime layer, below the tensor. A FakeTensor traced with dynamic shapes has sizes such as `s77` instead of 8:
+arithmetic on them builds expressions (`2*s77`, `s77 // 2`), and a Python decision on one (`if n > 2:`, `int(n)`)
+asks the ShapeEnv that made the symbol, which answers from the example value and records the answer as a guard.
+These classes are thin: each holds a node (minitorch2/fx/experimental/symbolic_shapes.py's SymNode, the only place
+that knows sympy) and forwards every operator to it, so importing the runtime does not import sympy.
+"""
+import operator
+
+
+class _SymNumber:
+    __slots__ = ("node",)
+
+    def __init__(self, node):
+        self.node = node
+
+    def __repr__(self):
+        return self.node.str()
+
+    __str__ = __repr__
+
+    def __hash__(self):
+        raise TypeError(f"unhashable type: non-nested {type(self).__name__}")
+
+
+def _binary(op, reflected=False):
+    def method(self, other):
+        if not isinstance(other, (int, float, bool, _SymNumber)):
+            return NotImplemented
+        return self.node.binary(op, other, reflected)
+    method.__name__ = f"__{'r' if reflected else ''}{op.__name__.strip('_')}__"
+    return method
+
+
+_ARITHMETIC = (operator.add, operator.sub, operator.mul, operator.floordiv, operator.mod, operator.truediv,
+               operator.pow)
+_COMPARISONS = (operator.eq, operator.ne, operator.lt, operator.le, operator.gt, operator.ge)
+
+
+class SymInt(_SymNumber):
+    """An int that may be a symbol; `int()`, `bool()` and comparisons that Python decides record guards."""
+
+    def __int__(self):
+        return self.node.guard_int()
+
+    __index__ = __int__
+
+    def __bool__(self):
+        return bool(self != 0)
+
+    def __float__(self):
+        return float(self.node.guard_int())
+
+    def __neg__(self):
+        return self.node.binary(operator.mul, -1, False)
+
+    def __abs__(self):
+        return self if self.node.statically_true(self.node.expr >= 0) else self.node.binary(operator.mul, -1, False)
+
+    def __pos__(self):
+        return self
+
+
+class SymFloat(_SymNumber):
+    """A float computed from symbols (a size divided by something)."""
+
+    def __float__(self):
+        return self.node.guard_float()
+
+    def __bool__(self):
+        return bool(self != 0)
+
+    def __neg__(self):
+        return self.node.binary(operator.mul, -1, False)
+
+
+class SymBool(_SymNumber):
+    """The result of comparing symbols; `bool()` on it is where a guard is recorded."""
+
+    def __bool__(self):
+        return self.node.guard_bool()
+
+    def __and__(self, other):
+        return self.node.logical(operator.and_, other)
+
+    def __or__(self, other):
+        return self.node.logical(operator.or_, other)
+
+    __rand__, __ror__ = __and__, __or__
+
+    def __invert__(self):
+        return self.node.logical_not()
+
+
+for _op in _ARITHMETIC + _COMPARISONS:
+    for _cls in (SymInt, SymFloat):
+        _forward = _binary(_op)
+        setattr(_cls, _forward.__name__, _forward)
+        if _op not in _COMPARISONS:
+            _reflected = _binary(_op, reflected=True)
+            setattr(_cls, _reflected.__name__, _reflected)
+SymBool.__eq__ = _binary(operator.eq)
+SymBool.__ne__ = _binary(operator.ne)
+
+
+def is_symbolic(value):
+    """True for a SymInt/SymFloat/SymBool whose value is still a symbol (not yet a plain number)."""
+    return isinstance(value, _SymNumber)
+
+
+def sym_max(a, b):
+    if is_symbolic(a) or is_symbolic(b):
+        return (a if is_symbolic(a) else b).node.max_min(max, a, b)
+    return max(a, b)
+
+
+def sym_min(a, b):
+    if is_symbolic(a) or is_symbolic(b):
+        return (a if is_symbolic(a) else b).node.max_min(min, a, b)
+    return min(a, b)
+
+
+def sym_not(a):
+    return ~a if is_symbolic(a) else not a
+
+
+def sym_int(a):
+    """torch.sym_int: a SymInt stays symbolic; anything else becomes a Python int."""
+    return a if isinstance(a, SymInt) else int(a)

@@ -1,0 +1,399 @@
+"""ShapeEnv: the symbols of dynamic shapes, what is known about them, and the guards that keep it true.
+
+Runtime layer, under FakeTensor. When a size is dynamic, the tracer gives the fake tensor a symbol (`s77`) in place
+of its example value (8, the symbol's *hint*). Arithmetic on symbols builds sympy expressions; a Python decision on
+one (`if n > 2`, `int(n)`, a broadcast check) is answered here:
+
+    decided by what is known       every size symbol is >= 2 (0 and 1 are never symbols: they specialise), the
+                                   ranges narrowed by earlier answers, the facts already guarded
+    otherwise from the hint        and the answer becomes a guard: a range (`3 <= s77`), a specialisation
+                                   (`s77 == 8` replaces the symbol by 8), or an expression (`Mod(s77, 2) == 0`)
+
+`produce_guards` prints the guards over the inputs' sources (`L['x'].size()[0]`), as Dynamo's guard log prints them.
+A symbol with no hint (an *unbacked* one, `u0`, from data: `nonzero()`, `.item()`) cannot be decided from a hint,
+so a decision on it raises GuardOnDataDependentSymNode. Symbols are named and numbered as PyTorch names them: `s`
+plus a number from the source's name, so one input gets the same symbol in every program.
+"""
+import hashlib
+import math
+import operator
+import sys
+
+import sympy
+from sympy.printing.str import StrPrinter
+
+from minitorch2._sym import SymBool, SymFloat, SymInt, is_symbolic
+
+
+class GuardOnDataDependentSymNode(RuntimeError):
+    """A Python decision on a symbol that comes from data (no example value to answer it from)."""
+
+
+class FloorDiv(sympy.Function):
+    """Python's `//` on integers, kept whole so it prints as `(s77//2)` (sympy's floor(a/b) would not)."""
+    is_integer = True
+    precedence = 40  # an Add's: a product parenthesises it, as PyTorch prints `2*((s77//2))`
+
+    @classmethod
+    def eval(cls, base, divisor):
+        if base.is_Integer and divisor.is_Integer:
+            return sympy.Integer(int(base) // int(divisor))
+        if divisor == 1:
+            return base
+        if divisor.is_Integer:
+            coefficient, rest = base.as_coeff_Mul()
+            if coefficient.is_Integer and int(coefficient) % int(divisor) == 0:
+                return (coefficient // divisor) * rest
+        return None
+
+
+_RELATIONS = {operator.eq: sympy.Eq, operator.ne: sympy.Ne, operator.lt: sympy.Lt, operator.le: sympy.Le,
+              operator.gt: sympy.Gt, operator.ge: sympy.Ge}
+_ARITHMETIC = {operator.add: operator.add, operator.sub: operator.sub, operator.mul: operator.mul,
+               operator.floordiv: FloorDiv, operator.mod: sympy.Mod, operator.truediv: operator.truediv,
+               operator.pow: operator.pow}
+
+
+_SIZE_MAX = sympy.Integer(sys.maxsize - 1)  # a size is below the largest int64, as PyTorch assumes
+
+
+class SymNode:
+    """What a SymInt/SymFloat/SymBool holds: its expression, its ShapeEnv, its Python type and its hint."""
+
+    def __init__(self, expr, shape_env, pytype, hint):
+        self.expr, self.shape_env, self.pytype, self.hint = expr, shape_env, pytype, hint
+
+    def str(self):
+        return _ReprPrinter().doprint(self.shape_env.simplify(self.expr))
+
+    def binary(self, op, other, reflected):
+        other_expr, other_hint = (other.node.expr, other.node.hint) if is_symbolic(other) else (sympy.sympify(other),
+                                                                                                other)
+        (a, a_hint), (b, b_hint) = (self.expr, self.hint), (other_expr, other_hint)
+        if reflected:
+            (a, a_hint), (b, b_hint) = (b, b_hint), (a, a_hint)
+        hint = None if a_hint is None or b_hint is None else op(a_hint, b_hint)
+        if op in _RELATIONS:
+            return self.shape_env.wrap(_RELATIONS[op](a, b), bool, hint)
+        pytype = float if op is operator.truediv or float in (self.pytype, type(other)) else int
+        if op is operator.truediv and a.is_integer and b.is_integer:
+            expr = sympy.Rational(int(a), int(b)) if a.is_Integer and b.is_Integer else a / b
+        else:
+            expr = _ARITHMETIC[op](a, b)
+        return self.shape_env.wrap(expr, pytype, hint)
+
+    def logical(self, op, other):
+        other_expr, other_hint = (other.node.expr, other.node.hint) if is_symbolic(other) else (
+            sympy.true if other else sympy.false, bool(other))
+        expr = (sympy.And if op is operator.and_ else sympy.Or)(self.expr, other_expr)
+        hint = None if self.hint is None or other_hint is None else op(self.hint, other_hint)
+        return self.shape_env.wrap(expr, bool, hint)
+
+    def logical_not(self):
+        return self.shape_env.wrap(sympy.Not(self.expr), bool, None if self.hint is None else not self.hint)
+
+    def max_min(self, fn, a, b):
+        exprs = [v.node.expr if is_symbolic(v) else sympy.sympify(v) for v in (a, b)]
+        hints = [v.node.hint if is_symbolic(v) else v for v in (a, b)]
+        expr = (sympy.Max if fn is max else sympy.Min)(*exprs)
+        return self.shape_env.wrap(expr, self.pytype, None if None in hints else fn(*hints))
+
+    def guard_bool(self):
+        return self.shape_env.evaluate(self.expr, self.hint)
+
+    def guard_int(self):
+        return int(self.shape_env.specialize(self.expr, self.hint))
+
+    def guard_float(self):
+        return float(self.shape_env.specialize(self.expr, self.hint))
+
+    def statically_true(self, expr):
+        return self.shape_env.static_value(self.shape_env.simplify(expr)) is True
+
+
+class ShapeEnv:
+    """The symbols of one trace, their hints and ranges, and the guards recorded while tracing."""
+
+    def __init__(self, duck_shape=True, specialize_zero_one=True):
+        self.duck_shape, self.specialize_zero_one = duck_shape, specialize_zero_one
+        self.var_to_val = {}  # symbol -> hint
+        self.var_to_range = {}  # symbol -> [lower, upper]
+        self.var_to_sources = {}  # symbol -> the source names it stands for, the first one its name in guards
+        self.replacements = {}  # symbol -> the expression (often an int) a guard pinned it to
+        self.guards = []  # expressions known true, besides ranges and replacements, in the order recorded
+        self._val_to_var = {}
+        self._unique_ids = set()
+        self._unbacked_count = 0
+
+    # ------------------------------------------------------------ making symbols
+    def create_symbol(self, hint, source, dynamic=True):
+        """A size's symbol (or the plain int, for a static dim and for 0 and 1), named from its source."""
+        if not dynamic or self.specialize_zero_one and hint in (0, 1):
+            return hint
+        if self.duck_shape and hint in self._val_to_var:
+            symbol = self._val_to_var[hint]
+        else:
+            symbol = sympy.Symbol(f"s{self._unique_id(source)}", positive=True, integer=True)
+            self.var_to_val[symbol] = hint
+            self.var_to_range[symbol] = [2 if self.specialize_zero_one else 0, _SIZE_MAX]
+            self.var_to_sources[symbol] = []
+            self._val_to_var[hint] = symbol
+        self.var_to_sources[symbol].append(source)
+        return SymInt(SymNode(symbol, self, int, hint))
+
+    def create_unbacked_symint(self):
+        symbol = sympy.Symbol(f"u{self._unbacked_count}", integer=True)
+        self._unbacked_count += 1
+        self.var_to_range[symbol] = [-sympy.oo, sympy.oo]
+        return SymInt(SymNode(symbol, self, int, None))
+
+    def _unique_id(self, source):
+        attempt = int(hashlib.sha256(source.encode()).hexdigest(), 16) % 100
+        while attempt in self._unique_ids:
+            attempt += 1
+        self._unique_ids.add(attempt)
+        return attempt
+
+    def wrap(self, expr, pytype, hint):
+        """A Python number when the expression is one, else a Sym* holding it."""
+        expr = self.simplify(expr)
+        if expr.is_Number or expr in (sympy.true, sympy.false):
+            return pytype(expr)
+        return {int: SymInt, float: SymFloat, bool: SymBool}[pytype](SymNode(expr, self, pytype, hint))
+
+    def simplify(self, expr):
+        return expr.xreplace(self.replacements) if self.replacements else expr
+
+    # ------------------------------------------------------------ answering decisions
+    def evaluate(self, expr, hint):
+        """The truth of a boolean expression: decided statically where possible, else from the hint, guarded."""
+        expr = self.simplify(expr)
+        known = self.static_value(expr)
+        if known is not None:
+            return known
+        if hint is None:
+            raise GuardOnDataDependentSymNode(
+                f"Could not guard on data-dependent expression {_ReprPrinter().doprint(expr)} (unhinted: "
+                f"{_ReprPrinter().doprint(expr)}).  (Size-like symbols: none)\n\nconsider using data-dependent "
+                "friendly APIs such as guard_or_false, guard_or_true and statically_known_true.")
+        self._record(_normalized(expr if hint else _negate(expr)))
+        return bool(hint)
+
+    def specialize(self, expr, hint):
+        """`int(n)`: the hint, with the guard that n equals it."""
+        if hint is None:
+            raise GuardOnDataDependentSymNode(f"Could not extract specialized integer from data-dependent expression "
+                                              f"{_ReprPrinter().doprint(expr)}")
+        self.evaluate(sympy.Eq(expr, hint), True)
+        return hint
+
+    def static_value(self, expr):
+        """True or False when the ranges and the recorded facts decide `expr`; None when they do not."""
+        if expr in (sympy.true, sympy.false):
+            return bool(expr)
+        if expr in self.guards:
+            return True
+        if _negate(expr) in self.guards:
+            return False
+        if isinstance(expr, sympy.Not):
+            inner = self.static_value(expr.args[0])
+            return None if inner is None else not inner
+        if not isinstance(expr, sympy.core.relational.Relational):
+            return None
+        low, high = self.bounds(expr.lhs - expr.rhs)
+        return _decide(type(expr), low, high)
+
+    def bounds(self, expr):
+        """The interval an integer expression's value lies in, from its symbols' ranges."""
+        if expr.is_Number:
+            return expr, expr
+        if expr.is_Symbol:
+            low, high = self.var_to_range.get(expr, (-sympy.oo, sympy.oo))
+            return sympy.sympify(low), sympy.sympify(high)
+        if isinstance(expr, sympy.Add):
+            intervals = [self.bounds(a) for a in expr.args]
+            return sum(i[0] for i in intervals), sum(i[1] for i in intervals)
+        if isinstance(expr, sympy.Mul):
+            low, high = sympy.Integer(1), sympy.Integer(1)
+            for arg in expr.args:
+                a_low, a_high = self.bounds(arg)
+                products = [_times(x, y) for x in (low, high) for y in (a_low, a_high)]
+                low, high = min(products), max(products)
+            return low, high
+        if isinstance(expr, sympy.Mod) and expr.args[1].is_Integer and expr.args[1] > 0:
+            return sympy.Integer(0), expr.args[1] - 1
+        if isinstance(expr, FloorDiv) and expr.args[1].is_Integer and expr.args[1] > 0:
+            low, high = self.bounds(expr.args[0])
+            return sympy.floor(low / expr.args[1]), sympy.floor(high / expr.args[1])
+        return -sympy.oo, sympy.oo
+
+    def _record(self, guard):
+        """Keep a new fact: a bound on one symbol narrows its range, `symbol == value` replaces it, anything
+        else joins the guards."""
+        if isinstance(guard, sympy.Eq) and guard.lhs.is_Symbol and (guard.rhs.is_Integer or guard.rhs.is_Symbol):
+            self.replacements[guard.lhs] = guard.rhs
+            return
+        if isinstance(guard, sympy.Eq) and guard.rhs.is_Symbol and guard.lhs.is_Integer:
+            self.replacements[guard.rhs] = guard.lhs
+            return
+        bound = _symbol_bound(guard)
+        if bound is not None:
+            symbol, low, high = bound
+            current = self.var_to_range[symbol]
+            current[0], current[1] = max(current[0], low), min(current[1], high)
+            if current[0] == current[1]:
+                self.replacements[symbol] = current[0]
+            return
+        self.guards.append(guard)
+
+    # ------------------------------------------------------------ guards over sources
+    def produce_guards(self):
+        """The guards as Dynamo's log prints them, over source names: duck-sizing equalities, recorded facts,
+        then each symbol's range."""
+        names = {symbol: sources[0] for symbol, sources in self.var_to_sources.items()}
+        printer = _SourcePrinter(names)
+        lines = []
+        for symbol, sources in self.var_to_sources.items():
+            target = self.replacements.get(symbol, symbol)
+            for source in sources[1:]:
+                lines.append(f"{source} == {printer.doprint(target)}")
+        for symbol, value in self.replacements.items():
+            if symbol in names and value.is_Integer:
+                lines.append(f"{names[symbol]} == {value}")
+        lines += [printer.doprint(self.simplify(g)) for g in self.guards]
+        for symbol, (low, high) in self.var_to_range.items():
+            if symbol in names and symbol not in self.replacements:
+                upper = "" if high >= _SIZE_MAX else f" <= {high}"
+                lines.append(f"{low} <= {names[symbol]}{upper}")
+        return lines
+
+    def guard_code(self):
+        """One Python expression over `L` (the frame's locals) that is true exactly when every guard holds."""
+        return " and ".join(f"({line})" for line in self.produce_guards()) or "True"
+
+
+def _times(x, y):
+    return sympy.Integer(0) if x == 0 or y == 0 else x * y
+
+
+def _negate(expr):
+    return expr.negated if isinstance(expr, sympy.core.relational.Relational) else sympy.Not(expr)
+
+
+def _normalized(guard):
+    """An (in)equality as PyTorch states it: integer multiples divided by their gcd (`6*(s//2) == 3*s` as
+    `s == 2*(s//2)`), a lone symbol on the left."""
+    if not isinstance(guard, (sympy.Eq, sympy.Ne)):
+        return guard
+    (left, left_rest), (right, right_rest) = guard.lhs.as_content_primitive(), guard.rhs.as_content_primitive()
+    if left.is_Integer and right.is_Integer and math.gcd(int(left), int(right)) > 1:
+        common = math.gcd(int(left), int(right))
+        guard = type(guard)(left / common * left_rest, right / common * right_rest, evaluate=False)
+    if guard.rhs.is_Symbol and not guard.lhs.is_Symbol:
+        guard = type(guard)(guard.rhs, guard.lhs, evaluate=False)
+    return guard
+
+
+def _decide(relation, low, high):
+    """Whether `lhs - rhs` in [low, high] makes the relation always true, always false, or neither (None)."""
+    if relation is sympy.Eq:
+        return True if low == high == 0 else False if low > 0 or high < 0 else None
+    if relation is sympy.Ne:
+        inverse = _decide(sympy.Eq, low, high)
+        return None if inverse is None else not inverse
+    always, never = {sympy.Lt: (high < 0, low >= 0), sympy.Le: (high <= 0, low > 0),
+                     sympy.Gt: (low > 0, high <= 0), sympy.Ge: (low >= 0, high < 0)}[relation]
+    return True if always == sympy.true else False if never == sympy.true else None
+
+
+def _symbol_bound(guard):
+    """(symbol, low, high) for an integer bound on one symbol (`s77 > 2`, `s77 <= 8`), else None."""
+    if not isinstance(guard, (sympy.Lt, sympy.Le, sympy.Gt, sympy.Ge)):
+        return None
+    lhs, rhs = guard.lhs, guard.rhs
+    if lhs.is_Integer and rhs.is_Symbol:
+        guard = guard.reversed
+        lhs, rhs = guard.lhs, guard.rhs
+    if not (lhs.is_Symbol and rhs.is_Integer):
+        return None
+    return {sympy.Lt: (lhs, -sympy.oo, rhs - 1), sympy.Le: (lhs, -sympy.oo, rhs),
+            sympy.Gt: (lhs, rhs + 1, sympy.oo), sympy.Ge: (lhs, rhs, sympy.oo)}[type(guard)]
+
+
+class _ReprPrinter(StrPrinter):
+    """How a SymInt prints (`s77`, `(s77//2)`, `Mod(s77, 4)`), as PyTorch's reprs."""
+
+    def _print_FloorDiv(self, expr):
+        return f"({self._print(expr.args[0])}//{self._print(expr.args[1])})"
+
+
+class _SourcePrinter(StrPrinter):
+    """Guards as Python over sources, as Dynamo's guard log prints them: `(L['x'].size()[0] % 2) == 0`."""
+
+    def __init__(self, names):
+        super().__init__()
+        self.names = names
+
+    def _print_Symbol(self, expr):
+        return self.names.get(expr, expr.name)
+
+    def _print_FloorDiv(self, expr):
+        return f"{self._print(expr.args[0])} // {self._print(expr.args[1])}"
+
+    def _print_Mod(self, expr):
+        return f"{self._print(expr.args[0])} % {self._print(expr.args[1])}"
+
+    def _print_Relational(self, expr):
+        def side(e):
+            text = self._print(e)
+            return f"({text})" if isinstance(e, (sympy.Add, sympy.Mul, FloorDiv, sympy.Mod)) else text
+        return f"{side(expr.lhs)} {expr.rel_op} {side(expr.rhs)}"
+
+    def _print_Not(self, expr):
+        return f"not ({self._print(expr.args[0])})"
+
+
+def python_step(expr):
+    """One Python operation that computes a compound integer expression from smaller ones, as (operator,
+    operands): how a traced graph spells `(s77//2) - 1` (`floordiv`, then `sub`)."""
+    if isinstance(expr, sympy.Add):
+        constant, rest = expr.as_coeff_Add()
+        if constant != 0:
+            return (operator.sub, [rest, -constant]) if constant < 0 else (operator.add, [rest, constant])
+        return operator.add, [expr.args[0], sympy.Add(*expr.args[1:])]
+    if isinstance(expr, sympy.Mul):
+        constant, rest = expr.as_coeff_Mul()
+        if constant == -1:
+            return operator.neg, [rest]
+        if constant != 1:
+            return operator.mul, [rest, constant]
+        return operator.mul, [expr.args[0], sympy.Mul(*expr.args[1:])]
+    steps = {FloorDiv: operator.floordiv, sympy.Mod: operator.mod, sympy.Pow: operator.pow}
+    return steps[type(expr)], list(expr.args)
+
+
+def guard_int(value):
+    return int(value)
+
+
+def statically_known_true(value):
+    """True only when the ShapeEnv can prove `value` without a guard (torch's data-dependent friendly API)."""
+    if not is_symbolic(value):
+        return bool(value)
+    node = value.node
+    return node.shape_env.static_value(node.shape_env.simplify(node.expr)) is True
+
+
+def guard_or_false(value):
+    """The value when it is decided (statically or from a hint); False where a guard would need data."""
+    try:
+        return bool(value)
+    except GuardOnDataDependentSymNode:
+        return False
+
+
+def guard_or_true(value):
+    try:
+        return bool(value)
+    except GuardOnDataDependentSymNode:
+        return True
