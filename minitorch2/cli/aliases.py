@@ -28,8 +28,8 @@ ALIASES = {
     "torch._functorch.partitioners": "partition",
     "functorch": "autograd",
     "functorch.compile": "autograd",
-    "torch.fx.experimental": "autograd",  # only proxy_tensor (make_fx) lives under it
-    "torch.fx.experimental.proxy_tensor": "autograd",
+    "torch.fx.experimental": "minitorch2.fx.experimental",  # symbolic_shapes (the ShapeEnv of dynamic shapes)
+    "torch.fx.experimental.proxy_tensor": "autograd",  # make_fx
     "torch.func": "autograd",
     "torch._inductor": "backend",
     "torch.compiler": "frontend.compiler",
