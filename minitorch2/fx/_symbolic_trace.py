@@ -158,17 +158,12 @@ class Tracer(TracerBase):
             for name, p in self.root.named_parameters():
                 if attr_val is p:
                     if name not in parameter_proxy_cache:
-                        parameter_proxy_cache[name] = self.create_proxy(
-                            "get_attr", name, (), {}, proxy_factory_fn=self._parameter_proxy_factory(name, attr_val)
-                        )
+                        # with param_shapes_constant, `self.w.shape` answers from the real parameter
+                        factory = self.param_shapes_constant and (lambda node: ParameterProxy(self, node, name, p))
+                        parameter_proxy_cache[name] = self.create_proxy("get_attr", name, (), {},
+                                                                        proxy_factory_fn=factory)
                     return parameter_proxy_cache[name]
         return attr_val
-
-    def _parameter_proxy_factory(self, name, param):
-        """With param_shapes_constant, `self.w.shape` answers from the real parameter instead of the graph."""
-        if not self.param_shapes_constant:
-            return None
-        return lambda node: ParameterProxy(self, node, name, param)
 
     # ---------------------------------------------------------- placeholders
     def create_args_for_root(self, root_fn, is_module, concrete_args=None):
@@ -208,11 +203,10 @@ class Tracer(TracerBase):
         out = self.create_proxy("placeholder", f"{name}_1", _default(sig, name), {})
         if isinstance(value, PHBase):
             return out
+        message = f"{name} has been specialized to have value {value} but got another value"
         if type(value) in (bool, int, float, str, complex):
-            message = f"{name} has been specialized to have value {value} but got another value"
             self.create_proxy("call_function", _assert, (out == value, message), {})
         elif value is None:
-            message = f"{name} has been specialized to have value None but got another value"
             self.create_proxy("call_function", _assert_is_none, (out, message), {})
         return value
 

@@ -73,10 +73,8 @@ class TracerBase:
                         raise RuntimeError(f"Keys for dictionaries used as an argument cannot contain a Node. Got key: {k}")
                 result[k] = self.create_arg(v)
             return result
-        if isinstance(a, slice):
-            return slice(self.create_arg(a.start), self.create_arg(a.stop), self.create_arg(a.step))
-        if isinstance(a, range):
-            return range(self.create_arg(a.start), self.create_arg(a.stop), self.create_arg(a.step))
+        if isinstance(a, (slice, range)):
+            return type(a)(self.create_arg(a.start), self.create_arg(a.stop), self.create_arg(a.step))
         if isinstance(a, Node) or _is_base_value(a):
             return a
         raise NotImplementedError(f"argument of type: {type(a)}")
@@ -225,20 +223,7 @@ class ParameterProxy(Proxy):
     def __repr__(self):
         return f"ParameterProxy({self.name})"
 
-    @property
-    def shape(self):
-        return self.param.shape
-
-    def size(self):
-        return self.param.size()
-
-    def dim(self):
-        return self.param.dim()
-
-    @property
-    def ndim(self):
-        return self.param.ndim
-
-    def numel(self):
-        return self.param.numel()
-
+    def __getattr__(self, k):
+        if k in ("shape", "ndim", "size", "dim", "numel"):
+            return getattr(self.param, k)
+        return super().__getattr__(k)
