@@ -23,28 +23,24 @@ def _numel(shape):
     return Size(shape).numel()
 
 
+def _is_dense_in_order(shape, stride, dims):
+    """Dense with `dims` laid out innermost first (a size-1 dim may have any stride)."""
+    expected = 1
+    for d in dims:
+        if shape[d] != 1:
+            if stride[d] != expected:
+                return False
+            expected *= shape[d]
+    return True
+
+
 def _is_contiguous(shape, stride):
-    expected = 1
-    for size, st in zip(reversed(shape), reversed(stride)):
-        if size == 1:
-            continue
-        if st != expected:
-            return False
-        expected *= size
-    return True
+    return _is_dense_in_order(shape, stride, reversed(range(len(shape))))
 
 
-def _is_channels_last(shape, stride):
-    if len(shape) != 4:
-        return False
-    expected = 1
-    for d in (1, 3, 2, 0):
-        if shape[d] == 1:
-            continue
-        if stride[d] != expected:
-            return False
-        expected *= shape[d]
-    return True
+def is_channels_last(shape, stride):
+    """Dense in (C, W, H, N) order: the NHWC layout of a 4-D tensor."""
+    return len(shape) == 4 and _is_dense_in_order(shape, stride, (1, 3, 2, 0))
 
 
 # ---------------------------------------------------------------- view and _unsafe_view
@@ -152,7 +148,7 @@ def _output_perm(shape, strides):
     """prims' logical-to-physical permutation: outermost dim first."""
     ndim = len(shape)
     contiguous = all(_is_contiguous(shape, st) for st in strides)
-    channels_last = all(_is_channels_last(shape, st) for st in strides)
+    channels_last = all(is_channels_last(shape, st) for st in strides)
     if contiguous and not channels_last:
         return list(range(ndim))
     if channels_last and not contiguous:

@@ -13,6 +13,7 @@ import contextlib
 from typing import NamedTuple
 
 from ... import _tensor
+from ..._subclasses.fake_strides import is_channels_last
 from ..._tensor import channels_last, contiguous_format
 from ..interpreter import Interpreter
 from ..node import map_aggregate
@@ -30,26 +31,13 @@ class TensorMetadata(NamedTuple):
     qparams: dict
 
 
-def _is_channels_last(shape, stride):
-    """Dense in (C, W, H, N) order: the NHWC layout of a 4-D tensor."""
-    if len(shape) != 4:
-        return False
-    expected = 1
-    for d in (1, 3, 2, 0):
-        if shape[d] != 1:
-            if stride[d] != expected:
-                return False
-            expected *= shape[d]
-    return True
-
-
 def _extract_tensor_metadata(result, include_contiguity=True):
     stride = tuple(result.stride())
     memory_format = None
     if include_contiguity:
         if result.is_contiguous():
             memory_format = contiguous_format
-        elif _is_channels_last(tuple(result.shape), stride):
+        elif is_channels_last(tuple(result.shape), stride):
             memory_format = channels_last
     return TensorMetadata(result.shape, result.dtype, result.requires_grad, stride, memory_format, False, {})
 
