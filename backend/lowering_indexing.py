@@ -1,5 +1,5 @@
 """Lowerings of the ops that read or write at positions held in a tensor: embedding, gather, index_select,
-index.Tensor, nll_loss and its backward, and the scatters (plays the indexing part of torch._inductor.lowering).
+index.Tensor and the scatters (plays the indexing part of torch._inductor.lowering).
 
 Backend layer, called by `lowering.GraphLowering` for each aten node. The one idea to hold: an index tensor is just
 another loader. Its value, read inside a body, becomes a `loop_ir.Indirect` term of the index of another load:
@@ -9,10 +9,9 @@ another loader. Its value, read inside a body, becomes a `loop_ir.Indirect` term
 so a gather is an ordinary Pointwise, inlined into its readers and fused like any other (embedding + positional add is
 one kernel). Each Indirect carries the size it must stay below and the error eager raises otherwise.
 
-A scatter writes at such positions instead: the tensor scattered into is copied to a fresh buffer (a clone, or zeros),
+A scatter writes at such positions instead: the tensor scattered into is copied to a fresh buffer (a clone),
 then an `ir.Scatter` stores (or, accumulating, adds) each value at the indirect position in that buffer. The scheduler
-runs a scatter alone, after the copy and before any reader, on one thread. The nll_loss backward needs no scatter:
-each element of the gradient checks whether its class is its row's target (a pointwise `where`).
+runs a scatter alone, after the copy and before any reader, on one thread.
 """
 from minitorch2 import _dtype
 from minitorch2._aten.meta_util import broadcast_shapes
@@ -20,15 +19,13 @@ from minitorch2._aten.meta_util import broadcast_shapes
 from . import ir
 from . import loop_ir as L
 from . import lowering_pointwise as P
-from . import lowering_reductions as R
 from . import lowering_views as V
 from .virtualized import current_graph
 
 INDEX_OUT_OF_RANGE = L.OutOfRange("IndexError", "index out of range in self")  # embedding, index_select
-TARGET_OUT_OF_BOUNDS = L.OutOfRange("IndexError", "Target {} is out of bounds.")  # nll_loss (and cross_entropy)
+TARGET_OUT_OF_BOUNDS = L.OutOfRange("IndexError", "Target {} is out of bounds.")  # nll_loss, cross_entropy
 # ops whose decomposition gathers at their targets: a bad target raises the op's error, not gather's
 TARGET_GATHERS = {"aten.nll_loss_forward.default"}
-MEAN, SUM = 1, 2  # nll_loss reductions (0: none)
 
 
 def out_of_bounds(error_class, dim, size):
@@ -134,7 +131,7 @@ def index(x, indices):
 
 
 def scatter_into(fresh, size, value_fn, indexer, mode):
-    """Realize `fresh` (an unrealized StorageBox: a clone or zeros), then scatter value_fn(idx) to
+    """Realize `fresh` (an unrealized StorageBox: a clone), then scatter value_fn(idx) to
     indexer(idx) of it for every idx of `size`. Returns `fresh`: readers read the buffer after the scatter."""
     buffer = fresh.realize()
     if ir.numel(size) > 0:
@@ -226,27 +223,6 @@ def index_add(x, dim, index, source, alpha=1):
     return scatter_into(P.clone(x), source.get_size(), value_fn, indexer, "add")
 
 
-def embedding_dense_backward(grad_output, indices, num_weights, padding_idx, scale_grad_by_freq):
-    """grad_weight[indices[i], :] += grad_output[i, :] for every i (rows at padding_idx get nothing)."""
-    if scale_grad_by_freq:
-        raise NotImplementedError("embedding_dense_backward with scale_grad_by_freq")
-    width = grad_output.get_size()[-1]
-    load_grad, load_indices = grad_output.make_loader(), indices.make_loader()
-
-    def value_fn(idx):
-        grad = load_grad(idx)
-        if padding_idx is None or padding_idx < 0:
-            return grad
-        padded = P.compare("eq", P.cast(load_indices(idx[:-1]), _dtype.int64), P.constant(padding_idx, _dtype.int64))
-        return P.op("where", padded, P.constant(0, grad.dtype), grad)
-
-    def indexer(idx):
-        return [indirect(load_indices(idx[:-1]), num_weights, INDEX_OUT_OF_RANGE), idx[-1]]
-
-    zeros = P.full([num_weights, width], 0, dtype=grad_output.dtype)
-    return scatter_into(zeros, indices.get_size() + [width], value_fn, indexer, "add")
-
-
 def unsafe_masked_index_put_accumulate(x, mask, indices, values):
     """x[indices] += where(mask, values, 0), each index clamped into [-rows, rows - 1] as ATen's kernel
     does (a masked-out position may hold any index, and adds 0). One index tensor, on x's first dim
@@ -271,70 +247,3 @@ def unsafe_masked_index_put_accumulate(x, mask, indices, values):
 
     return scatter_into(P.clone(x), out_size, value_fn, indexer, "add")
 
-
-# ---- nll_loss -----------------------------------------------------------------------------
-
-
-class _Targets:
-    """Per-row views of nll_loss's target and weight: the row's class (0 where ignored, so that it can be
-    read safely) and the row's weight (0 where ignored)."""
-
-    def __init__(self, target, weight, classes, ignore_index):
-        self.load_target, self.classes, self.ignore_index = target.make_loader(), classes, ignore_index
-        self.load_weight = weight.make_loader() if weight is not None else None
-
-    def valid_and_class(self, row_idx):
-        target = P.cast(self.load_target(row_idx), _dtype.int64)
-        valid = P.compare("ne", target, P.constant(self.ignore_index, _dtype.int64))
-        return valid, P.op("where", valid, target, P.constant(0, _dtype.int64))
-
-    def checked_class(self, row_idx):
-        return indirect(self.valid_and_class(row_idx)[1], self.classes, TARGET_OUT_OF_BOUNDS)
-
-    def weight(self, row_idx, dtype):
-        valid, _ = self.valid_and_class(row_idx)
-        weight = self.load_weight([self.checked_class(row_idx)]) if self.load_weight else P.constant(1, dtype)
-        return P.op("where", valid, P.cast(weight, dtype), P.constant(0, dtype))
-
-
-def nll_loss_forward(x, target, weight, reduction, ignore_index):
-    """(loss, total_weight): loss_i = -x[i, target_i] * weight[target_i], then none / mean / sum."""
-    batched = len(x.get_size()) == 2
-    if not batched:
-        x, target = V.view(x, [1, x.get_size()[0]]), V.view(target, [1])
-    rows, classes = x.get_size()
-    targets, load_x, dtype = _Targets(target, weight, classes, ignore_index), x.make_loader(), x.dtype
-
-    def loss(idx):
-        picked = load_x([idx[0], targets.checked_class(idx[:1])])
-        return P.op("neg", P.op("mul", picked, targets.weight(idx[:1], dtype)))
-
-    losses = P.pointwise_node([rows], dtype, loss)
-    if reduction not in (MEAN, SUM) and batched:
-        return losses, P.full([], 0, dtype=dtype)
-    total = R.sum_(losses)
-    total_weight = R.sum_(P.pointwise_node([rows], dtype, lambda idx: targets.weight(idx[:1], dtype)))
-    if reduction == MEAN:
-        total = P.pointwise(lambda s, w: P.op("truediv", s, w), total, total_weight)
-    return total, total_weight
-
-
-def nll_loss_backward(grad_output, x, target, weight, reduction, ignore_index, total_weight):
-    """grad[i, c] = -grad_output * weight[c] (/ total_weight for mean) where c is row i's target, else 0."""
-    size = x.get_size()
-    batched = len(size) == 2
-    targets, dtype = _Targets(target, weight, size[-1], ignore_index), x.dtype
-    load_grad, load_total = grad_output.make_loader(), total_weight.make_loader()
-    per_row = batched and reduction not in (MEAN, SUM)
-
-    def inner_fn(idx):
-        row_idx = idx[:1] if batched else []
-        valid, target_class = targets.valid_and_class(row_idx)
-        grad = P.cast(load_grad(row_idx if per_row else [L.Const(0)] * len(grad_output.get_size())), dtype)
-        if reduction == MEAN:
-            grad = P.op("truediv", grad, P.cast(load_total([L.Const(0)] * len(total_weight.get_size())), dtype))
-        value = P.op("neg", P.op("mul", grad, targets.weight(row_idx, dtype)))
-        here = P.op("logical_and", valid, P.compare("eq", target_class, L.IndexValue(idx[-1], _dtype.int64)))
-        return P.op("where", here, value, P.constant(0, dtype))
-
-    return P.pointwise_node(size, dtype, inner_fn)

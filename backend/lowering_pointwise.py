@@ -112,10 +112,6 @@ def sub(a, b, alpha=1):
     return add(a, b, alpha, "sub")
 
 
-def rsub(a, b, alpha=1):
-    return sub(b, a, alpha)
-
-
 def div(a, b):
     return pointwise(lambda u, v: op("truediv", u, v), a, b, compute_dtype=float_dtype(a, b))
 
@@ -172,11 +168,6 @@ def clamp(x, min=None, max=None):
     return pointwise(body, x, *bounds, compute_dtype=ir.promote(x, *bounds))
 
 
-def masked_fill(x, mask, value):
-    return pointwise(lambda u, m, v: op("where", cast(m, _dtype.bool_), v, u), x, mask, value, compute_dtype=x.dtype,
-                     uncast=(1,))
-
-
 def lerp(start, end, weight):
     return pointwise(lambda s, e, w: op("add", s, op("mul", w, op("sub", e, s))), start, end, weight,
                      compute_dtype=ir.promote(start, end))
@@ -195,75 +186,9 @@ def addcdiv(x, t1, t2, value=1):
 # ---- activations and their backwards (those the decomposition table leaves whole) ---------
 
 
-def threshold_backward(grad, x, threshold):
-    return pointwise(lambda g, v, t: op("where", compare("le", v, t), constant(0, g.dtype), g), grad, x, threshold,
-                     compute_dtype=ir.promote(grad, x))
-
-
-def gelu_backward(grad, x, approximate="none"):
-    def exact(g, v):
-        cdf = op("mul", constant(0.5, v.dtype), op("add", constant(1, v.dtype),
-                                                   op("erf", op("mul", v, constant(1 / math.sqrt(2), v.dtype)))))
-        pdf = op("mul", op("exp", op("mul", constant(-0.5, v.dtype), op("mul", v, v))),
-                 constant(1 / math.sqrt(2 * math.pi), v.dtype))
-        return op("mul", g, op("add", cdf, op("mul", v, pdf)))
-
-    def tanh_form(g, v):
-        k, c = constant(math.sqrt(2 / math.pi), v.dtype), constant(0.044715, v.dtype)
-        cube = op("mul", v, op("mul", v, v))
-        t = op("tanh", op("mul", k, op("add", v, op("mul", c, cube))))
-        one, half = constant(1, v.dtype), constant(0.5, v.dtype)
-        left_derivative = op("mul", half, op("add", one, t))
-        inner_derivative = op("mul", k, op("add", one, op("mul", constant(3 * 0.044715, v.dtype), op("mul", v, v))))
-        right_derivative = op("mul", op("mul", half, v), op("mul", op("sub", one, op("mul", t, t)), inner_derivative))
-        return op("mul", g, op("add", left_derivative, right_derivative))
-
-    return pointwise(tanh_form if approximate == "tanh" else exact, grad, x)
-
-
-def leaky_relu_backward(grad, x, negative_slope, self_is_result):
-    return pointwise(lambda g, v: op("where", compare("gt", v, constant(0, v.dtype)), g,
-                                     op("mul", g, constant(negative_slope, g.dtype))), grad, x)
-
-
-def hardtanh_backward(grad, x, min_val, max_val):
-    def body(g, v):
-        outside = op("logical_or", compare("le", v, constant(min_val, v.dtype)),
-                     compare("ge", v, constant(max_val, v.dtype)))
-        return op("where", outside, constant(0, g.dtype), g)
-
-    return pointwise(body, grad, x)
-
-
-def softplus(x, beta=1, threshold=20):
-    def body(v):
-        scaled = op("mul", v, constant(beta, v.dtype))
-        soft = op("truediv", op("log1p", op("exp", scaled)), constant(beta, v.dtype))
-        return op("where", compare("gt", scaled, constant(threshold, v.dtype)), v, soft)
-
-    return pointwise(body, x, compute_dtype=float_dtype(x))
-
-
-def softplus_backward(grad, x, beta, threshold):
-    def body(g, v):
-        scaled = op("mul", v, constant(beta, v.dtype))
-        z = op("exp", scaled)
-        return op("where", compare("gt", scaled, constant(threshold, v.dtype)), g,
-                  op("mul", g, op("truediv", z, op("add", z, constant(1, v.dtype)))))
-
-    return pointwise(body, grad, x)
-
-
 def native_dropout_backward(grad, mask, scale):
     return pointwise(lambda g, m: op("mul", op("mul", g, cast(m, g.dtype)), constant(scale, g.dtype)), grad, mask,
                      compute_dtype=grad.dtype, uncast=(1,))
-
-
-def mse_loss_backward(grad, x, target, reduction):
-    """2 (x - target) grad, over numel for the mean reduction (1); grad is a scalar unless reduction is 0."""
-    scale = 2 / ir.numel(x.get_size()) if reduction == 1 else 2
-    return pointwise(lambda g, a, b: op("mul", op("mul", op("sub", a, b), g), constant(scale, g.dtype)), grad, x,
-                     target)
 
 
 # ---- copies and casts ---------------------------------------------------------------------
@@ -342,30 +267,6 @@ def arange(start, end=None, step=1, *, dtype=None, **_):
                     dtype)
 
     return pointwise_node([length], dtype, inner_fn)
-
-
-# ---- masks from positions -----------------------------------------------------------------
-
-
-def tril(x, diagonal=0):
-    return _triangle(x, diagonal, "le")
-
-
-def triu(x, diagonal=0):
-    return _triangle(x, diagonal, "ge")
-
-
-def _triangle(x, diagonal, keep_when):
-    """Zero the elements on one side of a diagonal: column - row compared with `diagonal`."""
-    load = x.make_loader()
-
-    def inner_fn(idx):
-        offset = op("sub", L.IndexValue(idx[-1], _dtype.int64), L.IndexValue(idx[-2], _dtype.int64))
-        value = load(idx)
-        return op("where", compare(keep_when, offset, constant(diagonal, _dtype.int64)), value,
-                  constant(0, value.dtype))
-
-    return pointwise_node(x.get_size(), x.dtype, inner_fn)
 
 
 # ---- prims (the primitives torch's inductor decompositions record) ------------------------

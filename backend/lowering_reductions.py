@@ -130,50 +130,12 @@ def var(x, dims=None, *, correction=None, keepdim=False):
     return P.pointwise(lambda s: P.op("truediv", s, P.constant(max(n - correction, 0), dtype)), squares)
 
 
-def std(x, dims=None, *, correction=None, keepdim=False):
-    return P.pointwise(lambda v: P.op("sqrt", v), var(x, dims, correction=correction, keepdim=keepdim))
-
-
 def var_mean(x, dims=None, *, correction=None, keepdim=False):
     return var(x, dims, correction=correction, keepdim=keepdim), mean(x, dims, keepdim)
 
 
-def logsumexp(x, dims, keepdim=False):
-    if not x.dtype.is_floating_point:  # integers promote to the default float dtype, as in eager
-        x = P.to_dtype(x, P.float_dtype(x))
-    peak = amax(x, dims, True)
-    finite_peak = P.pointwise(lambda m: P.op("where", P.op("isinf", m, dtype=_dtype.bool_), P.constant(0, m.dtype), m),
-                              peak)
-    sums = sum_(P.pointwise(lambda v, m: P.op("exp", P.op("sub", v, m)), x, finite_peak), dims, keepdim)
-    shift = finite_peak if keepdim else V.squeeze(finite_peak, reduction_dims(dims, len(x.get_size())))
-    return P.pointwise(lambda s, m: P.op("add", P.op("log", s), m), sums, shift)
-
-
 def dot(a, b):
     return sum_(P.pointwise(lambda u, v: P.op("mul", u, v), a, b))
-
-
-def binary_cross_entropy_with_logits(x, target, weight=None, pos_weight=None, reduction=1):
-    """(1 - t) x + w_pos (log1p(exp(-|x|)) + max(-x, 0)), w_pos = 1 + (pos_weight - 1) t; then weighted and
-    reduced (0 none, 1 mean, 2 sum)."""
-    def softplus_neg(v):  # log(1 + exp(-v)), stable for both signs
-        return P.op("add", P.op("log1p", P.op("exp", P.op("neg", P.op("abs", v)))),
-                    P.op("maximum", P.op("neg", v), P.constant(0, v.dtype)))
-
-    def loss(v, t, *rest):
-        rest = list(rest)
-        scale = P.constant(1, v.dtype)
-        if pos_weight is not None:
-            scale = P.op("add", P.constant(1, v.dtype), P.op("mul", P.op("sub", rest.pop(0), P.constant(1, v.dtype)),
-                                                                t))
-        out = P.op("add", P.op("mul", P.op("sub", P.constant(1, v.dtype), t), v), P.op("mul", scale, softplus_neg(v)))
-        return P.op("mul", out, rest.pop(0)) if weight is not None else out
-
-    extras = [w for w in (pos_weight, weight) if w is not None]
-    losses = P.pointwise(loss, x, target, *extras)
-    if reduction == 1:
-        return mean(losses)
-    return sum_(losses) if reduction == 2 else losses
 
 
 # ---- normalization ------------------------------------------------------------------------

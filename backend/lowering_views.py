@@ -8,7 +8,6 @@ Reshapes that are not a plain regrouping of contiguous dimensions index through 
 import itertools
 import math
 
-from minitorch2 import _dtype
 from minitorch2._aten.views import infer_size
 from minitorch2._tensor import wrap_dim
 
@@ -81,19 +80,6 @@ def permute(x, dims):
     dims = [wrap_dim(d, len(size)) for d in dims]
     inverse = [dims.index(j) for j in range(len(size))]
     return ir.View(x, [size[d] for d in dims], lambda idx: [idx[i] for i in inverse], "permute")
-
-
-def transpose(x, dim0, dim1):
-    ndim = len(x.get_size())
-    dims = list(range(ndim))
-    if ndim:
-        a, b = wrap_dim(dim0, ndim), wrap_dim(dim1, ndim)
-        dims[a], dims[b] = dims[b], dims[a]
-    return permute(x, dims)
-
-
-def t(x):
-    return transpose(x, 0, 1) if len(x.get_size()) == 2 else x
 
 
 def unsqueeze(x, dim):
@@ -191,11 +177,6 @@ def cat(tensors, dim=0):
     return concat
 
 
-def stack(tensors, dim=0):
-    dim = wrap_dim(dim, len(tensors[0].get_size()) + 1)
-    return cat([unsqueeze(t, dim) for t in tensors], dim)
-
-
 def flip(x, dims):
     """Reversed along `dims`: index n-1-i. Copied into a buffer of its own, so no view with negative
     strides reaches an extern kernel."""
@@ -218,20 +199,6 @@ def repeat(x, repeats):
         return [idx[lead + j] % n if n > 1 else L.Const(0) for j, n in enumerate(size)]
 
     return ir.View(x, new, reindex, "repeat")
-
-
-def select_backward(grad, input_sizes, dim, index):
-    """Zeros of input_sizes with grad at position `index` along dim (no load outside grad's bounds)."""
-    dim = wrap_dim(dim, len(input_sizes))
-    index = index + input_sizes[dim] if index < 0 else index
-    load = grad.make_loader()
-
-    def inner_fn(idx):
-        value = load(idx[:dim] + idx[dim + 1:])
-        here = P.compare("eq", L.IndexValue(idx[dim], _dtype.int64), P.constant(index, _dtype.int64))
-        return P.op("where", here, value, P.constant(0, value.dtype))
-
-    return P.pointwise_node(list(input_sizes), grad.dtype, inner_fn)
 
 
 # ---- scatters into a slice, as a cat of pieces ----------------------------------------------
@@ -271,7 +238,3 @@ def select_scatter(x, src, dim, index):
     index = index + size[dim] if index < 0 else index
     return slice_scatter(x, unsqueeze(src, dim), dim, index, index + 1)
 
-
-def slice_backward(grad, input_sizes, dim, start, end, step):
-    """Zeros of input_sizes with grad in the slice: a cat of zeros, grad, zeros."""
-    return slice_scatter(P.full(list(input_sizes), 0, dtype=grad.dtype), grad, dim, start, end, step)

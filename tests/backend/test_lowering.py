@@ -318,6 +318,11 @@ def test_fallback_runs_eager_kernel(name, codegen):
     assert compiled.fallbacks, f"{name} was expected to be an extern fallback"
 
 
+def overload(name):
+    packet, _, overload_name = name.partition(".")
+    return getattr(getattr(aten, packet), overload_name or "default")
+
+
 def test_every_corpus_op_is_lowered_or_falls_back():
     """The LOWERINGS table covers the pointwise, reduction and view ops our AOT graphs use."""
     from backend.lowering import LOWERINGS
@@ -325,8 +330,27 @@ def test_every_corpus_op_is_lowered_or_falls_back():
     for name in ["add.Tensor", "mul.Tensor", "where.self", "sum.dim_IntList", "amax", "var.correction", "view",
                  "expand", "permute", "native_layer_norm_backward", "mm", "bmm", "threshold_backward",
                  "_native_batch_norm_legit_functional", "native_batch_norm_backward", "scalar_tensor"]:
-        packet, _, overload = name.partition(".")
-        assert getattr(getattr(aten, packet), overload or "default") in LOWERINGS, name
+        assert overload(name) in LOWERINGS or overload(name) in DECOMPOSED_AWAY, name
+
+
+# Ops with no lowering: select_decomp_table always rewrites them into lowered ops (their CASES above check the
+# result), or rewrites every call eager accepts (tril of a 1-d tensor, a stack of unequal shapes: eager raises).
+DECOMPOSED_AWAY = [overload(name) for name in (
+    "rsub.Tensor", "rsub.Scalar", "sgn", "clamp", "masked_fill.Scalar", "masked_fill.Tensor", "threshold_backward",
+    "gelu_backward", "leaky_relu_backward", "hardtanh_backward", "softplus", "softplus_backward", "mse_loss_backward",
+    "tril", "triu", "detach", "new_zeros", "new_ones", "new_full", "arange.start", "arange.default", "_unsafe_view",
+    "transpose.int", "t", "stack", "select_backward", "slice_backward", "std.correction", "logsumexp",
+    "binary_cross_entropy_with_logits", "embedding_dense_backward", "nll_loss_forward", "nll_loss_backward", "mv")]
+
+
+def test_ops_the_decomposition_table_rewrites_have_no_lowering():
+    """If one of these loses its decomposition, it reaches lowering again, and needs a lowering back (or it falls
+    back to its eager kernel, unfused)."""
+    from backend.lowering import LOWERINGS
+
+    table = select_decomp_table()
+    assert [str(op) for op in DECOMPOSED_AWAY if op not in table] == []
+    assert [str(op) for op in DECOMPOSED_AWAY if op in LOWERINGS] == []
 
 
 def test_float_ops_on_int_inputs_compute_in_float():
