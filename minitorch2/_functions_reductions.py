@@ -80,57 +80,45 @@ def _max_rule(input, dim=None, keepdim=False):
     return CAST if _t(dim) else EXACT
 
 
-@out_variant(_max_rule)
-def max(input, dim=None, keepdim=False):
-    if dim is None:
-        return aten.max.default(input)
-    if _t(dim):
-        return maximum(input, dim)
-    return _MinMax(*aten.max.dim(input, dim, keepdim), name="max")
+def _extremum(name, elementwise):
+    """torch.max / torch.min: of everything, over a dim (values and indices), or of two tensors elementwise."""
+    packet = getattr(aten, name)
+
+    def fn(input, dim=None, keepdim=False):
+        if dim is None:
+            return packet.default(input)
+        if _t(dim):
+            return elementwise(input, dim)
+        return _MinMax(*packet.dim(input, dim, keepdim), name=name)
+
+    fn.__name__ = fn.__qualname__ = name
+    return out_variant(_max_rule)(fn)
 
 
-@out_variant(_max_rule)
-def min(input, dim=None, keepdim=False):
-    if dim is None:
-        return aten.min.default(input)
-    if _t(dim):
-        return minimum(input, dim)
-    return _MinMax(*aten.min.dim(input, dim, keepdim), name="min")
+max, min = _extremum("max", maximum), _extremum("min", minimum)
 
 
 argmax = _function_of(aten.argmax.default, EXACT, differentiable=False)
 argmin = _function_of(aten.argmin.default, EXACT, differentiable=False)
 
 
-def _correction(unbiased, correction):
-    if correction is not None:
-        return correction
-    if unbiased is None or unbiased is True:
-        return None
-    return 0
+def _variance(name):
+    """torch.var / std / var_mean: `unbiased` (or the old positional form, var(x, False)) as a correction."""
+    overload = getattr(aten, name).correction
+
+    def fn(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+        if isinstance(dim, bool):
+            dim, unbiased = None, dim
+        if correction is None and unbiased is not None and unbiased is not True:
+            correction = 0
+        return overload(input, _dims(dim), correction=correction, keepdim=keepdim)
+
+    fn.__name__ = fn.__qualname__ = name
+    return fn
 
 
-def _var_args(dim, unbiased, keepdim, correction):
-    if isinstance(dim, bool):  # var(x, False): the old `unbiased` positional form
-        dim, unbiased = None, dim
-    return _dims(dim), _correction(unbiased, correction), keepdim
-
-
-@out_variant(CAST)
-def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
-    dim, correction, keepdim = _var_args(dim, unbiased, keepdim, correction)
-    return aten.var.correction(input, dim, correction=correction, keepdim=keepdim)
-
-
-@out_variant(CAST)
-def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
-    dim, correction, keepdim = _var_args(dim, unbiased, keepdim, correction)
-    return aten.std.correction(input, dim, correction=correction, keepdim=keepdim)
-
-
-def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
-    dim, correction, keepdim = _var_args(dim, unbiased, keepdim, correction)
-    return aten.var_mean.correction(input, dim, correction=correction, keepdim=keepdim)
+var, std = out_variant(CAST)(_variance("var")), out_variant(CAST)(_variance("std"))
+var_mean = _variance("var_mean")
 
 
 @out_variant(FLOATING)
@@ -141,18 +129,17 @@ def logsumexp(input, dim, keepdim=False):
 cumsum = _function_of(aten.cumsum.default, ANY, dtype_from_out=REDUCTION)
 
 
-@out_variant(BOOL_ONLY, differentiable=False)
-def any(input, dim=None, keepdim=False):
-    if dim is None:
-        return aten.any.default(input)
-    return aten.any.dims(input, _dims(dim), keepdim)
+def _any_all(name):
+    packet = getattr(aten, name)
+
+    def fn(input, dim=None, keepdim=False):
+        return packet.default(input) if dim is None else packet.dims(input, _dims(dim), keepdim)
+
+    fn.__name__ = fn.__qualname__ = name
+    return out_variant(BOOL_ONLY, differentiable=False)(fn)
 
 
-@out_variant(BOOL_ONLY, differentiable=False)
-def all(input, dim=None, keepdim=False):
-    if dim is None:
-        return aten.all.default(input)
-    return aten.all.dims(input, _dims(dim), keepdim)
+any, all = _any_all("any"), _any_all("all")
 
 
 @out_variant(EXACT)

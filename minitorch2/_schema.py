@@ -10,6 +10,7 @@ TypeError torch's argument parser gives (`add(): argument 'other' (position 2) m
 kernel sees it, and makes the parser's one conversion: a Python type given for a dtype (`dtype=float` is float64). A
 complex number is refused with its own error: minitorch2 has no complex dtypes.
 """
+import ast
 import re
 from dataclasses import dataclass
 
@@ -282,26 +283,16 @@ def _split_top_level(text):
 
 
 def _parse_default(text):
-    if text == "None":
-        return None
-    if text == "True":
-        return True
-    if text == "False":
-        return False
-    if text.startswith("["):
-        inner = text[1:-1].strip()
-        return [int(x) for x in inner.split(",")] if inner else []
-    if text.startswith('"') or text.startswith("'"):
-        return text[1:-1]
+    """A default as the schema writes it: a Python literal (None, True, [0, 1], 'none', 1e-05), inf or nan, or
+    a name kept as text (long, contiguous_format)."""
     try:
-        return int(text)
-    except ValueError:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError):
         pass
     try:
         return float(text)
     except ValueError:
-        pass
-    return text
+        return text
 
 
 def _parse_type(text):

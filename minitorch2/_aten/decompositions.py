@@ -13,10 +13,8 @@ select_decomp_table rather than by the table here.
 """
 from .. import _dtype
 from .._ops import ops
-from .._tensor import Tensor, contiguous_format
+from .._tensor import contiguous_format
 from . import factories
-from .derivatives_util import _reshape
-from .indexing_reduce import _check_index_copy, _check_index_fill
 from .meta_util import wrap_dim
 
 aten = ops.aten
@@ -336,45 +334,6 @@ def elu_backward(grad_output, alpha, scale, input_scale, is_result, self_or_resu
         scaled = aten.mul.Tensor(aten.mul.Tensor(grad_output, input_scale), alpha * scale)
         negative = aten.mul.Tensor(scaled, aten.exp.default(aten.mul.Tensor(self_or_result, input_scale)))
     return aten.where.self(below, negative, aten.mul.Tensor(grad_output, scale))
-
-
-def take(self, index):
-    """self flattened, indexed: torch's decomposition (the index op wraps negative positions as take does)."""
-    if index.dtype is not _dtype.int64 or self.numel() == 0:
-        return NotImplemented  # the op itself raises torch's error
-    return aten.index.Tensor(_reshape(self, [-1]), [index])
-
-
-def index_copy(self, dim, index, source):
-    """An index_put at `index` along dim (a 0-d self as one element; the result contiguous), as torch's."""
-    dim = _check_index_copy(self, dim, index, source)
-    out = aten.index_put.default(_as_1d(self), _leading_nones(dim) + [_as_1d(index)], source)
-    if self.dim() == 0:
-        return aten.squeeze.dims(out, [0])
-    return out if out.is_contiguous() else aten.clone.default(out, memory_format=contiguous_format)
-
-
-def index_fill(self, dim, index, value):
-    """value (a scalar_tensor of self's dtype) expanded to the filled slices, then copied in by index_copy's
-    decomposition (whose index_put counts a negative index from the end, as index_fill does)."""
-    dim = _check_index_fill(self, dim, index, value)
-    if isinstance(value, Tensor):
-        value = value if value.dtype is self.dtype else aten._to_copy.default(value, dtype=self.dtype)
-    else:
-        value = aten.scalar_tensor.default(value, dtype=self.dtype)
-    target = _as_1d(self)
-    shape = list(target.shape)
-    shape[dim] = index.numel()
-    out = index_copy(target, dim, index, aten.expand.default(value, shape))
-    return aten.clone.default(aten.squeeze.dims(out, [0])) if self.dim() == 0 else out
-
-
-def _as_1d(t):
-    return aten.unsqueeze.default(t, 0) if t.dim() == 0 else t
-
-
-def _leading_nones(count):
-    return [None] * count
 
 
 def inplace_by_copy(functional):

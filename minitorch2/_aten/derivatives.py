@@ -33,7 +33,7 @@ from .derivatives_pointwise import (
 )
 from .derivatives_reductions import (
     sum_default, sum_dim, mean_default, mean_dim, prod_default, amax, amin, max_default, max_dim, var_correction,
-    std_correction, var_mean, logsumexp, cumsum, prod_dim_int, sort_stable,
+    std_correction, var_mean, logsumexp, cumsum, prod_dim_int,
 )
 from .derivatives_linalg import (
     mm, addmm, bmm, baddbmm, dot, mv,

@@ -184,11 +184,7 @@ def native_batch_norm(grads, input, weight, bias, running_mean, running_var, tra
 
 
 def batch_norm_no_training(grads, input, weight, bias, running_mean, running_var, eps, result1, result2):
-    grad = first(grads)
-    if grad is None:
-        return None, None, None, None, None
-    grads = _batch_norm_backward(grad, input, weight, bias, running_mean, running_var, result1, result2, False, eps)
-    return tuple(grads) + (None, None)
+    return native_batch_norm(grads, input, weight, bias, running_mean, running_var, False, eps, result1, result2)
 
 
 def batch_norm_no_stats(grads, input, weight, bias, training, eps, result1, result2):

@@ -25,19 +25,12 @@ def sum_dim(grad, self_shape, dim, keepdim=False):
 
 
 def mean_default(grad, self_shape):
-    n = 1
-    for s in self_shape:
-        n *= s
-    return aten.div.Scalar(aten.expand.default(grad, list(self_shape)), n)
+    return aten.div.Scalar(sum_default(grad, self_shape), math.prod(self_shape))
 
 
 def mean_dim(grad, self_shape, dim, keepdim=False):
-    dims = _dims(dim, len(self_shape))
-    n = 1
-    for d in dims:
-        n *= self_shape[d] if self_shape else 1
-    grad = _restore_reduced_dims(grad, dims, keepdim, len(self_shape))
-    return aten.div.Scalar(aten.expand.default(grad, list(self_shape)), n)
+    n = math.prod(self_shape[d] if self_shape else 1 for d in _dims(dim, len(self_shape)))
+    return aten.div.Scalar(sum_dim(grad, self_shape, dim, keepdim), n)
 
 
 def prod_default(grad, self):
@@ -49,30 +42,13 @@ def prod_default(grad, self):
         return grad  # (the engine casts it to the input's dtype, as torch's validate_outputs does)
     flat = aten.view.default(aten.clone.default(self, memory_format=contiguous_format)
                              if not self.is_contiguous() else self, [-1])
-    n = flat.shape[0]
-    if n == 0:
-        grad_input = aten.expand.default(grad, [0])
-    elif n == 1:
-        grad_input = grad
-    else:
-        ones = aten.ones.default([1], **_options(grad))
-        before = aten.cumprod.default(aten.cat.default([ones, aten.slice.Tensor(flat, 0, 0, n - 1)]), 0)
-        reversed_rest = aten.flip.default(aten.slice.Tensor(flat, 0, 1, n), [0])
-        after = aten.flip.default(aten.cumprod.default(aten.cat.default([ones, reversed_rest]), 0), [0])
-        grad_input = aten.mul.Tensor(grad, aten.mul.Tensor(before, after))
+    grad_input = grad if flat.shape[0] == 1 else _prod_safe_zeros_backward(grad, flat, 0)
     return aten.view.default(grad_input, list(self.shape))
 
 
 def amax(grad, self, result, dim=(), keepdim=False):
-    return _amax_amin_backward(grad, self, result, dim, keepdim)
-
-
-def amin(grad, self, result, dim=(), keepdim=False):
-    return _amax_amin_backward(grad, self, result, dim, keepdim)
-
-
-def _amax_amin_backward(grad, self, result, dim, keepdim):
-    # scale_grad_by_count(restore_reduced_dims(grad), restore_reduced_dims(result) == self, dim): the mask first
+    """Also amin's. scale_grad_by_count(restore_reduced_dims(grad), restore_reduced_dims(result) == self, dim): the
+    mask first."""
     dims = _dims(dim, self.dim())
     # a 0-d self reduced over its one wrappable dim restores to [1]; the engine sums the [1] gradient back
     shape = [1 if i in dims else s for i, s in enumerate(self.shape)] if self.dim() else [1] * len(dims)
@@ -82,6 +58,9 @@ def _amax_amin_backward(grad, self, result, dim, keepdim):
         grad = aten.view.default(grad, shape)
     count = aten.sum.dim_IntList(mask, list(dim) if isinstance(dim, (list, tuple)) and dim else dims, True)
     return aten.mul.Tensor(aten.div.Tensor(grad, count), mask)
+
+
+amin = amax
 
 
 def max_default(grad, self, result):
@@ -199,9 +178,3 @@ def _prod_safe_zeros_backward(grad, inp, dim):
     return aten.mul.Tensor(grad, aten.mul.Tensor(before, after))
 
 
-def sort_stable(grads, self_shape, dim, result1):
-    """sort and topk: derivatives.yaml's value_selecting_reduction_backward(grad, dim, indices, sizes, true)."""
-    grad = grads[0]
-    if grad is None:
-        return None
-    return _value_selecting_backward(grad, dim, result1, self_shape, keepdim=True)

@@ -16,11 +16,11 @@ aten = ops.aten
 
 # ---------------------------------------------------------------- views and shape ops
 def view(grad, self_shape):
+    """Also _unsafe_view's."""
     return _reshape(grad, self_shape)
 
 
-def unsafe_view(grad, self_shape):
-    return _reshape(grad, self_shape)
+unsafe_view = view
 
 
 def expand(grad, self_shape):
@@ -111,11 +111,11 @@ def _last_position(size, stride, offset):
 
 
 def alias(grad):
+    """Also clone's."""
     return grad
 
 
-def clone(grad):
-    return grad
+clone = alias
 
 
 def to_copy(grad, self_dtype):

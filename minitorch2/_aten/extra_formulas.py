@@ -12,7 +12,7 @@ import math
 import numpy as np
 
 from .._ops import ops
-from .derivatives_reductions import _amax_amin_backward
+from .derivatives_reductions import amax as _amax_amin_backward
 from .derivatives_util import _pad, _reshape, sum_to
 from .extra_ops import is_vector_rhs
 from .meta_util import broadcast_shapes

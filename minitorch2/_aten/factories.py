@@ -22,27 +22,25 @@ def _new(size, dtype):
     return new_tensor_shape(size, dtype), dtype
 
 
-def _new_np(size, dtype):
-    """(shape, numpy dtype) for numpy's allocators."""
-    shape, dtype = _new(size, dtype)
-    return shape, dtype.np
-
-
 def _fill_dtype(value, dtype):
     if dtype is not None:
         return dtype
     return _dtype.scalar_dtype(value)
 
 
-def _empty_kernel(size, *, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None):
-    return np.empty(*_new_np(size, dtype))
+def _allocated(np_allocate):
+    """empty, zeros, ones: a fresh tensor of `size`, filled (or not) by numpy's allocator."""
+    def kernel(size, *, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None):
+        shape, dtype = _new(size, dtype)
+        return np_allocate(shape, dtype.np)
+
+    def meta(size, *, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None):
+        return fake_empty(*_new(size, dtype))
+
+    return kernel, meta
 
 
-def _empty_meta(size, *, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None):
-    return fake_empty(*_new(size, dtype))
-
-
-empty = (_empty_kernel, _empty_meta)
+empty, zeros, ones = _allocated(np.empty), _allocated(np.zeros), _allocated(np.ones)
 
 
 def _full_kernel(size, fill_value, *, dtype=None, layout=None, device=None, pin_memory=None):
@@ -58,22 +56,6 @@ def _full_meta(size, fill_value, *, dtype=None, layout=None, device=None, pin_me
 
 
 full = (_full_kernel, _full_meta)
-
-
-def _zeros_kernel(size, *, dtype=None, layout=None, device=None, pin_memory=None):
-    return np.zeros(*_new_np(size, dtype))
-
-
-def _ones_kernel(size, *, dtype=None, layout=None, device=None, pin_memory=None):
-    return np.ones(*_new_np(size, dtype))
-
-
-def _sized_meta(size, *, dtype=None, layout=None, device=None, pin_memory=None):
-    return fake_empty(*_new(size, dtype))
-
-
-zeros = (_zeros_kernel, _sized_meta)
-ones = (_ones_kernel, _sized_meta)
 
 
 def _scalar_tensor_kernel(s, *, dtype=None, layout=None, device=None, pin_memory=None):

@@ -9,6 +9,7 @@ import numpy as np
 
 from .. import _dtype
 from .._tensor import DynamicOutputShapeException, Tensor
+from . import factories
 from .memory import _dtype_title
 from .meta_util import broadcast_shapes, c_order, fake_empty, preserve_format_strides, with_strides, wrap_dim
 
@@ -216,14 +217,18 @@ def first_out_of_range(indices, size):
     return int(indices.reshape(-1)[np.argmax(bad.reshape(-1))]) if bad.any() else None
 
 
+def check_in_range(indices, d, size):
+    """gather's, scatter's and index_add's error for the first index outside [0, size)."""
+    bad = first_out_of_range(indices, size)
+    if bad is not None:
+        raise RuntimeError(f"index {bad} is out of bounds for dimension {d} with size {size}")
+
+
 def _gather_kernel(self, dim, index, *, sparse_grad=False):
     d = wrap_dim(dim, self.dim())
     check_gather(self, d, index)
     idx = index._np
-    size = self.shape[d] if self.dim() else 1
-    bad = first_out_of_range(idx, size)
-    if bad is not None:
-        raise RuntimeError(f"index {bad} is out of bounds for dimension {d} with size {size}")
+    check_in_range(idx, d, self.shape[d] if self.dim() else 1)
     if self.dim() == 0:  # every index is 0: self's one element, at each
         return np.full(index.shape, self._np.reshape(()), self.dtype.np)
     src = self._np[tuple(slice(0, s) if i != d else slice(None) for i, s in enumerate(index.shape))]
@@ -248,9 +253,7 @@ def _scatter(self, dim, index, src, reduce=None):
     d = wrap_dim(dim, self.dim())
     out = self._np.copy()
     idx = index._np
-    bad = first_out_of_range(idx, self.shape[d])
-    if bad is not None:
-        raise RuntimeError(f"index {bad} is out of bounds for dimension {d} with size {self.shape[d]}")
+    check_in_range(idx, d, self.shape[d])
     grids = np.indices(index.shape, sparse=True)
     target = tuple(idx if i == d else g for i, g in enumerate(grids))
     if isinstance(src, Tensor):
@@ -472,22 +475,18 @@ def _nonzero_meta(self):
 nonzero = (_nonzero_kernel, _nonzero_meta)
 
 
-def _new_zeros_kernel(self, size, *, dtype=None, layout=None, device=None, pin_memory=None):
-    return np.zeros(size, (dtype or self.dtype).np)
+def _with_self_dtype(factory, *leading):
+    """new_zeros, new_full, ...: the factory's (kernel, meta) in self's dtype unless one is given; `leading`
+    fixes its first arguments after the size (new_ones is new_full of 1)."""
+    def of_self(fn):
+        return lambda self, size, *args, dtype=None, **options: fn(size, *leading, *args, dtype=dtype or self.dtype,
+                                                                    **options)
+
+    return tuple(of_self(fn) for fn in factory)
 
 
-def _new_zeros_meta(self, size, *, dtype=None, layout=None, device=None, pin_memory=None):
-    return fake_empty(size, dtype or self.dtype)
-
-
-new_zeros = (_new_zeros_kernel, _new_zeros_meta)
-
-
-def _new_empty_kernel(self, size, *, dtype=None, layout=None, device=None, pin_memory=None):
-    return np.empty(size, (dtype or self.dtype).np)
-
-
-new_empty = (_new_empty_kernel, _new_zeros_meta)
+new_zeros, new_empty = _with_self_dtype(factories.zeros), _with_self_dtype(factories.empty)
+new_full, new_ones = _with_self_dtype(factories.full), _with_self_dtype(factories.full, 1)
 
 
 def _new_empty_strided_kernel(self, size, stride, *, dtype=None, layout=None, device=None, pin_memory=None):
@@ -504,29 +503,10 @@ def _new_empty_strided_meta(self, size, stride, *, dtype=None, layout=None, devi
 new_empty_strided = (_new_empty_strided_kernel, _new_empty_strided_meta)
 
 
-def _new_full_kernel(self, size, fill_value, *, dtype=None, layout=None, device=None, pin_memory=None):
-    dtype = dtype or self.dtype
-    with np.errstate(over="ignore"):  # (a float beyond float32's range is inf, as full's)
-        return np.full(size, _dtype.checked_scalar(fill_value, dtype), dtype.np)
-
-
-def _new_full_meta(self, size, fill_value, *, dtype=None, layout=None, device=None, pin_memory=None):
-    _dtype.checked_scalar(fill_value, dtype or self.dtype)
-    return fake_empty(size, dtype or self.dtype)
-
-
-new_full = (_new_full_kernel, _new_full_meta)
-new_ones = (lambda self, size, **options: _new_full_kernel(self, size, 1, **options),
-            lambda self, size, **options: _new_full_meta(self, size, 1, **options))
-
-
 def _index_add_kernel(self, dim, index, source, *, alpha=1):
     d = wrap_dim(dim, self.dim())
     check_index_add(self, d, index, source)
-    size = self.shape[d] if self.dim() else 1
-    bad = first_out_of_range(index._np, size)
-    if bad is not None:
-        raise RuntimeError(f"index {bad} is out of bounds for dimension {d} with size {size}")
+    check_in_range(index._np, d, self.shape[d] if self.dim() else 1)
     out = self._np.copy()
     values = source._np if alpha == 1 else source._np * alpha
     np.add.at(np.moveaxis(out, d, 0) if self.dim() else out.reshape(1), index._np.reshape(-1),

@@ -5,15 +5,20 @@ gathers and plain scatters of indexing.py. Each kernel checks its arguments
 in the order ATen does, with ATen's error class and words (take and
 index_copy raise IndexError for a bad position, scatter_reduce RuntimeError),
 then lets numpy do the work: `ufunc.at` applies a reduction once per index,
-so repeated indices all take part, as in ATen's loop.
+so repeated indices all take part, as in ATen's loop. The decompositions of take, index_copy and
+index_fill (as torch's, on the op table's rows) close the module.
 """
 import numpy as np
 
 from .. import _dtype
-from .._tensor import Tensor
+from .._ops import ops
+from .._tensor import Tensor, contiguous_format
+from .derivatives_util import _reshape
 from .indexing import first_out_of_range
 from .memory import _dtype_title
 from .meta_util import fake_empty, preserve_format_strides, with_strides, wrap_dim
+
+aten = ops.aten
 
 
 # ---------------------------------------------------------------- take
@@ -220,3 +225,45 @@ def _index_fill_meta(self, dim, index, value):
 
 
 index_fill = (_index_fill_kernel, _index_fill_meta)
+
+
+# ---------------------------------------------------------------- decompositions
+def take_decomposition(self, index):
+    """self flattened, indexed: torch's decomposition (the index op wraps negative positions as take does)."""
+    if index.dtype is not _dtype.int64 or self.numel() == 0:
+        return NotImplemented  # the op itself raises torch's error
+    return aten.index.Tensor(_reshape(self, [-1]), [index])
+
+
+def index_copy_decomposition(self, dim, index, source):
+    """An index_put at `index` along dim (a 0-d self as one element; the result contiguous), as torch's."""
+    dim = _check_index_copy(self, dim, index, source)
+    out = aten.index_put.default(_as_1d(self), _leading_nones(dim) + [_as_1d(index)], source)
+    if self.dim() == 0:
+        return aten.squeeze.dims(out, [0])
+    return out if out.is_contiguous() else aten.clone.default(out, memory_format=contiguous_format)
+
+
+def index_fill_decomposition(self, dim, index, value):
+    """value (a scalar_tensor of self's dtype) expanded to the filled slices, then copied in by index_copy's
+    decomposition (whose index_put counts a negative index from the end, as index_fill does)."""
+    dim = _check_index_fill(self, dim, index, value)
+    if isinstance(value, Tensor):
+        value = value if value.dtype is self.dtype else aten._to_copy.default(value, dtype=self.dtype)
+    else:
+        value = aten.scalar_tensor.default(value, dtype=self.dtype)
+    target = _as_1d(self)
+    shape = list(target.shape)
+    shape[dim] = index.numel()
+    out = index_copy_decomposition(target, dim, index, aten.expand.default(value, shape))
+    return aten.clone.default(aten.squeeze.dims(out, [0])) if self.dim() == 0 else out
+
+
+def _as_1d(t):
+    return aten.unsqueeze.default(t, 0) if t.dim() == 0 else t
+
+
+def _leading_nones(count):
+    return [None] * count
+
+

@@ -40,19 +40,20 @@ def _mm_shape(a, b, name="mm"):
     return (a.shape[0], b.shape[1])
 
 
-def _mm_kernel(self, mat2):
-    _mm_shape(self, mat2)
-    _check_same_dtype("addmm_impl_cpu_", self, mat2, empty_result=self.numel() == 0 or mat2.numel() == 0)
-    return _matmul(self, mat2)
+def _product(shape_of, name, check_meta_dtype=True):
+    """mm / bmm: shapes checked, then the operands' dtypes (empty operands never reach the typed kernel)."""
+    def kernel(self, mat2):
+        shape_of(self, mat2)
+        _check_same_dtype(name, self, mat2, empty_result=self.numel() == 0 or mat2.numel() == 0)
+        return _matmul(self, mat2)
 
+    def meta(self, mat2):
+        shape = shape_of(self, mat2)
+        if check_meta_dtype:
+            _check_same_dtype(name, self, mat2, empty_result=self.numel() == 0 or mat2.numel() == 0)
+        return fake_empty(shape, self.dtype)
 
-def _mm_meta(self, mat2):
-    shape = _mm_shape(self, mat2)
-    _check_same_dtype("addmm_impl_cpu_", self, mat2, empty_result=self.numel() == 0 or mat2.numel() == 0)
-    return fake_empty(shape, self.dtype)
-
-
-mm = (_mm_kernel, _mm_meta)
+    return kernel, meta
 
 
 def _bmm_shape(a, b):
@@ -66,65 +67,35 @@ def _bmm_shape(a, b):
     return (a.shape[0], a.shape[1], b.shape[2])
 
 
-def _bmm_kernel(self, mat2):
-    _bmm_shape(self, mat2)
-    _check_same_dtype("bmm", self, mat2, empty_result=self.numel() == 0 or mat2.numel() == 0)
-    return _matmul(self, mat2)
+mm = _product(_mm_shape, "addmm_impl_cpu_")
+bmm = _product(_bmm_shape, "bmm", check_meta_dtype=False)
 
 
-def _bmm_meta(self, mat2):
-    return fake_empty(_bmm_shape(self, mat2), self.dtype)
+def _add_product(shape_of, name):
+    """addmm / baddbmm: beta * self + alpha * (a @ b), self expanded to the product's shape (expand's errors where
+    it cannot be); half operands multiply in float32 and round once at the end."""
+    def kernel(self, a, b, *, beta=1, alpha=1):
+        shape = shape_of(a, b)
+        _check_same_dtype(name, a, b, self)
+        _expand(self, shape)
+        product = _matmul(a, b, keep_half=False)
+        if alpha != 1:
+            product = product * np.asarray(alpha, product.dtype)
+        if beta == 0:
+            return np.ascontiguousarray(np.broadcast_to(product, shape)).astype(a.dtype.np, copy=False)
+        bias = self._np if beta == 1 else self._np * np.asarray(beta, product.dtype)
+        return np.add(bias, product, dtype=product.dtype).astype(a.dtype.np, copy=False)
+
+    def meta(self, a, b, *, beta=1, alpha=1):
+        shape = shape_of(a, b)
+        _expand(self, shape)
+        return fake_empty(shape, a.dtype)
+
+    return kernel, meta
 
 
-bmm = (_bmm_kernel, _bmm_meta)
-
-
-def _addmm_kernel(self, mat1, mat2, *, beta=1, alpha=1):
-    shape = _mm_shape(mat1, mat2)
-    _check_same_dtype("addmm_impl_cpu_", mat1, mat2, self)
-    _check_expands_to(self, shape)
-    product = _matmul(mat1, mat2, keep_half=False)
-    if alpha != 1:
-        product = product * np.asarray(alpha, product.dtype)
-    if beta == 0:
-        return np.ascontiguousarray(np.broadcast_to(product, shape)).astype(mat1.dtype.np, copy=False)
-    bias = self._np if beta == 1 else self._np * np.asarray(beta, product.dtype)
-    return np.add(bias, product, dtype=product.dtype).astype(mat1.dtype.np, copy=False)
-
-
-def _check_expands_to(self, shape):
-    """addmm and baddbmm expand self to the product's shape: expand's errors where it cannot."""
-    _expand(self, shape)
-
-
-def _addmm_meta(self, mat1, mat2, *, beta=1, alpha=1):
-    shape = _mm_shape(mat1, mat2)
-    _check_expands_to(self, shape)
-    return fake_empty(shape, mat1.dtype)
-
-
-addmm = (_addmm_kernel, _addmm_meta)
-
-
-def _baddbmm_kernel(self, batch1, batch2, *, beta=1, alpha=1):
-    shape = _bmm_shape(batch1, batch2)
-    _check_same_dtype("baddbmm", batch1, batch2, self)
-    _check_expands_to(self, shape)
-    product = _matmul(batch1, batch2, keep_half=False)
-    if alpha != 1:
-        product = product * np.asarray(alpha, product.dtype)
-    if beta == 0:
-        return np.ascontiguousarray(np.broadcast_to(product, shape)).astype(batch1.dtype.np, copy=False)
-    return np.add(self._np if beta == 1 else self._np * beta, product, dtype=product.dtype).astype(batch1.dtype.np, copy=False)
-
-
-def _baddbmm_meta(self, batch1, batch2, *, beta=1, alpha=1):
-    shape = _bmm_shape(batch1, batch2)
-    _check_expands_to(self, shape)
-    return fake_empty(shape, batch1.dtype)
-
-
-baddbmm = (_baddbmm_kernel, _baddbmm_meta)
+addmm = _add_product(_mm_shape, "addmm_impl_cpu_")
+baddbmm = _add_product(_bmm_shape, "baddbmm")
 
 
 def _check_dot(self, tensor):

@@ -68,19 +68,6 @@ fill_ = (_fill_kernel, _fill_meta)
 zero_ = ((lambda self: _fill_kernel(self, 0)), (lambda self: _fill_meta(self, 0)))
 
 
-def _clone_kernel(self, *, memory_format=None):
-    return with_strides(np.array(self._np, copy=True, order="C"), _clone_meta(self, memory_format=memory_format).stride())
-
-
-def _clone_meta(self, *, memory_format=None):
-    if memory_format in (None, "torch.preserve_format"):
-        return fake_empty(self.shape, self.dtype, preserve_format_strides(self))
-    return fake_empty(self.shape, self.dtype)
-
-
-clone = (_clone_kernel, _clone_meta)
-
-
 def _to_copy_kernel(self, *, dtype=None, layout=None, device=None, pin_memory=None, non_blocking=False, memory_format=None):
     target = dtype or self.dtype
     result = np.array(self._np, dtype=target.np, copy=True, order="C")
@@ -92,7 +79,7 @@ def _to_copy_meta(self, *, dtype=None, layout=None, device=None, pin_memory=None
     return fake_empty(self.shape, dtype or self.dtype, preserve_format_strides(self) if preserve else None)
 
 
-to_copy = (_to_copy_kernel, _to_copy_meta)
+to_copy = clone = (_to_copy_kernel, _to_copy_meta)  # (clone is a _to_copy without a dtype)
 
 
 FLOATING = (_dtype.float32, _dtype.float64)  # float16 math rounds through float32 in the kernels

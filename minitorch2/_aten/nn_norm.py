@@ -217,15 +217,13 @@ def _functional_meta(input, weight, bias, running_mean, running_var, training, m
 batch_norm_legit_functional = (_functional_kernel, _functional_meta)
 
 
-def _no_training_kernel(input, weight, bias, running_mean, running_var, momentum, eps):
-    return _native_batch_norm_kernel(input, weight, bias, running_mean, running_var, False, momentum, eps)
+def _in_evaluation(fn):
+    """_native_batch_norm_legit_no_training's kernel or meta: native_batch_norm's with training=False."""
+    return lambda input, weight, bias, running_mean, running_var, momentum, eps: fn(
+        input, weight, bias, running_mean, running_var, False, momentum, eps)
 
 
-def _no_training_meta(input, weight, bias, running_mean, running_var, momentum, eps):
-    return _batch_norm_meta(input, weight, bias, running_mean, running_var, False)
-
-
-batch_norm_legit_no_training = (_no_training_kernel, _no_training_meta)
+batch_norm_legit_no_training = tuple(map(_in_evaluation, native_batch_norm))
 
 
 def _check_no_stats_training(training):

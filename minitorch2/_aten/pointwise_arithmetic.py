@@ -169,23 +169,23 @@ sub = _checked(binary(_sub), _sub_check)
 rsub = _checked(binary(_rsub, reverse=True), _sub_check)
 mul = binary(_mul)
 div = binary(_div, out="float")
-def _no_bool_in_meta(impl, kernel_name):
-    """The meta refuses a bool result as the kernel does, so a trace fails where eager does;
-    `kernel_name(**kwargs)` names ATen's kernel (None: bool is allowed)."""
+def _refused_in_meta(impl, kernel_name, refused=lambda dtype: dtype is _dtype.bool_):
+    """The meta refuses the result dtypes the kernel refuses (bool, unless `refused` says otherwise), so a trace
+    fails where eager does; `kernel_name(**kwargs)` names ATen's kernel (None: nothing is refused)."""
     kernel, meta = impl
 
     def checked_meta(self, other, *args, **kwargs):
         out = meta(self, other, *args, **kwargs)
         name = kernel_name(**kwargs)
-        if out.dtype is _dtype.bool_ and name:
+        if name and refused(out.dtype):
             raise _not_implemented(name, out.dtype)
         return out
 
     return kernel, checked_meta
 
 
-remainder = _no_bool_in_meta(binary(_remainder), lambda: "remainder_cpu")
-fmod = _no_bool_in_meta(binary(_fmod), lambda: "fmod_cpu")
+remainder = _refused_in_meta(binary(_remainder), lambda: "remainder_cpu")
+fmod = _refused_in_meta(binary(_fmod), lambda: "fmod_cpu")
 maximum = binary(_maximum)
 minimum = binary(_minimum)
 atan2 = binary(_any_dtype(np.arctan2), out="float")
@@ -222,7 +222,7 @@ def _div_mode_kernel():
     return _laid_out(k, meta)
 
 
-div_mode = _no_bool_in_meta(_div_mode_kernel(), lambda rounding_mode=None: rounding_mode and f"div_{rounding_mode}_cpu")
+div_mode = _refused_in_meta(_div_mode_kernel(), lambda rounding_mode=None: rounding_mode and f"div_{rounding_mode}_cpu")
 
 
 def _pow_kernel():
@@ -461,16 +461,8 @@ def shift_right_values(a, b):
 
 
 def _integral_binary(name, fn):
-    """A shift's (kernel, meta): the meta refuses what the kernel refuses, so traces fail as eager does."""
-    kernel, meta = binary(_shift(name, fn))
-
-    def checked_meta(self, other, *args, **kwargs):
-        out = meta(self, other, *args, **kwargs)
-        if out.dtype.is_floating_point or out.dtype is _dtype.bool_:
-            raise _not_implemented(f"{name}_cpu", out.dtype)
-        return out
-
-    return kernel, checked_meta
+    return _refused_in_meta(binary(_shift(name, fn)), lambda: f"{name}_cpu",
+                            lambda dtype: dtype.is_floating_point or dtype is _dtype.bool_)
 
 
 # (shift_left_values / shift_right_values are also the numpy reference evaluator's lshift and rshift)

@@ -73,19 +73,20 @@ def unary_float(ufunc):
 
 
 def unary_same(fn, bool_error=None):
-    """neg, abs, relu, ...: the result keeps the input's dtype. `bool_error`: the RuntimeError message for
-    a bool input, raised by the meta function too (FakeTensor tracing rejects it as eager does)."""
+    """neg, abs, relu, threshold, ...: the result keeps the input's dtype (scalar arguments after self go to `fn`
+    as they are). `bool_error`: the RuntimeError message for a bool input, raised by the meta function too
+    (FakeTensor tracing rejects it as eager does)."""
 
     def refuse_bool(self):
         if bool_error is not None and self.dtype is _dtype.bool_:
             raise RuntimeError(bool_error)
 
-    def kernel(self):
+    def kernel(self, *args):
         refuse_bool(self)
         with np.errstate(all="ignore"):
-            return _ensure_array(fn(self._np), self.dtype)
+            return _ensure_array(fn(self._np, *args), self.dtype)
 
-    def meta(self):
+    def meta(self, *args):
         refuse_bool(self)
         return fake_empty(self.shape, self.dtype, pointwise_strides(self.shape, [self]))
 

@@ -254,17 +254,7 @@ def _threshold_backward_kernel():
 threshold_backward = _threshold_backward_kernel()
 
 
-def _threshold_kernel():
-    def kernel(self, threshold, value):
-        return _ensure_array(_threshold(self._np, threshold, value), self.dtype)
-
-    def meta(self, threshold, value):
-        return fake_empty(self.shape, self.dtype, pointwise_strides(self.shape, [self]))
-
-    return _laid_out(kernel, meta)
-
-
-threshold = _threshold_kernel()
+threshold = unary_same(_threshold)
 
 
 # ---------------------------------------------------------------- elu and its backward

@@ -49,8 +49,7 @@ def _sum_meta(self, dim=None, keepdim=False, *, dtype=None):
 
 
 sum_dim = _contiguous_out((_sum_kernel, _sum_meta))
-sum_default = ((lambda self, *, dtype=None: _sum_kernel(self, dtype=dtype)),
-               (lambda self, *, dtype=None: _sum_meta(self, dtype=dtype)))
+sum_default = sum_dim  # (the dim overload's kernel reduces every dim when given none)
 
 
 def _prod_dims(self, dim):
@@ -75,9 +74,7 @@ def _prod_meta(self, dim=None, keepdim=False, *, dtype=None):
     return fake_empty(reduced_shape(self.shape, dims, keepdim), _sum_dtype(self, dtype))
 
 
-prod_dim = _contiguous_out((_prod_kernel, _prod_meta))
-prod_default = ((lambda self, *, dtype=None: _prod_kernel(self, dtype=dtype)),
-                (lambda self, *, dtype=None: _prod_meta(self, dtype=dtype)))
+prod_dim = prod_default = _contiguous_out((_prod_kernel, _prod_meta))
 
 
 def _mean_dtype(self, dtype, name="mean"):
@@ -104,9 +101,7 @@ def _mean_meta(self, dim=None, keepdim=False, *, dtype=None):
     return fake_empty(reduced_shape(self.shape, dims, keepdim), _mean_dtype(self, dtype))
 
 
-mean_dim = _contiguous_out((_mean_kernel, _mean_meta))
-mean_default = ((lambda self, *, dtype=None: _mean_kernel(self, dtype=dtype)),
-                (lambda self, *, dtype=None: _mean_meta(self, dtype=dtype)))
+mean_dim = mean_default = _contiguous_out((_mean_kernel, _mean_meta))
 
 
 def _check_nonempty(self, dim, dims, name):
@@ -324,31 +319,23 @@ def _logsumexp_meta(self, dim, keepdim=False):
 logsumexp = _contiguous_out((_logsumexp_kernel, _logsumexp_meta))
 
 
-def _cumsum_kernel(self, dim, *, dtype=None):
-    out_dtype = _sum_dtype(self, dtype)
-    d = wrap_dim(dim, self.dim())
-    if self.dim() == 0:
-        return self._np.astype(out_dtype.np).copy()
-    return np.ascontiguousarray(np.cumsum(self._np, axis=d, dtype=_acc_np(out_dtype)), out_dtype.np)
+def _scan(np_fn):
+    """cumsum / cumprod: integers accumulate in int64, half in float32, as sum and prod do."""
+    def kernel(self, dim, *, dtype=None):
+        out_dtype = _sum_dtype(self, dtype)
+        d = wrap_dim(dim, self.dim())
+        if self.dim() == 0:
+            return self._np.astype(out_dtype.np).copy()
+        return np.ascontiguousarray(np_fn(self._np, axis=d, dtype=_acc_np(out_dtype)), out_dtype.np)
+
+    def meta(self, dim, *, dtype=None):
+        wrap_dim(dim, self.dim())
+        return fake_empty(self.shape, _sum_dtype(self, dtype))
+
+    return kernel, meta
 
 
-def _cumsum_meta(self, dim, *, dtype=None):
-    wrap_dim(dim, self.dim())
-    return fake_empty(self.shape, _sum_dtype(self, dtype))
-
-
-cumsum = (_cumsum_kernel, _cumsum_meta)
-
-
-def _cumprod_kernel(self, dim, *, dtype=None):
-    out_dtype = _sum_dtype(self, dtype)
-    d = wrap_dim(dim, self.dim())
-    if self.dim() == 0:
-        return self._np.astype(out_dtype.np).copy()
-    return np.ascontiguousarray(np.cumprod(self._np, axis=d, dtype=_acc_np(out_dtype)), out_dtype.np)
-
-
-cumprod = (_cumprod_kernel, _cumsum_meta)
+cumsum, cumprod = _scan(np.cumsum), _scan(np.cumprod)
 
 
 def _any_all(np_fn):
@@ -362,9 +349,7 @@ def _any_all(np_fn):
     return kernel, meta
 
 
-any_dims = _contiguous_out(_any_all(np.any))
-all_dims = _contiguous_out(_any_all(np.all))
-any_default = ((lambda self: any_dims[0](self)), (lambda self: any_dims[1](self)))
-all_default = ((lambda self: all_dims[0](self)), (lambda self: all_dims[1](self)))
+any_dims = any_default = _contiguous_out(_any_all(np.any))
+all_dims = all_default = _contiguous_out(_any_all(np.all))
 
 

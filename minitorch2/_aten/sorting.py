@@ -9,11 +9,13 @@ ATen's sort(stable=True) gives. An unstable sort (the default) and topk may
 order ties in any way, so a stable answer is one of the answers ATen is
 allowed to give; for distinct values the results are ATen's exactly. A
 descending stable sort is the ascending stable sort of the reversed row, read
-backwards: ties keep their index order and NaN comes first.
+backwards: ties keep their index order and NaN comes first. Their derivative formula (sort_backward, the
+gradient scattered back to the sorted indices) closes the module.
 """
 import numpy as np
 
 from .. import _dtype
+from .derivatives_reductions import _value_selecting_backward
 from .meta_util import fake_empty, preserve_format_strides, with_strides, wrap_dim
 
 
@@ -82,3 +84,11 @@ def _topk_meta(self, k, dim=-1, largest=True, sorted=True):
 
 
 topk = (_topk_kernel, _topk_meta)
+
+
+def sort_backward(grads, self_shape, dim, result1):
+    """sort and topk: derivatives.yaml's value_selecting_reduction_backward(grad, dim, indices, sizes, true)."""
+    grad = grads[0]
+    if grad is None:
+        return None
+    return _value_selecting_backward(grad, dim, result1, self_shape, keepdim=True)

@@ -5,7 +5,7 @@ sorting (sorting.py), and take, scatter_reduce, index_copy and index_fill with t
 Runtime layer, part of THE operator table: table.py splices these rows in among its own. They are counted apart
 from the lesson, as their kernels are (.ci/line_budget.py).
 """
-from . import decompositions as dec, derivatives as d, derivatives_shape as ds, indexing_reduce, random_ops, sorting
+from . import decompositions as dec, derivatives_shape as ds, indexing_reduce, random_ops, sorting
 from .derivatives_util import zeros_like_grad
 from .overlap import Overlap
 from .table_row import CORE, FACTORY, INPLACE, LAYOUT, OPTIONS, RANDOM, inplace, op
@@ -60,30 +60,30 @@ ROWS = [
        "MemoryFormat? memory_format=None) -> Tensor", FACTORY + RANDOM, random_ops.randint_like_low),
     # ------------------------------------------------------------ sorting (argsort is sort's indices, as torch's)
     op("sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)", CORE, sorting.sort,
-       d.sort_stable, grad_fn="SortBackward0", output_differentiability=(True, False)),
+       sorting.sort_backward, grad_fn="SortBackward0", output_differentiability=(True, False)),
     op("sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)",
-       CORE, sorting.sort_stable, d.sort_stable, grad_fn="SortBackward1", output_differentiability=(True, False)),
+       CORE, sorting.sort_stable, sorting.sort_backward, grad_fn="SortBackward1", output_differentiability=(True, False)),
     op("topk(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)",
-       CORE, sorting.topk, d.sort_stable, grad_fn="TopkBackward0", output_differentiability=(True, False)),
+       CORE, sorting.topk, sorting.sort_backward, grad_fn="TopkBackward0", output_differentiability=(True, False)),
     # ------------------------------------------------------------ take, scatter_reduce, index_copy, index_fill
-    op("take(Tensor self, Tensor index) -> Tensor", (), indexing_reduce.take, ds.take, decomposition=dec.take),
+    op("take(Tensor self, Tensor index) -> Tensor", (), indexing_reduce.take, ds.take, decomposition=indexing_reduce.take_decomposition),
     op("scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) "
        "-> Tensor", CORE, indexing_reduce.scatter_reduce, ds.scatter_reduce),
     op("index_copy(Tensor self, int dim, Tensor index, Tensor source) -> Tensor", (), indexing_reduce.index_copy,
-       ds.index_copy, decomposition=dec.index_copy),
+       ds.index_copy, decomposition=indexing_reduce.index_copy_decomposition),
     op("index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor", (),
-       indexing_reduce.index_fill, ds.index_fill_scalar, decomposition=dec.index_fill),
+       indexing_reduce.index_fill, ds.index_fill_scalar, decomposition=indexing_reduce.index_fill_decomposition),
     op("index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor", (),
-       indexing_reduce.index_fill, ds.index_fill_tensor, grad_fn="IndexFillBackward1", decomposition=dec.index_fill),
+       indexing_reduce.index_fill, ds.index_fill_tensor, grad_fn="IndexFillBackward1", decomposition=indexing_reduce.index_fill_decomposition),
     inplace("index_copy_(Tensor(a!) self, int dim, Tensor index, Tensor source) -> Tensor(a!)",
             indexing_reduce.index_copy, ds.index_copy, "IndexCopyBackward0",
-            decomposition=dec.inplace_by_copy(dec.index_copy), method=True),
+            decomposition=dec.inplace_by_copy(indexing_reduce.index_copy_decomposition), method=True),
     inplace("index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)",
             indexing_reduce.index_fill, ds.index_fill_scalar, "IndexFillBackward0", overlap=Overlap.INDEXED,
-            decomposition=dec.inplace_by_copy(dec.index_fill)),
+            decomposition=dec.inplace_by_copy(indexing_reduce.index_fill_decomposition)),
     inplace("index_fill_.int_Tensor(Tensor(a!) self, int dim, Tensor index, Tensor value) -> Tensor(a!)",
             indexing_reduce.index_fill, ds.index_fill_tensor, "IndexFillBackward1", overlap=Overlap.INDEXED,
-            decomposition=dec.inplace_by_copy(dec.index_fill)),
+            decomposition=dec.inplace_by_copy(indexing_reduce.index_fill_decomposition)),
     inplace("scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, "
             "bool include_self=True) -> Tensor(a!)", indexing_reduce.scatter_reduce, ds.scatter_reduce,
             "ScatterReduceBackward0", method=True),
