@@ -126,9 +126,7 @@ def _parse(setting):
 
 def _configure_component(component, level):
     logger = logging.getLogger(component)
-    handler = _handlers.pop(component, None)
-    if handler is not None:
-        logger.removeHandler(handler)
+    logger.removeHandler(_handlers.pop(component, None))  # (a no-op for None)
     if level is None:
         return
     handler = logging.StreamHandler(sys.stderr)

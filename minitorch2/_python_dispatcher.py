@@ -16,21 +16,16 @@ the AOT tracer enters `enable_python_dispatcher()` around its tracing.
 import threading
 
 
-class _State(threading.local):
-    def __init__(self):
-        self.depth = 0
-
-
-_state = _State()
+_state = threading.local()  # .depth: how many enable_python_dispatcher blocks this thread is in
 
 
 def python_dispatcher_enabled():
-    return _state.depth > 0
+    return getattr(_state, "depth", 0) > 0
 
 
 class enable_python_dispatcher:
     def __enter__(self):
-        _state.depth += 1
+        _state.depth = getattr(_state, "depth", 0) + 1
         return self
 
     def __exit__(self, *exc):
