@@ -30,20 +30,17 @@ LEAF = TreeSpec(None)
 
 def tree_flatten(tree):
     if isinstance(tree, list) or type(tree) is tuple:  # list subclasses (fx's immutable_list) count as lists
-        leaves, specs = [], []
-        for item in tree:
-            sub_leaves, spec = tree_flatten(item)
-            leaves.extend(sub_leaves)
-            specs.append(spec)
-        return leaves, TreeSpec(list if isinstance(tree, list) else tuple, None, tuple(specs))
-    if type(tree) is dict:
-        leaves, specs = [], []
-        for key in tree:
-            sub_leaves, spec = tree_flatten(tree[key])
-            leaves.extend(sub_leaves)
-            specs.append(spec)
-        return leaves, TreeSpec(dict, tuple(tree), tuple(specs))
-    return [tree], LEAF
+        kind, context, children = list if isinstance(tree, list) else tuple, None, tree
+    elif type(tree) is dict:
+        kind, context, children = dict, tuple(tree), tree.values()
+    else:
+        return [tree], LEAF
+    leaves, specs = [], []
+    for child in children:
+        child_leaves, spec = tree_flatten(child)
+        leaves.extend(child_leaves)
+        specs.append(spec)
+    return leaves, TreeSpec(kind, context, tuple(specs))
 
 
 def tree_unflatten(leaves, spec):

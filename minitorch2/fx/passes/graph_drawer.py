@@ -26,8 +26,7 @@ _COLORS = {
 
 
 def _escape(text):
-    return str(text).replace("\\", "\\\\").replace('"', '\\"').replace("{", "\\{").replace("}", "\\}") \
-        .replace("<", "\\<").replace(">", "\\>").replace("|", "\\|")
+    return "".join("\\" + c if c in '\\"{}<>|' else c for c in str(text))
 
 
 class DotGraph:
