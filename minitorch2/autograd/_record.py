@@ -45,7 +45,7 @@ class OpBackward(Node):
         self.derivative = derivative
         self._name = name
         self.saved = {}
-        self.input_slots = ()  # per schema tensor argument: None for a Tensor, a count for a Tensor[]
+        self.input_slots = ()  # per schema tensor argument: None for a Tensor, a count for a Tensor[], or _NO_EDGE
         self.needs_grad = ()  # per schema tensor argument: does a gradient flow back to it?
 
     def apply(self, grads):
@@ -67,7 +67,7 @@ class OpBackward(Node):
         for slot, g in zip(self.input_slots, result):
             if slot is None:
                 flat.append(g)
-            else:
+            elif slot != _NO_EDGE:
                 flat.extend(g if g is not None else [None] * slot)
         return flat
 
@@ -143,7 +143,7 @@ def record(op, args, kwargs):
     else:
         name = derivative.name or op.grad_fn_name
         node = _node_class(name)(op, derivative, name)
-    _connect_inputs(node, plan.tensor_args, bound, edges)
+    _connect_inputs(node, op, plan.tensor_args, bound, edges)
 
     if base_of_view is not None:
         rebase_view_history(args[0], base_of_view, node)
@@ -194,8 +194,9 @@ class _Plan:
 
     def __init__(self, op):
         schema = op._schema
-        # (name, is_list) for each Tensor / Tensor[] argument, in schema order
-        self.tensor_args = [(arg.name, arg.type.startswith(("Tensor[", "Tensor?[")))
+        # (name, is_list, has_edge) for each Tensor / Tensor[] argument, in schema order
+        op_name = schema.name.split("::")[-1]
+        self.tensor_args = [(arg.name, arg.type.startswith(("Tensor[", "Tensor?[")), _has_edge(op_name, arg.name))
                             for arg in schema.arguments if arg.type.startswith("Tensor")]
         self.saves = []
         names = {a.name for a in schema.arguments}
@@ -213,6 +214,21 @@ class _Plan:
                 self.saves.append(_Keep(param, _SUFFIXES[suffix], arg))
 
 
+# Tensor arguments that derivatives.yaml gives no formula: torch's grad_fn has no edge for them, and refuses them
+# when they require grad. In every op: indices, masks, lengths, running statistics; in a loss: its weights; in the
+# classification losses: the class targets.
+_NEVER_DIFFERENTIATED = {"index", "indices", "mask", "condition", "offsets", "input_lengths", "target_lengths",
+                         "running_mean", "running_var", "pos_weight"}
+_CLASS_TARGET_LOSSES = ("nll_loss", "multi_margin_loss", "multilabel_margin_loss")
+_NO_EDGE = "no edge"  # an input_slots entry
+
+
+def _has_edge(op_name, arg):
+    if arg in _NEVER_DIFFERENTIATED or (arg == "weight" and ("loss" in op_name or "entropy" in op_name)):
+        return False
+    return not (arg == "target" and op_name.startswith(_CLASS_TARGET_LOSSES))
+
+
 @functools.cache
 def _plan(op):
     return _Plan(op)
@@ -221,7 +237,7 @@ def _plan(op):
 def _input_edges(tensor_args, bound):
     """Per schema tensor argument, its gradient edge (a list of them for a Tensor[]), None where none."""
     edges = []
-    for name, is_list in tensor_args:
+    for name, is_list, _ in tensor_args:
         value = bound.get(name)
         if is_list:
             edges.append([gradient_edge(t) if isinstance(t, Tensor) else None for t in value or []])
@@ -230,11 +246,17 @@ def _input_edges(tensor_args, bound):
     return edges
 
 
-def _connect_inputs(node, tensor_args, bound, arg_edges):
+def _connect_inputs(node, op, tensor_args, bound, arg_edges):
     edges, metadata, slots, needs = [], [], [], []
-    for (name, is_list), edge in zip(tensor_args, arg_edges):
+    for (name, is_list, has_edge), edge in zip(tensor_args, arg_edges):
         value = bound.get(name)
-        if is_list:
+        if not has_edge:
+            if isinstance(value, Tensor) and value.requires_grad:
+                raise RuntimeError(f"The function '{op._schema.name.split('::')[-1]}' is not differentiable with "
+                                   f"respect to argument '{name}'. This input cannot have requires_grad True.")
+            slots.append(_NO_EDGE)
+            needs.append(False)
+        elif is_list:
             items = value or []
             slots.append(len(items))
             needs.append(tuple(e is not None for e in edge))

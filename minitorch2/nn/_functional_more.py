@@ -6,7 +6,8 @@ Runtime layer, coverage surface. Each function is a composite of ops the table a
 AOT tracing and the backend handle it with no rows of its own: group_norm is a reshape and `var_mean`, the
 padding modes are one `index_select` per padded dim whose indices come from `arange` (reflect is
 (n-1) - |(n-1) - |j||, replicate a clamp, circular a remainder), adaptive max pooling gathers every window
-(padded to the widest by repeating its last element) and takes `max.dim`, unfold is two `unfold` views.
+(padded to the widest by repeating its last element) and takes `max.dim`, unfold is two `unfold` views,
+cosine_similarity divides by norms clamped outside autograd, one_hot compares with an `arange`.
 Values, argument checks, error classes and messages are PyTorch's.
 """
 import math
@@ -16,6 +17,7 @@ from .. import _dtype, _factories, _functions
 from .._ops import ops
 from .._type_info import finfo
 from ..autograd import grad_mode as _grad_mode
+from ._losses import _scalar_type_name
 from . import functional as F  # circular on purpose: functional.py re-exports this module; F is read at call time
 from .modules.loss import (  # noqa: F401  (the losses' functional forms, defined beside their modules)
     LOSS_FUNCTIONS, cosine_embedding_loss, gaussian_nll_loss, hinge_embedding_loss, huber_loss, kl_div,
@@ -29,7 +31,8 @@ __all__ = [
     "local_response_norm", "rms_norm", "pixel_shuffle", "pixel_unshuffle", "prelu", "hardswish", "hardsigmoid",
     "mish", "selu", "celu", "glu", "softsign", "tanhshrink", "threshold", "_threshold", "softmin", "max_pool1d",
     "avg_pool1d", "adaptive_avg_pool1d", "adaptive_max_pool1d", "adaptive_max_pool2d", "fold", "unfold", "bilinear",
-    "pairwise_distance", "dropout1d", "dropout2d", "dropout3d", "pad", *LOSS_FUNCTIONS,
+    "pairwise_distance", "dropout1d", "dropout2d", "dropout3d", "pad", "cosine_similarity", "one_hot", "upsample",
+    *LOSS_FUNCTIONS,
 ]
 
 
@@ -592,3 +595,46 @@ def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     dim = max(x1.dim(), x2.dim()) - 1
     diff = aten.add.Scalar(aten.sub.Tensor(x1, x2), eps)
     return aten.linalg_vector_norm.default(diff, p, [dim] if dim >= 0 else None, keepdim)
+
+
+# ---------------------------------------------------------------- similarity, one-hot classes, upsampling
+def cosine_similarity(x1, x2, dim=1, eps=1e-8):
+    """ATen's cosine_similarity: each input divided by its own norm, each norm clamped to at least eps
+    (in place, outside autograd, so the gradient is the unclamped norm's), then the products summed."""
+    dtype = _dtype.result_type(x1, x2)
+    if not dtype.is_floating_point:
+        raise RuntimeError(f"expected common dtype to be floating point, yet common dtype is {_scalar_type_name(dtype)}")
+    x1, x2 = (x if x.dtype is dtype else aten._to_copy.default(x, dtype=dtype) for x in (x1, x2))
+    x1, x2 = _functions.broadcast_tensors(x1, x2)
+    norms = [aten.clone.default(_vector_norm(x, dim)) for x in (x1, x2)]
+    with _grad_mode.no_grad():
+        for norm in norms:
+            aten.clamp_min_.default(norm, eps)
+    return aten.sum.dim_IntList(aten.mul.Tensor(aten.div.Tensor(x1, norms[0]), aten.div.Tensor(x2, norms[1])), [dim])
+
+
+def _vector_norm(x, dim):
+    return aten.sqrt.default(aten.sum.dim_IntList(aten.mul.Tensor(x, x), [dim], True))
+
+
+def one_hot(tensor, num_classes=-1):
+    """ATen's checks: an empty tensor needs num_classes, every class in [0, num_classes)."""
+    if tensor.dtype is not _dtype.int64:
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    if tensor.numel() == 0:
+        if num_classes <= 0:
+            raise RuntimeError("Can not infer total number of classes from empty tensor.")
+    else:
+        if int(tensor.min().item()) < 0:
+            raise RuntimeError("Class values must be non-negative.")
+        largest = int(tensor.max().item())
+        if num_classes == -1:
+            num_classes = largest + 1
+        elif largest >= num_classes:
+            raise RuntimeError("Class values must be smaller than num_classes.")
+    classes = aten.arange.start_step(0, num_classes)
+    return aten._to_copy.default(aten.eq.Tensor(aten.unsqueeze.default(tensor, -1), classes), dtype=_dtype.int64)
+
+
+def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
+    return F.interpolate(input, size, scale_factor, mode, align_corners)

@@ -4,7 +4,8 @@ Runtime layer, between nn modules and the aten registry. Each function makes the
 the CPU, so eager values, random streams and traced graphs line up: `linear` is `t` + `addmm` (with `view`s around it
 for 3-d and higher inputs), `dropout` is `bernoulli_` + `div_` + `mul`, and `adaptive_avg_pool2d` to 1x1 is a `mean`.
 Argument checks raise PyTorch's error classes with its messages. The losses live in _losses.py (coverage surface),
-interpolate in _interpolate.py.
+interpolate in _interpolate.py, cosine_similarity, one_hot and the other functions beyond the core set in
+_functional_more.py.
 """
 import math
 
@@ -12,10 +13,9 @@ from .. import _dtype, _factories, _functions
 from .._ops import ops
 from .._python_dispatcher import python_dispatcher_enabled
 from .._unsupported import module_getattr
-from ..autograd import grad_mode as _grad_mode
 from ._functional_extra import affine_grid, ctc_loss, embedding_bag, embedding_renorm_, grid_sample  # noqa: F401
 from ._functional_more import *  # noqa: F401,F403  (the layers beyond the core set, and their losses)
-from ._interpolate import interpolate
+from ._interpolate import interpolate  # noqa: F401
 from ._losses import (_reduction, _scalar_type_name, binary_cross_entropy, binary_cross_entropy_with_logits,  # noqa
                       cross_entropy, l1_loss, mse_loss, nll_loss)  # (nn.functional names, defined with the losses)
 
@@ -240,49 +240,6 @@ def adaptive_avg_pool2d(input, output_size):
     if size == [1, 1]:
         return aten.mean.dim(input, [-1, -2], True)
     return aten._adaptive_avg_pool2d.default(input, size)
-
-
-def cosine_similarity(x1, x2, dim=1, eps=1e-8):
-    """ATen's cosine_similarity: each input divided by its own norm, each norm clamped to at least eps
-    (in place, outside autograd, so the gradient is the unclamped norm's), then the products summed."""
-    dtype = _dtype.result_type(x1, x2)
-    if not dtype.is_floating_point:
-        raise RuntimeError(f"expected common dtype to be floating point, yet common dtype is {_scalar_type_name(dtype)}")
-    x1, x2 = (x if x.dtype is dtype else aten._to_copy.default(x, dtype=dtype) for x in (x1, x2))
-    x1, x2 = _functions.broadcast_tensors(x1, x2)
-    norms = [aten.clone.default(_vector_norm(x, dim)) for x in (x1, x2)]
-    with _grad_mode.no_grad():
-        for norm in norms:
-            aten.clamp_min_.default(norm, eps)
-    return aten.sum.dim_IntList(aten.mul.Tensor(aten.div.Tensor(x1, norms[0]), aten.div.Tensor(x2, norms[1])), [dim])
-
-
-def _vector_norm(x, dim):
-    return aten.sqrt.default(aten.sum.dim_IntList(aten.mul.Tensor(x, x), [dim], True))
-
-
-# ---------------------------------------------------------------- shape helpers
-def one_hot(tensor, num_classes=-1):
-    """ATen's checks: an empty tensor needs num_classes, every class in [0, num_classes)."""
-    if tensor.dtype is not _dtype.int64:
-        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
-    if tensor.numel() == 0:
-        if num_classes <= 0:
-            raise RuntimeError("Can not infer total number of classes from empty tensor.")
-    else:
-        if int(tensor.min().item()) < 0:
-            raise RuntimeError("Class values must be non-negative.")
-        largest = int(tensor.max().item())
-        if num_classes == -1:
-            num_classes = largest + 1
-        elif largest >= num_classes:
-            raise RuntimeError("Class values must be smaller than num_classes.")
-    classes = aten.arange.start_step(0, num_classes)
-    return aten._to_copy.default(aten.eq.Tensor(aten.unsqueeze.default(tensor, -1), classes), dtype=_dtype.int64)
-
-
-def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
-    return interpolate(input, size, scale_factor, mode, align_corners)
 
 
 def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None):

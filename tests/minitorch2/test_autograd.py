@@ -123,9 +123,6 @@ def test_next_functions_structure(expr):
     assert _structure(expr(mt, x_o, y_o).grad_fn) == _structure(expr(torch, x_t, y_t).grad_fn)
 
 
-@pytest.mark.xfail(strict=True, reason="autograd/_record.py gives every Tensor argument an edge, (None, 0) for "
-                                       "non-differentiable ones; torch leaves them out of next_functions (where's "
-                                       "condition, gather's index, index's indices, masked_fill's mask)")
 @pytest.mark.parametrize("expr", [
     lambda L, x, y: L.where(x > 1, x, 2.0),
     lambda L, x, y: x.gather(1, L.tensor([[0], [1], [2]])),

@@ -174,9 +174,9 @@ def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"
     with _grad_mode.no_grad():
         aten.clamp_min_.default(var, eps)
     squared = aten.pow.Tensor_Scalar(aten.sub.Tensor(input, target), 2)
-    loss = aten.mul.Scalar(aten.add.Tensor(aten.log.default(var), aten.div.Tensor(squared, var)), 0.5)
+    loss = 0.5 * (aten.log.default(var) + aten.div.Tensor(squared, var))  # (a wrapped number, as torch's: MulBackward0)
     if full:
-        loss = aten.add.Scalar(loss, 0.5 * math.log(2 * math.pi))
+        loss = loss + 0.5 * math.log(2 * math.pi)
     return _reduce(loss, reduction)
 
 
@@ -248,7 +248,7 @@ def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, r
     if weight is not None:
         loss = aten.mul.Tensor(loss, weight)
     class_dim = input.dim() - 1
-    loss = aten.div.Scalar(aten.sum.dim_IntList(loss, [class_dim]), input.shape[class_dim])
+    loss = aten.sum.dim_IntList(loss, [class_dim]) / input.shape[class_dim]  # (DivBackward0, as torch's)
     if reduction not in ("none", "mean", "sum"):
         raise ValueError(reduction + " is not valid")
     return _reduce(loss, reduction)
