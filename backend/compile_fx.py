@@ -22,7 +22,6 @@ compile gate a fork waits for (`speed.compiling`) and the code generator's prelo
 import copy
 import functools
 import itertools
-import os
 import threading
 
 from autograd import aot_module_simplified, core_aten_decompositions
@@ -126,12 +125,6 @@ def select_decomp_table():
     return table
 
 
-def _log_enabled(artifact):
-    if artifact in _logging.ARTIFACTS:
-        return _logging.enabled(artifact)
-    return artifact in os.environ.get(_logging.ENV_VAR, "").replace(" ", "").split(",")
-
-
 def compile_fx_inner(gm, example_inputs, graph_kind="forward"):
     """Lower, schedule, generate and load one aten graph."""
     with speed.compiling():
@@ -143,38 +136,28 @@ def _compile_fx_inner(gm, example_inputs, graph_kind):
     gm, constants = _lift_constants(gm)
     example_inputs = list(example_inputs) + constants
     key = speed.graph_key(gm, example_inputs, graph_kind)  # None: not cached (always, when speed is plain)
-    stored = speed.load_graph(key) if key else None
+    stored = speed.load_graph(key) if key else None  # (source, compiled kernels, fallbacks) compiled before
+    scheduler = None  # (a graph from the cache was not scheduled: CompiledGraph schedules it when asked)
     if stored is not None:
-        return _load_stored(name, gm, stored, constants)
-    graph = lower(gm, name)
-    scheduler = Scheduler(graph).schedule()
-    codegen = get_codegen()
-    compiled = {kernel.name: codegen.compile_kernel(kernel) for kernel in scheduler.kernels()}
-    source = WrapperCodeGen(graph, scheduler, compiled, name).generate()
+        source, compiled, fallbacks = stored
+    else:
+        graph = lower(gm, name)
+        scheduler = Scheduler(graph).schedule()
+        codegen = get_codegen()
+        compiled = {kernel.name: codegen.compile_kernel(kernel) for kernel in scheduler.kernels()}
+        source, fallbacks = WrapperCodeGen(graph, scheduler, compiled, name).generate(), graph.fallbacks
+        if key:
+            speed.store_graph(key, source, compiled, fallbacks)
     call = load_module(source, compiled, f"<output_code {name}>").pop("call")  # (no cycle through its globals)
-    result = CompiledGraph(name, call, scheduler.kernels(), source, sorted(set(graph.fallbacks)), scheduler, gm=gm,
-                           constants=constants)
-    if key:
-        speed.store_graph(key, source, compiled, graph.fallbacks)
-    metrics.record(result, len(compiled), graph.fallbacks)
-    _logging.log_artifact("fusion", f"[{name}] fusion\n{scheduler.post_fusion_text()}")
-    _logging.log_artifact("output_code", f"[{name}] output code\n{source}")
-    if config.debug:
-        debug.write_graph_files(name, gm, example_inputs, pre_fusion_text(graph), scheduler.post_fusion_text(), source)
-    return result
-
-
-def _load_stored(name, gm, stored, constants):
-    """The CompiledGraph for a graph the speed wing's graph cache held: its kernels rebuilt from their IR."""
-    codegen = get_codegen()
-    compiled = {k.name: codegen.kernel_from_ir(k.kernel, k.llvm_ir, k.error_flags) for k in stored.kernels}
-    call = load_module(stored.source, compiled, f"<output_code {name}>").pop("call")
-    result = CompiledGraph(name, call, [k.kernel for k in compiled.values()], stored.source,
-                           sorted(set(stored.fallbacks)), None, gm=gm, from_cache=True, constants=constants)
-    metrics.record(result, len(compiled), stored.fallbacks)
-    if _log_enabled("fusion"):  # the fusion decisions were not remade: remake them for the log
+    result = CompiledGraph(name, call, [k.kernel for k in compiled.values()], source, sorted(set(fallbacks)),
+                           scheduler, gm=gm, from_cache=stored is not None, constants=constants)
+    metrics.record(result, len(compiled), fallbacks)
+    if _logging.enabled("fusion"):
         _logging.log_artifact("fusion", f"[{name}] fusion\n{result.scheduler.post_fusion_text()}")
-    _logging.log_artifact("output_code", f"[{name}] output code (from the graph cache)\n{stored.source}")
+    cached = " (from the graph cache)" if stored is not None else ""
+    _logging.log_artifact("output_code", f"[{name}] output code{cached}\n{source}")
+    if config.debug:  # (never a graph from the cache: the cache holds no compile made with debug on)
+        debug.write_graph_files(name, gm, example_inputs, pre_fusion_text(graph), scheduler.post_fusion_text(), source)
     return result
 
 

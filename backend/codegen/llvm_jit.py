@@ -17,8 +17,8 @@ import ctypes.util
 import threading
 
 _host = None
-_host_lock = threading.Lock()
-llvm_lock = threading.Lock()  # one thread at a time inside LLVM
+host_lock = threading.Lock()
+llvm_lock = threading.Lock()  # one thread at a time inside LLVM (speed/forking.py holds both across os.fork)
 
 
 class HostTarget:
@@ -66,7 +66,7 @@ class HostTarget:
 
 def host():
     global _host
-    with _host_lock:
+    with host_lock:
         if _host is None:
             _host = HostTarget()
         return _host
@@ -106,22 +106,3 @@ def compile_ir(llvm_ir, function_name):
     with llvm_lock:
         return LoadedObject(compile_to_object(llvm_ir), function_name)
 
-
-# ---- around os.fork (backend/speed/forking.py) ------------------------------------------------
-
-
-def hold_locks():
-    """Before a fork: wait until no thread is inside LLVM, and keep it so."""
-    llvm_lock.acquire()
-    _host_lock.acquire()
-
-
-def release_locks():
-    _host_lock.release()
-    llvm_lock.release()
-
-
-def new_locks():
-    """In a forked child: the locks as they were before the fork, but owned by nobody."""
-    global llvm_lock, _host_lock
-    llvm_lock, _host_lock = threading.Lock(), threading.Lock()

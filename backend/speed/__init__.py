@@ -79,8 +79,14 @@ def graph_key(gm, example_inputs, graph_kind):
 
 
 def load_graph(key):
-    """The graph_cache.StoredGraph under key (a graph compiled before, by any process), or None."""
-    return graph_cache.load(key)
+    """(wrapper source, {kernel name: compiled kernel}, fallbacks) of the graph stored under key (compiled before,
+    by any process), each kernel rebuilt from its LLVM IR (the kernel cache finds the machine code), or None."""
+    stored = graph_cache.load(key)
+    if stored is None:
+        return None
+    codegen = get_codegen()
+    return stored.source, {k.name: codegen.kernel_from_ir(k.kernel, k.llvm_ir, k.error_flags)
+                           for k in stored.kernels}, stored.fallbacks
 
 
 def store_graph(key, source, compiled_kernels, fallbacks):

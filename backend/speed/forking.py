@@ -114,18 +114,20 @@ def _before_fork():
     if not GATE.quiesce(max(0.0, deadline - time.monotonic())):
         warnings.warn(f"backend: forking while another thread has compiled for over {FORK_WAIT_SECONDS:.0f} s; "
                       "the child may hang on its first compile")
-    llvm_jit.hold_locks()
+    llvm_jit.llvm_lock.acquire()  # no thread inside LLVM at the fork, and none enters it until after
+    llvm_jit.host_lock.acquire()
 
 
 def _after_fork_in_parent():
-    llvm_jit.release_locks()
+    llvm_jit.host_lock.release()
+    llvm_jit.llvm_lock.release()
     GATE.release()
 
 
 def _after_fork_in_child():
     global _preload
     _preload = None
-    llvm_jit.new_locks()
+    llvm_jit.llvm_lock, llvm_jit.host_lock = threading.Lock(), threading.Lock()  # as before the fork, owned by nobody
     GATE.reset_in_child()
 
 
