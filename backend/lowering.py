@@ -232,7 +232,8 @@ def _build_table():
         "max.dim": R.value_and_index("max"), "min.dim": R.value_and_index("min"),
         "argmax": R.position_of("argmax"), "argmin": R.position_of("argmin"),
         "var.correction": R.var, "var_mean.correction": R.var_mean, "dot": R.dot,
-        **{f"{kind}{overload}": R.truth_reduction(kind) for kind in ("any", "all") for overload in ("", ".dims", ".dim")},
+        **{f"{kind}{overload}": R.truth_reduction(kind) for kind in ("any", "all")
+           for overload in ("", ".dims", ".dim")},
         # normalization
         "native_layer_norm_backward": R.native_layer_norm_backward,
         "_native_batch_norm_legit_functional": R.batch_norm_functional,
