@@ -215,10 +215,10 @@ class _Plan:
 
 
 # Tensor arguments that derivatives.yaml gives no formula: torch's grad_fn has no edge for them, and refuses them
-# when they require grad. In every op: indices, masks, lengths, running statistics; in a loss: its weights; in the
-# classification losses: the class targets.
-_NEVER_DIFFERENTIATED = {"index", "indices", "mask", "condition", "offsets", "input_lengths", "target_lengths",
-                         "running_mean", "running_var", "pos_weight"}
+# when they require grad. In every op: indices, masks, CTC targets and lengths, running statistics; in a loss: its
+# weights; in the classification losses: the class targets.
+_NEVER_DIFFERENTIATED = {"index", "indices", "mask", "condition", "offsets", "targets", "input_lengths",
+                         "target_lengths", "running_mean", "running_var", "pos_weight"}
 _CLASS_TARGET_LOSSES = ("nll_loss", "multi_margin_loss", "multilabel_margin_loss")
 _NO_EDGE = "no edge"  # an input_slots entry
 

@@ -124,3 +124,14 @@ def test_matmul_vector_matrix_names_match_torch():
         return _walk(lib.matmul(lib.ones(3, requires_grad=True), lib.tensor(W, requires_grad=True)).grad_fn)
 
     assert names(minitorch2) == names(torch)
+
+
+def test_ctc_loss_has_an_edge_for_the_log_probabilities_only_as_torch():
+    def names(lib):
+        log_probs = lib.tensor(np.random.default_rng(2).standard_normal((5, 2, 4)).astype(np.float32))
+        log_probs = log_probs.log_softmax(2).requires_grad_()
+        targets = lib.tensor([[1, 2], [1, 1]])
+        return [_walk(lib.nn.functional.ctc_loss(log_probs, targets, lengths, target_lengths).grad_fn)
+                for lengths, target_lengths in (([5, 5], [2, 2]), (lib.tensor([5, 5]), lib.tensor([2, 2])))]
+
+    assert names(minitorch2) == names(torch)
