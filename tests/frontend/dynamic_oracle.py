@@ -120,8 +120,9 @@ def to_np(value):
 
 
 def describe_error(error):
-    lines = str(error).strip().splitlines()
-    return f"{type(error).__name__}: {lines[0][:300] if lines else ''}"
+    """`Class: its first two lines` (BackendCompilerFailed and ConstraintViolationError give the cause on line 2)."""
+    lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+    return f"{type(error).__name__}: {' / '.join(lines[:2])[:400]}"
 
 
 def error_type(described):
@@ -175,6 +176,9 @@ class RecordingBackend:
         if backend == "aot_eager":
             self.aot = side.aot_autograd(fw_compiler=self._forward, bw_compiler=side.boxed_nop,
                                          partition_fn=side.partition_fn, **side.aot_options)
+
+    def __repr__(self):
+        return f"RecordingBackend({'aot_eager' if self.aot else 'counter'})"
 
     def __call__(self, gm, example_inputs):
         self.graphs.append({"code": gm.code.strip(), "placeholders": placeholders(gm)})
@@ -414,23 +418,30 @@ def compare(case_name, mode):
     return result
 
 
-def summary(modes=MODES, cases=CASES, out=sys.stdout):
-    """Per mode: how many programs match torch on counts + graphs + guards + values; then every difference."""
+def summary(modes=MODES, cases=CASES, short=False, out=sys.stdout):
+    """Per mode: how many programs match torch on counts + graphs + guards + values, and on values alone; then
+    every difference (short: one line per program naming the fields that differ)."""
     started = time.time()
     totals = {}
     for mode in modes:
         lines = []
-        matched = 0
+        matched = values_matched = 0
         for case in cases:
             result = compare(case.name, mode)
+            values_matched += not result["values"]
             if not result["values"] and not result["behaviour"]:
                 matched += 1
+                continue
+            if short:
+                fields = ["values"] * bool(result["values"]) + [d.split(":")[0] for d in result["behaviour"]]
+                lines.append(f"  {case.name}: {', '.join(fields)}")
                 continue
             lines.append(f"  {case.name}:")
             lines += [f"    value  {d}" for d in result["values"]]
             lines += [f"    differs {d}" for d in result["behaviour"]]
         totals[mode] = matched
-        print(f"mode {mode}: {matched}/{len(cases)} programs match torch (counts, graphs, guards, values)", file=out)
+        print(f"mode {mode}: {matched}/{len(cases)} programs match torch (counts, graphs, guards, values); "
+              f"values match in {values_matched}/{len(cases)}", file=out)
         print("\n".join(lines), file=out)
     print(f"({time.time() - started:.0f} s)", file=out)
     return totals
@@ -441,6 +452,7 @@ def main(argv=None):
     parser.add_argument("--record", action="store_true", help="re-record torch's runs into " + str(EXPECT_DIR))
     parser.add_argument("--mode", action="append", choices=MODES, help="only these modes (summary)")
     parser.add_argument("--case", action="append", help="only these cases")
+    parser.add_argument("--short", action="store_true", help="one line per differing program")
     args = parser.parse_args(argv)
     cases = [CASES_BY_NAME[n] for n in args.case] if args.case else CASES
     if args.record:
@@ -450,7 +462,7 @@ def main(argv=None):
         print(f"recorded {len(cases)} cases x {len(MODES)} modes x {len(BACKENDS)} backends in "
               f"{time.time() - started:.0f} s -> {EXPECT_DIR}")
         return
-    summary(tuple(args.mode or MODES), cases)
+    summary(tuple(args.mode or MODES), cases, args.short)
 
 
 if __name__ == "__main__":
