@@ -19,6 +19,7 @@ fire on none of the programs tests/backend/test_inductor_aot_graphs.py compares.
 """
 from minitorch2 import _dtype, ops
 from minitorch2._tensor import Tensor
+from minitorch2.utils import _pytree as pytree
 
 aten, prims = ops.aten, ops.prims
 
@@ -64,14 +65,8 @@ def _call(graph, target, args, kwargs=None, like=None):
 
 
 def _fake_result(target, args, kwargs):
-    def value(a):
-        if hasattr(a, "meta"):
-            return a.meta["val"]
-        if isinstance(a, (list, tuple)):
-            return type(a)(value(x) for x in a)
-        return a
-
-    args, kwargs = target._schema.normalize(target, value(args), {k: value(v) for k, v in kwargs.items()})
+    args, kwargs = pytree.tree_map(lambda a: a.meta["val"] if hasattr(a, "meta") else a, (args, dict(kwargs)))
+    args, kwargs = target._schema.normalize(target, args, kwargs)
     return target.meta(*args, **kwargs)
 
 

@@ -21,6 +21,7 @@ from minitorch2._aten.meta_util import _is_dense
 from minitorch2._subclasses.fake_tensor import FakeTensorMode
 from minitorch2._tensor import Tensor
 from minitorch2.fx import Node
+from minitorch2.utils import _pytree as pytree
 
 from . import ir
 from . import lowering_indexing as I
@@ -72,22 +73,13 @@ def _as_strided_readable(node):
     return node
 
 
-def _to_extern_args(value):
-    if isinstance(value, ir.IRNode):
-        return TensorArg(value)
-    if isinstance(value, (list, tuple)):
-        return type(value)(_to_extern_args(v) for v in value)
-    return value
-
-
 def extern_call(kind, op, args, kwargs=None, fallback=False):
     """An ExternKernel for the current node; returns its buffer, or a tuple of MultiOutput buffers."""
-    graph = current_graph()
+    graph, kwargs = current_graph(), dict(kwargs or {})
     val = graph.current_node.meta.get("val")
     if val is None:  # a node a graph pass added without metadata: run the op on fake tensors
-        val = _fake_run(op, args, kwargs or {})
-    args = _to_extern_args(list(args))
-    kwargs = {k: _to_extern_args(v) for k, v in (kwargs or {}).items()}
+        val = _fake_run(op, args, kwargs)
+    args, kwargs = pytree.tree_map(lambda v: TensorArg(v) if isinstance(v, ir.IRNode) else v, (list(args), kwargs))
     if isinstance(val, Tensor):
         return graph.register_buffer(lambda name: ir.ExternKernel(name, _layout_from_meta(val), kind, op, args, kwargs,
                                                                   fallback))
@@ -98,33 +90,21 @@ def extern_call(kind, op, args, kwargs=None, fallback=False):
 
 
 def _fake_run(op, args, kwargs):
-    def fake(value):
-        if isinstance(value, ir.IRNode):
-            return minitorch2.empty(tuple(value.get_size()), dtype=value.dtype)
-        if isinstance(value, (list, tuple)):
-            return type(value)(fake(v) for v in value)
-        return value
-
     with FakeTensorMode():
-        return op(*fake(list(args)), **{k: fake(v) for k, v in kwargs.items()})
+        args, kwargs = pytree.tree_map(lambda v: minitorch2.empty(tuple(v.get_size()), dtype=v.dtype)
+                                       if isinstance(v, ir.IRNode) else v, (list(args), kwargs))
+        return op(*args, **kwargs)
 
 
-def mm(a, b):
-    return extern_call("mm", None, [a, b])
+def matmul(kind):
+    """mm or bmm: an extern kernel (the wrapper calls numpy's matmul, or the speed wing's BLAS)."""
+    return lambda a, b: extern_call(kind, None, [a, b])
 
 
-def bmm(a, b):
-    return extern_call("bmm", None, [a, b])
-
-
-def addmm(x, mat1, mat2, *, beta=1, alpha=1):
-    """beta * x + alpha * mm, as baddbmm below (torch's Inductor keeps addmm in its graphs too)."""
-    return _scaled_sum(mm(mat1, mat2), x, beta, alpha)
-
-
-def baddbmm(x, batch1, batch2, *, beta=1, alpha=1):
-    """beta * x + alpha * bmm: the matmul is extern, the scaling and the add a pointwise epilogue."""
-    return _scaled_sum(bmm(batch1, batch2), x, beta, alpha)
+def matmul_plus(kind):
+    """addmm or baddbmm, beta * x + alpha * (mm or bmm): the matmul is extern, the scaling and the add a pointwise
+    epilogue (torch's Inductor keeps addmm in its graphs too)."""
+    return lambda x, a, b, *, beta=1, alpha=1: _scaled_sum(matmul(kind)(a, b), x, beta, alpha)
 
 
 def _scaled_sum(product, x, beta, alpha):
@@ -253,7 +233,7 @@ def _build_table():
         # (scatter_reduce has no entry: its eager kernel runs, as torch's CPU inductor falls back for every
         # reduction: prod/mean/amax/amin always, sum under its default cpp.fallback_scatter_reduce_sum)
         # extern kernels
-        "mm": mm, "bmm": bmm, "addmm": addmm, "baddbmm": baddbmm,
+        "mm": matmul("mm"), "bmm": matmul("bmm"), "addmm": matmul_plus("mm"), "baddbmm": matmul_plus("bmm"),
         "convolution": extern_kernel("convolution"),
         "cumsum": scan("cumsum"), "cumprod": scan("cumprod"),
     }
@@ -318,8 +298,7 @@ class GraphLowering:
         raise NotImplementedError(f"backend: get_attr nodes are not lowered ({node.target})")
 
     def call_function(self, node, env):
-        args = _map(node.args, env)
-        kwargs = {k: _map(v, env) for k, v in node.kwargs.items()}
+        args, kwargs = _map((node.args, dict(node.kwargs)), env)
         if node.target is operator.getitem:
             return args[0][args[1]]
         lowering = LOWERINGS.get(node.target)
@@ -393,11 +372,7 @@ def _storage_read_nodes(graph):
 
 
 def _map(value, env):
-    if isinstance(value, Node):
-        return env[value]
-    if isinstance(value, (list, tuple)):
-        return type(value)(_map(v, env) for v in value)
-    return value
+    return pytree.tree_map(lambda v: env[v] if isinstance(v, Node) else v, value)
 
 
 def lower(gm, name="graph"):

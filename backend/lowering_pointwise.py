@@ -224,10 +224,6 @@ def full(size, value, dtype=None, layout=None, device=None, pin_memory=None, mem
     return pointwise_node(list(size), dtype, lambda idx: constant(value, dtype))
 
 
-def new_full(x, size, value, *, dtype=None, **_):
-    return full(size, value, dtype=dtype or x.dtype)
-
-
 def full_like(x, value, *, dtype=None, **_):
     return full(x.get_size(), value, dtype=dtype or x.dtype)
 
@@ -242,7 +238,7 @@ def like(value):
 
 
 def new_factory(value):
-    return lambda x, size, *, dtype=None, **_: new_full(x, size, value, dtype=dtype)
+    return lambda x, size, *, dtype=None, **_: full(size, value, dtype=dtype or x.dtype)
 
 
 def fill_tensor(x, value):

@@ -23,6 +23,8 @@ import enum
 import itertools
 from dataclasses import dataclass, field, replace
 
+from minitorch2.utils import _pytree as pytree
+
 from . import config, ir
 from . import loop_ir as L
 from .kernel_rewrites import store_expensive_reductions
@@ -410,13 +412,7 @@ def _rename_buffers(loop, names):
 
 def extern_tensor_args(kernel):
     """The TensorArgs of an extern call, in argument order (keyword arguments last)."""
-    return _tensor_args([kernel.args, list(kernel.kwargs.values())])
-
-
-def _tensor_args(value):
-    if isinstance(value, (list, tuple)):
-        return [arg for v in value for arg in _tensor_args(v)]
-    return [value] if isinstance(value, TensorArg) else []
+    return [arg for arg in pytree.tree_leaves([kernel.args, kernel.kwargs]) if isinstance(arg, TensorArg)]
 
 
 def _extern_writes(kernel):

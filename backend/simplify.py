@@ -63,13 +63,8 @@ def _unscaled(term):
 
 
 def simplify_value(value, extents):
-    if isinstance(value, L.Load):
-        return L.Load(value.buffer, simplify(value.index, extents), value.dtype)
-    if isinstance(value, L.IndexValue):
-        return L.IndexValue(simplify(value.index, extents), value.dtype)
-    if isinstance(value, L.Op):
-        return L.Op(value.name, tuple(simplify_value(a, extents) for a in value.args), value.dtype)
-    return value
+    """`value` with the index of every Load and IndexValue in it simplified."""
+    return L.map_value(value, lambda leaf: leaf, lambda index: simplify(index, extents))
 
 
 def _terms(index):

@@ -26,6 +26,7 @@ import minitorch2
 from minitorch2 import _dtype
 from minitorch2 import _tensor
 from minitorch2._tensor import Size, Tensor
+from minitorch2.utils import _pytree as pytree
 
 from . import ir, speed
 from .lowering import TensorArg
@@ -358,16 +359,10 @@ def fallback_call(op, *args, **kwargs):
     may go back to the pool while the output is still in use."""
     with minitorch2.no_grad():
         result = op(*args, **kwargs)
-        inputs = [t._np for t in _tensors(args) + _tensors(list(kwargs.values()))]
+        inputs = [t._np for t in pytree.tree_leaves([args, kwargs]) if isinstance(t, Tensor)]
         if isinstance(result, Tensor):
             return _owned(result, inputs)
         return type(result)(_owned(r, inputs) if isinstance(r, Tensor) else r for r in result)
-
-
-def _tensors(value):
-    if isinstance(value, (list, tuple)):
-        return [t for v in value for t in _tensors(v)]
-    return [value] if isinstance(value, Tensor) else []
 
 
 def _owned(result, inputs):

@@ -41,11 +41,6 @@ MAX_UNROLLED_TRIPS = 4
 SUM_BLOCK = 4096  # float sums over longer ranges add up blocks of this many elements (emit_blocked_sum)
 
 
-def llvm_kernel_text(kernel):
-    """The LLVM IR module (text) for one kernel, headed by the loop IR it came from as comments."""
-    return KernelEmitter(kernel).module_text()
-
-
 def kernel_error(kernel, raised_flags, addresses):
     """The exception for a run of `kernel` that set `raised_flags`, as eager would raise it."""
     return numpy_ref.flagged_error(kernel, FunctionBuilderFlags.ZERO_DIVISION in raised_flags, addresses)

@@ -19,7 +19,7 @@ from backend import config
 from backend import loop_ir as L
 from backend.codegen import llvm as codegen
 from backend.codegen import llvm_jit
-from backend.codegen.llvm_emit import llvm_kernel_text
+from backend.codegen.llvm_emit import KernelEmitter
 from backend.speed import kernel_cache, parallel, workers
 from backend.speed.llvm_columns import is_column_reduction
 from minitorch2 import _dtype as dt
@@ -273,12 +273,12 @@ def test_disk_cache_round_trip_in_fresh_processes(tmp_path):
 @pytest.mark.speed_wing
 def test_damaged_disk_cache_file_is_recompiled_not_loaded():
     kernel = pointwise("k_damaged_cache", "exp", [dt.float32], dt.float32, 33)
-    path = kernel_cache.disk_cache_path(kernel_cache.cache_key(llvm_kernel_text(kernel)))
+    path = kernel_cache.disk_cache_path(kernel_cache.cache_key(KernelEmitter(kernel).module_text()))
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "wb") as f:
         f.write(b"\x7fELF truncated")  # LLVM would crash the process on this
     assert codegen.compile_kernel(kernel).source == "compiled"
-    assert kernel_cache.read_disk_cache(kernel_cache.cache_key(llvm_kernel_text(kernel))) is not None
+    assert kernel_cache.read_disk_cache(kernel_cache.cache_key(KernelEmitter(kernel).module_text())) is not None
 
 
 def test_run_arrays_checks_buffers():
@@ -337,7 +337,7 @@ def test_dropping_a_compiled_kernel_leaves_the_others_working():
     """Each engine owns its target machine: disposing one must not pull the shared one away."""
     import gc
     kernel = pointwise("k_dropped", "neg", [dt.float32], dt.float32, 8)
-    loaded = llvm_jit.LoadedObject(llvm_jit.compile_to_object(llvm_kernel_text(kernel)), kernel.name)
+    loaded = llvm_jit.LoadedObject(llvm_jit.compile_to_object(KernelEmitter(kernel).module_text()), kernel.name)
     del loaded
     gc.collect()
     np.testing.assert_array_equal(run_pointwise("abs", [np.array([-1.5, 2.0], np.float32)], dt.float32), [1.5, 2.0])
