@@ -43,11 +43,3 @@ class CompiledKernel:
     def check_arity(self, addresses):
         if len(addresses) != len(self.kernel.args):
             raise TypeError(f"{self.name} takes {len(self.kernel.args)} buffers, got {len(addresses)}")
-
-    def run_arrays(self, *arrays):
-        """Run on numpy arrays (contiguous, of the kernel arguments' dtypes, large enough)."""
-        for arg, array in zip(self.kernel.args, arrays):
-            if array.dtype != arg.dtype.np or not array.flags.c_contiguous or array.size < arg.numel:
-                raise ValueError(f"{self.name}: argument {arg.name} wants a contiguous {arg.dtype.name} array "
-                                 f"of at least {arg.numel} elements, got {array.dtype}{list(array.shape)}")
-        self.run(*(array.ctypes.data for array in arrays))

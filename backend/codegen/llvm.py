@@ -19,7 +19,7 @@ import time
 import numpy as np
 
 from .. import speed
-from . import CompiledKernel, llvm_jit
+from . import CompiledKernel
 from .llvm_emit import KernelEmitter, kernel_error
 
 
@@ -63,6 +63,3 @@ class LLVMKernel(CompiledKernel):
         self._function(*addresses, 0, self.outer_range, *(flags.ctypes.data + j for j in range(flags.size)))
         if flags.any():
             raise kernel_error(self.kernel, [f for f, up in zip(self.error_flags, flags) if up], addresses)
-
-    def optimized_ir(self):
-        return llvm_jit.optimized_ir(self.llvm_ir)

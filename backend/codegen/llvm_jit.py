@@ -96,11 +96,6 @@ def compile_to_object(llvm_ir):
     return host().machine.emit_object(optimized_module(llvm_ir))
 
 
-def optimized_ir(llvm_ir):
-    """The module after the O3 pipeline, as text (to inspect what the vectorizer did)."""
-    return str(optimized_module(llvm_ir))
-
-
 def compile_ir(llvm_ir, function_name):
     """LLVM IR text -> a LoadedObject whose `address` is `function_name`'s."""
     with llvm_lock:

@@ -15,8 +15,8 @@ from backend import loop_ir as L
 from backend.codegen import llvm as codegen
 from minitorch2 import _dtype as dt
 
-from .llvm_kernel_helpers import (TORCH_DTYPES, arg, cache_and_seed_fixture, has_float_vectors, pointwise, run_pointwise,
-                                  torch_result, x0)
+from .llvm_kernel_helpers import (TORCH_DTYPES, arg, cache_and_seed_fixture, has_float_vectors, optimized_ir, pointwise,
+                                  run_arrays, run_pointwise, torch_result, x0)
 
 RNG = np.random.default_rng(0)  # reseeded for every test by the fixture
 private_cache_and_seed = cache_and_seed_fixture(__name__)
@@ -90,7 +90,7 @@ def test_float64_unary_matches_libm(op):
 def test_transcendental_inner_loops_vectorize():
     for op in ("exp", "tanh", "erf", "sigmoid", "log"):
         kernel = codegen.compile_kernel(pointwise(f"vec_{op}", op, [dt.float32], dt.float32, 4096))
-        assert has_float_vectors(kernel.optimized_ir()), op
+        assert has_float_vectors(optimized_ir(kernel)), op
 
 
 # ---- everything else elementwise, against torch ---------------------------------------------
@@ -233,7 +233,7 @@ def test_casts_match_torch(source, target):
         x = x[np.isfinite(x) & (np.abs(x) < 1e9)]  # out-of-range float->int is undefined in torch
     kernel = codegen.compile_kernel(pointwise("cast", "to_dtype", [source], target, x.size))
     out = np.empty(x.size, target.np)
-    kernel.run_arrays(x, out)
+    run_arrays(kernel, x, out)
     np.testing.assert_array_equal(out, torch.from_numpy(x.copy()).to(TORCH_DTYPES[target]).numpy())
 
 
@@ -247,5 +247,5 @@ def test_where_selects_per_element():
                           L.Load("c", x0, dt.bool_), L.Load("a", x0, dt.float32), L.Load("b", x0, dt.float32)),
                           dt.float32))]))
     out = np.empty(n, np.float32)
-    codegen.compile_kernel(kernel).run_arrays(condition, a, b, out)
+    run_arrays(codegen.compile_kernel(kernel), condition, a, b, out)
     np.testing.assert_array_equal(out, np.where(condition, a, b))

@@ -24,7 +24,8 @@ from backend.speed import kernel_cache, parallel, workers
 from backend.speed.llvm_columns import is_column_reduction
 from minitorch2 import _dtype as dt
 
-from .llvm_kernel_helpers import arg, cache_and_seed_fixture, has_float_vectors, pointwise, run_pointwise, r0, r1, x0, x1
+from .llvm_kernel_helpers import (arg, cache_and_seed_fixture, has_float_vectors, optimized_ir, pointwise, r0, r1,
+                                  run_arrays, run_pointwise, x0, x1)
 
 RNG = np.random.default_rng(0)  # reseeded for every test by the fixture
 private_cache_and_seed = cache_and_seed_fixture(__name__)
@@ -49,7 +50,7 @@ def test_two_dimensional_transpose_and_broadcast():
     flat = L.Kernel("transpose_flat", args, L.Loop(("x0",), (rows * cols,), body(x0 // cols, x0 % cols, x0)))
     for kernel in (nested, flat):
         out = np.empty(a.size, np.float32)
-        codegen.compile_kernel(kernel).run_arrays(a.ravel(), bias, out)
+        run_arrays(codegen.compile_kernel(kernel), a.ravel(), bias, out)
         np.testing.assert_array_equal(out, expected)
 
 
@@ -63,7 +64,7 @@ def test_index_value_with_negative_offsets_uses_floor_semantics():
     kernel = L.Kernel("iota", [arg("quotient", dt.int64, n, "out"), arg("modulo", dt.int32, n, "out"),
                                arg("iota", dt.float32, n, "out")], L.Loop(("x0",), (n,), stores))
     quotient, modulo, iota = np.empty(n, np.int64), np.empty(n, np.int32), np.empty(n, np.float32)
-    codegen.compile_kernel(kernel).run_arrays(quotient, modulo, iota)
+    run_arrays(codegen.compile_kernel(kernel), quotient, modulo, iota)
     assert quotient.tolist() == [(i - 7) // 3 for i in range(n)]
     assert modulo.tolist() == [(i - 7) % 3 for i in range(n)]
     assert iota.tolist() == [2 * i + 1 for i in range(n)]
@@ -87,12 +88,12 @@ def test_masked_float_extremum_reductions_vectorize(kind):
                       L.Loop(("x0",), (rows,), [L.Reduce("tmp0", kind, ("r0",), (cols,), masked, dt.float32),
                                                 L.Store("out_ptr0", x0, L.Temp("tmp0", dt.float32))]))
     compiled = codegen.compile_kernel(kernel)
-    assert has_float_vectors(compiled.optimized_ir())
+    assert has_float_vectors(optimized_ir(compiled))
     data = RNG.standard_normal((rows, cols)).astype(np.float32)
     data[3, 5] = np.nan
     mask = RNG.random((rows, cols)) < 0.5
     out = np.empty(rows, np.float32)
-    compiled.run_arrays(data.ravel(), mask.ravel(), out)
+    run_arrays(compiled, data.ravel(), mask.ravel(), out)
     expected = torch.where(torch.from_numpy(mask), -math.inf, torch.from_numpy(data))
     expected = expected.amax(1) if kind == "max" else expected.amin(1)
     np.testing.assert_array_equal(out, expected.numpy())
@@ -132,7 +133,7 @@ def test_row_reductions_match_torch(kind, dtype):
     expected = REDUCTIONS_TORCH[kind](torch.from_numpy(data.copy())).numpy()
     out_dtype = dt.from_numpy(expected.dtype)
     out = np.empty(rows, out_dtype.np)
-    codegen.compile_kernel(row_reduction(kind, dtype, out_dtype, rows, cols)).run_arrays(data.ravel(), out)
+    run_arrays(codegen.compile_kernel(row_reduction(kind, dtype, out_dtype, rows, cols)), data.ravel(), out)
     if dtype.is_floating_point and kind in ("sum", "prod"):  # other summation orders: absolute slack too
         np.testing.assert_allclose(out, expected, rtol=1e-5 if dtype is dt.float32 else 1e-12,
                                    atol=1e-5 if dtype is dt.float32 else 1e-12)
@@ -147,14 +148,14 @@ def test_long_float_sums_add_blocks_of_partial_sums():
     kernel = codegen.compile_kernel(row_reduction("sum", dt.float32, dt.float32, 1, n))
     assert "partial" in kernel.llvm_ir
     out = np.empty(1, np.float32)
-    kernel.run_arrays(data, out)
+    run_arrays(kernel, data, out)
     np.testing.assert_allclose(out[0], data.astype(np.float64).sum(), rtol=1e-6)
 
 
 def test_float16_sum_accumulates_in_float32():
     data = np.full((2, 5000), 0.1, np.float16)  # a half accumulator would stall at 256
     out = np.empty(2, np.float16)
-    codegen.compile_kernel(row_reduction("sum", dt.float16, dt.float16, 2, 5000)).run_arrays(data.ravel(), out)
+    run_arrays(codegen.compile_kernel(row_reduction("sum", dt.float16, dt.float16, 2, 5000)), data.ravel(), out)
     np.testing.assert_allclose(out, torch.from_numpy(data).sum(1).numpy(), rtol=1e-3)
 
 
@@ -167,7 +168,7 @@ def test_argmax_over_two_reduction_variables_counts_flat_positions():
     kernel = L.Kernel("argmax2", [arg("in_ptr0", dt.float32, data.size), arg("out_ptr0", dt.int64, rows, "out")],
                       L.Loop(("x0",), (rows,), [reduce, L.Store("out_ptr0", x0, L.Temp("tmp0", dt.int64))]))
     out = np.empty(rows, np.int64)
-    codegen.compile_kernel(kernel).run_arrays(data.ravel(), out)
+    run_arrays(codegen.compile_kernel(kernel), data.ravel(), out)
     np.testing.assert_array_equal(out, data.argmax(1))
 
 
@@ -191,7 +192,7 @@ def test_softmax_kernel_matches_torch():
     data[3, 7] = np.inf
     data[5, 2] = np.nan
     out = np.empty(data.size, np.float32)
-    codegen.compile_kernel(softmax_kernel(rows, cols)).run_arrays(data.ravel(), out)
+    run_arrays(codegen.compile_kernel(softmax_kernel(rows, cols)), data.ravel(), out)
     np.testing.assert_allclose(out.reshape(rows, cols), torch.softmax(torch.from_numpy(data), 1).numpy(),
                                rtol=1e-5, atol=1e-7)
 
@@ -199,7 +200,7 @@ def test_softmax_kernel_matches_torch():
 @pytest.mark.parametrize("kind", ["sum", "max"])
 def test_float_reductions_vectorize(kind):
     kernel = codegen.compile_kernel(row_reduction(kind, dt.float32, dt.float32, 4, 4096))
-    assert has_float_vectors(kernel.optimized_ir())
+    assert has_float_vectors(optimized_ir(kernel))
 
 
 def test_kernel_without_loop_variables_runs_its_body_once():
@@ -209,7 +210,7 @@ def test_kernel_without_loop_variables_runs_its_body_once():
     kernel = L.Kernel("total", [arg("in_ptr0", dt.float32, n), arg("out_ptr0", dt.float32, 1, "out")],
                       L.Loop((), (), [reduce, L.Store("out_ptr0", L.Const(0), L.Temp("tmp0", dt.float32))]))
     out = np.empty(1, np.float32)
-    codegen.compile_kernel(kernel).run_arrays(data, out)
+    run_arrays(codegen.compile_kernel(kernel), data, out)
     np.testing.assert_allclose(out[0], data.astype(np.float64).sum(), rtol=1e-5)
 
 
@@ -226,7 +227,7 @@ def test_threaded_run_matches_single_thread(monkeypatch):
     for threads in (1, 3, 8):
         monkeypatch.setattr(config, "threads", threads)
         out = np.full(data.size, np.nan, np.float32)
-        kernel.run_arrays(data, out)
+        run_arrays(kernel, data, out)
         outputs.append(out)
     assert len(workers._workers) >= 7  # the 8-thread run went through the workers
     np.testing.assert_array_equal(outputs[0], outputs[1])
@@ -254,7 +255,7 @@ DISK_CACHE_SCRIPT = textwrap.dedent("""
         L.Loop(("x0",), (400,), [L.Store("out_ptr0", x0, value)])))
     data = np.linspace(-3, 3, 400, dtype=np.float32)
     out = np.empty_like(data)
-    kernel.run_arrays(data, out)
+    kernel.run(data.ctypes.data, out.ctypes.data)
     print(kernel.source, float(out.sum()), float(out[7]))
 """)
 
@@ -284,7 +285,7 @@ def test_damaged_disk_cache_file_is_recompiled_not_loaded():
 def test_run_arrays_checks_buffers():
     kernel = codegen.compile_kernel(pointwise("k_neg", "neg", [dt.float32], dt.float32, 10))
     with pytest.raises(ValueError, match="in_ptr0"):
-        kernel.run_arrays(np.zeros(10, np.float64), np.zeros(10, np.float32))
+        run_arrays(kernel, np.zeros(10, np.float64), np.zeros(10, np.float32))
 
 
 # ---- against the numpy reference evaluator of the loop IR -------------------------------------
@@ -367,7 +368,7 @@ def test_column_reductions_swap_loops_and_match_numpy(rows, cols, threads, monke
     data = RNG.uniform(0.5, 1.5, (rows, cols)).astype(np.float32)
     data[rows // 2, cols // 2] = np.nan  # max/min propagate NaN, as torch
     outs = [np.empty(cols, np.float32) for _ in kinds]
-    codegen.compile_kernel(kernel).run_arrays(data.ravel(), *outs)
+    run_arrays(codegen.compile_kernel(kernel), data.ravel(), *outs)
     with np.errstate(invalid="ignore"):
         expected = [data.astype(np.float64).sum(0), data.max(0), data.min(0), data.astype(np.float64).prod(0)]
     for out, want in zip(outs, expected):
@@ -387,7 +388,7 @@ def test_arg_reduction_over_no_variables_is_position_zero(reduction_type):
                                                       L.Load("in_ptr0", L.Var("x0"), dt.float32), dt.int64),
                                              L.Store("out_ptr0", L.Var("x0"), L.Temp("t0", dt.int64))]))
     out = np.full(3, 7, dtype=np.int64)
-    codegen.compile_kernel(kernel).run_arrays(np.array([1.0, 2.0, 3.0], dtype=np.float32), out)
+    run_arrays(codegen.compile_kernel(kernel), np.array([1.0, 2.0, 3.0], dtype=np.float32), out)
     np.testing.assert_array_equal(out, [0, 0, 0])
 
 

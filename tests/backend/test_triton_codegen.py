@@ -28,6 +28,7 @@ from backend import loop_ir as L
 from backend.codegen import numpy_ref
 from backend.codegen import triton as codegen
 from minitorch2 import _dtype as dt
+from tests.backend.llvm_kernel_helpers import run_arrays
 from tests.backend.test_compile_fx import check_mlp_training_step
 
 x0, x1, r0, r1 = L.Var("x0"), L.Var("x1"), L.Var("r0"), L.Var("r1")
@@ -65,7 +66,7 @@ def run_both(kernel, inputs, expect_source=()):
     assert "@triton.jit" in compiled.triton_source
     for text in expect_source:
         assert text in compiled.triton_source, compiled.triton_source
-    compiled.run_arrays(*(mine[a.name] for a in kernel.args))
+    run_arrays(compiled, *(mine[a.name] for a in kernel.args))
     numpy_ref.compile_kernel(kernel).run_arrays(**reference)
     return mine, reference
 
@@ -341,7 +342,7 @@ def test_indirect_out_of_range_raises_eagers_error_and_touches_no_memory():
     with pytest.raises(IndexError) as reference_error:
         numpy_ref.compile_kernel(kernel).run_arrays(in_ptr0=table.copy(), in_ptr1=ids.copy(), out_ptr0=out.copy())
     with pytest.raises(IndexError) as error:
-        codegen.compile_kernel(kernel).run_arrays(table, ids, out)
+        run_arrays(codegen.compile_kernel(kernel), table, ids, out)
     assert str(error.value) == str(reference_error.value) == "index out of range in self"
     out_of_bounds = L.OutOfRange("RuntimeError", "index {} is out of bounds")
     error_kernel = L.Kernel("gather", kernel.args, L.Loop(("x0", "x1"), (5, 4), [L.Store(
@@ -349,13 +350,13 @@ def test_indirect_out_of_range_raises_eagers_error_and_touches_no_memory():
                                                                out_of_bounds) * 4 + x1,
                                         dt.float32))]))
     with pytest.raises(RuntimeError, match="index 10 is out of bounds"):
-        codegen.compile_kernel(error_kernel).run_arrays(table, ids, out)
+        run_arrays(codegen.compile_kernel(error_kernel), table, ids, out)
 
 
 def test_integer_division_by_zero_raises_torchs_error():
     kernel, _ = all_ops_kernel(dt.int32, [], ["floordiv"], 8)
     with pytest.raises(RuntimeError, match="ZeroDivisionError"):
-        codegen.compile_kernel(kernel).run_arrays(np.arange(8, dtype=np.int32), np.arange(8, dtype=np.int32),
+        run_arrays(codegen.compile_kernel(kernel), np.arange(8, dtype=np.int32), np.arange(8, dtype=np.int32),
                                                   np.zeros(8, np.int32))
 
 
@@ -399,7 +400,7 @@ def test_kernel_without_loop_variables_and_empty_ranges():
     assert_same(*run_both(kernel, {"in_ptr0": random_array(dt.float32, 10)}))
     empty = L.Kernel("empty", [arg("in_ptr0", dt.float32, 0), arg("out_ptr0", dt.float32, 0, "out")],
                      L.Loop(("x0",), (0,), [L.Store("out_ptr0", x0, L.Load("in_ptr0", x0, dt.float32))]))
-    codegen.compile_kernel(empty).run_arrays(np.zeros(0, np.float32), np.zeros(0, np.float32))
+    run_arrays(codegen.compile_kernel(empty), np.zeros(0, np.float32), np.zeros(0, np.float32))
 
 
 # ---- part 2: whole programs through compile_fx with cpu_codegen = "triton" ---------------------
