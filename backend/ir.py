@@ -307,26 +307,18 @@ def affine_layout(node):
 
 
 def _linear_coefficients(index):
-    if isinstance(index, L.Const):
-        return {}, index.value
-    if isinstance(index, L.Var):
-        return {index.name: 1}, 0
-    if isinstance(index, L.Mul):
-        inner, off = _linear_coefficients(index.term)
-        if inner is None:
+    """({variable: coefficient}, constant) of an affine index, else (None, 0). Index arithmetic keeps a sum flat
+    and a product's term a Var, a division or an Indirect (loop_ir's _add and _mul), so one pass over the terms."""
+    coefficients, offset = {}, 0
+    for term in index.terms if isinstance(index, L.Add) else (index,):
+        factor, inner = (term.factor, term.term) if isinstance(term, L.Mul) else (1, term)
+        if isinstance(inner, L.Const):
+            offset += factor * inner.value
+        elif isinstance(inner, L.Var):
+            coefficients[inner.name] = coefficients.get(inner.name, 0) + factor
+        else:
             return None, 0
-        return {k: v * index.factor for k, v in inner.items()}, off * index.factor
-    if isinstance(index, L.Add):
-        total, offset = {}, 0
-        for term in index.terms:
-            inner, off = _linear_coefficients(term)
-            if inner is None:
-                return None, 0
-            for k, v in inner.items():
-                total[k] = total.get(k, 0) + v
-            offset += off
-        return total, offset
-    return None, 0
+    return coefficients, offset
 
 
 promote = _dtype.result_type  # the dtype an op on these operands computes in

@@ -38,7 +38,7 @@ def kernel_from_ir(kernel, llvm_ir, error_flags, began=None):
 class LLVMKernel(CompiledKernel):
     def __init__(self, kernel, llvm_ir, error_flags, loaded, source, compile_seconds):
         self.kernel, self.name, self.llvm_ir = kernel, kernel.name, llvm_ir
-        self.error_flags = error_flags  # FunctionBuilderFlags: one byte each, checked after a run
+        self.error_flags = error_flags  # llvm_builder's error flags: one byte each, checked after a run
         self.source = source  # "compiled", or where the speed wing found the machine code: "disk", "memory"
         self.compile_seconds = compile_seconds
         self._loaded = loaded  # keeps the engine, hence the code, alive

@@ -71,9 +71,8 @@ def const(value, dtype):
     return Value(constant_text(value, dtype), dtype)
 
 
-class FunctionBuilderFlags:
-    """Error flags a kernel can raise: a pointer parameter it ORs a byte into (see `flag_if`)."""
-    ZERO_DIVISION = "zero_division"
+# The error flags a kernel can raise, each a pointer parameter it ORs a byte into (see `flag_if`).
+ZERO_DIVISION, INDEX_OUT_OF_RANGE = "zero_division", "index_out_of_range"
 
 
 class FunctionBuilder:
@@ -85,7 +84,7 @@ class FunctionBuilder:
         self.declarations = {}  # callee name -> declare line
         self.helpers = {}  # internal helper function name -> its definition text
         self.metadata = []  # module-level !N = ... lines (loop hints)
-        self.flags = []  # FunctionBuilderFlags the function sets; each is an extra `ptr` parameter
+        self.flags = []  # the error flags the function sets (ZERO_DIVISION, ...); each is an extra `ptr` parameter
         self.current_block = "entry"
         self._used = Counter()
 
@@ -145,10 +144,6 @@ class FunctionBuilder:
 
     def convert(self, opcode, x, dtype, hint="cast"):
         return Value(self.op(hint, f"{opcode} {x.ty} {x.ref} to {register_type(dtype)}"), dtype)
-
-    def bitcast_to(self, x, ty, dtype, hint="bits"):
-        """Reinterpret bits between float and same-width int (e.g. float <-> i32)."""
-        return Value(self.op(hint, f"bitcast {x.ty} {x.ref} to {ty}"), dtype)
 
     def call(self, callee, ret_dtype, args, hint="call"):
         """Call an intrinsic or libm function by name, declaring it on first use."""

@@ -30,11 +30,11 @@ from minitorch2 import _dtype as dt
 from .. import loop_ir as L
 from .. import speed
 from . import llvm_ops, numpy_ref
-from .llvm_builder import FunctionBuilder, FunctionBuilderFlags, Value, const, is_unsigned, memory_type, register_type
+from .llvm_builder import (INDEX_OUT_OF_RANGE, ZERO_DIVISION, FunctionBuilder, Value, const, is_unsigned, memory_type,
+                           register_type)
 from .llvm_ops import combine, reduction_identity
 
 INDEX = dt.int64
-INDEX_OUT_OF_RANGE = "index_out_of_range"  # the error flag of kernels with indirect indices
 # Inner loops up to this trip count may be fully unrolled (and their parent loop vectorized across them);
 # longer ones stay loops, vectorized on their own (unrolling a bool `any` over 16 took 1 s to compile).
 MAX_UNROLLED_TRIPS = 4
@@ -43,7 +43,7 @@ SUM_BLOCK = 4096  # float sums over longer ranges add up blocks of this many ele
 
 def kernel_error(kernel, raised_flags, addresses):
     """The exception for a run of `kernel` that set `raised_flags`, as eager would raise it."""
-    return numpy_ref.flagged_error(kernel, FunctionBuilderFlags.ZERO_DIVISION in raised_flags, addresses)
+    return numpy_ref.flagged_error(kernel, ZERO_DIVISION in raised_flags, addresses)
 
 
 class KernelEmitter:
@@ -56,7 +56,7 @@ class KernelEmitter:
     def module_text(self):
         kernel = self.kernel
         self.b.reserve([arg.name for arg in kernel.args] + ["start", "end", "entry"])
-        self.b.reserve([FunctionBuilderFlags.ZERO_DIVISION, INDEX_OUT_OF_RANGE])
+        self.b.reserve([ZERO_DIVISION, INDEX_OUT_OF_RANGE])
         # (after module_text, self.b.flags lists the error-flag parameters the function takes)
         emit_columns = speed.column_reduction(kernel)  # fast: a column reduction's loops swapped, else None
         if emit_columns is not None:

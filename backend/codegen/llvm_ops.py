@@ -16,7 +16,7 @@ from minitorch2 import _dtype as dt
 from minitorch2._aten.pointwise_unary import TANH_ROUNDS_TO_ONE
 
 from .. import loop_ir as L
-from .llvm_builder import FLOAT_SUFFIXES, FunctionBuilderFlags, Value, const, is_unsigned, register_type
+from .llvm_builder import FLOAT_SUFFIXES, ZERO_DIVISION, Value, const, is_unsigned, register_type
 
 
 def bit_width(dtype):
@@ -239,7 +239,7 @@ def safe_divisor(b, y):
     only, so its kernels get no flag)."""
     bad = b.icmp("eq", y, const(0, y.dtype))
     if y.ref.startswith("%") or y.ref == const(0, y.dtype).ref:  # a register, or a literal 0 (`x % 0`)
-        b.flag_if(bad, FunctionBuilderFlags.ZERO_DIVISION)
+        b.flag_if(bad, ZERO_DIVISION)
     if not is_unsigned(y.dtype):
         bad = b.binop("or", bad, b.icmp("eq", y, const(-1, y.dtype)))
     return b.select(bad, const(1, y.dtype), y, hint="safe_divisor")

@@ -72,7 +72,7 @@ def power_of_two(b, n_i32):
     """2.0**n for integer n in [-126, 127], by writing n + 127 into the exponent bits."""
     biased = b.binop("add", n_i32, Value("127", dt.int32), hint="biased")
     shifted = b.binop("shl", biased, Value("23", dt.int32), hint="exp_bits")
-    return b.bitcast_to(shifted, "float", F32, hint="pow2")
+    return b.convert("bitcast", shifted, F32, hint="pow2")
 
 
 def round_to_integer(b, x):
@@ -81,8 +81,8 @@ def round_to_integer(b, x):
     defined (if meaningless) integer, so the NaN reaches the result through arithmetic alone."""
     shifted = b.binop("fadd", x, c(ROUNDING_SHIFTER), hint="shifted")
     n = b.binop("fsub", shifted, c(ROUNDING_SHIFTER), hint="n")
-    n_int = b.binop("sub", b.bitcast_to(shifted, "i32", dt.int32), Value(str(ROUNDING_SHIFTER_BITS), dt.int32),
-                    hint="n_int")
+    n_int = b.binop("sub", b.convert("bitcast", shifted, dt.int32, hint="bits"),
+                    Value(str(ROUNDING_SHIFTER_BITS), dt.int32), hint="n_int")
     return n, n_int
 
 
@@ -130,14 +130,14 @@ def log_parts(b, x):
     """(e, log(m)) with x = 2^e * m, m in [sqrt(1/2), sqrt(2)), for finite x > 0."""
     subnormal = b.fcmp("olt", x, c(1.1754943508222875e-38), hint="subnormal")
     x_normal = b.select(subnormal, b.binop("fmul", x, c(8388608.0), hint="x_scaled"), x)
-    bits = b.bitcast_to(x_normal, "i32", dt.int32)
+    bits = b.convert("bitcast", x_normal, dt.int32, hint="bits")
     exponent = b.binop("sub", b.binop("lshr", bits, Value("23", dt.int32)), Value("126", dt.int32),
                        hint="exponent")
     exponent = b.binop("sub", exponent, b.select(subnormal, Value("23", dt.int32), Value("0", dt.int32)),
                        hint="exponent")
     mantissa_bits = b.binop("or", b.binop("and", bits, Value("8388607", dt.int32)),
                             Value("1056964608", dt.int32), hint="mantissa_bits")  # in [0.5, 1)
-    m = b.bitcast_to(mantissa_bits, "float", F32, hint="m")
+    m = b.convert("bitcast", mantissa_bits, F32, hint="m")
     below = b.fcmp("olt", m, c(0.7071067811865476), hint="below_sqrt_half")
     exponent = b.binop("sub", exponent, b.convert("zext", below, dt.int32), hint="exponent")
     f = b.binop("fsub", b.select(below, b.binop("fadd", m, m, hint="m2"), m), c(1.0), hint="f")
