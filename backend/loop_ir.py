@@ -352,8 +352,17 @@ def loads(*exprs):
 def statement_loads(statement):
     """Every Load a statement reads (a Loop: its body), those inside indirect indices included."""
     if isinstance(statement, Loop):
-        return [load for inner in statement.body for load in statement_loads(inner)]
+        return [load for inner in statements(statement) for load in statement_loads(inner)]
     return loads(statement.value, *([statement.index] if isinstance(statement, Store) else []))
+
+
+def statements(loop):
+    """The Stores and Reduces of a loop nest, in program order (an inner loop's in its place)."""
+    for statement in loop.body:
+        if isinstance(statement, Loop):
+            yield from statements(statement)
+        else:
+            yield statement
 
 
 def map_value(value, on_leaf, on_index=None):

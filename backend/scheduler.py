@@ -336,22 +336,15 @@ class Scheduler:
     def _bind_arguments(self, loop, name):
         """Name the kernel's pointers (in_ptr0, out_ptr0, in_out_ptr0...) after what it does with each."""
         loaded, stored, order = set(), set(), []
-
-        def visit(stmts):
-            for stmt in stmts:
-                if isinstance(stmt, L.Loop):
-                    visit(stmt.body)
-                    continue
-                for load in L.statement_loads(stmt):
-                    loaded.add(load.buffer)
-                    order.append(load.buffer)
-                if isinstance(stmt, L.Store):
-                    stored.add(stmt.buffer)
-                    order.append(stmt.buffer)
-                    if stmt.mode == "add":  # read-modify-write
-                        loaded.add(stmt.buffer)
-
-        visit(loop.body)
+        for stmt in L.statements(loop):
+            for load in L.statement_loads(stmt):
+                loaded.add(load.buffer)
+                order.append(load.buffer)
+            if isinstance(stmt, L.Store):
+                stored.add(stmt.buffer)
+                order.append(stmt.buffer)
+                if stmt.mode == "add":  # read-modify-write
+                    loaded.add(stmt.buffer)
         names, args = {}, []
         prefix = {"in": "in_ptr", "out": "out_ptr", "inout": "in_out_ptr"}
         for buffer in dict.fromkeys(order):

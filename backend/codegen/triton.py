@@ -97,7 +97,7 @@ class TritonEmitter:
         wide = max([self.xnumel, self.rnumel_max] + [arg.numel for arg in kernel.args]) >= WIDE_INDEX_FROM
         self.index_dtype = dt.int64 if wide else dt.int32
         self.loaded = {load.buffer for load in L.statement_loads(kernel.loop)}
-        self.ordered = kernel.serial and any(needs_order(s, self.args) for s in statements(kernel.loop))
+        self.ordered = kernel.serial and any(needs_order(s, self.args) for s in L.statements(kernel.loop))
         self.axis_of = {var: "x" for var in kernel.loop.vars}
         self.temps, self.flags, self.lines, self.counter = {}, set(), [], 0
 
@@ -343,14 +343,6 @@ def check_structure(kernel):
         if isinstance(statement, L.Loop) and not all(isinstance(s, L.Store) for s in statement.body):
             raise NotImplementedError(f"Triton codegen: {kernel.name} nests a Reduce or a Loop inside an inner "
                                       "loop; only stores are supported there")
-
-
-def statements(loop):
-    for statement in loop.body:
-        if isinstance(statement, L.Loop):
-            yield from statements(statement)
-        else:
-            yield statement
 
 
 def needs_order(statement, args):
