@@ -302,9 +302,7 @@ def input_storage(tensor, size, stride):
         raise ValueError(f"compiled graph called with a tensor of shape {tuple(tensor.shape)}, compiled for {size}")
     if tensor._storage is not None and (tensor._stride == stride or _same_strides(tensor, size, stride)):
         return tensor._storage[tensor._offset:] if tensor._offset else tensor._storage
-    flat = np.empty(max(ir.Layout(list(size), list(stride), tensor.dtype).storage_numel(), 1), tensor.dtype.np)
-    reinterpret(flat, size, stride, 0)[...] = tensor.numpy()
-    return flat
+    return _laid_out(tensor.numpy(), size, stride)
 
 
 def _same_strides(tensor, size, stride):
@@ -339,7 +337,8 @@ def input_alias(tensor, flat, size, stride, offset, dtype):
     else a tensor over its memory that shares its version counter. A fresh counter would hide a later
     in-place change of the input from autograd: saved for the backward and then written (a mutated input's
     new value copied in), it would feed the backward the new value silently, where torch's check raises."""
-    if _memory_owner(flat) is not _memory_owner(tensor._storage):  # input_storage copied it into the compiled layout: the output is that copy
+    # input_storage copied the input into the compiled layout: the output is that copy
+    if _memory_owner(flat) is not _memory_owner(tensor._storage):
         return as_tensor(flat, size, stride, offset, dtype)
     if tuple(size) == tuple(tensor.shape) and tuple(stride) == tensor._stride and offset == 0 and dtype is tensor.dtype:
         return tensor
@@ -378,6 +377,11 @@ def to_buffer(result, size, stride):
     array = result.numpy() if isinstance(result, Tensor) else np.asarray(result)
     if array.flags.c_contiguous and list(stride) == ir.contiguous_strides(size):
         return array.reshape(-1)
+    return _laid_out(array, size, stride)
+
+
+def _laid_out(array, size, stride):
+    """A copy of `array` in a fresh flat buffer, laid out with `stride`."""
     flat = np.empty(max(ir.Layout(list(size), list(stride), None).storage_numel(), 1), array.dtype)
     reinterpret(flat, size, stride, 0)[...] = array
     return flat
