@@ -37,7 +37,7 @@ def import_file(path, module_name):
 
 
 class CompiledKernel:
-    """The base of LLVMKernel and TritonKernel: `run(*addresses)` takes one address per `kernel.args` entry."""
+    """The base of LLVMKernel, TritonKernel, NumpyKernel: `run(*addresses)`, one address per `kernel.args` entry."""
     llvm_ir = None
 
     def check_arity(self, addresses):

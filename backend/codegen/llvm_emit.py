@@ -119,7 +119,7 @@ class KernelEmitter:
         b, kind = self.b, reduce.reduction_type
         self.b.comment(f"{reduce.temp} = {kind} over {', '.join(reduce.rvars)}")
         is_arg = kind in ("argmax", "argmin")
-        value_dtype = self.value_dtype(reduce)
+        value_dtype = reduce.accumulator_dtype()
         acc = self.new_accumulator(f"{reduce.temp}.acc", kind, value_dtype)
         position_acc = b.alloca(f"{reduce.temp}.position", "i64") if is_arg else None
         if is_arg:
@@ -171,7 +171,7 @@ class KernelEmitter:
         A vectorized float sum keeps 8-32 running sums; over millions of elements each still grows large enough
         to swallow low bits. Blocking bounds that growth: long float32 sums stay within torch's cascade sums."""
         b = self.b
-        value_dtype = self.value_dtype(reduce)
+        value_dtype = reduce.accumulator_dtype()
 
         def partial_sum(start, end):
             partial = self.new_accumulator(f"{reduce.temp}.partial", "sum", value_dtype)
@@ -189,9 +189,6 @@ class KernelEmitter:
         b.counted_loop(f"{var}.block", "0", str(full_blocks), block, keep_rolled=True)
         if extent % SUM_BLOCK:
             partial_sum(str(full_blocks * SUM_BLOCK), str(extent))
-
-    def value_dtype(self, reduce):
-        return reduce.accumulator_dtype()
 
     def flat_position(self, reduce, env):
         if not reduce.rvars:

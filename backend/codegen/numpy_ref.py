@@ -23,6 +23,8 @@ from minitorch2._aten.pointwise_unary import saturating_tanh  # torch's saturati
 from minitorch2._aten.reductions import zero_tie
 
 from .. import loop_ir as L
+from . import CompiledKernel
+
 
 def _truncdiv(x, y):
     """C's x / y, toward zero, exact on integers: the floor quotient moved up where the signs differ."""
@@ -68,9 +70,7 @@ def compile_kernel(kernel):
     return NumpyKernel(kernel)
 
 
-class NumpyKernel:
-    llvm_ir = None
-
+class NumpyKernel(CompiledKernel):
     def __init__(self, kernel):
         self.kernel = kernel
 

@@ -100,10 +100,10 @@ def emit_column_reduction(emitter, kernel):
     x = loop.vars[0]
     reduces = [s for s in loop.body if isinstance(s, L.Reduce)]
     stores = [s for s in loop.body if isinstance(s, L.Store)]
-    block_size = column_block(loop.ranges[0], [emitter.value_dtype(reduce).itemsize for reduce in reduces])
+    block_size = column_block(loop.ranges[0], [reduce.accumulator_dtype().itemsize for reduce in reduces])
     accumulators = {}
     for reduce in reduces:
-        ty = register_type(emitter.value_dtype(reduce))
+        ty = register_type(reduce.accumulator_dtype())
         accumulators[reduce.temp] = (b.alloca(f"{reduce.temp}.columns", f"[{block_size} x {ty}]"), ty)
     count = b.op("columns", "sub nsw i64 %end, %start")
     rounded = b.op("columns", f"add nsw i64 {count}, {block_size - 1}")
@@ -125,7 +125,7 @@ def emit_column_reduction(emitter, kernel):
             return b.op(x, f"add nsw i64 {low}, {j}")
 
         for reduce in reduces:
-            value_dtype = emitter.value_dtype(reduce)
+            value_dtype = reduce.accumulator_dtype()
             identity = reduction_identity(reduce.reduction_type, value_dtype)
             _, ty = accumulators[reduce.temp]
             b.counted_loop("j", "0", width, lambda j: b.do(f"store {ty} {identity}, ptr {slot(reduce.temp, j)}"))
@@ -153,7 +153,7 @@ def emit_column_reduction(emitter, kernel):
             for reduce in reduces:
                 _, ty = accumulators[reduce.temp]
                 result = Value(b.op(reduce.temp, f"load {ty}, ptr {slot(reduce.temp, j)}"),
-                               emitter.value_dtype(reduce))
+                               reduce.accumulator_dtype())
                 emitter.temps[reduce.temp] = llvm_ops.cast(b, result, reduce.dtype)
             env = {x: column(j)}
             for store in stores:
