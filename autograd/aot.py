@@ -23,6 +23,7 @@ import functools
 import minitorch2
 from minitorch2 import _logging
 from minitorch2._python_dispatcher import enable_python_dispatcher
+from minitorch2._sym import is_symbolic
 from minitorch2._tensor import Tensor
 from minitorch2.autograd import Function
 from minitorch2.fx._pytree import PyTreeCodeGen
@@ -271,10 +272,12 @@ def _joint_fn(fn, grad_inputs, output_grad_mask):
 
 
 def aot_function(fn, fw_compiler, bw_compiler=None, partition_fn=None, decompositions=None, inference_compiler=None,
-                 static_input_indices=(), **_ignored):
+                 static_input_indices=(), _per_size=False, **_ignored):
     """`static_input_indices`: the inputs that live anyway (a frontend graph's parameters and buffers, found by
     aot_module_simplified; torch keeps them in its AOTConfig), handed to the partitioner as
-    `static_lifetime_input_indices`: saving them for the backward costs nothing."""
+    `static_lifetime_input_indices`: saving them for the backward costs nothing. `_per_size`: trace and compile
+    once per set of input sizes (a frontend graph over symbolic sizes: its graphs are traced static, see
+    aot_module_simplified)."""
     trace_and_compile = functools.partial(_CompiledFunction, fw_compiler=fw_compiler, bw_compiler=bw_compiler,
                                           partition_fn=partition_fn or default_partition,
                                           decompositions=decompositions, inference_compiler=inference_compiler)
@@ -284,9 +287,12 @@ def aot_function(fn, fw_compiler, bw_compiler=None, partition_fn=None, decomposi
         # Like PyTorch's, the first call fixes the graphs (guards are the frontend's job), but for how the
         # inputs alias: a call passing one tensor twice, or overlapping views, gets graphs of its own.
         key = aliasing_key(flat_args)
+        if _per_size:
+            key = (key, tuple(tuple(a.shape) if isinstance(a, Tensor) else a for a in flat_args))
         if key not in signatures:
             flat_fn, out_spec = _tree_flattened_fn(fn, args, kwargs)
-            signatures[key] = (_compile_signature(flat_fn, flat_args, key, trace_and_compile, static_input_indices),
+            signatures[key] = (_compile_signature(flat_fn, flat_args, key[0] if _per_size else key, trace_and_compile,
+                                                  static_input_indices),
                                out_spec)
         return signatures[key]
 
@@ -370,8 +376,13 @@ def aot_module_simplified(mod, example_inputs, fw_compiler, bw_compiler=None, pa
             return mod(*args)
 
     functional_call, params = _functional(mod, run, remove_duplicate=False)
+    # A frontend graph over symbolic sizes (dynamic shapes: `s77: torch.SymInt` inputs) is traced here with its
+    # inputs' example values, as static graphs, once per set of sizes; its size inputs' examples are their hints.
+    per_size = any(is_symbolic(e) for e in example_inputs)
+    example_inputs = [e.node.hint if is_symbolic(e) else e for e in example_inputs]
     compiled = aot_function(functional_call, fw_compiler, bw_compiler, partition_fn, decompositions,
-                            inference_compiler=inference_compiler, static_input_indices=_static_inputs(mod, params))
+                            inference_compiler=inference_compiler, static_input_indices=_static_inputs(mod, params),
+                            _per_size=per_size)
     # As torch's, trace and compile a frontend graph's forward now, for its example inputs (the frame's real
     # ones): a failure is then the backend's, raised while the frontend compiles (BackendCompilerFailed, or eager
     # under suppress_errors), never at the first call. Other callers' example inputs may be placeholders.

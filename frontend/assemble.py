@@ -16,7 +16,7 @@ import minitorch2
 from . import pyversion
 from .exc import Unsupported
 from .graph_break import graph_break
-from .source import AttrSource, ForeignGlobalSource, GetItemSource, GlobalSource, LocalSource
+from .source import AttrSource, ForeignGlobalSource, GetItemSource, GlobalSource, LocalSource, TensorSizeSource
 from .variables import (LazyVariableTracker, NestedUserFunctionVariable, NNModuleVariable, UserFunctionVariable,
                         UserMethodVariable)
 
@@ -128,6 +128,11 @@ class Codegen:
         elif isinstance(source, GetItemSource):
             self.load_source(source.base)
             self.append("LOAD_CONST", source.index)
+            self.append("BINARY_SUBSCR")
+        elif isinstance(source, TensorSizeSource):  # x.shape[dim]
+            self.load_source(source.base)
+            self.append("LOAD_ATTR", "shape")
+            self.append("LOAD_CONST", source.dim)
             self.append("BINARY_SUBSCR")
         else:
             raise Unsupported(f"cannot load {source} in generated code", "unresumable")

@@ -12,6 +12,7 @@ The one idea to hold: a cache entry is (guard function, compiled callable, input
 when its guards pass, so a compiled call returns what the eager call would. As in Dynamo, a frame given up on runs
 eagerly (under nopython the first break raises), and a failed compile raises BackendCompilerFailed.
 """
+import contextlib
 import functools
 import inspect
 import logging
@@ -22,7 +23,7 @@ import warnings
 import minitorch2
 from minitorch2 import _logging
 
-from . import config, resume, source
+from . import config, dynamic_shapes, resume, source
 from .backends import lookup_backend
 from .break_reasons import REASONS, explain_reason
 from .exc import BackendCompilerFailed, FailOnRecompileLimitHit, Unsupported
@@ -329,17 +330,21 @@ def translate_logged(fn, L, backend, nopython, entries):
 class OptimizedModule(minitorch2.nn.Module):
     """A compiled nn.Module: shares the original's parameters (it holds it as `_orig_mod`)."""
 
-    def __init__(self, mod, backend, nopython):
+    def __init__(self, mod, backend, nopython, dynamic=None, guard_export_fn=None):
         super().__init__()
         self._orig_mod = mod
         object.__setattr__(self, "_frontend_backend", backend)
         object.__setattr__(self, "_frontend_nopython", nopython)
+        object.__setattr__(self, "_frontend_dynamic", dynamic)
+        object.__setattr__(self, "_frontend_guard_export_fn", guard_export_fn)
 
     def forward(self, *args, **kwargs):
         mod = self._orig_mod
         if mod._forward_hooks or mod._forward_pre_hooks or type(mod).__call__ is not minitorch2.nn.Module.__call__:
             return mod(*args, **kwargs)
-        return call_compiled(type(mod).forward, (mod, *args), kwargs, self._frontend_backend, self._frontend_nopython)
+        with dynamic_shapes.compiling_with(self._frontend_dynamic), _exporting_guards(self._frontend_guard_export_fn):
+            return call_compiled(type(mod).forward, (mod, *args), kwargs, self._frontend_backend,
+                                 self._frontend_nopython)
 
     def __getattr__(self, name):
         try:
@@ -349,14 +354,16 @@ class OptimizedModule(minitorch2.nn.Module):
 
 
 class _OptimizeContext:
-    def __init__(self, backend, nopython):
+    def __init__(self, backend, nopython, dynamic=None, guard_export_fn=None):
         self.backend = backend
         self.nopython = nopython
+        self.dynamic = dynamic  # None, True or False: which sizes are symbols (dynamic_shapes.py)
+        self.guard_export_fn = guard_export_fn  # called with each compiled frame's guards (a list of Guard)
         self._captures = []  # the ProfileCaptures of the `with` blocks this context is active in, innermost last
 
     def __call__(self, fn):
         if isinstance(fn, minitorch2.nn.Module):
-            return OptimizedModule(fn, self.backend, self.nopython)
+            return OptimizedModule(fn, self.backend, self.nopython, self.dynamic, self.guard_export_fn)
         if inspect.ismethod(fn):  # a bound method: compile its function, with its self in front
             func, bound = fn.__func__, (fn.__self__,)
         elif inspect.isfunction(fn):
@@ -366,7 +373,8 @@ class _OptimizeContext:
 
         @functools.wraps(func)
         def wrapper(*args, **kwargs):
-            return call_compiled(func, (*bound, *args), kwargs, self.backend, self.nopython)
+            with dynamic_shapes.compiling_with(self.dynamic), _exporting_guards(self.guard_export_fn):
+                return call_compiled(func, (*bound, *args), kwargs, self.backend, self.nopython)
 
         return wrapper
 
@@ -381,12 +389,29 @@ class _OptimizeContext:
         return False
 
 
-def optimize(backend=None, *, nopython=False, dynamic=None, disable=False):
+@contextlib.contextmanager
+def _exporting_guards(guard_export_fn):
+    """guard_export_fn(guards) for each frame compiled inside the block, as Dynamo's `guard_export_fn`."""
+    if guard_export_fn is None:
+        yield
+        return
+    def observer(entry):
+        if not entry.skip_code:  # (a frame with no ops compiles nothing: no guards to export, as Dynamo)
+            guard_export_fn(list(entry.guard_fn.guard_list))
+
+    _observers.append(observer)
+    try:
+        yield
+    finally:
+        _observers.remove(observer)
+
+
+def optimize(backend=None, *, nopython=False, dynamic=None, disable=False, guard_export_fn=None):
     """`@optimize(backend)`: compile a function or module with backend (a name, a callable, None: the default)."""
     if disable:
         return lambda fn: fn
     _patch_library_once()
-    return _OptimizeContext(lookup_backend(backend), nopython)
+    return _OptimizeContext(lookup_backend(backend), nopython, dynamic, guard_export_fn)
 
 
 @functools.cache
@@ -413,4 +438,5 @@ def reset():
     CACHE.clear()
     SKIPPED_CODE.clear()
     RUN_ONLY_CODE.clear()
+    dynamic_shapes.reset()
     _logging.reset_ids()

@@ -21,6 +21,7 @@ import weakref
 
 import minitorch2
 from minitorch2._memory_overlap import overlap_groups
+from minitorch2._sym import is_symbolic
 from minitorch2.amp import _state as autocast_state
 
 from . import source
@@ -29,8 +30,15 @@ from .source import literal
 
 
 def ___check_tensor(value, dtype, size, stride, requires_grad, tensor_type):
-    return (type(value) is tensor_type and value.dtype == dtype and tuple(value.shape) == size
-            and tuple(value.stride()) == stride and value.requires_grad == requires_grad)
+    """The tensor's type and metadata; None in `size` or `stride` is a dynamic dim (its SHAPE_ENV guards check it)."""
+    return (type(value) is tensor_type and value.dtype == dtype and _matches(value.shape, size)
+            and _matches(value.stride(), stride) and value.requires_grad == requires_grad)
+
+
+def _matches(actual, expected):
+    if None not in expected:
+        return tuple(actual) == expected
+    return len(actual) == len(expected) and all(e is None or a == e for a, e in zip(actual, expected))
 
 
 _SCALAR_TYPE_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16",
@@ -54,7 +62,7 @@ def ___tensor_mismatch(value, name, dtype, size, stride, requires_grad, tensor_t
         return f"tensor '{name}' rank mismatch. expected {len(size)}, actual {value.dim()}"
     for what, expected, actual in (("size", size, tuple(value.shape)), ("stride", stride, tuple(value.stride()))):
         for i, (e, a) in enumerate(zip(expected, actual)):
-            if e != a:
+            if e is not None and e != a:
                 return f"tensor '{name}' {what} mismatch at index {i}. expected {e}, actual {a}"
     return f"tensor '{name}' mismatch"
 
@@ -137,12 +145,17 @@ def _type_expr(t):
     return "torch.nn.Parameter" if isinstance(t, minitorch2.nn.Parameter) else "torch.Tensor"
 
 
-def tensor_guard(source, value):
+def tensor_guard(source, value, fake=None):
+    """The tensor's metadata as compiled; where its fake has a symbolic size or stride, that entry is None."""
     name = source.name()
-    code = (f"___check_tensor({name}, {value.dtype!r}, {tuple(value.shape)!r}, {tuple(value.stride())!r}, "
+    size, stride = value.shape, value.stride()
+    if fake is not None:
+        size = tuple(None if is_symbolic(s) else s for s in fake.shape)
+        stride = tuple(None if is_symbolic(s) else s for s in fake.stride())
+    code = (f"___check_tensor({name}, {value.dtype!r}, {tuple(size)!r}, {tuple(stride)!r}, "
             f"{value.requires_grad!r}, {_type_expr(value)})")
-    why = (f"tensor {name}: expected {_type_expr(value)} {value.dtype} size {list(value.shape)} "
-           f"stride {list(value.stride())} requires_grad={value.requires_grad}")
+    why = (f"tensor {name}: expected {_type_expr(value)} {value.dtype} size {list(size)} "
+           f"stride {list(stride)} requires_grad={value.requires_grad}")
     failure = code.replace("___check_tensor(", "___tensor_mismatch(", 1).replace(f"({name}, ", f"({name}, {name!r}, ", 1)
     return Guard("TENSOR_MATCH", code, why, failure)
 

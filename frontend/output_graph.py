@@ -16,14 +16,17 @@ import collections
 import minitorch2
 from minitorch2 import fx
 from minitorch2._memory_overlap import overlap_groups
+from minitorch2._sym import SymInt, is_symbolic
 from minitorch2._subclasses.fake_tensor import FakeTensorMode
+from minitorch2.fx.experimental.symbolic_shapes import ShapeEnv
 
-from . import guards as guards_mod
+from . import dynamic_shapes, guards as guards_mod
 from .exc import Unsupported
-from .source import GetItemSource
+from .source import GetItemSource, TensorSizeSource
 from .stack_trace import StackTraceRecorder
-from .variables import BaseListVariable, TensorVariable, wrap
+from .variables import BaseListVariable, ConstantVariable, TensorVariable, wrap
 from .variables.ctx_manager import _set_grad_enabled
+from .variables.sym_node import SliceVariable, SymNodeVariable
 
 
 def _is_static_input(source, value):
@@ -36,11 +39,19 @@ def _is_static_input(source, value):
 GraphInput = collections.namedtuple("GraphInput", "source value node")
 
 
+def _node_of(tensor_var):
+    return tensor_var.proxy.node
+
+
 class OutputGraph:
-    def __init__(self):
+    def __init__(self, code=None):
+        self.code = code  # the code object translated: automatic dynamic shapes remember its inputs' sizes
         self.graph = fx.Graph()
         self._appender = fx.proxy.GraphAppendingTracer(self.graph, record_torch_functions=False)
-        self.fake_mode = FakeTensorMode()
+        self.shape_env = ShapeEnv()
+        self.fake_mode = FakeTensorMode(shape_env=self.shape_env)
+        self.size_vars = {}  # symbol -> the SymNodeVariable of its graph input (`s77`)
+        self.inputs_loaded = False  # a split frame's code loads the inputs (resume.py): none may be dropped since
         self.guards = guards_mod.GuardSet()
         self.grad_enabled_at_entry = minitorch2.is_grad_enabled()
         self.guards.add(guards_mod.global_state_guard(guards_mod.global_state()))  # grad mode, autocast, dtype
@@ -80,24 +91,49 @@ class OutputGraph:
             self.guards.add(guards_mod.duplicate_input_guard(source, first.source))
             self._input_vars[key] = first
             return first
-        self.guards.add(guards_mod.tensor_guard(source, value))
         type_expr = minitorch2.nn.Parameter if isinstance(value, minitorch2.nn.Parameter) else minitorch2.Tensor
-        if self.inputs:  # after the last placeholder, else before the first node
-            where = self.graph.inserting_after(self.inputs[-1].node)
-        else:
-            where = self.graph.inserting_before(next(iter(self.graph.nodes), None))
-        with where:
-            node = self.graph.placeholder(source.placeholder_name(), type_expr=type_expr)
-        fake = self.fake_mode.from_tensor(value)
+        dims = set() if _is_static_input(source, value) else dynamic_shapes.dynamic_dims(self.code, key, value)
+        fake = self.fake_mode.from_tensor(value, source=key, dynamic_dims=dims)
+        self.guards.add(guards_mod.tensor_guard(source, value, fake))
+        for dim, size in enumerate(fake.shape):  # its new size symbols first, as graph inputs of their own
+            if is_symbolic(size) and size.node.expr not in self.size_vars:
+                size_source = TensorSizeSource(source, dim)
+                size_node = self._add_input(size_source, size, SymInt, str(size.node.expr))
+                self.size_vars[size.node.expr] = SymNodeVariable(fx.Proxy(size_node, self._appender), size, size_source)
+        node = self._add_input(source, value, type_expr)
         node.meta["example_value"] = fake
         if _is_static_input(source, value):  # parameters and buffers live anyway: AOT's partitioner saves them free
             node.meta["tensor_dict"] = {"_dynamo_static_input_type": "unguarded"}
-        self._record_stack_trace(node)  # where the input was first used, as Dynamo records it
-        self.inputs.append(GraphInput(source, value, node))
         var = TensorVariable(fx.Proxy(node, self._appender), fake, type_expr, source)
         self._input_vars[key] = var
         self._input_by_id[id(value)] = var  # (the value lives in self.inputs: its id stays its own)
         return var
+
+    def _add_input(self, source, value, type_expr, name=None):
+        """A placeholder after the last one (else before the first node), and its GraphInput."""
+        if self.inputs:
+            where = self.graph.inserting_after(self.inputs[-1].node)
+        else:
+            where = self.graph.inserting_before(next(iter(self.graph.nodes), None))
+        with where:
+            node = self.graph.placeholder(name or source.placeholder_name(), type_expr=type_expr)
+        node.meta["example_value"] = value
+        self._record_stack_trace(node)  # where the input was first used, as Dynamo records it
+        self.inputs.append(GraphInput(source, value, node))
+        return node
+
+    def size_variable(self, tensor_var, dim):
+        """`x.shape[dim]`: a constant, or for a symbolic size the graph input of its symbol (`s77`), or else
+        a `sym_size.int` node of the tensor."""
+        size = tensor_var.example_value.shape[dim]
+        if not is_symbolic(size):
+            return ConstantVariable(size)
+        expr = self.shape_env.simplify(size.node.expr)
+        if expr in self.size_vars:
+            return self.size_vars[expr]
+        proxy = self.create_proxy("call_function", minitorch2.ops.aten.sym_size.int, (tensor_var.proxy.node, dim),
+                                  {}, size)
+        return SymNodeVariable(proxy, size)
 
     # ---- nodes ------------------------------------------------------------------------
 
@@ -127,7 +163,7 @@ class OutputGraph:
         namespace._rename_object(node, new_name)
 
     def as_node_arg(self, var):
-        return self._as_arg(var, lambda tensor_var: tensor_var.proxy.node)
+        return self._as_arg(var, _node_of)
 
     def as_fake_arg(self, var):
         return self._as_arg(var, lambda tensor_var: tensor_var.example_value)
@@ -137,6 +173,10 @@ class OutputGraph:
         var = var.realize()
         if isinstance(var, TensorVariable):
             return of_tensor(var)
+        if isinstance(var, SymNodeVariable):
+            return var.proxy.node if of_tensor is _node_of else var.value
+        if isinstance(var, SliceVariable):
+            return slice(*[self._as_arg(p, of_tensor) for p in var.parts])
         if isinstance(var, BaseListVariable):
             items = [self._as_arg(v, of_tensor) for v in var.items]
             return items if var.python_cls is list else tuple(items)
@@ -221,18 +261,38 @@ class OutputGraph:
 
     def _install_aliasing_guards(self):
         """Guard, as Dynamo, that tensor inputs are distinct and, if one changes in place, which share memory."""
-        if len(self.inputs) < 2:
+        tensors = [inp for inp in self.inputs if isinstance(inp.value, minitorch2.Tensor)]
+        if len(tensors) < 2:
             return
-        sources = [inp.source for inp in self.inputs]
+        sources = [inp.source for inp in tensors]
         self.guards.add(guards_mod.no_aliasing_guard(sources))
-        if any(inp.node.meta["example_value"]._version for inp in self.inputs):  # (fakes start at version 0)
-            groups = overlap_groups([inp.value for inp in self.inputs])
+        if any(inp.node.meta["example_value"]._version for inp in tensors):  # (fakes start at version 0)
+            groups = overlap_groups([inp.value for inp in tensors])
             self.guards.add(guards_mod.overlap_guard(sources, groups))
+
+    def specialize_pinned_sizes(self):
+        """A size symbol a guard pinned to one value (`if x.shape[0] == 8`) is that int in the graph, and no
+        longer a graph input (its tensor guard, SHAPE_ENV's `L['x'].size()[0] == 8`, keeps the value)."""
+        for symbol, value in self.shape_env.replacements.items():
+            var = self.size_vars.get(symbol)
+            if var is None or not value.is_Integer:
+                continue
+            node = var.proxy.node
+            for user in list(node.users):
+                user.args = fx.node.map_arg(user.args, lambda n: int(value) if n is node else n)
+                user.kwargs = fx.node.map_arg(user.kwargs, lambda n: int(value) if n is node else n)
+            if not self.inputs_loaded:  # (a split frame's code already passes every input: the placeholder stays)
+                del self.size_vars[symbol]
+                self.graph.erase_node(node)
+                self.inputs = [inp for inp in self.inputs if inp.node is not node]
 
     def close(self):
         """Output the registered tensors and close the graph; dead nodes stay, as in Dynamo's, but unused getitems."""
         self.graph.output(tuple(v.proxy.node for v in self.outputs))
         self._install_aliasing_guards()
+        self.specialize_pinned_sizes()
+        for code in self.shape_env.produce_guards():
+            self.guards.add(guards_mod.Guard("SHAPE_ENV", code, code))
         for node in reversed(list(self.graph.nodes)):
             if node.meta.get("frontend_speculative") and not node.users:
                 self.graph.erase_node(node)

@@ -184,6 +184,8 @@ def transform_frame(fn, bp, output, graph_call, compile_wrapper):
     inst = bp.inst
     lineno = bp.lineno
     cg = assemble.Codegen(output, lineno, code.co_freevars)
+    output.specialize_pinned_sizes()  # (before the graph's inputs are loaded: a pinned size is one no longer)
+    output.inputs_loaded = True
     if output.op_count():
         cg.append("PUSH_NULL")
         cg.append("LOAD_CONST", graph_call)

@@ -128,6 +128,17 @@ class GetItemSource(Source):
         return isinstance(self.base, AttrSource) and self.base.member in ("_parameters", "_buffers")
 
 
+class TensorSizeSource(Source):
+    """A size of a tensor input (`L['x'].size()[0]`): the source of a size symbol's graph input."""
+
+    def __init__(self, base, dim):
+        self.base = base
+        self.dim = dim
+
+    def name(self):
+        return f"{self.base.name()}.size()[{self.dim}]"
+
+
 def module_member_source(module_source, kind, key):
     """Source of `module.<key>` when it lives in `module.<kind>` (`_modules`, `_parameters`, `_buffers`)."""
     return GetItemSource(AttrSource(module_source, kind), key)

@@ -27,6 +27,7 @@ from .variables.autocast import AutocastVariable, _exit_autocast
 from .variables.ctx_manager import GRAD_MODE_CLASSES, GradModeClassVariable, _set_grad_enabled
 from .variables.dicts import constant_key
 from .variables.lists import iterate
+from .variables.sym_node import SliceVariable, SymNodeVariable
 from .variables.tensor import record, record_mutation
 
 MAX_INSTRUCTIONS = 200_000
@@ -272,6 +273,9 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
 
     def BUILD_SLICE(self, inst):
         parts = [p.realize() for p in self.popn(inst.arg)]
+        if all(p.is_python_constant() or isinstance(p, SymNodeVariable) for p in parts) and \
+                not all(p.is_python_constant() for p in parts):
+            return self.push(SliceVariable(parts))
         if not all(p.is_python_constant() for p in parts):
             raise Unsupported("slice with non-constant bounds", "unsupported")
         self.push(ConstantVariable(slice(*[p.as_python_constant() for p in parts])))
@@ -520,7 +524,7 @@ class InstructionTranslator(InstructionTranslatorBase):
 
     def __init__(self, code, f_globals, f_locals):
         pyversion.check_supported()
-        output = OutputGraph()
+        output = OutputGraph(code)
         symbolic_locals = {}
         cells = {}
         for name, value in f_locals.items():

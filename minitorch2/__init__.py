@@ -13,6 +13,7 @@ from ._dtype import (
 )
 from ._dtype import float16 as half, float32 as float, float64 as double, int64 as long, int32 as int, int16 as short
 from ._tensor import Size, Tensor, device
+from ._sym import SymBool, SymFloat, SymInt, _check, sym_int, sym_max, sym_min, sym_not  # noqa: F401  (dynamic shapes)
 from ._ops import ops, register_table as _register_table
 from ._aten.table import TABLE as _TABLE
 

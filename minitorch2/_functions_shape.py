@@ -16,6 +16,7 @@ from ._aten.meta_util import broadcast_shapes
 from ._aten.views import infer_size, view_strides
 from ._ops import ops, python_signature
 from ._out import CAT, EXACT, INDEX_SELECT, NONZERO, TAKE, out_variant
+from ._sym import SymInt
 from ._tensor import Tensor, contiguous_format
 
 aten = ops.aten
@@ -172,7 +173,7 @@ def vstack(tensors):
 
 
 def split(tensor, split_size_or_sections, dim=0):
-    if isinstance(split_size_or_sections, int):
+    if isinstance(split_size_or_sections, (int, SymInt)):
         return tuple(aten.split.Tensor(tensor, split_size_or_sections, dim))
     return tuple(aten.split_with_sizes.default(tensor, list(split_size_or_sections), dim))
 

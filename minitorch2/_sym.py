@@ -102,6 +102,8 @@ for _op in _ARITHMETIC + _COMPARISONS:
             setattr(_cls, _reflected.__name__, _reflected)
 SymBool.__eq__ = _binary(operator.eq)
 SymBool.__ne__ = _binary(operator.ne)
+for _cls in (SymInt, SymFloat, SymBool):
+    _cls.__module__ = "minitorch2"  # torch.SymInt, where PyTorch has them (graph code prints `s77: torch.SymInt`)
 
 
 def is_symbolic(value):
@@ -128,3 +130,12 @@ def sym_not(a):
 def sym_int(a):
     """torch.sym_int: a SymInt stays symbolic; anything else becomes a Python int."""
     return a if isinstance(a, SymInt) else int(a)
+
+
+def _check(cond, message=None):
+    """torch._check: raise RuntimeError unless cond holds; on a symbolic cond, the ShapeEnv keeps it as a fact."""
+    if is_symbolic(cond):
+        cond.node.shape_env.assume(cond.node.expr, cond.node.hint)
+    elif not cond:
+        raise RuntimeError(message() if message is not None else "Expected cond to be True, but got False. (Could "
+                           "this error message be improved? If so, please report an enhancement request to PyTorch.)")

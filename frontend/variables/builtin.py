@@ -20,6 +20,7 @@ from .constant import ConstantVariable
 from .dicts import DictVariable, constant_key, dict_items
 from .functions import PartialVariable
 from .lists import BaseListVariable, DequeVariable, ListIteratorVariable, ListVariable, TupleVariable, iterate
+from .sym_node import SYMBOLIC_OPERATORS, SymNodeVariable, sym_arithmetic
 from .tensor import TensorVariable, record
 
 FOLDABLE = {abs, min, max, round, int, float, bool, str, divmod, pow, sum, all, any, type, slice,
@@ -41,7 +42,8 @@ def _is_pure(fn):
 
 
 def _is_const(v):
-    return v.is_python_constant()
+    """A constant, or a size that specialises to one where a builtin needs a plain value (`range(n)`)."""
+    return v.is_python_constant() or isinstance(v, SymNodeVariable)
 
 
 def _has_attribute(tx, obj, name):
@@ -60,6 +62,9 @@ def _has_attribute(tx, obj, name):
 
 def binary_op(tx, fn, a, b):
     a, b = a.realize(), b.realize()
+    if (isinstance(a, SymNodeVariable) or isinstance(b, SymNodeVariable)) and fn in SYMBOLIC_OPERATORS and all(
+            isinstance(v, SymNodeVariable) or v.is_python_constant() for v in (a, b)):
+        return sym_arithmetic(tx.output, fn, [a, b])
     if isinstance(a, TensorVariable) or isinstance(b, TensorVariable):
         if not all(isinstance(v, TensorVariable) or _is_const(v) for v in (a, b)):
             raise Unsupported(f"{fn.__name__} of {a} and {b}", "unsupported")
@@ -80,6 +85,8 @@ def binary_op(tx, fn, a, b):
 
 def unary_op(tx, fn, a):
     a = a.realize()
+    if isinstance(a, SymNodeVariable) and fn in SYMBOLIC_OPERATORS:
+        return sym_arithmetic(tx.output, fn, [a])
     if isinstance(a, TensorVariable):
         return record(tx.output, "call_function", fn, [a], {})
     if _is_const(a):

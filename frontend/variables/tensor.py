@@ -11,6 +11,7 @@ import operator
 import minitorch2
 from minitorch2._aten.overlap import FakeOverlapError
 from minitorch2._dtype import NoComplexDtypes
+from minitorch2._sym import is_symbolic
 from minitorch2._tensor import DataDependentOutputException, DynamicOutputShapeException
 
 from ..exc import TorchRuntimeError, Unsupported
@@ -42,7 +43,7 @@ class TensorVariable(VariableTracker):
     def var_getattr(self, tx, name):
         fake = self.example_value
         if name == "shape":
-            return SizeVariable([ConstantVariable(s) for s in fake.shape])
+            return SizeVariable([tx.output.size_variable(self, d) for d in range(fake.dim())])
         if name in METADATA_ATTRS:
             return ConstantVariable(getattr(fake, name))
         if name in GRAPH_ATTRS:
@@ -55,7 +56,7 @@ class TensorVariable(VariableTracker):
 
     def unpack_var_sequence(self, tx):
         return [record(tx.output, "call_function", operator.getitem, [self, ConstantVariable(i)], {})
-                for i in range(self.example_value.shape[0])]
+                for i in range(int(self.example_value.shape[0]))]  # (a symbolic length specialises)
 
     def output_plan(self, og):
         index = og.add_output(self)
@@ -83,11 +84,18 @@ class TensorMethodVariable(MethodVariable):
         if name in METADATA_METHODS:
             if not all(a.is_python_constant() for a in [*args, *kwargs.values()]):
                 raise Unsupported(f"Tensor.{name} with non-constant arguments", "unsupported_call")
-            value = getattr(self.obj.example_value, name)(*[a.as_python_constant() for a in args],
+            constants = [a.as_python_constant() for a in args]
+            if name == "size":
+                fake = self.obj.example_value
+                dims = constants or [kwargs["dim"].as_python_constant()] if constants or kwargs else None
+                if dims is None:
+                    return SizeVariable([tx.output.size_variable(self.obj, d) for d in range(fake.dim())])
+                return tx.output.size_variable(self.obj, dims[0] % max(fake.dim(), 1))
+            value = getattr(self.obj.example_value, name)(*constants,
                                                          **{k: v.as_python_constant() for k, v in kwargs.items()})
-            if name == "size" and not args and not kwargs:
-                return SizeVariable([ConstantVariable(s) for s in value])
-            return ConstantVariable(tuple(value) if isinstance(value, (tuple, list)) else value)
+            if isinstance(value, (tuple, list)):  # a symbolic stride or numel specialises
+                return ConstantVariable(tuple(int(v) for v in value))
+            return ConstantVariable(int(value) if is_symbolic(value) else value)
         return record(tx.output, "call_method", name, [self.obj, *args], kwargs)
 
 

@@ -12,6 +12,7 @@ from minitorch2 import _ops
 from ..exc import Unsupported
 from .base import VariableTracker
 from .constant import ConstantVariable
+from .sym_node import SymNodeVariable
 from .tensor import record
 
 # `torch.ops`, `torch.ops.aten` and an op's overloads (`torch.ops.aten.add.Tensor`): attribute reads are
@@ -41,8 +42,20 @@ def _addcdiv_as_dynamo(tx, args, kwargs):
     return record(tx.output, "call_function", minitorch2.add, [args[0], scaled], {})
 
 
+def _check_at_translation(tx, args, kwargs):
+    """torch._check(cond): decided now (a size condition becomes a fact and a guard); no node."""
+    cond = args[0]
+    if isinstance(cond, SymNodeVariable):
+        minitorch2._check(cond.value)
+    elif cond.is_python_constant():
+        minitorch2._check(cond.as_python_constant())
+    else:
+        return None
+    return ConstantVariable(None)
+
+
 # Functions recorded as the few simpler ops Dynamo rewrites them into (None: recorded as they are).
-DECOMPOSED = {minitorch2.addcdiv: _addcdiv_as_dynamo}
+DECOMPOSED = {minitorch2.addcdiv: _addcdiv_as_dynamo, minitorch2._check: _check_at_translation}
 
 
 class TorchVariable(VariableTracker):

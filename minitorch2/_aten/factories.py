@@ -8,6 +8,7 @@ import math
 import numpy as np
 
 from .. import _dtype
+from .._sym import SymInt, is_symbolic
 from .._tensor import Tensor
 from . import range_values
 from .meta_util import new_tensor_shape, fake_empty, preserve_format_strides, with_strides
@@ -106,12 +107,14 @@ full_like = _like(0)
 def _arange_dtype(values, dtype):
     if dtype is not None:
         return dtype
-    if all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in values):
+    if all(isinstance(v, (int, np.integer, SymInt)) and not isinstance(v, bool) for v in values):
         return _dtype.int64
     return _dtype.get_default_dtype()
 
 
 def _arange_length(start, end, step):
+    if any(map(is_symbolic, (start, end, step))):  # a size (dynamic shapes): integer ceil division, no guard
+        return (end - start + step - (1 if step > 0 else -1)) // step
     if step == 0 or step != step:  # (a NaN step is "nonzero" in no sense, and ATen says so)
         raise RuntimeError("step must be nonzero")
     if not (math.isfinite(start) and math.isfinite(end)):

@@ -625,10 +625,6 @@ for _case in CASES:
 # The program a case runs, when its name is not the program's own name.
 PROGRAM = {"c_enable_grad_block_under_no_grad": "c_enable_grad_block"}
 
-# Cases compared against Dynamo with its automatic dynamic shapes left on (every other case runs Dynamo with
-# torch._dynamo.config.automatic_dynamic_shapes = False, because our frontend specializes every size).
-AUTOMATIC_DYNAMIC = {"r_shape_auto_dynamic"}
-
 
 def build(lib):
     """Exec CORPUS_SRC with torch-like names bound to `lib` (torch or minitorch2) and its Dynamo."""

@@ -12,10 +12,8 @@ Dynamo's counts. Two tests per case read that one run:
                equal Dynamo's (explain's two counts are read off the counter run, see
                dynamo_explain_counts).
 
-Dynamo is run with automatic_dynamic_shapes = False (our frontend specializes every size,
-so after a size change Dynamo would compile a dynamic graph where we compile one more
-static one), except for the cases in corpus.AUTOMATIC_DYNAMIC, which document exactly that
-difference in COUNT_DIFFS below.
+Dynamo runs with its default settings: automatic dynamic shapes on, as ours (after a size
+change both compile a graph with that size a symbol).
 
 Every known difference is listed with its reason: RESUME_PENDING (non-strict xfail) for
 counts that differ only because resume functions are missing, COUNT_DIFFS and VALUE_DIFFS
@@ -36,7 +34,7 @@ import frontend
 import minitorch2
 from frontend.testing import CompileCounter
 
-from .corpus import AUTOMATIC_DYNAMIC, CASES, PROGRAM, Arg, build
+from .corpus import CASES, PROGRAM, Arg, build
 
 CASES_BY_NAME = {case.name: case for case in CASES}
 torch.manual_seed(0)
@@ -51,10 +49,9 @@ RESUME = "resume functions not landed"
 RESUME_PENDING = {}
 
 # Other known count differences: name -> reason (strict xfail; translator gaps and Dynamo quirks).
-COUNT_DIFFS = {
-    "r_shape_auto_dynamic": "automatic dynamic shapes: after one size change Dynamo compiles a dynamic graph "
-                            "(frame counts [1, 2, 2]); we compile one more static graph ([1, 2, 3])",
-}
+_DYNAMIC_FLOAT = ("automatic dynamic floats: after a change Dynamo makes a float a graph input (one op more); "
+                  "ours keeps each value a constant in a graph of its own")
+COUNT_DIFFS = {"b_item": _DYNAMIC_FLOAT, "b_tolist": _DYNAMIC_FLOAT, "r_float_arg": _DYNAMIC_FLOAT}
 # Known value differences (bugs): name -> reason (strict xfail).
 VALUE_DIFFS = {}
 
@@ -191,8 +188,7 @@ def _no_guard_latency_profile(*args):
 
 @contextlib.contextmanager
 def _dynamo_settings(case):
-    with torch._dynamo.config.patch(automatic_dynamic_shapes=case.name in AUTOMATIC_DYNAMIC), \
-            mock.patch.object(torch._dynamo.guards, "profile_guard_manager", _no_guard_latency_profile):
+    with mock.patch.object(torch._dynamo.guards, "profile_guard_manager", _no_guard_latency_profile):
         yield
 
 
@@ -286,10 +282,7 @@ def test_dynamo_explain_is_the_first_call_count(name):
     assert real == dynamo_explain_counts(dynamo_counts(case))
 
 
-def test_automatic_dynamic_difference_is_one_static_recompile():
-    """With Dynamo's automatic dynamic shapes on, sizes 2, 3, 4 give it frames [1, 2, 2] (the third size
-    reuses a dynamic graph); we specialize every size, so the third size costs exactly one more frame."""
+def test_automatic_dynamic_shapes_reuse_the_dynamic_graph_as_dynamo():
+    """Sizes 2, 3, 4: the second compiles a graph with the size a symbol, which the third reuses: [1, 2, 2]."""
     result = run_case("r_shape_auto_dynamic")
-    ours, theirs = result["ours"]["frame_counts"], result["dynamo"]["frame_counts"]
-    assert theirs == [1, 2, 2]
-    assert ours[:2] == theirs[:2] and ours[2] == theirs[2] + 1
+    assert result["ours"]["frame_counts"] == result["dynamo"]["frame_counts"] == [1, 2, 2]

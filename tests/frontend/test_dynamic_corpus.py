@@ -176,7 +176,6 @@ KNOWN_DIFFERENT = {
     ("pad_to_multiple_of_4", "false"): STATIC_PAD,
     ("pad_pair_to_longest", "false"): STATIC_PAD,
     ("first_rows_capped", "false"): STATIC_SLICE_AOT,
-    ("checked_differences", "false"): NO_CHECK,
     ("count_positive_rows", "false"): STATIC_UNUSED_INPUT,
     # mark_dynamic
     ("seed002_view_sum", "mark"): MARK,
@@ -239,7 +238,7 @@ KNOWN_DIFFERENT = {
     ("sum_of_positives", "mark"): MARK,
 }
 
-KNOWN_VALUE_DIFFERENT = {(case, mode): NO_CHECK for case in ("checked_differences",) for mode in MODES}
+KNOWN_VALUE_DIFFERENT = {}
 
 
 def _params(table):

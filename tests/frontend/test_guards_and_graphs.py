@@ -60,15 +60,16 @@ def test_recompile_on_dtype_and_grad_mode():
     assert cnt.frame_count == 3
 
 
-def test_recompile_on_shape_change_is_static():
-    # Dynamo marks the dimension dynamic after the first size-change recompile (3 shapes -> 2 frames);
-    # this slice has static shapes only, so each new shape is one more frame.
-    cnt = CompileCounter()
+def test_recompile_on_shape_change_makes_the_dim_dynamic_as_dynamo():
+    # automatic dynamic shapes: the first size change recompiles with that dim a symbol (3 shapes -> 2 frames)
+    cnt, t_cnt = CompileCounter(), torch._dynamo.testing.CompileCounter()
     f = minitorch2.compile(MT_NS["f_shape_branch"], backend=cnt)
+    t_f = torch.compile(TORCH_NS["f_shape_branch"], backend=t_cnt)
     for n in (2, 3, 4):
         x = minitorch2.randn(n, 2)
         np.testing.assert_allclose(f(x).numpy(), MT_NS["f_shape_branch"](x).numpy(), rtol=1e-6)
-    assert cnt.frame_count == 3
+        t_f(torch.randn(n, 2))
+    assert cnt.frame_count == t_cnt.frame_count == 2
 
 
 def test_guard_failure_message_and_cache_limit(monkeypatch):

@@ -179,6 +179,14 @@ class ShapeEnv:
         self._record(_normalized(expr if hint else _negate(expr)))
         return bool(hint)
 
+    def assume(self, expr, hint):
+        """torch._check(expr): a fact from then on; with a hint, also a guard (it must hold at the next call)."""
+        if hint is not None and not hint:
+            raise RuntimeError(f"Runtime assertion failed for expression {_ReprPrinter().doprint(expr)}")
+        expr = self.simplify(expr)
+        if self.static_value(expr) is None:
+            self._record(_normalized(expr))
+
     def specialize(self, expr, hint):
         """`int(n)`: the hint, with the guard that n equals it."""
         if hint is None:
@@ -242,7 +250,7 @@ class ShapeEnv:
             current = self.var_to_range[symbol]
             current[0], current[1] = max(current[0], low), min(current[1], high)
             if current[0] == current[1]:
-                self.replacements[symbol] = current[0]
+                self.replacements[symbol] = sympy.Integer(current[0])
             return
         self.guards.append(guard)
 

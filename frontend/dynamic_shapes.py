@@ -1,0 +1,71 @@
+"""Which sizes are dynamic: `dynamic=`, mark_dynamic/mark_static, and automatic dynamic shapes.
+
+Frontend layer, asked by the output graph when it makes a tensor input's fake value. Dynamo's rules:
+
+    dynamic=False                  every size static: a new size is a new graph
+    dynamic=True                   every size a symbol from the first compile (but 0 and 1, which specialise)
+    dynamic=None (the default)     static at first; when a recompile sees a size that changed since the last
+                                   compile of that code, that dim is a symbol from then on ("automatic dynamic")
+    mark_dynamic(t, d)             dim d of that tensor is a symbol from the first compile (mark_static: never)
+
+The sizes each code object was compiled for are kept per input source in FRAME_STATE (cleared by reset()).
+"""
+import threading
+
+from . import config
+
+# code object -> {source name: the sizes it was last compiled for, None where a dim became dynamic}
+FRAME_STATE = {}
+_setting = threading.local()  # the `dynamic=` of the compile now translating (None, True or False)
+
+
+def mark_dynamic(t, index, *, min=None, max=None):
+    """Make dim `index` (an int or a list of them) of t a symbol in every graph it enters."""
+    for i in [index] if isinstance(index, int) else index:
+        t.__dict__.setdefault("_dynamo_dynamic_indices", set()).add(i)
+
+
+def maybe_mark_dynamic(t, index):
+    """As mark_dynamic, but a guard may still specialise the dim without an error (ours never raises)."""
+    mark_dynamic(t, index)
+
+
+def mark_static(t, index=None):
+    """Keep dim `index` (all dims when None) of t static, even where automatic dynamic would not."""
+    indices = range(t.dim()) if index is None else [index] if isinstance(index, int) else index
+    t.__dict__.setdefault("_dynamo_static_indices", set()).update(indices)
+
+
+class compiling_with:
+    """The `dynamic=` argument of the compile now translating a frame, for dynamic_dims()."""
+
+    def __init__(self, dynamic):
+        self.dynamic = dynamic
+
+    def __enter__(self):
+        self.previous = getattr(_setting, "dynamic", None)
+        _setting.dynamic = self.dynamic
+
+    def __exit__(self, *exc):
+        _setting.dynamic = self.previous
+
+
+def dynamic_dims(code, source_name, tensor):
+    """The dims of a tensor input that get symbols in this translation of `code`; records its sizes."""
+    dynamic = getattr(_setting, "dynamic", None)
+    static = tensor.__dict__.get("_dynamo_static_indices", set())
+    marked = tensor.__dict__.get("_dynamo_dynamic_indices", set())
+    state = FRAME_STATE.setdefault(code, {})
+    seen = state.get(source_name)
+    sizes = tuple(tensor.shape)
+    if seen is not None and len(seen) == len(sizes) and dynamic is not False and config.automatic_dynamic_shapes:
+        sizes = tuple(None if old is None or old != new else new for old, new in zip(seen, sizes))
+    state[source_name] = sizes
+    if dynamic is False:
+        return set()
+    every = dynamic is True or not config.assume_static_by_default
+    return {d for d in range(tensor.dim()) if d not in static and (every or d in marked or sizes[d] is None)}
+
+
+def reset():
+    FRAME_STATE.clear()

@@ -1,0 +1,76 @@
+"""SymNodeVariable: a symbolic size in the graph being built (Dynamo's SymNodeVariable).
+
+Frontend layer. With dynamic shapes a tensor input's size is a symbol: `x.shape[0]` is the graph input `s77`, and
+Python arithmetic on it (`x.shape[0] // 2`) is a node (`floordiv = s77 // 2`) whose example value is the SymInt
+it computes. A Python decision on it (`if x.shape[0] > 2:`) is answered by the ShapeEnv from the example value and
+becomes a guard; where the translator needs a plain Python value (`range(n)`), the size specialises (`int(n)`, a
+guard that n equals its value).
+"""
+import operator
+
+from minitorch2._sym import SymBool, is_symbolic
+
+from .base import VariableTracker
+from .constant import ConstantVariable
+
+
+class SymNodeVariable(VariableTracker):
+    def __init__(self, proxy, value, source=None):
+        super().__init__(source)
+        self.proxy = proxy
+        self.value = value
+
+    def python_type(self):
+        return bool if isinstance(self.value, SymBool) else type(self.value.node.hint)
+
+    def truth(self, tx):
+        return bool(self.value)
+
+    def as_python_constant(self):
+        """The value as a plain Python number: specialised, with the guard that it stays this value."""
+        return bool(self.value) if isinstance(self.value, SymBool) else int(self.value)
+
+    def output_plan(self, og):
+        value = self.as_python_constant()
+        return lambda outs, L, G: value
+
+    def reconstruct(self, cg):
+        if self.source is not None:  # a size input: read again from its tensor, symbolic as it was
+            cg.load_source(self.source)
+        else:
+            cg.append("LOAD_CONST", self.as_python_constant())
+
+    def __repr__(self):
+        return f"SymNodeVariable({self.proxy.node.name}, {self.value})"
+
+
+class SliceVariable(VariableTracker):
+    """A slice with a symbolic bound (`x[:, :T]` where T is a size): a slice of nodes in the graph."""
+
+    def __init__(self, parts):
+        super().__init__()
+        self.parts = parts
+
+    def as_python_constant(self):
+        return slice(*[p.as_python_constant() for p in self.parts])
+
+    def __repr__(self):
+        return f"SliceVariable({self.parts})"
+
+
+def sym_arithmetic(og, fn, args):
+    """fn (an operator) over sizes and constants: a node and its SymInt, or a constant where the result is one
+    (`s77 - s77`)."""
+    values = [a.value if isinstance(a, SymNodeVariable) else a.as_python_constant() for a in args]
+    result = fn(*values)
+    if not is_symbolic(result):
+        return ConstantVariable(result)
+    proxy = og.create_proxy("call_function", fn, [a.proxy.node if isinstance(a, SymNodeVariable) else
+                                                  a.as_python_constant() for a in args], {}, result)
+    proxy.node.meta["frontend_speculative"] = True  # a comparison only decided a branch: removed if unused
+    return SymNodeVariable(proxy, result)
+
+
+SYMBOLIC_OPERATORS = {operator.add, operator.sub, operator.mul, operator.floordiv, operator.mod, operator.truediv,
+                      operator.pow, operator.neg, operator.eq, operator.ne, operator.lt, operator.le, operator.gt,
+                      operator.ge, operator.iadd, operator.isub, operator.imul, operator.ifloordiv, operator.imod}
