@@ -109,14 +109,14 @@ def _assert_same(a, b, rtol, atol, where="out"):
         assert a == b, f"{where}: {a!r} vs {b!r}"
 
 
-def check_program(source, n_args, first_shape, second_shape, seed):
+def check_program(source, n_args, first_shape, second_shape, seed, dynamic=None, more_shapes=()):
     """Run one generated program compiled and uncompiled; raise AssertionError on any difference."""
     frontend.reset()
     fn = _load(source, minitorch2, frontend)
     counter = CompileCounterWithBackend("eager")  # backend "eager", counting the graphs it is given
-    compiled = minitorch2.compile(fn, backend=counter)
+    compiled = minitorch2.compile(fn, backend=counter, dynamic=dynamic)
     theirs = _load(source, torch, torch._dynamo) if torch is not None else None
-    for call, shape in enumerate((first_shape, first_shape, second_shape)):
+    for call, shape in enumerate((first_shape, first_shape, second_shape, *more_shapes)):
         eager_out, eager_printed = _run(fn, _inputs(minitorch2, shape, n_args, seed + call))
         out, printed = _run(compiled, _inputs(minitorch2, shape, n_args, seed + call))
         _assert_same(out, eager_out, rtol=1e-6, atol=1e-7, where=f"call {call}: compiled vs eager")
@@ -227,6 +227,15 @@ def test_compiled_program_equals_eager(program, first_shape, second_shape, seed)
     note("program:\n" + source)
     graphs = check_program(source, n_args, first_shape, second_shape, seed)
     event(f"graphs compiled over the three calls: {min(graphs, 4)}{'+' if graphs >= 4 else ''}")
+
+
+@settings(max_examples=EXAMPLES, phases=PHASES)
+@given(programs(max_statements=10 if DEEP else 6), shapes, shapes, shapes, st.integers(0, 2**16))
+def test_program_compiled_over_symbolic_sizes_equals_eager(program, first_shape, second_shape, third_shape, seed):
+    """dynamic=True: the program traced once with its sizes symbols (s77), then called with other sizes."""
+    source, n_args = program
+    note("program:\n" + source)
+    check_program(source, n_args, first_shape, second_shape, seed, dynamic=True, more_shapes=(third_shape,))
 
 
 def _zeroing_backend(gm, example_inputs):

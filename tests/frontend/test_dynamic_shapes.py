@@ -1,0 +1,90 @@
+"""Dynamic shapes, property-tested: programs compiled once with symbolic sizes, called with many sizes.
+
+For random sequences of sizes: every compiled call equals the eager call; no recompile while the sizes stay inside
+the guards; and a recompile exactly when a guard fails (a size of 0 or 1, which specialise; a divisibility the
+program branched on; a quotient pinned to 1): after every call the frame count equals torch.compile's.
+"""
+import numpy as np
+import torch
+from hypothesis import assume, given, settings, strategies as st
+from torch._dynamo.testing import CompileCounter as TorchCompileCounter
+
+import frontend
+import minitorch2
+from frontend.testing import CompileCounter
+
+
+def _arith(x):
+    n, m = x.shape
+    return (x * n).sum(0) + m - x[: n // 2].sum()
+
+
+def _divisible(x):
+    if x.shape[0] % 3 == 0:
+        return x.view(-1, 3).sum(1) * 2
+    return x * 2 + x.shape[0]
+
+
+def _compiled(fn, backend="eager", dynamic=True):
+    frontend.reset()
+    counter = CompileCounter() if backend == "eager" else None
+    return minitorch2.compile(fn, backend=counter or backend, dynamic=dynamic), counter
+
+
+def _assert_same(compiled, fn, x):
+    np.testing.assert_allclose(compiled(x).numpy(), fn(x).numpy(), rtol=1e-5, atol=1e-5)
+
+
+def _frame_counts_match_torch(fn, inputs, dynamic):
+    """Run both compilers over the same inputs; values equal eager, frame counts equal torch's after each call."""
+    compiled, counter = _compiled(fn, dynamic=dynamic)
+    torch._dynamo.reset()
+    theirs = TorchCompileCounter()
+    torch_compiled = torch.compile(fn, backend=theirs, dynamic=dynamic)
+    for x in inputs:
+        _assert_same(compiled, fn, x)
+        torch_compiled(torch.from_numpy(x.numpy().copy()))
+        assert counter.frame_count == theirs.frame_count
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.tuples(st.integers(2, 12), st.integers(2, 12)), min_size=1, max_size=8))
+def test_symbolic_sizes_compile_once_for_every_size(shapes):
+    assume(shapes[0][0] != shapes[0][1])  # (equal sizes share one symbol: duck sizing, then a guard that they stay equal)
+    compiled, counter = _compiled(_arith)
+    for shape in shapes:
+        _assert_same(compiled, _arith, minitorch2.randn(*shape))
+    assert counter.frame_count == 1
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.lists(st.integers(0, 13), min_size=1, max_size=8), st.sampled_from([True, None]))
+def test_a_recompile_exactly_when_torchs_guards_fail(sizes, dynamic):
+    _frame_counts_match_torch(_divisible, [minitorch2.randn(n) for n in sizes], dynamic)
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.lists(st.integers(2, 9), min_size=1, max_size=5))
+def test_aot_backends_compute_eagers_values_for_every_size(sizes):
+    compiled, _ = _compiled(_divisible, backend="aot_eager")
+    for n in sizes:
+        x = minitorch2.randn(n, requires_grad=True)
+        out = compiled(x)
+        out.sum().backward()
+        y = x.detach().requires_grad_()
+        expected = _divisible(y)
+        expected.sum().backward()
+        np.testing.assert_allclose(out.detach().numpy(), expected.detach().numpy(), rtol=1e-5)
+        np.testing.assert_allclose(x.grad.numpy(), y.grad.numpy(), rtol=1e-5)
+
+
+def test_mark_dynamic_makes_one_dim_a_symbol_from_the_first_call():
+    compiled, counter = _compiled(_arith, dynamic=None)
+    x = minitorch2.randn(4, 3)
+    frontend.mark_dynamic(x, 0)
+    _assert_same(compiled, _arith, x)
+    for n in (5, 7, 9):
+        _assert_same(compiled, _arith, minitorch2.randn(n, 3))
+    assert counter.frame_count == 1
+    _assert_same(compiled, _arith, minitorch2.randn(4, 5))  # dim 1 was not marked: it is static
+    assert counter.frame_count == 2
