@@ -378,30 +378,3 @@ def python_step(expr):
         return operator.mul, [expr.args[0], sympy.Mul(*expr.args[1:])]
     steps = {FloorDiv: operator.floordiv, sympy.Mod: operator.mod, sympy.Pow: operator.pow}
     return steps[type(expr)], list(expr.args)
-
-
-def guard_int(value):
-    return int(value)
-
-
-def statically_known_true(value):
-    """True only when the ShapeEnv can prove `value` without a guard (torch's data-dependent friendly API)."""
-    if not is_symbolic(value):
-        return bool(value)
-    node = value.node
-    return node.shape_env.static_value(node.shape_env.simplify(node.expr)) is True
-
-
-def guard_or_false(value):
-    """The value when it is decided (statically or from a hint); False where a guard would need data."""
-    try:
-        return bool(value)
-    except GuardOnDataDependentSymNode:
-        return False
-
-
-def guard_or_true(value):
-    try:
-        return bool(value)
-    except GuardOnDataDependentSymNode:
-        return True
