@@ -378,8 +378,9 @@ def aot_module_simplified(mod, example_inputs, fw_compiler, bw_compiler=None, pa
     functional_call, params = _functional(mod, run, remove_duplicate=False)
     # A frontend graph over symbolic sizes (dynamic shapes: `s77: torch.SymInt` inputs) is traced here with its
     # inputs' example values, as static graphs, once per set of sizes; its size inputs' examples are their hints.
-    per_size = any(is_symbolic(e) for e in example_inputs)
-    example_inputs = [e.node.hint if is_symbolic(e) else e for e in example_inputs]
+    per_size = any(is_symbolic(e) for e in example_inputs or ())
+    if per_size:
+        example_inputs = [e.node.hint if is_symbolic(e) else e for e in example_inputs]
     compiled = aot_function(functional_call, fw_compiler, bw_compiler, partition_fn, decompositions,
                             inference_compiler=inference_compiler, static_input_indices=_static_inputs(mod, params),
                             _per_size=per_size)
