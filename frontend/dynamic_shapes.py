@@ -8,7 +8,9 @@ Frontend layer, asked by the output graph when it makes a tensor input's fake va
                                    compile of that code, that dim is a symbol from then on ("automatic dynamic")
     mark_dynamic(t, d)             dim d of that tensor is a symbol from the first compile (mark_static: never)
 
-The sizes each code object was compiled for are kept per input source in FRAME_STATE (cleared by reset()).
+An int argument of the frame follows the same rules: a constant at first, a SymInt graph input (`L_n_`) once it
+changed. The sizes and ints each code object was compiled for are kept per source in FRAME_STATE (cleared by
+reset()).
 """
 import threading
 
@@ -51,7 +53,8 @@ class compiling_with:
 
 
 def dynamic_dims(code, source_name, tensor):
-    """The dims of a tensor input that get symbols in this translation of `code`; records its sizes."""
+    """{dim: may share a symbol (duck sizing)} for the dims of a tensor input that get symbols in this
+    translation of `code`; records its sizes."""
     dynamic = getattr(_setting, "dynamic", None)
     static = tensor.__dict__.get("_dynamo_static_indices", set())
     marked = tensor.__dict__.get("_dynamo_dynamic_indices", set())
@@ -62,9 +65,23 @@ def dynamic_dims(code, source_name, tensor):
         sizes = tuple(None if old is None or old != new else new for old, new in zip(seen, sizes))
     state[source_name] = sizes
     if dynamic is False:
-        return set()
+        return {}
     every = dynamic is True or not config.assume_static_by_default
-    return {d for d in range(tensor.dim()) if d not in static and (every or d in marked or sizes[d] is None)}
+    # a dim made dynamic by dynamic=True may share a symbol with an equal size (duck sizing); one marked, or
+    # made dynamic by a change, gets its own
+    return {d: every and d not in marked and sizes[d] is not None for d in range(tensor.dim())
+            if d not in static and (every or d in marked or sizes[d] is None)}
+
+
+def dynamic_int(code, source_name, value):
+    """Whether an int argument of `code` is a SymInt graph input in this translation: with dynamic=True, or
+    (automatic dynamic) once it has changed between two compiles; else a constant, guarded."""
+    dynamic = getattr(_setting, "dynamic", None)
+    state = FRAME_STATE.setdefault(code, {})
+    seen = state.get(source_name, value)
+    changed = seen is None or seen != value
+    state[source_name] = None if changed else value
+    return dynamic is True or (dynamic is None and changed and config.automatic_dynamic_shapes)
 
 
 def reset():

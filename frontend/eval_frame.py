@@ -129,8 +129,9 @@ def code_signature(fn):
     return inspect.signature(bare)
 
 
-def translate(fn, L, backend, nopython):
-    """Capture fn's frame and compile it with backend: a CacheEntry (split at a break, or eager with the reason)."""
+def translate(fn, L, backend, nopython, first=True):
+    """Capture fn's frame and compile it with backend: a CacheEntry (split at a break, or eager with the reason).
+    `first`: no entry compiled for fn's code yet (only then does a frame without ops make its code run eagerly)."""
     tx = InstructionTranslator(fn.__code__, fn.__globals__, L)
     try:
         return_var = tx.run()
@@ -152,7 +153,7 @@ def translate(fn, L, backend, nopython):
         reason = f"{reason}; {explain_reason(why_not)} [{why_not}]" if why_not != e.code else reason
         return CacheEntry(tx.output.guards.compile(), backend, break_reason=reason)
     og = tx.output
-    if not og.op_count() and not nopython:
+    if not og.op_count() and not nopython and first:
         # as Dynamo's SkipFrame("No ops traced"): the frame runs eagerly, and so do later calls of its code
         log.info("skipping %s: no ops traced", fn.__qualname__)
         return CacheEntry(og.guards.compile(), backend, skip_code=True)
@@ -319,7 +320,7 @@ def translate_logged(fn, L, backend, nopython, entries):
             _logging.log_recompile(code.co_name, code.co_filename, code.co_firstlineno,
                                    guard_failures(fn, entries, L, backend))
         _logging.log_bytecode("ORIGINAL BYTECODE", code.co_name, code.co_filename, code.co_firstlineno, code)
-        entry = translate(fn, L, backend, nopython)
+        entry = translate(fn, L, backend, nopython, first=not entries)
         if entry.transformed_code is not None:
             _logging.log_bytecode("MODIFIED BYTECODE", code.co_name, code.co_filename, code.co_firstlineno,
                                   entry.transformed_code)

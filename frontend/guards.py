@@ -145,19 +145,33 @@ def _type_expr(t):
     return "torch.nn.Parameter" if isinstance(t, minitorch2.nn.Parameter) else "torch.Tensor"
 
 
-def tensor_guard(source, value, fake=None):
-    """The tensor's metadata as compiled; where its fake has a symbolic size or stride, that entry is None."""
+def tensor_guard(source, value, fake=None, shape_env=None):
+    """The tensor's metadata as compiled; where its fake has a symbolic size or stride, that entry is None (or
+    the int the ShapeEnv pinned it to since). `value` may be the (dtype, requires_grad, type) of a guard's `of`."""
     name = source.name()
-    size, stride = value.shape, value.stride()
-    if fake is not None:
-        size = tuple(None if is_symbolic(s) else s for s in fake.shape)
-        stride = tuple(None if is_symbolic(s) else s for s in fake.stride())
-    code = (f"___check_tensor({name}, {value.dtype!r}, {tuple(size)!r}, {tuple(stride)!r}, "
-            f"{value.requires_grad!r}, {_type_expr(value)})")
-    why = (f"tensor {name}: expected {_type_expr(value)} {value.dtype} size {list(size)} "
-           f"stride {list(stride)} requires_grad={value.requires_grad}")
+    dtype, requires_grad, type_text = value if isinstance(value, tuple) else (
+        value.dtype, value.requires_grad, _type_expr(value))
+    size, stride = (fake.shape, fake.stride()) if fake is not None else (value.shape, value.stride())
+    size, stride = (tuple(_pinned(s, shape_env) for s in values) for values in (size, stride))
+    code = (f"___check_tensor({name}, {dtype!r}, {size!r}, {stride!r}, {requires_grad!r}, {type_text})")
+    why = (f"tensor {name}: expected {type_text} {dtype} size {list(size)} stride {list(stride)} "
+           f"requires_grad={requires_grad}")
     failure = code.replace("___check_tensor(", "___tensor_mismatch(", 1).replace(f"({name}, ", f"({name}, {name!r}, ", 1)
-    return Guard("TENSOR_MATCH", code, why, failure)
+    guard = Guard("TENSOR_MATCH", code, why, failure)
+    guard.of = (source, (dtype, requires_grad, type_text), fake)  # (not the tensor: an entry must not keep it alive)
+    return guard
+
+
+def _pinned(size, shape_env):
+    if not is_symbolic(size):
+        return size
+    expr = shape_env.simplify(size.node.expr) if shape_env is not None else size.node.expr
+    return int(expr) if expr.is_Integer else None
+
+
+def pinned_tensor_guard(guard, shape_env):
+    """A tensor guard again, its symbolic sizes that a guard pinned to one value since now that value."""
+    return tensor_guard(*guard.of, shape_env=shape_env)
 
 
 _constant_ids = itertools.count()
@@ -285,6 +299,12 @@ class GuardSet:
             self.guards.append(guard)
             if keepalive is not None:
                 self.keepalive.append(keepalive)
+
+    def replace(self, old, new):
+        if old.code != new.code and old.code in self._codes:
+            self.guards[self.guards.index(old)] = new
+            self._codes.discard(old.code)
+            self._codes.add(new.code)
 
     def source_text(self):
         """The guard function's source; a guard that raises (a global deleted since) fails with what it raised."""

@@ -52,6 +52,7 @@ class OutputGraph:
         self.fake_mode = FakeTensorMode(shape_env=self.shape_env)
         self.size_vars = {}  # symbol -> the SymNodeVariable of its graph input (`s77`)
         self.inputs_loaded = False  # a split frame's code loads the inputs (resume.py): none may be dropped since
+        self.tensor_guards = []  # (a size pinned to one value while tracing is checked there, in the end)
         self.guards = guards_mod.GuardSet()
         self.grad_enabled_at_entry = minitorch2.is_grad_enabled()
         self.guards.add(guards_mod.global_state_guard(guards_mod.global_state()))  # grad mode, autocast, dtype
@@ -92,9 +93,11 @@ class OutputGraph:
             self._input_vars[key] = first
             return first
         type_expr = minitorch2.nn.Parameter if isinstance(value, minitorch2.nn.Parameter) else minitorch2.Tensor
-        dims = set() if _is_static_input(source, value) else dynamic_shapes.dynamic_dims(self.code, key, value)
+        dims = {} if _is_static_input(source, value) else dynamic_shapes.dynamic_dims(self.code, key, value)
         fake = self.fake_mode.from_tensor(value, source=key, dynamic_dims=dims)
-        self.guards.add(guards_mod.tensor_guard(source, value, fake))
+        self.shape_env.input_strides.append((key, fake.stride()))
+        self.tensor_guards.append(guards_mod.tensor_guard(source, value, fake))
+        self.guards.add(self.tensor_guards[-1])
         for dim, size in enumerate(fake.shape):  # its new size symbols first, as graph inputs of their own
             if is_symbolic(size) and size.node.expr not in self.size_vars:
                 size_source = TensorSizeSource(source, dim)
@@ -108,6 +111,16 @@ class OutputGraph:
         self._input_vars[key] = var
         self._input_by_id[id(value)] = var  # (the value lives in self.inputs: its id stays its own)
         return var
+
+    def add_int_input(self, source, value):
+        """An int argument as a SymInt graph input (`L_n_: torch.SymInt`); None where it specialises (0, 1)."""
+        symint = self.shape_env.create_symbol(value, source.name(), size=False)
+        if not is_symbolic(symint):
+            return None
+        self.guards.add(guards_mod.type_guard(source, value))
+        node = self._add_input(source, symint, SymInt)
+        self.size_vars[symint.node.expr] = SymNodeVariable(fx.Proxy(node, self._appender), symint, source)
+        return self.size_vars[symint.node.expr]
 
     def _add_input(self, source, value, type_expr, name=None):
         """A placeholder after the last one (else before the first node), and its GraphInput."""
@@ -271,17 +284,24 @@ class OutputGraph:
             self.guards.add(guards_mod.overlap_guard(sources, groups))
 
     def specialize_pinned_sizes(self):
-        """A size symbol a guard pinned to one value (`if x.shape[0] == 8`) is that int in the graph, and no
-        longer a graph input (its tensor guard, SHAPE_ENV's `L['x'].size()[0] == 8`, keeps the value)."""
-        for symbol, value in self.shape_env.replacements.items():
-            var = self.size_vars.get(symbol)
-            if var is None or not value.is_Integer:
+        """The size inputs as the guards recorded while tracing left them: a symbol pinned to one value (`if
+        x.shape[0] == 8`) is that int in the graph and in its tensor's guard; one found equal to another symbol
+        (`x.size(1) == mask.size(1)`) is that symbol's first input. Neither stays a graph input, but in a split
+        frame, whose code loads every input already."""
+        for i, guard in enumerate(self.tensor_guards):
+            self.tensor_guards[i] = guards_mod.pinned_tensor_guard(guard, self.shape_env)
+            self.guards.replace(guard, self.tensor_guards[i])
+        first_input = {}  # symbol -> the first placeholder standing for it
+        for symbol, var in list(self.size_vars.items()):
+            value, node = self.shape_env.simplify(symbol), var.proxy.node
+            if not value.is_Integer and value not in first_input:
+                first_input[value] = node
                 continue
-            node = var.proxy.node
+            replacement = int(value) if value.is_Integer else first_input[value]
             for user in list(node.users):
-                user.args = fx.node.map_arg(user.args, lambda n: int(value) if n is node else n)
-                user.kwargs = fx.node.map_arg(user.kwargs, lambda n: int(value) if n is node else n)
-            if not self.inputs_loaded:  # (a split frame's code already passes every input: the placeholder stays)
+                user.args = fx.node.map_arg(user.args, lambda n: replacement if n is node else n)
+                user.kwargs = fx.node.map_arg(user.kwargs, lambda n: replacement if n is node else n)
+            if not self.inputs_loaded:
                 del self.size_vars[symbol]
                 self.graph.erase_node(node)
                 self.inputs = [inp for inp in self.inputs if inp.node is not node]

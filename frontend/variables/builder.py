@@ -9,10 +9,10 @@ import types
 
 import minitorch2
 
-from .. import guards
+from .. import dynamic_shapes, guards
 from ..exc import Unsupported
 from ..graph_break import graph_break
-from ..source import AttrSource, GetItemSource
+from ..source import AttrSource, GetItemSource, LocalSource
 from .builtin import LIBRARY_CALLABLES, BuiltinVariable
 from .constant import ConstantVariable
 from .autocast import AutocastVariable
@@ -84,6 +84,11 @@ def wrap(og, value, source):
     if _is_constant(value):
         if isinstance(value, (minitorch2.dtype, minitorch2.device)):
             return _by_identity(og, ConstantVariable, value, source)
+        if type(value) is int and isinstance(source, LocalSource) and og.code is not None and \
+                dynamic_shapes.dynamic_int(og.code, source.name(), value):
+            symbolic = og.add_int_input(source, value)
+            if symbolic is not None:
+                return symbolic
         if source is not None:
             og.guards.add(guards.constant_guard(source, value))
         return ConstantVariable(value, source)

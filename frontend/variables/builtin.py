@@ -158,7 +158,9 @@ class BuiltinVariable(VariableTracker):
         if isinstance(obj, BaseListVariable):
             return ConstantVariable(len(obj.items))
         if isinstance(obj, TensorVariable):
-            return ConstantVariable(len(obj.example_value))
+            if obj.example_value.dim() == 0:
+                raise Unsupported("len() of a 0-d tensor", "unsupported_call")
+            return tx.output.size_variable(obj, 0)
         if hasattr(obj, "length"):
             return ConstantVariable(obj.length())
         if _is_const(obj):
@@ -215,6 +217,13 @@ class BuiltinVariable(VariableTracker):
     def _min_max(self, fn, tx, *args, **kwargs):
         """Constants fold; tensors pair up as Dynamo's: torch.minimum of two, clamp(t, max=c) with a number."""
         items = [v.realize() for v in (args[0].realize().unpack_var_sequence(tx) if len(args) == 1 else args)]
+        if not kwargs and any(isinstance(v, SymNodeVariable) for v in items) and all(
+                isinstance(v, SymNodeVariable) or v.is_python_constant() for v in items):
+            result = items[0]  # sizes: torch.sym_max(s77, s17), no guard
+            for item in items[1:]:
+                result = sym_arithmetic(tx.output, minitorch2.sym_min if fn is min else minitorch2.sym_max,
+                                        [result, item])
+            return result
         if kwargs or all(_is_const(v) for v in items):
             return _fold(fn, [[v.as_python_constant() for v in items]],
                          {k: v.realize().as_python_constant() for k, v in kwargs.items()})

@@ -6,6 +6,7 @@ requires_grad) is known and guarded, so it folds into Python constants; data is 
 (`if x.sum() > 0`, `x.item()`) is a graph break.
 """
 import builtins
+import functools
 import operator
 
 import minitorch2
@@ -18,6 +19,7 @@ from ..exc import TorchRuntimeError, Unsupported
 from .base import MethodVariable, VariableTracker
 from .constant import ConstantVariable
 from .lists import SizeVariable, StructSequenceVariable, TupleVariable
+from .sym_node import sym_arithmetic
 
 # Tensor methods and attributes answered from the (guarded) metadata, never recorded.
 METADATA_METHODS = {"size", "dim", "ndimension", "numel", "nelement", "stride", "is_contiguous", "is_floating_point",
@@ -91,6 +93,10 @@ class TensorMethodVariable(MethodVariable):
                 if dims is None:
                     return SizeVariable([tx.output.size_variable(self.obj, d) for d in range(fake.dim())])
                 return tx.output.size_variable(self.obj, dims[0] % max(fake.dim(), 1))
+            if name in ("numel", "nelement") and not constants:  # the product of the sizes, symbolic as they are
+                sizes = [tx.output.size_variable(self.obj, d) for d in range(self.obj.example_value.dim())]
+                return functools.reduce(lambda a, b: sym_arithmetic(tx.output, operator.mul, [a, b]), sizes) \
+                    if sizes else ConstantVariable(1)
             value = getattr(self.obj.example_value, name)(*constants,
                                                          **{k: v.as_python_constant() for k, v in kwargs.items()})
             if isinstance(value, (tuple, list)):  # a symbolic stride or numel specialises

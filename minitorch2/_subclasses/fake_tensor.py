@@ -26,17 +26,17 @@ class FakeTensorMode(TorchDispatchMode):
 
     def from_tensor(self, tensor, static_shapes=None, source=None, dynamic_dims=None):
         """The fake of a real tensor. With a ShapeEnv (and static_shapes not True), the sizes of
-        `dynamic_dims` (all dims by default) become symbols named from `source` (`L['x']`), when the
-        tensor is contiguous; a strided one keeps static sizes."""
+        `dynamic_dims` ({dim: may share a symbol with an equal size}; all dims by default) become symbols
+        named from `source` (`L['x']`), when the tensor is contiguous; a strided one keeps static sizes."""
         key = id(tensor)
         cached = self._memo.get(key)
         if cached is not None and cached[0]() is tensor:
             return cached[1]
         shape, stride = tensor.shape, tensor.stride()
         if self.shape_env is not None and not static_shapes and tensor.is_contiguous():
-            dims = range(tensor.dim()) if dynamic_dims is None else dynamic_dims
-            shape = [self.shape_env.create_symbol(size, f"{source}.size()[{d}]", dynamic=d in dims)
-                     for d, size in enumerate(shape)]
+            dims = dict.fromkeys(range(tensor.dim()), True) if dynamic_dims is None else dynamic_dims
+            shape = [self.shape_env.create_symbol(size, f"{source}.size()[{d}]", dynamic=d in dims,
+                                                  duck=dims.get(d, False)) for d, size in enumerate(shape)]
             stride = contiguous_strides(shape)
         fake = FakeTensor._make(shape, tensor.dtype, stride, self)
         fake._offset = tensor.storage_offset()

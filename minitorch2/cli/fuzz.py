@@ -115,7 +115,8 @@ def _run_pytest(root, files, examples, seed):
         if seed is not None:
             env[SEED_VARIABLE] = str(seed)
         command = [sys.executable, "-m", "pytest", *(str(f) for f in files.values()), "-p", __name__,
-                   "-q", "--no-header", "-p", "no:cacheprovider", "--rootdir", str(root), "-W", "ignore::DeprecationWarning"]
+                   "-q", "--no-header", "-p", "no:cacheprovider", "--rootdir", str(root), "-W", "ignore::DeprecationWarning",
+                   "-m", ""]  # (every property, the slow ones too: the default run's `-m 'not slow'` does not apply)
         if seed is not None:
             command.append(f"--hypothesis-seed={seed}")
         sys.stdout.flush()

@@ -910,6 +910,12 @@ def diagonal_samples(m):
     yield S(m.t((0, 3)))
 
 
+def sym_size_samples(m):
+    yield S(m.t((3, 4)), 0)
+    yield S(m.t((2, 3, 4), "T"), -1)
+    yield S(m.t((0, 2)), 1)
+
+
 def alias_samples(m):
     yield S(m.t((3, 4)))
     yield S(m.t((2, 3, 4), "T"))
@@ -1976,6 +1982,7 @@ OP_DB = [
     OpInfo("_to_copy.default", to_copy_samples),
     OpInfo("lift_fresh.default", alias_samples, grad=False),
     OpInfo("lift_fresh_copy.default", alias_samples, grad=False),
+    OpInfo("sym_size.int", sym_size_samples, grad=False),
     # ------------------------------------------------------------ joining, indexing, scatter/gather
     OpInfo("cat.default", cat_samples),
     OpInfo("stack.default", stack_samples),

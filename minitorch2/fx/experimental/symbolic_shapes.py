@@ -121,23 +121,27 @@ class ShapeEnv:
         self.var_to_sources = {}  # symbol -> the source names it stands for, the first one its name in guards
         self.replacements = {}  # symbol -> the expression (often an int) a guard pinned it to
         self.guards = []  # expressions known true, besides ranges and replacements, in the order recorded
+        self.input_strides = []  # (tensor source, its fake's strides): a symbolic stride is guarded
         self._val_to_var = {}
         self._unique_ids = set()
         self._unbacked_count = 0
 
     # ------------------------------------------------------------ making symbols
-    def create_symbol(self, hint, source, dynamic=True):
-        """A size's symbol (or the plain int, for a static dim and for 0 and 1), named from its source."""
+    def create_symbol(self, hint, source, dynamic=True, size=True, duck=True):
+        """A size's symbol (or the plain int, for a static dim and for 0 and 1), named from its source, shared
+        with an equal size's where `duck`; with size=False an int's (an argument's: any sign, its own)."""
         if not dynamic or self.specialize_zero_one and hint in (0, 1):
             return hint
-        if self.duck_shape and hint in self._val_to_var:
+        if size and duck and self.duck_shape and hint in self._val_to_var:
             symbol = self._val_to_var[hint]
         else:
-            symbol = sympy.Symbol(f"s{self._unique_id(source)}", positive=True, integer=True)
+            symbol = sympy.Symbol(f"s{self._unique_id(source)}", integer=True, positive=size or None)
             self.var_to_val[symbol] = hint
-            self.var_to_range[symbol] = [2 if self.specialize_zero_one else 0, _SIZE_MAX]
+            lowest = sympy.Integer(2 if self.specialize_zero_one else 0)
+            self.var_to_range[symbol] = [lowest, _SIZE_MAX] if size else [-sympy.oo, sympy.oo]
             self.var_to_sources[symbol] = []
-            self._val_to_var[hint] = symbol
+            if size and duck:
+                self._val_to_var.setdefault(hint, symbol)
         self.var_to_sources[symbol].append(source)
         return SymInt(SymNode(symbol, self, int, hint))
 
@@ -238,7 +242,11 @@ class ShapeEnv:
     def _record(self, guard):
         """Keep a new fact: a bound on one symbol narrows its range, `symbol == value` replaces it, anything
         else joins the guards."""
-        if isinstance(guard, sympy.Eq) and guard.lhs.is_Symbol and (guard.rhs.is_Integer or guard.rhs.is_Symbol):
+        if isinstance(guard, sympy.Eq) and guard.lhs.is_Symbol and guard.rhs.is_Symbol:
+            kept, replaced = sorted(guard.args, key=sympy.default_sort_key)  # (s27 stays, s64 becomes s27)
+            self.replacements[replaced] = kept
+            return
+        if isinstance(guard, sympy.Eq) and guard.lhs.is_Symbol and guard.rhs.is_Integer:
             self.replacements[guard.lhs] = guard.rhs
             return
         if isinstance(guard, sympy.Eq) and guard.rhs.is_Symbol and guard.lhs.is_Integer:
@@ -248,7 +256,7 @@ class ShapeEnv:
         if bound is not None:
             symbol, low, high = bound
             current = self.var_to_range[symbol]
-            current[0], current[1] = max(current[0], low), min(current[1], high)
+            current[0], current[1] = sympy.Max(current[0], low), sympy.Min(current[1], high)
             if current[0] == current[1]:
                 self.replacements[symbol] = sympy.Integer(current[0])
             return
@@ -261,18 +269,23 @@ class ShapeEnv:
         names = {symbol: sources[0] for symbol, sources in self.var_to_sources.items()}
         printer = _SourcePrinter(names)
         lines = []
-        for symbol, sources in self.var_to_sources.items():
+        for symbol, sources in self.var_to_sources.items():  # (a size pinned to an int is in its tensor's guard)
             target = self.replacements.get(symbol, symbol)
             for source in sources[1:]:
                 lines.append(f"{source} == {printer.doprint(target)}")
         for symbol, value in self.replacements.items():
-            if symbol in names and value.is_Integer:
+            if symbol in names and value.is_Integer and ".size()[" not in names[symbol]:
                 lines.append(f"{names[symbol]} == {value}")
+        for source, strides in self.input_strides:
+            lines += [f"{source}.stride()[{i}] == {printer.doprint(self.simplify(stride.node.expr))}"
+                      for i, stride in enumerate(strides) if is_symbolic(stride)]
         lines += [printer.doprint(self.simplify(g)) for g in self.guards]
         for symbol, (low, high) in self.var_to_range.items():
             if symbol in names and symbol not in self.replacements:
-                upper = "" if high >= _SIZE_MAX else f" <= {high}"
-                lines.append(f"{low} <= {names[symbol]}{upper}")
+                name = names[symbol]
+                bounds = ([f"{low} <= {name}"] if low.is_finite else []) + (
+                    [f"{name} <= {high}"] if high.is_finite and high < _SIZE_MAX else [])
+                lines += [" and ".join(bounds)] if bounds else []
         return lines
 
     def guard_code(self):
@@ -359,6 +372,12 @@ class _SourcePrinter(StrPrinter):
 
     def _print_Not(self, expr):
         return f"not ({self._print(expr.args[0])})"
+
+    def _print_Min(self, expr):
+        return f"min({', '.join(self._print(a) for a in expr.args)})"
+
+    def _print_Max(self, expr):
+        return f"max({', '.join(self._print(a) for a in expr.args)})"
 
 
 def python_step(expr):
