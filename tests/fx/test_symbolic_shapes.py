@@ -74,7 +74,7 @@ def test_decisions_become_guards_and_ranges():
     assert bool(s > 2) and s % 2 == 0 and bool(s != 1)  # `s != 1` is known (sizes are >= 2): no guard
     assert env.produce_guards() == ["(L['x'].size()[0] % 2) == 0", "3 <= L['x'].size()[0]"]
     assert bool(s <= 10)
-    assert env.produce_guards()[-1] == "3 <= L['x'].size()[0] <= 10"
+    assert env.produce_guards()[-1] == "3 <= L['x'].size()[0] and L['x'].size()[0] <= 10"  # (torch's code_list)
     assert int(s) == 8  # specialises: the symbol is replaced by its hint
     assert "L['x'].size()[0] == 8" in env.produce_guards()
 
