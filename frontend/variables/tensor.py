@@ -6,7 +6,6 @@ requires_grad) is known and guarded, so it folds into Python constants; data is 
 (`if x.sum() > 0`, `x.item()`) is a graph break.
 """
 import builtins
-import functools
 import operator
 
 import minitorch2
@@ -19,7 +18,7 @@ from ..exc import TorchRuntimeError, Unsupported
 from .base import MethodVariable, VariableTracker
 from .constant import ConstantVariable
 from .lists import SizeVariable, StructSequenceVariable, TupleVariable
-from .sym_node import sym_arithmetic
+from .sym_node import SymNodeVariable
 
 # Tensor methods and attributes answered from the (guarded) metadata, never recorded.
 METADATA_METHODS = {"size", "dim", "ndimension", "numel", "nelement", "stride", "is_contiguous", "is_floating_point",
@@ -93,10 +92,8 @@ class TensorMethodVariable(MethodVariable):
                 if dims is None:
                     return SizeVariable([tx.output.size_variable(self.obj, d) for d in range(fake.dim())])
                 return tx.output.size_variable(self.obj, dims[0] % max(fake.dim(), 1))
-            if name in ("numel", "nelement") and not constants:  # the product of the sizes, symbolic as they are
-                sizes = [tx.output.size_variable(self.obj, d) for d in range(self.obj.example_value.dim())]
-                return functools.reduce(lambda a, b: sym_arithmetic(tx.output, operator.mul, [a, b]), sizes) \
-                    if sizes else ConstantVariable(1)
+            if name == "numel" and is_symbolic(self.obj.example_value.numel()):  # a node: `numel = l_x_.numel()`
+                return record(tx.output, "call_method", name, [self.obj], {})
             value = getattr(self.obj.example_value, name)(*constants,
                                                          **{k: v.as_python_constant() for k, v in kwargs.items()})
             if isinstance(value, (tuple, list)):  # a symbolic stride or numel specialises
@@ -154,6 +151,8 @@ def record_mutation(og, target, args):
 
 
 def wrap_fx_value(og, proxy, value):
+    if is_symbolic(value):  # a size computed by the graph (`x.numel()`)
+        return SymNodeVariable(proxy, value)
     if isinstance(value, minitorch2.Tensor):
         return TensorVariable(proxy, value, type(value) if isinstance(value, minitorch2.nn.Parameter) else None)
     if isinstance(value, (tuple, list)) and all(isinstance(v, minitorch2.Tensor) for v in value):

@@ -92,7 +92,8 @@ def pointwise_strides(shape, tensors):
     layout; otherwise the output is dense in TensorIterator's order of the dims (tensor_iterator_order)."""
     shape = tuple(shape)
     ops = [t for t in tensors if t is not None]
-    if ops and all(isinstance(t, Tensor) and tuple(t.shape) == shape for t in ops):
+    # (lengths first: a tuple compares items before lengths, and a symbolic size compared with an int is a guard)
+    if ops and all(isinstance(t, Tensor) and t.dim() == len(shape) and tuple(t.shape) == shape for t in ops):
         if all(t.is_contiguous() for t in ops):
             return contiguous_strides(shape)
         if all(_is_dense(t) and t.stride() == ops[0].stride() for t in ops):

@@ -62,7 +62,7 @@ def reshape_view_strides(shape, stride, new_shape):
             return (1,)
         if len(new_shape) == 2 and len(shape) == 1:
             return (new_shape[1], 1)
-    if shape == new_shape:
+    if len(shape) == len(new_shape) and shape == new_shape:
         return tuple(stride)
     idx = 0
     for length in new_shape:
@@ -115,7 +115,7 @@ def _expanded(t, shape):
     """(shape, strides) of t broadcast to shape as prims.broadcast_in_dim lays it out; t itself where
     it already has that shape (torch._refs only expands operands that need it)."""
     t_shape, t_stride = tuple(t.shape), t.stride()
-    if t_shape == tuple(shape):
+    if len(t_shape) == len(shape) and t_shape == tuple(shape):  # (lengths first: see meta_util.pointwise_strides)
         return t_shape, tuple(t_stride)
     lead = len(shape) - len(t_shape)
     strides = []
