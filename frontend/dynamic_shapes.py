@@ -12,6 +12,7 @@ An int argument of the frame follows the same rules: a constant at first, a SymI
 changed. The sizes and ints each code object was compiled for are kept per source in FRAME_STATE (cleared by
 reset()).
 """
+import contextlib
 import threading
 
 from . import config
@@ -38,18 +39,14 @@ def mark_static(t, index=None):
     t.__dict__.setdefault("_dynamo_static_indices", set()).update(indices)
 
 
-class compiling_with:
+@contextlib.contextmanager
+def compiling_with(dynamic):
     """The `dynamic=` argument of the compile now translating a frame, for dynamic_dims()."""
-
-    def __init__(self, dynamic):
-        self.dynamic = dynamic
-
-    def __enter__(self):
-        self.previous = getattr(_setting, "dynamic", None)
-        _setting.dynamic = self.dynamic
-
-    def __exit__(self, *exc):
-        _setting.dynamic = self.previous
+    previous, _setting.dynamic = getattr(_setting, "dynamic", None), dynamic
+    try:
+        yield
+    finally:
+        _setting.dynamic = previous
 
 
 def dynamic_dims(code, source_name, tensor):

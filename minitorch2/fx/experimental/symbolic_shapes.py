@@ -135,7 +135,8 @@ class ShapeEnv:
         if size and duck and self.duck_shape and hint in self._val_to_var:
             symbol = self._val_to_var[hint]
         else:
-            symbol = sympy.Symbol(f"s{self._unique_id(source)}", integer=True, positive=size or None)
+            symbol = sympy.Symbol(f"s{self._unique_id(source)}", integer=True,
+                                  positive=(size and self.specialize_zero_one) or None)  # (sizes are >= 2)
             self.var_to_val[symbol] = hint
             lowest = sympy.Integer(2 if self.specialize_zero_one else 0)
             self.var_to_range[symbol] = [lowest, _SIZE_MAX] if size else [-sympy.oo, sympy.oo]
