@@ -311,7 +311,7 @@ class OutputGraph:
         self.graph.output(tuple(v.proxy.node for v in self.outputs))
         self._install_aliasing_guards()
         self.specialize_pinned_sizes()
-        for code in self.shape_env.produce_guards():
+        for code in self.shape_env.produce_guards(pinned_sizes=False):
             self.guards.add(guards_mod.Guard("SHAPE_ENV", code, code))
         for node in reversed(list(self.graph.nodes)):
             if node.meta.get("frontend_speculative") and not node.users:

@@ -264,9 +264,10 @@ class ShapeEnv:
         self.guards.append(guard)
 
     # ------------------------------------------------------------ guards over sources
-    def produce_guards(self):
+    def produce_guards(self, pinned_sizes=True):
         """The guards as Dynamo's log prints them, over source names: duck-sizing equalities, recorded facts,
-        then each symbol's range."""
+        then each symbol's range. `pinned_sizes=False` leaves out the sizes pinned to one value (the frontend
+        checks those in their tensor's guard)."""
         names = {symbol: sources[0] for symbol, sources in self.var_to_sources.items()}
         printer = _SourcePrinter(names)
         lines = []
@@ -275,12 +276,12 @@ class ShapeEnv:
             for source in sources[1:]:
                 lines.append(f"{source} == {printer.doprint(target)}")
         for symbol, value in self.replacements.items():
-            if symbol in names and value.is_Integer and ".size()[" not in names[symbol]:
+            if symbol in names and value.is_Integer and (pinned_sizes or ".size()[" not in names[symbol]):
                 lines.append(f"{names[symbol]} == {value}")
         for source, strides in self.input_strides:
             lines += [f"{source}.stride()[{i}] == {printer.doprint(self.simplify(stride.node.expr))}"
                       for i, stride in enumerate(strides) if is_symbolic(stride)]
-        lines += [printer.doprint(self.simplify(g)) for g in self.guards]
+        lines += [printer.doprint(g) for g in map(self.simplify, self.guards) if g is not sympy.true]
         for symbol, (low, high) in self.var_to_range.items():
             if symbol in names and symbol not in self.replacements:
                 name = names[symbol]
