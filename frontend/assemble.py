@@ -130,10 +130,7 @@ class Codegen:
             self.append("LOAD_CONST", source.index)
             self.append("BINARY_SUBSCR")
         elif isinstance(source, TensorSizeSource):  # x.shape[dim]
-            self.load_source(source.base)
-            self.append("LOAD_ATTR", "shape")
-            self.append("LOAD_CONST", source.dim)
-            self.append("BINARY_SUBSCR")
+            self.load_source(GetItemSource(AttrSource(source.base, "shape"), source.dim))
         else:
             raise Unsupported(f"cannot load {source} in generated code", "unresumable")
 

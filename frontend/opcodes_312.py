@@ -30,25 +30,19 @@ class Py312OpcodesMixin:
         """An inlined comprehension saves its loop variable (NULL if unbound); STORE_FAST restores it."""
         self.push(self.symbolic_locals.pop(inst.argval, NullVariable()))
 
+    # (a SimpleNamespace stands in for the one-local instruction each half is)
     def LOAD_FAST_LOAD_FAST(self, inst):
         for name in inst.argval:
-            self._load_fast_named(name)
+            self.LOAD_FAST(SimpleNamespace(argval=name))
 
     def STORE_FAST_LOAD_FAST(self, inst):
         stored, loaded = inst.argval
-        self._store_fast_named(stored)
-        self._load_fast_named(loaded)
+        self.STORE_FAST(SimpleNamespace(argval=stored))
+        self.LOAD_FAST(SimpleNamespace(argval=loaded))
 
     def STORE_FAST_STORE_FAST(self, inst):
-        first, second = inst.argval
-        self._store_fast_named(first)
-        self._store_fast_named(second)
-
-    def _load_fast_named(self, name):
-        self.LOAD_FAST(SimpleNamespace(argval=name))  # stands in for a one-local instruction
-
-    def _store_fast_named(self, name):
-        self.STORE_FAST(SimpleNamespace(argval=name))
+        for name in inst.argval:
+            self.STORE_FAST(SimpleNamespace(argval=name))
 
     # ---- returns, loops, branches -------------------------------------------------------------
 

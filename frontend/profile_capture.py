@@ -15,7 +15,6 @@ back, and the `with` frame's locals snapshot is dropped, so `del model` frees th
 innermost compiles); closures made after their code was noticed, generators and coroutines are not routed.
 """
 import gc
-import inspect
 import os
 import sys
 import sysconfig
@@ -28,7 +27,6 @@ import minitorch2
 from . import pyversion
 
 _HANDLER_MARKER = "___frontend_trampoline_handler"
-_NOT_ROUTABLE = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ITERABLE_COROUTINE | inspect.CO_ASYNC_GENERATOR
 
 
 # ---- which code is the user's ---------------------------------------------------------------------
@@ -55,23 +53,18 @@ def is_user_code(code):
 
 
 def _has_tensor(values):
+    """Whether a tensor is among values, or directly inside one of them that is a tuple, list or dict."""
     for value in values:
-        if isinstance(value, minitorch2.Tensor):
-            return True
-        if isinstance(value, (tuple, list)) and any(isinstance(v, minitorch2.Tensor) for v in value):
-            return True
-        if isinstance(value, dict) and any(isinstance(v, minitorch2.Tensor) for v in value.values()):
+        items = value.values() if isinstance(value, dict) else value if isinstance(value, (tuple, list)) else [value]
+        if any(isinstance(v, minitorch2.Tensor) for v in items):
             return True
     return False
 
 
 def _argument_values(frame):
     """The values bound to the parameters of a frame that has just been entered."""
-    code = frame.f_code
-    count = code.co_argcount + code.co_kwonlyargcount
-    count += bool(code.co_flags & inspect.CO_VARARGS) + bool(code.co_flags & inspect.CO_VARKEYWORDS)
     frame_locals = frame.f_locals
-    return [frame_locals[name] for name in code.co_varnames[:count] if name in frame_locals]
+    return [frame_locals[name] for name in pyversion.parameter_names(frame.f_code) if name in frame_locals]
 
 
 # ---- trampolines ----------------------------------------------------------------------------------
@@ -171,7 +164,7 @@ def _route(fn, owner):
     with _lock:
         if fn in _SWAPS or fn in _STAND_INS:
             return fn in _SWAPS
-        if code.co_flags & _NOT_ROUTABLE or not is_user_code(code):
+        if pyversion.is_generator(code) or not is_user_code(code):
             return False
         handler = _Handler(fn)
         trampoline = _trampoline_code(code, handler)
@@ -255,7 +248,7 @@ class ProfileCapture:
         if code in self._done:
             return
         if code not in self._user_codes:
-            if code.co_flags & _NOT_ROUTABLE or not is_user_code(code):
+            if pyversion.is_generator(code) or not is_user_code(code):
                 self._done.add(code)
                 return
             self._user_codes.add(code)

@@ -82,6 +82,13 @@ def is_generator(code):
     return bool(code.co_flags & (inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR | inspect.CO_ITERABLE_COROUTINE))
 
 
+def parameter_names(code):
+    """The locals a call binds: positional, keyword-only, then *args and **kwargs."""
+    count = code.co_argcount + code.co_kwonlyargcount
+    count += bool(code.co_flags & inspect.CO_VARARGS) + bool(code.co_flags & inspect.CO_VARKEYWORDS)
+    return code.co_varnames[:count]
+
+
 def forget_locals_snapshot(frame):
     """Drop the snapshot of locals reading `frame.f_locals` leaves on a 3.11/3.12 function frame, which would keep
     every local alive (`del x` after `with optimize():` would not free x). 3.13 (PEP 667) has none."""
@@ -183,17 +190,13 @@ _FIXED_OPERANDS = {
     "LOAD_ATTR": 1, "LOAD_METHOD": 1, "STORE_ATTR": 2, "DELETE_ATTR": 1, "STORE_SUBSCR": 3, "DELETE_SUBSCR": 2,
     "BINARY_SUBSCR": 2, "BINARY_OP": 2, "COMPARE_OP": 2, "IS_OP": 2, "CONTAINS_OP": 2, "UNARY_NEGATIVE": 1,
     "UNARY_POSITIVE": 1, "UNARY_INVERT": 1, "UNARY_NOT": 1, "GET_ITER": 1, "GET_LEN": 1, "UNPACK_SEQUENCE": 1,
-    "UNPACK_EX": 1, "POP_JUMP_FORWARD_IF_FALSE": 1, "POP_JUMP_FORWARD_IF_TRUE": 1,
-    "POP_JUMP_BACKWARD_IF_FALSE": 1, "POP_JUMP_BACKWARD_IF_TRUE": 1, "POP_JUMP_FORWARD_IF_NONE": 1,
-    "POP_JUMP_FORWARD_IF_NOT_NONE": 1, "POP_JUMP_BACKWARD_IF_NONE": 1, "POP_JUMP_BACKWARD_IF_NOT_NONE": 1,
-    "JUMP_IF_FALSE_OR_POP": 1, "JUMP_IF_TRUE_OR_POP": 1, "RETURN_VALUE": 1, "POP_TOP": 1, "STORE_FAST": 1,
-    "STORE_GLOBAL": 1, "STORE_DEREF": 1, "STORE_NAME": 1, "BEFORE_WITH": 1, "LIST_TO_TUPLE": 1,
+    "UNPACK_EX": 1, "JUMP_IF_FALSE_OR_POP": 1, "JUMP_IF_TRUE_OR_POP": 1, "RETURN_VALUE": 1, "POP_TOP": 1,
+    "STORE_FAST": 1, "STORE_GLOBAL": 1, "STORE_DEREF": 1, "STORE_NAME": 1, "BEFORE_WITH": 1, "LIST_TO_TUPLE": 1,
     "LOAD_GLOBAL": 0, "LOAD_FAST": 0, "LOAD_CONST": 0, "LOAD_DEREF": 0, "LOAD_CLOSURE": 0, "LOAD_NAME": 0,
     "DELETE_FAST": 0, "DELETE_GLOBAL": 0, "IMPORT_NAME": 2, "IMPORT_FROM": 1, "PRINT_EXPR": 1,
     # 3.12 and 3.13
     "RETURN_CONST": 0, "LOAD_FAST_CHECK": 0, "LOAD_FAST_AND_CLEAR": 0, "LOAD_FAST_LOAD_FAST": 0,
-    "STORE_FAST_LOAD_FAST": 1, "STORE_FAST_STORE_FAST": 2, "POP_JUMP_IF_FALSE": 1, "POP_JUMP_IF_TRUE": 1,
-    "POP_JUMP_IF_NONE": 1, "POP_JUMP_IF_NOT_NONE": 1, "BINARY_SLICE": 3, "STORE_SLICE": 4,
+    "STORE_FAST_LOAD_FAST": 1, "STORE_FAST_STORE_FAST": 2, "BINARY_SLICE": 3, "STORE_SLICE": 4,
     "CALL_INTRINSIC_1": 1, "TO_BOOL": 1, "LOAD_SUPER_ATTR": 3, "FORMAT_SIMPLE": 1, "FORMAT_WITH_SPEC": 2,
     "CONVERT_VALUE": 1, "SET_FUNCTION_ATTRIBUTE": 2, "END_FOR": 1,
 }
@@ -204,6 +207,8 @@ def operand_count(inst):
     name, arg = inst.opname, inst.arg
     if name in _FIXED_OPERANDS:
         return _FIXED_OPERANDS[name]
+    if name.startswith("POP_JUMP_"):  # 3.11's FORWARD/BACKWARD forms and 3.12's, each test
+        return 1
     if name == "CALL":
         return arg + 2  # NULL or method, callable, args (3.11: replayed with its PRECALL)
     if name == "CALL_KW":

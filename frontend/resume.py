@@ -152,23 +152,21 @@ def resume_code(code, offset, n_stack, null_slots, iter_slots, with_slots, local
     stack_names = [f"___stack{i}" for i in range(n_stack) if i not in null_slots]
     if set(stack_names) & set(local_names):
         raise Unsupported("a resume function's stack and local names collide", "unresumable")
-    prefix = [i for i in head if i.name != "MAKE_CELL"]
+    cg = assemble.Codegen(None, lineno)  # the prefix, written for the running Python
+    cg.extend([i for i in head if i.name != "MAKE_CELL"])
     for i in range(n_stack):
-        name = f"___stack{i}"
         if i in null_slots:
-            prefix.append(Instr("PUSH_NULL", lineno=lineno))
-            continue
-        if i in with_slots:  # re-enter the grad-mode block: its __exit__ is the stack slot
-            cg = assemble.Codegen(None, lineno)  # the call written for the running Python
+            cg.append("PUSH_NULL")
+        elif i in with_slots:  # re-enter the grad-mode block: its __exit__ is the stack slot
             cg.call_const(with_slots[i], [])
             cg.append("BEFORE_WITH")
             cg.append("POP_TOP")
-            prefix += cg.instrs
-            continue
-        prefix.append(Instr("LOAD_FAST", name, lineno=lineno))
-        if i in iter_slots:
-            prefix.append(Instr("GET_ITER", lineno=lineno))
-    prefix.append(Instr("JUMP_FORWARD", target, lineno=lineno))
+        else:
+            cg.append("LOAD_FAST", f"___stack{i}")
+            if i in iter_slots:
+                cg.append("GET_ITER")
+    cg.append("JUMP_FORWARD", target)
+    prefix = cg.instrs
     new = assemble.new_code(code, prefix + body, argnames=stack_names + list(local_names),
                             name=f"resume_in_{code.co_name}_at_{lineno}", freevars=code.co_freevars)
     _record_origin(new, code, len(prefix), len(head))
@@ -208,7 +206,7 @@ def transform_frame(fn, bp, output, graph_call, compile_wrapper):
 
     changed = [n for n in passed if bp.symbolic_locals[n].source != LocalSource(n)]
     for name in changed:
-        if name in _parameters(code):
+        if name in pyversion.parameter_names(code):
             cg.keep_entry_value(name)
     for name in changed:
         cg.reconstruct(bp.symbolic_locals[name])
@@ -246,12 +244,6 @@ def transform_frame(fn, bp, output, graph_call, compile_wrapper):
         _append_resume_call(cg, fn, bp, below, offset, n_after, names, compile_wrapper)
     head = assemble.frame_head(code)
     return assemble.replace_body(code, head + cg.instrs)
-
-
-def _parameters(code):
-    flags = code.co_flags
-    count = code.co_argcount + code.co_kwonlyargcount + bool(flags & 0x04) + bool(flags & 0x08)
-    return code.co_varnames[:count]
 
 
 def _append_set_grad(cg, mode):
@@ -336,8 +328,7 @@ def _append_resume_call(cg, fn, bp, below, offset, n_after, names, compile_wrapp
     kept = bp.stack[:min(below, n_after)]
     null_slots = [i for i, v in enumerate(kept) if isinstance(v, NullVariable)] + sorted(result_nulls)
     iter_slots = [i for i, v in enumerate(kept) if isinstance(v, ListIteratorVariable)]
-    if bp.inst.opname == "GET_ITER":
-        iter_slots.append(n_after - 1)
+    iter_slots += [n_after - 1] if bp.inst.opname == "GET_ITER" else []
     with_slots = {i: v.context_class() for i, v in enumerate(kept) if isinstance(v, GradModeExitVariable)}
     base_code, base_offset = origin(code)
     resume = resume_code(base_code, base_offset(offset), n_after, null_slots, iter_slots, with_slots, names,

@@ -11,6 +11,7 @@ value and the Python expression that fetches it, with `L` bound to the frame's l
 Its placeholder name turns every run of non-identifier characters into `_` (`L_self_modules_fc_parameters_weight_`).
 Keys and attribute names the user chose arrive as quoted literals (`literal()`), never as raw text.
 """
+import functools
 import keyword
 import re
 
@@ -44,16 +45,10 @@ class Source:
     def placeholder_name(self):
         return re.sub(r"[^a-zA-Z0-9]+", "_", self.name())
 
-    def fetch(self, L, G):
-        """The value this source names, in a frame whose locals are L and globals G."""
-        fn = getattr(self, "_fetch_fn", None)
-        if fn is None:
-            fn = eval(f"lambda L, G: {self.name()}")
-            self._fetch_fn = fn
-        return fn(L, G)
-
-    def is_parameter_or_buffer(self):
-        return False
+    @functools.cached_property
+    def fetch(self):
+        """(L, G) -> the value this source names, in a frame whose locals are L and globals G."""
+        return eval(f"lambda L, G: {self.name()}")
 
     def __repr__(self):
         return f"{type(self).__name__}({self.name()})"

@@ -273,12 +273,11 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
 
     def BUILD_SLICE(self, inst):
         parts = [p.realize() for p in self.popn(inst.arg)]
-        if all(p.is_python_constant() or isinstance(p, SymNodeVariable) for p in parts) and \
-                not all(p.is_python_constant() for p in parts):
-            return self.push(SliceVariable(parts))
-        if not all(p.is_python_constant() for p in parts):
+        if all(p.is_python_constant() for p in parts):
+            return self.push(ConstantVariable(slice(*[p.as_python_constant() for p in parts])))
+        if not all(p.is_python_constant() or isinstance(p, SymNodeVariable) for p in parts):
             raise Unsupported("slice with non-constant bounds", "unsupported")
-        self.push(ConstantVariable(slice(*[p.as_python_constant() for p in parts])))
+        self.push(SliceVariable(parts))
 
     # ---- calls ------------------------------------------------------------------------------
 
@@ -294,11 +293,9 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
             fn = first
         else:
             fn, args = first, [second, *args]
-        kw_names, self.kw_names = self.kw_names, ()
-        kwargs = {}
-        if kw_names:
-            kwargs = dict(zip(kw_names, args[-len(kw_names):]))
-            args = args[:-len(kw_names)]
+        n_positional = len(args) - len(self.kw_names)
+        kwargs = dict(zip(self.kw_names, args[n_positional:]))
+        args, self.kw_names = args[:n_positional], ()
         self.push(self.call_function(fn, args, kwargs))
 
     def CALL_FUNCTION_EX(self, inst):
@@ -329,12 +326,10 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
     # ---- operators --------------------------------------------------------------------------
 
     def BINARY_OP(self, inst):
-        b, a = self.pop(), self.pop()
-        self.push(binary_op(self, pyversion.binary_op(inst), a, b))
+        self.push(binary_op(self, pyversion.binary_op(inst), *self.popn(2)))
 
     def COMPARE_OP(self, inst):
-        b, a = self.pop(), self.pop()
-        self.push(binary_op(self, pyversion.compare_op(inst), a, b))
+        self.push(binary_op(self, pyversion.compare_op(inst), *self.popn(2)))
 
     def IS_OP(self, inst):
         b, a = self.pop().realize(), self.pop().realize()
@@ -417,64 +412,48 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
         if len(items) < before + after:
             raise Unsupported(f"unpacking {len(items)} values into {before} + *rest + {after}", "unsupported")
         rest = ListVariable(items[before:len(items) - after])
-        for item in reversed([*items[:before], rest, *items[len(items) - after:]]):
-            self.push(item)
+        self.stack.extend(reversed([*items[:before], rest, *items[len(items) - after:]]))
 
     def UNPACK_SEQUENCE(self, inst):
         items = self.pop().realize().unpack_var_sequence(self)
         if len(items) != inst.arg:
             raise Unsupported(f"unpacking {len(items)} values into {inst.arg}", "unsupported")
-        for item in reversed(items):
-            self.push(item)
+        self.stack.extend(reversed(items))
 
     # ---- control flow -----------------------------------------------------------------------
 
     def _truth(self, var):
         return var.realize().truth(self)
 
-    def POP_JUMP_FORWARD_IF_FALSE(self, inst):
-        if not self._truth(self.pop()):
-            self.jump(inst)
-
-    def POP_JUMP_FORWARD_IF_TRUE(self, inst):
-        if self._truth(self.pop()):
-            self.jump(inst)
-
-    POP_JUMP_BACKWARD_IF_FALSE = POP_JUMP_IF_FALSE = POP_JUMP_FORWARD_IF_FALSE  # (3.12+: POP_JUMP_IF_*)
-    POP_JUMP_BACKWARD_IF_TRUE = POP_JUMP_IF_TRUE = POP_JUMP_FORWARD_IF_TRUE
-
-    def _is_none(self, var):
-        var = var.realize()
-        return var.is_python_constant() and var.as_python_constant() is None
-
-    def POP_JUMP_FORWARD_IF_NONE(self, inst):
-        if self._is_none(self.pop()):
-            self.jump(inst)
-
-    def POP_JUMP_FORWARD_IF_NOT_NONE(self, inst):
-        if not self._is_none(self.pop()):
-            self.jump(inst)
-
-    POP_JUMP_BACKWARD_IF_NONE = POP_JUMP_IF_NONE = POP_JUMP_FORWARD_IF_NONE
-    POP_JUMP_BACKWARD_IF_NOT_NONE = POP_JUMP_IF_NOT_NONE = POP_JUMP_FORWARD_IF_NOT_NONE
-
-    def JUMP_IF_FALSE_OR_POP(self, inst):
-        if not self._truth(self.stack[-1]):
-            self.jump(inst)
+    def POP_JUMP_IF_TRUE(self, inst):
+        """Every POP_JUMP_*: pop a value, jump if the test the name ends with (TRUE, FALSE, NONE, NOT_NONE) holds.
+        3.11 spells FORWARD or BACKWARD into the name (POP_JUMP_FORWARD_IF_TRUE); dis resolves the target alike."""
+        var, test = self.pop().realize(), inst.opname.split("_IF_")[1]
+        if test in ("NONE", "NOT_NONE"):
+            holds = (var.is_python_constant() and var.as_python_constant() is None) == (test == "NONE")
         else:
-            self.pop()
+            holds = var.truth(self) == (test == "TRUE")
+        if holds:
+            self.jump(inst)
+
+    POP_JUMP_IF_FALSE = POP_JUMP_IF_NONE = POP_JUMP_IF_NOT_NONE = POP_JUMP_IF_TRUE
+    POP_JUMP_FORWARD_IF_TRUE = POP_JUMP_FORWARD_IF_FALSE = POP_JUMP_FORWARD_IF_NONE = POP_JUMP_IF_TRUE
+    POP_JUMP_BACKWARD_IF_TRUE = POP_JUMP_BACKWARD_IF_FALSE = POP_JUMP_BACKWARD_IF_NONE = POP_JUMP_IF_TRUE
+    POP_JUMP_FORWARD_IF_NOT_NONE = POP_JUMP_BACKWARD_IF_NOT_NONE = POP_JUMP_IF_TRUE
 
     def JUMP_IF_TRUE_OR_POP(self, inst):
-        if self._truth(self.stack[-1]):
+        """3.11's `a or b` (and JUMP_IF_FALSE_OR_POP's `a and b`): keep a and jump if its truth is the name's."""
+        if self._truth(self.stack[-1]) == (inst.opname == "JUMP_IF_TRUE_OR_POP"):
             self.jump(inst)
         else:
             self.pop()
+
+    JUMP_IF_FALSE_OR_POP = JUMP_IF_TRUE_OR_POP
 
     def JUMP_FORWARD(self, inst):
         self.jump(inst)
 
-    JUMP_BACKWARD = JUMP_FORWARD
-    JUMP_BACKWARD_NO_INTERRUPT = JUMP_FORWARD
+    JUMP_BACKWARD = JUMP_BACKWARD_NO_INTERRUPT = JUMP_FORWARD
 
     def GET_ITER(self, inst):
         self.push(iterate(self, self.pop()))
