@@ -21,7 +21,6 @@ REASONS = {
     "side_effect": ("a mutation of a Python object that lives outside the frame",
                     "return new values instead of mutating inputs or attributes"),
     "generator": ("generators and coroutines cannot be captured", "call the function without compiling it"),
-    "python_version": ("this Python's bytecode is not supported yet", "use Python 3.11"),
     "unsupported": ("the translator cannot model this construct", "see the message"),
     "graph_break_in_loop": ("a graph break inside a for/while loop: the frame runs eagerly, as Dynamo skips it",
                             "move the break out of the loop, or set frontend.config.resume_inside_loops"),

@@ -47,16 +47,31 @@ class VariableTracker:
         raise Unsupported(f"returning {self} from a compiled frame", "unsupported")
 
     def reconstruct(self, cg):
-        """Append instructions (to the assemble.Codegen cg) that push this value at run time."""
+        """Append instructions (to the assemble.Codegen cg) that push this value at run time: a value read from
+        the frame is loaded from its source again; one made in the frame is made anew (`build`)."""
         if self.source is not None:
             cg.load_source(self.source)
-        elif self.is_python_constant():
-            cg.load_const(self.as_python_constant())
         else:
+            self.build(cg)
+
+    def build(self, cg):
+        if not self.is_python_constant():
             raise Unsupported(f"{self} cannot be rebuilt after a graph break", "unresumable")
+        cg.load_const(self.as_python_constant())
 
     def __repr__(self):
         return f"{type(self).__name__}()"
+
+
+class ValueVariable(VariableTracker):
+    """A tracker standing for one Python object known now, `value` (a constant, a torch function, a user's object)."""
+
+    def __init__(self, value, source=None):
+        super().__init__(source)
+        self.value = value
+
+    def python_type(self):
+        return type(self.value)
 
 
 class LazyVariableTracker(VariableTracker):

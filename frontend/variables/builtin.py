@@ -219,11 +219,8 @@ class BuiltinVariable(VariableTracker):
         items = [v.realize() for v in (args[0].realize().unpack_var_sequence(tx) if len(args) == 1 else args)]
         if not kwargs and any(isinstance(v, SymNodeVariable) for v in items) and all(
                 isinstance(v, SymNodeVariable) or v.is_python_constant() for v in items):
-            result = items[0]  # sizes: torch.sym_max(s77, s17), no guard
-            for item in items[1:]:
-                result = sym_arithmetic(tx.output, minitorch2.sym_min if fn is min else minitorch2.sym_max,
-                                        [result, item])
-            return result
+            sym_fn = minitorch2.sym_min if fn is min else minitorch2.sym_max  # torch.sym_max(s77, s17), no guard
+            return functools.reduce(lambda result, item: sym_arithmetic(tx.output, sym_fn, [result, item]), items)
         if kwargs or all(_is_const(v) for v in items):
             return _fold(fn, [[v.as_python_constant() for v in items]],
                          {k: v.realize().as_python_constant() for k, v in kwargs.items()})
@@ -304,8 +301,11 @@ class BuiltinVariable(VariableTracker):
     def call_repeat(self, tx, obj, *times):
         return _lazy(itertools.repeat(obj, *[t.realize().as_python_constant() for t in times]))
 
-    def call_list(self, tx, iterable=None):
-        return ListVariable(iterable.realize().unpack_var_sequence(tx) if iterable is not None else [])
+    def _sequence(self, kind, tx, iterable=None):
+        return kind(iterable.realize().unpack_var_sequence(tx) if iterable is not None else [])
+
+    call_list = functools.partialmethod(_sequence, ListVariable)
+    call_tuple = functools.partialmethod(_sequence, TupleVariable)
 
     def call_dict(self, tx, mapping=None, **kwargs):
         items = {}
@@ -318,9 +318,6 @@ class BuiltinVariable(VariableTracker):
                                                         for pair in mapping.unpack_var_sequence(tx))}
         items.update(kwargs)
         return DictVariable(items)
-
-    def call_tuple(self, tx, iterable=None):
-        return TupleVariable(iterable.realize().unpack_var_sequence(tx) if iterable is not None else [])
 
     def call_reversed(self, tx, iterable):
         return ListVariable(list(reversed(iterable.realize().unpack_var_sequence(tx))))

@@ -5,17 +5,10 @@ from the frame is guarded to be unchanged; a class by identity, and the attribut
 """
 from ..exc import Unsupported
 from ..source import AttrSource
-from .base import MethodVariable, VariableTracker
+from .base import MethodVariable, ValueVariable
 
 
-class ConstantVariable(VariableTracker):
-    def __init__(self, value, source=None):
-        super().__init__(source)
-        self.value = value
-
-    def python_type(self):
-        return type(self.value)
-
+class ConstantVariable(ValueVariable):
     def is_python_constant(self):
         return True
 

@@ -9,7 +9,7 @@ context managers are a graph break.
 import minitorch2
 from minitorch2.fx._spelling import register_spelling
 
-from .base import VariableTracker
+from .base import ValueVariable, VariableTracker
 from .constant import ConstantVariable
 
 
@@ -60,16 +60,9 @@ class GradModeClassVariable(VariableTracker):
         cg.append("LOAD_CONST", self.cls)
 
 
-class GradModeInstanceVariable(VariableTracker):
+class GradModeInstanceVariable(ValueVariable):
     """A grad-mode object from outside the frame (guarded by identity): a `@torch.no_grad()` wrapper's `self`,
     which runs `with self.__class__(*self._ctor_args): return fn(...)`, needing only these two attributes."""
-
-    def __init__(self, value, source=None):
-        super().__init__(source)
-        self.value = value
-
-    def python_type(self):
-        return type(self.value)
 
     def var_getattr(self, tx, name):
         if name == "__class__":
@@ -92,11 +85,10 @@ class GradModeVariable(VariableTracker):
         return minitorch2.set_grad_enabled
 
     def enter(self, tx):
-        if self.entered:  # set_grad_enabled(mode) switched on construction; `previous` is the mode before that
-            return GradModeExitVariable(self.mode, self.previous)
-        self.previous = minitorch2.is_grad_enabled()
-        if self.mode != self.previous:  # enable_grad() under grad mode records nothing
-            switch_grad_mode(tx, self.mode)
+        if not self.entered:  # set_grad_enabled(mode) switched on construction; `previous` is the mode before that
+            self.previous = minitorch2.is_grad_enabled()
+            if self.mode != self.previous:  # enable_grad() under grad mode records nothing
+                switch_grad_mode(tx, self.mode)
         return GradModeExitVariable(self.mode, self.previous)
 
 

@@ -96,10 +96,7 @@ class DictVariable(VariableTracker):
         plans = {k: v.realize().output_plan(og) for k, v in self.items.items()}
         return lambda outs, L, G: {k: p(outs, L, G) for k, p in plans.items()}
 
-    def reconstruct(self, cg):
-        if self.source is not None:
-            cg.load_source(self.source)
-            return
+    def build(self, cg):
         for key, value in self.items.items():
             cg.append("LOAD_CONST", key)
             cg.reconstruct(value)

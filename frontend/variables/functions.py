@@ -89,11 +89,8 @@ class UserFunctionVariable(VariableTracker):
         bound = bind_arguments(tx, fn, all_args, kwargs, self.source)
         return tx.inline_call(fn.__code__, fn.__globals__, bound, self.closure_cells(tx))
 
-    def reconstruct(self, cg):
-        if self.source is not None:
-            cg.load_source(self.source)
-        else:
-            cg.append("LOAD_CONST", self.fn)
+    def build(self, cg):
+        cg.append("LOAD_CONST", self.fn)
 
     def __repr__(self):
         return f"UserFunctionVariable({self.fn.__qualname__})"
@@ -160,9 +157,7 @@ class PartialVariable(VariableTracker):
         parts = {"func": self.fn, "args": TupleVariable(self.args), "keywords": DictVariable(self.kwargs)}
         return parts[name] if name in parts else super().var_getattr(tx, name)
 
-    def reconstruct(self, cg):
-        if self.source is not None:
-            return cg.load_source(self.source)
+    def build(self, cg):
         cg.call_const(_make_partial, [self.fn, TupleVariable(self.args), DictVariable(self.kwargs)])
 
 
@@ -180,4 +175,4 @@ class DisabledFunctionVariable(VariableTracker):
     def call_function(self, tx, args, kwargs):
         raise Unsupported(f"call to {self.fn.__qualname__}, marked not to be compiled", "unsupported_call")
 
-    reconstruct = UserFunctionVariable.reconstruct
+    build = UserFunctionVariable.build

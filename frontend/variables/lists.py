@@ -81,10 +81,7 @@ class BaseListVariable(VariableTracker):
             return ConstantVariable(None)
         raise Unsupported(f"{self.python_cls.__name__}.{name}", "unsupported_call")
 
-    def reconstruct(self, cg):
-        if self.source is not None:
-            cg.load_source(self.source)  # lists from outside are never mutated in the frame: same object
-            return
+    def build(self, cg):
         subclass = self.python_cls not in (list, tuple)  # torch.Size: cls(tuple)
         if subclass:
             cg.append("PUSH_NULL")

@@ -63,11 +63,8 @@ class TensorVariable(VariableTracker):
         index = og.add_output(self)
         return lambda outs, L, G: outs[index]
 
-    def reconstruct(self, cg):
-        if self.source is not None:
-            cg.load_source(self.source)
-        else:
-            cg.load_graph_output(cg.output.add_output(self))
+    def build(self, cg):
+        cg.load_graph_output(cg.output.add_output(self))
 
     def __repr__(self):
         return f"TensorVariable({self.proxy.node.name})"

@@ -10,7 +10,7 @@ import minitorch2
 from minitorch2 import _ops
 
 from ..exc import Unsupported
-from .base import VariableTracker
+from .base import ValueVariable
 from .constant import ConstantVariable
 from .sym_node import SymNodeVariable
 from .tensor import record
@@ -29,8 +29,7 @@ ALLOWED_IN_GRAPH = set()
 DISALLOWED_IN_GRAPH = set()
 
 # Functions answered at translation time (their result is guarded elsewhere).
-CONSTANT_FUNCTIONS = {minitorch2.is_grad_enabled: lambda: minitorch2.is_grad_enabled()}
-
+CONSTANT_FUNCTIONS = {minitorch2.is_grad_enabled}
 
 
 def _addcdiv_as_dynamo(tx, args, kwargs):
@@ -58,14 +57,7 @@ def _check_at_translation(tx, args, kwargs):
 DECOMPOSED = {minitorch2.addcdiv: _addcdiv_as_dynamo, minitorch2._check: _check_at_translation}
 
 
-class TorchVariable(VariableTracker):
-    def __init__(self, value, source=None):
-        super().__init__(source)
-        self.value = value
-
-    def python_type(self):
-        return type(self.value)
-
+class TorchVariable(ValueVariable):
     def var_getattr(self, tx, name):
         if not isinstance(self.value, (types.ModuleType, *OP_NAMESPACES)):
             raise Unsupported(f"attribute {name!r} of {self.value}", "unsupported_attr")
@@ -80,7 +72,7 @@ class TorchVariable(VariableTracker):
         if isinstance(fn, (types.ModuleType, _ops._Ops, _ops._AtenNamespace)):
             raise Unsupported(f"calling module {fn.__name__}", "unsupported_call")
         if fn in CONSTANT_FUNCTIONS:
-            return ConstantVariable(CONSTANT_FUNCTIONS[fn]())
+            return ConstantVariable(fn())
         args = [a.realize() for a in args]
         kwargs = {k: v.realize() for k, v in kwargs.items()}
         decomposed = DECOMPOSED[fn](tx, args, kwargs) if fn in DECOMPOSED else None

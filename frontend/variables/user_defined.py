@@ -9,7 +9,7 @@ import types
 
 from ..exc import Unsupported
 from ..source import AttrSource
-from .base import VariableTracker
+from .base import ValueVariable
 from .functions import UserFunctionVariable, UserMethodVariable
 
 
@@ -21,14 +21,7 @@ def is_plain_object(value):
             and not cls.__module__.startswith(("minitorch2", "frontend")))
 
 
-class UserObjectVariable(VariableTracker):
-    def __init__(self, value, source):
-        super().__init__(source)
-        self.value = value
-
-    def python_type(self):
-        return type(self.value)
-
+class UserObjectVariable(ValueVariable):
     def var_getattr(self, tx, name):
         class_attr = inspect.getattr_static(type(self.value), name, None)
         if isinstance(class_attr, property) and isinstance(class_attr.fget, types.FunctionType):
