@@ -246,7 +246,9 @@ def nonzero(input, *, as_tuple=False):
 
 
 def clone(input, *, memory_format=None):
-    return aten.clone.default(input)
+    if memory_format is None:
+        return aten.clone.default(input)
+    return aten.clone.default(input, memory_format=memory_format)
 
 
 detach = _function_of(aten.detach.default)

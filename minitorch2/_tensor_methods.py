@@ -251,7 +251,7 @@ def _shape_methods():
         "expand_as": lambda self, other: aten.expand.default(self, list(other.shape)),
         "reshape_as": lambda self, other: F.reshape(self, list(other.shape)),
         "detach_": detach_,
-        "clone": lambda self, memory_format=None: aten.clone.default(self),
+        "clone": lambda self, memory_format=None: F.clone(self, memory_format=memory_format),
         "float": conversion(_dtype.float32), "double": conversion(_dtype.float64), "half": conversion(_dtype.float16),
         "long": conversion(_dtype.int64), "int": conversion(_dtype.int32), "bool": conversion(_dtype.bool_),
         "short": conversion(_dtype.int16), "byte": conversion(_dtype.uint8), "char": conversion(_dtype.int8),

@@ -108,6 +108,11 @@ def pointwise_strides(shape, tensors):
     return tuple(result)
 
 
+def channels_last_strides(shape):
+    n, c, h, w = (max(s, 1) for s in shape)
+    return (h * w * c, 1, w * c, c)
+
+
 def preserve_format_strides(t):
     """Strides of `empty_like(t)` (and clone, _to_copy, ...) with memory_format=preserve_format: `t`'s own
     strides when it is non-overlapping and dense, otherwise dense strides in the order of `t`'s

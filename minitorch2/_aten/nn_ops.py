@@ -16,7 +16,7 @@ from .. import _dtype, _random
 from .._dtype import result_type
 from .._tensor import contiguous_strides
 from .memory import _dtype_title as scalar_type_name  # ATen's name for a dtype in messages ('Float', 'Long', ...)
-from .meta_util import broadcast_shapes, fake_empty, pointwise_strides, wrap_dim
+from .meta_util import broadcast_shapes, channels_last_strides, fake_empty, pointwise_strides, wrap_dim
 
 
 # ---------------------------------------------------------------- shared helpers
@@ -55,11 +55,6 @@ def is_channels_last(t):
             return False
         smallest = strides[d] * (shape[d] if shape[d] > 1 else 1)
     return True
-
-
-def channels_last_strides(shape):
-    n, c, h, w = (max(s, 1) for s in shape)
-    return (h * w * c, 1, w * c, c)
 
 
 def fake_in_layout(shape, dtype, channels_last):
