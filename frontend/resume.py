@@ -268,17 +268,14 @@ def _append_protected(cg, append_body, grad_enabled):
 
 def _successors(code, inst, depth):
     """[(offset, stack depth there)] for where control goes after the breaking instruction runs."""
+    if inst.opname in pyversion.UNCONDITIONAL_JUMPS:
+        raise Unsupported(f"cannot resume after {inst.opname}", "unresumable")
     insts = pyversion.instructions(code)
     k = next(i for i, x in enumerate(insts) if x.offset == inst.offset)
     next_offset = insts[k + 1].offset if k + 1 < len(insts) else None
-    if inst.opname in pyversion.TERMINATORS:
-        return []
-    if inst.opname in pyversion.UNCONDITIONAL_JUMPS:
-        raise Unsupported(f"cannot resume after {inst.opname}", "unresumable")
-    result = [(next_offset, depth + pyversion.stack_effect(inst, jump=False))]
-    if inst.opname in pyversion.JUMP_OPNAMES:
-        result.append((inst.argval, depth + pyversion.stack_effect(inst, jump=True)))
-    return result
+    # (a conditional jump's are [fall through, jump target])
+    return [(offset, depth + pyversion.stack_effect(inst, jump=n == 1))
+            for n, offset in enumerate(pyversion.successors(inst, next_offset))]
 
 
 def _callee_slot(bp):

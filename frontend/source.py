@@ -33,11 +33,6 @@ def literal(value):
     raise Unsupported(f"a key or name of type {type(value).__name__} in a source", "unsupported")
 
 
-def is_attribute_name(name):
-    """Whether `base.<name>` is valid Python: an identifier that is not a keyword."""
-    return name.isidentifier() and not keyword.iskeyword(name)
-
-
 class Source:
     def name(self):
         raise NotImplementedError
@@ -106,7 +101,7 @@ class AttrSource(Source):
         self.member = str.__str__(member)  # a str subclass becomes a plain str: its methods are never run
 
     def name(self):
-        if is_attribute_name(self.member):
+        if self.member.isidentifier() and not keyword.iskeyword(self.member):  # `base.<member>` is valid Python
             return f"{self.base.name()}.{self.member}"
         return f"getattr({self.base.name()}, {literal(self.member)})"
 

@@ -344,7 +344,7 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
     def CONTAINS_OP(self, inst):
         container, item = self.pop().realize(), self.pop().realize()
         if isinstance(container, DictVariable):
-            found = container.contains(item).value
+            found = constant_key(item) in container.items
         elif container.is_python_constant() and item.is_python_constant():
             found = item.as_python_constant() in container.as_python_constant()
         else:

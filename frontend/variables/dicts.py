@@ -48,9 +48,6 @@ class DictVariable(VariableTracker):
             raise Unsupported(f"KeyError {key!r} in a dict built in the frame", "unsupported")
         return self.items[key]
 
-    def contains(self, item):
-        return ConstantVariable(constant_key(item) in self.items)
-
     def setitem(self, tx, key, value):
         if self.source is not None:
             raise Unsupported("item assignment on a dict from outside the frame", "side_effect")

@@ -75,13 +75,11 @@ class NNModuleVariable(VariableTracker):
 
     def getitem(self, tx, index):
         index = index.realize()
-        if isinstance(self.module, minitorch2.nn.ModuleDict) and index.is_python_constant() and \
-                index.as_python_constant() in self.module._modules:
-            key = index.as_python_constant()
+        key = index.as_python_constant() if index.is_python_constant() else None
+        if isinstance(self.module, minitorch2.nn.ModuleDict) and key in self.module._modules:
             return tx.output.wrap(self.module._modules[key], module_member_source(self.source, "_modules", key))
         if not isinstance(self.module, CONTAINERS) or not index.is_python_constant():
             raise Unsupported(f"indexing {type(self.module).__name__}", "unsupported")
-        key = index.as_python_constant()
         if isinstance(key, slice) and isinstance(self.module, minitorch2.nn.ModuleList):  # iterated or indexed only
             return TupleVariable(self.unpack_var_sequence(tx)[key])
         if not isinstance(key, int):

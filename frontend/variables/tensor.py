@@ -84,11 +84,10 @@ class TensorMethodVariable(MethodVariable):
                 raise Unsupported(f"Tensor.{name} with non-constant arguments", "unsupported_call")
             constants = [a.as_python_constant() for a in args]
             if name == "size":
-                fake = self.obj.example_value
                 dims = constants or [kwargs["dim"].as_python_constant()] if constants or kwargs else None
                 if dims is None:
-                    return SizeVariable([tx.output.size_variable(self.obj, d) for d in range(fake.dim())])
-                return tx.output.size_variable(self.obj, dims[0] % max(fake.dim(), 1))
+                    return self.obj.var_getattr(tx, "shape")
+                return tx.output.size_variable(self.obj, dims[0] % max(self.obj.example_value.dim(), 1))
             if name == "numel" and is_symbolic(self.obj.example_value.numel()):  # a node: `numel = l_x_.numel()`
                 return record(tx.output, "call_method", name, [self.obj], {})
             value = getattr(self.obj.example_value, name)(*constants,
