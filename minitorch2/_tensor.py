@@ -280,15 +280,22 @@ class Tensor:
         return False
 
     def is_contiguous(self, memory_format=None):
-        if self.numel() == 0:
-            return True
-        expected = 1
-        for size, stride in zip(reversed(self._shape), reversed(self._stride)):
-            if size == 1:
-                continue
-            if stride != expected:
+        """Dense with strides decreasing along the dims (NCHW), or for channels_last along (C, W, H, N)."""
+        if memory_format == "torch.channels_last":
+            if self.dim() != 4:
                 return False
-            expected *= size
+            order = (1, 3, 2, 0)
+        elif self.numel() == 0:
+            return True
+        else:
+            order = range(self.dim() - 1, -1, -1)
+        expected = 1
+        for d in order:
+            if self._shape[d] == 1:
+                continue
+            if self._stride[d] != expected:
+                return False
+            expected *= self._shape[d]
         return True
 
     @property

@@ -172,10 +172,10 @@ def _shape_methods():
             raise NotImplementedError("minitorch2: view(dtype) is not supported")
         return aten.view.default(self, _one_list(shape))
 
-    def contiguous(self, memory_format=None):
-        if self.is_contiguous():
+    def contiguous(self, memory_format=contiguous_format):
+        if self.is_contiguous(memory_format=memory_format):
             return self
-        return aten.clone.default(self, memory_format=contiguous_format)
+        return aten.clone.default(self, memory_format=memory_format)
 
     def to(self, *args, **kwargs):
         dtype = _dtype.as_dtype(kwargs.get("dtype"))
@@ -192,10 +192,12 @@ def _shape_methods():
             elif a is not None:
                 raise TypeError(f"to() received an invalid combination of arguments - got "
                                 f"({', '.join(type(v).__name__ for v in args)})")
-        copy = kwargs.get("copy", False)
-        if (dtype is None or dtype is self.dtype) and not copy:
+        copy, memory_format = kwargs.get("copy", False), kwargs.get("memory_format")
+        relayout = memory_format not in (None, "torch.preserve_format") and not self.is_contiguous(
+            memory_format=memory_format)
+        if (dtype is None or dtype is self.dtype) and not copy and not relayout:
             return self
-        return aten._to_copy.default(self, dtype=dtype)
+        return aten._to_copy.default(self, dtype=dtype, **({"memory_format": memory_format} if relayout else {}))
 
     def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
         return make_tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)

@@ -37,3 +37,19 @@ def test_clone_of_a_fake_tensor_has_the_same_strides():
         fake = mode.from_tensor(x).clone(memory_format=minitorch2.channels_last)
     assert fake.stride() == x.clone(memory_format=minitorch2.channels_last).stride() == (60, 1, 15, 3)
     np.testing.assert_array_equal(x.clone(memory_format=minitorch2.channels_last).numpy(), x.numpy())
+
+
+def _layouts(lib):
+    y = lib.arange(120.0).reshape(2, 3, 4, 5)
+    cl = y.to(memory_format=lib.channels_last)
+    return [cl.stride(), y.contiguous(memory_format=lib.channels_last).stride(), cl.contiguous().stride(),
+            y.to(lib.float64, memory_format=lib.channels_last).stride(), y.to(memory_format=lib.channels_last) is y,
+            cl.to(memory_format=lib.channels_last) is cl, y.is_contiguous(memory_format=lib.channels_last),
+            cl.is_contiguous(memory_format=lib.channels_last), cl.is_contiguous(),
+            lib.ones(2, 3).is_contiguous(memory_format=lib.channels_last),
+            lib.ones(2, 1, 1, 1).is_contiguous(memory_format=lib.channels_last),
+            lib.ones(0, 3, 2, 2).is_contiguous(memory_format=lib.channels_last), cl.numpy().tolist()]
+
+
+def test_to_contiguous_and_is_contiguous_take_memory_format_as_torch():
+    assert _layouts(minitorch2) == _layouts(torch)
