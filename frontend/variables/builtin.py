@@ -15,7 +15,7 @@ import minitorch2
 
 from .. import guards
 from ..exc import Unsupported
-from .base import VariableTracker
+from .base import ValueVariable
 from .constant import ConstantVariable
 from .dicts import DictVariable, constant_key, dict_items
 from .functions import PartialVariable
@@ -107,46 +107,39 @@ def _lazy(items, *inputs, pure=True):
     return ListIteratorVariable([], items, pure and all(it.pure for it in inputs))
 
 
-class BuiltinVariable(VariableTracker):
-    def __init__(self, fn, source=None):
-        super().__init__(source)
-        self.fn = fn
-
-    def python_type(self):
-        return type(self.fn)
-
+class BuiltinVariable(ValueVariable):
     def is_python_constant(self):
         return True
 
     def as_python_constant(self):
-        return self.fn
+        return self.value
 
     def var_getattr(self, tx, name):
-        attr = getattr(self.fn, name, None)
+        attr = getattr(self.value, name, None)
         known = [f for f in LIBRARY_CALLABLES if isinstance(f, types.BuiltinMethodType) and f == attr]  # dict.fromkeys
         return BuiltinVariable(known[0]) if known else super().var_getattr(tx, name)
 
     def call_function(self, tx, args, kwargs):
-        name = getattr(self.fn, "__name__", "")
+        fn, name = self.value, getattr(self.value, "__name__", "")
         handler = getattr(self, f"call_{name}", None)
-        if self.fn is print:
+        if fn is print:
             raise Unsupported("print() is a side effect", "print")
-        if handler is not None and (getattr(builtins, name, None) is self.fn or any(self.fn is f for f in LIBRARY_CALLABLES)):
+        if handler is not None and (getattr(builtins, name, None) is fn or any(fn is f for f in LIBRARY_CALLABLES)):
             return handler(tx, *args, **kwargs)
-        if getattr(operator, name, None) is self.fn and not kwargs:
+        if getattr(operator, name, None) is fn and not kwargs:
             if len(args) == 2:
-                return binary_op(tx, self.fn, *args)
+                return binary_op(tx, fn, *args)
             if len(args) == 1:
-                return unary_op(tx, self.fn, args[0])
+                return unary_op(tx, fn, args[0])
         args = [a.realize() for a in args]
-        if _is_pure(self.fn):  # sorted(zip(...)): an iterator of constants folds as the tuple of its items
+        if _is_pure(fn):  # sorted(zip(...)): an iterator of constants folds as the tuple of its items
             args = [TupleVariable(a.unpack_var_sequence(tx)) if isinstance(a, ListIteratorVariable) else a for a in args]
-        if _is_pure(self.fn) and all(_is_const(a) for a in [*args, *kwargs.values()]):
-            return _fold(self.fn, [a.as_python_constant() for a in args],
+        if _is_pure(fn) and all(_is_const(a) for a in [*args, *kwargs.values()]):
+            return _fold(fn, [a.as_python_constant() for a in args],
                          {k: v.realize().as_python_constant() for k, v in kwargs.items()})
-        if self.fn is abs and len(args) == 1 and isinstance(args[0], TensorVariable):
+        if fn is abs and len(args) == 1 and isinstance(args[0], TensorVariable):
             return record(tx.output, "call_function", operator.abs, args, {})
-        raise Unsupported(f"builtin {getattr(self.fn, '__name__', self.fn)} with these arguments", "unsupported_call")
+        raise Unsupported(f"builtin {getattr(fn, '__name__', fn)} with these arguments", "unsupported_call")
 
     # ---- builtins with their own rules --------------------------------------------------
 
@@ -323,4 +316,4 @@ class BuiltinVariable(VariableTracker):
         return ListVariable(list(reversed(iterable.realize().unpack_var_sequence(tx))))
 
     def __repr__(self):
-        return f"BuiltinVariable({getattr(self.fn, '__name__', self.fn)})"
+        return f"BuiltinVariable({getattr(self.value, '__name__', self.value)})"

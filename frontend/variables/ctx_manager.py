@@ -38,26 +38,19 @@ def switch_grad_mode(tx, mode):
     _set_grad_enabled(mode)
 
 
-class GradModeClassVariable(VariableTracker):
+class GradModeClassVariable(ValueVariable):
     """`torch.no_grad` / `torch.enable_grad` / `torch.set_grad_enabled` themselves (before the call)."""
-
-    def __init__(self, cls, source=None):
-        super().__init__(source)
-        self.cls = cls
-
-    def python_type(self):
-        return type(self.cls)
 
     def call_function(self, tx, args, kwargs):
         previous = minitorch2.is_grad_enabled()
-        if self.cls is minitorch2.set_grad_enabled:
+        if self.value is minitorch2.set_grad_enabled:
             mode = bool(args[0].realize().as_python_constant())
             switch_grad_mode(tx, mode)  # takes effect on construction, as torch.set_grad_enabled does
             return GradModeVariable(mode, previous, entered=True)
-        return GradModeVariable(self.cls is minitorch2.enable_grad, previous, entered=False)
+        return GradModeVariable(self.value is minitorch2.enable_grad, previous, entered=False)
 
     def reconstruct(self, cg):
-        cg.append("LOAD_CONST", self.cls)
+        cg.append("LOAD_CONST", self.value)
 
 
 class GradModeInstanceVariable(ValueVariable):
