@@ -85,14 +85,8 @@ class Py312OpcodesMixin:
 
     def SET_FUNCTION_ATTRIBUTE(self, inst):
         """3.13: [value, fn] -> fn with one of MAKE_FUNCTION's old parts (flag = the 3.11 bit)."""
-        fn, value = self.pop(), self.pop().realize()
-        if inst.arg == 0x01:
-            fn.defaults = value.unpack_var_sequence(self)  # a constant tuple or a built one
-        elif inst.arg == 0x08:
-            fn.closure = value.items
-        elif inst.arg == 0x02:
-            raise Unsupported("keyword-only defaults of a nested function", "unsupported")
-        # 0x04 (annotations) are not needed to call the function
+        fn, value = self.pop(), self.pop()
+        self.set_function_part(fn, inst.arg, value)
         self.push(fn)
 
     def LOAD_SUPER_ATTR(self, inst):

@@ -260,14 +260,10 @@ class ProfileCapture:
 
     def _route_names_of(self, frame):
         """Route ahead of time the user functions the `with` statement's frame can name."""
-        code = frame.f_code
-        scopes = (frame.f_locals, frame.f_globals)
+        code, local_values = frame.f_code, frame.f_locals
         for name in (*code.co_names, *code.co_varnames, *code.co_cellvars, *code.co_freevars):
-            for scope in scopes:
-                if name in scope:
-                    for fn in _functions_of(scope[name]):
-                        _route(fn, self)
-                    break
+            for fn in _functions_of(local_values[name] if name in local_values else frame.f_globals.get(name)):
+                _route(fn, self)
 
 
 def _functions_of(value):

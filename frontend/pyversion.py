@@ -135,14 +135,11 @@ def enclosing_blocks(code, offset):
     for entry in exception_entries(code):
         if not entry.start <= offset < entry.end:
             continue
-        handler = by_offset[entry.target]
         after = by_offset.get(entry.target + 2)
-        if handler.opname == "PUSH_EXC_INFO" and after is not None and after.opname == "WITH_EXCEPT_START":
-            kinds.append("with")
-        elif handler.opname == "PUSH_EXC_INFO":
-            kinds.append("try")
-        else:
+        if by_offset[entry.target].opname != "PUSH_EXC_INFO":
             kinds.append("except")
+        else:
+            kinds.append("with" if after is not None and after.opname == "WITH_EXCEPT_START" else "try")
     return kinds
 
 
@@ -151,8 +148,7 @@ def stack_effect(inst, jump):
     3.11 splits a call's effect between PRECALL and CALL; a replayed CALL is PRECALL+CALL, so count both."""
     if inst.opname == "CALL":
         return -inst.arg - 1
-    return dis.stack_effect(inst.opcode, inst.arg, jump=jump) if inst.opcode >= dis.HAVE_ARGUMENT \
-        else dis.stack_effect(inst.opcode, jump=jump)
+    return dis.stack_effect(inst.opcode, inst.arg if inst.opcode >= dis.HAVE_ARGUMENT else None, jump=jump)
 
 
 def successors(inst, next_offset):

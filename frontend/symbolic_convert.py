@@ -180,18 +180,17 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
         push(self._global_value(inst.argval))
 
     def _global_value(self, name):
-        if self.f_globals is self.root_globals and name in self.output.stored_globals:
+        own = self.f_globals is self.root_globals
+        if own and name in self.output.stored_globals:
             return self.output.stored_globals[name]  # written earlier in this frame (a pending side effect)
+        source = GlobalSource(name) if own else ForeignGlobalSource(self.f_globals, name)
         if name in self.f_globals:
-            source = GlobalSource(name) if self.f_globals is self.root_globals else ForeignGlobalSource(self.f_globals, name)
             return LazyVariableTracker(self, self.f_globals[name], source)  # realized at first use, as Dynamo's
         if not hasattr(builtins, name):
             raise Unsupported(f"global name {name!r} is not defined", "unsupported")
         value = getattr(builtins, name)
         # guarded, as the module may define the name later or builtins.<name> be replaced (mock.patch)
-        globals_text = "G" if self.f_globals is self.root_globals else \
-            ForeignGlobalSource(self.f_globals, name).dict_name()
-        self.output.guards.add(guards.builtin_guard(globals_text, name, value), value)
+        self.output.guards.add(guards.builtin_guard("G" if own else source.dict_name(), name, value), value)
         return wrap(self.output, value, None)
 
     def STORE_GLOBAL(self, inst):
@@ -313,15 +312,21 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
         return fn.realize().call_function(self, args, kwargs)
 
     def MAKE_FUNCTION(self, inst):
-        code = self.pop().as_python_constant()
-        flags = inst.arg or 0  # 3.13: no flags; SET_FUNCTION_ATTRIBUTE adds the parts
-        closure = self.pop().items if flags & 0x08 else ()
-        if flags & 0x04:
-            self.pop()
-        if flags & 0x02:  # a graph break: the frame makes the function natively, keyword-only defaults and all
+        fn = NestedUserFunctionVariable(self.pop().as_python_constant(), self.f_globals, (), ())
+        for flag in (0x08, 0x04, 0x02, 0x01):  # the parts below the code, top down (3.13: none; see below)
+            if (inst.arg or 0) & flag:
+                self.set_function_part(fn, flag, self.pop())
+        self.push(fn)
+
+    def set_function_part(self, fn, flag, value):
+        """One part of a function being made, named by its MAKE_FUNCTION flag (3.13: SET_FUNCTION_ATTRIBUTE's)."""
+        if flag == 0x01:
+            fn.defaults = value.realize().unpack_var_sequence(self)  # a constant tuple or a built one
+        elif flag == 0x08:
+            fn.closure = value.items
+        elif flag == 0x02:  # a graph break: the frame makes the function natively, keyword-only defaults and all
             raise Unsupported("keyword-only defaults of a nested function", "unsupported")
-        defaults = self.pop().realize().unpack_var_sequence(self) if flags & 0x01 else ()  # may be a constant tuple
-        self.push(NestedUserFunctionVariable(code, self.f_globals, defaults, closure))
+        # 0x04 (annotations) are not needed to call the function
 
     # ---- operators --------------------------------------------------------------------------
 
