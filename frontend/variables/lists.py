@@ -193,36 +193,28 @@ class NamedTupleClassVariable(ConstantVariable):
 
 
 class DequeVariable(ListVariable):
-    """A collections.deque built in the frame: a list of trackers with deque's methods at both ends."""
+    """A collections.deque built in the frame: a list of trackers, changed at both ends by a real deque of them
+    (which drops what falls past maxlen, as the program's own deque will)."""
 
     python_cls = collections.deque
 
     def __init__(self, items, maxlen=None):
-        super().__init__(items)
+        super().__init__(collections.deque(items, maxlen))
         self.maxlen = maxlen
-        self._trim(from_left=True)
-
-    def _trim(self, from_left):
-        excess = len(self.items) - self.maxlen if self.maxlen is not None else 0
-        if excess > 0:
-            self.items = self.items[excess:] if from_left else self.items[:-excess]
 
     def rebuilder(self):
         return functools.partial(collections.deque, maxlen=self.maxlen)
 
     def call_method(self, tx, name, args, kwargs):
-        if name in ("append", "extend", "appendleft", "extendleft"):
-            left = name.endswith("left")
-            for item in [args[0]] if name.startswith("append") else args[0].realize().unpack_var_sequence(tx):
-                self.items.insert(0 if left else len(self.items), item)
-                self._trim(from_left=not left)
-        elif name in ("pop", "popleft") and self.items:
-            return self.items.pop(-1 if name == "pop" else 0)
-        elif name == "clear":
-            self.items.clear()
-        else:
+        if name not in ("append", "appendleft", "extend", "extendleft", "pop", "popleft", "clear") or (
+                name.startswith("pop") and not self.items):
             return super().call_method(tx, name, args, kwargs)
-        return ConstantVariable(None)
+        operands = [] if name in ("pop", "popleft", "clear") else [
+            args[0].realize().unpack_var_sequence(tx) if name.startswith("extend") else args[0]]
+        real = collections.deque(self.items, self.maxlen)
+        result = getattr(real, name)(*operands)
+        self.items = list(real)
+        return ConstantVariable(None) if result is None else result
 
 
 class ListMethodVariable(MethodVariable):
