@@ -230,14 +230,11 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
     # ---- attributes and items ----------------------------------------------------------------
 
     def LOAD_ATTR(self, inst):
-        if pyversion.load_attr_is_method(inst):  # 3.12+: LOAD_METHOD is LOAD_ATTR with the method bit
-            return self.LOAD_METHOD(inst)
-        obj = self.pop().realize()
-        self.push(obj.var_getattr(self, inst.argval))
+        push = self.push_callable if pyversion.load_attr_is_method(inst) else self.push  # 3.12+: LOAD_METHOD's bit
+        push(self.pop().realize().var_getattr(self, inst.argval))
 
     def LOAD_METHOD(self, inst):
-        obj = self.pop().realize()
-        self.push_callable(obj.var_getattr(self, inst.argval))
+        self.push_callable(self.pop().realize().var_getattr(self, inst.argval))
 
     def STORE_ATTR(self, inst):
         obj, value = self.pop().realize(), self.pop()
@@ -259,8 +256,7 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
             raise Unsupported("item assignment (obj[i] = v) on a value from outside the frame", "side_effect")
 
     def BINARY_SUBSCR(self, inst):
-        index = self.pop().realize()
-        obj = self.pop().realize()
+        index, obj = self.pop().realize(), self.pop().realize()
         if isinstance(obj, TensorVariable):
             self.push(record(self.output, "call_function", operator.getitem, [obj, index], {}))
         elif hasattr(obj, "getitem"):
