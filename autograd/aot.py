@@ -19,12 +19,15 @@ When no output requires grad, only the forward is traced and compiled (an infere
 """
 import contextlib
 import functools
+import logging
+
+import sympy
 
 import minitorch2
 from minitorch2 import _logging
 from minitorch2._python_dispatcher import enable_python_dispatcher
 from minitorch2._sym import is_symbolic
-from minitorch2._tensor import Tensor
+from minitorch2._tensor import FakeTensor, Tensor
 from minitorch2.autograd import Function
 from minitorch2.fx._pytree import PyTreeCodeGen
 from minitorch2.utils import _pytree as pytree
@@ -35,6 +38,8 @@ from .input_aliasing import AliasedInputs, aliasing_key
 from .output_aliasing import AliasOf, trace_outputs, with_bases
 from .proxy_tensor import make_fx, tag_forward_nodes
 from .stack_traces import SourceKeepingInterpreter, backward_stack_traces
+
+_log = logging.getLogger(__name__)
 
 
 def make_boxed_func(f):
@@ -59,7 +64,7 @@ class _CompiledFunction:
     """One traced and compiled signature of a function: forward compiled, backward pending."""
 
     def __init__(self, fn, args, fw_compiler, bw_compiler, partition_fn, decompositions, inference_compiler=None,
-                 static_input_indices=()):
+                 static_input_indices=(), before_compile=None):
         self.static_input_indices = list(static_input_indices)
         self.bw_compiler = bw_compiler or fw_compiler
         # whether an output requires grad decides (below), not the grad mode of the call: `with enable_grad()`
@@ -68,7 +73,10 @@ class _CompiledFunction:
         self.needs_grad = any(self.grad_inputs)
         self.compiled_bw = None
         with enable_python_dispatcher():  # trace as PyTorch's AOT does (see minitorch2/_python_dispatcher.py)
-            self._trace(fn, args, fw_compiler, partition_fn, decompositions, inference_compiler)
+            compiler = self._trace(fn, args, fw_compiler, partition_fn, decompositions, inference_compiler)
+            if before_compile is not None:
+                before_compile(self)
+            self.compiled_fw = compiler(self.fw_module, list(args))
 
     def _trace(self, fn, args, fw_compiler, partition_fn, decompositions, inference_compiler):
         aot_id = _logging.next_id("aot")  # "Forward graph 0", as MINITORCH2_LOGS=aot_graphs titles it
@@ -92,9 +100,8 @@ class _CompiledFunction:
             forward, self.mutated_inputs = functionalize_graph(forward)
             _eliminate_dead_code(forward)
             _logging.log_graph("aot_graphs", f"Forward graph {aot_id}", forward)
-            self.compiled_fw = (inference_compiler or fw_compiler)(forward, list(args))
             self.fw_module, self.bw_module = forward, None
-            return
+            return inference_compiler or fw_compiler
         # aliased outputs are made again outside the compiled function (see regenerate_aliases): the backward
         # gets no tangent for them, their gradient flowing through the view's own grad_fn to their base
         self.num_bases = len(fake_bases)
@@ -102,8 +109,8 @@ class _CompiledFunction:
         fake_outputs = mutated_values + _as_list(fake_outputs) + fake_bases
         self.output_grad_mask = [True] * len(mutated_values) + [
             _differentiable(o) and i not in self.aliases for i, o in enumerate(fake_outputs[len(mutated_values):])]
-        tangents = [minitorch2.empty(tuple(o.shape), dtype=o.dtype)
-                    for o, keep in zip(fake_outputs, self.output_grad_mask) if keep]
+        tangents = [FakeTensor._make(tuple(o.shape), o.dtype) for o, keep in zip(fake_outputs, self.output_grad_mask)
+                    if keep]
         base_sources = {alias.position: (i, len(alias.views)) for i, alias in self.aliases.items()
                         if alias.of is AliasOf.BASE}
         fn = _with_fresh_inputs(with_bases(fn, [base_sources[k] for k in range(self.num_bases)]), self.grad_mutated)
@@ -118,7 +125,10 @@ class _CompiledFunction:
                                                       static_lifetime_input_indices=self.static_input_indices)
         _logging.log_graph("aot_graphs", f"Forward graph {aot_id}", self.fw_module)
         _logging.log_graph("aot_graphs", f"Backward graph {aot_id}", self.bw_module)
-        self.compiled_fw = fw_compiler(self.fw_module, list(args))
+        # the sizes saved (dynamic shapes): the forward returns them last, the backward takes them first (as torch's)
+        self.num_saved_sizes = sum(is_symbolic(n.meta.get("val")) for n in self.bw_module.graph.nodes
+                                   if n.op == "placeholder")
+        return fw_compiler
 
     def write_back(self, args, out):
         """The runtime epilogue of functionalization: mutated inputs receive their new values (but for those
@@ -176,7 +186,9 @@ class CompiledFunction(Function):
         out = compiled.write_back(args, out)
         ctx.compiled = compiled
         num_outs = compiled.num_outputs + compiled.num_bases
-        ctx.save_for_backward(*out[num_outs:])
+        tensors_end = len(out) - compiled.num_saved_sizes
+        ctx.save_for_backward(*out[num_outs:tensors_end])
+        ctx.saved_sizes = out[tensors_end:]
         # no differentiable output is a view (of the compiled function's intermediates): autograd would take an
         # in-place change of one for a change of that intermediate, which has no history; aliases are made again
         outs = []
@@ -193,7 +205,7 @@ class CompiledFunction(Function):
     def backward(ctx, *grads):
         compiled = ctx.compiled
         tangents = [g.contiguous() for g, keep in zip(grads, compiled.output_grad_mask) if keep]
-        saved = list(ctx.saved_tensors)
+        saved = [*ctx.saved_sizes, *ctx.saved_tensors]
         bw = compiled.backward_compiled(saved + tangents)
         input_grads = _as_list(_call_compiled(bw, saved + tangents))
         return (None, *input_grads)
@@ -282,12 +294,15 @@ def aot_function(fn, fw_compiler, bw_compiler=None, partition_fn=None, decomposi
                                           partition_fn=partition_fn or default_partition,
                                           decompositions=decompositions, inference_compiler=inference_compiler)
     signatures = {}  # aliasing key -> (call, out_spec)
+    symbolic = []  # the _Symbolic of the signature _ANY_SIZE
 
     def signature(args, kwargs, flat_args):
         # Like PyTorch's, the first call fixes the graphs (guards are the frontend's job), but for how the
         # inputs alias: a call passing one tensor twice, or overlapping views, gets graphs of its own.
         key = aliasing_key(flat_args)
-        if _per_size:
+        if _per_size and not key and symbolic and symbolic[0].admits(flat_args):
+            key = _ANY_SIZE
+        elif _per_size:
             key = (key, tuple(tuple(a.shape) if isinstance(a, Tensor) else a for a in flat_args))
         if key not in signatures:
             flat_fn, out_spec = _tree_flattened_fn(fn, args, kwargs)
@@ -305,8 +320,71 @@ def aot_function(fn, fw_compiler, bw_compiler=None, partition_fn=None, decomposi
         """Trace and compile for these example arguments now, without running (aot_module_simplified's way)."""
         signature(args, kwargs, pytree.tree_leaves((args, kwargs)))
 
-    compiled_fn.compile_for = compile_for
+    def compile_symbolic(*fake_args):
+        """Trace and compile once over fake inputs with symbolic sizes (a frontend graph's), for every call whose
+        inputs do not alias and whose sizes the trace's facts admit (_Symbolic). False where the trace fails: the
+        calls are then traced per size."""
+        if aliasing_key(fake_args):
+            return False
+        flat_fn, out_spec = _tree_flattened_fn(fn, fake_args, {})
+        trace = _Symbolic(fake_args)
+        try:
+            signatures[_ANY_SIZE] = (trace_and_compile(flat_fn, list(fake_args), before_compile=trace.check,
+                                                       static_input_indices=static_input_indices), out_spec)
+        except Exception as e:  # noqa: BLE001 (whatever stops the symbolic trace, the per-size path is correct)
+            trace.restore()
+            _log.info("AOT over symbolic sizes gave up (%s: %s); tracing per size", type(e).__name__, e)
+            return False
+        symbolic.append(trace)
+        return True
+
+    compiled_fn.compile_for, compiled_fn.compile_symbolic = compile_for, compile_symbolic
     return compiled_fn
+
+
+_ANY_SIZE = "any size"  # the signature key of graphs traced over symbolic sizes
+
+
+class _Symbolic:
+    """A trace over the frontend's symbolic sizes. The frontend produced its guards before calling its backend, so
+    what the trace decided on sizes (torch adds it to the frontend's guards) is kept here as facts checked at every
+    call (`admits`), and taken back from the ShapeEnv. A trace where a size became a constant is refused."""
+
+    def __init__(self, fake_args):
+        env = self.shape_env = next(a for a in fake_args if is_symbolic(a)).node.shape_env
+        self.state = len(env.guards), dict(env.replacements), {s: list(r) for s, r in env.var_to_range.items()}
+        self.sources = {}  # symbol -> where a call's flat inputs hold its value: (position, dim or None for a SymInt)
+        for i, arg in enumerate(fake_args):
+            for dim, size in [(None, arg)] if is_symbolic(arg) else enumerate(getattr(arg, "shape", ())):
+                if is_symbolic(size) and size.node.expr.is_Symbol:
+                    self.sources.setdefault(size.node.expr, (i, dim))
+
+    def check(self, compiled):
+        """Before the graphs are compiled: refuse a size constant in a graph or an output's view ops (its example
+        value), keep the trace's facts, restore the ShapeEnv."""
+        constants = [(n.args, n.kwargs) for m in (compiled.fw_module, compiled.bw_module) if m
+                     for n in m.graph.nodes] + [(v.args, v.kwargs) for a in compiled.aliases.values() for v in a.views]
+        if any(is_symbolic(leaf) or isinstance(leaf, sympy.Basic) for leaf in pytree.tree_leaves(constants)):
+            raise RuntimeError("a symbolic size is a constant of a graph or of an output's view ops")
+        env, (guards, replacements, ranges) = self.shape_env, self.state
+        pinned = [sympy.Eq(s, e) for s, e in env.replacements.items() if replacements.get(s) != e]
+        narrowed = [sympy.And(low <= s, s <= high) for s, (low, high) in env.var_to_range.items()
+                    if ranges.get(s) != [low, high]]
+        self.facts = env.guards[guards:] + pinned + narrowed
+        self.restore()
+
+    def restore(self):
+        (guards, replacements, ranges), env = self.state, self.shape_env
+        env.guards, env.replacements = env.guards[:guards], dict(replacements)
+        env.var_to_range.update((symbol, list(bounds)) for symbol, bounds in ranges.items())
+
+    def admits(self, flat_args):
+        values = {s: sympy.Integer(flat_args[i] if dim is None else flat_args[i].shape[dim])
+                  for s, (i, dim) in self.sources.items()}
+        try:
+            return all(bool(fact.xreplace(values)) for fact in self.facts)
+        except TypeError:  # a fact on a symbol no input holds (a data-dependent size)
+            return False
 
 
 def _compile_signature(flat_fn, flat_args, key, trace_and_compile, static_input_indices):
@@ -364,8 +442,9 @@ def aot_module(mod, fw_compiler, bw_compiler=None, partition_fn=None, decomposit
 
 
 def aot_module_simplified(mod, example_inputs, fw_compiler, bw_compiler=None, partition_fn=None, decompositions=None,
-                          inference_compiler=None, **_ignored):
-    """What a frontend backend calls: returns a callable taking the user inputs only."""
+                          inference_compiler=None, dynamic=False, **_ignored):
+    """What a frontend backend calls: returns a callable taking the user inputs only. `dynamic`: the compilers
+    take graphs over symbolic sizes (SymInt inputs)."""
 
     def run(*args):
         # the graph's grad-mode switches end with it, also when it raises (the frontend sets the mode a frame
@@ -376,9 +455,11 @@ def aot_module_simplified(mod, example_inputs, fw_compiler, bw_compiler=None, pa
             return mod(*args)
 
     functional_call, params = _functional(mod, run, remove_duplicate=False)
-    # A frontend graph over symbolic sizes (dynamic shapes: `s77: torch.SymInt` inputs) is traced here with its
-    # inputs' example values, as static graphs, once per set of sizes; its size inputs' examples are their hints.
+    # A frontend graph over symbolic sizes (dynamic shapes: `s77: torch.SymInt` inputs) is traced with its
+    # inputs' fake values once, where the compilers take symbolic graphs and the trace serves every size; else
+    # with its inputs' example values, as static graphs, once per set of sizes (size inputs' examples: their hints).
     per_size = any(is_symbolic(e) for e in example_inputs or ())
+    fakes = _frontend_fakes(mod, example_inputs) if per_size and dynamic else None
     if per_size:
         example_inputs = [e.node.hint if is_symbolic(e) else e for e in example_inputs]
     compiled = aot_function(functional_call, fw_compiler, bw_compiler, partition_fn, decompositions,
@@ -387,7 +468,7 @@ def aot_module_simplified(mod, example_inputs, fw_compiler, bw_compiler=None, pa
     # As torch's, trace and compile a frontend graph's forward now, for its example inputs (the frame's real
     # ones): a failure is then the backend's, raised while the frontend compiles (BackendCompilerFailed, or eager
     # under suppress_errors), never at the first call. Other callers' example inputs may be placeholders.
-    if _is_frontend_graph(mod):
+    if _is_frontend_graph(mod) and not (fakes and compiled.compile_symbolic(*params, *fakes)):
         compiled.compile_for(*params, *example_inputs)
 
     def forward(*args):
@@ -401,6 +482,20 @@ def aot_module_simplified(mod, example_inputs, fw_compiler, bw_compiler=None, pa
 
 def _is_frontend_graph(mod):
     return isinstance(mod, minitorch2.fx.GraphModule) and "dynamo_compile_id" in mod.meta
+
+
+def _frontend_fakes(mod, example_inputs):
+    """A frontend graph's fake inputs (its placeholders' example values: SymInts and tensors over them) when each
+    tensor's still has its example input's geometry (nothing changed it in place since) and the others are sizes."""
+    fakes = [n.meta.get("example_value") for n in mod.graph.find_nodes(op="placeholder")]
+    fit = [isinstance(fake, Tensor) and _hints(fake) == _hints(real) if isinstance(real, Tensor) else is_symbolic(fake)
+           for fake, real in zip(fakes, example_inputs)]
+    return fakes if _is_frontend_graph(mod) and len(fakes) == len(example_inputs) and all(fit) else None
+
+
+def _hints(t):
+    sizes = [*t.shape, *t.stride(), t.storage_offset()]
+    return [s.node.hint if is_symbolic(s) else s for s in sizes], t.dtype, t.requires_grad
 
 
 def _static_inputs(mod, params):
@@ -479,7 +574,7 @@ def make_boxed_compiler(compiler):
 
 
 def aot_eager(gm, example_inputs):
-    """The `aot_eager` backend, as PyTorch registers it: AOT tracing with no-op compilers and the min-cut
-    partitioner; useful to check that tracing and partitioning alone keep a program's results."""
+    """The `aot_eager` backend, as PyTorch registers it: AOT tracing with no-op compilers (which run symbolic graphs
+    too) and the min-cut partitioner; useful to check that tracing and partitioning alone keep a program's results."""
     return aot_module_simplified(gm, example_inputs, fw_compiler=boxed_nop, bw_compiler=boxed_nop,
-                                 partition_fn=min_cut_rematerialization_partition)
+                                 partition_fn=min_cut_rematerialization_partition, dynamic=True)

@@ -17,6 +17,8 @@ import contextlib
 import inspect
 import operator
 
+import sympy
+
 import minitorch2
 from minitorch2._dispatch import current_modes
 from minitorch2._subclasses.fake_tensor import FakeTensorMode
@@ -48,11 +50,16 @@ class ProxyTorchDispatchMode(TorchDispatchMode):
             if is_symbolic(size) and size.node.expr.is_Symbol:
                 self._size_sources.setdefault(size.node.expr, (node, dim))
 
-    def _sym_node(self, expr):
+    def track_symint(self, value, node):
+        """A SymInt input: the node every use of its symbol becomes (before any `sym_size.int` of a tensor)."""
+        node.meta["val"] = value
+        self._sym_nodes.setdefault(value.node.shape_env.simplify(value.node.expr), node)
+
+    def _sym_node(self, expr, shape_env):
         """The node computing a symbolic size: `sym_size.int` of an input for a symbol, Python arithmetic on
         those for an expression (made where it is first used)."""
         if expr.is_Number:
-            return int(expr)
+            return int(expr) if expr.is_Integer else float(expr)
         node = self._sym_nodes.get(expr)
         if node is None:
             if expr.is_Symbol:
@@ -60,8 +67,14 @@ class ProxyTorchDispatchMode(TorchDispatchMode):
                 node = self.graph.call_function(minitorch2.ops.aten.sym_size.int, (tensor_node, dim),
                                                 name="sym_size_int")
             else:
-                step, operands = python_step(expr)
-                node = self.graph.call_function(step, tuple(self._sym_node(e) for e in operands))
+                coefficient, rest = expr.as_coeff_Mul()
+                # a quotient (`s27 / 2` is the product of s27 and 1/2) is made by dividing, as Python made it
+                step, operands = ((operator.truediv, [coefficient.p * rest, sympy.Integer(coefficient.q)])
+                                  if coefficient.is_Rational and not coefficient.is_Integer else python_step(expr))
+                node = self.graph.call_function(step, tuple(self._sym_node(e, shape_env) for e in operands))
+            hint = expr.xreplace(shape_env.var_to_val)  # partitioners tell sizes from tensors by meta["val"]
+            node.meta["val"] = shape_env.wrap(expr, int if expr.is_integer else float, int(hint) if hint.is_Integer
+                                              else float(hint) if hint.is_Number else None)
             self._sym_nodes[expr] = _with_current_stack_trace(node)
         return node
 
@@ -90,7 +103,7 @@ class ProxyTorchDispatchMode(TorchDispatchMode):
         if isinstance(value, Tensor):
             return self.node_of(value)
         if is_symbolic(value):
-            return self._sym_node(value.node.shape_env.simplify(value.node.expr))
+            return self._sym_node(value.node.shape_env.simplify(value.node.expr), value.node.shape_env)
         if isinstance(value, (list, tuple)):
             return type(value)(self._to_arg(v) for v in value)
         return value
@@ -190,7 +203,9 @@ def make_fx(f, decomposition_table=None, tracing_mode="real", _allow_non_fake_in
                     mode.track(leaf, node)
                     mode.track_sizes(leaf, node)
                 elif leaf is not None:
-                    graph.placeholder(f"{base}_{k}")
+                    node = graph.placeholder(f"{base}_{k}")
+                    if is_symbolic(leaf):
+                        mode.track_symint(leaf, node)
                 leaves.append(leaf)
             inputs.append(_unflatten_like(arg, leaves))
         with fake_mode if fake_mode is not None else contextlib.nullcontext(), mode:

@@ -14,6 +14,8 @@ partitioner is only a way of choosing that list.
 import operator
 
 from minitorch2 import _logging
+from minitorch2._sym import is_symbolic
+from minitorch2._tensor import Tensor
 from minitorch2.fx import Graph, GraphModule
 from minitorch2.utils import _pytree as pytree
 
@@ -154,7 +156,39 @@ def extract_fwd_bwd_graphs(joint_graph, saved_values, num_fwd_outputs):
     backward = subgraph_nodes(joint_graph, saved_values + tangents, bwd_outputs)
     read = {arg for node in backward for arg in node.all_input_nodes} | set(bwd_outputs)
     saved_values = [n for n in saved_values if n in read]
-    return (extract_graph(joint_graph, primals, fwd_outputs + saved_values),
-            extract_graph(joint_graph, saved_values + tangents, bwd_outputs))
+    # dynamic shapes, as torch's: sizes (SymInts) are saved apart, returned last by the forward, taken first by the
+    # backward, with the SymInt input of every symbol in the sizes of what the backward takes (a compiler binds them)
+    tensors = [n for n in saved_values if not is_sym_node(n)]
+    sizes = with_size_bindings(joint_graph, [n for n in saved_values if is_sym_node(n)], tensors + tangents)
+    return (extract_graph(joint_graph, primals, fwd_outputs + tensors + sizes),
+            extract_graph(joint_graph, sizes + tensors + tangents, bwd_outputs))
+
+
+def is_sym_node(node):
+    return is_symbolic(node.meta.get("val"))
+
+
+def with_size_bindings(joint_graph, sizes, backward_inputs):
+    """`sizes`, with before them the SymInt primals binding the symbols of the others and of `backward_inputs`."""
+    binding = {}
+    for node in placeholders(joint_graph, "primals"):
+        if is_sym_node(node) and _expr(node.meta["val"]).is_Symbol:
+            binding.setdefault(_expr(node.meta["val"]), node)
+    bound = [n for n in sizes if n in binding.values()]
+    known = {_expr(n.meta["val"]) for n in bound}
+    for node in [n for n in sizes if n not in bound] + backward_inputs:
+        new = _free_symbols(node.meta.get("val")) - known
+        bound += [binding[s] for s in sorted(new, key=str) if s in binding]
+        known |= new
+    return bound + [n for n in sizes if n not in bound]
+
+
+def _expr(size):
+    return size.node.shape_env.simplify(size.node.expr)
+
+
+def _free_symbols(value):
+    sizes = [*value.shape, *value.stride()] if isinstance(value, Tensor) else [value]
+    return {symbol for size in sizes if is_symbolic(size) for symbol in _expr(size).free_symbols}
 
 

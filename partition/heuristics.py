@@ -20,6 +20,7 @@ import heapq
 import math
 from dataclasses import dataclass
 
+from minitorch2._sym import SymFloat, is_symbolic
 from minitorch2._tensor import Tensor
 from minitorch2.fx.node import Node
 
@@ -39,15 +40,18 @@ class MinCutOptions:
 
 
 def size_of(node):
-    """Bytes of a node's output: its tensor, or the sum of the tensors of a tuple; 1 for a scalar."""
+    """Bytes of a node's output: its tensor, or the sum of the tensors of a tuple; 1 for a scalar or a size. A
+    symbolic size counts as its example value (its hint; 4096 for a data-dependent one, as torch's fallback)."""
     val = node.meta.get("val")
-    if isinstance(val, Tensor):
-        return val.numel() * val.dtype.itemsize
     if isinstance(val, (list, tuple)):
-        return sum(v.numel() * v.dtype.itemsize for v in val if isinstance(v, Tensor))
-    if isinstance(val, (bool, int, float)):
-        return 1
-    return 0
+        return sum(_hint(v.numel()) * v.dtype.itemsize for v in val if isinstance(v, Tensor))
+    if isinstance(val, Tensor):
+        return _hint(val.numel()) * val.dtype.itemsize
+    return 1 if isinstance(val, (bool, int, float)) or is_symbolic(val) else 0
+
+
+def _hint(size):
+    return size if not is_symbolic(size) else 4096 if size.node.hint is None else size.node.hint
 
 
 def _policy(node):
@@ -123,7 +127,10 @@ class RecomputeRules:
 
     def weight(self, node):
         """(capacity of the node's in->out edge, reason it cannot be saved or None)."""
-        if not isinstance(node.meta.get("val"), Tensor):
+        val = node.meta.get("val")
+        if is_symbolic(val):  # a size: as cheap to save as torch counts it (a SymFloat dearer)
+            return (4 if isinstance(val, SymFloat) else 1), None
+        if not isinstance(val, Tensor):
             return math.inf, "non-tensor output"
         if node in self.info.static_lifetime_inputs:
             return 0, None
