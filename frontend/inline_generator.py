@@ -8,10 +8,6 @@ from .variables.constant import ConstantVariable
 from .variables.lists import ListIteratorVariable
 
 
-def is_generator_expression(code):
-    return code.co_name == "<genexpr>"
-
-
 class GeneratorExpressionMixin:
     """Inlines a generator expression's bytecode, collecting what it yields (on an InliningInstructionTranslator)."""
 

@@ -140,11 +140,8 @@ class _Handler:
         self.swap = None  # set by _route
 
     def __call__(self, args, kwargs):
-        original = self.swap.stand_in(self.fn_ref())
-        if not (_has_tensor(args) or kwargs and _has_tensor(kwargs.values())):
-            return original(*args, **kwargs)
-        capture = active_capture()
-        if capture is None or capture.compile_wrapper.is_disabled():
+        original, capture = self.swap.stand_in(self.fn_ref()), active_capture()
+        if capture is None or capture.compile_wrapper.is_disabled() or not _has_tensor([*args, *kwargs.values()]):
             return original(*args, **kwargs)
         # The compile wrapper is in charge of this call and the frames it runs (as under minitorch2.compile),
         # so the profile function pauses on this thread: its cost stays off compiled calls.

@@ -339,20 +339,17 @@ def _append_resume_call(cg, fn, bp, below, offset, n_after, names, compile_wrapp
         cg.append("BUILD_TUPLE", len(code.co_freevars))
     else:
         cg.append("LOAD_CONST", None)
-    n_args = 0
-    for i, var in enumerate(kept):
-        if i in null_slots:
-            continue  # the resume prefix pushes the NULL back
+    carried = [(i, var) for i, var in enumerate(kept) if i not in null_slots]  # the resume prefix pushes NULLs back
+    for i, var in carried:
         if i in with_slots:
             cg.append("LOAD_CONST", None)  # the resume prefix re-enters the block
         elif isinstance(var, ListIteratorVariable):
             var.reconstruct_rest(cg)  # the rest of the loop, as a tuple
         else:
             cg.reconstruct(var)
-        n_args += 1
     for i in results:
         cg.append("LOAD_FAST", f"___result{i}")
     for name in names:
         cg.append("LOAD_FAST", name)
-    cg.call(1 + n_args + len(results) + len(names))
+    cg.call(1 + len(carried) + len(results) + len(names))
     cg.append("RETURN_VALUE")

@@ -16,7 +16,7 @@ import minitorch2
 
 from . import guards, pyversion
 from .exc import Unsupported
-from .inline_generator import GeneratorExpressionMixin, is_generator_expression
+from .inline_generator import GeneratorExpressionMixin
 from .opcodes_312 import Py312OpcodesMixin
 from .output_graph import OutputGraph
 from .source import ForeignGlobalSource, GlobalSource, LocalSource
@@ -125,7 +125,7 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
             raise Unsupported("inlining recursion too deep", "unsupported_call")
         translator = InliningInstructionTranslator
         if pyversion.is_generator(code):
-            if not is_generator_expression(code):
+            if code.co_name != "<genexpr>":
                 raise Unsupported(f"{code.co_name} is a generator", "generator")
             translator = GeneratorExpressionTranslator
         sub = translator(code, f_globals, self.output, dict(bound_args), dict(cells), self.depth + 1)

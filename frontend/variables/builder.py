@@ -25,6 +25,7 @@ from .user_defined import UserObjectVariable, is_plain_object
 from .torch import ALLOWED_IN_GRAPH, DISALLOWED_IN_GRAPH, TorchVariable, is_torch_object
 
 CONSTANT_TYPES = (int, float, bool, str, type(None), range, slice, type(Ellipsis), minitorch2.dtype, minitorch2.device)
+_SEQUENCE_TRACKERS = {tuple: TupleVariable, list: ListVariable, minitorch2.Size: SizeVariable}
 
 
 def _is_constant(value):
@@ -58,12 +59,8 @@ def _sequence_tracker(value):
     """How to model a tuple or list item by item: (items, source) -> tracker. A subclass keeps its type (a
     namedtuple, torch.Size); any other subclass may index, iterate or measure itself its own way: not modelled."""
     cls = type(value)
-    if cls is tuple:
-        return TupleVariable
-    if cls is list:
-        return ListVariable
-    if cls is minitorch2.Size:
-        return SizeVariable
+    if cls in _SEQUENCE_TRACKERS:
+        return _SEQUENCE_TRACKERS[cls]
     if issubclass(cls, tuple) and _is_namedtuple_class(cls):
         return lambda items, source: NamedTupleVariable(items, cls, source)
     raise Unsupported(f"a value of {cls.__name__}, a subclass of {cls.__mro__[1].__name__}", "unsupported")

@@ -49,9 +49,7 @@ class TensorVariable(VariableTracker):
             return ConstantVariable(getattr(fake, name))
         if name in GRAPH_ATTRS:
             return record(tx.output, "call_function", builtins.getattr, [self, ConstantVariable(name)], {})
-        if name in ("grad", "data", "_version", "grad_fn"):
-            raise Unsupported(f"tensor attribute {name!r}", "unsupported_attr")
-        if callable(getattr(minitorch2.Tensor, name, None)):
+        if name not in ("grad", "data", "_version", "grad_fn") and callable(getattr(minitorch2.Tensor, name, None)):
             return TensorMethodVariable(self, name)
         raise Unsupported(f"tensor attribute {name!r}", "unsupported_attr")
 
