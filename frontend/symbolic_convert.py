@@ -505,14 +505,10 @@ class InstructionTranslator(InstructionTranslatorBase):
     def __init__(self, code, f_globals, f_locals):
         pyversion.check_supported()
         output = OutputGraph(code)
-        symbolic_locals = {}
-        cells = {}
-        for name, value in f_locals.items():
-            lazy = LazyVariableTracker(self, value, LocalSource(name))  # (self is set up by the time it is used)
-            if name in code.co_freevars:
-                cells[name] = CellVariable(lazy, from_outside=True)
-            else:
-                symbolic_locals[name] = lazy
+        # (self is set up by the time a lazy input is realized)
+        inputs = {name: LazyVariableTracker(self, value, LocalSource(name)) for name, value in f_locals.items()}
+        cells = {name: CellVariable(var, from_outside=True) for name, var in inputs.items() if name in code.co_freevars}
+        symbolic_locals = {name: var for name, var in inputs.items() if name not in code.co_freevars}
         super().__init__(code, f_globals, output, symbolic_locals, cells, depth=0)
 
     def run(self):
