@@ -104,12 +104,16 @@ class LazyVariableTracker(VariableTracker):
 
 
 class MethodVariable(VariableTracker):
-    """`obj.name`, a method read but not called yet; rebuilt by reading the attribute again."""
+    """`obj.name`, a method read but not called yet; rebuilt by reading the attribute again. Calling it runs the
+    tracker's own call_method (lists, tuples, dicts); other kinds of method say how they are called."""
 
     def __init__(self, obj, name):
         super().__init__()
         self.obj = obj
         self.name = name
+
+    def call_function(self, tx, args, kwargs):
+        return self.obj.call_method(tx, self.name, args, kwargs)
 
     def reconstruct(self, cg):
         cg.reconstruct(self.obj)

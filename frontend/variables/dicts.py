@@ -5,9 +5,9 @@ trackers, so `d["a"]`, `d.get`, `for k in d` and `f(**d)` fold at translation ti
 the frame is read only (a mutation would be a side effect to replay: a graph break instead).
 """
 from ..exc import Unsupported
-from .base import VariableTracker
+from .base import MethodVariable, VariableTracker
 from .constant import ConstantVariable
-from .lists import ListMethodVariable, ListVariable, TupleVariable
+from .lists import ListVariable, TupleVariable
 
 
 def constant_key(var):
@@ -54,7 +54,7 @@ class DictVariable(VariableTracker):
         self.items[constant_key(key)] = value
 
     def var_getattr(self, tx, name):
-        return ListMethodVariable(self, name)
+        return MethodVariable(self, name)
 
     def call_method(self, tx, name, args, kwargs):
         if name == "get":

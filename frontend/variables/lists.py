@@ -56,7 +56,7 @@ class BaseListVariable(VariableTracker):
         return self.items[key]
 
     def var_getattr(self, tx, name):
-        return ListMethodVariable(self, name)
+        return MethodVariable(self, name)
 
     def call_method(self, tx, name, args, kwargs):
         if name == "index" or name == "count":
@@ -162,17 +162,14 @@ class NamedTupleVariable(StructSequenceVariable):
         attr = inspect.getattr_static(self.python_cls, name, None)
         if isinstance(attr, property) and isinstance(attr.fget, types.FunctionType):
             return tx.output.wrap(attr.fget, None).call_function(tx, [self], {})
-        if isinstance(attr, types.FunctionType) and name not in self.python_cls._fields:
-            return UserClassMethod(self, name)
         return super().var_getattr(tx, name)
 
-
-class UserClassMethod(MethodVariable):
-    """A method a namedtuple's class defines in Python, called by inlining it with the tuple as self."""
-
-    def call_function(self, tx, args, kwargs):
-        fn = inspect.getattr_static(self.obj.python_cls, self.name)
-        return tx.output.wrap(fn, None).call_function(tx, [self.obj, *args], kwargs)
+    def call_method(self, tx, name, args, kwargs):
+        """A method the class defines in Python is inlined with the tuple as self; tuple's own are folded."""
+        fn = inspect.getattr_static(self.python_cls, name, None)
+        if isinstance(fn, types.FunctionType) and name not in self.python_cls._fields:
+            return tx.output.wrap(fn, None).call_function(tx, [self, *args], kwargs)
+        return super().call_method(tx, name, args, kwargs)
 
 
 class NamedTupleClassVariable(ConstantVariable):
@@ -215,13 +212,6 @@ class DequeVariable(ListVariable):
         result = getattr(real, name)(*operands)
         self.items = list(real)
         return ConstantVariable(None) if result is None else result
-
-
-class ListMethodVariable(MethodVariable):
-    """A method of a list, tuple or dict tracker: the tracker's call_method runs it."""
-
-    def call_function(self, tx, args, kwargs):
-        return self.obj.call_method(tx, self.name, args, kwargs)
 
 
 def iterate(tx, var):
