@@ -28,7 +28,7 @@ class ConstantVariable(ValueVariable):
             # wrapped through the class's source, so it is guarded as any value read from the frame is
             return tx.output.wrap(attr, AttrSource(self.source, name))
         if callable(attr):
-            return BoundConstantMethod(self, name)
+            return MethodVariable(self, name)
         return ConstantVariable(attr)
 
     def unpack_var_sequence(self, tx):
@@ -40,17 +40,14 @@ class ConstantVariable(ValueVariable):
         value = self.value
         return lambda outs, L, G: value
 
-    def __repr__(self):
-        return f"ConstantVariable({self.value!r})"
-
-
-class BoundConstantMethod(MethodVariable):
-    """`"{}".format`, `(1, 2).index`...: a method of a constant, folded when its arguments are constants."""
-
-    def call_function(self, tx, args, kwargs):
+    def call_method(self, tx, name, args, kwargs):
+        """`"{}".format(...)`, `(1, 2).index(...)`: folded when the arguments are constants."""
         args = [a.realize() for a in args]
         if not all(a.is_python_constant() for a in [*args, *kwargs.values()]):
-            raise Unsupported(f"{self.name} of a constant called with non-constant arguments", "unsupported_call")
-        method = getattr(self.obj.value, self.name)
+            raise Unsupported(f"{name} of a constant called with non-constant arguments", "unsupported_call")
+        method = getattr(self.value, name)
         return ConstantVariable(method(*[a.as_python_constant() for a in args],
                                        **{k: v.as_python_constant() for k, v in kwargs.items()}))
+
+    def __repr__(self):
+        return f"ConstantVariable({self.value!r})"

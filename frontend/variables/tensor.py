@@ -50,7 +50,7 @@ class TensorVariable(VariableTracker):
         if name in GRAPH_ATTRS:
             return record(tx.output, "call_function", builtins.getattr, [self, ConstantVariable(name)], {})
         if name not in ("grad", "data", "_version", "grad_fn") and callable(getattr(minitorch2.Tensor, name, None)):
-            return TensorMethodVariable(self, name)
+            return MethodVariable(self, name)
         raise Unsupported(f"tensor attribute {name!r}", "unsupported_attr")
 
     def unpack_var_sequence(self, tx):
@@ -64,15 +64,8 @@ class TensorVariable(VariableTracker):
     def build(self, cg):
         cg.load_graph_output(cg.output.add_output(self))
 
-    def __repr__(self):
-        return f"TensorVariable({self.proxy.node.name})"
-
-
-class TensorMethodVariable(MethodVariable):
-    """`x.sum` before it is called: a call records `call_method sum` (Dynamo's GetAttrVariable)."""
-
-    def call_function(self, tx, args, kwargs):
-        name = self.name
+    def call_method(self, tx, name, args, kwargs):
+        """`x.sum(...)`, called through the MethodVariable `x.sum`: records `call_method sum`; metadata folds."""
         if name in DATA_DEPENDENT:
             raise Unsupported(f"Tensor.{name}() needs the tensor's data", "data_dependent_value")
         args = [a.realize() for a in args]
@@ -84,16 +77,19 @@ class TensorMethodVariable(MethodVariable):
             if name == "size":
                 dims = constants or [kwargs["dim"].as_python_constant()] if constants or kwargs else None
                 if dims is None:
-                    return self.obj.var_getattr(tx, "shape")
-                return tx.output.size_variable(self.obj, dims[0] % max(self.obj.example_value.dim(), 1))
-            if name == "numel" and is_symbolic(self.obj.example_value.numel()):  # a node: `numel = l_x_.numel()`
-                return record(tx.output, "call_method", name, [self.obj], {})
-            value = getattr(self.obj.example_value, name)(*constants,
-                                                         **{k: v.as_python_constant() for k, v in kwargs.items()})
+                    return self.var_getattr(tx, "shape")
+                return tx.output.size_variable(self, dims[0] % max(self.example_value.dim(), 1))
+            if name == "numel" and is_symbolic(self.example_value.numel()):  # a node: `numel = l_x_.numel()`
+                return record(tx.output, "call_method", name, [self], {})
+            value = getattr(self.example_value, name)(*constants,
+                                                     **{k: v.as_python_constant() for k, v in kwargs.items()})
             if isinstance(value, (tuple, list)):  # a symbolic stride or numel specialises
                 return ConstantVariable(tuple(int(v) for v in value))
             return ConstantVariable(int(value) if is_symbolic(value) else value)
-        return record(tx.output, "call_method", name, [self.obj, *args], kwargs)
+        return record(tx.output, "call_method", name, [self, *args], kwargs)
+
+    def __repr__(self):
+        return f"TensorVariable({self.proxy.node.name})"
 
 
 def record(og, kind, target, args, kwargs):
