@@ -127,9 +127,7 @@ class NestedUserFunctionVariable(VariableTracker):
         cg.append("LOAD_CONST", types.FunctionType)
         for const in (self.code, self.f_globals, self.code.co_name):
             cg.append("LOAD_CONST", const)
-        for item in self.defaults:
-            cg.reconstruct(item)
-        cg.append("BUILD_TUPLE", len(self.defaults))
+        cg.reconstruct(TupleVariable(self.defaults))
         cg.call(4)
 
     def call_function(self, tx, args, kwargs):

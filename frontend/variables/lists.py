@@ -261,10 +261,7 @@ class ListIteratorVariable(VariableTracker):
 
     def reconstruct_rest(self, cg):
         """Push the items not consumed yet, as a tuple (what a graph break mid-loop passes on)."""
-        rest = self.rest()
-        for item in rest:
-            cg.reconstruct(item)
-        cg.append("BUILD_TUPLE", len(rest))
+        cg.reconstruct(TupleVariable(self.rest()))
 
     def reconstruct(self, cg):
         self.reconstruct_rest(cg)
