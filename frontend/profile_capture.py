@@ -264,11 +264,9 @@ class ProfileCapture:
 
 
 def _functions_of(value):
-    if isinstance(value, types.FunctionType):
-        return [value]
-    if isinstance(value, types.MethodType) and isinstance(value.__func__, types.FunctionType):
-        return [value.__func__]
-    if isinstance(value, minitorch2.nn.Module):
-        forward = getattr(type(value), "forward", None)
-        return [forward] if isinstance(forward, types.FunctionType) else []
-    return []
+    """The user function a name in the `with` frame may call: itself, a method's function, a module's forward."""
+    if isinstance(value, types.MethodType):
+        value = value.__func__
+    elif isinstance(value, minitorch2.nn.Module):
+        value = getattr(type(value), "forward", None)
+    return [value] if isinstance(value, types.FunctionType) else []
