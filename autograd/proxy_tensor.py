@@ -72,7 +72,7 @@ class ProxyTorchDispatchMode(TorchDispatchMode):
                 step, operands = ((operator.truediv, [coefficient.p * rest, sympy.Integer(coefficient.q)])
                                   if coefficient.is_Rational and not coefficient.is_Integer else python_step(expr))
                 node = self.graph.call_function(step, tuple(self._sym_node(e, shape_env) for e in operands))
-            hint = expr.xreplace(shape_env.var_to_val)  # partitioners tell sizes from tensors by meta["val"]
+            hint = sympy.sympify(expr.xreplace(shape_env.var_to_val))  # (partitioners tell sizes by meta["val"])
             node.meta["val"] = shape_env.wrap(expr, int if expr.is_integer else float, int(hint) if hint.is_Integer
                                               else float(hint) if hint.is_Number else None)
             self._sym_nodes[expr] = _with_current_stack_trace(node)

@@ -19,7 +19,7 @@ def sum_to(grad, shape):
     if shape is None or grad is None:
         return None
     shape = tuple(shape)
-    if tuple(grad.shape) == shape:
+    if grad.dim() == len(shape) and tuple(grad.shape) == shape:  # (lengths first: see meta_util.pointwise_strides)
         return grad
     if not shape:
         return aten.sum.default(grad)

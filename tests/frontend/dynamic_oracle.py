@@ -90,7 +90,8 @@ class Side:
 TORCH = Side(torch, torch._dynamo, torch._dynamo.testing.CompileCounter, torch_aot_autograd, torch_boxed_nop,
              torch_min_cut, {"keep_inference_input_mutations": True})
 OURS = Side(minitorch2, frontend, frontend.testing.CompileCounter, autograd.aot_autograd, autograd.boxed_nop,
-            partition.min_cut_rematerialization_partition, {"keep_inference_input_mutations": True})
+            partition.min_cut_rematerialization_partition,
+            {"keep_inference_input_mutations": True, "dynamic": True})  # ("dynamic": as our aot_eager backend)
 
 
 # ---- inputs and outputs ----------------------------------------------------------------------------------

@@ -22,7 +22,7 @@ import sys
 import sympy
 from sympy.printing.str import StrPrinter
 
-from minitorch2._sym import SymBool, SymFloat, SymInt, is_symbolic
+from minitorch2._sym import SymBool, SymFloat, SymInt, is_symbolic, sym_max, sym_min
 
 
 class GuardOnDataDependentSymNode(RuntimeError):
@@ -397,5 +397,8 @@ def python_step(expr):
         if constant != 1:
             return operator.mul, [rest, constant]
         return operator.mul, [expr.args[0], sympy.Mul(*expr.args[1:])]
-    steps = {FloorDiv: operator.floordiv, sympy.Mod: operator.mod, sympy.Pow: operator.pow}
+    if isinstance(expr, (sympy.Max, sympy.Min)) and len(expr.args) > 2:
+        return (sym_max if isinstance(expr, sympy.Max) else sym_min), [expr.args[0], type(expr)(*expr.args[1:])]
+    steps = {FloorDiv: operator.floordiv, sympy.Mod: operator.mod, sympy.Pow: operator.pow, sympy.Max: sym_max,
+             sympy.Min: sym_min}
     return steps[type(expr)], list(expr.args)
