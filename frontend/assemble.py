@@ -67,11 +67,10 @@ def frame_head(code):
     """The instructions a 3.11 frame starts with (COPY_FREE_VARS, MAKE_CELL..., RESUME): kept by every rewrite."""
     head = []
     for inst in Bytecode.from_code(code):
-        if not isinstance(inst, Instr):
-            continue
-        head.append(inst.copy())
-        if inst.name == "RESUME":
-            return head
+        if isinstance(inst, Instr):
+            head.append(inst.copy())
+            if inst.name == "RESUME":
+                return head
     raise Unsupported("frame has no RESUME instruction", "unresumable")
 
 
@@ -187,8 +186,7 @@ class Codegen:
     def reconstruct(self, var):
         key = id(var)
         if key in self._temps:
-            self.append("LOAD_FAST", self._temps[key])
-            return
+            return self.append("LOAD_FAST", self._temps[key])
         var.reconstruct(self)
         if getattr(var, "mutable_identity", False):
             name = f"___tmp{len(self._temps)}"
@@ -201,8 +199,7 @@ class Codegen:
         if isinstance(var, LazyVariableTracker):
             # realize (and so guard) only what we can wrap; anything else is called as it is
             if var._realized is None and not isinstance(var._value, (types.FunctionType, minitorch2.nn.Module)):
-                self.reconstruct(var)
-                return
+                return self.reconstruct(var)
             var = var.realize()
         compiled = compile_wrapper.compiled_function
         if isinstance(var, NestedUserFunctionVariable):  # made in the frame: wrap the rebuilt function

@@ -173,10 +173,6 @@ def _route(fn, owner):
         return True
 
 
-def _functions_with_code(code):
-    return [r for r in gc.get_referrers(code) if isinstance(r, types.FunctionType) and r.__code__ is code]
-
-
 _paused = threading.local()  # .capture: the capture whose routed call is running with the profiler paused
 
 
@@ -252,8 +248,9 @@ class ProfileCapture:
         if self.compile_wrapper.is_disabled() or not _has_tensor(_argument_values(frame)):
             return  # maybe a later call passes a tensor
         self._done.add(code)
-        for fn in _functions_with_code(code):
-            _route(fn, self)
+        for fn in gc.get_referrers(code):  # the functions holding this code, among whatever else refers to it
+            if isinstance(fn, types.FunctionType) and fn.__code__ is code:
+                _route(fn, self)
 
     def _route_names_of(self, frame):
         """Route ahead of time the user functions the `with` statement's frame can name."""

@@ -78,14 +78,10 @@ def why_cannot_resume(code, e):
 
 # ---- liveness ---------------------------------------------------------------------------------
 
-def live_locals(code, offset):
-    """Fast locals that may be read, before being written, on some path starting at `offset`."""
-    return _live_locals_by_offset(code)[offset]
-
-
 @functools.lru_cache(maxsize=512)
-def _live_locals_by_offset(code):
-    """live_locals for every offset of code: one backward dataflow pass, done once per code object."""
+def live_locals(code):
+    """{offset: the fast locals that may be read, before being written, on some path starting there}: one backward
+    dataflow pass, done once per code object."""
     insts = pyversion.instructions(code)
     index = {inst.offset: k for k, inst in enumerate(insts)}
     handlers = pyversion.exception_entries(code)
@@ -180,8 +176,7 @@ def transform_frame(fn, bp, output, graph_call, compile_wrapper):
     """The code object replacing fn's frame at break point bp (close `output` after: rebuilding adds outputs)."""
     code = fn.__code__
     inst = bp.inst
-    lineno = bp.lineno
-    cg = assemble.Codegen(output, lineno, code.co_freevars)
+    cg = assemble.Codegen(output, bp.lineno, code.co_freevars)
     output.specialize_pinned_sizes()  # (before the graph's inputs are loaded: a pinned size is one no longer)
     output.inputs_loaded = True
     if output.op_count():
@@ -201,7 +196,8 @@ def transform_frame(fn, bp, output, graph_call, compile_wrapper):
         _append_set_grad(cg, call_mode)
 
     successors = _successors(code, inst, len(bp.stack))
-    live = {name for offset, _ in successors for name in live_locals(code, offset)}
+    live_at = live_locals(code)
+    live = {name for offset, _ in successors for name in live_at[offset]}
     passed = [n for n in code.co_varnames if n in live and n in bp.symbolic_locals]
 
     changed = [n for n in passed if bp.symbolic_locals[n].source != LocalSource(n)]
@@ -240,7 +236,7 @@ def transform_frame(fn, bp, output, graph_call, compile_wrapper):
             cg.place(jump_label)
         if bp.grad_enabled != call_mode:
             _append_set_grad(cg, call_mode)  # the resume function re-enters the block itself
-        names = [n for n in passed if n in live_locals(code, offset)]
+        names = [n for n in passed if n in live_at[offset]]
         _append_resume_call(cg, fn, bp, below, offset, n_after, names, compile_wrapper)
     head = assemble.frame_head(code)
     return assemble.replace_body(code, head + cg.instrs)

@@ -160,8 +160,7 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
     def STORE_FAST(self, inst):
         var = self.pop()
         if isinstance(var, NullVariable):  # 3.12: an inlined comprehension restoring an unbound variable
-            self.symbolic_locals.pop(inst.argval, None)
-            return
+            return self.DELETE_FAST(inst)
         if isinstance(var, TensorVariable):
             self.output.rename(var.proxy.node, inst.argval)
         self.symbolic_locals[inst.argval] = var
@@ -336,9 +335,7 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
         b, a = self.pop().realize(), self.pop().realize()
         if a.is_python_constant() and b.is_python_constant():
             same = a.as_python_constant() is b.as_python_constant()
-        elif a.is_python_constant() or b.is_python_constant():
-            same = False  # a tensor, module or list is never the constant it is compared with
-        else:
+        else:  # the same tracker (a tensor, module or list is never the constant it is compared with)
             same = a is b
         self.push(ConstantVariable(same != bool(inst.arg)))
 
