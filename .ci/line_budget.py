@@ -81,8 +81,9 @@ OUTSIDE_THE_LESSON = {
         "frontend/variables/autocast.py",
         # torch.nn.parallel's DataParallel on a CPU-only build
         "minitorch2/nn/parallel/", "minitorch2/utils/checkpoint.py",
-        # torch.func's functional_call, grad, grad_and_value, vmap over the eager engine
-        "autograd/func.py",
+        # torch.func's functional_call, grad, grad_and_value, vmap over the eager engine, functionalize; functorch.compile's
+        # conveniences (aot_module, nop, print_compile, make_boxed_compiler)
+        "autograd/func.py", "autograd/compile_utils.py",
         # torch.autograd.functional (jacobian, hessian, vjp, jvp, hvp, vhp) and anomaly mode over the eager engine
         "minitorch2/autograd/functional.py", "minitorch2/autograd/anomaly_mode.py",
         # torch.export: export(), ExportedProgram, the graph signature, the composite ops it keeps whole

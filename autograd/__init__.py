@@ -8,12 +8,12 @@ traced from it, forward and backward.
 from minitorch2._unsupported import Unsupported
 from partition import default_partition, min_cut_rematerialization_partition
 
-from .aot import (aot_autograd, aot_eager, aot_function, aot_module, aot_module_simplified, boxed_nop, make_boxed_compiler,
-                  make_boxed_func, nop, print_compile)
-from .aot import aot_function as compiled_function, aot_module as compiled_module  # functorch.compile's other names
+from .aot import aot_autograd, aot_eager, aot_function, aot_module_simplified, boxed_nop, make_boxed_func
+from .aot import aot_function as compiled_function  # functorch.compile's other name
+from .compile_utils import aot_module, make_boxed_compiler, nop, print_compile
+from .compile_utils import aot_module as compiled_module
 from .decompositions import core_aten_decompositions, get_decompositions
-from .func import functional_call, grad, grad_and_value, vmap
-from .functionalize import functionalize
+from .func import functional_call, functionalize, grad, grad_and_value, vmap
 from .proxy_tensor import make_fx
 
 

@@ -425,22 +425,6 @@ def _unflatten_outputs(flat, spec):
     return pytree.tree_unflatten(flat, spec)
 
 
-def aot_module(mod, fw_compiler, bw_compiler=None, partition_fn=None, decompositions=None, **kwargs):
-    """aot_function over a module: its parameters and buffers become the first primals."""
-    functional_call, params = _functional(mod, mod, remove_duplicate=True)
-    compiled = aot_function(functional_call, fw_compiler, bw_compiler, partition_fn, decompositions, **kwargs)
-
-    class AOTModule(minitorch2.nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.orig_module = mod
-
-        def forward(self, *args):
-            return compiled(*params, *args)
-
-    return AOTModule()
-
-
 def aot_module_simplified(mod, example_inputs, fw_compiler, bw_compiler=None, partition_fn=None, decompositions=None,
                           inference_compiler=None, dynamic=False, **_ignored):
     """What a frontend backend calls: returns a callable taking the user inputs only. `dynamic`: the compilers
@@ -553,24 +537,6 @@ def aot_autograd(**kwargs):
 def boxed_nop(gm, example_inputs):
     """The no-op compiler: run the graph as traced (the compilers of the aot_eager backend)."""
     return make_boxed_func(gm.forward)
-
-
-def nop(gm, example_inputs):
-    """functorch.compile.nop: the graph module itself is the compiled function."""
-    return gm
-
-
-def print_compile(gm, example_inputs):
-    """functorch.compile.print_compile: print the graph's code, then run it as traced."""
-    print(gm.code)
-    return gm
-
-
-def make_boxed_compiler(compiler):
-    """A compiler whose compiled function takes its arguments as one list (as aot calls boxed functions)."""
-    def boxed_compiler(gm, example_inputs):
-        return make_boxed_func(compiler(gm, example_inputs))
-    return boxed_compiler
 
 
 def aot_eager(gm, example_inputs):

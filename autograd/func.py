@@ -1,4 +1,5 @@
-"""torch.func's everyday names over the eager autograd engine: functional_call, grad, grad_and_value, vmap.
+"""torch.func's everyday names over the eager autograd engine: functional_call, grad, grad_and_value, vmap;
+functionalize over this package's traced graphs.
 
 autograd layer (under `python -m minitorch2 run`, `torch.func` is this package), library surface. These are not
 functorch's transforms: grad differentiates with the eager engine (keeping the graph only inside another grad, so
@@ -6,10 +7,15 @@ grad(grad(f)) works), and vmap calls the function once per slice and stacks the 
 op with no batching rule. Values equal torch's; a traced graph shows the loop, not batched ops.
 """
 import contextlib
+import functools
 
 import minitorch2
+from minitorch2 import _dispatch
 from minitorch2._tensor import Tensor
 from minitorch2.utils import _pytree as pytree
+
+from .functionalize import functionalize_graph
+from .proxy_tensor import make_fx
 
 _grad_depth = [0]  # how many grad transforms are running: inside one, results keep their graph
 
@@ -102,3 +108,27 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
 
 
 __all__ = ["functional_call", "grad", "grad_and_value", "vmap"]
+
+
+def functionalize(func, *, remove="mutations"):
+    """torch.func.functionalize: run `func` through a traced, functionalized graph. Under make_fx the
+    recorded graph has no in-place ops; inputs `func` mutates are still updated (copy_) afterwards."""
+
+    @functools.wraps(func)
+    def wrapper(*args):
+        # an enclosing tracer must see only the pure graph run (not the ops this pass runs on fake values)
+        outer_modes, _dispatch.state.modes = _dispatch.state.modes, []
+        try:
+            pure, mutated = functionalize_graph(make_fx(func, tracing_mode="fake")(*args))
+        finally:
+            _dispatch.state.modes = outer_modes
+        out = pure(*args)
+        if not mutated:
+            return out
+        flat = list(out) if isinstance(out, (list, tuple)) else [out]
+        for i, value in zip(mutated, flat):
+            args[i].copy_(value)
+        rest = flat[len(mutated):]
+        return rest[0] if len(rest) == 1 and not isinstance(out, (list, tuple)) else type(out)(rest)
+
+    return wrapper

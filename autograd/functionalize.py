@@ -17,18 +17,16 @@ How a view is written back into its parent (slice -> slice_scatter, t -> t, ...)
 A mutated graph input's final value becomes an extra output, which the runtime copies into the input (`copy_`) after
 the call. An in-place op becomes the functional form its op table row names (`add_.Tensor` -> `add.Tensor`).
 """
-import functools
 import math
 import operator
 from typing import Callable, NamedTuple
 
-from minitorch2 import _dispatch, ops
+from minitorch2 import ops
 from minitorch2.autograd.grad_mode import no_grad
 from minitorch2.fx import Graph, GraphModule
 from minitorch2.fx.node import Node, map_arg
 from minitorch2.fx.passes.shape_prop import _extract_tensor_metadata
 
-from .proxy_tensor import make_fx
 
 aten = ops.aten
 
@@ -313,27 +311,3 @@ def functionalize_graph(gm):
     worker.new.output(results)
     worker.new.eliminate_dead_code()
     return GraphModule(gm, worker.new), mutated
-
-
-def functionalize(func, *, remove="mutations"):
-    """torch.func.functionalize: run `func` through a traced, functionalized graph. Under make_fx the
-    recorded graph has no in-place ops; inputs `func` mutates are still updated (copy_) afterwards."""
-
-    @functools.wraps(func)
-    def wrapper(*args):
-        # an enclosing tracer must see only the pure graph run (not the ops this pass runs on fake values)
-        outer_modes, _dispatch.state.modes = _dispatch.state.modes, []
-        try:
-            pure, mutated = functionalize_graph(make_fx(func, tracing_mode="fake")(*args))
-        finally:
-            _dispatch.state.modes = outer_modes
-        out = pure(*args)
-        if not mutated:
-            return out
-        flat = list(out) if isinstance(out, (list, tuple)) else [out]
-        for i, value in zip(mutated, flat):
-            args[i].copy_(value)
-        rest = flat[len(mutated):]
-        return rest[0] if len(rest) == 1 and not isinstance(out, (list, tuple)) else type(out)(rest)
-
-    return wrapper
