@@ -28,9 +28,7 @@ def mark_dynamic(t, index, *, min=None, max=None):
         t.__dict__.setdefault("_dynamo_dynamic_indices", set()).add(i)
 
 
-def maybe_mark_dynamic(t, index):
-    """As mark_dynamic, but a guard may still specialise the dim without an error (ours never raises)."""
-    mark_dynamic(t, index)
+maybe_mark_dynamic = mark_dynamic  # (Dynamo's raises nowhere where mark_dynamic would; ours never raises)
 
 
 def mark_static(t, index=None):

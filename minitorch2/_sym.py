@@ -29,7 +29,6 @@ def _binary(op, reflected=False):
         if not isinstance(other, (int, float, bool, _SymNumber)):
             return NotImplemented
         return self.node.binary(op, other, reflected)
-    method.__name__ = f"__{'r' if reflected else ''}{op.__name__.strip('_')}__"
     return method
 
 
@@ -38,41 +37,36 @@ _ARITHMETIC = (operator.add, operator.sub, operator.mul, operator.floordiv, oper
 _COMPARISONS = (operator.eq, operator.ne, operator.lt, operator.le, operator.gt, operator.ge)
 
 
-class SymInt(_SymNumber):
+class _SymArithmetic(_SymNumber):
+    __slots__ = ()
+
+    def __bool__(self):
+        return bool(self != 0)
+
+    def __neg__(self):
+        return self.node.binary(operator.mul, -1, False)
+
+    def __pos__(self):
+        return self
+
+    def __abs__(self):
+        return sym_max(self, -self)
+
+
+class SymInt(_SymArithmetic):
     """An int that may be a symbol; `int()`, `bool()` and comparisons that Python decides record guards."""
 
     def __int__(self):
         return self.node.guard_int()
 
-    __index__ = __int__
-
-    def __bool__(self):
-        return bool(self != 0)
-
-    def __float__(self):
-        return float(self.node.guard_int())
-
-    def __neg__(self):
-        return self.node.binary(operator.mul, -1, False)
-
-    def __abs__(self):
-        return self if self.node.statically_true(self.node.expr >= 0) else self.node.binary(operator.mul, -1, False)
-
-    def __pos__(self):
-        return self
+    __index__ = __int__  # (float() takes it too)
 
 
-class SymFloat(_SymNumber):
+class SymFloat(_SymArithmetic):
     """A float computed from symbols (a size divided by something)."""
 
     def __float__(self):
         return self.node.guard_float()
-
-    def __bool__(self):
-        return bool(self != 0)
-
-    def __neg__(self):
-        return self.node.binary(operator.mul, -1, False)
 
 
 class SymBool(_SymNumber):
@@ -94,12 +88,9 @@ class SymBool(_SymNumber):
 
 
 for _op in _ARITHMETIC + _COMPARISONS:
-    for _cls in (SymInt, SymFloat):
-        _forward = _binary(_op)
-        setattr(_cls, _forward.__name__, _forward)
-        if _op not in _COMPARISONS:
-            _reflected = _binary(_op, reflected=True)
-            setattr(_cls, _reflected.__name__, _reflected)
+    setattr(_SymArithmetic, f"__{_op.__name__.strip('_')}__", _binary(_op))
+    if _op not in _COMPARISONS:
+        setattr(_SymArithmetic, f"__r{_op.__name__.strip('_')}__", _binary(_op, reflected=True))
 SymBool.__eq__ = _binary(operator.eq)
 SymBool.__ne__ = _binary(operator.ne)
 for _cls in (SymInt, SymFloat, SymBool):

@@ -54,9 +54,6 @@ class SliceVariable(VariableTracker):
     def as_python_constant(self):
         return slice(*[p.as_python_constant() for p in self.parts])
 
-    def __repr__(self):
-        return f"SliceVariable({self.parts})"
-
 
 def sym_arithmetic(og, fn, args):
     """fn (an operator) over sizes and constants: a node and its SymInt, or a constant where the result is one

@@ -107,9 +107,6 @@ class SymNode:
     def guard_float(self):
         return float(self.shape_env.specialize(self.expr, self.hint))
 
-    def statically_true(self, expr):
-        return self.shape_env.static_value(self.shape_env.simplify(expr)) is True
-
 
 class ShapeEnv:
     """The symbols of one trace, their hints and ranges, and the guards recorded while tracing."""
