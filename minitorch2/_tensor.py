@@ -281,14 +281,10 @@ class Tensor:
 
     def is_contiguous(self, memory_format=None):
         """Dense with strides decreasing along the dims (NCHW), or for channels_last along (C, W, H, N)."""
-        if memory_format == "torch.channels_last":
-            if self.dim() != 4:
-                return False
-            order = (1, 3, 2, 0)
-        elif self.numel() == 0:
-            return True
-        else:
-            order = range(self.dim() - 1, -1, -1)
+        channels_last = memory_format == "torch.channels_last"
+        if channels_last and self.dim() != 4 or not channels_last and self.numel() == 0:
+            return not channels_last
+        order = (1, 3, 2, 0) if channels_last else range(self.dim() - 1, -1, -1)
         expected = 1
         for d in order:
             if self._shape[d] == 1:
