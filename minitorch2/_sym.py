@@ -38,8 +38,6 @@ _COMPARISONS = (operator.eq, operator.ne, operator.lt, operator.le, operator.gt,
 
 
 class _SymArithmetic(_SymNumber):
-    __slots__ = ()
-
     def __bool__(self):
         return bool(self != 0)
 
