@@ -346,53 +346,13 @@ def inplace_by_copy(functional):
     return decomposition
 
 
-# ---------------------------------------------------------------- round(decimals=), log_sigmoid, binary_cross_entropy
+# ---------------------------------------------------------------- round(decimals=), arange
 def round_decimals(self, *, decimals):
     """round(x * 10**d) * (1 / 10**d): inductor's own form (eager divides, so the last bit may differ)."""
     if not self.dtype.is_floating_point:
         return NotImplemented  # the op itself raises torch's error
     ten_pow = 10.0 ** decimals
     return aten.mul.Tensor(aten.round.default(aten.mul.Tensor(self, ten_pow)), 1.0 / ten_pow)
-
-
-def log_sigmoid_forward(self):
-    """(min(0, x) - log1p(z), z) with z = exp(-|x|): the CPU buffer is z, as torch's decomposition keeps it."""
-    smaller = aten.minimum.default(aten.new_zeros.default(self, []), self)
-    z = aten.exp.default(aten.neg.default(aten.abs.default(self)))
-    return aten.sub.Tensor(smaller, aten.log1p.default(z)), z
-
-
-def log_sigmoid_backward(grad_output, self, buffer):
-    negative = aten.lt.Scalar(self, 0)
-    max_deriv = aten.where.self(negative, aten.scalar_tensor.default(1, dtype=_dtype.int64),
-                                aten.scalar_tensor.default(0, dtype=_dtype.int64))
-    sign = aten.where.self(negative, aten.scalar_tensor.default(1, dtype=_dtype.int64),
-                           aten.scalar_tensor.default(-1, dtype=_dtype.int64))
-    z = buffer if buffer.numel() > 0 else aten.exp.default(aten.neg.default(aten.abs.default(self)))
-    ratio = aten.div.Tensor(z, aten.add.Tensor(z, 1))
-    return aten.mul.Tensor(grad_output, aten.sub.Tensor(max_deriv, aten.mul.Tensor(sign, ratio)))
-
-
-def binary_cross_entropy(self, target, weight=None, reduction=1):
-    """(target - 1) * max(log1p(-x), -100) - target * max(log(x), -100); the [0, 1] check is the eager
-    kernel's alone (torch's decomposition cannot express it either)."""
-    floor = aten.full.default([], -100.0, dtype=self.dtype)
-    loss = aten.sub.Tensor(
-        aten.mul.Tensor(aten.sub.Tensor(target, 1), aten.maximum.default(aten.log1p.default(aten.neg.default(self)), floor)),
-        aten.mul.Tensor(target, aten.maximum.default(aten.log.default(self), floor)))
-    if weight is not None:
-        loss = aten.mul.Tensor(loss, weight)
-    if reduction == 1:
-        return aten.mean.default(loss)
-    return aten.sum.default(loss) if reduction == 2 else loss
-
-
-def binary_cross_entropy_backward(grad_output, self, target, weight=None, reduction=1):
-    denominator = aten.clamp.default(aten.mul.Tensor(self, aten.rsub.Scalar(self, 1)), 1e-12)
-    result = aten.div.Tensor(aten.mul.Tensor(grad_output, aten.sub.Tensor(self, target)), denominator)
-    if weight is not None:
-        result = aten.mul.Tensor(result, weight)
-    return aten.div.Scalar(result, self.numel()) if reduction == 1 else result
 
 
 def arange_from_zero(end, **options):

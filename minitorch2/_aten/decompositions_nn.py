@@ -72,27 +72,6 @@ def mse_loss(self, target, reduction=MEAN):
     return _reduced(aten.pow.Tensor_Scalar(aten.sub.Tensor(self, target), 2), reduction)
 
 
-def _log_sigmoid(x):
-    """min(0, x) - log1p(exp(-|x|)): log(sigmoid(x)) without overflow (log_sigmoid_forward's decomposition)."""
-    smaller = aten.minimum.default(aten.new_zeros.default(x, []), x)
-    return aten.sub.Tensor(smaller, aten.log1p.default(aten.exp.default(aten.neg.default(aten.abs.default(x)))))
-
-
-def binary_cross_entropy_with_logits(self, target, weight=None, pos_weight=None, reduction=MEAN):
-    """(1 - target) * x - log_weight * log(sigmoid(x)), log_weight = (pos_weight - 1) * target + 1."""
-    if pos_weight is not None:
-        log_weight = aten.add.Tensor(aten.mul.Tensor(aten.sub.Tensor(pos_weight, 1), target), 1)
-        loss = aten.mul.Tensor(aten.sub.Tensor(1, target), self)
-        loss = aten.sub.Tensor(loss, aten.mul.Tensor(log_weight, _log_sigmoid(self)))
-    else:
-        loss = aten.sub.Tensor(aten.mul.Tensor(aten.sub.Tensor(1, target), self), _log_sigmoid(self))
-    if weight is not None:
-        loss = aten.mul.Tensor(loss, weight)
-    if loss.dtype is not target.dtype:
-        loss = aten._to_copy.default(loss, dtype=target.dtype)
-    return _reduced(loss, reduction)
-
-
 def logsumexp(self, dim, keepdim=False):
     """max + log(sum(exp(x - max))) over dim, an infinite max taken as 0 so that inf - inf is not a NaN.
     Integer and bool inputs compute in the default float dtype, as ATen's logsumexp does."""

@@ -123,42 +123,6 @@ def mse_loss_backward(grad, grad_output, self, target, reduction):
     return grad_output_grad, self_grad, target_grad
 
 
-def binary_cross_entropy_with_logits(grad, self, target, weight=None, pos_weight=None, reduction=1):
-    self_grad = target_grad = None
-    if needs_grad(self):
-        self_grad = sum_to(_bce_logits_backward(grad, self, target, weight, pos_weight, reduction), self.shape)
-    if needs_grad(target):
-        target_grad = _bce_logits_target_backward(grad, self, target, weight, pos_weight, reduction)
-    return self_grad, target_grad, None, None
-
-
-def _bce_logits_backward(grad, input, target, weight, pos_weight, reduction):
-    if pos_weight is not None:
-        t = aten.mul.Tensor(pos_weight, target)
-        scaled = aten.sub.Tensor(aten.add.Scalar(t, 1), target)
-        grad_input = aten.sub.Tensor(aten.mul.Tensor(scaled, aten.sigmoid.default(input)), t)
-    else:
-        grad_input = aten.sub.Tensor(aten.sigmoid.default(input), target)
-    grad_input = aten.mul.Tensor(grad_input, grad)
-    if weight is not None:
-        grad_input = aten.mul.Tensor(grad_input, weight)
-    return aten.div_.Scalar(grad_input, input.numel()) if reduction == 1 else grad_input
-
-
-def _bce_logits_target_backward(grad, input, target, weight, pos_weight, reduction):
-    if pos_weight is not None:
-        # log_sigmoid(x) as -softplus(-x): minitorch2 has no log_sigmoid_forward op (PyTorch records that one)
-        log_sigmoid_neg = aten.neg.default(aten.softplus.default(input))
-        log_sigmoid = aten.neg.default(aten.softplus.default(aten.neg.default(input)))
-        grad_target = aten.sub.Tensor(log_sigmoid_neg, aten.mul.Tensor(log_sigmoid, pos_weight))
-        grad_target = aten.mul.Tensor(grad_target, grad)
-    else:
-        grad_target = aten.mul.Tensor(aten.neg.default(input), grad)
-    if weight is not None:
-        grad_target = aten.mul.Tensor(grad_target, weight)
-    return aten.div_.Scalar(grad_target, target.numel()) if reduction == 1 else grad_target
-
-
 # ---------------------------------------------------------------- normalization
 def native_layer_norm(grads, input, normalized_shape, weight, bias, result1, result2):
     grad = first(grads)
@@ -279,57 +243,3 @@ def native_dropout(grads, result1, p, train):
 
 def native_dropout_backward(grad, grad_output_dtype, mask, scale):
     return aten.mul.Tensor(grad, aten.mul.Scalar(aten._to_copy.default(mask, dtype=grad_output_dtype), scale)), None
-
-
-# ---------------------------------------------------------------- log_sigmoid, binary_cross_entropy
-def log_sigmoid_forward(grads, self, result1):
-    grad = first(grads)
-    return None if grad is None else aten.log_sigmoid_backward.default(grad, self, result1)
-
-
-def log_sigmoid_backward(grad, grad_output, self, buffer):
-    """(grad_output's gradient, self's: torch's log_sigmoid_double_backward, grad * (sigmoid - 1) * sigmoid)."""
-    sig = aten.sigmoid.default(self)
-    grad_self = aten.mul.Tensor(aten.mul.Tensor(aten.mul.Tensor(grad, grad_output), aten.sub.Tensor(sig, 1)), sig)
-    return aten.log_sigmoid_backward.default(grad, self, buffer), grad_self, None
-
-
-def binary_cross_entropy(grad, self, target, weight=None, reduction=1, needs_grad=(True, True, False)):
-    grad_self = grad_target = None
-    if needs_grad[0]:
-        grad_self = aten.binary_cross_entropy_backward.default(grad, self, target, weight, reduction)
-    if needs_grad[1]:  # torch's binary_cross_entropy_target_backward: -logit(self) * grad (* weight) (/ numel)
-        logit = aten.log.default(aten.div.Tensor(self, aten.rsub.Scalar(self, 1)))
-        grad_target = aten.mul.Tensor(aten.neg.default(logit), grad)
-        if weight is not None:
-            grad_target = aten.mul.Tensor(grad_target, weight)
-        if reduction == 1:
-            grad_target = aten.div.Scalar(grad_target, target.numel())
-    return grad_self, grad_target, None
-
-
-# ---------------------------------------------------------------- upsampling
-def upsample_nearest1d(grad, self_shape, output_size, scales=None):
-    return aten.upsample_nearest1d_backward.default(grad, output_size, list(self_shape), scales)
-
-
-def upsample_nearest2d(grad, self_shape, output_size, scales_h=None, scales_w=None):
-    return aten.upsample_nearest2d_backward.default(grad, output_size, list(self_shape), scales_h, scales_w)
-
-
-def upsample_linear1d(grad, self_shape, output_size, align_corners, scales=None):
-    return aten.upsample_linear1d_backward.default(grad, output_size, list(self_shape), align_corners, scales)
-
-
-def upsample_bilinear2d(grad, self_shape, output_size, align_corners, scales_h=None, scales_w=None):
-    return aten.upsample_bilinear2d_backward.default(grad, output_size, list(self_shape), align_corners, scales_h,
-                                                     scales_w)
-
-
-def upsample_nearest2d_backward(grad, output_size, scales_h=None, scales_w=None):
-    """The backward of a scatter-add is the gather it undoes: upsample the gradient again."""
-    return aten.upsample_nearest2d.default(grad, output_size, scales_h, scales_w)
-
-
-def upsample_bilinear2d_backward(grad, output_size, align_corners, scales_h=None, scales_w=None):
-    return aten.upsample_bilinear2d.default(grad, output_size, align_corners, scales_h, scales_w)

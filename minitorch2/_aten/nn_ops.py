@@ -283,7 +283,7 @@ def _nll_backward_meta(grad_output, self, target, weight, reduction, ignore_inde
 nll_loss_backward = (_nll_backward_kernel, _nll_backward_meta)
 
 
-# ---------------------------------------------------------------- mse_loss, binary_cross_entropy_with_logits
+# ---------------------------------------------------------------- mse_loss
 def _reduce(loss, reduction, dtype, tensors):
     if reduction == _NONE:
         return pointwise_result(loss, dtype, tensors)
@@ -332,38 +332,6 @@ def _mse_backward_meta(grad_output, self, target, reduction):
 
 
 mse_loss_backward = (_mse_backward_kernel, _mse_backward_meta)
-
-
-def _bce_check(self, target, weight, pos_weight):
-    dtype = result_type(self, target)
-    require_float(self, "log_sigmoid_cpu")
-    shape = broadcast_shapes(tuple(self.shape), tuple(target.shape))
-    if shape != tuple(target.shape):  # ATen computes (1 - target).mul_(input) in place
-        raise RuntimeError(f"output with shape {sizes(target.shape)} doesn't match the broadcast shape {sizes(shape)}")
-    for extra in (weight, pos_weight):
-        if extra is not None:
-            broadcast_shapes(shape, tuple(extra.shape))
-    return dtype, shape
-
-
-def _bce_kernel(self, target, weight=None, pos_weight=None, reduction=_MEAN):
-    dtype, _ = _bce_check(self, target, weight, pos_weight)
-    x, t = self._np.astype(np.float64), target._np.astype(np.float64)
-    log_sigmoid = np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x)))
-    if pos_weight is not None:
-        log_sigmoid = log_sigmoid * ((pos_weight._np - 1) * t + 1)
-    loss = (1 - t) * x - log_sigmoid
-    if weight is not None:
-        loss = loss * weight._np
-    return _reduce(loss, reduction, dtype, [target])
-
-
-def _bce_meta(self, target, weight=None, pos_weight=None, reduction=_MEAN):
-    dtype, shape = _bce_check(self, target, weight, pos_weight)
-    return _reduced_meta(shape, [target], reduction, dtype)
-
-
-binary_cross_entropy_with_logits = (_bce_kernel, _bce_meta)
 
 
 # ---------------------------------------------------------------- embedding
@@ -451,4 +419,3 @@ def _dropout_backward_meta(grad_output, mask, scale):
 
 
 native_dropout_backward = (_dropout_backward_kernel, _dropout_backward_meta)
-

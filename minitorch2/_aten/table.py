@@ -11,15 +11,15 @@ as given (`x.addcmul_(a, b, value=2)`): _tensor_methods.py makes those from the 
 
 Kernels and meta functions live in the family modules (pointwise, reductions, views, linalg, indexing, memory,
 factories, ...); derivative formulas in derivatives_<family>.py; decompositions in decompositions*.py. The nn rows
-are in table_nn.py; the families no pipeline stage needs (random sampling, sorting, ...) in table_apart.py, the rows
-beyond the core set in table_more.py, table_nn_more.py and table_extra.py. Nothing registers itself anywhere else:
-to add an op, add a row here or there.
+are in table_nn.py; the families no pipeline stage needs (random sampling, sorting, binary cross entropies, ...) in
+table_apart.py and table_nn_apart.py, the rows beyond the core set in table_more.py, table_nn_more.py and
+table_extra.py. Nothing registers itself anywhere else: to add an op, add a row here or there.
 """
 import numpy as np
 
 from . import decompositions as dec, decompositions_nn as decnn, derivatives as d, derivatives_shape as ds
 from . import factories, indexing, linalg, masked_index, memory, pointwise as pw, prims, reductions as red
-from . import table_apart, table_extra, table_more, table_nn, table_nn_more, view_scatters, views
+from . import table_apart, table_extra, table_more, table_nn, table_nn_apart, table_nn_more, view_scatters, views
 from .derivatives_util import zeros_like_grad
 from .overlap import Overlap
 from .table_row import CORE, FACTORY, INPLACE, OPTIONS, POINTWISE, REDUCTION, VIEW, inplace, op
@@ -334,6 +334,7 @@ TABLE = [
     *table_apart.ROWS,
     # ------------------------------------------------------------ nn ops (table_nn.py)
     *table_nn.ROWS,
+    *table_nn_apart.ROWS,
     # ------------------------------------------------------------ prims (prims.py): only traced graphs record them,
     # from the decompositions torch's inductor uses (nll_loss's total weight, scatter-as-where, softmax backward)
     op("prims::convert_element_type(Tensor a, ScalarType dtype) -> Tensor", ("pointwise",), prims.convert_element_type,

@@ -1,14 +1,13 @@
-"""The op table's nn rows: softmax, the losses, layer and batch norm, convolution, pooling, embedding, dropout,
-log_sigmoid and upsampling, each with the backward op its derivative formula calls.
+"""The op table's nn rows: softmax, nll and mse losses, layer and batch norm, convolution, pooling, embedding and
+dropout, each with the backward op its derivative formula calls.
 
-Runtime layer, part of THE operator table: table.py splices these rows in among its own. Kernels and meta
-functions are in nn_ops.py, nn_norm.py, nn_conv.py, nn_bce.py and nn_upsample.py; formulas in derivatives_nn.py.
+Runtime layer, part of THE operator table: table.py splices these rows in among its own (the nn families no stage
+of the pipeline needs, binary cross entropies and upsampling, are in table_nn_apart.py). Kernels and meta functions
+are in nn_ops.py, nn_norm.py and nn_conv.py; formulas in derivatives_nn.py.
 """
-from . import decompositions as dec
 from . import decompositions_nn as decnn
-from . import decompositions_upsample as decup
 from . import derivatives_nn as dnn
-from . import nn_bce, nn_conv, nn_norm, nn_ops, nn_upsample
+from . import nn_conv, nn_norm, nn_ops
 from .table_row import CORE, RANDOM, op
 
 ROWS = [
@@ -32,9 +31,6 @@ ROWS = [
        decomposition=decnn.mse_loss),
     op("mse_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction) -> Tensor", (),
        nn_ops.mse_loss_backward, dnn.mse_loss_backward, decomposition=decnn.mse_loss_backward),
-    op("binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, "
-       "int reduction=1) -> Tensor", (), nn_ops.binary_cross_entropy_with_logits, dnn.binary_cross_entropy_with_logits,
-       decomposition=decnn.binary_cross_entropy_with_logits),
     # normalization
     op("native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) "
        "-> (Tensor, Tensor, Tensor)", CORE, nn_norm.native_layer_norm, dnn.native_layer_norm,
@@ -99,40 +95,4 @@ ROWS = [
        dnn.native_dropout),
     op("native_dropout_backward(Tensor grad_output, Tensor mask, float scale) -> Tensor", ("pointwise",),
        nn_ops.native_dropout_backward, dnn.native_dropout_backward),
-    # log_sigmoid and binary_cross_entropy (nn_bce.py)
-    op("log_sigmoid_forward(Tensor self) -> (Tensor output, Tensor buffer)", (), nn_bce.log_sigmoid_forward,
-       dnn.log_sigmoid_forward, grad_fn="LogSigmoidBackward0", output_differentiability=(True, False),
-       decomposition=dec.log_sigmoid_forward),
-    op("log_sigmoid_backward(Tensor grad_output, Tensor self, Tensor buffer) -> Tensor", (), nn_bce.log_sigmoid_backward,
-       dnn.log_sigmoid_backward, decomposition=dec.log_sigmoid_backward),
-    op("binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=1) -> Tensor", (),
-       nn_bce.binary_cross_entropy, dnn.binary_cross_entropy, decomposition=dec.binary_cross_entropy),
-    op("binary_cross_entropy_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight=None, "
-       "int reduction=1) -> Tensor", (), nn_bce.binary_cross_entropy_backward,
-       dnn.not_implemented("binary_cross_entropy_backward"), decomposition=dec.binary_cross_entropy_backward),
-    # upsampling (nn_upsample.py), what F.interpolate and nn.Upsample reach
-    op("upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor", CORE,
-       nn_upsample.upsample_nearest1d, dnn.upsample_nearest1d, grad_fn="UpsampleNearest1DBackward0",
-       decomposition=decup.upsample_nearest1d),
-    op("upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor",
-       CORE, nn_upsample.upsample_nearest2d, dnn.upsample_nearest2d, grad_fn="UpsampleNearest2DBackward0",
-       decomposition=decup.upsample_nearest2d),
-    op("upsample_linear1d(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None) -> Tensor", (),
-       nn_upsample.upsample_linear1d, dnn.upsample_linear1d, grad_fn="UpsampleLinear1DBackward0",
-       decomposition=decup.upsample_linear1d),
-    op("upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, "
-       "float? scales_w=None) -> Tensor", CORE, nn_upsample.upsample_bilinear2d, dnn.upsample_bilinear2d,
-       grad_fn="UpsampleBilinear2DBackward0", decomposition=decup.upsample_bilinear2d),
-    op("upsample_nearest1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, "
-       "float? scales=None) -> Tensor", (), nn_upsample.upsample_nearest1d_backward,
-       dnn.not_implemented("upsample_nearest1d_backward")),
-    op("upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, "
-       "float? scales_h=None, float? scales_w=None) -> Tensor", (), nn_upsample.upsample_nearest2d_backward,
-       dnn.upsample_nearest2d_backward),
-    op("upsample_linear1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, "
-       "bool align_corners, float? scales=None) -> Tensor", (), nn_upsample.upsample_linear1d_backward,
-       dnn.not_implemented("upsample_linear1d_backward")),
-    op("upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, "
-       "bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor", (),
-       nn_upsample.upsample_bilinear2d_backward, dnn.upsample_bilinear2d_backward),
 ]

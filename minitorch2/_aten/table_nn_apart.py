@@ -1,0 +1,56 @@
+"""The op table's rows for the nn op families no stage of the pipeline needs: binary_cross_entropy_with_logits
+(nn_apart_ops.py), log_sigmoid and binary_cross_entropy (nn_bce.py), upsampling (nn_upsample.py), each with the
+backward op its derivative formula calls.
+
+Runtime layer, coverage surface, part of THE operator table: table.py splices these rows in after table_nn.py's.
+Derivative formulas and decompositions are in nn_apart_formulas.py (upsampling's decompositions in
+decompositions_upsample.py).
+"""
+from . import decompositions_upsample as decup
+from . import nn_apart_formulas as f
+from . import nn_apart_ops, nn_bce, nn_upsample
+from .derivatives_nn import not_implemented
+from .table_row import CORE, op
+
+ROWS = [
+    # binary_cross_entropy_with_logits (nn_apart_ops.py)
+    op("binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, "
+       "int reduction=1) -> Tensor", (), nn_apart_ops.binary_cross_entropy_with_logits,
+       f.binary_cross_entropy_with_logits, decomposition=f.binary_cross_entropy_with_logits_decomposition),
+    # log_sigmoid and binary_cross_entropy (nn_bce.py)
+    op("log_sigmoid_forward(Tensor self) -> (Tensor output, Tensor buffer)", (), nn_bce.log_sigmoid_forward,
+       f.log_sigmoid_forward, grad_fn="LogSigmoidBackward0", output_differentiability=(True, False),
+       decomposition=f.log_sigmoid_forward_decomposition),
+    op("log_sigmoid_backward(Tensor grad_output, Tensor self, Tensor buffer) -> Tensor", (),
+       nn_bce.log_sigmoid_backward, f.log_sigmoid_backward, decomposition=f.log_sigmoid_backward_decomposition),
+    op("binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=1) -> Tensor", (),
+       nn_bce.binary_cross_entropy, f.binary_cross_entropy, decomposition=f.binary_cross_entropy_decomposition),
+    op("binary_cross_entropy_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight=None, "
+       "int reduction=1) -> Tensor", (), nn_bce.binary_cross_entropy_backward,
+       not_implemented("binary_cross_entropy_backward"), decomposition=f.binary_cross_entropy_backward_decomposition),
+    # upsampling (nn_upsample.py), what F.interpolate and nn.Upsample reach
+    op("upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor", CORE,
+       nn_upsample.upsample_nearest1d, f.upsample_nearest1d, grad_fn="UpsampleNearest1DBackward0",
+       decomposition=decup.upsample_nearest1d),
+    op("upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor",
+       CORE, nn_upsample.upsample_nearest2d, f.upsample_nearest2d, grad_fn="UpsampleNearest2DBackward0",
+       decomposition=decup.upsample_nearest2d),
+    op("upsample_linear1d(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None) -> Tensor", (),
+       nn_upsample.upsample_linear1d, f.upsample_linear1d, grad_fn="UpsampleLinear1DBackward0",
+       decomposition=decup.upsample_linear1d),
+    op("upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, "
+       "float? scales_w=None) -> Tensor", CORE, nn_upsample.upsample_bilinear2d, f.upsample_bilinear2d,
+       grad_fn="UpsampleBilinear2DBackward0", decomposition=decup.upsample_bilinear2d),
+    op("upsample_nearest1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, "
+       "float? scales=None) -> Tensor", (), nn_upsample.upsample_nearest1d_backward,
+       not_implemented("upsample_nearest1d_backward")),
+    op("upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, "
+       "float? scales_h=None, float? scales_w=None) -> Tensor", (), nn_upsample.upsample_nearest2d_backward,
+       f.upsample_nearest2d_backward),
+    op("upsample_linear1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, "
+       "bool align_corners, float? scales=None) -> Tensor", (), nn_upsample.upsample_linear1d_backward,
+       not_implemented("upsample_linear1d_backward")),
+    op("upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, "
+       "bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor", (),
+       nn_upsample.upsample_bilinear2d_backward, f.upsample_bilinear2d_backward),
+]
