@@ -7,6 +7,7 @@ reduction (`sum.default`), a dim or a list of dims the dim overload; `max` and
 `min` over a dim return the named (values, indices) pair, and with a tensor
 argument they are `maximum`/`minimum`.
 """
+from . import return_types
 from ._functions_pointwise import maximum, minimum
 from ._functions_shape import _dims, _function_of, _t
 from ._ops import ops
@@ -58,21 +59,6 @@ def amin(input, dim=(), keepdim=False):
     return aten.amin.default(input, _dims(dim), keepdim)
 
 
-class _MinMax(tuple):
-    """torch.return_types.max: a (values, indices) tuple with names."""
-
-    def __new__(cls, values, indices, name="max"):
-        self = tuple.__new__(cls, (values, indices))
-        self._name = name
-        return self
-
-    values = property(lambda self: self[0])
-    indices = property(lambda self: self[1])
-
-    def __repr__(self):
-        return f"torch.return_types.{self._name}(\nvalues={self[0]!r},\nindices={self[1]!r})"
-
-
 def _max_rule(input, dim=None, keepdim=False):
     """max(x) casts to out as a TensorIterator op, max(x, y) is maximum, max(x, dim) wants its own dtypes."""
     if dim is None:
@@ -89,7 +75,7 @@ def _extremum(name, elementwise):
             return packet.default(input)
         if _t(dim):
             return elementwise(input, dim)
-        return _MinMax(*packet.dim(input, dim, keepdim), name=name)
+        return getattr(return_types, name)(*packet.dim(input, dim, keepdim))
 
     fn.__name__ = fn.__qualname__ = name
     return out_variant(_max_rule)(fn)

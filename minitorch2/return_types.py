@@ -1,4 +1,4 @@
-"""torch.return_types: the named tuples torch's functions return (sort's values and indices, linalg.svd's U, S, Vh).
+"""torch.return_types: the named tuples torch's functions return (max's values and indices, linalg.svd's U, S, Vh).
 
 Runtime layer. Each is a tuple, so `values, indices = torch.sort(x)` unpacks, with its fields as attributes, and
 prints as torch's structseq prints: `torch.return_types.sort(\\nvalues=...,\\nindices=...)`.
@@ -34,8 +34,8 @@ def structseq(name, fields=None, base=_StructSeq):
 
 _ValuesIndices = structseq("_ValuesIndices", ("values", "indices"))
 # name:fields (none given: values, indices)
-_TYPES = """sort topk mode nanmedian aminmax:min,max slogdet:sign,logabsdet qr:Q,R svd:U,S,V linalg_inv_ex:inverse,info
-linalg_cholesky_ex:L,info linalg_slogdet:sign,logabsdet linalg_qr:Q,R linalg_svd:U,S,Vh
+_TYPES = """max min sort topk mode nanmedian aminmax:min,max slogdet:sign,logabsdet qr:Q,R svd:U,S,V
+linalg_inv_ex:inverse,info linalg_cholesky_ex:L,info linalg_slogdet:sign,logabsdet linalg_qr:Q,R linalg_svd:U,S,Vh
 linalg_eigh:eigenvalues,eigenvectors linalg_lstsq:solution,residuals,rank,singular_values"""
 __all__ = [spec.partition(":")[0] for spec in _TYPES.split()]
 for _name, _, _fields in (spec.partition(":") for spec in _TYPES.split()):
