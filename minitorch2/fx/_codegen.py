@@ -97,12 +97,6 @@ class CodeGen:
     def generate_output(self, output_args, repr_fn=repr):
         return f"return {repr_fn(output_args)}"
 
-    def process_inputs(self, *args):
-        return args
-
-    def process_outputs(self, outputs):
-        return outputs
-
     def additional_globals(self):
         return []
 

@@ -293,17 +293,9 @@ class Graph:
     def set_codegen(self, codegen):
         self._codegen = codegen
 
-    def process_inputs(self, *args):
-        return self._codegen.process_inputs(*args)
-
-    def process_outputs(self, out):
-        return self._codegen.process_outputs(out)
-
     # ---------------------------------------------------------- printing
     def __str__(self):
-        # placeholder_names is left empty, as in PyTorch: placeholders get lines and the header reads `graph():`
-        lines = [node.format_node(placeholder_names=[]) for node in self.nodes]
-        return "graph():" + "".join(f"\n    {line}" for line in lines if line)
+        return "graph():" + "".join(f"\n    {node.format_node()}" for node in self.nodes)
 
     def print_tabular(self):
         """Print the nodes as a table: opcode, name, target, args, kwargs (tabulate's layout)."""

@@ -42,19 +42,15 @@ class Interpreter:
 
     def __init__(self, module, garbage_collect_values=True, graph=None):
         self.module = module
-        self.submodules = dict(self.module.named_modules())
         self.graph = graph if graph is not None else self.module.graph
         self.env = {}
-        self.name = "Interpreter"
         self.garbage_collect_values = garbage_collect_values
         if garbage_collect_values:
             self.user_to_last_uses = last_uses(self.graph.nodes)
 
-    def run(self, *args, initial_env=None, enable_io_processing=True):
+    def run(self, *args, initial_env=None):
         """Run the graph on args; values already in initial_env are not recomputed."""
         self.env = initial_env if initial_env is not None else {}
-        if enable_io_processing:
-            args = self.graph.process_inputs(*args)
         self.args_iter = iter(args)
         for node in self.graph.nodes:
             if node in self.env:
@@ -73,8 +69,7 @@ class Interpreter:
                 for to_delete in self.user_to_last_uses.get(node, []):
                     del self.env[to_delete]
             if node.op == "output":
-                output = self.env[node]
-                return self.graph.process_outputs(output) if enable_io_processing else output
+                return self.env[node]
 
     def boxed_run(self, args_list):
         """Run with a list of inputs that is cleared once read, so the caller's references go early."""
@@ -194,7 +189,7 @@ class Transformer(Interpreter):
         return self.tracer.create_proxy("call_function", target, args, kwargs)
 
     def transform(self):
-        result = super().run(enable_io_processing=False)
+        result = super().run()
         if result is not None:
             new_output = self.new_graph.output(map_aggregate(result, lambda a: a.node if isinstance(a, Proxy) else a))
             old_output = list(self.graph.nodes)[-1]

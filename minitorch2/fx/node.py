@@ -177,19 +177,6 @@ class Node:
             new.users.setdefault(self)
         self._input_nodes = new_inputs
 
-    def update_arg(self, idx, arg):
-        args = list(self.args)
-        args[idx] = arg
-        self.args = tuple(args)
-
-    def insert_arg(self, idx, arg):
-        if not 0 <= idx <= len(self.args):
-            raise AssertionError(f"insert_args index must be between 0 and len(self.args), got {idx}")
-        self.args = self.args[:idx] + (arg,) + self.args[idx:]
-
-    def update_kwarg(self, key, arg):
-        self.kwargs = {**self.kwargs, key: arg}
-
     def replace_all_uses_with(self, replace_with, delete_user_cb=None, *, propagate_meta=False):
         """Make every user of self use replace_with instead; returns the users changed."""
         if propagate_meta:
@@ -251,23 +238,17 @@ class Node:
             return self._repr_fn(self)
         return self.name
 
-    def format_node(self, placeholder_names=None, maybe_return_typename=None, *, include_tensor_metadata=False):
+    def format_node(self):
         """One line of `str(graph)`, e.g. `%x : [num_users=1] = placeholder[target=x]`."""
         users = f"[num_users={len(self.users)}]"
         typename = f"{type_repr(self.type)} " if self.type is not None else ""
         if self.op == "placeholder":
-            if placeholder_names:  # PyTorch passes an empty list, so this never fires there either
-                arg_str = self.target + (f": {type_repr(self.type)}" if self.type else "")
-                placeholder_names.append(arg_str)
-                return None
             typename = f"{type_repr(self.type)} " if self.type else ""
             default = "(default=" + str(self.args[0]) + ")" if self.args else ""
             return f"%{self.name} : {typename}{users} = {self.op}[target={self.target}]{default}"
         if self.op == "get_attr":
             return f"%{self.name} : {typename}{users} = {self.op}[target={pretty_print_target(self.target)}]"
         if self.op == "output":
-            if self.type and maybe_return_typename:
-                maybe_return_typename[0] = f" -> {type_repr(self.type)}"
             return f"return {self.args[0]}"
         return (
             f"%{self.name} : {typename}{users} = {self.op}[target={pretty_print_target(self.target)}]("
