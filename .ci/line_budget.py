@@ -56,8 +56,13 @@ OUTSIDE_THE_LESSON = {
         # eager fidelity to the last bit and to ATen's loop order: float ranges as its kernels round them,
         # in-place writes over inputs that overlap them in ways its overlap check lets through
         "minitorch2/_aten/range_values.py", "minitorch2/_aten/loop_order.py",
+        # the optimizers' in-place steps computed in self's memory (add_ with alpha by BLAS's axpy, ATen's fma)
+        "minitorch2/_aten/inplace_fast.py",
         # out= arguments of the torch-level functions; torch.fx's subgraph rewriter (replace_pattern)
         "minitorch2/_out.py", "minitorch2/fx/subgraph_rewriter.py", "minitorch2/fx/passes/utils/matcher_utils.py",
+        # torch.fx's symbolic_trace, Tracer, wrap and Transformer: FX's own capture, which no stage of the pipeline
+        # calls (the frontend records its graphs from bytecode)
+        "minitorch2/fx/_symbolic_trace.py", "minitorch2/fx/_patching.py",
         # torch.distributions
         "minitorch2/distributions/",
         # the commonly used functions beyond the core set (norm, diff, median, unique, special functions, ...)
@@ -65,12 +70,13 @@ OUTSIDE_THE_LESSON = {
         "minitorch2/_aten/more_index_ops.py",
         "minitorch2/_aten/more_formulas.py",
         "minitorch2/_functions_common.py", "minitorch2/_functions_shape_more.py",
-        # the nn layers beyond the core set: padding modes, transposed convolution, group/instance norms, ...
+        # the nn layers beyond the core set: padding modes, transposed convolution, group/instance norms, ...;
+        # nn.Module's state dicts, dtype moves and printing
         "minitorch2/_aten/table_nn_more.py", "minitorch2/_aten/nn_more_ops.py", "minitorch2/_aten/nn_more_formulas.py",
         "minitorch2/nn/_functional_more.py", "minitorch2/nn/modules/activation_more.py",
         "minitorch2/nn/modules/padding.py", "minitorch2/nn/modules/conv_more.py",
         "minitorch2/nn/modules/normalization_more.py", "minitorch2/nn/modules/pixelshuffle.py",
-        "minitorch2/nn/modules/container_more.py",
+        "minitorch2/nn/modules/container_more.py", "minitorch2/nn/modules/module_more.py",
         # embedding bags, grid sampling, affine grids, the CTC loss (rows in table_nn_more.py)
         "minitorch2/nn/_functional_extra.py", "minitorch2/nn/modules/sparse_more.py",
         "minitorch2/nn/modules/loss_more.py", "minitorch2/nn/modules/layers_more.py",

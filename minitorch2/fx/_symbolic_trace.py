@@ -1,7 +1,8 @@
 """symbolic_trace and Tracer: capture a module's forward as a Graph by running it on Proxies.
 
-FX layer, the original front door to the IR (the frontend/ package, playing
-Dynamo, is the other; it records into the same Graph). `symbolic_trace(m)`:
+FX layer, the original front door to the IR. The compile pipeline never uses it (the frontend/ package, playing
+Dynamo, records into the same Graph from bytecode), so it is counted with the coverage surface, together with
+_patching.py and torch.fx's Transformer (an Interpreter that re-traces a graph, at the end). `symbolic_trace(m)`:
 
     1. make one `placeholder` per parameter of `forward` (concrete_args pin some to constants)
     2. patch, for the duration of the call:
@@ -30,9 +31,11 @@ from . import _patching
 from ._spelling import register_spelling
 from .graph import Graph
 from .graph_module import GraphModule
-from .proxy import ParameterProxy, Proxy, TracerBase
+from .interpreter import Interpreter
+from .node import map_aggregate
+from .proxy import Proxy, TracerBase
 
-__all__ = ["Tracer", "symbolic_trace", "wrap", "PH", "is_fx_tracing"]
+__all__ = ["Tracer", "symbolic_trace", "wrap", "PH", "is_fx_tracing", "Transformer"]
 
 HAS_VARSTUFF = inspect.CO_VARARGS | inspect.CO_VARKEYWORDS
 _is_fx_tracing_flag = False
@@ -68,6 +71,23 @@ class PHBase:
 
 
 PH = PHBase()
+
+
+class ParameterProxy(Proxy):
+    """A parameter's Proxy whose shape queries answer from the real parameter (param_shapes_constant)."""
+
+    def __init__(self, tracer, node, name, param):
+        super().__init__(node, tracer)
+        self.param = param
+        self.name = name
+
+    def __repr__(self):
+        return f"ParameterProxy({self.name})"
+
+    def __getattr__(self, k):
+        if k in ("shape", "ndim", "size", "dim", "numel"):
+            return getattr(self.param, k)
+        return super().__getattr__(k)
 
 
 def _patch_function(fn, nargs):
@@ -297,3 +317,49 @@ def symbolic_trace(root, concrete_args=None):
     name = root.__class__.__name__ if isinstance(root, Module) else root.__name__
     return GraphModule(tracer.root, graph, name)
 
+
+# ------------------------------------------------------------------ Transformer
+class _TransformerTracer(Tracer):
+    """Records every module call as a call_module node (the graph being re-traced is already flat)."""
+
+    def __init__(self, graph):
+        super().__init__()
+        self.graph = graph
+        self.tensor_attrs = {}
+
+    def is_leaf_module(self, m, module_qualified_name):
+        return True
+
+
+class Transformer(Interpreter):
+    """Run the graph on Proxies of a new graph: a copy you can rewrite one opcode at a time (override, say,
+    `call_function`, and the copy is a one-method pass)."""
+
+    def __init__(self, module):
+        super().__init__(module)
+        self.new_graph = Graph()
+        self.new_graph.set_codegen(module.graph._codegen)
+        self.tracer = _TransformerTracer(self.new_graph)
+        self.tracer.root = module
+
+    def placeholder(self, target, args, kwargs):
+        default = next(iter(args)) if args else inspect.Signature.empty
+        return Proxy(self.new_graph.placeholder(target, default_value=default), self.tracer)
+
+    def get_attr(self, target, args, kwargs):
+        return self.tracer.create_proxy("get_attr", target, args, kwargs)
+
+    def call_module(self, target, args, kwargs):
+        submod = self.fetch_attr(target)
+        return self.tracer.call_module(submod, submod.forward, args, kwargs)
+
+    def call_function(self, target, args, kwargs):
+        return self.tracer.create_proxy("call_function", target, args, kwargs)
+
+    def transform(self):
+        result = super().run()
+        if result is not None:
+            new_output = self.new_graph.output(map_aggregate(result, lambda a: a.node if isinstance(a, Proxy) else a))
+            old_output = list(self.graph.nodes)[-1]
+            new_output.meta.update(old_output.meta)
+        return GraphModule(self.module, self.new_graph)

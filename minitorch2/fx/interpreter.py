@@ -1,4 +1,4 @@
-"""Interpreter and Transformer: run a graph node by node, or re-emit it.
+"""Interpreter: run a graph node by node.
 
 FX layer; the reference executor of the IR. Generated code and an
 Interpreter must agree on every graph, which makes the Interpreter the
@@ -19,20 +19,13 @@ oracle other layers test against, and the base class of analyses
                       output        args[0]             <- override one opcode's method
         free values after their last use
 
-The one idea to hold: one method per opcode, all overridable. A Transformer
-is an Interpreter whose values are Proxies on a new graph, so running it
-copies the graph, and overriding, say, `call_function` turns the copy into a
-one-method pass.
+The one idea to hold: one method per opcode, all overridable. (torch.fx's
+Transformer, an Interpreter whose values are Proxies on a new graph, lives with
+symbolic tracing in _symbolic_trace.py.)
 """
-import inspect
+from .node import last_uses, map_arg
 
-from ._symbolic_trace import Tracer
-from .graph import Graph
-from .graph_module import GraphModule
-from .node import last_uses, map_aggregate, map_arg
-from .proxy import Proxy
-
-__all__ = ["Interpreter", "Transformer"]
+__all__ = ["Interpreter"]
 
 
 class Interpreter:
@@ -152,46 +145,3 @@ def _plain(value):
     if isinstance(value, dict):
         return {k: _plain(v) for k, v in value.items()}
     return value
-
-
-class _TransformerTracer(Tracer):
-    def __init__(self, graph):
-        super().__init__()
-        self.graph = graph
-        self.tensor_attrs = {}
-
-    def is_leaf_module(self, m, module_qualified_name):
-        return True
-
-
-class Transformer(Interpreter):
-    """Run the graph on Proxies of a new graph: a copy you can rewrite one opcode at a time."""
-
-    def __init__(self, module):
-        super().__init__(module)
-        self.new_graph = Graph()
-        self.new_graph.set_codegen(module.graph._codegen)
-        self.tracer = _TransformerTracer(self.new_graph)
-        self.tracer.root = module
-
-    def placeholder(self, target, args, kwargs):
-        default = next(iter(args)) if args else inspect.Signature.empty
-        return Proxy(self.new_graph.placeholder(target, default_value=default), self.tracer)
-
-    def get_attr(self, target, args, kwargs):
-        return self.tracer.create_proxy("get_attr", target, args, kwargs)
-
-    def call_module(self, target, args, kwargs):
-        submod = self.fetch_attr(target)
-        return self.tracer.call_module(submod, submod.forward, args, kwargs)
-
-    def call_function(self, target, args, kwargs):
-        return self.tracer.create_proxy("call_function", target, args, kwargs)
-
-    def transform(self):
-        result = super().run()
-        if result is not None:
-            new_output = self.new_graph.output(map_aggregate(result, lambda a: a.node if isinstance(a, Proxy) else a))
-            old_output = list(self.graph.nodes)[-1]
-            new_output.meta.update(old_output.meta)
-        return GraphModule(self.module, self.new_graph)

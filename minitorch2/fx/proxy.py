@@ -26,7 +26,7 @@ from .._tensor import Tensor, device
 from ._codegen import magic_methods, reflectable_magic_methods
 from .node import Node
 
-__all__ = ["TracerBase", "GraphAppendingTracer", "TraceError", "Proxy", "Attribute", "ParameterProxy"]
+__all__ = ["TracerBase", "GraphAppendingTracer", "TraceError", "Proxy", "Attribute"]
 
 
 class TraceError(ValueError):
@@ -210,20 +210,3 @@ class Attribute(Proxy):
 
     def __call__(self, *args, **kwargs):
         return self.tracer.create_proxy("call_method", self.attr, (self.root,) + args, kwargs)
-
-
-class ParameterProxy(Proxy):
-    """A parameter's Proxy whose shape queries answer from the real parameter (param_shapes_constant)."""
-
-    def __init__(self, tracer, node, name, param):
-        super().__init__(node, tracer)
-        self.param = param
-        self.name = name
-
-    def __repr__(self):
-        return f"ParameterProxy({self.name})"
-
-    def __getattr__(self, k):
-        if k in ("shape", "ndim", "size", "dim", "numel"):
-            return getattr(self.param, k)
-        return super().__getattr__(k)
