@@ -89,61 +89,10 @@ def _to_copy_meta(self, *, dtype=None, layout=None, device=None, pin_memory=None
 to_copy = clone = (_to_copy_kernel, _to_copy_meta)  # (clone is a _to_copy without a dtype)
 
 
-FLOATING = (_dtype.float32, _dtype.float64)  # float16 math rounds through float32 in the kernels
-
-
-def _writes_into_self(ufunc, self, other, alpha):
-    """self OP= alpha * other by one numpy ufunc writing into self's memory, when that gives the bits of
-    computing the result and copying it in: self floating, other a Python number or a tensor of self's
-    dtype and shape (numpy copies an operand that overlaps self first). The fast path of optimizers."""
-    if self._np is None or self.dtype not in FLOATING:
-        return False
-    if isinstance(other, Tensor):
-        if other.dtype is not self.dtype or other._shape != self._shape or other._np is None:
-            return False
-        other = other._np
-    elif type(other) not in (int, float) or alpha != 1:
-        return False
-    if alpha == 1 or not _axpy(ufunc, self._np, other, alpha):
-        with np.errstate(all="ignore"):
-            ufunc(self._np, other if alpha == 1 else np.multiply(other, alpha), out=self._np)
-    self._bump_version()
-    return True
-
-
-def _axpy(ufunc, target, other, alpha):
-    """target += alpha * other (or -= for subtract) by BLAS's axpy: one pass, one rounding per element
-    (a fused multiply-add, as ATen's vectorized add with alpha), where both are contiguous and apart."""
-    if ufunc not in (np.add, np.subtract) or not (target.flags.c_contiguous and other.flags.c_contiguous) \
-            or target.size == 0 or np.shares_memory(target, other):
-        return False
-    axpy = _scipy_blas().saxpy if target.dtype == np.float32 else _scipy_blas().daxpy
-    flat = target.reshape(-1)
-    result = axpy(other.reshape(-1), flat, a=alpha if ufunc is np.add else -alpha)
-    if not np.shares_memory(result, flat):  # (BLAS worked on a copy: take its result)
-        np.copyto(flat, result)
-    return True
-
-
-_blas = None
-
-
-def _scipy_blas():
-    """scipy.linalg.blas, imported on first use and kept: in the optimizers' hot path an import
-    statement would cost a microsecond each time."""
-    global _blas
-    if _blas is None:
-        # deferred: importing scipy.linalg takes about 0.2 s, and only in-place add/sub with alpha needs it
-        from scipy.linalg import blas
-        _blas = blas
-    return _blas
-
-
-def inplace(functional, ufunc=None, into_self=None):
-    """The in-place form of a pointwise (kernel, meta) pair: `self` receives the result. With `ufunc`
-    (add_, sub_, mul_, div_), the common float case runs as one ufunc into self (see _writes_into_self);
-    `into_self(self, *args, **kwargs)`, where given (addcmul_, lerp_), computes the result in self's memory
-    when it can, with the kernel's operations in the kernel's order, and says whether it did."""
+def inplace(functional, into_self=None):
+    """The in-place form of a pointwise (kernel, meta) pair: `self` receives the result. `into_self(self, *args,
+    **kwargs)`, where given (the optimizers' add_, mul_, addcmul_, lerp_, ...: inplace_fast.py), computes the
+    result in self's memory when it can and says whether it did."""
     kernel, meta = functional
 
     def check(self, result):
@@ -159,9 +108,6 @@ def inplace(functional, ufunc=None, into_self=None):
             )
 
     def inplace_kernel(self, *args, **kwargs):
-        if ufunc is not None and len(args) == 1 and kwargs.keys() <= {"alpha"} and \
-                _writes_into_self(ufunc, self, args[0], kwargs.get("alpha", 1)):
-            return self
         if into_self is not None and into_self(self, *args, **kwargs):
             self._bump_version()
             return self

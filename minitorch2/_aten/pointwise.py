@@ -18,7 +18,7 @@ This module gathers their (kernel, meta) pairs under the names the op table read
 from .pointwise_arithmetic import (
     add, sub, rsub, mul, div, remainder, fmod, maximum, minimum, atan2, eq, ne, lt, le, gt, ge, logical_and,
     logical_or, logical_xor, bitwise_and, bitwise_or, bitwise_xor, div_mode, pow_, pow_scalar, where, clamp,
-    clamp_min, clamp_max, masked_fill, lerp, addcmul, addcdiv, lerp_into_self, addcmul_into_self, addcdiv_into_self,
+    clamp_min, clamp_max, masked_fill, lerp, addcmul, addcdiv,
     bitwise_left_shift, bitwise_right_shift,
 )
 from .pointwise_unary import (

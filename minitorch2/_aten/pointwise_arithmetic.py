@@ -363,29 +363,6 @@ def _lerp_kernel():
 lerp = _lerp_kernel()
 
 
-def _same_float_operands(self, *others):
-    """self and the tensors `others` all of self's float32/float64 dtype and shape, with memory behind them:
-    a result computed in self's memory then has the bits of the kernel's (no broadcast, no casts)."""
-    if self._np is None or self.dtype not in (_dtype.float32, _dtype.float64):
-        return False
-    return all(isinstance(t, Tensor) and t._np is not None and t.dtype is self.dtype and t._shape == self._shape
-               for t in others)
-
-
-def lerp_into_self(self, end, weight):
-    """lerp_ in self's memory, for a Python number weight (see memory.inplace)."""
-    if isinstance(weight, Tensor) or not _same_float_operands(self, end):
-        return False
-    difference = np.asarray(np.subtract(end._np, self._np))  # (asarray: 0-d operands give a scalar)
-    if -0.5 < weight < 0.5:
-        difference *= weight
-        np.add(self._np, difference, out=self._np)
-    else:
-        difference *= 1 - weight
-        np.subtract(end._np, difference, out=self._np)
-    return True
-
-
 def _addcmul_kernel(op):
     """self + value * tensor1 OP tensor2, left to right as ATen writes it (value scales tensor1 first).
     ATen's vectorized addcmul is then one fma(value * tensor1, tensor2, self), which numpy cannot do
@@ -408,24 +385,6 @@ def _addcmul_kernel(op):
 
 addcmul = _addcmul_kernel(np.multiply)
 addcdiv = _addcmul_kernel(np.true_divide)
-
-
-def _addcmul_into_self(op):
-    def into_self(self, tensor1, tensor2, *, value=1):
-        """addcmul_ / addcdiv_ in self's memory (see memory.inplace)."""
-        if not _same_float_operands(self, tensor1, tensor2):
-            return False
-        scaled = np.asarray(np.multiply(tensor1._np, value))  # (asarray: 0-d operands give a scalar)
-        with np.errstate(all="ignore"):
-            op(scaled, tensor2._np, out=scaled)
-        np.add(self._np, scaled, out=self._np)
-        return True
-
-    return into_self
-
-
-addcmul_into_self = _addcmul_into_self(np.multiply)
-addcdiv_into_self = _addcmul_into_self(np.true_divide)
 
 
 # ---------------------------------------------------------------- bit shifts

@@ -15,10 +15,9 @@ are in table_nn.py; the families no pipeline stage needs (random sampling, sorti
 table_apart.py and table_nn_apart.py, the rows beyond the core set in table_more.py, table_nn_more.py and
 table_extra.py. Nothing registers itself anywhere else: to add an op, add a row here or there.
 """
-import numpy as np
-
 from . import decompositions as dec, decompositions_nn as decnn, derivatives as d, derivatives_shape as ds
-from . import factories, indexing, linalg, masked_index, memory, pointwise as pw, prims, reductions as red
+from . import factories, indexing, inplace_fast as fast, linalg, masked_index, memory, pointwise as pw, prims
+from . import reductions as red
 from . import table_apart, table_extra, table_more, table_nn, table_nn_apart, table_nn_more, view_scatters, views
 from .derivatives_util import zeros_like_grad
 from .overlap import Overlap
@@ -139,18 +138,21 @@ TABLE = [
     op("masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor", POINTWISE, pw.masked_fill, d.masked_fill_tensor, grad_fn="MaskedFillBackward1",
        decomposition=dec.masked_fill_tensor),
     # ------------------------------------------------------------ in-place forms
-    inplace("add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)", pw.add, d.add_tensor, "AddBackward0", ufunc=np.add,
-            method=True),
-    inplace("add_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!)", pw.add, d.add_scalar, "AddBackward1", ufunc=np.add),
-    inplace("sub_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)", pw.sub, d.sub_tensor, "SubBackward0", ufunc=np.subtract,
-            method=True),
+    inplace("add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)", pw.add, d.add_tensor,
+            "AddBackward0", into_self=fast.add_into_self, method=True),
+    inplace("add_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!)", pw.add, d.add_scalar,
+            "AddBackward1", into_self=fast.add_into_self),
+    inplace("sub_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)", pw.sub, d.sub_tensor,
+            "SubBackward0", into_self=fast.sub_into_self, method=True),
     # mul_ and div_ copy self before the write only when other needs a gradient, as torch's generated code does
-    inplace("mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", pw.mul, d.mul_tensor, "MulBackward0", ufunc=np.multiply,
-            self_value_for=("other",), method=True),
-    inplace("mul_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", pw.mul, d.mul_scalar, "MulBackward1", ufunc=np.multiply),
-    inplace("div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", pw.div, d.div_tensor, "DivBackward0", ufunc=np.true_divide,
-            self_value_for=("other",), method=True),
-    inplace("div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", pw.div, d.div_scalar, "DivBackward1", ufunc=np.true_divide),
+    inplace("mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", pw.mul, d.mul_tensor,
+            "MulBackward0", into_self=fast.mul_into_self, self_value_for=("other",), method=True),
+    inplace("mul_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", pw.mul, d.mul_scalar,
+            "MulBackward1", into_self=fast.mul_into_self),
+    inplace("div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", pw.div, d.div_tensor,
+            "DivBackward0", into_self=fast.div_into_self, self_value_for=("other",), method=True),
+    inplace("div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", pw.div, d.div_scalar,
+            "DivBackward1", into_self=fast.div_into_self),
     inplace("pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!)", pw.pow_, d.pow_tensor_scalar, "PowBackward0",
             functional="pow.Tensor_Scalar", method=True),
     # formulas reading `result` read the mutated self, as PyTorch's in-place variants save it
@@ -169,11 +171,11 @@ TABLE = [
     inplace("masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!)", pw.masked_fill, d.masked_fill_scalar, "MaskedFillBackward0",
             overlap=Overlap.MASKED, method=True),
     inplace("addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)", pw.addcmul,
-            d.addcmul, "AddcmulBackward0", into_self=pw.addcmul_into_self, method=True),
+            d.addcmul, "AddcmulBackward0", into_self=fast.addcmul_into_self, method=True),
     inplace("addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)", pw.addcdiv,
-            d.addcdiv, "AddcdivBackward0", into_self=pw.addcdiv_into_self, method=True),
+            d.addcdiv, "AddcdivBackward0", into_self=fast.addcdiv_into_self, method=True),
     inplace("lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!)", pw.lerp, d.lerp_scalar,
-            "LerpBackward0", into_self=pw.lerp_into_self, method=True),
+            "LerpBackward0", into_self=fast.lerp_into_self, method=True),
     inplace("maximum_(Tensor(a!) self, Tensor other) -> Tensor(a!)", pw.maximum),
     op("copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)", INPLACE, memory.copy_,
        lambda grad, src_shape: (d.aten.zeros_like.default(grad), d.sum_to(grad, src_shape)), grad_fn="torch::autograd::CopyBackwards",

@@ -62,9 +62,9 @@ def _grad_fn_name(name):
     return "".join(part[:1].upper() + part[1:] for part in name.split("_") if part) + "Backward0"
 
 
-def inplace(schema, functional_impl, derivative=None, grad_fn=None, tags=(), ufunc=None, into_self=None, overlap=None,
+def inplace(schema, functional_impl, derivative=None, grad_fn=None, tags=(), into_self=None, overlap=None,
             decomposition=None, functional=None, self_value_for=None, method=False):
     """An in-place row whose kernel runs `functional_impl` into self (memory.inplace)."""
-    return op(schema, INPLACE + tuple(tags), memory.inplace(functional_impl, ufunc, into_self), derivative,
+    return op(schema, INPLACE + tuple(tags), memory.inplace(functional_impl, into_self), derivative,
               decomposition, grad_fn=grad_fn, overlap=overlap, functional=functional, self_value_for=self_value_for,
               method=method)
