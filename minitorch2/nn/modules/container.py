@@ -6,7 +6,8 @@ is where state-dict names like `0.weight` come from.
 import operator
 from collections import OrderedDict
 
-from .module import Module, _indent
+from .module import Module
+from .module_more import _indent
 
 
 class Sequential(Module):

@@ -4,14 +4,13 @@ Runtime layer. Assigning a Parameter, a Module or (through `register_buffer`) a 
 files it in `_parameters`, `_modules` or `_buffers`, in assignment order; every traversal
 (`named_parameters`, `state_dict`, `modules`, ...) walks those dicts depth-first, which gives PyTorch's
 key names and order (`0.weight`, `fc.bias`, `bn.running_mean`). `__call__` runs forward hooks around `forward`.
+State dicts, dtype moves, zero_grad and printing come from the base class in module_more.py (coverage surface).
 """
-from collections import OrderedDict, namedtuple
+from collections import OrderedDict
 
-from ..._dtype import dtype as dtype_class
-from ..._tensor import Tensor, device
-from ..._tensor_methods import require_cpu
-from ...autograd.grad_mode import no_grad
+from ..._tensor import Tensor
 from ..parameter import Parameter
+from .module_more import ModuleConveniences
 
 _global_forward_pre_hooks = OrderedDict()
 _global_forward_hooks = OrderedDict()
@@ -36,14 +35,7 @@ class _RemovableHandle:
         self.remove()
 
 
-class _IncompatibleKeys(namedtuple("_IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
-    def __repr__(self):
-        if not self.missing_keys and not self.unexpected_keys:
-            return "<All keys matched successfully>"
-        return super().__repr__()
-
-
-class Module:
+class Module(ModuleConveniences):
     training: bool
     _version = 1
 
@@ -175,20 +167,6 @@ class Module:
             module = module._modules[item]
         return module
 
-    def get_parameter(self, target):
-        return self._get_member(target, "parameter", "_parameters")
-
-    def get_buffer(self, target):
-        return self._get_member(target, "buffer", "_buffers")
-
-    def _get_member(self, target, kind, store):
-        path, _, name = target.rpartition(".")
-        module = self.get_submodule(path)
-        members = getattr(module, store)
-        if name not in members:
-            raise AttributeError(f"{type(module).__name__} has no {kind} `{name}`")
-        return members[name]
-
     # ------------------------------------------------------------------ traversal
     def named_modules(self, memo=None, prefix="", remove_duplicate=True):
         if memo is None:
@@ -239,7 +217,7 @@ class Module:
     def buffers(self, recurse=True):
         yield from (b for _, b in self.named_buffers(recurse=recurse))
 
-    # ------------------------------------------------------------------ modes and state
+    # ------------------------------------------------------------------ modes
     def train(self, mode=True):
         if not isinstance(mode, bool):
             raise ValueError("training mode is expected to be boolean")
@@ -251,107 +229,8 @@ class Module:
     def eval(self):
         return self.train(False)
 
-    def requires_grad_(self, requires_grad=True):
-        for p in self.parameters():
-            p.requires_grad_(requires_grad)
-        return self
-
-    def zero_grad(self, set_to_none=True):
-        for p in self.parameters():
-            if p.grad is None:
-                continue
-            if set_to_none:
-                p.grad = None
-            else:
-                p.grad = p.grad.detach()
-                p.grad.zero_()
-
-    def apply(self, fn):
-        for module in self.children():
-            module.apply(fn)
-        fn(self)
-        return self
-
-    def _apply_to_tensors(self, fn):
-        for module in self.children():
-            module._apply_to_tensors(fn)
-        with no_grad():
-            for name, p in self._parameters.items():
-                if p is not None:
-                    new = fn(p)
-                    if new is not p:
-                        self._parameters[name] = Parameter(new, p.requires_grad)
-            for name, b in self._buffers.items():
-                if b is not None:
-                    self._buffers[name] = fn(b)
-        return self
-
-    def to(self, *args, **kwargs):
-        dtype = kwargs.get("dtype")
-        for a in (*args, kwargs.get("device")):
-            if isinstance(a, dtype_class):
-                dtype = a
-            elif isinstance(a, (str, device)):
-                require_cpu(device(a))  # model.to("cuda") fails as on a CPU-only torch
-        if dtype is None:
-            return self
-        if not dtype.is_floating_point:
-            raise TypeError(f"nn.Module.to only accepts floating point dtypes, but got desired dtype={dtype}")
-        return self._apply_to_tensors(lambda t: t.to(dtype) if t.is_floating_point() else t)
-
-    def float(self):
-        return self._apply_to_tensors(lambda t: t.float() if t.is_floating_point() else t)
-
-    def double(self):
-        return self._apply_to_tensors(lambda t: t.double() if t.is_floating_point() else t)
-
-    def half(self):
-        return self._apply_to_tensors(lambda t: t.half() if t.is_floating_point() else t)
-
-    def cpu(self):
-        return self
-
-    def state_dict(self, *args, destination=None, prefix="", keep_vars=False):
-        if destination is None:
-            destination = OrderedDict()
-        for name, param in self._parameters.items():
-            if param is not None:
-                destination[prefix + name] = param if keep_vars else param.detach()
-        for name, buf in self._buffers.items():
-            if buf is not None and name not in self._non_persistent_buffers_set:
-                destination[prefix + name] = buf if keep_vars else buf.detach()
-        for name, module in self._modules.items():
-            if module is not None:
-                module.state_dict(destination=destination, prefix=prefix + name + ".", keep_vars=keep_vars)
-        return destination
-
-    def load_state_dict(self, state_dict, strict=True, assign=False):
-        missing, unexpected, errors = [], [], []
-        expected = self.state_dict(keep_vars=True)
-        for key, target in expected.items():
-            if key not in state_dict:
-                missing.append(key)
-                continue
-            value = state_dict[key]
-            if not isinstance(value, Tensor):
-                errors.append(f'While copying the parameter named "{key}", expected torch.Tensor or Tensor-like object '
-                              f"from checkpoint but received {type(value)}")
-                continue
-            if tuple(value.shape) != tuple(target.shape):
-                errors.append(f"size mismatch for {key}: copying a param with shape {value.shape} from checkpoint, "
-                              f"the shape in current model is {target.shape}.")
-                continue
-            with no_grad():
-                target.copy_(value)
-        unexpected = [k for k in state_dict if k not in expected]
-        if strict:
-            if unexpected:
-                errors.insert(0, "Unexpected key(s) in state_dict: {}. ".format(", ".join(f'"{k}"' for k in unexpected)))
-            if missing:
-                errors.insert(0, "Missing key(s) in state_dict: {}. ".format(", ".join(f'"{k}"' for k in missing)))
-        if errors:
-            raise RuntimeError("Error(s) in loading state_dict for {}:\n\t{}".format(type(self).__name__, "\n\t".join(errors)))
-        return _IncompatibleKeys(missing, unexpected)
+    def _get_name(self):
+        return type(self).__name__
 
     # ------------------------------------------------------------------ hooks
     def register_forward_hook(self, hook, *, prepend=False, with_kwargs=False, always_call=False):
@@ -360,24 +239,4 @@ class Module:
     def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
         return _RemovableHandle(self._forward_pre_hooks, hook)
 
-    # ------------------------------------------------------------------ printing
-    def extra_repr(self):
-        return ""
 
-    def _get_name(self):
-        return type(self).__name__
-
-    def __repr__(self):
-        extra = self.extra_repr()
-        lines = extra.split("\n") if extra else []
-        lines += [f"({name}): {_indent(repr(module), 2)}" for name, module in self._modules.items()]
-        if not lines or (len(lines) == 1 and not self._modules):
-            return f"{self._get_name()}({lines[0] if lines else ''})"
-        return self._get_name() + "(\n  " + "\n  ".join(lines) + "\n)"
-
-
-def _indent(text, spaces):
-    lines = text.split("\n")
-    if len(lines) == 1:
-        return text
-    return lines[0] + "\n" + "\n".join(" " * spaces + line for line in lines[1:])
