@@ -47,11 +47,12 @@ OUTSIDE_THE_LESSON = {
         "minitorch2/nn/modules/rnn.py", "minitorch2/nn/modules/transformer.py",
         "minitorch2/nn/_interpolate.py",
         # op families no stage of the pipeline needs: sorting, take/scatter_reduce/index_copy/index_fill, the
-        # binary cross entropies, upsampling, random sampling with PyTorch's generator bit for bit
+        # binary cross entropies, pooling, upsampling, random sampling with PyTorch's generator bit for bit
         "minitorch2/_aten/sorting.py", "minitorch2/_functions_sorting.py", "minitorch2/_aten/indexing_reduce.py",
         "minitorch2/_aten/nn_bce.py", "minitorch2/_aten/nn_upsample.py", "minitorch2/_aten/decompositions_upsample.py",
         "minitorch2/_aten/random_ops.py", "minitorch2/_random.py", "minitorch2/_aten/table_apart.py",
         "minitorch2/_aten/table_nn_apart.py", "minitorch2/_aten/nn_apart_ops.py", "minitorch2/_aten/nn_apart_formulas.py",
+        "minitorch2/_aten/nn_pool.py",
         "minitorch2/_aten/formulas_apart.py",
         # eager fidelity to the last bit and to ATen's loop order: float ranges as its kernels round them,
         # in-place writes over inputs that overlap them in ways its overlap check lets through

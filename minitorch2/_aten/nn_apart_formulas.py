@@ -1,5 +1,5 @@
-"""Derivative formulas and decompositions of table_nn_apart.py's ops: log_sigmoid, the binary cross entropies and
-upsampling (the nn op families no stage of the pipeline needs).
+"""Derivative formulas and decompositions of table_nn_apart.py's ops: log_sigmoid, the binary cross entropies,
+pooling and upsampling (the nn op families no stage of the pipeline needs).
 
 Runtime layer, coverage surface, read by the autograd layer through the op table as derivatives_nn.py's formulas are
 (parameter names say what a node saves: `result1` is the op's second output, `self_shape` only a shape). The
@@ -103,6 +103,53 @@ def upsample_nearest2d_backward(grad, output_size, scales_h=None, scales_w=None)
 
 def upsample_bilinear2d_backward(grad, output_size, align_corners, scales_h=None, scales_w=None):
     return aten.upsample_bilinear2d.default(grad, output_size, align_corners, scales_h, scales_w)
+
+
+# ---------------------------------------------------------------- pooling
+def max_pool2d_with_indices(grads, self, kernel_size, stride, padding, dilation, ceil_mode, result1):
+    grad = first(grads)
+    if grad is None:
+        return None
+    return aten.max_pool2d_with_indices_backward.default(grad, self, kernel_size, stride, _pair(padding),
+                                                         _pair(dilation), ceil_mode, result1)
+
+
+def max_pool2d_with_indices_backward(grad, grad_output, self, indices):
+    grad_output_grad = None
+    if needs_grad(grad_output):
+        flat = aten.view.default(grad, list(grad.shape[:-2]) + [-1])
+        picked = aten.gather.default(flat, -1, aten.view.default(indices, list(indices.shape[:-2]) + [-1]))
+        grad_output_grad = aten.view.default(picked, list(indices.shape))
+    return grad_output_grad, aten.zeros_like.default(self), None
+
+
+def avg_pool2d(grad, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):
+    return aten.avg_pool2d_backward.default(grad, self, kernel_size, stride, _pair(padding), ceil_mode,
+                                            count_include_pad, divisor_override)
+
+
+def avg_pool2d_backward(grad, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                        divisor_override):
+    grad_output_grad = None
+    if needs_grad(grad_output):
+        grad_output_grad = aten.avg_pool2d.default(grad, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                                                   divisor_override)
+    return grad_output_grad, aten.zeros_like.default(self)
+
+
+def adaptive_avg_pool2d(grad, self):
+    return aten._adaptive_avg_pool2d_backward.default(grad, self)
+
+
+def adaptive_avg_pool2d_backward(grad, grad_output_shape, self):
+    output_size = list(grad_output_shape[-2:])
+    return aten._adaptive_avg_pool2d.default(grad, output_size), aten.zeros_like.default(self)
+
+
+def _pair(value):
+    """An `int[2]` argument that arrived as a bare int (a schema default) as ATen passes it on: [v, v]."""
+    return [value, value] if isinstance(value, int) else value
+
 
 
 # ---------------------------------------------------------------- decompositions

@@ -1,8 +1,8 @@
-"""The op table's nn rows: softmax, nll and mse losses, layer and batch norm, convolution, pooling, embedding and
-dropout, each with the backward op its derivative formula calls.
+"""The op table's nn rows: softmax, nll and mse losses, layer and batch norm, convolution, embedding and dropout,
+each with the backward op its derivative formula calls.
 
 Runtime layer, part of THE operator table: table.py splices these rows in among its own (the nn families no stage
-of the pipeline needs, binary cross entropies and upsampling, are in table_nn_apart.py). Kernels and meta functions
+of the pipeline needs, binary cross entropies, pooling and upsampling, are in table_nn_apart.py). Kernels and meta functions
 are in nn_ops.py, nn_norm.py and nn_conv.py; formulas in derivatives_nn.py.
 """
 from . import decompositions_nn as decnn
@@ -62,29 +62,12 @@ ROWS = [
     op("native_batch_norm_backward(Tensor grad_out, Tensor input, Tensor? weight, Tensor? running_mean, "
        "Tensor? running_var, Tensor? save_mean, Tensor? save_invstd, bool train, float eps, bool[3] output_mask) "
        "-> (Tensor, Tensor, Tensor)", (), nn_norm.native_batch_norm_backward, dnn.not_implemented("native_batch_norm_backward")),
-    # convolution and pooling
+    # convolution
     op("convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, "
        "bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor", CORE, nn_conv.convolution, dnn.convolution),
     op("convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, SymInt[] stride, "
        "SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask) "
        "-> (Tensor, Tensor, Tensor)", CORE, nn_conv.convolution_backward, dnn.not_implemented("convolution_backward")),
-    op("max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, "
-       "bool ceil_mode=False) -> (Tensor, Tensor)", CORE, nn_conv.max_pool2d_with_indices, dnn.max_pool2d_with_indices,
-       grad_fn="MaxPool2DWithIndicesBackward0"),
-    op("max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, "
-       "int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor", CORE,
-       nn_conv.max_pool2d_with_indices_backward, dnn.max_pool2d_with_indices_backward,
-       grad_fn="MaxPool2DWithIndicesBackwardBackward0"),
-    op("avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, "
-       "bool count_include_pad=True, int? divisor_override=None) -> Tensor", CORE, nn_conv.avg_pool2d, dnn.avg_pool2d,
-       grad_fn="AvgPool2DBackward0"),
-    op("avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, "
-       "bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor", CORE, nn_conv.avg_pool2d_backward,
-       dnn.avg_pool2d_backward, grad_fn="AvgPool2DBackwardBackward0"),
-    op("_adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor", CORE, nn_conv.adaptive_avg_pool2d,
-       dnn.adaptive_avg_pool2d, grad_fn="AdaptiveAvgPool2DBackward0"),
-    op("_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor", CORE,
-       nn_conv.adaptive_avg_pool2d_backward, dnn.adaptive_avg_pool2d_backward, grad_fn="AdaptiveAvgPool2DBackwardBackward0"),
     # embedding and dropout
     op("embedding(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) "
        "-> Tensor", CORE, nn_ops.embedding, dnn.embedding),

@@ -1,6 +1,6 @@
 """The op table's rows for the nn op families no stage of the pipeline needs: binary_cross_entropy_with_logits
-(nn_apart_ops.py), log_sigmoid and binary_cross_entropy (nn_bce.py), upsampling (nn_upsample.py), each with the
-backward op its derivative formula calls.
+(nn_apart_ops.py), log_sigmoid and binary_cross_entropy (nn_bce.py), pooling (nn_pool.py) and upsampling
+(nn_upsample.py), each with the backward op its derivative formula calls.
 
 Runtime layer, coverage surface, part of THE operator table: table.py splices these rows in after table_nn.py's.
 Derivative formulas and decompositions are in nn_apart_formulas.py (upsampling's decompositions in
@@ -8,7 +8,7 @@ decompositions_upsample.py).
 """
 from . import decompositions_upsample as decup
 from . import nn_apart_formulas as f
-from . import nn_apart_ops, nn_bce, nn_upsample
+from . import nn_apart_ops, nn_bce, nn_pool, nn_upsample
 from .derivatives_nn import not_implemented
 from .table_row import CORE, op
 
@@ -28,6 +28,24 @@ ROWS = [
     op("binary_cross_entropy_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight=None, "
        "int reduction=1) -> Tensor", (), nn_bce.binary_cross_entropy_backward,
        not_implemented("binary_cross_entropy_backward"), decomposition=f.binary_cross_entropy_backward_decomposition),
+    # pooling (nn_pool.py), what F.max_pool2d, F.avg_pool2d and F.adaptive_avg_pool2d reach
+    op("max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, "
+       "bool ceil_mode=False) -> (Tensor, Tensor)", CORE, nn_pool.max_pool2d_with_indices, f.max_pool2d_with_indices,
+       grad_fn="MaxPool2DWithIndicesBackward0"),
+    op("max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, "
+       "int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor", CORE,
+       nn_pool.max_pool2d_with_indices_backward, f.max_pool2d_with_indices_backward,
+       grad_fn="MaxPool2DWithIndicesBackwardBackward0"),
+    op("avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, "
+       "bool count_include_pad=True, int? divisor_override=None) -> Tensor", CORE, nn_pool.avg_pool2d, f.avg_pool2d,
+       grad_fn="AvgPool2DBackward0"),
+    op("avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, "
+       "bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor", CORE, nn_pool.avg_pool2d_backward,
+       f.avg_pool2d_backward, grad_fn="AvgPool2DBackwardBackward0"),
+    op("_adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor", CORE, nn_pool.adaptive_avg_pool2d,
+       f.adaptive_avg_pool2d, grad_fn="AdaptiveAvgPool2DBackward0"),
+    op("_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor", CORE,
+       nn_pool.adaptive_avg_pool2d_backward, f.adaptive_avg_pool2d_backward, grad_fn="AdaptiveAvgPool2DBackwardBackward0"),
     # upsampling (nn_upsample.py), what F.interpolate and nn.Upsample reach
     op("upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor", CORE,
        nn_upsample.upsample_nearest1d, f.upsample_nearest1d, grad_fn="UpsampleNearest1DBackward0",
