@@ -178,17 +178,15 @@ class _Functionalizer:
         """native_batch_norm updates running stats in place; its functional form returns them."""
         input_, weight, bias, running_mean, running_var, training, momentum, eps = node.args
         args = self.current((input_, weight, bias, running_mean, running_var))
-        g = self.new
         if running_mean is None:
-            value = g.call_function(aten._native_batch_norm_legit.no_stats,
-                                    (args[0], args[1], args[2], training, momentum, eps), name="_native_batch_norm_legit")
+            op, op_args = aten._native_batch_norm_legit.no_stats, (*args[:3], training, momentum, eps)
         elif not training:
-            value = g.call_function(aten._native_batch_norm_legit_no_training.default, (*args, momentum, eps),
-                                    name="_native_batch_norm_legit_no_training")
+            op, op_args = aten._native_batch_norm_legit_no_training.default, (*args, momentum, eps)
         else:
-            value = g.call_function(aten._native_batch_norm_legit_functional.default, (*args, training, momentum, eps),
-                                    name="_native_batch_norm_legit_functional")
-            items = [g.call_function(operator.getitem, (value, i)) for i in range(5)]
+            op, op_args = aten._native_batch_norm_legit_functional.default, (*args, training, momentum, eps)
+        value = self.new.call_function(op, op_args, name=_name(op))
+        if op is aten._native_batch_norm_legit_functional.default:
+            items = [self.new.call_function(operator.getitem, (value, i)) for i in range(5)]
             metas = list(node.meta.get("val", ())) + [running_mean.meta.get("val"), running_var.meta.get("val")]
             for item, meta_source in zip(items, map(_meta_of, metas)):
                 item.meta.update(meta_source)

@@ -17,7 +17,7 @@ The one idea to hold: only required-forward nodes can be *saved*, and only nodes
 """
 from dataclasses import dataclass, field
 
-from .default import placeholders, split_outputs, subgraph_nodes
+from .default import is_input, placeholders, split_outputs, subgraph_nodes
 
 FAR = int(1e9)  # the distance of nodes the backward never reaches
 
@@ -44,7 +44,7 @@ class NodeInfo:
 def classify_nodes(joint_graph, num_fwd_outputs, static_lifetime_input_indices=()):
     required_bw = set()
     for node in joint_graph.nodes:
-        if node.op == "placeholder" and node.name.startswith("tangents"):
+        if is_input(node, "tangents"):
             required_bw.add(node)
         if node in required_bw:
             required_bw.update(node.users)

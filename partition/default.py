@@ -52,10 +52,10 @@ def forward_region(joint_graph, num_fwd_outputs):
     nodes = list(joint_graph.nodes)
     if any(n.meta.get("partitioner_tag") == "is_forward" for n in nodes):
         last = max(i for i, n in enumerate(nodes)
-                   if n.meta.get("partitioner_tag") == "is_forward" or _is_primal(n))
+                   if n.meta.get("partitioner_tag") == "is_forward" or is_input(n, "primals"))
     else:
         last = _last_forward_index(joint_graph, nodes, num_fwd_outputs)
-    return [n for n in nodes[: last + 1] if not _is_tangent(n)]
+    return [n for n in nodes[: last + 1] if not is_input(n, "tangents")]
 
 
 def _last_forward_index(joint_graph, nodes, num_fwd_outputs):
@@ -63,7 +63,7 @@ def _last_forward_index(joint_graph, nodes, num_fwd_outputs):
     fwd_outputs, _ = split_outputs(joint_graph, num_fwd_outputs)
     needed = {n.name for n in primals + subgraph_nodes(joint_graph, primals, fwd_outputs)}
     tangents = set(placeholders(joint_graph, "tangents"))
-    last = max((i for i, n in enumerate(nodes) if _is_primal(n)), default=0)
+    last = max((i for i, n in enumerate(nodes) if is_input(n, "primals")), default=0)
     for i, node in enumerate(nodes):
         if node.op == "call_function" and any(arg in tangents for arg in node.all_input_nodes):
             break  # the backward has begun
@@ -79,16 +79,13 @@ def _made_by_forward_from(node, needed):
     return node.target is operator.getitem or getattr(node.target, "_opname", None) == "detach"
 
 
-def _is_primal(node):
-    return node.op == "placeholder" and node.name.startswith("primals")
+def is_input(node, kind):
+    """Is `node` one of the joint graph's inputs of that kind ("primals" or "tangents")?"""
+    return node.op == "placeholder" and node.name.startswith(kind)
 
 
-def _is_tangent(node):
-    return node.op == "placeholder" and node.name.startswith("tangents")
-
-
-def placeholders(graph, prefix):
-    return [n for n in graph.nodes if n.op == "placeholder" and n.name.startswith(prefix)]
+def placeholders(graph, kind):
+    return [n for n in graph.nodes if is_input(n, kind)]
 
 
 def is_multi_output(node):

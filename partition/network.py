@@ -21,6 +21,7 @@ capacity (how dear X is to save) or an infinite edge (what may never happen to X
 import math
 from dataclasses import dataclass, field
 
+from .default import is_input
 from .heuristics import RecomputeRules, ban_long_fusible_chains, ban_uses_far_apart, must_recompute
 
 
@@ -71,7 +72,7 @@ def build_flow_network(joint_graph, node_info, op_types, options):
         if must_recompute(node):
             edge(node.name + "_in", "sink", capacity=math.inf, reason="must recompute: checkpoint policy")
             continue
-        if node.op == "placeholder" and node.name.startswith("primals"):
+        if is_input(node, "primals"):
             ban(node, "primal input")
         if node_info.is_required_fw(node):  # only forward values could ever be recomputed
             reason = rules.ban_reason(node)

@@ -212,11 +212,6 @@ class GraphModule(Module):
         res.meta = copy.deepcopy(getattr(self, "meta", {}), memo)
         return res
 
-    def __copy__(self):
-        res = GraphModule(self, self.graph, type(self).__name__)
-        res.meta = getattr(self, "meta", {})
-        return res
-
 
 class _CodeOnlyModule(Module):
     """A Module carrying a copied __dict__; GraphModule.__init__ takes all of it over."""
