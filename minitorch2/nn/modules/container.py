@@ -10,42 +10,25 @@ from .module import Module
 from .module_more import _indent
 
 
-class Sequential(Module):
-    def __init__(self, *args):
-        super().__init__()
-        if len(args) == 1 and isinstance(args[0], OrderedDict):
-            for key, module in args[0].items():
-                self.add_module(key, module)
-        else:
-            for idx, module in enumerate(args):
-                self.add_module(str(idx), module)
+class _Indexed(Module):
+    """Sequential's and ModuleList's indexing: children by position, renumbered from 0 after a deletion."""
 
-    def _get_item_by_idx(self, iterator, idx):
+    def _key(self, idx):
         size = len(self)
         idx = operator.index(idx)
         if not -size <= idx < size:
             raise IndexError(f"index {idx} is out of range")
-        idx %= size
-        for i, item in enumerate(iterator):
-            if i == idx:
-                return item
-
-    def __getitem__(self, idx):
-        if isinstance(idx, slice):
-            return self.__class__(OrderedDict(list(self._modules.items())[idx]))
-        return self._get_item_by_idx(self._modules.values(), idx)
+        return list(self._modules)[idx % size]
 
     def __setitem__(self, idx, module):
-        key = self._get_item_by_idx(self._modules.keys(), idx)
-        setattr(self, key, module)
+        setattr(self, self._key(idx), module)
 
     def __delitem__(self, idx):
-        keys = list(self._modules.keys())[idx] if isinstance(idx, slice) else [self._get_item_by_idx(self._modules.keys(), idx)]
-        for key in keys:
+        for key in list(self._modules)[idx] if isinstance(idx, slice) else [self._key(idx)]:
             delattr(self, key)
-        items = list(self._modules.items())
+        modules = list(self._modules.values())
         self._modules.clear()
-        for i, (_, module) in enumerate(items):
+        for i, module in enumerate(modules):
             self._modules[str(i)] = module
 
     def __len__(self):
@@ -58,10 +41,26 @@ class Sequential(Module):
         self.add_module(str(len(self)), module)
         return self
 
-    def extend(self, sequential):
-        for layer in sequential:
-            self.append(layer)
+    def extend(self, modules):
+        for module in modules:
+            self.append(module)
         return self
+
+
+class Sequential(_Indexed):
+    def __init__(self, *args):
+        super().__init__()
+        if len(args) == 1 and isinstance(args[0], OrderedDict):
+            for key, module in args[0].items():
+                self.add_module(key, module)
+        else:
+            for idx, module in enumerate(args):
+                self.add_module(str(idx), module)
+
+    def __getitem__(self, idx):
+        if isinstance(idx, slice):
+            return self.__class__(OrderedDict(list(self._modules.items())[idx]))
+        return self._modules[self._key(idx)]
 
     def forward(self, input):
         for module in self:
@@ -69,57 +68,22 @@ class Sequential(Module):
         return input
 
 
-class ModuleList(Module):
+class ModuleList(_Indexed):
     def __init__(self, modules=None):
         super().__init__()
         if modules is not None:
             self.extend(modules)
 
-    def _index(self, idx):
-        idx = operator.index(idx)
-        if not -len(self) <= idx < len(self):
-            raise IndexError(f"index {idx} is out of range")
-        return str(idx % len(self))
-
     def __getitem__(self, idx):
         if isinstance(idx, slice):
             return self.__class__(list(self._modules.values())[idx])
-        return self._modules[self._index(idx)]
-
-    def __setitem__(self, idx, module):
-        setattr(self, self._index(idx), module)
-
-    def __delitem__(self, idx):
-        if isinstance(idx, slice):
-            for k in range(len(self._modules))[idx]:
-                delattr(self, str(k))
-        else:
-            delattr(self, self._index(idx))
-        modules = list(self._modules.values())
-        self._modules.clear()
-        for i, m in enumerate(modules):
-            self._modules[str(i)] = m
-
-    def __len__(self):
-        return len(self._modules)
-
-    def __iter__(self):
-        return iter(self._modules.values())
+        return self._modules[self._key(idx)]
 
     def __iadd__(self, modules):
         return self.extend(modules)
 
     def __add__(self, other):
         return ModuleList(list(self) + list(other))
-
-    def append(self, module):
-        self.add_module(str(len(self)), module)
-        return self
-
-    def extend(self, modules):
-        for module in modules:
-            self.append(module)
-        return self
 
     def insert(self, index, module):
         modules = list(self._modules.values())
