@@ -50,7 +50,8 @@ OUTSIDE_THE_LESSON = {
         # binary cross entropies, pooling, upsampling, random sampling with PyTorch's generator bit for bit
         "minitorch2/_aten/sorting.py", "minitorch2/_functions_sorting.py", "minitorch2/_aten/indexing_reduce.py",
         "minitorch2/_aten/nn_bce.py", "minitorch2/_aten/nn_upsample.py", "minitorch2/_aten/decompositions_upsample.py",
-        "minitorch2/_aten/random_ops.py", "minitorch2/_random.py", "minitorch2/_aten/table_apart.py",
+        "minitorch2/_aten/random_ops.py", "minitorch2/_random.py", "minitorch2/_factories_random.py",
+        "minitorch2/_aten/table_apart.py",
         "minitorch2/_aten/table_nn_apart.py", "minitorch2/_aten/nn_apart_ops.py", "minitorch2/_aten/nn_apart_formulas.py",
         "minitorch2/_aten/nn_pool.py",
         "minitorch2/_aten/formulas_apart.py",
