@@ -361,7 +361,8 @@ class _Symbolic:
 
     def check(self, compiled):
         """Before the graphs are compiled: refuse a size constant in a graph or an output's view ops (its example
-        value), keep the trace's facts, restore the ShapeEnv."""
+        value) and keep the trace's facts. They stay in the ShapeEnv too: the frontend puts them in the frame's
+        guards once its backend returns, as torch's does."""
         constants = [(n.args, n.kwargs) for m in (compiled.fw_module, compiled.bw_module) if m
                      for n in m.graph.nodes] + [(v.args, v.kwargs) for a in compiled.aliases.values() for v in a.views]
         if any(is_symbolic(leaf) or isinstance(leaf, sympy.Basic) for leaf in pytree.tree_leaves(constants)):
@@ -371,7 +372,6 @@ class _Symbolic:
         narrowed = [sympy.And(low <= s, s <= high) for s, (low, high) in env.var_to_range.items()
                     if ranges.get(s) != [low, high]]
         self.facts = env.guards[guards:] + pinned + narrowed
-        self.restore()
 
     def restore(self):
         (guards, replacements, ranges), env = self.state, self.shape_env

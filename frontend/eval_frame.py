@@ -192,9 +192,11 @@ def compile_graph(fn, gm, og, backend, name=None):
         return gm.forward
     _logging.log_graph("graph_code", name or _logging.next_graph_name(), gm)
     try:
-        return backend(gm, [inp.value for inp in og.inputs])
+        compiled = backend(gm, [inp.value for inp in og.inputs])
     except Exception as e:
         raise BackendCompilerFailed(getattr(backend, "__name__", repr(backend)), e) from e
+    og.install_shape_guards()
+    return compiled
 
 
 def compiled_function(fn, backend, nopython):

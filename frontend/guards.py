@@ -300,6 +300,10 @@ class GuardSet:
             if keepalive is not None:
                 self.keepalive.append(keepalive)
 
+    def remove(self, guard):
+        self.guards.remove(guard)
+        self._codes.discard(guard.code)
+
     def replace(self, old, new):
         if old.code != new.code and old.code in self._codes:
             self.guards[self.guards.index(old)] = new

@@ -49,6 +49,7 @@ class OutputGraph:
         self.graph = fx.Graph()
         self._appender = fx.proxy.GraphAppendingTracer(self.graph, record_torch_functions=False)
         self.shape_env = ShapeEnv()
+        self.pinned_in_tensor_guards = set()  # the symbols pinned when the graph closed: their tensor guards check them
         self.fake_mode = FakeTensorMode(shape_env=self.shape_env)
         self.size_vars = {}  # symbol -> the SymNodeVariable of its graph input (`s77`)
         self.inputs_loaded = False  # a split frame's code loads the inputs (resume.py): none may be dropped since
@@ -306,13 +307,21 @@ class OutputGraph:
                 self.graph.erase_node(node)
                 self.inputs = [inp for inp in self.inputs if inp.node is not node]
 
+    def install_shape_guards(self):
+        """The ShapeEnv's guards as the frame's SHAPE_ENV guards; again once the backend returns, so that what the
+        AOT trace decided on sizes (`4 <= L['x'].size()[0]` for a view(-1, 2) kept out of size 1) joins them."""
+        for guard in [g for g in self.guards.guards if g.kind == "SHAPE_ENV"]:
+            self.guards.remove(guard)
+        for code in self.shape_env.produce_guards(checked_elsewhere=self.pinned_in_tensor_guards):
+            self.guards.add(guards_mod.Guard("SHAPE_ENV", code, code))
+
     def close(self):
         """Output the registered tensors and close the graph; dead nodes stay, as in Dynamo's, but unused getitems."""
         self.graph.output(tuple(v.proxy.node for v in self.outputs))
         self._install_aliasing_guards()
         self.specialize_pinned_sizes()
-        for code in self.shape_env.produce_guards(pinned_sizes=False):
-            self.guards.add(guards_mod.Guard("SHAPE_ENV", code, code))
+        self.pinned_in_tensor_guards = set(self.shape_env.replacements)
+        self.install_shape_guards()
         for node in reversed(list(self.graph.nodes)):
             if node.meta.get("frontend_speculative") and not node.users:
                 self.graph.erase_node(node)

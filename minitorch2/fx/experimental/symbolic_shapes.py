@@ -20,6 +20,7 @@ import operator
 import sys
 
 import sympy
+from sympy.printing.precedence import PRECEDENCE, precedence
 from sympy.printing.str import StrPrinter
 
 from minitorch2._sym import SymBool, SymFloat, SymInt, is_symbolic, sym_max, sym_min
@@ -40,10 +41,10 @@ class FloorDiv(sympy.Function):
             return sympy.Integer(int(base) // int(divisor))
         if divisor == 1:
             return base
-        if divisor.is_Integer:
-            coefficient, rest = base.as_coeff_Mul()
-            if coefficient.is_Integer and int(coefficient) % int(divisor) == 0:
-                return (coefficient // divisor) * rest
+        quotient = sympy.cancel(base / divisor)  # an exact division cancels: (4*s1*s0)//(4*s1) is s0
+        if quotient.is_Integer or (quotient.is_polynomial() and sympy.fraction(quotient)[1] == 1 and all(
+                c.is_Integer for c in sympy.Poly(quotient).coeffs())):
+            return quotient
         return None
 
 
@@ -208,10 +209,18 @@ class ShapeEnv:
         if isinstance(expr, sympy.Not):
             inner = self.static_value(expr.args[0])
             return None if inner is None else not inner
+        return self.implied(expr)
+
+    def implied(self, expr):
+        """What the symbols' ranges alone say of a comparison: True, False or None. Where the difference's
+        interval says nothing, its factors may (`s*s - s` is `s*(s - 1)`, at least 2 for s >= 2)."""
         if not isinstance(expr, sympy.core.relational.Relational):
             return None
-        low, high = self.bounds(expr.lhs - expr.rhs)
-        return _decide(type(expr), low, high)
+        difference = expr.lhs - expr.rhs
+        known = _decide(type(expr), *self.bounds(difference))
+        if known is None and difference.free_symbols:
+            known = _decide(type(expr), *self.bounds(sympy.factor(difference)))
+        return known
 
     def bounds(self, expr):
         """The interval an integer expression's value lies in, from its symbols' ranges."""
@@ -230,6 +239,9 @@ class ShapeEnv:
                 products = [_times(x, y) for x in (low, high) for y in (a_low, a_high)]
                 low, high = min(products), max(products)
             return low, high
+        if isinstance(expr, sympy.Pow) and expr.exp.is_Integer and expr.exp > 0 and self.bounds(expr.base)[0] >= 0:
+            low, high = self.bounds(expr.base)
+            return low ** expr.exp, high ** expr.exp
         if isinstance(expr, sympy.Mod) and expr.args[1].is_Integer and expr.args[1] > 0:
             return sympy.Integer(0), expr.args[1] - 1
         if isinstance(expr, FloorDiv) and expr.args[1].is_Integer and expr.args[1] > 0:
@@ -250,7 +262,7 @@ class ShapeEnv:
         if isinstance(guard, sympy.Eq) and guard.rhs.is_Symbol and guard.lhs.is_Integer:
             self.replacements[guard.rhs] = guard.lhs
             return
-        bound = _symbol_bound(guard)
+        bound = _symbol_bound(self._as_bound(guard))
         if bound is not None:
             symbol, low, high = bound
             current = self.var_to_range[symbol]
@@ -260,11 +272,24 @@ class ShapeEnv:
             return
         self.guards.append(guard)
 
+    def _as_bound(self, guard):
+        """A `!=` at the edge of its side's range as a bound (`s//2 != 1` where s//2 >= 1 is `s//2 >= 2`), and a
+        bound on `s//k` as one on s (`s//2 >= 2` is `s >= 4`), so they narrow s's range, as torch's do."""
+        if isinstance(guard, sympy.Ne) and guard.rhs.is_Integer:
+            low, high = self.bounds(guard.lhs)
+            guard = sympy.Ge(guard.lhs, low + 1) if guard.rhs == low else (
+                sympy.Le(guard.lhs, high - 1) if guard.rhs == high else guard)
+        if isinstance(guard, (sympy.Ge, sympy.Le)) and isinstance(guard.lhs, FloorDiv) and guard.rhs.is_Integer:
+            term, k = guard.lhs.args
+            if term.is_Symbol and k.is_Integer and k > 0:
+                return sympy.Ge(term, k * guard.rhs) if isinstance(guard, sympy.Ge) else sympy.Le(term, k * guard.rhs + k - 1)
+        return guard
+
     # ------------------------------------------------------------ guards over sources
-    def produce_guards(self, pinned_sizes=True):
+    def produce_guards(self, checked_elsewhere=()):
         """The guards as Dynamo's log prints them, over source names: duck-sizing equalities, recorded facts,
-        then each symbol's range. `pinned_sizes=False` leaves out the sizes pinned to one value (the frontend
-        checks those in their tensor's guard)."""
+        then each symbol's range. Sizes pinned to one value whose symbols are in `checked_elsewhere` are left
+        out (the frontend checks those in their tensor's guard)."""
         names = {symbol: sources[0] for symbol, sources in self.var_to_sources.items()}
         printer = _SourcePrinter(names)
         lines = []
@@ -273,12 +298,14 @@ class ShapeEnv:
             for source in sources[1:]:
                 lines.append(f"{source} == {printer.doprint(target)}")
         for symbol, value in self.replacements.items():
-            if symbol in names and value.is_Integer and (pinned_sizes or ".size()[" not in names[symbol]):
+            in_tensor_guard = symbol in checked_elsewhere and ".size()[" in names.get(symbol, "")
+            if symbol in names and value.is_Integer and not in_tensor_guard:
                 lines.append(f"{names[symbol]} == {value}")
         for source, strides in self.input_strides:
             lines += [f"{source}.stride()[{i}] == {printer.doprint(self.simplify(stride.node.expr))}"
                       for i, stride in enumerate(strides) if is_symbolic(stride)]
-        lines += [printer.doprint(g) for g in map(self.simplify, self.guards) if g is not sympy.true]
+        lines += [printer.doprint(g) for g in map(self.simplify, self.guards) if self.implied(g) is not True
+                  and g is not sympy.true]
         for symbol, (low, high) in self.var_to_range.items():
             if symbol in names and symbol not in self.replacements:
                 name = names[symbol]
@@ -357,17 +384,29 @@ class _SourcePrinter(StrPrinter):
     def _print_Symbol(self, expr):
         return self.names.get(expr, expr.name)
 
+    def parenthesize(self, item, level, strict=False):
+        # `//` and `%` bind as comparisons do in PyTorch's printer: `(s // 2) <= s`, `((a*b) % (4*b)) == 0`
+        item_precedence = PRECEDENCE["Relational"] if isinstance(item, (FloorDiv, sympy.Mod)) else precedence(item)
+        text = self._print(item)
+        return f"({text})" if item_precedence < level or (not strict and item_precedence <= level) else text
+
     def _print_FloorDiv(self, expr):
-        return f"{self._print(expr.args[0])} // {self._print(expr.args[1])}"
+        return self.stringify(expr.args, " // ", PRECEDENCE["Atom"] - 0.5)
 
     def _print_Mod(self, expr):
-        return f"{self._print(expr.args[0])} % {self._print(expr.args[1])}"
+        return self.stringify(expr.args, " % ", PRECEDENCE["Atom"] - 0.5)
+
+    def _print_Add(self, expr, order=None):  # in sympy's order of terms, negatives as `(-1)*x`: PyTorch's text
+        return self.stringify(expr.args, " + ", PRECEDENCE["Add"])
+
+    def _print_Mul(self, expr):
+        return self.stringify(expr.args, "*", PRECEDENCE["Mul"])
+
+    def _print_Pow(self, expr):  # a size squared is `s*s`, never `s**2`
+        return self.stringify([expr.base] * int(expr.exp), "*", PRECEDENCE["Mul"])
 
     def _print_Relational(self, expr):
-        def side(e):
-            text = self._print(e)
-            return f"({text})" if isinstance(e, (sympy.Add, sympy.Mul, FloorDiv, sympy.Mod)) else text
-        return f"{side(expr.lhs)} {expr.rel_op} {side(expr.rhs)}"
+        return self.stringify(expr.args, f" {expr.rel_op} ", precedence(expr))
 
     def _print_Not(self, expr):
         return f"not ({self._print(expr.args[0])})"
