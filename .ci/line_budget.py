@@ -37,8 +37,8 @@ OUTSIDE_THE_LESSON = {
         # what scripts ask before they start: torch.cuda on a CPU-only build, backend flags, settings, version
         "minitorch2/cuda.py", "minitorch2/accelerator.py", "minitorch2/backends/", "minitorch2/_settings.py",
         "minitorch2/version.py",
-        # repr(tensor) in torch's print format; torch.testing.assert_close
-        "minitorch2/_tensor_str.py", "minitorch2/testing.py",
+        # repr(tensor) in torch's print format; torch.testing.assert_close; the new_* Tensor methods, uniform_, random_
+        "minitorch2/_tensor_str.py", "minitorch2/testing.py", "minitorch2/_tensor_methods_more.py",
         # torch.save / torch.load; torch.onnx's import; the legacy tensor types (torch.FloatTensor, ...)
         "minitorch2/serialization.py", "minitorch2/onnx.py", "minitorch2/_legacy_tensor_types.py",
         "minitorch2/_type_info.py",

@@ -10,13 +10,13 @@ import builtins
 
 import numpy as np
 
-from . import _dtype, _functions_common, _functions_extra
+from . import _dtype, _functions_common, _functions_extra, _tensor_methods_more
 from . import _functions as F
-from ._factories import _finish, _options, _size, tensor as make_tensor
+from ._factories import tensor as make_tensor
 from ._ops import ops, python_signature
 from ._functions_common import sum_to_size
 from ._sym import is_symbolic
-from ._tensor import Size, Tensor, contiguous_format, device
+from ._tensor import Tensor, contiguous_format, device
 
 aten = ops.aten
 
@@ -109,16 +109,6 @@ def _inplace_methods():
     def copy_(self, src, non_blocking=False):
         return aten.copy_.default(self, src)
 
-    def uniform_(self, a=0.0, b=1.0, *, generator=None):
-        return aten.uniform_.default(self, a, b, generator=generator)
-
-    def random_(self, from_=None, to=None, *, generator=None):
-        if from_ is None:
-            return aten.random_.default(self, generator=generator)
-        if to is None:
-            from_, to = 0, from_
-        return getattr(aten.random_, "from")(self, from_, to, generator=generator)
-
     def index_put_(self, indices, values, accumulate=False):
         return aten.index_put_.default(self, list(indices), values, accumulate)
 
@@ -132,7 +122,7 @@ def _inplace_methods():
         return aten.index_fill_.int_Scalar(self, dim, index, value)
 
     return {
-        "fill_": fill_, "copy_": copy_, "uniform_": uniform_, "random_": random_, "index_put_": index_put_,
+        "fill_": fill_, "copy_": copy_, "index_put_": index_put_,
         "bitwise_left_shift_": shift_(aten.bitwise_left_shift_), "bitwise_right_shift_": shift_(aten.bitwise_right_shift_),
         "index_fill_": index_fill_,
     }
@@ -199,40 +189,6 @@ def _shape_methods():
             return self
         return aten._to_copy.default(self, dtype=dtype, **({"memory_format": memory_format} if relayout else {}))
 
-    def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
-        return make_tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
-
-    def new(self, *args, **kwargs):
-        """The legacy constructor: x.new() is empty, x.new(2, 3) (or a Size) uninitialised, x.new(data) from a
-        list, x.new(tensor) that tensor (an alias), all in self's dtype."""
-        if len(args) == 1 and isinstance(args[0], Tensor):
-            if args[0].dtype is not self.dtype:
-                raise TypeError(f"expected {self.dtype} (got {args[0].dtype})")
-            return aten.alias.default(args[0])
-        if len(args) == 1 and isinstance(args[0], (list, tuple)) and not isinstance(args[0], Size):
-            return make_tensor(args[0], dtype=self.dtype)
-        if len(args) == 1 and not isinstance(args[0], (int, Size)):
-            raise TypeError(f"new(): data must be a sequence (got {type(args[0]).__name__})")
-        return new_sized(aten.new_empty.default)(self, *(args or ((0,),)), **kwargs)
-
-    def new_sized(op):
-        """new_zeros / new_ones / new_empty(*size), with the options PyTorch's bindings pass."""
-        def new(self, *size, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
-            options = _options(dtype, layout, device, pin_memory, from_tensor=True)
-            return _finish(op(self, _size(size), **options), requires_grad)
-
-        return new
-
-    def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False, layout=None,
-                 pin_memory=False):
-        options = _options(dtype, layout, device, pin_memory, from_tensor=True)
-        return _finish(aten.new_full.default(self, _size((size,)), fill_value, **options), requires_grad)
-
-    def new_empty_strided(self, size, stride, *, dtype=None, device=None, requires_grad=False, layout=None,
-                          pin_memory=False):
-        options = _options(dtype, layout, device, pin_memory, from_tensor=True)
-        return _finish(aten.new_empty_strided.default(self, list(size), list(stride), **options), requires_grad)
-
     def conversion(dtype):
         return lambda self, memory_format=None: self.to(dtype)
 
@@ -247,7 +203,6 @@ def _shape_methods():
         "permute": lambda self, *dims: aten.permute.default(self, _one_list(dims)),
         "repeat": lambda self, *sizes: aten.repeat.default(self, _one_list(sizes)),
         "tile": lambda self, *dims: F.tile(self, _one_list(dims)), "ndimension": lambda self: self.dim(),
-        "new": new,
         "flip": lambda self, *dims: F.flip(self, _one_list(dims)),
         "contiguous": contiguous, "to": to, "view_as": lambda self, other: aten.view.default(self, list(other.shape)),
         "expand_as": lambda self, other: aten.expand.default(self, list(other.shape)),
@@ -257,9 +212,7 @@ def _shape_methods():
         "float": conversion(_dtype.float32), "double": conversion(_dtype.float64), "half": conversion(_dtype.float16),
         "long": conversion(_dtype.int64), "int": conversion(_dtype.int32), "bool": conversion(_dtype.bool_),
         "short": conversion(_dtype.int16), "byte": conversion(_dtype.uint8), "char": conversion(_dtype.int8),
-        "cpu": lambda self: self, "cuda": lambda self, *a, **k: _no_cuda(), "new_tensor": new_tensor,
-        "new_zeros": new_sized(aten.new_zeros.default), "new_ones": new_sized(aten.new_ones.default),
-        "new_full": new_full, "new_empty": new_sized(aten.new_empty.default), "new_empty_strided": new_empty_strided,
+        "cpu": lambda self: self, "cuda": lambda self, *a, **k: _no_cuda(),
         "T": property(lambda self: F.permute(self, list(reversed(range(self.dim()))))),
         "mT": property(lambda self: F.transpose(self, -2, -1)),
     }
@@ -406,7 +359,8 @@ def install():
     methods.update(_inplace_operators())
     methods.update(_inplace_methods())
     methods.update(_method_forms())
-    methods.update(_functions_extra.tensor_methods(), **_functions_common.tensor_methods())  # the coverage surface's
+    methods.update(_functions_extra.tensor_methods(), **_functions_common.tensor_methods(),  # the coverage surface's
+                   **_tensor_methods_more.tensor_methods())
     methods.update(_shape_methods())
     methods.update(__getitem__=getitem, __setitem__=setitem)
     for name, fn in methods.items():

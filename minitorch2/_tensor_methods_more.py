@@ -1,0 +1,63 @@
+"""Tensor methods beyond what the pipeline calls: the new_* constructors (`x.new_zeros(2, 3)`, the legacy `x.new(...)`)
+and the in-place samplers uniform_ and random_.
+
+Runtime layer, coverage surface. Each hands its aten op the arguments PyTorch's bindings pass (new_* the factory
+options as _factories.py's do); _tensor_methods.install binds them onto Tensor with the others.
+"""
+from ._factories import _finish, _options, _size, tensor as make_tensor
+from ._ops import ops
+from ._tensor import Size, Tensor
+
+aten = ops.aten
+
+
+def tensor_methods():
+    def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
+        return make_tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
+
+    def new(self, *args, **kwargs):
+        """The legacy constructor: x.new() is empty, x.new(2, 3) (or a Size) uninitialised, x.new(data) from a
+        list, x.new(tensor) that tensor (an alias), all in self's dtype."""
+        if len(args) == 1 and isinstance(args[0], Tensor):
+            if args[0].dtype is not self.dtype:
+                raise TypeError(f"expected {self.dtype} (got {args[0].dtype})")
+            return aten.alias.default(args[0])
+        if len(args) == 1 and isinstance(args[0], (list, tuple)) and not isinstance(args[0], Size):
+            return make_tensor(args[0], dtype=self.dtype)
+        if len(args) == 1 and not isinstance(args[0], (int, Size)):
+            raise TypeError(f"new(): data must be a sequence (got {type(args[0]).__name__})")
+        return new_sized(aten.new_empty.default)(self, *(args or ((0,),)), **kwargs)
+
+    def new_sized(op):
+        """new_zeros / new_ones / new_empty(*size), with the options PyTorch's bindings pass."""
+        def new(self, *size, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
+            options = _options(dtype, layout, device, pin_memory, from_tensor=True)
+            return _finish(op(self, _size(size), **options), requires_grad)
+
+        return new
+
+    def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False, layout=None,
+                 pin_memory=False):
+        options = _options(dtype, layout, device, pin_memory, from_tensor=True)
+        return _finish(aten.new_full.default(self, _size((size,)), fill_value, **options), requires_grad)
+
+    def new_empty_strided(self, size, stride, *, dtype=None, device=None, requires_grad=False, layout=None,
+                          pin_memory=False):
+        options = _options(dtype, layout, device, pin_memory, from_tensor=True)
+        return _finish(aten.new_empty_strided.default(self, list(size), list(stride), **options), requires_grad)
+
+    def uniform_(self, a=0.0, b=1.0, *, generator=None):
+        return aten.uniform_.default(self, a, b, generator=generator)
+
+    def random_(self, from_=None, to=None, *, generator=None):
+        if from_ is None:
+            return aten.random_.default(self, generator=generator)
+        if to is None:
+            from_, to = 0, from_
+        return getattr(aten.random_, "from")(self, from_, to, generator=generator)
+
+    return {
+        "new": new, "new_tensor": new_tensor, "new_zeros": new_sized(aten.new_zeros.default),
+        "new_ones": new_sized(aten.new_ones.default), "new_empty": new_sized(aten.new_empty.default),
+        "new_full": new_full, "new_empty_strided": new_empty_strided, "uniform_": uniform_, "random_": random_,
+    }
