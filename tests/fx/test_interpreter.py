@@ -126,13 +126,14 @@ def test_transformer_pass_rewrites_calls_as_torch_does():
 
 
 def _metadata(meta):
-    if isinstance(meta, tuple) and not hasattr(meta, "_fields"):
+    is_tensor_metadata = type(meta).__name__ == "TensorMetadata"
+    if isinstance(meta, tuple) and not is_tensor_metadata:
         return tuple(_metadata(m) for m in meta)
     if isinstance(meta, list):
         return [_metadata(m) for m in meta]
     if isinstance(meta, dict):
         return {k: _metadata(v) for k, v in meta.items()}
-    if hasattr(meta, "_fields"):
+    if is_tensor_metadata:
         return (tuple(meta.shape), str(meta.dtype), meta.requires_grad, tuple(meta.stride), str(meta.memory_format),
                 meta.is_quantized, meta.qparams)
     return meta
