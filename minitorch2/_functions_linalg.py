@@ -8,6 +8,7 @@ composes it (see its docstring), so that traced graphs record the same ops.
 import math
 
 from ._aten.meta_util import broadcast_shapes
+from ._dispatch import current_modes
 from ._functions_pointwise import mul
 from ._functions_shape import _function_of, alias_of, expand, reshape, squeeze, t, transpose, unsqueeze, view
 from ._ops import ops
@@ -54,8 +55,10 @@ def matmul(input, other):
         return dot(input, other)
     if a == 2 and b == 1:
         return mv(input, other)
-    if a == 1 and b == 2:
-        return squeeze(mm(unsqueeze(input, 0), other), 0)  # (eager ATen squeezes in place: squeeze_)
+    if a == 1 and b == 2:  # eager ATen squeezes in place (squeeze_: a SqueezeBackward4); traces record squeeze
+        product = mm(unsqueeze(input, 0), other)
+        traced = python_dispatcher_enabled() or current_modes() or product._np is None
+        return squeeze(product, 0) if traced else product.squeeze_(0)
     if a == 2 and b == 2:
         return mm(input, other)
     traced = python_dispatcher_enabled()
@@ -85,10 +88,8 @@ def _should_fold(tensor1, tensor2, traced):
                 return False
             expected *= size
         return True
-    for i in range(t1.dim() - 2):  # eager: the batch dims flatten into rows without a copy
-        if stride[i] != stride[i + 1] * shape[i + 1]:
-            return False
-    return True
+    # eager: the batch dims flatten into rows without a copy
+    return all(stride[i] == stride[i + 1] * shape[i + 1] for i in range(t1.dim() - 2))
 
 
 def _folded_matmul(tensor1, tensor2):
