@@ -36,8 +36,8 @@ def _index_arrays(self, indices):
             continue
         _check_index_dtype(idx)
         size = self.shape[dim]
-        if arr.size and (arr.max() >= size or arr.min() < -size):
-            bad = int(arr.max()) if arr.max() >= size else int(arr.min())
+        bad = first_out_of_range(arr, size, low=-size)
+        if bad is not None:
             raise IndexError(f"index {bad} is out of bounds for dimension {dim} with size {size}")
         result.append(arr)
         dim += 1
@@ -210,11 +210,11 @@ def check_index_add(self, dim, index, source):
                            f"Got self.shape = {_sizes(self)} source.shape = {_sizes(source)}")
 
 
-def first_out_of_range(indices, size):
-    """The first index (in memory order) outside [0, size), or None: gather, scatter and index_select
+def first_out_of_range(indices, size, low=0):
+    """The first index (in memory order) outside [low, size), or None: gather, scatter and index_select
     take no negative indices, and name the first bad one, as ATen's loops meet it."""
-    bad = (indices < 0) | (indices >= size)
-    return int(indices.reshape(-1)[np.argmax(bad.reshape(-1))]) if bad.any() else None
+    bad = (indices < low) | (indices >= size)  # laid out as indices (numpy's order="K"), so both flatten alike
+    return int(indices.ravel(order="K")[np.argmax(bad.ravel(order="K"))]) if bad.any() else None
 
 
 def check_in_range(indices, d, size):
