@@ -20,6 +20,7 @@ from ._ops import ops
 from ._out import _CPP_TYPE, CAST, out_variant
 from ._tensor import Size, Tensor, contiguous_strides
 from .autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled, set_anomaly_enabled  # noqa: F401
+from .autograd._record import _node_class
 from .autograd.grad_mode import is_grad_enabled
 
 aten = ops.aten
@@ -488,8 +489,17 @@ def _adopt(self, view, name):
     self._np, self._shape, self._stride, self._offset = view._np, view._shape, view._stride, view._offset
     if view._grad_fn is not None:
         self._grad_fn, self._output_nr, self._grad_fn_version = view._grad_fn, view._output_nr, None
+        # torch's in-place forms have nodes of their own names: squeeze_(dim) is SqueezeBackward4, t_ TBackward1
+        in_place_name = _IN_PLACE_NODE_NAMES.get(view._grad_fn.name())
+        if in_place_name is not None:
+            view._grad_fn.__class__, view._grad_fn._name = _node_class(in_place_name), in_place_name
     self._bump_version()
     return self
+
+
+_IN_PLACE_NODE_NAMES = {"SqueezeBackward0": "SqueezeBackward3", "SqueezeBackward1": "SqueezeBackward4",
+                        "SqueezeBackward2": "SqueezeBackward5", "UnsqueezeBackward0": "UnsqueezeBackward1",
+                        "TBackward0": "TBackward1", "TransposeBackward0": "TransposeBackward1"}
 
 
 def _in_place_view(name, make):
