@@ -105,13 +105,12 @@ def minimum(grad, self, other, needs_grad):
 def _max_min_backward(grad, self, other, needs_grad, self_wins, other_wins):
     # at::where(self == other, grad / 2, grad).masked_fill_(self < other, 0) and its mirror, `other` first;
     # the in-place masked_fill_ is recorded functionalized, as PyTorch's trace shows it
-    other_grad = self_grad = None
-    if needs_grad[1]:
+    def share(loses):
         half = aten.div.Scalar(grad, 2)
-        other_grad = aten.masked_fill.Scalar(aten.where.self(aten.eq.Tensor(self, other), half, grad), self_wins(self, other), 0)
-    if needs_grad[0]:
-        half = aten.div.Scalar(grad, 2)
-        self_grad = aten.masked_fill.Scalar(aten.where.self(aten.eq.Tensor(self, other), half, grad), other_wins(self, other), 0)
+        return aten.masked_fill.Scalar(aten.where.self(aten.eq.Tensor(self, other), half, grad), loses(self, other), 0)
+
+    other_grad = share(self_wins) if needs_grad[1] else None
+    self_grad = share(other_wins) if needs_grad[0] else None
     return sum_to(self_grad, _shape(self)), sum_to(other_grad, _shape(other))
 
 

@@ -19,14 +19,16 @@ def _write(self, value):
     return self
 
 
+def _check_fits(self, shape):
+    """ATen's error for a result of another shape written into self."""
+    if tuple(shape) != tuple(self.shape):
+        raise RuntimeError(f"output with shape [{', '.join(map(str, self.shape))}] doesn't match the broadcast shape "
+                           f"[{', '.join(map(str, shape))}]")
+
+
 def _copy_kernel(self, src, non_blocking=False):
     if isinstance(src, Tensor):
-        shape = broadcast_shapes(tuple(self.shape), tuple(src.shape))
-        if shape != tuple(self.shape):
-            raise RuntimeError(
-                f"output with shape [{', '.join(map(str, self.shape))}] doesn't match the broadcast shape "
-                f"[{', '.join(map(str, shape))}]"
-            )
+        _check_fits(self, broadcast_shapes(tuple(self.shape), tuple(src.shape)))
         value = src._np
         if value is not None and self._np is not None and np.shares_memory(value, self._np):
             value = value.copy()
@@ -96,11 +98,7 @@ def inplace(functional, into_self=None):
     kernel, meta = functional
 
     def check(self, result):
-        if tuple(result.shape) != tuple(self.shape):
-            raise RuntimeError(
-                f"output with shape [{', '.join(map(str, self.shape))}] doesn't match the broadcast shape "
-                f"[{', '.join(map(str, result.shape))}]"
-            )
+        _check_fits(self, result.shape)
         result_dtype = result.dtype if isinstance(result.dtype, _dtype.dtype) else _dtype.from_numpy(result.dtype)
         if not can_cast(result_dtype, self.dtype):
             raise RuntimeError(
