@@ -73,12 +73,14 @@ OUTSIDE_THE_LESSON = {
         "minitorch2/_aten/more_formulas.py",
         "minitorch2/_functions_common.py", "minitorch2/_functions_shape_more.py",
         # the nn layers beyond the core set: padding modes, transposed convolution, group/instance norms, ...;
-        # nn.Module's state dicts, dtype moves and printing
+        # nn.Module's state dicts, dtype moves and printing; Upsample, CosineSimilarity; F's pooling and attention
         "minitorch2/_aten/table_nn_more.py", "minitorch2/_aten/nn_more_ops.py", "minitorch2/_aten/nn_more_formulas.py",
         "minitorch2/nn/_functional_more.py", "minitorch2/nn/modules/activation_more.py",
         "minitorch2/nn/modules/padding.py", "minitorch2/nn/modules/conv_more.py",
         "minitorch2/nn/modules/normalization_more.py", "minitorch2/nn/modules/pixelshuffle.py",
         "minitorch2/nn/modules/container_more.py", "minitorch2/nn/modules/module_more.py",
+        "minitorch2/nn/modules/upsampling.py", "minitorch2/nn/modules/distance.py",
+        "minitorch2/nn/_functional_apart.py",
         # embedding bags, grid sampling, affine grids, the CTC loss (rows in table_nn_more.py)
         "minitorch2/nn/_functional_extra.py", "minitorch2/nn/modules/sparse_more.py",
         "minitorch2/nn/modules/loss_more.py", "minitorch2/nn/modules/layers_more.py",

@@ -4,17 +4,19 @@ Runtime layer, between nn modules and the aten registry. Each function makes the
 the CPU, so eager values, random streams and traced graphs line up: `linear` is `t` + `addmm` (with `view`s around it
 for 3-d and higher inputs), `dropout` is `bernoulli_` + `div_` + `mul`, and `adaptive_avg_pool2d` to 1x1 is a `mean`.
 Argument checks raise PyTorch's error classes with its messages. The losses live in _losses.py (coverage surface),
-interpolate in _interpolate.py, cosine_similarity, one_hot and the other functions beyond the core set in
-_functional_more.py.
+interpolate in _interpolate.py, pooling and attention in _functional_apart.py, cosine_similarity, one_hot and the
+other functions beyond the core set in _functional_more.py.
 """
 import math
 
-from .. import _dtype, _factories, _functions
+from .. import _dtype, _functions
 from .._ops import ops
 from .._python_dispatcher import python_dispatcher_enabled
 from .._unsupported import module_getattr
 from ._functional_extra import affine_grid, ctc_loss, embedding_bag, embedding_renorm_, grid_sample  # noqa: F401
 from ._functional_more import *  # noqa: F401,F403  (the layers beyond the core set, and their losses)
+from ._functional_apart import (  # noqa: F401  (pooling, attention, normalize: the coverage surface's)
+    adaptive_avg_pool2d, avg_pool2d, max_pool2d, normalize, scaled_dot_product_attention)
 from ._interpolate import interpolate  # noqa: F401
 from ._losses import (_reduction, _scalar_type_name, binary_cross_entropy, binary_cross_entropy_with_logits,  # noqa
                       cross_entropy, l1_loss, mse_loss, nll_loss)  # (nn.functional names, defined with the losses)
@@ -102,11 +104,6 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     return aten.native_layer_norm.default(input, normalized_shape, weight, bias, eps)[0]
 
 
-def normalize(input, p=2.0, dim=1, eps=1e-12):
-    norm = aten.clamp_min.default(aten.pow.Tensor_Scalar(aten.sum.dim_IntList(aten.pow.Tensor_Scalar(aten.abs.default(input), p), [dim], True), 1.0 / p), eps)
-    return aten.div.Tensor(input, aten.expand.default(norm, list(input.shape)))
-
-
 # ---------------------------------------------------------------- dropout and embedding
 def dropout(input, p=0.5, training=True, inplace=False):
     if p < 0.0 or p > 1.0:
@@ -153,7 +150,7 @@ def relu_(input):
 
 def gelu(input, approximate="none"):
     if approximate not in ("none", "tanh"):
-        raise RuntimeError(f"approximate argument must be either none or tanh.")
+        raise RuntimeError("approximate argument must be either none or tanh.")
     return aten.gelu.default(input, approximate=approximate)
 
 
@@ -220,42 +217,5 @@ def _softmax_op(op, input, dim, dtype):
         input = input.to(dtype)
     return op(input, dim, False)
 
-
-# ---------------------------------------------------------------- pooling
-def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
-    stride = [] if stride is None else _per_dim(stride)
-    out, indices = aten.max_pool2d_with_indices.default(input, _per_dim(kernel_size), stride, _per_dim(padding),
-                                                        _per_dim(dilation), ceil_mode)
-    return (out, indices) if return_indices else out
-
-
-def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None):
-    stride = [] if stride is None else _per_dim(stride)
-    return aten.avg_pool2d.default(input, _per_dim(kernel_size), stride, _per_dim(padding), ceil_mode,
-                                   count_include_pad, divisor_override)
-
-
-def adaptive_avg_pool2d(input, output_size):
-    size = [input.shape[-2 + i] if s is None else s for i, s in enumerate(_per_dim(output_size))]
-    if size == [1, 1]:
-        return aten.mean.dim(input, [-1, -2], True)
-    return aten._adaptive_avg_pool2d.default(input, size)
-
-
-def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None):
-    scale = 1.0 / math.sqrt(query.shape[-1]) if scale is None else scale
-    scores = aten.mul.Scalar(_functions.matmul(query, aten.transpose.int(key, -2, -1)), scale)
-    if is_causal:
-        mask = aten.tril.default(_factories.ones(query.shape[-2], key.shape[-2], dtype=_dtype.bool_))
-        scores = aten.masked_fill.Scalar(scores, aten.logical_not.default(mask), -math.inf)
-    if attn_mask is not None:
-        if attn_mask.dtype is _dtype.bool_:
-            scores = aten.masked_fill.Scalar(scores, aten.logical_not.default(attn_mask), -math.inf)
-        else:
-            scores = aten.add.Tensor(scores, attn_mask)
-    weights = aten._softmax.default(scores, -1, False)
-    if dropout_p > 0.0:
-        weights = dropout(weights, dropout_p, True)
-    return _functions.matmul(weights, value)
 
 __getattr__ = module_getattr("minitorch2.nn.functional", "torch.nn.functional")  # a missing name: one line under `run`

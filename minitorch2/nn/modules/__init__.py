@@ -1,6 +1,6 @@
 """The nn layer classes, one module per family (as torch.nn.modules)."""
-from .activation import (ELU, GELU, CosineSimilarity, LeakyReLU, LogSigmoid, LogSoftmax, ReLU, ReLU6, Sigmoid,
-                         SiLU, Softmax, Tanh, Upsample)
+from .activation import (ELU, GELU, LeakyReLU, LogSigmoid, LogSoftmax, ReLU, ReLU6, Sigmoid, SiLU, Softmax,
+                         Tanh)
 from .batchnorm import BatchNorm1d, BatchNorm2d
 from .dropout import Dropout
 from .container import ModuleDict, ModuleList, Sequential
@@ -14,6 +14,8 @@ from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBas
 from .transformer import (MultiheadAttention, Transformer, TransformerDecoder, TransformerDecoderLayer,
                           TransformerEncoder, TransformerEncoderLayer)
 from .sparse import Embedding
+from .distance import CosineSimilarity
+from .upsampling import Upsample
 from .layers_more import *  # noqa: F401,F403  (the layers beyond the core set, one module per family)
 
 __all__ = [name for name, value in globals().items() if isinstance(value, type) and issubclass(value, Module)]

@@ -1,6 +1,5 @@
 """Activation modules (as torch.nn): ReLU, GELU, SiLU, Sigmoid, Tanh, Softmax, LogSoftmax, LeakyReLU,
-ReLU6, ELU, LogSigmoid, and Upsample and CosineSimilarity (torch keeps those in upsampling.py and
-distance.py). Runtime layer: thin wrappers over nn.functional."""
+ReLU6, ELU, LogSigmoid. Runtime layer: thin wrappers over nn.functional."""
 from ... import _functions
 from .. import functional as F
 from .module import Module
@@ -111,35 +110,3 @@ class LogSoftmax(Softmax):
 class LogSigmoid(Module):
     def forward(self, input):
         return F.logsigmoid(input)
-
-
-class Upsample(Module):
-    """F.interpolate with the module's size or scale_factor (as torch.nn.Upsample)."""
-
-    def __init__(self, size=None, scale_factor=None, mode="nearest", align_corners=None, recompute_scale_factor=None):
-        super().__init__()
-        self.size = size
-        self.scale_factor = float(scale_factor) if isinstance(scale_factor, (int, float)) else (
-            tuple(float(s) for s in scale_factor) if scale_factor is not None else None)
-        self.mode = mode
-        self.align_corners = align_corners
-        self.recompute_scale_factor = recompute_scale_factor
-
-    def forward(self, input):
-        return F.interpolate(input, self.size, self.scale_factor, self.mode, self.align_corners,
-                             recompute_scale_factor=self.recompute_scale_factor)
-
-    def extra_repr(self):
-        info = f"scale_factor={self.scale_factor!r}" if self.scale_factor is not None else f"size={self.size!r}"
-        return info + f", mode={self.mode!r}"
-
-
-class CosineSimilarity(Module):
-    def __init__(self, dim=1, eps=1e-8):
-        super().__init__()
-        self.dim = dim
-        self.eps = eps
-
-    def forward(self, x1, x2):
-        return F.cosine_similarity(x1, x2, self.dim, self.eps)
-
