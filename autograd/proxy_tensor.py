@@ -171,16 +171,6 @@ def _placeholder_names(fn, args):
     return [positional[i] if i < len(positional) else f"arg{i}" for i in range(len(args))]
 
 
-def _flatten(value):
-    return [leaf for v in value for leaf in _flatten(v)] if isinstance(value, (list, tuple)) else [value]
-
-
-def _unflatten_like(structure, leaves):
-    if isinstance(structure, (list, tuple)):
-        return type(structure)([_unflatten_like(s, leaves) for s in structure])
-    return leaves.pop(0)
-
-
 def make_fx(f, decomposition_table=None, tracing_mode="real", _allow_non_fake_inputs=False):
     """Return a function that traces `f` on example inputs into a GraphModule of aten ops."""
     if tracing_mode not in ("real", "fake", "symbolic"):
@@ -193,8 +183,9 @@ def make_fx(f, decomposition_table=None, tracing_mode="real", _allow_non_fake_in
             shape_env=ShapeEnv() if tracing_mode == "symbolic" else None)
         inputs, count = [], 0
         for base, arg in zip(_placeholder_names(f, args), args):
+            flat, spec = pytree.tree_flatten(arg)
             leaves = []
-            for k, leaf in enumerate(_flatten(arg), start=1):
+            for k, leaf in enumerate(flat, start=1):
                 if isinstance(leaf, Tensor):
                     if fake_mode is not None:
                         leaf = fake_mode.from_tensor(leaf, source=f"input{count}")
@@ -207,10 +198,10 @@ def make_fx(f, decomposition_table=None, tracing_mode="real", _allow_non_fake_in
                     if is_symbolic(leaf):
                         mode.track_symint(leaf, node)
                 leaves.append(leaf)
-            inputs.append(_unflatten_like(arg, leaves))
+            inputs.append(pytree.tree_unflatten(leaves, spec))
         with fake_mode if fake_mode is not None else contextlib.nullcontext(), mode:
             out = f(*inputs)
-        if any(isinstance(a, (list, tuple)) for a in args):
+        if any(isinstance(a, (list, tuple, dict)) for a in args):
             # nested arguments: the module is called with them as they are, as PyTorch's make_fx does
             out, out_spec = pytree.tree_flatten(out)
             graph.set_codegen(PyTreeCodeGen(_placeholder_names(f, args), pytree.tree_flatten(list(args))[1], out_spec))

@@ -165,6 +165,22 @@ def test_decomposition_tables_change_what_is_recorded():
     assert minitorch2.ops.aten.native_layer_norm.default in core_aten_decompositions()
 
 
+def test_make_fx_flattens_dict_and_nested_arguments_as_torch_does():
+    """Every tensor inside a dict, tuple or list argument is a placeholder (not a lifted constant); the
+    module is called with the arguments as given."""
+    from torch.fx.experimental.proxy_tensor import make_fx as torch_make_fx
+
+    def f(d, nested, x):
+        return [d["a"] * x + d["b"], nested[0][0] - nested[1][0]]
+
+    def inputs(lib):
+        return {"a": lib.ones(2), "b": lib.full((2,), 3.0)}, ((lib.full((2,), 5.0),), [lib.ones(2)]), lib.ones(2)
+
+    ours, theirs = make_fx(f)(*inputs(minitorch2)), torch_make_fx(f)(*inputs(torch))
+    assert ours.code == theirs.code
+    assert [t.tolist() for t in ours(*inputs(minitorch2))] == [t.tolist() for t in theirs(*inputs(torch))]
+
+
 def test_compiled_outputs_name_their_grad_fn_as_torch_does():
     from functorch.compile import aot_function as torch_aot_function, nop
 
