@@ -227,14 +227,10 @@ class Tensor:
         return self._shape
 
     def size(self, dim=None):
-        if dim is None:
-            return self._shape
-        return self._shape[wrap_dim(dim, self.dim())]
+        return self._shape if dim is None else self._shape[wrap_dim(dim, self.dim())]
 
     def stride(self, dim=None):
-        if dim is None:
-            return self._stride
-        return self._stride[wrap_dim(dim, self.dim())]
+        return self._stride if dim is None else self._stride[wrap_dim(dim, self.dim())]
 
     def storage_offset(self):
         return self._offset
@@ -563,6 +559,12 @@ class _StorageRef:
 
     def nbytes(self):
         return self._storage.nbytes if isinstance(self._storage, np.ndarray) else 0
+
+    def cpu(self):  # already in host memory (Triton's interpreter moves its arguments' storages to the host)
+        return self
+
+    def copy_(self, source):
+        self._storage.view(np.uint8)[:] = source._storage.view(np.uint8)
 
     def __eq__(self, other):
         return isinstance(other, _StorageRef) and other._storage is self._storage
