@@ -512,6 +512,26 @@ def t_(self):
     return _adopt(self, aten.t.default(self), "t_")
 
 
+def set_(self, source=None, storage_offset=0, size=None, stride=None):
+    """self takes over memory: a tensor's (its storage, offset, sizes and strides) or a storage's window (the whole
+    storage as one dim by default), as Triton's interpreter rebuilds each tensor argument of a kernel."""
+    _refuse_fake(self, "set_")
+    if isinstance(source, Tensor):
+        source, storage_offset, size, stride = source.untyped_storage(), source.storage_offset(), source.shape, \
+            source.stride()
+    storage = np.zeros(0, self.dtype.np) if source is None else source._storage
+    if storage.dtype != self.dtype.np:  # an untyped storage read in self's dtype
+        storage = storage.view(self.dtype.np)
+    size = (storage.size - storage_offset,) if size is None else size
+    holder = object.__new__(Tensor)
+    holder._init_from(storage, storage, Size(storage.shape), (1,), 0, self.dtype)
+    view = Tensor._make_view(holder, size, contiguous_strides(size) if stride is None else stride, storage_offset)
+    self._np, self._storage, self._shape, self._stride = view._np, storage, view._shape, view._stride
+    self._offset = view._offset
+    self._bump_version()
+    return self
+
+
 def resize_(self, *sizes, memory_format=None):
     """Contiguous strides over the storage, grown when needed (a copy: earlier views no longer share it)."""
     _refuse_fake(self, "resize_")
@@ -586,7 +606,7 @@ def tensor_methods():
     """What _tensor_methods.py installs on Tensor: method forms, in-place view and storage methods, H and mH."""
     methods = {name: globals()[name] for name in """tensor_split hsplit vsplit dsplit kron histc cov corrcoef addmv
         addr nanmedian mode quantile nanquantile aminmax is_nonzero copysign det logdet slogdet inverse cholesky qr
-        svd pinverse cross t_ resize_ fill_diagonal_ scatter_ dim_order""".split()}
+        svd pinverse cross t_ set_ resize_ fill_diagonal_ scatter_ dim_order""".split()}
     methods.update(
         addmv_=lambda self, mat, vec, *, beta=1, alpha=1: aten.copy_.default(self, addmv(self, mat, vec, beta=beta,
                                                                                          alpha=alpha)),
