@@ -128,22 +128,22 @@ def _inplace_methods():
     }
 
 
+# The torch-level functions that torch.Tensor has no method of; every other one is also a method (`x.sum(0)` is
+# `torch.sum(x, 0)`), the tensor as its first argument.
+_NOT_METHODS = frozenset("""asarray atleast_1d atleast_2d atleast_3d bartlett_window blackman_window block_diag
+    broadcast_shapes broadcast_tensors bucketize cartesian_prod cat cdist chain_matmul column_stack combinations concat
+    concatenate cumulative_trapezoid diagonal_copy dstack einsum empty_strided fill frombuffer get_default_device
+    hamming_window hann_window hstack is_anomaly_check_nan_enabled is_anomaly_enabled is_tensor isin logspace meshgrid
+    range result_type row_stack rsub scalar_tensor_like searchsorted set_anomaly_enabled set_default_device
+    set_default_tensor_type set_printoptions stack std_mean tensordot trapezoid trapz tril_indices triu_indices
+    typename unravel_index vander var_mean vstack""".split())
+
+
 def _method_forms():
-    """x.fn(...) for every torch-level function whose first argument is the tensor."""
-    names = """add sub mul div pow neg maximum minimum atan2 lerp addcmul addcdiv abs exp exp2 expm1 log log2 log10
-    log1p sin cos tan asin acos atan sinh cosh sqrt rsqrt reciprocal tanh sigmoid erf relu sign sgn floor ceil trunc
-    round logical_not bitwise_not isnan isinf isfinite clamp clip clamp_min clamp_max masked_fill eq ne lt le gt ge
-    logical_and logical_or logical_xor bitwise_and bitwise_or bitwise_xor equal allclose isclose sum mean prod amax
-    amin max min argmax argmin var std logsumexp cumsum any all softmax log_softmax mm bmm addmm baddbmm dot mv outer
-    matmul reshape flatten unflatten squeeze unsqueeze permute transpose swapaxes t select narrow diagonal movedim
-    as_strided as_strided_scatter
-    split chunk unbind tril triu flip roll gather scatter scatter_add index_select index_add nonzero
-    floor_divide remainder fmod rsub subtract multiply divide true_divide greater less negative absolute
-    broadcast_to var_mean bitwise_left_shift bitwise_right_shift scatter_reduce take index_put index_copy
-    index_fill sort argsort topk multinomial square norm diff repeat_interleave nanmean count_nonzero median kthvalue
-    cummax cummin arccos arcsin arctan arctan2 fix moveaxis xlogy float_power argwhere unique inner take_along_dim
-    diag""".split()
-    methods = {name: getattr(F, name) for name in names}
+    """x.fn(...) for the torch-level functions (_functions.py) that are Tensor methods in torch, where the class
+    does not define the method itself (`x.numel()`)."""
+    methods = {name: fn for name, fn in vars(F).items()
+               if not name.startswith("_") and name not in _NOT_METHODS and name not in vars(Tensor)}
     methods["where"] = lambda self, condition, other: F.where(condition, self, other)
     methods["type_as"] = lambda self, other: self.to(other.dtype)
     methods["polygamma"] = lambda self, n: F.polygamma(n, self)
@@ -354,11 +354,11 @@ def _copy_to(target, value):
 
 
 def install():
-    methods = _methods_from_rows()
+    methods = _method_forms()
+    methods.update(_methods_from_rows())
     methods.update(_binary_operators())
     methods.update(_inplace_operators())
     methods.update(_inplace_methods())
-    methods.update(_method_forms())
     methods.update(_functions_extra.tensor_methods(), **_functions_common.tensor_methods(),  # the coverage surface's
                    **_tensor_methods_more.tensor_methods())
     methods.update(_shape_methods())
