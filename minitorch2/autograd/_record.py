@@ -118,16 +118,14 @@ def record(op, args, kwargs):
     # tensors are saved before it runs too, at their versions then: x.mul_(x) changes the `other` it saved,
     # and the backward must refuse it, as torch's does, rather than read the new value
     pre_saved = {}
-    if derivative is not None and not op.is_inplace and "self" in derivative.params \
-            and derivative.self_value_for is not None and not _reads_original_self(derivative, bound):
-        # self's value is read only for gradients nobody needs (x * 2 keeps no x, as torch's): its shape will do
-        pre_saved["self"] = SavedTensor(FakeTensor._make(args[0].shape, args[0].dtype, args[0].stride()))
+    if derivative is not None and "self" in derivative.params and (op.is_inplace or derivative.self_value_for):
+        if not _reads_original_self(derivative, bound):
+            # self's value is read only for gradients nobody needs (x * 2 keeps no x, as torch's): its shape will
+            # do, in a stand-in with no memory, which no later write can invalidate
+            pre_saved["self"] = SavedTensor(FakeTensor._make(args[0].shape, args[0].dtype, args[0].stride()))
+        elif op.is_inplace:
+            pre_saved["self"] = SavedTensor(redispatch_below_autograd(ops.aten.clone.default, (args[0],), {}))
     if op.is_inplace and derivative is not None:
-        if "self" in derivative.params:
-            if _reads_original_self(derivative, bound):
-                pre_saved["self"] = SavedTensor(redispatch_below_autograd(ops.aten.clone.default, (args[0],), {}))
-            else:  # only self's shape is read: a stand-in with no memory, which no later write can invalidate
-                pre_saved["self"] = SavedTensor(FakeTensor._make(args[0].shape, args[0].dtype, args[0].stride()))
         pre_saved.update({keep.param: SavedTensor(bound[keep.source]) for keep in plan.saves
                           if keep.kind is Kept.ARG and keep.param != "self" and isinstance(bound[keep.source], Tensor)})
 
