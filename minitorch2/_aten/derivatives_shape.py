@@ -9,8 +9,6 @@ from .. import _dtype
 from .._ops import ops
 from .._tensor import contiguous_format
 from .derivatives_util import _options, _pad, _reshape, _scale, _shape, sum_to
-# (table_apart.py reads these coverage formulas from here, as ds.<name>)
-from .formulas_apart import index_copy, index_fill_scalar, index_fill_tensor, scatter_reduce, take  # noqa: F401
 from .meta_util import wrap_dim
 
 aten = ops.aten

@@ -1,6 +1,6 @@
 """log_sigmoid and binary_cross_entropy kernels (and their backward ops).
 
-Runtime layer: nn rows of the op table, next to nn_ops.py (which holds
+Runtime layer: nn rows of the op table, next to nn_apart_ops.py (which holds
 binary_cross_entropy_with_logits). These are the probability-space losses
 F.logsigmoid, F.binary_cross_entropy and nn.BCELoss reach.
 

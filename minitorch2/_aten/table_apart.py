@@ -5,7 +5,7 @@ sorting (sorting.py), and take, scatter_reduce, index_copy and index_fill with t
 Runtime layer, part of THE operator table: table.py splices these rows in among its own. They are counted apart
 from the lesson, as their kernels are (.ci/line_budget.py).
 """
-from . import decompositions as dec, derivatives_shape as ds, indexing_reduce, random_ops, sorting
+from . import decompositions as dec, formulas_apart as fa, indexing_reduce, random_ops, sorting
 from .derivatives_util import zeros_like_grad
 from .overlap import Overlap
 from .table_row import CORE, FACTORY, INPLACE, LAYOUT, OPTIONS, RANDOM, inplace, op
@@ -66,25 +66,25 @@ ROWS = [
     op("topk(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)",
        CORE, sorting.topk, sorting.sort_backward, grad_fn="TopkBackward0", output_differentiability=(True, False)),
     # ------------------------------------------------------------ take, scatter_reduce, index_copy, index_fill
-    op("take(Tensor self, Tensor index) -> Tensor", (), indexing_reduce.take, ds.take, decomposition=indexing_reduce.take_decomposition),
+    op("take(Tensor self, Tensor index) -> Tensor", (), indexing_reduce.take, fa.take, decomposition=indexing_reduce.take_decomposition),
     op("scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) "
-       "-> Tensor", CORE, indexing_reduce.scatter_reduce, ds.scatter_reduce),
+       "-> Tensor", CORE, indexing_reduce.scatter_reduce, fa.scatter_reduce),
     op("index_copy(Tensor self, int dim, Tensor index, Tensor source) -> Tensor", (), indexing_reduce.index_copy,
-       ds.index_copy, decomposition=indexing_reduce.index_copy_decomposition),
+       fa.index_copy, decomposition=indexing_reduce.index_copy_decomposition),
     op("index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor", (),
-       indexing_reduce.index_fill, ds.index_fill_scalar, decomposition=indexing_reduce.index_fill_decomposition),
+       indexing_reduce.index_fill, fa.index_fill_scalar, decomposition=indexing_reduce.index_fill_decomposition),
     op("index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor", (),
-       indexing_reduce.index_fill, ds.index_fill_tensor, grad_fn="IndexFillBackward1", decomposition=indexing_reduce.index_fill_decomposition),
+       indexing_reduce.index_fill, fa.index_fill_tensor, grad_fn="IndexFillBackward1", decomposition=indexing_reduce.index_fill_decomposition),
     inplace("index_copy_(Tensor(a!) self, int dim, Tensor index, Tensor source) -> Tensor(a!)",
-            indexing_reduce.index_copy, ds.index_copy, "IndexCopyBackward0",
+            indexing_reduce.index_copy, fa.index_copy, "IndexCopyBackward0",
             decomposition=dec.inplace_by_copy(indexing_reduce.index_copy_decomposition), method=True),
     inplace("index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)",
-            indexing_reduce.index_fill, ds.index_fill_scalar, "IndexFillBackward0", overlap=Overlap.INDEXED,
+            indexing_reduce.index_fill, fa.index_fill_scalar, "IndexFillBackward0", overlap=Overlap.INDEXED,
             decomposition=dec.inplace_by_copy(indexing_reduce.index_fill_decomposition)),
     inplace("index_fill_.int_Tensor(Tensor(a!) self, int dim, Tensor index, Tensor value) -> Tensor(a!)",
-            indexing_reduce.index_fill, ds.index_fill_tensor, "IndexFillBackward1", overlap=Overlap.INDEXED,
+            indexing_reduce.index_fill, fa.index_fill_tensor, "IndexFillBackward1", overlap=Overlap.INDEXED,
             decomposition=dec.inplace_by_copy(indexing_reduce.index_fill_decomposition)),
     inplace("scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, "
-            "bool include_self=True) -> Tensor(a!)", indexing_reduce.scatter_reduce, ds.scatter_reduce,
+            "bool include_self=True) -> Tensor(a!)", indexing_reduce.scatter_reduce, fa.scatter_reduce,
             "ScatterReduceBackward0", method=True),
 ]
