@@ -6,9 +6,9 @@ args, kwargs)`. Calling `func(*args, **kwargs)` inside it continues to the
 next mode down (or the kernel). make_fx, functionalization and FakeTensorMode
 are all modes.
 """
-from .._dispatch import pop_mode, push_mode, current_modes  # noqa: F401
+from .._dispatch import pop_mode, push_mode
 
-__all__ = ["TorchDispatchMode", "_get_current_dispatch_mode"]
+__all__ = ["TorchDispatchMode"]
 
 
 class TorchDispatchMode:
@@ -28,7 +28,3 @@ class TorchDispatchMode:
     def push(cls, *args, **kwargs):
         return cls(*args, **kwargs)
 
-
-def _get_current_dispatch_mode():
-    modes = current_modes()
-    return modes[-1] if modes else None

@@ -62,8 +62,6 @@ class Module(ModuleConveniences):
                 output = result
         return output
 
-    _call_impl = __call__
-
     # ------------------------------------------------------------------ registration
     def __setattr__(self, name, value):
         params = self.__dict__.get("_parameters")
