@@ -1,6 +1,6 @@
 """minitorch2.testing.assert_close (as torch.testing.assert_close).
 
-Runtime layer utility. Default tolerances by dtype follow PyTorch's table
+Runtime layer utility, coverage surface. Default tolerances by dtype follow PyTorch's table
 (float32: rtol 1.3e-6, atol 1e-5; float64: rtol 1e-7, atol 1e-7; float16:
 rtol 1e-3, atol 1e-5; exact for integers and bool).
 """
