@@ -131,4 +131,9 @@ class TensorSizeSource(Source):
 
 def module_member_source(module_source, kind, key):
     """Source of `module.<key>` when it lives in `module.<kind>` (`_modules`, `_parameters`, `_buffers`)."""
-    return GetItemSource(AttrSource(module_source, kind), key)
+    return GetItemSource(AttrSource(module_source, kind), key) if module_source is not None else None
+
+
+def attr_source(base, member):
+    """AttrSource(base, member); None for an object made in the frame, which has no source to read it through."""
+    return AttrSource(base, member) if base is not None else None

@@ -16,7 +16,7 @@ import minitorch2
 
 from . import guards, pyversion
 from .exc import Unsupported
-from .inline_generator import GeneratorExpressionMixin
+from .inline_generator import GeneratorExpressionMixin, SuspendingGeneratorMixin
 from .opcodes_312 import Py312OpcodesMixin
 from .output_graph import OutputGraph
 from .source import ForeignGlobalSource, GlobalSource, LocalSource
@@ -25,10 +25,12 @@ from .variables import (CellVariable, ConstantVariable, DictVariable, GradModeVa
                         TensorVariable, TupleVariable, binary_op, dict_items, unary_op, wrap)
 from .variables.autocast import AutocastVariable, _exit_autocast
 from .variables.ctx_manager import GRAD_MODE_CLASSES, GradModeClassVariable, _set_grad_enabled
+from .variables.functions import GeneratorContextVariable
 from .variables.dicts import constant_key
-from .variables.lists import iterate
+from .variables.lists import BaseListVariable, iterate
 from .variables.sym_node import SliceVariable, SymNodeVariable
 from .variables.tensor import record, record_mutation
+from .variables.user_defined import UserObjectVariable
 
 MAX_INSTRUCTIONS = 200_000
 MAX_INLINE_DEPTH = 32
@@ -120,17 +122,19 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
     def jump(self, inst):
         self.ip = self.index_of_offset[inst.argval]  # dis resolves relative and backward jumps
 
-    def inline_call(self, code, f_globals, bound_args, cells):
+    def inline_call(self, code, f_globals, bound_args, cells, suspending=False):
+        """Run the callee's bytecode; `suspending` (a generator function): return the translator, whose run()
+        goes on to each yield."""
         if self.depth >= MAX_INLINE_DEPTH:
             raise Unsupported("inlining recursion too deep", "unsupported_call")
-        translator = InliningInstructionTranslator
-        if pyversion.is_generator(code):
+        translator = SuspendingGeneratorTranslator if suspending else InliningInstructionTranslator
+        if pyversion.is_generator(code) and not suspending:
             if code.co_name != "<genexpr>":
                 raise Unsupported(f"{code.co_name} is a generator", "generator")
             translator = GeneratorExpressionTranslator
         sub = translator(code, f_globals, self.output, dict(bound_args), dict(cells), self.depth + 1)
         sub.root_globals = self.root_globals
-        return sub.run()
+        return sub if suspending else sub.run()
 
     # ---- frame setup and no-ops ------------------------------------------------------------
 
@@ -237,6 +241,9 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
 
     def STORE_ATTR(self, inst):
         obj, value = self.pop().realize(), self.pop()
+        if isinstance(obj, UserObjectVariable) and obj.source is None:  # an object made in the frame
+            obj.attrs[inst.argval] = value
+            return
         if not isinstance(obj, NNModuleVariable) or not obj.can_store_attr(inst.argval, value):
             raise Unsupported(f"setting attribute {inst.argval!r} of {obj}", "side_effect")
         self.output.stored_attrs[(obj.source, inst.argval)] = (obj, value)
@@ -250,7 +257,8 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
         elif isinstance(obj, ListVariable) and key.is_python_constant():
             if obj.source is not None:
                 self.output.note_mutation(obj)
-            obj.items[key.as_python_constant()] = value
+            index = key.as_python_constant()
+            obj.items[index] = value.realize().unpack_var_sequence(self) if isinstance(index, slice) else value
         else:
             raise Unsupported("item assignment (obj[i] = v) on a value from outside the frame", "side_effect")
 
@@ -345,6 +353,8 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
             found = constant_key(item) in container.items
         elif container.is_python_constant() and item.is_python_constant():
             found = item.as_python_constant() in container.as_python_constant()
+        elif isinstance(container, BaseListVariable):  # as Python: identity first, then ==, item by item
+            found = any(v.realize() is item or binary_op(self, operator.eq, v, item).truth(self) for v in container.items)
         else:
             raise Unsupported("`in` on non-constant values", "unsupported")
         self.push(ConstantVariable(found != bool(inst.arg)))
@@ -379,6 +389,17 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
 
     def LIST_TO_TUPLE(self, inst):
         self.push(TupleVariable(self.pop().items))
+
+    def BUILD_SET(self, inst):  # a set of constants is a constant (its methods fold); one of tensors is not modelled
+        self.push(ConstantVariable({constant_key(v) for v in self.popn(inst.arg)}))
+
+    def SET_UPDATE(self, inst):
+        items = iterate(self, self.pop()).unpack_var_sequence(self)
+        self.stack[-inst.arg].value.update(constant_key(v) for v in items)
+
+    def SET_ADD(self, inst):
+        item = constant_key(self.pop())
+        self.stack[-inst.arg].value.add(item)
 
     def BUILD_MAP(self, inst):
         flat = self.popn(2 * inst.arg)
@@ -474,11 +495,12 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
 
     def BEFORE_WITH(self, inst):
         ctx = self.pop().realize()
-        if not isinstance(ctx, (GradModeVariable, AutocastVariable)):
-            raise Unsupported(f"`with` on {ctx} (only no_grad/enable_grad/set_grad_enabled/autocast)",
+        if not isinstance(ctx, (GradModeVariable, AutocastVariable, GeneratorContextVariable)):
+            raise Unsupported(f"`with` on {ctx} (only no_grad/enable_grad/set_grad_enabled/autocast/@contextmanager)",
                               "graph_break_in_with")
-        self.push(ctx.enter(self))
-        self.push(ConstantVariable(None))
+        exit_var = ctx.enter(self)
+        self.push(exit_var)
+        self.push(getattr(exit_var, "yielded", ConstantVariable(None)))  # what `as` binds (a contextmanager's yield)
 
     def RAISE_VARARGS(self, inst):
         raise Unsupported("raise inside a compiled frame", "unsupported_opcode")
@@ -525,3 +547,7 @@ class InliningInstructionTranslator(InstructionTranslatorBase):
 
 class GeneratorExpressionTranslator(GeneratorExpressionMixin, InliningInstructionTranslator):
     """Runs a generator expression to completion where it is made (inline_generator.py)."""
+
+
+class SuspendingGeneratorTranslator(SuspendingGeneratorMixin, InliningInstructionTranslator):
+    """Runs a @contextmanager's generator from yield to yield (inline_generator.py)."""

@@ -13,7 +13,7 @@ from .. import dynamic_shapes, guards
 from ..exc import Unsupported
 from ..graph_break import graph_break
 from ..source import AttrSource, GetItemSource, LocalSource
-from .builtin import LIBRARY_CALLABLES, BuiltinVariable
+from .builtin import FOLDABLE, LIBRARY_CALLABLES, BuiltinVariable
 from .constant import ConstantVariable
 from .autocast import AutocastVariable
 from .ctx_manager import GRAD_MODE_CLASSES, GradModeClassVariable, GradModeInstanceVariable
@@ -21,7 +21,7 @@ from .dicts import DictVariable
 from .functions import DisabledFunctionVariable, PartialVariable, UserFunctionVariable
 from .lists import ListVariable, NamedTupleClassVariable, NamedTupleVariable, SizeVariable, TupleVariable
 from .nn_module import NNModuleVariable
-from .user_defined import UserObjectVariable, is_plain_object
+from .user_defined import UserClassVariable, UserObjectVariable, is_plain_object, is_user_class
 from .torch import ALLOWED_IN_GRAPH, DISALLOWED_IN_GRAPH, TorchVariable, is_torch_object
 
 CONSTANT_TYPES = (int, float, bool, str, type(None), range, slice, type(Ellipsis), minitorch2.dtype, minitorch2.device)
@@ -79,7 +79,7 @@ def wrap(og, value, source):
             raise Unsupported("a tensor constant created outside the frame", "unsupported")
         return og.add_graph_input(source, value)
     if _is_constant(value):
-        if isinstance(value, (minitorch2.dtype, minitorch2.device)):
+        if isinstance(value, minitorch2.dtype):  # (a device is compared by value: torch.device("cpu") is made anew)
             return _by_identity(og, ConstantVariable, value, source)
         if type(value) is int and isinstance(source, LocalSource) and og.code is not None and \
                 dynamic_shapes.dynamic_int(og.code, source.name(), value):
@@ -103,7 +103,7 @@ def wrap(og, value, source):
         return DictVariable({k: wrap(og, v, GetItemSource(source, k) if source is not None else None)
                              for k, v in value.items()}, source)
     if isinstance(value, minitorch2.nn.Module):
-        if source is None:
+        if source is None and next(value.parameters(), None) is not None:  # (a submodule of one made in the frame)
             raise Unsupported("a module without a source", "unsupported")
         return _by_identity(og, NNModuleVariable, value, source)
     if _is_disabled_function(value) or id(value) in DISALLOWED_IN_GRAPH:
@@ -116,10 +116,11 @@ def wrap(og, value, source):
         return _by_identity(og, GradModeInstanceVariable, value, source)
     if is_torch_object(value):
         return _by_identity(og, TorchVariable, value, source)
+    if isinstance(value, types.BuiltinFunctionType) or _is_builtin_class(value) or _is_one_of(
+            value, (*LIBRARY_CALLABLES, *FOLDABLE)):  # (collections.namedtuple, np.finfo, torch.device...)
+        return _by_identity(og, BuiltinVariable, value, source)
     if value is graph_break or isinstance(value, types.FunctionType):
         return _by_identity(og, UserFunctionVariable, value, source)
-    if isinstance(value, types.BuiltinFunctionType) or _is_builtin_class(value) or _is_one_of(value, LIBRARY_CALLABLES):
-        return _by_identity(og, BuiltinVariable, value, source)
     if _is_one_of(value, GRAD_MODE_CLASSES):
         return _by_identity(og, GradModeClassVariable, value, source)
     if value is minitorch2.autocast:
@@ -127,7 +128,7 @@ def wrap(og, value, source):
     if isinstance(value, type) and issubclass(value, tuple) and _is_namedtuple_class(value):
         return _by_identity(og, NamedTupleClassVariable, value, source)
     if isinstance(value, type):
-        return _by_identity(og, ConstantVariable, value, source)
+        return _by_identity(og, UserClassVariable if is_user_class(value) else ConstantVariable, value, source)
     if isinstance(value, types.ModuleType):
         return _by_identity(og, PythonModuleVariable, value, source)
     if source is not None and is_plain_object(value):

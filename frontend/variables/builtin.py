@@ -7,9 +7,12 @@ record nodes (`a + b` an `operator.add`, `min`/`max` torch.minimum/maximum or cl
 import builtins
 import collections
 import functools
+import inspect
 import itertools
 import operator
 import types
+
+import numpy as np
 
 import minitorch2
 
@@ -18,20 +21,24 @@ from ..exc import Unsupported
 from .base import ValueVariable
 from .constant import ConstantVariable
 from .dicts import DictVariable, constant_key, dict_items
-from .functions import PartialVariable
+from .functions import PartialVariable, UserFunctionVariable
 from .lists import BaseListVariable, DequeVariable, ListIteratorVariable, ListVariable, TupleVariable, iterate
 from .sym_node import SYMBOLIC_OPERATORS, SymNodeVariable, sym_arithmetic
 from .tensor import TensorVariable, record
+from .user_defined import UserObjectVariable
 
-FOLDABLE = {abs, min, max, round, int, float, bool, str, divmod, pow, sum, all, any, type, slice,
-            len, ord, chr, hex, oct, bin, format, repr, ascii, hash, callable, isinstance, issubclass, sorted}
+FOLDABLE = {abs, min, max, round, int, float, bool, str, divmod, pow, sum, all, any, type, slice, set, frozenset,
+            len, ord, chr, hex, oct, bin, format, repr, ascii, hash, callable, isinstance, issubclass, sorted,
+            minitorch2.device, np.finfo, np.iinfo}
 # C functions of these modules only compute from their arguments. Any other C function (random.random,
 # time.time, os.remove, id, input) may give another answer or act on the world at each call, so it is
 # never called while translating, where its result would be frozen into the graph: it is a graph break.
 PURE_MODULES = ("math", "cmath", "_operator")
 # Callables outside builtins with a rule below (call_<their __name__>); builder.wrap makes them BuiltinVariables.
-LIBRARY_CALLABLES = {functools.partial, collections.deque, dict.fromkeys, itertools.chain, itertools.chain.from_iterable,
-                     itertools.islice, itertools.count, itertools.repeat}
+LIBRARY_CALLABLES = {functools.partial, functools.reduce, collections.deque, collections.namedtuple, collections.OrderedDict,
+                     collections.defaultdict, dict.fromkeys, collections.OrderedDict.fromkeys, itertools.chain,
+                     collections.defaultdict.fromkeys, itertools.chain.from_iterable, itertools.islice, itertools.count,
+                     itertools.repeat, itertools.accumulate}
 
 
 def _is_pure(fn):
@@ -52,6 +59,10 @@ def _has_attribute(tx, obj, name):
         return hasattr(obj.as_python_constant(), name)
     if isinstance(obj, TensorVariable):
         return hasattr(obj.example_value, name)
+    if isinstance(obj, (BaseListVariable, DictVariable)):  # (a namedtuple's _fields: its class's attributes)
+        return hasattr(obj.python_type(), name)
+    if isinstance(obj, UserObjectVariable) and obj.source is None:
+        return name in obj.attrs or hasattr(obj.python_type(), name)
     if not hasattr(obj, "module"):
         raise Unsupported(f"hasattr on {obj}", "unsupported_call")
     present = hasattr(obj.module, name)
@@ -62,6 +73,9 @@ def _has_attribute(tx, obj, name):
 
 def binary_op(tx, fn, a, b):
     a, b = a.realize(), b.realize()
+    if fn in (operator.eq, operator.ne) and (isinstance(a, UserObjectVariable) or isinstance(b, UserObjectVariable)):
+        equal = _objects_equal(tx, a, b)
+        return equal if fn is operator.eq else ConstantVariable(not equal.truth(tx))
     if (isinstance(a, SymNodeVariable) or isinstance(b, SymNodeVariable)) and fn in SYMBOLIC_OPERATORS and all(
             isinstance(v, SymNodeVariable) or v.is_python_constant() for v in (a, b)):
         return sym_arithmetic(tx.output, fn, [a, b])
@@ -69,6 +83,9 @@ def binary_op(tx, fn, a, b):
         if not all(isinstance(v, TensorVariable) or _is_const(v) for v in (a, b)):
             raise Unsupported(f"{fn.__name__} of {a} and {b}", "unsupported")
         return record(tx.output, "call_function", fn, [a, b], {})
+    if isinstance(a, BaseListVariable) or isinstance(b, BaseListVariable):  # `(None,) + pair`: a tuple of trackers
+        a, b = [TupleVariable(v.unpack_var_sequence(tx)) if isinstance(v, ConstantVariable) and type(v.value) is tuple
+                else v for v in (a, b)]
     if isinstance(a, BaseListVariable) and isinstance(b, BaseListVariable) and fn in (operator.add, operator.iadd):
         if fn is operator.iadd and isinstance(a, ListVariable):
             if a.source is not None:
@@ -81,6 +98,17 @@ def binary_op(tx, fn, a, b):
     if _is_const(a) and _is_const(b):
         return _fold(fn, [a.as_python_constant(), b.as_python_constant()])
     raise Unsupported(f"{fn.__name__} of {a} and {b}", "unsupported")
+
+
+def _objects_equal(tx, a, b):
+    """`a == b` with a user's object: its class's __eq__ inlined (the left operand's first), else identity."""
+    for left, right in ((a, b), (b, a)):
+        eq = inspect.getattr_static(left.python_type(), "__eq__", None)
+        if isinstance(left, UserObjectVariable) and isinstance(eq, types.FunctionType):
+            result = UserFunctionVariable(eq).call_function(tx, [left, right], {})
+            if not (result.is_python_constant() and result.as_python_constant() is NotImplemented):
+                return result
+    return ConstantVariable(getattr(a, "value", a) is getattr(b, "value", b))
 
 
 def unary_op(tx, fn, a):
@@ -272,9 +300,31 @@ class BuiltinVariable(ValueVariable):
         items = iterable.realize().unpack_var_sequence(tx) if iterable is not None else []
         return DequeVariable(items, maxlen.realize().as_python_constant() if maxlen is not None else None)
 
-    def call_fromkeys(self, tx, keys, value=None):
+    def call_fromkeys(self, tx, keys, value=None):  # dict's, OrderedDict's or defaultdict's
         value = value if value is not None else ConstantVariable(None)
-        return DictVariable({constant_key(k): value for k in keys.realize().unpack_var_sequence(tx)})
+        return DictVariable({constant_key(k): value for k in iterate(tx, keys).unpack_var_sequence(tx)},
+                            cls=self.value.__self__)
+
+    def call_reduce(self, tx, fn, iterable, *initial):
+        items = iterate(tx, iterable).stream()
+        result = initial[0] if initial else next(items, None)
+        if result is None:
+            raise Unsupported("reduce() of an empty iterable with no initial value", "unsupported_call")
+        for item in items:
+            result = fn.realize().call_function(tx, [result, item], {})
+        return result
+
+    def call_accumulate(self, tx, iterable, func=None, initial=None):
+        it = iterate(tx, iterable)
+        step = functools.partial(binary_op, tx, operator.add) if func is None else (
+            lambda total, item: func.realize().call_function(tx, [total, item], {}))
+        return _lazy(itertools.accumulate(it.stream(), step, initial=initial), it, pure=False)
+
+    def call_namedtuple(self, tx, *args, **kwargs):
+        """The class is made now, from constant arguments (each translation makes its own, as each call does)."""
+        made = collections.namedtuple(*[a.realize().as_python_constant() for a in args],
+                                      **{k: v.realize().as_python_constant() for k, v in kwargs.items()})
+        return tx.output.wrap(made, None)
 
     def call_chain(self, tx, *iterables):
         its = [iterate(tx, it) for it in iterables]
@@ -300,17 +350,16 @@ class BuiltinVariable(ValueVariable):
     call_list = functools.partialmethod(_sequence, ListVariable)
     call_tuple = functools.partialmethod(_sequence, TupleVariable)
 
-    def call_dict(self, tx, mapping=None, **kwargs):
-        items = {}
-        if mapping is not None:
-            mapping = mapping.realize()
-            if isinstance(mapping, DictVariable) or _is_const(mapping) and isinstance(mapping.as_python_constant(), dict):
-                items = dict_items(tx, mapping)
-            else:  # an iterable of pairs: a list of tuples, zip(keys, values), dict.items()...
-                items = {constant_key(k): v for k, v in (pair.realize().unpack_var_sequence(tx)
-                                                        for pair in mapping.unpack_var_sequence(tx))}
-        items.update(kwargs)
-        return DictVariable(items)
+    def call_dict(self, tx, mapping=None, **kwargs):  # dict's and OrderedDict's
+        items = dict_items(tx, mapping, pairs=True) if mapping is not None else {}
+        return DictVariable({**items, **kwargs}, cls=self.value)
+
+    call_OrderedDict = call_dict
+
+    def call_defaultdict(self, tx, factory=None, mapping=None, **kwargs):
+        made = self.call_dict(tx, mapping, **kwargs)
+        made.factory = factory
+        return made
 
     def call_reversed(self, tx, iterable):
         return ListVariable(list(reversed(iterable.realize().unpack_var_sequence(tx))))

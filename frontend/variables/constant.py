@@ -3,6 +3,8 @@
 Frontend layer. Operations on constants fold: `x.shape[0] * 2` is an int in the graph, not a node. A constant read
 from the frame is guarded to be unchanged; a class by identity, and the attributes read from it through its source.
 """
+import numpy as np
+
 from ..exc import Unsupported
 from ..source import AttrSource
 from .base import MethodVariable, ValueVariable
@@ -29,10 +31,10 @@ class ConstantVariable(ValueVariable):
             return tx.output.wrap(attr, AttrSource(self.source, name))
         if callable(attr):
             return MethodVariable(self, name)
-        return ConstantVariable(attr)
+        return ConstantVariable(attr.item() if isinstance(attr, np.generic) else attr)  # np.finfo(...).min: a float
 
     def unpack_var_sequence(self, tx):
-        if isinstance(self.value, (range, tuple, list, str)):
+        if isinstance(self.value, (range, tuple, list, str, set, frozenset)):
             return [ConstantVariable(v) for v in self.value]
         raise Unsupported(f"iteration over {self.value!r}", "unsupported")
 

@@ -77,6 +77,10 @@ class GradModeVariable(VariableTracker):
     def python_type(self):
         return minitorch2.set_grad_enabled
 
+    def call_function(self, tx, args, kwargs):
+        """`@torch.no_grad()` over a function made in the frame: each call of it runs inside the block."""
+        return GradModeFunctionVariable(self.mode, args[0])
+
     def enter(self, tx):
         if not self.entered:  # set_grad_enabled(mode) switched on construction; `previous` is the mode before that
             self.previous = minitorch2.is_grad_enabled()
@@ -106,3 +110,17 @@ class GradModeExitVariable(VariableTracker):
         cg.append("BEFORE_WITH")
         cg.append("POP_TOP")
 
+
+
+class GradModeFunctionVariable(VariableTracker):
+    """A function decorated in the frame with a grad-mode object: its calls are inlined between enter and exit."""
+
+    def __init__(self, mode, fn):
+        super().__init__()
+        self.mode, self.fn = mode, fn
+
+    def call_function(self, tx, args, kwargs):
+        exit_var = GradModeVariable(self.mode, None, entered=False).enter(tx)
+        result = self.fn.realize().call_function(tx, args, kwargs)
+        exit_var.call_function(tx, [], {})
+        return result

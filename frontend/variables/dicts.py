@@ -2,12 +2,16 @@
 
 Frontend layer. `{"a": x}`, `dict(d, c=3)`, comprehensions and `**kwargs` build a DictVariable whose values are
 trackers, so `d["a"]`, `d.get`, `for k in d` and `f(**d)` fold at translation time, as lists do. One from outside
-the frame is read only (a mutation would be a side effect to replay: a graph break instead).
+the frame is read only (a mutation would be a side effect to replay: a graph break instead). An OrderedDict or a
+defaultdict is the same tracker with its class (and a defaultdict's factory, called for a missing key); keys(),
+values() and items() are live views of it, as Python's are.
 """
+import functools
+
 from ..exc import Unsupported
 from .base import MethodVariable, VariableTracker
 from .constant import ConstantVariable
-from .lists import ListVariable, TupleVariable
+from .lists import TupleVariable, iterate
 
 
 def constant_key(var):
@@ -20,12 +24,17 @@ def constant_key(var):
 class DictVariable(VariableTracker):
     mutable_identity = True
 
-    def __init__(self, items, source=None):
+    def __init__(self, items, source=None, cls=dict, factory=None):
         super().__init__(source)
         self.items = dict(items)  # constant key -> tracker
+        self.cls, self.factory = cls, factory
 
     def python_type(self):
-        return dict
+        return self.cls
+
+    def rebuilder(self):
+        factory = () if self.factory is None else (self.factory.as_python_constant(),)  # defaultdict(list, ...)
+        return functools.partial(self.cls, *factory)
 
     def is_python_constant(self):
         return all(v.realize().is_python_constant() for v in self.items.values())
@@ -44,6 +53,8 @@ class DictVariable(VariableTracker):
 
     def getitem(self, tx, index):
         key = constant_key(index)
+        if key not in self.items and self.factory is not None:
+            self.setitem(tx, index, self.factory.realize().call_function(tx, [], {}))
         if key not in self.items:
             raise Unsupported(f"KeyError {key!r} in a dict built in the frame", "unsupported")
         return self.items[key]
@@ -62,19 +73,15 @@ class DictVariable(VariableTracker):
             return self.items.get(key, args[1] if len(args) > 1 else ConstantVariable(None))
         if name == "__getitem__":
             return self.getitem(tx, args[0])
-        if name == "keys":
-            return ListVariable([ConstantVariable(k) for k in self.items])
-        if name == "values":
-            return ListVariable(list(self.items.values()))
-        if name == "items":
-            return ListVariable([TupleVariable([ConstantVariable(k), v]) for k, v in self.items.items()])
+        if name in ("keys", "values", "items"):
+            return DictViewVariable(self, name)
         if name == "copy":
-            return DictVariable(self.items)
+            return DictVariable(self.items, cls=self.cls, factory=self.factory)
         if name in ("update", "pop", "setdefault", "__setitem__", "clear"):
             if self.source is not None:
                 raise Unsupported(f"dict.{name} on a dict from outside the frame", "side_effect")
             if name == "update":
-                self.items.update(dict_items(tx, args[0]) if args else {})
+                self.items.update(dict_items(tx, args[0], pairs=True) if args else {})
                 self.items.update(kwargs)
             elif name == "pop":
                 return self.items.pop(constant_key(args[0]), *args[1:2])
@@ -90,24 +97,65 @@ class DictVariable(VariableTracker):
     def output_plan(self, og):
         if self.source is not None:  # the caller's own dict (a change in the frame is replayed onto it)
             return super().output_plan(og)
-        plans = {k: v.realize().output_plan(og) for k, v in self.items.items()}
-        return lambda outs, L, G: {k: p(outs, L, G) for k, p in plans.items()}
+        plans, make = {k: v.realize().output_plan(og) for k, v in self.items.items()}, self.rebuilder()
+        return lambda outs, L, G: make({k: p(outs, L, G) for k, p in plans.items()})
 
     def build(self, cg):
+        if self.cls is not dict:
+            cg.append("PUSH_NULL")
+            cg.append("LOAD_CONST", self.rebuilder())
         for key, value in self.items.items():
             cg.append("LOAD_CONST", key)
             cg.reconstruct(value)
         cg.append("BUILD_MAP", len(self.items))
+        if self.cls is not dict:
+            cg.call(1)
 
     def __repr__(self):
         return f"DictVariable({list(self.items)})"
 
 
-def dict_items(tx, var):
-    """The (constant key -> tracker) items of a dict-like tracker (a DictVariable or a constant dict)."""
+class DictViewVariable(VariableTracker):
+    """`d.keys()`, `d.values()` or `d.items()`: what the dict holds when it is read, not when the view was made."""
+
+    def __init__(self, dict_var, kind):
+        super().__init__()
+        self.dict_var, self.kind = dict_var, kind
+
+    def python_type(self):
+        return type(getattr({}, self.kind)())
+
+    def unpack_var_sequence(self, tx):
+        items = self.dict_var.items
+        if self.kind == "items":
+            return [TupleVariable([ConstantVariable(k), v]) for k, v in items.items()]
+        return [ConstantVariable(k) for k in items] if self.kind == "keys" else list(items.values())
+
+    def length(self):
+        return len(self.dict_var.items)
+
+    def truth(self, tx):
+        return bool(self.dict_var.items)
+
+    def is_python_constant(self):  # `3 in keys`, `keys == other.keys()`
+        return self.kind == "keys"
+
+    def as_python_constant(self):
+        return dict.fromkeys(self.dict_var.items).keys()
+
+    def build(self, cg):
+        cg.call_const(getattr(dict, self.kind), [self.dict_var])
+
+
+def dict_items(tx, var, pairs=False):
+    """The (constant key -> tracker) items of a dict-like tracker (a DictVariable or a constant dict), or with
+    `pairs` of any iterable of (key, value) pairs (`dict(zip(keys, values))`, `d.update([("a", x)])`)."""
     var = var.realize()
     if isinstance(var, DictVariable):
         return dict(var.items)
     if var.is_python_constant() and isinstance(var.as_python_constant(), dict):
         return {k: ConstantVariable(v) for k, v in var.as_python_constant().items()}
-    raise Unsupported(f"** of {var}", "unsupported")
+    if not pairs:
+        raise Unsupported(f"** of {var}", "unsupported")
+    return dict((constant_key(k), v) for k, v in (pair.realize().unpack_var_sequence(tx)
+                                                  for pair in iterate(tx, var).unpack_var_sequence(tx)))

@@ -3,6 +3,7 @@
 Frontend layer. A call to a function the user wrote is no graph node: an InliningInstructionTranslator sharing the
 output graph runs the callee's bytecode, so the graph records only the tensor operations inside.
 """
+import contextlib
 import functools
 import inspect
 import types
@@ -68,6 +69,11 @@ class UserFunctionVariable(VariableTracker):
     def python_type(self):
         return types.FunctionType
 
+    def var_getattr(self, tx, name):
+        if name in ("__name__", "__qualname__", "__module__", "__doc__"):  # (the function is guarded by identity)
+            return ConstantVariable(getattr(self.fn, name))
+        return super().var_getattr(tx, name)
+
     def closure_cells(self, tx):
         cells = {}
         for i, (name, cell) in enumerate(zip(self.fn.__code__.co_freevars, self.fn.__closure__ or ())):
@@ -82,6 +88,9 @@ class UserFunctionVariable(VariableTracker):
             raise Unsupported("frontend.graph_break() called", "graph_break")
         if self.fn is is_compiling:
             return ConstantVariable(True)
+        if self.fn.__code__ is _CONTEXTMANAGER_CODE:  # a @contextmanager function: its generator runs at `with`
+            wrapped = AttrSource(self.source, "__wrapped__") if self.source is not None else None
+            return GeneratorContextVariable(UserFunctionVariable(self.fn.__wrapped__, wrapped), args, kwargs)
         if self.fn.__code__.co_flags & (inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR):
             raise Unsupported(f"{self.fn.__qualname__} is a generator or coroutine", "generator")
         fn = original_function(self.fn)  # a function `with optimize()` routed: read its real code
@@ -94,6 +103,40 @@ class UserFunctionVariable(VariableTracker):
 
     def __repr__(self):
         return f"UserFunctionVariable({self.fn.__qualname__})"
+
+
+_CONTEXTMANAGER_CODE = contextlib.contextmanager(None).__code__  # the code of every @contextmanager's wrapper
+
+
+class GeneratorContextVariable(VariableTracker):
+    """`cm(...)` of a @contextmanager function: entering runs its generator up to the yield, inlined."""
+
+    def __init__(self, fn_var, args, kwargs):
+        super().__init__()
+        self.fn_var, self.args, self.kwargs = fn_var, args, kwargs
+
+    def python_type(self):
+        return contextlib._GeneratorContextManager
+
+    def enter(self, tx):
+        fn = self.fn_var.fn
+        bound = bind_arguments(tx, fn, self.args, self.kwargs, self.fn_var.source)
+        generator = tx.inline_call(fn.__code__, fn.__globals__, bound, self.fn_var.closure_cells(tx), suspending=True)
+        return GeneratorExitVariable(generator, generator.run())
+
+
+class GeneratorExitVariable(VariableTracker):
+    """The `__exit__` a @contextmanager's `with` block keeps: calling it runs the generator on to its end."""
+
+    def __init__(self, generator, yielded):
+        super().__init__()
+        self.generator, self.yielded = generator, yielded
+
+    def call_function(self, tx, args, kwargs):
+        self.generator.run()
+        if self.generator.suspended:
+            raise Unsupported("a @contextmanager generator that yields twice", "unsupported")
+        return ConstantVariable(None)
 
 
 class UserMethodVariable(VariableTracker):

@@ -66,7 +66,7 @@ class BaseListVariable(VariableTracker):
             return ConstantVariable(getattr(self.as_python_constant(), name)(target.as_python_constant()))
         if name == "__getitem__":
             return self.getitem(tx, args[0])
-        if self.python_cls is list and name in ("append", "extend", "insert", "pop"):
+        if self.python_cls is list and name in ("append", "extend", "insert", "pop", "clear", "reverse"):
             if self.source is not None:  # a list from outside: replayed on the real list after the graph
                 tx.output.note_mutation(self)
             if name == "append":
@@ -75,6 +75,8 @@ class BaseListVariable(VariableTracker):
                 self.items.extend(args[0].realize().unpack_var_sequence(tx))
             elif name == "insert":
                 self.items.insert(args[0].realize().as_python_constant(), args[1])
+            elif name in ("clear", "reverse"):
+                getattr(self.items, name)()
             else:
                 index = args[0].realize().as_python_constant() if args else -1
                 return self.items.pop(index)

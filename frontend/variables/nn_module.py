@@ -5,15 +5,30 @@ Frontend layer. As with Dynamo's `inline_inbuilt_nn_modules`, a module call is n
 (`L_self_modules_fc_parameters_weight_`). ModuleList and Sequential iterate at translation time (loops unroll).
 """
 import minitorch2
+from minitorch2.fx._spelling import register_spelling
 from minitorch2.nn.modules import module as module_mod
 
 from ..exc import Unsupported
-from ..source import AttrSource, module_member_source
+from ..source import attr_source, module_member_source
 from .base import VariableTracker
 from .functions import UserFunctionVariable, UserMethodVariable
 from .lists import TupleVariable
 
 CONTAINERS = (minitorch2.nn.ModuleList, minitorch2.nn.Sequential)
+
+
+def _log_api_usage_once(event):
+    """A no-op: Dynamo records this call (torch._C._log_api_usage_once) for each nn.Module.__init__ it runs."""
+
+
+_log_api_usage_once.__module__ = "minitorch2._C"
+register_spelling("torch._C._log_api_usage_once", _log_api_usage_once)
+
+
+def record_module_inits(tx, count):
+    """The nodes Dynamo's graph holds for `count` modules made in the frame (Dynamo runs their __init__)."""
+    for _ in range(count):
+        tx.output.create_node("call_function", _log_api_usage_once, ("python.nn_module",), {})
 
 
 class NNModuleVariable(VariableTracker):
@@ -36,7 +51,7 @@ class NNModuleVariable(VariableTracker):
             if name in table:
                 return tx.output.wrap(table[name], module_member_source(self.source, kind, name))
         if name in m.__dict__:
-            return tx.output.wrap(m.__dict__[name], AttrSource(self.source, name))
+            return tx.output.wrap(m.__dict__[name], attr_source(self.source, name))
         try:
             attr = getattr(type(m), name)
         except AttributeError:
@@ -46,7 +61,7 @@ class NNModuleVariable(VariableTracker):
         if callable(attr) and hasattr(attr, "__code__"):
             return UserMethodVariable(UserFunctionVariable(attr), self)
         if isinstance(attr, (int, float, bool, str, type(None), tuple)):  # a class-level constant or table
-            return tx.output.wrap(attr, AttrSource(self.source, name))  # (BatchNorm1d's input dims): guarded
+            return tx.output.wrap(attr, attr_source(self.source, name))  # (BatchNorm1d's input dims): guarded
         raise Unsupported(f"attribute {name!r} of {type(m).__name__}", "unsupported_attr")
 
     def can_store_attr(self, name, value):
@@ -81,6 +96,7 @@ class NNModuleVariable(VariableTracker):
         if not isinstance(self.module, CONTAINERS) or not index.is_python_constant():
             raise Unsupported(f"indexing {type(self.module).__name__}", "unsupported")
         if isinstance(key, slice) and isinstance(self.module, minitorch2.nn.ModuleList):  # iterated or indexed only
+            record_module_inits(tx, 1)  # (the new ModuleList Dynamo makes)
             return TupleVariable(self.unpack_var_sequence(tx)[key])
         if not isinstance(key, int):
             raise Unsupported(f"indexing {type(self.module).__name__} with {key!r}", "unsupported")

@@ -22,7 +22,7 @@ from .sym_node import SymNodeVariable
 
 # Tensor methods and attributes answered from the (guarded) metadata, never recorded.
 METADATA_METHODS = {"size", "dim", "ndimension", "numel", "nelement", "stride", "is_contiguous", "is_floating_point",
-                    "is_complex", "element_size", "get_device"}
+                    "is_complex", "element_size", "get_device", "__len__"}
 METADATA_ATTRS = {"dtype", "device", "ndim", "requires_grad", "is_leaf", "is_cuda", "layout"}
 GRAPH_ATTRS = {"T", "mT", "H", "mH", "real", "imag"}
 DATA_DEPENDENT = {"item", "tolist", "numpy", "__bool__", "__int__", "__float__", "nonzero", "unique", "data_ptr"}
@@ -44,6 +44,8 @@ class TensorVariable(VariableTracker):
     def var_getattr(self, tx, name):
         fake = self.example_value
         if name == "shape":
+            if any(is_symbolic(n) for n in fake.shape):
+                self._record_size_items(tx.output)
             return SizeVariable([tx.output.size_variable(self, d) for d in range(fake.dim())])
         if name in METADATA_ATTRS:
             return ConstantVariable(getattr(fake, name))
@@ -52,6 +54,16 @@ class TensorVariable(VariableTracker):
         if name not in ("grad", "data", "_version", "grad_fn") and callable(getattr(minitorch2.Tensor, name, None)):
             return MethodVariable(self, name)
         raise Unsupported(f"tensor attribute {name!r}", "unsupported_attr")
+
+    def _record_size_items(self, og):
+        """Dynamo records the shape of a tensor with symbolic sizes as `size = l_x_.size()` and one `getitem` per
+        dim, then drops them for the size inputs (s77): recorded here the same way, as speculative nodes removed
+        at the end, so that the nodes after them are numbered as Dynamo's (`getitem_2`, not `getitem`)."""
+        size = og.create_proxy("call_method", "size", (self.proxy.node,), {}, self.example_value.shape)
+        items = [og.create_proxy("call_function", operator.getitem, (size.node, d), {}, n)
+                 for d, n in enumerate(self.example_value.shape)]
+        for proxy in (size, *items):
+            proxy.node.meta["frontend_speculative"] = True
 
     def unpack_var_sequence(self, tx):
         return [record(tx.output, "call_function", operator.getitem, [self, ConstantVariable(i)], {})

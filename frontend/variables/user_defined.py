@@ -1,16 +1,23 @@
-"""UserObjectVariable: an instance of the user's own class read from the frame (a config object, a SimpleNamespace).
+"""UserObjectVariable: an instance of the user's own class (a config object, a SimpleNamespace, a Box made here).
 
-Frontend layer, beside NNModuleVariable. As Dynamo does, the object is guarded on its type and opened up: an attribute
-read is the attribute's value, wrapped through its source (`L['self'].cfg.scale`, so guarded as any input), a
-property or method is inlined with the object as self. Writing to it stays a graph break.
+Frontend layer, beside NNModuleVariable. As Dynamo does, an object read from the frame is guarded on its type and
+opened up: an attribute read is the attribute's value, wrapped through its source (`L['self'].cfg.scale`, so
+guarded as any input), a property or method is inlined with the object as self; writing to it stays a graph break.
+An object made in the frame (UserClassVariable's call) is a shell whose __init__ is inlined: the attributes it is
+given are trackers kept here, read and written freely, as Dynamo keeps them. A module made in the frame is made for
+real (it has no parameters to become graph inputs).
 """
 import inspect
 import types
 
+import minitorch2
+
 from ..exc import Unsupported
-from ..source import AttrSource
+from ..source import attr_source
 from .base import ValueVariable
+from .constant import ConstantVariable
 from .functions import UserFunctionVariable, UserMethodVariable
+from .nn_module import NNModuleVariable, record_module_inits
 
 
 def is_plain_object(value):
@@ -22,17 +29,64 @@ def is_plain_object(value):
 
 
 class UserObjectVariable(ValueVariable):
+    def __init__(self, value, source=None):
+        super().__init__(value, source)
+        self.attrs = {}  # an object made in the frame: the attributes set on it, name -> tracker
+
     def var_getattr(self, tx, name):
+        if name in self.attrs:
+            return self.attrs[name]
         class_attr = inspect.getattr_static(type(self.value), name, None)
         if isinstance(class_attr, property) and isinstance(class_attr.fget, types.FunctionType):
             return UserFunctionVariable(class_attr.fget).call_function(tx, [], {}, self_var=self)
         if name in vars(self.value):
-            return tx.output.wrap(vars(self.value)[name], AttrSource(self.source, name))
+            return tx.output.wrap(vars(self.value)[name], attr_source(self.source, name))
         if isinstance(class_attr, types.FunctionType):
             return UserMethodVariable(UserFunctionVariable(class_attr), self)
         if class_attr is not None and not hasattr(type(class_attr), "__get__"):  # a class-level constant
-            return tx.output.wrap(class_attr, AttrSource(self.source, name))
+            return tx.output.wrap(class_attr, attr_source(self.source, name))
         raise Unsupported(f"attribute {name!r} of a {type(self.value).__name__} object", "unsupported_attr")
 
     def __repr__(self):
         return f"UserObjectVariable({type(self.value).__name__})"
+
+
+def is_user_class(cls):
+    """A class whose call the translator models: an nn.Module's, or a plain class of the user's (no metaclass, no
+    __new__ of its own, attributes looked up by object's rule)."""
+    if type(cls) is not type:
+        return False
+    return issubclass(cls, minitorch2.nn.Module) or (
+        cls.__new__ is object.__new__ and cls.__getattribute__ is object.__getattribute__
+        and not cls.__module__.startswith(("minitorch2", "frontend")))
+
+
+class UserClassVariable(ConstantVariable):
+    """A class of is_user_class; calling it makes the object in the frame."""
+
+    def call_function(self, tx, args, kwargs):
+        cls = self.value
+        if issubclass(cls, minitorch2.nn.Module):
+            return _module_made_here(tx, cls, args, kwargs)
+        made = UserObjectVariable(object.__new__(cls))
+        init = inspect.getattr_static(cls, "__init__")
+        if isinstance(init, types.FunctionType):
+            UserFunctionVariable(init).call_function(tx, args, kwargs, self_var=made)
+        elif args or kwargs:
+            raise Unsupported(f"{cls.__name__}() with arguments but no __init__ in Python", "unsupported_call")
+        return made
+
+
+def _module_made_here(tx, cls, args, kwargs):
+    """`nn.Softmax(dim=-1)(x)`: made for real now, from constant arguments, if it holds no parameter or buffer
+    (the random stream its constructor may draw from is put back: the program draws from it when it runs)."""
+    rng = minitorch2.get_rng_state()
+    try:
+        module = cls(*[a.realize().as_python_constant() for a in args],
+                     **{k: v.realize().as_python_constant() for k, v in kwargs.items()})
+    finally:
+        minitorch2.set_rng_state(rng)
+    if next(module.parameters(), None) is not None or next(module.buffers(), None) is not None:
+        raise Unsupported(f"a {cls.__name__} made in the frame holds parameters or buffers", "unsupported_call")
+    record_module_inits(tx, len(list(module.modules())))
+    return NNModuleVariable(module, None)

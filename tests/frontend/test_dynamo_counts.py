@@ -374,10 +374,6 @@ def _assert_close(ours, theirs):
 KNOWN_DIFFS = {
     "addcmul_inplace_value": "Dynamo 2.13 rewrites Tensor.addcmul_(t1, t2, value=v) as mul, prims.fma, copy_ (4 ops); "
                              "ours records addcmul_ (2): our prims.fma takes tensors only (minitorch2/_aten/prims.py)",
-    "nested_fn_in_generator_ctx": "a @contextlib.contextmanager block: Dynamo inlines the generator on enter and "
-                                  "exit (1 frame); ours breaks the graph and the frame runs eagerly (0 frames)",
-    "modulelist_sliced": "slicing a ModuleList builds a new ModuleList whose __init__ Dynamo records as one "
-                         "_log_api_usage_once node (10 ops); ours slices at translation time (9)",
 }
 
 
