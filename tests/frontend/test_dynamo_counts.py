@@ -9,7 +9,11 @@ properties, a frontend.disable'd function called inside a compiled frame (a grap
 graph break inside a loop of an inlined helper (the caller's part before the call is compiled), fused
 arithmetic (torch.addcdiv), a user class's __eq__, introspection, comprehensions, nested functions under
 context managers, and modules: ModuleList iterated, indexed and sliced, a config object or SimpleNamespace
-read in forward, an inlined softmax reading `max(dim=...).values`. KNOWN_DIFFS lists what still differs.
+read in forward, an inlined softmax reading `max(dim=...).values`. Then the shapes of Dynamo's own test
+functions (test_functions.py) that used to split or run eagerly: sets of constants, OrderedDict/defaultdict and
+live dict views, reduce/accumulate, a namedtuple class made in the frame, torch.device and numpy's finfo/iinfo,
+@contextmanager blocks, @torch.no_grad() over a nested function, objects and modules made in the frame, and small
+builtins. KNOWN_DIFFS lists what still differs.
 """
 import numpy as np
 import pytest
@@ -22,7 +26,8 @@ import minitorch2
 from frontend.testing import CompileCounter
 
 SRC = r'''
-import collections, contextlib, functools, itertools, types
+import collections, contextlib, functools, itertools, operator, types
+import numpy as np
 
 # ---- functools.partial ---------------------------------------------------------------------
 def partial_torch_kwarg(a, b):
@@ -325,6 +330,106 @@ def inlined_softmax(a, b):
     return _softmax(a.view(1, 3)) + _softmax(b)
 def max_dim_returned(a, b):
     return (a * b).view(1, 3).max(dim=1)
+
+# ---- sets of constants, OrderedDict, defaultdict, dict views (Dynamo's test_functions shapes) -----------
+def set_literal_ops(a, b):
+    s1, s2 = {"p", "q", "r"}, set(["r", "s"])
+    s1.add("t")
+    both = s1.intersection(s2) | {*["u"], *s2}
+    return a * len(both) if "r" in both and "p" not in s2 else b
+def ordered_dict_and_fromkeys(a, b):
+    d = collections.OrderedDict([("x", a)], y=b)
+    d["z"] = a + b
+    e = collections.OrderedDict.fromkeys(iter(d), a - 1)
+    return (d["x"] + d["z"]) * e["y"] if isinstance(d, collections.OrderedDict) else b
+def defaultdict_of_lists(a, b):
+    d = collections.defaultdict(list)
+    d["k"].append(a)
+    d["k"].append(b * 2)
+    return sum(d["k"]) * len(d)
+def dict_views_are_live(a, b):
+    d = {1: a}
+    keys, values = d.keys(), d.values()
+    d[2] = b
+    return a * len(values) if 2 in keys and keys == {1: 0, 2: 0}.keys() else b
+def dict_update_from_pairs(a, b):
+    d = {"p": a}
+    d.update([("q", b + 1), ["r", a * b]])
+    d.update(zip("pq", [b, a]))
+    return d["p"] + d["q"] * d["r"]
+def reduce_and_accumulate(a, b):
+    total = functools.reduce(operator.add, [a, b, a * b])
+    return total + list(itertools.accumulate([a, b, b]))[-1]
+def namedtuple_made_in_frame(a, b):
+    Pair = collections.namedtuple("Pair", ["u", "v"], defaults=[None])
+    p = Pair(a)
+    return Pair(p.u * 2, b).v + p.u
+def device_and_numpy_info(a, b):
+    return a + torch.ones(3, device=torch.device("cpu")) + np.finfo(np.float32).eps + np.iinfo(np.int8).max
+
+# ---- context managers: @contextmanager, @torch.no_grad() over a nested function ------------------
+@contextlib.contextmanager
+def _scaled(k):
+    yield k * 2
+@contextlib.contextmanager
+def _no_grad_inside():
+    with torch.no_grad():
+        yield
+def contextmanager_yields_value(a, b):
+    with _scaled(3) as k:
+        c = a * k
+    return c + b
+def contextmanager_around_no_grad(a, b):
+    with _no_grad_inside():
+        c = a.sin()
+    return c + b
+def no_grad_decorates_nested_fn(a, b):
+    @torch.no_grad()
+    def inner(t):
+        return (t + 1) * 2
+    return inner(a) + b
+
+# ---- objects and modules made in the frame ----------------------------------------------------
+class _Plain:
+    pass
+class _Acc:
+    def __init__(self, t):
+        self.t = t
+    def add(self, u):
+        self.t = self.t + u
+        return self
+def object_default_eq_and_is(a, b):
+    v = a + b
+    if _Plain() == None or _Plain() == _Plain() or _Plain() is None:
+        return v
+    return v.sin()
+def object_attributes_set_in_frame(a, b):
+    acc = _Acc(a).add(b).add(1)
+    acc.scale = 3
+    return acc.t * acc.scale if hasattr(acc, "scale") and not hasattr(acc, "nope") else b
+class _CatRelu(nn.Module):
+    def forward(self, x, y):
+        return nn.ReLU()(torch.cat((x, y)))
+def modules_made_in_frame(a, b):
+    return nn.Softmax(dim=-1)(a + b) + _CatRelu()(a, b)[:3]
+
+# ---- small builtins ----------------------------------------------------------------------------
+def slice_assign_clear_reverse(a, b):
+    m = [1, 2, 3, 4]
+    m[1:] = [6] * (len(m) - 1)
+    xs = [a, b]
+    xs.reverse()
+    ys = [a]
+    ys.clear()
+    return xs[0] * m[2] + len(ys)
+def tuple_constant_concat(a, b):
+    out = (None,) + (a, b) + ()
+    return out[1] - out[2]
+def function_name_and_len(a, b):
+    return a + len(b) + b.__len__() if "scaled" in _scaled.__name__ and _Acc.__name__ == "_Acc" else b
+def hasattr_on_namedtuple(a, b):
+    p = P2(a, b)
+    return a + b if isinstance(p, tuple) and hasattr(p, "_asdict") and hasattr(p, "_fields") else a - b
 '''
 
 NAMES = [line[4:line.index("(")] for line in SRC.splitlines()
