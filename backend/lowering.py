@@ -220,11 +220,7 @@ def _build_table():
         "native_batch_norm": R.batch_norm_legit, "_native_batch_norm_legit": R.batch_norm_legit,
         "_native_batch_norm_legit_no_training": R.batch_norm_no_training,
         "native_batch_norm_backward": R.native_batch_norm_backward,
-        # pooling (windows inside the input; the rest falls back)
-        "max_pool2d_with_indices": pooling.max_pool2d_with_indices,
-        "max_pool2d_with_indices_backward": pooling.max_pool2d_with_indices_backward,
-        "avg_pool2d": pooling.avg_pool2d, "avg_pool2d_backward": pooling.avg_pool2d_backward,
-        "_adaptive_avg_pool2d": pooling.adaptive_avg_pool2d,
+        **pooling.LOWERINGS,  # (windows inside the input; the rest falls back)
         # indexing: gathers (indirect loads) and scatters (indirect stores)
         "embedding": I.embedding, "gather": I.gather, "index_select": I.index_select, "index.Tensor": I.index,
         "index_put": I.index_put, "scatter.src": I.scatter_src, "scatter.value": I.scatter_along,
