@@ -8,9 +8,10 @@ import types
 
 import minitorch2
 from minitorch2 import _ops
+from minitorch2.fx._spelling import register_spelling
 
 from ..exc import Unsupported
-from .base import ValueVariable
+from .base import ValueVariable, VariableTracker
 from .constant import ConstantVariable
 from .sym_node import SymNodeVariable
 from .tensor import record
@@ -53,8 +54,26 @@ def _check_at_translation(tx, args, kwargs):
     return ConstantVariable(None)
 
 
+def _nn_pad(input, pad, mode="constant", value=None):
+    """F.pad under the name Dynamo's graphs give it (torch's F.pad is Python over this C function)."""
+    return minitorch2.nn.functional.pad(input, pad, mode, value)
+
+
+_nn_pad.__module__, _nn_pad.__name__ = "minitorch2._C._nn", "pad"  # its nodes are named `pad`, as Dynamo's
+register_spelling("torch._C._nn.pad", _nn_pad)
+
+
+def _pad_as_dynamo(tx, args, kwargs):
+    """F.pad(x, pad) recorded as Dynamo records it: torch._C._nn.pad(x, pad, 'constant', None), every argument given."""
+    bound = inspect.signature(_nn_pad).bind(*args, **kwargs)
+    bound.apply_defaults()
+    arguments = [v if isinstance(v, VariableTracker) else ConstantVariable(v) for v in bound.arguments.values()]
+    return record(tx.output, "call_function", _nn_pad, arguments, {})
+
+
 # Functions recorded as the few simpler ops Dynamo rewrites them into (None: recorded as they are).
-DECOMPOSED = {minitorch2.addcdiv: _addcdiv_as_dynamo, minitorch2._check: _check_at_translation}
+DECOMPOSED = {minitorch2.addcdiv: _addcdiv_as_dynamo, minitorch2._check: _check_at_translation,
+              minitorch2.nn.functional.pad: _pad_as_dynamo}
 
 
 class TorchVariable(ValueVariable):
