@@ -144,7 +144,8 @@ def resume_code(code, offset, n_stack, null_slots, iter_slots, with_slots, local
     resume_at = next(i for i, inst in enumerate(bc) if isinstance(inst, Instr) and inst.name == "RESUME")
     body = list(bc)[resume_at + 1:]
     target = Label()
-    body.insert(body.index(instr_at[offset]), target)
+    body.insert(next(k for k, inst in enumerate(body) if inst is instr_at[offset]), target)  # (two jumps to one
+    # label are == instructions: the target is this one)
     stack_names = [f"___stack{i}" for i in range(n_stack) if i not in null_slots]
     if set(stack_names) & set(local_names):
         raise Unsupported("a resume function's stack and local names collide", "unresumable")
