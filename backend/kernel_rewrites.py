@@ -16,8 +16,7 @@ the stored float is the one the reduction would have summed (up to the order of 
 """
 from . import loop_ir as L
 
-EXPENSIVE_OPS = {"exp", "exp2", "expm1", "log", "log2", "log1p", "tanh", "sigmoid", "erf", "sin", "cos", "tan",
-                 "pow", "atan2"}
+EXPENSIVE_OPS = {*L.TRANSCENDENTAL, "pow", "atan2"}
 
 
 def store_expensive_reductions(body):

@@ -47,6 +47,8 @@ import numpy as np
 from minitorch2 import _dtype as dt
 
 INTEGER_DIVISIONS = ("floordiv", "remainder", "truncdiv", "fmod")  # on integers: raise on a zero divisor
+# the unary ops defined on floats only (lowering computes them in a floating dtype); costly to compute twice
+TRANSCENDENTAL = ("exp", "exp2", "expm1", "log", "log2", "log1p", "sin", "cos", "tan", "tanh", "sigmoid", "erf")
 
 # ---- index expressions: integer arithmetic over loop variables ---------------------------
 

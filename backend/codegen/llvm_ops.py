@@ -72,7 +72,7 @@ def float_to_int(b, x, dtype):
 
 # ---- unary ---------------------------------------------------------------------------------
 
-LIBM = ("exp", "exp2", "log", "log2", "log1p", "expm1", "tanh", "erf", "sin", "cos", "tan")  # float32: expf, ...
+LIBM = set(L.TRANSCENDENTAL) - {"sigmoid"}  # float32: expf, ...
 
 
 def in_float32(emit):
@@ -410,8 +410,7 @@ def where(b, condition, x, y):
 
 UNARY = {
     "neg": neg, "abs": absolute, "sqrt": sqrt, "rsqrt": rsqrt, "reciprocal": reciprocal,
-    **{name: transcendental(name) for name in
-       ("exp", "exp2", "log", "log2", "log1p", "expm1", "sin", "cos", "tan", "tanh", "sigmoid", "erf")},
+    **{name: transcendental(name) for name in L.TRANSCENDENTAL},
     "floor": rounding("floor"), "ceil": rounding("ceil"), "trunc": rounding("trunc"),
     "round": rounding("roundeven"), "sign": sign, "relu": relu, "logical_not": logical_not,
     "bitwise_not": bitwise_not, "isnan": isnan, "isinf": isinf,
