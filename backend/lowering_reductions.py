@@ -169,9 +169,10 @@ def _rsqrt_plus(var, eps):
     return P.pointwise(lambda v: P.op("rsqrt", P.op("add", v, P.constant(eps, v.dtype))), var)
 
 
-def _channel_view(t, ndim):
-    """A per-channel [C] tensor viewed as [1, C, 1, ...] to broadcast against an NC... input."""
-    return V.view(t, [1, t.get_size()[0]] + [1] * (ndim - 2))
+def _per_channel(x):
+    """(the dims a batch norm reduces: all but the channel dim 1, a viewer of a [C] tensor as [1, C, 1, ...])."""
+    ndim = len(x.get_size())
+    return [0] + list(range(2, ndim)), lambda t: V.view(t, [1, t.get_size()[0]] + [1] * (ndim - 2))
 
 
 def batch_norm_functional(x, weight, bias, running_mean, running_var, training, momentum, eps):
@@ -179,18 +180,14 @@ def batch_norm_functional(x, weight, bias, running_mean, running_var, training, 
     if not training:
         out, save_mean, save_rstd = batch_norm_no_training(x, weight, bias, running_mean, running_var, momentum, eps)
         return out, save_mean, save_rstd, running_mean, running_var
-    ndim = len(x.get_size())
-    dims = [0] + list(range(2, ndim))
-    n = _count(x, dims)
-    mean_c = mean(x, dims, True)
-    var_c = make_reduction(P.pointwise(lambda v, m: P.op("mul", P.op("sub", v, m), P.op("sub", v, m)), x, mean_c),
-                           dims, True, "sum", x.dtype)
-    biased = P.pointwise(lambda s: P.op("truediv", s, P.constant(n, s.dtype)), var_c)
+    dims, _ = _per_channel(x)
+    n, channels = _count(x, dims), [x.get_size()[1]]
+    mean_c, biased = mean(x, dims, True), var(x, dims, correction=0, keepdim=True)
     rstd = _rsqrt_plus(biased, eps)
-    out = _normalize(x, mean_c, rstd, weight, bias, ndim)
-    save_mean, save_rstd = V.view(mean_c, [x.get_size()[1]]), V.view(rstd, [x.get_size()[1]])
+    out = _normalize(x, mean_c, rstd, weight, bias)
+    save_mean, save_rstd = V.view(mean_c, channels), V.view(rstd, channels)
     new_mean = _running_update(running_mean, save_mean, momentum)
-    new_var = _running_update(running_var, V.view(biased, [x.get_size()[1]]), momentum, n / max(n - 1, 1))
+    new_var = _running_update(running_var, V.view(biased, channels), momentum, n / max(n - 1, 1))
     return out, save_mean, save_rstd, new_mean, new_var
 
 
@@ -204,35 +201,39 @@ def batch_norm_legit(x, weight, bias, running_mean, running_var, training, momen
     return batch_norm_functional(x, weight, bias, running_mean, running_var, training, momentum, eps)[:3]
 
 
-def _normalize(x, mean_c, rstd, weight, bias, ndim):
+def _normalize(x, mean_c, rstd, weight, bias):
+    _, channel_view = _per_channel(x)
     out = P.pointwise(lambda v, m, r: P.op("mul", P.op("sub", v, m), r), x, mean_c, rstd)
     if weight is not None:
-        out = P.pointwise(lambda o, w: P.op("mul", o, w), out, _channel_view(weight, ndim))
+        out = P.pointwise(lambda o, w: P.op("mul", o, w), out, channel_view(weight))
     if bias is not None:
-        out = P.pointwise(lambda o, b: P.op("add", o, b), out, _channel_view(bias, ndim))
+        out = P.pointwise(lambda o, b: P.op("add", o, b), out, channel_view(bias))
     return out
 
 
 def batch_norm_no_training(x, weight, bias, running_mean, running_var, momentum, eps):
-    ndim = len(x.get_size())
-    rstd = _rsqrt_plus(running_var, eps)
-    out = _normalize(x, _channel_view(running_mean, ndim), _channel_view(rstd, ndim), weight, bias, ndim)
+    _, channel_view = _per_channel(x)
+    out = _normalize(x, channel_view(running_mean), channel_view(_rsqrt_plus(running_var, eps)), weight, bias)
     return out, P.full([0], 0, dtype=x.dtype), P.full([0], 0, dtype=x.dtype)
 
 
 def native_batch_norm_backward(grad_out, x, weight, running_mean, running_var, save_mean, save_invstd, train, eps,
                                output_mask):
-    if not train:
-        return _batch_norm_backward_eval(grad_out, x, weight, running_mean, running_var, eps, output_mask)
-    ndim = len(x.get_size())
-    dims = [0] + list(range(2, ndim))
-    n = _count(x, dims)
-    mean_c, invstd = _channel_view(save_mean, ndim), _channel_view(save_invstd, ndim)
+    """In training, from the batch's statistics; in eval, from the running ones, where the normalization is
+    affine per channel: the grads are then one pointwise expression and two per-channel sums."""
+    dims, channel_view = _per_channel(x)
+    scale = channel_view(weight) if weight is not None else 1.0
+    if train:
+        mean_c, invstd = channel_view(save_mean), channel_view(save_invstd)
+    else:
+        mean_c, invstd = channel_view(running_mean), channel_view(_rsqrt_plus(running_var, eps))
     sum_dy = sum_(grad_out, dims, True)
     dot = sum_(P.pointwise(lambda g, v, m: P.op("mul", g, P.op("sub", v, m)), grad_out, x, mean_c), dims, True)
     grad_input = grad_weight = grad_bias = None
-    if output_mask[0]:
-        scale = _channel_view(weight, ndim) if weight is not None else 1.0
+    if output_mask[0] and not train:
+        grad_input = P.pointwise(lambda g, r, w: P.op("mul", g, P.op("mul", r, w)), grad_out, invstd, scale)
+    elif output_mask[0]:
+        n = _count(x, dims)
 
         def body(g, v, m, r, s, d, w):
             projection = P.op("mul", P.op("truediv", d, P.constant(n, d.dtype)), P.op("mul", r, r))
@@ -246,24 +247,4 @@ def native_batch_norm_backward(grad_out, x, weight, running_mean, running_var, s
         grad_weight = V.view(P.pointwise(lambda d, r: P.op("mul", d, r), dot, invstd), channels)
     if output_mask[2]:
         grad_bias = V.view(sum_dy, channels)
-    return grad_input, grad_weight, grad_bias
-
-
-def _batch_norm_backward_eval(grad_out, x, weight, running_mean, running_var, eps, output_mask):
-    """With running statistics the normalization is affine per channel: the grads are one pointwise
-    expression and two per-channel sums."""
-    ndim = len(x.get_size())
-    dims = [0] + list(range(2, ndim))
-    invstd = _channel_view(_rsqrt_plus(running_var, eps), ndim)
-    mean_c = _channel_view(running_mean, ndim)
-    grad_input = grad_weight = grad_bias = None
-    if output_mask[0]:
-        scale = _channel_view(weight, ndim) if weight is not None else 1.0
-        grad_input = P.pointwise(lambda g, r, w: P.op("mul", g, P.op("mul", r, w)), grad_out, invstd, scale)
-    if output_mask[1]:
-        normalized = P.pointwise(lambda g, v, m, r: P.op("mul", g, P.op("mul", P.op("sub", v, m), r)),
-                                 grad_out, x, mean_c, invstd)
-        grad_weight = sum_(normalized, dims, False)
-    if output_mask[2]:
-        grad_bias = sum_(grad_out, dims, False)
     return grad_input, grad_weight, grad_bias
