@@ -31,6 +31,8 @@ from frontend.exc import InvalidBackend
 
 from .. import _logging
 from .._tensor import Tensor
+from ..nn import Module
+from ..optim import Optimizer
 from .._unsupported import Unsupported
 from . import aliases, compare, report, subprocesses
 from .compare import LAYERS
@@ -107,12 +109,39 @@ def run_script(script, args, backend=None, show=()):
         print(f"{script}:{_script_line(e, script)}: unsupported by minitorch2: {e}", file=sys.stderr)
         return 1
     except AttributeError as e:
-        if not isinstance(getattr(e, "obj", None), Tensor):
+        owner = _torch_owner_of_missing(getattr(e, "obj", None), e.name)
+        if owner is None:
             raise
-        print(f"{script}:{_script_line(e, script)}: unsupported by minitorch2: torch.Tensor.{e.name} is not supported "
-              f"(a minitorch2 Tensor has no attribute '{e.name}')", file=sys.stderr)
+        print(f"{script}:{_script_line(e, script)}: unsupported by minitorch2: {owner}.{e.name} is not supported "
+              f"(a minitorch2 {owner.rsplit('.', 1)[1]} has no attribute '{e.name}')", file=sys.stderr)
         return 1
     return 0
+
+
+# Public methods torch's nn.Module and optim.Optimizer have (torch 2.13): a script calling one minitorch2 lacks
+# stops in one line, while any other missing attribute of a module (a typo in the script's own model) keeps torch's
+# traceback
+TORCH_MODULE_METHODS = frozenset("""add_module apply bfloat16 buffers children compile cpu cuda double eval
+    extra_repr float forward get_buffer get_extra_state get_parameter get_submodule half ipu load_state_dict modules
+    mtia named_buffers named_children named_modules named_parameters parameters register_backward_hook
+    register_buffer register_forward_hook register_forward_pre_hook register_full_backward_hook
+    register_full_backward_pre_hook register_load_state_dict_post_hook register_load_state_dict_pre_hook
+    register_module register_parameter register_state_dict_post_hook register_state_dict_pre_hook requires_grad_
+    set_extra_state set_submodule share_memory state_dict to to_empty train type xpu zero_grad""".split())
+TORCH_OPTIMIZER_METHODS = frozenset("""add_param_group load_state_dict profile_hook_step
+    register_load_state_dict_post_hook register_load_state_dict_pre_hook register_state_dict_post_hook
+    register_state_dict_pre_hook register_step_post_hook register_step_pre_hook state_dict step zero_grad""".split())
+
+
+def _torch_owner_of_missing(obj, name):
+    """The torch class whose attribute `name` minitorch2's `obj` lacks (a name for the one-line report), or None."""
+    if isinstance(obj, Tensor):
+        return "torch.Tensor"
+    if isinstance(obj, Module) and name in TORCH_MODULE_METHODS:
+        return "torch.nn.Module"
+    if isinstance(obj, Optimizer) and name in TORCH_OPTIMIZER_METHODS:
+        return "torch.optim.Optimizer"
+    return None
 
 
 # TORCH_LOGS names torch 2.13 registers that minitorch2 does not log (a PyTorch script may set them: ignored, said
