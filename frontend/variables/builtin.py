@@ -267,9 +267,9 @@ class BuiltinVariable(ValueVariable):
         first = start.realize().as_python_constant() if start is not None else 0
         return _lazy((TupleVariable([ConstantVariable(i), v]) for i, v in enumerate(it.stream(), first)), it)
 
-    def call_zip(self, tx, *iterables):
-        its = [iterate(tx, it) for it in iterables]
-        return _lazy((TupleVariable(list(group)) for group in zip(*[it.stream() for it in its])), *its)
+    def call_zip(self, tx, *iterables, strict=None):
+        its, strict = [iterate(tx, it) for it in iterables], strict is not None and strict.realize().as_python_constant()
+        return _lazy((TupleVariable(list(group)) for group in zip(*[it.stream() for it in its], strict=strict)), *its)
 
     def call_map(self, tx, fn, *iterables):
         its = [iterate(tx, it) for it in iterables]

@@ -5,6 +5,8 @@ from the frame is guarded to be unchanged; a class by identity, and the attribut
 """
 import numpy as np
 
+import minitorch2
+
 from ..exc import Unsupported
 from ..source import AttrSource
 from .base import MethodVariable, ValueVariable
@@ -29,6 +31,8 @@ class ConstantVariable(ValueVariable):
             # a class read from the frame is mutable (`Config.scale = 5.0` after the compile): its attribute is
             # wrapped through the class's source, so it is guarded as any value read from the frame is
             return tx.output.wrap(attr, AttrSource(self.source, name))
+        if callable(attr) and self.value is minitorch2.Tensor:  # torch.Tensor.add_(t, u) is t.add_(u)
+            return UnboundMethodVariable(attr)
         if callable(attr):
             return MethodVariable(self, name)
         return ConstantVariable(attr.item() if isinstance(attr, np.generic) else attr)  # np.finfo(...).min: a float
@@ -53,3 +57,13 @@ class ConstantVariable(ValueVariable):
 
     def __repr__(self):
         return f"ConstantVariable({self.value!r})"
+
+
+class UnboundMethodVariable(ValueVariable):
+    """A Tensor method read from the class (`torch.Tensor.add_`): a call is the method of its first argument."""
+
+    def call_function(self, tx, args, kwargs):
+        return MethodVariable(args[0].realize(), self.value.__name__).call_function(tx, args[1:], kwargs)
+
+    def reconstruct(self, cg):
+        cg.append("LOAD_CONST", self.value)

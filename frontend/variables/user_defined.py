@@ -47,6 +47,12 @@ class UserObjectVariable(ValueVariable):
             return tx.output.wrap(class_attr, attr_source(self.source, name))
         raise Unsupported(f"attribute {name!r} of a {type(self.value).__name__} object", "unsupported_attr")
 
+    def call_function(self, tx, args, kwargs):
+        call = inspect.getattr_static(type(self.value), "__call__", None)
+        if not isinstance(call, types.FunctionType):
+            raise Unsupported(f"calling a {type(self.value).__name__} object", "unsupported_call")
+        return UserFunctionVariable(call).call_function(tx, args, kwargs, self_var=self)
+
     def __repr__(self):
         return f"UserObjectVariable({type(self.value).__name__})"
 

@@ -435,6 +435,19 @@ def break_between_two_jumps_to_one_label(a, b):
     if isinstance(t, tuple) and _is_pair(t):  # both jumps go to `return a - b`: the resume starts after the 2nd
         return t[0] + b
     return a - b
+class _Times:
+    def __init__(self, k):
+        self.k = k
+    def __call__(self, t):
+        return t * self.k
+def callable_object_made_in_frame(a, b):
+    return _Times(3)(a) + b
+def tensor_method_from_the_class(a, b):
+    c = a.clone()
+    torch.Tensor.add_(c, b)
+    return torch.Tensor.mul(c, 2)
+def zip_strict(a, b):
+    return sum(t * k for t, k in zip([a, b], [1, 2], strict=True))
 def hasattr_on_namedtuple(a, b):
     p = P2(a, b)
     return a + b if isinstance(p, tuple) and hasattr(p, "_asdict") and hasattr(p, "_fields") else a - b
