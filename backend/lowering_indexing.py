@@ -37,6 +37,17 @@ def indirect(value, size, error, wrap_negative=False):
     return L.Indirect(P.cast(value, _dtype.int64), size, wrap_negative, error)
 
 
+def along(dim, size, position, error):
+    """An indexer: an index with its `dim` entry replaced by the checked position position(index) reads."""
+    return lambda idx: idx[:dim] + [indirect(position(idx), size[dim], error)] + idx[dim + 1:]
+
+
+def _entry_at(index, dim):
+    """The position a 1-d (or 0-d) index tensor holds for an index: its element at that index's `dim` entry."""
+    load = index.make_loader()
+    return lambda idx: load([idx[dim]] if len(index.get_size()) == 1 else [])
+
+
 def _require_dims(*nodes):
     if any(len(n.get_size()) == 0 for n in nodes):
         raise NotImplementedError("indexing a 0-d tensor")
@@ -59,19 +70,12 @@ def index_select(x, dim, index):
     _require_dims(x)
     size = x.get_size()
     dim = V.wrap_dim(dim, len(size))
-    load_x, load_index = x.make_loader(), index.make_loader()
-    one_dimensional = len(index.get_size()) == 1
-
     error = INDEX_OUT_OF_RANGE if dim == 0 else L.OutOfRange(  # as eager: ATen checks dim > 0 in another loop
         "RuntimeError", f"INDICES element is out of DATA bounds, id={{}} axis_dim={size[dim]}")
-
-    def inner_fn(idx):
-        position = load_index([idx[dim]] if one_dimensional else [])
-        return load_x(idx[:dim] + [indirect(position, size[dim], error)] + idx[dim + 1:])
-
+    load_x, at = x.make_loader(), along(dim, size, _entry_at(index, dim), error)
     out_size = list(size)
     out_size[dim] = ir.numel(index.get_size())
-    return P.pointwise_node(out_size, x.dtype, inner_fn)
+    return P.pointwise_node(out_size, x.dtype, lambda idx: load_x(at(idx)))
 
 
 def _decomposed_from():
@@ -85,14 +89,10 @@ def gather(x, dim, index, sparse_grad=False):
     _require_dims(x)
     size = x.get_size()
     dim = V.wrap_dim(dim, len(size))
-    load_x, load_index = x.make_loader(), index.make_loader()
     error = TARGET_OUT_OF_BOUNDS if _decomposed_from() in TARGET_GATHERS else out_of_bounds("RuntimeError", dim,
                                                                                               size[dim])
-
-    def inner_fn(idx):
-        return load_x(idx[:dim] + [indirect(load_index(idx), size[dim], error)] + idx[dim + 1:])
-
-    return P.pointwise_node(index.get_size(), x.dtype, inner_fn)
+    load_x, at = x.make_loader(), along(dim, size, index.make_loader(), error)
+    return P.pointwise_node(index.get_size(), x.dtype, lambda idx: load_x(at(idx)))
 
 
 def advanced_index(x, indices):
@@ -152,12 +152,7 @@ def scatter_along(x, dim, index, src, mode=None):
     _require_dims(x, index)
     size = x.get_size()
     dim = V.wrap_dim(dim, len(size))
-    load_index = index.make_loader()
-    error = out_of_bounds("RuntimeError", dim, size[dim])
-
-    def indexer(idx):
-        return idx[:dim] + [indirect(load_index(idx), size[dim], error)] + idx[dim + 1:]
-
+    indexer = along(dim, size, index.make_loader(), out_of_bounds("RuntimeError", dim, size[dim]))
     load_src = src.make_loader() if P.is_tensor(src) else lambda idx: P.constant(src, x.dtype)
     return scatter_into(P.clone(x), index.get_size(), lambda idx: P.cast(load_src(idx), x.dtype), indexer, mode)
 
@@ -207,14 +202,8 @@ def index_add(x, dim, index, source, alpha=1):
     _require_dims(x, source)
     size = x.get_size()
     dim = V.wrap_dim(dim, len(size))
-    load_index, load_source = index.make_loader(), source.make_loader()
-    one_dimensional = len(index.get_size()) == 1
-
-    error = out_of_bounds("RuntimeError", dim, size[dim])
-
-    def indexer(idx):
-        position = load_index([idx[dim]] if one_dimensional else [])
-        return idx[:dim] + [indirect(position, size[dim], error)] + idx[dim + 1:]
+    load_source = source.make_loader()
+    indexer = along(dim, size, _entry_at(index, dim), out_of_bounds("RuntimeError", dim, size[dim]))
 
     def value_fn(idx):
         value = P.cast(load_source(idx), x.dtype)
