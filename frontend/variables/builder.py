@@ -13,7 +13,7 @@ from .. import dynamic_shapes, guards
 from ..exc import Unsupported
 from ..graph_break import graph_break
 from ..source import AttrSource, GetItemSource, LocalSource
-from .builtin import FOLDABLE, LIBRARY_CALLABLES, BuiltinVariable
+from .builtin import FOLDABLE, BuiltinVariable
 from .constant import ConstantVariable
 from .autocast import AutocastVariable
 from .ctx_manager import GRAD_MODE_CLASSES, GradModeClassVariable, GradModeInstanceVariable
@@ -21,6 +21,7 @@ from .dicts import DictVariable
 from .functions import DisabledFunctionVariable, PartialVariable, UserFunctionVariable
 from .lists import ListVariable, NamedTupleClassVariable, NamedTupleVariable, SizeVariable, TupleVariable
 from .nn_module import NNModuleVariable
+from .stdlib import LIBRARY_CALLABLES
 from .user_defined import UserClassVariable, UserObjectVariable, is_plain_object, is_user_class
 from .torch import ALLOWED_IN_GRAPH, DISALLOWED_IN_GRAPH, TorchVariable, is_torch_object
 

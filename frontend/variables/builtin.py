@@ -2,13 +2,11 @@
 
 Frontend layer. Builtins on constants fold at translation time (`len`, `isinstance`, `range`); with a tensor they
 record nodes (`a + b` an `operator.add`, `min`/`max` torch.minimum/maximum or clamp, as Dynamo's); `map`, `zip`,
-`filter` and itertools make lazy iterators; `print` is a graph break. LIBRARY_CALLABLES have rules here too.
+`filter` make lazy iterators; `print` is a graph break. The standard library's callables have rules in stdlib.py.
 """
 import builtins
-import collections
 import functools
 import inspect
-import itertools
 import operator
 import types
 
@@ -20,11 +18,12 @@ from .. import guards
 from ..exc import Unsupported
 from .base import ValueVariable
 from .constant import ConstantVariable
-from .dicts import DictVariable, constant_key, dict_items
-from .functions import PartialVariable, UserFunctionVariable
-from .lists import BaseListVariable, DequeVariable, ListIteratorVariable, ListVariable, TupleVariable, iterate
+from .dicts import DictVariable, dict_items
+from .functions import UserFunctionVariable
+from .lists import BaseListVariable, ListIteratorVariable, ListVariable, TupleVariable, iterate, lazy_iterator
 from .sym_node import SYMBOLIC_OPERATORS, SymNodeVariable, sym_arithmetic
 from .tensor import TensorVariable, record
+from .stdlib import LIBRARY_CALLABLES, LibraryCallsMixin
 from .user_defined import UserObjectVariable
 
 FOLDABLE = {abs, min, max, round, int, float, bool, str, divmod, pow, sum, all, any, type, slice, set, frozenset,
@@ -34,11 +33,6 @@ FOLDABLE = {abs, min, max, round, int, float, bool, str, divmod, pow, sum, all, 
 # time.time, os.remove, id, input) may give another answer or act on the world at each call, so it is
 # never called while translating, where its result would be frozen into the graph: it is a graph break.
 PURE_MODULES = ("math", "cmath", "_operator")
-# Callables outside builtins with a rule below (call_<their __name__>); builder.wrap makes them BuiltinVariables.
-LIBRARY_CALLABLES = {functools.partial, functools.reduce, collections.deque, collections.namedtuple, collections.OrderedDict,
-                     collections.defaultdict, dict.fromkeys, collections.OrderedDict.fromkeys, itertools.chain,
-                     collections.defaultdict.fromkeys, itertools.chain.from_iterable, itertools.islice, itertools.count,
-                     itertools.repeat, itertools.accumulate}
 
 
 def _is_pure(fn):
@@ -130,12 +124,7 @@ def _fold(fn, args, kwargs=None):
         raise Unsupported(f"{getattr(fn, '__name__', fn)} raised {type(e).__name__}: {e}", "unsupported") from None
 
 
-def _lazy(items, *inputs, pure=True):
-    """A lazy iterator over `items` (a Python iterator of trackers) reading from the iterators `inputs`."""
-    return ListIteratorVariable([], items, pure and all(it.pure for it in inputs))
-
-
-class BuiltinVariable(ValueVariable):
+class BuiltinVariable(LibraryCallsMixin, ValueVariable):  # (the mixin: stdlib.py's rules)
     def is_python_constant(self):
         return True
 
@@ -265,22 +254,23 @@ class BuiltinVariable(ValueVariable):
     def call_enumerate(self, tx, iterable, start=None):
         it = iterate(tx, iterable)
         first = start.realize().as_python_constant() if start is not None else 0
-        return _lazy((TupleVariable([ConstantVariable(i), v]) for i, v in enumerate(it.stream(), first)), it)
+        return lazy_iterator((TupleVariable([ConstantVariable(i), v]) for i, v in enumerate(it.stream(), first)), it)
 
     def call_zip(self, tx, *iterables, strict=None):
         its, strict = [iterate(tx, it) for it in iterables], strict is not None and strict.realize().as_python_constant()
-        return _lazy((TupleVariable(list(group)) for group in zip(*[it.stream() for it in its], strict=strict)), *its)
+        groups = zip(*[it.stream() for it in its], strict=strict)
+        return lazy_iterator((TupleVariable(list(group)) for group in groups), *its)
 
     def call_map(self, tx, fn, *iterables):
         its = [iterate(tx, it) for it in iterables]
         calls = (fn.realize().call_function(tx, list(group), {}) for group in zip(*[it.stream() for it in its]))
-        return _lazy(calls, *its, pure=False)
+        return lazy_iterator(calls, *its, pure=False)
 
     def call_filter(self, tx, fn, iterable):
         it, fn = iterate(tx, iterable), fn.realize()
         identity = _is_const(fn) and fn.as_python_constant() is None
         kept = (v for v in it.stream() if (v if identity else fn.call_function(tx, [v], {})).realize().truth(tx))
-        return _lazy(kept, it, pure=identity)
+        return lazy_iterator(kept, it, pure=identity)
 
     def call_iter(self, tx, iterable):
         return iterate(tx, iterable)
@@ -291,59 +281,6 @@ class BuiltinVariable(ValueVariable):
             raise Unsupported("next() of an exhausted iterator (StopIteration)", "unsupported_call")
         return default if item is None else item
 
-    # ---- library callables (LIBRARY_CALLABLES) ------------------------------------------------
-
-    def call_partial(self, tx, fn, *args, **kwargs):
-        return PartialVariable(fn, args, kwargs)
-
-    def call_deque(self, tx, iterable=None, maxlen=None):
-        items = iterable.realize().unpack_var_sequence(tx) if iterable is not None else []
-        return DequeVariable(items, maxlen.realize().as_python_constant() if maxlen is not None else None)
-
-    def call_fromkeys(self, tx, keys, value=None):  # dict's, OrderedDict's or defaultdict's
-        value = value if value is not None else ConstantVariable(None)
-        return DictVariable({constant_key(k): value for k in iterate(tx, keys).unpack_var_sequence(tx)},
-                            cls=self.value.__self__)
-
-    def call_reduce(self, tx, fn, iterable, *initial):
-        items = iterate(tx, iterable).stream()
-        result = initial[0] if initial else next(items, None)
-        if result is None:
-            raise Unsupported("reduce() of an empty iterable with no initial value", "unsupported_call")
-        for item in items:
-            result = fn.realize().call_function(tx, [result, item], {})
-        return result
-
-    def call_accumulate(self, tx, iterable, func=None, initial=None):
-        it = iterate(tx, iterable)
-        step = functools.partial(binary_op, tx, operator.add) if func is None else (
-            lambda total, item: func.realize().call_function(tx, [total, item], {}))
-        return _lazy(itertools.accumulate(it.stream(), step, initial=initial), it, pure=False)
-
-    def call_namedtuple(self, tx, *args, **kwargs):
-        """The class is made now, from constant arguments (each translation makes its own, as each call does)."""
-        made = collections.namedtuple(*[a.realize().as_python_constant() for a in args],
-                                      **{k: v.realize().as_python_constant() for k, v in kwargs.items()})
-        return tx.output.wrap(made, None)
-
-    def call_chain(self, tx, *iterables):
-        its = [iterate(tx, it) for it in iterables]
-        return _lazy(itertools.chain(*[it.stream() for it in its]), *its)
-
-    def call_from_iterable(self, tx, iterables):
-        return self.call_chain(tx, *iterate(tx, iterables).unpack_var_sequence(tx))
-
-    def call_islice(self, tx, iterable, *bounds):
-        it = iterate(tx, iterable)
-        return _lazy(itertools.islice(it.stream(), *[b.realize().as_python_constant() for b in bounds]), it)
-
-    def call_count(self, tx, start=None, step=None):
-        numbers = [v.realize().as_python_constant() for v in (start, step) if v is not None]
-        return _lazy(map(ConstantVariable, itertools.count(*numbers)))
-
-    def call_repeat(self, tx, obj, *times):
-        return _lazy(itertools.repeat(obj, *[t.realize().as_python_constant() for t in times]))
-
     def _sequence(self, kind, tx, iterable=None):
         return kind(iterable.realize().unpack_var_sequence(tx) if iterable is not None else [])
 
@@ -353,13 +290,6 @@ class BuiltinVariable(ValueVariable):
     def call_dict(self, tx, mapping=None, **kwargs):  # dict's and OrderedDict's
         items = dict_items(tx, mapping, pairs=True) if mapping is not None else {}
         return DictVariable({**items, **kwargs}, cls=self.value)
-
-    call_OrderedDict = call_dict
-
-    def call_defaultdict(self, tx, factory=None, mapping=None, **kwargs):
-        made = self.call_dict(tx, mapping, **kwargs)
-        made.factory = factory
-        return made
 
     def call_reversed(self, tx, iterable):
         return ListVariable(list(reversed(iterable.realize().unpack_var_sequence(tx))))

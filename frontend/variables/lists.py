@@ -216,6 +216,11 @@ class DequeVariable(ListVariable):
         return ConstantVariable(None) if result is None else result
 
 
+def lazy_iterator(items, *inputs, pure=True):
+    """A lazy iterator over `items` (a Python iterator of trackers) reading from the iterators `inputs`."""
+    return ListIteratorVariable([], items, pure and all(it.pure for it in inputs))
+
+
 def iterate(tx, var):
     """iter(var) as a tracker: an iterator stays itself; anything iterable becomes an iterator over its items."""
     var = var.realize()
