@@ -189,7 +189,7 @@ class ExternKernel(Buffer):
 
     def describe(self):
         tag = " (fallback)" if self.fallback else ""
-        args = ", ".join(describe_arg(a) for a in self.args)
+        args = ", ".join(map(repr, self.args))  # a tensor argument prints as its buffer and size: buf3[4, 8]
         return f"ExternKernel{tag} {self.name} = {self.kind}({args})" + (f": {self.layout}" if self.layout else "")
 
 
@@ -202,18 +202,6 @@ class MultiOutput(Buffer):
 
     def describe(self):
         return f"MultiOutput {self.name} = {self.kernel.name}[{self.index}]: {self.layout}"
-
-
-def describe_arg(value):
-    if isinstance(value, View):
-        return f"view({describe_arg(value.base)})"
-    if isinstance(value, StorageBox):
-        return describe_arg(value.data)
-    if isinstance(value, Buffer):
-        return value.name
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(describe_arg(v) for v in value) + "]"
-    return repr(value)
 
 
 class StorageBox(IRNode):
