@@ -7,7 +7,12 @@ Test modules that import torch (the oracle) are reported as skipped where torch 
 """
 import os
 
-from hypothesis import HealthCheck, settings
+# Triton decides between the GPU and its interpreter when it is imported, and the oracle imports it early
+# (functorch.compile reaches torch._inductor): without a GPU, the interpreter is decided before anything loads.
+if "TRITON_INTERPRET" not in os.environ and not os.path.exists("/dev/nvidiactl"):
+    os.environ["TRITON_INTERPRET"] = "1"
+
+from hypothesis import HealthCheck, settings  # noqa: E402
 
 settings.register_profile(
     "default", max_examples=200, deadline=None, derandomize=True, print_blob=True,
