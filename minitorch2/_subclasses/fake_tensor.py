@@ -66,7 +66,7 @@ class FakeTensorMode(TorchDispatchMode):
         if isinstance(value, Tensor) and not isinstance(value, FakeTensor):
             if not self.allow_non_fake_inputs:
                 raise RuntimeError("FakeTensorMode received a real tensor; call fake_mode.from_tensor() first")
-            return self.from_tensor(value)
+            return self.from_tensor(value, static_shapes=True)  # a constant made while tracing: no source to guard
         if isinstance(value, (list, tuple)):
             return type(value)(self._fakeify(v) for v in value)
         return value

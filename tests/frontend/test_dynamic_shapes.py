@@ -88,3 +88,16 @@ def test_mark_dynamic_makes_one_dim_a_symbol_from_the_first_call():
     assert counter.frame_count == 1
     _assert_same(compiled, _arith, minitorch2.randn(4, 5))  # dim 1 was not marked: it is static
     assert counter.frame_count == 2
+
+
+def test_a_constant_tensor_built_from_a_size_keeps_static_sizes():
+    """`torch.tensor(range(x.size(0)))`: the range specialises the size, and the constant tensor gets no symbols of
+    its own (before, its guard read `2 <= None.size()[0]`, raised, and every call recompiled)."""
+    counts = []
+    for lib, counter, reset in ((minitorch2, CompileCounter(), frontend.reset),
+                                (torch, TorchCompileCounter(), torch._dynamo.reset)):
+        reset()
+        compiled = lib.compile(lambda a: lib.tensor(range(a.size(0))) * 2, backend=counter)
+        values = [compiled(lib.ones(n, 3)).tolist() for n in (4, 4, 4, 5, 6, 6)]
+        counts.append((counter.frame_count, values))
+    assert counts[0] == counts[1]
