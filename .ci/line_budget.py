@@ -96,6 +96,8 @@ OUTSIDE_THE_LESSON = {
         "frontend/compiler.py",
         # torch.autocast blocks inside compiled frames (amp support)
         "frontend/variables/autocast.py",
+        # the standard library's callables inside compiled frames (functools, itertools, collections)
+        "frontend/variables/stdlib.py",
         # torch.nn.parallel's DataParallel on a CPU-only build
         "minitorch2/nn/parallel/", "minitorch2/utils/checkpoint.py",
         # torch.func's functional_call, grad, grad_and_value, vmap over the eager engine, functionalize; functorch.compile's
