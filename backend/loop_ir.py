@@ -67,10 +67,14 @@ class Index:
     __rmul__ = __mul__
 
     def __floordiv__(self, divisor):
-        return _floordiv(self, divisor)
+        if divisor == 1:
+            return self
+        return Const(self.value // divisor) if isinstance(self, Const) else FloorDiv(self, divisor)
 
     def __mod__(self, divisor):
-        return _mod(self, divisor)
+        if divisor == 1:
+            return Const(0)
+        return Const(self.value % divisor) if isinstance(self, Const) else Mod(self, divisor)
 
     def variables(self):
         return set()
@@ -242,22 +246,6 @@ def _mul(a, b):
     if isinstance(a, Add):
         return Add(tuple(_mul(t, b) for t in a.terms))
     return Mul(factor, a)
-
-
-def _floordiv(a, divisor):
-    if divisor == 1:
-        return a
-    if isinstance(a, Const):
-        return Const(a.value // divisor)
-    return FloorDiv(a, divisor)
-
-
-def _mod(a, divisor):
-    if divisor == 1:
-        return Const(0)
-    if isinstance(a, Const):
-        return Const(a.value % divisor)
-    return Mod(a, divisor)
 
 
 # ---- value expressions: what one iteration computes ---------------------------------------
