@@ -240,6 +240,10 @@ def is_signed(input):
     return input.dtype not in (_dtype.uint8, _dtype.bool_)
 
 
+def is_complex(input):
+    return input.is_complex()  # (always False: minitorch2 has no complex dtypes)
+
+
 def is_same_size(input, other):
     return tuple(input.shape) == tuple(other.shape)
 
@@ -591,7 +595,7 @@ def tensor_methods():
 __all__ = [
     "acosh", "asinh", "atanh", "arccosh", "arcsinh", "arctanh", "deg2rad", "rad2deg", "fmax", "fmin", "logaddexp2",
     "nextafter", "gcd", "lcm", "select_scatter", "slice_scatter", "diagonal_scatter", "row_stack", "ravel", "fliplr",
-    "flipud", "positive", "isneginf", "isposinf", "isreal", "is_signed", "is_same_size", "dist", "vdot",
+    "flipud", "positive", "isneginf", "isposinf", "isreal", "is_signed", "is_complex", "is_same_size", "dist", "vdot",
     "matrix_power", "msort", "diagflat", "ldexp", "unsafe_split", "unsafe_chunk", "split_with_sizes", "narrow_copy",
     "broadcast_shapes", "zero_", "fill", "get_default_device", "set_default_device", "logspace", "asarray",
     "unravel_index", "cumulative_trapezoid", "empty_strided", "set_printoptions", "set_default_tensor_type", "range", "put", "renorm",

@@ -16,6 +16,7 @@ from ..source import AttrSource, GetItemSource, LocalSource
 from .builtin import FOLDABLE, BuiltinVariable
 from .constant import ConstantVariable
 from .autocast import AutocastVariable
+from .base import MethodVariable
 from .ctx_manager import GRAD_MODE_CLASSES, GradModeClassVariable, GradModeInstanceVariable
 from .dicts import DictVariable
 from .functions import DisabledFunctionVariable, PartialVariable, UserFunctionVariable
@@ -115,6 +116,9 @@ def wrap(og, value, source):
         return _partial(og, value, source)
     if _is_one_of(type(value), GRAD_MODE_CLASSES):  # a decorator's grad-mode object (no_grad() used as @no_grad())
         return _by_identity(og, GradModeInstanceVariable, value, source)
+    if isinstance(value, types.MethodType) and isinstance(value.__self__, minitorch2.Tensor) and source is not None:
+        # a tensor's bound method (`m.type` left on the stack by a graph break): a method of its tensor's tracker
+        return MethodVariable(wrap(og, value.__self__, AttrSource(source, "__self__")), value.__name__)
     if is_torch_object(value):
         return _by_identity(og, TorchVariable, value, source)
     if isinstance(value, types.BuiltinFunctionType) or _is_builtin_class(value) or _is_one_of(

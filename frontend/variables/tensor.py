@@ -82,6 +82,8 @@ class TensorVariable(VariableTracker):
             raise Unsupported(f"Tensor.{name}() needs the tensor's data", "data_dependent_value")
         args = [a.realize() for a in args]
         kwargs = {k: v.realize() for k, v in kwargs.items()}
+        if name == "type" and not args and not kwargs:  # its type's name, 'torch.FloatTensor': a constant
+            return ConstantVariable(self.example_value.type())
         if name in METADATA_METHODS:
             if not all(a.is_python_constant() for a in [*args, *kwargs.values()]):
                 raise Unsupported(f"Tensor.{name} with non-constant arguments", "unsupported_call")

@@ -448,6 +448,10 @@ def tensor_method_from_the_class(a, b):
     return torch.Tensor.mul(c, 2)
 def zip_strict(a, b):
     return sum(t * k for t, k in zip([a, b], [1, 2], strict=True))
+def tensor_type_conversions(a, b):
+    return a.type(torch.float16) + 1, b.type(a.type()), a.type('torch.DoubleTensor') * 2
+def complex_check(a, b):
+    return a + 1 if not torch.is_complex(a) and not b.is_complex() else b
 def hasattr_on_namedtuple(a, b):
     p = P2(a, b)
     return a + b if isinstance(p, tuple) and hasattr(p, "_asdict") and hasattr(p, "_fields") else a - b
