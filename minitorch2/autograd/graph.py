@@ -8,6 +8,7 @@ and walked by the engine (`engine.py`). Each differentiable op call leaves one
 `SavedTensor`s, whose version check catches an in-place change after saving.
 """
 import itertools
+import re
 import weakref
 
 from .._aten.meta_util import _is_dense
@@ -15,6 +16,7 @@ from .._aten import views
 from .._dispatch import redispatch_below_autograd, state
 from .._ops import ops
 from .._tensor import contiguous_format, preserve_format
+from .anomaly_mode import is_anomaly_enabled
 
 _sequence = itertools.count()
 
@@ -90,16 +92,17 @@ class SavedTensor:
             )
         t = self.tensor
         if t._version != self.version:
-            producer = t.grad_fn.name() if t.grad_fn is not None else None
-            if self.node_ref is not None:
-                producer = owner.name()
-            where = f", which is output {self.output_nr} of {producer}," if producer else ""
+            producer = owner if self.node_ref is not None else t.grad_fn  # torch names it without "Backward0"
+            where = f", which is output {self.output_nr} of {re.sub(r'Backward[0-9]*$', '', producer.name())}," \
+                if producer is not None else ""
+            hint = ("the backtrace further above shows the operation that failed to compute its gradient. The variable "
+                    "in question was changed in there or anywhere later. Good luck!") if is_anomaly_enabled() else (
+                "enable anomaly detection to find the operation that failed to compute its gradient, with "
+                "torch.autograd.set_detect_anomaly(True, check_nan=False).")
             raise RuntimeError(
                 "one of the variables needed for gradient computation has been modified by an inplace operation: "
                 f"[{t.type()} [{', '.join(map(str, t.shape))}]]{where} is at version {t._version}; expected "
-                f"version {self.version} instead. Hint: the backtrace further above shows the operation that "
-                "failed to compute its gradient. The variable in question was changed in there or anywhere later."
-            )
+                f"version {self.version} instead. Hint: {hint}")
         if self.node_ref is not None:
             t = ops.aten.detach.default(t)
             if state.grad_enabled:  # create_graph: the saved output is connected to its node again
@@ -132,11 +135,10 @@ class AccumulateGrad(Node):
         if grad is None:
             return []
         var = self.variable
-        if var._backward_hooks:
-            for hook in var._backward_hooks:
-                new = hook(grad)
-                if new is not None:
-                    grad = new
+        for hook in var._backward_hooks or ():
+            new = hook(grad)
+            if new is not None:
+                grad = new
         if var.grad is None and not obeys_layout_contract(grad, var):
             var.grad = clone_obeying_layout_contract(grad, var)
         elif var.grad is None:
@@ -151,10 +153,8 @@ class AccumulateGrad(Node):
 def detached(tensor):
     """aten.detach(tensor); with no dispatch mode to see the op, its kernel is called directly (the
     dispatcher would run only that), a few microseconds less for every leaf of every backward."""
-    if state.modes:
-        return ops.aten.detach.default(tensor)
     kernel, _ = views.detach
-    return kernel(tensor)
+    return ops.aten.detach.default(tensor) if state.modes else kernel(tensor)
 
 
 def obeys_layout_contract(grad, variable):
@@ -196,6 +196,4 @@ def gradient_edge(tensor):
     node = tensor.grad_fn  # (a view's history is refreshed on the way)
     if node is not None:
         return (node, tensor._output_nr)
-    if tensor._requires_grad:
-        return (grad_accumulator(tensor), 0)
-    return None
+    return (grad_accumulator(tensor), 0) if tensor._requires_grad else None
