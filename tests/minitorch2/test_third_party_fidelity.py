@@ -108,3 +108,44 @@ def test_set_takes_over_a_storage_window_or_a_tensor_as_torch():
                 tuple(lib.empty(0).set_(a.untyped_storage()).shape), lib.empty(0).set_(storage, 0, (4,), (1,)).tolist())
 
     assert run(minitorch2) == run(torch)
+
+
+# ---- a saved tensor modified in place: torch names its producer without "Backward0", and its hint depends on
+# anomaly mode (fast_neural_style's normalize_batch divides a saved output in place)
+
+
+@pytest.mark.parametrize("anomaly", [False, True])
+@pytest.mark.parametrize("case", ["input of mul", "output of exp", "output of sigmoid", "twice in place", "no history",
+                                  "view"])
+def test_a_saved_tensor_modified_in_place_is_refused_with_torchs_message(case, anomaly):
+    def message(lib):
+        a = lib.ones(3, requires_grad=True)
+        if case == "input of mul":
+            b = a * 2
+            loss = (b * b).sum()
+            b.add_(1)
+        elif case == "output of exp":
+            b = a.exp()
+            loss = b.sum()
+            b.div_(2)
+        elif case == "output of sigmoid":
+            b = a.sigmoid()
+            loss = b.sum()
+            b.mul_(2)
+        elif case == "twice in place":
+            b = a * 2
+            loss = (b * b).sum()
+            b.pow_(2).relu_()
+        elif case == "no history":
+            b = lib.ones(3)
+            loss = (a * b).sum()
+            b.add_(1)
+        else:
+            b = a * 2
+            loss = (b * b).sum()
+            b[:2].add_(1)
+        with lib.autograd.set_detect_anomaly(anomaly), pytest.raises(RuntimeError) as caught:
+            loss.backward()
+        return str(caught.value)
+
+    assert message(minitorch2) == message(torch)
