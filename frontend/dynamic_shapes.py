@@ -23,12 +23,21 @@ _setting = threading.local()  # the `dynamic=` of the compile now translating (N
 
 
 def mark_dynamic(t, index, *, min=None, max=None):
-    """Make dim `index` (an int or a list of them) of t a symbol in every graph it enters."""
+    """Make dim `index` (an int or a list of them) of t a symbol in every graph it enters; a program that
+    specializes it then fails to compile (ConstraintViolationError)."""
     for i in [index] if isinstance(index, int) else index:
         t.__dict__.setdefault("_dynamo_dynamic_indices", set()).add(i)
 
 
-maybe_mark_dynamic = mark_dynamic  # (Dynamo's raises nowhere where mark_dynamic would; ours never raises)
+def maybe_mark_dynamic(t, index):
+    """As mark_dynamic, but a program may specialize the dim."""
+    for i in [index] if isinstance(index, int) else index:
+        t.__dict__.setdefault("_dynamo_weak_dynamic_indices", set()).add(i)
+
+
+def strictly_marked_dims(tensor):
+    """The dims mark_dynamic marked (not maybe_mark_dynamic): the program must leave them symbolic."""
+    return tensor.__dict__.get("_dynamo_dynamic_indices", set())
 
 
 def mark_static(t, index=None):
@@ -52,7 +61,7 @@ def dynamic_dims(code, source_name, tensor):
     translation of `code`; records its sizes."""
     dynamic = getattr(_setting, "dynamic", None)
     static = tensor.__dict__.get("_dynamo_static_indices", set())
-    marked = tensor.__dict__.get("_dynamo_dynamic_indices", set())
+    marked = strictly_marked_dims(tensor) | tensor.__dict__.get("_dynamo_weak_dynamic_indices", set())
     state = FRAME_STATE.setdefault(code, {})
     seen = state.get(source_name)
     sizes = tuple(tensor.shape)

@@ -196,6 +196,7 @@ def compile_graph(fn, gm, og, backend, name=None):
     except Exception as e:
         raise BackendCompilerFailed(getattr(backend, "__name__", repr(backend)), e) from e
     og.install_shape_guards()
+    og.shape_env.check_constraints(og.marked_sizes)
     return compiled
 
 

@@ -57,7 +57,13 @@ class SymInt(_SymArithmetic):
     def __int__(self):
         return self.node.guard_int()
 
-    __index__ = __int__  # (float() takes it too)
+    __index__ = __int__
+
+    def __float__(self):
+        # Dynamo traces float() of a size (math.sqrt(n)) as a SymFloat where ours specializes it: so that is not
+        # reported as specializing a dim mark_dynamic marked (ShapeEnv.check_constraints)
+        self.node.shape_env.specialized_by_float.update(self.node.expr.free_symbols)
+        return float(self.node.guard_int())
 
 
 class SymFloat(_SymArithmetic):

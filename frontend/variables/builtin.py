@@ -152,7 +152,9 @@ class BuiltinVariable(LibraryCallsMixin, ValueVariable):  # (the mixin: stdlib.p
         if _is_pure(fn):  # sorted(zip(...)): an iterator of constants folds as the tuple of its items
             args = [TupleVariable(a.unpack_var_sequence(tx)) if isinstance(a, ListIteratorVariable) else a for a in args]
         if _is_pure(fn) and all(_is_const(a) for a in [*args, *kwargs.values()]):
-            return _fold(fn, [a.as_python_constant() for a in args],
+            # (math.sqrt(n) gets the SymInt n itself: its float() specializes it as Dynamo's SymFloat would not)
+            return _fold(fn, [a.value if isinstance(a, SymNodeVariable) and fn.__module__ == "math"
+                              else a.as_python_constant() for a in args],
                          {k: v.realize().as_python_constant() for k, v in kwargs.items()})
         if fn is abs and len(args) == 1 and isinstance(args[0], TensorVariable):
             return record(tx.output, "call_function", operator.abs, args, {})

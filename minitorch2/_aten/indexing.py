@@ -354,21 +354,27 @@ def _cat_meta(tensors, dim=0):
 cat = (_cat_kernel, _cat_meta)
 
 
-def _stack_kernel(tensors, dim=0):
+def _check_stack_sizes(tensors):
+    """On fakes too: a symbolic size stacked with another is then guarded equal to it."""
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
     for i, t in enumerate(tensors):
-        if t.shape != tensors[0].shape:
+        if tuple(t.shape) != tuple(tensors[0].shape):
             raise RuntimeError(
                 f"stack expects each tensor to be equal size, but got [{', '.join(map(str, tensors[0].shape))}] at entry 0 "
                 f"and [{', '.join(map(str, t.shape))}] at entry {i}"
             )
+
+
+def _stack_kernel(tensors, dim=0):
+    _check_stack_sizes(tensors)
     d = wrap_dim(dim, tensors[0].dim() + 1)
     out_dtype = _dtype.result_type(*tensors)
     return c_order(np.stack([t._np.astype(out_dtype.np, copy=False) for t in tensors], axis=d))
 
 
 def _stack_meta(tensors, dim=0):
+    _check_stack_sizes(tensors)
     d = wrap_dim(dim, tensors[0].dim() + 1)
     shape = list(tensors[0].shape)
     shape.insert(d, len(tensors))

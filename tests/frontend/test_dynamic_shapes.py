@@ -5,6 +5,7 @@ the guards; and a recompile exactly when a guard fails (a size of 0 or 1, which 
 program branched on; a quotient pinned to 1): after every call the frame count equals torch.compile's.
 """
 import numpy as np
+import pytest
 import torch
 from hypothesis import assume, given, settings, strategies as st
 from torch._dynamo.testing import CompileCounter as TorchCompileCounter
@@ -101,3 +102,21 @@ def test_a_constant_tensor_built_from_a_size_keeps_static_sizes():
         values = [compiled(lib.ones(n, 3)).tolist() for n in (4, 4, 4, 5, 6, 6)]
         counts.append((counter.frame_count, values))
     assert counts[0] == counts[1]
+
+
+def test_a_marked_dim_the_program_specializes_raises_torchs_constraint_violation():
+    """mark_dynamic on a dim the program pins (stacked with a static size): both compilers raise
+    ConstraintViolationError with the same first line; maybe_mark_dynamic lets the program pin it."""
+    errors = []
+    for lib, dynamo in ((minitorch2, frontend), (torch, torch._dynamo)):
+        dynamo.reset()
+        x, y = lib.ones(4, 3), lib.ones(4, 3)
+        dynamo.mark_dynamic(x, 0)
+        with pytest.raises(Exception) as raised:
+            lib.compile(lambda a, b: lib.stack([a, b], dim=1), backend="eager")(x, y)
+        errors.append((type(raised.value).__name__, str(raised.value).splitlines()[:2]))
+        dynamo.reset()
+        x = lib.ones(4, 3)
+        dynamo.maybe_mark_dynamic(x, 0)
+        assert tuple(lib.compile(lambda a, b: lib.stack([a, b], dim=1), backend="eager")(x, y).shape) == (4, 2, 3)
+    assert errors[0] == errors[1] and errors[0][0] == "ConstraintViolationError"

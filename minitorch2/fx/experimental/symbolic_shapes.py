@@ -30,6 +30,10 @@ class GuardOnDataDependentSymNode(RuntimeError):
     """A Python decision on a symbol that comes from data (no example value to answer it from)."""
 
 
+class ConstraintViolationError(RuntimeError):
+    """A size marked dynamic (mark_dynamic) that the program specialized to a constant."""
+
+
 class FloorDiv(sympy.Function):
     """Python's `//` on integers, kept whole so it prints as `(s77//2)` (sympy's floor(a/b) would not)."""
     is_integer = True
@@ -119,6 +123,7 @@ class ShapeEnv:
         self.var_to_sources = {}  # symbol -> the source names it stands for, the first one its name in guards
         self.replacements = {}  # symbol -> the expression (often an int) a guard pinned it to
         self.guards = []  # expressions known true, besides ranges and replacements, in the order recorded
+        self.specialized_by_float = set()  # symbols float() pinned (see SymInt.__float__)
         self.input_strides = []  # (tensor source, its fake's strides): a symbolic stride is guarded
         self._val_to_var = {}
         self._unique_ids = set()
@@ -282,10 +287,24 @@ class ShapeEnv:
         if isinstance(guard, (sympy.Ge, sympy.Le)) and isinstance(guard.lhs, FloorDiv) and guard.rhs.is_Integer:
             term, k = guard.lhs.args
             if term.is_Symbol and k.is_Integer and k > 0:
-                return sympy.Ge(term, k * guard.rhs) if isinstance(guard, sympy.Ge) else sympy.Le(term, k * guard.rhs + k - 1)
+                if isinstance(guard, sympy.Ge):
+                    return sympy.Ge(term, k * guard.rhs)
+                return sympy.Le(term, k * guard.rhs + k - 1)
         return guard
 
     # ------------------------------------------------------------ guards over sources
+    def check_constraints(self, marked):
+        """Raise ConstraintViolationError where a symbol of `marked` ({symbol: source name}) became a constant."""
+        pinned = [(name, self.simplify(symbol)) for symbol, name in marked.items()
+                  if self.simplify(symbol).is_Integer and symbol not in self.specialized_by_float]
+        if pinned:
+            raise ConstraintViolationError(
+                f"Constraints violated ({', '.join(name for name, _ in pinned)})! For more information, run with "
+                'TORCH_LOGS="+dynamic".\n' + "".join(
+                    f"  - You marked {name} as dynamic but your code specialized it to be a constant ({value}). If "
+                    "you're using mark_dynamic, either remove it or use maybe_mark_dynamic. If you're using "
+                    "Dim.DYNAMIC, replace it with either Dim.STATIC or Dim.AUTO.\n" for name, value in pinned))
+
     def produce_guards(self, checked_elsewhere=()):
         """The guards as Dynamo's log prints them, over source names: duck-sizing equalities, recorded facts,
         then each symbol's range. Sizes pinned to one value whose symbols are in `checked_elsewhere` are left
