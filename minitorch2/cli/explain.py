@@ -50,10 +50,7 @@ def explain_script(script, args):
 
     eval_frame._observers.append(record)
     try:
-        status = run_script(script, args)
-    except Exception as error:  # the script's own error: its traceback as Python prints it, then the report
-        traceback.print_exception(type(error), error, _from_script(error.__traceback__, script))
-        status = 1
+        status = run_script(script, args)  # (the script's own error: its traceback printed, status 1)
     finally:
         eval_frame._observers.remove(record)
     sys.stdout.flush()
@@ -67,14 +64,6 @@ def user_stack():
     return [frame for frame in traceback.extract_stack()[:-1]
             if not os.path.abspath(frame.filename).startswith(_LIBRARY) and not frame.filename.startswith("<")
             and os.path.basename(frame.filename) != "runpy.py"]
-
-
-def _from_script(tb, script):
-    """The traceback from the script's first frame on (runpy's and ours dropped)."""
-    start = tb
-    while start is not None and os.path.abspath(start.tb_frame.f_code.co_filename) != os.path.abspath(script):
-        start = start.tb_next
-    return start or tb
 
 
 def explain_report(recorded, cache):

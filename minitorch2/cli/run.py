@@ -108,14 +108,24 @@ def run_script(script, args, backend=None, show=()):
     except (aliases.MissingFeature, Unsupported) as e:
         print(f"{script}:{_script_line(e, script)}: unsupported by minitorch2: {e}", file=sys.stderr)
         return 1
-    except AttributeError as e:
-        owner = _torch_owner_of_missing(getattr(e, "obj", None), e.name)
-        if owner is None:
-            raise
+    except Exception as e:
+        owner = _torch_owner_of_missing(getattr(e, "obj", None), e.name) if isinstance(e, AttributeError) else None
+        if owner is None:  # the script's own error
+            _print_script_traceback(e, script)
+            return 1
         print(f"{script}:{_script_line(e, script)}: unsupported by minitorch2: {owner}.{e.name} is not supported "
               f"(a minitorch2 {owner.rsplit('.', 1)[1]} has no attribute '{e.name}')", file=sys.stderr)
         return 1
     return 0
+
+
+def _print_script_traceback(error, script):
+    """error's traceback as `python script.py` prints it: from the script's first frame on, without runpy's and
+    the command line's frames above it."""
+    tb = error.__traceback__
+    while tb is not None and os.path.abspath(tb.tb_frame.f_code.co_filename) != os.path.abspath(script):
+        tb = tb.tb_next
+    traceback.print_exception(type(error), error, tb or error.__traceback__)
 
 
 # Public methods torch's nn.Module and optim.Optimizer have (torch 2.13): a script calling one minitorch2 lacks

@@ -1,6 +1,8 @@
 """`python -m minitorch2 run` on a script calling a method torch's nn.Module or optim.Optimizer has and minitorch2's
 lacks (pytorch/examples' mnist_hogwild calls model.share_memory()): one line naming it, as for a missing Tensor
-method; a module attribute torch lacks too (a typo in the script's own model) keeps torch's AttributeError."""
+method; a module attribute torch lacks too (a typo in the script's own model) keeps torch's AttributeError, and
+the script's own errors print the traceback `python script.py` prints (from the script's frames, no runpy or CLI
+frames above them)."""
 import os
 import subprocess
 import sys
@@ -41,3 +43,15 @@ def test_the_one_line_names_only_what_torch_has(make, name, owner):
 def test_the_method_lists_name_only_torchs_public_methods():
     assert run.TORCH_MODULE_METHODS <= {n for n in dir(torch.nn.Module) if not n.startswith("_")}
     assert run.TORCH_OPTIMIZER_METHODS <= {n for n in dir(torch.optim.Optimizer) if not n.startswith("_")}
+
+
+def test_a_script_error_prints_the_traceback_python_prints(tmp_path):
+    script = tmp_path / "train.py"
+    script.write_text("import torch\n\n\ndef step(model, config):\n    return model(torch.ones(2)) * config['lr']\n"
+                      "\n\nstep(torch.nn.Linear(2, 1), {'learning_rate': 0.1})\n")
+    ours = subprocess.run([sys.executable, "-m", "minitorch2", "run", str(script)], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120)
+    theirs = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    assert ours.returncode == theirs.returncode == 1
+    assert ours.stderr == theirs.stderr
+    assert ours.stderr.startswith(f'Traceback (most recent call last):\n  File "{script}", line 8, in <module>')
