@@ -100,6 +100,12 @@ class TensorVariable(VariableTracker):
             if isinstance(value, (tuple, list)):  # a symbolic stride or numel specialises
                 return ConstantVariable(tuple(int(v) for v in value))
             return ConstantVariable(int(value) if is_symbolic(value) else value)
+        if name in ("addcmul_", "addcdiv_") and len(args) == 2 and list(kwargs) == ["value"]:
+            # Dynamo's rewrite (a tensor `value` then needs no .item()): mul (div) of t1 and t2, fma into self, copy_
+            product = record(tx.output, "call_function", getattr(minitorch2, name[4:7]), args, {})
+            fused = record(tx.output, "call_function", minitorch2.ops.prims.fma.default,
+                           [product, kwargs["value"], self], {})
+            return self.call_method(tx, "copy_", [fused], {})
         return record(tx.output, "call_method", name, [self, *args], kwargs)
 
     def __repr__(self):
@@ -136,8 +142,7 @@ def _fake_run_failure(kind, target, fake_args, fake_kwargs, error):
     """As Dynamo: an op fake tensors cannot run (data-dependent, no meta function, an argument it does not take)
     is a graph break; any other failure is the program's, raised now as TorchRuntimeError."""
     name = getattr(target, "__name__", target)
-    if isinstance(error, _LEFT_TO_EAGER) or (
-            isinstance(error, TypeError) and "argument" in str(error)):
+    if isinstance(error, _LEFT_TO_EAGER) or (isinstance(error, TypeError) and "argument" in str(error)):
         return Unsupported(f"running {name} on fake tensors failed: {type(error).__name__}: {error}", "unsupported_call")
     return TorchRuntimeError(f"RuntimeError when making fake tensor call\n  Explanation: Dynamo failed to run FX node"
                              f" with fake tensors: {kind} {name}(*{tuple(fake_args)}, **{fake_kwargs}): got {error!r}\n"

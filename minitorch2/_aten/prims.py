@@ -1,23 +1,24 @@
-"""Kernels of the three `prims` ops torch's inductor decompositions record: convert_element_type, iota, fma.
+"""Kernels of the three `prims` ops torch's graphs record: convert_element_type, iota, fma.
 
-Runtime layer, beside the aten families. PyTorch's decompositions bottom out in its `prims` namespace; the
-inductor-path graphs name three of them, so minitorch2 registers them as `ops.prims.*` (table.py) to record the same
-graphs:
+Runtime layer, beside the aten families. PyTorch's decompositions bottom out in its `prims` namespace; minitorch2
+registers the three its graphs name as `ops.prims.*` (table.py) to record the same graphs:
 
     prims.convert_element_type(a, dtype)   a copy of `a` in another dtype ("x.to(dtype)" in a decomposition)
     prims.iota(length, start=, step=, ...)  start, start+step, ... (the positions a scatter-as-where compares)
-    prims.fma(a, b, c)                      a * b + c   (the softmax backward)
+    prims.fma(a, b, c)                      a * b + c, b a tensor or a number (softmax backward, Dynamo's addcmul_)
 
-They never appear in an eager program; they exist for traced graphs and their lowerings (backend/lowering.py).
+Only traced graphs record them (the frontend's too: x.addcmul_(t1, t2, value=v)); backend/lowering.py lowers them.
 """
 import numpy as np
 
-from .meta_util import broadcast_shapes, fake_empty, pointwise_strides, preserve_format_strides, with_strides
+from .._dtype import result_type
+from .derivatives_util import aten, sum_to
+from .meta_util import fake_empty, fake_pointwise, preserve_format_strides, with_strides
+from .pointwise_factories import _ensure_array, _laid_out, _np
 
 
 def _convert_element_type_kernel(a, dtype):
-    result = np.array(a._np, dtype=dtype.np, copy=True, order="C")
-    return with_strides(result, preserve_format_strides(a))
+    return with_strides(np.array(a._np, dtype=dtype.np, copy=True, order="C"), preserve_format_strides(a))
 
 
 def _convert_element_type_meta(a, dtype):
@@ -39,14 +40,19 @@ iota = (_iota_kernel, _iota_meta)
 
 
 def _fma_kernel(a, b, c):
-    shape = broadcast_shapes(*(tuple(t.shape) for t in (a, b, c)))
-    result = np.add(np.multiply(a._np, b._np), c._np).astype(a.dtype.np, copy=False)
-    return with_strides(np.ascontiguousarray(np.broadcast_to(result, shape)), pointwise_strides(shape, (a, b, c)))
+    dtype = result_type(a, b, c)  # b may be a Python number (Dynamo passes addcmul_'s value), promoted as torch's
+    return _ensure_array(np.add(np.multiply(_np(a, dtype), _np(b, dtype)), _np(c, dtype)), dtype)
 
 
 def _fma_meta(a, b, c):
-    shape = broadcast_shapes(*(tuple(t.shape) for t in (a, b, c)))
-    return fake_empty(shape, a.dtype, pointwise_strides(shape, (a, b, c)))
+    return fake_pointwise(result_type(a, b, c), (a, b, c))
 
 
-fma = (_fma_kernel, _fma_meta)
+fma = _laid_out(_fma_kernel, _fma_meta)
+
+
+def fma_formula(grad, a, b, a_shape, b_shape, c_shape, needs_grad):
+    """torch's inductor_prims formula: grad * b, grad * a, grad (c not saved: Dynamo's addcmul_ writes into it)"""
+    a_grad = sum_to(aten.mul.Tensor(grad, b), a_shape) if needs_grad[0] else None
+    b_grad = sum_to(aten.mul.Tensor(grad, a), b_shape) if needs_grad[1] else None
+    return a_grad, b_grad, sum_to(grad, c_shape) if needs_grad[2] else None

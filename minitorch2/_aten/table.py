@@ -343,7 +343,7 @@ TABLE = [
        grad_fn="ConvertElementTypeBackward0"),
     op("prims::iota(SymInt length, *, SymInt start, SymInt step, ScalarType dtype, Device device, bool requires_grad) "
        "-> Tensor", FACTORY, prims.iota),
-    op("prims::fma(Tensor a, Tensor b, Tensor c) -> Tensor", ("pointwise",), prims.fma, grad_fn="FmaBackward0"),
+    op("prims::fma(Tensor a, Tensor b, Tensor c) -> Tensor", ("pointwise",), prims.fma, prims.fma_formula),
     # and the scatter-add of the inductor path's embedding backward (masked_index.py)
     op("_unsafe_masked_index_put_accumulate(Tensor self, Tensor mask, Tensor?[] indices, Tensor values) -> Tensor", CORE,
        masked_index.unsafe_masked_index_put_accumulate),

@@ -219,6 +219,10 @@ def addcmul_inplace_value(a, b):
     y = a.clone()
     y.addcmul_(b, b, value=2)
     return y
+def addcdiv_inplace_value(a, b):
+    y = a.clone()
+    y.addcdiv_(b, b.abs() + 1, value=-0.5)
+    return y.addcdiv_(a, b.exp())
 
 # ---- a user class's __eq__, introspection, comprehensions ----------------------------------
 class Key:
@@ -501,10 +505,7 @@ def _assert_close(ours, theirs):
 
 
 # Programs whose counts still differ from Dynamo's: name -> why (strict xfail: a fix makes them fail loudly).
-KNOWN_DIFFS = {
-    "addcmul_inplace_value": "Dynamo 2.13 rewrites Tensor.addcmul_(t1, t2, value=v) as mul, prims.fma, copy_ (4 ops); "
-                             "ours records addcmul_ (2): our prims.fma takes tensors only (minitorch2/_aten/prims.py)",
-}
+KNOWN_DIFFS = {}
 
 
 @pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(reason=KNOWN_DIFFS[n], strict=True))
@@ -577,3 +578,53 @@ def test_f_pad_is_recorded_as_dynamo_records_it():
         codes.append(graphs[0])
     assert "torch._C._nn.pad(l_x_, (1, 2), 'constant', None)" in codes[0]
     assert codes[1] == codes[0]
+
+
+def _graph_codes(fn, *arrays):
+    """gm.code of the one graph torch.compile records for fn, then minitorch2.compile's."""
+    codes = []
+    for lib, dynamo in ((torch, torch._dynamo), (minitorch2, frontend)):
+        graphs = []
+
+        def backend(gm, example_inputs):
+            graphs.append(gm.code)
+            return gm.forward
+
+        dynamo.reset()
+        lib.compile(fn(lib), backend=backend, fullgraph=True)(*[lib.tensor(a) for a in arrays])
+        codes.append(graphs[0])
+    return codes
+
+
+@pytest.mark.parametrize("method", ["addcmul_", "addcdiv_"])
+def test_inplace_fused_arithmetic_with_value_is_recorded_as_dynamo_records_it(method):
+    """Dynamo 2.13 rewrites x.addcmul_(t1, t2, value=v) as mul, prims.fma(product, v, x), x.copy_ (addcdiv_: div);
+    without value=, and out of place, the method call stays one node."""
+    def program(lib):
+        def f(d, b, c):
+            y = getattr(d * 1, method)(b, c, value=0.3)
+            return getattr(y, method)(b, c) + getattr(d, method[:-1])(b, c, value=2)
+        return f
+
+    theirs, ours = _graph_codes(program, *ARRAYS, ARRAYS[0] + 3)
+    product = {"addcmul_": "mul_1", "addcdiv_": "div"}[method]
+    assert f"fma_default = torch.ops.prims.fma.default({product}, 0.3, mul)" in theirs
+    assert "y = mul.copy_(fma_default)" in theirs and f"value = 2)" in theirs
+    assert ours == theirs
+
+
+def test_inplace_addcmul_with_value_has_torch_gradients():
+    """The rewritten graph (mul, prims.fma with a Python number, copy_) back-propagates as eager torch's addcmul_."""
+    grads = []
+    for lib in (torch, minitorch2):
+        (torch._dynamo if lib is torch else frontend).reset()
+        a, b, c = (lib.tensor(x, requires_grad=True) for x in (*ARRAYS, ARRAYS[0] + 3))
+
+        def f(a, b, c):
+            y = a * 2
+            y.addcmul_(b, c, value=0.3).addcdiv_(c, b, value=-1.5)
+            return y * a
+
+        lib.compile(f, backend="aot_eager")(a, b, c).sum().backward()
+        grads.append([t.grad.numpy() for t in (a, b, c)])
+    _assert_close(grads[1], grads[0])
