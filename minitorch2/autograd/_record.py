@@ -320,6 +320,15 @@ def _check_inplace(target):
         return None
     if base.grad_fn is None and base._requires_grad:
         raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
+    node = target.grad_fn
+    while getattr(node, "op", None) is not None and node.op.is_view:  # the views it was made by, back to its base
+        if node.op._schema.returns[0].type == "Tensor[]":  # split, chunk, unbind: their outputs stay read-only
+            raise RuntimeError(
+                f"Output {target._output_nr} of {target.grad_fn.name().removesuffix('Backward0')} is a view and is "
+                "being modified inplace. This view is the output of a function that returns multiple views. Such "
+                "functions do not allow the output views to be modified inplace. You should replace the inplace "
+                "operation by an out-of-place one.")
+        node = node.next_functions[0][0]
     return base
 
 

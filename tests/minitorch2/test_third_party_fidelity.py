@@ -149,3 +149,16 @@ def test_a_saved_tensor_modified_in_place_is_refused_with_torchs_message(case, a
         return str(caught.value)
 
     assert message(minitorch2) == message(torch)
+
+
+@pytest.mark.parametrize("view", ["split(2)[1]", "chunk(2)[1][:1]", "unbind(0)[3]"])
+def test_in_place_writes_into_a_multi_output_views_outputs_are_refused_as_torch(view):
+    messages = []
+    for lib in (minitorch2, torch):
+        a = lib.ones(4, requires_grad=True)
+        with pytest.raises(RuntimeError) as raised:
+            eval(f"(a * 2).{view}").add_(1)
+        messages.append(str(raised.value))
+        with lib.no_grad():
+            eval(f"(a * 2).{view}").add_(1)  # (allowed without grad, as in torch)
+    assert messages[0] == messages[1]
