@@ -19,6 +19,7 @@ nothing done, or a plain compile.
     codegen/llvm_emit.py column_reduction(kernel)            column sums with the loops swapped
     codegen/triton.py    cached_module(source, name)         generated Triton modules kept for the process
     wrapper.py           matmul(a, b, out)                   large products as OpenBLAS calls across threads
+    wrapper.py           buffer_functions()                  buffers reused from a pool, addresses read fast
 
 The one idea to hold: the speed wing changes when a result arrives, never
 what it is. The tests run in both configurations (tests/backend/conftest.py).
@@ -28,15 +29,18 @@ what it is. The tests run in both configurations (tests/backend/conftest.py).
     graph_cache.py   compiled graphs on disk
     parallel.py      a kernel's range split into chunks; workers.py: the spinning native threads that run them
     blas.py          our own OpenBLAS's sgemm as worker jobs
+    buffers.py       the pool of buffers compiled graphs run in
     llvm_math.py     inline float32 transcendentals; llvm_columns.py: column-reduction kernels
 """
 import hashlib
 import os
 
+import numpy as np
+
 from .. import config
 from ..codegen import get_codegen, import_file, llvm_jit
 from ..codegen import llvm_ops
-from . import blas, disk_cache, forking, graph_cache, kernel_cache, llvm_columns, llvm_math, parallel
+from . import blas, buffers, disk_cache, forking, graph_cache, kernel_cache, llvm_columns, llvm_math, parallel
 
 SPEEDS = ("fast", "plain")
 
@@ -161,3 +165,26 @@ def matmul(a, b, out):
     """Fast: out = a @ b as OpenBLAS sgemm calls split across the worker threads, for a large float32
     product (blas.py), returning True. Else False, nothing done: the wrapper calls np.matmul."""
     return fast() and blas.matmul(a, b, out)
+
+
+# ---- the memory compiled graphs run in (wrapper.py) --------------------------------------------
+
+
+def buffer_functions():
+    """wrapper.py's alloc(numel, dtype), free(array), lend(array) and ptr(array), chosen once at import. Fast: the
+    pool's (buffers.py). Plain: fresh numpy memory for every buffer, freed by numpy, and `array.ctypes.data`."""
+    if fast():
+        return buffers.POOL.alloc, buffers.POOL.free, buffers.POOL.lend, buffers.ptr
+    return _fresh_buffer, _let_numpy_free, _let_numpy_free, _address
+
+
+def _fresh_buffer(numel, dtype):
+    return np.empty(max(numel, 1), dtype.np)
+
+
+def _let_numpy_free(array):
+    pass
+
+
+def _address(array):
+    return array.ctypes.data

@@ -13,7 +13,7 @@ import minitorch2
 from autograd import make_fx
 from backend import loop_ir as L
 from backend.compile_fx import compile_fx_inner, select_decomp_table
-from backend.wrapper import POOL
+from backend.speed.buffers import POOL
 from minitorch2 import ops
 
 aten = ops.aten
@@ -159,6 +159,7 @@ def test_horizontal_fusion_of_siblings():
     assert len(reduces(compiled.kernels[0])) == 2
 
 
+@pytest.mark.speed_wing
 def test_buffers_are_reused_within_and_across_calls():
     def three_stages(x):
         a = aten.sum.dim_IntList(aten.exp.default(x), [1], True)  # temporaries of the same size...

@@ -17,7 +17,7 @@ import torch
 
 import backend
 import minitorch2
-from backend.wrapper import BufferPool
+from backend.speed.buffers import BufferPool
 from minitorch2 import _dtype as dt
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

@@ -1,4 +1,4 @@
-"""The generated wrapper's runtime (backend/wrapper.py): buffer reuse and threaded matmuls."""
+"""The generated wrapper's runtime (backend/wrapper.py): buffer reuse (the speed wing's pool) and threaded matmuls."""
 import sys
 
 import numpy as np
@@ -6,12 +6,12 @@ import pytest
 
 import minitorch2
 from backend import config, wrapper
-from backend.speed import blas
+from backend.speed import blas, buffers
 from minitorch2 import _dtype as dt
 
 
 def test_pool_reuses_an_output_buffer_only_once_nothing_refers_to_it():
-    pool = wrapper.BufferPool()
+    pool = buffers.BufferPool()
     first = pool.alloc(1000, dt.float32)
     pool.lend(first)
     view = first[10:20]
@@ -24,17 +24,18 @@ def test_pool_reuses_an_output_buffer_only_once_nothing_refers_to_it():
     assert pool.reused == 1 and again.size == 1000 and sys.getrefcount(again) == 2
 
 
+@pytest.mark.speed_wing
 def test_compiled_outputs_stay_intact_while_alive_and_are_recycled_once_dropped():
     fn = minitorch2.compile(lambda x: x * 2.0 + 1.0, backend="inductor")
     x = minitorch2.from_numpy(np.arange(4096, dtype=np.float32))
     kept = fn(x)
-    reused_before = wrapper.POOL.reused
+    reused_before = buffers.POOL.reused
     other = fn(x + 1)  # must not write into `kept`
     np.testing.assert_array_equal(kept.numpy(), np.arange(4096, dtype=np.float32) * 2 + 1)
     np.testing.assert_array_equal(other.numpy(), np.arange(4096, dtype=np.float32) * 2 + 3)
     del kept, other
     fn(x)
-    assert wrapper.POOL.reused > reused_before
+    assert buffers.POOL.reused > reused_before
 
 
 @pytest.mark.parametrize("shape_a,shape_b", [((300, 70), (70, 50)), ((50, 70), (70, 300)), ((4, 129, 33), (4, 33, 65)),
