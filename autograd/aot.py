@@ -346,9 +346,9 @@ _ANY_SIZE = "any size"  # the signature key of graphs traced over symbolic sizes
 
 
 class _Symbolic:
-    """A trace over the frontend's symbolic sizes. The frontend produced its guards before calling its backend, so
-    what the trace decided on sizes (torch adds it to the frontend's guards) is kept here as facts checked at every
-    call (`admits`), and taken back from the ShapeEnv. A trace where a size became a constant is refused."""
+    """A trace over the frontend's symbolic sizes. What the trace decides on sizes stays in the ShapeEnv, which the
+    frontend turns into the frame's guards once its backend returns (as torch's), and is kept here as facts checked
+    at every call too (`admits`). A trace where a size became a constant is refused."""
 
     def __init__(self, fake_args):
         env = self.shape_env = next(a for a in fake_args if is_symbolic(a)).node.shape_env
