@@ -564,18 +564,9 @@ def test_a_config_object_read_in_forward_is_guarded_as_dynamo(attribute, value):
 
 def test_f_pad_is_recorded_as_dynamo_records_it():
     """torch's F.pad is Python over torch._C._nn.pad, which Dynamo records with every argument given."""
-    codes = []
-    for lib, dynamo in ((torch, torch._dynamo), (minitorch2, frontend)):
-        graphs = []
-
-        def backend(gm, example_inputs):
-            graphs.append(gm.code)
-            return gm.forward
-
-        dynamo.reset()
-        pad = lib.nn.functional.pad
-        lib.compile(lambda x: pad(x, (1, 2)) * 2 + pad(x, [0, 1, 1, 0], value=0.5).sum(), backend=backend)(lib.ones(2, 3))
-        codes.append(graphs[0])
+    codes = _graph_codes(lambda lib: lambda x: (lib.nn.functional.pad(x, (1, 2)) * 2
+                                                + lib.nn.functional.pad(x, [0, 1, 1, 0], value=0.5).sum()),
+                         np.ones((2, 3), np.float32))
     assert "torch._C._nn.pad(l_x_, (1, 2), 'constant', None)" in codes[0]
     assert codes[1] == codes[0]
 
