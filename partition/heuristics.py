@@ -80,11 +80,11 @@ class RecomputeRules:
         """Could `consumer` read `producer` inside one fused kernel? (`cat` absorbs anything.)"""
         if op_name(consumer) == "cat":
             return True
-        return self.ops.is_fusible(producer) and self.ops.is_fusible(consumer)
+        return op_name(producer) in self.ops.fusible and op_name(consumer) in self.ops.fusible
 
     def is_materialized_backwards(self, node):
         """Does some backward user (looking through views) need `node` written to memory?"""
-        if self.ops.is_view(node):
+        if op_name(node) in self.ops.view:
             return False
         pending = [node]
         while pending:
@@ -92,7 +92,7 @@ class RecomputeRules:
             for user in current.users:
                 if not self.info.is_required_fw(user) and not self.is_fusible(current, user):
                     return True
-                if self.ops.is_view(user):
+                if op_name(user) in self.ops.view:
                     pending.append(user)
         return False
 
@@ -105,11 +105,11 @@ class RecomputeRules:
         if op_name(node) in ("lift_fresh_copy", "lift_fresh"):
             return None
         if self.options.ban_if_not_in_allowlist:
-            if not self.ops.is_recomputable(node):
+            if op_name(node) not in self.ops.recomputable:
                 return "not in recomputable allowlist"
-        elif self.ops.is_random(node):
+        elif op_name(node) in self.ops.random:
             return "random op"
-        elif self.ops.is_compute_intensive(node):
+        elif op_name(node) in self.ops.compute_intensive:
             return "compute intensive op"
         if self.options.ban_if_materialized_backward and self.is_materialized_backwards(node):
             return "materialized in backward"

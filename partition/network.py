@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from .default import is_input
 from .heuristics import RecomputeRules, ban_long_fusible_chains, ban_uses_far_apart, must_recompute
+from .op_types import op_name
 
 
 def _networkx():
@@ -39,7 +40,7 @@ class FlowNetwork:
 
     def ban(self, node, reason):
         """Forbid recomputing `node` (source -> node_in, infinite). Views are never banned: they are free."""
-        if self.op_types.is_view(node) or must_recompute(node):
+        if op_name(node) in self.op_types.view or must_recompute(node):
             return False
         self.banned[node] = reason
         self.graph.add_edge("source", node.name + "_in", capacity=math.inf, reason=f"cannot recompute: {reason}")
@@ -112,21 +113,11 @@ def solve_min_cut(joint_graph, network):
 
 
 def explain_infinite_path(graph):
-    """The reasons along a source-to-sink path of uncuttable edges (what made the cut infinite)."""
-    parents, frontier = {"source": None}, ["source"]
-    while frontier:
-        nxt = []
-        for u in frontier:
-            for v, data in graph[u].items():
-                if v not in parents and data.get("capacity") == math.inf:
-                    parents[v] = (u, data.get("reason", ""))
-                    if v == "sink":
-                        steps, cur = [], "sink"
-                        while parents[cur] is not None:
-                            prev, why = parents[cur]
-                            steps.append(f"  {prev} -> {cur}: {why}")
-                            cur = prev
-                        return "\n".join(reversed(steps))
-                    nxt.append(v)
-        frontier = nxt
-    return "  (no infinite path found)"
+    """The reasons along a shortest source-to-sink path of uncuttable edges (what made the cut infinite)."""
+    nx = _networkx()
+    uncuttable = nx.subgraph_view(graph, filter_edge=lambda u, v: graph[u][v].get("capacity") == math.inf)
+    try:
+        path = nx.shortest_path(uncuttable, "source", "sink")
+    except nx.NetworkXNoPath:
+        return "  (no infinite path found)"
+    return "\n".join(f"  {u} -> {v}: {graph[u][v].get('reason', '')}" for u, v in zip(path, path[1:]))

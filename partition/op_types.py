@@ -60,26 +60,12 @@ def op_name(node):
 
 @dataclass(frozen=True)
 class OpTypes:
+    """Overload-packet names by category: a node is in one when `op_name(node)` is."""
     recomputable: frozenset
     fusible: frozenset
     compute_intensive: frozenset
     random: frozenset
     view: frozenset
-
-    def is_recomputable(self, node):
-        return op_name(node) in self.recomputable
-
-    def is_fusible(self, node):
-        return op_name(node) in self.fusible
-
-    def is_compute_intensive(self, node):
-        return op_name(node) in self.compute_intensive
-
-    def is_random(self, node):
-        return op_name(node) in self.random
-
-    def is_view(self, node):
-        return op_name(node) in self.view
 
 
 @functools.cache
