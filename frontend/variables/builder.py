@@ -20,9 +20,9 @@ from .base import MethodVariable
 from .ctx_manager import GRAD_MODE_CLASSES, GradModeClassVariable, GradModeInstanceVariable
 from .dicts import DictVariable
 from .functions import DisabledFunctionVariable, PartialVariable, UserFunctionVariable
-from .lists import ListVariable, NamedTupleClassVariable, NamedTupleVariable, SizeVariable, TupleVariable
+from .lists import ListVariable, SizeVariable, TupleVariable
 from .nn_module import NNModuleVariable
-from .stdlib import LIBRARY_CALLABLES
+from .stdlib import LIBRARY_CALLABLES, NamedTupleClassVariable, NamedTupleVariable, is_namedtuple_class
 from .user_defined import UserClassVariable, UserObjectVariable, is_plain_object, is_user_class
 from .torch import ALLOWED_IN_GRAPH, DISALLOWED_IN_GRAPH, TorchVariable, is_torch_object
 
@@ -63,16 +63,9 @@ def _sequence_tracker(value):
     cls = type(value)
     if cls in _SEQUENCE_TRACKERS:
         return _SEQUENCE_TRACKERS[cls]
-    if issubclass(cls, tuple) and _is_namedtuple_class(cls):
+    if issubclass(cls, tuple) and is_namedtuple_class(cls):
         return lambda items, source: NamedTupleVariable(items, cls, source)
     raise Unsupported(f"a value of {cls.__name__}, a subclass of {cls.__mro__[1].__name__}", "unsupported")
-
-
-def _is_namedtuple_class(cls):
-    """A class collections.namedtuple made (or one like it): fields, _make, and tuple's own sequence protocol."""
-    fields = getattr(cls, "_fields", None)
-    return (isinstance(fields, tuple) and all(type(f) is str for f in fields) and callable(getattr(cls, "_make", None))
-            and all(getattr(cls, m) is getattr(tuple, m) for m in ("__getitem__", "__iter__", "__len__")))
 
 
 def wrap(og, value, source):
@@ -130,7 +123,7 @@ def wrap(og, value, source):
         return _by_identity(og, GradModeClassVariable, value, source)
     if value is minitorch2.autocast:
         return _by_identity(og, AutocastVariable, value, source)
-    if isinstance(value, type) and issubclass(value, tuple) and _is_namedtuple_class(value):
+    if isinstance(value, type) and issubclass(value, tuple) and is_namedtuple_class(value):
         return _by_identity(og, NamedTupleClassVariable, value, source)
     if isinstance(value, type):
         return _by_identity(og, UserClassVariable if is_user_class(value) else ConstantVariable, value, source)

@@ -26,7 +26,7 @@ from .tensor import TensorVariable, record
 from .stdlib import LIBRARY_CALLABLES, LibraryCallsMixin
 from .user_defined import UserObjectVariable
 
-FOLDABLE = {abs, min, max, round, int, float, bool, str, divmod, pow, sum, all, any, type, slice, set, frozenset,
+FOLDABLE = {abs, min, max, round, int, float, bool, str, divmod, pow, sum, all, any, type, slice, set, frozenset, range,
             len, ord, chr, hex, oct, bin, format, repr, ascii, hash, callable, isinstance, issubclass, sorted,
             minitorch2.device, np.finfo, np.iinfo}
 # C functions of these modules only compute from their arguments. Any other C function (random.random,
@@ -196,12 +196,6 @@ class BuiltinVariable(LibraryCallsMixin, ValueVariable):  # (the mixin: stdlib.p
 
     def call_hasattr(self, tx, obj, name):
         return ConstantVariable(_has_attribute(tx, obj.realize(), name.realize().as_python_constant()))
-
-    def call_range(self, tx, *args):
-        args = [a.realize() for a in args]
-        if not all(_is_const(a) for a in args):
-            raise Unsupported("range() of a non-constant", "unsupported_call")
-        return ConstantVariable(range(*[a.as_python_constant() for a in args]))
 
     def call_sum(self, tx, iterable, start=None):
         """With tensors, a chain of adds (`0 + a`, `+ b`...), each item read as its add needs it (Dynamo's order)."""

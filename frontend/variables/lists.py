@@ -1,14 +1,11 @@
-"""Sequences the translator models item by item: tuples, lists, torch.Size, namedtuples, deques, iterators.
+"""Sequences the translator models item by item: tuples, lists, torch.Size, torch.return_types, iterators
+(namedtuples and deques: stdlib.py).
 
 Frontend layer. A tuple or list tracker holds a Python list of trackers, so `a, b = pair`, `xs[0]` and `for x in xs`
 fold at translation time (loops unroll). A list from outside the frame may be mutated: after the graph runs, the
 real list's contents are replaced by the tracked items (`L['xs'][:] = [...]`).
 """
-import collections
-import functools
-import inspect
 import itertools
-import types
 
 import minitorch2
 
@@ -128,92 +125,15 @@ class SizeVariable(TupleVariable):
 class StructSequenceVariable(TupleVariable):
     """An op's named tuple of tensors (torch.return_types.sort, topk): a tuple whose fields read by name."""
 
-    def __init__(self, items, python_cls, source=None, like=None):
+    def __init__(self, items, python_cls, source=None):
         super().__init__(items, source)
         self.python_cls = python_cls
-        self.like = like  # the op's example result, rebuilt from if its class is no structseq (max's, min's)
-        self.fields = getattr(python_cls, "_fields", None) or tuple(
-            name for name, attr in vars(python_cls).items() if isinstance(attr, property))
-
-    def rebuilder(self):
-        if hasattr(self.python_cls, "_fields"):
-            return self.python_cls
-        return functools.partial(_rebuild_like, self.like)
+        self.fields = getattr(python_cls, "_fields", ())
 
     def var_getattr(self, tx, name):
         if name in self.fields:
             return self.items[self.fields.index(name)]
         return super().var_getattr(tx, name)
-
-
-def _rebuild_like(like, items):
-    rebuilt = tuple.__new__(type(like), items)
-    rebuilt.__dict__.update(vars(like))
-    return rebuilt
-
-
-class NamedTupleVariable(StructSequenceVariable):
-    """A collections.namedtuple (or a subclass): fields read by name, the class's methods and properties inlined."""
-
-    def rebuilder(self):
-        return self.python_cls._make
-
-    def var_getattr(self, tx, name):
-        if name == "_fields":
-            return ConstantVariable(self.python_cls._fields)
-        attr = inspect.getattr_static(self.python_cls, name, None)
-        if isinstance(attr, property) and isinstance(attr.fget, types.FunctionType):
-            return tx.output.wrap(attr.fget, None).call_function(tx, [self], {})
-        return super().var_getattr(tx, name)
-
-    def call_method(self, tx, name, args, kwargs):
-        """A method the class defines in Python is inlined with the tuple as self; tuple's own are folded."""
-        fn = inspect.getattr_static(self.python_cls, name, None)
-        if isinstance(fn, types.FunctionType) and name not in self.python_cls._fields:
-            return tx.output.wrap(fn, None).call_function(tx, [self, *args], kwargs)
-        return super().call_method(tx, name, args, kwargs)
-
-
-class NamedTupleClassVariable(ConstantVariable):
-    """A namedtuple class (or a subclass that keeps its constructor): calling it builds the tuple of trackers."""
-
-    def call_function(self, tx, args, kwargs):
-        cls, mro = self.value, self.value.__mro__
-        base = next(k for k in mro if "_make" in vars(k))  # the class collections.namedtuple made
-        if any("__new__" in vars(k) or "__init__" in vars(k) for k in mro[:mro.index(base)]):
-            raise Unsupported(f"constructing {cls.__name__}, which overrides __new__ or __init__", "unsupported_call")
-        try:
-            bound = inspect.signature(cls).bind(*args, **kwargs)
-        except TypeError as e:
-            raise Unsupported(f"calling {cls.__name__}: {e}", "unsupported_call") from None
-        bound.apply_defaults()
-        return NamedTupleVariable([ConstantVariable(v) if not isinstance(v, VariableTracker) else v
-                                   for v in bound.arguments.values()], cls)
-
-
-class DequeVariable(ListVariable):
-    """A collections.deque built in the frame: a list of trackers, changed at both ends by a real deque of them
-    (which drops what falls past maxlen, as the program's own deque will)."""
-
-    python_cls = collections.deque
-
-    def __init__(self, items, maxlen=None):
-        super().__init__(collections.deque(items, maxlen))
-        self.maxlen = maxlen
-
-    def rebuilder(self):
-        return functools.partial(collections.deque, maxlen=self.maxlen)
-
-    def call_method(self, tx, name, args, kwargs):
-        if name not in ("append", "appendleft", "extend", "extendleft", "pop", "popleft", "clear") or (
-                name.startswith("pop") and not self.items):
-            return super().call_method(tx, name, args, kwargs)
-        operands = [] if name in ("pop", "popleft", "clear") else [
-            args[0].realize().unpack_var_sequence(tx) if name.startswith("extend") else args[0]]
-        real = collections.deque(self.items, self.maxlen)
-        result = getattr(real, name)(*operands)
-        self.items = list(real)
-        return ConstantVariable(None) if result is None else result
 
 
 def lazy_iterator(items, *inputs, pure=True):

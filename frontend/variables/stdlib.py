@@ -3,25 +3,100 @@
 Frontend layer, coverage surface beside builtin.py: `functools.partial(f, a)`, `functools.reduce`, `deque(...)`,
 `OrderedDict(...)`, `defaultdict(list)`, `dict.fromkeys`, `collections.namedtuple(...)`, `itertools.chain`,
 `islice`, `count`, `repeat` and `accumulate`, each modelled over trackers (a partial of trackers, a lazy iterator, a
-DictVariable of its class) so a program using them captures in one graph, as in Dynamo. BuiltinVariable takes
+DictVariable of its class), and the namedtuples and deques themselves (tuple and list trackers of their class), so a
+program using them captures in one graph, as in Dynamo. BuiltinVariable takes
 LibraryCallsMixin: a call of one of LIBRARY_CALLABLES runs the mixin's `call_<its __name__>`.
 """
 import collections
 import functools
+import inspect
 import itertools
 import operator
+import types
 
 from ..exc import Unsupported
+from .base import VariableTracker
 from .constant import ConstantVariable
 from .dicts import DictVariable, constant_key
 from .functions import PartialVariable
-from .lists import DequeVariable, iterate, lazy_iterator
+from .lists import ListVariable, StructSequenceVariable, iterate, lazy_iterator
 
 # Callables outside builtins with a rule below (call_<their __name__>); builder.wrap makes them BuiltinVariables.
 LIBRARY_CALLABLES = {functools.partial, functools.reduce, collections.deque, collections.namedtuple, collections.OrderedDict,
                      collections.defaultdict, dict.fromkeys, collections.OrderedDict.fromkeys, itertools.chain,
                      collections.defaultdict.fromkeys, itertools.chain.from_iterable, itertools.islice, itertools.count,
                      itertools.repeat, itertools.accumulate}
+
+
+class NamedTupleVariable(StructSequenceVariable):
+    """A collections.namedtuple (or a subclass): fields read by name, the class's methods and properties inlined."""
+
+    def rebuilder(self):
+        return self.python_cls._make
+
+    def var_getattr(self, tx, name):
+        if name == "_fields":
+            return ConstantVariable(self.python_cls._fields)
+        attr = inspect.getattr_static(self.python_cls, name, None)
+        if isinstance(attr, property) and isinstance(attr.fget, types.FunctionType):
+            return tx.output.wrap(attr.fget, None).call_function(tx, [self], {})
+        return super().var_getattr(tx, name)
+
+    def call_method(self, tx, name, args, kwargs):
+        """A method the class defines in Python is inlined with the tuple as self; tuple's own are folded."""
+        fn = inspect.getattr_static(self.python_cls, name, None)
+        if isinstance(fn, types.FunctionType) and name not in self.python_cls._fields:
+            return tx.output.wrap(fn, None).call_function(tx, [self, *args], kwargs)
+        return super().call_method(tx, name, args, kwargs)
+
+
+class NamedTupleClassVariable(ConstantVariable):
+    """A namedtuple class (or a subclass that keeps its constructor): calling it builds the tuple of trackers."""
+
+    def call_function(self, tx, args, kwargs):
+        cls, mro = self.value, self.value.__mro__
+        base = next(k for k in mro if "_make" in vars(k))  # the class collections.namedtuple made
+        if any("__new__" in vars(k) or "__init__" in vars(k) for k in mro[:mro.index(base)]):
+            raise Unsupported(f"constructing {cls.__name__}, which overrides __new__ or __init__", "unsupported_call")
+        try:
+            bound = inspect.signature(cls).bind(*args, **kwargs)
+        except TypeError as e:
+            raise Unsupported(f"calling {cls.__name__}: {e}", "unsupported_call") from None
+        bound.apply_defaults()
+        return NamedTupleVariable([ConstantVariable(v) if not isinstance(v, VariableTracker) else v
+                                   for v in bound.arguments.values()], cls)
+
+
+class DequeVariable(ListVariable):
+    """A collections.deque built in the frame: a list of trackers, changed at both ends by a real deque of them
+    (which drops what falls past maxlen, as the program's own deque will)."""
+
+    python_cls = collections.deque
+
+    def __init__(self, items, maxlen=None):
+        super().__init__(collections.deque(items, maxlen))
+        self.maxlen = maxlen
+
+    def rebuilder(self):
+        return functools.partial(collections.deque, maxlen=self.maxlen)
+
+    def call_method(self, tx, name, args, kwargs):
+        if name not in ("append", "appendleft", "extend", "extendleft", "pop", "popleft", "clear") or (
+                name.startswith("pop") and not self.items):
+            return super().call_method(tx, name, args, kwargs)
+        operands = [] if name in ("pop", "popleft", "clear") else [
+            args[0].realize().unpack_var_sequence(tx) if name.startswith("extend") else args[0]]
+        real = collections.deque(self.items, self.maxlen)
+        result = getattr(real, name)(*operands)
+        self.items = list(real)
+        return ConstantVariable(None) if result is None else result
+
+
+def is_namedtuple_class(cls):
+    """A class collections.namedtuple made (or one like it): fields, _make, and tuple's own sequence protocol."""
+    fields = getattr(cls, "_fields", None)
+    return (isinstance(fields, tuple) and all(type(f) is str for f in fields) and callable(getattr(cls, "_make", None))
+            and all(getattr(cls, m) is getattr(tuple, m) for m in ("__getitem__", "__iter__", "__len__")))
 
 
 class LibraryCallsMixin:

@@ -171,7 +171,7 @@ def wrap_fx_value(og, proxy, value):
             item_proxy.node.meta["frontend_speculative"] = True  # removed at the end if never used
             items.append(TensorVariable(item_proxy, v))
         if type(value) is not tuple:  # torch.return_types.sort and kin keep their type and field names
-            return StructSequenceVariable(items, type(value), like=value)
+            return StructSequenceVariable(items, type(value))
         return TupleVariable(items)
     og.graph.erase_node(proxy.node)
     raise Unsupported(f"an operation returned {type(value).__name__}, not a tensor (data-dependent)",
