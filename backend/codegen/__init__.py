@@ -11,7 +11,6 @@ Backend layer, after the scheduler. Every generator has the same interface, `com
 A generator is imported when first picked (llvmlite and Triton are heavy to load).
 """
 import importlib
-import importlib.util
 
 from .. import config
 
@@ -24,16 +23,6 @@ def get_codegen(name=None):
     if name not in GENERATORS:
         raise ValueError(f"backend.config.cpu_codegen={name!r}: choose one of {sorted(GENERATORS)}")
     return importlib.import_module(GENERATORS[name])
-
-
-
-def import_file(path, module_name):
-    """The Python module in the file at `path` (generated code that must live in a file: Triton reads a
-    kernel's source back with inspect)."""
-    spec = importlib.util.spec_from_file_location(module_name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 class CompiledKernel:

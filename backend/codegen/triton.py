@@ -26,6 +26,7 @@ where only order can make duplicate writes come out right).
 Running: without a GPU, Triton's interpreter (`TRITON_INTERPRET=1`) runs the kernel over the buffers' own memory,
 wrapped zero-copy as torch tensors (the carrier Triton's launcher accepts); with one, buffers are copied over and back.
 """
+import importlib.util
 import math
 import os
 import re
@@ -38,7 +39,7 @@ from minitorch2 import _dtype as dt
 
 from .. import loop_ir as L
 from .. import speed
-from . import CompiledKernel, import_file, numpy_ref
+from . import CompiledKernel, numpy_ref
 
 
 def _torch():
@@ -355,6 +356,14 @@ def needs_order(statement, args):
 
 
 # ---- loading and running ---------------------------------------------------------------------
+
+
+def import_file(path, module_name):
+    """The Python module in the file at `path` (Triton reads a kernel's source back with inspect)."""
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def load_module(source, name):

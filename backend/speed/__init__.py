@@ -38,7 +38,7 @@ import os
 import numpy as np
 
 from .. import config
-from ..codegen import get_codegen, import_file, llvm_jit
+from ..codegen import get_codegen, llvm_jit
 from ..codegen import llvm_ops
 from . import blas, buffers, disk_cache, forking, graph_cache, kernel_cache, llvm_columns, llvm_math, parallel
 
@@ -154,6 +154,8 @@ def cached_module(source, name):
         if disk_cache.read(config.kernel_cache_dir, path) != source.encode() and not disk_cache.write(
                 config.kernel_cache_dir, path, source.encode(), config.kernel_cache_max_bytes):
             return None
+        from ..codegen.triton import import_file  # (loads torch and Triton; only triton.py, loaded, calls this)
+
         _modules[digest] = import_file(path, f"minitorch2_triton_{name}_{digest}")
     return _modules[digest]
 
