@@ -71,7 +71,7 @@ class WrapperCodeGen:
         body = [f"{', '.join(names)}{',' if len(names) == 1 else ''} = args" if names else "assert not args"]
         for b in self.graph.inputs:
             body.append(f"{b.name} = input_storage({b.name}, {_tuple(b.layout.size)}, {_tuple(b.layout.stride)})")
-        last_use = self._last_uses()
+        last_use = {name: i for i, step in enumerate(self.scheduler.steps) for name in _buffers_of(step)}
         allocated = set(self.input_names)
         for position, step in enumerate(self.scheduler.steps):
             if isinstance(step, KernelStep):
@@ -137,18 +137,14 @@ class WrapperCodeGen:
         lines.append(f"del {kernel.name}")
         return lines
 
-    def _last_uses(self):
-        last = {}
-        for position, step in enumerate(self.scheduler.steps):
-            if isinstance(step, KernelStep):
-                names = [a.buffer for a in step.kernel.args]
-            else:
-                names = [a.name for a in extern_tensor_args(step.kernel)]
-                names += [step.kernel.name] if step.kernel.layout is not None else [
-                    o.name for o in step.kernel.outputs if o is not None]
-            for name in names:
-                last[name] = position
-        return last
+
+def _buffers_of(step):
+    """The buffers a step reads or writes."""
+    if isinstance(step, KernelStep):
+        return [a.buffer for a in step.kernel.args]
+    kernel = step.kernel
+    outputs = [kernel.name] if kernel.layout is not None else [o.name for o in kernel.outputs if o is not None]
+    return [a.name for a in extern_tensor_args(kernel)] + outputs
 
 
 def _tuple(values):
