@@ -26,6 +26,7 @@ from ..nn import Module
 from ._codegen import CodeGen, PythonCode
 from ._codegen import inplace_methods, magic_methods, reflectable_magic_methods  # noqa: F401  (torch.fx.graph has them)
 from ._codegen import custom_builtins
+from ._graph_more import GraphTable
 from .immutable_collections import immutable_dict
 from .node import Node, _legal_ops, map_arg
 
@@ -134,8 +135,8 @@ class _node_list:
         return iter(_node_list(self.graph, "_prev" if self.direction == "_next" else "_next"))
 
 
-class Graph:
-    """A function as a list of Nodes. See the module docstring."""
+class Graph(GraphTable):
+    """A function as a list of Nodes (print_tabular from _graph_more.py). See the module docstring."""
 
     def __init__(self, owning_module=None, tracer_cls=None, tracer_extras=None):
         self._root = Node(self, "", "root", "", (), {})
@@ -297,12 +298,6 @@ class Graph:
     def __str__(self):
         return "graph():" + "".join(f"\n    {node.format_node()}" for node in self.nodes)
 
-    def print_tabular(self):
-        """Print the nodes as a table: opcode, name, target, args, kwargs (tabulate's layout)."""
-        headers = ["opcode", "name", "target", "args", "kwargs"]
-        rows = [[str(cell) for cell in (n.op, n.name, n.target, n.args, n.kwargs)] for n in self.nodes]
-        print(_format_table(headers, rows))
-
     # ---------------------------------------------------------- checking
     def lint(self):
         """Check ownership, topological order, unique names and (with a module) targets."""
@@ -365,14 +360,3 @@ class Graph:
                         )
                     obj = next_obj
 
-
-def _format_table(headers, rows):
-    """tabulate's default ("simple") layout: left-aligned columns at least header + 2 wide, dashes under the headers."""
-    widths = [max([len(h) + 2] + [len(r[i]) for r in rows]) for i, h in enumerate(headers)]
-
-    def line(cells):
-        return "  ".join(cell.ljust(width) for cell, width in zip(cells, widths)).rstrip()
-
-    out = [line(headers), "  ".join("-" * w for w in widths)]
-    out += [line(r) for r in rows]
-    return "\n".join(out)

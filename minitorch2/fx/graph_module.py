@@ -20,6 +20,7 @@ import linecache
 from ..nn import Module
 from .._tensor import Tensor
 from ..nn.parameter import Parameter
+from ._graph_more import GraphModuleSurgery
 from .graph import Graph
 
 __all__ = ["GraphModule"]
@@ -73,8 +74,8 @@ def _addindent(s, num_spaces):
     return "\n".join([first, *(num_spaces * " " + line if line.strip() else "" for line in rest)])
 
 
-class GraphModule(Module):
-    """An nn.Module generated from a Graph. See the module docstring."""
+class GraphModule(GraphModuleSurgery, Module):
+    """An nn.Module generated from a Graph (submodule surgery from _graph_more.py). See the module docstring."""
 
     def __new__(cls, *args, **kwargs):
         for base in cls.__mro__:
@@ -158,50 +159,6 @@ class GraphModule(Module):
     def __str__(self):
         reminder = "# To see more debug info, please use `graph_module.print_readable()`"
         return "\n".join([super().__repr__(), self._code, reminder])
-
-    # ---------------------------------------------------------- submodules
-    def add_submodule(self, target, m):
-        """Install m at a dotted path, creating empty Modules on the way; False if blocked."""
-        *prefix, field = target.split(".")
-        mod = self
-        for item in prefix:
-            sub = getattr(mod, item, None)
-            if sub is None:
-                sub = Module()
-                setattr(mod, item, sub)
-            if not isinstance(sub, Module):
-                return False
-            mod = sub
-        mod.add_module(field, m)
-        return True
-
-    def delete_submodule(self, target):
-        *path, name = target.split(".")
-        mod = self
-        for item in path:
-            mod = getattr(mod, item, None)
-            if not isinstance(mod, Module):
-                return False
-        if not isinstance(getattr(mod, name, None), Module):
-            return False
-        delattr(mod, name)
-        return True
-
-    def delete_all_unused_submodules(self):
-        """Delete submodules that no call_module or get_attr node reaches."""
-        used = set()
-        for node in self.graph.nodes:
-            if node.op in ("call_module", "get_attr"):
-                atoms = node.target.split(".")
-                used.update(".".join(atoms[: i + 1]) for i in range(len(atoms)))
-                if node.op == "call_module":
-                    try:
-                        sub = self.get_submodule(node.target)
-                    except AttributeError:
-                        continue
-                    used.update(f"{node.target}.{name}" for name, _ in sub.named_modules() if name)
-        for name in [name for name, _ in self.named_modules() if name not in used]:
-            self.delete_submodule(name)
 
     # ---------------------------------------------------------- copying
     def __deepcopy__(self, memo):

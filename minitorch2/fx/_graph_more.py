@@ -1,0 +1,77 @@
+"""torch.fx's conveniences beyond what the pipeline calls: a Graph printed as a table (`print_tabular`) and a
+GraphModule's submodule surgery (`add_submodule`, `delete_submodule`, `delete_all_unused_submodules`, which
+subgraph_rewriter uses).
+
+FX layer, coverage surface. Graph and GraphModule take these from the mixins here, as nn.Module takes its
+conveniences from module_more.py.
+"""
+from ..nn import Module
+
+
+class GraphTable:
+    """Graph.print_tabular."""
+
+    def print_tabular(self):
+        """Print the nodes as a table: opcode, name, target, args, kwargs (tabulate's layout)."""
+        headers = ["opcode", "name", "target", "args", "kwargs"]
+        rows = [[str(cell) for cell in (n.op, n.name, n.target, n.args, n.kwargs)] for n in self.nodes]
+        print(_format_table(headers, rows))
+
+
+def _format_table(headers, rows):
+    """tabulate's default ("simple") layout: left-aligned columns at least header + 2 wide, dashes under the headers."""
+    widths = [max([len(h) + 2] + [len(r[i]) for r in rows]) for i, h in enumerate(headers)]
+
+    def line(cells):
+        return "  ".join(cell.ljust(width) for cell, width in zip(cells, widths)).rstrip()
+
+    out = [line(headers), "  ".join("-" * w for w in widths)]
+    out += [line(r) for r in rows]
+    return "\n".join(out)
+
+
+class GraphModuleSurgery:
+    """GraphModule's submodules installed and deleted by dotted path."""
+
+    def add_submodule(self, target, m):
+        """Install m at a dotted path, creating empty Modules on the way; False if blocked."""
+        *prefix, field = target.split(".")
+        mod = self
+        for item in prefix:
+            sub = getattr(mod, item, None)
+            if sub is None:
+                sub = Module()
+                setattr(mod, item, sub)
+            if not isinstance(sub, Module):
+                return False
+            mod = sub
+        mod.add_module(field, m)
+        return True
+
+    def delete_submodule(self, target):
+        *path, name = target.split(".")
+        mod = self
+        for item in path:
+            mod = getattr(mod, item, None)
+            if not isinstance(mod, Module):
+                return False
+        if not isinstance(getattr(mod, name, None), Module):
+            return False
+        delattr(mod, name)
+        return True
+
+    def delete_all_unused_submodules(self):
+        """Delete submodules that no call_module or get_attr node reaches."""
+        used = set()
+        for node in self.graph.nodes:
+            if node.op in ("call_module", "get_attr"):
+                atoms = node.target.split(".")
+                used.update(".".join(atoms[: i + 1]) for i in range(len(atoms)))
+                if node.op == "call_module":
+                    try:
+                        sub = self.get_submodule(node.target)
+                    except AttributeError:
+                        continue
+                    used.update(f"{node.target}.{name}" for name, _ in sub.named_modules() if name)
+        for name in [name for name, _ in self.named_modules() if name not in used]:
+            self.delete_submodule(name)
