@@ -32,7 +32,7 @@ from .. import speed
 from . import llvm_ops, numpy_ref
 from .llvm_builder import (INDEX_OUT_OF_RANGE, ZERO_DIVISION, FunctionBuilder, Value, const, is_unsigned, memory_type,
                            register_type)
-from .llvm_ops import combine, reduction_identity
+from .llvm_ops import combine
 
 INDEX = dt.int64
 # Inner loops up to this trip count may be fully unrolled (and their parent loop vectorized across them);
@@ -162,7 +162,7 @@ class KernelEmitter:
 
     def new_accumulator(self, hint, kind, dtype):
         slot = self.b.alloca(hint, register_type(dtype))
-        self.b.do(f"store {register_type(dtype)} {reduction_identity(kind, dtype)}, ptr {slot}")
+        self.b.do(f"store {register_type(dtype)} {const(L.reduction_identity(kind, dtype), dtype).ref}, ptr {slot}")
         return slot
 
     def emit_blocked_sum(self, reduce, var, extent, env, total, accumulate):

@@ -293,13 +293,9 @@ def fmod(b, x, y):
 
 @in_float32
 def power(b, x, y):
-    if x.dtype.is_floating_point:
-        if y.ref == const(2.0, y.dtype).ref:
-            return b.binop("fmul", x, x, hint="square")
+    if x.dtype.is_floating_point:  # (lowering writes x ** 2 and x ** 0.5 as a product and a sqrt)
         if y.ref == const(3.0, y.dtype).ref:
             return b.binop("fmul", b.binop("fmul", x, x, hint="square"), x, hint="cube")
-        if y.ref == const(0.5, y.dtype).ref:
-            return sqrt(b, x)
         return b.call("powf" if x.dtype is dt.float32 else "pow", x.dtype, [x, y], hint="pow")
     name = f"ipow_{'u' if is_unsigned(x.dtype) else 'i'}{bit_width(x.dtype)}"
     b.helpers[name] = integer_power_helper(name, x.ty, signed=not is_unsigned(x.dtype))
@@ -428,11 +424,6 @@ BINARY = {
 
 
 # ---- reductions: how an accumulator takes in one more value ----------------------------------
-
-
-def reduction_identity(kind, dtype):
-    """The accumulator's starting value (LLVM literal) for a reduction of `kind` over `dtype` values."""
-    return const(L.reduction_identity(kind, dtype), dtype).ref
 
 
 COMBINE_OPCODES = {"sum": ("fadd", "add"), "prod": ("fmul", "mul"), "any": (None, "or"), "all": (None, "and")}

@@ -117,15 +117,8 @@ class _Evaluator:
             else:
                 self.store(stmt, env, temps, total)
 
-    def grid_shape(self, env, depth):
-        shape = [1] * depth
-        for value in env.values():
-            for axis, n in enumerate(np.shape(value)):
-                shape[axis] = max(shape[axis], n)
-        return tuple(shape)
-
     def store(self, stmt, env, temps, depth):
-        shape = self.grid_shape(env, depth)
+        shape = _grid_shape(env, depth)
         index = np.broadcast_to(self.index(stmt.index, env, temps), shape)
         value = np.broadcast_to(self.value(stmt.value, env, temps), shape)
         if stmt.mode == "add":
@@ -136,7 +129,7 @@ class _Evaluator:
 
     def reduce(self, stmt, env, temps, depth):
         inner, inner_temps, total = _with_axes(env, temps, depth, stmt.rvars, stmt.rranges)
-        value = np.broadcast_to(self.value(stmt.value, inner, inner_temps), self.grid_shape(inner, total))
+        value = np.broadcast_to(self.value(stmt.value, inner, inner_temps), _grid_shape(inner, total))
         if stmt.reduction_type in ("argmax", "argmin"):
             flat = value.reshape(value.shape[:depth] + (-1,))
             pick = np.argmax if stmt.reduction_type == "argmax" else np.argmin
@@ -226,6 +219,11 @@ def _with_axes(env, temps, depth, variables, ranges):
         shape[depth + axis] = n
         env[var] = np.arange(n, dtype=np.int64).reshape(shape)
     return env, temps, total
+
+
+def _grid_shape(env, depth):
+    """The shape of a statement's iteration grid: every loop variable's axis at its full length."""
+    return np.broadcast_shapes((1,) * depth, *(np.shape(value) for value in env.values()))
 
 
 def _extend(value, axes):

@@ -24,8 +24,8 @@ loop would compute it element by element.
 """
 from .. import loop_ir as L
 from ..codegen import llvm_ops
-from ..codegen.llvm_builder import Value, register_type
-from ..codegen.llvm_ops import combine, reduction_identity
+from ..codegen.llvm_builder import Value, const, register_type
+from ..codegen.llvm_ops import combine
 
 ACCUMULATOR_BYTES = 16384  # a block's accumulators stay in L1 (32 KiB here) next to the streamed rows
 MIN_COLUMN_BLOCK = 64
@@ -126,7 +126,7 @@ def emit_column_reduction(emitter, kernel):
 
         for reduce in reduces:
             value_dtype = reduce.accumulator_dtype()
-            identity = reduction_identity(reduce.reduction_type, value_dtype)
+            identity = const(L.reduction_identity(reduce.reduction_type, value_dtype), value_dtype).ref
             _, ty = accumulators[reduce.temp]
             b.counted_loop("j", "0", width, lambda j: b.do(f"store {ty} {identity}, ptr {slot(reduce.temp, j)}"))
 
