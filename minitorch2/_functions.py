@@ -12,7 +12,7 @@ the same aten ops. They live in eight modules, grouped as torch's documentation 
 - _functions_sorting.py: sort, argsort, topk and multinomial;
 - _functions_linalg.py: the matrix products and matmul;
 - _functions_shape.py: views, joining and splitting, indexing, and the argument helpers the others build on;
-- _functions_common.py: the commonly used ones beyond those (norm, median, unique, special functions, ...);
+- _functions_common.py: the commonly used ones beyond those (norm, median, unique, atan2, prod, roll, ...);
 - _functions_shape_more.py: the shape functions beyond the core set (diff, tile, meshgrid, tensordot, ...);
 - _functions_extra.py: the rest (tensor_split, kron, cov, quantile, windows, torch.det/svd, ...).
 
@@ -20,22 +20,18 @@ This module gathers them into one namespace: `minitorch2/__init__.py` re-exports
 methods (_tensor_methods.py) call them as `F.<name>`.
 """
 from ._functions_pointwise import (
-    add, sub, subtract, rsub, mul, multiply, div, divide, true_divide, floor_divide, remainder, fmod,
-    scalar_tensor_like, pow, neg, negative, maximum, minimum, atan2, lerp, addcmul, addcdiv, abs, absolute, exp,
-    exp2, expm1, log, log2, log10, log1p, sin, cos, tan, asin, acos, atan, sinh, cosh, sqrt, rsqrt, reciprocal,
-    tanh, sigmoid, erf, relu, sign, sgn, floor, ceil, trunc, round, logical_not, bitwise_not, isnan, isinf,
-    isfinite, relu_, clamp, clip, clamp_min, clamp_max, where, masked_fill, eq, ne, lt, le, gt, ge, greater,
-    greater_equal, less, less_equal, not_equal, logical_and, logical_or, logical_xor, bitwise_and, bitwise_or,
-    bitwise_xor, equal, allclose, isclose, bitwise_left_shift, bitwise_right_shift, square,
+    add, sub, subtract, rsub, mul, multiply, div, divide, true_divide, floor_divide, remainder, scalar_tensor_like,
+    pow, neg, negative, maximum, minimum, addcmul, addcdiv, abs, absolute, exp, exp2, expm1, log, log1p, sin, cos,
+    sqrt, rsqrt, reciprocal, tanh, sigmoid, erf, relu, sign, sgn, floor, ceil, trunc, round, logical_not,
+    bitwise_not, isnan, isinf, isfinite, relu_, clamp, clip, clamp_min, clamp_max, where, masked_fill, eq, ne, lt,
+    le, gt, ge, greater, greater_equal, less, less_equal, not_equal, logical_and, logical_or, logical_xor,
+    bitwise_and, bitwise_or, bitwise_xor, equal, allclose, isclose, square,
 )
 from ._functions_reductions import (
-    sum, mean, prod, amax, amin, max, min, argmax, argmin, var, std, var_mean, logsumexp, cumsum, any, all, softmax,
-    log_softmax,
+    sum, mean, amax, amin, max, min, argmax, argmin, var, std, var_mean, cumsum, any, all, softmax, log_softmax,
 )
 from ._functions_sorting import sort, argsort, topk, multinomial
-from ._functions_linalg import (
-    mm, bmm, addmm, baddbmm, dot, mv, outer, ger, matmul,
-)
+from ._functions_linalg import mm, bmm, addmm, dot, mv, outer, ger, matmul
 from ._functions_common import (
     norm, cumprod, trace, nansum, nanmean, count_nonzero, std_mean, median, kthvalue, cummax, cummin, frac, erfinv,
     lgamma, digamma, logit, nan_to_num, logaddexp, hypot, heaviside, signbit, arccos, arcsin, arctan, arctan2, fix,
@@ -50,7 +46,7 @@ from ._functions_common import *  # noqa: E402,F401,F403  (its __all__: the name
 from ._functions_shape import (
     reshape, view, flatten, unflatten, squeeze, unsqueeze, permute, transpose, swapaxes, swapdims, t, expand,
     select, narrow, diagonal, as_strided, as_strided_scatter, movedim, cat, concat, concatenate, stack, hstack,
-    vstack, split, chunk, unbind, tril, triu, flip, roll, gather, scatter, scatter_add, index_select, index_add,
+    vstack, split, chunk, unbind, tril, triu, flip, gather, scatter, scatter_add, index_select, index_add,
     nonzero, clone, detach, numel, is_tensor, is_floating_point, broadcast_tensors, broadcast_to, einsum, result_type, scatter_reduce, take,
     index_put, index_copy, index_fill,
 )

@@ -17,12 +17,13 @@ from ._aten.derivatives_util import sum_to
 from ._aten.memory import _dtype_title
 from ._aten.meta_util import broadcast_shapes as broadcast_shapes_of
 from ._functions_linalg import dot, matmul
-from ._functions_pointwise import acos, asin, atan, atan2, floor_divide, trunc
-from ._functions_shape import _dims, _function_of, _t, alias_of, chunk, flatten, flip, split, transpose, vstack
+from ._functions_pointwise import floor_divide, trunc
+from ._functions_reductions import _needs_dim
+from ._functions_shape import _dims, _function_of, _t, alias_of, chunk, flatten, flip, split, vstack
 from ._functions_sorting import sort
 from ._tensor import Size, Tensor, contiguous_format, device
 from ._ops import ops
-from ._out import CAST, out_variant
+from ._out import CAST, EXACT, FLOATING, REDUCTION, out_variant
 from .return_types import _ValuesIndices
 
 aten = ops.aten
@@ -44,6 +45,24 @@ def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
 
 
 cumprod = _function_of(aten.cumprod.default)
+baddbmm = _function_of(aten.baddbmm.default, EXACT)
+
+
+@out_variant(_needs_dim("prod"), dtype_from_out=REDUCTION)
+def prod(input, dim=None, keepdim=False, *, dtype=None):
+    if dim is None:
+        return aten.prod.default(input, dtype=dtype)
+    return aten.prod.dim_int(input, dim, keepdim, dtype=dtype)
+
+
+@out_variant(FLOATING)
+def logsumexp(input, dim, keepdim=False):
+    return aten.logsumexp.default(input, _dims(dim), keepdim)
+
+
+def roll(input, shifts, dims=None):
+    shifts = [shifts] if isinstance(shifts, int) else list(shifts)
+    return aten.roll.default(input, shifts, [] if dims is None else _dims(dims))
 trace = _function_of(aten.trace.default)
 
 
@@ -108,12 +127,36 @@ def _listed(sizes):
 
 
 # ---------------------------------------------------------------- pointwise
-_POINTWISE = "frac erfinv lgamma digamma logit nan_to_num logaddexp hypot heaviside"
+_POINTWISE = ("frac erfinv lgamma digamma logit nan_to_num logaddexp hypot heaviside atan2 log2 log10 tan asin acos "
+              "atan sinh cosh")
 for _name in _POINTWISE.split():
     globals()[_name] = _function_of(getattr(aten, _name).default, CAST)
+lerp = _function_of(aten.lerp.Scalar, CAST)
 signbit = _function_of(aten.signbit.default)
 arccos, arcsin, arctan, arctan2, fix = (alias_of(fn, name) for fn, name in [  # noqa: F821
     (acos, "arccos"), (asin, "arcsin"), (atan, "arctan"), (atan2, "arctan2"), (trunc, "fix")])
+
+
+@out_variant(CAST)
+def fmod(input, other):
+    return aten.fmod.Tensor(input, other) if _t(other) else aten.fmod.Scalar(input, other)
+
+
+@out_variant(CAST, differentiable=False)
+def bitwise_left_shift(input, other):
+    return _shift(aten.bitwise_left_shift, input, other)
+
+
+@out_variant(CAST, differentiable=False)
+def bitwise_right_shift(input, other):
+    return _shift(aten.bitwise_right_shift, input, other)
+
+
+def _shift(packet, input, other):
+    """The overload torch's binding picks: a Python number on either side is a Scalar argument."""
+    if not _t(input):
+        return packet.Scalar_Tensor(input, other)
+    return packet.Tensor(input, other) if _t(other) else packet.Tensor_Scalar(input, other)
 
 
 def polygamma(n, input):
@@ -593,6 +636,8 @@ def tensor_methods():
 
 
 __all__ = [
+    "atan2", "log2", "log10", "tan", "asin", "acos", "atan", "sinh", "cosh", "lerp", "fmod", "bitwise_left_shift",
+    "bitwise_right_shift", "baddbmm", "prod", "logsumexp", "roll",
     "acosh", "asinh", "atanh", "arccosh", "arcsinh", "arctanh", "deg2rad", "rad2deg", "fmax", "fmin", "logaddexp2",
     "nextafter", "gcd", "lcm", "select_scatter", "slice_scatter", "diagonal_scatter", "row_stack", "ravel", "fliplr",
     "flipud", "positive", "isneginf", "isposinf", "isreal", "is_signed", "is_complex", "is_same_size", "dist", "vdot",

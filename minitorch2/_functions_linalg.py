@@ -1,4 +1,4 @@
-"""The torch-level matrix products: mm, bmm, addmm, baddbmm, dot, mv, outer and matmul.
+"""The torch-level matrix products: mm, bmm, addmm, dot, mv, outer and matmul.
 
 Runtime layer, between user code and the op registry (gathered into the
 `minitorch2` namespace by _functions.py). All but one call their aten op
@@ -23,7 +23,6 @@ aten = ops.aten
 mm = _function_of(aten.mm.default, EXACT)
 bmm = _function_of(aten.bmm.default, EXACT)
 addmm = _function_of(aten.addmm.default, EXACT)
-baddbmm = _function_of(aten.baddbmm.default, EXACT)
 dot = _function_of(aten.dot.default, DOT)
 mv = _function_of(aten.mv.default, MV)
 

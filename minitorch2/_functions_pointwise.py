@@ -1,4 +1,5 @@
-"""The torch-level pointwise functions: arithmetic, unary math, clamp, where, comparisons, logical and bitwise ops.
+"""The torch-level pointwise functions: arithmetic, unary math, clamp, where, comparisons, logical and bitwise ops
+(the rarer ones, atan2 to the bit shifts, are in _functions_common.py).
 
 Runtime layer, between user code and the op registry (gathered into the
 `minitorch2` namespace by _functions.py). Each function picks the overload
@@ -83,11 +84,6 @@ def remainder(input, other):
     return aten.remainder.Tensor(input, other)
 
 
-@out_variant(CAST)
-def fmod(input, other):
-    return aten.fmod.Tensor(input, other) if _t(other) else aten.fmod.Scalar(input, other)
-
-
 def scalar_tensor_like(value, like):
     return aten.scalar_tensor.default(value, dtype=_dtype.scalar_dtype(value))
 
@@ -112,9 +108,8 @@ def _functions_of(names, rule=None, overload="default", **out_options):
         globals()[name] = _function_of(getattr(getattr(aten, name), overload), rule, **out_options)
 
 
-_functions_of("maximum minimum atan2 addcmul addcdiv exp exp2 expm1 log log2 log10 log1p sin cos tan asin acos atan "
-              "sinh cosh sqrt rsqrt reciprocal tanh sigmoid erf", CAST)
-lerp = _function_of(aten.lerp.Scalar, CAST)
+_functions_of("maximum minimum addcmul addcdiv exp exp2 expm1 log log1p sin cos sqrt rsqrt reciprocal tanh sigmoid erf",
+              CAST)
 _functions_of("neg abs sign sgn floor ceil trunc clamp_min clamp_max", SAME)
 _functions_of("relu relu_ isnan isinf isfinite")
 _functions_of("logical_not logical_and logical_or logical_xor", ANY, differentiable=False)
@@ -186,23 +181,6 @@ def _compare(name):
 eq, ne, lt, le, gt, ge = map(_compare, ("eq", "ne", "lt", "le", "gt", "ge"))
 greater, greater_equal, less, less_equal, not_equal = (alias_of(fn, name) for fn, name in [  # noqa: F821
     (gt, "greater"), (ge, "greater_equal"), (lt, "less"), (le, "less_equal"), (ne, "not_equal")])
-
-
-@out_variant(CAST, differentiable=False)
-def bitwise_left_shift(input, other):
-    return _shift(aten.bitwise_left_shift, input, other)
-
-
-@out_variant(CAST, differentiable=False)
-def bitwise_right_shift(input, other):
-    return _shift(aten.bitwise_right_shift, input, other)
-
-
-def _shift(packet, input, other):
-    """The overload torch's binding picks: a Python number on either side is a Scalar argument."""
-    if not _t(input):
-        return packet.Scalar_Tensor(input, other)
-    return packet.Tensor(input, other) if _t(other) else packet.Tensor_Scalar(input, other)
 
 
 def equal(input, other):

@@ -1,4 +1,4 @@
-"""The torch-level reductions: sum, mean, prod, amax/amin, max/min, var/std, logsumexp, cumsum, any/all, softmax.
+"""The torch-level reductions: sum, mean, amax/amin, max/min, var/std, cumsum, any/all, softmax.
 
 Runtime layer, between user code and the op registry (gathered into the
 `minitorch2` namespace by _functions.py). Each function turns PyTorch's
@@ -40,13 +40,6 @@ def mean(input, dim=None, keepdim=False, *, dtype=None):
     if dim is None:
         return aten.mean.default(input, dtype=dtype)
     return aten.mean.dim(input, _dims(dim), keepdim, dtype=dtype)
-
-
-@out_variant(_needs_dim("prod"), dtype_from_out=REDUCTION)
-def prod(input, dim=None, keepdim=False, *, dtype=None):
-    if dim is None:
-        return aten.prod.default(input, dtype=dtype)
-    return aten.prod.dim_int(input, dim, keepdim, dtype=dtype)
 
 
 @out_variant(AMAX)
@@ -105,11 +98,6 @@ def _variance(name):
 
 var, std = out_variant(CAST)(_variance("var")), out_variant(CAST)(_variance("std"))
 var_mean = _variance("var_mean")
-
-
-@out_variant(FLOATING)
-def logsumexp(input, dim, keepdim=False):
-    return aten.logsumexp.default(input, _dims(dim), keepdim)
 
 
 cumsum = _function_of(aten.cumsum.default, ANY, dtype_from_out=REDUCTION)

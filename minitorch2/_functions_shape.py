@@ -196,11 +196,6 @@ def flip(input, dims):
     return aten.flip.default(input, list(dims))
 
 
-def roll(input, shifts, dims=None):
-    shifts = [shifts] if isinstance(shifts, int) else list(shifts)
-    return aten.roll.default(input, shifts, [] if dims is None else _dims(dims))
-
-
 @out_variant(EXACT)
 def gather(input, dim, index, *, sparse_grad=False):
     return aten.gather.default(input, dim, index)

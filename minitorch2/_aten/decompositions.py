@@ -197,22 +197,6 @@ def hardtanh_backward(grad_output, self, min_val, max_val):
     return aten.where.self(outside, aten.scalar_tensor.default(0.0, dtype=grad_output.dtype), grad_output)
 
 
-def softplus(self, beta=1, threshold=20):
-    """log1p(exp(beta*x))/beta, or x itself where beta*x > threshold (the scaling left out for beta 1)."""
-    scaled = self if beta == 1 else aten.mul.Tensor(self, beta)
-    smooth = aten.log1p.default(aten.exp.default(scaled))
-    if beta != 1:
-        smooth = aten.div.Tensor(smooth, beta)
-    return aten.where.self(aten.gt.Scalar(scaled, threshold), self, smooth)
-
-
-def softplus_backward(grad_output, self, beta, threshold):
-    z = aten.exp.default(aten.mul.Tensor(self, beta))
-    linear = aten.gt.Scalar(aten.mul.Tensor(self, beta), threshold)
-    smooth = aten.div.Tensor(aten.mul.Tensor(grad_output, z), aten.add.Tensor(z, 1.0))
-    return aten.where.self(linear, grad_output, smooth)
-
-
 def var_mean(self, dim=None, *, correction=None, keepdim=False):
     """In the core table only: torch's inductor keeps var_mean whole (one reduction computes both)."""
     return (aten.var.correction(self, dim, correction=correction, keepdim=keepdim),

@@ -72,20 +72,6 @@ def mse_loss(self, target, reduction=MEAN):
     return _reduced(aten.pow.Tensor_Scalar(aten.sub.Tensor(self, target), 2), reduction)
 
 
-def logsumexp(self, dim, keepdim=False):
-    """max + log(sum(exp(x - max))) over dim, an infinite max taken as 0 so that inf - inf is not a NaN.
-    Integer and bool inputs compute in the default float dtype, as ATen's logsumexp does."""
-    if not self.dtype.is_floating_point:
-        self = prims.convert_element_type.default(self, _dtype.get_default_dtype())
-    if self.numel() == 0:
-        return aten.log.default(aten.sum.dim_IntList(aten.exp.default(self), dim, keepdim))
-    maxes = aten.amax.default(self, dim, True)
-    maxes = aten.masked_fill.Scalar(maxes, aten.eq.Scalar(aten.abs.default(maxes), float("inf")), 0)
-    maxes_squeezed = maxes if keepdim else aten.squeeze.dims(maxes, dim)
-    summed = aten.sum.dim_IntList(aten.exp.default(aten.sub.Tensor(self, maxes)), dim, keepdim)
-    return aten.add.Tensor(aten.log.default(summed), maxes_squeezed)
-
-
 def mse_loss_backward(grad_output, self, target, reduction):
     norm = 2.0 / self.numel() if reduction == MEAN else 2.0
     return aten.mul.Tensor(aten.mul.Tensor(aten.sub.Tensor(self, target), norm), grad_output)

@@ -24,18 +24,15 @@ helpers its rows call directly.
 """
 from .derivatives_pointwise import (
     add_tensor, add_scalar, sub_tensor, rsub_tensor, rsub_scalar, mul_tensor, mul_scalar, div_tensor, div_scalar,
-    neg, pow_tensor_scalar, pow_tensor_tensor, pow_scalar, maximum, minimum, atan2, lerp_scalar, addcmul, addcdiv,
-    remainder_tensor, fmod_tensor, exp, log, log2, log10, log1p, expm1, exp2, sin, cos, tan, asin, acos, atan, sinh,
-    cosh, sqrt, rsqrt, reciprocal, tanh, sigmoid, erf, abs, zero_grad, relu, threshold, gelu, gelu_backward, silu,
-    leaky_relu, hardtanh, hardtanh_backward, softplus, softplus_backward, tanh_backward, sigmoid_backward,
+    neg, pow_tensor_scalar, pow_tensor_tensor, pow_scalar, maximum, minimum, addcmul, addcdiv, remainder_tensor, exp,
+    log, log1p, expm1, exp2, sin, cos, sqrt, rsqrt, reciprocal, tanh, sigmoid, erf, abs, zero_grad, relu, threshold,
+    gelu, gelu_backward, silu, leaky_relu, hardtanh, hardtanh_backward, tanh_backward, sigmoid_backward,
     threshold_backward, clamp, clamp_min, clamp_max, where, masked_fill_scalar, masked_fill_tensor, clamp_tensor,
     leaky_relu_backward, elu, elu_inplace, elu_backward, hardtanh_inplace, leaky_relu_inplace,
 )
 from .derivatives_reductions import (
-    sum_default, sum_dim, mean_default, mean_dim, prod_default, amax, amin, max_default, max_dim, var_correction,
-    std_correction, var_mean, logsumexp, cumsum, prod_dim_int,
+    sum_default, sum_dim, mean_default, mean_dim, amax, amin, max_default, max_dim, var_correction, std_correction,
+    var_mean, cumsum,
 )
-from .derivatives_linalg import (
-    mm, addmm, bmm, baddbmm, dot, mv,
-)
+from .derivatives_linalg import mm, addmm, bmm, dot, mv
 from .derivatives_util import _pad, aten, sum_to

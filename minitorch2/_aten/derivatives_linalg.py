@@ -1,4 +1,4 @@
-"""Derivative formulas of the matrix products: mm, addmm, bmm, baddbmm, dot, mv.
+"""Derivative formulas of the matrix products: mm, addmm, bmm, dot, mv.
 
 Runtime layer, read by the autograd layer through the op table (via derivatives.py, whose docstring gives the rules
 for the order of the op calls inside a formula). Each input's gradient is a product of the output gradient with the
@@ -46,13 +46,6 @@ def bmm(grad, self, mat2, needs_grad):
     mat2_grad = aten.bmm.default(aten.transpose.int(self, 1, 2), grad) if needs_grad[1] else None
     self_grad = aten.bmm.default(grad, aten.transpose.int(mat2, 1, 2)) if needs_grad[0] else None
     return self_grad, mat2_grad
-
-
-def baddbmm(grad, self_shape, batch1, batch2, needs_grad, beta=1, alpha=1):
-    b1 = _scale(aten.bmm.default(grad, aten.transpose.int(batch2, 1, 2)), alpha) if needs_grad[1] else None
-    b2 = _scale(aten.bmm.default(aten.transpose.int(batch1, 1, 2), grad), alpha) if needs_grad[2] else None
-    self_grad = _scale(grad, beta) if needs_grad[0] else None
-    return sum_to(self_grad, self_shape), b1, b2
 
 
 def dot(grad, self, tensor, needs_grad):

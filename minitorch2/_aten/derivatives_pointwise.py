@@ -114,22 +114,6 @@ def _max_min_backward(grad, self, other, needs_grad, self_wins, other_wins):
     return sum_to(self_grad, _shape(self)), sum_to(other_grad, _shape(other))
 
 
-def atan2(grad, self, other, needs_grad):
-    """ATen's atan2_backward: one reciprocal of self^2 + other^2 (zeroed where it is 0) serves both inputs."""
-    other_sq = aten.mul.Tensor(other, other)
-    denom = aten.add.Tensor(aten.mul.Tensor(self, self), other_sq)
-    recip = aten.masked_fill.Scalar(aten.reciprocal.default(denom), aten.eq.Scalar(denom, 0), 0)
-    self_grad = aten.mul.Tensor(aten.mul.Tensor(grad, other), recip) if needs_grad[0] else None
-    other_grad = aten.mul.Tensor(aten.mul.Tensor(grad, aten.neg.default(self)), recip) if needs_grad[1] else None
-    return sum_to(self_grad, _shape(self)), sum_to(other_grad, _shape(other))
-
-
-def lerp_scalar(grad, weight, self_shape, end_shape, needs_grad):
-    end_grad = aten.mul.Scalar(grad, weight) if needs_grad[1] else None
-    self_grad = aten.mul.Scalar(grad, 1 - weight) if needs_grad[0] else None
-    return sum_to(self_grad, self_shape), sum_to(end_grad, end_shape)
-
-
 def addcmul(grad, self_shape, tensor1, tensor2, needs_grad, value=1):
     g1 = aten.mul.Tensor(grad, aten.mul.Scalar(tensor2, value)) if needs_grad[1] else None
     g2 = aten.mul.Tensor(grad, aten.mul.Scalar(tensor1, value)) if needs_grad[2] else None
@@ -154,10 +138,6 @@ def remainder_tensor(grad, self, other, needs_grad):
     return _rounded_division_backward(grad, self, other, needs_grad, "floor")
 
 
-def fmod_tensor(grad, self, other, needs_grad):
-    return _rounded_division_backward(grad, self, other, needs_grad, "trunc")
-
-
 def _rounded_division_backward(grad, self, other, needs_grad, rounding_mode):
     other_grad = None
     if needs_grad[1]:  # -grad * self.div(other, rounding_mode=...)
@@ -174,14 +154,6 @@ def exp(grad, result):
 
 def log(grad, self):
     return aten.div.Tensor(grad, self)
-
-
-def log2(grad, self):
-    return aten.div.Tensor(grad, aten.mul.Scalar(self, math.log(2.0)))
-
-
-def log10(grad, self):
-    return aten.div.Tensor(grad, aten.mul.Scalar(self, math.log(10.0)))
 
 
 def log1p(grad, self):
@@ -202,30 +174,6 @@ def sin(grad, self):
 
 def cos(grad, self):
     return aten.mul.Tensor(grad, aten.neg.default(aten.sin.default(self)))
-
-
-def tan(grad, result):
-    return aten.mul.Tensor(grad, aten.add.Scalar(aten.pow.Tensor_Scalar(result, 2), 1))
-
-
-def asin(grad, self):
-    return aten.mul.Tensor(grad, aten.rsqrt.default(aten.neg.default(aten.sub.Scalar(aten.mul.Tensor(self, self), 1))))
-
-
-def acos(grad, self):
-    return aten.mul.Tensor(grad, aten.neg.default(aten.rsqrt.default(aten.neg.default(aten.sub.Scalar(aten.mul.Tensor(self, self), 1)))))
-
-
-def atan(grad, self):
-    return aten.div.Tensor(grad, aten.add.Scalar(aten.mul.Tensor(self, self), 1))
-
-
-def sinh(grad, self):
-    return aten.mul.Tensor(grad, aten.cosh.default(self))
-
-
-def cosh(grad, self):
-    return aten.mul.Tensor(grad, aten.sinh.default(self))
 
 
 def sqrt(grad, result):
@@ -309,20 +257,6 @@ def hardtanh(grad, self, min_val=-1, max_val=1):
 
 def hardtanh_backward(grad, self, min_val, max_val):
     return aten.hardtanh_backward.default(grad, self, min_val, max_val), aten.zeros_like.default(grad)
-
-
-def softplus(grad, self, beta=1, threshold=20):
-    return aten.softplus_backward.default(grad, self, beta, threshold)
-
-
-def softplus_backward(grad, grad_output, self, beta, threshold):
-    """softplus_backward's own derivative; the `self` part is ATen's softplus_double_backward."""
-    grad_output_grad = aten.softplus_backward.default(grad, self, beta, threshold)
-    x = aten.mul.Scalar(self, beta)
-    below = aten._to_copy.default(aten.lt.Scalar(x, threshold), dtype=grad.dtype)
-    product = aten.mul.Tensor(grad, grad_output)
-    self_grad = aten.mul.Scalar(aten.mul.Tensor(aten.sigmoid_backward.default(product, aten.sigmoid.default(x)), below), beta)
-    return grad_output_grad, self_grad
 
 
 def tanh_backward(grads, grad_output, output):

@@ -1,4 +1,4 @@
-"""Derivative formulas of the reductions: sum, mean, prod, amax/amin, max, var/std, logsumexp, cumsum.
+"""Derivative formulas of the reductions: sum, mean, amax/amin, max, var/std, cumsum.
 
 Runtime layer, read by the autograd layer through the op table (via derivatives.py, whose docstring gives the rules
 for the order of the op calls inside a formula). A reduction's gradient is the output gradient with the reduced dims
@@ -8,8 +8,7 @@ mean, shared among the tied elements for amax and a full max, scattered to the c
 import math
 
 from .._ops import ops
-from .._tensor import contiguous_format
-from .derivatives_util import _dims, _options, _pad, _restore_reduced_dims
+from .derivatives_util import _dims, _pad, _restore_reduced_dims
 
 aten = ops.aten
 
@@ -31,19 +30,6 @@ def mean_default(grad, self_shape):
 def mean_dim(grad, self_shape, dim, keepdim=False):
     n = math.prod(self_shape[d] if self_shape else 1 for d in _dims(dim, len(self_shape)))
     return aten.div.Scalar(sum_dim(grad, self_shape, dim, keepdim), n)
-
-
-def prod_default(grad, self):
-    """ATen's prod_backward as traced (prod_safe_zeros_backward): products of everything before and after each
-    element, from two exclusive cumprods, so a zero input gives the others' product rather than 0 / 0."""
-    if self.dtype != grad.dtype:  # prod_backward(grad, self.to(grad.scalar_type()), result)
-        self = aten._to_copy.default(self, dtype=grad.dtype)
-    if self.dim() == 0:
-        return grad  # (the engine casts it to the input's dtype, as torch's validate_outputs does)
-    flat = aten.view.default(aten.clone.default(self, memory_format=contiguous_format)
-                             if not self.is_contiguous() else self, [-1])
-    grad_input = grad if flat.shape[0] == 1 else _prod_safe_zeros_backward(grad, flat, 0)
-    return aten.view.default(grad_input, list(self.shape))
 
 
 def amax(grad, self, result, dim=(), keepdim=False):
@@ -136,45 +122,9 @@ def var_mean(grads, self, dim=None, correction=None, keepdim=False):
     return result
 
 
-def logsumexp(grad, self, result, dim, keepdim=False):
-    dims = _dims(dim, self.dim())
-    if not keepdim and self.dim():
-        for d in dims:
-            grad = aten.unsqueeze.default(grad, d)
-            result = aten.unsqueeze.default(result, d)
-    return aten.mul.Tensor(grad, aten.exp.default(aten.sub.Tensor(self, result)))
-
-
 def cumsum(grad, dim, self_shape):
     if grad.numel() <= 1 or grad.shape[dim] == 1:  # ATen's cumsum_backward: nothing to reverse-accumulate
         return grad
     return aten.flip.default(aten.cumsum.default(aten.flip.default(grad, [dim]), dim), [dim])
-
-
-def prod_dim_int(grad, self, dim, keepdim=False):
-    """ATen's prod_backward over one dim as traced (the safe-zeros path), in self's dtype cast to grad's."""
-    if self.dtype != grad.dtype:
-        self = aten._to_copy.default(self, dtype=grad.dtype)
-    if self.dim() == 0:
-        return grad
-    dim = dim + self.dim() if dim < 0 else dim
-    if not keepdim:
-        grad = aten.unsqueeze.default(grad, dim)
-    return _prod_safe_zeros_backward(grad, self, dim)
-
-
-def _prod_safe_zeros_backward(grad, inp, dim):
-    """grad times the product of the elements before and after each one along `dim` (two exclusive
-    cumprods, the second over the flipped dim), so a zero element gets the others' product, not 0 / 0."""
-    if inp.numel() == 0:
-        return aten.expand.default(grad, list(inp.shape))
-    n = inp.shape[dim]
-    ones_size = list(inp.shape)
-    ones_size[dim] = 1
-    ones = aten.ones.default(ones_size, **_options(grad))
-    before = aten.cumprod.default(aten.cat.default([ones, aten.slice.Tensor(inp, dim, 0, n - 1)], dim), dim)
-    rest = aten.flip.default(aten.slice.Tensor(inp, dim, 1, n), [dim])
-    after = aten.flip.default(aten.cumprod.default(aten.cat.default([ones, rest], dim), dim), [dim])
-    return aten.mul.Tensor(grad, aten.mul.Tensor(before, after))
 
 

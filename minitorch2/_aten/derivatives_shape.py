@@ -177,10 +177,6 @@ def flip(grad, dims):
     return aten.flip.default(grad, dims)
 
 
-def roll(grad, shifts, dims=()):
-    return aten.roll.default(grad, [-s for s in shifts], dims)
-
-
 def repeat(grad, self_shape, repeats):
     """ATen's repeat_backward: sum the leading new dims away one by one, then one reshape that splits each
     repeated dim into (repeat, size) and one sum over the repeats."""

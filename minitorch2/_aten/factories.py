@@ -145,48 +145,6 @@ arange_end = (lambda end, **options: _arange_kernel(0, end, 1, **options),
               lambda end, **options: _arange_meta(0, end, 1, **options))
 
 
-def _linspace_kernel(start, end, steps, *, dtype=None, layout=None, device=None, pin_memory=None):
-    out = dtype or _dtype.get_default_dtype()
-    if steps < 0:
-        raise RuntimeError("number of steps must be non-negative")
-    if steps == 1:
-        return np.full((1,), start, out.np)
-    # ATen computes in the output's own float type (integer outputs step in double), each value one fused
-    # multiply-add from the nearer end (its compiler contracts them; float16's operators round at each step)
-    compute = out.np if out.is_floating_point else np.dtype(np.float64)
-    if not out.is_floating_point:
-        start, end = int(start), int(end)  # ATen converts the ends to the output type first
-    start, end = compute.type(start), compute.type(end)
-    step = (end - start) / compute.type(steps - 1)
-    idx = np.arange(steps)
-    half = steps // 2
-    from_start, from_end = idx.astype(compute), (steps - 1 - idx).astype(compute)
-    if compute == np.float16:
-        values = np.where(idx < half, start + step * from_start, end - step * from_end)
-    else:
-        values = np.where(idx < half, range_values.fused_multiply_add(step, from_start, start),
-                          range_values.fused_multiply_add(-step, from_end, end))
-    return values.astype(out.np)
-
-
-def _linspace_meta(start, end, steps, *, dtype=None, layout=None, device=None, pin_memory=None):
-    return fake_empty((steps,), dtype or _dtype.get_default_dtype())
-
-
-linspace = (_linspace_kernel, _linspace_meta)
-
-
-def _eye_kernel(n, m=None, *, dtype=None, layout=None, device=None, pin_memory=None):
-    return np.eye(n, n if m is None else m, dtype=(dtype or _dtype.get_default_dtype()).np)
-
-
-def _eye_meta(n, m=None, *, dtype=None, layout=None, device=None, pin_memory=None):
-    return fake_empty((n, n if m is None else m), dtype or _dtype.get_default_dtype())
-
-
-eye = (_eye_kernel, _eye_meta)
-
-
 def _lift_fresh_kernel(self):
     return self
 

@@ -1,5 +1,5 @@
 """Gather-like and joining ops: index, index_put, gather, scatter, index_select, index_add, cat, stack, tril/triu,
-flip, roll, repeat, constant_pad_nd, nonzero, and the new_* factories.
+flip, repeat, constant_pad_nd, nonzero, and the new_* factories.
 
 Runtime layer. These ops move elements around by index; each checks its indices as PyTorch does (IndexError for
 out-of-range indices, RuntimeError for mismatched shapes) before handing the work to numpy. The writes into a
@@ -410,15 +410,6 @@ def _flip_meta(self, dims):  # ATen flips into empty_like(self) (preserve_format
 
 
 flip = ((lambda self, dims: with_strides(_flip_kernel(self, dims), _flip_meta(self, dims).stride())), _flip_meta)
-
-
-def _roll_kernel(self, shifts, dims=()):
-    if not dims:
-        return np.roll(self._np.reshape(-1), shifts).reshape(self.shape)
-    return c_order(np.roll(self._np, shifts, axis=tuple(wrap_dim(d, self.dim()) for d in dims)))
-
-
-roll = (_roll_kernel, lambda self, shifts, dims=(): fake_empty(self.shape, self.dtype))
 
 
 def _repeat_shape(self, repeats):

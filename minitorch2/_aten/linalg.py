@@ -1,4 +1,4 @@
-"""Matrix products: mm, bmm, addmm, baddbmm, dot, mv, outer.
+"""Matrix products: mm, bmm, addmm, dot, mv, outer (and the kernel maker baddbmm shares, in more_ops.py).
 
 Runtime layer. numpy's BLAS does the work; these functions add PyTorch's shape checks and messages (`mat1 and mat2
 shapes cannot be multiplied (2x3 and 4x5)`) and dtype rules (operands must have the same dtype; no implicit
@@ -95,7 +95,6 @@ def _add_product(shape_of, name):
 
 
 addmm = _add_product(_mm_shape, "addmm_impl_cpu_")
-baddbmm = _add_product(_bmm_shape, "baddbmm")
 
 
 def _check_dot(self, tensor):

@@ -15,8 +15,10 @@ import numpy as np
 
 from .. import _dtype
 from .._ops import ops
+from .._tensor import contiguous_format
+from .derivatives_pointwise import _rounded_division_backward
 from .derivatives_reductions import _value_selecting_backward, _var_backward
-from .derivatives_util import _dims, _restore_reduced_dims, _shape, sum_to
+from .derivatives_util import _dims, _options, _restore_reduced_dims, _scale, _shape, sum_to
 from .meta_util import broadcast_shapes
 
 aten = ops.aten
@@ -307,3 +309,163 @@ def cdist_forward(grad, x1, x2, p, result, needs_grad):
         result_t = aten.clone.default(aten.transpose.int(result, -1, -2))
         x2_grad = aten._cdist_backward.default(grad_t, x2, x1, p, result_t)
     return x1_grad, x2_grad
+
+
+# ---------------------------------------------------------------- the rarer pointwise math (kernels: more_ops2.py)
+def atan2(grad, self, other, needs_grad):
+    """ATen's atan2_backward: one reciprocal of self^2 + other^2 (zeroed where it is 0) serves both inputs."""
+    other_sq = aten.mul.Tensor(other, other)
+    denom = aten.add.Tensor(aten.mul.Tensor(self, self), other_sq)
+    recip = aten.masked_fill.Scalar(aten.reciprocal.default(denom), aten.eq.Scalar(denom, 0), 0)
+    self_grad = aten.mul.Tensor(aten.mul.Tensor(grad, other), recip) if needs_grad[0] else None
+    other_grad = aten.mul.Tensor(aten.mul.Tensor(grad, aten.neg.default(self)), recip) if needs_grad[1] else None
+    return sum_to(self_grad, _shape(self)), sum_to(other_grad, _shape(other))
+
+
+def lerp_scalar(grad, weight, self_shape, end_shape, needs_grad):
+    end_grad = aten.mul.Scalar(grad, weight) if needs_grad[1] else None
+    self_grad = aten.mul.Scalar(grad, 1 - weight) if needs_grad[0] else None
+    return sum_to(self_grad, self_shape), sum_to(end_grad, end_shape)
+
+
+def fmod_tensor(grad, self, other, needs_grad):
+    return _rounded_division_backward(grad, self, other, needs_grad, "trunc")
+
+
+def log2(grad, self):
+    return aten.div.Tensor(grad, aten.mul.Scalar(self, math.log(2.0)))
+
+
+def log10(grad, self):
+    return aten.div.Tensor(grad, aten.mul.Scalar(self, math.log(10.0)))
+
+
+def tan(grad, result):
+    return aten.mul.Tensor(grad, aten.add.Scalar(aten.pow.Tensor_Scalar(result, 2), 1))
+
+
+def asin(grad, self):
+    return aten.mul.Tensor(grad, aten.rsqrt.default(aten.neg.default(aten.sub.Scalar(aten.mul.Tensor(self, self), 1))))
+
+
+def acos(grad, self):
+    one_less_square = aten.neg.default(aten.sub.Scalar(aten.mul.Tensor(self, self), 1))
+    return aten.mul.Tensor(grad, aten.neg.default(aten.rsqrt.default(one_less_square)))
+
+
+def atan(grad, self):
+    return aten.div.Tensor(grad, aten.add.Scalar(aten.mul.Tensor(self, self), 1))
+
+
+def sinh(grad, self):
+    return aten.mul.Tensor(grad, aten.cosh.default(self))
+
+
+def cosh(grad, self):
+    return aten.mul.Tensor(grad, aten.sinh.default(self))
+
+
+def softplus(grad, self, beta=1, threshold=20):
+    return aten.softplus_backward.default(grad, self, beta, threshold)
+
+
+def softplus_backward(grad, grad_output, self, beta, threshold):
+    """softplus_backward's own derivative; the `self` part is ATen's softplus_double_backward."""
+    grad_output_grad = aten.softplus_backward.default(grad, self, beta, threshold)
+    x = aten.mul.Scalar(self, beta)
+    below = aten._to_copy.default(aten.lt.Scalar(x, threshold), dtype=grad.dtype)
+    product = aten.mul.Tensor(grad, grad_output)
+    slope = aten.sigmoid_backward.default(product, aten.sigmoid.default(x))
+    self_grad = aten.mul.Scalar(aten.mul.Tensor(slope, below), beta)
+    return grad_output_grad, self_grad
+
+
+def softplus_decomposition(self, beta=1, threshold=20):
+    """log1p(exp(beta*x))/beta, or x itself where beta*x > threshold (the scaling left out for beta 1)."""
+    scaled = self if beta == 1 else aten.mul.Tensor(self, beta)
+    smooth = aten.log1p.default(aten.exp.default(scaled))
+    if beta != 1:
+        smooth = aten.div.Tensor(smooth, beta)
+    return aten.where.self(aten.gt.Scalar(scaled, threshold), self, smooth)
+
+
+def softplus_backward_decomposition(grad_output, self, beta, threshold):
+    z = aten.exp.default(aten.mul.Tensor(self, beta))
+    linear = aten.gt.Scalar(aten.mul.Tensor(self, beta), threshold)
+    smooth = aten.div.Tensor(aten.mul.Tensor(grad_output, z), aten.add.Tensor(z, 1.0))
+    return aten.where.self(linear, grad_output, smooth)
+
+
+# ---------------------------------------------------------------- prod, logsumexp, baddbmm, roll
+def prod_default(grad, self):
+    """ATen's prod_backward as traced (prod_safe_zeros_backward): products of everything before and after each
+    element, from two exclusive cumprods, so a zero input gives the others' product rather than 0 / 0."""
+    if self.dtype != grad.dtype:  # prod_backward(grad, self.to(grad.scalar_type()), result)
+        self = aten._to_copy.default(self, dtype=grad.dtype)
+    if self.dim() == 0:
+        return grad  # (the engine casts it to the input's dtype, as torch's validate_outputs does)
+    flat = aten.view.default(aten.clone.default(self, memory_format=contiguous_format)
+                             if not self.is_contiguous() else self, [-1])
+    grad_input = grad if flat.shape[0] == 1 else _prod_safe_zeros_backward(grad, flat, 0)
+    return aten.view.default(grad_input, list(self.shape))
+
+
+def logsumexp(grad, self, result, dim, keepdim=False):
+    dims = _dims(dim, self.dim())
+    if not keepdim and self.dim():
+        for d in dims:
+            grad = aten.unsqueeze.default(grad, d)
+            result = aten.unsqueeze.default(result, d)
+    return aten.mul.Tensor(grad, aten.exp.default(aten.sub.Tensor(self, result)))
+
+
+def prod_dim_int(grad, self, dim, keepdim=False):
+    """ATen's prod_backward over one dim as traced (the safe-zeros path), in self's dtype cast to grad's."""
+    if self.dtype != grad.dtype:
+        self = aten._to_copy.default(self, dtype=grad.dtype)
+    if self.dim() == 0:
+        return grad
+    dim = dim + self.dim() if dim < 0 else dim
+    if not keepdim:
+        grad = aten.unsqueeze.default(grad, dim)
+    return _prod_safe_zeros_backward(grad, self, dim)
+
+
+def _prod_safe_zeros_backward(grad, inp, dim):
+    """grad times the product of the elements before and after each one along `dim` (two exclusive
+    cumprods, the second over the flipped dim), so a zero element gets the others' product, not 0 / 0."""
+    if inp.numel() == 0:
+        return aten.expand.default(grad, list(inp.shape))
+    n = inp.shape[dim]
+    ones_size = list(inp.shape)
+    ones_size[dim] = 1
+    ones = aten.ones.default(ones_size, **_options(grad))
+    before = aten.cumprod.default(aten.cat.default([ones, aten.slice.Tensor(inp, dim, 0, n - 1)], dim), dim)
+    rest = aten.flip.default(aten.slice.Tensor(inp, dim, 1, n), [dim])
+    after = aten.flip.default(aten.cumprod.default(aten.cat.default([ones, rest], dim), dim), [dim])
+    return aten.mul.Tensor(grad, aten.mul.Tensor(before, after))
+
+
+def logsumexp_decomposition(self, dim, keepdim=False):
+    """max + log(sum(exp(x - max))) over dim, an infinite max taken as 0 so that inf - inf is not a NaN.
+    Integer and bool inputs compute in the default float dtype, as ATen's logsumexp does."""
+    if not self.dtype.is_floating_point:
+        self = ops.prims.convert_element_type.default(self, _dtype.get_default_dtype())
+    if self.numel() == 0:
+        return aten.log.default(aten.sum.dim_IntList(aten.exp.default(self), dim, keepdim))
+    maxes = aten.amax.default(self, dim, True)
+    maxes = aten.masked_fill.Scalar(maxes, aten.eq.Scalar(aten.abs.default(maxes), float("inf")), 0)
+    maxes_squeezed = maxes if keepdim else aten.squeeze.dims(maxes, dim)
+    summed = aten.sum.dim_IntList(aten.exp.default(aten.sub.Tensor(self, maxes)), dim, keepdim)
+    return aten.add.Tensor(aten.log.default(summed), maxes_squeezed)
+
+
+def baddbmm(grad, self_shape, batch1, batch2, needs_grad, beta=1, alpha=1):
+    b1 = _scale(aten.bmm.default(grad, aten.transpose.int(batch2, 1, 2)), alpha) if needs_grad[1] else None
+    b2 = _scale(aten.bmm.default(aten.transpose.int(batch1, 1, 2), grad), alpha) if needs_grad[2] else None
+    self_grad = _scale(grad, beta) if needs_grad[0] else None
+    return sum_to(self_grad, self_shape), b1, b2
+
+
+def roll(grad, shifts, dims=()):
+    return aten.roll.default(grad, [-s for s in shifts], dims)

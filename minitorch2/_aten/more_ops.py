@@ -1,10 +1,10 @@
 """Kernels and meta functions of the commonly used ops beyond the pipeline's core set: the math ones.
 
 Runtime layer: (kernel, meta) pairs for the rows of table_more.py. Pointwise special functions (lgamma, digamma,
-erfinv, polygamma, logit, xlogy, hypot, logaddexp, nan_to_num, heaviside), reductions (linalg_vector_norm, nansum,
-count_nonzero, std_mean, trace), selections along one dim (median, kthvalue, cummax/cummin), addmm_'s shape check
-and cdist. Each follows ATen's dtype rules and error messages. The ops that move elements or compute indices are in
-more_index_ops.py.
+erfinv, polygamma, logit, xlogy, hypot, logaddexp, nan_to_num, heaviside), reductions (prod, logsumexp,
+linalg_vector_norm, nansum, count_nonzero, std_mean, trace), selections along one dim (median, kthvalue,
+cummax/cummin), baddbmm, addmm_'s shape check, cdist, roll, linspace and eye. Each follows ATen's dtype rules and
+error messages. The ops that move elements or compute indices are in more_index_ops.py.
 """
 import math
 
@@ -13,9 +13,10 @@ import scipy.special
 
 from .. import _dtype
 from .._dtype import result_type
-from . import linalg
+from . import linalg, range_values
 from .memory import _dtype_title
 from .meta_util import broadcast_shapes, c_order, fake_empty, pointwise_strides, reduced_shape, reduction_dims, wrap_dim
+from .reductions import _contiguous_out, _sum_dtype
 from .pointwise_factories import (
     _ensure_array, _float_dtype, _laid_out, _np, _not_implemented, binary, unary_bool, unary_float, unary_same,
 )
@@ -189,6 +190,54 @@ heaviside = _laid_out(_heaviside_kernel, _heaviside_meta)
 
 
 # ---------------------------------------------------------------- reductions
+def _prod_dims(self, dim):
+    """The axes prod reduces: all, or the one `dim` (none of a 0-d tensor, whose one dim is itself)."""
+    if dim is None:
+        return tuple(range(self.dim()))
+    dim = wrap_dim(dim, self.dim())
+    return (dim,) if self.dim() else ()
+
+
+def _prod_kernel(self, dim=None, keepdim=False, *, dtype=None):
+    out_dtype = _sum_dtype(self, dtype)
+    dims = _prod_dims(self, dim)
+    x = self._np.astype(out_dtype.np, copy=False)
+    if out_dtype is _dtype.float16 and dim is None and x.size:  # ATen multiplies half in half, in order
+        return np.multiply.accumulate(x.reshape(-1))[-1].reshape((1,) * self.dim() if keepdim else ())
+    return np.asarray(np.prod(x, axis=dims, keepdims=keepdim))
+
+
+def _prod_meta(self, dim=None, keepdim=False, *, dtype=None):
+    dims = _prod_dims(self, dim)
+    return fake_empty(reduced_shape(self.shape, dims, keepdim), _sum_dtype(self, dtype))
+
+
+prod_dim = prod_default = _contiguous_out((_prod_kernel, _prod_meta))
+
+
+def _logsumexp_kernel(self, dim, keepdim=False):
+    dtype = self.dtype if self.dtype.is_floating_point else _dtype.get_default_dtype()
+    dims = reduction_dims(dim, self.dim())
+    x = self._np.astype(dtype.np, copy=False)
+    if x.size == 0:
+        return np.asarray(np.full(reduced_shape(self.shape, dims, keepdim), -np.inf, dtype.np))
+    m = np.max(x, axis=dims, keepdims=True)
+    m = np.where(np.isinf(m), 0, m)
+    with np.errstate(all="ignore"):
+        out = np.log(np.sum(np.exp(x - m), axis=dims, keepdims=True)) + m
+    if not keepdim:
+        out = np.squeeze(out, axis=dims)
+    return np.asarray(out, dtype.np)
+
+
+def _logsumexp_meta(self, dim, keepdim=False):
+    dtype = self.dtype if self.dtype.is_floating_point else _dtype.get_default_dtype()
+    return fake_empty(reduced_shape(self.shape, reduction_dims(dim, self.dim()), keepdim), dtype)
+
+
+logsumexp = _contiguous_out((_logsumexp_kernel, _logsumexp_meta))
+
+
 def _norm_dtype(self, dtype):
     if not self.dtype.is_floating_point:
         raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as input. "
@@ -429,7 +478,10 @@ cummax = _cumulative_extreme(np.greater)
 cummin = _cumulative_extreme(np.less)
 
 
-# ---------------------------------------------------------------- matrices: addmm_'s shape check, cdist
+# ---------------------------------------------------------------- matrices: baddbmm, addmm_'s shape check, cdist
+baddbmm = linalg._add_product(linalg._bmm_shape, "baddbmm")
+
+
 def _check_addmm_(self, mat1, mat2):
     shape = [mat1.shape[0], mat2.shape[-1]] if mat1.dim() == 2 and mat2.dim() == 2 else None
     if shape is not None and list(self.shape) != shape:
@@ -506,3 +558,55 @@ def _cdist_backward_kernel(grad, x1, x2, p, cdist):
 
 
 cdist_backward = (_cdist_backward_kernel, lambda grad, x1, x2, p, cdist: fake_empty(x1.shape, x1.dtype))
+
+
+# ---------------------------------------------------------------- roll, linspace, eye
+def _roll_kernel(self, shifts, dims=()):
+    if not dims:
+        return np.roll(self._np.reshape(-1), shifts).reshape(self.shape)
+    return c_order(np.roll(self._np, shifts, axis=tuple(wrap_dim(d, self.dim()) for d in dims)))
+
+
+roll = (_roll_kernel, lambda self, shifts, dims=(): fake_empty(self.shape, self.dtype))
+
+
+def _linspace_kernel(start, end, steps, *, dtype=None, layout=None, device=None, pin_memory=None):
+    out = dtype or _dtype.get_default_dtype()
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    if steps == 1:
+        return np.full((1,), start, out.np)
+    # ATen computes in the output's own float type (integer outputs step in double), each value one fused
+    # multiply-add from the nearer end (its compiler contracts them; float16's operators round at each step)
+    compute = out.np if out.is_floating_point else np.dtype(np.float64)
+    if not out.is_floating_point:
+        start, end = int(start), int(end)  # ATen converts the ends to the output type first
+    start, end = compute.type(start), compute.type(end)
+    step = (end - start) / compute.type(steps - 1)
+    idx = np.arange(steps)
+    half = steps // 2
+    from_start, from_end = idx.astype(compute), (steps - 1 - idx).astype(compute)
+    if compute == np.float16:
+        values = np.where(idx < half, start + step * from_start, end - step * from_end)
+    else:
+        values = np.where(idx < half, range_values.fused_multiply_add(step, from_start, start),
+                          range_values.fused_multiply_add(-step, from_end, end))
+    return values.astype(out.np)
+
+
+def _linspace_meta(start, end, steps, *, dtype=None, layout=None, device=None, pin_memory=None):
+    return fake_empty((steps,), dtype or _dtype.get_default_dtype())
+
+
+linspace = (_linspace_kernel, _linspace_meta)
+
+
+def _eye_kernel(n, m=None, *, dtype=None, layout=None, device=None, pin_memory=None):
+    return np.eye(n, n if m is None else m, dtype=(dtype or _dtype.get_default_dtype()).np)
+
+
+def _eye_meta(n, m=None, *, dtype=None, layout=None, device=None, pin_memory=None):
+    return fake_empty((n, n if m is None else m), dtype or _dtype.get_default_dtype())
+
+
+eye = (_eye_kernel, _eye_meta)

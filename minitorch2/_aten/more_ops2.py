@@ -1,5 +1,6 @@
 """Kernels, meta functions and derivative formulas of the smaller pointwise ops scripts reach for beyond
-more_ops.py: the inverse hyperbolic functions, deg2rad/rad2deg, fmax/fmin, logaddexp2, nextafter, gcd/lcm.
+more_ops.py: tan, the inverse trigonometric and the hyperbolic functions, log2/log10, atan2, fmod, lerp, softplus,
+the bit shifts, deg2rad/rad2deg, fmax/fmin, logaddexp2, nextafter, gcd/lcm.
 
 Runtime layer: (kernel, meta) pairs and formulas for table_more.py's rows (coverage surface, not the lesson).
 Dtype rules and error messages follow ATen's: the float ops compute integer inputs in the default float dtype,
@@ -9,15 +10,29 @@ import math
 
 import numpy as np
 
+from .. import _dtype
+from .._dtype import result_type
 from .._ops import ops
 from .._tensor import Tensor
 from . import pointwise as pw
 from .derivatives_util import _shape, sum_to
-from .meta_util import fake_empty, preserve_format_strides, with_strides
-from .pointwise_factories import _float_dtype, _not_implemented, binary, unary_float
+from .meta_util import broadcast_shapes, fake_empty, fake_pointwise, preserve_format_strides, with_strides
+from .pointwise_arithmetic import _any_dtype, _check_int_division, _refused_in_meta, shift_left_values
+from .pointwise_arithmetic import shift_right_values
+from .pointwise_factories import _ensure_array, _float_dtype, _laid_out, _not_implemented, _np, binary, unary_float
+from .pointwise_unary import _float_kernel
 
 aten = ops.aten
 
+tan = unary_float(np.tan)
+asin = unary_float(np.arcsin)
+acos = unary_float(np.arccos)
+atan = unary_float(np.arctan)
+sinh = unary_float(np.sinh)
+cosh = unary_float(np.cosh)
+log2 = unary_float(np.log2)
+log10 = unary_float(np.log10)
+atan2 = binary(_any_dtype(np.arctan2), out="float")
 acosh = unary_float(np.arccosh)
 asinh = unary_float(np.arcsinh)
 atanh = unary_float(np.arctanh)
@@ -71,6 +86,78 @@ def _float_only(name, fn):
 
 logaddexp2 = _float_only("logaddexp2", np.logaddexp2)
 nextafter = _float_only("nextafter", np.nextafter)
+
+
+def _fmod(a, b, *, dtype):
+    if dtype is _dtype.bool_:
+        raise _not_implemented("fmod_cpu", dtype)
+    if not dtype.is_floating_point:
+        _check_int_division(a, b)
+    return np.fmod(a, b)
+
+
+fmod = _refused_in_meta(binary(_fmod), lambda: "fmod_cpu")
+
+
+def _lerp_kernel():
+    def kernel(self, end, weight):
+        broadcast_shapes(*(tuple(t.shape) for t in (self, end, weight) if isinstance(t, Tensor)))  # torch's error
+        # ATen's formula: stable from both ends (weight < 0.5 starts at self, otherwise at end). ATen's
+        # vector loop evaluates it as one fma, numpy rounds the product first: the last bit of about one
+        # result in ten differs from torch's (an exact fma emulation cost 4x on AdamW's step)
+        dtype = result_type(self, end)
+        compute = _dtype.float32 if dtype is _dtype.float16 else dtype  # ATen's opmath for half
+        a, b = _np(self, compute), _np(end, compute)
+        w = _np(weight, compute)
+        if isinstance(w, float):
+            result = a + w * (b - a) if -0.5 < w < 0.5 else b - (b - a) * (1 - w)
+        else:
+            result = np.where(np.abs(w) < 0.5, a + w * (b - a), b - (b - a) * (1 - w))
+        return _ensure_array(result, dtype)
+
+    def meta(self, end, weight):
+        return fake_pointwise(result_type(self, end), (self, end, weight))
+
+    return _laid_out(kernel, meta)
+
+
+lerp = _lerp_kernel()
+
+
+def _softplus(x, beta=1, threshold=20):
+    bx = x * beta
+    return np.where(bx > threshold, x, np.log1p(np.exp(bx)) / beta)
+
+
+def _softplus_backward(grad, x, beta, threshold):
+    bx = x * beta
+    z = np.exp(bx)
+    return np.where(bx > threshold, grad, grad * z / (z + 1))
+
+
+softplus = _float_kernel(_softplus)
+softplus_backward = _float_kernel(_softplus_backward, nargs=2)
+
+
+# ---------------------------------------------------------------- bit shifts
+def _shift(name, fn):
+    """<< and >> on integers (floats and bools are refused, as ATen's integral-only kernels do)."""
+    def compute(a, b, *, dtype):
+        if dtype.is_floating_point or dtype is _dtype.bool_:
+            raise _not_implemented(f"{name}_cpu", dtype)
+        # (np.array(...).astype wraps a Python int as a C cast does; np.asarray(-1, uint8) would refuse it)
+        return fn(np.array(a).astype(dtype.np), np.array(b).astype(dtype.np))
+
+    return compute
+
+
+def _integral_binary(name, fn):
+    return _refused_in_meta(binary(_shift(name, fn)), lambda: f"{name}_cpu",
+                            lambda dtype: dtype.is_floating_point or dtype is _dtype.bool_)
+
+
+bitwise_left_shift = _integral_binary("lshift", shift_left_values)
+bitwise_right_shift = _integral_binary("rshift", shift_right_values)
 
 
 # ---------------------------------------------------------------- derivative formulas

@@ -9,22 +9,20 @@ The kernels live in three modules, read in this order:
 
 - pointwise_factories.py: operand conversion and the kernel factories (`unary_float`, `unary_same`, `unary_bool`,
   `binary`);
-- pointwise_arithmetic.py: arithmetic, comparisons, logical and bitwise ops, where, clamp, masked_fill, lerp, addcmul
-  and addcdiv;
+- pointwise_arithmetic.py: arithmetic, comparisons, logical and bitwise ops, where, clamp, masked_fill, addcmul and
+  addcdiv;
 - pointwise_unary.py: unary math, activations and their backwards.
 
 This module gathers their (kernel, meta) pairs under the names the op table reads (`pw.add`).
 """
 from .pointwise_arithmetic import (
-    add, sub, rsub, mul, div, remainder, fmod, maximum, minimum, atan2, eq, ne, lt, le, gt, ge, logical_and,
-    logical_or, logical_xor, bitwise_and, bitwise_or, bitwise_xor, div_mode, pow_, pow_scalar, where, clamp,
-    clamp_min, clamp_max, masked_fill, lerp, addcmul, addcdiv,
-    bitwise_left_shift, bitwise_right_shift,
+    add, sub, rsub, mul, div, remainder, maximum, minimum, eq, ne, lt, le, gt, ge, logical_and, logical_or,
+    logical_xor, bitwise_and, bitwise_or, bitwise_xor, div_mode, pow_, pow_scalar, where, clamp, clamp_min, clamp_max,
+    masked_fill, addcmul, addcdiv,
 )
 from .pointwise_unary import (
-    sin, cos, tan, asin, acos, atan, sinh, cosh, exp, exp2, expm1, log, log2, log10, log1p, sqrt, rsqrt, tanh,
-    sigmoid, erf, reciprocal, neg, abs, relu, sign, floor, ceil, trunc, round, bitwise_not, logical_not, isnan,
-    isinf, isfinite, gelu, gelu_backward, silu, silu_backward, sigmoid_backward, tanh_backward, leaky_relu,
-    leaky_relu_backward, softplus, softplus_backward, hardtanh, hardtanh_backward, threshold_backward, threshold,
-    elu, elu_backward, round_decimals,
+    sin, cos, exp, exp2, expm1, log, log1p, sqrt, rsqrt, tanh, sigmoid, erf, reciprocal, neg, abs, relu, sign, floor,
+    ceil, trunc, round, bitwise_not, logical_not, isnan, isinf, isfinite, gelu, gelu_backward, silu, silu_backward,
+    sigmoid_backward, tanh_backward, leaky_relu, leaky_relu_backward, hardtanh, hardtanh_backward, threshold_backward,
+    threshold, elu, elu_backward, round_decimals,
 )

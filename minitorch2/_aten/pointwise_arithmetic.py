@@ -1,5 +1,5 @@
 """Pointwise kernels of the binary and multi-operand ops: arithmetic, comparisons, logical and bitwise ops,
-where, clamp, masked_fill, lerp, addcmul and addcdiv.
+where, clamp, masked_fill, addcmul and addcdiv.
 
 Runtime layer: (kernel, meta) pairs for the op table's rows (read through pointwise.py), built with the factories of
 pointwise_factories.py. Each numpy helper (`_add`, `_div`, ...) gets its operands already converted to the promoted
@@ -109,14 +109,6 @@ def float_remainder(a, b):
     return np.where((mod != 0) & ((mod < 0) != (np.asarray(b) < 0)), mod + b, mod)
 
 
-def _fmod(a, b, *, dtype):
-    if dtype is _dtype.bool_:
-        raise _not_implemented("fmod_cpu", dtype)
-    if not dtype.is_floating_point:
-        _check_int_division(a, b)
-    return np.fmod(a, b)
-
-
 def _pow(a, b, *, dtype):
     if dtype is _dtype.bool_:
         raise _not_implemented("pow", dtype)
@@ -157,7 +149,7 @@ def _bitwise(fn):
 
 
 def _any_dtype(fn):
-    """A binary numpy function that computes every promoted dtype alike (comparisons, atan2)."""
+    """A binary numpy function that computes every promoted dtype alike (comparisons)."""
     def compute(a, b, *, dtype):
         return fn(a, b)
 
@@ -185,10 +177,8 @@ def _refused_in_meta(impl, kernel_name, refused=lambda dtype: dtype is _dtype.bo
 
 
 remainder = _refused_in_meta(binary(_remainder), lambda: "remainder_cpu")
-fmod = _refused_in_meta(binary(_fmod), lambda: "fmod_cpu")
 maximum = binary(_maximum)
 minimum = binary(_minimum)
-atan2 = binary(_any_dtype(np.arctan2), out="float")
 eq = binary(_any_dtype(np.equal), out="bool")
 ne = binary(_any_dtype(np.not_equal), out="bool")
 lt = binary(_any_dtype(np.less), out="bool")
@@ -256,7 +246,7 @@ def _pow_scalar_kernel():
 pow_scalar = _pow_scalar_kernel()
 
 
-# ---------------------------------------------------------------- where, clamp, masked_fill, lerp
+# ---------------------------------------------------------------- where, clamp, masked_fill
 def _where_kernel():
     def kernel(condition, self, other):
         if condition.dtype is not _dtype.bool_ and condition.dtype is not _dtype.uint8:
@@ -338,31 +328,6 @@ def _masked_fill_kernel():
 masked_fill = _masked_fill_kernel()
 
 
-def _lerp_kernel():
-    def kernel(self, end, weight):
-        broadcast_shapes(*(tuple(t.shape) for t in (self, end, weight) if isinstance(t, Tensor)))  # torch's error
-        # ATen's formula: stable from both ends (weight < 0.5 starts at self, otherwise at end). ATen's
-        # vector loop evaluates it as one fma, numpy rounds the product first: the last bit of about one
-        # result in ten differs from torch's (an exact fma emulation cost 4x on AdamW's step)
-        dtype = result_type(self, end)
-        compute = _dtype.float32 if dtype is _dtype.float16 else dtype  # ATen's opmath for half
-        a, b = _np(self, compute), _np(end, compute)
-        w = _np(weight, compute)
-        if isinstance(w, float):
-            result = a + w * (b - a) if -0.5 < w < 0.5 else b - (b - a) * (1 - w)
-        else:
-            result = np.where(np.abs(w) < 0.5, a + w * (b - a), b - (b - a) * (1 - w))
-        return _ensure_array(result, dtype)
-
-    def meta(self, end, weight):
-        return fake_pointwise(result_type(self, end), (self, end, weight))
-
-    return _laid_out(kernel, meta)
-
-
-lerp = _lerp_kernel()
-
-
 def _addcmul_kernel(op):
     """self + value * tensor1 OP tensor2, left to right as ATen writes it (value scales tensor1 first).
     ATen's vectorized addcmul is then one fma(value * tensor1, tensor2, self), which numpy cannot do
@@ -387,18 +352,8 @@ addcmul = _addcmul_kernel(np.multiply)
 addcdiv = _addcmul_kernel(np.true_divide)
 
 
-# ---------------------------------------------------------------- bit shifts
-def _shift(name, fn):
-    """<< and >> on integers (floats and bools are refused, as ATen's integral-only kernels do)."""
-    def compute(a, b, *, dtype):
-        if dtype.is_floating_point or dtype is _dtype.bool_:
-            raise _not_implemented(f"{name}_cpu", dtype)
-        # (np.array(...).astype wraps a Python int as a C cast does; np.asarray(-1, uint8) would refuse it)
-        return fn(np.array(a).astype(dtype.np), np.array(b).astype(dtype.np))
-
-    return compute
-
-
+# ---------------------------------------------------------------- bit shifts' values
+# (the numpy reference evaluator's lshift and rshift, backend/codegen/numpy_ref.py; the ops are in more_ops2.py)
 def shift_left_values(a, b):
     """ATen's: a negative count or one of the type's width or more gives 0; bits shifted out of the top are
     lost (the shift runs on the unsigned type, so signed values wrap rather than overflow)."""
@@ -417,13 +372,3 @@ def shift_right_values(a, b):
     count = np.where((b < 0) | (b > widest), widest, b)
     shifted = np.right_shift(a, np.minimum(count, bits - 1).astype(a.dtype))
     return np.where(count >= bits, np.zeros((), a.dtype), shifted)  # (numpy leaves a full-width shift undefined)
-
-
-def _integral_binary(name, fn):
-    return _refused_in_meta(binary(_shift(name, fn)), lambda: f"{name}_cpu",
-                            lambda dtype: dtype.is_floating_point or dtype is _dtype.bool_)
-
-
-# (shift_left_values / shift_right_values are also the numpy reference evaluator's lshift and rshift)
-bitwise_left_shift = _integral_binary("lshift", shift_left_values)
-bitwise_right_shift = _integral_binary("rshift", shift_right_values)

@@ -45,18 +45,10 @@ def saturating_tanh(x):
 
 sin = unary_float(np.sin)
 cos = unary_float(np.cos)
-tan = unary_float(np.tan)
-asin = unary_float(np.arcsin)
-acos = unary_float(np.arccos)
-atan = unary_float(np.arctan)
-sinh = unary_float(np.sinh)
-cosh = unary_float(np.cosh)
 exp = unary_float(np.exp)
 exp2 = unary_float(np.exp2)
 expm1 = unary_float(np.expm1)
 log = unary_float(np.log)
-log2 = unary_float(np.log2)
-log10 = unary_float(np.log10)
 log1p = unary_float(np.log1p)
 sqrt = unary_float(np.sqrt)
 rsqrt = unary_float(_rsqrt)
@@ -210,17 +202,6 @@ def _hardtanh_kernel():
     return _laid_out(kernel, meta)
 
 
-def _softplus(x, beta=1, threshold=20):
-    bx = x * beta
-    return np.where(bx > threshold, x, np.log1p(np.exp(bx)) / beta)
-
-
-def _softplus_backward(grad, x, beta, threshold):
-    bx = x * beta
-    z = np.exp(bx)
-    return np.where(bx > threshold, grad, grad * z / (z + 1))
-
-
 def _hardtanh_backward(grad, x, min_val, max_val):
     return np.where((x > min_val) & (x < max_val), grad, np.zeros((), grad.dtype))
 
@@ -233,8 +214,6 @@ sigmoid_backward = _float_kernel(_sigmoid_backward, nargs=2)
 tanh_backward = _float_kernel(_tanh_backward, nargs=2)
 leaky_relu = _float_kernel(_leaky_relu)
 leaky_relu_backward = _float_kernel(_leaky_relu_backward, nargs=2, layout_order=(1, 0))
-softplus = _float_kernel(_softplus)
-softplus_backward = _float_kernel(_softplus_backward, nargs=2)
 hardtanh = _hardtanh_kernel()
 hardtanh_backward = _float_kernel(_hardtanh_backward, nargs=2)
 

@@ -1,6 +1,6 @@
 """Reduction kernels (sum, mean, amax, var, ...) and their meta functions.
 
-Runtime layer. Reductions follow PyTorch's dtype rules: `sum`/`prod` of integer or bool tensors accumulate in int64,
+Runtime layer. Reductions follow PyTorch's dtype rules: `sum` of integer or bool tensors accumulate in int64,
 `mean`/`var` need a floating input, and an explicit `dtype=` casts before reducing. Dims are normalised once
 (`reduction_dims`), so `dim=None`, `dim=[]` and a full list agree.
 """
@@ -50,31 +50,6 @@ def _sum_meta(self, dim=None, keepdim=False, *, dtype=None):
 
 sum_dim = _contiguous_out((_sum_kernel, _sum_meta))
 sum_default = sum_dim  # (the dim overload's kernel reduces every dim when given none)
-
-
-def _prod_dims(self, dim):
-    """The axes prod reduces: all, or the one `dim` (none of a 0-d tensor, whose one dim is itself)."""
-    if dim is None:
-        return tuple(range(self.dim()))
-    dim = wrap_dim(dim, self.dim())
-    return (dim,) if self.dim() else ()
-
-
-def _prod_kernel(self, dim=None, keepdim=False, *, dtype=None):
-    out_dtype = _sum_dtype(self, dtype)
-    dims = _prod_dims(self, dim)
-    x = self._np.astype(out_dtype.np, copy=False)
-    if out_dtype is _dtype.float16 and dim is None and x.size:  # ATen multiplies half in half, in order
-        return np.multiply.accumulate(x.reshape(-1))[-1].reshape((1,) * self.dim() if keepdim else ())
-    return np.asarray(np.prod(x, axis=dims, keepdims=keepdim))
-
-
-def _prod_meta(self, dim=None, keepdim=False, *, dtype=None):
-    dims = _prod_dims(self, dim)
-    return fake_empty(reduced_shape(self.shape, dims, keepdim), _sum_dtype(self, dtype))
-
-
-prod_dim = prod_default = _contiguous_out((_prod_kernel, _prod_meta))
 
 
 def _mean_dtype(self, dtype, name="mean"):
@@ -294,29 +269,6 @@ def _std_kernel(self, dim=None, *, correction=None, keepdim=False):
 
 
 std = _contiguous_out((_std_kernel, _var_meta))
-
-
-def _logsumexp_kernel(self, dim, keepdim=False):
-    dtype = self.dtype if self.dtype.is_floating_point else _dtype.get_default_dtype()
-    dims = reduction_dims(dim, self.dim())
-    x = self._np.astype(dtype.np, copy=False)
-    if x.size == 0:
-        return np.asarray(np.full(reduced_shape(self.shape, dims, keepdim), -np.inf, dtype.np))
-    m = np.max(x, axis=dims, keepdims=True)
-    m = np.where(np.isinf(m), 0, m)
-    with np.errstate(all="ignore"):
-        out = np.log(np.sum(np.exp(x - m), axis=dims, keepdims=True)) + m
-    if not keepdim:
-        out = np.squeeze(out, axis=dims)
-    return np.asarray(out, dtype.np)
-
-
-def _logsumexp_meta(self, dim, keepdim=False):
-    dtype = self.dtype if self.dtype.is_floating_point else _dtype.get_default_dtype()
-    return fake_empty(reduced_shape(self.shape, reduction_dims(dim, self.dim()), keepdim), dtype)
-
-
-logsumexp = _contiguous_out((_logsumexp_kernel, _logsumexp_meta))
 
 
 def _scan(np_fn):

@@ -15,30 +15,13 @@ are in table_nn.py; the families no pipeline stage needs (random sampling, sorti
 table_apart.py and table_nn_apart.py, the rows beyond the core set in table_more.py, table_nn_more.py and
 table_extra.py. Nothing registers itself anywhere else: to add an op, add a row here or there.
 """
-from . import decompositions as dec, decompositions_nn as decnn, derivatives as d, derivatives_shape as ds
+from . import decompositions as dec, derivatives as d, derivatives_shape as ds
 from . import factories, indexing, inplace_fast as fast, linalg, masked_index, memory, pointwise as pw, prims
 from . import reductions as red
 from . import table_apart, table_extra, table_more, table_nn, table_nn_apart, table_nn_more, view_scatters, views
 from .derivatives_util import zeros_like_grad
 from .overlap import Overlap
 from .table_row import CORE, FACTORY, INPLACE, OPTIONS, POINTWISE, REDUCTION, VIEW, inplace, op
-
-
-def _shift_ops(name, dunder, kernel):
-    """A bit shift's rows: torch's named overloads, Python's operator overloads (x << y records
-    __lshift__) and their in-place forms. Integers only, so no derivatives."""
-    inplace_dunder = dunder.replace("__", "__i", 1)
-    return [
-        op(f"{name}.Tensor(Tensor self, Tensor other) -> Tensor", POINTWISE, kernel),
-        op(f"{name}.Tensor_Scalar(Tensor self, Scalar other) -> Tensor", POINTWISE, kernel),
-        op(f"{name}.Scalar_Tensor(Scalar self, Tensor other) -> Tensor", POINTWISE, kernel),
-        op(f"{dunder}.Tensor(Tensor self, Tensor other) -> Tensor", POINTWISE, kernel),
-        op(f"{dunder}.Scalar(Tensor self, Scalar other) -> Tensor", POINTWISE, kernel),
-        inplace(f"{name}_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", kernel),
-        inplace(f"{name}_.Tensor_Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", kernel),
-        inplace(f"{inplace_dunder}.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", kernel, functional=f"{dunder}.Tensor"),
-        inplace(f"{inplace_dunder}.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", kernel, functional=f"{dunder}.Scalar"),
-    ]
 
 
 def _size_of(self, dim):
@@ -64,16 +47,12 @@ TABLE = [
     op("remainder.Tensor(Tensor self, Tensor other) -> Tensor", POINTWISE, pw.remainder, d.remainder_tensor,
        grad_fn="RemainderBackward1"),
     op("remainder.Scalar(Tensor self, Scalar other) -> Tensor", POINTWISE, pw.remainder, lambda grad: grad, grad_fn="RemainderBackward0"),
-    op("fmod.Tensor(Tensor self, Tensor other) -> Tensor", POINTWISE, pw.fmod, d.fmod_tensor, grad_fn="FmodBackward1"),
-    op("fmod.Scalar(Tensor self, Scalar other) -> Tensor", POINTWISE, pw.fmod, lambda grad: grad),
     op("neg(Tensor self) -> Tensor", POINTWISE, pw.neg, d.neg),
     op("pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor", POINTWISE, pw.pow_, d.pow_tensor_scalar),
     op("pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor", POINTWISE, pw.pow_, d.pow_tensor_tensor, grad_fn="PowBackward1"),
     op("pow.Scalar(Scalar self, Tensor exponent) -> Tensor", POINTWISE, pw.pow_scalar, d.pow_scalar, grad_fn="PowBackward2"),
     op("maximum(Tensor self, Tensor other) -> Tensor", POINTWISE, pw.maximum, d.maximum),
     op("minimum(Tensor self, Tensor other) -> Tensor", POINTWISE, pw.minimum, d.minimum),
-    op("atan2(Tensor self, Tensor other) -> Tensor", POINTWISE, pw.atan2, d.atan2),
-    op("lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor", POINTWISE, pw.lerp, d.lerp_scalar),
     op("addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor", POINTWISE, pw.addcmul, d.addcmul),
     op("addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor", POINTWISE, pw.addcdiv, d.addcdiv),
     # ------------------------------------------------------------ comparisons and logic (never differentiable)
@@ -81,8 +60,6 @@ TABLE = [
     *[op(f"{name}.Scalar(Tensor self, Scalar other) -> Tensor", POINTWISE, getattr(pw, name)) for name in ("eq", "ne", "lt", "le", "gt", "ge")],
     *[op(f"{name}(Tensor self, Tensor other) -> Tensor", POINTWISE, getattr(pw, name)) for name in ("logical_and", "logical_or", "logical_xor")],
     *[op(f"{name}.Tensor(Tensor self, Tensor other) -> Tensor", POINTWISE, getattr(pw, name)) for name in ("bitwise_and", "bitwise_or", "bitwise_xor")],
-    *_shift_ops("bitwise_left_shift", "__lshift__", pw.bitwise_left_shift),
-    *_shift_ops("bitwise_right_shift", "__rshift__", pw.bitwise_right_shift),
     *[op(f"{name}(Tensor self) -> Tensor", POINTWISE, getattr(pw, name))
       for name in ("logical_not", "bitwise_not", "isnan", "isinf", "isfinite")],
     # piecewise constant: a zero gradient
@@ -94,8 +71,7 @@ TABLE = [
     # ------------------------------------------------------------ unary math
     # (kernel and formula of the op's name in pointwise.py and derivatives.py)
     *[op(f"{name}(Tensor self) -> Tensor", POINTWISE, getattr(pw, name), getattr(d, name)) for name in (
-        "abs", "exp", "exp2", "expm1", "log", "log2", "log10", "sin", "cos", "tan", "asin", "acos", "atan", "sinh",
-        "cosh", "sqrt", "rsqrt", "reciprocal", "tanh", "sigmoid", "erf")],
+        "abs", "exp", "exp2", "expm1", "log", "sin", "cos", "sqrt", "rsqrt", "reciprocal", "tanh", "sigmoid", "erf")],
     op("log1p(Tensor self) -> Tensor", POINTWISE, pw.log1p, d.log1p, grad_fn="Log1PBackward0"),
     # ------------------------------------------------------------ activations and their backward kernels
     op("relu(Tensor self) -> Tensor", POINTWISE, pw.relu, d.relu),
@@ -120,10 +96,6 @@ TABLE = [
        decomposition=dec.hardtanh),
     op("hardtanh_backward(Tensor grad_output, Tensor self, Scalar min_val, Scalar max_val) -> Tensor", CORE,
        pw.hardtanh_backward, d.hardtanh_backward, decomposition=dec.hardtanh_backward),
-    op("softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor", POINTWISE, pw.softplus, d.softplus,
-       decomposition=dec.softplus),
-    op("softplus_backward(Tensor grad_output, Tensor self, Scalar beta, Scalar threshold) -> Tensor", POINTWISE,
-       pw.softplus_backward, d.softplus_backward, decomposition=dec.softplus_backward),
     op("elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor", POINTWISE, pw.elu, d.elu,
        decomposition=dec.elu),
     op("elu_backward(Tensor grad_output, Scalar alpha, Scalar scale, Scalar input_scale, bool is_result, "
@@ -174,8 +146,6 @@ TABLE = [
             d.addcmul, "AddcmulBackward0", into_self=fast.addcmul_into_self, method=True),
     inplace("addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)", pw.addcdiv,
             d.addcdiv, "AddcdivBackward0", into_self=fast.addcdiv_into_self, method=True),
-    inplace("lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!)", pw.lerp, d.lerp_scalar,
-            "LerpBackward0", into_self=fast.lerp_into_self, method=True),
     inplace("maximum_(Tensor(a!) self, Tensor other) -> Tensor(a!)", pw.maximum),
     op("copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)", INPLACE, memory.copy_,
        lambda grad, src_shape: (d.aten.zeros_like.default(grad), d.sum_to(grad, src_shape)), grad_fn="torch::autograd::CopyBackwards",
@@ -208,9 +178,6 @@ TABLE = [
     op("mean(Tensor self, *, ScalarType? dtype=None) -> Tensor", REDUCTION, red.mean_default, d.mean_default),
     op("mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", REDUCTION,
        red.mean_dim, d.mean_dim, grad_fn="MeanBackward1"),
-    op("prod(Tensor self, *, ScalarType? dtype=None) -> Tensor", REDUCTION, red.prod_default, d.prod_default),
-    op("prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", REDUCTION,
-       red.prod_dim, d.prod_dim_int, grad_fn="ProdBackward1"),
     op("amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor", REDUCTION, red.amax, d.amax),
     op("amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor", REDUCTION, red.amin, d.amin),
     op("max(Tensor self) -> Tensor", REDUCTION, red.max_default, d.max_default, grad_fn="MaxBackward1"),
@@ -225,8 +192,6 @@ TABLE = [
        red.std, d.std_correction, grad_fn="StdBackward0", decomposition=dec.std),
     op("var_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)",
        REDUCTION, red.var_mean, d.var_mean, decomposition=dec.var_mean),
-    op("logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor", REDUCTION, red.logsumexp, d.logsumexp,
-       decomposition=decnn.logsumexp),
     op("cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor", CORE, red.cumsum, d.cumsum),
     op("any(Tensor self) -> Tensor", REDUCTION, red.any_default),
     op("any.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor", REDUCTION, red.any_dims),
@@ -237,7 +202,6 @@ TABLE = [
     op("bmm(Tensor self, Tensor mat2) -> Tensor", CORE, linalg.bmm, d.bmm),
     op("addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor", CORE, linalg.addmm, d.addmm,
        decomposition=dec.addmm),
-    op("baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor", CORE, linalg.baddbmm, d.baddbmm),
     op("dot(Tensor self, Tensor tensor) -> Tensor", CORE, linalg.dot, d.dot),
     op("mv(Tensor self, Tensor vec) -> Tensor", CORE, linalg.mv, d.mv, decomposition=dec.mv),
     # ------------------------------------------------------------ sizes (a SymInt's node in a symbolic trace)
@@ -290,7 +254,6 @@ TABLE = [
     op("tril(Tensor self, int diagonal=0) -> Tensor", CORE, indexing.tril, ds.tril, decomposition=dec.tril),
     op("triu(Tensor self, int diagonal=0) -> Tensor", CORE, indexing.triu, ds.triu, decomposition=dec.triu),
     op("flip(Tensor self, int[] dims) -> Tensor", CORE, indexing.flip, ds.flip),
-    op("roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor", CORE, indexing.roll, ds.roll),
     op("repeat(Tensor self, SymInt[] repeats) -> Tensor", CORE, indexing.repeat, ds.repeat),
     op("constant_pad_nd(Tensor self, SymInt[] pad, Scalar value=0) -> Tensor", CORE, indexing.constant_pad_nd, ds.constant_pad_nd),
     op("nonzero(Tensor self) -> Tensor", CORE, indexing.nonzero),
@@ -315,9 +278,6 @@ TABLE = [
        decomposition=dec.arange_from_zero),
     op(f"arange.start(Scalar start, Scalar end, *, {OPTIONS}) -> Tensor", FACTORY, factories.arange,
        decomposition=dec.arange_step_one),
-    op(f"linspace(Scalar start, Scalar end, int steps, *, {OPTIONS}) -> Tensor", FACTORY, factories.linspace),
-    op(f"eye.m(SymInt n, SymInt m, *, {OPTIONS}) -> Tensor", FACTORY, factories.eye),
-    op(f"eye(SymInt n, *, {OPTIONS}) -> Tensor", FACTORY, factories.eye),
     *[op(f"{name}(Tensor self, *, {OPTIONS}, MemoryFormat? memory_format=None) -> Tensor", FACTORY,
          getattr(factories, name), decomposition=decomposition)
       for name, decomposition in (("empty_like", None), ("zeros_like", dec.zeros_like), ("ones_like", dec.ones_like))],

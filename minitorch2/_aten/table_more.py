@@ -5,9 +5,11 @@ own (`rows(op, inplace)` is called with table.py's row makers, so a row here
 reads exactly as one there). Kernels and meta functions are in more_ops.py,
 more_index_ops.py and more_ops2.py, derivative formulas and decompositions in more_formulas.py.
 """
-from . import derivatives as d, derivatives_shape as ds, indexing, memory, more_formulas as f, more_ops as k
-from . import more_index_ops as ki, more_ops2 as k2, pointwise as pw, reductions as red
+from . import derivatives as d, derivatives_shape as ds, indexing, inplace_fast as fast, memory, more_formulas as f
+from . import more_index_ops as ki, more_ops as k, more_ops2 as k2, pointwise as pw, reductions as red
 from .overlap import Overlap
+# the tags of the rows torch counts in its core ATen opset (minitorch2's pipeline needs none of them)
+from .table_row import CORE, FACTORY as CORE_FACTORY, OPTIONS, POINTWISE as CORE_POINTWISE, REDUCTION as CORE_REDUCTION
 
 POINTWISE = ("pointwise",)
 REDUCTION = ("reduction",)
@@ -20,8 +22,9 @@ LAYOUT = "Layout? layout=None, Device? device=None, bool? pin_memory=None"
 def _more_in_place_rows(op, inplace):
     """The in-place forms scripts call (x.sin_(), x.eq_(0), x.tril_()) of functional rows table.py and the rows
     below hold: each runs its functional kernel into self, with that op's derivative and grad_fn name."""
-    unary = [(name, getattr(pw, name), getattr(d, name)) for name in (
-        "acos", "asin", "atan", "cos", "cosh", "sin", "sinh", "tan", "log10", "log2", "rsqrt", "reciprocal")]
+    unary = [(name, getattr(k2, name), getattr(f, name)) for name in (
+        "acos", "asin", "atan", "cosh", "sinh", "tan", "log10", "log2")]
+    unary += [(name, getattr(pw, name), getattr(d, name)) for name in ("cos", "sin", "rsqrt", "reciprocal")]
     unary += [(name, getattr(pw, name), d.zero_grad) for name in ("ceil", "floor", "trunc", "sign")]
     unary += [("sgn", pw.sign, d.zero_grad), ("frac", k.frac, f.frac)]
     unary += [(name, getattr(k2, name), getattr(k2, f"{name}_formula"))
@@ -48,15 +51,15 @@ def _more_in_place_rows(op, inplace):
           for name in ("logical_and", "logical_or", "logical_xor")],
         inplace("nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!)",
                 k.nan_to_num, f.nan_to_num, "NanToNumBackward0", POINTWISE, method=True),
-        inplace("atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!)", pw.atan2, d.atan2, "Atan2Backward0", POINTWISE,
+        inplace("atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!)", k2.atan2, f.atan2, "Atan2Backward0", POINTWISE,
                 method=True),
         inplace("nextafter_(Tensor(a!) self, Tensor other) -> Tensor(a!)", k2.nextafter,
                 k2.nextafter_formula, "NextafterBackward0", POINTWISE, method=True),
         inplace("hypot_(Tensor(a!) self, Tensor other) -> Tensor(a!)", k.hypot, f.hypot, "HypotBackward0", POINTWISE,
                 method=True),
-        inplace("fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", pw.fmod, d.fmod_tensor,
+        inplace("fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", k2.fmod, f.fmod_tensor,
                 "FmodBackward1", POINTWISE),
-        inplace("fmod_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", pw.fmod, _same_grad, "FmodBackward0",
+        inplace("fmod_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", k2.fmod, _same_grad, "FmodBackward0",
                 POINTWISE),
         inplace("remainder_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", pw.remainder, d.remainder_tensor,
                 "RemainderBackward1", POINTWISE),
@@ -104,8 +107,62 @@ def _zero_grads(schema):
     return lambda grad: d.aten.zeros_like.default(grad)
 
 
+def _core_set_rows(op, inplace):
+    """The rows torch counts in its core ATen opset that no stage of minitorch2's pipeline needs: the rarer
+    pointwise math, the bit shifts, prod, logsumexp, baddbmm, roll, linspace and eye."""
+
+    def shift_rows(name, dunder, kernel):
+        """A bit shift's rows: torch's named overloads, Python's operator overloads (x << y records
+        __lshift__) and their in-place forms. Integers only, so no derivatives."""
+        inplace_dunder = dunder.replace("__", "__i", 1)
+        return [
+            op(f"{name}.Tensor(Tensor self, Tensor other) -> Tensor", CORE_POINTWISE, kernel),
+            op(f"{name}.Tensor_Scalar(Tensor self, Scalar other) -> Tensor", CORE_POINTWISE, kernel),
+            op(f"{name}.Scalar_Tensor(Scalar self, Tensor other) -> Tensor", CORE_POINTWISE, kernel),
+            op(f"{dunder}.Tensor(Tensor self, Tensor other) -> Tensor", CORE_POINTWISE, kernel),
+            op(f"{dunder}.Scalar(Tensor self, Scalar other) -> Tensor", CORE_POINTWISE, kernel),
+            inplace(f"{name}_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", kernel),
+            inplace(f"{name}_.Tensor_Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", kernel),
+            inplace(f"{inplace_dunder}.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", kernel,
+                    functional=f"{dunder}.Tensor"),
+            inplace(f"{inplace_dunder}.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", kernel,
+                    functional=f"{dunder}.Scalar"),
+        ]
+
+    return [
+        op("fmod.Tensor(Tensor self, Tensor other) -> Tensor", CORE_POINTWISE, k2.fmod, f.fmod_tensor,
+           grad_fn="FmodBackward1"),
+        op("fmod.Scalar(Tensor self, Scalar other) -> Tensor", CORE_POINTWISE, k2.fmod, _same_grad),
+        op("atan2(Tensor self, Tensor other) -> Tensor", CORE_POINTWISE, k2.atan2, f.atan2),
+        op("lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor", CORE_POINTWISE, k2.lerp, f.lerp_scalar),
+        *shift_rows("bitwise_left_shift", "__lshift__", k2.bitwise_left_shift),
+        *shift_rows("bitwise_right_shift", "__rshift__", k2.bitwise_right_shift),
+        *[op(f"{name}(Tensor self) -> Tensor", CORE_POINTWISE, getattr(k2, name), getattr(f, name))
+          for name in ("log2", "log10", "tan", "asin", "acos", "atan", "sinh", "cosh")],
+        op("softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor", CORE_POINTWISE, k2.softplus,
+           f.softplus, decomposition=f.softplus_decomposition),
+        op("softplus_backward(Tensor grad_output, Tensor self, Scalar beta, Scalar threshold) -> Tensor",
+           CORE_POINTWISE, k2.softplus_backward, f.softplus_backward,
+           decomposition=f.softplus_backward_decomposition),
+        inplace("lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!)", k2.lerp, f.lerp_scalar,
+                "LerpBackward0", into_self=fast.lerp_into_self, method=True),
+        op("prod(Tensor self, *, ScalarType? dtype=None) -> Tensor", CORE_REDUCTION, k.prod_default, f.prod_default),
+        op("prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor",
+           CORE_REDUCTION, k.prod_dim, f.prod_dim_int, grad_fn="ProdBackward1"),
+        op("logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor", CORE_REDUCTION, k.logsumexp,
+           f.logsumexp, decomposition=f.logsumexp_decomposition),
+        op("baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor", CORE,
+           k.baddbmm, f.baddbmm),
+        op("roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor", CORE, k.roll, f.roll),
+        op(f"linspace(Scalar start, Scalar end, int steps, *, {OPTIONS}) -> Tensor", CORE_FACTORY, k.linspace),
+        op(f"eye.m(SymInt n, SymInt m, *, {OPTIONS}) -> Tensor", CORE_FACTORY, k.eye),
+        op(f"eye(SymInt n, *, {OPTIONS}) -> Tensor", CORE_FACTORY, k.eye),
+    ]
+
+
 def rows(op, inplace):
     return [
+        *_core_set_rows(op, inplace),
         # pointwise
         op("frac(Tensor self) -> Tensor", POINTWISE, k.frac, f.frac, decomposition=f.frac_decomposition, method=True),
         op("erfinv(Tensor self) -> Tensor", POINTWISE, k.erfinv, f.erfinv, method=True),
