@@ -5,21 +5,14 @@ keepdim=False, *, ScalarType? dtype=None) -> Tensor` says how an op is called. T
 call into one canonical form before anything sees it, the form PyTorch hands to `__torch_dispatch__`: positional
 arguments in schema order with trailing ones that equal their defaults left off, keyword-only arguments in `kwargs`
 only when they differ from their defaults, and `int[]` arguments as lists (`x.sum(0)` reaches the kernel and any
-tracer as `sum.dim_IntList(x, [0])`). `check_types` refuses an op call's argument of the wrong Python type with the
-TypeError torch's argument parser gives (`add(): argument 'other' (position 2) must be Tensor, not list`), before any
-kernel sees it, and makes the parser's one conversion: a Python type given for a dtype (`dtype=float` is float64). A
-complex number is refused with its own error: minitorch2 has no complex dtypes.
+tracer as `sum.dim_IntList(x, [0])`). `check_types` then refuses arguments of the wrong Python type with torch's
+argument parser's errors (_arg_parser.py, coverage surface).
 """
 import ast
 import re
 from dataclasses import dataclass
 
-import numpy as np
-
-from . import _dtype
-from ._dtype import dtype as _dtype_class
-from ._sym import SymBool, SymFloat, SymInt
-from ._tensor import Tensor
+from ._arg_parser import ArgumentChecks
 
 _NO_DEFAULT = object()
 
@@ -79,11 +72,7 @@ class FunctionSchema:
         self._n_required = sum(1 for a in self.positional if not a.has_default)
         self._int_list_slots = [i for i, a in enumerate(self.positional) if a.is_int_list]
         self._kwarg_only = {a.name: a for a in self.kwarg_only}
-        # a Python number may stand for a Tensor in a pointwise op of two or more tensors (sub.Tensor(1, x)),
-        # as torch's ops allow; never in exp(3) or mm(x, 2)
-        numbers_as_tensors = numbers_as_tensors and sum(_kind(a.type)[0] == "Tensor" for a in self.arguments) > 1
-        self._accepted = [_accepted_types(a, numbers_as_tensors) for a in self.positional]
-        self._tensor_list_slots = [i for i, a in enumerate(self.positional) if _kind(a.type)[0] == "Tensor[]"]
+        self._checks = ArgumentChecks(self, numbers_as_tensors)
         # add_(other, alpha=-lr): every positional required and given, only keyword-only names passed
         self._keywords_fast = self._n_required == len(self.positional) and not self._int_list_slots and \
             all(a.has_default for a in self.kwarg_only)
@@ -106,36 +95,8 @@ class FunctionSchema:
         return self._normalize_slow(op, args, kwargs)
 
     def check_types(self, op, args, kwargs):
-        """The call's (args, kwargs), checked as torch's argument parser checks them (_check_types) and with
-        the conversions it makes: a Python type given for a ScalarType is that dtype (dtype=float is
-        float64)."""
-        try:
-            self._check_types(op, args, kwargs)
-        except _Convertible as c:
-            return self.check_types(op, *c.converted(args, kwargs))
-        return args, kwargs
-
-    def _check_types(self, op, args, kwargs):
-        """Raise torch's TypeError for an argument of the wrong Python type (args in canonical form), and its
-        OverflowError for a Python int outside int64/uint64, as its argument parser does before any kernel
-        runs (so fake and meta calls refuse 2**70 too). Only calls of an op check: graph passes normalize
-        calls whose arguments are graph nodes."""
-        for i, value in enumerate(args):
-            accepted = self._accepted[i]
-            if accepted is not None and not isinstance(value, accepted):
-                _refuse(op, self.positional[i], i, value)
-            if type(value) is int:
-                _dtype.unpack_int(value)
-        for key, value in kwargs.items():
-            arg = self._kwarg_only.get(key)
-            accepted = arg and _accepted_types(arg, False)
-            if accepted is not None and not isinstance(value, accepted):
-                _refuse(op, arg, key, value)
-            if type(value) is int:
-                _dtype.unpack_int(value)
-        for i in self._tensor_list_slots:
-            if i < len(args):
-                _check_tensor_list(self.positional[i], args[i])
+        """The call's (args, kwargs) as torch's argument parser checks and converts them (_arg_parser.py)."""
+        return self._checks.check(op, args, kwargs)
 
     def _normalize_slow(self, op, args, kwargs):
         npos = len(self.positional)
@@ -176,79 +137,6 @@ class FunctionSchema:
             elif arg.name not in extra and not arg.has_default:
                 raise TypeError(f"{op}() missing required keyword argument '{arg.name}'")
         return tuple(values[:end]), out_kwargs
-
-
-# ------------------------------------------------------------------ argument types, as torch's arg parser
-_NUMBER = (bool, int, float, np.integer, np.floating, np.bool_, SymInt, SymFloat, SymBool)  # (no complex dtypes)
-_INDEX = (int, np.integer, Tensor, SymInt)  # an integer tensor of one element is an index, as in torch
-_EXPECTED = {  # schema type -> (Python types accepted, the words torch's TypeError uses)
-    "Tensor": ((Tensor,), "Tensor"),
-    "Tensor[]": ((list, tuple), "tuple of Tensors"),
-    "Scalar": (_NUMBER + (Tensor,), "Number"),
-    "int": (_INDEX, "int"),
-    "int[]": ((list, tuple) + _INDEX, "tuple of ints"),
-    "float": ((int, float, np.number, np.bool_, Tensor, SymInt, SymFloat), "float"),
-    "bool": ((bool, int, np.bool_), "bool"),
-    "ScalarType": ((_dtype_class,), "torch.dtype"),
-    "str": ((str,), "str"),
-}
-
-
-def _kind(type_):
-    """('int[]', optional) for `SymInt[2]?`; ('', False) for a type that is not checked."""
-    m = re.fullmatch(r"(\w+)(\?)?(\[\d*\])?(\?)?", type_)
-    if not m:
-        return "", False
-    base, element_optional, brackets, optional = m.groups()
-    base = "int" if base == "SymInt" else base
-    return base + ("[]" if brackets else ""), bool(optional) or (bool(element_optional) and not brackets)
-
-
-def _accepted_types(arg, numbers_as_tensors):
-    """The Python types an argument takes, or None when it is not checked here."""
-    kind, optional = _kind(arg.type)
-    if kind not in _EXPECTED:
-        return None
-    types = _EXPECTED[kind][0]
-    if kind == "Tensor" and numbers_as_tensors:
-        types = types + _NUMBER
-    return types + (type(None),) if optional or arg.default is None else types
-
-
-class _Convertible(Exception):
-    """An argument torch's parser would convert (a Python type for a dtype), found while checking."""
-
-    def __init__(self, slot, value):
-        self.slot, self.value = slot, value
-
-    def converted(self, args, kwargs):
-        if isinstance(self.slot, int):
-            return args[:self.slot] + (self.value,) + args[self.slot + 1:], kwargs
-        return args, {**kwargs, self.slot: self.value}
-
-
-def _refuse(op, arg, slot, value):
-    """Raise torch's TypeError for an argument of the wrong type (slot: its position, or its keyword), the
-    complex-number error for a complex, or _Convertible for a value the parser converts."""
-    if _kind(arg.type)[0] == "ScalarType" and _dtype.as_dtype(value) is not value:
-        raise _Convertible(slot, _dtype.as_dtype(value))
-    if isinstance(value, (complex, np.complexfloating)):
-        raise _dtype.complex_unsupported(value, f"{getattr(op, '_opname', op)}()")
-    raise TypeError(_type_error(op, arg, slot if isinstance(slot, int) else None, value))
-
-
-def _type_error(op, arg, position, value):
-    name = getattr(op, "_opname", str(op))
-    arg_name = "input" if arg.name == "self" else arg.name
-    where = f" (position {position + 1})" if position is not None else ""
-    return f"{name}(): argument '{arg_name}'{where} must be {_EXPECTED[_kind(arg.type)[0]][1]}, not {type(value).__name__}"
-
-
-def _check_tensor_list(arg, values):
-    allow_none = "?" in arg.type
-    for i, value in enumerate(values):
-        if not (isinstance(value, Tensor) or (allow_none and value is None)):
-            raise TypeError(f"expected Tensor as element {i} in argument 0, but got {type(value).__name__}")
 
 
 def _same(value, default):

@@ -1,0 +1,129 @@
+"""torch's argument parser on an op call: its type checks, refusals and one conversion.
+
+Runtime layer, coverage surface (eager fidelity: torch's errors for a wrong call, which no stage of the pipeline
+needs). Every call of an OpOverload, once in canonical form (_schema.py), goes through `ArgumentChecks.check`: an
+argument of the wrong Python type raises the TypeError torch's parser gives (`add(): argument 'other' (position 2)
+must be Tensor, not list`), a Python int outside int64/uint64 its OverflowError, a complex number minitorch2's own
+error (it has no complex dtypes), all before any kernel runs, so fake and meta calls refuse them too; and a Python
+type given for a dtype is converted (`dtype=float` is float64). Only calls of an op check: graph passes normalize
+calls whose arguments are graph nodes.
+"""
+import re
+
+import numpy as np
+
+from . import _dtype
+from ._dtype import dtype as _dtype_class
+from ._sym import SymBool, SymFloat, SymInt
+from ._tensor import Tensor
+
+_NUMBER = (bool, int, float, np.integer, np.floating, np.bool_, SymInt, SymFloat, SymBool)  # (no complex dtypes)
+_INDEX = (int, np.integer, Tensor, SymInt)  # an integer tensor of one element is an index, as in torch
+_EXPECTED = {  # schema type -> (Python types accepted, the words torch's TypeError uses)
+    "Tensor": ((Tensor,), "Tensor"),
+    "Tensor[]": ((list, tuple), "tuple of Tensors"),
+    "Scalar": (_NUMBER + (Tensor,), "Number"),
+    "int": (_INDEX, "int"),
+    "int[]": ((list, tuple) + _INDEX, "tuple of ints"),
+    "float": ((int, float, np.number, np.bool_, Tensor, SymInt, SymFloat), "float"),
+    "bool": ((bool, int, np.bool_), "bool"),
+    "ScalarType": ((_dtype_class,), "torch.dtype"),
+    "str": ((str,), "str"),
+}
+
+
+class ArgumentChecks:
+    """What one schema's parser accepts, worked out once: the Python types per positional argument."""
+
+    def __init__(self, schema, numbers_as_tensors):
+        self.positional = schema.positional
+        self.kwarg_only = {a.name: a for a in schema.kwarg_only}
+        # a Python number may stand for a Tensor in a pointwise op of two or more tensors (sub.Tensor(1, x)),
+        # as torch's ops allow; never in exp(3) or mm(x, 2)
+        numbers_as_tensors = numbers_as_tensors and sum(_kind(a.type)[0] == "Tensor" for a in schema.arguments) > 1
+        self.accepted = [_accepted_types(a, numbers_as_tensors) for a in self.positional]
+        self.tensor_list_slots = [i for i, a in enumerate(self.positional) if _kind(a.type)[0] == "Tensor[]"]
+
+    def check(self, op, args, kwargs):
+        """The call's (args, kwargs), checked, with a Python type given for a ScalarType made that dtype."""
+        try:
+            self._check(op, args, kwargs)
+        except _Convertible as c:
+            return self.check(op, *c.converted(args, kwargs))
+        return args, kwargs
+
+    def _check(self, op, args, kwargs):
+        for i, value in enumerate(args):
+            accepted = self.accepted[i]
+            if accepted is not None and not isinstance(value, accepted):
+                _refuse(op, self.positional[i], i, value)
+            if type(value) is int:
+                _dtype.unpack_int(value)
+        for key, value in kwargs.items():
+            arg = self.kwarg_only.get(key)
+            accepted = arg and _accepted_types(arg, False)
+            if accepted is not None and not isinstance(value, accepted):
+                _refuse(op, arg, key, value)
+            if type(value) is int:
+                _dtype.unpack_int(value)
+        for i in self.tensor_list_slots:
+            if i < len(args):
+                _check_tensor_list(self.positional[i], args[i])
+
+
+def _kind(type_):
+    """('int[]', optional) for `SymInt[2]?`; ('', False) for a type that is not checked."""
+    m = re.fullmatch(r"(\w+)(\?)?(\[\d*\])?(\?)?", type_)
+    if not m:
+        return "", False
+    base, element_optional, brackets, optional = m.groups()
+    base = "int" if base == "SymInt" else base
+    return base + ("[]" if brackets else ""), bool(optional) or (bool(element_optional) and not brackets)
+
+
+def _accepted_types(arg, numbers_as_tensors):
+    """The Python types an argument takes, or None when it is not checked here."""
+    kind, optional = _kind(arg.type)
+    if kind not in _EXPECTED:
+        return None
+    types = _EXPECTED[kind][0]
+    if kind == "Tensor" and numbers_as_tensors:
+        types = types + _NUMBER
+    return types + (type(None),) if optional or arg.default is None else types
+
+
+class _Convertible(Exception):
+    """An argument torch's parser would convert (a Python type for a dtype), found while checking."""
+
+    def __init__(self, slot, value):
+        self.slot, self.value = slot, value
+
+    def converted(self, args, kwargs):
+        if isinstance(self.slot, int):
+            return args[:self.slot] + (self.value,) + args[self.slot + 1:], kwargs
+        return args, {**kwargs, self.slot: self.value}
+
+
+def _refuse(op, arg, slot, value):
+    """Raise torch's TypeError for an argument of the wrong type (slot: its position, or its keyword), the
+    complex-number error for a complex, or _Convertible for a value the parser converts."""
+    if _kind(arg.type)[0] == "ScalarType" and _dtype.as_dtype(value) is not value:
+        raise _Convertible(slot, _dtype.as_dtype(value))
+    if isinstance(value, (complex, np.complexfloating)):
+        raise _dtype.complex_unsupported(value, f"{getattr(op, '_opname', op)}()")
+    raise TypeError(_type_error(op, arg, slot if isinstance(slot, int) else None, value))
+
+
+def _type_error(op, arg, position, value):
+    name = getattr(op, "_opname", str(op))
+    arg_name = "input" if arg.name == "self" else arg.name
+    where = f" (position {position + 1})" if position is not None else ""
+    expected = _EXPECTED[_kind(arg.type)[0]][1]
+    return f"{name}(): argument '{arg_name}'{where} must be {expected}, not {type(value).__name__}"
+
+
+def _check_tensor_list(arg, values):
+    allow_none = "?" in arg.type
+    for i, value in enumerate(values):
+        if not (isinstance(value, Tensor) or (allow_none and value is None)):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got {type(value).__name__}")
