@@ -200,43 +200,6 @@ def compile_graph(fn, gm, og, backend, name=None):
     return compiled
 
 
-def compiled_function(fn, backend, nopython):
-    """fn, each call through the compile wrapper; a grad-mode decorator's frame is left out, as Dynamo skips it."""
-    grad_mode = getattr(fn, "_grad_mode_context", None)
-    if grad_mode is not None:
-        context_class, context_args = grad_mode
-        inner = compiled_function(fn.__wrapped__, backend, nopython)
-
-        @functools.wraps(fn)
-        def in_grad_mode(*args, **kwargs):
-            with context_class(*context_args):
-                return inner(*args, **kwargs)
-
-        return in_grad_mode
-
-    @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
-        return call_compiled(fn, args, kwargs, backend, nopython)
-
-    return wrapper
-
-
-class CompileWrapper:
-    """The compile wrapper for one backend, as a value the modules below this one call back into."""
-
-    def __init__(self, backend, nopython):
-        self.backend = backend
-        self.nopython = nopython
-
-    def call(self, fn, args, kwargs):
-        return call_compiled(fn, args, kwargs, self.backend, self.nopython)
-
-    def compiled_function(self, fn):
-        return compiled_function(fn, self.backend, self.nopython)
-
-    is_disabled = staticmethod(is_disabled)  # frontend.disable is in effect on this thread: calls run eagerly
-
-
 def call_compiled(fn, args, kwargs, backend, nopython):
     if is_disabled() or (config.stance is not None and config.stance.runs_eagerly()):
         return fn(*args, **kwargs)
@@ -256,7 +219,7 @@ def call_compiled(fn, args, kwargs, backend, nopython):
     if config.stance is not None:  # torch.compiler.set_stance: no compile (compiler.py)
         return config.stance.cache_miss(fn, args, kwargs, lambda: guard_failures(fn, entries, L, backend))
     if code not in RUN_ONLY_CODE and len(entries) >= config.cache_size_limit:
-        _hit_cache_size_limit(code, entries, L, G, backend, nopython)
+        _hit_cache_size_limit(fn, entries, L, backend, nopython)
     if code in RUN_ONLY_CODE:
         return run_eagerly(fn, args, kwargs)
     if entries and log.isEnabledFor(logging.INFO):
@@ -294,13 +257,12 @@ def _run(entry, fn, args, kwargs, L, G):
         raise
 
 
-def _hit_cache_size_limit(code, entries, L, G, backend, nopython):
+def _hit_cache_size_limit(fn, entries, L, backend, nopython):
     """Warn once, naming the latest entry's failing guard, and make the code RUN_ONLY (an error under nopython)."""
-    latest = entries[-1]
-    reason = latest.guard_fn(L, G) if latest.backend is backend else "compiled for a different backend"
+    code = fn.__code__
     warnings.warn(f"frontend hit config.cache_size_limit ({config.cache_size_limit})\n"
                   f"   function: '{code.co_name}' ({code.co_filename}:{code.co_firstlineno})\n"
-                  f"   last reason: {_logging.frame_id(code)}/{len(entries) - 1}: {reason}\n"
+                  f"   last reason: {': '.join(guard_failures(fn, entries, L, backend)[0])}\n"
                   'To log all recompilation reasons, use MINITORCH2_LOGS="recompiles".')
     if nopython:
         raise FailOnRecompileLimitHit("Hard failure due to fullgraph=True")
@@ -334,21 +296,16 @@ def translate_logged(fn, L, backend, nopython, entries):
 class OptimizedModule(minitorch2.nn.Module):
     """A compiled nn.Module: shares the original's parameters (it holds it as `_orig_mod`)."""
 
-    def __init__(self, mod, backend, nopython, dynamic=None, guard_export_fn=None):
+    def __init__(self, mod, compile_wrapper):
         super().__init__()
         self._orig_mod = mod
-        object.__setattr__(self, "_frontend_backend", backend)
-        object.__setattr__(self, "_frontend_nopython", nopython)
-        object.__setattr__(self, "_frontend_dynamic", dynamic)
-        object.__setattr__(self, "_frontend_guard_export_fn", guard_export_fn)
+        object.__setattr__(self, "_compile_wrapper", compile_wrapper)
 
     def forward(self, *args, **kwargs):
         mod = self._orig_mod
         if mod._forward_hooks or mod._forward_pre_hooks or type(mod).__call__ is not minitorch2.nn.Module.__call__:
             return mod(*args, **kwargs)
-        with dynamic_shapes.compiling_with(self._frontend_dynamic), _exporting_guards(self._frontend_guard_export_fn):
-            return call_compiled(type(mod).forward, (mod, *args), kwargs, self._frontend_backend,
-                                 self._frontend_nopython)
+        return self._compile_wrapper.call_as_compiled(type(mod).forward, (mod, *args), kwargs)
 
     def __getattr__(self, name):
         try:
@@ -357,7 +314,10 @@ class OptimizedModule(minitorch2.nn.Module):
             return getattr(self._modules["_orig_mod"], name)
 
 
-class _OptimizeContext:
+class CompileWrapper:
+    """What optimize(backend) returns: it compiles a function or module given to it, or the user functions called
+    inside its `with` block (profile_capture.py); the modules below this one call back into it."""
+
     def __init__(self, backend, nopython, dynamic=None, guard_export_fn=None):
         self.backend = backend
         self.nopython = nopython
@@ -367,7 +327,7 @@ class _OptimizeContext:
 
     def __call__(self, fn):
         if isinstance(fn, minitorch2.nn.Module):
-            return OptimizedModule(fn, self.backend, self.nopython, self.dynamic, self.guard_export_fn)
+            return OptimizedModule(fn, self)
         if inspect.ismethod(fn):  # a bound method: compile its function, with its self in front
             func, bound = fn.__func__, (fn.__self__,)
         elif inspect.isfunction(fn):
@@ -377,14 +337,43 @@ class _OptimizeContext:
 
         @functools.wraps(func)
         def wrapper(*args, **kwargs):
-            with dynamic_shapes.compiling_with(self.dynamic), _exporting_guards(self.guard_export_fn):
-                return call_compiled(func, (*bound, *args), kwargs, self.backend, self.nopython)
+            return self.call_as_compiled(func, (*bound, *args), kwargs)
 
         return wrapper
 
+    def call_as_compiled(self, fn, args, kwargs):
+        """A call of a function optimize() was given: under its dynamic= and guard_export_fn=."""
+        with dynamic_shapes.compiling_with(self.dynamic), _exporting_guards(self.guard_export_fn):
+            return self.call(fn, args, kwargs)
+
+    def call(self, fn, args, kwargs):
+        return call_compiled(fn, args, kwargs, self.backend, self.nopython)
+
+    def compiled_function(self, fn):
+        """fn, each call through the compile wrapper; a grad-mode decorator's frame is left out, as Dynamo skips it."""
+        grad_mode = getattr(fn, "_grad_mode_context", None)
+        if grad_mode is not None:
+            context_class, context_args = grad_mode
+            inner = self.compiled_function(fn.__wrapped__)
+
+            @functools.wraps(fn)
+            def in_grad_mode(*args, **kwargs):
+                with context_class(*context_args):
+                    return inner(*args, **kwargs)
+
+            return in_grad_mode
+
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            return self.call(fn, args, kwargs)
+
+        return wrapper
+
+    is_disabled = staticmethod(is_disabled)  # frontend.disable is in effect on this thread: calls run eagerly
+
     def __enter__(self):
         """Compile user functions called with tensors inside the block (see profile_capture.py)."""
-        capture = ProfileCapture(CompileWrapper(self.backend, self.nopython))
+        capture = ProfileCapture(self)
         self._captures.append(capture)
         capture.start(inspect.currentframe().f_back)
 
@@ -415,7 +404,7 @@ def optimize(backend=None, *, nopython=False, dynamic=None, disable=False, guard
     if disable:
         return lambda fn: fn
     _patch_library_once()
-    return _OptimizeContext(lookup_backend(backend), nopython, dynamic, guard_export_fn)
+    return CompileWrapper(lookup_backend(backend), nopython, dynamic, guard_export_fn)
 
 
 @functools.cache

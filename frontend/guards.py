@@ -140,17 +140,13 @@ class Guard:
         return f"{self.kind}: {self.code}"
 
 
-def _type_expr(t):
-    """How a guard spells a tensor class: torch.Tensor or torch.nn.Parameter."""
-    return "torch.nn.Parameter" if isinstance(t, minitorch2.nn.Parameter) else "torch.Tensor"
-
-
 def tensor_guard(source, value, fake=None, shape_env=None):
     """The tensor's metadata as compiled; where its fake has a symbolic size or stride, that entry is None (or
     the int the ShapeEnv pinned it to since). `value` may be the (dtype, requires_grad, type) of a guard's `of`."""
     name = source.name()
+    is_parameter = isinstance(value, minitorch2.nn.Parameter)
     dtype, requires_grad, type_text = value if isinstance(value, tuple) else (
-        value.dtype, value.requires_grad, _type_expr(value))
+        value.dtype, value.requires_grad, "torch.nn.Parameter" if is_parameter else "torch.Tensor")
     size, stride = (fake.shape, fake.stride()) if fake is not None else (value.shape, value.stride())
     size, stride = (tuple(_pinned(s, shape_env) for s in values) for values in (size, stride))
     code = (f"___check_tensor({name}, {dtype!r}, {size!r}, {stride!r}, {requires_grad!r}, {type_text})")
@@ -167,11 +163,6 @@ def _pinned(size, shape_env):
         return size
     expr = shape_env.simplify(size.node.expr) if shape_env is not None else size.node.expr
     return int(expr) if expr.is_Integer else None
-
-
-def pinned_tensor_guard(guard, shape_env):
-    """A tensor guard again, its symbolic sizes that a guard pinned to one value since now that value."""
-    return tensor_guard(*guard.of, shape_env=shape_env)
 
 
 _constant_ids = itertools.count()
@@ -289,33 +280,26 @@ class GuardSet:
     """The guards of one translation, in the order they were installed, without duplicates."""
 
     def __init__(self):
-        self.guards = []
-        self._codes = set()
+        self.guards = {}  # code -> Guard
         self.keepalive = []  # objects guarded by id: watched (weakly) so a reused id cannot pass
 
     def add(self, guard, keepalive=None):
-        if guard.code not in self._codes:
-            self._codes.add(guard.code)
-            self.guards.append(guard)
+        if guard.code not in self.guards:
+            self.guards[guard.code] = guard
             if keepalive is not None:
                 self.keepalive.append(keepalive)
 
-    def remove(self, guard):
-        self.guards.remove(guard)
-        self._codes.discard(guard.code)
-
     def replace(self, old, new):
-        if old.code != new.code and old.code in self._codes:
-            self.guards[self.guards.index(old)] = new
-            self._codes.discard(old.code)
-            self._codes.add(new.code)
+        """new in old's place (None: old removed)."""
+        guards = [new if g.code == old.code else g for g in self.guards.values()]
+        self.guards = {g.code: g for g in guards if g is not None}
 
     def source_text(self):
         """The guard function's source; a guard that raises (a global deleted since) fails with what it raised."""
         if not self.guards:
             return "def guards(L, G):\n    return None"
         lines = ["def guards(L, G):", "    try:"]
-        for g in self.guards:
+        for g in self.guards.values():
             lines.append(f"        if not ({g.code}): return {g.failure or repr(g.why)}")
         lines += ["    except Exception as e:", "        return f'a guard raised {type(e).__name__}: {e}'",
                   "    return None"]
@@ -325,12 +309,12 @@ class GuardSet:
         """The one guard function of a cache entry; its source is kept on it as `.source`."""
         text = self.source_text()
         namespace = dict(GUARD_NAMESPACE)
-        for g in self.guards:
+        for g in self.guards.values():
             namespace.update(g.constants)
         exec(compile(text, "<frontend guards>", "exec"), namespace)
         fn = namespace["guards"]
         fn.source = text
-        fn.guard_list = list(self.guards)
+        fn.guard_list = list(self.guards.values())
         fn.invalidated = False
         fn.keepalive = [_watch(obj, fn, namespace) for obj in self.keepalive]
         return fn

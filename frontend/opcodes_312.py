@@ -56,7 +56,7 @@ class Py312OpcodesMixin:
             self.pop()
 
     def TO_BOOL(self, inst):
-        self.push(ConstantVariable(bool(self._truth(self.pop()))))
+        self.push(ConstantVariable(bool(self.pop().realize().truth(self))))
 
     # ---- operators and items ----------------------------------------------------------------
 

@@ -39,10 +39,6 @@ def _is_static_input(source, value):
 GraphInput = collections.namedtuple("GraphInput", "source value node")
 
 
-def _node_of(tensor_var):
-    return tensor_var.proxy.node
-
-
 class OutputGraph:
     def __init__(self, code=None):
         self.code = code  # the code object translated: automatic dynamic shapes remember its inputs' sizes
@@ -179,23 +175,17 @@ class OutputGraph:
         node.name = new_name
         namespace._rename_object(node, new_name)
 
-    def as_node_arg(self, var):
-        return self._as_arg(var, _node_of)
-
-    def as_fake_arg(self, var):
-        return self._as_arg(var, lambda tensor_var: tensor_var.example_value)
-
-    def _as_arg(self, var, of_tensor):
-        """var as an argument of a node (of_tensor: a tensor's node) or of its fake run (its example value)."""
+    def as_arg(self, var, fake=False):
+        """var as an argument of a node (a tensor or size: its node) or, `fake`, of its fake run (its example value)."""
         var = var.realize()
         if isinstance(var, TensorVariable):
-            return of_tensor(var)
+            return var.example_value if fake else var.proxy.node
         if isinstance(var, SymNodeVariable):
-            return var.proxy.node if of_tensor is _node_of else var.value
+            return var.value if fake else var.proxy.node
         if isinstance(var, SliceVariable):
-            return slice(*[self._as_arg(p, of_tensor) for p in var.parts])
+            return slice(*[self.as_arg(p, fake) for p in var.parts])
         if isinstance(var, BaseListVariable):
-            items = [self._as_arg(v, of_tensor) for v in var.items]
+            items = [self.as_arg(v, fake) for v in var.items]
             return items if var.python_cls is list else tuple(items)
         if var.is_python_constant():
             return var.as_python_constant()
@@ -293,7 +283,7 @@ class OutputGraph:
         (`x.size(1) == mask.size(1)`) is that symbol's first input. Neither stays a graph input, but in a split
         frame, whose code loads every input already."""
         for i, guard in enumerate(self.tensor_guards):
-            self.tensor_guards[i] = guards_mod.pinned_tensor_guard(guard, self.shape_env)
+            self.tensor_guards[i] = guards_mod.tensor_guard(*guard.of, shape_env=self.shape_env)  # pinned: an int
             self.guards.replace(guard, self.tensor_guards[i])
         first_input = {}  # symbol -> the first placeholder standing for it
         for symbol, var in list(self.size_vars.items()):
@@ -313,8 +303,8 @@ class OutputGraph:
     def install_shape_guards(self):
         """The ShapeEnv's guards as the frame's SHAPE_ENV guards; again once the backend returns, so that what the
         AOT trace decided on sizes (`4 <= L['x'].size()[0]` for a view(-1, 2) kept out of size 1) joins them."""
-        for guard in [g for g in self.guards.guards if g.kind == "SHAPE_ENV"]:
-            self.guards.remove(guard)
+        for guard in [g for g in self.guards.guards.values() if g.kind == "SHAPE_ENV"]:
+            self.guards.replace(guard, None)
         for code in self.shape_env.produce_guards(checked_elsewhere=self.pinned_in_tensor_guards):
             self.guards.add(guards_mod.Guard("SHAPE_ENV", code, code))
 

@@ -441,9 +441,6 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
 
     # ---- control flow -----------------------------------------------------------------------
 
-    def _truth(self, var):
-        return var.realize().truth(self)
-
     def POP_JUMP_IF_TRUE(self, inst):
         """Every POP_JUMP_*: pop a value, jump if the test the name ends with (TRUE, FALSE, NONE, NOT_NONE) holds.
         3.11 spells FORWARD or BACKWARD into the name (POP_JUMP_FORWARD_IF_TRUE); dis resolves the target alike."""
@@ -462,7 +459,7 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
 
     def JUMP_IF_TRUE_OR_POP(self, inst):
         """3.11's `a or b` (and JUMP_IF_FALSE_OR_POP's `a and b`): keep a and jump if its truth is the name's."""
-        if self._truth(self.stack[-1]) == (inst.opname == "JUMP_IF_TRUE_OR_POP"):
+        if self.stack[-1].realize().truth(self) == (inst.opname == "JUMP_IF_TRUE_OR_POP"):
             self.jump(inst)
         else:
             self.pop()

@@ -114,10 +114,10 @@ class TensorVariable(VariableTracker):
 
 def record(og, kind, target, args, kwargs):
     """Append one node computing target(*args, **kwargs) and wrap its result (a tensor, or a tuple of them)."""
-    node_args = tuple(og.as_node_arg(a) for a in args)
-    node_kwargs = {k: og.as_node_arg(v) for k, v in kwargs.items()}
-    fake_args = [og.as_fake_arg(a) for a in args]
-    fake_kwargs = {k: og.as_fake_arg(v) for k, v in kwargs.items()}
+    node_args = tuple(og.as_arg(a) for a in args)
+    node_kwargs = {k: og.as_arg(v) for k, v in kwargs.items()}
+    fake_args = [og.as_arg(a, fake=True) for a in args]
+    fake_kwargs = {k: og.as_arg(v, fake=True) for k, v in kwargs.items()}
     try:
         with og.fake_mode:
             if kind == "call_method":
@@ -153,10 +153,10 @@ def record_mutation(og, target, args):
     """A node that mutates its first argument and returns nothing (`operator.setitem`)."""
     with og.fake_mode:
         try:
-            target(*[og.as_fake_arg(a) for a in args])
+            target(*[og.as_arg(a, fake=True) for a in args])
         except Exception as e:
             raise Unsupported(f"{target.__name__} on fake tensors failed: {e}", "unsupported_call") from e
-    og.create_proxy("call_function", target, tuple(og.as_node_arg(a) for a in args), {}, None)
+    og.create_proxy("call_function", target, tuple(og.as_arg(a) for a in args), {}, None)
 
 
 def wrap_fx_value(og, proxy, value):
