@@ -14,6 +14,7 @@ from . import _dtype
 from ._ops import ops
 from ._out import ANY, ARANGE_RESIZED, FACTORY, out_variant
 from ._sym import SymInt
+from ._tensor_data import checked_values, data_array
 from ._tensor import CPU, Tensor, device
 
 aten = ops.aten
@@ -92,83 +93,14 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
 
 
 def _from_data(data, dtype):
-    """Nested Python data as a numpy array of dtype (inferred when None), refused as torch's tensor() refuses
-    it: ragged nesting, strings, None, ints beyond int64 and values an integer dtype cannot hold."""
-    shape = _data_shape(data)
-    try:
-        raw = np.array(data)
-    except ValueError:
-        _check_nesting(data, shape, dtype)
-        raise
-    if raw.dtype.kind in "US":  # (numpy made every number a string)
-        raise TypeError("new(): invalid data type 'str'")
+    """Nested Python data as a numpy array of dtype (inferred when None); what torch's tensor() refuses (ragged
+    nesting, strings, None, ints beyond int64, values an integer dtype cannot hold) refused as it does
+    (_tensor_data.py)."""
+    raw = data_array(data, dtype)
     dtype = dtype or _infer_dtype(data)
-    if raw.dtype.kind == "c":
-        raise _dtype.complex_unsupported(raw.reshape(-1)[0], "tensor()")
-    if raw.dtype.kind == "O" or raw.dtype == np.uint64:  # ints past int64, None, other objects
-        raw = _object_values(raw, dtype)
-    _check_range(raw, dtype)
+    raw = checked_values(raw, dtype)
     with np.errstate(over="ignore"):  # a float beyond float32's range is inf there, as in torch
         return raw.astype(dtype.np), dtype
-
-
-def _data_shape(data):
-    """torch's compute_sizes: the length at each depth along the first elements. A str there would be a
-    sequence without end (torch: too many dimensions)."""
-    shape, item = [], data
-    while isinstance(item, (list, tuple, str)) or (isinstance(item, np.ndarray) and item.ndim):
-        if isinstance(item, str):
-            raise TypeError("new(): invalid data type 'str'") if item is data else ValueError("too many dimensions 'str'")
-        shape.append(len(item))
-        if not shape[-1]:
-            break
-        item = item[0]
-    return shape
-
-
-def _is_sequence(x):
-    return isinstance(x, (list, tuple)) or (isinstance(x, np.ndarray) and x.ndim > 0)
-
-
-def _check_nesting(data, shape, dtype, dim=0):
-    """torch's error for data that does not nest as its first elements do."""
-    if dim == len(shape):
-        if _is_sequence(data):
-            name = type(data).__name__
-            raise TypeError(f"must be real number, not {name}" if dtype is not None and dtype.is_floating_point
-                            else f"'{name}' object cannot be interpreted as an integer")
-        return
-    if not _is_sequence(data):
-        raise TypeError("not a sequence")
-    if len(data) != shape[dim]:
-        raise ValueError(f"expected sequence of length {shape[dim]} at dim {dim} (got {len(data)})")
-    for item in data:
-        _check_nesting(item, shape, dtype, dim + 1)
-
-
-def _object_values(raw, dtype):
-    """An object array's values, checked one by one: None and other objects are refused, an int must fit
-    int64 unless it goes into a floating dtype (torch reads it as a double then)."""
-    values = raw.reshape(-1).tolist()
-    for value in values:
-        if value is None or not isinstance(value, numbers.Real):
-            raise RuntimeError(f"Could not infer dtype of {type(value).__name__}")
-        if isinstance(value, int) and not dtype.is_floating_point and not -2 ** 63 <= value < 2 ** 63:
-            raise ValueError("Overflow when unpacking long long")
-    return np.array(values, dtype=np.float64 if dtype.is_floating_point else np.int64).reshape(raw.shape)
-
-
-def _check_range(raw, dtype):
-    """c10's checked conversion of each value into an integer dtype: NaN, inf and values out of its range
-    raise (an int may wrap into an unsigned type from as low as -max; a float may not)."""
-    if dtype.category != 1 or raw.size == 0 or raw.dtype.kind == "b":
-        return
-    info = np.iinfo(dtype.np)
-    lowest = -int(info.max) if raw.dtype.kind in "iu" and not dtype.is_signed else int(info.min)
-    with np.errstate(invalid="ignore"):
-        fits = (raw >= lowest) & (raw <= int(info.max))
-    if not fits.all():
-        raise RuntimeError(f"value cannot be converted to type {dtype.name} without overflow")
 
 
 def as_tensor(data, dtype=None, device=None):

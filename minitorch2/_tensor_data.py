@@ -1,0 +1,95 @@
+"""torch's tensor() reading nested Python data: what it refuses, with its messages, and the values it converts.
+
+Runtime layer, coverage surface (eager fidelity: errors and edge values no stage of the pipeline needs). _factories.py's
+tensor() calls `data_array` for numpy's array of the data, refused as torch refuses it (ragged nesting, strings), and,
+once it knows the dtype, `checked_values`: complex numbers, None and other objects refused, ints beyond int64 read as
+doubles for a floating dtype, values an integer dtype cannot hold refused as c10's checked conversion refuses them.
+"""
+import numbers
+
+import numpy as np
+
+from . import _dtype
+
+
+def data_array(data, dtype):
+    """numpy's array of nested Python data (dtype: the one asked for, or None), refused where torch's is."""
+    shape = _data_shape(data)
+    try:
+        raw = np.array(data)
+    except ValueError:
+        _check_nesting(data, shape, dtype)
+        raise
+    if raw.dtype.kind in "US":  # (numpy made every number a string)
+        raise TypeError("new(): invalid data type 'str'")
+    return raw
+
+
+def checked_values(raw, dtype):
+    """raw's values as they go into dtype: refused or converted as torch's tensor() does."""
+    if raw.dtype.kind == "c":
+        raise _dtype.complex_unsupported(raw.reshape(-1)[0], "tensor()")
+    if raw.dtype.kind == "O" or raw.dtype == np.uint64:  # ints past int64, None, other objects
+        raw = _object_values(raw, dtype)
+    _check_range(raw, dtype)
+    return raw
+
+
+def _data_shape(data):
+    """torch's compute_sizes: the length at each depth along the first elements. A str there would be a
+    sequence without end (torch: too many dimensions)."""
+    shape, item = [], data
+    while isinstance(item, (list, tuple, str)) or (isinstance(item, np.ndarray) and item.ndim):
+        if isinstance(item, str):
+            raise TypeError("new(): invalid data type 'str'") if item is data else ValueError(
+                "too many dimensions 'str'")
+        shape.append(len(item))
+        if not shape[-1]:
+            break
+        item = item[0]
+    return shape
+
+
+def _is_sequence(x):
+    return isinstance(x, (list, tuple)) or (isinstance(x, np.ndarray) and x.ndim > 0)
+
+
+def _check_nesting(data, shape, dtype, dim=0):
+    """torch's error for data that does not nest as its first elements do."""
+    if dim == len(shape):
+        if _is_sequence(data):
+            name = type(data).__name__
+            raise TypeError(f"must be real number, not {name}" if dtype is not None and dtype.is_floating_point
+                            else f"'{name}' object cannot be interpreted as an integer")
+        return
+    if not _is_sequence(data):
+        raise TypeError("not a sequence")
+    if len(data) != shape[dim]:
+        raise ValueError(f"expected sequence of length {shape[dim]} at dim {dim} (got {len(data)})")
+    for item in data:
+        _check_nesting(item, shape, dtype, dim + 1)
+
+
+def _object_values(raw, dtype):
+    """An object array's values, checked one by one: None and other objects are refused, an int must fit
+    int64 unless it goes into a floating dtype (torch reads it as a double then)."""
+    values = raw.reshape(-1).tolist()
+    for value in values:
+        if value is None or not isinstance(value, numbers.Real):
+            raise RuntimeError(f"Could not infer dtype of {type(value).__name__}")
+        if isinstance(value, int) and not dtype.is_floating_point and not -2 ** 63 <= value < 2 ** 63:
+            raise ValueError("Overflow when unpacking long long")
+    return np.array(values, dtype=np.float64 if dtype.is_floating_point else np.int64).reshape(raw.shape)
+
+
+def _check_range(raw, dtype):
+    """c10's checked conversion of each value into an integer dtype: NaN, inf and values out of its range
+    raise (an int may wrap into an unsigned type from as low as -max; a float may not)."""
+    if dtype.category != 1 or raw.size == 0 or raw.dtype.kind == "b":
+        return
+    info = np.iinfo(dtype.np)
+    lowest = -int(info.max) if raw.dtype.kind in "iu" and not dtype.is_signed else int(info.min)
+    with np.errstate(invalid="ignore"):
+        fits = (raw >= lowest) & (raw <= int(info.max))
+    if not fits.all():
+        raise RuntimeError(f"value cannot be converted to type {dtype.name} without overflow")
