@@ -7,7 +7,7 @@ import operator
 from collections import OrderedDict
 
 from .module import Module
-from .module_more import _indent
+from .module_more import module_list_repr
 
 
 class _Indexed(Module):
@@ -92,19 +92,7 @@ class ModuleList(_Indexed):
         for i, m in enumerate(modules):
             self.add_module(str(i), m)
 
-    def __repr__(self):
-        """Runs of identical reprs print once, as `(0-2): 3 x Linear(...)` (as torch does)."""
-        reprs = [repr(m) for m in self]
-        if not reprs:
-            return self._get_name() + "()"
-        lines, start = [], 0
-        for end in range(1, len(reprs) + 1):
-            if end == len(reprs) or reprs[end] != reprs[start]:
-                label = f"({start})" if end - start == 1 else f"({start}-{end - 1}): {end - start} x"
-                body = _indent(reprs[start], 2)
-                lines.append(f"{label}: {body}" if end - start == 1 else f"{label} {body}")
-                start = end
-        return self._get_name() + "(\n  " + "\n  ".join(lines) + "\n)"
+    __repr__ = module_list_repr  # runs of identical children print once (module_more.py)
 
 
 class ModuleDict(Module):

@@ -1,5 +1,5 @@
 """What nn.Module offers beyond what the compiler reads: state dicts, dtype and device moves, zero_grad, apply,
-lookups by dotted name, and printing.
+lookups by dotted name, and printing (ModuleList's too).
 
 Runtime layer, coverage surface. Module (module.py) keeps what every stage uses: registration by attribute
 assignment, traversal in PyTorch's order, train/eval and `__call__` with its hooks. These methods, the surface
@@ -159,3 +159,18 @@ def _indent(text, spaces):
     if len(lines) == 1:
         return text
     return lines[0] + "\n" + "\n".join(" " * spaces + line for line in lines[1:])
+
+
+def module_list_repr(self):
+    """Runs of identical reprs print once, as `(0-2): 3 x Linear(...)` (as torch does)."""
+    reprs = [repr(m) for m in self]
+    if not reprs:
+        return self._get_name() + "()"
+    lines, start = [], 0
+    for end in range(1, len(reprs) + 1):
+        if end == len(reprs) or reprs[end] != reprs[start]:
+            label = f"({start})" if end - start == 1 else f"({start}-{end - 1}): {end - start} x"
+            body = _indent(reprs[start], 2)
+            lines.append(f"{label}: {body}" if end - start == 1 else f"{label} {body}")
+            start = end
+    return self._get_name() + "(\n  " + "\n  ".join(lines) + "\n)"
