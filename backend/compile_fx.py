@@ -125,13 +125,9 @@ def select_decomp_table():
     return table
 
 
+@speed.compiling()  # (a context manager, each call inside its own: a fork waits until no compile runs)
 def compile_fx_inner(gm, example_inputs, graph_kind="forward"):
     """Lower, schedule, generate and load one aten graph."""
-    with speed.compiling():
-        return _compile_fx_inner(gm, example_inputs, graph_kind)
-
-
-def _compile_fx_inner(gm, example_inputs, graph_kind):
     name = f"{graph_kind}_{next(_graph_ids)}"
     gm, constants = _lift_constants(gm)
     example_inputs = list(example_inputs) + constants

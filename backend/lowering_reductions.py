@@ -177,10 +177,10 @@ def _per_channel(x):
 
 def batch_norm_functional(x, weight, bias, running_mean, running_var, training, momentum, eps):
     """_native_batch_norm_legit_functional: (out, save_mean, save_rstd, new_running_mean, new_running_var)."""
+    dims, channel_view = _per_channel(x)
     if not training:
-        out, save_mean, save_rstd = batch_norm_no_training(x, weight, bias, running_mean, running_var, momentum, eps)
-        return out, save_mean, save_rstd, running_mean, running_var
-    dims, _ = _per_channel(x)
+        out = _normalize(x, channel_view(running_mean), channel_view(_rsqrt_plus(running_var, eps)), weight, bias)
+        return out, P.full([0], 0, dtype=x.dtype), P.full([0], 0, dtype=x.dtype), running_mean, running_var
     n, channels = _count(x, dims), [x.get_size()[1]]
     mean_c, biased = mean(x, dims, True), var(x, dims, correction=0, keepdim=True)
     rstd = _rsqrt_plus(biased, eps)
@@ -201,6 +201,10 @@ def batch_norm_legit(x, weight, bias, running_mean, running_var, training, momen
     return batch_norm_functional(x, weight, bias, running_mean, running_var, training, momentum, eps)[:3]
 
 
+def batch_norm_no_training(x, weight, bias, running_mean, running_var, momentum, eps):
+    return batch_norm_functional(x, weight, bias, running_mean, running_var, False, momentum, eps)[:3]
+
+
 def _normalize(x, mean_c, rstd, weight, bias):
     _, channel_view = _per_channel(x)
     out = P.pointwise(lambda v, m, r: P.op("mul", P.op("sub", v, m), r), x, mean_c, rstd)
@@ -209,12 +213,6 @@ def _normalize(x, mean_c, rstd, weight, bias):
     if bias is not None:
         out = P.pointwise(lambda o, b: P.op("add", o, b), out, channel_view(bias))
     return out
-
-
-def batch_norm_no_training(x, weight, bias, running_mean, running_var, momentum, eps):
-    _, channel_view = _per_channel(x)
-    out = _normalize(x, channel_view(running_mean), channel_view(_rsqrt_plus(running_var, eps)), weight, bias)
-    return out, P.full([0], 0, dtype=x.dtype), P.full([0], 0, dtype=x.dtype)
 
 
 def native_batch_norm_backward(grad_out, x, weight, running_mean, running_var, save_mean, save_invstd, train, eps,

@@ -18,22 +18,15 @@ import threading
 _current = threading.local()  # .stack: the graphs being lowered on this thread, innermost last
 
 
-def _stack():
-    stack = getattr(_current, "stack", None)
-    if stack is None:
-        stack = _current.stack = []
-    return stack
-
-
 def current_graph():
     """The GraphLowering being run on this thread, or None."""
-    stack = _stack()
+    stack = getattr(_current, "stack", None)
     return stack[-1] if stack else None
 
 
 @contextlib.contextmanager
 def lowering_graph(graph):
-    stack = _stack()
+    stack = _current.__dict__.setdefault("stack", [])
     stack.append(graph)
     try:
         yield graph

@@ -125,10 +125,9 @@ class FunctionBuilder:
 
     # ---- typed helpers returning Values ----
 
-    def binop(self, opcode, a, b, dtype=None, hint="t", flags=""):
-        dtype = dtype or a.dtype
+    def binop(self, opcode, a, b, hint="t", flags=""):
         flags = f" {flags}" if flags else ""
-        return Value(self.op(hint, f"{opcode}{flags} {a.ty} {a.ref}, {b.ref}"), dtype)
+        return Value(self.op(hint, f"{opcode}{flags} {a.ty} {a.ref}, {b.ref}"), a.dtype)
 
     def fneg(self, x, hint="neg"):
         return Value(self.op(hint, f"fneg {x.ty} {x.ref}"), x.dtype)

@@ -192,7 +192,8 @@ def isinf(b, x):
 # ---- binary --------------------------------------------------------------------------------
 
 
-def arithmetic(float_opcode, int_opcode, bool_opcode):
+def by_kind(float_opcode, int_opcode, bool_opcode):
+    """One LLVM instruction, chosen by the operands' kind: float, integer or bool."""
     def emit(b, x, y):
         if x.dtype.is_floating_point:
             return b.binop(float_opcode, x, y, hint=float_opcode)
@@ -369,12 +370,6 @@ def logical(opcode):
     return emit
 
 
-def bitwise(opcode):
-    def emit(b, x, y):
-        return b.binop(opcode, x, y, hint=f"bitwise_{opcode}")
-    return emit
-
-
 def shift_left(b, x, y):
     """x << y as ATen's: 0 for a count outside [0, width) (a negative count is a huge unsigned one). LLVM's
     shl is poison for such counts, so the count is masked before the select discards that result."""
@@ -412,13 +407,12 @@ UNARY = {
     "bitwise_not": bitwise_not, "isnan": isnan, "isinf": isinf,
 }
 BINARY = {
-    "add": arithmetic("fadd", "add", "or"), "sub": arithmetic("fsub", "sub", "xor"),
-    "mul": arithmetic("fmul", "mul", "and"), "truediv": truediv, "floordiv": floordiv,
-    "remainder": remainder, "truncdiv": truncdiv, "fmod": fmod, "pow": power, "atan2": atan2,
+    "add": by_kind("fadd", "add", "or"), "sub": by_kind("fsub", "sub", "xor"), "mul": by_kind("fmul", "mul", "and"),
+    "truediv": truediv, "floordiv": floordiv, "remainder": remainder, "truncdiv": truncdiv, "fmod": fmod, "pow": power,
     "maximum": extremum("maximum", "smax", "umax", "or"), "minimum": extremum("minimum", "smin", "umin", "and"),
     **{name: comparison(name) for name in FLOAT_PREDICATES},
-    "logical_and": logical("and"), "logical_or": logical("or"),
-    "bitwise_and": bitwise("and"), "bitwise_or": bitwise("or"), "bitwise_xor": bitwise("xor"),
+    "logical_and": logical("and"), "logical_or": logical("or"), "atan2": atan2,
+    **{f"bitwise_{opcode}": by_kind(None, opcode, opcode) for opcode in ("and", "or", "xor")},  # integers, bools
     "lshift": shift_left, "rshift": shift_right,
 }
 
