@@ -25,9 +25,9 @@ from .variables import (CellVariable, ConstantVariable, DictVariable, GradModeVa
                         TensorVariable, TupleVariable, binary_op, dict_items, unary_op, wrap)
 from .variables.autocast import AutocastVariable, _exit_autocast
 from .variables.ctx_manager import GRAD_MODE_CLASSES, GradModeClassVariable, _set_grad_enabled
-from .variables.functions import GeneratorContextVariable
 from .variables.dicts import constant_key
 from .variables.lists import BaseListVariable, iterate
+from .variables.stdlib import GeneratorContextVariable
 from .variables.sym_node import SliceVariable, SymNodeVariable
 from .variables.tensor import record, record_mutation
 from .variables.user_defined import UserObjectVariable

@@ -19,10 +19,11 @@ from .autocast import AutocastVariable
 from .base import MethodVariable
 from .ctx_manager import GRAD_MODE_CLASSES, GradModeClassVariable, GradModeInstanceVariable
 from .dicts import DictVariable
-from .functions import DisabledFunctionVariable, PartialVariable, UserFunctionVariable
+from .functions import DisabledFunctionVariable, UserFunctionVariable
 from .lists import ListVariable, SizeVariable, TupleVariable
 from .nn_module import NNModuleVariable
-from .stdlib import LIBRARY_CALLABLES, NamedTupleClassVariable, NamedTupleVariable, is_namedtuple_class
+from .stdlib import (LIBRARY_CALLABLES, NamedTupleClassVariable, NamedTupleVariable, PartialVariable,
+                     is_namedtuple_class)
 from .user_defined import UserClassVariable, UserObjectVariable, is_plain_object, is_user_class
 from .torch import ALLOWED_IN_GRAPH, DISALLOWED_IN_GRAPH, TorchVariable, is_torch_object
 

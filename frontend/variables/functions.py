@@ -3,8 +3,6 @@
 Frontend layer. A call to a function the user wrote is no graph node: an InliningInstructionTranslator sharing the
 output graph runs the callee's bytecode, so the graph records only the tensor operations inside.
 """
-import contextlib
-import functools
 import inspect
 import types
 
@@ -16,6 +14,7 @@ from .base import LazyVariableTracker, VariableTracker
 from .constant import ConstantVariable
 from .dicts import DictVariable
 from .lists import TupleVariable
+from .stdlib import CONTEXTMANAGER_CODE, GeneratorContextVariable
 
 
 class CellVariable(VariableTracker):
@@ -88,55 +87,24 @@ class UserFunctionVariable(VariableTracker):
             raise Unsupported("frontend.graph_break() called", "graph_break")
         if self.fn is is_compiling:
             return ConstantVariable(True)
-        if self.fn.__code__ is _CONTEXTMANAGER_CODE:  # a @contextmanager function: its generator runs at `with`
+        if self.fn.__code__ is CONTEXTMANAGER_CODE:  # a @contextmanager function: its generator runs at `with`
             wrapped = AttrSource(self.source, "__wrapped__") if self.source is not None else None
             return GeneratorContextVariable(UserFunctionVariable(self.fn.__wrapped__, wrapped), args, kwargs)
         if self.fn.__code__.co_flags & (inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR):
             raise Unsupported(f"{self.fn.__qualname__} is a generator or coroutine", "generator")
+        return self.inline(tx, [self_var, *args] if self_var is not None else list(args), kwargs)
+
+    def inline(self, tx, args, kwargs, suspending=False):
+        """Run the function's bytecode on these arguments (see InstructionTranslatorBase.inline_call)."""
         fn = original_function(self.fn)  # a function `with optimize()` routed: read its real code
-        all_args = [self_var, *args] if self_var is not None else list(args)
-        bound = bind_arguments(tx, fn, all_args, kwargs, self.source)
-        return tx.inline_call(fn.__code__, fn.__globals__, bound, self.closure_cells(tx))
+        bound = bind_arguments(tx, fn, args, kwargs, self.source)
+        return tx.inline_call(fn.__code__, fn.__globals__, bound, self.closure_cells(tx), suspending)
 
     def build(self, cg):
         cg.append("LOAD_CONST", self.fn)
 
     def __repr__(self):
         return f"UserFunctionVariable({self.fn.__qualname__})"
-
-
-_CONTEXTMANAGER_CODE = contextlib.contextmanager(None).__code__  # the code of every @contextmanager's wrapper
-
-
-class GeneratorContextVariable(VariableTracker):
-    """`cm(...)` of a @contextmanager function: entering runs its generator up to the yield, inlined."""
-
-    def __init__(self, fn_var, args, kwargs):
-        super().__init__()
-        self.fn_var, self.args, self.kwargs = fn_var, args, kwargs
-
-    def python_type(self):
-        return contextlib._GeneratorContextManager
-
-    def enter(self, tx):
-        fn = self.fn_var.fn
-        bound = bind_arguments(tx, fn, self.args, self.kwargs, self.fn_var.source)
-        generator = tx.inline_call(fn.__code__, fn.__globals__, bound, self.fn_var.closure_cells(tx), suspending=True)
-        return GeneratorExitVariable(generator, generator.run())
-
-
-class GeneratorExitVariable(VariableTracker):
-    """The `__exit__` a @contextmanager's `with` block keeps: calling it runs the generator on to its end."""
-
-    def __init__(self, generator, yielded):
-        super().__init__()
-        self.generator, self.yielded = generator, yielded
-
-    def call_function(self, tx, args, kwargs):
-        self.generator.run()
-        if self.generator.suspended:
-            raise Unsupported("a @contextmanager generator that yields twice", "unsupported")
-        return ConstantVariable(None)
 
 
 class UserMethodVariable(VariableTracker):
@@ -179,31 +147,6 @@ class NestedUserFunctionVariable(VariableTracker):
         bound = bind_arguments(tx, shell, args, kwargs)
         cells = dict(zip(self.code.co_freevars, self.closure))
         return tx.inline_call(self.code, self.f_globals, bound, cells)
-
-
-class PartialVariable(VariableTracker):
-    """functools.partial(fn, *args, **kwargs), made in or read by the frame: calls fn with the stored args first."""
-
-    def __init__(self, fn, args, kwargs, source=None):
-        super().__init__(source)
-        self.fn, self.args, self.kwargs = fn, list(args), dict(kwargs)
-
-    def python_type(self):
-        return functools.partial
-
-    def call_function(self, tx, args, kwargs):
-        return self.fn.realize().call_function(tx, [*self.args, *args], {**self.kwargs, **kwargs})
-
-    def var_getattr(self, tx, name):
-        parts = {"func": self.fn, "args": TupleVariable(self.args), "keywords": DictVariable(self.kwargs)}
-        return parts[name] if name in parts else super().var_getattr(tx, name)
-
-    def build(self, cg):
-        cg.call_const(_make_partial, [self.fn, TupleVariable(self.args), DictVariable(self.kwargs)])
-
-
-def _make_partial(fn, args, kwargs):
-    return functools.partial(fn, *args, **kwargs)
 
 
 class DisabledFunctionVariable(VariableTracker):

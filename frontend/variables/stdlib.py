@@ -1,13 +1,15 @@
-"""The standard library inside compiled frames: functools, itertools and collections calls Dynamo traces.
+"""The standard library inside compiled frames: functools, itertools, collections and contextlib, as Dynamo traces them.
 
 Frontend layer, coverage surface beside builtin.py: `functools.partial(f, a)`, `functools.reduce`, `deque(...)`,
 `OrderedDict(...)`, `defaultdict(list)`, `dict.fromkeys`, `collections.namedtuple(...)`, `itertools.chain`,
 `islice`, `count`, `repeat` and `accumulate`, each modelled over trackers (a partial of trackers, a lazy iterator, a
-DictVariable of its class), and the namedtuples and deques themselves (tuple and list trackers of their class), so a
-program using them captures in one graph, as in Dynamo. BuiltinVariable takes
-LibraryCallsMixin: a call of one of LIBRARY_CALLABLES runs the mixin's `call_<its __name__>`.
+DictVariable of its class), and the partials, namedtuples and deques themselves (trackers of their class), so a
+program using them captures in one graph, as in Dynamo; a `with` block over a @contextmanager function inlines its
+generator (GeneratorContextVariable). BuiltinVariable takes LibraryCallsMixin: a call of one of LIBRARY_CALLABLES
+runs the mixin's `call_<its __name__>`.
 """
 import collections
+import contextlib
 import functools
 import inspect
 import itertools
@@ -18,14 +20,70 @@ from ..exc import Unsupported
 from .base import VariableTracker
 from .constant import ConstantVariable
 from .dicts import DictVariable, constant_key
-from .functions import PartialVariable
-from .lists import ListVariable, StructSequenceVariable, iterate, lazy_iterator
+from .lists import ListVariable, StructSequenceVariable, TupleVariable, iterate, lazy_iterator
 
 # Callables outside builtins with a rule below (call_<their __name__>); builder.wrap makes them BuiltinVariables.
 LIBRARY_CALLABLES = {functools.partial, functools.reduce, collections.deque, collections.namedtuple, collections.OrderedDict,
                      collections.defaultdict, dict.fromkeys, collections.OrderedDict.fromkeys, itertools.chain,
                      collections.defaultdict.fromkeys, itertools.chain.from_iterable, itertools.islice, itertools.count,
                      itertools.repeat, itertools.accumulate}
+
+
+class PartialVariable(VariableTracker):
+    """functools.partial(fn, *args, **kwargs), made in or read by the frame: calls fn with the stored args first."""
+
+    def __init__(self, fn, args, kwargs, source=None):
+        super().__init__(source)
+        self.fn, self.args, self.kwargs = fn, list(args), dict(kwargs)
+
+    def python_type(self):
+        return functools.partial
+
+    def call_function(self, tx, args, kwargs):
+        return self.fn.realize().call_function(tx, [*self.args, *args], {**self.kwargs, **kwargs})
+
+    def var_getattr(self, tx, name):
+        parts = {"func": self.fn, "args": TupleVariable(self.args), "keywords": DictVariable(self.kwargs)}
+        return parts[name] if name in parts else super().var_getattr(tx, name)
+
+    def build(self, cg):
+        cg.call_const(_make_partial, [self.fn, TupleVariable(self.args), DictVariable(self.kwargs)])
+
+
+def _make_partial(fn, args, kwargs):
+    return functools.partial(fn, *args, **kwargs)
+
+
+CONTEXTMANAGER_CODE = contextlib.contextmanager(None).__code__  # the code of every @contextmanager's wrapper
+
+
+class GeneratorContextVariable(VariableTracker):
+    """`cm(...)` of a @contextmanager function: entering runs its generator up to the yield, inlined."""
+
+    def __init__(self, fn_var, args, kwargs):
+        super().__init__()
+        self.fn_var, self.args, self.kwargs = fn_var, args, kwargs
+
+    def python_type(self):
+        return contextlib._GeneratorContextManager
+
+    def enter(self, tx):
+        generator = self.fn_var.inline(tx, self.args, self.kwargs, suspending=True)
+        return GeneratorExitVariable(generator, generator.run())
+
+
+class GeneratorExitVariable(VariableTracker):
+    """The `__exit__` a @contextmanager's `with` block keeps: calling it runs the generator on to its end."""
+
+    def __init__(self, generator, yielded):
+        super().__init__()
+        self.generator, self.yielded = generator, yielded
+
+    def call_function(self, tx, args, kwargs):
+        self.generator.run()
+        if self.generator.suspended:
+            raise Unsupported("a @contextmanager generator that yields twice", "unsupported")
+        return ConstantVariable(None)
 
 
 class NamedTupleVariable(StructSequenceVariable):
