@@ -128,27 +128,8 @@ amax = _contiguous_out(_extremum(zero_tie(np.max), "amax"))
 amin = _contiguous_out(_extremum(zero_tie(np.min), "amin"))
 
 
-def _full_extremum(np_fn, name):
-    def check(self):
-        if self.numel() == 0:
-            raise RuntimeError(
-                f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
-                "Specify the reduction dim with the 'dim' argument."
-            )
-
-    def kernel(self):
-        check(self)
-        return np.asarray(np_fn(self._np))
-
-    def meta(self):
-        check(self)
-        return fake_empty((), self.dtype)
-
-    return kernel, meta
-
-
-max_default = _full_extremum(zero_tie(np.max, last=True), "max")
-min_default = _full_extremum(zero_tie(np.min, last=True), "min")
+max_default = _extremum(zero_tie(np.max, last=True), "max")  # (max() of everything: amax's kernel with no dim)
+min_default = _extremum(zero_tie(np.min, last=True), "min")
 
 
 def _check_index_reduction(self, dim, name):
