@@ -13,7 +13,8 @@ import collections
 import numpy as np
 
 from . import _dtype, _factories
-from ._tensor import Size, Tensor, _LEGACY_NAMES
+from ._tensor import Size, Tensor
+from ._tensor_more import _LEGACY_NAMES
 
 _CPP_NAMES = {  # the scalar type names torch's TensorOptions print in a dtype mismatch
     _dtype.float32: "float", _dtype.float64: "double", _dtype.float16: "c10::Half", _dtype.int64: "long int",

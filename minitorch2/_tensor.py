@@ -23,8 +23,8 @@ import weakref
 import numpy as np
 
 from . import _dtype
-from ._dtype import dtype as _dtype_class
 from ._sym import is_symbolic
+from ._tensor_more import install_conveniences
 from ._tensor_str import tensor_repr
 
 
@@ -458,46 +458,11 @@ class Tensor:
     def __repr__(self, *, tensor_contents=None):
         return tensor_repr(self)
 
-    def __format__(self, spec):
-        if self.dim() == 0 and self._np is not None:
-            return self.item().__format__(spec)
-        return object.__format__(self, spec)
-
     def __reduce_ex__(self, protocol):
         return (_rebuild, (self.numpy(force=True).copy(), self.requires_grad))
 
-    def __deepcopy__(self, memo):
-        if id(self) in memo:
-            return memo[id(self)]
-        new = self.detach().clone()
-        new = type(self)._from_tensor_like(self, new) if hasattr(type(self), "_from_tensor_like") else new
-        new.requires_grad = self.requires_grad
-        if self.grad is not None:
-            new.grad = self.grad.clone()
-        memo[id(self)] = new
-        return new
 
-    def type(self, dtype=None, non_blocking=False):
-        """The legacy type name, or a copy converted to a dtype or a legacy name ("torch.LongTensor")."""
-        if dtype is None:
-            return _LEGACY_NAMES.get(self.dtype, "torch.Tensor")
-        if isinstance(dtype, str):
-            by_name = {name: d for d, name in _LEGACY_NAMES.items()}
-            if dtype not in by_name:
-                raise ValueError(f"invalid type: '{dtype}'")
-            dtype = by_name[dtype]
-        if getattr(dtype, "is_legacy_tensor_type", False):  # x.type(torch.DoubleTensor)
-            dtype = dtype.dtype
-        if not isinstance(dtype, _dtype_class):  # torch takes no Python type here: x.type(float) is refused
-            raise ValueError(f"invalid type: '{getattr(dtype, '__name__', dtype)}'")
-        return self.to(dtype)
-
-
-_LEGACY_NAMES = {
-    _dtype.float32: "torch.FloatTensor", _dtype.float64: "torch.DoubleTensor", _dtype.float16: "torch.HalfTensor",
-    _dtype.int64: "torch.LongTensor", _dtype.int32: "torch.IntTensor", _dtype.bool_: "torch.BoolTensor",
-    _dtype.int16: "torch.ShortTensor", _dtype.int8: "torch.CharTensor", _dtype.uint8: "torch.ByteTensor",
-}
+install_conveniences(Tensor)  # the legacy type names, deepcopy, format specs (_tensor_more.py)
 
 
 def _rebuild(array, requires_grad):
