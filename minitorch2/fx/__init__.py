@@ -7,7 +7,7 @@ reference way to run one.
 
 Reading order: node.py, graph.py, _codegen.py, graph_module.py, proxy.py, interpreter.py, passes/. Counted
 apart (the pipeline uses none of them): symbolic_trace, Tracer and Transformer (_symbolic_trace.py, _patching.py),
-torch.fx's original way in, and subgraph_rewriter.py.
+torch.fx's original way in, with what a Proxy records (_proxy_recording.py); subgraph_rewriter.py; _graph_more.py.
 Everything prints as PyTorch prints it, with minitorch2 spelled `torch` (_spelling.py).
 """
 from .graph import CodeGen, Graph, PythonCode
