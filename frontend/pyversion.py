@@ -227,12 +227,12 @@ def operand_count(inst):
 
 # ---- 3.12 and 3.13 (handlers in opcodes_312.py) ---------------------------------------------------
 
-def load_attr_is_method(inst):
-    """3.12 folded LOAD_METHOD into LOAD_ATTR: the low arg bit asks for the method-call form."""
+def is_method_load(inst):
+    """A LOAD_METHOD; 3.12 folded it into LOAD_ATTR, whose low arg bit asks for the method-call form."""
     if VERSION == (3, 11):
-        return False
+        return inst.opname == "LOAD_METHOD"
     if VERSION in SUPPORTED:
-        return bool(inst.arg & 1)
+        return inst.opname == "LOAD_ATTR" and bool(inst.arg & 1)
     raise UnsupportedPython(VERSION)
 
 

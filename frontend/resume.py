@@ -281,16 +281,12 @@ def _callee_slot(bp):
     return pyversion.callee_slot(bp.stack, n_items, lambda var: isinstance(var, NullVariable))
 
 
-def _is_method_load(inst):
-    return inst.opname == "LOAD_METHOD" or (inst.opname == "LOAD_ATTR" and pyversion.load_attr_is_method(inst))
-
-
 def _append_breaking_instruction(cg, code, inst, bp, jump_label):
     _, instr_at = assemble.abstract_instructions(code)
     original = instr_at[inst.offset]
     if inst.opname == "CALL":
         cg.call(inst.arg, bp.kw_names)
-    elif _is_method_load(inst):
+    elif pyversion.is_method_load(inst):
         # A method load pushes (method, self) or (NULL, attribute), decided at run time. A plain
         # attribute load pushes the bound attribute only: the resume function's prefix pushes
         # the NULL next to it, and the call behaves the same.
@@ -307,7 +303,7 @@ def _append_resume_call(cg, fn, bp, below, offset, n_after, names, compile_wrapp
     """Store what the instruction left on the stack, then `return resume(closure, *stack, *live locals)`."""
     code = fn.__code__
     result_nulls = set()  # see _append_breaking_instruction
-    if _is_method_load(bp.inst):
+    if pyversion.is_method_load(bp.inst):
         result_nulls.add(below + 1 if pyversion.NULL_AFTER_CALLABLE else below)
     results = [i for i in range(below, n_after) if i not in result_nulls]
     # (not ___stack<i>: in a resume function those are its arguments, which the kept slots may still read)

@@ -16,7 +16,7 @@ import minitorch2
 
 from . import guards, pyversion
 from .exc import Unsupported
-from .inline_generator import GeneratorExpressionMixin, SuspendingGeneratorMixin
+from .inline_generator import GeneratorExpressionMixin
 from .opcodes_312 import Py312OpcodesMixin
 from .output_graph import OutputGraph
 from .source import ForeignGlobalSource, GlobalSource, LocalSource
@@ -27,7 +27,7 @@ from .variables.autocast import AutocastVariable, _exit_autocast
 from .variables.ctx_manager import GRAD_MODE_CLASSES, GradModeClassVariable, _set_grad_enabled
 from .variables.dicts import constant_key
 from .variables.lists import BaseListVariable, iterate
-from .variables.stdlib import GeneratorContextVariable
+from .variables.stdlib import GeneratorContextVariable, SuspendingGeneratorMixin
 from .variables.sym_node import SliceVariable, SymNodeVariable
 from .variables.tensor import record, record_mutation
 from .variables.user_defined import UserObjectVariable
@@ -233,11 +233,10 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
     # ---- attributes and items ----------------------------------------------------------------
 
     def LOAD_ATTR(self, inst):
-        push = self.push_callable if pyversion.load_attr_is_method(inst) else self.push  # 3.12+: LOAD_METHOD's bit
+        push = self.push_callable if pyversion.is_method_load(inst) else self.push  # 3.12+: LOAD_METHOD's bit
         push(self.pop().realize().var_getattr(self, inst.argval))
 
-    def LOAD_METHOD(self, inst):
-        self.push_callable(self.pop().realize().var_getattr(self, inst.argval))
+    LOAD_METHOD = LOAD_ATTR
 
     def STORE_ATTR(self, inst):
         obj, value = self.pop().realize(), self.pop()
@@ -547,4 +546,4 @@ class GeneratorExpressionTranslator(GeneratorExpressionMixin, InliningInstructio
 
 
 class SuspendingGeneratorTranslator(SuspendingGeneratorMixin, InliningInstructionTranslator):
-    """Runs a @contextmanager's generator from yield to yield (inline_generator.py)."""
+    """Runs a @contextmanager's generator from yield to yield (variables/stdlib.py)."""

@@ -72,6 +72,25 @@ class GeneratorContextVariable(VariableTracker):
         return GeneratorExitVariable(generator, generator.run())
 
 
+class SuspendingGeneratorMixin:
+    """Inlines a @contextmanager's generator function (a mixin of the inlining translator): each run() goes on to the
+    next yield, returning what it yields, as Dynamo inlines it: to its yield when the `with` block is entered, on to
+    its end when it is left."""
+
+    suspended = False  # the last run() stopped at a yield, not at the end
+
+    def RETURN_GENERATOR(self, inst):
+        self.push(ConstantVariable(None))  # the generator object the code returns first; popped at once
+
+    def YIELD_VALUE(self, inst):
+        self.return_value, self.suspended = self.pop(), True  # ends this run(); the next one goes on from here
+        self.push(ConstantVariable(None))  # what the consumer sends back: next() sends None
+
+    def run(self):
+        self.return_value, self.suspended = None, False
+        return super().run()
+
+
 class GeneratorExitVariable(VariableTracker):
     """The `__exit__` a @contextmanager's `with` block keeps: calling it runs the generator on to its end."""
 
