@@ -16,7 +16,7 @@ realize_reads_threshold / realize_opcount_threshold); reductions, extern outputs
 import operator
 
 import minitorch2
-from minitorch2 import _dtype, ops
+from minitorch2 import ops
 from minitorch2._aten.meta_util import _is_dense
 from minitorch2._subclasses.fake_tensor import FakeTensorMode
 from minitorch2._tensor import Tensor
@@ -26,6 +26,7 @@ from minitorch2.utils import _pytree as pytree
 from . import ir
 from . import loop_ir as L
 from . import lowering_indexing as I
+from . import lowering_more as more
 from . import lowering_pointwise as P
 from . import lowering_pooling as pooling
 from . import lowering_reductions as R
@@ -135,27 +136,6 @@ def make_fallback(op):
     return fallback
 
 
-def new_empty_strided(x, size, stride, *, dtype=None, **kwargs):
-    """Uninitialised memory: a contiguous one is any buffer we allocate; other strides take the eager kernel,
-    so a later as_strided reads the layout asked for."""
-    if list(stride) == ir.contiguous_strides(size):
-        return P.new_factory(0)(x, size, dtype=dtype)
-    return make_fallback(_overload("new_empty_strided"))(x, size, stride, dtype=dtype, **kwargs)
-
-
-def scan(name):
-    """cumsum / cumprod: their eager kernel (torch's CPU inductor has no scan code generation either),
-    except over a 0-d tensor, where the scan is a copy, cast to int64 for integers and bools."""
-    def lowering(x, dim, *, dtype=None):
-        if x.get_size():
-            return make_fallback(_overload(name))(x, dim, dtype=dtype)
-        if dtype is None:
-            dtype = x.dtype if x.dtype.is_floating_point else _dtype.int64
-        return P.to_dtype(x, dtype)
-
-    return lowering
-
-
 # ---- the table ----------------------------------------------------------------------------
 
 UNARY = ["neg", "abs", "sign", "floor", "ceil", "trunc", "round", "relu", "bitwise_not"]
@@ -196,16 +176,15 @@ def _build_table():
         # factories
         "full": P.full, "zeros": P.factory(0), "ones": P.factory(1), "empty.memory_format": P.factory(0),
         "zeros_like": P.like(0), "ones_like": P.like(1), "empty_like": P.like(0), "full_like": P.full_like,
-        "new_empty": P.new_factory(0), "new_empty_strided": new_empty_strided, "fill.Scalar": P.full_like,
-        "fill.Tensor": P.fill_tensor, "scalar_tensor": P.scalar_tensor, "arange.start_step": P.arange,
+        "new_empty": P.new_factory(0), "fill.Scalar": P.full_like, "scalar_tensor": P.scalar_tensor,
+        "arange.start_step": P.arange,
         # prims
         "prims::convert_element_type": P.to_dtype, "prims::iota": P.iota, "prims::fma": P.fma,
         # views
         "view": V.view, "expand": V.expand, "permute": V.permute, "unsqueeze": V.unsqueeze, "squeeze": V.squeeze,
         "squeeze.dim": V.squeeze, "squeeze.dims": V.squeeze, "select.int": V.select, "slice.Tensor": V.slice_,
         "as_strided": V.as_strided, "split.Tensor": V.split, "split_with_sizes": V.split_with_sizes,
-        "unbind.int": V.unbind, "cat": V.cat, "flip": V.flip, "repeat": V.repeat,
-        "slice_scatter": V.slice_scatter, "select_scatter": V.select_scatter,
+        "unbind.int": V.unbind, "cat": V.cat, "slice_scatter": V.slice_scatter, "select_scatter": V.select_scatter,
         # reductions
         "sum": R.sum_, "sum.dim_IntList": R.sum_, "prod": R.prod, "prod.dim_int": R.prod, "mean": R.mean,
         "mean.dim": R.mean, "amax": R.amax, "amin": R.amin, "max": R.amax, "min": R.amin,
@@ -221,6 +200,7 @@ def _build_table():
         "_native_batch_norm_legit_no_training": R.batch_norm_no_training,
         "native_batch_norm_backward": R.native_batch_norm_backward,
         **pooling.LOWERINGS,  # (windows inside the input; the rest falls back)
+        **more.LOWERINGS,  # flip, repeat, 0-d scans, new_empty_strided, fill.Tensor
         # indexing: gathers (indirect loads) and scatters (indirect stores)
         "embedding": I.embedding, "gather": I.gather, "index_select": I.index_select, "index.Tensor": I.index,
         "index_put": I.index_put, "scatter.src": I.scatter_src, "scatter.value": I.scatter_along,
@@ -231,7 +211,6 @@ def _build_table():
         # extern kernels
         "mm": matmul("mm"), "bmm": matmul("bmm"), "addmm": matmul_plus("mm"), "baddbmm": matmul_plus("bmm"),
         "convolution": extern_kernel("convolution"),
-        "cumsum": scan("cumsum"), "cumprod": scan("cumprod"),
     }
     table.update({name: P.elementwise(name) for name in UNARY})
     table.update({name: P.elementwise(name, "float") for name in UNARY_FLOAT})

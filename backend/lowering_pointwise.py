@@ -241,11 +241,6 @@ def new_factory(value):
     return lambda x, size, *, dtype=None, **_: full(size, value, dtype=dtype or x.dtype)
 
 
-def fill_tensor(x, value):
-    """x's shape filled with the one element of the 0-d tensor `value`, cast to x's dtype."""
-    return pointwise(lambda _, v: v, x, value, compute_dtype=x.dtype)
-
-
 def scalar_tensor(value, *, dtype=None, **_):
     return full([], value, dtype=dtype or _dtype.get_default_dtype())
 

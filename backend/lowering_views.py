@@ -177,30 +177,6 @@ def cat(tensors, dim=0):
     return concat
 
 
-def flip(x, dims):
-    """Reversed along `dims`: index n-1-i. Copied into a buffer of its own, so no view with negative
-    strides reaches an extern kernel."""
-    size = x.get_size()
-    dims = [wrap_dim(d, len(size)) for d in dims]
-
-    def reindex(idx):
-        return [(idx[d] * -1 + (size[d] - 1)) if d in dims and size[d] > 1 else idx[d] for d in range(len(size))]
-
-    return P.clone(ir.View(x, size, reindex, "flip"))
-
-
-def repeat(x, repeats):
-    """Tiled `repeats` times per dimension (new leading dims allowed): index i reads i % n."""
-    size = x.get_size()
-    lead = len(repeats) - len(size)
-    new = list(repeats[:lead]) + [n * r for n, r in zip(size, repeats[lead:])]
-
-    def reindex(idx):
-        return [idx[lead + j] % n if n > 1 else L.Const(0) for j, n in enumerate(size)]
-
-    return ir.View(x, new, reindex, "repeat")
-
-
 # ---- scatters into a slice, as a cat of pieces ----------------------------------------------
 
 

@@ -1,0 +1,63 @@
+"""Lowerings of ops outside the core set that no stage of the pipeline produces: flip, repeat, the scans
+(cumsum, cumprod), new_empty_strided and fill.Tensor (plays the matching part of torch._inductor.lowering).
+
+Backend layer, called by `lowering.GraphLowering` like the core lowerings. Counted apart from the lesson (coverage
+surface, .ci/line_budget.py): without these the ops still compile, as eager fallbacks. A case a lowering here does
+not take raises NotImplementedError, and GraphLowering runs the op's eager kernel instead. `LOWERINGS` is merged
+into lowering.py's table.
+"""
+from minitorch2 import _dtype
+from minitorch2._tensor import wrap_dim
+
+from . import ir
+from . import loop_ir as L
+from . import lowering_pointwise as P
+
+
+def flip(x, dims):
+    """Reversed along `dims`: index n-1-i. Copied into a buffer of its own, so no view with negative
+    strides reaches an extern kernel."""
+    size = x.get_size()
+    dims = [wrap_dim(d, len(size)) for d in dims]
+
+    def reindex(idx):
+        return [(idx[d] * -1 + (size[d] - 1)) if d in dims and size[d] > 1 else idx[d] for d in range(len(size))]
+
+    return P.clone(ir.View(x, size, reindex, "flip"))
+
+
+def repeat(x, repeats):
+    """Tiled `repeats` times per dimension (new leading dims allowed): index i reads i % n."""
+    size = x.get_size()
+    lead = len(repeats) - len(size)
+    new = list(repeats[:lead]) + [n * r for n, r in zip(size, repeats[lead:])]
+
+    def reindex(idx):
+        return [idx[lead + j] % n if n > 1 else L.Const(0) for j, n in enumerate(size)]
+
+    return ir.View(x, new, reindex, "repeat")
+
+
+def scan(x, dim, *, dtype=None):
+    """cumsum / cumprod over a 0-d tensor: a copy, cast to int64 for integers and bools. Any other scan runs as
+    its eager kernel (torch's CPU inductor has no scan code generation either)."""
+    if x.get_size():
+        raise NotImplementedError("a scan over a dimension")
+    return P.to_dtype(x, dtype or (x.dtype if x.dtype.is_floating_point else _dtype.int64))
+
+
+def new_empty_strided(x, size, stride, *, dtype=None, **_):
+    """Uninitialised memory: a contiguous one is any buffer we allocate; other strides take the eager kernel,
+    so a later as_strided reads the layout asked for."""
+    if list(stride) != ir.contiguous_strides(size):
+        raise NotImplementedError("new_empty_strided with other than contiguous strides")
+    return P.new_factory(0)(x, size, dtype=dtype)
+
+
+def fill_tensor(x, value):
+    """x's shape filled with the one element of the 0-d tensor `value`, cast to x's dtype."""
+    return P.pointwise(lambda _, v: v, x, value, compute_dtype=x.dtype)
+
+
+LOWERINGS = {"flip": flip, "repeat": repeat, "cumsum": scan, "cumprod": scan, "new_empty_strided": new_empty_strided,
+             "fill.Tensor": fill_tensor}
