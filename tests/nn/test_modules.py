@@ -195,6 +195,17 @@ def test_modulelist_repr_compresses_repeats_like_torch():
     assert repr(ours) == repr(theirs)
 
 
+
+@pytest.mark.parametrize("make", [
+    lambda nn: nn.Conv1d(4, 4, 3, padding="same", dilation=2, groups=2, bias=False),
+    lambda nn: nn.Conv2d(4, 4, 3, padding="valid", stride=2),
+    lambda nn: nn.ConvTranspose2d(4, 6, 3, stride=2, padding=1, output_padding=1, groups=2),
+    lambda nn: nn.ConvTranspose1d(4, 4, 2, dilation=2, bias=False),
+    lambda nn: nn.Embedding(5, 3, padding_idx=1, max_norm=2.0, norm_type=1.0, scale_grad_by_freq=True, sparse=True),
+])
+def test_conv_and_embedding_reprs_match_torch(make):
+    assert repr(make(minitorch2.nn)) == repr(make(torch.nn))
+
 def test_dropout_masks_match_torch():
     minitorch2.manual_seed(5)
     torch.manual_seed(5)

@@ -5,6 +5,7 @@ from ... import _factories
 from .. import functional as F, init
 from ..parameter import Parameter
 from .module import Module
+from .module_more import conv_repr
 
 
 def _ntuple(x, n):
@@ -51,20 +52,7 @@ class _ConvNd(Module):
                 bound = 1 / math.sqrt(fan_in)
                 init.uniform_(self.bias, -bound, bound)
 
-    def extra_repr(self):
-        n = self._nd
-        s = "{in_channels}, {out_channels}, kernel_size={kernel_size}, stride={stride}".format(**self.__dict__)
-        if self.padding != (0,) * n:
-            s += f", padding={self.padding!r}" if not isinstance(self.padding, str) else f", padding={self.padding}"
-        if self.dilation != (1,) * n:
-            s += f", dilation={self.dilation}"
-        if self.groups != 1:
-            s += f", groups={self.groups}"
-        if self.bias is None:
-            s += ", bias=False"
-        if self.padding_mode != "zeros":
-            s += f", padding_mode={self.padding_mode}"
-        return s
+    extra_repr = conv_repr  # (printing: module_more.py)
 
 
 class Conv2d(_ConvNd):

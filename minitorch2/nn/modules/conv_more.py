@@ -49,15 +49,6 @@ class _ConvTransposeNd(_ConvNd):
             self.register_parameter("bias", None)
         self.reset_parameters()
 
-    def extra_repr(self):
-        s = f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, stride={self.stride}"
-        for name, default in (("padding", 0), ("dilation", 1), ("output_padding", 0)):
-            if getattr(self, name) != (default,) * self._nd:
-                s += f", {name}={getattr(self, name)}"
-        if self.groups != 1:
-            s += f", groups={self.groups}"
-        return s + (", bias=False" if self.bias is None else "")
-
     def _output_padding(self, input, output_size):
         """The output_padding that makes the output `output_size` (its spatial dims, or all of them)."""
         if output_size is None:

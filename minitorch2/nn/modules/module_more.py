@@ -1,5 +1,5 @@
 """What nn.Module offers beyond what the compiler reads: state dicts, dtype and device moves, zero_grad, apply,
-lookups by dotted name, and printing (ModuleList's too).
+lookups by dotted name, and printing (ModuleList's and the convolutions' too).
 
 Runtime layer, coverage surface. Module (module.py) keeps what every stage uses: registration by attribute
 assignment, traversal in PyTorch's order, train/eval and `__call__` with its hooks. These methods, the surface
@@ -174,3 +174,19 @@ def module_list_repr(self):
             lines.append(f"{label}: {body}" if end - start == 1 else f"{label} {body}")
             start = end
     return self._get_name() + "(\n  " + "\n  ".join(lines) + "\n)"
+
+
+def conv_repr(self):
+    """The convolutions' extra_repr (Conv*d, ConvTranspose*d), as torch's _ConvNd: the arguments not at their
+    defaults."""
+    s = f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, stride={self.stride}"
+    for name, default in (("padding", 0), ("dilation", 1), ("output_padding", 0)):
+        if getattr(self, name) != (default,) * self._nd:
+            s += f", {name}={getattr(self, name)}"
+    if self.groups != 1:
+        s += f", groups={self.groups}"
+    if self.bias is None:
+        s += ", bias=False"
+    if self.padding_mode != "zeros":
+        s += f", padding_mode={self.padding_mode}"
+    return s

@@ -4,7 +4,7 @@ from ...autograd.grad_mode import no_grad
 from .. import functional as F, init
 from ..parameter import Parameter
 from .module import Module
-from .sparse_more import embedding_from_pretrained
+from .sparse_more import embedding_from_pretrained, embedding_repr
 
 
 class Embedding(Module):
@@ -31,6 +31,7 @@ class Embedding(Module):
             self.weight = Parameter(_weight, requires_grad=not _freeze)
 
     from_pretrained = classmethod(embedding_from_pretrained)  # (in the coverage surface)
+    extra_repr = embedding_repr  # (printing: the coverage surface's too)
 
     def reset_parameters(self):
         init.normal_(self.weight)
@@ -41,17 +42,3 @@ class Embedding(Module):
     def forward(self, input):
         return F.embedding(input, self.weight, self.padding_idx, self.max_norm, self.norm_type, self.scale_grad_by_freq,
                            self.sparse)
-
-    def extra_repr(self):
-        s = f"{self.num_embeddings}, {self.embedding_dim}"
-        if self.padding_idx is not None:
-            s += f", padding_idx={self.padding_idx}"
-        if self.max_norm is not None:
-            s += f", max_norm={self.max_norm}"
-        if self.norm_type != 2:
-            s += f", norm_type={self.norm_type}"
-        if self.scale_grad_by_freq:
-            s += ", scale_grad_by_freq=True"
-        if self.sparse:
-            s += ", sparse=True"
-        return s

@@ -1,7 +1,8 @@
 """EmbeddingBag (as torch.nn.EmbeddingBag): sums, means or maxima of embedding rows per bag.
 
 Runtime layer, coverage surface, beside sparse.py's Embedding. The layer holds the weight and its options and calls
-F.embedding_bag (nn/_functional_extra.py), which calls aten._embedding_bag. Embedding.from_pretrained is here too.
+F.embedding_bag (nn/_functional_extra.py), which calls aten._embedding_bag. Embedding.from_pretrained and Embedding's
+repr are here too.
 """
 from ... import _factories
 from ...autograd.grad_mode import no_grad
@@ -20,6 +21,22 @@ def embedding_from_pretrained(cls, embeddings, freeze=True, padding_idx=None, ma
     rows, cols = embeddings.shape
     return cls(rows, cols, padding_idx, max_norm, norm_type, scale_grad_by_freq, sparse, _weight=embeddings,
                _freeze=freeze)
+
+
+def embedding_repr(self):
+    """Embedding's extra_repr: its sizes, then the options not at their defaults."""
+    s = f"{self.num_embeddings}, {self.embedding_dim}"
+    if self.padding_idx is not None:
+        s += f", padding_idx={self.padding_idx}"
+    if self.max_norm is not None:
+        s += f", max_norm={self.max_norm}"
+    if self.norm_type != 2:
+        s += f", norm_type={self.norm_type}"
+    if self.scale_grad_by_freq:
+        s += ", scale_grad_by_freq=True"
+    if self.sparse:
+        s += ", sparse=True"
+    return s
 
 
 class EmbeddingBag(Module):
