@@ -3,14 +3,14 @@
 Pipeline, one module per step, in the order a graph goes through them (the plain path):
 
     compile_fx.py   the "inductor" backend, `compile_fx.compile_fx`: aot tracing, then compile_fx_inner per graph
-    lowering.py     aten graph -> ir.py nodes (ops: lowering_pointwise / _views / _reductions / _pooling / _indexing;
-                    virtualized.py: the graph being lowered on this thread)
+    lowering.py     aten graph -> ir.py nodes (ops: lowering_pointwise / _views / _reductions / _indexing, and beyond
+                    the core set _pooling / _more; virtualized.py: the graph being lowered on this thread)
     ir.py           Pointwise, Reduction, views as index arithmetic, buffers, extern kernels
     scheduler.py    fusion: realized buffers -> loop_ir.Kernel list + extern calls (simplify.py: indices;
                     kernel_rewrites.py: an expensive reduction's value stored once and reloaded)
     loop_ir.py      the kernel IR (the contract with code generation)
     codegen/        llvm.py (llvmlite JIT), triton.py (Triton: GPU or interpreter), numpy_ref.py (reference)
-    wrapper.py      output_code.py: allocates from a buffer pool, calls kernels, returns tensors
+    wrapper.py      output_code.py: allocates buffers, calls kernels, returns tensors
     debug.py        MINITORCH2_COMPILE_DEBUG folders
     config.py       the knobs
 

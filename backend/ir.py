@@ -205,8 +205,8 @@ class MultiOutput(Buffer):
 
 
 class StorageBox(IRNode):
-    """A tensor value whose storage may not exist yet. Holds a Pointwise / Reduction until realized,
-    then the ComputedBuffer (or any Buffer)."""
+    """A tensor value whose storage may not exist yet. Holds a Pointwise until realized (a Reduction is realized
+    as soon as it is made: lowering_reductions.reduction_node), then the ComputedBuffer (or any Buffer)."""
 
     def __init__(self, data, graph):
         self.data, self.graph = data, graph
@@ -222,11 +222,7 @@ class StorageBox(IRNode):
         return isinstance(self.data, Buffer)
 
     def make_loader(self):
-        if isinstance(self.data, Pointwise):
-            return self.data.inner_fn
-        if isinstance(self.data, Reduction):
-            self.realize()
-        return self.data.make_loader()
+        return self.data.inner_fn if isinstance(self.data, Pointwise) else self.data.make_loader()
 
     def realize(self, stride=None):
         """Give the value a buffer: contiguous, or with `stride` (a graph output takes eager's strides)."""
@@ -237,9 +233,7 @@ class StorageBox(IRNode):
         return self.data
 
     def body_stats(self):
-        """(distinct buffers read, op count) of an unrealized pointwise body; realization heuristics use it."""
-        if not isinstance(self.data, Pointwise):
-            return 0, 0
+        """(distinct buffers read, op count) of the unrealized pointwise body; realization heuristics use it."""
         nodes = list(L.walk(self.data.body()))
         return len({n.buffer for n in nodes if isinstance(n, L.Load)}), sum(isinstance(n, L.Op) for n in nodes)
 
