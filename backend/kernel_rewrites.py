@@ -47,7 +47,7 @@ def _store_computing(later, reduce):
         for store in stmt.body:
             if (isinstance(store, L.Store) and store.mode is None and _contains(store.value, reduce.value)
                     and getattr(store.value, "dtype", None) == reduce.value.dtype
-                    and set(reduce.rvars) <= store.index.variables()):  # one element per reduced value
+                    and set(reduce.rvars) <= L.variables(store.index)):  # one element per reduced value
                 return store
     return None
 

@@ -76,9 +76,6 @@ class Index:
             return Const(0)
         return Const(self.value % divisor) if isinstance(self, Const) else Mod(self, divisor)
 
-    def variables(self):
-        return set()
-
 
 @dataclass(frozen=True, eq=True)
 class Var(Index):
@@ -86,9 +83,6 @@ class Var(Index):
 
     def __str__(self):
         return self.name
-
-    def variables(self):
-        return {self.name}
 
 
 @dataclass(frozen=True, eq=True)
@@ -106,9 +100,6 @@ class Add(Index):
     def __str__(self):
         return " + ".join(str(t) for t in self.terms)
 
-    def variables(self):
-        return set().union(*(t.variables() for t in self.terms))
-
 
 @dataclass(frozen=True, eq=True)
 class Mul(Index):
@@ -119,9 +110,6 @@ class Mul(Index):
         inner = f"({self.term})" if isinstance(self.term, Add) else str(self.term)
         return f"{self.factor}*{inner}"
 
-    def variables(self):
-        return self.term.variables()
-
 
 @dataclass(frozen=True, eq=True)
 class _Division(Index):
@@ -131,9 +119,6 @@ class _Division(Index):
 
     def __str__(self):
         return f"({self.term}) {self.symbol} {self.divisor}"
-
-    def variables(self):
-        return self.term.variables()
 
 
 class FloorDiv(_Division):
@@ -164,10 +149,6 @@ class Indirect(Index):
 
     def __str__(self):
         return f"indirect({self.value}, {self.size}{', wrap' if self.wrap_negative else ''})"
-
-    def variables(self):
-        reads = [node for node in walk(self.value) if isinstance(node, (Load, IndexValue))]
-        return set().union(*(node.index.variables() for node in reads))
 
 
 def indirect_values(index):
@@ -365,6 +346,18 @@ def map_value(value, on_leaf, on_index=None):
     elif on_index is not None and isinstance(value, IndexValue):
         value = IndexValue(on_index(value.index), value.dtype)
     return on_leaf(value)
+
+
+def variables(expr):
+    """The names of the loop variables a value expression or an Index reads (inside indirect indices too)."""
+    names = set()
+
+    def note(var):
+        names.add(var.name)
+        return var
+
+    substitute(expr, on_var=note)
+    return names
 
 
 def substitute(expr, on_var=None, on_leaf=None):

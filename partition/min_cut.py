@@ -22,7 +22,6 @@ The one idea to hold: everything here exists to choose the list of saved values;
 graphs as the default partitioner would.
 """
 import gc
-from contextlib import contextmanager
 
 from minitorch2.fx import GraphModule
 
@@ -42,8 +41,15 @@ def min_cut_rematerialization_partition(joint_module, _joint_inputs, compiler="i
     `compiler` is accepted for PyTorch compatibility ("inductor" is the only op list, as in PyTorch 2.13).
     `static_lifetime_input_indices` lists primals that live anyway (parameters): they are free to save.
     `options` (a `MinCutOptions`) turns individual ban rules off. The joint module is not modified."""
-    with _gc_paused():
+    # on a 50k-node graph, the cyclic collector's full collections over the many small objects made here
+    # cost as much as the cut
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
         return _partition(joint_module, _joint_inputs, num_fwd_outputs, static_lifetime_input_indices, options)
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def _partition(joint_module, _joint_inputs, num_fwd_outputs, static_lifetime_input_indices, options):
@@ -77,16 +83,3 @@ def extract_partition(joint_module, joint_graph, saved_values, num_fwd_outputs):
     raise_getitems(fwd_graph)
     raise_getitems(bwd_graph)
     return GraphModule(joint_module, fwd_graph), GraphModule(joint_module, bwd_graph)
-
-
-# on a 50k-node graph, the cyclic collector's full collections over the many small objects made here
-# cost as much as the cut
-@contextmanager
-def _gc_paused():
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()

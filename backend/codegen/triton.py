@@ -302,7 +302,7 @@ class TritonEmitter:
         pointer must have the value's shape; a load's must at least be a block)."""
         offset = self.index(index, scope)
         pointer = f"{buffer} + {offset}" if re.fullmatch(r"\w+", offset) else f"{buffer} + ({offset})"
-        varying = {self.axis_of[var] for var in index.variables() if var in self.axis_of}
+        varying = {self.axis_of[var] for var in L.variables(index) if var in self.axis_of}
         if (whole_block and varying != scope.axes) or not varying:
             pointer = f"tl.broadcast_to({pointer}, {scope.shape})"
         return pointer

@@ -65,7 +65,7 @@ def is_column_reduction(kernel):
     stores = [s for s in loop.body if isinstance(s, L.Store)]
     if not reduces or len(reduces) + len(stores) != len(loop.body):
         return False
-    if any(store.index.variables() - {x} for store in stores):
+    if any(L.variables(store.index) - {x} for store in stores):
         return False
     strided = False
     for reduce in reduces:
