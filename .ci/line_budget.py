@@ -68,6 +68,12 @@ OUTSIDE_THE_LESSON = {
         # torch.fx's symbolic_trace, Tracer, wrap and Transformer: FX's own capture, which no stage of the pipeline
         # calls (the frontend records its graphs from bytecode)
         "minitorch2/fx/_symbolic_trace.py", "minitorch2/fx/_patching.py",
+        # what a Proxy records (only FX's own capture records through one); Graph.print_tabular and GraphModule's
+        # submodule surgery (subgraph_rewriter's)
+        "minitorch2/fx/_proxy_recording.py", "minitorch2/fx/_graph_more.py",
+        # eager fidelity of errors and conveniences: torch's argument parser on op calls, tensor()'s refusals of
+        # malformed data; Tensor's legacy type names, deepcopy and format specs
+        "minitorch2/_arg_parser.py", "minitorch2/_tensor_data.py", "minitorch2/_tensor_more.py",
         # torch.distributions
         "minitorch2/distributions/",
         # the commonly used functions beyond the core set (norm, diff, median, unique, special functions, ...)
@@ -94,9 +100,13 @@ OUTSIDE_THE_LESSON = {
         "minitorch2/profiler/", "minitorch2/autograd/profiler.py", "minitorch2/amp/",
         # torch.compiler's names over the frontend's own
         "frontend/compiler.py",
+        # `with optimize(backend):` blocks: a frame hook built from sys.setprofile and swapped __code__ (the lesson's
+        # entry is the wrapper optimize() returns; it asks this module only original_function)
+        "frontend/profile_capture.py",
         # torch.autocast blocks inside compiled frames (amp support)
         "frontend/variables/autocast.py",
-        # the standard library's callables inside compiled frames (functools, itertools, collections)
+        # the standard library inside compiled frames (functools, itertools, collections, contextlib): calls, partials,
+        # namedtuples, deques, @contextmanager blocks
         "frontend/variables/stdlib.py",
         # torch.nn.parallel's DataParallel on a CPU-only build
         "minitorch2/nn/parallel/", "minitorch2/utils/checkpoint.py",
