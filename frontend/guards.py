@@ -22,10 +22,11 @@ import weakref
 import minitorch2
 from minitorch2._memory_overlap import overlap_groups
 from minitorch2._sym import is_symbolic
-from minitorch2.amp import _state as autocast_state
 
 from . import source
 from .exc import Unsupported
+from .global_state import global_state
+from .guard_failures import ___duplicate_tensors, ___global_state_mismatch, ___tensor_mismatch  # noqa: F401
 from .source import literal
 
 
@@ -41,32 +42,6 @@ def _matches(actual, expected):
     return len(actual) == len(expected) and all(e is None or a == e for a, e in zip(actual, expected))
 
 
-_SCALAR_TYPE_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16",
-                      "int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
-
-
-def _scalar_type(dtype):
-    name = str(dtype).rsplit(".", 1)[-1]
-    return _SCALAR_TYPE_NAMES.get(name, name)
-
-
-def ___tensor_mismatch(value, name, dtype, size, stride, requires_grad, tensor_type):
-    """Why ___check_tensor failed, in Dynamo's words: the first property that differs, expected and actual."""
-    if type(value) is not tensor_type:
-        return f"tensor '{name}' type mismatch. expected {tensor_type.__name__}, actual {type(value).__name__}"
-    if value.dtype != dtype:
-        return f"tensor '{name}' dtype mismatch. expected {_scalar_type(dtype)}, actual {_scalar_type(value.dtype)}"
-    if value.requires_grad != requires_grad:
-        return f"tensor '{name}' requires_grad mismatch. expected requires_grad={int(requires_grad)}"
-    if value.dim() != len(size):
-        return f"tensor '{name}' rank mismatch. expected {len(size)}, actual {value.dim()}"
-    for what, expected, actual in (("size", size, tuple(value.shape)), ("stride", stride, tuple(value.stride()))):
-        for i, (e, a) in enumerate(zip(expected, actual)):
-            if e is not None and e != a:
-                return f"tensor '{name}' {what} mismatch at index {i}. expected {e}, actual {a}"
-    return f"tensor '{name}' mismatch"
-
-
 def ___check_obj_id(value, expected):
     return id(value) == expected
 
@@ -75,53 +50,20 @@ def ___check_type_id(value, expected):
     return id(type(value)) == expected
 
 
-# The devices whose autocast Dynamo's GlobalStateGuard checks, in the order its failure message names them.
-AUTOCAST_DEVICES = ("cpu", "cuda", "mtia", "maia", "xpu", "ipu", "hpu", "xla", "privateuseone", "mps")
-
-
-def global_state():
-    """The process-wide settings a graph depends on, as Dynamo's GlobalStateGuard checks them."""
-    enabled = autocast_state.local.enabled
-    return {"grad_mode": minitorch2.is_grad_enabled(),
-            "autocast": {d: autocast_state.get_autocast_dtype(d) for d in AUTOCAST_DEVICES if enabled.get(d)},
-            "autocast_cache_enabled": autocast_state.local.cache_enabled,
-            "default_dtype": minitorch2.get_default_dtype()}
-
-
 def ___check_global_state(**expected):
     return global_state() == expected
-
-
-def ___global_state_mismatch(**expected):
-    """Why ___check_global_state failed, in Dynamo's words: the settings that changed (autocast per device)."""
-    changed = []
-    for name, value in global_state().items():
-        if name == "autocast":
-            was = expected[name]
-            changed += [f"autocast({d})_enabled" if (d in value) != (d in was) else f"autocast({d})_dtype"
-                        for d in AUTOCAST_DEVICES if value.get(d) != was.get(d)]
-        elif value != expected[name]:
-            changed.append(name)
-    return f"GLOBAL_STATE changed: {' '.join(changed)}"
 
 
 def ___check_no_aliasing(*tensors):
     return len({id(t) for t in tensors}) == len(tensors)
 
 
-def ___duplicate_tensors(names, *tensors):
-    """Why ___check_no_aliasing failed, in Dynamo's words: the sources that hold one tensor."""
-    holders = {}
-    for name, t in zip(names, tensors):
-        holders.setdefault(id(t), []).append(name)
-    return f"Duplicate tensors found: {[name for group in holders.values() if len(group) > 1 for name in group]}"
-
-
 def ___check_overlapping(groups, *tensors):
     return overlap_groups(tensors) == groups
 
 
-# What guard code can name: every ___helper above, and the modules it spells values with.
+# What guard code can name: every ___helper above (the checks, and the words of a failure from guard_failures.py),
+# and the modules it spells values with.
 GUARD_NAMESPACE = {name: value for name, value in globals().items() if name.startswith("___")}
 GUARD_NAMESPACE.update(torch=minitorch2, builtins=builtins, math=math, FOREIGN_GLOBALS=source.FOREIGN_GLOBALS)
 
