@@ -104,9 +104,10 @@ class WrapperCodeGen:
         return f"as_tensor({name}, {geometry})"
 
     def _pool_owned(self, name):
+        """Was the buffer allocated here (a kernel's, or a matmul's output), not made by an eager kernel?"""
         owner = next((b for b in self.graph.buffers if b.name == name), None)
         return isinstance(owner, (ir.ComputedBuffer, ir.ConcatBuffer)) or (
-            isinstance(owner, ir.ExternKernel) and not owner.fallback)
+            isinstance(owner, ir.ExternKernel) and owner.kind in ("mm", "bmm"))
 
     def _alloc_once(self, name, allocated):
         """The allocation of buffer `name` before its first use, or nothing when it has its memory already."""
