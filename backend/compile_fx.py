@@ -12,12 +12,8 @@ Backend layer, where the frontend's FX graph enters the backend:
               codegen              each Kernel -> runnable (llvm, triton or numpy_ref)
               wrapper              output_code.py, exec'd; its call(args) is the compiled graph
 
-Every compiled graph is recorded in `metrics` (kernel counts, fallbacks) so tests can tell compilation really
-happened. MINITORCH2_COMPILE_DEBUG=1 writes each stage to disk (debug.py); MINITORCH2_LOGS=output_code,fusion
-print the generated module and the fusion decisions.
-
-The speed wing (backend/speed/) meets this module at three calls: the graph cache (`speed.load_graph`), the
-compile gate a fork waits for (`speed.compiling`) and the code generator's preload (`speed.start_preload`).
+Every compiled graph is recorded in `metrics`. MINITORCH2_COMPILE_DEBUG=1 writes each stage to disk (debug.py);
+MINITORCH2_LOGS=output_code,fusion print the generated module and the fusion decisions.
 """
 import copy
 import functools

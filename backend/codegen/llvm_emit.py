@@ -14,14 +14,8 @@ variable and every element address is `getelementptr` from the flat index, the s
 recognizes; reductions accumulate in a stack slot that LLVM promotes to a register, and float sums carry
 `reassoc nsz` so that they may be reordered into vector lanes (over long ranges, in blocks of partial sums, as
 accurate as torch's cascade summation). Index arithmetic is `nsw` i64; `//` and `%` are unsigned division where
-the operand is provably non-negative, Python's floor semantics otherwise.
-
-The speed wing changes two things here, each at one call: `speed.inline_math` (float32 transcendentals as
-polynomials) and `speed.column_reduction` (column sums written with the loops swapped).
-
-An indirect index out of range reads address 0 instead (no stray memory access) and sets the kernel's
-`index_out_of_range` flag. A store with mode "add" loads, adds and stores back (a scatter-add; such kernels are
-serial, so this is race-free).
+the operand is provably non-negative, Python's floor semantics otherwise. A store with mode "add" loads, adds and
+stores back (a scatter-add; such kernels are serial, so this is race-free).
 """
 import re
 

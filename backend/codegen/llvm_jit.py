@@ -9,9 +9,6 @@ module loads). Three steps, each one call:
 
 The one idea to hold: LLVM's global context is not thread-safe, and compiles run on several threads at once,
 so every use of it takes `llvm_lock`; `compile_ir` is the whole path under that lock.
-
-llvmlite is imported when the host target is first made, not with this module: its shared library takes 0.2 s
-to load, which `import backend` does not pay (the speed wing's preload thread pays it in the background).
 """
 import ctypes.util
 import threading

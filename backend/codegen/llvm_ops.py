@@ -4,13 +4,9 @@ Codegen layer, called by `llvm_emit.py` for every `loop_ir.Op`. The tables at th
 then how reductions combine) are the whole op vocabulary of the LLVM backend; an op missing from them fails
 loudly with NotImplementedError naming it.
 
-Semantics are loop_ir's (torch's on CPU): maximum/minimum keep the first operand on a tie (-0. vs 0.),
-float->int casts truncate as x86 does (out of range: the minimum, never LLVM poison), `x != 0` is truthiness
-(NaN is true). Transcendentals call libm (`expf`, `tanhf`, `exp`...); in the fast configuration float32 exp,
-log, tanh, erf, sigmoid and their kin are inline polynomials the loop vectorizer can widen (speed/llvm_math.py).
-float16 is `half` in registers: LLVM rounds each arithmetic op back to half, and the math functions run in
-float32 and round once (`in_float32`), as torch's CPU kernels do. Integer division by zero (by a register or a
-literal 0) yields 0 instead of trapping, and sets the flag that makes the launch raise torch's error.
+Semantics are loop_ir's (torch's on CPU), each handler's docstring says where that takes care. Transcendentals
+call libm (`expf`, `tanhf`, `exp`...); float16 is `half` in registers, LLVM rounding each arithmetic op back to
+half, while the math functions run in float32 and round once (`in_float32`), as torch's CPU kernels do.
 """
 from minitorch2 import _dtype as dt
 from minitorch2._aten.pointwise_unary import TANH_ROUNDS_TO_ONE
