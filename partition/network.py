@@ -41,10 +41,9 @@ class FlowNetwork:
     def ban(self, node, reason):
         """Forbid recomputing `node` (source -> node_in, infinite). Views are never banned: they are free."""
         if op_name(node) in self.op_types.view or must_recompute(node):
-            return False
+            return
         self.banned[node] = reason
         self.graph.add_edge("source", node.name + "_in", capacity=math.inf, reason=f"cannot recompute: {reason}")
-        return True
 
 
 @dataclass
@@ -52,7 +51,6 @@ class MinCutResult:
     saved_values: list  # joint-graph nodes, in graph order
     banned: dict  # node -> reason
     cut_value: float
-    network: "networkx.DiGraph"
 
 
 def build_flow_network(joint_graph, node_info, op_types, options):
@@ -80,10 +78,8 @@ def build_flow_network(joint_graph, node_info, op_types, options):
             if reason:
                 ban(node, reason)
         capacity, cannot_save = rules.weight(node)
-        if cannot_save:
-            edge(node.name + "_in", node.name + "_out", capacity=capacity, reason=f"cannot save: {cannot_save}")
-        else:
-            edge(node.name + "_in", node.name + "_out", capacity=capacity)
+        why = {"reason": f"cannot save: {cannot_save}"} if cannot_save else {}
+        edge(node.name + "_in", node.name + "_out", capacity=capacity, **why)
         for user in node.users:
             edge(node.name + "_out", user.name + "_in", capacity=math.inf, reason="data dependency")
     if options.ban_if_used_far_apart:
@@ -109,7 +105,7 @@ def solve_min_cut(joint_graph, network):
                     raise AssertionError(f"min cut crossed a non-node edge {u} -> {v}")
                 cut_names.add(u[:-3])
     saved = [node for node in joint_graph.nodes if node.name in cut_names]
-    return MinCutResult(saved, dict(network.banned), cut_value, network.graph)
+    return MinCutResult(saved, dict(network.banned), cut_value)
 
 
 def explain_infinite_path(graph):
