@@ -21,7 +21,7 @@ methods (_tensor_methods.py) call them as `F.<name>`.
 """
 from ._functions_pointwise import (
     add, sub, subtract, rsub, mul, multiply, div, divide, true_divide, floor_divide, remainder, scalar_tensor_like,
-    pow, neg, negative, maximum, minimum, addcmul, addcdiv, abs, absolute, exp, exp2, expm1, log, log1p, sin, cos,
+    pow, neg, negative, maximum, minimum, addcmul, addcdiv, abs, absolute, exp, expm1, log, log1p, sin, cos,
     sqrt, rsqrt, reciprocal, tanh, sigmoid, erf, relu, sign, sgn, floor, ceil, trunc, round, logical_not,
     bitwise_not, isnan, isinf, isfinite, relu_, clamp, clip, clamp_min, clamp_max, where, masked_fill, eq, ne, lt,
     le, gt, ge, greater, greater_equal, less, less_equal, not_equal, logical_and, logical_or, logical_xor,

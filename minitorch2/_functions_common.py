@@ -127,8 +127,8 @@ def _listed(sizes):
 
 
 # ---------------------------------------------------------------- pointwise
-_POINTWISE = ("frac erfinv lgamma digamma logit nan_to_num logaddexp hypot heaviside atan2 log2 log10 tan asin acos "
-              "atan sinh cosh")
+_POINTWISE = ("frac erfinv lgamma digamma logit nan_to_num logaddexp hypot heaviside atan2 log2 log10 exp2 tan "
+              "asin acos atan sinh cosh")
 for _name in _POINTWISE.split():
     globals()[_name] = _function_of(getattr(aten, _name).default, CAST)
 lerp = _function_of(aten.lerp.Scalar, CAST)
@@ -636,8 +636,8 @@ def tensor_methods():
 
 
 __all__ = [
-    "atan2", "log2", "log10", "tan", "asin", "acos", "atan", "sinh", "cosh", "lerp", "fmod", "bitwise_left_shift",
-    "bitwise_right_shift", "baddbmm", "prod", "logsumexp", "roll",
+    "atan2", "log2", "log10", "exp2", "tan", "asin", "acos", "atan", "sinh", "cosh", "lerp", "fmod",
+    "bitwise_left_shift", "bitwise_right_shift", "baddbmm", "prod", "logsumexp", "roll",
     "acosh", "asinh", "atanh", "arccosh", "arcsinh", "arctanh", "deg2rad", "rad2deg", "fmax", "fmin", "logaddexp2",
     "nextafter", "gcd", "lcm", "select_scatter", "slice_scatter", "diagonal_scatter", "row_stack", "ravel", "fliplr",
     "flipud", "positive", "isneginf", "isposinf", "isreal", "is_signed", "is_complex", "is_same_size", "dist", "vdot",

@@ -108,7 +108,7 @@ def _functions_of(names, rule=None, overload="default", **out_options):
         globals()[name] = _function_of(getattr(getattr(aten, name), overload), rule, **out_options)
 
 
-_functions_of("maximum minimum addcmul addcdiv exp exp2 expm1 log log1p sin cos sqrt rsqrt reciprocal tanh sigmoid erf",
+_functions_of("maximum minimum addcmul addcdiv exp expm1 log log1p sin cos sqrt rsqrt reciprocal tanh sigmoid erf",
               CAST)
 _functions_of("neg abs sign sgn floor ceil trunc clamp_min clamp_max", SAME)
 _functions_of("relu relu_ isnan isinf isfinite")

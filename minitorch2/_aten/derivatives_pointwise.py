@@ -164,10 +164,6 @@ def expm1(grad, result):
     return aten.mul.Tensor(grad, aten.add.Scalar(result, 1))
 
 
-def exp2(grad, result):
-    return aten.mul.Tensor(grad, aten.mul.Scalar(result, math.log(2.0)))
-
-
 def sin(grad, self):
     return aten.mul.Tensor(grad, aten.cos.default(self))
 

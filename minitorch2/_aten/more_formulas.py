@@ -340,6 +340,10 @@ def log10(grad, self):
     return aten.div.Tensor(grad, aten.mul.Scalar(self, math.log(10.0)))
 
 
+def exp2(grad, result):
+    return aten.mul.Tensor(grad, aten.mul.Scalar(result, math.log(2.0)))
+
+
 def tan(grad, result):
     return aten.mul.Tensor(grad, aten.add.Scalar(aten.pow.Tensor_Scalar(result, 2), 1))
 
@@ -394,6 +398,14 @@ def softplus_backward_decomposition(grad_output, self, beta, threshold):
     linear = aten.gt.Scalar(aten.mul.Tensor(self, beta), threshold)
     smooth = aten.div.Tensor(aten.mul.Tensor(grad_output, z), aten.add.Tensor(z, 1.0))
     return aten.where.self(linear, grad_output, smooth)
+
+
+def round_decimals_decomposition(self, *, decimals):
+    """round(x * 10**d) * (1 / 10**d): inductor's own form (eager divides, so the last bit may differ)."""
+    if not self.dtype.is_floating_point:
+        return NotImplemented  # the op itself raises torch's error
+    ten_pow = 10.0 ** decimals
+    return aten.mul.Tensor(aten.round.default(aten.mul.Tensor(self, ten_pow)), 1.0 / ten_pow)
 
 
 # ---------------------------------------------------------------- prod, logsumexp, baddbmm, roll

@@ -1,6 +1,6 @@
 """Kernels, meta functions and derivative formulas of the smaller pointwise ops scripts reach for beyond
-more_ops.py: tan, the inverse trigonometric and the hyperbolic functions, log2/log10, atan2, fmod, lerp, softplus,
-the bit shifts, deg2rad/rad2deg, fmax/fmin, logaddexp2, nextafter, gcd/lcm.
+more_ops.py: tan, the inverse trigonometric and the hyperbolic functions, log2/log10, exp2, atan2, fmod, lerp,
+softplus, round(decimals=), the bit shifts, deg2rad/rad2deg, fmax/fmin, logaddexp2, nextafter, gcd/lcm.
 
 Runtime layer: (kernel, meta) pairs and formulas for table_more.py's rows (coverage surface, not the lesson).
 Dtype rules and error messages follow ATen's: the float ops compute integer inputs in the default float dtype,
@@ -16,9 +16,9 @@ from .._ops import ops
 from .._tensor import Tensor
 from . import pointwise as pw
 from .derivatives_util import _shape, sum_to
-from .meta_util import broadcast_shapes, fake_empty, fake_pointwise, preserve_format_strides, with_strides
-from .pointwise_arithmetic import _any_dtype, _check_int_division, _refused_in_meta, shift_left_values
-from .pointwise_arithmetic import shift_right_values
+from .meta_util import broadcast_shapes, fake_empty, fake_pointwise, pointwise_strides, preserve_format_strides
+from .meta_util import with_strides
+from .pointwise_arithmetic import _any_dtype, _check_int_division, _refused_in_meta
 from .pointwise_factories import _ensure_array, _float_dtype, _laid_out, _not_implemented, _np, binary, unary_float
 from .pointwise_unary import _float_kernel
 
@@ -32,6 +32,7 @@ sinh = unary_float(np.sinh)
 cosh = unary_float(np.cosh)
 log2 = unary_float(np.log2)
 log10 = unary_float(np.log10)
+exp2 = unary_float(np.exp2)
 atan2 = binary(_any_dtype(np.arctan2), out="float")
 acosh = unary_float(np.arccosh)
 asinh = unary_float(np.arcsinh)
@@ -139,7 +140,55 @@ softplus = _float_kernel(_softplus)
 softplus_backward = _float_kernel(_softplus_backward, nargs=2)
 
 
+# ---------------------------------------------------------------- round(decimals=)
+def _round_decimals_kernel(self, *, decimals):
+    """ATen's round_decimals: nearbyint(x * 10**d) / 10**d, or for d < 0 nearbyint(x / 10**-d) * 10**-d,
+    in the input's opmath type (float32 for half)."""
+    if decimals == 0:
+        return pw.round[0](self)
+    if not self.dtype.is_floating_point:
+        raise _not_implemented("round_cpu", self.dtype)
+    compute = np.float32 if self.dtype is _dtype.float16 else self.dtype.np.type
+    ten_pow = compute(10.0 ** (-decimals if decimals < 0 else decimals))  # (abs is the op here)
+    x = self._np.astype(compute)
+    with np.errstate(all="ignore"):
+        out = np.rint(x / ten_pow) * ten_pow if decimals < 0 else np.rint(x * ten_pow) / ten_pow
+    return _ensure_array(out.astype(self.dtype.np, copy=False), self.dtype)
+
+
+def _round_decimals_meta(self, *, decimals):
+    if decimals == 0:
+        return pw.round[1](self)
+    if not self.dtype.is_floating_point:
+        raise _not_implemented("round_cpu", self.dtype)
+    return fake_empty(self.shape, self.dtype, pointwise_strides(self.shape, [self]))
+
+
+round_decimals = _laid_out(_round_decimals_kernel, _round_decimals_meta)
+
+
 # ---------------------------------------------------------------- bit shifts
+# (shift_*_values are also the numpy reference evaluator's lshift and rshift, backend/codegen/numpy_ref.py)
+def shift_left_values(a, b):
+    """ATen's: a negative count or one of the type's width or more gives 0; bits shifted out of the top are
+    lost (the shift runs on the unsigned type, so signed values wrap rather than overflow)."""
+    bits = a.dtype.itemsize * 8
+    valid = (b >= 0) & (b < bits)
+    unsigned = np.dtype(f"u{a.dtype.itemsize}")
+    shifted = np.left_shift(a.astype(unsigned), np.where(valid, b, 0).astype(unsigned)).astype(a.dtype)
+    return np.where(valid, shifted, np.zeros((), a.dtype))
+
+
+def shift_right_values(a, b):
+    """ATen's: a negative count or one past the widest shift (width - 1 for signed types, which keeps the
+    sign bit) shifts by the widest: -1 or 0 for signed values, 0 for unsigned ones."""
+    bits = a.dtype.itemsize * 8
+    widest = bits - 1 if a.dtype.kind == "i" else bits
+    count = np.where((b < 0) | (b > widest), widest, b)
+    shifted = np.right_shift(a, np.minimum(count, bits - 1).astype(a.dtype))
+    return np.where(count >= bits, np.zeros((), a.dtype), shifted)  # (numpy leaves a full-width shift undefined)
+
+
 def _shift(name, fn):
     """<< and >> on integers (floats and bools are refused, as ATen's integral-only kernels do)."""
     def compute(a, b, *, dtype):

@@ -350,25 +350,3 @@ def _addcmul_kernel(op):
 
 addcmul = _addcmul_kernel(np.multiply)
 addcdiv = _addcmul_kernel(np.true_divide)
-
-
-# ---------------------------------------------------------------- bit shifts' values
-# (the numpy reference evaluator's lshift and rshift, backend/codegen/numpy_ref.py; the ops are in more_ops2.py)
-def shift_left_values(a, b):
-    """ATen's: a negative count or one of the type's width or more gives 0; bits shifted out of the top are
-    lost (the shift runs on the unsigned type, so signed values wrap rather than overflow)."""
-    bits = a.dtype.itemsize * 8
-    valid = (b >= 0) & (b < bits)
-    unsigned = np.dtype(f"u{a.dtype.itemsize}")
-    shifted = np.left_shift(a.astype(unsigned), np.where(valid, b, 0).astype(unsigned)).astype(a.dtype)
-    return np.where(valid, shifted, np.zeros((), a.dtype))
-
-
-def shift_right_values(a, b):
-    """ATen's: a negative count or one past the widest shift (width - 1 for signed types, which keeps the
-    sign bit) shifts by the widest: -1 or 0 for signed values, 0 for unsigned ones."""
-    bits = a.dtype.itemsize * 8
-    widest = bits - 1 if a.dtype.kind == "i" else bits
-    count = np.where((b < 0) | (b > widest), widest, b)
-    shifted = np.right_shift(a, np.minimum(count, bits - 1).astype(a.dtype))
-    return np.where(count >= bits, np.zeros((), a.dtype), shifted)  # (numpy leaves a full-width shift undefined)

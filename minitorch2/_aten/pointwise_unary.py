@@ -46,7 +46,6 @@ def saturating_tanh(x):
 sin = unary_float(np.sin)
 cos = unary_float(np.cos)
 exp = unary_float(np.exp)
-exp2 = unary_float(np.exp2)
 expm1 = unary_float(np.expm1)
 log = unary_float(np.log)
 log1p = unary_float(np.log1p)
@@ -292,30 +291,3 @@ def _elu_backward_kernel():
 
 elu = _elu_kernel()
 elu_backward = _elu_backward_kernel()
-
-
-# ---------------------------------------------------------------- round(decimals=)
-def _round_decimals_kernel(self, *, decimals):
-    """ATen's round_decimals: nearbyint(x * 10**d) / 10**d, or for d < 0 nearbyint(x / 10**-d) * 10**-d,
-    in the input's opmath type (float32 for half)."""
-    if decimals == 0:
-        return round[0](self)
-    if not self.dtype.is_floating_point:
-        raise _not_implemented("round_cpu", self.dtype)
-    compute = np.float32 if self.dtype is _dtype.float16 else self.dtype.np.type
-    ten_pow = compute(10.0 ** (-decimals if decimals < 0 else decimals))  # (abs is the op here)
-    x = self._np.astype(compute)
-    with np.errstate(all="ignore"):
-        out = np.rint(x / ten_pow) * ten_pow if decimals < 0 else np.rint(x * ten_pow) / ten_pow
-    return _ensure_array(out.astype(self.dtype.np, copy=False), self.dtype)
-
-
-def _round_decimals_meta(self, *, decimals):
-    if decimals == 0:
-        return round[1](self)
-    if not self.dtype.is_floating_point:
-        raise _not_implemented("round_cpu", self.dtype)
-    return fake_empty(self.shape, self.dtype, pointwise_strides(self.shape, [self]))
-
-
-round_decimals = _laid_out(_round_decimals_kernel, _round_decimals_meta)

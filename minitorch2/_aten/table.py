@@ -66,12 +66,10 @@ TABLE = [
     *[op(f"{name}(Tensor self) -> Tensor", POINTWISE, getattr(pw, name), d.zero_grad)
       for name in ("sign", "floor", "ceil", "trunc", "round")],
     op("sgn(Tensor self) -> Tensor", POINTWISE, pw.sign, d.zero_grad, decomposition=dec.sgn),
-    op("round.decimals(Tensor self, *, int decimals) -> Tensor", POINTWISE, pw.round_decimals, d.zero_grad,
-       grad_fn="RoundBackward1", decomposition=dec.round_decimals),
     # ------------------------------------------------------------ unary math
     # (kernel and formula of the op's name in pointwise.py and derivatives.py)
     *[op(f"{name}(Tensor self) -> Tensor", POINTWISE, getattr(pw, name), getattr(d, name)) for name in (
-        "abs", "exp", "exp2", "expm1", "log", "sin", "cos", "sqrt", "rsqrt", "reciprocal", "tanh", "sigmoid", "erf")],
+        "abs", "exp", "expm1", "log", "sin", "cos", "sqrt", "rsqrt", "reciprocal", "tanh", "sigmoid", "erf")],
     op("log1p(Tensor self) -> Tensor", POINTWISE, pw.log1p, d.log1p, grad_fn="Log1PBackward0"),
     # ------------------------------------------------------------ activations and their backward kernels
     op("relu(Tensor self) -> Tensor", POINTWISE, pw.relu, d.relu),

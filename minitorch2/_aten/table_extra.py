@@ -11,7 +11,7 @@ windows and the rest are composites (minitorch2/linalg.py, _functions_extra.py).
 torch.fft has no rows: minitorch2 has no complex dtypes.
 """
 from . import derivatives as d, derivatives_shape as ds, extra_formulas as f, extra_ops as k, indexing
-from . import more_formulas as mf, more_ops, pointwise as pw
+from . import more_formulas as mf, more_ops, more_ops2, pointwise as pw
 from .overlap import Overlap
 
 POINTWISE = ("pointwise",)
@@ -37,13 +37,13 @@ def _special_in_place_rows(inplace):
              ("lgamma", more_ops.lgamma, mf.lgamma, "LgammaBackward0"),
              ("digamma", more_ops.digamma, mf.digamma, "DigammaBackward0"),
              ("log1p", pw.log1p, d.log1p, "Log1PBackward0"), ("expm1", pw.expm1, d.expm1, "Expm1Backward0"),
-             ("exp2", pw.exp2, d.exp2, "Exp2Backward0")]
+             ("exp2", more_ops2.exp2, mf.exp2, "Exp2Backward0")]
     return [
         *[inplace(f"{name}_(Tensor(a!) self) -> Tensor(a!)", kernel, formula, grad_fn, POINTWISE, method=True)
           for name, kernel, formula, grad_fn in unary],
         inplace("round_(Tensor(a!) self) -> Tensor(a!)", pw.round, d.zero_grad, "RoundBackward0", POINTWISE),
-        inplace("round_.decimals(Tensor(a!) self, *, int decimals) -> Tensor(a!)", pw.round_decimals, d.zero_grad,
-                "RoundBackward1", POINTWISE),
+        inplace("round_.decimals(Tensor(a!) self, *, int decimals) -> Tensor(a!)", more_ops2.round_decimals,
+                d.zero_grad, "RoundBackward1", POINTWISE),
         inplace("logit_(Tensor(a!) self, float? eps=None) -> Tensor(a!)", more_ops.logit, mf.logit, "LogitBackward0",
                 POINTWISE, method=True),
         inplace("xlogy_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", more_ops.xlogy, mf.xlogy_tensor,

@@ -108,8 +108,8 @@ def _zero_grads(schema):
 
 
 def _core_set_rows(op, inplace):
-    """The rows torch counts in its core ATen opset that no stage of minitorch2's pipeline needs: the rarer
-    pointwise math, the bit shifts, prod, logsumexp, baddbmm, roll, linspace and eye."""
+    """The rows tagged `core` that no stage of minitorch2's pipeline needs: the rarer pointwise math,
+    round(decimals=), the bit shifts, prod, logsumexp, baddbmm, roll, linspace and eye."""
 
     def shift_rows(name, dunder, kernel):
         """A bit shift's rows: torch's named overloads, Python's operator overloads (x << y records
@@ -138,7 +138,9 @@ def _core_set_rows(op, inplace):
         *shift_rows("bitwise_left_shift", "__lshift__", k2.bitwise_left_shift),
         *shift_rows("bitwise_right_shift", "__rshift__", k2.bitwise_right_shift),
         *[op(f"{name}(Tensor self) -> Tensor", CORE_POINTWISE, getattr(k2, name), getattr(f, name))
-          for name in ("log2", "log10", "tan", "asin", "acos", "atan", "sinh", "cosh")],
+          for name in ("log2", "log10", "exp2", "tan", "asin", "acos", "atan", "sinh", "cosh")],
+        op("round.decimals(Tensor self, *, int decimals) -> Tensor", CORE_POINTWISE, k2.round_decimals, d.zero_grad,
+           grad_fn="RoundBackward1", decomposition=f.round_decimals_decomposition),
         op("softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor", CORE_POINTWISE, k2.softplus,
            f.softplus, decomposition=f.softplus_decomposition),
         op("softplus_backward(Tensor grad_output, Tensor self, Scalar beta, Scalar threshold) -> Tensor",
