@@ -9,15 +9,17 @@ Frontend layer, asked by the output graph when it makes a tensor input's fake va
     mark_dynamic(t, d)             dim d of that tensor is a symbol from the first compile (mark_static: never)
 
 An int argument of the frame follows the same rules: a constant at first, a SymInt graph input (`L_n_`) once it
-changed. The sizes and ints each code object was compiled for are kept per source in FRAME_STATE (cleared by
-reset()).
+changed. The sizes and ints each code was compiled for are kept per source in FRAME_STATE (cleared by reset()),
+keyed as Dynamo keys its code state: by file, first line and name, so the resume functions of one break's two
+branches (two code objects, one name) share what they saw.
 """
 import contextlib
 import threading
 
 from . import config
 
-# code object -> {source name: the sizes it was last compiled for, None where a dim became dynamic}
+# (file, first line, name) of a code -> {source name: the sizes it was last compiled for, None where a dim became
+# dynamic}
 FRAME_STATE = {}
 _setting = threading.local()  # the `dynamic=` of the compile now translating (None, True or False)
 
@@ -62,7 +64,7 @@ def dynamic_dims(code, source_name, tensor):
     dynamic = getattr(_setting, "dynamic", None)
     static = tensor.__dict__.get("_dynamo_static_indices", set())
     marked = strictly_marked_dims(tensor) | tensor.__dict__.get("_dynamo_weak_dynamic_indices", set())
-    state = FRAME_STATE.setdefault(code, {})
+    state = _code_state(code)
     seen = state.get(source_name)
     sizes = tuple(tensor.shape)
     if seen is not None and len(seen) == len(sizes) and dynamic is not False and config.automatic_dynamic_shapes:
@@ -81,11 +83,15 @@ def dynamic_int(code, source_name, value):
     """Whether an int argument of `code` is a SymInt graph input in this translation: with dynamic=True, or
     (automatic dynamic) once it has changed between two compiles; else a constant, guarded."""
     dynamic = getattr(_setting, "dynamic", None)
-    state = FRAME_STATE.setdefault(code, {})
+    state = _code_state(code)
     seen = state.get(source_name, value)
     changed = seen is None or seen != value
     state[source_name] = None if changed else value
     return dynamic is True or (dynamic is None and changed and config.automatic_dynamic_shapes)
+
+
+def _code_state(code):
+    return FRAME_STATE.setdefault((code.co_filename, code.co_firstlineno, code.co_name), {})
 
 
 def reset():

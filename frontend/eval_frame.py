@@ -153,7 +153,7 @@ def translate(fn, L, backend, nopython, first=True):
         reason = f"{reason}; {explain_reason(why_not)} [{why_not}]" if why_not != e.code else reason
         return CacheEntry(tx.output.guards.compile(), backend, break_reason=reason)
     og = tx.output
-    if not og.op_count() and not nopython and first:
+    if not og.calls_traced and not nopython and first:
         # as Dynamo's SkipFrame("No ops traced"): the frame runs eagerly, and so do later calls of its code
         log.info("skipping %s: no ops traced", fn.__qualname__)
         return CacheEntry(og.guards.compile(), backend, skip_code=True)
@@ -188,7 +188,7 @@ def translate_split(fn, L, backend, nopython, e, reason):
 
 def compile_graph(fn, gm, og, backend, name=None):
     """The backend's callable for gm (not for one without calls or outputs, as Dynamo); raises BackendCompilerFailed."""
-    if og.op_count() == 0 and not og.outputs:
+    if og.calls_traced == 0 and not og.outputs:
         return gm.forward
     _logging.log_graph("graph_code", name or _logging.next_graph_name(), gm)
     try:

@@ -315,6 +315,7 @@ class OutputGraph:
         self.specialize_pinned_sizes()
         self.pinned_in_tensor_guards = set(self.shape_env.replacements)
         self.install_shape_guards()
+        self.calls_traced = self.op_count()  # Dynamo decides whether to compile before its dead-code pass
         for node in reversed(list(self.graph.nodes)):
             if node.meta.get("frontend_speculative") and not node.users:
                 self.graph.erase_node(node)
