@@ -31,7 +31,7 @@ values, requires_grad, the list argument's new items and the words of any except
 call's and torch eager's. 15 examples (300 deep); test_adversarial_fuzzer_finds_an_unguarded_value shows it
 fails when module attributes go unguarded.
 
-Examples: 200 programs of up to 6 statements by default; with HYPOTHESIS_PROFILE=deep
+Examples: 200 programs of up to 6 statements by default (80 over symbolic sizes); with HYPOTHESIS_PROFILE=deep
 (tests/conftest.py loads the profile), 5,000 programs of up to 10 statements, as the
 frontend issue asks, shrunk to a minimal program on failure.
 """
@@ -229,7 +229,7 @@ def test_compiled_program_equals_eager(program, first_shape, second_shape, seed)
     event(f"graphs compiled over the three calls: {min(graphs, 4)}{'+' if graphs >= 4 else ''}")
 
 
-@settings(max_examples=EXAMPLES, phases=PHASES)
+@settings(max_examples=EXAMPLES if DEEP else 80, phases=PHASES)  # (each example compiles the program twice)
 @given(programs(max_statements=10 if DEEP else 6), shapes, shapes, shapes, st.integers(0, 2**16))
 def test_program_compiled_over_symbolic_sizes_equals_eager(program, first_shape, second_shape, third_shape, seed):
     """dynamic=True: the program traced once with its sizes symbols (s77), then called with other sizes."""
