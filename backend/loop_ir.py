@@ -242,25 +242,20 @@ class Load:
         return f"load({self.buffer}, {self.index})"
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True)
 class Constant:
     value: object  # Python bool/int/float (may be inf or nan)
     dtype: object
+    # -0.0 == 0.0 in Python, but they are different constants (x + -0.0 keeps x's -0.0, x + 0.0 does not):
+    # a memo or CSE keyed by Constant must not take one for the other, so the sign is compared too
+    negative_zero: bool = field(init=False, repr=False)
+
+    def __post_init__(self):
+        object.__setattr__(self, "negative_zero", isinstance(self.value, float) and math.copysign(1, self.value) < 0
+                           and self.value == 0)
 
     def __str__(self):
         return repr(self.value)
-
-    # -0.0 == 0.0 in Python, but they are different constants (x + -0.0 keeps x's -0.0, x + 0.0 does not):
-    # a memo or CSE keyed by Constant must not take one for the other
-    def _key(self):
-        negative_zero = isinstance(self.value, float) and self.value == 0 and str(self.value)[0] == "-"
-        return self.value, self.dtype, negative_zero
-
-    def __eq__(self, other):
-        return isinstance(other, Constant) and self._key() == other._key()
-
-    def __hash__(self):
-        return hash(self._key())
 
 
 @dataclass(frozen=True)
