@@ -93,17 +93,8 @@ def squeeze(x, dim=None):
     if not size:  # a 0-d tensor takes dim 0 or -1 and stays as it is
         return x
     asked = range(len(size)) if dim is None else dim if isinstance(dim, (list, tuple)) else [dim]
-    wrapped = [wrap_dim(d, len(size)) for d in asked]
-    squeezed = {d for d in wrapped if size[d] == 1}
-    if not squeezed:
-        return x
-    kept = [i for i in range(len(size)) if i not in squeezed]
-
-    def reindex(idx):
-        kept_at = dict(zip(kept, idx))
-        return [kept_at.get(d, L.Const(0)) for d in range(len(size))]
-
-    return ir.View(x, [size[i] for i in kept], reindex, "squeeze")
+    squeezed = {d for d in (wrap_dim(d, len(size)) for d in asked) if size[d] == 1}
+    return view(x, [n for d, n in enumerate(size) if d not in squeezed])  # (a reshape that drops size-1 dims)
 
 
 def select(x, dim, index):
