@@ -330,15 +330,7 @@ def inplace_by_copy(functional):
     return decomposition
 
 
-# ---------------------------------------------------------------- round(decimals=), arange
-def round_decimals(self, *, decimals):
-    """round(x * 10**d) * (1 / 10**d): inductor's own form (eager divides, so the last bit may differ)."""
-    if not self.dtype.is_floating_point:
-        return NotImplemented  # the op itself raises torch's error
-    ten_pow = 10.0 ** decimals
-    return aten.mul.Tensor(aten.round.default(aten.mul.Tensor(self, ten_pow)), 1.0 / ten_pow)
-
-
+# ---------------------------------------------------------------- arange
 def arange_from_zero(end, **options):
     return ops.aten.arange.start_step(0, end, 1, **options)
 
