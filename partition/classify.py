@@ -24,7 +24,6 @@ FAR = int(1e9)  # the distance of nodes the backward never reaches
 
 @dataclass
 class NodeInfo:
-    inputs: list  # the primals
     required_fw: set
     required_bw: set
     tangents_closure: set  # required_bw before the gradients were added: truly computed from tangents
@@ -57,7 +56,7 @@ def classify_nodes(joint_graph, num_fwd_outputs, static_lifetime_input_indices=(
     unclaimed = {n for n in joint_graph.nodes if n not in required_fw and n not in required_bw}
     fw_order = {node: i for i, node in enumerate(n for n in joint_graph.nodes if n in required_fw)}
     static = {p for i, p in enumerate(primals) if i in set(static_lifetime_input_indices)}
-    info = NodeInfo(primals, required_fw, required_bw, tangents_closure, unclaimed, fw_order, static)
+    info = NodeInfo(required_fw, required_bw, tangents_closure, unclaimed, fw_order, static)
     info.dist_from_bw = distances_from_backward(joint_graph, info)
     return info
 

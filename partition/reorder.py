@@ -8,7 +8,6 @@ before its first use in the backward proper, as the eager engine would.
 The one idea to hold: order does not change what is computed, only how long values live (and how the graph prints,
 which is why it matches PyTorch's).
 """
-import math
 import operator
 
 from .op_types import op_name
@@ -18,11 +17,9 @@ def reorder_like_autograd(graph):
     """Re-link `graph` (a backward) so recomputed nodes appear just before their first backward use."""
     nodes = list(graph.nodes)
     order = {node: i for i, node in enumerate(nodes)}
-    first_index = math.inf
-    for tangent in (n for n in nodes if n.op == "placeholder" and n.name.startswith("tangents")):
-        for user in tangent.users:
-            first_index = min(first_index, order[user])
-    if first_index == math.inf:  # no gradient depends on a tangent: nothing to interleave
+    tangents = [n for n in nodes if n.op == "placeholder" and n.name.startswith("tangents")]
+    first_index = min((order[user] for tangent in tangents for user in tangent.users), default=None)
+    if first_index is None:  # no gradient depends on a tangent: nothing to interleave
         return graph
 
     placed = [n for n in nodes if n.op == "placeholder"]
