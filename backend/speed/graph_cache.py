@@ -83,10 +83,11 @@ def entry_path(key):
 
 
 def encode(value):
-    """A loop_ir value as JSON data: dataclasses by class name and fields, dtypes by name, tuples marked."""
+    """A loop_ir value as JSON data: dataclasses by class name and the fields they are built from (a field computed
+    in __post_init__, Constant's sign of zero, is computed again), dtypes by name, tuples marked."""
     if type(value) in LOOP_IR_CLASSES.values():
         return {"loop_ir": type(value).__name__,
-                "fields": {f.name: encode(getattr(value, f.name)) for f in dataclasses.fields(value)}}
+                "fields": {f.name: encode(getattr(value, f.name)) for f in dataclasses.fields(value) if f.init}}
     if isinstance(value, _dtype.dtype):
         return {"dtype": value.name}
     if isinstance(value, tuple):
