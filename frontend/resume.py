@@ -180,6 +180,14 @@ def transform_frame(fn, bp, output, graph_call, compile_wrapper):
     cg = assemble.Codegen(output, bp.lineno, code.co_freevars)
     output.specialize_pinned_sizes()  # (before the graph's inputs are loaded: a pinned size is one no longer)
     output.inputs_loaded = True
+    # The grad mode the resume function is called in: the one outside the outermost grad-mode block it
+    # re-enters, or, with no block open, the mode at the break (a plain torch.set_grad_enabled(False)
+    # before the break stays in force, as in eager and in Dynamo). The graph ends in it; set it after the graph
+    # as well, since a backend that traces the graph (AOT) keeps only its tensor ops.
+    exits = [v for v in bp.stack if isinstance(v, GradModeExitVariable)]
+    call_mode = exits[0].previous if exits else bp.grad_enabled
+    if bp.grad_enabled != call_mode:  # inside a no_grad block: the graph leaves grad mode as outside it
+        _end_graph_in(output, call_mode)
     if output.op_count():
         cg.append("PUSH_NULL")
         cg.append("LOAD_CONST", graph_call)
@@ -187,12 +195,6 @@ def transform_frame(fn, bp, output, graph_call, compile_wrapper):
             cg.load_source(graph_input.source)
         cg.call(len(output.inputs))
         cg.append("STORE_FAST", assemble.GRAPH_OUT)
-    # The grad mode the resume function is called in: the one outside the outermost grad-mode block it
-    # re-enters, or, with no block open, the mode at the break (a plain torch.set_grad_enabled(False)
-    # before the break stays in force, as in eager and in Dynamo). The graph ends in it; set it here as
-    # well, since a backend that traces the graph (AOT) keeps only its tensor ops.
-    exits = [v for v in bp.stack if isinstance(v, GradModeExitVariable)]
-    call_mode = exits[0].previous if exits else bp.grad_enabled
     if call_mode != output.grad_enabled_at_entry:
         _append_set_grad(cg, call_mode)
 
@@ -226,9 +228,8 @@ def transform_frame(fn, bp, output, graph_call, compile_wrapper):
     output.reconstruct_side_effects(cg)  # after rebuilding (which reads the lists as they were)
 
     jump_label = Label()  # a breaking jump's target: placed after the fall-through's resume call (a forward jump)
-    if bp.grad_enabled != call_mode:  # inside a no_grad block: the graph leaves grad mode as outside it,
-        output.create_node("call_function", _set_grad_enabled, (call_mode,), {})
-        _append_set_grad(cg, bp.grad_enabled)  # and the instruction runs under the block's mode
+    if bp.grad_enabled != call_mode:  # inside a no_grad block: the instruction runs under the block's mode
+        _append_set_grad(cg, bp.grad_enabled)
         _append_protected(cg, lambda: _append_breaking_instruction(cg, code, inst, bp, jump_label), call_mode)
     else:
         _append_breaking_instruction(cg, code, inst, bp, jump_label)
@@ -241,6 +242,16 @@ def transform_frame(fn, bp, output, graph_call, compile_wrapper):
         _append_resume_call(cg, fn, bp, below, offset, n_after, names, compile_wrapper)
     head = assemble.frame_head(code)
     return assemble.replace_body(code, head + cg.instrs)
+
+
+def _end_graph_in(output, mode):
+    """End the graph with a switch to `mode`; one undoing the switch just before it cancels it, so a block entered
+    and broken in at once leaves no graph (Dynamo's cleanup_graph)."""
+    last = next(reversed(output.graph.nodes), None)
+    if last is not None and last.target is _set_grad_enabled and last.meta.get("grad_mode_before") == mode:
+        output.graph.erase_node(last)
+    else:
+        output.create_node("call_function", _set_grad_enabled, (mode,), {})
 
 
 def _append_set_grad(cg, mode):

@@ -81,12 +81,17 @@ def test_program_with_a_marked_dim_matches_torch(program, rows, cols, seed):
 
 
 # What the fuzzer found, kept as plain tests: a frame whose only work is reading a marked size is still compiled
-# (Dynamo counts the size calls before its dead-code pass drops them), and the resume functions of one break's two
-# branches share what automatic dynamic saw (Dynamo keys its code state by file, line and name).
+# (Dynamo counts the size calls before its dead-code pass drops them); the resume functions of one break's two
+# branches share what automatic dynamic saw (Dynamo keys its code state by file, line and name); a grad-mode switch
+# undone at once is no graph (Dynamo's cleanup_graph).
 FOUND = {
     "shape_read_then_return": "def f(x, y):\n    if x.shape[0] > 1:\n        return y\n    return x\n",
     "shape_read_then_break": "def f(x, y):\n    n = x.shape[0]\n    print('n')\n    return y + n\n",
     "data_branch_then_broadcast": "def f(x, y):\n    if x.sum() > 0:\n        pass\n    return x * 0.5 + y\n",
+    # a grad-mode block entered and broken in at once: its two switches cancel, leaving no graph to compile
+    "no_grad_block_broken_in": "def f(x, y):\n    v = torch.relu(x)\n    dynamo.graph_break()\n"
+                               "    with torch.no_grad():\n        dynamo.graph_break()\n        v = torch.relu(y)\n"
+                               "    return x\n",
 }
 
 
