@@ -8,7 +8,7 @@ from the lesson, as their kernels are (.ci/line_budget.py).
 from . import decompositions as dec, formulas_apart as fa, indexing_reduce, random_ops, sorting
 from .derivatives_util import zeros_like_grad
 from .overlap import Overlap
-from .table_row import CORE, FACTORY, INPLACE, LAYOUT, OPTIONS, RANDOM, inplace, op
+from .table_row import CORE, CORE_FACTORY, FACTORY, INPLACE, LAYOUT, OPTIONS, RANDOM, inplace, op
 
 ROWS = [
     # ------------------------------------------------------------ random sampling
@@ -32,12 +32,12 @@ ROWS = [
        random_ops.normal_functional, zeros_like_grad),
     op("multinomial(Tensor self, int num_samples, bool replacement=False, *, Generator? generator=None) -> Tensor",
        RANDOM, random_ops.multinomial, differentiable=False),
-    op(f"randperm(SymInt n, *, ScalarType? dtype=long, {LAYOUT}) -> Tensor", FACTORY + RANDOM, random_ops.randperm),
+    op(f"randperm(SymInt n, *, ScalarType? dtype=long, {LAYOUT}) -> Tensor", CORE_FACTORY + RANDOM, random_ops.randperm),
     op(f"randperm.generator(SymInt n, *, Generator? generator, ScalarType? dtype=long, {LAYOUT}) -> Tensor",
        FACTORY + RANDOM, random_ops.randperm),
-    op(f"rand(SymInt[] size, *, {OPTIONS}) -> Tensor", FACTORY + RANDOM, random_ops.rand),
+    op(f"rand(SymInt[] size, *, {OPTIONS}) -> Tensor", CORE_FACTORY + RANDOM, random_ops.rand),
     op(f"rand.generator(SymInt[] size, *, Generator? generator, {OPTIONS}) -> Tensor", FACTORY + RANDOM, random_ops.rand),
-    op(f"randn(SymInt[] size, *, {OPTIONS}) -> Tensor", FACTORY + RANDOM, random_ops.randn),
+    op(f"randn(SymInt[] size, *, {OPTIONS}) -> Tensor", CORE_FACTORY + RANDOM, random_ops.randn),
     op(f"randn.generator(SymInt[] size, *, Generator? generator, {OPTIONS}) -> Tensor", FACTORY + RANDOM,
        random_ops.randn),
     op(f"randint(SymInt high, SymInt[] size, *, ScalarType? dtype=long, {LAYOUT}) -> Tensor", FACTORY + RANDOM,
@@ -62,7 +62,7 @@ ROWS = [
     op("sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)", CORE, sorting.sort,
        sorting.sort_backward, grad_fn="SortBackward0", output_differentiability=(True, False)),
     op("sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)",
-       CORE, sorting.sort_stable, sorting.sort_backward, grad_fn="SortBackward1", output_differentiability=(True, False)),
+       (), sorting.sort_stable, sorting.sort_backward, grad_fn="SortBackward1", output_differentiability=(True, False)),
     op("topk(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)",
        CORE, sorting.topk, sorting.sort_backward, grad_fn="TopkBackward0", output_differentiability=(True, False)),
     # ------------------------------------------------------------ take, scatter_reduce, index_copy, index_fill

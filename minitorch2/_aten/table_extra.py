@@ -13,6 +13,7 @@ torch.fft has no rows: minitorch2 has no complex dtypes.
 from . import derivatives as d, derivatives_shape as ds, extra_formulas as f, extra_ops as k, indexing
 from . import more_formulas as mf, more_ops, more_ops2, pointwise as pw
 from .overlap import Overlap
+from .table_row import CORE
 
 POINTWISE = ("pointwise",)
 RANDOM = ("random", "nondeterministic_seeded")
@@ -108,8 +109,8 @@ def rows(op, inplace):
         inplace("clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)", pw.clamp,
                 d.clamp_tensor, "ClampBackward0", POINTWISE),
         # scatters and block matrices
-        op("masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor", (), k.masked_scatter, f.masked_scatter,
-           method=True),
+        op("masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor", CORE, k.masked_scatter,
+           f.masked_scatter, method=True),
         inplace("masked_scatter_(Tensor(a!) self, Tensor mask, Tensor source) -> Tensor(a!)", k.masked_scatter,
                 f.masked_scatter, "MaskedScatterBackward0", overlap=Overlap.MASKED, method=True),
         inplace("scatter_.src(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)", indexing.scatter_src,

@@ -8,13 +8,10 @@ more_index_ops.py and more_ops2.py, derivative formulas and decompositions in mo
 from . import derivatives as d, derivatives_shape as ds, indexing, inplace_fast as fast, memory, more_formulas as f
 from . import more_index_ops as ki, more_ops as k, more_ops2 as k2, pointwise as pw, reductions as red
 from .overlap import Overlap
-# the tags of the rows torch counts in its core ATen opset (minitorch2's pipeline needs none of them)
-from .table_row import CORE, FACTORY as CORE_FACTORY, OPTIONS, POINTWISE as CORE_POINTWISE, REDUCTION as CORE_REDUCTION
+# (the CORE_ tags: the rows torch counts in its core ATen opset, though minitorch2's pipeline needs none of them)
+from .table_row import CORE, CORE_FACTORY, CORE_POINTWISE, CORE_REDUCTION, FACTORY, OPTIONS, POINTWISE, REDUCTION
 
-POINTWISE = ("pointwise",)
-REDUCTION = ("reduction",)
 SELECTION = ()
-FACTORY = ("factory",)
 DYNAMIC = ("dynamic_output_shape",)
 LAYOUT = "Layout? layout=None, Device? device=None, bool? pin_memory=None"
 
@@ -107,20 +104,21 @@ def _zero_grads(schema):
     return lambda grad: d.aten.zeros_like.default(grad)
 
 
-def _core_set_rows(op, inplace):
-    """The rows tagged `core` that no stage of minitorch2's pipeline needs: the rarer pointwise math,
-    round(decimals=), the bit shifts, prod, logsumexp, baddbmm, roll, linspace and eye."""
+def _rarer_math_rows(op, inplace):
+    """The rarer pointwise math, round(decimals=), the bit shifts, prod, logsumexp, baddbmm, roll, linspace and eye.
+    Those torch counts in its core ATen opset are tagged so (fmod, atan2, the trigonometry, log2, log10, prod);
+    torch's export decomposes the others."""
 
     def shift_rows(name, dunder, kernel):
         """A bit shift's rows: torch's named overloads, Python's operator overloads (x << y records
         __lshift__) and their in-place forms. Integers only, so no derivatives."""
         inplace_dunder = dunder.replace("__", "__i", 1)
         return [
-            op(f"{name}.Tensor(Tensor self, Tensor other) -> Tensor", CORE_POINTWISE, kernel),
-            op(f"{name}.Tensor_Scalar(Tensor self, Scalar other) -> Tensor", CORE_POINTWISE, kernel),
-            op(f"{name}.Scalar_Tensor(Scalar self, Tensor other) -> Tensor", CORE_POINTWISE, kernel),
-            op(f"{dunder}.Tensor(Tensor self, Tensor other) -> Tensor", CORE_POINTWISE, kernel),
-            op(f"{dunder}.Scalar(Tensor self, Scalar other) -> Tensor", CORE_POINTWISE, kernel),
+            op(f"{name}.Tensor(Tensor self, Tensor other) -> Tensor", POINTWISE, kernel),
+            op(f"{name}.Tensor_Scalar(Tensor self, Scalar other) -> Tensor", POINTWISE, kernel),
+            op(f"{name}.Scalar_Tensor(Scalar self, Tensor other) -> Tensor", POINTWISE, kernel),
+            op(f"{dunder}.Tensor(Tensor self, Tensor other) -> Tensor", POINTWISE, kernel),
+            op(f"{dunder}.Scalar(Tensor self, Scalar other) -> Tensor", POINTWISE, kernel),
             inplace(f"{name}_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", kernel),
             inplace(f"{name}_.Tensor_Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", kernel),
             inplace(f"{inplace_dunder}.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", kernel,
@@ -134,37 +132,38 @@ def _core_set_rows(op, inplace):
            grad_fn="FmodBackward1"),
         op("fmod.Scalar(Tensor self, Scalar other) -> Tensor", CORE_POINTWISE, k2.fmod, _same_grad),
         op("atan2(Tensor self, Tensor other) -> Tensor", CORE_POINTWISE, k2.atan2, f.atan2),
-        op("lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor", CORE_POINTWISE, k2.lerp, f.lerp_scalar),
+        op("lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor", POINTWISE, k2.lerp, f.lerp_scalar),
         *shift_rows("bitwise_left_shift", "__lshift__", k2.bitwise_left_shift),
         *shift_rows("bitwise_right_shift", "__rshift__", k2.bitwise_right_shift),
         *[op(f"{name}(Tensor self) -> Tensor", CORE_POINTWISE, getattr(k2, name), getattr(f, name))
-          for name in ("log2", "log10", "exp2", "tan", "asin", "acos", "atan", "sinh", "cosh")],
-        op("round.decimals(Tensor self, *, int decimals) -> Tensor", CORE_POINTWISE, k2.round_decimals, d.zero_grad,
+          for name in ("log2", "log10", "tan", "asin", "acos", "atan", "sinh", "cosh")],
+        op("exp2(Tensor self) -> Tensor", POINTWISE, k2.exp2, f.exp2),
+        op("round.decimals(Tensor self, *, int decimals) -> Tensor", POINTWISE, k2.round_decimals, d.zero_grad,
            grad_fn="RoundBackward1", decomposition=f.round_decimals_decomposition),
-        op("softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor", CORE_POINTWISE, k2.softplus,
+        op("softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor", POINTWISE, k2.softplus,
            f.softplus, decomposition=f.softplus_decomposition),
         op("softplus_backward(Tensor grad_output, Tensor self, Scalar beta, Scalar threshold) -> Tensor",
-           CORE_POINTWISE, k2.softplus_backward, f.softplus_backward,
+           POINTWISE, k2.softplus_backward, f.softplus_backward,
            decomposition=f.softplus_backward_decomposition),
         inplace("lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!)", k2.lerp, f.lerp_scalar,
                 "LerpBackward0", into_self=fast.lerp_into_self, method=True),
         op("prod(Tensor self, *, ScalarType? dtype=None) -> Tensor", CORE_REDUCTION, k.prod_default, f.prod_default),
         op("prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor",
            CORE_REDUCTION, k.prod_dim, f.prod_dim_int, grad_fn="ProdBackward1"),
-        op("logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor", CORE_REDUCTION, k.logsumexp,
+        op("logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor", REDUCTION, k.logsumexp,
            f.logsumexp, decomposition=f.logsumexp_decomposition),
-        op("baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor", CORE,
+        op("baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor", (),
            k.baddbmm, f.baddbmm),
-        op("roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor", CORE, k.roll, f.roll),
-        op(f"linspace(Scalar start, Scalar end, int steps, *, {OPTIONS}) -> Tensor", CORE_FACTORY, k.linspace),
-        op(f"eye.m(SymInt n, SymInt m, *, {OPTIONS}) -> Tensor", CORE_FACTORY, k.eye),
-        op(f"eye(SymInt n, *, {OPTIONS}) -> Tensor", CORE_FACTORY, k.eye),
+        op("roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor", (), k.roll, f.roll),
+        op(f"linspace(Scalar start, Scalar end, int steps, *, {OPTIONS}) -> Tensor", FACTORY, k.linspace),
+        op(f"eye.m(SymInt n, SymInt m, *, {OPTIONS}) -> Tensor", FACTORY, k.eye),
+        op(f"eye(SymInt n, *, {OPTIONS}) -> Tensor", FACTORY, k.eye),
     ]
 
 
 def rows(op, inplace):
     return [
-        *_core_set_rows(op, inplace),
+        *_rarer_math_rows(op, inplace),
         # pointwise
         op("frac(Tensor self) -> Tensor", POINTWISE, k.frac, f.frac, decomposition=f.frac_decomposition, method=True),
         op("erfinv(Tensor self) -> Tensor", POINTWISE, k.erfinv, f.erfinv, method=True),
@@ -185,8 +184,10 @@ def rows(op, inplace):
         op("xlogy.Scalar_Self(Scalar self, Tensor other) -> Tensor", POINTWISE, k.xlogy, f.xlogy_scalar_self,
            grad_fn="XlogyBackward2"),
         op("heaviside(Tensor self, Tensor values) -> Tensor", POINTWISE, k.heaviside, method=True),
-        *[op(f"{name}(Tensor self) -> Tensor", POINTWISE, getattr(k2, name), getattr(k2, f"{name}_formula"),
-             grad_fn=d_name(name), method=True) for name in ("acosh", "asinh", "atanh", "deg2rad", "rad2deg")],
+        *[op(f"{name}(Tensor self) -> Tensor", tags, getattr(k2, name), getattr(k2, f"{name}_formula"),
+             grad_fn=d_name(name), method=True)
+          for name, tags in (("acosh", CORE_POINTWISE), ("asinh", CORE_POINTWISE), ("atanh", CORE_POINTWISE),
+                             ("deg2rad", POINTWISE), ("rad2deg", POINTWISE))],
         *[op(f"{name}(Tensor self, Tensor other) -> Tensor", POINTWISE, getattr(k2, name),
              getattr(k2, f"{name}_formula"), method=True) for name in ("fmax", "fmin", "logaddexp2")],
         op("nextafter(Tensor self, Tensor other) -> Tensor", POINTWISE, k2.nextafter, k2.nextafter_formula,
@@ -215,7 +216,7 @@ def rows(op, inplace):
            method=True),
         op("std_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) "
            "-> (Tensor, Tensor)", REDUCTION, k.std_mean, f.std_mean, decomposition=f.std_mean_decomposition),
-        op("cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor", ("core",), red.cumprod, f.cumprod,
+        op("cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor", (), red.cumprod, f.cumprod,
            method=True),
         op("median(Tensor self) -> Tensor", SELECTION, k.median, f.median),
         op("median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)", SELECTION,
@@ -237,7 +238,7 @@ def rows(op, inplace):
            ki.diagonal_copy, f.diagonal_copy, grad_fn="DiagonalBackward0_copy", decomposition=f.diagonal_copy_decomposition),
         op("diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor", (), ki.diag_embed,
            f.diag_embed, method=True),
-        op("_cdist_forward(Tensor x1, Tensor x2, float p, int? compute_mode) -> Tensor", ("core",), k.cdist_forward,
+        op("_cdist_forward(Tensor x1, Tensor x2, float p, int? compute_mode) -> Tensor", CORE, k.cdist_forward,
            f.cdist_forward, grad_fn="CdistBackward0"),
         op("_cdist_backward(Tensor grad, Tensor x1, Tensor x2, float p, Tensor cdist) -> Tensor", (),
            k.cdist_backward),

@@ -47,17 +47,17 @@ ROWS = [
     op("_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor", CORE,
        nn_pool.adaptive_avg_pool2d_backward, f.adaptive_avg_pool2d_backward, grad_fn="AdaptiveAvgPool2DBackwardBackward0"),
     # upsampling (nn_upsample.py), what F.interpolate and nn.Upsample reach
-    op("upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor", CORE,
+    op("upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor", (),
        nn_upsample.upsample_nearest1d, f.upsample_nearest1d, grad_fn="UpsampleNearest1DBackward0",
        decomposition=decup.upsample_nearest1d),
     op("upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor",
-       CORE, nn_upsample.upsample_nearest2d, f.upsample_nearest2d, grad_fn="UpsampleNearest2DBackward0",
+       (), nn_upsample.upsample_nearest2d, f.upsample_nearest2d, grad_fn="UpsampleNearest2DBackward0",
        decomposition=decup.upsample_nearest2d),
     op("upsample_linear1d(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None) -> Tensor", (),
        nn_upsample.upsample_linear1d, f.upsample_linear1d, grad_fn="UpsampleLinear1DBackward0",
        decomposition=decup.upsample_linear1d),
     op("upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, "
-       "float? scales_w=None) -> Tensor", CORE, nn_upsample.upsample_bilinear2d, f.upsample_bilinear2d,
+       "float? scales_w=None) -> Tensor", (), nn_upsample.upsample_bilinear2d, f.upsample_bilinear2d,
        grad_fn="UpsampleBilinear2DBackward0", decomposition=decup.upsample_bilinear2d),
     op("upsample_nearest1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, "
        "float? scales=None) -> Tensor", (), nn_upsample.upsample_nearest1d_backward,

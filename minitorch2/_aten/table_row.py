@@ -9,13 +9,12 @@ from ..autograd._record import Derivative
 from . import memory
 from .overlap import Overlap, checked as checked_overlap
 
-POINTWISE = ("pointwise", "core")
-REDUCTION = ("reduction", "core")
-VIEW = ("view", "core")
-INPLACE = ("inplace",)
-FACTORY = ("factory", "core")
+POINTWISE, REDUCTION, VIEW, INPLACE, FACTORY = ("pointwise",), ("reduction",), ("view",), ("inplace",), ("factory",)
 RANDOM = ("random", "nondeterministic_seeded")
+# torch's core ATen opset: the ops an exported program keeps whole when it decomposes (run_decompositions())
 CORE = ("core",)
+CORE_POINTWISE, CORE_REDUCTION = POINTWISE + CORE, REDUCTION + CORE
+CORE_VIEW, CORE_FACTORY = VIEW + CORE, FACTORY + CORE
 # A factory's tensor options, after its arguments (native_functions.yaml spells them out in every schema).
 LAYOUT = "Layout? layout=None, Device? device=None, bool? pin_memory=None"
 OPTIONS = f"ScalarType? dtype=None, {LAYOUT}"
@@ -51,10 +50,9 @@ def op(schema, tags, impl, derivative=None, decomposition=None, grad_fn=None, di
     if "inplace" in tags:
         impl = checked_overlap(impl, overlap or Overlap.POINTWISE)
         functional = functional or f"{name.rstrip('_')}.{overload or 'default'}"
-    kernel, meta = impl
     differentiable = differentiable and "factory" not in tags  # fresh tensors never carry history
     deriv = Derivative(derivative, grad_fn, self_value_for) if derivative is not None else None
-    return OpEntry(schema, tags, kernel, meta, deriv, decomposition, grad_fn or _grad_fn_name(name), differentiable,
+    return OpEntry(schema, tags, *impl, deriv, decomposition, grad_fn or _grad_fn_name(name), differentiable,
                    output_differentiability, functional or "", method)
 
 

@@ -19,7 +19,7 @@ from ..autograd.grad_mode import no_grad
 from .._tensor import Tensor
 from ..fx import Interpreter
 from ..utils import _pytree as pytree
-from . import _compiler
+from . import _compiler, decompositions
 from .graph_signature import InputKind, InputSpec, OutputSpec, TensorArgument
 
 
@@ -70,15 +70,13 @@ class ExportedProgram:
         return ExportedProgram(retraced, signature, self.state_dict, self.constants, self._in_spec, self._out_spec)
 
 
-# Rows the op table tags `core` where torch's core ATen set leaves them out (so its export decomposes them).
-_OUTSIDE_TORCHS_CORE = ("t.default",)
-
-
 def core_aten_decomposition_table():
     """What run_decompositions() decomposes by default: every op outside the core ATen set that has a decomposition
-    (torch's default_decompositions); the composite ops split into their parts by themselves once not recording."""
-    return {op: op.decomposition for op in ops.aten.overloads() if op.decomposition is not None
-            and ("core" not in op.tags or op.__name__ in _OUTSIDE_TORCHS_CORE)}
+    (torch's default_decompositions), the rows' and export's own; the composite ops split into their parts by
+    themselves once not recording."""
+    table = {op: op.decomposition for op in ops.aten.overloads() if op.decomposition is not None
+             and "core" not in op.tags and op.__name__ not in decompositions.INDUCTOR_ONLY}
+    return {**table, **decompositions.EXPORT_ONLY}
 
 
 class _UnliftedModule(nn.Module):
