@@ -195,8 +195,9 @@ def _build_table():
            for overload in ("", ".dims", ".dim")},
         # normalization
         "native_layer_norm_backward": R.native_layer_norm_backward,
+        # (native_batch_norm and _native_batch_norm_legit update the running stats in place: functionalization
+        # turns them into _native_batch_norm_legit_functional; met unfunctionalized, their eager kernel runs)
         "_native_batch_norm_legit_functional": R.batch_norm_functional,
-        "native_batch_norm": R.batch_norm_legit, "_native_batch_norm_legit": R.batch_norm_legit,
         "_native_batch_norm_legit_no_training": R.batch_norm_no_training,
         "native_batch_norm_backward": R.native_batch_norm_backward,
         **pooling.LOWERINGS,  # (windows inside the input; the rest falls back)

@@ -197,10 +197,6 @@ def _running_update(running, batch, momentum, scale=1):
                                          P.op("mul", b, P.constant(momentum * scale, r.dtype))), running, batch)
 
 
-def batch_norm_legit(x, weight, bias, running_mean, running_var, training, momentum, eps):
-    return batch_norm_functional(x, weight, bias, running_mean, running_var, training, momentum, eps)[:3]
-
-
 def batch_norm_no_training(x, weight, bias, running_mean, running_var, momentum, eps):
     return batch_norm_functional(x, weight, bias, running_mean, running_var, False, momentum, eps)[:3]
 

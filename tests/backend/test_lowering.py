@@ -380,3 +380,22 @@ def test_mv_decomposes_in_its_math_type_with_torchs_result(dtype):
     want = torch.mv(torch.from_numpy(a), torch.from_numpy(v))
     assert str(got.dtype) == str(want.dtype)
     np.testing.assert_array_equal(got.numpy(), want.numpy())
+
+
+def test_native_batch_norm_met_unfunctionalized_updates_the_running_stats_as_torch():
+    """native_batch_norm writes its running stats in place; aot functionalizes it first, but a graph compiled as it
+    is runs the eager kernel, which writes them (a lowering returned the outputs and left the stats unchanged)."""
+    import torch
+
+    x, w, b = randn(4, 3, 5), randn(3), randn(3)
+    def batch_norm(*args):
+        return aten.native_batch_norm.default(*args, True, 0.1, 1e-5)
+
+    gm = make_fx(batch_norm, select_decomp_table(), tracing_mode="fake")(x, w, b, randn(3), positive(3))
+    running_mean, running_var = minitorch2.zeros(3), minitorch2.ones(3)
+    compile_fx_inner(gm, [x, w, b, running_mean, running_var], "test")([x, w, b, running_mean, running_var])
+    want_mean, want_var = torch.zeros(3), torch.ones(3)
+    torch.native_batch_norm(torch.from_numpy(x.numpy()), torch.from_numpy(w.numpy()), torch.from_numpy(b.numpy()),
+                            want_mean, want_var, True, 0.1, 1e-5)
+    np.testing.assert_allclose(running_mean.numpy(), want_mean.numpy(), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(running_var.numpy(), want_var.numpy(), rtol=1e-5, atol=1e-6)
