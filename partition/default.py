@@ -13,14 +13,13 @@ partitioner is only a way of choosing that list.
 """
 import operator
 
-from minitorch2 import _logging
 from minitorch2._sym import is_symbolic
 from minitorch2._tensor import Tensor
 from minitorch2.fx import Graph, GraphModule
 from minitorch2.utils import _pytree as pytree
 
 from .reorder import raise_getitems
-from .report import partition_report
+from .report import log_partition
 
 
 def default_partition(joint_module, _joint_inputs, *, num_fwd_outputs, **_ignored):
@@ -33,12 +32,6 @@ def default_partition(joint_module, _joint_inputs, *, num_fwd_outputs, **_ignore
     fw_module, bw_module = GraphModule(joint_module, fwd_graph), GraphModule(joint_module, bwd_graph)
     log_partition(joint_module, fw_module, bw_module, "default_partition")
     return fw_module, bw_module
-
-
-def log_partition(joint_module, fw_module, bw_module, name):
-    """The `partition` artifact of MINITORCH2_LOGS: what this partition saves (see report.py)."""
-    if _logging.enabled("partition"):
-        _logging.log_artifact("partition", str(partition_report(joint_module, fw_module, bw_module, name)))
 
 
 def forward_region(joint_graph, num_fwd_outputs):

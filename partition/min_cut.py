@@ -27,11 +27,12 @@ from minitorch2.fx import GraphModule
 
 from .classify import classify_nodes
 from .cse import fx_graph_cse
-from .default import default_partition, extract_fwd_bwd_graphs, log_partition
+from .default import default_partition, extract_fwd_bwd_graphs
 from .heuristics import MinCutOptions
 from .network import build_flow_network, solve_min_cut
 from .op_types import get_default_op_list
 from .reorder import raise_getitems, reorder_like_autograd
+from .report import log_partition
 
 
 def min_cut_rematerialization_partition(joint_module, _joint_inputs, compiler="inductor", *, num_fwd_outputs,

@@ -1,7 +1,7 @@
 """What a partition costs in activation memory: the saved tensors, their bytes, and what was recomputed.
 
-partition layer, an observer: people call it, not the pipeline. Given a joint graph and the `(fw_module, bw_module)`
-a partitioner made of it, it reads:
+partition layer, an observer: people call it, and the partitioners when MINITORCH2_LOGS asks for `partition`. Given a
+joint graph and the `(fw_module, bw_module)` a partitioner made of it, it reads:
 
     saved       the backward's inputs other than tangents
     bytes       each saved value's numel x itemsize, from its FakeTensor
@@ -9,6 +9,7 @@ a partitioner made of it, it reads:
 """
 from dataclasses import dataclass, field
 
+from minitorch2 import _logging
 from minitorch2._tensor import Tensor
 
 
@@ -62,6 +63,12 @@ def partition_report(joint_module, fw_module, bw_module, name="partition"):
     bw_calls = [n.name for n in bw_module.graph.nodes if n.op == "call_function"]
     recomputed = [n for n in bw_calls if n in fw_calls]
     return PartitionReport(name, saved, recomputed, len(fw_calls), len(bw_calls))
+
+
+def log_partition(joint_module, fw_module, bw_module, name):
+    """The `partition` artifact of MINITORCH2_LOGS: what this partition saves (both partitioners call it)."""
+    if _logging.enabled("partition"):
+        _logging.log_artifact("partition", str(partition_report(joint_module, fw_module, bw_module, name)))
 
 
 def _describe(source, fallback):
