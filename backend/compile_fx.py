@@ -21,15 +21,15 @@ import itertools
 import threading
 
 from autograd import aot_module_simplified, core_aten_decompositions
-from minitorch2 import Tensor, _logging, ops
+from minitorch2 import Tensor, ops
 from minitorch2._aten import decompositions, decompositions_nn
 from partition import min_cut_rematerialization_partition
 
-from . import config, debug, speed
+from . import debug, speed
 from .codegen import get_codegen
 from .joint_graph import joint_graph_passes
 from .lowering import lower
-from .scheduler import Scheduler, pre_fusion_text
+from .scheduler import Scheduler
 from .wrapper import WrapperCodeGen, load_module
 
 
@@ -144,12 +144,7 @@ def compile_fx_inner(gm, example_inputs, graph_kind="forward"):
     result = CompiledGraph(name, call, [k.kernel for k in compiled.values()], source, sorted(set(fallbacks)),
                            scheduler, gm=gm, from_cache=stored is not None, constants=constants)
     metrics.record(result, len(compiled), fallbacks)
-    if _logging.enabled("fusion"):
-        _logging.log_artifact("fusion", f"[{name}] fusion\n{result.scheduler.post_fusion_text()}")
-    cached = " (from the graph cache)" if stored is not None else ""
-    _logging.log_artifact("output_code", f"[{name}] output code{cached}\n{source}")
-    if config.debug:  # (never a graph from the cache: the cache holds no compile made with debug on)
-        debug.write_graph_files(name, gm, example_inputs, pre_fusion_text(graph), scheduler.post_fusion_text(), source)
+    debug.log_compiled_graph(result, gm, example_inputs)  # MINITORCH2_LOGS=fusion,output_code; the debug folder
     return result
 
 

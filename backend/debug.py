@@ -16,8 +16,21 @@ from minitorch2 import _logging
 from minitorch2._tensor import Tensor
 
 from . import config
+from .scheduler import pre_fusion_text
 
 _folders = itertools.count()  # the `.k` of torch's folder names
+
+
+def log_compiled_graph(graph, gm, example_inputs):
+    """The fusion and output_code artifacts of a CompiledGraph and, with config.debug, its folder of files."""
+    if _logging.enabled("fusion"):
+        _logging.log_artifact("fusion", f"[{graph.name}] fusion\n{graph.scheduler.post_fusion_text()}")
+    cached = " (from the graph cache)" if graph.from_cache else ""
+    _logging.log_artifact("output_code", f"[{graph.name}] output code{cached}\n{graph.source}")
+    if config.debug:  # (never a graph from the cache: the cache holds no compile made with debug on)
+        scheduler = graph.scheduler
+        write_graph_files(graph.name, gm, example_inputs, pre_fusion_text(scheduler.graph),
+                          scheduler.post_fusion_text(), graph.source)
 
 
 def write_graph_files(name, gm, example_inputs, pre_fusion, post_fusion, output_code):
