@@ -11,7 +11,7 @@ Pipeline, one module per step, in the order a graph goes through them (the plain
     loop_ir.py      the kernel IR (the contract with code generation)
     codegen/        llvm.py (llvmlite JIT), triton.py (Triton: GPU or interpreter), numpy_ref.py (reference)
     wrapper.py      output_code.py: allocates buffers, calls kernels, returns tensors
-    debug.py        MINITORCH2_COMPILE_DEBUG folders
+    debug.py        what a compile shows: `metrics`, the fusion and output_code logs, MINITORCH2_COMPILE_DEBUG folders
     config.py       the knobs
 
 Beside it, the speed wing (speed/: worker threads, our own OpenBLAS, inline float32 math, column-reduction
@@ -19,6 +19,7 @@ kernels, kernel and graph caches, the preload thread, what happens around os.for
 through the functions of `speed/__init__.py` alone; `config.speed = "plain"` turns it off.
 """
 from . import config
-from .compile_fx import compile_fx_inner, metrics
+from .compile_fx import compile_fx_inner
+from .debug import metrics
 
 __all__ = ["compile_fx_inner", "config", "metrics"]

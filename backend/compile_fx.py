@@ -12,13 +12,12 @@ Backend layer, where the frontend's FX graph enters the backend:
               codegen              each Kernel -> runnable (llvm, triton or numpy_ref)
               wrapper              output_code.py, exec'd; its call(args) is the compiled graph
 
-Every compiled graph is recorded in `metrics`. MINITORCH2_COMPILE_DEBUG=1 writes each stage to disk (debug.py);
-MINITORCH2_LOGS=output_code,fusion print the generated module and the fusion decisions.
+Every compiled graph is recorded in `metrics`; MINITORCH2_COMPILE_DEBUG=1 writes each stage to disk;
+MINITORCH2_LOGS=output_code,fusion print the generated module and the fusion decisions (all three in debug.py).
 """
 import copy
 import functools
 import itertools
-import threading
 
 from autograd import aot_module_simplified, core_aten_decompositions
 from minitorch2 import Tensor, ops
@@ -33,28 +32,6 @@ from .scheduler import Scheduler
 from .wrapper import WrapperCodeGen, load_module
 
 
-class Metrics:
-    """What the backend compiled since the last reset() (plays torch._inductor.metrics). `graphs` holds each
-    CompiledGraph's record (its source, kernels and fusion decisions, not the code that runs it), so the
-    machine code of a compiled function is freed once the function is gone, e.g. after frontend.reset()."""
-
-    def __init__(self):
-        self._lock = threading.Lock()  # graphs compile on several threads at once
-        self.reset()
-
-    def reset(self):
-        self.graphs = []  # CompiledGraph, in compile order
-        self.generated_kernel_count = 0
-        self.fallback_ops = []
-
-    def record(self, graph, kernel_count, fallbacks):
-        with self._lock:
-            self.graphs.append(graph.record())
-            self.generated_kernel_count += kernel_count
-            self.fallback_ops += fallbacks
-
-
-metrics = Metrics()
 _graph_ids = itertools.count()
 
 
@@ -143,7 +120,7 @@ def compile_fx_inner(gm, example_inputs, graph_kind="forward"):
     call = load_module(source, compiled, f"<output_code {name}>").pop("call")  # (no cycle through its globals)
     result = CompiledGraph(name, call, [k.kernel for k in compiled.values()], source, sorted(set(fallbacks)),
                            scheduler, gm=gm, from_cache=stored is not None, constants=constants)
-    metrics.record(result, len(compiled), fallbacks)
+    debug.metrics.record(result, len(compiled), fallbacks)
     debug.log_compiled_graph(result, gm, example_inputs)  # MINITORCH2_LOGS=fusion,output_code; the debug folder
     return result
 

@@ -1,5 +1,6 @@
-"""What the backend writes of its work: MINITORCH2_COMPILE_DEBUG folders (plays torch._inductor.debug; the
-MINITORCH2_LOGS artifacts, output_code and fusion, compile_fx prints through minitorch2._logging).
+"""What the backend shows of its work: `metrics` (a record of every compiled graph, plays torch._inductor.metrics),
+the MINITORCH2_LOGS artifacts output_code and fusion, and MINITORCH2_COMPILE_DEBUG folders (plays
+torch._inductor.debug).
 
 Backend layer, called by compile_fx for every compiled graph. With MINITORCH2_COMPILE_DEBUG=1
 (backend.config.debug) each graph gets a folder in minitorch2._logging's debug folder, named as torch's:
@@ -11,6 +12,7 @@ its kernels from the LLVM IR it holds and times `call` on random inputs, as torc
 """
 import itertools
 import os
+import threading
 
 from minitorch2 import _logging
 from minitorch2._tensor import Tensor
@@ -19,6 +21,30 @@ from . import config
 from .scheduler import pre_fusion_text
 
 _folders = itertools.count()  # the `.k` of torch's folder names
+
+
+class Metrics:
+    """What the backend compiled since the last reset() (plays torch._inductor.metrics). `graphs` holds each
+    CompiledGraph's record (its source, kernels and fusion decisions, not the code that runs it), so the
+    machine code of a compiled function is freed once the function is gone, e.g. after frontend.reset()."""
+
+    def __init__(self):
+        self._lock = threading.Lock()  # graphs compile on several threads at once
+        self.reset()
+
+    def reset(self):
+        self.graphs = []  # CompiledGraph, in compile order
+        self.generated_kernel_count = 0
+        self.fallback_ops = []
+
+    def record(self, graph, kernel_count, fallbacks):
+        with self._lock:
+            self.graphs.append(graph.record())
+            self.generated_kernel_count += kernel_count
+            self.fallback_ops += fallbacks
+
+
+metrics = Metrics()
 
 
 def log_compiled_graph(graph, gm, example_inputs):
@@ -61,8 +87,6 @@ def input_spec(value):
 
 def standalone_output_code(name, source, inputs):
     """The wrapper module, runnable alone: kernels from the source it holds, a main that times `call`."""
-    from .compile_fx import metrics  # here, not at the top: an import cycle (compile_fx imports this module)
-
     kernels = next(graph for graph in reversed(metrics.graphs) if graph.name == name).kernels
     ranges = {k.name: k.loop.ranges[0] if k.loop.vars else 1 for k in kernels}
     header, _, rest = source.partition("\n\n")
