@@ -26,13 +26,9 @@ from .llvm_emit import KernelEmitter, kernel_error
 def compile_kernel(kernel):
     began = time.perf_counter()
     emitter = KernelEmitter(kernel)
-    return kernel_from_ir(kernel, emitter.module_text(), emitter.b.flags, began)
-
-
-def kernel_from_ir(kernel, llvm_ir, error_flags, began=None):
-    """The LLVMKernel for a kernel's IR text (written just now, or kept by the speed wing's graph cache)."""
+    llvm_ir = emitter.module_text()
     loaded, source = speed.compile_ir(llvm_ir, kernel.name)  # fast: found in memory or on disk when it can be
-    return LLVMKernel(kernel, llvm_ir, error_flags, loaded, source, time.perf_counter() - began if began else 0.0)
+    return LLVMKernel(kernel, llvm_ir, emitter.b.flags, loaded, source, time.perf_counter() - began)
 
 
 class LLVMKernel(CompiledKernel):

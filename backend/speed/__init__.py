@@ -88,9 +88,10 @@ def load_graph(key):
     stored = graph_cache.load(key)
     if stored is None:
         return None
-    codegen = get_codegen()
-    return stored.source, {k.name: codegen.kernel_from_ir(k.kernel, k.llvm_ir, k.error_flags)
-                           for k in stored.kernels}, stored.fallbacks
+    llvm = get_codegen()
+    kernels = {k.name: llvm.LLVMKernel(k.kernel, k.llvm_ir, k.error_flags, *compile_ir(k.llvm_ir, k.kernel.name), 0.0)
+               for k in stored.kernels}
+    return stored.source, kernels, stored.fallbacks
 
 
 def store_graph(key, source, compiled_kernels, fallbacks):

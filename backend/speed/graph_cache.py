@@ -11,7 +11,7 @@ so a second process compiling the same graph loads the result instead:
             the host CPU (LLVM's fingerprint) and the source text of every backend module
     value = a JSON file: the generated wrapper source (output_code.py) and, per kernel, its
             loop_ir.Kernel (as data: the dataclass fields, rebuilt only as loop_ir classes) and
-            LLVM IR text; speed.load_graph rebuilds each kernel from that text (codegen/llvm.kernel_from_ir),
+            LLVM IR text; speed.load_graph rebuilds each kernel from that text (an LLVMKernel over each),
             whose machine code the kernel cache (kernel_cache.py) finds by that text: no optimizer runs
 
 The one idea to hold: a hit rebuilds exactly what a miss would return (same
