@@ -260,6 +260,8 @@ class ShapeEnv:
         if isinstance(guard, sympy.Eq) and guard.lhs.is_Symbol and guard.rhs.is_Symbol:
             kept, replaced = sorted(guard.args, key=sympy.default_sort_key)  # (s27 stays, s64 becomes s27)
             self.replacements[replaced] = kept
+            self._record(sympy.Ge(kept, self.var_to_range[replaced][0]))  # what was known of it holds of kept
+            self._record(sympy.Le(kept, self.var_to_range[replaced][1]))
             return
         if isinstance(guard, sympy.Eq) and guard.lhs.is_Symbol and guard.rhs.is_Integer:
             self.replacements[guard.lhs] = guard.rhs
@@ -309,17 +311,17 @@ class ShapeEnv:
         """The guards as Dynamo's log prints them, over source names: duck-sizing equalities, recorded facts,
         then each symbol's range. Sizes pinned to one value whose symbols are in `checked_elsewhere` are left
         out (the frontend checks those in their tensor's guard)."""
-        names = {symbol: sources[0] for symbol, sources in self.var_to_sources.items()}
+        names = {}  # a symbol standing for sizes -> the first source of them, in input order (as Dynamo prints it)
+        equalities = []  # (source, what it equals): a duck-sized source, a size found equal to another or pinned
+        for symbol, sources in self.var_to_sources.items():
+            target = self.simplify(symbol)
+            for k, source in enumerate(sources):
+                if target.is_Symbol and target not in names:
+                    names[target] = source
+                elif not (k == 0 and target.is_Integer and symbol in checked_elsewhere and ".size()[" in source):
+                    equalities.append((source, target))  # (else pinned in its tensor's guard)
         printer = _SourcePrinter(names)
-        lines = []
-        for symbol, sources in self.var_to_sources.items():  # (a size pinned to an int is in its tensor's guard)
-            target = self.replacements.get(symbol, symbol)
-            for source in sources[1:]:
-                lines.append(f"{source} == {printer.doprint(target)}")
-        for symbol, value in self.replacements.items():
-            in_tensor_guard = symbol in checked_elsewhere and ".size()[" in names.get(symbol, "")
-            if symbol in names and value.is_Integer and not in_tensor_guard:
-                lines.append(f"{names[symbol]} == {value}")
+        lines = [f"{source} == {printer.doprint(target)}" for source, target in equalities]
         for source, strides in self.input_strides:
             lines += [f"{source}.stride()[{i}] == {printer.doprint(self.simplify(stride.node.expr))}"
                       for i, stride in enumerate(strides) if is_symbolic(stride)]
