@@ -82,12 +82,15 @@ def test_program_with_a_marked_dim_matches_torch(program, rows, cols, seed):
 
 # What the fuzzer found, kept as plain tests: a frame whose only work is reading a marked size is still compiled
 # (Dynamo counts the size calls before its dead-code pass drops them); the resume functions of one break's two
-# branches share what automatic dynamic saw (Dynamo keys its code state by file, line and name); a grad-mode switch
-# undone at once is no graph (Dynamo's cleanup_graph).
+# branches share what automatic dynamic saw (Dynamo keys its code state by file, line and name); a size found equal
+# to another keeps its range and guards; a grad-mode switch undone at once is no graph (Dynamo's cleanup_graph).
 FOUND = {
     "shape_read_then_return": "def f(x, y):\n    if x.shape[0] > 1:\n        return y\n    return x\n",
     "shape_read_then_break": "def f(x, y):\n    n = x.shape[0]\n    print('n')\n    return y + n\n",
     "data_branch_then_broadcast": "def f(x, y):\n    if x.sum() > 0:\n        pass\n    return x * 0.5 + y\n",
+    # a size found equal to another keeps its guard (before: the size-2 call reused the other branch's entry)
+    "branch_on_a_size_then_unified": "def f(x, y):\n    if x.shape[0] > 2:\n        return x + y\n"
+                                     "    return x - y\n",
     # a grad-mode block entered and broken in at once: its two switches cancel, leaving no graph to compile
     "no_grad_block_broken_in": "def f(x, y):\n    v = torch.relu(x)\n    dynamo.graph_break()\n"
                                "    with torch.no_grad():\n        dynamo.graph_break()\n        v = torch.relu(y)\n"
@@ -97,8 +100,12 @@ FOUND = {
 
 @pytest.mark.parametrize("name", sorted(FOUND))
 def test_found_program_matches_torch(name):
-    shapes = [(2, 1), (4, 1), (2, 1), (3, 1)]
+    shapes = [(3, 1), (2, 1), (4, 1), (2, 1), (3, 1)]
     ours = _calls(minitorch2, frontend, CompileCounterWithBackend("eager"), FOUND[name], 2, shapes, seed=0)
     theirs = _calls(torch, torch._dynamo, torch._dynamo.testing.CompileCounter(), FOUND[name], 2, shapes, seed=0)
     assert [kind for kind, _ in ours[0]] == [kind for kind, _ in theirs[0]]
+    for (kind, mine), (_, reference) in zip(ours[0], theirs[0]):
+        if kind == "values":
+            for a, b in zip(mine, reference):
+                np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
     assert ours[1] == theirs[1]
