@@ -56,7 +56,7 @@ OUTSIDE_THE_LESSON = {
         "minitorch2/_aten/random_ops.py", "minitorch2/_random.py", "minitorch2/_factories_random.py",
         "minitorch2/_aten/table_apart.py",
         "minitorch2/_aten/table_nn_apart.py", "minitorch2/_aten/nn_apart_ops.py", "minitorch2/_aten/nn_apart_formulas.py",
-        "minitorch2/_aten/nn_pool.py", "backend/lowering_pooling.py",
+        "minitorch2/_aten/nn_pool.py", "backend/lowering_pooling.py", "backend/lowering_more.py",
         "minitorch2/_aten/formulas_apart.py",
         # eager fidelity to the last bit and to ATen's loop order: float ranges as its kernels round them,
         # in-place writes over inputs that overlap them in ways its overlap check lets through
