@@ -18,7 +18,7 @@ from minitorch2 import _logging
 from minitorch2._tensor import Tensor
 
 from . import config
-from .scheduler import pre_fusion_text
+from .scheduler import KernelStep
 
 _folders = itertools.count()  # the `.k` of torch's folder names
 
@@ -50,13 +50,13 @@ metrics = Metrics()
 def log_compiled_graph(graph, gm, example_inputs):
     """The fusion and output_code artifacts of a CompiledGraph and, with config.debug, its folder of files."""
     if _logging.enabled("fusion"):
-        _logging.log_artifact("fusion", f"[{graph.name}] fusion\n{graph.scheduler.post_fusion_text()}")
+        _logging.log_artifact("fusion", f"[{graph.name}] fusion\n{post_fusion_text(graph.scheduler)}")
     cached = " (from the graph cache)" if graph.from_cache else ""
     _logging.log_artifact("output_code", f"[{graph.name}] output code{cached}\n{graph.source}")
     if config.debug:  # (never a graph from the cache: the cache holds no compile made with debug on)
         scheduler = graph.scheduler
         write_graph_files(graph.name, gm, example_inputs, pre_fusion_text(scheduler.graph),
-                          scheduler.post_fusion_text(), graph.source)
+                          post_fusion_text(scheduler), graph.source)
 
 
 def write_graph_files(name, gm, example_inputs, pre_fusion, post_fusion, output_code):
@@ -94,3 +94,28 @@ def standalone_output_code(name, source, inputs):
                       f"kernels = Kernels(globals(), {config.cpu_codegen!r}, outer_ranges={ranges})", "",
                       rest.rstrip("\n"), "", "",
                       'if __name__ == "__main__":', f"    benchmark_compiled_module(call, {inputs})", ""])
+
+
+def pre_fusion_text(graph):
+    """ir_pre_fusion.txt: the lowered graph's buffers, one a line, and the ops left to eager kernels."""
+    lines = [b.describe() for b in graph.inputs] + [""] + [b.describe() for b in graph.buffers]
+    if graph.fallbacks:
+        lines += ["", "# extern fallbacks (eager kernels): " + ", ".join(sorted(set(graph.fallbacks)))]
+    return "\n".join(lines) + "\n"
+
+
+def post_fusion_text(scheduler):
+    """ir_post_fusion.txt and the fusion log: each kernel with the buffers it fuses, then every refused fusion."""
+    lines = []
+    for step in scheduler.steps:
+        if isinstance(step, KernelStep):
+            names = ", ".join(n.name for n in step.group.nodes)
+            lines.append(f"# {step.kernel.name}: fuses {names}" + (
+                f"; not stored (read only inside): {', '.join(step.group.dropped)}" if step.group.dropped else ""))
+            lines.append(str(step.kernel))
+        else:
+            lines.append(step.kernel.describe())
+        lines.append("")
+    lines.append("# fusions refused")
+    lines += [f"#   {r}" for r in scheduler.refusals] or ["#   (none)"]
+    return "\n".join(lines) + "\n"

@@ -359,22 +359,6 @@ class Scheduler:
     def kernels(self):
         return [s.kernel for s in self.steps if isinstance(s, KernelStep)]
 
-    def post_fusion_text(self):
-        lines = []
-        for step in self.steps:
-            if isinstance(step, KernelStep):
-                names = ", ".join(n.name for n in step.group.nodes)
-                lines.append(f"# {step.kernel.name}: fuses {names}" + (
-                    f"; not stored (read only inside): {', '.join(step.group.dropped)}" if step.group.dropped else ""))
-                lines.append(str(step.kernel))
-            else:
-                lines.append(step.kernel.describe())
-            lines.append("")
-        lines.append("# fusions refused")
-        lines += [f"#   {r}" for r in self.refusals] or ["#   (none)"]
-        return "\n".join(lines) + "\n"
-
-
 def _vars(prefix, ranges):
     return tuple(f"{prefix}{i}" for i in range(len(ranges)))
 
@@ -415,10 +399,3 @@ def _extern_writes(kernel):
 def _buffer_name(node):
     located = ir.affine_layout(node)
     return located[0] if located else node.realize().name
-
-
-def pre_fusion_text(graph):
-    lines = [b.describe() for b in graph.inputs] + [""] + [b.describe() for b in graph.buffers]
-    if graph.fallbacks:
-        lines += ["", "# extern fallbacks (eager kernels): " + ", ".join(sorted(set(graph.fallbacks)))]
-    return "\n".join(lines) + "\n"

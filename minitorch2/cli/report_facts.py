@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 
 from backend import ir
 from backend.lowering import GraphLowering
-from backend.scheduler import ExternStep, KernelStep, Scheduler, pre_fusion_text
+from backend.debug import post_fusion_text, pre_fusion_text
+from backend.scheduler import ExternStep, KernelStep, Scheduler
 from partition.compare import PARTITIONERS
 from partition.report import partition_report
 
@@ -151,7 +152,7 @@ def kernel_plan(backend_graph):
         elif isinstance(step, ExternStep):
             outputs = [o.name for o in step.kernel.outputs if o is not None]
             steps.append(Step(step.kernel.name, "extern", [step.kernel.name, *outputs], step.kernel.describe()))
-    plan = KernelPlan(pre_fusion_text(graph), scheduler.post_fusion_text(), steps, list(scheduler.refusals),
+    plan = KernelPlan(pre_fusion_text(graph), post_fusion_text(scheduler), steps, list(scheduler.refusals),
                       buffer_origin=origin)
     for step in steps:
         for buffer in step.buffers:

@@ -11,7 +11,7 @@ import pytest
 import backend
 import minitorch2
 from autograd import make_fx
-from backend import loop_ir as L
+from backend import debug, loop_ir as L
 from backend.compile_fx import compile_fx_inner, select_decomp_table
 from backend.speed.buffers import POOL
 from minitorch2 import ops
@@ -137,7 +137,7 @@ def test_refused_fusion_has_a_reason():
     refusals = compiled.scheduler.refusals
     assert len(compiled.kernels) == 2
     assert refusals and "ranges" in refusals[0]
-    assert "fusions refused" in compiled.scheduler.post_fusion_text()
+    assert "fusions refused" in debug.post_fusion_text(compiled.scheduler)
 
 
 def test_cross_iteration_read_is_not_fused():
