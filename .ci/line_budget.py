@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 TARGET = 20_000
-CEILING = 21_490
+CEILING = 19_898
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("minitorch2", "frontend", "autograd", "partition", "backend")
@@ -71,11 +71,12 @@ OUTSIDE_THE_LESSON = {
         # what a Proxy records (only FX's own capture records through one); Graph.print_tabular and GraphModule's
         # submodule surgery (subgraph_rewriter's)
         "minitorch2/fx/_proxy_recording.py", "minitorch2/fx/_graph_more.py",
-        # eager fidelity of errors and conveniences: torch's argument parser on op calls, tensor()'s refusals of
-        # malformed data, ATen's memory-overlap errors for in-place writes (each row names its policy); Tensor's
-        # legacy type names, deepcopy and format specs
+        # fidelity to PyTorch's own quirks: its argument parser's errors on op calls, tensor()'s refusals of malformed
+        # data, ATen's memory-overlap errors for in-place writes (each row names its policy); Tensor's legacy type
+        # names, deepcopy and format specs; the strides PyTorch's fake tensors report where they differ from its
+        # eager kernels (so traced graphs pick torch's ops)
         "minitorch2/_arg_parser.py", "minitorch2/_tensor_data.py", "minitorch2/_aten/overlap.py",
-        "minitorch2/_tensor_more.py",
+        "minitorch2/_tensor_more.py", "minitorch2/_subclasses/fake_strides.py",
         # torch.distributions
         "minitorch2/distributions/",
         # the commonly used functions beyond the core set (norm, diff, median, unique, special functions, ...)
