@@ -83,11 +83,13 @@ OUTSIDE_THE_LESSON = {
         "minitorch2/_aten/table_more.py", "minitorch2/_aten/more_ops.py", "minitorch2/_aten/more_ops2.py",
         "minitorch2/_aten/more_index_ops.py",
         "minitorch2/_aten/more_formulas.py",
-        "minitorch2/_functions_common.py", "minitorch2/_functions_shape_more.py",
+        "minitorch2/_functions_common.py", "minitorch2/_functions_common_math.py",
+        "minitorch2/_functions_shape_more.py",
         # the nn layers beyond the core set: padding modes, transposed convolution, group/instance norms, ...;
         # nn.Module's state dicts, dtype moves and printing; Upsample, CosineSimilarity; F's pooling and attention
         "minitorch2/_aten/table_nn_more.py", "minitorch2/_aten/nn_more_ops.py", "minitorch2/_aten/nn_more_formulas.py",
-        "minitorch2/nn/_functional_more.py", "minitorch2/nn/modules/activation_more.py",
+        "minitorch2/nn/_functional_more.py", "minitorch2/nn/_functional_activations.py",
+        "minitorch2/nn/modules/activation_more.py",
         "minitorch2/nn/modules/padding.py", "minitorch2/nn/modules/conv_more.py",
         "minitorch2/nn/modules/normalization_more.py", "minitorch2/nn/modules/pixelshuffle.py",
         "minitorch2/nn/modules/container_more.py", "minitorch2/nn/modules/module_more.py",
@@ -98,7 +100,8 @@ OUTSIDE_THE_LESSON = {
         "minitorch2/nn/modules/loss_more.py", "minitorch2/nn/modules/layers_more.py",
         # torch.linalg, torch.special, torch.fft and the other functions beyond the commonly used ones
         "minitorch2/_aten/table_extra.py", "minitorch2/_aten/extra_ops.py", "minitorch2/_aten/extra_formulas.py",
-        "minitorch2/_functions_extra.py", "minitorch2/linalg.py", "minitorch2/special.py", "minitorch2/fft.py",
+        "minitorch2/_functions_extra.py", "minitorch2/_functions_extra_methods.py", "minitorch2/linalg.py",
+        "minitorch2/special.py", "minitorch2/fft.py",
         # torch.profiler and torch.autograd.profiler; torch.amp (autocast, GradScaler)
         "minitorch2/profiler/", "minitorch2/autograd/profiler.py", "minitorch2/amp/",
         # torch.compiler's names over the frontend's own

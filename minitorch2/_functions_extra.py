@@ -4,6 +4,8 @@ Runtime layer, coverage surface (gathered into `minitorch2` by _functions.py; _t
 `tensor_methods()`). Most are composites written as torch writes them (tensor_split as slices, kron as one broadcast
 product, cov, quantile over a sort, the windows, histc as a scatter of ones into linspace's bins); nanmedian, mode,
 aminmax and logcumsumexp call their rows (table_extra.py); torch.det, svd, qr and kin call linalg.py.
+The Tensor methods that change a tensor where it stands (t_, set_, resize_, fill_diagonal_, ...) are in
+_functions_extra_methods.py; tensor_methods() gathers them with the rest.
 """
 import itertools
 import math
@@ -13,15 +15,15 @@ import numpy as np
 
 from . import _dtype, linalg, return_types
 from ._aten.memory import _dtype_title
-from ._aten.meta_util import fastest_first, reduced_shape, reduction_dims
+from ._aten.meta_util import reduced_shape, reduction_dims
+from ._functions_extra_methods import (  # noqa: F401  (Tensor methods: tensor_methods() reads its globals)
+    _in_place_view, _no_accelerator, dim_order, fill_diagonal_, resize_, scatter_, set_, t_)
 from ._functions_shape_more import meshgrid
 from ._functions_shape import _function_of, alias_of, flatten, squeeze
 from ._ops import ops
 from ._out import _CPP_TYPE, CAST, out_variant
-from ._tensor import Size, Tensor, contiguous_strides
+from ._tensor import Tensor
 from .autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled, set_anomaly_enabled  # noqa: F401
-from .autograd._record import _node_class
-from .autograd.grad_mode import is_grad_enabled
 
 aten = ops.aten
 
@@ -473,135 +475,6 @@ slogdet, logdet, cholesky, qr, svd, pinverse, cross = (alias_of(getattr(linalg, 
 
 
 # ---------------------------------------------------------------- Tensor methods
-def _refuse_fake(self, name):
-    """A fake tensor's geometry is what a tracer's graph was built on: changing it in place would leave the graph
-    behind, so the frontend runs these methods eagerly (its graph breaks on NotImplementedError)."""
-    if self._np is None:
-        raise NotImplementedError(f"minitorch2: Tensor.{name} changes a tensor's shape in place; traced programs run "
-                                  "it eagerly")
-
-
-def _adopt(self, view, name):
-    """self takes view's geometry and history: torch's in-place view ops (t_, squeeze_, ...) change the tensor."""
-    _refuse_fake(self, name)
-    if self.is_leaf and self.requires_grad and is_grad_enabled():
-        raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
-    self._np, self._shape, self._stride, self._offset = view._np, view._shape, view._stride, view._offset
-    if view._grad_fn is not None:
-        self._grad_fn, self._output_nr, self._grad_fn_version = view._grad_fn, view._output_nr, None
-        # torch's in-place forms have nodes of their own names: squeeze_(dim) is SqueezeBackward4, t_ TBackward1
-        in_place_name = _IN_PLACE_NODE_NAMES.get(view._grad_fn.name())
-        if in_place_name is not None:
-            view._grad_fn.__class__, view._grad_fn._name = _node_class(in_place_name), in_place_name
-    self._bump_version()
-    return self
-
-
-_IN_PLACE_NODE_NAMES = {"SqueezeBackward0": "SqueezeBackward3", "SqueezeBackward1": "SqueezeBackward4",
-                        "SqueezeBackward2": "SqueezeBackward5", "UnsqueezeBackward0": "UnsqueezeBackward1",
-                        "TBackward0": "TBackward1", "TransposeBackward0": "TransposeBackward1"}
-
-
-def _in_place_view(name, make):
-    return lambda self, *args: _adopt(self, make(self, *args), name)
-
-
-def t_(self):
-    if self.dim() > 2:
-        raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is {self.dim()}D")
-    return _adopt(self, aten.t.default(self), "t_")
-
-
-def set_(self, source=None, storage_offset=0, size=None, stride=None):
-    """self takes over memory: a tensor's (its storage, offset, sizes and strides) or a storage's window (the whole
-    storage as one dim by default), as Triton's interpreter rebuilds each tensor argument of a kernel."""
-    _refuse_fake(self, "set_")
-    if isinstance(source, Tensor):
-        source, storage_offset, size, stride = source.untyped_storage(), source.storage_offset(), source.shape, \
-            source.stride()
-    storage = np.zeros(0, self.dtype.np) if source is None else source._storage
-    if storage.dtype != self.dtype.np:  # an untyped storage read in self's dtype
-        storage = storage.view(self.dtype.np)
-    size = (storage.size - storage_offset,) if size is None else size
-    holder = object.__new__(Tensor)
-    holder._init_from(storage, storage, Size(storage.shape), (1,), 0, self.dtype)
-    view = Tensor._make_view(holder, size, contiguous_strides(size) if stride is None else stride, storage_offset)
-    self._np, self._storage, self._shape, self._stride = view._np, storage, view._shape, view._stride
-    self._offset = view._offset
-    self._bump_version()
-    return self
-
-
-def resize_(self, *sizes, memory_format=None):
-    """Contiguous strides over the storage, grown when needed (a copy: earlier views no longer share it)."""
-    _refuse_fake(self, "resize_")
-    if self.requires_grad:
-        raise RuntimeError("cannot resize variables that require grad")
-    shape = tuple(sizes[0] if len(sizes) == 1 and isinstance(sizes[0], (list, tuple)) else sizes)
-    if shape == tuple(self.shape):
-        return self
-    stride = contiguous_strides(shape)
-    needed = self._offset + math.prod(shape)
-    if self._np is not None:
-        if needed > self._storage.size:
-            self._storage = np.concatenate([self._storage, np.zeros(needed - self._storage.size, self.dtype.np)])
-        self._np = np.ndarray(shape, self.dtype.np, buffer=self._storage, offset=self._offset * self.dtype.itemsize,
-                              strides=tuple(s * self.dtype.itemsize for s in stride))
-    self._shape, self._stride = Size(shape), stride
-    return self
-
-
-def fill_diagonal_(self, fill_value, wrap=False):
-    """The diagonal as a strided view, filled; `wrap`: a tall matrix's starts again every ncols + 1 rows."""
-    if self.dim() < 2:
-        raise RuntimeError("dimensions must larger than 1")
-    if self.dim() > 2 and len(set(self.shape)) > 1:
-        raise RuntimeError("all dimensions of input must be of equal length")
-    rows, cols = self.shape[0], self.shape[1]
-    step = sum(self.stride())
-    aten.fill_.Scalar(aten.as_strided.default(self, [min(rows, cols)], [step], self._offset), fill_value)
-    if wrap and self.dim() == 2 and rows > cols + 1:
-        count = -(-self.numel() // (cols + 1)) - min(rows, cols)
-        start = self._offset + self.stride(0) * (cols + 1)
-        aten.fill_.Scalar(aten.as_strided.default(self, [count], [step], start), fill_value)
-    return self
-
-
-def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
-    src = value if src is None else src
-    if reduce is not None:  # the deprecated reduce= of scatter_: scatter_reduce_ including self
-        if not isinstance(src, Tensor):
-            src = aten.full_like.default(index, src, dtype=self.dtype)
-        return aten.scatter_reduce_.two(self, dim, index, src, {"add": "sum", "multiply": "prod"}[reduce])
-    return (aten.scatter_.src if isinstance(src, Tensor) else aten.scatter_.value)(self, dim, index, src)
-
-
-def dim_order(self, *, ambiguity_check=False):
-    """The dims outermost first: in order for a contiguous tensor, else torch's insertion sort by stride."""
-    if ambiguity_check is True and (len(set(self.stride())) < self.dim() or 1 in self.shape):
-        raise RuntimeError("The tensor does not have unique dim order, or cannot map to exact one of the given "
-                           "memory formats.")
-    if self.dim() < 2 or self.is_contiguous():
-        return tuple(range(self.dim()))
-    shape, stride = self.shape, self.stride()
-
-    def ge(a, b):
-        return b == 0 or (a != 0 and (a >= b or a % b == 0))
-
-    def should_swap(a, b):
-        if stride[a] == 0 or stride[b] == 0:
-            return 0
-        if stride[a] == stride[b]:
-            return 0 if ge(shape[b], shape[a]) else 1
-        return -1 if ge(stride[b], stride[a]) else 1 if ge(stride[a], stride[b]) else 0
-
-    return tuple(reversed(fastest_first(self.dim(), should_swap)))
-
-
-def _no_accelerator(self, device=None):
-    raise RuntimeError("Cannot access accelerator device when none is available.")
-
-
 def tensor_methods():
     """What _tensor_methods.py installs on Tensor: method forms, in-place view and storage methods, H and mH."""
     methods = {name: globals()[name] for name in """tensor_split hsplit vsplit dsplit kron histc cov corrcoef addmv

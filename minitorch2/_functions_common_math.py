@@ -1,0 +1,222 @@
+"""The commonly used torch-level functions beyond the core set: norms and reductions (norm, prod, logsumexp, nanmean,
+std_mean, median, kthvalue, cummax, sum_to_size, ...), the rarer pointwise math (atan2, the rarer trig and log
+functions, fmod, lerp, the bit shifts, polygamma, xlogy, float_power) and selections and lookups whose sizes depend on
+the data (masked_select, unique, isin, searchsorted, bucketize, cdist).
+
+Runtime layer, coverage surface (re-exported by _functions_common.py, and so gathered into the `minitorch2`
+namespace by _functions.py). Each calls the overload torch's binding picks (a Python number on either side is a
+Scalar argument); composites (nanmean, float_power) call the ops torch's call, in the same order, so traced graphs
+record what torch's record.
+"""
+from . import _dtype
+from ._aten.derivatives_util import sum_to
+from ._aten.memory import _dtype_title
+from ._functions_pointwise import trunc
+from ._functions_reductions import _needs_dim
+from ._functions_shape import _dims, _function_of, _t, alias_of
+from ._ops import ops
+from ._out import CAST, EXACT, FLOATING, REDUCTION, out_variant
+from .return_types import _ValuesIndices
+
+aten = ops.aten
+
+median_type, kthvalue_type, cummax_type, cummin_type = (
+    type(name, (_ValuesIndices,), {"__module__": "torch.return_types"}) for name in ("median", "kthvalue", "cummax", "cummin"))
+
+
+# ---------------------------------------------------------------- norms and reductions
+def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
+    """torch.norm: a vector norm (linalg_vector_norm) over `dim`, 'fro' being the 2-norm; 'nuc' and matrix
+    norms of more dims are not here."""
+    dims = [dim] if isinstance(dim, int) else (list(dim) if dim is not None else None)
+    if isinstance(p, str):
+        if p != "fro" or (dims is not None and len(dims) > 2):
+            raise NotImplementedError(f"minitorch2: torch.norm with p={p!r} (a matrix norm) is not supported")
+        p = 2
+    return aten.linalg_vector_norm.default(input, 2.0 if p is None else p, dims, keepdim, dtype=dtype)
+
+
+cumprod = _function_of(aten.cumprod.default)
+baddbmm = _function_of(aten.baddbmm.default, EXACT)
+
+
+@out_variant(_needs_dim("prod"), dtype_from_out=REDUCTION)
+def prod(input, dim=None, keepdim=False, *, dtype=None):
+    if dim is None:
+        return aten.prod.default(input, dtype=dtype)
+    return aten.prod.dim_int(input, dim, keepdim, dtype=dtype)
+
+
+@out_variant(FLOATING)
+def logsumexp(input, dim, keepdim=False):
+    return aten.logsumexp.default(input, _dims(dim), keepdim)
+
+
+def roll(input, shifts, dims=None):
+    shifts = [shifts] if isinstance(shifts, int) else list(shifts)
+    return aten.roll.default(input, shifts, [] if dims is None else _dims(dims))
+trace = _function_of(aten.trace.default)
+
+
+def nansum(input, dim=None, keepdim=False, *, dtype=None):
+    return aten.nansum.default(input, _dims(dim), keepdim, dtype=dtype)
+
+
+def nanmean(input, dim=None, keepdim=False, *, dtype=None):
+    """ATen's nanmean: nansum over the count of non-NaN elements (counted on a detached self)."""
+    if not input.dtype.is_floating_point:
+        raise RuntimeError("nanmean(): expected input to have floating point or complex dtype but got "
+                           f"{_dtype_title(input.dtype)}")
+    detached = aten.detach.default(input)
+    count = aten.sum.dim_IntList(aten.logical_not_.default(aten.ne.Tensor(detached, detached)), _dims(dim), keepdim)
+    return aten.div.Tensor(aten.nansum.default(input, _dims(dim), keepdim, dtype=dtype), count)
+
+
+def count_nonzero(input, dim=None):
+    if isinstance(dim, (list, tuple)):
+        return aten.count_nonzero.dim_IntList(input, list(dim))
+    return aten.count_nonzero.default(input, dim)
+
+
+def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    if isinstance(dim, bool):  # std_mean(x, False): the old `unbiased` positional form
+        dim, unbiased = None, dim
+    if correction is None and unbiased is not None:
+        correction = 1 if unbiased else 0
+    return tuple(aten.std_mean.correction(input, _dims(dim), correction=correction, keepdim=keepdim))
+
+
+def median(input, dim=None, keepdim=False):
+    if dim is None:
+        return aten.median.default(input)
+    return median_type(*aten.median.dim(input, dim, keepdim))
+
+
+def kthvalue(input, k, dim=-1, keepdim=False):
+    return kthvalue_type(*aten.kthvalue.default(input, k, dim, keepdim))
+
+
+def cummax(input, dim):
+    return cummax_type(*aten.cummax.default(input, dim))
+
+
+def cummin(input, dim):
+    return cummin_type(*aten.cummin.default(input, dim))
+
+
+def sum_to_size(input, *size):
+    """Tensor.sum_to_size: the sum of the broadcast dims, as autograd reduces a broadcast gradient."""
+    size = list(size[0]) if len(size) == 1 and isinstance(size[0], (list, tuple)) else list(size)
+    expandable = len(size) <= input.dim() and all(
+        s == t or s == 1 for s, t in zip(reversed(size), reversed(list(input.shape))))
+    if not expandable:
+        raise RuntimeError(f"size {{{_listed(size)}}} is not expandable to size {{{_listed(input.shape)}}}.")
+    return sum_to(input, size)
+
+
+def _listed(sizes):
+    return f"[{', '.join(map(str, sizes))}]"
+
+
+# ---------------------------------------------------------------- pointwise
+_POINTWISE = ("frac erfinv lgamma digamma logit nan_to_num logaddexp hypot heaviside atan2 log2 log10 exp2 tan "
+              "asin acos atan sinh cosh")
+for _name in _POINTWISE.split():
+    globals()[_name] = _function_of(getattr(aten, _name).default, CAST)
+lerp = _function_of(aten.lerp.Scalar, CAST)
+signbit = _function_of(aten.signbit.default)
+arccos, arcsin, arctan, arctan2, fix = (alias_of(fn, name) for fn, name in [  # noqa: F821
+    (acos, "arccos"), (asin, "arcsin"), (atan, "arctan"), (atan2, "arctan2"), (trunc, "fix")])
+
+
+@out_variant(CAST)
+def fmod(input, other):
+    return aten.fmod.Tensor(input, other) if _t(other) else aten.fmod.Scalar(input, other)
+
+
+@out_variant(CAST, differentiable=False)
+def bitwise_left_shift(input, other):
+    return _shift(aten.bitwise_left_shift, input, other)
+
+
+@out_variant(CAST, differentiable=False)
+def bitwise_right_shift(input, other):
+    return _shift(aten.bitwise_right_shift, input, other)
+
+
+def _shift(packet, input, other):
+    """The overload torch's binding picks: a Python number on either side is a Scalar argument."""
+    if not _t(input):
+        return packet.Scalar_Tensor(input, other)
+    return packet.Tensor(input, other) if _t(other) else packet.Tensor_Scalar(input, other)
+
+
+def polygamma(n, input):
+    return aten.polygamma.default(n, input)
+
+
+@out_variant(CAST)
+def xlogy(input, other):
+    if not _t(input):
+        return aten.xlogy.Scalar_Self(input, other)
+    return aten.xlogy.Tensor(input, other) if _t(other) else aten.xlogy.Scalar_Other(input, other)
+
+
+def float_power(input, exponent):
+    """Both operands in double, as torch's float_power (a Python number stays a number)."""
+    if not _t(input):
+        return aten.pow.Scalar(float(input), exponent.to(_dtype.float64))
+    if _t(exponent):
+        exponent = exponent.to(_dtype.float64)
+        return aten.pow.Tensor_Tensor(input.to(_dtype.float64), exponent)
+    return aten.pow.Tensor_Scalar(input.to(_dtype.float64), exponent)
+
+
+# ---------------------------------------------------------------- selections, lookups, data-dependent sizes
+masked_select = _function_of(aten.masked_select.default)
+bincount = _function_of(aten.bincount.default)
+
+
+def argwhere(input):
+    return aten.nonzero.default(input)
+
+
+def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    if dim is not None:
+        raise NotImplementedError("minitorch2: torch.unique with dim= is not supported")
+    output, inverse, counts = aten._unique2.default(input, sorted, return_inverse, return_counts)
+    extra = [t for t, wanted in ((inverse, return_inverse), (counts, return_counts)) if wanted]
+    return (output, *extra) if extra else output
+
+
+def isin(elements, test_elements, *, assume_unique=False, invert=False):
+    if not _t(elements):
+        return aten.isin.Scalar_Tensor(elements, test_elements, assume_unique=assume_unique, invert=invert)
+    if not _t(test_elements):
+        return aten.isin.Tensor_Scalar(elements, test_elements, assume_unique=assume_unique, invert=invert)
+    return aten.isin.Tensor_Tensor(elements, test_elements, assume_unique=assume_unique, invert=invert)
+
+
+def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None, sorter=None):
+    overload = aten.searchsorted.Tensor if _t(input) else aten.searchsorted.Scalar
+    return overload(sorted_sequence, input, out_int32=out_int32, right=right, side=side, sorter=sorter)
+
+
+def bucketize(input, boundaries, *, out_int32=False, right=False):
+    overload = aten.bucketize.Tensor if _t(input) else aten.bucketize.Scalar
+    return overload(input, boundaries, out_int32=out_int32, right=right)
+
+
+def tril_indices(row, col, offset=0, *, dtype=None, device=None, layout=None):
+    return aten.tril_indices.default(row, col, offset, dtype=dtype or _dtype.int64)
+
+
+def triu_indices(row, col, offset=0, *, dtype=None, device=None, layout=None):
+    return aten.triu_indices.default(row, col, offset, dtype=dtype or _dtype.int64)
+
+
+def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
+    return aten._cdist_forward.default(x1, x2, float(p), None)
+
+
+abs_ = _function_of(aten.abs_.default)
