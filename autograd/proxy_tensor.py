@@ -2,13 +2,12 @@
 
 autograd layer, the tracer everything in this package is built on. A `ProxyTorchDispatchMode` on the dispatcher's
 mode stack turns every op that reaches it (backward formulas' ops too) into a `call_function` node whose target is
-the `OpOverload`. Inputs become placeholders named `<arg>_<k>` (`x_1`, `primals_1`, `tangents_1`), as PyTorch names
-them.
+the `OpOverload`. Inputs become placeholders named `<arg>_<k>` (`x_1`, `primals_1`, `tangents_1`, `arg0_1` for a C
+function of torch's), as PyTorch names them.
 
     tracing_mode="real"   ops run for real on the inputs
     tracing_mode="fake"   inputs become FakeTensors: only meta functions run
-    tracing_mode="symbolic"   fake, with every size a symbol (`s75`) in a ShapeEnv: a size used as a value
-                          becomes `sym_size.int` nodes and Python arithmetic on them (dynamic shapes)
+    tracing_mode="symbolic"   fake, every size a symbol (`s75`): a size used as a value is `sym_size.int` nodes
 
 The one idea to hold: the tracer never inspects Python code. It sees only what the dispatcher sees, so the graph is
 exactly the ops PyTorch's kernels would run.
@@ -27,6 +26,7 @@ from minitorch2._tensor import Tensor
 from minitorch2.fx.experimental.symbolic_shapes import ShapeEnv, python_step
 from minitorch2.fx import Graph, GraphModule
 from minitorch2.fx._pytree import PyTreeCodeGen
+from minitorch2.fx._spelling import is_from_torch, qualified_name
 from minitorch2.fx.passes.shape_prop import _extract_tensor_metadata
 from minitorch2.utils import _pytree as pytree
 from minitorch2.utils._python_dispatch import TorchDispatchMode
@@ -162,8 +162,10 @@ def tag_forward_nodes():
 
 
 def _placeholder_names(fn, args):
-    try:
-        params = inspect.signature(fn).parameters.values()
+    spelled = qualified_name(fn) if is_from_torch(fn) else ""
+    try:  # torch's top-level and torch._C functions are C builtins: no signature, so `arg<i>`, as for *args
+        builtin = spelled.startswith("torch._C.") or (spelled.startswith("torch.") and spelled.count(".") == 1)
+        params = [] if builtin else inspect.signature(fn).parameters.values()
     except (TypeError, ValueError):
         params = []
     positional = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
@@ -186,17 +188,16 @@ def make_fx(f, decomposition_table=None, tracing_mode="real", _allow_non_fake_in
             flat, spec = pytree.tree_flatten(arg)
             leaves = []
             for k, leaf in enumerate(flat, start=1):
+                if leaf is not None:
+                    node = graph.placeholder(f"{base}_{k}")
                 if isinstance(leaf, Tensor):
                     if fake_mode is not None:
                         leaf = fake_mode.from_tensor(leaf, source=f"input{count}")
                     count += 1
-                    node = graph.placeholder(f"{base}_{k}")
                     mode.track(leaf, node)
                     mode.track_sizes(leaf, node)
-                elif leaf is not None:
-                    node = graph.placeholder(f"{base}_{k}")
-                    if is_symbolic(leaf):
-                        mode.track_symint(leaf, node)
+                elif is_symbolic(leaf):
+                    mode.track_symint(leaf, node)
                 leaves.append(leaf)
             inputs.append(pytree.tree_unflatten(leaves, spec))
         with fake_mode if fake_mode is not None else contextlib.nullcontext(), mode:

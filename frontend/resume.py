@@ -245,8 +245,7 @@ def transform_frame(fn, bp, output, graph_call, compile_wrapper):
 
 
 def _end_graph_in(output, mode):
-    """End the graph with a switch to `mode`; one undoing the switch just before it cancels it, so a block entered
-    and broken in at once leaves no graph (Dynamo's cleanup_graph)."""
+    """End the graph in `mode`: a switch undoing the one just before it cancels it (Dynamo's cleanup_graph)."""
     last = next(reversed(output.graph.nodes), None)
     if last is not None and last.target is _set_grad_enabled and last.meta.get("grad_mode_before") == mode:
         output.graph.erase_node(last)

@@ -181,6 +181,26 @@ def test_make_fx_flattens_dict_and_nested_arguments_as_torch_does():
     assert [t.tolist() for t in ours(*inputs(minitorch2))] == [t.tolist() for t in theirs(*inputs(torch))]
 
 
+def _scaled(x, weight):
+    return x * weight
+
+
+@pytest.mark.parametrize("name", ["matmul", "add", "F.linear", "lambda", "def"])
+def test_make_fx_names_placeholders_as_torch_does(name):
+    """By the traced function's parameters; `arg<i>` for torch's C functions (torch.matmul, F.linear), which have
+    no signature to read."""
+    from torch.fx.experimental.proxy_tensor import make_fx as torch_make_fx
+
+    def function(lib):
+        return {"matmul": lib.matmul, "add": lib.add, "F.linear": lib.nn.functional.linear,
+                "lambda": lambda a, b: lib.matmul(a, b), "def": _scaled}[name]
+
+    ours = make_fx(function(minitorch2))(minitorch2.ones(3, 3), minitorch2.ones(3, 3))
+    theirs = torch_make_fx(function(torch))(torch.ones(3, 3), torch.ones(3, 3))
+    assert [n.name for n in ours.graph.nodes if n.op == "placeholder"] == \
+        [n.name for n in theirs.graph.nodes if n.op == "placeholder"]
+
+
 def test_compiled_outputs_name_their_grad_fn_as_torch_does():
     from functorch.compile import aot_function as torch_aot_function, nop
 
