@@ -91,6 +91,9 @@ FOUND = {
     # a size found equal to another keeps its guard (before: the size-2 call reused the other branch's entry)
     "branch_on_a_size_then_unified": "def f(x, y):\n    if x.shape[0] > 2:\n        return x + y\n"
                                      "    return x - y\n",
+    # a marked size replaced by an intermediate's, which a later guard pins: the marked one is pinned too
+    "marked_size_pinned_through_another": "def f(x, y):\n    v = x + 1\n    print('n')\n    w = x * v\n"
+                                          "    if w.shape[0] > 2:\n        return w + 1\n    return w - 1\n",
     # a grad-mode block entered and broken in at once: its two switches cancel, leaving no graph to compile
     "no_grad_block_broken_in": "def f(x, y):\n    v = torch.relu(x)\n    dynamo.graph_break()\n"
                                "    with torch.no_grad():\n        dynamo.graph_break()\n        v = torch.relu(y)\n"

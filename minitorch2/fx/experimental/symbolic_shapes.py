@@ -255,29 +255,30 @@ class ShapeEnv:
         return -sympy.oo, sympy.oo
 
     def _record(self, guard):
-        """Keep a new fact: a bound on one symbol narrows its range, `symbol == value` replaces it, anything
-        else joins the guards."""
+        """Keep a new fact: a bound narrows a symbol's range, `symbol == value` replaces it, the rest are guards."""
         if isinstance(guard, sympy.Eq) and guard.lhs.is_Symbol and guard.rhs.is_Symbol:
             kept, replaced = sorted(guard.args, key=sympy.default_sort_key)  # (s27 stays, s64 becomes s27)
-            self.replacements[replaced] = kept
+            self._replace(replaced, kept)
             self._record(sympy.Ge(kept, self.var_to_range[replaced][0]))  # what was known of it holds of kept
             self._record(sympy.Le(kept, self.var_to_range[replaced][1]))
             return
-        if isinstance(guard, sympy.Eq) and guard.lhs.is_Symbol and guard.rhs.is_Integer:
-            self.replacements[guard.lhs] = guard.rhs
-            return
-        if isinstance(guard, sympy.Eq) and guard.rhs.is_Symbol and guard.lhs.is_Integer:
-            self.replacements[guard.rhs] = guard.lhs
-            return
+        if isinstance(guard, sympy.Eq) and {guard.lhs.is_Symbol, guard.rhs.is_Symbol} == {True, False}:
+            symbol, value = guard.args if guard.lhs.is_Symbol else guard.args[::-1]
+            if value.is_Integer:
+                self._replace(symbol, value)
+                return
         bound = _symbol_bound(self._as_bound(guard))
         if bound is not None:
             symbol, low, high = bound
             current = self.var_to_range[symbol]
             current[0], current[1] = sympy.Max(current[0], low), sympy.Min(current[1], high)
             if current[0] == current[1]:
-                self.replacements[symbol] = sympy.Integer(current[0])
+                self._replace(symbol, sympy.Integer(current[0]))
             return
         self.guards.append(guard)
+
+    def _replace(self, symbol, value):  # (also where an earlier replacement named it: simplify() is one pass)
+        self.replacements = {k: v.xreplace({symbol: value}) for k, v in self.replacements.items()} | {symbol: value}
 
     def _as_bound(self, guard):
         """A `!=` at the edge of its side's range as a bound (`s//2 != 1` where s//2 >= 1 is `s//2 >= 2`), and a
