@@ -162,7 +162,7 @@ def tag_forward_nodes():
 
 
 def _placeholder_names(fn, args):
-    spelled = qualified_name(fn) if is_from_torch(fn) else ""
+    spelled = qualified_name(fn) if is_from_torch(fn) and getattr(fn, "__name__", "") != "<lambda>" else ""
     try:  # torch's top-level and torch._C functions are C builtins: no signature, so `arg<i>`, as for *args
         builtin = spelled.startswith("torch._C.") or (spelled.startswith("torch.") and spelled.count(".") == 1)
         params = [] if builtin else inspect.signature(fn).parameters.values()

@@ -30,6 +30,7 @@ from .._aten.table_row import OpEntry
 from .._ops import OpOverload
 from .._tensor import Tensor
 from ..backends import cudnn
+from ..fx._spelling import forget_spellings
 from ..nn import functional as F
 
 
@@ -193,6 +194,7 @@ def preserving_ops():
             original = getattr(owner, name)
             replaced.append((owner, name, original, name in vars(owner)))
             setattr(owner, name, _recording_caller(op, original, to_schema))
+    forget_spellings()  # the callers are spelled as the functions they replace
     saved_flag, cudnn.enabled = cudnn.enabled, False
     saved_recording, _recording.active = _recording.active, True
     try:
@@ -205,3 +207,4 @@ def preserving_ops():
                 setattr(owner, name, original)
             else:
                 delattr(owner, name)
+        forget_spellings()

@@ -93,7 +93,7 @@ def test_output_code_runs_on_its_own_and_computes_what_torch_does(debug_dir):
     x, w = np.random.randn(4, 8).astype(np.float32), np.random.randn(8, 3).astype(np.float32)
     loss = module["call"]([minitorch2.tensor(x), minitorch2.tensor(w)])[0]
     expected = forward_and_backward(torch, torch.tensor(x), torch.tensor(w))
-    np.testing.assert_allclose(loss.item(), expected.item(), rtol=1e-5)
+    np.testing.assert_allclose(loss.item(), expected.item(), rtol=1e-5, atol=1e-6)  # float32 sums of a near-zero mean
 
 
 def test_fx_graph_runnable_compiles_the_graph_again(debug_dir):

@@ -6,6 +6,7 @@ import torch
 
 import minitorch2
 from minitorch2.export import export
+from minitorch2.fx._spelling import forget_spellings
 
 
 def build(lib, name):
@@ -33,3 +34,20 @@ def test_run_decompositions_decomposes_what_torchs_export_does(name):
     module, inputs = build(minitorch2, name)
     ours = export(module, inputs).run_decompositions()
     assert ours.graph_module.code == theirs.graph_module.code
+
+
+
+def test_after_export_graphs_spell_torch_functions_as_before():
+    """export swaps some torch functions for recording callers while it traces (matmul among them); once it is
+    done, a traced graph names them as torch does, even where the spellings were first looked up during the
+    export (they named the caller, and a graph traced afterwards printed torch.Tensor.matmul)."""
+    def scores(q, k):
+        return minitorch2.matmul(q, k).softmax(-1)
+
+    class Attention(minitorch2.nn.Module):
+        def forward(self, q, k):
+            return scores(q, k)
+
+    forget_spellings()
+    export(Attention(), (minitorch2.randn(2, 3), minitorch2.randn(3, 2)))
+    assert "torch.matmul(q, k)" in minitorch2.fx.symbolic_trace(scores).code
