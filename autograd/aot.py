@@ -77,6 +77,10 @@ class _CompiledFunction:
             if before_compile is not None:
                 before_compile(self)
             self.compiled_fw = compiler(self.fw_module, list(args))
+            if before_compile is not None and self.bw_module is not None:  # over symbolic sizes: compiled now, so that
+                # a compiler that refuses the graph sends the calls to per-size tracing, never fails at .backward()
+                self.compiled_bw = self.bw_compiler(self.bw_module, [n.meta.get("val") for n in
+                                                                     self.bw_module.graph.find_nodes(op="placeholder")])
 
     def _trace(self, fn, args, fw_compiler, partition_fn, decompositions, inference_compiler):
         aot_id = _logging.next_id("aot")  # "Forward graph 0", as MINITORCH2_LOGS=aot_graphs titles it
@@ -334,6 +338,7 @@ def aot_function(fn, fw_compiler, bw_compiler=None, partition_fn=None, decomposi
         except Exception as e:  # noqa: BLE001 (whatever stops the symbolic trace, the per-size path is correct)
             trace.restore()
             _log.info("AOT over symbolic sizes gave up (%s: %s); tracing per size", type(e).__name__, e)
+            _log.debug("where AOT over symbolic sizes gave up", exc_info=True)
             return False
         symbolic.append(trace)
         return True

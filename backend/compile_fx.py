@@ -21,6 +21,7 @@ import itertools
 
 from autograd import aot_module_simplified, core_aten_decompositions
 from minitorch2 import Tensor, ops
+from minitorch2._sym import is_symbolic
 from minitorch2._aten import decompositions, decompositions_nn
 from partition import min_cut_rematerialization_partition
 
@@ -29,6 +30,7 @@ from .codegen import get_codegen
 from .joint_graph import joint_graph_passes
 from .lowering import lower
 from .scheduler import Scheduler
+from .virtualized import sizes_of
 from .wrapper import WrapperCodeGen, load_module
 
 
@@ -98,9 +100,29 @@ def select_decomp_table():
     return table
 
 
-@speed.compiling()  # (a context manager, each call inside its own: a fork waits until no compile runs)
 def compile_fx_inner(gm, example_inputs, graph_kind="forward"):
-    """Lower, schedule, generate and load one aten graph."""
+    """Lower, schedule, generate and load one aten graph. A graph over symbolic sizes (dynamic shapes: SymInt inputs,
+    tensors with SymInt sizes) compiles once for every size: its kernels take the size symbols as arguments. Where
+    the backend would have to decide something about a size that the symbols' ranges do not (`bool(s0 < s1)`, or a
+    guard added to the ShapeEnv), it raises NotImplementedError: AOT then compiles per size instead."""
+    sizes = [v for v in example_inputs for v in (v, *getattr(v, "shape", ())) if is_symbolic(v)]
+    if not sizes:
+        return _compile(gm, example_inputs, graph_kind)
+    env = sizes[0].node.shape_env
+    facts = (len(env.guards), dict(env.replacements), {s: list(r) for s, r in env.var_to_range.items()})
+    try:
+        with sizes_of(env):
+            compiled = _compile(gm, example_inputs, graph_kind)
+    except TypeError as e:  # sympy's answer to a comparison it cannot decide
+        raise NotImplementedError(f"backend: a decision over symbolic sizes ({e})") from e
+    if facts != (len(env.guards), env.replacements, env.var_to_range):
+        raise NotImplementedError("backend: a decision over symbolic sizes that guards them: "
+                                  f"{env.guards[facts[0]:]}")
+    return compiled
+
+
+@speed.compiling()  # (a context manager, each call inside its own: a fork waits until no compile runs)
+def _compile(gm, example_inputs, graph_kind):
     name = f"{graph_kind}_{next(_graph_ids)}"
     gm, constants = _lift_constants(gm)
     example_inputs = list(example_inputs) + constants
@@ -166,4 +188,4 @@ def compile_fx(gm, example_inputs):
             bw_compiler=functools.partial(compile_fx_inner, graph_kind="backward"),
             inference_compiler=functools.partial(compile_fx_inner, graph_kind="inference"),
             partition_fn=partition_fn,
-            decompositions=select_decomp_table())
+            decompositions=select_decomp_table(), dynamic=True)

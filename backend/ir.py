@@ -19,6 +19,7 @@ import math
 from dataclasses import dataclass
 
 from minitorch2 import _dtype
+from minitorch2._sym import is_symbolic
 
 from . import loop_ir as L
 from .simplify import simplify
@@ -26,8 +27,18 @@ from .simplify import simplify
 # ---- layouts ------------------------------------------------------------------------------
 
 
+def size_expr(value):
+    """A size or stride as the backend holds it: an int, or (dynamic shapes) a SymInt's sympy expression over the
+    graph's size symbols, with the ShapeEnv's replacements made (a symbol unified with another reads as that one)."""
+    if not is_symbolic(value):
+        return value
+    expr = value.node.shape_env.simplify(value.node.expr)
+    return int(expr) if expr.is_Integer else expr
+
+
 def contiguous_strides(size):
-    return [math.prod(max(n, 1) for n in size[i + 1:]) for i in range(len(size))]  # (an empty dim counts as 1)
+    # (an empty dim counts as 1; a size over symbols is never 0 where an element is read)
+    return [math.prod(n if L.is_size_expr(n) else max(n, 1) for n in size[i + 1:]) for i in range(len(size))]
 
 
 @dataclass
@@ -303,4 +314,6 @@ def _linear_coefficients(index):
     return coefficients, offset
 
 
-promote = _dtype.result_type  # the dtype an op on these operands computes in
+def promote(*operands):
+    """The dtype an op on these operands computes in (a size over symbols counts as the int it stands for)."""
+    return _dtype.result_type(*[1 if L.is_size_expr(x) else x for x in operands])

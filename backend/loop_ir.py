@@ -37,14 +37,26 @@ integer read at run time: `load(in_ptr0, 64*indirect(load(in_ptr1, x0), 1000) + 
 1000-row table. Out of [0, size) (with `wrap_negative`, [-size, size)) the kernel touches no memory and the run
 raises its `OutOfRange` error, eager's. A `Store` with an indirect index is a scatter; `mode="add"` accumulates, so
 duplicate indices all add up. A kernel whose iterations may write the same element is `serial` (one thread).
+
+Dynamic shapes: a size, stride, loop range, index constant, factor or divisor may be a sympy expression over the
+graph's size symbols (`s0`, `3*s0 + 1`) where it is otherwise an int; the kernel then takes one i64 argument per
+symbol it uses (`Kernel.sizes`). Python arithmetic builds these expressions as it builds ints; a decision on one
+(`known`) is taken only when sympy can prove it, else the conservative way or not at all (NotImplementedError).
 """
 import builtins
+import dataclasses
 import math
+import operator
 from dataclasses import dataclass, field, replace
 
 import numpy as np
+import sympy
 
 from minitorch2 import _dtype as dt
+from minitorch2.fx.experimental.symbolic_shapes import FloorDiv as SizeFloorDiv
+from minitorch2.fx.experimental.symbolic_shapes import python_step
+
+from .virtualized import shape_env
 
 INTEGER_DIVISIONS = ("floordiv", "remainder", "truncdiv", "fmod")  # on integers: raise on a zero divisor
 # the unary ops defined on floats only (lowering computes them in a floating dtype); costly to compute twice
@@ -69,7 +81,7 @@ class Index:
     def __floordiv__(self, divisor):
         if divisor == 1:
             return self
-        return Const(self.value // divisor) if isinstance(self, Const) else FloorDiv(self, divisor)
+        return Const(floordiv(self.value, divisor)) if isinstance(self, Const) else FloorDiv(self, divisor)
 
     def __mod__(self, divisor):
         if divisor == 1:
@@ -187,18 +199,89 @@ def is_nonnegative(index):
     if isinstance(index, (Var, Indirect)):
         return True
     if isinstance(index, Const):
-        return index.value >= 0
+        return known(index.value >= 0)
     if isinstance(index, Mul):
-        return index.factor >= 0 and is_nonnegative(index.term)
+        return known(index.factor >= 0) and is_nonnegative(index.term)
     if isinstance(index, Add):
         return all(is_nonnegative(t) for t in index.terms)
     if isinstance(index, (FloorDiv, Mod)):
-        return index.divisor > 0 and is_nonnegative(index.term)
+        return known(index.divisor > 0) and is_nonnegative(index.term)
     raise TypeError(f"unknown index expression {index!r}")
 
 
 def as_index(value):
-    return value if isinstance(value, Index) else Const(int(value))
+    return value if isinstance(value, Index) else Const(value if is_size_expr(value) else int(value))
+
+
+# ---- sizes over symbols (dynamic shapes) ---------------------------------------------------
+
+
+def is_size_expr(value):
+    """Is `value` a size over symbols (a sympy expression), not a number?"""
+    return isinstance(value, sympy.Basic) and bool(value.free_symbols)
+
+
+def floordiv(a, b):
+    """a // b on ints or sizes; over symbols kept whole as the ShapeEnv's FloorDiv (sympy's would be floor(a/b))."""
+    return SizeFloorDiv(a, b) if is_size_expr(a) or is_size_expr(b) else a // b
+
+
+def known(relation):
+    """A comparison of sizes, True only when it holds for every value of their symbols (sympy proves it, or the
+    ShapeEnv of the graph being compiled from the symbols' ranges: sizes are >= 2); an unproven one is False, so
+    that callers take the branch that is always correct."""
+    if isinstance(relation, sympy.core.relational.Relational) and shape_env() is not None:
+        return shape_env().static_value(relation) is True
+    return relation is sympy.true or relation is True or (isinstance(relation, (bool, np.bool_)) and bool(relation))
+
+
+def size_symbols(*objects):
+    """The names of the size symbols that loop-IR objects (kernels, loops, indices, layouts) use, sorted."""
+    found = set()
+
+    def visit(obj):
+        if isinstance(obj, sympy.Basic):
+            found.update(symbol.name for symbol in obj.free_symbols)
+        elif isinstance(obj, (list, tuple)):
+            for item in obj:
+                visit(item)
+        elif dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+            for f in dataclasses.fields(obj):
+                visit(getattr(obj, f.name))
+
+    visit(objects)
+    return tuple(sorted(found, key=lambda name: (len(name), name)))
+
+
+PYTHON_OPERATORS = {operator.add: "+", operator.sub: "-", operator.mul: "*", operator.floordiv: "//",
+                    operator.mod: "%", operator.pow: "**"}
+
+
+def size_python(value):
+    """A size as Python source over its symbols' names: `3*s0 + 1` -> `((s0 * 3) + 1)`; an int as itself."""
+    check_integer(value)
+    if not is_size_expr(value):
+        return str(int(value))
+    if value.is_Symbol:
+        return value.name
+    operation, operands = python_step(value)
+    if operation is operator.neg:
+        return f"(-{size_python(operands[0])})"
+    if operation not in PYTHON_OPERATORS:
+        raise NotImplementedError(f"backend: the size {value} over symbolic sizes")
+    return "(" + f" {PYTHON_OPERATORS[operation]} ".join(size_python(sympy.sympify(o)) for o in operands) + ")"
+
+
+def check_integer(value):
+    """Refuse a size over symbols that is not an integer (`s0/2`): code computes sizes in integer arithmetic."""
+    if isinstance(value, sympy.Basic) and not value.is_integer:
+        raise NotImplementedError(f"backend: the size {value} over symbolic sizes (not an integer)")
+
+
+def size_function(values, symbols):
+    """A Python function of the symbols' values returning the sizes `values` as ints (what a kernel computes
+    at run time from its size arguments: its outer range, its work)."""
+    return eval(f"lambda {', '.join(symbols)}: ({''.join(size_python(v) + ', ' for v in values)})")
 
 
 def _add(a, b):
@@ -448,8 +531,9 @@ class Kernel:
     args: list
     loop: Loop
     serial: bool = False
+    sizes: tuple = ()  # the size symbols it uses (dynamic shapes): one i64 argument each, after the buffers
 
     def __str__(self):
-        params = ", ".join(f"{a.name}: {a.dtype.name}[{a.numel}]" for a in self.args)
+        params = ", ".join([f"{a.name}: {a.dtype.name}[{a.numel}]" for a in self.args] + list(self.sizes))
         header = f"kernel {self.name}({params})" + ("  # serial: one thread" if self.serial else "")
         return "\n".join([header] + self.loop.lines("  "))

@@ -17,7 +17,7 @@ import operator
 
 import minitorch2
 from minitorch2 import ops
-from minitorch2._aten.meta_util import _is_dense
+from minitorch2._sym import is_symbolic
 from minitorch2._subclasses.fake_tensor import FakeTensorMode
 from minitorch2._tensor import Tensor
 from minitorch2.fx import Node
@@ -43,9 +43,27 @@ REALIZE_ALWAYS_OPCOUNT = 200  # a body this large is realized even with one user
 
 def _layout_from_meta(val):
     """The layout an extern or output buffer gets: the eager op's strides when dense, else contiguous."""
-    size = list(val.shape)
-    stride = list(val.stride()) if _is_dense(val) else ir.contiguous_strides(size)
-    return ir.Layout(size, stride, val.dtype)
+    size, stride = _geometry(val)
+    return ir.Layout(size, stride if _is_dense(val) else ir.contiguous_strides(size), val.dtype)
+
+
+def _is_dense(val):
+    """Do the value's strides lay its elements out without gaps (in some order of its dims)? Asked of the backend's
+    sizes by equality alone, so that sizes over symbols decide nothing: a dim whose size is not 1 as written counts."""
+    size, stride = _geometry(val)
+    dims, expected = [(n, s) for n, s in zip(size, stride) if n != 1], 1
+    while dims:
+        step = next(((n, s) for n, s in dims if s == expected), None)
+        if step is None:
+            return False
+        dims.remove(step)
+        expected *= step[0]
+    return True
+
+
+def _geometry(val):
+    """(size, stride) of a node's example value, as the backend holds them (ir.size_expr)."""
+    return [ir.size_expr(n) for n in val.shape], [ir.size_expr(s) for s in val.stride()]
 
 
 def _significant(size, stride):
@@ -245,6 +263,7 @@ class GraphLowering:
         self.gm, self.name = gm, name
         self.inputs, self.buffers, self.outputs, self.fallbacks = [], [], [], []
         self.placeholder_names = []
+        self.size_sources = {}  # size symbol name -> Python source of its value in the wrapper (dynamic shapes)
         self.current_node = None
         self.storage_readers = _storage_read_nodes(gm.graph)
 
@@ -265,15 +284,26 @@ class GraphLowering:
         self.placeholder_names.append(node.name)
         val = node.meta.get("val")
         if not isinstance(val, Tensor):
-            return val
-        buffer = ir.InputBuffer(node.name, ir.Layout(list(val.shape), list(val.stride()), val.dtype))
+            self._note_size_source(ir.size_expr(val), node.name)
+            return ir.size_expr(val)
+        buffer = ir.InputBuffer(node.name, ir.Layout(*_geometry(val), val.dtype))
+        for d, (n, stride) in enumerate(zip(buffer.layout.size, buffer.layout.stride)):
+            self._note_size_source(n, f"{node.name}.shape[{d}]")
+            self._note_size_source(stride, f"{node.name}.stride()[{d}]")
         self.inputs.append(buffer)
         return buffer
+
+    def _note_size_source(self, value, source):
+        """Where the wrapper reads a size symbol's value at run time (`s0 = arg0_1`, `s0 = arg1_1.shape[0]`)."""
+        if L.is_size_expr(value) and value.is_Symbol:
+            self.size_sources.setdefault(value.name, source)
 
     def get_attr(self, node, env):
         raise NotImplementedError(f"backend: get_attr nodes are not lowered ({node.target})")
 
     def call_function(self, node, env):
+        if is_symbolic(node.meta.get("val")):  # arithmetic on sizes: its expression over the graph's size symbols
+            return ir.size_expr(node.meta["val"])
         args, kwargs = _map((node.args, dict(node.kwargs)), env)
         if node.target is operator.getitem:
             return args[0][args[1]]
@@ -288,20 +318,23 @@ class GraphLowering:
         val = node.meta.get("val")
         if node in self.storage_readers and isinstance(val, Tensor) and _is_dense(val) and (
                 isinstance(result, ir.StorageBox) and not result.is_realized()):
-            result.realize(val.stride())
+            result.realize(_geometry(val)[1])
         self._realize_on_reuse(node, result)
         return result
 
     def output(self, node, env):
         for arg, value in zip(node.args[0], _map(node.args[0], env)):
             val = getattr(arg, "meta", {}).get("val")
-            self.outputs.append(self._realize_output(value, val) if isinstance(value, ir.IRNode) else None)
+            if isinstance(value, ir.IRNode):
+                self.outputs.append(self._realize_output(value, val))
+            else:  # a size the graph returns (a forward's sizes saved for the backward) is computed by the wrapper
+                self.outputs.append(value if is_symbolic(val) else None)
 
     def _realize_output(self, value, val):
         """Outputs live in buffers, or are strided views of one. A value computed here gets the strides
         eager gives it when they are dense (a pointwise op over a transposed input is transposed in eager
         too): realized straight into them, or copied when it already has a buffer laid out otherwise."""
-        stride = list(val.stride()) if isinstance(val, Tensor) and _is_dense(val) else None
+        stride = _geometry(val)[1] if isinstance(val, Tensor) and _is_dense(val) else None
         if stride is not None and isinstance(value, ir.StorageBox) and not value.is_realized():
             value.realize(stride)
         value = _as_strided_readable(value)
@@ -318,7 +351,7 @@ class GraphLowering:
         fail loudly on size mismatches (a lowering bug)."""
         val = node.meta.get("val")
         if isinstance(val, Tensor) and isinstance(result, ir.IRNode):
-            if list(result.get_size()) != list(val.shape):
+            if list(result.get_size()) != _geometry(val)[0]:
                 raise AssertionError(f"lowering {node.target}: size {result.get_size()} != meta {list(val.shape)}")
             if result.dtype is not val.dtype:
                 result = P.to_dtype(result, val.dtype)

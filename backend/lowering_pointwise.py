@@ -33,6 +33,10 @@ def cast(value, dtype):
 
 
 def constant(value, dtype):
+    if L.is_size_expr(value):  # a size as a value (dynamic shapes): the kernel computes it from its size arguments
+        if not value.is_integer:
+            raise NotImplementedError(f"backend: the value {value} over symbolic sizes (not an integer)")
+        return L.Constant(value, dtype)
     python_type = bool if dtype is _dtype.bool_ else float if dtype.is_floating_point else int
     return L.Constant(python_type(value), dtype)
 
@@ -65,7 +69,7 @@ def pointwise(fn, *inputs, compute_dtype=None, uncast=()):
     loaders = [broadcast_loader(x, size) if is_tensor(x) else x for x in inputs]
 
     def load(position, loader, idx):
-        if not callable(loader):
+        if not is_tensor(inputs[position]):
             return constant(loader, compute)
         return loader(idx) if position in uncast else cast(loader(idx), compute)
 

@@ -19,7 +19,11 @@ from .virtualized import current_graph
 
 def view(x, size):
     old = x.get_size()
-    new = list(infer_size(size, math.prod(old)))
+    numel = math.prod(old)
+    if L.is_size_expr(numel):  # (the trace checked the sizes; -1 is the rest of the elements)
+        new = [L.floordiv(numel, math.prod(n for n in size if n != -1)) if n == -1 else n for n in size]
+    else:
+        new = list(infer_size(size, numel))
     if new == old:
         return x
     if math.prod(old) == 0:  # no elements: nothing is ever loaded, and dimension groups need nonzero sizes
@@ -35,14 +39,16 @@ def _reshape_reindex(old, new):
         po, pn = (old[i] if i < len(old) else 1), (new[j] if j < len(new) else 1)
         i, j = i + 1, j + 1
         while po != pn:
-            if po < pn:
+            if L.known(po < pn):
                 po *= old[i]
                 gi.append(i)
                 i += 1
-            else:
+            elif L.known(pn < po):
                 pn *= new[j]
                 gj.append(j)
                 j += 1
+            else:
+                raise NotImplementedError(f"backend: a reshape of {old} to {new} over symbolic sizes")
         groups.append(([k for k in gi if k < len(old)], [k for k in gj if k < len(new)]))
 
     def reindex(idx):
@@ -97,6 +103,16 @@ def squeeze(x, dim=None):
     return view(x, [n for d, n in enumerate(size) if d not in squeezed])  # (a reshape that drops size-1 dims)
 
 
+def _bound(position, n):
+    """A slice bound in [0, n] (a negative one counts from the end), where the symbols' ranges decide it."""
+    position = position + n if L.known(position < 0) else position
+    if L.known(position >= n):
+        return n
+    if L.known(position >= 0) and L.known(position <= n):
+        return position
+    raise NotImplementedError(f"backend: a slice bound {position} of a size {n} over symbolic sizes")
+
+
 def select(x, dim, index):
     size = x.get_size()
     dim = wrap_dim(dim, len(size))
@@ -107,8 +123,14 @@ def select(x, dim, index):
 def slice_(x, dim=0, start=None, end=None, step=1):
     size = x.get_size()
     dim = wrap_dim(dim, len(size))
-    start, end, _ = slice(start, end, step).indices(size[dim])
-    length = max(0, math.ceil((end - start) / step))
+    if L.is_size_expr(size[dim]):
+        start, end = _bound(0 if start is None else start, size[dim]), _bound(size[dim] if end is None else end, size[dim])
+        length = L.floordiv(end - start + step - 1, step)
+        if not L.known(length >= 0):
+            raise NotImplementedError(f"backend: a slice [{start}:{end}] over symbolic sizes that may be empty")
+    else:
+        start, end, _ = slice(start, end, step).indices(size[dim])
+        length = max(0, math.ceil((end - start) / step))
     if start == 0 and length == size[dim] and step == 1:
         return x
 

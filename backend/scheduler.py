@@ -105,7 +105,7 @@ def regroup(node_ranges, kernel_ranges, kernel_vars, prefix, boundary=None):
     mapping, j = {}, 0
     for i, n in enumerate(node_ranges):
         expr, product, start = L.Const(0), 1, j
-        while product < n and j < len(kernel_ranges):
+        while product != n and j < len(kernel_ranges):  # (not `<`: a size over symbols compares only by equality)
             expr = expr * kernel_ranges[j] + L.Var(kernel_vars[j])
             product *= kernel_ranges[j]
             j += 1
@@ -221,7 +221,7 @@ class Scheduler:
     def __init__(self, graph):
         self.graph = graph
         self.layouts = {b.name: b.layout for b in graph.inputs + graph.buffers if b.layout is not None}
-        self.output_names = {_buffer_name(o) for o in graph.outputs if o is not None}
+        self.output_names = {_buffer_name(o) for o in graph.outputs if isinstance(o, ir.IRNode)}
         self.refusals, self.steps, self._nodes = [], [], {}
 
     def node_for(self, buffer):
@@ -352,7 +352,8 @@ class Scheduler:
             names[buffer] = f"{prefix[role]}{sum(arg.role == role for arg in args)}"
             layout = self.layouts[buffer]
             args.append(L.KernelArg(names[buffer], buffer, layout.dtype, layout.storage_numel(), role))
-        return L.Kernel(name, args, _rename_buffers(loop, names))
+        loop = _rename_buffers(loop, names)
+        return L.Kernel(name, args, loop, sizes=L.size_symbols(loop))
 
     # ---- reports ----------------------------------------------------------------------------
 

@@ -30,7 +30,7 @@ def simplify(index, extents):
     if not L.is_nonnegative(inner):
         return inner // divisor if isinstance(index, L.FloorDiv) else inner % divisor
     multiples, rest = _split(inner, divisor)
-    rest_fits = _max_value(rest, extents) < divisor
+    rest_fits = L.known(_max_value(rest, extents) < divisor)
     if isinstance(index, L.FloorDiv):
         quotient = [_divide(t, divisor) for t in multiples]
         # (d*a + r) // d is a + r // d: the same split as the remainder's below, so a reshape's quotient and
@@ -88,8 +88,8 @@ def _split(index, divisor):
 
 def _divide(term, divisor):
     if isinstance(term, L.Const):
-        return L.Const(term.value // divisor)
-    return term.term * (term.factor // divisor)  # a Mul whose factor divisor divides
+        return L.Const(L.floordiv(term.value, divisor))
+    return term.term * L.floordiv(term.factor, divisor)  # a Mul whose factor divisor divides
 
 
 def _sum(terms):
@@ -116,5 +116,6 @@ def _max_of(index, extents):
         return index.size - 1
     if isinstance(index, L.FloorDiv):
         largest = _max_of(index.term, extents)
-        return largest if largest == math.inf else largest // index.divisor
-    return min(index.divisor - 1, _max_of(index.term, extents))
+        return largest if largest == math.inf else L.floordiv(largest, index.divisor)
+    largest = _max_of(index.term, extents)
+    return largest if L.known(largest < index.divisor - 1) else index.divisor - 1

@@ -24,6 +24,21 @@ def current_graph():
     return stack[-1] if stack else None
 
 
+def shape_env():
+    """The ShapeEnv of the graph over symbolic sizes being compiled on this thread (its symbols' ranges), or None."""
+    return getattr(_current, "shape_env", None)
+
+
+@contextlib.contextmanager
+def sizes_of(env):
+    """Compile under `env`: what loop_ir.known asks when it decides something about a size over symbols."""
+    outer, _current.shape_env = shape_env(), env
+    try:
+        yield env
+    finally:
+        _current.shape_env = outer
+
+
 @contextlib.contextmanager
 def lowering_graph(graph):
     stack = _current.__dict__.setdefault("stack", [])

@@ -30,5 +30,6 @@ class CompiledKernel:
     llvm_ir = None
 
     def check_arity(self, addresses):
-        if len(addresses) != len(self.kernel.args):
-            raise TypeError(f"{self.name} takes {len(self.kernel.args)} buffers, got {len(addresses)}")
+        if len(addresses) != len(self.kernel.args) + len(self.kernel.sizes):
+            raise TypeError(f"{self.name} takes {len(self.kernel.args)} buffers and {len(self.kernel.sizes)} sizes, "
+                            f"got {len(addresses)} arguments")

@@ -18,6 +18,7 @@ import time
 
 import numpy as np
 
+from .. import loop_ir as L
 from .. import speed
 from . import CompiledKernel
 from .llvm_emit import KernelEmitter, kernel_error
@@ -38,10 +39,12 @@ class LLVMKernel(CompiledKernel):
         self.source = source  # "compiled", or where the speed wing found the machine code: "disk", "memory"
         self.compile_seconds = compile_seconds
         self._loaded = loaded  # keeps the engine, hence the code, alive
-        prototype = ctypes.CFUNCTYPE(None, *[ctypes.c_void_p] * len(kernel.args), ctypes.c_int64, ctypes.c_int64,
-                                     *[ctypes.c_void_p] * len(error_flags))
+        prototype = ctypes.CFUNCTYPE(None, *[ctypes.c_void_p] * len(kernel.args), *[ctypes.c_int64] * len(kernel.sizes),
+                                     ctypes.c_int64, ctypes.c_int64, *[ctypes.c_void_p] * len(error_flags))
         self._function = prototype(loaded.address)
         self.outer_range = kernel.loop.ranges[0] if kernel.loop.vars else 1
+        # dynamic shapes: the outer range from the size arguments that follow the addresses in `run`
+        self._outer_range_of = L.size_function([self.outer_range], kernel.sizes) if kernel.sizes else None
         threaded = speed.threaded_run(kernel, self._function, loaded, error_flags, kernel_error)
         if threaded is not None:  # the fast configuration: `run` also splits large ranges across threads
             self.run = threaded
@@ -50,12 +53,15 @@ class LLVMKernel(CompiledKernel):
         return f"<LLVMKernel {self.name} ({self.source}, {self.compile_seconds * 1e3:.1f} ms)>"
 
     def run(self, *addresses):
-        """The kernel over its whole outer range, on the calling thread."""
+        """The kernel over its whole outer range, on the calling thread (`addresses`: the buffers', then the size
+        symbols' values)."""
         self.check_arity(addresses)
+        extent = self._outer_range_of(*addresses[len(self.kernel.args):])[0] if self._outer_range_of \
+            else self.outer_range
         if not self.error_flags:
-            self._function(*addresses, 0, self.outer_range)
+            self._function(*addresses, 0, extent)
             return
         flags = np.zeros(len(self.error_flags), np.uint8)
-        self._function(*addresses, 0, self.outer_range, *(flags.ctypes.data + j for j in range(flags.size)))
+        self._function(*addresses, 0, extent, *(flags.ctypes.data + j for j in range(flags.size)))
         if flags.any():
             raise kernel_error(self.kernel, [f for f, up in zip(self.error_flags, flags) if up], addresses)

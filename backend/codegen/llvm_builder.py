@@ -119,8 +119,12 @@ class FunctionBuilder:
         self.lines.append(f"  ; {text}")
 
     def alloca(self, hint, ty):
+        return self.entry_op(hint, f"alloca {ty}")
+
+    def entry_op(self, hint, text):
+        """An instruction in the entry block, before every other (stack slots; sizes computed from arguments)."""
         name = self.fresh(hint)
-        self.allocas.append(f"  {name} = alloca {ty}")
+        self.allocas.append(f"  {name} = {text}")
         return name
 
     # ---- typed helpers returning Values ----

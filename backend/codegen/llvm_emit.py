@@ -17,9 +17,13 @@ accurate as torch's cascade summation). Index arithmetic is `nsw` i64; `//` and 
 the operand is provably non-negative, Python's floor semantics otherwise. A store with mode "add" loads, adds and
 stores back (a scatter-add; such kernels are serial, so this is race-free).
 """
+import operator
 import re
 
+import sympy
+
 from minitorch2 import _dtype as dt
+from minitorch2.fx.experimental.symbolic_shapes import python_step
 
 from .. import loop_ir as L
 from .. import speed
@@ -33,6 +37,9 @@ INDEX = dt.int64
 # longer ones stay loops, vectorized on their own (unrolling a bool `any` over 16 took 1 s to compile).
 MAX_UNROLLED_TRIPS = 4
 SUM_BLOCK = 4096  # float sums over longer ranges add up blocks of this many elements (emit_blocked_sum)
+# i64 arithmetic on sizes over symbols (dynamic shapes): the operands are sizes, never negative
+SIZE_OPCODES = {operator.add: "add nsw", operator.sub: "sub nsw", operator.mul: "mul nsw", operator.floordiv: "sdiv",
+                operator.mod: "srem"}
 
 
 def kernel_error(kernel, raised_flags, addresses):
@@ -46,10 +53,11 @@ class KernelEmitter:
         self.args = {arg.name: arg for arg in kernel.args}
         self.b = FunctionBuilder()
         self.temps = {}  # Reduce temp name -> Value, valid after its Reduce in program order
+        self.size_refs = {}  # a size over symbols -> its i64 value, computed once in the entry block
 
     def module_text(self):
         kernel = self.kernel
-        self.b.reserve([arg.name for arg in kernel.args] + ["start", "end", "entry"])
+        self.b.reserve([arg.name for arg in kernel.args] + list(kernel.sizes) + ["start", "end", "entry"])
         self.b.reserve([ZERO_DIVISION, INDEX_OUT_OF_RANGE])
         # (after module_text, self.b.flags lists the error-flag parameters the function takes)
         emit_columns = speed.column_reduction(kernel)  # fast: a column reduction's loops swapped, else None
@@ -58,7 +66,9 @@ class KernelEmitter:
         else:
             self.emit_loop(kernel.loop, {}, outermost=True)
         self.b.do("ret void")
-        params = [f"ptr noalias %{arg.name}" for arg in kernel.args] + ["i64 %start", "i64 %end"]
+        # a size symbol's parameter is named as the symbol (s0): the wrapper binds and passes the same name
+        params = [f"ptr noalias %{arg.name}" for arg in kernel.args] + [f"i64 %{s}" for s in kernel.sizes]
+        params += ["i64 %start", "i64 %end"]
         params += [f"ptr noalias %{flag}" for flag in self.b.flags]  # only kernels that can fail
         header = [f"; {line}" for line in str(kernel).splitlines()]
         symbol = kernel.name if re.fullmatch(r"[A-Za-z_][\w.]*", kernel.name) else f'"{kernel.name}"'
@@ -79,10 +89,11 @@ class KernelEmitter:
                 for statement in loop.body:
                     self.emit_statement(statement, env)
                 return
-            start, end = ("%start", "%end") if outermost and level == 0 else ("0", str(ranges[level]))
+            start, end = ("%start", "%end") if outermost and level == 0 else ("0", self.size_ref(ranges[level]))
             self.b.counted_loop(variables[level], start, end,
                                 lambda induction: nest(level + 1, {**env, variables[level]: induction}),
-                                keep_rolled=not (outermost and level == 0) and ranges[level] > MAX_UNROLLED_TRIPS,
+                                keep_rolled=not (outermost and level == 0) and not L.known(
+                                    ranges[level] <= MAX_UNROLLED_TRIPS),
                                 interleave_long_body=level == len(variables) - 1)
 
         nest(0, env)
@@ -139,12 +150,13 @@ class KernelEmitter:
         def nest(level, env):
             var, extent = reduce.rvars[level], reduce.rranges[level]
             if level == len(reduce.rvars) - 1 and kind == "sum" and value_dtype.is_floating_point \
-                    and extent > SUM_BLOCK:
+                    and not L.known(extent <= SUM_BLOCK):  # (a range over symbols may be long)
                 self.emit_blocked_sum(reduce, var, extent, env, acc, accumulate)
                 return
             inner = (lambda i: nest(level + 1, {**env, var: i})) if level + 1 < len(reduce.rvars) \
                 else (lambda i: accumulate({**env, var: i}, acc))
-            b.counted_loop(var, "0", str(extent), inner, keep_rolled=extent > MAX_UNROLLED_TRIPS)
+            b.counted_loop(var, "0", self.size_ref(extent), inner,
+                           keep_rolled=not L.known(extent <= MAX_UNROLLED_TRIPS))
 
         if reduce.rvars:
             nest(0, env)
@@ -179,17 +191,17 @@ class KernelEmitter:
             start = b.op(f"{var}.start", f"mul nuw nsw i64 {index}, {SUM_BLOCK}")
             partial_sum(start, b.op(f"{var}.end", f"add nuw nsw i64 {start}, {SUM_BLOCK}"))
 
-        full_blocks = extent // SUM_BLOCK
-        b.counted_loop(f"{var}.block", "0", str(full_blocks), block, keep_rolled=True)
-        if extent % SUM_BLOCK:
-            partial_sum(str(full_blocks * SUM_BLOCK), str(extent))
+        full_blocks = L.floordiv(extent, SUM_BLOCK)
+        b.counted_loop(f"{var}.block", "0", self.size_ref(full_blocks), block, keep_rolled=True)
+        if L.is_size_expr(extent) or extent % SUM_BLOCK:  # (over symbols: a loop that may run no iteration)
+            partial_sum(self.size_ref(full_blocks * SUM_BLOCK), self.size_ref(extent))
 
     def flat_position(self, reduce, env):
         if not reduce.rvars:
             return "0"  # a reduction over no variables has one element, at position 0
         position = env[reduce.rvars[0]]
         for var, extent in zip(reduce.rvars[1:], reduce.rranges[1:]):
-            scaled = self.b.op("pos", f"mul nuw nsw i64 {position}, {extent}")
+            scaled = self.b.op("pos", f"mul nuw nsw i64 {position}, {self.size_ref(extent)}")
             position = self.b.op("pos", f"add nuw nsw i64 {scaled}, {env[var]}")
         return position
 
@@ -206,6 +218,8 @@ class KernelEmitter:
             arg = self.args[expr.buffer]
             return self.load_element(arg, self.element_pointer(arg, self.emit_index(expr.index, env), expr.buffer),
                                      expr.buffer)
+        if isinstance(expr, L.Constant) and L.is_size_expr(expr.value):  # a size as a value (mean's count)
+            return llvm_ops.cast(b, Value(self.size_ref(expr.value), INDEX), expr.dtype)
         if isinstance(expr, L.Constant):
             return const(expr.value, expr.dtype)
         if isinstance(expr, L.IndexValue):
@@ -250,30 +264,50 @@ class KernelEmitter:
         if isinstance(index, L.Var):
             return env[index.name]
         if isinstance(index, L.Const):
-            return str(index.value)
+            return self.size_ref(index.value)
         if isinstance(index, L.Add):
             total = self.emit_index(index.terms[0], env)
             for term in index.terms[1:]:
                 total = b.op("idx", f"add nsw i64 {total}, {self.emit_index(term, env)}")
             return total
         if isinstance(index, L.Mul):
-            return b.op("idx", f"mul nsw i64 {self.emit_index(index.term, env)}, {index.factor}")
+            return b.op("idx", f"mul nsw i64 {self.emit_index(index.term, env)}, {self.size_ref(index.factor)}")
         if isinstance(index, (L.FloorDiv, L.Mod)):
-            term = self.emit_index(index.term, env)
-            if L.is_nonnegative(index.term) and index.divisor > 0:
+            term, divisor = self.emit_index(index.term, env), self.size_ref(index.divisor)
+            if L.is_nonnegative(index.term) and L.known(index.divisor > 0):
                 opcode = "udiv" if isinstance(index, L.FloorDiv) else "urem"
-                return b.op("idx", f"{opcode} i64 {term}, {index.divisor}")
+                return b.op("idx", f"{opcode} i64 {term}, {divisor}")
             operation = llvm_ops.floordiv if isinstance(index, L.FloorDiv) else llvm_ops.remainder
-            return operation(b, Value(term, INDEX), const(index.divisor, INDEX)).ref
+            return operation(b, Value(term, INDEX), Value(divisor, INDEX)).ref
         if isinstance(index, L.Indirect):
             return self.emit_indirect(index, env)
         raise TypeError(f"unknown index expression {index!r}")
+
+    def size_ref(self, value):
+        """An i64 operand for a size: its literal, or (a size over symbols) its value computed from the kernel's
+        size parameters, once, in the entry block."""
+        L.check_integer(value)
+        if not L.is_size_expr(value):
+            return str(int(value))
+        if value.is_Symbol:
+            return f"%{value.name}"
+        if value not in self.size_refs:
+            operation, operands = python_step(value)
+            if operation is operator.pow and operands[1].is_Integer and operands[1] > 1:  # s0**2: s0 * s0**1
+                operation, operands = operator.mul, [operands[0], operands[0] ** (operands[1] - 1)]
+            refs = [self.size_ref(sympy.sympify(o)) for o in operands]
+            if operation is operator.neg:
+                refs, operation = ["0", *refs], operator.sub
+            if operation not in SIZE_OPCODES:
+                raise NotImplementedError(f"backend: the size {value} over symbolic sizes in LLVM code")
+            self.size_refs[value] = self.b.entry_op("size", f"{SIZE_OPCODES[operation]} i64 {refs[0]}, {refs[1]}")
+        return self.size_refs[value]
 
     def emit_indirect(self, index, env):
         """The checked position an Indirect reads: in [0, size), else 0 with the error flag set."""
         b = self.b
         raw = llvm_ops.cast(b, self.emit_value(index.value, env, {}), INDEX)
-        size = const(index.size, INDEX)
+        size = Value(self.size_ref(index.size), INDEX)
         if index.wrap_negative:
             negative = b.icmp("slt", raw, const(0, INDEX), hint="negative")
             raw = b.select(negative, b.binop("add", raw, size, hint="wrapped"), raw, hint="indirect")

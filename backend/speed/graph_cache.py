@@ -33,6 +33,7 @@ import os
 from dataclasses import dataclass
 
 from minitorch2 import _dtype
+from minitorch2._sym import is_symbolic
 
 from .. import config
 from .. import loop_ir as L
@@ -63,6 +64,8 @@ def graph_key(gm, example_inputs, graph_kind):
         return None
     if any(node.op == "get_attr" for node in gm.graph.nodes):
         return None
+    if any(is_symbolic(v) or any(map(is_symbolic, getattr(v, "shape", ()))) for v in example_inputs):
+        return None  # a graph over symbolic sizes (one compile serves every size): its kernels stay in the kernel cache
     inputs = []
     for value in example_inputs:
         if hasattr(value, "shape") and hasattr(value, "stride"):

@@ -58,6 +58,8 @@ def is_column_reduction(kernel):
     """Does the kernel reduce, for each outer index, along a strided dimension with the outer index
     contiguous? Only plain sum/prod/max/min reductions whose values use no earlier temp qualify."""
     loop = kernel.loop
+    if kernel.sizes:  # (its emitter is written for ranges known when compiling; over symbols: the plain loops)
+        return False
     if len(loop.vars) != 1 or any(arg.role == "inout" for arg in kernel.args):
         return False
     x = loop.vars[0]

@@ -44,11 +44,15 @@ def threaded_run(kernel, function, loaded, error_flags, kernel_error):
     that keeps it: a kernel that referred to itself would keep its engine alive until a gc."""
     extent = kernel.loop.ranges[0] if kernel.loop.vars else 1
     work = statement_work(kernel.loop)
-    max_args = len(kernel.args) + 2 + len(error_flags)
+    max_args = len(kernel.args) + len(kernel.sizes) + 2 + len(error_flags)
+    # dynamic shapes: the range and the work from the size arguments that follow the addresses
+    geometry = L.size_function([extent, work], kernel.sizes) if kernel.sizes else lambda: (extent, work)
 
-    def run(*addresses):
-        if len(addresses) != len(kernel.args):
-            raise TypeError(f"{kernel.name} takes {len(kernel.args)} buffers, got {len(addresses)}")
+    def run(*addresses):  # (the buffers' addresses, then the size symbols' values)
+        if len(addresses) != len(kernel.args) + len(kernel.sizes):
+            raise TypeError(f"{kernel.name} takes {len(kernel.args)} buffers and {len(kernel.sizes)} sizes, "
+                            f"got {len(addresses)} arguments")
+        extent, work = geometry(*addresses[len(kernel.args):])
         splittable = work >= PARALLEL_MIN_WORK and not kernel.serial and max_args <= workers.MAX_ARGS
         chunks = max(1, min(config.threads, extent)) if splittable else 1
         if chunks == 1 and not error_flags:

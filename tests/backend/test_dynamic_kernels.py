@@ -1,0 +1,133 @@
+"""Kernels over symbolic sizes (issue 21 item 6): under `minitorch2.compile(fn, dynamic=True)` the inductor backend
+compiles each graph once, its kernels taking the size symbols as arguments, and that one compile serves every size.
+
+Each program runs over several sizes; values and gradients must equal real torch's, and backend.metrics must show one
+compiled graph per graph (a forward and a backward for a training step), never one per size. A graph the backend
+cannot compile over symbols (a size it would have to decide) goes back to one compile per size, with torch's values.
+"""
+import logging
+
+import numpy as np
+import pytest
+import torch
+
+import backend
+import frontend
+import minitorch2
+
+RNG = np.random.default_rng(21)
+
+
+def _compiled_graphs(make_program, shapes, grad=False):
+    """Run the program compiled with dynamic=True and in torch on inputs of each of `shapes` (a list of input
+    shapes per call), check values (and input gradients), and return the names of the graphs the backend compiled."""
+    frontend.reset()
+    backend.metrics.reset()
+    compiled, reference = minitorch2.compile(make_program(minitorch2), dynamic=True), make_program(torch)
+    for input_shapes in shapes:
+        arrays = [RNG.standard_normal(shape).astype(np.float32) for shape in input_shapes]
+        ours = [minitorch2.tensor(a, requires_grad=grad) for a in arrays]
+        theirs = [torch.tensor(a, requires_grad=grad) for a in arrays]
+        outs, expected = _as_list(compiled(*ours)), _as_list(reference(*theirs))
+        assert len(outs) == len(expected)
+        for out, want in zip(outs, expected):
+            assert tuple(out.shape) == tuple(want.shape) and out.dtype.name == str(want.dtype).removeprefix("torch.")
+            np.testing.assert_allclose(out.detach().numpy(), want.detach().numpy(), rtol=1e-5, atol=1e-5)
+        if grad:
+            sum((o * o).sum() for o in outs).backward()
+            sum((o * o).sum() for o in expected).backward()
+            for x, want in zip(ours, theirs):
+                np.testing.assert_allclose(x.grad.numpy(), want.grad.numpy(), rtol=1e-4, atol=1e-5)
+    return [graph.name.rsplit("_", 1)[0] for graph in backend.metrics.graphs]
+
+
+def _as_list(out):
+    return list(out) if isinstance(out, (tuple, list)) else [out]
+
+
+# (the last ones: a kernel large enough to be split across threads at run time; a sum longer than a block)
+ROWS = [[(n, 3)] for n in (2, 5, 7, 16, 1 << 18)]
+MATRICES = [[(n, m)] for n, m in ((3, 4), (5, 7), (8, 2), (13, 6), (3, 5000))]
+
+PROGRAMS = {
+    "pointwise chain": (lambda lib: lambda x: ((x * 2 + 1).relu().sigmoid() - x.exp()) / (x.abs() + 1), ROWS),
+    "reductions": (lambda lib: lambda x: (x.sum(-1), x.sum(0), x.mean(), x.softmax(-1), x.amax(1), x.var(0)),
+                   MATRICES),
+    "broadcast over a static dim": (lambda lib: lambda x, b: x * b + b.exp(), [[(n, 3), (3,)] for n in (2, 5, 9, 40)]),
+    "views": (lambda lib: lambda x: (x.view(-1) * 2, x.reshape(x.shape[0] * x.shape[1]).exp(), x.t() + 1,
+                                     x.transpose(0, 1).contiguous(), (x.unsqueeze(1) * x.unsqueeze(0)).sum(2)),
+              MATRICES),
+    "permute": (lambda lib: lambda x: (x.permute(2, 0, 1) * 2).sum(1) + 1,
+                [[(n, 3, m)] for n, m in ((2, 4), (5, 6), (7, 9))]),
+    "slices": (lambda lib: lambda x: (x[:, 1:] * x[:, :-1]).sum(0) + x[1:].sum(0)[1:],  # (a width of 2 would
+               [shape for shape in MATRICES if shape[0][1] > 2]),  # make a size of 1: the frontend recompiles)
+    "size as a value": (lambda lib: lambda x: x * x.shape[0] + x.shape[1], MATRICES),
+}
+
+
+@pytest.mark.parametrize("name", list(PROGRAMS))
+def test_one_compile_serves_every_size(name):
+    make_program, shapes = PROGRAMS[name]
+    assert _compiled_graphs(make_program, shapes) == ["inference"]
+
+
+def test_kernels_take_sizes_and_the_wrapper_binds_them():
+    frontend.reset()
+    backend.metrics.reset()
+    compiled = minitorch2.compile(lambda x: (x * 2).sum(1), dynamic=True)
+    compiled(minitorch2.ones(4, 3))
+    (graph,) = backend.metrics.graphs
+    (kernel,) = graph.kernels
+    assert kernel.sizes == ("s27", "s77") and "i64 %s27, i64 %s77, i64 %start" in graph.source
+    assert "s77 = arg0_1" in graph.source and "kernel0.run(ptr(arg2_1), ptr(buf0), s27, s77)" in graph.source
+
+
+def test_linear_and_mm():
+    layer = {}
+
+    def make_program(lib):
+        torch_like = lib.nn.Linear(4, 3)
+        with lib.no_grad():
+            torch_like.weight.copy_(lib.tensor(np.linspace(-1, 1, 12, dtype=np.float32).reshape(3, 4)))
+            torch_like.bias.fill_(0.5)
+        layer[lib] = torch_like
+        return lambda x: (torch_like(x).relu(), x @ x.t())
+
+    # the layer's parameters require grad: a forward and its backward, the backward compiled at once (symbolic)
+    assert _compiled_graphs(make_program, [[(n, 4)] for n in (2, 3, 6, 17, 32)]) == ["forward", "backward"]
+
+
+def test_training_step_with_a_symbolic_batch():
+    weights = [RNG.standard_normal(shape).astype(np.float32) for shape in ((8, 4), (8,), (1, 8), (1,))]
+
+    def mlp(lib):
+        model = lib.nn.Sequential(lib.nn.Linear(4, 8), lib.nn.Tanh(), lib.nn.Linear(8, 1))
+        with lib.no_grad():
+            for parameter, value in zip(model.parameters(), weights):
+                parameter.copy_(lib.tensor(value))
+        return model
+
+    ours, theirs = mlp(minitorch2), mlp(torch)
+    frontend.reset()
+    backend.metrics.reset()
+    step = minitorch2.compile(lambda x, y: ((ours(x) - y) ** 2).mean(), dynamic=True)
+    for n in (3, 5, 8, 13, 30):
+        x, y = RNG.standard_normal((n, 4)).astype(np.float32), RNG.standard_normal((n, 1)).astype(np.float32)
+        loss = step(minitorch2.tensor(x, requires_grad=True), minitorch2.tensor(y))
+        expected = ((theirs(torch.tensor(x)) - torch.tensor(y)) ** 2).mean()
+        loss.backward()
+        expected.backward()
+        np.testing.assert_allclose(loss.item(), expected.item(), rtol=1e-5)
+        for p, q in zip(ours.parameters(), theirs.parameters()):
+            np.testing.assert_allclose(p.grad.numpy(), q.grad.numpy(), rtol=1e-4, atol=1e-6)
+    assert [graph.name.rsplit("_", 1)[0] for graph in backend.metrics.graphs] == ["forward", "backward"]
+
+
+def test_what_the_backend_cannot_decide_compiles_per_size(caplog):
+    # x.shape[0] / 2 is a float over a size symbol: the backend computes sizes in integers and refuses it; AOT falls
+    # back to one compile per size (logged), and the values are still torch's
+    shapes = [[(n, 3)] for n in (2, 5, 6)]
+    with caplog.at_level(logging.INFO, logger="autograd.aot"):
+        graphs = _compiled_graphs(lambda lib: lambda x: x * (x.shape[0] / 2) + 1, shapes)
+    assert graphs == ["inference"] * len(shapes)
+    assert "AOT over symbolic sizes gave up (NotImplementedError: backend:" in caplog.text
