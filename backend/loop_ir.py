@@ -235,22 +235,29 @@ def known(relation):
     return relation is sympy.true or relation is True or (isinstance(relation, (bool, np.bool_)) and bool(relation))
 
 
+def map_sizes(obj, on_size):
+    """Loop-IR objects (kernels, loops, indices, layouts; lists and tuples of them) rebuilt with each size over
+    symbols replaced by on_size(size)."""
+    if is_size_expr(obj):
+        return on_size(obj)
+    if isinstance(obj, (list, tuple)):
+        return type(obj)(map_sizes(item, on_size) for item in obj)
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return replace(obj, **{f.name: map_sizes(getattr(obj, f.name), on_size) for f in dataclasses.fields(obj)
+                               if f.init})
+    return obj
+
+
 def size_symbols(*objects):
-    """The names of the size symbols that loop-IR objects (kernels, loops, indices, layouts) use, sorted."""
+    """The names of the size symbols that loop-IR objects use, sorted."""
     found = set()
-
-    def visit(obj):
-        if isinstance(obj, sympy.Basic):
-            found.update(symbol.name for symbol in obj.free_symbols)
-        elif isinstance(obj, (list, tuple)):
-            for item in obj:
-                visit(item)
-        elif dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-            for f in dataclasses.fields(obj):
-                visit(getattr(obj, f.name))
-
-    visit(objects)
+    map_sizes(objects, lambda size: found.update(symbol.name for symbol in size.free_symbols) or size)
     return tuple(sorted(found, key=lambda name: (len(name), name)))
+
+
+def with_sizes(obj, values):
+    """Loop-IR objects with the size symbols given their values (name -> int): what the kernel is at one size."""
+    return map_sizes(obj, lambda size: int(size.subs({s: values[s.name] for s in size.free_symbols})))
 
 
 PYTHON_OPERATORS = {operator.add: "+", operator.sub: "-", operator.mul: "*", operator.floordiv: "//",

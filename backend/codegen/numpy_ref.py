@@ -76,7 +76,11 @@ class NumpyKernel(CompiledKernel):
         self.kernel = kernel
 
     def run(self, *addresses):
-        self.run_arrays(**{arg.name: array_at(address, arg) for arg, address in zip(self.kernel.args, addresses)})
+        kernel = self.kernel  # (over symbolic sizes: at the sizes of this run, which follow the addresses)
+        if kernel.sizes:
+            kernel = L.with_sizes(kernel, dict(zip(kernel.sizes, addresses[len(kernel.args):])))
+        NumpyKernel(kernel).run_arrays(**{arg.name: array_at(address, arg) for arg, address in zip(kernel.args,
+                                                                                                     addresses)})
 
     def run_arrays(self, **arrays):
         """Run over numpy arrays by argument name (tests)."""

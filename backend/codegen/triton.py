@@ -379,6 +379,8 @@ def load_module(source, name):
 
 
 def compile_kernel(kernel):
+    if kernel.sizes:  # (AOT then compiles the graph once per size)
+        raise NotImplementedError("backend: Triton kernels over symbolic sizes")
     emitter = TritonEmitter(kernel)
     source = emitter.module_text()
     function = getattr(load_module(source, emitter.function_name), emitter.function_name)

@@ -14,6 +14,7 @@ import torch
 import backend
 import frontend
 import minitorch2
+from tests.backend.codegens import WITH_TRITON
 
 RNG = np.random.default_rng(21)
 
@@ -131,3 +132,17 @@ def test_what_the_backend_cannot_decide_compiles_per_size(caplog):
         graphs = _compiled_graphs(lambda lib: lambda x: x * (x.shape[0] / 2) + 1, shapes)
     assert graphs == ["inference"] * len(shapes)
     assert "AOT over symbolic sizes gave up (NotImplementedError: backend:" in caplog.text
+
+
+@pytest.mark.parametrize("codegen", WITH_TRITON[::-1])
+def test_code_generators(codegen, monkeypatch, caplog):
+    # numpy_ref evaluates a kernel over symbols at each run's sizes; Triton refuses kernels over symbols, so its
+    # graphs are compiled once per size (and still give torch's values)
+    monkeypatch.setattr(backend.config, "cpu_codegen", codegen)
+    shapes = [[(n, 5)] for n in (3, 4, 6)]
+    with caplog.at_level(logging.INFO, logger="autograd.aot"):
+        graphs = _compiled_graphs(lambda lib: lambda x: (x.softmax(-1) * 2, x[1:].t().exp()), shapes)
+    if codegen == "triton":
+        assert graphs == ["inference"] * len(shapes) and "Triton kernels over symbolic sizes" in caplog.text
+    else:
+        assert graphs == ["inference"]
