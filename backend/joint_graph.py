@@ -18,6 +18,7 @@ torch's passes not here (constant folding, x + 0 and x * 1, redundant views, sof
 fire on none of the programs tests/backend/test_inductor_aot_graphs.py compares.
 """
 from minitorch2 import _dtype, ops
+from minitorch2._sym import is_symbolic
 from minitorch2._tensor import Tensor
 from minitorch2.utils import _pytree as pytree
 
@@ -114,6 +115,10 @@ def remove_noop_ops(graph):
     return changed
 
 
+def _symbolic(sizes):
+    return any(is_symbolic(n) or hasattr(n, "meta") for n in sizes)
+
+
 def _storage(node):
     val = _val(node)
     return id(val._storage) if isinstance(val, Tensor) else None
@@ -135,8 +140,8 @@ def fold_uniform_constants(graph):
             continue
         value_of = UNIFORM_FACTORIES.get(node.target._opname)
         val = _val(node)
-        if value_of is None or not isinstance(val, Tensor) or not val.is_contiguous():
-            continue
+        if value_of is None or not isinstance(val, Tensor) or not val.is_contiguous() or _symbolic(val.shape):
+            continue  # (a size over symbols would enter the new node as a constant: the graph is left as it is)
         if val.dtype in (_dtype.uint8,):  # as torch: unsigned values are not round-tripped through Python
             continue
         value = value_of(node)
@@ -209,6 +214,8 @@ def scatter_upon_constant_to_where(node):
     if not _single_use_call(base, aten.full.default) or not hasattr(index, "meta"):
         return False
     shape, background = list(base.args[0]), base.args[1]
+    if _symbolic(shape + list(_val(index).shape)):  # (sizes over symbols: sym_size nodes the new nodes cannot take)
+        return False
     dim = dim + len(shape) if dim < 0 else dim
     index_shape = list(_val(index).shape)
     if len(index_shape) != len(shape) or index_shape[dim] != 1:

@@ -22,6 +22,10 @@ the columns inside:
 The result is the same sum in the same order per column, as the scheduler's
 loop would compute it element by element.
 """
+import functools
+
+from minitorch2 import _dtype as dt
+
 from .. import loop_ir as L
 from ..codegen import llvm_ops
 from ..codegen.llvm_builder import Value, const, register_type
@@ -58,8 +62,6 @@ def is_column_reduction(kernel):
     """Does the kernel reduce, for each outer index, along a strided dimension with the outer index
     contiguous? Only plain sum/prod/max/min reductions whose values use no earlier temp qualify."""
     loop = kernel.loop
-    if kernel.sizes:  # (its emitter is written for ranges known when compiling; over symbols: the plain loops)
-        return False
     if len(loop.vars) != 1 or any(arg.role == "inout" for arg in kernel.args):
         return False
     x = loop.vars[0]
@@ -76,15 +78,14 @@ def is_column_reduction(kernel):
         nodes = list(value_nodes(reduce.value))
         if any(isinstance(node, L.Temp) for node in nodes):
             return False
-        if reduce.reduction_type == "sum" and reduce.dtype.is_floating_point \
-                and reduce.rranges[-1] > LONGEST_SEQUENTIAL_SUM:
-            return False
+        if _float_sum(reduce) and L.known(reduce.rranges[-1] > LONGEST_SEQUENTIAL_SUM):
+            return False  # (a range over symbols that may be longer: decided at run time, emit_column_reduction)
         for load in (node for node in nodes if isinstance(node, L.Load)):
             along_x = affine_coefficient(load.index, x)
             along_r = affine_coefficient(load.index, reduce.rvars[-1])
             if along_x is None or along_r is None:
                 return False
-            strided |= along_x == 1 and abs(along_r) > 1
+            strided |= along_x == 1 and L.known(abs(along_r) > 1)
     return strided
 
 
@@ -93,11 +94,36 @@ def column_block(columns, accumulator_sizes):
     read once, front to back (a block narrower than a row jumps a whole row per step, missing the TLB
     at every 4 KiB row); else as many as fit, at least MIN_COLUMN_BLOCK."""
     fitting = ACCUMULATOR_BYTES // sum(accumulator_sizes)
-    return columns if columns <= fitting else max(MIN_COLUMN_BLOCK, fitting)
+    return columns if L.known(columns <= fitting) else max(MIN_COLUMN_BLOCK, fitting)
+
+
+def _float_sum(reduce):
+    return reduce.reduction_type == "sum" and reduce.dtype.is_floating_point
 
 
 def emit_column_reduction(emitter, kernel):
-    """Write kernel (is_column_reduction) into emitter.b, the outer range being [%start, %end)."""
+    """Write kernel (is_column_reduction) into emitter.b, the outer range being [%start, %end). Where a float sum's
+    range is over symbols, the kernel holds the scheduler's loops too and takes them when the range is longer than
+    LONGEST_SEQUENTIAL_SUM (accuracy: their sums are blocked), the swapped loops otherwise."""
+    b = emitter.b
+    lengths = [reduce.rranges[-1] for reduce in kernel.loop.body if isinstance(reduce, L.Reduce) and _float_sum(reduce)
+               and L.is_size_expr(reduce.rranges[-1])]
+    if not lengths:
+        return _emit_swapped(emitter, kernel)
+    fits = [b.icmp("sle", Value(emitter.size_ref(n), dt.int64), const(LONGEST_SEQUENTIAL_SUM, dt.int64))
+            for n in lengths]
+    swapped, rows, done = (b.new_label(name) for name in ("swapped", "rows", "done"))
+    b.do(f"br i1 {functools.reduce(lambda x, y: b.binop('and', x, y), fits).ref}, label %{swapped}, label %{rows}")
+    b.start_block(rows)
+    emitter.emit_loop(kernel.loop, {}, outermost=True)
+    b.do(f"br label %{done}")
+    b.start_block(swapped)
+    _emit_swapped(emitter, kernel)
+    b.do(f"br label %{done}")
+    b.start_block(done)
+
+
+def _emit_swapped(emitter, kernel):
     b, loop = emitter.b, kernel.loop
     x = loop.vars[0]
     reduces = [s for s in loop.body if isinstance(s, L.Reduce)]
@@ -147,7 +173,7 @@ def emit_column_reduction(emitter, kernel):
                 else:
                     inner = lambda i: b.counted_loop("j", "0", width,  # noqa: E731
                                                      lambda j: accumulate({**env, var: i}, j))
-                b.counted_loop(var, "0", str(extent), inner, keep_rolled=True)
+                b.counted_loop(var, "0", emitter.size_ref(extent), inner, keep_rolled=True)
 
             nest(0, {})
 
