@@ -1,24 +1,17 @@
 """Assembling bytecode: instruction lists, rebuilding tracked values, and new code objects.
 
-Frontend layer, used by `resume.py`; the only module that talks to the `bytecode` package. `Codegen` writes the
+Frontend layer, used by `resume.py`; with `eager_frame.py`, the only module that talks to `bytecode`. `Codegen` writes the
 instructions that rebuild, at run time, the values the translator was tracking when it stopped (the "reconstruct"
 half of Dynamo's PyCodegen). The one idea to hold: a tracker turns back into a value by loading it from its Source
 (`L['x']` becomes `LOAD_FAST x`, `.attr` a `LOAD_ATTR`), by taking it out of the graph's output tuple, or by building
 it from its parts (tuples, lists, bound methods); anything else cannot cross a graph break.
 """
-import types
-
 import bytecode
 from bytecode import Bytecode, Instr
 
-import minitorch2
-
 from . import pyversion
 from .exc import Unsupported
-from .graph_break import graph_break
 from .source import AttrSource, ForeignGlobalSource, GetItemSource, GlobalSource, LocalSource, TensorSizeSource
-from .variables import (LazyVariableTracker, NestedUserFunctionVariable, NNModuleVariable, UserFunctionVariable,
-                        UserMethodVariable)
 
 GRAPH_OUT = "___graph_out"  # the local of a transformed frame that holds the compiled graph's outputs
 
@@ -193,23 +186,3 @@ class Codegen:
             self._temps[key] = name
             self.append("COPY", 1)
             self.append("STORE_FAST", name)
-
-    def reconstruct_compiled_callee(self, var, compile_wrapper):
-        """Push var wrapped by `compile_wrapper`, so its frame is captured too (as Dynamo's callback sees it)."""
-        if isinstance(var, LazyVariableTracker):
-            # realize (and so guard) only what we can wrap; anything else is called as it is
-            if var._realized is None and not isinstance(var._value, (types.FunctionType, minitorch2.nn.Module)):
-                return self.reconstruct(var)
-            var = var.realize()
-        compiled = compile_wrapper.compiled_function
-        if isinstance(var, NestedUserFunctionVariable):  # made in the frame: wrap the rebuilt function
-            self.call_const(compiled, [var])
-        elif isinstance(var, UserFunctionVariable) and var.fn is not graph_break:
-            self.load_const(compiled(var.fn))
-        elif isinstance(var, UserMethodVariable) and isinstance(var.fn_var, UserFunctionVariable):
-            self.call_const(types.MethodType, [UserFunctionVariable(compiled(var.fn_var.fn)), var.self_var])
-        elif isinstance(var, NNModuleVariable) and type(var.module).forward is not None and \
-                not (var.module._forward_hooks or var.module._forward_pre_hooks):
-            self.call_const(types.MethodType, [UserFunctionVariable(compiled(type(var.module).forward)), var])
-        else:
-            self.reconstruct(var)

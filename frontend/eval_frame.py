@@ -24,6 +24,7 @@ import minitorch2
 from minitorch2 import _logging
 
 from . import config, dynamic_shapes, resume, source
+from .eager_frame import run_skipped
 from .backends import lookup_backend
 from .break_reasons import REASONS, explain_reason
 from .exc import BackendCompilerFailed, FailOnRecompileLimitHit, Unsupported
@@ -62,8 +63,8 @@ class CacheEntry:
                                              fn.__closure__)
             transformed.__kwdefaults__ = fn.__kwdefaults__
             return transformed(*args, **kwargs)
-        if self.compiled is None:
-            return run_eagerly(fn, args, kwargs)
+        if self.compiled is None:  # as Dynamo skips a frame: it runs as written, but what it calls still compiles
+            return run_skipped(fn, args, kwargs, CompileWrapper(self.backend, False))
         inputs = self.fetch_inputs(L, G)
         return self.plan(self.compiled(inputs) if self.boxed_call else self.compiled(*inputs), L, G)
 
@@ -206,7 +207,7 @@ def call_compiled(fn, args, kwargs, backend, nopython):
     fn = original_function(fn)  # a function `with optimize()` routed: compile its real code, not the trampoline
     code = fn.__code__
     if code in SKIPPED_CODE:
-        return run_eagerly(fn, args, kwargs)
+        return run_skipped(fn, args, kwargs, CompileWrapper(backend, False))
     try:
         L = frame_locals(fn, args, kwargs)
     except TypeError:  # the arguments do not bind: the eager call raises Python's own error, in its words
@@ -229,7 +230,7 @@ def call_compiled(fn, args, kwargs, backend, nopython):
     except Exception as e:
         if nopython or not config.suppress_errors or isinstance(e, FailOnRecompileLimitHit):
             raise
-        return _run_after_failed_compile(fn, args, kwargs, e)
+        return _run_after_failed_compile(fn, args, kwargs, e, backend)
     if entry.skip_code:
         SKIPPED_CODE.add(code)
     else:
@@ -269,12 +270,12 @@ def _hit_cache_size_limit(fn, entries, L, backend, nopython):
     RUN_ONLY_CODE.add(code)
 
 
-def _run_after_failed_compile(fn, args, kwargs, error):
+def _run_after_failed_compile(fn, args, kwargs, error, backend):
     """config.suppress_errors: as Dynamo, warn, and run this call and every later call of the code eagerly."""
     warnings.warn(f"frontend: compiling {fn.__qualname__} failed, running it eagerly (config.suppress_errors): "
                   f"{type(error).__name__}: {error}")
     SKIPPED_CODE.add(fn.__code__)
-    return run_eagerly(fn, args, kwargs)
+    return run_skipped(fn, args, kwargs, CompileWrapper(backend, False))
 
 
 def translate_logged(fn, L, backend, nopython, entries):
@@ -326,6 +327,8 @@ class CompileWrapper:
         self._captures = []  # the ProfileCaptures of the `with` blocks this context is active in, innermost last
 
     def __call__(self, fn):
+        while getattr(fn, "_torchdynamo_disable", False) is True:  # as Dynamo: compiling a disabled function compiles it
+            fn = fn.__wrapped__
         if isinstance(fn, minitorch2.nn.Module):
             return OptimizedModule(fn, self)
         if inspect.ismethod(fn):  # a bound method: compile its function, with its self in front
@@ -348,26 +351,6 @@ class CompileWrapper:
 
     def call(self, fn, args, kwargs):
         return call_compiled(fn, args, kwargs, self.backend, self.nopython)
-
-    def compiled_function(self, fn):
-        """fn, each call through the compile wrapper; a grad-mode decorator's frame is left out, as Dynamo skips it."""
-        grad_mode = getattr(fn, "_grad_mode_context", None)
-        if grad_mode is not None:
-            context_class, context_args = grad_mode
-            inner = self.compiled_function(fn.__wrapped__)
-
-            @functools.wraps(fn)
-            def in_grad_mode(*args, **kwargs):
-                with context_class(*context_args):
-                    return inner(*args, **kwargs)
-
-            return in_grad_mode
-
-        @functools.wraps(fn)
-        def wrapper(*args, **kwargs):
-            return self.call(fn, args, kwargs)
-
-        return wrapper
 
     is_disabled = staticmethod(is_disabled)  # frontend.disable is in effect on this thread: calls run eagerly
 
@@ -419,10 +402,11 @@ def disable(fn=None, recursive=True, *, reason=None):
         return functools.partial(disable, recursive=recursive, reason=reason)
 
     @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
-        return run_eagerly(fn, args, kwargs)
+    def wrapper(*args, **kwargs):  # (recursive=False: a compiled caller runs fn's frame skipped, eager_frame.py)
+        return run_eagerly(fn, args, kwargs) if recursive else fn(*args, **kwargs)
 
     wrapper._torchdynamo_disable = True
+    wrapper._torchdynamo_disable_recursive = recursive
     return wrapper
 
 

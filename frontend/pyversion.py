@@ -265,11 +265,3 @@ def conditional_jump_prefix(opname):
     if VERSION >= (3, 13) and opname in ("POP_JUMP_IF_TRUE", "POP_JUMP_IF_FALSE"):
         return ["TO_BOOL"]
     return []
-
-
-def callee_slot(stack, nargs, is_null):
-    """The stack index of a CALL's function: [NULL, fn, args] or [fn, self, args]; 3.13: [fn, NULL|self, args]."""
-    below = len(stack) - nargs - 2
-    if NULL_AFTER_CALLABLE:
-        return below
-    return below + 1 if is_null(stack[below]) else below

@@ -22,10 +22,11 @@ from bytecode import FreeVar, Instr, Label, TryBegin, TryEnd
 
 from minitorch2 import _logging
 
-from . import assemble, config, pyversion
+from . import assemble, config, eager_frame, pyversion
 from .exc import Unsupported
 from .source import LocalSource
-from .variables import ConstantVariable, GradModeExitVariable, ListIteratorVariable, NullVariable
+from .variables import (ConstantVariable, GradModeExitVariable, LazyVariableTracker, ListIteratorVariable,
+                        NullVariable)
 from .variables.ctx_manager import _set_grad_enabled
 
 _RESUME_CODES = {}  # (code, offset, stack layout, arg names) -> resume code object
@@ -219,20 +220,22 @@ def transform_frame(fn, bp, output, graph_call, compile_wrapper):
         raise Unsupported(f"cannot replay {inst.opname} at a graph break", "unresumable")
     below = len(bp.stack) - n_operands
     operands = list(enumerate(bp.stack))[below:]
-    callee_slot = _callee_slot(bp) if inst.opname in ("CALL", "CALL_KW") else None
+    # a breaking call goes through a RoutedCall (eager_frame.py), so its callee's frame compiles
+    routed = inst.opname in ("CALL", "CALL_KW") and not any(_reads_its_frame(var) for _, var in operands)
     for i, var in operands:
-        if i == callee_slot:
-            cg.reconstruct_compiled_callee(var, compile_wrapper)
+        if isinstance(var, NullVariable) and routed:
+            cg.append("LOAD_CONST", eager_frame.NO_SELF)
         else:
             cg.reconstruct(var)
     output.reconstruct_side_effects(cg)  # after rebuilding (which reads the lists as they were)
+    routed_call = eager_frame.routed_call(inst.opname, inst.arg, bp.kw_names, compile_wrapper) if routed else None
 
     jump_label = Label()  # a breaking jump's target: placed after the fall-through's resume call (a forward jump)
     if bp.grad_enabled != call_mode:  # inside a no_grad block: the instruction runs under the block's mode
         _append_set_grad(cg, bp.grad_enabled)
-        _append_protected(cg, lambda: _append_breaking_instruction(cg, code, inst, bp, jump_label), call_mode)
+        _append_protected(cg, lambda: _append_breaking_instruction(cg, code, bp, jump_label, routed_call), call_mode)
     else:
-        _append_breaking_instruction(cg, code, inst, bp, jump_label)
+        _append_breaking_instruction(cg, code, bp, jump_label, routed_call)
     for k, (offset, n_after) in enumerate(successors):
         if k == 1:
             cg.place(jump_label)
@@ -285,16 +288,19 @@ def _successors(code, inst, depth):
             for n, offset in enumerate(pyversion.successors(inst, next_offset))]
 
 
-def _callee_slot(bp):
-    """The stack index of a breaking CALL's function (pyversion); 3.13's CALL_KW has its names above the args."""
-    n_items = bp.inst.arg + (bp.inst.opname == "CALL_KW")
-    return pyversion.callee_slot(bp.stack, n_items, lambda var: isinstance(var, NullVariable))
+def _reads_its_frame(var):
+    value = var._value if isinstance(var, LazyVariableTracker) else var.__dict__.get("value")
+    return any(value is reader for reader in eager_frame.FRAME_READERS)
 
 
-def _append_breaking_instruction(cg, code, inst, bp, jump_label):
+def _append_breaking_instruction(cg, code, bp, jump_label, routed_call):
+    inst = bp.inst
     _, instr_at = assemble.abstract_instructions(code)
     original = instr_at[inst.offset]
-    if inst.opname == "CALL":
+    if routed_call is not None:
+        for name, arg in routed_call:
+            cg.append(name, arg)
+    elif inst.opname == "CALL":
         cg.call(inst.arg, bp.kw_names)
     elif pyversion.is_method_load(inst):
         # A method load pushes (method, self) or (NULL, attribute), decided at run time. A plain
