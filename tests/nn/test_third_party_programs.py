@@ -1,0 +1,34 @@
+"""Programs written in the style of third-party projects (issue 20), each run by `python script.py` on PyTorch and
+by `python -m minitorch2 run script.py`: their printed output must be the same, line for line. One program per
+class of stop found in the real projects (tests/nn/programs/): ddp_ready_train.py is nanoGPT's train.py in small
+(DistributedDataParallel and the process-group functions imported at the top, torch.bfloat16 in a dtype table),
+run as torchrun's world of one process (the imports are what stopped nanoGPT; the launcher's path uses them)."""
+import os
+import socket
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+PROGRAMS = os.path.join(ROOT, "tests", "nn", "programs")
+
+
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return str(s.getsockname()[1])
+
+
+def _stdout(args, env):
+    result = subprocess.run([sys.executable, *args], cwd=ROOT, capture_output=True, text=True, timeout=300,
+                            env={**os.environ, **env})
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def test_a_ddp_ready_training_script_prints_what_torch_prints():
+    env = {"RANK": "0", "LOCAL_RANK": "0", "WORLD_SIZE": "1", "MASTER_ADDR": "127.0.0.1"}
+    script = os.path.join(PROGRAMS, "ddp_ready_train.py")
+    theirs = _stdout([script], {**env, "MASTER_PORT": _free_port()})
+    ours = _stdout(["-m", "minitorch2", "run", script], {**env, "MASTER_PORT": _free_port()})
+    assert ours == theirs
+    assert "world 1 rank 0" in ours and "iter 3: loss" in ours
