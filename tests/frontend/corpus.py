@@ -635,3 +635,8 @@ def build(lib):
     namespace = {"torch": lib, "nn": lib.nn, "F": lib.nn.functional, "dynamo": dynamo}
     exec(compile(CORPUS_SRC + BREAKS_SRC, "<frontend corpus>", "exec"), namespace)
     return namespace
+
+
+# Frames run eagerly (a break in a loop or try block, disable(recursive=False)) let their callees compile.
+CASES += [Case(name, _calls(X4)) for name in ("b_loop_break_calls_helper", "b_try_break_calls_helper",
+                                               "b_disabled_frame_only_call")]

@@ -182,4 +182,26 @@ def r_float_arg(x, alpha):
     return x * alpha
 def r_shape_auto_dynamic(x):
     return x.sin() + 1
+# ---- frames run eagerly still let the functions they call compile (frontend/eager_frame.py) --------
+def _relu_helper(a):
+    return torch.relu(a) * 2
+def b_loop_break_calls_helper(x):
+    v = torch.relu(x)
+    for i in range(2):
+        dynamo.graph_break()
+        v = v * 0.5 + _relu_helper(x)
+    return v
+def b_try_break_calls_helper(x):
+    try:
+        y = x + 1
+        print("in try")
+        y = _relu_helper(y)
+    except ValueError:
+        y = x
+    return y
+@dynamo.disable(recursive=False)
+def _frame_only_disabled(t):
+    return _relu_helper(t) + 1
+def b_disabled_frame_only_call(x):
+    return _frame_only_disabled(x.sin()).cos()
 '''

@@ -3,7 +3,7 @@
 When Dynamo skips a frame (a graph break inside a loop or a try block, a compile that failed under suppress_errors,
 a function marked disable(recursive=False)), CPython runs it as written while Dynamo's frame callback stays
 installed, so each user function, user method or user module's forward it calls is a new frame that compiles on its
-own (torch.nn's own modules are skipped files: they run as they are). frontend/eager_frame.py plays that callback by
+own (torch.nn's own modules are skipped files: they run as written, the user modules they call compile). frontend/eager_frame.py plays that callback by
 routing the skipped frame's calls. disable(recursive=True) stops the callees too, and compiling a disabled function
 directly compiles it. Each program is run through torch.compile and minitorch2.compile with CompileCounter backends.
 """
@@ -86,6 +86,14 @@ def loop_break_calls_no_grad_helper(a, b):
         dynamo.graph_break()
         a = _no_grad_helper(a) + b
     return a
+class _Breaker(nn.Module):
+    def forward(self, x):
+        x = x + 1
+        dynamo.graph_break()
+        return x * 2
+_SEQ = nn.Sequential(nn.ReLU(), _Breaker(), nn.Tanh())
+def calls_library_module_holding_a_breaking_module(a, b):
+    return _SEQ(a.sin()).cos() + b
 
 class _Block(nn.Module):
     def forward(self, x):
