@@ -104,3 +104,30 @@ def test_bfloat16_can_be_named_in_a_table_of_dtypes():
 
     assert run(minitorch2) == run(torch)
     assert minitorch2.bfloat16 is minitorch2.get_autocast_dtype("cpu")
+
+
+@pytest.mark.parametrize("size, replicas, shuffle, drop_last", [
+    (10, 3, True, False), (10, 3, True, True), (9, 3, False, False), (2, 5, True, False), (7, 2, False, True),
+])
+def test_distributed_sampler_splits_a_dataset_as_torchs(size, replicas, shuffle, drop_last):
+    def shares(lib):
+        samplers = [lib.utils.data.distributed.DistributedSampler(range(size), num_replicas=replicas, rank=rank,
+                                                                  shuffle=shuffle, seed=3, drop_last=drop_last)
+                    for rank in range(replicas)]
+        epochs = []
+        for epoch in (0, 1):
+            for sampler in samplers:
+                sampler.set_epoch(epoch)
+            epochs.append([(len(s), list(s)) for s in samplers])
+        return epochs
+
+    assert shares(minitorch2) == shares(torch)
+
+
+def test_distributed_sampler_reads_the_group_and_refuses_a_rank_outside_it(one_process):
+    def run(lib):
+        data = lib.utils.data
+        loader = data.DataLoader(list(range(6)), batch_size=4, sampler=data.DistributedSampler(range(6)))
+        return [batch.tolist() for batch in loader], _error(lambda: data.DistributedSampler(range(5), 2, rank=2))
+
+    assert run(minitorch2) == run(torch)

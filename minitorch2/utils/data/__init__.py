@@ -8,10 +8,11 @@ the samples into tensors.
 """
 from .dataloader import DataLoader, default_collate, default_convert, get_worker_info
 from .dataset import ConcatDataset, Dataset, IterableDataset, StackDataset, Subset, TensorDataset, random_split
+from .distributed import DistributedSampler
 from .sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler, SubsetRandomSampler, WeightedRandomSampler
 
 __all__ = [
-    "BatchSampler", "ConcatDataset", "DataLoader", "Dataset", "IterableDataset", "RandomSampler", "Sampler",
-    "SequentialSampler", "StackDataset", "Subset", "SubsetRandomSampler", "TensorDataset", "WeightedRandomSampler",
-    "default_collate", "default_convert", "get_worker_info", "random_split",
+    "BatchSampler", "ConcatDataset", "DataLoader", "Dataset", "DistributedSampler", "IterableDataset", "RandomSampler",
+    "Sampler", "SequentialSampler", "StackDataset", "Subset", "SubsetRandomSampler", "TensorDataset",
+    "WeightedRandomSampler", "default_collate", "default_convert", "get_worker_info", "random_split",
 ]
