@@ -101,10 +101,9 @@ def select_decomp_table():
 
 
 def compile_fx_inner(gm, example_inputs, graph_kind="forward"):
-    """Lower, schedule, generate and load one aten graph. A graph over symbolic sizes (dynamic shapes: SymInt inputs,
-    tensors with SymInt sizes) compiles once for every size: its kernels take the size symbols as arguments. Where
-    the backend would have to decide something about a size that the symbols' ranges do not (`bool(s0 < s1)`, or a
-    guard added to the ShapeEnv), it raises NotImplementedError: AOT then compiles per size instead."""
+    """Lower, schedule, generate and load one aten graph. One over symbolic sizes compiles once for every size; where
+    that needs a decision on sizes their ranges do not make (`s0 < s1`, a new ShapeEnv guard), NotImplementedError
+    makes AOT compile per size instead."""
     sizes = [v for v in example_inputs for v in (v, *getattr(v, "shape", ())) if is_symbolic(v)]
     if not sizes:
         return _compile(gm, example_inputs, graph_kind)

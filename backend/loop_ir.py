@@ -227,17 +227,15 @@ def floordiv(a, b):
 
 
 def known(relation):
-    """A comparison of sizes, True only when it holds for every value of their symbols (sympy proves it, or the
-    ShapeEnv of the graph being compiled from the symbols' ranges: sizes are >= 2); an unproven one is False, so
-    that callers take the branch that is always correct."""
+    """True when a comparison of sizes holds for every value of their symbols (from their ranges, in the ShapeEnv of
+    the graph being compiled); unproven, False: callers then take the branch that is always correct."""
     if isinstance(relation, sympy.core.relational.Relational) and shape_env() is not None:
         return shape_env().static_value(relation) is True
     return relation is sympy.true or relation is True or (isinstance(relation, (bool, np.bool_)) and bool(relation))
 
 
 def map_sizes(obj, on_size):
-    """Loop-IR objects (kernels, loops, indices, layouts; lists and tuples of them) rebuilt with each size over
-    symbols replaced by on_size(size)."""
+    """Loop-IR objects (kernels, indices, layouts; lists, tuples) with each size over symbols replaced by on_size."""
     if is_size_expr(obj):
         return on_size(obj)
     if isinstance(obj, (list, tuple)):
@@ -286,8 +284,7 @@ def check_integer(value):
 
 
 def size_function(values, symbols):
-    """A Python function of the symbols' values returning the sizes `values` as ints (what a kernel computes
-    at run time from its size arguments: its outer range, its work)."""
+    """A Python function from the symbols' values to the ints `values` (a kernel's outer range at run time)."""
     return eval(f"lambda {', '.join(symbols)}: ({''.join(size_python(v) + ', ' for v in values)})")
 
 

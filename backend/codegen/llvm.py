@@ -53,8 +53,7 @@ class LLVMKernel(CompiledKernel):
         return f"<LLVMKernel {self.name} ({self.source}, {self.compile_seconds * 1e3:.1f} ms)>"
 
     def run(self, *addresses):
-        """The kernel over its whole outer range, on the calling thread (`addresses`: the buffers', then the size
-        symbols' values)."""
+        """The kernel over its whole outer range, on the calling thread (after the addresses: the sizes, if any)."""
         self.check_arity(addresses)
         extent = self._outer_range_of(*addresses[len(self.kernel.args):])[0] if self._outer_range_of \
             else self.outer_range

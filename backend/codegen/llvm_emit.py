@@ -284,8 +284,7 @@ class KernelEmitter:
         raise TypeError(f"unknown index expression {index!r}")
 
     def size_ref(self, value):
-        """An i64 operand for a size: its literal, or (a size over symbols) its value computed from the kernel's
-        size parameters, once, in the entry block."""
+        """An i64 operand for a size: a literal, or computed from the size parameters once, in the entry block."""
         L.check_integer(value)
         if not L.is_size_expr(value):
             return str(int(value))
