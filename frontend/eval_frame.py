@@ -327,7 +327,7 @@ class CompileWrapper:
         self._captures = []  # the ProfileCaptures of the `with` blocks this context is active in, innermost last
 
     def __call__(self, fn):
-        while getattr(fn, "_torchdynamo_disable", False) is True:  # as Dynamo: compiling a disabled function compiles it
+        while getattr(fn, "_torchdynamo_disable", False) is True:  # as Dynamo: compiling a disabled fn compiles it
             fn = fn.__wrapped__
         if isinstance(fn, minitorch2.nn.Module):
             return OptimizedModule(fn, self)

@@ -8,6 +8,7 @@ import functools
 import types
 
 import minitorch2
+from minitorch2.fx._spelling import TorchNamespace
 
 from .. import dynamic_shapes, guards
 from ..exc import Unsupported
@@ -128,7 +129,7 @@ def wrap(og, value, source):
         return _by_identity(og, NamedTupleClassVariable, value, source)
     if isinstance(value, type):
         return _by_identity(og, UserClassVariable if is_user_class(value) else ConstantVariable, value, source)
-    if isinstance(value, types.ModuleType):
+    if isinstance(value, (types.ModuleType, TorchNamespace)):  # (TorchNamespace: `torch` in a GraphModule's code)
         return _by_identity(og, PythonModuleVariable, value, source)
     if source is not None and is_plain_object(value):
         og.guards.add(guards.type_guard(source, value), type(value))

@@ -3,9 +3,9 @@
 When Dynamo skips a frame (a graph break inside a loop or a try block, a compile that failed under suppress_errors,
 a function marked disable(recursive=False)), CPython runs it as written while Dynamo's frame callback stays
 installed, so each user function, user method or user module's forward it calls is a new frame that compiles on its
-own (torch.nn's own modules are skipped files: they run as written, the user modules they call compile). frontend/eager_frame.py plays that callback by
-routing the skipped frame's calls. disable(recursive=True) stops the callees too, and compiling a disabled function
-directly compiles it. Each program is run through torch.compile and minitorch2.compile with CompileCounter backends.
+own (torch.nn's own modules are skipped files: they run as written, the user modules they call compile).
+frontend/eager_frame.py plays that callback by routing the skipped frame's calls. disable(recursive=True) stops
+the callees too, and compiling a disabled function directly compiles it. Each program is run through torch.compile and minitorch2.compile with CompileCounter backends.
 """
 import warnings
 
@@ -111,11 +111,13 @@ class LoopBreakModule(nn.Module):
             x = self.lin(x) + self.helper(x) + self.block(x)
         return x
 '''
-NAMES = [line[4:line.index("(")] for line in SRC.splitlines() if line.startswith("def ") and not line.startswith("def _")]
+NAMES = [line[4:line.index("(")] for line in SRC.splitlines()
+         if line.startswith("def ") and not line.startswith("def _")]
 
 
 def _build(lib):
-    namespace = {"torch": lib, "nn": lib.nn, "F": lib.nn.functional, "dynamo": torch._dynamo if lib is torch else frontend}
+    dynamo = torch._dynamo if lib is torch else frontend
+    namespace = {"torch": lib, "nn": lib.nn, "F": lib.nn.functional, "dynamo": dynamo}
     exec(compile(SRC, "<skipped frames>", "exec"), namespace)
     return namespace
 
