@@ -5,7 +5,8 @@ a function marked disable(recursive=False)), CPython runs it as written while Dy
 installed, so each user function, user method or user module's forward it calls is a new frame that compiles on its
 own (torch.nn's own modules are skipped files: they run as written, the user modules they call compile).
 frontend/eager_frame.py plays that callback by routing the skipped frame's calls. disable(recursive=True) stops
-the callees too, and compiling a disabled function directly compiles it. Each program is run through torch.compile and minitorch2.compile with CompileCounter backends.
+the callees too, and compiling a disabled function directly compiles it. Each program is run through torch.compile
+and minitorch2.compile with CompileCounter backends.
 """
 import warnings
 
