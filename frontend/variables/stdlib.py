@@ -105,6 +105,9 @@ class GeneratorExitVariable(VariableTracker):
         return ConstantVariable(None)
 
 
+_NAMEDTUPLE_REPLACE_CODE = collections.namedtuple("Pair", "first second")._replace.__code__  # shared by all
+
+
 class NamedTupleVariable(StructSequenceVariable):
     """A collections.namedtuple (or a subclass): fields read by name, the class's methods and properties inlined."""
 
@@ -122,6 +125,12 @@ class NamedTupleVariable(StructSequenceVariable):
     def call_method(self, tx, name, args, kwargs):
         """A method the class defines in Python is inlined with the tuple as self; tuple's own are folded."""
         fn = inspect.getattr_static(self.python_cls, name, None)
+        if getattr(fn, "__code__", None) is _NAMEDTUPLE_REPLACE_CODE:  # n._replace(a=...): a new tuple of trackers
+            fields = dict(zip(self.python_cls._fields, self.items))
+            if args or not set(kwargs) <= set(fields):
+                raise Unsupported(f"{self.python_cls.__name__}._replace with {len(args)} positional arguments or "
+                                  f"unknown fields {sorted(kwargs)}", "unsupported_call")
+            return NamedTupleVariable(list({**fields, **kwargs}.values()), self.python_cls)
         if isinstance(fn, types.FunctionType) and name not in self.python_cls._fields:
             return tx.output.wrap(fn, None).call_function(tx, [self, *args], kwargs)
         return super().call_method(tx, name, args, kwargs)

@@ -640,3 +640,4 @@ def build(lib):
 # Frames run eagerly (a break in a loop or try block, disable(recursive=False)) let their callees compile.
 CASES += [Case(name, _calls(X4)) for name in ("b_loop_break_calls_helper", "b_try_break_calls_helper",
                                                "b_disabled_frame_only_call")]
+CASES += [Case("c_namedtuple_replace", _calls(X4))]

@@ -204,4 +204,12 @@ def _frame_only_disabled(t):
     return _relu_helper(t) + 1
 def b_disabled_frame_only_call(x):
     return _frame_only_disabled(x.sin()).cos()
+# ---- a namedtuple subclass's _replace (captured in one graph) --------------------------------------
+class _PointSum(collections.namedtuple("_Point", "a b")):
+    def total(self):
+        return self.a + self.b
+def c_namedtuple_replace(x):
+    p = _PointSum(x, x * 2)
+    q = p._replace(b=x + 1)
+    return p.total() * q.total() + q.b
 '''
