@@ -252,9 +252,11 @@ def scalar_tensor(value, *, dtype=None, **_):
 def arange(start, end=None, step=1, *, dtype=None, **_):
     if end is None:
         start, end = 0, start
-    length = max(0, math.ceil((end - start) / step))
+    symbolic = any(L.is_size_expr(v) for v in (start, end, step))  # (-floordiv: the ceiling of the division)
+    length = -L.floordiv(start - end, step) if symbolic else max(0, math.ceil((end - start) / step))
     if dtype is None:
-        dtype = _dtype.int64 if all(isinstance(v, int) for v in (start, end, step)) else _dtype.get_default_dtype()
+        dtype = _dtype.int64 if all(isinstance(v, int) or L.is_size_expr(v) for v in (start, end, step)) \
+            else _dtype.get_default_dtype()
 
     def inner_fn(idx):
         position = L.IndexValue(idx[0], _dtype.int64 if not dtype.is_floating_point else dtype)

@@ -123,7 +123,7 @@ def select(x, dim, index):
 def slice_(x, dim=0, start=None, end=None, step=1):
     size = x.get_size()
     dim = wrap_dim(dim, len(size))
-    if L.is_size_expr(size[dim]):
+    if any(map(L.is_size_expr, (size[dim], start, end))):
         start, end = _bound(0 if start is None else start, size[dim]), _bound(size[dim] if end is None else end, size[dim])
         length = L.floordiv(end - start + step - 1, step)
         if not L.known(length >= 0):
