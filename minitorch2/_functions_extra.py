@@ -13,7 +13,7 @@ import warnings
 
 import numpy as np
 
-from . import _dtype, linalg, return_types
+from . import _dtype, _shared_memory, linalg, return_types
 from ._aten.memory import _dtype_title
 from ._aten.meta_util import reduced_shape, reduction_dims
 from ._functions_extra_methods import (  # noqa: F401  (Tensor methods: tensor_methods() reads its globals)
@@ -495,7 +495,8 @@ def tensor_methods():
         squeeze_=_in_place_view("squeeze_", lambda self, dim=None: squeeze(self, dim)),
         unsqueeze_=_in_place_view("unsqueeze_", lambda self, dim: aten.unsqueeze.default(self, dim)),
         resize_as_=lambda self, other, memory_format=None: resize_(self, other.shape),
-        pin_memory=_no_accelerator, share_memory_=lambda self: self, is_pinned=lambda self, device=None: False,
+        pin_memory=_no_accelerator, share_memory_=_shared_memory.share_memory_, is_shared=_shared_memory.is_shared,
+        is_pinned=lambda self, device=None: False,
         H=linalg.adjoint_property("H"), mH=linalg.adjoint_property("mH"), adjoint=adjoint,
     )
     return methods

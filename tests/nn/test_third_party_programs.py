@@ -2,7 +2,9 @@
 by `python -m minitorch2 run script.py`: their printed output must be the same, line for line. One program per
 class of stop found in the real projects (tests/nn/programs/): ddp_ready_train.py is nanoGPT's train.py in small
 (DistributedDataParallel and the process-group functions imported at the top, torch.bfloat16 in a dtype table),
-run as torchrun's world of one process (the imports are what stopped nanoGPT; the launcher's path uses them)."""
+run as torchrun's world of one process (the imports are what stopped nanoGPT; the launcher's path uses them);
+hogwild_train.py is mnist_hogwild's pattern (model.share_memory(), a worker process training it in place, a
+shared tensor through a Queue), with the fork start method."""
 import os
 import socket
 import subprocess
@@ -32,3 +34,12 @@ def test_a_ddp_ready_training_script_prints_what_torch_prints():
     ours = _stdout(["-m", "minitorch2", "run", script], {**env, "MASTER_PORT": _free_port()})
     assert ours == theirs
     assert "world 1 rank 0" in ours and "iter 3: loss" in ours
+
+
+def test_a_hogwild_script_trains_its_shared_model_in_a_worker_as_torchs():
+    script = os.path.join(PROGRAMS, "hogwild_train.py")
+    env = {"OMP_NUM_THREADS": "1"}  # torch's thread pool and fork do not mix
+    theirs = _stdout([script], env)
+    ours = _stdout(["-m", "minitorch2", "run", script], env)
+    assert ours == theirs
+    assert "trained in the parent: True" in ours and "counts: [1.0, 1.0, 1.0] True" in ours

@@ -6,12 +6,24 @@ assignment, traversal in PyTorch's order, train/eval and `__call__` with its hoo
 that saving, loading, converting and printing a model use, reach every Module through this base class.
 """
 from collections import OrderedDict, namedtuple
+from multiprocessing import reduction
 
+from ... import _shared_memory
 from ..._dtype import dtype as dtype_class
 from ..._tensor import Tensor, device
 from ..._tensor_methods import require_cpu
 from ...autograd.grad_mode import no_grad
 from ..parameter import Parameter
+
+
+def _reduce_parameter(parameter):
+    """How multiprocessing's pickler sends a Parameter: over its shared memory when it has some (_shared_memory.py)."""
+    if not _shared_memory.is_shared(parameter):
+        return parameter.__reduce_ex__(2)
+    return Parameter, (parameter.detach(), parameter.requires_grad)
+
+
+reduction.ForkingPickler.register(Parameter, _reduce_parameter)
 
 
 class _IncompatibleKeys(namedtuple("_IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
@@ -97,6 +109,9 @@ class ModuleConveniences:
 
     def cpu(self):
         return self
+
+    def share_memory(self):
+        return self._apply_to_tensors(lambda t: t.share_memory_())
 
     def state_dict(self, *args, destination=None, prefix="", keep_vars=False):
         if destination is None:
