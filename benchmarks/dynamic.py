@@ -85,13 +85,13 @@ def _workload(name, compile_fn, version):
     """(steps: rows -> a step of the compiled program at that leading size, rounds)."""
     if name == "chain5":
         fn = compile_fn(_own_code(lambda x: chain5(lib, x), version))
-        return (lambda rows: _pointwise(fn, rows)), 5
+        return (lambda rows: _pointwise(fn, rows)), 10
     if name in ("softmax", "layernorm"):
         lib.manual_seed(0)
         norm = lib.nn.LayerNorm(COLS)
         body = (lambda x: lib.softmax(x, dim=-1)) if name == "softmax" else (lambda x: norm(x))
         fn = compile_fn(_own_code(body, version))
-        return (lambda rows: _fwd_bwd(fn, rows)), 10
+        return (lambda rows: _fwd_bwd(fn, rows)), 20
     model, optimizer = _mlp_model()
     loss_of = compile_fn(_own_code(lambda x, y: lib.nn.functional.cross_entropy(model(x), y), version))
     return (lambda rows: _mlp_step(loss_of, model, optimizer, rows // 16)), 30
