@@ -135,6 +135,13 @@ class OutputGraph:
         self.inputs.append(GraphInput(source, value, node))
         return node
 
+    def drop_unused_input(self, var):
+        """Remove var's placeholder if it is a tensor input no node uses (it is loaded from its source instead)."""
+        node = getattr(getattr(var, "proxy", None), "node", None)
+        if node is not None and node.op == "placeholder" and not node.users and isinstance(var, TensorVariable):
+            self.inputs = [inp for inp in self.inputs if inp.node is not node]
+            self.graph.erase_node(node)
+
     def size_variable(self, tensor_var, dim):
         """`x.shape[dim]`: a constant, or for a symbolic size the graph input of its symbol (`s77`), or else
         a `sym_size.int` node of the tensor."""

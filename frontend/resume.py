@@ -15,6 +15,7 @@ idea to hold: everything before the break runs as one graph, everything after it
 exactly one instruction runs natively, so side effects happen once and in order. Where Dynamo cannot resume (a
 break inside a loop, a try or `with` block, a generator, a frame with cells), the frame runs eagerly.
 """
+import contextlib
 import functools
 import types
 
@@ -179,6 +180,10 @@ def transform_frame(fn, bp, output, graph_call, compile_wrapper):
     code = fn.__code__
     inst = bp.inst
     cg = assemble.Codegen(output, bp.lineno, code.co_freevars)
+    unread = [var for var in bp.stack if isinstance(var, LazyVariableTracker) and var._realized is None]
+    for var in unread:  # as Dynamo, the values on the stack at a break are looked at and guarded, used or not
+        with contextlib.suppress(Unsupported):  # (a value no tracker models is reloaded from its source)
+            output.drop_unused_input(var.realize())  # (the guard stays; a tensor no node uses is no graph input)
     output.specialize_pinned_sizes()  # (before the graph's inputs are loaded: a pinned size is one no longer)
     output.inputs_loaded = True
     # The grad mode the resume function is called in: the one outside the outermost grad-mode block it
