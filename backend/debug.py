@@ -15,9 +15,11 @@ import os
 import threading
 
 from minitorch2 import _logging
+from minitorch2._sym import is_symbolic
 from minitorch2._tensor import Tensor
 
 from . import config
+from . import loop_ir as L
 from .scheduler import KernelStep
 
 _folders = itertools.count()  # the `.k` of torch's folder names
@@ -73,7 +75,7 @@ def write_graph_files(name, gm, example_inputs, pre_fusion, post_fusion, output_
         "fx_graph_transformed.py": gm.print_readable(print_output=False),
         "ir_pre_fusion.txt": pre_fusion,
         "ir_post_fusion.txt": post_fusion,
-        "output_code.py": standalone_output_code(name, output_code, inputs),
+        "output_code.py": standalone_output_code(name, output_code, inputs, _size_hints(example_inputs)),
     }
     for filename, text in files.items():
         with open(os.path.join(folder, filename), "w") as f:
@@ -81,14 +83,28 @@ def write_graph_files(name, gm, example_inputs, pre_fusion, post_fusion, output_
 
 
 def input_spec(value):
-    """An example input as data the standalone scripts rebuild: (shape, stride, dtype name) or the value."""
-    return repr((tuple(value.shape), tuple(value.stride()), value.dtype.name) if isinstance(value, Tensor) else value)
+    """An example input as data the standalone scripts rebuild: (shape, stride, dtype name) or the value (a size
+    over symbols, dynamic shapes: its example value)."""
+    if isinstance(value, Tensor):
+        return repr((tuple(map(_hint, value.shape)), tuple(map(_hint, value.stride())), value.dtype.name))
+    return repr(_hint(value))
 
 
-def standalone_output_code(name, source, inputs):
-    """The wrapper module, runnable alone: kernels from the source it holds, a main that times `call`."""
+def _hint(value):
+    return value.node.hint if is_symbolic(value) else value
+
+
+def _size_hints(example_inputs):
+    """{size symbol name: its example value} for a graph over symbolic sizes."""
+    sizes = [v for value in example_inputs for v in (value, *getattr(value, "shape", ())) if is_symbolic(v)]
+    return {str(v.node.expr): v.node.hint for v in sizes if v.node.expr.is_Symbol}
+
+
+def standalone_output_code(name, source, inputs, hints=None):
+    """The wrapper module, runnable alone: kernels from the source it holds, a main that times `call` (a graph
+    over symbolic sizes at its example sizes, `hints`)."""
     kernels = next(graph for graph in reversed(metrics.graphs) if graph.name == name).kernels
-    ranges = {k.name: k.loop.ranges[0] if k.loop.vars else 1 for k in kernels}
+    ranges = {k.name: L.with_sizes(k.loop.ranges[0], hints or {}) if k.loop.vars else 1 for k in kernels}
     header, _, rest = source.partition("\n\n")
     return "\n".join([header, "from minitorch2.cli.standalone import benchmark_compiled_module, Kernels",
                       f"kernels = Kernels(globals(), {config.cpu_codegen!r}, outer_ranges={ranges})", "",

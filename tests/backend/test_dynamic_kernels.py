@@ -6,6 +6,7 @@ compiled graph per graph (a forward and a backward for a training step), never o
 cannot compile over symbols (a size it would have to decide) goes back to one compile per size, with torch's values.
 """
 import logging
+import os
 
 import numpy as np
 import pytest
@@ -169,3 +170,20 @@ def test_code_generators(codegen, monkeypatch, caplog):
         assert graphs == ["inference"] * len(shapes) and "Triton kernels over symbolic sizes" in caplog.text
     else:
         assert graphs == ["inference"]
+
+
+def test_debug_folder_scripts_take_the_example_sizes(tmp_path, monkeypatch):
+    # MINITORCH2_COMPILE_DEBUG's output_code.py and fx_graph_runnable.py of a graph over symbols run alone, at the
+    # sizes of the call that compiled it (running them takes a process each: checked by hand, not here)
+    monkeypatch.setattr(backend.config, "debug", True)
+    monkeypatch.setattr(minitorch2._logging, "debug_dir_root", str(tmp_path))
+    monkeypatch.setattr(minitorch2._logging, "_run_dir", None)
+    frontend.reset()
+    compiled = minitorch2.compile(lambda x: (x * 2).sum(1) + x.shape[0], dynamic=True)
+    compiled(minitorch2.ones(4, 3))
+    (folder,) = (tmp_path / os.listdir(tmp_path)[0] / "torchinductor").iterdir()
+    inputs = "[4, 3, ((4, 3), (3, 1), 'float32')]"
+    output_code = (folder / "output_code.py").read_text()
+    assert f"benchmark_compiled_module(call, {inputs})" in output_code
+    assert "outer_ranges={'kernel0': 4}" in output_code
+    assert f"repro(forward, 'inference', {inputs})" in (folder / "fx_graph_runnable.py").read_text()
