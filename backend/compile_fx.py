@@ -12,7 +12,9 @@ Backend layer, where the frontend's FX graph enters the backend:
               codegen              each Kernel -> runnable (llvm, triton or numpy_ref)
               wrapper              output_code.py, exec'd; its call(args) is the compiled graph
 
-Every compiled graph is recorded in `metrics`; MINITORCH2_COMPILE_DEBUG=1 writes each stage to disk;
+Dynamic shapes: a frontend graph over symbolic sizes is traced and compiled once for every size (AOT's dynamic=True);
+its sizes are sympy expressions over the size symbols all the way down (loop_ir.py), which its kernels take as
+arguments. Every compiled graph is recorded in `metrics`; MINITORCH2_COMPILE_DEBUG=1 writes each stage to disk;
 MINITORCH2_LOGS=output_code,fusion print the generated module and the fusion decisions (all three in debug.py).
 """
 import copy

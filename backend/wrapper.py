@@ -4,9 +4,10 @@ torch._inductor.codegen.wrapper and its runtime helpers).
 Backend layer, last step: after the scheduler has fixed the kernels and extern calls in execution order, this
 module writes them out as readable Python and compiles that with exec. The generated `call`:
 
-    1. takes the input tensors' memory as flat numpy arrays (no copy),
+    1. takes the input tensors' memory as flat numpy arrays (no copy), after binding the size symbols of a
+       graph over symbolic sizes from its SymInt arguments or its inputs' sizes (`s0 = arg0_1`),
     2. allocates each buffer just before its first write,
-    3. calls each kernel with the buffers' addresses (argument order = kernel.args),
+    3. calls each kernel with the buffers' addresses (argument order = kernel.args), then its size symbols,
        and each extern call (numpy matmul, or an op's eager kernel) on strided views,
     4. frees each temporary right after its last use and lends the outputs' buffers (the speed wing's
        pool hands them out again, sparing fresh memory's page faults; the plain path lets numpy free them),
