@@ -77,6 +77,11 @@ def test_a_group_of_one_reports_itself_and_its_collectives_leave_tensors_unchang
     assert run(minitorch2) == run(torch)
 
 
+def test_ddp_refuses_a_module_with_nothing_to_train(one_process):
+    assert _error(lambda: minitorch2.nn.parallel.DistributedDataParallel(minitorch2.nn.ReLU())) == \
+        _error(lambda: torch.nn.parallel.DistributedDataParallel(torch.nn.ReLU()))
+
+
 def test_ddp_over_a_group_of_one_trains_as_its_module(one_process):
     w = np.random.default_rng(0).standard_normal((3, 4)).astype(np.float32)
 

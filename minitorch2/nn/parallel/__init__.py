@@ -27,6 +27,9 @@ class DistributedDataParallel(Module):
                  static_graph=False, **kwargs):
         super().__init__()
         distributed.get_world_size(process_group)  # torch's error when no group was initialized
+        if not any(p.requires_grad for p in module.parameters()):
+            raise RuntimeError("DistributedDataParallel is not needed when a module doesn't have any parameter that "
+                               "requires a gradient.")
         self.module = module
         self.device_ids = device_ids
         self.dim = dim
