@@ -1,7 +1,10 @@
 """Tensor.share_memory_, Tensor.is_shared and nn.Module.share_memory (hogwild training), compared with torch: values,
 strides and grads kept; the memory really shared with a forked child and with a tensor sent through
 multiprocessing's pickler (a Queue, a spawned Process's arguments); a tensor not shared still sent by value."""
+import copy
+import io
 import multiprocessing
+import pickle
 
 import numpy as np
 import pytest
@@ -23,6 +26,18 @@ def test_share_memory_keeps_values_layout_and_autograd():
         view = base[1:]
         return (shared, base.is_shared(), x.is_shared(), view.is_shared(), base.stride(), base.tolist(),
                 x.grad.tolist(), lib.zeros(0).share_memory_().is_shared())
+
+    assert run(minitorch2) == run(torch)
+
+
+def test_what_stays_shared_views_and_what_does_not_copies():
+    def run(lib):
+        t = lib.arange(6.0).reshape(2, 3).share_memory_()
+        saved = io.BytesIO()
+        lib.save(t, saved)
+        saved.seek(0)
+        return [x.is_shared() for x in (copy.deepcopy(t), t.clone(), t.detach(), t[0], t.view(-1), t.contiguous(),
+                                        t.t().contiguous(), t + 1, pickle.loads(pickle.dumps(t)), lib.load(saved))]
 
     assert run(minitorch2) == run(torch)
 
