@@ -2,6 +2,8 @@
 both at the top and uses them only under torchrun), compared with torch's gloo group of one: the errors before
 init_process_group, the env:// rendezvous errors, the collectives over one rank, DDP's printing, state-dict keys,
 gradients and no_sync. torch.bfloat16 can be named (nanoGPT's dtype table) and prints as torch's."""
+import socket
+
 import numpy as np
 import pytest
 import torch
@@ -19,7 +21,9 @@ RENDEZVOUS = ("RANK", "WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT")
 def one_process(monkeypatch):
     """Both libraries' default group, world size 1 (torch's over gloo on a local port), destroyed afterwards."""
     monkeypatch.setenv("MASTER_ADDR", "127.0.0.1")
-    monkeypatch.setenv("MASTER_PORT", "29517")
+    with socket.socket() as s:  # a port no other run of these tests holds
+        s.bind(("127.0.0.1", 0))
+        monkeypatch.setenv("MASTER_PORT", str(s.getsockname()[1]))
     for lib in LIBS:
         lib.distributed.init_process_group("gloo", rank=0, world_size=1)
     yield
