@@ -125,8 +125,9 @@ def broadcast(tensor, src=0, group=None, async_op=False):
 
 def all_gather(tensor_list, tensor, group=None, async_op=False):
     work = _done(async_op)
-    if len(tensor_list) != 1:
-        raise ValueError(f"all_gather over a world of 1 takes a list of 1 tensor, got {len(tensor_list)}")
+    if len(tensor_list) != 1:  # (the words of torch's gloo group)
+        raise RuntimeError(f"ProcessGroupGloo::allgather: invalid output tensor list at index 0 (expected length 1, "
+                           f"got {len(tensor_list)})")
     tensor_list[0].copy_(tensor)
     return work
 

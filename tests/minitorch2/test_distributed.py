@@ -75,8 +75,9 @@ def test_a_group_of_one_reports_itself_and_its_collectives_leave_tensors_unchang
                    d.broadcast(t, src=0), d.reduce(t, dst=0), d.barrier(), d.all_reduce(t, async_op=True).wait()]
         gathered = [lib.zeros(3)]
         d.all_gather(gathered, t)
+        too_many = _error(lambda: d.all_gather([lib.zeros(3), lib.zeros(3)], t))
         return (d.is_initialized(), d.get_rank(), d.get_world_size(), d.get_backend(), results, t.tolist(),
-                gathered[0].tolist())
+                gathered[0].tolist(), too_many)
 
     assert run(minitorch2) == run(torch)
 
