@@ -9,6 +9,7 @@ script with one line naming it. The one idea to hold: with one rank, communicati
 """
 import enum
 import os
+import warnings
 
 from .._unsupported import Unsupported, module_getattr
 
@@ -16,6 +17,10 @@ __all__ = ["ReduceOp", "is_available", "is_initialized", "init_process_group", "
            "get_world_size", "get_backend", "barrier", "all_reduce", "reduce", "broadcast", "all_gather"]
 
 _NOT_INITIALIZED = "Default process group has not been initialized, please make sure to call init_process_group."
+# the backends a CPU-only torch has no library for (gloo is the one it builds)
+_NOT_BUILT_IN = {"nccl": "Distributed package doesn't have NCCL built in",
+                 "mpi": "Distributed package doesn't have MPI built in. MPI is only included if you build PyTorch from "
+                        "source on a host that has MPI installed."}
 # the default group once init_process_group ran: {"backend": ..., "rank": 0, "world_size": 1}
 _default_group = None
 
@@ -64,6 +69,13 @@ def init_process_group(backend=None, init_method=None, timeout=None, world_size=
     global _default_group
     if _default_group is not None:
         raise ValueError("trying to initialize the default process group twice!")
+    if backend == "nccl" and timeout is None:
+        warnings.warn("Attempted to get default timeout for nccl backend, but NCCL support is not compiled")
+    if backend == "mpi":  # MPI's runtime assigns ranks: no rendezvous to check first
+        if world_size != -1 or rank != -1:
+            warnings.warn(f"For MPI backend, world_size ({world_size}) and rank ({rank}) are ignored since they are "
+                          "assigned by the MPI runtime.")
+        raise RuntimeError(_NOT_BUILT_IN["mpi"])
     if store is None and init_method in (None, "env://"):
         rank = _env_value("RANK", rank)
         world_size = _env_value("WORLD_SIZE", world_size)
@@ -71,10 +83,12 @@ def init_process_group(backend=None, init_method=None, timeout=None, world_size=
             if name not in os.environ:
                 raise ValueError(f"Error initializing torch.distributed using env:// rendezvous: environment variable "
                                  f"{name} expected, but not set")
+    if backend in _NOT_BUILT_IN:
+        raise RuntimeError(_NOT_BUILT_IN[backend])
     if world_size != 1:
         raise Unsupported(f"torch.distributed with world_size={world_size} is not supported (minitorch2 runs in one "
                           "process; a world of one is)")
-    _default_group = {"backend": str(backend or "gloo").split(":")[0], "rank": int(rank), "world_size": 1}
+    _default_group = {"backend": "undefined" if backend is None else str(backend), "rank": int(rank), "world_size": 1}
 
 
 def _group():

@@ -3,6 +3,7 @@ both at the top and uses them only under torchrun), compared with torch's gloo g
 init_process_group, the env:// rendezvous errors, the collectives over one rank, DDP's printing, state-dict keys,
 gradients and no_sync. torch.bfloat16 can be named (nanoGPT's dtype table) and prints as torch's."""
 import socket
+import warnings
 
 import numpy as np
 import pytest
@@ -57,6 +58,27 @@ def test_env_rendezvous_names_the_first_missing_variable(monkeypatch, missing):
     monkeypatch.delenv(missing)
     errors = [_error(lambda: lib.distributed.init_process_group("gloo")) for lib in LIBS]
     assert errors[0] == errors[1] and errors[0][0] == "ValueError"
+
+
+@pytest.mark.parametrize("backend", [None, "gloo", "cpu:gloo", "nccl", "mpi"])
+def test_the_backends_of_a_cpu_only_build(monkeypatch, backend):
+    monkeypatch.setenv("MASTER_ADDR", "127.0.0.1")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        monkeypatch.setenv("MASTER_PORT", str(s.getsockname()[1]))
+
+    def run(lib):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            error = _error(lambda: lib.distributed.init_process_group(backend, rank=0, world_size=1))
+        said = [str(w.message) for w in caught]
+        if error is not None:
+            return error, said
+        name = lib.distributed.get_backend()
+        lib.distributed.destroy_process_group()
+        return name, said
+
+    assert run(minitorch2) == run(torch)
 
 
 def test_a_world_of_more_than_one_process_is_named_as_unsupported(monkeypatch):
