@@ -20,7 +20,7 @@ from bytecode import Bytecode, Instr
 import minitorch2
 
 from . import pyversion
-from .profile_capture import is_user_code
+from .profile_capture import is_user_or_exec_code
 
 _CODES = {}  # code object -> its copy whose calls are routed
 # builtins that read their caller's frame: called from a RoutedCall they would read its frame, not the user's
@@ -133,14 +133,8 @@ def call_routed(fn, args, kwargs, compile_wrapper):
         frame, bound = type(fn).forward, (fn,)
     if not isinstance(frame, types.FunctionType) or pyversion.is_generator(frame.__code__):
         return fn(*args, **kwargs)
-    if _is_users(frame.__code__):
+    if is_user_or_exec_code(frame.__code__):
         return compile_wrapper.call(frame, (*bound, *args), dict(kwargs))
     if bound and isinstance(fn, minitorch2.nn.Module):  # torch.nn's forward is skipped: the modules it calls are not
         return run_skipped(frame, (*bound, *args), kwargs, compile_wrapper)
     return fn(*args, **kwargs)
-
-
-def _is_users(code):
-    """The user's code, or code the user exec'd (a GraphModule's generated forward is the library's)."""
-    filename = code.co_filename
-    return is_user_code(code) or filename.startswith("<") and not filename.startswith(("<eval_with_key", "<frozen"))

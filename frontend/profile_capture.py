@@ -52,6 +52,12 @@ def is_user_code(code):
     return not os.path.abspath(filename).startswith(_LIBRARY_DIRS)
 
 
+def is_user_or_exec_code(code):
+    """The user's code, or code the user exec'd: the frames Dynamo compiles (a GraphModule's forward is the library's)."""
+    filename = code.co_filename
+    return is_user_code(code) or filename.startswith("<") and not filename.startswith(("<eval_with_key", "<frozen"))
+
+
 def _has_tensor(values):
     """Whether a tensor is among values, or directly inside one of them that is a tuple, list or dict."""
     for value in values:

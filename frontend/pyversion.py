@@ -231,8 +231,8 @@ def is_method_load(inst):
     """A LOAD_METHOD; 3.12 folded it into LOAD_ATTR, whose low arg bit asks for the method-call form."""
     if VERSION == (3, 11):
         return inst.opname == "LOAD_METHOD"
-    if VERSION in SUPPORTED:
-        return inst.opname == "LOAD_ATTR" and bool(inst.arg & 1)
+    if VERSION in SUPPORTED:  # (and super().m's LOAD_SUPER_ATTR)
+        return inst.opname in ("LOAD_ATTR", "LOAD_SUPER_ATTR") and bool(inst.arg & 1)
     raise UnsupportedPython(VERSION)
 
 
@@ -247,6 +247,8 @@ def generated_instructions(name, arg):
         return [("LOAD_ATTR", (True, arg))]
     if name == "LOAD_ATTR" and isinstance(arg, str):
         return [("LOAD_ATTR", (False, arg))]
+    if name == "LOAD_CLOSURE" and VERSION == (3, 13):  # a pseudo-op in 3.13: LOAD_FAST of the cell pushes the cell
+        return [("LOAD_FAST", arg)]
     return [(name, arg)]
 
 

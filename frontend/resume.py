@@ -311,7 +311,10 @@ def _append_breaking_instruction(cg, code, bp, jump_label, routed_call):
         # A method load pushes (method, self) or (NULL, attribute), decided at run time. A plain
         # attribute load pushes the bound attribute only: the resume function's prefix pushes
         # the NULL next to it, and the call behaves the same.
-        cg.append("LOAD_ATTR", inst.argval)
+        if inst.opname == "LOAD_SUPER_ATTR":  # (3.12+: the bytecode package spells its argument with its flags)
+            cg.extend([Instr("LOAD_SUPER_ATTR", (False, bool(inst.arg & 2), inst.argval), lineno=cg.lineno)])
+        else:
+            cg.append("LOAD_ATTR", inst.argval)
     elif inst.opname in pyversion.JUMP_OPNAMES:
         for name in pyversion.conditional_jump_prefix(original.name):  # 3.13: TO_BOOL on the undecided value
             cg.append(name)

@@ -1,0 +1,51 @@
+"""Graph breaks in frames with free variables, on every Python the frontend supports (3.11-3.13), without torch.
+
+A resume function gets the breaking frame's closure cells (LOAD_CLOSURE, which 3.13 made a pseudo-op spelled
+LOAD_FAST), and a break at 3.12's LOAD_SUPER_ATTR in its method form (`super().g(t)`) replays it as an attribute
+load with the NULL beside it (storing a NULL crashed 3.12). Both resume instead of running the frame eagerly, as
+Dynamo's do; values against the uncompiled call. (Dynamo traces `super().g(t)` without a break: one frame.)
+"""
+import contextlib
+import io
+
+import numpy as np
+
+import frontend
+import minitorch2
+from frontend.testing import CompileCounter
+
+
+def _make_scaled(scale):
+    def scaled(x):
+        y = x * scale
+        print("middle")
+        return y + scale
+    return scaled
+
+
+class _Base:
+    def g(self, t):
+        return t + 1
+
+
+class _Sub(_Base):
+    def g(self, t):
+        return super().g(t) * 2
+
+
+def _compiled_frames_and_values(fn):
+    frontend.reset()
+    counter = CompileCounter()
+    x = minitorch2.tensor(np.arange(3, dtype="float32"))
+    with contextlib.redirect_stdout(io.StringIO()):
+        ours, eager = minitorch2.compile(fn, backend=counter)(x), fn(x)
+    np.testing.assert_allclose(ours.numpy(), eager.numpy())
+    return counter.frame_count
+
+
+def test_a_break_in_a_closure_resumes_with_its_cells():
+    assert _compiled_frames_and_values(_make_scaled(3.0)) == 2
+
+
+def test_a_break_at_super_attribute_load_resumes():
+    assert _compiled_frames_and_values(_Sub().g) == 2
