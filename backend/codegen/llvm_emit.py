@@ -66,7 +66,9 @@ class KernelEmitter:
         else:
             self.emit_loop(kernel.loop, {}, outermost=True)
         self.b.do("ret void")
-        # a size symbol's parameter is named as the symbol (s0): the wrapper binds and passes the same name
+        # one i64 parameter per size symbol, named as the symbol (s0), not ks0 as torch's: torch's kernels take size
+        # expressions its wrapper computes (ks0 = s0*s1); ours take only symbols and compute expressions here
+        # (size_ref), so one name reads the same in the wrapper (`s0 = arg0_1`) and in the kernel
         params = [f"ptr noalias %{arg.name}" for arg in kernel.args] + [f"i64 %{s}" for s in kernel.sizes]
         params += ["i64 %start", "i64 %end"]
         params += [f"ptr noalias %{flag}" for flag in self.b.flags]  # only kernels that can fail
