@@ -31,8 +31,12 @@ class SymNodeVariable(VariableTracker):
         return bool(self.value) if isinstance(self.value, SymBool) else int(self.value)
 
     def output_plan(self, og):
-        value = self.as_python_constant()
-        return lambda outs, L, G: value
+        """A returned size stays symbolic, as Dynamo's: a graph output (a bool, or a size pinned, is a constant)."""
+        if isinstance(self.value, SymBool) or not is_symbolic(self.value):
+            value = self.as_python_constant()
+            return lambda outs, L, G: value
+        index = og.add_output(self)
+        return lambda outs, L, G: outs[index]
 
     def reconstruct(self, cg):
         if self.source is not None:  # a size input: read again from its tensor, symbolic as it was
