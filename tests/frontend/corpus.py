@@ -641,3 +641,5 @@ def build(lib):
 CASES += [Case(name, _calls(X4)) for name in ("b_loop_break_calls_helper", "b_try_break_calls_helper",
                                                "b_disabled_frame_only_call")]
 CASES += [Case("c_namedtuple_replace", _calls(X4))]
+CASES += [Case("r_break_guards_passed_tensor", [(T(2, 3), T(2, 3)), (T(2, 3), T(4, 3)), (T(2, 3), T(5, 3))]),
+          Case("r_returned_size", [(T(2, 3),), (T(3, 3),), (T(4, 3),), (T(6, 3),)])]

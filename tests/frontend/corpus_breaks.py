@@ -212,4 +212,12 @@ def c_namedtuple_replace(x):
     p = _PointSum(x, x * 2)
     q = p._replace(b=x + 1)
     return p.total() * q.total() + q.b
+# ---- recompiles found by the mark_dynamic fuzzer --------------------------------------------------
+def _print_rows(a, b):
+    print("rows", a.shape[0])
+    return torch.relu(a)
+def r_break_guards_passed_tensor(x, y):
+    return x * 0.5 + _print_rows(x, y)
+def r_returned_size(x):
+    return x + 1, x.shape[0] * 2 + 1
 '''
