@@ -1,10 +1,10 @@
 """Assembling bytecode: instruction lists, rebuilding tracked values, and new code objects.
 
-Frontend layer, used by `resume.py`; with `eager_frame.py`, the only module that talks to `bytecode`. `Codegen` writes the
-instructions that rebuild, at run time, the values the translator was tracking when it stopped (the "reconstruct"
-half of Dynamo's PyCodegen). The one idea to hold: a tracker turns back into a value by loading it from its Source
-(`L['x']` becomes `LOAD_FAST x`, `.attr` a `LOAD_ATTR`), by taking it out of the graph's output tuple, or by building
-it from its parts (tuples, lists, bound methods); anything else cannot cross a graph break.
+Frontend layer, used by `resume.py`; with `eager_frame.py`, the only module that talks to `bytecode`. `Codegen`
+writes the instructions that rebuild, at run time, the values the translator was tracking when it stopped (the
+"reconstruct" half of Dynamo's PyCodegen). The one idea to hold: a tracker turns back into a value by loading it from
+its Source (`L['x']` becomes `LOAD_FAST x`, `.attr` a `LOAD_ATTR`), by taking it out of the graph's output tuple, or
+by building it from its parts (tuples, lists, bound methods); anything else cannot cross a graph break.
 """
 import bytecode
 from bytecode import Bytecode, Instr

@@ -53,7 +53,7 @@ def is_user_code(code):
 
 
 def is_user_or_exec_code(code):
-    """The user's code, or code the user exec'd: the frames Dynamo compiles (a GraphModule's forward is the library's)."""
+    """The user's code, or code the user exec'd: frames Dynamo compiles (a GraphModule's forward is the library's)."""
     filename = code.co_filename
     return is_user_code(code) or filename.startswith("<") and not filename.startswith(("<eval_with_key", "<frozen"))
 
