@@ -41,6 +41,8 @@ class SymNodeVariable(VariableTracker):
     def reconstruct(self, cg):
         if self.source is not None:  # a size input: read again from its tensor, symbolic as it was
             cg.load_source(self.source)
+        elif is_symbolic(self.value) and not isinstance(self.value, SymBool):  # computed: a graph output, as Dynamo's
+            cg.load_graph_output(cg.output.add_output(self))
         else:
             cg.append("LOAD_CONST", self.as_python_constant())
 

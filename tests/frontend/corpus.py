@@ -643,3 +643,4 @@ CASES += [Case(name, _calls(X4)) for name in ("b_loop_break_calls_helper", "b_tr
 CASES += [Case("c_namedtuple_replace", _calls(X4))]
 CASES += [Case("r_break_guards_passed_tensor", [(T(2, 3), T(2, 3)), (T(2, 3), T(4, 3)), (T(2, 3), T(5, 3))]),
           Case("r_returned_size", [(T(2, 3),), (T(3, 3),), (T(4, 3),), (T(6, 3),)])]
+CASES += [Case("r_size_passed_at_break", [(T(2, 3),), (T(3, 3),), (T(4, 3),), (T(6, 3),)])]

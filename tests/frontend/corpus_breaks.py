@@ -220,4 +220,9 @@ def r_break_guards_passed_tensor(x, y):
     return x * 0.5 + _print_rows(x, y)
 def r_returned_size(x):
     return x + 1, x.shape[0] * 2 + 1
+def r_size_passed_at_break(x):
+    y = x + x
+    n = x.shape[0] + 1
+    print("rows", n)
+    return y * n
 '''
