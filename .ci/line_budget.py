@@ -125,6 +125,8 @@ OUTSIDE_THE_LESSON = {
         "minitorch2/export/",
         # what old or multi-process scripts call: torch.multiprocessing, the legacy torch.autograd.Variable
         "minitorch2/multiprocessing/", "minitorch2/autograd/variable.py",
+        # torch.distributed for a world of one process (DDP, DistributedSampler); Tensor.share_memory_ over memfd
+        "minitorch2/distributed/", "minitorch2/_shared_memory.py",
     ),
 }
 PIPELINE = ("frontend/", "autograd/", "partition/", "backend/")
