@@ -342,8 +342,8 @@ def arange_step_one(start, end, **options):
 def arange_as_iota(start, end, step=1, *, dtype=None, layout=None, device=None, pin_memory=None):
     """As torch's refs (the inductor's table): positions from iota, scaled and shifted in the accumulate type
     (float32 in double on the CPU) unless every argument is an int and the dtype integral, then cast."""
-    integer_args = all(isinstance(v, int) and not isinstance(v, bool) for v in (start, end, step))
-    dtype = dtype or (_dtype.int64 if integer_args else _dtype.get_default_dtype())
+    inferred = factories._arange_dtype((start, end, step), None)  # int64 for ints and SymInts
+    integer_args, dtype = inferred is _dtype.int64, dtype or inferred
     if not (integer_args or dtype.is_floating_point):
         return NotImplemented  # truncating float arguments to an integral dtype: the op itself
     length = factories._arange_length(start, end, step)

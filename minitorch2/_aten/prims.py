@@ -33,7 +33,7 @@ def _iota_kernel(length, *, start, step, dtype, device, requires_grad):
 
 
 def _iota_meta(length, *, start, step, dtype, device, requires_grad):
-    return fake_empty((int(length),), dtype)
+    return fake_empty((length,), dtype)
 
 
 iota = (_iota_kernel, _iota_meta)

@@ -64,6 +64,9 @@ PROGRAMS = {
     "slices": (lambda lib: lambda x: (x[:, 1:] * x[:, :-1]).sum(0) + x[1:].sum(0)[1:],  # (a width of 2 would
                [shape for shape in MATRICES if shape[0][1] > 2]),  # make a size of 1: the frontend recompiles)
     "size as a value": (lambda lib: lambda x: x * x.shape[0] + x.shape[1], MATRICES),
+    # arange over sizes: int64 positions (a SymInt start is an int), one iota kernel for every size
+    "positions": (lambda lib: lambda x: (x + lib.arange(x.shape[1]), lib.arange(1, x.shape[0] + 1),
+                                         lib.arange(x.shape[0], dtype=lib.float32) * 0.5), MATRICES),
     "a static buffer sliced by a size": (lambda lib: (lambda mask: lambda x: x @ x.t() * mask[:x.shape[0], :x.shape[0]])(
         lib.tril(lib.ones(16, 16))), [[(n, 4)] for n in (3, 5, 9, 12)]),
     # column sums (the speed wing swaps their loops): longer than 4096 rows, the kernel keeps the blocked row sums
