@@ -36,22 +36,32 @@ TANH_ROUNDS_TO_ONE = np.float32(9.01084)  # from here on torch's float32 tanh is
 
 
 def saturating_tanh(x):
-    """numpy's float32 tanh is one ulp short of 1.0 from here up to about 9.7 (torch's gives 1.0)."""
+    """The code generators' tanh: numpy's float32 tanh is one ulp short of 1.0 from here up to about 9.7."""
     result = np.tanh(x)
     if result.dtype == np.float32:
         result = np.where(np.abs(x) >= TANH_ROUNDS_TO_ONE, np.copysign(np.float32(1), x), result)
     return result
 
 
-sin = unary_float(np.sin)
-cos = unary_float(np.cos)
-exp = unary_float(np.exp)
-expm1 = unary_float(np.expm1)
-log = unary_float(np.log)
-log1p = unary_float(np.log1p)
+def rounded_from_double(ufunc):
+    """ufunc computed in float64 and rounded, for float32 inputs: torch's CPU kernels (SLEEF, MKL) are nearer the
+    correctly rounded value than numpy's float32 loops (exp(log(5)) is 5.0 in torch, 5.0000005 in numpy's float32;
+    exp differs from torch's in 39% of elements that way, 1% this way)."""
+    def compute(x):
+        return ufunc(x.astype(np.float64)).astype(np.float32) if x.dtype == np.float32 else ufunc(x)
+
+    return compute
+
+
+sin = unary_float(rounded_from_double(np.sin))
+cos = unary_float(rounded_from_double(np.cos))
+exp = unary_float(rounded_from_double(np.exp))
+expm1 = unary_float(rounded_from_double(np.expm1))
+log = unary_float(rounded_from_double(np.log))
+log1p = unary_float(rounded_from_double(np.log1p))
 sqrt = unary_float(np.sqrt)
 rsqrt = unary_float(_rsqrt)
-tanh = unary_float(saturating_tanh)
+tanh = unary_float(rounded_from_double(np.tanh))
 sigmoid = unary_float(_sigmoid)
 erf = unary_float(_erf)
 reciprocal = unary_float(np.reciprocal)
