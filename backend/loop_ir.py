@@ -234,6 +234,17 @@ def known(relation):
     return relation is sympy.true or relation is True or (isinstance(relation, (bool, np.bool_)) and bool(relation))
 
 
+def is_one(size):
+    """Is a size 1 (a broadcast, a squeeze)? Over symbols, only when the ShapeEnv decides it for every admitted size
+    (the trace's guards say `s0 // 2 == 1`); otherwise the code cannot be generated once for all sizes."""
+    if not is_size_expr(size):
+        return size == 1
+    decided = shape_env().static_value(sympy.Eq(size, 1)) if shape_env() is not None else None
+    if decided is None:
+        raise NotImplementedError(f"backend: whether the size {size} is 1 (a broadcast over symbolic sizes)")
+    return decided
+
+
 def map_sizes(obj, on_size):
     """Loop-IR objects (kernels, indices, layouts; lists, tuples) with each size over symbols replaced by on_size."""
     if is_size_expr(obj):

@@ -53,7 +53,7 @@ def broadcast_loader(node, out_size):
     size = node.get_size()
     load = node.make_loader()
     lead = len(out_size) - len(size)
-    return lambda idx: load([L.Const(0) if n == 1 else idx[lead + i] for i, n in enumerate(size)])
+    return lambda idx: load([L.Const(0) if L.is_one(n) else idx[lead + i] for i, n in enumerate(size)])
 
 
 def is_tensor(value):

@@ -76,7 +76,8 @@ def expand(x, size, implicit=False):
         return x
 
     def reindex(idx):
-        return [L.Const(0) if old[i] == 1 and new[lead + i] != 1 else idx[lead + i] for i in range(len(old))]
+        return [L.Const(0) if old[i] != new[lead + i] and L.is_one(old[i]) else idx[lead + i]
+                for i in range(len(old))]
 
     return ir.View(x, new, reindex, "expand")
 
@@ -99,7 +100,7 @@ def squeeze(x, dim=None):
     if not size:  # a 0-d tensor takes dim 0 or -1 and stays as it is
         return x
     asked = range(len(size)) if dim is None else dim if isinstance(dim, (list, tuple)) else [dim]
-    squeezed = {d for d in (wrap_dim(d, len(size)) for d in asked) if size[d] == 1}
+    squeezed = {d for d in (wrap_dim(d, len(size)) for d in asked) if L.is_one(size[d])}
     return view(x, [n for d, n in enumerate(size) if d not in squeezed])  # (a reshape that drops size-1 dims)
 
 

@@ -151,6 +151,15 @@ def test_cross_entropy_training_step():
     assert [graph.name.rsplit("_", 1)[0] for graph in backend.metrics.graphs] == ["forward", "backward"]
 
 
+def test_a_size_that_is_one_at_run_time_broadcasts():
+    # x.reshape(2, -1) of a (1, s) input has a dim of s // 2: 1 for s = 2, where expand broadcasts it (the trace's
+    # guard says so); before, the kernel indexed it as a dim of 2 and read past the input (silently wrong values)
+    expanded = lambda lib: lambda x: (x.reshape(2, -1).expand(2, 2) * 10, x.reshape(2, -1).expand(2, 2))
+    assert _compiled_graphs(expanded, [[(1, 2)], [(1, 2)]]) == ["inference"]
+    squeezed = lambda lib: lambda x: x.reshape(2, -1).squeeze(-1) + 1
+    assert _compiled_graphs(squeezed, [[(1, 2)], [(1, 2)]]) == ["inference"]
+
+
 def test_what_the_backend_cannot_decide_compiles_per_size(caplog):
     # x.shape[0] / 2 is a float over a size symbol: the backend computes sizes in integers and refuses it; AOT falls
     # back to one compile per size (logged), and the values are still torch's
