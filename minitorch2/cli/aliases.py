@@ -15,6 +15,7 @@ packages plays which PyTorch module; the runtime never names the layers above it
 import importlib
 import importlib.abc
 import importlib.util
+import multiprocessing.spawn
 import sys
 
 from .. import _unsupported
@@ -88,10 +89,23 @@ def aliased_package(torch_path):
     return importlib.import_module(target)
 
 
+class _InstallInChild:
+    """Rides in multiprocessing's spawn preparation data: unpickled in the child before the script is re-run
+    there, it routes the child's `import torch` too (mnist_hogwild trains in spawned processes)."""
+
+    def __reduce__(self):
+        return install, ()
+
+
+def _preparation_data_with_aliases(name, _original=multiprocessing.spawn.get_preparation_data):
+    return {**_original(name), "minitorch2_aliases": _InstallInChild()}
+
+
 def install():
-    """Route `import torch...` to minitorch2 for the rest of this process."""
+    """Route `import torch...` to minitorch2 for the rest of this process and the processes it spawns."""
     if not any(isinstance(f, AliasFinder) for f in sys.meta_path):
         sys.meta_path.insert(0, AliasFinder())
+    multiprocessing.spawn.get_preparation_data = _preparation_data_with_aliases
     _unsupported.aliased_package = aliased_package
     for name in list(sys.modules):
         if target_name(name) is not None and not _is_ours(sys.modules[name]):

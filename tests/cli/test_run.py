@@ -100,3 +100,37 @@ def test_user_errors_keep_their_traceback(tmp_path):
     result = _run(script="import torch\ntorch.ones(2, 3) @ torch.ones(2, 3)\n", tmp_path=tmp_path)
     assert result.returncode == 1
     assert "RuntimeError: mat1 and mat2 shapes cannot be multiplied (2x3 and 2x3)" in result.stderr
+
+
+SPAWNING_SCRIPT = """
+    import torch
+    import torch.multiprocessing as mp
+
+    def child(model, queue):
+        queue.put((type(torch.ones(1)).__module__.split(".")[0], sum(p.sum().item() for p in model.parameters())))
+        with torch.no_grad():
+            model.weight.add_(1)  # shared memory: the parent sees it
+
+    if __name__ == "__main__":
+        torch.manual_seed(0)
+        mp.set_start_method("spawn", force=True)
+        model = torch.nn.Linear(3, 2)
+        model.share_memory()
+        queue = mp.Queue()
+        process = mp.Process(target=child, args=(model, queue))
+        process.start()
+        package, total = queue.get()
+        process.join()
+        print(package == type(torch.ones(1)).__module__.split(".")[0], round(total, 5), process.exitcode)
+        print(round(model.weight.sum().item(), 5))
+"""
+
+
+@pytest.mark.slow  # four interpreters (a parent and a spawned child, ours and torch's): about 15 s
+def test_spawned_processes_import_what_the_parent_imports(tmp_path):
+    # mnist_hogwild trains in spawned processes: a child re-runs the script, whose `import torch` must be ours too
+    # (before, the child imported real torch, whose optimizer refused our parameters)
+    ours = _run(script=SPAWNING_SCRIPT, tmp_path=tmp_path)
+    theirs = _torch(SPAWNING_SCRIPT, tmp_path)
+    assert ours.returncode == theirs.returncode == 0, ours.stderr
+    assert ours.stdout == theirs.stdout
