@@ -59,6 +59,7 @@ from ._settings import (  # noqa: E402,F401
     is_deterministic_algorithms_warn_only_enabled, set_float32_matmul_precision, set_num_threads,
     use_deterministic_algorithms)
 from .nn.parameter import Parameter as _Parameter  # noqa: E402,F401
+from .sparse import sparse_coo, sparse_coo_tensor, spmm  # noqa: E402,F401  (torch.sparse: the COO layout)
 
 from ._tensor import channels_last, contiguous_format, layout, memory_format, preserve_format, strided  # noqa: E402,F401
 inf, nan = math.inf, math.nan

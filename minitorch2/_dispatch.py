@@ -23,6 +23,7 @@ import threading
 
 import numpy as np
 
+from . import _sparse_coo as _sparse
 from ._tensor import Tensor
 
 
@@ -65,8 +66,8 @@ def redispatch_below_autograd(op, args, kwargs):
 
 def run_kernel(op, args, kwargs):
     """The bottom of the stack: meta function for fake tensors, numpy kernel for real ones."""
-    if _any_fake(args):
-        return _fake.run_meta(op, args, kwargs)
+    if _any_fake(args):  # no strided memory: fake tensors run meta functions, sparse ones their layout's kernels
+        return (_sparse.run_kernel if _sparse.any_sparse(args) else _fake.run_meta)(op, args, kwargs)
     if op.kernel is None:
         raise NotImplementedError(f"{op} has no eager kernel in minitorch2")
     try:

@@ -171,9 +171,10 @@ def ones(*size, dtype=None, device=None, requires_grad=False, layout=None, pin_m
 
 
 @out_variant(ANY, differentiable=False, dtype_from_out=FACTORY)
-def empty(*size, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False, memory_format=None):
-    options = _options(dtype, layout, device, pin_memory, memory_format)
-    return _finish(aten.empty.memory_format(_size(size, "empty"), **options), requires_grad)
+def empty(*sizes, size=None, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False,
+          memory_format=None):
+    options, sizes = _options(dtype, layout, device, pin_memory, memory_format), sizes if size is None else (size,)
+    return _finish(aten.empty.memory_format(_size(sizes, "empty"), **options), requires_grad)
 
 
 @out_variant(ANY, differentiable=False, dtype_from_out=FACTORY)

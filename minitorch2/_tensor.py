@@ -155,8 +155,10 @@ class Tensor:
         # minitorch2.Tensor(data) behaves as torch.Tensor(data): a float tensor.
         if self.__class__ is Tensor and args:
             # deferred: the factories sit above Tensor and import it
-            from ._factories import tensor as _make
+            from ._factories import empty, tensor as _make
 
+            if all(type(a) is int for a in args) or isinstance(args[0], Size):  # torch.Tensor(2, 3): sizes, not data
+                args = (empty(*args),)
             src = _make(args[0] if len(args) == 1 else list(args), dtype=_dtype.get_default_dtype())
             self._init_from(src._np, src._storage, src._shape, src._stride, src._offset, src.dtype)
 

@@ -10,7 +10,7 @@ import builtins
 
 import numpy as np
 
-from . import _dtype, _functions_common, _functions_extra, _tensor_methods_more
+from . import _dtype, _functions_common, _functions_extra, _tensor_methods_more, sparse
 from . import _functions as F
 from ._factories import tensor as make_tensor
 from ._ops import ops, python_signature
@@ -360,7 +360,7 @@ def install():
     methods.update(_inplace_operators())
     methods.update(_inplace_methods())
     methods.update(_functions_extra.tensor_methods(), **_functions_common.tensor_methods(),  # the coverage surface's
-                   **_tensor_methods_more.tensor_methods())
+                   **_tensor_methods_more.tensor_methods(), **sparse.tensor_methods())
     methods.update(_shape_methods())
     methods.update(__getitem__=getitem, __setitem__=setitem)
     for name, fn in methods.items():
