@@ -72,7 +72,8 @@ zero_ = ((lambda self: _fill_kernel(self, 0)), (lambda self: _fill_meta(self, 0)
 
 def _to_copy_kernel(self, *, dtype=None, layout=None, device=None, pin_memory=None, non_blocking=False, memory_format=None):
     target = dtype or self.dtype
-    result = np.array(self._np, dtype=target.np, copy=True, order="C")
+    with np.errstate(invalid="ignore"):  # NaN or inf to an integer: ATen casts without a word
+        result = np.array(self._np, dtype=target.np, copy=True, order="C")
     return with_strides(result, _to_copy_meta(self, dtype=dtype, memory_format=memory_format).stride())
 
 

@@ -5,6 +5,7 @@ Runtime layer. Reductions follow PyTorch's dtype rules: `sum` of integer or bool
 (`reduction_dims`), so `dim=None`, `dim=[]` and a full list agree.
 """
 import math
+import warnings
 
 import numpy as np
 
@@ -214,13 +215,21 @@ max_dim = _contiguous_out(_max_dim(zero_tie(np.max), np.argmax, "max"))
 min_dim = _contiguous_out(_max_dim(zero_tie(np.min), np.argmin, "min"))
 
 
-def _var_kernel(self, dim=None, *, correction=None, keepdim=False):
+def _var_kernel(self, dim=None, *, correction=None, keepdim=False, name="var"):
     _mean_dtype(self, None, "var")
     dims = reduction_dims(dim, self.dim())
     ddof = 1 if correction is None else correction
+    n = math.prod(self.shape[d] for d in dims)
     with np.errstate(all="ignore"):
         x = self._np.astype(np.float64) if self.dtype is _dtype.float16 else self._np
-        return np.asarray(np.var(x, axis=dims, ddof=ddof, keepdims=keepdim)).astype(self.dtype.np)
+        if n - ddof > 0:
+            return np.asarray(np.var(x, axis=dims, ddof=ddof, keepdims=keepdim)).astype(self.dtype.np)
+        # ATen's warning, and the sum of squares divided by max(n - correction, 0), as ATen (np.var would warn)
+        warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than the reduction "
+                      "factor (input numel divided by output numel).", UserWarning, stacklevel=2)
+        squares = np.square(x - np.sum(x, axis=dims, keepdims=True) / np.float64(n))
+        return np.asarray(np.sum(squares, axis=dims, keepdims=keepdim) / np.float64(max(n - ddof, 0))).astype(
+            self.dtype.np)
 
 
 def _var_meta(self, dim=None, *, correction=None, keepdim=False):
@@ -233,7 +242,7 @@ var = _contiguous_out((_var_kernel, _var_meta))
 
 def _var_mean_kernel(self, dim=None, *, correction=None, keepdim=False):
     dims = reduction_dims(dim, self.dim())
-    return _var_kernel(self, dim, correction=correction, keepdim=keepdim), np.asarray(
+    return _var_kernel(self, dim, correction=correction, keepdim=keepdim, name="var_mean"), np.asarray(
         np.mean(self._np, axis=dims, keepdims=keepdim)).astype(self.dtype.np)
 
 
@@ -246,7 +255,7 @@ var_mean = _contiguous_out((_var_mean_kernel, _var_mean_meta))
 
 def _std_kernel(self, dim=None, *, correction=None, keepdim=False):
     with np.errstate(all="ignore"):
-        return np.sqrt(_var_kernel(self, dim, correction=correction, keepdim=keepdim))
+        return np.sqrt(_var_kernel(self, dim, correction=correction, keepdim=keepdim, name="std"))
 
 
 std = _contiguous_out((_std_kernel, _var_meta))
