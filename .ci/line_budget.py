@@ -127,6 +127,8 @@ OUTSIDE_THE_LESSON = {
         "minitorch2/multiprocessing/", "minitorch2/autograd/variable.py",
         # torch.distributed for a world of one process (DDP, DistributedSampler); Tensor.share_memory_ over memfd
         "minitorch2/distributed/", "minitorch2/_shared_memory.py",
+        # sparse COO tensors: the layout's Tensor class and kernels, torch.sparse and sparse_coo_tensor
+        "minitorch2/_sparse_coo.py", "minitorch2/sparse/",
     ),
 }
 PIPELINE = ("frontend/", "autograd/", "partition/", "backend/")

@@ -72,8 +72,9 @@ def _sequence_tracker(value):
 
 def wrap(og, value, source):
     if isinstance(value, minitorch2.Tensor):
-        if source is None:
-            raise Unsupported("a tensor constant created outside the frame", "unsupported")
+        if source is None or value.is_sparse:  # as Dynamo, no sparse tensor in a graph: the frame runs eagerly
+            raise Unsupported("a tensor constant created outside the frame" if source is None else
+                              "Attempted to wrap sparse Tensor with VariableTracker", "unsupported")
         return og.add_graph_input(source, value)
     if _is_constant(value):
         if isinstance(value, minitorch2.dtype):  # (a device is compared by value: torch.device("cpu") is made anew)

@@ -126,3 +126,12 @@ def test_the_invariants_warning_is_torchs():
     message = minitorch2.sparse._INVARIANTS_WARNING
     assert message.startswith("Sparse invariant checks are implicitly disabled.")
     assert minitorch2.sparse.check_sparse_tensor_invariants.is_enabled() is False
+
+
+def test_a_sparse_argument_to_a_compiled_function_runs_eagerly():
+    # as Dynamo: a sparse tensor is never a graph input (before: wrapped as a dense one, the compiled code failed to
+    # read its memory)
+    def f(lib):
+        return lib.compile(lambda a, b: lib.mm(a, b).relu() * 2)(lib.eye(3).to_sparse(), lib.ones(3, 2))
+
+    np.testing.assert_array_equal(f(minitorch2).numpy(), f(torch).numpy())
