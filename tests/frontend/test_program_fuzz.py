@@ -109,17 +109,18 @@ def _assert_same(a, b, rtol, atol, where="out"):
         assert a == b, f"{where}: {a!r} vs {b!r}"
 
 
-def check_program(source, n_args, first_shape, second_shape, seed, dynamic=None, more_shapes=()):
+def check_program(source, n_args, first_shape, second_shape, seed, dynamic=None, more_shapes=(), backend="eager"):
     """Run one generated program compiled and uncompiled; raise AssertionError on any difference."""
     frontend.reset()
     fn = _load(source, minitorch2, frontend)
-    counter = CompileCounterWithBackend("eager")  # backend "eager", counting the graphs it is given
+    counter = CompileCounterWithBackend(backend)  # counting the graphs the backend is given
+    tolerance = dict(rtol=1e-6, atol=1e-7) if backend == "eager" else dict(rtol=1e-4, atol=1e-5)  # (fused kernels)
     compiled = minitorch2.compile(fn, backend=counter, dynamic=dynamic)
     theirs = _load(source, torch, torch._dynamo) if torch is not None else None
     for call, shape in enumerate((first_shape, first_shape, second_shape, *more_shapes)):
         eager_out, eager_printed = _run(fn, _inputs(minitorch2, shape, n_args, seed + call))
         out, printed = _run(compiled, _inputs(minitorch2, shape, n_args, seed + call))
-        _assert_same(out, eager_out, rtol=1e-6, atol=1e-7, where=f"call {call}: compiled vs eager")
+        _assert_same(out, eager_out, **tolerance, where=f"call {call}: compiled vs eager")
         assert printed == eager_printed, f"call {call}: printed {printed!r}, eager printed {eager_printed!r}"
         assert minitorch2.is_grad_enabled(), f"call {call}: grad mode left off after the compiled call"
         if theirs is not None:
@@ -236,6 +237,18 @@ def test_program_compiled_over_symbolic_sizes_equals_eager(program, first_shape,
     source, n_args = program
     note("program:\n" + source)
     check_program(source, n_args, first_shape, second_shape, seed, dynamic=True, more_shapes=(third_shape,))
+
+
+@settings(max_examples=EXAMPLES if DEEP else 10, phases=PHASES)
+@given(programs(max_statements=10 if DEEP else 6), shapes, shapes, shapes, st.integers(0, 2**16))
+def test_program_compiled_by_inductor_over_symbolic_sizes_equals_eager(program, first_shape, second_shape,
+                                                                        third_shape, seed):
+    """The same through the inductor backend: its kernels take the size symbols as arguments (one compile for
+    every size the guards admit, or one per size where it cannot decide)."""
+    source, n_args = program
+    note("program:\n" + source)
+    check_program(source, n_args, first_shape, second_shape, seed, dynamic=True, more_shapes=(third_shape,),
+                  backend="inductor")
 
 
 def _zeroing_backend(gm, example_inputs):
