@@ -46,7 +46,6 @@ symbol it uses (`Kernel.sizes`). Python arithmetic builds these expressions as i
 import builtins
 import dataclasses
 import math
-import operator
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -54,7 +53,7 @@ import sympy
 
 from minitorch2 import _dtype as dt
 from minitorch2.fx.experimental.symbolic_shapes import FloorDiv as SizeFloorDiv
-from minitorch2.fx.experimental.symbolic_shapes import python_step
+from minitorch2.fx.experimental.symbolic_shapes import _SourcePrinter  # (guards' printer: sizes as Python)
 
 from .virtualized import shape_env
 
@@ -269,23 +268,10 @@ def with_sizes(obj, values):
     return map_sizes(obj, lambda size: int(size.subs({s: values[s.name] for s in size.free_symbols})))
 
 
-PYTHON_OPERATORS = {operator.add: "+", operator.sub: "-", operator.mul: "*", operator.floordiv: "//",
-                    operator.mod: "%", operator.pow: "**"}
-
-
 def size_python(value):
-    """A size as Python source over its symbols' names: `3*s0 + 1` -> `((s0 * 3) + 1)`; an int as itself."""
+    """A size as Python source over its symbols' names (`1 + 3*s0`, `s0 // 2`), an int as itself."""
     check_integer(value)
-    if not is_size_expr(value):
-        return str(int(value))
-    if value.is_Symbol:
-        return value.name
-    operation, operands = python_step(value)
-    if operation is operator.neg:
-        return f"(-{size_python(operands[0])})"
-    if operation not in PYTHON_OPERATORS:
-        raise NotImplementedError(f"backend: the size {value} over symbolic sizes")
-    return "(" + f" {PYTHON_OPERATORS[operation]} ".join(size_python(sympy.sympify(o)) for o in operands) + ")"
+    return _SourcePrinter({}).doprint(value) if is_size_expr(value) else str(int(value))
 
 
 def check_integer(value):
@@ -444,12 +430,7 @@ def map_value(value, on_leaf, on_index=None):
 def variables(expr):
     """The names of the loop variables a value expression or an Index reads (inside indirect indices too)."""
     names = set()
-
-    def note(var):
-        names.add(var.name)
-        return var
-
-    substitute(expr, on_var=note)
+    substitute(expr, on_var=lambda var: names.add(var.name) or var)
     return names
 
 

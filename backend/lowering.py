@@ -298,9 +298,6 @@ class GraphLowering:
         if L.is_size_expr(value) and value.is_Symbol:
             self.size_sources.setdefault(value.name, source)
 
-    def get_attr(self, node, env):
-        raise NotImplementedError(f"backend: get_attr nodes are not lowered ({node.target})")
-
     def call_function(self, node, env):
         if is_symbolic(node.meta.get("val")):  # arithmetic on sizes: its expression over the graph's size symbols
             return ir.size_expr(node.meta["val"])

@@ -34,8 +34,7 @@ def cast(value, dtype):
 
 def constant(value, dtype):
     if L.is_size_expr(value):  # a size as a value (dynamic shapes): the kernel computes it from its size arguments
-        if not value.is_integer:
-            raise NotImplementedError(f"backend: the value {value} over symbolic sizes (not an integer)")
+        L.check_integer(value)
         return L.Constant(value, dtype)
     python_type = bool if dtype is _dtype.bool_ else float if dtype.is_floating_point else int
     return L.Constant(python_type(value), dtype)
@@ -249,14 +248,11 @@ def scalar_tensor(value, *, dtype=None, **_):
     return full([], value, dtype=dtype or _dtype.get_default_dtype())
 
 
-def arange(start, end=None, step=1, *, dtype=None, **_):
-    if end is None:
-        start, end = 0, start
+# (always given a dtype: called by prims.iota, or for an arange.start_step that select_decomp_table left whole, which
+# names an integral dtype for float bounds)
+def arange(start, end, step=1, *, dtype, **_):
     symbolic = any(L.is_size_expr(v) for v in (start, end, step))  # (-floordiv: the ceiling of the division)
     length = -L.floordiv(start - end, step) if symbolic else max(0, math.ceil((end - start) / step))
-    if dtype is None:
-        dtype = _dtype.int64 if all(isinstance(v, int) or L.is_size_expr(v) for v in (start, end, step)) \
-            else _dtype.get_default_dtype()
 
     def inner_fn(idx):
         position = L.IndexValue(idx[0], _dtype.int64 if not dtype.is_floating_point else dtype)

@@ -8,7 +8,6 @@ Reshapes that are not a plain regrouping of contiguous dimensions index through 
 import itertools
 import math
 
-from minitorch2._aten.views import infer_size
 from minitorch2._tensor import wrap_dim
 
 from . import ir
@@ -19,14 +18,11 @@ from .virtualized import current_graph
 
 def view(x, size):
     old = x.get_size()
-    numel = math.prod(old)
-    if L.is_size_expr(numel):  # (the trace checked the sizes; -1 is the rest of the elements)
-        new = [L.floordiv(numel, math.prod(n for n in size if n != -1)) if n == -1 else n for n in size]
-    else:
-        new = list(infer_size(size, numel))
+    numel = math.prod(old)  # (the trace checked the sizes; -1 is the rest of the elements)
+    new = [L.floordiv(numel, math.prod(n for n in size if n != -1)) if n == -1 else n for n in size]
     if new == old:
         return x
-    if math.prod(old) == 0:  # no elements: nothing is ever loaded, and dimension groups need nonzero sizes
+    if numel == 0:  # no elements: nothing is ever loaded, and dimension groups need nonzero sizes
         return ir.View(x, new, lambda idx: [L.Const(0)] * len(old), "view")
     return ir.View(x, new, _reshape_reindex(old, new), "view")
 
