@@ -31,13 +31,18 @@ _active = threading.local()  # .wrapper: the CompileWrapper the callees of the r
 def run_skipped(fn, args, kwargs, compile_wrapper):
     """fn(*args, **kwargs) run as written, each user function it calls compiled by compile_wrapper."""
     code = _CODES.get(fn.__code__) or _CODES.setdefault(fn.__code__, _routed_code(fn.__code__))
-    copy = types.FunctionType(code, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
-    copy.__kwdefaults__ = fn.__kwdefaults__
     outer, _active.wrapper = getattr(_active, "wrapper", None), compile_wrapper
     try:
-        return copy(*args, **kwargs)
+        return with_code(fn, code)(*args, **kwargs)
     finally:
         _active.wrapper = outer
+
+
+def with_code(fn, code):
+    """A copy of fn (its globals, name, defaults and closure cells) that runs `code`."""
+    copy = types.FunctionType(code, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
+    copy.__kwdefaults__ = fn.__kwdefaults__
+    return copy
 
 
 def _routed_code(code):
@@ -61,15 +66,12 @@ def _routed_instructions(instructions):
             kw_names = inst.arg
         elif name == "PUSH_NULL":
             routed += _instrs(inst, [("LOAD_CONST", NO_SELF)])
-        elif name == "LOAD_GLOBAL" and inst.arg[0] is True:
-            load = [("LOAD_GLOBAL", (False, inst.arg[1]))]
-            routed += _instrs(inst, load + [("LOAD_CONST", NO_SELF)] if pyversion.NULL_AFTER_CALLABLE else
-                              [("LOAD_CONST", NO_SELF)] + load)
-        elif name == "LOAD_METHOD" or name in ("LOAD_ATTR", "LOAD_SUPER_ATTR") and inst.arg[0] is True:
-            # a method load pushes (method, self) or (NULL, attribute): load the bound attribute instead
-            load = [("LOAD_ATTR", inst.arg) if name == "LOAD_METHOD" else (name, (False, *inst.arg[1:]))]
-            routed += _instrs(inst, load + [("LOAD_CONST", NO_SELF)] +
-                              ([] if pyversion.NULL_AFTER_CALLABLE else [("SWAP", 2)]))
+        elif name == "LOAD_METHOD" or name in ("LOAD_GLOBAL", "LOAD_ATTR", "LOAD_SUPER_ATTR") and inst.arg[0] is True:
+            # a global load with a NULL pushes (NULL, global), a method load (method, self) or (NULL, attribute):
+            # load the global or the bound attribute alone, and NO_SELF in the NULL's place
+            load = ("LOAD_ATTR", inst.arg) if name == "LOAD_METHOD" else (name, (False, *inst.arg[1:]))
+            swap = [] if pyversion.NULL_AFTER_CALLABLE else [("SWAP", 2)]
+            routed += _instrs(inst, [load, ("LOAD_CONST", NO_SELF), *swap])
         elif name in ("CALL", "CALL_KW", "CALL_FUNCTION_EX"):
             routed += _instrs(inst, routed_call(name, inst.arg, kw_names))
             kw_names = ()

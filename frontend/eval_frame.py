@@ -17,14 +17,13 @@ import functools
 import inspect
 import logging
 import threading
-import types
 import warnings
 
 import minitorch2
 from minitorch2 import _logging
 
 from . import config, dynamic_shapes, resume, source
-from .eager_frame import run_skipped
+from .eager_frame import run_skipped, with_code
 from .backends import lookup_backend
 from .break_reasons import REASONS, explain_reason
 from .exc import BackendCompilerFailed, FailOnRecompileLimitHit, Unsupported
@@ -59,10 +58,7 @@ class CacheEntry:
         if self.transformed_code is not None:
             # No PEP 523 hook: instead of CPython running the rewritten frame, we call a function made of
             # it, with fn's globals, defaults and closure cells, on the caller's original arguments.
-            transformed = types.FunctionType(self.transformed_code, fn.__globals__, fn.__name__, fn.__defaults__,
-                                             fn.__closure__)
-            transformed.__kwdefaults__ = fn.__kwdefaults__
-            return transformed(*args, **kwargs)
+            return with_code(fn, self.transformed_code)(*args, **kwargs)
         if self.compiled is None:  # as Dynamo skips a frame: it runs as written, but what it calls still compiles
             return run_skipped(fn, args, kwargs, CompileWrapper(self.backend, False))
         inputs = self.fetch_inputs(L, G)
@@ -111,12 +107,11 @@ def _make_binder(code):
             bound = code_signature(fn).bind(*args, **kwargs)
             bound.apply_defaults()
             L = dict(bound.arguments)
-        if freevars:
-            for name, cell in zip(freevars, fn.__closure__ or ()):
-                try:
-                    L[name] = cell.cell_contents
-                except ValueError:
-                    pass
+        for name, cell in zip(freevars, fn.__closure__ or ()):
+            try:
+                L[name] = cell.cell_contents
+            except ValueError:
+                pass
         return L
 
     return bind
@@ -125,9 +120,7 @@ def _make_binder(code):
 def code_signature(fn):
     """The signature Python binds fn's calls with, read from a bare function of fn's code (inspect.signature
     would believe the __wrapped__ or __signature__ functools.wraps copies)."""
-    bare = types.FunctionType(fn.__code__, {}, fn.__name__, fn.__defaults__, fn.__closure__)
-    bare.__kwdefaults__ = fn.__kwdefaults__
-    return inspect.signature(bare)
+    return inspect.signature(with_code(fn, fn.__code__))
 
 
 def translate(fn, L, backend, nopython, first=True):
