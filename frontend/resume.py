@@ -28,7 +28,7 @@ from .exc import Unsupported
 from .source import LocalSource
 from .variables import (ConstantVariable, GradModeExitVariable, LazyVariableTracker, ListIteratorVariable,
                         NullVariable)
-from .variables.ctx_manager import _set_grad_enabled
+from .variables.ctx_manager import _set_grad_enabled, record_grad_switch
 
 _RESUME_CODES = {}  # (code, offset, stack layout, arg names) -> resume code object
 _ORIGINS = {}  # resume code -> (the user's code it continues, {offset in resume code: offset in that code})
@@ -193,7 +193,7 @@ def transform_frame(fn, bp, output, graph_call, compile_wrapper):
     exits = [v for v in bp.stack if isinstance(v, GradModeExitVariable)]
     call_mode = exits[0].previous if exits else bp.grad_enabled
     if bp.grad_enabled != call_mode:  # inside a no_grad block: the graph leaves grad mode as outside it
-        _end_graph_in(output, call_mode)
+        record_grad_switch(output, call_mode)
     if output.op_count():
         cg.append("PUSH_NULL")
         cg.append("LOAD_CONST", graph_call)
@@ -224,10 +224,10 @@ def transform_frame(fn, bp, output, graph_call, compile_wrapper):
     if n_operands is None:
         raise Unsupported(f"cannot replay {inst.opname} at a graph break", "unresumable")
     below = len(bp.stack) - n_operands
-    operands = list(enumerate(bp.stack))[below:]
+    operands = bp.stack[below:]
     # a breaking call goes through a RoutedCall (eager_frame.py), so its callee's frame compiles
-    routed = inst.opname in ("CALL", "CALL_KW") and not any(_reads_its_frame(var) for _, var in operands)
-    for i, var in operands:
+    routed = inst.opname in ("CALL", "CALL_KW") and not any(_reads_its_frame(var) for var in operands)
+    for var in operands:
         if isinstance(var, NullVariable) and routed:
             cg.append("LOAD_CONST", eager_frame.NO_SELF)
         else:
@@ -250,15 +250,6 @@ def transform_frame(fn, bp, output, graph_call, compile_wrapper):
         _append_resume_call(cg, fn, bp, below, offset, n_after, names, compile_wrapper)
     head = assemble.frame_head(code)
     return assemble.replace_body(code, head + cg.instrs)
-
-
-def _end_graph_in(output, mode):
-    """End the graph in `mode`: a switch undoing the one just before it cancels it (Dynamo's cleanup_graph)."""
-    last = next(reversed(output.graph.nodes), None)
-    if last is not None and last.target is _set_grad_enabled and last.meta.get("grad_mode_before") == mode:
-        output.graph.erase_node(last)
-    else:
-        output.create_node("call_function", _set_grad_enabled, (mode,), {})
 
 
 def _append_set_grad(cg, mode):

@@ -26,16 +26,19 @@ GRAD_MODE_CLASSES = (minitorch2.no_grad, minitorch2.enable_grad, minitorch2.set_
 
 
 def switch_grad_mode(tx, mode):
-    """Record a grad-mode switch in the graph, real for the rest of the translation; one undoing the last cancels."""
-    graph = tx.output.graph
-    last = next(reversed(graph.nodes), None)
-    previous = minitorch2.is_grad_enabled()
-    node = tx.output.create_node("call_function", _set_grad_enabled, (mode,), {})
-    node.meta["grad_mode_before"] = previous
-    if last is not None and last.target is _set_grad_enabled and last.meta.get("grad_mode_before") == mode:
-        graph.erase_node(node)
-        graph.erase_node(last)
+    """Record a grad-mode switch in the graph, real for the rest of the translation."""
+    record_grad_switch(tx.output, mode)
     _set_grad_enabled(mode)
+
+
+def record_grad_switch(output, mode):
+    """A grad-mode switch node; one undoing the switch just before it cancels both (Dynamo's cleanup_graph)."""
+    last = next(reversed(output.graph.nodes), None)
+    node = output.create_node("call_function", _set_grad_enabled, (mode,), {})
+    node.meta["grad_mode_before"] = minitorch2.is_grad_enabled()
+    if last is not None and last.target is _set_grad_enabled and last.meta.get("grad_mode_before") == mode:
+        output.graph.erase_node(node)
+        output.graph.erase_node(last)
 
 
 class GradModeClassVariable(ValueVariable):
