@@ -139,10 +139,7 @@ class Buffer(IRNode):
         return list(self.layout.size)
 
     def make_loader(self):
-        def load(idx):
-            return L.Load(self.name, self.layout.index(idx), self.dtype)
-
-        return load
+        return lambda idx: L.Load(self.name, self.layout.index(idx), self.dtype)
 
     def realize(self):
         return self

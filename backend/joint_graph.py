@@ -38,11 +38,8 @@ def joint_graph_passes(gm):
 
 
 def _apply(graph, rewrite):
-    changed = False
-    for node in list(graph.nodes):
-        if node.op == "call_function" and node.graph is graph and rewrite(node):
-            changed = True
-    return changed
+    # (a list, not a generator: every node gets its chance, not only those up to the first rewrite)
+    return any([rewrite(node) for node in list(graph.nodes) if node.op == "call_function" and node.graph is graph])
 
 
 def _val(node):

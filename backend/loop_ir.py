@@ -183,10 +183,9 @@ def map_index(index, on_var=None, on_value=None):
         return sum((map_index(term, on_var, on_value) for term in index.terms), Const(0))
     if isinstance(index, Mul):
         return map_index(index.term, on_var, on_value) * index.factor
-    if isinstance(index, FloorDiv):
-        return map_index(index.term, on_var, on_value) // index.divisor
-    if isinstance(index, Mod):
-        return map_index(index.term, on_var, on_value) % index.divisor
+    if isinstance(index, (FloorDiv, Mod)):
+        term = map_index(index.term, on_var, on_value)
+        return term // index.divisor if isinstance(index, FloorDiv) else term % index.divisor
     if isinstance(index, Indirect):
         return replace(index, value=on_value(index.value)) if on_value else index
     raise TypeError(f"not an index: {index!r}")

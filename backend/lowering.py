@@ -75,8 +75,7 @@ class TensorArg:
     """How an extern kernel sees one tensor argument: a strided view of a named buffer."""
 
     def __init__(self, node):
-        node = _as_strided_readable(node)
-        self.name, self.layout = ir.affine_layout(node)
+        self.name, self.layout = ir.affine_layout(_as_strided_readable(node))
 
     def __repr__(self):
         return f"{self.name}{list(self.layout.size)}"
@@ -85,12 +84,11 @@ class TensorArg:
 def _as_strided_readable(node):
     """Realize `node` so that it is a strided view of one buffer (copy it if the view is not affine)."""
     node.realize()
-    located = ir.affine_layout(node)
-    if located is None:
-        copy = P.clone(node)
-        copy.realize()
-        return copy
-    return node
+    if ir.affine_layout(node) is not None:
+        return node
+    copy = P.clone(node)
+    copy.realize()
+    return copy
 
 
 def extern_call(kind, op, args, kwargs=None, fallback=False):
@@ -166,7 +164,7 @@ SHIFTS = {"bitwise_left_shift": "lshift", "__lshift__": "lshift", "bitwise_right
 def _overload(qualified):
     namespace, _, qualified = qualified.rpartition("::")
     name, _, overload = qualified.partition(".")
-    return getattr(getattr(getattr(ops, namespace or "aten"), name), overload or "default")
+    return getattr(getattr(getattr(ops, namespace or "aten"), name), overload or "default", None)
 
 
 def _build_table():
@@ -238,13 +236,8 @@ def _build_table():
                   for overload in ("Tensor", "Tensor_Scalar", "Scalar_Tensor", "Scalar")})
     table.update({f"{name}.{overload}": P.elementwise(name, predicate=True) for name in COMPARISONS
                   for overload in ("Tensor", "Scalar")})
-    lowerings = {}
-    for qualified, fn in table.items():
-        try:
-            lowerings[_overload(qualified)] = fn
-        except AttributeError:  # an overload minitorch2's registry does not have
-            continue
-    return lowerings
+    # (an overload minitorch2's registry does not have is left out)
+    return {op: fn for qualified, fn in table.items() if (op := _overload(qualified)) is not None}
 
 
 LOWERINGS = _build_table()

@@ -36,9 +36,7 @@ def simplify(index, extents):
         # (d*a + r) // d is a + r // d: the same split as the remainder's below, so a reshape's quotient and
         # remainder pair up again in _merge_quotient_and_remainder
         return _sum(quotient if rest_fits else quotient + [_sum(rest) // divisor])
-    if rest_fits:
-        return _sum(rest)
-    return _sum(rest) % divisor
+    return _sum(rest) if rest_fits else _sum(rest) % divisor
 
 
 def _merge_quotient_and_remainder(index):
@@ -114,8 +112,7 @@ def _max_of(index, extents):
         return _max_value(index.terms, extents)
     if isinstance(index, L.Indirect):
         return index.size - 1
+    largest = _max_of(index.term, extents)  # of a FloorDiv's or a Mod's term
     if isinstance(index, L.FloorDiv):
-        largest = _max_of(index.term, extents)
         return largest if largest == math.inf else L.floordiv(largest, index.divisor)
-    largest = _max_of(index.term, extents)
     return largest if L.known(largest < index.divisor - 1) else index.divisor - 1

@@ -43,8 +43,8 @@ class LLVMKernel(CompiledKernel):
                                      ctypes.c_int64, ctypes.c_int64, *[ctypes.c_void_p] * len(error_flags))
         self._function = prototype(loaded.address)
         self.outer_range = kernel.loop.ranges[0] if kernel.loop.vars else 1
-        # dynamic shapes: the outer range from the size arguments that follow the addresses in `run`
-        self._outer_range_of = L.size_function([self.outer_range], kernel.sizes) if kernel.sizes else None
+        # (dynamic shapes: the outer range from the size arguments that follow the addresses in `run`)
+        self._outer_range_of = L.size_function([self.outer_range], kernel.sizes)
         threaded = speed.threaded_run(kernel, self._function, loaded, error_flags, kernel_error)
         if threaded is not None:  # the fast configuration: `run` also splits large ranges across threads
             self.run = threaded
@@ -55,8 +55,7 @@ class LLVMKernel(CompiledKernel):
     def run(self, *addresses):
         """The kernel over its whole outer range, on the calling thread (after the addresses: the sizes, if any)."""
         self.check_arity(addresses)
-        extent = self._outer_range_of(*addresses[len(self.kernel.args):])[0] if self._outer_range_of \
-            else self.outer_range
+        (extent,) = self._outer_range_of(*addresses[len(self.kernel.args):])
         if not self.error_flags:
             self._function(*addresses, 0, extent)
             return
