@@ -56,11 +56,8 @@ class BaseListVariable(VariableTracker):
         return MethodVariable(self, name)
 
     def call_method(self, tx, name, args, kwargs):
-        if name == "index" or name == "count":
-            target = args[0].realize()
-            if not target.is_python_constant():
-                raise Unsupported(f"list.{name} of a non-constant", "unsupported")
-            return ConstantVariable(getattr(self.as_python_constant(), name)(target.as_python_constant()))
+        if name in ("index", "count", "numel") and hasattr(self.python_cls, name):  # a Size's numel(): folded too
+            return ConstantVariable(self.as_python_constant()).call_method(tx, name, args, kwargs)
         if name == "__getitem__":
             return self.getitem(tx, args[0])
         if self.python_cls is list and name in ("append", "extend", "insert", "pop", "clear", "reverse"):
@@ -81,15 +78,11 @@ class BaseListVariable(VariableTracker):
         raise Unsupported(f"{self.python_cls.__name__}.{name}", "unsupported_call")
 
     def build(self, cg):
-        subclass = self.python_cls not in (list, tuple)  # torch.Size: cls(tuple)
-        if subclass:
-            cg.append("PUSH_NULL")
-            cg.append("LOAD_CONST", self.rebuilder())
+        if self.python_cls not in (list, tuple):  # torch.Size, a namedtuple: made from a tuple
+            return cg.call_const(self.rebuilder(), [TupleVariable(self.items)])
         for item in self.items:
             cg.reconstruct(item)
         cg.append("BUILD_LIST" if self.python_cls is list else "BUILD_TUPLE", len(self.items))
-        if subclass:
-            cg.call(1)
 
     def output_plan(self, og):
         if self.source is not None:  # the caller's own object (a change in the frame is replayed onto it)
@@ -115,11 +108,6 @@ class SizeVariable(TupleVariable):
     """`x.shape`: a tuple of ints (static shapes) that is a torch.Size to isinstance."""
 
     python_cls = minitorch2.Size
-
-    def var_getattr(self, tx, name):
-        if name == "numel":
-            return ConstantVariable(self.as_python_constant()).var_getattr(tx, name)
-        return super().var_getattr(tx, name)
 
 
 class StructSequenceVariable(TupleVariable):
