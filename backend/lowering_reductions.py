@@ -62,9 +62,7 @@ def reduction_node(size, reduction_ranges, reduction_type, inner_fn, dtype):
 
 
 def _sum_dtype(x, dtype):
-    if dtype is not None:
-        return dtype
-    return x.dtype if x.dtype.is_floating_point else _dtype.int64
+    return dtype or (x.dtype if x.dtype.is_floating_point else _dtype.int64)
 
 
 def sum_(x, dims=None, keepdim=False, *, dtype=None):

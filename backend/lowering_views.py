@@ -105,6 +105,8 @@ def _bound(position, n):
     position = position + n if L.known(position < 0) else position
     if L.known(position >= n):
         return n
+    if L.known(position <= 0):
+        return 0
     if L.known(position >= 0) and L.known(position <= n):
         return position
     raise NotImplementedError(f"backend: a slice bound {position} of a size {n} over symbolic sizes")
@@ -120,14 +122,11 @@ def select(x, dim, index):
 def slice_(x, dim=0, start=None, end=None, step=1):
     size = x.get_size()
     dim = wrap_dim(dim, len(size))
-    if any(map(L.is_size_expr, (size[dim], start, end))):
-        start, end = _bound(0 if start is None else start, size[dim]), _bound(size[dim] if end is None else end, size[dim])
-        length = L.floordiv(end - start + step - 1, step)
-        if not L.known(length >= 0):
-            raise NotImplementedError(f"backend: a slice [{start}:{end}] over symbolic sizes that may be empty")
-    else:
-        start, end, _ = slice(start, end, step).indices(size[dim])
-        length = max(0, math.ceil((end - start) / step))
+    start, end = _bound(0 if start is None else start, size[dim]), _bound(size[dim] if end is None else end, size[dim])
+    end = start if L.known(end < start) else end  # (an empty slice)
+    length = L.floordiv(end - start + step - 1, step)
+    if not L.known(length >= 0):
+        raise NotImplementedError(f"backend: a slice [{start}:{end}] over symbolic sizes that may be empty")
     if start == 0 and length == size[dim] and step == 1:
         return x
 

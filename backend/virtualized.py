@@ -8,20 +8,19 @@ creates must be registered with the graph being lowered; rather than pass that g
     with lowering_graph(graph):     # GraphLowering.run
         ...                         # any lowering: current_graph().register_buffer(...)
 
-The one idea to hold: the state is per thread (compiles run on several threads at once), and a stack (a
-lowering may lower another graph inside). It sits in a module of its own so that lowering.py and its op
+The one idea to hold: the state is per thread (compiles run on several threads at once), and nests (a
+lowering may lower another graph inside: the outer one is current again after it). It sits in a module of its own so that lowering.py and its op
 modules can all import it at the top without importing each other.
 """
 import contextlib
 import threading
 
-_current = threading.local()  # .stack: the graphs being lowered on this thread, innermost last
+_current = threading.local()  # .graph, .shape_env: what this thread lowers and compiles now
 
 
 def current_graph():
     """The GraphLowering being run on this thread, or None."""
-    stack = getattr(_current, "stack", None)
-    return stack[-1] if stack else None
+    return getattr(_current, "graph", None)
 
 
 def shape_env():
@@ -29,21 +28,21 @@ def shape_env():
     return getattr(_current, "shape_env", None)
 
 
-@contextlib.contextmanager
+def lowering_graph(graph):
+    return _made_current("graph", graph)
+
+
 def sizes_of(env):
     """Compile under `env`: what loop_ir.known asks when it decides something about a size over symbols."""
-    outer, _current.shape_env = shape_env(), env
-    try:
-        yield env
-    finally:
-        _current.shape_env = outer
+    return _made_current("shape_env", env)
 
 
 @contextlib.contextmanager
-def lowering_graph(graph):
-    stack = _current.__dict__.setdefault("stack", [])
-    stack.append(graph)
+def _made_current(name, value):
+    """`value` as this thread's `name` inside the with block, the outer one again after it."""
+    outer = getattr(_current, name, None)
+    setattr(_current, name, value)
     try:
-        yield graph
+        yield value
     finally:
-        stack.pop()
+        setattr(_current, name, outer)

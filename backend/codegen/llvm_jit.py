@@ -46,10 +46,8 @@ class HostTarget:
                                                                              opt=3)
 
     def optimize(self, module):
-        tuning = self.llvm.create_pipeline_tuning_options(speed_level=3)
-        tuning.loop_vectorization = True
-        tuning.slp_vectorization = True
-        tuning.loop_unrolling = True
+        tuning = self.llvm.create_pipeline_tuning_options(speed_level=3)  # (loop vectorizer and unrolling on)
+        tuning.slp_vectorization = True  # (off by default)
         builder = self.llvm.create_pass_builder(self.machine, tuning)
         builder.getModulePassManager().run(module, builder)
 
