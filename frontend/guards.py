@@ -237,9 +237,7 @@ class GuardSet:
         self.guards = {g.code: g for g in guards if g is not None}
 
     def source_text(self):
-        """The guard function's source; a guard that raises (a global deleted since) fails with what it raised."""
-        if not self.guards:
-            return "def guards(L, G):\n    return None"
+        """The guard function's source (the global state is always guarded); a guard that raises fails with it."""
         lines = ["def guards(L, G):", "    try:"]
         for g in self.guards.values():
             lines.append(f"        if not ({g.code}): return {g.failure or repr(g.why)}")

@@ -65,7 +65,7 @@ class Py312OpcodesMixin:
         if name == "INTRINSIC_LIST_TO_TUPLE":
             self.LIST_TO_TUPLE(inst)
         elif name == "INTRINSIC_UNARY_POSITIVE":
-            self.UNARY_POSITIVE(inst)
+            self.UNARY_POSITIVE(SimpleNamespace(opname="UNARY_POSITIVE"))
         elif name == "INTRINSIC_PRINT":  # the interactive prompt's echo: not in a compiled function
             raise Unsupported("printing an expression statement at the prompt", "unsupported_opcode")
         else:

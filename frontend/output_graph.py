@@ -137,10 +137,9 @@ class OutputGraph:
 
     def drop_unused_input(self, var):
         """Remove var's placeholder if it is a tensor input no node uses (it is loaded from its source instead)."""
-        node = getattr(getattr(var, "proxy", None), "node", None)
-        if node is not None and node.op == "placeholder" and not node.users and isinstance(var, TensorVariable):
-            self.inputs = [inp for inp in self.inputs if inp.node is not node]
-            self.graph.erase_node(node)
+        if isinstance(var, TensorVariable) and var.proxy.node.op == "placeholder" and not var.proxy.node.users:
+            self.inputs = [inp for inp in self.inputs if inp.node is not var.proxy.node]
+            self.graph.erase_node(var.proxy.node)
 
     def size_variable(self, tensor_var, dim):
         """`x.shape[dim]`: a constant, or for a symbolic size the graph input of its symbol (`s77`), or else
@@ -248,11 +247,6 @@ class OutputGraph:
             cg.load_source(source)
             cg.append("STORE_ATTR", name)
 
-    def final_grad_mode(self):
-        """The grad mode the graph leaves behind (set again after it runs: AOT keeps only the tensor ops)."""
-        switches = [n.args[0] for n in self.graph.nodes if n.op == "call_function" and n.target is _set_grad_enabled]
-        return bool(switches[-1]) if switches else self.grad_enabled_at_entry
-
     def op_count(self):
         return sum(1 for n in self.graph.nodes if n.op.startswith("call"))
 
@@ -260,7 +254,8 @@ class OutputGraph:
         """Close the graph; returns (GraphModule, plan) where plan rebuilds the frame's return value."""
         result_plan = return_var.realize().output_plan(self)
         replay = self.side_effect_plan() if self.mutated or self.stored_globals or self.stored_attrs else None
-        final_mode = self.final_grad_mode()
+        switches = [n.args[0] for n in self.graph.nodes if n.op == "call_function" and n.target is _set_grad_enabled]
+        final_mode = bool(switches[-1]) if switches else self.grad_enabled_at_entry  # the mode the graph leaves
         leaves_grad_mode = final_mode != self.grad_enabled_at_entry
 
         def plan(outs, L, G):
@@ -299,9 +294,7 @@ class OutputGraph:
                 first_input[value] = node
                 continue
             replacement = int(value) if value.is_Integer else first_input[value]
-            for user in list(node.users):
-                user.args = fx.node.map_arg(user.args, lambda n: replacement if n is node else n)
-                user.kwargs = fx.node.map_arg(user.kwargs, lambda n: replacement if n is node else n)
+            node.replace_all_uses_with(replacement)
             if not self.inputs_loaded:
                 del self.size_vars[symbol]
                 self.graph.erase_node(node)

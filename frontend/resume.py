@@ -27,7 +27,7 @@ from . import assemble, config, eager_frame, pyversion
 from .exc import Unsupported
 from .source import LocalSource
 from .variables import (ConstantVariable, GradModeExitVariable, LazyVariableTracker, ListIteratorVariable,
-                        NullVariable)
+                        NullVariable, TupleVariable)
 from .variables.ctx_manager import _set_grad_enabled, record_grad_switch
 
 _RESUME_CODES = {}  # (code, offset, stack layout, arg names) -> resume code object
@@ -129,7 +129,7 @@ class ResumeCall:
         self.compile_wrapper = compile_wrapper
 
     def __call__(self, closure, *args):
-        fn = types.FunctionType(self.code, self.f_globals, self.code.co_name, None, closure)
+        fn = types.FunctionType(self.code, self.f_globals, self.code.co_name, None, closure or None)
         return self.compile_wrapper.call(fn, args, {})
 
     def __repr__(self):
@@ -341,18 +341,15 @@ def _append_resume_call(cg, fn, bp, below, offset, n_after, names, compile_wrapp
     _logging.unique_id(f"__resume_at_{offset}")  # Dynamo's name for it counts in graph names' numbering
     cg.append("PUSH_NULL")
     cg.append("LOAD_CONST", ResumeCall(resume, fn.__globals__, compile_wrapper))
-    if code.co_freevars:
-        for name in code.co_freevars:
-            cg.append("LOAD_CLOSURE", FreeVar(name))
-        cg.append("BUILD_TUPLE", len(code.co_freevars))
-    else:
-        cg.append("LOAD_CONST", None)
+    for name in code.co_freevars:
+        cg.append("LOAD_CLOSURE", FreeVar(name))
+    cg.append("BUILD_TUPLE", len(code.co_freevars))
     carried = [(i, var) for i, var in enumerate(kept) if i not in null_slots]  # the resume prefix pushes NULLs back
     for i, var in carried:
         if i in with_slots:
             cg.append("LOAD_CONST", None)  # the resume prefix re-enters the block
         elif isinstance(var, ListIteratorVariable):
-            var.reconstruct_rest(cg)  # the rest of the loop, as a tuple
+            cg.reconstruct(TupleVariable(var.rest()))  # the rest of the loop, as a tuple
         else:
             cg.reconstruct(var)
     for i in results:

@@ -34,6 +34,7 @@ from .variables.user_defined import UserObjectVariable
 
 MAX_INSTRUCTIONS = 200_000
 MAX_INLINE_DEPTH = 32
+UNARY_OPS = {"UNARY_NEGATIVE": operator.neg, "UNARY_POSITIVE": operator.pos, "UNARY_INVERT": operator.invert}
 
 
 @functools.lru_cache(maxsize=2048)
@@ -130,7 +131,7 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
         translator = SuspendingGeneratorTranslator if suspending else InliningInstructionTranslator
         if pyversion.is_generator(code) and not suspending:
             if code.co_name != "<genexpr>":
-                raise Unsupported(f"{code.co_name} is a generator", "generator")
+                raise Unsupported(f"{code.co_name} is a generator or coroutine", "generator")
             translator = GeneratorExpressionTranslator
         sub = translator(code, f_globals, self.output, dict(bound_args), dict(cells), self.depth + 1)
         sub.root_globals = self.root_globals
@@ -358,14 +359,10 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
             raise Unsupported("`in` on non-constant values", "unsupported")
         self.push(ConstantVariable(found != bool(inst.arg)))
 
-    def UNARY_NEGATIVE(self, inst):
-        self.push(unary_op(self, operator.neg, self.pop()))
+    def UNARY_NEGATIVE(self, inst):  # and UNARY_POSITIVE, UNARY_INVERT: the operator is the opname's
+        self.push(unary_op(self, UNARY_OPS[inst.opname], self.pop()))
 
-    def UNARY_POSITIVE(self, inst):
-        self.push(unary_op(self, operator.pos, self.pop()))
-
-    def UNARY_INVERT(self, inst):
-        self.push(unary_op(self, operator.invert, self.pop()))
+    UNARY_POSITIVE = UNARY_INVERT = UNARY_NEGATIVE
 
     def UNARY_NOT(self, inst):
         self.push(ConstantVariable(not self.pop().realize().truth(self)))

@@ -90,8 +90,6 @@ class UserFunctionVariable(VariableTracker):
         if self.fn.__code__ is CONTEXTMANAGER_CODE:  # a @contextmanager function: its generator runs at `with`
             wrapped = AttrSource(self.source, "__wrapped__") if self.source is not None else None
             return GeneratorContextVariable(UserFunctionVariable(self.fn.__wrapped__, wrapped), args, kwargs)
-        if self.fn.__code__.co_flags & (inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR):
-            raise Unsupported(f"{self.fn.__qualname__} is a generator or coroutine", "generator")
         return self.inline(tx, [self_var, *args] if self_var is not None else list(args), kwargs)
 
     def inline(self, tx, args, kwargs, suspending=False):

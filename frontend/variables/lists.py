@@ -174,10 +174,6 @@ class ListIteratorVariable(VariableTracker):
         self.index = index
         return rest
 
-    def reconstruct_rest(self, cg):
-        """Push the items not consumed yet, as a tuple (what a graph break mid-loop passes on)."""
-        cg.reconstruct(TupleVariable(self.rest()))
-
     def reconstruct(self, cg):
-        self.reconstruct_rest(cg)
+        cg.reconstruct(TupleVariable(self.rest()))
         cg.append("GET_ITER")

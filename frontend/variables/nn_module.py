@@ -79,8 +79,7 @@ class NNModuleVariable(VariableTracker):
         if (m._forward_hooks or m._forward_pre_hooks or module_mod._global_forward_hooks
                 or module_mod._global_forward_pre_hooks):
             raise Unsupported(f"{type(m).__name__} has forward hooks", "unsupported_call")
-        forward = type(m).forward
-        return UserFunctionVariable(forward).call_function(tx, args, kwargs, self_var=self)
+        return UserFunctionVariable(type(m).forward).call_function(tx, args, kwargs, self_var=self)
 
     def unpack_var_sequence(self, tx):
         if not isinstance(self.module, CONTAINERS):
