@@ -264,10 +264,10 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
 
     def BINARY_SUBSCR(self, inst):
         index, obj = self.pop().realize(), self.pop().realize()
-        if isinstance(obj, TensorVariable):
-            self.push(record(self.output, "call_function", operator.getitem, [obj, index], {}))
-        elif hasattr(obj, "getitem"):
+        if hasattr(obj, "getitem"):  # (before tensors: an ndarray's is its own, numpy_arrays.py)
             self.push(obj.getitem(self, index))
+        elif isinstance(obj, TensorVariable):
+            self.push(record(self.output, "call_function", operator.getitem, [obj, index], {}))
         elif obj.is_python_constant() and index.is_python_constant():
             self.push(ConstantVariable(obj.as_python_constant()[index.as_python_constant()]))
         else:

@@ -21,6 +21,7 @@ from .constant import ConstantVariable
 from .dicts import DictVariable, dict_items
 from .functions import UserFunctionVariable
 from .lists import BaseListVariable, ListIteratorVariable, ListVariable, TupleVariable, iterate, lazy_iterator
+from .numpy_arrays import is_ndarray_operation, ndarray_operator
 from .sym_node import SYMBOLIC_OPERATORS, SymNodeVariable, sym_arithmetic
 from .tensor import TensorVariable, record
 from .stdlib import LIBRARY_CALLABLES, LibraryCallsMixin
@@ -67,6 +68,8 @@ def _has_attribute(tx, obj, name):
 
 def binary_op(tx, fn, a, b):
     a, b = a.realize(), b.realize()
+    if is_ndarray_operation([a, b]):  # `a + 1` of ndarrays, a numpy node (numpy_arrays.py)
+        return ndarray_operator(tx, fn, [a, b])
     if fn in (operator.eq, operator.ne) and (isinstance(a, UserObjectVariable) or isinstance(b, UserObjectVariable)):
         equal = _objects_equal(tx, a, b)
         return equal if fn is operator.eq else ConstantVariable(not equal.truth(tx))
@@ -107,6 +110,8 @@ def _objects_equal(tx, a, b):
 
 def unary_op(tx, fn, a):
     a = a.realize()
+    if is_ndarray_operation([a]):
+        return ndarray_operator(tx, fn, [a])
     if isinstance(a, SymNodeVariable) and fn in SYMBOLIC_OPERATORS:
         return sym_arithmetic(tx.output, fn, [a])
     if isinstance(a, TensorVariable):

@@ -25,7 +25,7 @@ METADATA_METHODS = {"size", "dim", "ndimension", "numel", "nelement", "stride", 
                     "is_complex", "element_size", "get_device", "__len__"}
 METADATA_ATTRS = {"dtype", "device", "ndim", "requires_grad", "is_leaf", "is_cuda", "layout"}
 GRAPH_ATTRS = {"T", "mT", "H", "mH", "real", "imag"}
-DATA_DEPENDENT = {"item", "tolist", "numpy", "__bool__", "__int__", "__float__", "nonzero", "unique", "data_ptr"}
+DATA_DEPENDENT = {"item", "tolist", "__bool__", "__int__", "__float__", "nonzero", "unique", "data_ptr"}
 
 
 class TensorVariable(VariableTracker):
@@ -80,6 +80,9 @@ class TensorVariable(VariableTracker):
         """`x.sum(...)`, called through the MethodVariable `x.sum`: records `call_method sum`; metadata folds."""
         if name in DATA_DEPENDENT:
             raise Unsupported(f"Tensor.{name}() needs the tensor's data", "data_dependent_value")
+        if name == "numpy":  # an ndarray in the graph; (deferred import: numpy_arrays.py builds on this module)
+            from .numpy_arrays import tensor_numpy
+            return tensor_numpy(tx, self, kwargs)
         args = [a.realize() for a in args]
         kwargs = {k: v.realize() for k, v in kwargs.items()}
         if name == "type" and not args and not kwargs:  # its type's name, 'torch.FloatTensor': a constant

@@ -13,6 +13,7 @@ from minitorch2.fx._spelling import register_spelling
 from ..exc import Unsupported
 from .base import ValueVariable, VariableTracker
 from .constant import ConstantVariable
+from .numpy_arrays import ndarray_as_tensor
 from .sym_node import SymNodeVariable
 from .tensor import record
 
@@ -73,7 +74,8 @@ def _pad_as_dynamo(tx, args, kwargs):
 
 # Functions recorded as the few simpler ops Dynamo rewrites them into (None: recorded as they are).
 DECOMPOSED = {minitorch2.addcdiv: _addcdiv_as_dynamo, minitorch2._check: _check_at_translation,
-              minitorch2.nn.functional.pad: _pad_as_dynamo}
+              minitorch2.nn.functional.pad: _pad_as_dynamo, minitorch2.from_numpy: ndarray_as_tensor,
+              minitorch2.as_tensor: ndarray_as_tensor}
 
 
 class TorchVariable(ValueVariable):

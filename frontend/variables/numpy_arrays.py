@@ -1,0 +1,147 @@
+"""numpy inside compiled frames: numpy's functions, and ndarrays that are tensors in the graph (plays Dynamo's
+NumpyVariable and NumpyNdarrayVariable).
+
+Frontend layer, coverage surface. Dynamo traces numpy code as it traces torch code: `x.numpy()` is a view of the
+tensor (`a = l_x_.view_as(l_x_)`) that the translator knows to be an ndarray, and every numpy function, ndarray
+method, operator and attribute on it is one graph node whose target (minitorch2/_numpy_ops.py) runs numpy at run
+time: `np.clip(a, 0, 1).sum()` records `wrapped_clip(a, 0, 1)` and `wrapped_sum(wrapped_clip)`. An ndarray the frame
+returns, or leaves in a local at a graph break, is handed back as numpy's: the output tensor's array (a 0-d result
+is a 0-d array). An ndarray meets the torch world through `torch.from_numpy(a)` / `torch.as_tensor(a)`, recorded as
+`torch.as_tensor(a)`, and through an operator with a tensor (`x + a`), which is the tensor's operator.
+
+The one idea to hold: what is traced is decided by the table in _numpy_ops.py. A numpy function with no row there,
+an ndarray method or attribute not modelled (`a.dtype`, as in Dynamo), a value numpy would give to Python
+(`float(a)`, `if a.any()`) is a graph break, so numpy runs it eagerly and no value is ever silently different.
+"""
+import operator
+
+import numpy as np
+
+import minitorch2
+from minitorch2 import _numpy_ops
+
+from ..exc import Unsupported
+from .base import MethodVariable
+from .constant import ConstantVariable
+from .lists import TupleVariable
+from .sym_node import SymNodeVariable
+from .tensor import TensorVariable, record
+
+NUMPY_FUNCTION_IDS = {id(fn) for fn in _numpy_ops.ROWS}  # (ids: builder.py never hashes a user's value)
+
+# Dynamo's spelling of clip's old keyword names
+_RENAMED_KWARGS = {"a_min": "min", "a_max": "max"}
+
+# ndarray attributes answered from the example value; those Dynamo refuses
+_CONSTANT_ATTRS = ("ndim", "itemsize")
+_REFUSED_ATTRS = ("dtype", "base", "flags", "real", "imag", "flat")
+
+
+def _node_arg(var):
+    """A numpy scalar type or dtype passed to a numpy node is passed by name (`'int64'`), as Dynamo passes it."""
+    var = var.realize()
+    value = var.value if isinstance(var, ConstantVariable) else None
+    if isinstance(value, np.dtype) or (isinstance(value, type) and issubclass(value, np.generic)):
+        return ConstantVariable(np.dtype(value).name)
+    return var
+
+
+def record_numpy(tx, target, args, kwargs):
+    """One node computing target(*args, **kwargs); its result an ndarray."""
+    args = [_node_arg(a) for a in args]
+    kwargs = {_RENAMED_KWARGS.get(k, k): _node_arg(v) for k, v in kwargs.items()}
+    result = record(tx.output, "call_function", target, args, kwargs)
+    return NumpyNdarrayVariable(result.proxy, result.example_value)
+
+
+class NumpyFunctionVariable(ConstantVariable):
+    """A numpy function or scalar type of _numpy_ops.ROWS (`np.sin`, `np.float32`): a call is a node. As a value
+    it is the constant it is (`dtype=np.float32`, `isinstance(v, np.float32)`)."""
+
+    def call_function(self, tx, args, kwargs):
+        return record_numpy(tx, _numpy_ops.numpy_call(self.value), [a.realize() for a in args],
+                            {k: v.realize() for k, v in kwargs.items()})
+
+
+class NumpyNdarrayVariable(TensorVariable):
+    """An ndarray made in the frame: in the graph the tensor whose memory it is."""
+
+    def python_type(self):
+        return np.ndarray
+
+    def var_getattr(self, tx, name):
+        fake = self.example_value
+        if name in ("shape", "size"):
+            sizes = [tx.output.size_variable(self, d) for d in range(fake.dim())]
+            if name == "shape":
+                return TupleVariable(sizes)
+            if any(isinstance(s, SymNodeVariable) for s in sizes):
+                raise Unsupported("ndarray.size over a symbolic shape", "unsupported_attr")
+            return ConstantVariable(int(fake.numel()))
+        if name in _CONSTANT_ATTRS:
+            return ConstantVariable(fake.dim() if name == "ndim" else fake.element_size())
+        if name == "T":
+            return record_numpy(tx, _numpy_ops.numpy_attr_wrapper, [self, ConstantVariable(name)], {})
+        if name in _numpy_ops.METHODS:
+            return MethodVariable(self, name)
+        raise Unsupported(f"ndarray.{name} is not traced" + (" (as in Dynamo)" if name in _REFUSED_ATTRS else ""),
+                          "unsupported_attr")
+
+    def call_method(self, tx, name, args, kwargs):
+        if name == "__len__":
+            return super().call_method(tx, name, args, kwargs)
+        if name not in _numpy_ops.METHODS:
+            raise Unsupported(f"ndarray.{name}() is not traced", "unsupported_call")
+        return record_numpy(tx, _numpy_ops.numpy_method(name), [self, *[a.realize() for a in args]],
+                            {k: v.realize() for k, v in kwargs.items()})
+
+    def getitem(self, tx, index):
+        return record_numpy(tx, _numpy_ops.numpy_operator(operator.getitem), [self, index], {})
+
+    def unpack_var_sequence(self, tx):
+        return [self.getitem(tx, ConstantVariable(i)) for i in range(int(self.example_value.shape[0]))]
+
+    def output_plan(self, og):
+        index = og.add_output(self)
+        return lambda outs, L, G: _numpy_ops.to_numpy(outs[index])
+
+    def build(self, cg):
+        cg.append("PUSH_NULL")
+        cg.append("LOAD_CONST", _numpy_ops.to_numpy)
+        cg.load_graph_output(cg.output.add_output(self))
+        cg.call(1)
+
+    def __repr__(self):
+        return f"NumpyNdarrayVariable({self.proxy.node.name})"
+
+
+def tensor_numpy(tx, tensor, kwargs):
+    """`x.numpy()`: a view of x known to be an ndarray (`l_x_.view_as(l_x_)`); with force=True, Dynamo's
+    `x.detach().cpu()`."""
+    if tensor.example_value.layout != minitorch2.strided:
+        raise Unsupported("numpy() of a sparse tensor", "unsupported_call")
+    force = kwargs.get("force")
+    if force is not None and force.realize().as_python_constant():
+        view = record(tx.output, "call_method", "cpu", [tensor.call_method(tx, "detach", [], {})], {})
+    else:
+        view = record(tx.output, "call_method", "view_as", [tensor, tensor], {})
+    return NumpyNdarrayVariable(view.proxy, view.example_value)
+
+
+def is_ndarray_operation(args):
+    """An operator numpy runs: an ndarray among the operands and no tensor (a tensor's operator wins, as in Dynamo)."""
+    return any(isinstance(a, NumpyNdarrayVariable) for a in args) and not any(type(a) is TensorVariable for a in args)
+
+
+def ndarray_operator(tx, fn, args):
+    if fn not in _numpy_ops.OPERATORS:
+        raise Unsupported(f"{fn.__name__} of an ndarray is not traced", "unsupported")
+    return record_numpy(tx, _numpy_ops.numpy_operator(fn), args, {})
+
+
+def ndarray_as_tensor(tx, args, kwargs):
+    """torch.from_numpy(a) / torch.as_tensor(a) of a traced ndarray: `torch.as_tensor(a)`, a tensor again (None for
+    any other argument: recorded as called)."""
+    if not args or not isinstance(args[0].realize(), NumpyNdarrayVariable):
+        return None
+    return record(tx.output, "call_function", minitorch2.as_tensor, [args[0].realize()], kwargs)

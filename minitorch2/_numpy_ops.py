@@ -1,0 +1,388 @@
+"""numpy calls inside compiled frames as graph nodes (plays torch._numpy and the wrappers in torch._dynamo.utils).
+
+Runtime layer, coverage surface; frontend/variables/numpy_arrays.py records the nodes. Dynamo traces `np.sin(x) + 1`
+as two nodes, `wrapped_sin(l_x_)` and `wrapped_add(wrapped_sin, 1)`: inside the graph an ndarray is a tensor, and
+each numpy function, ndarray method, operator on ndarrays and ndarray attribute is a callable node target:
+
+    numpy_call(np.sin)             wrapped_sin(a)          np.sin(a)
+    numpy_method("sum")            wrapped_sum(a, axis=0)  a.sum(axis=0)
+    numpy_operator(operator.add)   wrapped_add(a, 1)       a + 1
+    numpy_attr_wrapper             numpy_attr_wrapper(a, 'T')
+
+A target runs one of two ways. On real tensors, under no dispatch mode and with no gradient wanted, it runs numpy
+itself on the tensors' arrays (zero-copy: a tensor's memory is a numpy array) and hands the result back as a tensor,
+a numpy scalar as a 0-d one: the values are numpy's own. Traced (fake tensors while the frontend records, AOT's
+proxy mode, an input that requires grad) it runs its row of ROWS instead: minitorch2 ops under numpy's dtype rules,
+which numpy itself is asked for, on one-element arrays of the inputs' dtypes (`np.mean` of int64 gives float64,
+`np.sin` of float32 stays float32, a Python number is weak). A function with no row is not traced: the frontend
+breaks the graph there, and numpy runs it eagerly.
+"""
+import collections
+import operator
+import warnings
+
+import numpy as np
+
+import minitorch2
+
+from . import _dtype
+from ._dispatch import current_modes
+from ._sym import SymFloat, is_symbolic
+from ._tensor import Tensor
+
+# Dynamo's wrappers live in torch._dynamo.utils: graphs print their targets as globals named from there
+# (`torch__dynamo_utils_wrapped_sin`), so ours are spelled the same.
+DYNAMO_UTILS = "torch._dynamo.utils"
+
+
+# ---- numpy's dtype rules, asked of numpy ---------------------------------------------------
+
+def torch_dtype(np_dtype):
+    return _dtype.from_numpy(np.dtype(np_dtype))
+
+
+def _dummy(value):
+    """What numpy is asked about in value's place: a tensor as a one-element array of its dtype and rank."""
+    if isinstance(value, Tensor):
+        return np.ones((1,) * value.dim(), value.dtype.np)
+    if isinstance(value, (list, tuple)):
+        return type(value)(_dummy(v) for v in value)
+    if is_symbolic(value):
+        return 1.0 if isinstance(value, SymFloat) else 1
+    return value
+
+
+def numpy_result_dtype(np_fn, args, kwargs):
+    """The dtype numpy's np_fn gives for arguments of these dtypes and ranks."""
+    with warnings.catch_warnings(), np.errstate(all="ignore"):  # (the std of one element: no degrees of freedom)
+        warnings.simplefilter("ignore")
+        out = np_fn(*_dummy(args), **{k: _dummy(v) for k, v in kwargs.items()})
+    return torch_dtype(np.asarray(out).dtype)
+
+
+def _promoted(args):
+    """The dtype numpy computes a comparison in: its operands' common dtype (a Python number weak)."""
+    return torch_dtype(np.result_type(*[_dummy(a) for a in args]))
+
+
+def _as(value, dtype):
+    """A tensor (cast to dtype) or a numpy scalar as a tensor of dtype; a Python number stays one (weak)."""
+    if isinstance(value, Tensor):
+        return value if value.dtype is dtype else value.to(dtype)
+    if isinstance(value, (np.generic, list, tuple)):
+        return minitorch2.tensor(np.asarray(value), dtype=dtype)
+    return value
+
+
+def _as_tensor(value, dtype):
+    return value if isinstance(value, Tensor) else minitorch2.full((), value, dtype=dtype)
+
+
+# ---- the rows: each numpy function as minitorch2 ops ------------------------------------------
+
+def _refuse(name, **given):
+    """An argument the row does not model: NotImplementedError, which the frontend turns into a graph break."""
+    unknown = [k for k, v in given.items() if v is not None]
+    if unknown:
+        raise NotImplementedError(f"numpy {name} with {', '.join(unknown)} is not traced")
+
+
+def elementwise(torch_fn, compare=False, all_tensors=False):
+    """A ufunc or operator: the tensors cast to the dtype numpy computes in, torch_fn, the result in numpy's dtype."""
+    def run(np_fn, *args, **kwargs):
+        _refuse(np_fn.__name__, **kwargs)
+        out_dtype = numpy_result_dtype(np_fn, args, {})
+        work = _promoted(args) if compare else out_dtype
+        operands = [_as(a, work) for a in args]
+        if all_tensors or not any(isinstance(a, Tensor) for a in operands):
+            operands = [_as_tensor(a, work) for a in operands]
+        return _as(torch_fn(*operands), out_dtype)
+    return run
+
+
+def _clip(np_fn, a, a_min=None, a_max=None, **kwargs):
+    _refuse("clip", **kwargs)
+    lo, hi = kwargs.get("min", a_min), kwargs.get("max", a_max)
+    out_dtype = numpy_result_dtype(np_fn, (a, lo, hi), {})
+    bound = [_as(v, out_dtype) for v in (lo, hi)]
+    return minitorch2.clamp(_as_tensor(_as(a, out_dtype), out_dtype), *bound)
+
+
+def _where(np_fn, condition, x=None, y=None):
+    if x is None or y is None:
+        raise NotImplementedError("np.where with one argument (the indices of the nonzeros) is data-dependent")
+    out_dtype = numpy_result_dtype(np_fn, (condition, x, y), {})
+    cond = _as_tensor(_as(condition, minitorch2.bool), minitorch2.bool)
+    return minitorch2.where(cond, *[_as_tensor(_as(v, out_dtype), out_dtype) for v in (x, y)])
+
+
+_REDUCTION_OPTIONS = ("keepdims", "dtype", "ddof")
+
+
+def reduction(reduce, cast_input=True):
+    """sum, mean, max, argmax...: over `axis` (None: all of them), keepdims, in the dtype numpy reduces in."""
+    def run(np_fn, a, axis=None, *extra, **kwargs):
+        _refuse("reduction", extra=extra or None, **{k: v for k, v in kwargs.items() if k not in _REDUCTION_OPTIONS})
+        out_dtype = numpy_result_dtype(np_fn, (a, axis), kwargs)
+        x = _as_tensor(_as(a, out_dtype if cast_input else _promoted((a,))), out_dtype)
+        dims = tuple(range(x.dim())) if axis is None else (axis if isinstance(axis, tuple) else (axis,))
+        result = reduce(x, dims, bool(kwargs.get("keepdims", False)), kwargs.get("ddof", 0))
+        return _as(result, out_dtype)
+    return run
+
+
+def _prod(x, dims, keepdim, ddof):
+    for dim in sorted((d % max(x.dim(), 1) for d in dims), reverse=True):
+        x = minitorch2.prod(x, dim, keepdim=keepdim)
+    return x
+
+
+def _arg_reduce(torch_fn):
+    def reduce(x, dims, keepdim, ddof):
+        if len(dims) == 1 or x.dim() <= 1:
+            return torch_fn(x, dims[0] if dims else None, keepdim=keepdim)
+        flat = torch_fn(x.reshape(-1))  # axis=None: the index into the flattened array
+        return flat.reshape((1,) * x.dim()) if keepdim else flat
+    return reduce
+
+
+def _reduce_with(torch_fn, correction=False):
+    if correction:
+        return lambda x, dims, keepdim, ddof: torch_fn(x, dim=dims, correction=ddof, keepdim=keepdim)
+    return lambda x, dims, keepdim, ddof: torch_fn(x, dim=dims, keepdim=keepdim)
+
+
+def _factory_dtype(dtype, default):
+    return torch_dtype(dtype) if dtype is not None else default
+
+
+def _arange(np_fn, start, stop=None, step=None, dtype=None):
+    bounds = [v for v in (start, stop, step) if v is not None]
+    default = torch_dtype(np.result_type(*_dummy(bounds)))
+    return minitorch2.arange(*bounds, dtype=_factory_dtype(dtype, default))
+
+
+def _filled(fill):
+    def run(np_fn, shape, dtype=None, order="C"):
+        return minitorch2.full(_shape(shape), fill, dtype=_factory_dtype(dtype, minitorch2.float64))
+    return run
+
+
+def _full(np_fn, shape, fill_value, dtype=None, order="C"):
+    default = torch_dtype(np.result_type(_dummy(fill_value)))
+    dtype = _factory_dtype(dtype, default)
+    if isinstance(fill_value, Tensor):
+        return _as(fill_value, dtype).expand(_shape(shape)).clone()
+    return minitorch2.full(_shape(shape), fill_value, dtype=dtype)
+
+
+def _shape(shape):
+    return tuple(shape) if isinstance(shape, (tuple, list)) else (shape,)
+
+
+def _join(torch_fn):
+    def run(np_fn, arrays, axis=0, **kwargs):
+        _refuse("concatenate/stack", axis_none=True if axis is None else None, **kwargs)
+        out_dtype = numpy_result_dtype(np_fn, (list(arrays), axis), {})
+        return torch_fn([_as_tensor(_as(a, out_dtype), out_dtype) for a in arrays], axis)
+    return run
+
+
+def _matmul(np_fn, a, b, **kwargs):
+    _refuse("matmul", **kwargs)
+    out_dtype = numpy_result_dtype(np_fn, (a, b), {})
+    a, b = (_as_tensor(_as(v, out_dtype), out_dtype) for v in (a, b))
+    if np_fn is np.dot and (a.dim() == 0 or b.dim() == 0):
+        return a * b
+    if np_fn is np.dot and max(a.dim(), b.dim()) > 2:
+        raise NotImplementedError("np.dot of arrays of more than two dims is not traced")
+    return minitorch2.matmul(a, b)
+
+
+def _reshape(np_fn, a, *shape, order="C"):
+    shape = shape[0] if len(shape) == 1 and isinstance(shape[0], (tuple, list)) else shape
+    _refuse("reshape", order=None if order == "C" else order)
+    return minitorch2.reshape(_as_tensor(_as(a, _promoted((a,))), _promoted((a,))), tuple(shape))
+
+
+def _transpose(np_fn, a, *axes):
+    axes = axes[0] if len(axes) == 1 and isinstance(axes[0], (tuple, list, type(None))) else axes
+    return a.permute(tuple(axes) if axes else tuple(reversed(range(a.dim()))))
+
+
+def _ravel(np_fn, a, order="C"):
+    _refuse("ravel", order=None if order == "C" else order)
+    return a.reshape(-1)
+
+
+def _astype(np_fn, a, dtype, copy=True):
+    return _as_tensor(a, torch_dtype(dtype)).clone() if copy else _as_tensor(a, torch_dtype(dtype))
+
+
+def _scalar_type(np_type):
+    """np.float32(v): v (a number, or an array) as that dtype."""
+    def run(np_fn, value=0):
+        return _as_tensor(_as(value, torch_dtype(np_type)), torch_dtype(np_type))
+    return run
+
+
+Row = collections.namedtuple("Row", "name run")  # run(np_fn, *args, **kwargs) over minitorch2 ops
+
+_UFUNCS = {np.sin: minitorch2.sin, np.cos: minitorch2.cos, np.tan: minitorch2.tan, np.exp: minitorch2.exp,
+           np.log: minitorch2.log, np.sqrt: minitorch2.sqrt, np.tanh: minitorch2.tanh, np.abs: minitorch2.abs,
+           np.negative: minitorch2.neg, np.square: minitorch2.square, np.add: operator.add,
+           np.subtract: operator.sub, np.multiply: operator.mul, np.divide: operator.truediv,
+           np.power: operator.pow, np.floor_divide: operator.floordiv, np.remainder: minitorch2.remainder}
+_COMPARISONS = {np.greater: operator.gt, np.less: operator.lt, np.equal: operator.eq, np.not_equal: operator.ne,
+                np.greater_equal: operator.ge, np.less_equal: operator.le}
+
+# numpy callable -> its row. np.abs is np.absolute, np.divide np.true_divide: one row each, named as numpy names them.
+ROWS = {
+    **{fn: Row(fn.__name__, elementwise(torch_fn)) for fn, torch_fn in _UFUNCS.items()},
+    **{fn: Row(fn.__name__, elementwise(torch_fn, compare=True)) for fn, torch_fn in _COMPARISONS.items()},
+    np.maximum: Row("maximum", elementwise(minitorch2.maximum, all_tensors=True)),
+    np.minimum: Row("minimum", elementwise(minitorch2.minimum, all_tensors=True)),
+    np.clip: Row("clip", _clip),
+    np.where: Row("where", _where),
+    np.sum: Row("sum", reduction(_reduce_with(minitorch2.sum))),
+    np.mean: Row("mean", reduction(_reduce_with(minitorch2.mean))),
+    np.prod: Row("prod", reduction(_prod)),
+    np.std: Row("std", reduction(_reduce_with(minitorch2.std, correction=True))),
+    np.var: Row("var", reduction(_reduce_with(minitorch2.var, correction=True))),
+    np.max: Row("max", reduction(_reduce_with(minitorch2.amax), cast_input=False)),
+    np.min: Row("min", reduction(_reduce_with(minitorch2.amin), cast_input=False)),
+    np.argmax: Row("argmax", reduction(_arg_reduce(minitorch2.argmax), cast_input=False)),
+    np.argmin: Row("argmin", reduction(_arg_reduce(minitorch2.argmin), cast_input=False)),
+    np.arange: Row("arange", _arange),
+    np.zeros: Row("zeros", _filled(0)),
+    np.ones: Row("ones", _filled(1)),
+    np.full: Row("full", _full),
+    np.concatenate: Row("concatenate", _join(minitorch2.cat)),
+    np.stack: Row("stack", _join(minitorch2.stack)),
+    np.dot: Row("dot", _matmul),
+    np.matmul: Row("matmul", _matmul),
+    np.reshape: Row("reshape", _reshape),
+    np.transpose: Row("transpose", _transpose),
+    np.ravel: Row("ravel", _ravel),
+    np.astype: Row("astype", _astype),
+    **{t: Row(t.__name__, _scalar_type(t)) for t in (np.float32, np.float64, np.int64, np.int32, np.bool_)},
+}
+# aliases numpy keeps as other names of one object
+ROWS[np.amax], ROWS[np.amin] = ROWS[np.max], ROWS[np.min]
+
+# ndarray methods traced, by name -> the numpy function whose row they run (`a.max(0)` is np.max(a, 0))
+METHODS = {"sum": np.sum, "mean": np.mean, "prod": np.prod, "std": np.std, "var": np.var, "max": np.max,
+           "min": np.min, "argmax": np.argmax, "argmin": np.argmin, "clip": np.clip, "reshape": np.reshape,
+           "transpose": np.transpose, "ravel": np.ravel, "flatten": np.ravel, "astype": np.astype,
+           "dot": np.dot}
+
+# operators on ndarrays (`a + 1`, `a[0]`, `a > 0`): the functions numpy runs for them
+OPERATORS = {operator.add: np.add, operator.sub: np.subtract, operator.mul: np.multiply,
+             operator.truediv: np.divide, operator.floordiv: np.floor_divide, operator.pow: np.power,
+             operator.mod: np.remainder,
+             operator.neg: np.negative, operator.matmul: np.matmul, operator.getitem: None,
+             operator.iadd: np.add, operator.isub: np.subtract, operator.imul: np.multiply,
+             operator.itruediv: np.divide, **{op: fn for fn, op in _COMPARISONS.items()}}
+
+
+# ---- the node targets ----------------------------------------------------------------------
+
+def _tensors(value):
+    if isinstance(value, Tensor):
+        yield value
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _tensors(item)
+
+
+def _is_traced(args, kwargs):
+    """Whether a call must run the row: fake or traced tensors, or a result that must carry gradients."""
+    tensors = list(_tensors([*args, *kwargs.values()]))
+    return bool(current_modes()) or any(t._np is None for t in tensors) or (
+        minitorch2.is_grad_enabled() and any(t.requires_grad for t in tensors))
+
+
+def _arrays(value):
+    """Tensors as their numpy arrays (no copy), through lists and tuples."""
+    if isinstance(value, Tensor):
+        return value.numpy(force=True)
+    if isinstance(value, (list, tuple)):
+        return type(value)(_arrays(v) for v in value)
+    return value
+
+
+def _from_numpy(value):
+    """numpy's result back in the graph: an array as a tensor over its memory, a numpy scalar as a 0-d one."""
+    if isinstance(value, (np.ndarray, np.generic)):
+        return minitorch2.from_numpy(np.asarray(value))
+    return value
+
+
+class _NumpyTarget:
+    """A node target: `numpy` run on the arrays, or the row of numpy function `np_fn` traced."""
+
+    def __init__(self, name, numpy, np_fn, rebuild):
+        self.__name__ = name
+        self.__module__ = DYNAMO_UTILS
+        self.numpy = numpy
+        self.np_fn = np_fn
+        self._rebuild = rebuild  # (factory, argument) that makes this target: how a pickled graph gets it back
+
+    def __call__(self, *args, **kwargs):
+        if not _is_traced(args, kwargs):
+            return _from_numpy(self.numpy(*_arrays(args), **{k: _arrays(v) for k, v in kwargs.items()}))
+        if self.np_fn is None:  # a[i]: indexing is the tensor's
+            return args[0][args[1]]
+        return ROWS[self.np_fn].run(self.np_fn, *args, **kwargs)
+
+    def __reduce__(self):
+        return self._rebuild
+
+    def __repr__(self):
+        return f"<Wrapped numpy {self.__name__[len('wrapped_'):]}>"
+
+
+_TARGETS = {}  # (factory, argument) -> its target: one object per function, so a graph names each once
+
+
+def numpy_call(np_fn):
+    """The target for np.<fn>(...): `wrapped_<name>`."""
+    key = (numpy_call, (np_fn,))
+    if key not in _TARGETS:
+        _TARGETS[key] = _NumpyTarget(f"wrapped_{ROWS[np_fn].name}", np_fn, np_fn, key)
+    return _TARGETS[key]
+
+
+def numpy_method(name):
+    """The target for ndarray.<name>(...): `wrapped_<name>`, run as the method (`a.reshape(2, 3)`: varargs)."""
+    key = (numpy_method, (name,))
+    if key not in _TARGETS:
+        _TARGETS[key] = _NumpyTarget(f"wrapped_{name}", lambda a, *args, **kwargs: getattr(a, name)(*args, **kwargs),
+                                     METHODS[name], key)
+    return _TARGETS[key]
+
+
+def numpy_operator(op):
+    """The target for an operator on ndarrays: `wrapped_add`, `wrapped_getitem`..."""
+    key = (numpy_operator, (op,))
+    if key not in _TARGETS:
+        _TARGETS[key] = _NumpyTarget(f"wrapped_{op.__name__}", op, OPERATORS[op], key)
+    return _TARGETS[key]
+
+
+def numpy_attr_wrapper(array, name):
+    """`a.T`: the attribute of the array (numpy's), or traced: the row's."""
+    if not _is_traced((array,), {}):
+        return _from_numpy(getattr(_arrays(array), name))
+    if name != "T":
+        raise NotImplementedError(f"ndarray.{name} is not traced")
+    return _transpose(None, array)
+
+
+numpy_attr_wrapper.__module__ = DYNAMO_UTILS
+
+
+def to_numpy(value):
+    """A graph's ndarray output as the frame returns it: the tensor's array (a 0-d result is a 0-d array)."""
+    return value.numpy(force=True) if isinstance(value, Tensor) else value
+
