@@ -30,7 +30,7 @@ from partition import min_cut_rematerialization_partition
 from . import debug, speed
 from .codegen import get_codegen
 from .joint_graph import joint_graph_passes
-from .lowering import lower
+from .lowering import lower, overload
 from .scheduler import Scheduler
 from .virtualized import sizes_of
 from .wrapper import WrapperCodeGen, load_module
@@ -93,8 +93,7 @@ def select_decomp_table():
     an fma), as torch's inductor uses the core aten decompositions less its exclusions plus its own."""
     table = core_aten_decompositions()
     for qualified in KEPT_WHOLE:
-        name, _, overload = qualified.partition(".")
-        table.pop(getattr(getattr(ops.aten, name), overload), None)
+        table.pop(overload(qualified), None)
     table.update({ops.aten.clamp.default: decompositions.clamp_as_min_max,
                   ops.aten.silu.default: decompositions.silu_inductor,
                   ops.aten._softmax_backward_data.default: decompositions_nn._softmax_backward_data_fma,

@@ -140,7 +140,7 @@ def extern_kernel(name):
     """An op whose kernel stays outside our code generation by design, not for want of a lowering:
     convolution, whose eager kernel is im2col plus one numpy BLAS matmul per group (torch's Inductor
     calls ATen's convolution as an extern kernel the same way). Not listed among the fallbacks."""
-    op = _overload(name)
+    op = overload(name)
     return lambda *args, **kwargs: extern_call(name, op, args, kwargs)
 
 
@@ -161,10 +161,10 @@ SHIFTS = {"bitwise_left_shift": "lshift", "__lshift__": "lshift", "bitwise_right
           "__rshift__": "rshift"}
 
 
-def _overload(qualified):
+def overload(qualified):  # "[namespace::]name[.overload]" -> the OpOverload, or None where the registry has none
     namespace, _, qualified = qualified.rpartition("::")
-    name, _, overload = qualified.partition(".")
-    return getattr(getattr(getattr(ops, namespace or "aten"), name), overload or "default", None)
+    name, _, variant = qualified.partition(".")
+    return getattr(getattr(getattr(ops, namespace or "aten"), name), variant or "default", None)
 
 
 def _build_table():
@@ -237,7 +237,7 @@ def _build_table():
     table.update({f"{name}.{overload}": P.elementwise(name, predicate=True) for name in COMPARISONS
                   for overload in ("Tensor", "Scalar")})
     # (an overload minitorch2's registry does not have is left out)
-    return {op: fn for qualified, fn in table.items() if (op := _overload(qualified)) is not None}
+    return {op: fn for qualified, fn in table.items() if (op := overload(qualified)) is not None}
 
 
 LOWERINGS = _build_table()

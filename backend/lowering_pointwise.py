@@ -97,7 +97,6 @@ def elementwise(name, compute=None, predicate=False):
         result_dtype = _dtype.bool_ if predicate else None
         return pointwise(lambda *vs: op(name, *vs, dtype=result_dtype), *xs, compute_dtype=compute_dtype)
 
-    lower.__name__ = name
     return lower
 
 

@@ -70,11 +70,7 @@ def _terms(index):
 
 
 def _coefficient(term):
-    if isinstance(term, L.Mul):
-        return term.factor
-    if isinstance(term, L.Const):
-        return term.value
-    return 1
+    return term.value if isinstance(term, L.Const) else _unscaled(term)[1]
 
 
 def _split(index, divisor):
