@@ -78,9 +78,8 @@ class RecomputeRules:
 
     def is_fusible(self, producer, consumer):
         """Could `consumer` read `producer` inside one fused kernel? (`cat` absorbs anything.)"""
-        if op_name(consumer) == "cat":
-            return True
-        return op_name(producer) in self.ops.fusible and op_name(consumer) in self.ops.fusible
+        fusible = self.ops.fusible
+        return op_name(consumer) == "cat" or (op_name(producer) in fusible and op_name(consumer) in fusible)
 
     def is_materialized_backwards(self, node):
         """Does some backward user (looking through views) need `node` written to memory?"""
@@ -121,9 +120,7 @@ class RecomputeRules:
 
     def is_materialized(self, node):
         """Must this value be written to memory even in the forward (some user cannot fuse it)?"""
-        if node.op == "placeholder":
-            return True
-        return not all(self.is_fusible(node, user) for user in node.users)
+        return node.op == "placeholder" or not all(self.is_fusible(node, user) for user in node.users)
 
     def weight(self, node):
         """(capacity of the node's in->out edge, reason it cannot be saved or None)."""

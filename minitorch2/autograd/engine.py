@@ -182,7 +182,7 @@ def _run_pre_hooks(node, incoming):
     if node._pre_hooks:
         incoming = list(incoming)
         for nr, hooks in node._pre_hooks.items():
-            if nr is None or nr >= len(incoming) or incoming[nr] is None:
+            if nr >= len(incoming) or incoming[nr] is None:
                 continue
             for hook in hooks:
                 new = hook(incoming[nr])
@@ -198,9 +198,7 @@ def _run_pre_hooks(node, incoming):
 
 
 def _as_tuple(x):
-    if isinstance(x, Tensor):
-        return (x,)
-    return tuple(x)
+    return (x,) if isinstance(x, Tensor) else tuple(x)
 
 
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None, inputs=None):

@@ -45,9 +45,6 @@ class Node:
     def register_hook(self, hook):
         self._hooks.append(hook)
 
-    def register_prehook(self, hook):
-        self._pre_hooks.setdefault(None, []).append(hook)
-
     def release(self):
         """Free saved tensors after a backward without retain_graph."""
 

@@ -161,10 +161,7 @@ def type_repr(obj):
     if isinstance(obj, type) and not isinstance(obj, types.GenericAlias):
         if obj.__module__ == "builtins":
             return obj.__qualname__
-        spelled = _spelling_of(obj)
-        if spelled is not None:
-            return spelled
-        return f"{torch_module_name(obj.__module__)}.{obj.__qualname__}"
+        return _spelling_of(obj) or f"{torch_module_name(obj.__module__)}.{obj.__qualname__}"
     if obj is ...:
         return "..."
     if isinstance(obj, types.FunctionType):

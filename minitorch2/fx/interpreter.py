@@ -121,9 +121,7 @@ class Interpreter:
         return obj
 
     def fetch_args_kwargs_from_env(self, n):
-        args = self.map_nodes_to_values(n.args, n)
-        kwargs = self.map_nodes_to_values(n.kwargs, n)
-        return args, kwargs
+        return self.map_nodes_to_values(n.args, n), self.map_nodes_to_values(n.kwargs, n)
 
     def map_nodes_to_values(self, args, n):
         def load_arg(n_arg):

@@ -116,8 +116,7 @@ class SymNode:
 class ShapeEnv:
     """The symbols of one trace, their hints and ranges, and the guards recorded while tracing."""
 
-    def __init__(self, duck_shape=True, specialize_zero_one=True):
-        self.duck_shape, self.specialize_zero_one = duck_shape, specialize_zero_one
+    def __init__(self):
         self.var_to_val = {}  # symbol -> hint
         self.var_to_range = {}  # symbol -> [lower, upper]
         self.var_to_sources = {}  # symbol -> the source names it stands for, the first one its name in guards
@@ -133,16 +132,14 @@ class ShapeEnv:
     def create_symbol(self, hint, source, dynamic=True, size=True, duck=True):
         """A size's symbol (or the plain int, for a static dim and for 0 and 1), named from its source, shared
         with an equal size's where `duck`; with size=False an int's (an argument's: any sign, its own)."""
-        if not dynamic or self.specialize_zero_one and hint in (0, 1):
+        if not dynamic or hint in (0, 1):
             return hint
-        if size and duck and self.duck_shape and hint in self._val_to_var:
+        if size and duck and hint in self._val_to_var:
             symbol = self._val_to_var[hint]
         else:
-            symbol = sympy.Symbol(f"s{self._unique_id(source)}", integer=True,
-                                  positive=(size and self.specialize_zero_one) or None)  # (sizes are >= 2)
+            symbol = sympy.Symbol(f"s{self._unique_id(source)}", integer=True, positive=size or None)
             self.var_to_val[symbol] = hint
-            lowest = sympy.Integer(2 if self.specialize_zero_one else 0)
-            self.var_to_range[symbol] = [lowest, _SIZE_MAX] if size else [-sympy.oo, sympy.oo]
+            self.var_to_range[symbol] = [sympy.Integer(2), _SIZE_MAX] if size else [-sympy.oo, sympy.oo]
             self.var_to_sources[symbol] = []
             if size and duck:
                 self._val_to_var.setdefault(hint, symbol)
@@ -335,10 +332,6 @@ class ShapeEnv:
                     [f"{name} <= {high}"] if high.is_finite and high < _SIZE_MAX else [])
                 lines += [" and ".join(bounds)] if bounds else []
         return lines
-
-    def guard_code(self):
-        """One Python expression over `L` (the frame's locals) that is true exactly when every guard holds."""
-        return " and ".join(f"({line})" for line in self.produce_guards()) or "True"
 
 
 def _times(x, y):

@@ -31,14 +31,13 @@ class TensorMetadata(NamedTuple):
     qparams: dict
 
 
-def _extract_tensor_metadata(result, include_contiguity=True):
+def _extract_tensor_metadata(result):
     stride = tuple(result.stride())
     memory_format = None
-    if include_contiguity:
-        if result.is_contiguous():
-            memory_format = contiguous_format
-        elif is_channels_last(tuple(result.shape), stride):
-            memory_format = channels_last
+    if result.is_contiguous():
+        memory_format = contiguous_format
+    elif is_channels_last(tuple(result.shape), stride):
+        memory_format = channels_last
     return TensorMetadata(result.shape, result.dtype, result.requires_grad, stride, memory_format, False, {})
 
 
