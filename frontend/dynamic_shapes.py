@@ -27,14 +27,12 @@ _setting = threading.local()  # the `dynamic=` of the compile now translating (N
 def mark_dynamic(t, index, *, min=None, max=None):
     """Make dim `index` (an int or a list of them) of t a symbol in every graph it enters; a program that
     specializes it then fails to compile (ConstraintViolationError)."""
-    for i in [index] if isinstance(index, int) else index:
-        t.__dict__.setdefault("_dynamo_dynamic_indices", set()).add(i)
+    t.__dict__.setdefault("_dynamo_dynamic_indices", set()).update([index] if isinstance(index, int) else index)
 
 
 def maybe_mark_dynamic(t, index):
     """As mark_dynamic, but a program may specialize the dim."""
-    for i in [index] if isinstance(index, int) else index:
-        t.__dict__.setdefault("_dynamo_weak_dynamic_indices", set()).add(i)
+    t.__dict__.setdefault("_dynamo_weak_dynamic_indices", set()).update([index] if isinstance(index, int) else index)
 
 
 def strictly_marked_dims(tensor):

@@ -96,9 +96,7 @@ def forget_locals_snapshot(frame):
         return
     if VERSION in ((3, 11), (3, 12)):
         frame.f_locals.clear()
-    elif VERSION >= (3, 13):
-        pass
-    else:
+    elif VERSION < (3, 11):  # (3.13 on: no snapshot)
         raise UnsupportedPython(VERSION)
 
 

@@ -123,6 +123,8 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
     def jump(self, inst):
         self.ip = self.index_of_offset[inst.argval]  # dis resolves relative and backward jumps
 
+    JUMP_FORWARD = JUMP_BACKWARD = JUMP_BACKWARD_NO_INTERRUPT = jump
+
     def inline_call(self, code, f_globals, bound_args, cells, suspending=False):
         """Run the callee's bytecode; `suspending` (a generator function): return the translator, whose run()
         goes on to each yield."""
@@ -461,11 +463,6 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
             self.pop()
 
     JUMP_IF_FALSE_OR_POP = JUMP_IF_TRUE_OR_POP
-
-    def JUMP_FORWARD(self, inst):
-        self.jump(inst)
-
-    JUMP_BACKWARD = JUMP_BACKWARD_NO_INTERRUPT = JUMP_FORWARD
 
     def GET_ITER(self, inst):
         self.push(iterate(self, self.pop()))
