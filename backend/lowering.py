@@ -317,8 +317,8 @@ class GraphLowering:
             val = getattr(arg, "meta", {}).get("val")
             if isinstance(value, ir.IRNode):
                 self.outputs.append(self._realize_output(value, val))
-            else:  # a size the graph returns (a forward's sizes saved for the backward) is computed by the wrapper
-                self.outputs.append(value if is_symbolic(val) else None)
+            else:  # a size or a constant the graph returns (sizes saved for the backward, a frame's x.shape[0])
+                self.outputs.append(value)
 
     def _realize_output(self, value, val):
         """Outputs live in buffers, or are strided views of one. A value computed here gets the strides

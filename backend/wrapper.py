@@ -109,10 +109,8 @@ class WrapperCodeGen:
         return [f"{symbol} = {self.graph.size_sources[symbol]}" for symbol in used]
 
     def _output_code(self, location):
-        if location is None:
-            return "None"
-        if not isinstance(location, tuple):  # a size
-            return L.size_python(location)
+        if not isinstance(location, tuple):  # a size (computed from the symbols) or a constant
+            return L.size_python(location) if type(location) is int or L.is_size_expr(location) else repr(location)
         name, layout = location
         geometry = f"{_tuple(layout.size)}, {_tuple(layout.stride)}, {layout.offset}, {_dtype_code(layout.dtype)}"
         if name in self.input_names:  # an input returned (saved for the backward, often): the caller's tensor

@@ -160,6 +160,22 @@ def test_a_size_that_is_one_at_run_time_broadcasts():
     assert _compiled_graphs(squeezed, [[(1, 2)], [(1, 2)]]) == ["inference"]
 
 
+def test_sizes_passed_on_at_a_graph_break(capsys):
+    # the frontend's graph returns x.shape[0] for the print at the break; where the AOT graph has it as a constant,
+    # the wrapper returned None (the print showed `rows None`)
+    def program(x):
+        if x.shape[0] > 2:
+            return x.sin()
+        print("rows", x.shape[0], x.shape[1])
+        return x.relu()
+
+    frontend.reset()
+    compiled = minitorch2.compile(program, dynamic=True)
+    for shape in [(1, 1), (2, 1), (2, 3), (1, 4)]:
+        compiled(minitorch2.ones(shape))
+    assert capsys.readouterr().out == "rows 1 1\nrows 2 1\nrows 2 3\nrows 1 4\n"
+
+
 def test_what_the_backend_cannot_decide_compiles_per_size(caplog):
     # x.shape[0] / 2 is a float over a size symbol: the backend computes sizes in integers and refuses it; AOT falls
     # back to one compile per size (logged), and the values are still torch's
