@@ -54,7 +54,6 @@ class FunctionSchema:
     """A parsed schema; `str()` gives back the schema string."""
 
     def __init__(self, text, numbers_as_tensors=False):
-        self.text = text
         m = re.fullmatch(r"\s*(?:(\w+)::)?([\w.]+)\((.*)\)\s*->\s*(.*)", text)
         if not m:
             raise ValueError(f"malformed schema: {text!r}")
@@ -102,9 +101,7 @@ class FunctionSchema:
         npos = len(self.positional)
         if len(args) > npos:
             raise TypeError(f"{op}() takes {npos} positional arguments but {len(args)} were given")
-        values = list(args)
-        if len(values) < npos:
-            values.extend([_NO_DEFAULT] * (npos - len(values)))
+        values = list(args) + [_NO_DEFAULT] * (npos - len(args))
         extra = {}
         for key, value in kwargs.items():
             slot = self._by_name.get(key)
@@ -112,7 +109,7 @@ class FunctionSchema:
                 if values[slot] is not _NO_DEFAULT and slot < len(args):
                     raise TypeError(f"{op}() got multiple values for argument '{key}'")
                 values[slot] = value
-            elif any(a.name == key for a in self.kwarg_only):
+            elif key in self._kwarg_only:
                 extra[key] = value
             else:
                 raise TypeError(f"{op}() got an unexpected keyword argument '{key}'")
@@ -142,8 +139,6 @@ class FunctionSchema:
 def _same(value, default):
     if value is default:
         return True
-    if type(value) is bool or type(default) is bool:
-        return type(value) is type(default) and value == default
     if isinstance(value, (int, float)) and isinstance(default, (int, float)):  # a Scalar's type is its meaning:
         return type(value) is type(default) and value == default  # arange(0, 4, 1.0) is float32
     if isinstance(value, (list, tuple)) and isinstance(default, (list, tuple)):
@@ -212,9 +207,6 @@ def _parse_returns(text):
         text = text[1:-1]
     returns = []
     for part in _split_top_level(text):
-        if not part:
-            continue
-        type_text = part.split(" ")[0]
-        type_, alias = _parse_type(type_text)
+        type_, alias = _parse_type(part.split(" ")[0])
         returns.append(Return(type_, alias))
     return returns
