@@ -104,22 +104,15 @@ def _from_data(data, dtype):
 
 
 def as_tensor(data, dtype=None, device=None):
-    if isinstance(data, Tensor) and (dtype is None or dtype is data.dtype):
-        return data
     if isinstance(data, Tensor):
-        return data.to(dtype)
+        return data if dtype is None else data.to(dtype)
     return tensor(data, dtype=dtype)
 
 
 def from_numpy(array):
     if not isinstance(array, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
-    _dtype.from_numpy(array.dtype)
-    if array.flags.c_contiguous:
-        return Tensor._from_numpy(array)
-    base = np.lib.stride_tricks.as_strided(array)  # keep numpy's strides: a view, no copy
-    t = Tensor._from_numpy(np.ascontiguousarray(base)) if any(s < 0 for s in array.strides) else Tensor._from_numpy(base)
-    return t
+    return Tensor._from_numpy(array)  # shares array's memory, with its strides where they are dense
 
 
 def _finish(t, requires_grad):

@@ -34,8 +34,6 @@ class Size(tuple):
     def __repr__(self):
         return f"torch.Size([{', '.join(map(str, self))}])"
 
-    __str__ = __repr__
-
     def numel(self):
         return math.prod(self)
 

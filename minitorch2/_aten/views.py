@@ -5,6 +5,8 @@ exactly as PyTorch's kernels do (so `stride()` and `storage_offset()` print the 
 serves as eager kernel and as meta function, because a view touches no data: `Tensor._make_view` builds the numpy
 window when there is memory behind it and a FakeTensor when there is not.
 """
+import math
+
 from .._tensor import Tensor, contiguous_strides
 from .meta_util import wrap_dim
 
@@ -46,10 +48,7 @@ def view_strides(old_shape, old_stride, new_shape):
     """Strides for viewing (old_shape, old_stride) as new_shape, or None when impossible (ATen's computeStride)."""
     if not old_shape:
         return tuple(1 for _ in new_shape)
-    numel = 1
-    for s in old_shape:
-        numel *= s
-    if numel == 0:
+    if math.prod(old_shape) == 0:
         return contiguous_strides(new_shape) if tuple(old_shape) != tuple(new_shape) else tuple(old_stride)
     if tuple(old_stride) == contiguous_strides(old_shape):  # the common case, which needs no guard on symbolic sizes
         return contiguous_strides(new_shape)
@@ -169,14 +168,6 @@ def _squeeze_dims(self, dims):
     return [self.shape[i] for i in keep], [self.stride()[i] for i in keep], self.storage_offset()
 
 
-def _squeeze(self):
-    return _squeeze_dims(self, range(self.dim()))
-
-
-def _squeeze_dim(self, dim):
-    return _squeeze_dims(self, [dim])
-
-
 def _select(self, dim, index):
     if self.dim() == 0:
         raise IndexError("select() cannot be applied to a 0-dim tensor.")
@@ -255,8 +246,8 @@ permute = view_op(_permute)
 transpose = view_op(_transpose)
 t = view_op(_t)
 unsqueeze = view_op(_unsqueeze)
-squeeze = view_op(_squeeze)
-squeeze_dim = view_op(_squeeze_dim)
+squeeze = view_op(lambda self: _squeeze_dims(self, range(self.dim())))
+squeeze_dim = view_op(lambda self, dim: _squeeze_dims(self, [dim]))
 squeeze_dims = view_op(_squeeze_dims)
 select = view_op(_select)
 slice_ = view_op(_slice)
