@@ -11,7 +11,7 @@ from .. import _dtype
 from .._dtype import result_type
 from .._tensor import Tensor
 from .meta_util import broadcast_shapes, fake_empty, fake_pointwise, pointwise_strides
-from .pointwise_factories import _ensure_array, _float_dtype, _laid_out, _not_implemented, _np, binary
+from .pointwise_factories import _ensure_array, _laid_out, _not_implemented, _np, binary
 
 
 # ---------------------------------------------------------------- arithmetic
@@ -193,26 +193,18 @@ bitwise_or = binary(_bitwise(np.bitwise_or))
 bitwise_xor = binary(_bitwise(np.bitwise_xor))
 
 
-def _div_mode_kernel():
-    kernel, _ = binary(_div)
+def _div_mode():
+    """div.Tensor_mode: true division (div) without a rounding mode, else rounded in the promoted dtype."""
+    rounded = binary(_div)
 
-    def k(self, other, *, rounding_mode=None):
-        if rounding_mode is None:
-            return div[0](self, other)
-        return kernel(self, other, rounding_mode=rounding_mode)
+    def pick(which):
+        return lambda self, other, *, rounding_mode=None: (
+            div[which](self, other) if rounding_mode is None else rounded[which](self, other, rounding_mode=rounding_mode))
 
-    def meta(self, other, *, rounding_mode=None):
-        dtype = result_type(self, other)
-        if rounding_mode is None:
-            dtype = _float_dtype(dtype)
-        tensors = [t for t in (self, other) if isinstance(t, Tensor)]
-        shape = broadcast_shapes(*(tuple(t.shape) for t in tensors))
-        return fake_empty(shape, dtype, pointwise_strides(shape, (self, other)))
-
-    return _laid_out(k, meta)
+    return pick(0), pick(1)
 
 
-div_mode = _refused_in_meta(_div_mode_kernel(), lambda rounding_mode=None: rounding_mode and f"div_{rounding_mode}_cpu")
+div_mode = _refused_in_meta(_div_mode(), lambda rounding_mode=None: rounding_mode and f"div_{rounding_mode}_cpu")
 
 
 def _pow_kernel():
