@@ -82,15 +82,14 @@ class Guard:
         return f"{self.kind}: {self.code}"
 
 
-def tensor_guard(source, value, fake=None, shape_env=None):
+def tensor_guard(source, value, fake, shape_env=None):
     """The tensor's metadata as compiled; where its fake has a symbolic size or stride, that entry is None (or
     the int the ShapeEnv pinned it to since). `value` may be the (dtype, requires_grad, type) of a guard's `of`."""
     name = source.name()
     is_parameter = isinstance(value, minitorch2.nn.Parameter)
     dtype, requires_grad, type_text = value if isinstance(value, tuple) else (
         value.dtype, value.requires_grad, "torch.nn.Parameter" if is_parameter else "torch.Tensor")
-    size, stride = (fake.shape, fake.stride()) if fake is not None else (value.shape, value.stride())
-    size, stride = (tuple(_pinned(s, shape_env) for s in values) for values in (size, stride))
+    size, stride = (tuple(_pinned(s, shape_env) for s in values) for values in (fake.shape, fake.stride()))
     code = (f"___check_tensor({name}, {dtype!r}, {size!r}, {stride!r}, {requires_grad!r}, {type_text})")
     why = (f"tensor {name}: expected {type_text} {dtype} size {list(size)} stride {list(stride)} "
            f"requires_grad={requires_grad}")

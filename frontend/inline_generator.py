@@ -10,8 +10,6 @@ from .variables.lists import ListIteratorVariable
 
 
 class GeneratorExpressionMixin:
-    """Inlines a generator expression's bytecode, collecting what it yields (on an InliningInstructionTranslator)."""
-
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.yielded = []

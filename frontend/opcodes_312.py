@@ -14,9 +14,7 @@ from .exc import Unsupported
 from .variables import ConstantVariable, NullVariable
 
 
-class Py312OpcodesMixin:
-    """Opcode handlers for 3.12 and 3.13; `self` is an InstructionTranslatorBase."""
-
+class Py312OpcodesMixin:  # (self: an InstructionTranslatorBase)
     # ---- the call convention ----------------------------------------------------------------
 
     def CALL_KW(self, inst):
@@ -66,8 +64,6 @@ class Py312OpcodesMixin:
             self.LIST_TO_TUPLE(inst)
         elif name == "INTRINSIC_UNARY_POSITIVE":
             self.UNARY_POSITIVE(SimpleNamespace(opname="UNARY_POSITIVE"))
-        elif name == "INTRINSIC_PRINT":  # the interactive prompt's echo: not in a compiled function
-            raise Unsupported("printing an expression statement at the prompt", "unsupported_opcode")
         else:
             raise Unsupported(f"intrinsic {name} is not supported", "unsupported_opcode")
 
