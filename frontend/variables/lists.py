@@ -72,8 +72,7 @@ class BaseListVariable(VariableTracker):
             elif name in ("clear", "reverse"):
                 getattr(self.items, name)()
             else:
-                index = args[0].realize().as_python_constant() if args else -1
-                return self.items.pop(index)
+                return self.items.pop(*[a.realize().as_python_constant() for a in args])
             return ConstantVariable(None)
         raise Unsupported(f"{self.python_cls.__name__}.{name}", "unsupported_call")
 
