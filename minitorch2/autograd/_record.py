@@ -84,15 +84,11 @@ def _unpack_list(saved, owner):
     return saved
 
 
-_NODE_CLASSES = {}  # torch's node name -> OpBackward's subclass of that name
-
-
+@functools.cache
 def _node_class(name):
     """OpBackward under torch's node name, so type(y.grad_fn).__name__ is "MulBackward0" as in torch (one
     class per name, made at its first use)."""
-    if name not in _NODE_CLASSES:
-        _NODE_CLASSES[name] = type(name, (OpBackward,), {"__module__": "builtins"})
-    return _NODE_CLASSES[name]
+    return type(name, (OpBackward,), {"__module__": "builtins"})
 
 
 class NotImplementedBackward(Node):
@@ -227,9 +223,7 @@ def _has_edge(op_name, arg):
     return not (arg == "target" and op_name.startswith(_CLASS_TARGET_LOSSES))
 
 
-@functools.cache
-def _plan(op):
-    return _Plan(op)
+_plan = functools.cache(_Plan)  # one plan per op, worked out at its first recorded call
 
 
 def _input_edges(tensor_args, bound):
@@ -303,8 +297,7 @@ _METADATA = {
 
 def _bind(schema, args, kwargs):
     bound = {}
-    positional = schema.positional
-    for i, arg in enumerate(positional):
+    for i, arg in enumerate(schema.positional):
         bound[arg.name] = args[i] if i < len(args) else (arg.default if arg.has_default else None)
     for arg in schema.kwarg_only:
         bound[arg.name] = kwargs.get(arg.name, arg.default if arg.has_default else None)

@@ -173,8 +173,7 @@ def _is_expandable_to(shape, target):
 
 def _accumulate(buffers, node, nr, g):
     slots = buffers.setdefault(node, [])
-    while len(slots) <= nr:
-        slots.append(None)
+    slots.extend([None] * (nr + 1 - len(slots)))
     slots[nr] = g if slots[nr] is None else ops.aten.add.Tensor(slots[nr], g)
 
 

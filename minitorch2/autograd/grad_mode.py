@@ -37,7 +37,6 @@ class _GradModeContext:
 
     def __exit__(self, *exc):
         state.grad_enabled = self._previous
-        return False
 
 
 class no_grad(_GradModeContext):

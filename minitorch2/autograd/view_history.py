@@ -64,8 +64,7 @@ def rebase_view_history(view, base, op_node):
     """An in-place op on a view changes its base: the base's new grad_fn is CopySlices
     (gradient of the base = old gradient outside the view, op's gradient inside), and the
     view becomes a window onto the base's new history (see view_history)."""
-    copy_slices = CopySlices(base, view, op_node, gradient_edge(base))
-    base.grad_fn = copy_slices
+    base.grad_fn = CopySlices(base, view, op_node, gradient_edge(base))
     base._output_nr = 0
     view.grad_fn, view._output_nr = view_history(view)
     view._grad_fn_version = view._version
