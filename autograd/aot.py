@@ -51,9 +51,7 @@ def make_boxed_func(f):
 
 
 def _call_compiled(compiled, args):
-    if getattr(compiled, "_boxed_call", False):
-        return compiled(list(args))
-    return compiled(*args)
+    return compiled(list(args)) if getattr(compiled, "_boxed_call", False) else compiled(*args)
 
 
 def _as_list(out):
@@ -100,7 +98,8 @@ class _CompiledFunction:
         if not self.needs_grad:  # views of outputs and intermediates stay as the graph returns them, as torch's
             self.aliases = {i: alias for i, alias in self.aliases.items() if alias.of is AliasOf.INPUT}
             self.num_bases = 0
-            forward = make_fx(_flat_fn(fn), decompositions, tracing_mode="fake")(*args)
+            # an inference graph returns a tuple, as PyTorch's does
+            forward = make_fx(lambda *flat: tuple(_as_list(fn(*flat))), decompositions, tracing_mode="fake")(*args)
             forward, self.mutated_inputs = functionalize_graph(forward)
             _eliminate_dead_code(forward)
             _logging.log_graph("aot_graphs", f"Forward graph {aot_id}", forward)
@@ -146,8 +145,6 @@ class _CompiledFunction:
     def regenerate_aliases(self, args, outs):
         """Step 5 of the module docstring: aliased outputs made again from what they view (they print the
         view's grad_fn, ViewBackward0, ..., where the compiled function's copy would print its own)."""
-        if not self.aliases:
-            return outs
         outs = list(outs)
         viewed = {AliasOf.INPUT: args, AliasOf.OUTPUT: outs, AliasOf.BASE: outs[self.num_outputs:]}
         for i, alias in self.aliases.items():
@@ -263,13 +260,6 @@ def _with_fresh_inputs(fn, mutated):
     return with_fresh_inputs
 
 
-def _flat_fn(fn):
-    def forward(*args):
-        return tuple(_as_list(fn(*args)))  # an inference graph returns a tuple, as PyTorch's does
-
-    return forward
-
-
 def _joint_fn(fn, grad_inputs, output_grad_mask):
     def joint(primals, tangents):
         outs = _as_list(fn(*primals))
@@ -366,8 +356,7 @@ class _Symbolic:
 
     def check(self, compiled):
         """Before the graphs are compiled: refuse a size constant in a graph or an output's view ops (its example
-        value) and keep the trace's facts. They stay in the ShapeEnv too: the frontend puts them in the frame's
-        guards once its backend returns, as torch's does."""
+        value) and keep the trace's facts (which stay in the ShapeEnv too, see the class docstring)."""
         constants = [(n.args, n.kwargs) for m in (compiled.fw_module, compiled.bw_module) if m
                      for n in m.graph.nodes] + [(v.args, v.kwargs) for a in compiled.aliases.values() for v in a.views]
         if any(is_symbolic(leaf) or isinstance(leaf, sympy.Basic) for leaf in pytree.tree_leaves(constants)):
@@ -465,7 +454,6 @@ def aot_module_simplified(mod, example_inputs, fw_compiler, bw_compiler=None, pa
             args = tuple(args[0])
         return compiled(*params, *args)
 
-    forward._boxed_call = False
     return forward
 
 
@@ -493,8 +481,7 @@ def _static_inputs(mod, params):
     (meta["tensor_dict"], as Dynamo marks parameters and buffers); for any other module, none."""
     if not _is_frontend_graph(mod):
         return []
-    placeholders = [n for n in mod.graph.nodes if n.op == "placeholder"]
-    marked = [len(params) + i for i, n in enumerate(placeholders)
+    marked = [len(params) + i for i, n in enumerate(mod.graph.find_nodes(op="placeholder"))
               if n.meta.get("tensor_dict", {}).get("_dynamo_static_input_type")]
     return list(range(len(params))) + marked
 

@@ -145,10 +145,7 @@ class _Functionalizer:
     def _write(self, target, value):
         """Make `value` the new value of `target` (a base, or a view written back into its base)."""
         base = self.base_of.get(target, target)
-        if base is target:
-            self.latest[base] = value
-        else:
-            self.latest[base] = self._scatter_chain(self.latest[base], self.chain_of[target], value, base)
+        self.latest[base] = self._scatter_chain(self.latest[base], self.chain_of.get(target, []), value, base)
         self.mutations[base] = self.mutations.get(base, 0) + 1
         if base is not target:
             self.view_cache[target] = (value, self.mutations[base])
@@ -196,8 +193,7 @@ class _Functionalizer:
             self._write(running_var, items[4])
             self.projections[node] = items[:3]
         value.meta = dict(node.meta)
-        self.env[node] = value
-        self.latest[node] = value
+        self.env[node] = self.latest[node] = value
 
 
 # ---------------------------------------------------------- writing a view back into its parent
@@ -274,9 +270,7 @@ _WRITE_BACK = {
 
 def _meta_of(value):
     """node.meta entries for a traced value (what partitioners read to size it)."""
-    if value is None:
-        return {}
-    return {"val": value, "tensor_meta": _extract_tensor_metadata(value)}
+    return {} if value is None else {"val": value, "tensor_meta": _extract_tensor_metadata(value)}
 
 
 def _tensor_meta(node):
@@ -284,8 +278,7 @@ def _tensor_meta(node):
 
 
 def _with_defaults(op, args):
-    positional = op._schema.positional
-    return tuple(args) + tuple(arg.default for arg in positional[len(args):] if arg.has_default)
+    return tuple(args) + tuple(arg.default for arg in op._schema.positional[len(args):] if arg.has_default)
 
 
 def _name(target):

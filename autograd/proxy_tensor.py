@@ -86,9 +86,7 @@ class ProxyTorchDispatchMode(TorchDispatchMode):
 
     def node_of(self, tensor):
         entry = self._nodes.get(id(tensor))
-        if entry is not None and entry[0] is tensor:
-            return entry[1]
-        return self._lift_constant(tensor)
+        return entry[1] if entry is not None and entry[0] is tensor else self._lift_constant(tensor)
 
     def _lift_constant(self, tensor):
         """A tensor the graph did not produce (a global, a captured constant) becomes a get_attr."""

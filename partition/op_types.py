@@ -10,7 +10,6 @@ The one idea to hold: the tables describe *cost*, not semantics. Anything not li
 (an allowlist).
 """
 import functools
-import operator
 from dataclasses import dataclass
 
 from minitorch2._ops import ops
@@ -52,8 +51,6 @@ def op_name(node):
     """The overload packet's name of a call_function node (`mul` for aten.mul.Tensor), `getitem`, or None."""
     if node.op != "call_function":
         return None
-    if node.target is operator.getitem:
-        return "getitem"
     packet = getattr(node.target, "overloadpacket", None)
     return packet.__name__ if packet is not None else getattr(node.target, "__name__", None)
 

@@ -86,13 +86,10 @@ def _string_literal(text):
 class CodeGen:
     """Turns a graph into `def forward(self, ...)`. Subclass to change the calling convention."""
 
-    def __init__(self):
-        self._func_name = "forward"
-
     def gen_fn_def(self, free_vars, maybe_return_annotation):
         if not free_vars or free_vars[0] != "self":
             free_vars.insert(0, "self")
-        return f"def {self._func_name}({', '.join(free_vars)}){maybe_return_annotation}:"
+        return f"def forward({', '.join(free_vars)}){maybe_return_annotation}:"
 
     def generate_output(self, output_args, repr_fn=repr):
         return f"return {repr_fn(output_args)}"
@@ -135,11 +132,8 @@ class _Emitter:
         if is_from_torch(obj) and obj is not _device_class and obj is not TORCH:
             return qualified_name(obj)
         name = self.namespace.create_name(name_hint, obj)
-        if name in self.globals:
-            if self.globals[name] is not obj:
-                raise AssertionError(f"Global name {name} already assigned to different object")
-            return name
-        self.globals[name] = obj
+        if self.globals.setdefault(name, obj) is not obj:
+            raise AssertionError(f"Global name {name} already assigned to different object")
         return name
 
     def type_repr(self, o):
@@ -149,9 +143,7 @@ class _Emitter:
         if origin is not None:
             origin_name = self.add_global(type_repr(origin), origin)
             args = typing.get_args(o)
-            if args:
-                return f"{origin_name}[{','.join(self.type_repr(a) for a in args)}]"
-            return origin_name
+            return f"{origin_name}[{','.join(self.type_repr(a) for a in args)}]" if args else origin_name
         return self.add_global(type_repr(o), o)
 
     # ---------------------------------------------------------- values
@@ -193,10 +185,7 @@ class _Emitter:
         to_delete = list(self.user_to_last_uses.get(user, []))
         if len(user.users) == 0:
             to_delete.append(user)  # unused yet kept (e.g. a side effect): free it at once
-        if to_delete:
-            self.body.append(f";  {' = '.join([repr(n) for n in to_delete] + ['None'])}\n")
-        else:
-            self.body.append("\n")
+        self.body.append(f";  {' = '.join([repr(n) for n in to_delete] + ['None'])}\n" if to_delete else "\n")
 
     # ---------------------------------------------------------- nodes
     def annotation(self, node):

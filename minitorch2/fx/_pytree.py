@@ -27,7 +27,6 @@ _FxPytreeNamespace = types.SimpleNamespace(tree_flatten_spec=tree_flatten_spec) 
 
 class PyTreeCodeGen(CodeGen):
     def __init__(self, orig_args, in_spec, out_spec):
-        super().__init__()
         self.orig_args = list(orig_args)
         self.in_spec = in_spec
         self.out_spec = out_spec

@@ -234,9 +234,7 @@ class Node:
 
     # ---------------------------------------------------------- printing
     def __repr__(self):
-        if self._repr_fn is not None:
-            return self._repr_fn(self)
-        return self.name
+        return self._repr_fn(self) if self._repr_fn is not None else self.name
 
     def format_node(self):
         """One line of `str(graph)`, e.g. `%x : [num_users=1] = placeholder[target=x]`."""
