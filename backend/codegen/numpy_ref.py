@@ -19,7 +19,7 @@ import scipy.special
 
 from minitorch2 import _dtype
 from minitorch2._aten.more_ops2 import shift_left_values, shift_right_values
-from minitorch2._aten.pointwise_arithmetic import float_remainder, prefer_first
+from minitorch2._aten.pointwise_arithmetic import _check_int_division, float_remainder, prefer_first
 from minitorch2._aten.pointwise_unary import saturating_tanh  # torch's saturation at +-1
 from minitorch2._aten.reductions import zero_tie
 
@@ -194,14 +194,9 @@ def _apply(name, args, dtype):
         return _UNARY[name](args[0])
     if name == "truediv" and not dtype.is_floating_point:
         raise TypeError("truediv on integers: lowering must compute it in a floating dtype")
-    if name in L.INTEGER_DIVISIONS and not dtype.is_floating_point and _divides_by_zero(*args):
-        raise RuntimeError("ZeroDivisionError")  # what torch raises for integer division by zero
+    if name in L.INTEGER_DIVISIONS and not dtype.is_floating_point:
+        _check_int_division(*args)  # eager's RuntimeError("ZeroDivisionError"), over the grid's elements
     return _BINARY[name](*args)
-
-
-def _divides_by_zero(x, y):
-    """Whether some element computed divides by zero (over the broadcast grid: an empty loop divides nothing)."""
-    return bool(np.any(np.broadcast_arrays(x, y)[1] == 0))
 
 
 def _to_dtype(x, dtype):
