@@ -139,6 +139,7 @@ def _prod(x, dims, keepdim, ddof):
 
 def _arg_reduce(torch_fn):
     def reduce(x, dims, keepdim, ddof):
+        x = x.to(minitorch2.uint8) if x.dtype is minitorch2.bool else x  # (ATen's argmax takes no bools)
         if len(dims) == 1 or x.dim() <= 1:
             return torch_fn(x, dims[0] if dims else None, keepdim=keepdim)
         flat = torch_fn(x.reshape(-1))  # axis=None: the index into the flattened array
@@ -216,7 +217,8 @@ def _ravel(np_fn, a, order="C"):
 
 
 def _astype(np_fn, a, dtype, copy=True):
-    return _as_tensor(a, torch_dtype(dtype)).clone() if copy else _as_tensor(a, torch_dtype(dtype))
+    cast = _as_tensor(_as(a, torch_dtype(dtype)), torch_dtype(dtype))
+    return cast.clone() if copy and cast is a else cast
 
 
 def _scalar_type(np_type):
@@ -342,32 +344,23 @@ class _NumpyTarget:
         return f"<Wrapped numpy {self.__name__[len('wrapped_'):]}>"
 
 
-_TARGETS = {}  # (factory, argument) -> its target: one object per function, so a graph names each once
-
+# A new target per call, as Dynamo makes a new wrapper per call: a graph calling np.sum twice has two globals,
+# `torch__dynamo_utils_wrapped_sum` and `torch__dynamo_utils_wrapped_sum_1`, as Dynamo's.
 
 def numpy_call(np_fn):
     """The target for np.<fn>(...): `wrapped_<name>`."""
-    key = (numpy_call, (np_fn,))
-    if key not in _TARGETS:
-        _TARGETS[key] = _NumpyTarget(f"wrapped_{ROWS[np_fn].name}", np_fn, np_fn, key)
-    return _TARGETS[key]
+    return _NumpyTarget(f"wrapped_{ROWS[np_fn].name}", np_fn, np_fn, (numpy_call, (np_fn,)))
 
 
 def numpy_method(name):
     """The target for ndarray.<name>(...): `wrapped_<name>`, run as the method (`a.reshape(2, 3)`: varargs)."""
-    key = (numpy_method, (name,))
-    if key not in _TARGETS:
-        _TARGETS[key] = _NumpyTarget(f"wrapped_{name}", lambda a, *args, **kwargs: getattr(a, name)(*args, **kwargs),
-                                     METHODS[name], key)
-    return _TARGETS[key]
+    return _NumpyTarget(f"wrapped_{name}", lambda a, *args, **kwargs: getattr(a, name)(*args, **kwargs),
+                        METHODS[name], (numpy_method, (name,)))
 
 
 def numpy_operator(op):
     """The target for an operator on ndarrays: `wrapped_add`, `wrapped_getitem`..."""
-    key = (numpy_operator, (op,))
-    if key not in _TARGETS:
-        _TARGETS[key] = _NumpyTarget(f"wrapped_{op.__name__}", op, OPERATORS[op], key)
-    return _TARGETS[key]
+    return _NumpyTarget(f"wrapped_{op.__name__}", op, OPERATORS[op], (numpy_operator, (op,)))
 
 
 def numpy_attr_wrapper(array, name):

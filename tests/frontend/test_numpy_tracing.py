@@ -1,0 +1,276 @@
+"""numpy code inside compiled frames, traced as Dynamo 2.13 traces it (torch._numpy), against torch.compile.
+
+Each program below is written once against the names `torch` and `np` and run through torch.compile and
+minitorch2.compile with a backend that counts frames and ops and keeps each graph's code: the counts, the graph
+code (`wrapped_sin = torch__dynamo_utils_wrapped_sin(l_x_)`), the output types (an ndarray the frame returns is
+numpy's, a 0-d result a 0-d array), dtypes and values must be Dynamo's. The programs are the shapes of Dynamo's
+own numpy tests (test_functions.py, test_misc.py's numpy ones) and of real code: normalizing with np.mean/np.std,
+np.clip of a loss, np.arange positions, x.numpy() round trips. Then the same programs through aot_eager and the
+inductor (values: the graph's numpy nodes traced into aten ops under numpy's dtype rules), each row of
+minitorch2/_numpy_ops.py run traced on real tensors against numpy itself, and what is not traced (a function with
+no row, `a.dtype`) breaking the graph with numpy's value kept. KNOWN_DIFFS lists what differs from Dynamo.
+"""
+import textwrap
+
+import numpy as np
+import pytest
+import torch
+import torch._dynamo
+
+import frontend
+import minitorch2
+from minitorch2 import _numpy_ops
+
+SRC = r'''
+def sin_plus_one(x):
+    return np.sin(x) + 1
+def mean_round_trip(x):
+    return torch.from_numpy(np.mean(x.numpy(), axis=0) * 2) + x
+def clip_sum_0d(x):
+    a = x.numpy()
+    return np.clip(a, 0, 1).sum()
+def scalar_types_and_constants(x):
+    return x * np.float32(2.5) + np.pi
+def arange_sum(x, n: int):
+    return x + np.arange(n).sum()
+def normalize(x):
+    a = x.numpy()
+    return torch.from_numpy((a - np.mean(a, axis=0)) / np.std(a, axis=0))
+def clip_of_loss(pred, y):
+    loss = ((pred - y) ** 2).mean()
+    return np.clip(loss.detach().numpy(), 0.0, 1.0)
+def arange_positions(x):
+    pos = np.arange(x.shape[1])
+    return x + torch.from_numpy(pos).float()
+def ndarray_methods(x):
+    a = x.numpy()
+    return a.T, a.sum(axis=1), a.astype(np.float64), a.reshape(-1), a.shape, a.max(0), a.argmax(), a.ndim, a.size
+def int_dtypes(x, n: int):
+    return np.sin(x.numpy().astype(np.int64)), x + torch.as_tensor(np.mean(np.arange(n)))
+def where_maximum(x):
+    a = x.numpy()
+    return np.where(a > 0, a, 0.1 * a), np.maximum(a, 0.5), np.minimum(a, 0)
+def dot_matmul(x, w):
+    a, b = x.numpy(), w.numpy()
+    return np.dot(a, b), a @ b, np.matmul(a, b).sum(0, keepdims=True)
+def concatenate_stack(x):
+    a = x.numpy()
+    return np.concatenate([a, a * 2], axis=0), np.stack([a, -a], axis=1)
+def factories(x):
+    a = x.numpy()
+    return np.ones(4) + a[0], np.zeros((3, 4), dtype=np.float32) - a, np.full((3, 4), 7) * a
+def indexing_operators(x):
+    a = x.numpy()
+    return a[0], a[:, 1], a[a.shape[0] - 1] ** 2 // 1 % 3
+def x_numpy_returned(x):
+    return x.numpy(), torch.from_numpy(x.numpy() * 2) + 1
+def reductions_and_comparisons(x):
+    a = x.numpy()
+    return ((a > 0.5).sum(), np.prod(a + 1, axis=1), np.var(a, ddof=1), np.exp(a).argmin(axis=0), np.abs(-a),
+            np.sqrt(2.0) * a)
+def transpose_ravel(x):
+    a = np.transpose(x.numpy())
+    return np.ravel(a), a.flatten().mean(), np.reshape(a, (2, 6)).T, a.transpose(1, 0).std(axis=1, keepdims=True)
+'''
+
+X = np.random.default_rng(0).standard_normal((3, 4)).astype(np.float32)
+W = np.random.default_rng(1).standard_normal((4, 2)).astype(np.float32)
+CASES = {"sin_plus_one": (X,), "mean_round_trip": (X,), "clip_sum_0d": (X,), "scalar_types_and_constants": (X,),
+         "arange_sum": (X[0], 4), "normalize": (X,), "clip_of_loss": (X, X * 0.5), "arange_positions": (X,),
+         "ndarray_methods": (X,), "int_dtypes": (X, 5), "where_maximum": (X,), "dot_matmul": (X, W),
+         "concatenate_stack": (X,), "factories": (X,), "indexing_operators": (X,), "x_numpy_returned": (X,),
+         "reductions_and_comparisons": (X,), "transpose_ravel": (X,)}
+
+# program -> (what differs from torch.compile, why); the rest of the comparison still runs
+KNOWN_DIFFS = {
+    "clip_of_loss": ("dtype", "torch._numpy clips a 0-d float32 array with Python floats to float64; numpy (and so "
+                              "torch's eager run of the same code) keeps float32, as ours does"),
+}
+
+
+def _namespace(lib):
+    namespace = {"torch": lib, "np": np}
+    exec(compile(textwrap.dedent(SRC), "<numpy programs>", "exec"), namespace)
+    return namespace
+
+
+NAMESPACES = {torch: _namespace(torch), minitorch2: _namespace(minitorch2)}
+
+
+class _Recorder:
+    """A backend that counts frames and ops and keeps each graph's code, then runs the graph (or `then`'s)."""
+
+    def __init__(self, then=None):
+        self.frame_count, self.op_count, self.codes, self.then = 0, 0, [], then
+
+    def __call__(self, gm, example_inputs):
+        self.frame_count += 1
+        self.op_count += sum(1 for node in gm.graph.nodes if "call" in node.op)
+        self.codes.append(gm.code.strip())
+        return gm.forward if self.then is None else self.then(gm, example_inputs)
+
+
+def _args(lib, args):
+    return [lib.tensor(a) if isinstance(a, np.ndarray) else a for a in args]
+
+
+def _run(lib, name, backend):
+    (torch._dynamo if lib is torch else frontend).reset()
+    fn = NAMESPACES[lib][name]
+    return lib.compile(fn, backend=backend)(*_args(lib, CASES[name])), backend
+
+
+def _plain(value, scalar_as_array=False):
+    """(kind, dtype, value) of each output: an ndarray, a tensor, or a Python value (a numpy scalar as a 0-d array
+    when `scalar_as_array`: numpy's eager result where the compiled frame, as Dynamo's, returns a 0-d array)."""
+    if isinstance(value, tuple):
+        return [_plain(v, scalar_as_array) for v in value]
+    if isinstance(value, np.ndarray) or (scalar_as_array and isinstance(value, np.generic)):
+        return ("ndarray", str(value.dtype), np.asarray(value))
+    if hasattr(value, "detach"):
+        return ("tensor", str(value.dtype).split(".")[-1], np.asarray(value.detach().numpy()))
+    return ("python", type(value).__name__, value)
+
+
+def _assert_same_outputs(ours, theirs, check_dtype=True, scalar_as_array=False):
+    _assert_same_plain(_plain(ours), _plain(theirs, scalar_as_array), check_dtype)
+
+
+def _assert_same_plain(ours, theirs, check_dtype):
+    if isinstance(theirs, list):
+        assert isinstance(ours, list) and len(ours) == len(theirs), (ours, theirs)
+        for a, b in zip(ours, theirs):
+            _assert_same_plain(a, b, check_dtype)
+        return
+    assert ours[0] == theirs[0], (ours, theirs)
+    if check_dtype:
+        assert ours[1] == theirs[1], (ours, theirs)
+    if ours[0] == "python":
+        assert ours[2] == theirs[2]
+    else:
+        assert np.shape(ours[2]) == np.shape(theirs[2])
+        np.testing.assert_allclose(np.asarray(ours[2], np.float64), np.asarray(theirs[2], np.float64),
+                                   rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_counts_graphs_and_outputs_are_dynamos(name):
+    ours, our_counter = _run(minitorch2, name, _Recorder())
+    theirs, their_counter = _run(torch, name, _Recorder())
+    assert (our_counter.frame_count, our_counter.op_count) == (their_counter.frame_count, their_counter.op_count)
+    assert our_counter.codes == their_counter.codes
+    _assert_same_outputs(ours, theirs, check_dtype=KNOWN_DIFFS.get(name, ("",))[0] != "dtype")
+    eager = NAMESPACES[minitorch2][name](*_args(minitorch2, CASES[name]))  # compiled or not, the same values
+    _assert_same_outputs(ours, eager, scalar_as_array=True)
+
+
+# the programs through AOT and the backends: a numpy node traced into aten ops
+AOT_CASES = ["sin_plus_one", "mean_round_trip", "clip_sum_0d", "normalize", "int_dtypes", "where_maximum",
+             "dot_matmul", "concatenate_stack", "factories", "indexing_operators", "reductions_and_comparisons",
+             "transpose_ravel", "ndarray_methods"]
+
+
+@pytest.mark.parametrize("backend", ["aot_eager", "inductor"])
+@pytest.mark.parametrize("name", AOT_CASES)
+def test_aot_eager_and_inductor_values(name, backend):
+    ours, _ = _run(minitorch2, name, backend)
+    eager = NAMESPACES[minitorch2][name](*_args(minitorch2, CASES[name]))
+    _assert_same_outputs(ours, eager, scalar_as_array=True)
+    theirs, _ = _run(torch, name, "eager")
+    _assert_same_outputs(ours, theirs, check_dtype=False)
+
+
+def test_frame_returns_numpys_array_over_the_tensors_memory():
+    x = minitorch2.tensor(X)
+    out = minitorch2.compile(NAMESPACES[minitorch2]["x_numpy_returned"], backend="eager")(x)[0]
+    assert isinstance(out, np.ndarray) and np.shares_memory(out, x.numpy())
+    t = torch.tensor(X)
+    their_out = torch.compile(NAMESPACES[torch]["x_numpy_returned"], backend="eager")(t)[0]
+    assert np.shares_memory(their_out, t.numpy())
+
+
+# ---- each row against numpy itself ----------------------------------------------------------------
+
+_F32 = np.array([[0.5, -1.5, 2.0], [3.0, 0.25, -0.75]], np.float32)
+_I64 = np.array([[1, -2, 3], [4, 0, 6]], np.int64)
+_I32 = _I64.astype(np.int32)
+_BOOL = _I64 > 0
+_ROW_CALLS = [
+    *[(fn, (a,), {}) for fn in (np.sin, np.cos, np.tan, np.exp, np.tanh, np.abs, np.negative, np.square)
+      for a in (_F32, _I64, _I32)],
+    *[(fn, (np.abs(a) + 1,), {}) for fn in (np.log, np.sqrt) for a in (_F32, _I64)],
+    *[(fn, (a, b), {}) for fn in (np.add, np.subtract, np.multiply, np.divide, np.maximum, np.minimum, np.greater,
+                                  np.less_equal, np.equal) for a, b in ((_F32, 2), (_I64, 2.5), (_I32, _F32),
+                                                                        (_BOOL, 1), (3, _I64))],
+    (np.power, (_F32, 2), {}), (np.floor_divide, (_I64, 4), {}), (np.remainder, (_I64, 4), {}),
+    *[(fn, (a,), kw) for fn in (np.sum, np.mean, np.prod, np.max, np.min, np.argmax, np.argmin, np.std, np.var)
+      for a in (_F32, _I64, _BOOL) for kw in ({}, {"axis": 0}, {"axis": 1, "keepdims": True})],
+    (np.std, (_F32,), {"ddof": 1}), (np.sum, (_I32,), {"dtype": "float32"}),
+    (np.clip, (_F32, 0, 1), {}), (np.clip, (_I64, 0.5, 3), {}), (np.clip, (_I64, None, 2), {}),
+    (np.where, (_BOOL, _F32, 0), {}), (np.where, (_BOOL, _I64, 0.5), {}),
+    (np.arange, (4,), {}), (np.arange, (1, 2.5, 0.5), {}), (np.arange, (3,), {"dtype": "float32"}),
+    (np.zeros, ((2, 3),), {}), (np.ones, (3,), {"dtype": "int32"}), (np.full, ((2, 2), 7), {}),
+    (np.full, ((2,), 1.5), {}), (np.concatenate, ([_F32, _I64],), {"axis": 1}), (np.stack, ([_I32, _I64],), {}),
+    (np.dot, (_F32, _F32.T), {}), (np.dot, (_I64[0], _I64[1]), {}), (np.matmul, (_I64, _F32.T), {}),
+    (np.reshape, (_F32, (3, 2)), {}), (np.transpose, (_I64,), {}), (np.ravel, (_F32,), {}),
+    (np.astype, (_F32, "int64"), {}), (np.float32, (2.5,), {}), (np.int64, (_F32,), {}), (np.float64, (3,), {}),
+    (np.sqrt, (2.0,), {}), (np.add, (1, 2), {}),
+]
+
+
+def _as_tensors(value):
+    if isinstance(value, np.ndarray):
+        return minitorch2.tensor(value)
+    if isinstance(value, list):
+        return [_as_tensors(v) for v in value]
+    return value
+
+
+@pytest.mark.parametrize("fn, args, kwargs", _ROW_CALLS,
+                         ids=[f"{getattr(fn, '__name__', fn)}-{i}" for i, (fn, _, _) in enumerate(_ROW_CALLS)])
+def test_row_traced_matches_numpy(fn, args, kwargs):
+    """The row (what AOT and the backend trace) gives numpy's dtype, shape and values."""
+    with np.errstate(divide="ignore"):
+        expected = np.asarray(fn(*args, **kwargs))
+    got = _numpy_ops.ROWS[fn].run(fn, *[_as_tensors(a) for a in args], **kwargs)
+    assert got.dtype.np == expected.dtype and tuple(got.shape) == expected.shape
+    np.testing.assert_allclose(got.numpy(), expected, rtol=1e-6)
+
+
+def test_eager_run_of_the_graph_is_numpys_own():
+    """On real tensors a node runs numpy itself (its values bit for bit); with a gradient wanted, the row."""
+    x = minitorch2.tensor(_F32)
+    assert np.array_equal(_numpy_ops.numpy_call(np.tanh)(x).numpy(), np.tanh(_F32))
+    w = minitorch2.tensor(_F32, requires_grad=True)
+    out = _numpy_ops.numpy_call(np.sin)(w)
+    out.sum().backward()
+    np.testing.assert_allclose(w.grad.numpy(), np.cos(_F32), rtol=1e-6)
+
+
+# ---- what is not traced -----------------------------------------------------------------------------
+
+BREAKS = r'''
+def outside_the_table(x):
+    return np.cumsum(x.numpy(), axis=0) + 1
+def dtype_attribute(x):
+    a = x.numpy() * 2
+    d = a.dtype
+    return a + 1
+def data_dependent(x):
+    a = x.numpy()
+    return a * 2 if float(a.sum()) > 0 else a
+'''
+
+
+@pytest.mark.parametrize("name", ["outside_the_table", "dtype_attribute", "data_dependent"])
+def test_what_is_not_traced_breaks_the_graph_with_numpys_value(name):
+    namespace = {"torch": minitorch2, "np": np}
+    exec(compile(BREAKS, "<numpy breaks>", "exec"), namespace)
+    frontend.reset()
+    explained = frontend.explain(namespace[name])(minitorch2.tensor(X))
+    assert explained.break_reasons or explained.eager_frames
+    frontend.reset()
+    out = minitorch2.compile(namespace[name], backend="eager")(minitorch2.tensor(X))
+    eager = namespace[name](minitorch2.tensor(X))
+    assert isinstance(out, np.ndarray) and out.dtype == eager.dtype
+    np.testing.assert_allclose(out, eager, rtol=1e-6)
