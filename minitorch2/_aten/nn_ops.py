@@ -16,7 +16,7 @@ from .. import _dtype, _random
 from .._dtype import result_type
 from .._tensor import contiguous_strides
 from .memory import _dtype_title as scalar_type_name  # ATen's name for a dtype in messages ('Float', 'Long', ...)
-from .meta_util import broadcast_shapes, channels_last_strides, fake_empty, pointwise_strides, wrap_dim
+from .meta_util import broadcast_shapes, channels_last_strides, fake_empty, fake_pointwise, pointwise_strides, wrap_dim
 
 
 # ---------------------------------------------------------------- shared helpers
@@ -326,9 +326,7 @@ def _mse_backward_kernel(grad_output, self, target, reduction):
 
 
 def _mse_backward_meta(grad_output, self, target, reduction):
-    dtype, shape = _mse_check(self, target)
-    shape = broadcast_shapes(shape, tuple(grad_output.shape))
-    return fake_empty(shape, dtype, pointwise_strides(shape, [self, target, grad_output]))
+    return fake_pointwise(_mse_check(self, target)[0], [self, target, grad_output])
 
 
 mse_loss_backward = (_mse_backward_kernel, _mse_backward_meta)
@@ -414,8 +412,7 @@ def _dropout_backward_kernel(grad_output, mask, scale):
 
 
 def _dropout_backward_meta(grad_output, mask, scale):
-    shape = broadcast_shapes(tuple(grad_output.shape), tuple(mask.shape))
-    return fake_empty(shape, grad_output.dtype, pointwise_strides(shape, [grad_output, mask]))
+    return fake_pointwise(grad_output.dtype, [grad_output, mask])
 
 
 native_dropout_backward = (_dropout_backward_kernel, _dropout_backward_meta)

@@ -13,15 +13,14 @@ import scipy.special
 from .. import _dtype
 from .._dtype import result_type
 from .._tensor import Tensor
-from .meta_util import broadcast_shapes, fake_empty, pointwise_strides, preserve_format_strides
+from .meta_util import broadcast_shapes, fake_empty, fake_pointwise, pointwise_strides, preserve_format_strides
 from .pointwise_factories import _ensure_array, _laid_out, _not_implemented, _np, unary_bool, unary_float, unary_same
 
 _SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
 
 
 # ---------------------------------------------------------------- unary math
-def _erf(x):
-    return scipy.special.erf(x)
+_erf = scipy.special.erf
 
 
 def _sigmoid(x):
@@ -292,9 +291,7 @@ def _elu_backward_kernel():
 
     def meta(grad_output, alpha, scale, input_scale, is_result, self_or_result):
         check(alpha, scale, is_result)
-        shape = broadcast_shapes(tuple(grad_output.shape), tuple(self_or_result.shape))
-        layout = pointwise_strides(shape, [grad_output, self_or_result])
-        return fake_empty(shape, result_type(grad_output, self_or_result), layout)
+        return fake_pointwise(result_type(grad_output, self_or_result), [grad_output, self_or_result])
 
     return _laid_out(kernel, meta)
 
