@@ -79,15 +79,9 @@ def _should_fold(tensor1, tensor2, traced):
         return False
     if t1.numel() == 0:
         return True
-    shape, stride = t1.shape, t1.stride()
-    if traced:  # t1 contiguous, size-1 dims aside
-        expected = 1
-        for size, st in zip(reversed(shape), reversed(stride)):
-            if size != 1 and st != expected:
-                return False
-            expected *= size
-        return True
-    # eager: the batch dims flatten into rows without a copy
+    if traced:
+        return t1.is_contiguous()
+    shape, stride = t1.shape, t1.stride()  # eager: the batch dims flatten into rows without a copy
     return all(stride[i] == stride[i + 1] * shape[i + 1] for i in range(t1.dim() - 2))
 
 

@@ -25,17 +25,13 @@ aten = ops.aten
 def add(input, other, *, alpha=1):
     if not _t(input):
         input, other = other, input
-    if type(alpha) is int and alpha == 1:  # (1.0 and True are checked against the dtype)
-        return aten.add.Tensor(input, other)
-    return aten.add.Tensor(input, other, alpha=alpha)
+    return aten.add.Tensor(input, other, alpha=alpha)  # (the schema drops an int 1, keeps 1.0 and True to check them)
 
 
 @out_variant(CAST)
 def sub(input, other, *, alpha=1):
     if not _t(input):
         return aten.rsub.Scalar(other, input, alpha)
-    if type(alpha) is int and alpha == 1:  # (1.0 and True are checked against the dtype)
-        return aten.sub.Tensor(input, other)
     return aten.sub.Tensor(input, other, alpha=alpha)
 
 

@@ -241,9 +241,7 @@ def nonzero(input, *, as_tuple=False):
 
 
 def clone(input, *, memory_format=None):
-    if memory_format is None:
-        return aten.clone.default(input)
-    return aten.clone.default(input, memory_format=memory_format)
+    return aten.clone.default(input, memory_format=memory_format)  # (the schema drops a default None)
 
 
 detach = _function_of(aten.detach.default)

@@ -215,9 +215,7 @@ def threshold(grad, self, threshold):
 
 
 def gelu(grad, self, approximate="none"):
-    if approximate == "none":
-        return aten.gelu_backward.default(grad, self)
-    return aten.gelu_backward.default(grad, self, approximate=approximate)
+    return aten.gelu_backward.default(grad, self, approximate=approximate)  # (the schema drops the default "none")
 
 
 def gelu_backward(grad, grad_output, self, approximate="none"):
