@@ -163,9 +163,7 @@ class ComputedBuffer(Buffer):
 
     def store_index(self, idx):
         """Where the kernel stores element `idx` of the computed value (a Scatter: where it points)."""
-        if isinstance(self.data, Scatter):
-            return self.layout.index(self.data.output_indexer(idx))
-        return self.layout.index(idx)
+        return self.layout.index(self.data.output_indexer(idx) if isinstance(self.data, Scatter) else idx)
 
     def describe(self):
         into = f" (into {self.storage_name})" if self.storage_name != self.name else ""

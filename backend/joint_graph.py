@@ -81,9 +81,7 @@ def _is_noop(node):
         return _val(args[0]).dtype is args[1]
     if target is aten.repeat.default:
         return all(r == 1 for r in args[1])
-    if target is aten.pow.Tensor_Scalar:
-        return isinstance(args[1], int) and args[1] == 1
-    return False
+    return target is aten.pow.Tensor_Scalar and isinstance(args[1], int) and args[1] == 1
 
 
 def remove_noop_ops(graph):

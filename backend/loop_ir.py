@@ -168,9 +168,7 @@ def indirect_values(index):
         return [index.value]
     if isinstance(index, Add):
         return [v for t in index.terms for v in indirect_values(t)]
-    if isinstance(index, (Mul, FloorDiv, Mod)):
-        return indirect_values(index.term)
-    return []
+    return indirect_values(index.term) if isinstance(index, (Mul, FloorDiv, Mod)) else []
 
 
 def map_index(index, on_var=None, on_value=None):

@@ -79,10 +79,8 @@ def index_select(x, dim, index):
 
 
 def _decomposed_from():
-    """The aten op whose decomposition recorded the node being lowered (meta["original_aten"]), or None."""
-    node = current_graph().current_node
-    original = node.meta.get("original_aten") if node is not None else None
-    return str(original) if original is not None else None
+    """The name of the aten op whose decomposition recorded the node being lowered (meta["original_aten"])."""
+    return str(current_graph().current_node.meta.get("original_aten"))  # ("None" where none did)
 
 
 def gather(x, dim, index, sparse_grad=False):
