@@ -55,7 +55,6 @@ def make_reduction(x, dims, keepdim, reduction_type, dtype=None):
 
 
 def reduction_node(size, reduction_ranges, reduction_type, inner_fn, dtype):
-    """A realized Reduction (a reduction is never inlined into its readers)."""
     box = ir.StorageBox(ir.Reduction(size, reduction_ranges, reduction_type, inner_fn, dtype), current_graph())
     box.realize()
     return box
@@ -119,7 +118,6 @@ def truth_reduction(kind):
 
 
 def var(x, dims=None, *, correction=None, keepdim=False):
-    """Two passes: the mean, then the sum of squared deviations from it."""
     correction = 1 if correction is None else correction
     dtype = P.float_dtype(x)
     n = _count(x, dims)

@@ -165,7 +165,6 @@ def unbind(x, dim=0):
 
 
 def cat(tensors, dim=0):
-    """One output buffer; each non-empty input becomes a copy kernel storing into its slice."""
     graph = current_graph()
     tensors = [t for t in tensors if not (len(t.get_size()) == 1 and t.get_size()[0] == 0)]  # cat's legacy rule
     size = list(tensors[0].get_size())

@@ -154,7 +154,6 @@ class WrapperCodeGen:
 
 
 def _buffers_of(step):
-    """The buffers a step reads or writes."""
     if isinstance(step, KernelStep):
         return [a.buffer for a in step.kernel.args]
     kernel = step.kernel

@@ -25,8 +25,7 @@ def get_codegen(name=None):
     return importlib.import_module(GENERATORS[name])
 
 
-class CompiledKernel:
-    """The base of LLVMKernel, TritonKernel, NumpyKernel: `run(*addresses)`, one address per `kernel.args` entry."""
+class CompiledKernel:  # the base of LLVMKernel, TritonKernel and NumpyKernel
     llvm_ir = None
 
     def check_arity(self, addresses):
