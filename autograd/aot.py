@@ -166,11 +166,6 @@ class _CompiledFunction:
             out = out[len(self.grad_mutated):]
         return self.regenerate_aliases(args, out)[:self.num_outputs]
 
-    def backward_compiled(self, example):
-        if self.compiled_bw is None:
-            self.compiled_bw = self.bw_compiler(self.bw_module, example)
-        return self.compiled_bw
-
 
 def _differentiable(t):
     return isinstance(t, Tensor) and t.dtype.is_floating_point and t.requires_grad
@@ -207,8 +202,9 @@ class CompiledFunction(Function):
         compiled = ctx.compiled
         tangents = [g.contiguous() for g, keep in zip(grads, compiled.output_grad_mask) if keep]
         saved = [*ctx.saved_sizes, *ctx.saved_tensors]
-        bw = compiled.backward_compiled(saved + tangents)
-        input_grads = _as_list(_call_compiled(bw, saved + tangents))
+        if compiled.compiled_bw is None:  # compiled at the first backward (step 3 of the module docstring)
+            compiled.compiled_bw = compiled.bw_compiler(compiled.bw_module, saved + tangents)
+        input_grads = _as_list(_call_compiled(compiled.compiled_bw, saved + tangents))
         return (None, *input_grads)
 
 
