@@ -81,6 +81,9 @@ CASES = {"sin_plus_one": (X,), "mean_round_trip": (X,), "clip_sum_0d": (X,), "sc
          "concatenate_stack": (X,), "factories": (X,), "indexing_operators": (X,), "x_numpy_returned": (X,),
          "reductions_and_comparisons": (X,), "transpose_ravel": (X,)}
 
+# programs whose compiled result is not their eager one, in Dynamo as in ours: program -> why
+NOT_EAGERS = {"sin_plus_one": "np.sin of a tensor gives a Tensor eagerly (Tensor.__array_wrap__); Dynamo, numpy's "
+                              "ndarray"}
 # program -> (what differs from torch.compile, why); the rest of the comparison still runs
 KNOWN_DIFFS = {
     "clip_of_loss": ("dtype", "torch._numpy clips a 0-d float32 array with Python floats to float64; numpy (and so "
@@ -160,8 +163,9 @@ def test_counts_graphs_and_outputs_are_dynamos(name):
     assert (our_counter.frame_count, our_counter.op_count) == (their_counter.frame_count, their_counter.op_count)
     assert our_counter.codes == their_counter.codes
     _assert_same_outputs(ours, theirs, check_dtype=KNOWN_DIFFS.get(name, ("",))[0] != "dtype")
-    eager = NAMESPACES[minitorch2][name](*_args(minitorch2, CASES[name]))  # compiled or not, the same values
-    _assert_same_outputs(ours, eager, scalar_as_array=True)
+    if name not in NOT_EAGERS:  # compiled or not, the same values
+        _assert_same_outputs(ours, NAMESPACES[minitorch2][name](*_args(minitorch2, CASES[name])),
+                             scalar_as_array=True)
 
 
 # the programs through AOT and the backends: a numpy node traced into aten ops
@@ -174,8 +178,9 @@ AOT_CASES = ["sin_plus_one", "mean_round_trip", "clip_sum_0d", "normalize", "int
 @pytest.mark.parametrize("name", AOT_CASES)
 def test_aot_eager_and_inductor_values(name, backend):
     ours, _ = _run(minitorch2, name, backend)
-    eager = NAMESPACES[minitorch2][name](*_args(minitorch2, CASES[name]))
-    _assert_same_outputs(ours, eager, scalar_as_array=True)
+    if name not in NOT_EAGERS:
+        _assert_same_outputs(ours, NAMESPACES[minitorch2][name](*_args(minitorch2, CASES[name])),
+                             scalar_as_array=True)
     theirs, _ = _run(torch, name, "eager")
     _assert_same_outputs(ours, theirs, check_dtype=False)
 
