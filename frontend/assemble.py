@@ -19,18 +19,11 @@ GRAPH_OUT = "___graph_out"  # the local of a transformed frame that holds the co
 def abstract_instructions(code):
     """`code` as the bytecode package's list (Instr, Label, TryBegin...) and the Instr at each dis offset."""
     bc = Bytecode.from_code(code)
-    instrs = iter([i for i in bc if isinstance(i, Instr)])
-    instr_at, pending = {}, []
-    for inst in pyversion.instructions(code):
-        pending.append(inst.offset)
-        if inst.opname == "EXTENDED_ARG":  # folded into the next instruction by the bytecode package
-            continue
-        abstract = next(instrs, None)
-        if abstract is None or abstract.name != inst.opname:
-            raise Unsupported("cannot map the frame's bytecode for a resume function", "unresumable")
-        instr_at.update(dict.fromkeys(pending, abstract))
-        pending = []
-    return bc, instr_at
+    abstract = [i for i in bc if isinstance(i, Instr)]  # (EXTENDED_ARG folded in, as dis folds it)
+    real = pyversion.instructions_with_offsets(code)
+    if len(abstract) < len(real) or any(a.name != inst.opname for a, (_, inst) in zip(abstract, real)):
+        raise Unsupported("cannot map the frame's bytecode for a resume function", "unresumable")
+    return bc, {offset: a for a, (offsets, _) in zip(abstract, real) for offset in offsets}
 
 
 def new_code(template, instrs, *, argnames, name, freevars):

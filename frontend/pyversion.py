@@ -30,6 +30,18 @@ def instructions(code):
     return list(dis.get_instructions(code))
 
 
+def instructions_with_offsets(code):
+    """[(offsets, instruction)] for each instruction but EXTENDED_ARG: the offsets a jump may name for it are its
+    own and those of the EXTENDED_ARG prefixes whose bits dis folded into its argument."""
+    grouped, pending = [], []
+    for inst in instructions(code):
+        pending.append(inst.offset)
+        if inst.opname != "EXTENDED_ARG":
+            grouped.append((pending, inst))
+            pending = []
+    return grouped
+
+
 def load_global_pushes_null(inst):
     """LOAD_GLOBAL's low arg bit asks for a NULL next to the global (the callable slot of CALL); 3.11-3.13 alike."""
     return bool(inst.arg & 1)

@@ -44,21 +44,12 @@ def origin(code):
 
 def _record_origin(new, original, n_prefix, n_head):
     """Map each instruction of the copied body in `new` to the same instruction in `original`."""
-    def real(code):
-        return [i for i in pyversion.instructions(code) if i.opname != "EXTENDED_ARG"]
-
-    new_insts, old_insts = real(new)[n_prefix:], real(original)[n_head:]
-    if [i.opname for i in new_insts] != [i.opname for i in old_insts]:
+    new_insts = pyversion.instructions_with_offsets(new)[n_prefix:]
+    old_insts = pyversion.instructions_with_offsets(original)[n_head:]
+    if [inst.opname for _, inst in new_insts] != [inst.opname for _, inst in old_insts]:
         return
-    offsets = {a.offset: b.offset for a, b in zip(new_insts, old_insts)}
-    pending = []
-    for inst in pyversion.instructions(new):  # jumps may land on an EXTENDED_ARG prefix
-        if inst.opname == "EXTENDED_ARG":
-            pending.append(inst.offset)
-        elif inst.offset in offsets:
-            offsets.update(dict.fromkeys(pending, offsets[inst.offset]))
-            pending = []
-    _ORIGINS[new] = (original, offsets)
+    _ORIGINS[new] = (original, {offset: old.offset for (offsets, _), (_, old) in zip(new_insts, old_insts)
+                                for offset in offsets})
 
 
 def why_cannot_resume(code, e):
