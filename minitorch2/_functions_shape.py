@@ -12,12 +12,12 @@ import functools
 import math
 
 from . import _dtype
+from ._aten.derivatives_util import _reshape
 from ._aten.meta_util import broadcast_shapes
-from ._aten.views import infer_size, view_strides
 from ._ops import ops, python_signature
 from ._out import CAT, EXACT, INDEX_SELECT, NONZERO, TAKE, out_variant
 from ._sym import SymInt
-from ._tensor import Tensor, contiguous_format
+from ._tensor import Tensor
 
 aten = ops.aten
 
@@ -61,11 +61,7 @@ def _dims(dim):
 def reshape(input, shape, *more):
     if more or isinstance(shape, int):
         shape = [shape, *more]
-    shape = list(shape)
-    target = infer_size(shape, input.numel())
-    if view_strides(tuple(input.shape), input.stride(), target) is not None:
-        return aten.view.default(input, shape)
-    return aten._unsafe_view.default(aten.clone.default(input, memory_format=contiguous_format), list(target))
+    return _reshape(input, shape)  # a view where the strides allow one, else a contiguous clone viewed as shape
 
 
 def view(input, shape):

@@ -33,20 +33,16 @@ def _binary_operators():
 
     and_, or_ = bool_or_bitwise(F.bitwise_and, F.logical_and), bool_or_bitwise(F.bitwise_or, F.logical_or)
     xor = bool_or_bitwise(F.bitwise_xor, F.logical_xor)
-    return {
-        "__add__": lambda self, other: F.add(self, other),
+    return {  # (the torch-level functions bind as methods: x + y is F.add(x, y))
+        "__add__": F.add, "__sub__": F.sub, "__mul__": F.mul, "__truediv__": F.div, "__floordiv__": F.floor_divide,
+        "__mod__": F.remainder, "__pow__": F.pow, "__lt__": F.lt, "__le__": F.le, "__gt__": F.gt, "__ge__": F.ge,
         "__radd__": lambda self, other: aten.add.Tensor(self, other),
-        "__sub__": lambda self, other: F.sub(self, other),
         "__rsub__": lambda self, other: (F.sub(other, self) if isinstance(other, Tensor)
                                          else aten.rsub.Scalar(self, other)),
-        "__mul__": lambda self, other: F.mul(self, other),
         "__rmul__": lambda self, other: aten.mul.Tensor(self, other),
-        "__truediv__": lambda self, other: F.div(self, other),
         "__rtruediv__": lambda self, other: F.mul(F.reciprocal(self), other),  # torch's: not a division
-        "__floordiv__": lambda self, other: F.floor_divide(self, other),
         "__rfloordiv__": lambda self, other: F.floor_divide(other, self),
-        "__mod__": lambda self, other: F.remainder(self, other),
-        "__pow__": lambda self, other: F.pow(self, other), "__rpow__": lambda self, other: aten.pow.Scalar(other, self),
+        "__rpow__": lambda self, other: aten.pow.Scalar(other, self),
         "__matmul__": lambda self, other: F.matmul(self, other) if isinstance(other, Tensor) else NotImplemented,
         "__rmatmul__": lambda self, other: F.matmul(other, self) if isinstance(other, Tensor) else NotImplemented,
         "__neg__": lambda self: aten.neg.default(self), "__pos__": lambda self: self,
@@ -58,8 +54,6 @@ def _binary_operators():
         "__rshift__": lambda self, other: _shift_operator(aten.__rshift__, self, other),
         "__rlshift__": lambda self, other: F.bitwise_left_shift(other, self),
         "__rrshift__": lambda self, other: F.bitwise_right_shift(other, self),
-        "__lt__": lambda self, other: F.lt(self, other), "__le__": lambda self, other: F.le(self, other),
-        "__gt__": lambda self, other: F.gt(self, other), "__ge__": lambda self, other: F.ge(self, other),
     }
 
 

@@ -10,6 +10,8 @@ Two shapes of formula come out of the joint-graph passes rather than from here (
 constants (a `where(cond, x, 0)` records a scalar_tensor, folded into `full`), and nll_loss_backward's one-hot
 scatter, rewritten as `where(target == iota)`.
 """
+import math
+
 from .. import _dtype
 from .._ops import ops
 from .nn_ops import _nll_check, _nll_dtypes
@@ -166,9 +168,7 @@ def native_layer_norm_backward(grad_out, input, normalized_shape, mean, rstd, we
         return NotImplemented
     axis = input.dim() - len(normalized_shape)
     inner_dims, outer_dims = list(range(axis, input.dim())), list(range(axis))
-    n_inner = 1
-    for size in input.shape[axis:]:
-        n_inner *= size
+    n_inner = math.prod(input.shape[axis:])
     if n_inner == 0 or input.numel() == 0:
         return NotImplemented
     x_hat = aten.mul.Tensor(aten.sub.Tensor(input, mean), rstd)

@@ -197,8 +197,7 @@ def repeat(grad, self_shape, repeats):
 
 
 def constant_pad_nd(grad, pad):
-    negated = [-p for p in pad]
-    return aten.constant_pad_nd.default(grad, negated)
+    return aten.constant_pad_nd.default(grad, [-p for p in pad])
 
 
 def tril(grad, diagonal=0):
