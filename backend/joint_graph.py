@@ -104,9 +104,7 @@ def remove_noop_ops(graph):
             continue
         if is_view and node in outputs and (src.op == "placeholder" or src in outputs):
             continue
-        node.replace_all_uses_with(src)
-        graph.erase_node(node)
-        changed = True
+        changed = _replace(node, src)
     return changed
 
 
@@ -147,9 +145,7 @@ def fold_uniform_constants(graph):
             folded = _call(graph, aten.full.default, (list(val.shape), value),
                            {"dtype": val.dtype, "layout": "torch.strided", "device": val.device,
                             "pin_memory": node.kwargs.get("pin_memory", False)}, like=node)
-        node.replace_all_uses_with(folded)
-        graph.erase_node(node)
-        changed = True
+        changed = _replace(node, folded)
     return changed
 
 

@@ -183,13 +183,11 @@ def _arg_code(value):
         layout = value.layout
         return (f"tensor_arg({value.name}, {_tuple(layout.size)}, {_tuple(layout.stride)}, {layout.offset}, "
                 f"{_dtype_code(layout.dtype)})")
-    if isinstance(value, list):
-        return "[" + ", ".join(_arg_code(v) for v in value) + "]"
+    if isinstance(value, (list, tuple)):
+        items = ", ".join(_arg_code(v) for v in value)
+        return f"[{items}]" if isinstance(value, list) else f"({items}{',' if len(value) == 1 else ''})"
     if L.is_size_expr(value):
         return L.size_python(value)
-    if isinstance(value, tuple):
-        return _tuple(value) if all(isinstance(v, int) for v in value) else "(" + ", ".join(
-            _arg_code(v) for v in value) + ",)"
     if isinstance(value, _dtype.dtype):
         return _dtype_code(value)
     if isinstance(value, (_tensor.memory_format, _tensor.layout)):  # printed torch.contiguous_format, torch.strided
