@@ -73,6 +73,9 @@ class ValueVariable(VariableTracker):
     def python_type(self):
         return type(self.value)
 
+    def __repr__(self):
+        return f"{type(self).__name__}({getattr(self.value, '__name__', self.value)})"
+
 
 class LazyVariableTracker(VariableTracker):
     """A frame input not looked at yet: made a real tracker when first needed (inputs in order of first use)."""

@@ -294,6 +294,3 @@ class BuiltinVariable(LibraryCallsMixin, ValueVariable):  # (the mixin: stdlib.p
 
     def call_reversed(self, tx, iterable):
         return ListVariable(list(reversed(iterable.realize().unpack_var_sequence(tx))))
-
-    def __repr__(self):
-        return f"BuiltinVariable({getattr(self.value, '__name__', self.value)})"

@@ -102,9 +102,6 @@ class TorchVariable(ValueVariable):
     def reconstruct(self, cg):
         cg.append("LOAD_CONST", self.value)
 
-    def __repr__(self):
-        return f"TorchVariable({getattr(self.value, '__name__', self.value)})"
-
 
 def is_torch_object(value):
     if isinstance(value, OP_NAMESPACES):
