@@ -24,7 +24,6 @@ from . import _tensor_methods
 _tensor_methods.install()
 
 from ._functions import *  # noqa: E402,F401,F403  (the torch-level function namespace)
-from ._functions import max, min, sum, abs, all, any, pow, round  # noqa: E402,F401
 from ._factories import (  # noqa: E402,F401
     arange, as_tensor, bernoulli, empty, empty_like, eye, from_numpy, full, full_like, linspace, normal, ones, ones_like,
     rand, rand_like, randint, randint_like, randn, randn_like, randperm, scalar_tensor, tensor, zeros, zeros_like,

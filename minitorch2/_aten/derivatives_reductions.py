@@ -84,9 +84,7 @@ def _var_backward(grad, self, dim, correction, keepdim, replayed_view):
         centered = aten.sub.Tensor(self, aten.mean.default(self))
         return aten.mul.Tensor(aten.mul.Scalar(grad, _var_scale(self.numel(), c)), centered)
     dims = _dims(dim, self.dim())
-    n = 1
-    for d in dims:
-        n *= self.shape[d]
+    n = math.prod(self.shape[d] for d in dims)
     restore = not keepdim and self.dim() > 1  # a 1-d input's 0-d grad broadcasts as it is
     if restore and not replayed_view:
         grad = _restore_reduced_dims(grad, dims, keepdim, self.dim())

@@ -16,9 +16,6 @@ class Parameter(Tensor):
         p.requires_grad = requires_grad
         return p
 
-    def __init__(self, data=None, requires_grad=True):
-        pass
-
     def __repr__(self):
         return "Parameter containing:\n" + super().__repr__()
 

@@ -13,8 +13,6 @@ def _ntuple(x, n):
 
 
 class _ConvNd(Module):
-    _nd = 2
-
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
                  padding_mode="zeros", device=None, dtype=None):
         super().__init__()
