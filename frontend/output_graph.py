@@ -31,9 +31,8 @@ from .variables.sym_node import SliceVariable, SymNodeVariable
 
 def _is_static_input(source, value):
     """Dynamo's static inputs: nn.Parameters, and tensors a module holds as a parameter or buffer."""
-    if isinstance(value, minitorch2.nn.Parameter):
-        return True
-    return isinstance(source, GetItemSource) and source.is_parameter_or_buffer()
+    return isinstance(value, minitorch2.nn.Parameter) or (
+        isinstance(source, GetItemSource) and source.is_parameter_or_buffer())
 
 
 GraphInput = collections.namedtuple("GraphInput", "source value node")

@@ -114,9 +114,7 @@ def is_torch_object(value):
                                                                                minitorch2.Tensor)):
         return False  # a method of a library object (q.rsample): its self holds tensors the graph must see
     module = _module_name(value)
-    if module.startswith(INLINED_PACKAGES):
-        return False
-    return module == "minitorch2" or module.startswith("minitorch2.")
+    return not module.startswith(INLINED_PACKAGES) and (module == "minitorch2" or module.startswith("minitorch2."))
 
 
 def _module_name(value):

@@ -60,11 +60,9 @@ class UserObjectVariable(ValueVariable):
 def is_user_class(cls):
     """A class whose call the translator models: an nn.Module's, or a plain class of the user's (no metaclass, no
     __new__ of its own, attributes looked up by object's rule)."""
-    if type(cls) is not type:
-        return False
-    return issubclass(cls, minitorch2.nn.Module) or (
+    return type(cls) is type and (issubclass(cls, minitorch2.nn.Module) or (
         cls.__new__ is object.__new__ and cls.__getattribute__ is object.__getattribute__
-        and not cls.__module__.startswith(("minitorch2", "frontend")))
+        and not cls.__module__.startswith(("minitorch2", "frontend"))))
 
 
 class UserClassVariable(ConstantVariable):
