@@ -231,15 +231,21 @@ def _as_tensors(value):
     return value
 
 
-@pytest.mark.parametrize("fn, args, kwargs", _ROW_CALLS,
-                         ids=[f"{getattr(fn, '__name__', fn)}-{i}" for i, (fn, _, _) in enumerate(_ROW_CALLS)])
-def test_row_traced_matches_numpy(fn, args, kwargs):
-    """The row (what AOT and the backend trace) gives numpy's dtype, shape and values."""
-    with np.errstate(divide="ignore"):
-        expected = np.asarray(fn(*args, **kwargs))
-    got = _numpy_ops.ROWS[fn].run(fn, *[_as_tensors(a) for a in args], **kwargs)
-    assert got.dtype.np == expected.dtype and tuple(got.shape) == expected.shape
-    np.testing.assert_allclose(got.numpy(), expected, rtol=1e-6)
+_ROW_CALLS_BY_FUNCTION = {}
+for _row_fn, _row_args, _row_kwargs in _ROW_CALLS:
+    _ROW_CALLS_BY_FUNCTION.setdefault(_row_fn, []).append((_row_args, _row_kwargs))
+
+
+@pytest.mark.parametrize("fn", list(_ROW_CALLS_BY_FUNCTION), ids=lambda fn: fn.__name__)
+def test_row_traced_matches_numpy(fn):
+    """The row (what AOT and the backend trace) gives numpy's dtype, shape and values, for each argument kind."""
+    for args, kwargs in _ROW_CALLS_BY_FUNCTION[fn]:
+        with np.errstate(divide="ignore"):
+            expected = np.asarray(fn(*args, **kwargs))
+        got = _numpy_ops.ROWS[fn].run(fn, *[_as_tensors(a) for a in args], **kwargs)
+        where = f"np.{fn.__name__}{args!r} {kwargs}"
+        assert got.dtype.np == expected.dtype and tuple(got.shape) == expected.shape, where
+        np.testing.assert_allclose(got.numpy(), expected, rtol=1e-6, err_msg=where)
 
 
 def test_eager_run_of_the_graph_is_numpys_own():
