@@ -95,7 +95,6 @@ def _make_binder(code):
     names = code.co_varnames[:code.co_argcount]
     positional_only_call = not (code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS)) and \
         code.co_kwonlyargcount == 0
-    freevars = code.co_freevars
 
     def bind(fn, args, kwargs):
         missing = len(names) - len(args)
@@ -107,7 +106,7 @@ def _make_binder(code):
             bound = code_signature(fn).bind(*args, **kwargs)
             bound.apply_defaults()
             L = dict(bound.arguments)
-        for name, cell in zip(freevars, fn.__closure__ or ()):
+        for name, cell in zip(code.co_freevars, fn.__closure__ or ()):
             try:
                 L[name] = cell.cell_contents
             except ValueError:
