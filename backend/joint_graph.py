@@ -5,7 +5,7 @@ Backend layer (plays torch._inductor.fx_passes.joint_graph). compile_fx's partit
 rewrites change what the partitioner sees (which values exist to be saved or recomputed), so they run first:
 
     1. remove_noop_ops        an alias, a clone, a same-shape view or a same-dtype convert is its input
-    2. fold_uniform_constants a factory that fills one value (scalar_tensor, full) becomes one `full` node
+    2. fold_uniform_constant  a factory that fills one value (scalar_tensor, full) becomes one `full` node
     3. early patterns         view(x, x's shape), view(view(x)) back to x's shape, permute(permute(x)) = x
     4. patterns               convert(convert(x)) between float dtypes, and a -1.0 one-hot scatter into a
                               constant `full` (nll_loss_backward) becomes where(index == iota, value, background)
@@ -28,9 +28,8 @@ aten, prims = ops.aten, ops.prims
 def joint_graph_passes(gm):
     graph = gm.graph
     changed = remove_noop_ops(graph)
-    changed |= fold_uniform_constants(graph)
-    for rewrite in (remove_pointless_view, remove_pointless_view_pair, remove_pointless_permute_pair,
-                    remove_pointless_convert, scatter_upon_constant_to_where):
+    for rewrite in (fold_uniform_constant, remove_pointless_view, remove_pointless_view_pair,
+                    remove_pointless_permute_pair, remove_pointless_convert, scatter_upon_constant_to_where):
         changed |= _apply(graph, rewrite)
     if changed:
         gm.recompile()
@@ -91,21 +90,20 @@ def remove_noop_ops(graph):
     outputs = [a for a in output.args[0] if hasattr(a, "meta")] if isinstance(output.args[0], (list, tuple)) else []
     input_storages = {_storage(n) for n in graph.nodes if n.op == "placeholder"}
     output_storages = {_storage(n) for n in outputs}
-    changed = False
-    for node in list(graph.nodes):
-        if node.op != "call_function" or not hasattr(node.target, "_schema") or not node.args:
-            continue
-        src = node.args[0]
+
+    def remove(node):
+        src = node.args[0] if hasattr(node.target, "_schema") and node.args else None
         if not hasattr(src, "meta") or not _is_noop(node) or not _same_meta(node, src):
-            continue
+            return False
         is_view = _storage(node) == _storage(src)
         if not is_view and _storage(node) in output_storages and (
                 _storage(src) in input_storages or _storage(src) in output_storages):
-            continue
+            return False
         if is_view and node in outputs and (src.op == "placeholder" or src in outputs):
-            continue
-        changed = _replace(node, src)
-    return changed
+            return False
+        return _replace(node, src)
+
+    return _apply(graph, remove)
 
 
 def _symbolic(sizes):
@@ -124,29 +122,24 @@ UNIFORM_FACTORIES = {"scalar_tensor": lambda node: node.args[0], "full": lambda 
                      "zeros": lambda node: 0, "ones": lambda node: 1}
 
 
-def fold_uniform_constants(graph):
+def fold_uniform_constant(node):
     """A factory node whose value is one number everywhere becomes `full(shape, value)`: one form for
     every constant, which the scatter rewrite below matches."""
-    changed = False
-    for node in list(graph.nodes):
-        if node.op != "call_function" or getattr(node.target, "namespace", None) != "aten":
-            continue
-        value_of = UNIFORM_FACTORIES.get(node.target._opname)
-        val = _val(node)
-        if value_of is None or not isinstance(val, Tensor) or not val.is_contiguous() or _symbolic(val.shape):
-            continue  # (a size over symbols would enter the new node as a constant: the graph is left as it is)
-        if val.dtype in (_dtype.uint8,):  # as torch: unsigned values are not round-tripped through Python
-            continue
-        value = value_of(node)
-        if node.target is not aten.full.default:  # the value read back from the tensor: 0.0 for a float zero
-            value = float(value) if val.dtype.is_floating_point else bool(value) if val.dtype is _dtype.bool_ \
-                else int(value)
-        with graph.inserting_after(node):
-            folded = _call(graph, aten.full.default, (list(val.shape), value),
-                           {"dtype": val.dtype, "layout": "torch.strided", "device": val.device,
-                            "pin_memory": node.kwargs.get("pin_memory", False)}, like=node)
-        changed = _replace(node, folded)
-    return changed
+    value_of = UNIFORM_FACTORIES.get(node.target._opname) if getattr(node.target, "namespace", None) == "aten" else None
+    val = _val(node)
+    if value_of is None or not isinstance(val, Tensor) or not val.is_contiguous() or _symbolic(val.shape):
+        return False  # (a size over symbols would enter the new node as a constant: the graph is left as it is)
+    if val.dtype in (_dtype.uint8,):  # as torch: unsigned values are not round-tripped through Python
+        return False
+    value = value_of(node)
+    if node.target is not aten.full.default:  # the value read back from the tensor: 0.0 for a float zero
+        value = float(value) if val.dtype.is_floating_point else bool(value) if val.dtype is _dtype.bool_ \
+            else int(value)
+    with node.graph.inserting_after(node):
+        folded = _call(node.graph, aten.full.default, (list(val.shape), value),
+                       {"dtype": val.dtype, "layout": "torch.strided", "device": val.device,
+                        "pin_memory": node.kwargs.get("pin_memory", False)}, like=node)
+    return _replace(node, folded)
 
 
 # ---- 3./4. patterns ---------------------------------------------------------------------
