@@ -1,7 +1,7 @@
 """Corpus programs with numpy code inside the compiled frame (see corpus.py), traced as Dynamo traces it.
 
 Kept apart from corpus.CORPUS_SRC as corpus_breaks.py is; corpus.build() execs the three texts together and
-NUMPY_PROGRAMS are called on one (4, 4) float32 tensor, twice. The programs mirror real code: numpy's ufuncs on a
+NUMPY_PROGRAMS are called on one (4, 4) float32 tensor, twice, and return tensors (the harnesses compare those). The programs mirror real code: numpy's ufuncs on a
 tensor and on an array, normalizing with ndarray methods, a clipped 0-d sum back as a tensor, np.arange positions added
 to a tensor, and x.numpy() round trips through torch.from_numpy / torch.as_tensor.
 """
@@ -22,7 +22,8 @@ def c_numpy_arange_positions(x):
     return x + torch.from_numpy(np.arange(x.shape[1])).float()
 def c_numpy_methods_round_trip(x):
     a = x.numpy()
-    return torch.as_tensor(a.T.reshape(-1).astype(np.float64)), a.max(0), np.where(a > 0, a, 0.0) @ a
+    b = np.where(a > 0, a, 0.0) @ a
+    return torch.as_tensor(a.T.reshape(-1).astype(np.float64)), torch.from_numpy(a.max(0)), torch.as_tensor(b)
 '''
 
 NUMPY_PROGRAMS = ("c_numpy_ufunc_on_tensor", "c_numpy_normalize", "c_numpy_clip_sum", "c_numpy_arange_positions",
