@@ -18,8 +18,6 @@ class _SymNumber:
     def __repr__(self):
         return self.node.str()
 
-    __str__ = __repr__
-
     def __hash__(self):
         raise TypeError(f"unhashable type: non-nested {type(self).__name__}")
 

@@ -83,18 +83,15 @@ def _index_put_values(self, indices, values, accumulate):
         )
     target = _index_arrays(self, indices)
     data = values._np.astype(self.dtype.np, copy=False)
-    out = self._np
     if accumulate:
-        np.add.at(out, target, data)
+        np.add.at(self._np, target, data)
     else:
-        out[target] = data
-    return out
+        self._np[target] = data
 
 
 def _index_put_kernel(self, indices, values, accumulate=False):
     out = self._np.copy()
-    clone = Tensor._from_numpy(out)
-    _index_put_values(clone, indices, values, accumulate)
+    _index_put_values(Tensor._from_numpy(out), indices, values, accumulate)
     return with_strides(out, preserve_format_strides(self))  # a clone of self, layout preserved
 
 

@@ -4,6 +4,8 @@ Runtime layer. A meta function computes an op's outputs' shape, dtype and stride
 what runs when the inputs are FakeTensors, and eager kernels use the same shape rules (so a shape error has the same
 message on real and fake tensors).
 """
+import math
+
 import numpy as np
 
 from .._sym import is_symbolic
@@ -23,10 +25,7 @@ def new_tensor_shape(size, dtype):
             raise RuntimeError(f"Trying to create tensor with negative dimension {s}: [{', '.join(map(str, shape))}]")
     if any(map(is_symbolic, shape)):  # a symbolic size's range says nothing useful about overflow: no guard
         return shape
-    nbytes = dtype.itemsize
-    for s in shape:
-        nbytes *= s
-    if nbytes >= 2 ** 63:
+    if dtype.itemsize * math.prod(shape) >= 2 ** 63:
         raise RuntimeError(f"Storage size calculation overflowed with sizes=[{', '.join(map(str, shape))}]")
     return shape
 

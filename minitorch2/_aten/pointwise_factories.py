@@ -108,16 +108,6 @@ def unary_bool(fn, integral_like=False):
     return _laid_out(kernel, meta)
 
 
-def binary_meta_dtype(out_dtype_fn, reverse=False):
-    def meta(self, other, *args, **kwargs):
-        tensors = [t for t in (self, other) if isinstance(t, Tensor)]
-        shape = broadcast_shapes(*(tuple(t.shape) for t in tensors))
-        operands = (other, self) if reverse else (self, other)
-        return fake_empty(shape, out_dtype_fn(self, other), pointwise_strides(shape, operands))
-
-    return meta
-
-
 def _check_broadcast(self, other):
     if isinstance(self, Tensor) and isinstance(other, Tensor) and self._shape != other._shape:
         broadcast_shapes(self._shape, other._shape)
@@ -144,7 +134,13 @@ def binary(fn, out="promote", reverse=False):
             result = fn(_np(self, dtype), _np(other, dtype), *extra, dtype=dtype, **kwargs)
         return _ensure_array(result, _dtype.bool_ if out == "bool" else dtype)
 
-    return _laid_out(kernel, binary_meta_dtype(out_dtype, reverse))
+    def meta(self, other, *args, **kwargs):
+        tensors = [t for t in (self, other) if isinstance(t, Tensor)]
+        shape = broadcast_shapes(*(tuple(t.shape) for t in tensors))
+        operands = (other, self) if reverse else (self, other)
+        return fake_empty(shape, out_dtype(self, other), pointwise_strides(shape, operands))
+
+    return _laid_out(kernel, meta)
 
 
 def _not_implemented(name, dtype):
