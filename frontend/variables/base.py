@@ -28,6 +28,8 @@ class VariableTracker:
         raise Unsupported(f"{self} is not a Python constant", "unsupported")
 
     def var_getattr(self, tx, name):
+        if hasattr(self, "call_method"):  # (lists, dicts...) a method, called through the tracker's call_method
+            return MethodVariable(self, name)
         raise Unsupported(f"attribute {name!r} of {self}", "unsupported_attr")
 
     def call_function(self, tx, args, kwargs):

@@ -9,7 +9,7 @@ values() and items() are live views of it, as Python's are.
 import functools
 
 from ..exc import Unsupported
-from .base import MethodVariable, VariableTracker
+from .base import VariableTracker
 from .constant import ConstantVariable
 from .lists import TupleVariable, iterate
 
@@ -63,9 +63,6 @@ class DictVariable(VariableTracker):
         if self.source is not None:
             raise Unsupported("item assignment on a dict from outside the frame", "side_effect")
         self.items[constant_key(key)] = value
-
-    def var_getattr(self, tx, name):
-        return MethodVariable(self, name)
 
     def call_method(self, tx, name, args, kwargs):
         if name == "get":

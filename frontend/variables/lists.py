@@ -10,7 +10,7 @@ import itertools
 import minitorch2
 
 from ..exc import Unsupported
-from .base import MethodVariable, VariableTracker
+from .base import VariableTracker
 from .constant import ConstantVariable
 
 MAX_ITEMS = 100_000  # unpacking an iterator longer than this (itertools.count()) is a graph break, not a hang
@@ -51,9 +51,6 @@ class BaseListVariable(VariableTracker):
             kind = type(self) if type(self) in (ListVariable, TupleVariable, SizeVariable) else TupleVariable
             return kind(self.items[key])
         return self.items[key]
-
-    def var_getattr(self, tx, name):
-        return MethodVariable(self, name)
 
     def call_method(self, tx, name, args, kwargs):
         if name in ("index", "count", "numel") and hasattr(self.python_cls, name):  # a Size's numel(): folded too
