@@ -228,6 +228,13 @@ def _scalar_type(np_type):
     return run
 
 
+def _ndarray_astype(a, dtype, copy=True):
+    """np.astype before numpy 2.1 had it: the method's row is keyed by one function either way."""
+    return np.asarray(a).astype(dtype, copy=copy)
+
+
+NP_ASTYPE = getattr(np, "astype", _ndarray_astype)
+
 Row = collections.namedtuple("Row", "name run")  # run(np_fn, *args, **kwargs) over minitorch2 ops
 
 _UFUNCS = {np.sin: minitorch2.sin, np.cos: minitorch2.cos, np.tan: minitorch2.tan, np.exp: minitorch2.exp,
@@ -266,7 +273,7 @@ ROWS = {
     np.reshape: Row("reshape", _reshape),
     np.transpose: Row("transpose", _transpose),
     np.ravel: Row("ravel", _ravel),
-    np.astype: Row("astype", _astype),
+    NP_ASTYPE: Row("astype", _astype),
     **{t: Row(t.__name__, _scalar_type(t)) for t in (np.float32, np.float64, np.int64, np.int32, np.bool_)},
 }
 # aliases numpy keeps as other names of one object
@@ -275,7 +282,7 @@ ROWS[np.amax], ROWS[np.amin] = ROWS[np.max], ROWS[np.min]
 # ndarray methods traced, by name -> the numpy function whose row they run (`a.max(0)` is np.max(a, 0))
 METHODS = {"sum": np.sum, "mean": np.mean, "prod": np.prod, "std": np.std, "var": np.var, "max": np.max,
            "min": np.min, "argmax": np.argmax, "argmin": np.argmin, "clip": np.clip, "reshape": np.reshape,
-           "transpose": np.transpose, "ravel": np.ravel, "flatten": np.ravel, "astype": np.astype,
+           "transpose": np.transpose, "ravel": np.ravel, "flatten": np.ravel, "astype": NP_ASTYPE,
            "dot": np.dot}
 
 # operators on ndarrays (`a + 1`, `a[0]`, `a > 0`): the functions numpy runs for them
