@@ -366,24 +366,19 @@ def logical(opcode):
     return emit
 
 
-def shift_left(b, x, y):
-    """x << y as ATen's: 0 for a count outside [0, width) (a negative count is a huge unsigned one). LLVM's
-    shl is poison for such counts, so the count is masked before the select discards that result."""
-    width = bit_width(x.dtype)
-    in_range = b.icmp("ult", y, const(width, y.dtype), hint="in_range")
-    shifted = b.binop("shl", x, b.binop("and", y, const(width - 1, y.dtype)), hint="shl")
-    return b.select(in_range, shifted, const(0, x.dtype), hint="lshift")
-
-
-def shift_right(b, x, y):
-    """x >> y as ATen's: a count outside [0, width) shifts a signed value by width - 1 (leaving its sign)
-    and gives 0 for an unsigned one."""
-    width = bit_width(x.dtype)
-    in_range = b.icmp("ult", y, const(width, y.dtype), hint="in_range")
-    if is_unsigned(x.dtype):
-        shifted = b.binop("lshr", x, b.binop("and", y, const(width - 1, y.dtype)), hint="lshr")
-        return b.select(in_range, shifted, const(0, x.dtype), hint="rshift")
-    return b.binop("ashr", x, b.select(in_range, y, const(width - 1, y.dtype), hint="count"), hint="rshift")
+def shift(left):
+    """x << y or x >> y as ATen's: 0 for a count outside [0, width) (a negative count is a huge unsigned one), but a
+    signed value shifted right by width - 1 (leaving its sign). LLVM's shifts are poison for such counts, so the
+    count is clamped, or masked before the select discards that result."""
+    def emit(b, x, y):
+        width = bit_width(x.dtype)
+        in_range = b.icmp("ult", y, const(width, y.dtype), hint="in_range")
+        if not left and not is_unsigned(x.dtype):
+            return b.binop("ashr", x, b.select(in_range, y, const(width - 1, y.dtype), hint="count"), hint="rshift")
+        opcode = "shl" if left else "lshr"
+        shifted = b.binop(opcode, x, b.binop("and", y, const(width - 1, y.dtype)), hint=opcode)
+        return b.select(in_range, shifted, const(0, x.dtype), hint="lshift" if left else "rshift")
+    return emit
 
 
 @in_float32
@@ -409,7 +404,7 @@ BINARY = {
     **{name: comparison(name) for name in FLOAT_PREDICATES},
     "logical_and": logical("and"), "logical_or": logical("or"), "atan2": atan2,
     **{f"bitwise_{opcode}": by_kind(None, opcode, opcode) for opcode in ("and", "or", "xor")},  # integers, bools
-    "lshift": shift_left, "rshift": shift_right,
+    "lshift": shift(left=True), "rshift": shift(left=False),
 }
 
 
