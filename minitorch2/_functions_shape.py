@@ -126,11 +126,9 @@ as_strided_scatter = _function_of(aten.as_strided_scatter.default)
 
 
 def movedim(input, source, destination):
-    src = [source] if isinstance(source, int) else list(source)
-    dst = [destination] if isinstance(destination, int) else list(destination)
     n = input.dim()
-    src = [s % n for s in src]
-    dst = [s % n for s in dst]
+    src = [s % n for s in _dims(source)]
+    dst = [d % n for d in _dims(destination)]
     order = [i for i in range(n) if i not in src]
     result = [None] * n
     for s, dd in zip(src, dst):

@@ -301,9 +301,7 @@ def _apply_basic(self, index):
 def _indices_list(advanced):
     indices = []
     for dim, t in advanced:
-        while len(indices) < dim:
-            indices.append(None)
-        indices.append(t)
+        indices += [None] * (dim - len(indices)) + [t]
     return indices
 
 
