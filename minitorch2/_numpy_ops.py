@@ -100,9 +100,9 @@ def elementwise(torch_fn, compare=False, all_tensors=False):
     return run
 
 
-def _clip(np_fn, a, a_min=None, a_max=None, **kwargs):
+def _clip(np_fn, a, a_min=None, a_max=None, *, min=None, max=None, **kwargs):  # (numpy's keyword names)
     _refuse("clip", **kwargs)
-    lo, hi = kwargs.get("min", a_min), kwargs.get("max", a_max)
+    lo, hi = a_min if min is None else min, a_max if max is None else max
     out_dtype = numpy_result_dtype(np_fn, (a, lo, hi), {})
     bound = [_as(v, out_dtype) for v in (lo, hi)]
     return minitorch2.clamp(_as_tensor(_as(a, out_dtype), out_dtype), *bound)

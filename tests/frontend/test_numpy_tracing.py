@@ -38,7 +38,7 @@ def normalize(x):
     return torch.from_numpy((a - np.mean(a, axis=0)) / np.std(a, axis=0))
 def clip_of_loss(pred, y):
     loss = ((pred - y) ** 2).mean()
-    return np.clip(loss.detach().numpy(), 0.0, 1.0)
+    return np.clip(loss.detach().numpy(), 0.0, 1.0), np.clip(pred.numpy(), a_min=-1, a_max=1)
 def arange_positions(x):
     pos = np.arange(x.shape[1])
     return x + torch.from_numpy(pos).float()
@@ -212,6 +212,7 @@ _ROW_CALLS = [
       for a in (_F32, _I64, _BOOL) for kw in ({}, {"axis": 0}, {"axis": 1, "keepdims": True})],
     (np.std, (_F32,), {"ddof": 1}), (np.sum, (_I32,), {"dtype": "float32"}),
     (np.clip, (_F32, 0, 1), {}), (np.clip, (_I64, 0.5, 3), {}), (np.clip, (_I64, None, 2), {}),
+    (np.clip, (_F32,), {"min": -1, "max": 1}),
     (np.where, (_BOOL, _F32, 0), {}), (np.where, (_BOOL, _I64, 0.5), {}),
     (np.arange, (4,), {}), (np.arange, (1, 2.5, 0.5), {}), (np.arange, (3,), {"dtype": "float32"}),
     (np.zeros, ((2, 3),), {}), (np.ones, (3,), {"dtype": "int32"}), (np.full, ((2, 2), 7), {}),
