@@ -39,6 +39,8 @@ class VariableTracker:
         raise Unsupported(f"iteration over {self}", "unsupported")
 
     def truth(self, tx):
+        if hasattr(self, "length"):  # (sequences, dicts and their views) true when not empty, as Python's
+            return self.length() > 0
         raise Unsupported(f"truth value of {self}", "unsupported")
 
     def output_plan(self, og):

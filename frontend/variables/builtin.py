@@ -172,8 +172,6 @@ class BuiltinVariable(LibraryCallsMixin, ValueVariable):  # (the mixin: stdlib.p
 
     def call_len(self, tx, obj):
         obj = obj.realize()
-        if isinstance(obj, BaseListVariable):
-            return ConstantVariable(len(obj.items))
         if isinstance(obj, TensorVariable):
             if obj.example_value.dim() == 0:
                 raise Unsupported("len() of a 0-d tensor", "unsupported_call")

@@ -42,9 +42,6 @@ class DictVariable(VariableTracker):
     def as_python_constant(self):
         return {k: v.realize().as_python_constant() for k, v in self.items.items()}
 
-    def truth(self, tx):
-        return bool(self.items)
-
     def length(self):
         return len(self.items)
 
@@ -130,9 +127,6 @@ class DictViewVariable(VariableTracker):
 
     def length(self):
         return len(self.dict_var.items)
-
-    def truth(self, tx):
-        return bool(self.dict_var.items)
 
     def is_python_constant(self):  # `3 in keys`, `keys == other.keys()`
         return self.kind == "keys"

@@ -36,8 +36,8 @@ class BaseListVariable(VariableTracker):
         """What makes a sequence of this type from an iterable of its items."""
         return self.python_cls
 
-    def truth(self, tx):
-        return bool(self.items)
+    def length(self):
+        return len(self.items)
 
     def unpack_var_sequence(self, tx):
         return list(self.items)
