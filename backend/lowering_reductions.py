@@ -102,8 +102,6 @@ def value_and_index(kind):
 def position_of(kind):
     """argmax / argmin, over one dimension or (dim=None) the flattened tensor."""
     def lower(x, dim=None, keepdim=False):
-        if dim is None and keepdim:
-            return V.view(make_reduction(x, None, False, kind), [1] * len(x.get_size()))
         return make_reduction(x, dim, keepdim, kind)
 
     return lower
