@@ -396,9 +396,7 @@ class Tensor:
     def numpy(self, *, force=False):
         if self.requires_grad and not force:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
-        if self._np is None:
-            raise RuntimeError("Cannot access data of a FakeTensor: it has shapes and dtypes only")
-        return self._np
+        return self._np  # (FakeTensor and the sparse tensor, which have no array, override this method)
 
     def item(self):
         if self.numel() != 1:

@@ -31,7 +31,7 @@ from .derivatives_pointwise import (
     leaky_relu_backward, elu, elu_inplace, elu_backward, hardtanh_inplace, leaky_relu_inplace,
 )
 from .derivatives_reductions import (
-    sum_default, sum_dim, mean_default, mean_dim, amax, amin, max_default, max_dim, var_correction, std_correction,
+    sum_default, sum_dim, mean_default, mean_dim, amax, max_default, max_dim, var_correction, std_correction,
     var_mean, cumsum,
 )
 from .derivatives_linalg import mm, addmm, bmm, dot, mv

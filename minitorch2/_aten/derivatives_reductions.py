@@ -46,9 +46,6 @@ def amax(grad, self, result, dim=(), keepdim=False):
     return aten.mul.Tensor(aten.div.Tensor(grad, count), mask)
 
 
-amin = amax
-
-
 def max_default(grad, self, result):
     """ATen's evenly_distribute_backward as traced: the gradient is shared by every element equal to the
     result (NaN counting as equal to a NaN result)."""

@@ -20,9 +20,6 @@ def view(grad, self_shape):
     return _reshape(grad, self_shape)
 
 
-unsafe_view = view
-
-
 def expand(grad, self_shape):
     if not self_shape:  # ATen's sum_to of an empty shape is always a sum, even of a 0-d gradient
         return aten.sum.default(grad)
@@ -113,9 +110,6 @@ def _last_position(size, stride, offset):
 def alias(grad):
     """Also clone's."""
     return grad
-
-
-clone = alias
 
 
 def to_copy(grad, self_dtype):

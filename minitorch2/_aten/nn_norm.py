@@ -197,8 +197,7 @@ def _native_batch_norm_kernel(input, weight, bias, running_mean, running_var, tr
     return out, save_mean, save_invstd
 
 
-native_batch_norm = (_native_batch_norm_kernel, _batch_norm_meta)
-batch_norm_legit = native_batch_norm
+native_batch_norm = (_native_batch_norm_kernel, _batch_norm_meta)  # (also _native_batch_norm_legit's)
 
 
 def _functional_kernel(input, weight, bias, running_mean, running_var, training, momentum, eps):

@@ -49,8 +49,7 @@ def _sum_meta(self, dim=None, keepdim=False, *, dtype=None):
     return fake_empty(reduced_shape(self.shape, dims, keepdim), _sum_dtype(self, dtype))
 
 
-sum_dim = _contiguous_out((_sum_kernel, _sum_meta))
-sum_default = sum_dim  # (the dim overload's kernel reduces every dim when given none)
+sum_dim = _contiguous_out((_sum_kernel, _sum_meta))  # (also sum.default's: it reduces every dim when given none)
 
 
 def _mean_dtype(self, dtype, name="mean"):

@@ -172,14 +172,14 @@ TABLE = [
     op("diagonal_scatter(Tensor self, Tensor src, int offset=0, int dim1=0, int dim2=1) -> Tensor", (),
        view_scatters.diagonal_scatter, ds.diagonal_scatter),
     # ------------------------------------------------------------ reductions
-    op("sum(Tensor self, *, ScalarType? dtype=None) -> Tensor", REDUCTION, red.sum_default, d.sum_default),
+    op("sum(Tensor self, *, ScalarType? dtype=None) -> Tensor", REDUCTION, red.sum_dim, d.sum_default),
     op("sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor",
        CORE_REDUCTION, red.sum_dim, d.sum_dim, grad_fn="SumBackward1"),
     op("mean(Tensor self, *, ScalarType? dtype=None) -> Tensor", CORE_REDUCTION, red.mean_default, d.mean_default),
     op("mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", CORE_REDUCTION,
        red.mean_dim, d.mean_dim, grad_fn="MeanBackward1"),
     op("amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor", CORE_REDUCTION, red.amax, d.amax),
-    op("amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor", CORE_REDUCTION, red.amin, d.amin),
+    op("amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor", CORE_REDUCTION, red.amin, d.amax),
     op("max(Tensor self) -> Tensor", REDUCTION, red.max_default, d.max_default, grad_fn="MaxBackward1"),
     op("min(Tensor self) -> Tensor", REDUCTION, red.min_default, d.max_default, grad_fn="MinBackward1"),
     op("max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)", CORE_REDUCTION, red.max_dim, d.max_dim),
@@ -208,7 +208,7 @@ TABLE = [
     op("sym_size.int(Tensor self, int dim) -> SymInt", CORE, (_size_of, _size_of), differentiable=False),
     # ------------------------------------------------------------ views
     op("view(Tensor(a) self, SymInt[] size) -> Tensor(a)", CORE_VIEW, views.view, ds.view),
-    op("_unsafe_view(Tensor self, SymInt[] size) -> Tensor", (), views.unsafe_view, ds.unsafe_view,
+    op("_unsafe_view(Tensor self, SymInt[] size) -> Tensor", (), views.unsafe_view, ds.view,
        decomposition=dec.unsafe_view),
     op("expand(Tensor(a) self, SymInt[] size, *, bool implicit=False) -> Tensor(a)", CORE_VIEW, views.expand, ds.expand),
     op("permute(Tensor(a) self, int[] dims) -> Tensor(a)", CORE_VIEW, views.permute, ds.permute),
@@ -233,7 +233,7 @@ TABLE = [
        views.split_with_sizes, ds.split_with_sizes),
     op("unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[]", VIEW, views.unbind, ds.unbind),
     # ------------------------------------------------------------ copies and conversions
-    op("clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor", CORE, memory.clone, ds.clone),
+    op("clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor", CORE, memory.clone, ds.alias),
     op("_to_copy(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, "
        "bool non_blocking=False, MemoryFormat? memory_format=None) -> Tensor", CORE, memory.to_copy, ds.to_copy,
        decomposition=dec._to_copy),

@@ -43,7 +43,7 @@ ROWS = [
        dnn.native_batch_norm,
        output_differentiability=(True, False, False)),
     op("_native_batch_norm_legit(Tensor input, Tensor? weight, Tensor? bias, Tensor(a!) running_mean, Tensor(b!) running_var, "
-       "bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor)", CORE, nn_norm.batch_norm_legit,
+       "bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor)", CORE, nn_norm.native_batch_norm,
        dnn.native_batch_norm, grad_fn="NativeBatchNormLegitBackward0",
        output_differentiability=(True, False, False)),
     op("_native_batch_norm_legit.no_stats(Tensor input, Tensor? weight, Tensor? bias, bool training, float momentum, "
