@@ -21,7 +21,7 @@ from .constant import ConstantVariable
 from .dicts import DictVariable, dict_items
 from .functions import UserFunctionVariable
 from .lists import BaseListVariable, ListIteratorVariable, ListVariable, TupleVariable, iterate, lazy_iterator
-from .numpy_arrays import is_ndarray_operation, ndarray_operator
+from .numpy_arrays import is_ndarray_operation, ndarray_min_max, ndarray_operator
 from .sym_node import SYMBOLIC_OPERATORS, SymNodeVariable, sym_arithmetic
 from .tensor import TensorVariable, record
 from .stdlib import LIBRARY_CALLABLES, LibraryCallsMixin
@@ -226,6 +226,8 @@ class BuiltinVariable(LibraryCallsMixin, ValueVariable):  # (the mixin: stdlib.p
     def _min_max(self, fn, tx, *args, **kwargs):
         """Constants fold; tensors pair up as Dynamo's: torch.minimum of two, clamp(t, max=c) with a number."""
         items = [v.realize() for v in (args[0].realize().unpack_var_sequence(tx) if len(args) == 1 else args)]
+        if not kwargs and is_ndarray_operation(items):  # np.clip / np.maximum nodes, as Dynamo's (numpy_arrays.py)
+            return ndarray_min_max(tx, fn, items)
         if not kwargs and any(isinstance(v, SymNodeVariable) for v in items) and all(
                 isinstance(v, SymNodeVariable) or v.is_python_constant() for v in items):
             sym_fn = minitorch2.sym_min if fn is min else minitorch2.sym_max  # torch.sym_max(s77, s17), no guard

@@ -98,8 +98,10 @@ class NumpyNdarrayVariable(TensorVariable):
     def getitem(self, tx, index):
         return record_numpy(tx, _numpy_ops.numpy_operator(operator.getitem), [self, index], {})
 
-    def unpack_var_sequence(self, tx):
-        return [self.getitem(tx, ConstantVariable(i)) for i in range(int(self.example_value.shape[0]))]
+    def unpack_var_sequence(self, tx):  # (Dynamo's rows are plain `a[0]` nodes, ndarrays still)
+        rows = [record(tx.output, "call_function", operator.getitem, [self, ConstantVariable(i)], {})
+                for i in range(int(self.example_value.shape[0]))]
+        return [NumpyNdarrayVariable(row.proxy, row.example_value) for row in rows]
 
     def output_plan(self, og):
         index = og.add_output(self)
@@ -137,6 +139,21 @@ def ndarray_operator(tx, fn, args):
     if fn not in _numpy_ops.OPERATORS:
         raise Unsupported(f"{fn.__name__} of an ndarray is not traced", "unsupported")
     return record_numpy(tx, _numpy_ops.numpy_operator(fn), args, {})
+
+
+def ndarray_min_max(tx, fn, items):
+    """min()/max() over ndarrays (and numbers), pairwise as Dynamo: np.clip(a, min=c) with a number, else
+    np.maximum(a, b) / np.minimum(a, b)."""
+    result = items[0]
+    for item in items[1:]:
+        if result.is_python_constant() and item.is_python_constant():
+            result = ConstantVariable(fn(result.as_python_constant(), item.as_python_constant()))
+        elif result.is_python_constant() or item.is_python_constant():
+            array, bound = (item, result) if result.is_python_constant() else (result, item)
+            result = NumpyFunctionVariable(np.clip).call_function(tx, [array], {"max" if fn is min else "min": bound})
+        else:
+            result = NumpyFunctionVariable(np.minimum if fn is min else np.maximum).call_function(tx, [result, item], {})
+    return result
 
 
 def ndarray_as_tensor(tx, args, kwargs):

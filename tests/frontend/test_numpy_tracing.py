@@ -68,6 +68,10 @@ def reductions_and_comparisons(x):
     a = x.numpy()
     return ((a > 0.5).sum(), np.prod(a + 1, axis=1), np.var(a, ddof=1), np.exp(a).argmin(axis=0), np.abs(-a),
             np.sqrt(2.0) * a)
+def builtins_on_ndarrays(x):
+    a = x.numpy()
+    rows = [r.sum() for r in a]
+    return abs(a), max(a, 0.5), min(a, a * 2), len(a), a[0] + x, rows, isinstance(a, np.ndarray), -a, 2 - a
 def transpose_ravel(x):
     a = np.transpose(x.numpy())
     return np.ravel(a), a.flatten().mean(), np.reshape(a, (2, 6)).T, a.transpose(1, 0).std(axis=1, keepdims=True)
@@ -79,11 +83,12 @@ CASES = {"sin_plus_one": (X,), "mean_round_trip": (X,), "clip_sum_0d": (X,), "sc
          "arange_sum": (X[0], 4), "normalize": (X,), "clip_of_loss": (X, X * 0.5), "arange_positions": (X,),
          "ndarray_methods": (X,), "int_dtypes": (X, 5), "where_maximum": (X,), "dot_matmul": (X, W),
          "concatenate_stack": (X,), "factories": (X,), "indexing_operators": (X,), "x_numpy_returned": (X,),
-         "reductions_and_comparisons": (X,), "transpose_ravel": (X,)}
+         "reductions_and_comparisons": (X,), "transpose_ravel": (X,), "builtins_on_ndarrays": (X,)}
 
 # programs whose compiled result is not their eager one, in Dynamo as in ours: program -> why
 NOT_EAGERS = {"sin_plus_one": "np.sin of a tensor gives a Tensor eagerly (Tensor.__array_wrap__); Dynamo, numpy's "
-                              "ndarray"}
+                              "ndarray",
+              "builtins_on_ndarrays": "max(a, 0.5) of an array raises eagerly (its truth value); Dynamo traces np.clip"}
 # program -> (what differs from torch.compile, why); the rest of the comparison still runs
 KNOWN_DIFFS = {
     "clip_of_loss": ("dtype", "torch._numpy clips a 0-d float32 array with Python floats to float64; numpy (and so "
@@ -126,7 +131,7 @@ def _run(lib, name, backend):
 def _plain(value, scalar_as_array=False):
     """(kind, dtype, value) of each output: an ndarray, a tensor, or a Python value (a numpy scalar as a 0-d array
     when `scalar_as_array`: numpy's eager result where the compiled frame, as Dynamo's, returns a 0-d array)."""
-    if isinstance(value, tuple):
+    if isinstance(value, (tuple, list)):
         return [_plain(v, scalar_as_array) for v in value]
     if isinstance(value, np.ndarray) or (scalar_as_array and isinstance(value, np.generic)):
         return ("ndarray", str(value.dtype), np.asarray(value))
@@ -171,7 +176,7 @@ def test_counts_graphs_and_outputs_are_dynamos(name):
 # the programs through AOT and the backends: a numpy node traced into aten ops
 AOT_CASES = ["sin_plus_one", "mean_round_trip", "clip_sum_0d", "normalize", "int_dtypes", "where_maximum",
              "dot_matmul", "concatenate_stack", "factories", "indexing_operators", "reductions_and_comparisons",
-             "transpose_ravel", "ndarray_methods"]
+             "transpose_ravel", "ndarray_methods", "builtins_on_ndarrays"]
 
 
 @pytest.mark.parametrize("backend", ["aot_eager", "inductor"])
