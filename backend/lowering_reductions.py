@@ -93,26 +93,18 @@ def amin(x, dims=(), keepdim=False):
 
 def value_and_index(kind):
     """max.dim / min.dim: the extreme values along `dim` and their positions."""
-    def lower(x, dim, keepdim=False):
-        return make_reduction(x, dim, keepdim, kind), make_reduction(x, dim, keepdim, "arg" + kind)
-
-    return lower
+    return lambda x, dim, keepdim=False: (make_reduction(x, dim, keepdim, kind),
+                                          make_reduction(x, dim, keepdim, "arg" + kind))
 
 
 def position_of(kind):
     """argmax / argmin, over one dimension or (dim=None) the flattened tensor."""
-    def lower(x, dim=None, keepdim=False):
-        return make_reduction(x, dim, keepdim, kind)
-
-    return lower
+    return lambda x, dim=None, keepdim=False: make_reduction(x, dim, keepdim, kind)
 
 
 def truth_reduction(kind):
-    """any / all: a reduction of the truth values of x."""
-    def lower(x, dims=None, keepdim=False):
-        return make_reduction(P.pointwise(lambda v: v, x, compute_dtype=_dtype.bool_), dims, keepdim, kind)
-
-    return lower
+    """any / all: a reduction of the truth values of x (each read as a bool)."""
+    return lambda x, dims=None, keepdim=False: make_reduction(x, dims, keepdim, kind, _dtype.bool_)
 
 
 def var(x, dims=None, *, correction=None, keepdim=False):
