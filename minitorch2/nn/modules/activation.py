@@ -6,16 +6,20 @@ from .module import Module
 from .transformer import MultiheadAttention  # noqa: F401  (torch's path: nn.modules.activation.MultiheadAttention)
 
 
-class ReLU(Module):
+class _InplaceFlag(Module):
+    """ReLU's, SiLU's and ReLU6's one argument: whether the activation overwrites its input."""
+
     def __init__(self, inplace=False):
         super().__init__()
         self.inplace = inplace
 
-    def forward(self, input):
-        return F.relu(input, inplace=self.inplace)
-
     def extra_repr(self):
         return "inplace=True" if self.inplace else ""
+
+
+class ReLU(_InplaceFlag):
+    def forward(self, input):
+        return F.relu(input, inplace=self.inplace)
 
 
 class GELU(Module):
@@ -30,16 +34,9 @@ class GELU(Module):
         return f"approximate={self.approximate!r}"
 
 
-class SiLU(Module):
-    def __init__(self, inplace=False):
-        super().__init__()
-        self.inplace = inplace
-
+class SiLU(_InplaceFlag):
     def forward(self, input):
         return F.silu(input, inplace=self.inplace)
-
-    def extra_repr(self):
-        return "inplace=True" if self.inplace else ""
 
 
 class Sigmoid(Module):
@@ -65,16 +62,9 @@ class LeakyReLU(Module):
         return f"negative_slope={self.negative_slope}" + (", inplace=True" if self.inplace else "")
 
 
-class ReLU6(Module):
-    def __init__(self, inplace=False):
-        super().__init__()
-        self.inplace = inplace
-
+class ReLU6(_InplaceFlag):
     def forward(self, input):
         return F.relu6(input, self.inplace)
-
-    def extra_repr(self):
-        return "inplace=True" if self.inplace else ""
 
 
 class ELU(Module):
