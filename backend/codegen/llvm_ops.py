@@ -126,9 +126,7 @@ def absolute(b, x):
 
 
 def rounding(intrinsic_name):
-    def emit(b, x):
-        return b.intrinsic(intrinsic_name, x.dtype, [x]) if x.dtype.is_floating_point else x
-    return emit
+    return lambda b, x: b.intrinsic(intrinsic_name, x.dtype, [x]) if x.dtype.is_floating_point else x
 
 
 def sqrt(b, x):
@@ -361,9 +359,7 @@ def comparison(name):
 
 
 def logical(opcode):
-    def emit(b, x, y):
-        return b.binop(opcode, truthy(b, x), truthy(b, y), hint=f"logical_{opcode}")
-    return emit
+    return lambda b, x, y: b.binop(opcode, truthy(b, x), truthy(b, y), hint=f"logical_{opcode}")
 
 
 def shift(left):
