@@ -330,8 +330,9 @@ def _from_numpy(value):
 class _NumpyTarget:
     """A node target: `numpy` run on the arrays, or the row of numpy function `np_fn` traced."""
 
-    def __init__(self, name, numpy, np_fn, rebuild):
+    def __init__(self, name, numpy, np_fn, rebuild, kind):
         self.__name__ = name
+        self.kind = kind  # "function", "method" or "operator": Dynamo's three wrapper classes
         self.__module__ = DYNAMO_UTILS
         self.numpy = numpy
         self.np_fn = np_fn
@@ -347,8 +348,9 @@ class _NumpyTarget:
     def __reduce__(self):
         return self._rebuild
 
-    def __repr__(self):
-        return f"<Wrapped numpy {self.__name__[len('wrapped_'):]}>"
+    def __repr__(self):  # as Dynamo's wrappers print (an operator's original is its wrapped name)
+        original = self.__name__ if self.kind == "operator" else self.__name__[len("wrapped_"):]
+        return f"<Wrapped {self.kind} <original {original}>>"
 
 
 # A new target per call, as Dynamo makes a new wrapper per call: a graph calling np.sum twice has two globals,
@@ -356,18 +358,18 @@ class _NumpyTarget:
 
 def numpy_call(np_fn):
     """The target for np.<fn>(...): `wrapped_<name>`."""
-    return _NumpyTarget(f"wrapped_{ROWS[np_fn].name}", np_fn, np_fn, (numpy_call, (np_fn,)))
+    return _NumpyTarget(f"wrapped_{ROWS[np_fn].name}", np_fn, np_fn, (numpy_call, (np_fn,)), "function")
 
 
 def numpy_method(name):
     """The target for ndarray.<name>(...): `wrapped_<name>`, run as the method (`a.reshape(2, 3)`: varargs)."""
     return _NumpyTarget(f"wrapped_{name}", lambda a, *args, **kwargs: getattr(a, name)(*args, **kwargs),
-                        METHODS[name], (numpy_method, (name,)))
+                        METHODS[name], (numpy_method, (name,)), "method")
 
 
 def numpy_operator(op):
     """The target for an operator on ndarrays: `wrapped_add`, `wrapped_getitem`..."""
-    return _NumpyTarget(f"wrapped_{op.__name__}", op, OPERATORS[op], (numpy_operator, (op,)))
+    return _NumpyTarget(f"wrapped_{op.__name__}", op, OPERATORS[op], (numpy_operator, (op,)), "operator")
 
 
 def numpy_attr_wrapper(array, name):
