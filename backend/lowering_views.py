@@ -147,8 +147,7 @@ def as_strided(x, size, stride, storage_offset=None):
 
 
 def split(x, split_size, dim=0):
-    size = x.get_size()
-    dim = wrap_dim(dim, len(size))
+    size = x.get_size()  # (a negative dim as it is: split_with_sizes wraps it)
     sizes = [min(split_size, size[dim] - start) for start in range(0, size[dim], split_size)] or [0]
     return split_with_sizes(x, sizes, dim)
 
@@ -159,9 +158,7 @@ def split_with_sizes(x, split_sizes, dim=0):
 
 
 def unbind(x, dim=0):
-    size = x.get_size()
-    dim = wrap_dim(dim, len(size))
-    return tuple(select(x, dim, i) for i in range(size[dim]))
+    return tuple(select(x, dim, i) for i in range(x.get_size()[dim]))
 
 
 def cat(tensors, dim=0):
@@ -216,9 +213,8 @@ def _strided_slice_scatter(x, src, dim, start, step):
     return slice_(whole, dim, 0, size[dim])
 
 
-def select_scatter(x, src, dim, index):
+def select_scatter(x, src, dim, index):  # (a negative dim counts from the end of x's dims, and of src's plus one)
     size = x.get_size()
-    dim = wrap_dim(dim, len(size))
     index = index + size[dim] if index < 0 else index
     return slice_scatter(x, unsqueeze(src, dim), dim, index, index + 1)
 

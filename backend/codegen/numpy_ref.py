@@ -67,10 +67,6 @@ def _is_float(x):
     return np.asarray(x).dtype.kind == "f"
 
 
-def compile_kernel(kernel):
-    return NumpyKernel(kernel)
-
-
 class NumpyKernel(CompiledKernel):
     def __init__(self, kernel):
         self.kernel = kernel
@@ -85,6 +81,9 @@ class NumpyKernel(CompiledKernel):
     def run_arrays(self, **arrays):
         """Run over numpy arrays by argument name (tests)."""
         _Evaluator({k: v.reshape(-1) for k, v in arrays.items()}).loop(self.kernel.loop, {}, {}, 0)
+
+
+compile_kernel = NumpyKernel  # (the code generators' interface: compile_kernel(kernel) -> .run(*addresses))
 
 
 def array_at(address, arg):

@@ -52,3 +52,9 @@ def test_slices_with_bounds_past_the_dim_or_crossing():
 def test_views_with_a_minus_one():
     x = np.arange(24, dtype=np.float32).reshape(4, 6)
     check(lambda lib, t: (t.view(-1, 3) + 1, t.view(2, -1, 4) * 2, t[:0].view(-1, 6) + 1), x)
+
+
+def test_negative_dims_of_split_unbind_and_select_scatter():
+    x, src = np.arange(24, dtype=np.float32).reshape(4, 6), np.ones(4, dtype=np.float32)
+    check(lambda lib, t, s: (*[p + 1 for p in t.split(4, -1)], *[p * 2 for p in t.unbind(-1)],
+                             lib.select_scatter(t, s, -1, -2), lib.select_scatter(t, s * 3, -1, 0)), x, src)
