@@ -21,15 +21,9 @@ class _BatchNorm(Module):
         self.momentum = momentum
         self.affine = affine
         self.track_running_stats = track_running_stats
-        if affine:
-            self.weight = Parameter(_factories.empty(num_features, dtype=dtype))
-            if bias:
-                self.bias = Parameter(_factories.empty(num_features, dtype=dtype))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        self.register_parameter("weight", Parameter(_factories.empty(num_features, dtype=dtype)) if affine else None)
+        self.register_parameter("bias", Parameter(_factories.empty(num_features, dtype=dtype))
+                                if affine and bias else None)
         if track_running_stats:
             self.register_buffer("running_mean", _factories.zeros(num_features, dtype=dtype))
             self.register_buffer("running_var", _factories.ones(num_features, dtype=dtype))

@@ -36,10 +36,7 @@ class _ConvNd(Module):
         self.groups = groups
         self.padding_mode = padding_mode
         self.weight = Parameter(_factories.empty(out_channels, in_channels // groups, *self.kernel_size, dtype=dtype))
-        if bias:
-            self.bias = Parameter(_factories.empty(out_channels, dtype=dtype))
-        else:
-            self.register_parameter("bias", None)
+        self.register_parameter("bias", Parameter(_factories.empty(out_channels, dtype=dtype)) if bias else None)
         self.reset_parameters()
 
     def reset_parameters(self):

@@ -13,15 +13,10 @@ class LayerNorm(Module):
         self.normalized_shape = tuple(normalized_shape)
         self.eps = eps
         self.elementwise_affine = elementwise_affine
-        if elementwise_affine:
-            self.weight = Parameter(_factories.empty(self.normalized_shape, dtype=dtype))
-            if bias:
-                self.bias = Parameter(_factories.empty(self.normalized_shape, dtype=dtype))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        self.register_parameter("weight", Parameter(_factories.empty(self.normalized_shape, dtype=dtype))
+                                if elementwise_affine else None)
+        self.register_parameter("bias", Parameter(_factories.empty(self.normalized_shape, dtype=dtype))
+                                if elementwise_affine and bias else None)
         self.reset_parameters()
 
     def reset_parameters(self):
