@@ -129,9 +129,8 @@ class FunctionBuilder:
 
     # ---- typed helpers returning Values ----
 
-    def binop(self, opcode, a, b, hint="t", flags=""):
-        flags = f" {flags}" if flags else ""
-        return Value(self.op(hint, f"{opcode}{flags} {a.ty} {a.ref}, {b.ref}"), a.dtype)
+    def binop(self, opcode, a, b, hint="t"):  # (opcode with its flags: "fadd reassoc nsz", "add nsw")
+        return Value(self.op(hint, f"{opcode} {a.ty} {a.ref}, {b.ref}"), a.dtype)
 
     def fneg(self, x, hint="neg"):
         return Value(self.op(hint, f"fneg {x.ty} {x.ref}"), x.dtype)
