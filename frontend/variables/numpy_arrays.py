@@ -28,6 +28,13 @@ from .sym_node import SymNodeVariable
 from .tensor import TensorVariable, record
 
 NUMPY_FUNCTION_IDS = {id(fn) for fn in _numpy_ops.ROWS}  # (ids: builder.py never hashes a user's value)
+_NUMPY_FUNCTION_TYPES = (np.ufunc, type(np.sum))  # numpy's ufuncs and array functions, with a row or not
+
+
+def is_numpy_function(value):
+    """A numpy function or scalar type of the table; or another of numpy's ufuncs and array functions, whose
+    call is then a graph break that names it."""
+    return id(value) in NUMPY_FUNCTION_IDS or any(type(value) is t for t in _NUMPY_FUNCTION_TYPES)
 
 # Dynamo's spelling of clip's old keyword names
 _RENAMED_KWARGS = {"a_min": "min", "a_max": "max"}
@@ -59,6 +66,9 @@ class NumpyFunctionVariable(ConstantVariable):
     it is the constant it is (`dtype=np.float32`, `isinstance(v, np.float32)`)."""
 
     def call_function(self, tx, args, kwargs):
+        if id(self.value) not in NUMPY_FUNCTION_IDS:
+            raise Unsupported(f"numpy function {self.value.__name__} is not traced (no row in "
+                              "minitorch2/_numpy_ops.py)", "unsupported_call")
         return record_numpy(tx, _numpy_ops.numpy_call(self.value), [a.realize() for a in args],
                             {k: v.realize() for k, v in kwargs.items()})
 
@@ -152,7 +162,8 @@ def ndarray_min_max(tx, fn, items):
             array, bound = (item, result) if result.is_python_constant() else (result, item)
             result = NumpyFunctionVariable(np.clip).call_function(tx, [array], {"max" if fn is min else "min": bound})
         else:
-            result = NumpyFunctionVariable(np.minimum if fn is min else np.maximum).call_function(tx, [result, item], {})
+            pairwise = NumpyFunctionVariable(np.minimum if fn is min else np.maximum)
+            result = pairwise.call_function(tx, [result, item], {})
     return result
 
 
