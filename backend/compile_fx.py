@@ -163,8 +163,7 @@ def _lift_constants(gm):
         with (gm.graph.inserting_after(placeholders[-1]) if placeholders
               else gm.graph.inserting_before(next(iter(gm.graph.nodes)))):
             lifted = gm.graph.placeholder(node.name)
-        lifted.meta.update(node.meta)
-        lifted.meta["val"] = value
+        lifted.meta.update(node.meta, val=value)
         node.replace_all_uses_with(lifted)
         gm.graph.erase_node(node)
         placeholders.append(lifted)

@@ -351,9 +351,8 @@ class GraphLowering:
         if not isinstance(result, ir.StorageBox) or result.is_realized():
             return
         reads, op_count = result.body_stats()
-        users = len(node.users)
         if op_count > REALIZE_ALWAYS_OPCOUNT or (
-                users > 1 and (reads > REALIZE_READS_THRESHOLD or op_count > REALIZE_OPCOUNT_THRESHOLD)):
+                len(node.users) > 1 and (reads > REALIZE_READS_THRESHOLD or op_count > REALIZE_OPCOUNT_THRESHOLD)):
             result.realize()
 
 

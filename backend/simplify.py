@@ -87,10 +87,7 @@ def _divide(term, divisor):
 
 
 def _sum(terms):
-    out = L.Const(0)
-    for term in terms:
-        out = out + term
-    return out
+    return sum(terms, L.Const(0))
 
 
 def _max_value(terms, extents):
