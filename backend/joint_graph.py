@@ -51,12 +51,11 @@ def _same_meta(a, b):
             and va.dtype is vb.dtype and tuple(va.stride()) == tuple(vb.stride()))
 
 
-def _call(graph, target, args, kwargs=None, like=None):
-    """A new call_function node (inserted at the graph's current insert point) with its meta `val`."""
+def _call(graph, target, args, kwargs=None, *, like):
+    """A new call_function node at the insert point, with its meta `val` and `like`'s partitioner tag and trace."""
     kwargs = kwargs or {}
     node = graph.call_function(target, args, kwargs, name=target._opname)
-    if like is not None:
-        node.meta.update({k: v for k, v in like.meta.items() if k == "partitioner_tag" or k == "stack_trace"})
+    node.meta.update({k: v for k, v in like.meta.items() if k == "partitioner_tag" or k == "stack_trace"})
     node.meta["val"] = _fake_result(target, args, kwargs)
     return node
 

@@ -8,9 +8,9 @@ creates must be registered with the graph being lowered; rather than pass that g
     with lowering_graph(graph):     # GraphLowering.run
         ...                         # any lowering: current_graph().register_buffer(...)
 
-The one idea to hold: the state is per thread (compiles run on several threads at once), and nests (a
-lowering may lower another graph inside: the outer one is current again after it). It sits in a module of its own so that lowering.py and its op
-modules can all import it at the top without importing each other.
+The one idea to hold: the state is per thread (compiles run on several threads at once), and nests (a lowering
+may lower another graph inside: the outer one is current again after it). It sits in a module of its own so that
+lowering.py and its op modules can all import it at the top without importing each other.
 """
 import contextlib
 import threading
