@@ -128,9 +128,8 @@ class KernelEmitter:
         is_arg = kind in ("argmax", "argmin")
         value_dtype = reduce.accumulator_dtype()
         acc = self.new_accumulator(f"{reduce.temp}.acc", kind, value_dtype)
-        position_acc = b.alloca(f"{reduce.temp}.position", "i64") if is_arg else None
-        if is_arg:
-            b.do(f"store i64 0, ptr {position_acc}")
+        # (a position starts at 0, the identity of a sum)
+        position_acc = self.new_accumulator(f"{reduce.temp}.position", "sum", INDEX) if is_arg else None
 
         def accumulate(env, into):
             value = self.emit_value(reduce.value, env, {})
