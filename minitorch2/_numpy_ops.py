@@ -290,8 +290,8 @@ OPERATORS = {operator.add: np.add, operator.sub: np.subtract, operator.mul: np.m
              operator.truediv: np.divide, operator.floordiv: np.floor_divide, operator.pow: np.power,
              operator.mod: np.remainder,
              operator.neg: np.negative, operator.matmul: np.matmul, operator.getitem: None,
-             operator.iadd: np.add, operator.isub: np.subtract, operator.imul: np.multiply,
-             operator.itruediv: np.divide, **{op: fn for fn, op in _COMPARISONS.items()}}
+             **{op: fn for fn, op in _COMPARISONS.items()}}
+# (no in-place operator: `a += 1` writes the array's memory, perhaps a tensor's; its row would not, traced)
 
 
 # ---- the node targets ----------------------------------------------------------------------

@@ -296,3 +296,20 @@ def test_what_is_not_traced_breaks_the_graph_with_numpys_value(name):
     eager = namespace[name](minitorch2.tensor(X))
     assert isinstance(out, np.ndarray) and out.dtype == eager.dtype
     np.testing.assert_allclose(out, eager, rtol=1e-6)
+
+
+@pytest.mark.parametrize("backend", ["eager", "aot_eager"])
+def test_in_place_operator_on_an_array_writes_the_tensor(backend):
+    """`a = x.numpy(); a += 1` writes x's memory, as eagerly (not traced: numpy runs it, after a graph break)."""
+    def program(lib, x):
+        a = x.numpy()
+        a += 1
+        return x * 2
+    results = []
+    for lib in (minitorch2, torch):
+        (torch._dynamo if lib is torch else frontend).reset()
+        x = lib.tensor(X)
+        out = lib.compile(lambda t: program(lib, t), backend=backend)(x)
+        results.append((out.numpy(), x.numpy()))
+    for ours, theirs in zip(*results):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-6)
