@@ -24,9 +24,7 @@ def _new(size, dtype):
 
 
 def _fill_dtype(value, dtype):
-    if dtype is not None:
-        return dtype
-    return _dtype.scalar_dtype(value)
+    return _dtype.scalar_dtype(value) if dtype is None else dtype
 
 
 def _allocated(np_allocate):
@@ -129,9 +127,8 @@ def _arange_kernel(start, end, step=1, *, dtype=None, layout=None, device=None, 
     n = _arange_length(start, end, step)
     if out in (_dtype.float32, _dtype.float64):
         return range_values.arange(float(start), float(step), n, out.np)
-    if out.is_floating_point:
-        return (start + np.arange(n, dtype=np.float64) * step).astype(out.np)
-    return (start + np.arange(n, dtype=np.int64) * step).astype(out.np)
+    positions = np.arange(n, dtype=np.float64 if out.is_floating_point else np.int64)
+    return (start + positions * step).astype(out.np)
 
 
 def _arange_meta(start, end, step=1, *, dtype=None, layout=None, device=None, pin_memory=None):
