@@ -382,7 +382,7 @@ def _native_dropout_kernel(input, p, train):
     strides = pointwise_strides(input.shape, [input])  # empty_like(input): the input's own layout
     if train is not None and not train:
         ones = np.ones(input.shape, np.bool_)
-        return with_strides(input._np, input.dtype, strides), with_strides(ones, _dtype.bool_, strides)
+        return with_strides(input._np.copy(), input.dtype, strides), with_strides(ones, _dtype.bool_, strides)
     keep = 1.0 - p
     if not 0 <= keep <= 1:
         raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={keep:g}")

@@ -580,3 +580,12 @@ def test_bad_input_raises_like_torch(name, args):
             _op(mt.ops, name)(*fake)
         except Exception as error:
             assert type(error) is type(theirs)
+
+
+def test_native_dropout_in_eval_returns_a_copy():
+    # train=False: the output is a new tensor as torch's (it shared the input's memory: writing it wrote the input)
+    for lib in (mt, torch):
+        x = lib.ones(3)
+        out, mask = lib.ops.aten.native_dropout.default(x, 0.5, False)
+        out.add_(1)
+        assert x.tolist() == [1.0, 1.0, 1.0] and mask.tolist() == [True, True, True]
