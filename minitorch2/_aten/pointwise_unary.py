@@ -31,17 +31,6 @@ def _rsqrt(x):
     return 1 / np.sqrt(x)
 
 
-TANH_ROUNDS_TO_ONE = np.float32(9.01084)  # from here on torch's float32 tanh is 1.0
-
-
-def saturating_tanh(x):
-    """The code generators' tanh: numpy's float32 tanh is one ulp short of 1.0 from here up to about 9.7."""
-    result = np.tanh(x)
-    if result.dtype == np.float32:
-        result = np.where(np.abs(x) >= TANH_ROUNDS_TO_ONE, np.copysign(np.float32(1), x), result)
-    return result
-
-
 def rounded_from_double(ufunc):
     """ufunc computed in float64 and rounded, for float32 inputs: torch's CPU kernels (SLEEF, MKL) are nearer the
     correctly rounded value than numpy's float32 loops (exp(log(5)) is 5.0 in torch, 5.0000005 in numpy's float32;
@@ -52,6 +41,18 @@ def rounded_from_double(ufunc):
     return compute
 
 
+TANH_ROUNDS_TO_ONE = np.float32(9.01084)  # from here on torch's float32 tanh is 1.0
+
+
+def saturating_tanh(x):
+    """tanh (eager's and the code generators'): rounded from double, and +-1 from 9.01084 on as torch's float32 tanh
+    (the correctly rounded one reaches 1.0 a little later)."""
+    result = rounded_from_double(np.tanh)(x)
+    if result.dtype == np.float32:
+        result = np.where(np.abs(x) >= TANH_ROUNDS_TO_ONE, np.copysign(np.float32(1), x), result)
+    return result
+
+
 sin = unary_float(rounded_from_double(np.sin))
 cos = unary_float(rounded_from_double(np.cos))
 exp = unary_float(rounded_from_double(np.exp))
@@ -60,7 +61,7 @@ log = unary_float(rounded_from_double(np.log))
 log1p = unary_float(rounded_from_double(np.log1p))
 sqrt = unary_float(np.sqrt)
 rsqrt = unary_float(_rsqrt)
-tanh = unary_float(rounded_from_double(np.tanh))
+tanh = unary_float(saturating_tanh)
 sigmoid = unary_float(_sigmoid)
 erf = unary_float(_erf)
 reciprocal = unary_float(np.reciprocal)
