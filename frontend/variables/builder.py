@@ -23,7 +23,7 @@ from .dicts import DictVariable
 from .functions import DisabledFunctionVariable, UserFunctionVariable
 from .lists import ListVariable, SizeVariable, TupleVariable
 from .nn_module import NNModuleVariable
-from .numpy_arrays import NumpyFunctionVariable, is_numpy_function
+from .numpy_arrays import is_numpy_value, wrap_numpy
 from .stdlib import (LIBRARY_CALLABLES, NamedTupleClassVariable, NamedTupleVariable, PartialVariable,
                      is_namedtuple_class)
 from .user_defined import UserClassVariable, UserObjectVariable, is_plain_object, is_user_class
@@ -77,8 +77,8 @@ def wrap(og, value, source):
             raise Unsupported("a tensor constant created outside the frame" if source is None else
                               "Attempted to wrap sparse Tensor with VariableTracker", "unsupported")
         return og.add_graph_input(source, value)
-    if is_numpy_function(value):  # np.sin, np.float32...: a call is a node (numpy_arrays.py)
-        return _by_identity(og, NumpyFunctionVariable, value, source)
+    if is_numpy_value(value, source):  # np.sin, np.float32, an ndarray input (numpy_arrays.py)
+        return wrap_numpy(og, value, source)
     if _is_constant(value):
         if isinstance(value, minitorch2.dtype):  # (a device is compared by value: torch.device("cpu") is made anew)
             return _by_identity(og, ConstantVariable, value, source)

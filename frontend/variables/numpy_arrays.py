@@ -6,8 +6,10 @@ tensor (`a = l_x_.view_as(l_x_)`) that the translator knows to be an ndarray, an
 method, operator and attribute on it is one graph node whose target (minitorch2/_numpy_ops.py) runs numpy at run
 time: `np.clip(a, 0, 1).sum()` records `wrapped_clip(a, 0, 1)` and `wrapped_sum(wrapped_clip)`. An ndarray the frame
 returns, or leaves in a local at a graph break, is handed back as numpy's: the output tensor's array (a 0-d result
-is a 0-d array). An ndarray meets the torch world through `torch.from_numpy(a)` / `torch.as_tensor(a)`, recorded as
-`torch.as_tensor(a)`, and through an operator with a tensor (`x + a`), which is the tensor's operator.
+is a 0-d array). An ndarray read from outside the frame (an argument, a global, one a graph break left in a local)
+is a graph input, the tensor over its memory fetched anew at each call (`L_a_`). An ndarray meets the torch world
+through `torch.from_numpy(a)` / `torch.as_tensor(a)`, recorded as `torch.as_tensor(a)`, and through an operator
+with a tensor (`x + a`), which is the tensor's operator.
 
 The one idea to hold: what is traced is decided by the table in _numpy_ops.py. A numpy function with no row there,
 an ndarray method or attribute not modelled (`a.dtype`, as in Dynamo), a value numpy would give to Python
@@ -20,8 +22,10 @@ import numpy as np
 import minitorch2
 from minitorch2 import _numpy_ops
 
+from .. import guards
 from ..exc import Unsupported
-from .base import MethodVariable
+from ..source import FOREIGN_GLOBALS, Source
+from .base import MethodVariable, VariableTracker
 from .constant import ConstantVariable
 from .lists import TupleVariable
 from .sym_node import SymNodeVariable
@@ -31,10 +35,43 @@ NUMPY_FUNCTION_IDS = {id(fn) for fn in _numpy_ops.ROWS}  # (ids: builder.py neve
 _NUMPY_FUNCTION_TYPES = (np.ufunc, type(np.sum))  # numpy's ufuncs and array functions, with a row or not
 
 
-def is_numpy_function(value):
-    """A numpy function or scalar type of the table; or another of numpy's ufuncs and array functions, whose
-    call is then a graph break that names it."""
+def is_numpy_value(value, source):
+    """A numpy function or scalar type of the table; another of numpy's ufuncs and array functions (whose call is
+    then a graph break that names it); an ndarray read from outside the frame."""
+    if type(value) is np.ndarray:  # (a negative stride: from_numpy would copy, and writes would miss the array)
+        return source is not None and value.dtype in _NDARRAY_INPUT_DTYPES and min(value.strides, default=0) >= 0
     return id(value) in NUMPY_FUNCTION_IDS or any(type(value) is t for t in _NUMPY_FUNCTION_TYPES)
+
+
+def wrap_numpy(og, value, source):
+    """builder.wrap for what is_numpy_value accepts: a function's tracker (guarded to be the same object), or an
+    ndarray's: a graph input, the tensor over its memory, as Dynamo's (`L_a_`, guarded as `___from_numpy(L['a'])`)."""
+    if type(value) is not np.ndarray:
+        if source is not None:
+            og.guards.add(guards.id_guard(source, value), value)
+        return NumpyFunctionVariable(value, source)
+    tensor = og.add_graph_input(NumpyTensorSource(source), minitorch2.from_numpy(value))
+    return NumpyNdarrayVariable(tensor.proxy, tensor.example_value, source=source)
+
+
+_NDARRAY_INPUT_DTYPES = {np.dtype(d) for d in ("float64", "float32", "float16", "int64", "int32", "int16", "int8",
+                                               "uint8", "bool")}
+_FROM_NUMPY = {"___from_numpy": minitorch2.from_numpy}  # what the source below calls, reached as a foreign global
+
+
+class NumpyTensorSource(Source):
+    """The tensor over an ndarray input's memory, fetched anew at each call (Dynamo's NumpyTensorSource); its
+    placeholder is named after the array's own source (`L_a_`)."""
+
+    def __init__(self, base):
+        FOREIGN_GLOBALS[id(_FROM_NUMPY)] = _FROM_NUMPY
+        self.base = base
+
+    def name(self):
+        return f"FOREIGN_GLOBALS[{id(_FROM_NUMPY)}]['___from_numpy']({self.base.name()})"
+
+    def placeholder_name(self):
+        return self.base.placeholder_name()
 
 # Dynamo's spelling of clip's old keyword names
 _RENAMED_KWARGS = {"a_min": "min", "a_max": "max"}
@@ -114,6 +151,8 @@ class NumpyNdarrayVariable(TensorVariable):
         return [NumpyNdarrayVariable(row.proxy, row.example_value) for row in rows]
 
     def output_plan(self, og):
+        if self.source is not None:  # an ndarray input returned: the caller's own object, read again
+            return VariableTracker.output_plan(self, og)
         index = og.add_output(self)
         return lambda outs, L, G: _numpy_ops.to_numpy(outs[index])
 

@@ -72,6 +72,15 @@ def builtins_on_ndarrays(x):
     a = x.numpy()
     rows = [r.sum() for r in a]
     return abs(a), max(a, 0.5), min(a, a * 2), len(a), a[0] + x, rows, isinstance(a, np.ndarray), -a, 2 - a
+MEAN = np.array([0.5, 0.25, 0.125, 1.0], np.float32)
+def ndarray_arguments(a, x):
+    return np.sin(a) + x.numpy(), x + torch.from_numpy(a * 2), (x - torch.from_numpy(MEAN)) * 2
+def ndarray_argument_returned(a):
+    return a, a * 1
+def graph_break_with_an_array_live(x):
+    a = x.numpy() * 2
+    print("a break")
+    return a + 1
 def transpose_ravel(x):
     a = np.transpose(x.numpy())
     return np.ravel(a), a.flatten().mean(), np.reshape(a, (2, 6)).T, a.transpose(1, 0).std(axis=1, keepdims=True)
@@ -83,7 +92,9 @@ CASES = {"sin_plus_one": (X,), "mean_round_trip": (X,), "clip_sum_0d": (X,), "sc
          "arange_sum": (X[0], 4), "normalize": (X,), "clip_of_loss": (X, X * 0.5), "arange_positions": (X,),
          "ndarray_methods": (X,), "int_dtypes": (X, 5), "where_maximum": (X,), "dot_matmul": (X, W),
          "concatenate_stack": (X,), "factories": (X,), "indexing_operators": (X,), "x_numpy_returned": (X,),
-         "reductions_and_comparisons": (X,), "transpose_ravel": (X,), "builtins_on_ndarrays": (X,)}
+         "reductions_and_comparisons": (X,), "transpose_ravel": (X,), "builtins_on_ndarrays": (X,),
+         "ndarray_arguments": (("ndarray", X[0]), X[1]), "ndarray_argument_returned": (("ndarray", X),),
+         "graph_break_with_an_array_live": (X,)}
 
 # programs whose compiled result is not their eager one, in Dynamo as in ours: program -> why
 NOT_EAGERS = {"sin_plus_one": "np.sin of a tensor gives a Tensor eagerly (Tensor.__array_wrap__); Dynamo, numpy's "
@@ -119,7 +130,8 @@ class _Recorder:
 
 
 def _args(lib, args):
-    return [lib.tensor(a) if isinstance(a, np.ndarray) else a for a in args]
+    """Each array as a tensor of lib, but ("ndarray", array): a copy of the array itself."""
+    return [lib.tensor(a) if isinstance(a, np.ndarray) else a[1].copy() if isinstance(a, tuple) else a for a in args]
 
 
 def _run(lib, name, backend):
@@ -176,7 +188,7 @@ def test_counts_graphs_and_outputs_are_dynamos(name):
 # the programs through AOT and the backends: a numpy node traced into aten ops
 AOT_CASES = ["sin_plus_one", "mean_round_trip", "clip_sum_0d", "normalize", "int_dtypes", "where_maximum",
              "dot_matmul", "concatenate_stack", "factories", "indexing_operators", "reductions_and_comparisons",
-             "transpose_ravel", "ndarray_methods", "builtins_on_ndarrays"]
+             "transpose_ravel", "ndarray_methods", "builtins_on_ndarrays", "ndarray_arguments"]
 
 
 @pytest.mark.parametrize("backend", ["aot_eager", "inductor"])
@@ -313,3 +325,20 @@ def test_in_place_operator_on_an_array_writes_the_tensor(backend):
         results.append((out.numpy(), x.numpy()))
     for ours, theirs in zip(*results):
         np.testing.assert_allclose(ours, theirs, rtol=1e-6)
+
+
+def test_ndarray_argument_read_anew_at_each_call_and_guarded():
+    """An ndarray argument is a graph input fetched at every call (a new array's values, no recompile); another
+    dtype or shape recompiles, as Dynamo's guards on `___from_numpy(L['a'])`."""
+    arrays = [X[0], X[1] * 3, X[0].astype(np.float64)]
+    results = {}
+    for lib in (minitorch2, torch):
+        (torch._dynamo if lib is torch else frontend).reset()
+        backend = _Recorder()
+        compiled = lib.compile(NAMESPACES[lib]["ndarray_arguments"], backend=backend)
+        x = lib.tensor(X[2])
+        results[lib] = [(compiled(a.copy(), x.to(lib.float64) if a.dtype == np.float64 else x), backend.frame_count)
+                        for a in arrays]
+    for (ours, our_frames), (theirs, their_frames) in zip(results[minitorch2], results[torch]):
+        assert our_frames == their_frames
+        _assert_same_outputs(ours, theirs)
