@@ -9,7 +9,7 @@ call libm (`expf`, `tanhf`, `exp`...); float16 is `half` in registers, LLVM roun
 half, while the math functions run in float32 and round once (`in_float32`), as torch's CPU kernels do.
 """
 from minitorch2 import _dtype as dt
-from minitorch2._aten.pointwise_unary import TANH_ROUNDS_TO_ONE
+from minitorch2._aten.transcendental_bits import TANH_ROUNDS_TO_ONE
 
 from .. import loop_ir as L
 from .llvm_builder import FLOAT_SUFFIXES, ZERO_DIVISION, Value, const, is_unsigned, register_type

@@ -20,7 +20,7 @@ import scipy.special
 from minitorch2 import _dtype
 from minitorch2._aten.more_ops2 import shift_left_values, shift_right_values
 from minitorch2._aten.pointwise_arithmetic import _check_int_division, float_remainder, prefer_first
-from minitorch2._aten.pointwise_unary import saturating_tanh  # torch's saturation at +-1
+from minitorch2._aten.transcendental_bits import saturating_tanh  # torch's saturation at +-1
 from minitorch2._aten.reductions import zero_tie
 
 from .. import loop_ir as L

@@ -23,7 +23,7 @@ import triton
 import triton.language as tl
 
 from minitorch2 import _dtype as dt
-from minitorch2._aten.pointwise_unary import saturating_tanh  # torch's saturation at +-1
+from minitorch2._aten.transcendental_bits import saturating_tanh  # torch's saturation at +-1
 
 from .. import loop_ir as L
 

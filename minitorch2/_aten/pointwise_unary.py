@@ -14,6 +14,7 @@ from .. import _dtype
 from .._dtype import result_type
 from .._tensor import Tensor
 from .meta_util import broadcast_shapes, fake_empty, fake_pointwise, pointwise_strides, preserve_format_strides
+from .transcendental_bits import rounded_from_double, saturating_tanh
 from .pointwise_factories import _ensure_array, _laid_out, _not_implemented, _np, unary_bool, unary_float, unary_same
 
 _SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
@@ -29,28 +30,6 @@ def _sigmoid(x):
 
 def _rsqrt(x):
     return 1 / np.sqrt(x)
-
-
-def rounded_from_double(ufunc):
-    """ufunc computed in float64 and rounded, for float32 inputs: torch's CPU kernels (SLEEF, MKL) are nearer the
-    correctly rounded value than numpy's float32 loops (exp(log(5)) is 5.0 in torch, 5.0000005 in numpy's float32;
-    exp differs from torch's in 39% of elements that way, 1% this way)."""
-    def compute(x):
-        return ufunc(x.astype(np.float64)).astype(np.float32) if x.dtype == np.float32 else ufunc(x)
-
-    return compute
-
-
-TANH_ROUNDS_TO_ONE = np.float32(9.01084)  # from here on torch's float32 tanh is 1.0
-
-
-def saturating_tanh(x):
-    """tanh (eager's and the code generators'): rounded from double, and +-1 from 9.01084 on as torch's float32 tanh
-    (the correctly rounded one reaches 1.0 a little later)."""
-    result = rounded_from_double(np.tanh)(x)
-    if result.dtype == np.float32:
-        result = np.where(np.abs(x) >= TANH_ROUNDS_TO_ONE, np.copysign(np.float32(1), x), result)
-    return result
 
 
 sin = unary_float(rounded_from_double(np.sin))
