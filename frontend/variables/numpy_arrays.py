@@ -33,6 +33,9 @@ from .tensor import TensorVariable, record
 
 NUMPY_FUNCTION_IDS = {id(fn) for fn in _numpy_ops.ROWS}  # (ids: builder.py never hashes a user's value)
 _NUMPY_FUNCTION_TYPES = (np.ufunc, type(np.sum))  # numpy's ufuncs and array functions, with a row or not
+_NDARRAY_INPUT_DTYPES = {np.dtype(d) for d in ("float64", "float32", "float16", "int64", "int32", "int16", "int8",
+                                               "uint8", "bool")}
+_FROM_NUMPY = {"___from_numpy": minitorch2.from_numpy}  # what NumpyTensorSource calls, reached as a foreign global
 
 
 def is_numpy_value(value, source):
@@ -54,11 +57,6 @@ def wrap_numpy(og, value, source):
     return NumpyNdarrayVariable(tensor.proxy, tensor.example_value, source=source)
 
 
-_NDARRAY_INPUT_DTYPES = {np.dtype(d) for d in ("float64", "float32", "float16", "int64", "int32", "int16", "int8",
-                                               "uint8", "bool")}
-_FROM_NUMPY = {"___from_numpy": minitorch2.from_numpy}  # what the source below calls, reached as a foreign global
-
-
 class NumpyTensorSource(Source):
     """The tensor over an ndarray input's memory, fetched anew at each call (Dynamo's NumpyTensorSource); its
     placeholder is named after the array's own source (`L_a_`)."""
@@ -72,6 +70,7 @@ class NumpyTensorSource(Source):
 
     def placeholder_name(self):
         return self.base.placeholder_name()
+
 
 # Dynamo's spelling of clip's old keyword names
 _RENAMED_KWARGS = {"a_min": "min", "a_max": "max"}
@@ -111,7 +110,7 @@ class NumpyFunctionVariable(ConstantVariable):
 
 
 class NumpyNdarrayVariable(TensorVariable):
-    """An ndarray made in the frame: in the graph the tensor whose memory it is."""
+    """An ndarray made in the frame or read from outside it: in the graph the tensor whose memory it is."""
 
     def python_type(self):
         return np.ndarray

@@ -1,9 +1,10 @@
 """Corpus programs with numpy code inside the compiled frame (see corpus.py), traced as Dynamo traces it.
 
-Kept apart from corpus.CORPUS_SRC as corpus_breaks.py is; corpus.build() execs the three texts together and
-NUMPY_PROGRAMS are called on one (4, 4) float32 tensor, twice, and return tensors (the harnesses compare those). The programs mirror real code: numpy's ufuncs on a
-tensor and on an array, normalizing with ndarray methods, a clipped 0-d sum back as a tensor, np.arange positions added
-to a tensor, and x.numpy() round trips through torch.from_numpy / torch.as_tensor.
+Kept apart from corpus.CORPUS_SRC as corpus_breaks.py is; corpus.build() execs the three texts together.
+NUMPY_PROGRAMS are called on one (4, 4) float32 tensor, twice, and return tensors (the harnesses compare those).
+The programs mirror real code: numpy's ufuncs on a tensor and on an array, normalizing with ndarray methods, a
+clipped 0-d sum back as a tensor, np.arange positions added to a tensor, and x.numpy() round trips through
+torch.from_numpy / torch.as_tensor.
 """
 
 NUMPY_SRC = r'''
