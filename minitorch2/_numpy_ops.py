@@ -221,6 +221,17 @@ def _astype(np_fn, a, dtype, copy=True):
     return cast.clone() if copy and cast is a else cast
 
 
+def _array(np_fn, obj, dtype=None, *, copy=None, order=None, ndmin=0):
+    """np.array / np.asarray: of an array, itself (cast; np.array's a copy); of numbers, numpy's array made now."""
+    _refuse("array", order=order, ndmin=ndmin or None)
+    if not isinstance(obj, Tensor):
+        if any(True for _ in _tensors(obj)):
+            raise NotImplementedError("np.array of a list holding arrays is not traced")
+        return minitorch2.tensor(np_fn(obj, dtype=dtype))
+    cast = _as(obj, torch_dtype(dtype)) if dtype is not None else obj
+    return cast.clone() if np_fn is np.array and copy is not False and cast is obj else cast
+
+
 def _scalar_type(np_type):
     """np.float32(v): v (a number, or an array) as that dtype."""
     def run(np_fn, value=0):
@@ -273,6 +284,8 @@ ROWS = {
     np.reshape: Row("reshape", _reshape),
     np.transpose: Row("transpose", _transpose),
     np.ravel: Row("ravel", _ravel),
+    np.array: Row("array", _array),
+    np.asarray: Row("asarray", _array),
     NP_ASTYPE: Row("astype", _astype),
     **{t: Row(t.__name__, _scalar_type(t)) for t in (np.float32, np.float64, np.int64, np.int32, np.bool_)},
 }

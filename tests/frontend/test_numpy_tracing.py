@@ -72,6 +72,10 @@ def builtins_on_ndarrays(x):
     a = x.numpy()
     rows = [r.sum() for r in a]
     return abs(a), max(a, 0.5), min(a, a * 2), len(a), a[0] + x, rows, isinstance(a, np.ndarray), -a, 2 - a
+def array_constructors(x):
+    a = np.asarray(x)
+    b = np.array([1.0, 2.0, 3.0, 4.0], dtype=np.float32)
+    return a * b + np.array(a), np.asarray([[1, 2, 3, 4]]) * a
 MEAN = np.array([0.5, 0.25, 0.125, 1.0], np.float32)
 def ndarray_arguments(a, x):
     return np.sin(a) + x.numpy(), x + torch.from_numpy(a * 2), (x - torch.from_numpy(MEAN)) * 2
@@ -94,7 +98,7 @@ CASES = {"sin_plus_one": (X,), "mean_round_trip": (X,), "clip_sum_0d": (X,), "sc
          "concatenate_stack": (X,), "factories": (X,), "indexing_operators": (X,), "x_numpy_returned": (X,),
          "reductions_and_comparisons": (X,), "transpose_ravel": (X,), "builtins_on_ndarrays": (X,),
          "ndarray_arguments": (("ndarray", X[0]), X[1]), "ndarray_argument_returned": (("ndarray", X),),
-         "graph_break_with_an_array_live": (X,)}
+         "graph_break_with_an_array_live": (X,), "array_constructors": (X,)}
 
 # programs whose compiled result is not their eager one, in Dynamo as in ours: program -> why
 NOT_EAGERS = {"sin_plus_one": "np.sin of a tensor gives a Tensor eagerly (Tensor.__array_wrap__); Dynamo, numpy's "
@@ -188,7 +192,7 @@ def test_counts_graphs_and_outputs_are_dynamos(name):
 # the programs through AOT and the backends: a numpy node traced into aten ops
 AOT_CASES = ["sin_plus_one", "mean_round_trip", "clip_sum_0d", "normalize", "int_dtypes", "where_maximum",
              "dot_matmul", "concatenate_stack", "factories", "indexing_operators", "reductions_and_comparisons",
-             "transpose_ravel", "ndarray_methods", "builtins_on_ndarrays", "ndarray_arguments"]
+             "transpose_ravel", "ndarray_methods", "builtins_on_ndarrays", "ndarray_arguments", "array_constructors"]
 
 
 @pytest.mark.parametrize("backend", ["aot_eager", "inductor"])
@@ -238,6 +242,8 @@ _ROW_CALLS = [
     (np.reshape, (_F32, (3, 2)), {}), (np.transpose, (_I64,), {}), (np.ravel, (_F32,), {}),
     (np.astype, (_F32, "int64"), {}), (np.float32, (2.5,), {}), (np.int64, (_F32,), {}), (np.float64, (3,), {}),
     (np.sqrt, (2.0,), {}), (np.add, (1, 2), {}),
+    (np.array, ([1.5, 2],), {}), (np.array, (_I64,), {"dtype": "float32"}), (np.asarray, (_F32,), {}),
+    (np.asarray, ([[1, 2]],), {"dtype": "int32"}),
 ]
 
 
