@@ -1,6 +1,6 @@
 """Tensor's conveniences beyond what the pipeline computes with: the legacy type names (`x.type()` is
-"torch.FloatTensor", `x.type("torch.LongTensor")` a converted copy), copy.deepcopy, and format specs on a
-one-element tensor (f"{loss:.3f}").
+"torch.FloatTensor", `x.type("torch.LongTensor")` a converted copy), copy.deepcopy, format specs on a
+one-element tensor (f"{loss:.3f}"), and numpy ufuncs on a tensor giving a tensor back (np.sin(x)).
 
 Runtime layer, coverage surface. _tensor.py installs these methods on Tensor once the class is defined.
 """
@@ -30,6 +30,10 @@ class _Conveniences:
             new.grad = self.grad.clone()
         memo[id(self)] = new
         return new
+
+    def __array_wrap__(self, array):  # (torch's one-argument form: numpy 2 warns about it for torch's tensors too)
+        """A numpy ufunc on a tensor returns a tensor, as torch's (a bool result as uint8, as torch's)."""
+        return type(self)._from_numpy(array.astype("uint8") if array.dtype == bool else array)
 
     def type(self, dtype=None, non_blocking=False):
         """The legacy type name, or a copy converted to a dtype or a legacy name ("torch.LongTensor")."""
