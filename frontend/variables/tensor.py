@@ -80,8 +80,8 @@ class TensorVariable(VariableTracker):
         """`x.sum(...)`, called through the MethodVariable `x.sum`: records `call_method sum`; metadata folds."""
         if name in DATA_DEPENDENT:
             raise Unsupported(f"Tensor.{name}() needs the tensor's data", "data_dependent_value")
-        if name == "numpy":  # an ndarray in the graph; (deferred import: numpy_arrays.py builds on this module)
-            from .numpy_arrays import tensor_numpy
+        if name == "numpy":  # an ndarray in the graph
+            from .numpy_arrays import tensor_numpy  # (deferred: numpy_arrays.py builds on this module)
             return tensor_numpy(tx, self, kwargs)
         args = [a.realize() for a in args]
         kwargs = {k: v.realize() for k, v in kwargs.items()}
