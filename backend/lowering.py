@@ -207,8 +207,7 @@ def _build_table():
         "max.dim": R.value_and_index("max"), "min.dim": R.value_and_index("min"),
         "argmax": R.position_of("argmax"), "argmin": R.position_of("argmin"),
         "var.correction": R.var, "var_mean.correction": R.var_mean, "dot": R.dot,
-        **{f"{kind}{overload}": R.truth_reduction(kind) for kind in ("any", "all")
-           for overload in ("", ".dims", ".dim")},
+        **{f"{kind}{suffix}": R.truth_reduction(kind) for kind in ("any", "all") for suffix in ("", ".dims", ".dim")},
         # normalization
         "native_layer_norm_backward": R.native_layer_norm_backward,
         # (native_batch_norm and _native_batch_norm_legit update the running stats in place: functionalization
@@ -232,10 +231,11 @@ def _build_table():
     table.update({name: P.elementwise(name) for name in UNARY})
     table.update({name: P.elementwise(name, "float") for name in UNARY_FLOAT})
     table.update({f"{name}.Tensor": P.elementwise(name) for name in ("bitwise_and", "bitwise_or", "bitwise_xor")})
-    table.update({f"{packet}.{overload}": P.elementwise(loop_op) for packet, loop_op in SHIFTS.items()
-                  for overload in ("Tensor", "Tensor_Scalar", "Scalar_Tensor", "Scalar")})
-    table.update({f"{name}.{overload}": P.elementwise(name, predicate=True) for name in COMPARISONS
-                  for overload in ("Tensor", "Scalar")})
+    # (suffix, not overload: on Python 3.12 an inlined comprehension's variable would shadow overload() below)
+    table.update({f"{packet}.{suffix}": P.elementwise(loop_op) for packet, loop_op in SHIFTS.items()
+                  for suffix in ("Tensor", "Tensor_Scalar", "Scalar_Tensor", "Scalar")})
+    table.update({f"{name}.{suffix}": P.elementwise(name, predicate=True) for name in COMPARISONS
+                  for suffix in ("Tensor", "Scalar")})
     # (an overload minitorch2's registry does not have is left out)
     return {op: fn for qualified, fn in table.items() if (op := overload(qualified)) is not None}
 
