@@ -231,10 +231,9 @@ def known(relation):
 
 
 def is_one(size):
-    """Is a size 1 (a broadcast, a squeeze)? Over symbols, only when the ShapeEnv decides it for every admitted size
-    (the trace's guards say `s0 // 2 == 1`); otherwise the code cannot be generated once for all sizes."""
-    if not is_size_expr(size):
-        return size == 1
+    """Is a size 1 (a broadcast, a squeeze)? Over symbols, when the trace's guards decide it for every size."""
+    if not is_size_expr(size) or (size.is_Symbol and shape_env() is not None and shape_env().bounds(size)[0] > 1):
+        return size == 1  # (a size symbol is at least 2, so False: the usual case, decided without sympy's Eq)
     decided = shape_env().static_value(sympy.Eq(size, 1)) if shape_env() is not None else None
     if decided is None:
         raise NotImplementedError(f"backend: whether the size {size} is 1 (a broadcast over symbolic sizes)")
