@@ -29,6 +29,7 @@ from .variables.dicts import constant_key
 from .variables.lists import BaseListVariable, iterate
 from .variables.stdlib import GeneratorContextVariable, SuspendingGeneratorMixin
 from .variables.sym_node import SliceVariable, SymNodeVariable
+from .variables.numpy_arrays import NumpyNdarrayVariable
 from .variables.tensor import record, record_mutation
 from .variables.user_defined import UserObjectVariable
 
@@ -254,6 +255,8 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
         key, obj, value = self.pop().realize(), self.pop().realize(), self.pop()
         if isinstance(obj, DictVariable):
             obj.setitem(self, key, value)
+        elif isinstance(obj, NumpyNdarrayVariable):  # `a[0] = v`: ndarray.__setitem__, a numpy node
+            obj.call_method(self, "__setitem__", [key, value], {})
         elif isinstance(obj, TensorVariable):  # `y[0] = v`: an in-place setitem node, as Dynamo records
             record_mutation(self.output, operator.setitem, [obj, key, value.realize()])
         elif isinstance(obj, ListVariable) and key.is_python_constant():

@@ -239,6 +239,128 @@ def _scalar_type(np_type):
     return run
 
 
+def _integers_kept(torch_fn):
+    """floor, ceil, trunc: numpy gives an integer (or bool) array back as it is."""
+    return lambda x: torch_fn(x) if x.is_floating_point() else x.clone()
+
+
+def _scan(torch_fn):
+    """cumsum, cumprod: along `axis` (None: of the flattened array), in the dtype numpy accumulates in."""
+    def run(np_fn, a, axis=None, dtype=None):
+        out_dtype = numpy_result_dtype(np_fn, (a, axis), {"dtype": dtype})
+        x = _as_tensor(_as(a, out_dtype), out_dtype)
+        return torch_fn(x.reshape(-1) if axis is None else x, 0 if axis is None else axis)
+    return run
+
+
+def _sort(np_fn, a, axis=-1, kind=None, order=None, **kwargs):
+    """np.sort (values: the same whatever the algorithm); np.argsort only stable, since numpy's default quicksort
+    orders equal elements otherwise than ATen's sort, and the indices would differ silently."""
+    _refuse(np_fn.__name__, order=order, **kwargs)
+    if np_fn is np.argsort and kind != "stable":
+        raise NotImplementedError("np.argsort with numpy's default (unstable) sort is not traced")
+    x = _as_tensor(_as(a, _promoted((a,))), _promoted((a,)))
+    x, axis = (x.reshape(-1), 0) if axis is None else (x, axis)
+    values, indices = minitorch2.sort(x, dim=axis, stable=True)
+    return indices if np_fn is np.argsort else values
+
+
+def _same_dtype(torch_fn):
+    """A function numpy computes in its input's dtype, with the extra arguments as they are (triu, flip, ...)."""
+    def run(np_fn, a, *args, **kwargs):
+        return torch_fn(_as_tensor(_as(a, _promoted((a,))), _promoted((a,))), *args, **kwargs)
+    return run
+
+
+def _diag(a, k=0):
+    return minitorch2.diag(a, k)
+
+
+def _trace(np_fn, a, offset=0, axis1=0, axis2=1, dtype=None):
+    out_dtype = numpy_result_dtype(np_fn, (a,), {"dtype": dtype})
+    x = _as_tensor(_as(a, out_dtype), out_dtype)
+    return minitorch2.diagonal(x, offset, axis1, axis2).sum(-1)
+
+
+def _squeeze(a, axis=None):
+    return a.squeeze() if axis is None else a.squeeze(axis)
+
+
+def _expand_dims(a, axis):
+    for dim in sorted(d % (a.dim() + len(axis)) for d in axis) if isinstance(axis, tuple) else [axis]:
+        a = a.unsqueeze(dim)
+    return a
+
+
+def _flip(a, axis=None):
+    return minitorch2.flip(a, tuple(range(a.dim())) if axis is None else axis if isinstance(axis, tuple) else (axis,))
+
+
+def _nan_to_num(np_fn, x, copy=True, nan=0.0, posinf=None, neginf=None):
+    dtype = _promoted((x,))
+    x = _as_tensor(_as(x, dtype), dtype)
+    return minitorch2.nan_to_num(x, nan, posinf, neginf) if x.is_floating_point() else x.clone()
+
+
+def _any_all(torch_fn):
+    def reduce(x, dims, keepdim, ddof):
+        x = x.to(minitorch2.bool)
+        for dim in sorted((d % max(x.dim(), 1) for d in dims), reverse=True):
+            x = torch_fn(x, dim, keepdim=keepdim)
+        return x
+    return reduce
+
+
+def _norm(np_fn, x, ord=None, axis=None, keepdims=False):
+    """np.linalg.norm's default: the 2-norm of the flattened array, or along `axis`."""
+    _refuse("linalg.norm", ord=ord)
+    out_dtype = numpy_result_dtype(np_fn, (x,), {"axis": axis})
+    x = _as_tensor(_as(x, out_dtype), out_dtype)
+    dims = tuple(range(x.dim())) if axis is None else axis if isinstance(axis, tuple) else (axis,)
+    return minitorch2.linalg.vector_norm(x, 2, dims, keepdims)
+
+
+def _copy(np_fn, a, order="K"):
+    return _as_tensor(_as(a, _promoted((a,))), _promoted((a,))).clone()
+
+
+def _write_into(a, value, casting):
+    """`a += b`, `a[i] = v`, `a.fill(v)`: value written into a's memory, as numpy casts it (`same_kind` for an
+    in-place operator; `unsafe`, truncating, for setitem and fill). What numpy refuses stays eager, where it raises:
+    a cast across kinds, and a non-finite float into an integer array."""
+    value_dtype = _promoted((value,)) if isinstance(value, (Tensor, np.generic)) else None
+    if value_dtype is not None and not np.can_cast(value_dtype.np, a.dtype.np, casting):
+        raise NotImplementedError(f"numpy refuses to cast {value_dtype} into a {a.dtype} array ({casting})")
+    if isinstance(value, float) and not np.isfinite(value) and not a.is_floating_point():
+        raise NotImplementedError("numpy refuses to write a non-finite float into an integer array")
+    return value_dtype, _as(value, a.dtype)
+
+
+def _inplace(ufunc):
+    def run(np_fn, a, b):
+        _, result = _write_into(a, ROWS[ufunc].run(ufunc, a, b), "same_kind")
+        return a.copy_(result)
+    return run
+
+
+def _ndarray_setitem(a, key, value):
+    """ndarray.__setitem__ (a row's key: numpy has no function for it)."""
+    a[key] = value
+
+
+def _ndarray_fill(a, value):
+    """ndarray.fill (a row's key)."""
+    a.fill(value)
+
+
+def _setitem(np_fn, a, key, value):
+    a[key] = _write_into(a, value, "unsafe")[1]
+
+
+def _fill(np_fn, a, value):
+    a.fill_(_write_into(a, value, "unsafe")[1])
+
+
 def _ndarray_astype(a, dtype, copy=True):
     """np.astype before numpy 2.1 had it: the method's row is keyed by one function either way."""
     return np.asarray(a).astype(dtype, copy=copy)
@@ -252,7 +374,19 @@ _UFUNCS = {np.sin: minitorch2.sin, np.cos: minitorch2.cos, np.tan: minitorch2.ta
            np.log: minitorch2.log, np.sqrt: minitorch2.sqrt, np.tanh: minitorch2.tanh, np.abs: minitorch2.abs,
            np.negative: minitorch2.neg, np.square: minitorch2.square, np.add: operator.add,
            np.subtract: operator.sub, np.multiply: operator.mul, np.divide: operator.truediv,
-           np.power: operator.pow, np.floor_divide: operator.floordiv, np.remainder: minitorch2.remainder}
+           np.power: operator.pow, np.floor_divide: operator.floordiv, np.remainder: minitorch2.remainder,
+           np.log1p: minitorch2.log1p, np.expm1: minitorch2.expm1, np.log2: minitorch2.log2,
+           np.log10: minitorch2.log10, np.exp2: minitorch2.exp2, np.sinh: minitorch2.sinh, np.cosh: minitorch2.cosh,
+           np.arcsin: minitorch2.asin, np.arccos: minitorch2.acos, np.arctan: minitorch2.atan,
+           np.arctan2: minitorch2.atan2, np.sign: minitorch2.sign, np.reciprocal: minitorch2.reciprocal,
+           np.hypot: minitorch2.hypot, np.logaddexp: minitorch2.logaddexp, np.fmax: minitorch2.fmax,
+           np.fmin: minitorch2.fmin}
+# ufuncs whose result dtype (bool) is not what they compute in: computed in their operands' dtype
+_PREDICATES = {np.isnan: minitorch2.isnan, np.isinf: minitorch2.isinf, np.isfinite: minitorch2.isfinite,
+               np.logical_and: minitorch2.logical_and, np.logical_or: minitorch2.logical_or,
+               np.logical_xor: minitorch2.logical_xor, np.logical_not: minitorch2.logical_not}
+_INPLACE = {operator.iadd: np.add, operator.isub: np.subtract, operator.imul: np.multiply,
+            operator.itruediv: np.divide}
 _COMPARISONS = {np.greater: operator.gt, np.less: operator.lt, np.equal: operator.eq, np.not_equal: operator.ne,
                 np.greater_equal: operator.ge, np.less_equal: operator.le}
 
@@ -287,6 +421,29 @@ ROWS = {
     np.array: Row("array", _array),
     np.asarray: Row("asarray", _array),
     NP_ASTYPE: Row("astype", _astype),
+    **{fn: Row(fn.__name__, elementwise(torch_fn, compare=True)) for fn, torch_fn in _PREDICATES.items()},
+    **{fn: Row(fn.__name__, elementwise(_integers_kept(torch_fn))) for fn, torch_fn in
+       ((np.floor, minitorch2.floor), (np.ceil, minitorch2.ceil), (np.trunc, minitorch2.trunc))},
+    np.cumsum: Row("cumsum", _scan(minitorch2.cumsum)),
+    np.cumprod: Row("cumprod", _scan(minitorch2.cumprod)),
+    np.sort: Row("sort", _sort),
+    np.argsort: Row("argsort", _sort),
+    np.triu: Row("triu", _same_dtype(minitorch2.triu)),
+    np.tril: Row("tril", _same_dtype(minitorch2.tril)),
+    np.diag: Row("diag", _same_dtype(_diag)),
+    np.trace: Row("trace", _trace),
+    np.squeeze: Row("squeeze", _same_dtype(_squeeze)),
+    np.expand_dims: Row("expand_dims", _same_dtype(_expand_dims)),
+    np.swapaxes: Row("swapaxes", _same_dtype(minitorch2.swapaxes)),
+    np.flip: Row("flip", _same_dtype(_flip)),
+    np.nan_to_num: Row("nan_to_num", _nan_to_num),
+    np.any: Row("any", reduction(_any_all(minitorch2.any), cast_input=False)),
+    np.all: Row("all", reduction(_any_all(minitorch2.all), cast_input=False)),
+    np.linalg.norm: Row("norm", _norm),
+    np.copy: Row("copy", _copy),
+    _ndarray_setitem: Row("__setitem__", _setitem),
+    _ndarray_fill: Row("fill", _fill),
+    **{op: Row(op.__name__, _inplace(fn)) for op, fn in _INPLACE.items()},
     **{t: Row(t.__name__, _scalar_type(t)) for t in (np.float32, np.float64, np.int64, np.int32, np.bool_)},
 }
 # aliases numpy keeps as other names of one object
@@ -296,7 +453,9 @@ ROWS[np.amax], ROWS[np.amin] = ROWS[np.max], ROWS[np.min]
 METHODS = {"sum": np.sum, "mean": np.mean, "prod": np.prod, "std": np.std, "var": np.var, "max": np.max,
            "min": np.min, "argmax": np.argmax, "argmin": np.argmin, "clip": np.clip, "reshape": np.reshape,
            "transpose": np.transpose, "ravel": np.ravel, "flatten": np.ravel, "astype": NP_ASTYPE,
-           "dot": np.dot}
+           "dot": np.dot, "cumsum": np.cumsum, "cumprod": np.cumprod, "argsort": np.argsort, "squeeze": np.squeeze,
+           "swapaxes": np.swapaxes, "any": np.any, "all": np.all, "copy": np.copy, "trace": np.trace,
+           "fill": _ndarray_fill, "__setitem__": _ndarray_setitem}
 
 # operators on ndarrays (`a + 1`, `a[0]`, `a > 0`): the functions numpy runs for them
 OPERATORS = {operator.add: np.add, operator.sub: np.subtract, operator.mul: np.multiply,
@@ -304,7 +463,8 @@ OPERATORS = {operator.add: np.add, operator.sub: np.subtract, operator.mul: np.m
              operator.mod: np.remainder,
              operator.neg: np.negative, operator.matmul: np.matmul, operator.getitem: None,
              **{op: fn for fn, op in _COMPARISONS.items()}}
-# (no in-place operator: `a += 1` writes the array's memory, perhaps a tensor's; its row would not, traced)
+# in-place operators (`a += 1`: the array's memory written, perhaps a tensor's), each a row of its own
+OPERATORS.update({op: op for op in _INPLACE})
 
 
 # ---- the node targets ----------------------------------------------------------------------

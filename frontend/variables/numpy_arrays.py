@@ -29,9 +29,10 @@ from .base import MethodVariable, VariableTracker
 from .constant import ConstantVariable
 from .lists import TupleVariable
 from .sym_node import SymNodeVariable
-from .tensor import TensorVariable, record
+from .tensor import TensorVariable, record, record_mutation
 
-NUMPY_FUNCTION_IDS = {id(fn) for fn in _numpy_ops.ROWS}  # (ids: builder.py never hashes a user's value)
+# (ids: builder.py never hashes a user's value; the in-place operators' rows are not numpy's functions)
+NUMPY_FUNCTION_IDS = {id(fn) for fn in _numpy_ops.ROWS if fn not in _numpy_ops.OPERATORS}
 _NUMPY_FUNCTION_TYPES = (np.ufunc, type(np.sum))  # numpy's ufuncs and array functions, with a row or not
 _NDARRAY_INPUT_DTYPES = {np.dtype(d) for d in ("float64", "float32", "float16", "int64", "int32", "int16", "int8",
                                                "uint8", "bool")}
@@ -138,6 +139,9 @@ class NumpyNdarrayVariable(TensorVariable):
             return super().call_method(tx, name, args, kwargs)
         if name not in _numpy_ops.METHODS:
             raise Unsupported(f"ndarray.{name}() is not traced", "unsupported_call")
+        if name in ("fill", "__setitem__"):  # in place, returning None
+            record_mutation(tx.output, _numpy_ops.numpy_method(name), [self, *[a.realize() for a in args]])
+            return ConstantVariable(None)
         return record_numpy(tx, _numpy_ops.numpy_method(name), [self, *[a.realize() for a in args]],
                             {k: v.realize() for k, v in kwargs.items()})
 

@@ -88,6 +88,37 @@ def graph_break_with_an_array_live(x):
 def transpose_ravel(x):
     a = np.transpose(x.numpy())
     return np.ravel(a), a.flatten().mean(), np.reshape(a, (2, 6)).T, a.transpose(1, 0).std(axis=1, keepdims=True)
+def scans_and_sorts(x):
+    a = x.numpy()
+    return np.cumsum(a, axis=0), a.cumsum(1), np.cumprod(a + 1, axis=1), np.sort(a, axis=1), a.argsort(kind="stable")
+def more_ufuncs(x):
+    a = x.numpy()
+    return (np.tanh(a) + np.log1p(np.abs(a)) + np.expm1(a) + np.arctan2(a, 1.0), np.floor(a * 3), np.sign(a),
+            np.logical_and(a > 0, a < 1))
+def matrix_parts_and_norms(x):
+    a = x.numpy()
+    return np.triu(a), np.tril(a, -1), np.diag(a[:3, :3]), np.trace(a[:3, :3]), np.linalg.norm(a, axis=1)
+def nan_checks(x):
+    a = np.where(x.numpy() > 0, x.numpy() * np.float32(np.inf), x.numpy() * np.float32(np.nan))
+    return np.isnan(a), np.nan_to_num(a), np.isinf(a).any(), np.isfinite(a).all(axis=0)
+def dims_moved(x):
+    a = x.numpy()
+    return np.expand_dims(a, 0), np.squeeze(a[None]), np.swapaxes(a, 0, 1), np.flip(a, 0), a.squeeze()
+def in_place_writes(x):
+    a = x.numpy() * 2
+    a += 1
+    a *= 3
+    b = a.copy()
+    b[0] = 0
+    b[:, 1] = -1
+    b.fill(2.0) if b.shape[0] > 5 else None
+    return a, b
+def in_place_on_the_input(x):
+    a = x.numpy()
+    a -= 1
+    a[0] = 5
+    a /= 2
+    return x * 2
 '''
 
 X = np.random.default_rng(0).standard_normal((3, 4)).astype(np.float32)
@@ -98,7 +129,9 @@ CASES = {"sin_plus_one": (X,), "mean_round_trip": (X,), "clip_sum_0d": (X,), "sc
          "concatenate_stack": (X,), "factories": (X,), "indexing_operators": (X,), "x_numpy_returned": (X,),
          "reductions_and_comparisons": (X,), "transpose_ravel": (X,), "builtins_on_ndarrays": (X,),
          "ndarray_arguments": (("ndarray", X[0]), X[1]), "ndarray_argument_returned": (("ndarray", X),),
-         "graph_break_with_an_array_live": (X,), "array_constructors": (X,)}
+         "graph_break_with_an_array_live": (X,), "array_constructors": (X,), "scans_and_sorts": (X,),
+         "more_ufuncs": (X,), "matrix_parts_and_norms": (X,), "nan_checks": (X,), "dims_moved": (X,),
+         "in_place_writes": (X,), "in_place_on_the_input": (X,)}
 
 # programs whose compiled result is not their eager one, in Dynamo as in ours: program -> why
 NOT_EAGERS = {"sin_plus_one": "np.sin of a tensor gives a Tensor eagerly (Tensor.__array_wrap__); Dynamo, numpy's "
@@ -192,7 +225,9 @@ def test_counts_graphs_and_outputs_are_dynamos(name):
 # the programs through AOT and the backends: a numpy node traced into aten ops
 AOT_CASES = ["sin_plus_one", "mean_round_trip", "clip_sum_0d", "normalize", "int_dtypes", "where_maximum",
              "dot_matmul", "concatenate_stack", "factories", "indexing_operators", "reductions_and_comparisons",
-             "transpose_ravel", "ndarray_methods", "builtins_on_ndarrays", "ndarray_arguments", "array_constructors"]
+             "transpose_ravel", "ndarray_methods", "builtins_on_ndarrays", "ndarray_arguments", "array_constructors",
+             "scans_and_sorts", "more_ufuncs", "matrix_parts_and_norms", "nan_checks", "dims_moved", "in_place_writes",
+             "in_place_on_the_input"]
 
 
 @pytest.mark.parametrize("backend", ["aot_eager", "inductor"])
@@ -244,6 +279,24 @@ _ROW_CALLS = [
     (np.sqrt, (2.0,), {}), (np.add, (1, 2), {}),
     (np.array, ([1.5, 2],), {}), (np.array, (_I64,), {"dtype": "float32"}), (np.asarray, (_F32,), {}),
     (np.asarray, ([[1, 2]],), {"dtype": "int32"}),
+    *[(fn, (a,), {}) for fn in (np.log1p, np.expm1, np.log2, np.log10, np.exp2, np.sinh, np.cosh, np.arctan,
+                                np.floor, np.ceil, np.trunc, np.isnan, np.isinf, np.isfinite, np.logical_not)
+      for a in (np.abs(_F32), _I64, _I32, _BOOL)],
+    (np.sign, (_F32,), {}), (np.sign, (_I32,), {}),
+    *[(fn, (a, b), {}) for fn in (np.arctan2, np.hypot, np.logaddexp, np.fmax, np.fmin, np.logical_and,
+                                  np.logical_xor) for a, b in ((_F32, 2), (_I64, 2.5), (_I32, _F32), (_BOOL, 1))],
+    (np.arcsin, (_F32 / 4,), {}), (np.arccos, (_F32 / 4,), {}), (np.reciprocal, (_F32,), {}),
+    *[(fn, (a,), kw) for fn in (np.cumsum, np.cumprod) for a in (_F32, _I32, _BOOL)
+      for kw in ({}, {"axis": 0}, {"axis": 1, "dtype": "float64"})],
+    *[(fn, (a,), kw) for fn in (np.any, np.all) for a in (_F32, _I64, _BOOL) for kw in ({}, {"axis": 0},
+                                                                                         {"axis": 1, "keepdims": True})],
+    (np.sort, (_F32,), {}), (np.sort, (_I64,), {"axis": 0}), (np.sort, (_F32,), {"axis": None}),
+    (np.argsort, (_I64,), {"kind": "stable"}), (np.argsort, (_BOOL,), {"axis": 0, "kind": "stable"}),
+    (np.triu, (_F32,), {}), (np.tril, (_I64, -1), {}), (np.diag, (_F32,), {}), (np.diag, (_I64[0],), {}),
+    (np.trace, (_I32,), {}), (np.trace, (_F32,), {"offset": 1}), (np.squeeze, (_F32[None],), {}),
+    (np.expand_dims, (_I64, (0, -1)), {}), (np.swapaxes, (_F32, 0, 1), {}), (np.flip, (_I64,), {}),
+    (np.flip, (_F32, 1), {}), (np.nan_to_num, (np.array([np.nan, np.inf, -np.inf, 1], np.float32),), {}), (np.nan_to_num, (_I64,), {}),
+    (np.linalg.norm, (_F32,), {}), (np.linalg.norm, (_I64,), {"axis": 1}), (np.copy, (_I32,), {}),
 ]
 
 
@@ -264,7 +317,7 @@ for _row_fn, _row_args, _row_kwargs in _ROW_CALLS:
 def test_row_traced_matches_numpy(fn):
     """The row (what AOT and the backend trace) gives numpy's dtype, shape and values, for each argument kind."""
     for args, kwargs in _ROW_CALLS_BY_FUNCTION[fn]:
-        with np.errstate(divide="ignore"):
+        with np.errstate(divide="ignore", invalid="ignore"):
             expected = np.asarray(fn(*args, **kwargs))
         got = _numpy_ops.ROWS[fn].run(fn, *[_as_tensors(a) for a in args], **kwargs)
         where = f"np.{fn.__name__}{args!r} {kwargs}"
@@ -286,7 +339,7 @@ def test_eager_run_of_the_graph_is_numpys_own():
 
 BREAKS = r'''
 def outside_the_table(x):
-    return np.cumsum(x.numpy(), axis=0) + 1
+    return np.gradient(x.numpy(), axis=0) + 1
 def dtype_attribute(x):
     a = x.numpy() * 2
     d = a.dtype
@@ -297,7 +350,7 @@ def data_dependent(x):
 '''
 
 
-BREAK_WORDS = {"outside_the_table": "numpy function cumsum is not traced", "dtype_attribute": "ndarray.dtype",
+BREAK_WORDS = {"outside_the_table": "numpy function gradient is not traced", "dtype_attribute": "ndarray.dtype",
                "data_dependent": "builtin float"}
 
 
