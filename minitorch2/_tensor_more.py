@@ -1,6 +1,6 @@
 """Tensor's conveniences beyond what the pipeline computes with: the legacy type names (`x.type()` is
 "torch.FloatTensor", `x.type("torch.LongTensor")` a converted copy), copy.deepcopy, format specs on a
-one-element tensor (f"{loss:.3f}"), and numpy ufuncs on a tensor giving a tensor back (np.sin(x)).
+one-element tensor (f"{loss:.3f}"), `x.real` (itself: no complex dtypes), and numpy ufuncs on a tensor giving a tensor back (np.sin(x)).
 
 Runtime layer, coverage surface. _tensor.py installs these methods on Tensor once the class is defined.
 """
@@ -51,7 +51,17 @@ class _Conveniences:
         return self.to(dtype)
 
 
+    @property
+    def real(self):
+        """A real tensor's real part is the tensor itself (minitorch2 has no complex dtypes)."""
+        return self
+
+    @property
+    def imag(self):
+        raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
+
+
 def install_conveniences(tensor_cls):
     for name, fn in vars(_Conveniences).items():
-        if callable(fn):
+        if callable(fn) or isinstance(fn, property):
             setattr(tensor_cls, name, fn)

@@ -32,3 +32,18 @@ def test_isinstance_repr_and_dtype_mismatch_match_torch():
             lib.FloatTensor(lib.ones(2, dtype=lib.float64))
         seen.append((checks, str(info.value)))
     assert seen[1] == seen[0]
+
+
+def test_real_is_the_tensor_itself_and_imag_refused_as_torch():
+    """`x.real` of a real tensor is x (writes through it reach x); `x.imag` raises torch's RuntimeError; both work
+    in a compiled frame (Dynamo-style functions read `x.real`)."""
+    for lib in (torch, minitorch2):
+        x = lib.arange(6.0).view(2, 3)
+        assert x.real is x
+        x.real[0, 0] = 5
+        assert x[0, 0].item() == 5
+        with pytest.raises(RuntimeError, match="imag is not implemented for tensors with non-complex dtypes"):
+            x.imag
+    compiled = minitorch2.compile(lambda x: x.real.sum() + x, backend="eager")
+    x = minitorch2.ones(2, 2)
+    assert compiled(x).tolist() == [[5.0, 5.0], [5.0, 5.0]]
