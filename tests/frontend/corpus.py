@@ -16,6 +16,7 @@ Case names say what they cover: `c_` captured in one graph, `m_` modules,
 from dataclasses import dataclass, field
 
 from .corpus_breaks import BREAKS_SRC
+from .corpus_dynamo_style import DYNAMO_STYLE_PROGRAMS, DYNAMO_STYLE_SRC
 from .corpus_numpy import NUMPY_PROGRAMS, NUMPY_SRC
 
 CORPUS_SRC = r'''
@@ -634,7 +635,7 @@ def build(lib):
     else:
         import frontend as dynamo
     namespace = {"torch": lib, "nn": lib.nn, "F": lib.nn.functional, "dynamo": dynamo}
-    exec(compile(CORPUS_SRC + BREAKS_SRC + NUMPY_SRC, "<frontend corpus>", "exec"), namespace)
+    exec(compile(CORPUS_SRC + BREAKS_SRC + NUMPY_SRC + DYNAMO_STYLE_SRC, "<frontend corpus>", "exec"), namespace)
     return namespace
 
 
@@ -646,3 +647,4 @@ CASES += [Case("r_break_guards_passed_tensor", [(T(2, 3), T(2, 3)), (T(2, 3), T(
           Case("r_returned_size", [(T(2, 3),), (T(3, 3),), (T(4, 3),), (T(6, 3),)])]
 CASES += [Case("r_size_passed_at_break", [(T(2, 3),), (T(3, 3),), (T(4, 3),), (T(6, 3),)])]
 CASES += [Case(name, _calls(X4)) for name in NUMPY_PROGRAMS]  # numpy code in the frame (corpus_numpy.py)
+CASES += [Case(name, _calls(X4)) for name in DYNAMO_STYLE_PROGRAMS]  # Dynamo's test style (corpus_dynamo_style.py)
