@@ -15,6 +15,7 @@ module writes them out as readable Python and compiles that with exec. The gener
 
 The bottom half of this file is the runtime that generated code imports.
 """
+import math
 import numpy as np
 
 import minitorch2
@@ -194,6 +195,8 @@ def _arg_code(value):
         return "minitorch2." + value.removeprefix("torch.")
     if isinstance(value, _tensor.device):
         return f"minitorch2.device({str(value)!r})"
+    if isinstance(value, float) and not math.isfinite(value):  # repr gives `-inf`, not Python
+        return f"float('{value}')"
     return repr(value)
 
 

@@ -167,9 +167,12 @@ def wrap_fx_value(og, proxy, value):
         return SymNodeVariable(proxy, value)
     if isinstance(value, minitorch2.Tensor):
         return TensorVariable(proxy, value, type(value) if isinstance(value, minitorch2.nn.Parameter) else None)
-    if isinstance(value, (tuple, list)) and all(isinstance(v, minitorch2.Tensor) for v in value):
-        items = []
+    if isinstance(value, (tuple, list)) and all(isinstance(v, minitorch2.Tensor) or v is None for v in value):
+        items = []  # (a None item, as F.multi_head_attention_forward's weights, is a constant)
         for i, v in enumerate(value):
+            if v is None:
+                items.append(ConstantVariable(None))
+                continue
             item_proxy = og.create_proxy("call_function", operator.getitem, (proxy.node, i), {}, v)
             item_proxy.node.meta["frontend_speculative"] = True  # removed at the end if never used
             items.append(TensorVariable(item_proxy, v))

@@ -1,10 +1,12 @@
-"""nn.functional's pooling (max_pool2d, avg_pool2d, adaptive_avg_pool2d), scaled_dot_product_attention and
-normalize: the functional forms of layers beyond the core set (their modules: modules/pooling.py, transformer.py).
+"""nn.functional's pooling (max_pool2d, avg_pool2d, adaptive_avg_pool2d), scaled_dot_product_attention,
+multi_head_attention_forward (with its mask helpers) and normalize: the functional forms of layers beyond the core
+set (their modules: modules/pooling.py, transformer.py).
 
 Runtime layer, coverage surface, re-exported by nn/functional.py. Each makes the aten calls PyTorch's makes on the
 CPU: the pooling ops, adaptive pooling to 1x1 as a `mean`, attention as matmul, softmax and matmul.
 """
 import math
+import warnings
 
 from .. import _dtype, _factories, _functions
 from .._ops import ops
@@ -55,3 +57,92 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     if dropout_p > 0.0:
         weights = F.dropout(weights, dropout_p, True)
     return _functions.matmul(weights, value)
+
+
+def _none_or_dtype(input):
+    return None if input is None else input.dtype
+
+
+def _canonical_mask(mask, mask_name, other_type, other_name, target_type, check_other=True):
+    """A bool mask (True: do not attend) as an additive float mask, 0 / -inf; a float mask as it is. Only bool and
+    floating masks are accepted, and a dtype unlike the other mask's warns (on the caller's line), as torch's."""
+    if mask is None:
+        return None
+    if mask.dtype is not _dtype.bool_ and not mask.is_floating_point():
+        raise AssertionError(f"only bool and floating types of {mask_name} are supported")
+    if check_other and other_type is not None and mask.dtype is not other_type:
+        warnings.warn(f"Support for mismatched {mask_name} and {other_name} is deprecated. Use same type for both "
+                      "instead.", stacklevel=3)
+    if not mask.is_floating_point():
+        mask = _factories.zeros_like(mask, dtype=target_type).masked_fill_(mask, float("-inf"))
+    return mask
+
+
+def _in_projection_packed(q, k, v, w, b=None):
+    """q, k, v through the packed projection: self-attention in one linear split in three, as torch's."""
+    if q is k and k is v:
+        proj = F.linear(q, w, b)
+        proj = proj.unflatten(-1, (3, q.size(-1))).unsqueeze(0).transpose(0, -2).squeeze(-2).contiguous()
+        return proj[0], proj[1], proj[2]
+    biases = b.chunk(3) if b is not None else (None, None, None)
+    return tuple(F.linear(x, w_part, b_part) for x, w_part, b_part in zip((q, k, v), w.chunk(3), biases))
+
+
+def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_heads, in_proj_weight, in_proj_bias,
+                                 bias_k, bias_v, add_zero_attn, dropout_p, out_proj_weight, out_proj_bias,
+                                 training=True, key_padding_mask=None, need_weights=True, attn_mask=None,
+                                 use_separate_proj_weight=False, q_proj_weight=None, k_proj_weight=None,
+                                 v_proj_weight=None, static_k=None, static_v=None, average_attn_weights=True,
+                                 is_causal=False):
+    """torch's slow path of attention, (L, N, E) inputs (or unbatched (L, E)): the packed input projection, heads as
+    (N*heads, L, head_dim), then explicit weights (q scaled by 1/sqrt(head_dim), baddbmm with the additive mask,
+    softmax, dropout, bmm: need_weights=True) or scaled_dot_product_attention, then the output projection."""
+    if (bias_k is not None or bias_v is not None or add_zero_attn or use_separate_proj_weight
+            or static_k is not None or static_v is not None):
+        raise NotImplementedError("minitorch2: multi_head_attention_forward with bias_k/bias_v, add_zero_attn, "
+                                  "separate projection weights or static keys/values is not implemented")
+    batched = query.dim() == 3
+    if not batched:
+        query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
+        key_padding_mask = None if key_padding_mask is None else key_padding_mask.unsqueeze(0)
+    tgt_len, bsz, embed_dim = query.shape
+    src_len = key.shape[0]
+    key_padding_mask = _canonical_mask(key_padding_mask, "key_padding_mask", _none_or_dtype(attn_mask), "attn_mask",
+                                       query.dtype)
+    if is_causal and attn_mask is None:
+        raise RuntimeError("Need attn_mask if specifying the is_causal hint. You may use the Transformer module "
+                           "method `generate_square_subsequent_mask` to create this mask.")
+    attn_mask = _canonical_mask(attn_mask, "attn_mask", None, "", query.dtype, check_other=False)
+    if embed_dim != embed_dim_to_check:
+        raise AssertionError(f"was expecting embedding dimension of {embed_dim_to_check}, but got {embed_dim}")
+    head_dim = embed_dim // num_heads
+    q, k, v = _in_projection_packed(query, key, value, in_proj_weight, in_proj_bias)
+    if attn_mask is not None and attn_mask.dim() == 2:
+        attn_mask = attn_mask.unsqueeze(0)
+    q = q.view(tgt_len, bsz * num_heads, head_dim).transpose(0, 1)
+    k = k.view(src_len, bsz * num_heads, head_dim).transpose(0, 1)
+    v = v.view(src_len, bsz * num_heads, head_dim).transpose(0, 1)
+    if key_padding_mask is not None:
+        padding = key_padding_mask.view(bsz, 1, 1, src_len).expand(-1, num_heads, -1, -1).reshape(
+            bsz * num_heads, 1, src_len)
+        attn_mask = padding if attn_mask is None else attn_mask + padding
+    dropout_p = dropout_p if training else 0.0
+    if need_weights:
+        q_scaled = q * math.sqrt(1.0 / float(head_dim))
+        scores = (_functions.baddbmm(attn_mask, q_scaled, k.transpose(-2, -1)) if attn_mask is not None
+                  else _functions.bmm(q_scaled, k.transpose(-2, -1)))
+        weights = F.softmax(scores, dim=-1)
+        if dropout_p > 0.0:
+            weights = F.dropout(weights, p=dropout_p)
+        output = _functions.bmm(weights, v).transpose(0, 1).contiguous().view(tgt_len * bsz, embed_dim)
+        output = F.linear(output, out_proj_weight, out_proj_bias).view(tgt_len, bsz, embed_dim)
+        weights = weights.view(bsz, num_heads, tgt_len, src_len)
+        weights = weights.mean(dim=1) if average_attn_weights else weights
+        return (output, weights) if batched else (output.squeeze(1), weights.squeeze(0))
+    if attn_mask is not None:
+        attn_mask = attn_mask.unsqueeze(0) if attn_mask.size(0) == 1 else attn_mask.view(bsz, num_heads, -1, src_len)
+    q, k, v = (t.view(bsz, num_heads, -1, head_dim) for t in (q, k, v))
+    output = scaled_dot_product_attention(q, k, v, attn_mask, dropout_p, False)
+    output = output.permute(2, 0, 1, 3).contiguous().view(bsz * tgt_len, embed_dim)
+    output = F.linear(output, out_proj_weight, out_proj_bias).view(tgt_len, bsz, embed_dim)
+    return (output, None) if batched else (output.squeeze(1), None)

@@ -16,7 +16,8 @@ from .._unsupported import module_getattr
 from ._functional_extra import affine_grid, ctc_loss, embedding_bag, embedding_renorm_, grid_sample  # noqa: F401
 from ._functional_more import *  # noqa: F401,F403  (the layers beyond the core set, and their losses)
 from ._functional_apart import (  # noqa: F401  (pooling, attention, normalize: the coverage surface's)
-    adaptive_avg_pool2d, avg_pool2d, max_pool2d, normalize, scaled_dot_product_attention)
+    _canonical_mask, _in_projection_packed, _none_or_dtype, adaptive_avg_pool2d, avg_pool2d, max_pool2d,
+    multi_head_attention_forward, normalize, scaled_dot_product_attention)
 from ._interpolate import interpolate  # noqa: F401
 from ._losses import (_reduction, _scalar_type_name, binary_cross_entropy, binary_cross_entropy_with_logits,  # noqa
                       cross_entropy, l1_loss, mse_loss, nll_loss)  # (nn.functional names, defined with the losses)

@@ -364,3 +364,19 @@ def test_masked_fill_of_a_transposed_input_is_contiguous_as_torchs(value):
     ours = mt.compile(lambda x: f(mt, x))(mt.from_numpy(data))
     assert ours.stride() == expected.stride() == f(torch, torch.from_numpy(data)).stride()
     np.testing.assert_array_equal(ours.numpy(), expected.numpy())
+
+
+def test_non_finite_scalars_reach_fallback_calls_as_python():
+    """An in-place masked_fill_ of a fresh tensor with -inf (torch's F._canonical_mask), and nan/inf scalars in
+    other ops, compile: the wrapper passes them to a fallback call as float('-inf'), not as `-inf`, which is no
+    Python (a transformer with a padding mask stopped with NameError: name 'inf' is not defined)."""
+    def f(lib, x):
+        m = x > 0
+        mask = lib.zeros_like(m, dtype=lib.float32).masked_fill_(m, float("-inf"))
+        return (mask + x, x.masked_fill(m, float("nan")), lib.full_like(x, float("inf")).clamp(max=float("inf")),
+                lib.where(m, x, float("-inf")))
+
+    expected = as_tuple(f(torch, torch.linspace(-1, 1, 12).reshape(3, 4)))
+    outputs = run_compiled(f, torch.linspace(-1, 1, 12).reshape(3, 4))
+    for ours, theirs in zip(outputs, expected):
+        np.testing.assert_array_equal(ours.numpy(), theirs.numpy())

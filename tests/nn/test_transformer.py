@@ -5,7 +5,10 @@ import warnings
 import numpy as np
 import pytest
 import torch
+import torch._dynamo.testing
 
+import frontend
+import frontend.testing
 import minitorch2
 
 LIBS = (torch, minitorch2)
@@ -93,6 +96,30 @@ def test_compiled_encoder_matches_torch_eager(backend):
         results.append((out, x.grad, encoder.layers[0].self_attn.in_proj_weight.grad))
     for ours, expected in zip(results[1], results[0]):
         close(ours, expected, tol=1e-4)
+
+
+@pytest.mark.parametrize("backend", ["counter", "inductor"])
+def test_a_padded_encoder_compiles_in_one_graph_as_dynamos(backend):
+    """A padding mask through TransformerEncoder: F._canonical_mask (a private helper of nn's Python) is inlined,
+    MultiheadAttention's F.multi_head_attention_forward (returning (output, None)) is one call, so the whole
+    encoder is one graph with Dynamo's ops; with the inductor, the -inf of the mask reaches the wrapper as Python."""
+    counts, outputs = [], []
+    for lib in LIBS:
+        dynamo = torch._dynamo if lib is torch else frontend
+        dynamo.reset()
+        lib.manual_seed(0)
+        layer = lib.nn.TransformerEncoderLayer(8, 2, dim_feedforward=16, dropout=0.0)
+        encoder = lib.nn.TransformerEncoder(layer, 2, enable_nested_tensor=False)
+        x = lib.randn(5, 3, 8)
+        padding = lib.zeros(3, 5, dtype=lib.bool)
+        padding[1, 3:] = True
+        counter = (torch._dynamo.testing if lib is torch else frontend.testing).CompileCounter()
+        chosen = counter if backend == "counter" or lib is torch else backend
+        outputs.append(lib.compile(encoder, backend=chosen)(x, src_key_padding_mask=padding))
+        counts.append((counter.frame_count, counter.op_count))
+    if backend == "counter":
+        assert counts[1] == counts[0] == (1, 26)
+    close(outputs[1], outputs[0], tol=1e-5)
 
 
 def test_a_word_language_model_transformer_trains_like_torchs():

@@ -1,14 +1,12 @@
 """Attention and transformer layers (as torch.nn): MultiheadAttention, TransformerEncoderLayer,
 TransformerDecoderLayer, TransformerEncoder, TransformerDecoder, Transformer.
 
-Runtime library surface (coverage). Each follows the slow path of torch's
-`F.multi_head_attention_forward` and of the layers' Python forwards: one packed
-input projection for self-attention (`linear(x, in_proj_weight)` split in
-three), heads as `(L, N*heads, head_dim)`, then either explicit weights
-(bmm of q scaled by 1/sqrt(head_dim) with kᵀ, softmax, dropout, bmm with v:
-need_weights=True) or scaled_dot_product_attention; masks become additive
-float masks (-inf where a bool mask is True, as torch's _canonical_mask). The
-fused inference fast paths torch takes in eval mode compute the same values.
+Runtime library surface (coverage). Each follows torch's Python forwards:
+MultiheadAttention calls `F.multi_head_attention_forward` (nn/_functional_apart.py,
+torch's slow path; a compiled frame records it as one call, as Dynamo does), and
+masks become additive float masks (-inf where a bool mask is True, as torch's
+F._canonical_mask). The fused inference fast paths torch takes in eval mode
+compute the same values.
 Parameters are created and initialised in torch's order, so a seed gives the
 same weights: out_proj (a Linear) first, then xavier_uniform_ on the packed
 projection; a Transformer re-initialises every matrix with xavier_uniform_.
@@ -25,26 +23,6 @@ from .linear import Linear, NonDynamicallyQuantizableLinear
 from .module import Module
 from .dropout import Dropout
 from .normalization import LayerNorm
-
-
-def _additive_mask(mask, dtype):
-    """A bool mask (True = do not attend) as 0 / -inf; a float mask as it is."""
-    if mask is None or mask.dtype is not _dtype.bool_:
-        return mask
-    return _factories.zeros_like(mask, dtype=dtype).masked_fill(mask, float("-inf"))
-
-
-def _canonical_mask(mask, mask_name, other, other_name, dtype, check_other=True):
-    """mask as an additive float mask, checked as torch's F._canonical_mask checks it: only bool or floating
-    masks, and a warning (on the caller's line) when its dtype differs from the other mask's."""
-    if mask is None:
-        return None
-    if mask.dtype is not _dtype.bool_ and not mask.is_floating_point():
-        raise AssertionError(f"only bool and floating types of {mask_name} are supported")
-    if check_other and other is not None and mask.dtype is not other.dtype:
-        warnings.warn(f"Support for mismatched {mask_name} and {other_name} is deprecated. Use same type for both "
-                      "instead.", stacklevel=2)
-    return _additive_mask(mask, dtype)
 
 
 class MultiheadAttention(Module):
@@ -84,65 +62,17 @@ class MultiheadAttention(Module):
 
     def forward(self, query, key, value, key_padding_mask=None, need_weights=True, attn_mask=None,
                 average_attn_weights=True, is_causal=False):
-        key_padding_mask = _canonical_mask(key_padding_mask, "key_padding_mask", attn_mask, "attn_mask", query.dtype)
-        attn_mask = _canonical_mask(attn_mask, "attn_mask", None, "", query.dtype, check_other=False)
-        batched = query.dim() == 3
-        if not batched:
-            query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
-            key_padding_mask = None if key_padding_mask is None else key_padding_mask.unsqueeze(0)
-        elif self.batch_first:
+        key_padding_mask = F._canonical_mask(key_padding_mask, "key_padding_mask", F._none_or_dtype(attn_mask),
+                                             "attn_mask", query.dtype)
+        attn_mask = F._canonical_mask(attn_mask, "attn_mask", None, "", query.dtype, check_other=False)
+        if self.batch_first and query.dim() == 3:
             query, key, value = (t.transpose(1, 0) for t in (query, key, value))
-        output, weights = self._attend(query, key, value, key_padding_mask, need_weights, attn_mask,
-                                       average_attn_weights, is_causal)
-        if not batched:
-            return output.squeeze(1), (None if weights is None else weights.squeeze(0))
-        return (output.transpose(1, 0) if self.batch_first else output), weights
-
-    def _project(self, query, key, value):
-        if query is key and key is value:  # self-attention: one projection, split in three as torch's
-            proj = F.linear(query, self.in_proj_weight, self.in_proj_bias)
-            proj = proj.unflatten(-1, (3, self.embed_dim)).unsqueeze(0).transpose(0, -2).squeeze(-2).contiguous()
-            return proj[0], proj[1], proj[2]
-        weights = self.in_proj_weight.chunk(3)
-        biases = self.in_proj_bias.chunk(3) if self.in_proj_bias is not None else (None, None, None)
-        return tuple(F.linear(x, w, b) for x, w, b in zip((query, key, value), weights, biases))
-
-    def _attend(self, query, key, value, key_padding_mask, need_weights, attn_mask, average_attn_weights,
-                is_causal):
-        tgt_len, bsz, embed_dim = query.shape
-        src_len, heads = key.shape[0], self.num_heads
-        if is_causal and attn_mask is None:
-            raise RuntimeError("Need attn_mask if specifying the is_causal hint. You may use the Transformer module "
-                               "method `generate_square_subsequent_mask` to create this mask.")
-        q, k, v = self._project(query, key, value)
-        attn_mask = _additive_mask(attn_mask, q.dtype)
-        if attn_mask is not None and attn_mask.dim() == 2:
-            attn_mask = attn_mask.unsqueeze(0)
-        if key_padding_mask is not None:
-            padding = _additive_mask(key_padding_mask, q.dtype).view(bsz, 1, 1, src_len).expand(
-                -1, heads, -1, -1).reshape(bsz * heads, 1, src_len)
-            attn_mask = padding if attn_mask is None else attn_mask + padding
-        q = q.view(tgt_len, bsz * heads, self.head_dim).transpose(0, 1)
-        k = k.view(src_len, bsz * heads, self.head_dim).transpose(0, 1)
-        v = v.view(src_len, bsz * heads, self.head_dim).transpose(0, 1)
-        dropout_p = self.dropout if self.training else 0.0
-        if need_weights:
-            q_scaled = q * math.sqrt(1.0 / float(self.head_dim))
-            scores = (_functions.baddbmm(attn_mask, q_scaled, k.transpose(-2, -1)) if attn_mask is not None
-                      else _functions.bmm(q_scaled, k.transpose(-2, -1)))
-            weights = F.softmax(scores, dim=-1)
-            if dropout_p > 0.0:
-                weights = F.dropout(weights, p=dropout_p)
-            output = _functions.bmm(weights, v).transpose(0, 1).contiguous().view(tgt_len * bsz, embed_dim)
-            output = F.linear(output, self.out_proj.weight, self.out_proj.bias).view(tgt_len, bsz, embed_dim)
-            weights = weights.view(bsz, heads, tgt_len, src_len)
-            return output, (weights.mean(dim=1) if average_attn_weights else weights)
-        if attn_mask is not None:
-            attn_mask = attn_mask.unsqueeze(0) if attn_mask.size(0) == 1 else attn_mask.view(bsz, heads, -1, src_len)
-        q, k, v = (t.view(bsz, heads, -1, self.head_dim) for t in (q, k, v))
-        output = F.scaled_dot_product_attention(q, k, v, attn_mask, dropout_p, False)
-        output = output.permute(2, 0, 1, 3).contiguous().view(bsz * tgt_len, embed_dim)
-        return F.linear(output, self.out_proj.weight, self.out_proj.bias).view(tgt_len, bsz, embed_dim), None
+        output, weights = F.multi_head_attention_forward(
+            query, key, value, self.embed_dim, self.num_heads, self.in_proj_weight, self.in_proj_bias, self.bias_k,
+            self.bias_v, self.add_zero_attn, self.dropout, self.out_proj.weight, self.out_proj.bias,
+            training=self.training, key_padding_mask=key_padding_mask, need_weights=need_weights,
+            attn_mask=attn_mask, average_attn_weights=average_attn_weights, is_causal=is_causal)
+        return (output.transpose(1, 0) if self.batch_first and query.dim() == 3 else output), weights
 
 
 def _activation(activation):
@@ -171,9 +101,9 @@ class TransformerEncoderLayer(Module):
         self.activation = _activation(activation)
 
     def forward(self, src, src_mask=None, src_key_padding_mask=None, is_causal=False):
-        src_key_padding_mask = _canonical_mask(src_key_padding_mask, "src_key_padding_mask", src_mask, "src_mask",
-                                               src.dtype)
-        src_mask = _canonical_mask(src_mask, "src_mask", None, "", src.dtype, check_other=False)
+        src_key_padding_mask = F._canonical_mask(src_key_padding_mask, "src_key_padding_mask",
+                                                 F._none_or_dtype(src_mask), "src_mask", src.dtype)
+        src_mask = F._canonical_mask(src_mask, "src_mask", None, "", src.dtype, check_other=False)
         x = src
         if self.norm_first:
             x = x + self._sa_block(self.norm1(x), src_mask, src_key_padding_mask, is_causal)
@@ -250,8 +180,9 @@ class TransformerEncoder(Module):
                           "performance)", stacklevel=2)
 
     def forward(self, src, mask=None, src_key_padding_mask=None, is_causal=None):
-        src_key_padding_mask = _canonical_mask(src_key_padding_mask, "src_key_padding_mask", mask, "mask", src.dtype)
-        mask = _canonical_mask(mask, "mask", None, "", src.dtype, check_other=False)
+        src_key_padding_mask = F._canonical_mask(src_key_padding_mask, "src_key_padding_mask", F._none_or_dtype(mask),
+                                                 "mask", src.dtype)
+        mask = F._canonical_mask(mask, "mask", None, "", src.dtype, check_other=False)
         output = src
         for layer in self.layers:
             output = layer(output, src_mask=mask, is_causal=bool(is_causal), src_key_padding_mask=src_key_padding_mask)
