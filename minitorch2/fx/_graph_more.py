@@ -1,11 +1,17 @@
-"""torch.fx's conveniences beyond what the pipeline calls: a Graph printed as a table (`print_tabular`) and a
+"""torch.fx's conveniences beyond what the pipeline calls: a Graph printed as a table (`print_tabular`), a
 GraphModule's submodule surgery (`add_submodule`, `delete_submodule`, `delete_all_unused_submodules`, which
-subgraph_rewriter uses).
+subgraph_rewriter uses), Interpreter.boxed_run, and the ShapeProp pass (torch.fx.passes.shape_prop's, re-exported
+there; the pipeline reads only that module's TensorMetadata).
 
-FX layer, coverage surface. Graph and GraphModule take these from the mixins here, as nn.Module takes its
-conveniences from module_more.py.
+FX layer, coverage surface. Graph, GraphModule and Interpreter take these from the mixins here, as nn.Module takes
+its conveniences from module_more.py.
 """
+import contextlib
+
+from .. import _tensor
 from ..nn import Module
+from .interpreter import Interpreter
+from .node import map_aggregate
 
 
 class GraphTable:
@@ -75,3 +81,42 @@ class GraphModuleSurgery:
                     used.update(f"{node.target}.{name}" for name, _ in sub.named_modules() if name)
         for name in [name for name, _ in self.named_modules() if name not in used]:
             self.delete_submodule(name)
+
+
+class ShapeProp(Interpreter):
+    """torch.fx.passes.shape_prop.ShapeProp: run the graph once on example inputs (only meta functions with
+    `fake_mode`) and write down a TensorMetadata for what each node produced in `node.meta["tensor_meta"]` (a
+    tuple, list or dict of them for several tensors), and its Python type in `node.meta["type"]`."""
+
+    def __init__(self, gm, fake_mode=None):
+        super().__init__(gm)
+        self.fake_mode = fake_mode
+
+    def run_node(self, n):
+        from .passes.shape_prop import _extract_tensor_metadata  # deferred: that module re-exports this class
+
+        try:
+            with self.fake_mode if self.fake_mode is not None else contextlib.nullcontext():
+                result = super().run_node(n)
+        except Exception as e:
+            raise RuntimeError(f"ShapeProp error for: node={n.format_node()} with meta={n.meta}") from e
+        found_tensor = False
+
+        def extract(obj):
+            nonlocal found_tensor
+            if isinstance(obj, _tensor.Tensor):
+                found_tensor = True
+                return _extract_tensor_metadata(obj)
+            return obj
+
+        meta = map_aggregate(result, extract)
+        if found_tensor:
+            n.meta["tensor_meta"] = meta
+        n.meta["type"] = type(result)
+        return result
+
+    def propagate(self, *args):
+        """Run on args (faked first when a fake_mode was given); returns the graph's output."""
+        if self.fake_mode is not None:
+            args = [self.fake_mode.from_tensor(a) if isinstance(a, _tensor.Tensor) else a for a in args]
+        return super().run(*args)
