@@ -69,7 +69,7 @@ OUTSIDE_THE_LESSON = {
         # calls (the frontend records its graphs from bytecode)
         "minitorch2/fx/_symbolic_trace.py", "minitorch2/fx/_patching.py",
         # what a Proxy records (only FX's own capture records through one); Graph.print_tabular, GraphModule's
-        # submodule surgery (subgraph_rewriter's) and the ShapeProp pass
+        # submodule surgery (subgraph_rewriter's) and print_readable, the ShapeProp pass
         "minitorch2/fx/_proxy_recording.py", "minitorch2/fx/_graph_more.py",
         # fidelity to PyTorch's own quirks: its argument parser's errors on op calls, tensor()'s refusals of malformed
         # data, ATen's memory-overlap errors for in-place writes (each row names its policy); Tensor's legacy type

@@ -1,10 +1,10 @@
 """torch.fx's conveniences beyond what the pipeline calls: a Graph printed as a table (`print_tabular`), a
 GraphModule's submodule surgery (`add_submodule`, `delete_submodule`, `delete_all_unused_submodules`, which
-subgraph_rewriter uses), Interpreter.boxed_run, and the ShapeProp pass (torch.fx.passes.shape_prop's, re-exported
-there; the pipeline reads only that module's TensorMetadata).
+subgraph_rewriter uses), its code printed as a class (`print_readable`, for logs and the debug folder), and the
+ShapeProp pass (torch.fx.passes.shape_prop's, imported there; the pipeline reads only that module's TensorMetadata).
 
-FX layer, coverage surface. Graph, GraphModule and Interpreter take these from the mixins here, as nn.Module takes
-its conveniences from module_more.py.
+FX layer, coverage surface. Graph and GraphModule take these from the mixins here, as nn.Module takes its
+conveniences from module_more.py.
 """
 import contextlib
 
@@ -82,6 +82,30 @@ class GraphModuleSurgery:
         for name in [name for name, _ in self.named_modules() if name not in used]:
             self.delete_submodule(name)
 
+
+
+class GraphModuleReadable:
+    """GraphModule.print_readable."""
+
+    def print_readable(self, print_output=True, include_stride=False, include_device=False, colored=False):
+        """The generated code as a class, with the code of GraphModule children nested inside."""
+        output = _readable(self, self._get_name(), include_stride, include_device)
+        if print_output:
+            print(output)
+        return output
+
+
+def _readable(module, module_name, include_stride, include_device):
+    code = module.graph.python_code(root_module="self", verbose=True, include_stride=include_stride,
+                                    include_device=include_device).src.lstrip("\n")
+    children = [_readable(child, name, include_stride, include_device)
+                for name, child in module.named_children() if isinstance(child, GraphModuleReadable)]
+    return _addindent(f"class {module_name}(torch.nn.Module):\n{code}", 4) + _addindent("\n".join(["", *children]), 4)
+
+
+def _addindent(s, num_spaces):
+    first, *rest = s.split("\n")
+    return "\n".join([first, *(num_spaces * " " + line if line.strip() else "" for line in rest)])
 
 class ShapeProp(Interpreter):
     """torch.fx.passes.shape_prop.ShapeProp: run the graph once on example inputs (only meta functions with
