@@ -17,14 +17,13 @@ Operations are not implemented here: every method below calls an `OpOverload` (t
 which goes through the dispatcher.
 """
 import math
-import re
 import weakref
 
 import numpy as np
 
 from . import _dtype
 from ._sym import is_symbolic
-from ._tensor_more import install_conveniences
+from ._tensor_more import install_conveniences, parse_device_string
 from ._tensor_str import tensor_repr
 
 
@@ -45,20 +44,6 @@ class Size(tuple):
         return Size(tuple.__add__(self, tuple(other)))
 
 
-_DEVICE_TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve", "fpga", "maia",
-                 "xla", "lazy", "vulkan", "mps", "meta", "hpu", "mtia", "privateuseone")
-
-
-def _parse_device_string(text, index):
-    """(type, index) of "cpu" or "cpu:0", refused with c10's errors ("float32x" is no device)."""
-    m = re.fullmatch(r"([a-zA-Z_]+)(?::(0|[1-9][0-9]*))?", text)
-    if not m:
-        raise RuntimeError(f"Invalid device string: '{text}'")
-    if m.group(1) not in _DEVICE_TYPES:
-        raise RuntimeError(f"Expected one of {', '.join(_DEVICE_TYPES)} device type at start of device string: {text}")
-    return m.group(1), int(m.group(2)) if m.group(2) is not None else index
-
-
 class device:
     __slots__ = ("type", "index")
 
@@ -66,7 +51,7 @@ class device:
         if isinstance(type, device):
             type, index = type.type, type.index
         elif isinstance(type, str):  # "cpu", "cuda:0": named freely, as torch's; only the CPU holds tensors
-            type, index = _parse_device_string(type, index)
+            type, index = parse_device_string(type, index)
         self.type = type
         self.index = index
 

@@ -1,9 +1,12 @@
 """Tensor's conveniences beyond what the pipeline computes with: the legacy type names (`x.type()` is
 "torch.FloatTensor", `x.type("torch.LongTensor")` a converted copy), copy.deepcopy, format specs on a
-one-element tensor (f"{loss:.3f}"), and numpy ufuncs on a tensor giving a tensor back (np.sin(x)).
+one-element tensor (f"{loss:.3f}"), numpy ufuncs on a tensor giving a tensor back (np.sin(x)), and c10's grammar of
+device strings with its errors (torch.device("cuda:0")).
 
 Runtime layer, coverage surface. _tensor.py installs these methods on Tensor once the class is defined.
 """
+import re
+
 from . import _dtype
 from ._dtype import dtype as _dtype_class
 
@@ -55,3 +58,17 @@ def install_conveniences(tensor_cls):
     for name, fn in vars(_Conveniences).items():
         if callable(fn):
             setattr(tensor_cls, name, fn)
+
+
+_DEVICE_TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve", "fpga", "maia",
+                 "xla", "lazy", "vulkan", "mps", "meta", "hpu", "mtia", "privateuseone")
+
+
+def parse_device_string(text, index):
+    """(type, index) of "cpu" or "cpu:0", refused with c10's errors ("float32x" is no device)."""
+    m = re.fullmatch(r"([a-zA-Z_]+)(?::(0|[1-9][0-9]*))?", text)
+    if not m:
+        raise RuntimeError(f"Invalid device string: '{text}'")
+    if m.group(1) not in _DEVICE_TYPES:
+        raise RuntimeError(f"Expected one of {', '.join(_DEVICE_TYPES)} device type at start of device string: {text}")
+    return m.group(1), int(m.group(2)) if m.group(2) is not None else index
