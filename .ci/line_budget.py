@@ -26,11 +26,12 @@ PACKAGES = ("minitorch2", "frontend", "autograd", "partition", "backend")
 OUTSIDE_THE_LESSON = {
     "cli": ("minitorch2/cli/", "minitorch2/__main__.py"),
     # what a compile shows (MINITORCH2_LOGS, the debug folder, explain(), why a cached entry was refused, the source
-    # lines printed beside graph nodes, drawings, side-by-side partitions): each a module of its own, called from the
-    # pipeline in one line a reader can skip
+    # lines and values printed beside graph nodes, drawings, side-by-side partitions): each a module of its own, called
+    # from the pipeline in one line a reader can skip
     "observability": ("minitorch2/_logging.py", "backend/debug.py", "partition/draw.py", "partition/compare.py",
                       "partition/report.py", "minitorch2/fx/passes/graph_drawer.py", "frontend/explain.py",
-                      "frontend/stack_trace.py", "autograd/stack_traces.py", "frontend/guard_failures.py"),
+                      "frontend/stack_trace.py", "autograd/stack_traces.py", "frontend/guard_failures.py",
+                      "minitorch2/fx/_verbose_code.py"),
     "speed wing": ("backend/speed/",),
     # the second code generator: the same loop IR as Triton kernels, for GPUs (or Triton's interpreter); a reader
     # follows the LLVM one, the default
