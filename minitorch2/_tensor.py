@@ -17,7 +17,6 @@ Operations are not implemented here: every method below calls an `OpOverload` (t
 which goes through the dispatcher.
 """
 import math
-import weakref
 
 import numpy as np
 
@@ -335,30 +334,6 @@ class Tensor:
     def is_leaf(self):
         return self._grad_fn is None
 
-    def retain_grad(self):
-        if self.grad_fn is None:
-            if not self._requires_grad:
-                raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
-            return
-        self._retains_grad = True
-        self.grad_fn._retained[self._output_nr] = weakref.ref(self)
-
-    @property
-    def retains_grad(self):
-        return self._retains_grad
-
-    def register_hook(self, hook):
-        if not self.requires_grad:
-            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
-        if self.grad_fn is not None:
-            hooks = self.grad_fn._pre_hooks.setdefault(self._output_nr, [])
-        else:
-            if self._backward_hooks is None:
-                self._backward_hooks = []
-            hooks = self._backward_hooks
-        hooks.append(hook)
-        return _HookHandle(hooks, hook)
-
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         # deferred: autograd sits above Tensor and imports it
         from .autograd import backward
@@ -445,7 +420,7 @@ class Tensor:
         return (_rebuild, (self.numpy(force=True).copy(), self.requires_grad))
 
 
-install_conveniences(Tensor)  # the legacy type names, deepcopy, format specs (_tensor_more.py)
+install_conveniences(Tensor)  # the legacy type names, deepcopy, format specs, hooks (_tensor_more.py)
 
 
 def _rebuild(array, requires_grad):
@@ -516,15 +491,6 @@ class _StorageRef:
 
     def __eq__(self, other):
         return isinstance(other, _StorageRef) and other._storage is self._storage
-
-
-class _HookHandle:
-    def __init__(self, hooks, hook):
-        self._hooks, self._hook = hooks, hook
-
-    def remove(self):
-        if self._hook in self._hooks:
-            self._hooks.remove(self._hook)
 
 
 def wrap_dim(dim, ndim):

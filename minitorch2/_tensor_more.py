@@ -1,11 +1,13 @@
 """Tensor's conveniences beyond what the pipeline computes with: the legacy type names (`x.type()` is
 "torch.FloatTensor", `x.type("torch.LongTensor")` a converted copy), copy.deepcopy, format specs on a
-one-element tensor (f"{loss:.3f}"), numpy ufuncs on a tensor giving a tensor back (np.sin(x)), and c10's grammar of
-device strings with its errors (torch.device("cuda:0")).
+one-element tensor (f"{loss:.3f}"), numpy ufuncs on a tensor giving a tensor back (np.sin(x)), the registration of
+gradient hooks and retain_grad (the eager engine runs what they leave on the tensor and its grad_fn), and c10's
+grammar of device strings with its errors (torch.device("cuda:0")).
 
 Runtime layer, coverage surface. _tensor.py installs these methods on Tensor once the class is defined.
 """
 import re
+import weakref
 
 from . import _dtype
 from ._dtype import dtype as _dtype_class
@@ -53,11 +55,46 @@ class _Conveniences:
             raise ValueError(f"invalid type: '{getattr(dtype, '__name__', dtype)}'")
         return self.to(dtype)
 
+    def retain_grad(self):
+        if self.grad_fn is None:
+            if not self._requires_grad:
+                raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+            return
+        self._retains_grad = True
+        self.grad_fn._retained[self._output_nr] = weakref.ref(self)
+
+    @property
+    def retains_grad(self):
+        return self._retains_grad
+
+    def register_hook(self, hook):
+        """hook(grad) runs when the gradient for this tensor is computed (the engine's pre-hooks of its grad_fn,
+        or a leaf's AccumulateGrad); a tensor it returns replaces the gradient."""
+        if not self.requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self.grad_fn is not None:
+            hooks = self.grad_fn._pre_hooks.setdefault(self._output_nr, [])
+        else:
+            if self._backward_hooks is None:
+                self._backward_hooks = []
+            hooks = self._backward_hooks
+        hooks.append(hook)
+        return _HookHandle(hooks, hook)
+
 
 def install_conveniences(tensor_cls):
     for name, fn in vars(_Conveniences).items():
-        if callable(fn):
+        if callable(fn) or isinstance(fn, property):
             setattr(tensor_cls, name, fn)
+
+
+class _HookHandle:
+    def __init__(self, hooks, hook):
+        self._hooks, self._hook = hooks, hook
+
+    def remove(self):
+        if self._hook in self._hooks:
+            self._hooks.remove(self._hook)
 
 
 _DEVICE_TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve", "fpga", "maia",
