@@ -229,17 +229,6 @@ class Tensor:
 
     nelement = numel
 
-    def element_size(self):
-        return self.dtype.itemsize
-
-    @property
-    def itemsize(self):
-        return self.dtype.itemsize
-
-    @property
-    def nbytes(self):
-        return self.numel() * self.dtype.itemsize
-
     @property
     def device(self):
         return CPU
@@ -368,14 +357,7 @@ class Tensor:
                                                "(data-dependent)")
         return self._np.reshape(()).item()
 
-    def tolist(self):
-        return self.numpy(force=True).tolist()
-
     __array_priority__ = 1000  # numpy defers to us: np.float64(2.5) * t is t.__rmul__, a Tensor, as torch's
-
-    def __array__(self, dtype=None, copy=None):
-        a = self.numpy(force=True)
-        return a if dtype is None else a.astype(dtype)
 
     def __len__(self):
         if not self._shape:
@@ -393,23 +375,6 @@ class Tensor:
             raise RuntimeError(f"Boolean value of Tensor with {how} is ambiguous")
         return bool(self.item())
 
-    def _one_element(self):
-        """float(t)/int(t) want one element, with torch's ValueError (item() raises RuntimeError)."""
-        if self.numel() != 1:
-            raise ValueError("only one element tensors can be converted to Python scalars")
-        return self.item()
-
-    def __float__(self):
-        return float(self._one_element())
-
-    def __int__(self):
-        return int(self._one_element())
-
-    def __index__(self):
-        if self.dtype.is_floating_point or self.numel() != 1:
-            raise TypeError("only integer tensors of a single element can be converted to an index")
-        return int(self.item())
-
     def __hash__(self):
         return id(self)
 
@@ -420,7 +385,7 @@ class Tensor:
         return (_rebuild, (self.numpy(force=True).copy(), self.requires_grad))
 
 
-install_conveniences(Tensor)  # the legacy type names, deepcopy, format specs, hooks (_tensor_more.py)
+install_conveniences(Tensor)  # conversions to Python and numpy, legacy type names, deepcopy, hooks (_tensor_more.py)
 
 
 def _rebuild(array, requires_grad):

@@ -1,4 +1,5 @@
-"""Tensor's conveniences beyond what the pipeline computes with: the legacy type names (`x.type()` is
+"""Tensor's conveniences beyond what the pipeline computes with: conversions to Python numbers, lists and numpy
+arrays (float(t), int(t), t.tolist(), np.asarray(t)) and the element sizes, the legacy type names (`x.type()` is
 "torch.FloatTensor", `x.type("torch.LongTensor")` a converted copy), copy.deepcopy, format specs on a
 one-element tensor (f"{loss:.3f}"), numpy ufuncs on a tensor giving a tensor back (np.sin(x)), the registration of
 gradient hooks and retain_grad (the eager engine runs what they leave on the tensor and its grad_fn), and c10's
@@ -20,6 +21,41 @@ _LEGACY_NAMES = {
 
 
 class _Conveniences:
+    def element_size(self):
+        return self.dtype.itemsize
+
+    @property
+    def itemsize(self):
+        return self.dtype.itemsize
+
+    @property
+    def nbytes(self):
+        return self.numel() * self.dtype.itemsize
+
+    def tolist(self):
+        return self.numpy(force=True).tolist()
+
+    def __array__(self, dtype=None, copy=None):
+        a = self.numpy(force=True)
+        return a if dtype is None else a.astype(dtype)
+
+    def _one_element(self):
+        """float(t)/int(t) want one element, with torch's ValueError (item() raises RuntimeError)."""
+        if self.numel() != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return self.item()
+
+    def __float__(self):
+        return float(self._one_element())
+
+    def __int__(self):
+        return int(self._one_element())
+
+    def __index__(self):
+        if self.dtype.is_floating_point or self.numel() != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self.item())
+
     def __format__(self, spec):
         if self.dim() == 0 and self._np is not None:
             return self.item().__format__(spec)
