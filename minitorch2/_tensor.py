@@ -233,20 +233,8 @@ class Tensor:
     def device(self):
         return CPU
 
-    # every tensor lives in CPU memory, dense and unquantized (read-only, as torch's)
-    is_cpu = property(lambda self: True)
-    is_cuda = is_xpu = is_mps = is_meta = is_sparse = is_sparse_csr = is_quantized = is_mkldnn = is_nested = property(
-        lambda self: False)
-
-    @property
-    def layout(self):
-        return "torch.strided"
-
     def is_floating_point(self):
         return self.dtype.is_floating_point
-
-    def is_complex(self):
-        return False
 
     def is_contiguous(self, memory_format=None):
         """Dense with strides decreasing along the dims (NCHW), or for channels_last along (C, W, H, N)."""
@@ -272,11 +260,6 @@ class Tensor:
 
     def untyped_storage(self):
         return _StorageRef(self)
-
-    def data_ptr(self):
-        if self._np is None:
-            return 0
-        return self._storage.ctypes.data + self._offset * self.dtype.itemsize
 
     def _is_view(self):
         return self._base is not None
@@ -385,7 +368,7 @@ class Tensor:
         return (_rebuild, (self.numpy(force=True).copy(), self.requires_grad))
 
 
-install_conveniences(Tensor)  # conversions to Python and numpy, legacy type names, deepcopy, hooks (_tensor_more.py)
+install_conveniences(Tensor)  # conversions, device queries, legacy type names, deepcopy, hooks (_tensor_more.py)
 
 
 def _rebuild(array, requires_grad):

@@ -1,5 +1,6 @@
 """Tensor's conveniences beyond what the pipeline computes with: conversions to Python numbers, lists and numpy
-arrays (float(t), int(t), t.tolist(), np.asarray(t)) and the element sizes, the legacy type names (`x.type()` is
+arrays (float(t), int(t), t.tolist(), np.asarray(t)), the element sizes and data_ptr, what a script asks of a
+tensor's device and layout (is_cuda, layout, ...), the legacy type names (`x.type()` is
 "torch.FloatTensor", `x.type("torch.LongTensor")` a converted copy), copy.deepcopy, format specs on a
 one-element tensor (f"{loss:.3f}"), numpy ufuncs on a tensor giving a tensor back (np.sin(x)), the registration of
 gradient hooks and retain_grad (the eager engine runs what they leave on the tensor and its grad_fn), and c10's
@@ -21,6 +22,23 @@ _LEGACY_NAMES = {
 
 
 class _Conveniences:
+    # every tensor lives in CPU memory, dense and unquantized (read-only, as torch's)
+    is_cpu = property(lambda self: True)
+    is_cuda = is_xpu = is_mps = is_meta = is_sparse = is_sparse_csr = is_quantized = is_mkldnn = is_nested = property(
+        lambda self: False)
+
+    @property
+    def layout(self):
+        return "torch.strided"
+
+    def is_complex(self):
+        return False
+
+    def data_ptr(self):
+        if self._np is None:
+            return 0
+        return self._storage.ctypes.data + self._offset * self.dtype.itemsize
+
     def element_size(self):
         return self.dtype.itemsize
 
