@@ -26,11 +26,12 @@ PACKAGES = ("minitorch2", "frontend", "autograd", "partition", "backend")
 OUTSIDE_THE_LESSON = {
     "cli": ("minitorch2/cli/", "minitorch2/__main__.py"),
     # what a compile shows (MINITORCH2_LOGS, the debug folder, explain(), why a cached entry was refused, the source
-    # lines printed beside graph nodes, drawings, side-by-side partitions): each a module of its own, called from the
-    # pipeline in one line a reader can skip
+    # lines and values printed beside graph nodes, drawings, side-by-side partitions): each a module of its own, called
+    # from the pipeline in one line a reader can skip
     "observability": ("minitorch2/_logging.py", "backend/debug.py", "partition/draw.py", "partition/compare.py",
                       "partition/report.py", "minitorch2/fx/passes/graph_drawer.py", "frontend/explain.py",
-                      "frontend/stack_trace.py", "autograd/stack_traces.py", "frontend/guard_failures.py"),
+                      "frontend/stack_trace.py", "autograd/stack_traces.py", "frontend/guard_failures.py",
+                      "minitorch2/fx/_verbose_code.py"),
     "speed wing": ("backend/speed/",),
     # the second code generator: the same loop IR as Triton kernels, for GPUs (or Triton's interpreter); a reader
     # follows the LLVM one, the default
@@ -68,13 +69,14 @@ OUTSIDE_THE_LESSON = {
         # torch.fx's symbolic_trace, Tracer, wrap and Transformer: FX's own capture, which no stage of the pipeline
         # calls (the frontend records its graphs from bytecode)
         "minitorch2/fx/_symbolic_trace.py", "minitorch2/fx/_patching.py",
-        # what a Proxy records (only FX's own capture records through one); Graph.print_tabular and GraphModule's
-        # submodule surgery (subgraph_rewriter's)
+        # what a Proxy records (only FX's own capture records through one); Graph.print_tabular, GraphModule's
+        # submodule surgery (subgraph_rewriter's) and print_readable, the ShapeProp pass
         "minitorch2/fx/_proxy_recording.py", "minitorch2/fx/_graph_more.py",
         # fidelity to PyTorch's own quirks: its argument parser's errors on op calls, tensor()'s refusals of malformed
-        # data, ATen's memory-overlap errors for in-place writes (each row names its policy); Tensor's legacy type
-        # names, deepcopy and format specs; the strides PyTorch's fake tensors report where they differ from its
-        # eager kernels (so traced graphs pick torch's ops)
+        # data, ATen's memory-overlap errors for in-place writes (each row names its policy); Tensor's conversions to
+        # Python and numpy, device queries, legacy type names, deepcopy, format specs, hook registration and c10's
+        # device strings; the strides PyTorch's fake tensors report where they differ from its eager kernels (so traced
+        # graphs pick torch's ops)
         "minitorch2/_arg_parser.py", "minitorch2/_tensor_data.py", "minitorch2/_aten/overlap.py",
         "minitorch2/_tensor_more.py", "minitorch2/_subclasses/fake_strides.py",
         # torch.distributions

@@ -18,7 +18,7 @@ from minitorch2 import _logging
 from minitorch2._sym import is_symbolic
 from minitorch2._tensor import Tensor
 
-from . import config
+from . import config, ir
 from . import loop_ir as L
 from .scheduler import KernelStep
 
@@ -114,10 +114,37 @@ def standalone_output_code(name, source, inputs, hints=None):
 
 def pre_fusion_text(graph):
     """ir_pre_fusion.txt: the lowered graph's buffers, one a line, and the ops left to eager kernels."""
-    lines = [b.describe() for b in graph.inputs] + [""] + [b.describe() for b in graph.buffers]
+    lines = [describe(b) for b in graph.inputs] + [""] + [describe(b) for b in graph.buffers]
     if graph.fallbacks:
         lines += ["", "# extern fallbacks (eager kernels): " + ", ".join(sorted(set(graph.fallbacks)))]
     return "\n".join(lines) + "\n"
+
+
+
+def describe(node):
+    """One IR buffer (or a buffer's body) as ir_pre_fusion.txt prints it."""
+    if isinstance(node, ir.Pointwise):
+        return f"Pointwise(size={node.size}, dtype={node.dtype.name}, body={node.body()})"
+    if isinstance(node, ir.Reduction):
+        return (f"Reduction(size={node.size}, reduction_ranges={node.reduction_ranges}, "
+                f"type={node.reduction_type}, dtype={node.dtype.name}, body={node.body()})")
+    if isinstance(node, ir.Scatter):
+        idx = ir.symbolic_index(node.size, "x")
+        where = ", ".join(str(i) for i in node.output_indexer(idx))
+        return (f"Scatter(size={node.size}, dtype={node.dtype.name}, mode={node.mode}, "
+                f"at=[{where}], body={node.inner_fn(idx)})")
+    if isinstance(node, ir.ComputedBuffer):
+        into = f" (into {node.storage_name})" if node.storage_name != node.name else ""
+        return f"ComputedBuffer {node.name}{into}: {node.layout}\n  {describe(node.data)}"
+    if isinstance(node, ir.ConcatBuffer):
+        return f"ConcatBuffer {node.name}: {node.layout}, written by {', '.join(node.writers)}"
+    if isinstance(node, ir.ExternKernel):
+        tag = " (fallback)" if node.fallback else ""
+        args = ", ".join(map(repr, node.args))  # a tensor argument prints as its buffer and size: buf3[4, 8]
+        return f"ExternKernel{tag} {node.name} = {node.kind}({args})" + (f": {node.layout}" if node.layout else "")
+    if isinstance(node, ir.MultiOutput):
+        return f"MultiOutput {node.name} = {node.kernel.name}[{node.index}]: {node.layout}"
+    return f"{type(node).__name__} {node.name}: {node.layout}"
 
 
 def post_fusion_text(scheduler):
@@ -130,7 +157,7 @@ def post_fusion_text(scheduler):
                 f"; not stored (read only inside): {', '.join(step.group.dropped)}" if step.group.dropped else ""))
             lines.append(str(step.kernel))
         else:
-            lines.append(step.kernel.describe())
+            lines.append(describe(step.kernel))
         lines.append("")
     lines.append("# fusions refused")
     lines += [f"#   {r}" for r in scheduler.refusals] or ["#   (none)"]

@@ -86,9 +86,6 @@ class Pointwise:
     def body(self):
         return self.inner_fn(symbolic_index(self.size, "x"))
 
-    def describe(self):
-        return f"Pointwise(size={self.size}, dtype={self.dtype.name}, body={self.body()})"
-
 
 class Reduction:
     """reduction_type over `reduction_ranges` of inner_fn(index, rindex); the result has `size`."""
@@ -100,10 +97,6 @@ class Reduction:
     def body(self):
         return self.inner_fn(symbolic_index(self.size, "x"), symbolic_index(self.reduction_ranges, "r"))
 
-    def describe(self):
-        return (f"Reduction(size={self.size}, reduction_ranges={self.reduction_ranges}, "
-                f"type={self.reduction_type}, dtype={self.dtype.name}, body={self.body()})")
-
 
 class Scatter:
     """A scatter into its ComputedBuffer's storage (already holding the tensor scattered into): for each
@@ -114,12 +107,6 @@ class Scatter:
     def __init__(self, size, dtype, inner_fn, output_indexer, mode=None):
         self.size, self.dtype, self.inner_fn = list(size), dtype, inner_fn
         self.output_indexer, self.mode = output_indexer, mode
-
-    def describe(self):
-        idx = symbolic_index(self.size, "x")
-        where = ", ".join(str(i) for i in self.output_indexer(idx))
-        return (f"Scatter(size={self.size}, dtype={self.dtype.name}, mode={self.mode}, "
-                f"at=[{where}], body={self.inner_fn(idx)})")
 
 
 def symbolic_index(size, prefix):
@@ -144,9 +131,6 @@ class Buffer(IRNode):
     def realize(self):
         return self
 
-    def describe(self):
-        return f"{type(self).__name__} {self.name}: {self.layout}"
-
 
 class InputBuffer(Buffer):
     """A graph input (placeholder); its layout is the one the caller's tensor has."""
@@ -165,10 +149,6 @@ class ComputedBuffer(Buffer):
         """Where the kernel stores element `idx` of the computed value (a Scatter: where it points)."""
         return self.layout.index(self.data.output_indexer(idx) if isinstance(self.data, Scatter) else idx)
 
-    def describe(self):
-        into = f" (into {self.storage_name})" if self.storage_name != self.name else ""
-        return f"ComputedBuffer {self.name}{into}: {self.layout}\n  {self.data.describe()}"
-
 
 class ConcatBuffer(Buffer):
     """cat's output. No kernel computes it whole: each input is copied into its slice by its own
@@ -177,9 +157,6 @@ class ConcatBuffer(Buffer):
     def __init__(self, name, layout):
         super().__init__(name, layout)
         self.writers = []
-
-    def describe(self):
-        return f"ConcatBuffer {self.name}: {self.layout}, written by {', '.join(self.writers)}"
 
 
 class ExternKernel(Buffer):
@@ -193,11 +170,6 @@ class ExternKernel(Buffer):
         self.kind, self.op, self.args, self.kwargs, self.fallback = kind, op, args, kwargs or {}, fallback
         self.outputs = []
 
-    def describe(self):
-        tag = " (fallback)" if self.fallback else ""
-        args = ", ".join(map(repr, self.args))  # a tensor argument prints as its buffer and size: buf3[4, 8]
-        return f"ExternKernel{tag} {self.name} = {self.kind}({args})" + (f": {self.layout}" if self.layout else "")
-
 
 class MultiOutput(Buffer):
     """Output `index` of a multi-output ExternKernel."""
@@ -205,9 +177,6 @@ class MultiOutput(Buffer):
     def __init__(self, name, layout, kernel, index):
         super().__init__(name, layout)
         self.kernel, self.index = kernel, index
-
-    def describe(self):
-        return f"MultiOutput {self.name} = {self.kernel.name}[{self.index}]: {self.layout}"
 
 
 class StorageBox(IRNode):
@@ -263,7 +232,6 @@ class View(IRNode):
 
     def realize(self):
         return self.base.realize()
-
 
 
 class ReinterpretView(View):

@@ -13,6 +13,7 @@ import math
 
 from minitorch2 import _dtype
 from minitorch2._aten.meta_util import reduction_dims
+from minitorch2._aten.reductions import sum_dtype
 
 from . import ir
 from . import loop_ir as L
@@ -60,16 +61,12 @@ def reduction_node(size, reduction_ranges, reduction_type, inner_fn, dtype):
     return box
 
 
-def _sum_dtype(x, dtype):
-    return dtype or (x.dtype if x.dtype.is_floating_point else _dtype.int64)
-
-
 def sum_(x, dims=None, keepdim=False, *, dtype=None):
-    return make_reduction(x, dims, keepdim, "sum", _sum_dtype(x, dtype))
+    return make_reduction(x, dims, keepdim, "sum", sum_dtype(x, dtype))
 
 
 def prod(x, dims=None, keepdim=False, *, dtype=None):
-    return make_reduction(x, dims, keepdim, "prod", _sum_dtype(x, dtype))
+    return make_reduction(x, dims, keepdim, "prod", sum_dtype(x, dtype))
 
 
 def _count(x, dims):

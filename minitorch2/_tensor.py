@@ -17,14 +17,12 @@ Operations are not implemented here: every method below calls an `OpOverload` (t
 which goes through the dispatcher.
 """
 import math
-import re
-import weakref
 
 import numpy as np
 
 from . import _dtype
 from ._sym import is_symbolic
-from ._tensor_more import install_conveniences
+from ._tensor_more import install_conveniences, parse_device_string
 from ._tensor_str import tensor_repr
 
 
@@ -45,20 +43,6 @@ class Size(tuple):
         return Size(tuple.__add__(self, tuple(other)))
 
 
-_DEVICE_TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve", "fpga", "maia",
-                 "xla", "lazy", "vulkan", "mps", "meta", "hpu", "mtia", "privateuseone")
-
-
-def _parse_device_string(text, index):
-    """(type, index) of "cpu" or "cpu:0", refused with c10's errors ("float32x" is no device)."""
-    m = re.fullmatch(r"([a-zA-Z_]+)(?::(0|[1-9][0-9]*))?", text)
-    if not m:
-        raise RuntimeError(f"Invalid device string: '{text}'")
-    if m.group(1) not in _DEVICE_TYPES:
-        raise RuntimeError(f"Expected one of {', '.join(_DEVICE_TYPES)} device type at start of device string: {text}")
-    return m.group(1), int(m.group(2)) if m.group(2) is not None else index
-
-
 class device:
     __slots__ = ("type", "index")
 
@@ -66,7 +50,7 @@ class device:
         if isinstance(type, device):
             type, index = type.type, type.index
         elif isinstance(type, str):  # "cpu", "cuda:0": named freely, as torch's; only the CPU holds tensors
-            type, index = _parse_device_string(type, index)
+            type, index = parse_device_string(type, index)
         self.type = type
         self.index = index
 
@@ -245,35 +229,12 @@ class Tensor:
 
     nelement = numel
 
-    def element_size(self):
-        return self.dtype.itemsize
-
-    @property
-    def itemsize(self):
-        return self.dtype.itemsize
-
-    @property
-    def nbytes(self):
-        return self.numel() * self.dtype.itemsize
-
     @property
     def device(self):
         return CPU
 
-    # every tensor lives in CPU memory, dense and unquantized (read-only, as torch's)
-    is_cpu = property(lambda self: True)
-    is_cuda = is_xpu = is_mps = is_meta = is_sparse = is_sparse_csr = is_quantized = is_mkldnn = is_nested = property(
-        lambda self: False)
-
-    @property
-    def layout(self):
-        return "torch.strided"
-
     def is_floating_point(self):
         return self.dtype.is_floating_point
-
-    def is_complex(self):
-        return False
 
     def is_contiguous(self, memory_format=None):
         """Dense with strides decreasing along the dims (NCHW), or for channels_last along (C, W, H, N)."""
@@ -299,11 +260,6 @@ class Tensor:
 
     def untyped_storage(self):
         return _StorageRef(self)
-
-    def data_ptr(self):
-        if self._np is None:
-            return 0
-        return self._storage.ctypes.data + self._offset * self.dtype.itemsize
 
     def _is_view(self):
         return self._base is not None
@@ -350,30 +306,6 @@ class Tensor:
     def is_leaf(self):
         return self._grad_fn is None
 
-    def retain_grad(self):
-        if self.grad_fn is None:
-            if not self._requires_grad:
-                raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
-            return
-        self._retains_grad = True
-        self.grad_fn._retained[self._output_nr] = weakref.ref(self)
-
-    @property
-    def retains_grad(self):
-        return self._retains_grad
-
-    def register_hook(self, hook):
-        if not self.requires_grad:
-            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
-        if self.grad_fn is not None:
-            hooks = self.grad_fn._pre_hooks.setdefault(self._output_nr, [])
-        else:
-            if self._backward_hooks is None:
-                self._backward_hooks = []
-            hooks = self._backward_hooks
-        hooks.append(hook)
-        return _HookHandle(hooks, hook)
-
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         # deferred: autograd sits above Tensor and imports it
         from .autograd import backward
@@ -408,14 +340,7 @@ class Tensor:
                                                "(data-dependent)")
         return self._np.reshape(()).item()
 
-    def tolist(self):
-        return self.numpy(force=True).tolist()
-
     __array_priority__ = 1000  # numpy defers to us: np.float64(2.5) * t is t.__rmul__, a Tensor, as torch's
-
-    def __array__(self, dtype=None, copy=None):
-        a = self.numpy(force=True)
-        return a if dtype is None else a.astype(dtype)
 
     def __len__(self):
         if not self._shape:
@@ -433,23 +358,6 @@ class Tensor:
             raise RuntimeError(f"Boolean value of Tensor with {how} is ambiguous")
         return bool(self.item())
 
-    def _one_element(self):
-        """float(t)/int(t) want one element, with torch's ValueError (item() raises RuntimeError)."""
-        if self.numel() != 1:
-            raise ValueError("only one element tensors can be converted to Python scalars")
-        return self.item()
-
-    def __float__(self):
-        return float(self._one_element())
-
-    def __int__(self):
-        return int(self._one_element())
-
-    def __index__(self):
-        if self.dtype.is_floating_point or self.numel() != 1:
-            raise TypeError("only integer tensors of a single element can be converted to an index")
-        return int(self.item())
-
     def __hash__(self):
         return id(self)
 
@@ -460,7 +368,7 @@ class Tensor:
         return (_rebuild, (self.numpy(force=True).copy(), self.requires_grad))
 
 
-install_conveniences(Tensor)  # the legacy type names, deepcopy, format specs (_tensor_more.py)
+install_conveniences(Tensor)  # conversions, device queries, legacy type names, deepcopy, hooks (_tensor_more.py)
 
 
 def _rebuild(array, requires_grad):
@@ -531,15 +439,6 @@ class _StorageRef:
 
     def __eq__(self, other):
         return isinstance(other, _StorageRef) and other._storage is self._storage
-
-
-class _HookHandle:
-    def __init__(self, hooks, hook):
-        self._hooks, self._hook = hooks, hook
-
-    def remove(self):
-        if self._hook in self._hooks:
-            self._hooks.remove(self._hook)
 
 
 def wrap_dim(dim, ndim):

@@ -1,9 +1,16 @@
-"""Tensor's conveniences beyond what the pipeline computes with: the legacy type names (`x.type()` is
+"""Tensor's conveniences beyond what the pipeline computes with: conversions to Python numbers, lists and numpy
+arrays (float(t), int(t), t.tolist(), np.asarray(t)), the element sizes and data_ptr, what a script asks of a
+tensor's device and layout (is_cuda, layout, ...), the legacy type names (`x.type()` is
 "torch.FloatTensor", `x.type("torch.LongTensor")` a converted copy), copy.deepcopy, format specs on a
-one-element tensor (f"{loss:.3f}"), `x.real` (itself: no complex dtypes), and numpy ufuncs on a tensor giving a tensor back (np.sin(x)).
+one-element tensor (f"{loss:.3f}"), `x.real` (itself: no complex dtypes), numpy ufuncs on a tensor giving a tensor
+back (np.sin(x)), the registration of gradient hooks and retain_grad (the eager engine runs what they leave on the
+tensor and its grad_fn), and c10's grammar of device strings with its errors (torch.device("cuda:0")).
 
 Runtime layer, coverage surface. _tensor.py installs these methods on Tensor once the class is defined.
 """
+import re
+import weakref
+
 from . import _dtype
 from ._dtype import dtype as _dtype_class
 
@@ -15,6 +22,58 @@ _LEGACY_NAMES = {
 
 
 class _Conveniences:
+    # every tensor lives in CPU memory, dense and unquantized (read-only, as torch's)
+    is_cpu = property(lambda self: True)
+    is_cuda = is_xpu = is_mps = is_meta = is_sparse = is_sparse_csr = is_quantized = is_mkldnn = is_nested = property(
+        lambda self: False)
+
+    @property
+    def layout(self):
+        return "torch.strided"
+
+    def is_complex(self):
+        return False
+
+    def data_ptr(self):
+        if self._np is None:
+            return 0
+        return self._storage.ctypes.data + self._offset * self.dtype.itemsize
+
+    def element_size(self):
+        return self.dtype.itemsize
+
+    @property
+    def itemsize(self):
+        return self.dtype.itemsize
+
+    @property
+    def nbytes(self):
+        return self.numel() * self.dtype.itemsize
+
+    def tolist(self):
+        return self.numpy(force=True).tolist()
+
+    def __array__(self, dtype=None, copy=None):
+        a = self.numpy(force=True)
+        return a if dtype is None else a.astype(dtype)
+
+    def _one_element(self):
+        """float(t)/int(t) want one element, with torch's ValueError (item() raises RuntimeError)."""
+        if self.numel() != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return self.item()
+
+    def __float__(self):
+        return float(self._one_element())
+
+    def __int__(self):
+        return int(self._one_element())
+
+    def __index__(self):
+        if self.dtype.is_floating_point or self.numel() != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self.item())
+
     def __format__(self, spec):
         if self.dim() == 0 and self._np is not None:
             return self.item().__format__(spec)
@@ -50,6 +109,32 @@ class _Conveniences:
             raise ValueError(f"invalid type: '{getattr(dtype, '__name__', dtype)}'")
         return self.to(dtype)
 
+    def retain_grad(self):
+        if self.grad_fn is None:
+            if not self._requires_grad:
+                raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+            return
+        self._retains_grad = True
+        self.grad_fn._retained[self._output_nr] = weakref.ref(self)
+
+    @property
+    def retains_grad(self):
+        return self._retains_grad
+
+    def register_hook(self, hook):
+        """hook(grad) runs when the gradient for this tensor is computed (the engine's pre-hooks of its grad_fn,
+        or a leaf's AccumulateGrad); a tensor it returns replaces the gradient."""
+        if not self.requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self.grad_fn is not None:
+            hooks = self.grad_fn._pre_hooks.setdefault(self._output_nr, [])
+        else:
+            if self._backward_hooks is None:
+                self._backward_hooks = []
+            hooks = self._backward_hooks
+        hooks.append(hook)
+        return _HookHandle(hooks, hook)
+
 
     @property
     def real(self):
@@ -65,3 +150,26 @@ def install_conveniences(tensor_cls):
     for name, fn in vars(_Conveniences).items():
         if callable(fn) or isinstance(fn, property):
             setattr(tensor_cls, name, fn)
+
+
+class _HookHandle:
+    def __init__(self, hooks, hook):
+        self._hooks, self._hook = hooks, hook
+
+    def remove(self):
+        if self._hook in self._hooks:
+            self._hooks.remove(self._hook)
+
+
+_DEVICE_TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve", "fpga", "maia",
+                 "xla", "lazy", "vulkan", "mps", "meta", "hpu", "mtia", "privateuseone")
+
+
+def parse_device_string(text, index):
+    """(type, index) of "cpu" or "cpu:0", refused with c10's errors ("float32x" is no device)."""
+    m = re.fullmatch(r"([a-zA-Z_]+)(?::(0|[1-9][0-9]*))?", text)
+    if not m:
+        raise RuntimeError(f"Invalid device string: '{text}'")
+    if m.group(1) not in _DEVICE_TYPES:
+        raise RuntimeError(f"Expected one of {', '.join(_DEVICE_TYPES)} device type at start of device string: {text}")
+    return m.group(1), int(m.group(2)) if m.group(2) is not None else index

@@ -78,14 +78,9 @@ def _options(t):
 
 def _shape(t):
     """A tensor operand's shape, None for a Python number (which gets no gradient)."""
-    return tuple(t.shape) if _is_tensor(t) else None
+    return tuple(t.shape) if isinstance(t, Tensor) else None
 
 
 def _zero_like_scalar(value, like):
     """The 0-dim tensor C++ makes from a Scalar operand of `where` (at::scalar_tensor with `like`'s options)."""
     return aten.scalar_tensor.default(value, **_options(like))
-
-
-def _is_tensor(x):
-    return isinstance(x, Tensor)
-

@@ -10,7 +10,7 @@ import numpy as np
 from .. import _dtype
 from .._tensor import DynamicOutputShapeException, Tensor
 from . import factories
-from .memory import _dtype_title
+from .memory import _dtype_title, written_meta
 from .meta_util import broadcast_shapes, c_order, fake_empty, preserve_format_strides, with_strides, wrap_dim
 
 
@@ -108,13 +108,8 @@ def _index_put_meta(self, indices, values, accumulate=False):
     return fake_empty(self.shape, self.dtype, preserve_format_strides(self))
 
 
-def _index_put_inplace_meta(self, indices, values, accumulate=False):
-    self._bump_version()
-    return self
-
-
 index_put = (_index_put_kernel, _index_put_meta)
-index_put_ = (_index_put_inplace_kernel, _index_put_inplace_meta)
+index_put_ = (_index_put_inplace_kernel, written_meta)
 
 
 # ---- ATen's argument checks of gather, scatter, index_select and index_add: run by the kernels and the

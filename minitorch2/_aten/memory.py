@@ -37,12 +37,14 @@ def _copy_kernel(self, src, non_blocking=False):
     return _write(self, value)
 
 
-def _copy_meta(self, src, non_blocking=False):
+def written_meta(self, *args, **kwargs):
+    """The meta of an op that writes into self and returns it (copy_, index_put_, the random fills): self, one
+    version later."""
     self._bump_version()
     return self
 
 
-copy_ = (_copy_kernel, _copy_meta)
+copy_ = (_copy_kernel, written_meta)
 
 
 def _check_fill_value(value):

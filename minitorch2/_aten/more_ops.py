@@ -16,7 +16,7 @@ from .._dtype import result_type
 from . import linalg, range_values
 from .memory import _dtype_title
 from .meta_util import broadcast_shapes, c_order, fake_empty, pointwise_strides, reduced_shape, reduction_dims, wrap_dim
-from .reductions import _contiguous_out, _sum_dtype
+from .reductions import _contiguous_out, sum_dtype
 from .pointwise_factories import (
     _ensure_array, _float_dtype, _laid_out, _np, _not_implemented, binary, unary_bool, unary_float, unary_same,
 )
@@ -199,7 +199,7 @@ def _prod_dims(self, dim):
 
 
 def _prod_kernel(self, dim=None, keepdim=False, *, dtype=None):
-    out_dtype = _sum_dtype(self, dtype)
+    out_dtype = sum_dtype(self, dtype)
     dims = _prod_dims(self, dim)
     x = self._np.astype(out_dtype.np, copy=False)
     if out_dtype is _dtype.float16 and dim is None and x.size:  # ATen multiplies half in half, in order
@@ -209,7 +209,7 @@ def _prod_kernel(self, dim=None, keepdim=False, *, dtype=None):
 
 def _prod_meta(self, dim=None, keepdim=False, *, dtype=None):
     dims = _prod_dims(self, dim)
-    return fake_empty(reduced_shape(self.shape, dims, keepdim), _sum_dtype(self, dtype))
+    return fake_empty(reduced_shape(self.shape, dims, keepdim), sum_dtype(self, dtype))
 
 
 prod_dim = prod_default = _contiguous_out((_prod_kernel, _prod_meta))
@@ -287,14 +287,8 @@ def _vector_norm_meta(self, ord=2, dim=None, keepdim=False, *, dtype=None):
 linalg_vector_norm = (_vector_norm_kernel, _vector_norm_meta)
 
 
-def _sum_like_dtype(self, dtype):
-    if dtype is not None:
-        return dtype
-    return _dtype.int64 if self.dtype.category < 2 else self.dtype
-
-
 def _nansum_kernel(self, dim=None, keepdim=False, *, dtype=None):
-    out_dtype = _sum_like_dtype(self, dtype)
+    out_dtype = sum_dtype(self, dtype)
     dims = reduction_dims(dim, self.dim())
     acc = np.float32 if out_dtype is _dtype.float16 else out_dtype.np
     return c_order(np.asarray(np.nansum(self._np.astype(acc), axis=dims, keepdims=keepdim), out_dtype.np))
@@ -302,7 +296,7 @@ def _nansum_kernel(self, dim=None, keepdim=False, *, dtype=None):
 
 def _nansum_meta(self, dim=None, keepdim=False, *, dtype=None):
     dims = reduction_dims(dim, self.dim())
-    return fake_empty(reduced_shape(self.shape, dims, keepdim), _sum_like_dtype(self, dtype))
+    return fake_empty(reduced_shape(self.shape, dims, keepdim), sum_dtype(self, dtype))
 
 
 nansum = (_nansum_kernel, _nansum_meta)
@@ -327,13 +321,13 @@ def _trace_check(self):
 
 def _trace_kernel(self):
     _trace_check(self)
-    out_dtype = _sum_like_dtype(self, None)
+    out_dtype = sum_dtype(self, None)
     return np.asarray(np.trace(self._np, dtype=out_dtype.np), out_dtype.np)
 
 
 def _trace_meta(self):
     _trace_check(self)
-    return fake_empty((), _sum_like_dtype(self, None))
+    return fake_empty((), sum_dtype(self, None))
 
 
 trace = (_trace_kernel, _trace_meta)

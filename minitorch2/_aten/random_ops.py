@@ -9,7 +9,7 @@ bit for bit.
 import numpy as np
 
 from .. import _dtype, _random
-from .memory import _write
+from .memory import _write, written_meta
 from .meta_util import fake_empty, new_tensor_shape
 from .nn_ops import scalar_type_name
 from .sorting import stable_order
@@ -55,15 +55,10 @@ def _random_kernel(self, *, generator=None):
     return _fill_from(self, _gen(generator).random_(tuple(self.shape), self.dtype.np))
 
 
-def _inplace_meta(self, *args, **kwargs):
-    self._bump_version()
-    return self
-
-
-uniform_ = (_uniform_kernel, _inplace_meta)
-normal_ = (_normal_kernel, _inplace_meta)
-random_from = (_random_from_kernel, _inplace_meta)
-random_ = (_random_kernel, _inplace_meta)
+uniform_ = (_uniform_kernel, written_meta)
+normal_ = (_normal_kernel, written_meta)
+random_from = (_random_from_kernel, written_meta)
+random_ = (_random_kernel, written_meta)
 
 
 def _bernoulli_p_kernel(self, p=0.5, *, generator=None):
@@ -89,7 +84,7 @@ def _like_meta(self, *args, **kwargs):
 
 bernoulli_p = (_bernoulli_p_kernel, _like_meta)
 bernoulli_default = (_bernoulli_default_kernel, _like_meta)
-bernoulli_inplace = (_bernoulli_inplace_kernel, _inplace_meta)
+bernoulli_inplace = (_bernoulli_inplace_kernel, written_meta)
 
 
 def _randperm_kernel(n, *, generator=None, dtype=None, layout=None, device=None, pin_memory=None):

@@ -26,7 +26,8 @@ def _contiguous_out(impl):
     return contiguous_kernel, meta
 
 
-def _sum_dtype(self, dtype):
+def sum_dtype(self, dtype):
+    """sum's and prod's result dtype: `dtype` if given, else int64 for bool and integers (tensors and IR nodes)."""
     if dtype is not None:
         return dtype
     return _dtype.int64 if self.dtype.category < 2 else self.dtype
@@ -38,7 +39,7 @@ def _acc_np(dtype):
 
 
 def _sum_kernel(self, dim=None, keepdim=False, *, dtype=None):
-    out_dtype = _sum_dtype(self, dtype)
+    out_dtype = sum_dtype(self, dtype)
     dims = reduction_dims(dim, self.dim())
     x = self._np.astype(out_dtype.np, copy=False)
     return np.asarray(np.sum(x, axis=dims, keepdims=keepdim, dtype=_acc_np(out_dtype)), out_dtype.np)
@@ -46,7 +47,7 @@ def _sum_kernel(self, dim=None, keepdim=False, *, dtype=None):
 
 def _sum_meta(self, dim=None, keepdim=False, *, dtype=None):
     dims = reduction_dims(dim, self.dim())
-    return fake_empty(reduced_shape(self.shape, dims, keepdim), _sum_dtype(self, dtype))
+    return fake_empty(reduced_shape(self.shape, dims, keepdim), sum_dtype(self, dtype))
 
 
 sum_dim = _contiguous_out((_sum_kernel, _sum_meta))  # (also sum.default's: it reduces every dim when given none)
@@ -263,7 +264,7 @@ std = _contiguous_out((_std_kernel, _var_meta))
 def _scan(np_fn):
     """cumsum / cumprod: integers accumulate in int64, half in float32, as sum and prod do."""
     def kernel(self, dim, *, dtype=None):
-        out_dtype = _sum_dtype(self, dtype)
+        out_dtype = sum_dtype(self, dtype)
         d = wrap_dim(dim, self.dim())
         if self.dim() == 0:
             return self._np.astype(out_dtype.np).copy()
@@ -271,7 +272,7 @@ def _scan(np_fn):
 
     def meta(self, dim, *, dtype=None):
         wrap_dim(dim, self.dim())
-        return fake_empty(self.shape, _sum_dtype(self, dtype))
+        return fake_empty(self.shape, sum_dtype(self, dtype))
 
     return kernel, meta
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from backend import ir
 from backend.lowering import GraphLowering
-from backend.debug import post_fusion_text, pre_fusion_text
+from backend.debug import describe, post_fusion_text, pre_fusion_text
 from backend.scheduler import ExternStep, KernelStep, Scheduler
 from partition.compare import PARTITIONERS
 from partition.report import partition_report
@@ -151,7 +151,7 @@ def kernel_plan(backend_graph):
                               step.kernel))
         elif isinstance(step, ExternStep):
             outputs = [o.name for o in step.kernel.outputs if o is not None]
-            steps.append(Step(step.kernel.name, "extern", [step.kernel.name, *outputs], step.kernel.describe()))
+            steps.append(Step(step.kernel.name, "extern", [step.kernel.name, *outputs], describe(step.kernel)))
     plan = KernelPlan(pre_fusion_text(graph), post_fusion_text(scheduler), steps, list(scheduler.refusals),
                       buffer_origin=origin)
     for step in steps:

@@ -19,13 +19,13 @@ the two can never collide. The `torch` global is `_spelling.TORCH`.
 import enum
 import keyword
 import math
-import re
 import typing
 from dataclasses import dataclass
 
 from .._ops import OpOverload, OpOverloadPacket
-from .._tensor import FakeTensor, Tensor, device as _device_class
+from .._tensor import Tensor, device as _device_class
 from ._spelling import TORCH, is_from_torch, qualified_name, type_repr
+from ._verbose_code import stack_trace_comment, value_annotation
 from .node import Node, last_uses
 
 __all__ = ["CodeGen", "PythonCode"]
@@ -51,13 +51,6 @@ inplace_methods = {
     "imul": "{} *= {}", "imatmul": "{} @= {}", "ior": "{} |= {}", "ipow": "{} **= {}", "irshift": "{} >>= {}",
     "isub": "{} -= {}", "itruediv": "{} /= {}", "ixor": "{} ^= {}", "setitem": "{}[{}] = {}",
 }
-
-_DTYPE_ABBRS = {
-    "torch.float64": "f64", "torch.float32": "f32", "torch.float16": "f16", "torch.bfloat16": "bf16",
-    "torch.int64": "i64", "torch.int32": "i32", "torch.int16": "i16", "torch.int8": "i8",
-    "torch.uint8": "u8", "torch.bool": "b8", "torch.complex64": "c64", "torch.complex128": "c128",
-}
-
 
 @dataclass
 class PythonCode:
@@ -190,25 +183,15 @@ class _Emitter:
     # ---------------------------------------------------------- nodes
     def annotation(self, node):
         """` : torch.Tensor` from the node's type; verbose: `: "f32[3, 4]"` from its recorded value."""
-        if self.verbose:
-            meta = node.meta.get("val", node.meta.get("tensor_meta", node.meta.get("example_value", None)))
-            if isinstance(meta, Tensor) and str(meta.dtype) in _DTYPE_ABBRS:
-                core = _DTYPE_ABBRS[str(meta.dtype)] + _shape(meta.shape)
-                core += _shape(meta.stride()) if self.include_stride else ""
-                core += str(meta.device) if self.include_device else ""
-                plain = type(meta) in (Tensor, FakeTensor)
-                return f': "{core}"' if plain else f': "{type(meta).__name__}({core})"'
-            if hasattr(meta, "_fields") and hasattr(meta, "memory_format") and str(meta.dtype) in _DTYPE_ABBRS:
-                return f': "{_DTYPE_ABBRS[str(meta.dtype)]}{_shape(meta.shape)}"'  # a TensorMetadata
+        value = value_annotation(node, self.include_stride, self.include_device) if self.verbose else None
+        if value is not None:
+            return value
         return "" if node.type is None else f" : {self.type_repr(node.type)}"
 
     def stack_trace_summary(self, node):
-        if node.op in ("placeholder", "output"):
-            return
-        parsed = _parse_stack_trace(node.stack_trace)
-        summary = "File: {}:{} in {}, code: {}".format(*parsed) if parsed else "No stacktrace found for following nodes"
-        line = f"\n# {summary}\n"
-        if line != self.prev_summary:
+        """verbose: a comment naming the source line of the nodes below it, when it changes."""
+        line = stack_trace_comment(node)
+        if line is not None and line != self.prev_summary:
             self.prev_summary = line
             self.body.append(line)
 
@@ -282,21 +265,3 @@ class _Emitter:
         src = f"\n{wrap_stmts}\n\n{prologue}\n{code}"
         return PythonCode(src, self.globals)
 
-
-def _shape(sizes):
-    return f"[{', '.join(str(s) for s in sizes)}]"
-
-
-_STACK_FRAME = re.compile(r"^File \"(.+)\", line (\d+), in (.+)$")
-
-
-def _parse_stack_trace(stack_trace):
-    """(file, line, function, code) of the innermost frame of a recorded stack trace."""
-    if stack_trace is None:
-        return None
-    lines = stack_trace.strip().split("\n")
-    for idx in range(len(lines) - 2, -1, -1):
-        match = _STACK_FRAME.match(lines[idx].strip())
-        if match:
-            return (*match.groups(), lines[idx + 1].strip())
-    return None

@@ -1,11 +1,17 @@
-"""torch.fx's conveniences beyond what the pipeline calls: a Graph printed as a table (`print_tabular`) and a
+"""torch.fx's conveniences beyond what the pipeline calls: a Graph printed as a table (`print_tabular`), a
 GraphModule's submodule surgery (`add_submodule`, `delete_submodule`, `delete_all_unused_submodules`, which
-subgraph_rewriter uses).
+subgraph_rewriter uses), its code printed as a class (`print_readable`, for logs and the debug folder), and the
+ShapeProp pass (torch.fx.passes.shape_prop's, imported there; the pipeline reads only that module's TensorMetadata).
 
 FX layer, coverage surface. Graph and GraphModule take these from the mixins here, as nn.Module takes its
 conveniences from module_more.py.
 """
+import contextlib
+
+from .. import _tensor
 from ..nn import Module
+from .interpreter import Interpreter
+from .node import map_aggregate
 
 
 class GraphTable:
@@ -75,3 +81,66 @@ class GraphModuleSurgery:
                     used.update(f"{node.target}.{name}" for name, _ in sub.named_modules() if name)
         for name in [name for name, _ in self.named_modules() if name not in used]:
             self.delete_submodule(name)
+
+
+
+class GraphModuleReadable:
+    """GraphModule.print_readable."""
+
+    def print_readable(self, print_output=True, include_stride=False, include_device=False, colored=False):
+        """The generated code as a class, with the code of GraphModule children nested inside."""
+        output = _readable(self, self._get_name(), include_stride, include_device)
+        if print_output:
+            print(output)
+        return output
+
+
+def _readable(module, module_name, include_stride, include_device):
+    code = module.graph.python_code(root_module="self", verbose=True, include_stride=include_stride,
+                                    include_device=include_device).src.lstrip("\n")
+    children = [_readable(child, name, include_stride, include_device)
+                for name, child in module.named_children() if isinstance(child, GraphModuleReadable)]
+    return _addindent(f"class {module_name}(torch.nn.Module):\n{code}", 4) + _addindent("\n".join(["", *children]), 4)
+
+
+def _addindent(s, num_spaces):
+    first, *rest = s.split("\n")
+    return "\n".join([first, *(num_spaces * " " + line if line.strip() else "" for line in rest)])
+
+class ShapeProp(Interpreter):
+    """torch.fx.passes.shape_prop.ShapeProp: run the graph once on example inputs (only meta functions with
+    `fake_mode`) and write down a TensorMetadata for what each node produced in `node.meta["tensor_meta"]` (a
+    tuple, list or dict of them for several tensors), and its Python type in `node.meta["type"]`."""
+
+    def __init__(self, gm, fake_mode=None):
+        super().__init__(gm)
+        self.fake_mode = fake_mode
+
+    def run_node(self, n):
+        from .passes.shape_prop import _extract_tensor_metadata  # deferred: that module re-exports this class
+
+        try:
+            with self.fake_mode if self.fake_mode is not None else contextlib.nullcontext():
+                result = super().run_node(n)
+        except Exception as e:
+            raise RuntimeError(f"ShapeProp error for: node={n.format_node()} with meta={n.meta}") from e
+        found_tensor = False
+
+        def extract(obj):
+            nonlocal found_tensor
+            if isinstance(obj, _tensor.Tensor):
+                found_tensor = True
+                return _extract_tensor_metadata(obj)
+            return obj
+
+        meta = map_aggregate(result, extract)
+        if found_tensor:
+            n.meta["tensor_meta"] = meta
+        n.meta["type"] = type(result)
+        return result
+
+    def propagate(self, *args):
+        """Run on args (faked first when a fake_mode was given); returns the graph's output."""
+        if self.fake_mode is not None:
+            args = [self.fake_mode.from_tensor(a) if isinstance(a, _tensor.Tensor) else a for a in args]
+        return super().run(*args)

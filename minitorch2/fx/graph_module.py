@@ -20,7 +20,7 @@ import linecache
 from ..nn import Module
 from .._tensor import Tensor
 from ..nn.parameter import Parameter
-from ._graph_more import GraphModuleSurgery
+from ._graph_more import GraphModuleReadable, GraphModuleSurgery
 from .graph import Graph
 
 __all__ = ["GraphModule"]
@@ -69,13 +69,9 @@ def _install(module, field, obj):
         setattr(module, field, obj)
 
 
-def _addindent(s, num_spaces):
-    first, *rest = s.split("\n")
-    return "\n".join([first, *(num_spaces * " " + line if line.strip() else "" for line in rest)])
-
-
-class GraphModule(GraphModuleSurgery, Module):
-    """An nn.Module generated from a Graph (submodule surgery from _graph_more.py). See the module docstring."""
+class GraphModule(GraphModuleSurgery, GraphModuleReadable, Module):
+    """An nn.Module generated from a Graph (submodule surgery and print_readable from _graph_more.py). See the
+    module docstring."""
 
     def __new__(cls, *args, **kwargs):
         for base in cls.__mro__:
@@ -149,13 +145,6 @@ class GraphModule(GraphModuleSurgery, Module):
                 child.recompile()
         return python_code
 
-    def print_readable(self, print_output=True, include_stride=False, include_device=False, colored=False):
-        """The generated code as a class, with the code of GraphModule children nested inside."""
-        output = _readable(self, self._get_name(), include_stride, include_device)
-        if print_output:
-            print(output)
-        return output
-
     def __str__(self):
         reminder = "# To see more debug info, please use `graph_module.print_readable()`"
         return "\n".join([super().__repr__(), self._code, reminder])
@@ -176,11 +165,3 @@ class _CodeOnlyModule(Module):
     def __init__(self, body):
         super().__init__()
         self.__dict__ = body
-
-
-def _readable(module, module_name, include_stride, include_device):
-    code = module.graph.python_code(root_module="self", verbose=True, include_stride=include_stride,
-                                    include_device=include_device).src.lstrip("\n")
-    children = [_readable(child, name, include_stride, include_device)
-                for name, child in module.named_children() if isinstance(child, GraphModule)]
-    return _addindent(f"class {module_name}(torch.nn.Module):\n{code}", 4) + _addindent("\n".join(["", *children]), 4)

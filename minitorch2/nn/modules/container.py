@@ -6,12 +6,14 @@ is where state-dict names like `0.weight` come from.
 import operator
 from collections import OrderedDict
 
+from .container_more import DictEditing, IndexedEditing, ModuleListInsert
 from .module import Module
 from .module_more import module_list_repr
 
 
-class _Indexed(Module):
-    """Sequential's and ModuleList's indexing: children by position, renumbered from 0 after a deletion."""
+class _Indexed(IndexedEditing, Module):
+    """Sequential's and ModuleList's indexing: children by position (set and deleted in place by the mixin from
+    container_more.py)."""
 
     def _key(self, idx):
         size = len(self)
@@ -19,17 +21,6 @@ class _Indexed(Module):
         if not -size <= idx < size:
             raise IndexError(f"index {idx} is out of range")
         return list(self._modules)[idx % size]
-
-    def __setitem__(self, idx, module):
-        setattr(self, self._key(idx), module)
-
-    def __delitem__(self, idx):
-        for key in list(self._modules)[idx] if isinstance(idx, slice) else [self._key(idx)]:
-            delattr(self, key)
-        modules = list(self._modules.values())
-        self._modules.clear()
-        for i, module in enumerate(modules):
-            self._modules[str(i)] = module
 
     def __len__(self):
         return len(self._modules)
@@ -68,7 +59,7 @@ class Sequential(_Indexed):
         return input
 
 
-class ModuleList(_Indexed):
+class ModuleList(ModuleListInsert, _Indexed):
     def __init__(self, modules=None):
         super().__init__()
         if modules is not None:
@@ -85,17 +76,10 @@ class ModuleList(_Indexed):
     def __add__(self, other):
         return ModuleList(list(self) + list(other))
 
-    def insert(self, index, module):
-        modules = list(self._modules.values())
-        modules.insert(index, module)
-        self._modules.clear()
-        for i, m in enumerate(modules):
-            self.add_module(str(i), m)
-
     __repr__ = module_list_repr  # runs of identical children print once (module_more.py)
 
 
-class ModuleDict(Module):
+class ModuleDict(DictEditing, Module):
     def __init__(self, modules=None):
         super().__init__()
         if modules is not None:
@@ -107,9 +91,6 @@ class ModuleDict(Module):
     def __setitem__(self, key, module):
         self.add_module(key, module)
 
-    def __delitem__(self, key):
-        del self._modules[key]
-
     def __len__(self):
         return len(self._modules)
 
@@ -118,14 +99,6 @@ class ModuleDict(Module):
 
     def __contains__(self, key):
         return key in self._modules
-
-    def clear(self):
-        self._modules.clear()
-
-    def pop(self, key):
-        v = self[key]
-        del self[key]
-        return v
 
     def keys(self):
         return self._modules.keys()

@@ -1,4 +1,5 @@
-"""ParameterList and ParameterDict (as torch.nn). Runtime layer, coverage surface.
+"""ParameterList and ParameterDict (as torch.nn), and the in-place edits of the other containers (a ModuleList's
+insert, a Sequential's `del seq[1]`, a ModuleDict's pop). Runtime layer, coverage surface.
 
 Each element is an attribute of the container named by its index ("0", "1", ...) or key, so a Parameter lands
 in `_parameters` and the state-dict keys read `params.0`, `params.left`, as in torch. A plain tensor stored in
@@ -12,6 +13,47 @@ from ..parameter import Parameter
 from .module import Module
 
 __all__ = ["ParameterList", "ParameterDict"]
+
+
+class IndexedEditing:
+    """Sequential's and ModuleList's children set and deleted (the rest renumbered from 0) by position."""
+
+    def __setitem__(self, idx, module):
+        setattr(self, self._key(idx), module)
+
+    def __delitem__(self, idx):
+        for key in list(self._modules)[idx] if isinstance(idx, slice) else [self._key(idx)]:
+            delattr(self, key)
+        modules = list(self._modules.values())
+        self._modules.clear()
+        for i, module in enumerate(modules):
+            self._modules[str(i)] = module
+
+
+class ModuleListInsert:
+    """ModuleList.insert: a child placed at a position, those after it renumbered."""
+
+    def insert(self, index, module):
+        modules = list(self._modules.values())
+        modules.insert(index, module)
+        self._modules.clear()
+        for i, m in enumerate(modules):
+            self.add_module(str(i), m)
+
+
+class DictEditing:
+    """ModuleDict's entries deleted and popped."""
+
+    def __delitem__(self, key):
+        del self._modules[key]
+
+    def clear(self):
+        self._modules.clear()
+
+    def pop(self, key):
+        v = self[key]
+        del self[key]
+        return v
 
 
 def _describe(key, value, type_name):

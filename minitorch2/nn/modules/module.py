@@ -4,7 +4,8 @@ Runtime layer. Assigning a Parameter, a Module or (through `register_buffer`) a 
 files it in `_parameters`, `_modules` or `_buffers`, in assignment order; every traversal
 (`named_parameters`, `state_dict`, `modules`, ...) walks those dicts depth-first, which gives PyTorch's
 key names and order (`0.weight`, `fc.bias`, `bn.running_mean`). `__call__` runs forward hooks around `forward`.
-State dicts, dtype moves, zero_grad and printing come from the base class in module_more.py (coverage surface).
+State dicts, dtype moves, zero_grad, `del` and dir() of members, and printing come from the base class in
+module_more.py (coverage surface).
 """
 from collections import OrderedDict
 
@@ -102,17 +103,6 @@ class Module(ModuleConveniences):
             if store in d and name in d[store]:
                 return d[store][name]
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
-
-    def __delattr__(self, name):
-        for store in (self._parameters, self._buffers, self._modules):
-            if name in store:
-                del store[name]
-                self._non_persistent_buffers_set.discard(name)
-                return
-        object.__delattr__(self, name)
-
-    def __dir__(self):
-        return sorted(set(object.__dir__(self)) | set(self._parameters) | set(self._buffers) | set(self._modules))
 
     def register_parameter(self, name, param):
         if "_parameters" not in self.__dict__:

@@ -1,5 +1,6 @@
 """What nn.Module offers beyond what the compiler reads: state dicts, dtype and device moves, zero_grad, apply,
-lookups by dotted name, and printing (ModuleList's and the convolutions' too).
+lookups by dotted name, `del module.name` and dir(module) over its members, and printing (ModuleList's and the
+convolutions' too).
 
 Runtime layer, coverage surface. Module (module.py) keeps what every stage uses: registration by attribute
 assignment, traversal in PyTorch's order, train/eval and `__call__` with its hooks. These methods, the surface
@@ -35,6 +36,17 @@ class _IncompatibleKeys(namedtuple("_IncompatibleKeys", ["missing_keys", "unexpe
 
 class ModuleConveniences:
     """The base of nn.Module holding the methods listed above (self is always a Module)."""
+
+    def __delattr__(self, name):
+        for store in (self._parameters, self._buffers, self._modules):
+            if name in store:
+                del store[name]
+                self._non_persistent_buffers_set.discard(name)
+                return
+        object.__delattr__(self, name)
+
+    def __dir__(self):
+        return sorted(set(object.__dir__(self)) | set(self._parameters) | set(self._buffers) | set(self._modules))
 
     def get_parameter(self, target):
         return self._get_member(target, "parameter", "_parameters")
