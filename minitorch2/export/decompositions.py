@@ -1,15 +1,40 @@
-"""Export's own decompositions: the ops torch's core ATen table (run_decompositions()' default) splits that
-torch's inductor lowers whole, so the op table's rows, which serve the inductor path, carry no decomposition.
+"""Export's own decompositions: the ops torch's core ATen table (run_decompositions()' default) splits that the op
+table's rows keep whole, or split otherwise for the inductor path.
 
 torch.export layer (coverage surface): exported_program.core_aten_decomposition_table() adds these to the rows'
-decompositions of the ops outside the core set. Each records the ops torch's reference decomposition records,
-in the same order (`value * tensor1` is `mul.Tensor(tensor1, value)`).
+decompositions of the ops outside the core set, and they win over a row's own (tril's row counts with prims.iota,
+as torch's inductor graphs do; an exported graph counts with aten.arange). Each records the ops torch's export
+records for the op, in the same order (`value * tensor1` is `mul.Tensor(tensor1, value)`; `torch.where(c, 0, x)`
+makes a scalar_tensor of x's dtype, layout and device). A decomposition returns NotImplemented where torch's
+would record something ours cannot (an op we lack) and the op then stays whole.
 """
+import math
+
+from .. import _dtype
 from .._ops import ops
+from .._type_info import finfo
 
 aten = ops.aten
 
 
+def _scalar(value, like, dtype=None):
+    """A Python number as torch.where makes it: a 0-d tensor of `like`'s dtype (or `dtype`), layout and device."""
+    return aten.scalar_tensor.default(value, dtype=dtype or like.dtype, layout=like.layout, device=like.device)
+
+
+def _positions(length, like, **dtype):
+    return aten.arange.start_step(0, length, **dtype, layout=like.layout, device=like.device, pin_memory=False)
+
+
+def _float_only(decomposition):
+    """Integer inputs take other routes in torch (a cast first); those stay whole."""
+    def decompose(self, *args, **kwargs):
+        return decomposition(self, *args, **kwargs) if self.dtype.is_floating_point else NotImplemented
+    decompose.__name__ = decomposition.__name__
+    return decompose
+
+
+# ---------------------------------------------------------------- arithmetic
 def addcmul(self, tensor1, tensor2, *, value=1):
     return aten.add.Tensor(self, aten.mul.Tensor(aten.mul.Tensor(tensor1, value), tensor2))
 
@@ -30,8 +55,324 @@ def sum_default(self, *, dtype=None):
     return aten.sum.dim_IntList(self, [], dtype=dtype)
 
 
-EXPORT_ONLY = {aten.addcmul.default: addcmul, aten.addcdiv.default: addcdiv, aten.clamp_min.default: clamp_min,
-               aten.clamp_max.default: clamp_max, aten.sum.default: sum_default}
+@_float_only
+def deg2rad(self):
+    return aten.mul.Tensor(self, math.pi / 180)
+
+
+@_float_only
+def rad2deg(self):
+    return aten.mul.Tensor(self, 180 / math.pi)
+
+
+def dot(self, tensor):
+    return aten.sum.dim_IntList(aten.mul.Tensor(self, tensor), [])
+
+
+def baddbmm(self, batch1, batch2, *, beta=1, alpha=1):
+    product = aten.bmm.default(batch1, batch2)
+    if alpha != 1:
+        product = aten.mul.Tensor(product, alpha)
+    if beta == 0:
+        return product
+    return aten.add.Tensor(self if beta == 1 else aten.mul.Tensor(self, beta), product)
+
+
+@_float_only
+def lerp_scalar(self, end, weight):
+    """Two formulas, chosen per element by |weight| < 0.5 (the weight a 0-d full of end's dtype):
+    start + w * (end - start) below, end + (w - 1) * (end - start) above."""
+    weight = aten.full.default([], weight, dtype=end.dtype, layout=end.layout, device=end.device, pin_memory=False)
+    upper = aten.ge.Scalar(aten.abs.default(weight), 0.5)
+    weight = aten.where.self(upper, aten.sub.Tensor(weight, 1), weight)
+    base = aten.where.self(upper, end, self)
+    return aten.add.Tensor(aten.mul.Tensor(weight, aten.sub.Tensor(end, self)), base)
+
+
+# ---------------------------------------------------------------- pointwise selections
+@_float_only
+def isfinite(self):
+    not_infinite = aten.ne.Scalar(aten.abs.default(self), math.inf)
+    return aten.mul.Tensor(aten.eq.Tensor(self, self), not_infinite)
+
+
+def heaviside(self, values):
+    is_zero = aten.eq.Scalar(self, 0)
+    below = aten.logical_or.default(aten.lt.Scalar(self, 0), aten.isnan.default(self))
+    one, zero = _scalar(1, self, _dtype.int64), _scalar(0, self, _dtype.int64)
+    return aten.where.self(is_zero, values, aten.where.self(below, zero, one))
+
+
+@_float_only
+def logit(self, eps=None):
+    low, high = (-1.0, 2.0) if eps is None else (eps, 1 - eps)
+    below, above = aten.lt.Scalar(self, low), aten.gt.Scalar(self, high)
+    clamped = aten.where.self(above, _scalar(high, self), self)
+    clamped = aten.where.self(below, _scalar(low, self), clamped)
+    return aten.log.default(aten.div.Tensor(clamped, aten.sub.Tensor(1, clamped)))
+
+
+@_float_only
+def sinc(self):
+    scaled = aten.mul.Tensor(self, math.pi)
+    at_zero = aten.eq.Scalar(scaled, 0)
+    quotient = aten.div.Tensor(aten.sin.default(scaled), scaled)
+    return aten.where.self(at_zero, _scalar(1, self), quotient)
+
+
+@_float_only
+def special_entr(self):
+    nan, positive = aten.isnan.default(self), aten.gt.Scalar(self, 0)
+    entropy = aten.mul.Tensor(aten.neg.default(self), aten.log.default(self))
+    at_zero = aten.eq.Scalar(self, 0)
+    minus_inf = _scalar(-math.inf, self)
+    rest = aten.where.self(at_zero, _scalar(0, self), minus_inf)
+    return aten.where.self(nan, self, aten.where.self(positive, entropy, rest))
+
+
+def threshold(self, threshold, value):
+    return aten.where.self(aten.le.Scalar(self, threshold), _scalar(value, self), self)
+
+
+@_float_only
+def xlogy_tensor(self, other):
+    if other.dtype is not self.dtype:
+        return NotImplemented
+    at_zero = aten.eq.Scalar(self, 0)
+    product = aten.where.self(at_zero, _scalar(0, self), aten.mul.Tensor(self, aten.log.default(other)))
+    return aten.where.self(aten.isnan.default(other), _scalar(math.nan, self), product)
+
+
+@_float_only
+def masked_fill_scalar(self, mask, value):
+    return aten.where.self(mask, _scalar(float(value), self), self)
+
+
+@_float_only
+def nan_to_num(self, nan=None, posinf=None, neginf=None):
+    limits = finfo(self.dtype)
+    result = aten.where.self(aten.isnan.default(self), _scalar(0.0 if nan is None else nan, self), self)
+    low = limits.min if neginf is None else neginf
+    result = aten.where.self(aten.eq.Scalar(self, -math.inf), _scalar(low, self), result)
+    high = limits.max if posinf is None else posinf
+    return aten.where.self(aten.eq.Scalar(self, math.inf), _scalar(high, self), result)
+
+
+# ---------------------------------------------------------------- logaddexp
+@_float_only
+def logaddexp(self, other):
+    """max + log1p(exp(min - max)); where both are the same infinity, self."""
+    larger, smaller = _ordered(self, other)
+    same_infinity = aten.logical_and.default(aten.logical_not.default(aten.isfinite.default(self)),
+                                             aten.eq.Tensor(self, other))
+    result = aten.add.Tensor(larger, aten.log1p.default(aten.exp.default(aten.sub.Tensor(smaller, larger))))
+    return aten.where.self(same_infinity, self, result)
+
+
+@_float_only
+def logaddexp2(self, other):
+    larger, smaller = _ordered(self, other)
+    same_infinity = aten.logical_and.default(aten.isinf.default(self), aten.eq.Tensor(self, other))
+    log1p = aten.log1p.default(aten.exp2.default(aten.sub.Tensor(smaller, larger)))
+    result = aten.add.Tensor(larger, aten.mul.Tensor(log1p, 1 / math.log(2)))
+    return aten.where.self(same_infinity, self, result)
+
+
+def _ordered(self, other):
+    self_larger = aten.ge.Tensor(self, other)
+    return aten.where.self(self_larger, self, other), aten.where.self(self_larger, other, self)
+
+
+# ---------------------------------------------------------------- reductions
+def all_default(self):
+    return aten.logical_not.default(aten.any.dims(aten.logical_not.default(self)))
+
+
+def all_dims(self, dim=None, keepdim=False):
+    anywhere = aten.any.dims(aten.logical_not.default(self), dim, keepdim) if keepdim else \
+        aten.any.dims(aten.logical_not.default(self), dim)
+    return aten.logical_not.default(anywhere)
+
+
+def aminmax(self, *, dim=None, keepdim=False):
+    if dim is None:
+        return aten.amin.default(self), aten.amax.default(self)
+    if keepdim:
+        return aten.amin.default(self, [dim], True), aten.amax.default(self, [dim], True)
+    return aten.amin.default(self, [dim]), aten.amax.default(self, [dim])
+
+
+def isin_tensor_scalar(elements, test_element, *, assume_unique=False, invert=False):
+    return (aten.ne.Scalar if invert else aten.eq.Scalar)(elements, test_element)
+
+
+def isin_tensor_tensor(elements, test_elements, *, assume_unique=False, invert=False):
+    """Every element against every test element (a view with trailing ones, eq, any over the test's dims) while
+    the test elements are few (torch's rule: fewer than 10 * elements**0.145); beyond that torch sorts, which
+    stays whole here."""
+    if test_elements.numel() >= 10.0 * pow(elements.numel(), 0.145):
+        return NotImplemented
+    trailing = max(test_elements.dim(), 1)
+    spread = aten.view.default(elements, list(elements.shape) + [1] * trailing)
+    found = aten.any.dims(aten.eq.Tensor(spread, test_elements), list(range(-1, -trailing - 1, -1)))
+    return aten.bitwise_not.default(found) if invert else found
+
+
+# ---------------------------------------------------------------- factories
+def _float_default(dtype):
+    return dtype or _dtype.get_default_dtype()
+
+
+def _full_factory(value):
+    def decomposition(size, *, dtype=None, layout=None, device=None, pin_memory=None):
+        return aten.full.default(list(size), value, dtype=_float_default(dtype), layout="torch.strided",
+                                 device=device or "cpu", pin_memory=False)
+    return decomposition
+
+
+zeros, ones = _full_factory(0), _full_factory(1)
+
+
+def new_empty(self, size, *, dtype=None, layout=None, device=None, pin_memory=None):
+    return aten.empty.memory_format(list(size), dtype=dtype or self.dtype, layout=self.layout,
+                                    device=device or self.device, pin_memory=False)
+
+
+def fill_scalar(self, value):
+    return aten.full_like.default(self, value, pin_memory=False)
+
+
+def fill_tensor(self, value):
+    return aten.copy.default(self, value)
+
+
+def zero(self):
+    return aten.full_like.default(self, 0, pin_memory=False, memory_format="torch.preserve_format")
+
+
+def eye(n, m=None, *, dtype=None, layout=None, device=None, pin_memory=None):
+    """Row index == column index, counted in the smallest unsigned type that holds the sizes (uint8 here;
+    torch's uint16 for larger sizes is not ours, so those stay whole)."""
+    m = n if m is None else m
+    if max(n, m) > 255:
+        return NotImplemented
+    options = dict(dtype=_dtype.uint8, layout="torch.strided", device=device or "cpu", pin_memory=False)
+    rows, columns = aten.arange.start_step(0, n, **options), aten.arange.start_step(0, m, **options)
+    diagonal = aten.eq.Tensor(aten.unsqueeze.default(rows, -1), columns)
+    return aten._to_copy.default(diagonal, dtype=_float_default(dtype))
+
+
+def eye_m(n, m, **options):
+    return eye(n, m, **options)
+
+
+def bernoulli(self, *, generator=None):
+    if generator is not None:
+        return NotImplemented
+    uniform = aten.rand.default(list(self.shape), dtype=self.dtype, device=self.device, pin_memory=False)
+    return aten._to_copy.default(aten.lt.Tensor(uniform, self), dtype=self.dtype)
+
+
+# ---------------------------------------------------------------- shapes and indexing
+def split_tensor(self, split_size, dim=0):
+    length = self.shape[dim]
+    sizes = [min(split_size, length - start) for start in range(0, length, split_size)] if split_size else [0]
+    return aten.split_with_sizes.default(self, sizes, dim)
+
+
+def squeeze_default(self):
+    return aten.squeeze.dims(self, list(range(self.dim())))
+
+
+def squeeze_dim(self, dim):
+    return aten.squeeze.dims(self, [dim])
+
+
+def unbind(self, dim=0):
+    """Unit slices along dim, then each squeezed."""
+    dim = dim % max(self.dim(), 1)
+    pieces = [aten.slice.Tensor(self, dim, i, i + 1) for i in range(self.shape[dim])]
+    return [aten.squeeze.dims(piece, [dim]) for piece in pieces]
+
+
+def roll(self, shifts, dims=()):
+    """One index_select per rolled dim, gathering at (i + size - shift) mod size; no dims rolls the flat view."""
+    if not dims:
+        if len(shifts) != 1:
+            return NotImplemented
+        flat = aten.view.default(self, [self.numel()])
+        return aten.view.default(roll(flat, shifts, [0]), list(self.shape))
+    result = self
+    for shift, dim in zip(shifts, dims):
+        size = self.shape[dim]
+        if size == 0:
+            continue
+        positions = aten.add.Tensor(_positions(size, self), (size - shift) % size)
+        result = aten.index_select.default(result, dim, aten.fmod.Scalar(positions, size))
+    return result
+
+
+def select_scatter(self, src, dim, index):
+    """Where the position along dim is index, src broadcast back over that dim; elsewhere self."""
+    dim = dim % self.dim()
+    position = aten.view.default(_positions(self.shape[dim], self), [-1] + [1] * (self.dim() - dim - 1))
+    chosen = aten.eq.Scalar(position, index % self.shape[dim])
+    spread = aten.expand.default(aten.unsqueeze.default(src, dim), list(self.shape))
+    return aten.where.self(chosen, spread, self)
+
+
+def index_add(self, dim, index, source, *, alpha=1):
+    if alpha != 1:
+        source = aten.mul.Tensor(source, alpha)
+    return aten.index_put.default(self, [None] * (dim % max(self.dim(), 1)) + [index], source, True)
+
+
+def _triangle(keep_below):
+    def decomposition(self, diagonal=0):
+        if self.dim() < 2 or self.dtype is _dtype.bool_:
+            return NotImplemented
+        height, width = self.shape[-2:]
+        columns = aten.unsqueeze.default(_positions(width, self), -2)
+        offset = aten.sub.Tensor(columns, aten.unsqueeze.default(_positions(height, self), -1))
+        mask = (aten.le.Scalar if keep_below else aten.ge.Scalar)(offset, diagonal)
+        return aten.where.self(mask, self, _scalar(0, self))
+    return decomposition
+
+
+tril, triu = _triangle(keep_below=True), _triangle(keep_below=False)
+
+
+def block_diag(tensors):
+    """Each 2-d block padded with zeros left and right to the full width, the rows then stacked."""
+    if any(t.dim() != 2 for t in tensors):
+        return NotImplemented
+    width, rows, before = sum(t.shape[1] for t in tensors), [], 0
+    for t in tensors:
+        options = dict(dtype=t.dtype, layout=t.layout, device=t.device, pin_memory=False)
+        left = aten.full.default([t.shape[0], before], 0, **options)
+        right = aten.full.default([t.shape[0], width - before - t.shape[1]], 0, **options)
+        rows.append(aten.cat.default([left, t, right], 1))
+        before += t.shape[1]
+    return aten.cat.default(rows)
+
+
+EXPORT_ONLY = {
+    aten.addcmul.default: addcmul, aten.addcdiv.default: addcdiv, aten.clamp_min.default: clamp_min,
+    aten.clamp_max.default: clamp_max, aten.sum.default: sum_default, aten.deg2rad.default: deg2rad,
+    aten.rad2deg.default: rad2deg, aten.dot.default: dot, aten.baddbmm.default: baddbmm,
+    aten.lerp.Scalar: lerp_scalar, aten.isfinite.default: isfinite, aten.heaviside.default: heaviside,
+    aten.logit.default: logit, aten.sinc.default: sinc, aten.special_entr.default: special_entr,
+    aten.threshold.default: threshold, aten.xlogy.Tensor: xlogy_tensor, aten.masked_fill.Scalar: masked_fill_scalar,
+    aten.nan_to_num.default: nan_to_num, aten.logaddexp.default: logaddexp, aten.logaddexp2.default: logaddexp2,
+    aten.all.default: all_default, aten.all.dims: all_dims, aten.aminmax.default: aminmax,
+    aten.isin.Tensor_Scalar: isin_tensor_scalar, aten.isin.Tensor_Tensor: isin_tensor_tensor,
+    aten.zeros.default: zeros, aten.ones.default: ones, aten.new_empty.default: new_empty,
+    aten.fill.Scalar: fill_scalar, aten.fill.Tensor: fill_tensor, aten.zero.default: zero, aten.eye.default: eye,
+    aten.eye.m: eye_m, aten.bernoulli.default: bernoulli, aten.split.Tensor: split_tensor,
+    aten.squeeze.default: squeeze_default, aten.squeeze.dim: squeeze_dim, aten.unbind.int: unbind,
+    aten.roll.default: roll, aten.select_scatter.default: select_scatter, aten.index_add.default: index_add,
+    aten.tril.default: tril, aten.triu.default: triu, aten.block_diag.default: block_diag,
+}
 
 # Rows whose decomposition is inductor's alone (torch's core ATen table lacks it): export keeps these ops whole.
 INDUCTOR_ONLY = ("var_mean.correction", "round.decimals", "linalg_vector_norm.default", "upsample_bilinear2d.default")
