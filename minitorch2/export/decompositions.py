@@ -12,6 +12,7 @@ import math
 
 from .. import _dtype
 from .._ops import ops
+from .._tensor import preserve_format, strided
 from .._type_info import finfo
 
 aten = ops.aten
@@ -19,11 +20,11 @@ aten = ops.aten
 
 def _scalar(value, like, dtype=None):
     """A Python number as torch.where makes it: a 0-d tensor of `like`'s dtype (or `dtype`), layout and device."""
-    return aten.scalar_tensor.default(value, dtype=dtype or like.dtype, layout=like.layout, device=like.device)
+    return aten.scalar_tensor.default(value, dtype=dtype or like.dtype, layout=strided, device=like.device)
 
 
 def _positions(length, like, **dtype):
-    return aten.arange.start_step(0, length, **dtype, layout=like.layout, device=like.device, pin_memory=False)
+    return aten.arange.start_step(0, length, **dtype, layout=strided, device=like.device, pin_memory=False)
 
 
 def _float_only(decomposition):
@@ -82,7 +83,7 @@ def baddbmm(self, batch1, batch2, *, beta=1, alpha=1):
 def lerp_scalar(self, end, weight):
     """Two formulas, chosen per element by |weight| < 0.5 (the weight a 0-d full of end's dtype):
     start + w * (end - start) below, end + (w - 1) * (end - start) above."""
-    weight = aten.full.default([], weight, dtype=end.dtype, layout=end.layout, device=end.device, pin_memory=False)
+    weight = aten.full.default([], weight, dtype=end.dtype, layout=strided, device=end.device, pin_memory=False)
     upper = aten.ge.Scalar(aten.abs.default(weight), 0.5)
     weight = aten.where.self(upper, aten.sub.Tensor(weight, 1), weight)
     base = aten.where.self(upper, end, self)
@@ -225,7 +226,7 @@ def _float_default(dtype):
 
 def _full_factory(value):
     def decomposition(size, *, dtype=None, layout=None, device=None, pin_memory=None):
-        return aten.full.default(list(size), value, dtype=_float_default(dtype), layout="torch.strided",
+        return aten.full.default(list(size), value, dtype=_float_default(dtype), layout=strided,
                                  device=device or "cpu", pin_memory=False)
     return decomposition
 
@@ -234,7 +235,7 @@ zeros, ones = _full_factory(0), _full_factory(1)
 
 
 def new_empty(self, size, *, dtype=None, layout=None, device=None, pin_memory=None):
-    return aten.empty.memory_format(list(size), dtype=dtype or self.dtype, layout=self.layout,
+    return aten.empty.memory_format(list(size), dtype=dtype or self.dtype, layout=strided,
                                     device=device or self.device, pin_memory=False)
 
 
@@ -247,7 +248,7 @@ def fill_tensor(self, value):
 
 
 def zero(self):
-    return aten.full_like.default(self, 0, pin_memory=False, memory_format="torch.preserve_format")
+    return aten.full_like.default(self, 0, pin_memory=False, memory_format=preserve_format)
 
 
 def eye(n, m=None, *, dtype=None, layout=None, device=None, pin_memory=None):
@@ -256,7 +257,7 @@ def eye(n, m=None, *, dtype=None, layout=None, device=None, pin_memory=None):
     m = n if m is None else m
     if max(n, m) > 255:
         return NotImplemented
-    options = dict(dtype=_dtype.uint8, layout="torch.strided", device=device or "cpu", pin_memory=False)
+    options = dict(dtype=_dtype.uint8, layout=strided, device=device or "cpu", pin_memory=False)
     rows, columns = aten.arange.start_step(0, n, **options), aten.arange.start_step(0, m, **options)
     diagonal = aten.eq.Tensor(aten.unsqueeze.default(rows, -1), columns)
     return aten._to_copy.default(diagonal, dtype=_float_default(dtype))
@@ -348,7 +349,7 @@ def block_diag(tensors):
         return NotImplemented
     width, rows, before = sum(t.shape[1] for t in tensors), [], 0
     for t in tensors:
-        options = dict(dtype=t.dtype, layout=t.layout, device=t.device, pin_memory=False)
+        options = dict(dtype=t.dtype, layout=strided, device=t.device, pin_memory=False)
         left = aten.full.default([t.shape[0], before], 0, **options)
         right = aten.full.default([t.shape[0], width - before - t.shape[1]], 0, **options)
         rows.append(aten.cat.default([left, t, right], 1))
