@@ -140,7 +140,8 @@ def xlogy_tensor(self, other):
     if other.dtype is not self.dtype:
         return NotImplemented
     at_zero = aten.eq.Scalar(self, 0)
-    product = aten.where.self(at_zero, _scalar(0, self), aten.mul.Tensor(self, aten.log.default(other)))
+    product = aten.mul.Tensor(self, aten.log.default(other))
+    product = aten.where.self(at_zero, _scalar(0, self), product)
     return aten.where.self(aten.isnan.default(other), _scalar(math.nan, self), product)
 
 
