@@ -317,7 +317,7 @@ def roll(self, shifts, dims=()):
 def select_scatter(self, src, dim, index):
     """Where the position along dim is index, src broadcast back over that dim; elsewhere self."""
     dim = dim % self.dim()
-    position = aten.view.default(_positions(self.shape[dim], self), [-1] + [1] * (self.dim() - dim - 1))
+    position = aten.view.default(_positions(self.shape[dim], self), [1] * dim + [-1] + [1] * (self.dim() - dim - 1))
     chosen = aten.eq.Scalar(position, index % self.shape[dim])
     spread = aten.expand.default(aten.unsqueeze.default(src, dim), list(self.shape))
     return aten.where.self(chosen, spread, self)
@@ -358,6 +358,53 @@ def block_diag(tensors):
     return aten.cat.default(rows)
 
 
+def diag_embed(self, offset=0, dim1=-2, dim2=-1):
+    """The input spread along a new last-but-one dim, kept where row index == column index (the last two dims
+    by default; other placements stay whole)."""
+    if (offset, dim1 % (self.dim() + 1), dim2 % (self.dim() + 1)) != (0, self.dim() - 1, self.dim()):
+        return NotImplemented
+    n = self.shape[-1]
+    spread = aten.permute.default(aten.unsqueeze.default(self, self.dim() - 1), list(range(self.dim() + 1)))
+    columns, rows = _positions(n, self, dtype=_dtype.int64), _positions(n, self, dtype=_dtype.int64)
+    diagonal = aten.eq.Tensor(columns, aten.unsqueeze.default(rows, -1))
+    diagonal = aten.view.default(diagonal, [1] * (self.dim() - 1) + [n, n])
+    return aten.where.self(diagonal, spread, _scalar(0, self))
+
+
+def linalg_cross(self, other, *, dim=-1):
+    """a[i+1] * b[i+2] - a[i+2] * b[i+1] along dim, the shifted positions picked by index_select."""
+    if tuple(self.shape) != tuple(other.shape):
+        return NotImplemented
+    dim = dim % self.dim()
+    positions = _positions(3, self)
+
+    def shifted(t, by):
+        return aten.index_select.default(t, dim, aten.remainder.Scalar(aten.add.Tensor(positions, by), 3))
+    first = aten.mul.Tensor(shifted(self, 1), shifted(other, 2))
+    return aten.sub.Tensor(first, aten.mul.Tensor(shifted(self, 2), shifted(other, 1)))
+
+
+def linspace(start, end, steps, *, dtype=None, layout=None, device=None, pin_memory=None):
+    """Counted from start in the first half and back from end in the second (exact endpoints), the step
+    (end - start) / (steps - 1); fewer than two steps, tensor bounds or a non-float dtype stay whole."""
+    dtype = _float_default(dtype)
+    if steps < 2 or not dtype.is_floating_point or not all(isinstance(v, (int, float)) for v in (start, end)):
+        return NotImplemented
+    step = (end - start) / (steps - 1)
+    index = aten.arange.start_step(0, steps, layout=strided, device=device or "cpu", pin_memory=False)
+    first_half = aten.lt.Scalar(index, steps / 2)
+    forward = aten.add.Tensor(aten.mul.Tensor(aten._to_copy.default(index, dtype=dtype), step), start)
+    backward = aten._to_copy.default(aten.sub.Tensor(steps - 1, index), dtype=dtype)
+    backward = aten.sub.Tensor(end, aten.mul.Tensor(backward, step))
+    return aten.where.self(first_half, forward, backward)
+
+
+def diagonal_backward(grad_output, input_sizes, offset, dim1, dim2):
+    zeros = aten.full.default(list(input_sizes), 0, dtype=grad_output.dtype, layout=strided,
+                              device=grad_output.device, pin_memory=False)
+    return aten.diagonal_scatter.default(zeros, grad_output, offset, dim1, dim2)
+
+
 EXPORT_ONLY = {
     aten.addcmul.default: addcmul, aten.addcdiv.default: addcdiv, aten.clamp_min.default: clamp_min,
     aten.clamp_max.default: clamp_max, aten.sum.default: sum_default, aten.deg2rad.default: deg2rad,
@@ -374,6 +421,8 @@ EXPORT_ONLY = {
     aten.squeeze.default: squeeze_default, aten.squeeze.dim: squeeze_dim, aten.unbind.int: unbind,
     aten.roll.default: roll, aten.select_scatter.default: select_scatter, aten.index_add.default: index_add,
     aten.tril.default: tril, aten.triu.default: triu, aten.block_diag.default: block_diag,
+    aten.diagonal_backward.default: diagonal_backward, aten.diag_embed.default: diag_embed,
+    aten.linalg_cross.default: linalg_cross, aten.linspace.default: linspace,
 }
 
 # Rows whose decomposition is inductor's alone (torch's core ATen table lacks it): export keeps these ops whole.
