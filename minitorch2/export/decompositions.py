@@ -399,6 +399,36 @@ def linspace(start, end, steps, *, dtype=None, layout=None, device=None, pin_mem
     return aten.where.self(first_half, forward, backward)
 
 
+def affine_grid_generator(theta, size, align_corners):
+    """A 2-d sampling grid: the base grid (x, y, 1) per output pixel, built by padding each coordinate into
+    its own column, times theta (a broadcast product summed, not a matmul)."""
+    if len(size) != 4 or min(size[2:]) < 2:
+        return NotImplemented
+    n, _, height, width = size
+    xs = aten.view.default(_from_minus_one(theta, width, align_corners), [1, width, 1])
+    ys = aten.view.default(_from_minus_one(theta, height, align_corners), [height, 1, 1])
+    one = aten.full.default([1, 1, 1], 1, dtype=theta.dtype, layout=strided, device=theta.device, pin_memory=False)
+    columns = [aten.constant_pad_nd.default(xs, [0, 2], 0.0), aten.constant_pad_nd.default(ys, [1, 1], 0.0),
+               aten.constant_pad_nd.default(one, [2, 0], 0.0)]
+    base = aten.add.Tensor(aten.add.Tensor(columns[0], columns[1]), columns[2])
+    base = aten.view.default(base, [-1, 3, 1])
+    transposed = aten.unsqueeze.default(aten.permute.default(theta, [0, 2, 1]), 1)
+    grid = aten.sum.dim_IntList(aten.mul.Tensor(base, transposed), [-2])
+    return aten.view.default(grid, [n, height, width, 2])
+
+
+def _from_minus_one(like, steps, align_corners):
+    """Pixel centres in [-1, 1]: the ends themselves with align_corners, else shrunk by (steps - 1) / steps."""
+    end = 1 if align_corners else (steps - 1) / steps
+    return aten.linspace.default(-end, end, steps, dtype=like.dtype, device=like.device)
+
+
+def lift_fresh_copy(self):
+    """A tensor made from Python data while tracing: a copy of the constant (torch's functionalization makes
+    it a clone)."""
+    return aten.clone.default(self)
+
+
 def diagonal_backward(grad_output, input_sizes, offset, dim1, dim2):
     zeros = aten.full.default(list(input_sizes), 0, dtype=grad_output.dtype, layout=strided,
                               device=grad_output.device, pin_memory=False)
@@ -423,6 +453,7 @@ EXPORT_ONLY = {
     aten.tril.default: tril, aten.triu.default: triu, aten.block_diag.default: block_diag,
     aten.diagonal_backward.default: diagonal_backward, aten.diag_embed.default: diag_embed,
     aten.linalg_cross.default: linalg_cross, aten.linspace.default: linspace,
+    aten.lift_fresh_copy.default: lift_fresh_copy, aten.affine_grid_generator.default: affine_grid_generator,
 }
 
 # Rows whose decomposition is inductor's alone (torch's core ATen table lacks it): export keeps these ops whole.
