@@ -12,7 +12,7 @@ import math
 
 from .. import _dtype
 from .._ops import ops
-from .._tensor import preserve_format, strided
+from .._tensor import contiguous_format, preserve_format, strided
 from .._type_info import finfo
 
 aten = ops.aten
@@ -429,6 +429,36 @@ def lift_fresh_copy(self):
     return aten.clone.default(self)
 
 
+# ---------------------------------------------------------------- backward ops (an exported joint graph's)
+def logit_backward(grad_output, self, eps=None):
+    """grad / (x (1 - x)) inside the clamp range; outside it nan without eps, else 0."""
+    low, high = (0.0, 1.0) if eps is None else (eps, 1.0 - eps)
+    inside = aten.logical_and.default(aten.ge.Scalar(self, low), aten.le.Scalar(self, high))
+    gradient = aten.div.Tensor(grad_output, aten.mul.Tensor(self, aten.sub.Tensor(1.0, self)))
+    if eps is None:
+        outside = aten.full.default([], math.nan, dtype=self.dtype, layout=strided, device=self.device,
+                                    pin_memory=False)
+    else:
+        outside = _scalar(0.0, self)
+    return aten.where.self(inside, gradient, outside)
+
+
+def native_dropout_backward(grad_output, mask, scale):
+    kept = aten._to_copy.default(mask, dtype=grad_output.dtype, layout=strided, device=grad_output.device)
+    gradient = aten.mul.Tensor(grad_output, aten.mul.Tensor(kept, scale))
+    return aten.clone.default(gradient, memory_format=contiguous_format)
+
+
+def unsafe_masked_index_put_accumulate(self, mask, indices, values):
+    """index_put(accumulate) at the indices clamped into range, the masked-off values zeroed."""
+    if len(indices) != 1 or indices[0] is None:
+        return NotImplemented
+    size = self.shape[0]
+    index = aten.clamp.default(indices[0], -size, size - 1)
+    values = aten.where.self(aten.bitwise_not.default(mask), _scalar(0.0, values), values)
+    return aten.index_put.default(self, [index], values, True)
+
+
 def diagonal_backward(grad_output, input_sizes, offset, dim1, dim2):
     zeros = aten.full.default(list(input_sizes), 0, dtype=grad_output.dtype, layout=strided,
                               device=grad_output.device, pin_memory=False)
@@ -451,7 +481,13 @@ EXPORT_ONLY = {
     aten.squeeze.default: squeeze_default, aten.squeeze.dim: squeeze_dim, aten.unbind.int: unbind,
     aten.roll.default: roll, aten.select_scatter.default: select_scatter, aten.index_add.default: index_add,
     aten.tril.default: tril, aten.triu.default: triu, aten.block_diag.default: block_diag,
-    aten.diagonal_backward.default: diagonal_backward, aten.diag_embed.default: diag_embed,
+    aten.diagonal_backward.default: diagonal_backward, aten.logit_backward.default: logit_backward,
+    aten.native_dropout_backward.default: native_dropout_backward,
+    aten._unsafe_masked_index_put_accumulate.default: unsafe_masked_index_put_accumulate,
+    # rows in our core set for the inductor path, whose decompositions torch's export applies
+    aten.embedding_dense_backward.default: aten.embedding_dense_backward.default.decomposition,
+    aten.native_layer_norm_backward.default: aten.native_layer_norm_backward.default.decomposition,
+    aten.diag_embed.default: diag_embed,
     aten.linalg_cross.default: linalg_cross, aten.linspace.default: linspace,
     aten.lift_fresh_copy.default: lift_fresh_copy, aten.affine_grid_generator.default: affine_grid_generator,
 }
