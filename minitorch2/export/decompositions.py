@@ -208,16 +208,33 @@ def isin_tensor_scalar(elements, test_element, *, assume_unique=False, invert=Fa
     return (aten.ne.Scalar if invert else aten.eq.Scalar)(elements, test_element)
 
 
+def isin_scalar_tensor(element, test_elements, *, assume_unique=False, invert=False):
+    element = aten.scalar_tensor.default(element, device=test_elements.device, pin_memory=False)
+    return isin_tensor_tensor(element, test_elements, assume_unique=assume_unique, invert=invert)
+
+
 def isin_tensor_tensor(elements, test_elements, *, assume_unique=False, invert=False):
     """Every element against every test element (a view with trailing ones, eq, any over the test's dims) while
-    the test elements are few (torch's rule: fewer than 10 * elements**0.145); beyond that torch sorts, which
-    stays whole here."""
+    the test elements are few (torch's rule: fewer than 10 * elements**0.145); beyond that a binary search of
+    the sorted test elements."""
     if test_elements.numel() >= 10.0 * pow(elements.numel(), 0.145):
-        return NotImplemented
+        return _isin_sorted(elements, test_elements, assume_unique, invert)
     trailing = max(test_elements.dim(), 1)
     spread = aten.view.default(elements, list(elements.shape) + [1] * trailing)
     found = aten.any.dims(aten.eq.Tensor(spread, test_elements), list(range(-1, -trailing - 1, -1)))
     return aten.bitwise_not.default(found) if invert else found
+
+
+def _isin_sorted(elements, test_elements, assume_unique, invert):
+    if assume_unique or invert:
+        return NotImplemented
+    flat = aten.view.default(elements, [elements.numel()])
+    count = test_elements.numel()
+    ordered = aten.sort.default(aten.view.default(test_elements, [count]))[0]
+    found_at = aten.searchsorted.Tensor(ordered, flat)
+    found_at = aten.where.self(aten.lt.Scalar(found_at, count), found_at, _scalar(0, found_at))
+    found = aten.eq.Tensor(aten.index.Tensor(ordered, [found_at]), flat)
+    return aten.view.default(found, list(elements.shape))
 
 
 # ---------------------------------------------------------------- factories
@@ -475,6 +492,7 @@ EXPORT_ONLY = {
     aten.nan_to_num.default: nan_to_num, aten.logaddexp.default: logaddexp, aten.logaddexp2.default: logaddexp2,
     aten.all.default: all_default, aten.all.dims: all_dims, aten.aminmax.default: aminmax,
     aten.isin.Tensor_Scalar: isin_tensor_scalar, aten.isin.Tensor_Tensor: isin_tensor_tensor,
+    aten.isin.Scalar_Tensor: isin_scalar_tensor,
     aten.zeros.default: zeros, aten.ones.default: ones, aten.new_empty.default: new_empty,
     aten.fill.Scalar: fill_scalar, aten.fill.Tensor: fill_tensor, aten.zero.default: zero, aten.eye.default: eye,
     aten.eye.m: eye_m, aten.bernoulli.default: bernoulli, aten.split.Tensor: split_tensor,
