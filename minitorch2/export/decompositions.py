@@ -228,13 +228,17 @@ def isin_tensor_tensor(elements, test_elements, *, assume_unique=False, invert=F
 def _isin_sorted(elements, test_elements, assume_unique, invert):
     if assume_unique or invert:
         return NotImplemented
-    flat = aten.view.default(elements, [elements.numel()])
-    count = test_elements.numel()
-    ordered = aten.sort.default(aten.view.default(test_elements, [count]))[0]
+    flat, count = _flattened(elements), test_elements.numel()
+    ordered = aten.sort.default(_flattened(test_elements))[0]
     found_at = aten.searchsorted.Tensor(ordered, flat)
     found_at = aten.where.self(aten.lt.Scalar(found_at, count), found_at, _scalar(0, found_at))
     found = aten.eq.Tensor(aten.index.Tensor(ordered, [found_at]), flat)
     return aten.view.default(found, list(elements.shape))
+
+
+def _flattened(t):
+    """t.flatten(): t itself when it is 1-d already."""
+    return t if t.dim() == 1 else aten.view.default(t, [t.numel()])
 
 
 # ---------------------------------------------------------------- factories
