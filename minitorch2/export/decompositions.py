@@ -27,6 +27,14 @@ def _positions(length, like, **dtype):
     return aten.arange.start_step(0, length, **dtype, layout=strided, device=like.device, pin_memory=False)
 
 
+def _from_integers(decomposition):
+    """An integer input cast to the default float dtype first (_as_float), as torch's float-valued ops do."""
+    def decompose(self, *args, **kwargs):
+        return decomposition(_as_float(self), *args, **kwargs)
+    decompose.__name__ = decomposition.__name__
+    return decompose
+
+
 def _float_only(decomposition):
     """Integer inputs take other routes in torch (a cast first); those stay whole."""
     def decompose(self, *args, **kwargs):
@@ -56,14 +64,19 @@ def sum_default(self, *, dtype=None):
     return aten.sum.dim_IntList(self, [], dtype=dtype)
 
 
-@_float_only
 def deg2rad(self):
-    return aten.mul.Tensor(self, math.pi / 180)
+    return aten.mul.Tensor(_as_float(self), math.pi / 180)
 
 
-@_float_only
 def rad2deg(self):
-    return aten.mul.Tensor(self, 180 / math.pi)
+    return aten.mul.Tensor(_as_float(self), 180 / math.pi)
+
+
+def _as_float(t):
+    """An integer tensor cast to the default float dtype first, as torch's integer-to-float ops do."""
+    if t.dtype.is_floating_point:
+        return t
+    return aten._to_copy.default(t, dtype=_dtype.get_default_dtype())
 
 
 def dot(self, tensor):
@@ -91,8 +104,9 @@ def lerp_scalar(self, end, weight):
 
 
 # ---------------------------------------------------------------- pointwise selections
-@_float_only
 def isfinite(self):
+    if not self.dtype.is_floating_point:  # integers are always finite
+        return aten.full_like.default(self, True, dtype=_dtype.bool_, pin_memory=False, memory_format=preserve_format)
     not_infinite = aten.ne.Scalar(aten.abs.default(self), math.inf)
     return aten.mul.Tensor(aten.eq.Tensor(self, self), not_infinite)
 
@@ -104,7 +118,7 @@ def heaviside(self, values):
     return aten.where.self(is_zero, values, aten.where.self(below, zero, one))
 
 
-@_float_only
+@_from_integers
 def logit(self, eps=None):
     low, high = (-1.0, 2.0) if eps is None else (eps, 1 - eps)
     below, above = aten.lt.Scalar(self, low), aten.gt.Scalar(self, high)
@@ -113,7 +127,7 @@ def logit(self, eps=None):
     return aten.log.default(aten.div.Tensor(clamped, aten.sub.Tensor(1, clamped)))
 
 
-@_float_only
+@_from_integers
 def sinc(self):
     scaled = aten.mul.Tensor(self, math.pi)
     at_zero = aten.eq.Scalar(scaled, 0)
@@ -121,7 +135,7 @@ def sinc(self):
     return aten.where.self(at_zero, _scalar(1, self), quotient)
 
 
-@_float_only
+@_from_integers
 def special_entr(self):
     nan, positive = aten.isnan.default(self), aten.gt.Scalar(self, 0)
     entropy = aten.mul.Tensor(aten.neg.default(self), aten.log.default(self))
@@ -135,8 +149,8 @@ def threshold(self, threshold, value):
     return aten.where.self(aten.le.Scalar(self, threshold), _scalar(value, self), self)
 
 
-@_float_only
 def xlogy_tensor(self, other):
+    self, other = _as_float(self), _as_float(other)
     if other.dtype is not self.dtype:
         return NotImplemented
     at_zero = aten.eq.Scalar(self, 0)
@@ -145,13 +159,16 @@ def xlogy_tensor(self, other):
     return aten.where.self(aten.isnan.default(other), _scalar(math.nan, self), product)
 
 
-@_float_only
 def masked_fill_scalar(self, mask, value):
-    return aten.where.self(mask, _scalar(float(value), self), self)
+    """where(mask, value, self), the value a number of self's kind; the result contiguous, as masked_fill's is."""
+    python_type = float if self.dtype.is_floating_point else bool if self.dtype is _dtype.bool_ else int
+    filled = aten.where.self(mask, _scalar(python_type(value), self), self)
+    return filled if filled.is_contiguous() else aten.clone.default(filled, memory_format=contiguous_format)
 
 
-@_float_only
 def nan_to_num(self, nan=None, posinf=None, neginf=None):
+    if not self.dtype.is_floating_point:
+        return aten.clone.default(self)  # integers hold no nan or infinity
     limits = finfo(self.dtype)
     result = aten.where.self(aten.isnan.default(self), _scalar(0.0 if nan is None else nan, self), self)
     low = limits.min if neginf is None else neginf

@@ -41,7 +41,7 @@ def test_run_decompositions_decomposes_what_torchs_export_does(name):
 
 def one_op_cases(lib):
     """name -> (function of the inputs calling one op torch's default table decomposes, input kinds): "n3x4" a
-    normal 3x4 array, "u" uniform in (0, 1), "b" booleans, "i" the index array [0, 2]."""
+    normal 3x4 array, "u" uniform in (0, 1), "b" booleans, "k" integers, "i" the index array [0, 2]."""
     F, aten = lib.nn.functional, lib.ops.aten
     return {
         "addcdiv_": (lambda x, y: x.clone().addcdiv_(x, y.abs() + 1, value=0.5), "n3x4 n3x4"),
@@ -93,6 +93,10 @@ def one_op_cases(lib):
         "masked_index_put": (lambda x, m, i, v: aten._unsafe_masked_index_put_accumulate(x, m, [i], v),
                              "n5 b2 i n2"),
         "diagonal_backward": (lambda g: aten.diagonal_backward(g, [3, 3], 0, 0, 1), "n3"),
+        "integers_cast": (lambda k: (lib.deg2rad(k), lib.sinc(k), lib.special.entr(k), lib.logit(k), lib.xlogy(k, k),
+                                     lib.isfinite(k), lib.nan_to_num(k)), "k3x4"),
+        "masked_fill_kinds": (lambda x, k: (k.masked_fill(k > 0, 3), (k > 0).masked_fill(k > 2, True),
+                                            x.t().masked_fill(x.t() > 0, 3.0)), "n3x4 k3x4"),
     }
 
 
@@ -103,6 +107,7 @@ def _arrays(kinds, rng):
         arrays.append({"n": lambda: rng.standard_normal(shape).astype(np.float32),
                        "u": lambda: rng.uniform(0.05, 0.95, shape).astype(np.float32),
                        "b": lambda: rng.standard_normal(shape) > 0,
+                       "k": lambda: rng.integers(-5, 6, shape),
                        "i": lambda: np.array([0, 2])}[kind[0]]())
     return arrays
 
