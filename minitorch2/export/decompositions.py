@@ -497,6 +497,34 @@ def unsafe_masked_index_put_accumulate(self, mask, indices, values):
     return aten.index_put.default(self, [index], values, True)
 
 
+def native_batch_norm_backward(grad_out, input, weight, running_mean, running_var, save_mean, save_invstd,
+                               train, eps, output_mask):
+    """A training batch norm's gradients from the saved mean and inverse deviation (the eval form stays whole):
+    grad_input = (grad - (x - mean) * invstd**2 * mean(grad * (x - mean)) - mean(grad)) * invstd * weight."""
+    if not train or save_mean is None or list(output_mask) != [True, True, True]:
+        return NotImplemented
+    axes = [0] + list(range(2, input.dim()))
+    per_channel = 1 / (input.numel() // input.shape[1])
+
+    def spread(t):  # [C] -> [1, C, 1, ...]
+        for axis in axes:
+            t = aten.unsqueeze.default(t, axis)
+        return t
+    mean = spread(save_mean)
+    grad_sum = aten.sum.dim_IntList(grad_out, axes)
+    dot = aten.sum.dim_IntList(aten.mul.Tensor(grad_out, aten.sub.Tensor(input, mean)), axes)
+    grad_mean = spread(aten.mul.Tensor(grad_sum, per_channel))
+    projection = aten.mul.Tensor(aten.mul.Tensor(dot, per_channel), aten.mul.Tensor(save_invstd, save_invstd))
+    projection = spread(projection)
+    if weight is None:
+        scale = aten.mul.Tensor(spread(save_invstd), 1.0)
+    else:
+        scale = spread(aten.mul.Tensor(save_invstd, weight))
+    centered = aten.mul.Tensor(aten.sub.Tensor(input, mean), projection)
+    grad_input = aten.mul.Tensor(aten.sub.Tensor(aten.sub.Tensor(grad_out, centered), grad_mean), scale)
+    return grad_input, aten.mul.Tensor(dot, save_invstd), grad_sum
+
+
 def diagonal_backward(grad_output, input_sizes, offset, dim1, dim2):
     zeros = aten.full.default(list(input_sizes), 0, dtype=grad_output.dtype, layout=strided,
                               device=grad_output.device, pin_memory=False)
@@ -522,6 +550,7 @@ EXPORT_ONLY = {
     aten.tril.default: tril, aten.triu.default: triu, aten.block_diag.default: block_diag,
     aten.diagonal_backward.default: diagonal_backward, aten.logit_backward.default: logit_backward,
     aten.native_dropout_backward.default: native_dropout_backward,
+    aten.native_batch_norm_backward.default: native_batch_norm_backward,
     aten._unsafe_masked_index_put_accumulate.default: unsafe_masked_index_put_accumulate,
     # rows in our core set for the inductor path, whose decompositions torch's export applies
     aten.embedding_dense_backward.default: aten.embedding_dense_backward.default.decomposition,

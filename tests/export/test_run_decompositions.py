@@ -93,6 +93,10 @@ def one_op_cases(lib):
         "masked_index_put": (lambda x, m, i, v: aten._unsafe_masked_index_put_accumulate(x, m, [i], v),
                              "n5 b2 i n2"),
         "diagonal_backward": (lambda g: aten.diagonal_backward(g, [3, 3], 0, 0, 1), "n3"),
+        "native_batch_norm_backward": (lambda g, x, w, m, s: (
+            aten.native_batch_norm_backward(g, x, w, None, None, m, s, True, 1e-5, [True, True, True]),
+            aten.native_batch_norm_backward(g, x, None, None, None, m, s, True, 1e-5, [True, True, True])),
+            "n2x3x2x2 n2x3x2x2 n3 n3 u3"),
         "integers_cast": (lambda k: (lib.deg2rad(k), lib.sinc(k), lib.special.entr(k), lib.logit(k), lib.xlogy(k, k),
                                      lib.isfinite(k), lib.nan_to_num(k)), "k3x4"),
         "masked_fill_kinds": (lambda x, k: (k.masked_fill(k > 0, 3), (k > 0).masked_fill(k > 2, True),
