@@ -525,6 +525,30 @@ def native_batch_norm_backward(grad_out, input, weight, running_mean, running_va
     return grad_input, aten.mul.Tensor(dot, save_invstd), grad_sum
 
 
+def unfold_backward(grad_in, input_sizes, dim, size, step):
+    """Each window's gradient added back at the positions it was taken from: the windows of the positions
+    (unfold of an arange) and the gradient with its window dim next to dim, both flattened, into index_put."""
+    dim = dim % max(len(input_sizes), 1)
+    zeros = aten.full.default(list(input_sizes), 0, dtype=grad_in.dtype, layout=strided, device=grad_in.device,
+                              pin_memory=False)
+    positions = aten.arange.start_step(0, input_sizes[dim], dtype=_dtype.int32, layout=strided,
+                                       device=grad_in.device, pin_memory=False)
+    windows = aten.unfold.default(positions, 0, size, step)
+    index = _reshaped(windows, [windows.numel()])
+    last = grad_in.dim() - 1
+    grad = aten.permute.default(grad_in, list(range(dim + 1)) + [last] + list(range(dim + 1, last)))
+    sizes = list(input_sizes)
+    sizes[dim] = windows.numel()
+    return aten.index_put.default(zeros, [None] * dim + [index], _reshaped(grad, sizes), True)
+
+
+def _reshaped(t, sizes):
+    """t.reshape(sizes): a view of a contiguous t, else of a contiguous copy."""
+    if not t.is_contiguous():
+        t = aten.clone.default(t, memory_format=contiguous_format)
+    return aten.view.default(t, sizes)
+
+
 def diagonal_backward(grad_output, input_sizes, offset, dim1, dim2):
     zeros = aten.full.default(list(input_sizes), 0, dtype=grad_output.dtype, layout=strided,
                               device=grad_output.device, pin_memory=False)
@@ -551,6 +575,7 @@ EXPORT_ONLY = {
     aten.diagonal_backward.default: diagonal_backward, aten.logit_backward.default: logit_backward,
     aten.native_dropout_backward.default: native_dropout_backward,
     aten.native_batch_norm_backward.default: native_batch_norm_backward,
+    aten.unfold_backward.default: unfold_backward,
     aten._unsafe_masked_index_put_accumulate.default: unsafe_masked_index_put_accumulate,
     # rows in our core set for the inductor path, whose decompositions torch's export applies
     aten.embedding_dense_backward.default: aten.embedding_dense_backward.default.decomposition,

@@ -93,6 +93,8 @@ def one_op_cases(lib):
         "masked_index_put": (lambda x, m, i, v: aten._unsafe_masked_index_put_accumulate(x, m, [i], v),
                              "n5 b2 i n2"),
         "diagonal_backward": (lambda g: aten.diagonal_backward(g, [3, 3], 0, 0, 1), "n3"),
+        "unfold_backward": (lambda g, h: (aten.unfold_backward(g, [3, 7], 1, 3, 2),
+                                          aten.unfold_backward(h, [7, 2], 0, 2, 3)), "n3x3x3 n2x2x2"),
         "native_batch_norm_backward": (lambda g, x, w, m, s: (
             aten.native_batch_norm_backward(g, x, w, None, None, m, s, True, 1e-5, [True, True, True]),
             aten.native_batch_norm_backward(g, x, None, None, None, m, s, True, 1e-5, [True, True, True])),
