@@ -7,6 +7,12 @@ as torch's inductor graphs do; an exported graph counts with aten.arange). Each 
 records for the op, in the same order (`value * tensor1` is `mul.Tensor(tensor1, value)`; `torch.where(c, 0, x)`
 makes a scalar_tensor of x's dtype, layout and device). A decomposition returns NotImplemented where torch's
 would record something ours cannot (an op we lack) and the op then stays whole.
+
+Torch's table also holds the in-place forms (addcdiv_, fill_, tril_, xlogy_, ...); its export never reaches them,
+as functionalization first turns each into its functional form, which the table then splits. run_decompositions()
+does the same. Left whole, with the reason: empty_like (torch records empty_permuted, an op we lack), xlogy with
+a Python number (prims.scalar_tensor, which we lack), affine_grid_generator_backward (an op of joint graphs only),
+sym_size.int (symbolic sizes; our export refuses dynamic shapes).
 """
 import math
 
@@ -27,8 +33,15 @@ def _positions(length, like, **dtype):
     return aten.arange.start_step(0, length, **dtype, layout=strided, device=like.device, pin_memory=False)
 
 
+def _as_float(t):
+    """An integer tensor cast to the default float dtype first, as torch's integer-to-float ops do."""
+    if t.dtype.is_floating_point:
+        return t
+    return aten._to_copy.default(t, dtype=_dtype.get_default_dtype())
+
+
 def _from_integers(decomposition):
-    """An integer input cast to the default float dtype first (_as_float), as torch's float-valued ops do."""
+    """A float-valued op of an integer input: the input cast first."""
     def decompose(self, *args, **kwargs):
         return decomposition(_as_float(self), *args, **kwargs)
     decompose.__name__ = decomposition.__name__
@@ -36,7 +49,7 @@ def _from_integers(decomposition):
 
 
 def _float_only(decomposition):
-    """Integer inputs take other routes in torch (a cast first); those stay whole."""
+    """Integer inputs take other routes in torch (logaddexp's a cast afterwards); those stay whole."""
     def decompose(self, *args, **kwargs):
         return decomposition(self, *args, **kwargs) if self.dtype.is_floating_point else NotImplemented
     decompose.__name__ = decomposition.__name__
@@ -70,13 +83,6 @@ def deg2rad(self):
 
 def rad2deg(self):
     return aten.mul.Tensor(_as_float(self), 180 / math.pi)
-
-
-def _as_float(t):
-    """An integer tensor cast to the default float dtype first, as torch's integer-to-float ops do."""
-    if t.dtype.is_floating_point:
-        return t
-    return aten._to_copy.default(t, dtype=_dtype.get_default_dtype())
 
 
 def dot(self, tensor):
@@ -296,7 +302,7 @@ def eye(n, m=None, *, dtype=None, layout=None, device=None, pin_memory=None):
     m = n if m is None else m
     if max(n, m) > 255:
         return NotImplemented
-    options = dict(dtype=_dtype.uint8, layout=strided, device=device or "cpu", pin_memory=False)
+    options = {"dtype": _dtype.uint8, "layout": strided, "device": device or "cpu", "pin_memory": False}
     rows, columns = aten.arange.start_step(0, n, **options), aten.arange.start_step(0, m, **options)
     diagonal = aten.eq.Tensor(aten.unsqueeze.default(rows, -1), columns)
     return aten._to_copy.default(diagonal, dtype=_float_default(dtype))
@@ -388,7 +394,7 @@ def block_diag(tensors):
         return NotImplemented
     width, rows, before = sum(t.shape[1] for t in tensors), [], 0
     for t in tensors:
-        options = dict(dtype=t.dtype, layout=strided, device=t.device, pin_memory=False)
+        options = {"dtype": t.dtype, "layout": strided, "device": t.device, "pin_memory": False}
         left = aten.full.default([t.shape[0], before], 0, **options)
         right = aten.full.default([t.shape[0], width - before - t.shape[1]], 0, **options)
         rows.append(aten.cat.default([left, t, right], 1))
@@ -556,33 +562,39 @@ def diagonal_backward(grad_output, input_sizes, offset, dim1, dim2):
 
 
 EXPORT_ONLY = {
+    # arithmetic
     aten.addcmul.default: addcmul, aten.addcdiv.default: addcdiv, aten.clamp_min.default: clamp_min,
     aten.clamp_max.default: clamp_max, aten.sum.default: sum_default, aten.deg2rad.default: deg2rad,
-    aten.rad2deg.default: rad2deg, aten.dot.default: dot, aten.baddbmm.default: baddbmm,
-    aten.lerp.Scalar: lerp_scalar, aten.isfinite.default: isfinite, aten.heaviside.default: heaviside,
-    aten.logit.default: logit, aten.sinc.default: sinc, aten.special_entr.default: special_entr,
-    aten.threshold.default: threshold, aten.xlogy.Tensor: xlogy_tensor, aten.masked_fill.Scalar: masked_fill_scalar,
-    aten.nan_to_num.default: nan_to_num, aten.logaddexp.default: logaddexp, aten.logaddexp2.default: logaddexp2,
+    aten.rad2deg.default: rad2deg, aten.dot.default: dot, aten.baddbmm.default: baddbmm, aten.lerp.Scalar: lerp_scalar,
+    # pointwise selections
+    aten.isfinite.default: isfinite, aten.heaviside.default: heaviside, aten.logit.default: logit,
+    aten.sinc.default: sinc, aten.special_entr.default: special_entr, aten.threshold.default: threshold,
+    aten.xlogy.Tensor: xlogy_tensor, aten.masked_fill.Scalar: masked_fill_scalar, aten.nan_to_num.default: nan_to_num,
+    aten.logaddexp.default: logaddexp, aten.logaddexp2.default: logaddexp2,
+    # reductions
     aten.all.default: all_default, aten.all.dims: all_dims, aten.aminmax.default: aminmax,
     aten.isin.Tensor_Scalar: isin_tensor_scalar, aten.isin.Tensor_Tensor: isin_tensor_tensor,
     aten.isin.Scalar_Tensor: isin_scalar_tensor,
+    # factories
     aten.zeros.default: zeros, aten.ones.default: ones, aten.new_empty.default: new_empty,
     aten.fill.Scalar: fill_scalar, aten.fill.Tensor: fill_tensor, aten.zero.default: zero, aten.eye.default: eye,
-    aten.eye.m: eye_m, aten.bernoulli.default: bernoulli, aten.split.Tensor: split_tensor,
-    aten.squeeze.default: squeeze_default, aten.squeeze.dim: squeeze_dim, aten.unbind.int: unbind,
-    aten.roll.default: roll, aten.select_scatter.default: select_scatter, aten.index_add.default: index_add,
-    aten.tril.default: tril, aten.triu.default: triu, aten.block_diag.default: block_diag,
+    aten.eye.m: eye_m, aten.bernoulli.default: bernoulli, aten.linspace.default: linspace,
+    aten.lift_fresh_copy.default: lift_fresh_copy,
+    # shapes and indexing
+    aten.split.Tensor: split_tensor, aten.squeeze.default: squeeze_default, aten.squeeze.dim: squeeze_dim,
+    aten.unbind.int: unbind, aten.roll.default: roll, aten.select_scatter.default: select_scatter,
+    aten.index_add.default: index_add, aten.tril.default: tril, aten.triu.default: triu,
+    aten.block_diag.default: block_diag, aten.diag_embed.default: diag_embed, aten.linalg_cross.default: linalg_cross,
+    aten.affine_grid_generator.default: affine_grid_generator,
+    # backward ops
     aten.diagonal_backward.default: diagonal_backward, aten.logit_backward.default: logit_backward,
     aten.native_dropout_backward.default: native_dropout_backward,
     aten.native_batch_norm_backward.default: native_batch_norm_backward,
     aten.unfold_backward.default: unfold_backward,
     aten._unsafe_masked_index_put_accumulate.default: unsafe_masked_index_put_accumulate,
-    # rows in our core set for the inductor path, whose decompositions torch's export applies
+    # rows in our core set for the inductor path (as in torch's core set), which torch's export table splits still
     aten.embedding_dense_backward.default: aten.embedding_dense_backward.default.decomposition,
     aten.native_layer_norm_backward.default: aten.native_layer_norm_backward.default.decomposition,
-    aten.diag_embed.default: diag_embed,
-    aten.linalg_cross.default: linalg_cross, aten.linspace.default: linspace,
-    aten.lift_fresh_copy.default: lift_fresh_copy, aten.affine_grid_generator.default: affine_grid_generator,
 }
 
 # Rows whose decomposition is inductor's alone (torch's core ATen table lacks it): export keeps these ops whole.

@@ -9,7 +9,8 @@ empty with static shapes) and offers:
                            parameters and buffers put back as its attributes
     run_decompositions()   the same program over core ATen: the graph run again under make_fx with
                            the composite ops split into their parts and the ops outside the core set
-                           decomposed (aten.linear becomes aten.permute + aten.addmm)
+                           decomposed (aten.linear becomes aten.permute + aten.addmm), and made
+                           functional (x.add_(1) becomes add, x's final value an extra output)
 
 The graph runs through fx's Interpreter: its composite ops (preserved_ops.py) are no rows of the op
 table, so generated code cannot reach them through `torch.ops.aten`.

@@ -107,15 +107,20 @@ def one_op_cases(lib):
 
 
 def _arrays(kinds, rng):
-    arrays = []
-    for kind in kinds.split():
-        shape = [int(n) for n in kind[1:].split("x")] if len(kind) > 1 else []
-        arrays.append({"n": lambda: rng.standard_normal(shape).astype(np.float32),
-                       "u": lambda: rng.uniform(0.05, 0.95, shape).astype(np.float32),
-                       "b": lambda: rng.standard_normal(shape) > 0,
-                       "k": lambda: rng.integers(-5, 6, shape),
-                       "i": lambda: np.array([0, 2])}[kind[0]]())
-    return arrays
+    return [_array(kind[0], [int(n) for n in kind[1:].split("x")] if len(kind) > 1 else [], rng)
+            for kind in kinds.split()]
+
+
+def _array(kind, shape, rng):
+    if kind == "n":
+        return rng.standard_normal(shape).astype(np.float32)
+    if kind == "u":
+        return rng.uniform(0.05, 0.95, shape).astype(np.float32)
+    if kind == "b":
+        return rng.standard_normal(shape) > 0
+    if kind == "k":
+        return rng.integers(-5, 6, shape)
+    return np.array([0, 2])
 
 
 def _exported(lib, export_fn, name, arrays):
