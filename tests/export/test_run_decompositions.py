@@ -1,7 +1,7 @@
 """run_decompositions() against torch's: the ops torch leaves out of its core ATen set (silu, addcmul, clamp_min,
 std, rsub, sum, t, ...) are decomposed as torch's export decomposes them, and the ones whose decomposition only
 torch's inductor has (round(decimals=)) stay whole. The printed code of the decomposed graph is compared, and per
-op (ONE_OP) the values the decomposed programs compute; in-place ops are made functional first, a mutated input
+op (one_op_cases) the values the decomposed programs compute; in-place ops are made functional first, a mutated input
 or buffer becoming an extra output of the signature."""
 import numpy as np
 import pytest
@@ -41,7 +41,8 @@ def test_run_decompositions_decomposes_what_torchs_export_does(name):
 
 def one_op_cases(lib):
     """name -> (function of the inputs calling one op torch's default table decomposes, input kinds): "n3x4" a
-    normal 3x4 array, "u" uniform in (0, 1), "b" booleans, "k" integers, "i" the index array [0, 2]."""
+    normal 3x4 array, "u" uniform in (0, 1), "b" booleans, "p" probabilities 0 and 1 (a bernoulli draw with
+    no chance left), "k" integers, "i" the index array [0, 2]."""
     F, aten = lib.nn.functional, lib.ops.aten
     return {
         "addcdiv_": (lambda x, y: x.clone().addcdiv_(x, y.abs() + 1, value=0.5), "n3x4 n3x4"),
@@ -51,6 +52,7 @@ def one_op_cases(lib):
         "aminmax": (lambda x: tuple(lib.aminmax(x, dim=1)) + tuple(lib.aminmax(x)), "n3x4"),
         "baddbmm": (lambda z, b, c: lib.baddbmm(z, b, c, beta=0.5, alpha=2) + lib.baddbmm(z, b, c),
                     "n2x3x5 n2x3x4 n2x4x5"),
+        "bernoulli": (lambda p: lib.bernoulli(p), "p3x4"),
         "block_diag": (lambda x, y, z: lib.block_diag(x, y, z), "n1x2 n2x3 n3x1"),
         "deg2rad_rad2deg": (lambda x: lib.deg2rad(x) + x.clone().rad2deg_(), "n3x4"),
         "diag_embed": (lambda x: lib.diag_embed(x), "n2x3x4"),
@@ -118,6 +120,8 @@ def _array(kind, shape, rng):
         return rng.uniform(0.05, 0.95, shape).astype(np.float32)
     if kind == "b":
         return rng.standard_normal(shape) > 0
+    if kind == "p":
+        return (rng.standard_normal(shape) > 0).astype(np.float32)
     if kind == "k":
         return rng.integers(-5, 6, shape)
     return np.array([0, 2])
