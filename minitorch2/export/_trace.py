@@ -168,9 +168,10 @@ def _user_input_names(mod, args, kwargs):
     except (TypeError, ValueError):
         parameters = []
     positional = [p.name for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    rest = next((p.name for p in parameters if p.kind == p.VAR_POSITIONAL), "args")  # *rest: rest_0, rest_1, ...
     names = []
     for i, value in enumerate(args):
-        _leaf_names(positional[i] if i < len(positional) else f"args_{i}", value, names)
+        _leaf_names(positional[i] if i < len(positional) else f"{rest}_{i - len(positional)}", value, names)
     for key, value in kwargs.items():
         _leaf_names(key, value, names)
     return names

@@ -9,7 +9,8 @@ empty with static shapes) and offers:
                            parameters and buffers put back as its attributes
     run_decompositions()   the same program over core ATen: the graph run again under make_fx with
                            the composite ops split into their parts and the ops outside the core set
-                           decomposed (aten.linear becomes aten.permute + aten.addmm)
+                           decomposed (aten.linear becomes aten.permute + aten.addmm), and made
+                           functional (x.add_(1) becomes add, x's final value an extra output)
 
 The graph runs through fx's Interpreter: its composite ops (preserved_ops.py) are no rows of the op
 table, so generated code cannot reach them through `torch.ops.aten`.
@@ -20,7 +21,7 @@ from .._tensor import Tensor
 from ..fx import Interpreter
 from ..utils import _pytree as pytree
 from . import _compiler, decompositions
-from .graph_signature import InputKind, InputSpec, OutputSpec, TensorArgument
+from .graph_signature import InputKind, InputSpec, OutputKind, OutputSpec, TensorArgument
 
 
 class ExportedProgram:
@@ -43,7 +44,22 @@ class ExportedProgram:
                 f"Range constraints: {self.range_constraints}\n")
 
     def _run_flat(self, lifted, user_leaves):
-        return Interpreter(self.graph_module).run(*lifted, *[leaf for leaf in user_leaves if leaf is not None])
+        """The user outputs of one run; each mutated input's final value (a decomposed graph's first outputs)
+        is copied into that input."""
+        inputs = [*lifted, *[leaf for leaf in user_leaves if leaf is not None]]
+        outputs = Interpreter(self.graph_module).run(*inputs)
+        mutated = {spec.target: i for i, spec in enumerate(self.graph_signature.input_specs)
+                   if spec.kind == InputKind.BUFFER}
+        mutated.update({spec.arg.name: i for i, spec in enumerate(self.graph_signature.input_specs)
+                        if spec.kind == InputKind.USER_INPUT})
+        results = []
+        for spec, value in zip(self.graph_signature.output_specs, outputs):
+            if spec.kind in (OutputKind.BUFFER_MUTATION, OutputKind.USER_INPUT_MUTATION):
+                with no_grad():
+                    inputs[mutated[spec.target]].copy_(value)
+            else:
+                results.append(value)
+        return results
 
     def module(self):
         """An nn.Module whose forward runs the graph, with the parameters and buffers as its own (state_dict() keys
@@ -51,23 +67,32 @@ class ExportedProgram:
         return _UnliftedModule(self)
 
     def run_decompositions(self, decomp_table=None):
-        make_fx = _compiler.make_fx()
+        """Traced again with the table's ops decomposed; then, where ops mutate (x.add_(1), a decomposed
+        batch_norm's running statistics), made functional (each mutated input's final value an extra first
+        output, as torch's) and traced once more to decompose the functional forms (addcdiv_ -> addcdiv ->
+        its parts)."""
         table = core_aten_decomposition_table() if decomp_table is None else decomp_table
         placeholders = [n for n in self.graph.nodes if n.op == "placeholder"]
-        values = [n.meta.get("val") for n in placeholders]
-        with no_grad():
-            retraced = make_fx(lambda *flat: tuple(Interpreter(self.graph_module).run(*flat)), table,
-                               tracing_mode="fake")(*values)
-        for old, new in zip(placeholders, [n for n in retraced.graph.nodes if n.op == "placeholder"]):
-            new.name = new.target = old.name
+        retraced = _retrace(self.graph_module, placeholders, table)
+        functional, mutated = _compiler.functionalize_graph()(retraced)
+        if mutated or functional is not retraced:
+            retraced = _retrace(functional, placeholders, table)
         outputs = retraced.graph.output_node().args[0]
+        specs = [self._mutation_spec(i) for i in mutated] + list(self.graph_signature.output_specs)
         output_specs = [OutputSpec(spec.kind, TensorArgument(node.name), spec.target)
-                        for spec, node in zip(self.graph_signature.output_specs, outputs)]
+                        for spec, node in zip(specs, outputs)]
         retraced.graph.eliminate_dead_code()  # the parts' outputs nothing reads (native_layer_norm's mean and rstd)
         retraced.recompile()
         signature = type(self.graph_signature)(
             [InputSpec(s.kind, s.arg, s.target, s.persistent) for s in self.graph_signature.input_specs], output_specs)
         return ExportedProgram(retraced, signature, self.state_dict, self.constants, self._in_spec, self._out_spec)
+
+    def _mutation_spec(self, position):
+        """The output spec of the input at `position`'s final value: a buffer's or a user input's mutation."""
+        spec = self.graph_signature.input_specs[position]
+        if spec.kind == InputKind.BUFFER:
+            return OutputSpec(OutputKind.BUFFER_MUTATION, spec.arg, spec.target)
+        return OutputSpec(OutputKind.USER_INPUT_MUTATION, spec.arg, spec.arg.name)
 
 
 def core_aten_decomposition_table():
@@ -77,6 +102,18 @@ def core_aten_decomposition_table():
     table = {op: op.decomposition for op in ops.aten.overloads() if op.decomposition is not None
              and "core" not in op.tags and op.__name__ not in decompositions.INDUCTOR_ONLY}
     return {**table, **decompositions.EXPORT_ONLY}
+
+
+def _retrace(graph_module, placeholders, table):
+    """graph_module traced by make_fx on the placeholders' fake values, `table`'s ops decomposed; its
+    placeholders keep their names."""
+    make_fx = _compiler.make_fx()
+    with no_grad():
+        retraced = make_fx(lambda *flat: tuple(Interpreter(graph_module).run(*flat)), table,
+                           tracing_mode="fake")(*[n.meta.get("val") for n in placeholders])
+    for old, new in zip(placeholders, [n for n in retraced.graph.nodes if n.op == "placeholder"]):
+        new.name = new.target = old.name
+    return retraced
 
 
 class _UnliftedModule(nn.Module):
