@@ -13,7 +13,7 @@ select_decomp_table rather than by the table here.
 """
 from .. import _dtype
 from .._ops import ops
-from .._tensor import contiguous_format
+from .._tensor import contiguous_format, strided
 from . import factories
 from .meta_util import wrap_dim
 
@@ -209,7 +209,7 @@ def _like_as_full(value_of):
     def decomposition(self, *args, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None):
         if not self.is_contiguous() or memory_format not in (None, "torch.preserve_format", "torch.contiguous_format"):
             return NotImplemented
-        return aten.full.default(list(self.shape), value_of(args), dtype=dtype or self.dtype, layout="torch.strided",
+        return aten.full.default(list(self.shape), value_of(args), dtype=dtype or self.dtype, layout=strided,
                                  device=self.device, pin_memory=False)
 
     return decomposition
@@ -261,7 +261,7 @@ def sgn(self):
 def _new_as_full(value_of):
     """new_zeros / new_ones / new_full: a `full` of the given size with self's dtype by default."""
     def decomposition(self, size, *args, dtype=None, layout=None, device=None, pin_memory=None):
-        return aten.full.default(list(size), value_of(args), dtype=dtype or self.dtype, layout="torch.strided",
+        return aten.full.default(list(size), value_of(args), dtype=dtype or self.dtype, layout=strided,
                                  device=self.device, pin_memory=False)
 
     return decomposition

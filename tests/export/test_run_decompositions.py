@@ -139,10 +139,7 @@ def _exported(lib, export_fn, name, arrays):
 
 
 # case -> why ours still differs (the runtime's, outside export)
-KNOWN_DIFFERENT = {
-    "embedding_dense_backward": "the row's decomposition makes new_zeros, whose own (minitorch2/_aten/"
-                                "decompositions.py _new_as_full) passes the layout as a string, printed quoted",
-}
+KNOWN_DIFFERENT = {}
 
 
 @pytest.mark.parametrize("name", [pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=KNOWN_DIFFERENT[name]))
