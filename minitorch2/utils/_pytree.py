@@ -1,14 +1,16 @@
-"""A small pytree library (as torch.utils._pytree): flatten nested lists/tuples/dicts to leaves and back.
+"""A small pytree library (as torch.utils._pytree): flatten nested lists, tuples (namedtuples and return types
+such as torch.return_types.sort too) and dicts to leaves and back.
 
 Runtime utility. `None` is a leaf, as in PyTorch, so a joint graph's outputs
 `([loss], [None, grad_w])` flatten to `[loss, None, grad_w]`.
 """
+import collections
 from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
 class TreeSpec:
-    type: object  # list, tuple, dict, or None for a leaf
+    type: object  # list, tuple, a namedtuple or return type, dict, OrderedDict, or None for a leaf
     context: object = None  # dict keys
     children_specs: tuple = field(default_factory=tuple)
 
@@ -31,8 +33,10 @@ LEAF = TreeSpec(None)
 def tree_flatten(tree):
     if isinstance(tree, list) or type(tree) is tuple:  # list subclasses (fx's immutable_list) count as lists
         kind, context, children = list if isinstance(tree, list) else tuple, None, tree
-    elif type(tree) is dict:
-        kind, context, children = dict, tuple(tree), tree.values()
+    elif isinstance(tree, tuple) and hasattr(tree, "_fields"):  # a namedtuple, or torch.return_types.sort and kin
+        kind, context, children = type(tree), None, tree
+    elif type(tree) is dict or isinstance(tree, collections.OrderedDict):
+        kind, context, children = type(tree), tuple(tree), tree.values()
     else:
         return [tree], LEAF
     leaves, specs = [], []
@@ -55,9 +59,11 @@ def _build(leaves, spec):
     if spec.type is None:
         return next(leaves)
     children = [_build(leaves, child) for child in spec.children_specs]
-    if spec.type is dict:
-        return dict(zip(spec.context, children))
-    return spec.type(children)
+    if spec.type in (dict, collections.OrderedDict):
+        return spec.type(zip(spec.context, children))
+    if spec.type in (list, tuple) or not hasattr(spec.type, "_make"):  # (a return type takes one sequence)
+        return spec.type(children)
+    return spec.type._make(children)
 
 
 def tree_map(fn, tree):
