@@ -99,7 +99,8 @@ class _CompiledFunction:
             self.aliases = {i: alias for i, alias in self.aliases.items() if alias.of is AliasOf.INPUT}
             self.num_bases = 0
             # an inference graph returns a tuple, as PyTorch's does
-            forward = make_fx(lambda *flat: tuple(_as_list(fn(*flat))), decompositions, tracing_mode="fake")(*args)
+            forward = make_fx(lambda *flat: tuple(_as_list(fn(*flat))), decompositions, tracing_mode="fake",
+                              _functionalized=True)(*args)
             forward, self.mutated_inputs = functionalize_graph(forward)
             _eliminate_dead_code(forward)
             _logging.log_graph("aot_graphs", f"Forward graph {aot_id}", forward)
@@ -118,7 +119,7 @@ class _CompiledFunction:
                         if alias.of is AliasOf.BASE}
         fn = _with_fresh_inputs(with_bases(fn, [base_sources[k] for k in range(self.num_bases)]), self.grad_mutated)
         joint = make_fx(_joint_fn(fn, self.grad_inputs, self.output_grad_mask), decompositions,
-                        tracing_mode="fake")(list(args), tangents)
+                        tracing_mode="fake", _functionalized=True)(list(args), tangents)
         joint, self.mutated_inputs = _functionalize_joint(joint, self.grad_mutated)
         _eliminate_dead_code(joint)
         _logging.log_graph("aot_joint_graph", f"Joint graph {aot_id}", joint)
