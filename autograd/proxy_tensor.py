@@ -78,13 +78,13 @@ class ProxyTorchDispatchMode(TorchDispatchMode):
 
     def record_sym_op(self, op, operands, result):
         """A Sym* operation run while this mode traces: a node `add = sym_size_int + 1`, as torch's
-        __sym_dispatch__ records it (the result is a number when the operation decided it: no node)."""
+        __sym_dispatch__ records it."""
         if op is operator.mul and any(type(v) is int and v == 1 for v in operands):
             return operands[0] if type(operands[1]) is int and operands[1] == 1 else operands[1]
+        node = _with_current_stack_trace(self.graph.call_function(op, tuple(self._to_arg(v) for v in operands)))
+        node.meta["val"] = result  # (torch's result is a Sym* even when a number, as `s77 == 0`: traced all the same)
         if is_symbolic(result):
-            node = self.graph.call_function(op, tuple(self._to_arg(v) for v in operands))
-            node.meta["val"] = result
-            self._sym_slots[id(result.node)] = (result.node, _with_current_stack_trace(node))
+            self._sym_slots[id(result.node)] = (result.node, node)
         return result
 
     def _record_storage_nbytes(self, tensor):
