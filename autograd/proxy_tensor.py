@@ -7,7 +7,8 @@ function of torch's), as PyTorch names them.
 
     tracing_mode="real"   ops run for real on the inputs
     tracing_mode="fake"   inputs become FakeTensors: only meta functions run
-    tracing_mode="symbolic"   fake, every size a symbol (`s75`): a size used as a value is `sym_size.int` nodes
+    tracing_mode="symbolic"   fake, every size a symbol (`s75`): a size used as a value is `sym_size.int` nodes,
+                              arithmetic on sizes is traced as it runs (`mul = 2 * sym_size_int`)
 
 The one idea to hold: the tracer never inspects Python code. It sees only what the dispatcher sees, so the graph is
 exactly the ops PyTorch's kernels would run.
@@ -17,15 +18,13 @@ import functools
 import inspect
 import operator
 
-import sympy
-
 import minitorch2
 from minitorch2._dispatch import current_modes
 from minitorch2._subclasses.fake_tensor import FakeTensorMode
 import minitorch2._sym
 from minitorch2._sym import is_symbolic
 from minitorch2._tensor import Tensor
-from minitorch2.fx.experimental.symbolic_shapes import ShapeEnv, python_step
+from minitorch2.fx.experimental.symbolic_shapes import ShapeEnv
 from minitorch2.fx import Graph, GraphModule
 from minitorch2.fx._pytree import PyTreeCodeGen
 from minitorch2.fx._spelling import is_from_torch, qualified_name
@@ -50,30 +49,22 @@ class ProxyTorchDispatchMode(TorchDispatchMode):
         # id(SymNode) -> (SymNode, node or a callable making it when first used): a Sym* value's node, by identity
         # as torch's proxy slots; a size of a traced tensor gets `sym_size.int` of it, made only if ever used
         self._sym_slots = {}
-        self._size_sources = {}  # symbol -> (placeholder node, dim) whose size it is
-        self._sym_nodes = {}  # sympy expression -> the node computing it
-
-    def track_sizes(self, tensor, node):
-        for dim, size in enumerate(tensor.shape):
-            if is_symbolic(size) and size.node.expr.is_Symbol:
-                self._size_sources.setdefault(size.node.expr, (node, dim))
 
     def track_symint(self, value, node):
         """A SymInt input: the node every use of its symbol becomes (before any `sym_size.int` of a tensor)."""
         node.meta["val"] = value
         self._sym_slots[id(value.node)] = (value.node, node)
-        self._sym_nodes.setdefault(value.node.shape_env.simplify(value.node.expr), node)
 
-    def _set_sym_slot(self, value, node_maker):
+    def _set_sym_slot(self, value, op, *args):
+        """A Sym* size of a traced tensor: its node, `op(*args)` (`sym_size.int(x, 0)`), made where first used."""
         if is_symbolic(value) and id(value.node) not in self._sym_slots:
-            self._sym_slots[id(value.node)] = (value.node, functools.cache(node_maker))
+            self._sym_slots[id(value.node)] = (value.node, functools.cache(lambda: self._size_node(op, args, value)))
 
     def _sym_arg(self, value):
-        """The node of a Sym* argument: the one its slot holds (made now if it is a size not used before); one
-        without a slot (a size a meta function computed afresh) is made from its expression, below."""
+        """The node of a Sym* argument: the one its slot holds (made now if it is a size not used before)."""
         slot = self._sym_slots.get(id(value.node))
-        if slot is None:
-            return self._sym_node(value.node.shape_env.simplify(value.node.expr), value.node.shape_env)
+        if slot is None:  # a value no traced tensor, input or traced operation gave: as torch's, an error
+            raise RuntimeError(f"{value} is not tracked with proxy for {self}")
         return slot[1]() if callable(slot[1]) else slot[1]
 
     def record_sym_op(self, op, operands, result):
@@ -98,41 +89,18 @@ class ProxyTorchDispatchMode(TorchDispatchMode):
                 size = size + stride * (length - 1)
             _ = tensor.element_size() * (tensor.storage_offset() + size)
 
-    def _sym_node(self, expr, shape_env):
-        """The node computing a symbolic size: `sym_size.int` of an input for a symbol, Python arithmetic on
-        those for an expression (made where it is first used)."""
-        if expr.is_Number:
-            return int(expr) if expr.is_Integer else float(expr)
-        node = self._sym_nodes.get(expr)
-        if node is None:
-            if expr.is_Symbol:
-                tensor_node, dim = self._size_sources[expr]
-                node = self.graph.call_function(minitorch2.ops.aten.sym_size.int, (tensor_node, dim),
-                                                name="sym_size_int")
-            else:
-                coefficient, rest = expr.as_coeff_Mul()
-                # a quotient (`s27 / 2` is the product of s27 and 1/2) is made by dividing, as Python made it
-                step, operands = ((operator.truediv, [coefficient.p * rest, sympy.Integer(coefficient.q)])
-                                  if coefficient.is_Rational and not coefficient.is_Integer else python_step(expr))
-                node = self.graph.call_function(step, tuple(self._sym_node(e, shape_env) for e in operands))
-            hint = sympy.sympify(expr.xreplace(shape_env.var_to_val))  # (partitioners tell sizes by meta["val"])
-            node.meta["val"] = shape_env.wrap(expr, int if expr.is_integer else float, int(hint) if hint.is_Integer
-                                              else float(hint) if hint.is_Number else None)
-            self._sym_nodes[expr] = _with_current_stack_trace(node)
-        return node
-
     # ------------------------------------------------------------ tensors <-> nodes
     def track(self, tensor, node):
         self._nodes[id(tensor)] = (tensor, node)
         for dim, (size, stride) in enumerate(zip(tensor.shape, tensor.stride())):
-            self._set_sym_slot(size, lambda dim=dim, size=size: self._size_node(aten.sym_size.int, node, dim, size))
-            self._set_sym_slot(stride, lambda dim=dim, size=stride: self._size_node(aten.sym_stride.int, node, dim,
-                                                                                    size))
+            self._set_sym_slot(size, aten.sym_size.int, node, dim)
+            self._set_sym_slot(stride, aten.sym_stride.int, node, dim)
+        self._set_sym_slot(tensor.storage_offset(), aten.sym_storage_offset.default, node)
         node.meta.setdefault("val", tensor)
         node.meta.setdefault("tensor_meta", _extract_tensor_metadata(tensor))
 
-    def _size_node(self, op, tensor_node, dim, value):
-        node = self.graph.call_function(op, (tensor_node, dim), name=op.__name__.replace(".", "_"))
+    def _size_node(self, op, args, value):
+        node = self.graph.call_function(op, args, name=op.__name__.replace(".", "_"))
         node.meta["val"] = value
         return _with_current_stack_trace(node)
 
@@ -264,7 +232,6 @@ def make_fx(f, decomposition_table=None, tracing_mode="real", _allow_non_fake_in
                         leaf = fake_mode.from_tensor(leaf, source=f"input{count}")
                     count += 1
                     mode.track(leaf, node)
-                    mode.track_sizes(leaf, node)
                 elif is_symbolic(leaf):
                     mode.track_symint(leaf, node)
                 leaves.append(leaf)
