@@ -130,3 +130,34 @@ def test_a_size_decided_while_tracing_is_checked_at_every_call():
 
 def _doubled(lib):
     return lambda x: x * 2.0
+
+
+def _inference_forwards(lib, program, shapes):
+    """The forward graph codes of an inference graph (no input requires grad) compiled with dynamic=True."""
+    forwards = []
+
+    def forward_compiler(gm, example_inputs):
+        forwards.append(gm.code.strip())
+        return (torch_boxed_nop if lib is torch else autograd.boxed_nop)(gm, example_inputs)
+
+    (torch._dynamo if lib is torch else frontend).reset()
+    backend = (torch_aot_autograd(fw_compiler=forward_compiler) if lib is torch else
+               autograd.aot_autograd(fw_compiler=forward_compiler, dynamic=True))
+    compiled = lib.compile(program, backend=backend, dynamic=True)
+    for i, shape in enumerate(shapes):
+        compiled(lib.tensor(np.random.default_rng(i).standard_normal(shape).astype(np.float32)))
+    (torch._dynamo if lib is torch else frontend).reset()
+    return forwards
+
+
+@pytest.mark.parametrize("program", [
+    # the storage size torch's functionalization computes for each output over symbolic sizes takes names (eq, sub,
+    # add, mul) before dead code elimination: sub_1 and add_6 here, not sub and add_1
+    lambda x: x.sum(0) + x.mean(0) - x.sum(1, keepdim=True).mean() + x.amax(1).sum(),
+    lambda x: x.view(x.shape[0] * 2, -1) * 2,  # size arithmetic traced as it runs: `mul = arg0_1 * 2`
+    lambda x: x[1:].expand(3, -1, -1) * x.shape[0],  # a stride 0 (expand), a storage offset (the slice)
+    lambda x: x[: min(x.shape[0], 3)] + x.shape[1] % 4,  # torch.sym_min, `mod = arg1_1 % 4`
+], ids=["reductions", "view_of_size_times_two", "expand_of_a_slice", "sym_min_and_mod"])
+def test_inference_forward_over_symbolic_sizes_prints_as_torchs(program):
+    shapes = [(4, 6), (6, 6), (8, 10)]
+    assert _inference_forwards(minitorch2, program, shapes) == _inference_forwards(torch, program, shapes)
