@@ -70,6 +70,7 @@ class _CompiledFunction:
         self.grad_inputs = [isinstance(a, Tensor) and a.requires_grad for a in args]
         self.needs_grad = any(self.grad_inputs)
         self.compiled_bw = None
+        self.sizes_of = lambda args: None  # a call's value of each symbolic size (the trace over symbolic sizes')
         with enable_python_dispatcher():  # trace as PyTorch's AOT does (see minitorch2/_python_dispatcher.py)
             compiler = self._trace(fn, args, fw_compiler, partition_fn, decompositions, inference_compiler)
             if before_compile is not None:
@@ -99,7 +100,8 @@ class _CompiledFunction:
             self.aliases = {i: alias for i, alias in self.aliases.items() if alias.of is AliasOf.INPUT}
             self.num_bases = 0
             # an inference graph returns a tuple, as PyTorch's does
-            forward = make_fx(lambda *flat: tuple(_as_list(fn(*flat))), decompositions, tracing_mode="fake")(*args)
+            forward = make_fx(lambda *flat: tuple(_as_list(fn(*flat))), decompositions, tracing_mode="fake",
+                              _functionalized=True)(*args)
             forward, self.mutated_inputs = functionalize_graph(forward)
             _eliminate_dead_code(forward)
             _logging.log_graph("aot_graphs", f"Forward graph {aot_id}", forward)
@@ -118,7 +120,7 @@ class _CompiledFunction:
                         if alias.of is AliasOf.BASE}
         fn = _with_fresh_inputs(with_bases(fn, [base_sources[k] for k in range(self.num_bases)]), self.grad_mutated)
         joint = make_fx(_joint_fn(fn, self.grad_inputs, self.output_grad_mask), decompositions,
-                        tracing_mode="fake")(list(args), tangents)
+                        tracing_mode="fake", _functionalized=True)(list(args), tangents)
         joint, self.mutated_inputs = _functionalize_joint(joint, self.grad_mutated)
         _eliminate_dead_code(joint)
         _logging.log_graph("aot_joint_graph", f"Joint graph {aot_id}", joint)
@@ -148,7 +150,7 @@ class _CompiledFunction:
         outs = list(outs)
         viewed = {AliasOf.INPUT: args, AliasOf.OUTPUT: outs, AliasOf.BASE: outs[self.num_outputs:]}
         for i, alias in self.aliases.items():
-            outs[i] = alias.replay(viewed[alias.of][alias.position])
+            outs[i] = alias.replay(viewed[alias.of][alias.position], self.sizes_of(args))
         return outs
 
     def __call__(self, args):
@@ -353,10 +355,13 @@ class _Symbolic:
     def check(self, compiled):
         """Before the graphs are compiled: refuse a size constant in a graph or an output's view ops (its example
         value) and keep the trace's facts (which stay in the ShapeEnv too, see the class docstring)."""
-        constants = [(n.args, n.kwargs) for m in (compiled.fw_module, compiled.bw_module) if m
-                     for n in m.graph.nodes] + [(v.args, v.kwargs) for a in compiled.aliases.values() for v in a.views]
-        if any(is_symbolic(leaf) or isinstance(leaf, sympy.Basic) for leaf in pytree.tree_leaves(constants)):
+        constants = [(n.args, n.kwargs) for m in (compiled.fw_module, compiled.bw_module) if m for n in m.graph.nodes]
+        views = [(v.args, v.kwargs) for a in compiled.aliases.values() for v in a.views]
+        if any(is_symbolic(leaf) or isinstance(leaf, sympy.Basic) for leaf in pytree.tree_leaves(constants)) or any(
+                isinstance(leaf, sympy.Basic) or is_symbolic(leaf) and not leaf.node.expr.free_symbols <= set(
+                    self.sources) for leaf in pytree.tree_leaves(views)):
             raise RuntimeError("a symbolic size is a constant of a graph or of an output's view ops")
+        compiled.sizes_of = self.sizes_of  # an output's view ops take each call's sizes
         env, (guards, replacements, ranges) = self.shape_env, self.state
         pinned = [sympy.Eq(s, e) for s, e in env.replacements.items() if replacements.get(s) != e]
         narrowed = [sympy.And(low <= s, s <= high) for s, (low, high) in env.var_to_range.items()
@@ -368,9 +373,16 @@ class _Symbolic:
         env.guards, env.replacements = env.guards[:guards], dict(replacements)
         env.var_to_range.update((symbol, list(bounds)) for symbol, bounds in ranges.items())
 
+    def _values(self, flat_args):
+        return {s: sympy.Integer(flat_args[i] if dim is None else flat_args[i].shape[dim])
+                for s, (i, dim) in self.sources.items()}
+
+    def sizes_of(self, flat_args):
+        values = self._values(flat_args)
+        return lambda v: int(v.node.expr.xreplace(values)) if is_symbolic(v) else v
+
     def admits(self, flat_args):
-        values = {s: sympy.Integer(flat_args[i] if dim is None else flat_args[i].shape[dim])
-                  for s, (i, dim) in self.sources.items()}
+        values = self._values(flat_args)
         try:
             return all(bool(fact.xreplace(values)) for fact in self.facts)
         except TypeError:  # a fact on a symbol no input holds (a data-dependent size)

@@ -35,8 +35,11 @@ class ViewOp:
     args: tuple  # its arguments after self
     kwargs: dict
 
-    def __call__(self, tensor):
-        return self.op(tensor, *self.args, **self.kwargs)
+    def __call__(self, tensor, size_of=None):
+        """`size_of`: a call's value of each symbolic size among the arguments (a trace over symbolic sizes)."""
+        args = self.args if size_of is None else [[size_of(v) for v in a] if isinstance(a, (list, tuple))
+                                                  else size_of(a) for a in self.args]
+        return self.op(tensor, *args, **self.kwargs)
 
 
 @dataclass(frozen=True)
@@ -47,10 +50,10 @@ class OutputAlias:
     position: int  # of that input, output or base (the k-th base for AliasOf.BASE)
     views: list  # ViewOps, from that tensor to the output
 
-    def replay(self, tensor):
+    def replay(self, tensor, size_of=None):
         """The output again: `tensor` (what it views) through the same view ops."""
         for view in self.views:
-            tensor = view(tensor)
+            tensor = view(tensor, size_of)
         return tensor
 
 

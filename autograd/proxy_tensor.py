@@ -7,23 +7,24 @@ function of torch's), as PyTorch names them.
 
     tracing_mode="real"   ops run for real on the inputs
     tracing_mode="fake"   inputs become FakeTensors: only meta functions run
-    tracing_mode="symbolic"   fake, every size a symbol (`s75`): a size used as a value is `sym_size.int` nodes
+    tracing_mode="symbolic"   fake, every size a symbol (`s75`): a size used as a value is `sym_size.int` nodes,
+                              arithmetic on sizes is traced as it runs (`mul = 2 * sym_size_int`)
 
 The one idea to hold: the tracer never inspects Python code. It sees only what the dispatcher sees, so the graph is
 exactly the ops PyTorch's kernels would run.
 """
 import contextlib
+import functools
 import inspect
 import operator
-
-import sympy
 
 import minitorch2
 from minitorch2._dispatch import current_modes
 from minitorch2._subclasses.fake_tensor import FakeTensorMode
+import minitorch2._sym
 from minitorch2._sym import is_symbolic
 from minitorch2._tensor import Tensor
-from minitorch2.fx.experimental.symbolic_shapes import ShapeEnv, python_step
+from minitorch2.fx.experimental.symbolic_shapes import ShapeEnv
 from minitorch2.fx import Graph, GraphModule
 from minitorch2.fx._pytree import PyTreeCodeGen
 from minitorch2.fx._spelling import is_from_torch, qualified_name
@@ -33,56 +34,75 @@ from minitorch2.utils._python_dispatch import TorchDispatchMode
 
 from .stack_traces import current_stack_trace
 
+aten = minitorch2.ops.aten
+
 
 class ProxyTorchDispatchMode(TorchDispatchMode):
-    def __init__(self, graph, decomposition_table=None):
+    def __init__(self, graph, decomposition_table=None, functionalized=False):
         self.graph = graph
         self.decomposition_table = decomposition_table or {}
+        self.functionalized = functionalized  # traced for AOT: see _record_storage_nbytes
         self._nodes = {}  # id(tensor) -> (tensor, node); the tensor is kept so its id stays unique
         self._constant_count = 0
         self.root = minitorch2.nn.Module()
         self._decomposing = None  # the outermost op whose decomposition is being traced
-        self._size_sources = {}  # symbol -> (placeholder node, dim) whose size it is
-        self._sym_nodes = {}  # sympy expression -> the node computing it
-
-    def track_sizes(self, tensor, node):
-        for dim, size in enumerate(tensor.shape):
-            if is_symbolic(size) and size.node.expr.is_Symbol:
-                self._size_sources.setdefault(size.node.expr, (node, dim))
+        # id(SymNode) -> (SymNode, node or a callable making it when first used): a Sym* value's node, by identity
+        # as torch's proxy slots; a size of a traced tensor gets `sym_size.int` of it, made only if ever used
+        self._sym_slots = {}
 
     def track_symint(self, value, node):
         """A SymInt input: the node every use of its symbol becomes (before any `sym_size.int` of a tensor)."""
         node.meta["val"] = value
-        self._sym_nodes.setdefault(value.node.shape_env.simplify(value.node.expr), node)
+        self._sym_slots[id(value.node)] = (value.node, node)
 
-    def _sym_node(self, expr, shape_env):
-        """The node computing a symbolic size: `sym_size.int` of an input for a symbol, Python arithmetic on
-        those for an expression (made where it is first used)."""
-        if expr.is_Number:
-            return int(expr) if expr.is_Integer else float(expr)
-        node = self._sym_nodes.get(expr)
-        if node is None:
-            if expr.is_Symbol:
-                tensor_node, dim = self._size_sources[expr]
-                node = self.graph.call_function(minitorch2.ops.aten.sym_size.int, (tensor_node, dim),
-                                                name="sym_size_int")
-            else:
-                coefficient, rest = expr.as_coeff_Mul()
-                # a quotient (`s27 / 2` is the product of s27 and 1/2) is made by dividing, as Python made it
-                step, operands = ((operator.truediv, [coefficient.p * rest, sympy.Integer(coefficient.q)])
-                                  if coefficient.is_Rational and not coefficient.is_Integer else python_step(expr))
-                node = self.graph.call_function(step, tuple(self._sym_node(e, shape_env) for e in operands))
-            hint = sympy.sympify(expr.xreplace(shape_env.var_to_val))  # (partitioners tell sizes by meta["val"])
-            node.meta["val"] = shape_env.wrap(expr, int if expr.is_integer else float, int(hint) if hint.is_Integer
-                                              else float(hint) if hint.is_Number else None)
-            self._sym_nodes[expr] = _with_current_stack_trace(node)
-        return node
+    def _set_sym_slot(self, value, op, *args):
+        """A Sym* size of a traced tensor: its node, `op(*args)` (`sym_size.int(x, 0)`), made where first used."""
+        if is_symbolic(value) and id(value.node) not in self._sym_slots:
+            self._sym_slots[id(value.node)] = (value.node, functools.cache(lambda: self._size_node(op, args, value)))
+
+    def _sym_arg(self, value):
+        """The node of a Sym* argument: the one its slot holds (made now if it is a size not used before)."""
+        slot = self._sym_slots.get(id(value.node))
+        if slot is None:  # a value no traced tensor, input or traced operation gave: as torch's, an error
+            raise RuntimeError(f"{value} is not tracked with proxy for {self}")
+        return slot[1]() if callable(slot[1]) else slot[1]
+
+    def record_sym_op(self, op, operands, result):
+        """A Sym* operation run while this mode traces: a node `add = sym_size_int + 1`, as torch's
+        __sym_dispatch__ records it."""
+        if op is operator.mul and any(type(v) is int and v == 1 for v in operands):
+            return operands[0] if type(operands[1]) is int and operands[1] == 1 else operands[1]
+        node = _with_current_stack_trace(self.graph.call_function(op, tuple(self._to_arg(v) for v in operands)))
+        node.meta["val"] = result  # (torch's result is a Sym* even when a number, as `s77 == 0`: traced all the same)
+        if is_symbolic(result):
+            self._sym_slots[id(result.node)] = (result.node, node)
+        return result
+
+    def _record_storage_nbytes(self, tensor):
+        """The storage size torch's functionalization computes, on SymInts, for each tensor an op returns when it
+        wraps it (c10's computeStorageNbytes): traced as it runs, so its nodes (dead, removed by AOT's dead code
+        elimination) take names, and later nodes are numbered as torch's are."""
+        with self:
+            size = 1
+            for length, stride in zip(tensor.shape, tensor.stride()):
+                _ = length == 0  # (torch asks whether any size is 0 without a guard: traced, never decided)
+                size = size + stride * (length - 1)
+            _ = tensor.element_size() * (tensor.storage_offset() + size)
 
     # ------------------------------------------------------------ tensors <-> nodes
     def track(self, tensor, node):
         self._nodes[id(tensor)] = (tensor, node)
+        for dim, (size, stride) in enumerate(zip(tensor.shape, tensor.stride())):
+            self._set_sym_slot(size, aten.sym_size.int, node, dim)
+            self._set_sym_slot(stride, aten.sym_stride.int, node, dim)
+        self._set_sym_slot(tensor.storage_offset(), aten.sym_storage_offset.default, node)
         node.meta.setdefault("val", tensor)
         node.meta.setdefault("tensor_meta", _extract_tensor_metadata(tensor))
+
+    def _size_node(self, op, args, value):
+        node = self.graph.call_function(op, args, name=op.__name__.replace(".", "_"))
+        node.meta["val"] = value
+        return _with_current_stack_trace(node)
 
     def node_of(self, tensor):
         entry = self._nodes.get(id(tensor))
@@ -101,14 +121,21 @@ class ProxyTorchDispatchMode(TorchDispatchMode):
         if isinstance(value, Tensor):
             return self.node_of(value)
         if is_symbolic(value):
-            return self._sym_node(value.node.shape_env.simplify(value.node.expr), value.node.shape_env)
+            return self._sym_arg(value)
         if isinstance(value, (list, tuple)):
             return type(value)(self._to_arg(v) for v in value)
         return value
 
     # ------------------------------------------------------------ the hook
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-        kwargs = kwargs or {}
+        out = self._trace_call(func, args, kwargs or {})
+        if self.functionalized and self._decomposing is None:  # what torch's functionalization wraps: each
+            for tensor in pytree.tree_leaves(out):               # fresh output (an in-place op's is its input)
+                if isinstance(tensor, Tensor) and not any(tensor is a for a in args):
+                    self._record_storage_nbytes(tensor)
+        return out
+
+    def _trace_call(self, func, args, kwargs):
         decomposition = self.decomposition_table.get(func)
         if decomposition is not None:
             outermost = self._decomposing is None
@@ -141,6 +168,17 @@ class ProxyTorchDispatchMode(TorchDispatchMode):
                     self.track(item, _with_current_stack_trace(self.graph.call_function(operator.getitem, (node, i))))
 
 
+def _record_sym_op(op, operands, result):
+    """minitorch2._sym's hook: the op is traced by the innermost ProxyTorchDispatchMode on the mode stack, if
+    any (none while one of its ops runs: the dispatcher takes the mode off the stack, so meta functions'
+    size arithmetic is not traced, as in torch)."""
+    mode = next((m for m in reversed(current_modes()) if isinstance(m, ProxyTorchDispatchMode)), None)
+    return result if mode is None else mode.record_sym_op(op, operands, result)
+
+
+minitorch2._sym.sym_op_hook = _record_sym_op
+
+
 def _with_current_stack_trace(node):
     stack_trace = current_stack_trace()
     if stack_trace:
@@ -171,14 +209,15 @@ def _placeholder_names(fn, args):
     return [positional[i] if i < len(positional) else f"arg{i}" for i in range(len(args))]
 
 
-def make_fx(f, decomposition_table=None, tracing_mode="real", _allow_non_fake_inputs=False):
-    """Return a function that traces `f` on example inputs into a GraphModule of aten ops."""
+def make_fx(f, decomposition_table=None, tracing_mode="real", _allow_non_fake_inputs=False, _functionalized=False):
+    """Return a function that traces `f` on example inputs into a GraphModule of aten ops (`_functionalized`:
+    for AOT, which functionalizes the graph: the size arithmetic torch's functionalization does is traced)."""
     if tracing_mode not in ("real", "fake", "symbolic"):
         raise ValueError(f"Unrecognized tracing mode: {tracing_mode}")
 
     def traced(*args):
         graph = Graph()
-        mode = ProxyTorchDispatchMode(graph, decomposition_table)
+        mode = ProxyTorchDispatchMode(graph, decomposition_table, _functionalized)
         fake_mode = None if tracing_mode == "real" else FakeTensorMode(
             shape_env=ShapeEnv() if tracing_mode == "symbolic" else None)
         inputs, count = [], 0
@@ -193,7 +232,6 @@ def make_fx(f, decomposition_table=None, tracing_mode="real", _allow_non_fake_in
                         leaf = fake_mode.from_tensor(leaf, source=f"input{count}")
                     count += 1
                     mode.track(leaf, node)
-                    mode.track_sizes(leaf, node)
                 elif is_symbolic(leaf):
                     mode.track_symint(leaf, node)
                 leaves.append(leaf)

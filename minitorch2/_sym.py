@@ -5,8 +5,17 @@ arithmetic on them builds expressions (`2*s77`, `s77 // 2`), and a Python decisi
 asks the ShapeEnv that made the symbol, which answers from the example value and records the answer as a guard.
 These classes are thin: each holds a node (minitorch2/fx/experimental/symbolic_shapes.py's SymNode, the only place
 that knows sympy) and forwards every operator to it, so importing the runtime does not import sympy.
+
+Every operation also passes through `sym_op_hook`, which a tracer sets (autograd/proxy_tensor.py): while make_fx traces,
+`2 * n` becomes a node `mul = 2 * sym_size_int` as it runs, as torch's SymNode hands it to the proxy mode.
 """
 import operator
+
+sym_op_hook = None  # (operator, operands, result) -> the result to use; see the module docstring
+
+
+def _traced(op, operands, result):
+    return result if sym_op_hook is None else sym_op_hook(op, operands, result)
 
 
 class _SymNumber:
@@ -26,7 +35,7 @@ def _binary(op, reflected=False):
     def method(self, other):
         if not isinstance(other, (int, float, bool, _SymNumber)):
             return NotImplemented
-        return self.node.binary(op, other, reflected)
+        return _traced(op, (other, self) if reflected else (self, other), self.node.binary(op, other, reflected))
     return method
 
 
@@ -37,10 +46,10 @@ _COMPARISONS = (operator.eq, operator.ne, operator.lt, operator.le, operator.gt,
 
 class _SymArithmetic(_SymNumber):
     def __bool__(self):
-        return bool(self != 0)
+        return bool(self.node.binary(operator.ne, 0, False))
 
     def __neg__(self):
-        return self.node.binary(operator.mul, -1, False)
+        return _traced(operator.neg, (self,), self.node.binary(operator.mul, -1, False))
 
     def __pos__(self):
         return self
@@ -78,10 +87,10 @@ class SymBool(_SymNumber):
         return self.node.guard_bool()
 
     def __and__(self, other):
-        return self.node.logical(operator.and_, other)
+        return _traced(operator.and_, (self, other), self.node.logical(operator.and_, other))
 
     def __or__(self, other):
-        return self.node.logical(operator.or_, other)
+        return _traced(operator.or_, (self, other), self.node.logical(operator.or_, other))
 
     __rand__, __ror__ = __and__, __or__
 
@@ -106,13 +115,13 @@ def is_symbolic(value):
 
 def sym_max(a, b):
     if is_symbolic(a) or is_symbolic(b):
-        return (a if is_symbolic(a) else b).node.max_min(max, a, b)
+        return _traced(sym_max, (a, b), (a if is_symbolic(a) else b).node.max_min(max, a, b))
     return max(a, b)
 
 
 def sym_min(a, b):
     if is_symbolic(a) or is_symbolic(b):
-        return (a if is_symbolic(a) else b).node.max_min(min, a, b)
+        return _traced(sym_min, (a, b), (a if is_symbolic(a) else b).node.max_min(min, a, b))
     return min(a, b)
 
 

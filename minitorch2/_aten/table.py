@@ -29,6 +29,14 @@ def _size_of(self, dim):
     return self.size(dim)
 
 
+def _stride_of(self, dim):
+    return self.stride(dim)
+
+
+def _offset_of(self):
+    return self.storage_offset()
+
+
 TABLE = [
     # ------------------------------------------------------------ arithmetic
     op("add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", CORE_POINTWISE, pw.add, d.add_tensor),
@@ -206,6 +214,8 @@ TABLE = [
     op("mv(Tensor self, Tensor vec) -> Tensor", (), linalg.mv, d.mv, decomposition=dec.mv),
     # ------------------------------------------------------------ sizes (a SymInt's node in a symbolic trace)
     op("sym_size.int(Tensor self, int dim) -> SymInt", CORE, (_size_of, _size_of), differentiable=False),
+    op("sym_stride.int(Tensor self, int dim) -> SymInt", CORE, (_stride_of, _stride_of), differentiable=False),
+    op("sym_storage_offset(Tensor self) -> SymInt", CORE, (_offset_of, _offset_of), differentiable=False),
     # ------------------------------------------------------------ views
     op("view(Tensor(a) self, SymInt[] size) -> Tensor(a)", CORE_VIEW, views.view, ds.view),
     op("_unsafe_view(Tensor self, SymInt[] size) -> Tensor", (), views.unsafe_view, ds.view,
