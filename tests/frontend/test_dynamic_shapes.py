@@ -120,3 +120,20 @@ def test_a_marked_dim_the_program_specializes_raises_torchs_constraint_violation
         dynamo.maybe_mark_dynamic(x, 0)
         assert tuple(lib.compile(lambda a, b: lib.stack([a, b], dim=1), backend="eager")(x, y).shape) == (4, 2, 3)
     assert errors[0] == errors[1] and errors[0][0] == "ConstraintViolationError"
+
+
+def test_a_marked_dim_stays_a_symbol_in_the_frames_later_compiles():
+    """Dynamo records a mark_dynamic dim in the frame's state as dynamic: a recompile (here for a changed int) on
+    an unmarked tensor of the same size still gets a symbol there (ours compiled it static)."""
+    graphs = []
+    for lib, dynamo in ((minitorch2, frontend), (torch, torch._dynamo)):
+        dynamo.reset()
+        inputs = []
+        compiled = lib.compile(lambda x, n: x * n, backend=lambda gm, args: inputs.append(
+            [str(tuple(a.shape)) if hasattr(a, "shape") else type(a).__name__ for a in args]) or gm.forward)
+        x = lib.ones(3, 2)
+        dynamo.mark_dynamic(x, 0)
+        compiled(x, 2)
+        compiled(lib.ones(3, 2), 3)
+        graphs.append(inputs)
+    assert graphs[0] == graphs[1] and "SymInt" in graphs[1][1]
