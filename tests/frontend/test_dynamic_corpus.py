@@ -50,9 +50,6 @@ MATH_ON_SIZES = ("math.sqrt of a size: Dynamo traces it symbolically (a SymFloat
                  "graph per value")
 VIEW_GUARDS = ("view(-1, 4, 3) of a symbolic size: torch's view records `(s77 // 4) != 1` and more, so at size 4 "
                "it compiles a graph of its own; our symbolic graph also serves size 4 (values equal)")
-NO_OPS_FRAME = ("the size-2 call traces no ops; with dynamic=False Dynamo then runs that frame without compiling it, "
-                "ours compiles an empty graph (a recompile without ops is compiled, as Dynamo does in the other "
-                "modes)")
 
 # Every (case, mode) whose counts, graphs or guards differ from torch's today (strict xfail).
 KNOWN_DIFFERENT = {
@@ -135,7 +132,6 @@ KNOWN_DIFFERENT = {
     ("gpt_block", "true"): SYMBOLS,
     ("scale_by_item", "true"): AFTER_DATA_BREAK,
     ("count_positive_rows", "true"): AFTER_DATA_BREAK,
-    ("seed002_sizes_8_10_12_4_2", "false"): NO_OPS_FRAME,
     ("flatten_images", "false"): AOT_PER_SIZE,
     ("first_rows_capped", "false"): AOT_PER_SIZE,
     ("count_positive_rows", "false"): AFTER_DATA_BREAK,

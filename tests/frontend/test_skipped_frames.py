@@ -213,3 +213,30 @@ def test_a_skipped_frame_calling_super_and_locals_runs_as_written():
     frontend.reset()
     out = minitorch2.compile(Sub().g, backend=counter)(minitorch2.ones(2))
     assert out.tolist() == Sub().g(minitorch2.ones(2)).tolist() == [8.0, 8.0]  # (locals: self, t, _, __class__)
+
+
+@pytest.mark.parametrize("dynamic", [False, None])
+def test_a_recompile_that_traces_no_ops_runs_its_code_eagerly_from_then_on(dynamic):
+    """Dynamo skips a frame that traces no ops, a recompile too, and the skip holds for every later call of the
+    code, even one an earlier graph would serve. With dynamic sizes the size test is graph nodes: it compiles."""
+    def program(x):
+        if x.shape[0] > 2:
+            return x.view(-1, 2).sum(1)
+        return x
+
+    runs = []
+    for lib, dynamo in ((minitorch2, frontend), (torch, torch._dynamo)):
+        dynamo.reset()
+        graph_runs = []
+
+        def backend(gm, example_inputs):
+            return lambda *args: graph_runs.append(1) or gm.forward(*args)
+
+        compiled = lib.compile(program, backend=backend, dynamic=dynamic)
+        per_call = []
+        for n in (8, 2, 8, 2, 6):
+            before = len(graph_runs)
+            np.testing.assert_allclose(compiled(lib.ones(n)).numpy(), program(lib.ones(n)).numpy())
+            per_call.append(len(graph_runs) - before)
+        runs.append(per_call)
+    assert runs[0] == runs[1]
