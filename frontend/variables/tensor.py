@@ -65,6 +65,16 @@ class TensorVariable(VariableTracker):
         for proxy in (size, *items):
             proxy.node.meta["frontend_speculative"] = True
 
+    def dim_size(self, og, dim):
+        """`x.size(dim)`, `len(x)`: Dynamo records a symbolic size read as `size = l_x_.size(dim)` and drops it for
+        the size input; recorded the same way (speculative), since a frame that only reads sizes is then one with
+        ops, which Dynamo compiles rather than skips."""
+        size = self.example_value.shape[dim]
+        if is_symbolic(size):
+            read = og.create_proxy("call_method", "size", (self.proxy.node, dim), {}, size)
+            read.node.meta["frontend_speculative"] = True
+        return og.size_variable(self, dim)
+
     def unpack_var_sequence(self, tx):
         return [record(tx.output, "call_function", operator.getitem, [self, ConstantVariable(i)], {})
                 for i in range(int(self.example_value.shape[0]))]  # (a symbolic length specialises)
@@ -95,7 +105,7 @@ class TensorVariable(VariableTracker):
                 dims = constants or [kwargs["dim"].as_python_constant()] if constants or kwargs else None
                 if dims is None:
                     return self.var_getattr(tx, "shape")
-                return tx.output.size_variable(self, dims[0] % max(self.example_value.dim(), 1))
+                return self.dim_size(tx.output, dims[0] % max(self.example_value.dim(), 1))
             if name == "numel" and is_symbolic(self.example_value.numel()):  # a node: `numel = l_x_.numel()`
                 return record(tx.output, "call_method", name, [self], {})
             value = getattr(self.example_value, name)(*constants,
