@@ -26,6 +26,7 @@ from .source import GetItemSource, TensorSizeSource
 from .stack_trace import StackTraceRecorder
 from .variables import BaseListVariable, ConstantVariable, TensorVariable, wrap
 from .variables.ctx_manager import _set_grad_enabled
+from .variables.lists import SizeVariable
 from .variables.sym_node import SliceVariable, SymNodeVariable
 
 
@@ -189,12 +190,23 @@ class OutputGraph:
             return var.value if fake else var.proxy.node
         if isinstance(var, SliceVariable):
             return slice(*[self.as_arg(p, fake) for p in var.parts])
+        if isinstance(var, SizeVariable) and not fake and any(isinstance(v, SymNodeVariable) for v in var.items):
+            return self._size_node(var)
         if isinstance(var, BaseListVariable):
             items = [self.as_arg(v, fake) for v in var.items]
             return items if var.python_cls is list else tuple(items)
         if var.is_python_constant():
             return var.as_python_constant()
         raise Unsupported(f"passing {var} to a graph operation", "unsupported_call")
+
+    def _size_node(self, var):
+        """A torch.Size of symbolic sizes as an op's argument, as Dynamo's: the `size = l_x_.size()` node it was
+        read as, or else (sliced, concatenated) one built for it, `size_1 = torch.Size([s27])`."""
+        if var.proxy is None:
+            items = [self.as_arg(v) for v in var.items]
+            value = minitorch2.Size([self.as_arg(v, fake=True) for v in var.items])
+            var.proxy = self.create_proxy("call_function", minitorch2.Size, (items,), {}, value)
+        return var.proxy.node
 
     # ---- outputs ----------------------------------------------------------------------
 

@@ -44,9 +44,8 @@ class TensorVariable(VariableTracker):
     def var_getattr(self, tx, name):
         fake = self.example_value
         if name == "shape":
-            if any(is_symbolic(n) for n in fake.shape):
-                self._record_size_items(tx.output)
-            return SizeVariable([tx.output.size_variable(self, d) for d in range(fake.dim())])
+            proxy = self._record_size_items(tx.output) if any(is_symbolic(n) for n in fake.shape) else None
+            return SizeVariable([tx.output.size_variable(self, d) for d in range(fake.dim())], proxy=proxy)
         if name in METADATA_ATTRS:
             return ConstantVariable(getattr(fake, name))
         if name in GRAPH_ATTRS:
@@ -58,12 +57,14 @@ class TensorVariable(VariableTracker):
     def _record_size_items(self, og):
         """Dynamo records the shape of a tensor with symbolic sizes as `size = l_x_.size()` and one `getitem` per
         dim, then drops them for the size inputs (s77): recorded here the same way, as speculative nodes removed
-        at the end, so that the nodes after them are numbered as Dynamo's (`getitem_2`, not `getitem`)."""
+        at the end unless used, so that the nodes after them are numbered as Dynamo's (`getitem_2`, not
+        `getitem`). Returns the `size` node's proxy."""
         size = og.create_proxy("call_method", "size", (self.proxy.node,), {}, self.example_value.shape)
         items = [og.create_proxy("call_function", operator.getitem, (size.node, d), {}, n)
                  for d, n in enumerate(self.example_value.shape)]
         for proxy in (size, *items):
             proxy.node.meta["frontend_speculative"] = True
+        return size
 
     def dim_size(self, og, dim):
         """`x.size(dim)`, `len(x)`: Dynamo records a symbolic size read as `size = l_x_.size(dim)` and drops it for

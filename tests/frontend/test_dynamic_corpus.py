@@ -43,8 +43,6 @@ AFTER_DATA_BREAK = ("after the data-dependent graph break (.item(), nonzero) Dyn
                     "broken-off values as dynamic inputs; ours specializes them, one graph per value")
 CHECK_NODE = ("torch._check(n > 1) on a size: Dynamo records the comparison and a _check call in its graph; ours "
               "decides it while tracing (a fact and a guard, no node)")
-FACTORY_SIZES = ("torch.zeros(x.shape[0], 3): Dynamo records `size = l_x_.size()` and its items before the call; "
-                 "ours passes the size input s77 itself")
 KEPT_ALIVE = "Dynamo's code frees l_x_ one node later (it reads a size after the mean); the ops are the same"
 MATH_ON_SIZES = ("math.sqrt of a size: Dynamo traces it symbolically (a SymFloat); ours specializes the size, one "
                  "graph per value")
@@ -65,7 +63,7 @@ KNOWN_DIFFERENT = {
     ("pad_to_multiple_of_4", "none"): STATIC_PAD,
     ("pad_pair_to_longest", "none"): STATIC_PAD,
     ("add_positions", "none"): AOT_PER_SIZE,
-    ("factories_from_sizes", "none"): FACTORY_SIZES,
+    ("factories_from_sizes", "none"): AOT_PER_SIZE,
     ("reverse_rows", "none"): NODE_NAMES,
     ("groups_from_int", "none"): GUARD_FORMS,
     ("scale_rows_by_batch", "none"): AOT_PER_SIZE,
@@ -100,7 +98,7 @@ KNOWN_DIFFERENT = {
     ("pad_to_multiple_of_4", "true"): STATIC_PAD,
     ("pad_pair_to_longest", "true"): STATIC_PAD,
     ("add_positions", "true"): AOT_PER_SIZE,
-    ("factories_from_sizes", "true"): FACTORY_SIZES,
+    ("factories_from_sizes", "true"): AOT_PER_SIZE,
     ("reverse_rows", "true"): NODE_NAMES,
     ("weighted_row_sum", "true"): NODE_NAMES,
     ("scale_by_int", "true"): AOT_PER_SIZE,
@@ -147,7 +145,7 @@ KNOWN_DIFFERENT = {
     ("pad_to_multiple_of_4", "mark"): STATIC_PAD,
     ("pad_pair_to_longest", "mark"): STATIC_PAD,
     ("add_positions", "mark"): AOT_PER_SIZE,
-    ("factories_from_sizes", "mark"): FACTORY_SIZES,
+    ("factories_from_sizes", "mark"): AOT_PER_SIZE,
     ("reverse_rows", "mark"): NODE_NAMES,
     ("scale_by_int", "mark"): AOT_PER_SIZE,
     ("repeat_steps", "mark"): AOT_PER_SIZE,

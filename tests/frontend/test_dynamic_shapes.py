@@ -137,3 +137,23 @@ def test_a_marked_dim_stays_a_symbol_in_the_frames_later_compiles():
         compiled(lib.ones(3, 2), 3)
         graphs.append(inputs)
     assert graphs[0] == graphs[1] and "SymInt" in graphs[1][1]
+
+
+@pytest.mark.parametrize("body", [
+    "torch.zeros(x.shape) + x",  # the Size read as `size = l_x_.size()` is the op's argument
+    "(x * 2).view(x.size()) + x.new_zeros(x.shape)",  # two reads, two size nodes
+    "torch.zeros(x.shape[1:]) + x",  # a slice of it: `size_1 = torch.Size([s27])`
+    "torch.zeros(x.shape + (2,)) + x[..., None]",  # a Size concatenated: the same
+    "torch.ones(x.size(0), 1) * x + torch.zeros(*x.shape)",  # sizes one by one: the size inputs
+])
+def test_a_size_passed_whole_to_an_op_is_dynamos_size_node(body):
+    codes = []
+    for lib, dynamo in ((minitorch2, frontend), (torch, torch._dynamo)):
+        dynamo.reset()
+        namespace = {"torch": lib}
+        exec(f"def f(x):\n    return {body}\n", namespace)
+        graphs = []
+        lib.compile(namespace["f"], backend=lambda gm, args: graphs.append(gm.code) or gm.forward, dynamic=True)(
+            lib.ones(4, 3))
+        codes.append(graphs)
+    assert codes[0] == codes[1]
