@@ -31,9 +31,9 @@ GUARD_FORMS = ("the graphs match; the shape guards differ in form: our ShapeEnv 
                "torch's view records)")
 NODE_NAMES = ("node names: Dynamo traces x.shape's items into its graph and drops them, which shifts its numbering "
               "(getitem_3, ours getitem_1)")
-SYMBOLS = "which sizes share a symbol, or where a symbol's graph input sits, differs from Dynamo's placement"
-STATIC_PAD = ("Dynamo records F.pad as torch._C._nn.pad(x, pad, 'constant', None); ours as "
-              "torch.nn.functional.pad(x, pad)")
+FLOAT_ATTRIBUTES = ("under dynamic=True Dynamo passes a module's float attribute (LayerNorm's eps, BatchNorm's "
+                    "momentum, Embedding's norm_type) as a 0-d tensor graph input (L_self_modules_ln_1_eps) and "
+                    "guards its value; ours keeps it a constant (the dynamic-floats work)")
 AFTER_VIOLATION = ("both raise ConstraintViolationError at the first call (the program specializes the marked dim); in "
                    "the recompile after it, where the size is pinned again, ours also guards the stride it implies "
                    "(`L['x'].stride()[0] == 16`), which torch's tensor match covers")
@@ -60,8 +60,8 @@ KNOWN_DIFFERENT = {
     ("attention_scores", "none"): GUARD_FORMS,
     ("causal_mask_buffer", "none"): NODE_NAMES,
     ("masked_mean", "none"): GUARD_FORMS,
-    ("pad_to_multiple_of_4", "none"): STATIC_PAD,
-    ("pad_pair_to_longest", "none"): STATIC_PAD,
+    ("pad_to_multiple_of_4", "none"): AOT_PER_SIZE,
+    ("pad_pair_to_longest", "none"): GUARD_FORMS,
     ("add_positions", "none"): AOT_PER_SIZE,
     ("factories_from_sizes", "none"): AOT_PER_SIZE,
     ("reverse_rows", "none"): NODE_NAMES,
@@ -92,11 +92,11 @@ KNOWN_DIFFERENT = {
     ("merge_batch_and_time", "true"): GUARD_FORMS,
     ("split_heads", "true"): GUARD_FORMS,
     ("pairs_of_rows", "true"): GUARD_FORMS,
-    ("attention_scores", "true"): SYMBOLS,
+    ("attention_scores", "true"): MATH_ON_SIZES,
     ("causal_mask_buffer", "true"): NODE_NAMES,
     ("masked_mean", "true"): GUARD_FORMS,
-    ("pad_to_multiple_of_4", "true"): STATIC_PAD,
-    ("pad_pair_to_longest", "true"): STATIC_PAD,
+    ("pad_to_multiple_of_4", "true"): AOT_PER_SIZE,
+    ("pad_pair_to_longest", "true"): GUARD_FORMS,
     ("add_positions", "true"): AOT_PER_SIZE,
     ("factories_from_sizes", "true"): AOT_PER_SIZE,
     ("reverse_rows", "true"): NODE_NAMES,
@@ -122,12 +122,12 @@ KNOWN_DIFFERENT = {
     ("top_half", "true"): NODE_NAMES,
     ("batched_projection", "true"): AOT_PER_SIZE,
     ("linear_head", "true"): GUARD_FORMS,
-    ("normed_mlp", "true"): SYMBOLS,
+    ("normed_mlp", "true"): FLOAT_ATTRIBUTES,
     ("small_conv_net", "true"): GUARD_FORMS,
     ("conv_any_image_size", "true"): GUARD_FORMS,
-    ("eval_batch_norm", "true"): SYMBOLS,
-    ("token_and_position", "true"): SYMBOLS,
-    ("gpt_block", "true"): SYMBOLS,
+    ("eval_batch_norm", "true"): FLOAT_ATTRIBUTES,
+    ("token_and_position", "true"): FLOAT_ATTRIBUTES,
+    ("gpt_block", "true"): FLOAT_ATTRIBUTES,
     ("scale_by_item", "true"): AFTER_DATA_BREAK,
     ("count_positive_rows", "true"): AFTER_DATA_BREAK,
     ("flatten_images", "false"): AOT_PER_SIZE,
@@ -142,8 +142,8 @@ KNOWN_DIFFERENT = {
     ("attention_scores", "mark"): GUARD_FORMS,
     ("causal_mask_buffer", "mark"): NODE_NAMES,
     ("masked_mean", "mark"): AFTER_VIOLATION,
-    ("pad_to_multiple_of_4", "mark"): STATIC_PAD,
-    ("pad_pair_to_longest", "mark"): STATIC_PAD,
+    ("pad_to_multiple_of_4", "mark"): AOT_PER_SIZE,
+    ("pad_pair_to_longest", "mark"): GUARD_FORMS,
     ("add_positions", "mark"): AOT_PER_SIZE,
     ("factories_from_sizes", "mark"): AOT_PER_SIZE,
     ("reverse_rows", "mark"): NODE_NAMES,
