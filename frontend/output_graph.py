@@ -138,8 +138,24 @@ class OutputGraph:
     def drop_unused_input(self, var):
         """Remove var's placeholder if it is a tensor input no node uses (it is loaded from its source instead)."""
         if isinstance(var, TensorVariable) and var.proxy.node.op == "placeholder" and not var.proxy.node.users:
-            self.inputs = [inp for inp in self.inputs if inp.node is not var.proxy.node]
-            self.graph.erase_node(var.proxy.node)
+            self._drop_input(var.proxy.node)
+
+    def _drop_input(self, node):
+        self.inputs = [inp for inp in self.inputs if inp.node is not node]
+        self.graph.erase_node(node)
+
+    def _drop_unused_inputs(self):
+        """As Dynamo's last pass: a tensor input no node uses (the frame read only its sizes) is no graph input (its
+        guards stay); then nor is a size or int input no node uses, unless its symbol is in a kept tensor input's
+        sizes or strides (that tensor binds it when the graph runs)."""
+        for inp in [i for i in self.inputs if not i.node.users and not is_symbolic(i.value)]:
+            self._drop_input(inp.node)
+        fakes = [inp.node.meta["example_value"] for inp in self.inputs if isinstance(inp.value, minitorch2.Tensor)]
+        held = {symbol for fake in fakes for n in (*fake.shape, *fake.stride()) if is_symbolic(n)
+                for symbol in n.node.expr.free_symbols}
+        for inp in [i for i in self.inputs if not i.node.users and is_symbolic(i.value)]:
+            if inp.value.node.expr not in held:
+                self._drop_input(inp.node)
 
     def size_variable(self, tensor_var, dim):
         """`x.shape[dim]`: a constant, or for a symbolic size the graph input of its symbol (`s77`), or else
@@ -156,9 +172,13 @@ class OutputGraph:
 
     # ---- nodes ------------------------------------------------------------------------
 
-    def create_proxy(self, kind, target, args, kwargs, example_value):
+    def create_proxy(self, kind, target, args, kwargs, example_value, speculative=False):
+        """A node; a `speculative` one (a size read, a comparison that only decided a branch) is removed at the
+        end if nothing uses it, as Dynamo's dead-code pass removes those."""
         node = self.graph.create_node(kind, target, tuple(args), dict(kwargs))
         node.meta["example_value"] = example_value
+        if speculative:
+            node.meta["frontend_speculative"] = True
         self._record_stack_trace(node)
         return fx.Proxy(node, self._appender)
 
@@ -330,6 +350,8 @@ class OutputGraph:
         for node in reversed(list(self.graph.nodes)):
             if node.meta.get("frontend_speculative") and not node.users:
                 self.graph.erase_node(node)
+        if not self.inputs_loaded:
+            self._drop_unused_inputs()
         gm = fx.GraphModule(minitorch2.nn.Module(), self.graph)
         gm.meta["dynamo_compile_id"] = minitorch2._logging.current_compile_id()  # AOT: a frontend graph
         return gm

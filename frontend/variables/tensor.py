@@ -59,11 +59,10 @@ class TensorVariable(VariableTracker):
         dim, then drops them for the size inputs (s77): recorded here the same way, as speculative nodes removed
         at the end unless used, so that the nodes after them are numbered as Dynamo's (`getitem_2`, not
         `getitem`). Returns the `size` node's proxy."""
-        size = og.create_proxy("call_method", "size", (self.proxy.node,), {}, self.example_value.shape)
-        items = [og.create_proxy("call_function", operator.getitem, (size.node, d), {}, n)
-                 for d, n in enumerate(self.example_value.shape)]
-        for proxy in (size, *items):
-            proxy.node.meta["frontend_speculative"] = True
+        shape = self.example_value.shape
+        size = og.create_proxy("call_method", "size", (self.proxy.node,), {}, shape, speculative=True)
+        for d, n in enumerate(shape):
+            og.create_proxy("call_function", operator.getitem, (size.node, d), {}, n, speculative=True)
         return size
 
     def dim_size(self, og, dim):
@@ -72,8 +71,7 @@ class TensorVariable(VariableTracker):
         ops, which Dynamo compiles rather than skips."""
         size = self.example_value.shape[dim]
         if is_symbolic(size):
-            read = og.create_proxy("call_method", "size", (self.proxy.node, dim), {}, size)
-            read.node.meta["frontend_speculative"] = True
+            og.create_proxy("call_method", "size", (self.proxy.node, dim), {}, size, speculative=True)
         return og.size_variable(self, dim)
 
     def unpack_var_sequence(self, tx):
@@ -181,8 +179,7 @@ def wrap_fx_value(og, proxy, value):
     if isinstance(value, (tuple, list)) and all(isinstance(v, minitorch2.Tensor) for v in value):
         items = []
         for i, v in enumerate(value):
-            item_proxy = og.create_proxy("call_function", operator.getitem, (proxy.node, i), {}, v)
-            item_proxy.node.meta["frontend_speculative"] = True  # removed at the end if never used
+            item_proxy = og.create_proxy("call_function", operator.getitem, (proxy.node, i), {}, v, speculative=True)
             items.append(TensorVariable(item_proxy, v))
         if type(value) is not tuple:  # torch.return_types.sort and kin keep their type and field names
             return StructSequenceVariable(items, type(value))

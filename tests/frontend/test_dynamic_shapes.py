@@ -139,6 +139,20 @@ def test_a_marked_dim_stays_a_symbol_in_the_frames_later_compiles():
     assert graphs[0] == graphs[1] and "SymInt" in graphs[1][1]
 
 
+def _graph_codes(body, dynamic):
+    """gm.code of each graph compiling `def f(x, y): return <body>` on (ones(4, 3), ones(2)), ours then torch's."""
+    codes = []
+    for lib, dynamo in ((minitorch2, frontend), (torch, torch._dynamo)):
+        dynamo.reset()
+        namespace = {"torch": lib}
+        exec(f"def f(x, y):\n    return {body}\n", namespace)
+        graphs = []
+        lib.compile(namespace["f"], backend=lambda gm, args: graphs.append(gm.code) or gm.forward, dynamic=dynamic)(
+            lib.ones(4, 3), lib.ones(2))
+        codes.append(graphs)
+    return codes
+
+
 @pytest.mark.parametrize("body", [
     "torch.zeros(x.shape) + x",  # the Size read as `size = l_x_.size()` is the op's argument
     "(x * 2).view(x.size()) + x.new_zeros(x.shape)",  # two reads, two size nodes
@@ -147,13 +161,16 @@ def test_a_marked_dim_stays_a_symbol_in_the_frames_later_compiles():
     "torch.ones(x.size(0), 1) * x + torch.zeros(*x.shape)",  # sizes one by one: the size inputs
 ])
 def test_a_size_passed_whole_to_an_op_is_dynamos_size_node(body):
-    codes = []
-    for lib, dynamo in ((minitorch2, frontend), (torch, torch._dynamo)):
-        dynamo.reset()
-        namespace = {"torch": lib}
-        exec(f"def f(x):\n    return {body}\n", namespace)
-        graphs = []
-        lib.compile(namespace["f"], backend=lambda gm, args: graphs.append(gm.code) or gm.forward, dynamic=True)(
-            lib.ones(4, 3))
-        codes.append(graphs)
-    assert codes[0] == codes[1]
+    ours, torchs = _graph_codes(body, dynamic=True)
+    assert ours == torchs
+
+
+@pytest.mark.parametrize("body, dynamic", [
+    ("y * x.shape[0]", None),  # x's size is a constant: L_x_ is no input
+    ("y * x.shape[0]", True),  # s77 stays (a node uses it), L_x_ and s27 go
+    ("y.sum() * x.size(1)", True),
+    ("torch.zeros(*x.shape) + y[0]", True),
+])
+def test_an_input_the_graph_does_not_use_is_dropped_as_dynamo_drops_it(body, dynamic):
+    ours, torchs = _graph_codes(body, dynamic)
+    assert ours == torchs
