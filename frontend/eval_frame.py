@@ -107,10 +107,8 @@ def _make_binder(code):
             bound.apply_defaults()
             L = dict(bound.arguments)
         for name, cell in zip(code.co_freevars, fn.__closure__ or ()):
-            try:
+            with contextlib.suppress(ValueError):  # (an empty cell: a local not yet assigned)
                 L[name] = cell.cell_contents
-            except ValueError:
-                pass
         return L
 
     return bind

@@ -328,8 +328,7 @@ class OutputGraph:
             node.replace_all_uses_with(replacement)
             if not self.inputs_loaded:
                 del self.size_vars[symbol]
-                self.graph.erase_node(node)
-                self.inputs = [inp for inp in self.inputs if inp.node is not node]
+                self._drop_input(node)
 
     def install_shape_guards(self):
         """The ShapeEnv's guards as the frame's SHAPE_ENV guards; again once the backend returns, so that what the

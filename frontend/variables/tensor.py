@@ -66,9 +66,8 @@ class TensorVariable(VariableTracker):
         return size
 
     def dim_size(self, og, dim):
-        """`x.size(dim)`, `len(x)`: Dynamo records a symbolic size read as `size = l_x_.size(dim)` and drops it for
-        the size input; recorded the same way (speculative), since a frame that only reads sizes is then one with
-        ops, which Dynamo compiles rather than skips."""
+        """`x.size(dim)`, `len(x)`: a symbolic size read is a speculative `size = l_x_.size(dim)`, as Dynamo's, so
+        that a frame that only reads sizes is one with ops, which Dynamo compiles rather than skips."""
         size = self.example_value.shape[dim]
         if is_symbolic(size):
             og.create_proxy("call_method", "size", (self.proxy.node, dim), {}, size, speculative=True)
