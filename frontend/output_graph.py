@@ -135,16 +135,11 @@ class OutputGraph:
         self.inputs.append(GraphInput(source, value, node))
         return node
 
-    def drop_unused_input(self, var):
-        """Remove var's placeholder if it is a tensor input no node uses (it is loaded from its source instead)."""
-        if isinstance(var, TensorVariable) and var.proxy.node.op == "placeholder" and not var.proxy.node.users:
-            self._drop_input(var.proxy.node)
-
     def _drop_input(self, node):
         self.inputs = [inp for inp in self.inputs if inp.node is not node]
         self.graph.erase_node(node)
 
-    def _drop_unused_inputs(self):
+    def drop_unused_inputs(self):
         """As Dynamo's last pass: a tensor input no node uses (the frame read only its sizes) is no graph input (its
         guards stay); then nor is a size or int input no node uses, unless its symbol is in a kept tensor input's
         sizes or strides (that tensor binds it when the graph runs)."""
@@ -350,7 +345,7 @@ class OutputGraph:
             if node.meta.get("frontend_speculative") and not node.users:
                 self.graph.erase_node(node)
         if not self.inputs_loaded:
-            self._drop_unused_inputs()
+            self.drop_unused_inputs()
         gm = fx.GraphModule(minitorch2.nn.Module(), self.graph)
         gm.meta["dynamo_compile_id"] = minitorch2._logging.current_compile_id()  # AOT: a frontend graph
         return gm

@@ -174,3 +174,17 @@ def test_a_size_passed_whole_to_an_op_is_dynamos_size_node(body):
 def test_an_input_the_graph_does_not_use_is_dropped_as_dynamo_drops_it(body, dynamic):
     ours, torchs = _graph_codes(body, dynamic)
     assert ours == torchs
+
+
+def test_the_graph_before_a_break_drops_a_tensor_read_only_for_its_size():
+    """`n = x.shape[0]` then a break: Dynamo's graph before it has no L_x_ input (ours kept one)."""
+    codes = []
+    for lib, dynamo in ((minitorch2, frontend), (torch, torch._dynamo)):
+        dynamo.reset()
+        namespace = {"torch": lib, "dynamo": dynamo}
+        exec("def f(x, y):\n    z = y * x.shape[0]\n    dynamo.graph_break()\n    return z + x.shape[1]\n", namespace)
+        graphs = []
+        out = lib.compile(namespace["f"], backend=lambda gm, args: graphs.append(gm.code) or gm.forward)(
+            lib.ones(4, 3), lib.ones(2))
+        codes.append((graphs, out.tolist()))
+    assert codes[0] == codes[1]
