@@ -99,6 +99,7 @@ KNOWN_DIFFERENT = {
     ("pad_pair_to_longest", "true"): GUARD_FORMS,
     ("add_positions", "true"): AOT_PER_SIZE,
     ("factories_from_sizes", "true"): AOT_PER_SIZE,
+    ("sizes_of_another_tensor", "true"): AOT_PER_SIZE,
     ("reverse_rows", "true"): NODE_NAMES,
     ("weighted_row_sum", "true"): NODE_NAMES,
     ("scale_by_int", "true"): AOT_PER_SIZE,
