@@ -29,8 +29,8 @@ AOT_PER_SIZE = ("the frontend's graphs, guards and frame counts match; the AOT f
 GUARD_FORMS = ("the graphs match; the shape guards differ in form: our ShapeEnv keeps other implied facts than "
                "torch's (e.g. `(12*s//s) >= 1`, which torch simplifies away, or fewer of the divisibility facts "
                "torch's view records)")
-NODE_NAMES = ("node names: Dynamo traces x.shape's items into its graph and drops them, which shifts its numbering "
-              "(getitem_3, ours getitem_1)")
+NODE_NAMES = ("the frontend's graphs match (x.shape's dropped items numbered as Dynamo's); the AOT graphs (their "
+              "node names and size arithmetic) or the shape guards differ")
 FLOAT_ATTRIBUTES = ("under dynamic=True Dynamo passes a module's float attribute (LayerNorm's eps, BatchNorm's "
                     "momentum, Embedding's norm_type) as a 0-d tensor graph input (L_self_modules_ln_1_eps) and "
                     "guards its value; ours keeps it a constant (the dynamic-floats work)")
