@@ -152,12 +152,15 @@ class OutputGraph:
             if inp.value.node.expr not in held:
                 self._drop_input(inp.node)
 
-    def size_variable(self, tensor_var, dim):
+    def size_variable(self, tensor_var, dim, read_alone=False):
         """`x.shape[dim]`: a constant, or for a symbolic size the graph input of its symbol (`s77`), or else
-        a `sym_size.int` node of the tensor."""
+        a `sym_size.int` node of the tensor. Read alone (`x.size(dim)`, `len(x)`), a symbolic size is also Dynamo's
+        `size = l_x_.size(dim)`, speculative: a frame that only reads sizes has ops, so it compiles, as Dynamo's."""
         size = tensor_var.example_value.shape[dim]
         if not is_symbolic(size):
             return ConstantVariable(size)
+        if read_alone:
+            self.create_proxy("call_method", "size", (tensor_var.proxy.node, dim), {}, size, speculative=True)
         expr = self.shape_env.simplify(size.node.expr)
         if expr in self.size_vars:
             return self.size_vars[expr]

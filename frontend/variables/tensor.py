@@ -65,14 +65,6 @@ class TensorVariable(VariableTracker):
             og.create_proxy("call_function", operator.getitem, (size.node, d), {}, n, speculative=True)
         return size
 
-    def dim_size(self, og, dim):
-        """`x.size(dim)`, `len(x)`: a symbolic size read is a speculative `size = l_x_.size(dim)`, as Dynamo's, so
-        that a frame that only reads sizes is one with ops, which Dynamo compiles rather than skips."""
-        size = self.example_value.shape[dim]
-        if is_symbolic(size):
-            og.create_proxy("call_method", "size", (self.proxy.node, dim), {}, size, speculative=True)
-        return og.size_variable(self, dim)
-
     def unpack_var_sequence(self, tx):
         return [record(tx.output, "call_function", operator.getitem, [self, ConstantVariable(i)], {})
                 for i in range(int(self.example_value.shape[0]))]  # (a symbolic length specialises)
@@ -103,7 +95,7 @@ class TensorVariable(VariableTracker):
                 dims = constants or [kwargs["dim"].as_python_constant()] if constants or kwargs else None
                 if dims is None:
                     return self.var_getattr(tx, "shape")
-                return self.dim_size(tx.output, dims[0] % max(self.example_value.dim(), 1))
+                return tx.output.size_variable(self, dims[0] % max(self.example_value.dim(), 1), read_alone=True)
             if name == "numel" and is_symbolic(self.example_value.numel()):  # a node: `numel = l_x_.numel()`
                 return record(tx.output, "call_method", name, [self], {})
             value = getattr(self.example_value, name)(*constants,
