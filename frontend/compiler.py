@@ -6,6 +6,7 @@ Also here, as torch._dynamo has them (frontend/__init__.py): `set_stance`, which
 tables the variable builder reads (variables/torch.py): an allowed function becomes one call_function node
 instead of being inlined; a disallowed torch function is a graph break.
 """
+import contextlib
 import functools
 import weakref
 
@@ -131,10 +132,8 @@ def disallow_in_graph(fn):
 def _add_while_alive(table, fn):
     """Add id(fn) to table until fn dies (its id may then be reused); a builtin lives for good."""
     table.add(id(fn))
-    try:
+    with contextlib.suppress(TypeError):  # (no weak reference to a builtin)
         weakref.finalize(fn, table.discard, id(fn))
-    except TypeError:
-        pass
 
 
 __all__ = ["compile", "disable", "reset", "list_backends", "is_compiling", "is_dynamo_compiling", "is_exporting",

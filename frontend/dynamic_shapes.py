@@ -64,7 +64,8 @@ def dynamic_dims(code, source_name, tensor):
     marked = strictly_marked_dims(tensor) | tensor.__dict__.get("_dynamo_weak_dynamic_indices", set())
     state = _code_state(code)
     seen = state.get(source_name)
-    sizes = tuple(tensor.shape)
+    # a dim mark_dynamic marked is recorded as dynamic: the frame's later compiles keep it a symbol, as Dynamo's
+    sizes = tuple(None if d in strictly_marked_dims(tensor) else n for d, n in enumerate(tensor.shape))
     if seen is not None and len(seen) == len(sizes) and dynamic is not False and config.automatic_dynamic_shapes:
         sizes = tuple(None if old is None or old != new else new for old, new in zip(seen, sizes))
     state[source_name] = sizes

@@ -33,7 +33,7 @@ from .symbolic_convert import InstructionTranslator
 log = logging.getLogger("frontend")
 
 CACHE = {}  # code object -> [CacheEntry]
-SKIPPED_CODE = set()  # code objects whose first translation traced no op (or failed): every call runs eagerly
+SKIPPED_CODE = set()  # code objects where a translation traced no op (or failed): every later call runs eagerly
 RUN_ONLY_CODE = set()  # code objects past config.cache_size_limit: cache hits run, misses run eagerly
 _state = threading.local()
 
@@ -107,10 +107,8 @@ def _make_binder(code):
             bound.apply_defaults()
             L = dict(bound.arguments)
         for name, cell in zip(code.co_freevars, fn.__closure__ or ()):
-            try:
+            with contextlib.suppress(ValueError):  # (an empty cell: a local not yet assigned)
                 L[name] = cell.cell_contents
-            except ValueError:
-                pass
         return L
 
     return bind
@@ -122,9 +120,8 @@ def code_signature(fn):
     return inspect.signature(with_code(fn, fn.__code__))
 
 
-def translate(fn, L, backend, nopython, first=True):
-    """Capture fn's frame and compile it with backend: a CacheEntry (split at a break, or eager with the reason).
-    `first`: no entry compiled for fn's code yet (only then does a frame without ops make its code run eagerly)."""
+def translate(fn, L, backend, nopython):
+    """Capture fn's frame and compile it with backend: a CacheEntry (split at a break, or eager with the reason)."""
     tx = InstructionTranslator(fn.__code__, fn.__globals__, L)
     try:
         return_var = tx.run()
@@ -146,8 +143,10 @@ def translate(fn, L, backend, nopython, first=True):
         reason = f"{reason}; {explain_reason(why_not)} [{why_not}]" if why_not != e.code else reason
         return CacheEntry(tx.output.guards.compile(), backend, break_reason=reason)
     og = tx.output
-    if not og.calls_traced and not nopython and first:
-        # as Dynamo's SkipFrame("No ops traced"): the frame runs eagerly, and so do later calls of its code
+    if not og.calls_traced and not nopython:
+        # as Dynamo's SkipFrame("No ops traced"): the frame runs eagerly, and so do later calls of its code, even
+        # those an earlier entry would serve. (Reading a symbolic size records nodes, as Dynamo's `size = l_x_.size()`:
+        # a frame that only branches on sizes compiles when they are dynamic.)
         log.info("skipping %s: no ops traced", fn.__qualname__)
         return CacheEntry(og.guards.compile(), backend, skip_code=True)
     compiled = compile_graph(fn, gm, og, backend)
@@ -278,7 +277,7 @@ def translate_logged(fn, L, backend, nopython, entries):
             _logging.log_recompile(code.co_name, code.co_filename, code.co_firstlineno,
                                    guard_failures(fn, entries, L, backend))
         _logging.log_bytecode("ORIGINAL BYTECODE", code.co_name, code.co_filename, code.co_firstlineno, code)
-        entry = translate(fn, L, backend, nopython, first=not entries)
+        entry = translate(fn, L, backend, nopython)
         if entry.transformed_code is not None:
             _logging.log_bytecode("MODIFIED BYTECODE", code.co_name, code.co_filename, code.co_firstlineno,
                                   entry.transformed_code)

@@ -26,6 +26,7 @@ from .source import GetItemSource, TensorSizeSource
 from .stack_trace import StackTraceRecorder
 from .variables import BaseListVariable, ConstantVariable, TensorVariable, wrap
 from .variables.ctx_manager import _set_grad_enabled
+from .variables.lists import SizeVariable
 from .variables.sym_node import SliceVariable, SymNodeVariable
 
 
@@ -134,18 +135,32 @@ class OutputGraph:
         self.inputs.append(GraphInput(source, value, node))
         return node
 
-    def drop_unused_input(self, var):
-        """Remove var's placeholder if it is a tensor input no node uses (it is loaded from its source instead)."""
-        if isinstance(var, TensorVariable) and var.proxy.node.op == "placeholder" and not var.proxy.node.users:
-            self.inputs = [inp for inp in self.inputs if inp.node is not var.proxy.node]
-            self.graph.erase_node(var.proxy.node)
+    def _drop_input(self, node):
+        self.inputs = [inp for inp in self.inputs if inp.node is not node]
+        self.graph.erase_node(node)
 
-    def size_variable(self, tensor_var, dim):
+    def drop_unused_inputs(self):
+        """As Dynamo's last pass: a tensor input no node uses (the frame read only its sizes) is no graph input (its
+        guards stay); then nor is a size or int input no node uses, unless its symbol is in a kept tensor input's
+        sizes or strides (that tensor binds it when the graph runs)."""
+        for inp in [i for i in self.inputs if not i.node.users and not is_symbolic(i.value)]:
+            self._drop_input(inp.node)
+        fakes = [inp.node.meta["example_value"] for inp in self.inputs if isinstance(inp.value, minitorch2.Tensor)]
+        held = {symbol for fake in fakes for n in (*fake.shape, *fake.stride()) if is_symbolic(n)
+                for symbol in n.node.expr.free_symbols}
+        for inp in [i for i in self.inputs if not i.node.users and is_symbolic(i.value)]:
+            if inp.value.node.expr not in held:
+                self._drop_input(inp.node)
+
+    def size_variable(self, tensor_var, dim, read_alone=False):
         """`x.shape[dim]`: a constant, or for a symbolic size the graph input of its symbol (`s77`), or else
-        a `sym_size.int` node of the tensor."""
+        a `sym_size.int` node of the tensor. Read alone (`x.size(dim)`, `len(x)`), a symbolic size is also Dynamo's
+        `size = l_x_.size(dim)`, speculative: a frame that only reads sizes has ops, so it compiles, as Dynamo's."""
         size = tensor_var.example_value.shape[dim]
         if not is_symbolic(size):
             return ConstantVariable(size)
+        if read_alone:
+            self.create_proxy("call_method", "size", (tensor_var.proxy.node, dim), {}, size, speculative=True)
         expr = self.shape_env.simplify(size.node.expr)
         if expr in self.size_vars:
             return self.size_vars[expr]
@@ -155,9 +170,13 @@ class OutputGraph:
 
     # ---- nodes ------------------------------------------------------------------------
 
-    def create_proxy(self, kind, target, args, kwargs, example_value):
+    def create_proxy(self, kind, target, args, kwargs, example_value, speculative=False):
+        """A node; a `speculative` one (a size read, a comparison that only decided a branch) is removed at the
+        end if nothing uses it, as Dynamo's dead-code pass removes those."""
         node = self.graph.create_node(kind, target, tuple(args), dict(kwargs))
         node.meta["example_value"] = example_value
+        if speculative:
+            node.meta["frontend_speculative"] = True
         self._record_stack_trace(node)
         return fx.Proxy(node, self._appender)
 
@@ -189,12 +208,23 @@ class OutputGraph:
             return var.value if fake else var.proxy.node
         if isinstance(var, SliceVariable):
             return slice(*[self.as_arg(p, fake) for p in var.parts])
+        if isinstance(var, SizeVariable) and not fake and any(isinstance(v, SymNodeVariable) for v in var.items):
+            return self._size_node(var)
         if isinstance(var, BaseListVariable):
             items = [self.as_arg(v, fake) for v in var.items]
             return items if var.python_cls is list else tuple(items)
         if var.is_python_constant():
             return var.as_python_constant()
         raise Unsupported(f"passing {var} to a graph operation", "unsupported_call")
+
+    def _size_node(self, var):
+        """A torch.Size of symbolic sizes as an op's argument, as Dynamo's: the `size = l_x_.size()` node it was
+        read as, or else (sliced, concatenated) one built for it, `size_1 = torch.Size([s27])`."""
+        if var.proxy is None:
+            items = [self.as_arg(v) for v in var.items]
+            value = minitorch2.Size([self.as_arg(v, fake=True) for v in var.items])
+            var.proxy = self.create_proxy("call_function", minitorch2.Size, (items,), {}, value)
+        return var.proxy.node
 
     # ---- outputs ----------------------------------------------------------------------
 
@@ -296,8 +326,7 @@ class OutputGraph:
             node.replace_all_uses_with(replacement)
             if not self.inputs_loaded:
                 del self.size_vars[symbol]
-                self.graph.erase_node(node)
-                self.inputs = [inp for inp in self.inputs if inp.node is not node]
+                self._drop_input(node)
 
     def install_shape_guards(self):
         """The ShapeEnv's guards as the frame's SHAPE_ENV guards; again once the backend returns, so that what the
@@ -318,6 +347,8 @@ class OutputGraph:
         for node in reversed(list(self.graph.nodes)):
             if node.meta.get("frontend_speculative") and not node.users:
                 self.graph.erase_node(node)
+        if not self.inputs_loaded:
+            self.drop_unused_inputs()
         gm = fx.GraphModule(minitorch2.nn.Module(), self.graph)
         gm.meta["dynamo_compile_id"] = minitorch2._logging.current_compile_id()  # AOT: a frontend graph
         return gm

@@ -174,7 +174,8 @@ def transform_frame(fn, bp, output, graph_call, compile_wrapper):
     unread = [var for var in bp.stack if isinstance(var, LazyVariableTracker) and var._realized is None]
     for var in unread:  # as Dynamo, the values on the stack at a break are looked at and guarded, used or not
         with contextlib.suppress(Unsupported):  # (a value no tracker models is reloaded from its source)
-            output.drop_unused_input(var.realize())  # (the guard stays; a tensor no node uses is no graph input)
+            var.realize()
+    output.drop_unused_inputs()  # (their guards stay; a tensor no node uses is no graph input)
     output.specialize_pinned_sizes()  # (before the graph's inputs are loaded: a pinned size is one no longer)
     output.inputs_loaded = True
     # The grad mode the resume function is called in: the one outside the outermost grad-mode block it

@@ -175,7 +175,7 @@ class BuiltinVariable(LibraryCallsMixin, ValueVariable):  # (the mixin: stdlib.p
         if isinstance(obj, TensorVariable):
             if obj.example_value.dim() == 0:
                 raise Unsupported("len() of a 0-d tensor", "unsupported_call")
-            return tx.output.size_variable(obj, 0)
+            return tx.output.size_variable(obj, 0, read_alone=True)
         if hasattr(obj, "length"):
             return ConstantVariable(obj.length())
         if _is_const(obj):

@@ -101,9 +101,14 @@ class TupleVariable(BaseListVariable):
 
 
 class SizeVariable(TupleVariable):
-    """`x.shape`: a tuple of ints (static shapes) that is a torch.Size to isinstance."""
+    """`x.shape`: a tuple of ints or sizes that is a torch.Size to isinstance. Read from a tensor with symbolic
+    sizes it has a `proxy`, the `size = l_x_.size()` node, which an op given the whole Size takes (as Dynamo's)."""
 
     python_cls = minitorch2.Size
+
+    def __init__(self, items, source=None, proxy=None):
+        super().__init__(items, source)
+        self.proxy = proxy
 
 
 class StructSequenceVariable(TupleVariable):

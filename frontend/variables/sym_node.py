@@ -69,8 +69,7 @@ def sym_arithmetic(og, fn, args):
     if not is_symbolic(result):
         return ConstantVariable(result)
     proxy = og.create_proxy("call_function", fn, [a.proxy.node if isinstance(a, SymNodeVariable) else
-                                                  a.as_python_constant() for a in args], {}, result)
-    proxy.node.meta["frontend_speculative"] = True  # a comparison only decided a branch: removed if unused
+                                                  a.as_python_constant() for a in args], {}, result, speculative=True)
     return SymNodeVariable(proxy, result)
 
 

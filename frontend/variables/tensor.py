@@ -44,9 +44,8 @@ class TensorVariable(VariableTracker):
     def var_getattr(self, tx, name):
         fake = self.example_value
         if name == "shape":
-            if any(is_symbolic(n) for n in fake.shape):
-                self._record_size_items(tx.output)
-            return SizeVariable([tx.output.size_variable(self, d) for d in range(fake.dim())])
+            proxy = self._record_size_items(tx.output) if any(is_symbolic(n) for n in fake.shape) else None
+            return SizeVariable([tx.output.size_variable(self, d) for d in range(fake.dim())], proxy=proxy)
         if name in METADATA_ATTRS:
             return ConstantVariable(getattr(fake, name))
         if name in GRAPH_ATTRS:
@@ -58,12 +57,13 @@ class TensorVariable(VariableTracker):
     def _record_size_items(self, og):
         """Dynamo records the shape of a tensor with symbolic sizes as `size = l_x_.size()` and one `getitem` per
         dim, then drops them for the size inputs (s77): recorded here the same way, as speculative nodes removed
-        at the end, so that the nodes after them are numbered as Dynamo's (`getitem_2`, not `getitem`)."""
-        size = og.create_proxy("call_method", "size", (self.proxy.node,), {}, self.example_value.shape)
-        items = [og.create_proxy("call_function", operator.getitem, (size.node, d), {}, n)
-                 for d, n in enumerate(self.example_value.shape)]
-        for proxy in (size, *items):
-            proxy.node.meta["frontend_speculative"] = True
+        at the end unless used, so that the nodes after them are numbered as Dynamo's (`getitem_2`, not
+        `getitem`). Returns the `size` node's proxy."""
+        shape = self.example_value.shape
+        size = og.create_proxy("call_method", "size", (self.proxy.node,), {}, shape, speculative=True)
+        for d, n in enumerate(shape):
+            og.create_proxy("call_function", operator.getitem, (size.node, d), {}, n, speculative=True)
+        return size
 
     def unpack_var_sequence(self, tx):
         return [record(tx.output, "call_function", operator.getitem, [self, ConstantVariable(i)], {})
@@ -95,7 +95,7 @@ class TensorVariable(VariableTracker):
                 dims = constants or [kwargs["dim"].as_python_constant()] if constants or kwargs else None
                 if dims is None:
                     return self.var_getattr(tx, "shape")
-                return tx.output.size_variable(self, dims[0] % max(self.example_value.dim(), 1))
+                return tx.output.size_variable(self, dims[0] % max(self.example_value.dim(), 1), read_alone=True)
             if name == "numel" and is_symbolic(self.example_value.numel()):  # a node: `numel = l_x_.numel()`
                 return record(tx.output, "call_method", name, [self], {})
             value = getattr(self.example_value, name)(*constants,
@@ -173,8 +173,7 @@ def wrap_fx_value(og, proxy, value):
             if v is None:
                 items.append(ConstantVariable(None))
                 continue
-            item_proxy = og.create_proxy("call_function", operator.getitem, (proxy.node, i), {}, v)
-            item_proxy.node.meta["frontend_speculative"] = True  # removed at the end if never used
+            item_proxy = og.create_proxy("call_function", operator.getitem, (proxy.node, i), {}, v, speculative=True)
             items.append(TensorVariable(item_proxy, v))
         if type(value) is not tuple:  # torch.return_types.sort and kin keep their type and field names
             return StructSequenceVariable(items, type(value))

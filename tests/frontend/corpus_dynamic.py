@@ -116,6 +116,9 @@ def append_zero_features(x):
 def factories_from_sizes(x):
     return torch.zeros(x.shape) + torch.ones(x.size(0), 1) + x.new_full((x.size(0), x.size(1)), 0.5)
 
+def sizes_of_another_tensor(x, y):
+    return y * len(x) + torch.zeros(x.shape[1:]).sum()
+
 def reverse_rows(x):
     idx = torch.arange(x.shape[0] - 1, -1, -1)
     return x[idx] - x.flip(0)
@@ -387,6 +390,7 @@ CASES = [
     Case("add_positions", lambda n: (T(n, 3),)),
     Case("append_zero_features", lambda n: (T(n, 3),)),
     Case("factories_from_sizes", lambda n: (T(n, 3),)),
+    Case("sizes_of_another_tensor", lambda n: (T(n, 3), T(2))),
     Case("reverse_rows", lambda n: (T(n, 3),)),
     # Python ints
     Case("weighted_row_sum", lambda n: (T(n, 3),)),

@@ -120,3 +120,71 @@ def test_a_marked_dim_the_program_specializes_raises_torchs_constraint_violation
         dynamo.maybe_mark_dynamic(x, 0)
         assert tuple(lib.compile(lambda a, b: lib.stack([a, b], dim=1), backend="eager")(x, y).shape) == (4, 2, 3)
     assert errors[0] == errors[1] and errors[0][0] == "ConstraintViolationError"
+
+
+def test_a_marked_dim_stays_a_symbol_in_the_frames_later_compiles():
+    """Dynamo records a mark_dynamic dim in the frame's state as dynamic: a recompile (here for a changed int) on
+    an unmarked tensor of the same size still gets a symbol there (ours compiled it static)."""
+    graphs = []
+    for lib, dynamo in ((minitorch2, frontend), (torch, torch._dynamo)):
+        dynamo.reset()
+        inputs = []
+        compiled = lib.compile(lambda x, n: x * n, backend=lambda gm, args: inputs.append(
+            [str(tuple(a.shape)) if hasattr(a, "shape") else type(a).__name__ for a in args]) or gm.forward)
+        x = lib.ones(3, 2)
+        dynamo.mark_dynamic(x, 0)
+        compiled(x, 2)
+        compiled(lib.ones(3, 2), 3)
+        graphs.append(inputs)
+    assert graphs[0] == graphs[1] and "SymInt" in graphs[1][1]
+
+
+def _graph_codes(body, dynamic):
+    """gm.code of each graph compiling `def f(x, y): return <body>` on (ones(4, 3), ones(2)), ours then torch's."""
+    codes = []
+    for lib, dynamo in ((minitorch2, frontend), (torch, torch._dynamo)):
+        dynamo.reset()
+        namespace = {"torch": lib}
+        exec(f"def f(x, y):\n    return {body}\n", namespace)
+        graphs = []
+        lib.compile(namespace["f"], backend=lambda gm, args: graphs.append(gm.code) or gm.forward, dynamic=dynamic)(
+            lib.ones(4, 3), lib.ones(2))
+        codes.append(graphs)
+    return codes
+
+
+@pytest.mark.parametrize("body", [
+    "torch.zeros(x.shape) + x",  # the Size read as `size = l_x_.size()` is the op's argument
+    "(x * 2).view(x.size()) + x.new_zeros(x.shape)",  # two reads, two size nodes
+    "torch.zeros(x.shape[1:]) + x",  # a slice of it: `size_1 = torch.Size([s27])`
+    "torch.zeros(x.shape + (2,)) + x[..., None]",  # a Size concatenated: the same
+    "torch.ones(x.size(0), 1) * x + torch.zeros(*x.shape)",  # sizes one by one: the size inputs
+])
+def test_a_size_passed_whole_to_an_op_is_dynamos_size_node(body):
+    ours, torchs = _graph_codes(body, dynamic=True)
+    assert ours == torchs
+
+
+@pytest.mark.parametrize("body, dynamic", [
+    ("y * x.shape[0]", None),  # x's size is a constant: L_x_ is no input
+    ("y * x.shape[0]", True),  # s77 stays (a node uses it), L_x_ and s27 go
+    ("y.sum() * x.size(1)", True),
+    ("torch.zeros(*x.shape) + y[0]", True),
+])
+def test_an_input_the_graph_does_not_use_is_dropped_as_dynamo_drops_it(body, dynamic):
+    ours, torchs = _graph_codes(body, dynamic)
+    assert ours == torchs
+
+
+def test_the_graph_before_a_break_drops_a_tensor_read_only_for_its_size():
+    """`n = x.shape[0]` then a break: Dynamo's graph before it has no L_x_ input (ours kept one)."""
+    codes = []
+    for lib, dynamo in ((minitorch2, frontend), (torch, torch._dynamo)):
+        dynamo.reset()
+        namespace = {"torch": lib, "dynamo": dynamo}
+        exec("def f(x, y):\n    z = y * x.shape[0]\n    dynamo.graph_break()\n    return z + x.shape[1]\n", namespace)
+        graphs = []
+        out = lib.compile(namespace["f"], backend=lambda gm, args: graphs.append(gm.code) or gm.forward)(
+            lib.ones(4, 3), lib.ones(2))
+        codes.append((graphs, out.tolist()))
+    assert codes[0] == codes[1]

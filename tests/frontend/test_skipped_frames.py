@@ -213,3 +213,38 @@ def test_a_skipped_frame_calling_super_and_locals_runs_as_written():
     frontend.reset()
     out = minitorch2.compile(Sub().g, backend=counter)(minitorch2.ones(2))
     assert out.tolist() == Sub().g(minitorch2.ones(2)).tolist() == [8.0, 8.0]  # (locals: self, t, _, __class__)
+
+
+
+def _size_test(x):
+    if x.shape[0] > 2:
+        return x.view(-1, 2).sum(1)
+    return x
+
+
+def _reads_sizes(x):
+    rows, length = x.size(0), len(x)
+    return x
+
+
+@pytest.mark.parametrize("program, dynamic", [(_size_test, False), (_size_test, None), (_reads_sizes, True)])
+def test_a_recompile_that_traces_no_ops_runs_its_code_eagerly_from_then_on(program, dynamic):
+    """Dynamo skips a frame that traces no ops, a recompile too, and the skip holds for every later call of the
+    code, even one an earlier graph would serve. Reading a dynamic size records nodes (`size = l_x_.size(0)`,
+    dropped later): a frame that only reads and tests sizes compiles."""
+    runs = []
+    for lib, dynamo in ((minitorch2, frontend), (torch, torch._dynamo)):
+        dynamo.reset()
+        graph_runs = []
+
+        def backend(gm, example_inputs):
+            return lambda *args: graph_runs.append(1) or gm.forward(*args)
+
+        compiled = lib.compile(program, backend=backend, dynamic=dynamic)
+        per_call = []
+        for n in (8, 2, 8, 2, 6):
+            before = len(graph_runs)
+            np.testing.assert_allclose(compiled(lib.ones(n)).numpy(), program(lib.ones(n)).numpy())
+            per_call.append(len(graph_runs) - before)
+        runs.append(per_call)
+    assert runs[0] == runs[1]
