@@ -23,7 +23,7 @@ import weakref
 import numpy as np
 
 from . import _dtype
-from ._sym import is_symbolic
+from ._sym import is_symbolic, sym_max
 from ._tensor_more import install_conveniences
 from ._tensor_str import tensor_repr
 
@@ -123,7 +123,7 @@ def contiguous_strides(shape):
     strides, running = [], 1
     for size in reversed(shape):
         strides.append(running)
-        running *= max(size, 1)
+        running *= sym_max(size, 1)  # (on a symbol: `Max(1, n)`, which is n where n >= 1 is known; no guard)
     result = tuple(reversed(strides))
     if not symbolic and len(_STRIDE_CACHE) < 4096:
         _STRIDE_CACHE[shape] = result

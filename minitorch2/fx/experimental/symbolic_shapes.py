@@ -162,6 +162,10 @@ class ShapeEnv:
     def wrap(self, expr, pytype, hint):
         """A Python number when the expression is one, else a Sym* holding it."""
         expr = self.simplify(expr)
+        if isinstance(expr, (sympy.Max, sympy.Min)) and len(expr.args) == 2:  # the ranges may decide it: Max(1, s//2)
+            first_larger = self.implied(sympy.Ge(*expr.args))
+            if first_larger is not None:
+                expr = expr.args[int(first_larger == isinstance(expr, sympy.Min))]
         if expr.is_Number or expr in (sympy.true, sympy.false):
             return pytype(expr)
         return {int: SymInt, float: SymFloat, bool: SymBool}[pytype](SymNode(expr, self, pytype, hint))
@@ -204,9 +208,9 @@ class ShapeEnv:
         """True or False when the ranges and the recorded facts decide `expr`; None when they do not."""
         if expr in (sympy.true, sympy.false):
             return bool(expr)
-        if expr in self.guards:
+        if expr in self.guards or getattr(expr, "reversed", None) in self.guards:  # (`a >= b` is `b <= a`)
             return True
-        if _negate(expr) in self.guards:
+        if _negate(expr) in self.guards or getattr(_negate(expr), "reversed", None) in self.guards:
             return False
         if isinstance(expr, sympy.Not):
             inner = self.static_value(expr.args[0])
@@ -246,6 +250,9 @@ class ShapeEnv:
             return low ** expr.exp, high ** expr.exp
         if isinstance(expr, sympy.Mod) and expr.args[1].is_Integer and expr.args[1] > 0:
             return sympy.Integer(0), expr.args[1] - 1
+        if isinstance(expr, (sympy.Max, sympy.Min)):
+            lows, highs = zip(*map(self.bounds, expr.args))
+            return type(expr)(*lows), type(expr)(*highs)
         if isinstance(expr, FloorDiv) and expr.args[1].is_Integer and expr.args[1] > 0:
             low, high = self.bounds(expr.args[0])
             return sympy.floor(low / expr.args[1]), sympy.floor(high / expr.args[1])
@@ -277,13 +284,10 @@ class ShapeEnv:
     def _replace(self, symbol, value):  # (also where an earlier replacement named it: simplify() is one pass)
         self.replacements = {k: v.xreplace({symbol: value}) for k, v in self.replacements.items()} | {symbol: value}
 
-    def _as_bound(self, guard):
-        """A `!=` at the edge of its side's range as a bound (`s//2 != 1` where s//2 >= 1 is `s//2 >= 2`), and a
-        bound on `s//k` as one on s (`s//2 >= 2` is `s >= 4`), so they narrow s's range, as torch's do."""
-        if isinstance(guard, sympy.Ne) and guard.rhs.is_Integer:
-            low, high = self.bounds(guard.lhs)
-            guard = sympy.Ge(guard.lhs, low + 1) if guard.rhs == low else (
-                sympy.Le(guard.lhs, high - 1) if guard.rhs == high else guard)
+    @staticmethod
+    def _as_bound(guard):
+        """A bound on `s//k` as one on s (`s//2 >= 2` is `s >= 4`), so it narrows s's range, as torch's does. (A
+        `!=` never narrows a range, even at its edge: torch keeps `s != 16` beside `s <= 16`.)"""
         if isinstance(guard, (sympy.Ge, sympy.Le)) and isinstance(guard.lhs, FloorDiv) and guard.rhs.is_Integer:
             term, k = guard.lhs.args
             if term.is_Symbol and k.is_Integer and k > 0:
