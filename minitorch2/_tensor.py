@@ -276,9 +276,10 @@ class Tensor:
         return False
 
     def is_contiguous(self, memory_format=None):
-        """Dense with strides decreasing along the dims (NCHW), or for channels_last along (C, W, H, N)."""
+        """Dense with strides decreasing along the dims (NCHW), or for channels_last along (C, W, H, N); checked in
+        torch's order (numel() < 2 first), so that symbolic sizes record the guards torch's check records."""
         channels_last = memory_format == "torch.channels_last"
-        if channels_last and self.dim() != 4 or not channels_last and self.numel() == 0:
+        if channels_last and self.dim() != 4 or not channels_last and self.numel() < 2:
             return not channels_last
         order = (1, 3, 2, 0) if channels_last else range(self.dim() - 1, -1, -1)
         expected = 1

@@ -163,9 +163,9 @@ class ShapeEnv:
         """A Python number when the expression is one, else a Sym* holding it."""
         expr = self.simplify(expr)
         if isinstance(expr, (sympy.Max, sympy.Min)) and len(expr.args) == 2:  # the ranges may decide it: Max(1, s//2)
-            first_larger = self.implied(sympy.Ge(*expr.args))
-            if first_larger is not None:
-                expr = expr.args[int(first_larger == isinstance(expr, sympy.Min))]
+            larger = [a for a, b in (expr.args, expr.args[::-1]) if self.implied(sympy.Ge(a, b))]
+            if larger:
+                expr = larger[0] if isinstance(expr, sympy.Max) else sympy.Add(*expr.args) - larger[0]
         if expr.is_Number or expr in (sympy.true, sympy.false):
             return pytype(expr)
         return {int: SymInt, float: SymFloat, bool: SymBool}[pytype](SymNode(expr, self, pytype, hint))
