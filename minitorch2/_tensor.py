@@ -114,6 +114,12 @@ preserve_format = memory_format("torch.preserve_format")
 channels_last = memory_format("torch.channels_last")
 
 
+def view_strides_of_dense(shape):
+    """A view of a dense tensor with elements as `shape`: each stride the product of the sizes after it (no
+    max(size, 1): no size is 0, so a symbolic size needs no guard), as ATen's computeStride gives."""
+    return tuple(math.prod(shape[d + 1:]) for d in range(len(shape)))
+
+
 def contiguous_strides(shape):
     shape = tuple(shape)
     symbolic = any(map(is_symbolic, shape))  # symbolic sizes (dynamic shapes) are not hashable: no cache

@@ -8,7 +8,7 @@ window when there is memory behind it and a FakeTensor when there is not.
 import math
 import sys
 
-from .._tensor import Tensor, contiguous_strides
+from .._tensor import Tensor, contiguous_strides, view_strides_of_dense
 from .meta_util import wrap_dim
 
 
@@ -52,7 +52,7 @@ def view_strides(old_shape, old_stride, new_shape):
     if math.prod(old_shape) == 0:
         return contiguous_strides(new_shape) if tuple(old_shape) != tuple(new_shape) else tuple(old_stride)
     if tuple(old_stride) == contiguous_strides(old_shape):  # the common case, which needs no guard on symbolic sizes
-        return tuple(math.prod(new_shape[d + 1:]) for d in range(len(new_shape)))  # (no size is 0 here)
+        return view_strides_of_dense(tuple(new_shape))
     new_stride = [0] * len(new_shape)
     view_d = len(new_shape) - 1
     chunk_base_stride = old_stride[-1]

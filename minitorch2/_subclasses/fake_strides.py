@@ -16,7 +16,7 @@ tagged pointwise share `elementwise_strides`. Not covered: ops PyTorch decompose
 """
 from .._sym import is_symbolic
 from .._aten.meta_util import fastest_first
-from .._tensor import Size, Tensor, contiguous_strides
+from .._tensor import Size, Tensor, contiguous_strides, view_strides_of_dense
 
 
 def _numel(shape):
@@ -57,7 +57,7 @@ def reshape_view_strides(shape, stride, new_shape):
         return ()
     if _is_contiguous(shape, stride):
         if any(map(is_symbolic, shape + new_shape)):  # as torch's reference: no guards for the common case
-            return contiguous_strides(new_shape)
+            return view_strides_of_dense(new_shape)
         if len(new_shape) == 1 and len(shape) > 1:
             return (1,)
         if len(new_shape) == 2 and len(shape) == 1:
