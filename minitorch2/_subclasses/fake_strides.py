@@ -15,8 +15,8 @@ tagged pointwise share `elementwise_strides`. Not covered: ops PyTorch decompose
 (`_COMPOSED_POINTWISE`, and _log_softmax) keep their eager strides.
 """
 from .._sym import is_symbolic
-from .._aten.meta_util import fastest_first
-from .._tensor import Size, Tensor, contiguous_strides, view_strides_of_dense
+from .._aten.meta_util import channels_last_strides, fastest_first
+from .._tensor import Size, Tensor, channels_last as channels_last_format, contiguous_strides, view_strides_of_dense
 
 
 def _numel(shape):
@@ -173,6 +173,25 @@ def _elementwise_rule(out, *args, **kwargs):
     return elementwise_strides(tuple(out.shape), list(args) + list(kwargs.values()))
 
 
+def _fast_binary_rule(out, *args, **kwargs):
+    """add/sub/mul/div on an operand with symbolic sizes: torch's fake tensor takes its fast path (fake_impls'
+    fast_binary_impl). Where an operand has the output's shape, the output is contiguous if every tensor operand
+    is, else channels-last if every one is; otherwise the elementwise rule. Its contiguity checks, in its order,
+    are where torch records guards such as `numel >= 2` of an operand."""
+    shape = tuple(out.shape)
+    tensors = [a for a in args if isinstance(a, Tensor)]
+    if not any(map(is_symbolic, [n for t in tensors for n in (*t.shape, *t.stride())])) or not any(
+            t.dim() == len(shape) and tuple(t.shape) == shape for t in tensors):
+        return _elementwise_rule(out, *args, **kwargs)
+    contiguous = channels_last = True
+    for t in tensors:
+        contiguous = contiguous and t.is_contiguous()
+        channels_last = channels_last and t.is_contiguous(memory_format=channels_last_format)
+    if contiguous:
+        return contiguous_strides(shape)
+    return channels_last_strides(shape) if channels_last else _elementwise_rule(out, *args, **kwargs)
+
+
 # Pointwise ops whose PyTorch meta is a composition that orders or makes its operands otherwise (rsub is
 # sub(other, self), masked_fill and threshold_backward a where with the mask first, isinf/isfinite and
 # pow.Scalar through other ops): their meta functions' strides stand.
@@ -184,7 +203,7 @@ _COMPOSED_POINTWISE = frozenset({
 FAKE_STRIDE_RULES = {
     "aten::view": _view_rule,
     "aten::_unsafe_view": _view_rule,
-}
+} | {f"aten::{name}.Tensor": _fast_binary_rule for name in ("add", "sub", "mul", "div")}
 
 
 def fake_stride_rule(func):
