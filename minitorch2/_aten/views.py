@@ -40,7 +40,7 @@ def infer_size(shape, numel):
         if known == 0 or numel % known != 0:
             raise RuntimeError(f"shape '[{', '.join(map(str, shape))}]' is invalid for input of size {numel}")
         shape[infer] = numel // known
-    elif known != numel:
+    elif numel != known:  # (torch checks `numel == known`: the guard's sides in that order)
         raise RuntimeError(f"shape '[{', '.join(map(str, shape))}]' is invalid for input of size {numel}")
     return tuple(shape)
 

@@ -162,10 +162,10 @@ class ShapeEnv:
     def wrap(self, expr, pytype, hint):
         """A Python number when the expression is one, else a Sym* holding it."""
         expr = self.simplify(expr)
-        if isinstance(expr, (sympy.Max, sympy.Min)) and len(expr.args) == 2:  # the ranges may decide it: Max(1, s//2)
-            larger = [a for a, b in (expr.args, expr.args[::-1]) if self.implied(sympy.Ge(a, b))]
-            if larger:
-                expr = larger[0] if isinstance(expr, sympy.Max) else sympy.Add(*expr.args) - larger[0]
+        if isinstance(expr, sympy.Max) and len(expr.args) == 2:  # Max(1, s//2) is s//2 where s//2 >= 1 is known
+            low, other = sorted(expr.args, key=lambda a: not a.is_Number)
+            if low in (0, 1) and self.implied(sympy.Ge(other, low)):
+                expr = other
         if expr.is_Number or expr in (sympy.true, sympy.false):
             return pytype(expr)
         return {int: SymInt, float: SymFloat, bool: SymBool}[pytype](SymNode(expr, self, pytype, hint))
@@ -327,8 +327,8 @@ class ShapeEnv:
         for source, strides in self.input_strides:
             lines += [f"{source}.stride()[{i}] == {printer.doprint(self.simplify(stride.node.expr))}"
                       for i, stride in enumerate(strides) if is_symbolic(stride)]
-        lines += [printer.doprint(g) for g in map(self.simplify, self.guards) if self.implied(g) is not True
-                  and g is not sympy.true]
+        guards = [sympy.expand(self.simplify(g)) for g in self.guards]  # torch prints sums of products
+        lines += [printer.doprint(g) for g in guards if self.implied(g) is not True and g is not sympy.true]
         for symbol, (low, high) in self.var_to_range.items():
             if symbol in names and symbol not in self.replacements:
                 name = names[symbol]
