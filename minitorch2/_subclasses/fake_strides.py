@@ -16,7 +16,7 @@ tagged pointwise share `elementwise_strides`. Not covered: ops PyTorch decompose
 """
 from .._sym import is_symbolic
 from .._aten.meta_util import channels_last_strides, fastest_first
-from .._tensor import Size, Tensor, channels_last as channels_last_format, contiguous_strides, view_strides_of_dense
+from .._tensor import Size, Tensor, channels_last as channels_last_format, contiguous_strides
 
 
 def _numel(shape):
@@ -35,7 +35,8 @@ def _is_dense_in_order(shape, stride, dims):
 
 
 def _is_contiguous(shape, stride):
-    return _is_dense_in_order(shape, stride, reversed(range(len(shape))))
+    """torch's is_contiguous: numel() < 2 first, then dense in order."""
+    return _numel(shape) < 2 or _is_dense_in_order(shape, stride, reversed(range(len(shape))))
 
 
 def is_channels_last(shape, stride):
@@ -55,9 +56,7 @@ def reshape_view_strides(shape, stride, new_shape):
         return tuple(1 for _ in new_shape)
     if not new_shape:
         return ()
-    if _is_contiguous(shape, stride):
-        if any(map(is_symbolic, shape + new_shape)):  # as torch's reference: no guards for the common case
-            return view_strides_of_dense(new_shape)
+    if _is_contiguous(shape, stride):  # (symbolic sizes too: torch's guards come from the algorithm below)
         if len(new_shape) == 1 and len(shape) > 1:
             return (1,)
         if len(new_shape) == 2 and len(shape) == 1:

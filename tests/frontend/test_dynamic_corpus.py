@@ -94,7 +94,6 @@ KNOWN_DIFFERENT = {
     ("flatten_batch", "true"): GUARD_FORMS,
     ("flatten_images", "true"): GUARD_FORMS,
     ("merge_batch_and_time", "true"): GUARD_FORMS,
-    ("split_heads", "true"): GUARD_FORMS,
     ("pairs_of_rows", "true"): GUARD_FORMS,
     ("attention_scores", "true"): SYMBOLS,
     ("causal_mask_buffer", "true"): NODE_NAMES,

@@ -248,8 +248,11 @@ class ShapeEnv:
         if isinstance(expr, sympy.Pow) and expr.exp.is_Integer and expr.exp > 0 and self.bounds(expr.base)[0] >= 0:
             low, high = self.bounds(expr.base)
             return low ** expr.exp, high ** expr.exp
-        if isinstance(expr, sympy.Mod) and expr.args[1].is_Integer and expr.args[1] > 0:
-            return sympy.Integer(0), expr.args[1] - 1
+        if isinstance(expr, sympy.Mod) and self.bounds(expr.args[1])[0] > 0:
+            (low, high), (divisor_low, divisor_high) = map(self.bounds, expr.args)
+            if low >= 0 and high < divisor_low:  # a smaller than b: Mod(1, s) is 1 (torch's Mod.eval says so)
+                return low, high
+            return sympy.Integer(0), divisor_high - 1
         if isinstance(expr, (sympy.Max, sympy.Min)):
             lows, highs = zip(*map(self.bounds, expr.args))
             return type(expr)(*lows), type(expr)(*highs)
