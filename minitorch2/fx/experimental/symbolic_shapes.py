@@ -354,10 +354,6 @@ def _normalized(guard):
     `s == 2*(s//2)`), a lone symbol on the left."""
     if not isinstance(guard, (sympy.Eq, sympy.Ne)):
         return guard
-    (left, left_rest), (right, right_rest) = guard.lhs.as_content_primitive(), guard.rhs.as_content_primitive()
-    if left.is_Integer and right.is_Integer and math.gcd(int(left), int(right)) > 1:
-        common = math.gcd(int(left), int(right))
-        guard = type(guard)(left / common * left_rest, right / common * right_rest, evaluate=False)
     if guard.rhs.is_Symbol and not guard.lhs.is_Symbol:
         guard = type(guard)(guard.rhs, guard.lhs, evaluate=False)
     return guard
