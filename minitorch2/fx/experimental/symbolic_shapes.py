@@ -289,15 +289,24 @@ class ShapeEnv:
 
     @staticmethod
     def _as_bound(guard):
-        """A bound on `s//k` as one on s (`s//2 >= 2` is `s >= 4`), so it narrows s's range, as torch's does. (A
-        `!=` never narrows a range, even at its edge: torch keeps `s != 16` beside `s <= 16`.)"""
-        if isinstance(guard, (sympy.Ge, sympy.Le)) and isinstance(guard.lhs, FloorDiv) and guard.rhs.is_Integer:
+        """A bound on `k*s` or `s//k` as one on s (`8*s <= 20480` is `s <= 2560`, `s//2 >= 2` is `s >= 4`), so it
+        narrows s's range, as torch's solving does. (A `!=` never narrows a range, even at its edge: torch keeps
+        `s != 16` beside `s <= 16`.)"""
+        if not (isinstance(guard, (sympy.Ge, sympy.Le, sympy.Gt, sympy.Lt)) and guard.rhs.is_Integer):
+            return guard
+        lower = isinstance(guard, (sympy.Ge, sympy.Gt))
+        bound = guard.rhs + {sympy.Gt: 1, sympy.Lt: -1}.get(type(guard), 0)  # (integers: `n > 5` is `n >= 6`)
+        k, term = guard.lhs.as_coeff_Mul()
+        if isinstance(guard.lhs, FloorDiv) and guard.lhs.args[1].is_Integer and guard.lhs.args[1] > 0:
             term, k = guard.lhs.args
-            if term.is_Symbol and k.is_Integer and k > 0:
-                if isinstance(guard, sympy.Ge):
-                    return sympy.Ge(term, k * guard.rhs)
-                return sympy.Le(term, k * guard.rhs + k - 1)
-        return guard
+            bound = k * bound if lower else k * bound + k - 1
+        elif k.is_Integer and k > 1:
+            bound = sympy.ceiling(bound / k) if lower else sympy.floor(bound / k)
+        else:
+            return guard
+        if not term.is_Symbol:
+            return guard
+        return sympy.Ge(term, bound) if lower else sympy.Le(term, bound)
 
     # ------------------------------------------------------------ guards over sources
     def check_constraints(self, marked):
