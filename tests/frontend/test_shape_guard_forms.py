@@ -13,7 +13,7 @@ guards of every frame must be the same set. The rules, by program:
   flatten_rest      x.view(n, -1) of a 3-d tensor: `Mod(s1, s1*s2) != 0` is decided (s1 < s1*s2), no guard
   conv_batch        the fake convolution's backend heuristic: `batch < 16` narrows the batch's range to <= 15
   scaled_bound      `8*n <= 20480` narrows n's range to <= 2560 (a bound on k*n is one on n)
-  flat_linear       a flattened conv output into Linear(75, 4): `(3*s*s) == 75` keeps its common factor
+  common_factor     `3*n*n == 75` is guarded as `(3*n*n) == 75`: an equality keeps its sides' common factor
 """
 import pytest
 import torch
@@ -37,9 +37,8 @@ PROGRAMS = {
                    lambda lib: (lib.randn(4, 2, 5, 5),)),
     "scaled_bound": ("def f(x):\n    if 8 * x.shape[0] <= 20480:\n        return x + 1\n    return x - 1",
                      lambda lib: (lib.randn(6),)),
-    "flat_linear": ("LIN = torch.nn.Linear(75, 4)\n"
-                    "def f(x):\n    return LIN(x.view(x.size(0), -1))",
-                    lambda lib: (lib.randn(4, 3, 5, 5),)),
+    "common_factor": ("def f(x):\n    if 3 * x.shape[0] * x.shape[0] == 75:\n        return x + 1\n    return x - 1",
+                      lambda lib: (lib.randn(5),)),
 }
 
 # (program, backend) -> why ours differs today (strict xfail)
