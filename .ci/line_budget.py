@@ -74,7 +74,7 @@ OUTSIDE_THE_LESSON = {
         # fidelity to PyTorch's own quirks: its argument parser's errors on op calls, tensor()'s refusals of malformed
         # data, ATen's memory-overlap errors for in-place writes (each row names its policy); Tensor's legacy type
         # names, deepcopy and format specs; the strides PyTorch's fake tensors report where they differ from its
-        # eager kernels (so traced graphs pick torch's ops)
+        # eager kernels (so traced graphs pick torch's ops) and the size questions they ask (so they guard as torch's)
         "minitorch2/_arg_parser.py", "minitorch2/_tensor_data.py", "minitorch2/_aten/overlap.py",
         "minitorch2/_tensor_more.py", "minitorch2/_subclasses/fake_strides.py",
         # torch.distributions

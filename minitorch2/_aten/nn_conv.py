@@ -21,8 +21,6 @@ import math
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from .._dtype import float32
-from .._settings import get_num_threads
 from .meta_util import fake_empty
 from .nn_ops import compute_dtype, fake_in_layout, in_layout, is_channels_last, scalar_type_name, sizes
 
@@ -220,22 +218,9 @@ def _convolution_kernel(input, weight, bias, stride, padding, dilation, transpos
     return in_layout(y, input.dtype, _channels_last(input, weight))
 
 
-def _would_use_mkldnn(input, weight, stride, dilation, transposed, groups):
-    """ATen's mkldnn heuristic (ConvParams::use_mkldnn): its size tests in its order, for a float32 input.
-    torch's fake convolution asks ATen to select a backend, so with symbolic sizes these comparisons are guards
-    (`s < 16` on the batch, `2*h*w <= 20480` on the elements); no kernel here depends on the answer."""
-    if transposed or input.dtype is not float32:
-        return False
-    kernel = (1, *weight.shape[2:]) if weight.dim() == 3 else tuple(weight.shape[2:])  # conv1d runs as 2-d
-    return bool((any(s != 1 for s in stride) or any(d != 1 for d in dilation) or input.shape[0] >= 16
-                 or kernel[-1] != 1 or kernel[-2] != 1 or get_num_threads() > 1) and (
-        groups > 1 or (kernel[-1] > 3 and kernel[-2] > 3) or input.shape[0] > 1 or math.prod(input.shape[:4]) > 20480))
-
-
 def _convolution_meta(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups):
     stride, padding, dilation, output_padding = _conv_params(
         input, weight, bias, stride, padding, dilation, transposed, output_padding, groups)
-    _would_use_mkldnn(input, weight, stride, dilation, transposed, groups)  # (for its guards: torch's fake conv asks)
     shape = _conv_output_shape(input, weight, stride, padding, dilation, transposed, output_padding, groups)
     return fake_in_layout(shape, input.dtype, _channels_last(input, weight))
 

@@ -13,7 +13,15 @@ The one idea: a fake op first runs its meta function (shape, dtype, errors), the
 output takes the strides PyTorch's fake tensor would have. `FAKE_STRIDE_RULES` lists exact ops; out-of-place ops
 tagged pointwise share `elementwise_strides`. Not covered: ops PyTorch decomposes into several refs for their meta
 (`_COMPOSED_POINTWISE`, and _log_softmax) keep their eager strides.
+
+With symbolic sizes every comparison a rule makes is a guard, so each asks torch's questions in torch's order
+(the reshape algorithm's, is_contiguous's `numel < 2` first, the fast path's per-operand checks); the convolution's
+rule only asks them (torch's fake convolution selects a backend by sizes) and leaves the meta's strides.
 """
+import math
+
+from .._dtype import float32
+from .._settings import get_num_threads
 from .._sym import is_symbolic
 from .._aten.meta_util import channels_last_strides, fastest_first
 from .._tensor import Size, Tensor, channels_last as channels_last_format, contiguous_strides
@@ -191,6 +199,20 @@ def _fast_binary_rule(out, *args, **kwargs):
     return channels_last_strides(shape) if channels_last else _elementwise_rule(out, *args, **kwargs)
 
 
+# ---------------------------------------------------------------- convolution
+def _conv_rule(out, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups):
+    """torch's fake convolution asks ATen to select a backend; the mkldnn heuristic (ConvParams::use_mkldnn) reads
+    the sizes of a float32 input in this order, so symbolic sizes record its guards (`batch < 16`, `2*h*w <=
+    20480`). The meta function's strides stand (None)."""
+    if transposed or input.dtype is not float32:
+        return None
+    kernel = (1, *weight.shape[2:]) if weight.dim() == 3 else tuple(weight.shape[2:])  # conv1d runs as 2-d
+    bool((any(s != 1 for s in stride) or any(d != 1 for d in dilation) or input.shape[0] >= 16 or kernel[-1] != 1
+          or kernel[-2] != 1 or get_num_threads() > 1) and (
+        groups > 1 or (kernel[-1] > 3 and kernel[-2] > 3) or input.shape[0] > 1 or math.prod(input.shape[:4]) > 20480))
+    return None
+
+
 # Pointwise ops whose PyTorch meta is a composition that orders or makes its operands otherwise (rsub is
 # sub(other, self), masked_fill and threshold_backward a where with the mask first, isinf/isfinite and
 # pow.Scalar through other ops): their meta functions' strides stand.
@@ -202,6 +224,7 @@ _COMPOSED_POINTWISE = frozenset({
 FAKE_STRIDE_RULES = {
     "aten::view": _view_rule,
     "aten::_unsafe_view": _view_rule,
+    "aten::convolution": _conv_rule,
 } | {f"aten::{name}.Tensor": _fast_binary_rule for name in ("add", "sub", "mul", "div")}
 
 

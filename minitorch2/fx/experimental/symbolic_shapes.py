@@ -15,7 +15,6 @@ so a decision on it raises GuardOnDataDependentSymNode. Symbols are named and nu
 plus a number from the source's name, so one input gets the same symbol in every program.
 """
 import hashlib
-import math
 import operator
 import sys
 
@@ -185,7 +184,7 @@ class ShapeEnv:
                 f"Could not guard on data-dependent expression {_ReprPrinter().doprint(expr)} (unhinted: "
                 f"{_ReprPrinter().doprint(expr)}).  (Size-like symbols: none)\n\nconsider using data-dependent "
                 "friendly APIs such as guard_or_false, guard_or_true and statically_known_true.")
-        self._record(_normalized(expr if hint else _negate(expr)))
+        self._record(expr if hint else _negate(expr))
         return bool(hint)
 
     def assume(self, expr, hint):
@@ -194,7 +193,7 @@ class ShapeEnv:
             raise RuntimeError(f"Runtime assertion failed for expression {_ReprPrinter().doprint(expr)}")
         expr = self.simplify(expr)
         if self.static_value(expr) is None:
-            self._record(_normalized(expr))
+            self._record(expr)
 
     def specialize(self, expr, hint):
         """`int(n)`: the hint, with the guard that n equals it."""
@@ -356,16 +355,6 @@ def _times(x, y):
 
 def _negate(expr):
     return expr.negated if isinstance(expr, sympy.core.relational.Relational) else sympy.Not(expr)
-
-
-def _normalized(guard):
-    """An (in)equality as PyTorch states it: integer multiples divided by their gcd (`6*(s//2) == 3*s` as
-    `s == 2*(s//2)`), a lone symbol on the left."""
-    if not isinstance(guard, (sympy.Eq, sympy.Ne)):
-        return guard
-    if guard.rhs.is_Symbol and not guard.lhs.is_Symbol:
-        guard = type(guard)(guard.rhs, guard.lhs, evaluate=False)
-    return guard
 
 
 def _decide(relation, low, high):
