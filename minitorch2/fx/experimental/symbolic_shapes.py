@@ -42,13 +42,10 @@ class FloorDiv(sympy.Function):
     def eval(cls, base, divisor):
         if base.is_Integer and divisor.is_Integer:
             return sympy.Integer(int(base) // int(divisor))
-        if divisor == 1:
-            return base
-        quotient = sympy.cancel(base / divisor)  # an exact division cancels: (4*s1*s0)//(4*s1) is s0
-        if quotient.is_Integer or (quotient.is_polynomial() and sympy.fraction(quotient)[1] == 1 and all(
-                c.is_Integer for c in sympy.Poly(quotient).coeffs())):
-            return quotient
-        return None
+        if divisor in (1, -1):
+            return base * divisor
+        common = sympy.gcd(base, divisor)  # torch's rule: (3*s)//12 is s//4, (4*s1*s0)//(4*s1) is s0
+        return None if common == 1 else FloorDiv(sympy.cancel(base / common), sympy.cancel(divisor / common))
 
 
 _RELATIONS = {operator.eq: sympy.Eq, operator.ne: sympy.Ne, operator.lt: sympy.Lt, operator.le: sympy.Le,
