@@ -48,10 +48,26 @@ class FloorDiv(sympy.Function):
         return None if common == 1 else FloorDiv(sympy.cancel(base / common), sympy.cancel(divisor / common))
 
 
+class Mod(sympy.Function):
+    """Python's `%` on sizes, kept as written (`(3*s) % 12`, where sympy's Mod factors it as `3*(s % 4)`), decided
+    by torch's rules: 0 for a multiple, p itself where 0 <= p < q is known."""
+    is_integer = is_nonnegative = True
+
+    @classmethod
+    def eval(cls, p, q):
+        if p.is_Integer and q.is_Integer:
+            return sympy.Integer(int(p) % int(q))
+        if p == 0 or q == 1 or (p / q).is_integer:
+            return sympy.Integer(0)
+        if q == 2 and p.is_odd:
+            return sympy.Integer(1)
+        return p if (q - p).is_positive and (p / q).is_positive else None
+
+
 _RELATIONS = {operator.eq: sympy.Eq, operator.ne: sympy.Ne, operator.lt: sympy.Lt, operator.le: sympy.Le,
               operator.gt: sympy.Gt, operator.ge: sympy.Ge}
 _ARITHMETIC = {operator.add: operator.add, operator.sub: operator.sub, operator.mul: operator.mul,
-               operator.floordiv: FloorDiv, operator.mod: sympy.Mod, operator.truediv: operator.truediv,
+               operator.floordiv: FloorDiv, operator.mod: Mod, operator.truediv: operator.truediv,
                operator.pow: operator.pow}
 
 
@@ -244,9 +260,9 @@ class ShapeEnv:
         if isinstance(expr, sympy.Pow) and expr.exp.is_Integer and expr.exp > 0 and self.bounds(expr.base)[0] >= 0:
             low, high = self.bounds(expr.base)
             return low ** expr.exp, high ** expr.exp
-        if isinstance(expr, sympy.Mod) and self.bounds(expr.args[1])[0] > 0:
-            (low, high), (divisor_low, divisor_high) = map(self.bounds, expr.args)
-            if low >= 0 and high < divisor_low:  # a smaller than b: Mod(1, s) is 1 (torch's Mod.eval says so)
+        if isinstance(expr, Mod) and self.bounds(expr.args[1])[0] > 0:
+            (low, high), (_, divisor_high) = map(self.bounds, expr.args)
+            if low >= 0 and self.implied(sympy.Gt(*expr.args[::-1])):  # Mod(s, s*t) is s: s < s*t
                 return low, high
             return sympy.Integer(0), divisor_high - 1
         if isinstance(expr, (sympy.Max, sympy.Min)):
@@ -399,7 +415,7 @@ class _SourcePrinter(StrPrinter):
 
     def parenthesize(self, item, level, strict=False):
         # `//` and `%` bind as comparisons do in PyTorch's printer: `(s // 2) <= s`, `((a*b) % (4*b)) == 0`
-        item_precedence = PRECEDENCE["Relational"] if isinstance(item, (FloorDiv, sympy.Mod)) else precedence(item)
+        item_precedence = PRECEDENCE["Relational"] if isinstance(item, (FloorDiv, Mod)) else precedence(item)
         text = self._print(item)
         return f"({text})" if item_precedence < level or (not strict and item_precedence <= level) else text
 
@@ -448,6 +464,6 @@ def python_step(expr):
         return operator.mul, [expr.args[0], sympy.Mul(*expr.args[1:])]
     if isinstance(expr, (sympy.Max, sympy.Min)) and len(expr.args) > 2:
         return (sym_max if isinstance(expr, sympy.Max) else sym_min), [expr.args[0], type(expr)(*expr.args[1:])]
-    steps = {FloorDiv: operator.floordiv, sympy.Mod: operator.mod, sympy.Pow: operator.pow, sympy.Max: sym_max,
+    steps = {FloorDiv: operator.floordiv, Mod: operator.mod, sympy.Pow: operator.pow, sympy.Max: sym_max,
              sympy.Min: sym_min}
     return steps[type(expr)], list(expr.args)
