@@ -71,6 +71,7 @@ def reshape_view_strides(shape, stride, new_shape):
             return (new_shape[1], 1)
     if len(shape) == len(new_shape) and shape == new_shape:
         return tuple(stride)
+    bool(_numel(shape) == _numel(new_shape))  # (torch checks it here: with symbolic sizes, a guard)
     idx = 0
     for length in new_shape:
         if idx >= len(shape):  # a trailing unsqueeze, made by splitting the last dim as (size, 1)

@@ -183,7 +183,13 @@ class ShapeEnv:
         return {int: SymInt, float: SymFloat, bool: SymBool}[pytype](SymNode(expr, self, pytype, hint))
 
     def simplify(self, expr):
-        return expr.xreplace(self.replacements) if self.replacements else expr
+        """The replacements made, and torch's nested-division rule: `s // (s // 4)` is 4 where both `s % (s // 4)`
+        and `s % 4` are known to be 0."""
+        expr = expr.xreplace(self.replacements) if self.replacements else expr
+        exact = {q: q.args[1].args[1] for q in expr.atoms(FloorDiv) if isinstance(q.args[1], FloorDiv)
+                 and q.args[0] == q.args[1].args[0] and all(sympy.Eq(Mod(q.args[0], d), 0) in self.guards
+                                                            for d in (q.args[1], q.args[1].args[1]))}
+        return expr.xreplace(exact) if exact else expr
 
     # ------------------------------------------------------------ answering decisions
     def evaluate(self, expr, hint):
