@@ -292,7 +292,7 @@ class ShapeEnv:
             if value.is_Integer:
                 self._replace(symbol, value)
                 return
-        bound = _symbol_bound(self._as_bound(guard))
+        bound = _symbol_bound(guard)
         if bound is not None:
             symbol, low, high = bound
             current = self.var_to_range[symbol]
@@ -304,27 +304,6 @@ class ShapeEnv:
 
     def _replace(self, symbol, value):  # (also where an earlier replacement named it: simplify() is one pass)
         self.replacements = {k: v.xreplace({symbol: value}) for k, v in self.replacements.items()} | {symbol: value}
-
-    @staticmethod
-    def _as_bound(guard):
-        """A bound on `k*s` or `s//k` as one on s (`8*s <= 20480` is `s <= 2560`, `s//2 >= 2` is `s >= 4`), so it
-        narrows s's range, as torch's solving does. (A `!=` never narrows a range, even at its edge: torch keeps
-        `s != 16` beside `s <= 16`.)"""
-        if not (isinstance(guard, (sympy.Ge, sympy.Le, sympy.Gt, sympy.Lt)) and guard.rhs.is_Integer):
-            return guard
-        lower = isinstance(guard, (sympy.Ge, sympy.Gt))
-        bound = guard.rhs + {sympy.Gt: 1, sympy.Lt: -1}.get(type(guard), 0)  # (integers: `n > 5` is `n >= 6`)
-        k, term = guard.lhs.as_coeff_Mul()
-        if isinstance(guard.lhs, FloorDiv) and guard.lhs.args[1].is_Integer and guard.lhs.args[1] > 0:
-            term, k = guard.lhs.args
-            bound = k * bound if lower else k * bound + k - 1
-        elif k.is_Integer and k > 1:
-            bound = sympy.ceiling(bound / k) if lower else sympy.floor(bound / k)
-        else:
-            return guard
-        if not term.is_Symbol:
-            return guard
-        return sympy.Ge(term, bound) if lower else sympy.Le(term, bound)
 
     # ------------------------------------------------------------ guards over sources
     def check_constraints(self, marked):
@@ -389,17 +368,27 @@ def _decide(relation, low, high):
 
 
 def _symbol_bound(guard):
-    """(symbol, low, high) for an integer bound on one symbol (`s77 > 2`, `s77 <= 8`), else None."""
+    """(symbol, low, high) for an integer bound on a symbol, on k*s or on s//k (`s > 2`; `8*s <= 20480` is s <= 2560,
+    `s//2 >= 2` is s >= 4, as torch's solver narrows a range), else None. (A `!=` never narrows a range, even at its
+    edge: torch keeps `s != 16` beside `s <= 16`.)"""
     if not isinstance(guard, (sympy.Lt, sympy.Le, sympy.Gt, sympy.Ge)):
         return None
-    lhs, rhs = guard.lhs, guard.rhs
-    if lhs.is_Integer and rhs.is_Symbol:
-        guard = guard.reversed
-        lhs, rhs = guard.lhs, guard.rhs
-    if not (lhs.is_Symbol and rhs.is_Integer):
+    guard = guard.reversed if guard.lhs.is_Integer else guard
+    if not guard.rhs.is_Integer:
         return None
-    return {sympy.Lt: (lhs, -sympy.oo, rhs - 1), sympy.Le: (lhs, -sympy.oo, rhs),
-            sympy.Gt: (lhs, rhs + 1, sympy.oo), sympy.Ge: (lhs, rhs, sympy.oo)}[type(guard)]
+    lower = isinstance(guard, (sympy.Ge, sympy.Gt))
+    bound = guard.rhs + {sympy.Gt: 1, sympy.Lt: -1}.get(type(guard), 0)  # (integers: `n > 5` is `n >= 6`)
+    k, term = guard.lhs.as_coeff_Mul()
+    if isinstance(guard.lhs, FloorDiv) and guard.lhs.args[1].is_Integer and guard.lhs.args[1] > 0:
+        term, k = guard.lhs.args
+        bound = k * bound if lower else k * bound + k - 1
+    elif k.is_Integer and k > 0:
+        bound = sympy.ceiling(bound / k) if lower else sympy.floor(bound / k)
+    else:
+        return None
+    if not term.is_Symbol:
+        return None
+    return (term, bound, sympy.oo) if lower else (term, -sympy.oo, bound)
 
 
 class _ReprPrinter(StrPrinter):
