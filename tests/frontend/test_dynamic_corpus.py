@@ -26,9 +26,9 @@ AOT_PER_SIZE = ("the frontend's graphs, guards and frame counts match; the AOT f
                 "from the ShapeEnv's expression), adds the AOT trace's size guards to the frame's (ours checks them "
                 "inside aot), and a graph whose output views an input, or whose trace pins a size, is traced once "
                 "per set of sizes by ours")
-GUARD_FORMS = ("the graphs match; the shape guards differ in form: our ShapeEnv keeps other implied facts than "
-               "torch's (e.g. `(12*s//s) >= 1`, which torch simplifies away, or fewer of the divisibility facts "
-               "torch's view records)")
+GUARD_FORMS = ("the graphs match; the shape guards differ: torch's traces ask sizes questions ours do not (the "
+               "C++ FunctionalTensor wrapper's `size != 0`, the metas inside torch._refs' decompositions, e.g. "
+               "mean's), or a product's factors print in another order")
 NODE_NAMES = ("node names: Dynamo traces x.shape's items into its graph and drops them, which shifts its numbering "
               "(getitem_3, ours getitem_1)")
 SYMBOLS = "which sizes share a symbol, or where a symbol's graph input sits, differs from Dynamo's placement"
