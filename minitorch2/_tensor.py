@@ -21,7 +21,7 @@ import math
 import numpy as np
 
 from . import _dtype
-from ._sym import is_symbolic
+from ._sym import is_symbolic, sym_max
 from ._tensor_more import install_conveniences, parse_device_string
 from ._tensor_str import tensor_repr
 
@@ -98,6 +98,12 @@ preserve_format = memory_format("torch.preserve_format")
 channels_last = memory_format("torch.channels_last")
 
 
+def view_strides_of_dense(shape):
+    """A view of a dense tensor with elements as `shape`: each stride the product of the sizes after it (no
+    max(size, 1): no size is 0, so a symbolic size needs no guard), as ATen's computeStride gives."""
+    return tuple(math.prod(shape[d + 1:]) for d in range(len(shape)))
+
+
 def contiguous_strides(shape):
     shape = tuple(shape)
     symbolic = any(map(is_symbolic, shape))  # symbolic sizes (dynamic shapes) are not hashable: no cache
@@ -107,7 +113,7 @@ def contiguous_strides(shape):
     strides, running = [], 1
     for size in reversed(shape):
         strides.append(running)
-        running *= max(size, 1)
+        running *= sym_max(size, 1)  # (on a symbol: `Max(1, n)`, which is n where n >= 1 is known; no guard)
     result = tuple(reversed(strides))
     if not symbolic and len(_STRIDE_CACHE) < 4096:
         _STRIDE_CACHE[shape] = result
@@ -237,9 +243,10 @@ class Tensor:
         return self.dtype.is_floating_point
 
     def is_contiguous(self, memory_format=None):
-        """Dense with strides decreasing along the dims (NCHW), or for channels_last along (C, W, H, N)."""
+        """Dense with strides decreasing along the dims (NCHW), or for channels_last along (C, W, H, N); checked in
+        torch's order (numel() < 2 first), so that symbolic sizes record the guards torch's check records."""
         channels_last = memory_format == "torch.channels_last"
-        if channels_last and self.dim() != 4 or not channels_last and self.numel() == 0:
+        if channels_last and self.dim() != 4 or not channels_last and self.numel() < 2:
             return not channels_last
         order = (1, 3, 2, 0) if channels_last else range(self.dim() - 1, -1, -1)
         expected = 1

@@ -279,8 +279,8 @@ def _apply_basic(self, index):
             if step <= 0:
                 raise ValueError("step must be greater than zero")
             # a slice covering the whole dim is skipped, as PyTorch's applySlice does (start 0, stop >= length),
-            # where the length is not a symbol (dynamic shapes: torch keeps the slice)
-            if is_symbolic(result.shape[dim]) or not (
+            # where neither the length nor a bound is a symbol (dynamic shapes: torch keeps the slice, no guard)
+            if any(map(is_symbolic, (result.shape[dim], start, stop))) or not (
                     start in (None, 0) and (stop is None or stop >= result.shape[dim]) and step == 1):
                 result = aten.slice.Tensor(result, dim, 0 if start is None else start,
                                            9223372036854775807 if stop is None else stop, step)

@@ -6,8 +6,9 @@ serves as eager kernel and as meta function, because a view touches no data: `Te
 window when there is memory behind it and a FakeTensor when there is not.
 """
 import math
+import sys
 
-from .._tensor import Tensor, contiguous_strides
+from .._tensor import Tensor, contiguous_strides, view_strides_of_dense
 from .meta_util import wrap_dim
 
 
@@ -39,7 +40,7 @@ def infer_size(shape, numel):
         if known == 0 or numel % known != 0:
             raise RuntimeError(f"shape '[{', '.join(map(str, shape))}]' is invalid for input of size {numel}")
         shape[infer] = numel // known
-    elif known != numel:
+    elif numel != known:  # (torch checks `numel == known`: the guard's sides in that order)
         raise RuntimeError(f"shape '[{', '.join(map(str, shape))}]' is invalid for input of size {numel}")
     return tuple(shape)
 
@@ -51,7 +52,7 @@ def view_strides(old_shape, old_stride, new_shape):
     if math.prod(old_shape) == 0:
         return contiguous_strides(new_shape) if tuple(old_shape) != tuple(new_shape) else tuple(old_stride)
     if tuple(old_stride) == contiguous_strides(old_shape):  # the common case, which needs no guard on symbolic sizes
-        return contiguous_strides(new_shape)
+        return view_strides_of_dense(tuple(new_shape))
     new_stride = [0] * len(new_shape)
     view_d = len(new_shape) - 1
     chunk_base_stride = old_stride[-1]
@@ -183,6 +184,16 @@ def _select(self, dim, index):
     return shape, stride, offset
 
 
+def _slice_index(size, index):
+    """A slice bound clamped into [0, size], decided in torch's order (its fake slice's), so that a symbolic
+    bound records the same guards: `index <= size` first, the clamps only where that fails."""
+    if index >= 0 and index <= size:
+        return index
+    if index < 0 and index >= -size:
+        return index + size
+    return 0 if index < 0 else size
+
+
 def _slice(self, dim=0, start=None, end=None, step=1):
     if self.dim() == 0:
         raise IndexError("slice() cannot be applied to a 0-dim tensor.")
@@ -190,15 +201,9 @@ def _slice(self, dim=0, start=None, end=None, step=1):
     if step <= 0:
         raise RuntimeError("slice step must be positive")
     size = self.shape[dim]
-    start = 0 if start is None else start
-    end = size if end is None else end
-    if start < 0:
-        start += size
-    if end < 0:
-        end += size
-    start = min(max(start, 0), size)
-    end = min(max(end, start), size)
-    length = (end - start + step - 1) // step
+    start = 0 if start is None else _slice_index(size, start)
+    end = size if end is None or end is sys.maxsize else _slice_index(size, end)
+    length = (end - start + step - 1) // step if end >= start else 0
     shape, stride = list(self.shape), list(self.stride())
     offset = self.storage_offset() + start * stride[dim]
     shape[dim] = length

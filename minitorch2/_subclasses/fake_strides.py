@@ -13,10 +13,18 @@ The one idea: a fake op first runs its meta function (shape, dtype, errors), the
 output takes the strides PyTorch's fake tensor would have. `FAKE_STRIDE_RULES` lists exact ops; out-of-place ops
 tagged pointwise share `elementwise_strides`. Not covered: ops PyTorch decomposes into several refs for their meta
 (`_COMPOSED_POINTWISE`, and _log_softmax) keep their eager strides.
+
+With symbolic sizes every comparison a rule makes is a guard, so each asks torch's questions in torch's order
+(the reshape algorithm's, is_contiguous's `numel < 2` first, the fast path's per-operand checks); the convolution's
+rule only asks them (torch's fake convolution selects a backend by sizes) and leaves the meta's strides.
 """
+import math
+
+from .._dtype import float32
+from .._settings import get_num_threads
 from .._sym import is_symbolic
-from .._aten.meta_util import fastest_first
-from .._tensor import Size, Tensor, contiguous_strides
+from .._aten.meta_util import channels_last_strides, fastest_first
+from .._tensor import Size, Tensor, channels_last as channels_last_format, contiguous_strides
 
 
 def _numel(shape):
@@ -35,7 +43,8 @@ def _is_dense_in_order(shape, stride, dims):
 
 
 def _is_contiguous(shape, stride):
-    return _is_dense_in_order(shape, stride, reversed(range(len(shape))))
+    """torch's is_contiguous: numel() < 2 first, then dense in order."""
+    return _numel(shape) < 2 or _is_dense_in_order(shape, stride, reversed(range(len(shape))))
 
 
 def is_channels_last(shape, stride):
@@ -55,15 +64,14 @@ def reshape_view_strides(shape, stride, new_shape):
         return tuple(1 for _ in new_shape)
     if not new_shape:
         return ()
-    if _is_contiguous(shape, stride):
-        if any(map(is_symbolic, shape + new_shape)):  # as torch's reference: no guards for the common case
-            return contiguous_strides(new_shape)
+    if _is_contiguous(shape, stride):  # (symbolic sizes too: torch's guards come from the algorithm below)
         if len(new_shape) == 1 and len(shape) > 1:
             return (1,)
         if len(new_shape) == 2 and len(shape) == 1:
             return (new_shape[1], 1)
     if len(shape) == len(new_shape) and shape == new_shape:
         return tuple(stride)
+    bool(_numel(shape) == _numel(new_shape))  # (torch checks it here: with symbolic sizes, a guard)
     idx = 0
     for length in new_shape:
         if idx >= len(shape):  # a trailing unsqueeze, made by splitting the last dim as (size, 1)
@@ -173,6 +181,39 @@ def _elementwise_rule(out, *args, **kwargs):
     return elementwise_strides(tuple(out.shape), list(args) + list(kwargs.values()))
 
 
+def _fast_binary_rule(out, *args, **kwargs):
+    """add/sub/mul/div on an operand with symbolic sizes: torch's fake tensor takes its fast path (fake_impls'
+    fast_binary_impl). Where an operand has the output's shape, the output is contiguous if every tensor operand
+    is, else channels-last if every one is; otherwise the elementwise rule. Its contiguity checks, in its order,
+    are where torch records guards such as `numel >= 2` of an operand."""
+    shape = tuple(out.shape)
+    tensors = [a for a in args if isinstance(a, Tensor)]
+    if not any(map(is_symbolic, [n for t in tensors for n in (*t.shape, *t.stride())])) or not any(
+            t.dim() == len(shape) and tuple(t.shape) == shape for t in tensors):
+        return _elementwise_rule(out, *args, **kwargs)
+    contiguous = channels_last = True
+    for t in tensors:
+        contiguous = contiguous and t.is_contiguous()
+        channels_last = channels_last and t.is_contiguous(memory_format=channels_last_format)
+    if contiguous:
+        return contiguous_strides(shape)
+    return channels_last_strides(shape) if channels_last else _elementwise_rule(out, *args, **kwargs)
+
+
+# ---------------------------------------------------------------- convolution
+def _conv_rule(out, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups):
+    """torch's fake convolution asks ATen to select a backend; the mkldnn heuristic (ConvParams::use_mkldnn) reads
+    the sizes of a float32 input in this order, so symbolic sizes record its guards (`batch < 16`, `2*h*w <=
+    20480`). The meta function's strides stand (None)."""
+    if transposed or input.dtype is not float32:
+        return None
+    kernel = (1, *weight.shape[2:]) if weight.dim() == 3 else tuple(weight.shape[2:])  # conv1d runs as 2-d
+    bool((any(s != 1 for s in stride) or any(d != 1 for d in dilation) or input.shape[0] >= 16 or kernel[-1] != 1
+          or kernel[-2] != 1 or get_num_threads() > 1) and (
+        groups > 1 or (kernel[-1] > 3 and kernel[-2] > 3) or input.shape[0] > 1 or math.prod(input.shape[:4]) > 20480))
+    return None
+
+
 # Pointwise ops whose PyTorch meta is a composition that orders or makes its operands otherwise (rsub is
 # sub(other, self), masked_fill and threshold_backward a where with the mask first, isinf/isfinite and
 # pow.Scalar through other ops): their meta functions' strides stand.
@@ -184,7 +225,8 @@ _COMPOSED_POINTWISE = frozenset({
 FAKE_STRIDE_RULES = {
     "aten::view": _view_rule,
     "aten::_unsafe_view": _view_rule,
-}
+    "aten::convolution": _conv_rule,
+} | {f"aten::{name}.Tensor": _fast_binary_rule for name in ("add", "sub", "mul", "div")}
 
 
 def fake_stride_rule(func):

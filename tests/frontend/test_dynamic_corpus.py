@@ -33,6 +33,18 @@ NODE_NAMES = ("the frontend's graphs match (x.shape's dropped items numbered as 
 FLOAT_ATTRIBUTES = ("under dynamic=True Dynamo passes a module's float attribute (LayerNorm's eps, BatchNorm's "
                     "momentum, Embedding's norm_type) as a 0-d tensor graph input (L_self_modules_ln_1_eps) and "
                     "guards its value; ours keeps it a constant (the dynamic-floats work)")
+AOT_PER_SIZE = ("the frontend's graphs, guards and frame counts match; the AOT forward graphs or their guards "
+                "differ: torch names the size arithmetic it records as it runs (mul_2, 2 * arg0_1; ours rebuilds it "
+                "from the ShapeEnv's expression), adds the AOT trace's size guards to the frame's (ours checks them "
+                "inside aot), and a graph whose output views an input, or whose trace pins a size, is traced once "
+                "per set of sizes by ours")
+GUARD_FORMS = ("the graphs match; the shape guards differ: torch's traces ask sizes questions ours do not (the "
+               "C++ FunctionalTensor wrapper's `size != 0`, the metas inside torch._refs' decompositions, e.g. "
+               "mean's), or a product's factors print in another order")
+NODE_NAMES = ("node names: Dynamo traces x.shape's items into its graph and drops them, which shifts its numbering "
+              "(getitem_3, ours getitem_1)")
+STATIC_PAD = ("Dynamo records F.pad as torch._C._nn.pad(x, pad, 'constant', None); ours as "
+              "torch.nn.functional.pad(x, pad)")
 AFTER_VIOLATION = ("both raise ConstraintViolationError at the first call (the program specializes the marked dim); in "
                    "the recompile after it, where the size is pinned again, ours also guards the stride it implies "
                    "(`L['x'].stride()[0] == 16`), which torch's tensor match covers")
@@ -55,16 +67,13 @@ KNOWN_DIFFERENT = {
     ("pairs_of_rows", "none"): GUARD_FORMS,
     ("attention_scores", "none"): GUARD_FORMS,
     ("causal_mask_buffer", "none"): NODE_NAMES,
-    ("pad_pair_to_longest", "none"): GUARD_FORMS,
     ("groups_from_int", "none"): GUARD_FORMS,
     ("normalize_with_eps", "none"): DYNAMIC_FLOAT,
     ("first_rows_capped", "none"): NODE_NAMES,
     ("checked_differences", "none"): CHECK_NODE,
     ("scale_by_sqrt_dim", "none"): MATH_ON_SIZES,
     ("split_in_halves", "none"): NODE_NAMES,
-    ("top_half", "none"): NODE_NAMES,
     ("batched_projection", "none"): AOT_PER_SIZE,
-    ("small_conv_net", "none"): GUARD_FORMS,
     ("conv_any_image_size", "none"): GUARD_FORMS,
     ("gpt_block", "none"): NODE_NAMES,
     ("scale_by_item", "none"): AFTER_DATA_BREAK,
@@ -72,19 +81,15 @@ KNOWN_DIFFERENT = {
     ("group_rows_when_divisible", "true"): VIEW_GUARDS,
     ("flatten_images", "true"): GUARD_FORMS,
     ("merge_batch_and_time", "true"): GUARD_FORMS,
-    ("split_heads", "true"): GUARD_FORMS,
     ("pairs_of_rows", "true"): GUARD_FORMS,
     ("attention_scores", "true"): MATH_ON_SIZES,
     ("causal_mask_buffer", "true"): NODE_NAMES,
-    ("pad_pair_to_longest", "true"): GUARD_FORMS,
     ("groups_from_int", "true"): GUARD_FORMS,
     ("normalize_with_eps", "true"): DYNAMIC_FLOAT,
-    ("first_rows_capped", "true"): NODE_NAMES,
     ("empty_batch", "true"): GUARD_FORMS,
     ("checked_differences", "true"): CHECK_NODE,
     ("scale_by_sqrt_dim", "true"): MATH_ON_SIZES,
     ("split_in_halves", "true"): NODE_NAMES,
-    ("top_half", "true"): NODE_NAMES,
     ("batched_projection", "true"): AOT_PER_SIZE,
     ("linear_head", "true"): GUARD_FORMS,
     ("normed_mlp", "true"): FLOAT_ATTRIBUTES,
@@ -105,16 +110,12 @@ KNOWN_DIFFERENT = {
     ("attention_scores", "mark"): GUARD_FORMS,
     ("causal_mask_buffer", "mark"): NODE_NAMES,
     ("masked_mean", "mark"): AFTER_VIOLATION,
-    ("pad_pair_to_longest", "mark"): GUARD_FORMS,
     ("groups_from_int", "mark"): GUARD_FORMS,
     ("normalize_with_eps", "mark"): DYNAMIC_FLOAT,
-    ("first_rows_capped", "mark"): NODE_NAMES,
     ("checked_differences", "mark"): CHECK_NODE,
     ("scale_by_sqrt_dim", "mark"): MATH_ON_SIZES,
     ("split_in_halves", "mark"): NODE_NAMES,
-    ("top_half", "mark"): NODE_NAMES,
     ("batched_projection", "mark"): AOT_PER_SIZE,
-    ("small_conv_net", "mark"): GUARD_FORMS,
     ("conv_any_image_size", "mark"): GUARD_FORMS,
     ("gpt_block", "mark"): NODE_NAMES,
     ("scale_by_item", "mark"): AFTER_DATA_BREAK,

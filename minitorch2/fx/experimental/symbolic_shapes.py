@@ -15,7 +15,6 @@ so a decision on it raises GuardOnDataDependentSymNode. Symbols are named and nu
 plus a number from the source's name, so one input gets the same symbol in every program.
 """
 import hashlib
-import math
 import operator
 import sys
 
@@ -43,19 +42,32 @@ class FloorDiv(sympy.Function):
     def eval(cls, base, divisor):
         if base.is_Integer and divisor.is_Integer:
             return sympy.Integer(int(base) // int(divisor))
-        if divisor == 1:
-            return base
-        quotient = sympy.cancel(base / divisor)  # an exact division cancels: (4*s1*s0)//(4*s1) is s0
-        if quotient.is_Integer or (quotient.is_polynomial() and sympy.fraction(quotient)[1] == 1 and all(
-                c.is_Integer for c in sympy.Poly(quotient).coeffs())):
-            return quotient
-        return None
+        if divisor in (1, -1):
+            return base * divisor
+        common = sympy.gcd(base, divisor)  # torch's rule: (3*s)//12 is s//4, (4*s1*s0)//(4*s1) is s0
+        return None if common == 1 else FloorDiv(sympy.cancel(base / common), sympy.cancel(divisor / common))
+
+
+class Mod(sympy.Function):
+    """Python's `%` on sizes, kept as written (`(3*s) % 12`, where sympy's Mod factors it as `3*(s % 4)`), decided
+    by torch's rules: 0 for a multiple, p itself where 0 <= p < q is known."""
+    is_integer = is_nonnegative = True
+
+    @classmethod
+    def eval(cls, p, q):
+        if p.is_Integer and q.is_Integer:
+            return sympy.Integer(int(p) % int(q))
+        if p == 0 or q == 1 or (p / q).is_integer:
+            return sympy.Integer(0)
+        if q == 2 and p.is_odd:
+            return sympy.Integer(1)
+        return p if (q - p).is_positive and (p / q).is_positive else None
 
 
 _RELATIONS = {operator.eq: sympy.Eq, operator.ne: sympy.Ne, operator.lt: sympy.Lt, operator.le: sympy.Le,
               operator.gt: sympy.Gt, operator.ge: sympy.Ge}
 _ARITHMETIC = {operator.add: operator.add, operator.sub: operator.sub, operator.mul: operator.mul,
-               operator.floordiv: FloorDiv, operator.mod: sympy.Mod, operator.truediv: operator.truediv,
+               operator.floordiv: FloorDiv, operator.mod: Mod, operator.truediv: operator.truediv,
                operator.pow: operator.pow}
 
 
@@ -162,12 +174,22 @@ class ShapeEnv:
     def wrap(self, expr, pytype, hint):
         """A Python number when the expression is one, else a Sym* holding it."""
         expr = self.simplify(expr)
+        if isinstance(expr, sympy.Max) and len(expr.args) == 2:  # Max(1, s//2) is s//2 where s//2 >= 1 is known
+            low, other = sorted(expr.args, key=lambda a: not a.is_Number)
+            if low in (0, 1) and self.implied(sympy.Ge(other, low)):
+                expr = other
         if expr.is_Number or expr in (sympy.true, sympy.false):
             return pytype(expr)
         return {int: SymInt, float: SymFloat, bool: SymBool}[pytype](SymNode(expr, self, pytype, hint))
 
     def simplify(self, expr):
-        return expr.xreplace(self.replacements) if self.replacements else expr
+        """The replacements made, and torch's nested-division rule: `s // (s // 4)` is 4 where both `s % (s // 4)`
+        and `s % 4` are known to be 0."""
+        expr = expr.xreplace(self.replacements) if self.replacements else expr
+        exact = {q: q.args[1].args[1] for q in expr.atoms(FloorDiv) if isinstance(q.args[1], FloorDiv)
+                 and q.args[0] == q.args[1].args[0] and all(sympy.Eq(Mod(q.args[0], d), 0) in self.guards
+                                                            for d in (q.args[1], q.args[1].args[1]))}
+        return expr.xreplace(exact) if exact else expr
 
     # ------------------------------------------------------------ answering decisions
     def evaluate(self, expr, hint):
@@ -181,7 +203,7 @@ class ShapeEnv:
                 f"Could not guard on data-dependent expression {_ReprPrinter().doprint(expr)} (unhinted: "
                 f"{_ReprPrinter().doprint(expr)}).  (Size-like symbols: none)\n\nconsider using data-dependent "
                 "friendly APIs such as guard_or_false, guard_or_true and statically_known_true.")
-        self._record(_normalized(expr if hint else _negate(expr)))
+        self._record(expr if hint else _negate(expr))
         return bool(hint)
 
     def assume(self, expr, hint):
@@ -190,7 +212,7 @@ class ShapeEnv:
             raise RuntimeError(f"Runtime assertion failed for expression {_ReprPrinter().doprint(expr)}")
         expr = self.simplify(expr)
         if self.static_value(expr) is None:
-            self._record(_normalized(expr))
+            self._record(expr)
 
     def specialize(self, expr, hint):
         """`int(n)`: the hint, with the guard that n equals it."""
@@ -204,9 +226,9 @@ class ShapeEnv:
         """True or False when the ranges and the recorded facts decide `expr`; None when they do not."""
         if expr in (sympy.true, sympy.false):
             return bool(expr)
-        if expr in self.guards:
+        if expr in self.guards or getattr(expr, "reversed", None) in self.guards:  # (`a >= b` is `b <= a`)
             return True
-        if _negate(expr) in self.guards:
+        if _negate(expr) in self.guards or getattr(_negate(expr), "reversed", None) in self.guards:
             return False
         if isinstance(expr, sympy.Not):
             inner = self.static_value(expr.args[0])
@@ -244,8 +266,14 @@ class ShapeEnv:
         if isinstance(expr, sympy.Pow) and expr.exp.is_Integer and expr.exp > 0 and self.bounds(expr.base)[0] >= 0:
             low, high = self.bounds(expr.base)
             return low ** expr.exp, high ** expr.exp
-        if isinstance(expr, sympy.Mod) and expr.args[1].is_Integer and expr.args[1] > 0:
-            return sympy.Integer(0), expr.args[1] - 1
+        if isinstance(expr, Mod) and self.bounds(expr.args[1])[0] > 0:
+            (low, high), (_, divisor_high) = map(self.bounds, expr.args)
+            if low >= 0 and self.implied(sympy.Gt(*expr.args[::-1])):  # Mod(s, s*t) is s: s < s*t
+                return low, high
+            return sympy.Integer(0), divisor_high - 1
+        if isinstance(expr, (sympy.Max, sympy.Min)):
+            lows, highs = zip(*map(self.bounds, expr.args))
+            return type(expr)(*lows), type(expr)(*highs)
         if isinstance(expr, FloorDiv) and expr.args[1].is_Integer and expr.args[1] > 0:
             low, high = self.bounds(expr.args[0])
             return sympy.floor(low / expr.args[1]), sympy.floor(high / expr.args[1])
@@ -264,7 +292,7 @@ class ShapeEnv:
             if value.is_Integer:
                 self._replace(symbol, value)
                 return
-        bound = _symbol_bound(self._as_bound(guard))
+        bound = _symbol_bound(guard)
         if bound is not None:
             symbol, low, high = bound
             current = self.var_to_range[symbol]
@@ -276,21 +304,6 @@ class ShapeEnv:
 
     def _replace(self, symbol, value):  # (also where an earlier replacement named it: simplify() is one pass)
         self.replacements = {k: v.xreplace({symbol: value}) for k, v in self.replacements.items()} | {symbol: value}
-
-    def _as_bound(self, guard):
-        """A `!=` at the edge of its side's range as a bound (`s//2 != 1` where s//2 >= 1 is `s//2 >= 2`), and a
-        bound on `s//k` as one on s (`s//2 >= 2` is `s >= 4`), so they narrow s's range, as torch's do."""
-        if isinstance(guard, sympy.Ne) and guard.rhs.is_Integer:
-            low, high = self.bounds(guard.lhs)
-            guard = sympy.Ge(guard.lhs, low + 1) if guard.rhs == low else (
-                sympy.Le(guard.lhs, high - 1) if guard.rhs == high else guard)
-        if isinstance(guard, (sympy.Ge, sympy.Le)) and isinstance(guard.lhs, FloorDiv) and guard.rhs.is_Integer:
-            term, k = guard.lhs.args
-            if term.is_Symbol and k.is_Integer and k > 0:
-                if isinstance(guard, sympy.Ge):
-                    return sympy.Ge(term, k * guard.rhs)
-                return sympy.Le(term, k * guard.rhs + k - 1)
-        return guard
 
     # ------------------------------------------------------------ guards over sources
     def check_constraints(self, marked):
@@ -323,8 +336,8 @@ class ShapeEnv:
         for source, strides in self.input_strides:
             lines += [f"{source}.stride()[{i}] == {printer.doprint(self.simplify(stride.node.expr))}"
                       for i, stride in enumerate(strides) if is_symbolic(stride)]
-        lines += [printer.doprint(g) for g in map(self.simplify, self.guards) if self.implied(g) is not True
-                  and g is not sympy.true]
+        guards = [sympy.expand(self.simplify(g)) for g in self.guards]  # torch prints sums of products
+        lines += [printer.doprint(g) for g in guards if self.implied(g) is not True and g is not sympy.true]
         for symbol, (low, high) in self.var_to_range.items():
             if symbol in names and symbol not in self.replacements:
                 name = names[symbol]
@@ -342,20 +355,6 @@ def _negate(expr):
     return expr.negated if isinstance(expr, sympy.core.relational.Relational) else sympy.Not(expr)
 
 
-def _normalized(guard):
-    """An (in)equality as PyTorch states it: integer multiples divided by their gcd (`6*(s//2) == 3*s` as
-    `s == 2*(s//2)`), a lone symbol on the left."""
-    if not isinstance(guard, (sympy.Eq, sympy.Ne)):
-        return guard
-    (left, left_rest), (right, right_rest) = guard.lhs.as_content_primitive(), guard.rhs.as_content_primitive()
-    if left.is_Integer and right.is_Integer and math.gcd(int(left), int(right)) > 1:
-        common = math.gcd(int(left), int(right))
-        guard = type(guard)(left / common * left_rest, right / common * right_rest, evaluate=False)
-    if guard.rhs.is_Symbol and not guard.lhs.is_Symbol:
-        guard = type(guard)(guard.rhs, guard.lhs, evaluate=False)
-    return guard
-
-
 def _decide(relation, low, high):
     """Whether `lhs - rhs` in [low, high] makes the relation always true, always false, or neither (None)."""
     if relation is sympy.Eq:
@@ -369,17 +368,27 @@ def _decide(relation, low, high):
 
 
 def _symbol_bound(guard):
-    """(symbol, low, high) for an integer bound on one symbol (`s77 > 2`, `s77 <= 8`), else None."""
+    """(symbol, low, high) for an integer bound on a symbol, on k*s or on s//k (`s > 2`; `8*s <= 20480` is s <= 2560,
+    `s//2 >= 2` is s >= 4, as torch's solver narrows a range), else None. (A `!=` never narrows a range, even at its
+    edge: torch keeps `s != 16` beside `s <= 16`.)"""
     if not isinstance(guard, (sympy.Lt, sympy.Le, sympy.Gt, sympy.Ge)):
         return None
-    lhs, rhs = guard.lhs, guard.rhs
-    if lhs.is_Integer and rhs.is_Symbol:
-        guard = guard.reversed
-        lhs, rhs = guard.lhs, guard.rhs
-    if not (lhs.is_Symbol and rhs.is_Integer):
+    guard = guard.reversed if guard.lhs.is_Integer else guard
+    if not guard.rhs.is_Integer:
         return None
-    return {sympy.Lt: (lhs, -sympy.oo, rhs - 1), sympy.Le: (lhs, -sympy.oo, rhs),
-            sympy.Gt: (lhs, rhs + 1, sympy.oo), sympy.Ge: (lhs, rhs, sympy.oo)}[type(guard)]
+    lower = isinstance(guard, (sympy.Ge, sympy.Gt))
+    bound = guard.rhs + {sympy.Gt: 1, sympy.Lt: -1}.get(type(guard), 0)  # (integers: `n > 5` is `n >= 6`)
+    k, term = guard.lhs.as_coeff_Mul()
+    if isinstance(guard.lhs, FloorDiv) and guard.lhs.args[1].is_Integer and guard.lhs.args[1] > 0:
+        term, k = guard.lhs.args
+        bound = k * bound if lower else k * bound + k - 1
+    elif k.is_Integer and k > 0:
+        bound = sympy.ceiling(bound / k) if lower else sympy.floor(bound / k)
+    else:
+        return None
+    if not term.is_Symbol:
+        return None
+    return (term, bound, sympy.oo) if lower else (term, -sympy.oo, bound)
 
 
 class _ReprPrinter(StrPrinter):
@@ -401,7 +410,7 @@ class _SourcePrinter(StrPrinter):
 
     def parenthesize(self, item, level, strict=False):
         # `//` and `%` bind as comparisons do in PyTorch's printer: `(s // 2) <= s`, `((a*b) % (4*b)) == 0`
-        item_precedence = PRECEDENCE["Relational"] if isinstance(item, (FloorDiv, sympy.Mod)) else precedence(item)
+        item_precedence = PRECEDENCE["Relational"] if isinstance(item, (FloorDiv, Mod)) else precedence(item)
         text = self._print(item)
         return f"({text})" if item_precedence < level or (not strict and item_precedence <= level) else text
 
@@ -450,6 +459,6 @@ def python_step(expr):
         return operator.mul, [expr.args[0], sympy.Mul(*expr.args[1:])]
     if isinstance(expr, (sympy.Max, sympy.Min)) and len(expr.args) > 2:
         return (sym_max if isinstance(expr, sympy.Max) else sym_min), [expr.args[0], type(expr)(*expr.args[1:])]
-    steps = {FloorDiv: operator.floordiv, sympy.Mod: operator.mod, sympy.Pow: operator.pow, sympy.Max: sym_max,
+    steps = {FloorDiv: operator.floordiv, Mod: operator.mod, sympy.Pow: operator.pow, sympy.Max: sym_max,
              sympy.Min: sym_min}
     return steps[type(expr)], list(expr.args)
