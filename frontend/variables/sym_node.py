@@ -8,7 +8,7 @@ guard that n equals its value).
 """
 import operator
 
-from minitorch2._sym import SymBool, is_symbolic
+from minitorch2._sym import SymBool, SymFloat, is_symbolic
 
 from .base import VariableTracker
 from .constant import ConstantVariable
@@ -28,7 +28,7 @@ class SymNodeVariable(VariableTracker):
 
     def as_python_constant(self):
         """The value as a plain Python number: specialised, with the guard that it stays this value."""
-        return bool(self.value) if isinstance(self.value, SymBool) else int(self.value)
+        return {SymBool: bool, SymFloat: float}.get(type(self.value), int)(self.value)
 
     def output_plan(self, og):
         """A returned size stays symbolic, as Dynamo's: a graph output (a bool, or a size pinned, is a constant)."""

@@ -103,6 +103,14 @@ class SymNode:
         expr = (sympy.Max if fn is max else sympy.Min)(*exprs)
         return self.shape_env.wrap(expr, self.pytype, None if None in hints else fn(*hints))
 
+    def math(self, name):
+        """math.<name> of this number (torch._sym_sqrt(s27)): a float expression, its hint the float it computes."""
+        expr = sympy.log(self.expr, 2) if name == "log2" else getattr(sympy, name)(self.expr)
+        return self.shape_env.wrap(expr, float, None if self.hint is None else getattr(math, name)(self.hint))
+
+    def to_float(self):
+        return self.shape_env.wrap(self.expr, float, None if self.hint is None else float(self.hint))
+
     def guard_bool(self):
         return self.shape_env.evaluate(self.expr, self.hint)
 
@@ -122,7 +130,6 @@ class ShapeEnv:
         self.var_to_sources = {}  # symbol -> the source names it stands for, the first one its name in guards
         self.replacements = {}  # symbol -> the expression (often an int) a guard pinned it to
         self.guards = []  # expressions known true, besides ranges and replacements, in the order recorded
-        self.specialized_by_float = set()  # symbols float() pinned (see SymInt.__float__)
         self.input_strides = []  # (tensor source, its fake's strides): a symbolic stride is guarded
         self._val_to_var = {}
         self._unique_ids = set()
@@ -296,7 +303,7 @@ class ShapeEnv:
     def check_constraints(self, marked):
         """Raise ConstraintViolationError where a symbol of `marked` ({symbol: source name}) became a constant."""
         pinned = [(name, self.simplify(symbol)) for symbol, name in marked.items()
-                  if self.simplify(symbol).is_Integer and symbol not in self.specialized_by_float]
+                  if self.simplify(symbol).is_Integer]
         if pinned:
             raise ConstraintViolationError(
                 f"Constraints violated ({', '.join(name for name, _ in pinned)})! For more information, run with "
@@ -417,7 +424,9 @@ class _SourcePrinter(StrPrinter):
     def _print_Mul(self, expr):
         return self.stringify(expr.args, "*", PRECEDENCE["Mul"])
 
-    def _print_Pow(self, expr):  # a size squared is `s*s`, never `s**2`
+    def _print_Pow(self, expr):  # a size squared is `s*s`, never `s**2`; its square root as torch's
+        if expr.exp == sympy.Rational(1, 2):
+            return f"torch._sym_sqrt(torch.sym_float({self._print(expr.base)}))"
         return self.stringify([expr.base] * int(expr.exp), "*", PRECEDENCE["Mul"])
 
     def _print_Relational(self, expr):
@@ -425,6 +434,9 @@ class _SourcePrinter(StrPrinter):
 
     def _print_Not(self, expr):
         return f"not ({self._print(expr.args[0])})"
+
+    def _print_Function(self, expr):  # math.cos(n) of a size (SymNode.math)
+        return f"math.{type(expr).__name__}(torch.sym_float({self._print(expr.args[0])}))"
 
     def _print_Min(self, expr):
         return f"min({', '.join(self._print(a) for a in expr.args)})"
