@@ -8,8 +8,8 @@ Frontend layer, asked by the output graph when it makes a tensor input's fake va
                                    compile of that code, that dim is a symbol from then on ("automatic dynamic")
     mark_dynamic(t, d)             dim d of that tensor is a symbol from the first compile (mark_static: never)
 
-An int argument of the frame follows the same rules: a constant at first, a SymInt graph input (`L_n_`) once it
-changed. The sizes and ints each code was compiled for are kept per source in FRAME_STATE (cleared by reset()),
+An int or float argument of the frame follows the same rules: a constant at first, a graph input once it changed
+(an int a SymInt `L_n_`, a float a 0-d float64 tensor `L_eps_` that the graph reads with `.item()`). The sizes and ints each code was compiled for are kept per source in FRAME_STATE (cleared by reset()),
 keyed as Dynamo keys its code state: by file, first line and name, so the resume functions of one break's two
 branches (two code objects, one name) share what they saw.
 """
@@ -67,18 +67,21 @@ def dynamic_dims(code, source_name, tensor):
     sizes = tuple(tensor.shape)
     if seen is not None and len(seen) == len(sizes) and dynamic is not False and config.automatic_dynamic_shapes:
         sizes = tuple(None if old is None or old != new else new for old, new in zip(seen, sizes))
-    state[source_name] = sizes
     if dynamic is False:
+        state[source_name] = sizes
         return {}
     every = dynamic is True or not config.assume_static_by_default
     # a dim made dynamic by dynamic=True may share a symbol with an equal size (duck sizing); one marked, or
     # made dynamic by a change, gets its own
-    return {d: every and d not in marked and sizes[d] is not None for d in range(tensor.dim())
+    dims = {d: every and d not in marked and sizes[d] is not None for d in range(tensor.dim())
             if d not in static and (every or d in marked or sizes[d] is None)}
+    # a marked dim stays dynamic in this code's later compiles, whether or not their tensor is marked
+    state[source_name] = tuple(None if d in marked else size for d, size in enumerate(sizes))
+    return dims
 
 
-def dynamic_int(code, source_name, value):
-    """Whether an int argument of `code` is a SymInt graph input in this translation: with dynamic=True, or
+def dynamic_number(code, source_name, value):
+    """Whether an int or float argument of `code` is a graph input in this translation: with dynamic=True, or
     (automatic dynamic) once it has changed between two compiles; else a constant, guarded."""
     dynamic = getattr(_setting, "dynamic", None)
     state = _code_state(code)

@@ -8,6 +8,7 @@ guard that n equals its value).
 """
 import operator
 
+import minitorch2
 from minitorch2._sym import SymBool, SymFloat, is_symbolic
 
 from .base import VariableTracker
@@ -35,14 +36,26 @@ class SymNodeVariable(VariableTracker):
         if isinstance(self.value, SymBool) or not is_symbolic(self.value):
             value = self.as_python_constant()
             return lambda outs, L, G: value
-        index = og.add_output(self)
+        index = og.add_output(self._as_output(og))
+        if isinstance(self.value, SymFloat):
+            return lambda outs, L, G: outs[index].item()
         return lambda outs, L, G: outs[index]
+
+    def _as_output(self, og):
+        """What the graph returns for it: a size itself; a float, as Dynamo's, a 0-d float64 tensor made of it."""
+        if not isinstance(self.value, SymFloat):
+            return self
+        from .tensor import record  # (tensor.py imports this module)
+        return record(og, "call_function", minitorch2.scalar_tensor, [self], {"dtype": ConstantVariable(minitorch2.float64)})
 
     def reconstruct(self, cg):
         if self.source is not None:  # a size input: read again from its tensor, symbolic as it was
             cg.load_source(self.source)
         elif is_symbolic(self.value) and not isinstance(self.value, SymBool):  # computed: a graph output, as Dynamo's
-            cg.load_graph_output(cg.output.add_output(self))
+            cg.load_graph_output(cg.output.add_output(self._as_output(cg.output)))
+            if isinstance(self.value, SymFloat):
+                cg.append("LOAD_METHOD", "item")
+                cg.call(0)
         else:
             cg.append("LOAD_CONST", self.as_python_constant())
 

@@ -130,6 +130,7 @@ class ShapeEnv:
         self.var_to_sources = {}  # symbol -> the source names it stands for, the first one its name in guards
         self.replacements = {}  # symbol -> the expression (often an int) a guard pinned it to
         self.guards = []  # expressions known true, besides ranges and replacements, in the order recorded
+        self.float_sources = {}  # symbol of a dynamic float argument -> its source name
         self.input_strides = []  # (tensor source, its fake's strides): a symbolic stride is guarded
         self._val_to_var = {}
         self._unique_ids = set()
@@ -152,6 +153,13 @@ class ShapeEnv:
                 self._val_to_var.setdefault(hint, symbol)
         self.var_to_sources[symbol].append(source)
         return SymInt(SymNode(symbol, self, int, hint))
+
+    def create_float_symbol(self, hint, source):
+        """A float argument's symbol (automatic dynamic floats): any value; its guard, that it is no NaN."""
+        symbol = sympy.Symbol(f"zf{len(self.float_sources)}", real=True)
+        self.var_to_val[symbol] = hint
+        self.float_sources[symbol] = source
+        return SymFloat(SymNode(symbol, self, float, hint))
 
     def create_unbacked_symint(self):
         symbol = sympy.Symbol(f"u{self._unbacked_count}", integer=True)
@@ -325,7 +333,7 @@ class ShapeEnv:
                     names[target] = source
                 elif not (k == 0 and target.is_Integer and symbol in checked_elsewhere and ".size()[" in source):
                     equalities.append((source, target))  # (else pinned in its tensor's guard)
-        printer = _SourcePrinter(names)
+        printer = _SourcePrinter(names | self.float_sources)
         lines = [f"{source} == {printer.doprint(target)}" for source, target in equalities]
         for source, strides in self.input_strides:
             lines += [f"{source}.stride()[{i}] == {printer.doprint(self.simplify(stride.node.expr))}"
@@ -338,7 +346,7 @@ class ShapeEnv:
                 bounds = ([f"{low} <= {name}"] if low.is_finite else []) + (
                     [f"{name} <= {high}"] if high.is_finite and high < _SIZE_MAX else [])
                 lines += [" and ".join(bounds)] if bounds else []
-        return lines
+        return lines + [f"not math.isnan({source})" for source in self.float_sources.values()]
 
 
 def _times(x, y):
