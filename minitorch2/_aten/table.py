@@ -29,6 +29,17 @@ def _size_of(self, dim):
     return self.size(dim)
 
 
+def _scalar_of(self):
+    return self._np.reshape(()).item()
+
+
+def _unbacked_float(self):
+    """A fake float tensor's value while tracing (AOT): a symbol of no known value, which tensorify_python_scalars
+    (autograd/tensorify.py) turns back into the tensor."""
+    from ..fx.experimental.symbolic_shapes import ShapeEnv  # (sympy: imported when a trace needs it)
+    return (getattr(self.fake_mode, "shape_env", None) or ShapeEnv()).create_unbacked_symfloat()
+
+
 TABLE = [
     # ------------------------------------------------------------ arithmetic
     op("add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", CORE_POINTWISE, pw.add, d.add_tensor),
@@ -206,6 +217,7 @@ TABLE = [
     op("mv(Tensor self, Tensor vec) -> Tensor", (), linalg.mv, d.mv, decomposition=dec.mv),
     # ------------------------------------------------------------ sizes (a SymInt's node in a symbolic trace)
     op("sym_size.int(Tensor self, int dim) -> SymInt", CORE, (_size_of, _size_of), differentiable=False),
+    op("_local_scalar_dense(Tensor self) -> Scalar", (), (_scalar_of, _unbacked_float), differentiable=False),
     # ------------------------------------------------------------ views
     op("view(Tensor(a) self, SymInt[] size) -> Tensor(a)", CORE_VIEW, views.view, ds.view),
     op("_unsafe_view(Tensor self, SymInt[] size) -> Tensor", (), views.unsafe_view, ds.view,

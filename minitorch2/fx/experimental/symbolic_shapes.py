@@ -161,6 +161,11 @@ class ShapeEnv:
         self.float_sources[symbol] = source
         return SymFloat(SymNode(symbol, self, float, hint))
 
+    def create_unbacked_symfloat(self):
+        symbol = sympy.Symbol(f"zuf{self._unbacked_count}", real=True)
+        self._unbacked_count += 1
+        return SymFloat(SymNode(symbol, self, float, None))
+
     def create_unbacked_symint(self):
         symbol = sympy.Symbol(f"u{self._unbacked_count}", integer=True)
         self._unbacked_count += 1
