@@ -72,6 +72,8 @@ class SymNode:
         return _ReprPrinter().doprint(self.shape_env.simplify(self.expr))
 
     def binary(self, op, other, reflected):
+        if not is_symbolic(other) and self.pytype is float and type(other) is int:
+            other = float(other)  # a float's arithmetic and comparisons with an int are a float's, as Python's
         other_expr, other_hint = (other.node.expr, other.node.hint) if is_symbolic(other) else (sympy.sympify(other),
                                                                                                 other)
         (a, a_hint), (b, b_hint) = (self.expr, self.hint), (other_expr, other_hint)
