@@ -318,6 +318,20 @@ class OutputGraph:
         for code in self.shape_env.produce_guards(checked_elsewhere=self.pinned_in_tensor_guards):
             self.guards.add(guards_mod.Guard("SHAPE_ENV", code, code))
 
+    def _remove_unused_inputs(self):
+        """As Dynamo's: a tensor input no node uses is no graph input (`x.shape[0]` alone reads its size input), nor
+        a size input that no node uses and no remaining tensor input's sizes or strides hold."""
+        tensors = [inp.node for inp in self.inputs if isinstance(inp.value, minitorch2.Tensor)]
+        unused = [node for node in tensors if not node.users]
+        held = {symbol for node in tensors if node.users for v in (*node.meta["example_value"].shape,
+                                                                   *node.meta["example_value"].stride())
+                if is_symbolic(v) for symbol in v.node.expr.free_symbols}
+        unused += [inp.node for inp in self.inputs if isinstance(inp.value, SymInt) and not inp.node.users
+                   and inp.value.node.expr not in held]
+        for node in unused:
+            self.graph.erase_node(node)
+        self.inputs = [inp for inp in self.inputs if inp.node not in unused]
+
     def close(self):
         """Output the registered tensors and close the graph; dead nodes stay, as in Dynamo's, but unused getitems."""
         self.graph.output(tuple(v.proxy.node for v in self.outputs))
@@ -329,6 +343,8 @@ class OutputGraph:
         for node in reversed(list(self.graph.nodes)):
             if node.meta.get("frontend_speculative") and not node.users:
                 self.graph.erase_node(node)
+        if not self.inputs_loaded:  # (a split frame's code loads every input already)
+            self._remove_unused_inputs()
         gm = fx.GraphModule(minitorch2.nn.Module(), self.graph)
         gm.meta["dynamo_compile_id"] = minitorch2._logging.current_compile_id()  # AOT: a frontend graph
         return gm

@@ -37,7 +37,7 @@ class FakeTensorMode(TorchDispatchMode):
             dims = dict.fromkeys(range(tensor.dim()), True) if dynamic_dims is None else dynamic_dims
             shape = [self.shape_env.create_symbol(size, f"{source}.size()[{d}]", dynamic=d in dims,
                                                   duck=dims.get(d, False)) for d, size in enumerate(shape)]
-            stride = contiguous_strides(shape)
+            stride = _dense_strides(shape, stride)
         fake = FakeTensor._make(shape, tensor.dtype, stride, self)
         fake._offset = tensor.storage_offset()
         # a non-leaf stays one (so in-place ops on it are allowed), its history not recorded, as PyTorch's
@@ -70,6 +70,16 @@ class FakeTensorMode(TorchDispatchMode):
         if isinstance(value, (list, tuple)):
             return type(value)(self._fakeify(v) for v in value)
         return value
+
+
+def _dense_strides(shape, real_strides):
+    """A contiguous tensor's strides over `shape` in its real strides' order, innermost first: as PyTorch's fake
+    keeps them where a size-1 dim's stride is not the row-major one (nonzero's (n, 1) output has strides (1, n))."""
+    strides, running = [None] * len(shape), 1
+    for d in sorted(range(len(shape)), key=lambda d: (real_strides[d], -d)):
+        strides[d] = running
+        running *= max(shape[d], 1)
+    return tuple(strides)
 
 
 def run_meta(func, args, kwargs):
