@@ -37,17 +37,11 @@ STATIC_PAD = ("Dynamo records F.pad as torch._C._nn.pad(x, pad, 'constant', None
 AFTER_VIOLATION = ("both raise ConstraintViolationError at the first call (the program specializes the marked dim); in "
                    "the recompiles after it, Dynamo makes the marked tensor's dim and the sizes it met symbolic, ours "
                    "only the sizes that changed")
-DYNAMIC_FLOAT = ("no automatic dynamic floats: a float argument that changed stays a constant; Dynamo passes it as "
-                 "a 0-d tensor input (L_eps_) guarded by not math.isnan(L['eps'])")
-AFTER_DATA_BREAK = ("after the data-dependent graph break (.item(), nonzero) Dynamo's resumed frame takes the "
-                    "broken-off values as dynamic inputs; ours specializes them, one graph per value")
 CHECK_NODE = ("torch._check(n > 1) on a size: Dynamo records the comparison and a _check call in its graph; ours "
               "decides it while tracing (a fact and a guard, no node)")
 FACTORY_SIZES = ("torch.zeros(x.shape[0], 3): Dynamo records `size = l_x_.size()` and its items before the call; "
                  "ours passes the size input s77 itself")
 KEPT_ALIVE = "Dynamo's code frees l_x_ one node later (it reads a size after the mean); the ops are the same"
-MATH_ON_SIZES = ("math.sqrt of a size: Dynamo traces it symbolically (a SymFloat); ours specializes the size, one "
-                 "graph per value")
 VIEW_GUARDS = ("view(-1, 4, 3) of a symbolic size: torch's view records `(s77 // 4) != 1` and more, so at size 4 "
                "it compiles a graph of its own; our symbolic graph also serves size 4 (values equal)")
 NO_OPS_FRAME = ("the size-2 call traces no ops; with dynamic=False Dynamo then runs that frame without compiling it, "
@@ -72,7 +66,6 @@ KNOWN_DIFFERENT = {
     ("reverse_rows", "none"): NODE_NAMES,
     ("groups_from_int", "none"): GUARD_FORMS,
     ("scale_rows_by_batch", "none"): AOT_PER_SIZE,
-    ("normalize_with_eps", "none"): DYNAMIC_FLOAT,
     ("first_rows_capped", "none"): NODE_NAMES,
     ("checked_differences", "none"): CHECK_NODE,
     ("gate_by_column", "none"): GUARD_FORMS,
@@ -80,7 +73,6 @@ KNOWN_DIFFERENT = {
     ("reductions", "none"): AOT_PER_SIZE,
     ("reduce_two_dynamic_dims", "none"): AOT_PER_SIZE,
     ("sizes_in_arithmetic", "none"): AOT_PER_SIZE,
-    ("scale_by_sqrt_dim", "none"): MATH_ON_SIZES,
     ("split_in_halves", "none"): NODE_NAMES,
     ("top_half", "none"): NODE_NAMES,
     ("batched_projection", "none"): AOT_PER_SIZE,
@@ -88,8 +80,6 @@ KNOWN_DIFFERENT = {
     ("conv_any_image_size", "none"): GUARD_FORMS,
     ("token_and_position", "none"): AOT_PER_SIZE,
     ("gpt_block", "none"): NODE_NAMES,
-    ("scale_by_item", "none"): AFTER_DATA_BREAK,
-    ("count_positive_rows", "none"): AFTER_DATA_BREAK,
     ("cheaper_path_for_big_batches", "true"): AOT_PER_SIZE,
     ("group_rows_when_divisible", "true"): VIEW_GUARDS,
     ("flatten_batch", "true"): GUARD_FORMS,
@@ -110,7 +100,6 @@ KNOWN_DIFFERENT = {
     ("repeat_steps", "true"): AOT_PER_SIZE,
     ("groups_from_int", "true"): GUARD_FORMS,
     ("scale_rows_by_batch", "true"): AOT_PER_SIZE,
-    ("normalize_with_eps", "true"): DYNAMIC_FLOAT,
     ("first_rows_capped", "true"): NODE_NAMES,
     ("size_one_batch", "true"): AOT_PER_SIZE,
     ("squeeze_single_example", "true"): AOT_PER_SIZE,
@@ -122,7 +111,6 @@ KNOWN_DIFFERENT = {
     ("reduce_two_dynamic_dims", "true"): AOT_PER_SIZE,
     ("normalize_by_numel", "true"): AOT_PER_SIZE,
     ("sizes_in_arithmetic", "true"): AOT_PER_SIZE,
-    ("scale_by_sqrt_dim", "true"): MATH_ON_SIZES,
     ("split_in_halves", "true"): NODE_NAMES,
     ("top_half", "true"): NODE_NAMES,
     ("batched_projection", "true"): AOT_PER_SIZE,
@@ -133,12 +121,10 @@ KNOWN_DIFFERENT = {
     ("eval_batch_norm", "true"): SYMBOLS,
     ("token_and_position", "true"): SYMBOLS,
     ("gpt_block", "true"): SYMBOLS,
-    ("scale_by_item", "true"): AFTER_DATA_BREAK,
-    ("count_positive_rows", "true"): AFTER_DATA_BREAK,
+    ("count_positive_rows", "true"): AOT_PER_SIZE,
     ("seed002_sizes_8_10_12_4_2", "false"): NO_OPS_FRAME,
     ("flatten_images", "false"): AOT_PER_SIZE,
     ("first_rows_capped", "false"): AOT_PER_SIZE,
-    ("count_positive_rows", "false"): AFTER_DATA_BREAK,
     ("cheaper_path_for_big_batches", "mark"): AOT_PER_SIZE,
     ("group_rows_when_divisible", "mark"): VIEW_GUARDS,
     ("flatten_batch", "mark"): GUARD_FORMS,
@@ -153,12 +139,10 @@ KNOWN_DIFFERENT = {
     ("add_positions", "mark"): AOT_PER_SIZE,
     ("factories_from_sizes", "mark"): FACTORY_SIZES,
     ("reverse_rows", "mark"): NODE_NAMES,
-    ("weighted_row_sum", "mark"): NODE_NAMES,
-    ("scale_by_int", "mark"): SYMBOLS,
-    ("repeat_steps", "mark"): SYMBOLS,
-    ("groups_from_int", "mark"): SYMBOLS,
+    ("scale_by_int", "mark"): AOT_PER_SIZE,
+    ("repeat_steps", "mark"): AOT_PER_SIZE,
+    ("groups_from_int", "mark"): GUARD_FORMS,
     ("scale_rows_by_batch", "mark"): AOT_PER_SIZE,
-    ("normalize_with_eps", "mark"): DYNAMIC_FLOAT,
     ("first_rows_capped", "mark"): NODE_NAMES,
     ("checked_differences", "mark"): CHECK_NODE,
     ("gate_by_column", "mark"): AFTER_VIOLATION,
@@ -166,7 +150,6 @@ KNOWN_DIFFERENT = {
     ("reductions", "mark"): AOT_PER_SIZE,
     ("reduce_two_dynamic_dims", "mark"): AOT_PER_SIZE,
     ("sizes_in_arithmetic", "mark"): AOT_PER_SIZE,
-    ("scale_by_sqrt_dim", "mark"): MATH_ON_SIZES,
     ("split_in_halves", "mark"): NODE_NAMES,
     ("top_half", "mark"): NODE_NAMES,
     ("batched_projection", "mark"): AOT_PER_SIZE,
@@ -174,8 +157,6 @@ KNOWN_DIFFERENT = {
     ("conv_any_image_size", "mark"): GUARD_FORMS,
     ("token_and_position", "mark"): AOT_PER_SIZE,
     ("gpt_block", "mark"): NODE_NAMES,
-    ("scale_by_item", "mark"): AFTER_DATA_BREAK,
-    ("count_positive_rows", "mark"): AFTER_DATA_BREAK,
 }
 
 KNOWN_VALUE_DIFFERENT = {}

@@ -344,7 +344,8 @@ class ShapeEnv:
         lines = [f"{source} == {printer.doprint(target)}" for source, target in equalities]
         for source, strides in self.input_strides:
             lines += [f"{source}.stride()[{i}] == {printer.doprint(self.simplify(stride.node.expr))}"
-                      for i, stride in enumerate(strides) if is_symbolic(stride)]
+                      for i, stride in enumerate(strides) if is_symbolic(stride)
+                      and not self.simplify(stride.node.expr).is_Integer]  # (pinned: its tensor guard checks it)
         lines += [printer.doprint(g) for g in map(self.simplify, self.guards) if self.implied(g) is not True
                   and g is not sympy.true]
         for symbol, (low, high) in self.var_to_range.items():
