@@ -20,8 +20,8 @@ from minitorch2._sym import MATH_OP_NAMES, SymFloat, is_symbolic
 from minitorch2.utils import _pytree as pytree
 
 aten, prims = minitorch2.ops.aten, minitorch2.ops.prims
-# a tensor op taking a float -> its form taking a tensor there
-TENSOR_FORMS = {**{getattr(aten, n).Tensor: getattr(aten, n).Tensor for n in ("add", "sub", "mul", "div")},
+# a tensor op taking a float -> its form taking a tensor there (a returned float's scalar_tensor: that tensor)
+TENSOR_FORMS = {aten.scalar_tensor.default: None, **{getattr(aten, n).Tensor: getattr(aten, n).Tensor for n in ("add", "sub", "mul", "div")},
                 **{getattr(aten, n).Scalar: getattr(aten, n).Tensor for n in ("eq", "ne", "lt", "le", "gt", "ge")},
                 aten.pow.Tensor_Tensor: aten.pow.Tensor_Tensor}
 _COMPUTATION_DTYPE = {minitorch2.float16: minitorch2.float32, minitorch2.bfloat16: minitorch2.float32}
@@ -76,7 +76,8 @@ def _replace(node, call, float64, tensor_of, dtype):
         args.append(arg)
     if args == list(node.args):
         return
-    replacement = call(TENSOR_FORMS[node.target], *args, **node.kwargs)
+    form = TENSOR_FORMS[node.target]
+    replacement = args[0] if form is None else call(form, *args, **node.kwargs)
     if replacement.meta["val"].dtype is not node.meta["val"].dtype:
         replacement = call(prims.convert_element_type.default, replacement, node.meta["val"].dtype)
     node.replace_all_uses_with(replacement)
