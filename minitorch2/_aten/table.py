@@ -217,7 +217,7 @@ TABLE = [
     op("mv(Tensor self, Tensor vec) -> Tensor", (), linalg.mv, d.mv, decomposition=dec.mv),
     # ------------------------------------------------------------ sizes (a SymInt's node in a symbolic trace)
     op("sym_size.int(Tensor self, int dim) -> SymInt", CORE, (_size_of, _size_of), differentiable=False),
-    op("_local_scalar_dense(Tensor self) -> Scalar", (), (_scalar_of, _unbacked_float), differentiable=False),
+    op("_local_scalar_dense(Tensor self) -> Scalar", CORE, (_scalar_of, _unbacked_float), differentiable=False),
     # ------------------------------------------------------------ views
     op("view(Tensor(a) self, SymInt[] size) -> Tensor(a)", CORE_VIEW, views.view, ds.view),
     op("_unsafe_view(Tensor self, SymInt[] size) -> Tensor", (), views.unsafe_view, ds.view,
