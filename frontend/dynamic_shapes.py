@@ -9,9 +9,10 @@ Frontend layer, asked by the output graph when it makes a tensor input's fake va
     mark_dynamic(t, d)             dim d of that tensor is a symbol from the first compile (mark_static: never)
 
 An int or float argument of the frame follows the same rules: a constant at first, a graph input once it changed
-(an int a SymInt `L_n_`, a float a 0-d float64 tensor `L_eps_` that the graph reads with `.item()`). The sizes and ints each code was compiled for are kept per source in FRAME_STATE (cleared by reset()),
-keyed as Dynamo keys its code state: by file, first line and name, so the resume functions of one break's two
-branches (two code objects, one name) share what they saw.
+(an int a SymInt `L_n_`, a float a 0-d float64 tensor `L_eps_` that the graph reads with `.item()`). The sizes and
+numbers each code was compiled for are kept per source in FRAME_STATE (cleared by reset()), keyed as Dynamo keys its
+code state: by file, first line and name, so the resume functions of one break's two branches (two code objects, one
+name) share what they saw.
 """
 import contextlib
 import threading

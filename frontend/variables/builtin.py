@@ -164,7 +164,8 @@ class BuiltinVariable(LibraryCallsMixin, ValueVariable):  # (the mixin: stdlib.p
         args = [a.realize() for a in args]
         if _is_pure(fn):  # sorted(zip(...)): an iterator of constants folds as the tuple of its items
             args = [TupleVariable(a.unpack_var_sequence(tx)) if isinstance(a, ListIteratorVariable) else a for a in args]
-        if len(args) == 1 and isinstance(args[0], SymNodeVariable) and not kwargs and _symbolic_math(fn):
+        if len(args) == 1 and isinstance(args[0], SymNodeVariable) and args[0].python_type() is not bool and \
+                not kwargs and _symbolic_math(fn):
             return sym_arithmetic(tx.output, _symbolic_math(fn), args)
         if _is_pure(fn) and all(_is_const(a) for a in [*args, *kwargs.values()]):
             return _fold(fn, [a.as_python_constant() for a in args],

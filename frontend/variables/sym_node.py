@@ -46,7 +46,8 @@ class SymNodeVariable(VariableTracker):
         if not isinstance(self.value, SymFloat):
             return self
         from .tensor import record  # (tensor.py imports this module)
-        return record(og, "call_function", minitorch2.scalar_tensor, [self], {"dtype": ConstantVariable(minitorch2.float64)})
+        float64 = ConstantVariable(minitorch2.float64)
+        return record(og, "call_function", minitorch2.scalar_tensor, [self], {"dtype": float64})
 
     def reconstruct(self, cg):
         if self.source is not None:  # a size input: read again from its tensor, symbolic as it was
