@@ -144,12 +144,6 @@ class OutputGraph:
         self.inputs.append(GraphInput(source, value, node))
         return node
 
-    def drop_unused_input(self, var):
-        """Remove var's placeholder if it is a tensor input no node uses (it is loaded from its source instead)."""
-        if isinstance(var, TensorVariable) and var.proxy.node.op == "placeholder" and not var.proxy.node.users:
-            self.inputs = [inp for inp in self.inputs if inp.node is not var.proxy.node]
-            self.graph.erase_node(var.proxy.node)
-
     def size_variable(self, tensor_var, dim):
         """`x.shape[dim]`: a constant, or for a symbolic size the graph input of its symbol (`s77`), or else
         a `sym_size.int` node of the tensor."""
@@ -318,9 +312,10 @@ class OutputGraph:
         for code in self.shape_env.produce_guards(checked_elsewhere=self.pinned_in_tensor_guards):
             self.guards.add(guards_mod.Guard("SHAPE_ENV", code, code))
 
-    def _remove_unused_inputs(self):
+    def remove_unused_inputs(self):
         """As Dynamo's: a tensor input no node uses is no graph input (`x.shape[0]` alone reads its size input), nor
-        a size input that no node uses and no remaining tensor input's sizes or strides hold."""
+        a size input that no node uses and no remaining tensor input's sizes or strides hold. The guards stay; a
+        split frame's code loads what it needs again from the sources."""
         tensors = [inp.node for inp in self.inputs if isinstance(inp.value, minitorch2.Tensor)]
         unused = [node for node in tensors if not node.users]
         held = {symbol for node in tensors if node.users for v in (*node.meta["example_value"].shape,
@@ -343,8 +338,8 @@ class OutputGraph:
         for node in reversed(list(self.graph.nodes)):
             if node.meta.get("frontend_speculative") and not node.users:
                 self.graph.erase_node(node)
-        if not self.inputs_loaded:  # (a split frame's code loads every input already)
-            self._remove_unused_inputs()
+        if not self.inputs_loaded:  # (a split frame's inputs were settled at its break: resume.py)
+            self.remove_unused_inputs()
         gm = fx.GraphModule(minitorch2.nn.Module(), self.graph)
         gm.meta["dynamo_compile_id"] = minitorch2._logging.current_compile_id()  # AOT: a frontend graph
         return gm

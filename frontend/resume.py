@@ -174,8 +174,9 @@ def transform_frame(fn, bp, output, graph_call, compile_wrapper):
     unread = [var for var in bp.stack if isinstance(var, LazyVariableTracker) and var._realized is None]
     for var in unread:  # as Dynamo, the values on the stack at a break are looked at and guarded, used or not
         with contextlib.suppress(Unsupported):  # (a value no tracker models is reloaded from its source)
-            output.drop_unused_input(var.realize())  # (the guard stays; a tensor no node uses is no graph input)
+            var.realize()
     output.specialize_pinned_sizes()  # (before the graph's inputs are loaded: a pinned size is one no longer)
+    output.remove_unused_inputs()
     output.inputs_loaded = True
     # The grad mode the resume function is called in: the one outside the outermost grad-mode block it
     # re-enters, or, with no block open, the mode at the break (a plain torch.set_grad_enabled(False)
