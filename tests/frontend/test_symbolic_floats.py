@@ -136,3 +136,19 @@ def test_inductor_computes_eager_values(fn, calls):
         args = [minitorch2.tensor(a) if isinstance(a, np.ndarray) else a for a in args]
         assert np.allclose(compiled(*args).numpy(), fn(*args).numpy(), rtol=1e-5, atol=1e-6)
     frontend.reset()
+
+
+def fill_with_float(x, k):
+    return x * k, (torch if isinstance(x, torch.Tensor) else minitorch2).full((2,), k)
+
+
+@pytest.mark.parametrize("backend", ["aot_eager", "inductor"])
+def test_a_float_no_backend_takes_symbolically_becomes_a_constant(backend):
+    """full's fill is a float tensorify has no tensor form for: the frame is translated again with the float a
+    constant (Dynamo's restart), so each value computes its own (torch 2.13's inductor reuses 2.5's for 3.5)."""
+    frontend.reset()
+    compiled = minitorch2.compile(fill_with_float, backend=backend)
+    for k in (1.5, 2.5, 3.5, 2.5):
+        got = compiled(minitorch2.ones(2), k)
+        assert got[0].tolist() == [k, k] and got[1].tolist() == [k, k]
+    frontend.reset()
