@@ -37,6 +37,7 @@ from .functionalize import functionalize_graph
 from .input_aliasing import AliasedInputs, aliasing_key
 from .output_aliasing import AliasOf, trace_outputs, with_bases
 from .proxy_tensor import make_fx, tag_forward_nodes
+from .tensorify import tensorify_python_scalars
 from .stack_traces import SourceKeepingInterpreter, backward_stack_traces
 
 _log = logging.getLogger(__name__)
@@ -103,6 +104,7 @@ class _CompiledFunction:
             forward = make_fx(lambda *flat: tuple(_as_list(fn(*flat))), decompositions, tracing_mode="fake",
                               _functionalized=True)(*args)
             forward, self.mutated_inputs = functionalize_graph(forward)
+            tensorify_python_scalars(forward)
             _eliminate_dead_code(forward)
             _logging.log_graph("aot_graphs", f"Forward graph {aot_id}", forward)
             self.fw_module, self.bw_module = forward, None
@@ -122,6 +124,7 @@ class _CompiledFunction:
         joint = make_fx(_joint_fn(fn, self.grad_inputs, self.output_grad_mask), decompositions,
                         tracing_mode="fake", _functionalized=True)(list(args), tangents)
         joint, self.mutated_inputs = _functionalize_joint(joint, self.grad_mutated)
+        tensorify_python_scalars(joint)
         _eliminate_dead_code(joint)
         _logging.log_graph("aot_joint_graph", f"Joint graph {aot_id}", joint)
         self.joint_module = joint

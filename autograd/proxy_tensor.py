@@ -161,6 +161,9 @@ class ProxyTorchDispatchMode(TorchDispatchMode):
     def _tie(self, out, node):
         if isinstance(out, Tensor):
             self.track(out, node)
+        elif is_symbolic(out):  # a float read from a tensor (`_local_scalar_dense`): its uses take this node
+            node.meta["val"] = out
+            self._sym_slots[id(out.node)] = (out.node, node)
         elif isinstance(out, (list, tuple)):
             node.meta["val"] = out
             for i, item in enumerate(out):

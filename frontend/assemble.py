@@ -11,7 +11,8 @@ from bytecode import Bytecode, Instr
 
 from . import pyversion
 from .exc import Unsupported
-from .source import AttrSource, ForeignGlobalSource, GetItemSource, GlobalSource, LocalSource, TensorSizeSource
+from .source import (AttrSource, FloatTensorSource, ForeignGlobalSource, GetItemSource, GlobalSource, LocalSource,
+                     TensorSizeSource, ___as_tensor as as_tensor)
 
 GRAPH_OUT = "___graph_out"  # the local of a transformed frame that holds the compiled graph's outputs
 
@@ -114,6 +115,11 @@ class Codegen:
             self.load_source(source.base)
             self.append("LOAD_CONST", source.index)
             self.append("BINARY_SUBSCR")
+        elif isinstance(source, FloatTensorSource):  # ___as_tensor(L['eps'])
+            self.append("PUSH_NULL")
+            self.append("LOAD_CONST", as_tensor)
+            self.load_source(source.base)
+            self.call(1)
         elif isinstance(source, TensorSizeSource):  # x.shape[dim]
             self.load_source(GetItemSource(AttrSource(source.base, "shape"), source.dim))
         else:

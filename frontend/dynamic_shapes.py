@@ -8,10 +8,11 @@ Frontend layer, asked by the output graph when it makes a tensor input's fake va
                                    compile of that code, that dim is a symbol from then on ("automatic dynamic")
     mark_dynamic(t, d)             dim d of that tensor is a symbol from the first compile (mark_static: never)
 
-An int argument of the frame follows the same rules: a constant at first, a SymInt graph input (`L_n_`) once it
-changed. The sizes and ints each code was compiled for are kept per source in FRAME_STATE (cleared by reset()),
-keyed as Dynamo keys its code state: by file, first line and name, so the resume functions of one break's two
-branches (two code objects, one name) share what they saw.
+An int or float argument of the frame follows the same rules: a constant at first, a graph input once it changed
+(an int a SymInt `L_n_`, a float a 0-d float64 tensor `L_eps_` that the graph reads with `.item()`). The sizes and
+numbers each code was compiled for are kept per source in FRAME_STATE (cleared by reset()), keyed as Dynamo keys its
+code state: by file, first line and name, so the resume functions of one break's two branches (two code objects, one
+name) share what they saw.
 """
 import contextlib
 import threading
@@ -78,15 +79,29 @@ def dynamic_dims(code, source_name, tensor):
             if d not in static and (every or d in marked or sizes[d] is None)}
 
 
-def dynamic_int(code, source_name, value):
-    """Whether an int argument of `code` is a SymInt graph input in this translation: with dynamic=True, or
+def dynamic_number(code, source_name, value):
+    """Whether an int or float argument of `code` is a graph input in this translation: with dynamic=True, or
     (automatic dynamic) once it has changed between two compiles; else a constant, guarded."""
     dynamic = getattr(_setting, "dynamic", None)
     state = _code_state(code)
+    if source_name in state.get(_SPECIALIZED, ()):
+        return False
     seen = state.get(source_name, value)
     changed = seen is None or seen != value
     state[source_name] = None if changed else value
     return dynamic is True or (dynamic is None and changed and config.automatic_dynamic_shapes)
+
+
+_SPECIALIZED = "specialized floats"  # (a key no source name has)
+
+
+def specialize_floats(code, source_names):
+    """Keep these float arguments of `code` constants from now on (a backend failed on them symbolic, as
+    tensorify_python_scalars' restart in Dynamo); whether any was dynamic."""
+    specialized = _code_state(code).setdefault(_SPECIALIZED, set())
+    new = set(source_names) - specialized
+    specialized |= new
+    return bool(new)
 
 
 def _code_state(code):

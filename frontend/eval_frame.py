@@ -149,7 +149,12 @@ def translate(fn, L, backend, nopython):
         # a frame that only branches on sizes compiles when they are dynamic.)
         log.info("skipping %s: no ops traced", fn.__qualname__)
         return CacheEntry(og.guards.compile(), backend, skip_code=True)
-    compiled = compile_graph(fn, gm, og, backend)
+    try:
+        compiled = compile_graph(fn, gm, og, backend)
+    except BackendCompilerFailed:  # a float the backend cannot take symbolically: as Dynamo's restart, a constant
+        if not dynamic_shapes.specialize_floats(fn.__code__, og.shape_env.float_sources.values()):
+            raise
+        return translate(fn, L, backend, nopython)
     return CacheEntry(og.guards.compile(), backend, compiled, [inp.source for inp in og.inputs], plan,
                       gm if og.op_count() else None)
 

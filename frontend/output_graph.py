@@ -22,7 +22,7 @@ from minitorch2.fx.experimental.symbolic_shapes import ShapeEnv
 
 from . import dynamic_shapes, guards as guards_mod
 from .exc import Unsupported
-from .source import GetItemSource, TensorSizeSource
+from .source import FloatTensorSource, GetItemSource, TensorSizeSource
 from .stack_trace import StackTraceRecorder
 from .variables import BaseListVariable, ConstantVariable, TensorVariable, wrap
 from .variables.ctx_manager import _set_grad_enabled
@@ -121,6 +121,16 @@ class OutputGraph:
         node = self._add_input(source, symint, SymInt)
         self.size_vars[symint.node.expr] = SymNodeVariable(fx.Proxy(node, self._appender), symint, source)
         return self.size_vars[symint.node.expr]
+
+    def add_float_input(self, source, value):
+        """A dynamic float argument (Dynamo's automatic dynamic floats): the graph takes it as a 0-d float64 tensor
+        (`L_eps_`) and reads it with `.item()`, a SymFloat; guarded to stay a float, and not NaN."""
+        self.guards.add(guards_mod.type_guard(source, value))
+        tensor = minitorch2.tensor(value, dtype=minitorch2.float64)
+        node = self._add_input(FloatTensorSource(source), tensor, minitorch2.Tensor)
+        node.meta["example_value"] = self.fake_mode.from_tensor(tensor)
+        symfloat = self.shape_env.create_float_symbol(value, source.name())
+        return SymNodeVariable(self.create_proxy("call_method", "item", (node,), {}, symfloat), symfloat, source)
 
     def _add_input(self, source, value, type_expr, name=None):
         """A placeholder after the last one (else before the first node), and its GraphInput."""
@@ -299,7 +309,8 @@ class OutputGraph:
 
     def _install_aliasing_guards(self):
         """Guard, as Dynamo, that tensor inputs are distinct and, if one changes in place, which share memory."""
-        tensors = [inp for inp in self.inputs if isinstance(inp.value, minitorch2.Tensor)]
+        tensors = [inp for inp in self.inputs if isinstance(inp.value, minitorch2.Tensor) and not isinstance(
+            inp.source, FloatTensorSource)]  # (a float's tensor is made anew at each call)
         if len(tensors) < 2:
             return
         sources = [inp.source for inp in tensors]

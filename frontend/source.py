@@ -15,6 +15,8 @@ import functools
 import keyword
 import re
 
+import minitorch2
+
 from .exc import Unsupported
 
 
@@ -127,6 +129,24 @@ class TensorSizeSource(Source):
 
     def name(self):
         return f"{self.base.name()}.size()[{self.dim}]"
+
+
+def ___as_tensor(value):
+    return minitorch2.tensor(value, dtype=minitorch2.float64)
+
+
+class FloatTensorSource(Source):
+    """A dynamic float argument as the graph takes it: a 0-d float64 tensor (`___as_tensor(L['eps'])`, placeholder
+    `L_eps_`), made from the float at every call."""
+
+    def __init__(self, base):
+        self.base = base
+
+    def name(self):
+        return f"___as_tensor({self.base.name()})"
+
+    def placeholder_name(self):
+        return self.base.placeholder_name()
 
 
 def module_member_source(module_source, kind, key):

@@ -9,6 +9,7 @@ that knows sympy) and forwards every operator to it, so importing the runtime do
 Every operation also passes through `sym_op_hook`, which a tracer sets (autograd/proxy_tensor.py): while make_fx traces,
 `2 * n` becomes a node `mul = 2 * sym_size_int` as it runs, as torch's SymNode hands it to the proxy mode.
 """
+import math
 import operator
 
 sym_op_hook = None  # (operator, operands, result) -> the result to use; see the module docstring
@@ -67,9 +68,6 @@ class SymInt(_SymArithmetic):
     __index__ = __int__
 
     def __float__(self):
-        # Dynamo traces float() of a size (math.sqrt(n)) as a SymFloat where ours specializes it: so that is not
-        # reported as specializing a dim mark_dynamic marked (ShapeEnv.check_constraints)
-        self.node.shape_env.specialized_by_float.update(self.node.expr.free_symbols)
         return float(self.node.guard_int())
 
 
@@ -132,6 +130,25 @@ def sym_not(a):
 def sym_int(a):
     """torch.sym_int: a SymInt stays symbolic; anything else becomes a Python int."""
     return a if isinstance(a, SymInt) else int(a)
+
+
+def sym_float(a):
+    """torch.sym_float: a SymInt as a SymFloat of the same value (`float(n)` in a traced program); else float(a)."""
+    return _traced(sym_float, (a,), a.node.to_float()) if isinstance(a, SymInt) else a if isinstance(a, SymFloat) \
+        else float(a)
+
+
+def _sym_math(name):
+    """torch._sym_sqrt and its kin: math.<name> of a symbolic number is a SymFloat; of a plain one, a float."""
+    def fn(a):
+        return _traced(fn, (a,), a.node.math(name)) if is_symbolic(a) else getattr(math, name)(a)
+    fn.__name__ = fn.__qualname__ = f"_sym_{name}"
+    fn.__module__ = "minitorch2"  # (graph code prints `torch._sym_sqrt(s27)`)
+    return fn
+
+
+MATH_OP_NAMES = ("sqrt", "cos", "cosh", "sin", "sinh", "tan", "tanh", "asin", "acos", "atan", "log2")
+globals().update({f"_sym_{name}": _sym_math(name) for name in MATH_OP_NAMES})
 
 
 def _check(cond, message=None):

@@ -342,6 +342,9 @@ class Tensor:
             raise RuntimeError(
                 f"a Tensor with {self.numel()} elements cannot be converted to Scalar"
             )
+        if self._np is None and self.is_floating_point():  # traced (AOT): a float of unknown value
+            from ._ops import ops  # (deferred: the op registry is built on this module)
+            return ops.aten._local_scalar_dense.default(self)
         if self._np is None:
             raise DataDependentOutputException("Cannot call item() on a FakeTensor: its value is unknown "
                                                "(data-dependent)")

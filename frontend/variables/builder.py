@@ -5,6 +5,7 @@ kind (tensor metadata, constant value, object identity, sequence type and length
 """
 import builtins
 import functools
+import math
 import types
 
 import minitorch2
@@ -82,9 +83,8 @@ def wrap(og, value, source):
     if _is_constant(value):
         if isinstance(value, minitorch2.dtype):  # (a device is compared by value: torch.device("cpu") is made anew)
             return _by_identity(og, ConstantVariable, value, source)
-        if type(value) is int and isinstance(source, LocalSource) and og.code is not None and \
-                dynamic_shapes.dynamic_int(og.code, source.name(), value):
-            symbolic = og.add_int_input(source, value)
+        if _may_be_dynamic(og, value, source) and dynamic_shapes.dynamic_number(og.code, source.name(), value):
+            symbolic = og.add_int_input(source, value) if type(value) is int else og.add_float_input(source, value)
             if symbolic is not None:
                 return symbolic
         if source is not None:
@@ -140,6 +140,12 @@ def wrap(og, value, source):
         return UserObjectVariable(value, source)
     raise Unsupported(f"a value of type {type(value).__name__} ({source.name() if source else 'no source'})",
                       "unsupported")
+
+
+def _may_be_dynamic(og, value, source):
+    """An int, or a finite float (a NaN or inf stays a constant, as Dynamo's), argument of the frame."""
+    return (type(value) is int or (type(value) is float and math.isfinite(value))) and isinstance(
+        source, LocalSource) and og.code is not None
 
 
 def _partial(og, value, source):

@@ -7,6 +7,7 @@ record nodes (`a + b` an `operator.add`, `min`/`max` torch.minimum/maximum or cl
 import builtins
 import functools
 import inspect
+import math
 import operator
 import types
 
@@ -46,6 +47,13 @@ def _is_pure(fn):
 def _is_const(v):
     """A constant, or a size that specialises to one where a builtin needs a plain value (`range(n)`)."""
     return v.is_python_constant() or isinstance(v, SymNodeVariable)
+
+
+def _symbolic_math(fn):
+    """What Dynamo records for float() or math.sqrt/cos/... of a size: torch.sym_float, torch._sym_sqrt..."""
+    if fn is float:
+        return minitorch2.sym_float
+    return getattr(minitorch2, f"_sym_{fn.__name__}", None) if getattr(fn, "__self__", None) is math else None
 
 
 def _has_attribute(tx, obj, name):
@@ -156,10 +164,11 @@ class BuiltinVariable(LibraryCallsMixin, ValueVariable):  # (the mixin: stdlib.p
         args = [a.realize() for a in args]
         if _is_pure(fn):  # sorted(zip(...)): an iterator of constants folds as the tuple of its items
             args = [TupleVariable(a.unpack_var_sequence(tx)) if isinstance(a, ListIteratorVariable) else a for a in args]
+        if len(args) == 1 and isinstance(args[0], SymNodeVariable) and args[0].python_type() is not bool and \
+                not kwargs and _symbolic_math(fn):
+            return sym_arithmetic(tx.output, _symbolic_math(fn), args)
         if _is_pure(fn) and all(_is_const(a) for a in [*args, *kwargs.values()]):
-            # (math.sqrt(n) gets the SymInt n itself: its float() specializes it as Dynamo's SymFloat would not)
-            return _fold(fn, [a.value if isinstance(a, SymNodeVariable) and fn.__module__ == "math"
-                              else a.as_python_constant() for a in args],
+            return _fold(fn, [a.as_python_constant() for a in args],
                          {k: v.realize().as_python_constant() for k, v in kwargs.items()})
         if fn is abs and len(args) == 1 and isinstance(args[0], TensorVariable):
             return record(tx.output, "call_function", operator.abs, args, {})

@@ -8,7 +8,8 @@ guard that n equals its value).
 """
 import operator
 
-from minitorch2._sym import SymBool, is_symbolic
+import minitorch2
+from minitorch2._sym import SymBool, SymFloat, is_symbolic
 
 from .base import VariableTracker
 from .constant import ConstantVariable
@@ -28,21 +29,34 @@ class SymNodeVariable(VariableTracker):
 
     def as_python_constant(self):
         """The value as a plain Python number: specialised, with the guard that it stays this value."""
-        return bool(self.value) if isinstance(self.value, SymBool) else int(self.value)
+        return {SymBool: bool, SymFloat: float}.get(type(self.value), int)(self.value)
 
     def output_plan(self, og):
         """A returned size stays symbolic, as Dynamo's: a graph output (a bool, or a size pinned, is a constant)."""
         if isinstance(self.value, SymBool) or not is_symbolic(self.value):
             value = self.as_python_constant()
             return lambda outs, L, G: value
-        index = og.add_output(self)
+        index = og.add_output(self._as_output(og))
+        if isinstance(self.value, SymFloat):
+            return lambda outs, L, G: outs[index].item()
         return lambda outs, L, G: outs[index]
+
+    def _as_output(self, og):
+        """What the graph returns for it: a size itself; a float, as Dynamo's, a 0-d float64 tensor made of it."""
+        if not isinstance(self.value, SymFloat):
+            return self
+        from .tensor import record  # (tensor.py imports this module)
+        float64 = ConstantVariable(minitorch2.float64)
+        return record(og, "call_function", minitorch2.scalar_tensor, [self], {"dtype": float64})
 
     def reconstruct(self, cg):
         if self.source is not None:  # a size input: read again from its tensor, symbolic as it was
             cg.load_source(self.source)
         elif is_symbolic(self.value) and not isinstance(self.value, SymBool):  # computed: a graph output, as Dynamo's
-            cg.load_graph_output(cg.output.add_output(self))
+            cg.load_graph_output(cg.output.add_output(self._as_output(cg.output)))
+            if isinstance(self.value, SymFloat):
+                cg.append("LOAD_METHOD", "item")
+                cg.call(0)
         else:
             cg.append("LOAD_CONST", self.as_python_constant())
 

@@ -64,7 +64,8 @@ def _scalar_tensor_kernel(s, *, dtype=None, layout=None, device=None, pin_memory
 
 
 def _scalar_tensor_meta(s, *, dtype=None, layout=None, device=None, pin_memory=None):
-    _dtype.checked_scalar(s, dtype or _dtype.get_default_dtype())
+    if not is_symbolic(s):  # (a SymFloat is checked when it has a value: a guard here would pin it)
+        _dtype.checked_scalar(s, dtype or _dtype.get_default_dtype())
     return fake_empty((), dtype or _dtype.get_default_dtype())
 
 

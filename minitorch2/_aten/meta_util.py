@@ -128,7 +128,11 @@ def preserve_format_strides(t):
             return 1 if s0 > s1 else -1
         return 1 if shape[d0] > shape[d1] else 0
 
-    perm = fastest_first(len(shape), should_swap)
+    return strides_in_order(shape, fastest_first(len(shape), should_swap))
+
+
+def strides_in_order(shape, perm):
+    """Dense strides with the dims of `perm` laid out innermost first."""
     result, running = [0] * len(shape), 1
     for d in perm:
         result[d] = running

@@ -37,6 +37,17 @@ def _offset_of(self):
     return self.storage_offset()
 
 
+def _scalar_of(self):
+    return self._np.reshape(()).item()
+
+
+def _unbacked_float(self):
+    """A fake float tensor's value while tracing (AOT): a symbol of no known value, which tensorify_python_scalars
+    (autograd/tensorify.py) turns back into the tensor."""
+    from ..fx.experimental.symbolic_shapes import ShapeEnv  # (sympy: imported when a trace needs it)
+    return (getattr(self.fake_mode, "shape_env", None) or ShapeEnv()).create_unbacked_symfloat()
+
+
 TABLE = [
     # ------------------------------------------------------------ arithmetic
     op("add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", CORE_POINTWISE, pw.add, d.add_tensor),
@@ -216,6 +227,7 @@ TABLE = [
     op("sym_size.int(Tensor self, int dim) -> SymInt", CORE, (_size_of, _size_of), differentiable=False),
     op("sym_stride.int(Tensor self, int dim) -> SymInt", CORE, (_stride_of, _stride_of), differentiable=False),
     op("sym_storage_offset(Tensor self) -> SymInt", CORE, (_offset_of, _offset_of), differentiable=False),
+    op("_local_scalar_dense(Tensor self) -> Scalar", CORE, (_scalar_of, _unbacked_float), differentiable=False),
     # ------------------------------------------------------------ views
     op("view(Tensor(a) self, SymInt[] size) -> Tensor(a)", CORE_VIEW, views.view, ds.view),
     op("_unsafe_view(Tensor self, SymInt[] size) -> Tensor", (), views.unsafe_view, ds.view,

@@ -13,6 +13,7 @@ from .._tensor import (  # noqa: F401
     DataDependentOutputException, DynamicOutputShapeException, FakeTensor, Tensor, contiguous_strides)
 from ..autograd.graph import DelayedError
 from ..utils._python_dispatch import TorchDispatchMode
+from .._aten.meta_util import strides_in_order
 from .fake_strides import fake_stride_rule
 
 
@@ -37,7 +38,8 @@ class FakeTensorMode(TorchDispatchMode):
             dims = dict.fromkeys(range(tensor.dim()), True) if dynamic_dims is None else dynamic_dims
             shape = [self.shape_env.create_symbol(size, f"{source}.size()[{d}]", dynamic=d in dims,
                                                   duck=dims.get(d, False)) for d, size in enumerate(shape)]
-            stride = contiguous_strides(shape)
+            # in the real strides' order, as PyTorch's fake keeps a size-1 dim's (nonzero's (n, 1): strides (1, n))
+            stride = strides_in_order(shape, sorted(range(len(shape)), key=lambda d: (stride[d], -d)))
         fake = FakeTensor._make(shape, tensor.dtype, stride, self)
         fake._offset = tensor.storage_offset()
         # a non-leaf stays one (so in-place ops on it are allowed), its history not recorded, as PyTorch's

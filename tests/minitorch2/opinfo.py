@@ -916,6 +916,11 @@ def sym_size_samples(m):
     yield S(m.t((0, 2)), 1)
 
 
+def local_scalar_dense_samples(m):
+    yield S(m.t(()))
+    yield S(m.t((1, 1), "T"))
+
+
 def alias_samples(m):
     yield S(m.t((3, 4)))
     yield S(m.t((2, 3, 4), "T"))
@@ -1983,6 +1988,8 @@ OP_DB = [
     OpInfo("lift_fresh.default", alias_samples, grad=False),
     OpInfo("lift_fresh_copy.default", alias_samples, grad=False),
     OpInfo("sym_size.int", sym_size_samples, grad=False),
+    # (its meta: torch's raises on data it does not have, ours makes the unbacked float an AOT trace reads)
+    OpInfo("_local_scalar_dense.default", local_scalar_dense_samples, grad=False, meta=False),
     # ------------------------------------------------------------ joining, indexing, scatter/gather
     OpInfo("cat.default", cat_samples),
     OpInfo("stack.default", stack_samples),

@@ -15,6 +15,7 @@ so a decision on it raises GuardOnDataDependentSymNode. Symbols are named and nu
 plus a number from the source's name, so one input gets the same symbol in every program.
 """
 import hashlib
+import math
 import operator
 import sys
 
@@ -84,6 +85,8 @@ class SymNode:
         return _ReprPrinter().doprint(self.shape_env.simplify(self.expr))
 
     def binary(self, op, other, reflected):
+        if not is_symbolic(other) and self.pytype is float and type(other) is int:
+            other = float(other)  # a float's arithmetic and comparisons with an int are a float's, as Python's
         other_expr, other_hint = (other.node.expr, other.node.hint) if is_symbolic(other) else (sympy.sympify(other),
                                                                                                 other)
         (a, a_hint), (b, b_hint) = (self.expr, self.hint), (other_expr, other_hint)
@@ -115,6 +118,14 @@ class SymNode:
         expr = (sympy.Max if fn is max else sympy.Min)(*exprs)
         return self.shape_env.wrap(expr, self.pytype, None if None in hints else fn(*hints))
 
+    def math(self, name):
+        """math.<name> of this number (torch._sym_sqrt(s27)): a float expression, its hint the float it computes."""
+        expr = sympy.log(self.expr, 2) if name == "log2" else getattr(sympy, name)(self.expr)
+        return self.shape_env.wrap(expr, float, None if self.hint is None else getattr(math, name)(self.hint))
+
+    def to_float(self):
+        return self.shape_env.wrap(self.expr, float, None if self.hint is None else float(self.hint))
+
     def guard_bool(self):
         return self.shape_env.evaluate(self.expr, self.hint)
 
@@ -134,7 +145,7 @@ class ShapeEnv:
         self.var_to_sources = {}  # symbol -> the source names it stands for, the first one its name in guards
         self.replacements = {}  # symbol -> the expression (often an int) a guard pinned it to
         self.guards = []  # expressions known true, besides ranges and replacements, in the order recorded
-        self.specialized_by_float = set()  # symbols float() pinned (see SymInt.__float__)
+        self.float_sources = {}  # symbol of a dynamic float argument -> its source name
         self.input_strides = []  # (tensor source, its fake's strides): a symbolic stride is guarded
         self._val_to_var = {}
         self._unique_ids = set()
@@ -157,6 +168,18 @@ class ShapeEnv:
                 self._val_to_var.setdefault(hint, symbol)
         self.var_to_sources[symbol].append(source)
         return SymInt(SymNode(symbol, self, int, hint))
+
+    def create_float_symbol(self, hint, source):
+        """A float argument's symbol (automatic dynamic floats): any value; its guard, that it is no NaN."""
+        symbol = sympy.Symbol(f"zf{len(self.float_sources)}", real=True)
+        self.var_to_val[symbol] = hint
+        self.float_sources[symbol] = source
+        return SymFloat(SymNode(symbol, self, float, hint))
+
+    def create_unbacked_symfloat(self):
+        symbol = sympy.Symbol(f"zuf{self._unbacked_count}", real=True)
+        self._unbacked_count += 1
+        return SymFloat(SymNode(symbol, self, float, None))
 
     def create_unbacked_symint(self):
         symbol = sympy.Symbol(f"u{self._unbacked_count}", integer=True)
@@ -309,7 +332,7 @@ class ShapeEnv:
     def check_constraints(self, marked):
         """Raise ConstraintViolationError where a symbol of `marked` ({symbol: source name}) became a constant."""
         pinned = [(name, self.simplify(symbol)) for symbol, name in marked.items()
-                  if self.simplify(symbol).is_Integer and symbol not in self.specialized_by_float]
+                  if self.simplify(symbol).is_Integer]
         if pinned:
             raise ConstraintViolationError(
                 f"Constraints violated ({', '.join(name for name, _ in pinned)})! For more information, run with "
@@ -331,11 +354,12 @@ class ShapeEnv:
                     names[target] = source
                 elif not (k == 0 and target.is_Integer and symbol in checked_elsewhere and ".size()[" in source):
                     equalities.append((source, target))  # (else pinned in its tensor's guard)
-        printer = _SourcePrinter(names)
+        printer = _SourcePrinter(names | self.float_sources)
         lines = [f"{source} == {printer.doprint(target)}" for source, target in equalities]
         for source, strides in self.input_strides:
             lines += [f"{source}.stride()[{i}] == {printer.doprint(self.simplify(stride.node.expr))}"
-                      for i, stride in enumerate(strides) if is_symbolic(stride)]
+                      for i, stride in enumerate(strides) if is_symbolic(stride)
+                      and not self.simplify(stride.node.expr).is_Integer]  # (pinned: its tensor guard checks it)
         guards = [sympy.expand(self.simplify(g)) for g in self.guards]  # torch prints sums of products
         lines += [printer.doprint(g) for g in guards if self.implied(g) is not True and g is not sympy.true]
         for symbol, (low, high) in self.var_to_range.items():
@@ -344,7 +368,7 @@ class ShapeEnv:
                 bounds = ([f"{low} <= {name}"] if low.is_finite else []) + (
                     [f"{name} <= {high}"] if high.is_finite and high < _SIZE_MAX else [])
                 lines += [" and ".join(bounds)] if bounds else []
-        return lines
+        return lines + [f"not math.isnan({source})" for source in self.float_sources.values()]
 
 
 def _times(x, y):
@@ -426,7 +450,9 @@ class _SourcePrinter(StrPrinter):
     def _print_Mul(self, expr):
         return self.stringify(expr.args, "*", PRECEDENCE["Mul"])
 
-    def _print_Pow(self, expr):  # a size squared is `s*s`, never `s**2`
+    def _print_Pow(self, expr):  # a size squared is `s*s`, never `s**2`; its square root as torch's
+        if expr.exp == sympy.Rational(1, 2):
+            return f"torch._sym_sqrt(torch.sym_float({self._print(expr.base)}))"
         return self.stringify([expr.base] * int(expr.exp), "*", PRECEDENCE["Mul"])
 
     def _print_Relational(self, expr):
@@ -434,6 +460,9 @@ class _SourcePrinter(StrPrinter):
 
     def _print_Not(self, expr):
         return f"not ({self._print(expr.args[0])})"
+
+    def _print_Function(self, expr):  # math.cos(n) of a size (SymNode.math)
+        return f"math.{type(expr).__name__}(torch.sym_float({self._print(expr.args[0])}))"
 
     def _print_Min(self, expr):
         return f"min({', '.join(self._print(a) for a in expr.args)})"

@@ -1,0 +1,96 @@
+"""tensorify_python_scalars: a traced graph's Python floats computed as tensors (torch's pass of that name).
+
+autograd layer, run on the inference or joint graph before partitioning, as PyTorch's aot runs it. A frontend graph
+passes floats symbolically (SymFloats): a dynamic float argument read with `.item()` (here `_local_scalar_dense`),
+math on sizes (`torch._sym_sqrt(s27)`). Where a tensor op takes one, the float's expression is computed as 0-d
+float64 tensors, converted to the op's computation dtype, and the op takes its all-tensor form:
+
+    add = aten.add.Tensor(norm, _local_scalar_dense)   ->   convert_element_type_default = convert(arg1_1, f64)
+                                                            convert_element_type_default_1 = convert(.., f32)
+                                                            add_tensor = aten.add.Tensor(norm, convert_.._1)
+
+so the compilers see only tensors. An expression with no tensor form (a size divided by an int) stays as it was.
+"""
+import sympy
+
+import minitorch2
+from minitorch2._subclasses.fake_tensor import FakeTensorMode
+from minitorch2._sym import MATH_OP_NAMES, SymFloat, is_symbolic
+from minitorch2.utils import _pytree as pytree
+
+aten, prims, f64 = minitorch2.ops.aten, minitorch2.ops.prims, minitorch2.float64
+# a tensor op taking a float -> its form taking a tensor there (a returned float's scalar_tensor: that tensor)
+TENSOR_FORMS = {aten.scalar_tensor.default: None, aten.pow.Tensor_Tensor: aten.pow.Tensor_Tensor,
+                **{getattr(aten, n).Tensor: getattr(aten, n).Tensor for n in ("add", "sub", "mul", "div")},
+                **{getattr(aten, n).Scalar: getattr(aten, n).Tensor for n in ("eq", "ne", "lt", "le", "gt", "ge")}}
+_COMPUTATION_DTYPE = {minitorch2.float16: minitorch2.float32, minitorch2.bfloat16: minitorch2.float32}
+
+
+class _Tensorifier:
+    def __init__(self, graph):
+        self.graph = graph
+        self.sym_nodes, self.tensors = {}, {}  # expression -> the node computing it as a number / as a tensor
+
+    def call(self, target, *args, **kwargs):
+        node = self.graph.call_function(target, args, kwargs)
+        with FakeTensorMode():
+            node.meta["val"] = target(*pytree.tree_map(lambda a: getattr(a, "meta", {}).get("val", a), args), **kwargs)
+        return node
+
+    def convert(self, node, dtype):
+        return node if node.meta["val"].dtype is dtype else self.call(prims.convert_element_type.default, node, dtype)
+
+    def tensor_of(self, expr):
+        """The node computing expr as a 0-d tensor: a symbol from its number, constants, +, *, sqrt, math's kin."""
+        if expr not in self.tensors:
+            args = [] if expr.is_Atom else [self.tensor_of(a) for a in (expr.args[:1] if expr.is_Pow else expr.args)]
+            if expr.is_Symbol:
+                self.tensors[expr] = self.call(aten.scalar_tensor.default, self.sym_nodes[expr])
+            elif expr.is_Integer or expr.is_Float:
+                number, dtype = (int(expr), minitorch2.int64) if expr.is_Integer else (float(expr), f64)
+                self.tensors[expr] = self.call(aten.scalar_tensor.default, number, dtype=dtype)
+            elif isinstance(expr, (sympy.Add, sympy.Mul)) and not any(a.is_Rational and not a.is_Integer
+                                                                      for a in expr.args):
+                self.tensors[expr] = args[0]
+                for arg in args[1:]:
+                    self.tensors[expr] = self.call(aten.add.Tensor if expr.is_Add else aten.mul.Tensor,
+                                                   self.tensors[expr], arg)
+            elif (expr.is_Pow and expr.exp == sympy.Rational(1, 2)) or type(expr).__name__ in MATH_OP_NAMES:
+                name = "sqrt" if expr.is_Pow else type(expr).__name__
+                self.tensors[expr] = self.call(getattr(aten, name).default, self.convert(args[0], f64))
+            else:  # (a size divided by an int: IntTrueDiv, which torch's pass leaves too)
+                raise NotImplementedError(f"no tensor form for {expr}")
+        return self.tensors[expr]
+
+    def replace(self, node, dtype):
+        """node in its all-tensor form, each float argument a tensor of the computation dtype (a comparison's:
+        float64)."""
+        try:
+            args = [self.convert(self.convert(self.tensor_of(a.meta["val"].node.expr), f64),
+                                 f64 if dtype is minitorch2.bool else dtype)
+                    if isinstance(getattr(a, "meta", {}).get("val"), SymFloat) else a for a in node.args]
+        except NotImplementedError:
+            return
+        if args != list(node.args):
+            form = TENSOR_FORMS[node.target]
+            replacement = args[0] if form is None else self.call(form, *args, **node.kwargs)
+            node.replace_all_uses_with(self.convert(replacement, node.meta["val"].dtype))
+            self.graph.erase_node(node)
+
+
+def tensorify_python_scalars(gm):
+    graph, t = gm.graph, _Tensorifier(gm.graph)
+    nodes = list(graph.nodes)
+    first_op = next(n for n in nodes if n.op != "placeholder")
+    for node, after in zip(nodes, nodes[1:]):
+        with graph.inserting_before(first_op if node.op == "placeholder" else after):
+            value = node.meta.get("val")
+            if node.target is aten._local_scalar_dense.default and node.args[0].meta["val"].is_floating_point():
+                source = node.args[0]
+                if source.meta["val"].dim():
+                    source = t.call(aten.reshape.default, source, [])
+                t.tensors[value.node.expr] = t.call(prims.convert_element_type.default, source, f64)  # (even f64's)
+            if is_symbolic(value):
+                t.sym_nodes.setdefault(value.node.expr, node)
+            if node.target in TENSOR_FORMS and hasattr(value, "dtype"):
+                t.replace(node, _COMPUTATION_DTYPE.get(value.dtype, value.dtype))
