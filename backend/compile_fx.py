@@ -27,7 +27,7 @@ from minitorch2._sym import is_symbolic
 from minitorch2._aten import decompositions, decompositions_nn
 from partition import min_cut_rematerialization_partition
 
-from . import debug, speed
+from . import debug, lowering_random, speed
 from .codegen import get_codegen
 from .joint_graph import joint_graph_passes
 from .lowering import lower, overload
@@ -97,7 +97,8 @@ def select_decomp_table():
     table.update({ops.aten.clamp.default: decompositions.clamp_as_min_max,
                   ops.aten.silu.default: decompositions.silu_inductor,
                   ops.aten._softmax_backward_data.default: decompositions_nn._softmax_backward_data_fma,
-                  ops.aten.arange.start_step: decompositions.arange_as_iota})
+                  ops.aten.arange.start_step: decompositions.arange_as_iota,
+                  **lowering_random.DECOMPOSITIONS})  # rand_like, randn_like and dropout as rand / randn
     return table
 
 
@@ -106,6 +107,8 @@ def compile_fx_inner(gm, example_inputs, graph_kind="forward"):
     that needs a decision on sizes their ranges do not make (`s0 < s1`, a new ShapeEnv guard), NotImplementedError
     makes AOT compile per size instead."""
     sizes = [v for v in example_inputs for v in (v, *getattr(v, "shape", ())) if is_symbolic(v)]
+    if graph_kind == "inference":  # (a forward and backward had them in the joint graph: partition_fn)
+        lowering_random.replace_random_passes(gm)
     if not sizes:
         return _compile(gm, example_inputs, graph_kind)
     env = sizes[0].node.shape_env
@@ -175,7 +178,9 @@ def _lift_constants(gm):
 def partition_fn(joint, joint_inputs, **kwargs):
     """Inductor's partition function: the joint-graph passes (joint_graph.py), then the min-cut partitioner
     (which imports networkx at its first cut, partition/network.py)."""
-    return min_cut_rematerialization_partition(joint_graph_passes(joint), joint_inputs, **kwargs)
+    joint = joint_graph_passes(joint)
+    lowering_random.replace_random_passes(joint)  # (torch's last joint-graph pass)
+    return min_cut_rematerialization_partition(joint, joint_inputs, **kwargs)
 
 
 def compile_fx(gm, example_inputs):
