@@ -1,0 +1,100 @@
+"""Random ops in inductor-compiled graphs against torch.compile: the values, bit for bit, and the graphs.
+
+torch's Inductor does not draw a compiled graph's random values from the eager stream: the graph draws one seed per
+random op from the default generator (prims.inductor_seeds) and computes every element with Philox4x32-10
+(backend/lowering_random.py, minitorch2/_philox.py). Each test runs one program under `lib.compile` for lib in
+(torch, minitorch2), both seeded alike, and compares the results exactly; then an eager draw, which shows that the
+compiled call left the default generator where torch's left it.
+"""
+import numpy as np
+import pytest
+import torch
+
+import minitorch2
+from backend.compile_fx import partition_fn, select_decomp_table
+from minitorch2 import _philox
+
+
+def _both(program, seed=0):
+    """program(lib) run under torch and under minitorch2 after manual_seed(seed), each followed by an eager draw."""
+    results = []
+    for lib in (torch, minitorch2):
+        lib.manual_seed(seed)
+        out = program(lib)
+        results.append([np.asarray(v.detach().numpy() if hasattr(v, "detach") else v)
+                        for v in (*out, lib.randn(5))])
+    return results
+
+
+def _assert_bit_equal(results):
+    expected, actual = results
+    assert len(expected) == len(actual)
+    for e, a in zip(expected, actual):
+        assert e.dtype == a.dtype and e.shape == a.shape
+        np.testing.assert_array_equal(a, e)
+
+
+def test_philox_matches_inductor_rand_and_randn():
+    torch.manual_seed(0)
+    rand, randn = torch.compile(lambda x: (torch.rand_like(x), torch.randn_like(x)))(torch.zeros(3000))
+    torch.manual_seed(0)
+    seeds = torch.randint(-2**63, 2**63 - 1, [2]).tolist()
+    np.testing.assert_array_equal(_philox.uniform(seeds[0], np.arange(3000)), rand.numpy())
+    np.testing.assert_array_equal(_philox.normal(seeds[1], np.arange(3000)), randn.numpy())
+
+
+@pytest.mark.parametrize("op", ["rand_like", "randn_like"])
+def test_random_like_ops(op):
+    def program(lib):
+        f = lib.compile(lambda x: getattr(lib, op)(x) * 2 + x)
+        x = lib.ones(6, 7)
+        return f(x), f(x)  # run twice: the second call draws new seeds
+
+    _assert_bit_equal(_both(program))
+
+
+def test_random_factories_in_one_graph():
+    def program(lib):
+        f = lib.compile(lambda x: (lib.rand(3, 4) + x, lib.randn(3, 4, dtype=lib.float64), lib.randn_like(x) * x))
+        return f(lib.full((3, 4), 0.5))
+
+    _assert_bit_equal(_both(program))
+
+
+def test_dropout_forward_mask_and_gradients():
+    def program(lib):
+        x = lib.linspace(-1, 1, 60).reshape(6, 10).requires_grad_()
+        f = lib.compile(lambda x: lib.nn.functional.dropout(x * 3, 0.4, training=True))
+        y = f(x)
+        y.backward(lib.arange(60.0).reshape(6, 10))
+        return y, y != 0, x.grad
+
+    _assert_bit_equal(_both(program))
+
+
+def test_training_loop_with_dropout():
+    """Five SGD steps of a model with dropout: the outputs, losses and weights are torch.compile's. (The model is
+    elementwise, a weight and a bias per input element, and the losses are reduced by numpy: a Linear's matmul, a
+    tanh or a mean rounds differently from torch's in the last bit, random ops or not.)"""
+    def program(lib):
+        weight, bias = lib.nn.Parameter(lib.ones(16, 8)), lib.nn.Parameter(lib.zeros(16, 8))
+        model = lib.compile(lambda x: lib.nn.functional.dropout(lib.relu(x * weight + bias), 0.3, training=True))
+        optimizer = lib.optim.SGD([weight, bias], lr=0.1)
+        data, target = lib.randn(16, 8), lib.randn(16, 8)
+        losses = []
+        for _ in range(5):
+            optimizer.zero_grad()
+            out = model(data)
+            ((out - target) ** 2).mean().backward()
+            optimizer.step()
+            losses.append(np.mean((out.detach().numpy() - target.numpy()) ** 2))
+        return losses, out, weight, bias
+
+    _assert_bit_equal(_both(program))
+
+
+def test_aot_eager_keeps_the_eager_stream():
+    def program(lib):
+        return lib.compile(lambda x: lib.randn_like(x) + x, backend="aot_eager")(lib.zeros(4, 4)),
+
+    _assert_bit_equal(_both(program))
