@@ -11,8 +11,9 @@ import pytest
 import torch
 
 import minitorch2
-from backend.compile_fx import partition_fn, select_decomp_table
 from minitorch2 import _philox
+from tests.autograd.programs import leaf
+from tests.backend.test_inductor_aot_graphs import _our_graphs, summary
 
 
 def _both(program, seed=0):
@@ -98,3 +99,35 @@ def test_aot_eager_keeps_the_eager_stream():
         return lib.compile(lambda x: lib.randn_like(x) + x, backend="aot_eager")(lib.zeros(4, 4)),
 
     _assert_bit_equal(_both(program))
+
+
+def _dropout_then_randn(lib):
+    F = lib.nn.functional
+    return ((lambda x, w, b: F.dropout(F.linear(x, w, b), 0.3, training=True).sum() + lib.randn_like(x).sum()),
+            [leaf(lib, 4, 8), lib.nn.Parameter(lib.randn(8, 8)), lib.nn.Parameter(lib.randn(8))])
+
+
+def test_aot_graphs_print_the_random_nodes_as_torch():
+    """One inductor_seeds for the graph's two draws, a lookup per draw in graph order, the random nodes named in
+    reverse order (torch's pattern matcher visits them last to first); the mask saved for the backward."""
+    from torch._inductor.compile_fx import compile_fx, compile_fx_inner
+
+    theirs = {}
+
+    def keep(gm, example_inputs, **kwargs):  # (torch.compile's own pipeline, up to its lowering)
+        theirs["backward" if kwargs.get("is_backward") else "forward"] = gm
+        return compile_fx_inner(gm, example_inputs, **kwargs)
+
+    fn, args = _dropout_then_randn(torch)
+    with torch._functorch.config.patch(enable_autograd_cache=False):  # (a cache hit would skip inner_compile)
+        torch.compile(fn, backend=lambda gm, inputs: compile_fx(gm, inputs, inner_compile=keep))(*args).backward()
+    minitorch2.manual_seed(0)
+    ours = _our_graphs(*_dropout_then_randn(minitorch2))
+    assert summary(ours["forward"]) == summary(theirs["forward"])
+
+    def random_lines(gm):
+        lines = (line.strip() for line in gm.print_readable(print_output=False).splitlines())
+        return [line for line in lines if line.startswith("inductor_")]
+
+    assert random_lines(ours["forward"]) == random_lines(theirs["forward"])
+    assert len(random_lines(ours["forward"])) == 5
