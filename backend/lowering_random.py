@@ -10,7 +10,7 @@ fx_passes/replace_random.py and the lowering of inductor_random):
        prims.inductor_random(size, seed_i, mode), seed_i = prims.inductor_lookup_seed(seeds, i), with one
        prims.inductor_seeds(n, device) before the first: the graph draws its n seeds, in the order of its random
        ops, from the default generator when it runs, and nothing else from it.
-    3. lowering.py's table: the three prims are extern kernels running their kernels (minitorch2/_aten/inductor_prims.py):
+    3. lowering.py's table: the three prims are extern kernels running their own kernels (_aten/inductor_prims.py):
        the seeds' draw, and a numpy Philox4x32-10 (minitorch2/_philox.py) for the values. torch's Inductor emits
        the Philox rounds inside its fused C++ loops; here they are not code-generated, so inductor_random is a
        buffer of its own that the pointwise kernels after it read.

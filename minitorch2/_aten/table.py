@@ -17,8 +17,8 @@ table_extra.py. Nothing registers itself anywhere else: to add an op, add a row 
 """
 from . import decompositions as dec, derivatives as d, derivatives_shape as ds
 from . import factories, indexing, inplace_fast as fast, linalg, masked_index, memory, pointwise as pw, prims
-from . import reductions as red
-from . import inductor_prims, table_apart, table_extra, table_more, table_nn, table_nn_apart, table_nn_more, view_scatters, views
+from . import inductor_prims, reductions as red
+from . import table_apart, table_extra, table_more, table_nn, table_nn_apart, table_nn_more, view_scatters, views
 from .derivatives_util import zeros_like_grad
 from .overlap import Overlap
 from .table_row import CORE, CORE_FACTORY, CORE_POINTWISE, CORE_REDUCTION, CORE_VIEW, FACTORY, INPLACE, OPTIONS
