@@ -228,7 +228,8 @@ def _build_table():
         "mm": matmul("mm"), "bmm": matmul("bmm"), "addmm": matmul_plus("mm"), "baddbmm": matmul_plus("bmm"),
         "convolution": extern_kernel("convolution"),
         # the seeded random ops of the inductor path (lowering_random.py): seeds drawn, Philox values computed
-        **{f"prims::inductor_{n}": extern_kernel(f"prims::inductor_{n}") for n in ("seeds", "lookup_seed", "random")},
+        **{f"prims::inductor_{n}": extern_kernel(f"prims::inductor_{n}")
+           for n in ("seeds", "lookup_seed", "random", "randint")},
     }
     table.update({name: P.elementwise(name) for name in UNARY})
     table.update({name: P.elementwise(name, "float") for name in UNARY_FLOAT})

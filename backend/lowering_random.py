@@ -27,14 +27,14 @@ aten, prims = ops.aten, ops.prims
 
 
 def _random_like(draw):
-    def decomposition(self, *, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None):
+    def decomposition(self, *bounds, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None):
         """A fresh draw in self's memory order: drawn in that order's shape, then permuted back (torch's
         _rand_like), so a channels-last input gets its values in memory order as eager's empty_like would."""
         order = sorted(range(self.dim()), key=lambda d: -self.stride()[d])  # (stable: ties keep dim order)
         options = dict(dtype=dtype or self.dtype, device=device or self.device)
         if memory_format is not None or order == sorted(order):
-            return draw([*self.shape], **options)
-        physical = draw([self.shape[d] for d in order], **options)
+            return draw(*bounds, [*self.shape], **options)
+        physical = draw(*bounds, [self.shape[d] for d in order], **options)
         inverse = sorted(range(len(order)), key=order.__getitem__)
         return aten.clone.default(aten.permute.default(physical, inverse))
 
@@ -42,6 +42,18 @@ def _random_like(draw):
 
 
 rand_like, randn_like = _random_like(aten.rand.default), _random_like(aten.randn.default)
+randint_like = _random_like(lambda high, size, **options: aten.randint.low(0, high, size, **options))
+randint_like_low = _random_like(aten.randint.low)
+
+
+def randint(high, size, **options):
+    return aten.randint.low(0, high, size, **options)
+
+
+def bernoulli(self, *, generator=None):
+    """torch's decomposition: `rand < p`, in p's dtype (bernoulli_ with a float p stays the eager op)."""
+    raw = aten.rand.default([*self.shape], dtype=_dtype.float32, device=self.device)
+    return prims.convert_element_type.default(aten.lt.Tensor(raw, self), self.dtype)
 
 
 def native_dropout(input, p, train):
@@ -62,6 +74,8 @@ def native_dropout_backward(grad_output, mask, scale):
 
 
 DECOMPOSITIONS = {aten.rand_like.default: rand_like, aten.randn_like.default: randn_like,
+                  aten.randint_like.default: randint_like, aten.randint_like.low_dtype: randint_like_low,
+                  aten.randint.default: randint, aten.bernoulli.default: bernoulli,
                   aten.native_dropout.default: native_dropout,
                   aten.native_dropout_backward.default: native_dropout_backward}
 
@@ -69,7 +83,7 @@ DECOMPOSITIONS = {aten.rand_like.default: rand_like, aten.randn_like.default: ra
 # ---- 2. the replace-random pass -------------------------------------------------------------
 
 _MODES = {aten.rand.default: "rand", aten.randn.default: "randn", aten.rand.generator: "rand",
-          aten.randn.generator: "randn"}
+          aten.randn.generator: "randn", aten.randint.low: "randint"}
 
 
 def replace_random_passes(gm):
@@ -88,10 +102,15 @@ def replace_random_passes(gm):
     # (torch's pattern matcher visits the nodes last to first, and so names the random nodes in that order)
     for draw, seed in reversed(list(zip(draws, lookups))):
         with graph.inserting_before(draw):
-            _replace(graph, draw, _node(graph, prims.inductor_random.default, ([*draw.args[0]], seed,
-                                                                             _MODES[draw.target]), draw))
+            _replace(graph, draw, _replacement(graph, draw, seed))
     gm.recompile()
     return True
+
+
+def _replacement(graph, draw, seed):
+    if draw.target is aten.randint.low:  # (low, high, size)
+        return _node(graph, prims.inductor_randint.default, (*draw.args[:2], [*draw.args[2]], seed), draw)
+    return _node(graph, prims.inductor_random.default, ([*draw.args[0]], seed, _MODES[draw.target]), draw)
 
 
 def _node(graph, target, args, like):
@@ -104,9 +123,9 @@ def _node(graph, target, args, like):
 
 
 def _replace(graph, draw, random):
-    """draw's users read `random` (in draw's dtype: inductor_random always makes float32); draw goes."""
+    """draw's users read `random` (in draw's dtype: inductor_random makes float32, inductor_randint int64)."""
     value, result = draw.meta["val"], random
-    if value.dtype is not _dtype.float32:
+    if value.dtype is not random.meta["val"].dtype:
         with graph.inserting_after(random):
             result = graph.call_function(prims.convert_element_type.default, (random, value.dtype))
         result.meta.update(val=value, stack_trace=draw.meta.get("stack_trace"))

@@ -10,8 +10,9 @@ on its own, in any order, by any thread. The functions here are that function, f
     uniform(seed, offsets)      word 0 as a float in [0, 1): its low 31 bits times 4.6566127342e-10 (ATen's
                                 uint32_to_uniform_float)
     normal(seed, offsets)       Box-Muller on words 0 and 1: sqrt(-2 log u1) cos(2 pi u2) with u = 1 - uniform
+    randint(seed, offsets, low, high)   low + (words 0 and 1 as one uint64) mod (high - low)
 
-These are the values of torch's C++ helpers normalized_rand_cpu / randn_cpu (torch/csrc/inductor/cpp_prefix.h over
+These are the values of torch's C++ helpers normalized_rand_cpu / randn_cpu / randint64_cpu (torch/csrc/inductor/cpp_prefix.h over
 ATen/core/PhiloxRNGEngine.h), bit for bit: the seed is truncated to uint32 (the helpers' parameter type), the
 offset is the counter's low word, and Box-Muller takes the float logarithm of the C library (logf) and the rest in
 double. numpy's float32 log differs from glibc's logf in the last bit for about a third of inputs, and rounding a
@@ -57,6 +58,13 @@ def normal(seed, offsets):
     u1, u2 = np.float32(1) - _to_uniform(words[0]), np.float32(1) - _to_uniform(words[1])
     radius = np.sqrt(-2.0 * _logf(u1).astype(np.float64))
     return (radius * np.cos(2.0 * np.pi * u2.astype(np.float64))).astype(np.float32)
+
+
+def randint(seed, offsets, low, high):
+    """torch.randint's compiled values: int64 in [low, high)."""
+    words = philox4x32(seed, offsets)
+    wide = words[0].astype(np.uint64) | (words[1].astype(np.uint64) << np.uint64(32))
+    return (wide % np.uint64(high - low)).astype(np.int64) + np.int64(low)
 
 
 def _load_logf():

@@ -62,6 +62,25 @@ def test_random_factories_in_one_graph():
     _assert_bit_equal(_both(program))
 
 
+PROGRAMS = {
+    "bernoulli_and_randn": lambda lib, x: lib.bernoulli(x) + lib.randn_like(x),  # bernoulli(p): a rand < p
+    "randint": lambda lib, x: (lib.randint(0, 10, (3, 5)), lib.randint(3, (3, 5)) * x),
+    "randint_like": lambda lib, x: (lib.randint_like(x, 3, 10), lib.randint_like(x, 7, dtype=lib.int32)),
+    "normal_keeps_the_eager_stream": lambda lib, x: lib.normal(x, 2.0) + lib.rand_like(x),
+    "dropout_p1_and_eval": lambda lib, x: (lib.nn.functional.dropout(x, 1.0), lib.nn.functional.dropout(x, 0.5, False)),
+}
+
+
+@pytest.mark.parametrize("name", PROGRAMS)
+def test_more_random_ops(name):
+    def program(lib):
+        x = lib.full((3, 5), 0.25)
+        out = lib.compile(lambda x: PROGRAMS[name](lib, x))(x)
+        return out if isinstance(out, tuple) else (out,)
+
+    _assert_bit_equal(_both(program))
+
+
 def test_dropout_forward_mask_and_gradients():
     def program(lib):
         x = lib.linspace(-1, 1, 60).reshape(6, 10).requires_grad_()
