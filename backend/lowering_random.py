@@ -3,20 +3,23 @@
 Backend layer, in three places of compile_fx's pipeline (plays torch._inductor's random decompositions,
 fx_passes/replace_random.py and the lowering of inductor_random):
 
-    1. DECOMPOSITIONS (in select_decomp_table): rand_like / randn_like become rand / randn of the same shape, and
-       native_dropout becomes `mask = rand_like(x) > p; x * mask * 1/(1-p)`, so every random value of a graph
-       comes from a rand or a randn node. (aot_eager has no table, and keeps the eager random ops and stream.)
+    1. DECOMPOSITIONS (in select_decomp_table): rand_like / randn_like become rand / randn of the same shape,
+       randint / randint_like become randint.low, bernoulli(p) becomes `rand < p`, and native_dropout becomes
+       `mask = rand_like(x) > p; x * mask * 1/(1-p)`. (aot_eager has no table: it keeps eager's ops and stream.)
     2. replace_random_passes (the last joint-graph pass, and on inference graphs): each rand / randn node becomes
-       prims.inductor_random(size, seed_i, mode), seed_i = prims.inductor_lookup_seed(seeds, i), with one
-       prims.inductor_seeds(n, device) before the first: the graph draws its n seeds, in the order of its random
-       ops, from the default generator when it runs, and nothing else from it.
-    3. lowering.py's table: the three prims are extern kernels running their own kernels (_aten/inductor_prims.py):
+       prims.inductor_random(size, seed_i, mode), each randint.low prims.inductor_randint(low, high, size, seed_i),
+       seed_i = prims.inductor_lookup_seed(seeds, i), with one prims.inductor_seeds(n, device) before the first:
+       the graph draws its n seeds, in the order of its random ops, from the default generator when it runs.
+    3. lowering.py's table: these prims are extern kernels running their own kernels (_aten/inductor_prims.py):
        the seeds' draw, and a numpy Philox4x32-10 (minitorch2/_philox.py) for the values. torch's Inductor emits
        the Philox rounds inside its fused C++ loops; here they are not code-generated, so inductor_random is a
        buffer of its own that the pointwise kernels after it read.
 
 The values are torch.compile's bit for bit (the mask of a dropout too), and the eager stream after a compiled call
-is where torch's is, since both drew the same seeds. A rand/randn given a generator, or pinned, keeps the eager op.
+is where torch's is, since both drew the same seeds. Ops torch leaves on the eager stream stay eager ops here too
+(a draw given a generator, bernoulli_ with a float p, normal, randperm, multinomial); in a graph that has both
+kinds, torch's scheduler may run the seeds' draw before an eager draw that comes first in the graph (it does when
+the first random kernel fuses with earlier work), and minitorch2 keeps graph order, so the values can differ there.
 """
 from minitorch2 import _dtype, ops
 
