@@ -17,9 +17,10 @@ fx_passes/replace_random.py and the lowering of inductor_random):
 
 The values are torch.compile's bit for bit (the mask of a dropout too), and the eager stream after a compiled call
 is where torch's is, since both drew the same seeds. Ops torch leaves on the eager stream stay eager ops here too
-(a draw given a generator, bernoulli_ with a float p, normal, randperm, multinomial); in a graph that has both
-kinds, torch's scheduler may run the seeds' draw before an eager draw that comes first in the graph (it does when
-the first random kernel fuses with earlier work), and minitorch2 keeps graph order, so the values can differ there.
+(a draw given a generator, bernoulli_ with a float p, normal, randperm, multinomial). In a graph that has both
+kinds, minitorch2 draws in graph order; torch's scheduler may run the seeds' draw first (when the first random
+kernel fuses with earlier work, or when its peak-memory reordering moves an eager draw later), and the values then
+differ (tests/backend/test_inductor_random.py has two such programs as known differences).
 """
 from minitorch2 import _dtype, ops
 

@@ -67,11 +67,21 @@ PROGRAMS = {
     "randint": lambda lib, x: (lib.randint(0, 10, (3, 5)), lib.randint(3, (3, 5)) * x),
     "randint_like": lambda lib, x: (lib.randint_like(x, 3, 10), lib.randint_like(x, 7, dtype=lib.int32)),
     "normal_keeps_the_eager_stream": lambda lib, x: lib.normal(x, 2.0) + lib.rand_like(x),
+    # an eager-stream draw before a seeded one: torch's scheduler runs the seeds' draw first in these two
+    "randperm_then_rand": lambda lib, x: (lib.randperm(15), lib.rand(3)),
+    "bernoulli_float_p_then_rand_like": lambda lib, x: (x.clone().bernoulli_(0.3), lib.rand_like(x)),
     "dropout_p1_and_eval": lambda lib, x: (lib.nn.functional.dropout(x, 1.0), lib.nn.functional.dropout(x, 0.5, False)),
 }
 
 
-@pytest.mark.parametrize("name", PROGRAMS)
+# Programs whose values differ from torch.compile's (strict xfails), with the reason.
+KNOWN_DIFFERENT = {
+    name: "torch's scheduler runs the seeds' draw before an eager draw earlier in the graph (here: graph order)"
+    for name in ("randperm_then_rand", "bernoulli_float_p_then_rand_like")}
+
+
+@pytest.mark.parametrize("name", [pytest.param(name, marks=[pytest.mark.xfail(strict=True, reason=KNOWN_DIFFERENT[name])]
+                                               if name in KNOWN_DIFFERENT else []) for name in PROGRAMS])
 def test_more_random_ops(name):
     def program(lib):
         x = lib.full((3, 5), 0.25)
