@@ -23,6 +23,8 @@ kernel fuses with earlier work, or when its peak-memory reordering moves an eage
 differ (tests/backend/test_inductor_random.py has two such programs as known differences).
 """
 from minitorch2 import _dtype, ops
+from minitorch2.fx import Node
+from minitorch2.utils import _pytree as pytree
 
 aten, prims = ops.aten, ops.prims
 
@@ -91,7 +93,7 @@ _MODES = {aten.rand.default: "rand", aten.randn.default: "randn", aten.rand.gene
 
 
 def replace_random_passes(gm):
-    """Rewrite gm's rand/randn nodes into Inductor's seeded random prims; returns whether any was."""
+    """Rewrite gm's rand/randn/randint.low nodes into Inductor's seeded random prims; returns whether any was."""
     graph = gm.graph
     draws = [n for n in graph.nodes if n.op == "call_function" and n.target in _MODES
              and n.kwargs.get("generator") is None and not n.kwargs.get("pin_memory")]
@@ -120,7 +122,7 @@ def _replacement(graph, draw, seed):
 def _node(graph, target, args, like):
     """A node calling `target`, named as torch's pattern matcher names it, with its meta value and like's trace."""
     node = graph.call_function(target, args, name=f"{target._opname}_default")
-    node.meta["val"] = target.meta(*[a.meta["val"] if hasattr(a, "meta") else a for a in args])
+    node.meta["val"] = target.meta(*pytree.tree_map(lambda a: a.meta["val"] if isinstance(a, Node) else a, args))
     if like is not None and "stack_trace" in like.meta:
         node.meta["stack_trace"] = like.meta["stack_trace"]
     return node

@@ -160,3 +160,12 @@ def test_aot_graphs_print_the_random_nodes_as_torch():
 
     assert random_lines(ours["forward"]) == random_lines(theirs["forward"])
     assert len(random_lines(ours["forward"])) == 5
+
+
+def test_dynamic_sizes():
+    """One graph over a size symbol: the random nodes' sizes are symbols, and each call draws as torch's."""
+    def program(lib):
+        f = lib.compile(lambda x: lib.nn.functional.dropout(x, 0.5) + lib.randn_like(x), dynamic=True)
+        return f(lib.ones(6, 3)), f(lib.ones(9, 3))
+
+    _assert_bit_equal(_both(program))
