@@ -23,24 +23,28 @@ import ctypes.util
 
 import numpy as np
 
-_MASK = np.uint64(0xFFFFFFFF)
 _MULTIPLIERS = (np.uint64(0xD2511F53), np.uint64(0xCD9E8D57))
-_KEY_STEPS = (np.uint64(0x9E3779B9), np.uint64(0xBB67AE85))
+_KEY_STEPS = (0x9E3779B9, 0xBB67AE85)
 _ROUNDS = 10
 _UNIFORM_SCALE = np.float32(4.6566127342e-10)  # the largest scale with 0x7FFFFFFF * scale < 1 in float32
 
 
 def philox4x32(seed, offsets):
     """Philox4x32-10 on counters (offset, 0, 0, 0) under the key (seed mod 2**32, 0): four uint32 arrays."""
-    c0 = np.asarray(offsets, np.int64).astype(np.uint64) & _MASK
+    c0 = np.asarray(offsets, np.int64).astype(np.uint32)
     c1, c2, c3 = (np.zeros_like(c0) for _ in range(3))
-    k0, k1 = np.uint64(int(seed) & 0xFFFFFFFF), np.uint64(0)
+    key = [int(seed) & 0xFFFFFFFF, 0]
     for round_ in range(_ROUNDS):
-        product0, product1 = _MULTIPLIERS[0] * c0, _MULTIPLIERS[1] * c2  # 32 x 32 -> 64 bits: hi and lo words
-        c0, c1, c2, c3 = ((product1 >> np.uint64(32)) ^ c1 ^ k0, product1 & _MASK,
-                          (product0 >> np.uint64(32)) ^ c3 ^ k1, product0 & _MASK)
-        k0, k1 = (k0 + _KEY_STEPS[0]) & _MASK, (k1 + _KEY_STEPS[1]) & _MASK
-    return tuple(word.astype(np.uint32) for word in (c0, c1, c2, c3))
+        # 32 x 32 -> 64-bit products: their high and low words
+        product0, product1 = c0.astype(np.uint64) * _MULTIPLIERS[0], c2.astype(np.uint64) * _MULTIPLIERS[1]
+        c0, c1, c2, c3 = (_high(product1) ^ c1 ^ np.uint32(key[0]), product1.astype(np.uint32),
+                          _high(product0) ^ c3 ^ np.uint32(key[1]), product0.astype(np.uint32))
+        key = [(k + step) & 0xFFFFFFFF for k, step in zip(key, _KEY_STEPS)]
+    return c0, c1, c2, c3
+
+
+def _high(product):
+    return (product >> np.uint64(32)).astype(np.uint32)
 
 
 def _to_uniform(word):
