@@ -55,6 +55,8 @@ OUTSIDE_THE_LESSON = {
         "minitorch2/_aten/sorting.py", "minitorch2/_functions_sorting.py", "minitorch2/_aten/indexing_reduce.py",
         "minitorch2/_aten/nn_bce.py", "minitorch2/_aten/nn_upsample.py", "minitorch2/_aten/decompositions_upsample.py",
         "minitorch2/_aten/random_ops.py", "minitorch2/_random.py", "minitorch2/_factories_random.py",
+        # random ops in inductor-compiled graphs as torch.compile's: per-graph seeds and Philox4x32-10 values
+        "minitorch2/_philox.py", "minitorch2/_aten/inductor_prims.py", "backend/lowering_random.py",
         "minitorch2/_aten/table_apart.py",
         "minitorch2/_aten/table_nn_apart.py", "minitorch2/_aten/nn_apart_ops.py", "minitorch2/_aten/nn_apart_formulas.py",
         "minitorch2/_aten/nn_pool.py", "backend/lowering_pooling.py", "backend/lowering_more.py",

@@ -27,7 +27,7 @@ from minitorch2._sym import is_symbolic
 from minitorch2._aten import decompositions, decompositions_nn
 from partition import min_cut_rematerialization_partition
 
-from . import debug, speed
+from . import debug, lowering_random, speed
 from .codegen import get_codegen
 from .joint_graph import joint_graph_passes
 from .lowering import lower, overload
@@ -79,7 +79,6 @@ KEPT_WHOLE = ("var_mean.correction", "addmm.default")
 
 # Decompositions torch's inductor applies that minitorch2 does not have (the op stays whole in our graphs and
 # is lowered as it is, so the graphs differ from torch's there):
-#   native_dropout(_backward)         torch: rand + lt mask + mul (random ops inside the graph)
 #   the batch norms and their backward, convolution_backward, max_pool2d_with_indices_backward
 #   clamp.Tensor (torch: clamp_min.Tensor / clamp_max.Tensor), index_select (torch: index), index_add,
 #   dot and small mm (torch: mul + sum), flip (torch: prims.rev),
@@ -97,7 +96,8 @@ def select_decomp_table():
     table.update({ops.aten.clamp.default: decompositions.clamp_as_min_max,
                   ops.aten.silu.default: decompositions.silu_inductor,
                   ops.aten._softmax_backward_data.default: decompositions_nn._softmax_backward_data_fma,
-                  ops.aten.arange.start_step: decompositions.arange_as_iota})
+                  ops.aten.arange.start_step: decompositions.arange_as_iota,
+                  **lowering_random.DECOMPOSITIONS})  # rand_like, randn_like and dropout as rand / randn
     return table
 
 
@@ -106,6 +106,8 @@ def compile_fx_inner(gm, example_inputs, graph_kind="forward"):
     that needs a decision on sizes their ranges do not make (`s0 < s1`, a new ShapeEnv guard), NotImplementedError
     makes AOT compile per size instead."""
     sizes = [v for v in example_inputs for v in (v, *getattr(v, "shape", ())) if is_symbolic(v)]
+    if graph_kind == "inference":  # (a forward and backward had them in the joint graph: partition_fn)
+        lowering_random.replace_random_passes(gm)
     if not sizes:
         return _compile(gm, example_inputs, graph_kind)
     env = sizes[0].node.shape_env
@@ -175,7 +177,9 @@ def _lift_constants(gm):
 def partition_fn(joint, joint_inputs, **kwargs):
     """Inductor's partition function: the joint-graph passes (joint_graph.py), then the min-cut partitioner
     (which imports networkx at its first cut, partition/network.py)."""
-    return min_cut_rematerialization_partition(joint_graph_passes(joint), joint_inputs, **kwargs)
+    joint = joint_graph_passes(joint)
+    lowering_random.replace_random_passes(joint)  # (torch's last joint-graph pass)
+    return min_cut_rematerialization_partition(joint, joint_inputs, **kwargs)
 
 
 def compile_fx(gm, example_inputs):

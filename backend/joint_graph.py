@@ -14,7 +14,7 @@ A pattern whose inner node has other users is left alone (the inner value is nee
 matcher requires of inner nodes. Each new node gets its `val` from the op's meta function, so the partitioner can size
 it.
 
-torch's passes not here (constant folding, x + 0 and x * 1, redundant views, softmax/bmm/quantization/random patterns)
+torch's passes not here (constant folding, x + 0 and x * 1, redundant views, softmax/bmm/quantization patterns)
 fire on none of the programs tests/backend/test_inductor_aot_graphs.py compares.
 """
 from minitorch2 import _dtype, ops

@@ -227,6 +227,9 @@ def _build_table():
         # extern kernels
         "mm": matmul("mm"), "bmm": matmul("bmm"), "addmm": matmul_plus("mm"), "baddbmm": matmul_plus("bmm"),
         "convolution": extern_kernel("convolution"),
+        # the seeded random ops of the inductor path (lowering_random.py): seeds drawn, Philox values computed
+        **{f"prims::inductor_{n}": extern_kernel(f"prims::inductor_{n}")
+           for n in ("seeds", "lookup_seed", "random", "randint")},
     }
     table.update({name: P.elementwise(name) for name in UNARY})
     table.update({name: P.elementwise(name, "float") for name in UNARY_FLOAT})
@@ -240,9 +243,7 @@ def _build_table():
     return {op: fn for qualified, fn in table.items() if (op := overload(qualified)) is not None}
 
 
-LOWERINGS = _build_table()
-# Ops that must never be recomputed or inlined: random draws run once, as their eager kernel.
-ALWAYS_FALLBACK = {"random", "nondeterministic_seeded"}
+LOWERINGS = _build_table()  # (no random op has an entry but Inductor's seeded prims: the others run their eager kernel)
 
 
 # ---- the graph walk -----------------------------------------------------------------------
@@ -298,7 +299,7 @@ class GraphLowering:
         if node.target is operator.getitem:
             return args[0][args[1]]
         lowering = LOWERINGS.get(node.target)
-        if lowering is None or ALWAYS_FALLBACK & set(getattr(node.target, "tags", ())):
+        if lowering is None:
             lowering = make_fallback(node.target)
         try:
             result = lowering(*args, **kwargs)

@@ -171,8 +171,8 @@ def _dtype_code(dtype):
 
 
 def _op_code(op):
-    name, _, overload = str(op).removeprefix("aten.").partition(".")
-    return f"ops.aten.{name}.{overload or 'default'}"
+    namespace, name, overload = str(op).split(".")
+    return f"ops.{namespace}.{name}.{overload}"
 
 
 def _view_code(name, layout):

@@ -58,7 +58,10 @@ def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, device=None,
            pin_memory=False):
     if isinstance(mean, Tensor) or isinstance(std, Tensor):
         shape = (mean if isinstance(mean, Tensor) else std).shape
-        noise = randn(tuple(shape), generator=generator, dtype=(mean if isinstance(mean, Tensor) else std).dtype)
+        # (normal(0, 1), not randn: torch's compiled graphs keep normal's draw on the eager stream, as prims.normal,
+        # while the inductor path computes a randn with Philox)
+        noise = aten.normal.float_float(0.0, 1.0, list(shape), generator=generator,
+                                        dtype=(mean if isinstance(mean, Tensor) else std).dtype)
         return noise * std + mean
     options = _options(dtype, layout, device, pin_memory)
     return _finish(aten.normal.float_float(mean, std, _size((size,)), generator=generator, **options), requires_grad)

@@ -17,7 +17,7 @@ table_extra.py. Nothing registers itself anywhere else: to add an op, add a row 
 """
 from . import decompositions as dec, derivatives as d, derivatives_shape as ds
 from . import factories, indexing, inplace_fast as fast, linalg, masked_index, memory, pointwise as pw, prims
-from . import reductions as red
+from . import inductor_prims, reductions as red
 from . import table_apart, table_extra, table_more, table_nn, table_nn_apart, table_nn_more, view_scatters, views
 from .derivatives_util import zeros_like_grad
 from .overlap import Overlap
@@ -326,6 +326,7 @@ TABLE = [
     op("prims::iota(SymInt length, *, SymInt start, SymInt step, ScalarType dtype, Device device, bool requires_grad) "
        "-> Tensor", FACTORY, prims.iota),
     op("prims::fma(Tensor a, Tensor b, Tensor c) -> Tensor", ("pointwise",), prims.fma, prims.fma_formula),
+    *inductor_prims.ROWS,  # the inductor backend's random ops (inductor_prims.py)
     # and the scatter-add of the inductor path's embedding backward (masked_index.py)
     op("_unsafe_masked_index_put_accumulate(Tensor self, Tensor mask, Tensor?[] indices, Tensor values) -> Tensor", (),
        masked_index.unsafe_masked_index_put_accumulate),
