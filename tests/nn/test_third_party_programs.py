@@ -4,11 +4,18 @@ class of stop found in the real projects (tests/nn/programs/): ddp_ready_train.p
 (DistributedDataParallel and the process-group functions imported at the top, torch.bfloat16 in a dtype table),
 run as torchrun's world of one process (the imports are what stopped nanoGPT; the launcher's path uses them);
 hogwild_train.py is mnist_hogwild's pattern (model.share_memory(), a worker process training it in place, a
-shared tensor through a Queue), with the fork start method."""
+shared tensor through a Queue), with the fork start method. The compiled training programs (test_compiled_*)
+are a char-level GRU over a Dataset/DataLoader with AdamW, a cosine schedule, gradient clipping and sampling; a
+VAE (the inductor's random numbers for its reparameterization, as torch.compile's) saved and loaded; a DCGAN
+pair (ConvTranspose2d, BatchNorm, BCELoss, two Adams); pytorch/examples' word language model (LSTM with tied
+weights, truncated backpropagation); a transformer classifier with a padding mask over random_split and a
+DataLoader: each run under torch.compile's default backend, every printed loss equal to torch's."""
 import os
 import socket
 import subprocess
 import sys
+
+import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PROGRAMS = os.path.join(ROOT, "tests", "nn", "programs")
@@ -43,3 +50,10 @@ def test_a_hogwild_script_trains_its_shared_model_in_a_worker_as_torchs():
     ours = _stdout(["-m", "minitorch2", "run", script], env)
     assert ours == theirs
     assert "trained in the parent: True" in ours and "counts: [1.0, 1.0, 1.0] True" in ours
+
+
+@pytest.mark.parametrize("name", ["char_gru", "vae", "dcgan", "lstm_lm", "transformer_cls"])
+def test_compiled_training_programs_print_what_torch_prints(name):
+    script = os.path.join(PROGRAMS, f"{name}.py")
+    env = {"OMP_NUM_THREADS": "1"}
+    assert _stdout(["-m", "minitorch2", "run", script], env) == _stdout([script], env)
