@@ -11,18 +11,18 @@ from .. import _dtype
 from .._dtype import result_type
 from .._tensor import Tensor
 from .meta_util import broadcast_shapes, fake_empty, fake_pointwise, pointwise_strides
-from .pointwise_factories import _ensure_array, _laid_out, _not_implemented, _np, binary
+from .pointwise_factories import _ensure_array, _laid_out, _not_implemented, _np, binary, scalar_argument
 
 
 # ---------------------------------------------------------------- arithmetic
 def _add(a, b, alpha=1, *, dtype):
     if dtype is _dtype.bool_:
         return np.logical_or(a, b) if alpha else a
-    return np.add(a, b) if alpha == 1 else np.add(a, np.multiply(b, alpha))
+    return np.add(a, b) if alpha == 1 else np.add(a, np.multiply(b, scalar_argument(alpha, dtype)))
 
 
 def _sub(a, b, alpha=1, *, dtype):
-    return np.subtract(a, b) if alpha == 1 else np.subtract(a, np.multiply(b, alpha))
+    return np.subtract(a, b) if alpha == 1 else np.subtract(a, np.multiply(b, scalar_argument(alpha, dtype)))
 
 
 def _alpha_check(self, other, alpha=1):
@@ -268,6 +268,7 @@ def _clamp_kernel():
         dtype = _clamp_dtype(self, min, max)
         x = _np(self, dtype)
         floating = dtype.is_floating_point
+        min, max = (scalar_argument(b, dtype) if isinstance(b, (int, float)) else b for b in (min, max))
         if min is not None:  # (a float bound equal to x keeps x: clamp(-0., min=0.) is -0., as ATen's)
             x = prefer_first(x, _np(min, dtype), np.greater) if floating else np.maximum(x, _np(min, dtype))
         if max is not None:
@@ -300,7 +301,7 @@ def _masked_fill_kernel():
                 )
             value = value._np
         else:
-            value = _dtype.checked_scalar(value, self.dtype)
+            value = _dtype.checked_scalar(value, self.dtype, half_overflows=True)
         shape = broadcast_shapes(tuple(self.shape), tuple(mask.shape))
         if shape != tuple(self.shape):
             raise RuntimeError(

@@ -27,6 +27,13 @@ def _np(value, dtype):
     return value
 
 
+def scalar_argument(value, dtype):
+    """A kernel's Scalar argument (clamp's bounds, alpha, threshold's) in its computation dtype: c10's checked
+    conversion (uint8's alpha=1000 raises; an int wraps into an unsigned type as ATen's does). Metas leave the
+    check to the kernel, as torch's do."""
+    return np.asarray(_dtype.checked_scalar(value, dtype, half_overflows=True), dtype.np)
+
+
 def _float_dtype(dtype):
     return dtype if dtype.is_floating_point else _dtype.get_default_dtype()
 
