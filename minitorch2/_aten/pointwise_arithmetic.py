@@ -159,8 +159,8 @@ def _any_dtype(fn):
 add = _checked(binary(_add), _alpha_check)
 sub = _checked(binary(_sub), _sub_check)
 rsub = _checked(binary(_rsub, reverse=True), _sub_check)
-mul = binary(_mul)
-div = binary(_div, out="float")
+mul = binary(_mul, scalar_in_float32=True)
+div = binary(_div, out="float", scalar_in_float32=True)
 def _refused_in_meta(impl, kernel_name, refused=lambda dtype: dtype is _dtype.bool_):
     """The meta refuses the result dtypes the kernel refuses (bool, unless `refused` says otherwise), so a trace
     fails where eager does; `kernel_name(**kwargs)` names ATen's kernel (None: nothing is refused)."""
@@ -195,7 +195,7 @@ bitwise_xor = binary(_bitwise(np.bitwise_xor))
 
 def _div_mode():
     """div.Tensor_mode: true division (div) without a rounding mode, else rounded in the promoted dtype."""
-    rounded = binary(_div)
+    rounded = binary(_div, scalar_in_float32=True)
 
     def pick(which):
         return lambda self, other, *, rounding_mode=None: (
