@@ -427,6 +427,7 @@ median = (_median_kernel, lambda self: fake_empty((), self.dtype))
 
 
 def _check_k(self, k, d):
+    _check_selection(self, d, "kthvalue()")  # an empty dim is refused before k is read
     size = self.shape[d] if self.dim() else 1
     if not 1 <= k <= size:
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
