@@ -36,8 +36,9 @@ def constant(value, dtype):
     if L.is_size_expr(value):  # a size as a value (dynamic shapes): the kernel computes it from its size arguments
         L.check_integer(value)
         return L.Constant(value, dtype)
-    python_type = bool if dtype is _dtype.bool_ else float if dtype.is_floating_point else int
-    return L.Constant(python_type(value), dtype)
+    if dtype is _dtype.bool_ or dtype.is_floating_point:
+        return L.Constant((bool if dtype is _dtype.bool_ else float)(value), dtype)
+    return L.Constant(int(_dtype.wrapped_int(int(value), dtype)), dtype)  # as c10 casts: int8's 2**31 is 0
 
 
 def compare(name, a, b):

@@ -7,8 +7,8 @@ The property draws a dtype (int8, uint8, int16, int32, float16, float32, bool), 
 bool, small, negative or large): minitorch2 eager and `backend.compile_fx` (the inductor: aot, lowering, the LLVM
 kernels) must give torch eager's dtype, shape and values (integers exactly, floats to the last bit but for
 float32's transcendental ulps), and raise torch's error class where torch raises. One exception: a Scalar
-argument that does not fit the dtype (int8's clamp(max=1000)) raises in eager only; torch's inductor does not
-check it either. The hand-written cases below are the differences the first probes found (each failed before):
+argument that does not fit the dtype (int8's clamp(max=1000)), a bool argmax and a kernel's dtype dispatch (abs
+of bools) raise in eager only; torch's inductor does not check them either. The hand-written cases below are the differences the first probes found (each failed before):
 
 - a kernel's Scalar argument goes through c10's checked conversion: uint8.clamp(-1000, 1000) and
   int32.clamp(min=2**40) gave wrapped bounds without a word, add(alpha=2**40) raised numpy's OverflowError;
@@ -50,7 +50,9 @@ SCALAR_OPS = {  # (lib, x, s) -> tensor or tuple; s is a Python number
 }
 SCALARS = st.one_of(st.integers(-3, 3), st.sampled_from([True, False, 127, -128, 255, 1000, -1, 2**31, 2**40]),
                     st.sampled_from([0.01, 1 / 3, 2.5, -0.5, 4097.0, 1e-8, float("inf"), float("nan")]))
-SCALAR_OVERFLOW = "without overflow"  # c10's checked conversion of a Scalar argument: eager only, as torch's inductor
+# checks of eager kernels that torch's inductor does not make either (a Scalar argument's conversion, bool argmax,
+# a kernel's dtype dispatch: abs of bools)
+EAGER_KERNEL_CHECKS = ("without overflow", "does not support bool input", "not implemented for")
 
 
 def values_of(dtype, size, draw):
@@ -111,7 +113,7 @@ class Program(nn.Module):
         return self.fn(mt, x, self.scalar)
 
 
-@settings(max_examples=max(settings.default.max_examples // 4, 1))
+@settings(max_examples=1500, derandomize=False)
 @given(scalar_cases())
 def test_scalar_operands_on_narrow_dtypes_and_odd_layouts_match_torch(case):
     data, layout, shape, op_name, scalar = case
@@ -124,12 +126,14 @@ def test_scalar_operands_on_narrow_dtypes_and_odd_layouts_match_torch(case):
         with pytest.raises(type(error)) as eager:
             fn(mt, laid_out(mt, data, layout, shape), scalar)
         assert words in str(eager.value)
-        if SCALAR_OVERFLOW not in words:
+        if not any(check in words for check in EAGER_KERNEL_CHECKS):
             x = laid_out(mt, data, layout, shape)
             with pytest.raises(type(error)):
                 backend.compile_fx.compile_fx(Program(fn, scalar), [x])(x)
         return
     assert_matches(fn(mt, laid_out(mt, data, layout, shape), scalar), expected)
+    if op_name == "floordiv" and (data.dtype.kind == "f" or isinstance(scalar, float)):
+        return  # float floor division: see EAGER_ONLY below
     x = laid_out(mt, data, layout, shape)
     assert_matches(backend.compile_fx.compile_fx(Program(fn, scalar), [x])(x), expected)
 
