@@ -266,6 +266,8 @@ def _clamp_kernel():
         if min is None and max is None:
             raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
         dtype = _clamp_dtype(self, min, max)
+        if dtype is _dtype.bool_:
+            _refuse_bool_clamp(min, max)
         x = _np(self, dtype)
         floating = dtype.is_floating_point
         min, max = (scalar_argument(b, dtype) if isinstance(b, (int, float)) else b for b in (min, max))
@@ -281,6 +283,14 @@ def _clamp_kernel():
         return fake_pointwise(_clamp_dtype(self, min, max), (self, min, max))
 
     return _laid_out(kernel, meta)
+
+
+def _refuse_bool_clamp(min, max):
+    """ATen's clamp kernels have no bool version, but for clamp.Tensor with one bound (a maximum or minimum)."""
+    tensors = isinstance(min, Tensor) or isinstance(max, Tensor)
+    if not (tensors and (min is None or max is None)):
+        name = "clamp" if tensors or (min is not None and max is not None) else "clamp_min" if max is None else "clamp_max"
+        raise _not_implemented(f"{name}{'' if tensors else '_scalar'}_cpu", _dtype.bool_)
 
 
 clamp = _clamp_kernel()
