@@ -116,7 +116,6 @@ class Program(nn.Module):
         return self.fn(mt, x, self.scalar)
 
 
-@settings(max_examples=1500, derandomize=False)
 @settings(max_examples=max(settings.default.max_examples // 2, 1))  # (HYPOTHESIS_PROFILE=deep: 5,000)
 @given(scalar_cases())
 def test_scalar_operands_on_narrow_dtypes_and_odd_layouts_match_torch(case):
