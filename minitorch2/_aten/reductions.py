@@ -157,8 +157,6 @@ def _arg_index(np_arg, name):
         return np.asarray(idx, dtype=np.int64)
 
     def meta(self, dim=None, keepdim=False):
-        if dim is None and self.numel() == 0:  # (torch's meta raises RuntimeError here, where eager's IndexError)
-            raise RuntimeError(f"{name}: Expected reduction dim to be specified for input.numel() == 0.")
         _check_index_reduction(self, dim, name)
         dims = tuple(range(self.dim())) if dim is None else (wrap_dim(dim, self.dim()),)
         return fake_empty(reduced_shape(self.shape, dims, keepdim), _dtype.int64)

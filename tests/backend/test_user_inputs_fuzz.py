@@ -238,7 +238,6 @@ DIM_ERRORS = {
     "sum_dim_out_of_range": (lambda L, x: x.sum(5), lambda L: L.zeros(0, 3)),
     "min_of_empty_dim": (lambda L, x: tuple(x.min(0, keepdim=True)), lambda L: L.zeros(0, 3)),
     "argmax_of_empty_bool_dim": (lambda L, x: x.argmax(-1), lambda L: L.zeros(3, 0, dtype=L.bool)),
-    "argmin_of_empty_without_dim": (lambda L, x: x.argmin(), lambda L: L.zeros(0, 3)),
 }
 
 
