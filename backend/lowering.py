@@ -172,7 +172,7 @@ def _build_table():
     # backwards, logsumexp, nll_loss, t and transpose, ... never reach lowering (tests/backend/test_lowering.py).
     table = {
         "add.Tensor": P.add, "add.Scalar": P.add, "sub.Tensor": P.sub, "sub.Scalar": P.sub,
-        "mul.Tensor": P.elementwise("mul"), "mul.Scalar": P.elementwise("mul"),
+        "mul.Tensor": P.mul, "mul.Scalar": P.mul,
         "div.Tensor": P.div, "div.Scalar": P.div, "div.Tensor_mode": P.div_mode,
         "remainder.Tensor": P.elementwise("remainder"), "remainder.Scalar": P.elementwise("remainder"),
         "fmod.Tensor": P.elementwise("fmod"), "fmod.Scalar": P.elementwise("fmod"),

@@ -36,8 +36,9 @@ def constant(value, dtype):
     if L.is_size_expr(value):  # a size as a value (dynamic shapes): the kernel computes it from its size arguments
         L.check_integer(value)
         return L.Constant(value, dtype)
-    python_type = bool if dtype is _dtype.bool_ else float if dtype.is_floating_point else int
-    return L.Constant(python_type(value), dtype)
+    if dtype is _dtype.bool_ or dtype.is_floating_point:
+        return L.Constant((bool if dtype is _dtype.bool_ else float)(value), dtype)
+    return L.Constant(int(_dtype.wrapped_int(int(value), dtype)), dtype)  # as c10 casts: int8's 2**31 is 0
 
 
 def compare(name, a, b):
@@ -114,8 +115,21 @@ def sub(a, b, alpha=1):
     return add(a, b, alpha, "sub")
 
 
+def scalar_in_float32(fn, a, b, dtype):
+    """fn(a, b) of dtype `dtype`; for float16 with a scalar second operand (a Python number or a 0-d tensor),
+    computed in float32 from the scalar's own value and rounded once, as ATen's CPU mul and div kernels read
+    such a scalar (x * 0.01 is half(float(x) * 0.01f), not x * half(0.01))."""
+    if dtype is not _dtype.float16 or is_tensor(b) and len(b.get_size()) > 0:
+        return pointwise(fn, a, b, compute_dtype=dtype)
+    return pointwise(lambda u, v: cast(fn(u, v), dtype), a, b, compute_dtype=_dtype.float32)
+
+
+def mul(a, b):
+    return scalar_in_float32(lambda u, v: op("mul", u, v), a, b, ir.promote(a, b))
+
+
 def div(a, b):
-    return pointwise(lambda u, v: op("truediv", u, v), a, b, compute_dtype=float_dtype(a, b))
+    return scalar_in_float32(lambda u, v: op("truediv", u, v), a, b, float_dtype(a, b))
 
 
 def div_mode(a, b, rounding_mode=None):
@@ -123,7 +137,7 @@ def div_mode(a, b, rounding_mode=None):
         return div(a, b)
     rounding, integer_division = ("floor", "floordiv") if rounding_mode == "floor" else ("trunc", "truncdiv")
     if ir.promote(a, b).is_floating_point:
-        return pointwise(lambda u, v: op(rounding, op("truediv", u, v)), a, b)
+        return scalar_in_float32(lambda u, v: op(rounding, op("truediv", u, v)), a, b, ir.promote(a, b))
     return pointwise(lambda u, v: op(integer_division, u, v), a, b)  # exact, never via float
 
 

@@ -186,10 +186,11 @@ def wrapped_int(value, to):
     return to.np.type(value)
 
 
-def checked_scalar(value, to):
+def checked_scalar(value, to, half_overflows=False):
     """A Python number given as a fill value of dtype `to`, refused as c10's checked_convert refuses one
     that does not fit (full((2,), 2**63, dtype=int64), fill_(nan) of an integer tensor); returned
-    unchanged when it fits, an int wrapped into an integer dtype (uint8's -1 is 255)."""
+    unchanged when it fits, an int wrapped into an integer dtype (uint8's -1 is 255). A fill saturates a
+    float16 to inf; `half_overflows`: a kernel's Scalar argument (clamp's bounds, alpha) refuses it too."""
     if isinstance(value, (complex, np.complexfloating)):
         raise complex_unsupported(value, "a fill value")
     if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
@@ -203,7 +204,7 @@ def checked_scalar(value, to):
         lowest = -info.max if isinstance(value, (int, np.integer)) and not to.is_signed else info.min
         fits = math.isfinite(value) and lowest <= value <= info.max
     else:
-        fits = to is float16 or not math.isfinite(value) or abs(value) <= float(np.finfo(to.np).max)
+        fits = to is float16 and not half_overflows or not math.isfinite(value) or abs(value) <= float(np.finfo(to.np).max)
     if not fits:
         raise RuntimeError(f"value cannot be converted to type {_C_NAMES[to.name]} without overflow")
     return wrapped_int(value, to) if to.category == 1 and isinstance(value, int) else value

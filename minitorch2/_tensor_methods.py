@@ -22,17 +22,11 @@ aten = ops.aten
 
 
 def _binary_operators():
-    def bool_or_bitwise(bitwise, logical):
-        """& | ^: the logical op on a bool tensor (a Python operand made a tensor), else the bitwise one."""
-        return lambda self, other: (bitwise(self, other) if self.dtype is not _dtype.bool_
-                                    else logical(self, _as_tensor(other)))
-
     def compare(fn, otherwise):
         """== and != with anything but a tensor or a number answer False and True, as torch's do."""
         return lambda self, other: fn(self, other) if isinstance(other, (Tensor, int, float, bool)) else otherwise
 
-    and_, or_ = bool_or_bitwise(F.bitwise_and, F.logical_and), bool_or_bitwise(F.bitwise_or, F.logical_or)
-    xor = bool_or_bitwise(F.bitwise_xor, F.logical_xor)
+    and_, or_, xor = F.bitwise_and, F.bitwise_or, F.bitwise_xor  # (of bools too: bool & 5 is an int64 tensor)
     return {  # (the torch-level functions bind as methods: x + y is F.add(x, y))
         "__add__": F.add, "__sub__": F.sub, "__mul__": F.mul, "__truediv__": F.div, "__floordiv__": F.floor_divide,
         "__mod__": F.remainder, "__pow__": F.pow, "__lt__": F.lt, "__le__": F.le, "__gt__": F.gt, "__ge__": F.ge,
@@ -60,12 +54,6 @@ def _binary_operators():
 def _shift_operator(packet, self, other):
     """x << y records aten.__lshift__ (not bitwise_left_shift), as torch's operator binding does."""
     return packet.Tensor(self, other) if isinstance(other, Tensor) else packet.Scalar(self, other)
-
-
-def _as_tensor(x):
-    if isinstance(x, Tensor):
-        return x
-    return aten.scalar_tensor.default(x, dtype=_dtype.scalar_dtype(x))
 
 
 def _inplace_operators():

@@ -129,7 +129,7 @@ class FunctionBuilder:
 
     # ---- typed helpers returning Values ----
 
-    def binop(self, opcode, a, b, hint="t"):  # (opcode with its flags: "fadd reassoc nsz", "add nsw")
+    def binop(self, opcode, a, b, hint="t"):  # (opcode with its flags: "fadd reassoc", "add nsw")
         return Value(self.op(hint, f"{opcode} {a.ty} {a.ref}, {b.ref}"), a.dtype)
 
     def fneg(self, x, hint="neg"):

@@ -12,8 +12,9 @@ and runs the outermost loop variable `loop.vars[0]` over [start, end) only (then
 can raise: `zero_division`, `index_out_of_range`). Every loop is a plain counted loop over an i64 induction
 variable and every element address is `getelementptr` from the flat index, the shape LLVM's loop vectorizer
 recognizes; reductions accumulate in a stack slot that LLVM promotes to a register, and float sums carry
-`reassoc nsz` so that they may be reordered into vector lanes (over long ranges, in blocks of partial sums, as
-accurate as torch's cascade summation). Index arithmetic is `nsw` i64; `//` and `%` are unsigned division where
+`reassoc` so that they may be reordered into vector lanes (over long ranges, in blocks of partial sums, as
+accurate as torch's cascade summation); not `nsz`, with which LLVM factors sum(x * c) into sum(x) * c and
+loses the NaN of 0 * inf or of inf - inf. Index arithmetic is `nsw` i64; `//` and `%` are unsigned division where
 the operand is provably non-negative, Python's floor semantics otherwise. A store with mode "add" loads, adds and
 stores back (a scatter-add; such kernels are serial, so this is race-free).
 """

@@ -426,5 +426,5 @@ def combine(b, kind, acc, value, hint):
         raise NotImplementedError(f"LLVM codegen has no reduction {kind!r}")
     float_opcode, int_opcode = COMBINE_OPCODES[kind]
     if floating and float_opcode:  # reassociable, so that the vectorizer may split the sum into lanes
-        return b.binop(f"{float_opcode} reassoc nsz", acc, value, hint=hint)
+        return b.binop(f"{float_opcode} reassoc", acc, value, hint=hint)
     return b.binop(int_opcode, acc, value, hint=hint)

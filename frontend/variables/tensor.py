@@ -145,6 +145,8 @@ def _fake_run_failure(kind, target, fake_args, fake_kwargs, error):
     """As Dynamo: an op fake tensors cannot run (data-dependent, no meta function, an argument it does not take)
     is a graph break; any other failure is the program's, raised now as TorchRuntimeError."""
     name = getattr(target, "__name__", target)
+    if isinstance(error, IndexError):  # a dim out of range reaches the user as itself, as Dynamo re-raises it
+        return error
     if isinstance(error, _LEFT_TO_EAGER) or (isinstance(error, TypeError) and "argument" in str(error)):
         return Unsupported(f"running {name} on fake tensors failed: {type(error).__name__}: {error}", "unsupported_call")
     return TorchRuntimeError(f"RuntimeError when making fake tensor call\n  Explanation: Dynamo failed to run FX node"

@@ -59,17 +59,13 @@ def reduction_dims(dims, ndim):
         return tuple(range(ndim))
     if isinstance(dims, int):
         dims = [dims]
-    if ndim == 0:  # a 0-d tensor has one reducible "dim" (0 or -1), which is no dim at all
-        for d in dims:
-            wrap_dim(d, 0)
-        return ()
     result = []
     for d in dims:
         d = wrap_dim(d, ndim)
-        if d in result:
+        if d in result:  # (a 0-d tensor's one "dim" is 0 or -1: both at once are a repeat)
             raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
         result.append(d)
-    return tuple(sorted(result))
+    return () if ndim == 0 else tuple(sorted(result))  # a 0-d tensor's dim is no dim at all
 
 
 def reduced_shape(shape, dims, keepdim):

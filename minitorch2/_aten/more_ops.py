@@ -202,8 +202,11 @@ def _prod_kernel(self, dim=None, keepdim=False, *, dtype=None):
     out_dtype = sum_dtype(self, dtype)
     dims = _prod_dims(self, dim)
     x = self._np.astype(out_dtype.np, copy=False)
-    if out_dtype is _dtype.float16 and dim is None and x.size:  # ATen multiplies half in half, in order
-        return np.multiply.accumulate(x.reshape(-1))[-1].reshape((1,) * self.dim() if keepdim else ())
+    if out_dtype is _dtype.float16 and x.size and dims:  # ATen multiplies half in half, in order (numpy: in float)
+        if dim is None:
+            return np.multiply.accumulate(x.reshape(-1))[-1].reshape((1,) * self.dim() if keepdim else ())
+        product = np.take(np.multiply.accumulate(x, axis=dims[0]), [-1], axis=dims[0])
+        return product if keepdim else np.squeeze(product, dims[0])
     return np.asarray(np.prod(x, axis=dims, keepdims=keepdim))
 
 
@@ -428,6 +431,7 @@ def _check_k(self, k, d):
 
 def _kthvalue_kernel(self, k, dim=-1, keepdim=False):
     rows, d = _rows(self, dim)
+    _check_selection(self, d, "kthvalue()")  # eager refuses an empty dim before reading k (the meta after)
     _check_k(self, k, d)
     values, index = _kth_smallest(rows, k - 1)
     return _unrows(values, index, self, d, keepdim)

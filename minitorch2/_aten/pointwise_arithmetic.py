@@ -11,18 +11,18 @@ from .. import _dtype
 from .._dtype import result_type
 from .._tensor import Tensor
 from .meta_util import broadcast_shapes, fake_empty, fake_pointwise, pointwise_strides
-from .pointwise_factories import _ensure_array, _laid_out, _not_implemented, _np, binary
+from .pointwise_factories import _ensure_array, _laid_out, _not_implemented, _np, binary, scalar_argument
 
 
 # ---------------------------------------------------------------- arithmetic
 def _add(a, b, alpha=1, *, dtype):
     if dtype is _dtype.bool_:
         return np.logical_or(a, b) if alpha else a
-    return np.add(a, b) if alpha == 1 else np.add(a, np.multiply(b, alpha))
+    return np.add(a, b) if alpha == 1 else np.add(a, np.multiply(b, scalar_argument(alpha, dtype)))
 
 
 def _sub(a, b, alpha=1, *, dtype):
-    return np.subtract(a, b) if alpha == 1 else np.subtract(a, np.multiply(b, alpha))
+    return np.subtract(a, b) if alpha == 1 else np.subtract(a, np.multiply(b, scalar_argument(alpha, dtype)))
 
 
 def _alpha_check(self, other, alpha=1):
@@ -159,8 +159,8 @@ def _any_dtype(fn):
 add = _checked(binary(_add), _alpha_check)
 sub = _checked(binary(_sub), _sub_check)
 rsub = _checked(binary(_rsub, reverse=True), _sub_check)
-mul = binary(_mul)
-div = binary(_div, out="float")
+mul = binary(_mul, scalar_in_float32=True)
+div = binary(_div, out="float", scalar_in_float32=True)
 def _refused_in_meta(impl, kernel_name, refused=lambda dtype: dtype is _dtype.bool_):
     """The meta refuses the result dtypes the kernel refuses (bool, unless `refused` says otherwise), so a trace
     fails where eager does; `kernel_name(**kwargs)` names ATen's kernel (None: nothing is refused)."""
@@ -195,7 +195,7 @@ bitwise_xor = binary(_bitwise(np.bitwise_xor))
 
 def _div_mode():
     """div.Tensor_mode: true division (div) without a rounding mode, else rounded in the promoted dtype."""
-    rounded = binary(_div)
+    rounded = binary(_div, scalar_in_float32=True)
 
     def pick(which):
         return lambda self, other, *, rounding_mode=None: (
@@ -266,8 +266,11 @@ def _clamp_kernel():
         if min is None and max is None:
             raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
         dtype = _clamp_dtype(self, min, max)
+        if dtype is _dtype.bool_:
+            _refuse_bool_clamp(min, max)
         x = _np(self, dtype)
         floating = dtype.is_floating_point
+        min, max = (scalar_argument(b, dtype) if isinstance(b, (int, float)) else b for b in (min, max))
         if min is not None:  # (a float bound equal to x keeps x: clamp(-0., min=0.) is -0., as ATen's)
             x = prefer_first(x, _np(min, dtype), np.greater) if floating else np.maximum(x, _np(min, dtype))
         if max is not None:
@@ -280,6 +283,14 @@ def _clamp_kernel():
         return fake_pointwise(_clamp_dtype(self, min, max), (self, min, max))
 
     return _laid_out(kernel, meta)
+
+
+def _refuse_bool_clamp(min, max):
+    """ATen's clamp kernels have no bool version, but for clamp.Tensor with one bound (a maximum or minimum)."""
+    tensors = isinstance(min, Tensor) or isinstance(max, Tensor)
+    if not (tensors and (min is None or max is None)):
+        name = "clamp" if tensors or (min is not None and max is not None) else "clamp_min" if max is None else "clamp_max"
+        raise _not_implemented(f"{name}{'' if tensors else '_scalar'}_cpu", _dtype.bool_)
 
 
 clamp = _clamp_kernel()
@@ -300,7 +311,7 @@ def _masked_fill_kernel():
                 )
             value = value._np
         else:
-            value = _dtype.checked_scalar(value, self.dtype)
+            value = _dtype.checked_scalar(value, self.dtype, half_overflows=True)
         shape = broadcast_shapes(tuple(self.shape), tuple(mask.shape))
         if shape != tuple(self.shape):
             raise RuntimeError(

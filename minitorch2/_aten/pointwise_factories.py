@@ -27,6 +27,13 @@ def _np(value, dtype):
     return value
 
 
+def scalar_argument(value, dtype):
+    """A kernel's Scalar argument (clamp's bounds, alpha, threshold's) in its computation dtype: c10's checked
+    conversion (uint8's alpha=1000 raises; an int wraps into an unsigned type as ATen's does). Metas leave the
+    check to the kernel, as torch's do."""
+    return np.asarray(_dtype.checked_scalar(value, dtype, half_overflows=True), dtype.np)
+
+
 def _float_dtype(dtype):
     return dtype if dtype.is_floating_point else _dtype.get_default_dtype()
 
@@ -113,9 +120,11 @@ def _check_broadcast(self, other):
         broadcast_shapes(self._shape, other._shape)
 
 
-def binary(fn, out="promote", reverse=False):
+def binary(fn, out="promote", reverse=False, scalar_in_float32=False):
     """add, mul, maximum, ...: `out` is "promote" (common dtype), "float" (true division) or "bool" (comparisons).
-    `reverse`: the op computes `other OP self` (rsub), so `other` leads the output's layout."""
+    `reverse`: the op computes `other OP self` (rsub), so `other` leads the output's layout. `scalar_in_float32`
+    (mul, div): a float16 result with a scalar `other` (a number or a 0-d tensor) is computed in float32 from the
+    scalar's own value and rounded once, as ATen's CPU kernels do (x * 0.01 is not x * half(0.01))."""
 
     def compute_dtype(self, other):
         if type(other) is Tensor and type(self) is Tensor and self.dtype is other.dtype:
@@ -129,9 +138,11 @@ def binary(fn, out="promote", reverse=False):
 
     def kernel(self, other, *extra, **kwargs):
         _check_broadcast(self, other)
-        dtype = compute_dtype(self, other)
+        dtype = math = compute_dtype(self, other)
+        if scalar_in_float32 and dtype is _dtype.float16 and not (isinstance(other, Tensor) and other.dim()):
+            math = _dtype.float32
         with np.errstate(all="ignore"):
-            result = fn(_np(self, dtype), _np(other, dtype), *extra, dtype=dtype, **kwargs)
+            result = fn(_np(self, math), _np(other, math), *extra, dtype=math, **kwargs)
         return _ensure_array(result, _dtype.bool_ if out == "bool" else dtype)
 
     def meta(self, other, *args, **kwargs):

@@ -15,7 +15,8 @@ from .._dtype import result_type
 from .._tensor import Tensor
 from .meta_util import broadcast_shapes, fake_empty, fake_pointwise, pointwise_strides, preserve_format_strides
 from .transcendental_bits import rounded_from_double, saturating_tanh
-from .pointwise_factories import _ensure_array, _laid_out, _not_implemented, _np, unary_bool, unary_float, unary_same
+from .pointwise_factories import (_ensure_array, _laid_out, _not_implemented, _np, scalar_argument, unary_bool,
+                                  unary_float, unary_same)
 
 _SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
 
@@ -165,7 +166,8 @@ def _threshold_backward(grad, x, threshold):
 
 
 def _threshold(x, threshold, value):
-    return np.where(x <= threshold, np.asarray(value, x.dtype), x)
+    dtype = _dtype.from_numpy(x.dtype)
+    return np.where(x <= scalar_argument(threshold, dtype), scalar_argument(value, dtype), x)
 
 
 def _leaky_relu(x, negative_slope=0.01):

@@ -1,0 +1,321 @@
+"""What users pass in, compiled and eager, against real torch: narrow integer and float16 tensors in odd layouts
+with Python-scalar operands, Scalar arguments that do not fit the tensor's dtype, and the errors of dims users
+get wrong.
+
+The property draws a dtype (int8, uint8, int16, int32, float16, float32, bool), values at its extremes, a layout
+(contiguous, transposed, sliced with a step, expanded with stride 0) and one op with a Python scalar (int, float or
+bool, small, negative or large): minitorch2 eager and `backend.compile_fx` (the inductor: aot, lowering, the LLVM
+kernels) must give torch eager's dtype, shape and values (integers exactly, floats to the last bit but for
+float32's transcendental ulps), and raise torch's error class where torch raises. One exception: a Scalar
+argument that does not fit the dtype (int8's clamp(max=1000)), a bool argmax and a kernel's dtype dispatch (abs
+of bools) raise in eager only; torch's inductor does not check them either. The hand-written cases below are the differences the first probes found (each failed before):
+
+- a kernel's Scalar argument goes through c10's checked conversion: uint8.clamp(-1000, 1000) and
+  int32.clamp(min=2**40) gave wrapped bounds without a word, add(alpha=2**40) raised numpy's OverflowError;
+- float16 mul and div by a scalar second operand (a number or a 0-d tensor) compute in float32 from the
+  scalar's own value and round once, as ATen's CPU kernels: x * 0.01 was x * half(0.01), one ulp off, in eager
+  and in the compiled kernels (leaky_relu's decomposition with it);
+- a 0-d tensor's dims 0 and -1 are the same dim (sum((0, -1)) raises), kthvalue over an empty dim is an
+  IndexError, and a dim error found while compiling reaches the user as torch.compile's IndexError.
+"""
+import re
+
+import numpy as np
+import pytest
+import torch
+from hypothesis import given, note, settings
+from hypothesis import strategies as st
+
+import backend
+import frontend
+import minitorch2 as mt
+import minitorch2.nn as nn
+from tests.backend.codegens import codegen_fixture
+
+DTYPES = ["int8", "uint8", "int16", "int32", "float16", "float32", "bool"]
+LAYOUTS = ["contiguous", "transposed", "step", "expanded"]
+SCALAR_OPS = {  # (lib, x, s) -> tensor or tuple; s is a Python number
+    "add": lambda L, x, s: x + s, "rsub": lambda L, x, s: s - x, "mul": lambda L, x, s: (x * s, s * x),
+    "div": lambda L, x, s: x / s, "rdiv": lambda L, x, s: s / x, "floordiv": lambda L, x, s: x // s,
+    "remainder": lambda L, x, s: x % s, "trunc_div": lambda L, x, s: L.div(x, s, rounding_mode="trunc"),
+    "pow": lambda L, x, s: x ** 2 if isinstance(s, bool) else x.abs() ** 2 * s, "compare": lambda L, x, s: (x > s, x == s),
+    "clamp": lambda L, x, s: (x.clamp(min=s), x.clamp(max=s), x.clamp(s, s - 1)), "where": lambda L, x, s: L.where(x > 0, x, s),
+    "maximum": lambda L, x, s: (L.maximum(x, L.tensor(s)), L.minimum(x, L.tensor(s))),
+    "shift": lambda L, x, s: (x << 3, x >> 9) if not x.is_floating_point() else x * 2,
+    "bitwise": lambda L, x, s: (x & 5, x | -3, ~x) if not x.is_floating_point() else -x,
+    "add_alpha": lambda L, x, s: L.add(x, x, alpha=s), "neg_abs": lambda L, x, s: (-x, x.abs(), x * s),
+    "sum": lambda L, x, s: (x.sum(-1), (x * s).sum(), (x * s).sum(0)), "prod": lambda L, x, s: (x.prod(0), x.prod(-1)),
+    "amax_argmax": lambda L, x, s: (x.amax(-1), x.argmax(0), L.sort(x + s, -1)[0]),
+    "cast": lambda L, x, s: ((x * s).to(L.int8), (x + s).to(L.float16), (x - s).to(L.uint8)),
+}
+SCALARS = st.one_of(st.integers(-3, 3), st.sampled_from([True, False, 127, -128, 255, 1000, -1, 2**31, 2**40]),
+                    st.sampled_from([0.01, 1 / 3, 2.5, -0.5, 4097.0, 1e-8, float("inf"), float("nan")]))
+# checks of eager kernels that torch's inductor does not make either (a Scalar argument's conversion, bool argmax,
+# a kernel's dtype dispatch: abs of bools)
+EAGER_KERNEL_CHECKS = ("without overflow", "does not support bool input", "not implemented for")
+
+
+def values_of(dtype, size, draw):
+    if dtype == "bool":
+        return np.array(draw(st.lists(st.booleans(), min_size=size, max_size=size)))
+    if dtype.startswith("float"):
+        pool = st.one_of(st.floats(-60000, 60000, width=16 if dtype == "float16" else 32),
+                         st.sampled_from([0.0, -0.0, 1.0, -2.5, 65504.0, float("inf"), float("nan")]))
+        return np.array(draw(st.lists(pool, min_size=size, max_size=size)), dtype)
+    info = np.iinfo(dtype)
+    pool = st.one_of(st.integers(int(info.min), int(info.max)), st.sampled_from([int(info.min), int(info.max), 0, 1, -1]))
+    return np.array([v % (int(info.max) + 1) if dtype == "uint8" else v for v in draw(st.lists(
+        pool, min_size=size, max_size=size))]).astype(dtype)
+
+
+@st.composite
+def scalar_cases(draw):
+    dtype, layout = draw(st.sampled_from(DTYPES)), draw(st.sampled_from(LAYOUTS))
+    rows, cols = draw(st.integers(1, 3)), draw(st.integers(1, 4))
+    stored = {"transposed": (cols, rows), "step": (rows, 2 * cols), "expanded": (1, cols)}.get(layout, (rows, cols))
+    data = values_of(dtype, stored[0] * stored[1], draw).reshape(stored)
+    return data, layout, (rows, cols), draw(st.sampled_from(sorted(SCALAR_OPS))), draw(SCALARS)
+
+
+def laid_out(lib, data, layout, shape):
+    """The user's tensor: a view of a tensor holding `data`, in `layout`, of `shape`."""
+    base = lib.from_numpy(data.copy())
+    views = {"contiguous": lambda: base, "transposed": base.t, "step": lambda: base[:, ::2],
+             "expanded": lambda: base.expand(*shape)}
+    return views[layout]()
+
+
+def as_tuple(out):
+    return tuple(out) if isinstance(out, (tuple, list)) else (out,)
+
+
+def assert_matches(ours, theirs, signed_zeros=True, atol=0):
+    """Dtypes, shapes and values equal; the sign of a zero too, unless `signed_zeros` is False (a reduction: which
+    of a -0./0. tie amax keeps, or whether a sum over one element is a copy, differs within torch itself). `atol`:
+    a float sum's rounding, which depends on its order."""
+    ours, theirs = as_tuple(ours), as_tuple(theirs)
+    assert len(ours) == len(theirs)
+    for i, (o, t) in enumerate(zip(ours, theirs)):
+        t = t.numpy()
+        o = o.numpy()
+        assert (o.dtype, o.shape) == (t.dtype, t.shape), (i, o.dtype, t.dtype, o.shape, t.shape)
+        if t.dtype.kind == "f":
+            np.testing.assert_allclose(o, t, rtol=2e-7 if t.dtype == np.float32 else 0, atol=atol, err_msg=f"output {i}")
+            zeros = (t == 0) & signed_zeros
+            assert (np.signbit(o[zeros]) == np.signbit(t[zeros])).all(), (i, o, t)
+        else:
+            np.testing.assert_array_equal(o, t, err_msg=f"output {i}")
+
+
+class Program(nn.Module):
+    def __init__(self, fn, scalar):
+        super().__init__()
+        self.fn, self.scalar = fn, scalar
+
+    def forward(self, x):
+        return self.fn(mt, x, self.scalar)
+
+
+@settings(max_examples=max(settings.default.max_examples // 2, 1))  # (HYPOTHESIS_PROFILE=deep: 5,000)
+@given(scalar_cases())
+def test_scalar_operands_on_narrow_dtypes_and_odd_layouts_match_torch(case):
+    data, layout, shape, op_name, scalar = case
+    note(f"{data.dtype} {layout} {shape} {op_name} {scalar!r}: {data.tolist()}")
+    fn = SCALAR_OPS[op_name]
+    try:
+        expected = fn(torch, laid_out(torch, data, layout, shape), scalar)
+    except (RuntimeError, IndexError, TypeError) as error:
+        words = str(error).splitlines()[0]
+        with pytest.raises(type(error)) as eager:
+            fn(mt, laid_out(mt, data, layout, shape), scalar)
+        assert words in str(eager.value)
+        if not any(check in words for check in EAGER_KERNEL_CHECKS):
+            x = laid_out(mt, data, layout, shape)
+            with pytest.raises(type(error)):
+                backend.compile_fx.compile_fx(Program(fn, scalar), [x])(x)
+        return
+    signed_zeros = op_name not in ("sum", "prod", "amax_argmax")
+    with np.errstate(all="ignore"):  # a float sum's rounding: a few ulps of the largest term
+        scale = np.abs(data.astype(np.float64)).max() * max(abs(float(scalar)), 1.0) if op_name == "sum" else 0.0
+    atol = 1e-6 * scale if np.isfinite(scale) else 0
+    assert_matches(fn(mt, laid_out(mt, data, layout, shape), scalar), expected, signed_zeros, atol)
+    if op_name == "floordiv" and (data.dtype.kind == "f" or isinstance(scalar, float)):
+        return  # float floor division: see EAGER_ONLY below
+    if op_name == "prod" and data.dtype == np.float16:
+        return  # eager multiplies half in half; torch's inductor, and ours, in float32
+    x = laid_out(mt, data, layout, shape)
+    assert_matches(backend.compile_fx.compile_fx(Program(fn, scalar), [x])(x), expected, signed_zeros, atol)
+
+
+# ---- a Scalar argument that does not fit the dtype ----------------------------------------------------------
+
+SCALAR_ARGUMENTS = {
+    "clamp_uint8": (lambda L, x: x.clamp(-1000, 1000), "uint8"),
+    "clamp_min_int32": (lambda L, x: x.clamp(min=2**40), "int32"),
+    "clamp_max_int8": (lambda L, x: x.clamp_max(-129), "int8"),
+    "clip_float16": (lambda L, x: x.clip(max=1e10), "float16"),
+    "clamp_float32": (lambda L, x: x.clamp(min=1e300), "float32"),
+    "add_alpha_uint8": (lambda L, x: L.add(x, x, alpha=1000), "uint8"),
+    "sub_alpha_int32": (lambda L, x: L.sub(x, 1, alpha=2**40), "int32"),
+    "add_alpha_float16": (lambda L, x: L.add(x, x, alpha=1e10), "float16"),
+    "threshold_int8": (lambda L, x: L.nn.functional.threshold(x, 1000, 2), "int8"),
+    "threshold_value_uint8": (lambda L, x: L.nn.functional.threshold(x, 1, 1000), "uint8"),
+    "masked_fill_float16": (lambda L, x: x.masked_fill(x > 0, 1e10), "float16"),
+}
+
+
+@pytest.mark.parametrize("backend_name", [None, "aot_eager"])
+@pytest.mark.parametrize("name", list(SCALAR_ARGUMENTS))
+def test_a_scalar_argument_out_of_the_dtypes_range_raises_torchs_error(name, backend_name):
+    fn, dtype = SCALAR_ARGUMENTS[name]
+    with pytest.raises(RuntimeError) as theirs:
+        fn(torch, torch.arange(4).to(getattr(torch, dtype)))
+    assert "without overflow" in str(theirs.value)
+    frontend.reset()
+    run = (lambda x: fn(mt, x)) if backend_name is None else mt.compile(lambda x: fn(mt, x), backend=backend_name)
+    with pytest.raises(RuntimeError, match=re.escape(str(theirs.value))):
+        run(mt.arange(4).to(getattr(mt, dtype)))
+
+
+def test_scalar_arguments_in_range_wrap_as_torchs():
+    """An int wraps into an unsigned dtype from as low as -max (c10's check), as torch's kernels read it."""
+    fns = (lambda L, x: (x.clamp(min=-1), x.clamp(-255, 3), L.sub(x, 1, alpha=-1), L.add(x, x, alpha=255)),
+           lambda L, x: (L.nn.functional.threshold(x, 2, -1),))
+    for fn in fns:
+        assert_matches(fn(mt, mt.arange(5).to(mt.uint8)), fn(torch, torch.arange(5).to(torch.uint8)))
+
+
+# ---- float16 arithmetic with a scalar ----------------------------------------------------------------------
+
+codegen = codegen_fixture()
+HALF_SCALAR_OPS = {
+    "mul": lambda L, x, s: (x * s, s * x, L.mul(x, s)), "div": lambda L, x, s: x / s,
+    "div_trunc": lambda L, x, s: L.div(x, s, rounding_mode="trunc"),
+    "div_floor": lambda L, x, s: L.div(x, s, rounding_mode="floor"),
+    "rdiv": lambda L, x, s: s / x, "leaky_relu": lambda L, x, s: L.nn.functional.leaky_relu(x, 0.01),
+    "scaled_in_where": lambda L, x, s: L.where(x > 0, x * s, x),
+}
+# eager's float floor division is Python's (of the exact quotient: -2.5 // 0.01f is -251); torch's inductor, and
+# ours, floor the rounded float32 quotient (-250): compared in eager only
+EAGER_ONLY = {"div_floor"}
+HALF_SCALARS = {"0.01": lambda L: 0.01, "third": lambda L: 1 / 3, "4097": lambda L: 4097,
+                "tensor_float32": lambda L: L.tensor(1 / 3), "tensor_float64": lambda L: L.tensor(0.01, dtype=L.float64),
+                "tensor_float16": lambda L: L.tensor(0.01, dtype=L.float16)}
+
+
+@pytest.mark.parametrize("scalar", list(HALF_SCALARS))
+@pytest.mark.parametrize("op", list(HALF_SCALAR_OPS))
+def test_float16_times_a_scalar_rounds_once_as_torch(op, scalar, codegen):
+    """torch's CPU kernels compute float16 mul and div by a scalar second operand in float32, from the scalar's
+    own value: x * 0.01 is half(float(x) * 0.01f), not x * half(0.01)."""
+    data = (np.random.default_rng(0).standard_normal(300) * 300).astype(np.float16)
+    data[:4] = [7.69921875, -2.5, 0.0, -0.0]
+    fn = HALF_SCALAR_OPS[op]
+    expected = fn(torch, torch.from_numpy(data), HALF_SCALARS[scalar](torch))
+    assert_matches(fn(mt, mt.from_numpy(data.copy()), HALF_SCALARS[scalar](mt)), expected)
+    if op in EAGER_ONLY:
+        return
+
+    class Scaled(nn.Module):
+        def forward(self, x, s):
+            return fn(mt, x, s)
+
+    s = HALF_SCALARS[scalar](mt)
+    inputs = [mt.from_numpy(data.copy())]
+    if isinstance(s, mt.Tensor):
+        assert_matches(backend.compile_fx.compile_fx(Scaled(), inputs + [s])(*inputs, s), expected)
+    else:
+        assert_matches(backend.compile_fx.compile_fx(Program(fn, s), inputs)(*inputs), expected)
+
+
+# ---- dims users get wrong -----------------------------------------------------------------------------------
+
+DIM_ERRORS = {
+    "zero_d_sum_0_and_minus_1": (lambda L, x: x.sum((0, -1)), lambda L: L.tensor(2.5)),
+    "zero_d_amax_repeat": (lambda L, x: x.amax((0, 0)), lambda L: L.tensor(2.5)),
+    "zero_d_std_0_and_minus_1": (lambda L, x: x.std((0, -1)), lambda L: L.tensor(2.5)),
+    "kthvalue_of_empty_dim": (lambda L, x: x.kthvalue(1, 0), lambda L: L.zeros(0, 3)),
+    "sum_dim_out_of_range": (lambda L, x: x.sum(5), lambda L: L.zeros(0, 3)),
+    "min_of_empty_dim": (lambda L, x: tuple(x.min(0, keepdim=True)), lambda L: L.zeros(0, 3)),
+    "argmax_of_empty_bool_dim": (lambda L, x: x.argmax(-1), lambda L: L.zeros(3, 0, dtype=L.bool)),
+}
+
+
+@pytest.mark.parametrize("name", list(DIM_ERRORS))
+def test_dim_errors_raise_torchs_class_eager_and_compiled(name):
+    """Eager: torch eager's class and words. Compiled: torch.compile's class (an IndexError found while tracing
+    reaches the user as itself; a RuntimeError as TorchRuntimeError)."""
+    fn, make = DIM_ERRORS[name]
+    with pytest.raises(Exception) as theirs:
+        fn(torch, make(torch))
+    with pytest.raises(type(theirs.value), match=re.escape(str(theirs.value).splitlines()[0])):
+        fn(mt, make(mt))
+    torch._dynamo.reset()
+    with pytest.raises(Exception) as compiled:
+        torch.compile(lambda x: fn(torch, x), backend="eager")(make(torch))
+    frontend.reset()
+    with pytest.raises(Exception) as ours:
+        mt.compile(lambda x: fn(mt, x), backend="eager")(make(mt))
+    assert type(ours.value).__name__ == type(compiled.value).__name__, (ours.value, compiled.value)
+
+
+# ---- found by the property above ----------------------------------------------------------------------------
+
+def compiled(fn, *inputs):
+    class Fn(nn.Module):
+        def forward(self, *xs):
+            return fn(mt, *xs)
+
+    inputs = [mt.from_numpy(x.numpy().copy()) if isinstance(x, torch.Tensor) else x for x in inputs]
+    return backend.compile_fx.compile_fx(Fn(), inputs)(*inputs)
+
+
+@pytest.mark.parametrize("codegen_name", ["numpy_ref", "llvm"])
+def test_compiled_sums_keep_the_nan_of_each_product(codegen_name, monkeypatch):
+    """LLVM's `nsz` let it factor sum(x * c) into sum(x) * c: 0 * inf's NaN, and inf - inf of overflowing
+    products, were lost (inf, 1e10 * 0 instead of torch's nan)."""
+    monkeypatch.setattr(backend.config, "cpu_codegen", codegen_name)
+    fn = lambda L, x, y: ((x * float("inf")).sum(), (y * 1e10).sum(-1), (y * 1e10).sum(0))  # noqa: E731
+    x, y = torch.tensor([[0, 1]], dtype=torch.int8), torch.tensor([[1e30, -1e30] * 40] * 2)
+    assert_matches(compiled(fn, x, y), fn(torch, x, y))
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int32"])
+def test_a_compiled_integer_constant_wraps_into_its_dtype(dtype):
+    """c10 casts a Python int into the tensor's dtype: int8 // 2**31 divides by 0 (torch raises), + 2**40 adds 0."""
+    x = torch.tensor([[0, 5]], dtype=getattr(torch, dtype))
+    with pytest.raises(RuntimeError, match="ZeroDivisionError"):
+        x // 2**32
+    with pytest.raises(RuntimeError, match="ZeroDivisionError"):
+        compiled(lambda L, x: x // 2**32, x)
+    assert_matches(compiled(lambda L, x: (x + 2**40, x * 257, x % (2**33 + 3)), x), (x + 2**40, x * 257, x % (2**33 + 3)))
+
+
+def test_bool_operators_promote_as_torchs():
+    """& | ^ of a bool tensor are bitwise_and/or/xor: with an int they promote to int64 (they were logical ops)."""
+    fn = lambda L, x, y: (x & 5, x | -3, x ^ 1, 5 | x, x & True, x & y, x | y, x ^ y, x & L.tensor(5))  # noqa: E731
+    x, y = torch.tensor([[False, True]]), torch.tensor([[True, True]])
+    assert_matches(fn(mt, mt.from_numpy(x.numpy()), mt.from_numpy(y.numpy())), fn(torch, x, y))
+    assert_matches(compiled(fn, x, y), fn(torch, x, y))
+
+
+@pytest.mark.parametrize("bounds", [(True, True), (True, None), (None, False), ("tensor", "tensor")])
+def test_clamp_of_bools_is_refused_as_torchs(bounds):
+    def fn(L, x):
+        lo, hi = (L.tensor(True) if b == "tensor" else b for b in bounds)
+        return x.clamp(lo, hi)
+
+    with pytest.raises(NotImplementedError) as theirs:
+        fn(torch, torch.tensor([False, True]))
+    with pytest.raises(NotImplementedError, match=re.escape(str(theirs.value))):
+        fn(mt, mt.tensor([False, True]))
+    assert_matches(mt.tensor([False, True]).clamp(mt.tensor(True)), torch.tensor([False, True]).clamp(torch.tensor(True)))
+
+
+def test_float16_prod_over_a_dim_multiplies_in_half_as_torchs():
+    """numpy's float16 prod accumulates in float32 (252 * 260 * 0 was 0; torch's 65520 rounds to inf, times 0 nan)."""
+    data = (np.random.default_rng(1).standard_normal((4, 5, 6)) * 30).astype(np.float16)
+    data[:3, 0, 0] = [252, 260, 0]
+    for dim, keepdim in [(0, False), (1, True), (-1, False)]:
+        expected = torch.from_numpy(data).prod(dim, keepdim=keepdim)
+        assert_matches(mt.from_numpy(data.copy()).prod(dim, keepdim=keepdim), expected)
