@@ -238,12 +238,18 @@ def _box_muller_16_f32(u, mean, std):
     return np.concatenate([_fma_f32(n1, std, mean), _fma_f32(n2, std, mean)], 1).ravel()
 
 
+def libm(fn, *arrays):
+    """The C library's double fn (math.log, ...) element by element, as ATen's CPU kernels call it: numpy's own
+    loops (AVX-512 ones on machines that have them) round some results otherwise in the last bit."""
+    return np.frompyfunc(fn, len(arrays), 1)(*arrays).astype(np.float64)
+
+
 def _box_muller_16_f64(u, mean, std):
-    """normal_fill_16<double>: libm log/cos/sin (numpy calls the same ones)."""
+    """normal_fill_16<double>: libm log/cos/sin."""
     rows = u.reshape(-1, 16)
-    radius = np.sqrt(-2 * np.log(1 - rows[:, :8]))
+    radius = np.sqrt(-2 * libm(math.log, 1 - rows[:, :8]))
     theta = 2.0 * math.pi * rows[:, 8:]
-    normals = np.concatenate([radius * np.cos(theta), radius * np.sin(theta)], 1).ravel()
+    normals = np.concatenate([radius * libm(math.cos, theta), radius * libm(math.sin, theta)], 1).ravel()
     return _scale_shift_f64(normals, std, mean)
 
 
@@ -455,7 +461,7 @@ class Generator:
     def exponential(self, shape, np_dtype, lambd=1.0):
         """Tensor.exponential_(lambd): -1/lambd * log1p(-u), u a double uniform."""
         n = _numel(shape)
-        return ((-1.0 / float(lambd)) * np.log1p(-self._uniform_f64(n))).astype(np_dtype).reshape(shape)
+        return ((-1.0 / float(lambd)) * libm(math.log1p, -self._uniform_f64(n))).astype(np_dtype).reshape(shape)
 
 
 # ------------------------------------------------------- default generator --

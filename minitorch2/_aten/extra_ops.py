@@ -586,10 +586,12 @@ def _random_fill(check, draw):
 
 
 exponential_ = _random_fill(_exponential, lambda gen, n, lambd=1.0: gen.exponential((n,), np.float64, lambd))
-geometric_ = _random_fill(_geometric, lambda gen, n, p: np.ceil(np.log(gen._uniform_f64(n)) / np.log1p(-p)))
-log_normal_ = _random_fill(_log_normal, lambda gen, n, mean=1.0, std=2.0: np.exp(gen._normal_scalar(n, mean, std)))
+geometric_ = _random_fill(_geometric, lambda gen, n, p: np.ceil(_random.libm(math.log, gen._uniform_f64(n))
+                                                                  / math.log1p(-p)))
+log_normal_ = _random_fill(_log_normal, lambda gen, n, mean=1.0, std=2.0:
+                           _random.libm(math.exp, gen._normal_scalar(n, mean, std)))
 cauchy_ = _random_fill(_cauchy, lambda gen, n, median=0.0, sigma=1.0:
-                       _random._fma_f64(sigma, np.tan(np.pi * (gen._uniform_f64(n) - 0.5)), median))
+                       _random._fma_f64(sigma, _random.libm(math.tan, np.pi * (gen._uniform_f64(n) - 0.5)), median))
 
 
 def functional_fill(inplace):

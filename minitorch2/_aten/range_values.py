@@ -4,9 +4,11 @@ Runtime layer, under the factories (factories.py). ATen's range kernels are comp
 run vectorized, so `torch.arange(0.3, 2, 0.1)` and `torch.linspace(0, 1, 40)` differ in the last bit from the
 textbook `start + i * step` for about one value in ten; a student comparing against torch sees those bits.
 """
+import math
+
 import numpy as np
 
-from .. import _settings
+from .. import _random, _settings
 
 GRAIN_SIZE = 32768  # ATen's at::internal::GRAIN_SIZE: a parallel loop splits a range into chunks no smaller
 
@@ -77,4 +79,4 @@ def logspace(start, end, steps, base, dtype):
         i = np.arange(steps)
         exponents = np.where(i < steps // 2, np.float64(start) + step * i, np.float64(end) - step * (steps - 1 - i))
     with np.errstate(over="ignore", invalid="ignore"):
-        return np.power(np.float64(base), exponents).astype(dtype)
+        return _random.libm(math.pow, np.float64(base), exponents).astype(dtype)

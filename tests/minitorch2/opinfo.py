@@ -916,6 +916,17 @@ def sym_size_samples(m):
     yield S(m.t((0, 2)), 1)
 
 
+def sym_stride_samples(m):
+    yield S(m.t((3, 4)), 0)
+    yield S(m.t((2, 3, 4), "T"), -1)
+    yield S(m.t((3, 4), "step"), 1)
+
+
+def sym_storage_offset_samples(m):
+    yield S(m.t((3, 4)))
+    yield S(m.t((3, 4), "step"))
+
+
 def local_scalar_dense_samples(m):
     yield S(m.t(()))
     yield S(m.t((1, 1), "T"))
@@ -1988,6 +1999,8 @@ OP_DB = [
     OpInfo("lift_fresh.default", alias_samples, grad=False),
     OpInfo("lift_fresh_copy.default", alias_samples, grad=False),
     OpInfo("sym_size.int", sym_size_samples, grad=False),
+    OpInfo("sym_stride.int", sym_stride_samples, grad=False),
+    OpInfo("sym_storage_offset.default", sym_storage_offset_samples, grad=False),
     # (its meta: torch's raises on data it does not have, ours makes the unbacked float an AOT trace reads)
     OpInfo("_local_scalar_dense.default", local_scalar_dense_samples, grad=False, meta=False),
     # ------------------------------------------------------------ joining, indexing, scatter/gather
