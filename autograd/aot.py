@@ -528,15 +528,6 @@ def _swap_tensors(module, names, values):
             store[attr] = value
 
 
-def aot_autograd(**kwargs):
-    """A frontend backend from AOT options: `backend=aot_autograd(fw_compiler=...)`."""
-
-    def compiler_fn(gm, example_inputs):  # the name BackendCompilerFailed gives, as in torch
-        return aot_module_simplified(gm, example_inputs, **kwargs)
-
-    return compiler_fn
-
-
 def boxed_nop(gm, example_inputs):
     """The no-op compiler: run the graph as traced (the compilers of the aot_eager backend)."""
     return make_boxed_func(gm.forward)
