@@ -108,8 +108,7 @@ def pointwise_strides(shape, tensors):
 
 
 def channels_last_strides(shape):
-    n, c, h, w = (max(s, 1) for s in shape)
-    return (h * w * c, 1, w * c, c)
+    return strides_in_order(shape, (1, 3, 2, 0))  # NHWC: C innermost, then W, H, N
 
 
 def preserve_format_strides(t):
