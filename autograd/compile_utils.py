@@ -27,6 +27,9 @@ def aot_module(mod, fw_compiler, bw_compiler=None, partition_fn=None, decomposit
     return AOTModule()
 
 
+compiled_function, compiled_module = aot_function, aot_module  # functorch.compile's other names
+
+
 def nop(gm, example_inputs):
     """functorch.compile.nop: the graph module itself is the compiled function."""
     return gm

@@ -175,8 +175,12 @@ def _record_sym_op(op, operands, result):
     """minitorch2._sym's hook: the op is traced by the innermost ProxyTorchDispatchMode on the mode stack, if
     any (none while one of its ops runs: the dispatcher takes the mode off the stack, so meta functions'
     size arithmetic is not traced, as in torch)."""
-    mode = next((m for m in reversed(current_modes()) if isinstance(m, ProxyTorchDispatchMode)), None)
+    mode = _innermost_mode()
     return result if mode is None else mode.record_sym_op(op, operands, result)
+
+
+def _innermost_mode():
+    return next((m for m in reversed(current_modes()) if isinstance(m, ProxyTorchDispatchMode)), None)
 
 
 minitorch2._sym.sym_op_hook = _record_sym_op
@@ -192,12 +196,9 @@ def _with_current_stack_trace(node):
 def tag_forward_nodes():
     """Mark every node traced so far (tangents aside) as forward: the joint trace calls this between its
     forward and its backward, and the default partitioner cuts after the last forward node."""
-    for mode in reversed(current_modes()):
-        if isinstance(mode, ProxyTorchDispatchMode):
-            for node in mode.graph.nodes:
-                is_tangent = node.op == "placeholder" and node.name.startswith("tangents")
-                node.meta["partitioner_tag"] = "is_backward" if is_tangent else "is_forward"
-            return
+    for node in _innermost_mode().graph.nodes:
+        is_tangent = node.op == "placeholder" and node.name.startswith("tangents")
+        node.meta["partitioner_tag"] = "is_backward" if is_tangent else "is_forward"
 
 
 def _placeholder_names(fn, args):
