@@ -84,19 +84,15 @@ class SymNode:
     def binary(self, op, other, reflected):
         if not is_symbolic(other) and self.pytype is float and type(other) is int:
             other = float(other)  # a float's arithmetic and comparisons with an int are a float's, as Python's
-        other_expr, other_hint = (other.node.expr, other.node.hint) if is_symbolic(other) else (sympy.sympify(other),
-                                                                                                other)
-        (a, a_hint), (b, b_hint) = (self.expr, self.hint), (other_expr, other_hint)
+        a, a_hint = self.expr, self.hint
+        b, b_hint = (other.node.expr, other.node.hint) if is_symbolic(other) else (sympy.sympify(other), other)
         if reflected:
             (a, a_hint), (b, b_hint) = (b, b_hint), (a, a_hint)
         hint = None if a_hint is None or b_hint is None else op(a_hint, b_hint)
         if op in _RELATIONS:
             return self.shape_env.wrap(_RELATIONS[op](a, b), bool, hint)
         pytype = float if op is operator.truediv or float in (self.pytype, type(other)) else int
-        if op is operator.truediv and a.is_integer and b.is_integer:
-            expr = sympy.Rational(int(a), int(b)) if a.is_Integer and b.is_Integer else a / b
-        else:
-            expr = {operator.floordiv: FloorDiv, operator.mod: Mod}.get(op, op)(a, b)  # (sizes' `//` and `%` kept whole)
+        expr = {operator.floordiv: FloorDiv, operator.mod: Mod}.get(op, op)(a, b)  # (sizes' `//` and `%` kept whole)
         return self.shape_env.wrap(expr, pytype, hint)
 
     def logical(self, op, other):
@@ -475,8 +471,7 @@ def python_step(expr):
         if constant != 1:
             return operator.mul, [rest, constant]
         return operator.mul, [expr.args[0], sympy.Mul(*expr.args[1:])]
-    if isinstance(expr, (sympy.Max, sympy.Min)) and len(expr.args) > 2:
-        return (sym_max if isinstance(expr, sympy.Max) else sym_min), [expr.args[0], type(expr)(*expr.args[1:])]
     steps = {FloorDiv: operator.floordiv, Mod: operator.mod, sympy.Pow: operator.pow, sympy.Max: sym_max,
              sympy.Min: sym_min}
-    return steps[type(expr)], list(expr.args)
+    # (only a Max or Min has more than two arguments: the first, then one of the rest)
+    return steps[type(expr)], [expr.args[0], type(expr)(*expr.args[1:])] if len(expr.args) > 2 else list(expr.args)
