@@ -8,11 +8,10 @@ traced from it, forward and backward.
 from minitorch2._unsupported import Unsupported
 from partition import default_partition, min_cut_rematerialization_partition
 
-from .aot import aot_autograd, aot_eager, aot_function, aot_module_simplified, boxed_nop, make_boxed_func
-from .aot import aot_function as compiled_function  # functorch.compile's other name
-from .compile_utils import aot_module, make_boxed_compiler, nop, print_compile
-from .compile_utils import aot_module as compiled_module
-from .decompositions import core_aten_decompositions, get_decompositions
+from .aot import aot_eager, aot_function, aot_module_simplified, boxed_nop, make_boxed_func
+from .compile_utils import (aot_autograd, aot_module, compiled_function, compiled_module, get_decompositions,
+                            make_boxed_compiler, nop, print_compile)
+from .decompositions import core_aten_decompositions
 from .func import functional_call, functionalize, grad, grad_and_value, vmap
 from .proxy_tensor import make_fx
 

@@ -104,8 +104,7 @@ class _CompiledFunction:
             forward = make_fx(lambda *flat: tuple(_as_list(fn(*flat))), decompositions, tracing_mode="fake",
                               _functionalized=True)(*args)
             forward, self.mutated_inputs = functionalize_graph(forward)
-            tensorify_python_scalars(forward)
-            _eliminate_dead_code(forward)
+            _tensorify_and_eliminate_dead_code(forward)
             _logging.log_graph("aot_graphs", f"Forward graph {aot_id}", forward)
             self.fw_module, self.bw_module = forward, None
             return inference_compiler or fw_compiler
@@ -124,8 +123,7 @@ class _CompiledFunction:
         joint = make_fx(_joint_fn(fn, self.grad_inputs, self.output_grad_mask), decompositions,
                         tracing_mode="fake", _functionalized=True)(list(args), tangents)
         joint, self.mutated_inputs = _functionalize_joint(joint, self.grad_mutated)
-        tensorify_python_scalars(joint)
-        _eliminate_dead_code(joint)
+        _tensorify_and_eliminate_dead_code(joint)
         _logging.log_graph("aot_joint_graph", f"Joint graph {aot_id}", joint)
         self.joint_module = joint
         num_fwd = len(self.mutated_inputs) + self.num_outputs + self.num_bases
@@ -220,9 +218,10 @@ def _plain(t):
     return t
 
 
-def _eliminate_dead_code(gm):
-    """Drop what the traced function computed but never used (a view it discarded), as PyTorch's aot does
-    before partitioning: the partitioner and the compilers see only live nodes."""
+def _tensorify_and_eliminate_dead_code(gm):
+    """Python floats computed as tensors (tensorify.py), then what the function computed but never used (a view it
+    discarded) dropped, as PyTorch's aot does before partitioning: the partitioner and compilers see live nodes only."""
+    tensorify_python_scalars(gm)
     if gm.graph.eliminate_dead_code():
         gm.recompile()
 
@@ -526,15 +525,6 @@ def _swap_tensors(module, names, values):
     finally:
         for store, attr, value in reversed(saved):
             store[attr] = value
-
-
-def aot_autograd(**kwargs):
-    """A frontend backend from AOT options: `backend=aot_autograd(fw_compiler=...)`."""
-
-    def compiler_fn(gm, example_inputs):  # the name BackendCompilerFailed gives, as in torch
-        return aot_module_simplified(gm, example_inputs, **kwargs)
-
-    return compiler_fn
 
 
 def boxed_nop(gm, example_inputs):

@@ -1,12 +1,14 @@
 """functorch.compile's conveniences around aot_function: aot_module, and the compilers nop, print_compile and
-make_boxed_compiler (plays the rest of `functorch.compile`).
+make_boxed_compiler (plays the rest of `functorch.compile`); aot_autograd (torch._dynamo.backends.common's) and
+get_decompositions (torch._decomp's).
 
-autograd layer, coverage surface: the pipeline (the aot_eager and inductor backends) uses aot_module_simplified and
-boxed_nop in aot.py; these are what scripts that call AOT by hand import.
+autograd layer, coverage surface: the pipeline (the aot_eager and inductor backends) uses aot_module_simplified,
+boxed_nop and core_aten_decompositions; these are what scripts that call AOT by hand import.
 """
 import minitorch2
 
-from .aot import _functional, aot_function, make_boxed_func
+from .aot import _functional, aot_function, aot_module_simplified, make_boxed_func
+from .decompositions import core_aten_decompositions
 
 
 def aot_module(mod, fw_compiler, bw_compiler=None, partition_fn=None, decompositions=None, **kwargs):
@@ -25,6 +27,9 @@ def aot_module(mod, fw_compiler, bw_compiler=None, partition_fn=None, decomposit
     return AOTModule()
 
 
+compiled_function, compiled_module = aot_function, aot_module  # functorch.compile's other names
+
+
 def nop(gm, example_inputs):
     """functorch.compile.nop: the graph module itself is the compiled function."""
     return gm
@@ -41,3 +46,24 @@ def make_boxed_compiler(compiler):
     def boxed_compiler(gm, example_inputs):
         return make_boxed_func(compiler(gm, example_inputs))
     return boxed_compiler
+
+
+def aot_autograd(**kwargs):
+    """A frontend backend from AOT options: `backend=aot_autograd(fw_compiler=...)`."""
+
+    def compiler_fn(gm, example_inputs):  # the name BackendCompilerFailed gives, as in torch
+        return aot_module_simplified(gm, example_inputs, **kwargs)
+
+    return compiler_fn
+
+
+def get_decompositions(aten_ops):
+    """The decompositions for the given ops; a packet (`aten.gelu`) stands for all its overloads."""
+    table = core_aten_decompositions()
+    wanted = {}
+    for op in aten_ops:
+        overloads = [getattr(op, name) for name in op.overloads()] if hasattr(op, "overloads") else [op]
+        for overload in overloads:
+            if overload in table:
+                wanted[overload] = table[overload]
+    return wanted

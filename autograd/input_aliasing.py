@@ -24,8 +24,9 @@ from dataclasses import dataclass
 
 import minitorch2
 from minitorch2._memory_overlap import memory_owner, storage_groups
-from minitorch2._subclasses.fake_tensor import FakeTensorMode
 from minitorch2._tensor import Tensor
+
+from .output_aliasing import trace_outputs
 
 aten = minitorch2.ops.aten
 
@@ -76,7 +77,7 @@ class AliasedInputs:
                        for j, a in enumerate(flat_args)]  # outer position -> kept index
         self.kept = [self.source.index(k) for k in range(len(index_of))]  # kept index -> first outer position
         kept_args = [flat_args[j] for j in self.kept]
-        mutated = _mutated_inputs(self._deduped_fn, kept_args)
+        mutated = trace_outputs(self._deduped_fn, kept_args)[3]  # the inputs it changes in place (run on fakes)
         # as torch's: once the function changes one input in place, every input in the same memory as an
         # overlapping pair goes into one base (those that share no byte with the change still share its
         # version counter: one of them saved for the backward would be refused after the write-back)
@@ -114,11 +115,3 @@ class AliasedInputs:
         inner_of = {self.kept[inner.index]: n for n, inner in enumerate(self.layout) if not inner.is_base}
         return [inner_of[j] for j in outer_positions if j in inner_of]
 
-
-def _mutated_inputs(fn, args):
-    """The positions of the tensors among args that fn changes in place (run on fakes)."""
-    mode = FakeTensorMode()
-    fakes = [mode.from_tensor(a) if isinstance(a, Tensor) else a for a in args]
-    with mode:
-        fn(*fakes)
-    return {i for i, f in enumerate(fakes) if isinstance(f, Tensor) and f._version}

@@ -16,6 +16,7 @@ import minitorch2
 
 from minitorch2._subclasses.fake_tensor import FakeTensorMode
 from minitorch2._tensor import Tensor
+from minitorch2.utils import _pytree as pytree
 from minitorch2.utils._python_dispatch import TorchDispatchMode
 
 
@@ -37,8 +38,7 @@ class ViewOp:
 
     def __call__(self, tensor, size_of=None):
         """`size_of`: a call's value of each symbolic size among the arguments (a trace over symbolic sizes)."""
-        args = self.args if size_of is None else [[size_of(v) for v in a] if isinstance(a, (list, tuple))
-                                                  else size_of(a) for a in self.args]
+        args = self.args if size_of is None else pytree.tree_map(size_of, self.args)
         return self.op(tensor, *args, **self.kwargs)
 
 

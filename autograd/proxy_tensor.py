@@ -51,14 +51,15 @@ class ProxyTorchDispatchMode(TorchDispatchMode):
         self._sym_slots = {}
 
     def track_symint(self, value, node):
-        """A SymInt input: the node every use of its symbol becomes (before any `sym_size.int` of a tensor)."""
+        """A Sym* input (or op result): the node every use of it becomes (before any `sym_size.int` of a tensor)."""
         node.meta["val"] = value
         self._sym_slots[id(value.node)] = (value.node, node)
 
     def _set_sym_slot(self, value, op, *args):
         """A Sym* size of a traced tensor: its node, `op(*args)` (`sym_size.int(x, 0)`), made where first used."""
         if is_symbolic(value) and id(value.node) not in self._sym_slots:
-            self._sym_slots[id(value.node)] = (value.node, functools.cache(lambda: self._size_node(op, args, value)))
+            make = functools.cache(lambda: self._sym_node(op, args, value, name=op.__name__.replace(".", "_")))
+            self._sym_slots[id(value.node)] = (value.node, make)
 
     def _sym_arg(self, value):
         """The node of a Sym* argument: the one its slot holds (made now if it is a size not used before)."""
@@ -72,8 +73,8 @@ class ProxyTorchDispatchMode(TorchDispatchMode):
         __sym_dispatch__ records it."""
         if op is operator.mul and any(type(v) is int and v == 1 for v in operands):
             return operands[0] if type(operands[1]) is int and operands[1] == 1 else operands[1]
-        node = _with_current_stack_trace(self.graph.call_function(op, tuple(self._to_arg(v) for v in operands)))
-        node.meta["val"] = result  # (torch's result is a Sym* even when a number, as `s77 == 0`: traced all the same)
+        # (torch's result is a Sym* even when a number, as `s77 == 0`: traced all the same)
+        node = self._sym_node(op, self._to_arg(tuple(operands)), result)
         if is_symbolic(result):
             self._sym_slots[id(result.node)] = (result.node, node)
         return result
@@ -99,8 +100,8 @@ class ProxyTorchDispatchMode(TorchDispatchMode):
         node.meta.setdefault("val", tensor)
         node.meta.setdefault("tensor_meta", _extract_tensor_metadata(tensor))
 
-    def _size_node(self, op, args, value):
-        node = self.graph.call_function(op, args, name=op.__name__.replace(".", "_"))
+    def _sym_node(self, op, args, value, name=None):
+        node = self.graph.call_function(op, args, name=name)
         node.meta["val"] = value
         return _with_current_stack_trace(node)
 
@@ -162,8 +163,7 @@ class ProxyTorchDispatchMode(TorchDispatchMode):
         if isinstance(out, Tensor):
             self.track(out, node)
         elif is_symbolic(out):  # a float read from a tensor (`_local_scalar_dense`): its uses take this node
-            node.meta["val"] = out
-            self._sym_slots[id(out.node)] = (out.node, node)
+            self.track_symint(out, node)
         elif isinstance(out, (list, tuple)):
             node.meta["val"] = out
             for i, item in enumerate(out):
@@ -175,8 +175,12 @@ def _record_sym_op(op, operands, result):
     """minitorch2._sym's hook: the op is traced by the innermost ProxyTorchDispatchMode on the mode stack, if
     any (none while one of its ops runs: the dispatcher takes the mode off the stack, so meta functions'
     size arithmetic is not traced, as in torch)."""
-    mode = next((m for m in reversed(current_modes()) if isinstance(m, ProxyTorchDispatchMode)), None)
+    mode = _innermost_mode()
     return result if mode is None else mode.record_sym_op(op, operands, result)
+
+
+def _innermost_mode():
+    return next((m for m in reversed(current_modes()) if isinstance(m, ProxyTorchDispatchMode)), None)
 
 
 minitorch2._sym.sym_op_hook = _record_sym_op
@@ -192,12 +196,9 @@ def _with_current_stack_trace(node):
 def tag_forward_nodes():
     """Mark every node traced so far (tangents aside) as forward: the joint trace calls this between its
     forward and its backward, and the default partitioner cuts after the last forward node."""
-    for mode in reversed(current_modes()):
-        if isinstance(mode, ProxyTorchDispatchMode):
-            for node in mode.graph.nodes:
-                is_tangent = node.op == "placeholder" and node.name.startswith("tangents")
-                node.meta["partitioner_tag"] = "is_backward" if is_tangent else "is_forward"
-            return
+    for node in _innermost_mode().graph.nodes:
+        is_tangent = node.op == "placeholder" and node.name.startswith("tangents")
+        node.meta["partitioner_tag"] = "is_backward" if is_tangent else "is_forward"
 
 
 def _placeholder_names(fn, args):

@@ -23,9 +23,8 @@ def new_tensor_shape(size, dtype):
     for s in shape:
         if s < 0:
             raise RuntimeError(f"Trying to create tensor with negative dimension {s}: [{', '.join(map(str, shape))}]")
-    if any(map(is_symbolic, shape)):  # a symbolic size's range says nothing useful about overflow: no guard
-        return shape
-    if dtype.itemsize * math.prod(shape) >= 2 ** 63:
+    # (a symbolic size's range says nothing useful about overflow: no guard)
+    if not any(map(is_symbolic, shape)) and dtype.itemsize * math.prod(shape) >= 2 ** 63:
         raise RuntimeError(f"Storage size calculation overflowed with sizes=[{', '.join(map(str, shape))}]")
     return shape
 
@@ -104,8 +103,7 @@ def pointwise_strides(shape, tensors):
 
 
 def channels_last_strides(shape):
-    n, c, h, w = (max(s, 1) for s in shape)
-    return (h * w * c, 1, w * c, c)
+    return strides_in_order(shape, (1, 3, 2, 0))  # NHWC: C innermost, then W, H, N
 
 
 def preserve_format_strides(t):

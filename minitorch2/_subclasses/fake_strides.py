@@ -11,7 +11,7 @@ PyTorch's ops only if it sees PyTorch's fake strides.
 
 The one idea: a fake op first runs its meta function (shape, dtype, errors), then, where a rule below applies, its
 output takes the strides PyTorch's fake tensor would have. `FAKE_STRIDE_RULES` lists exact ops; out-of-place ops
-tagged pointwise share `elementwise_strides`. Not covered: ops PyTorch decomposes into several refs for their meta
+tagged pointwise share `_elementwise_rule`. Not covered: ops PyTorch decomposes into several refs for their meta
 (`_COMPOSED_POINTWISE`, and _log_softmax) keep their eager strides.
 
 With symbolic sizes every comparison a rule makes is a guard, so each asks torch's questions in torch's order
@@ -53,11 +53,11 @@ def is_channels_last(shape, stride):
 
 
 # ---------------------------------------------------------------- view and _unsafe_view
-def reshape_view_strides(shape, stride, new_shape):
-    """Strides of (shape, stride) viewed as new_shape by torch._refs' reshape algorithm, or None where it
-    finds no view. It builds the new dims left to right, flattening old dims until their product is a
+def reshape_view_strides(out, a, *args, **kwargs):
+    """Strides of `a` viewed as `out`'s shape by torch._refs' reshape algorithm (view, _unsafe_view), or None where
+    it finds no view. It builds the new dims left to right, flattening old dims until their product is a
     multiple of the wanted length and splitting off the rest, then squeezes leftover size-1 dims."""
-    shape, stride, new_shape = list(shape), list(stride), list(new_shape)
+    shape, stride, new_shape = list(a.shape), list(a.stride()), list(out.shape)
     if _numel(shape) == 0:
         return contiguous_strides(new_shape)
     if not shape:
@@ -114,10 +114,6 @@ def _collapse(shape, stride, start, end):
     return True
 
 
-def _view_rule(out, a, *args, **kwargs):
-    return reshape_view_strides(tuple(a.shape), a.stride(), tuple(out.shape))
-
-
 # ---------------------------------------------------------------- elementwise ops
 def _expanded(t, shape):
     """(shape, strides) of t broadcast to shape as prims.broadcast_in_dim lays it out; t itself where
@@ -138,11 +134,11 @@ def _expanded(t, shape):
     return tuple(shape), tuple(strides)
 
 
-def elementwise_strides(shape, operands):
-    """Output strides of torch._refs' elementwise ops for `operands` (tensors and Python scalars)
-    broadcast to `shape`: dense, its dims in the order of prims' compute_elementwise_output_logical_to_physical_perm
+def _elementwise_rule(out, *args, **kwargs):
+    """Output strides of torch._refs' elementwise ops for their operands (tensors and Python scalars) broadcast to
+    `out`'s shape: dense, its dims in the order of prims' compute_elementwise_output_logical_to_physical_perm
     (torch.empty_permuted), even for one dense operand. 0-d tensors do not vote, like CPU scalars in PyTorch."""
-    shape = tuple(shape)
+    shape, operands = tuple(out.shape), [*args, *kwargs.values()]
     strides = [_expanded(t, shape)[1] for t in operands if isinstance(t, Tensor) and t.dim() > 0]
     perm = _output_perm(shape, strides) if strides and len(shape) > 1 else list(range(len(shape)))
     result, running = [0] * len(shape), 1
@@ -175,10 +171,6 @@ def _output_perm(shape, strides):
         return 0
 
     return list(reversed(fastest_first(ndim, should_swap)))
-
-
-def _elementwise_rule(out, *args, **kwargs):
-    return elementwise_strides(tuple(out.shape), list(args) + list(kwargs.values()))
 
 
 def _fast_binary_rule(out, *args, **kwargs):
@@ -223,8 +215,8 @@ _COMPOSED_POINTWISE = frozenset({
 })
 
 FAKE_STRIDE_RULES = {
-    "aten::view": _view_rule,
-    "aten::_unsafe_view": _view_rule,
+    "aten::view": reshape_view_strides,
+    "aten::_unsafe_view": reshape_view_strides,
     "aten::convolution": _conv_rule,
 } | {f"aten::{name}.Tensor": _fast_binary_rule for name in ("add", "sub", "mul", "div")}
 

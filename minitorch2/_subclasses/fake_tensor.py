@@ -12,6 +12,7 @@ import weakref
 from .._tensor import (  # noqa: F401
     DataDependentOutputException, DynamicOutputShapeException, FakeTensor, Tensor, contiguous_strides)
 from ..autograd.graph import DelayedError
+from ..utils import _pytree as pytree
 from ..utils._python_dispatch import TorchDispatchMode
 from .._aten.meta_util import strides_in_order
 from .fake_strides import fake_stride_rule
@@ -59,7 +60,7 @@ class FakeTensorMode(TorchDispatchMode):
         if func.meta is None:
             raise NotImplementedError(f"{func} has no meta function, so it cannot run on FakeTensors")
         out = run_meta(func, args, kwargs)
-        for t in _flatten(out):
+        for t in pytree.tree_leaves(out):
             if isinstance(t, FakeTensor):
                 t.fake_mode = self
         return out
@@ -84,11 +85,3 @@ def run_meta(func, args, kwargs):
         if stride is not None:
             out._stride = tuple(stride)
     return out
-
-
-def _flatten(out):
-    if isinstance(out, (list, tuple)):
-        for o in out:
-            yield from _flatten(o)
-    else:
-        yield out

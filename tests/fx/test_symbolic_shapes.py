@@ -96,7 +96,7 @@ def test_symint_is_unhashable_as_torchs():
 
 def test_branching_on_an_unbacked_symbol_raises_data_dependent_error():
     env = ShapeEnv()
-    u = env.create_unbacked_symint()
-    assert repr(u) == "u0"
-    with pytest.raises(GuardOnDataDependentSymNode, match=r"Could not guard on data-dependent expression u0 > 2"):
+    u = env.create_unbacked_symfloat()  # (what `.item()` of a fake float tensor gives: the one unbacked kind made)
+    assert repr(u) == "zuf0"
+    with pytest.raises(GuardOnDataDependentSymNode, match=r"Could not guard on data-dependent expression zuf0 > 2"):
         bool(u > 2)

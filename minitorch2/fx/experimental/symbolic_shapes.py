@@ -10,8 +10,8 @@ one (`if n > 2`, `int(n)`, a broadcast check) is answered here:
                                    (`s77 == 8` replaces the symbol by 8), or an expression (`Mod(s77, 2) == 0`)
 
 `produce_guards` prints the guards over the inputs' sources (`L['x'].size()[0]`), as Dynamo's guard log prints them.
-A symbol with no hint (an *unbacked* one, `u0`, from data: `nonzero()`, `.item()`) cannot be decided from a hint,
-so a decision on it raises GuardOnDataDependentSymNode. Symbols are named and numbered as PyTorch names them: `s`
+A symbol with no hint (an *unbacked* one, `zuf0`, from data: a float tensor's `.item()` while AOT traces) cannot
+be decided from a hint, so a decision on it raises GuardOnDataDependentSymNode. Symbols are named and numbered as PyTorch names them: `s`
 plus a number from the source's name, so one input gets the same symbol in every program.
 """
 import hashlib
@@ -67,9 +67,6 @@ class Mod(sympy.Function):
 
 _RELATIONS = {operator.eq: sympy.Eq, operator.ne: sympy.Ne, operator.lt: sympy.Lt, operator.le: sympy.Le,
               operator.gt: sympy.Gt, operator.ge: sympy.Ge}
-_ARITHMETIC = {operator.add: operator.add, operator.sub: operator.sub, operator.mul: operator.mul,
-               operator.floordiv: FloorDiv, operator.mod: Mod, operator.truediv: operator.truediv,
-               operator.pow: operator.pow}
 
 
 _SIZE_MAX = sympy.Integer(sys.maxsize - 1)  # a size is below the largest int64, as PyTorch assumes
@@ -87,19 +84,15 @@ class SymNode:
     def binary(self, op, other, reflected):
         if not is_symbolic(other) and self.pytype is float and type(other) is int:
             other = float(other)  # a float's arithmetic and comparisons with an int are a float's, as Python's
-        other_expr, other_hint = (other.node.expr, other.node.hint) if is_symbolic(other) else (sympy.sympify(other),
-                                                                                                other)
-        (a, a_hint), (b, b_hint) = (self.expr, self.hint), (other_expr, other_hint)
+        a, a_hint = self.expr, self.hint
+        b, b_hint = (other.node.expr, other.node.hint) if is_symbolic(other) else (sympy.sympify(other), other)
         if reflected:
             (a, a_hint), (b, b_hint) = (b, b_hint), (a, a_hint)
         hint = None if a_hint is None or b_hint is None else op(a_hint, b_hint)
         if op in _RELATIONS:
             return self.shape_env.wrap(_RELATIONS[op](a, b), bool, hint)
         pytype = float if op is operator.truediv or float in (self.pytype, type(other)) else int
-        if op is operator.truediv and a.is_integer and b.is_integer:
-            expr = sympy.Rational(int(a), int(b)) if a.is_Integer and b.is_Integer else a / b
-        else:
-            expr = _ARITHMETIC[op](a, b)
+        expr = {operator.floordiv: FloorDiv, operator.mod: Mod}.get(op, op)(a, b)  # (sizes' `//` and `%` kept whole)
         return self.shape_env.wrap(expr, pytype, hint)
 
     def logical(self, op, other):
@@ -180,12 +173,6 @@ class ShapeEnv:
         symbol = sympy.Symbol(f"zuf{self._unbacked_count}", real=True)
         self._unbacked_count += 1
         return SymFloat(SymNode(symbol, self, float, None))
-
-    def create_unbacked_symint(self):
-        symbol = sympy.Symbol(f"u{self._unbacked_count}", integer=True)
-        self._unbacked_count += 1
-        self.var_to_range[symbol] = [-sympy.oo, sympy.oo]
-        return SymInt(SymNode(symbol, self, int, None))
 
     def _unique_id(self, source):
         attempt = int(hashlib.sha256(source.encode()).hexdigest(), 16) % 100
@@ -438,11 +425,10 @@ class _SourcePrinter(StrPrinter):
         text = self._print(item)
         return f"({text})" if item_precedence < level or (not strict and item_precedence <= level) else text
 
-    def _print_FloorDiv(self, expr):
-        return self.stringify(expr.args, " // ", PRECEDENCE["Atom"] - 0.5)
+    def _print_FloorDiv(self, expr):  # and Mod
+        return self.stringify(expr.args, " // " if isinstance(expr, FloorDiv) else " % ", PRECEDENCE["Atom"] - 0.5)
 
-    def _print_Mod(self, expr):
-        return self.stringify(expr.args, " % ", PRECEDENCE["Atom"] - 0.5)
+    _print_Mod = _print_FloorDiv
 
     def _print_Add(self, expr, order=None):  # in sympy's order of terms, negatives as `(-1)*x`: PyTorch's text
         return self.stringify(expr.args, " + ", PRECEDENCE["Add"])
@@ -464,11 +450,10 @@ class _SourcePrinter(StrPrinter):
     def _print_Function(self, expr):  # math.cos(n) of a size (SymNode.math)
         return f"math.{type(expr).__name__}(torch.sym_float({self._print(expr.args[0])}))"
 
-    def _print_Min(self, expr):
-        return f"min({', '.join(self._print(a) for a in expr.args)})"
+    def _print_Max(self, expr):  # and Min: `max(a, b)`
+        return f"{type(expr).__name__.lower()}({', '.join(self._print(a) for a in expr.args)})"
 
-    def _print_Max(self, expr):
-        return f"max({', '.join(self._print(a) for a in expr.args)})"
+    _print_Min = _print_Max
 
 
 def python_step(expr):
@@ -486,8 +471,7 @@ def python_step(expr):
         if constant != 1:
             return operator.mul, [rest, constant]
         return operator.mul, [expr.args[0], sympy.Mul(*expr.args[1:])]
-    if isinstance(expr, (sympy.Max, sympy.Min)) and len(expr.args) > 2:
-        return (sym_max if isinstance(expr, sympy.Max) else sym_min), [expr.args[0], type(expr)(*expr.args[1:])]
     steps = {FloorDiv: operator.floordiv, Mod: operator.mod, sympy.Pow: operator.pow, sympy.Max: sym_max,
              sympy.Min: sym_min}
-    return steps[type(expr)], list(expr.args)
+    # (only a Max or Min has more than two arguments: the first, then one of the rest)
+    return steps[type(expr)], [expr.args[0], type(expr)(*expr.args[1:])] if len(expr.args) > 2 else list(expr.args)
