@@ -27,7 +27,8 @@ from .eager_frame import run_skipped, with_code
 from .backends import lookup_backend
 from .break_reasons import REASONS, explain_reason
 from .exc import BackendCompilerFailed, FailOnRecompileLimitHit, Unsupported
-from .profile_capture import ProfileCapture, original_function
+from .explain import exporting_guards  # (explain.py reads this module's _observers)
+from .profile_capture import CaptureBlocksMixin, original_function
 from .symbolic_convert import InstructionTranslator
 
 log = logging.getLogger("frontend")
@@ -78,7 +79,7 @@ def run_eagerly(fn, args, kwargs):
         _state.disabled -= 1
 
 
-_observers = []  # observers of translations (explain() installs one): called with each new CacheEntry
+_observers = []  # observers of translations (explain.py's): called with each new CacheEntry
 _BINDERS = {}  # code object -> its argument binder (see _make_binder)
 
 
@@ -97,11 +98,10 @@ def _make_binder(code):
         code.co_kwonlyargcount == 0
 
     def bind(fn, args, kwargs):
+        defaults = fn.__defaults__ or ()
         missing = len(names) - len(args)
-        if positional_only_call and not kwargs and missing == 0:
-            L = dict(zip(names, args))
-        elif positional_only_call and not kwargs and 0 < missing <= len(fn.__defaults__ or ()):
-            L = dict(zip(names, (*args, *fn.__defaults__[-missing:])))
+        if positional_only_call and not kwargs and 0 <= missing <= len(defaults):  # (the last `missing` defaults)
+            L = dict(zip(names, (*args, *defaults[len(defaults) - missing:])))
         else:
             bound = code_signature(fn).bind(*args, **kwargs)
             bound.apply_defaults()
@@ -311,7 +311,7 @@ class OptimizedModule(minitorch2.nn.Module):
             return getattr(self._modules["_orig_mod"], name)
 
 
-class CompileWrapper:
+class CompileWrapper(CaptureBlocksMixin):  # (the mixin: `with optimize(backend):` blocks, profile_capture.py)
     """What optimize(backend) returns: it compiles a function or module given to it, or the user functions called
     inside its `with` block (profile_capture.py); the modules below this one call back into it."""
 
@@ -320,7 +320,6 @@ class CompileWrapper:
         self.nopython = nopython
         self.dynamic = dynamic  # None, True or False: which sizes are symbols (dynamic_shapes.py)
         self.guard_export_fn = guard_export_fn  # called with each compiled frame's guards (a list of Guard)
-        self._captures = []  # the ProfileCaptures of the `with` blocks this context is active in, innermost last
 
     def __call__(self, fn):
         while getattr(fn, "_torchdynamo_disable", False) is True:  # as Dynamo: compiling a disabled fn compiles it
@@ -342,40 +341,13 @@ class CompileWrapper:
 
     def call_as_compiled(self, fn, args, kwargs):
         """A call of a function optimize() was given: under its dynamic= and guard_export_fn=."""
-        with dynamic_shapes.compiling_with(self.dynamic), _exporting_guards(self.guard_export_fn):
+        with dynamic_shapes.compiling_with(self.dynamic), exporting_guards(self.guard_export_fn):
             return self.call(fn, args, kwargs)
 
     def call(self, fn, args, kwargs):
         return call_compiled(fn, args, kwargs, self.backend, self.nopython)
 
     is_disabled = staticmethod(is_disabled)  # frontend.disable is in effect on this thread: calls run eagerly
-
-    def __enter__(self):
-        """Compile user functions called with tensors inside the block (see profile_capture.py)."""
-        capture = ProfileCapture(self)
-        self._captures.append(capture)
-        capture.start(inspect.currentframe().f_back)
-
-    def __exit__(self, *exc):
-        self._captures.pop().stop()
-        return False
-
-
-@contextlib.contextmanager
-def _exporting_guards(guard_export_fn):
-    """guard_export_fn(guards) for each frame compiled inside the block, as Dynamo's `guard_export_fn`."""
-    if guard_export_fn is None:
-        yield
-        return
-    def observer(entry):
-        if not entry.skip_code:  # (a frame with no ops compiles nothing: no guards to export, as Dynamo)
-            guard_export_fn(list(entry.guard_fn.guard_list))
-
-    _observers.append(observer)
-    try:
-        yield
-    finally:
-        _observers.remove(observer)
 
 
 def optimize(backend=None, *, nopython=False, dynamic=None, disable=False, guard_export_fn=None):

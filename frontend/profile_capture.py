@@ -15,6 +15,7 @@ back, and the `with` frame's locals snapshot is dropped, so `del model` frees th
 innermost compiles); closures made after their code was noticed, generators and coroutines are not routed.
 """
 import gc
+import inspect
 import os
 import sys
 import sysconfig
@@ -273,3 +274,18 @@ def _functions_of(value):
     elif isinstance(value, minitorch2.nn.Module):
         value = getattr(type(value), "forward", None)
     return [value] if isinstance(value, types.FunctionType) else []
+
+
+class CaptureBlocksMixin:
+    """The `with optimize(backend):` half of the CompileWrapper (eval_frame.py): each activation of the block is a
+    ProfileCapture, the innermost last in `_captures`."""
+
+    def __enter__(self):
+        """Compile user functions called with tensors inside the block."""
+        capture = ProfileCapture(self)
+        self.__dict__.setdefault("_captures", []).append(capture)
+        capture.start(inspect.currentframe().f_back)
+
+    def __exit__(self, *exc):
+        self._captures.pop().stop()
+        return False

@@ -42,11 +42,6 @@ def instructions_with_offsets(code):
     return grouped
 
 
-def load_global_pushes_null(inst):
-    """LOAD_GLOBAL's low arg bit asks for a NULL next to the global (the callable slot of CALL); 3.11-3.13 alike."""
-    return bool(inst.arg & 1)
-
-
 def kw_names(inst, code):
     """The keyword names a KW_NAMES instruction announces for the next CALL (3.11, 3.12: a co_consts index)."""
     if VERSION in ((3, 11), (3, 12)):
@@ -132,17 +127,12 @@ def has_backedge_after(instructions, index):
     return False
 
 
-def exception_entries(code):
-    """The exception table of `code` (3.11-3.13 alike: `dis.Bytecode(code).exception_entries`)."""
-    return dis.Bytecode(code).exception_entries
-
-
 def enclosing_blocks(code, offset):
     """The kinds of exception-table regions covering `offset`: "with" (the handler runs __exit__),
     "try" (an except/finally handler) or "except" (inside a handler, whose cleanup re-raises)."""
     by_offset = {inst.offset: inst for inst in instructions(code)}
     kinds = []
-    for entry in exception_entries(code):
+    for entry in dis.Bytecode(code).exception_entries:  # (3.11-3.13 alike)
         if not entry.start <= offset < entry.end:
             continue
         after = by_offset.get(entry.target + 2)

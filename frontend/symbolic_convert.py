@@ -183,7 +183,7 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
             self.push(ConstantVariable(inst.argval))
 
     def LOAD_GLOBAL(self, inst):
-        push = self.push_callable if pyversion.load_global_pushes_null(inst) else self.push
+        push = self.push_callable if inst.arg & 1 else self.push  # (3.11-3.13: the low bit asks for a NULL)
         push(self._global_value(inst.argval))
 
     def _global_value(self, name):
