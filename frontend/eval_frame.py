@@ -28,6 +28,7 @@ from .backends import lookup_backend
 from .break_reasons import REASONS, explain_reason
 from .exc import BackendCompilerFailed, FailOnRecompileLimitHit, Unsupported
 from .explain import exporting_guards  # (explain.py reads this module's _observers)
+from .guard_failures import guard_failures
 from .profile_capture import CaptureBlocksMixin, original_function
 from .symbolic_convert import InstructionTranslator
 
@@ -235,13 +236,6 @@ def call_compiled(fn, args, kwargs, backend, nopython):
         observer(entry)
     with _logging.compile_context(code, len(entries) - 1):  # backends like aot_eager compile at the first run
         return _run(entry, fn, args, kwargs, L, G)
-
-
-def guard_failures(fn, entries, L, backend):
-    """(frame_id/entry, the guard that failed) for each cache entry of fn, the latest first."""
-    return [(f"{_logging.frame_id(fn.__code__)}/{i}",
-             e.guard_fn(L, G=fn.__globals__) if e.backend is backend else "compiled for a different backend")
-            for i, e in reversed(list(enumerate(entries)))]
 
 
 def _run(entry, fn, args, kwargs, L, G):

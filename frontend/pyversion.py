@@ -96,17 +96,6 @@ def parameter_names(code):
     return code.co_varnames[:count]
 
 
-def forget_locals_snapshot(frame):
-    """Drop the snapshot of locals reading `frame.f_locals` leaves on a 3.11/3.12 function frame, which would keep
-    every local alive (`del x` after `with optimize():` would not free x). 3.13 (PEP 667) has none."""
-    if not frame.f_code.co_flags & inspect.CO_OPTIMIZED:  # not a function frame (no fast locals, no snapshot)
-        return
-    if VERSION in ((3, 11), (3, 12)):
-        frame.f_locals.clear()
-    elif VERSION < (3, 11):  # (3.13 on: no snapshot)
-        raise UnsupportedPython(VERSION)
-
-
 # ---- control flow facts used by graph breaks (resume.py) ------------------------------------
 
 JUMP_OPNAMES = frozenset(dis.opname[op] for op in dis.hasjrel + dis.hasjabs)
