@@ -81,17 +81,14 @@ def run_eagerly(fn, args, kwargs):
 
 
 _observers = []  # observers of translations (explain.py's): called with each new CacheEntry
-_BINDERS = {}  # code object -> its argument binder (see _make_binder)
 
 
 def frame_locals(fn, args, kwargs):
     """The frame's locals at entry: parameters bound as Python binds them, plus closure cells' contents."""
-    binder = _BINDERS.get(fn.__code__)
-    if binder is None:
-        binder = _BINDERS[fn.__code__] = _make_binder(fn.__code__)
-    return binder(fn, args, kwargs)
+    return _make_binder(fn.__code__)(fn, args, kwargs)
 
 
+@functools.cache
 def _make_binder(code):
     """A binder for one code object, made once: positional calls bind by dict(zip()), others by inspect."""
     names = code.co_varnames[:code.co_argcount]
