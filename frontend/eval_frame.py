@@ -101,7 +101,9 @@ def _make_binder(code):
         if positional_only_call and not kwargs and 0 <= missing <= len(defaults):  # (the last `missing` defaults)
             L = dict(zip(names, (*args, *defaults[len(defaults) - missing:])))
         else:
-            bound = code_signature(fn).bind(*args, **kwargs)
+            # the signature of a bare function of fn's code (inspect.signature of fn would believe the
+            # __wrapped__ or __signature__ that functools.wraps copies)
+            bound = inspect.signature(with_code(fn, fn.__code__)).bind(*args, **kwargs)
             bound.apply_defaults()
             L = dict(bound.arguments)
         for name, cell in zip(code.co_freevars, fn.__closure__ or ()):
@@ -110,12 +112,6 @@ def _make_binder(code):
         return L
 
     return bind
-
-
-def code_signature(fn):
-    """The signature Python binds fn's calls with, read from a bare function of fn's code (inspect.signature
-    would believe the __wrapped__ or __signature__ functools.wraps copies)."""
-    return inspect.signature(with_code(fn, fn.__code__))
 
 
 def translate(fn, L, backend, nopython):
@@ -353,20 +349,6 @@ def optimize(backend=None, *, nopython=False, dynamic=None, disable=False, guard
 def _patch_library_once():
     """As Dynamo's TorchPatcher, at the first compile: distributions stop validating their arguments (graph breaks)."""
     minitorch2.distributions.Distribution.set_default_validate_args(False)
-
-
-def disable(fn=None, recursive=True, *, reason=None):
-    """Run fn (or, as a decorator, the decorated function) without compiling anything inside it."""
-    if fn is None:
-        return functools.partial(disable, recursive=recursive, reason=reason)
-
-    @functools.wraps(fn)
-    def wrapper(*args, **kwargs):  # (recursive=False: a compiled caller runs fn's frame skipped, eager_frame.py)
-        return run_eagerly(fn, args, kwargs) if recursive else fn(*args, **kwargs)
-
-    wrapper._torchdynamo_disable = True
-    wrapper._torchdynamo_disable_recursive = recursive
-    return wrapper
 
 
 def reset():

@@ -77,14 +77,6 @@ COMPARE_OPS = {
 }
 
 
-def binary_op(inst):
-    return BINARY_OPS[inst.argrepr]
-
-
-def compare_op(inst):
-    return COMPARE_OPS[inst.argval]  # 3.13's bool(...) form: dis still gives the bare operator as argval
-
-
 def is_generator(code):
     return bool(code.co_flags & (inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR | inspect.CO_ITERABLE_COROUTINE))
 

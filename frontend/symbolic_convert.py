@@ -339,10 +339,11 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
     # ---- operators --------------------------------------------------------------------------
 
     def BINARY_OP(self, inst):
-        self.push(binary_op(self, pyversion.binary_op(inst), *self.popn(2)))
+        self.push(binary_op(self, pyversion.BINARY_OPS[inst.argrepr], *self.popn(2)))
 
     def COMPARE_OP(self, inst):
-        self.push(binary_op(self, pyversion.compare_op(inst), *self.popn(2)))
+        # (3.13's bool(...) form too: dis gives the bare operator as argval)
+        self.push(binary_op(self, pyversion.COMPARE_OPS[inst.argval], *self.popn(2)))
 
     def IS_OP(self, inst):
         b, a = self.pop().realize(), self.pop().realize()
