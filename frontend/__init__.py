@@ -14,9 +14,9 @@ order:
 """
 from . import config, exc, testing
 from .backends import list_backends, lookup_backend, register_backend
-from .compiler import allow_in_graph, disallow_in_graph, set_stance
+from .compiler import allow_in_graph, disable, disallow_in_graph, set_stance
 from .dynamic_shapes import mark_dynamic, mark_static, maybe_mark_dynamic
-from .eval_frame import OptimizedModule, disable, optimize, reset
+from .eval_frame import OptimizedModule, optimize, reset
 from .explain import explain
 from .graph_break import graph_break, is_compiling
 

@@ -4,7 +4,8 @@ module; cli/aliases.py). Frontend layer: each name is the frontend's own, under 
 Also here, as torch._dynamo has them (frontend/__init__.py): `set_stance`, which eval_frame.call_compiled asks
 (config.stance) what to run instead of a compile, and `allow_in_graph` / `disallow_in_graph`, which fill the
 tables the variable builder reads (variables/torch.py): an allowed function becomes one call_function node
-instead of being inlined; a disallowed torch function is a graph break.
+instead of being inlined; a disallowed torch function is a graph break. And `disable`, whose marks
+(`_torchdynamo_disable`, `_torchdynamo_disable_recursive`) the builder and eager_frame.py read.
 """
 import contextlib
 import functools
@@ -15,7 +16,7 @@ from minitorch2._unsupported import Unsupported
 
 from . import config
 from .backends import list_backends  # noqa: F401
-from .eval_frame import disable, reset  # noqa: F401
+from .eval_frame import reset, run_eagerly  # noqa: F401
 from .graph_break import is_compiling
 from .variables.torch import ALLOWED_IN_GRAPH, DISALLOWED_IN_GRAPH, is_torch_object
 
@@ -136,5 +137,20 @@ def _add_while_alive(table, fn):
         weakref.finalize(fn, table.discard, id(fn))
 
 
+def disable(fn=None, recursive=True, *, reason=None):
+    """Run fn (or, as a decorator, the decorated function) without compiling anything inside it."""
+    if fn is None:
+        return functools.partial(disable, recursive=recursive, reason=reason)
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):  # (recursive=False: a compiled caller runs fn's frame skipped, eager_frame.py)
+        return run_eagerly(fn, args, kwargs) if recursive else fn(*args, **kwargs)
+
+    wrapper._torchdynamo_disable = True
+    wrapper._torchdynamo_disable_recursive = recursive
+    return wrapper
+
+
 __all__ = ["compile", "disable", "reset", "list_backends", "is_compiling", "is_dynamo_compiling", "is_exporting",
            "set_stance", "allow_in_graph"]
+

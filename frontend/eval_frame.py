@@ -27,7 +27,9 @@ from .eager_frame import run_skipped, with_code
 from .backends import lookup_backend
 from .break_reasons import REASONS, explain_reason
 from .exc import BackendCompilerFailed, FailOnRecompileLimitHit, Unsupported
-from .profile_capture import ProfileCapture, original_function
+from .explain import exporting_guards  # (explain.py reads this module's _observers)
+from .guard_failures import guard_failures
+from .profile_capture import CaptureBlocksMixin, original_function
 from .symbolic_convert import InstructionTranslator
 
 log = logging.getLogger("frontend")
@@ -78,18 +80,15 @@ def run_eagerly(fn, args, kwargs):
         _state.disabled -= 1
 
 
-_observers = []  # observers of translations (explain() installs one): called with each new CacheEntry
-_BINDERS = {}  # code object -> its argument binder (see _make_binder)
+_observers = []  # observers of translations (explain.py's): called with each new CacheEntry
 
 
 def frame_locals(fn, args, kwargs):
     """The frame's locals at entry: parameters bound as Python binds them, plus closure cells' contents."""
-    binder = _BINDERS.get(fn.__code__)
-    if binder is None:
-        binder = _BINDERS[fn.__code__] = _make_binder(fn.__code__)
-    return binder(fn, args, kwargs)
+    return _make_binder(fn.__code__)(fn, args, kwargs)
 
 
+@functools.cache
 def _make_binder(code):
     """A binder for one code object, made once: positional calls bind by dict(zip()), others by inspect."""
     names = code.co_varnames[:code.co_argcount]
@@ -97,13 +96,14 @@ def _make_binder(code):
         code.co_kwonlyargcount == 0
 
     def bind(fn, args, kwargs):
+        defaults = fn.__defaults__ or ()
         missing = len(names) - len(args)
-        if positional_only_call and not kwargs and missing == 0:
-            L = dict(zip(names, args))
-        elif positional_only_call and not kwargs and 0 < missing <= len(fn.__defaults__ or ()):
-            L = dict(zip(names, (*args, *fn.__defaults__[-missing:])))
+        if positional_only_call and not kwargs and 0 <= missing <= len(defaults):  # (the last `missing` defaults)
+            L = dict(zip(names, (*args, *defaults[len(defaults) - missing:])))
         else:
-            bound = code_signature(fn).bind(*args, **kwargs)
+            # the signature of a bare function of fn's code (inspect.signature of fn would believe the
+            # __wrapped__ or __signature__ that functools.wraps copies)
+            bound = inspect.signature(with_code(fn, fn.__code__)).bind(*args, **kwargs)
             bound.apply_defaults()
             L = dict(bound.arguments)
         for name, cell in zip(code.co_freevars, fn.__closure__ or ()):
@@ -112,12 +112,6 @@ def _make_binder(code):
         return L
 
     return bind
-
-
-def code_signature(fn):
-    """The signature Python binds fn's calls with, read from a bare function of fn's code (inspect.signature
-    would believe the __wrapped__ or __signature__ functools.wraps copies)."""
-    return inspect.signature(with_code(fn, fn.__code__))
 
 
 def translate(fn, L, backend, nopython):
@@ -237,13 +231,6 @@ def call_compiled(fn, args, kwargs, backend, nopython):
         return _run(entry, fn, args, kwargs, L, G)
 
 
-def guard_failures(fn, entries, L, backend):
-    """(frame_id/entry, the guard that failed) for each cache entry of fn, the latest first."""
-    return [(f"{_logging.frame_id(fn.__code__)}/{i}",
-             e.guard_fn(L, G=fn.__globals__) if e.backend is backend else "compiled for a different backend")
-            for i, e in reversed(list(enumerate(entries)))]
-
-
 def _run(entry, fn, args, kwargs, L, G):
     """A compiled frame that raises leaves grad mode as it found it (its graph's no_grad block ends with it)."""
     grad_enabled = minitorch2.is_grad_enabled()
@@ -311,7 +298,7 @@ class OptimizedModule(minitorch2.nn.Module):
             return getattr(self._modules["_orig_mod"], name)
 
 
-class CompileWrapper:
+class CompileWrapper(CaptureBlocksMixin):  # (the mixin: `with optimize(backend):` blocks, profile_capture.py)
     """What optimize(backend) returns: it compiles a function or module given to it, or the user functions called
     inside its `with` block (profile_capture.py); the modules below this one call back into it."""
 
@@ -320,7 +307,6 @@ class CompileWrapper:
         self.nopython = nopython
         self.dynamic = dynamic  # None, True or False: which sizes are symbols (dynamic_shapes.py)
         self.guard_export_fn = guard_export_fn  # called with each compiled frame's guards (a list of Guard)
-        self._captures = []  # the ProfileCaptures of the `with` blocks this context is active in, innermost last
 
     def __call__(self, fn):
         while getattr(fn, "_torchdynamo_disable", False) is True:  # as Dynamo: compiling a disabled fn compiles it
@@ -342,40 +328,13 @@ class CompileWrapper:
 
     def call_as_compiled(self, fn, args, kwargs):
         """A call of a function optimize() was given: under its dynamic= and guard_export_fn=."""
-        with dynamic_shapes.compiling_with(self.dynamic), _exporting_guards(self.guard_export_fn):
+        with dynamic_shapes.compiling_with(self.dynamic), exporting_guards(self.guard_export_fn):
             return self.call(fn, args, kwargs)
 
     def call(self, fn, args, kwargs):
         return call_compiled(fn, args, kwargs, self.backend, self.nopython)
 
     is_disabled = staticmethod(is_disabled)  # frontend.disable is in effect on this thread: calls run eagerly
-
-    def __enter__(self):
-        """Compile user functions called with tensors inside the block (see profile_capture.py)."""
-        capture = ProfileCapture(self)
-        self._captures.append(capture)
-        capture.start(inspect.currentframe().f_back)
-
-    def __exit__(self, *exc):
-        self._captures.pop().stop()
-        return False
-
-
-@contextlib.contextmanager
-def _exporting_guards(guard_export_fn):
-    """guard_export_fn(guards) for each frame compiled inside the block, as Dynamo's `guard_export_fn`."""
-    if guard_export_fn is None:
-        yield
-        return
-    def observer(entry):
-        if not entry.skip_code:  # (a frame with no ops compiles nothing: no guards to export, as Dynamo)
-            guard_export_fn(list(entry.guard_fn.guard_list))
-
-    _observers.append(observer)
-    try:
-        yield
-    finally:
-        _observers.remove(observer)
 
 
 def optimize(backend=None, *, nopython=False, dynamic=None, disable=False, guard_export_fn=None):
@@ -390,20 +349,6 @@ def optimize(backend=None, *, nopython=False, dynamic=None, disable=False, guard
 def _patch_library_once():
     """As Dynamo's TorchPatcher, at the first compile: distributions stop validating their arguments (graph breaks)."""
     minitorch2.distributions.Distribution.set_default_validate_args(False)
-
-
-def disable(fn=None, recursive=True, *, reason=None):
-    """Run fn (or, as a decorator, the decorated function) without compiling anything inside it."""
-    if fn is None:
-        return functools.partial(disable, recursive=recursive, reason=reason)
-
-    @functools.wraps(fn)
-    def wrapper(*args, **kwargs):  # (recursive=False: a compiled caller runs fn's frame skipped, eager_frame.py)
-        return run_eagerly(fn, args, kwargs) if recursive else fn(*args, **kwargs)
-
-    wrapper._torchdynamo_disable = True
-    wrapper._torchdynamo_disable_recursive = recursive
-    return wrapper
 
 
 def reset():

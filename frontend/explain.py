@@ -5,6 +5,7 @@ records each graph, and reports the cache entries the call created, counting as 
 are listed in `eager_frames` with their reasons.
 """
 import collections
+import contextlib
 import re
 
 from minitorch2._ops import OpOverload, OpOverloadPacket
@@ -83,11 +84,10 @@ def explain(fn, *extra_args, **extra_kwargs):
             return gm.forward
 
         eval_frame.reset()
-        eval_frame._observers.append(entries.append)
         try:
-            eval_frame.optimize(recording_backend)(fn)(*args, **kwargs)
+            with observing(entries.append):
+                eval_frame.optimize(recording_backend)(fn)(*args, **kwargs)
         finally:
-            eval_frame._observers.remove(entries.append)
             eval_frame.reset()
         reasons = [_reason(e) for e in entries if e.break_reason and e.transformed_code and e.graph is not None]
         eager = [_reason(e) for e in entries if e.break_reason and e.transformed_code is None]
@@ -97,3 +97,23 @@ def explain(fn, *extra_args, **extra_kwargs):
     if extra_args or extra_kwargs:
         return inner(*extra_args, **extra_kwargs)
     return inner
+
+
+@contextlib.contextmanager
+def observing(observer):
+    """observer(entry) for each CacheEntry translated inside the block."""
+    eval_frame._observers.append(observer)
+    try:
+        yield
+    finally:
+        eval_frame._observers.remove(observer)
+
+
+def exporting_guards(guard_export_fn):
+    """guard_export_fn(guards) for each frame compiled inside the block, as Dynamo's `guard_export_fn` (optimize()'s
+    argument): what the tests read torch's shape guards with, and ours."""
+    def observer(entry):
+        if not entry.skip_code:  # (a frame with no ops compiles nothing: no guards to export, as Dynamo)
+            guard_export_fn(list(entry.guard_fn.guard_list))
+
+    return contextlib.nullcontext() if guard_export_fn is None else observing(observer)

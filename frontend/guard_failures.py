@@ -3,8 +3,9 @@
 The observability side of the frontend: why a cached entry was refused, as torch's recompiles log words it. A
 guard in `guards.py` may carry a `failure` expression over these `___` helpers (which `GUARD_NAMESPACE` binds);
 the text it returns is what the recompiles log, the cache-size-limit warning and explain() show. Checking a guard
-never calls them: only a guard that failed is explained.
+never calls them: only a guard that failed is explained. guard_failures() asks each cache entry of a frame.
 """
+from minitorch2 import _logging
 from minitorch2._aten.memory import _dtype_title
 
 from .global_state import AUTOCAST_DEVICES, global_state
@@ -46,3 +47,10 @@ def ___duplicate_tensors(names, *tensors):
     for name, t in zip(names, tensors):
         holders.setdefault(id(t), []).append(name)
     return f"Duplicate tensors found: {[name for group in holders.values() if len(group) > 1 for name in group]}"
+
+
+def guard_failures(fn, entries, L, backend):
+    """(frame_id/entry, the guard that failed) for each cache entry of fn, the latest first."""
+    return [(f"{_logging.frame_id(fn.__code__)}/{i}",
+             e.guard_fn(L, G=fn.__globals__) if e.backend is backend else "compiled for a different backend")
+            for i, e in reversed(list(enumerate(entries)))]

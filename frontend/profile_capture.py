@@ -15,6 +15,7 @@ back, and the `with` frame's locals snapshot is dropped, so `del model` frees th
 innermost compiles); closures made after their code was noticed, generators and coroutines are not routed.
 """
 import gc
+import inspect
 import os
 import sys
 import sysconfig
@@ -230,7 +231,7 @@ class ProfileCapture:
         self._user_codes.clear()
         if self.with_frame is not None:
             # Profile events filled the frame's locals snapshot; drop it so `del model` frees the model.
-            pyversion.forget_locals_snapshot(self.with_frame)
+            _forget_locals_snapshot(self.with_frame)
             self.with_frame = None
 
     def _profile(self, frame, event, arg):
@@ -273,3 +274,29 @@ def _functions_of(value):
     elif isinstance(value, minitorch2.nn.Module):
         value = getattr(type(value), "forward", None)
     return [value] if isinstance(value, types.FunctionType) else []
+
+
+def _forget_locals_snapshot(frame):
+    """Drop the snapshot of locals reading `frame.f_locals` leaves on a 3.11/3.12 function frame, which would keep
+    every local alive (`del x` after `with optimize():` would not free x). 3.13 (PEP 667) has none."""
+    if not frame.f_code.co_flags & inspect.CO_OPTIMIZED:  # not a function frame (no fast locals, no snapshot)
+        return
+    if pyversion.VERSION in ((3, 11), (3, 12)):
+        frame.f_locals.clear()
+    elif pyversion.VERSION < (3, 11):  # (3.13 on: no snapshot)
+        raise pyversion.UnsupportedPython(pyversion.VERSION)
+
+
+class CaptureBlocksMixin:
+    """The `with optimize(backend):` half of the CompileWrapper (eval_frame.py): each activation of the block is a
+    ProfileCapture, the innermost last in `_captures`."""
+
+    def __enter__(self):
+        """Compile user functions called with tensors inside the block."""
+        capture = ProfileCapture(self)
+        self.__dict__.setdefault("_captures", []).append(capture)
+        capture.start(inspect.currentframe().f_back)
+
+    def __exit__(self, *exc):
+        self._captures.pop().stop()
+        return False

@@ -42,11 +42,6 @@ def instructions_with_offsets(code):
     return grouped
 
 
-def load_global_pushes_null(inst):
-    """LOAD_GLOBAL's low arg bit asks for a NULL next to the global (the callable slot of CALL); 3.11-3.13 alike."""
-    return bool(inst.arg & 1)
-
-
 def kw_names(inst, code):
     """The keyword names a KW_NAMES instruction announces for the next CALL (3.11, 3.12: a co_consts index)."""
     if VERSION in ((3, 11), (3, 12)):
@@ -82,14 +77,6 @@ COMPARE_OPS = {
 }
 
 
-def binary_op(inst):
-    return BINARY_OPS[inst.argrepr]
-
-
-def compare_op(inst):
-    return COMPARE_OPS[inst.argval]  # 3.13's bool(...) form: dis still gives the bare operator as argval
-
-
 def is_generator(code):
     return bool(code.co_flags & (inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR | inspect.CO_ITERABLE_COROUTINE))
 
@@ -99,17 +86,6 @@ def parameter_names(code):
     count = code.co_argcount + code.co_kwonlyargcount
     count += bool(code.co_flags & inspect.CO_VARARGS) + bool(code.co_flags & inspect.CO_VARKEYWORDS)
     return code.co_varnames[:count]
-
-
-def forget_locals_snapshot(frame):
-    """Drop the snapshot of locals reading `frame.f_locals` leaves on a 3.11/3.12 function frame, which would keep
-    every local alive (`del x` after `with optimize():` would not free x). 3.13 (PEP 667) has none."""
-    if not frame.f_code.co_flags & inspect.CO_OPTIMIZED:  # not a function frame (no fast locals, no snapshot)
-        return
-    if VERSION in ((3, 11), (3, 12)):
-        frame.f_locals.clear()
-    elif VERSION < (3, 11):  # (3.13 on: no snapshot)
-        raise UnsupportedPython(VERSION)
 
 
 # ---- control flow facts used by graph breaks (resume.py) ------------------------------------
@@ -132,17 +108,12 @@ def has_backedge_after(instructions, index):
     return False
 
 
-def exception_entries(code):
-    """The exception table of `code` (3.11-3.13 alike: `dis.Bytecode(code).exception_entries`)."""
-    return dis.Bytecode(code).exception_entries
-
-
 def enclosing_blocks(code, offset):
     """The kinds of exception-table regions covering `offset`: "with" (the handler runs __exit__),
     "try" (an except/finally handler) or "except" (inside a handler, whose cleanup re-raises)."""
     by_offset = {inst.offset: inst for inst in instructions(code)}
     kinds = []
-    for entry in exception_entries(code):
+    for entry in dis.Bytecode(code).exception_entries:  # (3.11-3.13 alike)
         if not entry.start <= offset < entry.end:
             continue
         after = by_offset.get(entry.target + 2)

@@ -16,6 +16,7 @@ exactly one instruction runs natively, so side effects happen once and in order.
 break inside a loop, a try or `with` block, a generator, a frame with cells), the frame runs eagerly.
 """
 import contextlib
+import dis
 import functools
 import types
 
@@ -77,7 +78,7 @@ def live_locals(code):
     dataflow pass, done once per code object."""
     insts = pyversion.instructions(code)
     index = {inst.offset: k for k, inst in enumerate(insts)}
-    handlers = pyversion.exception_entries(code)
+    handlers = dis.Bytecode(code).exception_entries
     succ = []
     for k, inst in enumerate(insts):
         next_offset = insts[k + 1].offset if k + 1 < len(insts) else None

@@ -183,7 +183,7 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
             self.push(ConstantVariable(inst.argval))
 
     def LOAD_GLOBAL(self, inst):
-        push = self.push_callable if pyversion.load_global_pushes_null(inst) else self.push
+        push = self.push_callable if inst.arg & 1 else self.push  # (3.11-3.13: the low bit asks for a NULL)
         push(self._global_value(inst.argval))
 
     def _global_value(self, name):
@@ -339,10 +339,11 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
     # ---- operators --------------------------------------------------------------------------
 
     def BINARY_OP(self, inst):
-        self.push(binary_op(self, pyversion.binary_op(inst), *self.popn(2)))
+        self.push(binary_op(self, pyversion.BINARY_OPS[inst.argrepr], *self.popn(2)))
 
     def COMPARE_OP(self, inst):
-        self.push(binary_op(self, pyversion.compare_op(inst), *self.popn(2)))
+        # (3.13's bool(...) form too: dis gives the bare operator as argval)
+        self.push(binary_op(self, pyversion.COMPARE_OPS[inst.argval], *self.popn(2)))
 
     def IS_OP(self, inst):
         b, a = self.pop().realize(), self.pop().realize()

@@ -55,10 +55,9 @@ class TensorVariable(VariableTracker):
         raise Unsupported(f"tensor attribute {name!r}", "unsupported_attr")
 
     def _record_size_items(self, og):
-        """Dynamo records the shape of a tensor with symbolic sizes as `size = l_x_.size()` and one `getitem` per
-        dim, then drops them for the size inputs (s77): recorded here the same way, as speculative nodes removed
-        at the end unless used, so that the nodes after them are numbered as Dynamo's (`getitem_2`, not
-        `getitem`). Returns the `size` node's proxy."""
+        """The `size` node's proxy: Dynamo records a symbolic shape as `size = l_x_.size()` and a `getitem` per dim,
+        then drops them for the size inputs (s77); here they are speculative nodes (removed at the end unless used),
+        so that the nodes after them are numbered as Dynamo's (`getitem_2`, not `getitem`)."""
         shape = self.example_value.shape
         size = og.create_proxy("call_method", "size", (self.proxy.node,), {}, shape, speculative=True)
         for d, n in enumerate(shape):
@@ -174,9 +173,9 @@ def wrap_fx_value(og, proxy, value):
         for i, v in enumerate(value):
             if v is None:
                 items.append(ConstantVariable(None))
-                continue
-            item_proxy = og.create_proxy("call_function", operator.getitem, (proxy.node, i), {}, v, speculative=True)
-            items.append(TensorVariable(item_proxy, v))
+            else:
+                item_proxy = og.create_proxy("call_function", operator.getitem, (proxy.node, i), {}, v, speculative=True)
+                items.append(TensorVariable(item_proxy, v))
         if type(value) is not tuple:  # torch.return_types.sort and kin keep their type and field names
             return StructSequenceVariable(items, type(value))
         return TupleVariable(items)
