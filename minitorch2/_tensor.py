@@ -268,9 +268,6 @@ class Tensor:
     def untyped_storage(self):
         return _StorageRef(self)
 
-    def _is_view(self):
-        return self._base is not None
-
     # ------------------------------------------------------------------ autograd state
     @property
     def grad_fn(self):

@@ -39,6 +39,9 @@ class _Conveniences:
             return 0
         return self._storage.ctypes.data + self._offset * self.dtype.itemsize
 
+    def _is_view(self):
+        return self._base is not None
+
     def element_size(self):
         return self.dtype.itemsize
 
