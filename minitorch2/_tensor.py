@@ -371,17 +371,8 @@ class Tensor:
     def __repr__(self, *, tensor_contents=None):
         return tensor_repr(self)
 
-    def __reduce_ex__(self, protocol):
-        return (_rebuild, (self.numpy(force=True).copy(), self.requires_grad))
 
-
-install_conveniences(Tensor)  # conversions, device queries, legacy type names, deepcopy, hooks (_tensor_more.py)
-
-
-def _rebuild(array, requires_grad):
-    t = Tensor._from_numpy(array)
-    t.requires_grad = requires_grad
-    return t
+install_conveniences(Tensor)  # conversions, device queries, legacy names, deepcopy, pickling, hooks (_tensor_more.py)
 
 
 class _FakeStorage:

@@ -1,7 +1,7 @@
 """Tensor's conveniences beyond what the pipeline computes with: conversions to Python numbers, lists and numpy
 arrays (float(t), int(t), t.tolist(), np.asarray(t)), the element sizes and data_ptr, what a script asks of a
 tensor's device and layout (is_cuda, layout, ...), the legacy type names (`x.type()` is
-"torch.FloatTensor", `x.type("torch.LongTensor")` a converted copy), copy.deepcopy, format specs on a
+"torch.FloatTensor", `x.type("torch.LongTensor")` a converted copy), copy.deepcopy and pickling, format specs on a
 one-element tensor (f"{loss:.3f}"), `x.real` (itself: no complex dtypes), numpy ufuncs on a tensor giving a tensor
 back (np.sin(x)), the registration of gradient hooks and retain_grad (the eager engine runs what they leave on the
 tensor and its grad_fn), and c10's grammar of device strings with its errors (torch.device("cuda:0")).
@@ -93,6 +93,9 @@ class _Conveniences:
         memo[id(self)] = new
         return new
 
+    def __reduce_ex__(self, protocol):  # pickle (torch.save, multiprocessing): the values and requires_grad
+        return (_rebuild, (self.numpy(force=True).copy(), self.requires_grad))
+
     def __array_wrap__(self, array):  # (torch's one-argument form: numpy 2 warns about it for torch's tensors too)
         """A numpy ufunc on a tensor returns a tensor, as torch's (a bool result as uint8, as torch's)."""
         return type(self)._from_numpy(array.astype("uint8") if array.dtype == bool else array)
@@ -147,6 +150,13 @@ class _Conveniences:
     @property
     def imag(self):
         raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
+
+
+def _rebuild(array, requires_grad):
+    from ._tensor import Tensor  # (_tensor.py imports this module)
+    t = Tensor._from_numpy(array)
+    t.requires_grad = requires_grad
+    return t
 
 
 def install_conveniences(tensor_cls):
