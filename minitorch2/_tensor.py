@@ -22,7 +22,7 @@ import numpy as np
 
 from . import _dtype
 from ._sym import is_symbolic, sym_max
-from ._tensor_more import install_conveniences, parse_device_string
+from ._tensor_more import StorageConveniences, install_conveniences, parse_device_string
 from ._tensor_str import tensor_repr
 
 
@@ -417,26 +417,15 @@ class FakeTensor(Tensor):
         raise DataDependentOutputException("FakeTensor has no data: it carries shapes and dtypes only")
 
 
-class _StorageRef:
-    """What `untyped_storage()` returns: enough to ask whether two tensors share memory."""
+class _StorageRef(StorageConveniences):
+    """What `untyped_storage()` returns: its size in bytes (as_strided's bounds check), and (_tensor_more.py) whether
+    two tensors share memory."""
 
     def __init__(self, tensor):
         self._storage = tensor._storage
 
-    def data_ptr(self):
-        return self._storage.ctypes.data if isinstance(self._storage, np.ndarray) else id(self._storage)
-
     def nbytes(self):
         return self._storage.nbytes if isinstance(self._storage, np.ndarray) else 0
-
-    def cpu(self):  # already in host memory (Triton's interpreter moves its arguments' storages to the host)
-        return self
-
-    def copy_(self, source):
-        self._storage.view(np.uint8)[:] = source._storage.view(np.uint8)
-
-    def __eq__(self, other):
-        return isinstance(other, _StorageRef) and other._storage is self._storage
 
 
 def wrap_dim(dim, ndim):

@@ -4,12 +4,15 @@ tensor's device and layout (is_cuda, layout, ...), the legacy type names (`x.typ
 "torch.FloatTensor", `x.type("torch.LongTensor")` a converted copy), copy.deepcopy and pickling, format specs on a
 one-element tensor (f"{loss:.3f}"), `x.real` (itself: no complex dtypes), numpy ufuncs on a tensor giving a tensor
 back (np.sin(x)), the registration of gradient hooks and retain_grad (the eager engine runs what they leave on the
-tensor and its grad_fn), and c10's grammar of device strings with its errors (torch.device("cuda:0")).
+tensor and its grad_fn), c10's grammar of device strings with its errors (torch.device("cuda:0")), and what a
+script asks of `untyped_storage()` (data_ptr, ==, copy_).
 
 Runtime layer, coverage surface. _tensor.py installs these methods on Tensor once the class is defined.
 """
 import re
 import weakref
+
+import numpy as np
 
 from . import _dtype
 from ._dtype import dtype as _dtype_class
@@ -150,6 +153,22 @@ class _Conveniences:
     @property
     def imag(self):
         raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
+
+
+class StorageConveniences:
+    """untyped_storage()'s questions beyond its size: where it lives, whether two are one, a copy between two."""
+
+    def data_ptr(self):
+        return self._storage.ctypes.data if isinstance(self._storage, np.ndarray) else id(self._storage)
+
+    def cpu(self):  # already in host memory (Triton's interpreter moves its arguments' storages to the host)
+        return self
+
+    def copy_(self, source):
+        self._storage.view(np.uint8)[:] = source._storage.view(np.uint8)
+
+    def __eq__(self, other):
+        return isinstance(other, StorageConveniences) and other._storage is self._storage
 
 
 def _rebuild(array, requires_grad):
