@@ -72,13 +72,15 @@ OUTSIDE_THE_LESSON = {
         # calls (the frontend records its graphs from bytecode)
         "minitorch2/fx/_symbolic_trace.py", "minitorch2/fx/_patching.py",
         # what a Proxy records (only FX's own capture records through one); Graph.print_tabular, GraphModule's
-        # submodule surgery (subgraph_rewriter's) and print_readable, the ShapeProp pass
-        "minitorch2/fx/_proxy_recording.py", "minitorch2/fx/_graph_more.py",
+        # submodule surgery (subgraph_rewriter's) and print_readable, the ShapeProp pass, deepcopy of graphs and
+        # graph modules; Interpreter.boxed_run
+        "minitorch2/fx/_proxy_recording.py", "minitorch2/fx/_graph_more.py", "minitorch2/fx/_interpreter_more.py",
         # fidelity to PyTorch's own quirks: its argument parser's errors on op calls, tensor()'s refusals of malformed
         # data, ATen's memory-overlap errors for in-place writes (each row names its policy); Tensor's conversions to
-        # Python and numpy, device queries, legacy type names, deepcopy, format specs, hook registration and c10's
-        # device strings; the strides PyTorch's fake tensors report where they differ from its eager kernels (so traced
-        # graphs pick torch's ops) and the size questions they ask (so they guard as torch's)
+        # Python and numpy, device queries, legacy type names, deepcopy, pickling, format specs, hook registration,
+        # c10's device strings and a storage's questions; the strides PyTorch's fake tensors report where they differ
+        # from its eager kernels (so traced graphs pick torch's ops) and the size questions they ask (so they guard as
+        # torch's)
         "minitorch2/_arg_parser.py", "minitorch2/_tensor_data.py", "minitorch2/_aten/overlap.py",
         "minitorch2/_tensor_more.py", "minitorch2/_subclasses/fake_strides.py",
         # torch.distributions

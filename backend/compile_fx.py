@@ -17,7 +17,6 @@ its sizes are sympy expressions over the size symbols all the way down (loop_ir.
 arguments. Every compiled graph is recorded in `metrics`; MINITORCH2_COMPILE_DEBUG=1 writes each stage to disk;
 MINITORCH2_LOGS=output_code,fusion print the generated module and the fusion decisions (all three in debug.py).
 """
-import copy
 import functools
 import itertools
 
@@ -64,12 +63,6 @@ class CompiledGraph:
         if self._call is None:
             raise RuntimeError(f"{self.name}: a record of a compiled graph (backend.metrics) does not run")
         return list(self._call(list(args) + self.constants))
-
-    def record(self):
-        """This graph without the code that runs it (and holds its kernels' machine code)."""
-        record = copy.copy(self)
-        record._call = None
-        return record
 
 
 # Ops the core table decomposes that torch's inductor keeps whole: var_mean (one reduction gives both) and

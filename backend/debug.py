@@ -10,6 +10,7 @@ compiles it again (fx_graph_runnable.py), the IR before and after fusion (ir_pre
 every refused fusion with its reason) and the generated module (output_code.py: `python output_code.py` builds
 its kernels from the LLVM IR it holds and times `call` on random inputs, as torch's does).
 """
+import copy
 import itertools
 import os
 import threading
@@ -41,12 +42,19 @@ class Metrics:
 
     def record(self, graph, kernel_count, fallbacks):
         with self._lock:
-            self.graphs.append(graph.record())
+            self.graphs.append(_without_code(graph))
             self.generated_kernel_count += kernel_count
             self.fallback_ops += fallbacks
 
 
 metrics = Metrics()
+
+
+def _without_code(graph):
+    """A CompiledGraph's record: the graph without the code that runs it (and holds its kernels' machine code)."""
+    record = copy.copy(graph)
+    record._call = None
+    return record
 
 
 def log_compiled_graph(graph, gm, example_inputs):

@@ -22,7 +22,7 @@ import numpy as np
 
 from . import _dtype
 from ._sym import is_symbolic, sym_max
-from ._tensor_more import install_conveniences, parse_device_string
+from ._tensor_more import StorageConveniences, install_conveniences, parse_device_string
 from ._tensor_str import tensor_repr
 
 
@@ -268,9 +268,6 @@ class Tensor:
     def untyped_storage(self):
         return _StorageRef(self)
 
-    def _is_view(self):
-        return self._base is not None
-
     # ------------------------------------------------------------------ autograd state
     @property
     def grad_fn(self):
@@ -374,17 +371,8 @@ class Tensor:
     def __repr__(self, *, tensor_contents=None):
         return tensor_repr(self)
 
-    def __reduce_ex__(self, protocol):
-        return (_rebuild, (self.numpy(force=True).copy(), self.requires_grad))
 
-
-install_conveniences(Tensor)  # conversions, device queries, legacy type names, deepcopy, hooks (_tensor_more.py)
-
-
-def _rebuild(array, requires_grad):
-    t = Tensor._from_numpy(array)
-    t.requires_grad = requires_grad
-    return t
+install_conveniences(Tensor)  # conversions, device queries, legacy names, deepcopy, pickling, hooks (_tensor_more.py)
 
 
 class _FakeStorage:
@@ -429,26 +417,15 @@ class FakeTensor(Tensor):
         raise DataDependentOutputException("FakeTensor has no data: it carries shapes and dtypes only")
 
 
-class _StorageRef:
-    """What `untyped_storage()` returns: enough to ask whether two tensors share memory."""
+class _StorageRef(StorageConveniences):
+    """What `untyped_storage()` returns: its size in bytes (as_strided's bounds check), and (_tensor_more.py) whether
+    two tensors share memory."""
 
     def __init__(self, tensor):
         self._storage = tensor._storage
 
-    def data_ptr(self):
-        return self._storage.ctypes.data if isinstance(self._storage, np.ndarray) else id(self._storage)
-
     def nbytes(self):
         return self._storage.nbytes if isinstance(self._storage, np.ndarray) else 0
-
-    def cpu(self):  # already in host memory (Triton's interpreter moves its arguments' storages to the host)
-        return self
-
-    def copy_(self, source):
-        self._storage.view(np.uint8)[:] = source._storage.view(np.uint8)
-
-    def __eq__(self, other):
-        return isinstance(other, _StorageRef) and other._storage is self._storage
 
 
 def wrap_dim(dim, ndim):

@@ -1,15 +1,18 @@
 """Tensor's conveniences beyond what the pipeline computes with: conversions to Python numbers, lists and numpy
 arrays (float(t), int(t), t.tolist(), np.asarray(t)), the element sizes and data_ptr, what a script asks of a
 tensor's device and layout (is_cuda, layout, ...), the legacy type names (`x.type()` is
-"torch.FloatTensor", `x.type("torch.LongTensor")` a converted copy), copy.deepcopy, format specs on a
+"torch.FloatTensor", `x.type("torch.LongTensor")` a converted copy), copy.deepcopy and pickling, format specs on a
 one-element tensor (f"{loss:.3f}"), `x.real` (itself: no complex dtypes), numpy ufuncs on a tensor giving a tensor
 back (np.sin(x)), the registration of gradient hooks and retain_grad (the eager engine runs what they leave on the
-tensor and its grad_fn), and c10's grammar of device strings with its errors (torch.device("cuda:0")).
+tensor and its grad_fn), c10's grammar of device strings with its errors (torch.device("cuda:0")), and what a
+script asks of `untyped_storage()` (data_ptr, ==, copy_).
 
 Runtime layer, coverage surface. _tensor.py installs these methods on Tensor once the class is defined.
 """
 import re
 import weakref
+
+import numpy as np
 
 from . import _dtype
 from ._dtype import dtype as _dtype_class
@@ -38,6 +41,9 @@ class _Conveniences:
         if self._np is None:
             return 0
         return self._storage.ctypes.data + self._offset * self.dtype.itemsize
+
+    def _is_view(self):
+        return self._base is not None
 
     def element_size(self):
         return self.dtype.itemsize
@@ -89,6 +95,9 @@ class _Conveniences:
             new.grad = self.grad.clone()
         memo[id(self)] = new
         return new
+
+    def __reduce_ex__(self, protocol):  # pickle (torch.save, multiprocessing): the values and requires_grad
+        return (_rebuild, (self.numpy(force=True).copy(), self.requires_grad))
 
     def __array_wrap__(self, array):  # (torch's one-argument form: numpy 2 warns about it for torch's tensors too)
         """A numpy ufunc on a tensor returns a tensor, as torch's (a bool result as uint8, as torch's)."""
@@ -144,6 +153,29 @@ class _Conveniences:
     @property
     def imag(self):
         raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
+
+
+class StorageConveniences:
+    """untyped_storage()'s questions beyond its size: where it lives, whether two are one, a copy between two."""
+
+    def data_ptr(self):
+        return self._storage.ctypes.data if isinstance(self._storage, np.ndarray) else id(self._storage)
+
+    def cpu(self):  # already in host memory (Triton's interpreter moves its arguments' storages to the host)
+        return self
+
+    def copy_(self, source):
+        self._storage.view(np.uint8)[:] = source._storage.view(np.uint8)
+
+    def __eq__(self, other):
+        return isinstance(other, StorageConveniences) and other._storage is self._storage
+
+
+def _rebuild(array, requires_grad):
+    from ._tensor import Tensor  # (_tensor.py imports this module)
+    t = Tensor._from_numpy(array)
+    t.requires_grad = requires_grad
+    return t
 
 
 def install_conveniences(tensor_cls):

@@ -19,22 +19,11 @@ from . import decompositions as dec, derivatives as d, derivatives_shape as ds
 from . import factories, indexing, inplace_fast as fast, linalg, masked_index, memory, pointwise as pw, prims
 from . import inductor_prims, reductions as red
 from . import table_apart, table_extra, table_more, table_nn, table_nn_apart, table_nn_more, view_scatters, views
+from .._tensor import Tensor
 from .derivatives_util import zeros_like_grad
 from .overlap import Overlap
 from .table_row import CORE, CORE_FACTORY, CORE_POINTWISE, CORE_REDUCTION, CORE_VIEW, FACTORY, INPLACE, OPTIONS
 from .table_row import POINTWISE, REDUCTION, VIEW, inplace, op
-
-
-def _size_of(self, dim):
-    return self.size(dim)
-
-
-def _stride_of(self, dim):
-    return self.stride(dim)
-
-
-def _offset_of(self):
-    return self.storage_offset()
 
 
 def _scalar_of(self):
@@ -224,9 +213,9 @@ TABLE = [
     op("dot(Tensor self, Tensor tensor) -> Tensor", (), linalg.dot, d.dot),
     op("mv(Tensor self, Tensor vec) -> Tensor", (), linalg.mv, d.mv, decomposition=dec.mv),
     # ------------------------------------------------------------ sizes (a SymInt's node in a symbolic trace)
-    op("sym_size.int(Tensor self, int dim) -> SymInt", CORE, (_size_of, _size_of), differentiable=False),
-    op("sym_stride.int(Tensor self, int dim) -> SymInt", CORE, (_stride_of, _stride_of), differentiable=False),
-    op("sym_storage_offset(Tensor self) -> SymInt", CORE, (_offset_of, _offset_of), differentiable=False),
+    op("sym_size.int(Tensor self, int dim) -> SymInt", CORE, (Tensor.size, Tensor.size), differentiable=False),
+    op("sym_stride.int(Tensor self, int dim) -> SymInt", CORE, (Tensor.stride, Tensor.stride), differentiable=False),
+    op("sym_storage_offset(Tensor self) -> SymInt", CORE, (Tensor.storage_offset, Tensor.storage_offset), differentiable=False),
     op("_local_scalar_dense(Tensor self) -> Scalar", CORE, (_scalar_of, _unbacked_float), differentiable=False),
     # ------------------------------------------------------------ views
     op("view(Tensor(a) self, SymInt[] size) -> Tensor(a)", CORE_VIEW, views.view, ds.view),

@@ -1,17 +1,19 @@
 """torch.fx's conveniences beyond what the pipeline calls: a Graph printed as a table (`print_tabular`), a
 GraphModule's submodule surgery (`add_submodule`, `delete_submodule`, `delete_all_unused_submodules`, which
 subgraph_rewriter uses), its code printed as a class (`print_readable`, for logs and the debug folder), and the
-ShapeProp pass (torch.fx.passes.shape_prop's, imported there; the pipeline reads only that module's TensorMetadata).
+ShapeProp pass (torch.fx.passes.shape_prop's, imported there; the pipeline reads only that module's TensorMetadata),
+and copy.deepcopy of a Graph or GraphModule with Graph.graph_copy (which subgraph_rewriter uses too): no stage copies.
 
 FX layer, coverage surface. Graph and GraphModule take these from the mixins here, as nn.Module takes its
 conveniences from module_more.py.
 """
 import contextlib
+import copy
 
 from .. import _tensor
 from ..nn import Module
 from .interpreter import Interpreter
-from .node import map_aggregate
+from .node import map_aggregate, map_arg
 
 
 class GraphTable:
@@ -34,6 +36,54 @@ def _format_table(headers, rows):
     out = [line(headers), "  ".join("-" * w for w in widths)]
     out += [line(r) for r in rows]
     return "\n".join(out)
+
+
+class GraphCopying:
+    """Graph.graph_copy and copy.deepcopy(graph)."""
+
+    def graph_copy(self, g, val_map, return_output_node=False):
+        """Copy all of g's nodes into self; returns what g's output returns (mapped)."""
+        for node in g.nodes:
+            if node in val_map:
+                continue
+            if node.op == "output":
+                rv = map_arg(node.args[0], lambda n: val_map[n])
+                return rv if not return_output_node else (rv, node)
+            val_map[node] = self.node_copy(node, lambda n: val_map[n])
+        return None
+
+    def __deepcopy__(self, memo=None):
+        from .graph import Graph  # (graph.py imports this module)
+        memo = memo if memo else {}
+        g = Graph(tracer_cls=self._tracer_cls)
+        output = g.graph_copy(self, val_map=memo, return_output_node=True)
+        g._codegen = copy.deepcopy(self._codegen)
+        if output is not None:
+            value, old_output = output
+            new_output = g.output(value, type_expr=getattr(old_output, "type", None))
+            new_output.meta = copy.copy(old_output.meta)
+        return g
+
+
+class GraphModuleCopying:
+    """copy.deepcopy(graph_module): a GraphModule over a deep copy of every attribute, used by its graph or not."""
+
+    def __deepcopy__(self, memo):
+        from .graph_module import GraphModule  # (graph_module.py imports this module)
+        res = type(self).__new__(type(self))
+        memo[id(self)] = res
+        fake = _CodeOnlyModule(copy.deepcopy(self.__dict__, memo))
+        GraphModule.__init__(res, fake, fake.__dict__["_graph"], type(self).__name__)
+        res.meta = copy.deepcopy(getattr(self, "meta", {}), memo)
+        return res
+
+
+class _CodeOnlyModule(Module):
+    """A Module carrying a copied __dict__; GraphModule.__init__ takes all of it over."""
+
+    def __init__(self, body):
+        super().__init__()
+        self.__dict__ = body
 
 
 class GraphModuleSurgery:

@@ -26,7 +26,7 @@ from ..nn import Module
 from ._codegen import CodeGen, PythonCode
 from ._codegen import inplace_methods, magic_methods, reflectable_magic_methods  # noqa: F401  (torch.fx.graph has them)
 from ._codegen import custom_builtins
-from ._graph_more import GraphTable
+from ._graph_more import GraphCopying, GraphTable
 from .immutable_collections import immutable_dict
 from .node import Node, _legal_ops, map_arg
 
@@ -135,7 +135,7 @@ class _node_list:
         return iter(_node_list(self.graph, "_prev" if self.direction == "_next" else "_next"))
 
 
-class Graph(GraphTable):
+class Graph(GraphTable, GraphCopying):
     """A function as a list of Nodes (print_tabular from _graph_more.py). See the module docstring."""
 
     def __init__(self, owning_module=None, tracer_cls=None, tracer_extras=None):
@@ -262,28 +262,6 @@ class Graph(GraphTable):
         result = self.create_node(node.op, node.target, args, kwargs, node.name, node.type)
         result.meta = copy.copy(node.meta)
         return result
-
-    def graph_copy(self, g, val_map, return_output_node=False):
-        """Copy all of g's nodes into self; returns what g's output returns (mapped)."""
-        for node in g.nodes:
-            if node in val_map:
-                continue
-            if node.op == "output":
-                rv = map_arg(node.args[0], lambda n: val_map[n])
-                return rv if not return_output_node else (rv, node)
-            val_map[node] = self.node_copy(node, lambda n: val_map[n])
-        return None
-
-    def __deepcopy__(self, memo=None):
-        memo = memo if memo else {}
-        g = Graph(tracer_cls=self._tracer_cls)
-        output = g.graph_copy(self, val_map=memo, return_output_node=True)
-        g._codegen = copy.deepcopy(self._codegen)
-        if output is not None:
-            value, old_output = output
-            new_output = g.output(value, type_expr=getattr(old_output, "type", None))
-            new_output.meta = copy.copy(old_output.meta)
-        return g
 
     # ---------------------------------------------------------- code
     def python_code(self, root_module, *, verbose=False, include_stride=False, include_device=False, colored=False):

@@ -13,14 +13,13 @@ The one idea to hold: `code` and `forward` are a snapshot. Editing
 graph recompiles at once), as in PyTorch: a pass generates code once, at the end.
 Each instance gets its own subclass, so installing `forward` leaks into no other.
 """
-import copy
 import itertools
 import linecache
 
 from ..nn import Module
 from .._tensor import Tensor
 from ..nn.parameter import Parameter
-from ._graph_more import GraphModuleReadable, GraphModuleSurgery
+from ._graph_more import GraphModuleCopying, GraphModuleReadable, GraphModuleSurgery, _CodeOnlyModule
 from .graph import Graph
 
 __all__ = ["GraphModule"]
@@ -69,9 +68,9 @@ def _install(module, field, obj):
         setattr(module, field, obj)
 
 
-class GraphModule(GraphModuleSurgery, GraphModuleReadable, Module):
-    """An nn.Module generated from a Graph (submodule surgery and print_readable from _graph_more.py). See the
-    module docstring."""
+class GraphModule(GraphModuleSurgery, GraphModuleReadable, GraphModuleCopying, Module):
+    """An nn.Module generated from a Graph (submodule surgery, print_readable and deepcopy from _graph_more.py). See
+    the module docstring."""
 
     def __new__(cls, *args, **kwargs):
         for base in cls.__mro__:
@@ -148,20 +147,3 @@ class GraphModule(GraphModuleSurgery, GraphModuleReadable, Module):
     def __str__(self):
         reminder = "# To see more debug info, please use `graph_module.print_readable()`"
         return "\n".join([super().__repr__(), self._code, reminder])
-
-    # ---------------------------------------------------------- copying
-    def __deepcopy__(self, memo):
-        res = type(self).__new__(type(self))
-        memo[id(self)] = res
-        fake = _CodeOnlyModule(copy.deepcopy(self.__dict__, memo))
-        GraphModule.__init__(res, fake, fake.__dict__["_graph"], type(self).__name__)
-        res.meta = copy.deepcopy(getattr(self, "meta", {}), memo)
-        return res
-
-
-class _CodeOnlyModule(Module):
-    """A Module carrying a copied __dict__; GraphModule.__init__ takes all of it over."""
-
-    def __init__(self, body):
-        super().__init__()
-        self.__dict__ = body

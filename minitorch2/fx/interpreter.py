@@ -23,13 +23,14 @@ The one idea to hold: one method per opcode, all overridable. (torch.fx's
 Transformer, an Interpreter whose values are Proxies on a new graph, lives with
 symbolic tracing in _symbolic_trace.py.)
 """
+from ._interpreter_more import InterpreterBoxedRun
 from .node import last_uses, map_arg
 
 __all__ = ["Interpreter"]
 
 
-class Interpreter:
-    """Execute a GraphModule's graph node by node. See the module docstring."""
+class Interpreter(InterpreterBoxedRun):
+    """Execute a GraphModule's graph node by node (boxed_run from _interpreter_more.py). See the module docstring."""
 
     extra_traceback = True  # errors name the node that raised them
 
@@ -63,19 +64,6 @@ class Interpreter:
                     del self.env[to_delete]
             if node.op == "output":
                 return self.env[node]
-
-    def boxed_run(self, args_list):
-        """Run with a list of inputs that is cleared once read, so the caller's references go early."""
-        placeholders = [n for n in self.graph.nodes if n.op == "placeholder"]
-        if len(args_list) != len(placeholders):
-            detail = "extra arguments" if len(args_list) > len(placeholders) else "missing arguments"
-            raise RuntimeError(
-                f"Interpreter.boxed_run expected {len(placeholders)} arguments for placeholders "
-                f"but received {len(args_list)} ({detail})"
-            )
-        env = dict(zip(placeholders, args_list))
-        args_list.clear()
-        return self.run(initial_env=env)
 
     def run_node(self, n):
         args, kwargs = self.fetch_args_kwargs_from_env(n)
