@@ -16,6 +16,7 @@ module writes them out as readable Python and compiles that with exec. The gener
 The bottom half of this file is the runtime that generated code imports.
 """
 import math
+
 import numpy as np
 
 import minitorch2

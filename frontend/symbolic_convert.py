@@ -27,9 +27,9 @@ from .variables.autocast import AutocastVariable, _exit_autocast
 from .variables.ctx_manager import GRAD_MODE_CLASSES, GradModeClassVariable, _set_grad_enabled
 from .variables.dicts import constant_key
 from .variables.lists import BaseListVariable, iterate
+from .variables.numpy_arrays import NumpyNdarrayVariable
 from .variables.stdlib import GeneratorContextVariable, SuspendingGeneratorMixin
 from .variables.sym_node import SliceVariable, SymNodeVariable
-from .variables.numpy_arrays import NumpyNdarrayVariable
 from .variables.tensor import record, record_mutation
 from .variables.user_defined import UserObjectVariable
 
