@@ -203,9 +203,10 @@ def _prod_kernel(self, dim=None, keepdim=False, *, dtype=None):
     dims = _prod_dims(self, dim)
     x = self._np.astype(out_dtype.np, copy=False)
     if out_dtype is _dtype.float16 and x.size and dims:  # ATen multiplies half in half, in order (numpy: in float)
-        if dim is None:
-            return np.multiply.accumulate(x.reshape(-1))[-1].reshape((1,) * self.dim() if keepdim else ())
-        product = np.take(np.multiply.accumulate(x, axis=dims[0]), [-1], axis=dims[0])
+        with np.errstate(all="ignore"):  # (inf * 0 is nan, silently, as torch's)
+            if dim is None:
+                return np.multiply.accumulate(x.reshape(-1))[-1].reshape((1,) * self.dim() if keepdim else ())
+            product = np.take(np.multiply.accumulate(x, axis=dims[0]), [-1], axis=dims[0])
         return product if keepdim else np.squeeze(product, dims[0])
     return np.asarray(np.prod(x, axis=dims, keepdims=keepdim))
 
