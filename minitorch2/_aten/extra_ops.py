@@ -1,10 +1,10 @@
 """Kernels and meta functions of the ops in table_extra.py: torch.linalg's factorizations, torch.special's extras,
-nanmedian/mode/aminmax, logcumsumexp, masked_scatter, block_diag and the random in-place fills.
+nanmedian/mode/aminmax, logcumsumexp, masked_scatter and block_diag (the random in-place fills: random_ops.py).
 
 Runtime layer, coverage surface. The linalg kernels call LAPACK through numpy and scipy, return the extra outputs
 torch's ops return (LU, pivots, info), lay matrices out column-major as LAPACK leaves them in torch, and raise
 LinAlgError with torch's words. Singular and eigen vectors are LAPACK's: their signs may differ from those of torch's
-(MKL) build, as between any two builds of torch. The random fills draw from PyTorch's generator bit for bit.
+(MKL) build, as between any two builds of torch.
 """
 import math
 
@@ -12,10 +12,9 @@ import numpy as np
 import scipy.special
 from scipy.linalg import lapack
 
-from .. import _dtype, _random
-from .._out import _CPP_TYPE
+from .. import _dtype
 from .._tensor import Tensor, contiguous_strides
-from .memory import _dtype_title, _write
+from .memory import _dtype_title
 from .meta_util import broadcast_shapes, fake_empty, reduced_shape, reduction_dims, with_strides, wrap_dim
 from .more_ops import _check_selection, _rows, _selection_meta, _unrows
 from .pointwise_factories import _not_implemented, binary, unary_float
@@ -530,78 +529,3 @@ def _block_diag(tensors):
 
 
 block_diag = _op(_block_diag_geometry, _block_diag)
-
-
-# ---------------------------------------------------------------- random in-place fills
-def _continuous(name, dtype, words):
-    if not dtype.is_floating_point:
-        raise RuntimeError(f"{name} distribution is a continuous probability distribution. dtype must be a floating "
-                           f"point but you specified {words}")
-
-
-def _require_positive(name, what, value):
-    if not value > 0:
-        raise RuntimeError(f"{name} expects {what} > 0.0, but found {what}={value:g}")
-
-
-def _exponential(dtype, lambd=1.0):
-    _continuous("Exponential", dtype, _dtype_title(dtype))
-    _require_positive("exponential_", "lambda", lambd)
-
-
-def _geometric(dtype, p):
-    if dtype is _dtype.bool_:
-        raise _not_implemented("geometric_cpu", dtype)
-    if not 0 < p < 1:
-        raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p:g}")
-
-
-def _log_normal(dtype, mean=1.0, std=2.0):
-    if not dtype.is_floating_point:
-        raise _not_implemented("log_normal_cpu", dtype)
-    _require_positive("log_normal_", "std", std)
-
-
-def _cauchy(dtype, median=0.0, sigma=1.0):
-    _continuous("Cauchy", dtype, _CPP_TYPE[dtype.name])
-    _require_positive("cauchy_", "sigma", sigma)
-
-
-def _random_fill(check, draw):
-    """An in-place fill from PyTorch's generator: one double per element in memory order (uniforms for exponential,
-    geometric and cauchy; Box-Muller pairs for log_normal), transformed in double, cast (half through float)."""
-    def kernel(self, *args, generator=None):
-        check(self.dtype, *args)
-        order = sorted(range(self.dim()), key=lambda d: -self.stride()[d])
-        samples = draw(generator if generator is not None else _random.default_generator, self.numel(), *args)
-        samples = np.transpose(samples.reshape([self.shape[d] for d in order]), np.argsort(order))
-        return _write(self, samples.astype(np.float32 if self.dtype is _dtype.float16 else self.dtype.np))
-
-    def meta(self, *args, generator=None):
-        check(self.dtype, *args)
-        self._bump_version()
-        return self
-
-    return kernel, meta
-
-
-exponential_ = _random_fill(_exponential, lambda gen, n, lambd=1.0: gen.exponential((n,), np.float64, lambd))
-geometric_ = _random_fill(_geometric, lambda gen, n, p: np.ceil(_random.libm(math.log, gen._uniform_f64(n))
-                                                                  / math.log1p(-p)))
-log_normal_ = _random_fill(_log_normal, lambda gen, n, mean=1.0, std=2.0:
-                           _random.libm(math.exp, gen._normal_scalar(n, mean, std)))
-cauchy_ = _random_fill(_cauchy, lambda gen, n, median=0.0, sigma=1.0:
-                       _random._fma_f64(sigma, _random.libm(math.tan, np.pi * (gen._uniform_f64(n) - 0.5)), median))
-
-
-def functional_fill(inplace):
-    """The functional form functionalization puts in place of an in-place fill: a fresh copy, filled."""
-    kernel, meta = inplace
-
-    def fresh(self, *args, generator=None):
-        return kernel(Tensor._from_numpy(np.array(self._np)), *args, generator=generator)
-
-    def fresh_meta(self, *args, generator=None):
-        return meta(fake_empty(self.shape, self.dtype), *args, generator=generator)
-
-    return fresh, fresh_meta

@@ -1,17 +1,22 @@
-"""Random ops: uniform_, normal_, random_, bernoulli, randperm, multinomial, and the random factories rand, randn,
-randint, normal (and their *_like forms).
+"""Random ops: uniform_, normal_, random_, bernoulli, randperm, multinomial, the fills exponential_, geometric_,
+log_normal_ and cauchy_, and the random factories rand, randn, randint, normal (and their *_like forms).
 
 Runtime layer. Each kernel asks a `Generator` (minitorch2/_random.py, the
 PyTorch-exact mt19937) for numpy samples in C order and writes them into the
 tensor, so `manual_seed(s)` followed by the same calls gives PyTorch's values
 bit for bit.
 """
+import math
+
 import numpy as np
 
 from .. import _dtype, _random
-from .memory import _write, written_meta
+from .._out import _CPP_TYPE
+from .._tensor import Tensor
+from .memory import _dtype_title, _write, written_meta
 from .meta_util import fake_empty, new_tensor_shape
 from .nn_ops import scalar_type_name
+from .pointwise_factories import _not_implemented
 from .sorting import stable_order
 
 
@@ -260,3 +265,78 @@ def _multinomial_meta(self, num_samples, replacement=False, *, generator=None):
 
 
 multinomial = (_multinomial_kernel, _multinomial_meta)
+
+
+# ---------------------------------------------------------------- random in-place fills
+def _continuous(name, dtype, words):
+    if not dtype.is_floating_point:
+        raise RuntimeError(f"{name} distribution is a continuous probability distribution. dtype must be a floating "
+                           f"point but you specified {words}")
+
+
+def _require_positive(name, what, value):
+    if not value > 0:
+        raise RuntimeError(f"{name} expects {what} > 0.0, but found {what}={value:g}")
+
+
+def _exponential(dtype, lambd=1.0):
+    _continuous("Exponential", dtype, _dtype_title(dtype))
+    _require_positive("exponential_", "lambda", lambd)
+
+
+def _geometric(dtype, p):
+    if dtype is _dtype.bool_:
+        raise _not_implemented("geometric_cpu", dtype)
+    if not 0 < p < 1:
+        raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p:g}")
+
+
+def _log_normal(dtype, mean=1.0, std=2.0):
+    if not dtype.is_floating_point:
+        raise _not_implemented("log_normal_cpu", dtype)
+    _require_positive("log_normal_", "std", std)
+
+
+def _cauchy(dtype, median=0.0, sigma=1.0):
+    _continuous("Cauchy", dtype, _CPP_TYPE[dtype.name])
+    _require_positive("cauchy_", "sigma", sigma)
+
+
+def _random_fill(check, draw):
+    """An in-place fill from PyTorch's generator: one double per element in memory order (uniforms for exponential,
+    geometric and cauchy; Box-Muller pairs for log_normal), transformed in double, cast (half through float)."""
+    def kernel(self, *args, generator=None):
+        check(self.dtype, *args)
+        order = sorted(range(self.dim()), key=lambda d: -self.stride()[d])
+        samples = draw(generator if generator is not None else _random.default_generator, self.numel(), *args)
+        samples = np.transpose(samples.reshape([self.shape[d] for d in order]), np.argsort(order))
+        return _write(self, samples.astype(np.float32 if self.dtype is _dtype.float16 else self.dtype.np))
+
+    def meta(self, *args, generator=None):
+        check(self.dtype, *args)
+        self._bump_version()
+        return self
+
+    return kernel, meta
+
+
+exponential_ = _random_fill(_exponential, lambda gen, n, lambd=1.0: gen.exponential((n,), np.float64, lambd))
+geometric_ = _random_fill(_geometric, lambda gen, n, p: np.ceil(_random.libm(math.log, gen._uniform_f64(n))
+                                                                  / math.log1p(-p)))
+log_normal_ = _random_fill(_log_normal, lambda gen, n, mean=1.0, std=2.0:
+                           _random.libm(math.exp, gen._normal_scalar(n, mean, std)))
+cauchy_ = _random_fill(_cauchy, lambda gen, n, median=0.0, sigma=1.0:
+                       _random._fma_f64(sigma, _random.libm(math.tan, np.pi * (gen._uniform_f64(n) - 0.5)), median))
+
+
+def functional_fill(inplace):
+    """The functional form functionalization puts in place of an in-place fill: a fresh copy, filled."""
+    kernel, meta = inplace
+
+    def fresh(self, *args, generator=None):
+        return kernel(Tensor._from_numpy(np.array(self._np)), *args, generator=generator)
+
+    def fresh_meta(self, *args, generator=None):
+        return meta(fake_empty(self.shape, self.dtype), *args, generator=generator)
+
+    return fresh, fresh_meta

@@ -11,7 +11,7 @@ windows and the rest are composites (minitorch2/linalg.py, _functions_extra.py).
 torch.fft has no rows: minitorch2 has no complex dtypes.
 """
 from . import derivatives as d, derivatives_shape as ds, extra_formulas as f, extra_ops as k, indexing
-from . import more_formulas as mf, more_ops, more_ops2, pointwise as pw
+from . import more_formulas as mf, more_ops, more_ops2, pointwise as pw, random_ops
 from .overlap import Overlap
 from .table_row import CORE
 
@@ -28,7 +28,7 @@ def _random_rows(op, name, arguments, kernel):
         op(f"{name}_(Tensor(a!) self, {arguments}, *, Generator? generator=None) -> Tensor(a!)", ("inplace",) + RANDOM,
            kernel, f.zeros, method=True),
         op(f"{name}(Tensor self, {arguments}, *, Generator? generator=None) -> Tensor", RANDOM,
-           k.functional_fill(kernel), f.zeros),
+           random_ops.functional_fill(kernel), f.zeros),
     ]
 
 
@@ -121,8 +121,8 @@ def rows(op, inplace):
                 ds.scatter_add, "ScatterAddBackward0", overlap=Overlap.INDEXED, method=True),
         op("block_diag(Tensor[] tensors) -> Tensor", (), k.block_diag, f.block_diag),
         # random in-place fills, PyTorch's generator bit for bit
-        *_random_rows(op, "exponential", "float lambd=1", k.exponential_),
-        *_random_rows(op, "geometric", "float p", k.geometric_),
-        *_random_rows(op, "log_normal", "float mean=1, float std=2", k.log_normal_),
-        *_random_rows(op, "cauchy", "float median=0, float sigma=1", k.cauchy_),
+        *_random_rows(op, "exponential", "float lambd=1", random_ops.exponential_),
+        *_random_rows(op, "geometric", "float p", random_ops.geometric_),
+        *_random_rows(op, "log_normal", "float mean=1, float std=2", random_ops.log_normal_),
+        *_random_rows(op, "cauchy", "float median=0, float sigma=1", random_ops.cauchy_),
     ]

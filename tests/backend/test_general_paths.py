@@ -10,19 +10,10 @@ import torch
 
 import backend
 import minitorch2 as mt
-import minitorch2.nn as nn
 from tests.backend.codegens import codegen_fixture
+from tests.backend.test_backend_edge_cases import Fn
 
 codegen = codegen_fixture(autouse=True)
-
-
-class Fn(nn.Module):
-    def __init__(self, fn):
-        super().__init__()
-        self.fn = fn
-
-    def forward(self, *args):
-        return self.fn(*args)
 
 
 def check(fn, *arrays):
