@@ -86,7 +86,8 @@ class ProxyTorchDispatchMode(TorchDispatchMode):
         with self:
             size = 1
             for length, stride in zip(tensor.shape, tensor.stride()):
-                _ = length == 0  # (torch asks whether any size is 0 without a guard: traced, never decided)
+                if length == 0:  # (torch's guard_or_false: a guard where a symbolic size is not known nonzero)
+                    return
                 size = size + stride * (length - 1)
             _ = tensor.element_size() * (tensor.storage_offset() + size)
 

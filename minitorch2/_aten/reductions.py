@@ -86,7 +86,7 @@ def _check_nonempty(self, dim, dims, name):
     if not dim and self.numel() == 0:
         raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.")
     for given in ([dim] if isinstance(dim, int) else list(dim or ())) if self.dim() else ():
-        if self.shape[wrap_dim(given, self.dim())] == 0:  # (ATen names the dim as given: -1, not wrapped)
+        if not self.shape[wrap_dim(given, self.dim())] > 0:  # (ATen names the dim as given; torch's ref asks `> 0`)
             raise IndexError(f"{name}(): Expected reduction dim {given} to have non-zero size.")
 
 

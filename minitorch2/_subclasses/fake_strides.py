@@ -22,7 +22,7 @@ import math
 
 from .._dtype import float32
 from .._settings import get_num_threads
-from .._sym import is_symbolic
+from .._sym import is_symbolic, sym_max
 from .._aten.meta_util import channels_last_strides, fastest_first
 from .._tensor import Size, Tensor, channels_last as channels_last_format, contiguous_strides
 
@@ -42,9 +42,21 @@ def _is_dense_in_order(shape, stride, dims):
     return True
 
 
-def _is_contiguous(shape, stride):
-    """torch's is_contiguous: numel() < 2 first, then dense in order."""
-    return _numel(shape) < 2 or _is_dense_in_order(shape, stride, reversed(range(len(shape))))
+def is_contiguous(shape, stride):
+    """torch._prims_common's is_contiguous: numel() < 2 first, then dense in order, where a stride that is not the
+    product of the sizes inside it is asked again against the product of their max(size, 1) (the strides
+    make_contiguous_strides_for writes): with symbolic sizes, a guard such as `s27 != max(1, s27 - s27//2)`."""
+    if _numel(shape) < 2:
+        return True
+    expected = expected_max = 1
+    for size, step in reversed(list(zip(shape, stride))):
+        if size == 1:
+            continue
+        if step != expected and step != expected_max:
+            return False
+        expected_max *= sym_max(size, 1)
+        expected *= size
+    return True
 
 
 def is_channels_last(shape, stride):
@@ -64,7 +76,7 @@ def reshape_view_strides(out, a, *args, **kwargs):
         return tuple(1 for _ in new_shape)
     if not new_shape:
         return ()
-    if _is_contiguous(shape, stride):  # (symbolic sizes too: torch's guards come from the algorithm below)
+    if is_contiguous(shape, stride):  # (symbolic sizes too: torch's guards come from the algorithm below)
         if len(new_shape) == 1 and len(shape) > 1:
             return (1,)
         if len(new_shape) == 2 and len(shape) == 1:
@@ -151,7 +163,7 @@ def _elementwise_rule(out, *args, **kwargs):
 def _output_perm(shape, strides):
     """prims' logical-to-physical permutation: outermost dim first."""
     ndim = len(shape)
-    contiguous = all(_is_contiguous(shape, st) for st in strides)
+    contiguous = all(is_contiguous(shape, st) for st in strides)
     channels_last = all(is_channels_last(shape, st) for st in strides)
     if contiguous and not channels_last:
         return list(range(ndim))
@@ -185,7 +197,7 @@ def _fast_binary_rule(out, *args, **kwargs):
         return _elementwise_rule(out, *args, **kwargs)
     contiguous = channels_last = True
     for t in tensors:
-        contiguous = contiguous and t.is_contiguous()
+        contiguous = contiguous and is_contiguous(tuple(t.shape), t.stride())
         channels_last = channels_last and t.is_contiguous(memory_format=channels_last_format)
     if contiguous:
         return contiguous_strides(shape)
@@ -206,6 +218,37 @@ def _conv_rule(out, input, weight, bias, stride, padding, dilation, transposed, 
     return None
 
 
+# ---------------------------------------------------------------- reductions
+def _keeps_dtype(out, a, kwargs):
+    return kwargs.get("dtype") is None and out.dtype == a.dtype
+
+
+def _reduction_rule(out, a, *args, **kwargs):
+    """torch's fake reductions of this family run torch._refs' _reduction (where the dtype stays): its output is made
+    by empty_strided, whose computeStorageNbytes (c10) asks of each size in order whether it is 0, and with keepdim
+    broadcast_in_dim then asks of each size whether it is 1. The meta function's strides stand (None)."""
+    if not _keeps_dtype(out, a, kwargs):
+        return None  # (torch converts the input first: other questions, not asked here)
+    for size in out.shape:  # (a reduced dim is 1 here: asks nothing)
+        if size == 0:
+            break
+    if kwargs.get("keepdim", next((v for v in args if isinstance(v, bool)), False)):
+        for size in out.shape:
+            bool(size == 1)
+    return None
+
+
+def _mean_rule(out, a, *args, **kwargs):
+    """torch._refs.mean: the sum's reduction, then true_divide by the count: broadcasting asks of each size,
+    innermost first, whether it is 1, and the division's elementwise output rule asks is_contiguous's questions."""
+    _reduction_rule(out, a, *args, **kwargs)
+    if _keeps_dtype(out, a, kwargs):
+        for size in reversed(out.shape):
+            bool(size == 1)
+        _elementwise_rule(out, out)
+    return None
+
+
 # Pointwise ops whose PyTorch meta is a composition that orders or makes its operands otherwise (rsub is
 # sub(other, self), masked_fill and threshold_backward a where with the mask first, isinf/isfinite and
 # pow.Scalar through other ops): their meta functions' strides stand.
@@ -218,7 +261,9 @@ FAKE_STRIDE_RULES = {
     "aten::view": reshape_view_strides,
     "aten::_unsafe_view": reshape_view_strides,
     "aten::convolution": _conv_rule,
-} | {f"aten::{name}.Tensor": _fast_binary_rule for name in ("add", "sub", "mul", "div")}
+    "aten::mean.dim": _mean_rule,
+} | {f"aten::{name}": _reduction_rule for name in (
+    "sum.dim_IntList", "amax", "amin", "prod.dim_int", "var.correction", "std.correction")} | {f"aten::{name}.Tensor": _fast_binary_rule for name in ("add", "sub", "mul", "div")}
 
 
 def fake_stride_rule(func):

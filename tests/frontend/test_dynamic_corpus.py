@@ -29,8 +29,6 @@ AOT_NAMES = ("the frontend's graphs, guards and counts match; an AOT forward gra
 GUARD_FORMS = ("the graphs match; the shape guards differ: torch's traces ask size questions ours do not (the C++ "
                "FunctionalTensor wrapper's `size != 0`, the metas inside torch._refs' decompositions, e.g. mean's), "
                "or a product's factors print in another order")
-VIEW_GUARDS = ("view(-1, 4, 3) of a symbolic size: torch's view records `(s77 // 4) != 1` and more, so at size 4 "
-               "it compiles a graph of its own; our symbolic graph also serves size 4 (values equal)")
 CHECK_NODE = ("torch._check(n > 1) on a size: Dynamo records the comparison and a _check call (aten._assert_scalar "
               "after AOT) in its graph; ours decides it while tracing (a fact and a guard, no node)")
 FLOAT_ATTRIBUTES = ("under dynamic=True Dynamo passes a module's float attribute (LayerNorm's eps, BatchNorm's "
@@ -39,29 +37,23 @@ FLOAT_ATTRIBUTES = ("under dynamic=True Dynamo passes a module's float attribute
 
 # Every (case, mode) whose counts, graphs or guards differ from torch's today (strict xfail).
 KNOWN_DIFFERENT = {
-    ("group_rows_when_divisible", "none"): VIEW_GUARDS,
     ("flatten_images", "none"): AOT_NAMES,
     ("merge_batch_and_time", "none"): AOT_NAMES,
     ("pairs_of_rows", "none"): GUARD_FORMS,
     ("attention_scores", "none"): AOT_NAMES,
     ("causal_mask_buffer", "none"): AOT_NAMES,
-    ("groups_from_int", "none"): GUARD_FORMS,
     ("first_rows_capped", "none"): AOT_NAMES,
     ("checked_differences", "none"): CHECK_NODE,
-    ("split_in_halves", "none"): GUARD_FORMS,
     ("batched_projection", "none"): AOT_NAMES,
     ("conv_any_image_size", "none"): AOT_NAMES,
     ("gpt_block", "none"): AOT_NAMES,
-    ("group_rows_when_divisible", "true"): VIEW_GUARDS,
     ("flatten_images", "true"): AOT_NAMES,
     ("merge_batch_and_time", "true"): AOT_NAMES,
     ("pairs_of_rows", "true"): GUARD_FORMS,
     ("attention_scores", "true"): AOT_NAMES,
     ("causal_mask_buffer", "true"): AOT_NAMES,
-    ("groups_from_int", "true"): GUARD_FORMS,
     ("empty_batch", "true"): GUARD_FORMS,
     ("checked_differences", "true"): CHECK_NODE,
-    ("split_in_halves", "true"): GUARD_FORMS,
     ("batched_projection", "true"): AOT_NAMES,
     ("linear_head", "true"): GUARD_FORMS,
     ("normed_mlp", "true"): FLOAT_ATTRIBUTES,
@@ -73,15 +65,12 @@ KNOWN_DIFFERENT = {
     ("count_positive_rows", "true"): AOT_NAMES,
     ("flatten_images", "false"): AOT_NAMES,
     ("first_rows_capped", "false"): AOT_NAMES,
-    ("group_rows_when_divisible", "mark"): VIEW_GUARDS,
     ("flatten_images", "mark"): AOT_NAMES,
     ("merge_batch_and_time", "mark"): AOT_NAMES,
     ("pairs_of_rows", "mark"): GUARD_FORMS,
     ("attention_scores", "mark"): AOT_NAMES,
     ("causal_mask_buffer", "mark"): AOT_NAMES,
-    ("groups_from_int", "mark"): GUARD_FORMS,
     ("checked_differences", "mark"): CHECK_NODE,
-    ("split_in_halves", "mark"): GUARD_FORMS,
     ("batched_projection", "mark"): AOT_NAMES,
     ("conv_any_image_size", "mark"): AOT_NAMES,
     ("gpt_block", "mark"): AOT_NAMES,

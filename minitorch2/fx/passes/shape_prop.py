@@ -7,7 +7,7 @@ name.
 """
 from typing import NamedTuple
 
-from ..._subclasses.fake_strides import is_channels_last
+from ..._subclasses.fake_strides import is_channels_last, is_contiguous
 from ..._tensor import channels_last, contiguous_format
 from .._graph_more import ShapeProp  # noqa: F401  (torch.fx.passes.shape_prop.ShapeProp)
 
@@ -27,7 +27,7 @@ class TensorMetadata(NamedTuple):
 def _extract_tensor_metadata(result):
     stride = tuple(result.stride())
     memory_format = None
-    if result.is_contiguous():
+    if is_contiguous(tuple(result.shape), stride):  # (torch._prims_common's: its guards with symbolic sizes)
         memory_format = contiguous_format
     elif is_channels_last(tuple(result.shape), stride):
         memory_format = channels_last
