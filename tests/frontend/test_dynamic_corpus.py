@@ -55,7 +55,6 @@ KNOWN_DIFFERENT = {
     ("empty_batch", "true"): GUARD_FORMS,
     ("checked_differences", "true"): CHECK_NODE,
     ("batched_projection", "true"): AOT_NAMES,
-    ("linear_head", "true"): GUARD_FORMS,
     ("normed_mlp", "true"): FLOAT_ATTRIBUTES,
     ("small_conv_net", "true"): GUARD_FORMS,
     ("conv_any_image_size", "true"): AOT_NAMES,

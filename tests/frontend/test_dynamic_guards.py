@@ -27,6 +27,19 @@ def mean_of_fours(x):
 def split_columns(x):
     h = x.shape[1] // 2
     return x[:, h:].sum(0)
+
+def square_through_linear(x):
+    return torch.nn.functional.linear(x, torch.ones(3, 4))
+
+def pinned_pair(x, y):
+    if x.shape[0] == 4:
+        return x + y[:, None]
+    return x - y[:, None]
+
+def same_tensor_twice(x, y):
+    if x.shape[1] == 4:
+        return x @ y.t()
+    return x + y
 """
 
 
@@ -43,7 +56,8 @@ def _guards(side, name, calls, dynamic, backend):
         _program(side.lib, name))
     with _fast_dynamo():
         for call in calls:
-            compiled(*[side.lib.tensor(a) if isinstance(a, np.ndarray) else a for a in call])
+            tensors = {id(a): side.lib.tensor(a) for a in call if isinstance(a, np.ndarray)}  # (one array: one tensor)
+            compiled(*[tensors.get(id(a), a) for a in call])
     side.dynamo.reset()
     return [sorted(g) for g in recorder.guards]
 
@@ -58,6 +72,10 @@ CASES = [
     ("tail_after_two", _rows(5, 7)),
     ("mean_of_fours", [(np.ones((n, 4), np.float32),) for n in (8, 12)]),
     ("split_columns", [(np.ones((3, n), np.float32),) for n in (6, 8)]),
+    ("square_through_linear", [(np.ones((4, 4), np.float32),), (np.ones((6, 4), np.float32),)]),
+    ("pinned_pair", [(np.ones((4, 3), np.float32), np.ones(4, np.float32)),
+                     (np.ones((5, 3), np.float32), np.ones(5, np.float32))]),
+    ("same_tensor_twice", [(a, a) for a in (np.ones((4, 4), np.float32), np.ones((6, 4), np.float32))]),
 ]
 
 
