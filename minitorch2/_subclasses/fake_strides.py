@@ -78,11 +78,11 @@ def reshape_view_strides(out, a, *args, **kwargs):
         return ()
     if is_contiguous(shape, stride):  # (symbolic sizes too: torch's guards come from the algorithm below)
         if len(new_shape) == 1 and len(shape) > 1:
-            return (1,)
+            return _sized(out, [_numel(shape)], (1,))
         if len(new_shape) == 2 and len(shape) == 1:
             return (new_shape[1], 1)
     if len(shape) == len(new_shape) and shape == new_shape:
-        return tuple(stride)
+        return _sized(out, shape, stride)
     bool(_numel(shape) == _numel(new_shape))  # (torch checks it here: with symbolic sizes, a guard)
     idx = 0
     for length in new_shape:
@@ -103,6 +103,13 @@ def reshape_view_strides(out, a, *args, **kwargs):
             _split_dim(shape, stride, idx, length)
         idx += 1
     del shape[idx:], stride[idx:]  # the squeezed tail: all of size 1
+    return _sized(out, shape, stride)
+
+
+def _sized(out, shape, stride):
+    """The strides, `out` taking the sizes as the algorithm spells them: torch's view returns the split and collapsed
+    input (`[s//2, s//(s//2), 3]` for view(s//2, 2, -1) of an (s, 3) tensor), so later questions ask of those."""
+    out._shape = Size(shape)
     return tuple(stride)
 
 

@@ -8,7 +8,8 @@ guards of every frame must be the same set. The rules, by program:
                     check of the window then `s != 16`, which keeps the range at 16 (a != never narrows it)
   capped_rows       `x[:min(n, 5)]` records `min(5, n) <= n`, and a Min/Max the ranges bound records no `!= 1`
   second_half       a binary op's contiguity check of its operand (torch's fake fast path) records `numel >= 2`,
-                    printed expanded (sums of products)
+                    printed expanded (sums of products); under AOT the FunctionalTensor wrapping x[h:] asks
+                    whether its size is 0 (c10's computeStorageNbytes): `(s - s//2) != 0`
   split_last_dim    a 3-d -> 4-d view runs torch's reshape algorithm: `s != 2`, `(s % 2) == 0`
   flatten_rest      x.view(n, -1) of a 3-d tensor: `Mod(s1, s1*s2) != 0` is decided (s1 < s1*s2), no guard
   conv_batch        the fake convolution's backend heuristic: `batch < 16` narrows the batch's range to <= 15
@@ -42,10 +43,7 @@ PROGRAMS = {
 }
 
 # (program, backend) -> why ours differs today (strict xfail)
-KNOWN_DIFFERENT = {
-    ("second_half", "aot_eager"): "torch's AOT trace wraps the view x[h:] in a FunctionalTensor, whose C++ "
-                                  "constructor asks whether its size is 0 (a guard `(s - s//2) != 0`); ours does not",
-}
+KNOWN_DIFFERENT = {}
 
 
 def _guards(side, name, backend):
