@@ -39,7 +39,6 @@ FLOAT_ATTRIBUTES = ("under dynamic=True Dynamo passes a module's float attribute
 KNOWN_DIFFERENT = {
     ("flatten_images", "none"): AOT_NAMES,
     ("merge_batch_and_time", "none"): AOT_NAMES,
-    ("pairs_of_rows", "none"): GUARD_FORMS,
     ("attention_scores", "none"): AOT_NAMES,
     ("causal_mask_buffer", "none"): AOT_NAMES,
     ("first_rows_capped", "none"): AOT_NAMES,
@@ -49,7 +48,6 @@ KNOWN_DIFFERENT = {
     ("gpt_block", "none"): AOT_NAMES,
     ("flatten_images", "true"): AOT_NAMES,
     ("merge_batch_and_time", "true"): AOT_NAMES,
-    ("pairs_of_rows", "true"): GUARD_FORMS,
     ("attention_scores", "true"): AOT_NAMES,
     ("causal_mask_buffer", "true"): AOT_NAMES,
     ("empty_batch", "true"): GUARD_FORMS,
@@ -66,7 +64,6 @@ KNOWN_DIFFERENT = {
     ("first_rows_capped", "false"): AOT_NAMES,
     ("flatten_images", "mark"): AOT_NAMES,
     ("merge_batch_and_time", "mark"): AOT_NAMES,
-    ("pairs_of_rows", "mark"): GUARD_FORMS,
     ("attention_scores", "mark"): AOT_NAMES,
     ("causal_mask_buffer", "mark"): AOT_NAMES,
     ("checked_differences", "mark"): CHECK_NODE,

@@ -347,7 +347,8 @@ class ShapeEnv:
             lines += [f"{source}.stride()[{i}] == {printer.doprint(self.simplify(stride.node.expr))}"
                       for i, stride in enumerate(strides) if is_symbolic(stride)
                       and not self.simplify(stride.node.expr).is_Integer]  # (pinned: its tensor guard checks it)
-        guards = [sympy.expand(self.simplify(g)) for g in self.guards]  # torch prints sums of products
+        from ._exact_divisions import exact_divisions_first  # (a module of its own: torch's order of factors)
+        guards = [exact_divisions_first(sympy.expand(self.simplify(g)), self.guards) for g in self.guards]
         lines += [printer.doprint(g) for g in guards if self.implied(g) is not True and g is not sympy.true]
         for symbol, (low, high) in self.var_to_range.items():
             if symbol in names and symbol not in self.replacements:
