@@ -75,7 +75,7 @@ CASES = [
     ("tail_after_two", _rows(5, 7)),
     ("mean_of_fours", [(np.ones((n, 4), np.float32),) for n in (8, 12)]),
     ("split_columns", [(np.ones((3, n), np.float32),) for n in (6, 8)]),
-    ("pairs_of_rows_max", _rows(6, 10, 4, cols=4)),
+    ("pairs_of_rows_max", _rows(6, 10, 4, cols=5)),
     ("square_through_linear", [(np.ones((4, 4), np.float32),), (np.ones((6, 4), np.float32),)]),
     ("pinned_pair", [(np.ones((4, 3), np.float32), np.ones(4, np.float32)),
                      (np.ones((5, 3), np.float32), np.ones(5, np.float32))]),
