@@ -80,25 +80,25 @@ def _mean_meta(self, dim=None, keepdim=False, *, dtype=None):
 mean_dim = mean_default = _contiguous_out((_mean_kernel, _mean_meta))
 
 
-def _check_nonempty(self, dim, dims, name):
-    """An extremum of nothing: RuntimeError when no dim was named (amax() of an empty tensor), IndexError for
-    a named dim of size 0, as ATen; on real and fake tensors alike."""
+def _nonempty_dims(self, dim, name):
+    """The dims an extremum reduces, refusing to reduce nothing: RuntimeError when no dim was named (amax() of an
+    empty tensor), IndexError for a named dim of size 0, as ATen; on real and fake tensors alike."""
+    dims = reduction_dims(dim, self.dim())
     if not dim and self.numel() == 0:
         raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.")
     for given in ([dim] if isinstance(dim, int) else list(dim or ())) if self.dim() else ():
         if not self.shape[wrap_dim(given, self.dim())] > 0:  # (ATen names the dim as given; torch's ref asks `> 0`)
             raise IndexError(f"{name}(): Expected reduction dim {given} to have non-zero size.")
+    return dims
 
 
 def _extremum(np_fn, name):
     def kernel(self, dim=(), keepdim=False):
-        dims = reduction_dims(dim, self.dim())
-        _check_nonempty(self, dim, dims, name)
+        dims = _nonempty_dims(self, dim, name)
         return np.asarray(np_fn(self._np, axis=dims, keepdims=keepdim))
 
     def meta(self, dim=(), keepdim=False):
-        dims = reduction_dims(dim, self.dim())
-        _check_nonempty(self, dim, dims, name)
+        dims = _nonempty_dims(self, dim, name)
         return fake_empty(reduced_shape(self.shape, dims, keepdim), self.dtype)
 
     return kernel, meta

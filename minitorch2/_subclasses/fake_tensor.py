@@ -9,8 +9,7 @@ the meta functions that make FakeTensors; this module, where torch has it, holds
 """
 import weakref
 
-from .._tensor import (  # noqa: F401
-    DataDependentOutputException, DynamicOutputShapeException, FakeTensor, Tensor, contiguous_strides)
+from .._tensor import DataDependentOutputException, DynamicOutputShapeException, FakeTensor, Tensor  # noqa: F401
 from ..autograd.graph import DelayedError
 from ..utils import _pytree as pytree
 from ..utils._python_dispatch import TorchDispatchMode

@@ -318,8 +318,7 @@ class ShapeEnv:
     # ------------------------------------------------------------ guards over sources
     def check_constraints(self, marked):
         """Raise ConstraintViolationError where a symbol of `marked` ({symbol: source name}) became a constant."""
-        pinned = [(name, self.simplify(symbol)) for symbol, name in marked.items()
-                  if self.simplify(symbol).is_Integer]
+        pinned = [(name, value) for symbol, name in marked.items() if (value := self.simplify(symbol)).is_Integer]
         if pinned:
             raise ConstraintViolationError(
                 f"Constraints violated ({', '.join(name for name, _ in pinned)})! For more information, run with "
