@@ -20,11 +20,11 @@ rule only asks them (torch's fake convolution selects a backend by sizes) and le
 """
 import math
 
-from .._dtype import float32
+from .._dtype import bool_, float32
 from .._settings import get_num_threads
 from .._sym import is_symbolic, sym_max
 from .._aten.meta_util import channels_last_strides, fastest_first
-from .._tensor import Size, Tensor, channels_last as channels_last_format, contiguous_strides
+from .._tensor import FakeTensor, Size, Tensor, channels_last as channels_last_format, contiguous_strides
 
 
 def _numel(shape):
@@ -158,8 +158,8 @@ def _elementwise_rule(out, *args, **kwargs):
     `out`'s shape: dense, its dims in the order of prims' compute_elementwise_output_logical_to_physical_perm
     (torch.empty_permuted), even for one dense operand. 0-d tensors do not vote, like CPU scalars in PyTorch."""
     shape, operands = tuple(out.shape), [*args, *kwargs.values()]
-    strides = [_expanded(t, shape)[1] for t in operands if isinstance(t, Tensor) and t.dim() > 0]
-    perm = _output_perm(shape, strides) if strides and len(shape) > 1 else list(range(len(shape)))
+    layouts = [_expanded(t, shape) for t in operands if isinstance(t, Tensor) and t.dim() > 0]
+    perm = _output_perm(shape, layouts) if layouts and len(shape) > 1 else list(range(len(shape)))
     result, running = [0] * len(shape), 1
     for d in reversed(perm):
         result[d] = running
@@ -167,11 +167,12 @@ def _elementwise_rule(out, *args, **kwargs):
     return tuple(result)
 
 
-def _output_perm(shape, strides):
-    """prims' logical-to-physical permutation: outermost dim first."""
-    ndim = len(shape)
-    contiguous = all(is_contiguous(shape, st) for st in strides)
-    channels_last = all(is_channels_last(shape, st) for st in strides)
+def _output_perm(shape, layouts):
+    """prims' logical-to-physical permutation of operands' (shape, strides): outermost dim first. An operand's
+    contiguity is asked of its own sizes (an operand not expanded keeps its spelling of them)."""
+    ndim, strides = len(shape), [st for _, st in layouts]
+    contiguous = all(is_contiguous(*layout) for layout in layouts)
+    channels_last = all(is_channels_last(*layout) for layout in layouts)
     if contiguous and not channels_last:
         return list(range(ndim))
     if channels_last and not contiguous:
@@ -256,11 +257,35 @@ def _mean_rule(out, a, *args, **kwargs):
     return None
 
 
+def _threshold_backward_rule(out, grad, self, threshold):
+    """torch's fake threshold_backward (relu's backward) is its decomposition where(self <= threshold, 0, grad): the
+    comparison's elementwise questions on self, broadcasting the mask's shape then grad's (so the output takes the
+    sizes as self spells them), then where's elementwise rule over the mask and grad."""
+    mask = FakeTensor._make(self.shape, bool_, _elementwise_rule(self, self))
+    out._shape = Size(_broadcast_shapes(tuple(self.shape), tuple(grad.shape)))
+    return _elementwise_rule(out, mask, grad)
+
+
+def _broadcast_shapes(*shapes):
+    """torch._refs' broadcast of shapes, innermost dim first, asking its questions: is a size the common one so
+    far, is it 1; a size neither 1 nor the common one is checked equal to it."""
+    common = [1] * max(map(len, shapes))
+    for shape in shapes:
+        for idx in range(-1, -1 - len(shape), -1):
+            if shape[idx] == common[idx]:
+                continue
+            if common[idx] == 1:
+                common[idx] = shape[idx]
+            if not shape[idx] == 1:
+                bool(common[idx] == shape[idx])
+    return common
+
+
 # Pointwise ops whose PyTorch meta is a composition that orders or makes its operands otherwise (rsub is
-# sub(other, self), masked_fill and threshold_backward a where with the mask first, isinf/isfinite and
+# sub(other, self), masked_fill a where with the mask first, isinf/isfinite and
 # pow.Scalar through other ops): their meta functions' strides stand.
 _COMPOSED_POINTWISE = frozenset({
-    "aten::rsub.Tensor", "aten::masked_fill.Scalar", "aten::masked_fill.Tensor", "aten::threshold_backward",
+    "aten::rsub.Tensor", "aten::masked_fill.Scalar", "aten::masked_fill.Tensor",
     "aten::isinf", "aten::isfinite", "aten::pow.Scalar",
 })
 
@@ -269,6 +294,7 @@ FAKE_STRIDE_RULES = {
     "aten::_unsafe_view": reshape_view_strides,
     "aten::convolution": _conv_rule,
     "aten::mean.dim": _mean_rule,
+    "aten::threshold_backward": _threshold_backward_rule,
 } | {f"aten::{name}": _reduction_rule for name in (
     "sum.dim_IntList", "amax", "amin", "prod.dim_int", "var.correction", "std.correction")} | {f"aten::{name}.Tensor": _fast_binary_rule for name in ("add", "sub", "mul", "div")}
 

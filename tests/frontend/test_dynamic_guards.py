@@ -31,6 +31,12 @@ def split_columns(x):
 def pairs_of_rows_max(x):
     return x.view(x.shape[0] // 2, 2, -1).amax(1)
 
+B = torch.nn.Parameter(torch.zeros(1))
+LIN = torch.nn.Linear(9, 2)
+
+def relu_grid_to_linear(x):
+    return LIN(torch.relu(x + B).view(x.shape[0], -1))
+
 def square_through_linear(x):
     return torch.nn.functional.linear(x, torch.ones(3, 4))
 
@@ -76,6 +82,7 @@ CASES = [
     ("mean_of_fours", [(np.ones((n, 4), np.float32),) for n in (8, 12)]),
     ("split_columns", [(np.ones((3, n), np.float32),) for n in (6, 8)]),
     ("pairs_of_rows_max", _rows(6, 10, 4, cols=5)),
+    ("relu_grid_to_linear", [(np.ones((n, 3, 3), np.float32),) for n in (2, 4)]),
     ("square_through_linear", [(np.ones((4, 4), np.float32),), (np.ones((6, 4), np.float32),)]),
     ("pinned_pair", [(np.ones((4, 3), np.float32), np.ones(4, np.float32)),
                      (np.ones((5, 3), np.float32), np.ones(5, np.float32))]),
