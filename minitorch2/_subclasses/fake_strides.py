@@ -16,7 +16,10 @@ tagged pointwise share `_elementwise_rule`. Not covered: ops PyTorch decomposes 
 
 With symbolic sizes every comparison a rule makes is a guard, so each asks torch's questions in torch's order
 (the reshape algorithm's, is_contiguous's `numel < 2` first, the fast path's per-operand checks); the convolution's
-rule only asks them (torch's fake convolution selects a backend by sizes) and leaves the meta's strides.
+and the reductions' rules only ask them (torch's fake convolution selects a backend by sizes; its fake reductions
+make their outputs with empty_strided, which asks whether each size is 0) and leave the meta's strides. Where torch's
+fake output spells its sizes otherwise, the rule gives the output torch's spelling: a view's are the split and
+collapsed input's, relu's backward's are its input's (later questions are asked of those expressions).
 """
 import math
 
@@ -296,7 +299,8 @@ FAKE_STRIDE_RULES = {
     "aten::mean.dim": _mean_rule,
     "aten::threshold_backward": _threshold_backward_rule,
 } | {f"aten::{name}": _reduction_rule for name in (
-    "sum.dim_IntList", "amax", "amin", "prod.dim_int", "var.correction", "std.correction")} | {f"aten::{name}.Tensor": _fast_binary_rule for name in ("add", "sub", "mul", "div")}
+    "sum.dim_IntList", "amax", "amin", "prod.dim_int", "var.correction", "std.correction")
+} | {f"aten::{name}.Tensor": _fast_binary_rule for name in ("add", "sub", "mul", "div")}
 
 
 def fake_stride_rule(func):
