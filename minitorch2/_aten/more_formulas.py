@@ -18,7 +18,7 @@ from .._ops import ops
 from .._tensor import contiguous_format
 from .derivatives_pointwise import _rounded_division_backward
 from .derivatives_reductions import _value_selecting_backward, _var_backward
-from .derivatives_util import _dims, _options, _restore_reduced_dims, _scale, _shape, sum_to
+from .derivatives_util import _dims, _options, _reshape, _restore_reduced_dims, _scale, _shape, sum_to
 from .meta_util import broadcast_shapes
 
 aten = ops.aten
@@ -256,6 +256,41 @@ def xlogy_scalar_self(grad, self, other):
 
 
 # ---------------------------------------------------------------- shapes and selections
+def flip(grad, dims):
+    return aten.flip.default(grad, dims)
+
+
+def repeat(grad, self_shape, repeats):
+    """ATen's repeat_backward: sum the leading new dims away one by one, then one reshape that splits each
+    repeated dim into (repeat, size) and one sum over the repeats."""
+    if any(r == 0 for r in repeats):
+        return aten.zeros.default(list(self_shape), **_options(grad))
+    for _ in range(grad.dim() - len(self_shape)):
+        grad = aten.sum.dim_IntList(grad, [0])
+    lead = len(repeats) - len(self_shape)
+    grad_size, sum_dims = [], []
+    for d, size in enumerate(self_shape):
+        if repeats[d + lead] != 1:
+            grad_size.append(repeats[d + lead])
+            sum_dims.append(len(grad_size) - 1)
+        grad_size.append(size)
+    if sum_dims:
+        grad = aten.sum.dim_IntList(_reshape(grad, grad_size), sum_dims)
+    return grad
+
+
+def constant_pad_nd(grad, pad):
+    return aten.constant_pad_nd.default(grad, [-p for p in pad])
+
+
+def tril(grad, diagonal=0):
+    return aten.tril.default(grad, diagonal)
+
+
+def triu(grad, diagonal=0):
+    return aten.triu.default(grad, diagonal)
+
+
 def unfold(grad, self_shape, dimension, size, step):
     return aten.unfold_backward.default(grad, list(self_shape), dimension, size, step)
 

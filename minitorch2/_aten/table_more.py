@@ -3,9 +3,11 @@
 Runtime layer, part of THE operator table: table.py appends these rows to its
 own (`rows(op, inplace)` is called with table.py's row makers, so a row here
 reads exactly as one there). Kernels and meta functions are in more_ops.py,
-more_index_ops.py and more_ops2.py, derivative formulas and decompositions in more_formulas.py.
+more_index_ops.py and more_ops2.py, derivative formulas and decompositions in more_formulas.py (tril's and triu's
+decompositions: decompositions.py).
 """
-from . import derivatives as d, derivatives_shape as ds, indexing, inplace_fast as fast, memory, more_formulas as f
+from . import decompositions as dec, derivatives as d, derivatives_shape as ds, indexing, inplace_fast as fast, memory
+from . import more_formulas as f
 from . import more_index_ops as ki, more_ops as k, more_ops2 as k2, pointwise as pw, reductions as red
 from .overlap import Overlap
 # (the CORE_ tags: the rows torch counts in its core ATen opset, though minitorch2's pipeline needs none of them)
@@ -72,9 +74,9 @@ def _more_in_place_rows(op, inplace):
                 "CumprodBackward0", method=True),
         inplace("index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor(a!)",
                 indexing.index_add, ds.index_add, "IndexAddBackward0", overlap=Overlap.INDEXED, method=True),
-        inplace("tril_(Tensor(a!) self, int diagonal=0) -> Tensor(a!)", indexing.tril, ds.tril, "TrilBackward0",
+        inplace("tril_(Tensor(a!) self, int diagonal=0) -> Tensor(a!)", ki.tril, f.tril, "TrilBackward0",
                 method=True),
-        inplace("triu_(Tensor(a!) self, int diagonal=0) -> Tensor(a!)", indexing.triu, ds.triu, "TriuBackward0",
+        inplace("triu_(Tensor(a!) self, int diagonal=0) -> Tensor(a!)", ki.triu, f.triu, "TriuBackward0",
                 method=True),
     ]
 
@@ -228,6 +230,12 @@ def rows(op, inplace):
         op("cummin(Tensor self, int dim) -> (Tensor values, Tensor indices)", SELECTION, k.cummin, f.cummaxmin,
            output_differentiability=(True, False)),
         # shapes and copies
+        op("tril(Tensor self, int diagonal=0) -> Tensor", (), ki.tril, f.tril, decomposition=dec.tril),
+        op("triu(Tensor self, int diagonal=0) -> Tensor", (), ki.triu, f.triu, decomposition=dec.triu),
+        op("flip(Tensor self, int[] dims) -> Tensor", CORE, ki.flip, f.flip),
+        op("repeat(Tensor self, SymInt[] repeats) -> Tensor", CORE, ki.repeat, f.repeat),
+        op("constant_pad_nd(Tensor self, SymInt[] pad, Scalar value=0) -> Tensor", CORE, ki.constant_pad_nd,
+           f.constant_pad_nd),
         op("unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a)", ("view",), ki.unfold, f.unfold,
            method=True),
         op("unfold_backward(Tensor grad_in, SymInt[] input_sizes, int dim, int size, int step) -> Tensor", (),
@@ -243,6 +251,7 @@ def rows(op, inplace):
         op("_cdist_backward(Tensor grad, Tensor x1, Tensor x2, float p, Tensor cdist) -> Tensor", (),
            k.cdist_backward),
         # data-dependent output sizes
+        op("nonzero(Tensor self) -> Tensor", CORE, ki.nonzero),
         op("masked_select(Tensor self, Tensor mask) -> Tensor", DYNAMIC, ki.masked_select, f.masked_select,
            method=True),
         op("_unique2(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False) "
