@@ -62,23 +62,6 @@ def _log_softmax_backward_data(grad_output, output, dim, input_dtype):
 # ---- losses -----------------------------------------------------------------------------
 
 
-def _reduced(loss, reduction):
-    if reduction == MEAN:
-        return aten.mean.default(loss)
-    if reduction == SUM:
-        return aten.sum.default(loss)
-    return loss
-
-
-def mse_loss(self, target, reduction=MEAN):
-    return _reduced(aten.pow.Tensor_Scalar(aten.sub.Tensor(self, target), 2), reduction)
-
-
-def mse_loss_backward(grad_output, self, target, reduction):
-    norm = 2.0 / self.numel() if reduction == MEAN else 2.0
-    return aten.mul.Tensor(aten.mul.Tensor(aten.sub.Tensor(self, target), norm), grad_output)
-
-
 def _where_zero(condition, value):
     """where(condition, value, 0), the 0 a scalar_tensor of value's dtype (torch.where with a Python 0)."""
     return aten.where.self(condition, value, aten.scalar_tensor.default(0, dtype=value.dtype))

@@ -11,7 +11,7 @@ from . import more_formulas as f
 from . import more_index_ops as ki, more_ops as k, more_ops2 as k2, pointwise as pw, reductions as red
 from .overlap import Overlap
 # (the CORE_ tags: the rows torch counts in its core ATen opset, though minitorch2's pipeline needs none of them)
-from .table_row import CORE, CORE_FACTORY, CORE_POINTWISE, CORE_REDUCTION, FACTORY, OPTIONS, POINTWISE, REDUCTION
+from .table_row import CORE, CORE_POINTWISE, CORE_REDUCTION, FACTORY, OPTIONS, POINTWISE, REDUCTION
 
 SELECTION = ()
 DYNAMIC = ("dynamic_output_shape",)
