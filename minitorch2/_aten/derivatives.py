@@ -32,7 +32,7 @@ from .derivatives_pointwise import (
 )
 from .derivatives_reductions import (
     sum_default, sum_dim, mean_default, mean_dim, amax, max_default, max_dim, var_correction, std_correction,
-    var_mean, cumsum,
+    var_mean,
 )
 from .derivatives_linalg import mm, addmm, bmm, dot, mv
 from .derivatives_util import _pad, aten, sum_to

@@ -25,6 +25,12 @@ aten = ops.aten
 
 
 # ---------------------------------------------------------------- norms and reductions
+def cumsum(grad, dim, self_shape):
+    if grad.numel() <= 1 or grad.shape[dim] == 1:  # ATen's cumsum_backward: nothing to reverse-accumulate
+        return grad
+    return aten.flip.default(aten.cumsum.default(aten.flip.default(grad, [dim]), dim), [dim])
+
+
 def linalg_vector_norm(grad, self, result, ord=2, dim=None, keepdim=False):
     """FunctionsManual's norm_backward (the real case)."""
     if ord == 0:

@@ -1,6 +1,6 @@
 """Kernels, meta functions and derivative formulas of the smaller pointwise ops scripts reach for beyond
 more_ops.py: tan, the inverse trigonometric and the hyperbolic functions, log2/log10, exp2, atan2, fmod, lerp,
-softplus, round(decimals=), the bit shifts, deg2rad/rad2deg, fmax/fmin, logaddexp2, nextafter, gcd/lcm.
+softplus, cumsum/cumprod, round(decimals=), the bit shifts, deg2rad/rad2deg, fmax/fmin, logaddexp2, nextafter, gcd/lcm.
 
 Runtime layer: (kernel, meta) pairs and formulas for table_more.py's rows (coverage surface, not the lesson).
 Dtype rules and error messages follow ATen's: the float ops compute integer inputs in the default float dtype,
@@ -17,10 +17,11 @@ from .._tensor import Tensor
 from . import pointwise as pw
 from .derivatives_util import _shape, sum_to
 from .meta_util import broadcast_shapes, fake_empty, fake_pointwise, pointwise_strides, preserve_format_strides
-from .meta_util import with_strides
+from .meta_util import with_strides, wrap_dim
 from .pointwise_arithmetic import _any_dtype, _check_int_division, _refused_in_meta
 from .pointwise_factories import _ensure_array, _float_dtype, _laid_out, _not_implemented, _np, binary, unary_float
 from .pointwise_unary import _float_kernel
+from .reductions import _acc_np, sum_dtype
 
 aten = ops.aten
 
@@ -138,6 +139,26 @@ def _softplus_backward(grad, x, beta, threshold):
 
 softplus = _float_kernel(_softplus)
 softplus_backward = _float_kernel(_softplus_backward, nargs=2)
+
+
+# ---------------------------------------------------------------- cumsum, cumprod
+def _scan(np_fn):
+    """cumsum / cumprod: integers accumulate in int64, half in float32, as sum and prod do."""
+    def kernel(self, dim, *, dtype=None):
+        out_dtype = sum_dtype(self, dtype)
+        d = wrap_dim(dim, self.dim())
+        if self.dim() == 0:
+            return self._np.astype(out_dtype.np).copy()
+        return np.ascontiguousarray(np_fn(self._np, axis=d, dtype=_acc_np(out_dtype)), out_dtype.np)
+
+    def meta(self, dim, *, dtype=None):
+        wrap_dim(dim, self.dim())
+        return fake_empty(self.shape, sum_dtype(self, dtype))
+
+    return kernel, meta
+
+
+cumsum, cumprod = _scan(np.cumsum), _scan(np.cumprod)
 
 
 # ---------------------------------------------------------------- round(decimals=)

@@ -200,7 +200,6 @@ TABLE = [
        REDUCTION, red.std, d.std_correction, grad_fn="StdBackward0", decomposition=dec.std),
     op("var_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)",
        REDUCTION, red.var_mean, d.var_mean, decomposition=dec.var_mean),
-    op("cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor", CORE, red.cumsum, d.cumsum),
     op("any(Tensor self) -> Tensor", CORE_REDUCTION, red.any_default),
     op("any.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor", CORE_REDUCTION, red.any_dims),
     op("all(Tensor self) -> Tensor", REDUCTION, red.all_default),

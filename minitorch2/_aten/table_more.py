@@ -8,7 +8,7 @@ decompositions: decompositions.py).
 """
 from . import decompositions as dec, derivatives as d, derivatives_shape as ds, indexing, inplace_fast as fast, memory
 from . import more_formulas as f
-from . import more_index_ops as ki, more_ops as k, more_ops2 as k2, pointwise as pw, reductions as red
+from . import more_index_ops as ki, more_ops as k, more_ops2 as k2, pointwise as pw
 from .overlap import Overlap
 # (the CORE_ tags: the rows torch counts in its core ATen opset, though minitorch2's pipeline needs none of them)
 from .table_row import CORE, CORE_POINTWISE, CORE_REDUCTION, FACTORY, OPTIONS, POINTWISE, REDUCTION
@@ -67,10 +67,10 @@ def _more_in_place_rows(op, inplace):
         inplace("clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!)", pw.clamp_max, d.clamp_max,
                 "ClampMaxBackward0", POINTWISE, method=True),
         inplace("cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)",
-                k2.same_dtype_in_place(red.cumsum), d.cumsum,
+                k2.same_dtype_in_place(k2.cumsum), f.cumsum,
                 "CumsumBackward0", method=True),
         inplace("cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)",
-                k2.same_dtype_in_place(red.cumprod), f.cumprod,
+                k2.same_dtype_in_place(k2.cumprod), f.cumprod,
                 "CumprodBackward0", method=True),
         inplace("index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor(a!)",
                 indexing.index_add, ds.index_add, "IndexAddBackward0", overlap=Overlap.INDEXED, method=True),
@@ -218,7 +218,8 @@ def rows(op, inplace):
            method=True),
         op("std_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) "
            "-> (Tensor, Tensor)", REDUCTION, k.std_mean, f.std_mean, decomposition=f.std_mean_decomposition),
-        op("cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor", (), red.cumprod, f.cumprod,
+        op("cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor", CORE, k2.cumsum, f.cumsum),
+        op("cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor", (), k2.cumprod, f.cumprod,
            method=True),
         op("median(Tensor self) -> Tensor", SELECTION, k.median, f.median),
         op("median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)", SELECTION,
