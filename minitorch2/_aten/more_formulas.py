@@ -175,6 +175,26 @@ def cumprod(grad, self, dim, result):
 
 
 # ---------------------------------------------------------------- pointwise
+def elu(grad, self, alpha=1, scale=1, input_scale=1):
+    return aten.elu_backward.default(grad, alpha, scale, input_scale, False, self)
+
+
+def elu_inplace(grad, result, alpha=1, scale=1, input_scale=1):
+    """elu_: self is overwritten, so the slope comes from the output (elu_backward's is_result)."""
+    return aten.elu_backward.default(grad, alpha, scale, input_scale, True, result)
+
+
+def elu_backward(grad, grad_output, alpha, scale, input_scale, is_result, self_or_result):
+    """(grad_output's gradient, self_or_result's: torch's elu_double_backward)."""
+    grad_output_grad = aten.elu_backward.default(grad, alpha, scale, input_scale, is_result, self_or_result)
+    negative = aten._to_copy.default(aten.lt.Scalar(self_or_result, 0), dtype=grad.dtype)
+    scaled = aten.mul.Tensor(aten.mul.Tensor(grad, grad_output), input_scale)
+    if is_result:
+        return grad_output_grad, aten.mul.Tensor(scaled, negative)
+    inner = aten.elu_backward.default(scaled, alpha, scale, input_scale, is_result, self_or_result)
+    return grad_output_grad, aten.mul.Tensor(inner, negative)
+
+
 def nan_to_num(grad, self, nan=None, posinf=None, neginf=None):
     finite = aten.mul.Tensor(aten.eq.Tensor(self, self), aten.ne.Scalar(aten.abs.default(self), math.inf))
     return aten.mul.Tensor(grad, finite)

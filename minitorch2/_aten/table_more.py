@@ -107,7 +107,7 @@ def _zero_grads(schema):
 
 
 def _rarer_math_rows(op, inplace):
-    """The rarer pointwise math, round(decimals=), the bit shifts, prod, logsumexp, baddbmm, roll, linspace and eye.
+    """The rarer pointwise math, elu, round(decimals=), the bit shifts, prod, logsumexp, baddbmm, roll, linspace and eye.
     Those torch counts in its core ATen opset are tagged so (fmod, atan2, the trigonometry, log2, log10, prod);
     torch's export decomposes the others."""
 
@@ -140,6 +140,13 @@ def _rarer_math_rows(op, inplace):
         *[op(f"{name}(Tensor self) -> Tensor", CORE_POINTWISE, getattr(k2, name), getattr(f, name))
           for name in ("log2", "log10", "tan", "asin", "acos", "atan", "sinh", "cosh")],
         op("exp2(Tensor self) -> Tensor", POINTWISE, k2.exp2, f.exp2),
+        op("elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor", CORE_POINTWISE, k2.elu,
+           f.elu, decomposition=dec.elu),
+        op("elu_backward(Tensor grad_output, Scalar alpha, Scalar scale, Scalar input_scale, bool is_result, "
+           "Tensor self_or_result) -> Tensor", POINTWISE, k2.elu_backward, f.elu_backward,
+           decomposition=dec.elu_backward),
+        inplace("elu_(Tensor(a!) self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor(a!)", k2.elu,
+                f.elu_inplace, "EluBackward1", decomposition=dec.inplace_by_copy(dec.elu)),
         op("round.decimals(Tensor self, *, int decimals) -> Tensor", POINTWISE, k2.round_decimals, d.zero_grad,
            grad_fn="RoundBackward1", decomposition=f.round_decimals_decomposition),
         op("softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor", POINTWISE, k2.softplus,
