@@ -245,14 +245,6 @@ def leaky_relu(grad, self, negative_slope=0.01):
     return aten.leaky_relu_backward.default(grad, self, negative_slope, False)
 
 
-def hardtanh(grad, self, min_val=-1, max_val=1):
-    return aten.hardtanh_backward.default(grad, self, min_val, max_val)
-
-
-def hardtanh_backward(grad, self, min_val, max_val):
-    return aten.hardtanh_backward.default(grad, self, min_val, max_val), aten.zeros_like.default(grad)
-
-
 def tanh_backward(grads, grad_output, output):
     g = grads[0]
     gg = aten.tanh_backward.default(g, output)
@@ -336,11 +328,6 @@ def clamp_tensor(grad, self, needs_grad, min=None, max=None):
 
 def leaky_relu_backward(grad, self, negative_slope, self_is_result):
     return aten.leaky_relu_backward.default(grad, self, negative_slope, False), aten.zeros_like.default(grad)
-
-
-def hardtanh_inplace(grad, result, min_val=-1, max_val=1):
-    """hardtanh_: the clamped output lies strictly inside (min_val, max_val) exactly where the input did."""
-    return aten.hardtanh_backward.default(grad, result, min_val, max_val)
 
 
 def leaky_relu_inplace(grad, result, negative_slope=0.01):

@@ -175,6 +175,19 @@ def cumprod(grad, self, dim, result):
 
 
 # ---------------------------------------------------------------- pointwise
+def hardtanh(grad, self, min_val=-1, max_val=1):
+    return aten.hardtanh_backward.default(grad, self, min_val, max_val)
+
+
+def hardtanh_backward(grad, self, min_val, max_val):
+    return aten.hardtanh_backward.default(grad, self, min_val, max_val), aten.zeros_like.default(grad)
+
+
+def hardtanh_inplace(grad, result, min_val=-1, max_val=1):
+    """hardtanh_: the clamped output lies strictly inside (min_val, max_val) exactly where the input did."""
+    return aten.hardtanh_backward.default(grad, result, min_val, max_val)
+
+
 def elu(grad, self, alpha=1, scale=1, input_scale=1):
     return aten.elu_backward.default(grad, alpha, scale, input_scale, False, self)
 

@@ -3,9 +3,8 @@ compute indices.
 
 Runtime layer: (kernel, meta) pairs for the rows of table_more.py, beside more_ops.py's math ones. Triangles, flips,
 repeats and constant padding (tril/triu, flip, repeat, constant_pad_nd), windows and rotations (unfold, rot90,
-diagonal_copy, diag_embed), the ops whose output size depends on data (masked_select,
-nonzero, unique, bincount, repeat_interleave) and the integer-valued lookups (isin, searchsorted, bucketize, tril/triu_indices),
-each with ATen's dtype rules and error messages. The data-dependent ones refuse FakeTensors, so a compiled program
+diagonal_copy, diag_embed), the ops whose output size depends on data (masked_select, nonzero, unique, bincount,
+repeat_interleave) and the integer-valued lookups (isin, searchsorted, bucketize, tril/triu_indices), each with ATen's dtype rules and error messages. The data-dependent ones refuse FakeTensors, so a compiled program
 breaks its graph there, as torch's does without dynamic shapes.
 """
 import numpy as np

@@ -1,7 +1,7 @@
 """Kernels, meta functions and derivative formulas of the smaller pointwise ops scripts reach for beyond
 more_ops.py: tan, the inverse trigonometric and the hyperbolic functions, log2/log10, exp2, atan2, fmod, lerp,
-softplus, elu, cumsum/cumprod, round(decimals=), the bit shifts, deg2rad/rad2deg, fmax/fmin, logaddexp2, nextafter,
-gcd/lcm.
+softplus, hardtanh, elu, cumsum/cumprod, round(decimals=), the bit shifts, deg2rad/rad2deg, fmax/fmin, logaddexp2,
+nextafter, gcd/lcm.
 
 Runtime layer: (kernel, meta) pairs and formulas for table_more.py's rows (coverage surface, not the lesson).
 Dtype rules and error messages follow ATen's: the float ops compute integer inputs in the default float dtype,
@@ -160,6 +160,29 @@ def _scan(np_fn):
 
 
 cumsum, cumprod = _scan(np.cumsum), _scan(np.cumprod)
+
+
+# ---------------------------------------------------------------- hardtanh and its backward
+def _hardtanh_kernel():
+    """hardtanh clamps integer tensors too (only bool is refused)."""
+
+    def kernel(self, min_val=-1, max_val=1):
+        if self.dtype is _dtype.bool_:
+            raise RuntimeError("Bool inputs not supported for hardtanh")
+        return _ensure_array(np.clip(self._np, min_val, max_val), self.dtype)
+
+    def meta(self, min_val=-1, max_val=1):  # ATen: hardtanh_out into empty_like(self)
+        return fake_empty(self.shape, self.dtype, preserve_format_strides(self))
+
+    return _laid_out(kernel, meta)
+
+
+def _hardtanh_backward(grad, x, min_val, max_val):
+    return np.where((x > min_val) & (x < max_val), grad, np.zeros((), grad.dtype))
+
+
+hardtanh = _hardtanh_kernel()
+hardtanh_backward = _float_kernel(_hardtanh_backward, nargs=2)
 
 
 # ---------------------------------------------------------------- elu and its backward

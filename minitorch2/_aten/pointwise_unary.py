@@ -13,7 +13,7 @@ import scipy.special
 from .. import _dtype
 from .._dtype import result_type
 from .._tensor import Tensor
-from .meta_util import broadcast_shapes, fake_empty, pointwise_strides, preserve_format_strides
+from .meta_util import broadcast_shapes, fake_empty, pointwise_strides
 from .transcendental_bits import rounded_from_double, saturating_tanh
 from .pointwise_factories import (_ensure_array, _laid_out, _not_implemented, _np, scalar_argument, unary_bool,
                                   unary_float, unary_same)
@@ -178,24 +178,6 @@ def _leaky_relu_backward(grad, x, negative_slope, self_is_result):
     return np.where(x > 0, grad, grad * np.asarray(negative_slope, grad.dtype))
 
 
-def _hardtanh_kernel():
-    """hardtanh clamps integer tensors too (only bool is refused)."""
-
-    def kernel(self, min_val=-1, max_val=1):
-        if self.dtype is _dtype.bool_:
-            raise RuntimeError("Bool inputs not supported for hardtanh")
-        return _ensure_array(np.clip(self._np, min_val, max_val), self.dtype)
-
-    def meta(self, min_val=-1, max_val=1):  # ATen: hardtanh_out into empty_like(self)
-        return fake_empty(self.shape, self.dtype, preserve_format_strides(self))
-
-    return _laid_out(kernel, meta)
-
-
-def _hardtanh_backward(grad, x, min_val, max_val):
-    return np.where((x > min_val) & (x < max_val), grad, np.zeros((), grad.dtype))
-
-
 gelu = _float_kernel(_gelu)
 gelu_backward = _float_kernel(_gelu_backward, nargs=2)
 silu = _float_kernel(_silu)
@@ -204,8 +186,6 @@ sigmoid_backward = _float_kernel(_sigmoid_backward, nargs=2)
 tanh_backward = _float_kernel(_tanh_backward, nargs=2)
 leaky_relu = _float_kernel(_leaky_relu)
 leaky_relu_backward = _float_kernel(_leaky_relu_backward, nargs=2, layout_order=(1, 0))
-hardtanh = _hardtanh_kernel()
-hardtanh_backward = _float_kernel(_hardtanh_backward, nargs=2)
 
 
 def _threshold_backward_kernel():

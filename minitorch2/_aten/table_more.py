@@ -107,9 +107,9 @@ def _zero_grads(schema):
 
 
 def _rarer_math_rows(op, inplace):
-    """The rarer pointwise math, elu, round(decimals=), the bit shifts, prod, logsumexp, baddbmm, roll, linspace and eye.
-    Those torch counts in its core ATen opset are tagged so (fmod, atan2, the trigonometry, log2, log10, prod);
-    torch's export decomposes the others."""
+    """The rarer pointwise math, hardtanh, elu, round(decimals=), the bit shifts, prod, logsumexp, baddbmm, roll,
+    linspace and eye. Those torch counts in its core ATen opset are tagged so (fmod, atan2, the trigonometry, log2,
+    log10, prod, hardtanh, elu); torch's export decomposes the others."""
 
     def shift_rows(name, dunder, kernel):
         """A bit shift's rows: torch's named overloads, Python's operator overloads (x << y records
@@ -140,6 +140,12 @@ def _rarer_math_rows(op, inplace):
         *[op(f"{name}(Tensor self) -> Tensor", CORE_POINTWISE, getattr(k2, name), getattr(f, name))
           for name in ("log2", "log10", "tan", "asin", "acos", "atan", "sinh", "cosh")],
         op("exp2(Tensor self) -> Tensor", POINTWISE, k2.exp2, f.exp2),
+        op("hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor", CORE_POINTWISE, k2.hardtanh,
+           f.hardtanh, decomposition=dec.hardtanh),
+        op("hardtanh_backward(Tensor grad_output, Tensor self, Scalar min_val, Scalar max_val) -> Tensor", (),
+           k2.hardtanh_backward, f.hardtanh_backward, decomposition=dec.hardtanh_backward),
+        inplace("hardtanh_(Tensor(a!) self, Scalar min_val=-1, Scalar max_val=1) -> Tensor(a!)", k2.hardtanh,
+                f.hardtanh_inplace, "HardtanhBackward0", decomposition=dec.inplace_by_copy(dec.hardtanh)),
         op("elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor", CORE_POINTWISE, k2.elu,
            f.elu, decomposition=dec.elu),
         op("elu_backward(Tensor grad_output, Scalar alpha, Scalar scale, Scalar input_scale, bool is_result, "
