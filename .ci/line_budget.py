@@ -31,6 +31,8 @@ OUTSIDE_THE_LESSON = {
     "observability": ("minitorch2/_logging.py", "backend/debug.py", "partition/draw.py", "partition/compare.py",
                       "partition/report.py", "minitorch2/fx/passes/graph_drawer.py", "frontend/explain.py",
                       "frontend/stack_trace.py", "autograd/stack_traces.py", "frontend/guard_failures.py",
+                      # what each graph-break code means and what to do about it (explain()'s and the logs' hints)
+                      "frontend/break_reasons.py",
                       "minitorch2/fx/_verbose_code.py"),
     "speed wing": ("backend/speed/",),
     # the second code generator: the same loop IR as Triton kernels, for GPUs (or Triton's interpreter); a reader

@@ -208,8 +208,7 @@ def _build_table():
         "argmax": R.position_of("argmax"), "argmin": R.position_of("argmin"),
         "var.correction": R.var, "var_mean.correction": R.var_mean, "dot": R.dot,
         **{f"{kind}{suffix}": R.truth_reduction(kind) for kind in ("any", "all") for suffix in ("", ".dims", ".dim")},
-        # normalization
-        "native_layer_norm_backward": R.native_layer_norm_backward,
+        # normalization (native_layer_norm_backward has no entry: select_decomp_table always rewrites it)
         # (native_batch_norm and _native_batch_norm_legit update the running stats in place: functionalization
         # turns them into _native_batch_norm_legit_functional; met unfunctionalized, their eager kernel runs)
         "_native_batch_norm_legit_functional": R.batch_norm_functional,

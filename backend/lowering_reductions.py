@@ -124,30 +124,6 @@ def dot(a, b):
 # ---- normalization ------------------------------------------------------------------------
 
 
-def native_layer_norm_backward(grad_out, x, normalized_shape, mean_, rstd, weight, bias, output_mask):
-    ndim = len(x.get_size())
-    axis = ndim - len(normalized_shape)
-    inner, outer = list(range(axis, ndim)), list(range(axis))
-    n = math.prod(x.get_size()[axis:])
-    x_hat = P.pointwise(lambda v, m, r: P.op("mul", P.op("sub", v, m), r), x, mean_, rstd)
-    grad_x_hat = P.pointwise(lambda g, w: P.op("mul", g, w), grad_out, weight) if weight is not None else grad_out
-    grad_input = grad_weight = grad_bias = None
-    if output_mask[0]:
-        sum_grad = sum_(grad_x_hat, inner, True)
-        sum_grad_x_hat = sum_(P.pointwise(lambda g, h: P.op("mul", g, h), grad_x_hat, x_hat), inner, True)
-
-        def body(g, h, r, s1, s2):
-            scaled = P.op("sub", P.op("sub", P.op("mul", g, P.constant(n, g.dtype)), s1), P.op("mul", h, s2))
-            return P.op("mul", P.op("truediv", r, P.constant(n, r.dtype)), scaled)
-
-        grad_input = P.pointwise(body, grad_x_hat, x_hat, rstd, sum_grad, sum_grad_x_hat)
-    if output_mask[1] and weight is not None:
-        grad_weight = sum_(P.pointwise(lambda g, h: P.op("mul", g, h), grad_out, x_hat), outer, False)
-    if output_mask[2] and bias is not None:
-        grad_bias = sum_(grad_out, outer, False)
-    return grad_input, grad_weight, grad_bias
-
-
 def _rsqrt_plus(var, eps):
     return P.pointwise(lambda v: P.op("rsqrt", P.op("add", v, P.constant(eps, v.dtype))), var)
 

@@ -26,7 +26,8 @@ from ._functions_common_math import (  # noqa: F401  (re-exported: _functions.py
     tril_indices, triu_indices, unique, xlogy)
 from ._functions_linalg import dot, matmul
 from ._functions_pointwise import floor_divide
-from ._functions_shape import _function_of, alias_of, chunk, flatten, flip, split, vstack
+from ._functions_shape import _function_of, alias_of, chunk, flatten, split, vstack
+from ._functions_shape_more import flip
 from ._functions_sorting import sort
 from ._tensor import Size, Tensor, contiguous_format, device
 from ._ops import ops

@@ -182,14 +182,6 @@ def unbind(input, dim=0):
     return tuple(aten.unbind.int(input, dim))
 
 
-tril = _function_of(aten.tril.default, EXACT)
-triu = _function_of(aten.triu.default, EXACT)
-
-
-def flip(input, dims):
-    return aten.flip.default(input, list(dims))
-
-
 @out_variant(EXACT)
 def gather(input, dim, index, *, sparse_grad=False):
     return aten.gather.default(input, dim, index)

@@ -1,5 +1,5 @@
 """The torch-level shape functions beyond the core set: diff, tile, repeat_interleave, meshgrid, tensordot, inner,
-take_along_dim, atleast_*d, column_stack, dstack, diag, rot90 and their kin.
+take_along_dim, atleast_*d, column_stack, dstack, diag, tril/triu, flip, rot90 and their kin.
 
 Runtime layer (gathered into the `minitorch2` namespace by _functions.py), beside _functions_shape.py's core ones.
 The ones PyTorch composes from other ops in C++ or in torch/functional.py are composed here of the same ops in the
@@ -14,6 +14,7 @@ from ._aten.meta_util import broadcast_shapes as broadcast_shapes_of
 from ._functions_pointwise import mul
 from ._functions_shape import _function_of, _t, alias_of, expand, flatten, movedim, reshape, unsqueeze
 from ._ops import ops
+from ._out import EXACT
 
 aten = ops.aten
 
@@ -218,6 +219,14 @@ def diag(input, diagonal=0):
     if input.dim() == 2:
         return aten.diagonal_copy.default(input, diagonal)
     raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {input.dim()}D")
+
+
+tril = _function_of(aten.tril.default, EXACT)
+triu = _function_of(aten.triu.default, EXACT)
+
+
+def flip(input, dims):
+    return aten.flip.default(input, list(dims))
 
 
 rot90 = _function_of(aten.rot90.default)

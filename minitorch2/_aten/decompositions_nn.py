@@ -62,23 +62,6 @@ def _log_softmax_backward_data(grad_output, output, dim, input_dtype):
 # ---- losses -----------------------------------------------------------------------------
 
 
-def _reduced(loss, reduction):
-    if reduction == MEAN:
-        return aten.mean.default(loss)
-    if reduction == SUM:
-        return aten.sum.default(loss)
-    return loss
-
-
-def mse_loss(self, target, reduction=MEAN):
-    return _reduced(aten.pow.Tensor_Scalar(aten.sub.Tensor(self, target), 2), reduction)
-
-
-def mse_loss_backward(grad_output, self, target, reduction):
-    norm = 2.0 / self.numel() if reduction == MEAN else 2.0
-    return aten.mul.Tensor(aten.mul.Tensor(aten.sub.Tensor(self, target), norm), grad_output)
-
-
 def _where_zero(condition, value):
     """where(condition, value, 0), the 0 a scalar_tensor of value's dtype (torch.where with a Python 0)."""
     return aten.where.self(condition, value, aten.scalar_tensor.default(0, dtype=value.dtype))
@@ -149,6 +132,8 @@ def nll_loss_backward(grad_output, self, target, weight, reduction, ignore_index
 
 
 def native_layer_norm(input, normalized_shape, weight, bias, eps):
+    # (torch's reference normalizes contiguous operands: a clone of a transposed input)
+    input, weight, bias = (None if t is None else t.contiguous() for t in (input, weight, bias))
     dims = list(range(input.dim() - len(normalized_shape), input.dim()))
     var, mean = aten.var_mean.correction(input, dims, correction=0, keepdim=True)
     rstd = aten.rsqrt.default(aten.add.Tensor(var, eps))
@@ -164,13 +149,16 @@ def native_layer_norm_backward(grad_out, input, normalized_shape, mean, rstd, we
     """With x_hat = (x - mean) * rstd and g = grad * weight over the N normalized elements:
     dx = rstd / N * (N g - sum(g) - x_hat sum(g x_hat)); dweight = sum(grad x_hat), dbias = sum(grad)
     over the outer dims."""
-    if not input.is_contiguous() or mean.dim() != input.dim():
-        return NotImplemented
     axis = input.dim() - len(normalized_shape)
     inner_dims, outer_dims = list(range(axis, input.dim())), list(range(axis))
     n_inner = math.prod(input.shape[axis:])
-    if n_inner == 0 or input.numel() == 0:
-        return NotImplemented
+    if n_inner == 0 or input.numel() == 0:  # nothing to normalize: zero gradients
+        return tuple(aten.new_zeros.default(input, list(shape)) if wanted else None
+                     for wanted, shape in zip(output_mask, (input.shape, *[input.shape[axis:]] * 2)))
+    for _ in range(input.dim() - mean.dim()):  # (torch's _unsqueeze_to_dim: a mean given over the outer dims only)
+        mean = aten.unsqueeze.default(mean, -1)
+    for _ in range(input.dim() - rstd.dim()):
+        rstd = aten.unsqueeze.default(rstd, -1)
     x_hat = aten.mul.Tensor(aten.sub.Tensor(input, mean), rstd)
     grad_x_hat = aten.mul.Tensor(grad_out, weight) if weight is not None else grad_out
     scaled = aten.mul.Tensor(grad_x_hat, n_inner)

@@ -26,13 +26,13 @@ from .derivatives_pointwise import (
     add_tensor, add_scalar, sub_tensor, rsub_tensor, rsub_scalar, mul_tensor, mul_scalar, div_tensor, div_scalar,
     neg, pow_tensor_scalar, pow_tensor_tensor, pow_scalar, maximum, minimum, addcmul, addcdiv, remainder_tensor, exp,
     log, log1p, expm1, sin, cos, sqrt, rsqrt, reciprocal, tanh, sigmoid, erf, abs, zero_grad, relu, threshold,
-    gelu, gelu_backward, silu, leaky_relu, hardtanh, hardtanh_backward, tanh_backward, sigmoid_backward,
+    gelu, gelu_backward, silu, leaky_relu, tanh_backward, sigmoid_backward,
     threshold_backward, clamp, clamp_min, clamp_max, where, masked_fill_scalar, masked_fill_tensor, clamp_tensor,
-    leaky_relu_backward, elu, elu_inplace, elu_backward, hardtanh_inplace, leaky_relu_inplace,
+    leaky_relu_backward, leaky_relu_inplace,
 )
 from .derivatives_reductions import (
     sum_default, sum_dim, mean_default, mean_dim, amax, max_default, max_dim, var_correction, std_correction,
-    var_mean, cumsum,
+    var_mean,
 )
 from .derivatives_linalg import mm, addmm, bmm, dot, mv
 from .derivatives_util import _pad, aten, sum_to

@@ -16,7 +16,6 @@ result's.
 """
 from .._dispatch import state
 from .._ops import ops
-from .derivatives_util import sum_to
 
 aten = ops.aten
 
@@ -91,31 +90,6 @@ def nll_loss_backward(grad, grad_output, target, weight, reduction, ignore_index
     if needs_grad(grad_output):
         grad_output_grad = aten.nll_loss_forward.default(grad, target, weight, reduction, ignore_index)[0]
     return grad_output_grad, aten.zeros_like.default(grad), None, None, None
-
-
-def mse_loss(grad, self, target, reduction=1):
-    self_grad = target_grad = None
-    if needs_grad(self):
-        self_grad = sum_to(aten.mse_loss_backward.default(grad, self, target, reduction), self.shape)
-    if needs_grad(target):
-        target_grad = sum_to(aten.mse_loss_backward.default(grad, target, self, reduction), target.shape)
-    return self_grad, target_grad
-
-
-def _mse_double_backward(grad, input, reduction):
-    grad_input = aten.mul.Scalar(grad, 2)
-    return aten.div_.Scalar(grad_input, input.numel()) if reduction == 1 else grad_input
-
-
-def mse_loss_backward(grad, grad_output, self, target, reduction):
-    grad_output_grad = self_grad = target_grad = None
-    if needs_grad(grad_output):
-        grad_output_grad = sum_to(aten.mse_loss_backward.default(grad, self, target, reduction), grad_output.shape)
-    if needs_grad(self):
-        self_grad = _mse_double_backward(aten.mul.Tensor(grad, grad_output), self, reduction)
-    if needs_grad(target):
-        target_grad = aten.neg.default(_mse_double_backward(aten.mul.Tensor(grad, grad_output), target, reduction))
-    return grad_output_grad, self_grad, target_grad
 
 
 # ---------------------------------------------------------------- normalization

@@ -245,14 +245,6 @@ def leaky_relu(grad, self, negative_slope=0.01):
     return aten.leaky_relu_backward.default(grad, self, negative_slope, False)
 
 
-def hardtanh(grad, self, min_val=-1, max_val=1):
-    return aten.hardtanh_backward.default(grad, self, min_val, max_val)
-
-
-def hardtanh_backward(grad, self, min_val, max_val):
-    return aten.hardtanh_backward.default(grad, self, min_val, max_val), aten.zeros_like.default(grad)
-
-
 def tanh_backward(grads, grad_output, output):
     g = grads[0]
     gg = aten.tanh_backward.default(g, output)
@@ -336,31 +328,6 @@ def clamp_tensor(grad, self, needs_grad, min=None, max=None):
 
 def leaky_relu_backward(grad, self, negative_slope, self_is_result):
     return aten.leaky_relu_backward.default(grad, self, negative_slope, False), aten.zeros_like.default(grad)
-
-
-def elu(grad, self, alpha=1, scale=1, input_scale=1):
-    return aten.elu_backward.default(grad, alpha, scale, input_scale, False, self)
-
-
-def elu_inplace(grad, result, alpha=1, scale=1, input_scale=1):
-    """elu_: self is overwritten, so the slope comes from the output (elu_backward's is_result)."""
-    return aten.elu_backward.default(grad, alpha, scale, input_scale, True, result)
-
-
-def elu_backward(grad, grad_output, alpha, scale, input_scale, is_result, self_or_result):
-    """(grad_output's gradient, self_or_result's: torch's elu_double_backward)."""
-    grad_output_grad = aten.elu_backward.default(grad, alpha, scale, input_scale, is_result, self_or_result)
-    negative = aten._to_copy.default(aten.lt.Scalar(self_or_result, 0), dtype=grad.dtype)
-    scaled = aten.mul.Tensor(aten.mul.Tensor(grad, grad_output), input_scale)
-    if is_result:
-        return grad_output_grad, aten.mul.Tensor(scaled, negative)
-    inner = aten.elu_backward.default(scaled, alpha, scale, input_scale, is_result, self_or_result)
-    return grad_output_grad, aten.mul.Tensor(inner, negative)
-
-
-def hardtanh_inplace(grad, result, min_val=-1, max_val=1):
-    """hardtanh_: the clamped output lies strictly inside (min_val, max_val) exactly where the input did."""
-    return aten.hardtanh_backward.default(grad, result, min_val, max_val)
 
 
 def leaky_relu_inplace(grad, result, negative_slope=0.01):

@@ -1,4 +1,4 @@
-"""Derivative formulas of the reductions: sum, mean, amax/amin, max, var/std, cumsum.
+"""Derivative formulas of the reductions: sum, mean, amax/amin, max, var/std.
 
 Runtime layer, read by the autograd layer through the op table (via derivatives.py, whose docstring gives the rules
 for the order of the op calls inside a formula). A reduction's gradient is the output gradient with the reduced dims
@@ -117,9 +117,6 @@ def var_mean(grads, self, dim=None, correction=None, keepdim=False):
     return result
 
 
-def cumsum(grad, dim, self_shape):
-    if grad.numel() <= 1 or grad.shape[dim] == 1:  # ATen's cumsum_backward: nothing to reverse-accumulate
-        return grad
-    return aten.flip.default(aten.cumsum.default(aten.flip.default(grad, [dim]), dim), [dim])
+
 
 

@@ -167,41 +167,6 @@ def unbind(grads, self, dim=0):
     return aten.stack.default(filled, d)
 
 
-def flip(grad, dims):
-    return aten.flip.default(grad, dims)
-
-
-def repeat(grad, self_shape, repeats):
-    """ATen's repeat_backward: sum the leading new dims away one by one, then one reshape that splits each
-    repeated dim into (repeat, size) and one sum over the repeats."""
-    if any(r == 0 for r in repeats):
-        return aten.zeros.default(list(self_shape), **_options(grad))
-    for _ in range(grad.dim() - len(self_shape)):
-        grad = aten.sum.dim_IntList(grad, [0])
-    lead = len(repeats) - len(self_shape)
-    grad_size, sum_dims = [], []
-    for d, size in enumerate(self_shape):
-        if repeats[d + lead] != 1:
-            grad_size.append(repeats[d + lead])
-            sum_dims.append(len(grad_size) - 1)
-        grad_size.append(size)
-    if sum_dims:
-        grad = aten.sum.dim_IntList(_reshape(grad, grad_size), sum_dims)
-    return grad
-
-
-def constant_pad_nd(grad, pad):
-    return aten.constant_pad_nd.default(grad, [-p for p in pad])
-
-
-def tril(grad, diagonal=0):
-    return aten.tril.default(grad, diagonal)
-
-
-def triu(grad, diagonal=0):
-    return aten.triu.default(grad, diagonal)
-
-
 # ---------------------------------------------------------------- indexing
 def index(grad, self, indices):
     zeros = aten.new_zeros.default(grad, list(self.shape))

@@ -1,5 +1,5 @@
-"""Gather-like and joining ops: index, index_put, gather, scatter, index_select, index_add, cat, stack, tril/triu,
-flip, repeat, constant_pad_nd, nonzero, and the new_* factories.
+"""Gather-like and joining ops: index, index_put, gather, scatter, index_select, index_add, cat, stack, and the new_*
+factories.
 
 Runtime layer. These ops move elements around by index; each checks its indices as PyTorch does (IndexError for
 out-of-range indices, RuntimeError for mismatched shapes) before handing the work to numpy. The writes into a
@@ -374,94 +374,6 @@ def _stack_meta(tensors, dim=0):
 
 
 stack = (_stack_kernel, _stack_meta)
-
-
-def _tri(np_fn):
-    def kernel(self, diagonal=0):
-        if self.dim() < 2:
-            raise RuntimeError(f"{np_fn.__name__}: input tensor must have at least 2 dimensions")
-        return c_order(np_fn(self._np, k=diagonal))
-
-    def meta(self, diagonal=0):
-        return fake_empty(self.shape, self.dtype)
-
-    return kernel, meta
-
-
-tril = _tri(np.tril)
-triu = _tri(np.triu)
-
-
-def _flip_kernel(self, dims):
-    axes = tuple(wrap_dim(d, self.dim()) for d in dims)
-    return c_order(np.flip(self._np, axis=axes))
-
-
-def _flip_meta(self, dims):  # ATen flips into empty_like(self) (preserve_format)
-    return fake_empty(self.shape, self.dtype, preserve_format_strides(self))
-
-
-flip = ((lambda self, dims: with_strides(_flip_kernel(self, dims), _flip_meta(self, dims).stride())), _flip_meta)
-
-
-def _repeat_shape(self, repeats):
-    if len(repeats) < self.dim():
-        raise RuntimeError(
-            "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor"
-        )
-    padded = (1,) * (len(repeats) - self.dim()) + tuple(self.shape)
-    return [s * r for s, r in zip(padded, repeats)], padded
-
-
-def _repeat_kernel(self, repeats):
-    _, padded = _repeat_shape(self, repeats)
-    return np.tile(self._np.reshape(padded), repeats)
-
-
-repeat = (_repeat_kernel, lambda self, repeats: fake_empty(_repeat_shape(self, repeats)[0], self.dtype))
-
-
-def _pad_widths(self, pad):
-    if len(pad) % 2 or len(pad) // 2 > self.dim():
-        raise RuntimeError(
-            f"Length of pad must be even but instead it equals {len(pad)}" if len(pad) % 2 else
-            "Length of pad should be no more than twice the number of dimensions of the input."
-        )
-    widths = [(0, 0)] * self.dim()
-    for i in range(len(pad) // 2):
-        widths[self.dim() - 1 - i] = (pad[2 * i], pad[2 * i + 1])
-    return widths
-
-
-def _constant_pad_kernel(self, pad, value=0):
-    widths = _pad_widths(self, pad)
-    x = self._np
-    crop = tuple(slice(max(-lo, 0), x.shape[i] - max(-hi, 0)) for i, (lo, hi) in enumerate(widths))
-    x = x[crop]
-    return c_order(np.pad(x, [(max(lo, 0), max(hi, 0)) for lo, hi in widths], constant_values=value))
-
-
-def _constant_pad_meta(self, pad, value=0):
-    widths = _pad_widths(self, pad)
-    return fake_empty([s + lo + hi for s, (lo, hi) in zip(self.shape, widths)], self.dtype)
-
-
-constant_pad_nd = (_constant_pad_kernel, _constant_pad_meta)
-
-
-def _nonzero_kernel(self):
-    # torch returns the (n, ndim) indices column-major: strides (1, n)
-    n = int(np.count_nonzero(self._np))
-    if not self.dim():
-        return with_strides(np.zeros((n, 0), np.int64), (1, n))
-    return with_strides(np.stack(np.nonzero(self._np), axis=1).astype(np.int64), (1, n))
-
-
-def _nonzero_meta(self):
-    raise DynamicOutputShapeException("aten.nonzero has a data-dependent output shape; FakeTensors cannot run it")
-
-
-nonzero = (_nonzero_kernel, _nonzero_meta)
 
 
 def _with_self_dtype(factory, *leading):

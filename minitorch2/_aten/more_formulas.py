@@ -18,13 +18,19 @@ from .._ops import ops
 from .._tensor import contiguous_format
 from .derivatives_pointwise import _rounded_division_backward
 from .derivatives_reductions import _value_selecting_backward, _var_backward
-from .derivatives_util import _dims, _options, _restore_reduced_dims, _scale, _shape, sum_to
+from .derivatives_util import _dims, _options, _reshape, _restore_reduced_dims, _scale, _shape, sum_to
 from .meta_util import broadcast_shapes
 
 aten = ops.aten
 
 
 # ---------------------------------------------------------------- norms and reductions
+def cumsum(grad, dim, self_shape):
+    if grad.numel() <= 1 or grad.shape[dim] == 1:  # ATen's cumsum_backward: nothing to reverse-accumulate
+        return grad
+    return aten.flip.default(aten.cumsum.default(aten.flip.default(grad, [dim]), dim), [dim])
+
+
 def linalg_vector_norm(grad, self, result, ord=2, dim=None, keepdim=False):
     """FunctionsManual's norm_backward (the real case)."""
     if ord == 0:
@@ -169,6 +175,39 @@ def cumprod(grad, self, dim, result):
 
 
 # ---------------------------------------------------------------- pointwise
+def hardtanh(grad, self, min_val=-1, max_val=1):
+    return aten.hardtanh_backward.default(grad, self, min_val, max_val)
+
+
+def hardtanh_backward(grad, self, min_val, max_val):
+    return aten.hardtanh_backward.default(grad, self, min_val, max_val), aten.zeros_like.default(grad)
+
+
+def hardtanh_inplace(grad, result, min_val=-1, max_val=1):
+    """hardtanh_: the clamped output lies strictly inside (min_val, max_val) exactly where the input did."""
+    return aten.hardtanh_backward.default(grad, result, min_val, max_val)
+
+
+def elu(grad, self, alpha=1, scale=1, input_scale=1):
+    return aten.elu_backward.default(grad, alpha, scale, input_scale, False, self)
+
+
+def elu_inplace(grad, result, alpha=1, scale=1, input_scale=1):
+    """elu_: self is overwritten, so the slope comes from the output (elu_backward's is_result)."""
+    return aten.elu_backward.default(grad, alpha, scale, input_scale, True, result)
+
+
+def elu_backward(grad, grad_output, alpha, scale, input_scale, is_result, self_or_result):
+    """(grad_output's gradient, self_or_result's: torch's elu_double_backward)."""
+    grad_output_grad = aten.elu_backward.default(grad, alpha, scale, input_scale, is_result, self_or_result)
+    negative = aten._to_copy.default(aten.lt.Scalar(self_or_result, 0), dtype=grad.dtype)
+    scaled = aten.mul.Tensor(aten.mul.Tensor(grad, grad_output), input_scale)
+    if is_result:
+        return grad_output_grad, aten.mul.Tensor(scaled, negative)
+    inner = aten.elu_backward.default(scaled, alpha, scale, input_scale, is_result, self_or_result)
+    return grad_output_grad, aten.mul.Tensor(inner, negative)
+
+
 def nan_to_num(grad, self, nan=None, posinf=None, neginf=None):
     finite = aten.mul.Tensor(aten.eq.Tensor(self, self), aten.ne.Scalar(aten.abs.default(self), math.inf))
     return aten.mul.Tensor(grad, finite)
@@ -256,6 +295,41 @@ def xlogy_scalar_self(grad, self, other):
 
 
 # ---------------------------------------------------------------- shapes and selections
+def flip(grad, dims):
+    return aten.flip.default(grad, dims)
+
+
+def repeat(grad, self_shape, repeats):
+    """ATen's repeat_backward: sum the leading new dims away one by one, then one reshape that splits each
+    repeated dim into (repeat, size) and one sum over the repeats."""
+    if any(r == 0 for r in repeats):
+        return aten.zeros.default(list(self_shape), **_options(grad))
+    for _ in range(grad.dim() - len(self_shape)):
+        grad = aten.sum.dim_IntList(grad, [0])
+    lead = len(repeats) - len(self_shape)
+    grad_size, sum_dims = [], []
+    for d, size in enumerate(self_shape):
+        if repeats[d + lead] != 1:
+            grad_size.append(repeats[d + lead])
+            sum_dims.append(len(grad_size) - 1)
+        grad_size.append(size)
+    if sum_dims:
+        grad = aten.sum.dim_IntList(_reshape(grad, grad_size), sum_dims)
+    return grad
+
+
+def constant_pad_nd(grad, pad):
+    return aten.constant_pad_nd.default(grad, [-p for p in pad])
+
+
+def tril(grad, diagonal=0):
+    return aten.tril.default(grad, diagonal)
+
+
+def triu(grad, diagonal=0):
+    return aten.triu.default(grad, diagonal)
+
+
 def unfold(grad, self_shape, dimension, size, step):
     return aten.unfold_backward.default(grad, list(self_shape), dimension, size, step)
 

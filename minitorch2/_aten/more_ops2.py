@@ -1,6 +1,7 @@
 """Kernels, meta functions and derivative formulas of the smaller pointwise ops scripts reach for beyond
 more_ops.py: tan, the inverse trigonometric and the hyperbolic functions, log2/log10, exp2, atan2, fmod, lerp,
-softplus, round(decimals=), the bit shifts, deg2rad/rad2deg, fmax/fmin, logaddexp2, nextafter, gcd/lcm.
+softplus, hardtanh, elu, cumsum/cumprod, round(decimals=), the bit shifts, deg2rad/rad2deg, fmax/fmin, logaddexp2,
+nextafter, gcd/lcm.
 
 Runtime layer: (kernel, meta) pairs and formulas for table_more.py's rows (coverage surface, not the lesson).
 Dtype rules and error messages follow ATen's: the float ops compute integer inputs in the default float dtype,
@@ -17,10 +18,11 @@ from .._tensor import Tensor
 from . import pointwise as pw
 from .derivatives_util import _shape, sum_to
 from .meta_util import broadcast_shapes, fake_empty, fake_pointwise, pointwise_strides, preserve_format_strides
-from .meta_util import with_strides
+from .meta_util import with_strides, wrap_dim
 from .pointwise_arithmetic import _any_dtype, _check_int_division, _refused_in_meta
 from .pointwise_factories import _ensure_array, _float_dtype, _laid_out, _not_implemented, _np, binary, unary_float
 from .pointwise_unary import _float_kernel
+from .reductions import _acc_np, sum_dtype
 
 aten = ops.aten
 
@@ -138,6 +140,105 @@ def _softplus_backward(grad, x, beta, threshold):
 
 softplus = _float_kernel(_softplus)
 softplus_backward = _float_kernel(_softplus_backward, nargs=2)
+
+
+# ---------------------------------------------------------------- cumsum, cumprod
+def _scan(np_fn):
+    """cumsum / cumprod: integers accumulate in int64, half in float32, as sum and prod do."""
+    def kernel(self, dim, *, dtype=None):
+        out_dtype = sum_dtype(self, dtype)
+        d = wrap_dim(dim, self.dim())
+        if self.dim() == 0:
+            return self._np.astype(out_dtype.np).copy()
+        return np.ascontiguousarray(np_fn(self._np, axis=d, dtype=_acc_np(out_dtype)), out_dtype.np)
+
+    def meta(self, dim, *, dtype=None):
+        wrap_dim(dim, self.dim())
+        return fake_empty(self.shape, sum_dtype(self, dtype))
+
+    return kernel, meta
+
+
+cumsum, cumprod = _scan(np.cumsum), _scan(np.cumprod)
+
+
+# ---------------------------------------------------------------- hardtanh and its backward
+def _hardtanh_kernel():
+    """hardtanh clamps integer tensors too (only bool is refused)."""
+
+    def kernel(self, min_val=-1, max_val=1):
+        if self.dtype is _dtype.bool_:
+            raise RuntimeError("Bool inputs not supported for hardtanh")
+        return _ensure_array(np.clip(self._np, min_val, max_val), self.dtype)
+
+    def meta(self, min_val=-1, max_val=1):  # ATen: hardtanh_out into empty_like(self)
+        return fake_empty(self.shape, self.dtype, preserve_format_strides(self))
+
+    return _laid_out(kernel, meta)
+
+
+def _hardtanh_backward(grad, x, min_val, max_val):
+    return np.where((x > min_val) & (x < max_val), grad, np.zeros((), grad.dtype))
+
+
+hardtanh = _hardtanh_kernel()
+hardtanh_backward = _float_kernel(_hardtanh_backward, nargs=2)
+
+
+# ---------------------------------------------------------------- elu and its backward
+def _elu_compute(self):
+    """elu computes in self's floating dtype (half in float32); other dtypes are refused as ATen's elu_cpu."""
+    if not self.dtype.is_floating_point:
+        raise _not_implemented("elu_cpu", self.dtype)
+    return _dtype.float32 if self.dtype is _dtype.float16 else self.dtype
+
+
+def _elu_kernel():
+    def kernel(self, alpha=1, scale=1, input_scale=1):
+        x = _np(self, _elu_compute(self))
+        with np.errstate(all="ignore"):
+            negative = np.expm1(x * np.asarray(input_scale, x.dtype)) * np.asarray(alpha * scale, x.dtype)
+            return _ensure_array(np.where(x <= 0, negative, x * np.asarray(scale, x.dtype)), self.dtype)
+
+    def meta(self, alpha=1, scale=1, input_scale=1):
+        _elu_compute(self)
+        return fake_empty(self.shape, self.dtype, pointwise_strides(self.shape, [self]))
+
+    return _laid_out(kernel, meta)
+
+
+def _elu_backward_kernel():
+    """`self_or_result` is elu's input, or (is_result) its output, from which the slope is recovered:
+    d/dx alpha*scale*expm1(x*input_scale) = input_scale * (out + alpha*scale) where x <= 0."""
+
+    def check(alpha, scale, is_result):
+        if is_result and alpha * scale < 0:
+            raise RuntimeError("In-place elu backward calculation is triggered with a negative slope which is not "
+                               "supported. This is caused by calling in-place forward function with a negative slope, "
+                               "please call out-of-place version instead.")
+
+    def kernel(grad_output, alpha, scale, input_scale, is_result, self_or_result):
+        check(alpha, scale, is_result)
+        dtype = result_type(grad_output, self_or_result)
+        compute = _dtype.float32 if dtype is _dtype.float16 else dtype
+        grad, x = _np(grad_output, compute), _np(self_or_result, compute)
+        negcoef, poscoef, negiptcoef = (np.asarray(c, compute.np) for c in (alpha * scale, scale, input_scale))
+        with np.errstate(all="ignore"):
+            if is_result:
+                negative = grad * negiptcoef * (x + negcoef)
+            else:
+                negative = grad * negiptcoef * negcoef * np.exp(x * negiptcoef)
+            return _ensure_array(np.where(x <= 0, negative, grad * poscoef), dtype)
+
+    def meta(grad_output, alpha, scale, input_scale, is_result, self_or_result):
+        check(alpha, scale, is_result)
+        return fake_pointwise(result_type(grad_output, self_or_result), [grad_output, self_or_result])
+
+    return _laid_out(kernel, meta)
+
+
+elu = _elu_kernel()
+elu_backward = _elu_backward_kernel()
 
 
 # ---------------------------------------------------------------- round(decimals=)

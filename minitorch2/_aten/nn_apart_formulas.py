@@ -1,5 +1,5 @@
-"""Derivative formulas and decompositions of table_nn_apart.py's ops: log_sigmoid, the binary cross entropies,
-pooling and upsampling (the nn op families no stage of the pipeline needs).
+"""Derivative formulas and decompositions of table_nn_apart.py's ops: mse_loss, log_sigmoid, the binary cross
+entropies, pooling and upsampling (the nn op families no stage of the pipeline needs).
 
 Runtime layer, coverage surface, read by the autograd layer through the op table as derivatives_nn.py's formulas are
 (parameter names say what a node saves: `result1` is the op's second output, `self_shape` only a shape). The
@@ -7,7 +7,7 @@ decompositions, named `<op>_decomposition`, follow torch's own op for op, as dec
 """
 from .. import _dtype
 from .._ops import ops
-from .decompositions_nn import MEAN, _reduced
+from .decompositions_nn import MEAN, SUM
 from .derivatives_nn import first, needs_grad
 from .derivatives_util import sum_to
 
@@ -15,6 +15,31 @@ aten = ops.aten
 
 
 # ---------------------------------------------------------------- derivative formulas
+def mse_loss(grad, self, target, reduction=1):
+    self_grad = target_grad = None
+    if needs_grad(self):
+        self_grad = sum_to(aten.mse_loss_backward.default(grad, self, target, reduction), self.shape)
+    if needs_grad(target):
+        target_grad = sum_to(aten.mse_loss_backward.default(grad, target, self, reduction), target.shape)
+    return self_grad, target_grad
+
+
+def _mse_double_backward(grad, input, reduction):
+    grad_input = aten.mul.Scalar(grad, 2)
+    return aten.div_.Scalar(grad_input, input.numel()) if reduction == 1 else grad_input
+
+
+def mse_loss_backward(grad, grad_output, self, target, reduction):
+    grad_output_grad = self_grad = target_grad = None
+    if needs_grad(grad_output):
+        grad_output_grad = sum_to(aten.mse_loss_backward.default(grad, self, target, reduction), grad_output.shape)
+    if needs_grad(self):
+        self_grad = _mse_double_backward(aten.mul.Tensor(grad, grad_output), self, reduction)
+    if needs_grad(target):
+        target_grad = aten.neg.default(_mse_double_backward(aten.mul.Tensor(grad, grad_output), target, reduction))
+    return grad_output_grad, self_grad, target_grad
+
+
 def binary_cross_entropy_with_logits(grad, self, target, weight=None, pos_weight=None, reduction=1):
     self_grad = target_grad = None
     if needs_grad(self):
@@ -153,6 +178,23 @@ def _pair(value):
 
 
 # ---------------------------------------------------------------- decompositions
+def _reduced(loss, reduction):
+    if reduction == MEAN:
+        return aten.mean.default(loss)
+    if reduction == SUM:
+        return aten.sum.default(loss)
+    return loss
+
+
+def mse_loss_decomposition(self, target, reduction=MEAN):
+    return _reduced(aten.pow.Tensor_Scalar(aten.sub.Tensor(self, target), 2), reduction)
+
+
+def mse_loss_backward_decomposition(grad_output, self, target, reduction):
+    norm = 2.0 / self.numel() if reduction == MEAN else 2.0
+    return aten.mul.Tensor(aten.mul.Tensor(aten.sub.Tensor(self, target), norm), grad_output)
+
+
 def log_sigmoid_forward_decomposition(self):
     """(min(0, x) - log1p(z), z) with z = exp(-|x|): the CPU buffer is z, as torch's decomposition keeps it."""
     smaller = aten.minimum.default(aten.new_zeros.default(self, []), self)

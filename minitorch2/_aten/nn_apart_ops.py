@@ -1,15 +1,69 @@
-"""binary_cross_entropy_with_logits's kernel: the logit-space binary cross entropy F.binary_cross_entropy_with_logits
-and nn.BCEWithLogitsLoss reach.
+"""The kernels of mse_loss (F.mse_loss, nn.MSELoss) and of binary_cross_entropy_with_logits, the logit-space binary
+cross entropy F.binary_cross_entropy_with_logits and nn.BCEWithLogitsLoss reach.
 
-Runtime layer, coverage surface: a row of table_nn_apart.py, beside the probability-space binary cross entropy of
-nn_bce.py. The loss is (1 - target) * x - log_weight * log(sigmoid(x)), log_weight = (pos_weight - 1) * target + 1,
-computed in float64 with log(sigmoid(x)) as min(x, 0) - log1p(exp(-|x|)), then reduced as mse_loss is (nn_ops.py).
+Runtime layer, coverage surface: rows of table_nn_apart.py, beside the probability-space binary cross entropy of
+nn_bce.py. Both reduce their pointwise loss (summed in float64) as ATen's do. The logits loss is
+(1 - target) * x - log_weight * log(sigmoid(x)), log_weight = (pos_weight - 1) * target + 1, computed in float64 with
+log(sigmoid(x)) as min(x, 0) - log1p(exp(-|x|)).
 """
 import numpy as np
 
 from .._dtype import result_type
-from .meta_util import broadcast_shapes
-from .nn_ops import _MEAN, _reduce, _reduced_meta, require_float, sizes
+from .memory import _dtype_title as scalar_type_name
+from .meta_util import broadcast_shapes, fake_empty, fake_pointwise, pointwise_strides
+from .nn_ops import _MEAN, _NONE, pointwise_result, require_float, sizes
+
+
+# ---------------------------------------------------------------- mse_loss
+def _reduce(loss, reduction, dtype, tensors):
+    if reduction == _NONE:
+        return pointwise_result(loss, dtype, tensors)
+    total = np.sum(loss, dtype=np.float64)
+    return np.asarray(total / loss.size if reduction == _MEAN else total, dtype.np)
+
+
+def _reduced_meta(shape, tensors, reduction, dtype):
+    if reduction == _NONE:
+        return fake_empty(shape, dtype, pointwise_strides(shape, tensors))
+    return fake_empty((), dtype)
+
+
+def _mse_check(self, target):
+    dtype = result_type(self, target)
+    if not dtype.is_floating_point:
+        raise NotImplementedError(f'"mse_cpu" not implemented for \'{scalar_type_name(dtype)}\'')
+    return dtype, broadcast_shapes(tuple(self.shape), tuple(target.shape))
+
+
+def _mse_kernel(self, target, reduction=_MEAN):
+    dtype, _ = _mse_check(self, target)
+    diff = self._np.astype(dtype.np) - target._np.astype(dtype.np)
+    return _reduce(diff * diff, reduction, dtype, [self, target])
+
+
+def _mse_meta(self, target, reduction=_MEAN):
+    dtype, shape = _mse_check(self, target)
+    return _reduced_meta(shape, [self, target], reduction, dtype)
+
+
+mse_loss = (_mse_kernel, _mse_meta)
+
+
+def _mse_backward_kernel(grad_output, self, target, reduction):
+    dtype, _ = _mse_check(self, target)
+    norm = dtype.np.type(2.0 / self.numel() if reduction == _MEAN else 2.0)
+    diff = self._np.astype(dtype.np) - target._np.astype(dtype.np)
+    return pointwise_result(norm * diff * grad_output._np.astype(dtype.np), dtype, [self, target, grad_output])
+
+
+def _mse_backward_meta(grad_output, self, target, reduction):
+    return fake_pointwise(_mse_check(self, target)[0], [self, target, grad_output])
+
+
+mse_loss_backward = (_mse_backward_kernel, _mse_backward_meta)
+
+
+# ---------------------------------------------------------------- binary_cross_entropy_with_logits
 
 
 def _bce_check(self, target, weight, pos_weight):

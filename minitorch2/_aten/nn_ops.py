@@ -1,4 +1,4 @@
-"""Neural-network kernels: softmax, losses, embedding, dropout (and their backward ops).
+"""Neural-network kernels: softmax, the nll loss, embedding, dropout (and their backward ops).
 
 Runtime layer: the nn rows of the op table (table.py), next to nn_norm.py and nn_conv.py. nn.functional calls these
 ops eagerly and traced graphs record them by name, so each is the ATen op of the same schema: same extra outputs,
@@ -13,10 +13,9 @@ their arguments with the meta functions' shape rules, so real and fake tensors f
 import numpy as np
 
 from .. import _dtype, _random
-from .._dtype import result_type
 from .._tensor import contiguous_strides
 from .memory import _dtype_title as scalar_type_name  # ATen's name for a dtype in messages ('Float', 'Long', ...)
-from .meta_util import broadcast_shapes, channels_last_strides, fake_empty, fake_pointwise, pointwise_strides, wrap_dim
+from .meta_util import channels_last_strides, fake_empty, fake_pointwise, pointwise_strides, wrap_dim
 
 
 # ---------------------------------------------------------------- shared helpers
@@ -281,55 +280,6 @@ def _nll_backward_meta(grad_output, self, target, weight, reduction, ignore_inde
 
 
 nll_loss_backward = (_nll_backward_kernel, _nll_backward_meta)
-
-
-# ---------------------------------------------------------------- mse_loss
-def _reduce(loss, reduction, dtype, tensors):
-    if reduction == _NONE:
-        return pointwise_result(loss, dtype, tensors)
-    total = np.sum(loss, dtype=np.float64)
-    return np.asarray(total / loss.size if reduction == _MEAN else total, dtype.np)
-
-
-def _reduced_meta(shape, tensors, reduction, dtype):
-    if reduction == _NONE:
-        return fake_empty(shape, dtype, pointwise_strides(shape, tensors))
-    return fake_empty((), dtype)
-
-
-def _mse_check(self, target):
-    dtype = result_type(self, target)
-    if not dtype.is_floating_point:
-        raise NotImplementedError(f'"mse_cpu" not implemented for \'{scalar_type_name(dtype)}\'')
-    return dtype, broadcast_shapes(tuple(self.shape), tuple(target.shape))
-
-
-def _mse_kernel(self, target, reduction=_MEAN):
-    dtype, _ = _mse_check(self, target)
-    diff = self._np.astype(dtype.np) - target._np.astype(dtype.np)
-    return _reduce(diff * diff, reduction, dtype, [self, target])
-
-
-def _mse_meta(self, target, reduction=_MEAN):
-    dtype, shape = _mse_check(self, target)
-    return _reduced_meta(shape, [self, target], reduction, dtype)
-
-
-mse_loss = (_mse_kernel, _mse_meta)
-
-
-def _mse_backward_kernel(grad_output, self, target, reduction):
-    dtype, _ = _mse_check(self, target)
-    norm = dtype.np.type(2.0 / self.numel() if reduction == _MEAN else 2.0)
-    diff = self._np.astype(dtype.np) - target._np.astype(dtype.np)
-    return pointwise_result(norm * diff * grad_output._np.astype(dtype.np), dtype, [self, target, grad_output])
-
-
-def _mse_backward_meta(grad_output, self, target, reduction):
-    return fake_pointwise(_mse_check(self, target)[0], [self, target, grad_output])
-
-
-mse_loss_backward = (_mse_backward_kernel, _mse_backward_meta)
 
 
 # ---------------------------------------------------------------- embedding

@@ -23,6 +23,6 @@ from .pointwise_arithmetic import (
 from .pointwise_unary import (
     sin, cos, exp, expm1, log, log1p, sqrt, rsqrt, tanh, sigmoid, erf, reciprocal, neg, abs, relu, sign, floor,
     ceil, trunc, round, bitwise_not, logical_not, isnan, isinf, isfinite, gelu, gelu_backward, silu, silu_backward,
-    sigmoid_backward, tanh_backward, leaky_relu, leaky_relu_backward, hardtanh, hardtanh_backward, threshold_backward,
-    threshold, elu, elu_backward,
+    sigmoid_backward, tanh_backward, leaky_relu, leaky_relu_backward, threshold_backward,
+    threshold,
 )

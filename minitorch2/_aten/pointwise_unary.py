@@ -13,7 +13,7 @@ import scipy.special
 from .. import _dtype
 from .._dtype import result_type
 from .._tensor import Tensor
-from .meta_util import broadcast_shapes, fake_empty, fake_pointwise, pointwise_strides, preserve_format_strides
+from .meta_util import broadcast_shapes, fake_empty, pointwise_strides
 from .transcendental_bits import rounded_from_double, saturating_tanh
 from .pointwise_factories import (_ensure_array, _laid_out, _not_implemented, _np, scalar_argument, unary_bool,
                                   unary_float, unary_same)
@@ -178,24 +178,6 @@ def _leaky_relu_backward(grad, x, negative_slope, self_is_result):
     return np.where(x > 0, grad, grad * np.asarray(negative_slope, grad.dtype))
 
 
-def _hardtanh_kernel():
-    """hardtanh clamps integer tensors too (only bool is refused)."""
-
-    def kernel(self, min_val=-1, max_val=1):
-        if self.dtype is _dtype.bool_:
-            raise RuntimeError("Bool inputs not supported for hardtanh")
-        return _ensure_array(np.clip(self._np, min_val, max_val), self.dtype)
-
-    def meta(self, min_val=-1, max_val=1):  # ATen: hardtanh_out into empty_like(self)
-        return fake_empty(self.shape, self.dtype, preserve_format_strides(self))
-
-    return _laid_out(kernel, meta)
-
-
-def _hardtanh_backward(grad, x, min_val, max_val):
-    return np.where((x > min_val) & (x < max_val), grad, np.zeros((), grad.dtype))
-
-
 gelu = _float_kernel(_gelu)
 gelu_backward = _float_kernel(_gelu_backward, nargs=2)
 silu = _float_kernel(_silu)
@@ -204,8 +186,6 @@ sigmoid_backward = _float_kernel(_sigmoid_backward, nargs=2)
 tanh_backward = _float_kernel(_tanh_backward, nargs=2)
 leaky_relu = _float_kernel(_leaky_relu)
 leaky_relu_backward = _float_kernel(_leaky_relu_backward, nargs=2, layout_order=(1, 0))
-hardtanh = _hardtanh_kernel()
-hardtanh_backward = _float_kernel(_hardtanh_backward, nargs=2)
 
 
 def _threshold_backward_kernel():
@@ -224,59 +204,3 @@ threshold_backward = _threshold_backward_kernel()
 
 
 threshold = unary_same(_threshold)
-
-
-# ---------------------------------------------------------------- elu and its backward
-def _elu_compute(self):
-    """elu computes in self's floating dtype (half in float32); other dtypes are refused as ATen's elu_cpu."""
-    if not self.dtype.is_floating_point:
-        raise _not_implemented("elu_cpu", self.dtype)
-    return _dtype.float32 if self.dtype is _dtype.float16 else self.dtype
-
-
-def _elu_kernel():
-    def kernel(self, alpha=1, scale=1, input_scale=1):
-        x = _np(self, _elu_compute(self))
-        with np.errstate(all="ignore"):
-            negative = np.expm1(x * np.asarray(input_scale, x.dtype)) * np.asarray(alpha * scale, x.dtype)
-            return _ensure_array(np.where(x <= 0, negative, x * np.asarray(scale, x.dtype)), self.dtype)
-
-    def meta(self, alpha=1, scale=1, input_scale=1):
-        _elu_compute(self)
-        return fake_empty(self.shape, self.dtype, pointwise_strides(self.shape, [self]))
-
-    return _laid_out(kernel, meta)
-
-
-def _elu_backward_kernel():
-    """`self_or_result` is elu's input, or (is_result) its output, from which the slope is recovered:
-    d/dx alpha*scale*expm1(x*input_scale) = input_scale * (out + alpha*scale) where x <= 0."""
-
-    def check(alpha, scale, is_result):
-        if is_result and alpha * scale < 0:
-            raise RuntimeError("In-place elu backward calculation is triggered with a negative slope which is not "
-                               "supported. This is caused by calling in-place forward function with a negative slope, "
-                               "please call out-of-place version instead.")
-
-    def kernel(grad_output, alpha, scale, input_scale, is_result, self_or_result):
-        check(alpha, scale, is_result)
-        dtype = result_type(grad_output, self_or_result)
-        compute = _dtype.float32 if dtype is _dtype.float16 else dtype
-        grad, x = _np(grad_output, compute), _np(self_or_result, compute)
-        negcoef, poscoef, negiptcoef = (np.asarray(c, compute.np) for c in (alpha * scale, scale, input_scale))
-        with np.errstate(all="ignore"):
-            if is_result:
-                negative = grad * negiptcoef * (x + negcoef)
-            else:
-                negative = grad * negiptcoef * negcoef * np.exp(x * negiptcoef)
-            return _ensure_array(np.where(x <= 0, negative, grad * poscoef), dtype)
-
-    def meta(grad_output, alpha, scale, input_scale, is_result, self_or_result):
-        check(alpha, scale, is_result)
-        return fake_pointwise(result_type(grad_output, self_or_result), [grad_output, self_or_result])
-
-    return _laid_out(kernel, meta)
-
-
-elu = _elu_kernel()
-elu_backward = _elu_backward_kernel()

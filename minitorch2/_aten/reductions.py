@@ -261,25 +261,6 @@ def _std_kernel(self, dim=None, *, correction=None, keepdim=False):
 std = _contiguous_out((_std_kernel, _var_meta))
 
 
-def _scan(np_fn):
-    """cumsum / cumprod: integers accumulate in int64, half in float32, as sum and prod do."""
-    def kernel(self, dim, *, dtype=None):
-        out_dtype = sum_dtype(self, dtype)
-        d = wrap_dim(dim, self.dim())
-        if self.dim() == 0:
-            return self._np.astype(out_dtype.np).copy()
-        return np.ascontiguousarray(np_fn(self._np, axis=d, dtype=_acc_np(out_dtype)), out_dtype.np)
-
-    def meta(self, dim, *, dtype=None):
-        wrap_dim(dim, self.dim())
-        return fake_empty(self.shape, sum_dtype(self, dtype))
-
-    return kernel, meta
-
-
-cumsum, cumprod = _scan(np.cumsum), _scan(np.cumprod)
-
-
 def _any_all(np_fn):
     def kernel(self, dim=None, keepdim=False):
         dims = reduction_dims(dim, self.dim())

@@ -3,13 +3,15 @@
 Runtime layer, part of THE operator table: table.py appends these rows to its
 own (`rows(op, inplace)` is called with table.py's row makers, so a row here
 reads exactly as one there). Kernels and meta functions are in more_ops.py,
-more_index_ops.py and more_ops2.py, derivative formulas and decompositions in more_formulas.py.
+more_index_ops.py and more_ops2.py, derivative formulas and decompositions in more_formulas.py (tril's and triu's
+decompositions: decompositions.py).
 """
-from . import derivatives as d, derivatives_shape as ds, indexing, inplace_fast as fast, memory, more_formulas as f
-from . import more_index_ops as ki, more_ops as k, more_ops2 as k2, pointwise as pw, reductions as red
+from . import decompositions as dec, derivatives as d, derivatives_shape as ds, indexing, inplace_fast as fast, memory
+from . import more_formulas as f
+from . import more_index_ops as ki, more_ops as k, more_ops2 as k2, pointwise as pw
 from .overlap import Overlap
 # (the CORE_ tags: the rows torch counts in its core ATen opset, though minitorch2's pipeline needs none of them)
-from .table_row import CORE, CORE_FACTORY, CORE_POINTWISE, CORE_REDUCTION, FACTORY, OPTIONS, POINTWISE, REDUCTION
+from .table_row import CORE, CORE_POINTWISE, CORE_REDUCTION, FACTORY, OPTIONS, POINTWISE, REDUCTION
 
 SELECTION = ()
 DYNAMIC = ("dynamic_output_shape",)
@@ -65,16 +67,16 @@ def _more_in_place_rows(op, inplace):
         inplace("clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!)", pw.clamp_max, d.clamp_max,
                 "ClampMaxBackward0", POINTWISE, method=True),
         inplace("cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)",
-                k2.same_dtype_in_place(red.cumsum), d.cumsum,
+                k2.same_dtype_in_place(k2.cumsum), f.cumsum,
                 "CumsumBackward0", method=True),
         inplace("cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)",
-                k2.same_dtype_in_place(red.cumprod), f.cumprod,
+                k2.same_dtype_in_place(k2.cumprod), f.cumprod,
                 "CumprodBackward0", method=True),
         inplace("index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor(a!)",
                 indexing.index_add, ds.index_add, "IndexAddBackward0", overlap=Overlap.INDEXED, method=True),
-        inplace("tril_(Tensor(a!) self, int diagonal=0) -> Tensor(a!)", indexing.tril, ds.tril, "TrilBackward0",
+        inplace("tril_(Tensor(a!) self, int diagonal=0) -> Tensor(a!)", ki.tril, f.tril, "TrilBackward0",
                 method=True),
-        inplace("triu_(Tensor(a!) self, int diagonal=0) -> Tensor(a!)", indexing.triu, ds.triu, "TriuBackward0",
+        inplace("triu_(Tensor(a!) self, int diagonal=0) -> Tensor(a!)", ki.triu, f.triu, "TriuBackward0",
                 method=True),
     ]
 
@@ -105,9 +107,9 @@ def _zero_grads(schema):
 
 
 def _rarer_math_rows(op, inplace):
-    """The rarer pointwise math, round(decimals=), the bit shifts, prod, logsumexp, baddbmm, roll, linspace and eye.
-    Those torch counts in its core ATen opset are tagged so (fmod, atan2, the trigonometry, log2, log10, prod);
-    torch's export decomposes the others."""
+    """The rarer pointwise math, hardtanh, elu, round(decimals=), the bit shifts, prod, logsumexp, baddbmm, roll,
+    linspace and eye. Those torch counts in its core ATen opset are tagged so (fmod, atan2, the trigonometry, log2,
+    log10, prod, hardtanh, elu); torch's export decomposes the others."""
 
     def shift_rows(name, dunder, kernel):
         """A bit shift's rows: torch's named overloads, Python's operator overloads (x << y records
@@ -138,6 +140,19 @@ def _rarer_math_rows(op, inplace):
         *[op(f"{name}(Tensor self) -> Tensor", CORE_POINTWISE, getattr(k2, name), getattr(f, name))
           for name in ("log2", "log10", "tan", "asin", "acos", "atan", "sinh", "cosh")],
         op("exp2(Tensor self) -> Tensor", POINTWISE, k2.exp2, f.exp2),
+        op("hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor", CORE_POINTWISE, k2.hardtanh,
+           f.hardtanh, decomposition=dec.hardtanh),
+        op("hardtanh_backward(Tensor grad_output, Tensor self, Scalar min_val, Scalar max_val) -> Tensor", (),
+           k2.hardtanh_backward, f.hardtanh_backward, decomposition=dec.hardtanh_backward),
+        inplace("hardtanh_(Tensor(a!) self, Scalar min_val=-1, Scalar max_val=1) -> Tensor(a!)", k2.hardtanh,
+                f.hardtanh_inplace, "HardtanhBackward0", decomposition=dec.inplace_by_copy(dec.hardtanh)),
+        op("elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor", CORE_POINTWISE, k2.elu,
+           f.elu, decomposition=dec.elu),
+        op("elu_backward(Tensor grad_output, Scalar alpha, Scalar scale, Scalar input_scale, bool is_result, "
+           "Tensor self_or_result) -> Tensor", POINTWISE, k2.elu_backward, f.elu_backward,
+           decomposition=dec.elu_backward),
+        inplace("elu_(Tensor(a!) self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor(a!)", k2.elu,
+                f.elu_inplace, "EluBackward1", decomposition=dec.inplace_by_copy(dec.elu)),
         op("round.decimals(Tensor self, *, int decimals) -> Tensor", POINTWISE, k2.round_decimals, d.zero_grad,
            grad_fn="RoundBackward1", decomposition=f.round_decimals_decomposition),
         op("softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor", POINTWISE, k2.softplus,
@@ -216,7 +231,8 @@ def rows(op, inplace):
            method=True),
         op("std_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) "
            "-> (Tensor, Tensor)", REDUCTION, k.std_mean, f.std_mean, decomposition=f.std_mean_decomposition),
-        op("cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor", (), red.cumprod, f.cumprod,
+        op("cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor", CORE, k2.cumsum, f.cumsum),
+        op("cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor", (), k2.cumprod, f.cumprod,
            method=True),
         op("median(Tensor self) -> Tensor", SELECTION, k.median, f.median),
         op("median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)", SELECTION,
@@ -228,6 +244,12 @@ def rows(op, inplace):
         op("cummin(Tensor self, int dim) -> (Tensor values, Tensor indices)", SELECTION, k.cummin, f.cummaxmin,
            output_differentiability=(True, False)),
         # shapes and copies
+        op("tril(Tensor self, int diagonal=0) -> Tensor", (), ki.tril, f.tril, decomposition=dec.tril),
+        op("triu(Tensor self, int diagonal=0) -> Tensor", (), ki.triu, f.triu, decomposition=dec.triu),
+        op("flip(Tensor self, int[] dims) -> Tensor", CORE, ki.flip, f.flip),
+        op("repeat(Tensor self, SymInt[] repeats) -> Tensor", CORE, ki.repeat, f.repeat),
+        op("constant_pad_nd(Tensor self, SymInt[] pad, Scalar value=0) -> Tensor", CORE, ki.constant_pad_nd,
+           f.constant_pad_nd),
         op("unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a)", ("view",), ki.unfold, f.unfold,
            method=True),
         op("unfold_backward(Tensor grad_in, SymInt[] input_sizes, int dim, int size, int step) -> Tensor", (),
@@ -243,6 +265,7 @@ def rows(op, inplace):
         op("_cdist_backward(Tensor grad, Tensor x1, Tensor x2, float p, Tensor cdist) -> Tensor", (),
            k.cdist_backward),
         # data-dependent output sizes
+        op("nonzero(Tensor self) -> Tensor", CORE, ki.nonzero),
         op("masked_select(Tensor self, Tensor mask) -> Tensor", DYNAMIC, ki.masked_select, f.masked_select,
            method=True),
         op("_unique2(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False) "

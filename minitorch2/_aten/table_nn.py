@@ -1,8 +1,8 @@
-"""The op table's nn rows: softmax, nll and mse losses, layer and batch norm, convolution, embedding and dropout,
+"""The op table's nn rows: softmax, the nll loss, layer and batch norm, convolution, embedding and dropout,
 each with the backward op its derivative formula calls.
 
 Runtime layer, part of THE operator table: table.py splices these rows in among its own (the nn families no stage
-of the pipeline needs, binary cross entropies, pooling and upsampling, are in table_nn_apart.py). Kernels and meta functions
+of the pipeline needs, mse and binary cross entropies, pooling and upsampling, are in table_nn_apart.py). Kernels and meta functions
 are in nn_ops.py, nn_norm.py and nn_conv.py; formulas in derivatives_nn.py.
 """
 from . import decompositions_nn as decnn
@@ -27,10 +27,6 @@ ROWS = [
     op("nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, "
        "Tensor total_weight) -> Tensor", (), nn_ops.nll_loss_backward, dnn.nll_loss_backward,
        decomposition=decnn.nll_loss_backward),
-    op("mse_loss(Tensor self, Tensor target, int reduction=1) -> Tensor", (), nn_ops.mse_loss, dnn.mse_loss,
-       decomposition=decnn.mse_loss),
-    op("mse_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction) -> Tensor", (),
-       nn_ops.mse_loss_backward, dnn.mse_loss_backward, decomposition=decnn.mse_loss_backward),
     # normalization
     op("native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) "
        "-> (Tensor, Tensor, Tensor)", CORE, nn_norm.native_layer_norm, dnn.native_layer_norm,

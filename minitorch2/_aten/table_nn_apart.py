@@ -1,5 +1,5 @@
-"""The op table's rows for the nn op families no stage of the pipeline needs: binary_cross_entropy_with_logits
-(nn_apart_ops.py), log_sigmoid and binary_cross_entropy (nn_bce.py), pooling (nn_pool.py) and upsampling
+"""The op table's rows for the nn op families no stage of the pipeline needs: mse_loss and
+binary_cross_entropy_with_logits (nn_apart_ops.py), log_sigmoid and binary_cross_entropy (nn_bce.py), pooling (nn_pool.py) and upsampling
 (nn_upsample.py), each with the backward op its derivative formula calls.
 
 Runtime layer, coverage surface, part of THE operator table: table.py splices these rows in after table_nn.py's.
@@ -13,6 +13,11 @@ from .derivatives_nn import not_implemented
 from .table_row import CORE, op
 
 ROWS = [
+    # mse_loss (nn_apart_ops.py)
+    op("mse_loss(Tensor self, Tensor target, int reduction=1) -> Tensor", (), nn_apart_ops.mse_loss, f.mse_loss,
+       decomposition=f.mse_loss_decomposition),
+    op("mse_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction) -> Tensor", (),
+       nn_apart_ops.mse_loss_backward, f.mse_loss_backward, decomposition=f.mse_loss_backward_decomposition),
     # binary_cross_entropy_with_logits (nn_apart_ops.py)
     op("binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, "
        "int reduction=1) -> Tensor", (), nn_apart_ops.binary_cross_entropy_with_logits,

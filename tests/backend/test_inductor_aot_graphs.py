@@ -124,6 +124,12 @@ def layer_norm_3d(lib):
 
 
 @case
+def layer_norm_of_a_transposed_input(lib):  # (its backward's input is not contiguous: decomposed all the same)
+    return (lambda x, w, b: lib.nn.functional.layer_norm(x.transpose(0, 1), (8,), w, b)), [leaf(lib, 3, 2, 8),
+                                                                                          leaf(lib, 8), leaf(lib, 8)]
+
+
+@case
 def mse_loss_sum(lib):
     return (lambda x, y: lib.nn.functional.mse_loss(x, y, reduction="sum")), [leaf(lib, 3, 4), leaf(lib, 3, 4)]
 
@@ -232,3 +238,26 @@ def test_inductor_graphs_match_torch(name):
     assert set(ours) == set(theirs)
     for kind in theirs:
         assert summary(ours[kind]) == summary(theirs[kind]), f"{kind} graph differs:\n{ours[kind].code}"
+
+
+@pytest.mark.parametrize("input_shape, stats_shape", [((0, 3, 4), (0, 3)), ((4, 3, 4), (4, 3))],
+                         ids=["empty", "stats_over_the_outer_dims"])
+def test_layer_norm_backward_decomposes_as_torchs_for_any_input(input_shape, stats_shape):
+    """native_layer_norm_backward never stays whole in a graph the backend gets, as in torch's (the backend has
+    no lowering for it): an empty input's gradients are zeros, a mean and rstd of the outer dims' shape gain the
+    normalized dims back."""
+    from autograd import make_fx
+    from torch._inductor.decomposition import select_decomp_table as torch_table
+    from torch.fx.experimental.proxy_tensor import make_fx as torch_make_fx
+
+    def traced(lib, trace, table):
+        def fn(grad, x, mean, rstd, weight, bias):
+            return lib.ops.aten.native_layer_norm_backward.default(grad, x, [4], mean, rstd, weight, bias,
+                                                                   [True, False, True])
+
+        args = (lib.ones(input_shape), lib.ones(input_shape), lib.ones(stats_shape), lib.ones(stats_shape),
+                lib.ones(4), lib.ones(4))
+        return trace(fn, table, tracing_mode="fake")(*args)
+
+    ours, theirs = traced(minitorch2, make_fx, select_decomp_table()), traced(torch, torch_make_fx, torch_table())
+    assert summary(ours) == summary(theirs), ours.code

@@ -340,7 +340,8 @@ DECOMPOSED_AWAY = [overload(name) for name in (
     "gelu_backward", "leaky_relu_backward", "hardtanh_backward", "softplus", "softplus_backward", "mse_loss_backward",
     "tril", "triu", "detach", "new_zeros", "new_ones", "new_full", "arange.start", "arange.default", "_unsafe_view",
     "transpose.int", "t", "stack", "select_backward", "slice_backward", "std.correction", "logsumexp",
-    "binary_cross_entropy_with_logits", "embedding_dense_backward", "nll_loss_forward", "nll_loss_backward", "mv")]
+    "binary_cross_entropy_with_logits", "embedding_dense_backward", "nll_loss_forward", "nll_loss_backward", "mv",
+    "native_layer_norm_backward")]
 
 
 def test_ops_the_decomposition_table_rewrites_have_no_lowering():
