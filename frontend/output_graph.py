@@ -124,13 +124,18 @@ class OutputGraph:
 
     def add_float_input(self, source, value):
         """A dynamic float argument (Dynamo's automatic dynamic floats): the graph takes it as a 0-d float64 tensor
-        (`L_eps_`) and reads it with `.item()`, a SymFloat; guarded to stay a float, and not NaN."""
+        (`L_eps_`) and reads it with `.item()`, a SymFloat; guarded to stay a float, and not NaN. Read again (a
+        module's momentum): the same input."""
+        if source.name() in self._input_vars:
+            return self._input_vars[source.name()]
         self.guards.add(guards_mod.type_guard(source, value))
         tensor = minitorch2.tensor(value, dtype=minitorch2.float64)
         node = self._add_input(FloatTensorSource(source), tensor, minitorch2.Tensor)
         node.meta["example_value"] = self.fake_mode.from_tensor(tensor)
         symfloat = self.shape_env.create_float_symbol(value, source.name())
-        return SymNodeVariable(self.create_proxy("call_method", "item", (node,), {}, symfloat), symfloat, source)
+        var = SymNodeVariable(self.create_proxy("call_method", "item", (node,), {}, symfloat), symfloat, source)
+        self._input_vars[source.name()] = var
+        return var
 
     def _add_input(self, source, value, type_expr, name=None):
         """A placeholder after the last one (else before the first node), and its GraphInput."""
@@ -344,8 +349,11 @@ class OutputGraph:
         AOT trace decided on sizes (`4 <= L['x'].size()[0]` for a view(-1, 2) kept out of size 1) joins them."""
         for guard in [g for g in self.guards.guards.values() if g.kind == "SHAPE_ENV"]:
             self.guards.replace(guard, None)
-        for code in self.shape_env.produce_guards(checked_elsewhere=self.pinned_in_tensor_guards):
-            self.guards.add(guards_mod.Guard("SHAPE_ENV", code, code))
+        codes = self.shape_env.produce_guards(checked_elsewhere=self.pinned_in_tensor_guards)
+        for code in dict.fromkeys(codes):
+            guard = guards_mod.Guard("SHAPE_ENV", code, code)
+            guard.code_list = [code] * codes.count(code)  # (Dynamo's list repeats what it derived twice: a pinned float)
+            self.guards.add(guard)
 
     def close(self):
         """Output the registered tensors and close the graph; dead nodes stay, as in Dynamo's, but unused getitems."""

@@ -10,7 +10,7 @@ from minitorch2.nn.modules import module as module_mod
 
 from ..exc import Unsupported
 from ..source import attr_source, module_member_source
-from .base import VariableTracker
+from .base import LazyVariableTracker, VariableTracker
 from .functions import UserFunctionVariable, UserMethodVariable
 from .lists import TupleVariable
 
@@ -50,8 +50,9 @@ class NNModuleVariable(VariableTracker):
             table = m.__dict__.get(kind, {})
             if name in table:
                 return tx.output.wrap(table[name], module_member_source(self.source, kind, name))
-        if name in m.__dict__:
-            return tx.output.wrap(m.__dict__[name], attr_source(self.source, name))
+        if name in m.__dict__:  # (a float, as Dynamo's, is looked at when used: it may become a graph input)
+            value, source = m.__dict__[name], attr_source(self.source, name)
+            return LazyVariableTracker(tx, value, source) if type(value) is float else tx.output.wrap(value, source)
         try:
             attr = getattr(type(m), name)
         except AttributeError:
