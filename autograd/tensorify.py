@@ -9,13 +9,19 @@ float64 tensors, converted to the op's computation dtype, and the op takes its a
                                                             convert_element_type_default_1 = convert(.., f32)
                                                             add_tensor = aten.add.Tensor(norm, convert_.._1)
 
-so the compilers see only tensors. An expression with no tensor form (a size divided by an int) stays as it was.
+so the compilers see only tensors. An expression with no tensor form (a size divided by an int) stays as it was;
+in a frontend graph (inside `restarting_on_floats()`), a float graph input that some op still takes as a number
+(layer_norm's eps, full's fill) or that nothing takes raises SpecializeFloatInputs: the frontend translates the
+frame again with those floats constants, as Dynamo's restart.
 """
+import contextlib
+
 import sympy
 
 import minitorch2
 from minitorch2._subclasses.fake_tensor import FakeTensorMode
 from minitorch2._sym import MATH_OP_NAMES, SymFloat, is_symbolic
+from minitorch2.fx.experimental.symbolic_shapes import SpecializeFloatInputs
 from minitorch2.utils import _pytree as pytree
 
 aten, prims, f64 = minitorch2.ops.aten, minitorch2.ops.prims, minitorch2.float64
@@ -26,10 +32,23 @@ TENSOR_FORMS = {aten.scalar_tensor.default: None, aten.pow.Tensor_Tensor: aten.p
 _COMPUTATION_DTYPE = {minitorch2.float16: minitorch2.float32, minitorch2.bfloat16: minitorch2.float32}
 
 
+_restart = [False]
+
+
+@contextlib.contextmanager
+def restarting_on_floats():
+    _restart[0] = True
+    try:
+        yield
+    finally:
+        _restart[0] = False
+
+
 class _Tensorifier:
     def __init__(self, graph):
         self.graph = graph
         self.sym_nodes, self.tensors = {}, {}  # expression -> the node computing it as a number / as a tensor
+        self.tensorified = set()  # the float symbols some op now takes as tensors
 
     def call(self, target, *args, **kwargs):
         node = self.graph.call_function(target, args, kwargs)
@@ -72,6 +91,8 @@ class _Tensorifier:
         except NotImplementedError:
             return
         if args != list(node.args):
+            self.tensorified.update(s for a in node.args if isinstance(getattr(a, "meta", {}).get("val"), SymFloat)
+                                    for s in a.meta["val"].node.expr.free_symbols)
             form = TENSOR_FORMS[node.target]
             replacement = args[0] if form is None else self.call(form, *args, **node.kwargs)
             node.replace_all_uses_with(self.convert(replacement, node.meta["val"].dtype))
@@ -81,16 +102,24 @@ class _Tensorifier:
 def tensorify_python_scalars(gm):
     graph, t = gm.graph, _Tensorifier(gm.graph)
     nodes = list(graph.nodes)
+    placeholders = [n for n in nodes if n.op == "placeholder"]
+    float_inputs = {}  # symbol of a float input's .item() -> the input's position
     first_op = next(n for n in nodes if n.op != "placeholder")
     for node, after in zip(nodes, nodes[1:]):
         with graph.inserting_before(first_op if node.op == "placeholder" else after):
             value = node.meta.get("val")
             if node.target is aten._local_scalar_dense.default and node.args[0].meta["val"].is_floating_point():
+                if node.args[0] in placeholders:  # (its value a number: pinned while the frontend traced)
+                    float_inputs[value.node.expr if is_symbolic(value) else node] = placeholders.index(node.args[0])
                 source = node.args[0]
                 if source.meta["val"].dim():
                     source = t.call(aten.reshape.default, source, [])
-                t.tensors[value.node.expr] = t.call(prims.convert_element_type.default, source, f64)  # (even f64's)
+                if is_symbolic(value):
+                    t.tensors[value.node.expr] = t.call(prims.convert_element_type.default, source, f64)  # (f64's too)
             if is_symbolic(value):
                 t.sym_nodes.setdefault(value.node.expr, node)
             if node.target in TENSOR_FORMS and hasattr(value, "dtype"):
                 t.replace(node, _COMPUTATION_DTYPE.get(value.dtype, value.dtype))
+    untensorified = sorted(position for symbol, position in float_inputs.items() if symbol not in t.tensorified)
+    if untensorified and _restart[0]:
+        raise SpecializeFloatInputs(untensorified)

@@ -145,8 +145,11 @@ def translate(fn, L, backend, nopython):
         return CacheEntry(og.guards.compile(), backend, skip_code=True)
     try:
         compiled = compile_graph(fn, gm, og, backend)
-    except BackendCompilerFailed:  # a float the backend cannot take symbolically: as Dynamo's restart, a constant
-        if not dynamic_shapes.specialize_floats(fn.__code__, og.shape_env.float_sources.values()):
+    except BackendCompilerFailed as e:  # floats AOT cannot take as tensors: as Dynamo's restart, constants
+        positions = getattr(e.__cause__, "positions", None)  # (SpecializeFloatInputs; else a failure on any of them)
+        names = og.shape_env.float_sources.values() if positions is None else [
+            og.inputs[p].source.base.name() for p in positions]
+        if not dynamic_shapes.specialize_floats(fn.__code__, names):
             raise
         return translate(fn, L, backend, nopython)
     return CacheEntry(og.guards.compile(), backend, compiled, [inp.source for inp in og.inputs], plan,

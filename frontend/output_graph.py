@@ -55,6 +55,7 @@ class OutputGraph:
         self.grad_enabled_at_entry = minitorch2.is_grad_enabled()
         self.guards.add(guards_mod.global_state_guard(guards_mod.global_state()))  # grad mode, autocast, dtype
         self.inputs = []
+        self.pinned_floats = []  # the SymNodeVariables of float inputs to make constants when the graph closes
         self._input_vars = {}  # source name -> tracker
         self._input_by_id = {}  # id(tensor) -> tracker: a tensor reached again by another source
         self._containers = {}  # id(list or dict) -> (it, its tracker): read again, it shows the frame's changes
@@ -132,10 +133,23 @@ class OutputGraph:
         tensor = minitorch2.tensor(value, dtype=minitorch2.float64)
         node = self._add_input(FloatTensorSource(source), tensor, minitorch2.Tensor)
         node.meta["example_value"] = self.fake_mode.from_tensor(tensor)
-        symfloat = self.shape_env.create_float_symbol(value, source.name())
+        symfloat = node.meta["example_value"].item_memo = self.shape_env.create_float_symbol(value, source.name())
         var = SymNodeVariable(self.create_proxy("call_method", "item", (node,), {}, symfloat), symfloat, source)
         self._input_vars[source.name()] = var
+        if dynamic_shapes.is_pinned_float(self.code, source.name()):
+            self.pinned_floats.append(var)
         return var
+
+    def _pin_floats(self):
+        """The floats an earlier translation's AOT could not take as tensors (dynamic_shapes.specialize_floats), as
+        Dynamo pins them when its graph is done: each `.item()` used is its value, guarded; the input dropped."""
+        for var in self.pinned_floats:
+            item = var.proxy.node
+            placeholder = item.args[0]
+            for user in list(item.users):
+                user.replace_input_with(item, float(var.value))  # (float(): the guard `L['eps'] == 0.5`)
+            self.graph.erase_node(item)
+            self._drop_input(placeholder)
 
     def _add_input(self, source, value, type_expr, name=None):
         """A placeholder after the last one (else before the first node), and its GraphInput."""
@@ -358,6 +372,7 @@ class OutputGraph:
     def close(self):
         """Output the registered tensors and close the graph; dead nodes stay, as in Dynamo's, but unused getitems."""
         self.graph.output(tuple(v.proxy.node for v in self.outputs))
+        self._pin_floats()
         self._install_aliasing_guards()
         self.specialize_pinned_sizes()
         self.pinned_in_tensor_guards = set(self.shape_env.replacements)

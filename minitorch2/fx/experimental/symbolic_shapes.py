@@ -30,6 +30,15 @@ class GuardOnDataDependentSymNode(RuntimeError):
     """A Python decision on a symbol that comes from data (no example value to answer it from)."""
 
 
+class SpecializeFloatInputs(RuntimeError):
+    """AOT's tensorify pass found float graph inputs (positions) it could not compute as tensors: the frontend
+    translates the frame again with them pinned to their values (Dynamo's TensorifyScalarRestartAnalysis)."""
+
+    def __init__(self, positions):
+        super().__init__(f"float inputs {positions} cannot be tensors: specialize them")
+        self.positions = positions
+
+
 class ConstraintViolationError(RuntimeError):
     """A size marked dynamic (mark_dynamic) that the program specialized to a constant."""
 
