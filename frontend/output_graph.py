@@ -186,11 +186,11 @@ class OutputGraph:
         a `sym_size.int` node of the tensor. Read alone (`x.size(dim)`, `len(x)`), a symbolic size is also Dynamo's
         `size = l_x_.size(dim)`, speculative: a frame that only reads sizes has ops, so it compiles, as Dynamo's."""
         size = tensor_var.example_value.shape[dim]
-        if not is_symbolic(size):
-            return ConstantVariable(size)
+        expr = self.shape_env.simplify(size.node.expr) if is_symbolic(size) else size
+        if not is_symbolic(size) or expr.is_Integer:  # (a symbol pinned since: its value)
+            return ConstantVariable(int(expr))
         if read_alone:
             self.create_proxy("call_method", "size", (tensor_var.proxy.node, dim), {}, size, speculative=True)
-        expr = self.shape_env.simplify(size.node.expr)
         if expr in self.size_vars:
             return self.size_vars[expr]
         proxy = self.create_proxy("call_function", minitorch2.ops.aten.sym_size.int, (tensor_var.proxy.node, dim),

@@ -33,10 +33,6 @@ VIEW_GUARDS = ("view(-1, 4, 3) of a symbolic size: torch's view records `(s77 //
                "it compiles a graph of its own; our symbolic graph also serves size 4 (values equal)")
 CHECK_NODE = ("torch._check(n > 1) on a size: Dynamo records the comparison and a _check call (aten._assert_scalar "
               "after AOT) in its graph; ours decides it while tracing (a fact and a guard, no node)")
-FLOAT_ATTRIBUTES = ("under dynamic=True Dynamo passes a module's float attribute (LayerNorm's eps, BatchNorm's "
-                    "momentum, Embedding's norm_type) as a 0-d tensor graph input and guards its value; ours keeps "
-                    "it a constant (float arguments of the frame are dynamic, as Dynamo's; attributes are not)")
-
 # Every (case, mode) whose counts, graphs or guards differ from torch's today (strict xfail).
 KNOWN_DIFFERENT = {
     ("group_rows_when_divisible", "none"): VIEW_GUARDS,
@@ -63,13 +59,9 @@ KNOWN_DIFFERENT = {
     ("checked_differences", "true"): CHECK_NODE,
     ("split_in_halves", "true"): GUARD_FORMS,
     ("batched_projection", "true"): AOT_NAMES,
-    ("linear_head", "true"): GUARD_FORMS,
-    ("normed_mlp", "true"): FLOAT_ATTRIBUTES,
     ("small_conv_net", "true"): GUARD_FORMS,
     ("conv_any_image_size", "true"): AOT_NAMES,
-    ("eval_batch_norm", "true"): FLOAT_ATTRIBUTES,
-    ("token_and_position", "true"): FLOAT_ATTRIBUTES,
-    ("gpt_block", "true"): FLOAT_ATTRIBUTES,
+    ("gpt_block", "true"): AOT_NAMES,
     ("count_positive_rows", "true"): AOT_NAMES,
     ("flatten_images", "false"): AOT_NAMES,
     ("first_rows_capped", "false"): AOT_NAMES,

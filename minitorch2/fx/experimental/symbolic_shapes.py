@@ -348,7 +348,7 @@ class ShapeEnv:
             for k, source in enumerate(sources):
                 if target.is_Symbol and target not in names:
                     names[target] = source
-                elif not (k == 0 and target.is_Integer and symbol in checked_elsewhere and ".size()[" in source):
+                elif not (target.is_Integer and symbol in checked_elsewhere and ".size()[" in source):
                     equalities.append((source, target))  # (else pinned in its tensor's guard)
         printer = _SourcePrinter(names | self.float_sources)
         lines = [f"{source} == {printer.doprint(target)}" for source, target in equalities]
