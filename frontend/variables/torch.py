@@ -8,6 +8,7 @@ import types
 
 import minitorch2
 from minitorch2 import _ops
+from minitorch2._sym import is_symbolic
 from minitorch2.fx._spelling import register_spelling
 
 from ..exc import Unsupported
@@ -44,10 +45,17 @@ def _addcdiv_as_dynamo(tx, args, kwargs):
 
 
 def _check_at_translation(tx, args, kwargs):
-    """torch._check(cond): decided now (a size condition becomes a fact and a guard); no node."""
+    """torch._check(cond): decided now (a size condition becomes a fact and a guard); a symbolic one also stays in
+    the graph, as Dynamo's runtime-assert pass leaves it: `_assert_scalar(gt, "Runtime assertion failed for
+    expression s77 > 1 on node 'gt'")`, which the compiled code runs."""
     cond = args[0]
     if isinstance(cond, SymNodeVariable):
         minitorch2._check(cond.value)
+        if not is_symbolic(cond.value):
+            return ConstantVariable(None)
+        node, expr = cond.proxy.node, cond.value.node.shape_env.simplify(cond.value.node.expr)
+        message = f"Runtime assertion failed for expression {expr} on node '{node.name}'"
+        tx.output.create_proxy("call_function", minitorch2.ops.aten._assert_scalar.default, (node, message), {}, None)
     elif cond.is_python_constant():
         minitorch2._check(cond.as_python_constant())
     else:

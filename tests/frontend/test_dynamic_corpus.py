@@ -31,8 +31,6 @@ GUARD_FORMS = ("the graphs match; the shape guards differ: torch's traces ask si
                "or a product's factors print in another order")
 VIEW_GUARDS = ("view(-1, 4, 3) of a symbolic size: torch's view records `(s77 // 4) != 1` and more, so at size 4 "
                "it compiles a graph of its own; our symbolic graph also serves size 4 (values equal)")
-CHECK_NODE = ("torch._check(n > 1) on a size: Dynamo records the comparison and a _check call (aten._assert_scalar "
-              "after AOT) in its graph; ours decides it while tracing (a fact and a guard, no node)")
 # Every (case, mode) whose counts, graphs or guards differ from torch's today (strict xfail).
 KNOWN_DIFFERENT = {
     ("group_rows_when_divisible", "none"): VIEW_GUARDS,
@@ -43,7 +41,6 @@ KNOWN_DIFFERENT = {
     ("causal_mask_buffer", "none"): AOT_NAMES,
     ("groups_from_int", "none"): GUARD_FORMS,
     ("first_rows_capped", "none"): AOT_NAMES,
-    ("checked_differences", "none"): CHECK_NODE,
     ("split_in_halves", "none"): GUARD_FORMS,
     ("batched_projection", "none"): AOT_NAMES,
     ("conv_any_image_size", "none"): AOT_NAMES,
@@ -56,7 +53,6 @@ KNOWN_DIFFERENT = {
     ("causal_mask_buffer", "true"): AOT_NAMES,
     ("groups_from_int", "true"): GUARD_FORMS,
     ("empty_batch", "true"): GUARD_FORMS,
-    ("checked_differences", "true"): CHECK_NODE,
     ("split_in_halves", "true"): GUARD_FORMS,
     ("batched_projection", "true"): AOT_NAMES,
     ("small_conv_net", "true"): GUARD_FORMS,
@@ -72,7 +68,6 @@ KNOWN_DIFFERENT = {
     ("attention_scores", "mark"): AOT_NAMES,
     ("causal_mask_buffer", "mark"): AOT_NAMES,
     ("groups_from_int", "mark"): GUARD_FORMS,
-    ("checked_differences", "mark"): CHECK_NODE,
     ("split_in_halves", "mark"): GUARD_FORMS,
     ("batched_projection", "mark"): AOT_NAMES,
     ("conv_any_image_size", "mark"): AOT_NAMES,
