@@ -29,7 +29,6 @@ from minitorch2._python_dispatcher import enable_python_dispatcher
 from minitorch2._sym import is_symbolic
 from minitorch2._tensor import FakeTensor, Tensor
 from minitorch2.autograd import Function
-from minitorch2.fx.experimental.symbolic_shapes import SpecializeFloatInputs
 from minitorch2.fx._pytree import PyTreeCodeGen
 from minitorch2.utils import _pytree as pytree
 from partition import default_partition, min_cut_rematerialization_partition
@@ -38,7 +37,7 @@ from .functionalize import functionalize_graph
 from .input_aliasing import AliasedInputs, aliasing_key
 from .output_aliasing import AliasOf, trace_outputs, with_bases
 from .proxy_tensor import make_fx, tag_forward_nodes
-from .tensorify import restarting_on_floats, tensorify_python_scalars
+from .tensorify import tensorify_python_scalars
 from .stack_traces import SourceKeepingInterpreter, backward_stack_traces
 
 _log = logging.getLogger(__name__)
@@ -326,9 +325,6 @@ def aot_function(fn, fw_compiler, bw_compiler=None, partition_fn=None, decomposi
         try:
             signatures[_ANY_SIZE] = (trace_and_compile(flat_fn, list(fake_args), before_compile=trace.check,
                                                        static_input_indices=static_input_indices), out_spec)
-        except SpecializeFloatInputs:  # (the per-size trace would find them too)
-            trace.restore()
-            raise
         except Exception as e:  # noqa: BLE001 (whatever stops the symbolic trace, the per-size path is correct)
             trace.restore()
             _log.info("AOT over symbolic sizes gave up (%s: %s); tracing per size", type(e).__name__, e)
@@ -460,13 +456,8 @@ def aot_module_simplified(mod, example_inputs, fw_compiler, bw_compiler=None, pa
     # As torch's, trace and compile a frontend graph's forward now, for its example inputs (the frame's real
     # ones): a failure is then the backend's, raised while the frontend compiles (BackendCompilerFailed, or eager
     # under suppress_errors), never at the first call. Other callers' example inputs may be placeholders.
-    if _is_frontend_graph(mod):
-        with restarting_on_floats():
-            try:
-                if not (fakes and compiled.compile_symbolic(*params, *fakes)):
-                    compiled.compile_for(*params, *example_inputs)
-            except SpecializeFloatInputs as e:  # (positions among the graph's inputs, for the frontend)
-                raise SpecializeFloatInputs([p - len(params) for p in e.positions]) from None
+    if _is_frontend_graph(mod) and not (fakes and compiled.compile_symbolic(*params, *fakes)):
+        compiled.compile_for(*params, *example_inputs)
 
     def forward(*args):
         if len(args) == 1 and isinstance(args[0], list):  # boxed calling convention

@@ -10,12 +10,11 @@ float64 tensors, converted to the op's computation dtype, and the op takes its a
                                                             add_tensor = aten.add.Tensor(norm, convert_.._1)
 
 so the compilers see only tensors. An expression with no tensor form (a size divided by an int) stays as it was;
-in a frontend graph (inside `restarting_on_floats()`), a float graph input that some op still takes as a number
-(layer_norm's eps, full's fill) or that nothing takes raises SpecializeFloatInputs: the frontend translates the
-frame again with those floats constants, as Dynamo's restart.
+a float input of a frontend graph (its fake's `item_memo`: its symbol there) that some op still takes as a number
+(layer_norm's eps, full's fill) or that nothing takes raises SpecializeFloatInputs (positions among the graph's
+inputs, which a frontend graph's are: it has no parameters): the frontend translates the frame again with those
+floats constants, as Dynamo's restart.
 """
-import contextlib
-
 import sympy
 
 import minitorch2
@@ -30,18 +29,6 @@ TENSOR_FORMS = {aten.scalar_tensor.default: None, aten.pow.Tensor_Tensor: aten.p
                 **{getattr(aten, n).Tensor: getattr(aten, n).Tensor for n in ("add", "sub", "mul", "div")},
                 **{getattr(aten, n).Scalar: getattr(aten, n).Tensor for n in ("eq", "ne", "lt", "le", "gt", "ge")}}
 _COMPUTATION_DTYPE = {minitorch2.float16: minitorch2.float32, minitorch2.bfloat16: minitorch2.float32}
-
-
-_restart = [False]
-
-
-@contextlib.contextmanager
-def restarting_on_floats():
-    _restart[0] = True
-    try:
-        yield
-    finally:
-        _restart[0] = False
 
 
 class _Tensorifier:
@@ -102,24 +89,21 @@ class _Tensorifier:
 def tensorify_python_scalars(gm):
     graph, t = gm.graph, _Tensorifier(gm.graph)
     nodes = list(graph.nodes)
-    placeholders = [n for n in nodes if n.op == "placeholder"]
-    float_inputs = {}  # symbol of a float input's .item() -> the input's position
     first_op = next(n for n in nodes if n.op != "placeholder")
     for node, after in zip(nodes, nodes[1:]):
         with graph.inserting_before(first_op if node.op == "placeholder" else after):
             value = node.meta.get("val")
             if node.target is aten._local_scalar_dense.default and node.args[0].meta["val"].is_floating_point():
-                if node.args[0] in placeholders:  # (its value a number: pinned while the frontend traced)
-                    float_inputs[value.node.expr if is_symbolic(value) else node] = placeholders.index(node.args[0])
                 source = node.args[0]
                 if source.meta["val"].dim():
                     source = t.call(aten.reshape.default, source, [])
-                if is_symbolic(value):
+                if is_symbolic(value):  # (a number where the frontend pinned it)
                     t.tensors[value.node.expr] = t.call(prims.convert_element_type.default, source, f64)  # (f64's too)
             if is_symbolic(value):
                 t.sym_nodes.setdefault(value.node.expr, node)
             if node.target in TENSOR_FORMS and hasattr(value, "dtype"):
                 t.replace(node, _COMPUTATION_DTYPE.get(value.dtype, value.dtype))
-    untensorified = sorted(position for symbol, position in float_inputs.items() if symbol not in t.tensorified)
-    if untensorified and _restart[0]:
-        raise SpecializeFloatInputs(untensorified)
+    memos = [getattr(n.meta.get("val"), "item_memo", None) for n in nodes if n.op == "placeholder"]
+    untensorified = [i for i, memo in enumerate(memos) if memo is not None and memo.node.expr not in t.tensorified]
+    if untensorified:
+        raise SpecializeFloatInputs(untensorified, "float inputs no op takes as tensors: specialize them")

@@ -21,6 +21,7 @@ import warnings
 
 import minitorch2
 from minitorch2 import _logging
+from minitorch2.fx.experimental.symbolic_shapes import SpecializeFloatInputs
 
 from . import config, dynamic_shapes, resume, source
 from .eager_frame import run_skipped, with_code
@@ -146,9 +147,8 @@ def translate(fn, L, backend, nopython):
     try:
         compiled = compile_graph(fn, gm, og, backend)
     except BackendCompilerFailed as e:  # floats AOT cannot take as tensors: as Dynamo's restart, constants
-        positions = getattr(e.__cause__, "positions", None)  # (SpecializeFloatInputs; else a failure on any of them)
-        names = og.shape_env.float_sources.values() if positions is None else [
-            og.inputs[p].source.base.name() for p in positions]
+        names = [og.inputs[p].source.base.name() for p in e.__cause__.args[0]] if isinstance(
+            e.__cause__, SpecializeFloatInputs) else og.shape_env.float_sources.values()  # (else: any of them)
         if not dynamic_shapes.specialize_floats(fn.__code__, names):
             raise
         return translate(fn, L, backend, nopython)

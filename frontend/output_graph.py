@@ -131,9 +131,9 @@ class OutputGraph:
             return self._input_vars[source.name()]
         self.guards.add(guards_mod.type_guard(source, value))
         tensor = minitorch2.tensor(value, dtype=minitorch2.float64)
+        symfloat = tensor.item_memo = self.shape_env.create_float_symbol(value, source.name())  # (for AOT's tensorify)
         node = self._add_input(FloatTensorSource(source), tensor, minitorch2.Tensor)
         node.meta["example_value"] = self.fake_mode.from_tensor(tensor)
-        symfloat = node.meta["example_value"].item_memo = self.shape_env.create_float_symbol(value, source.name())
         var = SymNodeVariable(self.create_proxy("call_method", "item", (node,), {}, symfloat), symfloat, source)
         self._input_vars[source.name()] = var
         if dynamic_shapes.is_pinned_float(self.code, source.name()):

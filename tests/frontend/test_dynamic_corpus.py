@@ -31,6 +31,7 @@ GUARD_FORMS = ("the graphs match; the shape guards differ: torch's traces ask si
                "or a product's factors print in another order")
 VIEW_GUARDS = ("view(-1, 4, 3) of a symbolic size: torch's view records `(s77 // 4) != 1` and more, so at size 4 "
                "it compiles a graph of its own; our symbolic graph also serves size 4 (values equal)")
+
 # Every (case, mode) whose counts, graphs or guards differ from torch's today (strict xfail).
 KNOWN_DIFFERENT = {
     ("group_rows_when_divisible", "none"): VIEW_GUARDS,

@@ -31,12 +31,8 @@ class GuardOnDataDependentSymNode(RuntimeError):
 
 
 class SpecializeFloatInputs(RuntimeError):
-    """AOT's tensorify pass found float graph inputs (positions) it could not compute as tensors: the frontend
-    translates the frame again with them pinned to their values (Dynamo's TensorifyScalarRestartAnalysis)."""
-
-    def __init__(self, positions):
-        super().__init__(f"float inputs {positions} cannot be tensors: specialize them")
-        self.positions = positions
+    """AOT's tensorify found float graph inputs (args[0]: their positions) no op takes as tensors: the frontend
+    translates the frame again with them pinned (Dynamo's TensorifyScalarRestartAnalysis)."""
 
 
 class ConstraintViolationError(RuntimeError):
