@@ -219,15 +219,6 @@ class OutputGraph:
         if self.tracers:
             node.meta["stack_trace"] = self.stack_traces.current()
 
-    def rename(self, node, name):
-        """Name a node after the local it is stored in (`y = sin * 2` names the node `y`), as Dynamo does."""
-        if node.op == "placeholder" or node.name == name:
-            return
-        namespace = self.graph._graph_namespace
-        new_name = namespace.create_name(name, None)
-        node.name = new_name
-        namespace._rename_object(node, new_name)
-
     def as_arg(self, var, fake=False):
         """var as an argument of a node (a tensor or size: its node) or, `fake`, of its fake run (its example value)."""
         var = var.realize()

@@ -17,7 +17,8 @@ from ..source import attr_source
 from .base import ValueVariable
 from .constant import ConstantVariable
 from .functions import UserFunctionVariable, UserMethodVariable
-from .nn_module import NNModuleVariable, record_module_inits
+from .dynamo_forms import record_module_inits
+from .nn_module import NNModuleVariable
 
 
 def is_plain_object(value):

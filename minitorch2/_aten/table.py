@@ -19,7 +19,6 @@ from . import decompositions as dec, derivatives as d, derivatives_shape as ds
 from . import factories, indexing, inplace_fast as fast, linalg, masked_index, memory, pointwise as pw, prims
 from . import inductor_prims, reductions as red
 from . import table_apart, table_extra, table_more, table_nn, table_nn_apart, table_nn_more, view_scatters, views
-from .._sym import SymBool, SymInt
 from .._tensor import Tensor
 from .derivatives_util import zeros_like_grad
 from .overlap import Overlap
@@ -39,13 +38,6 @@ def _unbacked_float(self):
         return memo.node.shape_env.wrap(memo.node.expr, float, memo.node.hint)
     from ..fx.experimental.symbolic_shapes import ShapeEnv  # (sympy: imported when a trace needs it)
     return (getattr(self.fake_mode, "shape_env", None) or ShapeEnv()).create_unbacked_symfloat()
-
-
-def _assert_scalar(cond, assert_msg):
-    """A runtime assertion (a graph's torch._check): raise unless cond holds. A symbolic cond (tracing) is not
-    decided: the ShapeEnv already holds it as a fact."""
-    if not isinstance(cond, (SymBool, SymInt)) and not cond:
-        raise RuntimeError(assert_msg)
 
 
 TABLE = [
@@ -228,8 +220,6 @@ TABLE = [
     op("sym_stride.int(Tensor self, int dim) -> SymInt", CORE, (Tensor.stride, Tensor.stride), differentiable=False),
     op("sym_storage_offset(Tensor self) -> SymInt", CORE, (Tensor.storage_offset, Tensor.storage_offset), differentiable=False),
     op("_local_scalar_dense(Tensor self) -> Scalar", CORE, (_scalar_of, _unbacked_float), differentiable=False),
-    op("_assert_scalar(Scalar self, str assert_msg) -> ()", CORE, (_assert_scalar, _assert_scalar),
-       differentiable=False),
     # ------------------------------------------------------------ views
     op("view(Tensor(a) self, SymInt[] size) -> Tensor(a)", CORE_VIEW, views.view, ds.view),
     op("_unsafe_view(Tensor self, SymInt[] size) -> Tensor", (), views.unsafe_view, ds.view,
