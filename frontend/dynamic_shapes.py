@@ -95,8 +95,7 @@ _SPECIALIZED = "specialized floats"  # (a key no source name has)
 
 def specialize_floats(code, source_names):
     """Make these floats of `code` constants from now on (AOT could not take them as tensors: Dynamo's
-    tensorify restart): still traced symbolically, pinned to their values when the graph closes (the output graph
-    asks `is_pinned_float`); whether any is new."""
+    tensorify restart); whether any is new."""
     specialized = _code_state(code).setdefault(_SPECIALIZED, set())
     new = set(source_names) - specialized
     specialized |= new

@@ -55,7 +55,6 @@ class OutputGraph:
         self.grad_enabled_at_entry = minitorch2.is_grad_enabled()
         self.guards.add(guards_mod.global_state_guard(guards_mod.global_state()))  # grad mode, autocast, dtype
         self.inputs = []
-        self.pinned_floats = []  # the SymNodeVariables of float inputs to make constants when the graph closes
         self._input_vars = {}  # source name -> tracker
         self._input_by_id = {}  # id(tensor) -> tracker: a tensor reached again by another source
         self._containers = {}  # id(list or dict) -> (it, its tracker): read again, it shows the frame's changes
@@ -126,9 +125,15 @@ class OutputGraph:
     def add_float_input(self, source, value):
         """A dynamic float argument (Dynamo's automatic dynamic floats): the graph takes it as a 0-d float64 tensor
         (`L_eps_`) and reads it with `.item()`, a SymFloat; guarded to stay a float, and not NaN. Read again (a
-        module's momentum): the same input."""
+        module's momentum): the same input. None (a constant) for a float AOT could not take as a tensor
+        (dynamic_shapes.specialize_floats), its symbol pinned: the SHAPE_ENV guard `L['eps'] == 0.5`, as Dynamo's."""
         if source.name() in self._input_vars:
             return self._input_vars[source.name()]
+        if dynamic_shapes.is_pinned_float(self.code, source.name()):
+            self.shape_env.create_float_symbol(value, source.name()).node.guard_float()
+            self.graph._graph_namespace.create_name("item", None)  # (Dynamo's graph made its .item() node, then
+            self._input_vars[source.name()] = None                    # pinned it: the name is taken)
+            return None
         self.guards.add(guards_mod.type_guard(source, value))
         tensor = minitorch2.tensor(value, dtype=minitorch2.float64)
         symfloat = tensor.item_memo = self.shape_env.create_float_symbol(value, source.name())  # (for AOT's tensorify)
@@ -136,20 +141,7 @@ class OutputGraph:
         node.meta["example_value"] = self.fake_mode.from_tensor(tensor)
         var = SymNodeVariable(self.create_proxy("call_method", "item", (node,), {}, symfloat), symfloat, source)
         self._input_vars[source.name()] = var
-        if dynamic_shapes.is_pinned_float(self.code, source.name()):
-            self.pinned_floats.append(var)
         return var
-
-    def _pin_floats(self):
-        """The floats an earlier translation's AOT could not take as tensors (dynamic_shapes.specialize_floats), as
-        Dynamo pins them when its graph is done: each `.item()` used is its value, guarded; the input dropped."""
-        for var in self.pinned_floats:
-            item = var.proxy.node
-            placeholder = item.args[0]
-            for user in list(item.users):
-                user.replace_input_with(item, float(var.value))  # (float(): the guard `L['eps'] == 0.5`)
-            self.graph.erase_node(item)
-            self._drop_input(placeholder)
 
     def _add_input(self, source, value, type_expr, name=None):
         """A placeholder after the last one (else before the first node), and its GraphInput."""
@@ -363,7 +355,6 @@ class OutputGraph:
     def close(self):
         """Output the registered tensors and close the graph; dead nodes stay, as in Dynamo's, but unused getitems."""
         self.graph.output(tuple(v.proxy.node for v in self.outputs))
-        self._pin_floats()
         self._install_aliasing_guards()
         self.specialize_pinned_sizes()
         self.pinned_in_tensor_guards = set(self.shape_env.replacements)
