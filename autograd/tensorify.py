@@ -9,11 +9,10 @@ float64 tensors, converted to the op's computation dtype, and the op takes its a
                                                             convert_element_type_default_1 = convert(.., f32)
                                                             add_tensor = aten.add.Tensor(norm, convert_.._1)
 
-so the compilers see only tensors. An expression with no tensor form (a size divided by an int) stays as it was;
-a float input of a frontend graph (its fake's `item_memo`: its symbol there) that some op still takes as a number
-(layer_norm's eps, full's fill) or that nothing takes raises SpecializeFloatInputs (positions among the graph's
-inputs, which a frontend graph's are: it has no parameters): the frontend translates the frame again with those
-floats constants, as Dynamo's restart.
+so the compilers see only tensors. An expression with no tensor form (a size divided by an int) stays as it was.
+A frontend float input (its fake's `item_memo`) that an op still takes as a number (layer_norm's eps) or that none
+takes raises SpecializeFloatInputs (their positions): the frontend translates again with them constants (Dynamo's
+restart).
 """
 import sympy
 

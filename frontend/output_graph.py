@@ -124,9 +124,8 @@ class OutputGraph:
 
     def add_float_input(self, source, value):
         """A dynamic float argument (Dynamo's automatic dynamic floats): the graph takes it as a 0-d float64 tensor
-        (`L_eps_`) and reads it with `.item()`, a SymFloat; guarded to stay a float, and not NaN. Read again (a
-        module's momentum): the same input. None (a constant) for a float AOT could not take as a tensor
-        (dynamic_shapes.specialize_floats), its symbol pinned: the SHAPE_ENV guard `L['eps'] == 0.5`, as Dynamo's."""
+        (`L_eps_`) and reads it with `.item()`, a SymFloat; guarded to stay a float, and not NaN; read again, the same.
+        None (a constant) once AOT could not take it as a tensor: its symbol pinned, guarded `L['eps'] == 0.5`."""
         if source.name() in self._input_vars:
             return self._input_vars[source.name()]
         if dynamic_shapes.is_pinned_float(self.code, source.name()):
@@ -152,7 +151,7 @@ class OutputGraph:
         with where:
             node = self.graph.placeholder(name or source.placeholder_name(), type_expr=type_expr)
         node.meta["example_value"] = value
-        self._record_stack_trace(node)  # where the input was first used, as Dynamo records it
+        self.stack_traces.record(node)  # where the input was first used, as Dynamo records it
         self.inputs.append(GraphInput(source, value, node))
         return node
 
@@ -198,7 +197,7 @@ class OutputGraph:
         node.meta["example_value"] = example_value
         if speculative:
             node.meta["frontend_speculative"] = True
-        self._record_stack_trace(node)
+        self.stack_traces.record(node)
         return fx.Proxy(node, self._appender)
 
     def create_node(self, kind, target, args, kwargs):
@@ -206,10 +205,6 @@ class OutputGraph:
         node = self.graph.create_node(kind, target, tuple(args), dict(kwargs))
         node.meta["example_value"] = None
         return node
-
-    def _record_stack_trace(self, node):
-        if self.tracers:
-            node.meta["stack_trace"] = self.stack_traces.current()
 
     def as_arg(self, var, fake=False):
         """var as an argument of a node (a tensor or size: its node) or, `fake`, of its fake run (its example value)."""
@@ -349,7 +344,7 @@ class OutputGraph:
         codes = self.shape_env.produce_guards(checked_elsewhere=self.pinned_in_tensor_guards)
         for code in dict.fromkeys(codes):
             guard = guards_mod.Guard("SHAPE_ENV", code, code)
-            guard.code_list = [code] * codes.count(code)  # (Dynamo's list repeats what it derived twice: a pinned float)
+            guard.code_list = [code] * codes.count(code)  # (Dynamo lists twice what it derives twice: a pinned float)
             self.guards.add(guard)
 
     def close(self):

@@ -8,7 +8,6 @@ import types
 
 import minitorch2
 from minitorch2 import _ops
-from minitorch2._sym import is_symbolic
 
 from ..exc import Unsupported
 from .base import ValueVariable
@@ -41,8 +40,7 @@ def _check_at_translation(tx, args, kwargs):
     cond = args[0]
     if isinstance(cond, SymNodeVariable):
         minitorch2._check(cond.value)
-        if is_symbolic(cond.value):
-            record_runtime_assert(tx, cond)
+        record_runtime_assert(tx, cond)
     elif cond.is_python_constant():
         minitorch2._check(cond.as_python_constant())
     else:

@@ -17,8 +17,7 @@ from ..source import attr_source
 from .base import ValueVariable
 from .constant import ConstantVariable
 from .functions import UserFunctionVariable, UserMethodVariable
-from .dynamo_forms import record_module_inits
-from .nn_module import NNModuleVariable
+from .nn_module import NNModuleVariable, record_module_inits
 
 
 def is_plain_object(value):
