@@ -15,9 +15,9 @@ from minitorch2._sym import is_symbolic
 from minitorch2._tensor import DataDependentOutputException, DynamicOutputShapeException
 
 from ..exc import TorchRuntimeError, Unsupported
+from . import dynamo_forms  # (a module: it records through this one)
 from .base import MethodVariable, VariableTracker
 from .constant import ConstantVariable
-from .dynamo_forms import inplace_addc_as_dynamo, record_size_items
 from .lists import SizeVariable, StructSequenceVariable, TupleVariable
 from .sym_node import SymNodeVariable
 
@@ -45,7 +45,7 @@ class TensorVariable(VariableTracker):
     def var_getattr(self, tx, name):
         fake = self.example_value
         if name == "shape":
-            proxy = record_size_items(tx.output, self) if any(is_symbolic(n) for n in fake.shape) else None
+            proxy = dynamo_forms.record_size_items(tx.output, self) if any(is_symbolic(n) for n in fake.shape) else None
             return SizeVariable([tx.output.size_variable(self, d) for d in range(fake.dim())], proxy=proxy)
         if name in METADATA_ATTRS:
             return ConstantVariable(getattr(fake, name))
@@ -94,7 +94,7 @@ class TensorVariable(VariableTracker):
                 return ConstantVariable(tuple(int(v) for v in value))
             return ConstantVariable(int(value) if is_symbolic(value) else value)
         if name in ("addcmul_", "addcdiv_") and len(args) == 2 and list(kwargs) == ["value"]:
-            return inplace_addc_as_dynamo(tx, self, name, args, kwargs)
+            return dynamo_forms.inplace_addc_as_dynamo(tx, self, name, args, kwargs)
         return record(tx.output, "call_method", name, [self, *args], kwargs)
 
     def __repr__(self):
