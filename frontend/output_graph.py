@@ -138,8 +138,8 @@ class OutputGraph:
         symfloat = tensor.item_memo = self.shape_env.create_float_symbol(value, source.name())  # (for AOT's tensorify)
         node = self._add_input(FloatTensorSource(source), tensor, minitorch2.Tensor)
         node.meta["example_value"] = self.fake_mode.from_tensor(tensor)
-        var = SymNodeVariable(self.create_proxy("call_method", "item", (node,), {}, symfloat), symfloat, source)
-        self._input_vars[source.name()] = var
+        proxy = self.create_proxy("call_method", "item", (node,), {}, symfloat, speculative=True)  # (unused: goes)
+        self._input_vars[source.name()] = var = SymNodeVariable(proxy, symfloat, source)
         return var
 
     def _add_input(self, source, value, type_expr, name=None):
