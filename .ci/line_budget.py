@@ -120,6 +120,8 @@ OUTSIDE_THE_LESSON = {
         "frontend/profile_capture.py",
         # torch.autocast blocks inside compiled frames (amp support)
         "frontend/variables/autocast.py",
+        # the forms Dynamo's graphs give a few calls and nodes (addcdiv, F.pad, torch._check, names after locals): printing
+        "frontend/variables/dynamo_forms.py",
         # the standard library inside compiled frames (functools, itertools, collections, contextlib): calls, partials,
         # namedtuples, deques, @contextmanager blocks
         "frontend/variables/stdlib.py",

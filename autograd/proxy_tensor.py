@@ -122,8 +122,9 @@ class ProxyTorchDispatchMode(TorchDispatchMode):
     def _to_arg(self, value):
         if isinstance(value, Tensor):
             return self.node_of(value)
-        if is_symbolic(value):
-            return self._sym_arg(value)
+        if is_symbolic(value):  # (a symbol pinned since, as a size the frontend pinned: its number, as torch's)
+            expr = value.node.shape_env.simplify(value.node.expr)
+            return value.node.pytype(expr) if expr.is_number else self._sym_arg(value)
         if isinstance(value, (list, tuple)):
             return type(value)(self._to_arg(v) for v in value)
         return value

@@ -10,12 +10,16 @@ float64 tensors, converted to the op's computation dtype, and the op takes its a
                                                             add_tensor = aten.add.Tensor(norm, convert_.._1)
 
 so the compilers see only tensors. An expression with no tensor form (a size divided by an int) stays as it was.
+A frontend float input (its fake's `item_memo`) that an op still takes as a number (layer_norm's eps) or that none
+takes raises SpecializeFloatInputs (their positions): the frontend translates again with them constants (Dynamo's
+restart).
 """
 import sympy
 
 import minitorch2
 from minitorch2._subclasses.fake_tensor import FakeTensorMode
 from minitorch2._sym import MATH_OP_NAMES, SymFloat, is_symbolic
+from minitorch2.fx.experimental.symbolic_shapes import SpecializeFloatInputs
 from minitorch2.utils import _pytree as pytree
 
 aten, prims, f64 = minitorch2.ops.aten, minitorch2.ops.prims, minitorch2.float64
@@ -30,6 +34,7 @@ class _Tensorifier:
     def __init__(self, graph):
         self.graph = graph
         self.sym_nodes, self.tensors = {}, {}  # expression -> the node computing it as a number / as a tensor
+        self.tensorified = set()  # the float symbols some op now takes as tensors
 
     def call(self, target, *args, **kwargs):
         node = self.graph.call_function(target, args, kwargs)
@@ -72,6 +77,8 @@ class _Tensorifier:
         except NotImplementedError:
             return
         if args != list(node.args):
+            self.tensorified.update(s for a in node.args if isinstance(getattr(a, "meta", {}).get("val"), SymFloat)
+                                    for s in a.meta["val"].node.expr.free_symbols)
             form = TENSOR_FORMS[node.target]
             replacement = args[0] if form is None else self.call(form, *args, **node.kwargs)
             node.replace_all_uses_with(self.convert(replacement, node.meta["val"].dtype))
@@ -89,8 +96,13 @@ def tensorify_python_scalars(gm):
                 source = node.args[0]
                 if source.meta["val"].dim():
                     source = t.call(aten.reshape.default, source, [])
-                t.tensors[value.node.expr] = t.call(prims.convert_element_type.default, source, f64)  # (even f64's)
+                if is_symbolic(value):  # (a number where the frontend pinned it)
+                    t.tensors[value.node.expr] = t.call(prims.convert_element_type.default, source, f64)  # (f64's too)
             if is_symbolic(value):
                 t.sym_nodes.setdefault(value.node.expr, node)
             if node.target in TENSOR_FORMS and hasattr(value, "dtype"):
                 t.replace(node, _COMPUTATION_DTYPE.get(value.dtype, value.dtype))
+    memos = [getattr(n.meta.get("val"), "item_memo", None) for n in nodes if n.op == "placeholder"]
+    untensorified = [i for i, memo in enumerate(memos) if memo is not None and memo.node.expr not in t.tensorified]
+    if untensorified:
+        raise SpecializeFloatInputs(untensorified, "float inputs no op takes as tensors: specialize them")

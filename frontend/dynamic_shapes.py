@@ -84,8 +84,6 @@ def dynamic_number(code, source_name, value):
     (automatic dynamic) once it has changed between two compiles; else a constant, guarded."""
     dynamic = getattr(_setting, "dynamic", None)
     state = _code_state(code)
-    if source_name in state.get(_SPECIALIZED, ()):
-        return False
     seen = state.get(source_name, value)
     changed = seen is None or seen != value
     state[source_name] = None if changed else value
@@ -96,12 +94,16 @@ _SPECIALIZED = "specialized floats"  # (a key no source name has)
 
 
 def specialize_floats(code, source_names):
-    """Keep these float arguments of `code` constants from now on (a backend failed on them symbolic, as
-    tensorify_python_scalars' restart in Dynamo); whether any was dynamic."""
+    """Make these floats of `code` constants from now on (AOT could not take them as tensors: Dynamo's
+    tensorify restart); whether any is new."""
     specialized = _code_state(code).setdefault(_SPECIALIZED, set())
     new = set(source_names) - specialized
     specialized |= new
     return bool(new)
+
+
+def is_pinned_float(code, source_name):
+    return source_name in _code_state(code).get(_SPECIALIZED, ())
 
 
 def _code_state(code):

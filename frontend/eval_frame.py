@@ -21,6 +21,7 @@ import warnings
 
 import minitorch2
 from minitorch2 import _logging
+from minitorch2.fx.experimental.symbolic_shapes import SpecializeFloatInputs
 
 from . import config, dynamic_shapes, resume, source
 from .eager_frame import run_skipped, with_code
@@ -143,12 +144,7 @@ def translate(fn, L, backend, nopython):
         # a frame that only branches on sizes compiles when they are dynamic.)
         log.info("skipping %s: no ops traced", fn.__qualname__)
         return CacheEntry(og.guards.compile(), backend, skip_code=True)
-    try:
-        compiled = compile_graph(fn, gm, og, backend)
-    except BackendCompilerFailed:  # a float the backend cannot take symbolically: as Dynamo's restart, a constant
-        if not dynamic_shapes.specialize_floats(fn.__code__, og.shape_env.float_sources.values()):
-            raise
-        return translate(fn, L, backend, nopython)
+    compiled = compile_graph(fn, gm, og, backend)
     return CacheEntry(og.guards.compile(), backend, compiled, [inp.source for inp in og.inputs], plan,
                       gm if og.op_count() else None)
 
@@ -185,7 +181,10 @@ def compile_graph(fn, gm, og, backend, name=None):
     try:
         compiled = backend(gm, [inp.value for inp in og.inputs])
     except Exception as e:
-        raise BackendCompilerFailed(getattr(backend, "__name__", repr(backend)), e) from e
+        failed = BackendCompilerFailed(getattr(backend, "__name__", repr(backend)), e)
+        failed.floats = [og.inputs[p].source.base.name() for p in e.args[0]] if isinstance(
+            e, SpecializeFloatInputs) else og.shape_env.float_sources.values()  # (the floats AOT took as numbers)
+        raise failed from e
     og.install_shape_guards()
     og.shape_env.check_constraints(og.marked_sizes)
     return compiled
@@ -269,7 +268,12 @@ def translate_logged(fn, L, backend, nopython, entries):
             _logging.log_recompile(code.co_name, code.co_filename, code.co_firstlineno,
                                    guard_failures(fn, entries, L, backend))
         _logging.log_bytecode("ORIGINAL BYTECODE", code.co_name, code.co_filename, code.co_firstlineno, code)
-        entry = translate(fn, L, backend, nopython)
+        try:
+            entry = translate(fn, L, backend, nopython)
+        except BackendCompilerFailed as e:  # floats AOT cannot take as tensors: as Dynamo's restart, constants
+            if not dynamic_shapes.specialize_floats(code, e.floats):
+                raise
+            entry = translate(fn, L, backend, nopython)
         if entry.transformed_code is not None:
             _logging.log_bytecode("MODIFIED BYTECODE", code.co_name, code.co_filename, code.co_firstlineno,
                                   entry.transformed_code)

@@ -124,13 +124,23 @@ class OutputGraph:
 
     def add_float_input(self, source, value):
         """A dynamic float argument (Dynamo's automatic dynamic floats): the graph takes it as a 0-d float64 tensor
-        (`L_eps_`) and reads it with `.item()`, a SymFloat; guarded to stay a float, and not NaN."""
+        (`L_eps_`) and reads it with `.item()`, a SymFloat; guarded to stay a float, and not NaN; read again, the same.
+        None (a constant) once AOT could not take it as a tensor: its symbol pinned, guarded `L['eps'] == 0.5`."""
+        if source.name() in self._input_vars:
+            return self._input_vars[source.name()]
+        if dynamic_shapes.is_pinned_float(self.code, source.name()):
+            self.shape_env.create_float_symbol(value, source.name()).node.guard_float()
+            self.graph._graph_namespace.create_name("item", None)  # (Dynamo's graph made its .item() node, then
+            self._input_vars[source.name()] = None                    # pinned it: the name is taken)
+            return None
         self.guards.add(guards_mod.type_guard(source, value))
         tensor = minitorch2.tensor(value, dtype=minitorch2.float64)
+        symfloat = tensor.item_memo = self.shape_env.create_float_symbol(value, source.name())  # (for AOT's tensorify)
         node = self._add_input(FloatTensorSource(source), tensor, minitorch2.Tensor)
         node.meta["example_value"] = self.fake_mode.from_tensor(tensor)
-        symfloat = self.shape_env.create_float_symbol(value, source.name())
-        return SymNodeVariable(self.create_proxy("call_method", "item", (node,), {}, symfloat), symfloat, source)
+        proxy = self.create_proxy("call_method", "item", (node,), {}, symfloat, speculative=True)  # (unused: goes)
+        self._input_vars[source.name()] = var = SymNodeVariable(proxy, symfloat, source)
+        return var
 
     def _add_input(self, source, value, type_expr, name=None):
         """A placeholder after the last one (else before the first node), and its GraphInput."""
@@ -141,7 +151,7 @@ class OutputGraph:
         with where:
             node = self.graph.placeholder(name or source.placeholder_name(), type_expr=type_expr)
         node.meta["example_value"] = value
-        self._record_stack_trace(node)  # where the input was first used, as Dynamo records it
+        self.stack_traces.record(node)  # where the input was first used, as Dynamo records it
         self.inputs.append(GraphInput(source, value, node))
         return node
 
@@ -167,11 +177,11 @@ class OutputGraph:
         a `sym_size.int` node of the tensor. Read alone (`x.size(dim)`, `len(x)`), a symbolic size is also Dynamo's
         `size = l_x_.size(dim)`, speculative: a frame that only reads sizes has ops, so it compiles, as Dynamo's."""
         size = tensor_var.example_value.shape[dim]
-        if not is_symbolic(size):
-            return ConstantVariable(size)
+        expr = self.shape_env.simplify(size.node.expr) if is_symbolic(size) else size
+        if not is_symbolic(size) or expr.is_Integer:  # (a symbol pinned since: its value)
+            return ConstantVariable(int(expr))
         if read_alone:
             self.create_proxy("call_method", "size", (tensor_var.proxy.node, dim), {}, size, speculative=True)
-        expr = self.shape_env.simplify(size.node.expr)
         if expr in self.size_vars:
             return self.size_vars[expr]
         proxy = self.create_proxy("call_function", minitorch2.ops.aten.sym_size.int, (tensor_var.proxy.node, dim),
@@ -187,7 +197,7 @@ class OutputGraph:
         node.meta["example_value"] = example_value
         if speculative:
             node.meta["frontend_speculative"] = True
-        self._record_stack_trace(node)
+        self.stack_traces.record(node)
         return fx.Proxy(node, self._appender)
 
     def create_node(self, kind, target, args, kwargs):
@@ -195,19 +205,6 @@ class OutputGraph:
         node = self.graph.create_node(kind, target, tuple(args), dict(kwargs))
         node.meta["example_value"] = None
         return node
-
-    def _record_stack_trace(self, node):
-        if self.tracers:
-            node.meta["stack_trace"] = self.stack_traces.current()
-
-    def rename(self, node, name):
-        """Name a node after the local it is stored in (`y = sin * 2` names the node `y`), as Dynamo does."""
-        if node.op == "placeholder" or node.name == name:
-            return
-        namespace = self.graph._graph_namespace
-        new_name = namespace.create_name(name, None)
-        node.name = new_name
-        namespace._rename_object(node, new_name)
 
     def as_arg(self, var, fake=False):
         """var as an argument of a node (a tensor or size: its node) or, `fake`, of its fake run (its example value)."""
@@ -344,8 +341,11 @@ class OutputGraph:
         AOT trace decided on sizes (`4 <= L['x'].size()[0]` for a view(-1, 2) kept out of size 1) joins them."""
         for guard in [g for g in self.guards.guards.values() if g.kind == "SHAPE_ENV"]:
             self.guards.replace(guard, None)
-        for code in self.shape_env.produce_guards(checked_elsewhere=self.pinned_in_tensor_guards):
-            self.guards.add(guards_mod.Guard("SHAPE_ENV", code, code))
+        codes = self.shape_env.produce_guards(checked_elsewhere=self.pinned_in_tensor_guards)
+        for code in dict.fromkeys(codes):
+            guard = guards_mod.Guard("SHAPE_ENV", code, code)
+            guard.code_list = [code] * codes.count(code)  # (Dynamo lists twice what it derives twice: a pinned float)
+            self.guards.add(guard)
 
     def close(self):
         """Output the registered tensors and close the graph; dead nodes stay, as in Dynamo's, but unused getitems."""

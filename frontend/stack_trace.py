@@ -37,6 +37,11 @@ class StackTraceRecorder:
         self.tracers = []  # the translators running, the compiled frame first (pushed and popped by their run())
         self._formatted = {}
 
+    def record(self, node):
+        """The node's `meta["stack_trace"]`, while a translator runs."""
+        if self.tracers:
+            node.meta["stack_trace"] = self.current()
+
     def current(self):
         keys = tuple(frame_key(tx) for tx in self.tracers if not is_library_module_file(tx.code.co_filename))
         text = self._formatted.get(keys)

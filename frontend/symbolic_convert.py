@@ -26,6 +26,7 @@ from .variables import (CellVariable, ConstantVariable, DictVariable, GradModeVa
 from .variables.autocast import AutocastVariable, _exit_autocast
 from .variables.ctx_manager import GRAD_MODE_CLASSES, GradModeClassVariable, _set_grad_enabled
 from .variables.dicts import constant_key
+from .variables.dynamo_forms import name_after_local
 from .variables.lists import BaseListVariable, iterate
 from .variables.numpy_arrays import NumpyNdarrayVariable
 from .variables.stdlib import GeneratorContextVariable, SuspendingGeneratorMixin
@@ -170,7 +171,7 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
         if isinstance(var, NullVariable):  # 3.12: an inlined comprehension restoring an unbound variable
             return self.DELETE_FAST(inst)
         if isinstance(var, TensorVariable):
-            self.output.rename(var.proxy.node, inst.argval)
+            name_after_local(self.output.graph, var.proxy.node, inst.argval)
         self.symbolic_locals[inst.argval] = var
 
     def DELETE_FAST(self, inst):

@@ -1,11 +1,12 @@
-"""torch's argument parser on an op call: its type checks, refusals and one conversion.
+"""torch's argument parser on an op call: its type checks, refusals and two conversions.
 
 Runtime layer, coverage surface (eager fidelity: torch's errors for a wrong call, which no stage of the pipeline
 needs). Every call of an OpOverload, once in canonical form (_schema.py), goes through `ArgumentChecks.check`: an
 argument of the wrong Python type raises the TypeError torch's parser gives (`add(): argument 'other' (position 2)
 must be Tensor, not list`), a Python int outside int64/uint64 its OverflowError, a complex number minitorch2's own
 error (it has no complex dtypes), all before any kernel runs, so fake and meta calls refuse them too; and a Python
-type given for a dtype is converted (`dtype=float` is float64). Only calls of an op check: graph passes normalize
+type given for a dtype is converted (`dtype=float` is float64), and a SymFloat given for a `float` is read as its
+value, guarded (layer_norm's eps). Only calls of an op check: graph passes normalize
 calls whose arguments are graph nodes.
 """
 import re
@@ -59,6 +60,8 @@ class ArgumentChecks:
                 _refuse(op, self.positional[i], i, value)
             if type(value) is int:
                 _dtype.unpack_int(value)
+            if isinstance(value, SymFloat) and _kind(self.positional[i].type)[0] == "float" and value.node.hint is not None:
+                raise _Convertible(i, float(value))  # the parser reads a double: the SymFloat is pinned (guarded)
         for key, value in kwargs.items():
             arg = self.kwarg_only.get(key)
             accepted = arg and _accepted_types(arg, False)

@@ -143,9 +143,10 @@ def wrap(og, value, source):
 
 
 def _may_be_dynamic(og, value, source):
-    """An int, or a finite float (a NaN or inf stays a constant, as Dynamo's), argument of the frame."""
-    return (type(value) is int or (type(value) is float and math.isfinite(value))) and isinstance(
-        source, LocalSource) and og.code is not None
+    """An int argument of the frame, or a finite float (a NaN or inf stays a constant) read from anywhere (a
+    module's eps, a global, math.pi: Dynamo wraps every float it reads this way)."""
+    return og.code is not None and (type(value) is int and isinstance(source, LocalSource) or (
+        type(value) is float and math.isfinite(value) and source is not None))
 
 
 def _partial(og, value, source):

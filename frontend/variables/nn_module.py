@@ -5,30 +5,16 @@ Frontend layer. As with Dynamo's `inline_inbuilt_nn_modules`, a module call is n
 (`L_self_modules_fc_parameters_weight_`). ModuleList and Sequential iterate at translation time (loops unroll).
 """
 import minitorch2
-from minitorch2.fx._spelling import register_spelling
 from minitorch2.nn.modules import module as module_mod
 
 from ..exc import Unsupported
 from ..source import attr_source, module_member_source
-from .base import VariableTracker
+from .base import LazyVariableTracker, VariableTracker
+from .dynamo_forms import record_module_inits
 from .functions import UserFunctionVariable, UserMethodVariable
 from .lists import TupleVariable
 
 CONTAINERS = (minitorch2.nn.ModuleList, minitorch2.nn.Sequential)
-
-
-def _log_api_usage_once(event):
-    """A no-op: Dynamo records this call (torch._C._log_api_usage_once) for each nn.Module.__init__ it runs."""
-
-
-_log_api_usage_once.__module__ = "minitorch2._C"
-register_spelling("torch._C._log_api_usage_once", _log_api_usage_once)
-
-
-def record_module_inits(tx, count):
-    """The nodes Dynamo's graph holds for `count` modules made in the frame (Dynamo runs their __init__)."""
-    for _ in range(count):
-        tx.output.create_node("call_function", _log_api_usage_once, ("python.nn_module",), {})
 
 
 class NNModuleVariable(VariableTracker):
@@ -50,8 +36,9 @@ class NNModuleVariable(VariableTracker):
             table = m.__dict__.get(kind, {})
             if name in table:
                 return tx.output.wrap(table[name], module_member_source(self.source, kind, name))
-        if name in m.__dict__:
-            return tx.output.wrap(m.__dict__[name], attr_source(self.source, name))
+        if name in m.__dict__:  # (a float, as Dynamo's, is looked at when used: it may become a graph input)
+            value, source = m.__dict__[name], attr_source(self.source, name)
+            return LazyVariableTracker(tx, value, source) if type(value) is float else tx.output.wrap(value, source)
         try:
             attr = getattr(type(m), name)
         except AttributeError:

@@ -15,6 +15,7 @@ from minitorch2._sym import is_symbolic
 from minitorch2._tensor import DataDependentOutputException, DynamicOutputShapeException
 
 from ..exc import TorchRuntimeError, Unsupported
+from . import dynamo_forms  # (a module: it records through this one)
 from .base import MethodVariable, VariableTracker
 from .constant import ConstantVariable
 from .lists import SizeVariable, StructSequenceVariable, TupleVariable
@@ -44,7 +45,7 @@ class TensorVariable(VariableTracker):
     def var_getattr(self, tx, name):
         fake = self.example_value
         if name == "shape":
-            proxy = self._record_size_items(tx.output) if any(is_symbolic(n) for n in fake.shape) else None
+            proxy = dynamo_forms.record_size_items(tx.output, self) if any(is_symbolic(n) for n in fake.shape) else None
             return SizeVariable([tx.output.size_variable(self, d) for d in range(fake.dim())], proxy=proxy)
         if name in METADATA_ATTRS:
             return ConstantVariable(getattr(fake, name))
@@ -53,16 +54,6 @@ class TensorVariable(VariableTracker):
         if name not in ("grad", "data", "_version", "grad_fn") and callable(getattr(minitorch2.Tensor, name, None)):
             return MethodVariable(self, name)
         raise Unsupported(f"tensor attribute {name!r}", "unsupported_attr")
-
-    def _record_size_items(self, og):
-        """The `size` node's proxy: Dynamo records a symbolic shape as `size = l_x_.size()` and a `getitem` per dim,
-        then drops them for the size inputs (s77); here they are speculative nodes (removed at the end unless used),
-        so that the nodes after them are numbered as Dynamo's (`getitem_2`, not `getitem`)."""
-        shape = self.example_value.shape
-        size = og.create_proxy("call_method", "size", (self.proxy.node,), {}, shape, speculative=True)
-        for d, n in enumerate(shape):
-            og.create_proxy("call_function", operator.getitem, (size.node, d), {}, n, speculative=True)
-        return size
 
     def unpack_var_sequence(self, tx):
         return [record(tx.output, "call_function", operator.getitem, [self, ConstantVariable(i)], {})
@@ -103,11 +94,7 @@ class TensorVariable(VariableTracker):
                 return ConstantVariable(tuple(int(v) for v in value))
             return ConstantVariable(int(value) if is_symbolic(value) else value)
         if name in ("addcmul_", "addcdiv_") and len(args) == 2 and list(kwargs) == ["value"]:
-            # Dynamo's rewrite (a tensor `value` then needs no .item()): mul (div) of t1 and t2, fma into self, copy_
-            product = record(tx.output, "call_function", getattr(minitorch2, name[4:7]), args, {})
-            fused = record(tx.output, "call_function", minitorch2.ops.prims.fma.default,
-                           [product, kwargs["value"], self], {})
-            return self.call_method(tx, "copy_", [fused], {})
+            return dynamo_forms.inplace_addc_as_dynamo(tx, self, name, args, kwargs)
         return record(tx.output, "call_method", name, [self, *args], kwargs)
 
     def __repr__(self):

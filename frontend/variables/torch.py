@@ -8,11 +8,11 @@ import types
 
 import minitorch2
 from minitorch2 import _ops
-from minitorch2.fx._spelling import register_spelling
 
 from ..exc import Unsupported
-from .base import ValueVariable, VariableTracker
+from .base import ValueVariable
 from .constant import ConstantVariable
+from .dynamo_forms import addcdiv_as_dynamo, pad_as_dynamo, record_runtime_assert
 from .numpy_arrays import ndarray_as_tensor
 from .sym_node import SymNodeVariable
 from .tensor import record
@@ -34,20 +34,13 @@ DISALLOWED_IN_GRAPH = set()
 CONSTANT_FUNCTIONS = {minitorch2.is_grad_enabled}
 
 
-def _addcdiv_as_dynamo(tx, args, kwargs):
-    """torch.addcdiv(input, t1, t2, value=v) recorded as Dynamo 2.13 records it: div, mul, add (v may be a tensor)."""
-    if len(args) != 3 or list(kwargs) != ["value"]:
-        return None
-    scaled = record(tx.output, "call_function", minitorch2.mul,
-                    [record(tx.output, "call_function", minitorch2.div, args[1:], {}), kwargs["value"]], {})
-    return record(tx.output, "call_function", minitorch2.add, [args[0], scaled], {})
-
-
 def _check_at_translation(tx, args, kwargs):
-    """torch._check(cond): decided now (a size condition becomes a fact and a guard); no node."""
+    """torch._check(cond): decided now (a size condition becomes a fact and a guard); a symbolic one also leaves
+    Dynamo's runtime-assert node (dynamo_forms.py)."""
     cond = args[0]
     if isinstance(cond, SymNodeVariable):
         minitorch2._check(cond.value)
+        record_runtime_assert(tx, cond)
     elif cond.is_python_constant():
         minitorch2._check(cond.as_python_constant())
     else:
@@ -55,26 +48,9 @@ def _check_at_translation(tx, args, kwargs):
     return ConstantVariable(None)
 
 
-def _nn_pad(input, pad, mode="constant", value=None):
-    """F.pad under the name Dynamo's graphs give it (torch's F.pad is Python over this C function)."""
-    return minitorch2.nn.functional.pad(input, pad, mode, value)
-
-
-_nn_pad.__module__, _nn_pad.__name__ = "minitorch2._C._nn", "pad"  # its nodes are named `pad`, as Dynamo's
-register_spelling("torch._C._nn.pad", _nn_pad)
-
-
-def _pad_as_dynamo(tx, args, kwargs):
-    """F.pad(x, pad) recorded as Dynamo records it: torch._C._nn.pad(x, pad, 'constant', None), every argument given."""
-    bound = inspect.signature(_nn_pad).bind(*args, **kwargs)
-    bound.apply_defaults()
-    arguments = [v if isinstance(v, VariableTracker) else ConstantVariable(v) for v in bound.arguments.values()]
-    return record(tx.output, "call_function", _nn_pad, arguments, {})
-
-
 # Functions recorded as the few simpler ops Dynamo rewrites them into (None: recorded as they are).
-DECOMPOSED = {minitorch2.addcdiv: _addcdiv_as_dynamo, minitorch2._check: _check_at_translation,
-              minitorch2.nn.functional.pad: _pad_as_dynamo, minitorch2.from_numpy: ndarray_as_tensor,
+DECOMPOSED = {minitorch2.addcdiv: addcdiv_as_dynamo, minitorch2._check: _check_at_translation,
+              minitorch2.nn.functional.pad: pad_as_dynamo, minitorch2.from_numpy: ndarray_as_tensor,
               minitorch2.as_tensor: ndarray_as_tensor}
 
 

@@ -13,6 +13,7 @@ import scipy.special
 from scipy.linalg import lapack
 
 from .. import _dtype
+from .._sym import SymBool, SymInt
 from .._tensor import Tensor, contiguous_strides
 from .memory import _dtype_title
 from .meta_util import broadcast_shapes, fake_empty, reduced_shape, reduction_dims, with_strides, wrap_dim
@@ -529,3 +530,10 @@ def _block_diag(tensors):
 
 
 block_diag = _op(_block_diag_geometry, _block_diag)
+
+
+def assert_scalar(cond, assert_msg):
+    """A runtime assertion: raise unless cond holds. A symbolic cond (tracing) is not decided: the ShapeEnv holds
+    it as a fact already."""
+    if not isinstance(cond, (SymBool, SymInt)) and not cond:
+        raise RuntimeError(assert_msg)

@@ -8,7 +8,7 @@ import math
 import numpy as np
 
 from .. import _dtype
-from .._sym import SymInt, is_symbolic
+from .._sym import SymFloat, SymInt, is_symbolic
 from .._tensor import Tensor
 from . import range_values
 from .meta_util import new_tensor_shape, fake_empty, preserve_format_strides, with_strides
@@ -50,7 +50,8 @@ def _full_kernel(size, fill_value, *, dtype=None, layout=None, device=None, pin_
 
 def _full_meta(size, fill_value, *, dtype=None, layout=None, device=None, pin_memory=None):
     shape, dtype = _new(size, _fill_dtype(fill_value, dtype))
-    _dtype.checked_scalar(fill_value, dtype)
+    if not isinstance(fill_value, SymFloat):  # (a symbolic fill is not guarded, as torch's meta)
+        _dtype.checked_scalar(fill_value, dtype)
     return fake_empty(shape, dtype)
 
 

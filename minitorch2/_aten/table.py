@@ -32,7 +32,10 @@ def _scalar_of(self):
 
 def _unbacked_float(self):
     """A fake float tensor's value while tracing (AOT): a symbol of no known value, which tensorify_python_scalars
-    (autograd/tensorify.py) turns back into the tensor."""
+    (autograd/tensorify.py) turns back into the tensor; a frontend float input's: its symbol (Dynamo's item_memo)."""
+    memo = getattr(self, "item_memo", None)
+    if memo is not None:  # (a number once the frontend pinned it)
+        return memo.node.shape_env.wrap(memo.node.expr, float, memo.node.hint)
     from ..fx.experimental.symbolic_shapes import ShapeEnv  # (sympy: imported when a trace needs it)
     return (getattr(self.fake_mode, "shape_env", None) or ShapeEnv()).create_unbacked_symfloat()
 

@@ -125,4 +125,7 @@ def rows(op, inplace):
         *_random_rows(op, "geometric", "float p", random_ops.geometric_),
         *_random_rows(op, "log_normal", "float mean=1, float std=2", random_ops.log_normal_),
         *_random_rows(op, "cauchy", "float median=0, float sigma=1", random_ops.cauchy_),
+        # a torch._check in a graph, as Dynamo's runtime-assert pass leaves it (frontend/variables/dynamo_forms.py)
+        op("_assert_scalar(Scalar self, str assert_msg) -> ()", (), (k.assert_scalar, k.assert_scalar),
+           differentiable=False),
     ]

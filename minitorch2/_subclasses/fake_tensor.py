@@ -42,6 +42,7 @@ class FakeTensorMode(TorchDispatchMode):
             stride = strides_in_order(shape, sorted(range(len(shape)), key=lambda d: (stride[d], -d)))
         fake = FakeTensor._make(shape, tensor.dtype, stride, self)
         fake._offset = tensor.storage_offset()
+        fake.item_memo = getattr(tensor, "item_memo", None)  # a frontend float input's symbol (Dynamo's item_memo)
         # a non-leaf stays one (so in-place ops on it are allowed), its history not recorded, as PyTorch's
         # meta converter makes it
         if tensor.requires_grad and not tensor.is_leaf:

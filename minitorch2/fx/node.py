@@ -15,6 +15,7 @@ import warnings
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Optional, Union
 
+from .._ops import ops
 from ._spelling import pretty_print_target, type_repr
 from .immutable_collections import immutable_dict, immutable_list
 
@@ -26,7 +27,7 @@ __all__ = ["Node", "map_arg", "map_aggregate", "has_side_effect"]
 _legal_ops = ("placeholder", "call_method", "call_module", "call_function", "get_attr", "output", "root")
 
 # Calls that dead-code elimination must keep although nothing uses their result.
-_side_effectful_functions = {operator.setitem}
+_side_effectful_functions = {operator.setitem, ops.aten._assert_scalar.default}  # (a graph's torch._check)
 
 
 def has_side_effect(fn):

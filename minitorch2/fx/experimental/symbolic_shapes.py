@@ -30,6 +30,11 @@ class GuardOnDataDependentSymNode(RuntimeError):
     """A Python decision on a symbol that comes from data (no example value to answer it from)."""
 
 
+class SpecializeFloatInputs(RuntimeError):
+    """AOT's tensorify found float graph inputs (args[0]: their positions) no op takes as tensors: the frontend
+    translates the frame again with them pinned (Dynamo's TensorifyScalarRestartAnalysis)."""
+
+
 class ConstraintViolationError(RuntimeError):
     """A size marked dynamic (mark_dynamic) that the program specialized to a constant."""
 
@@ -299,7 +304,7 @@ class ShapeEnv:
             return
         if isinstance(guard, sympy.Eq) and {guard.lhs.is_Symbol, guard.rhs.is_Symbol} == {True, False}:
             symbol, value = guard.args if guard.lhs.is_Symbol else guard.args[::-1]
-            if value.is_Integer:
+            if value.is_Integer or (value.is_Float and symbol in self.float_sources):  # (`float(eps)`: eps is 1e-05)
                 self._replace(symbol, value)
                 return
         bound = _symbol_bound(guard)
@@ -355,7 +360,10 @@ class ShapeEnv:
                 bounds = ([f"{low} <= {name}"] if low.is_finite else []) + (
                     [f"{name} <= {high}"] if high.is_finite and high < _SIZE_MAX else [])
                 lines += [" and ".join(bounds)] if bounds else []
-        return lines + [f"not math.isnan({source})" for source in self.float_sources.values()]
+        for symbol, source in self.float_sources.items():  # a float pinned to its value is tracked twice by Dynamo
+            value = self.replacements.get(symbol)     # (as the tensor input and as its .item()): one guard each
+            lines += [f"not math.isnan({source})"] if value is None else [f"{source} == {float(value)!r}"] * 2
+        return lines
 
 
 def _times(x, y):

@@ -1,0 +1,100 @@
+"""The forms Dynamo 2.13's graphs give a few calls, so that graphs print as torch's (coverage surface).
+
+Frontend layer, called from variables/tensor.py, torch.py, nn_module.py, user_defined.py and symbolic_convert.py.
+No value depends on these forms (the plain call computes the same): torch.addcdiv recorded as div, mul, add, and
+x.addcmul_ as mul, fma, copy_; F.pad as torch._C._nn.pad with every argument; the speculative `size` nodes of a
+symbolic shape, which only number the nodes after them; a `_log_api_usage_once` node per nn.Module made in the
+frame (Dynamo runs its __init__); a node named after the local it is stored in; and after a torch._check of sizes,
+the `_assert_scalar` node Dynamo's runtime-assert pass leaves (the frame's guards hold the condition already, which
+is why torch's Inductor drops it for sizes).
+"""
+import inspect
+import operator
+
+import minitorch2
+from minitorch2._sym import is_symbolic
+from minitorch2.fx._spelling import register_spelling
+
+from . import tensor  # (a module: tensor.py imports this one)
+from .base import VariableTracker
+from .constant import ConstantVariable
+
+
+def record_size_items(og, tensor_var):
+    """The `size` node's proxy: Dynamo records a symbolic shape as `size = l_x_.size()` and a `getitem` per dim,
+    then drops them for the size inputs (s77); here they are speculative nodes (removed at the end unless used),
+    so that the nodes after them are numbered as Dynamo's (`getitem_2`, not `getitem`)."""
+    shape = tensor_var.example_value.shape
+    size = og.create_proxy("call_method", "size", (tensor_var.proxy.node,), {}, shape, speculative=True)
+    for d, n in enumerate(shape):
+        og.create_proxy("call_function", operator.getitem, (size.node, d), {}, n, speculative=True)
+    return size
+
+
+def inplace_addc_as_dynamo(tx, tensor_var, name, args, kwargs):
+    """x.addcmul_(t1, t2, value=v) (addcdiv_) as Dynamo rewrites it (a tensor `value` then needs no .item()): mul
+    (div) of t1 and t2, fma into x, copy_."""
+    product = tensor.record(tx.output, "call_function", getattr(minitorch2, name[4:7]), args, {})
+    fused = tensor.record(tx.output, "call_function", minitorch2.ops.prims.fma.default,
+                          [product, kwargs["value"], tensor_var], {})
+    return tensor_var.call_method(tx, "copy_", [fused], {})
+
+
+def addcdiv_as_dynamo(tx, args, kwargs):
+    """torch.addcdiv(input, t1, t2, value=v) recorded as Dynamo 2.13 records it: div, mul, add (v may be a tensor)."""
+    if len(args) != 3 or list(kwargs) != ["value"]:
+        return None
+    scaled = tensor.record(tx.output, "call_function", minitorch2.mul,
+                           [tensor.record(tx.output, "call_function", minitorch2.div, args[1:], {}), kwargs["value"]], {})
+    return tensor.record(tx.output, "call_function", minitorch2.add, [args[0], scaled], {})
+
+
+def _nn_pad(input, pad, mode="constant", value=None):
+    """F.pad under the name Dynamo's graphs give it (torch's F.pad is Python over this C function)."""
+    return minitorch2.nn.functional.pad(input, pad, mode, value)
+
+
+_nn_pad.__module__, _nn_pad.__name__ = "minitorch2._C._nn", "pad"  # its nodes are named `pad`, as Dynamo's
+register_spelling("torch._C._nn.pad", _nn_pad)
+
+
+def pad_as_dynamo(tx, args, kwargs):
+    """F.pad(x, pad) recorded as Dynamo records it: torch._C._nn.pad(x, pad, 'constant', None), every argument given."""
+    bound = inspect.signature(_nn_pad).bind(*args, **kwargs)
+    bound.apply_defaults()
+    arguments = [v if isinstance(v, VariableTracker) else ConstantVariable(v) for v in bound.arguments.values()]
+    return tensor.record(tx.output, "call_function", _nn_pad, arguments, {})
+
+
+def record_runtime_assert(tx, cond):
+    """`_assert_scalar(gt, "Runtime assertion failed for expression s77 > 1 on node 'gt'")` after a symbolic
+    torch._check's comparison `gt` (the compiled code runs it)."""
+    if not is_symbolic(cond.value):
+        return
+    node, expr = cond.proxy.node, cond.value.node.shape_env.simplify(cond.value.node.expr)
+    message = f"Runtime assertion failed for expression {expr} on node '{node.name}'"
+    tx.output.create_proxy("call_function", minitorch2.ops.aten._assert_scalar.default, (node, message), {}, None)
+
+
+def _log_api_usage_once(event):
+    """A no-op: Dynamo records this call (torch._C._log_api_usage_once) for each nn.Module.__init__ it runs."""
+
+
+_log_api_usage_once.__module__ = "minitorch2._C"
+register_spelling("torch._C._log_api_usage_once", _log_api_usage_once)
+
+
+def record_module_inits(tx, count):
+    """The nodes Dynamo's graph holds for `count` modules made in the frame (Dynamo runs their __init__)."""
+    for _ in range(count):
+        tx.output.create_node("call_function", _log_api_usage_once, ("python.nn_module",), {})
+
+
+def name_after_local(graph, node, name):
+    """Name a node after the local it is stored in (`y = sin * 2` names the node `y`), as Dynamo does."""
+    if node.op == "placeholder" or node.name == name:
+        return
+    namespace = graph._graph_namespace
+    new_name = namespace.create_name(name, None)
+    node.name = new_name
+    namespace._rename_object(node, new_name)
