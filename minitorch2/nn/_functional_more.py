@@ -14,6 +14,7 @@ Values, argument checks, error classes and messages are PyTorch's.
 import math
 
 from .. import _dtype, _factories, _functions
+from .._aten import decompositions_nn
 from .._ops import ops
 from .._type_info import finfo
 from ..autograd import grad_mode as _grad_mode
@@ -108,11 +109,11 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
         if t is not None and (t.dim() != 1 or t.numel() != c):
             raise RuntimeError(f"Expected {name} to be a vector of size equal to the number of channels in input, "
                                f"but got {name} of shape {_sizes(t.shape)} and input of shape {_sizes(input.shape)}")
-    groups = input.reshape([n, num_groups, -1])
+    groups = decompositions_nn._in_computation_dtype(input.reshape([n, num_groups, -1]))  # (half: as torch's opmath)
     var, mean = aten.var_mean.correction(groups, [2], correction=0, keepdim=True)
     out = aten.mul.Tensor(aten.sub.Tensor(groups, mean), aten.rsqrt.default(aten.add.Scalar(var, eps)))
     out = aten.view.default(out, list(input.shape))
-    return _channel_affine(out, weight, bias)
+    return decompositions_nn._in_result_dtype(_channel_affine(out, weight, bias), input, False)
 
 
 def _channel_affine(out, weight, bias):
