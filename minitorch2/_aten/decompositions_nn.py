@@ -24,29 +24,18 @@ MEAN, SUM = 1, 2  # at::Reduction
 
 
 def _softmax(self, dim, half_to_float, log=False):
-    """softmax, or log_softmax with `log`: exp(x - max) over its sum, or (x - max) less the log of that sum."""
-    x = _in_computation_dtype(self.contiguous())  # eager softmax returns a contiguous tensor, so must this
-    if x.numel() == 0:  # nothing to shift (and amax of an empty dim raises), as torch's decomposition
-        return _in_result_dtype(aten.exp.default(x), self, half_to_float)
-    shifted = aten.sub.Tensor(x, aten.amax.default(x, [dim], True))
+    # softmax: exp(x - max) over its sum; log_softmax (`log`): x - max less the log of that sum
+    self = self.contiguous()  # eager softmax returns a contiguous tensor, so must this
+    if self.numel() == 0:  # nothing to shift (and amax of an empty dim raises), as torch's decomposition
+        return aten.exp.default(self)
+    shifted = aten.sub.Tensor(self, aten.amax.default(self, [dim], True))
     unnormalized = aten.exp.default(shifted)
     total = aten.sum.dim_IntList(unnormalized, [dim], True)
-    out = aten.sub.Tensor(shifted, aten.log.default(total)) if log else aten.div.Tensor(unnormalized, total)
-    return _in_result_dtype(out, self, half_to_float)
+    return aten.sub.Tensor(shifted, aten.log.default(total)) if log else aten.div.Tensor(unnormalized, total)
 
 
 def _log_softmax(self, dim, half_to_float):
     return _softmax(self, dim, half_to_float, log=True)
-
-
-def _in_computation_dtype(x):
-    """float16 is summed and exponentiated in float32 and rounded once at the end, as torch's decompositions."""
-    return prims.convert_element_type.default(x, _dtype.float32) if x.dtype is _dtype.float16 else x
-
-
-def _in_result_dtype(result, self, half_to_float):
-    """The result rounded to self's dtype (float16), but for softmax's half_to_float."""
-    return result if half_to_float or result.dtype is self.dtype else prims.convert_element_type.default(result, self.dtype)
 
 
 def _softmax_backward_data(grad_output, output, dim, input_dtype):
@@ -159,15 +148,14 @@ def nll_loss_backward(grad_output, self, target, weight, reduction, ignore_index
 
 def native_layer_norm(input, normalized_shape, weight, bias, eps):
     dims = list(range(input.dim() - len(normalized_shape), input.dim()))
-    x = _in_computation_dtype(input)
-    var, mean = aten.var_mean.correction(x, dims, correction=0, keepdim=True)
+    var, mean = aten.var_mean.correction(input, dims, correction=0, keepdim=True)
     rstd = aten.rsqrt.default(aten.add.Tensor(var, eps))
-    out = aten.mul.Tensor(aten.sub.Tensor(x, mean), rstd)
+    out = aten.mul.Tensor(aten.sub.Tensor(input, mean), rstd)
     if weight is not None:
         out = aten.mul.Tensor(out, weight)
     if bias is not None:
         out = aten.add.Tensor(out, bias)
-    return tuple(_in_result_dtype(result, input, False) for result in (out, mean, rstd))
+    return out, mean, rstd
 
 
 def native_layer_norm_backward(grad_out, input, normalized_shape, mean, rstd, weight, bias, output_mask):
