@@ -347,6 +347,7 @@ HALF_NORMALIZATIONS = {  # (on the data / 1000 but for softmax's)
     "layer_norm": lambda L, x: L.nn.functional.layer_norm(x, (6,)),
     "layer_norm_affine": lambda L, x: L.nn.functional.layer_norm(x, (6,), x[0].abs() * 100, x[1]),
     "group_norm": lambda L, x: L.nn.functional.group_norm(x.reshape(2, 4, 3), 2),
+    "mean_var": lambda L, x: (x[1:].mean(1), x[1:].var(0), x.std(1, keepdim=True), L.var_mean(x[1:], 1)[0]),
 }
 
 
@@ -402,14 +403,16 @@ def test_float16_group_norm_has_a_gradient():
 HALF_GRADIENTS = {
     "tanh": lambda L, x: x.tanh(), "sigmoid": lambda L, x: x.sigmoid(), "silu": lambda L, x: L.nn.functional.silu(x),
     "gelu": lambda L, x: L.nn.functional.gelu(x), "softmax": lambda L, x: x.softmax(-1),
-    "log_softmax": lambda L, x: x.log_softmax(0), "mse": lambda L, x: L.nn.functional.mse_loss(x, x.detach().flip(0) * 0.5),
+    "log_softmax": lambda L, x: x.log_softmax(0), "var": lambda L, x: x.var(1, keepdim=True) * 1,
+    "mse": lambda L, x: L.nn.functional.mse_loss(x, x.detach().flip(0) * 0.5),
 }
 
 
 @pytest.mark.parametrize("name", list(HALF_GRADIENTS))
 def test_float16_gradients_compiled_round_once_as_torchs(name):
     """The backward decompositions torch computes in float32 for float16 (tanh_backward's grad * (1 - y * y), ...)
-    rounded at every step in ours: tanh's gradient was 10 half steps from torch's, softmax's 6."""
+    rounded at every step in ours: tanh's gradient was 10 half steps from torch's, softmax's 6; the compiled mean
+    (var's, and its gradient's) rounded its float32 sum to half before dividing: var's gradient 18 steps off."""
     rng = np.random.default_rng(0)
     data, weights = (rng.standard_normal((4, 6)) * 3).astype(np.float16), rng.standard_normal((4, 6)).astype(np.float16)
     fn = HALF_GRADIENTS[name]
