@@ -16,6 +16,8 @@ IN_FLOAT32_FOR_HALF = frozenset({
     "tanh_backward", "sigmoid_backward", "softplus_backward", "elu_backward", "hardtanh_backward",
     "leaky_relu_backward", "gelu_backward", "silu", "silu_backward", "log_sigmoid_forward", "log_sigmoid_backward",
     "mse_loss", "mse_loss_backward", "binary_cross_entropy", "binary_cross_entropy_backward", "addmm", "mv",
+    # (torch's references with an elementwise type promotion wrapper: the same, in their computation dtype)
+    "gelu", "elu", "softplus", "leaky_relu", "hardtanh", "frac", "round", "logsumexp", "linalg_vector_norm",
 })
 
 
