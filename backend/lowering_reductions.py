@@ -75,12 +75,8 @@ def _count(x, dims):
 
 
 def mean(x, dims=None, keepdim=False, *, dtype=None):
-    return _divided(make_reduction(x, dims, keepdim, "sum", _in_float32_for_half(dtype or P.float_dtype(x))),
+    return _divided(make_reduction(x, dims, keepdim, "sum", P.in_float32_for_half(dtype or P.float_dtype(x))),
                     _count(x, dims), dtype or P.float_dtype(x))
-
-
-def _in_float32_for_half(dtype):
-    return _dtype.float32 if dtype is _dtype.float16 else dtype
 
 
 def _divided(total, n, dtype):
@@ -102,7 +98,7 @@ def value_and_index(kind):
 
 def var(x, dims=None, *, correction=None, keepdim=False):
     correction = 1 if correction is None else correction
-    compute = _in_float32_for_half(P.float_dtype(x))
+    compute = P.in_float32_for_half(P.float_dtype(x))
     centered = P.sub(x, mean(x, dims, True, dtype=compute))
     squares = make_reduction(P.pointwise(lambda v: P.op("mul", v, v), centered), dims, keepdim, "sum", compute)
     return _divided(squares, max(_count(x, dims) - correction, 0), P.float_dtype(x))

@@ -463,3 +463,14 @@ def test_float16_ops_round_once_eager_and_compiled(op_name, layout, rows, cols, 
             with np.errstate(all="ignore"):
                 close = (ulps_apart(o, t) <= 1) | (np.abs(o.astype(np.float64) - t) <= slack) | (o == t)
             assert close.all(), (o, t)
+
+
+def test_float16_addcmul_addcdiv_lerp_compiled_round_once_as_torchs():
+    """ATen's kernels compute these in float32 for half and round once; the compiled ones rounded each step (addcmul
+    5 half steps off)."""
+    data = (np.random.default_rng(0).standard_normal((4, 6)) * 3).astype(np.float16)
+    fn = lambda L, x, y, z: (L.addcmul(x, y, z, value=0.3), L.addcdiv(x, y, z, value=0.1), L.lerp(x, y, 0.3))  # noqa
+    inputs = [data, data[::-1].copy(), np.abs(data) + np.float16(1)]
+    expected = [t.numpy() for t in fn(torch, *map(torch.from_numpy, inputs))]
+    for o, t in zip(compiled(fn, *map(torch.from_numpy, inputs)), expected):
+        assert ulps_apart(o.numpy(), t).max() <= 1
