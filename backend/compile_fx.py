@@ -24,6 +24,7 @@ from autograd import aot_module_simplified, core_aten_decompositions
 from minitorch2 import Tensor, ops
 from minitorch2._sym import is_symbolic
 from minitorch2._aten import decompositions, decompositions_nn
+from minitorch2._aten.half_opmath import in_float32_for_half
 from partition import min_cut_rematerialization_partition
 
 from . import debug, lowering_random, speed
@@ -87,8 +88,9 @@ def select_decomp_table():
     for qualified in KEPT_WHOLE:
         table.pop(overload(qualified), None)
     table.update({ops.aten.clamp.default: decompositions.clamp_as_min_max,
-                  ops.aten.silu.default: decompositions.silu_inductor,
-                  ops.aten._softmax_backward_data.default: decompositions_nn._softmax_backward_data_fma,
+                  ops.aten.silu.default: in_float32_for_half(decompositions.silu_inductor),
+                  ops.aten._softmax_backward_data.default:
+                      in_float32_for_half(decompositions_nn._softmax_backward_data_fma),
                   ops.aten.arange.start_step: decompositions.arange_as_iota,
                   **lowering_random.DECOMPOSITIONS})  # rand_like, randn_like and dropout as rand / randn
     return table

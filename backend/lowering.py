@@ -16,7 +16,7 @@ realize_reads_threshold / realize_opcount_threshold); reductions, extern outputs
 import operator
 
 import minitorch2
-from minitorch2 import ops
+from minitorch2 import _dtype, ops
 from minitorch2._sym import is_symbolic
 from minitorch2._subclasses.fake_tensor import FakeTensorMode
 from minitorch2._tensor import Tensor
@@ -184,7 +184,7 @@ def _build_table():
         "logical_xor": P.logical_xor,
         "where.self": P.where, "clamp.Tensor": P.clamp,
         "clamp_min": lambda x, min: P.clamp(x, min), "clamp_max": lambda x, max: P.clamp(x, None, max),
-        "lerp.Scalar": P.lerp, "addcmul": P.addcmul, "addcdiv": P.addcdiv,
+        "lerp.Scalar": P.lerp, "addcmul": P.addc("mul"), "addcdiv": P.addc("truediv"),
         "native_dropout_backward": P.native_dropout_backward,
         # copies, casts, aliases
         "_to_copy": P.to_copy, "clone": P.clone, "copy": P.copy, "alias": P.identity, "lift_fresh": P.identity,
@@ -203,11 +203,12 @@ def _build_table():
         "unbind.int": V.unbind, "cat": V.cat, "slice_scatter": V.slice_scatter, "select_scatter": V.select_scatter,
         # reductions
         "sum": R.sum_, "sum.dim_IntList": R.sum_, "prod": R.prod, "prod.dim_int": R.prod, "mean": R.mean,
-        "mean.dim": R.mean, "amax": R.amax, "amin": R.amin, "max": R.amax, "min": R.amin,
-        "max.dim": R.value_and_index("max"), "min.dim": R.value_and_index("min"),
-        "argmax": R.position_of("argmax"), "argmin": R.position_of("argmin"),
+        "mean.dim": R.mean, "amax": R.reduction("max"), "amin": R.reduction("min"), "max": R.reduction("max"),
+        "min": R.reduction("min"), "max.dim": R.value_and_index("max"), "min.dim": R.value_and_index("min"),
+        "argmax": R.reduction("argmax"), "argmin": R.reduction("argmin"),
         "var.correction": R.var, "var_mean.correction": R.var_mean, "dot": R.dot,
-        **{f"{kind}{suffix}": R.truth_reduction(kind) for kind in ("any", "all") for suffix in ("", ".dims", ".dim")},
+        **{f"{kind}{suffix}": R.reduction(kind, _dtype.bool_)
+           for kind in ("any", "all") for suffix in ("", ".dims", ".dim")},
         # normalization (native_layer_norm_backward has no entry: select_decomp_table always rewrites it)
         # (native_batch_norm and _native_batch_norm_legit update the running stats in place: functionalization
         # turns them into _native_batch_norm_legit_functional; met unfunctionalized, their eager kernel runs)

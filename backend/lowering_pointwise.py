@@ -184,19 +184,23 @@ def clamp(x, min=None, max=None):
     return pointwise(body, x, *bounds, compute_dtype=ir.promote(x, *bounds))
 
 
+def in_float32_for_half(dtype):
+    """The dtype float16 computes in where ATen's opmath and torch's decompositions do, rounding once at the end."""
+    return _dtype.float32 if dtype is _dtype.float16 else dtype
+
+
 def lerp(start, end, weight):
-    return pointwise(lambda s, e, w: op("add", s, op("mul", w, op("sub", e, s))), start, end, weight,
-                     compute_dtype=ir.promote(start, end))
+    dtype = ir.promote(start, end)
+    return pointwise(lambda s, e, w: cast(op("add", s, op("mul", w, op("sub", e, s))), dtype), start, end, weight,
+                     compute_dtype=in_float32_for_half(dtype))
 
 
-def addcmul(x, t1, t2, value=1):
-    return pointwise(lambda a, b, c, s: op("add", a, op("mul", s, op("mul", b, c))), x, t1, t2, value,
-                     compute_dtype=ir.promote(x, t1, t2))
-
-
-def addcdiv(x, t1, t2, value=1):
-    return pointwise(lambda a, b, c, s: op("add", a, op("mul", s, op("truediv", b, c))), x, t1, t2, value,
-                     compute_dtype=ir.promote(x, t1, t2))
+def addc(name):  # addcmul, addcdiv: x + value * (t1 `name` t2)
+    def lower(x, t1, t2, value=1):
+        dtype = ir.promote(x, t1, t2)
+        return pointwise(lambda a, b, c, s: cast(op("add", a, op("mul", s, op(name, b, c))), dtype), x, t1, t2, value,
+                         compute_dtype=in_float32_for_half(dtype))
+    return lower
 
 
 # ---- activations and their backwards (those the decomposition table leaves whole) ---------

@@ -75,17 +75,19 @@ def _count(x, dims):
 
 
 def mean(x, dims=None, keepdim=False, *, dtype=None):
-    dtype = dtype or P.float_dtype(x)
-    total = make_reduction(x, dims, keepdim, "sum", dtype)
-    return P.pointwise(lambda s: P.op("truediv", s, P.constant(_count(x, dims), dtype)), total)
+    return _divided(make_reduction(x, dims, keepdim, "sum", P.in_float32_for_half(dtype or P.float_dtype(x))),
+                    _count(x, dims), dtype or P.float_dtype(x))
 
 
-def amax(x, dims=(), keepdim=False):
-    return make_reduction(x, dims, keepdim, "max")
+def _divided(total, n, dtype):
+    """total / n, rounded to dtype once: float16's mean and var are summed and divided in float32, as torch's."""
+    return P.pointwise(lambda s: P.cast(P.op("truediv", s, P.constant(n, total.dtype)), dtype), total)
 
 
-def amin(x, dims=(), keepdim=False):
-    return make_reduction(x, dims, keepdim, "min")
+def reduction(kind, value_dtype=None):
+    """amax, amin, argmax and argmin (over dims, or dims=None all of them), any and all (value_dtype bool: of the
+    truth values of x)."""
+    return lambda x, dims=None, keepdim=False: make_reduction(x, dims, keepdim, kind, value_dtype)
 
 
 def value_and_index(kind):
@@ -94,23 +96,12 @@ def value_and_index(kind):
                                           make_reduction(x, dim, keepdim, "arg" + kind))
 
 
-def position_of(kind):
-    """argmax / argmin, over one dimension or (dim=None) the flattened tensor."""
-    return lambda x, dim=None, keepdim=False: make_reduction(x, dim, keepdim, kind)
-
-
-def truth_reduction(kind):
-    """any / all: a reduction of the truth values of x (each read as a bool)."""
-    return lambda x, dims=None, keepdim=False: make_reduction(x, dims, keepdim, kind, _dtype.bool_)
-
-
 def var(x, dims=None, *, correction=None, keepdim=False):
     correction = 1 if correction is None else correction
-    dtype = P.float_dtype(x)
-    n = _count(x, dims)
-    centered = P.sub(x, mean(x, dims, True, dtype=dtype))
-    squares = make_reduction(P.pointwise(lambda v: P.op("mul", v, v), centered), dims, keepdim, "sum", dtype)
-    return P.pointwise(lambda s: P.op("truediv", s, P.constant(max(n - correction, 0), dtype)), squares)
+    compute = P.in_float32_for_half(P.float_dtype(x))
+    centered = P.sub(x, mean(x, dims, True, dtype=compute))
+    squares = make_reduction(P.pointwise(lambda v: P.op("mul", v, v), centered), dims, keepdim, "sum", compute)
+    return _divided(squares, max(_count(x, dims) - correction, 0), P.float_dtype(x))
 
 
 def var_mean(x, dims=None, *, correction=None, keepdim=False):

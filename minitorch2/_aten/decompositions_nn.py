@@ -23,21 +23,19 @@ MEAN, SUM = 1, 2  # at::Reduction
 # ---- softmax ----------------------------------------------------------------------------
 
 
-def _softmax(self, dim, half_to_float):
+def _softmax(self, dim, half_to_float, log=False):
+    # softmax: exp(x - max) over its sum; log_softmax (`log`): x - max less the log of that sum
     self = self.contiguous()  # eager softmax returns a contiguous tensor, so must this
     if self.numel() == 0:  # nothing to shift (and amax of an empty dim raises), as torch's decomposition
         return aten.exp.default(self)
     shifted = aten.sub.Tensor(self, aten.amax.default(self, [dim], True))
     unnormalized = aten.exp.default(shifted)
-    return aten.div.Tensor(unnormalized, aten.sum.dim_IntList(unnormalized, [dim], True))
+    total = aten.sum.dim_IntList(unnormalized, [dim], True)
+    return aten.sub.Tensor(shifted, aten.log.default(total)) if log else aten.div.Tensor(unnormalized, total)
 
 
 def _log_softmax(self, dim, half_to_float):
-    self = self.contiguous()
-    if self.numel() == 0:
-        return aten.exp.default(self)  # (an empty tensor of self's shape, computed like softmax's)
-    shifted = aten.sub.Tensor(self, aten.amax.default(self, [dim], True))
-    return aten.sub.Tensor(shifted, aten.log.default(aten.sum.dim_IntList(aten.exp.default(shifted), [dim], True)))
+    return _softmax(self, dim, half_to_float, log=True)
 
 
 def _softmax_backward_data(grad_output, output, dim, input_dtype):

@@ -388,12 +388,15 @@ def _entr(x):
 
 
 def _special(fn, half=True):
-    """A special function computed in float32 for half inputs, as ATen's kernels compute (`half=False`: none)."""
-    def compute(x):
-        if x.dtype == np.float16 and not half:
+    """A special function, computed in float32 for half inputs as ATen's kernels compute (unary_float), or with
+    `half=False` refusing them (ATen has no half kernel)."""
+    kernel, meta = unary_float(fn)
+
+    def refusing_half(self):
+        if self.dtype is _dtype.float16 and not half:
             raise _not_implemented(f"{fn.__name__}_cpu", _dtype.float16)
-        return fn(x.astype(np.float32)).astype(np.float16) if x.dtype == np.float16 else fn(x)
-    return unary_float(compute)
+        return kernel(self)
+    return refusing_half, meta
 
 
 erfc, i0, special_i1, sinc, special_entr = (_special(fn) for fn in (scipy.special.erfc, scipy.special.i0,

@@ -208,7 +208,7 @@ def _prod_kernel(self, dim=None, keepdim=False, *, dtype=None):
                 return np.multiply.accumulate(x.reshape(-1))[-1].reshape((1,) * self.dim() if keepdim else ())
             product = np.take(np.multiply.accumulate(x, axis=dims[0]), [-1], axis=dims[0])
         return product if keepdim else np.squeeze(product, dims[0])
-    return np.asarray(np.prod(x, axis=dims, keepdims=keepdim))
+    return np.asarray(np.prod(x, axis=dims, keepdims=keepdim, dtype=x.dtype))  # (numpy: small ints in int64)
 
 
 def _prod_meta(self, dim=None, keepdim=False, *, dtype=None):

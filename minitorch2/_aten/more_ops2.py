@@ -74,8 +74,8 @@ def _integers_only(name, fn):
 
 gcd = _integers_only("gcd", np.gcd)
 lcm = _integers_only("lcm", np.lcm)
-fmax = binary(lambda a, b, dtype: np.fmax(a, b))
-fmin = binary(lambda a, b, dtype: np.fmin(a, b))
+fmax = binary(lambda a, b, dtype: np.where(a == b, a, np.fmax(a, b)))  # (of 0. and -0., ATen's keeps the first)
+fmin = binary(lambda a, b, dtype: np.where(a == b, a, np.fmin(a, b)))
 
 
 def _float_only(name, fn):

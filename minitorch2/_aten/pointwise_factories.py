@@ -70,8 +70,8 @@ def unary_float(ufunc):
 
     def kernel(self):
         dtype = _float_dtype(self.dtype)
-        with np.errstate(all="ignore"):
-            return _ensure_array(ufunc(_np(self, dtype)), dtype)
+        with np.errstate(all="ignore"):  # (half in float32, rounded once: ATen's opmath)
+            return _ensure_array(ufunc(_np(self, _dtype.float32 if dtype is _dtype.float16 else dtype)), dtype)
 
     def meta(self):
         return fake_empty(self.shape, _float_dtype(self.dtype), pointwise_strides(self.shape, [self]))

@@ -215,7 +215,8 @@ max_dim = _contiguous_out(_max_dim(zero_tie(np.max), np.argmax, "max"))
 min_dim = _contiguous_out(_max_dim(zero_tie(np.min), np.argmin, "min"))
 
 
-def _var_kernel(self, dim=None, *, correction=None, keepdim=False, name="var"):
+def _var_kernel(self, dim=None, *, correction=None, keepdim=False, name="var", then=np.asarray):
+    """`then` (std's sqrt) applies before the result rounds to self's dtype: float16's std rounds once, as ATen's."""
     _mean_dtype(self, None, "var")
     dims = reduction_dims(dim, self.dim())
     ddof = 1 if correction is None else correction
@@ -223,12 +224,12 @@ def _var_kernel(self, dim=None, *, correction=None, keepdim=False, name="var"):
     with np.errstate(all="ignore"):
         x = self._np.astype(np.float64) if self.dtype is _dtype.float16 else self._np
         if n - ddof > 0:
-            return np.asarray(np.var(x, axis=dims, ddof=ddof, keepdims=keepdim)).astype(self.dtype.np)
+            return np.asarray(then(np.var(x, axis=dims, ddof=ddof, keepdims=keepdim))).astype(self.dtype.np)
         # ATen's warning, and the sum of squares divided by max(n - correction, 0), as ATen (np.var would warn)
         warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than the reduction "
                       "factor (input numel divided by output numel).", UserWarning, stacklevel=2)
         squares = np.square(x - np.sum(x, axis=dims, keepdims=True) / np.float64(n))
-        return np.asarray(np.sum(squares, axis=dims, keepdims=keepdim) / np.float64(max(n - ddof, 0))).astype(
+        return np.asarray(then(np.sum(squares, axis=dims, keepdims=keepdim) / np.float64(max(n - ddof, 0)))).astype(
             self.dtype.np)
 
 
@@ -254,8 +255,7 @@ var_mean = _contiguous_out((_var_mean_kernel, _var_mean_meta))
 
 
 def _std_kernel(self, dim=None, *, correction=None, keepdim=False):
-    with np.errstate(all="ignore"):
-        return np.sqrt(_var_kernel(self, dim, correction=correction, keepdim=keepdim, name="std"))
+    return _var_kernel(self, dim, correction=correction, keepdim=keepdim, name="std", then=np.sqrt)
 
 
 std = _contiguous_out((_std_kernel, _var_meta))
