@@ -50,7 +50,6 @@ KNOWN_DIFFERENT = {
     ("checked_differences", "none"): CHECK_NODE,
     ("split_in_halves", "none"): GUARD_FORMS,
     ("batched_projection", "none"): AOT_NAMES,
-    ("conv_any_image_size", "none"): AOT_NAMES,
     ("gpt_block", "none"): AOT_NAMES,
     ("group_rows_when_divisible", "true"): VIEW_GUARDS,
     ("flatten_images", "true"): AOT_NAMES,
@@ -66,7 +65,6 @@ KNOWN_DIFFERENT = {
     ("linear_head", "true"): GUARD_FORMS,
     ("normed_mlp", "true"): FLOAT_ATTRIBUTES,
     ("small_conv_net", "true"): GUARD_FORMS,
-    ("conv_any_image_size", "true"): AOT_NAMES,
     ("eval_batch_norm", "true"): FLOAT_ATTRIBUTES,
     ("token_and_position", "true"): FLOAT_ATTRIBUTES,
     ("gpt_block", "true"): FLOAT_ATTRIBUTES,
@@ -83,7 +81,6 @@ KNOWN_DIFFERENT = {
     ("checked_differences", "mark"): CHECK_NODE,
     ("split_in_halves", "mark"): GUARD_FORMS,
     ("batched_projection", "mark"): AOT_NAMES,
-    ("conv_any_image_size", "mark"): AOT_NAMES,
     ("gpt_block", "mark"): AOT_NAMES,
 }
 
