@@ -49,7 +49,6 @@ KNOWN_DIFFERENT = {
     ("first_rows_capped", "none"): AOT_NAMES,
     ("checked_differences", "none"): CHECK_NODE,
     ("split_in_halves", "none"): GUARD_FORMS,
-    ("batched_projection", "none"): AOT_NAMES,
     ("gpt_block", "none"): AOT_NAMES,
     ("group_rows_when_divisible", "true"): VIEW_GUARDS,
     ("flatten_images", "true"): AOT_NAMES,
@@ -61,7 +60,6 @@ KNOWN_DIFFERENT = {
     ("empty_batch", "true"): GUARD_FORMS,
     ("checked_differences", "true"): CHECK_NODE,
     ("split_in_halves", "true"): GUARD_FORMS,
-    ("batched_projection", "true"): AOT_NAMES,
     ("linear_head", "true"): GUARD_FORMS,
     ("normed_mlp", "true"): FLOAT_ATTRIBUTES,
     ("small_conv_net", "true"): GUARD_FORMS,
@@ -80,7 +78,6 @@ KNOWN_DIFFERENT = {
     ("groups_from_int", "mark"): GUARD_FORMS,
     ("checked_differences", "mark"): CHECK_NODE,
     ("split_in_halves", "mark"): GUARD_FORMS,
-    ("batched_projection", "mark"): AOT_NAMES,
     ("gpt_block", "mark"): AOT_NAMES,
 }
 
