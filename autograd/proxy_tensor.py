@@ -49,6 +49,7 @@ class ProxyTorchDispatchMode(TorchDispatchMode):
         # id(SymNode) -> (SymNode, node or a callable making it when first used): a Sym* value's node, by identity
         # as torch's proxy slots; a size of a traced tensor gets `sym_size.int` of it, made only if ever used
         self._sym_slots = {}
+        self.size_memo = {}  # id(tensor) -> (tensor, {question: answer}): see minitorch2/_aten/composite_sizes.py
 
     def track_symint(self, value, node):
         """A Sym* input (or op result): the node every use of it becomes (before any `sym_size.int` of a tensor)."""
