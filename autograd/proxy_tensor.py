@@ -25,7 +25,7 @@ import minitorch2._sym
 from minitorch2._sym import is_symbolic
 from minitorch2._tensor import Tensor
 from minitorch2.fx.experimental.symbolic_shapes import ShapeEnv
-from minitorch2.fx import Graph, GraphModule, Node
+from minitorch2.fx import Graph, GraphModule
 from minitorch2.fx._pytree import PyTreeCodeGen
 from minitorch2.fx._spelling import is_from_torch, qualified_name
 from minitorch2.fx.passes.shape_prop import _extract_tensor_metadata
@@ -214,38 +214,6 @@ def _placeholder_names(fn, args):
     return [positional[i] if i < len(positional) else f"arg{i}" for i in range(len(args))]
 
 
-_ACCESSORS = (aten.sym_size.int, aten.sym_stride.int, aten.sym_storage_offset.default)
-
-
-def _is_number(value):
-    return is_symbolic(value) or isinstance(value, (int, float, bool))
-
-
-def _dedupe_symints(graph):
-    """As torch's make_fx ends: the size arithmetic no one uses is dropped (tensor ops stay, for AOT's own dead code
-    elimination); then a Sym* node whose expression a SymInt input already holds, or a node computed from those
-    inputs only, gives way to that node (`sym_size.int(k, 2)` -> `s27`), so graphs read sizes from inputs."""
-    for node in reversed(list(graph.nodes)):
-        if node.op == "call_function" and not node.users and (node.target in _ACCESSORS or _is_number(
-                node.meta.get("val")) and all(_is_number(a.meta.get("val")) for a in node.args if isinstance(a, Node))):
-            graph.erase_node(node)
-    holders, from_inputs = {}, set()
-    for node in list(graph.nodes):
-        value = node.meta.get("val")
-        if not is_symbolic(value):
-            continue
-        key = (type(value), value.node.expr)
-        if node.op == "placeholder":
-            holders[key] = node
-            from_inputs.add(node)
-        elif key in holders:
-            node.replace_all_uses_with(holders[key])
-            graph.erase_node(node)
-        elif all(n in from_inputs for n in node.all_input_nodes):
-            holders[key] = node
-            from_inputs.add(node)
-
-
 def make_fx(f, decomposition_table=None, tracing_mode="real", _allow_non_fake_inputs=False, _functionalized=False):
     """Return a function that traces `f` on example inputs into a GraphModule of aten ops (`_functionalized`:
     for AOT, which functionalizes the graph: the size arithmetic torch's functionalization does is traced)."""
@@ -280,7 +248,6 @@ def make_fx(f, decomposition_table=None, tracing_mode="real", _allow_non_fake_in
             out, out_spec = pytree.tree_flatten(out)
             graph.set_codegen(PyTreeCodeGen(_placeholder_names(f, args), pytree.tree_flatten(list(args))[1], out_spec))
         graph.output(mode._to_arg(out))
-        _dedupe_symints(graph)
         module = GraphModule(mode.root, graph)
         if tracing_mode == "symbolic":
             module.shape_env = fake_mode.shape_env

@@ -7,12 +7,12 @@ composes it (see its docstring), so that traced graphs record the same ops.
 """
 import math
 
+from ._aten.composite_sizes import folds_without_copy
 from ._aten.meta_util import broadcast_shapes
 from ._dispatch import current_modes
 from ._functions_pointwise import mul
 from ._functions_shape import _function_of, alias_of, expand, reshape, squeeze, t, transpose, unsqueeze, view
 from ._ops import ops
-from ._sym import guard_or_false
 from ._out import CAST, DOT, EXACT, MV, out_variant
 from ._python_dispatcher import python_dispatcher_enabled
 from ._tensor import Tensor
@@ -78,15 +78,12 @@ def _should_fold(tensor1, tensor2, traced):
         return True
     if tensor1.dim() == 2:
         return False
-    shape, stride = t1.shape, t1.stride()
-    if not traced:  # eager: the batch dims flatten into rows without a copy
-        return t1.numel() == 0 or all(stride[i] == stride[i + 1] * shape[i + 1] for i in range(t1.dim() - 2))
-    if guard_or_false(t1.numel() == 0):  # the decomposition: contiguous, size-1 dims aside, asked without guards
+    if traced:
+        return folds_without_copy(t1)  # (the decomposition's questions, asked without guards)
+    if t1.numel() == 0:
         return True
-    expected = [1]
-    for size in reversed(shape[1:]):
-        expected.append(size * expected[-1])
-    return all(guard_or_false(size == 1) or guard_or_false(s == e) for s, e, size in zip(stride, expected[::-1], shape))
+    shape, stride = t1.shape, t1.stride()  # eager: the batch dims flatten into rows without a copy
+    return all(stride[i] == stride[i + 1] * shape[i + 1] for i in range(t1.dim() - 2))
 
 
 def _folded_matmul(tensor1, tensor2):

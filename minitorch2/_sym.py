@@ -151,21 +151,6 @@ MATH_OP_NAMES = ("sqrt", "cos", "cosh", "sin", "sinh", "tan", "tanh", "asin", "a
 globals().update({f"_sym_{name}": _sym_math(name) for name in MATH_OP_NAMES})
 
 
-def guard_or_false(cond):
-    """torch's guard_or_false: whether `cond` holds where that is known without a guard, else False (no guard)."""
-    return bool(_known(cond))
-
-
-def guard_or_true(cond):
-    known = _known(cond)
-    return True if known is None else bool(known)
-
-
-def _known(cond):
-    return cond.node.shape_env.static_value(cond.node.shape_env.simplify(cond.node.expr)) if is_symbolic(cond) \
-        else cond
-
-
 def _check(cond, message=None):
     """torch._check: raise RuntimeError unless cond holds; on a symbolic cond, the ShapeEnv keeps it as a fact."""
     if is_symbolic(cond):

@@ -72,3 +72,15 @@ def flattened_shape(tensor, start, end):
     """flatten's target shape: the product of sizes start..end (from 1, as c10's multiply_integers) in their place."""
     shape = list(tensor.shape)
     return shape[:start] + [math.prod(shape[start:end + 1])] + shape[end + 1:]
+
+
+def folds_without_copy(t1):
+    """torch._decomp's matmul folding t1's batch dims into mm rows (should_fold): t1 is empty, or contiguous where
+    its sizes are not 1, each asked without a guard; the numel and strides' products are computed afresh."""
+    if _known(math.prod(t1.shape) == 0, False):
+        return True
+    expected = [1]
+    for size in reversed(t1.shape[1:]):
+        expected.append(size * expected[-1])
+    return all(_known(size == 1, False) or _known(step == want, False)
+               for step, want, size in zip(t1.stride(), reversed(expected), t1.shape))

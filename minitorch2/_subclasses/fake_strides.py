@@ -22,7 +22,7 @@ import math
 
 from .._dtype import float32
 from .._settings import get_num_threads
-from .._sym import guard_or_false, guard_or_true, is_symbolic, sym_max
+from .._sym import is_symbolic
 from .._aten.meta_util import channels_last_strides, fastest_first
 from .._tensor import Size, Tensor, channels_last as channels_last_format, contiguous_strides
 
@@ -45,24 +45,6 @@ def _is_dense_in_order(shape, stride, dims):
 def _is_contiguous(shape, stride):
     """torch's is_contiguous: numel() < 2 first, then dense in order."""
     return _numel(shape) < 2 or _is_dense_in_order(shape, stride, reversed(range(len(shape))))
-
-
-def is_contiguous_or_false(tensor):
-    """c10's is_contiguous_or_false, as ATen's C++ asks it of a tensor (Linear.cpp): numel() == 0, then each dim's
-    stride against two running products, one of max(size, 1); with symbolic sizes each question is traced, none
-    guards (an open question answers False, or for a stride mismatch True)."""
-    if guard_or_false(tensor.numel() == 0):
-        return True
-    shape, stride = tensor.shape, tensor.stride()
-    expected = expected_max = 1
-    for d in reversed(range(len(shape))):
-        if guard_or_false(shape[d] == 1):
-            continue
-        if guard_or_true(stride[d] != expected) and guard_or_true(stride[d] != expected_max):
-            return False
-        expected_max = expected_max * sym_max(shape[d], 1)
-        expected = expected * shape[d]
-    return True
 
 
 def is_channels_last(shape, stride):

@@ -10,9 +10,9 @@ other functions beyond the core set in _functional_more.py.
 import math
 
 from .. import _dtype, _functions
+from .._aten.composite_sizes import is_contiguous_or_false
 from .._ops import ops
 from .._python_dispatcher import python_dispatcher_enabled
-from .._subclasses.fake_strides import is_contiguous_or_false
 from .._unsupported import module_getattr
 from ._functional_extra import affine_grid, ctc_loss, embedding_bag, embedding_renorm_, grid_sample  # noqa: F401
 from ._functional_more import *  # noqa: F401,F403  (the layers beyond the core set, and their losses)
@@ -40,7 +40,7 @@ def linear(input, weight, bias=None):
     if input.dim() == 2 and bias is not None:
         return aten.addmm.default(bias, input, aten.t.default(weight))
     if bias is not None and (bias.dim() == 1 or aten.squeeze.default(bias).dim() == 1) and is_contiguous_or_false(
-            bias) and is_contiguous_or_false(input):  # ATen's check, asked without guards (see fake_strides.py)
+            bias) and is_contiguous_or_false(input):  # (c10's check: no guards)
         flat = aten.view.default(input, [math.prod(input.shape[:-1]), input.shape[-1]])  # no -1: ATen multiplies it out
         out = aten.addmm.default(bias, flat, aten.t.default(weight))
         return aten.view.default(out, list(input.shape[:-1]) + [out.shape[1]])
