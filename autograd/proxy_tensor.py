@@ -63,7 +63,11 @@ class ProxyTorchDispatchMode(TorchDispatchMode):
             self._sym_slots[id(value.node)] = (value.node, make)
 
     def _sym_arg(self, value):
-        """The node of a Sym* argument: the one its slot holds (made now if it is a size not used before)."""
+        """The node of a Sym* argument: the one its slot holds (made now if it is a size not used before); a number
+        where the ShapeEnv has replaced its symbols by one (`s2` after a guard `s2 == 4`), as torch's."""
+        expr = value.node.shape_env.simplify(value.node.expr)
+        if expr.is_number:
+            return value.node.pytype(expr)
         slot = self._sym_slots.get(id(value.node))
         if slot is None:  # a value no traced tensor, input or traced operation gave: as torch's, an error
             raise RuntimeError(f"{value} is not tracked with proxy for {self}")

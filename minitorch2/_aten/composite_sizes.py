@@ -8,9 +8,10 @@ ours run the same operations. c10 computes a tensor's numel and its contiguity o
 only the first question records nodes. Static sizes take the plain path: no node is recorded for plain ints.
 """
 import math
+import operator
 
 from .._dispatch import current_modes
-from .._sym import is_symbolic, sym_max
+from .._sym import _traced, is_symbolic, sym_max
 
 
 def _once(tensor, key, compute):
@@ -62,10 +63,44 @@ def _contiguous_or_false(shape, stride, numel):
         if _known(size == 1, False):
             continue
         if _known(step != expected, True) and _known(step != expected_max, True):
-            return False
+            return _contiguity_expression_then_plain_check(shape, stride, numel)
         expected_max = expected_max * sym_max(size, 1)
         expected = expected * size
     return True
+
+
+def _contiguity_expression_then_plain_check(shape, stride, numel):
+    """Where the quick check above says no: c10 builds contiguity as one SymBool (each dim: size 1 or the stride
+    expected; or empty), then checks again without max(size, 1); only the nodes matter, no guard is taken."""
+    is_empty = _c10_bool(operator.eq, numel, 0)
+    condition, expected = (True, False), 1
+    for size, step in zip(reversed(shape), reversed(stride)):
+        dim_ok = _c10_bool(operator.or_, _c10_bool(operator.eq, size, 1), _c10_bool(operator.eq, step, expected))
+        condition = _c10_bool(operator.and_, condition, dim_ok)
+        expected = expected * size
+    _c10_bool(operator.or_, condition, is_empty)
+    if _known(numel == 0, False):
+        return True
+    expected = 1
+    for size, step in zip(reversed(shape), reversed(stride)):
+        if _known(size == 1, False):
+            continue
+        if _known(step != expected, True):
+            return False
+        expected = expected * size
+    return True
+
+
+def _c10_bool(op, a, b):
+    """(value, whether a SymBool) of c10's sym_eq, sym_or or sym_and: a SymBool, so a traced node, wherever a side
+    is symbolic, even when its value is decided (ours are then plain bools: the node is recorded here)."""
+    (x, x_sym), (y, y_sym) = [v if isinstance(v, tuple) else (v, is_symbolic(v)) for v in (a, b)]
+    if is_symbolic(x) or is_symbolic(y):
+        return op(x, y) if is_symbolic(x) else op(y, x), True  # (their operators record the node)
+    value = op(x, y)
+    if x_sym or y_sym:
+        _traced(op, (x, y), value)
+    return value, x_sym or y_sym
 
 
 def flattened_shape(tensor, start, end):
