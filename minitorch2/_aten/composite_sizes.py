@@ -8,6 +8,7 @@ ours run the same operations. c10 computes a tensor's numel and its contiguity o
 only the first question records nodes. Static sizes take the plain path: no node is recorded for plain ints.
 """
 import math
+import sys
 
 from .._dispatch import current_modes
 from .._sym import is_symbolic, sym_max
@@ -66,6 +67,28 @@ def _contiguous_or_false(shape, stride, numel):
         expected_max = expected_max * sym_max(size, 1)
         expected = expected * size
     return True
+
+
+def covers_whole_dim(length, start, stop, step):
+    """applySlicing's test for a slice it skips: start 0 and stop >= length, each known without a guard (on symbols
+    its comparisons are recorded: `le = s77 <= 9223372036854775807`)."""
+    if not _known(start == 0, False):
+        return False
+    covered = length <= stop
+    if is_symbolic(length) and not is_symbolic(stop) and _upper_bound(length) >= sys.maxsize - 1:
+        return False  # (torch's sizes have no upper bound: no number is known to be >= one; ours stop below int64's)
+    return _known(covered, False) and step == 1
+
+
+def _upper_bound(size):
+    return size.node.shape_env.bounds(size.node.shape_env.simplify(size.node.expr))[1]
+
+
+def check_select_index(size, index):
+    """applySelect's bounds check, `(size > -1 - index) & (size > index)`, recorded where the size is a symbol (the
+    check itself, and its error, are select's meta function's)."""
+    if is_symbolic(size) or is_symbolic(index):
+        (size > -1 - index) & (size > index)
 
 
 def flattened_shape(tensor, start, end):
