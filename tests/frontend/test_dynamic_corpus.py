@@ -41,7 +41,6 @@ FLOAT_ATTRIBUTES = ("under dynamic=True Dynamo passes a module's float attribute
 KNOWN_DIFFERENT = {
     ("group_rows_when_divisible", "none"): VIEW_GUARDS,
     ("pairs_of_rows", "none"): GUARD_FORMS,
-    ("causal_mask_buffer", "none"): AOT_NAMES,
     ("groups_from_int", "none"): GUARD_FORMS,
     ("checked_differences", "none"): CHECK_NODE,
     ("split_in_halves", "none"): GUARD_FORMS,
@@ -64,7 +63,6 @@ KNOWN_DIFFERENT = {
     ("gpt_block", "true"): FLOAT_ATTRIBUTES,
     ("group_rows_when_divisible", "mark"): VIEW_GUARDS,
     ("pairs_of_rows", "mark"): GUARD_FORMS,
-    ("causal_mask_buffer", "mark"): AOT_NAMES,
     ("groups_from_int", "mark"): GUARD_FORMS,
     ("checked_differences", "mark"): CHECK_NODE,
     ("split_in_halves", "mark"): GUARD_FORMS,
