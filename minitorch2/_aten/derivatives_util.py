@@ -8,8 +8,7 @@ with registered ops so that tracing records them.
 """
 from .._ops import ops
 from .._tensor import Tensor, contiguous_format, strided
-from .composite_sizes import is_contiguous_or_false, sym_numel
-from .views import infer_size, view_strides
+from .composite_sizes import is_contiguous_or_false, reshape_geometry
 
 aten = ops.aten
 
@@ -57,8 +56,8 @@ def _reshape(grad, shape):
     contiguous, else of the inferred shape where the strides allow one, else a contiguous clone viewed as it."""
     if is_contiguous_or_false(grad):
         return aten.view.default(grad, list(shape))
-    target = list(infer_size(shape, sym_numel(grad)))
-    if view_strides(tuple(grad.shape), grad.stride(), target) is not None:
+    target, strides = reshape_geometry(grad, shape)
+    if strides is not None:
         return aten.view.default(grad, target)
     return aten._unsafe_view.default(aten.clone.default(grad, memory_format=contiguous_format), target)
 

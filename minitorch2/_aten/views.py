@@ -8,9 +8,7 @@ window when there is memory behind it and a FakeTensor when there is not.
 import math
 import sys
 
-from .._sym import is_symbolic
 from .._tensor import Tensor, contiguous_strides, view_strides_of_dense
-from .composite_sizes import _known
 from .meta_util import wrap_dim
 
 
@@ -53,8 +51,8 @@ def view_strides(old_shape, old_stride, new_shape):
         return tuple(1 for _ in new_shape)
     if math.prod(old_shape) == 0:
         return contiguous_strides(new_shape) if tuple(old_shape) != tuple(new_shape) else tuple(old_stride)
-    if not any(map(is_symbolic, old_stride)) and tuple(old_stride) == contiguous_strides(old_shape):  # the common
-        return view_strides_of_dense(tuple(new_shape))  # case, quickly (symbolic strides: ATen's questions below)
+    if tuple(old_stride) == contiguous_strides(old_shape):  # the common case, which needs no guard on symbolic sizes
+        return view_strides_of_dense(tuple(new_shape))
     new_stride = [0] * len(new_shape)
     view_d = len(new_shape) - 1
     chunk_base_stride = old_stride[-1]
@@ -63,8 +61,7 @@ def view_strides(old_shape, old_stride, new_shape):
     for tensor_d in range(len(old_shape) - 1, -1, -1):
         tensor_numel *= old_shape[tensor_d]
         if tensor_d == 0 or (old_shape[tensor_d - 1] != 1 and old_stride[tensor_d - 1] != tensor_numel * chunk_base_stride):
-            # (over symbolic sizes these two are asked without a guard; an open one answers True, False)
-            while view_d >= 0 and (_known(view_numel < tensor_numel, True) or _known(new_shape[view_d] == 1, False)):
+            while view_d >= 0 and (view_numel < tensor_numel or new_shape[view_d] == 1):
                 new_stride[view_d] = view_numel * chunk_base_stride
                 view_numel *= new_shape[view_d]
                 view_d -= 1
