@@ -19,6 +19,7 @@ import inspect
 import operator
 
 import minitorch2
+from minitorch2._aten.composite_sizes import reshape_geometry
 from minitorch2._dispatch import current_modes
 from minitorch2._subclasses.fake_tensor import FakeTensorMode
 import minitorch2._sym
@@ -135,6 +136,9 @@ class ProxyTorchDispatchMode(TorchDispatchMode):
     # ------------------------------------------------------------ the hook
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         out = self._trace_call(func, args, kwargs or {})
+        if self.functionalized and self._decomposing is None and func is aten._unsafe_view.default:
+            with self:  # torch's functionalization infers its size and strides once more, on SymInts: traced
+                reshape_geometry(*args)
         if self.functionalized and self._decomposing is None:  # what torch's functionalization wraps: each
             for tensor in pytree.tree_leaves(out):               # fresh output (an in-place op's is its input)
                 if isinstance(tensor, Tensor) and not any(tensor is a for a in args):

@@ -44,7 +44,6 @@ KNOWN_DIFFERENT = {
     ("groups_from_int", "none"): GUARD_FORMS,
     ("checked_differences", "none"): CHECK_NODE,
     ("split_in_halves", "none"): GUARD_FORMS,
-    ("gpt_block", "none"): AOT_NAMES,
     ("group_rows_when_divisible", "true"): VIEW_GUARDS,
     ("pairs_of_rows", "true"): GUARD_FORMS,
     ("attention_scores", "true"): AOT_NAMES,
@@ -64,7 +63,6 @@ KNOWN_DIFFERENT = {
     ("groups_from_int", "mark"): GUARD_FORMS,
     ("checked_differences", "mark"): CHECK_NODE,
     ("split_in_halves", "mark"): GUARD_FORMS,
-    ("gpt_block", "mark"): AOT_NAMES,
 }
 
 KNOWN_VALUE_DIFFERENT = {}
