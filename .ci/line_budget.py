@@ -128,6 +128,9 @@ OUTSIDE_THE_LESSON = {
         # torch.func's functional_call, grad, grad_and_value, vmap over the eager engine, functionalize; functorch.compile's
         # conveniences (aot_module, nop, print_compile, make_boxed_compiler)
         "autograd/func.py", "autograd/compile_utils.py",
+        # the size arithmetic torch's functionalization does around each op, replayed so an AOT trace's dead size
+        # nodes take torch's names (no value depends on it)
+        "autograd/functionalization_sizes.py",
         # torch.autograd.functional (jacobian, hessian, vjp, jvp, hvp, vhp) and anomaly mode over the eager engine
         "minitorch2/autograd/functional.py", "minitorch2/autograd/anomaly_mode.py",
         # torch.export: export(), ExportedProgram, the graph signature, the composite ops it keeps whole

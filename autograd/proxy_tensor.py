@@ -19,7 +19,6 @@ import inspect
 import operator
 
 import minitorch2
-from minitorch2._aten.composite_sizes import reshape_geometry
 from minitorch2._dispatch import current_modes
 from minitorch2._subclasses.fake_tensor import FakeTensorMode
 import minitorch2._sym
@@ -33,6 +32,7 @@ from minitorch2.fx.passes.shape_prop import _extract_tensor_metadata
 from minitorch2.utils import _pytree as pytree
 from minitorch2.utils._python_dispatch import TorchDispatchMode
 
+from .functionalization_sizes import replay_functionalization_sizes
 from .stack_traces import current_stack_trace
 
 aten = minitorch2.ops.aten
@@ -42,7 +42,7 @@ class ProxyTorchDispatchMode(TorchDispatchMode):
     def __init__(self, graph, decomposition_table=None, functionalized=False):
         self.graph = graph
         self.decomposition_table = decomposition_table or {}
-        self.functionalized = functionalized  # traced for AOT: see _record_storage_nbytes
+        self.functionalized = functionalized  # traced for AOT: see functionalization_sizes.py
         self._nodes = {}  # id(tensor) -> (tensor, node); the tensor is kept so its id stays unique
         self._constant_count = 0
         self.root = minitorch2.nn.Module()
@@ -85,17 +85,6 @@ class ProxyTorchDispatchMode(TorchDispatchMode):
             self._sym_slots[id(result.node)] = (result.node, node)
         return result
 
-    def _record_storage_nbytes(self, tensor):
-        """The storage size torch's functionalization computes, on SymInts, for each tensor an op returns when it
-        wraps it (c10's computeStorageNbytes): traced as it runs, so its nodes (dead, removed by AOT's dead code
-        elimination) take names, and later nodes are numbered as torch's are."""
-        with self:
-            size = 1
-            for length, stride in zip(tensor.shape, tensor.stride()):
-                _ = length == 0  # (torch asks whether any size is 0 without a guard: traced, never decided)
-                size = size + stride * (length - 1)
-            _ = tensor.element_size() * (tensor.storage_offset() + size)
-
     # ------------------------------------------------------------ tensors <-> nodes
     def track(self, tensor, node):
         self._nodes[id(tensor)] = (tensor, node)
@@ -136,13 +125,8 @@ class ProxyTorchDispatchMode(TorchDispatchMode):
     # ------------------------------------------------------------ the hook
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         out = self._trace_call(func, args, kwargs or {})
-        if self.functionalized and self._decomposing is None and func is aten._unsafe_view.default:
-            with self:  # torch's functionalization infers its size and strides once more, on SymInts: traced
-                reshape_geometry(*args)
-        if self.functionalized and self._decomposing is None:  # what torch's functionalization wraps: each
-            for tensor in pytree.tree_leaves(out):               # fresh output (an in-place op's is its input)
-                if isinstance(tensor, Tensor) and not any(tensor is a for a in args):
-                    self._record_storage_nbytes(tensor)
+        if self.functionalized and self._decomposing is None:  # the size arithmetic torch's functionalization adds
+            replay_functionalization_sizes(self, func, args, out)
         return out
 
     def _trace_call(self, func, args, kwargs):
