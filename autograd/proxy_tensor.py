@@ -90,6 +90,7 @@ class ProxyTorchDispatchMode(TorchDispatchMode):
                 _ = length == 0  # (torch asks whether any size is 0 without a guard: traced, never decided)
                 size = size + stride * (length - 1)
             _ = tensor.element_size() * (tensor.storage_offset() + size)
+            _ = tensor.storage_offset() >= 0  # (then whether the offset is valid: traced where it is a symbol)
 
     # ------------------------------------------------------------ tensors <-> nodes
     def track(self, tensor, node):
