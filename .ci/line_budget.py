@@ -83,8 +83,8 @@ OUTSIDE_THE_LESSON = {
         # torch's)
         "minitorch2/_arg_parser.py", "minitorch2/_tensor_data.py", "minitorch2/_aten/overlap.py",
         "minitorch2/_tensor_more.py", "minitorch2/_subclasses/fake_strides.py",
-        # the SymInt arithmetic ATen's C++ composites (reshape, flatten) do outside kernels, replayed so a trace's
-        # dead size nodes take torch's names; torch make_fx's replacing of duplicate size nodes by graph inputs
+        # the SymInt arithmetic ATen's C++ composites (reshape, flatten, indexing) do outside kernels, replayed so a
+        # trace's dead size nodes take torch's names; torch make_fx's last steps (dead size nodes, duplicates)
         "minitorch2/_aten/composite_sizes.py", "autograd/dedupe_symints.py",
         # torch.distributions
         "minitorch2/distributions/",

@@ -33,7 +33,6 @@ from minitorch2.fx._pytree import PyTreeCodeGen
 from minitorch2.utils import _pytree as pytree
 from partition import default_partition, min_cut_rematerialization_partition
 
-from .dedupe_symints import dedupe_symints
 from .functionalize import functionalize_graph
 from .input_aliasing import AliasedInputs, aliasing_key
 from .output_aliasing import AliasOf, trace_outputs, with_bases
@@ -223,7 +222,7 @@ def _tensorify_and_eliminate_dead_code(gm):
     """Python floats computed as tensors (tensorify.py), then what the function computed but never used (a view it
     discarded) dropped, as PyTorch's aot does before partitioning: the partitioner and compilers see live nodes only."""
     tensorify_python_scalars(gm)
-    if gm.graph.eliminate_dead_code() | dedupe_symints(gm.graph):  # (the order torch's make_fx takes them in)
+    if gm.graph.eliminate_dead_code():
         gm.recompile()
 
 

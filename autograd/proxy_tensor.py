@@ -32,6 +32,7 @@ from minitorch2.fx.passes.shape_prop import _extract_tensor_metadata
 from minitorch2.utils import _pytree as pytree
 from minitorch2.utils._python_dispatch import TorchDispatchMode
 
+from .dedupe_symints import finish_trace
 from .functionalization_sizes import replay_functionalization_sizes
 from .stack_traces import current_stack_trace
 
@@ -240,6 +241,7 @@ def make_fx(f, decomposition_table=None, tracing_mode="real", _allow_non_fake_in
             out, out_spec = pytree.tree_flatten(out)
             graph.set_codegen(PyTreeCodeGen(_placeholder_names(f, args), pytree.tree_flatten(list(args))[1], out_spec))
         graph.output(mode._to_arg(out))
+        finish_trace(graph)
         module = GraphModule(mode.root, graph)
         if tracing_mode == "symbolic":
             module.shape_env = fake_mode.shape_env

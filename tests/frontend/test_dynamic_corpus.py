@@ -21,11 +21,10 @@ from . import dynamic_oracle as oracle
 from .corpus_dynamic import CASES, MODES
 
 # ---- why cases differ today ------------------------------------------------------------------------------------------
-AOT_NAMES = ("the frontend's graphs, guards and counts match; an AOT forward graph differs in its node names or size "
-             "arguments only: torch's C++ composite ops (reshape, matmul, flatten) do size arithmetic on SymInts "
-             "that its tracer records as dead nodes, which take names (torch mul_26, ours mul_29), and some sizes "
-             "are spelled otherwise (flatten's view(x, [4, 18]), ours [4, -1]; a slice of all rows torch keeps, "
-             "ours an alias)")
+AOT_NAMES = ("the frontend's graphs, guards and counts match; an AOT forward graph differs in its node names only: "
+             "torch's C++ composite ops do size arithmetic on SymInts that its tracer records as dead nodes, which "
+             "take names (torch mul_26, ours mul_29); reshape, flatten and indexing ask torch's questions "
+             "(minitorch2/_aten/composite_sizes.py), matmul's broadcasting and folding do not yet")
 GUARD_FORMS = ("the graphs match; the shape guards differ: torch's traces ask size questions ours do not (the C++ "
                "FunctionalTensor wrapper's `size != 0`, the metas inside torch._refs' decompositions, e.g. mean's), "
                "or a product's factors print in another order")
