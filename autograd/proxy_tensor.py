@@ -65,11 +65,7 @@ class ProxyTorchDispatchMode(TorchDispatchMode):
             self._sym_slots[id(value.node)] = (value.node, make)
 
     def _sym_arg(self, value):
-        """The node of a Sym* argument: the one its slot holds (made now if it is a size not used before); a number
-        where the ShapeEnv has replaced its symbols by one (`s2` after a guard `s2 == 4`), as torch's."""
-        expr = value.node.shape_env.simplify(value.node.expr)
-        if expr.is_number:
-            return value.node.pytype(expr)
+        """The node of a Sym* argument: the one its slot holds (made now if it is a size not used before)."""
         slot = self._sym_slots.get(id(value.node))
         if slot is None:  # a value no traced tensor, input or traced operation gave: as torch's, an error
             raise RuntimeError(f"{value} is not tracked with proxy for {self}")
@@ -117,8 +113,9 @@ class ProxyTorchDispatchMode(TorchDispatchMode):
     def _to_arg(self, value):
         if isinstance(value, Tensor):
             return self.node_of(value)
-        if is_symbolic(value):
-            return self._sym_arg(value)
+        if is_symbolic(value):  # (a symbol pinned since, as a size the frontend pinned: its number, as torch's)
+            expr = value.node.shape_env.simplify(value.node.expr)
+            return value.node.pytype(expr) if expr.is_number else self._sym_arg(value)
         if isinstance(value, (list, tuple)):
             return type(value)(self._to_arg(v) for v in value)
         return value
