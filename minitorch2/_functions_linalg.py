@@ -7,7 +7,7 @@ composes it (see its docstring), so that traced graphs record the same ops.
 """
 import math
 
-from ._aten.composite_sizes import folds_without_copy
+from ._aten.composite_sizes import folds_without_copy, refs_broadcast_shapes
 from ._aten.meta_util import broadcast_shapes
 from ._dispatch import current_modes
 from ._functions_pointwise import mul
@@ -110,7 +110,7 @@ def _batched_matmul(tensor1, tensor2, traced):
             return matmul(squeeze(tensor1, 0), tensor2)
         if batch2[0] == 1 and (tensor2.requires_grad or not traced):
             return matmul(tensor1, squeeze(tensor2, 0))
-    batch = list(broadcast_shapes(batch1, batch2))
+    batch = refs_broadcast_shapes(batch1, batch2) if traced else list(broadcast_shapes(batch1, batch2))
     nbatch = math.prod(batch)
     tensor1_expanded = reshape(expand(tensor1, batch + [n, m1]), [nbatch, n, m1])
     if b == 1:

@@ -12,7 +12,7 @@ import operator
 import sys
 
 from .._dispatch import current_modes
-from .._sym import SymBool, _traced, is_symbolic, sym_max
+from .._sym import SymBool, _check, _traced, is_symbolic, sym_max
 from .._tensor import contiguous_strides
 from .views import infer_size, view_strides
 
@@ -205,3 +205,22 @@ def folds_without_copy(t1):
         expected.append(size * expected[-1])
     return all(_known(size == 1, False) or _known(step == want, False)
                for step, want, size in zip(t1.stride(), reversed(expected), t1.shape))
+
+
+def refs_broadcast_shapes(*shapes):
+    """torch._refs' _broadcast_shapes, which torch._decomp's matmul calls for its batch dims: each size against the
+    common one so far, asked without guards in its order (traced over SymInts); an undecided pair is checked equal."""
+    common = [1] * max(len(shape) for shape in shapes)
+    for shape in shapes:
+        for idx in range(-1, -1 - len(shape), -1):
+            if _known(shape[idx] == common[idx], False):
+                continue
+            if _known(common[idx] == 1, False):
+                if shape[idx] < 0:
+                    raise ValueError("Attempting to broadcast a dimension with negative length!")
+                common[idx] = shape[idx]
+            if not _known(shape[idx] == 1, False):
+                _check(common[idx] == shape[idx], lambda: f"Attempting to broadcast a dimension of length "
+                       f"{shape[idx]} at {idx}! Mismatching argument had {shape}; but expected shape should be "
+                       f"broadcastable to {common}")
+    return common
