@@ -88,6 +88,9 @@ OUTSIDE_THE_LESSON = {
         "minitorch2/_arg_parser.py", "minitorch2/_tensor_data.py", "minitorch2/_aten/overlap.py",
         "minitorch2/_tensor_more.py", "minitorch2/_subclasses/fake_strides.py",
         "minitorch2/fx/experimental/_exact_divisions.py",
+        # the SymInt arithmetic ATen's C++ composites (reshape, flatten, indexing) do outside kernels, replayed so a
+        # trace's dead size nodes take torch's names; torch make_fx's last steps (dead size nodes, duplicates)
+        "minitorch2/_aten/composite_sizes.py", "autograd/dedupe_symints.py",
         # torch.distributions
         "minitorch2/distributions/",
         # the commonly used functions beyond the core set (norm, diff, median, unique, special functions, ...)
@@ -132,6 +135,9 @@ OUTSIDE_THE_LESSON = {
         # torch.func's functional_call, grad, grad_and_value, vmap over the eager engine, functionalize; functorch.compile's
         # conveniences (aot_module, nop, print_compile, make_boxed_compiler)
         "autograd/func.py", "autograd/compile_utils.py",
+        # the size arithmetic torch's functionalization does around each op, replayed so an AOT trace's dead size
+        # nodes take torch's names (no value depends on it)
+        "autograd/functionalization_sizes.py",
         # torch.autograd.functional (jacobian, hessian, vjp, jvp, hvp, vhp) and anomaly mode over the eager engine
         "minitorch2/autograd/functional.py", "minitorch2/autograd/anomaly_mode.py",
         # torch.export: export(), ExportedProgram, the graph signature, the composite ops it keeps whole

@@ -32,6 +32,8 @@ from minitorch2.fx.passes.shape_prop import _extract_tensor_metadata
 from minitorch2.utils import _pytree as pytree
 from minitorch2.utils._python_dispatch import TorchDispatchMode
 
+from .dedupe_symints import finish_trace
+from .functionalization_sizes import replay_functionalization_sizes
 from .stack_traces import current_stack_trace
 
 aten = minitorch2.ops.aten
@@ -41,7 +43,7 @@ class ProxyTorchDispatchMode(TorchDispatchMode):
     def __init__(self, graph, decomposition_table=None, functionalized=False):
         self.graph = graph
         self.decomposition_table = decomposition_table or {}
-        self.functionalized = functionalized  # traced for AOT: see _record_storage_nbytes
+        self.functionalized = functionalized  # traced for AOT: see functionalization_sizes.py
         self._nodes = {}  # id(tensor) -> (tensor, node); the tensor is kept so its id stays unique
         self._constant_count = 0
         self.root = minitorch2.nn.Module()
@@ -49,6 +51,7 @@ class ProxyTorchDispatchMode(TorchDispatchMode):
         # id(SymNode) -> (SymNode, node or a callable making it when first used): a Sym* value's node, by identity
         # as torch's proxy slots; a size of a traced tensor gets `sym_size.int` of it, made only if ever used
         self._sym_slots = {}
+        self.size_memo = {}  # id(tensor) -> (tensor, {question: answer}): see minitorch2/_aten/composite_sizes.py
 
     def track_symint(self, value, node):
         """A Sym* input (or op result): the node every use of it becomes (before any `sym_size.int` of a tensor)."""
@@ -78,18 +81,6 @@ class ProxyTorchDispatchMode(TorchDispatchMode):
         if is_symbolic(result):
             self._sym_slots[id(result.node)] = (result.node, node)
         return result
-
-    def _record_storage_nbytes(self, tensor):
-        """The storage size torch's functionalization computes, on SymInts, for each tensor an op returns when it
-        wraps it (c10's computeStorageNbytes): traced as it runs, so its nodes (dead, removed by AOT's dead code
-        elimination) take names, and later nodes are numbered as torch's are."""
-        with self:
-            size = 1
-            for length, stride in zip(tensor.shape, tensor.stride()):
-                if length == 0:  # (torch's guard_or_false: a guard where a symbolic size is not known nonzero)
-                    return
-                size = size + stride * (length - 1)
-            _ = tensor.element_size() * (tensor.storage_offset() + size)
 
     # ------------------------------------------------------------ tensors <-> nodes
     def track(self, tensor, node):
@@ -132,10 +123,8 @@ class ProxyTorchDispatchMode(TorchDispatchMode):
     # ------------------------------------------------------------ the hook
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         out = self._trace_call(func, args, kwargs or {})
-        if self.functionalized and self._decomposing is None:  # what torch's functionalization wraps: each
-            for tensor in pytree.tree_leaves(out):               # fresh output (an in-place op's is its input)
-                if isinstance(tensor, Tensor) and not any(tensor is a for a in args):
-                    self._record_storage_nbytes(tensor)
+        if self.functionalized and self._decomposing is None:  # the size arithmetic torch's functionalization adds
+            replay_functionalization_sizes(self, func, args, out)
         return out
 
     def _trace_call(self, func, args, kwargs):
@@ -249,6 +238,7 @@ def make_fx(f, decomposition_table=None, tracing_mode="real", _allow_non_fake_in
             out, out_spec = pytree.tree_flatten(out)
             graph.set_codegen(PyTreeCodeGen(_placeholder_names(f, args), pytree.tree_flatten(list(args))[1], out_spec))
         graph.output(mode._to_arg(out))
+        finish_trace(graph)
         module = GraphModule(mode.root, graph)
         if tracing_mode == "symbolic":
             module.shape_env = fake_mode.shape_env

@@ -7,6 +7,7 @@ composes it (see its docstring), so that traced graphs record the same ops.
 """
 import math
 
+from ._aten.composite_sizes import folds_without_copy, refs_broadcast_shapes
 from ._aten.meta_util import broadcast_shapes
 from ._dispatch import current_modes
 from ._functions_pointwise import mul
@@ -77,10 +78,10 @@ def _should_fold(tensor1, tensor2, traced):
         return True
     if tensor1.dim() == 2:
         return False
+    if traced:
+        return folds_without_copy(t1)  # (the decomposition's questions, asked without guards)
     if t1.numel() == 0:
         return True
-    if traced:
-        return t1.is_contiguous()
     shape, stride = t1.shape, t1.stride()  # eager: the batch dims flatten into rows without a copy
     return all(stride[i] == stride[i + 1] * shape[i + 1] for i in range(t1.dim() - 2))
 
@@ -109,7 +110,7 @@ def _batched_matmul(tensor1, tensor2, traced):
             return matmul(squeeze(tensor1, 0), tensor2)
         if batch2[0] == 1 and (tensor2.requires_grad or not traced):
             return matmul(tensor1, squeeze(tensor2, 0))
-    batch = list(broadcast_shapes(batch1, batch2))
+    batch = refs_broadcast_shapes(batch1, batch2) if traced else list(broadcast_shapes(batch1, batch2))
     nbatch = math.prod(batch)
     tensor1_expanded = reshape(expand(tensor1, batch + [n, m1]), [nbatch, n, m1])
     if b == 1:

@@ -9,9 +9,9 @@ one (matmul's reshapes, `where(condition)`'s nonzero), so it also holds the
 argument helpers they share (`_t`, `_dims`).
 """
 import functools
-import math
 
 from . import _dtype
+from ._aten.composite_sizes import flattened_shape
 from ._aten.derivatives_util import _reshape
 from ._aten.meta_util import broadcast_shapes
 from ._ops import ops, python_signature
@@ -78,8 +78,7 @@ def flatten(input, start_dim=0, end_dim=-1):
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
     if s == e:
         return input
-    shape = list(input.shape[:s]) + [-1 if input.numel() else math.prod(input.shape[s:e + 1])] + list(input.shape[e + 1:])
-    return reshape(input, shape)
+    return reshape(input, flattened_shape(input, s, e))
 
 
 def unflatten(input, dim, sizes):
@@ -129,12 +128,9 @@ def movedim(input, source, destination):
     n = input.dim()
     src = [s % n for s in _dims(source)]
     dst = [d % n for d in _dims(destination)]
-    order = [i for i in range(n) if i not in src]
-    result = [None] * n
-    for s, dd in zip(src, dst):
-        result[dd] = s
-    it = iter(order)
-    return permute(input, [r if r is not None else next(it) for r in result])
+    moved_to = dict(zip(dst, src))  # destination dim -> the source dim moved there; the others keep their order
+    unmoved = iter(i for i in range(n) if i not in src)
+    return permute(input, [moved_to[i] if i in moved_to else next(unmoved) for i in range(n)])
 
 
 def _tensor_sequence(tensors):
@@ -250,8 +246,7 @@ def broadcast_tensors(*tensors):
     return tuple(expand(t, shape) for t in tensors)
 
 
-def broadcast_to(input, size):
-    return expand(input, size)
+broadcast_to = alias_of(expand, "broadcast_to")
 
 
 def einsum(equation, *operands):

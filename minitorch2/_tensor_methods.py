@@ -15,7 +15,7 @@ from . import _functions as F
 from ._factories import tensor as make_tensor
 from ._ops import ops, python_signature
 from ._functions_common import sum_to_size
-from ._sym import is_symbolic
+from ._aten.composite_sizes import check_select_index, covers_whole_dim
 from ._tensor import Tensor, contiguous_format, device
 
 aten = ops.aten
@@ -234,8 +234,9 @@ def _index_tensor(item):
     return t if t.dtype is _dtype.bool_ or t.dtype is _dtype.uint8 else t.to(_dtype.int64)
 
 
-def _apply_basic(self, index):
-    """Apply ints, slices, None and Ellipsis as views; return the view and the advanced indices left."""
+def _apply_basic(self, index, keep_slices=False):
+    """Apply ints, slices, None and Ellipsis as views; return the view and the advanced indices left. A slice
+    covering a whole dim is skipped (torch's applySlicing), but for `keep_slices` (torch's getitem of one slice)."""
     n_real = builtins.sum(
         1 if not (item is None or item is Ellipsis or isinstance(item, bool))
         and not (isinstance(item, Tensor) and item.dtype is _dtype.bool_) else
@@ -261,17 +262,15 @@ def _apply_basic(self, index):
             dim += 1
         elif isinstance(item, int) or (hasattr(item, "__index__") and not isinstance(item, Tensor) and not isinstance(item, slice)) \
                 or (isinstance(item, Tensor) and item.dim() == 0 and item.dtype.category == 1):  # a 0-d int tensor: an int
+            check_select_index(result.shape[dim], int(item))
             result = aten.select.int(result, dim, int(item))
         elif isinstance(item, slice):
             start, stop, step = item.start, item.stop, 1 if item.step is None else item.step
             if step <= 0:
                 raise ValueError("step must be greater than zero")
-            # a slice covering the whole dim is skipped, as PyTorch's applySlice does (start 0, stop >= length),
-            # where neither the length nor a bound is a symbol (dynamic shapes: torch keeps the slice, no guard)
-            if any(map(is_symbolic, (result.shape[dim], start, stop))) or not (
-                    start in (None, 0) and (stop is None or stop >= result.shape[dim]) and step == 1):
-                result = aten.slice.Tensor(result, dim, 0 if start is None else start,
-                                           9223372036854775807 if stop is None else stop, step)
+            start, stop = 0 if start is None else start, 9223372036854775807 if stop is None else stop
+            if keep_slices or not covers_whole_dim(result.shape[dim], start, stop, step):
+                result = aten.slice.Tensor(result, dim, start, stop, step)
             dim += 1
         elif isinstance(item, Tensor):
             if item.dtype not in (_dtype.int64, _dtype.int32, _dtype.bool_, _dtype.uint8):
@@ -294,8 +293,7 @@ def _indices_list(advanced):
 
 
 def getitem(self, index):
-    index = _normalize_index(index)
-    result, advanced = _apply_basic(self, index)
+    result, advanced = _apply_basic(self, _normalize_index(index), keep_slices=isinstance(index, slice))
     if not advanced:
         if result is self:
             return aten.alias.default(self)

@@ -8,7 +8,7 @@ with registered ops so that tracing records them.
 """
 from .._ops import ops
 from .._tensor import Tensor, contiguous_format, strided
-from .views import infer_size, view_strides
+from .composite_sizes import is_contiguous_or_false, reshape_geometry
 
 aten = ops.aten
 
@@ -52,13 +52,14 @@ def _dims(dim, ndim):
 
 
 def _reshape(grad, shape):
-    """at::reshape, as a formula's C++ calls it: a view where the strides allow one, else a contiguous
-    clone viewed as `shape` (the rule torch.reshape follows too, _functions_shape.reshape)."""
-    shape = list(shape)
-    target = infer_size(shape, grad.numel())
-    if view_strides(tuple(grad.shape), grad.stride(), target) is not None:
-        return aten.view.default(grad, shape)
-    return aten._unsafe_view.default(aten.clone.default(grad, memory_format=contiguous_format), list(target))
+    """at::reshape (a formula's C++ calls it; torch.reshape's rule too): a view of `shape` as given where grad is
+    contiguous, else of the inferred shape where the strides allow one, else a contiguous clone viewed as it."""
+    if is_contiguous_or_false(grad):
+        return aten.view.default(grad, list(shape))
+    target, strides = reshape_geometry(grad, shape)
+    if strides is not None:
+        return aten.view.default(grad, target)
+    return aten._unsafe_view.default(aten.clone.default(grad, memory_format=contiguous_format), target)
 
 
 def zeros_like_grad(grad):

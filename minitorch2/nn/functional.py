@@ -10,6 +10,7 @@ other functions beyond the core set in _functional_more.py.
 import math
 
 from .. import _dtype, _functions
+from .._aten.composite_sizes import is_contiguous_or_false
 from .._ops import ops
 from .._python_dispatcher import python_dispatcher_enabled
 from .._unsupported import module_getattr
@@ -38,10 +39,11 @@ def linear(input, weight, bias=None):
                            f"{weight.shape[-1]}x{weight.shape[0]})")
     if input.dim() == 2 and bias is not None:
         return aten.addmm.default(bias, input, aten.t.default(weight))
-    if bias is not None and input.dim() >= 3 and input.is_contiguous():
+    if bias is not None and (bias.dim() == 1 or aten.squeeze.default(bias).dim() == 1) and is_contiguous_or_false(
+            bias) and is_contiguous_or_false(input):  # (c10's check: no guards)
         flat = aten.view.default(input, [math.prod(input.shape[:-1]), input.shape[-1]])  # no -1: ATen multiplies it out
         out = aten.addmm.default(bias, flat, aten.t.default(weight))
-        return aten.view.default(out, list(input.shape[:-1]) + [weight.shape[0]])
+        return aten.view.default(out, list(input.shape[:-1]) + [out.shape[1]])
     out = _functions.matmul(input, aten.t.default(weight))
     if bias is not None:
         out = aten.add.Tensor(out, bias)

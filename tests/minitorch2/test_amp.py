@@ -113,15 +113,15 @@ def test_autocast_dtype_and_values_per_op_match_torch(name, hooked, request):
     close(ours, theirs, check_dtype=False, **FP16)
 
 
-def test_linear_of_a_vector_is_the_known_difference():
-    """F.linear of a 1-d input with a bias: torch casts at linear and returns float16; ours runs mm in float16
-    and then adds the float32 bias (add is in no list), so the result is float32, the values alike."""
+def test_linear_of_a_vector_is_float16_as_torchs():
+    """F.linear of a 1-d input with a bias: as ATen's linear, ours flattens it into one row for addmm (which
+    autocast casts, bias included), so the result is float16 as torch's (it was float32: mm, then add)."""
     x, w, b = normal(3), normal(4, 3), normal(4)
     with amp.autocast("cpu", dtype=mt.float16):
         ours = mt.nn.functional.linear(mt.tensor(x), mt.tensor(w), mt.tensor(b))
     with torch.autocast("cpu", dtype=torch.float16):
         theirs = torch.nn.functional.linear(torch.tensor(x), torch.tensor(w), torch.tensor(b))
-    assert (repr(ours.dtype), str(theirs.dtype)) == ("torch.float32", "torch.float16")
+    assert (repr(ours.dtype), str(theirs.dtype)) == ("torch.float16", "torch.float16")
     close(ours, theirs, check_dtype=False, **FP16)
 
 
