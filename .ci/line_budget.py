@@ -96,6 +96,7 @@ OUTSIDE_THE_LESSON = {
         # the nn layers beyond the core set: padding modes, transposed convolution, group/instance norms, ...;
         # nn.Module's state dicts, dtype moves and printing; Upsample, CosineSimilarity; F's pooling and attention
         "minitorch2/_aten/table_nn_more.py", "minitorch2/_aten/nn_more_ops.py", "minitorch2/_aten/nn_more_formulas.py",
+        "minitorch2/_aten/nn_pixel_shuffle.py",
         "minitorch2/nn/_functional_more.py", "minitorch2/nn/_functional_activations.py",
         "minitorch2/nn/modules/activation_more.py",
         "minitorch2/nn/modules/padding.py", "minitorch2/nn/modules/conv_more.py",
