@@ -63,6 +63,8 @@ OUTSIDE_THE_LESSON = {
         "minitorch2/_aten/formulas_apart.py",
         # all() as torch's decomposition tables write it (not any not), which its compiled and exported graphs record
         "minitorch2/_aten/decompositions_all.py",
+        # an in-place op's decomposition functionalized as torch's (no aten.copy left in the joint graph)
+        "autograd/inplace_decomposed.py",
         # eager fidelity to the last bit and to ATen's loop order: float ranges and transcendentals as its kernels
         # round them, in-place writes over inputs that overlap them in ways its overlap check lets through
         "minitorch2/_aten/range_values.py", "minitorch2/_aten/loop_order.py", "minitorch2/_aten/transcendental_bits.py",

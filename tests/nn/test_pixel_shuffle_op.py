@@ -16,7 +16,8 @@ X = np.random.default_rng(0).standard_normal((2, 8, 3, 3)).astype(np.float32)
 
 
 @pytest.mark.parametrize("channels_last", [False, True])
-@pytest.mark.parametrize("name, factor, shape", [("pixel_shuffle", 2, (2, 8, 3, 3)), ("pixel_unshuffle", 3, (2, 2, 6, 6))])
+@pytest.mark.parametrize("name, factor, shape", [("pixel_shuffle", 2, (2, 8, 3, 3)),
+                                                 ("pixel_unshuffle", 3, (2, 2, 6, 6))])
 def test_eager_values_strides_and_gradients_match_torch(name, factor, shape, channels_last):
     def run(lib):
         x = lib.tensor(X.reshape(shape))
