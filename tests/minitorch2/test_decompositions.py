@@ -104,6 +104,8 @@ CASES = {
     "count_nonzero.default": lambda: ((aten.round.default(_t(3, 4)), 1), {}),
     "count_nonzero.dim_IntList": lambda: ((aten.round.default(_t(3, 4)), [0, 1]), {}),
     "trace.default": lambda: ((_t(3, 4),), {}),
+    "pixel_shuffle.default": lambda: ((_t(2, 8, 3, 3), 2), {}),
+    "pixel_unshuffle.default": lambda: ((_t(2, 2, 6, 6), 3), {}),
     "all.default": lambda: ((aten.round.default(_t(3, 4)),), {}),
     "all.dims": lambda: ((aten.round.default(_t(3, 4)), [0], True), {}),
     "all.dim": lambda: ((aten.gt.Scalar(_t(3, 4), -1.5), 1), {}),
