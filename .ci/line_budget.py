@@ -63,6 +63,10 @@ OUTSIDE_THE_LESSON = {
         "minitorch2/_aten/table_nn_apart.py", "minitorch2/_aten/nn_apart_ops.py", "minitorch2/_aten/nn_apart_formulas.py",
         "minitorch2/_aten/nn_pool.py", "backend/lowering_pooling.py", "backend/lowering_more.py",
         "minitorch2/_aten/formulas_apart.py",
+        # all() as torch's decomposition tables write it (not any not), which its compiled and exported graphs record
+        "minitorch2/_aten/decompositions_all.py",
+        # an in-place op's decomposition functionalized as torch's (no aten.copy left in the joint graph)
+        "autograd/inplace_decomposed.py",
         # eager fidelity to the last bit and to ATen's loop order: float ranges and transcendentals as its kernels
         # round them, in-place writes over inputs that overlap them in ways its overlap check lets through
         "minitorch2/_aten/range_values.py", "minitorch2/_aten/loop_order.py", "minitorch2/_aten/transcendental_bits.py",
@@ -102,6 +106,7 @@ OUTSIDE_THE_LESSON = {
         # the nn layers beyond the core set: padding modes, transposed convolution, group/instance norms, ...;
         # nn.Module's state dicts, dtype moves and printing; Upsample, CosineSimilarity; F's pooling and attention
         "minitorch2/_aten/table_nn_more.py", "minitorch2/_aten/nn_more_ops.py", "minitorch2/_aten/nn_more_formulas.py",
+        "minitorch2/_aten/nn_pixel_shuffle.py",
         "minitorch2/nn/_functional_more.py", "minitorch2/nn/_functional_activations.py",
         "minitorch2/nn/modules/activation_more.py",
         "minitorch2/nn/modules/padding.py", "minitorch2/nn/modules/conv_more.py",

@@ -9,9 +9,8 @@ from minitorch2._unsupported import Unsupported
 from partition import default_partition, min_cut_rematerialization_partition
 
 from .aot import aot_eager, aot_function, aot_module_simplified, boxed_nop, make_boxed_func
-from .compile_utils import (aot_autograd, aot_module, compiled_function, compiled_module, get_decompositions,
-                            make_boxed_compiler, nop, print_compile)
-from .decompositions import core_aten_decompositions
+from .compile_utils import (aot_autograd, aot_module, compiled_function, compiled_module, core_aten_decompositions,
+                            get_decompositions, make_boxed_compiler, nop, print_compile)
 from .func import functional_call, functionalize, grad, grad_and_value, vmap
 from .proxy_tensor import make_fx
 

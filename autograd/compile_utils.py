@@ -3,12 +3,12 @@ make_boxed_compiler (plays the rest of `functorch.compile`); aot_autograd (torch
 get_decompositions (torch._decomp's).
 
 autograd layer, coverage surface: the pipeline (the aot_eager and inductor backends) uses aot_module_simplified,
-boxed_nop and core_aten_decompositions; these are what scripts that call AOT by hand import.
+boxed_nop and all_decompositions; these are what scripts that call AOT by hand import.
 """
 import minitorch2
 
 from .aot import _functional, aot_function, aot_module_simplified, make_boxed_func
-from .decompositions import core_aten_decompositions
+from .decompositions import all_decompositions
 
 
 def aot_module(mod, fw_compiler, bw_compiler=None, partition_fn=None, decompositions=None, **kwargs):
@@ -57,9 +57,17 @@ def aot_autograd(**kwargs):
     return compiler_fn
 
 
+def core_aten_decompositions():
+    """torch._decomp's table: the decompositions of ops outside torch's core ATen set, less those only inductor
+    applies (softmax, gelu, addmm, leaky_relu... are core: make_fx with this table keeps them whole, as torch's)."""
+    from minitorch2.export.decompositions import INDUCTOR_ONLY
+    return {op: decomposition for op, decomposition in all_decompositions().items()
+            if "core" not in op.tags and op.__name__ not in INDUCTOR_ONLY}
+
+
 def get_decompositions(aten_ops):
     """The decompositions for the given ops; a packet (`aten.gelu`) stands for all its overloads."""
-    table = core_aten_decompositions()
+    table = all_decompositions()
     wanted = {}
     for op in aten_ops:
         overloads = [getattr(op, name) for name in op.overloads()] if hasattr(op, "overloads") else [op]

@@ -27,6 +27,8 @@ from minitorch2.fx import Graph, GraphModule
 from minitorch2.fx.node import Node, map_arg
 from minitorch2.fx.passes.shape_prop import _extract_tensor_metadata
 
+from .inplace_decomposed import result_into_self
+
 
 aten = ops.aten
 
@@ -128,11 +130,13 @@ class _Functionalizer:
         if functional is None:
             raise NotImplementedError(f"functionalization: {node.target} has no functional form registered "
                                       "(its row in minitorch2/_aten/table.py)")
-        # `bernoulli_(t)` means p=0.5, which `bernoulli.p` needs said: fill the in-place op's defaults,
-        # then put the call in the functional op's canonical form
-        args, kwargs = functional._schema.normalize(functional, _with_defaults(node.target, node.args), dict(node.kwargs))
-        value = self.new.call_function(functional, self.current(args), self.current(kwargs), name=_name(functional))
-        value.meta = dict(node.meta)
+        value = result_into_self(node, self.current)  # (an in-place op's decomposition: inplace_decomposed.py)
+        if value is None:  # `bernoulli_(t)` means p=0.5, which `bernoulli.p` needs said: fill the in-place op's
+            # defaults, then put the call in the functional op's canonical form
+            args, kwargs = functional._schema.normalize(functional, _with_defaults(node.target, node.args),
+                                                        dict(node.kwargs))
+            value = self.new.call_function(functional, self.current(args), self.current(kwargs), name=_name(functional))
+            value.meta = dict(node.meta)
         self._write(node.args[0], value)
         # the in-place op's result is its first argument, mutated: an alias with the same view chain
         target = node.args[0]
@@ -239,11 +243,6 @@ def _split_piece_back(w):
     return w.call(aten.slice_scatter.default, (w.parent, w.src, dim, start, end))
 
 
-def _unbind_piece_back(w):
-    dim = w.args[0] if w.args else 0
-    return w.call(aten.select_scatter.default, (w.parent, w.src, dim, w.index))
-
-
 # view op -> how a new value of the view is written into the view's parent (the inverse of the view)
 _WRITE_BACK = {
     aten.slice.Tensor: _scatter_into(aten.slice_scatter.default),
@@ -264,7 +263,8 @@ _WRITE_BACK = {
     aten.unfold.default: _reshape_back,  # right where its windows tile the parent (torch's: unfold_backward)
     aten.split.Tensor: _split_piece_back,
     aten.split_with_sizes.default: _split_piece_back,
-    aten.unbind.int: _unbind_piece_back,
+    aten.unbind.int: lambda w: w.call(aten.select_scatter.default,
+                                      (w.parent, w.src, w.args[0] if w.args else 0, w.index)),
 }
 
 

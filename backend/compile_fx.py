@@ -20,7 +20,8 @@ MINITORCH2_LOGS=output_code,fusion print the generated module and the fusion dec
 import functools
 import itertools
 
-from autograd import aot_module_simplified, core_aten_decompositions
+from autograd import aot_module_simplified
+from autograd.decompositions import all_decompositions
 from minitorch2 import Tensor, ops
 from minitorch2._sym import is_symbolic
 from minitorch2._aten import decompositions, decompositions_nn
@@ -84,7 +85,7 @@ def select_decomp_table():
     """The decompositions applied while tracing for this backend: the core table but for KEPT_WHOLE, plus
     inductor's own (clamp as clamp_min then clamp_max, silu as x / (1 + exp(-x)), the softmax backward as
     an fma), as torch's inductor uses the core aten decompositions less its exclusions plus its own."""
-    table = core_aten_decompositions()
+    table = all_decompositions()
     for qualified in KEPT_WHOLE:
         table.pop(overload(qualified), None)
     table.update({ops.aten.clamp.default: decompositions.clamp_as_min_max,

@@ -130,3 +130,16 @@ def _check_tensor_list(arg, values):
     for i, value in enumerate(values):
         if not (isinstance(value, Tensor) or (allow_none and value is None)):
             raise TypeError(f"expected Tensor as element {i} in argument 0, but got {type(value).__name__}")
+
+
+def out_needs_dim(name):
+    """The out= rule of torch.sum / torch.prod (_out.py): its parser takes out= only with a dim, so sum(x, out=t) is
+    refused."""
+    def rule(input, dim=None, *args, **kwargs):
+        if dim is None:
+            raise TypeError(f"{name}() received an invalid combination of arguments - got out= without dim; "
+                            f"the out= overload is {name}(Tensor input, int dim, bool keepdim, *, torch.dtype dtype, Tensor out)")
+        from ._out import ANY
+        return ANY
+
+    return rule

@@ -12,7 +12,7 @@ from . import _dtype
 from ._aten.derivatives_util import sum_to
 from ._aten.memory import _dtype_title
 from ._functions_pointwise import trunc
-from ._functions_reductions import _needs_dim
+from ._arg_parser import out_needs_dim
 from ._functions_shape import _dims, _function_of, _t, alias_of
 from ._ops import ops
 from ._out import CAST, EXACT, FLOATING, REDUCTION, out_variant
@@ -40,7 +40,7 @@ cumprod = _function_of(aten.cumprod.default)
 baddbmm = _function_of(aten.baddbmm.default, EXACT)
 
 
-@out_variant(_needs_dim("prod"), dtype_from_out=REDUCTION)
+@out_variant(out_needs_dim("prod"), dtype_from_out=REDUCTION)
 def prod(input, dim=None, keepdim=False, *, dtype=None):
     if dim is None:
         return aten.prod.default(input, dtype=dtype)

@@ -8,6 +8,7 @@ reduction (`sum.default`), a dim or a list of dims the dim overload; `max` and
 argument they are `maximum`/`minimum`.
 """
 from . import return_types
+from ._arg_parser import out_needs_dim
 from ._functions_pointwise import maximum, minimum
 from ._functions_shape import _dims, _function_of, _t
 from ._ops import ops
@@ -17,18 +18,7 @@ aten = ops.aten
 
 
 # ---------------------------------------------------------------- reductions
-def _needs_dim(name):
-    """torch's sum/prod take out= only with a dim: sum(x, out=t) is refused by its argument parser."""
-    def rule(input, dim=None, *args, **kwargs):
-        if dim is None:
-            raise TypeError(f"{name}() received an invalid combination of arguments - got out= without dim; "
-                            f"the out= overload is {name}(Tensor input, int dim, bool keepdim, *, torch.dtype dtype, Tensor out)")
-        return ANY
-
-    return rule
-
-
-@out_variant(_needs_dim("sum"), dtype_from_out=REDUCTION)
+@out_variant(out_needs_dim("sum"), dtype_from_out=REDUCTION)
 def sum(input, dim=None, keepdim=False, *, dtype=None):
     if dim is None:
         return aten.sum.default(input, dtype=dtype)
@@ -107,7 +97,9 @@ def _any_all(name):
     packet = getattr(aten, name)
 
     def fn(input, dim=None, keepdim=False):
-        return packet.default(input) if dim is None else packet.dims(input, _dims(dim), keepdim)
+        if dim is None:
+            return packet.default(input)
+        return packet.dim(input, dim, keepdim) if isinstance(dim, int) else packet.dims(input, _dims(dim), keepdim)
 
     fn.__name__ = fn.__qualname__ = name
     return out_variant(BOOL_ONLY, differentiable=False)(fn)

@@ -262,12 +262,17 @@ std = _contiguous_out((_std_kernel, _var_meta))
 
 
 def _any_all(np_fn):
+    """any / all: bool, but uint8 for a uint8 input (as ATen's kernels give)."""
     def kernel(self, dim=None, keepdim=False):
         dims = reduction_dims(dim, self.dim())
-        return np.asarray(np_fn(self._np.astype(bool, copy=False), axis=dims, keepdims=keepdim))
+        truth = np.asarray(np_fn(self._np.astype(bool, copy=False), axis=dims, keepdims=keepdim))
+        return truth.astype(_out_dtype(self).np, copy=False)
 
     def meta(self, dim=None, keepdim=False):
-        return fake_empty(reduced_shape(self.shape, reduction_dims(dim, self.dim()), keepdim), _dtype.bool_)
+        return fake_empty(reduced_shape(self.shape, reduction_dims(dim, self.dim()), keepdim), _out_dtype(self))
+
+    def _out_dtype(self):
+        return _dtype.uint8 if self.dtype == _dtype.uint8 else _dtype.bool_
 
     return kernel, meta
 

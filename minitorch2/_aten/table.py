@@ -193,8 +193,6 @@ TABLE = [
        REDUCTION, red.var_mean, d.var_mean, decomposition=dec.var_mean),
     op("any(Tensor self) -> Tensor", CORE_REDUCTION, red.any_default),
     op("any.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor", CORE_REDUCTION, red.any_dims),
-    op("all(Tensor self) -> Tensor", REDUCTION, red.all_default),
-    op("all.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor", REDUCTION, red.all_dims),
     # ------------------------------------------------------------ matrix products
     op("mm(Tensor self, Tensor mat2) -> Tensor", CORE, linalg.mm, d.mm),
     op("bmm(Tensor self, Tensor mat2) -> Tensor", CORE, linalg.bmm, d.bmm),

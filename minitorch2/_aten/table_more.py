@@ -6,9 +6,9 @@ reads exactly as one there). Kernels and meta functions are in more_ops.py,
 more_index_ops.py and more_ops2.py, derivative formulas and decompositions in more_formulas.py (tril's and triu's
 decompositions: decompositions.py).
 """
-from . import decompositions as dec, derivatives as d, derivatives_shape as ds, indexing, inplace_fast as fast, memory
-from . import more_formulas as f
-from . import more_index_ops as ki, more_ops as k, more_ops2 as k2, pointwise as pw
+from . import decompositions as dec, decompositions_all as all_dec
+from . import derivatives as d, derivatives_shape as ds, indexing, inplace_fast as fast, memory, more_formulas as f
+from . import more_index_ops as ki, more_ops as k, more_ops2 as k2, pointwise as pw, reductions as red
 from .overlap import Overlap
 # (the CORE_ tags: the rows torch counts in its core ATen opset, though minitorch2's pipeline needs none of them)
 from .table_row import CORE, CORE_POINTWISE, CORE_REDUCTION, FACTORY, OPTIONS, POINTWISE, REDUCTION
@@ -217,7 +217,13 @@ def rows(op, inplace):
         inplace("addmm_(Tensor(a!) self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)",
                 k.addmm_checked, d.addmm, "AddmmBackward0", method=True),
         *_more_in_place_rows(op, inplace),
-        # reductions
+        # reductions (all is not core ATen: it decomposes into not-any-not, as torch's tables write it)
+        op("any.dim(Tensor self, int dim, bool keepdim=False) -> Tensor", CORE_REDUCTION, red.any_dims),
+        op("all(Tensor self) -> Tensor", REDUCTION, red.all_default, decomposition=all_dec.all_default),
+        op("all.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor", REDUCTION, red.all_dims,
+           decomposition=all_dec.all_dims),
+        op("all.dim(Tensor self, int dim, bool keepdim=False) -> Tensor", REDUCTION, red.all_dims,
+           decomposition=all_dec.all_dim),
         op("linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, "
            "ScalarType? dtype=None) -> Tensor", REDUCTION, k.linalg_vector_norm, f.linalg_vector_norm,
            decomposition=f.linalg_vector_norm_decomposition),

@@ -1,20 +1,24 @@
 """The op table's rows for the nn layers beyond the pipeline's core set: embedding bags, grid sampling, affine grids
-and the CTC loss, each with the backward op its derivative formula calls.
+the CTC loss, each with the backward op its derivative formula calls, and pixel (un)shuffle (nn_pixel_shuffle.py).
 
 Runtime layer, part of THE operator table: table.py appends these rows to its
 own (`rows(op, inplace)` is called with table.py's row makers, so a row here
 reads exactly as one there). Kernels and meta functions are in nn_more_ops.py,
 derivative formulas in nn_more_formulas.py. The other layers beyond the core set
-(padding modes, transposed convolution, group and instance norms, pixel shuffle,
+(padding modes, transposed convolution, group and instance norms,
 more activations) are composites of existing rows (nn/_functional_more.py).
 """
-from . import nn_more_formulas as f, nn_more_ops as k
+from . import nn_more_formulas as f, nn_more_ops as k, nn_pixel_shuffle as ps
 
 FOUR_OUTPUTS_FIRST_DIFFERENTIABLE = (True, False, False, False)
 
 
 def rows(op, inplace):
     return [
+        op("pixel_shuffle(Tensor self, int upscale_factor) -> Tensor", (), ps.pixel_shuffle, ps.pixel_shuffle_backward,
+           decomposition=ps.pixel_shuffle_decomposition),
+        op("pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor", (), ps.pixel_unshuffle,
+           ps.pixel_unshuffle_backward, decomposition=ps.pixel_unshuffle_decomposition),
         op("_embedding_bag(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int mode=0, "
            "bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False, int padding_idx=-1) "
            "-> (Tensor, Tensor, Tensor, Tensor)", ("core",), k.embedding_bag, f.embedding_bag,

@@ -25,6 +25,7 @@ ALIASES = {
     "torch": "minitorch2",
     "torch._dynamo": "frontend",
     "torch._functorch": "autograd",
+    "torch._decomp": "autograd",  # core_aten_decompositions, get_decompositions
     "torch._functorch.aot_autograd": "autograd",
     "torch._functorch.partitioners": "partition",
     "functorch": "autograd",

@@ -205,16 +205,6 @@ def _ordered(self, other):
 
 
 # ---------------------------------------------------------------- reductions
-def all_default(self):
-    return aten.logical_not.default(aten.any.dims(aten.logical_not.default(self)))
-
-
-def all_dims(self, dim=None, keepdim=False):
-    anywhere = aten.any.dims(aten.logical_not.default(self), dim, keepdim) if keepdim else \
-        aten.any.dims(aten.logical_not.default(self), dim)
-    return aten.logical_not.default(anywhere)
-
-
 def aminmax(self, *, dim=None, keepdim=False):
     if dim is None:
         return aten.amin.default(self), aten.amax.default(self)
@@ -480,7 +470,7 @@ EXPORT_ONLY = {
     aten.xlogy.Tensor: xlogy_tensor, aten.masked_fill.Scalar: masked_fill_scalar, aten.nan_to_num.default: nan_to_num,
     aten.logaddexp.default: logaddexp, aten.logaddexp2.default: logaddexp2,
     # reductions
-    aten.all.default: all_default, aten.all.dims: all_dims, aten.aminmax.default: aminmax,
+    aten.aminmax.default: aminmax,
     aten.isin.Tensor_Scalar: isin_tensor_scalar, aten.isin.Tensor_Tensor: isin_tensor_tensor,
     aten.isin.Scalar_Tensor: isin_scalar_tensor,
     # factories

@@ -163,11 +163,7 @@ def pixel_shuffle(input, upscale_factor):
     if input.shape[-3] % (r * r):
         raise RuntimeError("pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of "
                            f"upscale_factor, but input.size(-3)={input.shape[-3]} is not divisible by {r * r}")
-    *lead, c, h, w = input.shape
-    x = input.reshape(lead + [c // (r * r), r, r, h, w])
-    b = len(lead)
-    x = aten.permute.default(x, list(range(b)) + [b, b + 3, b + 1, b + 4, b + 2])
-    return x.reshape(lead + [c // (r * r), h * r, w * r])
+    return aten.pixel_shuffle.default(input, r)
 
 
 def pixel_unshuffle(input, downscale_factor):
@@ -178,11 +174,7 @@ def pixel_unshuffle(input, downscale_factor):
         if input.shape[dim] % r:
             raise RuntimeError(f"pixel_unshuffle expects {name} to be divisible by downscale_factor, but "
                                f"input.size({dim})={input.shape[dim]} is not divisible by {r}")
-    *lead, c, h, w = input.shape
-    x = input.reshape(lead + [c, h // r, r, w // r, r])
-    b = len(lead)
-    x = aten.permute.default(x, list(range(b)) + [b, b + 2, b + 4, b + 1, b + 3])
-    return x.reshape(lead + [c * r * r, h // r, w // r])
+    return aten.pixel_unshuffle.default(input, r)
 
 
 def _check_shuffle(input, name, arg, r):

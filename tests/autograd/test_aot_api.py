@@ -162,7 +162,17 @@ def test_decomposition_tables_change_what_is_recorded():
     gm = make_fx(lambda x: minitorch2.nn.functional.silu(x), decomposition_table=table)(minitorch2.randn(3))
     assert [str(n.target) for n in gm.graph.nodes if n.op == "call_function"] == \
         ["aten.sigmoid.default", "aten.mul.Tensor"]
-    assert minitorch2.ops.aten.native_layer_norm.default in core_aten_decompositions()
+    assert minitorch2.ops.aten.native_layer_norm.default in get_decompositions([minitorch2.ops.aten.native_layer_norm])
+
+
+def test_core_aten_decompositions_are_torchs_ops_outside_the_core_set():
+    """Core ops (softmax, gelu, addmm, leaky_relu, layer norm...) stay whole, and inductor's own (var_mean...) are
+    not in the table, as torch._decomp's: every op in ours is in torch's."""
+    from torch._decomp import core_aten_decompositions as torch_table
+    theirs = {str(op) for op in torch_table()}
+    ours = {str(op) for op in core_aten_decompositions()}
+    assert ours <= theirs and "aten.native_layer_norm.default" not in ours and "aten.gelu.default" not in ours
+    assert {"aten.all.dim", "aten.pixel_shuffle.default", "aten.silu.default"} <= ours
 
 
 def test_make_fx_flattens_dict_and_nested_arguments_as_torch_does():

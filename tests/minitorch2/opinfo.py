@@ -716,6 +716,25 @@ def any_all_full(m):
     yield S(m.t((3, 4), values=np.zeros((3, 4))))
 
 
+def any_all_dim(m):
+    yield S(m.t((3, 4, 5), low=0, high=1), 1)
+    yield S(m.t((3, 4, 5), low=0, high=1), -1, True)
+    yield S(m.t((4, 3), "T", low=0, high=1), 0)
+    yield S(m.t(()), 0)
+    yield S(m.t((0, 3)), 1, True)
+
+
+def pixel_shuffle_samples(m):
+    yield S(m.t((2, 8, 3, 3)), 2)
+    yield S(m.t((8, 2, 3)), 2)
+    yield S(m.t((1, 2, 9, 2, 2)), 3)
+
+
+def pixel_unshuffle_samples(m):
+    yield S(m.t((2, 2, 6, 6)), 2)
+    yield S(m.t((2, 6, 3)), 3)
+
+
 def any_all_dims(m):
     yield S(m.t((3, 4, 5), low=0, high=1), [1])
     yield S(m.t((3, 4, 5), low=0, high=1), [0, 2], True)
@@ -1968,6 +1987,10 @@ OP_DB = [
     OpInfo("any.dims", any_all_dims, grad=False),
     OpInfo("all.default", any_all_full, grad=False),
     OpInfo("all.dims", any_all_dims, grad=False),
+    OpInfo("any.dim", any_all_dim, grad=False),
+    OpInfo("all.dim", any_all_dim, grad=False),
+    OpInfo("pixel_shuffle.default", pixel_shuffle_samples),
+    OpInfo("pixel_unshuffle.default", pixel_unshuffle_samples),
     # ------------------------------------------------------------ matrix products
     OpInfo("mm.default", mm_samples),
     OpInfo("bmm.default", bmm_samples),

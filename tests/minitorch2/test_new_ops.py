@@ -465,7 +465,6 @@ SAME_OP = {"prims.rev.default": "aten.flip.default"}
 JOINT_GRAPH_DIFFERS = {
     "take": "remove_noop_ops drops the backward's same-shape view of the gradient, which torch's keeps",
     "index_fill": "fold_uniform_constants turns the forward's scalar_tensor into full, which torch's leaves",
-    "elu_": "remove_noop_ops keeps copy(x, src) of an intermediate, which torch's treats as src (nop_arg=1)",
 }
 
 AOT = {

@@ -9,7 +9,10 @@ are a char-level GRU over a Dataset/DataLoader with AdamW, a cosine schedule, gr
 VAE (the inductor's random numbers for its reparameterization, as torch.compile's) saved and loaded; a DCGAN
 pair (ConvTranspose2d, BatchNorm, BCELoss, two Adams); pytorch/examples' word language model (LSTM with tied
 weights, truncated backpropagation); a transformer classifier with a padding mask over random_split and a
-DataLoader: each run under torch.compile's default backend, every printed loss equal to torch's."""
+DataLoader; a graph attention network in pytorch/examples' gat style (masked attention by torch.where over a uint8
+adjacency, whose any/all give uint8 in eager, and any over one dim inside the compiled model); forward-forward
+training in mnist_forward_forward's style (one Adam per layer, labels overlaid by index assignment, each layer's
+forward compiled): each run under torch.compile's default backend, every printed loss equal to torch's."""
 import os
 import socket
 import subprocess
@@ -52,7 +55,8 @@ def test_a_hogwild_script_trains_its_shared_model_in_a_worker_as_torchs():
     assert "trained in the parent: True" in ours and "counts: [1.0, 1.0, 1.0] True" in ours
 
 
-@pytest.mark.parametrize("name", ["char_gru", "vae", "dcgan", "lstm_lm", "transformer_cls"])
+@pytest.mark.parametrize("name", ["char_gru", "vae", "dcgan", "lstm_lm", "transformer_cls", "graph_attention",
+                                  "forward_forward"])
 def test_compiled_training_programs_print_what_torch_prints(name):
     script = os.path.join(PROGRAMS, f"{name}.py")
     env = {"OMP_NUM_THREADS": "1"}
