@@ -6,6 +6,7 @@ autograd layer, coverage surface: the pipeline (the aot_eager and inductor backe
 boxed_nop and all_decompositions; these are what scripts that call AOT by hand import.
 """
 import minitorch2
+from minitorch2.export.decompositions import INDUCTOR_ONLY
 
 from .aot import _functional, aot_function, aot_module_simplified, make_boxed_func
 from .decompositions import all_decompositions
@@ -60,7 +61,6 @@ def aot_autograd(**kwargs):
 def core_aten_decompositions():
     """torch._decomp's table: the decompositions of ops outside torch's core ATen set, less those only inductor
     applies (softmax, gelu, addmm, leaky_relu... are core: make_fx with this table keeps them whole, as torch's)."""
-    from minitorch2.export.decompositions import INDUCTOR_ONLY
     return {op: decomposition for op, decomposition in all_decompositions().items()
             if "core" not in op.tags and op.__name__ not in INDUCTOR_ONLY}
 

@@ -139,7 +139,7 @@ def out_needs_dim(name):
         if dim is None:
             raise TypeError(f"{name}() received an invalid combination of arguments - got out= without dim; "
                             f"the out= overload is {name}(Tensor input, int dim, bool keepdim, *, torch.dtype dtype, Tensor out)")
-        from ._out import ANY
+        from ._out import ANY  # (_out.py needs the op table, which is built on this module)
         return ANY
 
     return rule
