@@ -2,6 +2,7 @@
 
 cache_size_limit = 8  # compiled entries per code object; past it, hits still run, misses run eagerly
 suppress_errors = False  # a failed compile warns and runs the code eagerly from then on, instead of raising
+allow_rnn = False  # as Dynamo 2.13, an nn.RNN/GRU/LSTM is not traced: wrapping one is a graph break
 resume_inside_loops = False  # Dynamo 2.13 runs a frame eagerly when it breaks inside a loop; True resumes mid-loop
 stance = None  # torch.compiler.set_stance's other than "default" (compiler.py): what runs instead of a compile
 automatic_dynamic_shapes = True  # a size that changed between two compiles of a frame is a symbol from then on

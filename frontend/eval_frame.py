@@ -128,10 +128,17 @@ def translate(fn, L, backend, nopython):
         log.info("graph break in %s: %s", fn.__qualname__, reason)
         where = e.where.rsplit(" at ", 1)[-1] if e.where else f"{fn.__code__.co_filename}:{fn.__code__.co_firstlineno}"
         _logging.log_graph_break(where, e.msg, *REASONS.get(e.code, REASONS["unsupported"]))
+        # As Dynamo's, a refused RNN outside a call cannot be resumed at: the graph ends at the last checkpoint and
+        # the rest of the frame runs eagerly; with no checkpoint, the whole frame does, for good.
+        eager_rest = e.code == "rnn" and not e.break_opname.startswith("CALL")
+        if eager_rest and e.checkpoint is None:
+            return CacheEntry(tx.output.guards.compile(), backend, skip_code=True)
+        if eager_rest:
+            e.break_step, e.break_offset = e.checkpoint
         why_not = resume.why_cannot_resume(fn.__code__, e)
         if why_not is None:
             try:
-                return translate_split(fn, L, backend, nopython, e, reason)
+                return translate_split(fn, L, backend, nopython, e, reason, eager_rest)
             except Unsupported as e2:
                 why_not = e2.code
                 reason = f"{reason}; cannot resume: {e2}"
@@ -149,7 +156,7 @@ def translate(fn, L, backend, nopython):
                       gm if og.op_count() else None)
 
 
-def translate_split(fn, L, backend, nopython, e, reason):
+def translate_split(fn, L, backend, nopython, e, reason, eager_rest=False):
     """Replay up to the break, compile the graph so far, build the code running it, the instruction, the resumes."""
     with _logging.restarted_compile():
         tx = InstructionTranslator(fn.__code__, fn.__globals__, L)
@@ -161,7 +168,8 @@ def translate_split(fn, L, backend, nopython, e, reason):
         graph_call = resume.GraphCall()
         graph_name = _logging.next_graph_name() if og.op_count() else None  # named before the resume functions
         try:
-            code = resume.transform_frame(fn, bp, og, graph_call, CompileWrapper(backend, nopython))
+            wrapper = (RunsEagerly if eager_rest else CompileWrapper)(backend, nopython)
+            code = resume.transform_frame(fn, bp, og, graph_call, wrapper)
         except Unsupported:
             raise
         except Exception as err:  # a frame shape the bytecode rewrite does not handle: eager, never a crash
@@ -171,6 +179,16 @@ def translate_split(fn, L, backend, nopython, e, reason):
         graph_call.compiled = compile_graph(fn, gm, og, backend, graph_name)
         return CacheEntry(og.guards.compile(), backend, graph=gm if og.op_count() else None, break_reason=reason,
                           transformed_code=code)
+
+
+class RunsEagerly:
+    """Calls the rest of a frame after a break Dynamo does not resume at: as written, its callees compiled."""
+
+    def __init__(self, backend, nopython):
+        self.callee_wrapper = CompileWrapper(backend, nopython)
+
+    def call(self, fn, args, kwargs):
+        return run_skipped(fn, args, kwargs, self.callee_wrapper)
 
 
 def compile_graph(fn, gm, og, backend, name=None):

@@ -64,6 +64,7 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
         self.root_globals = f_globals  # the frame's globals (G); inlined callees from elsewhere use their own
         self.stop_at_step = None  # root frame only: stop before this step, for a graph break (see BreakPoint)
         self.break_point = None
+        self.checkpoint = None  # root frame: (step, offset) of the last instruction with an empty stack and 2+ ops
         self.current_instruction = None  # its line and columns locate the nodes it records (stack_trace.py)
 
     # ---- the loop -------------------------------------------------------------------------
@@ -78,6 +79,8 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
     def _run_instructions(self):
         while self.return_value is None:
             inst = self.instructions[self.ip]
+            if self.depth == 0 and not self.stack and (self.checkpoint or self.output.op_count() > 1):
+                self.checkpoint = (self.steps + 1, inst.offset)  # where Dynamo would restart at a break (eval_frame)
             if self.steps + 1 == self.stop_at_step:
                 self.break_point = BreakPoint(self, inst)
                 return None
@@ -105,6 +108,7 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
             e.in_loop = e.in_loop or pyversion.has_backedge_after(self.instructions, self.ip - 1)
             e.blocks = pyversion.enclosing_blocks(self.code, inst.offset)
             e.break_step, e.break_offset, e.break_opname = self.steps, inst.offset, inst.opname
+            e.checkpoint = self.checkpoint
             e.next_opname = self.instructions[self.ip].opname if self.ip < len(self.instructions) else None
 
     def push(self, var):

@@ -40,14 +40,15 @@ def _gru_cell(x_gates, h, w_hh, b_hh):
     return (h - new) * update + new
 
 
-def _rnn_cell(activation):
-    def cell(x_gates, h, w_hh, b_hh):
-        return activation(F.linear(h, w_hh, b_hh) + x_gates)
-    return cell
+def _rnn_tanh_cell(x_gates, h, w_hh, b_hh):  # (module-level, as each cell: a compiled graph names it)
+    return (F.linear(h, w_hh, b_hh) + x_gates).tanh()
 
 
-_CELLS = {"LSTM": _lstm_cell, "GRU": _gru_cell, "RNN_TANH": _rnn_cell(_functions.tanh),
-          "RNN_RELU": _rnn_cell(_functions.relu)}
+def _rnn_relu_cell(x_gates, h, w_hh, b_hh):
+    return (F.linear(h, w_hh, b_hh) + x_gates).relu()
+
+
+_CELLS = {"LSTM": _lstm_cell, "GRU": _gru_cell, "RNN_TANH": _rnn_tanh_cell, "RNN_RELU": _rnn_relu_cell}
 
 
 def _check_positive_int(name, value):
