@@ -17,6 +17,7 @@ import functools
 import inspect
 import logging
 import threading
+import types
 import warnings
 
 import minitorch2
@@ -168,7 +169,9 @@ def translate_split(fn, L, backend, nopython, e, reason, eager_rest=False):
         graph_call = resume.GraphCall()
         graph_name = _logging.next_graph_name() if og.op_count() else None  # named before the resume functions
         try:
-            wrapper = (RunsEagerly if eager_rest else CompileWrapper)(backend, nopython)
+            wrapper = CompileWrapper(backend, nopython)
+            if eager_rest:  # the resume function runs as written, its callees compiled
+                wrapper = types.SimpleNamespace(call=functools.partial(run_skipped, compile_wrapper=wrapper))
             code = resume.transform_frame(fn, bp, og, graph_call, wrapper)
         except Unsupported:
             raise
@@ -179,16 +182,6 @@ def translate_split(fn, L, backend, nopython, e, reason, eager_rest=False):
         graph_call.compiled = compile_graph(fn, gm, og, backend, graph_name)
         return CacheEntry(og.guards.compile(), backend, graph=gm if og.op_count() else None, break_reason=reason,
                           transformed_code=code)
-
-
-class RunsEagerly:
-    """Calls the rest of a frame after a break Dynamo does not resume at: as written, its callees compiled."""
-
-    def __init__(self, backend, nopython):
-        self.callee_wrapper = CompileWrapper(backend, nopython)
-
-    def call(self, fn, args, kwargs):
-        return run_skipped(fn, args, kwargs, self.callee_wrapper)
 
 
 def compile_graph(fn, gm, og, backend, name=None):

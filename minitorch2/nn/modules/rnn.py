@@ -10,7 +10,8 @@ Layers stack (dropout between them while training), a bidirectional layer
 also runs the sequence backwards and concatenates both outputs. A packed batch (nn.utils.rnn.PackedSequence)
 runs step t over the batch_sizes[t] sequences still going, the others keeping their last state. Parameters
 are registered and initialised in torch's order, so the same seed gives the
-same weights. Under compile the frontend unrolls the time loop into the graph.
+same weights. Under compile, as Dynamo's, RNN, LSTM and GRU run eagerly (a graph break) unless
+frontend.config.allow_rnn, which unrolls the time loop into the graph; the cells are traced.
 """
 import math
 import numbers
