@@ -28,8 +28,6 @@ REASONS = {
                            "move the break out of the try block"),
     "graph_break_in_with": ("a graph break inside a `with` block (other than no_grad/enable_grad) cannot "
                             "resume; the frame runs eagerly", "move the break out of the with block"),
-    "rnn": ("Dynamo does not trace nn.RNN, GRU or LSTM (config.allow_rnn is False): they run eagerly",
-            "set frontend.config.allow_rnn = True to trace them"),
     "unresumable": ("the frame's state at the break cannot be rebuilt (closure cells, values the "
                     "translator cannot reconstruct); the frame runs eagerly",
                     "move the break, or mark the function with frontend.disable"),

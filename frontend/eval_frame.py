@@ -24,7 +24,7 @@ import minitorch2
 from minitorch2 import _logging
 from minitorch2.fx.experimental.symbolic_shapes import SpecializeFloatInputs
 
-from . import config, dynamic_shapes, resume, source
+from . import config, dynamic_shapes, resume, rnn_refusal, source
 from .eager_frame import run_skipped, with_code
 from .backends import lookup_backend
 from .break_reasons import REASONS, explain_reason
@@ -129,13 +129,9 @@ def translate(fn, L, backend, nopython):
         log.info("graph break in %s: %s", fn.__qualname__, reason)
         where = e.where.rsplit(" at ", 1)[-1] if e.where else f"{fn.__code__.co_filename}:{fn.__code__.co_firstlineno}"
         _logging.log_graph_break(where, e.msg, *REASONS.get(e.code, REASONS["unsupported"]))
-        # As Dynamo's, a refused RNN outside a call cannot be resumed at: the graph ends at the last checkpoint and
-        # the rest of the frame runs eagerly; with no checkpoint, the whole frame does, for good.
-        eager_rest = e.code == "rnn" and not e.break_opname.startswith("CALL")
-        if eager_rest and e.checkpoint is None:
+        eager_rest = rnn_refusal.runs_rest_eagerly(e)  # (a break Dynamo cannot resume at)
+        if eager_rest and e.break_step is None:
             return CacheEntry(tx.output.guards.compile(), backend, skip_code=True)
-        if eager_rest:
-            e.break_step, e.break_offset = e.checkpoint
         why_not = resume.why_cannot_resume(fn.__code__, e)
         if why_not is None:
             try:

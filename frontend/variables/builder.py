@@ -11,9 +11,10 @@ import types
 import minitorch2
 from minitorch2.fx._spelling import TorchNamespace
 
-from .. import config, dynamic_shapes, guards
+from .. import dynamic_shapes, guards
 from ..exc import Unsupported
 from ..graph_break import graph_break
+from ..rnn_refusal import refuse_rnn
 from ..source import AttrSource, GetItemSource, LocalSource
 from .builtin import FOLDABLE, BuiltinVariable
 from .constant import ConstantVariable
@@ -104,8 +105,7 @@ def wrap(og, value, source):
         return DictVariable({k: wrap(og, v, GetItemSource(source, k) if source is not None else None)
                              for k, v in value.items()}, source)
     if isinstance(value, minitorch2.nn.Module):
-        if isinstance(value, (minitorch2.nn.RNN, minitorch2.nn.GRU, minitorch2.nn.LSTM)) and not config.allow_rnn:
-            raise Unsupported("Attempted to wrap RNN, GRU, or LSTM", "rnn")
+        refuse_rnn(value)
         if source is None and next(value.parameters(), None) is not None:  # (a submodule of one made in the frame)
             raise Unsupported("a module without a source", "unsupported")
         return _by_identity(og, NNModuleVariable, value, source)

@@ -1,0 +1,29 @@
+"""Dynamo 2.13's refusal of recurrent modules (frontend layer, used by the variable builder and eval_frame).
+
+Coverage surface: it exists only for fidelity to that quirk; with config.allow_rnn = True the translator traces
+nn.RNN, GRU and LSTM like any module. With it False, wrapping one is a graph break. Dynamo resumes only after a
+call: at `self.lstm` (an attribute read) it goes back to its last checkpoint, an instruction with an empty stack
+once the graph has two ops (symbolic_convert notes it), compiles the graph so far and runs the rest of the frame
+as written; with no checkpoint the whole frame runs eagerly, for good.
+"""
+import minitorch2
+
+from . import config
+from .break_reasons import REASONS
+from .exc import Unsupported
+
+REASONS["rnn"] = ("Dynamo does not trace nn.RNN, GRU or LSTM (config.allow_rnn is False): they run eagerly",
+                  "set frontend.config.allow_rnn = True to trace them")
+
+
+def refuse_rnn(value):
+    if isinstance(value, (minitorch2.nn.RNN, minitorch2.nn.GRU, minitorch2.nn.LSTM)) and not config.allow_rnn:
+        raise Unsupported("Attempted to wrap RNN, GRU, or LSTM", "rnn")
+
+
+def runs_rest_eagerly(e):
+    """True for a refusal outside a call; then e's break moves to the checkpoint (None: the frame runs eagerly)."""
+    if e.code != "rnn" or e.break_opname.startswith("CALL"):
+        return False
+    e.break_step, e.break_offset = e.checkpoint or (None, None)
+    return True
