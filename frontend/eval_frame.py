@@ -17,7 +17,6 @@ import functools
 import inspect
 import logging
 import threading
-import types
 import warnings
 
 import minitorch2
@@ -129,7 +128,7 @@ def translate(fn, L, backend, nopython):
         log.info("graph break in %s: %s", fn.__qualname__, reason)
         where = e.where.rsplit(" at ", 1)[-1] if e.where else f"{fn.__code__.co_filename}:{fn.__code__.co_firstlineno}"
         _logging.log_graph_break(where, e.msg, *REASONS.get(e.code, REASONS["unsupported"]))
-        eager_rest = rnn_refusal.runs_rest_eagerly(e)  # (a break Dynamo cannot resume at)
+        eager_rest = rnn_refusal.runs_rest_eagerly(e, tx.checkpoint)  # (a break Dynamo cannot resume at)
         if eager_rest and e.break_step is None:
             return CacheEntry(tx.output.guards.compile(), backend, skip_code=True)
         why_not = resume.why_cannot_resume(fn.__code__, e)
@@ -165,9 +164,7 @@ def translate_split(fn, L, backend, nopython, e, reason, eager_rest=False):
         graph_call = resume.GraphCall()
         graph_name = _logging.next_graph_name() if og.op_count() else None  # named before the resume functions
         try:
-            wrapper = CompileWrapper(backend, nopython)
-            if eager_rest:  # the resume function runs as written, its callees compiled
-                wrapper = types.SimpleNamespace(call=functools.partial(run_skipped, compile_wrapper=wrapper))
+            wrapper = rnn_refusal.rest_wrapper(CompileWrapper(backend, nopython), eager_rest)
             code = resume.transform_frame(fn, bp, og, graph_call, wrapper)
         except Unsupported:
             raise

@@ -26,7 +26,6 @@ class Unsupported(TorchDynamoException):
         self.break_offset = None
         self.break_opname = None
         self.next_opname = None  # the instruction after it (a BEFORE_WITH next: the break makes a context)
-        self.checkpoint = None  # (step, offset) before the break where the stack was empty and the graph had 2+ ops
 
     def add_location(self, inst, filename, lineno):
         if self.where is None:

@@ -6,10 +6,14 @@ call: at `self.lstm` (an attribute read) it goes back to its last checkpoint, an
 once the graph has two ops (symbolic_convert notes it), compiles the graph so far and runs the rest of the frame
 as written; with no checkpoint the whole frame runs eagerly, for good.
 """
+import functools
+import types
+
 import minitorch2
 
 from . import config
 from .break_reasons import REASONS
+from .eager_frame import run_skipped
 from .exc import Unsupported
 
 REASONS["rnn"] = ("Dynamo does not trace nn.RNN, GRU or LSTM (config.allow_rnn is False): they run eagerly",
@@ -21,9 +25,17 @@ def refuse_rnn(value):
         raise Unsupported("Attempted to wrap RNN, GRU, or LSTM", "rnn")
 
 
-def runs_rest_eagerly(e):
+def runs_rest_eagerly(e, checkpoint):
     """True for a refusal outside a call; then e's break moves to the checkpoint (None: the frame runs eagerly)."""
     if e.code != "rnn" or e.break_opname.startswith("CALL"):
         return False
-    e.break_step, e.break_offset = e.checkpoint or (None, None)
+    e.break_step, e.break_offset = checkpoint or (None, None)
     return True
+
+
+def rest_wrapper(compile_wrapper, eager_rest):
+    """What calls the resume function: compile_wrapper, or for an eager rest one running it as written whose
+    callees compile_wrapper compiles (as under Dynamo's frame callback)."""
+    if not eager_rest:
+        return compile_wrapper
+    return types.SimpleNamespace(call=functools.partial(run_skipped, compile_wrapper=compile_wrapper))

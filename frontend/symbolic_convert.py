@@ -108,7 +108,6 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
             e.in_loop = e.in_loop or pyversion.has_backedge_after(self.instructions, self.ip - 1)
             e.blocks = pyversion.enclosing_blocks(self.code, inst.offset)
             e.break_step, e.break_offset, e.break_opname = self.steps, inst.offset, inst.opname
-            e.checkpoint = self.checkpoint
             e.next_opname = self.instructions[self.ip].opname if self.ip < len(self.instructions) else None
 
     def push(self, var):
