@@ -25,8 +25,14 @@ def refuse_rnn(value):
         raise Unsupported("Attempted to wrap RNN, GRU, or LSTM", "rnn")
 
 
+def note_checkpoint(tx, inst):
+    """Before each instruction: in the root frame, with an empty stack and two ops, it is the checkpoint."""
+    if tx.depth == 0 and not tx.stack and (tx.checkpoint or tx.output.op_count() > 1):
+        tx.checkpoint = (tx.steps + 1, inst.offset)
+
+
 def runs_rest_eagerly(e, checkpoint):
-    """True for a refusal outside a call; then e's break moves to the checkpoint (None: the frame runs eagerly)."""
+    """True for a refusal outside a call; then e's break moves to the checkpoint (None: unresumable, eager)."""
     if e.code != "rnn" or e.break_opname.startswith("CALL"):
         return False
     e.break_step, e.break_offset = checkpoint or (None, None)

@@ -14,7 +14,7 @@ import operator
 
 import minitorch2
 
-from . import guards, pyversion
+from . import guards, pyversion, rnn_refusal
 from .exc import Unsupported
 from .inline_generator import GeneratorExpressionMixin
 from .opcodes_312 import Py312OpcodesMixin
@@ -79,8 +79,7 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
     def _run_instructions(self):
         while self.return_value is None:
             inst = self.instructions[self.ip]
-            if self.depth == 0 and not self.stack and (self.checkpoint or self.output.op_count() > 1):
-                self.checkpoint = (self.steps + 1, inst.offset)  # where Dynamo would restart at a break (eval_frame)
+            rnn_refusal.note_checkpoint(self, inst)
             if self.steps + 1 == self.stop_at_step:
                 self.break_point = BreakPoint(self, inst)
                 return None
