@@ -11,10 +11,9 @@ import types
 import minitorch2
 from minitorch2.fx._spelling import TorchNamespace
 
-from .. import dynamic_shapes, guards
+from .. import dynamic_shapes, guards, rnn_refusal
 from ..exc import Unsupported
 from ..graph_break import graph_break
-from ..rnn_refusal import refuse_rnn
 from ..source import AttrSource, GetItemSource, LocalSource
 from .builtin import FOLDABLE, BuiltinVariable
 from .constant import ConstantVariable
@@ -105,7 +104,7 @@ def wrap(og, value, source):
         return DictVariable({k: wrap(og, v, GetItemSource(source, k) if source is not None else None)
                              for k, v in value.items()}, source)
     if isinstance(value, minitorch2.nn.Module):
-        refuse_rnn(value)
+        rnn_refusal.refuse_rnn(value)
         if source is None and next(value.parameters(), None) is not None:  # (a submodule of one made in the frame)
             raise Unsupported("a module without a source", "unsupported")
         return _by_identity(og, NNModuleVariable, value, source)
