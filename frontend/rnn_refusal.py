@@ -15,14 +15,19 @@ from . import config
 from .break_reasons import REASONS
 from .eager_frame import run_skipped
 from .exc import Unsupported
+from .source import LocalSource
 
-REASONS["rnn"] = ("Dynamo does not trace nn.RNN, GRU or LSTM (config.allow_rnn is False): they run eagerly",
-                  "set frontend.config.allow_rnn = True to trace them")
+REASONS["rnn"] = REASONS["rnn_local"] = (
+    "Dynamo does not trace nn.RNN, GRU or LSTM (config.allow_rnn is False): they run eagerly",
+    "set frontend.config.allow_rnn = True to trace them")
 
 
-def refuse_rnn(value):
+def refuse_rnn(value, source):
+    """A frame's own local (an argument) is refused again when Dynamo rebuilds the frame's state at a call's
+    break, so it goes back to the checkpoint whatever the instruction ("rnn_local")."""
     if isinstance(value, (minitorch2.nn.RNN, minitorch2.nn.GRU, minitorch2.nn.LSTM)) and not config.allow_rnn:
-        raise Unsupported("Attempted to wrap RNN, GRU, or LSTM", "rnn")
+        code = "rnn_local" if isinstance(source, LocalSource) else "rnn"
+        raise Unsupported("Attempted to wrap RNN, GRU, or LSTM", code)
 
 
 def note_checkpoint(tx, inst):
@@ -33,7 +38,8 @@ def note_checkpoint(tx, inst):
 
 def runs_rest_eagerly(e, checkpoint):
     """True for a refusal outside a call; then e's break moves to the checkpoint (None: unresumable, eager)."""
-    if e.code != "rnn" or e.break_opname.startswith("CALL"):
+    at_call = e.break_opname is None or e.break_opname.startswith("CALL")
+    if e.code != "rnn_local" and (e.code != "rnn" or at_call):
         return False
     e.break_step, e.break_offset = checkpoint or (None, None)
     return True

@@ -104,7 +104,7 @@ def wrap(og, value, source):
         return DictVariable({k: wrap(og, v, GetItemSource(source, k) if source is not None else None)
                              for k, v in value.items()}, source)
     if isinstance(value, minitorch2.nn.Module):
-        rnn_refusal.refuse_rnn(value)
+        rnn_refusal.refuse_rnn(value, source)
         if source is None and next(value.parameters(), None) is not None:  # (a submodule of one made in the frame)
             raise Unsupported("a module without a source", "unsupported")
         return _by_identity(og, NNModuleVariable, value, source)

@@ -34,10 +34,23 @@ class CallsGRUInHelper(nn.Module):
         return self.gru(x)[0]
     def forward(self, x):
         return self.run_gru(x.sin()).cos()
+class PassesLSTMToAFunction(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lstm, self.lin = nn.LSTM(4, 5), nn.Linear(5, 3)
+    def forward(self, x):
+        return lstm_then_linear(x.sin().exp(), self.lstm, self.lin)
+def lstm_then_linear(x, lstm, lin):
+    x = x.sin() * 2
+    o, h = lstm(x)
+    return lin(o).cos()
 '''
 CASES = [("EmbedLSTM", lambda lib: lib.tensor([[1, 2], [3, 4]])),
          ("ScaledEmbedLSTM", lambda lib: lib.tensor([[1, 2], [3, 4]])),
          ("CallsGRUInHelper", lambda lib: lib.ones(2, 3, 3)),
+         pytest.param("PassesLSTMToAFunction", lambda lib: lib.ones(2, 4), marks=pytest.mark.xfail(
+             strict=True, reason="Dynamo's checkpoint there is a PUSH_NULL (3.11/3.12), where our resume functions "
+             "cannot start: our lstm_then_linear runs wholly eagerly, Dynamo's compiles sin and mul first")),
          ("GRU", lambda lib: lib.ones(2, 3)), ("RNNCell", lambda lib: lib.ones(2, 3)),
          ("LSTMCell", lambda lib: lib.ones(2, 3))]
 
@@ -63,7 +76,7 @@ def _run(lib, counter_cls, reset, name, make_input, backend_counter=True):
             [np.asarray(o.detach().numpy()) for o in outs], counter.op_count)
 
 
-@pytest.mark.parametrize("name,make_input", CASES, ids=[c[0] for c in CASES])
+@pytest.mark.parametrize("name,make_input", CASES)
 def test_counts_grad_fns_and_values_match_dynamo(name, make_input):
     ours = _run(minitorch2, CompileCounter, frontend.reset, name, make_input)
     theirs = _run(torch, torch._dynamo.testing.CompileCounter, torch._dynamo.reset, name, make_input)
