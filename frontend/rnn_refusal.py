@@ -4,7 +4,7 @@ Coverage surface: it exists only for fidelity to that quirk; with config.allow_r
 nn.RNN, GRU and LSTM like any module. With it False, wrapping one is a graph break. Dynamo resumes only after a
 call: at `self.lstm` (an attribute read) it goes back to its last checkpoint, an instruction with an empty stack
 once the graph has two ops (symbolic_convert notes it), compiles the graph so far and runs the rest of the frame
-as written; with no checkpoint the whole frame runs eagerly, for good.
+as written; with no checkpoint the whole frame runs eagerly (its callees compile).
 """
 import functools
 import types
@@ -37,7 +37,8 @@ def note_checkpoint(tx, inst):
 
 
 def runs_rest_eagerly(e, checkpoint):
-    """True for a refusal outside a call; then e's break moves to the checkpoint (None: unresumable, eager)."""
+    """True for a refusal outside a call or of the frame's own argument; then e's break moves to the checkpoint
+    (None: unresumable, the frame runs eagerly)."""
     at_call = e.break_opname is None or e.break_opname.startswith("CALL")
     if e.code != "rnn_local" and (e.code != "rnn" or at_call):
         return False
