@@ -2,7 +2,7 @@
 
 autograd layer, run on the inference or joint graph before partitioning, as PyTorch's aot runs it. A frontend graph
 passes floats symbolically (SymFloats): a dynamic float argument read with `.item()` (here `_local_scalar_dense`),
-math on sizes (`torch._sym_sqrt(s27)`). Where a tensor op takes one, the float's expression is computed as 0-d
+math on sizes (`torch._sym_sqrt(s27)`, `1.0 / s27`). Where a tensor op takes one, the float's expression is computed as 0-d
 float64 tensors, converted to the op's computation dtype, and the op takes its all-tensor form:
 
     add = aten.add.Tensor(norm, _local_scalar_dense)   ->   convert_element_type_default = convert(arg1_1, f64)
@@ -47,7 +47,11 @@ class _Tensorifier:
 
     def tensor_of(self, expr):
         """The node computing expr as a 0-d tensor: a symbol from its number, constants, +, *, sqrt, math's kin."""
-        if expr not in self.tensors:
+        if expr not in self.tensors and expr.is_Mul and any(a.is_Pow and a.exp.is_negative for a in expr.args) \
+                and not any(a.is_Rational and not a.is_Integer for a in expr.args):  # a float divided by one
+            self.tensors[expr] = self.call(aten.true_divide.Tensor, *(self.convert(self.tensor_of(part), f64)
+                                                                      for part in expr.as_numer_denom()))
+        elif expr not in self.tensors:
             args = [] if expr.is_Atom else [self.tensor_of(a) for a in (expr.args[:1] if expr.is_Pow else expr.args)]
             if expr.is_Symbol:
                 self.tensors[expr] = self.call(aten.scalar_tensor.default, self.sym_nodes[expr])

@@ -36,7 +36,6 @@ SYMFLOAT_TENSORIFY = ("the AOT forward differs where a tensor op takes a float c
 
 # Every (case, mode) whose counts, graphs or guards differ from torch's today (strict xfail).
 KNOWN_DIFFERENT = {
-    ("attention_scores", "true"): SYMFLOAT_TENSORIFY,
     ("empty_batch", "true"): NUMPY_EMPTY_STRIDES,
     ("small_conv_net", "true"): COMMON_FACTOR,
     ("gpt_block", "true"): AOT_NAMES,
