@@ -2,7 +2,7 @@
 
 autograd layer, run on the inference or joint graph before partitioning, as PyTorch's aot runs it. A frontend graph
 passes floats symbolically (SymFloats): a dynamic float argument read with `.item()` (here `_local_scalar_dense`),
-math on sizes (`torch._sym_sqrt(s27)`, `1.0 / s27`). Where a tensor op takes one, the float's expression is computed as 0-d
+math on sizes (`torch._sym_sqrt(s27)`). Where a tensor op takes one, the float's expression is computed as 0-d
 float64 tensors, converted to the op's computation dtype, and the op takes its all-tensor form:
 
     add = aten.add.Tensor(norm, _local_scalar_dense)   ->   convert_element_type_default = convert(arg1_1, f64)
@@ -14,6 +14,8 @@ A frontend float input (its fake's `item_memo`) that an op still takes as a numb
 takes raises SpecializeFloatInputs (their positions): the frontend translates again with them constants (Dynamo's
 restart).
 """
+import functools
+
 import sympy
 
 import minitorch2
@@ -46,28 +48,26 @@ class _Tensorifier:
         return node if node.meta["val"].dtype is dtype else self.call(prims.convert_element_type.default, node, dtype)
 
     def tensor_of(self, expr):
-        """The node computing expr as a 0-d tensor: a symbol from its number, constants, +, *, sqrt, math's kin."""
-        if expr not in self.tensors and expr.is_Mul and any(a.is_Pow and a.exp.is_negative for a in expr.args) \
-                and not any(a.is_Rational and not a.is_Integer for a in expr.args):  # a float divided by one
-            self.tensors[expr] = self.call(aten.true_divide.Tensor, *(self.convert(self.tensor_of(part), f64)
-                                                                      for part in expr.as_numer_denom()))
-        elif expr not in self.tensors:
-            args = [] if expr.is_Atom else [self.tensor_of(a) for a in (expr.args[:1] if expr.is_Pow else expr.args)]
+        """The node computing expr as a 0-d tensor: a symbol from its number, constants, +, *, and in float64 a float
+        divided by one (torch's FloatTrueDiv: true_divide), sqrt and math's kin."""
+        if expr not in self.tensors:
+            numerator, denominator = expr.as_numer_denom() if expr.is_Mul else (expr, 1)
+            name = "sqrt" if expr.is_Pow and expr.exp == sympy.Rational(1, 2) else type(expr).__name__
             if expr.is_Symbol:
                 self.tensors[expr] = self.call(aten.scalar_tensor.default, self.sym_nodes[expr])
             elif expr.is_Integer or expr.is_Float:
                 number, dtype = (int(expr), minitorch2.int64) if expr.is_Integer else (float(expr), f64)
                 self.tensors[expr] = self.call(aten.scalar_tensor.default, number, dtype=dtype)
-            elif isinstance(expr, (sympy.Add, sympy.Mul)) and not any(a.is_Rational and not a.is_Integer
-                                                                      for a in expr.args):
-                self.tensors[expr] = args[0]
-                for arg in args[1:]:
-                    self.tensors[expr] = self.call(aten.add.Tensor if expr.is_Add else aten.mul.Tensor,
-                                                   self.tensors[expr], arg)
-            elif (expr.is_Pow and expr.exp == sympy.Rational(1, 2)) or type(expr).__name__ in MATH_OP_NAMES:
-                name = "sqrt" if expr.is_Pow else type(expr).__name__
-                self.tensors[expr] = self.call(getattr(aten, name).default, self.convert(args[0], f64))
-            else:  # (a size divided by an int: IntTrueDiv, which torch's pass leaves too)
+            elif (expr.is_Add or expr.is_Mul) and any(a.is_Rational and not a.is_Integer for a in expr.args):
+                raise NotImplementedError(f"{expr}: a size divided by an int (IntTrueDiv), which torch's pass leaves")
+            elif denominator != 1 or name in MATH_OP_NAMES:
+                target, operands = ((aten.true_divide.Tensor, (numerator, denominator)) if denominator != 1
+                                    else (getattr(aten, name).default, expr.args[:1]))
+                self.tensors[expr] = self.call(target, *[self.convert(self.tensor_of(e), f64) for e in operands])
+            elif expr.is_Add or expr.is_Mul:
+                binary, operands = aten.add.Tensor if expr.is_Add else aten.mul.Tensor, map(self.tensor_of, expr.args)
+                self.tensors[expr] = functools.reduce(lambda a, b: self.call(binary, a, b), list(operands))
+            else:
                 raise NotImplementedError(f"no tensor form for {expr}")
         return self.tensors[expr]
 

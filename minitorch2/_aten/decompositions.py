@@ -58,10 +58,6 @@ def rsub(self, other, alpha=1):
     return aten.sub.Tensor(other, self) if alpha == 1 else aten.sub.Tensor(other, self, alpha=alpha)
 
 
-def true_divide(self, other):
-    return aten.div.Tensor(self, other)
-
-
 def silu(self):
     return aten.mul.Tensor(self, aten.sigmoid.default(self))
 
