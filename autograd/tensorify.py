@@ -58,12 +58,14 @@ class _Tensorifier:
             elif expr.is_Integer or expr.is_Float:
                 number, dtype = (int(expr), minitorch2.int64) if expr.is_Integer else (float(expr), f64)
                 self.tensors[expr] = self.call(aten.scalar_tensor.default, number, dtype=dtype)
-            elif (expr.is_Add or expr.is_Mul) and any(a.is_Rational and not a.is_Integer for a in expr.args):
-                raise NotImplementedError(f"{expr}: a size divided by an int (IntTrueDiv), which torch's pass leaves")
             elif denominator != 1 or name in MATH_OP_NAMES:
-                target, operands = ((aten.true_divide.Tensor, (numerator, denominator)) if denominator != 1
-                                    else (getattr(aten, name).default, expr.args[:1]))
-                self.tensors[expr] = self.call(target, *[self.convert(self.tensor_of(e), f64) for e in operands])
+                parts = (numerator, denominator) if denominator != 1 else expr.args[:1]
+                int_division = numerator.is_integer and denominator.is_integer  # (IntTrueDiv: torch's pass leaves
+                operands = [self.tensor_of(p) if int_division else self.convert(self.tensor_of(p), f64) for p in parts]
+                if int_division:  # it, having made its operands)
+                    raise NotImplementedError(f"no tensor form for {expr}: a size divided by an int or a size")
+                target = aten.true_divide.Tensor if denominator != 1 else getattr(aten, name).default
+                self.tensors[expr] = self.call(target, *operands)
             elif expr.is_Add or expr.is_Mul:
                 binary, operands = aten.add.Tensor if expr.is_Add else aten.mul.Tensor, map(self.tensor_of, expr.args)
                 self.tensors[expr] = functools.reduce(lambda a, b: self.call(binary, a, b), list(operands))
