@@ -24,12 +24,13 @@ from minitorch2._sym import MATH_OP_NAMES, SymFloat, is_symbolic
 from minitorch2.fx.experimental.symbolic_shapes import SpecializeFloatInputs
 from minitorch2.utils import _pytree as pytree
 
-aten, prims, f64 = minitorch2.ops.aten, minitorch2.ops.prims, minitorch2.float64
+aten, prims, f32, f64 = minitorch2.ops.aten, minitorch2.ops.prims, minitorch2.float32, minitorch2.float64
 # a tensor op taking a float -> its form taking a tensor there (a returned float's scalar_tensor: that tensor)
 TENSOR_FORMS = {aten.scalar_tensor.default: None, aten.pow.Tensor_Tensor: aten.pow.Tensor_Tensor,
                 **{getattr(aten, n).Tensor: getattr(aten, n).Tensor for n in ("add", "sub", "mul", "div")},
                 **{getattr(aten, n).Scalar: getattr(aten, n).Tensor for n in ("eq", "ne", "lt", "le", "gt", "ge")}}
-_COMPUTATION_DTYPE = {minitorch2.float16: minitorch2.float32, minitorch2.bfloat16: minitorch2.float32}
+# the dtype an op computes in, where not its result's (a comparison's floats: float64)
+_COMPUTATION_DTYPE = {minitorch2.float16: f32, minitorch2.bfloat16: f32, minitorch2.bool: f64}
 
 
 class _Tensorifier:
@@ -48,8 +49,7 @@ class _Tensorifier:
         return node if node.meta["val"].dtype is dtype else self.call(prims.convert_element_type.default, node, dtype)
 
     def tensor_of(self, expr):
-        """The node computing expr as a 0-d tensor: a symbol from its number, constants, +, *, and in float64 a float
-        divided by one (torch's FloatTrueDiv: true_divide), sqrt and math's kin."""
+        """The node computing expr as a 0-d tensor: a symbol from its number, constants, +, *, / in f64, math's kin."""
         if expr not in self.tensors:
             numerator, denominator = expr.as_numer_denom() if expr.is_Mul else (expr, 1)
             name = "sqrt" if expr.is_Pow and expr.exp == sympy.Rational(1, 2) else type(expr).__name__
@@ -74,11 +74,9 @@ class _Tensorifier:
         return self.tensors[expr]
 
     def replace(self, node, dtype):
-        """node in its all-tensor form, each float argument a tensor of the computation dtype (a comparison's:
-        float64)."""
+        """node in its all-tensor form, each float argument a tensor of dtype, the one node computes in."""
         try:
-            args = [self.convert(self.convert(self.tensor_of(a.meta["val"].node.expr), f64),
-                                 f64 if dtype is minitorch2.bool else dtype)
+            args = [self.convert(self.convert(self.tensor_of(a.meta["val"].node.expr), f64), dtype)
                     if isinstance(getattr(a, "meta", {}).get("val"), SymFloat) else a for a in node.args]
         except NotImplementedError:
             return
