@@ -60,17 +60,16 @@ class _Tensorifier:
                 self.tensors[expr] = self.call(aten.scalar_tensor.default, number, dtype=dtype)
             elif denominator != 1 or name in MATH_OP_NAMES:
                 parts = (numerator, denominator) if denominator != 1 else expr.args[:1]
-                int_division = numerator.is_integer and denominator.is_integer  # (IntTrueDiv: torch's pass leaves
+                int_division = numerator.is_integer and denominator.is_integer
                 operands = [self.tensor_of(p) if int_division else self.convert(self.tensor_of(p), f64) for p in parts]
-                if int_division:  # it, having made its operands)
-                    raise NotImplementedError(f"no tensor form for {expr}: a size divided by an int or a size")
                 target = aten.true_divide.Tensor if denominator != 1 else getattr(aten, name).default
-                self.tensors[expr] = self.call(target, *operands)
+                if not int_division:  # (IntTrueDiv: torch's pass leaves it, having made its operands)
+                    self.tensors[expr] = self.call(target, *operands)
             elif expr.is_Add or expr.is_Mul:
                 binary, operands = aten.add.Tensor if expr.is_Add else aten.mul.Tensor, map(self.tensor_of, expr.args)
                 self.tensors[expr] = functools.reduce(lambda a, b: self.call(binary, a, b), list(operands))
-            else:
-                raise NotImplementedError(f"no tensor form for {expr}")
+        if expr not in self.tensors:  # (a size divided by an int or a size, a power other than sqrt)
+            raise NotImplementedError(f"no tensor form for {expr}")
         return self.tensors[expr]
 
     def replace(self, node, dtype):
@@ -81,8 +80,7 @@ class _Tensorifier:
         except NotImplementedError:
             return
         if args != list(node.args):
-            self.tensorified.update(s for a in node.args if isinstance(getattr(a, "meta", {}).get("val"), SymFloat)
-                                    for s in a.meta["val"].node.expr.free_symbols)
+            self.tensorified.update(*(a.meta["val"].node.expr.free_symbols for a, b in zip(node.args, args) if a is not b))
             form = TENSOR_FORMS[node.target]
             replacement = args[0] if form is None else self.call(form, *args, **node.kwargs)
             node.replace_all_uses_with(self.convert(replacement, node.meta["val"].dtype))
