@@ -14,6 +14,8 @@ A frontend float input (its fake's `item_memo`) that an op still takes as a numb
 takes raises SpecializeFloatInputs (their positions): the frontend translates again with them constants (Dynamo's
 restart).
 """
+import functools
+
 import sympy
 
 import minitorch2
@@ -22,12 +24,13 @@ from minitorch2._sym import MATH_OP_NAMES, SymFloat, is_symbolic
 from minitorch2.fx.experimental.symbolic_shapes import SpecializeFloatInputs
 from minitorch2.utils import _pytree as pytree
 
-aten, prims, f64 = minitorch2.ops.aten, minitorch2.ops.prims, minitorch2.float64
+aten, prims, f32, f64 = minitorch2.ops.aten, minitorch2.ops.prims, minitorch2.float32, minitorch2.float64
 # a tensor op taking a float -> its form taking a tensor there (a returned float's scalar_tensor: that tensor)
 TENSOR_FORMS = {aten.scalar_tensor.default: None, aten.pow.Tensor_Tensor: aten.pow.Tensor_Tensor,
                 **{getattr(aten, n).Tensor: getattr(aten, n).Tensor for n in ("add", "sub", "mul", "div")},
                 **{getattr(aten, n).Scalar: getattr(aten, n).Tensor for n in ("eq", "ne", "lt", "le", "gt", "ge")}}
-_COMPUTATION_DTYPE = {minitorch2.float16: minitorch2.float32, minitorch2.bfloat16: minitorch2.float32}
+# the dtype an op computes in, where not its result's (a comparison's floats: float64)
+_COMPUTATION_DTYPE = {minitorch2.float16: f32, minitorch2.bfloat16: f32, minitorch2.bool: f64}
 
 
 class _Tensorifier:
@@ -46,39 +49,38 @@ class _Tensorifier:
         return node if node.meta["val"].dtype is dtype else self.call(prims.convert_element_type.default, node, dtype)
 
     def tensor_of(self, expr):
-        """The node computing expr as a 0-d tensor: a symbol from its number, constants, +, *, sqrt, math's kin."""
+        """The node computing expr as a 0-d tensor: a symbol from its number, constants, +, *, / in f64, math's kin."""
         if expr not in self.tensors:
-            args = [] if expr.is_Atom else [self.tensor_of(a) for a in (expr.args[:1] if expr.is_Pow else expr.args)]
+            numerator, denominator = expr.as_numer_denom() if expr.is_Mul else (expr, 1)
+            name = "sqrt" if expr.is_Pow and expr.exp == sympy.Rational(1, 2) else type(expr).__name__
             if expr.is_Symbol:
                 self.tensors[expr] = self.call(aten.scalar_tensor.default, self.sym_nodes[expr])
             elif expr.is_Integer or expr.is_Float:
                 number, dtype = (int(expr), minitorch2.int64) if expr.is_Integer else (float(expr), f64)
                 self.tensors[expr] = self.call(aten.scalar_tensor.default, number, dtype=dtype)
-            elif isinstance(expr, (sympy.Add, sympy.Mul)) and not any(a.is_Rational and not a.is_Integer
-                                                                      for a in expr.args):
-                self.tensors[expr] = args[0]
-                for arg in args[1:]:
-                    self.tensors[expr] = self.call(aten.add.Tensor if expr.is_Add else aten.mul.Tensor,
-                                                   self.tensors[expr], arg)
-            elif (expr.is_Pow and expr.exp == sympy.Rational(1, 2)) or type(expr).__name__ in MATH_OP_NAMES:
-                name = "sqrt" if expr.is_Pow else type(expr).__name__
-                self.tensors[expr] = self.call(getattr(aten, name).default, self.convert(args[0], f64))
-            else:  # (a size divided by an int: IntTrueDiv, which torch's pass leaves too)
-                raise NotImplementedError(f"no tensor form for {expr}")
+            elif denominator != 1 or name in MATH_OP_NAMES:
+                parts = (numerator, denominator) if denominator != 1 else expr.args[:1]
+                int_division = numerator.is_integer and denominator.is_integer
+                operands = [self.tensor_of(p) if int_division else self.convert(self.tensor_of(p), f64) for p in parts]
+                target = aten.true_divide.Tensor if denominator != 1 else getattr(aten, name).default
+                if not int_division:  # (IntTrueDiv: torch's pass leaves it, having made its operands)
+                    self.tensors[expr] = self.call(target, *operands)
+            elif expr.is_Add or expr.is_Mul:
+                binary, operands = aten.add.Tensor if expr.is_Add else aten.mul.Tensor, map(self.tensor_of, expr.args)
+                self.tensors[expr] = functools.reduce(lambda a, b: self.call(binary, a, b), list(operands))
+        if expr not in self.tensors:  # (a size divided by an int or a size, a power other than sqrt)
+            raise NotImplementedError(f"no tensor form for {expr}")
         return self.tensors[expr]
 
     def replace(self, node, dtype):
-        """node in its all-tensor form, each float argument a tensor of the computation dtype (a comparison's:
-        float64)."""
+        """node in its all-tensor form, each float argument a tensor of dtype, the one node computes in."""
         try:
-            args = [self.convert(self.convert(self.tensor_of(a.meta["val"].node.expr), f64),
-                                 f64 if dtype is minitorch2.bool else dtype)
+            args = [self.convert(self.convert(self.tensor_of(a.meta["val"].node.expr), f64), dtype)
                     if isinstance(getattr(a, "meta", {}).get("val"), SymFloat) else a for a in node.args]
         except NotImplementedError:
             return
         if args != list(node.args):
-            self.tensorified.update(s for a in node.args if isinstance(getattr(a, "meta", {}).get("val"), SymFloat)
-                                    for s in a.meta["val"].node.expr.free_symbols)
+            self.tensorified.update(*(a.meta["val"].node.expr.free_symbols for a, b in zip(node.args, args) if a is not b))
             form = TENSOR_FORMS[node.target]
             replacement = args[0] if form is None else self.call(form, *args, **node.kwargs)
             node.replace_all_uses_with(self.convert(replacement, node.meta["val"].dtype))

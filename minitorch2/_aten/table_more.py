@@ -133,6 +133,9 @@ def _rarer_math_rows(op, inplace):
         op("fmod.Tensor(Tensor self, Tensor other) -> Tensor", CORE_POINTWISE, k2.fmod, f.fmod_tensor,
            grad_fn="FmodBackward1"),
         op("fmod.Scalar(Tensor self, Scalar other) -> Tensor", CORE_POINTWISE, k2.fmod, _same_grad),
+        # (composite in torch: div.Tensor under autograd; tensorify_python_scalars records it whole)
+        op("true_divide.Tensor(Tensor self, Tensor other) -> Tensor", POINTWISE, pw.div, d.div_tensor,
+           lambda self, other: d.aten.div.Tensor(self, other), "DivBackward0", self_value_for=("other",)),
         op("atan2(Tensor self, Tensor other) -> Tensor", CORE_POINTWISE, k2.atan2, f.atan2),
         op("lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor", POINTWISE, k2.lerp, f.lerp_scalar),
         *shift_rows("bitwise_left_shift", "__lshift__", k2.bitwise_left_shift),

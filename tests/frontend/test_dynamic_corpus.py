@@ -30,13 +30,9 @@ NUMPY_EMPTY_STRIDES = ("torch.tensor() of an empty numpy array keeps numpy's str
                        "L['x'].size()[1]` guard; ours builds (3, 1) strides")
 COMMON_FACTOR = ("AOT's guards differ by one: torch decides `3*s*(25 // s) == 75` from the known `s*(25 // s) == 25` "
                  "(it compares relations with their common integer factor divided out), ours records it")
-SYMFLOAT_TENSORIFY = ("the AOT forward differs where a tensor op takes a float computed from sizes (1.0 / "
-                      "math.sqrt(k.size(-1))): torch's tensorify pass computes it as tensors with true_divide.Tensor "
-                      "(scalar_tensor, sqrt); ours keeps the SymFloat (no aten.true_divide.Tensor row yet)")
 
 # Every (case, mode) whose counts, graphs or guards differ from torch's today (strict xfail).
 KNOWN_DIFFERENT = {
-    ("attention_scores", "true"): SYMFLOAT_TENSORIFY,
     ("empty_batch", "true"): NUMPY_EMPTY_STRIDES,
     ("small_conv_net", "true"): COMMON_FACTOR,
     ("gpt_block", "true"): AOT_NAMES,

@@ -56,13 +56,19 @@ def _programs(lib):
     def tensorified(x, eps):
         return (x * eps).sum() + eps
 
+    def float_over_sizes(x, eps):  # torch's FloatTrueDiv: true_divide of float64 tensors
+        return x * (1.0 / math.sqrt(x.size(0))) + x * (2.0 / (x.size(0) * x.size(1)))
+
+    def sizes_over_sizes(x, eps):  # an int over an int (IntTrueDiv) stays a number; a float over one does not
+        return x * (x.size(0) / x.size(1)) * (math.sqrt(x.size(0)) / x.size(1)) * ((x.size(0) + 1) / 2)
+
     def checked(x, eps):
         lib._check(x.size(0) > 2)
         lib._check(x.size(0) != x.size(1) + 1)
         return (x[1:] * 2).sum()
 
     return {f.__name__: f for f in (module_floats, batch_norm_floats, global_and_math, pinned_by_an_op, no_tensor_form, tensorified,
-                                    checked)}
+                                    float_over_sizes, sizes_over_sizes, checked)}
 
 
 PROGRAMS = {"torch": _programs(torch), "ours": _programs(minitorch2)}

@@ -1843,6 +1843,7 @@ OP_DB = [
     OpInfo("mul.Scalar", binary_scalar()),
     OpInfo("div.Tensor", binary(nonzero=True, scalar=True)),
     OpInfo("div.Scalar", binary_scalar(nonzero=True)),
+    OpInfo("true_divide.Tensor", binary(nonzero=True, scalar=True)),
     OpInfo("div.Tensor_mode", chain(with_kwargs(binary(nonzero=True), rounding_mode="trunc"),
                                     with_kwargs(binary(nonzero=True), rounding_mode="floor")),
            xfails=[_x("meta", TORCH_META_DIFFERS + "(div floor on a transposed input: CPU keeps the layout, meta is "
