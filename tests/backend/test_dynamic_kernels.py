@@ -187,17 +187,16 @@ def test_what_the_backend_cannot_decide_compiles_per_size(caplog):
 
 
 @pytest.mark.parametrize("codegen", WITH_TRITON[::-1])
-def test_code_generators(codegen, monkeypatch, caplog):
-    # numpy_ref evaluates a kernel over symbols at each run's sizes; Triton refuses kernels over symbols, so its
-    # graphs are compiled once per size (and still give torch's values)
+def test_code_generators(codegen, monkeypatch):
+    # numpy_ref evaluates a kernel over symbols at each run's sizes; Triton's kernels take the symbols as int
+    # arguments (size expressions as ks0.., launch grid and blocks from each run's sizes): one compile for all
     monkeypatch.setattr(backend.config, "cpu_codegen", codegen)
     shapes = [[(n, 5)] for n in (3, 4, 6)]
-    with caplog.at_level(logging.INFO, logger="autograd.aot"):
-        graphs = _compiled_graphs(lambda lib: lambda x: (x.softmax(-1) * 2, x[1:].t().exp()), shapes)
-    if codegen == "triton":
-        assert graphs == ["inference"] * len(shapes) and "Triton kernels over symbolic sizes" in caplog.text
-    else:
-        assert graphs == ["inference"]
+    assert _compiled_graphs(lambda lib: lambda x: (x.softmax(-1) * 2, x[1:].t().exp()), shapes) == ["inference"]
+    shapes = [[(n, m)] for n, m in ((3, 4), (5, 7), (13, 6), (3, 300))]  # reductions, a mean's count, a size expression
+    program = lambda lib: lambda x: (x.sum(-1), x.mean(0), x.amax(1), x.argmax(1), x.reshape(-1)[1:] * x.shape[0],
+                                     x[1:].t().exp(), x[:, None, :] * x[None, :, 1:2])
+    assert _compiled_graphs(program, shapes) == ["inference"]
 
 
 def test_debug_folder_scripts_take_the_example_sizes(tmp_path, monkeypatch):
