@@ -23,6 +23,10 @@ in a small `error_flags` buffer, which `run` turns into eager's error (as `llvm.
 `tl.atomic_add`; a `serial` kernel runs as one program that walks its blocks in order (one element at a time
 where only order can make duplicate writes come out right).
 
+Dynamic shapes: a kernel over size symbols takes them as plain int parameters (`s0`, not tl.constexpr, so one
+compiled kernel serves every size) and each other size expression it uses as one more (`ks0 = s0 - 1`, as
+Inductor's), computed on the host; `run` takes the extents, the grid and the block sizes from each run's sizes.
+
 Running: without a GPU, Triton's interpreter (`TRITON_INTERPRET=1`) runs the kernel over the buffers' own memory,
 wrapped zero-copy as torch tensors (the carrier Triton's launcher accepts); with one, buffers are copied over and back.
 """
@@ -216,7 +220,8 @@ class TritonEmitter:
         self.line(scope, f"{acc} = tl.full([XBLOCK, RBLOCK], {ops.identity(kind, acc_dtype)}, "
                          f"{ops.triton_dtype(acc_dtype)})")
         if is_arg:
-            self.line(scope, f"{acc}_index = tl.full([XBLOCK, RBLOCK], {self.size_text(math.prod(reduce.rranges))}, tl.int64)")
+            rnumel = self.size_text(math.prod(reduce.rranges))
+            self.line(scope, f"{acc}_index = tl.full([XBLOCK, RBLOCK], {rnumel}, tl.int64)")
 
         def accumulate(inner):
             value = self.value(reduce.value, inner)
