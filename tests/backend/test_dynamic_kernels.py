@@ -199,6 +199,30 @@ def test_code_generators(codegen, monkeypatch):
     assert _compiled_graphs(program, shapes) == ["inference"]
 
 
+@pytest.mark.parametrize("codegen", WITH_TRITON[::-1])
+def test_indirect_kernels_over_symbols(codegen, monkeypatch):
+    # a gather and a scatter-add (a serial kernel) over symbols, and an index out of range raising torch's error class
+    monkeypatch.setattr(backend.config, "cpu_codegen", codegen)
+    program = lambda lib: lambda x, i, src: (lib.zeros(x.shape[0] + 2, 3).index_add(0, i, src) * 2, x[i].sum(1))
+    frontend.reset()
+    backend.metrics.reset()
+    compiled = minitorch2.compile(program(minitorch2), dynamic=True)
+    for n, k in ((4, 6), (7, 9), (11, 5)):
+        x, src = (RNG.standard_normal(shape).astype(np.float32) for shape in ((n, 3), (k, 3)))
+        i = RNG.integers(0, n, k)
+        ours = compiled(*map(minitorch2.tensor, (x, i, src)))
+        for out, want in zip(ours, program(torch)(*map(torch.tensor, (x, i, src)))):
+            np.testing.assert_allclose(out.numpy(), want.numpy(), rtol=1e-6, atol=1e-6)
+    assert len(backend.metrics.graphs) == 1
+    gather = minitorch2.compile(lambda x, i: x[i] * 2, dynamic=True)
+    for n in (4, 6):
+        gather(minitorch2.ones(n, 3), minitorch2.tensor(np.array([0, n - 1, -n])))
+    with pytest.raises(IndexError):
+        torch.ones(7, 3)[torch.tensor([0, 9])]
+    with pytest.raises(IndexError):
+        gather(minitorch2.ones(7, 3), minitorch2.tensor(np.array([0, 9])))
+
+
 def test_debug_folder_scripts_take_the_example_sizes(tmp_path, monkeypatch):
     # MINITORCH2_COMPILE_DEBUG's output_code.py and fx_graph_runnable.py of a graph over symbols run alone, at the
     # sizes of the call that compiled it (running them takes a process each: checked by hand, not here)
