@@ -60,6 +60,7 @@ CASES = {
     "_to_copy.default": lambda: ((_t(3, 4),), {"dtype": minitorch2.float32}),
     "masked_fill.Scalar": lambda: ((_t(3, 4), _mask(3, 4), 0.5), {}),
     "masked_fill.Tensor": lambda: ((_t(3, 4), _mask(3, 4), _t()), {}),
+    "true_divide.Tensor": lambda: ((_t(3, 4), _t(4)), {}),
     "std.correction": lambda: ((_t(3, 4), [1]), {"correction": 1}),
     "sgn.default": lambda: ((_t(3, 4),), {}),
     "new_zeros.default": lambda: ((_t(3, 4), [2, 3]), {}),
