@@ -174,7 +174,8 @@ def broadcast_strides(t, shape):
 
 
 def _is_dense(t):
-    pairs = sorted((st, sz) for sz, st in zip(t.shape, t.stride()) if sz != 1)
+    # (by stride alone: dims tied on a stride overlap whatever their sizes, and comparing symbolic sizes would guard)
+    pairs = sorted(((st, sz) for sz, st in zip(t.shape, t.stride()) if sz != 1), key=lambda pair: pair[0])
     expected = 1
     for st, sz in pairs:
         if st != expected:
