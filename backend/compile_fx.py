@@ -125,7 +125,7 @@ def _compile(gm, example_inputs, graph_kind):
     gm, constants = _lift_constants(gm)
     example_inputs = list(example_inputs) + constants
     key = speed.graph_key(gm, example_inputs, graph_kind)  # None: not cached (always, when speed is plain)
-    stored = speed.load_graph(key) if key else None  # (source, compiled kernels, fallbacks) compiled before
+    stored = speed.load_graph(key, example_inputs) if key else None  # (source, compiled kernels, fallbacks) compiled before
     scheduler = None  # (a graph from the cache was not scheduled: CompiledGraph schedules it when asked)
     if stored is not None:
         source, compiled, fallbacks = stored

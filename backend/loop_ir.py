@@ -53,6 +53,7 @@ import sympy
 
 from minitorch2 import _dtype as dt
 from minitorch2.fx.experimental.symbolic_shapes import FloorDiv as SizeFloorDiv
+from minitorch2.fx.experimental.symbolic_shapes import Mod as SizeMod
 from minitorch2.fx.experimental.symbolic_shapes import _SourcePrinter  # (guards' printer: sizes as Python)
 
 from .virtualized import shape_env
@@ -226,8 +227,17 @@ def known(relation):
     """True when a comparison of sizes holds for every value of their symbols (from their ranges, in the ShapeEnv of
     the graph being compiled); unproven, False: callers then take the branch that is always correct."""
     if isinstance(relation, sympy.core.relational.Relational) and shape_env() is not None:
+        if relation.has(SizeFloorDiv):  # (s*(n//s) is n where n % s == 0: only here, the ShapeEnv would guard it)
+            relation = exact_divisions(relation, shape_env().guards)
         return shape_env().static_value(relation) is True
     return relation is sympy.true or relation is True or (isinstance(relation, (bool, np.bool_)) and bool(relation))
+
+
+def exact_divisions(expr, guards):
+    """expr with each `a // b` that the guards make exact (`a % b == 0`) written as a / b."""
+    args = [exact_divisions(a, guards) for a in expr.args]
+    exact = isinstance(expr, SizeFloorDiv) and sympy.Eq(SizeMod(*expr.args), 0) in guards
+    return args[0] / args[1] if exact else expr.func(*args) if args else expr
 
 
 def is_one(size):

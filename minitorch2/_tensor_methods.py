@@ -44,27 +44,14 @@ def _binary_operators():
         "__invert__": lambda self: F.logical_not(self) if self.dtype is _dtype.bool_ else F.bitwise_not(self),
         "__and__": and_, "__or__": or_, "__xor__": xor, "__rand__": and_, "__ror__": or_, "__rxor__": xor,
         "__eq__": compare(F.eq, False), "__ne__": compare(F.ne, True),
-        "__lshift__": lambda self, other: _shift_operator(aten.__lshift__, self, other),
-        "__rshift__": lambda self, other: _shift_operator(aten.__rshift__, self, other),
-        "__rlshift__": lambda self, other: F.bitwise_left_shift(other, self),
-        "__rrshift__": lambda self, other: F.bitwise_right_shift(other, self),
     }
 
 
-def _shift_operator(packet, self, other):
-    """x << y records aten.__lshift__ (not bitwise_left_shift), as torch's operator binding does."""
-    return packet.Tensor(self, other) if isinstance(other, Tensor) else packet.Scalar(self, other)
-
-
 def _inplace_operators():
-    def ishift(packet):
-        return lambda self, other: _shift_operator(packet, self, other)
-
     return {"__iadd__": lambda self, other: self.add_(other), "__isub__": lambda self, other: self.sub_(other),
             "__imul__": lambda self, other: self.mul_(other), "__itruediv__": lambda self, other: self.div_(other),
             "__ipow__": lambda self, other: aten.pow_.Scalar(self, other),
-            "__imatmul__": lambda self, other: self.copy_(F.matmul(self, other)),
-            "__ilshift__": ishift(aten.__ilshift__), "__irshift__": ishift(aten.__irshift__)}
+            "__imatmul__": lambda self, other: self.copy_(F.matmul(self, other))}
 
 
 def _methods_from_rows():
@@ -94,20 +81,7 @@ def _inplace_methods():
     def index_put_(self, indices, values, accumulate=False):
         return aten.index_put_.default(self, list(indices), values, accumulate)
 
-    def shift_(packet):
-        return lambda self, other: (packet.Tensor(self, other) if isinstance(other, Tensor)
-                                    else packet.Tensor_Scalar(self, other))
-
-    def index_fill_(self, dim, index, value):
-        if isinstance(value, Tensor):
-            return aten.index_fill_.int_Tensor(self, dim, index, value)
-        return aten.index_fill_.int_Scalar(self, dim, index, value)
-
-    return {
-        "fill_": fill_, "copy_": copy_, "index_put_": index_put_,
-        "bitwise_left_shift_": shift_(aten.bitwise_left_shift_), "bitwise_right_shift_": shift_(aten.bitwise_right_shift_),
-        "index_fill_": index_fill_,
-    }
+    return {"fill_": fill_, "copy_": copy_, "index_put_": index_put_}
 
 
 # The torch-level functions that torch.Tensor has no method of; every other one is also a method (`x.sum(0)` is

@@ -1,10 +1,12 @@
-"""Tensor methods beyond what the pipeline calls: the new_* constructors (`x.new_zeros(2, 3)`, the legacy `x.new(...)`)
-and the in-place samplers uniform_ and random_.
+"""Tensor methods beyond what the pipeline calls: the new_* constructors (`x.new_zeros(2, 3)`, the legacy `x.new(...)`),
+the in-place samplers uniform_ and random_, the shift operators (`x << y` and its reflected and in-place forms) and
+index_fill_.
 
 Runtime layer, coverage surface. Each hands its aten op the arguments PyTorch's bindings pass (new_* the factory
 options as _factories.py's do); _tensor_methods.install binds them onto Tensor with the others.
 """
 from ._factories import _finish, _options, _size, tensor as make_tensor
+from ._functions_common_math import bitwise_left_shift, bitwise_right_shift
 from ._ops import ops
 from ._tensor import Size, Tensor
 
@@ -56,7 +58,27 @@ def tensor_methods():
             from_, to = 0, from_
         return getattr(aten.random_, "from")(self, from_, to, generator=generator)
 
+    def shift_operator(packet):
+        """x << y records aten.__lshift__ (not bitwise_left_shift), as torch's operator binding does."""
+        return lambda self, other: (packet.Tensor(self, other) if isinstance(other, Tensor)
+                                    else packet.Scalar(self, other))
+
+    def shift_(packet):
+        return lambda self, other: (packet.Tensor(self, other) if isinstance(other, Tensor)
+                                    else packet.Tensor_Scalar(self, other))
+
+    def index_fill_(self, dim, index, value):
+        if isinstance(value, Tensor):
+            return aten.index_fill_.int_Tensor(self, dim, index, value)
+        return aten.index_fill_.int_Scalar(self, dim, index, value)
+
     return {
+        "__lshift__": shift_operator(aten.__lshift__), "__rshift__": shift_operator(aten.__rshift__),
+        "__ilshift__": shift_operator(aten.__ilshift__), "__irshift__": shift_operator(aten.__irshift__),
+        "__rlshift__": lambda self, other: bitwise_left_shift(other, self),
+        "__rrshift__": lambda self, other: bitwise_right_shift(other, self),
+        "bitwise_left_shift_": shift_(aten.bitwise_left_shift_), "bitwise_right_shift_": shift_(aten.bitwise_right_shift_),
+        "index_fill_": index_fill_,
         "new": new, "new_tensor": new_tensor, "new_zeros": new_sized(aten.new_zeros.default),
         "new_ones": new_sized(aten.new_ones.default), "new_empty": new_sized(aten.new_empty.default),
         "new_full": new_full, "new_empty_strided": new_empty_strided, "uniform_": uniform_, "random_": random_,

@@ -82,10 +82,10 @@ def graph_key(gm, example_inputs, graph_kind):
     return graph_cache.graph_key(gm, example_inputs, graph_kind) if fast() else None
 
 
-def load_graph(key):
+def load_graph(key, example_inputs):
     """(wrapper source, {kernel name: compiled kernel}, fallbacks) of the graph stored under key (compiled before,
     by any process), each kernel rebuilt from its LLVM IR (the kernel cache finds the machine code), or None."""
-    stored = graph_cache.load(key)
+    stored = graph_cache.load(key, example_inputs)
     if stored is None:
         return None
     llvm = get_codegen()

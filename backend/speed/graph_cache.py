@@ -6,11 +6,13 @@ LLVM-IR emission of a big graph take seconds, and their result depends on
 nothing but the aten graph, its inputs' metadata and the backend's own code,
 so a second process compiling the same graph loads the result instead:
 
-    key   = SHA-256 of: the aten graph's Python code, each input's (shape, stride, dtype),
+    key   = SHA-256 of: the aten graph's Python code, each input's (shape, stride, dtype) (sizes over
+            symbols as text, `s77`, with the ShapeEnv's facts: each symbol's range, replacements, guards),
             the graph kind, the knobs that change code (cpu_codegen, max_fusion_size),
             the host CPU (LLVM's fingerprint) and the source text of every backend module
     value = a JSON file: the generated wrapper source (output_code.py) and, per kernel, its
-            loop_ir.Kernel (as data: the dataclass fields, rebuilt only as loop_ir classes) and
+            loop_ir.Kernel (as data: the dataclass fields, rebuilt only as loop_ir classes and sizes over the graph's
+            size symbols, which a hit finds by name in its own inputs) and
             LLVM IR text; speed.load_graph rebuilds each kernel from that text (an LLVMKernel over each),
             whose machine code the kernel cache (kernel_cache.py) finds by that text: no optimizer runs
 
@@ -32,17 +34,21 @@ import json
 import os
 from dataclasses import dataclass
 
+import sympy
+
 from minitorch2 import _dtype
 from minitorch2._sym import is_symbolic
+from minitorch2.fx.experimental.symbolic_shapes import FloorDiv, Mod
 
 from .. import config
 from .. import loop_ir as L
 from ..codegen import llvm_jit
 from . import disk_cache
 
-FORMAT = 3  # bump when the entry layout changes
+FORMAT = 4  # bump when the entry layout changes
 LOOP_IR_CLASSES = {name: cls for name, cls in vars(L).items()
                    if isinstance(cls, type) and dataclasses.is_dataclass(cls) and cls.__module__ == L.__name__}
+SIZE_CLASSES = {cls.__name__: cls for cls in (sympy.Add, sympy.Mul, sympy.Pow, sympy.Max, sympy.Min, FloorDiv, Mod)}
 
 
 @functools.lru_cache(maxsize=None)
@@ -64,18 +70,43 @@ def graph_key(gm, example_inputs, graph_kind):
         return None
     if any(node.op == "get_attr" for node in gm.graph.nodes):
         return None
-    if any(is_symbolic(v) or any(map(is_symbolic, getattr(v, "shape", ()))) for v in example_inputs):
-        return None  # a graph over symbolic sizes (one compile serves every size): its kernels stay in the kernel cache
     inputs = []
     for value in example_inputs:
         if hasattr(value, "shape") and hasattr(value, "stride"):
-            inputs.append(("tensor", tuple(value.shape), tuple(value.stride()), str(value.dtype)))
+            inputs.append(("tensor", tuple(map(str, value.shape)), tuple(map(str, value.stride())), str(value.dtype)))
         else:
-            inputs.append(("value", repr(value)))
+            inputs.append(("value", str(value.node.expr) if is_symbolic(value) else repr(value)))
     parts = [str(FORMAT), backend_source_digest(), llvm_jit.host().fingerprint, graph_kind, config.cpu_codegen,
-             str(config.max_fusion_size), repr(inputs), gm.code,
+             str(config.max_fusion_size), repr(inputs), gm.code, size_facts(example_inputs),
              str(_dtype.get_default_dtype())]  # `ones([3])` in gm.code lowers to the default dtype
     return hashlib.sha256("\n\0".join(parts).encode()).hexdigest()
+
+
+def size_facts(example_inputs):
+    """What the compile of a graph over symbolic sizes may decide from besides the graph: its ShapeEnv's ranges,
+    replacements and guards (compile_fx_inner refuses a compile that adds to them). "" for a static graph."""
+    sizes = symbolic_sizes(example_inputs)
+    if not sizes:
+        return ""
+    env = sizes[0].node.shape_env
+    return repr((sorted((str(s), str(r)) for s, r in env.var_to_range.items()),
+                 sorted((str(s), str(e)) for s, e in env.replacements.items()), [str(g) for g in env.guards]))
+
+
+def symbolic_sizes(example_inputs):
+    """The inputs' SymInts and SymFloats: themselves, and tensors' sizes and strides."""
+    found = []
+    for value in example_inputs:
+        if hasattr(value, "shape") and hasattr(value, "stride"):
+            found += [v for v in (*value.shape, *value.stride()) if is_symbolic(v)]
+        elif is_symbolic(value):
+            found.append(value)
+    return found
+
+
+def input_symbols(example_inputs):
+    """The sympy symbols the inputs' sizes are over (what a stored kernel's sizes are rebuilt over)."""
+    return {symbol for v in symbolic_sizes(example_inputs) for symbol in v.node.expr.free_symbols}
 
 
 def entry_path(key):
@@ -93,6 +124,8 @@ def encode(value):
                 "fields": {f.name: encode(getattr(value, f.name)) for f in dataclasses.fields(value) if f.init}}
     if isinstance(value, _dtype.dtype):
         return {"dtype": value.name}
+    if isinstance(value, sympy.Basic):
+        return encode_size(value)
     if isinstance(value, tuple):
         return {"tuple": [encode(v) for v in value]}
     if isinstance(value, list):
@@ -102,18 +135,45 @@ def encode(value):
     raise TypeError(f"graph cache: cannot store a {type(value).__name__} in a kernel")
 
 
-def decode(data):
-    """encode's inverse; builds nothing but loop_ir classes, dtypes and plain values (ValueError if asked to)."""
+def encode_size(size):
+    """A size (a sympy integer, or an expression over size symbols) as JSON data: symbols by name."""
+    if size.is_Symbol:
+        return {"symbol": size.name}
+    if size.is_Integer:
+        return {"integer": int(size)}
+    if size.is_Rational:
+        return {"rational": [int(size.p), int(size.q)]}
+    if type(size).__name__ in SIZE_CLASSES and SIZE_CLASSES[type(size).__name__] is type(size):
+        return {"size": type(size).__name__, "args": [encode_size(a) for a in size.args]}
+    raise TypeError(f"graph cache: cannot store the size {size}")
+
+
+def decode(data, symbols):
+    """encode's inverse; builds nothing but loop_ir classes, dtypes, sizes over `symbols` (the graph's size symbols
+    by name) and plain values (ValueError if asked to)."""
     if isinstance(data, list):
-        return [decode(v) for v in data]
+        return [decode(v, symbols) for v in data]
     if not isinstance(data, dict):
         return data
     if set(data) == {"tuple"}:
-        return tuple(decode(v) for v in data["tuple"])
+        return tuple(decode(v, symbols) for v in data["tuple"])
     if set(data) == {"dtype"}:
         return _dtype.from_name(data["dtype"])
     if set(data) == {"loop_ir", "fields"} and data["loop_ir"] in LOOP_IR_CLASSES:
-        return LOOP_IR_CLASSES[data["loop_ir"]](**{k: decode(v) for k, v in data["fields"].items()})
+        return LOOP_IR_CLASSES[data["loop_ir"]](**{k: decode(v, symbols) for k, v in data["fields"].items()})
+    return decode_size(data, symbols)
+
+
+def decode_size(data, symbols):
+    """encode_size's inverse, over the symbols of the graph being compiled (ValueError for any other name)."""
+    if set(data) == {"symbol"} and data["symbol"] in symbols:
+        return symbols[data["symbol"]]
+    if set(data) == {"integer"} and type(data["integer"]) is int:
+        return sympy.Integer(data["integer"])
+    if set(data) == {"rational"} and all(type(v) is int for v in data["rational"]):
+        return sympy.Rational(*data["rational"])
+    if set(data) == {"size", "args"} and data["size"] in SIZE_CLASSES:
+        return SIZE_CLASSES[data["size"]](*(decode_size(a, symbols) for a in data["args"]))
     raise ValueError("graph cache: not a stored loop_ir value")
 
 
@@ -147,8 +207,8 @@ def save(key, source, compiled_kernels, fallbacks):
     disk_cache.write(config.graph_cache_dir, entry_path(key), data, config.graph_cache_max_bytes)
 
 
-def load(key):
-    """The StoredGraph under key, or None."""
+def load(key, example_inputs):
+    """The StoredGraph under key, or None. Its sizes are over the size symbols of example_inputs."""
     data = disk_cache.read(config.graph_cache_dir, entry_path(key))
     if data is None:
         return None
@@ -156,7 +216,8 @@ def load(key):
         entry = json.loads(data)
         if entry.get("format") != FORMAT or entry.get("key") != key:
             return None
-        kernels = [StoredKernel(k["name"], decode(k["kernel"]), k["llvm_ir"], k["error_flags"])
+        symbols = {s.name: s for s in input_symbols(example_inputs)}
+        kernels = [StoredKernel(k["name"], decode(k["kernel"], symbols), k["llvm_ir"], k["error_flags"])
                    for k in entry["kernels"]]
         source, fallbacks = entry["source"], entry["fallbacks"]
     except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
