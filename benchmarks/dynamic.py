@@ -1,6 +1,7 @@
 """Kernels over symbolic sizes against kernels compiled for one size (issue 21 item 6).
 
     python benchmarks/dynamic.py [--quick] [--threads N] [--only NAME[,NAME...]]
+    python benchmarks/dynamic.py --cache [--only NAME[,NAME...]]
 
 For each workload, two compiled versions of the same program run side by side: `static`, compiled by
 minitorch2.compile(fn) for the sizes of its first call (a new size recompiles), and `dynamic`, compiled by
@@ -8,6 +9,9 @@ minitorch2.compile(fn, dynamic=True) once for every size (the kernels take the s
 the steady-state time per call at the first size (the best round of interleaved rounds, as benchmarks/inductor.py
 measures), its ratio dynamic / static, and the first call at a new size (the batch dimension changed): the static
 version compiles again there, the dynamic one only runs.
+
+With --cache: the first call of the dynamic version (trace, compile, run) in a fresh process with empty caches, then
+in a second fresh process that finds the first one's graphs (over symbols) in the graph cache on disk.
 
 Workloads (benchmarks/inductor.py's, the leading dimension being the one that changes):
   chain5        a pointwise chain with gelu over (8192, 2048) float32, then (6144, 2048)
@@ -17,6 +21,7 @@ Workloads (benchmarks/inductor.py's, the leading dimension being the one that ch
 """
 import argparse
 import os
+import subprocess
 import sys
 import tempfile
 import time
@@ -27,9 +32,10 @@ _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path = [_ROOT] + [p for p in sys.path if os.path.abspath(p or ".") != os.path.dirname(os.path.abspath(__file__))]
 for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
-_COLD = tempfile.mkdtemp(prefix="minitorch2-bench-")  # cold compiles: empty kernel and graph caches
-os.environ["MINITORCH2_CACHE_DIR"] = os.path.join(_COLD, "kernels")
-os.environ["MINITORCH2_GRAPH_CACHE_DIR"] = os.path.join(_COLD, "graphs")
+if "--first-call" not in sys.argv:  # (--cache's processes are handed their caches)
+    _COLD = tempfile.mkdtemp(prefix="minitorch2-bench-")  # cold compiles: empty kernel and graph caches
+    os.environ["MINITORCH2_CACHE_DIR"] = os.path.join(_COLD, "kernels")
+    os.environ["MINITORCH2_GRAPH_CACHE_DIR"] = os.path.join(_COLD, "graphs")
 
 import numpy as np  # noqa: E402
 
@@ -121,13 +127,41 @@ def measure(name, quick):
     return {version: (best[version], first_at_new_size[version]) for version in versions}
 
 
+def first_call(name):
+    """Print the dynamic version's first call in seconds, and how many of its graphs came from the graph cache."""
+    make_step, _ = _workload(name, lambda fn: lib.compile(fn, dynamic=True), "dynamic")
+    start = time.perf_counter()
+    make_step(ROWS)()
+    from backend import metrics  # noqa: PLC0415 (the backend's record of the graphs compiled)
+    print(time.perf_counter() - start, sum(graph.from_cache for graph in metrics.graphs), len(metrics.graphs))
+
+
+def cache_table(names):
+    print("first call of the dynamic version: a fresh process (empty caches), then a second one (graph cache filled)")
+    print(f"{'workload':<11}{'cold s':>9}{'second process s':>18}{'graphs from cache':>19}")
+    for name in names:
+        caches = tempfile.mkdtemp(prefix="minitorch2-bench-")
+        env = dict(os.environ, MINITORCH2_CACHE_DIR=os.path.join(caches, "kernels"),
+                   MINITORCH2_GRAPH_CACHE_DIR=os.path.join(caches, "graphs"))
+        runs = [subprocess.run([sys.executable, __file__, "--first-call", name], env=env, check=True,
+                               capture_output=True, text=True).stdout.split() for _ in range(2)]
+        (cold, _, _), (warm, hits, graphs) = runs
+        print(f"{name:<11}{float(cold):>9.2f}{float(warm):>18.2f}{hits + '/' + graphs:>19}", flush=True)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="two rounds per workload")
     parser.add_argument("--threads", type=int, default=backend_config.threads)
     parser.add_argument("--only", default="chain5,softmax,layernorm,mlp")
+    parser.add_argument("--cache", action="store_true", help="the first call, cold and from the graph cache")
+    parser.add_argument("--first-call", help=argparse.SUPPRESS)  # (one process of --cache)
     args = parser.parse_args()
     backend_config.threads = args.threads
+    if args.first_call:
+        return first_call(args.first_call)
+    if args.cache:
+        return cache_table(args.only.split(","))
     print(f"threads={args.threads}; ms per call at {ROWS} rows (best round), first call at {NEW_ROWS} rows")
     print(f"{'workload':<11}{'static ms':>11}{'dynamic ms':>12}{'dyn/static':>12}{'new size: static':>18}"
           f"{'dynamic':>10}")
