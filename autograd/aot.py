@@ -430,9 +430,8 @@ def _unflatten_outputs(flat, spec):
 
 
 def aot_module_simplified(mod, example_inputs, fw_compiler, bw_compiler=None, partition_fn=None, decompositions=None,
-                          inference_compiler=None, dynamic=False, **_ignored):
-    """What a frontend backend calls: returns a callable taking the user inputs only. `dynamic`: the compilers
-    take graphs over symbolic sizes (SymInt inputs)."""
+                          inference_compiler=None, **_ignored):
+    """What a frontend backend calls: returns a callable taking the user inputs only."""
 
     def run(*args):
         # the graph's grad-mode switches end with it, also when it raises (the frontend sets the mode a frame
@@ -444,10 +443,10 @@ def aot_module_simplified(mod, example_inputs, fw_compiler, bw_compiler=None, pa
 
     functional_call, params = _functional(mod, run, remove_duplicate=False)
     # A frontend graph over symbolic sizes (dynamic shapes: `s77: torch.SymInt` inputs) is traced with its
-    # inputs' fake values once, where the compilers take symbolic graphs and the trace serves every size; else
-    # with its inputs' example values, as static graphs, once per set of sizes (size inputs' examples: their hints).
+    # inputs' fake values once, for every compiler (a user's too, as torch's), and the trace serves every size; where
+    # that trace fails, with its inputs' example values, as static graphs, once per set of sizes (sizes: their hints).
     per_size = any(is_symbolic(e) for e in example_inputs or ())
-    fakes = _frontend_fakes(mod, example_inputs) if per_size and dynamic else None
+    fakes = _frontend_fakes(mod, example_inputs) if per_size else None
     if per_size:
         example_inputs = [e.node.hint if is_symbolic(e) else e for e in example_inputs]
     compiled = aot_function(functional_call, fw_compiler, bw_compiler, partition_fn, decompositions,
@@ -536,4 +535,4 @@ def aot_eager(gm, example_inputs):
     """The `aot_eager` backend, as PyTorch registers it: AOT tracing with no-op compilers (which run symbolic graphs
     too) and the min-cut partitioner; useful to check that tracing and partitioning alone keep a program's results."""
     return aot_module_simplified(gm, example_inputs, fw_compiler=boxed_nop, bw_compiler=boxed_nop,
-                                 partition_fn=min_cut_rematerialization_partition, dynamic=True)
+                                 partition_fn=min_cut_rematerialization_partition)

@@ -21,7 +21,7 @@ import sympy
 import minitorch2
 from minitorch2._subclasses.fake_tensor import FakeTensorMode
 from minitorch2._sym import MATH_OP_NAMES, SymFloat, is_symbolic
-from minitorch2.fx.experimental.symbolic_shapes import SpecializeFloatInputs
+from minitorch2.fx.experimental.symbolic_shapes import FloatTrueDiv, SpecializeFloatInputs, ToFloat
 from minitorch2.utils import _pytree as pytree
 
 aten, prims, f32, f64 = minitorch2.ops.aten, minitorch2.ops.prims, minitorch2.float32, minitorch2.float64
@@ -49,12 +49,16 @@ class _Tensorifier:
         return node if node.meta["val"].dtype is dtype else self.call(prims.convert_element_type.default, node, dtype)
 
     def tensor_of(self, expr):
-        """The node computing expr as a 0-d tensor: a symbol from its number, constants, +, *, / in f64, math's kin."""
+        """The node computing expr as a 0-d tensor: a symbol from its number, constants, float(), +, *, / in f64,
+        math's kin."""
         if expr not in self.tensors:
             numerator, denominator = expr.as_numer_denom() if expr.is_Mul else (expr, 1)
             name = "sqrt" if expr.is_Pow and expr.exp == sympy.Rational(1, 2) else type(expr).__name__
             if expr.is_Symbol:
                 self.tensors[expr] = self.call(aten.scalar_tensor.default, self.sym_nodes[expr])
+            elif isinstance(expr, (ToFloat, FloatTrueDiv)):
+                operands = [self.convert(self.tensor_of(a), f64) for a in expr.args]
+                self.tensors[expr] = operands[0] if len(operands) == 1 else self.call(aten.true_divide.Tensor, *operands)
             elif expr.is_Integer or expr.is_Float:
                 number, dtype = (int(expr), minitorch2.int64) if expr.is_Integer else (float(expr), f64)
                 self.tensors[expr] = self.call(aten.scalar_tensor.default, number, dtype=dtype)

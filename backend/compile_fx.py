@@ -12,7 +12,7 @@ Backend layer, where the frontend's FX graph enters the backend:
               codegen              each Kernel -> runnable (llvm, triton or numpy_ref)
               wrapper              output_code.py, exec'd; its call(args) is the compiled graph
 
-Dynamic shapes: a frontend graph over symbolic sizes is traced and compiled once for every size (AOT's dynamic=True);
+Dynamic shapes: a frontend graph over symbolic sizes is traced and compiled once for every size;
 its sizes are sympy expressions over the size symbols all the way down (loop_ir.py), which its kernels take as
 arguments. Every compiled graph is recorded in `metrics`; MINITORCH2_COMPILE_DEBUG=1 writes each stage to disk;
 MINITORCH2_LOGS=output_code,fusion print the generated module and the fusion decisions (all three in debug.py).
@@ -187,4 +187,4 @@ def compile_fx(gm, example_inputs):
             bw_compiler=functools.partial(compile_fx_inner, graph_kind="backward"),
             inference_compiler=functools.partial(compile_fx_inner, graph_kind="inference"),
             partition_fn=partition_fn,
-            decompositions=select_decomp_table(), dynamic=True)
+            decompositions=select_decomp_table())

@@ -14,7 +14,6 @@ from . import _dtype, _functions_common, _functions_extra, _tensor_methods_more,
 from . import _functions as F
 from ._factories import tensor as make_tensor
 from ._ops import ops, python_signature
-from ._functions_common import sum_to_size
 from ._aten.composite_sizes import check_select_index, covers_whole_dim
 from ._tensor import Tensor, contiguous_format, device
 
@@ -102,8 +101,6 @@ def _method_forms():
                if not name.startswith("_") and name not in _NOT_METHODS and name not in vars(Tensor)}
     methods["where"] = lambda self, condition, other: F.where(condition, self, other)
     methods["type_as"] = lambda self, other: self.to(other.dtype)
-    methods["polygamma"] = lambda self, n: F.polygamma(n, self)
-    methods["sum_to_size"] = sum_to_size
     return methods
 
 
@@ -148,29 +145,17 @@ def _shape_methods():
     def conversion(dtype):
         return lambda self, memory_format=None: self.to(dtype)
 
-    def detach_(self):
-        self.grad_fn = None
-        self._requires_grad = False
-        return self
-
     return {
         "view": view, "reshape": lambda self, *shape: F.reshape(self, _one_list(shape)),
         "expand": lambda self, *size: aten.expand.default(self, _one_list(size)),
         "permute": lambda self, *dims: aten.permute.default(self, _one_list(dims)),
         "repeat": lambda self, *sizes: aten.repeat.default(self, _one_list(sizes)),
-        "tile": lambda self, *dims: F.tile(self, _one_list(dims)), "ndimension": lambda self: self.dim(),
-        "flip": lambda self, *dims: F.flip(self, _one_list(dims)),
-        "contiguous": contiguous, "to": to, "view_as": lambda self, other: aten.view.default(self, list(other.shape)),
-        "expand_as": lambda self, other: aten.expand.default(self, list(other.shape)),
-        "reshape_as": lambda self, other: F.reshape(self, list(other.shape)),
-        "detach_": detach_,
+        "contiguous": contiguous, "to": to,
         "clone": lambda self, memory_format=None: F.clone(self, memory_format=memory_format),
         "float": conversion(_dtype.float32), "double": conversion(_dtype.float64), "half": conversion(_dtype.float16),
         "long": conversion(_dtype.int64), "int": conversion(_dtype.int32), "bool": conversion(_dtype.bool_),
-        "short": conversion(_dtype.int16), "byte": conversion(_dtype.uint8), "char": conversion(_dtype.int8),
         "cpu": lambda self: self, "cuda": lambda self, *a, **k: _no_cuda(),
         "T": property(lambda self: F.permute(self, list(reversed(range(self.dim()))))),
-        "mT": property(lambda self: F.transpose(self, -2, -1)),
     }
 
 

@@ -1,12 +1,15 @@
 """Tensor methods beyond what the pipeline calls: the new_* constructors (`x.new_zeros(2, 3)`, the legacy `x.new(...)`),
-the in-place samplers uniform_ and random_, the shift operators (`x << y` and its reflected and in-place forms) and
-index_fill_.
+the in-place samplers uniform_ and random_, the shift operators (`x << y` and its reflected and in-place forms),
+index_fill_, detach_, the *_as shape methods, tile, flip, mT, polygamma, sum_to_size and the int16/int8/uint8
+conversions.
 
 Runtime layer, coverage surface. Each hands its aten op the arguments PyTorch's bindings pass (new_* the factory
 options as _factories.py's do); _tensor_methods.install binds them onto Tensor with the others.
 """
 from ._factories import _finish, _options, _size, tensor as make_tensor
-from ._functions_common_math import bitwise_left_shift, bitwise_right_shift
+from . import _dtype
+from ._functions_common_math import bitwise_left_shift, bitwise_right_shift, polygamma, sum_to_size
+from ._functions_shape_more import flip, tile
 from ._ops import ops
 from ._tensor import Size, Tensor
 
@@ -72,7 +75,25 @@ def tensor_methods():
             return aten.index_fill_.int_Tensor(self, dim, index, value)
         return aten.index_fill_.int_Scalar(self, dim, index, value)
 
+    def detach_(self):
+        self.grad_fn = None
+        self._requires_grad = False
+        return self
+
+    def as_list(values):  # x.tile(2, 3) or x.tile((2, 3))
+        return list(values[0]) if len(values) == 1 and isinstance(values[0], (list, tuple)) else list(values)
+
     return {
+        "detach_": detach_, "view_as": lambda self, other: aten.view.default(self, list(other.shape)),
+        "expand_as": lambda self, other: aten.expand.default(self, list(other.shape)),
+        "reshape_as": lambda self, other: self.reshape(list(other.shape)),
+        "tile": lambda self, *dims: tile(self, as_list(dims)),
+        "flip": lambda self, *dims: flip(self, as_list(dims)), "ndimension": lambda self: self.dim(),
+        "mT": property(lambda self: self.transpose(-2, -1)),
+        "polygamma": lambda self, n: polygamma(n, self), "sum_to_size": sum_to_size,
+        "short": lambda self, memory_format=None: self.to(_dtype.int16),
+        "byte": lambda self, memory_format=None: self.to(_dtype.uint8),
+        "char": lambda self, memory_format=None: self.to(_dtype.int8),
         "__lshift__": shift_operator(aten.__lshift__), "__rshift__": shift_operator(aten.__rshift__),
         "__ilshift__": shift_operator(aten.__ilshift__), "__irshift__": shift_operator(aten.__irshift__),
         "__rlshift__": lambda self, other: bitwise_left_shift(other, self),

@@ -58,7 +58,7 @@ def _run(lib, make_program, shapes, dynamic, decompositions=None):
     else:
         frontend.reset()
         backend = autograd.aot_autograd(fw_compiler=forward_compiler, bw_compiler=autograd.boxed_nop,
-                                        partition_fn=partition.min_cut_rematerialization_partition, dynamic=True,
+                                        partition_fn=partition.min_cut_rematerialization_partition,
                                         decompositions=decompositions)
     compiled = lib.compile(program, backend=backend, dynamic=dynamic)
     outputs, grads = [], []
@@ -142,7 +142,7 @@ def _inference_forwards(lib, program, shapes):
 
     (torch._dynamo if lib is torch else frontend).reset()
     backend = (torch_aot_autograd(fw_compiler=forward_compiler) if lib is torch else
-               autograd.aot_autograd(fw_compiler=forward_compiler, dynamic=True))
+               autograd.aot_autograd(fw_compiler=forward_compiler))
     compiled = lib.compile(program, backend=backend, dynamic=True)
     for i, shape in enumerate(shapes):
         compiled(lib.tensor(np.random.default_rng(i).standard_normal(shape).astype(np.float32)))

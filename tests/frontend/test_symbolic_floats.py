@@ -76,7 +76,7 @@ def _run(lib, fn, calls, dynamic, aot):
             return gm.forward
         if lib is torch:
             return torch_aot_autograd(fw_compiler=forward)(gm, example_inputs)
-        return autograd.aot_autograd(fw_compiler=forward, dynamic=True)(gm, example_inputs)
+        return autograd.aot_autograd(fw_compiler=forward)(gm, example_inputs)
 
     def export(guard_set):
         guards.append(sorted(code for g in guard_set if getattr(g, "kind", None) == "SHAPE_ENV" or (
@@ -152,3 +152,29 @@ def test_a_float_no_backend_takes_symbolically_becomes_a_constant(backend):
         got = compiled(minitorch2.ones(2), k)
         assert got[0].tolist() == [k, k] and got[1].tolist() == [k, k]
     frontend.reset()
+
+
+def halve_int(x, n):
+    return x * (n / 2.0)
+
+
+def times_half_int(x, n):
+    return x * (n * 0.5) + x * (n / 3)
+
+
+def branch_on_half_int(x, n):
+    return x + 1 if n / 2.0 > 1.2 else x - 1
+
+
+def inverse_sqrt_of_size(x):
+    return x * (1.0 / math.sqrt(x.shape[-1]))
+
+
+INT_CALLS = [(np.ones(3, np.float32), n) for n in (3, 5, 7)]  # (an int argument that changes: a SymInt)
+
+
+@pytest.mark.parametrize("fn, calls", [(halve_int, INT_CALLS), (times_half_int, INT_CALLS),
+                                       (branch_on_half_int, INT_CALLS), (inverse_sqrt_of_size, SIZE_CALLS)])
+@pytest.mark.parametrize("aot", [False, True])
+def test_int_arguments_and_sizes_as_floats(fn, calls, aot):
+    _assert_same(fn, calls, True, aot=aot)

@@ -70,6 +70,25 @@ class Mod(sympy.Function):
         return p if (q - p).is_positive and (p / q).is_positive else None
 
 
+class ToFloat(sympy.Function):
+    """float(n) of an int expression, kept as written (torch's): `n * 0.5` is `0.5*ToFloat(s86)`."""
+    is_real = True
+
+    @classmethod
+    def eval(cls, number):
+        return sympy.Float(int(number)) if number.is_Integer else None
+
+
+class FloatTrueDiv(sympy.Function):
+    """a / b of floats, kept as written (torch's): `n / 2.0` is `FloatTrueDiv(ToFloat(s86), 2.0)`, not `0.5*s86`."""
+    is_real = True
+    precedence = 35  # an Add's and a comparison's: either parenthesises it, as PyTorch prints it
+
+    @classmethod
+    def eval(cls, base, divisor):
+        return sympy.Float(float(base) / float(divisor)) if base.is_Number and divisor.is_Number else None
+
+
 _RELATIONS = {operator.eq: sympy.Eq, operator.ne: sympy.Ne, operator.lt: sympy.Lt, operator.le: sympy.Le,
               operator.gt: sympy.Gt, operator.ge: sympy.Ge}
 
@@ -97,6 +116,9 @@ class SymNode:
         if op in _RELATIONS:
             return self.shape_env.wrap(_RELATIONS[op](a, b), bool, hint)
         pytype = float if op is operator.truediv or float in (self.pytype, type(other)) else int
+        if pytype is float and float in (self.pytype, type(other)):  # (int / int stays a rational: IntTrueDiv's kin)
+            a, b = (ToFloat(e) if e.is_integer and not e.is_Number else e for e in (a, b))
+            op = FloatTrueDiv if op is operator.truediv else op
         expr = {operator.floordiv: FloorDiv, operator.mod: Mod}.get(op, op)(a, b)  # (sizes' `//` and `%` kept whole)
         return self.shape_env.wrap(expr, pytype, hint)
 
@@ -122,7 +144,7 @@ class SymNode:
         return self.shape_env.wrap(expr, float, None if self.hint is None else getattr(math, name)(self.hint))
 
     def to_float(self):
-        return self.shape_env.wrap(self.expr, float, None if self.hint is None else float(self.hint))
+        return self.shape_env.wrap(ToFloat(self.expr), float, None if self.hint is None else float(self.hint))
 
     def guard_bool(self):
         return self.shape_env.evaluate(self.expr, self.hint)
@@ -457,6 +479,12 @@ class _SourcePrinter(StrPrinter):
 
     def _print_Function(self, expr):  # math.cos(n) of a size (SymNode.math)
         return f"math.{type(expr).__name__}(torch.sym_float({self._print(expr.args[0])}))"
+
+    def _print_ToFloat(self, expr):
+        return f"torch.sym_float({self._print(expr.args[0])})"
+
+    def _print_FloatTrueDiv(self, expr):
+        return f"({self.stringify(expr.args, ' / ', PRECEDENCE['Atom'] - 0.5)})"
 
     def _print_Max(self, expr):  # and Min: `max(a, b)`
         return f"{type(expr).__name__.lower()}({', '.join(self._print(a) for a in expr.args)})"
