@@ -16,6 +16,7 @@ from ._out import ANY, ARANGE_RESIZED, FACTORY, out_variant
 from ._sym import SymInt
 from ._tensor_data import checked_values, data_array
 from ._tensor import CPU, Tensor, device
+from ._numpy_interop import from_numpy, preserved_copy
 
 aten = ops.aten
 
@@ -78,17 +79,13 @@ def _to_nested(data):
 
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
     dtype = _dtype.as_dtype(dtype)
-    if isinstance(data, Tensor):
-        array = data.numpy(force=True).copy()
-        dtype = dtype or data.dtype
-    elif isinstance(data, np.ndarray):
-        dtype = dtype or _dtype.from_numpy(data.dtype)
-        array = np.array(data, dtype=dtype.np)
+    if isinstance(data, (Tensor, np.ndarray)):
+        copy = preserved_copy(data, dtype)
     else:
-        array, dtype = _from_data(_to_nested(data), dtype)
+        copy = Tensor._from_numpy(np.array(_from_data(_to_nested(data), dtype)[0], order="C"))
     # lift_fresh marks a tensor built from Python data (an identity eagerly); a tracer records the data as a
     # constant and copies it (lift_fresh_copy), as PyTorch's does
-    t = aten.lift_fresh.default(Tensor._from_numpy(np.array(array, copy=True, order="C"), dtype))
+    t = aten.lift_fresh.default(copy)
     return _finish(t, requires_grad)
 
 
@@ -106,13 +103,9 @@ def _from_data(data, dtype):
 def as_tensor(data, dtype=None, device=None):
     if isinstance(data, Tensor):
         return data if dtype is None else data.to(dtype)
+    if isinstance(data, np.ndarray) and _dtype.as_dtype(dtype) in (None, _dtype.from_numpy(data.dtype)):
+        return from_numpy(data)  # (shares the array's memory, as torch's)
     return tensor(data, dtype=dtype)
-
-
-def from_numpy(array):
-    if not isinstance(array, np.ndarray):
-        raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
-    return Tensor._from_numpy(array)  # shares array's memory, with its strides where they are dense
 
 
 def _finish(t, requires_grad):

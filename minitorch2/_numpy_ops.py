@@ -494,9 +494,10 @@ def _arrays(value):
 
 
 def _from_numpy(value):
-    """numpy's result back in the graph: an array as a tensor over its memory, a numpy scalar as a 0-d one."""
+    """numpy's result back in the graph: an array as a tensor over its memory (a kernel's result: laid out as
+    torch's op would lay it out, a reversed view copied), a numpy scalar as a 0-d one."""
     if isinstance(value, (np.ndarray, np.generic)):
-        return minitorch2.from_numpy(np.asarray(value))
+        return Tensor._from_numpy(np.asarray(value))
     return value
 
 

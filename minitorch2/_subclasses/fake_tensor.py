@@ -39,7 +39,9 @@ class FakeTensorMode(TorchDispatchMode):
             shape = [self.shape_env.create_symbol(size, f"{source}.size()[{d}]", dynamic=d in dims,
                                                   duck=dims.get(d, False)) for d, size in enumerate(shape)]
             # in the real strides' order, as PyTorch's fake keeps a size-1 dim's (nonzero's (n, 1): strides (1, n))
-            stride = strides_in_order(shape, sorted(range(len(shape)), key=lambda d: (stride[d], -d)))
+            # (a stride of 0, an empty tensor's from numpy, stays 0, as torch keeps strides of 0 and 1 constant)
+            stride = [0 if real == 0 else s for real, s in zip(stride, strides_in_order(
+                shape, sorted(range(len(shape)), key=lambda d: (stride[d], -d))))]
         fake = FakeTensor._make(shape, tensor.dtype, stride, self)
         fake._offset = tensor.storage_offset()
         fake.item_memo = getattr(tensor, "item_memo", None)  # a frontend float input's symbol (Dynamo's item_memo)

@@ -25,15 +25,11 @@ AOT_NAMES = ("the frontend's graphs, guards and counts match; the AOT forward gr
              "(torch eq_98, ours eq_102): somewhere in this block (module floats as graph inputs, then attention "
              "over a symbolic sequence length) torch's C++ does size arithmetic ours does not replay, not yet "
              "traced down")
-NUMPY_EMPTY_STRIDES = ("torch.tensor() of an empty numpy array keeps numpy's strides ((0, 0) for a (0, 3) array), so "
-                       "Dynamo's fake input has stride 0, not a symbol, and no `L['x'].stride()[0] == "
-                       "L['x'].size()[1]` guard; ours builds (3, 1) strides")
 COMMON_FACTOR = ("AOT's guards differ by one: torch decides `3*s*(25 // s) == 75` from the known `s*(25 // s) == 25` "
                  "(it compares relations with their common integer factor divided out), ours records it")
 
 # Every (case, mode) whose counts, graphs or guards differ from torch's today (strict xfail).
 KNOWN_DIFFERENT = {
-    ("empty_batch", "true"): NUMPY_EMPTY_STRIDES,
     ("small_conv_net", "true"): COMMON_FACTOR,
     ("gpt_block", "true"): AOT_NAMES,
 }

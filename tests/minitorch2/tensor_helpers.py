@@ -19,8 +19,8 @@ def arr(*shape, dtype="float32", low=-3, high=3):
 def both(array):
     """The same values as a minitorch2 tensor and a torch tensor (contiguous, fresh memory)."""
     array = np.asarray(array)
-    theirs = torch.from_numpy(array.copy())  # (torch.tensor would keep numpy's zero strides of an empty array)
-    return mt.tensor(array), torch.empty(array.shape, dtype=theirs.dtype).copy_(theirs)
+    theirs, ours = torch.from_numpy(array.copy()), mt.from_numpy(array.copy())  # (empties: numpy's zero strides)
+    return mt.empty(array.shape, dtype=ours.dtype).copy_(ours), torch.empty(array.shape, dtype=theirs.dtype).copy_(theirs)
 
 
 def assert_same(ours, theirs, *, layout=True, exact=False):

@@ -33,10 +33,8 @@ def build(obj, lib, *, meta=False, leaves=None):
         base = obj.base()
         if lib is torch and meta:
             t = torch.empty(base.shape, dtype=getattr(torch, obj.dtype), device="meta")
-        elif lib is torch:  # (torch.tensor and torch.from_numpy keep numpy's zero strides of empty arrays)
-            t = torch.empty(base.shape, dtype=getattr(torch, obj.dtype)).copy_(torch.from_numpy(base))
-        else:
-            t = minitorch2.tensor(base)
+        else:  # (contiguous: tensor() and from_numpy() keep numpy's strides, of empty arrays and size-1 dims too)
+            t = lib.empty(base.shape, dtype=getattr(lib, obj.dtype)).copy_(lib.from_numpy(base))
         t = obj.apply_layout(t)
         if leaves is not None and obj.dtype in FLOAT:
             t = t.detach().requires_grad_()
