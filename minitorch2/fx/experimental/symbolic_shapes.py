@@ -42,7 +42,7 @@ class ConstraintViolationError(RuntimeError):
 class FloorDiv(sympy.Function):
     """Python's `//` on integers, kept whole so it prints as `(s77//2)` (sympy's floor(a/b) would not)."""
     is_integer = True
-    precedence = 40  # an Add's: a product parenthesises it, as PyTorch prints `2*((s77//2))`
+    precedence = 35  # below an Add's: a sum or a product parenthesises it, as torch prints `2*((s77//2)) + 1`
 
     @classmethod
     def eval(cls, base, divisor):
@@ -50,7 +50,12 @@ class FloorDiv(sympy.Function):
             return sympy.Integer(int(base) // int(divisor))
         if divisor in (1, -1):
             return base * divisor
-        common = sympy.gcd(base, divisor)  # torch's rule: (3*s)//12 is s//4, (4*s1*s0)//(4*s1) is s0
+        if isinstance(base, FloorDiv):  # torch's rules: (a//b)//c is a//(b*c);
+            return FloorDiv(base.args[0], base.args[1] * divisor)
+        exact = [t for t in sympy.Add.make_args(base) if divisor.is_Integer and (t / divisor).is_integer]
+        if exact:  # the terms an integer divides leave the division: (s1*s0 + 2*s0)//2 is s0 + (s1*s0)//2;
+            return FloorDiv(base - sympy.Add(*exact), divisor) + sympy.Add(*exact) / divisor
+        common = sympy.gcd(base, divisor)  # (3*s)//12 is s//4, (4*s1*s0)//(4*s1) is s0
         return None if common == 1 else FloorDiv(sympy.cancel(base / common), sympy.cancel(divisor / common))
 
 
@@ -58,6 +63,7 @@ class Mod(sympy.Function):
     """Python's `%` on sizes, kept as written (`(3*s) % 12`, where sympy's Mod factors it as `3*(s % 4)`), decided
     by torch's rules: 0 for a multiple, p itself where 0 <= p < q is known."""
     is_integer = is_nonnegative = True
+    precedence = 35  # (as FloorDiv's: `s77*(Mod(s77, 3))`)
 
     @classmethod
     def eval(cls, p, q):
@@ -84,7 +90,7 @@ class SymNode:
         self.expr, self.shape_env, self.pytype, self.hint = expr, shape_env, pytype, hint
 
     def str(self):
-        return _ReprPrinter().doprint(self.shape_env.simplify(self.expr))
+        return _ReprPrinter().doprint(self.expr.xreplace(self.shape_env.replacements))
 
     def binary(self, op, other, reflected):
         if not is_symbolic(other) and self.pytype is float and type(other) is int:
@@ -187,8 +193,9 @@ class ShapeEnv:
         return attempt
 
     def wrap(self, expr, pytype, hint):
-        """A Python number when the expression is one, else a Sym* holding it."""
-        expr = self.simplify(expr)
+        """A Python number when the expression is one, else a Sym* holding it. A number keeps its expression as
+        written (only replacements made, as torch's SymNode.expr): `s//(s//2)` stays so where it is known to be 2."""
+        expr = self.simplify(expr) if pytype is bool else expr.xreplace(self.replacements)
         if isinstance(expr, sympy.Max) and len(expr.args) == 2:  # Max(1, s//2) is s//2 where s//2 >= 1 is known
             low, other = sorted(expr.args, key=lambda a: not a.is_Number)
             if low in (0, 1) and self.implied(sympy.Ge(other, low)):
@@ -411,10 +418,11 @@ def _symbol_bound(guard):
 
 
 class _ReprPrinter(StrPrinter):
-    """How a SymInt prints (`s77`, `(s77//2)`, `Mod(s77, 4)`), as PyTorch's reprs."""
+    """How a SymInt prints (`s77`, `((s77*s27)//2)`, `Mod(s77, 4)`), as PyTorch's reprs: a `//`'s sides are
+    parenthesised unless a symbol or a number."""
 
     def _print_FloorDiv(self, expr):
-        return f"({self._print(expr.args[0])}//{self._print(expr.args[1])})"
+        return "({}//{})".format(*(self.parenthesize(side, PRECEDENCE["Atom"] - 0.5) for side in expr.args))
 
 
 class _SourcePrinter(StrPrinter):
