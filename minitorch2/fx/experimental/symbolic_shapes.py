@@ -42,7 +42,7 @@ class ConstraintViolationError(RuntimeError):
 class FloorDiv(sympy.Function):
     """Python's `//` on integers, kept whole so it prints as `(s77//2)` (sympy's floor(a/b) would not)."""
     is_integer = True
-    precedence = 35  # below an Add's: a sum or a product parenthesises it, as torch prints `2*((s77//2)) + 1`
+    precedence = 35  # a comparison's, as torch's: `2*((s77//2)) + 1`, in guards `(s77 // 2) <= s77`
 
     @classmethod
     def eval(cls, base, divisor):
@@ -193,9 +193,8 @@ class ShapeEnv:
         return attempt
 
     def wrap(self, expr, pytype, hint):
-        """A Python number when the expression is one, else a Sym* holding it. A number keeps its expression as
-        written (only replacements made, as torch's SymNode.expr): `s//(s//2)` stays so where it is known to be 2."""
-        expr = self.simplify(expr) if pytype is bool else expr.xreplace(self.replacements)
+        """A Python number when the expression is one, else a Sym* holding it: a number's as written (as torch's)."""
+        expr = self.simplify(expr) if pytype is bool else expr.xreplace(self.replacements)  # (s//(s//2) stays)
         if isinstance(expr, sympy.Max) and len(expr.args) == 2:  # Max(1, s//2) is s//2 where s//2 >= 1 is known
             low, other = sorted(expr.args, key=lambda a: not a.is_Number)
             if low in (0, 1) and self.implied(sympy.Ge(other, low)):
@@ -394,19 +393,20 @@ def _decide(relation, low, high):
 
 
 def _symbol_bound(guard):
-    """(symbol, low, high) for an integer bound on a symbol, on k*s or on s//k (`s > 2`; `8*s <= 20480` is s <= 2560,
-    `s//2 >= 2` is s >= 4, as torch's solver narrows a range), else None. (A `!=` never narrows a range, even at its
-    edge: torch keeps `s != 16` beside `s <= 16`.)"""
+    """(symbol, low, high) for an integer bound on a symbol, on k*s or on s//k, plus a constant (`s > 2`; `8*s <=
+    20480` is s <= 2560, `s//2 >= 2` is s >= 4, `s + 2 > 9` is s >= 8, as torch's solver narrows a range), else None.
+    (A `!=` never narrows a range, even at its edge: torch keeps `s != 16` beside `s <= 16`.)"""
     if not isinstance(guard, (sympy.Lt, sympy.Le, sympy.Gt, sympy.Ge)):
         return None
     guard = guard.reversed if guard.lhs.is_Integer else guard
     if not guard.rhs.is_Integer:
         return None
     lower = isinstance(guard, (sympy.Ge, sympy.Gt))
-    bound = guard.rhs + {sympy.Gt: 1, sympy.Lt: -1}.get(type(guard), 0)  # (integers: `n > 5` is `n >= 6`)
-    k, term = guard.lhs.as_coeff_Mul()
-    if isinstance(guard.lhs, FloorDiv) and guard.lhs.args[1].is_Integer and guard.lhs.args[1] > 0:
-        term, k = guard.lhs.args
+    constant, lhs = guard.lhs.as_coeff_Add()  # (`s + 2 > 9` is `s > 7`)
+    bound = guard.rhs - constant + {sympy.Gt: 1, sympy.Lt: -1}.get(type(guard), 0)  # (integers: `n > 5` is `n >= 6`)
+    k, term = lhs.as_coeff_Mul()
+    if isinstance(lhs, FloorDiv) and lhs.args[1].is_Integer and lhs.args[1] > 0:
+        term, k = lhs.args
         bound = k * bound if lower else k * bound + k - 1
     elif k.is_Integer and k > 0:
         bound = sympy.ceiling(bound / k) if lower else sympy.floor(bound / k)
@@ -418,8 +418,7 @@ def _symbol_bound(guard):
 
 
 class _ReprPrinter(StrPrinter):
-    """How a SymInt prints (`s77`, `((s77*s27)//2)`, `Mod(s77, 4)`), as PyTorch's reprs: a `//`'s sides are
-    parenthesised unless a symbol or a number."""
+    """How a SymInt prints (`s77`, `((s77*s27)//2)`, `Mod(s77, 4)`), as PyTorch's reprs."""
 
     def _print_FloorDiv(self, expr):
         return "({}//{})".format(*(self.parenthesize(side, PRECEDENCE["Atom"] - 0.5) for side in expr.args))
@@ -434,12 +433,6 @@ class _SourcePrinter(StrPrinter):
 
     def _print_Symbol(self, expr):
         return self.names.get(expr, expr.name)
-
-    def parenthesize(self, item, level, strict=False):
-        # `//` and `%` bind as comparisons do in PyTorch's printer: `(s // 2) <= s`, `((a*b) % (4*b)) == 0`
-        item_precedence = PRECEDENCE["Relational"] if isinstance(item, (FloorDiv, Mod)) else precedence(item)
-        text = self._print(item)
-        return f"({text})" if item_precedence < level or (not strict and item_precedence <= level) else text
 
     def _print_FloorDiv(self, expr):  # and Mod
         return self.stringify(expr.args, " // " if isinstance(expr, FloorDiv) else " % ", PRECEDENCE["Atom"] - 0.5)
