@@ -266,8 +266,9 @@ with torch.no_grad():
 
 
 def test_aot_graphs_over_symbolic_sizes_print_as_torchs(tmp_path, capfd):
-    """Size inputs and size nodes annotate as `primals_1: "Sym(s77)"`, `sym_size_int: "Sym((s77//2))"`; the joint
-    graph's class is inner_f, an inference graph's <lambda>, the partitioned ones' GraphModule, as torch's."""
+    """Size inputs and size nodes annotate as `primals_1: "Sym(s77)"`, `sym_size_int: "Sym((s77//2))"` (the joint
+    graph's flattened inputs too, `primals_1: "Sym(s77)"; primals_2: ...;`); the joint graph's class is inner_f,
+    an inference graph's <lambda>, the partitioned ones' GraphModule, as torch's."""
     pytest.importorskip("torch")
     script = tmp_path / "symbolic_aot.py"
     script.write_text(SYMBOLIC_AOT_SCRIPT)
@@ -280,6 +281,8 @@ def test_aot_graphs_over_symbolic_sizes_print_as_torchs(tmp_path, capfd):
     def shown(stderr):  # each graph's class line (less the file it was written to) and every Sym annotation
         classes = [t[t.index("class "):] for artifact in ("aot_joint_graph", "aot_graphs")
                    for t in _artifact_texts(stderr, artifact) if "(torch.nn.Module):" in t]
-        return classes, [t.strip() for t in _artifact_texts(stderr, "aot_graphs") if '"Sym(' in t]
+        return classes, [t.strip() for artifact in ("aot_joint_graph", "aot_graphs")
+                         for t in _artifact_texts(stderr, artifact) if '"Sym(' in t]
 
-    assert shown(ours.stderr) == shown(theirs) and len(shown(theirs)[1]) == 6  # (floordiv: "Sym(((s27*s77)//2))")
+    # (the joint's flattened inputs are annotated on a line of their own; floordiv: "Sym(((s27*s77)//2))")
+    assert shown(ours.stderr) == shown(theirs) and len(shown(theirs)[1]) == 8
