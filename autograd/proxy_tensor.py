@@ -187,6 +187,7 @@ def _with_current_stack_trace(node):
 def tag_forward_nodes():
     """Mark every node traced so far (tangents aside) as forward: the joint trace calls this between its
     forward and its backward, and the default partitioner cuts after the last forward node."""
+    _innermost_mode().functionalized = False  # (torch's backward records no size arithmetic of functionalization's)
     for node in _innermost_mode().graph.nodes:
         is_tangent = node.op == "placeholder" and node.name.startswith("tangents")
         node.meta["partitioner_tag"] = "is_backward" if is_tangent else "is_forward"

@@ -281,7 +281,7 @@ class ShapeEnv:
             low, high = sympy.Integer(1), sympy.Integer(1)
             for arg in expr.args:
                 a_low, a_high = self.bounds(arg)
-                products = [_times(x, y) for x in (low, high) for y in (a_low, a_high)]
+                products = [sympy.S.Zero if 0 in (x, y) else x * y for x in (low, high) for y in (a_low, a_high)]
                 low, high = min(products), max(products)
             return low, high
         if isinstance(expr, sympy.Pow) and expr.exp.is_Integer and expr.exp > 0 and self.bounds(expr.base)[0] >= 0:
@@ -370,10 +370,6 @@ class ShapeEnv:
             value = self.replacements.get(symbol)     # (as the tensor input and as its .item()): one guard each
             lines += [f"not math.isnan({source})"] if value is None else [f"{source} == {float(value)!r}"] * 2
         return lines
-
-
-def _times(x, y):
-    return sympy.Integer(0) if x == 0 or y == 0 else x * y
 
 
 def _negate(expr):
