@@ -261,7 +261,7 @@ def _with_fresh_inputs(fn, mutated):
 
 
 def _joint_fn(fn, grad_inputs, output_grad_mask):
-    def joint(primals, tangents):
+    def inner_f(primals, tangents):  # (torch's name for it, which its joint graph's class takes)
         outs = _as_list(fn(*primals))
         tag_forward_nodes()
         diff_outs = [o for o, keep in zip(outs, output_grad_mask) if keep]
@@ -274,7 +274,7 @@ def _joint_fn(fn, grad_inputs, output_grad_mask):
         grads = iter(grads)
         return outs, [next(grads) if g else None for g in grad_inputs]
 
-    return joint
+    return inner_f
 
 
 def aot_function(fn, fw_compiler, bw_compiler=None, partition_fn=None, decompositions=None, inference_compiler=None,

@@ -10,6 +10,7 @@ where ours run the same operations:
     infer_size, then computeStride);
   - the storage size of each fresh output it wraps (c10's computeStorageNbytes; an in-place op's output is its
     input, not fresh).
+A joint trace's backward records neither: torch's has no such nodes after its tangents (tag_forward_nodes).
 """
 from minitorch2._aten.composite_sizes import reshape_geometry
 from minitorch2._ops import ops

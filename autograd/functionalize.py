@@ -301,4 +301,4 @@ def functionalize_graph(gm):
         results = [worker.latest[placeholders[i]] for i in mutated] + flat
     worker.new.output(results)
     worker.new.eliminate_dead_code()
-    return GraphModule(gm, worker.new), mutated
+    return GraphModule(gm, worker.new, type(gm).__name__), mutated  # (the traced function's name, as torch's)

@@ -187,16 +187,27 @@ def _with_current_stack_trace(node):
 def tag_forward_nodes():
     """Mark every node traced so far (tangents aside) as forward: the joint trace calls this between its
     forward and its backward, and the default partitioner cuts after the last forward node."""
+    _innermost_mode().functionalized = False  # (torch's backward records no size arithmetic of functionalization's)
     for node in _innermost_mode().graph.nodes:
         is_tangent = node.op == "placeholder" and node.name.startswith("tangents")
         node.meta["partitioner_tag"] = "is_backward" if is_tangent else "is_forward"
 
 
-def _placeholder_names(fn, args):
+def _torch_builtin(fn):
+    """torch's top-level and torch._C functions are C builtins: no signature, no code."""
     spelled = qualified_name(fn) if is_from_torch(fn) and getattr(fn, "__name__", "") != "<lambda>" else ""
-    try:  # torch's top-level and torch._C functions are C builtins: no signature, so `arg<i>`, as for *args
-        builtin = spelled.startswith("torch._C.") or (spelled.startswith("torch.") and spelled.count(".") == 1)
-        params = [] if builtin else inspect.signature(fn).parameters.values()
+    return spelled.startswith("torch._C.") or (spelled.startswith("torch.") and spelled.count(".") == 1)
+
+
+def _module_name(fn):
+    """fn's name; `<lambda>` where torch traces through a lambda (a builtin, partial or module; *args)."""
+    code = getattr(inspect.unwrap(fn), "__code__", None)
+    return "<lambda>" if code is None or code.co_flags & inspect.CO_VARARGS or _torch_builtin(fn) else fn.__name__
+
+
+def _placeholder_names(fn, args):
+    try:  # a C builtin has no signature: `arg<i>`, as for *args
+        params = [] if _torch_builtin(fn) else inspect.signature(fn).parameters.values()
     except (TypeError, ValueError):
         params = []
     positional = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
@@ -239,7 +250,7 @@ def make_fx(f, decomposition_table=None, tracing_mode="real", _allow_non_fake_in
             graph.set_codegen(PyTreeCodeGen(_placeholder_names(f, args), pytree.tree_flatten(list(args))[1], out_spec))
         graph.output(mode._to_arg(out))
         finish_trace(graph)
-        module = GraphModule(mode.root, graph)
+        module = GraphModule(mode.root, graph, _module_name(f))
         if tracing_mode == "symbolic":
             module.shape_env = fake_mode.shape_env
         return module

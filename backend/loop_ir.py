@@ -227,9 +227,9 @@ def known(relation):
     """True when a comparison of sizes holds for every value of their symbols (from their ranges, in the ShapeEnv of
     the graph being compiled); unproven, False: callers then take the branch that is always correct."""
     if isinstance(relation, sympy.core.relational.Relational) and shape_env() is not None:
-        if relation.has(SizeFloorDiv):  # (s*(n//s) is n where n % s == 0: only here, the ShapeEnv would guard it)
-            relation = exact_divisions(relation, shape_env().guards)
-        return shape_env().static_value(relation) is True
+        env = shape_env()  # (and s*(n//s) is n where n % s == 0: only here, the ShapeEnv would guard it)
+        return env.static_value(relation) is True or (relation.has(SizeFloorDiv) and env.static_value(
+            exact_divisions(relation, env.guards)) is True)
     return relation is sympy.true or relation is True or (isinstance(relation, (bool, np.bool_)) and bool(relation))
 
 

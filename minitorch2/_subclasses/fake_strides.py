@@ -84,7 +84,7 @@ def reshape_view_strides(out, a, *args, **kwargs):
             return _sized(out, [_numel(shape)], (1,))
         if len(new_shape) == 2 and len(shape) == 1:
             return (new_shape[1], 1)
-    if len(shape) == len(new_shape) and shape == new_shape:
+    if len(shape) == len(new_shape) and new_shape == shape:  # (the wanted length first, as torch asks it)
         return _sized(out, shape, stride)
     bool(_numel(shape) == _numel(new_shape))  # (torch checks it here: with symbolic sizes, a guard)
     idx = 0

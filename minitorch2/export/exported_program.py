@@ -26,6 +26,7 @@ from .graph_signature import InputKind, InputSpec, OutputKind, OutputSpec, Tenso
 
 class ExportedProgram:
     def __init__(self, graph_module, graph_signature, state_dict, constants, in_spec, out_spec):
+        graph_module.__class__.__name__ = "GraphModule"  # (not the traced function's: torch's program makes its own)
         self.graph_module = graph_module
         self.graph_signature = graph_signature
         self.state_dict = state_dict

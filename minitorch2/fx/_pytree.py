@@ -34,7 +34,9 @@ class PyTreeCodeGen(CodeGen):
     def gen_fn_def(self, free_vars, maybe_return_annotation):
         definition = super().gen_fn_def(["self"] + self.orig_args, maybe_return_annotation)
         names = [v.split(":")[0].strip() for v in free_vars if v != "self"]
+        annotated = "".join(f"{v}; " for v in free_vars if ":" in v)  # (a statement of their own, as torch's)
         if names:
+            definition += f"\n    {annotated}\n" if annotated else ""
             definition += (f"\n    {', '.join(names)}, = fx_pytree.tree_flatten_spec("
                            f"[{', '.join(self.orig_args)}], self._in_spec)")
         return definition

@@ -5,6 +5,7 @@ FX layer, observability: called by _codegen.py's emitter only when asked for ver
 """
 import re
 
+from .._sym import is_symbolic
 from .._tensor import FakeTensor, Tensor
 
 _DTYPE_ABBRS = {
@@ -15,7 +16,8 @@ _DTYPE_ABBRS = {
 
 
 def value_annotation(node, include_stride, include_device):
-    """`: "f32[3, 4]"` from the node's recorded value (a tensor or a TensorMetadata), None without one."""
+    """`: "f32[3, 4]"` from the node's recorded value (a tensor or a TensorMetadata), `: "Sym(s77)"` from a SymInt's
+    (a size read or computed, a size input), None without one."""
     meta = node.meta.get("val", node.meta.get("tensor_meta", node.meta.get("example_value", None)))
     if isinstance(meta, Tensor) and str(meta.dtype) in _DTYPE_ABBRS:
         core = _DTYPE_ABBRS[str(meta.dtype)] + _shape(meta.shape)
@@ -25,6 +27,8 @@ def value_annotation(node, include_stride, include_device):
         return f': "{core}"' if plain else f': "{type(meta).__name__}({core})"'
     if hasattr(meta, "_fields") and hasattr(meta, "memory_format") and str(meta.dtype) in _DTYPE_ABBRS:
         return f': "{_DTYPE_ABBRS[str(meta.dtype)]}{_shape(meta.shape)}"'  # a TensorMetadata
+    if is_symbolic(meta):
+        return f': "Sym({meta!r})"'
     return None
 
 

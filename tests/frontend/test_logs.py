@@ -250,3 +250,40 @@ def test_graph_names_and_compile_ids_count_as_dynamos(tmp_path, capfd):
         return [(compile_id, n - found[0][1]) for compile_id, n in found]
 
     assert names(ours.stderr) == names(theirs) == [("0/0", 0), ("1/0_1", 3), ("2/0", 6), ("3/0", 8), ("0/1", 10)]
+
+
+SYMBOLIC_AOT_SCRIPT = """
+import torch
+def f(x):
+    return (x.view(-1, 2).sum(1) * x.shape[0]).sin()
+def g(x):
+    return x.view(-1, 2).sum(1).view(-1, 3).cos() * (x.shape[0] * x.shape[1] // 2)
+x = torch.randn(8, requires_grad=True)
+torch.compile(f, backend="aot_eager", dynamic=True)(x).sum().backward()
+with torch.no_grad():
+    torch.compile(g, backend="aot_eager", dynamic=True)(torch.randn(4, 12))
+"""
+
+
+def test_aot_graphs_over_symbolic_sizes_print_as_torchs(tmp_path, capfd):
+    """Size inputs and size nodes annotate as `primals_1: "Sym(s77)"`, `sym_size_int: "Sym((s77//2))"` (the joint
+    graph's flattened inputs too, `primals_1: "Sym(s77)"; primals_2: ...;`); the joint graph's class is inner_f,
+    an inference graph's <lambda>, the partitioned ones' GraphModule, as torch's."""
+    pytest.importorskip("torch")
+    script = tmp_path / "symbolic_aot.py"
+    script.write_text(SYMBOLIC_AOT_SCRIPT)
+    env = dict(os.environ, MINITORCH2_LOGS="aot_graphs,aot_joint_graph", PYTHONPATH=ROOT)
+    ours = subprocess.run([sys.executable, "-m", "minitorch2", "run", str(script)], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert ours.returncode == 0, ours.stderr
+    theirs = _torch_logs(capfd, script, ("aot_graphs", "aot_joint_graph"))
+
+    def shown(stderr):  # the graphs' text (class lines less their file, titles less their AOT id), Sym lines
+        text = [t[t.index("class "):] if "(torch.nn.Module):" in t else re.sub(r" \d+ =====$", " N =====", t)
+                for artifact in ("aot_joint_graph", "aot_graphs") for t in _artifact_texts(stderr, artifact)
+                if not t.startswith("aot_config id:")]  # (torch's AOT metadata dump: not ours to print)
+        return text, [t for t in text if '"Sym(' in t]
+
+    # (the joint's flattened inputs are annotated on a line of their own; floordiv: "Sym(((s27*s77)//2))"; the
+    # backward's nodes are numbered as torch's: its trace records none of functionalization's size arithmetic)
+    assert shown(ours.stderr) == shown(theirs) and len(shown(theirs)[1]) == 8

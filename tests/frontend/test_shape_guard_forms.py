@@ -15,6 +15,10 @@ guards of every frame must be the same set. The rules, by program:
   conv_batch        the fake convolution's backend heuristic: `batch < 16` narrows the batch's range to <= 15
   scaled_bound      `8*n <= 20480` narrows n's range to <= 2560 (a bound on k*n is one on n)
   common_factor     `3*n*n == 75` is guarded as `(3*n*n) == 75`: an equality keeps its sides' common factor
+  nested_division   `n // 2 // 3` is one division, `n // 6`, in the guard on it
+  divided_terms     `(2*n + 5) // 2` is `n + 2` (the terms 2 divides leave the division): the guard is on n alone
+  view_pairs_split  view(-1, 2).sum(1).view(-1, 3) of a 2-d tensor: the reshape algorithm's guards on
+                    `(a*b)//2`, and the second view's on `(a*b)//6`
 """
 import pytest
 import torch
@@ -40,6 +44,12 @@ PROGRAMS = {
                      lambda lib: (lib.randn(6),)),
     "common_factor": ("def f(x):\n    if 3 * x.shape[0] * x.shape[0] == 75:\n        return x + 1\n    return x - 1",
                       lambda lib: (lib.randn(5),)),
+    "nested_division": ("def f(x):\n    n = x.shape[0] // 2 // 3\n    return x[:n] * 2 if n > 2 else x",
+                        lambda lib: (lib.randn(24),)),
+    "divided_terms": ("def f(x):\n    if (2 * x.shape[0] + 5) // 2 > 9:\n        return x + 1\n    return x - 1",
+                      lambda lib: (lib.randn(8),)),
+    "view_pairs_split": ("def f(x):\n    return x.view(-1, 2).sum(1).view(-1, 3) * 2",
+                         lambda lib: (lib.randn(4, 12),)),
 }
 
 # (program, backend) -> why ours differs today (strict xfail)

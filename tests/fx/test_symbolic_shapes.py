@@ -3,6 +3,8 @@
 Each case runs on real torch (the oracle) and on minitorch2, and compares what a user sees: graph code, reprs,
 guards, error classes.
 """
+import functools
+
 import pytest
 import torch
 from torch.fx.experimental.proxy_tensor import make_fx as torch_make_fx
@@ -66,6 +68,70 @@ def test_symint_repr(expression):
         s = _symbols(env, 8, "x")
         reprs.append(repr(eval(expression)))
     assert reprs[1] == reprs[0]
+
+
+# `//` and `%` over two sizes: a compound side parenthesised, a division of a division folded, the terms an
+# integer divides taken out, a division inside a sum or product parenthesised again
+DIVISIONS = ["a*b//2", "(a*b//2)//3", "a//2//3", "(a+1)//2", "(2*a+1)//2", "(a*b+2*a)//2", "(a - 1)//2", "(-a)//2",
+             "(a*b)%4", "(a//2)+1", "a//2 - 1", "-(a//2)", "a//(a//2)", "(a*b)//(a//2)", "(a%3)+1", "a*(a%3)",
+             "(a//2)*(b//3)", "(a%3)//2", "(a//2)%3", "a//(2*b)", "(a//2)//b", "(a//b)//(a//2)", "(4*a)//6",
+             "a//(b+1)", "(a+b)//2", "a*a//3"]
+
+
+@pytest.mark.parametrize("expression", DIVISIONS)
+def test_symint_repr_of_divisions(expression):
+    reprs = []
+    for env in (TorchShapeEnv(), ShapeEnv()):
+        sizes = {"a": _symbols(env, 8, "x"), "b": _symbols(env, 12, "y")}
+        reprs.append((repr(eval(expression, sizes)), str(eval(expression, sizes))))
+    assert reprs[1] == reprs[0]
+
+
+def size_times_pairs(x):
+    return x.view(-1, 2).sum(1) * x.shape[0]
+
+
+def pairs_then_triples(x):
+    return x.view(-1, 2).sum(1).view(-1, 3)
+
+
+@pytest.mark.parametrize("fn, shape", [(size_times_pairs, (8,)), (pairs_then_triples, (4, 12))])
+def test_make_fx_symbolic_print_readable_matches_torch(fn, shape):
+    """The module's class is named after the function; a size node reads `sym_size_int: "Sym(s75)"`; view(-1, 2)
+    of a 2-d tensor keeps torch's spelling of the split dim, `((s75*s96)//(((s75*s96)//2)))`."""
+    texts = [maker(fn, tracing_mode="symbolic")(lib.randn(*shape)).print_readable(print_output=False)
+             for maker, lib in ((torch_make_fx, torch), (make_fx, minitorch2))]
+    assert texts[1] == texts[0]
+
+
+def _callables(lib):
+    def plain(x):
+        return x * 2
+
+    def star(*args):
+        return args[0] * 2
+
+    @functools.wraps(plain)
+    def wrapped(x):
+        return plain(x)
+
+    def scaled(x, k):
+        return x * k
+
+    class Module(lib.nn.Module):
+        def forward(self, x):
+            return x + 1
+
+    return [plain, star, wrapped, lambda x: x - 1, functools.partial(scaled, k=3), Module(), lib.sin]
+
+
+@pytest.mark.parametrize("tracing_mode", ["real", "symbolic"])
+def test_make_fx_names_the_module_class_as_torch(tracing_mode):
+    """After the traced function; `<lambda>` where torch traces through a lambda of its own (a partial, a module, a
+    builtin, a function taking *args)."""
+    names = [[type(maker(fn, tracing_mode=tracing_mode)(lib.randn(4))).__name__ for fn in _callables(lib)]
+             for maker, lib in ((torch_make_fx, torch), (make_fx, minitorch2))]
+    assert names[1] == names[0]
 
 
 def test_decisions_become_guards_and_ranges():

@@ -42,7 +42,7 @@ class ConstraintViolationError(RuntimeError):
 class FloorDiv(sympy.Function):
     """Python's `//` on integers, kept whole so it prints as `(s77//2)` (sympy's floor(a/b) would not)."""
     is_integer = True
-    precedence = 40  # an Add's: a product parenthesises it, as PyTorch prints `2*((s77//2))`
+    precedence = 35  # a comparison's, as torch's: `2*((s77//2)) + 1`, in guards `(s77 // 2) <= s77`
 
     @classmethod
     def eval(cls, base, divisor):
@@ -50,7 +50,12 @@ class FloorDiv(sympy.Function):
             return sympy.Integer(int(base) // int(divisor))
         if divisor in (1, -1):
             return base * divisor
-        common = sympy.gcd(base, divisor)  # torch's rule: (3*s)//12 is s//4, (4*s1*s0)//(4*s1) is s0
+        if isinstance(base, FloorDiv):  # torch's rules: (a//b)//c is a//(b*c);
+            return FloorDiv(base.args[0], base.args[1] * divisor)
+        exact = [t for t in sympy.Add.make_args(base) if divisor.is_Integer and (t / divisor).is_integer]
+        if exact:  # the terms an integer divides leave the division: (s1*s0 + 2*s0)//2 is s0 + (s1*s0)//2;
+            return FloorDiv(base - sympy.Add(*exact), divisor) + sympy.Add(*exact) / divisor
+        common = sympy.gcd(base, divisor)  # (3*s)//12 is s//4, (4*s1*s0)//(4*s1) is s0
         return None if common == 1 else FloorDiv(sympy.cancel(base / common), sympy.cancel(divisor / common))
 
 
@@ -58,6 +63,7 @@ class Mod(sympy.Function):
     """Python's `%` on sizes, kept as written (`(3*s) % 12`, where sympy's Mod factors it as `3*(s % 4)`), decided
     by torch's rules: 0 for a multiple, p itself where 0 <= p < q is known."""
     is_integer = is_nonnegative = True
+    precedence = 35  # (as FloorDiv's: `s77*(Mod(s77, 3))`)
 
     @classmethod
     def eval(cls, p, q):
@@ -103,7 +109,7 @@ class SymNode:
         self.expr, self.shape_env, self.pytype, self.hint = expr, shape_env, pytype, hint
 
     def str(self):
-        return _ReprPrinter().doprint(self.shape_env.simplify(self.expr))
+        return _ReprPrinter().doprint(self.expr.xreplace(self.shape_env.replacements))
 
     def binary(self, op, other, reflected):
         if not is_symbolic(other) and self.pytype is float and type(other) is int:
@@ -209,8 +215,8 @@ class ShapeEnv:
         return attempt
 
     def wrap(self, expr, pytype, hint):
-        """A Python number when the expression is one, else a Sym* holding it."""
-        expr = self.simplify(expr)
+        """A Python number when the expression is one, else a Sym* holding it: a number's as written (as torch's)."""
+        expr = self.simplify(expr) if pytype is bool else expr.xreplace(self.replacements)  # (s//(s//2) stays)
         if isinstance(expr, sympy.Max) and len(expr.args) == 2:  # Max(1, s//2) is s//2 where s//2 >= 1 is known
             low, other = sorted(expr.args, key=lambda a: not a.is_Number)
             if low in (0, 1) and self.implied(sympy.Ge(other, low)):
@@ -297,7 +303,7 @@ class ShapeEnv:
             low, high = sympy.Integer(1), sympy.Integer(1)
             for arg in expr.args:
                 a_low, a_high = self.bounds(arg)
-                products = [_times(x, y) for x in (low, high) for y in (a_low, a_high)]
+                products = [sympy.S.Zero if 0 in (x, y) else x * y for x in (low, high) for y in (a_low, a_high)]
                 low, high = min(products), max(products)
             return low, high
         if isinstance(expr, sympy.Pow) and expr.exp.is_Integer and expr.exp > 0 and self.bounds(expr.base)[0] >= 0:
@@ -388,10 +394,6 @@ class ShapeEnv:
         return lines
 
 
-def _times(x, y):
-    return sympy.Integer(0) if x == 0 or y == 0 else x * y
-
-
 def _negate(expr):
     return expr.negated if isinstance(expr, sympy.core.relational.Relational) else sympy.Not(expr)
 
@@ -409,19 +411,20 @@ def _decide(relation, low, high):
 
 
 def _symbol_bound(guard):
-    """(symbol, low, high) for an integer bound on a symbol, on k*s or on s//k (`s > 2`; `8*s <= 20480` is s <= 2560,
-    `s//2 >= 2` is s >= 4, as torch's solver narrows a range), else None. (A `!=` never narrows a range, even at its
-    edge: torch keeps `s != 16` beside `s <= 16`.)"""
+    """(symbol, low, high) for an integer bound on a symbol, on k*s or on s//k, plus a constant (`s > 2`; `8*s <=
+    20480` is s <= 2560, `s//2 >= 2` is s >= 4, `s + 2 > 9` is s >= 8, as torch's solver narrows a range), else None.
+    (A `!=` never narrows a range, even at its edge: torch keeps `s != 16` beside `s <= 16`.)"""
     if not isinstance(guard, (sympy.Lt, sympy.Le, sympy.Gt, sympy.Ge)):
         return None
     guard = guard.reversed if guard.lhs.is_Integer else guard
     if not guard.rhs.is_Integer:
         return None
     lower = isinstance(guard, (sympy.Ge, sympy.Gt))
-    bound = guard.rhs + {sympy.Gt: 1, sympy.Lt: -1}.get(type(guard), 0)  # (integers: `n > 5` is `n >= 6`)
-    k, term = guard.lhs.as_coeff_Mul()
-    if isinstance(guard.lhs, FloorDiv) and guard.lhs.args[1].is_Integer and guard.lhs.args[1] > 0:
-        term, k = guard.lhs.args
+    constant, lhs = guard.lhs.as_coeff_Add()  # (`s + 2 > 9` is `s > 7`)
+    bound = guard.rhs - constant + {sympy.Gt: 1, sympy.Lt: -1}.get(type(guard), 0)  # (integers: `n > 5` is `n >= 6`)
+    k, term = lhs.as_coeff_Mul()
+    if isinstance(lhs, FloorDiv) and lhs.args[1].is_Integer and lhs.args[1] > 0:
+        term, k = lhs.args
         bound = k * bound if lower else k * bound + k - 1
     elif k.is_Integer and k > 0:
         bound = sympy.ceiling(bound / k) if lower else sympy.floor(bound / k)
@@ -433,10 +436,10 @@ def _symbol_bound(guard):
 
 
 class _ReprPrinter(StrPrinter):
-    """How a SymInt prints (`s77`, `(s77//2)`, `Mod(s77, 4)`), as PyTorch's reprs."""
+    """How a SymInt prints (`s77`, `((s77*s27)//2)`, `Mod(s77, 4)`), as PyTorch's reprs."""
 
     def _print_FloorDiv(self, expr):
-        return f"({self._print(expr.args[0])}//{self._print(expr.args[1])})"
+        return "({}//{})".format(*(self.parenthesize(side, PRECEDENCE["Atom"] - 0.5) for side in expr.args))
 
 
 class _SourcePrinter(StrPrinter):
@@ -448,12 +451,6 @@ class _SourcePrinter(StrPrinter):
 
     def _print_Symbol(self, expr):
         return self.names.get(expr, expr.name)
-
-    def parenthesize(self, item, level, strict=False):
-        # `//` and `%` bind as comparisons do in PyTorch's printer: `(s // 2) <= s`, `((a*b) % (4*b)) == 0`
-        item_precedence = PRECEDENCE["Relational"] if isinstance(item, (FloorDiv, Mod)) else precedence(item)
-        text = self._print(item)
-        return f"({text})" if item_precedence < level or (not strict and item_precedence <= level) else text
 
     def _print_FloorDiv(self, expr):  # and Mod
         return self.stringify(expr.args, " // " if isinstance(expr, FloorDiv) else " % ", PRECEDENCE["Atom"] - 0.5)
