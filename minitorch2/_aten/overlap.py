@@ -50,6 +50,8 @@ class _Status(enum.Enum):
 def is_non_overlapping_and_dense(t):
     """Whether t's elements fill a block of memory once each, in some order of its dims."""
     sizes, strides = t._shape, t._stride
+    if 0 in sizes:
+        return True  # (empty, so contiguous, which c10 counts as dense: numpy's zero strides of an empty array)
     if len(sizes) == 1:
         return sizes[0] < 2 or strides[0] == 1
     order = sorted(range(len(sizes)), key=lambda d: (sizes[d] < 2, strides[d]))
