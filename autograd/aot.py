@@ -30,6 +30,7 @@ from minitorch2._sym import is_symbolic
 from minitorch2._tensor import FakeTensor, Tensor
 from minitorch2.autograd import Function
 from minitorch2.fx._pytree import PyTreeCodeGen
+from minitorch2.fx.experimental.symbolic_shapes import SpecializeFloatInputs
 from minitorch2.utils import _pytree as pytree
 from partition import default_partition, min_cut_rematerialization_partition
 
@@ -327,6 +328,8 @@ def aot_function(fn, fw_compiler, bw_compiler=None, partition_fn=None, decomposi
                                                        static_input_indices=static_input_indices), out_spec)
         except Exception as e:  # noqa: BLE001 (whatever stops the symbolic trace, the per-size path is correct)
             trace.restore()
+            if isinstance(e, SpecializeFloatInputs):  # (not per size: the frontend translates again, them constants)
+                raise
             _log.info("AOT over symbolic sizes gave up (%s: %s); tracing per size", type(e).__name__, e)
             _log.debug("where AOT over symbolic sizes gave up", exc_info=True)
             return False
