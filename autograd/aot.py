@@ -38,8 +38,8 @@ from .functionalize import functionalize_graph
 from .input_aliasing import AliasedInputs, aliasing_key
 from .output_aliasing import AliasOf, trace_outputs, with_bases
 from .proxy_tensor import make_fx, tag_forward_nodes
-from .tensorify import tensorify_python_scalars
 from .stack_traces import SourceKeepingInterpreter, backward_stack_traces
+from .tensorify import tensorify_python_scalars
 
 _log = logging.getLogger(__name__)
 
@@ -326,7 +326,7 @@ def aot_function(fn, fw_compiler, bw_compiler=None, partition_fn=None, decomposi
         try:
             signatures[_ANY_SIZE] = (trace_and_compile(flat_fn, list(fake_args), before_compile=trace.check,
                                                        static_input_indices=static_input_indices), out_spec)
-        except Exception as e:  # noqa: BLE001 (whatever stops the symbolic trace, the per-size path is correct)
+        except Exception as e:  # (whatever stops the symbolic trace, the per-size path is correct)
             trace.restore()
             if isinstance(e, SpecializeFloatInputs):  # (not per size: the frontend translates again, them constants)
                 raise
