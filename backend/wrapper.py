@@ -23,6 +23,7 @@ import minitorch2
 from minitorch2 import _dtype
 from minitorch2 import _tensor
 from minitorch2._tensor import Size, Tensor
+from minitorch2.fx.experimental.symbolic_shapes import _SourcePrinter
 from minitorch2.utils import _pytree as pytree
 
 from . import ir, speed
@@ -188,8 +189,8 @@ def _arg_code(value):
     if isinstance(value, (list, tuple)):
         items = ", ".join(_arg_code(v) for v in value)
         return f"[{items}]" if isinstance(value, list) else f"({items}{',' if len(value) == 1 else ''})"
-    if L.is_size_expr(value):
-        return L.size_python(value)
+    if L.is_size_expr(value):  # (a float over sizes, var's backward's 2.0/s0, is computed as a Python float)
+        return L.size_python(value) if value.is_integer else f"float({_SourcePrinter({}).doprint(value)})"
     if isinstance(value, _dtype.dtype):
         return _dtype_code(value)
     if isinstance(value, (_tensor.memory_format, _tensor.layout)):  # printed torch.contiguous_format, torch.strided
