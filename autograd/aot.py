@@ -302,8 +302,7 @@ def aot_function(fn, fw_compiler, bw_compiler=None, partition_fn=None, decomposi
         if key not in signatures:
             flat_fn, out_spec = _tree_flattened_fn(fn, args, kwargs)
             signatures[key] = (_compile_signature(flat_fn, flat_args, key[0] if _per_size else key, trace_and_compile,
-                                                  static_input_indices),
-                               out_spec)
+                                                  static_input_indices), out_spec)
         return signatures[key]
 
     def compiled_fn(*args, **kwargs):
