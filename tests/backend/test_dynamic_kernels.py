@@ -185,6 +185,13 @@ def test_a_float_over_sizes_compiles_once():
     assert graphs == ["forward", "backward"]
 
 
+def test_a_slice_backward_compiles_once():
+    # a slice's backward is a slice_scatter into zeros, its bounds over size symbols (x[:, 1:] ends at s1)
+    shapes = [[(n, n + 2)] for n in (2, 5, 6)]
+    graphs = _compiled_graphs(lambda lib: lambda x: (x[:, 1:] - x[:, :-1], x[-1] * x[:, 0].sum()), shapes, grad=True)
+    assert graphs == ["forward", "backward"]
+
+
 def test_what_the_backend_cannot_decide_compiles_per_size(caplog):
     # the halves of x.chunk(2) are slices whose lowering asks Python's slice.indices about a size symbol, which it
     # cannot answer; AOT falls back to one compile per size (logged), and the values are still torch's
