@@ -192,6 +192,12 @@ def test_a_slice_backward_compiles_once():
     assert graphs == ["forward", "backward"]
 
 
+def test_a_cumsum_backward_compiles_once():
+    # cumsum's backward flips its gradient along a dim of a size symbol (whether it is 1: from the symbol's range)
+    shapes = [[(n, n + 2)] for n in (2, 5, 6)]
+    assert _compiled_graphs(lambda lib: lambda x: x.cos().cumsum(-1), shapes, grad=True) == ["forward", "backward"]
+
+
 def test_what_the_backend_cannot_decide_compiles_per_size(caplog):
     # the halves of x.chunk(2) are slices whose lowering asks Python's slice.indices about a size symbol, which it
     # cannot answer; AOT falls back to one compile per size (logged), and the values are still torch's
