@@ -30,6 +30,7 @@ from minitorch2._sym import is_symbolic
 from minitorch2._tensor import FakeTensor, Tensor
 from minitorch2.autograd import Function
 from minitorch2.fx._pytree import PyTreeCodeGen
+from minitorch2.fx.experimental.symbolic_shapes import SpecializeFloatInputs
 from minitorch2.utils import _pytree as pytree
 from partition import default_partition, min_cut_rematerialization_partition
 
@@ -37,8 +38,8 @@ from .functionalize import functionalize_graph
 from .input_aliasing import AliasedInputs, aliasing_key
 from .output_aliasing import AliasOf, trace_outputs, with_bases
 from .proxy_tensor import make_fx, tag_forward_nodes
-from .tensorify import tensorify_python_scalars
 from .stack_traces import SourceKeepingInterpreter, backward_stack_traces
+from .tensorify import tensorify_python_scalars
 
 _log = logging.getLogger(__name__)
 
@@ -301,8 +302,7 @@ def aot_function(fn, fw_compiler, bw_compiler=None, partition_fn=None, decomposi
         if key not in signatures:
             flat_fn, out_spec = _tree_flattened_fn(fn, args, kwargs)
             signatures[key] = (_compile_signature(flat_fn, flat_args, key[0] if _per_size else key, trace_and_compile,
-                                                  static_input_indices),
-                               out_spec)
+                                                  static_input_indices), out_spec)
         return signatures[key]
 
     def compiled_fn(*args, **kwargs):
@@ -325,8 +325,10 @@ def aot_function(fn, fw_compiler, bw_compiler=None, partition_fn=None, decomposi
         try:
             signatures[_ANY_SIZE] = (trace_and_compile(flat_fn, list(fake_args), before_compile=trace.check,
                                                        static_input_indices=static_input_indices), out_spec)
-        except Exception as e:  # noqa: BLE001 (whatever stops the symbolic trace, the per-size path is correct)
+        except Exception as e:  # (whatever stops the symbolic trace, the per-size path is correct)
             trace.restore()
+            if isinstance(e, SpecializeFloatInputs):  # (not per size: the frontend translates again, them constants)
+                raise
             _log.info("AOT over symbolic sizes gave up (%s: %s); tracing per size", type(e).__name__, e)
             _log.debug("where AOT over symbolic sizes gave up", exc_info=True)
             return False

@@ -79,8 +79,8 @@ class _Tensorifier:
     def replace(self, node, dtype):
         """node in its all-tensor form, each float argument a tensor of dtype, the one node computes in."""
         try:
-            args = [self.convert(self.convert(self.tensor_of(a.meta["val"].node.expr), f64), dtype)
-                    if isinstance(getattr(a, "meta", {}).get("val"), SymFloat) else a for a in node.args]
+            args = [self.convert(self.convert(self.tensor_of(v.node.shape_env.simplify(v.node.expr)), f64), dtype)
+                    if isinstance(v := getattr(a, "meta", {}).get("val"), SymFloat) else a for a in node.args]
         except NotImplementedError:
             return
         if args != list(node.args):
@@ -105,7 +105,7 @@ def tensorify_python_scalars(gm):
                 if is_symbolic(value):  # (a number where the frontend pinned it)
                     t.tensors[value.node.expr] = t.call(prims.convert_element_type.default, source, f64)  # (f64's too)
             if is_symbolic(value):
-                t.sym_nodes.setdefault(value.node.expr, node)
+                t.sym_nodes.setdefault(value.node.shape_env.simplify(value.node.expr), node)
             if node.target in TENSOR_FORMS and hasattr(value, "dtype"):
                 t.replace(node, _COMPUTATION_DTYPE.get(value.dtype, value.dtype))
     memos = [getattr(n.meta.get("val"), "item_memo", None) for n in nodes if n.op == "placeholder"]

@@ -128,9 +128,9 @@ def fold_uniform_constant(node):
     val = _val(node)
     if value_of is None or not isinstance(val, Tensor) or not val.is_contiguous() or _symbolic(val.shape):
         return False  # (a size over symbols would enter the new node as a constant: the graph is left as it is)
-    if val.dtype in (_dtype.uint8,):  # as torch: unsigned values are not round-tripped through Python
-        return False
     value = value_of(node)
+    if val.dtype in (_dtype.uint8,) or _symbolic([value]):  # as torch: unsigned values are not round-tripped through
+        return False  # Python; a value the graph computes (a float over sizes, mse's 2/n) is no constant to fold
     if node.target is not aten.full.default:  # the value read back from the tensor: 0.0 for a float zero
         value = float(value) if val.dtype.is_floating_point else bool(value) if val.dtype is _dtype.bool_ \
             else int(value)

@@ -20,8 +20,8 @@ def flip(x, dims):
     size = x.get_size()
     dims = [wrap_dim(d, len(size)) for d in dims]
 
-    def reindex(idx):
-        return [(idx[d] * -1 + (size[d] - 1)) if d in dims and size[d] > 1 else idx[d] for d in range(len(size))]
+    def reindex(idx):  # (a dim of 1 keeps its index: over symbols, one the ranges prove longer than 1 is reversed)
+        return [idx[d] * -1 + (n - 1) if d in dims and not L.is_one(n) else idx[d] for d, n in enumerate(size)]
 
     return P.clone(ir.View(x, size, reindex, "flip"))
 

@@ -189,10 +189,10 @@ def slice_scatter(x, src, dim=0, start=None, end=None, step=1):
     """x with src written over x[start:end] along dim: cat(x before, src, x after)."""
     size = x.get_size()
     dim = wrap_dim(dim, len(size))
-    start, end, step = slice(start, end, step).indices(size[dim])
-    if step != 1:
+    start, end = _bound(0 if start is None else start, size[dim]), _bound(size[dim] if end is None else end, size[dim])
+    if (step or 1) != 1:
         return _strided_slice_scatter(x, src, dim, start, step)
-    return cat([slice_(x, dim, 0, start), src, slice_(x, dim, max(end, start), size[dim])], dim)
+    return cat([slice_(x, dim, 0, start), src, slice_(x, dim, start if L.known(end < start) else end, size[dim])], dim)
 
 
 def _strided_slice_scatter(x, src, dim, start, step):

@@ -23,6 +23,7 @@ import minitorch2
 from minitorch2 import _dtype
 from minitorch2 import _tensor
 from minitorch2._tensor import Size, Tensor
+from minitorch2.fx.experimental.symbolic_shapes import _SourcePrinter
 from minitorch2.utils import _pytree as pytree
 
 from . import ir, speed
@@ -48,9 +49,7 @@ class WrapperCodeGen:
                  f'{sum(isinstance(s, ExternStep) for s in self.scheduler.steps)} extern calls."""',
                  "from backend.wrapper import (alloc, as_tensor, extern_call, extern_mm, fallback_call, free,",
                  "                             input_alias, input_storage, lend, ptr, reinterpret, to_buffer, tensor_arg)",
-                 "import minitorch2",
-                 "from minitorch2 import _dtype as dt",
-                 "from minitorch2 import ops",
+                 "import minitorch2", "from minitorch2 import _dtype as dt", "from minitorch2 import ops",
                  ""]
         for step in self.scheduler.steps:
             if isinstance(step, KernelStep):
@@ -65,9 +64,7 @@ class WrapperCodeGen:
         for attribute in ("llvm_ir", "triton_source"):  # the kernel's source text, from codegen/llvm or triton
             text = getattr(self.compiled[kernel.name], attribute, None)
             if text:
-                out.append(f"{kernel.name}_{attribute} = r'''")
-                out += text.rstrip("\n").splitlines()
-                out.append("'''")
+                out += [f"{kernel.name}_{attribute} = r'''", *text.rstrip("\n").splitlines(), "'''"]
         out += [f'{kernel.name} = kernels["{kernel.name}"]', ""]
         return out
 
@@ -81,8 +78,7 @@ class WrapperCodeGen:
         allocated = set(self.input_names)
         for position, step in enumerate(self.scheduler.steps):
             if isinstance(step, KernelStep):
-                for arg in step.kernel.args:
-                    body += self._alloc_once(arg.buffer, allocated)
+                body += [line for arg in step.kernel.args for line in self._alloc_once(arg.buffer, allocated)]
                 addresses = ", ".join([f"ptr({a.buffer})" for a in step.kernel.args] + list(step.kernel.sizes))
                 body.append(f"{step.kernel.name}.run({addresses})")
             else:
@@ -188,8 +184,8 @@ def _arg_code(value):
     if isinstance(value, (list, tuple)):
         items = ", ".join(_arg_code(v) for v in value)
         return f"[{items}]" if isinstance(value, list) else f"({items}{',' if len(value) == 1 else ''})"
-    if L.is_size_expr(value):
-        return L.size_python(value)
+    if L.is_size_expr(value):  # (a float over sizes, var's backward's 2.0/s0, is computed as a Python float)
+        return L.size_python(value) if value.is_integer else f"float({_SourcePrinter({}).doprint(value)})"
     if isinstance(value, _dtype.dtype):
         return _dtype_code(value)
     if isinstance(value, (_tensor.memory_format, _tensor.layout)):  # printed torch.contiguous_format, torch.strided

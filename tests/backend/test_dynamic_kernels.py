@@ -176,12 +176,34 @@ def test_sizes_passed_on_at_a_graph_break(capsys):
     assert capsys.readouterr().out == "rows 1 1\nrows 2 1\nrows 2 3\nrows 1 4\n"
 
 
-def test_what_the_backend_cannot_decide_compiles_per_size(caplog):
-    # x.shape[0] / 2 is a float over a size symbol: the backend computes sizes in integers and refuses it; AOT falls
-    # back to one compile per size (logged), and the values are still torch's
+def test_a_float_over_sizes_compiles_once():
+    # x.shape[0] / 2 and a variance's backward (2.0/(s0 - 1)) are floats over size symbols: kernels and extern calls
+    # take them as Python floats computed from each call's sizes (once, where they compiled per size before)
     shapes = [[(n, 3)] for n in (2, 5, 6)]
+    assert _compiled_graphs(lambda lib: lambda x: x * (x.shape[0] / 2) + 1, shapes) == ["inference"]
+    graphs = _compiled_graphs(lambda lib: lambda x: (x.var(0), x.std(1, keepdim=True) * x), shapes, grad=True)
+    assert graphs == ["forward", "backward"]
+
+
+def test_a_slice_backward_compiles_once():
+    # a slice's backward is a slice_scatter into zeros, its bounds over size symbols (x[:, 1:] ends at s1)
+    shapes = [[(n, n + 2)] for n in (2, 5, 6)]
+    graphs = _compiled_graphs(lambda lib: lambda x: (x[:, 1:] - x[:, :-1], x[-1] * x[:, 0].sum()), shapes, grad=True)
+    assert graphs == ["forward", "backward"]
+
+
+def test_a_cumsum_backward_compiles_once():
+    # cumsum's backward flips its gradient along a dim of a size symbol (whether it is 1: from the symbol's range)
+    shapes = [[(n, n + 2)] for n in (2, 5, 6)]
+    assert _compiled_graphs(lambda lib: lambda x: x.cos().cumsum(-1), shapes, grad=True) == ["forward", "backward"]
+
+
+def test_what_the_backend_cannot_decide_compiles_per_size(caplog):
+    # the halves of x.chunk(2) are slices whose lowering asks Python's slice.indices about a size symbol, which it
+    # cannot answer; AOT falls back to one compile per size (logged), and the values are still torch's
+    shapes = [[(n, 3)] for n in (4, 6, 10)]
     with caplog.at_level(logging.INFO, logger="autograd.aot"):
-        graphs = _compiled_graphs(lambda lib: lambda x: x * (x.shape[0] / 2) + 1, shapes)
+        graphs = _compiled_graphs(lambda lib: lambda x: x.chunk(2)[0] * x.chunk(2)[1] + 1, shapes)
     assert graphs == ["inference"] * len(shapes)
     assert "AOT over symbolic sizes gave up (NotImplementedError: backend:" in caplog.text
 

@@ -466,6 +466,8 @@ class _SourcePrinter(StrPrinter):
     def _print_Pow(self, expr):  # a size squared is `s*s`, never `s**2`; its square root as torch's
         if expr.exp == sympy.Rational(1, 2):
             return f"torch._sym_sqrt(torch.sym_float({self._print(expr.base)}))"
+        if expr.exp < 0:  # (a float over sizes: 2.0/s0 is `2.0*1/s0`)
+            return f"1/{self.parenthesize(expr.base ** -expr.exp, PRECEDENCE['Pow'], strict=True)}"
         return self.stringify([expr.base] * int(expr.exp), "*", PRECEDENCE["Mul"])
 
     def _print_Relational(self, expr):
