@@ -184,8 +184,10 @@ def _arg_code(value):
     if isinstance(value, (list, tuple)):
         items = ", ".join(_arg_code(v) for v in value)
         return f"[{items}]" if isinstance(value, list) else f"({items}{',' if len(value) == 1 else ''})"
-    if L.is_size_expr(value):  # (a float over sizes, var's backward's 2.0/s0, is computed as a Python float)
-        return L.size_python(value) if value.is_integer else f"float({_SourcePrinter({}).doprint(value)})"
+    if L.is_size_expr(value) and value.is_integer:
+        return L.size_python(value)
+    if L.is_size_expr(value):  # a float over sizes (var's backward's 2.0/s0): a Python float, in the guards' Python
+        return f"float({_SourcePrinter({}).doprint(value).replace('torch.', 'minitorch2.')})"
     if isinstance(value, _dtype.dtype):
         return _dtype_code(value)
     if isinstance(value, (_tensor.memory_format, _tensor.layout)):  # printed torch.contiguous_format, torch.strided
