@@ -205,6 +205,18 @@ def _assert_valid_html(page):
     assert page.startswith("<!DOCTYPE html>") and checker.open == []
 
 
+def test_the_two_children_run_one_after_the_other_so_checkpoints_are_not_shared(tmp_path):
+    # a real script saves a checkpoint and reads it back from the same path (word_language_model's model.pt):
+    # two children at once would read each other's half-written files
+    log = tmp_path / "log.txt"
+    child = ("import sys, time; log = open(sys.argv[1], 'a'); log.write(sys.argv[2] + ' start\\n'); log.flush(); "
+             "time.sleep(0.5); log.write(sys.argv[2] + ' end\\n')")
+    ours, theirs = subprocesses.run_both([sys.executable, "-c", child, str(log), "ours"], [],
+                                         [sys.executable, "-c", child, str(log), "torch"], [])
+    assert ours.returncode == theirs.returncode == 0
+    assert log.read_text().split("\n") == ["ours start", "ours end", "torch start", "torch end", ""]
+
+
 def test_compare_torch_without_torch_says_so_in_one_line(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(subprocesses, "torch_available", lambda: False)
     assert main(["run", "--compare-torch", _write(tmp_path, MATCHING)]) == 2
