@@ -3,7 +3,8 @@ multi_head_attention_forward (with its mask helpers) and normalize: the function
 set (their modules: modules/pooling.py, transformer.py).
 
 Runtime layer, coverage surface, re-exported by nn/functional.py. Each makes the aten calls PyTorch's makes on the
-CPU: the pooling ops, adaptive pooling to 1x1 as a `mean`, attention as matmul, softmax and matmul.
+CPU: the pooling ops, adaptive pooling to 1x1 as a `mean`, attention as the fused CPU op where ATen picks it, else
+matmul, softmax and matmul.
 """
 import math
 import warnings
