@@ -258,3 +258,11 @@ def scaled_dot_product_flash_attention_for_cpu(grads, query, key, value, dropout
     grads = aten._scaled_dot_product_flash_attention_for_cpu_backward.default(
         grad, query, key, value, result0, result1, dropout_p, is_causal, attn_mask=attn_mask, scale=scale)
     return (*grads, None)
+
+
+def safe_softmax_decomposition(self, dim, dtype=None):
+    """softmax, then zeros for the rows of nothing but -inf (all(), as torch's decomposition writes it)."""
+    source = self if dtype is None else aten._to_copy.default(self, dtype=dtype)
+    out = aten._softmax.default(source, dim, False)
+    all_masked = aten.all.dim(aten.eq.Scalar(self, float("-inf")), dim, True)
+    return aten.where.self(all_masked, aten.zeros_like.default(out), out)

@@ -1,6 +1,7 @@
 """The kernels of _scaled_dot_product_flash_attention_for_cpu and its backward: the fused attention op that
 F.scaled_dot_product_attention picks on the CPU when its inputs allow it (nn/_functional_apart.py decides, as
-ATen's backend choice does), and that torch.compile's graphs keep whole (Inductor calls it as a fallback).
+ATen's backend choice does), and that torch.compile's graphs keep whole (Inductor calls it as a fallback); and
+_safe_softmax, the math path's softmax, whose rows of nothing but -inf give zeros instead of NaN.
 
 Runtime layer, coverage surface: rows of table_nn_apart.py. The forward returns the output, laid out as the query
 is, and the logsumexp of each query row's scores, shape (B, H, L) in (B, L, H) memory; the backward recomputes
@@ -12,8 +13,8 @@ import math
 
 import numpy as np
 
-from .meta_util import fake_empty, preserve_format_strides, strides_in_order
-from .nn_ops import with_strides
+from .meta_util import fake_empty, preserve_format_strides, strides_in_order, wrap_dim
+from .nn_ops import softmax, with_strides
 
 _FLOATS = ("float32", "float64", "float16", "bfloat16")
 
@@ -109,3 +110,19 @@ def _backward_meta(grad_out, query, key, value, out, logsumexp, dropout_p, is_ca
 
 
 _scaled_dot_product_flash_attention_for_cpu_backward = (_backward_kernel, _backward_meta)
+
+
+def _safe_softmax_kernel(self, dim, dtype=None):
+    source = self if dtype is None else self.to(dtype)
+    out = softmax[0](source, dim, False)
+    if source.dim() == 0 or source.numel() == 0:
+        return out
+    all_masked = np.isneginf(source._np).all(axis=wrap_dim(dim, source.dim()), keepdims=True)
+    return np.where(all_masked, out.dtype.type(0), out)
+
+
+def _safe_softmax_meta(self, dim, dtype=None):
+    return softmax[1](self if dtype is None else fake_empty(self.shape, dtype, self.stride()), dim, False)
+
+
+_safe_softmax = (_safe_softmax_kernel, _safe_softmax_meta)

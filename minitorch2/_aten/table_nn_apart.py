@@ -10,7 +10,7 @@ decompositions_upsample.py).
 from . import decompositions_upsample as decup
 from . import nn_apart_formulas as f
 from . import nn_apart_ops, nn_attention, nn_bce, nn_pool, nn_upsample
-from .derivatives_nn import not_implemented
+from .derivatives_nn import not_implemented, softmax
 from .table_row import CORE, op
 
 ROWS = [
@@ -87,4 +87,6 @@ ROWS = [
        "float? scale=None) -> (Tensor grad_query, Tensor grad_key, Tensor grad_value)", (),
        nn_attention._scaled_dot_product_flash_attention_for_cpu_backward,
        not_implemented("_scaled_dot_product_flash_attention_for_cpu_backward")),
+    op("_safe_softmax(Tensor self, int dim, ScalarType? dtype=None) -> Tensor", (), nn_attention._safe_softmax,
+       softmax, decomposition=f.safe_softmax_decomposition),
 ]

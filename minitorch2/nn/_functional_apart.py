@@ -54,14 +54,26 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     if _fused_attention_fits(query, key, value, attn_mask, dropout_p, enable_gqa):
         return aten._scaled_dot_product_flash_attention_for_cpu.default(
             query, key, value, dropout_p, is_causal, attn_mask=attn_mask, scale=scale)[0]
+    return _math_attention(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa)
+
+
+def _math_attention(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa):
+    """ATen's math path: q and k each scaled by the square root of the scale (negative: q by its negation),
+    the causal mask made additive, grouped key/value heads repeated, matmul, _safe_softmax, dropout, matmul."""
     scale = 1.0 / math.sqrt(query.shape[-1]) if scale is None else scale
-    scores = aten.mul.Scalar(_functions.matmul(query, aten.transpose.int(key, -2, -1)), scale)
+    root = math.sqrt(abs(scale))
+    query = aten.mul.Scalar(query, -root if scale < 0 else root)
     if is_causal:
-        mask = aten.tril.default(_factories.ones(query.shape[-2], key.shape[-2], dtype=_dtype.bool_))
-        scores = aten.masked_fill.Scalar(scores, aten.logical_not.default(mask), -math.inf)
+        causal = aten.tril.default(_factories.ones(query.shape[-2], key.shape[-2], dtype=_dtype.bool_))
+        attn_mask = aten.where.self(causal, aten.scalar_tensor.default(0.0, dtype=query.dtype),
+                                    aten.scalar_tensor.default(-math.inf, dtype=query.dtype))
+    if enable_gqa and query.dim() >= 3 and key.shape[-3] != query.shape[-3]:
+        groups = query.shape[-3] // key.shape[-3]
+        key, value = key.repeat_interleave(groups, -3), value.repeat_interleave(groups, -3)
+    scores = _functions.matmul(query, aten.mul.Scalar(aten.transpose.int(key, -2, -1), root))
     if attn_mask is not None:
         scores = aten.add.Tensor(scores, attn_mask)
-    weights = aten._softmax.default(scores, -1, False)
+    weights = aten._safe_softmax.default(scores, -1)
     if dropout_p > 0.0:
         weights = F.dropout(weights, dropout_p, True)
     return _functions.matmul(weights, value)

@@ -1,7 +1,7 @@
 """F.scaled_dot_product_attention chooses as ATen's CPU backend chooses: the fused
 _scaled_dot_product_flash_attention_for_cpu where its constraints hold (4-D inputs, no dropout, one head size, unit
-last stride, equal batch and heads or enable_gqa's groups), the math path otherwise. Compared with torch: the ops a
-trace records, the values, the gradients and their grad_fn, the output's strides (the fused op lays its output out
+last stride, equal batch and heads or enable_gqa's groups), the math path otherwise (q and k each scaled by the
+scale's square root, _safe_softmax, dropout). Compared with torch: the ops a trace records, the values, the gradients and their grad_fn, the output's strides (the fused op lays its output out
 as the query, so nanoGPT's `y.transpose(1, 2).contiguous()` copies nothing)."""
 import numpy as np
 import pytest
@@ -59,14 +59,14 @@ def test_the_fused_op_is_chosen_where_torchs_chooses_it(case):
     theirs = _ops(torch_make_fx(f(torch))(*_inputs(torch, case)))
     fused = "aten._scaled_dot_product_flash_attention_for_cpu.default"
     assert (fused in ours) == (fused in theirs) == (case in FUSED)
-    if case in FUSED:
-        assert ours == theirs
+    assert ours == theirs  # the math path too: q and k scaled apart, _safe_softmax, dropout's bernoulli_
 
 
-@pytest.mark.parametrize("case", FUSED)
-def test_fused_attention_values_gradients_and_layouts_match_torch(case):
+@pytest.mark.parametrize("case", FUSED + MATH)
+def test_attention_values_gradients_and_layouts_match_torch(case):
     results = []
     for lib in (minitorch2, torch):
+        lib.manual_seed(0)  # (dropout's mask: drawn bit for bit as torch's)
         inputs = [t.detach().requires_grad_() for t in _inputs(lib, case)]
         out = lib.nn.functional.scaled_dot_product_attention(*inputs, **_kwargs(lib, case))
         weights = lib.arange(out.numel(), dtype=lib.float32).view(out.shape).sin()
@@ -75,7 +75,8 @@ def test_fused_attention_values_gradients_and_layouts_match_torch(case):
                         [t.grad.numpy() for t in inputs]))
     (out, stride, node, grads), (t_out, t_stride, t_node, t_grads) = results
     np.testing.assert_allclose(out, t_out, rtol=1e-5, atol=1e-5)
-    assert stride == t_stride and node == t_node == "ScaledDotProductFlashAttentionForCpuBackward0"
+    assert stride == t_stride and node == t_node
+    assert (node == "ScaledDotProductFlashAttentionForCpuBackward0") == (case in FUSED)
     for grad, t_grad in zip(grads, t_grads):
         np.testing.assert_allclose(grad, t_grad, rtol=1e-4, atol=1e-5)
 
@@ -104,3 +105,18 @@ def test_a_compiled_attention_mask_is_a_graph_input_not_a_baked_constant():
         expected = f(torch)(*_inputs(torch, "plain"), torch.tensor(mask))
         np.testing.assert_allclose(compiled(q, k, v, minitorch2.tensor(mask)).numpy(), expected.numpy(),
                                    rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("decompose", [False, True])
+def test_safe_softmax_gives_zeros_for_a_row_of_only_minus_infinity(decompose):
+    rows = np.array([[-np.inf] * 3, [1.0, 2.0, -np.inf]], np.float32)
+    weights = np.array([[1.0, 2.0, 3.0], [0.5, -1.0, 2.0]], np.float32)
+    results = []
+    for lib in (minitorch2, torch):
+        x = lib.tensor(rows, requires_grad=True)
+        y = (lib.compile(lambda t: lib.ops.aten._safe_softmax(t, -1), backend="inductor") if decompose else
+             lambda t: lib.ops.aten._safe_softmax(t, -1))(x)
+        (y * lib.tensor(weights)).sum().backward()
+        results.append((y.detach().numpy(), x.grad.numpy()))
+    np.testing.assert_allclose(results[0][0], results[1][0], rtol=1e-6)
+    np.testing.assert_allclose(results[0][1], results[1][1], rtol=1e-6)
