@@ -66,6 +66,8 @@ OUTSIDE_THE_LESSON = {
         "minitorch2/_aten/formulas_apart.py",
         # all() as torch's decomposition tables write it (not any not), which its compiled and exported graphs record
         "minitorch2/_aten/decompositions_all.py",
+        # zeros and ones as a `full` in the traced joint graph, as torch's tables write them (folded later anyway)
+        "minitorch2/_aten/decompositions_factories.py",
         # an in-place op's decomposition functionalized as torch's (no aten.copy left in the joint graph)
         "autograd/inplace_decomposed.py",
         # eager fidelity to the last bit and to ATen's loop order: float ranges and transcendentals as its kernels
