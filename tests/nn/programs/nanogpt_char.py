@@ -2,7 +2,7 @@ import math
 import sys
 
 import torch
-import torch.nn as nn
+from torch import nn
 from torch.nn import functional as F
 
 # nanoGPT's model.py and train.py in small: a char-level GPT whose attention is F.scaled_dot_product_attention
