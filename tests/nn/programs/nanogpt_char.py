@@ -52,7 +52,7 @@ class Block(nn.Module):
 class GPT(nn.Module):
     def __init__(self):
         super().__init__()
-        self.transformer = nn.ModuleDict(dict(
+        self.transformer = nn.ModuleDict(dict(  # noqa: C408 (nanoGPT spells it so)
             wte=nn.Embedding(len(chars), n_embd), wpe=nn.Embedding(block_size, n_embd), drop=nn.Dropout(dropout),
             h=nn.ModuleList([Block() for _ in range(n_layer)]), ln_f=nn.LayerNorm(n_embd)))
         self.lm_head = nn.Linear(n_embd, len(chars), bias=False)
