@@ -70,8 +70,8 @@ def test_compiled_training_programs_print_what_torch_prints(name):
 def test_a_nanogpt_training_loop_prints_and_traces_what_torch_does(dropout):
     script = os.path.join(PROGRAMS, "nanogpt_char.py")
     result = subprocess.run([sys.executable, "-m", "minitorch2", "run", "--compare-torch", script, dropout], check=False,
-                            cwd=ROOT,
-                            capture_output=True, text=True, timeout=600, env={**os.environ, "OMP_NUM_THREADS": "1"})
+                            cwd=ROOT, capture_output=True, text=True, timeout=600,
+                            env={**os.environ, "OMP_NUM_THREADS": "1"})
     report = result.stdout.split("==== minitorch2 run --compare-torch: minitorch2 vs torch ====\n")[1]
     assert "--- printed output (stdout): same\n" in report and "iter 5: loss" in result.stdout
     for graph in ("dynamo __compiled_fn_1", "aot Forward graph 0", "aot Forward graph 1", "aot Backward graph 1"):
