@@ -217,6 +217,25 @@ def test_the_two_children_run_one_after_the_other_so_checkpoints_are_not_shared(
     assert log.read_text().split("\n") == ["ours start", "ours end", "torch start", "torch end", ""]
 
 
+def test_a_script_imports_from_its_own_directory_not_its_callers(tmp_path):
+    # `python script.py` puts the script's directory first on sys.path, not the working directory
+    (tmp_path / "caller").mkdir()
+    (tmp_path / "caller" / "helper.py").write_text("")
+    script = _write(tmp_path, """
+        try:
+            import helper
+            print("imported the caller's helper")
+        except ImportError:
+            print("no helper")
+    """)
+    env = {**os.environ, "PYTHONPATH": ROOT}
+    theirs = subprocess.run([sys.executable, script], cwd=tmp_path / "caller", capture_output=True, text=True,
+                            env=env, check=True)
+    ours = subprocess.run([sys.executable, "-m", "minitorch2", "run", script], cwd=tmp_path / "caller",
+                          capture_output=True, text=True, env=env, check=True)
+    assert ours.stdout == theirs.stdout == "no helper\n"
+
+
 def test_compare_torch_without_torch_says_so_in_one_line(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(subprocesses, "torch_available", lambda: False)
     assert main(["run", "--compare-torch", _write(tmp_path, MATCHING)]) == 2
