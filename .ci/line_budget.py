@@ -63,10 +63,13 @@ OUTSIDE_THE_LESSON = {
         "minitorch2/_philox.py", "minitorch2/_aten/inductor_prims.py", "backend/lowering_random.py",
         "minitorch2/_aten/table_apart.py",
         "minitorch2/_aten/table_nn_apart.py", "minitorch2/_aten/nn_apart_ops.py", "minitorch2/_aten/nn_apart_formulas.py",
+        "minitorch2/_aten/nn_attention.py",
         "minitorch2/_aten/nn_pool.py", "backend/lowering_pooling.py", "backend/lowering_more.py",
         "minitorch2/_aten/formulas_apart.py",
         # all() as torch's decomposition tables write it (not any not), which its compiled and exported graphs record
         "minitorch2/_aten/decompositions_all.py",
+        # zeros and ones as a `full` in the traced joint graph, as torch's tables write them (folded later anyway)
+        "minitorch2/_aten/decompositions_factories.py",
         # an in-place op's decomposition functionalized as torch's (no aten.copy left in the joint graph)
         "autograd/inplace_decomposed.py",
         # eager fidelity to the last bit and to ATen's loop order: float ranges and transcendentals as its kernels

@@ -142,8 +142,8 @@ class ProxyTorchDispatchMode(TorchDispatchMode):
                 return result
         if func is minitorch2.ops.aten.lift_fresh.default:  # a tensor made from Python data: copy the constant
             func = minitorch2.ops.aten.lift_fresh_copy.default
-        node = _with_current_stack_trace(
-            self.graph.call_function(func, self._to_arg(args), self._to_arg(kwargs), name=func._opname))
+        keywords = {k: self._to_arg(v) for k, v in kwargs.items()}  # (a tensor among them: attention's mask)
+        node = _with_current_stack_trace(self.graph.call_function(func, self._to_arg(args), keywords, name=func._opname))
         if self._decomposing is not None:  # as torch's: the lowering may raise the error the original op raises
             node.meta["original_aten"] = self._decomposing
         out = func(*args, **kwargs)

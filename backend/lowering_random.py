@@ -23,6 +23,8 @@ kernel fuses with earlier work, or when its peak-memory reordering moves an eage
 differ (tests/backend/test_inductor_random.py has two such programs as known differences).
 """
 from minitorch2 import _dtype, ops
+from minitorch2._aten.nn_ops import is_channels_last
+from minitorch2._tensor import channels_last, contiguous_format
 from minitorch2.fx import Node
 from minitorch2.utils import _pytree as pytree
 
@@ -75,8 +77,11 @@ def native_dropout(input, p, train):
 
 
 def native_dropout_backward(grad_output, mask, scale):
-    return aten.mul.Tensor(grad_output, aten.mul.Tensor(prims.convert_element_type.default(mask, grad_output.dtype),
-                                                        scale))
+    """torch's decomposition: grad * (mask * scale), then a clone in grad_output's suggested memory format."""
+    scaled = aten.mul.Tensor(grad_output, aten.mul.Tensor(prims.convert_element_type.default(mask, grad_output.dtype),
+                                                          scale))
+    layout = channels_last if grad_output.dim() == 4 and is_channels_last(grad_output) else contiguous_format
+    return aten.clone.default(scaled, memory_format=layout)
 
 
 DECOMPOSITIONS = {aten.rand_like.default: rand_like, aten.randn_like.default: randn_like,

@@ -2,18 +2,24 @@
 
 Runtime library surface. A file is minitorch2's own format: a magic line, then a pickle (a tensor pickles
 as its raw bytes, dtype, shape and requires_grad, so no numpy class is named; an object reached twice,
-such as a tied Parameter, stays one object). PyTorch's zip format is neither read nor written: files do
-not move between minitorch2 and torch. As torch's, `load` defaults to weights_only=True: only tensors,
+such as a tied Parameter, stays one object). PyTorch's zip format is read (a checkpoint torch.save wrote:
+its pickle's tensors rebuilt from their storages, views of one storage sharing it, torch's classes taken as
+minitorch2's; no bfloat16, which minitorch2 has no dtype for) but not written: minitorch2's files do not
+load in torch. As torch's, `load` defaults to weights_only=True: only tensors,
 Parameters, containers, numbers, strings, dtypes and sizes come back, and any other class (a numpy array
 too) raises pickle.UnpicklingError; pass weights_only=False only for a file you trust, since unpickling
 it runs code.
 """
 import contextlib
+import importlib
+import io
 import os
 import pickle
+import zipfile
 
 import numpy as np
 
+from . import _dtype
 from ._tensor import Tensor
 
 MAGIC = b"minitorch2.save v1\n"
@@ -107,21 +113,88 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
                            "False. If you are running on a CPU-only machine, please use torch.load with "
                            "map_location=torch.device('cpu') to map your storages to the CPU.")
     with _opened(f, "rb") as file:
+        start = file.tell()
         if file.read(len(MAGIC)) != MAGIC:
-            raise RuntimeError("minitorch2.load: not a file written by minitorch2.save (PyTorch's own files "
-                               "cannot be read by minitorch2)")
+            file.seek(start)
+            if not zipfile.is_zipfile(file):
+                raise RuntimeError("minitorch2.load: neither a file written by minitorch2.save nor PyTorch's zip "
+                                   "format")
+            file.seek(start)
+            return _load_weights_only(_torch_zip_loader(file, weights_only is False), pickle_load_args)
         if weights_only is False:
             return (pickle_module or pickle).load(file, **pickle_load_args)
-        try:
-            return _WeightsOnlyUnpickler(file, **pickle_load_args).load()
-        except pickle.UnpicklingError as error:
-            raise pickle.UnpicklingError(
-                "Weights only load failed. This file can still be loaded, to do so you have two options, \x1b[1mdo "
-                "those steps only if you trust the source of the checkpoint\x1b[0m. \n\t(1) In PyTorch 2.6, we "
-                "changed the default value of the `weights_only` argument in `torch.load` from `False` to `True`. "
-                "Re-running `torch.load` with `weights_only` set to `False` will likely succeed, but it can result in "
-                "arbitrary code execution. Do it only if you got the file from a trusted source.\n\t(2) "
-                "Alternatively, to load with `weights_only=True` please check the recommended steps in the following "
-                f"error message.\n\tWeightsUnpickler error: {error}\n\nCheck the documentation of torch.load to "
-                "learn more about types accepted by default with weights_only "
-                "https://pytorch.org/docs/stable/generated/torch.load.html.") from None
+        return _load_weights_only(lambda **kwargs: _WeightsOnlyUnpickler(file, **kwargs), pickle_load_args)
+
+
+def _load_weights_only(make_unpickler, pickle_load_args):
+    try:
+        return make_unpickler(**pickle_load_args).load()
+    except pickle.UnpicklingError as error:
+        raise pickle.UnpicklingError(
+            "Weights only load failed. This file can still be loaded, to do so you have two options, \x1b[1mdo "
+            "those steps only if you trust the source of the checkpoint\x1b[0m. \n\t(1) In PyTorch 2.6, we "
+            "changed the default value of the `weights_only` argument in `torch.load` from `False` to `True`. "
+            "Re-running `torch.load` with `weights_only` set to `False` will likely succeed, but it can result in "
+            "arbitrary code execution. Do it only if you got the file from a trusted source.\n\t(2) "
+            "Alternatively, to load with `weights_only=True` please check the recommended steps in the following "
+            f"error message.\n\tWeightsUnpickler error: {error}\n\nCheck the documentation of torch.load to "
+            "learn more about types accepted by default with weights_only "
+            "https://pytorch.org/docs/stable/generated/torch.load.html.") from None
+
+
+# ---- PyTorch's zip format: data.pkl, whose tensors name their storages (data/<key>) by persistent id
+_STORAGE_DTYPES = {"FloatStorage": "float32", "DoubleStorage": "float64", "HalfStorage": "float16",
+                   "LongStorage": "int64", "IntStorage": "int32", "ShortStorage": "int16", "CharStorage": "int8",
+                   "ByteStorage": "uint8", "BoolStorage": "bool"}
+
+
+def _rebuild_from_storage(storage, storage_offset, size, stride, requires_grad, backward_hooks, metadata=None):
+    base, _ = storage
+    t = base.as_strided(tuple(size), tuple(stride), storage_offset) if base.numel() else base.new_empty(size)
+    t.requires_grad = requires_grad
+    return t
+
+
+def _rebuild_parameter(data, requires_grad, backward_hooks, *args):
+    return importlib.import_module("minitorch2.nn.parameter").Parameter(data, requires_grad)  # (nn: at call time)
+
+
+def _torch_zip_loader(file, trusted):
+    """An unpickler factory for a PyTorch zip checkpoint: its storages read as flat minitorch2 tensors, one per key
+    (so views of one storage share it, as tied weights do), torch's globals mapped to ours."""
+    archive = zipfile.ZipFile(file)
+    prefix = next(name for name in archive.namelist() if name.endswith("data.pkl"))[:-len("data.pkl")]
+    storages = {}
+
+    def storage(pid):
+        _, storage_type, key, _location, numel = pid
+        if key not in storages:
+            array = np.frombuffer(archive.read(f"{prefix}data/{key}"), dtype=storage_type.np)[:numel]
+            storages[key] = (Tensor._from_numpy(array.copy()), storage_type)
+        return storages[key]
+
+    class Unpickler(pickle.Unpickler if trusted else _WeightsOnlyUnpickler):
+        def persistent_load(self, pid):
+            return storage(pid)
+
+        def find_class(self, module, name):
+            if module == "torch" and name in _STORAGE_DTYPES:
+                return _dtype.from_name(_STORAGE_DTYPES[name])
+            if module == "torch" and name == "BFloat16Storage":
+                raise pickle.UnpicklingError("minitorch2.load: bfloat16 tensors cannot be loaded (minitorch2 has "
+                                             "no bfloat16 dtype)")
+            if (module, name) in (("torch._utils", "_rebuild_tensor_v2"), ("torch._utils", "_rebuild_tensor")):
+                return _rebuild_from_storage
+            if (module, name) == ("torch._utils", "_rebuild_parameter"):
+                return _rebuild_parameter
+            if module == "torch" and name in _dtype._BY_NAME:
+                return _dtype.from_name(name)
+            if module == "torch" and name in ("Size", "device"):
+                return getattr(__import__("minitorch2"), name)
+            if module.startswith("torch.") or module == "torch":
+                module = "minitorch2" + module[len("torch"):]
+            if trusted and module.startswith("minitorch2"):
+                return getattr(importlib.import_module(module), name)
+            return super().find_class(module, name)
+
+    return lambda **kwargs: Unpickler(io.BytesIO(archive.read(f"{prefix}data.pkl")), **kwargs)

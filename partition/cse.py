@@ -33,21 +33,22 @@ def fx_graph_cse(graph):
             env[node] = new_graph.node_copy(node, lambda n: env[n])
             continue
         key = (node.target, _key(node.args, env), _key(node.kwargs, env))
-        try:
-            earlier = seen.get(key)
+        try:  # keyed by the hash, as torch's: a node whose hash an unequal earlier one holds (hash(-1) == hash(-2):
+            # unsqueeze(x, -1) after unsqueeze(x, -2)) is kept, and never merges a later copy of itself either
+            earlier_key, earlier = seen.setdefault(hash(key), (key, None))
         except TypeError:  # an unhashable argument: keep the node as it is
             env[node] = new_graph.node_copy(node, lambda n: env[n])
             continue
-        if earlier is not None:
+        if earlier is not None and earlier_key == key:
             env[node] = earlier
             continue
-        env[node] = seen[key] = new_graph.node_copy(node, lambda n: env[n])
+        env[node] = copy = new_graph.node_copy(node, lambda n: env[n])
+        seen[hash(key)] = (earlier_key, copy if earlier is None else earlier)
     return new_graph
 
 
 def _live_nodes(graph):
-    """Nodes that are impure or feed, through any chain, something that is (random ops count as pure, as in
-    `subgraph_nodes`)."""
+    """Nodes that are impure or feed, through any chain, something that is (random ops count as pure)."""
     live = set()
     for node in reversed(graph.nodes):
         if node.is_impure(impure_random=False) or any(user in live for user in node.users):

@@ -84,8 +84,8 @@ def nll_loss_forward(self, target, weight, reduction, ignore_index):
         weight_view = aten.view.default(weight, [1, weight.shape[0]]) if self.dim() > 1 else weight
         self = aten.mul.Tensor(self, weight_view)
     safe_target = aten.unsqueeze.default(_where_zero(aten.ne.Scalar(target, ignore_index), target), channel_dim)
-    picked = aten.squeeze.dim(aten.gather.default(self, channel_dim, safe_target), channel_dim)
-    result = _where_zero(aten.ne.Scalar(target, ignore_index), aten.neg.default(picked))
+    negated = aten.neg.default(aten.squeeze.dim(aten.gather.default(self, channel_dim, safe_target), channel_dim))
+    result = _where_zero(aten.ne.Scalar(target, ignore_index), negated)  # (neg before ne, in torch's order)
     if reduction not in (MEAN, SUM) and self.dim() > 1:
         return result, aten.full.default([], 0.0, dtype=self.dtype, layout=self.layout, device=self.device,
                                          pin_memory=False)

@@ -247,3 +247,22 @@ def binary_cross_entropy_with_logits_decomposition(self, target, weight=None, po
         loss = aten._to_copy.default(loss, dtype=target.dtype)
     return _reduced(loss, reduction)
 
+
+
+def scaled_dot_product_flash_attention_for_cpu(grads, query, key, value, dropout_p, is_causal, result0, result1,
+                                               attn_mask=None, scale=None):
+    """The fused backward, from the output and its logsumexp (the mask gets no gradient, as in torch)."""
+    grad = first(grads)
+    if grad is None:
+        return None
+    grads = aten._scaled_dot_product_flash_attention_for_cpu_backward.default(
+        grad, query, key, value, result0, result1, dropout_p, is_causal, attn_mask=attn_mask, scale=scale)
+    return (*grads, None)
+
+
+def safe_softmax_decomposition(self, dim, dtype=None):
+    """softmax, then zeros for the rows of nothing but -inf (all(), as torch's decomposition writes it)."""
+    source = self if dtype is None else aten._to_copy.default(self, dtype=dtype)
+    out = aten._softmax.default(source, dim, False)
+    all_masked = aten.all.dim(aten.eq.Scalar(self, float("-inf")), dim, True)
+    return aten.where.self(all_masked, aten.zeros_like.default(out), out)

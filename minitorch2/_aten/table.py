@@ -17,7 +17,7 @@ table_extra.py. Nothing registers itself anywhere else: to add an op, add a row 
 """
 from . import decompositions as dec, derivatives as d, derivatives_shape as ds
 from . import factories, indexing, inplace_fast as fast, linalg, masked_index, memory, pointwise as pw, prims
-from . import inductor_prims, reductions as red
+from . import decompositions_factories as dec_factories, inductor_prims, reductions as red
 from . import table_apart, table_extra, table_more, table_nn, table_nn_apart, table_nn_more, view_scatters, views
 from .._tensor import Tensor
 from .derivatives_util import zeros_like_grad
@@ -262,8 +262,8 @@ TABLE = [
     # ------------------------------------------------------------ factories
     op(f"empty.memory_format(SymInt[] size, *, {OPTIONS}, MemoryFormat? memory_format=None) -> Tensor", CORE_FACTORY,
        factories.empty),
-    op(f"zeros(SymInt[] size, *, {OPTIONS}) -> Tensor", FACTORY, factories.zeros),
-    op(f"ones(SymInt[] size, *, {OPTIONS}) -> Tensor", FACTORY, factories.ones),
+    op(f"zeros(SymInt[] size, *, {OPTIONS}) -> Tensor", FACTORY, factories.zeros, decomposition=dec_factories.zeros),
+    op(f"ones(SymInt[] size, *, {OPTIONS}) -> Tensor", FACTORY, factories.ones, decomposition=dec_factories.ones),
     op(f"full(SymInt[] size, Scalar fill_value, *, {OPTIONS}) -> Tensor", CORE_FACTORY, factories.full),
     op(f"scalar_tensor(Scalar s, *, {OPTIONS}) -> Tensor", CORE_FACTORY, factories.scalar_tensor),
     op(f"arange.start_step(Scalar start, Scalar end, Scalar step=1, *, {OPTIONS}) -> Tensor", CORE_FACTORY, factories.arange),

@@ -1,6 +1,7 @@
 """The op table's rows for the nn op families no stage of the pipeline needs: mse_loss and
 binary_cross_entropy_with_logits (nn_apart_ops.py), log_sigmoid and binary_cross_entropy (nn_bce.py), pooling (nn_pool.py) and upsampling
-(nn_upsample.py), each with the backward op its derivative formula calls.
+(nn_upsample.py), the CPU's fused attention (nn_attention.py), each with the backward op its derivative formula
+calls.
 
 Runtime layer, coverage surface, part of THE operator table: table.py splices these rows in after table_nn.py's.
 Derivative formulas and decompositions are in nn_apart_formulas.py (upsampling's decompositions in
@@ -8,8 +9,8 @@ decompositions_upsample.py).
 """
 from . import decompositions_upsample as decup
 from . import nn_apart_formulas as f
-from . import nn_apart_ops, nn_bce, nn_pool, nn_upsample
-from .derivatives_nn import not_implemented
+from . import nn_apart_ops, nn_attention, nn_bce, nn_pool, nn_upsample
+from .derivatives_nn import not_implemented, softmax
 from .table_row import CORE, op
 
 ROWS = [
@@ -76,4 +77,16 @@ ROWS = [
     op("upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, "
        "bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor", (),
        nn_upsample.upsample_bilinear2d_backward, f.upsample_bilinear2d_backward),
+    # the CPU's fused attention (nn_attention.py), what F.scaled_dot_product_attention picks where it can
+    op("_scaled_dot_product_flash_attention_for_cpu(Tensor query, Tensor key, Tensor value, float dropout_p=0., "
+       "bool is_causal=False, *, Tensor? attn_mask=None, float? scale=None) -> (Tensor output, Tensor logsumexp)", (),
+       nn_attention._scaled_dot_product_flash_attention_for_cpu, f.scaled_dot_product_flash_attention_for_cpu,
+       output_differentiability=(True, False)),
+    op("_scaled_dot_product_flash_attention_for_cpu_backward(Tensor grad_out, Tensor query, Tensor key, "
+       "Tensor value, Tensor out, Tensor logsumexp, float dropout_p, bool is_causal, *, Tensor? attn_mask=None, "
+       "float? scale=None) -> (Tensor grad_query, Tensor grad_key, Tensor grad_value)", (),
+       nn_attention._scaled_dot_product_flash_attention_for_cpu_backward,
+       not_implemented("_scaled_dot_product_flash_attention_for_cpu_backward")),
+    op("_safe_softmax(Tensor self, int dim, ScalarType? dtype=None) -> Tensor", (), nn_attention._safe_softmax,
+       softmax, decomposition=f.safe_softmax_decomposition),
 ]

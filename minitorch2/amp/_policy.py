@@ -9,7 +9,8 @@ lists has its floating inputs cast (float64 ones never are) before it runs:
 
 Every other op runs in whatever dtypes it is given. The lists hold torch's names, and beside them the ops our
 decompositions bottom out in where torch names a composite: `convolution` (our conv1d/2d/3d and transposed
-convolutions call it), `nll_loss_forward`, `_cdist_forward`, and `dot`/`mv`, which torch's matmul reaches with
+convolutions call it), `_scaled_dot_product_flash_attention_for_cpu` (what our scaled_dot_product_attention
+calls where ATen's picks it), `nll_loss_forward`, `_cdist_forward`, and `dot`/`mv`, which torch's matmul reaches with
 float16 inputs (ours calls them itself, so they are cast here; a direct torch.dot/torch.mv call stays float32 in
 torch). A float32 leaf that requires grad (a weight) is cast once per outermost autocast region and the copy reused,
 as torch's cast cache does.
@@ -30,7 +31,7 @@ from . import _state
 LOWER_PRECISION = frozenset("""
     conv1d conv2d conv3d bmm mm linalg_vecdot baddbmm addmm addbmm linear _convolution matmul conv_tbc
     mkldnn_rnn_layer conv_transpose1d conv_transpose2d conv_transpose3d prelu scaled_dot_product_attention
-    _native_multi_head_attention convolution dot mv
+    _native_multi_head_attention convolution dot mv _scaled_dot_product_flash_attention_for_cpu
 """.split())
 FP32 = frozenset("""
     avg_pool3d binary_cross_entropy grid_sampler polar prod quantile nanquantile stft cdist grid_sampler_2d

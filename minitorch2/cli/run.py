@@ -37,6 +37,9 @@ from .._unsupported import Unsupported
 from . import aliases, compare, report, subprocesses
 from .compare import LAYERS
 
+# where minitorch2, frontend, autograd, partition and backend are imported from
+_PACKAGES_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
 
 def main(options):
     if options.report and not _can_write(options.report):
@@ -99,6 +102,10 @@ def run_script(script, args, backend=None, show=()):
         print(f"python -m minitorch2 run: can't open file '{script}'", file=sys.stderr)
         return 2
     sys.argv = [script, *args]
+    # `python -m` put the working directory first, where `python script.py` has the script's own directory: a
+    # script must not import what lies beside its caller (the entry stays when our own packages come from it)
+    if sys.path and os.path.abspath(sys.path[0] or ".") != _PACKAGES_ROOT:
+        del sys.path[0]
     sys.path.insert(0, os.path.dirname(os.path.abspath(script)))
     try:
         # an absolute path, as `python script.py` gives its code since 3.9 (so graphs' stack traces name it alike)

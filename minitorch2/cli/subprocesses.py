@@ -7,7 +7,10 @@ the CLI's own process: it runs as a child,
     python SCRIPT ARGS                                      TORCH_LOGS=<artifacts>  (--compare-torch)
 
 so that its stdout, stderr and exit status can be captured whole and handed
-to compare.py / report.py. The two children run at the same time. For --report
+to compare.py / report.py. The two children run one after the other, ours
+first: real scripts write checkpoints and read them back from the same
+paths (`model.pt`, `out_dir/ckpt.pt`), and two children at once would read
+each other's half-written files. For --report
 our child also records its compiles (walkthrough.py) and writes them as the
 page's walkthrough to the file WALKTHROUGH_ENV names.
 minitorch2 never imports torch: PyTorch only ever runs in the second child.
@@ -62,14 +65,14 @@ def torch_command(script, args, backend=None):
 
 
 def run_both(ours_command, ours_artifacts, torch_command=None, torch_artifacts=(), walkthrough=None):
-    """Run our child (and the torch child, if given) concurrently -> (RunResult, RunResult or None).
+    """Run our child, then the torch child if given -> (RunResult, RunResult or None).
     walkthrough: a file path, where our child writes the walkthrough of its compiles (--report)."""
     ours_env = dict(os.environ)
     if walkthrough is not None:
         ours_env[WALKTHROUGH_ENV] = walkthrough
     ours_env["MINITORCH2_LOGS"] = ",".join(item for item in (os.environ.get("MINITORCH2_LOGS", ""),
                                                              *ours_artifacts) if item)
-    ours = _start(ours_command, ours_env)
+    ours = _finish(ours_command, _start(ours_command, ours_env))
     theirs = None
     if torch_command is not None:
         torch_env = dict(os.environ)
@@ -80,8 +83,8 @@ def run_both(ours_command, ours_artifacts, torch_command=None, torch_artifacts=(
         torch_env["TORCH_LOGS"] = ",".join(torch_artifacts)
         if not torch_artifacts:
             torch_env.pop("TORCH_LOGS")
-        theirs = _start(torch_command, torch_env)
-    return _finish(ours_command, ours), (_finish(torch_command, theirs) if theirs is not None else None)
+        theirs = _finish(torch_command, _start(torch_command, torch_env))
+    return ours, theirs
 
 
 def _start(command, env):

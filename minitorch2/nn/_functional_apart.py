@@ -3,7 +3,8 @@ multi_head_attention_forward (with its mask helpers) and normalize: the function
 set (their modules: modules/pooling.py, transformer.py).
 
 Runtime layer, coverage surface, re-exported by nn/functional.py. Each makes the aten calls PyTorch's makes on the
-CPU: the pooling ops, adaptive pooling to 1x1 as a `mean`, attention as matmul, softmax and matmul.
+CPU: the pooling ops, adaptive pooling to 1x1 as a `mean`, attention as the fused CPU op where ATen picks it, else
+matmul, softmax and matmul.
 """
 import math
 import warnings
@@ -42,21 +43,55 @@ def adaptive_avg_pool2d(input, output_size):
     return aten._adaptive_avg_pool2d.default(input, size)
 
 
-def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None):
+def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None,
+                                 enable_gqa=False):
+    """ATen's choice on the CPU: a bool mask becomes an additive one (0 / -inf); then the fused
+    _scaled_dot_product_flash_attention_for_cpu where its constraints hold (_fused_attention_fits), the math
+    path otherwise."""
+    if attn_mask is not None and attn_mask.dtype is _dtype.bool_:
+        attn_mask = aten.where.self(attn_mask, aten.scalar_tensor.default(0.0, dtype=query.dtype),
+                                    aten.scalar_tensor.default(-math.inf, dtype=query.dtype))
+    if _fused_attention_fits(query, key, value, attn_mask, dropout_p, enable_gqa):
+        return aten._scaled_dot_product_flash_attention_for_cpu.default(
+            query, key, value, dropout_p, is_causal, attn_mask=attn_mask, scale=scale)[0]
+    return _math_attention(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa)
+
+
+def _math_attention(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa):
+    """ATen's math path: q and k each scaled by the square root of the scale (negative: q by its negation),
+    the causal mask made additive, grouped key/value heads repeated, matmul, _safe_softmax, dropout, matmul."""
     scale = 1.0 / math.sqrt(query.shape[-1]) if scale is None else scale
-    scores = aten.mul.Scalar(_functions.matmul(query, aten.transpose.int(key, -2, -1)), scale)
+    root = math.sqrt(abs(scale))
+    query = aten.mul.Scalar(query, -root if scale < 0 else root)
     if is_causal:
-        mask = aten.tril.default(_factories.ones(query.shape[-2], key.shape[-2], dtype=_dtype.bool_))
-        scores = aten.masked_fill.Scalar(scores, aten.logical_not.default(mask), -math.inf)
+        causal = aten.tril.default(_factories.ones(query.shape[-2], key.shape[-2], dtype=_dtype.bool_))
+        attn_mask = aten.where.self(causal, aten.scalar_tensor.default(0.0, dtype=query.dtype),
+                                    aten.scalar_tensor.default(-math.inf, dtype=query.dtype))
+    if enable_gqa and query.dim() >= 3 and key.shape[-3] != query.shape[-3]:
+        groups = query.shape[-3] // key.shape[-3]
+        key, value = key.repeat_interleave(groups, -3), value.repeat_interleave(groups, -3)
+    scores = _functions.matmul(query, aten.mul.Scalar(aten.transpose.int(key, -2, -1), root))
     if attn_mask is not None:
-        if attn_mask.dtype is _dtype.bool_:
-            scores = aten.masked_fill.Scalar(scores, aten.logical_not.default(attn_mask), -math.inf)
-        else:
-            scores = aten.add.Tensor(scores, attn_mask)
-    weights = aten._softmax.default(scores, -1, False)
+        scores = aten.add.Tensor(scores, attn_mask)
+    weights = aten._safe_softmax.default(scores, -1)
     if dropout_p > 0.0:
         weights = F.dropout(weights, dropout_p, True)
     return _functions.matmul(weights, value)
+
+
+def _fused_attention_fits(query, key, value, attn_mask, dropout_p, enable_gqa):
+    """The constraints of ATen's CPU flash attention: no dropout; 4-D inputs of one floating dtype with the same
+    batch, the same number of heads (or, with enable_gqa, a key/value head per group of query heads) and the same
+    head size, unit stride in the last dim; no empty sequence; a mask of 2 or 4 dims."""
+    tensors = (query, key, value)
+    if dropout_p > 0.0 or any(t.dim() != 4 for t in tensors) or not query.is_floating_point():
+        return False
+    if attn_mask is not None and attn_mask.dim() not in (2, 4):
+        return False
+    (batch, heads, length, size), (_, kv_heads, kv_length, _) = query.shape, key.shape
+    same_heads = kv_heads == heads or (enable_gqa and kv_heads > 0 and heads % kv_heads == 0)
+    return (all(t.shape[0] == batch and t.shape[-1] == size and t.stride(-1) == 1 for t in tensors)
+            and same_heads and value.shape[1] == kv_heads and length > 0 and kv_length > 0)
 
 
 def _none_or_dtype(input):

@@ -205,6 +205,37 @@ def _assert_valid_html(page):
     assert page.startswith("<!DOCTYPE html>") and checker.open == []
 
 
+def test_the_two_children_run_one_after_the_other_so_checkpoints_are_not_shared(tmp_path):
+    # a real script saves a checkpoint and reads it back from the same path (word_language_model's model.pt):
+    # two children at once would read each other's half-written files
+    log = tmp_path / "log.txt"
+    child = ("import sys, time; log = open(sys.argv[1], 'a'); log.write(sys.argv[2] + ' start\\n'); log.flush(); "
+             "time.sleep(0.5); log.write(sys.argv[2] + ' end\\n')")
+    ours, theirs = subprocesses.run_both([sys.executable, "-c", child, str(log), "ours"], [],
+                                         [sys.executable, "-c", child, str(log), "torch"], [])
+    assert ours.returncode == theirs.returncode == 0
+    assert log.read_text().split("\n") == ["ours start", "ours end", "torch start", "torch end", ""]
+
+
+def test_a_script_imports_from_its_own_directory_not_its_callers(tmp_path):
+    # `python script.py` puts the script's directory first on sys.path, not the working directory
+    (tmp_path / "caller").mkdir()
+    (tmp_path / "caller" / "helper.py").write_text("")
+    script = _write(tmp_path, """
+        try:
+            import helper
+            print("imported the caller's helper")
+        except ImportError:
+            print("no helper")
+    """)
+    env = {**os.environ, "PYTHONPATH": ROOT}
+    theirs = subprocess.run([sys.executable, script], cwd=tmp_path / "caller", capture_output=True, text=True,
+                            env=env, check=True)
+    ours = subprocess.run([sys.executable, "-m", "minitorch2", "run", script], cwd=tmp_path / "caller",
+                          capture_output=True, text=True, env=env, check=True)
+    assert ours.stdout == theirs.stdout == "no helper\n"
+
+
 def test_compare_torch_without_torch_says_so_in_one_line(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(subprocesses, "torch_available", lambda: False)
     assert main(["run", "--compare-torch", _write(tmp_path, MATCHING)]) == 2

@@ -39,6 +39,9 @@ COVERED_ELSEWHERE = {
     "_log_softmax_backward_data.*": "nn ops", "nll_loss*": "nn ops", "native_layer_norm*": "nn ops",
     "convolution*": "nn ops", "*batch_norm*": "nn ops", "*pool2d*": "nn ops", "embedding*": "nn ops",
     "native_dropout*": "nn ops", "mse_loss*": "nn ops",
+    # tests/nn/test_attention_backend_choice.py: the fused CPU attention, its backward and _safe_softmax, values,
+    # gradients, layouts and traced ops against torch's, through F.scaled_dot_product_attention and directly
+    "_scaled_dot_product_flash_attention_for_cpu*": "attention", "_safe_softmax.*": "attention",
     # random ops: tests/minitorch2/test_random.py compares streams bit for bit
     "uniform_.*": "random ops", "normal_.*": "random ops", "random_.*": "random ops", "uniform.*": "random ops",
     "normal_functional.*": "random ops",

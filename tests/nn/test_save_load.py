@@ -1,6 +1,7 @@
 """torch.save / torch.load within minitorch2, checked against torch's behaviour: state dicts, tensors and
 tied parameters round-trip; weights_only=True (the default) refuses other classes with
-pickle.UnpicklingError, as torch's does; the README says files do not move between the two."""
+pickle.UnpicklingError, as torch's does; a checkpoint PyTorch wrote loads (its zip format), one of ours does not
+load in PyTorch, as the README says."""
 import io
 import pickle
 
@@ -54,9 +55,60 @@ def test_a_whole_module_needs_weights_only_false_as_in_torch():
 
 def test_a_file_from_the_other_library_is_refused_with_a_clear_message():
     buffer = io.BytesIO()
-    torch.save({"a": torch.ones(2)}, buffer)
+    minitorch2.save({"a": minitorch2.ones(2)}, buffer)
     buffer.seek(0)
-    with pytest.raises(RuntimeError, match="not a file written by minitorch2.save"):
+    with pytest.raises(Exception):  # noqa: B017 (torch's own error for a file that is not its format)
+        torch.load(buffer)
+    with pytest.raises(RuntimeError, match="neither a file written by minitorch2.save nor PyTorch's zip format"):
+        minitorch2.load(io.BytesIO(b"not a checkpoint"))
+
+
+def _torch_checkpoint():
+    """What nanoGPT's train.py saves: a state dict with a tied weight, AdamW's state, a 0-d tensor, plain values;
+    beside them views of one storage, the dtypes minitorch2 has, a Parameter, a dtype and a Size."""
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Embedding(5, 4), torch.nn.Linear(4, 5, bias=False))
+    model[1].weight = model[0].weight
+    optimizer = torch.optim.AdamW(model.parameters())
+    model(torch.tensor([1, 2])).sum().backward()
+    optimizer.step()
+    base = torch.arange(12.0)
+    return {"model": model.state_dict(), "optimizer": optimizer.state_dict(), "best_val_loss": torch.tensor(1.5),
+            "iter_num": 3, "config": {"n_layer": 2}, "transposed": base.view(3, 4).t(), "tail": base[4:],
+            "int64": torch.arange(4), "bool": torch.tensor([True, False]), "half": torch.ones(2, dtype=torch.float16),
+            "param": torch.nn.Parameter(torch.ones(2)), "dtype": torch.float16, "size": torch.Size([2, 3])}
+
+
+@pytest.mark.parametrize("weights_only", [True, False])
+def test_a_checkpoint_pytorch_saved_loads_with_its_values_layouts_and_shared_storages(weights_only):
+    theirs = _torch_checkpoint()
+    buffer = io.BytesIO()
+    torch.save(theirs, buffer)
+    buffer.seek(0)
+    ours = minitorch2.load(buffer, weights_only=weights_only)
+    assert sorted(ours) == sorted(theirs)
+    for key in ("best_val_loss", "transposed", "tail", "int64", "bool", "half", "param"):
+        assert type(ours[key]).__name__ == type(theirs[key]).__name__
+        assert str(ours[key].dtype) == str(theirs[key].dtype) and ours[key].stride() == theirs[key].stride()
+        np.testing.assert_array_equal(ours[key].detach().numpy(), theirs[key].detach().numpy())
+    assert (ours["iter_num"], ours["config"], str(ours["dtype"]), ours["size"]) == (3, {"n_layer": 2}, "torch.float16",
+                                                                                     minitorch2.Size([2, 3]))
+    state = ours["model"]
+    assert list(state) == list(theirs["model"]) == ["0.weight", "1.weight"]
+    state["0.weight"].add_(1.0)  # one storage, as torch's tied weights in the file
+    np.testing.assert_array_equal(state["1.weight"].numpy(), theirs["model"]["1.weight"].numpy() + 1.0)
+    ours["transposed"].add_(1.0)  # the views of one storage share it
+    np.testing.assert_array_equal(ours["tail"].numpy(), theirs["tail"].numpy() + 1.0)
+    assert ours["optimizer"]["param_groups"] == theirs["optimizer"]["param_groups"]
+    np.testing.assert_array_equal(ours["optimizer"]["state"][0]["exp_avg"].numpy(),
+                                  theirs["optimizer"]["state"][0]["exp_avg"].numpy())
+
+
+def test_a_pytorch_bfloat16_tensor_is_refused_by_name():
+    buffer = io.BytesIO()
+    torch.save({"w": torch.ones(2, dtype=torch.bfloat16)}, buffer)
+    buffer.seek(0)
+    with pytest.raises(pickle.UnpicklingError, match="bfloat16"):
         minitorch2.load(buffer)
 
 

@@ -12,7 +12,10 @@ weights, truncated backpropagation); a transformer classifier with a padding mas
 DataLoader; a graph attention network in pytorch/examples' gat style (masked attention by torch.where over a uint8
 adjacency, whose any/all give uint8 in eager, and any over one dim inside the compiled model); forward-forward
 training in mnist_forward_forward's style (one Adam per layer, labels overlaid by index assignment, each layer's
-forward compiled): each run under torch.compile's default backend, every printed loss equal to torch's."""
+forward compiled): each run under torch.compile's default backend, every printed loss equal to torch's. nanogpt_char.py
+is nanoGPT's model and training loop in small, run through `--compare-torch`: its graphs, op by op, are torch's too
+(the fused CPU attention at eval and without dropout, the math path with it, two layers' causal masks merged as
+torch's CSE merges them, cross_entropy's ignore_index)."""
 import os
 import socket
 import subprocess
@@ -61,3 +64,17 @@ def test_compiled_training_programs_print_what_torch_prints(name):
     script = os.path.join(PROGRAMS, f"{name}.py")
     env = {"OMP_NUM_THREADS": "1"}
     assert _stdout(["-m", "minitorch2", "run", script], env) == _stdout([script], env)
+
+
+@pytest.mark.parametrize("dropout", ["0.0", "0.1"])
+def test_a_nanogpt_training_loop_prints_and_traces_what_torch_does(dropout):
+    script = os.path.join(PROGRAMS, "nanogpt_char.py")
+    result = subprocess.run([sys.executable, "-m", "minitorch2", "run", "--compare-torch", script, dropout], check=False,
+                            cwd=ROOT, capture_output=True, text=True, timeout=600,
+                            env={**os.environ, "OMP_NUM_THREADS": "1"})
+    report = result.stdout.split("==== minitorch2 run --compare-torch: minitorch2 vs torch ====\n")[1]
+    assert "--- printed output (stdout): same\n" in report and "iter 5: loss" in result.stdout
+    for graph in ("dynamo __compiled_fn_1", "aot Forward graph 0", "aot Forward graph 1", "aot Backward graph 1"):
+        assert f"  {graph}: same (" in report
+    # (the joint graph too: with dropout, native_dropout_backward's decomposition ends in torch's clone)
+    assert report.rstrip("\n").split("\n")[-1].startswith("==== summary: same:")

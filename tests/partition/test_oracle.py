@@ -15,10 +15,6 @@ from .programs import PROGRAMS
 
 BOTH = ("default", "min_cut")
 KNOWN_DIFFERENCES = {
-    ("sdpa", "default"): "PyTorch's CPU scaled_dot_product_attention is one fused op "
-                         "(_scaled_dot_product_flash_attention_for_cpu, saving q, k, v, out, logsumexp); "
-                         "minitorch2's is the math composition (matmul, softmax, matmul), so the joint graphs differ",
-    ("sdpa", "min_cut"): "as for default: the fused attention op is not in minitorch2's registry",
 }
 
 

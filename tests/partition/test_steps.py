@@ -87,6 +87,31 @@ def test_cse_never_merges_random_ops():
     assert merged == ["aten.bernoulli.p", "aten.bernoulli.p", "aten.sin.default", "aten.add.Tensor"]
 
 
+def test_cse_looks_nodes_up_by_hash_as_torchs_so_a_collision_keeps_both():
+    # hash(-1) == hash(-2): torch's fx_graph_cse finds unsqueeze(x, -1) in the bucket of an earlier
+    # unsqueeze(x, -2), keeps it, and never registers it, so a later copy of it is kept too (a causal mask built
+    # twice, as in two attention layers, shares its iota and unsqueeze(-2) but not the rest)
+    from torch._functorch.compile_utils import fx_graph_cse as torch_fx_graph_cse  # (the oracle)
+
+    def build(lib):
+        g = lib.fx.Graph()
+        x = g.placeholder("primals_1")
+        x.meta["val"] = lib.empty(4)
+        aten = lib.ops.aten
+        rows = [g.call_function(aten.unsqueeze.default, (x, d)) for d in (-2, -1, -2, -1)]
+        diffs = [g.call_function(aten.sub.Tensor, (rows[i], rows[i + 1])) for i in (0, 2)]
+        g.output(tuple(diffs))
+        return g
+
+    def targets(graph):
+        return [(str(n.target), tuple(a.name if hasattr(a, "name") else a for a in n.args))
+                for n in graph.nodes if n.op == "call_function"]
+
+    ours, theirs = targets(fx_graph_cse(build(minitorch2))), targets(torch_fx_graph_cse(build(torch)))
+    assert ours == theirs
+    assert [t for t, _ in ours] == ["aten.unsqueeze.default"] * 3 + ["aten.sub.Tensor"] * 2
+
+
 def test_size_of_counts_bytes():
     joint, _ = joint_of(minitorch2, "layer_norm")
     sizes = {node.name: size_of(node) for node in joint.graph.nodes}
