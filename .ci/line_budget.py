@@ -67,9 +67,10 @@ OUTSIDE_THE_LESSON = {
         "minitorch2/_aten/decompositions_all.py",
         # an in-place op's decomposition functionalized as torch's (no aten.copy left in the joint graph)
         "autograd/inplace_decomposed.py",
-        # eager fidelity to the last bit and to ATen's loop order: float ranges and transcendentals as its kernels
-        # round them, in-place writes over inputs that overlap them in ways its overlap check lets through
+        # eager fidelity to the last bit and to ATen's loop order: float ranges, transcendentals and pow as its kernels
+        # compute them, in-place writes over inputs that overlap them in ways its overlap check lets through
         "minitorch2/_aten/range_values.py", "minitorch2/_aten/loop_order.py", "minitorch2/_aten/transcendental_bits.py",
+        "minitorch2/_aten/pow_forms.py",
         # float16 to the last bit in compiled graphs: the decompositions torch computes in float32 and rounds once
         "minitorch2/_aten/half_opmath.py",
         # the optimizers' in-place steps computed in self's memory (add_ with alpha by BLAS's axpy, ATen's fma)
