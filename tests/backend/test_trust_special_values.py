@@ -191,3 +191,18 @@ def test_edge_values_compiled_as_torch_eager(case):
         for mode in ("inductor", "aot_eager"):
             assert_same(fn, make, mode)
 
+
+
+# ---------------------------------------------------------------- the sign of a zero sum
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("shape", [(), (1,), (2,), (9,), (1, 3), (3, 1), (4, 40)], ids=str)
+@pytest.mark.parametrize("call", ["sum", "sum(0)", "sum(-1, keepdim)", "mean(0)", "nansum", "cumsum(0)", "cumsum(-1)",
+                                  "prod", "sum(0) f64"])
+def test_negative_zeros_sum_to_zero(call, shape, mode):
+    """ATen's sums and cumsums add to 0., so -0. sums to 0. (numpy's cumsum starts from the first element, and a
+    compiled sum over one element was that element)."""
+    calls = {"sum": lambda L, x: x.sum(), "sum(0)": lambda L, x: x.sum(0), "mean(0)": lambda L, x: x.mean(0),
+             "sum(-1, keepdim)": lambda L, x: x.sum(-1, keepdim=True), "nansum": lambda L, x: x.nansum(),
+             "cumsum(0)": lambda L, x: x.cumsum(0), "cumsum(-1)": lambda L, x: x.cumsum(-1),
+             "prod": lambda L, x: x.prod(), "sum(0) f64": lambda L, x: x.double().sum(0)}
+    assert_same(calls[call], lambda L: (L.full(shape, -0.0),), mode)
