@@ -206,3 +206,25 @@ def test_negative_zeros_sum_to_zero(call, shape, mode):
              "cumsum(0)": lambda L, x: x.cumsum(0), "cumsum(-1)": lambda L, x: x.cumsum(-1),
              "prod": lambda L, x: x.prod(), "sum(0) f64": lambda L, x: x.double().sum(0)}
     assert_same(calls[call], lambda L: (L.full(shape, -0.0),), mode)
+
+
+# ---------------------------------------------------------------- empty dims
+EMPTY_CASES = {
+    # group_norm reshaped its batch with a -1, which a 0-element tensor cannot take
+    "group_norm of an empty batch": (lambda L, x: L.nn.functional.group_norm(x, 2, L.ones(4), L.zeros(4)),
+                                     lambda L: (L.ones(0, 4, 3),)),
+    # cat's legacy empty 1-d input gets zeros({0}) as its gradient in ATen's cat_tensors_backward (it was None:
+    # autograd.grad said "appears to not have been used")
+    "cat's gradient for a legacy empty input": (
+        lambda L, x, y: L.autograd.grad((L.cat([x, y]) * 2).sum(), [x, y]),
+        lambda L: (L.ones(0, requires_grad=True), L.ones(3, requires_grad=True))),
+    "cat's gradient for an empty 2-d input": (
+        lambda L, x, y: L.autograd.grad((L.cat([x, y]) * 2).sum(), [x, y]),
+        lambda L: (L.ones(0, 3, requires_grad=True), L.ones(2, 3, requires_grad=True))),
+}
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("case", list(EMPTY_CASES))
+def test_empty_dims_as_torch(case, mode):
+    assert_same(*EMPTY_CASES[case], mode)
