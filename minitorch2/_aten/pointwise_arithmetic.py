@@ -315,7 +315,7 @@ def _masked_fill_kernel():
 
     def meta(self, mask, value):
         if not isinstance(value, Tensor):
-            _dtype.checked_scalar(value, self.dtype)
+            _dtype.checked_scalar(value, self.dtype, half_overflows=True)
         return fake_empty(self.shape, self.dtype)  # torch fills a contiguous clone of self
 
     return _laid_out(kernel, meta)

@@ -81,8 +81,13 @@ def aten_pow(a, b, *, dtype):
 
 
 def integer_power_check(self, exponent):
-    """pow.Tensor_Scalar's check, on real and fake tensors: an integral (or bool) tensor to a negative integral
-    Scalar power."""
-    if isinstance(self, Tensor) and not self.dtype.is_floating_point and type(exponent) in (int, bool) \
-            and exponent < 0:
+    """pow.Tensor_Scalar's checks, on real and fake tensors: an integral (or bool) tensor to a negative integral
+    Scalar power is refused, and an exponent ATen's integer and float16 kernels convert to the tensor's dtype must
+    fit it (int8 ** 300 and half ** 70000 raise; 0 and 1 are a fill and a copy)."""
+    if not isinstance(self, Tensor) or isinstance(exponent, Tensor):
+        return
+    if not self.dtype.is_floating_point and type(exponent) in (int, bool) and exponent < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
+    dtype = _dtype.result_type(self, exponent)
+    if dtype.name not in ("float32", "float64", "bool") and scalar_exponent_form(exponent, dtype) == "pow":
+        _dtype.checked_scalar(exponent, dtype, half_overflows=True)

@@ -228,3 +228,25 @@ EMPTY_CASES = {
 @pytest.mark.parametrize("case", list(EMPTY_CASES))
 def test_empty_dims_as_torch(case, mode):
     assert_same(*EMPTY_CASES[case], mode)
+
+
+# ---------------------------------------------------------------- Scalars that do not fit the dtype
+FIT_CALLS = {
+    "fill_": lambda L, x, v: x.fill_(v), "full": lambda L, x, v: L.full(tuple(x.shape), v, dtype=x.dtype),
+    "new_full": lambda L, x, v: x.new_full(tuple(x.shape), v), "full_like": lambda L, x, v: L.full_like(x, v),
+    "masked_fill": lambda L, x, v: x.masked_fill(L.ones(tuple(x.shape), dtype=L.bool), v),
+    "index_fill": lambda L, x, v: x.index_fill(0, L.tensor([0]), v) if x.dim() and x.shape[0] else x * 1,
+    "pow": lambda L, x, v: x ** v,
+}
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("shape", [(0,), (1,), (), (2,), (2, 3)], ids=str)
+@pytest.mark.parametrize("dtype, value", [("float16", 70000), ("float16", 65505.0), ("float16", 65504), ("float16", -1e10),
+                                          ("float16", INF), ("int8", 300), ("int8", 127), ("uint8", -1)], ids=str)
+@pytest.mark.parametrize("call", list(FIT_CALLS))
+def test_scalars_beyond_the_dtype_as_torch(call, dtype, value, shape, mode):
+    """c10's checked conversion: a float16 fill beyond 65504 raises, but for ATen's one-element fill_ (and full),
+    which saturates to inf; int8 ** 300 and half ** 70000 raise (the exponent is converted to the dtype)."""
+    assert_same(lambda L, x: FIT_CALLS[call](L, x, value), lambda L: (L.zeros(shape, dtype=getattr(L, dtype)) + 1,),
+                mode)
