@@ -91,7 +91,7 @@ OUTSIDE_THE_LESSON = {
         # from its eager kernels (so traced graphs pick torch's ops) and the size questions they ask (so they guard as
         # torch's); the order of factors torch prints in a guard where a division is known exact (CleanDiv)
         "minitorch2/_arg_parser.py", "frontend/rnn_refusal.py",  # rnn: Dynamo refuses RNN/GRU/LSTM
-        "minitorch2/_tensor_data.py", "minitorch2/_aten/overlap.py",
+        "minitorch2/_tensor_data.py", "minitorch2/_aten/overlap.py", "autograd/overlapping_views.py",
         "minitorch2/_tensor_more.py", "minitorch2/_subclasses/fake_strides.py",
         "minitorch2/fx/experimental/_exact_divisions.py",
         # the SymInt arithmetic ATen's C++ composites (reshape, flatten, indexing) do outside kernels, replayed so a

@@ -73,8 +73,7 @@ def _scalar_tensor_meta(s, *, dtype=None, layout=None, device=None, pin_memory=N
 scalar_tensor = (_scalar_tensor_kernel, _scalar_tensor_meta)
 
 
-def _fill_value(value, dtype, numel):
-    """full_like's value, checked as fill_ checks one (float16 saturates for one element only)."""
+def _fill_value(value, dtype, numel):  # full_like's value, checked as fill_'s (float16 saturates for one element only)
     half_overflows = type(numel) is int and numel != 1
     return value if isinstance(value, Tensor) else _dtype.checked_scalar(value, dtype, half_overflows=half_overflows)
 

@@ -18,6 +18,8 @@ Session 20's probes found these (each failed before the fix named):
 Left as torch's own platform quirks (not compared): gelu(+inf) in float32 is nan on AVX512 builds (the vector
 erf), inf on the scalar path; the order of ties (topk, median) and the sign of a zero picked among equal values.
 """
+import math
+
 import numpy as np
 import pytest
 import torch
@@ -250,3 +252,51 @@ def test_scalars_beyond_the_dtype_as_torch(call, dtype, value, shape, mode):
     which saturates to inf; int8 ** 300 and half ** 70000 raise (the exponent is converted to the dtype)."""
     assert_same(lambda L, x: FIT_CALLS[call](L, x, value), lambda L: (L.zeros(shape, dtype=getattr(L, dtype)) + 1,),
                 mode)
+
+
+# ---------------------------------------------------------------- mutations through views whose elements alias
+def _unfold_mul(L, x):
+    x.unfold(0, 4, 2).mul_(2)  # windows overlap: eager doubles a shared element twice
+    return x * 1
+
+
+def _window_of_overlapping_unfold(L, x):
+    x.unfold(0, 4, 2)[1].add_(1)  # one window: unfold_backward would add the others back in
+    return x * 1
+
+
+def _as_strided_add(L, x):
+    x.as_strided((3, 3), (1, 1)).add_(1)
+    return x * 1
+
+
+OVERLAPPING_MUTATIONS = {
+    "unfold with overlapping windows": (_unfold_mul, lambda L: (L.arange(10.0),)),
+    "a window of an overlapping unfold": (_window_of_overlapping_unfold, lambda L: (L.arange(10.0),)),
+    "as_strided onto itself": (_as_strided_add, lambda L: (L.arange(10.0),)),
+    "an input laid over itself": (lambda L, x: x.mul_(2), lambda L: (L.arange(10.0).unfold(0, 4, 2),)),
+    "copy_ into an input laid over itself": (lambda L, x, y: x.copy_(y),
+                                             lambda L: (L.arange(10.0).as_strided((3, 3), (1, 1)), L.ones(3, 3))),
+}
+
+
+@pytest.mark.parametrize("mode", ["inductor", "aot_eager"])
+@pytest.mark.parametrize("case", list(OVERLAPPING_MUTATIONS))
+def test_mutating_a_tensor_whose_elements_alias_is_refused_compiled(case, mode):
+    """Eager writes a shared element once per alias, a functional graph once: torch's functionalization refuses
+    (these gave other values than eager, silently)."""
+    fn, make = OVERLAPPING_MUTATIONS[case]
+    kind, _ = run(fn, make, mode)
+    assert isinstance(kind, RuntimeError) and "internal overlap" in str(kind), kind
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("shape, dim, size, step", [((12,), 0, 1, 5), ((11,), 0, 4, 4), ((4, 7), 1, 2, 3),
+                                                     ((6, 4), 0, 2, 2), ((2, 6), 1, 3, 3)], ids=str)
+def test_mutating_an_unfold_with_gaps_keeps_the_elements_no_window_covers(shape, dim, size, step, mode):
+    def fn(L, x):
+        view = x.unfold(dim, size, step)
+        view.mul_(L.arange(view.numel(), dtype=x.dtype).reshape(view.shape) + 2)
+        return x * 1
+
+    assert_same(fn, lambda L: (L.arange(math.prod(shape), dtype=L.float32).reshape(shape) + 1,), mode)
