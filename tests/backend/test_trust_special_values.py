@@ -13,7 +13,13 @@ Session 20's probes found these (each failed before the fix named):
 - compiled lerp was start + w * (end - start) for every weight: lerp(-inf, 1., .5) was nan (torch: -inf);
   eager lerp took an `end` of another dtype, and integer tensors, which torch refuses;
 - binary_cross_entropy_with_logits computes into (1 - target) in place in ATen, so its dtype is target's:
-  float64 logits with a float32 target gave a float64 loss (torch: float32), an int64 target computed.
+  float64 logits with a float32 target gave a float64 loss (torch: float32), an int64 target computed;
+- -0. sums to 0. (ATen adds to 0.): eager cumsum and compiled sums over one element kept -0.;
+- a float16 fill beyond 65504 raises unless ATen fills one element (it gave inf), int8 ** 300 raises;
+- group_norm of an empty batch raised; cat's legacy empty input got no gradient;
+- a compiled mutation of a tensor whose elements alias (overlapping unfold, as_strided onto itself, an input laid
+  over itself) gave other values than eager: refused as torch's functionalization refuses it; an unfold with gaps
+  raised a reshape error (now written back keeping the elements no window covers).
 
 Left as torch's own platform quirks (not compared): gelu(+inf) in float32 is nan on AVX512 builds (the vector
 erf), inf on the scalar path; the order of ties (topk, median) and the sign of a zero picked among equal values.
