@@ -72,9 +72,10 @@ OUTSIDE_THE_LESSON = {
         "minitorch2/_aten/decompositions_factories.py",
         # an in-place op's decomposition functionalized as torch's (no aten.copy left in the joint graph)
         "autograd/inplace_decomposed.py",
-        # eager fidelity to the last bit and to ATen's loop order: float ranges and transcendentals as its kernels
-        # round them, in-place writes over inputs that overlap them in ways its overlap check lets through
+        # eager fidelity to the last bit and to ATen's loop order: float ranges, transcendentals and pow as its kernels
+        # compute them, in-place writes over inputs that overlap them in ways its overlap check lets through
         "minitorch2/_aten/range_values.py", "minitorch2/_aten/loop_order.py", "minitorch2/_aten/transcendental_bits.py",
+        "minitorch2/_aten/pow_forms.py",
         # float16 to the last bit in compiled graphs: the decompositions torch computes in float32 and rounds once
         "minitorch2/_aten/half_opmath.py",
         # the optimizers' in-place steps computed in self's memory (add_ with alpha by BLAS's axpy, ATen's fma)
@@ -95,7 +96,7 @@ OUTSIDE_THE_LESSON = {
         # from its eager kernels (so traced graphs pick torch's ops) and the size questions they ask (so they guard as
         # torch's); the order of factors torch prints in a guard where a division is known exact (CleanDiv)
         "minitorch2/_arg_parser.py", "frontend/rnn_refusal.py",  # rnn: Dynamo refuses RNN/GRU/LSTM
-        "minitorch2/_tensor_data.py", "minitorch2/_aten/overlap.py",
+        "minitorch2/_tensor_data.py", "minitorch2/_aten/overlap.py", "autograd/overlapping_views.py",
         "minitorch2/_tensor_more.py", "minitorch2/_subclasses/fake_strides.py",
         "minitorch2/fx/experimental/_exact_divisions.py",
         # the SymInt arithmetic ATen's C++ composites (reshape, flatten, indexing) do outside kernels, replayed so a

@@ -28,6 +28,7 @@ from minitorch2.fx.node import Node, map_arg
 from minitorch2.fx.passes.shape_prop import _extract_tensor_metadata
 
 from .inplace_decomposed import result_into_self
+from .overlapping_views import refuse_overlapping_mutation, unfold_back
 
 
 aten = ops.aten
@@ -127,6 +128,7 @@ class _Functionalizer:
         if node.target is aten.native_batch_norm.default:
             return self._batch_norm(node)
         functional = node.target.functional_variant
+        refuse_overlapping_mutation(node.args[0])  # (as torch's: eager writes a shared element once per alias)
         if functional is None:
             raise NotImplementedError(f"functionalization: {node.target} has no functional form registered "
                                       "(its row in minitorch2/_aten/table.py)")
@@ -260,7 +262,7 @@ _WRITE_BACK = {
     aten.squeeze.dim: _reshape_back,
     aten.squeeze.dims: _reshape_back,
     aten.detach.default: _reshape_back,
-    aten.unfold.default: _reshape_back,  # right where its windows tile the parent (torch's: unfold_backward)
+    aten.unfold.default: unfold_back,  # (gaps between windows kept: overlapping_views.py)
     aten.split.Tensor: _split_piece_back,
     aten.split_with_sizes.default: _split_piece_back,
     aten.unbind.int: lambda w: w.call(aten.select_scatter.default,

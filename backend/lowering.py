@@ -186,7 +186,7 @@ def _build_table():
         "logical_xor": P.logical_xor,
         "where.self": P.where, "clamp.Tensor": P.clamp,
         "clamp_min": lambda x, min: P.clamp(x, min), "clamp_max": lambda x, max: P.clamp(x, None, max),
-        "lerp.Scalar": P.lerp, "addcmul": P.addc("mul"), "addcdiv": P.addc("truediv"),
+        "addcmul": P.addc("mul"), "addcdiv": P.addc("truediv"),
         "native_dropout_backward": P.native_dropout_backward,
         # copies, casts, aliases
         "_to_copy": P.to_copy, "clone": P.clone, "copy": P.copy, "alias": P.identity, "lift_fresh": P.identity,

@@ -11,6 +11,7 @@ import math
 
 from minitorch2 import _dtype
 from minitorch2._aten.meta_util import broadcast_shapes
+from minitorch2._aten.pow_forms import build_form, scalar_exponent_form
 
 from . import ir
 from . import loop_ir as L
@@ -135,18 +136,18 @@ def div(a, b):
 def div_mode(a, b, rounding_mode=None):
     if rounding_mode is None:
         return div(a, b)
-    rounding, integer_division = ("floor", "floordiv") if rounding_mode == "floor" else ("trunc", "truncdiv")
-    if ir.promote(a, b).is_floating_point:
-        return scalar_in_float32(lambda u, v: op(rounding, op("truediv", u, v)), a, b, ir.promote(a, b))
-    return pointwise(lambda u, v: op(integer_division, u, v), a, b)  # exact, never via float
+    if ir.promote(a, b).is_floating_point:  # floor: Python's float //, as ATen's (-inf // 2. is nan, -2. // inf -1.)
+        division = (lambda u, v: op("floordiv", u, v)) if rounding_mode == "floor" else (
+            lambda u, v: op("trunc", op("truediv", u, v)))
+        return scalar_in_float32(division, a, b, ir.promote(a, b))
+    return pointwise(lambda u, v: op("floordiv" if rounding_mode == "floor" else "truncdiv", u, v), a, b)  # exact
 
 
 def pow_(a, b):
-    if not is_tensor(b) and b == 2:
-        return pointwise(lambda u: op("mul", u, u), a, compute_dtype=ir.promote(a, b))
-    if not is_tensor(b) and b == 0.5 and ir.promote(a, b).is_floating_point:
-        return pointwise(lambda u: op("sqrt", u), a, compute_dtype=ir.promote(a, b))
-    return pointwise(lambda u, v: op("pow", u, v), a, b)
+    form = scalar_exponent_form(b, ir.promote(a, b)) if is_tensor(a) and not is_tensor(b) else "pow"
+    if form == "pow":
+        return pointwise(lambda u, v: op("pow", u, v), a, b)
+    return pointwise(lambda u: build_form(form, u, constant(1, u.dtype), op), a, compute_dtype=ir.promote(a, b))
 
 
 def log10(x):
@@ -187,12 +188,6 @@ def clamp(x, min=None, max=None):
 def in_float32_for_half(dtype):
     """The dtype float16 computes in where ATen's opmath and torch's decompositions do, rounding once at the end."""
     return _dtype.float32 if dtype is _dtype.float16 else dtype
-
-
-def lerp(start, end, weight):
-    dtype = ir.promote(start, end)
-    return pointwise(lambda s, e, w: cast(op("add", s, op("mul", w, op("sub", e, s))), dtype), start, end, weight,
-                     compute_dtype=in_float32_for_half(dtype))
 
 
 def addc(name):  # addcmul, addcdiv: x + value * (t1 `name` t2)

@@ -50,8 +50,13 @@ def make_reduction(x, dims, keepdim, reduction_type, dtype=None):
     if math.prod(size[d] for d in dims) == 1:  # one element per output: no loop, a pointwise (fuses)
         if reduction_type in ("argmax", "argmin"):  # its index, 0
             return P.pointwise_node(out_size, result_dtype, lambda idx: P.constant(0, result_dtype))
-        return P.pointwise_node(out_size, result_dtype,
-                                lambda idx: P.cast(inner_fn(idx, [L.Const(0)] * len(dims)), result_dtype))
+        plus_zero = reduction_type == "sum" and result_dtype.is_floating_point  # eager sums from 0.: -0. sums to 0.
+
+        def one_element(idx):
+            value = P.cast(inner_fn(idx, [L.Const(0)] * len(dims)), result_dtype)
+            return P.op("add", P.constant(0, result_dtype), value) if plus_zero else value
+
+        return P.pointwise_node(out_size, result_dtype, one_element)
     return reduction_node(out_size, [size[d] for d in dims], reduction_type, inner_fn, result_dtype)
 
 

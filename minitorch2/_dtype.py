@@ -189,8 +189,9 @@ def wrapped_int(value, to):
 def checked_scalar(value, to, half_overflows=False):
     """A Python number given as a fill value of dtype `to`, refused as c10's checked_convert refuses one
     that does not fit (full((2,), 2**63, dtype=int64), fill_(nan) of an integer tensor); returned
-    unchanged when it fits, an int wrapped into an integer dtype (uint8's -1 is 255). A fill saturates a
-    float16 to inf; `half_overflows`: a kernel's Scalar argument (clamp's bounds, alpha) refuses it too."""
+    unchanged when it fits, an int wrapped into an integer dtype (uint8's -1 is 255). Beyond float16's range
+    a value saturates to inf; `half_overflows`: refused instead, as a kernel's Scalar argument (clamp's bounds,
+    alpha) and a fill of other than one element (ATen's one-element fill_ alone does not check)."""
     if isinstance(value, (complex, np.complexfloating)):
         raise complex_unsupported(value, "a fill value")
     if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):

@@ -15,7 +15,7 @@ from ._functions_pointwise import trunc
 from ._arg_parser import out_needs_dim
 from ._functions_shape import _dims, _function_of, _t, alias_of
 from ._ops import ops
-from ._out import CAST, EXACT, FLOATING, REDUCTION, out_variant
+from ._out import ANY, CAST, EXACT, FLOATING, MASKED_SELECT, REDUCTION, out_variant
 from .return_types import _ValuesIndices
 
 aten = ops.aten
@@ -36,7 +36,7 @@ def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
     return aten.linalg_vector_norm.default(input, 2.0 if p is None else p, dims, keepdim, dtype=dtype)
 
 
-cumprod = _function_of(aten.cumprod.default)
+cumprod = _function_of(aten.cumprod.default, ANY, dtype_from_out=REDUCTION)
 baddbmm = _function_of(aten.baddbmm.default, EXACT)
 
 
@@ -173,7 +173,7 @@ def float_power(input, exponent):
 
 
 # ---------------------------------------------------------------- selections, lookups, data-dependent sizes
-masked_select = _function_of(aten.masked_select.default)
+masked_select = _function_of(aten.masked_select.default, MASKED_SELECT, no_overlap="inputs")
 bincount = _function_of(aten.bincount.default)
 
 

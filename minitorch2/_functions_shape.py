@@ -139,7 +139,7 @@ def _tensor_sequence(tensors):
     return list(tensors) if isinstance(tensors, tuple) else tensors
 
 
-@out_variant(CAT)
+@out_variant(CAT, no_overlap="inputs")
 def cat(tensors, dim=0):
     return aten.cat.default(_tensor_sequence(tensors), dim)
 
@@ -147,17 +147,17 @@ def cat(tensors, dim=0):
 concat, concatenate = alias_of(cat, "concat"), alias_of(cat, "concatenate")
 
 
-@out_variant(CAT)
+@out_variant(CAT, no_overlap="inputs")
 def stack(tensors, dim=0):
     return aten.stack.default(_tensor_sequence(tensors), dim)
 
 
-@out_variant(CAT, name="cat")
+@out_variant(CAT, name="cat", no_overlap="inputs")
 def hstack(tensors):
     return cat(tensors, 0 if tensors[0].dim() == 1 else 1)
 
 
-@out_variant(CAT, name="cat")
+@out_variant(CAT, name="cat", no_overlap="inputs")
 def vstack(tensors):
     return cat([t if t.dim() > 1 else unsqueeze(t, 0) for t in tensors], 0)
 
@@ -178,7 +178,7 @@ def unbind(input, dim=0):
     return tuple(aten.unbind.int(input, dim))
 
 
-@out_variant(EXACT)
+@out_variant(EXACT, no_overlap="input")
 def gather(input, dim, index, *, sparse_grad=False):
     return aten.gather.default(input, dim, index)
 
@@ -194,7 +194,7 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None):
 
 scatter_add = _function_of(aten.scatter_add.default, EXACT)
 scatter_reduce = _function_of(aten.scatter_reduce.two, EXACT)
-take = _function_of(aten.take.default, TAKE)
+take = _function_of(aten.take.default, TAKE, no_overlap="inputs")
 
 
 def index_put(input, indices, values, accumulate=False):
@@ -210,11 +210,11 @@ def index_fill(input, dim, index, value):
     return aten.index_fill.int_Scalar(input, dim, index, value)
 
 
-index_select = _function_of(aten.index_select.default, INDEX_SELECT)
+index_select = _function_of(aten.index_select.default, INDEX_SELECT, no_overlap="inputs")
 index_add = _function_of(aten.index_add.default, EXACT)
 
 
-@out_variant(NONZERO, differentiable=False)
+@out_variant(NONZERO, differentiable=False, no_overlap="inputs")
 def nonzero(input, *, as_tuple=False):
     result = aten.nonzero.default(input)
     if as_tuple:

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _dtype
-from ._aten.overlap import assert_no_internal_overlap, assert_no_partial_overlap
+from ._aten.overlap import assert_no_internal_overlap, assert_no_overlap, assert_no_partial_overlap
 from ._dispatch import state
 from ._ops import ops
 from ._tensor import Size, Tensor, contiguous_strides
@@ -101,6 +101,7 @@ TAKE = Rule(Accepts.SAME, "take(): self and out expected to have the same dtype,
                     "out.dtype = {out}")
 NONZERO = Rule(Accepts.SAME, "nonzero: Expected out tensor to have scalar type Long but got scalar type{out}")
 MULTINOMIAL = Rule(Accepts.SAME, "multinomial expects Long tensor out, got: {out}")
+MASKED_SELECT = Rule(Accepts.SAME, "masked_select(): self and result must have the same scalar type")
 
 RESIZED = ("An output with one or more elements was resized since it had shape {old}, which does not match the "
            "required output shape {new}. This behavior is deprecated, and in a future PyTorch release outputs will "
@@ -122,7 +123,7 @@ ARANGE_RESIZED = ("The number of elements in the out tensor of shape {old} is {o
                   "The out tensor will be resized to a tensor of shape {new_tuple}.")
 
 
-def out_variant(rule, *, name=None, differentiable=True, dtype_from_out=None, resize_warning=None):
+def out_variant(rule, *, name=None, differentiable=True, dtype_from_out=None, resize_warning=None, no_overlap=None):
     """Give a torch-level function torch's out= argument.
 
     rule: a Rule, or a function of the call's arguments giving one (max(x) and max(x, 0) differ).
@@ -131,7 +132,10 @@ def out_variant(rule, *, name=None, differentiable=True, dtype_from_out=None, re
     dtype_from_out: REDUCTION or FACTORY for functions that compute in out's dtype when no dtype= is
     given (sum over dims, mean, cumsum; zeros, rand), as torch's out= overloads of those do.
     resize_warning: the words of the warning when out held elements and is resized: RESIZED unless
-    given; factories and multinomial resize without a word (""), arange has its own."""
+    given; factories and multinomial resize without a word (""), arange has its own.
+    no_overlap: "inputs" where ATen refuses an out that overlaps an input even fully (out=x itself: cat, stack,
+    index_select, take, nonzero, masked_select), "input" where only its first (gather); others refuse only a
+    partial overlap."""
     def decorate(fn):
         op_name = name or fn.__name__
 
@@ -148,7 +152,7 @@ def out_variant(rule, *, name=None, differentiable=True, dtype_from_out=None, re
                 each_rule, kwargs = _compute_in_out_dtype(op_name, each_rule, dtype_from_out, args, kwargs, outs[0])
             warning = resize_warning if resize_warning is not None else "" if dtype_from_out is FACTORY else RESIZED
             written = write(op_name, each_rule, fn(*args, **kwargs), out, inputs=(args, kwargs),
-                            resize_warning=warning)
+                            resize_warning=warning, no_overlap=no_overlap)
             if requires_grad:  # zeros(2, out=t, requires_grad=True) makes t require grad, as torch's
                 outs[0].requires_grad_()
             return written
@@ -172,7 +176,7 @@ def _compute_in_out_dtype(name, rule, kind, args, kwargs, out):
     return rule, {**kwargs, "dtype": out.dtype}
 
 
-def write(name, rule, result, out, inputs=((), {}), resize_warning=RESIZED):
+def write(name, rule, result, out, inputs=((), {}), resize_warning=RESIZED, no_overlap=None):
     """Copy a function's result (a tensor, or a tuple of them) into out, checked as torch checks; returns
     out (a tuple result gives a tuple of the same type, holding the out tensors)."""
     results = result if isinstance(result, tuple) else (result,)
@@ -183,7 +187,7 @@ def write(name, rule, result, out, inputs=((), {}), resize_warning=RESIZED):
     for r, o, each_rule in zip(results, outs, rules):
         each_rule.check(name, r, o)
     for r, o in zip(results, outs):
-        _check_overlap(o, inputs)
+        _check_overlap(o, inputs, no_overlap)
         resize_output(o, r.shape, resize_warning)
         aten.copy_.default(o, r)
     if not isinstance(result, tuple):
@@ -219,11 +223,14 @@ def _tensors(value):
             yield from _tensors(v)
 
 
-def _check_overlap(out, inputs):
+def _check_overlap(out, inputs, no_overlap=None):
     assert_no_internal_overlap(out)
+    args, kwargs = inputs
+    first = args[0] if args else kwargs.get("input")
     for t in _tensors(inputs):
         if t._storage is out._storage:
-            assert_no_partial_overlap(out, t)
+            refused = no_overlap == "inputs" or (no_overlap == "input" and t is first)
+            (assert_no_overlap if refused else assert_no_partial_overlap)(out, t)
 
 
 def resize_output(out, shape, warning=RESIZED):

@@ -125,8 +125,8 @@ def cat(grad, tensors_shapes, dim=0):
     d = dim % ndim
     grads, start = [], 0
     for shape in tensors_shapes:
-        if len(shape) == 1 and shape[0] == 0:
-            grads.append(None)
+        if len(shape) == 1 and shape[0] == 0:  # a legacy empty input: ATen's zeros({0}), a gradient all the same
+            grads.append(aten.zeros.default([0], dtype=grad.dtype, layout="torch.strided", device=grad.device))
             continue
         size = shape[d]
         grads.append(aten.slice.Tensor(grad, d, start, start + size))

@@ -45,13 +45,13 @@ empty, zeros, ones = _allocated(np.empty), _allocated(np.zeros), _allocated(np.o
 def _full_kernel(size, fill_value, *, dtype=None, layout=None, device=None, pin_memory=None):
     shape, dtype = _new(size, _fill_dtype(fill_value, dtype))
     with np.errstate(over="ignore"):  # a float beyond float16's range is inf there, as in torch
-        return np.full(shape, _dtype.checked_scalar(fill_value, dtype), dtype.np)
+        return np.full(shape, _dtype.checked_scalar(fill_value, dtype, half_overflows=math.prod(shape) != 1), dtype.np)
 
 
 def _full_meta(size, fill_value, *, dtype=None, layout=None, device=None, pin_memory=None):
     shape, dtype = _new(size, _fill_dtype(fill_value, dtype))
     if not isinstance(fill_value, SymFloat):  # (a symbolic fill is not guarded, as torch's meta)
-        _dtype.checked_scalar(fill_value, dtype)
+        _dtype.checked_scalar(fill_value, dtype, half_overflows=type(n := math.prod(shape)) is int and n != 1)
     return fake_empty(shape, dtype)
 
 
@@ -73,8 +73,9 @@ def _scalar_tensor_meta(s, *, dtype=None, layout=None, device=None, pin_memory=N
 scalar_tensor = (_scalar_tensor_kernel, _scalar_tensor_meta)
 
 
-def _fill_value(value, dtype):
-    return value if isinstance(value, Tensor) else _dtype.checked_scalar(value, dtype)
+def _fill_value(value, dtype, numel):  # full_like's value, checked as fill_'s (float16 saturates for one element only)
+    half_overflows = type(numel) is int and numel != 1
+    return value if isinstance(value, Tensor) else _dtype.checked_scalar(value, dtype, half_overflows=half_overflows)
 
 
 def _like(np_fill):
@@ -86,12 +87,12 @@ def _like(np_fill):
             result = np.empty(self.shape, target.np)
         else:
             with np.errstate(over="ignore"):  # (full_like's value is checked as full's)
-                result = np.full(self.shape, _fill_value(args[0], target) if args else np_fill, target.np)
+                result = np.full(self.shape, _fill_value(args[0], target, self.numel()) if args else np_fill, target.np)
         return with_strides(result, meta(self, *args, dtype=dtype, memory_format=memory_format).stride())
 
     def meta(self, *args, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None):
         if args:
-            _fill_value(args[0], dtype or self.dtype)
+            _fill_value(args[0], dtype or self.dtype, self.numel())
         preserve = memory_format in (None, "torch.preserve_format")
         return fake_empty(self.shape, dtype or self.dtype, preserve_format_strides(self) if preserve else None)
 

@@ -201,7 +201,7 @@ def _check_index_fill(self, dim, index, value):
     if index.dim() > 1:
         raise RuntimeError("Index has to be a vector/scalar")
     if not isinstance(value, Tensor):
-        _dtype.checked_scalar(value, self.dtype)
+        _dtype.checked_scalar(value, self.dtype, half_overflows=True)
     return d
 
 

@@ -57,13 +57,13 @@ def _fill_kernel(self, value):
         _check_fill_value(value)
         value = value._np
     else:
-        value = _dtype.checked_scalar(value, self.dtype)
+        value = _dtype.checked_scalar(value, self.dtype, half_overflows=self.numel() != 1)
     return _write(self, value)
 
 
 def _fill_meta(self, value):
     if not isinstance(value, Tensor):
-        _dtype.checked_scalar(value, self.dtype)
+        _dtype.checked_scalar(value, self.dtype, half_overflows=type(self.numel()) is int and self.numel() != 1)
     self._bump_version()
     return self
 
@@ -174,7 +174,8 @@ def _like_self(kernel):
 
 
 copy = (_copy_functional_kernel, _copy_functional_meta)  # copy_ into clone_preserve_strides(self), as ATen
-fill = _like_self(lambda self, value: np.full(tuple(self.shape), value, self.dtype.np))
+fill = _like_self(lambda self, value: np.full(tuple(self.shape), _dtype.checked_scalar(  # (fill_'s check)
+    value, self.dtype, half_overflows=self.numel() != 1), self.dtype.np))
 
 
 def _fill_tensor_kernel(self, value):

@@ -102,9 +102,21 @@ def _fmod(a, b, *, dtype):
 fmod = _refused_in_meta(binary(_fmod), lambda: "fmod_cpu")
 
 
+def _lerp_check(self, end, weight):
+    """ATen's lerp: end (and a weight tensor of dims, where a 0-d one is a Scalar) of self's dtype, a floating one."""
+    by_tensor = isinstance(weight, Tensor) and weight.dim() > 0
+    for name, other in (("end", end), ("weight", weight if by_tensor else None)):
+        if other is not None and other.dtype is not self.dtype:
+            raise RuntimeError(f"expected dtype {_TYPE_META_NAMES[self.dtype.name]} for `{name}` but got dtype "
+                               f"{_TYPE_META_NAMES[other.dtype.name]}")
+    if not self.dtype.is_floating_point:
+        raise _not_implemented("lerp_kernel_tensor" if by_tensor else "lerp_kernel_scalar", self.dtype)
+
+
 def _lerp_kernel():
     def kernel(self, end, weight):
         broadcast_shapes(*(tuple(t.shape) for t in (self, end, weight) if isinstance(t, Tensor)))  # torch's error
+        _lerp_check(self, end, weight)
         # ATen's formula: stable from both ends (weight < 0.5 starts at self, otherwise at end). ATen's
         # vector loop evaluates it as one fma, numpy rounds the product first: the last bit of about one
         # result in ten differs from torch's (an exact fma emulation cost 4x on AdamW's step)
@@ -112,13 +124,15 @@ def _lerp_kernel():
         compute = _dtype.float32 if dtype is _dtype.float16 else dtype  # ATen's opmath for half
         a, b = _np(self, compute), _np(end, compute)
         w = _np(weight, compute)
-        if isinstance(w, float):
-            result = a + w * (b - a) if -0.5 < w < 0.5 else b - (b - a) * (1 - w)
-        else:
-            result = np.where(np.abs(w) < 0.5, a + w * (b - a), b - (b - a) * (1 - w))
+        with np.errstate(all="ignore"):
+            if isinstance(w, float):
+                result = a + w * (b - a) if -0.5 < w < 0.5 else b - (b - a) * (1 - w)
+            else:
+                result = np.where(np.abs(w) < 0.5, a + w * (b - a), b - (b - a) * (1 - w))
         return _ensure_array(result, dtype)
 
     def meta(self, end, weight):
+        _lerp_check(self, end, weight)
         return fake_pointwise(result_type(self, end), (self, end, weight))
 
     return _laid_out(kernel, meta)
@@ -144,13 +158,17 @@ softplus_backward = _float_kernel(_softplus_backward, nargs=2)
 
 # ---------------------------------------------------------------- cumsum, cumprod
 def _scan(np_fn):
-    """cumsum / cumprod: integers accumulate in int64, half in float32, as sum and prod do."""
+    """cumsum / cumprod: integers accumulate in int64, half in float32, as sum and prod do. ATen's float cumsum adds
+    to 0. (numpy's starts from the first element), so a run of -0. sums to 0."""
     def kernel(self, dim, *, dtype=None):
         out_dtype = sum_dtype(self, dtype)
         d = wrap_dim(dim, self.dim())
         if self.dim() == 0:
             return self._np.astype(out_dtype.np).copy()
-        return np.ascontiguousarray(np_fn(self._np, axis=d, dtype=_acc_np(out_dtype)), out_dtype.np)
+        result = np_fn(self._np, axis=d, dtype=_acc_np(out_dtype))
+        if np_fn is np.cumsum and result.dtype.kind == "f":
+            result += 0.0
+        return np.ascontiguousarray(result, out_dtype.np)
 
     def meta(self, dim, *, dtype=None):
         wrap_dim(dim, self.dim())

@@ -8,6 +8,7 @@ log(sigmoid(x)) as min(x, 0) - log1p(exp(-|x|)).
 """
 import numpy as np
 
+from .. import _dtype
 from .._dtype import result_type
 from .memory import _dtype_title as scalar_type_name
 from .meta_util import broadcast_shapes, fake_empty, fake_pointwise, pointwise_strides
@@ -67,8 +68,15 @@ mse_loss_backward = (_mse_backward_kernel, _mse_backward_meta)
 
 
 def _bce_check(self, target, weight, pos_weight):
-    dtype = result_type(self, target)
+    """-> (dtype, shape): target's dtype, as ATen computes the loss in place into (1 - target)."""
     require_float(self, "log_sigmoid_cpu")
+    if target.dtype is _dtype.bool_:
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
+                           "Use the `^` or `logical_xor()` operator instead.")  # (1 - target: ATen's words)
+    if not target.dtype.is_floating_point:
+        raise RuntimeError(f"result type {scalar_type_name(result_type(self, target))} can't be cast to the desired "
+                           f"output type {scalar_type_name(target.dtype)}")
+    dtype = target.dtype
     shape = broadcast_shapes(tuple(self.shape), tuple(target.shape))
     if shape != tuple(target.shape):  # ATen computes (1 - target).mul_(input) in place
         raise RuntimeError(f"output with shape {sizes(target.shape)} doesn't match the broadcast shape {sizes(shape)}")
@@ -81,7 +89,7 @@ def _bce_check(self, target, weight, pos_weight):
 def _bce_kernel(self, target, weight=None, pos_weight=None, reduction=_MEAN):
     dtype, _ = _bce_check(self, target, weight, pos_weight)
     x, t = self._np.astype(np.float64), target._np.astype(np.float64)
-    log_sigmoid = np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x)))
+    log_sigmoid = (np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x)))).astype(self.dtype.np)  # ATen's, in self's dtype
     if pos_weight is not None:
         log_sigmoid = log_sigmoid * ((pos_weight._np - 1) * t + 1)
     loss = (1 - t) * x - log_sigmoid

@@ -15,7 +15,10 @@ caught before anything is written:
 Which op checks what is the op's `Overlap` policy, given on its table row.
 """
 import enum
+import math
 import warnings
+
+import numpy as np
 
 from .._tensor import Tensor
 from . import loop_order
@@ -70,6 +73,28 @@ def has_internal_overlap(t):
     if 0 not in t._stride or is_non_overlapping_and_dense(t):
         return False
     return any(stride == 0 and size > 1 for size, stride in zip(t._shape, t._stride))
+
+
+def elements_alias(shape, stride):
+    """Whether two elements of a view of these sizes and strides are one memory location: exact, where ATen's
+    check above only knows zero strides (an unfold with overlapping windows, an as_strided view). A symbolic size
+    or stride answers False (not known); a view too large to count its offsets, True where it may overlap."""
+    dims = sorted(((n, abs(s)) for n, s in zip(shape, stride) if n != 1), key=lambda d: d[1])
+    if not all(isinstance(v, int) for d in dims for v in d) or any(n == 0 for n, _ in dims):
+        return False
+    reach = 0
+    for n, s in dims:  # each stride beyond the span of the smaller ones: no two elements meet
+        if s <= reach:
+            break
+        reach += s * (n - 1)
+    else:
+        return False
+    if math.prod(n for n, _ in dims) > 1 << 22:
+        return True
+    offsets = np.zeros(1, np.int64)
+    for n, s in dims:
+        offsets = (offsets[:, None] + np.arange(n, dtype=np.int64) * s).ravel()
+    return len(np.unique(offsets)) < len(offsets)
 
 
 def overlap_status(a, b):

@@ -12,6 +12,7 @@ from .._dtype import result_type
 from .._tensor import Tensor
 from .meta_util import broadcast_shapes, fake_empty, fake_pointwise, pointwise_strides
 from .pointwise_factories import _ensure_array, _laid_out, _not_implemented, _np, binary, scalar_argument
+from .pow_forms import aten_pow, integer_power_check
 
 
 # ---------------------------------------------------------------- arithmetic
@@ -109,14 +110,6 @@ def float_remainder(a, b):
     return np.where((mod != 0) & ((mod < 0) != (np.asarray(b) < 0)), mod + b, mod)
 
 
-def _pow(a, b, *, dtype):
-    if dtype is _dtype.bool_:
-        raise _not_implemented("pow", dtype)
-    if not dtype.is_floating_point and np.any(np.asarray(b) < 0):
-        raise RuntimeError("Integers to negative integer powers are not allowed.")
-    return np.power(a, b)
-
-
 def _maximum(a, b, *, dtype):
     return prefer_first(a, b, np.greater) if dtype.is_floating_point else np.maximum(a, b)
 
@@ -210,7 +203,7 @@ div_mode = _refused_in_meta(_div_mode(), lambda rounding_mode=None: rounding_mod
 def _pow_kernel():
     """ATen builds pow.Tensor_Scalar as a unary op: a Scalar exponent is no TensorIterator operand,
     so `self` alone decides the output's layout."""
-    kernel, meta = binary(_pow)
+    kernel, meta = _checked(binary(aten_pow), integer_power_check)
 
     def layout_meta(self, exponent):
         out = meta(self, exponent)
@@ -322,7 +315,7 @@ def _masked_fill_kernel():
 
     def meta(self, mask, value):
         if not isinstance(value, Tensor):
-            _dtype.checked_scalar(value, self.dtype)
+            _dtype.checked_scalar(value, self.dtype, half_overflows=True)
         return fake_empty(self.shape, self.dtype)  # torch fills a contiguous clone of self
 
     return _laid_out(kernel, meta)

@@ -389,13 +389,15 @@ def test_integer_and_bool_programs(case):
 
 # ---------------------------------------------------------------- edge values, big integers, overlapping writes
 # Each case is one call on both libraries; the outcome (values, or the class of the error raised) must match.
-EDGE_FLOATS = [float("nan"), float("inf"), -float("inf"), -0.0, 0.0, 1.0, -1.0, 0.5, 1e-30, 3e38]
+EDGE_FLOATS = [float("nan"), float("inf"), -float("inf"), -0.0, 0.0, 1.0, -1.0, 0.5, 1e-30, 3e38,
+               -0.5, 2.0, 3.0, -2.0]  # (the Scalar exponents ATen computes pow by as sqrt, 1/sqrt, x*x, ...)
 EDGE_SHAPES = st.lists(st.integers(0, 3), min_size=0, max_size=3).map(tuple)  # empty and size-1 dims included
 EDGE_BINARY = {
     "add": lambda a, b: a + b, "sub": lambda a, b: a - b, "mul": lambda a, b: a * b, "div": lambda a, b: a / b,
     "pow": lambda a, b: a ** b, "maximum": lambda L, a, b: L.maximum(a, b), "minimum": lambda L, a, b: L.minimum(a, b),
     "eq": lambda a, b: a == b, "lt": lambda a, b: a < b, "floor_divide": lambda a, b: a // b,
     "remainder": lambda a, b: a % b, "atan2": lambda L, a, b: L.atan2(a, b),
+    "lerp": lambda L, a, b: L.lerp(a, b, 0.5) if isinstance(b, L.Tensor) else L.lerp(a, a.flip(-1) if a.dim() else a, b),
 }
 EDGE_UNARY = ["abs", "neg", "exp", "log", "sqrt", "tanh", "sigmoid", "floor", "ceil", "round", "isnan", "isinf",
               "relu", "reciprocal", "sum", "amax", "cumsum"]  # sign is left out: a separate fix

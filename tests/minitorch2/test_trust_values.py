@@ -234,6 +234,24 @@ OVERLAP_OUT_CASES = {
     "cat into its own input": lambda L: (lambda z: L.cat([z[:2], z[:2]], out=z))(L.arange(4.0)),
     "expanded out": lambda L: L.add(L.ones(2), 1, out=L.empty(1).expand(2)),
     "exp in place through out": lambda L: (lambda z: (L.exp(z, out=z), z)[1])(L.arange(3.0)),
+    # ops whose ATen kernels refuse out=x itself too (assert_no_overlap): they computed into their own input
+    "cat into an input, resized": lambda L: (lambda z: L.cat([z, z], out=z))(L.arange(3.0)),
+    "cat of one input into it": lambda L: (lambda z: L.cat([z], out=z))(L.arange(3.0)),
+    "stack into an input": lambda L: (lambda z: L.stack([z, z], out=z))(L.arange(3.0)),
+    "hstack into an input": lambda L: (lambda z: L.hstack([z, z], out=z))(L.arange(3.0)),
+    "vstack into an input": lambda L: (lambda z: L.vstack([z, z], out=z))(L.arange(4.0).reshape(2, 2)),
+    "index_select into self": lambda L: (lambda z: L.index_select(z, 0, L.tensor([1, 0]), out=z))(L.arange(2.0)),
+    "index_select into index": lambda L: (lambda i: L.index_select(L.arange(4), 0, i, out=i))(L.tensor([1, 0])),
+    "gather into self": lambda L: (lambda z: L.gather(z, 0, L.tensor([1, 0]), out=z))(L.arange(2.0)),
+    "gather into index": lambda L: (lambda i: L.gather(L.arange(4), 0, i, out=i))(L.tensor([1, 0])),
+    "take into self": lambda L: (lambda z: L.take(z, L.tensor([1, 0, 2, 3]), out=z))(L.arange(4.0)),
+    "nonzero into self": lambda L: (lambda z: L.nonzero(z, out=z))(L.tensor([0, 1, 2])),
+    "masked_select into self": lambda L: (lambda z: L.masked_select(z, z > -1, out=z))(L.arange(4.0)),
+    "masked_select": lambda L: L.masked_select(L.arange(4.0), L.arange(4) > 1, out=L.empty(2)),
+    "masked_select dtype": lambda L: L.masked_select(L.arange(4.0), L.arange(4) > 1, out=L.empty(2, dtype=L.int64)),
+    "cumprod": lambda L: L.cumprod(L.arange(1.0, 4.0), 0, out=L.empty(3)),
+    "cumprod into int64": lambda L: L.cumprod(L.tensor([1.5, 2.0]), 0, out=L.empty(2, dtype=L.int64)),
+    "cumprod into self": lambda L: (lambda z: (L.cumprod(z, 0, out=z), z)[1])(L.arange(1.0, 5.0)),
 }
 
 
