@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 TARGET = 20_000
-CEILING = 19_528
+CEILING = 19_524
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("minitorch2", "frontend", "autograd", "partition", "backend")
@@ -99,6 +99,8 @@ OUTSIDE_THE_LESSON = {
         "minitorch2/_tensor_data.py", "minitorch2/_aten/overlap.py", "autograd/overlapping_views.py",
         "minitorch2/_tensor_more.py", "minitorch2/_subclasses/fake_strides.py",
         "minitorch2/fx/experimental/_exact_divisions.py",
+        # float expressions over sizes in torch's form (FloatTrueDiv(ToFloat(s), 2.0)): guard text, tensorify's ops
+        "minitorch2/fx/experimental/_float_forms.py",
         # the SymInt arithmetic ATen's C++ composites (reshape, flatten, indexing) do outside kernels, replayed so a
         # trace's dead size nodes take torch's names; torch make_fx's last steps (dead size nodes, duplicates)
         "minitorch2/_aten/composite_sizes.py", "autograd/dedupe_symints.py",

@@ -25,6 +25,8 @@ from sympy.printing.str import StrPrinter
 
 from minitorch2._sym import SymBool, SymFloat, SymInt, is_symbolic, sym_max, sym_min
 
+from ._float_forms import FloatTrueDiv, ToFloat
+
 
 class GuardOnDataDependentSymNode(RuntimeError):
     """A Python decision on a symbol that comes from data (no example value to answer it from)."""
@@ -74,25 +76,6 @@ class Mod(sympy.Function):
         if q == 2 and p.is_odd:
             return sympy.Integer(1)
         return p if (q - p).is_positive and (p / q).is_positive else None
-
-
-class ToFloat(sympy.Function):
-    """float(n) of an int expression, kept as written (torch's): `n * 0.5` is `0.5*ToFloat(s86)`."""
-    is_real = True
-
-    @classmethod
-    def eval(cls, number):
-        return sympy.Float(int(number)) if number.is_Integer else None
-
-
-class FloatTrueDiv(sympy.Function):
-    """a / b of floats, kept as written (torch's): `n / 2.0` is `FloatTrueDiv(ToFloat(s86), 2.0)`, not `0.5*s86`."""
-    is_real = True
-    precedence = 35  # an Add's and a comparison's: either parenthesises it, as PyTorch prints it
-
-    @classmethod
-    def eval(cls, base, divisor):
-        return sympy.Float(float(base) / float(divisor)) if base.is_Number and divisor.is_Number else None
 
 
 _RELATIONS = {operator.eq: sympy.Eq, operator.ne: sympy.Ne, operator.lt: sympy.Lt, operator.le: sympy.Le,
