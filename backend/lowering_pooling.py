@@ -9,7 +9,10 @@ others raise NotImplementedError and run as their eager kernel. The backwards ar
 Counted apart from the lesson (coverage surface, .ci/line_budget.py): pooling is outside the core op set, and
 without these lowerings it still compiles, as eager fallbacks. `LOWERINGS` is merged into lowering.py's table.
 """
+import sympy
+
 from minitorch2 import _dtype
+from minitorch2.fx.experimental.symbolic_shapes import Mod as SizeMod
 
 from . import loop_ir as L
 from . import lowering_pointwise as P
@@ -28,9 +31,14 @@ def _check_simple(kernel_size, stride, padding, dilation=(1, 1), ceil_mode=False
     return kernel, stride
 
 
+def _divides(k, size):
+    """Does k divide the size, at every size its symbols may take?"""
+    return L.known(sympy.Eq(SizeMod(size, k), 0))
+
+
 def _window_reduction(x, kernel, stride, reduction_type, dtype=None):
     *lead, height, width = x.get_size()
-    out_size = lead + [(height - kernel[0]) // stride[0] + 1, (width - kernel[1]) // stride[1] + 1]
+    out_size = lead + [L.floordiv(height - kernel[0], stride[0]) + 1, L.floordiv(width - kernel[1], stride[1]) + 1]
     load = x.make_loader()
 
     def inner_fn(idx, ridx):
@@ -60,7 +68,7 @@ def max_pool2d_with_indices(x, kernel_size, stride=(), padding=0, dilation=1, ce
 def _tiling_window(x, kernel, stride):
     """The window of a pooling whose windows tile `x` exactly (the backwards need it); else raise."""
     *_, height, width = x.get_size()
-    if kernel != stride or height % kernel[0] or width % kernel[1]:
+    if kernel != stride or not (_divides(kernel[0], height) and _divides(kernel[1], width)):
         raise NotImplementedError("pooling backward with overlapping or partial windows")
     return kernel
 
@@ -104,9 +112,9 @@ def adaptive_avg_pool2d(x, output_size):
     """Lowered when the output size divides the input: then it is avg_pool2d with window input/output."""
     *_, height, width = x.get_size()
     out_h, out_w = _pair(output_size)
-    if height % out_h or width % out_w:
+    if not (_divides(out_h, height) and _divides(out_w, width)):
         raise NotImplementedError("adaptive pooling with uneven windows")
-    window = [height // out_h, width // out_w]
+    window = [L.floordiv(height, out_h), L.floordiv(width, out_w)]
     return avg_pool2d(x, window, window)
 
 

@@ -198,6 +198,14 @@ def test_a_cumsum_backward_compiles_once():
     assert _compiled_graphs(lambda lib: lambda x: x.cos().cumsum(-1), shapes, grad=True) == ["forward", "backward"]
 
 
+def test_pooling_over_symbolic_sizes_compiles_once():
+    # the pooled size (s - 2)//2 + 1 is a size expression, not sympy's floor; the tiling backward asks whether 2
+    # divides s, which the guards do not say for odd sizes: that graph alone is compiled per size
+    shapes = [[(2, 3, n, n)] for n in (6, 7, 9)]
+    pool = lambda lib: lambda x: (lib.nn.functional.max_pool2d(x, 2) + lib.nn.functional.avg_pool2d(x, 2)).sum()  # noqa: E731
+    assert _compiled_graphs(pool, shapes) == ["inference"]
+
+
 def test_what_the_backend_cannot_decide_compiles_per_size(caplog):
     # the halves of x.chunk(2) are slices whose lowering asks Python's slice.indices about a size symbol, which it
     # cannot answer; AOT falls back to one compile per size (logged), and the values are still torch's
