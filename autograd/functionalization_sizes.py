@@ -10,8 +10,11 @@ where ours run the same operations:
     infer_size, then computeStride);
   - the storage size of each fresh output it wraps (c10's computeStorageNbytes; an in-place op's output is its
     input, not fresh).
-A joint trace's backward records neither: torch's has no such nodes after its tangents (tag_forward_nodes).
+A joint trace's backward records neither, only asks their questions: torch's has no such nodes after its tangents,
+and has their guards (tag_forward_nodes).
 """
+import contextlib
+
 from minitorch2._aten.composite_sizes import reshape_geometry
 from minitorch2._ops import ops
 from minitorch2._tensor import Tensor
@@ -19,8 +22,9 @@ from minitorch2.utils import _pytree as pytree
 
 
 def replay_functionalization_sizes(mode, func, args, out):
-    """Run, under the tracing `mode`, what functionalization computes on sizes after `func(*args)` gave `out`."""
-    with mode:
+    """Run, under the tracing `mode` (None: recorded nowhere, its questions still guards), what functionalization
+    computes on sizes after `func(*args)` gave `out`."""
+    with mode or contextlib.nullcontext():
         if func is ops.aten._unsafe_view.default:
             reshape_geometry(*args)
         for tensor in pytree.tree_leaves(out):

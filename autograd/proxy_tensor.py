@@ -124,7 +124,7 @@ class ProxyTorchDispatchMode(TorchDispatchMode):
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         out = self._trace_call(func, args, kwargs or {})
         if self.functionalized and self._decomposing is None:  # the size arithmetic torch's functionalization adds
-            replay_functionalization_sizes(self, func, args, out)
+            replay_functionalization_sizes(self if self.functionalized is True else None, func, args, out)
         return out
 
     def _trace_call(self, func, args, kwargs):
@@ -187,7 +187,7 @@ def _with_current_stack_trace(node):
 def tag_forward_nodes():
     """Mark every node traced so far (tangents aside) as forward: the joint trace calls this between its
     forward and its backward, and the default partitioner cuts after the last forward node."""
-    _innermost_mode().functionalized = False  # (torch's backward records no size arithmetic of functionalization's)
+    _innermost_mode().functionalized = "asked"  # (torch's backward asks its size questions, records no arithmetic)
     for node in _innermost_mode().graph.nodes:
         is_tangent = node.op == "placeholder" and node.name.startswith("tangents")
         node.meta["partitioner_tag"] = "is_backward" if is_tangent else "is_forward"

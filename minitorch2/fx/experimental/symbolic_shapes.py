@@ -395,7 +395,8 @@ def _decide(relation, low, high):
 
 def _symbol_bound(guard):
     """(symbol, low, high) for an integer bound on a symbol, on k*s or on s//k, plus a constant (`s > 2`; `8*s <=
-    20480` is s <= 2560, `s//2 >= 2` is s >= 4, `s + 2 > 9` is s >= 8, as torch's solver narrows a range), else None.
+    20480` is s <= 2560, `s//2 >= 2` is s >= 4, `s + 2 > 9` is s >= 8, as torch's solver narrows a range; not
+    `3*s - 6 >= 2`, whose s >= 8/3 is no integer), else None.
     (A `!=` never narrows a range, even at its edge: torch keeps `s != 16` beside `s <= 16`.)"""
     if not isinstance(guard, (sympy.Lt, sympy.Le, sympy.Gt, sympy.Ge)):
         return None
@@ -409,7 +410,7 @@ def _symbol_bound(guard):
     if isinstance(lhs, FloorDiv) and lhs.args[1].is_Integer and lhs.args[1] > 0:
         term, k = lhs.args
         bound = k * bound if lower else k * bound + k - 1
-    elif k.is_Integer and k > 0:
+    elif k.is_Integer and k > 0 and (guard.rhs - constant) % k == 0:  # (torch's solver: an integer s = rhs / k)
         bound = sympy.ceiling(bound / k) if lower else sympy.floor(bound / k)
     else:
         return None
