@@ -394,9 +394,8 @@ def _decide(relation, low, high):
 
 
 def _symbol_bound(guard):
-    """(symbol, low, high) for an integer bound on a symbol, on k*s or on s//k, plus a constant (`s > 2`; `8*s <=
-    20480` is s <= 2560, `s//2 >= 2` is s >= 4, `s + 2 > 9` is s >= 8, as torch's solver narrows a range; not
-    `3*s - 6 >= 2`, whose s >= 8/3 is no integer), else None.
+    """(symbol, low, high) for an integer bound on s, k*s or s//k plus a constant, as torch's solver narrows a range
+    (`8*s <= 20480` is s <= 2560, `s//2 >= 2` s >= 4, `s + 2 > 9` s >= 8; not `3*s >= 8`: no integer), else None.
     (A `!=` never narrows a range, even at its edge: torch keeps `s != 16` beside `s <= 16`.)"""
     if not isinstance(guard, (sympy.Lt, sympy.Le, sympy.Gt, sympy.Ge)):
         return None
