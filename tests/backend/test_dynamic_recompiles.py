@@ -299,10 +299,10 @@ MODEL_CASES = {
     "softmax_dims": ([(f32(b, s),) for b, s in zip(B, S)], [(0, 0), (0, 1)]),
 }
 # Programs whose graphs the inductor backend cannot yet compile over symbolic sizes (it then compiles per size):
-# split's lowering counts its pieces with range() over a size symbol (chunk), max_pool2d's floor division of
-# sizes, a size the view lowering leaves unsimplified (reshape(-1, 4)'s backward broadcasts s1 with
-# 4*((s0*s1//4)//s0)), a variance's sign over sizes (group_norm's var_mean lowering asks s2*(s1//2) < 0).
-KNOWN_PER_SIZE = {"conv_pool", "chunk_along_batch", "reshape_minus_one", "group_norm"}
+# split's lowering counts its pieces with range() over a size symbol (chunk), a size the view lowering leaves
+# unsimplified (reshape(-1, 4)'s backward broadcasts s1 with 4*((s0*s1//4)//s0)), a variance's sign over sizes
+# (group_norm's var_mean lowering asks s2*(s1//2) < 0).
+KNOWN_PER_SIZE = {"chunk_along_batch", "reshape_minus_one", "group_norm"}
 
 
 @pytest.mark.parametrize("mode", ["dynamic", "mark_dynamic"])
