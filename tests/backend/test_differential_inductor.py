@@ -140,12 +140,13 @@ def through_minitorch2_compile(module, inputs):
 FRONTEND_GRAPHS = [0]  # graphs handed to the backend by the last compile
 
 
-def straight_line(program, n_inputs):
+def straight_line(program, n_inputs, lib=mt):
+    """The program as straight-line Python calling `lib` (minitorch2, or torch for the oracle)."""
     names = [f"v{i}" for i in range(n_inputs + len(program))]
-    namespace, lines = {"mt": mt}, [f"def program({', '.join(names[:n_inputs])}):"]
+    namespace, lines = {"lib": lib}, [f"def program({', '.join(names[:n_inputs])}):"]
     for k, (name, operands, params) in enumerate(program):
         namespace[f"op{k}"], namespace[f"params{k}"] = OPS_BY_NAME[name].fn, params
-        lines.append(f"    {names[n_inputs + k]} = op{k}(mt, {', '.join(names[i] for i in operands)}, **params{k})")
+        lines.append(f"    {names[n_inputs + k]} = op{k}(lib, {', '.join(names[i] for i in operands)}, **params{k})")
     lines.append(f"    return ({''.join(n + ', ' for n in names[n_inputs:])})")
     exec(compile("\n".join(lines), "<differential program>", "exec"), namespace)
     return namespace["program"]

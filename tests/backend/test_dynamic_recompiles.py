@@ -36,14 +36,10 @@ import frontend
 import frontend.testing
 import minitorch2 as mt
 import minitorch2.nn.functional  # (the programs' F)
+from tests.backend.test_differential_inductor import straight_line
 from tests.backend.test_dynamic_kernels_fuzz import GROWTH, grown
 from tests.frontend.dynamic_oracle import _fast_dynamo
-from tests.minitorch2.test_differential import (
-    OPS_BY_NAME,
-    default_dtype,
-    describe,
-    programs,
-)
+from tests.minitorch2.test_differential import default_dtype, describe, programs
 
 BACKENDS = ("inductor", "aot_eager")
 
@@ -323,24 +319,12 @@ def test_known_per_size_programs_still_compile_per_size(name):
 
 # ---- random programs ------------------------------------------------------------------------------------------------
 
-def _straight_line(lib, program, n_inputs):
-    """The program as straight-line Python calling lib (tests/backend/test_differential_inductor.py's form)."""
-    names = [f"v{i}" for i in range(n_inputs + len(program))]
-    namespace, lines = {"L": lib}, [f"def program({', '.join(names[:n_inputs])}):"]
-    for k, (name, operands, params) in enumerate(program):
-        namespace[f"op{k}"], namespace[f"params{k}"] = OPS_BY_NAME[name].fn, params
-        lines.append(f"    {names[n_inputs + k]} = op{k}(L, {', '.join(names[i] for i in operands)}, **params{k})")
-    lines.append(f"    return ({''.join(n + ', ' for n in names[n_inputs:])})")
-    exec(compile("\n".join(lines), "<differential program>", "exec"), namespace)
-    return namespace["program"]
-
-
 def check_program(arrays, program, requires_grad):
     if not program:
         reject()
     note(f"inputs: {[(a.shape, str(a.dtype)) for a in arrays]}\nprogram:\n{describe(program)}")
     calls = [grown(arrays, factor) for factor in GROWTH]
-    check_frames(lambda lib: _straight_line(lib, program, len(arrays)), calls, requires_grad,
+    check_frames(lambda lib: straight_line(program, len(arrays), lib), calls, requires_grad,
                  known_per_size=("inductor",))
 
 
