@@ -90,7 +90,7 @@ def pointwise_strides(shape, tensors):
     if ops and all(isinstance(t, Tensor) and t.dim() == len(shape) and tuple(t.shape) == shape for t in ops):
         if all(t.is_contiguous() for t in ops):
             return contiguous_strides(shape)
-        if all(_is_dense(t) and t.stride() == ops[0].stride() for t in ops):
+        if all(is_non_overlapping_and_dense(t) and t.stride() == ops[0].stride() for t in ops):
             return tuple(ops[0].stride())
     perm = tensor_iterator_order(shape, [broadcast_strides(t, shape) for t in ops if isinstance(t, Tensor)])
     if perm == list(range(len(shape) - 1, -1, -1)):
@@ -110,7 +110,7 @@ def preserve_format_strides(t):
     """Strides of `empty_like(t)` (and clone, _to_copy, ...) with memory_format=preserve_format: `t`'s own
     strides when it is non-overlapping and dense, otherwise dense strides in the order of `t`'s
     (ATen's infer_dense_strides; zero strides keep their place)."""
-    if _is_dense(t):
+    if is_non_overlapping_and_dense(t):
         return tuple(t.stride())
     shape, stride = tuple(t.shape), t.stride()
 
@@ -173,7 +173,8 @@ def broadcast_strides(t, shape):
             for i, size in enumerate(shape)]
 
 
-def _is_dense(t):
+def is_non_overlapping_and_dense(t):
+    """Whether t's elements fill a block of memory once each, in some order of its dims (c10's rule)."""
     if 0 in t.shape:
         return True  # (empty, so contiguous, which c10 counts as dense)
     # (by stride alone: dims tied on a stride overlap whatever their sizes, and comparing symbolic sizes would guard)

@@ -22,6 +22,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from . import loop_order
+from .meta_util import is_non_overlapping_and_dense
 
 INTERNAL_OVERLAP = (
     "unsupported operation: more than one element of the written-to tensor refers to a single memory location. "
@@ -48,24 +49,6 @@ class _Status(enum.Enum):
     PARTIAL = 1
     FULL = 2
     TOO_HARD = 3
-
-
-def is_non_overlapping_and_dense(t):
-    """Whether t's elements fill a block of memory once each, in some order of its dims."""
-    sizes, strides = t._shape, t._stride
-    if 0 in sizes:
-        return True  # (empty, so contiguous, which c10 counts as dense: numpy's zero strides of an empty array)
-    if len(sizes) == 1:
-        return sizes[0] < 2 or strides[0] == 1
-    order = sorted(range(len(sizes)), key=lambda d: (sizes[d] < 2, strides[d]))
-    required = 1
-    for d in order:
-        if sizes[d] < 2:
-            return True
-        if strides[d] != required:
-            return False
-        required *= sizes[d]
-    return True
 
 
 def has_internal_overlap(t):

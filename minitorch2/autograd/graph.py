@@ -11,7 +11,7 @@ import itertools
 import re
 import weakref
 
-from .._aten.meta_util import _is_dense
+from .._aten.meta_util import is_non_overlapping_and_dense
 from .._aten import views
 from .._dispatch import redispatch_below_autograd, state
 from .._ops import ops
@@ -159,13 +159,13 @@ def obeys_layout_contract(grad, variable):
     (over its dims longer than 1); any other leaf's .grad is contiguous."""
     if grad._stride == variable._stride and variable.is_contiguous():
         return True  # (the common case, decided without sorting strides)
-    if _is_dense(variable):
+    if is_non_overlapping_and_dense(variable):
         return all(g == v for g, v, n in zip(grad.stride(), variable.stride(), variable.shape) if n != 1)
     return grad.is_contiguous()
 
 
 def clone_obeying_layout_contract(grad, variable):
-    if _is_dense(variable):  # empty_like keeps a dense tensor's strides (the gradient of x.sum(), an
+    if is_non_overlapping_and_dense(variable):  # empty_like keeps a dense tensor's strides (the gradient of x.sum(), an
         # expanded view of a scalar, gets memory of its own)
         out = ops.aten.empty_like.default(variable, dtype=grad.dtype, memory_format=preserve_format)
         return ops.aten.copy_.default(out, grad)
