@@ -108,7 +108,7 @@ OUTSIDE_THE_LESSON = {
         "minitorch2/distributions/",
         # the commonly used functions beyond the core set (norm, diff, median, unique, special functions, ...)
         "minitorch2/_aten/table_more.py", "minitorch2/_aten/more_ops.py", "minitorch2/_aten/more_ops2.py",
-        "minitorch2/_aten/more_index_ops.py",
+        "minitorch2/_aten/more_index_ops.py", "minitorch2/_aten/selection_ops.py",
         "minitorch2/_aten/more_formulas.py",
         "minitorch2/_functions_common.py", "minitorch2/_functions_common_math.py",
         "minitorch2/_functions_shape_more.py",

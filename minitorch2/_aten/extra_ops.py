@@ -17,7 +17,7 @@ from .._sym import SymBool, SymInt
 from .._tensor import Tensor, contiguous_strides
 from .memory import _dtype_title
 from .meta_util import broadcast_shapes, fake_empty, reduced_shape, reduction_dims, with_strides, wrap_dim
-from .more_ops import _check_selection, _rows, _selection_meta, _unrows
+from .selection_ops import _check_selection, _rows, _selection_meta, _unrows
 from .pointwise_factories import _not_implemented, binary, unary_float
 
 

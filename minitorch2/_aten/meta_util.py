@@ -173,8 +173,7 @@ def broadcast_strides(t, shape):
             for i, size in enumerate(shape)]
 
 
-def is_non_overlapping_and_dense(t):
-    """Whether t's elements fill a block of memory once each, in some order of its dims (c10's rule)."""
+def is_non_overlapping_and_dense(t):  # c10's rule: the elements fill a block of memory once each
     if 0 in t.shape:
         return True  # (empty, so contiguous, which c10 counts as dense)
     # (by stride alone: dims tied on a stride overlap whatever their sizes, and comparing symbolic sizes would guard)

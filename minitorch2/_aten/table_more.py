@@ -9,6 +9,7 @@ decompositions: decompositions.py).
 from . import decompositions as dec, decompositions_all as all_dec
 from . import derivatives as d, derivatives_shape as ds, indexing, inplace_fast as fast, memory, more_formulas as f
 from . import more_index_ops as ki, more_ops as k, more_ops2 as k2, pointwise as pw, reductions as red
+from . import selection_ops as sel
 from .overlap import Overlap
 # (the CORE_ tags: the rows torch counts in its core ATen opset, though minitorch2's pipeline needs none of them)
 from .table_row import CORE, CORE_POINTWISE, CORE_REDUCTION, FACTORY, OPTIONS, POINTWISE, REDUCTION
@@ -243,14 +244,14 @@ def rows(op, inplace):
         op("cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor", CORE, k2.cumsum, f.cumsum),
         op("cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor", (), k2.cumprod, f.cumprod,
            method=True),
-        op("median(Tensor self) -> Tensor", SELECTION, k.median, f.median),
+        op("median(Tensor self) -> Tensor", SELECTION, sel.median, f.median),
         op("median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)", SELECTION,
-           k.median_dim, f.selected_values, grad_fn="MedianBackward1", output_differentiability=(True, False)),
+           sel.median_dim, f.selected_values, grad_fn="MedianBackward1", output_differentiability=(True, False)),
         op("kthvalue(Tensor self, SymInt k, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)",
-           SELECTION, k.kthvalue, f.selected_values, output_differentiability=(True, False)),
-        op("cummax(Tensor self, int dim) -> (Tensor values, Tensor indices)", SELECTION, k.cummax, f.cummaxmin,
+           SELECTION, sel.kthvalue, f.selected_values, output_differentiability=(True, False)),
+        op("cummax(Tensor self, int dim) -> (Tensor values, Tensor indices)", SELECTION, sel.cummax, f.cummaxmin,
            output_differentiability=(True, False)),
-        op("cummin(Tensor self, int dim) -> (Tensor values, Tensor indices)", SELECTION, k.cummin, f.cummaxmin,
+        op("cummin(Tensor self, int dim) -> (Tensor values, Tensor indices)", SELECTION, sel.cummin, f.cummaxmin,
            output_differentiability=(True, False)),
         # shapes and copies
         op("tril(Tensor self, int diagonal=0) -> Tensor", (), ki.tril, f.tril, decomposition=dec.tril),
