@@ -11,6 +11,7 @@ import warnings
 
 from .. import _dtype, _factories, _functions
 from .._ops import ops
+from .._tensor import strided
 from . import functional as F  # circular on purpose: functional.py re-exports this module; F is read at call time
 
 aten = ops.aten
@@ -49,8 +50,7 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     _scaled_dot_product_flash_attention_for_cpu where its constraints hold (_fused_attention_fits), the math
     path otherwise."""
     if attn_mask is not None and attn_mask.dtype is _dtype.bool_:
-        attn_mask = aten.where.self(attn_mask, aten.scalar_tensor.default(0.0, dtype=query.dtype),
-                                    aten.scalar_tensor.default(-math.inf, dtype=query.dtype))
+        attn_mask = _additive_mask(attn_mask, query)
     if _fused_attention_fits(query, key, value, attn_mask, dropout_p, enable_gqa):
         return aten._scaled_dot_product_flash_attention_for_cpu.default(
             query, key, value, dropout_p, is_causal, attn_mask=attn_mask, scale=scale)[0]
@@ -64,9 +64,9 @@ def _math_attention(query, key, value, attn_mask, dropout_p, is_causal, scale, e
     root = math.sqrt(abs(scale))
     query = aten.mul.Scalar(query, -root if scale < 0 else root)
     if is_causal:
-        causal = aten.tril.default(_factories.ones(query.shape[-2], key.shape[-2], dtype=_dtype.bool_))
-        attn_mask = aten.where.self(causal, aten.scalar_tensor.default(0.0, dtype=query.dtype),
-                                    aten.scalar_tensor.default(-math.inf, dtype=query.dtype))
+        causal = aten.ones.default([query.shape[-2], key.shape[-2]], dtype=_dtype.bool_, layout=strided,
+                                   device=query.device)
+        attn_mask = _additive_mask(aten.tril.default(causal), query)
     if enable_gqa and query.dim() >= 3 and key.shape[-3] != query.shape[-3]:
         groups = query.shape[-3] // key.shape[-3]
         key, value = key.repeat_interleave(groups, -3), value.repeat_interleave(groups, -3)
@@ -77,6 +77,14 @@ def _math_attention(query, key, value, attn_mask, dropout_p, is_causal, scale, e
     if dropout_p > 0.0:
         weights = F.dropout(weights, dropout_p, True)
     return _functions.matmul(weights, value)
+
+
+def _additive_mask(mask, query):
+    """ATen's convert_boolean_attn_mask, where(mask, 0, -inf) in the query's dtype; its scalars are made right
+    to left, the order the C++ compiler evaluates the call's arguments in."""
+    minus_inf = aten.scalar_tensor.default(-math.inf, dtype=query.dtype, device=query.device)
+    return aten.where.self(mask, aten.scalar_tensor.default(0.0, dtype=query.dtype, layout=strided,
+                                                            device=query.device), minus_inf)
 
 
 def _fused_attention_fits(query, key, value, attn_mask, dropout_p, enable_gqa):

@@ -120,3 +120,20 @@ def test_safe_softmax_gives_zeros_for_a_row_of_only_minus_infinity(decompose):
         results.append((y.detach().numpy(), x.grad.numpy()))
     np.testing.assert_allclose(results[0][0], results[1][0], rtol=1e-6)
     np.testing.assert_allclose(results[0][1], results[1][1], rtol=1e-6)
+
+
+@pytest.mark.parametrize("case", ["bool_mask", "bool_mask_dropout", "causal_dropout", "causal_three_d"])
+def test_the_masks_attention_makes_print_as_torchs(case):
+    # the bool and causal masks made inside the op: ATen's ones / scalar_tensor calls, keyword for keyword
+    def f(lib):
+        def attend(q, k, v, mask):
+            kwargs = {"attn_mask": mask} if case.startswith("bool") else {"is_causal": True}
+            if case.endswith("three_d"):
+                q, k, v = q[0], k[0], v[0]
+            return lib.nn.functional.scaled_dot_product_attention(q, k, v, dropout_p=0.3 * case.endswith("dropout"),
+                                                                  **kwargs)
+        return attend
+
+    codes = [trace(f(lib))(*_inputs(lib, "causal"), lib.tensor(BOOL_MASK[:, :L]))
+             for lib, trace in ((minitorch2, make_fx), (torch, torch_make_fx))]
+    assert codes[0].code == codes[1].code
