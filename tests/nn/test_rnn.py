@@ -25,7 +25,7 @@ def run_layer(lib, kind, config, compile_backend=None, unbatched=False, with_sta
     state_shape = (config.get("num_layers", 1) * directions, *batch, 5)
     args = [x]
     if with_state:
-        h = lib.randn(*state_shape)
+        h = lib.randn(*state_shape[:-1], config.get("proj_size") or 5)  # (an LSTM with projections: h is smaller)
         args.append((h, lib.randn(*state_shape)) if kind == "LSTM" else h)
     forward = layer if compile_backend is None else (
         minitorch2.compile(layer, backend=compile_backend) if lib is minitorch2 else layer)
@@ -43,6 +43,20 @@ def test_layer_matches_torch(kind, config):
     for a, b in zip(ours, expected):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
     assert list(our_grads) == list(expected_grads)
+    for name in expected_grads:
+        np.testing.assert_allclose(our_grads[name], expected_grads[name], rtol=1e-5, atol=1e-5, err_msg=name)
+
+
+@pytest.mark.parametrize("config", [dict(proj_size=2), dict(num_layers=2, bidirectional=True, proj_size=3),
+                                    dict(proj_size=1, bias=False, batch_first=True)], ids=str)
+@pytest.mark.parametrize("with_state", [True, False])
+def test_lstm_with_projections_matches_torch(config, with_state):
+    (expected, expected_grads), (ours, our_grads) = (run_layer(lib, "LSTM", config, with_state=with_state)
+                                                     for lib in LIBS)
+    for a, b in zip(ours, expected):
+        assert a.shape == b.shape
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+    assert list(our_grads) == list(expected_grads)  # weight_hr_l{k} after each direction's biases, as torch's
     for name in expected_grads:
         np.testing.assert_allclose(our_grads[name], expected_grads[name], rtol=1e-5, atol=1e-5, err_msg=name)
 
@@ -144,6 +158,11 @@ ERRORS = {
     "bad nonlinearity": lambda lib: lib.nn.RNN(3, 4, nonlinearity="gelu"),
     "zero hidden": lambda lib: lib.nn.GRU(3, 0),
     "proj_size on GRU": lambda lib: lib.nn.GRU(3, 4, proj_size=2),
+    "proj_size too big": lambda lib: lib.nn.LSTM(3, 4, proj_size=4),
+    "negative proj_size": lambda lib: lib.nn.LSTM(3, 4, proj_size=-1),
+    "lstm hidden size": lambda lib: lib.nn.LSTM(3, 4)(lib.zeros(5, 2, 3), (lib.zeros(1, 2, 4), lib.zeros(1, 2, 3))),
+    "projected hidden size": lambda lib: lib.nn.LSTM(3, 4, proj_size=2)(lib.zeros(5, 2, 3),
+                                                                       (lib.zeros(1, 2, 4), lib.zeros(1, 2, 4))),
     "3-D cell input": lambda lib: lib.nn.GRUCell(3, 4)(lib.zeros(1, 2, 3)),
 }
 
@@ -164,5 +183,8 @@ def test_repr_and_parameter_names_match_torch():
     for lib in LIBS:
         layer = lib.nn.LSTM(3, 4, num_layers=2, batch_first=True, dropout=0.1, bidirectional=True)
         cell = lib.nn.RNNCell(3, 4, nonlinearity="relu", bias=False)
-        reprs.append((repr(layer), repr(cell), [n for n, _ in layer.named_parameters()], len(layer.all_weights)))
+        projected = lib.nn.LSTM(3, 4, num_layers=2, proj_size=2)
+        reprs.append((repr(layer), repr(cell), [n for n, _ in layer.named_parameters()], len(layer.all_weights),
+                      repr(projected), [(n, tuple(p.shape)) for n, p in projected.named_parameters()],
+                      [len(w) for w in projected.all_weights]))
     assert reprs[1] == reprs[0]

@@ -5,7 +5,7 @@ layer runs ATen's CPU recurrence as Python over time steps: the input
 projection of a whole layer first (`linear(input, w_ih, b_ih)` for every
 step at once), then per step the hidden projection added to it and the
 gates, in ATen's order: LSTM `i, f, g, o = chunk(4)`, c' = f*c + i*g,
-h' = o*tanh(c'); GRU `r, z, n`, n = tanh(ih_n + r*hh_n), h' = (h - n)*z + n.
+h' = o*tanh(c') (times weight_hr.T with proj_size); GRU `r, z, n`, n = tanh(ih_n + r*hh_n), h' = (h - n)*z + n.
 Layers stack (dropout between them while training), a bidirectional layer
 also runs the sequence backwards and concatenates both outputs. A packed batch (nn.utils.rnn.PackedSequence)
 runs step t over the batch_sizes[t] sequences still going, the others keeping their last state. Parameters
@@ -78,8 +78,10 @@ class RNNBase(Module):
         _check_positive_int("hidden_size", hidden_size)
         if num_layers <= 0:
             raise ValueError("num_layers must be greater than zero")
-        if proj_size:
-            raise NotImplementedError("minitorch2: LSTM with proj_size is not implemented")
+        if proj_size < 0:
+            raise ValueError("proj_size should be a positive integer or zero to disable projections")
+        if proj_size >= hidden_size:
+            raise ValueError("proj_size has to be smaller than hidden_size")
         if mode not in _GATES:
             raise ValueError("Unrecognized RNN mode: " + mode)
         self.mode, self.input_size, self.hidden_size, self.num_layers = mode, input_size, hidden_size, num_layers
@@ -88,16 +90,21 @@ class RNNBase(Module):
         self._flat_weights_names = []
         for layer in range(num_layers):
             for suffix in self._directions():
-                layer_input = input_size if layer == 0 else hidden_size * len(self._directions())
+                layer_input = input_size if layer == 0 else self._output_size() * len(self._directions())
                 shapes = {"weight_ih": (_GATES[mode] * hidden_size, layer_input),
-                          "weight_hh": (_GATES[mode] * hidden_size, hidden_size)}
+                          "weight_hh": (_GATES[mode] * hidden_size, self._output_size())}
                 if bias:
                     shapes.update(bias_ih=(_GATES[mode] * hidden_size,), bias_hh=(_GATES[mode] * hidden_size,))
+                if proj_size:  # an LSTM with projections: h = (o * tanh(c)) @ weight_hr.T, of proj_size
+                    shapes.update(weight_hr=(proj_size, hidden_size))
                 for kind, shape in shapes.items():
                     name = f"{kind}_l{layer}{suffix}"
                     setattr(self, name, Parameter(_factories.empty(*shape, dtype=dtype)))
                     self._flat_weights_names.append(name)
         self.reset_parameters()
+
+    def _output_size(self):
+        return self.proj_size or self.hidden_size
 
     def _directions(self):
         return ("", "_reverse") if self.bidirectional else ("",)
@@ -116,7 +123,7 @@ class RNNBase(Module):
 
     @property
     def all_weights(self):
-        per_layer = 4 if self.bias else 2
+        per_layer = (4 if self.bias else 2) + (1 if self.proj_size else 0)
         weights = self._flat_weights
         return [weights[i:i + per_layer] for i in range(0, len(weights), per_layer)]
 
@@ -187,15 +194,13 @@ class RNNBase(Module):
     def _run_packed_layer(self, data, sizes, state, suffix, reverse):
         """One direction of one layer over a packed batch: step t updates the first sizes[t] states."""
         bias_ih = getattr(self, "bias_ih" + suffix) if self.bias else None
-        bias_hh = getattr(self, "bias_hh" + suffix) if self.bias else None
         x_gates = F.linear(data, getattr(self, "weight_ih" + suffix), bias_ih)
-        cell, w_hh, lstm = _CELLS[self.mode], getattr(self, "weight_hh" + suffix), self.mode == "LSTM"
+        cell, lstm = self._step(suffix), self.mode == "LSTM"
         starts = [sum(sizes[:t]) for t in range(len(sizes))]
         outputs = [None] * len(sizes)
         for t in (range(len(sizes) - 1, -1, -1) if reverse else range(len(sizes))):
             n = sizes[t]
-            new = cell(x_gates[starts[t]:starts[t] + n], tuple(s[:n] for s in state) if lstm else state[:n], w_hh,
-                       bias_hh)
+            new = cell(x_gates[starts[t]:starts[t] + n], tuple(s[:n] for s in state) if lstm else state[:n])
             outputs[t] = new[0] if lstm else new
             if lstm:
                 state = tuple(_functions.cat([a, s[n:]], 0) for a, s in zip(new, state))
@@ -205,11 +210,11 @@ class RNNBase(Module):
 
     def _initial_states(self, batch, dtype, hx, batched):
         """One state per layer and direction: h, or (h, c) for an LSTM."""
-        expected = (self.num_layers * len(self._directions()), batch, self.hidden_size)
+        expected = (self.num_layers * len(self._directions()), batch, self._output_size())
         lstm = self.mode == "LSTM"
         if hx is None:
             zeros = _factories.zeros(*expected, dtype=dtype)
-            hx = (zeros, zeros) if lstm else zeros
+            hx = (zeros, _factories.zeros(*expected[:2], self.hidden_size, dtype=dtype)) if lstm else zeros
         else:
             hx = self._checked_hidden(hx, batched, expected)
         if lstm:
@@ -224,9 +229,9 @@ class RNNBase(Module):
                 raise RuntimeError(f"For {shape} input, hx and cx should also be {want}-D but got "
                                    f"({hx[0].dim()}-D, {hx[1].dim()}-D) tensors")
             hx = hx if batched else (hx[0].unsqueeze(1), hx[1].unsqueeze(1))
-            for t, what in zip(hx, ("hidden", "cell")):
-                if tuple(t.size()) != expected:
-                    raise RuntimeError(f"Expected {what} size {expected}, got {list(t.size())}")
+            for i, (t, size) in enumerate(zip(hx, (expected, (*expected[:2], self.hidden_size)))):
+                if tuple(t.size()) != size:
+                    raise RuntimeError(f"Expected hidden[{i}] size {size}, got {list(t.size())}")
             return hx
         if hx.dim() != want:
             raise RuntimeError(f"For {shape} input, hx should also be {want}-D but got {hx.dim()}-D tensor")
@@ -238,15 +243,27 @@ class RNNBase(Module):
     def _run_layer(self, input, state, suffix, reverse):
         """One direction of one layer over the whole sequence: (outputs stacked over time, final state)."""
         bias_ih = getattr(self, "bias_ih" + suffix) if self.bias else None
-        bias_hh = getattr(self, "bias_hh" + suffix) if self.bias else None
         x_gates = F.linear(input, getattr(self, "weight_ih" + suffix), bias_ih)
-        cell, w_hh = _CELLS[self.mode], getattr(self, "weight_hh" + suffix)
+        cell = self._step(suffix)
         steps = range(input.size(0) - 1, -1, -1) if reverse else range(input.size(0))
         outputs = [None] * input.size(0)
         for t in steps:
-            state = cell(x_gates[t], state, w_hh, bias_hh)
+            state = cell(x_gates[t], state)
             outputs[t] = state[0] if self.mode == "LSTM" else state
         return _functions.stack(outputs, 0), state
+
+    def _step(self, suffix):
+        """One time step of one layer and direction, its weights bound: (input's gates, state) -> new state."""
+        cell, w_hh = _CELLS[self.mode], getattr(self, "weight_hh" + suffix)
+        b_hh = getattr(self, "bias_hh" + suffix) if self.bias else None
+        if not self.proj_size:
+            return lambda x_gates, state: cell(x_gates, state, w_hh, b_hh)
+        w_hr = getattr(self, "weight_hr" + suffix)
+
+        def projected(x_gates, state):
+            h, c = cell(x_gates, state, w_hh, b_hh)
+            return _functions.matmul(h, w_hr.t()), c  # (ATen's LSTM projects with matmul)
+        return projected
 
     def _finish(self, output, finals, batched):
         if self.mode == "LSTM":
@@ -260,6 +277,8 @@ class RNNBase(Module):
 
     def extra_repr(self):
         s = f"{self.input_size}, {self.hidden_size}"
+        if self.proj_size != 0:
+            s += f", proj_size={self.proj_size}"
         if self.num_layers != 1:
             s += f", num_layers={self.num_layers}"
         if self.bias is not True:
