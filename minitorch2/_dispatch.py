@@ -89,19 +89,17 @@ def _wrap(result):
         return tuple(_wrap(r) for r in result)
     if isinstance(result, list):
         return [_wrap(r) for r in result]
-    if isinstance(result, np.generic):
-        return Tensor._from_numpy(np.asarray(result))
-    return result
+    return Tensor._from_numpy(np.asarray(result)) if isinstance(result, np.generic) else result
 
 
 def _any_requires_grad(args):
     for a in args:
         if isinstance(a, Tensor):
-            if a._requires_grad or a._grad_fn is not None:
+            if a.requires_grad:
                 return True
         elif isinstance(a, (list, tuple)):
             for b in a:
-                if isinstance(b, Tensor) and (b._requires_grad or b._grad_fn is not None):
+                if isinstance(b, Tensor) and b.requires_grad:
                     return True
     return False
 

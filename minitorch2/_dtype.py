@@ -100,9 +100,7 @@ def scalar_dtype(value):
     """The dtype a Python number takes when it is wrapped into a tensor."""
     if isinstance(value, (bool, np.bool_, SymBool)):
         return bool_
-    if isinstance(value, (int, np.integer, SymInt)):
-        return int64
-    return _default_float
+    return int64 if isinstance(value, (int, np.integer, SymInt)) else _default_float
 
 
 def result_type(*operands):
@@ -125,9 +123,7 @@ def result_type(*operands):
 def _combine(higher, lower):
     if higher is None:
         return lower
-    if lower is None or higher.category >= lower.category:
-        return higher
-    return lower
+    return higher if lower is None or higher.category >= lower.category else lower
 
 
 def can_cast(from_, to):

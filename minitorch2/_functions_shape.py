@@ -52,9 +52,7 @@ def alias_of(fn, name):
 def _dims(dim):
     if dim is None:
         return None
-    if isinstance(dim, (list, tuple)):
-        return list(dim)
-    return [dim]
+    return list(dim) if isinstance(dim, (list, tuple)) else [dim]
 
 
 # ---------------------------------------------------------------- shape functions

@@ -286,8 +286,8 @@ class Tensor:
         self._grad_fn = node
 
     @property
-    def requires_grad(self):
-        return self._requires_grad or self._grad_fn is not None
+    def requires_grad(self):  # (a view made under no_grad has no grad_fn, yet requires grad as its base does)
+        return self._requires_grad or self._grad_fn is not None or (self._base is not None and self._base.requires_grad)
 
     @requires_grad.setter
     def requires_grad(self, value):

@@ -311,6 +311,12 @@ def _check_inplace(target):
     base = target._base
     if base is None:
         return None
+    if target._grad_fn is None and base.requires_grad:  # a view with no history of its own: made under no_grad
+        raise RuntimeError(
+            "A view was created in no_grad mode and is being modified inplace with grad mode enabled. Given that this "
+            "use case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving both the view "
+            "and the inplace either both inside the no_grad block (if you don't want the inplace to be tracked) or "
+            "both outside (if you want the inplace to be tracked).")
     if base.grad_fn is None and base._requires_grad:
         raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
     node = target.grad_fn

@@ -164,9 +164,7 @@ def type_repr(obj):
         return _spelling_of(obj) or f"{torch_module_name(obj.__module__)}.{obj.__qualname__}"
     if obj is ...:
         return "..."
-    if isinstance(obj, types.FunctionType):
-        return obj.__name__
-    return repr(obj)
+    return obj.__name__ if isinstance(obj, types.FunctionType) else repr(obj)
 
 
 class TorchNamespace:

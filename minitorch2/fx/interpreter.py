@@ -128,6 +128,4 @@ def _plain(value):
         return tuple(_plain(v) for v in value)
     if isinstance(value, list):
         return [_plain(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    return value
+    return {k: _plain(v) for k, v in value.items()} if isinstance(value, dict) else value

@@ -84,9 +84,7 @@ def _format_arg(arg):
         return f"({', '.join(_format_arg(a) for a in arg)}{comma})"
     if isinstance(arg, dict):
         return "{" + ", ".join(f"{k}: {_format_arg(v)}" for k, v in arg.items()) + "}"
-    if isinstance(arg, Node):
-        return "%" + str(arg)
-    return str(arg)
+    return "%" + str(arg) if isinstance(arg, Node) else str(arg)
 
 
 class Node:

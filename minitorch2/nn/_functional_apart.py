@@ -122,13 +122,42 @@ def _canonical_mask(mask, mask_name, other_type, other_name, target_type, check_
 
 
 def _in_projection_packed(q, k, v, w, b=None):
-    """q, k, v through the packed projection: self-attention in one linear split in three, as torch's."""
-    if q is k and k is v:
+    """q, k, v through the packed projection, as torch's: self-attention (q is k is v) in one linear split in
+    three, encoder-decoder attention (k is v) in two (q's, and k and v's together), else three linears."""
+    if k is not v:
+        biases = b.chunk(3) if b is not None else (None, None, None)
+        return tuple(F.linear(x, w_part, b_part) for x, w_part, b_part in zip((q, k, v), w.chunk(3), biases))
+    size = q.size(-1)
+    if q is k:
         proj = F.linear(q, w, b)
-        proj = proj.unflatten(-1, (3, q.size(-1))).unsqueeze(0).transpose(0, -2).squeeze(-2).contiguous()
+        proj = proj.unflatten(-1, (3, size)).unsqueeze(0).transpose(0, -2).squeeze(-2).contiguous()
         return proj[0], proj[1], proj[2]
-    biases = b.chunk(3) if b is not None else (None, None, None)
-    return tuple(F.linear(x, w_part, b_part) for x, w_part, b_part in zip((q, k, v), w.chunk(3), biases))
+    (w_q, w_kv), (b_q, b_kv) = w.split([size, 2 * size]), b.split([size, 2 * size]) if b is not None else (None, None)
+    q = F.linear(q, w_q, b_q)
+    kv = F.linear(k, w_kv, b_kv).unflatten(-1, (2, size)).unsqueeze(0).transpose(0, -2).squeeze(-2).contiguous()
+    return q, kv[0], kv[1]
+
+
+def _in_projection(q, k, v, w_q, w_k, w_v, b_q=None, b_k=None, b_v=None):
+    """q, k, v through separate projections (a key or value size other than the query's), with torch's checks."""
+    q_size, k_size, v_size = q.size(-1), k.size(-1), v.size(-1)
+    for what, t, shape in (("query weights", w_q, (q_size, q_size)), ("key weights", w_k, (q_size, k_size)),
+                           ("value weights", w_v, (q_size, v_size)), ("query bias", b_q, (q_size,)),
+                           ("key bias", b_k, (q_size,)), ("value bias", b_v, (q_size,))):
+        if t is not None and tuple(t.shape) != shape:
+            raise AssertionError(f"expecting {what} shape of {shape}, but got {t.shape}")
+    return F.linear(q, w_q, b_q), F.linear(k, w_k, b_k), F.linear(v, w_v, b_v)
+
+
+def _heads(t, static, bsz, num_heads, head_dim, name):
+    """k or v as (N*heads, S, head_dim); a static_k / static_v given in that form is used as it is."""
+    if static is None:
+        return t.view(t.shape[0], bsz * num_heads, head_dim).transpose(0, 1)
+    if static.size(0) != bsz * num_heads:
+        raise AssertionError(f"expecting {name}.size(0) of {bsz * num_heads}, but got {static.size(0)}")
+    if static.size(2) != head_dim:
+        raise AssertionError(f"expecting {name}.size(2) of {head_dim}, but got {static.size(2)}")
+    return static
 
 
 def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_heads, in_proj_weight, in_proj_bias,
@@ -137,13 +166,10 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
                                  use_separate_proj_weight=False, q_proj_weight=None, k_proj_weight=None,
                                  v_proj_weight=None, static_k=None, static_v=None, average_attn_weights=True,
                                  is_causal=False):
-    """torch's slow path of attention, (L, N, E) inputs (or unbatched (L, E)): the packed input projection, heads as
-    (N*heads, L, head_dim), then explicit weights (q scaled by 1/sqrt(head_dim), baddbmm with the additive mask,
+    """torch's slow path of attention, (L, N, E) inputs (or unbatched (L, E)): the input projection (packed, or
+    separate for other key/value sizes), bias_k/bias_v and add_zero_attn appended to the keys and values, heads as
+    (N*heads, S, head_dim), then explicit weights (q scaled by 1/sqrt(head_dim), baddbmm with the additive mask,
     softmax, dropout, bmm: need_weights=True) or scaled_dot_product_attention, then the output projection."""
-    if (bias_k is not None or bias_v is not None or add_zero_attn or use_separate_proj_weight
-            or static_k is not None or static_v is not None):
-        raise NotImplementedError("minitorch2: multi_head_attention_forward with bias_k/bias_v, add_zero_attn, "
-                                  "separate projection weights or static keys/values is not implemented")
     batched = query.dim() == 3
     if not batched:
         query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
@@ -155,16 +181,50 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
     if is_causal and attn_mask is None:
         raise RuntimeError("Need attn_mask if specifying the is_causal hint. You may use the Transformer module "
                            "method `generate_square_subsequent_mask` to create this mask.")
-    attn_mask = _canonical_mask(attn_mask, "attn_mask", None, "", query.dtype, check_other=False)
+    if is_causal and key_padding_mask is None and not need_weights:
+        attn_mask = None  # (the hint alone: scaled_dot_product_attention makes the causal mask)
+    else:
+        attn_mask = _canonical_mask(attn_mask, "attn_mask", None, "", query.dtype, check_other=False)
+        is_causal = is_causal and key_padding_mask is None
     if embed_dim != embed_dim_to_check:
         raise AssertionError(f"was expecting embedding dimension of {embed_dim_to_check}, but got {embed_dim}")
     head_dim = embed_dim // num_heads
-    q, k, v = _in_projection_packed(query, key, value, in_proj_weight, in_proj_bias)
-    if attn_mask is not None and attn_mask.dim() == 2:
-        attn_mask = attn_mask.unsqueeze(0)
+    if head_dim * num_heads != embed_dim:
+        raise AssertionError(f"embed_dim {embed_dim} not divisible by num_heads {num_heads}")
+    if use_separate_proj_weight:
+        if key.shape[:2] != value.shape[:2]:
+            raise AssertionError(f"key's sequence and batch dims {key.shape[:2]} do not match value's "
+                                 f"{value.shape[:2]}")
+        biases = in_proj_bias.chunk(3) if in_proj_bias is not None else (None, None, None)
+        q, k, v = _in_projection(query, key, value, q_proj_weight, k_proj_weight, v_proj_weight, *biases)
+    else:
+        if key.shape != value.shape:
+            raise AssertionError(f"key shape {key.shape} does not match value shape {value.shape}")
+        q, k, v = _in_projection_packed(query, key, value, in_proj_weight, in_proj_bias)
+    if attn_mask is not None:
+        expected = (tgt_len, src_len) if attn_mask.dim() == 2 else (bsz * num_heads, tgt_len, src_len)
+        if attn_mask.dim() not in (2, 3):
+            raise RuntimeError(f"attn_mask's dimension {attn_mask.dim()} is not supported")
+        if tuple(attn_mask.shape) != expected:
+            raise RuntimeError(f"The shape of the {attn_mask.dim()}D attn_mask is {attn_mask.shape}, but should be "
+                               f"{expected}.")
+        attn_mask = attn_mask.unsqueeze(0) if attn_mask.dim() == 2 else attn_mask
+    if (bias_k is None) != (bias_v is None):
+        raise AssertionError("bias_k is set but bias_v is None" if bias_v is None else
+                             "bias_v is set but bias_k is None")
+    if bias_k is not None:  # one more key and value, learned, for every sequence
+        if static_k is not None or static_v is not None:
+            raise AssertionError(f"bias cannot be added to static {'key' if static_k is not None else 'value'}.")
+        k, v = _functions.cat([k, bias_k.repeat(1, bsz, 1)]), _functions.cat([v, bias_v.repeat(1, bsz, 1)])
+        attn_mask, key_padding_mask = (None if m is None else F.pad(m, (0, 1)) for m in (attn_mask, key_padding_mask))
     q = q.view(tgt_len, bsz * num_heads, head_dim).transpose(0, 1)
-    k = k.view(src_len, bsz * num_heads, head_dim).transpose(0, 1)
-    v = v.view(src_len, bsz * num_heads, head_dim).transpose(0, 1)
+    k = _heads(k, static_k, bsz, num_heads, head_dim, "static_k")
+    v = _heads(v, static_v, bsz, num_heads, head_dim, "static_v")
+    if add_zero_attn:  # and one more of zeros
+        zeros = _factories.zeros(bsz * num_heads, 1, head_dim, dtype=k.dtype)
+        k, v = _functions.cat([k, zeros], dim=1), _functions.cat([v, zeros.to(v.dtype)], dim=1)
+        attn_mask, key_padding_mask = (None if m is None else F.pad(m, (0, 1)) for m in (attn_mask, key_padding_mask))
+    src_len = k.size(1)
     if key_padding_mask is not None:
         padding = key_padding_mask.view(bsz, 1, 1, src_len).expand(-1, num_heads, -1, -1).reshape(
             bsz * num_heads, 1, src_len)
@@ -177,15 +237,16 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
         weights = F.softmax(scores, dim=-1)
         if dropout_p > 0.0:
             weights = F.dropout(weights, p=dropout_p)
-        output = _functions.bmm(weights, v).transpose(0, 1).contiguous().view(tgt_len * bsz, embed_dim)
+        output = _functions.bmm(weights, v).transpose(0, 1).reshape(tgt_len * bsz, embed_dim)
         output = F.linear(output, out_proj_weight, out_proj_bias).view(tgt_len, bsz, embed_dim)
         weights = weights.view(bsz, num_heads, tgt_len, src_len)
         weights = weights.mean(dim=1) if average_attn_weights else weights
         return (output, weights) if batched else (output.squeeze(1), weights.squeeze(0))
     if attn_mask is not None:
         attn_mask = attn_mask.unsqueeze(0) if attn_mask.size(0) == 1 else attn_mask.view(bsz, num_heads, -1, src_len)
-    q, k, v = (t.view(bsz, num_heads, -1, head_dim) for t in (q, k, v))
-    output = scaled_dot_product_attention(q, k, v, attn_mask, dropout_p, False)
-    output = output.permute(2, 0, 1, 3).contiguous().view(bsz * tgt_len, embed_dim)
+    q = q.view(bsz, num_heads, tgt_len, head_dim)
+    k, v = k.view(bsz, num_heads, src_len, head_dim), v.view(bsz, num_heads, src_len, head_dim)
+    output = scaled_dot_product_attention(q, k, v, attn_mask, dropout_p, is_causal)
+    output = output.permute(2, 0, 1, 3).reshape(bsz * tgt_len, embed_dim)
     output = F.linear(output, out_proj_weight, out_proj_bias).view(tgt_len, bsz, embed_dim)
     return (output, None) if batched else (output.squeeze(1), None)

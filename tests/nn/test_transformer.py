@@ -6,9 +6,11 @@ import numpy as np
 import pytest
 import torch
 import torch._dynamo.testing
+from torch._dynamo.backends.common import aot_autograd as torch_aot_autograd
 
 import frontend
 import frontend.testing
+from frontend.backends.common import aot_autograd as frontend_aot_autograd
 import minitorch2
 
 LIBS = (torch, minitorch2)
@@ -60,6 +62,62 @@ def test_cross_attention_unbatched_and_per_head_weights():
         results.append((out, weights, single, single_weights))
     for ours, expected in zip(results[1], results[0]):
         close(ours, expected)
+
+
+VARIANTS = {  # MultiheadAttention's keyword arguments beyond the packed projection
+    "kdim and vdim": dict(kdim=4, vdim=3),
+    "bias_k and bias_v": dict(add_bias_kv=True),
+    "zero attention": dict(add_zero_attn=True),
+    "all of them": dict(kdim=4, vdim=3, add_bias_kv=True, add_zero_attn=True, bias=False),
+}
+
+
+@pytest.mark.parametrize("mask", ["none", "bool", "padding"])
+@pytest.mark.parametrize("need_weights", [True, False])
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_attention_variants_match_torch(variant, need_weights, mask):
+    results = []
+    config = VARIANTS[variant]
+    for lib in LIBS:
+        lib.manual_seed(0)
+        attention = lib.nn.MultiheadAttention(8, 2, batch_first=True, **config)
+        query = lib.randn(3, 5, 8, requires_grad=True)
+        key, value = lib.randn(3, 5, config.get("kdim", 8)), lib.randn(3, 5, config.get("vdim", 8))
+        output, weights = attention(query, key, value, need_weights=need_weights, **masks(lib, mask))
+        (output * output).sum().backward()
+        grads = [p.grad for _, p in attention.named_parameters()]
+        results.append(([n for n, _ in attention.named_parameters()], (output, weights, query.grad, *grads)))
+    assert results[1][0] == results[0][0]
+    for ours, expected in zip(results[1][1], results[0][1]):
+        assert (ours is None) == (expected is None)
+        if expected is not None:
+            close(ours, expected)
+
+
+@pytest.mark.parametrize("inputs", ["self", "encoder-decoder", "three"])
+@pytest.mark.parametrize("batch_first", [False, True])
+def test_attentions_compiled_graph_is_dynamos(inputs, batch_first):
+    # one packed linear for self-attention, two for encoder-decoder (k is v), three otherwise; batch_first
+    # transposes a shared tensor once, as torch's module does
+    graphs = []
+    for lib, dynamo, aot_autograd in ((torch, torch._dynamo, torch_aot_autograd),
+                                      (minitorch2, frontend, frontend_aot_autograd)):
+        lib.manual_seed(0)
+        dynamo.reset()
+        attention = lib.nn.MultiheadAttention(8, 2, batch_first=batch_first)
+        x, memory, other = lib.randn(3, 5, 8), lib.randn(3, 5, 8), lib.randn(3, 5, 8)
+        key, value = {"self": (x, x), "encoder-decoder": (memory, memory), "three": (memory, other)}[inputs]
+        captured = []
+
+        def forward_compiler(gm, example_inputs, captured=captured):
+            captured.append([str(n.target) for n in gm.graph.nodes if n.op == "call_function"])
+            return gm
+
+        with lib.no_grad():
+            lib.compile(attention, backend=aot_autograd(fw_compiler=forward_compiler))(x, key, value,
+                                                                                        need_weights=False)
+        graphs.append(captured)
+    assert graphs[1] == graphs[0]
 
 
 @pytest.mark.parametrize("norm_first", [False, True])
@@ -156,6 +214,12 @@ ERRORS = {
     "bad activation": lambda lib: lib.nn.TransformerEncoderLayer(8, 2, activation="tanh"),
     "causal hint without mask": lambda lib: lib.nn.MultiheadAttention(8, 2)(
         lib.zeros(2, 1, 8), lib.zeros(2, 1, 8), lib.zeros(2, 1, 8), is_causal=True),
+    "separate projections, key and value lengths differ": lambda lib: lib.nn.MultiheadAttention(8, 2, kdim=4)(
+        lib.zeros(2, 1, 8), lib.zeros(3, 1, 4), lib.zeros(2, 1, 8)),
+    "packed projection, key and value shapes differ": lambda lib: lib.nn.MultiheadAttention(8, 2)(
+        lib.zeros(2, 1, 8), lib.zeros(3, 1, 8), lib.zeros(2, 1, 8)),
+    "wrong 2-D mask": lambda lib: lib.nn.MultiheadAttention(8, 2)(
+        lib.zeros(2, 1, 8), lib.zeros(3, 1, 8), lib.zeros(3, 1, 8), attn_mask=lib.zeros(2, 2)),
     "batch mismatch": lambda lib: lib.nn.Transformer(8, 2, 1, 1, 16)(lib.zeros(3, 2, 8), lib.zeros(3, 4, 8)),
 }
 

@@ -12,10 +12,9 @@ same weights: out_proj (a Linear) first, then xavier_uniform_ on the packed
 projection; a Transformer re-initialises every matrix with xavier_uniform_.
 """
 import copy
-import math
 import warnings
 
-from ... import _dtype, _factories, _functions
+from ... import _factories, _functions
 from .. import functional as F, init
 from ..parameter import Parameter
 from .container import ModuleList
@@ -32,46 +31,67 @@ class MultiheadAttention(Module):
             raise ValueError(f"embed_dim and num_heads must be greater than 0, got embed_dim={embed_dim} and "
                              f"num_heads={num_heads} instead")
         super().__init__()
-        if add_bias_kv or add_zero_attn or (kdim not in (None, embed_dim)) or (vdim not in (None, embed_dim)):
-            raise NotImplementedError("minitorch2: MultiheadAttention with add_bias_kv, add_zero_attn or kdim/vdim "
-                                      "other than embed_dim is not implemented")
-        self.embed_dim, self.kdim, self.vdim = embed_dim, embed_dim, embed_dim
-        self._qkv_same_embed_dim = True
+        self.embed_dim = embed_dim
+        self.kdim, self.vdim = kdim if kdim is not None else embed_dim, vdim if vdim is not None else embed_dim
+        self._qkv_same_embed_dim = self.kdim == embed_dim and self.vdim == embed_dim
         self.num_heads, self.dropout, self.batch_first = num_heads, dropout, batch_first
         self.head_dim = embed_dim // num_heads
         if self.head_dim * num_heads != embed_dim:
             raise AssertionError("embed_dim must be divisible by num_heads")
-        self.in_proj_weight = Parameter(_factories.empty(3 * embed_dim, embed_dim, dtype=dtype))
-        self.register_parameter("q_proj_weight", None)
-        self.register_parameter("k_proj_weight", None)
-        self.register_parameter("v_proj_weight", None)
+        if self._qkv_same_embed_dim:
+            self.in_proj_weight = Parameter(_factories.empty(3 * embed_dim, embed_dim, dtype=dtype))
+            for name in ("q_proj_weight", "k_proj_weight", "v_proj_weight"):
+                self.register_parameter(name, None)
+        else:  # keys and values of other sizes: a projection each
+            self.q_proj_weight = Parameter(_factories.empty(embed_dim, embed_dim, dtype=dtype))
+            self.k_proj_weight = Parameter(_factories.empty(embed_dim, self.kdim, dtype=dtype))
+            self.v_proj_weight = Parameter(_factories.empty(embed_dim, self.vdim, dtype=dtype))
+            self.register_parameter("in_proj_weight", None)
         if bias:
             self.in_proj_bias = Parameter(_factories.empty(3 * embed_dim, dtype=dtype))
         else:
             self.register_parameter("in_proj_bias", None)
         self.out_proj = NonDynamicallyQuantizableLinear(embed_dim, embed_dim, bias=bias, dtype=dtype)
-        self.bias_k = self.bias_v = None
-        self.add_zero_attn = False
+        if add_bias_kv:
+            self.bias_k = Parameter(_factories.empty(1, 1, embed_dim, dtype=dtype))
+            self.bias_v = Parameter(_factories.empty(1, 1, embed_dim, dtype=dtype))
+        else:
+            self.bias_k = self.bias_v = None
+        self.add_zero_attn = add_zero_attn
         self._reset_parameters()
 
     def _reset_parameters(self):
-        init.xavier_uniform_(self.in_proj_weight)
+        for weight in ((self.in_proj_weight,) if self._qkv_same_embed_dim else
+                       (self.q_proj_weight, self.k_proj_weight, self.v_proj_weight)):
+            init.xavier_uniform_(weight)
         if self.in_proj_bias is not None:
             init.constant_(self.in_proj_bias, 0.0)
             init.constant_(self.out_proj.bias, 0.0)
+        if self.bias_k is not None:
+            init.xavier_normal_(self.bias_k)
+            init.xavier_normal_(self.bias_v)
 
     def forward(self, query, key, value, key_padding_mask=None, need_weights=True, attn_mask=None,
                 average_attn_weights=True, is_causal=False):
         key_padding_mask = F._canonical_mask(key_padding_mask, "key_padding_mask", F._none_or_dtype(attn_mask),
                                              "attn_mask", query.dtype)
         attn_mask = F._canonical_mask(attn_mask, "attn_mask", None, "", query.dtype, check_other=False)
-        if self.batch_first and query.dim() == 3:
-            query, key, value = (t.transpose(1, 0) for t in (query, key, value))
+        if self.batch_first and query.dim() == 3:  # (one tensor is transposed once: the packed projection tells
+            if key is not value:  # self-attention and encoder-decoder attention apart by identity)
+                query, key, value = (t.transpose(1, 0) for t in (query, key, value))
+            elif query is key:
+                query = key = value = query.transpose(1, 0)
+            else:
+                query, key = query.transpose(1, 0), key.transpose(1, 0)
+                value = key
+        separate = {} if self._qkv_same_embed_dim else dict(
+            use_separate_proj_weight=True, q_proj_weight=self.q_proj_weight, k_proj_weight=self.k_proj_weight,
+            v_proj_weight=self.v_proj_weight)
         output, weights = F.multi_head_attention_forward(
             query, key, value, self.embed_dim, self.num_heads, self.in_proj_weight, self.in_proj_bias, self.bias_k,
             self.bias_v, self.add_zero_attn, self.dropout, self.out_proj.weight, self.out_proj.bias,
             training=self.training, key_padding_mask=key_padding_mask, need_weights=need_weights,
-            attn_mask=attn_mask, average_attn_weights=average_attn_weights, is_causal=is_causal)
+            attn_mask=attn_mask, average_attn_weights=average_attn_weights, is_causal=is_causal, **separate)
         return (output.transpose(1, 0) if self.batch_first and query.dim() == 3 else output), weights
 
 
