@@ -12,13 +12,14 @@ order:
     assemble.py          instruction lists and code objects (the `bytecode` package), rebuilding values
     pyversion.py         Python-version facts (3.11, 3.12, 3.13); opcodes_312.py the opcodes only 3.12/3.13 have
 """
+from minitorch2._compile_markers import graph_break, is_compiling
+
 from . import config, exc, testing
 from .backends import list_backends, lookup_backend, register_backend
 from .compiler import allow_in_graph, disable, disallow_in_graph, set_stance
 from .dynamic_shapes import mark_dynamic, mark_static, maybe_mark_dynamic
 from .eval_frame import OptimizedModule, optimize, reset
 from .explain import explain
-from .graph_break import graph_break, is_compiling
 
 __all__ = ["optimize", "explain", "reset", "disable", "graph_break", "is_compiling", "config", "testing", "exc",
            "register_backend", "list_backends", "lookup_backend", "OptimizedModule", "set_stance", "allow_in_graph",

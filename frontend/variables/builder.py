@@ -13,7 +13,7 @@ from minitorch2.fx._spelling import TorchNamespace
 
 from .. import dynamic_shapes, guards, rnn_refusal
 from ..exc import Unsupported
-from ..graph_break import graph_break
+from minitorch2._compile_markers import graph_break
 from ..source import AttrSource, GetItemSource, LocalSource
 from .builtin import FOLDABLE, BuiltinVariable
 from .constant import ConstantVariable

@@ -245,3 +245,61 @@ def test_parameter_names_and_encoder_warning_match_torch():
             model = lib.nn.Transformer(8, 2, 1, 1, 16)
         seen.append(([n for n, _ in model.named_parameters()], [str(w.message) for w in caught]))
     assert seen[1] == seen[0]
+
+
+def _padded_encoder(lib, norm=False, **layer_options):
+    lib.manual_seed(0)
+    layer = lib.nn.TransformerEncoderLayer(16, 4, 32, dropout=0.0, batch_first=True, **layer_options)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return lib.nn.TransformerEncoder(layer, 2, norm=lib.nn.LayerNorm(16) if norm else None).eval()
+
+
+PADDINGS = {"left aligned": [[0, 0, 0, 0, 0], [0, 0, 0, 1, 1], [0, 0, 0, 0, 1]],
+            "with a gap": [[0, 0, 0, 0, 0], [0, 1, 0, 1, 1], [0, 0, 0, 0, 1]]}
+
+
+@pytest.mark.parametrize("padding", list(PADDINGS))
+@pytest.mark.parametrize("how", ["no_grad", "grad", "compiled"])
+@pytest.mark.parametrize("norm", [False, True])
+def test_an_inference_encoder_pads_its_output_as_torchs(how, padding, norm):
+    # in eval mode without gradients torch runs the layers over the unpadded tokens (a nested tensor) and pads
+    # the result with zeros (before the final norm); with gradients, an irregular mask or under compile it does not
+    outputs = []
+    for lib, dynamo in ((torch, torch._dynamo), (minitorch2, frontend)):
+        dynamo.reset()
+        encoder = _padded_encoder(lib, norm)
+        lib.manual_seed(1)
+        x, pad = lib.randn(3, 5, 16), lib.tensor(np.array(PADDINGS[padding], bool))
+        run = lib.compile(encoder, backend="aot_eager") if how == "compiled" else encoder
+        with lib.set_grad_enabled(how == "grad"):
+            outputs.append(run(x, src_key_padding_mask=pad))
+    close(outputs[1], outputs[0], 1e-4)
+
+
+def test_nested_tensor_flags_and_warnings_match_torchs():
+    seen = []
+    for lib in LIBS:
+        flags = []
+        for options in (dict(batch_first=True), dict(batch_first=True, norm_first=True), dict(batch_first=False),
+                        dict(batch_first=True, activation=lib.nn.functional.silu), dict(batch_first=True,
+                                                                                      activation="gelu")):
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                layer = lib.nn.TransformerEncoderLayer(8, 2, 16, **options)
+                encoder = lib.nn.TransformerEncoder(layer, 1)
+            flags.append((layer.activation_relu_or_gelu, encoder.use_nested_tensor, [str(w.message) for w in caught]))
+        seen.append(flags)
+    assert seen[1] == seen[0]
+
+
+def test_a_causal_mask_is_detected_as_torchs():
+    outputs = []
+    for lib in LIBS:
+        encoder = _padded_encoder(lib).train()
+        lib.manual_seed(1)
+        x = lib.randn(3, 5, 16)
+        mask = lib.nn.Transformer.generate_square_subsequent_mask(5)
+        outputs += [encoder(x, mask=mask), encoder(x, mask=mask, is_causal=True)]
+    close(outputs[2], outputs[0])
+    close(outputs[3], outputs[1])

@@ -15,6 +15,10 @@ import copy
 import warnings
 
 from ... import _factories, _functions
+from ..._compile_markers import is_compiling
+from ...amp._state import is_autocast_enabled
+from ...autograd.grad_mode import is_grad_enabled
+from ...backends import mha
 from .. import functional as F, init
 from ..parameter import Parameter
 from .container import ModuleList
@@ -119,6 +123,10 @@ class TransformerEncoderLayer(Module):
         self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype)
         self.dropout1, self.dropout2 = Dropout(dropout), Dropout(dropout)
         self.activation = _activation(activation)
+        from .activation import GELU, ReLU  # deferred: activation.py imports this module (MultiheadAttention)
+        kinds = {F.relu: 1, F.gelu: 2}  # (torch's flag for its fused inference path: 1 relu, 2 gelu, 0 other)
+        self.activation_relu_or_gelu = 1 if isinstance(self.activation, ReLU) else 2 if isinstance(
+            self.activation, GELU) else kinds.get(self.activation, 0)
 
     def forward(self, src, src_mask=None, src_key_padding_mask=None, is_causal=False):
         src_key_padding_mask = F._canonical_mask(src_key_padding_mask, "src_key_padding_mask",
@@ -192,21 +200,71 @@ class TransformerEncoder(Module):
         super().__init__()
         self.layers = _clones(encoder_layer, num_layers)
         self.num_layers, self.norm = num_layers, norm
-        self.enable_nested_tensor = self.use_nested_tensor = False
+        self.enable_nested_tensor = self.use_nested_tensor = enable_nested_tensor
         self.mask_check = mask_check
-        if enable_nested_tensor and not encoder_layer.self_attn.batch_first:
-            warnings.warn("enable_nested_tensor is True, but self.use_nested_tensor is False because "
-                          "encoder_layer.self_attn.batch_first was not True(use batch_first for better inference "
-                          "performance)", stacklevel=2)
+        why_not = _why_no_nested_tensor(encoder_layer)
+        if enable_nested_tensor and why_not:
+            warnings.warn(f"enable_nested_tensor is True, but self.use_nested_tensor is False because {why_not}",
+                          stacklevel=2)
+            self.use_nested_tensor = False
 
     def forward(self, src, mask=None, src_key_padding_mask=None, is_causal=None):
         src_key_padding_mask = F._canonical_mask(src_key_padding_mask, "src_key_padding_mask", F._none_or_dtype(mask),
                                                  "mask", src.dtype)
         mask = F._canonical_mask(mask, "mask", None, "", src.dtype, check_other=False)
+        nested = self._takes_nested_path(src, mask, src_key_padding_mask)
+        is_causal = _detect_is_causal_mask(mask, is_causal, src.size(1 if self.layers[0].self_attn.batch_first else 0)
+                                           if src.dim() == 3 else src.size(0))
         output = src
         for layer in self.layers:
-            output = layer(output, src_mask=mask, is_causal=bool(is_causal), src_key_padding_mask=src_key_padding_mask)
+            output = layer(output, src_mask=mask, is_causal=is_causal, src_key_padding_mask=src_key_padding_mask)
+        if nested:  # torch runs the layers over the unpadded tokens only, then pads the result with zeros
+            output = output.masked_fill(src_key_padding_mask.bool().unsqueeze(-1), 0.0)
         return self.norm(output) if self.norm is not None else output
+
+    def _takes_nested_path(self, src, mask, src_key_padding_mask):
+        """Whether torch's inference fast path turns src into a nested tensor of its unpadded tokens: in eval
+        mode, with a padding mask (left aligned, checked only when not compiling) and no attention mask, and no
+        parameter needing a gradient."""
+        first = self.layers[0]
+        if not (mha.get_fastpath_enabled() and self.use_nested_tensor and not first.training and src.dim() == 3
+                and src_key_padding_mask is not None):
+            return False
+        if self.mask_check and (is_compiling() or not _left_aligned(src_key_padding_mask.logical_not())):
+            return False
+        if mask is not None or is_autocast_enabled():
+            return False
+        return not (is_grad_enabled() and (src.requires_grad or any(p.requires_grad for p in first.parameters())))
+
+
+def _why_no_nested_tensor(layer):
+    """torch's reasons, in its order, why a TransformerEncoder of these layers cannot use nested tensors."""
+    name = "encoder_layer"
+    if not isinstance(layer, TransformerEncoderLayer):
+        return f"{name} was not TransformerEncoderLayer"
+    reasons = [(layer.norm_first, f"{name}.norm_first was True"),
+               (not layer.self_attn.batch_first,
+                f"{name}.self_attn.batch_first was not True(use batch_first for better inference performance)"),
+               (not layer.self_attn._qkv_same_embed_dim, f"{name}.self_attn._qkv_same_embed_dim was not True"),
+               (layer.self_attn.in_proj_bias is None, f"{name}.self_attn was passed bias=False"),
+               (not layer.activation_relu_or_gelu, f"{name}.activation_relu_or_gelu was not True"),
+               (layer.norm1.eps != layer.norm2.eps, f"{name}.norm1.eps was not equal to {name}.norm2.eps"),
+               (layer.self_attn.num_heads % 2 == 1, f"{name}.self_attn.num_heads is odd")]
+    return next((reason for failed, reason in reasons if failed), "")
+
+
+def _left_aligned(valid):
+    """Whether each row of a (batch, length) mask of valid tokens is True then False (no gap, no leading pad)."""
+    lengths = valid.sum(1, keepdim=True)
+    return bool((valid == (_factories.arange(valid.size(1)) < lengths)).all())
+
+
+def _detect_is_causal_mask(mask, is_causal, size):
+    """torch's rule: a given hint stands; without one, a mask equal to the square subsequent mask is causal."""
+    if is_causal is not None or mask is None:
+        return is_causal is True
+    causal = Transformer.generate_square_subsequent_mask(size, dtype=mask.dtype)
+    return mask.size() == causal.size() and bool((mask == causal).all())
 
 
 class TransformerDecoder(Module):
