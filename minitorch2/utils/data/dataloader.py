@@ -7,12 +7,14 @@ the dataset; (4) collate them: tensors stacked on a new first dim, numbers into 
 tuples and lists collated field by field (`default_collate`). An iterable dataset is read in order
 and cut into batches instead.
 
-num_workers > 0 is accepted and loads in the main process: the batches are the ones torch's workers
-produce for a dataset that draws no random numbers while loading (workers reseed their own generators,
-which this loader does not imitate), and get_worker_info() is None. torch's warnings stay: more workers
-than the CPUs this process may use (when built and when iterated), pin_memory without an accelerator.
+With num_workers > 0 the workers run in this process, one after another (_workers.py), each with its copy of
+the dataset and its own random state seeded as torch seeds them, batches handed out round robin: the batches
+are those torch's worker processes give, augmentations and get_worker_info() sharding included. torch's warnings
+stay: more workers than the CPUs this process may use (when built and when iterated), pin_memory without an
+accelerator.
 """
 import collections.abc
+import itertools
 import os
 import warnings
 
@@ -21,15 +23,11 @@ import numpy as np
 import minitorch2
 from minitorch2 import accelerator
 
+from ._workers import _Worker, get_worker_info, iterate_with_workers  # noqa: F401  (get_worker_info: torch's path)
 from .dataset import IterableDataset
 from .sampler import BatchSampler, RandomSampler, SequentialSampler
 
 _COLLATE_ERROR = "default_collate: batch must contain tensors, numpy arrays, numbers, dicts or lists; found {}"
-
-
-def get_worker_info():
-    """None: every sample is loaded in the main process."""
-    return None
 
 
 def default_convert(data):
@@ -127,6 +125,7 @@ class DataLoader:
         self.pin_memory, self.worker_init_fn, self.prefetch_factor = pin_memory, worker_init_fn, prefetch_factor
         self.persistent_workers, self.multiprocessing_context = persistent_workers, multiprocessing_context
         self.collate_fn = collate_fn or (default_collate if self._auto_collation else default_convert)
+        self._workers = None  # (kept from one iteration to the next with persistent_workers)
         self.check_worker_number_rationality()
 
     def check_worker_number_rationality(self):
@@ -154,10 +153,18 @@ class DataLoader:
         if self.pin_memory and not accelerator.is_available():
             warnings.warn("'pin_memory' argument is set as true but no accelerator is found, then device pinned "
                           "memory won't be used.")
-        minitorch2.empty((), dtype=minitorch2.int64).random_(generator=self.generator)  # the iteration's base seed
-        if isinstance(self.dataset, IterableDataset):
-            return self._iterate_stream()
-        return self._iterate_map()
+        iterable = isinstance(self.dataset, IterableDataset)
+        if self.num_workers and self.persistent_workers and self._workers is not None:
+            for worker in self._workers:  # (the same workers, their random states carried on; no new base seed)
+                worker.restart_stream()
+        else:
+            base_seed = minitorch2.empty((), dtype=minitorch2.int64).random_(generator=self.generator).item()
+            if self.num_workers:
+                self._workers = [_Worker(self, i, base_seed) for i in range(self.num_workers)]
+        if self.num_workers:
+            tasks = itertools.repeat(None) if iterable else iter(self.batch_sampler or self.sampler)
+            return iterate_with_workers(self, self._workers, tasks)
+        return self._iterate_stream() if iterable else self._iterate_map()
 
     def _iterate_map(self):
         if self.batch_sampler is None:
