@@ -52,6 +52,7 @@ from .amp._state import (  # noqa: E402,F401
     is_autocast_enabled, set_autocast_cache_enabled, set_autocast_cpu_dtype, set_autocast_cpu_enabled,
     set_autocast_dtype, set_autocast_enabled)
 from .serialization import load, save  # noqa: E402,F401
+from ._functions_nn_level import *  # noqa: E402,F401,F403  (torch.conv2d, torch.layer_norm, torch.vmap, ...)
 from ._type_info import finfo, iinfo  # noqa: E402,F401
 from ._legacy_tensor_types import (  # noqa: E402,F401
     BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor, HalfTensor, IntTensor, LongTensor, ShortTensor)

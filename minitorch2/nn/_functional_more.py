@@ -460,15 +460,13 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
         raise RuntimeError(f"expected common dtype to be floating point, yet common dtype is {_scalar_type_name(dtype)}")
     x1, x2 = (x if x.dtype is dtype else aten._to_copy.default(x, dtype=dtype) for x in (x1, x2))
     x1, x2 = _functions.broadcast_tensors(x1, x2)
-    norms = [aten.clone.default(_vector_norm(x, dim)) for x in (x1, x2)]
+    # (linalg_vector_norm: its gradient at a zero vector is 0, where sqrt(sum(x*x))'s is nan)
+    norms = [aten.clone.default(aten.linalg_vector_norm.default(x, 2, [dim], True)) for x in (x1, x2)]
     with _grad_mode.no_grad():
         for norm in norms:
             aten.clamp_min_.default(norm, eps)
-    return aten.sum.dim_IntList(aten.mul.Tensor(aten.div.Tensor(x1, norms[0]), aten.div.Tensor(x2, norms[1])), [dim])
-
-
-def _vector_norm(x, dim):
-    return aten.sqrt.default(aten.sum.dim_IntList(aten.mul.Tensor(x, x), [dim], True))
+    x2_unit = aten.div.Tensor(x2, norms[1])  # (first: the C++ compiler evaluates the call's arguments right to left)
+    return aten.sum.dim_IntList(aten.mul.Tensor(aten.div.Tensor(x1, norms[0]), x2_unit), [dim])
 
 
 def one_hot(tensor, num_classes=-1):

@@ -32,6 +32,7 @@ BELOW = {
 UPWARD = {
     ("minitorch2/__init__.py", "frontend", True),
     ("minitorch2/export/_compiler.py", "autograd", True),
+    ("minitorch2/_functions_nn_level.py", "autograd", True),  # torch.vmap is torch.func's
     ("frontend/backends/", "autograd", False),
     ("frontend/backends/", "partition", False),
     ("frontend/backends/", "backend", False),

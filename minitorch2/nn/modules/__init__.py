@@ -15,7 +15,7 @@ from .transformer import (MultiheadAttention, Transformer, TransformerDecoder, T
                           TransformerEncoder, TransformerEncoderLayer)
 from .sparse import Embedding
 from .distance import CosineSimilarity
-from .upsampling import Upsample
+from .upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d
 from .layers_more import *  # noqa: F401,F403  (the layers beyond the core set, one module per family)
 
 __all__ = [name for name, value in globals().items() if isinstance(value, type) and issubclass(value, Module)]

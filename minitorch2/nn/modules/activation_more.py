@@ -17,7 +17,7 @@ from .module import Module
 __all__ = [
     "PReLU", "Hardtanh", "Hardswish", "Hardsigmoid", "Mish", "SELU", "CELU", "Softplus", "GLU", "Softsign",
     "Tanhshrink", "Threshold", "Softmin", "Softmax2d", "Dropout1d", "Dropout2d", "Dropout3d", "Bilinear",
-    "PairwiseDistance",
+    "PairwiseDistance", "Hardshrink", "Softshrink", "AlphaDropout",
 ]
 
 
@@ -242,3 +242,25 @@ class PairwiseDistance(Module):
 
     def forward(self, x1, x2):
         return F.pairwise_distance(x1, x2, self.norm, self.eps, self.keepdim)
+
+
+class Hardshrink(Module):
+    def __init__(self, lambd=0.5):
+        super().__init__()
+        self.lambd = lambd
+
+    def forward(self, input):
+        return F.hardshrink(input, self.lambd)
+
+    def extra_repr(self):
+        return f"{self.lambd}"
+
+
+class Softshrink(Hardshrink):
+    def forward(self, input):
+        return F.softshrink(input, self.lambd)
+
+
+class AlphaDropout(_DropoutNd):
+    def forward(self, input):
+        return F.alpha_dropout(input, self.p, self.training)

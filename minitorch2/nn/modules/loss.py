@@ -17,8 +17,8 @@ from .._losses import _reduction
 from .module import Module
 
 __all__ = [
-    "CrossEntropyLoss", "NLLLoss", "MSELoss", "L1Loss", "BCELoss", "SmoothL1Loss", "HuberLoss", "KLDivLoss",
-    "SoftMarginLoss", "MarginRankingLoss", "HingeEmbeddingLoss", "CosineEmbeddingLoss", "PoissonNLLLoss",
+    "CrossEntropyLoss", "NLLLoss", "MSELoss", "L1Loss", "BCELoss", "BCEWithLogitsLoss", "SmoothL1Loss", "HuberLoss",
+    "KLDivLoss", "SoftMarginLoss", "MarginRankingLoss", "HingeEmbeddingLoss", "CosineEmbeddingLoss", "PoissonNLLLoss",
     "GaussianNLLLoss", "TripletMarginLoss", "MultiMarginLoss", "MultiLabelSoftMarginLoss",
 ]
 
@@ -302,6 +302,17 @@ class L1Loss(_Loss):
 class BCELoss(_WeightedLoss):
     def forward(self, input, target):
         return F.binary_cross_entropy(input, target, weight=self.weight, reduction=self.reduction)
+
+
+class BCEWithLogitsLoss(_Loss):
+    def __init__(self, weight=None, size_average=None, reduce=None, reduction="mean", pos_weight=None):
+        super().__init__(size_average, reduce, reduction)
+        self.register_buffer("weight", weight)
+        self.register_buffer("pos_weight", pos_weight)
+
+    def forward(self, input, target):
+        return F.binary_cross_entropy_with_logits(input, target, self.weight, pos_weight=self.pos_weight,
+                                                  reduction=self.reduction)
 
 
 class SmoothL1Loss(_Loss):

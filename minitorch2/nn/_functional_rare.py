@@ -1,0 +1,108 @@
+"""nn.functional's rarer functions, composed of other ops as torch's Python or ATen's composites compute them:
+hardshrink, softshrink, alpha_dropout, gumbel_softmax, pdist, the deprecated upsample_nearest/upsample_bilinear,
+max_pool{1,2}d_with_indices and the in-place activations threshold_, hardtanh_, selu_, celu_.
+
+Runtime layer, coverage surface (re-exported by nn/functional.py). The values and gradients are torch's; the
+ops a trace records are the composites' (torch records hardshrink and softshrink as ops of their own).
+"""
+import math
+import warnings
+
+import minitorch2
+
+from .. import _factories
+from . import functional as F  # circular on purpose: functional.py re-exports this module; F is read at call time
+
+__all__ = ["hardshrink", "softshrink", "alpha_dropout", "gumbel_softmax", "pdist", "upsample_nearest",
+           "upsample_bilinear", "max_pool1d_with_indices", "max_pool2d_with_indices", "threshold_", "hardtanh_",
+           "selu_", "celu_"]
+
+_ALPHA = 1.7580993408473766  # SELU's scale times its alpha: alpha dropout's value for a dropped unit is -_ALPHA
+
+
+def hardshrink(input, lambd=0.5):
+    return minitorch2.where(input.abs() > lambd, input, minitorch2.zeros_like(input))
+
+
+def softshrink(input, lambd=0.5):
+    if lambd < 0:
+        raise RuntimeError(f"lambda must be greater or equal to 0, but found to be {lambd}.")
+    shrunk = minitorch2.where(input > lambd, input - lambd, input + lambd)
+    return minitorch2.where(input.abs() > lambd, shrunk, minitorch2.zeros_like(input))
+
+
+def alpha_dropout(input, p=0.5, training=False, inplace=False):
+    """ATen's alpha dropout: kept units scaled by a, dropped ones set to a*(-_ALPHA) + b, so that a SELU net's
+    mean and variance are kept; the mask is drawn as dropout's (bernoulli_ with 1 - p)."""
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if p == 0 or not training or input.numel() == 0:
+        return input
+    if p == 1:
+        return input.mul_(0.0) if inplace else input.mul(_factories.zeros((), dtype=input.dtype))
+    noise = minitorch2.empty_like(input).bernoulli_(1 - p)
+    a = 1.0 / math.sqrt((_ALPHA * _ALPHA * p + 1) * (1 - p))
+    b = noise.add(-1).mul_(_ALPHA * a).add_(_ALPHA * a * p)
+    noise.mul_(a)
+    return (input.mul_(noise) if inplace else input.mul(noise)).add_(b)
+
+
+def gumbel_softmax(logits, tau=1.0, hard=False, eps=1e-10, dim=-1):
+    """Softmax of the logits plus Gumbel noise (-log of exponential draws), over tau; hard: one-hot of the
+    argmax in the forward, the soft sample's gradient in the backward."""
+    if eps != 1e-10:
+        warnings.warn("`eps` parameter is deprecated and has no effect.", stacklevel=2)
+    gumbels = minitorch2.empty_like(logits).exponential_().log().neg()
+    soft = ((logits + gumbels) / tau).softmax(dim)
+    if not hard:
+        return soft
+    index = soft.max(dim, keepdim=True)[1]
+    return minitorch2.zeros_like(logits).scatter_(dim, index, 1.0) - soft.detach() + soft
+
+
+def pdist(input, p=2):
+    """The p-norm distance between each pair of rows i < j, in row-major order of the pairs."""
+    if input.dim() != 2:
+        raise RuntimeError(f"pdist only supports 2D tensors, got: {input.dim()}D")
+    if p < 0:
+        raise RuntimeError("pdist only supports non-negative p values")
+    rows, cols = minitorch2.triu_indices(input.size(0), input.size(0), 1)
+    return minitorch2.linalg.vector_norm(input[rows] - input[cols], p, dim=1)
+
+
+def upsample_nearest(input, size=None, scale_factor=None):
+    warnings.warn("`nn.functional.upsample_nearest` is deprecated. Use `nn.functional.interpolate` instead.",
+                  stacklevel=2)
+    return F.interpolate(input, size, scale_factor, mode="nearest")
+
+
+def upsample_bilinear(input, size=None, scale_factor=None):
+    warnings.warn("`nn.functional.upsample_bilinear` is deprecated. Use `nn.functional.interpolate` instead.",
+                  stacklevel=2)
+    return F.interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
+
+
+def max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+                            return_indices=False):
+    return F.max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices=True)
+
+
+def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+                            return_indices=False):
+    return F.max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices=True)
+
+
+def threshold_(input, threshold, value):
+    return F.threshold(input, threshold, value, inplace=True)
+
+
+def hardtanh_(input, min_val=-1.0, max_val=1.0):
+    return F.hardtanh(input, min_val, max_val, inplace=True)
+
+
+def selu_(input):
+    return F.selu(input, inplace=True)
+
+
+def celu_(input, alpha=1.0):
+    return F.celu(input, alpha, inplace=True)
