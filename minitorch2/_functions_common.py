@@ -23,7 +23,7 @@ from ._functions_common_math import (  # noqa: F401  (re-exported: _functions.py
     digamma, erfinv, exp2, fix, float_power, fmod, frac, heaviside, hypot, isin, kthvalue, kthvalue_type, lerp,
     lgamma, log2, log10, logaddexp, logit, logsumexp, masked_select, median, median_type, nan_to_num, nanmean,
     nansum, norm, polygamma, prod, roll, searchsorted, signbit, sinh, std_mean, sum_to_size, tan, trace,
-    tril_indices, triu_indices, unique, xlogy)
+    tril_indices, triu_indices, unique, unique_consecutive, xlogy)
 from ._functions_linalg import dot, matmul
 from ._functions_pointwise import floor_divide
 from ._functions_shape import _function_of, alias_of, chunk, flatten, split, vstack
@@ -441,7 +441,7 @@ def tensor_methods():
 
 
 __all__ = [
-    "atan2", "log2", "log10", "exp2", "tan", "asin", "acos", "atan", "sinh", "cosh", "lerp", "fmod",
+    "unique_consecutive", "atan2", "log2", "log10", "exp2", "tan", "asin", "acos", "atan", "sinh", "cosh", "lerp", "fmod",
     "bitwise_left_shift", "bitwise_right_shift", "baddbmm", "prod", "logsumexp", "roll",
     "acosh", "asinh", "atanh", "arccosh", "arcsinh", "arctanh", "deg2rad", "rad2deg", "fmax", "fmin", "logaddexp2",
     "nextafter", "gcd", "lcm", "select_scatter", "slice_scatter", "diagonal_scatter", "row_stack", "ravel", "fliplr",

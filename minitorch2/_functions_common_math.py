@@ -182,9 +182,20 @@ def argwhere(input):
 
 
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
-    if dim is not None:
-        raise NotImplementedError("minitorch2: torch.unique with dim= is not supported")
-    output, inverse, counts = aten._unique2.default(input, sorted, return_inverse, return_counts)
+    if dim is None:
+        return _wanted(aten._unique2.default(input, sorted, return_inverse, return_counts), return_inverse,
+                       return_counts)
+    return _wanted(aten.unique_dim.default(input, dim, sorted, return_inverse, return_counts), return_inverse,
+                   return_counts)
+
+
+def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
+    return _wanted(aten.unique_consecutive.default(input, return_inverse, return_counts, dim), return_inverse,
+                   return_counts)
+
+
+def _wanted(results, return_inverse, return_counts):
+    output, inverse, counts = results
     extra = [t for t, wanted in ((inverse, return_inverse), (counts, return_counts)) if wanted]
     return (output, *extra) if extra else output
 

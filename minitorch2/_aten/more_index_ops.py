@@ -247,6 +247,29 @@ def _unique_kernel(self, sorted=True, return_inverse=False, return_counts=False)
 unique2 = (_unique_kernel, _data_dependent("_unique2"))
 
 
+def _unique_dim_kernel(self, dim, sorted=True, return_inverse=False, return_counts=False):
+    """The distinct slices along dim, sorted lexicographically (as ATen's and numpy's), with inverse and counts."""
+    d = wrap_dim(dim, self.dim())
+    values, inverse, counts = np.unique(self._np, axis=d, return_inverse=True, return_counts=True)
+    return c_order(values), inverse.reshape(-1).astype(np.int64), counts.astype(np.int64)
+
+
+def _unique_consecutive_kernel(self, return_inverse=False, return_counts=False, dim=None):
+    """One element (or slice along dim) per run of equal ones, in order; inverse numbers each element's run."""
+    d = None if dim is None else wrap_dim(dim, self.dim())
+    x = self._np.reshape(-1) if d is None else np.moveaxis(self._np, d, 0)
+    starts = np.ones(len(x), bool)
+    starts[1:] = (x[1:] != x[:-1]).reshape(len(x) - 1, -1).any(1) if len(x) else starts[1:]
+    values = x[starts] if d is None else np.moveaxis(x[starts], 0, d)
+    inverse = (np.cumsum(starts) - 1).reshape(self.shape if d is None else -1)
+    counts = np.diff(np.append(np.flatnonzero(starts), len(x)))
+    return c_order(values), inverse.astype(np.int64), counts.astype(np.int64)
+
+
+unique_dim = (_unique_dim_kernel, _data_dependent("unique_dim"))
+unique_consecutive = (_unique_consecutive_kernel, _data_dependent("unique_consecutive"))
+
+
 def _bincount_kernel(self, weights=None, minlength=0):
     if self.dim() != 1 or self.dtype.is_floating_point or self.dtype is _dtype.bool_:
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")

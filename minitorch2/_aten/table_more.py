@@ -280,6 +280,10 @@ def rows(op, inplace):
            method=True),
         op("_unique2(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False) "
            "-> (Tensor, Tensor, Tensor)", DYNAMIC, ki.unique2, differentiable=False),
+        op("unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False) "
+           "-> (Tensor, Tensor, Tensor)", DYNAMIC, ki.unique_dim, differentiable=False),
+        op("unique_consecutive(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None) "
+           "-> (Tensor, Tensor, Tensor)", DYNAMIC, ki.unique_consecutive, differentiable=False),
         op("bincount(Tensor self, Tensor? weights=None, SymInt minlength=0) -> Tensor", DYNAMIC, ki.bincount,
            differentiable=False, method=True),
         op("repeat_interleave.Tensor(Tensor repeats, *, SymInt? output_size=None) -> Tensor", DYNAMIC,

@@ -1,7 +1,8 @@
 """Names real scripts call that stopped them: torch-level nn functions at ATen's argument order (torch.conv2d,
 torch.batch_norm, torch.embedding, torch.dropout, the losses' int reductions, torch.vmap), nn.functional's rarer
 functions (hardshrink, softshrink, alpha_dropout, gumbel_softmax, pdist, the deprecated upsample_*), and the
-modules over them (BCEWithLogitsLoss, Hardshrink, Softshrink, AlphaDropout, UpsamplingNearest2d/Bilinear2d).
+modules over them (BCEWithLogitsLoss, Hardshrink, Softshrink, AlphaDropout, UpsamplingNearest2d/Bilinear2d);
+torch.unique along a dim and unique_consecutive.
 Each against torch: values, gradients, random streams, warnings."""
 import warnings
 
@@ -19,6 +20,7 @@ V = RNG.standard_normal((6, 4)).astype(np.float32)
 T = (RNG.random((6, 4)) > 0.5).astype(np.float32)
 S = np.sign(RNG.standard_normal(6)).astype(np.float32)
 IDX = np.array([[0, 2], [5, 1]])
+ROWS = np.array([[1, 2, 2], [1, 2, 2], [0, 5, 1], [1, 2, 2], [-3, 0, 0], [-3, 0, 0]])
 
 CALLS = {
     "conv2d": lambda L, t: L.conv2d(t(X), t(W), None, 1, 1),
@@ -64,6 +66,13 @@ CALLS = {
     "BCEWithLogitsLoss": lambda L, t: L.nn.BCEWithLogitsLoss(weight=L.tensor(np.abs(V[0])),
                                                             pos_weight=L.tensor(np.abs(V[1])))(t(V), L.tensor(T)),
     "BCEWithLogitsLoss sum": lambda L, t: L.nn.BCEWithLogitsLoss(reduction="sum")(t(V), t(T)),
+    "unique dim 0": lambda L, t: L.cat([r.reshape(-1).double() for r in L.unique(
+        L.tensor(ROWS), dim=0, return_inverse=True, return_counts=True)]),
+    "unique dim 1, floats": lambda L, t: L.unique(L.tensor(ROWS.T * 0.5), dim=1, sorted=True),
+    "unique_consecutive": lambda L, t: L.cat([r.reshape(-1) for r in L.unique_consecutive(
+        L.tensor(ROWS), return_inverse=True, return_counts=True)]),
+    "unique_consecutive dim": lambda L, t: L.cat([r.reshape(-1) for r in L.tensor(ROWS).unique_consecutive(
+        return_counts=True, dim=0)]),
     "threshold_": lambda L, t: L.threshold_(t(V) * 1, 0.0, -1.0),
     "hardtanh_": lambda L, t: L.nn.functional.hardtanh_(t(V) * 1, -0.5, 0.5),
     "selu_": lambda L, t: L.selu_(t(V) * 1),
