@@ -10,7 +10,6 @@ aten does), casting each load to it; the loop IR below never promotes.
 import math
 
 from minitorch2 import _dtype
-from minitorch2._aten.meta_util import broadcast_shapes
 from minitorch2._aten.pow_forms import build_form, scalar_exponent_form
 
 from . import ir
@@ -49,6 +48,17 @@ def compare(name, a, b):
 # ---- the pointwise builder ----------------------------------------------------------------
 
 
+def broadcast_sizes(*shapes):
+    """The shapes broadcast, as torch's broadcast_symbolic_shapes: two sizes the trace's guards make equal (`(s0 + 1)//2`
+    and `s0 - (s0 + 1)//2`) are one, the one over fewer symbols; the graph's shapes were checked when it was traced."""
+    result = ()
+    for shape in shapes:
+        ndim = max(len(result), len(shape))
+        pairs = zip((1,) * (ndim - len(result)) + result, (1,) * (ndim - len(shape)) + tuple(shape))
+        result = tuple(b if L.is_one(a) else a if L.is_one(b) else L.equal_size(a, b) for a, b in pairs)
+    return result
+
+
 def broadcast_loader(node, out_size):
     """The loader of `node` read at an index of `out_size` (right-aligned, size-1 dims pinned to 0)."""
     size = node.get_size()
@@ -66,7 +76,7 @@ def pointwise(fn, *inputs, compute_dtype=None, uncast=()):
     (default: promotion of all operands) except those at the positions in `uncast` (masks, conditions);
     scalars become constants of it."""
     compute = compute_dtype or ir.promote(*[x for i, x in enumerate(inputs) if i not in uncast])
-    size = list(broadcast_shapes(*[x.get_size() for x in inputs if is_tensor(x)]))
+    size = list(broadcast_sizes(*[x.get_size() for x in inputs if is_tensor(x)]))
     loaders = [broadcast_loader(x, size) if is_tensor(x) else x for x in inputs]
 
     def load(position, loader, idx):

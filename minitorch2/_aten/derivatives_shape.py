@@ -141,8 +141,10 @@ def stack(grad, tensors_shapes, dim=0):
 def split(grads, self_shape, self_dtype, split_size, dim=0):
     d = dim % len(self_shape)
     size = self_shape[d]
-    sizes = [split_size] * (size // split_size) + ([size % split_size] if size % split_size else [])
-    return _split_backward(grads, self_shape, self_dtype, sizes or [0], d)  # an empty dim still gives one piece
+    count = 1 if size == 0 else int((size + split_size - 1) // split_size)  # (the pieces: `grads` may be fewer)
+    sizes = [split_size] * count
+    sizes[-1] = split_size - (split_size * count - size)  # (ATen's split_backward: its sizes' expressions)
+    return _split_backward(grads, self_shape, self_dtype, sizes, d)
 
 
 def split_with_sizes(grads, self_shape, self_dtype, split_sizes, dim=0):
