@@ -234,12 +234,9 @@ def known(relation):
 
 
 def static_int(size):
-    """The int a size over symbols is at every size the trace's guards admit (split's count of pieces, which the
-    trace guarded), as torch's sizevars.guard_int where the guard is already there; NotImplementedError elsewhere."""
-    if not is_size_expr(size):
-        return int(size)
-    value = size.subs(shape_env().var_to_val) if shape_env() is not None else None
-    if value is None or not value.is_Integer or not known(sympy.Eq(size, value)):
+    """The one int a size is at every size the trace's guards admit (its guard_int, which the trace guarded)."""
+    value = size.subs(shape_env().var_to_val) if is_size_expr(size) and shape_env() is not None else size
+    if is_size_expr(value) or not known(sympy.Eq(size, value)):
         raise NotImplementedError(f"backend: {size} is no one int at every size (a decision over symbolic sizes)")
     return int(value)
 
@@ -267,11 +264,8 @@ def is_one(size):
 
 
 def equal_size(a, b):
-    """a where a and b are one size (b where it is over fewer symbols: the shorter formula); NotImplementedError where
-    the trace's guards do not make them equal."""
-    if a == b:
-        return a
-    if not known(sympy.Eq(a, b)):
+    """One of two sizes the trace's guards make equal: the one over fewer symbols (the shorter formula)."""
+    if a != b and not known(sympy.Eq(a, b)):
         raise NotImplementedError(f"backend: whether the sizes {a} and {b} are equal (a broadcast over symbolic sizes)")
     return b if len(getattr(b, "free_symbols", ())) < len(getattr(a, "free_symbols", ())) else a
 

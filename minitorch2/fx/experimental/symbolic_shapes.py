@@ -252,32 +252,28 @@ class ShapeEnv:
         """True or False when the ranges and the recorded facts decide `expr`; None when they do not."""
         if expr in (sympy.true, sympy.false):
             return bool(expr)
-        if _is_relation(expr):
-            known = self._facts().get(canonical_relation(expr))
-            if known is not None:
-                return known
+        known = self._facts().get(canonical_relation(expr)) if _is_relation(expr) else None
+        if known is not None:
+            return known
         if isinstance(expr, sympy.Not):
             inner = self.static_value(expr.args[0])
             return None if inner is None else not inner
         return self.implied(expr)
 
     def _facts(self):
-        """The guards and what each implies at once, in canonical form -> their truth (torch's axioms and implications:
-        `a == b` makes `b != a` False and `a <= b` True, `a < b` makes `a <= b - 1` True); added to as guards are."""
+        """The guards and what each implies at once (`a < b`: `a <= b - 1`, `a != b`), canonical -> their truth, as
+        torch's axioms; added to as guards are, made anew when the list or the replacements are another."""
         if getattr(self, "_facts_of", (None, None))[0] is not self.guards or self._facts_of[1] is not self.replacements:
             self._facts_of, self._facts_cache, self._facts_done = (self.guards, self.replacements), {}, 0
         for guard in map(self.simplify, self.guards[self._facts_done:]):
-            lhs, rhs = guard.args if isinstance(guard, sympy.core.relational.Relational) else (None, None)
-            implied = {sympy.Eq: [sympy.Le(lhs, rhs), sympy.Ge(lhs, rhs)],
-                       sympy.Lt: [sympy.Le(lhs, rhs), sympy.Ne(lhs, rhs), sympy.Le(lhs, rhs - 1)],
-                       sympy.Gt: [sympy.Ge(lhs, rhs), sympy.Ne(lhs, rhs), sympy.Ge(lhs, rhs + 1)],
-                       sympy.Le: [sympy.Lt(lhs, rhs + 1)], sympy.Ge: [sympy.Gt(lhs, rhs - 1)]}.get(type(guard), [])
-            for fact in [guard, *implied] if lhs is not None else []:
-                for form, truth in [(fact, True), (_negate(fact), False)] if _is_relation(fact) else []:
-                    form = canonical_relation(form)
-                    self._facts_cache[form] = truth
-                    if isinstance(form, (sympy.Eq, sympy.Ne)):  # (either side first)
-                        self._facts_cache[type(form)(form.rhs, form.lhs, evaluate=False)] = truth
+            guard = canonical_relation(guard) if _is_relation(guard) else None
+            lhs, rhs = guard.args if guard is not None else (0, 0)
+            implied = {sympy.Eq: [sympy.Le(lhs, rhs), sympy.Le(rhs, lhs)], sympy.Le: [sympy.Lt(lhs, rhs + 1)],
+                       sympy.Lt: [sympy.Le(lhs, rhs), sympy.Ne(lhs, rhs), sympy.Le(lhs, rhs - 1)]}.get(type(guard), [])
+            for fact in filter(_is_relation, [guard, *implied]):
+                for form, truth in ((canonical_relation(fact), True), (canonical_relation(_negate(fact)), False)):
+                    either = isinstance(form, (sympy.Eq, sympy.Ne))  # (either side first)
+                    self._facts_cache.update({form: truth, **({form.reversed: truth} if either else {})})
         self._facts_done = len(self.guards)
         return self._facts_cache
 
@@ -401,17 +397,13 @@ def canonical_relation(relation):
     """One form for the ways of writing a comparison, as torch's canonicalize_bool_expr: `<` or `<=` (a `>` turned
     around), `==` or `!=`, with the difference's common integer factor divided out and its negative terms on the
     left, the positive ones on the right: `2*a == 2*b + 4` and `a - b - 2 == 0` are both `a == b + 2`."""
-    if isinstance(relation, (sympy.Gt, sympy.Ge)):
-        kind, difference = {sympy.Gt: sympy.Lt, sympy.Ge: sympy.Le}[type(relation)], relation.lhs - relation.rhs
-    else:
-        kind, difference = type(relation), relation.rhs - relation.lhs
-    terms = sympy.Add.make_args(difference)
-    factor = math.gcd(*(abs(int(c)) if (c := t.as_coeff_Mul()[0]).is_Integer else 1 for t in terms))
-    if factor > 1:
-        terms = [t / factor for t in terms]
-    negative = [-t for t in terms if t.as_coeff_Mul()[0].is_negative]
-    positive = [t for t in terms if not t.as_coeff_Mul()[0].is_negative]
-    return kind(sympy.Add(*negative), sympy.Add(*positive), evaluate=False)
+    flipped = isinstance(relation, (sympy.Gt, sympy.Ge))
+    terms = sympy.Add.make_args(relation.lhs - relation.rhs if flipped else relation.rhs - relation.lhs)
+    factor = math.gcd(*(abs(int(c)) if (c := t.as_coeff_Mul()[0]).is_Integer else 1 for t in terms)) or 1
+    negative = [t.as_coeff_Mul()[0].is_negative for t in terms]
+    kind = {sympy.Gt: sympy.Lt, sympy.Ge: sympy.Le}.get(type(relation), type(relation))
+    return kind(*(sympy.Add(*(t / factor * (-1 if left else 1) for t, n in zip(terms, negative) if n == left))
+                  for left in (True, False)), evaluate=False)
 
 
 def _is_relation(expr):
