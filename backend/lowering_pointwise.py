@@ -7,6 +7,7 @@ and combines them with loop_ir `Op`s. Nothing is computed or stored; a reader of
 The one idea to hold: dtypes are decided here, once. `pointwise()` computes in the promoted dtype of its operands (as
 aten does), casting each load to it; the loop IR below never promotes.
 """
+import functools
 import math
 
 from minitorch2 import _dtype
@@ -49,14 +50,10 @@ def compare(name, a, b):
 
 
 def broadcast_sizes(*shapes):
-    """The shapes broadcast, as torch's broadcast_symbolic_shapes: two sizes the trace's guards make equal (`(s0 + 1)//2`
-    and `s0 - (s0 + 1)//2`) are one, the one over fewer symbols; the graph's shapes were checked when it was traced."""
-    result = ()
-    for shape in shapes:
-        ndim = max(len(result), len(shape))
-        pairs = zip((1,) * (ndim - len(result)) + result, (1,) * (ndim - len(shape)) + tuple(shape))
-        result = tuple(b if L.is_one(a) else a if L.is_one(b) else L.equal_size(a, b) for a, b in pairs)
-    return result
+    """The shapes broadcast as torch's broadcast_symbolic_shapes: sizes the trace's guards make equal are one."""
+    padded = [(1,) * (max(map(len, shapes), default=0) - len(shape)) + tuple(shape) for shape in shapes]
+    return tuple(functools.reduce(lambda a, b: b if L.is_one(a) else a if L.is_one(b) else L.equal_size(a, b), sizes)
+                 for sizes in zip(*padded))
 
 
 def broadcast_loader(node, out_size):

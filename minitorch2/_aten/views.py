@@ -262,18 +262,17 @@ detach = view_op(_alias, differentiable_view=False)
 diagonal = view_op(_diagonal)
 
 
-def _split_geometry(self, split_size, dim):
-    """The pieces' sizes, computed as torch's decomposition does (over sizes, its guards: `chunks == 2`)."""
-    dim = wrap_dim(dim, self.dim())
-    size = self.shape[dim]
+def split_sizes(shape, split_size, dim):
+    """(split's pieces' sizes, the dim), computed as torch's decomposition does (over sizes, its guards)."""
+    dim = wrap_dim(dim, len(shape))
     if split_size < 0:
         raise RuntimeError(f"split expects split_size be non-negative, but got split_size={split_size}")
-    if size == 0:
+    if shape[dim] == 0:
         return [0], dim
     if split_size == 0:
-        raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got dimension size of {size}")
-    chunks = int((size + split_size - 1) // split_size)
-    return [split_size] * (chunks - 1) + [split_size - (split_size * chunks - size)], dim
+        raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got dimension size of {shape[dim]}")
+    chunks = int((shape[dim] + split_size - 1) // split_size)
+    return [split_size] * (chunks - 1) + [split_size - (split_size * chunks - shape[dim])], dim
 
 
 def _split_with_sizes_kernel(self, split_sizes, dim=0):
@@ -294,8 +293,7 @@ def _split_with_sizes_kernel(self, split_sizes, dim=0):
 
 
 def _split_kernel(self, split_size, dim=0):
-    sizes, dim = _split_geometry(self, split_size, dim)
-    return _split_with_sizes_kernel(self, sizes, dim)
+    return _split_with_sizes_kernel(self, *split_sizes(self.shape, split_size, dim))
 
 
 def _unbind_kernel(self, dim=0):

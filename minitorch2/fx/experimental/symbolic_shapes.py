@@ -261,8 +261,7 @@ class ShapeEnv:
         return self.implied(expr)
 
     def _facts(self):
-        """The guards and what each implies at once (`a < b`: `a <= b - 1`, `a != b`), canonical -> their truth, as
-        torch's axioms; added to as guards are, made anew when the list or the replacements are another."""
+        """The guards and what each implies (`a < b`: `a <= b - 1`, `a != b`), canonical -> their truth (torch's axioms)."""
         if getattr(self, "_facts_of", (None, None))[0] is not self.guards or self._facts_of[1] is not self.replacements:
             self._facts_of, self._facts_cache, self._facts_done = (self.guards, self.replacements), {}, 0
         for guard in map(self.simplify, self.guards[self._facts_done:]):
@@ -394,9 +393,8 @@ class ShapeEnv:
 
 
 def canonical_relation(relation):
-    """One form for the ways of writing a comparison, as torch's canonicalize_bool_expr: `<` or `<=` (a `>` turned
-    around), `==` or `!=`, with the difference's common integer factor divided out and its negative terms on the
-    left, the positive ones on the right: `2*a == 2*b + 4` and `a - b - 2 == 0` are both `a == b + 2`."""
+    """torch's canonicalize_bool_expr: `<`, `<=`, `==` or `!=` of a difference in lowest terms, negative terms on the
+    left (`2*a == 2*b + 4` and `a - b - 2 == 0` are both `a == b + 2`)."""
     flipped = isinstance(relation, (sympy.Gt, sympy.Ge))
     terms = sympy.Add.make_args(relation.lhs - relation.rhs if flipped else relation.rhs - relation.lhs)
     factor = math.gcd(*(abs(int(c)) if (c := t.as_coeff_Mul()[0]).is_Integer else 1 for t in terms)) or 1
