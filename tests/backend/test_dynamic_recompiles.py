@@ -301,7 +301,8 @@ def test_model_programs_compile_as_many_frames_as_torch(name, mode):
     the trace's guard, a reshape's sizes broadcast where the guards make them equal, group_norm's variance divides
     by a count the ranges show positive)."""
     calls, marked = MODEL_CASES[name]
-    check_frames(lambda lib: model(lib, name), calls, requires_grad=True, mark=marked if mode == "mark_dynamic" else None)
+    check_frames(lambda lib: model(lib, name), calls, requires_grad=True,
+                 mark=marked if mode == "mark_dynamic" else None)
 
 
 # ---- random programs ------------------------------------------------------------------------------------------------

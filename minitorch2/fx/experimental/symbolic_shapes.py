@@ -261,7 +261,7 @@ class ShapeEnv:
         return self.implied(expr)
 
     def _facts(self):
-        """The guards and what each implies (`a < b`: `a <= b - 1`, `a != b`), canonical -> their truth (torch's axioms)."""
+        """The guards and what each implies (`a < b`: `a <= b - 1`), canonical -> their truth (torch's axioms)."""
         if getattr(self, "_facts_of", (None, None))[0] is not self.guards or self._facts_of[1] is not self.replacements:
             self._facts_of, self._facts_cache, self._facts_done = (self.guards, self.replacements), {}, 0
         for guard in map(self.simplify, self.guards[self._facts_done:]):
