@@ -11,8 +11,8 @@ analysis to make unused float inputs constants (tensorify), which is still one f
 
 AOT (autograd/aot.py) traces a frontend graph over symbolic sizes once, and where that trace fails it traces and
 compiles per size behind the one frame (it logs "AOT over symbolic sizes gave up"): recompiles no frame count shows.
-Under aot_eager that must never happen, nor under inductor for the model programs; the random programs still admit it
-under inductor (a per-size example's frame count is not compared: the frames that would have recompiled do not).
+That must never happen, under aot_eager or inductor (150 random programs of each kind compiled once under inductor
+when this became strict).
 
 Two parts: hand-written programs in the style of real models (MLP with layernorm, attention with masked_fill and
 softmax, conv + batchnorm in eval, cat/stack/split, broadcasts, transposes, reductions, reshapes with -1), grown along
@@ -106,15 +106,11 @@ def frame_counts(lib, fn, calls, requires_grad, backend=None, mark=None):
     return counts, errors, log.messages
 
 
-def check_frames(make_fn, calls, requires_grad, mark=None, backends=BACKENDS, known_per_size=()):
-    """Ours against torch under each backend; a per-size fallback is an error but for the `known_per_size`
-    backends (whose frame count is then not compared)."""
+def check_frames(make_fn, calls, requires_grad, mark=None, backends=BACKENDS):
+    """Ours against torch under each backend; a per-size fallback is an error."""
     expected = frame_counts(torch, make_fn(torch), calls, requires_grad, mark=mark)[:2]
     for backend in backends:
         counts, errors, per_size = frame_counts(mt, make_fn(mt), calls, requires_grad, backend, mark=mark)
-        if per_size and backend in known_per_size:
-            print(f"{backend} compiled per size: {per_size[0]}")  # (shown where a test fails)
-            continue
         assert not per_size, f"{backend}: {per_size[0]}"
         assert (counts, errors) == expected, f"{backend}: frames {counts}, errors {errors}; torch's {expected}"
 
@@ -312,8 +308,7 @@ def check_program(arrays, program, requires_grad):
         reject()
     note(f"inputs: {[(a.shape, str(a.dtype)) for a in arrays]}\nprogram:\n{describe(program)}")
     calls = [grown(arrays, factor) for factor in GROWTH]
-    check_frames(lambda lib: straight_line(program, len(arrays), lib), calls, requires_grad,
-                 known_per_size=("inductor",))
+    check_frames(lambda lib: straight_line(program, len(arrays), lib), calls, requires_grad)
 
 
 @settings(max_examples=max(settings.default.max_examples // 10, 1))
