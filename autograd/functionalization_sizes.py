@@ -15,9 +15,8 @@ and has their guards (tag_forward_nodes).
 """
 import contextlib
 
-from minitorch2._aten.composite_sizes import reshape_geometry
+from minitorch2._aten.composite_sizes import maybe_as_int, reshape_geometry
 from minitorch2._ops import ops
-from minitorch2._sym import is_symbolic
 from minitorch2._tensor import Tensor
 from minitorch2.utils import _pytree as pytree
 
@@ -35,18 +34,11 @@ def replay_functionalization_sizes(mode, func, args, out):
 
 def _storage_nbytes(tensor):
     size = 1
-    for length, stride in zip(map(_maybe_as_int, tensor.shape), map(_maybe_as_int, tensor.stride())):
+    for length, stride in zip(map(maybe_as_int, tensor.shape), map(maybe_as_int, tensor.stride())):
         if length == 0:  # (torch's guard_or_false: a guard where a symbolic size is not known nonzero)
             return
         size = size + stride * (length - 1)
-    offset = _maybe_as_int(tensor.storage_offset())
+    offset = maybe_as_int(tensor.storage_offset())
     _ = tensor.element_size() * (offset + size)
     _ = offset >= 0  # (then whether the offset is valid: traced where it is a symbol)
 
-
-def _maybe_as_int(value):
-    """A SymInt whose expression the ShapeEnv's replacements made a number is that int to C++ (c10's maybe_as_int:
-    `8 == 0` of a size pinned to 8 is no traced operation)."""
-    if is_symbolic(value) and (expr := value.node.shape_env.simplify(value.node.expr)).is_Integer:
-        return int(expr)
-    return value

@@ -21,15 +21,8 @@ from . import dynamic_oracle as oracle
 from .corpus_dynamic import CASES, MODES
 
 # ---- why cases differ today ------------------------------------------------------------------------------------------
-AOT_NAMES = ("the frontend's graphs, guards and counts match; the AOT forward graph differs in node numbers only "
-             "(torch eq_98, ours eq_99): the dead size nodes torch's C++ records around the Linear's view (its "
-             "reshape's computeStride: ours one `ne`, `eq`, `sym_max` more) and around the attention's clones "
-             "(fewer) differ, not yet replayed as torch's")
-
-# Every (case, mode) whose counts, graphs or guards differ from torch's today (strict xfail).
-KNOWN_DIFFERENT = {
-    ("gpt_block", "true"): AOT_NAMES,
-}
+# Every (case, mode) whose counts, graphs or guards differ from torch's today (strict xfail): none.
+KNOWN_DIFFERENT = {}
 
 KNOWN_VALUE_DIFFERENT = {}
 
