@@ -15,7 +15,7 @@ and has their guards (tag_forward_nodes).
 """
 import contextlib
 
-from minitorch2._aten.composite_sizes import reshape_geometry
+from minitorch2._aten.composite_sizes import maybe_as_int, reshape_geometry
 from minitorch2._ops import ops
 from minitorch2._tensor import Tensor
 from minitorch2.utils import _pytree as pytree
@@ -34,9 +34,11 @@ def replay_functionalization_sizes(mode, func, args, out):
 
 def _storage_nbytes(tensor):
     size = 1
-    for length, stride in zip(tensor.shape, tensor.stride()):
+    for length, stride in zip(map(maybe_as_int, tensor.shape), map(maybe_as_int, tensor.stride())):
         if length == 0:  # (torch's guard_or_false: a guard where a symbolic size is not known nonzero)
             return
         size = size + stride * (length - 1)
-    _ = tensor.element_size() * (tensor.storage_offset() + size)
-    _ = tensor.storage_offset() >= 0  # (then whether the offset is valid: traced where it is a symbol)
+    offset = maybe_as_int(tensor.storage_offset())
+    _ = tensor.element_size() * (offset + size)
+    _ = offset >= 0  # (then whether the offset is valid: traced where it is a symbol)
+

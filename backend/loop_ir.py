@@ -233,6 +233,19 @@ def known(relation):
     return relation is sympy.true or relation is True or (isinstance(relation, (bool, np.bool_)) and bool(relation))
 
 
+def static_int(size):
+    """The one int a size is at every size the trace's guards admit (its guard_int, which the trace guarded)."""
+    value = size.subs(shape_env().var_to_val) if is_size_expr(size) and shape_env() is not None else size
+    if is_size_expr(value) or not known(sympy.Eq(size, value)):
+        raise NotImplementedError(f"backend: {size} is no one int at every size (a decision over symbolic sizes)")
+    return int(value)
+
+
+def size_max(a, b):
+    """max(a, b) of sizes: over symbols, the one the trace's facts show the larger (else sympy's comparison raises)."""
+    return a if known(a >= b) else b if known(b >= a) else max(a, b)
+
+
 def exact_divisions(expr, guards):
     """expr with each `a // b` that the guards make exact (`a % b == 0`) written as a / b."""
     args = [exact_divisions(a, guards) for a in expr.args]
@@ -248,6 +261,13 @@ def is_one(size):
     if decided is None:
         raise NotImplementedError(f"backend: whether the size {size} is 1 (a broadcast over symbolic sizes)")
     return decided
+
+
+def equal_size(a, b):
+    """One of two sizes the trace's guards make equal: the one over fewer symbols (the shorter formula)."""
+    if a != b and not known(sympy.Eq(a, b)):
+        raise NotImplementedError(f"backend: whether the sizes {a} and {b} are equal (a broadcast over symbolic sizes)")
+    return b if len(getattr(b, "free_symbols", ())) < len(getattr(a, "free_symbols", ())) else a
 
 
 def map_sizes(obj, on_size):

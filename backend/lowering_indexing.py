@@ -14,7 +14,6 @@ then an `ir.Scatter` stores (or, accumulating, adds) each value at the indirect 
 runs a scatter alone, after the copy and before any reader, on one thread.
 """
 from minitorch2 import _dtype
-from minitorch2._aten.meta_util import broadcast_shapes
 
 from . import ir
 from . import loop_ir as L
@@ -101,7 +100,7 @@ def advanced_index(x, indices):
     positions = [k for k, t in enumerate(indices) if t is not None]
     if not positions or any(indices[k].dtype in (_dtype.bool_, _dtype.uint8) for k in positions):
         raise NotImplementedError("index with a boolean mask: the output size depends on the data")
-    broadcast = list(broadcast_shapes(*[indices[k].get_size() for k in positions]))
+    broadcast = list(P.broadcast_sizes(*[indices[k].get_size() for k in positions]))
     loaders = {k: P.broadcast_loader(indices[k], broadcast) for k in positions}
     adjacent = positions == list(range(positions[0], positions[-1] + 1))
     start = positions[0] if adjacent else 0  # where the broadcast index dims sit in the output

@@ -33,7 +33,7 @@ def repeat(x, repeats):
     new = list(repeats[:lead]) + [n * r for n, r in zip(size, repeats[lead:])]
 
     def reindex(idx):
-        return [idx[lead + j] % n if n > 1 else L.Const(0) for j, n in enumerate(size)]
+        return [L.Const(0) if n == 0 or L.is_one(n) else idx[lead + j] % n for j, n in enumerate(size)]
 
     return ir.View(x, new, reindex, "repeat")
 

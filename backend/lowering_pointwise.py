@@ -7,10 +7,10 @@ and combines them with loop_ir `Op`s. Nothing is computed or stored; a reader of
 The one idea to hold: dtypes are decided here, once. `pointwise()` computes in the promoted dtype of its operands (as
 aten does), casting each load to it; the loop IR below never promotes.
 """
+import functools
 import math
 
 from minitorch2 import _dtype
-from minitorch2._aten.meta_util import broadcast_shapes
 from minitorch2._aten.pow_forms import build_form, scalar_exponent_form
 
 from . import ir
@@ -49,6 +49,13 @@ def compare(name, a, b):
 # ---- the pointwise builder ----------------------------------------------------------------
 
 
+def broadcast_sizes(*shapes):
+    """The shapes broadcast as torch's broadcast_symbolic_shapes: sizes the trace's guards make equal are one."""
+    padded = [(1,) * (max(map(len, shapes), default=0) - len(shape)) + tuple(shape) for shape in shapes]
+    return tuple(functools.reduce(lambda a, b: b if L.is_one(a) else a if L.is_one(b) else L.equal_size(a, b), sizes)
+                 for sizes in zip(*padded))
+
+
 def broadcast_loader(node, out_size):
     """The loader of `node` read at an index of `out_size` (right-aligned, size-1 dims pinned to 0)."""
     size = node.get_size()
@@ -66,7 +73,7 @@ def pointwise(fn, *inputs, compute_dtype=None, uncast=()):
     (default: promotion of all operands) except those at the positions in `uncast` (masks, conditions);
     scalars become constants of it."""
     compute = compute_dtype or ir.promote(*[x for i, x in enumerate(inputs) if i not in uncast])
-    size = list(broadcast_shapes(*[x.get_size() for x in inputs if is_tensor(x)]))
+    size = list(broadcast_sizes(*[x.get_size() for x in inputs if is_tensor(x)]))
     loaders = [broadcast_loader(x, size) if is_tensor(x) else x for x in inputs]
 
     def load(position, loader, idx):

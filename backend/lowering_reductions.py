@@ -106,7 +106,7 @@ def var(x, dims=None, *, correction=None, keepdim=False):
     compute = P.in_float32_for_half(P.float_dtype(x))
     centered = P.sub(x, mean(x, dims, True, dtype=compute))
     squares = make_reduction(P.pointwise(lambda v: P.op("mul", v, v), centered), dims, keepdim, "sum", compute)
-    return _divided(squares, max(_count(x, dims) - correction, 0), P.float_dtype(x))
+    return _divided(squares, L.size_max(_count(x, dims) - correction, 0), P.float_dtype(x))
 
 
 def var_mean(x, dims=None, *, correction=None, keepdim=False):
@@ -142,7 +142,7 @@ def batch_norm_functional(x, weight, bias, running_mean, running_var, training, 
     out = _normalize(x, mean_c, rstd, weight, bias)
     save_mean, save_rstd = V.view(mean_c, channels), V.view(rstd, channels)
     new_mean = _running_update(running_mean, save_mean, momentum)
-    new_var = _running_update(running_var, V.view(biased, channels), momentum, n / max(n - 1, 1))
+    new_var = _running_update(running_var, V.view(biased, channels), momentum, n / L.size_max(n - 1, 1))
     return out, save_mean, save_rstd, new_mean, new_var
 
 

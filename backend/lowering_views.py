@@ -147,9 +147,9 @@ def as_strided(x, size, stride, storage_offset=None):
 
 
 def split(x, split_size, dim=0):
-    size = x.get_size()  # (a negative dim as it is: split_with_sizes wraps it)
-    sizes = [min(split_size, size[dim] - start) for start in range(0, size[dim], split_size)] or [0]
-    return split_with_sizes(x, sizes, dim)
+    size = x.get_size()[dim]  # (a negative dim as it is: split_with_sizes wraps it)
+    chunks = L.static_int(L.floordiv(size + split_size - 1, split_size)) if size != 0 else 1  # (over sizes: guarded)
+    return split_with_sizes(x, [split_size] * (chunks - 1) + [size - (chunks - 1) * split_size], dim)
 
 
 def split_with_sizes(x, split_sizes, dim=0):

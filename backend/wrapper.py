@@ -110,7 +110,8 @@ class WrapperCodeGen:
         if not isinstance(location, tuple):  # a size (computed from the symbols) or a constant
             return L.size_python(location) if type(location) is int or L.is_size_expr(location) else repr(location)
         name, layout = location
-        geometry = f"{_tuple(layout.size)}, {_tuple(layout.stride)}, {layout.offset}, {_dtype_code(layout.dtype)}"
+        geometry = (f"{_tuple(layout.size)}, {_tuple(layout.stride)}, {L.size_python(layout.offset)}, "
+                    f"{_dtype_code(layout.dtype)}")
         if name in self.input_names:  # an input returned (saved for the backward, often): the caller's tensor
             return f"input_alias(args[{self.graph.placeholder_names.index(name)}], {name}, {geometry})"
         return f"as_tensor({name}, {geometry})"
@@ -173,14 +174,14 @@ def _op_code(op):
 
 
 def _view_code(name, layout):
-    return f"reinterpret({name}, {_tuple(layout.size)}, {_tuple(layout.stride)}, {layout.offset})"
+    return f"reinterpret({name}, {_tuple(layout.size)}, {_tuple(layout.stride)}, {L.size_python(layout.offset)})"
 
 
 def _arg_code(value):
     if isinstance(value, TensorArg):
         layout = value.layout
-        return (f"tensor_arg({value.name}, {_tuple(layout.size)}, {_tuple(layout.stride)}, {layout.offset}, "
-                f"{_dtype_code(layout.dtype)})")
+        return (f"tensor_arg({value.name}, {_tuple(layout.size)}, {_tuple(layout.stride)}, "
+                f"{L.size_python(layout.offset)}, {_dtype_code(layout.dtype)})")
     if isinstance(value, (list, tuple)):
         items = ", ".join(_arg_code(v) for v in value)
         return f"[{items}]" if isinstance(value, list) else f"({items}{',' if len(value) == 1 else ''})"

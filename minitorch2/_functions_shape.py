@@ -168,7 +168,9 @@ def split(tensor, split_size_or_sections, dim=0):
 
 def chunk(input, chunks, dim=0):
     size = input.shape[dim]
-    each = -(-size // chunks) if size else 1
+    each = (size + chunks - 1) // chunks  # (ATen's steps: over a SymInt, the graph's add, sub and floordiv)
+    if each == 0 and size == 0:  # (split would give one empty piece, not `chunks`)
+        return split(input, [0] * chunks, dim)
     return split(input, each, dim)
 
 

@@ -92,6 +92,7 @@ def _decide(op, a, b, otherwise):
 def _compare(op, a, b):
     """a op b as torch's SymNode answers it: a SymBool wherever an operand is one, its value known or not (C++'s
     SymBool logic then records its and/or on it, as on any other)."""
+    a, b = maybe_as_int(a), maybe_as_int(b)
     if not (is_symbolic(a) or is_symbolic(b)):
         return op(a, b)
     node = a.node if is_symbolic(a) else b.node
@@ -100,6 +101,14 @@ def _compare(op, a, b):
         import sympy  # (loaded already: a symbol exists)
         result = SymBool(type(node)(sympy.true if result else sympy.false, node.shape_env, bool, result))
     return _traced(op, (a, b), result)
+
+
+def maybe_as_int(value):
+    """A SymInt whose expression the ShapeEnv's replacements made a number is that int to C++ (c10's maybe_as_int:
+    comparing a size pinned to 8 is no traced operation)."""
+    if is_symbolic(value) and (expr := value.node.shape_env.simplify(value.node.expr)).is_Integer:
+        return int(expr)
+    return value
 
 
 def reshape_geometry(tensor, shape):

@@ -10,6 +10,7 @@ from .._ops import ops
 from .._tensor import contiguous_format
 from .derivatives_util import _options, _pad, _reshape, _scale, _shape, sum_to
 from .meta_util import wrap_dim
+from .views import split_sizes
 
 aten = ops.aten
 
@@ -139,10 +140,7 @@ def stack(grad, tensors_shapes, dim=0):
 
 
 def split(grads, self_shape, self_dtype, split_size, dim=0):
-    d = dim % len(self_shape)
-    size = self_shape[d]
-    sizes = [split_size] * (size // split_size) + ([size % split_size] if size % split_size else [])
-    return _split_backward(grads, self_shape, self_dtype, sizes or [0], d)  # an empty dim still gives one piece
+    return _split_backward(grads, self_shape, self_dtype, *split_sizes(self_shape, split_size, dim))  # (ATen's sizes)
 
 
 def split_with_sizes(grads, self_shape, self_dtype, split_sizes, dim=0):

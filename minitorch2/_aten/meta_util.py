@@ -178,7 +178,7 @@ def is_non_overlapping_and_dense(t):  # c10's rule: the elements fill a block of
         return True  # (empty, so contiguous, which c10 counts as dense)
     # (by stride alone: dims tied on a stride overlap whatever their sizes, and comparing symbolic sizes would guard)
     # (dims of size 0 or 1 count for nothing, as in c10's is_non_overlapping_and_dense)
-    pairs = sorted(((st, sz) for sz, st in zip(t.shape, t.stride()) if sz > 1), key=lambda pair: pair[0])
+    pairs = sorted(((st, sz) for sz, st in zip(t.shape, t.stride()) if sz != 1), key=lambda pair: pair[0])
     expected = 1
     for st, sz in pairs:
         if st != expected:

@@ -262,19 +262,24 @@ detach = view_op(_alias, differentiable_view=False)
 diagonal = view_op(_diagonal)
 
 
-def _split_geometry(self, split_size, dim):
-    dim = wrap_dim(dim, self.dim())
-    size = self.shape[dim]
-    if split_size == 0 and size != 0:
-        raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got dimension size of {size}")
-    sizes = [split_size] * (size // split_size) if split_size else [0]
-    if split_size and size % split_size:
-        sizes.append(size % split_size)
-    return sizes or [0], dim
+def split_sizes(shape, split_size, dim):
+    """(split's pieces' sizes, the dim), computed as torch's decomposition does (over sizes, its guards)."""
+    dim = wrap_dim(dim, len(shape))
+    if split_size < 0:
+        raise RuntimeError(f"split expects split_size be non-negative, but got split_size={split_size}")
+    if shape[dim] == 0:
+        return [0], dim
+    if split_size == 0:
+        raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got dimension size of {shape[dim]}")
+    chunks = int((shape[dim] + split_size - 1) // split_size)
+    return [split_size] * (chunks - 1) + [split_size - (split_size * chunks - shape[dim])], dim
 
 
 def _split_with_sizes_kernel(self, split_sizes, dim=0):
     dim = wrap_dim(dim, self.dim())
+    if any(length < 0 for length in split_sizes):
+        raise RuntimeError("split_with_sizes expects split_sizes have only non-negative entries, but got "
+                           f"split_sizes=[{', '.join(map(str, split_sizes))}]")
     if sum(split_sizes) != self.shape[dim]:
         raise RuntimeError(
             f"split_with_sizes expects split_sizes to sum exactly to {self.shape[dim]} (input tensor's size at dimension "
@@ -288,8 +293,7 @@ def _split_with_sizes_kernel(self, split_sizes, dim=0):
 
 
 def _split_kernel(self, split_size, dim=0):
-    sizes, dim = _split_geometry(self, split_size, dim)
-    return _split_with_sizes_kernel(self, sizes, dim)
+    return _split_with_sizes_kernel(self, *split_sizes(self.shape, split_size, dim))
 
 
 def _unbind_kernel(self, dim=0):

@@ -109,9 +109,10 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
             raise RuntimeError(f"Expected {name} to be a vector of size equal to the number of channels in input, "
                                f"but got {name} of shape {_sizes(t.shape)} and input of shape {_sizes(input.shape)}")
     half = input.dtype is _dtype.float16  # (computed in float32 and rounded once, as torch's kernel and decomposition)
-    groups = input.reshape([n, num_groups, c // num_groups * math.prod(input.shape[2:])])  # (no -1: n may be 0)
+    # (torch's decomposition's 4-d view, no -1: n may be 0)
+    groups = input.reshape([n, num_groups, c // num_groups, math.prod(input.shape[2:])])
     groups = aten._to_copy.default(groups, dtype=_dtype.float32) if half else groups
-    var, mean = aten.var_mean.correction(groups, [2], correction=0, keepdim=True)
+    var, mean = aten.var_mean.correction(groups, [2, 3], correction=0, keepdim=True)
     out = aten.mul.Tensor(aten.sub.Tensor(groups, mean), aten.rsqrt.default(aten.add.Scalar(var, eps)))
     out = _channel_affine(aten.view.default(out, list(input.shape)), weight, bias)
     return aten._to_copy.default(out, dtype=input.dtype) if half else out

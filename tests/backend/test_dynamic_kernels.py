@@ -206,14 +206,43 @@ def test_pooling_over_symbolic_sizes_compiles_once():
     assert _compiled_graphs(pool, shapes) == ["inference"]
 
 
-def test_what_the_backend_cannot_decide_compiles_per_size(caplog):
-    # the halves of x.chunk(2) are slices whose lowering asks Python's slice.indices about a size symbol, which it
-    # cannot answer; AOT falls back to one compile per size (logged), and the values are still torch's
+def test_what_the_backend_cannot_decide_compiles_per_size(caplog, monkeypatch):
+    # where a lowering meets a question over symbols sympy cannot answer (here made so: whether x.chunk(2)'s halves,
+    # (s0 + 1)//2 and s0 - (s0 + 1)//2 rows, broadcast as one size), AOT falls back to one compile per size (logged),
+    # and the values are still torch's
+    def undecided(a, b, equal_size=backend.loop_ir.equal_size):
+        if backend.loop_ir.is_size_expr(a - b):
+            raise TypeError(f"cannot determine truth value of Relational: Eq({a}, {b})")
+        return equal_size(a, b)
+    monkeypatch.setattr(backend.loop_ir, "equal_size", undecided)
+    monkeypatch.setattr(backend.config, "graph_cache", False)  # (a graph compiled before would skip the lowering)
     shapes = [[(n, 3)] for n in (4, 6, 10)]
     with caplog.at_level(logging.INFO, logger="autograd.aot"):
         graphs = _compiled_graphs(lambda lib: lambda x: x.chunk(2)[0] * x.chunk(2)[1] + 1, shapes)
     assert graphs == ["inference"] * len(shapes)
     assert "AOT over symbolic sizes gave up (NotImplementedError: backend:" in caplog.text
+
+
+def test_fallback_kernels_take_offsets_over_symbols(monkeypatch):
+    # a pointwise lowering that cannot decide falls back to the eager op, whose argument views start at offsets over
+    # symbols (the second half of x.chunk(2): s1*((s0 + 1)//2)), written as Python over the sizes
+    def undecided(a, b, equal_size=backend.loop_ir.equal_size):
+        if backend.loop_ir.is_size_expr(a - b):
+            raise NotImplementedError(f"backend: whether {a} == {b}")
+        return equal_size(a, b)
+    monkeypatch.setattr(backend.loop_ir, "equal_size", undecided)
+    monkeypatch.setattr(backend.config, "graph_cache", False)
+    shapes = [[(n, 3)] for n in (4, 6, 10)]
+    assert _compiled_graphs(lambda lib: lambda x: x.chunk(2)[0] * x.chunk(2)[1] + 1, shapes) == ["inference"]
+
+
+def test_chunk_compiles_once():
+    # the halves of x.chunk(2) broadcast as one size where the trace's guards make them equal; split's lowering (a
+    # training graph keeps split whole) counts the pieces from the trace's guard on that count
+    shapes = [[(n, 3)] for n in (4, 6, 10)]
+    assert _compiled_graphs(lambda lib: lambda x: x.chunk(2)[0] * x.chunk(2)[1] + 1, shapes) == ["inference"]
+    program = lambda lib: lambda x: [t.sum(0) for t in x.chunk(2)]  # noqa: E731
+    assert _compiled_graphs(program, [[(n, 7)] for n in (4, 6, 8)], grad=True) == ["forward", "backward"]
 
 
 @pytest.mark.parametrize("codegen", WITH_TRITON[::-1])

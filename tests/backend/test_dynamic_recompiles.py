@@ -11,8 +11,8 @@ analysis to make unused float inputs constants (tensorify), which is still one f
 
 AOT (autograd/aot.py) traces a frontend graph over symbolic sizes once, and where that trace fails it traces and
 compiles per size behind the one frame (it logs "AOT over symbolic sizes gave up"): recompiles no frame count shows.
-Under aot_eager that must never happen. Under inductor the backend's own gaps still make it (KNOWN_PER_SIZE below);
-a per-size example's frame count is not compared (the frames that would have recompiled do not).
+That must never happen, under aot_eager or inductor (150 random programs of each kind compiled once under inductor
+when this became strict).
 
 Two parts: hand-written programs in the style of real models (MLP with layernorm, attention with masked_fill and
 softmax, conv + batchnorm in eval, cat/stack/split, broadcasts, transposes, reductions, reshapes with -1), grown along
@@ -106,15 +106,11 @@ def frame_counts(lib, fn, calls, requires_grad, backend=None, mark=None):
     return counts, errors, log.messages
 
 
-def check_frames(make_fn, calls, requires_grad, mark=None, backends=BACKENDS, known_per_size=()):
-    """Ours against torch under each backend; a per-size fallback is an error but for the `known_per_size`
-    backends (whose frame count is then not compared)."""
+def check_frames(make_fn, calls, requires_grad, mark=None, backends=BACKENDS):
+    """Ours against torch under each backend; a per-size fallback is an error."""
     expected = frame_counts(torch, make_fn(torch), calls, requires_grad, mark=mark)[:2]
     for backend in backends:
         counts, errors, per_size = frame_counts(mt, make_fn(mt), calls, requires_grad, backend, mark=mark)
-        if per_size and backend in known_per_size:
-            print(f"{backend} compiled per size: {per_size[0]}")  # (shown where a test fails)
-            continue
         assert not per_size, f"{backend}: {per_size[0]}"
         assert (counts, errors) == expected, f"{backend}: frames {counts}, errors {errors}; torch's {expected}"
 
@@ -294,27 +290,15 @@ MODEL_CASES = {
     "where_topk_sort": ([(f32(b, s), f32(b, s)) for b, s in zip(B, S)], [(0, 0), (0, 1), (1, 0), (1, 1)]),
     "softmax_dims": ([(f32(b, s),) for b, s in zip(B, S)], [(0, 0), (0, 1)]),
 }
-# Programs whose graphs the inductor backend cannot yet compile over symbolic sizes (it then compiles per size):
-# split's lowering counts its pieces with range() over a size symbol (chunk), a size the view lowering leaves
-# unsimplified (reshape(-1, 4)'s backward broadcasts s1 with 4*((s0*s1//4)//s0)), a variance's sign over sizes
-# (group_norm's var_mean lowering asks s2*(s1//2) < 0).
-KNOWN_PER_SIZE = {"chunk_along_batch", "reshape_minus_one", "group_norm"}
-
-
 @pytest.mark.parametrize("mode", ["dynamic", "mark_dynamic"])
 @pytest.mark.parametrize("name", sorted(MODEL_CASES))
 def test_model_programs_compile_as_many_frames_as_torch(name, mode):
+    """Every model program compiles once over symbolic sizes under inductor too (chunk's split counts its pieces from
+    the trace's guard, a reshape's sizes broadcast where the guards make them equal, group_norm's variance divides
+    by a count the ranges show positive)."""
     calls, marked = MODEL_CASES[name]
-    check_frames(lambda lib: model(lib, name), calls, requires_grad=True, mark=marked if mode == "mark_dynamic" else None,
-                 known_per_size=("inductor",) if name in KNOWN_PER_SIZE else ())
-
-
-@pytest.mark.parametrize("name", sorted(KNOWN_PER_SIZE))
-@pytest.mark.xfail(strict=True, reason="the inductor backend compiles these per size (KNOWN_PER_SIZE)")
-def test_known_per_size_programs_still_compile_per_size(name):
-    """Flips when the backend learns one: then drop it from KNOWN_PER_SIZE."""
-    calls, _ = MODEL_CASES[name]
-    check_frames(lambda lib: model(lib, name), calls, requires_grad=True, backends=("inductor",))
+    check_frames(lambda lib: model(lib, name), calls, requires_grad=True,
+                 mark=marked if mode == "mark_dynamic" else None)
 
 
 # ---- random programs ------------------------------------------------------------------------------------------------
@@ -324,8 +308,7 @@ def check_program(arrays, program, requires_grad):
         reject()
     note(f"inputs: {[(a.shape, str(a.dtype)) for a in arrays]}\nprogram:\n{describe(program)}")
     calls = [grown(arrays, factor) for factor in GROWTH]
-    check_frames(lambda lib: straight_line(program, len(arrays), lib), calls, requires_grad,
-                 known_per_size=("inductor",))
+    check_frames(lambda lib: straight_line(program, len(arrays), lib), calls, requires_grad)
 
 
 @settings(max_examples=max(settings.default.max_examples // 10, 1))

@@ -21,18 +21,8 @@ from . import dynamic_oracle as oracle
 from .corpus_dynamic import CASES, MODES
 
 # ---- why cases differ today ------------------------------------------------------------------------------------------
-AOT_NAMES = ("the frontend's graphs, guards and counts match; the AOT forward graph differs in node numbers only "
-             "(torch eq_98, ours eq_102): somewhere in this block (module floats as graph inputs, then attention "
-             "over a symbolic sequence length) torch's C++ does size arithmetic ours does not replay, not yet "
-             "traced down")
-COMMON_FACTOR = ("AOT's guards differ by one: torch decides `3*s*(25 // s) == 75` from the known `s*(25 // s) == 25` "
-                 "(it compares relations with their common integer factor divided out), ours records it")
-
-# Every (case, mode) whose counts, graphs or guards differ from torch's today (strict xfail).
-KNOWN_DIFFERENT = {
-    ("small_conv_net", "true"): COMMON_FACTOR,
-    ("gpt_block", "true"): AOT_NAMES,
-}
+# Every (case, mode) whose counts, graphs or guards differ from torch's today (strict xfail): none.
+KNOWN_DIFFERENT = {}
 
 KNOWN_VALUE_DIFFERENT = {}
 
