@@ -248,8 +248,7 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
     def STORE_ATTR(self, inst):
         obj, value = self.pop().realize(), self.pop()
         if isinstance(obj, UserObjectVariable) and obj.source is None:  # an object made in the frame
-            obj.attrs[inst.argval] = value
-            return
+            return obj.store_attr(self, inst.argval, value)
         if not isinstance(obj, NNModuleVariable) or not obj.can_store_attr(inst.argval, value):
             raise Unsupported(f"setting attribute {inst.argval!r} of {obj}", "side_effect")
         self.output.stored_attrs[(obj.source, inst.argval)] = (obj, value)
@@ -362,6 +361,8 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
             found = constant_key(item) in container.items
         elif container.is_python_constant() and item.is_python_constant():
             found = item.as_python_constant() in container.as_python_constant()
+        elif isinstance(container, UserObjectVariable):
+            found = container.call_dunder(self, "__contains__", [item]).realize().truth(self)
         elif isinstance(container, BaseListVariable):  # as Python: identity first, then ==, item by item
             found = any(v.realize() is item or binary_op(self, operator.eq, v, item).truth(self) for v in container.items)
         else:

@@ -26,7 +26,7 @@ from .numpy_arrays import is_ndarray_operation, ndarray_min_max, ndarray_operato
 from .sym_node import SYMBOLIC_OPERATORS, SymNodeVariable, sym_arithmetic
 from .tensor import TensorVariable, record
 from .stdlib import LIBRARY_CALLABLES, LibraryCallsMixin
-from .user_defined import UserObjectVariable
+from .user_defined import SuperVariable, UserObjectVariable
 
 FOLDABLE = {abs, min, max, round, int, float, bool, str, divmod, pow, sum, all, any, type, slice, set, frozenset, range,
             len, ord, chr, hex, oct, bin, format, repr, ascii, hash, callable, isinstance, issubclass, sorted,
@@ -81,6 +81,8 @@ def binary_op(tx, fn, a, b):
     if fn in (operator.eq, operator.ne) and (isinstance(a, UserObjectVariable) or isinstance(b, UserObjectVariable)):
         equal = _objects_equal(tx, a, b)
         return equal if fn is operator.eq else ConstantVariable(not equal.truth(tx))
+    if isinstance(a, UserObjectVariable) or isinstance(b, UserObjectVariable):
+        return _user_operator(tx, fn, a, b)
     if (isinstance(a, SymNodeVariable) or isinstance(b, SymNodeVariable)) and fn in SYMBOLIC_OPERATORS and all(
             isinstance(v, SymNodeVariable) or v.is_python_constant() for v in (a, b)):
         return sym_arithmetic(tx.output, fn, [a, b])
@@ -105,6 +107,20 @@ def binary_op(tx, fn, a, b):
     raise Unsupported(f"{fn.__name__} of {a} and {b}", "unsupported")
 
 
+def _user_operator(tx, fn, a, b):
+    """`a + b` with a user's object: a's __add__ (`+=`: __iadd__ first), else b's __radd__, inlined; NotImplemented
+    from one passes to the next, as Python's."""
+    name = fn.__name__
+    base = name[1:] if name.startswith("i") and hasattr(operator, name[1:]) else name
+    tries = [(a, f"__{name}__", b)] * (base != name) + [(a, f"__{base}__", b), (b, f"__r{base}__", a)]
+    for left, dunder, right in tries:
+        if isinstance(left, UserObjectVariable) and left.has_dunder(dunder):
+            result = left.call_dunder(tx, dunder, [right])
+            if not (result.is_python_constant() and result.as_python_constant() is NotImplemented):
+                return result
+    raise Unsupported(f"{name} of {a} and {b}", "unsupported")
+
+
 def _objects_equal(tx, a, b):
     """`a == b` with a user's object: its class's __eq__ inlined (the left operand's first), else identity."""
     for left, right in ((a, b), (b, a)):
@@ -122,6 +138,8 @@ def unary_op(tx, fn, a):
         return ndarray_operator(tx, fn, [a])
     if isinstance(a, SymNodeVariable) and fn in SYMBOLIC_OPERATORS:
         return sym_arithmetic(tx.output, fn, [a])
+    if isinstance(a, UserObjectVariable):
+        return a.call_dunder(tx, f"__{fn.__name__}__", [])
     if isinstance(a, TensorVariable):
         return record(tx.output, "call_function", fn, [a], {})
     if _is_const(a):
@@ -179,8 +197,15 @@ class BuiltinVariable(LibraryCallsMixin, ValueVariable):  # (the mixin: stdlib.p
     def call_type(self, tx, obj):
         return ConstantVariable(obj.realize().python_type())
 
+    def call_super(self, tx, *args):
+        """super() as its zero-argument form reads it: the __class__ cell and the method's first argument."""
+        cls, obj = args if args else (tx.cells["__class__"].contents, tx.symbolic_locals[tx.code.co_varnames[0]])
+        return SuperVariable(cls.realize().as_python_constant(), obj.realize())
+
     def call_len(self, tx, obj):
         obj = obj.realize()
+        if isinstance(obj, UserObjectVariable):
+            return obj.call_dunder(tx, "__len__", [])
         if isinstance(obj, TensorVariable):
             if obj.example_value.dim() == 0:
                 raise Unsupported("len() of a 0-d tensor", "unsupported_call")

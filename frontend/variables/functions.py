@@ -76,6 +76,9 @@ class UserFunctionVariable(VariableTracker):
     def closure_cells(self, tx):
         cells = {}
         for i, (name, cell) in enumerate(zip(self.fn.__code__.co_freevars, self.fn.__closure__ or ())):
+            if name == "__class__":  # the class zero-argument super() reads: fixed when the class was made
+                cells[name] = CellVariable(ConstantVariable(cell.cell_contents))
+                continue
             if self.source is None:
                 raise Unsupported(f"closure of {self.fn.__qualname__} without a source to guard", "unsupported_call")
             source = AttrSource(GetItemSource(AttrSource(self.source, "__closure__"), i), "cell_contents")
