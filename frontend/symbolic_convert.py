@@ -10,6 +10,7 @@ taken on values known at translation time (and guarded), and a branch on tensor 
 """
 import builtins
 import functools
+import inspect
 import operator
 
 import minitorch2
@@ -29,7 +30,7 @@ from .variables.dicts import constant_key
 from .variables.dynamo_forms import name_after_local
 from .variables.lists import BaseListVariable, iterate
 from .variables.numpy_arrays import NumpyNdarrayVariable
-from .variables.stdlib import GeneratorContextVariable, SuspendingGeneratorMixin
+from .variables.stdlib import GeneratorContextVariable, SuspendingGeneratorMixin, generator_iterator
 from .variables.sym_node import SliceVariable, SymNodeVariable
 from .variables.tensor import record, record_mutation
 from .variables.user_defined import UserObjectVariable
@@ -136,8 +137,10 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
             raise Unsupported("inlining recursion too deep", "unsupported_call")
         translator = SuspendingGeneratorTranslator if suspending else InliningInstructionTranslator
         if pyversion.is_generator(code) and not suspending:
+            if code.co_name != "<genexpr>" and code.co_flags & inspect.CO_GENERATOR:  # run lazily, yield by yield
+                return generator_iterator(self.inline_call(code, f_globals, bound_args, cells, suspending=True))
             if code.co_name != "<genexpr>":
-                raise Unsupported(f"{code.co_name} is a generator or coroutine", "generator")
+                raise Unsupported(f"{code.co_name} is a coroutine", "generator")
             translator = GeneratorExpressionTranslator
         sub = translator(code, f_globals, self.output, dict(bound_args), dict(cells), self.depth + 1)
         sub.root_globals = self.root_globals

@@ -16,6 +16,7 @@ import itertools
 import operator
 import types
 
+from .. import pyversion
 from ..exc import Unsupported
 from .base import VariableTracker
 from .constant import ConstantVariable
@@ -89,6 +90,33 @@ class SuspendingGeneratorMixin:
     def run(self):
         self.return_value, self.suspended = None, False
         return super().run()
+
+    def GET_YIELD_FROM_ITER(self, inst):
+        self.push(iterate(self, self.pop()))
+
+    def SEND(self, inst):
+        """`yield from it`: it's next item to yield, or at its end a jump past the loop (3.11: it popped)."""
+        self.pop()  # (the value sent in: next() sends None)
+        item = self.stack[-1].next_item(self)
+        if item is None:
+            self.stack[-1:] = [ConstantVariable(None)] if pyversion.VERSION == (3, 11) else [self.stack[-1], ConstantVariable(None)]
+            return self.jump(inst)
+        self.push(item)
+
+    def END_SEND(self, inst):  # 3.12+: the receiver under the result goes
+        del self.stack[-2]
+
+
+def generator_iterator(generator):
+    """A generator function called in the frame: a lazy iterator whose items are its yields, each run on to as next()
+    asks for it (a SuspendingGeneratorMixin translator), as Dynamo inlines generators."""
+    def yields():
+        while True:
+            value = generator.run()
+            if not generator.suspended:
+                return
+            yield value
+    return lazy_iterator(yields(), pure=False)
 
 
 class GeneratorExitVariable(VariableTracker):
