@@ -30,7 +30,8 @@ from .variables.dicts import constant_key
 from .variables.dynamo_forms import name_after_local
 from .variables.lists import BaseListVariable, iterate
 from .variables.numpy_arrays import NumpyNdarrayVariable
-from .variables.stdlib import GeneratorContextVariable, SuspendingGeneratorMixin, generator_iterator
+from .variables.stdlib import (GeneratorContextVariable, NullContextVariable, SuspendingGeneratorMixin,
+                               generator_iterator)
 from .variables.sym_node import SliceVariable, SymNodeVariable
 from .variables.tensor import record, record_mutation
 from .variables.user_defined import UserObjectVariable
@@ -496,7 +497,7 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
 
     def BEFORE_WITH(self, inst):
         ctx = self.pop().realize()
-        if not isinstance(ctx, (GradModeVariable, AutocastVariable, GeneratorContextVariable)):
+        if not isinstance(ctx, (GradModeVariable, AutocastVariable, GeneratorContextVariable, NullContextVariable)):
             raise Unsupported(f"`with` on {ctx} (only no_grad/enable_grad/set_grad_enabled/autocast/@contextmanager)",
                               "graph_break_in_with")
         exit_var = ctx.enter(self)

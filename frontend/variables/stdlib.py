@@ -9,6 +9,7 @@ generator (GeneratorContextVariable). BuiltinVariable takes LibraryCallsMixin: a
 runs the mixin's `call_<its __name__>`.
 """
 import collections
+import collections.abc
 import contextlib
 import functools
 import inspect
@@ -28,6 +29,14 @@ LIBRARY_CALLABLES = {functools.partial, functools.reduce, collections.deque, col
                      collections.defaultdict, dict.fromkeys, collections.OrderedDict.fromkeys, itertools.chain,
                      collections.defaultdict.fromkeys, itertools.chain.from_iterable, itertools.islice, itertools.count,
                      itertools.repeat, itertools.accumulate}
+# itertools' combinators run for real over streams of trackers (LibraryCallsMixin._over_streams); those calling a
+# function of the program (a predicate, starmap's function, groupby's key) call it through its tracker
+OVER_STREAMS = {itertools.pairwise, itertools.combinations, itertools.permutations, itertools.zip_longest,
+                itertools.cycle, itertools.compress, itertools.tee, itertools.starmap, itertools.takewhile,
+                itertools.dropwhile, itertools.filterfalse, itertools.groupby, itertools.product}
+PREDICATED = {itertools.takewhile, itertools.dropwhile, itertools.filterfalse}
+LIBRARY_CALLABLES |= OVER_STREAMS | {contextlib.nullcontext, contextlib.suppress, operator.attrgetter,
+                                     operator.itemgetter, operator.methodcaller}
 
 
 class PartialVariable(VariableTracker):
@@ -213,8 +222,99 @@ def is_namedtuple_class(cls):
             and all(getattr(cls, m) is getattr(tuple, m) for m in ("__getitem__", "__iter__", "__len__")))
 
 
+class NullContextVariable(VariableTracker):
+    """contextlib.nullcontext(value), or suppress(...) (no exception is raised in a compiled frame): a `with` block
+    that binds `value` and does nothing more."""
+
+    def __init__(self, value):
+        super().__init__()
+        self.yielded = value
+
+    def python_type(self):
+        return contextlib.nullcontext
+
+    def enter(self, tx):
+        return self
+
+    def call_function(self, tx, args, kwargs):  # (its exit)
+        return ConstantVariable(None)
+
+
+def _attrgetter(*names):  # operator's getters, inlined as the program's own functions would be
+    def get(obj):
+        return getattr(obj, names[0]) if len(names) == 1 else tuple(getattr(obj, name) for name in names)
+    return get
+
+
+def _itemgetter(*keys):
+    def get(obj):
+        return obj[keys[0]] if len(keys) == 1 else tuple(obj[key] for key in keys)
+    return get
+
+
+def _methodcaller(name, *args, **kwargs):
+    def call(obj):
+        return getattr(obj, name)(*args, **kwargs)
+    return call
+
+
+def _stream_item(value):
+    """What a combinator gives back, as a tracker: its tuples as tuples of trackers, groupby's groups lazily."""
+    if isinstance(value, tuple):
+        return TupleVariable([_stream_item(v) for v in value])
+    if isinstance(value, VariableTracker):
+        return value
+    return lazy_iterator(map(_stream_item, value)) if isinstance(value, collections.abc.Iterator) else ConstantVariable(value)
+
+
 class LibraryCallsMixin:
     """The rules for LIBRARY_CALLABLES, on BuiltinVariable (`self.value` is the callable)."""
+
+    def _over_streams(self, tx, *args, **kwargs):
+        fn, its = self.value, []
+
+        def stream(var):
+            its.append(iterate(tx, var))
+            return its[-1].stream()
+
+        def calls(var, convert):
+            return None if var is None or var.realize().is_python_constant() and var.as_python_constant() is None \
+                else (lambda *xs: convert(var.realize().call_function(tx, list(xs), {}).realize()))
+        if fn in PREDICATED:
+            args = [calls(args[0], lambda r: r.truth(tx)), stream(args[1])]
+        elif fn is itertools.starmap:
+            args = [calls(args[0], lambda r: r), (v.realize().unpack_var_sequence(tx) for v in stream(args[1]))]
+        elif fn is itertools.groupby:
+            key = calls(kwargs.pop("key", args[1] if len(args) > 1 else None), lambda r: r.as_python_constant())
+            args, kwargs = [stream(args[0])], {"key": key or (lambda v: v.realize().as_python_constant())}
+        elif fn is itertools.compress:
+            args = [stream(args[0]), (v.realize().truth(tx) for v in stream(args[1]))]
+        else:
+            args = [a.realize().as_python_constant() if type(a.realize().as_python_constant() if a.realize(
+            ).is_python_constant() else None) is int else stream(a) for a in args]
+            kwargs = {k: v if k == "fillvalue" else v.realize().as_python_constant() for k, v in kwargs.items()}
+        result = fn(*args, **kwargs)
+        pure = fn not in PREDICATED | {itertools.starmap, itertools.groupby}
+        if fn is itertools.tee:
+            return TupleVariable([lazy_iterator(r, *its, pure=pure) for r in result])
+        return lazy_iterator(map(_stream_item, result), *its, pure=pure)
+
+    call_pairwise = call_combinations = call_permutations = call_zip_longest = call_cycle = call_compress = \
+        call_tee = call_starmap = call_takewhile = call_dropwhile = call_filterfalse = call_groupby = \
+        call_product = _over_streams
+
+    def call_nullcontext(self, tx, value=None):
+        return NullContextVariable(value or ConstantVariable(None))
+
+    def call_suppress(self, tx, *exceptions):
+        return NullContextVariable(ConstantVariable(None))
+
+    def _polyfill(self, tx, *args, **kwargs):
+        polyfill = {operator.attrgetter: _attrgetter, operator.itemgetter: _itemgetter,
+                    operator.methodcaller: _methodcaller}[self.value]
+        return tx.output.wrap(polyfill, None).call_function(tx, list(args), kwargs)
+
+    call_attrgetter = call_itemgetter = call_methodcaller = _polyfill
 
     def call_partial(self, tx, fn, *args, **kwargs):
         return PartialVariable(fn, args, kwargs)
