@@ -226,10 +226,13 @@ class BuiltinVariable(LibraryCallsMixin, ValueVariable):  # (the mixin: stdlib.p
             return default
         return obj.var_getattr(tx, name)
 
+    def call_id(self, tx, obj):  # an object made in the frame: its tracker's, the same for the whole translation
+        return ConstantVariable(id(getattr(obj.realize(), "value", obj.realize())))
+
     def call_callable(self, tx, obj):
-        obj = obj.realize()
-        value_type = type(obj.as_python_constant()) if _is_const(obj) else obj.python_type()
-        return ConstantVariable(hasattr(value_type, "__call__"))
+        obj = obj.realize()  # (a class is callable: hasattr(int, "__call__") holds, but of type(3) it does not)
+        return ConstantVariable(callable(obj.as_python_constant()) if _is_const(obj) else
+                                hasattr(obj.python_type(), "__call__"))
 
     def call_hasattr(self, tx, obj, name):
         return ConstantVariable(_has_attribute(tx, obj.realize(), name.realize().as_python_constant()))
@@ -260,6 +263,10 @@ class BuiltinVariable(LibraryCallsMixin, ValueVariable):  # (the mixin: stdlib.p
     def _min_max(self, fn, tx, *args, **kwargs):
         """Constants fold; tensors pair up as Dynamo's: torch.minimum of two, clamp(t, max=c) with a number."""
         items = [v.realize() for v in (args[0].realize().unpack_var_sequence(tx) if len(args) == 1 else args)]
+        key = kwargs.get("key", ConstantVariable(None)).realize()
+        if not key.is_python_constant():  # a lambda's keys: folded
+            keys = [key.call_function(tx, [v], {}).realize().as_python_constant() for v in items]
+            return items[keys.index(fn(keys))]
         if not kwargs and is_ndarray_operation(items):  # np.clip / np.maximum nodes, as Dynamo's (numpy_arrays.py)
             return ndarray_min_max(tx, fn, items)
         if not kwargs and any(isinstance(v, SymNodeVariable) for v in items) and all(
