@@ -15,7 +15,6 @@ import numpy as np
 
 import minitorch2
 
-from .. import guards
 from ..exc import Unsupported
 from .base import ValueVariable
 from .constant import ConstantVariable
@@ -26,7 +25,8 @@ from .numpy_arrays import is_ndarray_operation, ndarray_min_max, ndarray_operato
 from .sym_node import SYMBOLIC_OPERATORS, SymNodeVariable, sym_arithmetic
 from .tensor import TensorVariable, record
 from .stdlib import LIBRARY_CALLABLES, LibraryCallsMixin
-from .user_defined import SuperVariable, UserObjectVariable
+from .user_defined import UserObjectVariable
+from .user_protocols import ProtocolCallsMixin, user_operator
 
 FOLDABLE = {abs, min, max, round, int, float, bool, str, divmod, pow, sum, all, any, type, slice, set, frozenset, range,
             len, ord, chr, hex, oct, bin, format, repr, ascii, hash, callable, isinstance, issubclass, sorted,
@@ -56,24 +56,6 @@ def _symbolic_math(fn):
     return getattr(minitorch2, f"_sym_{fn.__name__}", None) if getattr(fn, "__self__", None) is math else None
 
 
-def _has_attribute(tx, obj, name):
-    """hasattr(obj, name) now, guarded where it can change (Dynamo's HASATTR: a module's attributes can be deleted)."""
-    if obj.is_python_constant():
-        return hasattr(obj.as_python_constant(), name)
-    if isinstance(obj, TensorVariable):
-        return hasattr(obj.example_value, name)
-    if isinstance(obj, (BaseListVariable, DictVariable)):  # (a namedtuple's _fields: its class's attributes)
-        return hasattr(obj.python_type(), name)
-    if isinstance(obj, UserObjectVariable) and obj.source is None:
-        return name in obj.attrs or hasattr(obj.python_type(), name)
-    if not hasattr(obj, "module"):
-        raise Unsupported(f"hasattr on {obj}", "unsupported_call")
-    present = hasattr(obj.module, name)
-    if obj.source is not None:
-        tx.output.guards.add(guards.hasattr_guard(obj.source, name, present))
-    return present
-
-
 def binary_op(tx, fn, a, b):
     a, b = a.realize(), b.realize()
     if is_ndarray_operation([a, b]):  # `a + 1` of ndarrays, a numpy node (numpy_arrays.py)
@@ -82,7 +64,7 @@ def binary_op(tx, fn, a, b):
         equal = _objects_equal(tx, a, b)
         return equal if fn is operator.eq else ConstantVariable(not equal.truth(tx))
     if isinstance(a, UserObjectVariable) or isinstance(b, UserObjectVariable):
-        return _user_operator(tx, fn, a, b)
+        return user_operator(tx, fn, a, b)
     if (isinstance(a, SymNodeVariable) or isinstance(b, SymNodeVariable)) and fn in SYMBOLIC_OPERATORS and all(
             isinstance(v, SymNodeVariable) or v.is_python_constant() for v in (a, b)):
         return sym_arithmetic(tx.output, fn, [a, b])
@@ -105,20 +87,6 @@ def binary_op(tx, fn, a, b):
     if _is_const(a) and _is_const(b):
         return _fold(fn, [a.as_python_constant(), b.as_python_constant()])
     raise Unsupported(f"{fn.__name__} of {a} and {b}", "unsupported")
-
-
-def _user_operator(tx, fn, a, b):
-    """`a + b` with a user's object: a's __add__ (`+=`: __iadd__ first), else b's __radd__, inlined; NotImplemented
-    from one passes to the next, as Python's."""
-    name = fn.__name__
-    base = name[1:] if name.startswith("i") and hasattr(operator, name[1:]) else name
-    tries = [(a, f"__{name}__", b)] * (base != name) + [(a, f"__{base}__", b), (b, f"__r{base}__", a)]
-    for left, dunder, right in tries:
-        if isinstance(left, UserObjectVariable) and left.has_dunder(dunder):
-            result = left.call_dunder(tx, dunder, [right])
-            if not (result.is_python_constant() and result.as_python_constant() is NotImplemented):
-                return result
-    raise Unsupported(f"{name} of {a} and {b}", "unsupported")
 
 
 def _objects_equal(tx, a, b):
@@ -155,7 +123,7 @@ def _fold(fn, args, kwargs=None):
         raise Unsupported(f"{getattr(fn, '__name__', fn)} raised {type(e).__name__}: {e}", "unsupported") from None
 
 
-class BuiltinVariable(LibraryCallsMixin, ValueVariable):  # (the mixin: stdlib.py's rules)
+class BuiltinVariable(LibraryCallsMixin, ProtocolCallsMixin, ValueVariable):  # (the mixins: stdlib.py, user_protocols.py)
     def is_python_constant(self):
         return True
 
@@ -194,14 +162,6 @@ class BuiltinVariable(LibraryCallsMixin, ValueVariable):  # (the mixin: stdlib.p
 
     # ---- builtins with their own rules --------------------------------------------------
 
-    def call_type(self, tx, obj):
-        return ConstantVariable(obj.realize().python_type())
-
-    def call_super(self, tx, *args):
-        """super() as its zero-argument form reads it: the __class__ cell and the method's first argument."""
-        cls, obj = args if args else (tx.cells["__class__"].contents, tx.symbolic_locals[tx.code.co_varnames[0]])
-        return SuperVariable(cls.realize().as_python_constant(), obj.realize())
-
     def call_len(self, tx, obj):
         obj = obj.realize()
         if isinstance(obj, UserObjectVariable):
@@ -215,27 +175,6 @@ class BuiltinVariable(LibraryCallsMixin, ValueVariable):  # (the mixin: stdlib.p
         if _is_const(obj):
             return ConstantVariable(len(obj.as_python_constant()))
         raise Unsupported(f"len() of {obj}", "unsupported_call")
-
-    def call_isinstance(self, tx, obj, classes):
-        return ConstantVariable(issubclass(obj.realize().python_type(), classes.realize().as_python_constant()))
-
-    def call_getattr(self, tx, obj, name, default=None):
-        """The default only where obj has no such attribute (guarded); one that cannot be traced is a graph break."""
-        obj, name = obj.realize(), name.realize().as_python_constant()
-        if default is not None and not _has_attribute(tx, obj, name):
-            return default
-        return obj.var_getattr(tx, name)
-
-    def call_id(self, tx, obj):  # an object made in the frame: its tracker's, the same for the whole translation
-        return ConstantVariable(id(getattr(obj.realize(), "value", obj.realize())))
-
-    def call_callable(self, tx, obj):
-        obj = obj.realize()  # (a class is callable: hasattr(int, "__call__") holds, but of type(3) it does not)
-        return ConstantVariable(callable(obj.as_python_constant()) if _is_const(obj) else
-                                hasattr(obj.python_type(), "__call__"))
-
-    def call_hasattr(self, tx, obj, name):
-        return ConstantVariable(_has_attribute(tx, obj.realize(), name.realize().as_python_constant()))
 
     def call_sum(self, tx, iterable, start=None):
         """With tensors, a chain of adds (`0 + a`, `+ b`...), each item read as its add needs it (Dynamo's order)."""

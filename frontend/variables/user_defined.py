@@ -14,11 +14,11 @@ import minitorch2
 
 from ..exc import Unsupported
 from ..source import attr_source
-from .base import ValueVariable, VariableTracker
+from .base import ValueVariable
 from .constant import ConstantVariable
 from .functions import UserFunctionVariable, UserMethodVariable
-from .lists import iterate
 from .nn_module import NNModuleVariable, record_module_inits
+from .user_protocols import ClassMembersMixin, SpecialMethodsMixin
 
 
 def is_plain_object(value):
@@ -29,7 +29,7 @@ def is_plain_object(value):
             and not cls.__module__.startswith(("minitorch2", "frontend")))
 
 
-class UserObjectVariable(ValueVariable):
+class UserObjectVariable(SpecialMethodsMixin, ValueVariable):  # (the mixin: user_protocols.py)
     def __init__(self, value, source=None):
         super().__init__(value, source)
         self.attrs = {}  # an object made in the frame: the attributes set on it, name -> tracker
@@ -46,37 +46,7 @@ class UserObjectVariable(ValueVariable):
             return UserMethodVariable(UserFunctionVariable(class_attr), self)
         if class_attr is not None and not hasattr(type(class_attr), "__get__"):  # a class-level constant
             return tx.output.wrap(class_attr, attr_source(self.source, name))
-        if isinstance(class_attr, (classmethod, staticmethod)):
-            return class_member(tx, type(self.value), class_attr)
-        if name not in ("__iter__", "__getitem__", "__contains__", "__len__") and self.has_dunder("__getattr__"):
-            return self.call_dunder(tx, "__getattr__", [ConstantVariable(name)])  # (the lookups above failed)
-        raise Unsupported(f"attribute {name!r} of a {type(self.value).__name__} object", "unsupported_attr")
-
-    def store_attr(self, tx, name, value):
-        """`obj.x = v` on an object made in the frame: a property's setter inlined, else kept in attrs."""
-        setter = getattr(inspect.getattr_static(type(self.value), name, None), "fset", None)
-        if isinstance(setter, types.FunctionType):
-            return UserFunctionVariable(setter).call_function(tx, [value], {}, self_var=self)
-        self.attrs[name] = value
-
-    def has_dunder(self, name):
-        return isinstance(inspect.getattr_static(type(self.value), name, None), types.FunctionType)
-
-    def call_dunder(self, tx, name, args):
-        """A special method of the object's class in Python (`len(obj)`: __len__), inlined with the object as self."""
-        if not self.has_dunder(name):
-            raise Unsupported(f"{name} of a {type(self.value).__name__} object", "unsupported_call")
-        return UserFunctionVariable(inspect.getattr_static(type(self.value), name)).call_function(tx, args, {}, self)
-
-    def call_function(self, tx, args, kwargs):
-        return self.call_dunder(tx, "__call__", args) if not kwargs else UserFunctionVariable(
-            inspect.getattr_static(type(self.value), "__call__")).call_function(tx, args, kwargs, self_var=self)
-
-    def getitem(self, tx, index):
-        return self.call_dunder(tx, "__getitem__", [index])
-
-    def unpack_var_sequence(self, tx):
-        return iterate(tx, self.call_dunder(tx, "__iter__", [])).unpack_var_sequence(tx)
+        return self.special_getattr(tx, name, class_attr)
 
     def __repr__(self):
         return f"UserObjectVariable({type(self.value).__name__})"
@@ -90,44 +60,8 @@ def is_user_class(cls):
         and not cls.__module__.startswith(("minitorch2", "frontend"))))
 
 
-class SuperVariable(VariableTracker):
-    """super() in a method inlined: attributes looked up past `cls` in the object's class's method resolution order."""
-
-    def __init__(self, cls, obj):
-        super().__init__()
-        self.cls, self.obj = cls, obj
-
-    def var_getattr(self, tx, name):
-        mro = self.obj.python_type().__mro__
-        member = next((vars(k)[name] for k in mro[mro.index(self.cls) + 1:] if name in vars(k)), None)
-        if isinstance(member, types.FunctionType):
-            return UserMethodVariable(UserFunctionVariable(member), self.obj)
-        if isinstance(member, (classmethod, staticmethod)):
-            return class_member(tx, self.obj.python_type(), member)
-        if member is object.__init__:
-            return tx.output.wrap(_no_init, None)
-        raise Unsupported(f"super().{name}", "unsupported_attr")
-
-
-def _no_init(*args):
-    return None
-
-
-def class_member(tx, cls, member, cls_var=None):
-    """A classmethod bound to its class, a staticmethod's function."""
-    if isinstance(member, staticmethod):
-        return tx.output.wrap(member.__func__, None)
-    return UserMethodVariable(UserFunctionVariable(member.__func__), cls_var or tx.output.wrap(cls, None))
-
-
-class UserClassVariable(ConstantVariable):
+class UserClassVariable(ClassMembersMixin, ConstantVariable):
     """A class of is_user_class; calling it makes the object in the frame."""
-
-    def var_getattr(self, tx, name):
-        member = next((vars(k)[name] for k in self.value.__mro__ if name in vars(k)), None)
-        if isinstance(member, (classmethod, staticmethod)) and isinstance(member.__func__, types.FunctionType):
-            return class_member(tx, self.value, member, self)
-        return super().var_getattr(tx, name)
 
     def call_function(self, tx, args, kwargs):
         cls = self.value
