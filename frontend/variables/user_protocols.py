@@ -133,8 +133,19 @@ class ProtocolCallsMixin:
     """On BuiltinVariable: the builtins that look into objects (type, isinstance, getattr, hasattr, callable, id,
     super)."""
 
-    def call_type(self, tx, obj):
+    def call_type(self, tx, obj, *class_parts):
+        """type(x), or type(name, bases, namespace) making a class now from constants."""
+        if class_parts:
+            parts = [obj, *class_parts]
+            return tx.output.wrap(type(*[p.realize().as_python_constant() for p in parts]), None)
         return ConstantVariable(obj.realize().python_type())
+
+    def call_setattr(self, tx, obj, name, value):
+        obj = obj.realize()
+        if not isinstance(obj, SpecialMethodsMixin) or obj.source is not None:
+            raise Unsupported(f"setattr on {obj}", "side_effect")
+        obj.store_attr(tx, name.realize().as_python_constant(), value)
+        return ConstantVariable(None)
 
     def call_isinstance(self, tx, obj, classes):
         return ConstantVariable(issubclass(obj.realize().python_type(), classes.realize().as_python_constant()))
