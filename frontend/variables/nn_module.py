@@ -14,7 +14,7 @@ from .dynamo_forms import record_module_inits
 from .functions import UserFunctionVariable, UserMethodVariable
 from .lists import TupleVariable
 
-CONTAINERS = (minitorch2.nn.ModuleList, minitorch2.nn.Sequential)
+CONTAINERS = (minitorch2.nn.ModuleList, minitorch2.nn.Sequential, minitorch2.nn.ParameterList)
 
 
 class NNModuleVariable(VariableTracker):
@@ -71,8 +71,9 @@ class NNModuleVariable(VariableTracker):
     def unpack_var_sequence(self, tx):
         if not isinstance(self.module, CONTAINERS):
             raise Unsupported(f"iteration over {type(self.module).__name__}", "unsupported")
-        return [tx.output.wrap(sub, module_member_source(self.source, "_modules", key))
-                for key, sub in self.module._modules.items()]
+        kind = "_parameters" if isinstance(self.module, minitorch2.nn.ParameterList) else "_modules"
+        return [tx.output.wrap(sub, module_member_source(self.source, kind, key))
+                for key, sub in getattr(self.module, kind).items()]
 
     def getitem(self, tx, index):
         index = index.realize()
@@ -91,7 +92,7 @@ class NNModuleVariable(VariableTracker):
     def length(self):
         if not isinstance(self.module, CONTAINERS):
             raise Unsupported(f"len() of {type(self.module).__name__}", "unsupported")
-        return len(self.module._modules)
+        return len(self.module)
 
     def __repr__(self):
         return f"NNModuleVariable({type(self.module).__name__})"

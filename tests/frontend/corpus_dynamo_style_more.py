@@ -678,6 +678,104 @@ def ip_addcdiv_(a, b):
 def ip_inplace_on_input(a, b):
     a.add_(1)
     return a * b
+
+# ---- nn.Module: Sequential, ModuleDict, ParameterList, attributes, parameters, super().forward
+torch.manual_seed(0)
+class _Seq(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.body = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 3))
+        self.scale = nn.Parameter(torch.ones(3))
+        self.register_buffer("offset", torch.full((3,), 0.5))
+    def forward(self, x):
+        return self.body(x) * self.scale + self.offset
+_SEQ = _Seq()
+def nm_sequential_param_buffer(a, b):
+    return _SEQ(a) + b
+class _Dict(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.heads = nn.ModuleDict({"p": nn.Linear(3, 3), "q": nn.Linear(3, 3)})
+    def forward(self, x):
+        return sum(h(x) for h in self.heads.values()) + self.heads["q"](x) * len(self.heads)
+_DICT = _Dict()
+def nm_moduledict(a, b):
+    return _DICT(a)
+class _PList(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.ws = nn.ParameterList([nn.Parameter(torch.ones(3) * i) for i in range(3)])
+    def forward(self, x):
+        for w in self.ws:
+            x = x * w + 1
+        return x + self.ws[-1]
+_PLIST = _PList()
+def nm_parameterlist(a, b):
+    return _PLIST(a)
+class _Attrs(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(3, 3)
+        self.k = 3
+        self.names = ["a", "b"]
+    def forward(self, x):
+        y = self.lin(x)
+        if self.training and isinstance(self.lin, nn.Linear) and hasattr(self, "k"):
+            y = y * self.k
+        return y + len(self.names) + self.lin.weight.shape[0] + self.lin.in_features
+_ATTRS = _Attrs()
+def nm_module_attributes(a, b):
+    return _ATTRS(a)
+def nm_named_parameters(a, b):
+    total = a
+    for name, p in _SEQ.named_parameters():
+        if "weight" in name:
+            total = total + p.sum()
+    return total + sum(1 for _ in _SEQ.parameters())
+def nm_children_modules(a, b):
+    n = len(list(_SEQ.children())) + len(list(_SEQ.modules()))
+    return a * n
+def nm_sequential_indexing(a, b):
+    return _SEQ.body[0](a).sum() + _SEQ.body[-1](_SEQ.body[:2](a)) + len(_SEQ.body)
+class _Sub(_Seq):
+    def forward(self, x):
+        return super().forward(x) * 2
+_SUB = _Sub()
+def nm_subclass_super_forward(a, b):
+    return _SUB(a)
+class _Helper(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(3, 3)
+    def _act(self, t):
+        return F.gelu(t)
+    @property
+    def width(self):
+        return self.lin.out_features
+    def forward(self, x):
+        return self._act(self.lin(x)) * self.width
+_HELPER = _Helper()
+def nm_helper_method_property(a, b):
+    return _HELPER(a)
+def nm_functional_kwargs(a, b):
+    return F.softmax(a, dim=0) + F.dropout(b, p=0.0, training=False) + F.layer_norm(a, (3,)) + F.linear(a, _HELPER.lin.weight, bias=None)
+def nm_modules_in_frame(a, b):
+    return nn.Tanh()(a) + nn.Identity()(b) + nn.LeakyReLU(0.1)(a)
+class _Counter(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(3, 3)
+    def forward(self, x):
+        return self.lin(x).relu().sum(dim=-1, keepdim=True).expand(3)
+_CNT = _Counter()
+def nm_chained_methods(a, b):
+    return _CNT(a) + _CNT(b)
+def nm_no_grad_module(a, b):
+    with torch.no_grad():
+        y = _HELPER(a)
+    return y + b
+def nm_state_dict_keys(a, b):
+    return a * len(_SEQ.state_dict())
 '''
 
 MORE_PROGRAMS = tuple(line[4:line.index("(")] for line in MORE_SRC.splitlines()

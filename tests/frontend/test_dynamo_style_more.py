@@ -48,6 +48,11 @@ KNOWN_DIFFS = {
     "ta_requires_grad_flag": "an input tensor's .grad (None, guarded) is a graph break here",
     "ct_dict_merge_ops": "dict | dict and |= are a graph break here",
     "ct_del_items": "del xs[i] / del d[k] (DELETE_SUBSCR) is a graph break here",
+    "nm_sequential_indexing": "slicing a Sequential (Dynamo makes a new one) is a graph break here",
+    "nm_moduledict": "ModuleDict.values() reads its _modules dict, which is a graph break here",
+    "nm_named_parameters": "Module.named_parameters() (its `in` on a set of tensors) is a graph break here",
+    "nm_children_modules": "Module.children()/modules() read _modules, a graph break here",
+    "nm_state_dict_keys": "Module.state_dict() is a graph break here; Dynamo traces it",
     "gl_mutate_global_dict": "writing a global dict's item: Dynamo replays it and recompiles on the changed dict; ours breaks",
 }
 
