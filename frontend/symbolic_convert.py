@@ -273,6 +273,12 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
         else:
             raise Unsupported("item assignment (obj[i] = v) on a value from outside the frame", "side_effect")
 
+    def DELETE_SUBSCR(self, inst):  # `del xs[i]`, `del d[k]`: a pop whose value goes
+        key, obj = self.pop().realize(), self.pop().realize()
+        if not (isinstance(obj, DictVariable) or type(obj) is ListVariable and type(getattr(key, "value", None)) is int):
+            raise Unsupported(f"del of an item of {obj}", "unsupported")
+        obj.call_method(self, "pop", [key], {})
+
     def BINARY_SUBSCR(self, inst):
         index, obj = self.pop().realize(), self.pop().realize()
         if hasattr(obj, "getitem"):  # (before tensors: an ndarray's is its own, numpy_arrays.py)

@@ -4,6 +4,7 @@ Frontend layer; the only place that decides which tracker a value gets, and guar
 kind (tensor metadata, constant value, object identity, sequence type and length).
 """
 import builtins
+import collections
 import functools
 import math
 import types
@@ -97,12 +98,12 @@ def wrap(og, value, source):
             og.guards.add(guards.length_guard(source, value))
         items = [wrap(og, v, GetItemSource(source, i) if source is not None else None) for i, v in enumerate(value)]
         return make(items, source)
-    if type(value) is dict and all(type(k) in (str, int, bool) for k in value):
+    if type(value) in (dict, collections.OrderedDict) and all(type(k) in (str, int, bool) for k in value):
         if source is not None:
             og.guards.add(guards.type_guard(source, value), type(value))
             og.guards.add(guards.dict_keys_guard(source, list(value)))
         return DictVariable({k: wrap(og, v, GetItemSource(source, k) if source is not None else None)
-                             for k, v in value.items()}, source)
+                             for k, v in value.items()}, source, type(value))
     if isinstance(value, minitorch2.nn.Module):
         rnn_refusal.refuse_rnn(value, source)
         if source is None and next(value.parameters(), None) is not None:  # (a submodule of one made in the frame)

@@ -72,6 +72,10 @@ def binary_op(tx, fn, a, b):
         if not all(isinstance(v, TensorVariable) or _is_const(v) for v in (a, b)):
             raise Unsupported(f"{fn.__name__} of {a} and {b}", "unsupported")
         return record(tx.output, "call_function", fn, [a, b], {})
+    if isinstance(a, DictVariable) and isinstance(b, DictVariable) and fn in (operator.or_, operator.ior):
+        merged = a if fn is operator.ior else DictVariable(a.items, cls=a.cls, factory=a.factory)
+        merged.call_method(tx, "update", [b], {})
+        return merged
     if isinstance(a, BaseListVariable) or isinstance(b, BaseListVariable):  # `(None,) + pair`: a tuple of trackers
         a, b = [TupleVariable(v.unpack_var_sequence(tx)) if isinstance(v, ConstantVariable) and type(v.value) is tuple
                 else v for v in (a, b)]

@@ -90,7 +90,7 @@ class NNModuleVariable(VariableTracker):
         return self.unpack_var_sequence(tx)[key]
 
     def length(self):
-        if not isinstance(self.module, CONTAINERS):
+        if not isinstance(self.module, (*CONTAINERS, minitorch2.nn.ModuleDict)):
             raise Unsupported(f"len() of {type(self.module).__name__}", "unsupported")
         return len(self.module)
 

@@ -82,12 +82,18 @@ class SuperVariable(VariableTracker):
         mro = self.obj.python_type().__mro__
         member = next((vars(k)[name] for k in mro[mro.index(self.cls) + 1:] if name in vars(k)), None)
         if isinstance(member, types.FunctionType):
-            return UserMethodVariable(UserFunctionVariable(member), self.obj)
+            fn = tx.output.wrap(member, None)  # (a function marked disable: a graph break here)
+            if not isinstance(fn, UserFunctionVariable):
+                raise Unsupported(f"super().{name} is {fn}", "unsupported_call")
+            return UserMethodVariable(fn, self.obj)
         if isinstance(member, (classmethod, staticmethod)):
             return class_member(tx, self.obj.python_type(), member)
         if member is object.__init__:
             return tx.output.wrap(_no_init, None)
         raise Unsupported(f"super().{name}", "unsupported_attr")
+
+    def build(self, cg):  # (on the stack at a graph break: super(cls, obj) again)
+        cg.call_const(super, [ConstantVariable(self.cls), self.obj])
 
 
 def _no_init(*args):
