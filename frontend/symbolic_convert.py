@@ -10,7 +10,6 @@ taken on values known at translation time (and guarded), and a branch on tensor 
 """
 import builtins
 import functools
-import inspect
 import operator
 
 import minitorch2
@@ -138,10 +137,8 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
             raise Unsupported("inlining recursion too deep", "unsupported_call")
         translator = SuspendingGeneratorTranslator if suspending else InliningInstructionTranslator
         if pyversion.is_generator(code) and not suspending:
-            if code.co_name != "<genexpr>" and code.co_flags & inspect.CO_GENERATOR:  # run lazily, yield by yield
-                return generator_iterator(self.inline_call(code, f_globals, bound_args, cells, suspending=True))
-            if code.co_name != "<genexpr>":
-                raise Unsupported(f"{code.co_name} is a coroutine", "generator")
+            if code.co_name != "<genexpr>":  # a generator function: run lazily, yield by yield (stdlib.py)
+                return generator_iterator(code, lambda: self.inline_call(code, f_globals, bound_args, cells, True))
             translator = GeneratorExpressionTranslator
         sub = translator(code, f_globals, self.output, dict(bound_args), dict(cells), self.depth + 1)
         sub.root_globals = self.root_globals

@@ -116,9 +116,13 @@ class SuspendingGeneratorMixin:
         del self.stack[-2]
 
 
-def generator_iterator(generator):
+def generator_iterator(code, start):
     """A generator function called in the frame: a lazy iterator whose items are its yields, each run on to as next()
-    asks for it (a SuspendingGeneratorMixin translator), as Dynamo inlines generators."""
+    asks for it (`start()` makes the SuspendingGeneratorMixin translator), as Dynamo inlines generators."""
+    if not code.co_flags & inspect.CO_GENERATOR:
+        raise Unsupported(f"{code.co_name} is a coroutine", "generator")
+    generator = start()
+
     def yields():
         while True:
             value = generator.run()
