@@ -76,12 +76,10 @@ class UserFunctionVariable(VariableTracker):
     def closure_cells(self, tx):
         cells = {}
         for i, (name, cell) in enumerate(zip(self.fn.__code__.co_freevars, self.fn.__closure__ or ())):
-            if name == "__class__":  # the class zero-argument super() reads: fixed when the class was made
-                cells[name] = CellVariable(ConstantVariable(cell.cell_contents))
-                continue
-            if self.source is None:
+            if self.source is None and name != "__class__":  # (zero-argument super()'s, fixed with its class)
                 raise Unsupported(f"closure of {self.fn.__qualname__} without a source to guard", "unsupported_call")
-            source = AttrSource(GetItemSource(AttrSource(self.source, "__closure__"), i), "cell_contents")
+            closure = self.source and GetItemSource(AttrSource(self.source, "__closure__"), i)
+            source = closure and AttrSource(closure, "cell_contents")
             cells[name] = CellVariable(LazyVariableTracker(tx, cell.cell_contents, source), from_outside=True)
         return cells
 

@@ -36,7 +36,7 @@ OVER_STREAMS = {itertools.pairwise, itertools.combinations, itertools.permutatio
                 itertools.dropwhile, itertools.filterfalse, itertools.groupby, itertools.product}
 PREDICATED = {itertools.takewhile, itertools.dropwhile, itertools.filterfalse}
 LIBRARY_CALLABLES |= OVER_STREAMS | {contextlib.nullcontext, contextlib.suppress, operator.attrgetter,
-                                     operator.itemgetter, operator.methodcaller}
+                                     operator.itemgetter, operator.methodcaller, inspect.signature}
 
 
 class PartialVariable(VariableTracker):
@@ -319,6 +319,11 @@ class LibraryCallsMixin:
         return tx.output.wrap(polyfill, None).call_function(tx, list(args), kwargs)
 
     call_attrgetter = call_itemgetter = call_methodcaller = _polyfill
+
+    def call_signature(self, tx, fn):
+        """inspect.signature of a function (guarded by identity where read from the frame): a constant, now."""
+        fn = fn.realize()
+        return ConstantVariable(inspect.signature(fn.fn if hasattr(fn, "fn") else fn.as_python_constant()))
 
     def call_partial(self, tx, fn, *args, **kwargs):
         return PartialVariable(fn, args, kwargs)

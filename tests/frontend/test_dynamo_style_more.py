@@ -35,8 +35,6 @@ KNOWN_DIFFS = {
     "co_namedtuple_replace_asdict": "namedtuple._asdict of a class made in the frame: its closure has no source",
     "co_deque_rotate": "both break at deque.rotate; Dynamo compiles no frame after it, ours the rest",
     "co_chainmap": "collections.ChainMap is a graph break here",
-    "en_enum_name": "iterating an Enum class is a graph break here",
-    "in_signature_params": "inspect.signature(...).parameters (a mappingproxy) is a graph break here",
     "uc_object_dict_attr": "vars(obj) / obj.__dict__ of an object made in the frame is a graph break here",
     "uc_class_attribute_update": "a class statement in the frame (LOAD_BUILD_CLASS) is not translated",
     "gen_send_none": "generator.send() is a graph break here",
