@@ -320,6 +320,17 @@ class LibraryCallsMixin:
 
     call_attrgetter = call_itemgetter = call_methodcaller = _polyfill
 
+    def call_sorted(self, tx, iterable, key=None, reverse=None):
+        """sorted() of trackers by constant keys (the key function's answers, or the items themselves: items that hold
+        tensors, as `d.items()` does, are a graph break, as in Dynamo): the items reordered, as Dynamo sorts them."""
+        items = [v.realize() for v in iterate(tx, iterable).unpack_var_sequence(tx)]
+        if key is not None and not (key.realize().is_python_constant() and key.as_python_constant() is None):
+            keys = [key.realize().call_function(tx, [v], {}).realize().as_python_constant() for v in items]
+        else:
+            keys = [v.as_python_constant() for v in items]
+        reverse = reverse is not None and reverse.realize().as_python_constant()
+        return ListVariable([items[i] for i in sorted(range(len(items)), key=keys.__getitem__, reverse=reverse)])
+
     def call_signature(self, tx, fn):
         """inspect.signature of a function (guarded by identity where read from the frame): a constant, now."""
         fn = fn.realize()

@@ -776,6 +776,124 @@ def nm_no_grad_module(a, b):
     return y + b
 def nm_state_dict_keys(a, b):
     return a * len(_SEQ.state_dict())
+
+# ---- torch.Size arithmetic, control flow, tensor introspection, in-place and out= counts, partials, strings, nesting
+def sz_shape_arith(a, b):
+    m = a.view(1, 3)
+    return m.reshape(m.shape[1] * m.shape[0]) + max(m.shape) + sum(m.shape) + math.prod(m.shape) + m.size(-1) // 2
+def sz_size_concat(a, b):
+    s = a.view(1, 3).shape + (1,)
+    return a.view(*s).sum(-1).flatten() + len(s) + s[-2]
+def sz_permute_reversed(a, b):
+    m = a.view(1, 3, 1)
+    return m.permute(*reversed(range(m.dim()))).flatten() + b
+def sz_unbind_chunk_split(a, b):
+    x, y, z = a.unbind()
+    p, q = b.split([1, 2])
+    c = a.chunk(3)
+    return x + y * z + p.sum() + q.sum() + len(c)
+def cf_walrus_chain_compare(a, b):
+    if (n := a.shape[0]) > 2 and 0 < n < 10:
+        return a * n
+    return b
+def cf_while_break_continue(a, b):
+    i, out = 0, a
+    while True:
+        i += 1
+        if i % 2 == 0:
+            continue
+        out = out + i
+        if i > 4:
+            break
+    return out
+def cf_for_else(a, b):
+    for k in range(3):
+        if k == 5:
+            break
+    else:
+        a = a + 10
+    return a
+def cf_assert_constant(a, b):
+    assert a.dim() == 1, "expected a vector"
+    assert isinstance(b, torch.Tensor)
+    return a + b
+def _fib(n):
+    return n if n < 2 else _fib(n - 1) + _fib(n - 2)
+def cf_recursion_constant(a, b):
+    return a * _fib(6)
+_ACTS = {"relu": torch.relu, "tanh": torch.tanh, "id": lambda t: t}
+def cf_function_table(a, b):
+    return sum(f(a) for f in _ACTS.values()) + _ACTS["relu"](b)
+def cf_getattr_torch(a, b):
+    return getattr(torch, "sigmoid")(a) + getattr(a, "cos")()
+def ts_is_tensor_numel(a, b):
+    return a * torch.numel(b) if torch.is_tensor(a) and not torch.is_tensor(3) else b
+def ts_type_string(a, b):
+    return a + 1 if a.type() == "torch.FloatTensor" and not a.is_cuda and a.layout == torch.strided else b
+def ts_isinstance_parameter(a, b):
+    return a * 2 if not isinstance(a, torch.nn.Parameter) and isinstance(a, torch.Tensor) else b
+def ts_cat_stack_kw(a, b):
+    return torch.cat([a, b], dim=0).view(2, 3).sum(dim=1) + torch.stack([a, b], dim=1).sum(dim=0)
+def ts_fstring_shape(a, b):
+    msg = f"shape={tuple(a.shape)} n={a.numel()}"
+    return a * len(msg)
+def ts_new_tensor(a, b):
+    return a + a.new_tensor([1.0, 2.0, 3.0]) + a.new_full((3,), 2.0)
+def ts_zip_star(a, b):
+    rows = [[a, b], [b, a]]
+    cols = list(zip(*rows))
+    return cols[0][1] * cols[1][0]
+def ts_sorted_by_shape(a, b):
+    xs = sorted([a.view(1, 3), b], key=lambda t: t.dim())
+    return xs[0] + xs[1].flatten()
+def ip_op_counts(a, b):
+    c = a.clone()
+    c.add_(b).mul_(2)
+    c.addcmul_(a, b)
+    c.clamp_(-1, 1)
+    c.masked_fill_(c > 0.5, 0.5)
+    return c
+def ip_setitem_counts(a, b):
+    c = torch.zeros(3, 3)
+    c[0] = a
+    c[:, 1] += b
+    c[2, 2] = 7
+    return c
+def ip_out_variants(a, b):
+    out = torch.empty(3)
+    torch.mul(a, b, out=out)
+    torch.exp(out, out=out)
+    res = torch.empty(3)
+    torch.add(out, 1, alpha=2, out=res)
+    return res
+def pt_partial_many(a, b):
+    add2 = functools.partial(torch.add, alpha=2)
+    mm = functools.partial(operator.mul, 3)
+    return add2(a, b) + mm(b) + functools.partial(torch.clamp, max=0.2)(a)
+def pt_partial_in_loop(a, b):
+    fs = [functools.partial(torch.mul, other=k) for k in (1, 2)]
+    return sum(f(a) for f in fs) + b
+def st_str_formatting(a, b):
+    key = "{}_{}".format("w", 2)
+    tag = "%.1f|%s" % (1.25, [1, 2])
+    return a * (len(key) + len(tag)) + float(str(2.5)) + int("1" + "0")
+def st_join_split_strip(a, b):
+    words = " alpha beta ".strip().split()
+    return a * len("/".join(w.upper() for w in words)) + words.index("beta")
+def dc_nested_structures(a, b):
+    cfg = {"layers": [{"w": a, "k": 2}, {"w": b, "k": 3}], "name": "x"}
+    return sum(l["w"] * l["k"] for l in cfg["layers"]) + len(cfg["name"])
+def dc_dict_sorted_keys(a, b):
+    d = {"z": a, "a": b, "m": a + b}
+    return torch.stack([d[k] for k in sorted(d)]).sum(0)
+def dc_list_of_tuples_unpack(a, b):
+    pairs = [(a, 1), (b, 2)]
+    return sum(t * k for t, k in pairs) + max(k for _, k in pairs)
+def gm_requires_grad_in_no_grad(a, b):
+    w = a.detach().requires_grad_(True) if False else a
+    with torch.no_grad():
+        c = w * 2
+    return c + torch.is_grad_enabled() + (not c.requires_grad)
 '''
 
 MORE_PROGRAMS = tuple(line[4:line.index("(")] for line in MORE_SRC.splitlines()
