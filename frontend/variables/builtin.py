@@ -206,10 +206,8 @@ class BuiltinVariable(LibraryCallsMixin, ProtocolCallsMixin, ValueVariable):  # 
     def _min_max(self, fn, tx, *args, **kwargs):
         """Constants fold; tensors pair up as Dynamo's: torch.minimum of two, clamp(t, max=c) with a number."""
         items = [v.realize() for v in (args[0].realize().unpack_var_sequence(tx) if len(args) == 1 else args)]
-        key = kwargs.get("key", ConstantVariable(None)).realize()
-        if not key.is_python_constant():  # a lambda's keys: folded
-            keys = [key.call_function(tx, [v], {}).realize().as_python_constant() for v in items]
-            return items[keys.index(fn(keys))]
+        if not kwargs.get("key", ConstantVariable(None)).realize().is_python_constant():  # a key function: sorted's
+            return self.call_sorted(tx, ListVariable(items), kwargs["key"], ConstantVariable(fn is max)).items[0]
         if not kwargs and is_ndarray_operation(items):  # np.clip / np.maximum nodes, as Dynamo's (numpy_arrays.py)
             return ndarray_min_max(tx, fn, items)
         if not kwargs and any(isinstance(v, SymNodeVariable) for v in items) and all(

@@ -22,7 +22,7 @@ from ..exc import Unsupported
 from .base import VariableTracker
 from .constant import ConstantVariable
 from .dicts import DictVariable, constant_key
-from .lists import ListVariable, StructSequenceVariable, TupleVariable, iterate, lazy_iterator
+from .lists import ListIteratorVariable, ListVariable, StructSequenceVariable, TupleVariable, iterate, lazy_iterator
 
 # Callables outside builtins with a rule below (call_<their __name__>); builder.wrap makes them BuiltinVariables.
 LIBRARY_CALLABLES = {functools.partial, functools.reduce, collections.deque, collections.namedtuple, collections.OrderedDict,
@@ -129,7 +129,25 @@ def generator_iterator(code, start):
             if not generator.suspended:
                 return
             yield value
-    return lazy_iterator(yields(), pure=False)
+    return GeneratorVariable(generator, yields())
+
+
+class GeneratorVariable(ListIteratorVariable):
+    """A generator made in the frame: a lazy iterator whose next() and send() run it on to its next yield."""
+
+    def __init__(self, generator, yields):
+        super().__init__([], yields, pure=False)
+        self.generator = generator
+
+    def call_method(self, tx, name, args, kwargs):
+        if name not in ("send", "__next__"):
+            raise Unsupported(f"generator.{name}", "unsupported_call")
+        if name == "send" and self.generator.suspended:  # what its paused `yield` evaluates to
+            self.generator.stack[-1] = args[0]
+        item = self.next_item(tx)
+        if item is None:
+            raise Unsupported("a generator's StopIteration", "unsupported_call")
+        return item
 
 
 class GeneratorExitVariable(VariableTracker):

@@ -514,6 +514,8 @@ def ta_dtype_device(a, b):
     return b
 def ta_requires_grad_flag(a, b):
     return a + 1 if not a.requires_grad and a.grad is None and a.is_leaf else b
+def ta_grad_is_none(a, b):
+    return a + 1 if a.grad is None and not b.requires_grad else b
 def ta_contiguous_numel(a, b):
     c = a.view(3, 1).expand(3, 2)
     return c.sum() + c.is_contiguous() + c.numel() + c.contiguous().is_contiguous() + a.element_size()
