@@ -18,19 +18,19 @@ from . import guards, pyversion, rnn_refusal
 from .exc import Unsupported
 from .inline_generator import GeneratorExpressionMixin
 from .opcodes_312 import Py312OpcodesMixin
+from .opcodes_strings import StringOpcodesMixin
 from .output_graph import OutputGraph
 from .source import ForeignGlobalSource, GlobalSource, LocalSource
-from .variables import (CellVariable, ConstantVariable, DictVariable, GradModeVariable, LazyVariableTracker,
+from .variables import (CellVariable, ConstantVariable, DictVariable, LazyVariableTracker,
                         ListVariable, NestedUserFunctionVariable, NNModuleVariable, NullVariable,
                         TensorVariable, TupleVariable, binary_op, dict_items, unary_op, wrap)
-from .variables.autocast import AutocastVariable, _exit_autocast
+from .variables.autocast import _exit_autocast
 from .variables.ctx_manager import GRAD_MODE_CLASSES, GradModeClassVariable, _set_grad_enabled
 from .variables.dicts import constant_key
 from .variables.dynamo_forms import name_after_local
 from .variables.lists import BaseListVariable, iterate
 from .variables.numpy_arrays import NumpyNdarrayVariable
-from .variables.stdlib import (GeneratorContextVariable, NullContextVariable, SuspendingGeneratorMixin,
-                               generator_iterator)
+from .variables.stdlib import SuspendingGeneratorMixin, generator_iterator
 from .variables.sym_node import SliceVariable, SymNodeVariable
 from .variables.tensor import record, record_mutation
 from .variables.user_defined import UserObjectVariable
@@ -47,7 +47,7 @@ def decoded(code):
     return instructions, {inst.offset: i for i, inst in enumerate(instructions)}
 
 
-class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3.12/3.13 have
+class InstructionTranslatorBase(Py312OpcodesMixin, StringOpcodesMixin):  # the mixins: opcodes of 3.12/3.13, f-strings
     def __init__(self, code, f_globals, output, symbolic_locals, cells, depth):
         self.code = code
         self.f_globals = f_globals
@@ -500,7 +500,7 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
 
     def BEFORE_WITH(self, inst):
         ctx = self.pop().realize()
-        if not isinstance(ctx, (GradModeVariable, AutocastVariable, GeneratorContextVariable, NullContextVariable)):
+        if not hasattr(ctx, "enter"):  # (the context managers modelled: grad modes, autocast, stdlib.py's)
             raise Unsupported(f"`with` on {ctx} (only no_grad/enable_grad/set_grad_enabled/autocast/@contextmanager)",
                               "graph_break_in_with")
         exit_var = ctx.enter(self)

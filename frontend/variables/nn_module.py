@@ -8,7 +8,7 @@ import minitorch2
 from minitorch2.nn.modules import module as module_mod
 
 from ..exc import Unsupported
-from ..source import attr_source, module_member_source
+from ..source import AttrSource, attr_source, module_member_source
 from .base import LazyVariableTracker, VariableTracker
 from .dynamo_forms import record_module_inits
 from .functions import UserFunctionVariable, UserMethodVariable
@@ -45,8 +45,9 @@ class NNModuleVariable(VariableTracker):
             raise Unsupported(f"{type(m).__name__} has no attribute {name!r}", "unsupported_attr") from None
         if isinstance(attr, property):
             return UserFunctionVariable(attr.fget).call_function(tx, [], {}, self_var=self)
-        if callable(attr) and hasattr(attr, "__code__"):
-            return UserMethodVariable(UserFunctionVariable(attr), self)
+        if callable(attr) and hasattr(attr, "__code__"):  # (a decorated method's closure: read through its source)
+            source = attr.__closure__ and self.source and AttrSource(attr_source(self.source, name), "__func__")
+            return UserMethodVariable(UserFunctionVariable(attr, source), self)
         if isinstance(attr, (int, float, bool, str, type(None), tuple)):  # a class-level constant or table
             return tx.output.wrap(attr, attr_source(self.source, name))  # (BatchNorm1d's input dims): guarded
         raise Unsupported(f"attribute {name!r} of {type(m).__name__}", "unsupported_attr")

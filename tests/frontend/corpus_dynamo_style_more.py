@@ -896,6 +896,88 @@ def gm_requires_grad_in_no_grad(a, b):
     with torch.no_grad():
         c = w * 2
     return c + torch.is_grad_enabled() + (not c.requires_grad)
+
+# ---- modules by getattr(self, f"fc{i}"), keyword calls, @no_grad methods; indexing forms; sizes; constants; nesting
+torch.manual_seed(0)
+class _Named(nn.Module):
+    def __init__(self):
+        super().__init__()
+        for i in range(3):
+            setattr(self, f"fc{i}", nn.Linear(3, 3))
+    def forward(self, x):
+        for i in range(3):
+            x = getattr(self, f"fc{i}")(x).tanh()
+        return x
+_NAMED = _Named()
+def nm_getattr_named_layers(a, b):
+    return _NAMED(a) + b
+class _Kw(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(3, 3)
+    def forward(self, x, scale=1.0, *, shift=None):
+        y = self.lin(x) * scale
+        return y if shift is None else y + shift
+_KW = _Kw()
+def nm_module_call_kwargs(a, b):
+    return _KW(a, scale=2.0, shift=b) + _KW(b)
+def nm_inplace_functional(a, b):
+    c = a.clone()
+    F.relu(c, inplace=True)
+    c.relu_()
+    return F.leaky_relu(c, 0.1, inplace=False) + b
+class _NoGradMethod(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(3, 3)
+    @torch.no_grad()
+    def stats(self, x):
+        return self.lin(x).mean()
+    def forward(self, x):
+        return x * self.stats(x)
+_NGM = _NoGradMethod()
+def nm_no_grad_method(a, b):
+    return _NGM(a)
+def ix_indexing_forms(a, b):
+    m = a.view(1, 3)
+    return m[None, :, None].sum() + m[..., 0] + a[[0, 2]].sum() + a[-1] + m[0, 1:].sum()
+def ix_where_scalar(a, b):
+    return torch.where(a > 0, a, 0.0) + torch.where(b > 0, 1.0, b)
+def sz_size_constructors(a, b):
+    s = torch.Size([3])
+    return a * 2 if a.size() == s and tuple(a.shape) == (3,) and isinstance(a.shape, tuple) else b
+def sz_float_of_size(a, b):
+    return a * float(a.shape[0]) + math.floor(a.shape[0] / 2) + a.shape[0] % 2
+def ct_constant_tensor_in_frame(a, b):
+    return a + torch.tensor([1.0, 2.0, 3.0]) + torch.ones_like(b) * torch.tensor(2.0)
+def ct_sum_with_tensor_start(a, b):
+    return sum([a, b], torch.zeros(3))
+def ct_enumerate_reversed(a, b):
+    out = a
+    for i, t in enumerate(reversed([a, b])):
+        out = out * (i + 1) + t
+    return out
+def ct_dict_kwargs_items(a, b):
+    total = a
+    for k, v in dict(x=1, y=2).items():
+        total = total + v * len(k)
+    return total
+def ct_list_sort_key(a, b):
+    xs = [(2, a), (1, b)]
+    xs.sort(key=lambda p: p[0])
+    return xs[0][1] - xs[1][1]
+def ct_map_index_lambda(a, b):
+    ts = [a, b]
+    return sum(map(lambda i: ts[i] * i, range(2)))
+def np_numpy_functions_on_tensors(a, b):
+    import numpy as np
+    return torch.from_numpy(np.sin(a.numpy())) + b
+def cm_nested_with(a, b):
+    with torch.no_grad():
+        with torch.enable_grad():
+            with torch.set_grad_enabled(False):
+                c = a * 2
+    return c + b
 '''
 
 MORE_PROGRAMS = tuple(line[4:line.index("(")] for line in MORE_SRC.splitlines()
