@@ -358,8 +358,8 @@ class InstructionTranslatorBase(Py312OpcodesMixin, StringOpcodesMixin):  # the m
         b, a = self.pop().realize(), self.pop().realize()
         if a.is_python_constant() and b.is_python_constant():
             same = a.as_python_constant() is b.as_python_constant()
-        else:  # the same tracker (a tensor, module or list is never the constant it is compared with)
-            same = a is b
+        else:  # the same tracker, or fake tensor (an in-place method's result is its receiver; a tensor, module or
+            same = getattr(a, "example_value", a) is getattr(b, "example_value", b)  # list is never a constant)
         self.push(ConstantVariable(same != bool(inst.arg)))
 
     def CONTAINS_OP(self, inst):

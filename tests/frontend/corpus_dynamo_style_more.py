@@ -978,6 +978,66 @@ def cm_nested_with(a, b):
             with torch.set_grad_enabled(False):
                 c = a * 2
     return c + b
+
+# ---- in-place methods and out= (op counts), an in-place method's result is its receiver, numpy functions on tensors
+def ip_scatter_index_add(a, b):
+    c = torch.zeros(3)
+    c.index_add_(0, torch.tensor([0, 2]), b[:2])
+    c.scatter_(0, torch.tensor([1]), a[:1])
+    return c
+def ip_lerp_pow_exp(a, b):
+    c = a.clone()
+    c.lerp_(b, 0.3).pow_(2).exp_()
+    return c
+def ip_addmm_baddbmm(a, b):
+    m = torch.ones(3, 3)
+    m.addmm_(a.view(3, 1), b.view(1, 3), beta=0.5, alpha=2)
+    return m.sum(0)
+def ip_t_unsqueeze_(a, b):
+    m = a.clone().view(1, 3)
+    m.t_()
+    m.unsqueeze_(0)
+    m.squeeze_()
+    return m + b
+def ip_div_mode(a, b):
+    c = a.clone()
+    c.div_(b.abs() + 1, rounding_mode="floor")
+    return c + torch.div(a, 2, rounding_mode="trunc")
+def ip_sub_rsub_alpha(a, b):
+    return torch.sub(a, b, alpha=3) + torch.rsub(a, 1) + a.sub(b, alpha=0.5)
+def ip_partial_inplace_chain(a, b):
+    c = a.clone()
+    step = functools.partial(c.add_, alpha=-0.1)
+    step(b)
+    step(b)
+    return c
+def ip_out_kw_family(a, b):
+    out = torch.empty(3)
+    torch.clamp(a, min=0.0, out=out)
+    o2 = torch.empty(3)
+    torch.maximum(out, b, out=o2)
+    o3 = torch.empty(1)
+    torch.sum(o2, dim=0, keepdim=True, out=o3)
+    return o3 + o2
+def ip_matmul_out(a, b):
+    out = torch.empty(1, 1)
+    torch.matmul(a.view(1, 3), b.view(3, 1), out=out)
+    return out.sum() + a
+def ip_kwargs_methods(a, b):
+    return a.clamp(min=-0.1, max=0.1) + a.add(b, alpha=2) + a.sum(dim=0, keepdim=True) + b.norm(p=2)
+def ip_inplace_returns_self(a, b):
+    c = a.clone()
+    d = c.mul_(2)
+    return d is c, d + 1
+def np_sin_on_tensor(a, b):
+    import numpy as np
+    return np.sin(a) + 1
+def np_mean_axis(a, b):
+    import numpy as np
+    return torch.as_tensor(np.mean(a.numpy().reshape(1, 3), axis=0)) + b
+def np_clip_where(a, b):
+    import numpy as np
+    return torch.from_numpy(np.where(a.numpy() > 0, np.clip(a.numpy(), 0, 0.5), 0.0)) * b
 '''
 
 MORE_PROGRAMS = tuple(line[4:line.index("(")] for line in MORE_SRC.splitlines()

@@ -45,6 +45,8 @@ KNOWN_DIFFS = {
     "nm_named_parameters": "Module.named_parameters() (its `in` on a set of tensors) is a graph break here",
     "nm_children_modules": "Module.children()/modules() read _modules, a graph break here",
     "nm_state_dict_keys": "Module.state_dict() is a graph break here; Dynamo traces it",
+    "ip_t_unsqueeze_": "t_/unsqueeze_/squeeze_ change a tensor's shape in place: minitorch2 runs them eagerly (a break)",
+    "ip_div_mode": "minitorch2's Tensor.div_ takes no rounding_mode (an eager TypeError); torch's does",
     "gl_mutate_global_dict": "writing a global dict's item: Dynamo replays it and recompiles on the changed dict; ours breaks",
 }
 
