@@ -12,6 +12,7 @@ import types
 
 from .. import guards
 from ..exc import Unsupported
+from ..source import AttrSource
 from .base import VariableTracker
 from .constant import ConstantVariable
 from .dicts import DictVariable
@@ -43,8 +44,10 @@ class SpecialMethodsMixin:
 
     def special_getattr(self, tx, name, class_attr):
         """An attribute the plain lookups did not find: a classmethod or staticmethod, else __getattr__'s answer."""
+        if name == "__class__":  # (an object read from the frame has its type guarded; one made here keeps it)
+            return tx.output.wrap(type(self.value), None)
         if isinstance(class_attr, (classmethod, staticmethod)):
-            return class_member(tx, type(self.value), class_attr)
+            return class_member(tx, type(self.value), class_attr, source=self.source and AttrSource(self.source, name))
         if name not in ("__iter__", "__getitem__", "__contains__", "__len__") and self.has_dunder("__getattr__"):
             return self.call_dunder(tx, "__getattr__", [ConstantVariable(name)])
         raise Unsupported(f"attribute {name!r} of a {type(self.value).__name__} object", "unsupported_attr")
@@ -100,11 +103,13 @@ def _no_init(*args):
     return None
 
 
-def class_member(tx, cls, member, cls_var=None):
-    """A classmethod bound to its class, a staticmethod's function."""
+def class_member(tx, cls, member, cls_var=None, source=None):
+    """A classmethod bound to its class, a staticmethod's function; read through `source` (the attribute of the
+    class or object read from the frame), so rebinding it later is seen (an identity guard)."""
     if isinstance(member, staticmethod):
-        return tx.output.wrap(member.__func__, None)
-    return UserMethodVariable(UserFunctionVariable(member.__func__), cls_var or tx.output.wrap(cls, None))
+        return tx.output.wrap(member.__func__, source)
+    fn = tx.output.wrap(member.__func__, source and AttrSource(source, "__func__"))
+    return UserMethodVariable(fn, cls_var or tx.output.wrap(cls, None))
 
 
 class ClassMembersMixin:
@@ -113,7 +118,7 @@ class ClassMembersMixin:
     def var_getattr(self, tx, name):
         member = next((vars(k)[name] for k in self.value.__mro__ if name in vars(k)), None)
         if isinstance(member, (classmethod, staticmethod)) and isinstance(member.__func__, types.FunctionType):
-            return class_member(tx, self.value, member, self)
+            return class_member(tx, self.value, member, self, self.source and AttrSource(self.source, name))
         return super().var_getattr(tx, name)
 
 

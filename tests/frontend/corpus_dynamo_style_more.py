@@ -1038,6 +1038,92 @@ def np_mean_axis(a, b):
 def np_clip_where(a, b):
     import numpy as np
     return torch.from_numpy(np.where(a.numpy() > 0, np.clip(a.numpy(), 0, 0.5), 0.0)) * b
+
+# ---- dataclasses with methods, typing.NamedTuple, type(self).__name__, object trees, stateful callables, decorators
+import typing
+@dataclasses.dataclass
+class _Pt:
+    x: object
+    y: object
+    def __post_init__(self):
+        self.s = 2
+    def norm(self):
+        return self.x * self.x + self.y * self.y
+    @property
+    def total(self):
+        return (self.x + self.y) * self.s
+def uc_dataclass_methods(a, b):
+    p = _Pt(a, b)
+    return p.norm() + p.total
+class _TNT(typing.NamedTuple):
+    u: object
+    v: object = None
+    def both(self):
+        return self.u if self.v is None else self.u + self.v
+def uc_typing_namedtuple(a, b):
+    return _TNT(a, b).both() + _TNT(a).both()
+class _Named2:
+    def kind(self):
+        return type(self).__name__ + self.__class__.__name__
+    @staticmethod
+    def k():
+        return 3
+    def scaled(self, t):
+        return t * self.k()
+def uc_type_name_staticmethod_self(a, b):
+    o = _Named2()
+    return o.scaled(a) * len(o.kind())
+class _Node:
+    def __init__(self, t, children=()):
+        self.t = t
+        self.children = list(children)
+    def total(self):
+        return self.t + sum(c.total() for c in self.children) if self.children else self.t
+def uc_object_tree(a, b):
+    tree = _Node(a, [_Node(b), _Node(a * 2, [_Node(b * 3)])])
+    return tree.total()
+def uc_objects_in_dict(a, b):
+    reg = {"p": _Node(a), "q": _Node(b)}
+    return sum(n.t for n in reg.values()) * len(reg)
+class _Stateful:
+    def __init__(self):
+        self.calls = 0
+        self.hist = []
+    def __call__(self, t):
+        self.calls += 1
+        self.hist.append(t)
+        return t * self.calls
+def uc_stateful_callable(a, b):
+    f = _Stateful()
+    return f(a) + f(b) + len(f.hist)
+class _WithDefaults:
+    def __init__(self, t, scale=2, *args, **kw):
+        self.t, self.scale, self.extra = t, scale, kw.get("bias", 0)
+def uc_init_defaults_kwargs(a, b):
+    o = _WithDefaults(a, bias=1)
+    p = _WithDefaults(b, 3)
+    return o.t * o.scale + o.extra + p.t * p.scale
+def cl_closure_counter_list(a, b):
+    seen = []
+    def record(t):
+        seen.append(t)
+        return t
+    record(a)
+    record(b * 2)
+    return sum(seen)
+def cl_decorator_in_frame(a, b):
+    def double(fn):
+        def inner(t):
+            return fn(t) * 2
+        return inner
+    @double
+    def add1(t):
+        return t + 1
+    return add1(a) + b
+def cl_recursive_nested(a, b):
+    def depth(t, n):
+        return t if n == 0 else depth(t * 2, n - 1)
+    return depth(a, 3) + b
 '''
 
 MORE_PROGRAMS = tuple(line[4:line.index("(")] for line in MORE_SRC.splitlines()
