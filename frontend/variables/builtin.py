@@ -177,7 +177,7 @@ class BuiltinVariable(LibraryCallsMixin, ProtocolCallsMixin, ValueVariable):  # 
         if hasattr(obj, "length"):
             return ConstantVariable(obj.length())
         if _is_const(obj):
-            return ConstantVariable(len(obj.as_python_constant()))
+            return _fold(len, [obj.as_python_constant()])  # (len(None): a break where the call raises)
         raise Unsupported(f"len() of {obj}", "unsupported_call")
 
     def call_sum(self, tx, iterable, start=None):

@@ -106,9 +106,11 @@ class SuspendingGeneratorMixin:
     def SEND(self, inst):
         """`yield from it`: it's next item to yield, or at its end a jump past the loop (3.11: it popped)."""
         self.pop()  # (the value sent in: next() sends None)
-        item = self.stack[-1].next_item(self)
-        if item is None:
-            self.stack[-1:] = [ConstantVariable(None)] if pyversion.VERSION == (3, 11) else [self.stack[-1], ConstantVariable(None)]
+        receiver = self.stack[-1]
+        item = receiver.next_item(self)
+        if item is None:  # what `yield from` evaluates to: a generator's return value
+            result = receiver.generator.return_value if isinstance(receiver, GeneratorVariable) else ConstantVariable(None)
+            self.stack[-1:] = [result] if pyversion.VERSION == (3, 11) else [receiver, result]
             return self.jump(inst)
         self.push(item)
 

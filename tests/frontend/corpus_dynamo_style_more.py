@@ -1124,6 +1124,41 @@ def cl_recursive_nested(a, b):
     def depth(t, n):
         return t if n == 0 else depth(t * 2, n - 1)
     return depth(a, 3) + b
+
+# ---- generators: __iter__ that yields, generators zipped and sliced, yield from's value, a break mid-consumption
+class _Bag:
+    def __init__(self, *ts):
+        self.ts = ts
+    def __iter__(self):
+        for t in self.ts:
+            yield t * 2
+def gen_user_iter_yield(a, b):
+    return sum(_Bag(a, b)) + len(list(_Bag(a)))
+def _count_up(t, n):
+    i = 0
+    while i < n:
+        yield t + i
+        i += 1
+    return "done"
+def gen_zip_enumerate_generators(a, b):
+    out = a * 0
+    for i, (u, v) in enumerate(zip(_count_up(a, 3), _count_up(b, 2))):
+        out = out + u * v * i
+    return out
+def gen_itertools_over_generator(a, b):
+    return sum(itertools.islice(_count_up(a, 10), 2, 4)) + b
+def gen_break_mid_consumption(a, b):
+    g = _count_up(a, 3)
+    first = next(g)
+    dynamo.graph_break()
+    return first + sum(g)
+def gen_filtered_genexpr(a, b):
+    return sum(t for t in _count_up(b, 4) if t is not None) * 2
+def gen_return_value_yield_from(a, b):
+    def outer(t):
+        result = yield from _count_up(t, 2)
+        yield t * len(result)
+    return list(outer(a))[-1] + b
 '''
 
 MORE_PROGRAMS = tuple(line[4:line.index("(")] for line in MORE_SRC.splitlines()
