@@ -66,10 +66,10 @@ class BaseListVariable(VariableTracker):
                 self.items.extend(args[0].realize().unpack_var_sequence(tx))
             elif name == "insert":
                 self.items.insert(args[0].realize().as_python_constant(), args[1])
-            elif name == "remove":  # the first item that is the value, or a constant equal to it
+            elif name == "remove":  # the first item that is the value, or a constant equal to it (none: ValueError)
                 x = args[0].realize()
-                del self.items[next(i for i, v in enumerate(self.items) if v.realize() is x or x.is_python_constant()
-                                    and v.realize().is_python_constant() and v.as_python_constant() == x.value)]
+                del self.items[[v.realize() is x or x.is_python_constant() and v.realize().is_python_constant() and
+                                v.as_python_constant() == x.as_python_constant() for v in self.items].index(True)]
             elif name in ("clear", "reverse"):
                 getattr(self.items, name)()
             else:

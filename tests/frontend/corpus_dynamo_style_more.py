@@ -543,6 +543,11 @@ def ct_list_methods(a, b):
     ns = [3, 1, 3]
     ns.remove(3)
     return y + xs[0] + ns.index(3) + ns.count(1) + len(xs)
+def ct_list_remove_forms(a, b):
+    xs = [(1, 2), a, 3, b]
+    xs.remove((1, 2))
+    xs.remove(a)
+    return xs[0] + xs[1] * len(xs)
 def ct_list_sort_numbers(a, b):
     ns = [3, 1, 2]
     ns.sort(reverse=True)
