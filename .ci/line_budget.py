@@ -144,6 +144,10 @@ OUTSIDE_THE_LESSON = {
         # the standard library inside compiled frames (functools, itertools, collections, contextlib): calls, partials,
         # namedtuples, deques, @contextmanager blocks
         "frontend/variables/stdlib.py",
+        # user classes' special methods, property setters, super(), classmethods inside compiled frames
+        "frontend/variables/user_protocols.py",
+        # f-strings of constants inside compiled frames
+        "frontend/opcodes_strings.py",
         # torch.nn.parallel's DataParallel on a CPU-only build
         "minitorch2/nn/parallel/", "minitorch2/utils/checkpoint.py",
         # torch.func's functional_call, grad, grad_and_value, vmap over the eager engine, functionalize; functorch.compile's

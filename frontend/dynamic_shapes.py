@@ -67,7 +67,7 @@ def dynamic_dims(code, source_name, tensor):
     seen = state.get(source_name)
     # a dim mark_dynamic marked is recorded as dynamic: the frame's later compiles keep it a symbol, as Dynamo's
     sizes = tuple(None if d in strictly_marked_dims(tensor) else n for d, n in enumerate(tensor.shape))
-    if seen is not None and len(seen) == len(sizes) and dynamic is not False and config.automatic_dynamic_shapes:
+    if isinstance(seen, tuple) and len(seen) == len(sizes) and dynamic is not False and config.automatic_dynamic_shapes:
         sizes = tuple(None if old is None or old != new else new for old, new in zip(seen, sizes))
     state[source_name] = sizes
     if dynamic is False:

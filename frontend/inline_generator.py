@@ -2,8 +2,8 @@
 
 Frontend layer, a mixin of the inlining translator. A `<genexpr>` is inlined like any callee, except that each
 YIELD_VALUE stores the yielded tracker instead of suspending, and the call returns an iterator over them: so
-`sum(t.sum() for t in [x, y])` captures in one graph, as in Dynamo. The generator of a @contextmanager is inlined
-from yield to yield (variables/stdlib.py's SuspendingGeneratorMixin); any other generator function is a graph break.
+`sum(t.sum() for t in [x, y])` captures in one graph, as in Dynamo. A generator function (a @contextmanager's too)
+runs from yield to yield as its consumer asks (stdlib.py's SuspendingGeneratorMixin); a coroutine is a graph break.
 """
 from .variables.constant import ConstantVariable
 from .variables.lists import ListIteratorVariable

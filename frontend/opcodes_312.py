@@ -87,5 +87,5 @@ class Py312OpcodesMixin:  # (self: an InstructionTranslatorBase)
 
     def LOAD_SUPER_ATTR(self, inst):
         raise Unsupported("super() attribute access", "unsupported")
-    # f-strings (FORMAT_SIMPLE...) have no handler, as FORMAT_VALUE has none on 3.11: "opcode ... is not supported"
+    # (f-strings, FORMAT_SIMPLE...: opcodes_strings.py)
 

@@ -18,18 +18,19 @@ from . import guards, pyversion, rnn_refusal
 from .exc import Unsupported
 from .inline_generator import GeneratorExpressionMixin
 from .opcodes_312 import Py312OpcodesMixin
+from .opcodes_strings import StringOpcodesMixin
 from .output_graph import OutputGraph
 from .source import ForeignGlobalSource, GlobalSource, LocalSource
-from .variables import (CellVariable, ConstantVariable, DictVariable, GradModeVariable, LazyVariableTracker,
+from .variables import (CellVariable, ConstantVariable, DictVariable, LazyVariableTracker,
                         ListVariable, NestedUserFunctionVariable, NNModuleVariable, NullVariable,
                         TensorVariable, TupleVariable, binary_op, dict_items, unary_op, wrap)
-from .variables.autocast import AutocastVariable, _exit_autocast
+from .variables.autocast import _exit_autocast
 from .variables.ctx_manager import GRAD_MODE_CLASSES, GradModeClassVariable, _set_grad_enabled
 from .variables.dicts import constant_key
 from .variables.dynamo_forms import name_after_local
 from .variables.lists import BaseListVariable, iterate
 from .variables.numpy_arrays import NumpyNdarrayVariable
-from .variables.stdlib import GeneratorContextVariable, SuspendingGeneratorMixin
+from .variables.stdlib import SuspendingGeneratorMixin, generator_iterator
 from .variables.sym_node import SliceVariable, SymNodeVariable
 from .variables.tensor import record, record_mutation
 from .variables.user_defined import UserObjectVariable
@@ -46,7 +47,7 @@ def decoded(code):
     return instructions, {inst.offset: i for i, inst in enumerate(instructions)}
 
 
-class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3.12/3.13 have
+class InstructionTranslatorBase(Py312OpcodesMixin, StringOpcodesMixin):  # the mixins: opcodes of 3.12/3.13, f-strings
     def __init__(self, code, f_globals, output, symbolic_locals, cells, depth):
         self.code = code
         self.f_globals = f_globals
@@ -136,8 +137,8 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
             raise Unsupported("inlining recursion too deep", "unsupported_call")
         translator = SuspendingGeneratorTranslator if suspending else InliningInstructionTranslator
         if pyversion.is_generator(code) and not suspending:
-            if code.co_name != "<genexpr>":
-                raise Unsupported(f"{code.co_name} is a generator or coroutine", "generator")
+            if code.co_name != "<genexpr>":  # a generator function: run lazily, yield by yield (stdlib.py)
+                return generator_iterator(code, lambda: self.inline_call(code, f_globals, bound_args, cells, True))
             translator = GeneratorExpressionTranslator
         sub = translator(code, f_globals, self.output, dict(bound_args), dict(cells), self.depth + 1)
         sub.root_globals = self.root_globals
@@ -248,8 +249,7 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
     def STORE_ATTR(self, inst):
         obj, value = self.pop().realize(), self.pop()
         if isinstance(obj, UserObjectVariable) and obj.source is None:  # an object made in the frame
-            obj.attrs[inst.argval] = value
-            return
+            return obj.store_attr(self, inst.argval, value)
         if not isinstance(obj, NNModuleVariable) or not obj.can_store_attr(inst.argval, value):
             raise Unsupported(f"setting attribute {inst.argval!r} of {obj}", "side_effect")
         self.output.stored_attrs[(obj.source, inst.argval)] = (obj, value)
@@ -269,6 +269,12 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
             obj.items[index] = value.realize().unpack_var_sequence(self) if isinstance(index, slice) else value
         else:
             raise Unsupported("item assignment (obj[i] = v) on a value from outside the frame", "side_effect")
+
+    def DELETE_SUBSCR(self, inst):  # `del xs[i]`, `del d[k]`: a pop whose value goes
+        key, obj = self.pop().realize(), self.pop().realize()
+        if not (isinstance(obj, DictVariable) or type(obj) is ListVariable and type(getattr(key, "value", None)) is int):
+            raise Unsupported(f"del of an item of {obj}", "unsupported")
+        obj.call_method(self, "pop", [key], {})
 
     def BINARY_SUBSCR(self, inst):
         index, obj = self.pop().realize(), self.pop().realize()
@@ -352,8 +358,8 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
         b, a = self.pop().realize(), self.pop().realize()
         if a.is_python_constant() and b.is_python_constant():
             same = a.as_python_constant() is b.as_python_constant()
-        else:  # the same tracker (a tensor, module or list is never the constant it is compared with)
-            same = a is b
+        else:  # the same tracker, or fake tensor (an in-place method's result is its receiver; a tensor, module or
+            same = getattr(a, "example_value", a) is getattr(b, "example_value", b)  # list is never a constant)
         self.push(ConstantVariable(same != bool(inst.arg)))
 
     def CONTAINS_OP(self, inst):
@@ -362,6 +368,8 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
             found = constant_key(item) in container.items
         elif container.is_python_constant() and item.is_python_constant():
             found = item.as_python_constant() in container.as_python_constant()
+        elif isinstance(container, UserObjectVariable):
+            found = container.call_dunder(self, "__contains__", [item]).realize().truth(self)
         elif isinstance(container, BaseListVariable):  # as Python: identity first, then ==, item by item
             found = any(v.realize() is item or binary_op(self, operator.eq, v, item).truth(self) for v in container.items)
         else:
@@ -492,7 +500,7 @@ class InstructionTranslatorBase(Py312OpcodesMixin):  # the mixin: opcodes only 3
 
     def BEFORE_WITH(self, inst):
         ctx = self.pop().realize()
-        if not isinstance(ctx, (GradModeVariable, AutocastVariable, GeneratorContextVariable)):
+        if not hasattr(ctx, "enter"):  # (the context managers modelled: grad modes, autocast, stdlib.py's)
             raise Unsupported(f"`with` on {ctx} (only no_grad/enable_grad/set_grad_enabled/autocast/@contextmanager)",
                               "graph_break_in_with")
         exit_var = ctx.enter(self)

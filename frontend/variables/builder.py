@@ -4,6 +4,8 @@ Frontend layer; the only place that decides which tracker a value gets, and guar
 kind (tensor metadata, constant value, object identity, sequence type and length).
 """
 import builtins
+import collections
+import enum
 import functools
 import math
 import types
@@ -35,11 +37,11 @@ _SEQUENCE_TRACKERS = {tuple: TupleVariable, list: ListVariable, minitorch2.Size:
 
 
 def _is_constant(value):
-    """A value the translator folds: of one of CONSTANT_TYPES exactly (a subclass, such as an IntEnum, a numpy
-    float or a str with its own __repr__, may behave and print otherwise); a slice of ints and Nones only."""
+    """A value the translator folds: of one of CONSTANT_TYPES exactly (a subclass such as an IntEnum or a numpy
+    float may behave and print otherwise), a plain Enum's member; a slice of ints and Nones only."""
     if type(value) is slice:
         return all(v is None or type(v) is int for v in (value.start, value.stop, value.step))
-    return type(value) in CONSTANT_TYPES
+    return type(value) in CONSTANT_TYPES or isinstance(value, enum.Enum) and not isinstance(value, (int, float, str))
 
 
 # The value is the user's: any object at all. Deciding its tracker must not call its __eq__, __bool__,
@@ -81,7 +83,7 @@ def wrap(og, value, source):
     if is_numpy_value(value, source):  # np.sin, np.float32, an ndarray input (numpy_arrays.py)
         return wrap_numpy(og, value, source)
     if _is_constant(value):
-        if isinstance(value, minitorch2.dtype):  # (a device is compared by value: torch.device("cpu") is made anew)
+        if isinstance(value, (minitorch2.dtype, enum.Enum)):  # (a device is compared by value: torch.device("cpu") is made anew)
             return _by_identity(og, ConstantVariable, value, source)
         if _may_be_dynamic(og, value, source) and dynamic_shapes.dynamic_number(og.code, source.name(), value):
             symbolic = og.add_int_input(source, value) if type(value) is int else og.add_float_input(source, value)
@@ -97,12 +99,12 @@ def wrap(og, value, source):
             og.guards.add(guards.length_guard(source, value))
         items = [wrap(og, v, GetItemSource(source, i) if source is not None else None) for i, v in enumerate(value)]
         return make(items, source)
-    if type(value) is dict and all(type(k) in (str, int, bool) for k in value):
+    if type(value) in (dict, collections.OrderedDict) and all(type(k) in (str, int, bool) for k in value):
         if source is not None:
             og.guards.add(guards.type_guard(source, value), type(value))
             og.guards.add(guards.dict_keys_guard(source, list(value)))
         return DictVariable({k: wrap(og, v, GetItemSource(source, k) if source is not None else None)
-                             for k, v in value.items()}, source)
+                             for k, v in value.items()}, source, type(value))
     if isinstance(value, minitorch2.nn.Module):
         rnn_refusal.refuse_rnn(value, source)
         if source is None and next(value.parameters(), None) is not None:  # (a submodule of one made in the frame)

@@ -15,7 +15,6 @@ import numpy as np
 
 import minitorch2
 
-from .. import guards
 from ..exc import Unsupported
 from .base import ValueVariable
 from .constant import ConstantVariable
@@ -27,6 +26,7 @@ from .sym_node import SYMBOLIC_OPERATORS, SymNodeVariable, sym_arithmetic
 from .tensor import TensorVariable, record
 from .stdlib import LIBRARY_CALLABLES, LibraryCallsMixin
 from .user_defined import UserObjectVariable
+from .user_protocols import ProtocolCallsMixin, user_operator
 
 FOLDABLE = {abs, min, max, round, int, float, bool, str, divmod, pow, sum, all, any, type, slice, set, frozenset, range,
             len, ord, chr, hex, oct, bin, format, repr, ascii, hash, callable, isinstance, issubclass, sorted,
@@ -56,24 +56,6 @@ def _symbolic_math(fn):
     return getattr(minitorch2, f"_sym_{fn.__name__}", None) if getattr(fn, "__self__", None) is math else None
 
 
-def _has_attribute(tx, obj, name):
-    """hasattr(obj, name) now, guarded where it can change (Dynamo's HASATTR: a module's attributes can be deleted)."""
-    if obj.is_python_constant():
-        return hasattr(obj.as_python_constant(), name)
-    if isinstance(obj, TensorVariable):
-        return hasattr(obj.example_value, name)
-    if isinstance(obj, (BaseListVariable, DictVariable)):  # (a namedtuple's _fields: its class's attributes)
-        return hasattr(obj.python_type(), name)
-    if isinstance(obj, UserObjectVariable) and obj.source is None:
-        return name in obj.attrs or hasattr(obj.python_type(), name)
-    if not hasattr(obj, "module"):
-        raise Unsupported(f"hasattr on {obj}", "unsupported_call")
-    present = hasattr(obj.module, name)
-    if obj.source is not None:
-        tx.output.guards.add(guards.hasattr_guard(obj.source, name, present))
-    return present
-
-
 def binary_op(tx, fn, a, b):
     a, b = a.realize(), b.realize()
     if is_ndarray_operation([a, b]):  # `a + 1` of ndarrays, a numpy node (numpy_arrays.py)
@@ -81,6 +63,8 @@ def binary_op(tx, fn, a, b):
     if fn in (operator.eq, operator.ne) and (isinstance(a, UserObjectVariable) or isinstance(b, UserObjectVariable)):
         equal = _objects_equal(tx, a, b)
         return equal if fn is operator.eq else ConstantVariable(not equal.truth(tx))
+    if isinstance(a, UserObjectVariable) or isinstance(b, UserObjectVariable):
+        return user_operator(tx, fn, a, b)
     if (isinstance(a, SymNodeVariable) or isinstance(b, SymNodeVariable)) and fn in SYMBOLIC_OPERATORS and all(
             isinstance(v, SymNodeVariable) or v.is_python_constant() for v in (a, b)):
         return sym_arithmetic(tx.output, fn, [a, b])
@@ -88,6 +72,10 @@ def binary_op(tx, fn, a, b):
         if not all(isinstance(v, TensorVariable) or _is_const(v) for v in (a, b)):
             raise Unsupported(f"{fn.__name__} of {a} and {b}", "unsupported")
         return record(tx.output, "call_function", fn, [a, b], {})
+    if isinstance(a, DictVariable) and isinstance(b, DictVariable) and fn in (operator.or_, operator.ior):
+        merged = a if fn is operator.ior else DictVariable(a.items, cls=a.cls, factory=a.factory)
+        merged.call_method(tx, "update", [b], {})
+        return merged
     if isinstance(a, BaseListVariable) or isinstance(b, BaseListVariable):  # `(None,) + pair`: a tuple of trackers
         a, b = [TupleVariable(v.unpack_var_sequence(tx)) if isinstance(v, ConstantVariable) and type(v.value) is tuple
                 else v for v in (a, b)]
@@ -122,6 +110,8 @@ def unary_op(tx, fn, a):
         return ndarray_operator(tx, fn, [a])
     if isinstance(a, SymNodeVariable) and fn in SYMBOLIC_OPERATORS:
         return sym_arithmetic(tx.output, fn, [a])
+    if isinstance(a, UserObjectVariable):
+        return a.call_dunder(tx, f"__{fn.__name__}__", [])
     if isinstance(a, TensorVariable):
         return record(tx.output, "call_function", fn, [a], {})
     if _is_const(a):
@@ -137,7 +127,7 @@ def _fold(fn, args, kwargs=None):
         raise Unsupported(f"{getattr(fn, '__name__', fn)} raised {type(e).__name__}: {e}", "unsupported") from None
 
 
-class BuiltinVariable(LibraryCallsMixin, ValueVariable):  # (the mixin: stdlib.py's rules)
+class BuiltinVariable(LibraryCallsMixin, ProtocolCallsMixin, ValueVariable):  # (the mixins: stdlib.py, user_protocols.py)
     def is_python_constant(self):
         return True
 
@@ -176,11 +166,10 @@ class BuiltinVariable(LibraryCallsMixin, ValueVariable):  # (the mixin: stdlib.p
 
     # ---- builtins with their own rules --------------------------------------------------
 
-    def call_type(self, tx, obj):
-        return ConstantVariable(obj.realize().python_type())
-
     def call_len(self, tx, obj):
         obj = obj.realize()
+        if isinstance(obj, UserObjectVariable):
+            return obj.call_dunder(tx, "__len__", [])
         if isinstance(obj, TensorVariable):
             if obj.example_value.dim() == 0:
                 raise Unsupported("len() of a 0-d tensor", "unsupported_call")
@@ -188,26 +177,8 @@ class BuiltinVariable(LibraryCallsMixin, ValueVariable):  # (the mixin: stdlib.p
         if hasattr(obj, "length"):
             return ConstantVariable(obj.length())
         if _is_const(obj):
-            return ConstantVariable(len(obj.as_python_constant()))
+            return _fold(len, [obj.as_python_constant()])  # (len(None): a break where the call raises)
         raise Unsupported(f"len() of {obj}", "unsupported_call")
-
-    def call_isinstance(self, tx, obj, classes):
-        return ConstantVariable(issubclass(obj.realize().python_type(), classes.realize().as_python_constant()))
-
-    def call_getattr(self, tx, obj, name, default=None):
-        """The default only where obj has no such attribute (guarded); one that cannot be traced is a graph break."""
-        obj, name = obj.realize(), name.realize().as_python_constant()
-        if default is not None and not _has_attribute(tx, obj, name):
-            return default
-        return obj.var_getattr(tx, name)
-
-    def call_callable(self, tx, obj):
-        obj = obj.realize()
-        value_type = type(obj.as_python_constant()) if _is_const(obj) else obj.python_type()
-        return ConstantVariable(hasattr(value_type, "__call__"))
-
-    def call_hasattr(self, tx, obj, name):
-        return ConstantVariable(_has_attribute(tx, obj.realize(), name.realize().as_python_constant()))
 
     def call_sum(self, tx, iterable, start=None):
         """With tensors, a chain of adds (`0 + a`, `+ b`...), each item read as its add needs it (Dynamo's order)."""
@@ -235,6 +206,8 @@ class BuiltinVariable(LibraryCallsMixin, ValueVariable):  # (the mixin: stdlib.p
     def _min_max(self, fn, tx, *args, **kwargs):
         """Constants fold; tensors pair up as Dynamo's: torch.minimum of two, clamp(t, max=c) with a number."""
         items = [v.realize() for v in (args[0].realize().unpack_var_sequence(tx) if len(args) == 1 else args)]
+        if not kwargs.get("key", ConstantVariable(None)).realize().is_python_constant():  # a key function: sorted's
+            return self.call_sorted(tx, ListVariable(items), kwargs["key"], ConstantVariable(fn is max)).items[0]
         if not kwargs and is_ndarray_operation(items):  # np.clip / np.maximum nodes, as Dynamo's (numpy_arrays.py)
             return ndarray_min_max(tx, fn, items)
         if not kwargs and any(isinstance(v, SymNodeVariable) for v in items) and all(

@@ -38,7 +38,7 @@ class ConstantVariable(ValueVariable):
         return ConstantVariable(attr.item() if isinstance(attr, np.generic) else attr)  # np.finfo(...).min: a float
 
     def unpack_var_sequence(self, tx):
-        if isinstance(self.value, (range, tuple, list, str, set, frozenset)):
+        if isinstance(self.value, (range, tuple, list, str, set, frozenset)) or hasattr(self.value, "__members__"):
             return [ConstantVariable(v) for v in self.value]
         raise Unsupported(f"iteration over {self.value!r}", "unsupported")
 

@@ -6,6 +6,7 @@ the frame is read only (a mutation would be a side effect to replay: a graph bre
 defaultdict is the same tracker with its class (and a defaultdict's factory, called for a missing key); keys(),
 values() and items() are live views of it, as Python's are.
 """
+import collections
 import functools
 
 from ..exc import Unsupported
@@ -71,6 +72,11 @@ class DictVariable(VariableTracker):
             return DictViewVariable(self, name)
         if name == "copy":
             return DictVariable(self.items, cls=self.cls, factory=self.factory)
+        if name in ("popitem", "move_to_end") and hasattr(self.cls, name) and self.source is None:
+            ordered = collections.OrderedDict(self.items)  # (a dict's popitem is an OrderedDict's with last=True)
+            result = getattr(ordered, name)(*map(constant_key, args), **{k: constant_key(v) for k, v in kwargs.items()})
+            self.items = dict(ordered)
+            return TupleVariable([ConstantVariable(result[0]), result[1]]) if result else ConstantVariable(None)
         if name in ("update", "pop", "setdefault", "__setitem__", "clear"):
             if self.source is not None:
                 raise Unsupported(f"dict.{name} on a dict from outside the frame", "side_effect")

@@ -15,6 +15,7 @@ import minitorch2
 from minitorch2._sym import is_symbolic
 from minitorch2.fx._spelling import register_spelling
 
+from ..source import AttrSource
 from . import tensor  # (a module: tensor.py imports this one)
 from .base import VariableTracker
 from .constant import ConstantVariable
@@ -98,3 +99,10 @@ def name_after_local(graph, node, name):
     new_name = namespace.create_name(name, None)
     node.name = new_name
     namespace._rename_object(node, new_name)
+
+
+def input_grad(tx, var):
+    """`x.grad` of a graph input x: read from the real tensor through its source (`L['x'].grad`), so None is a
+    guarded constant and a gradient tensor a graph input of its own."""
+    real = next(inp.value for inp in tx.output.inputs if inp.source.name() == var.source.name())
+    return tx.output.wrap(real.grad, AttrSource(var.source, "grad"))

@@ -57,7 +57,7 @@ class BaseListVariable(VariableTracker):
             return ConstantVariable(self.as_python_constant()).call_method(tx, name, args, kwargs)
         if name == "__getitem__":
             return self.getitem(tx, args[0])
-        if self.python_cls is list and name in ("append", "extend", "insert", "pop", "clear", "reverse"):
+        if self.python_cls is list and name in ("append", "extend", "insert", "pop", "clear", "reverse", "remove"):
             if self.source is not None:  # a list from outside: replayed on the real list after the graph
                 tx.output.note_mutation(self)
             if name == "append":
@@ -66,6 +66,10 @@ class BaseListVariable(VariableTracker):
                 self.items.extend(args[0].realize().unpack_var_sequence(tx))
             elif name == "insert":
                 self.items.insert(args[0].realize().as_python_constant(), args[1])
+            elif name == "remove":  # the first item that is the value, or a constant equal to it (none: ValueError)
+                x = args[0].realize()
+                del self.items[[v.realize() is x or x.is_python_constant() and v.realize().is_python_constant() and
+                                v.as_python_constant() == x.as_python_constant() for v in self.items].index(True)]
             elif name in ("clear", "reverse"):
                 getattr(self.items, name)()
             else:

@@ -8,13 +8,13 @@ import minitorch2
 from minitorch2.nn.modules import module as module_mod
 
 from ..exc import Unsupported
-from ..source import attr_source, module_member_source
+from ..source import AttrSource, attr_source, module_member_source
 from .base import LazyVariableTracker, VariableTracker
 from .dynamo_forms import record_module_inits
 from .functions import UserFunctionVariable, UserMethodVariable
 from .lists import TupleVariable
 
-CONTAINERS = (minitorch2.nn.ModuleList, minitorch2.nn.Sequential)
+CONTAINERS = (minitorch2.nn.ModuleList, minitorch2.nn.Sequential, minitorch2.nn.ParameterList)
 
 
 class NNModuleVariable(VariableTracker):
@@ -45,8 +45,9 @@ class NNModuleVariable(VariableTracker):
             raise Unsupported(f"{type(m).__name__} has no attribute {name!r}", "unsupported_attr") from None
         if isinstance(attr, property):
             return UserFunctionVariable(attr.fget).call_function(tx, [], {}, self_var=self)
-        if callable(attr) and hasattr(attr, "__code__"):
-            return UserMethodVariable(UserFunctionVariable(attr), self)
+        if callable(attr) and hasattr(attr, "__code__"):  # (a decorated method's closure: read through its source)
+            source = attr.__closure__ and self.source and AttrSource(attr_source(self.source, name), "__func__")
+            return UserMethodVariable(UserFunctionVariable(attr, source), self)
         if isinstance(attr, (int, float, bool, str, type(None), tuple)):  # a class-level constant or table
             return tx.output.wrap(attr, attr_source(self.source, name))  # (BatchNorm1d's input dims): guarded
         raise Unsupported(f"attribute {name!r} of {type(m).__name__}", "unsupported_attr")
@@ -71,8 +72,9 @@ class NNModuleVariable(VariableTracker):
     def unpack_var_sequence(self, tx):
         if not isinstance(self.module, CONTAINERS):
             raise Unsupported(f"iteration over {type(self.module).__name__}", "unsupported")
-        return [tx.output.wrap(sub, module_member_source(self.source, "_modules", key))
-                for key, sub in self.module._modules.items()]
+        kind = "_parameters" if isinstance(self.module, minitorch2.nn.ParameterList) else "_modules"
+        return [tx.output.wrap(sub, module_member_source(self.source, kind, key))
+                for key, sub in getattr(self.module, kind).items()]
 
     def getitem(self, tx, index):
         index = index.realize()
@@ -89,9 +91,9 @@ class NNModuleVariable(VariableTracker):
         return self.unpack_var_sequence(tx)[key]
 
     def length(self):
-        if not isinstance(self.module, CONTAINERS):
+        if not isinstance(self.module, (*CONTAINERS, minitorch2.nn.ModuleDict)):
             raise Unsupported(f"len() of {type(self.module).__name__}", "unsupported")
-        return len(self.module._modules)
+        return len(self.module)
 
     def __repr__(self):
         return f"NNModuleVariable({type(self.module).__name__})"

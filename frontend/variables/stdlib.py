@@ -9,6 +9,7 @@ generator (GeneratorContextVariable). BuiltinVariable takes LibraryCallsMixin: a
 runs the mixin's `call_<its __name__>`.
 """
 import collections
+import collections.abc
 import contextlib
 import functools
 import inspect
@@ -16,17 +17,26 @@ import itertools
 import operator
 import types
 
+from .. import pyversion
 from ..exc import Unsupported
 from .base import VariableTracker
 from .constant import ConstantVariable
 from .dicts import DictVariable, constant_key
-from .lists import ListVariable, StructSequenceVariable, TupleVariable, iterate, lazy_iterator
+from .lists import ListIteratorVariable, ListVariable, StructSequenceVariable, TupleVariable, iterate, lazy_iterator
 
 # Callables outside builtins with a rule below (call_<their __name__>); builder.wrap makes them BuiltinVariables.
 LIBRARY_CALLABLES = {functools.partial, functools.reduce, collections.deque, collections.namedtuple, collections.OrderedDict,
                      collections.defaultdict, dict.fromkeys, collections.OrderedDict.fromkeys, itertools.chain,
                      collections.defaultdict.fromkeys, itertools.chain.from_iterable, itertools.islice, itertools.count,
                      itertools.repeat, itertools.accumulate}
+# itertools' combinators run for real over streams of trackers (LibraryCallsMixin._over_streams); those calling a
+# function of the program (a predicate, starmap's function, groupby's key) call it through its tracker
+OVER_STREAMS = {itertools.pairwise, itertools.combinations, itertools.permutations, itertools.zip_longest,
+                itertools.cycle, itertools.compress, itertools.tee, itertools.starmap, itertools.takewhile,
+                itertools.dropwhile, itertools.filterfalse, itertools.groupby, itertools.product}
+PREDICATED = {itertools.takewhile, itertools.dropwhile, itertools.filterfalse}
+LIBRARY_CALLABLES |= OVER_STREAMS | {contextlib.nullcontext, contextlib.suppress, operator.attrgetter,
+                                     operator.itemgetter, operator.methodcaller, inspect.signature}
 
 
 class PartialVariable(VariableTracker):
@@ -89,6 +99,57 @@ class SuspendingGeneratorMixin:
     def run(self):
         self.return_value, self.suspended = None, False
         return super().run()
+
+    def GET_YIELD_FROM_ITER(self, inst):
+        self.push(iterate(self, self.pop()))
+
+    def SEND(self, inst):
+        """`yield from it`: it's next item to yield, or at its end a jump past the loop (3.11: it popped)."""
+        self.pop()  # (the value sent in: next() sends None)
+        receiver = self.stack[-1]
+        item = receiver.next_item(self)
+        if item is None:  # what `yield from` evaluates to: a generator's return value
+            result = receiver.generator.return_value if isinstance(receiver, GeneratorVariable) else ConstantVariable(None)
+            self.stack[-1:] = [result] if pyversion.VERSION == (3, 11) else [receiver, result]
+            return self.jump(inst)
+        self.push(item)
+
+    def END_SEND(self, inst):  # 3.12+: the receiver under the result goes
+        del self.stack[-2]
+
+
+def generator_iterator(code, start):
+    """A generator function called in the frame: a lazy iterator whose items are its yields, each run on to as next()
+    asks for it (`start()` makes the SuspendingGeneratorMixin translator), as Dynamo inlines generators."""
+    if not code.co_flags & inspect.CO_GENERATOR:
+        raise Unsupported(f"{code.co_name} is a coroutine", "generator")
+    generator = start()
+
+    def yields():
+        while True:
+            value = generator.run()
+            if not generator.suspended:
+                return
+            yield value
+    return GeneratorVariable(generator, yields())
+
+
+class GeneratorVariable(ListIteratorVariable):
+    """A generator made in the frame: a lazy iterator whose next() and send() run it on to its next yield."""
+
+    def __init__(self, generator, yields):
+        super().__init__([], yields, pure=False)
+        self.generator = generator
+
+    def call_method(self, tx, name, args, kwargs):
+        if name not in ("send", "__next__"):
+            raise Unsupported(f"generator.{name}", "unsupported_call")
+        if name == "send" and self.generator.suspended:  # what its paused `yield` evaluates to
+            self.generator.stack[-1] = args[0]
+        item = self.next_item(tx)
+        if item is None:
+            raise Unsupported("a generator's StopIteration", "unsupported_call")
+        return item
 
 
 class GeneratorExitVariable(VariableTracker):
@@ -185,8 +246,115 @@ def is_namedtuple_class(cls):
             and all(getattr(cls, m) is getattr(tuple, m) for m in ("__getitem__", "__iter__", "__len__")))
 
 
+class NullContextVariable(VariableTracker):
+    """contextlib.nullcontext(value), or suppress(...) (no exception is raised in a compiled frame): a `with` block
+    that binds `value` and does nothing more."""
+
+    def __init__(self, value):
+        super().__init__()
+        self.yielded = value
+
+    def python_type(self):
+        return contextlib.nullcontext
+
+    def enter(self, tx):
+        return self
+
+    def call_function(self, tx, args, kwargs):  # (its exit)
+        return ConstantVariable(None)
+
+
+def _attrgetter(*names):  # operator's getters, inlined as the program's own functions would be
+    def get(obj):
+        return getattr(obj, names[0]) if len(names) == 1 else tuple(getattr(obj, name) for name in names)
+    return get
+
+
+def _itemgetter(*keys):
+    def get(obj):
+        return obj[keys[0]] if len(keys) == 1 else tuple(obj[key] for key in keys)
+    return get
+
+
+def _methodcaller(name, *args, **kwargs):
+    def call(obj):
+        return getattr(obj, name)(*args, **kwargs)
+    return call
+
+
+def _stream_item(value):
+    """What a combinator gives back, as a tracker: its tuples as tuples of trackers, groupby's groups lazily."""
+    if isinstance(value, tuple):
+        return TupleVariable([_stream_item(v) for v in value])
+    if isinstance(value, VariableTracker):
+        return value
+    return lazy_iterator(map(_stream_item, value)) if isinstance(value, collections.abc.Iterator) else ConstantVariable(value)
+
+
 class LibraryCallsMixin:
     """The rules for LIBRARY_CALLABLES, on BuiltinVariable (`self.value` is the callable)."""
+
+    def _over_streams(self, tx, *args, **kwargs):
+        fn, its = self.value, []
+
+        def stream(var):
+            its.append(iterate(tx, var))
+            return its[-1].stream()
+
+        def calls(var, convert):
+            return None if var is None or var.realize().is_python_constant() and var.as_python_constant() is None \
+                else (lambda *xs: convert(var.realize().call_function(tx, list(xs), {}).realize()))
+        if fn in PREDICATED:
+            args = [calls(args[0], lambda r: r.truth(tx)), stream(args[1])]
+        elif fn is itertools.starmap:
+            args = [calls(args[0], lambda r: r), (v.realize().unpack_var_sequence(tx) for v in stream(args[1]))]
+        elif fn is itertools.groupby:
+            key = calls(kwargs.pop("key", args[1] if len(args) > 1 else None), lambda r: r.as_python_constant())
+            args, kwargs = [stream(args[0])], {"key": key or (lambda v: v.realize().as_python_constant())}
+        elif fn is itertools.compress:
+            args = [stream(args[0]), (v.realize().truth(tx) for v in stream(args[1]))]
+        else:
+            args = [a.realize().as_python_constant() if type(a.realize().as_python_constant() if a.realize(
+            ).is_python_constant() else None) is int else stream(a) for a in args]
+            kwargs = {k: v if k == "fillvalue" else v.realize().as_python_constant() for k, v in kwargs.items()}
+        result = fn(*args, **kwargs)
+        pure = fn not in PREDICATED | {itertools.starmap, itertools.groupby}
+        if fn is itertools.tee:
+            return TupleVariable([lazy_iterator(r, *its, pure=pure) for r in result])
+        return lazy_iterator(map(_stream_item, result), *its, pure=pure)
+
+    call_pairwise = call_combinations = call_permutations = call_zip_longest = call_cycle = call_compress = \
+        call_tee = call_starmap = call_takewhile = call_dropwhile = call_filterfalse = call_groupby = \
+        call_product = _over_streams
+
+    def call_nullcontext(self, tx, value=None):
+        return NullContextVariable(value or ConstantVariable(None))
+
+    def call_suppress(self, tx, *exceptions):
+        return NullContextVariable(ConstantVariable(None))
+
+    def _polyfill(self, tx, *args, **kwargs):
+        polyfill = {operator.attrgetter: _attrgetter, operator.itemgetter: _itemgetter,
+                    operator.methodcaller: _methodcaller}[self.value]
+        return tx.output.wrap(polyfill, None).call_function(tx, list(args), kwargs)
+
+    call_attrgetter = call_itemgetter = call_methodcaller = _polyfill
+
+    def call_sorted(self, tx, iterable, key=None, reverse=None):
+        """sorted() of trackers by constant keys (the key function's answers, or the items themselves: items that hold
+        tensors, as `d.items()` does, are a graph break, as in Dynamo): the items reordered, as Dynamo sorts them."""
+        items = [v.realize() for v in iterate(tx, iterable).unpack_var_sequence(tx)]
+        if key is not None and not (key.realize().is_python_constant() and key.as_python_constant() is None):
+            keys = [key.realize().call_function(tx, [v], {}).realize().as_python_constant() for v in items]
+        else:
+            keys = [v.as_python_constant() for v in items]
+        reverse = reverse is not None and reverse.realize().as_python_constant()
+        return ListVariable([items[i] for i in sorted(range(len(items)), key=keys.__getitem__, reverse=reverse)])
+
+    def call_signature(self, tx, fn):
+        """inspect.signature of a function (guarded by identity where read from the frame): a constant, now."""
+        fn = fn.realize()
+        return ConstantVariable(inspect.signature(fn.fn if hasattr(fn, "fn") else fn.as_python_constant()))
 
     def call_partial(self, tx, fn, *args, **kwargs):
         return PartialVariable(fn, args, kwargs)

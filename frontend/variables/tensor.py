@@ -49,6 +49,8 @@ class TensorVariable(VariableTracker):
             return SizeVariable([tx.output.size_variable(self, d) for d in range(fake.dim())], proxy=proxy)
         if name in METADATA_ATTRS:
             return ConstantVariable(getattr(fake, name))
+        if name == "grad" and self.source is not None:  # an input's: None (guarded) or a graph input, as Dynamo's
+            return dynamo_forms.input_grad(tx, self)
         if name in GRAPH_ATTRS:
             return record(tx.output, "call_function", builtins.getattr, [self, ConstantVariable(name)], {})
         if name not in ("grad", "data", "_version", "grad_fn") and callable(getattr(minitorch2.Tensor, name, None)):

@@ -18,6 +18,7 @@ from .base import ValueVariable
 from .constant import ConstantVariable
 from .functions import UserFunctionVariable, UserMethodVariable
 from .nn_module import NNModuleVariable, record_module_inits
+from .user_protocols import ClassMembersMixin, SpecialMethodsMixin
 
 
 def is_plain_object(value):
@@ -28,30 +29,24 @@ def is_plain_object(value):
             and not cls.__module__.startswith(("minitorch2", "frontend")))
 
 
-class UserObjectVariable(ValueVariable):
+class UserObjectVariable(SpecialMethodsMixin, ValueVariable):  # (the mixin: user_protocols.py)
     def __init__(self, value, source=None):
         super().__init__(value, source)
         self.attrs = {}  # an object made in the frame: the attributes set on it, name -> tracker
 
     def var_getattr(self, tx, name):
-        if name in self.attrs:
-            return self.attrs[name]
         class_attr = inspect.getattr_static(type(self.value), name, None)
         if isinstance(class_attr, property) and isinstance(class_attr.fget, types.FunctionType):
             return UserFunctionVariable(class_attr.fget).call_function(tx, [], {}, self_var=self)
+        if name in self.attrs:
+            return self.attrs[name]
         if name in vars(self.value):
             return tx.output.wrap(vars(self.value)[name], attr_source(self.source, name))
         if isinstance(class_attr, types.FunctionType):
             return UserMethodVariable(UserFunctionVariable(class_attr), self)
         if class_attr is not None and not hasattr(type(class_attr), "__get__"):  # a class-level constant
             return tx.output.wrap(class_attr, attr_source(self.source, name))
-        raise Unsupported(f"attribute {name!r} of a {type(self.value).__name__} object", "unsupported_attr")
-
-    def call_function(self, tx, args, kwargs):
-        call = inspect.getattr_static(type(self.value), "__call__", None)
-        if not isinstance(call, types.FunctionType):
-            raise Unsupported(f"calling a {type(self.value).__name__} object", "unsupported_call")
-        return UserFunctionVariable(call).call_function(tx, args, kwargs, self_var=self)
+        return self.special_getattr(tx, name, class_attr)
 
     def __repr__(self):
         return f"UserObjectVariable({type(self.value).__name__})"
@@ -65,7 +60,7 @@ def is_user_class(cls):
         and not cls.__module__.startswith(("minitorch2", "frontend"))))
 
 
-class UserClassVariable(ConstantVariable):
+class UserClassVariable(ClassMembersMixin, ConstantVariable):
     """A class of is_user_class; calling it makes the object in the frame."""
 
     def call_function(self, tx, args, kwargs):

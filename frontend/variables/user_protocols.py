@@ -1,0 +1,186 @@
+"""The Python protocols of user classes inside compiled frames: special methods, properties' setters, super(),
+classmethods and staticmethods, as Dynamo traces them.
+
+Frontend layer, coverage surface beside user_defined.py (whose trackers take these mixins): `len(obj)`, `x in obj`,
+`for v in obj`, `obj[i]`, `obj(...)`, `a + b` (with the reflected `__radd__`), `obj.missing` (__getattr__) run the
+class's special method, inlined with the object as self; `super().f()` looks f up past the method's class in the
+object's method resolution order; `Cls.make(...)` binds a classmethod to its class.
+"""
+import inspect
+import operator
+import types
+
+from .. import guards
+from ..exc import Unsupported
+from ..source import AttrSource
+from .base import VariableTracker
+from .constant import ConstantVariable
+from .dicts import DictVariable
+from .functions import UserFunctionVariable, UserMethodVariable
+from .lists import BaseListVariable, iterate
+from .tensor import TensorVariable
+
+
+class SpecialMethodsMixin:
+    """On UserObjectVariable: its class's special methods in Python, inlined."""
+
+    def has_dunder(self, name):
+        return isinstance(inspect.getattr_static(type(self.value), name, None), types.FunctionType)
+
+    def call_dunder(self, tx, name, args, kwargs=None):
+        if not self.has_dunder(name):
+            raise Unsupported(f"{name} of a {type(self.value).__name__} object", "unsupported_call")
+        method = inspect.getattr_static(type(self.value), name)
+        return UserFunctionVariable(method).call_function(tx, args, kwargs or {}, self_var=self)
+
+    def call_function(self, tx, args, kwargs):
+        return self.call_dunder(tx, "__call__", args, kwargs)
+
+    def getitem(self, tx, index):
+        return self.call_dunder(tx, "__getitem__", [index])
+
+    def unpack_var_sequence(self, tx):
+        return iterate(tx, self.call_dunder(tx, "__iter__", [])).unpack_var_sequence(tx)
+
+    def special_getattr(self, tx, name, class_attr):
+        """An attribute the plain lookups did not find: a classmethod or staticmethod, else __getattr__'s answer."""
+        if name == "__class__":  # (an object read from the frame has its type guarded; one made here keeps it)
+            return tx.output.wrap(type(self.value), None)
+        if isinstance(class_attr, (classmethod, staticmethod)):
+            return class_member(tx, type(self.value), class_attr, source=self.source and AttrSource(self.source, name))
+        if name not in ("__iter__", "__getitem__", "__contains__", "__len__") and self.has_dunder("__getattr__"):
+            return self.call_dunder(tx, "__getattr__", [ConstantVariable(name)])
+        raise Unsupported(f"attribute {name!r} of a {type(self.value).__name__} object", "unsupported_attr")
+
+    def store_attr(self, tx, name, value):
+        """`obj.x = v` on an object made in the frame: a property's setter inlined, else kept in attrs."""
+        setter = getattr(inspect.getattr_static(type(self.value), name, None), "fset", None)
+        if isinstance(setter, types.FunctionType):
+            return UserFunctionVariable(setter).call_function(tx, [value], {}, self_var=self)
+        self.attrs[name] = value
+
+
+def user_operator(tx, fn, a, b):
+    """`a + b` with a user's object: a's __add__ (`+=`: __iadd__ first), else b's __radd__, inlined; NotImplemented
+    from one passes to the next, as Python's."""
+    name = fn.__name__
+    base = name[1:] if name.startswith("i") and hasattr(operator, name[1:]) else name
+    tries = [(a, f"__{name}__", b)] * (base != name) + [(a, f"__{base}__", b), (b, f"__r{base}__", a)]
+    for left, dunder, right in tries:
+        if isinstance(left, SpecialMethodsMixin) and left.has_dunder(dunder):
+            result = left.call_dunder(tx, dunder, [right])
+            if not (result.is_python_constant() and result.as_python_constant() is NotImplemented):
+                return result
+    raise Unsupported(f"{name} of {a} and {b}", "unsupported")
+
+
+class SuperVariable(VariableTracker):
+    """super() in a method inlined: attributes looked up past `cls` in the object's class's method resolution order."""
+
+    def __init__(self, cls, obj):
+        super().__init__()
+        self.cls, self.obj = cls, obj
+
+    def var_getattr(self, tx, name):
+        mro = self.obj.python_type().__mro__
+        member = next((vars(k)[name] for k in mro[mro.index(self.cls) + 1:] if name in vars(k)), None)
+        if isinstance(member, types.FunctionType):
+            fn = tx.output.wrap(member, None)  # (a function marked disable: a graph break here)
+            if not isinstance(fn, UserFunctionVariable):
+                raise Unsupported(f"super().{name} is {fn}", "unsupported_call")
+            return UserMethodVariable(fn, self.obj)
+        if isinstance(member, (classmethod, staticmethod)):
+            return class_member(tx, self.obj.python_type(), member)
+        if member is object.__init__:
+            return tx.output.wrap(_no_init, None)
+        raise Unsupported(f"super().{name}", "unsupported_attr")
+
+    def build(self, cg):  # (on the stack at a graph break: super(cls, obj) again)
+        cg.call_const(super, [ConstantVariable(self.cls), self.obj])
+
+
+def _no_init(*args):
+    return None
+
+
+def class_member(tx, cls, member, cls_var=None, source=None):
+    """A classmethod bound to its class, a staticmethod's function; read through `source` (the attribute of the
+    class or object read from the frame), so rebinding it later is seen (an identity guard)."""
+    if isinstance(member, staticmethod):
+        return tx.output.wrap(member.__func__, source)
+    fn = tx.output.wrap(member.__func__, source and AttrSource(source, "__func__"))
+    return UserMethodVariable(fn, cls_var or tx.output.wrap(cls, None))
+
+
+class ClassMembersMixin:
+    """On UserClassVariable: `Cls.make` of a classmethod or staticmethod."""
+
+    def var_getattr(self, tx, name):
+        member = next((vars(k)[name] for k in self.value.__mro__ if name in vars(k)), None)
+        if isinstance(member, (classmethod, staticmethod)) and isinstance(member.__func__, types.FunctionType):
+            return class_member(tx, self.value, member, self, self.source and AttrSource(self.source, name))
+        return super().var_getattr(tx, name)
+
+
+def _has_attribute(tx, obj, name):
+    """hasattr(obj, name) now, guarded where it can change (Dynamo's HASATTR: a module's attributes can be deleted)."""
+    if obj.is_python_constant():
+        return hasattr(obj.as_python_constant(), name)
+    if isinstance(obj, TensorVariable):
+        return hasattr(obj.example_value, name)
+    if isinstance(obj, (BaseListVariable, DictVariable)):  # (a namedtuple's _fields: its class's attributes)
+        return hasattr(obj.python_type(), name)
+    if isinstance(obj, SpecialMethodsMixin) and obj.source is None:  # (a UserObjectVariable made in the frame)
+        return name in obj.attrs or hasattr(obj.python_type(), name)
+    if not hasattr(obj, "module"):
+        raise Unsupported(f"hasattr on {obj}", "unsupported_call")
+    present = hasattr(obj.module, name)
+    if obj.source is not None:
+        tx.output.guards.add(guards.hasattr_guard(obj.source, name, present))
+    return present
+
+
+class ProtocolCallsMixin:
+    """On BuiltinVariable: the builtins that look into objects (type, isinstance, getattr, hasattr, callable, id,
+    super)."""
+
+    def call_type(self, tx, obj, *class_parts):
+        """type(x), or type(name, bases, namespace) making a class now from constants."""
+        if class_parts:
+            parts = [obj, *class_parts]
+            return tx.output.wrap(type(*[p.realize().as_python_constant() for p in parts]), None)
+        return ConstantVariable(obj.realize().python_type())
+
+    def call_setattr(self, tx, obj, name, value):
+        obj = obj.realize()
+        if not isinstance(obj, SpecialMethodsMixin) or obj.source is not None:
+            raise Unsupported(f"setattr on {obj}", "side_effect")
+        obj.store_attr(tx, name.realize().as_python_constant(), value)
+        return ConstantVariable(None)
+
+    def call_isinstance(self, tx, obj, classes):
+        return ConstantVariable(issubclass(obj.realize().python_type(), classes.realize().as_python_constant()))
+
+    def call_getattr(self, tx, obj, name, default=None):
+        """The default only where obj has no such attribute (guarded); one that cannot be traced is a graph break."""
+        obj, name = obj.realize(), name.realize().as_python_constant()
+        if default is not None and not _has_attribute(tx, obj, name):
+            return default
+        return obj.var_getattr(tx, name)
+
+    def call_hasattr(self, tx, obj, name):
+        return ConstantVariable(_has_attribute(tx, obj.realize(), name.realize().as_python_constant()))
+
+    def call_callable(self, tx, obj):
+        """callable(3) asks the value (hasattr(int, "__call__") holds: the class is callable, its instances not)."""
+        obj = obj.realize()
+        return ConstantVariable(callable(obj.as_python_constant()) if obj.is_python_constant() else
+                                any("__call__" in vars(k) for k in obj.python_type().__mro__))
+
+    def call_super(self, tx, *args):
+        """super() as its zero-argument form reads it: the __class__ cell and the method's first argument."""
+        cls, obj = args if args else (tx.cells["__class__"].contents, tx.symbolic_locals[tx.code.co_varnames[0]])
+        return SuperVariable(cls.realize().as_python_constant(), obj.realize())
+
+    def call_id(self, tx, obj):  # an object made in the frame: its tracker's, the same for the whole translation
+        return ConstantVariable(id(getattr(obj.realize(), "value", obj.realize())))
