@@ -98,7 +98,7 @@ OUTSIDE_THE_LESSON = {
         "minitorch2/_arg_parser.py", "frontend/rnn_refusal.py",  # rnn: Dynamo refuses RNN/GRU/LSTM
         "minitorch2/_tensor_data.py", "minitorch2/_aten/overlap.py", "autograd/overlapping_views.py",
         "minitorch2/_tensor_more.py", "minitorch2/_subclasses/fake_strides.py",
-        "minitorch2/fx/experimental/_exact_divisions.py",
+        "minitorch2/fx/experimental/_exact_divisions.py", "minitorch2/fx/experimental/_canonical_facts.py",
         # float expressions over sizes in torch's form (FloatTrueDiv(ToFloat(s), 2.0)): guard text, tensorify's ops
         "minitorch2/fx/experimental/_float_forms.py",
         # the SymInt arithmetic ATen's C++ composites (reshape, flatten, indexing) do outside kernels, replayed so a

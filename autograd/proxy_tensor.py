@@ -116,9 +116,7 @@ class ProxyTorchDispatchMode(TorchDispatchMode):
         if is_symbolic(value):  # (a symbol pinned since, as a size the frontend pinned: its number, as torch's)
             expr = value.node.shape_env.simplify(value.node.expr)
             return value.node.pytype(expr) if expr.is_number else self._sym_arg(value)
-        if isinstance(value, (list, tuple)):
-            return type(value)(self._to_arg(v) for v in value)
-        return value
+        return type(value)(self._to_arg(v) for v in value) if isinstance(value, (list, tuple)) else value
 
     # ------------------------------------------------------------ the hook
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):

@@ -245,6 +245,4 @@ def call_instructions(nargs, kw_names):
 
 def conditional_jump_prefix(opname):
     """What runs before a replayed conditional jump: 3.13's POP_JUMP_IF_TRUE/FALSE take only exact bools (TO_BOOL)."""
-    if VERSION >= (3, 13) and opname in ("POP_JUMP_IF_TRUE", "POP_JUMP_IF_FALSE"):
-        return ["TO_BOOL"]
-    return []
+    return ["TO_BOOL"] if VERSION >= (3, 13) and opname in ("POP_JUMP_IF_TRUE", "POP_JUMP_IF_FALSE") else []

@@ -65,9 +65,7 @@ def why_cannot_resume(code, e):
         return "graph_break_in_try"
     if "BEFORE_WITH" in (e.break_opname, e.next_opname):  # making or entering a context manager we cannot model
         return "graph_break_in_with"
-    if code.co_cellvars:
-        return "unresumable"
-    return None
+    return "unresumable" if code.co_cellvars else None
 
 
 # ---- liveness ---------------------------------------------------------------------------------

@@ -254,9 +254,7 @@ def _indices_list(advanced):
 def getitem(self, index):
     result, advanced = _apply_basic(self, _normalize_index(index), keep_slices=isinstance(index, slice))
     if not advanced:
-        if result is self:
-            return aten.alias.default(self)
-        return result
+        return aten.alias.default(self) if result is self else result
     return aten.index.Tensor(result, _indices_list(advanced))
 
 

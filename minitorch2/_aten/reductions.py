@@ -19,9 +19,7 @@ def _contiguous_out(impl):
 
     def contiguous_kernel(*args, **kwargs):
         result = kernel(*args, **kwargs)
-        if isinstance(result, tuple):
-            return tuple(c_order(r) for r in result)
-        return c_order(result)
+        return tuple(c_order(r) for r in result) if isinstance(result, tuple) else c_order(result)
 
     return contiguous_kernel, meta
 

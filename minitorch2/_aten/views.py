@@ -71,9 +71,7 @@ def view_strides(old_shape, old_stride, new_shape):
                 chunk_base_stride = old_stride[tensor_d - 1]
                 tensor_numel = 1
                 view_numel = 1
-    if view_d != -1:
-        return None
-    return tuple(new_stride)
+    return None if view_d != -1 else tuple(new_stride)
 
 
 def _view(self, size):

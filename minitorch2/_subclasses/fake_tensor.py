@@ -72,9 +72,7 @@ class FakeTensorMode(TorchDispatchMode):
             if not self.allow_non_fake_inputs:
                 raise RuntimeError("FakeTensorMode received a real tensor; call fake_mode.from_tensor() first")
             return self.from_tensor(value, static_shapes=True)  # a constant made while tracing: no source to guard
-        if isinstance(value, (list, tuple)):
-            return type(value)(self._fakeify(v) for v in value)
-        return value
+        return type(value)(self._fakeify(v) for v in value) if isinstance(value, (list, tuple)) else value
 
 
 def run_meta(func, args, kwargs):

@@ -16,9 +16,7 @@ class TreeSpec:
 
     @property
     def num_leaves(self):
-        if self.type is None:
-            return 1
-        return sum(c.num_leaves for c in self.children_specs)
+        return 1 if self.type is None else sum(c.num_leaves for c in self.children_specs)
 
     def __repr__(self):
         if self.type is None:

@@ -25,6 +25,7 @@ from sympy.printing.str import StrPrinter
 
 from minitorch2._sym import SymBool, SymFloat, SymInt, is_symbolic, sym_max, sym_min
 
+from ._canonical_facts import guarded_fact
 from ._float_forms import FloatTrueDiv, ToFloat
 
 
@@ -252,29 +253,13 @@ class ShapeEnv:
         """True or False when the ranges and the recorded facts decide `expr`; None when they do not."""
         if expr in (sympy.true, sympy.false):
             return bool(expr)
-        known = self._facts().get(canonical_relation(expr)) if _is_relation(expr) else None
+        known = guarded_fact(self, expr)
         if known is not None:
             return known
         if isinstance(expr, sympy.Not):
             inner = self.static_value(expr.args[0])
             return None if inner is None else not inner
         return self.implied(expr)
-
-    def _facts(self):
-        """The guards and what each implies (`a < b`: `a <= b - 1`), canonical -> their truth (torch's axioms)."""
-        if getattr(self, "_facts_of", (None, None))[0] is not self.guards or self._facts_of[1] is not self.replacements:
-            self._facts_of, self._facts_cache, self._facts_done = (self.guards, self.replacements), {}, 0
-        for guard in map(self.simplify, self.guards[self._facts_done:]):
-            guard = canonical_relation(guard) if _is_relation(guard) else None
-            lhs, rhs = guard.args if guard is not None else (0, 0)
-            implied = {sympy.Eq: [sympy.Le(lhs, rhs), sympy.Le(rhs, lhs)], sympy.Le: [sympy.Lt(lhs, rhs + 1)],
-                       sympy.Lt: [sympy.Le(lhs, rhs), sympy.Ne(lhs, rhs), sympy.Le(lhs, rhs - 1)]}.get(type(guard), [])
-            for fact in filter(_is_relation, [guard, *implied]):
-                for form, truth in ((canonical_relation(fact), True), (canonical_relation(_negate(fact)), False)):
-                    either = isinstance(form, (sympy.Eq, sympy.Ne))  # (either side first)
-                    self._facts_cache.update({form: truth, **({form.reversed: truth} if either else {})})
-        self._facts_done = len(self.guards)
-        return self._facts_cache
 
     def implied(self, expr):
         """What the symbols' ranges alone say of a comparison: True, False or None. Where the difference's
@@ -390,22 +375,6 @@ class ShapeEnv:
             value = self.replacements.get(symbol)     # (as the tensor input and as its .item()): one guard each
             lines += [f"not math.isnan({source})"] if value is None else [f"{source} == {float(value)!r}"] * 2
         return lines
-
-
-def canonical_relation(relation):
-    """torch's canonicalize_bool_expr: `<`, `<=`, `==` or `!=` of a difference in lowest terms, negative terms on the
-    left (`2*a == 2*b + 4` and `a - b - 2 == 0` are both `a == b + 2`)."""
-    flipped = isinstance(relation, (sympy.Gt, sympy.Ge))
-    terms = sympy.Add.make_args(relation.lhs - relation.rhs if flipped else relation.rhs - relation.lhs)
-    factor = math.gcd(*(abs(int(c)) if (c := t.as_coeff_Mul()[0]).is_Integer else 1 for t in terms)) or 1
-    negative = [t.as_coeff_Mul()[0].is_negative for t in terms]
-    kind = {sympy.Gt: sympy.Lt, sympy.Ge: sympy.Le}.get(type(relation), type(relation))
-    return kind(*(sympy.Add(*(t / factor * (-1 if left else 1) for t, n in zip(terms, negative) if n == left))
-                  for left in (True, False)), evaluate=False)
-
-
-def _is_relation(expr):
-    return isinstance(expr, sympy.core.relational.Relational)
 
 
 def _negate(expr):

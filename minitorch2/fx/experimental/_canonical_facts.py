@@ -1,0 +1,51 @@
+"""How torch's ShapeEnv recognises a guarded fact however a later question writes it.
+
+Runtime layer, asked by ShapeEnv.static_value only. Each guard is kept in torch's canonical form
+(canonicalize_bool_expr: a difference in lowest terms, negative terms on the left, `>` as `<`) together with what it
+directly implies (`a < b` gives `a <= b - 1` and `a != b`), so that `2*((s+1)//2) != s` is known from the guard
+`(s+1)//2 == s - (s+1)//2`. Without it every size question is still answered, from the ranges or by a new guard:
+what changes is torch's count of compiles (a question torch recognises as known would be asked again, and the
+backend would compile per size). Fidelity to torch's recompiles, outside the lesson.
+"""
+import math
+
+import sympy
+
+
+def guarded_fact(shape_env, expr):
+    """True or False where a guard (or what it directly implies) says so of the relation `expr`; else None."""
+    return _facts(shape_env).get(canonical_relation(expr)) if _is_relation(expr) else None
+
+
+def _facts(env):
+    """The guards and what each implies, canonical -> their truth (torch's axioms), kept on the ShapeEnv and
+    extended as guards are added (started over when the guards or replacements are new objects)."""
+    if getattr(env, "_facts_of", (None, None))[0] is not env.guards or env._facts_of[1] is not env.replacements:
+        env._facts_of, env._facts_cache, env._facts_done = (env.guards, env.replacements), {}, 0
+    for guard in map(env.simplify, env.guards[env._facts_done:]):
+        guard = canonical_relation(guard) if _is_relation(guard) else None
+        lhs, rhs = guard.args if guard is not None else (0, 0)
+        implied = {sympy.Eq: [sympy.Le(lhs, rhs), sympy.Le(rhs, lhs)], sympy.Le: [sympy.Lt(lhs, rhs + 1)],
+                   sympy.Lt: [sympy.Le(lhs, rhs), sympy.Ne(lhs, rhs), sympy.Le(lhs, rhs - 1)]}.get(type(guard), [])
+        for fact in filter(_is_relation, [guard, *implied]):
+            for form, truth in ((canonical_relation(fact), True), (canonical_relation(fact.negated), False)):
+                either = isinstance(form, (sympy.Eq, sympy.Ne))  # (either side first)
+                env._facts_cache.update({form: truth, **({form.reversed: truth} if either else {})})
+    env._facts_done = len(env.guards)
+    return env._facts_cache
+
+
+def canonical_relation(relation):
+    """torch's canonicalize_bool_expr: `<`, `<=`, `==` or `!=` of a difference in lowest terms, negative terms on the
+    left (`2*a == 2*b + 4` and `a - b - 2 == 0` are both `a == b + 2`)."""
+    flipped = isinstance(relation, (sympy.Gt, sympy.Ge))
+    terms = sympy.Add.make_args(relation.lhs - relation.rhs if flipped else relation.rhs - relation.lhs)
+    factor = math.gcd(*(abs(int(c)) if (c := t.as_coeff_Mul()[0]).is_Integer else 1 for t in terms)) or 1
+    negative = [t.as_coeff_Mul()[0].is_negative for t in terms]
+    kind = {sympy.Gt: sympy.Lt, sympy.Ge: sympy.Le}.get(type(relation), type(relation))
+    return kind(*(sympy.Add(*(t / factor * (-1 if left else 1) for t, n in zip(terms, negative) if n == left))
+                  for left in (True, False)), evaluate=False)
+
+
+def _is_relation(expr):
+    return isinstance(expr, sympy.core.relational.Relational)
