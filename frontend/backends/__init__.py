@@ -34,16 +34,19 @@ BACKENDS = {
 DEFAULT_BACKEND = "inductor"
 
 
-def register_backend(compiler_fn=None, name=None):
+TAGS = {"eager": ("debug",), "aot_eager": ("debug",)}  # (as torch's registry tags them)
+
+
+def register_backend(compiler_fn=None, name=None, tags=()):
     """Add a backend to the table; usable as a decorator."""
     if compiler_fn is None:
-        return lambda fn: register_backend(fn, name)
-    BACKENDS[name or compiler_fn.__name__] = compiler_fn
+        return lambda fn: register_backend(fn, name, tags)
+    BACKENDS[name or compiler_fn.__name__], TAGS[name or compiler_fn.__name__] = compiler_fn, tuple(tags)
     return compiler_fn
 
 
-def list_backends(exclude_tags=None):
-    return sorted(BACKENDS)
+def list_backends(exclude_tags=("debug", "experimental")):
+    return sorted(name for name in BACKENDS if not set(exclude_tags or ()) & set(TAGS.get(name, ())))
 
 
 def lookup_backend(compiler_fn):

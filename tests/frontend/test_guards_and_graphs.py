@@ -101,7 +101,11 @@ def test_optimized_module_shares_parameters_and_trains():
 
 
 def test_backends_registry_and_default_inductor_fallback():
-    assert {"eager", "aot_eager"} <= set(frontend.list_backends())
+    # as torch's registry: the debug backends are listed only when no tag is excluded
+    assert {"eager", "aot_eager"} <= set(frontend.list_backends(exclude_tags=()))
+    assert not {"eager", "aot_eager"} & set(frontend.list_backends())
+    assert {"eager", "aot_eager"} <= set(torch._dynamo.list_backends(exclude_tags=()))
+    assert not {"eager", "aot_eager"} & set(torch._dynamo.list_backends())
 
     @frontend.register_backend(name="mine")
     def mine(gm, example_inputs):
