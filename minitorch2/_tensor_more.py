@@ -144,6 +144,17 @@ class _Conveniences:
         hooks.append(hook)
         return _HookHandle(hooks, hook)
 
+    def register_post_accumulate_grad_hook(self, hook):
+        """hook(tensor) runs after a leaf's .grad has been accumulated in a backward (an optimizer step fused into
+        the backward, as torch's tutorial does it)."""
+        if not self.requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self.grad_fn is not None:
+            raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
+        hooks = self.__dict__.setdefault("_post_accumulate_grad_hooks", [])
+        hooks.append(hook)
+        return _HookHandle(hooks, hook)
+
 
     @property
     def real(self):

@@ -144,6 +144,8 @@ class AccumulateGrad(Node):
             var.grad = var.grad + grad
         else:
             var.grad.add_(grad)
+        for hook in var.__dict__.get("_post_accumulate_grad_hooks", ()):  # (Tensor.register_post_accumulate_grad_hook)
+            hook(var)
         return []
 
 

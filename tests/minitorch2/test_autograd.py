@@ -527,3 +527,36 @@ def test_grad_fn_types_are_named_as_torchs_nodes():
                      type(accumulate).__name__, repr(accumulate).split(" object at ")[0], accumulate.name(),
                      isinstance(y.grad_fn, lib.autograd.graph.Node)))
     assert seen[1] == seen[0]
+
+
+def test_post_accumulate_grad_hooks_step_an_optimizer_inside_the_backward_as_torchs():
+    # torch's tutorial: one optimizer per parameter, stepped by the hook as each .grad is accumulated
+    results = []
+    for lib in (torch, mt):
+        lib.manual_seed(0)
+        model = lib.nn.Sequential(lib.nn.Linear(4, 8), lib.nn.ReLU(), lib.nn.Linear(8, 1))
+        optimizers = {p: lib.optim.SGD([p], lr=0.1, momentum=0.9) for p in model.parameters()}
+        calls = []
+
+        def hook(parameter, optimizers=optimizers, calls=calls):
+            calls.append(parameter.grad is not None)
+            optimizers[parameter].step()
+            optimizers[parameter].zero_grad()
+
+        handles = [p.register_post_accumulate_grad_hook(hook) for p in model.parameters()]
+        x, y = lib.randn(16, 4), lib.randn(16, 1)
+        losses = []
+        for _ in range(3):
+            loss = lib.nn.functional.mse_loss(model(x), y)
+            loss.backward()
+            losses.append(loss.item())
+        for handle in handles:
+            handle.remove()
+        model(x).sum().backward()
+        with pytest.raises(RuntimeError) as non_leaf:
+            (model[0].weight * 2).register_post_accumulate_grad_hook(print)
+        results.append((losses, calls, model[0].bias.grad.numpy().tolist(), str(non_leaf.value)))
+    np.testing.assert_allclose(results[1][0], results[0][0], rtol=1e-6)
+    np.testing.assert_allclose(results[1][2], results[0][2], rtol=1e-5, atol=1e-7)
+    assert results[1][1] == results[0][1] == [True] * 12
+    assert results[1][3] == results[0][3]
