@@ -125,7 +125,7 @@ OUTSIDE_THE_LESSON = {
         "minitorch2/nn/_functional_apart.py",
         # embedding bags, grid sampling, affine grids, the CTC loss (rows in table_nn_more.py)
         "minitorch2/nn/_functional_extra.py", "minitorch2/nn/modules/sparse_more.py",
-        "minitorch2/nn/modules/loss_more.py", "minitorch2/nn/modules/layers_more.py",
+        "minitorch2/nn/modules/loss_more.py", "minitorch2/nn/modules/layers_more.py", "minitorch2/nn/modules/lazy.py",
         # torch.linalg, torch.special, torch.fft and the other functions beyond the commonly used ones
         "minitorch2/_aten/table_extra.py", "minitorch2/_aten/extra_ops.py", "minitorch2/_aten/extra_formulas.py",
         "minitorch2/_functions_extra.py", "minitorch2/_functions_extra_methods.py", "minitorch2/linalg.py",
