@@ -18,19 +18,23 @@ def guarded_fact(shape_env, expr):
 
 
 def _facts(env):
-    """The guards and what each implies, canonical -> their truth (torch's axioms), kept on the ShapeEnv and
-    extended as guards are added (started over when the guards or replacements are new objects)."""
+    """The guards and what each implies, canonical -> their truth (torch's axioms, get_implications: including
+    its quirks), kept on the ShapeEnv and extended as guards are added (started over when the guards or
+    replacements are new objects)."""
     if getattr(env, "_facts_of", (None, None))[0] is not env.guards or env._facts_of[1] is not env.replacements:
         env._facts_of, env._facts_cache, env._facts_done = (env.guards, env.replacements), {}, 0
-    for guard in map(env.simplify, env.guards[env._facts_done:]):
-        guard = canonical_relation(guard) if _is_relation(guard) else None
-        lhs, rhs = guard.args if guard is not None else (0, 0)
-        implied = {sympy.Eq: [sympy.Le(lhs, rhs), sympy.Le(rhs, lhs)], sympy.Le: [sympy.Lt(lhs, rhs + 1)],
+    for guard in filter(_is_relation, map(env.simplify, env.guards[env._facts_done:])):
+        lhs, rhs = guard.args  # (implications of the guard as written: torch derives none from a `>` or `>=`)
+        implied = {sympy.Eq: [sympy.Le(lhs, rhs), sympy.Ge(lhs, rhs)], sympy.Le: [sympy.Lt(lhs, rhs + 1)],
                    sympy.Lt: [sympy.Le(lhs, rhs), sympy.Ne(lhs, rhs), sympy.Le(lhs, rhs - 1)]}.get(type(guard), [])
         for fact in filter(_is_relation, [guard, *implied]):
-            for form, truth in ((canonical_relation(fact), True), (canonical_relation(fact.negated), False)):
-                either = isinstance(form, (sympy.Eq, sympy.Ne))  # (either side first)
-                env._facts_cache.update({form: truth, **({form.reversed: truth} if either else {})})
+            form = canonical_relation(fact)
+            if isinstance(form, (sympy.Eq, sympy.Ne)):  # either side first; the opposite relation false
+                opposite = sympy.Ne if isinstance(form, sympy.Eq) else sympy.Eq
+                for a, b in ((form.lhs, form.rhs), (form.rhs, form.lhs)):
+                    env._facts_cache.update({type(form)(a, b, evaluate=False): True, opposite(a, b, evaluate=False): False})
+            else:  # (and the guard's own negation false, as torch's add_expr writes it for each fact)
+                env._facts_cache.update({form: True, canonical_relation(guard.negated): False})
     env._facts_done = len(env.guards)
     return env._facts_cache
 
