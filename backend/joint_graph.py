@@ -19,7 +19,7 @@ fire on none of the programs tests/backend/test_inductor_aot_graphs.py compares.
 """
 from minitorch2 import _dtype, ops
 from minitorch2._sym import is_symbolic
-from minitorch2._tensor import Tensor
+from minitorch2._tensor import Tensor, strided
 from minitorch2.utils import _pytree as pytree
 
 aten, prims = ops.aten, ops.prims
@@ -136,7 +136,7 @@ def fold_uniform_constant(node):
             else int(value)
     with node.graph.inserting_after(node):
         folded = _call(node.graph, aten.full.default, (list(val.shape), value),
-                       {"dtype": val.dtype, "layout": "torch.strided", "device": val.device,
+                       {"dtype": val.dtype, "layout": strided, "device": val.device,
                         "pin_memory": node.kwargs.get("pin_memory", False)}, like=node)
     return _replace(node, folded)
 

@@ -32,7 +32,8 @@ from .stdlib import (LIBRARY_CALLABLES, NamedTupleClassVariable, NamedTupleVaria
 from .user_defined import UserClassVariable, UserObjectVariable, is_plain_object, is_user_class
 from .torch import ALLOWED_IN_GRAPH, DISALLOWED_IN_GRAPH, TorchVariable, is_torch_object
 
-CONSTANT_TYPES = (int, float, bool, str, type(None), range, slice, type(Ellipsis), minitorch2.dtype, minitorch2.device)
+CONSTANT_TYPES = (int, float, bool, str, type(None), range, slice, type(Ellipsis), minitorch2.dtype, minitorch2.device,
+                  minitorch2.memory_format, minitorch2.layout)
 _SEQUENCE_TRACKERS = {tuple: TupleVariable, list: ListVariable, minitorch2.Size: SizeVariable}
 
 

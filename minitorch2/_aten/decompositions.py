@@ -203,23 +203,6 @@ def var_mean(self, dim=None, *, correction=None, keepdim=False):
             aten.mean.dim(self, dim if dim is not None else [], keepdim))
 
 
-def _like_as_full(value_of):
-    """zeros_like / ones_like / full_like of a contiguous tensor: a `full` of its shape (as torch's reference
-    decomposition); other layouts stay whole."""
-    def decomposition(self, *args, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None):
-        if not self.is_contiguous() or memory_format not in (None, "torch.preserve_format", "torch.contiguous_format"):
-            return NotImplemented
-        return aten.full.default(list(self.shape), value_of(args), dtype=dtype or self.dtype, layout=strided,
-                                 device=self.device, pin_memory=False)
-
-    return decomposition
-
-
-zeros_like = _like_as_full(lambda args: 0)
-ones_like = _like_as_full(lambda args: 1)
-full_like = _like_as_full(lambda args: args[0])
-
-
 def _to_copy(self, *, dtype=None, layout=None, device=None, pin_memory=None, non_blocking=False, memory_format=None):
     """A change of dtype alone is prims.convert_element_type; anything else stays a _to_copy."""
     if dtype is None or memory_format is not None or (pin_memory or non_blocking):
@@ -231,7 +214,8 @@ def masked_fill_scalar(self, mask, value):
     """where(mask, value, self), the number a scalar_tensor of self's dtype (folded into a `full` later);
     made contiguous, as masked_fill's result always is (a transposed self gives a transposed where)."""
     python_type = float if self.dtype.is_floating_point else bool if self.dtype is _dtype.bool_ else int
-    return _contiguous(aten.where.self(mask, aten.scalar_tensor.default(python_type(value), dtype=self.dtype), self))
+    fill_value = aten.scalar_tensor.default(python_type(value), dtype=self.dtype, layout=strided, device=self.device)
+    return _contiguous(aten.where.self(mask, fill_value, self))
 
 
 def masked_fill_tensor(self, mask, value):

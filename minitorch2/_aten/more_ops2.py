@@ -21,24 +21,24 @@ from .meta_util import broadcast_shapes, fake_empty, fake_pointwise, pointwise_s
 from .meta_util import with_strides, wrap_dim
 from .pointwise_arithmetic import _any_dtype, _check_int_division, _refused_in_meta
 from .pointwise_factories import _ensure_array, _float_dtype, _laid_out, _not_implemented, _np, binary, unary_float
-from .pointwise_unary import _float_kernel
+from .pointwise_unary import _float_kernel, rounded_from_double
 from .reductions import _acc_np, sum_dtype
 
 aten = ops.aten
 
-tan = unary_float(np.tan)
-asin = unary_float(np.arcsin)
-acos = unary_float(np.arccos)
-atan = unary_float(np.arctan)
-sinh = unary_float(np.sinh)
-cosh = unary_float(np.cosh)
-log2 = unary_float(np.log2)
-log10 = unary_float(np.log10)
+tan = unary_float(rounded_from_double(np.tan))
+asin = unary_float(rounded_from_double(np.arcsin))
+acos = unary_float(rounded_from_double(np.arccos))
+atan = unary_float(rounded_from_double(np.arctan))
+sinh = unary_float(rounded_from_double(np.sinh))
+cosh = unary_float(rounded_from_double(np.cosh))
+log2 = unary_float(rounded_from_double(np.log2))
+log10 = unary_float(rounded_from_double(np.log10))
 exp2 = unary_float(np.exp2)
 atan2 = binary(_any_dtype(np.arctan2), out="float")
 acosh = unary_float(np.arccosh)
 asinh = unary_float(np.arcsinh)
-atanh = unary_float(np.arctanh)
+atanh = unary_float(rounded_from_double(np.arctanh))
 
 
 def _scaled_by(factor):

@@ -1,4 +1,5 @@
-"""Float32 transcendentals as torch's CPU kernels round them: exp, log, sin, cos, tanh, expm1, log1p.
+"""Float32 transcendentals as torch's CPU kernels round them: exp, log, sin, cos, tanh, expm1, log1p (and in
+more_ops2.py tan, the inverse trigonometric ones, sinh, cosh, atanh, log2, log10).
 
 Runtime layer, under the unary kernels (pointwise_unary.py) and the code generators' reference tanh. ATen's
 vectorized kernels (SLEEF, MKL's VML) are within about an ulp of the exact value and usually round to the nearest

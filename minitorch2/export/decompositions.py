@@ -488,5 +488,7 @@ EXPORT_ONLY = {
     **BACKWARD,
 }
 
-# Rows whose decomposition is inductor's alone (torch's core ATen table lacks it): export keeps these ops whole.
-INDUCTOR_ONLY = ("var_mean.correction", "round.decimals", "linalg_vector_norm.default", "upsample_bilinear2d.default")
+# Rows whose decomposition is inductor's alone (torch's core ATen table lacks it, or, fill_, its export never reaches
+# it: functionalized first): export keeps these ops whole.
+INDUCTOR_ONLY = ("var_mean.correction", "round.decimals", "linalg_vector_norm.default", "upsample_bilinear2d.default",
+                 "fill_.Scalar")

@@ -113,6 +113,23 @@ CASES["cross_entropy_ignore_index"] = _cross_entropy("mean", ignore_index=2, wit
 
 
 @case
+def like_factories_of_views(lib):
+    """zeros_like / empty_like(...).fill_ of transposed and strided views: a `full` in memory order, permuted back
+    (pytorch/examples-style code making buffers like its activations); masked_fill's number a scalar_tensor."""
+    def program(x, m):
+        y = x.masked_fill(m, 0.5).transpose(0, 1)
+        z = lib.zeros_like(y) + lib.empty_like(y[:, ::2]).fill_(2).sum()
+        return (y.sin() * (z + lib.ones_like(y, memory_format=lib.contiguous_format))).sum()
+
+    return program, [leaf(lib, 4, 6), lib.randn(4, 6) > 0]
+
+
+@case
+def like_factories_of_permuted_3d(lib):
+    return (lambda x: (x.permute(2, 0, 1).cos() + lib.ones_like(x.permute(2, 0, 1))).sum(0)), [leaf(lib, 2, 3, 4)]
+
+
+@case
 def nll_loss_sum(lib):
     F = lib.nn.functional
     return (lambda x, t: F.nll_loss(F.log_softmax(x, -1), t, reduction="sum")), [leaf(lib, 6, 5), indices(lib, 5, 6)]

@@ -61,6 +61,8 @@ CASES = {
     "zeros_like.default": lambda: ((_t(3, 4),), {}),
     "ones_like.default": lambda: ((_t(3, 4),), {}),
     "full_like.default": lambda: ((_t(3, 4), 2.5), {}),
+    "fill.Scalar": lambda: ((aten.t.default(_t(3, 4)), 2.5), {}),  # (transposed: a permuted `full`)
+    "fill_.Scalar": lambda: ((_t(3, 4), -1.5), {}),
     "_to_copy.default": lambda: ((_t(3, 4),), {"dtype": minitorch2.float32}),
     "masked_fill.Scalar": lambda: ((_t(3, 4), _mask(3, 4), 0.5), {}),
     "masked_fill.Tensor": lambda: ((_t(3, 4), _mask(3, 4), _t()), {}),
