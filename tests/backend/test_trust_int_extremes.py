@@ -1,0 +1,75 @@
+"""Integers at their extremes and floats converted to integers, eager and through both compile backends (the
+inductor under each CPU code generator), against torch eager: values exactly, dtypes, or torch's error class.
+
+Session 21's probes found (each failed before):
+
+- float64 to uint8 converts through int64 in ATen's CPU kernels (every other float-to-narrow-integer conversion
+  through int32): 2.**31 + 5 became 0, not 5, and -2.**31 - 7 0, not 249, in `.to`, `.byte()`, `copy_` and
+  slice assignment, eager and compiled (numpy's C cast, and the generated kernels, went through int32); a copy_
+  of NaN or inf into an integer tensor printed numpy's RuntimeWarning (torch converts without a word).
+"""
+import warnings
+
+import numpy as np
+import pytest
+
+from tests.backend.codegens import CODEGENS
+from tests.backend.test_trust_special_values import assert_same
+
+import backend
+import minitorch2 as mt
+
+MODES = ["eager", "aot_eager"] + [f"inductor:{name}" for name in CODEGENS]
+
+
+def check(fn, make, mode):
+    backend_mode, _, codegen = mode.partition(":")
+    saved = backend.config.cpu_codegen
+    backend.config.cpu_codegen = codegen or saved
+    try:
+        assert_same(fn, make, backend_mode)
+    finally:
+        backend.config.cpu_codegen = saved
+
+
+NAN, INF = float("nan"), float("inf")
+# around int32's range (where the int64 and int32 conversions part), int64's, and the narrow types' wrap-around
+FLOATS = [2.0 ** 31 + 5, -2.0 ** 31 - 7, 2.0 ** 31, -2.0 ** 31, 2.0 ** 32 + 300, -2.0 ** 40 - 9, 2.0 ** 62 + 2 ** 40,
+          1e300, -1e300, NAN, INF, -INF, 255.9, -1.5, 300.7, -129.2, 65535.0, -0.99, 2.0 ** 63, -2.0 ** 63]
+CONVERSIONS = {
+    "to": lambda L, x, dtype: x.to(dtype),
+    "copy_": lambda L, x, dtype: L.zeros(tuple(x.shape), dtype=dtype).copy_(x),
+    "slice assignment": lambda L, x, dtype: _assigned(L.zeros(tuple(x.shape), dtype=dtype), x),
+    "type_as": lambda L, x, dtype: x.type_as(L.zeros(1, dtype=dtype)),
+    "to, then arithmetic": lambda L, x, dtype: x.to(dtype) * 3 + 1,
+    "of a transposed view": lambda L, x, dtype: x.reshape(4, 5).t().to(dtype),
+}
+
+
+def _assigned(out, x):
+    out[:] = x
+    return out
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("target", ["uint8", "int8", "int16", "int32", "int64", "bool"])
+@pytest.mark.parametrize("source", ["float64", "float32", "float16"])
+@pytest.mark.parametrize("how", list(CONVERSIONS))
+def test_floats_out_of_range_convert_as_atens_cpu_kernels(how, source, target, mode):
+    def make(L):
+        with np.errstate(all="ignore"):
+            return (L.tensor(np.array(FLOATS).astype(source).tolist(), dtype=getattr(L, source)),)
+
+    check(lambda L, x: CONVERSIONS[how](L, x, getattr(L, target)), make, mode)
+
+
+@pytest.mark.parametrize("source", ["float64", "float32", "float16"])
+@pytest.mark.parametrize("target", ["uint8", "int32", "int64", "float16"])
+def test_conversions_say_nothing(source, target):
+    """torch converts NaN, inf and out-of-range values without a warning (numpy's casts warn)."""
+    x = mt.tensor([NAN, INF, -INF, 1e300 if source == "float64" else 6e4], dtype=getattr(mt, source))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        x.to(getattr(mt, target))
+        mt.zeros(4, dtype=getattr(mt, target)).copy_(x)
+        mt.zeros(4, dtype=getattr(mt, target))[:] = x
