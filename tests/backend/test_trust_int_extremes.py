@@ -6,7 +6,9 @@ Session 21's probes found (each failed before):
 - float64 to uint8 converts through int64 in ATen's CPU kernels (every other float-to-narrow-integer conversion
   through int32): 2.**31 + 5 became 0, not 5, and -2.**31 - 7 0, not 249, in `.to`, `.byte()`, `copy_` and
   slice assignment, eager and compiled (numpy's C cast, and the generated kernels, went through int32); a copy_
-  of NaN or inf into an integer tensor printed numpy's RuntimeWarning (torch converts without a word).
+  of NaN or inf into an integer tensor printed numpy's RuntimeWarning (torch converts without a word);
+- gcd is Euclid's loop in the dtype, where |INT_MIN| stays INT_MIN: gcd(-128, 6) is -2 in torch (numpy's gcd gave
+  2); lcm multiplies in C's int before narrowing: lcm(int8 127, 126) is -126 (numpy's 126).
 """
 import warnings
 
@@ -73,3 +75,19 @@ def test_conversions_say_nothing(source, target):
         x.to(getattr(mt, target))
         mt.zeros(4, dtype=getattr(mt, target)).copy_(x)
         mt.zeros(4, dtype=getattr(mt, target))[:] = x
+
+
+# ---------------------------------------------------------------- gcd, lcm
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int16", "int32", "int64"])
+@pytest.mark.parametrize("call", ["gcd", "lcm", "gcd with a Python-number-like 0-d", "gcd_"])
+def test_gcd_and_lcm_at_the_extremes(call, dtype, mode):
+    """ATen's Euclid in the dtype: |INT_MIN| is INT_MIN, so gcd(INT_MIN, 6) is -2; lcm wraps."""
+    info = np.iinfo(dtype)
+    left = [info.min, info.min, 6, info.min, 0, info.min, -4, 12, 0, 7, info.max, info.max]
+    right = [6, info.min, info.min, 0, info.min, 1, -6, -18, 0, -1, info.max - 1, info.min]
+    calls = {"gcd": lambda L, a, b: L.gcd(a, b), "lcm": lambda L, a, b: L.lcm(a, b),
+             "gcd with a Python-number-like 0-d": lambda L, a, b: L.gcd(a, L.tensor(6, dtype=a.dtype)),
+             "gcd_": lambda L, a, b: (a.gcd_(b), a * 1)}
+    make = lambda L: tuple(L.tensor(np.array(v).astype(dtype).tolist(), dtype=getattr(L, dtype)) for v in (left, right))
+    check(calls[call], make, mode)
