@@ -8,7 +8,12 @@ Session 21's probes found (each failed before):
   slice assignment, eager and compiled (numpy's C cast, and the generated kernels, went through int32); a copy_
   of NaN or inf into an integer tensor printed numpy's RuntimeWarning (torch converts without a word);
 - gcd is Euclid's loop in the dtype, where |INT_MIN| stays INT_MIN: gcd(-128, 6) is -2 in torch (numpy's gcd gave
-  2); lcm multiplies in C's int before narrowing: lcm(int8 127, 126) is -126 (numpy's 126).
+  2); lcm multiplies in C's int before narrowing: lcm(int8 127, 126) is -126 (numpy's 126);
+- integer and bool tensors into ops whose ATen kernels are float-only: hardswish, hardsigmoid, glu and prelu
+  returned float values (torch: NotImplementedError, or prelu's "Type promoting not supported"), the compiled
+  std/var/var_mean/std_mean computed (their meta had no dtype check; eager gave mean's words), and leaky_relu,
+  gelu, silu, softplus and mish raised RuntimeError for torch's NotImplementedError (once that was a
+  NotImplementedError, the inductor took it for "no lowering" and computed: the check is in the meta too).
 """
 import warnings
 
@@ -16,7 +21,7 @@ import numpy as np
 import pytest
 
 from tests.backend.codegens import CODEGENS
-from tests.backend.test_trust_special_values import assert_same
+from tests.backend.test_trust_special_values import assert_same, run
 
 import backend
 import minitorch2 as mt
@@ -91,3 +96,48 @@ def test_gcd_and_lcm_at_the_extremes(call, dtype, mode):
              "gcd_": lambda L, a, b: (a.gcd_(b), a * 1)}
     make = lambda L: tuple(L.tensor(np.array(v).astype(dtype).tolist(), dtype=getattr(L, dtype)) for v in (left, right))
     check(calls[call], make, mode)
+
+
+# ---------------------------------------------------------------- integer inputs to float-only ops
+FLOAT_ONLY = {
+    "hardswish": lambda L, x: L.nn.functional.hardswish(x),
+    "hardswish in place": lambda L, x: L.nn.functional.hardswish(x, inplace=True),
+    "hardsigmoid": lambda L, x: L.nn.functional.hardsigmoid(x),
+    "glu": lambda L, x: L.nn.functional.glu(x),
+    "prelu, same dtype": lambda L, x: L.nn.functional.prelu(x, L.ones(1, dtype=x.dtype)),
+    "prelu, float weight": lambda L, x: L.nn.functional.prelu(x, L.tensor([0.25])),
+    "mish": lambda L, x: L.nn.functional.mish(x),
+    "leaky_relu": lambda L, x: L.nn.functional.leaky_relu(x),
+    "gelu": lambda L, x: L.nn.functional.gelu(x),
+    "silu": lambda L, x: L.nn.functional.silu(x),
+    "softplus": lambda L, x: L.nn.functional.softplus(x),
+    "elu": lambda L, x: L.nn.functional.elu(x),
+    "var": lambda L, x: x.var(),
+    "std(0)": lambda L, x: x.std(0),
+    "var_mean": lambda L, x: L.var_mean(x),
+    "std_mean(0)": lambda L, x: L.std_mean(x, 0),
+}
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int64", "bool", "float16", "float64"])
+@pytest.mark.parametrize("call", list(FLOAT_ONLY))
+def test_integer_inputs_to_float_only_ops(call, dtype, mode):
+    """ATen's kernels for these refuse integer and bool tensors (NotImplementedError naming the kernel, or
+    RuntimeError): hardswish, hardsigmoid, glu and prelu computed a float result, and the compiled std/var an
+    integer or float one; leaky_relu, gelu, silu, softplus and mish raised a RuntimeError. Compiled calls must
+    raise (torch.compile wraps the error as a TorchRuntimeError) instead of computing."""
+    make = lambda L: (L.tensor([1, -2, 0, 3], dtype=getattr(L, dtype)) if dtype != "bool" else
+                      L.tensor([True, False, True, True]),)
+    fn = FLOAT_ONLY[call]
+    if mode == "eager" or dtype.startswith("float"):
+        check(fn, make, mode)
+        return
+    backend_mode, _, codegen = mode.partition(":")
+    saved = backend.config.cpu_codegen
+    backend.config.cpu_codegen = codegen or saved
+    try:
+        kind, value = run(fn, make, backend_mode)
+    finally:
+        backend.config.cpu_codegen = saved
+    assert isinstance(kind, RuntimeError | NotImplementedError), f"computed {value!r}"
