@@ -75,7 +75,7 @@ def _integers_only(name, fn):
 def _euclid(a, b):
     """ATen's gcd: Euclid's loop over |a| and |b| with C's remainder, in the dtype, so |INT_MIN| stays negative
     and gcd(INT_MIN, 6) is -2 (numpy's gcd is 2)."""
-    a, b = np.abs(a), np.abs(b)
+    a, b = np.broadcast_arrays(np.abs(a), np.abs(b))
     while (going := a != 0).any():
         a, b = np.where(going, np.fmod(b, np.where(going, a, 1)), 0), np.where(going, a, b)
     return b

@@ -13,12 +13,15 @@ Session 21's probes found (each failed before):
   returned float values (torch: NotImplementedError, or prelu's "Type promoting not supported"), the compiled
   std/var/var_mean/std_mean computed (their meta had no dtype check; eager gave mean's words), and leaky_relu,
   gelu, silu, softplus and mish raised RuntimeError for torch's NotImplementedError (once that was a
-  NotImplementedError, the inductor took it for "no lowering" and computed: the check is in the meta too).
+  NotImplementedError, the inductor took it for "no lowering" and computed: the check is in the meta too);
+- addcdiv of two integer tensors divided (truncating) where ATen refuses it, and bool median/nanmedian/kthvalue
+  answered where ATen has no kernel.
 """
 import warnings
 
 import numpy as np
 import pytest
+import torch
 
 from tests.backend.codegens import CODEGENS
 from tests.backend.test_trust_special_values import assert_same, run
@@ -127,10 +130,20 @@ def test_integer_inputs_to_float_only_ops(call, dtype, mode):
     RuntimeError): hardswish, hardsigmoid, glu and prelu computed a float result, and the compiled std/var an
     integer or float one; leaky_relu, gelu, silu, softplus and mish raised a RuntimeError. Compiled calls must
     raise (torch.compile wraps the error as a TorchRuntimeError) instead of computing."""
+    check_refused_when_compiled(FLOAT_ONLY[call], dtype, mode)
+
+
+def check_refused_when_compiled(fn, dtype, mode):
+    """torch eager's outcome in eager, and where torch computes; a compiled call must raise where torch eager
+    raises (torch.compile raises too, its class a TorchRuntimeError where the error is met while tracing)."""
     make = lambda L: (L.tensor([1, -2, 0, 3], dtype=getattr(L, dtype)) if dtype != "bool" else
                       L.tensor([True, False, True, True]),)
-    fn = FLOAT_ONLY[call]
-    if mode == "eager" or dtype.startswith("float"):
+    try:
+        fn(torch, *make(torch))
+        torch_raises = False
+    except (RuntimeError, NotImplementedError):
+        torch_raises = True
+    if mode == "eager" or not torch_raises:
         check(fn, make, mode)
         return
     backend_mode, _, codegen = mode.partition(":")
@@ -141,3 +154,25 @@ def test_integer_inputs_to_float_only_ops(call, dtype, mode):
     finally:
         backend.config.cpu_codegen = saved
     assert isinstance(kind, RuntimeError | NotImplementedError), f"computed {value!r}"
+
+
+REFUSED = {
+    "addcdiv": lambda L, x: L.addcdiv(x, x, x),
+    "addcdiv into a float": lambda L, x: L.addcdiv(x.float(), x, x),  # (value=2 compiles to add(div): no error)
+    "addcdiv_": lambda L, x: x.addcdiv_(x, x),
+    "addcmul": lambda L, x: L.addcmul(x, x, x),
+    "median": lambda L, x: x.median(),
+    "median(0)": lambda L, x: x.median(0),
+    "nanmedian": lambda L, x: x.nanmedian(),
+    "nanmedian(0)": lambda L, x: x.nanmedian(0),
+    "kthvalue": lambda L, x: x.kthvalue(2),
+}
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("dtype", ["int8", "int64", "bool", "float32"])
+@pytest.mark.parametrize("call", list(REFUSED))
+def test_integer_addcdiv_and_bool_selections_are_refused(call, dtype, mode):
+    """addcdiv of two integer tensors is ATen's RuntimeError (it divided, truncating); median, nanmedian and
+    kthvalue have no bool kernel (NotImplementedError; it answered)."""
+    check_refused_when_compiled(REFUSED[call], dtype, mode)
