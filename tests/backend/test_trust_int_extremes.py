@@ -15,7 +15,13 @@ Session 21's probes found (each failed before):
   gelu, silu, softplus and mish raised RuntimeError for torch's NotImplementedError (once that was a
   NotImplementedError, the inductor took it for "no lowering" and computed: the check is in the meta too);
 - addcdiv of two integer tensors divided (truncating) where ATen refuses it, and bool median/nanmedian/kthvalue
-  answered where ATen has no kernel.
+  answered where ATen has no kernel;
+- pooling: int8/int32 average pools and integer adaptive max pools answered, bool max pools raised numpy's
+  ValueError, where ATen's kernels refuse those dtypes (NotImplementedError).
+
+Left: max_pool1d (no indices) of integers is refused by torch eager ("max_pool1d_impl") but computed by
+torch.compile (which traces max_pool2d_with_indices): minitorch2 computes in both. avg_pool of int64 compiled by
+the inductor fails to generate code (torch computes it).
 """
 import warnings
 
@@ -176,3 +182,23 @@ def test_integer_addcdiv_and_bool_selections_are_refused(call, dtype, mode):
     """addcdiv of two integer tensors is ATen's RuntimeError (it divided, truncating); median, nanmedian and
     kthvalue have no bool kernel (NotImplementedError; it answered)."""
     check_refused_when_compiled(REFUSED[call], dtype, mode)
+
+
+POOLS = {
+    "avg_pool1d": lambda L, x: L.nn.functional.avg_pool1d(x[None], 2),
+    "avg_pool2d": lambda L, x: L.nn.functional.avg_pool2d(x.reshape(1, 2, 2), 1),
+    "max_pool2d": lambda L, x: L.nn.functional.max_pool2d(x.reshape(1, 2, 2), 1),
+    "max_pool1d with indices": lambda L, x: L.nn.functional.max_pool1d(x[None], 2, return_indices=True),
+    "adaptive_max_pool1d": lambda L, x: L.nn.functional.adaptive_max_pool1d(x[None], 2),
+    "adaptive_max_pool2d": lambda L, x: L.nn.functional.adaptive_max_pool2d(x.reshape(1, 2, 2), 1),
+}
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("dtype", ["int8", "int32", "bool", "float32"])
+@pytest.mark.parametrize("call", list(POOLS))
+def test_pooling_refuses_the_dtypes_atens_kernels_refuse(call, dtype, mode):
+    """avg_pool2d's kernel takes floats and int64, max_pool2d's all but bool, adaptive_max_pool2d's floats only
+    (int8/int32 average pools divided, bool max pools raised numpy's ValueError, integer adaptive max pools
+    answered)."""
+    check_refused_when_compiled(POOLS[call], dtype, mode)
