@@ -19,6 +19,9 @@ Session 21's probes found (each failed before):
 - pooling: int8/int32 average pools and integer adaptive max pools answered, bool max pools raised numpy's
   ValueError, where ATen's kernels refuse those dtypes (NotImplementedError); an int64 average pool compiled by
   the inductor generated a float division of integers (LLVM refused the IR): it truncates, as ATen's kernel.
+- `view //= other`, `%=`, `&=`, `|=`, `^=` rebound the name to a new tensor (Tensor had no __ifloordiv__, __imod__,
+  __iand__, __ior__, __ixor__), so the caller's tensor, or a view's base, was silently left unchanged; and
+  floor_divide_ wrote a result self cannot hold (int8 //= 2.5, bool //= 2) where ATen raises its cast error.
 
 Left: max_pool1d (no indices) of integers is refused by torch eager ("max_pool1d_impl") but computed by
 torch.compile (which traces max_pool2d_with_indices): minitorch2 computes in both.
@@ -202,3 +205,53 @@ def test_pooling_refuses_the_dtypes_atens_kernels_refuse(call, dtype, mode):
     (int8/int32 average pools divided, bool max pools raised numpy's ValueError, integer adaptive max pools
     answered)."""
     check_refused_when_compiled(POOLS[call], dtype, mode)
+
+
+# ---------------------------------------------------------------- augmented assignments write in place
+def _augmented(op):
+    def run(L, base):
+        view, other = base[0], base[1].clamp(min=1)  # a row of the caller's tensor, changed through the view
+        if op == "//=":
+            view //= other
+        elif op == "%=":
+            view %= other
+        elif op == "&=":
+            view &= other
+        elif op == "|=":
+            view |= other
+        elif op == "^=":
+            view ^= other
+        elif op == "mask |=":
+            mask = base[0] > 2
+            mask |= base[1] > 8  # (a bool mask built up in place, as users write it)
+            return mask, base * 1
+        return view * 1, base * 1
+
+    return run
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("dtype", ["int64", "int16", "uint8", "bool"])
+@pytest.mark.parametrize("op", ["//=", "%=", "&=", "|=", "^=", "mask |="])
+def test_augmented_assignments_write_into_the_tensor(op, dtype, mode):
+    """x //= y, %=, &=, |= and ^= are Tensor.__ifloordiv__ ... in torch, writing into x (a view writes into its base):
+    without those methods Python rebound the name to a new tensor, and the caller's tensor stayed as it was."""
+    make = lambda L: (L.tensor([[5, -7, 9, 0], [2, 3, 4, 11]], dtype=getattr(L, dtype)) if dtype != "bool" else
+                      L.tensor([[True, False, True, False], [True, True, False, False]]),)
+    if dtype == "uint8":
+        make = lambda L: (L.tensor([[5, 250, 9, 0], [2, 3, 4, 11]], dtype=L.uint8),)
+    check(_augmented(op), make, mode)
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("dtype", ["int8", "bool", "float16"])
+@pytest.mark.parametrize("other", ["2.5", "float tensor", "int64 tensor"])
+def test_floor_divide_in_place_refuses_a_result_self_cannot_hold(other, dtype, mode):
+    """int8 //= 2.5 and bool //= 2 raise ATen's cast error (floor_divide_ computed and wrapped the result)."""
+    def fn(L, x):
+        operand = {"2.5": 2.5, "float tensor": L.tensor([2.0]), "int64 tensor": L.tensor([2])}[other]
+        x //= operand
+        return x * 1
+
+    make = lambda L: (L.tensor([5, 0, 7], dtype=getattr(L, dtype)) if dtype != "bool" else L.tensor([True, False, True]),)
+    check(fn, make, mode)
