@@ -22,6 +22,9 @@ Session 21's probes found (each failed before):
 - `view //= other`, `%=`, `&=`, `|=`, `^=` rebound the name to a new tensor (Tensor had no __ifloordiv__, __imod__,
   __iand__, __ior__, __ixor__), so the caller's tensor, or a view's base, was silently left unchanged; and
   floor_divide_ wrote a result self cannot hold (int8 //= 2.5, bool //= 2) where ATen raises its cast error.
+- under aot_eager an in-place op whose result dtype is wider than self's (float32 += float64, uint8 += int8) left
+  the uncast functional result as self's new value: later reads of self (x * 3) and the returned tensor were
+  float64 / int16. The functionalized graph casts it back with _to_copy, as torch's.
 
 Left: max_pool1d (no indices) of integers is refused by torch eager ("max_pool1d_impl") but computed by
 torch.compile (which traces max_pool2d_with_indices): minitorch2 computes in both.
@@ -255,3 +258,29 @@ def test_floor_divide_in_place_refuses_a_result_self_cannot_hold(other, dtype, m
 
     make = lambda L: (L.tensor([5, 0, 7], dtype=getattr(L, dtype)) if dtype != "bool" else L.tensor([True, False, True]),)
     check(fn, make, mode)
+
+
+# ---------------------------------------------------------------- in-place ops whose result type is wider than self
+PROMOTING_INPLACE = {
+    "float32 += float64": ("float32", lambda L: L.tensor([0.1, 1e-9, 3.3], dtype=L.float64)),
+    "float16 *= float32": ("float16", lambda L: L.tensor([1.001, 3.3, -7.77])),
+    "uint8 += int8": ("uint8", lambda L: L.tensor([-1, 100, 7], dtype=L.int8)),
+    "int32 -= int64": ("int32", lambda L: L.tensor([2 ** 40, -3, 5])),
+    "float32 += 0-d float64": ("float32", lambda L: L.tensor(1e-9, dtype=L.float64)),
+}
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("case", list(PROMOTING_INPLACE))
+def test_an_in_place_result_is_cast_back_to_self_before_it_is_read(case, mode):
+    """After x.add_(y) with y of a wider dtype, x (and add_'s result) hold self's dtype: under aot_eager the traced
+    graph read the uncast functional result, so x * 3 was float64 (values unrounded) and the returned x too. As
+    torch's functionalization, a _to_copy casts it back."""
+    dtype, other = PROMOTING_INPLACE[case]
+
+    def fn(L, x, y):
+        op = case.split()[1]
+        r = x.add_(y) if op == "+=" else x.mul_(y) if op == "*=" else x.sub_(y)
+        return r, x * 3, (x + 0.1).sum()
+
+    check(fn, lambda L: (L.tensor([1, 2, 250], dtype=getattr(L, dtype)), other(L)), mode)
