@@ -14,6 +14,7 @@ Session 21's probes found (each failed before):
   std/var/var_mean/std_mean computed (their meta had no dtype check; eager gave mean's words), and leaky_relu,
   gelu, silu, softplus and mish raised RuntimeError for torch's NotImplementedError (once that was a
   NotImplementedError, the inductor took it for "no lowering" and computed: the check is in the meta too);
+  F.normalize of an integer matrix returned floats (torch: linalg.vector_norm's RuntimeError);
 - addcdiv of two integer tensors divided (truncating) where ATen refuses it, and bool median/nanmedian/kthvalue
   answered where ATen has no kernel;
 - pooling: int8/int32 average pools and integer adaptive max pools answered, bool max pools raised numpy's
@@ -127,6 +128,8 @@ FLOAT_ONLY = {
     "silu": lambda L, x: L.nn.functional.silu(x),
     "softplus": lambda L, x: L.nn.functional.softplus(x),
     "elu": lambda L, x: L.nn.functional.elu(x),
+    "normalize": lambda L, x: L.nn.functional.normalize(x.reshape(2, 2)),
+    "normalize of a vector": lambda L, x: L.nn.functional.normalize(x, dim=0),
     "var": lambda L, x: x.var(),
     "std(0)": lambda L, x: x.std(0),
     "var_mean": lambda L, x: L.var_mean(x),
