@@ -21,7 +21,7 @@ import math
 import operator
 from typing import Callable, NamedTuple
 
-from minitorch2 import ops
+from minitorch2 import ops, strided
 from minitorch2.autograd.grad_mode import no_grad
 from minitorch2.fx import Graph, GraphModule
 from minitorch2.fx.node import Node, map_arg
@@ -137,8 +137,10 @@ class _Functionalizer:
             # defaults, then put the call in the functional op's canonical form
             args, kwargs = functional._schema.normalize(functional, _with_defaults(node.target, node.args),
                                                         dict(node.kwargs))
-            value = self.new.call_function(functional, self.current(args), self.current(kwargs), name=_name(functional))
-            value.meta = dict(node.meta)
+            value = self._call(functional, self.current(args), self.current(kwargs))
+            value.meta = {**node.meta, **value.meta}
+        if getattr(value.meta.get("val"), "dtype", None) not in (None, dtype := node.args[0].meta["val"].dtype):
+            value = self._call(aten._to_copy.default, (value,), {"dtype": dtype, "layout": strided})
         self._write(node.args[0], value)
         # the in-place op's result is its first argument, mutated: an alias with the same view chain
         target = node.args[0]
@@ -167,14 +169,14 @@ class _Functionalizer:
         return _WRITE_BACK[target](_WriteBack(self._call, parent_value, inner, self.current(args), index, view,
                                               parent_shape))
 
-    def _call(self, target, args):
+    def _call(self, target, args, kwargs=None):
         """A node this pass adds, with the metadata of its value (its op run on its inputs' fake values): the
         partitioner sizes and saves what it knows to be a tensor."""
-        node = self.new.call_function(target, args, name=_name(target))
-        values = map_arg(args, lambda n: n.meta.get("val"))
+        node = self.new.call_function(target, args, kwargs or {}, name=_name(target))
+        values, kwargs = map_arg((args, kwargs or {}), lambda n: n.meta.get("val"))
         if all(n.meta.get("val") is not None for n in node.all_input_nodes):
             with no_grad():
-                node.meta.update(_meta_of(target(*values)))
+                node.meta.update(_meta_of(target(*values, **kwargs)))
         return node
 
     def _batch_norm(self, node):
@@ -257,11 +259,8 @@ _WRITE_BACK = {
     aten.unsqueeze.default: lambda w: w.call(aten.squeeze.dim, (w.src, w.args[0])),
     aten.alias.default: lambda w: w.src,
     aten.expand.default: _expand_back,
-    aten.view.default: _reshape_back,
-    aten.squeeze.default: _reshape_back,
-    aten.squeeze.dim: _reshape_back,
-    aten.squeeze.dims: _reshape_back,
-    aten.detach.default: _reshape_back,
+    **dict.fromkeys((aten.view.default, aten.squeeze.default, aten.squeeze.dim, aten.squeeze.dims,
+                     aten.detach.default), _reshape_back),
     aten.unfold.default: unfold_back,  # (gaps between windows kept: overlapping_views.py)
     aten.split.Tensor: _split_piece_back,
     aten.split_with_sizes.default: _split_piece_back,

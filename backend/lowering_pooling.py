@@ -92,7 +92,8 @@ def avg_pool2d(x, kernel_size, stride=(), padding=0, ceil_mode=False, count_incl
     kernel, stride = _check_simple(kernel_size, stride, padding, ceil_mode=ceil_mode)
     total = _window_reduction(x, kernel, stride, "sum")
     divisor = divisor_override or kernel[0] * kernel[1]
-    return P.pointwise(lambda s: P.op("truediv", s, P.constant(divisor, s.dtype)), total)
+    division = "truediv" if x.dtype.is_floating_point else "truncdiv"  # int64's: C's division, as ATen's kernel
+    return P.pointwise(lambda s: P.op(division, s, P.constant(divisor, s.dtype)), total)
 
 
 def avg_pool2d_backward(grad, x, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):

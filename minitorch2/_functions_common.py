@@ -379,6 +379,16 @@ def _scalar_as_tensor(packet):
     return method
 
 
+def _floor_divide_(self, other):
+    """self // other written into self: refused, as ATen's in-place kernels refuse it, where the result's dtype cannot
+    be cast to self's (bool //= 2, int8 //= 2.5)."""
+    result = floor_divide(self, other)
+    if not _dtype.can_cast(result.dtype, self.dtype):
+        raise RuntimeError(f"result type {_dtype_title(result.dtype)} can't be cast to the desired output type "
+                           f"{_dtype_title(self.dtype)}")
+    return self.copy_(result)
+
+
 def _float_power_(self, exponent):
     if self.dtype is not _dtype.float64:
         raise RuntimeError(f"the base given to float_power_ has dtype {_dtype_title(self.dtype)} but the "
@@ -429,7 +439,7 @@ def tensor_methods():
         "square_": lambda self: aten.pow_.Scalar(self, 2),
         "float_power_": _float_power_,
         "ldexp_": lambda self, other: self.mul_(aten.pow.Scalar(2.0, other)),
-        "floor_divide_": lambda self, other: self.copy_(floor_divide(self, other)),
+        "floor_divide_": _floor_divide_,
         "polygamma_": lambda self, n: self.copy_(aten.polygamma.default(n, self)),
         "get_device": lambda self: -1, "storage": _storage,
         "put_": _put_, "put": put, "renorm": renorm, "renorm_": lambda self, p, dim, maxnorm: self.copy_(

@@ -33,7 +33,10 @@ def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
         if p != "fro" or (dims is not None and len(dims) > 2):
             raise NotImplementedError(f"minitorch2: torch.norm with p={p!r} (a matrix norm) is not supported")
         p = 2
-    return aten.linalg_vector_norm.default(input, 2.0 if p is None else p, dims, keepdim, dtype=dtype)
+    return _vector_norm(input, 2.0 if p is None else p, dims, keepdim, dtype=dtype, out=out)
+
+
+_vector_norm = out_variant(EXACT, name="linalg_vector_norm")(aten.linalg_vector_norm.default)
 
 
 cumprod = _function_of(aten.cumprod.default, ANY, dtype_from_out=REDUCTION)

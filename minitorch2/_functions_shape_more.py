@@ -14,7 +14,7 @@ from ._aten.meta_util import broadcast_shapes as broadcast_shapes_of
 from ._functions_pointwise import mul
 from ._functions_shape import _function_of, _t, alias_of, expand, flatten, movedim, reshape, unsqueeze
 from ._ops import ops
-from ._out import EXACT
+from ._out import EXACT, TENSORDOT, out_variant
 
 aten = ops.aten
 
@@ -95,7 +95,8 @@ def meshgrid(*tensors, indexing=None):
     return tuple(grids)
 
 
-def tensordot(a, b, dims=2, out=None):
+@out_variant(TENSORDOT, differentiable=False)
+def tensordot(a, b, dims=2):
     if isinstance(dims, int):
         if dims < 0:
             raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")

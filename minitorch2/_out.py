@@ -101,6 +101,8 @@ TAKE = Rule(Accepts.SAME, "take(): self and out expected to have the same dtype,
                     "out.dtype = {out}")
 NONZERO = Rule(Accepts.SAME, "nonzero: Expected out tensor to have scalar type Long but got scalar type{out}")
 MULTINOMIAL = Rule(Accepts.SAME, "multinomial expects Long tensor out, got: {out}")
+TENSORDOT = Rule(Accepts.SAME, "tensordot: Expected the output tensor to have dtype {result}, but got an output tensor "
+                          "with dtype {out}")
 MASKED_SELECT = Rule(Accepts.SAME, "masked_select(): self and result must have the same scalar type")
 
 RESIZED = ("An output with one or more elements was resized since it had shape {old}, which does not match the "

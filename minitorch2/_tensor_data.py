@@ -93,3 +93,15 @@ def _check_range(raw, dtype):
         fits = (raw >= lowest) & (raw <= int(info.max))
     if not fits.all():
         raise RuntimeError(f"value cannot be converted to type {dtype.name} without overflow")
+
+
+def copy_as_aten(destination, values):
+    """np.copyto converting as ATen's CPU kernels convert: numpy's C casts, but for float64 to uint8, which ATen
+    truncates through int64 (2.**31 + 5 becomes 5, not 0); NaN, inf and out-of-range floats without a word."""
+    values = np.asarray(values)
+    if values.dtype.kind != "f":
+        return np.copyto(destination, values, casting="unsafe")
+    with np.errstate(invalid="ignore", over="ignore"):
+        if values.dtype == np.float64 and destination.dtype == np.uint8:
+            values = values.astype(np.int64)
+        np.copyto(destination, values, casting="unsafe")

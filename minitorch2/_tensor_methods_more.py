@@ -96,6 +96,10 @@ def tensor_methods():
         "char": lambda self, memory_format=None: self.to(_dtype.int8),
         "__lshift__": shift_operator(aten.__lshift__), "__rshift__": shift_operator(aten.__rshift__),
         "__ilshift__": shift_operator(aten.__ilshift__), "__irshift__": shift_operator(aten.__irshift__),
+        # (without these, `mask &= m` or `view //= 2` would rebind the name to a new tensor: no write to self)
+        "__ifloordiv__": lambda self, other: self.floor_divide_(other), "__idiv__": lambda self, other: self.div_(other),
+        "__imod__": lambda self, other: self.remainder_(other), "__iand__": lambda self, other: self.bitwise_and_(other),
+        "__ior__": lambda self, other: self.bitwise_or_(other), "__ixor__": lambda self, other: self.bitwise_xor_(other),
         "__rlshift__": lambda self, other: bitwise_left_shift(other, self),
         "__rrshift__": lambda self, other: bitwise_right_shift(other, self),
         "bitwise_left_shift_": shift_(aten.bitwise_left_shift_), "bitwise_right_shift_": shift_(aten.bitwise_right_shift_),

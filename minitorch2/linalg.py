@@ -17,7 +17,7 @@ from . import _dtype, return_types
 from ._aten.extra_ops import LinAlgError
 from ._aten.memory import _dtype_title
 from ._ops import ops
-from ._out import _CPP_TYPE
+from ._out import _CPP_TYPE, EXACT, out_variant
 from ._tensor import Tensor
 from .autograd.grad_mode import is_grad_enabled
 
@@ -33,6 +33,7 @@ def _may_need_grad(A):
 
 
 # ---------------------------------------------------------------- norms
+@out_variant(EXACT, name="linalg_vector_norm")
 def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
     dims = [dim] if isinstance(dim, int) else (None if dim is None else list(dim))
     return aten.linalg_vector_norm.default(x, ord, dims, keepdim, dtype=dtype)

@@ -53,10 +53,10 @@ def cast(b, x, dtype):
 def float_to_int(b, x, dtype):
     """The truncating conversion torch's CPU kernels do (x86's cvtt): to int64 for int64, else to int32 and
     then wrapped to the narrow type; NaN and values outside the conversion's range give its minimum
-    (-2**63 or -2**31), never LLVM poison."""
+    (-2**63 or -2**31), never LLVM poison. float64 to uint8 goes through int64, as ATen's."""
     if x.dtype is dt.float16:
         x = cast(b, x, dt.float32)  # exact; and 2**31 has no half
-    wide = dt.int64 if dtype is dt.int64 else dt.int32
+    wide = dt.int64 if dtype is dt.int64 or (dtype is dt.uint8 and x.dtype is dt.float64) else dt.int32
     limit = 2.0 ** (bit_width(wide) - 1)
     whole = b.intrinsic("trunc", x.dtype, [x])
     in_range = b.binop("and", b.fcmp("oge", whole, const(-limit, x.dtype)), b.fcmp("olt", whole, const(limit, x.dtype)),

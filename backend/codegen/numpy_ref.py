@@ -18,6 +18,7 @@ import numpy as np
 import scipy.special
 
 from minitorch2 import _dtype
+from minitorch2._tensor_data import copy_as_aten
 from minitorch2._aten.more_ops2 import shift_left_values, shift_right_values
 from minitorch2._aten.pointwise_arithmetic import _check_int_division, float_remainder, prefer_first
 from minitorch2._aten.transcendental_bits import saturating_tanh  # torch's saturation at +-1
@@ -202,9 +203,8 @@ def _to_dtype(x, dtype):
     x = np.asarray(x)
     if dtype is _dtype.bool_:
         return x != 0
-    if not dtype.is_floating_point and x.dtype.kind == "f":
-        return np.trunc(x).astype(dtype.np)
-    return x.astype(dtype.np)
+    copy_as_aten(result := np.empty(x.shape, dtype.np), x)  # (a C cast truncates toward zero)
+    return result
 
 
 def _with_axes(env, temps, depth, variables, ranges):

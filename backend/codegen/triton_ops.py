@@ -201,7 +201,8 @@ def cast(x, dtype):
     if dtype is dt.bool_:
         return Term(truthy(x), dtype)
     if source.is_floating_point and not dtype.is_floating_point and (dtype.itemsize < 4 or is_unsigned(dtype)):
-        return Term(f"{x.text}.to(tl.int32).to({triton_dtype(dtype)})", dtype)
+        wide = "tl.int64" if source is dt.float64 and dtype is dt.uint8 else "tl.int32"  # as ATen's CPU casts
+        return Term(f"{x.text}.to({wide}).to({triton_dtype(dtype)})", dtype)
     if dtype is dt.float16 and source not in (dt.float16, dt.float32):  # via float32, as c10::Half rounds
         return Term(f"{x.text}.to(tl.float32).to(tl.float16)", dtype)
     return Term(f"{x.text}.to({triton_dtype(dtype)})", dtype)

@@ -17,7 +17,7 @@ from .._sym import SymBool, SymInt
 from .._tensor import Tensor, contiguous_strides
 from .memory import _dtype_title
 from .meta_util import broadcast_shapes, fake_empty, reduced_shape, reduction_dims, with_strides, wrap_dim
-from .selection_ops import _check_selection, _rows, _selection_meta, _unrows
+from .selection_ops import _check_selection, _rows, _selection_meta, _unrows, refuse_bool_median
 from .pointwise_factories import _not_implemented, binary, unary_float
 
 
@@ -440,12 +440,13 @@ def _selection(name, select):
 
 
 def _nanmedian(self):
+    refuse_bool_median(self)
     if not self.numel():
         return np.nan if self.dtype.is_floating_point else np.iinfo(self.dtype.np).min  # (NaN cast, as torch's)
     return _nanmedian_rows(self._np.reshape(1, -1))[0]
 
 
-nanmedian = _op(lambda self: [((), self.dtype, None)], _nanmedian)
+nanmedian = _op(lambda self: refuse_bool_median(self) or [((), self.dtype, None)], _nanmedian)
 nanmedian_dim = _selection("median()", _nanmedian_rows)  # (torch's words)
 mode = _selection("mode()", _mode_rows)
 

@@ -6,7 +6,7 @@ into `add_`: compute, check the result fits `self` (shape and dtype, with PyTorc
 """
 import numpy as np
 
-from .. import _dtype
+from .. import _dtype, _tensor_data
 from .._dtype import can_cast
 from .._tensor import Tensor
 from .meta_util import broadcast_shapes, channels_last_strides, fake_empty, preserve_format_strides, with_strides
@@ -14,7 +14,7 @@ from .meta_util import broadcast_shapes, channels_last_strides, fake_empty, pres
 
 def _write(self, value):
     if self._np is not None:
-        np.copyto(self._np, value, casting="unsafe")
+        _tensor_data.copy_as_aten(self._np, value)
     self._bump_version()
     return self
 
@@ -74,8 +74,7 @@ zero_ = ((lambda self: _fill_kernel(self, 0)), (lambda self: _fill_meta(self, 0)
 
 def _to_copy_kernel(self, *, dtype=None, layout=None, device=None, pin_memory=None, non_blocking=False, memory_format=None):
     target = dtype or self.dtype
-    with np.errstate(invalid="ignore"):  # NaN or inf to an integer: ATen casts without a word
-        result = np.array(self._np, dtype=target.np, copy=True, order="C")
+    _tensor_data.copy_as_aten(result := np.empty(tuple(self.shape), dtype=target.np), self._np)
     return with_strides(result, _to_copy_meta(self, dtype=dtype, memory_format=memory_format).stride())
 
 
@@ -153,7 +152,7 @@ def clone_preserve_strides_meta(self):
 def _copy_functional_kernel(self, src, non_blocking=False):
     broadcast_shapes(tuple(self.shape), tuple(src.shape))
     out = clone_preserve_strides(self)
-    np.copyto(out._np, np.broadcast_to(src._np, tuple(self.shape)), casting="unsafe")
+    _tensor_data.copy_as_aten(out._np, np.broadcast_to(src._np, tuple(self.shape)))
     return out
 
 

@@ -338,9 +338,7 @@ trace = (_trace_kernel, _trace_meta)
 
 
 def _std_mean_kernel(self, dim=None, *, correction=None, keepdim=False):
-    if not self.dtype.is_floating_point:
-        raise RuntimeError("std_mean(): could not infer output dtype. Input dtype must be either a floating point "
-                           f"or complex dtype. Got: {_dtype_title(self.dtype)}")
+    _std_mean_meta(self, dim)  # its dtype check
     dims = reduction_dims(dim, self.dim())
     x = self._np.astype(np.float64) if self.dtype is _dtype.float16 else self._np
     with np.errstate(all="ignore"):
@@ -350,6 +348,8 @@ def _std_mean_kernel(self, dim=None, *, correction=None, keepdim=False):
 
 
 def _std_mean_meta(self, dim=None, *, correction=None, keepdim=False):
+    if not self.dtype.is_floating_point:  # (when traced too: a compiled graph would compute)
+        raise RuntimeError("std_mean only support floating point and complex dtypes")
     shape = reduced_shape(self.shape, reduction_dims(dim, self.dim()), keepdim)
     return fake_empty(shape, self.dtype), fake_empty(shape, self.dtype)
 

@@ -72,8 +72,25 @@ def _integers_only(name, fn):
     return binary(compute)
 
 
-gcd = _integers_only("gcd", np.gcd)
-lcm = _integers_only("lcm", np.lcm)
+def _euclid(a, b):
+    """ATen's gcd: Euclid's loop over |a| and |b| with C's remainder, in the dtype, so |INT_MIN| stays negative
+    and gcd(INT_MIN, 6) is -2 (numpy's gcd is 2)."""
+    a, b = np.broadcast_arrays(np.abs(a), np.abs(b))
+    while (going := a != 0).any():
+        a, b = np.where(going, np.fmod(b, np.where(going, a, 1)), 0), np.where(going, a, b)
+    return b
+
+
+def _lcm(a, b):
+    """ATen's lcm: |a / gcd * b| in C's int (or wider), wrapping, then the dtype (the gcd divides a exactly, so
+    // is C's /)."""
+    g, wide = _euclid(a, b), np.promote_types(a.dtype, np.int32)
+    product = a.astype(wide) // np.where(g == 0, 1, g).astype(wide) * b.astype(wide)
+    return np.where(g == 0, 0, np.abs(product)).astype(a.dtype)
+
+
+gcd = _integers_only("gcd", _euclid)
+lcm = _integers_only("lcm", _lcm)
 fmax = binary(lambda a, b, dtype: np.where(a == b, a, np.fmax(a, b)))  # (of 0. and -0., ATen's keeps the first)
 fmin = binary(lambda a, b, dtype: np.where(a == b, a, np.fmin(a, b)))
 

@@ -14,7 +14,7 @@ import numpy as np
 from .. import _dtype
 from .meta_util import wrap_dim
 from .nn_conv import offset_slices, windows
-from .nn_ops import fake_in_layout, in_layout, is_channels_last, require_float, sizes
+from .nn_ops import fake_in_layout, in_layout, is_channels_last, require_float, scalar_type_name, sizes
 
 
 # ---------------------------------------------------------------- arguments
@@ -36,6 +36,9 @@ class _Pool2d:
         self.out_size = tuple(_pool_out_size(i, k, p, s, d, ceil_mode)
                               for i, k, p, s, d in zip(self.in_size, self.kernel, self.padding, self.stride, self.dilation))
         self._shape_check(input, planes)
+        narrow_int = input.dtype.category == 1 and input.dtype.itemsize < 8  # avg_pool2d's kernel: floats and int64
+        if input.dtype is _dtype.bool_ or name == "avg_pool2d" and narrow_int:
+            raise NotImplementedError(f'"{name}" not implemented for \'{scalar_type_name(input.dtype)}\'')
 
     def _shape_check(self, input, planes):
         (kh, kw), (sh, sw), (ph, pw), (dh, dw) = self.kernel, self.stride, self.padding, self.dilation

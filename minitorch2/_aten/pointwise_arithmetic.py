@@ -12,7 +12,7 @@ from .._dtype import result_type
 from .._tensor import Tensor
 from .meta_util import broadcast_shapes, fake_empty, fake_pointwise, pointwise_strides
 from .pointwise_factories import _ensure_array, _laid_out, _not_implemented, _np, binary, scalar_argument
-from .pow_forms import aten_pow, integer_power_check
+from .pow_forms import addcmul_check, aten_pow, integer_power_check
 
 
 # ---------------------------------------------------------------- arithmetic
@@ -330,16 +330,16 @@ def _addcmul_kernel(op):
     without costing several times as much: ours rounds the product first, so a few results in a thousand
     differ from torch's in the last bit (float64 with value=1: about half). addcdiv is bit for bit."""
     def kernel(self, tensor1, tensor2, *, value=1):
-        broadcast_shapes(*(tuple(t.shape) for t in (self, tensor1, tensor2)))  # ATen's error, not numpy's
+        meta(self, tensor1, tensor2)  # ATen's errors (shapes, dtypes), not numpy's
         dtype = result_type(self, tensor1, tensor2)
-        if dtype is _dtype.bool_:
-            raise _not_implemented("addcmul_cpu_out" if op is np.multiply else "addcdiv_cpu_out", dtype)
         compute = _dtype.float32 if dtype is _dtype.float16 else dtype  # ATen's opmath for half
         a, b, c = (_np(t, compute) for t in (self, tensor1, tensor2))
         return _ensure_array(a + op(value * b, c), dtype)
 
     def meta(self, tensor1, tensor2, *, value=1):
-        return fake_pointwise(result_type(self, tensor1, tensor2), (self, tensor1, tensor2))
+        dtype = result_type(self, tensor1, tensor2)
+        addcmul_check("addcmul" if op is np.multiply else "addcdiv", dtype, tensor1, tensor2)
+        return fake_pointwise(dtype, (self, tensor1, tensor2))
 
     return _laid_out(kernel, meta)
 

@@ -104,20 +104,22 @@ def _float_kernel(fn, nargs=1, layout_order=None):
     computed in float32 and rounded once, as ATen's opmath does. `layout_order` names the tensor
     that leads the output's layout when it is not the first (ATen builds some backwards self-first)."""
 
-    def kernel(*args, **kwargs):
-        tensors = args[:nargs]
-        dtype = result_type(*tensors)
+    def floating(dtype):  # ATen's kernel refuses other dtypes, and so must a traced graph (the meta)
         if not dtype.is_floating_point:
-            raise RuntimeError(f"\"{fn.__name__}\" not implemented for '{dtype}'")
+            raise _not_implemented({"_gelu": "GeluKernelImpl"}.get(fn.__name__, f"{fn.__name__[1:]}_cpu"), dtype)
+        return dtype
+
+    def kernel(*args, **kwargs):
+        dtype = floating(result_type(*args[:nargs]))
         compute = _dtype.float32 if dtype is _dtype.float16 else dtype
         with np.errstate(all="ignore"):
-            return _ensure_array(fn(*(_np(t, compute) for t in tensors), *args[nargs:], **kwargs), dtype)
+            return _ensure_array(fn(*(_np(t, compute) for t in args[:nargs]), *args[nargs:], **kwargs), dtype)
 
     def meta(*args, **kwargs):
         tensors = [t for t in args[:nargs] if isinstance(t, Tensor)]
         shape = broadcast_shapes(*(tuple(t.shape) for t in tensors))
         layout = tensors if layout_order is None else [tensors[i] for i in layout_order]
-        return fake_empty(shape, result_type(*args[:nargs]), pointwise_strides(shape, layout))
+        return fake_empty(shape, floating(result_type(*args[:nargs])), pointwise_strides(shape, layout))
 
     return _laid_out(kernel, meta)
 

@@ -91,3 +91,21 @@ def integer_power_check(self, exponent):
     dtype = _dtype.result_type(self, exponent)
     if dtype.name not in ("float32", "float64", "bool") and scalar_exponent_form(exponent, dtype) == "pow":
         _dtype.checked_scalar(exponent, dtype, half_overflows=True)
+
+
+# ---------------------------------------------------------------- addcmul / addcdiv's refusals (beside pow's check)
+ADDCDIV_OF_INTEGERS = (
+    "Integer division with addcdiv is no longer supported, and in a future  release addcdiv will perform a true "
+    "division of tensor1 and tensor2. The historic addcdiv behavior can be implemented as (input + value * "
+    "torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as (input + value * tensor1 / tensor2) "
+    "for float inputs. The future addcdiv behavior is just the latter implementation: (input + value * tensor1 / "
+    "tensor2), for all dtypes.")
+
+
+def addcmul_check(name, dtype, tensor1, tensor2):
+    """ATen's refusals for addcmul/addcdiv (`name`) with result dtype `dtype`: addcdiv of two integer (or bool)
+    tensors, whatever self is; a bool result."""
+    if name == "addcdiv" and not (tensor1.dtype.is_floating_point or tensor2.dtype.is_floating_point):
+        raise RuntimeError(ADDCDIV_OF_INTEGERS)
+    if dtype is _dtype.bool_:
+        raise _not_implemented(f"{name}_cpu_out", dtype)

@@ -54,10 +54,8 @@ sum_dim = _contiguous_out((_sum_kernel, _sum_meta))  # (also sum.default's: it r
 def _mean_dtype(self, dtype, name="mean"):
     out = dtype or self.dtype
     if not out.is_floating_point:
-        raise RuntimeError(
-            f"{name}(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. "
-            f"Got: {str(self.dtype)[6:].capitalize()}"
-        )
+        raise RuntimeError(f"{name}(): could not infer output dtype. Input dtype must be either a floating point or "
+                           f"complex dtype. Got: {str(self.dtype)[6:].capitalize()}")
     return out
 
 
@@ -215,7 +213,7 @@ min_dim = _contiguous_out(_max_dim(zero_tie(np.min), np.argmin, "min"))
 
 def _var_kernel(self, dim=None, *, correction=None, keepdim=False, name="var", then=np.asarray):
     """`then` (std's sqrt) applies before the result rounds to self's dtype: float16's std rounds once, as ATen's."""
-    _mean_dtype(self, None, "var")
+    _var_meta(self, dim, name="var_mean" if name == "var_mean" else "std and var")  # its dtype check
     dims = reduction_dims(dim, self.dim())
     ddof = 1 if correction is None else correction
     n = math.prod(self.shape[d] for d in dims)
@@ -231,7 +229,9 @@ def _var_kernel(self, dim=None, *, correction=None, keepdim=False, name="var", t
             self.dtype.np)
 
 
-def _var_meta(self, dim=None, *, correction=None, keepdim=False):
+def _var_meta(self, dim=None, *, correction=None, keepdim=False, name="std and var"):
+    if not self.dtype.is_floating_point:  # (when traced too: a compiled graph would compute)
+        raise RuntimeError(f"{name} only support floating point and complex dtypes")
     dims = reduction_dims(dim, self.dim())
     return fake_empty(reduced_shape(self.shape, dims, keepdim), self.dtype)
 
@@ -246,7 +246,7 @@ def _var_mean_kernel(self, dim=None, *, correction=None, keepdim=False):
 
 
 def _var_mean_meta(self, dim=None, *, correction=None, keepdim=False):
-    return _var_meta(self, dim, correction=correction, keepdim=keepdim), _var_meta(self, dim, correction=correction, keepdim=keepdim)
+    return _var_meta(self, dim, keepdim=keepdim, name="var_mean"), _var_meta(self, dim, keepdim=keepdim)
 
 
 var_mean = _contiguous_out((_var_mean_kernel, _var_mean_meta))

@@ -7,6 +7,7 @@ import numpy as np
 
 from .. import _dtype
 from .meta_util import c_order, fake_empty, reduced_shape, wrap_dim
+from .pointwise_factories import _not_implemented
 
 
 def _rows(self, dim):
@@ -46,6 +47,8 @@ def _median_dim_kernel(self, dim, keepdim=False):
 
 
 def _check_selection(self, d, name):
+    if self.dtype is _dtype.bool_ and name != "mode()":  # ATen's median and kthvalue kernels have no bool
+        raise _not_implemented("kthvalue_cpu" if name == "kthvalue()" else "median_out", self.dtype)
     if self.dim() and self.shape[d] == 0:
         raise IndexError(f"{name}: Expected reduction dim {d} to have non-zero size.")
 
@@ -63,7 +66,13 @@ def _selection_meta(name):
 median_dim = (_median_dim_kernel, _selection_meta("median()"))
 
 
+def refuse_bool_median(self):
+    if self.dtype is _dtype.bool_:
+        raise _not_implemented("median_cpu", self.dtype)
+
+
 def _median_kernel(self):
+    refuse_bool_median(self)
     x = self._np.reshape(-1)
     if x.size == 0:
         return np.asarray(np.nan, self.dtype.np) if self.dtype.is_floating_point else np.zeros((), self.dtype.np)
@@ -72,7 +81,7 @@ def _median_kernel(self):
     return np.asarray(np.sort(x, kind="stable")[(x.size - 1) // 2], x.dtype)
 
 
-median = (_median_kernel, lambda self: fake_empty((), self.dtype))
+median = (_median_kernel, lambda self: refuse_bool_median(self) or fake_empty((), self.dtype))
 
 
 def _check_k(self, k, d):

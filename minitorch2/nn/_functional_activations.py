@@ -9,6 +9,7 @@ checks, warnings, error classes and messages are PyTorch's.
 """
 import warnings
 
+from .._aten.memory import _dtype_title
 from .._ops import ops
 from . import functional as F  # circular on purpose: functional.py re-exports this module; F is read at call time
 
@@ -21,8 +22,19 @@ def _in_place(input, fn):
     return aten.copy_.default(input, fn(aten.clone.default(input)))
 
 
+def _floating(kernel, x):
+    """x, if its dtype is a floating one: ATen's kernels for these activations refuse the others."""
+    if not x.dtype.is_floating_point:
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{_dtype_title(x.dtype)}'")
+    return x
+
+
 # ---------------------------------------------------------------- activations
 def prelu(input, weight):
+    if input.dtype is not weight.dtype:
+        raise RuntimeError(f"prelu: Type promoting not supported. Got {_dtype_title(input.dtype)} and "
+                           f"{_dtype_title(weight.dtype)}")
+    _floating("prelu_cpu", input)
     if weight.dim() > 1:
         raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: ndim = {weight.dim()}")
     if weight.numel() != 1:
@@ -42,7 +54,7 @@ def hardswish(input, inplace=False):
 
 
 def _hardswish(x):
-    return aten.div.Scalar(aten.mul.Tensor(x, aten.hardtanh.default(aten.add.Scalar(x, 3), 0, 6)), 6)
+    return aten.div.Scalar(aten.mul.Tensor(_floating("hardswish_cpu", x), aten.hardtanh.default(aten.add.Scalar(x, 3), 0, 6)), 6)
 
 
 def hardsigmoid(input, inplace=False):
@@ -50,7 +62,7 @@ def hardsigmoid(input, inplace=False):
 
 
 def _hardsigmoid(x):
-    return aten.div.Scalar(aten.hardtanh.default(aten.add.Scalar(x, 3), 0, 6), 6)
+    return aten.div.Scalar(aten.hardtanh.default(aten.add.Scalar(_floating("hardsigmoid_cpu", x), 3), 0, 6), 6)
 
 
 def mish(input, inplace=False):
@@ -58,7 +70,7 @@ def mish(input, inplace=False):
 
 
 def _mish(x):
-    return aten.mul.Tensor(x, aten.tanh.default(aten.softplus.default(x, 1, 20)))
+    return aten.mul.Tensor(_floating("mish_cpu", x), aten.tanh.default(aten.softplus.default(x, 1, 20)))
 
 
 _SELU_ALPHA, _SELU_SCALE = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
@@ -77,6 +89,7 @@ def celu(input, alpha=1.0, inplace=False):
 
 
 def glu(input, dim=-1):
+    _floating("glu_cpu", input)
     if input.dim() == 0:
         raise RuntimeError("glu does not support scalars because halving size must be even")
     dim = dim % input.dim()

@@ -10,6 +10,7 @@ import math
 import warnings
 
 from .. import _dtype, _factories, _functions
+from .._aten.more_ops import _norm_dtype
 from .._ops import ops
 from .._tensor import strided
 from . import functional as F  # circular on purpose: functional.py re-exports this module; F is read at call time
@@ -18,6 +19,7 @@ aten = ops.aten
 
 
 def normalize(input, p=2.0, dim=1, eps=1e-12):
+    _norm_dtype(input, None)  # (torch's norm is linalg.vector_norm, which refuses integer and bool tensors)
     powered = aten.pow.Tensor_Scalar(aten.abs.default(input), p)
     norm = aten.clamp_min.default(aten.pow.Tensor_Scalar(aten.sum.dim_IntList(powered, [dim], True), 1.0 / p), eps)
     return aten.div.Tensor(input, aten.expand.default(norm, list(input.shape)))

@@ -14,6 +14,7 @@ Values, argument checks, error classes and messages are PyTorch's.
 import math
 
 from .. import _dtype, _factories, _functions
+from .._aten.nn_ops import require_float
 from .._ops import ops
 from .._type_info import finfo
 from ..autograd import grad_mode as _grad_mode
@@ -342,6 +343,7 @@ def _adaptive_max_pool(x, out_h, out_w):
 def adaptive_max_pool1d(input, output_size, return_indices=False):
     size = _one(output_size, "adaptive_max_pool1d() argument 'output_size' should contain one int (got {})")
     _check_1d_input(input, "adaptive_max_pool1d")
+    require_float(input, "adaptive_max_pool2d")
     values, indices = _adaptive_max_pool(aten.unsqueeze.default(input, -2), 1, size)
     values, indices = aten.squeeze.dim(values, -2), aten.squeeze.dim(indices, -2)
     return (values, indices) if return_indices else values
@@ -354,6 +356,7 @@ def adaptive_max_pool2d(input, output_size, return_indices=False):
     if len(size) != 2:
         raise RuntimeError("adaptive_max_pool2d(): internal error: output_size.size() must be 2")
     size = [input.shape[-2 + i] if s is None else s for i, s in enumerate(size)]
+    require_float(input, "adaptive_max_pool2d")
     values, indices = _adaptive_max_pool(input, *size)
     return (values, indices) if return_indices else values
 

@@ -57,6 +57,10 @@ SCALAR_OPS = {  # (lib, x, s) -> tensor or tuple; s is a Python number
     "fmax": lambda L, x, s: (L.fmax(x, x.flip(-1)), L.fmin(x.flip(0), x)),
     "amax_argmax": lambda L, x, s: (x.amax(-1), x.argmax(0), L.sort(x + s, -1)[0]),
     "cast": lambda L, x, s: ((x * s).to(L.int8), (x + s).to(L.float16), (x - s).to(L.uint8)),
+    # float64 to uint8 converts through int64 in ATen, the other float-to-narrow casts through int32 (session 21)
+    "cast_double": lambda L, x, s: ((x.double() * s).to(L.uint8), (x.double() * s).to(L.int16), (x.float() * s).byte()),
+    "gcd_lcm": lambda L, x, s: (L.gcd(x, x.flip(-1)), L.lcm(x, L.full_like(x, 3))) if not x.dtype.is_floating_point
+    and x.dtype != L.bool else x * 1,
     # (an in-place fill of a fresh tensor is a fallback call: the wrapper writes s, inf and nan too, into its code)
     "masked_fill": lambda L, x, s: (L.zeros_like(x, dtype=L.float32).masked_fill_(x > 0, s), x.masked_fill(x < 0, s)),
 }
