@@ -11,7 +11,7 @@ from types import SimpleNamespace
 
 from . import pyversion
 from .exc import Unsupported
-from .variables import ConstantVariable, NullVariable
+from .variables import ConstantVariable, NullVariable, user_protocols
 
 
 class Py312OpcodesMixin:  # (self: an InstructionTranslatorBase)
@@ -85,7 +85,7 @@ class Py312OpcodesMixin:  # (self: an InstructionTranslatorBase)
         self.set_function_part(fn, inst.arg, value)
         self.push(fn)
 
-    def LOAD_SUPER_ATTR(self, inst):
-        raise Unsupported("super() attribute access", "unsupported")
+    def LOAD_SUPER_ATTR(self, inst):  # super().name and super(C, obj).name: variables/user_protocols.py
+        user_protocols.load_super_attr(self, inst)
     # (f-strings, FORMAT_SIMPLE...: opcodes_strings.py)
 

@@ -10,7 +10,7 @@ import inspect
 import operator
 import types
 
-from .. import guards
+from .. import guards, pyversion
 from ..exc import Unsupported
 from ..source import AttrSource
 from .base import VariableTracker
@@ -97,6 +97,14 @@ class SuperVariable(VariableTracker):
 
     def build(self, cg):  # (on the stack at a graph break: super(cls, obj) again)
         cg.call_const(super, [ConstantVariable(self.cls), self.obj])
+
+
+def load_super_attr(tx, inst):
+    """3.12's LOAD_SUPER_ATTR: [super, cls, obj] -> super(cls, obj).name, pushed as LOAD_ATTR pushes it (for the
+    zero-argument form too the compiler puts the __class__ cell and the method's first argument on the stack)."""
+    obj, cls, _ = tx.pop(), tx.pop(), tx.pop()
+    attr = SuperVariable(cls.realize().as_python_constant(), obj.realize()).var_getattr(tx, inst.argval)
+    (tx.push_callable if pyversion.is_method_load(inst) else tx.push)(attr)
 
 
 def _no_init(*args):
