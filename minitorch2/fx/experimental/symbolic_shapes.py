@@ -362,7 +362,6 @@ class ShapeEnv:
             lines += [f"{source}.stride()[{i}] == {printer.doprint(self.simplify(stride.node.expr))}"
                       for i, stride in enumerate(strides) if is_symbolic(stride)
                       and not self.simplify(stride.node.expr).is_Integer]  # (pinned: its tensor guard checks it)
-        from ._exact_divisions import exact_divisions_first  # (a module of its own: torch's order of factors)
         guards = [exact_divisions_first(sympy.expand(self.simplify(g)), self.guards) for g in self.guards]
         lines += [printer.doprint(g) for g in guards if self.implied(g) is not True and g is not sympy.true]
         for symbol, (low, high) in self.var_to_range.items():
@@ -493,3 +492,8 @@ def python_step(expr):
              sympy.Min: sym_min}
     # (only a Max or Min has more than two arguments: the first, then one of the rest)
     return steps[type(expr)], [expr.args[0], type(expr)(*expr.args[1:])] if len(expr.args) > 2 else list(expr.args)
+
+
+# (last: it subclasses FloorDiv; loaded with this module, never first inside a compile, where another thread's
+# fork would leave the child waiting on the import's lock)
+from ._exact_divisions import exact_divisions_first  # noqa: E402
