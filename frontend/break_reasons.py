@@ -28,6 +28,8 @@ REASONS = {
                            "move the break out of the try block"),
     "graph_break_in_with": ("a graph break inside a `with` block (other than no_grad/enable_grad) cannot "
                             "resume; the frame runs eagerly", "move the break out of the with block"),
+    "uncaught_exception": ("the frame raises an exception that no `except` in it catches: the frame runs eagerly "
+                           "(Dynamo's \"Observed exception\")", "catch the exception in the frame, or fix the error"),
     "unresumable": ("the frame's state at the break cannot be rebuilt (closure cells, values the "
                     "translator cannot reconstruct); the frame runs eagerly",
                     "move the break, or mark the function with frontend.disable"),

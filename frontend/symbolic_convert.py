@@ -18,6 +18,7 @@ from . import guards, pyversion, rnn_refusal
 from .exc import Unsupported
 from .inline_generator import GeneratorExpressionMixin
 from .opcodes_312 import Py312OpcodesMixin
+from .opcodes_exceptions import ExceptionOpcodesMixin
 from .opcodes_strings import StringOpcodesMixin
 from .output_graph import OutputGraph
 from .source import ForeignGlobalSource, GlobalSource, LocalSource
@@ -28,6 +29,7 @@ from .variables.autocast import _exit_autocast
 from .variables.ctx_manager import GRAD_MODE_CLASSES, GradModeClassVariable, _set_grad_enabled
 from .variables.dicts import constant_key
 from .variables.dynamo_forms import name_after_local
+from .variables.exceptions import ObservedException
 from .variables.lists import BaseListVariable, iterate
 from .variables.numpy_arrays import NumpyNdarrayVariable
 from .variables.stdlib import SuspendingGeneratorMixin, generator_iterator
@@ -47,7 +49,7 @@ def decoded(code):
     return instructions, {inst.offset: i for i, inst in enumerate(instructions)}
 
 
-class InstructionTranslatorBase(Py312OpcodesMixin, StringOpcodesMixin):  # the mixins: opcodes of 3.12/3.13, f-strings
+class InstructionTranslatorBase(Py312OpcodesMixin, StringOpcodesMixin, ExceptionOpcodesMixin):  # (3.12/3.13, f-strings, try)
     def __init__(self, code, f_globals, output, symbolic_locals, cells, depth):
         self.code = code
         self.f_globals = f_globals
@@ -67,6 +69,7 @@ class InstructionTranslatorBase(Py312OpcodesMixin, StringOpcodesMixin):  # the m
         self.break_point = None
         self.checkpoint = None  # root frame: (step, offset) of the last instruction with an empty stack and 2+ ops
         self.current_instruction = None  # its line and columns locate the nodes it records (stack_trace.py)
+        self.handled_exceptions = []  # those of the `except` blocks being run, innermost last
 
     # ---- the loop -------------------------------------------------------------------------
 
@@ -100,6 +103,8 @@ class InstructionTranslatorBase(Py312OpcodesMixin, StringOpcodesMixin):  # the m
                 e.add_location(inst, self.code.co_filename, self.lineno)
                 self.note_break_context(e, inst)
                 raise
+            except ObservedException as e:  # the program raised: on to its handler
+                self.unwind_to_handler(e, inst)
         return self.return_value
 
     def note_break_context(self, e, inst):
@@ -506,9 +511,6 @@ class InstructionTranslatorBase(Py312OpcodesMixin, StringOpcodesMixin):  # the m
         exit_var = ctx.enter(self)
         self.push(exit_var)
         self.push(getattr(exit_var, "yielded", ConstantVariable(None)))  # what `as` binds (a contextmanager's yield)
-
-    def RAISE_VARARGS(self, inst):
-        raise Unsupported("raise inside a compiled frame", "unsupported_opcode")
 
 
 class BreakPoint:

@@ -23,6 +23,7 @@ from .autocast import AutocastVariable
 from .base import MethodVariable
 from .ctx_manager import GRAD_MODE_CLASSES, GradModeClassVariable, GradModeInstanceVariable
 from .dicts import DictVariable
+from .exceptions import ExceptionClassVariable, is_exception_class
 from .functions import DisabledFunctionVariable, UserFunctionVariable
 from .lists import ListVariable, SizeVariable, TupleVariable
 from .nn_module import NNModuleVariable
@@ -124,6 +125,8 @@ def wrap(og, value, source):
         return MethodVariable(wrap(og, value.__self__, AttrSource(source, "__self__")), value.__name__)
     if is_torch_object(value):
         return _by_identity(og, TorchVariable, value, source)
+    if is_exception_class(value):  # KeyError, the user's `class Stop(Exception)`: called, an exception tracker
+        return _by_identity(og, ExceptionClassVariable, value, source)
     if isinstance(value, types.BuiltinFunctionType) or _is_builtin_class(value) or _is_one_of(
             value, (*LIBRARY_CALLABLES, *FOLDABLE)):  # (collections.namedtuple, np.finfo, torch.device...)
         return _by_identity(og, BuiltinVariable, value, source)

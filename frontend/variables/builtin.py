@@ -19,6 +19,7 @@ from ..exc import Unsupported
 from .base import ValueVariable
 from .constant import ConstantVariable
 from .dicts import DictVariable, dict_items
+from .exceptions import raise_observed
 from .functions import UserFunctionVariable
 from .lists import BaseListVariable, ListIteratorVariable, ListVariable, TupleVariable, iterate, lazy_iterator
 from .numpy_arrays import is_ndarray_operation, ndarray_min_max, ndarray_operator
@@ -261,7 +262,7 @@ class BuiltinVariable(LibraryCallsMixin, ProtocolCallsMixin, ValueVariable):  # 
     def call_next(self, tx, iterator, default=None):
         item = iterate(tx, iterator).next_item(tx)
         if item is None and default is None:
-            raise Unsupported("next() of an exhausted iterator (StopIteration)", "unsupported_call")
+            raise_observed(StopIteration, [], "next() of an exhausted iterator (StopIteration)")
         return default if item is None else item
 
     def _sequence(self, kind, tx, iterable=None):

@@ -12,6 +12,7 @@ import functools
 from ..exc import Unsupported
 from .base import VariableTracker
 from .constant import ConstantVariable
+from .exceptions import raise_observed
 from .lists import TupleVariable, iterate
 
 
@@ -54,7 +55,7 @@ class DictVariable(VariableTracker):
         if key not in self.items and self.factory is not None:
             self.setitem(tx, index, self.factory.realize().call_function(tx, [], {}))
         if key not in self.items:
-            raise Unsupported(f"KeyError {key!r} in a dict built in the frame", "unsupported")
+            raise_observed(KeyError, [key], f"KeyError {key!r} in a dict built in the frame")
         return self.items[key]
 
     def setitem(self, tx, key, value):
@@ -84,6 +85,8 @@ class DictVariable(VariableTracker):
                 self.items.update(dict_items(tx, args[0], pairs=True) if args else {})
                 self.items.update(kwargs)
             elif name == "pop":
+                if constant_key(args[0]) not in self.items and len(args) == 1:
+                    raise_observed(KeyError, [constant_key(args[0])], "dict.pop of a missing key")
                 return self.items.pop(constant_key(args[0]), *args[1:2])
             elif name == "setdefault":
                 return self.items.setdefault(constant_key(args[0]), args[1] if len(args) > 1 else ConstantVariable(None))

@@ -22,6 +22,7 @@ from ..exc import Unsupported
 from .base import VariableTracker
 from .constant import ConstantVariable
 from .dicts import DictVariable, constant_key
+from .exceptions import raise_observed
 from .lists import ListIteratorVariable, ListVariable, StructSequenceVariable, TupleVariable, iterate, lazy_iterator
 
 # Callables outside builtins with a rule below (call_<their __name__>); builder.wrap makes them BuiltinVariables.
@@ -148,7 +149,7 @@ class GeneratorVariable(ListIteratorVariable):
             self.generator.stack[-1] = args[0]
         item = self.next_item(tx)
         if item is None:
-            raise Unsupported("a generator's StopIteration", "unsupported_call")
+            raise_observed(StopIteration, [], "a generator's StopIteration")
         return item
 
 

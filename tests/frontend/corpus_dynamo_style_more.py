@@ -476,6 +476,133 @@ def te_caught_stop_iteration(a, b):
         return b + 1
     return a
 
+# ---- exceptions raised and caught in the frame (Dynamo 2.13 traces them: test_exceptions.py's shapes)
+class _Stop(Exception):
+    pass
+def _lookup(d, k):
+    return d[k]
+def te_key_error_in_helper(a, b):
+    try:
+        return _lookup({"x": a}, "y")
+    except KeyError:
+        return b - 1
+def te_user_exception_caught(a, b):
+    try:
+        if a.dim() == 1:
+            raise _Stop("done")
+        c = a
+    except _Stop:
+        c = b * 2
+    return c + 1
+def te_exception_args(a, b):
+    try:
+        raise ValueError(3, "x")
+    except ValueError as e:
+        return a * e.args[0] + len(e.args)
+def te_except_tuple_and_order(a, b):
+    try:
+        {}["k"]
+    except (IndexError, TypeError):
+        return a
+    except LookupError:
+        return b * 4
+def te_reraise_to_outer(a, b):
+    try:
+        try:
+            raise KeyError("k")
+        except KeyError:
+            a = a + 1
+            raise
+    except KeyError:
+        return a * 2
+def te_finally_runs_on_raise(a, b):
+    out = [a]
+    try:
+        try:
+            next(iter([]))
+        finally:
+            out.append(b)
+    except StopIteration:
+        pass
+    return out[-1] + out[0]
+def te_manual_iteration(a, b):
+    it = iter([a, b])
+    total = a * 0
+    while True:
+        try:
+            total = total + next(it)
+        except StopIteration:
+            break
+    return total
+def te_raise_from(a, b):
+    try:
+        try:
+            {}["k"]
+        except KeyError as e:
+            raise RuntimeError("wrapped") from e
+    except RuntimeError as e:
+        return a + (1 if isinstance(e.__cause__, KeyError) else 2)
+def te_dict_pop_missing(a, b):
+    d = {"x": a}
+    try:
+        d.pop("y")
+    except KeyError:
+        d["y"] = b
+    return d["x"] + d["y"]
+def te_exception_class_raised(a, b):
+    try:
+        raise _Stop
+    except Exception:
+        return a - b
+def te_else_and_finally_after_catch(a, b):
+    c = a
+    try:
+        c = c + {"k": b}["k"]
+    except KeyError:
+        c = c * 0
+    else:
+        c = c * 2
+    finally:
+        c = c + 1
+    return c
+def te_caught_in_a_loop_of_helper_calls(a, b):
+    total = a
+    for k in ["x", "y", "x"]:
+        try:
+            total = total + _lookup({"x": b}, k)
+        except KeyError:
+            total = total - 1
+    return total
+def te_raise_leaves_no_grad_block(a, b):
+    try:
+        with torch.no_grad():
+            c = a * 2
+            raise _Stop()
+    except _Stop:
+        c = b + 1
+    return c
+def te_generator_exhausted_by_next(a, b):
+    g = _count_up(a, 1)
+    first = next(g)
+    try:
+        next(g)
+    except StopIteration:
+        return first * b
+    return first
+def te_str_of_caught_exception(a, b):
+    try:
+        raise ValueError("abc")
+    except ValueError as e:
+        return a * len(str(e))
+def te_graph_break_in_except(a, b):
+    c = a * 2
+    try:
+        {}["k"]
+    except KeyError:
+        dynamo.graph_break()
+        c = c + 1
+    return c * 3
+
 # ---- grad modes
 def gm_no_grad(a, b):
     with torch.no_grad():

@@ -511,9 +511,15 @@ KNOWN_DIFFS = {}
 @pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(reason=KNOWN_DIFFS[n], strict=True))
                                   if n in KNOWN_DIFFS else n for n in NAMES])
 def test_counts_and_values_match_dynamo(name):
-    theirs_counts, theirs = _run(torch, TORCH_NS, name)
-    ours_counts, ours = _run(minitorch2, MT_NS, name)
-    eager = _to_np(MT_NS[name](*[minitorch2.tensor(a) for a in ARRAYS]))
+    assert_matches_dynamo(TORCH_NS, MT_NS, name)
+
+
+def assert_matches_dynamo(torch_ns, ours_ns, name):
+    """ours_ns[name] under minitorch2.compile: Dynamo's frame and op counts for torch_ns[name], torch's values, and
+    minitorch2's own eager values (the corpora of test_dynamo_style_more.py compare through this too)."""
+    theirs_counts, theirs = _run(torch, torch_ns, name)
+    ours_counts, ours = _run(minitorch2, ours_ns, name)
+    eager = _to_np(ours_ns[name](*[minitorch2.tensor(a) for a in ARRAYS]))
     assert ours_counts == theirs_counts, f"(frames, ops): ours {ours_counts}, Dynamo {theirs_counts}"
     _assert_close(ours, theirs)
     _assert_close(ours[0], eager)

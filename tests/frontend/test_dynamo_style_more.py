@@ -16,7 +16,7 @@ import minitorch2
 from frontend.testing import CompileCounter
 
 from .corpus_dynamo_style_more import MORE_PROGRAMS, MORE_SRC
-from .test_dynamo_counts import ARRAYS, _assert_close, _to_np
+from .test_dynamo_counts import ARRAYS, _assert_close, _to_np, assert_matches_dynamo
 
 
 def _build(lib):
@@ -28,7 +28,6 @@ def _build(lib):
 
 TORCH_NS, MT_NS = _build(torch), _build(minitorch2)
 
-_EXCEPTIONS = "Dynamo traces a caught exception (try/except around a KeyError or StopIteration); ours breaks"
 KNOWN_DIFFS = {
     "co_counter": "Dynamo 2.13 runs the whole frame eagerly (Counter.most_common); ours breaks at it and compiles both sides",
     "co_counter_update": "collections.Counter is a graph break here; Dynamo traces it as a dict",
@@ -37,8 +36,6 @@ KNOWN_DIFFS = {
     "co_chainmap": "collections.ChainMap is a graph break here",
     "uc_object_dict_attr": "vars(obj) / obj.__dict__ of an object made in the frame is a graph break here",
     "uc_class_attribute_update": "a class statement in the frame (LOAD_BUILD_CLASS) is not translated",
-    "te_caught_key_error": _EXCEPTIONS,
-    "te_caught_stop_iteration": _EXCEPTIONS,
     "gm_inference_mode": "torch.inference_mode blocks are a graph break here (Dynamo records enter/exit nodes)",
     "ta_requires_grad_flag": "Dynamo records a read of x.is_leaf as a getattr node (an op it counts); ours folds it",
     "nm_sequential_indexing": "slicing a Sequential (Dynamo makes a new one) is a graph break here",
@@ -54,23 +51,10 @@ KNOWN_DIFFS = {
 }
 
 
-def _run(lib, ns, name):
-    counter = torch._dynamo.testing.CompileCounter() if lib is torch else CompileCounter()
-    (torch._dynamo if lib is torch else frontend).reset()
-    compiled = lib.compile(ns[name], backend=counter)
-    outputs = [_to_np(compiled(*[lib.tensor(a) for a in ARRAYS])) for _ in range(2)]
-    return (counter.frame_count, counter.op_count), outputs
-
-
 @pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(reason=KNOWN_DIFFS[n], strict=True))
                                   if n in KNOWN_DIFFS else n for n in MORE_PROGRAMS])
 def test_counts_and_values_match_dynamo(name):
-    theirs_counts, theirs = _run(torch, TORCH_NS, name)
-    ours_counts, ours = _run(minitorch2, MT_NS, name)
-    eager = _to_np(MT_NS[name](*[minitorch2.tensor(a) for a in ARRAYS]))
-    assert ours_counts == theirs_counts, f"(frames, ops): ours {ours_counts}, Dynamo {theirs_counts}"
-    _assert_close(ours, theirs)
-    _assert_close(ours[0], eager)
+    assert_matches_dynamo(TORCH_NS, MT_NS, name)
 
 
 def test_known_diffs_name_programs_of_the_corpus():
@@ -118,3 +102,52 @@ def test_an_input_grad_is_guarded():
             results.append((first, _to_np(compiled(x)), counter.frame_count))
     _assert_close(results[1][:2], results[0][:2])
     assert results[1][2] == results[0][2] == 2
+
+
+UNCAUGHT_SRC = r'''
+class _Stop(Exception):
+    pass
+def _lookup(d, k):
+    return d[k]
+def missing_key_after_an_op(a):
+    c = a + 1
+    return {"x": c}["y"]
+def raise_after_an_op(a):
+    c = a + 1
+    if c.dim() == 1:
+        raise _Stop("x")
+    return c
+def raise_through_finally(a):
+    c = a * 2
+    try:
+        raise ValueError("v")
+    finally:
+        c = c + 1
+def handler_of_another_class(a):
+    c = a * 2
+    try:
+        _lookup({}, "k")
+    except ValueError:
+        c = c + 1
+    return c
+'''
+
+
+@pytest.mark.parametrize("name", ["missing_key_after_an_op", "raise_after_an_op", "raise_through_finally",
+                                  "handler_of_another_class"])
+def test_an_exception_no_handler_catches_runs_the_frame_eagerly(name):
+    """As Dynamo's "Observed exception": no frame is compiled, the call raises the program's own exception, and under
+    fullgraph=True the compile fails (Unsupported)."""
+    seen = []
+    for lib, reset, counter in ((torch, torch._dynamo.reset, torch._dynamo.testing.CompileCounter()),
+                                (minitorch2, frontend.reset, CompileCounter())):
+        namespace = {"torch": lib}
+        exec(compile(UNCAUGHT_SRC, "<uncaught>", "exec"), namespace)
+        reset()
+        with pytest.raises(Exception) as raised:
+            lib.compile(namespace[name], backend=counter)(lib.tensor(ARRAYS[0]))
+        reset()
+        with pytest.raises(torch._dynamo.exc.Unsupported if lib is torch else frontend.exc.Unsupported):
+            lib.compile(namespace[name], backend="eager", fullgraph=True)(lib.tensor(ARRAYS[0]))
+        seen.append((type(raised.value).__name__, str(raised.value), counter.frame_count, counter.op_count))
+    assert seen[1] == seen[0]
