@@ -1295,3 +1295,32 @@ def gen_return_value_yield_from(a, b):
 
 MORE_PROGRAMS = tuple(line[4:line.index("(")] for line in MORE_SRC.splitlines()
                       if line.startswith("def ") and not line.startswith("def _"))
+
+# Programs whose exception no handler in the frame catches: Dynamo runs the frame eagerly (its "Observed exception").
+UNCAUGHT_SRC = r'''
+class _Stop(Exception):
+    pass
+def _lookup(d, k):
+    return d[k]
+def missing_key_after_an_op(a):
+    c = a + 1
+    return {"x": c}["y"]
+def raise_after_an_op(a):
+    c = a + 1
+    if c.dim() == 1:
+        raise _Stop("x")
+    return c
+def raise_through_finally(a):
+    c = a * 2
+    try:
+        raise ValueError("v")
+    finally:
+        c = c + 1
+def handler_of_another_class(a):
+    c = a * 2
+    try:
+        _lookup({}, "k")
+    except ValueError:
+        c = c + 1
+    return c
+'''

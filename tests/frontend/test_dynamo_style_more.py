@@ -15,7 +15,7 @@ import frontend
 import minitorch2
 from frontend.testing import CompileCounter
 
-from .corpus_dynamo_style_more import MORE_PROGRAMS, MORE_SRC
+from .corpus_dynamo_style_more import MORE_PROGRAMS, MORE_SRC, UNCAUGHT_SRC
 from .test_dynamo_counts import ARRAYS, _assert_close, _to_np, assert_matches_dynamo
 
 
@@ -102,35 +102,6 @@ def test_an_input_grad_is_guarded():
             results.append((first, _to_np(compiled(x)), counter.frame_count))
     _assert_close(results[1][:2], results[0][:2])
     assert results[1][2] == results[0][2] == 2
-
-
-UNCAUGHT_SRC = r'''
-class _Stop(Exception):
-    pass
-def _lookup(d, k):
-    return d[k]
-def missing_key_after_an_op(a):
-    c = a + 1
-    return {"x": c}["y"]
-def raise_after_an_op(a):
-    c = a + 1
-    if c.dim() == 1:
-        raise _Stop("x")
-    return c
-def raise_through_finally(a):
-    c = a * 2
-    try:
-        raise ValueError("v")
-    finally:
-        c = c + 1
-def handler_of_another_class(a):
-    c = a * 2
-    try:
-        _lookup({}, "k")
-    except ValueError:
-        c = c + 1
-    return c
-'''
 
 
 @pytest.mark.parametrize("name", ["missing_key_after_an_op", "raise_after_an_op", "raise_through_finally",

@@ -461,3 +461,38 @@ def test_running_python_is_supported():
 
     assert sys.version_info[:2] in pyversion.SUPPORTED
     pyversion.check_supported()
+
+
+# ---- exceptions raised and caught in the frame, on minitorch2 alone ---------------------------------------
+# The exception table and the opcodes that read it differ between 3.11 and 3.13; test_dynamo_style_more.py compares
+# these programs with Dynamo, which compiles each in one frame (a graph break in an `except` body: none, eager).
+
+def _exception_programs():
+    from .corpus_dynamo_style_more import MORE_PROGRAMS, MORE_SRC
+
+    namespace = {"torch": minitorch2, "nn": nn, "F": nn.functional, "dynamo": frontend}
+    exec(compile(MORE_SRC, "<dynamo style more>", "exec"), namespace)
+    return {name: namespace[name] for name in MORE_PROGRAMS if name.startswith("te_")}
+
+
+EXCEPTION_PROGRAMS = _exception_programs()
+
+
+@pytest.mark.parametrize("name", list(EXCEPTION_PROGRAMS))
+def test_caught_exception_compiled_equals_eager(name):
+    fn, counter = EXCEPTION_PROGRAMS[name], CompileCounter()
+    out, _ = _run(minitorch2.compile(fn, backend=counter), _inputs([(3,), (3,)], 0))
+    _assert_close(out, _run(fn, _inputs([(3,), (3,)], 0))[0])
+    assert counter.frame_count == (0 if name == "te_graph_break_in_except" else 1)
+
+
+def test_uncaught_exception_runs_the_frame_eagerly():
+    from .corpus_dynamo_style_more import UNCAUGHT_SRC
+
+    namespace = {"torch": minitorch2}
+    exec(compile(UNCAUGHT_SRC, "<uncaught>", "exec"), namespace)
+    for name in ("missing_key_after_an_op", "raise_after_an_op", "raise_through_finally", "handler_of_another_class"):
+        counter = CompileCounter()
+        with pytest.raises((KeyError, ValueError, namespace["_Stop"])):
+            minitorch2.compile(namespace[name], backend=counter)(*_inputs([(3,)], 0))
+        assert counter.frame_count == 0, name
