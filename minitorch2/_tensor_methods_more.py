@@ -51,6 +51,14 @@ def tensor_methods():
         options = _options(dtype, layout, device, pin_memory, from_tensor=True)
         return _finish(aten.new_empty_strided.default(self, list(size), list(stride), **options), requires_grad)
 
+    def div_(self, other, *, rounding_mode=None):
+        """x.div_(y) (div_.Tensor) or, with a rounding mode, div_.Tensor_mode (a number y: a 0-d tensor of its type)."""
+        if rounding_mode is None:
+            return aten.div_.Tensor(self, other)
+        if not isinstance(other, Tensor):
+            other = aten.scalar_tensor.default(other, dtype=_dtype.scalar_dtype(other))
+        return aten.div_.Tensor_mode(self, other, rounding_mode=rounding_mode)
+
     def uniform_(self, a=0.0, b=1.0, *, generator=None):
         return aten.uniform_.default(self, a, b, generator=generator)
 
@@ -104,6 +112,7 @@ def tensor_methods():
         "__rrshift__": lambda self, other: bitwise_right_shift(other, self),
         "bitwise_left_shift_": shift_(aten.bitwise_left_shift_), "bitwise_right_shift_": shift_(aten.bitwise_right_shift_),
         "index_fill_": index_fill_,
+        "div_": div_,
         "new": new, "new_tensor": new_tensor, "new_zeros": new_sized(aten.new_zeros.default),
         "new_ones": new_sized(aten.new_ones.default), "new_empty": new_sized(aten.new_empty.default),
         "new_full": new_full, "new_empty_strided": new_empty_strided, "uniform_": uniform_, "random_": random_,

@@ -40,6 +40,9 @@ def _more_in_place_rows(op, inplace):
                              ("heaviside_(Tensor(a!) self, Tensor values)", k.heaviside, None),
                              ("gcd_(Tensor(a!) self, Tensor other)", k2.gcd, None),
                              ("lcm_(Tensor(a!) self, Tensor other)", k2.lcm, None)]
+    # x.div_(y, rounding_mode=...) (Tensor.div_ picks it when a rounding mode is given: _tensor_methods_more.py)
+    never_differentiable += [("div_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode)", pw.div_mode,
+                              "DivBackward2")]
     return [
         *[inplace(f"{name}_(Tensor(a!) self) -> Tensor(a!)", kernel, _in_place_formula(name, formula),
                   d_name(name, NO_INPLACE_DERIVATIVE), POINTWISE, method=True) for name, kernel, formula in unary],

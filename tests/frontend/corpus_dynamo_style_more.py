@@ -1135,6 +1135,14 @@ def ip_div_mode(a, b):
     c = a.clone()
     c.div_(b.abs() + 1, rounding_mode="floor")
     return c + torch.div(a, 2, rounding_mode="trunc")
+def ip_div_trunc_by_a_number(a, b):
+    c = a * 10
+    c.div_(3, rounding_mode="trunc")
+    return c + b
+def ip_div_floor_of_an_integer_tensor(a, b):
+    n = (a * 10).long()
+    n.div_(3, rounding_mode="floor")
+    return b * n
 def ip_sub_rsub_alpha(a, b):
     return torch.sub(a, b, alpha=3) + torch.rsub(a, 1) + a.sub(b, alpha=0.5)
 def ip_partial_inplace_chain(a, b):

@@ -43,7 +43,6 @@ KNOWN_DIFFS = {
     "nm_children_modules": "Module.children()/modules() keep a memo set of modules: a set of trackers is a break here",
     "nm_state_dict_keys": "Module.state_dict() is a graph break here; Dynamo traces it",
     "ip_t_unsqueeze_": "t_/unsqueeze_/squeeze_ change a tensor's shape in place: minitorch2 runs them eagerly (a break)",
-    "ip_div_mode": "minitorch2's Tensor.div_ takes no rounding_mode (an eager TypeError); torch's does",
     "gen_break_mid_consumption": "a generator alive at a graph break cannot be rebuilt here: the frame runs eagerly; "
                                  "Dynamo resumes with it",
     "gen_return_value_yield_from": "Dynamo 2.13 runs this frame eagerly; ours traces `yield from`'s return value",
