@@ -33,6 +33,8 @@ OUTSIDE_THE_LESSON = {
                       "frontend/stack_trace.py", "autograd/stack_traces.py", "frontend/guard_failures.py",
                       # what each graph-break code means and what to do about it (explain()'s and the logs' hints)
                       "frontend/break_reasons.py",
+                      # torch._dynamo.utils.counters: tallies of frames, graphs and breaks (an observer of each entry)
+                      "frontend/utils.py",
                       "minitorch2/fx/_verbose_code.py"),
     "speed wing": ("backend/speed/",),
     # the second code generator: the same loop IR as Triton kernels, for GPUs (or Triton's interpreter); a reader

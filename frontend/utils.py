@@ -1,0 +1,34 @@
+"""`counters` (plays torch._dynamo.utils.counters): tallies of what the compiles so far have done, for scripts to read.
+
+Observability, beside explain.py: an observer of every CacheEntry eval_frame.py makes (as explain's), recording
+under the keys Dynamo's are read by:
+
+    counters["frames"]["total"], ["ok"]           frames translated (resume functions too); those not eager
+    counters["stats"]["unique_graphs"]            graphs handed to a backend
+    counters["stats"]["calls_captured"]           the calls in those graphs (Dynamo's op count)
+    counters["graph_break"][reason]               breaks a frame was split at
+    counters["unimplemented"][reason]             breaks that made a frame run eagerly
+
+The reasons are ours, not Dynamo's words. As torch's, reset() keeps them: `counters.clear()` starts afresh. A frame
+whose translation raises (fullgraph=True, a backend that fails) is in no tally.
+"""
+import collections
+
+from . import eval_frame
+
+counters = collections.defaultdict(collections.Counter)
+
+
+def _tally(entry):
+    ran_eagerly = entry.break_reason is not None and entry.transformed_code is None  # (Dynamo's convert raised)
+    counters["frames"]["total"] += 1
+    if not ran_eagerly:
+        counters["frames"]["ok"] += 1
+    if entry.graph is not None:
+        counters["stats"]["unique_graphs"] += 1
+        counters["stats"]["calls_captured"] += sum(node.op.startswith("call_") for node in entry.graph.graph.nodes)
+    if entry.break_reason is not None:
+        counters["unimplemented" if ran_eagerly else "graph_break"][entry.break_reason] += 1
+
+
+eval_frame._observers.append(_tally)
