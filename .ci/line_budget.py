@@ -152,6 +152,8 @@ OUTSIDE_THE_LESSON = {
         "frontend/opcodes_strings.py",
         # try/except inside compiled frames: exceptions the program raises and catches, unwound by the exception table
         "frontend/opcodes_exceptions.py", "frontend/variables/exceptions.py",
+        # Module.modules()/children()/named_parameters()/buffers()/state_dict() walked in compiled frames; Sequential slices
+        "frontend/variables/nn_module_walks.py",
         # torch.nn.parallel's DataParallel on a CPU-only build
         "minitorch2/nn/parallel/", "minitorch2/utils/checkpoint.py",
         # torch.func's functional_call, grad, grad_and_value, vmap over the eager engine, functionalize; functorch.compile's

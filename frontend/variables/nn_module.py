@@ -13,6 +13,7 @@ from .base import LazyVariableTracker, VariableTracker
 from .dynamo_forms import record_module_inits
 from .functions import UserFunctionVariable, UserMethodVariable
 from .lists import TupleVariable
+from .nn_module_walks import ModuleWalkVariable, SequentialSliceVariable, is_walk
 
 CONTAINERS = (minitorch2.nn.ModuleList, minitorch2.nn.Sequential, minitorch2.nn.ParameterList)
 
@@ -39,6 +40,8 @@ class NNModuleVariable(VariableTracker):
         if name in m.__dict__:  # (a float, as Dynamo's, is looked at when used: it may become a graph input)
             value, source = m.__dict__[name], attr_source(self.source, name)
             return LazyVariableTracker(tx, value, source) if type(value) is float else tx.output.wrap(value, source)
+        if is_walk(m, name):  # modules(), named_parameters(), state_dict()... (nn_module_walks.py)
+            return ModuleWalkVariable(self, name)
         try:
             attr = getattr(type(m), name)
         except AttributeError:
@@ -83,9 +86,10 @@ class NNModuleVariable(VariableTracker):
             return tx.output.wrap(self.module._modules[key], module_member_source(self.source, "_modules", key))
         if not isinstance(self.module, CONTAINERS) or not index.is_python_constant():
             raise Unsupported(f"indexing {type(self.module).__name__}", "unsupported")
-        if isinstance(key, slice) and isinstance(self.module, minitorch2.nn.ModuleList):  # iterated or indexed only
-            record_module_inits(tx, 1)  # (the new ModuleList Dynamo makes)
-            return TupleVariable(self.unpack_var_sequence(tx)[key])
+        if isinstance(key, slice) and isinstance(self.module, (minitorch2.nn.ModuleList, minitorch2.nn.Sequential)):
+            record_module_inits(tx, 1)  # (the new container Dynamo makes; a ModuleList's is iterated or indexed only)
+            sliced = SequentialSliceVariable if isinstance(self.module, minitorch2.nn.Sequential) else TupleVariable
+            return sliced(self.unpack_var_sequence(tx)[key])
         if not isinstance(key, int):
             raise Unsupported(f"indexing {type(self.module).__name__} with {key!r}", "unsupported")
         return self.unpack_var_sequence(tx)[key]

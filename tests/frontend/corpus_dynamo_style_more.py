@@ -910,6 +910,50 @@ def nm_no_grad_module(a, b):
     return y + b
 def nm_state_dict_keys(a, b):
     return a * len(_SEQ.state_dict())
+def nm_named_modules_with_prefix(a, b):
+    names = [n for n, _ in _SEQ.named_modules(prefix="root")]
+    return a * len(names) + b * len(names[-1])
+def nm_buffers_summed(a, b):
+    return a + sum(buf.sum() for buf in _SEQ.buffers())
+def nm_parameters_not_recursing(a, b):
+    return a * len(list(_SEQ.parameters(recurse=False))) + len(list(_SEQ.body.parameters(False)))
+def nm_state_dict_values(a, b):
+    sd = _SEQ.state_dict()
+    kept = _SEQ.state_dict(keep_vars=True)
+    return a * sd["scale"] + kept["offset"] + sd["body.2.bias"].sum() + len(list(sd.keys()))
+def nm_walk_in_forward_isinstance(a, b):
+    x = a
+    for m in _SEQ.modules():
+        if isinstance(m, nn.Linear):
+            x = m(x)
+    return x + b
+def nm_named_children_loop(a, b):
+    out = a
+    for name, child in _SEQ.body.named_children():
+        if name != "1":
+            out = out + child.weight.sum()
+    return out
+class _Tied(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.enc = nn.Linear(3, 3)
+        self.dec = self.enc
+    def forward(self, x):
+        n = len(list(self.parameters())) + len(list(self.modules())) + len(list(self.named_parameters(remove_duplicate=False)))
+        return self.dec(self.enc(x)) * n
+_TIED = _Tied()
+def nm_tied_weights_walked_once(a, b):
+    return _TIED(a) + b
+class _Skip(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.body = nn.Sequential(nn.Linear(3, 3), nn.Tanh(), nn.Linear(3, 3), nn.Sigmoid())
+    def forward(self, x):
+        head = self.body[0](x)
+        return self.body[1:](head) + self.body[::2][1](head) + len(self.body[1:3])
+_SKIP = _Skip()
+def nm_sequential_slices_in_forward(a, b):
+    return _SKIP(a) * b
 
 # ---- torch.Size arithmetic, control flow, tensor introspection, in-place and out= counts, partials, strings, nesting
 def sz_shape_arith(a, b):

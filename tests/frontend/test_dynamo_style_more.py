@@ -38,10 +38,6 @@ KNOWN_DIFFS = {
     "uc_class_attribute_update": "a class statement in the frame (LOAD_BUILD_CLASS) is not translated",
     "gm_inference_mode": "torch.inference_mode blocks are a graph break here (Dynamo records enter/exit nodes)",
     "ta_requires_grad_flag": "Dynamo records a read of x.is_leaf as a getattr node (an op it counts); ours folds it",
-    "nm_sequential_indexing": "slicing a Sequential (Dynamo makes a new one) is a graph break here",
-    "nm_named_parameters": "Module.named_parameters() keeps a memo set of tensors: a set of trackers is a break here",
-    "nm_children_modules": "Module.children()/modules() keep a memo set of modules: a set of trackers is a break here",
-    "nm_state_dict_keys": "Module.state_dict() is a graph break here; Dynamo traces it",
     "ip_t_unsqueeze_": "t_/unsqueeze_/squeeze_ change a tensor's shape in place: minitorch2 runs them eagerly (a break)",
     "gen_break_mid_consumption": "a generator alive at a graph break cannot be rebuilt here: the frame runs eagerly; "
                                  "Dynamo resumes with it",

@@ -1,0 +1,90 @@
+"""Walks over a module's tree inside compiled frames, and slices of a Sequential.
+
+Frontend layer, beside nn_module.py. `self.modules()`, `children()`, `named_parameters()`, `buffers()`,
+`state_dict()` and the rest: as Dynamo does, the walk runs now, at translation time. The real method on the real
+module gives the names and members in their order (duplicates dropped by its own memo, prefixes added), and each
+member is read through the source of the first place it lives (`L['self']._modules['body']._parameters['weight']`),
+so a tensor is a graph input and a module a tracker, as anywhere else. state_dict() detaches each tensor (its
+detach nodes are in Dynamo's graph too). `seq[1:]` is a new Sequential of the same modules (Dynamo makes one: its
+init node), called as the chain of its modules.
+"""
+import collections
+
+import minitorch2
+
+from ..exc import Unsupported
+from ..source import module_member_source
+from .base import VariableTracker
+from .constant import ConstantVariable
+from .dicts import DictVariable
+from .lists import ListIteratorVariable, TupleVariable
+
+# the walks, each with the named walk its items come from
+WALKS = {"modules": "named_modules", "children": "named_children", "parameters": "named_parameters",
+         "buffers": "named_buffers", "named_modules": "named_modules", "named_children": "named_children",
+         "named_parameters": "named_parameters", "named_buffers": "named_buffers", "state_dict": "state_dict"}
+
+
+def is_walk(module, name):
+    """`name` is one of Module's walks, and the module's class keeps Module's own."""
+    return name in WALKS and getattr(type(module), name, None) is getattr(minitorch2.nn.Module, name)
+
+
+def _member_sources(module_var):
+    """id of each module, parameter and buffer under the module -> the source of the first place it lives."""
+    found = {id(module_var.module): module_var.source}
+
+    def visit(module, source):
+        for kind in ("_parameters", "_buffers", "_modules"):
+            for key, member in getattr(module, kind).items():
+                if member is not None and id(member) not in found:
+                    found[id(member)] = module_member_source(source, kind, key)
+                    if kind == "_modules":
+                        visit(member, found[id(member)])
+
+    visit(module_var.module, module_var.source)
+    return found
+
+
+class ModuleWalkVariable(VariableTracker):
+    """`module.named_parameters` (a walk of is_walk) read, not called yet."""
+
+    def __init__(self, module_var, name):
+        super().__init__()
+        self.module_var, self.name = module_var, name
+
+    def call_function(self, tx, args, kwargs):
+        args = [a.realize().as_python_constant() for a in args]
+        kwargs = {k: v.realize().as_python_constant() for k, v in kwargs.items()}
+        if self.name in ("parameters", "buffers"):  # (their one positional argument is recurse)
+            kwargs.update(zip(("recurse",), args))
+            args = []
+        if self.name == "state_dict":
+            return self.state_dict(tx, *args, **kwargs)
+        sources, module = _member_sources(self.module_var), self.module_var.module
+        items = []
+        for name, member in getattr(module, WALKS[self.name])(*args, **kwargs):
+            var = self.module_var if member is module else tx.output.wrap(member, sources[id(member)])
+            items.append(TupleVariable([ConstantVariable(name), var]) if self.name.startswith("named_") else var)
+        return ListIteratorVariable(items)
+
+    def state_dict(self, tx, destination=None, prefix="", keep_vars=False):
+        if destination is not None:
+            raise Unsupported("state_dict(destination=...) in a compiled frame", "unsupported_call")
+        sources, items = _member_sources(self.module_var), {}
+        for key, tensor in self.module_var.module.state_dict(prefix=prefix, keep_vars=True).items():
+            var = tx.output.wrap(tensor, sources[id(tensor)])
+            items[key] = var if keep_vars else var.call_method(tx, "detach", [], {})
+        return DictVariable(items, cls=collections.OrderedDict)
+
+
+class SequentialSliceVariable(TupleVariable):
+    """`seq[a:b]`: the Sequential Dynamo makes of those modules; called, each module on the last one's output."""
+
+    def call_function(self, tx, args, kwargs):
+        if len(args) != 1 or kwargs:
+            raise Unsupported("a slice of a Sequential called with more than one input", "unsupported_call")
+        value = args[0]
+        for module in self.items:
+            value = module.realize().call_function(tx, [value], {})
+        return value
