@@ -500,6 +500,9 @@ class InstructionTranslatorBase(Py312OpcodesMixin, StringOpcodesMixin, Exception
 
     # ---- explicitly unsupported (each a graph break with a reason) ---------------------------
 
+    def LOAD_BUILD_CLASS(self, inst):  # a class statement: the call of builtins.__build_class__ is the break, as Dynamo's
+        self.push(wrap(self.output, builtins.__build_class__, None))
+
     def RETURN_GENERATOR(self, inst):
         raise Unsupported("generators cannot be captured", "generator")
 

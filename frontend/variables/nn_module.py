@@ -14,6 +14,7 @@ from .dynamo_forms import record_module_inits
 from .functions import UserFunctionVariable, UserMethodVariable
 from .lists import TupleVariable
 from .nn_module_walks import ModuleWalkVariable, SequentialSliceVariable, is_walk
+from .user_protocols import instance_dict
 
 CONTAINERS = (minitorch2.nn.ModuleList, minitorch2.nn.Sequential, minitorch2.nn.ParameterList)
 
@@ -42,6 +43,8 @@ class NNModuleVariable(VariableTracker):
             return LazyVariableTracker(tx, value, source) if type(value) is float else tx.output.wrap(value, source)
         if is_walk(m, name):  # modules(), named_parameters(), state_dict()... (nn_module_walks.py)
             return ModuleWalkVariable(self, name)
+        if name == "__dict__":
+            return instance_dict(tx, self, m.__dict__)
         try:
             attr = getattr(type(m), name)
         except AttributeError:

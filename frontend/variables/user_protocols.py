@@ -12,8 +12,8 @@ import types
 
 from .. import guards, pyversion
 from ..exc import Unsupported
-from ..source import AttrSource
-from .base import VariableTracker
+from ..source import AttrSource, GetItemSource
+from .base import LazyVariableTracker, VariableTracker
 from .constant import ConstantVariable
 from .dicts import DictVariable
 from .functions import UserFunctionVariable, UserMethodVariable
@@ -46,6 +46,8 @@ class SpecialMethodsMixin:
         """An attribute the plain lookups did not find: a classmethod or staticmethod, else __getattr__'s answer."""
         if name == "__class__":  # (an object read from the frame has its type guarded; one made here keeps it)
             return tx.output.wrap(type(self.value), None)
+        if name == "__dict__":
+            return instance_dict(tx, self, self.attrs if self.source is None else vars(self.value))
         if isinstance(class_attr, (classmethod, staticmethod)):
             return class_member(tx, type(self.value), class_attr, source=self.source and AttrSource(self.source, name))
         if name not in ("__iter__", "__getitem__", "__contains__", "__len__") and self.has_dunder("__getattr__"):
@@ -58,6 +60,19 @@ class SpecialMethodsMixin:
         if isinstance(setter, types.FunctionType):
             return UserFunctionVariable(setter).call_function(tx, [value], {}, self_var=self)
         self.attrs[name] = value
+
+
+def instance_dict(tx, var, attributes):
+    """`obj.__dict__` or `vars(obj)`. Of an object made in the frame: a dict that IS its attributes (writing an item
+    sets one). Of one read from the frame (a module too): its __dict__ read through its source, keys guarded, each
+    value looked at when used; read only, as every dict from outside the frame."""
+    if var.source is None:
+        made = DictVariable({})
+        made.items = attributes
+        return made
+    source = AttrSource(var.source, "__dict__")
+    tx.output.guards.add(guards.dict_keys_guard(source, list(attributes)))
+    return DictVariable({k: LazyVariableTracker(tx, v, GetItemSource(source, k)) for k, v in attributes.items()}, source)
 
 
 def user_operator(tx, fn, a, b):
@@ -189,6 +204,9 @@ class ProtocolCallsMixin:
         """super() as its zero-argument form reads it: the __class__ cell and the method's first argument."""
         cls, obj = args if args else (tx.cells["__class__"].contents, tx.symbolic_locals[tx.code.co_varnames[0]])
         return SuperVariable(cls.realize().as_python_constant(), obj.realize())
+
+    def call_vars(self, tx, obj):
+        return obj.realize().var_getattr(tx, "__dict__")
 
     def call_id(self, tx, obj):  # an object made in the frame: its tracker's, the same for the whole translation
         return ConstantVariable(id(getattr(obj.realize(), "value", obj.realize())))

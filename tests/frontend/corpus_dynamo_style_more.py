@@ -376,11 +376,66 @@ def uc_hash_in_dict(a, b):
 def uc_object_dict_attr(a, b):
     o = _Box(a)
     return o.__dict__["_t"] + b if "_t" in vars(o) else b
+class _Cfg:
+    def __init__(self):
+        self.scale = 2.0
+        self.shift = 1
+        self.name = "cfg"
+_CFG = _Cfg()
+def uc_vars_of_a_global_object(a, b):
+    d = vars(_CFG)
+    return a * d["scale"] + d["shift"] * len(d)
+def uc_dict_item_write_sets_attribute(a, b):
+    o = _Box(a)
+    o.__dict__["extra"] = b
+    return o.extra + o._t
+def uc_sorted_vars_keys(a, b):
+    o = _Box(a)
+    o.w = b
+    keys = sorted(vars(o))
+    return getattr(o, keys[0]) * len(keys)
+def uc_vars_items_of_a_made_object(a, b):
+    o = _Box(a)
+    o.u = b
+    total = a * 0
+    for k, v in vars(o).items():
+        total = total + v
+    return total
 def uc_class_attribute_update(a, b):
     class Local:
         n = 1
     Local.n = Local.n + 2
     return a * Local.n
+def uc_class_statement_with_method(a, b):
+    class Scale:
+        k = 3
+        def apply(self, t):
+            return t * self.k
+    return Scale().apply(a) + b
+def uc_class_statement_after_ops(a, b):
+    c = a.sin() + b
+    class Holder:
+        pass
+    h = Holder()
+    h.t = c
+    return h.t * 2
+def uc_class_statement_closing_over(a, b):
+    k = 2
+    class K:
+        factor = k
+    return a * K.factor + b
+def uc_class_made_in_a_helper(a, b):
+    def make():
+        class C:
+            v = 4
+        return C
+    return a * make().v
+def uc_class_with_init_after_ops(a, b):
+    c = a * 2
+    class P:
+        def __init__(self, x):
+            self.x = x
+    return P(c).x + b
 class _Slots:
     __slots__ = ("x", "y")
     def __init__(self, x, y):
@@ -910,6 +965,16 @@ def nm_no_grad_module(a, b):
     return y + b
 def nm_state_dict_keys(a, b):
     return a * len(_SEQ.state_dict())
+class _DictRead(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(3, 3)
+        self.k = 3
+    def forward(self, x):
+        return self.lin(x) * self.__dict__["k"] + len(self.__dict__["_modules"])
+_DICT_READ = _DictRead()
+def nm_module_dict_read_in_forward(a, b):
+    return _DICT_READ(a) + b
 def nm_named_modules_with_prefix(a, b):
     names = [n for n, _ in _SEQ.named_modules(prefix="root")]
     return a * len(names) + b * len(names[-1])

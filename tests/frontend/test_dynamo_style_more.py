@@ -34,8 +34,8 @@ KNOWN_DIFFS = {
     "co_namedtuple_replace_asdict": "namedtuple._asdict of a class made in the frame: its closure has no source",
     "co_deque_rotate": "both break at deque.rotate; Dynamo compiles no frame after it, ours the rest",
     "co_chainmap": "collections.ChainMap is a graph break here",
-    "uc_object_dict_attr": "vars(obj) / obj.__dict__ of an object made in the frame is a graph break here",
-    "uc_class_attribute_update": "a class statement in the frame (LOAD_BUILD_CLASS) is not translated",
+    "uc_class_statement_closing_over": "a break (Dynamo's, at the class statement) in a frame with cells (k, read by "
+                                       "the class body) cannot resume here: the frame runs eagerly",
     "gm_inference_mode": "torch.inference_mode blocks are a graph break here (Dynamo records enter/exit nodes)",
     "ta_requires_grad_flag": "Dynamo records a read of x.is_leaf as a getattr node (an op it counts); ours folds it",
     "ip_t_unsqueeze_": "t_/unsqueeze_/squeeze_ change a tensor's shape in place: minitorch2 runs them eagerly (a break)",
@@ -117,3 +117,20 @@ def test_an_exception_no_handler_catches_runs_the_frame_eagerly(name):
             lib.compile(namespace[name], backend="eager", fullgraph=True)(lib.tensor(ARRAYS[0]))
         seen.append((type(raised.value).__name__, str(raised.value), counter.frame_count, counter.op_count))
     assert seen[1] == seen[0]
+
+
+def test_an_objects_dict_read_in_the_frame_is_guarded_on_its_keys():
+    """vars(_CFG) read through its source: a new attribute on the object recompiles, and the value is eager torch's
+    (Dynamo 2.13 itself does not guard the keys here: its second call returns the first call's len(d), a stale value)."""
+    frontend.reset()
+    counter, args = CompileCounter(), [minitorch2.tensor(a) for a in ARRAYS]
+    compiled = minitorch2.compile(MT_NS["uc_vars_of_a_global_object"], backend=counter)
+    compiled(*args)
+    MT_NS["_CFG"].extra = TORCH_NS["_CFG"].extra = 4
+    try:
+        ours = _to_np(compiled(*args))
+        eager = _to_np(TORCH_NS["uc_vars_of_a_global_object"](*[torch.tensor(a) for a in ARRAYS]))
+    finally:
+        del MT_NS["_CFG"].extra, TORCH_NS["_CFG"].extra
+    assert counter.frame_count == 2
+    _assert_close(ours, eager)
