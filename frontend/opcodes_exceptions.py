@@ -5,8 +5,8 @@ object's exception table maps ranges of instructions to a handler, with the stac
 traced program raises (a tracker raised an ObservedException: d[k]'s KeyError, next()'s StopIteration, a `raise`),
 the translator does what CPython's unwinder does: find the entry covering the instruction, cut the stack to its
 depth, push the exception and go on at the handler, whose PUSH_EXC_INFO, CHECK_EXC_MATCH, POP_EXCEPT and RERAISE
-run here too. A `with` block's handler calls its __exit__ (WITH_EXCEPT_START: a grad mode or autocast block ends, and the
-exception goes on). No handler in an inlined callee: the exception passes to its caller's CALL, as in Python. No
+run here too. A `with` block's handler calls its __exit__ (WITH_EXCEPT_START: a grad mode or autocast block ends and the
+exception goes on; contextlib.suppress's may stop it). No handler in an inlined callee: the exception passes to its caller's CALL, as in Python. No
 handler in the frame being compiled: as Dynamo's "Observed exception", a graph break that runs the whole frame
 eagerly (the exception is raised by the real code). The one idea to hold: one unwinder serves every raise and every frame.
 """
@@ -18,6 +18,7 @@ from .variables import ConstantVariable
 from .variables.autocast import AutocastExitVariable
 from .variables.ctx_manager import GradModeExitVariable
 from .variables.exceptions import ObservedException, as_exception
+from .variables.stdlib import NullContextVariable
 
 RAISE_BREAK = ("an exception raised in the frame is not caught in it", "uncaught_exception")
 
@@ -61,7 +62,7 @@ class ExceptionOpcodesMixin:  # (self: an InstructionTranslatorBase)
     def WITH_EXCEPT_START(self, inst):
         """[__exit__, lasti, previous, exc] -> the same and what __exit__(type(exc), exc, None) returns."""
         exit_var, exception = self.stack[-4], self.stack[-1]
-        if not isinstance(exit_var, (GradModeExitVariable, AutocastExitVariable)):  # (one that may suppress it)
+        if not isinstance(exit_var, (GradModeExitVariable, AutocastExitVariable, NullContextVariable)):
             raise Unsupported(f"an exception leaving a `with` block of {exit_var}", "graph_break_in_with")
         args = [ConstantVariable(exception.python_type()), exception, ConstantVariable(None)]
         self.push(exit_var.call_function(self, args, {}))

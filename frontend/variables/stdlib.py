@@ -2,8 +2,8 @@
 
 Frontend layer, coverage surface beside builtin.py: `functools.partial(f, a)`, `functools.reduce`, `deque(...)`,
 `OrderedDict(...)`, `defaultdict(list)`, `dict.fromkeys`, `collections.namedtuple(...)`, `itertools.chain`,
-`islice`, `count`, `repeat` and `accumulate`, each modelled over trackers (a partial of trackers, a lazy iterator, a
-DictVariable of its class), and the partials, namedtuples and deques themselves (trackers of their class), so a
+`islice`, `count`, `repeat` and `accumulate`, `Counter` and `ChainMap`, each modelled over trackers (a partial of
+trackers, a lazy iterator, a DictVariable of its class), and the partials, namedtuples and deques themselves (trackers of their class), so a
 program using them captures in one graph, as in Dynamo; a `with` block over a @contextmanager function inlines its
 generator (GeneratorContextVariable). BuiltinVariable takes LibraryCallsMixin: a call of one of LIBRARY_CALLABLES
 runs the mixin's `call_<its __name__>`.
@@ -29,7 +29,7 @@ from .lists import ListIteratorVariable, ListVariable, StructSequenceVariable, T
 LIBRARY_CALLABLES = {functools.partial, functools.reduce, collections.deque, collections.namedtuple, collections.OrderedDict,
                      collections.defaultdict, dict.fromkeys, collections.OrderedDict.fromkeys, itertools.chain,
                      collections.defaultdict.fromkeys, itertools.chain.from_iterable, itertools.islice, itertools.count,
-                     itertools.repeat, itertools.accumulate}
+                     itertools.repeat, itertools.accumulate, collections.Counter, collections.ChainMap}
 # itertools' combinators run for real over streams of trackers (LibraryCallsMixin._over_streams); those calling a
 # function of the program (a predicate, starmap's function, groupby's key) call it through its tracker
 OVER_STREAMS = {itertools.pairwise, itertools.combinations, itertools.permutations, itertools.zip_longest,
@@ -240,6 +240,76 @@ class DequeVariable(ListVariable):
         return ConstantVariable(None) if result is None else result
 
 
+class CounterVariable(DictVariable):
+    """A collections.Counter made in the frame, of constant keys and counts: a missing key counts 0, and Counter's
+    own methods (update, subtract, most_common, elements, total...) run on a real Counter of its items, whose
+    items it then takes (Dynamo inlines their Python code to the same effect)."""
+
+    def __init__(self, items):
+        super().__init__(items, cls=collections.Counter)
+
+    def getitem(self, tx, index):
+        return self.items.get(constant_key(index), ConstantVariable(0))
+
+    def call_method(self, tx, name, args, kwargs):
+        if name not in vars(collections.Counter) or self.source is not None:
+            return super().call_method(tx, name, args, kwargs)
+        real = collections.Counter(self.as_python_constant())
+        result = getattr(real, name)(*[_constant_or_items(tx, a) for a in args],
+                                     **{k: _constant_or_items(tx, v) for k, v in kwargs.items()})
+        self.items = {k: ConstantVariable(v) for k, v in real.items()}
+        if isinstance(result, collections.Counter):
+            return self if result is real else CounterVariable({k: ConstantVariable(v) for k, v in result.items()})
+        return ListIteratorVariable(map(ConstantVariable, result)) if isinstance(result, collections.abc.Iterator) \
+            else ConstantVariable(result)
+
+
+def _constant_or_items(tx, var):
+    """A constant argument as it is; an iterable of constants (a generator, a list) as the list of its items."""
+    var = var.realize()
+    return var.as_python_constant() if var.is_python_constant() else [
+        item.realize().as_python_constant() for item in iterate(tx, var).unpack_var_sequence(tx)]
+
+
+class ChainMapVariable(DictVariable):
+    """A collections.ChainMap made in the frame over dicts made in it: a read looks through them in order (its items
+    are that merged view, in ChainMap's order), a write goes to the first."""
+
+    def __init__(self, maps):
+        VariableTracker.__init__(self)
+        self.maps, self.cls, self.factory = maps, collections.ChainMap, None
+
+    @property
+    def items(self):
+        keys = {}
+        for mapping in reversed(self.maps):
+            keys.update(dict.fromkeys(mapping.items))
+        return {k: next(m.items[k] for m in self.maps if k in m.items) for k in keys}
+
+    def getitem(self, tx, index):
+        key = constant_key(index)
+        if key not in self.items:
+            raise_observed(KeyError, [key], f"KeyError {key!r} in a ChainMap built in the frame")
+        return self.items[key]
+
+    def setitem(self, tx, key, value):
+        self.maps[0].setitem(tx, key, value)
+
+    def call_method(self, tx, name, args, kwargs):
+        if name in ("update", "pop", "setdefault", "__setitem__", "clear"):
+            return self.maps[0].call_method(tx, name, args, kwargs)
+        if name == "copy":
+            raise Unsupported("ChainMap.copy in a compiled frame", "unsupported_call")
+        return super().call_method(tx, name, args, kwargs)
+
+    def output_plan(self, og):
+        plans = [m.output_plan(og) for m in self.maps]
+        return lambda outs, L, G: collections.ChainMap(*[plan(outs, L, G) for plan in plans])
+
+    def build(self, cg):
+        raise Unsupported("a ChainMap cannot be rebuilt after a graph break", "unresumable")
+
+
 def is_namedtuple_class(cls):
     """A class collections.namedtuple made (or one like it): fields, _make, and tuple's own sequence protocol."""
     fields = getattr(cls, "_fields", None)
@@ -248,21 +318,22 @@ def is_namedtuple_class(cls):
 
 
 class NullContextVariable(VariableTracker):
-    """contextlib.nullcontext(value), or suppress(...) (no exception is raised in a compiled frame): a `with` block
-    that binds `value` and does nothing more."""
+    """contextlib.nullcontext(value), or suppress(*exceptions): a `with` block that binds `value`; an exception
+    leaving it goes on, unless it is one of those suppressed (its exit says so: opcodes_exceptions.py)."""
 
-    def __init__(self, value):
+    def __init__(self, value, suppressed=None):
         super().__init__()
-        self.yielded = value
+        self.yielded, self.suppressed = value, suppressed
 
     def python_type(self):
-        return contextlib.nullcontext
+        return contextlib.nullcontext if self.suppressed is None else contextlib.suppress
 
     def enter(self, tx):
         return self
 
-    def call_function(self, tx, args, kwargs):  # (its exit)
-        return ConstantVariable(None)
+    def call_function(self, tx, args, kwargs):  # (its exit: (None, None, None), or an exception's class first)
+        raised = args[0].realize().as_python_constant() if args else None
+        return ConstantVariable(raised is not None and self.suppressed is not None and issubclass(raised, self.suppressed))
 
 
 def _attrgetter(*names):  # operator's getters, inlined as the program's own functions would be
@@ -332,7 +403,7 @@ class LibraryCallsMixin:
         return NullContextVariable(value or ConstantVariable(None))
 
     def call_suppress(self, tx, *exceptions):
-        return NullContextVariable(ConstantVariable(None))
+        return NullContextVariable(ConstantVariable(None), tuple(e.realize().as_python_constant() for e in exceptions))
 
     def _polyfill(self, tx, *args, **kwargs):
         polyfill = {operator.attrgetter: _attrgetter, operator.itemgetter: _itemgetter,
@@ -412,6 +483,17 @@ class LibraryCallsMixin:
 
     def call_OrderedDict(self, tx, mapping=None, **kwargs):
         return self.call_dict(tx, mapping, **kwargs)  # (BuiltinVariable's, made with self.value as the class)
+
+    def call_Counter(self, tx, iterable=None, **kwargs):
+        made = CounterVariable({})
+        made.call_method(tx, "update", [iterable] if iterable is not None else [], kwargs)
+        return made
+
+    def call_ChainMap(self, tx, *maps):
+        maps = [m.realize() for m in maps] or [DictVariable({})]
+        if not all(type(m) is DictVariable and m.source is None for m in maps):
+            raise Unsupported("a ChainMap of dicts not made in the frame", "unsupported_call")
+        return ChainMapVariable(maps)
 
     def call_defaultdict(self, tx, factory=None, mapping=None, **kwargs):
         made = self.call_dict(tx, mapping, **kwargs)

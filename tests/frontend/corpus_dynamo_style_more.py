@@ -216,6 +216,42 @@ def co_deque_rotate(a, b):
 def co_chainmap(a, b):
     m = collections.ChainMap({"x": a}, {"x": b, "y": b * 2})
     return m["x"] + m["y"]
+def co_counter_of_a_list_updated_by_a_counter(a, b):
+    c = collections.Counter(["x", "y", "x"])
+    c.update(collections.Counter({"x": 1}))
+    return a * c["x"] + len(c) + c["missing"] + sum(c.values())
+def co_counter_update_string_total(a, b):
+    c = collections.Counter()
+    c.update("aab")
+    return a * c["a"] + c.total()
+def co_counter_kwargs_subtract_elements(a, b):
+    c = collections.Counter(a=2, b=1)
+    c["a"] += 1
+    c.subtract({"b": 1})
+    return a * c["a"] + sorted(c.elements()).count("a")
+def co_counter_most_common_all(a, b):
+    c = collections.Counter("hello")
+    return a * c.most_common()[0][1]
+def co_counter_is_a_dict(a, b):
+    c = collections.Counter("ab")
+    return a + 1 if isinstance(c, dict) and isinstance(c, collections.Counter) else b
+def co_counter_of_a_generator(a, b):
+    c = collections.Counter(len(w) for w in ["ab", "cd", "e"])
+    return a * c[2] + b * c[1]
+def co_chainmap_write_get_contains(a, b):
+    cm = collections.ChainMap({"x": a}, {"x": b, "y": 3})
+    cm["z"] = 4
+    return cm["x"] * cm["y"] + len(cm) + cm.get("q", 5) + ("y" in cm)
+def co_chainmap_iteration_order(a, b):
+    cm = collections.ChainMap({"b": a}, {"a": b, "b": b * 2})
+    keys = list(cm)
+    return a * (keys.index("a") + 1) + b * (keys.index("b") + 1) + sum(cm.values())
+def co_chainmap_missing_key_caught(a, b):
+    cm = collections.ChainMap({"x": a}, {"y": b})
+    try:
+        return cm["z"]
+    except KeyError:
+        return cm["x"] - cm["y"]
 
 # ---- math
 def m_math_functions(a, b):
@@ -376,14 +412,14 @@ def uc_hash_in_dict(a, b):
 def uc_object_dict_attr(a, b):
     o = _Box(a)
     return o.__dict__["_t"] + b if "_t" in vars(o) else b
-class _Cfg:
+class _Settings:
     def __init__(self):
         self.scale = 2.0
         self.shift = 1
-        self.name = "cfg"
-_CFG = _Cfg()
+        self.name = "settings"
+_SETTINGS = _Settings()
 def uc_vars_of_a_global_object(a, b):
-    d = vars(_CFG)
+    d = vars(_SETTINGS)
     return a * d["scale"] + d["shift"] * len(d)
 def uc_dict_item_write_sets_attribute(a, b):
     o = _Box(a)
@@ -657,6 +693,31 @@ def te_graph_break_in_except(a, b):
         dynamo.graph_break()
         c = c + 1
     return c * 3
+def te_suppress_a_key_error(a, b):
+    c = a * 2
+    with contextlib.suppress(KeyError):
+        c = c + {}["k"]
+    return c + 1
+def te_try_inside_nullcontext(a, b):
+    c = a * 2
+    with contextlib.nullcontext():
+        try:
+            {}["k"]
+        except KeyError:
+            c = c - 1
+    return c + 1
+def te_suppress_another_class_caught_outside(a, b):
+    c = a * 2
+    try:
+        with contextlib.suppress(ValueError):
+            c = c + {}["k"]
+    except KeyError:
+        c = c - b
+    return c
+def te_suppress_nothing_raised(a, b):
+    with contextlib.suppress(KeyError, IndexError):
+        c = a + b
+    return c
 
 # ---- grad modes
 def gm_no_grad(a, b):

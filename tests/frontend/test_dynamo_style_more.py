@@ -5,6 +5,8 @@ Each program runs through torch.compile (torch._dynamo.testing.CompileCounter) a
 compiled values must equal torch's and minitorch2's own eager ones. KNOWN_DIFFS names each program whose counts
 still differ, with the reason (strict xfail: a fix makes it fail loudly).
 """
+import re
+
 import numpy as np
 import pytest
 import torch
@@ -29,11 +31,10 @@ def _build(lib):
 TORCH_NS, MT_NS = _build(torch), _build(minitorch2)
 
 KNOWN_DIFFS = {
-    "co_counter": "Dynamo 2.13 runs the whole frame eagerly (Counter.most_common); ours breaks at it and compiles both sides",
-    "co_counter_update": "collections.Counter is a graph break here; Dynamo traces it as a dict",
+    "co_counter": "Dynamo 2.13 runs the whole frame eagerly (most_common(n)'s inlined heapq.nlargest breaks where "
+                  "the frame cannot resume); ours traces it in one frame",
     "co_namedtuple_replace_asdict": "namedtuple._asdict of a class made in the frame: its closure has no source",
     "co_deque_rotate": "both break at deque.rotate; Dynamo compiles no frame after it, ours the rest",
-    "co_chainmap": "collections.ChainMap is a graph break here",
     "uc_class_statement_closing_over": "a break (Dynamo's, at the class statement) in a frame with cells (k, read by "
                                        "the class body) cannot resume here: the frame runs eagerly",
     "gm_inference_mode": "torch.inference_mode blocks are a graph break here (Dynamo records enter/exit nodes)",
@@ -54,6 +55,13 @@ def test_counts_and_values_match_dynamo(name):
 
 def test_known_diffs_name_programs_of_the_corpus():
     assert set(KNOWN_DIFFS) <= set(MORE_PROGRAMS)
+
+
+def test_the_corpus_defines_each_name_once():
+    """A second `class _Cfg` further down would silently replace the first for the programs above it."""
+    defined = re.findall(r"^(?:def|class) (\w+)|^(\w+) =", MORE_SRC, re.MULTILINE)
+    names = [a or b for a, b in defined]
+    assert sorted({n for n in names if names.count(n) > 1}) == []
 
 
 @pytest.mark.parametrize("lib", [torch, minitorch2], ids=["torch", "minitorch2"])
@@ -120,17 +128,17 @@ def test_an_exception_no_handler_catches_runs_the_frame_eagerly(name):
 
 
 def test_an_objects_dict_read_in_the_frame_is_guarded_on_its_keys():
-    """vars(_CFG) read through its source: a new attribute on the object recompiles, and the value is eager torch's
+    """vars(_SETTINGS) read through its source: a new attribute on the object recompiles, and the value is eager torch's
     (Dynamo 2.13 itself does not guard the keys here: its second call returns the first call's len(d), a stale value)."""
     frontend.reset()
     counter, args = CompileCounter(), [minitorch2.tensor(a) for a in ARRAYS]
     compiled = minitorch2.compile(MT_NS["uc_vars_of_a_global_object"], backend=counter)
     compiled(*args)
-    MT_NS["_CFG"].extra = TORCH_NS["_CFG"].extra = 4
+    MT_NS["_SETTINGS"].extra = TORCH_NS["_SETTINGS"].extra = 4
     try:
         ours = _to_np(compiled(*args))
         eager = _to_np(TORCH_NS["uc_vars_of_a_global_object"](*[torch.tensor(a) for a in ARRAYS]))
     finally:
-        del MT_NS["_CFG"].extra, TORCH_NS["_CFG"].extra
+        del MT_NS["_SETTINGS"].extra, TORCH_NS["_SETTINGS"].extra
     assert counter.frame_count == 2
     _assert_close(ours, eager)
