@@ -757,6 +757,12 @@ def ta_dtype_device(a, b):
     return b
 def ta_requires_grad_flag(a, b):
     return a + 1 if not a.requires_grad and a.grad is None and a.is_leaf else b
+def ta_is_leaf_of_a_result(a, b):
+    c = a * 2
+    return c + 1 if c.is_leaf else b
+def ta_is_leaf_read_twice(a, b):
+    n = int(a.is_leaf) + int(b.is_leaf)
+    return a * n
 def ta_grad_is_none(a, b):
     return a + 1 if a.grad is None and not b.requires_grad else b
 def ta_contiguous_numel(a, b):
