@@ -29,6 +29,8 @@ def exception_table(code):
 
 
 class ExceptionOpcodesMixin:  # (self: an InstructionTranslatorBase)
+    handled_exceptions = ()  # those of the `except` blocks being run, innermost last (each frame its own)
+
     def unwind_to_handler(self, e, inst):
         """Go on at the handler CPython runs for e raised at inst; none in this frame: raise it on to the caller."""
         entry = next((h for h in exception_table(self.code) if h.start <= inst.offset < h.end), None)
@@ -48,11 +50,11 @@ class ExceptionOpcodesMixin:  # (self: an InstructionTranslatorBase)
         exception = self.pop()
         self.push(self.handled_exceptions[-1] if self.handled_exceptions else ConstantVariable(None))
         self.push(exception)
-        self.handled_exceptions.append(exception)
+        self.handled_exceptions = (*self.handled_exceptions, exception)
 
     def POP_EXCEPT(self, inst):
         self.pop()
-        self.handled_exceptions.pop()
+        self.handled_exceptions = self.handled_exceptions[:-1]
 
     def CHECK_EXC_MATCH(self, inst):
         """`except KeyError:` (or a tuple of classes): does the exception below match? It stays on the stack."""

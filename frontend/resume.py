@@ -57,10 +57,8 @@ def why_cannot_resume(code, e):
     """None if the frame can continue after the break described by Unsupported e, else a reason code."""
     if pyversion.is_generator(code):
         return "generator"
-    if e.code == "uncaught_exception":  # as Dynamo: the frame runs eagerly, and raises
-        return e.code
-    if e.break_step is None:
-        return "unresumable"
+    if e.break_step is None:  # (an exception no handler catches has none: as Dynamo, the frame runs eagerly)
+        return "uncaught_exception" if e.code == "uncaught_exception" else "unresumable"
     if e.in_loop and not config.resume_inside_loops:
         return "graph_break_in_loop"
     if "try" in e.blocks or "except" in e.blocks:

@@ -18,7 +18,7 @@ from . import guards, pyversion, rnn_refusal
 from .exc import Unsupported
 from .inline_generator import GeneratorExpressionMixin
 from .opcodes_312 import Py312OpcodesMixin
-from .opcodes_exceptions import ExceptionOpcodesMixin
+from .opcodes_exceptions import ExceptionOpcodesMixin, ObservedException
 from .opcodes_strings import StringOpcodesMixin
 from .output_graph import OutputGraph
 from .source import ForeignGlobalSource, GlobalSource, LocalSource
@@ -29,7 +29,6 @@ from .variables.autocast import _exit_autocast
 from .variables.ctx_manager import GRAD_MODE_CLASSES, GradModeClassVariable, _set_grad_enabled
 from .variables.dicts import constant_key
 from .variables.dynamo_forms import name_after_local
-from .variables.exceptions import ObservedException
 from .variables.lists import BaseListVariable, iterate
 from .variables.numpy_arrays import NumpyNdarrayVariable
 from .variables.stdlib import SuspendingGeneratorMixin, generator_iterator
@@ -69,7 +68,6 @@ class InstructionTranslatorBase(Py312OpcodesMixin, StringOpcodesMixin, Exception
         self.break_point = None
         self.checkpoint = None  # root frame: (step, offset) of the last instruction with an empty stack and 2+ ops
         self.current_instruction = None  # its line and columns locate the nodes it records (stack_trace.py)
-        self.handled_exceptions = []  # those of the `except` blocks being run, innermost last
 
     # ---- the loop -------------------------------------------------------------------------
 

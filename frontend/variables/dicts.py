@@ -64,38 +64,33 @@ class DictVariable(VariableTracker):
         self.items[constant_key(key)] = value
 
     def call_method(self, tx, name, args, kwargs):
-        if name == "get":
-            key = constant_key(args[0])
-            return self.items.get(key, args[1] if len(args) > 1 else ConstantVariable(None))
         if name == "__getitem__":
             return self.getitem(tx, args[0])
         if name in ("keys", "values", "items"):
             return DictViewVariable(self, name)
         if name == "copy":
             return DictVariable(self.items, cls=self.cls, factory=self.factory)
-        if name in ("popitem", "move_to_end") and hasattr(self.cls, name) and self.source is None:
-            ordered = collections.OrderedDict(self.items)  # (a dict's popitem is an OrderedDict's with last=True)
-            result = getattr(ordered, name)(*map(constant_key, args), **{k: constant_key(v) for k, v in kwargs.items()})
-            self.items = dict(ordered)
-            return TupleVariable([ConstantVariable(result[0]), result[1]]) if result else ConstantVariable(None)
-        if name in ("update", "pop", "setdefault", "__setitem__", "clear"):
-            if self.source is not None:
-                raise Unsupported(f"dict.{name} on a dict from outside the frame", "side_effect")
-            if name == "update":
-                self.items.update(dict_items(tx, args[0], pairs=True) if args else {})
-                self.items.update(kwargs)
-            elif name == "pop":
-                if constant_key(args[0]) not in self.items and len(args) == 1:
-                    raise_observed(KeyError, [constant_key(args[0])], "dict.pop of a missing key")
-                return self.items.pop(constant_key(args[0]), *args[1:2])
-            elif name == "setdefault":
-                return self.items.setdefault(constant_key(args[0]), args[1] if len(args) > 1 else ConstantVariable(None))
-            elif name == "__setitem__":
-                self.setitem(tx, args[0], args[1])
-            else:
-                self.items.clear()
-            return ConstantVariable(None)
-        raise Unsupported(f"dict.{name}", "unsupported_call")
+        if name not in ("get", "update", "__setitem__", "pop", "setdefault", "clear", "popitem", "move_to_end") or \
+                not hasattr(self.cls, name):
+            raise Unsupported(f"dict.{name}", "unsupported_call")
+        if self.source is not None and name != "get":
+            raise Unsupported(f"dict.{name} on a dict from outside the frame", "side_effect")
+        # run on a real dict of the trackers: keys and flags are constants, values (and defaults) trackers
+        if name == "update":
+            args = [dict_items(tx, args[0], pairs=True)] if args else []
+        else:
+            values = args[1:] if name in ("get", "__setitem__", "pop", "setdefault") else map(constant_key, args[1:])
+            default = [ConstantVariable(None)] if name in ("get", "setdefault") and len(args) == 1 else []
+            args = [*map(constant_key, args[:1]), *values, *default]
+            kwargs = {k: constant_key(v) for k, v in kwargs.items()}
+        if name == "pop" and len(args) == 1 and args[0] not in self.items:
+            raise_observed(KeyError, args, "dict.pop of a missing key")
+        target = collections.OrderedDict(self.items)  # (a dict's popitem is an OrderedDict's with last=True)
+        result = getattr(target, name)(*args, **kwargs)
+        self.items = dict(target)
+        if isinstance(result, tuple):  # popitem's (key, value)
+            return TupleVariable([ConstantVariable(result[0]), result[1]])
+        return ConstantVariable(None) if result is None else result
 
     def output_plan(self, og):
         if self.source is not None:  # the caller's own dict (a change in the frame is replayed onto it)

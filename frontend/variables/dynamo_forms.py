@@ -106,3 +106,11 @@ def input_grad(tx, var):
     guarded constant and a gradient tensor a graph input of its own."""
     real = next(inp.value for inp in tx.output.inputs if inp.source.name() == var.source.name())
     return tx.output.wrap(real.grad, AttrSource(var.source, "grad"))
+
+
+def metadata(tx, var, name):
+    """x.dtype, x.requires_grad, x.is_leaf...: the fake tensor's answer; Dynamo's graph also holds a read of is_leaf
+    (a getattr node, left unused), which its op count counts."""
+    if name == "is_leaf":
+        tx.output.create_node("call_function", getattr, (tx.output.as_arg(var), name), {})
+    return ConstantVariable(getattr(var.example_value, name))

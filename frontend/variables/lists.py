@@ -60,21 +60,17 @@ class BaseListVariable(VariableTracker):
         if self.python_cls is list and name in ("append", "extend", "insert", "pop", "clear", "reverse", "remove"):
             if self.source is not None:  # a list from outside: replayed on the real list after the graph
                 tx.output.note_mutation(self)
-            if name == "append":
-                self.items.append(args[0])
-            elif name == "extend":
-                self.items.extend(args[0].realize().unpack_var_sequence(tx))
-            elif name == "insert":
-                self.items.insert(args[0].realize().as_python_constant(), args[1])
+            # run on the real list of trackers: an index is a constant, an item a tracker
+            if name == "extend":
+                args = [args[0].realize().unpack_var_sequence(tx)]
+            elif name in ("insert", "pop"):
+                args = [*[a.realize().as_python_constant() for a in args[:1]], *args[1:]]
             elif name == "remove":  # the first item that is the value, or a constant equal to it (none: ValueError)
                 x = args[0].realize()
-                del self.items[[v.realize() is x or x.is_python_constant() and v.realize().is_python_constant() and
-                                v.as_python_constant() == x.as_python_constant() for v in self.items].index(True)]
-            elif name in ("clear", "reverse"):
-                getattr(self.items, name)()
-            else:
-                return self.items.pop(*[a.realize().as_python_constant() for a in args])
-            return ConstantVariable(None)
+                args = [self.items[[v.realize() is x or x.is_python_constant() and v.realize().is_python_constant() and
+                                    v.as_python_constant() == x.as_python_constant() for v in self.items].index(True)]]
+            result = getattr(self.items, name)(*args)
+            return ConstantVariable(None) if result is None else result
         raise Unsupported(f"{self.python_cls.__name__}.{name}", "unsupported_call")
 
     def build(self, cg):

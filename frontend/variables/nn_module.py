@@ -10,11 +10,8 @@ from minitorch2.nn.modules import module as module_mod
 from ..exc import Unsupported
 from ..source import AttrSource, attr_source, module_member_source
 from .base import LazyVariableTracker, VariableTracker
-from .dynamo_forms import record_module_inits
 from .functions import UserFunctionVariable, UserMethodVariable
-from .lists import TupleVariable
-from .nn_module_walks import ModuleWalkVariable, SequentialSliceVariable, is_walk
-from .user_protocols import instance_dict
+from .nn_module_walks import container_slice, is_walk, walk
 
 CONTAINERS = (minitorch2.nn.ModuleList, minitorch2.nn.Sequential, minitorch2.nn.ParameterList)
 
@@ -41,10 +38,8 @@ class NNModuleVariable(VariableTracker):
         if name in m.__dict__:  # (a float, as Dynamo's, is looked at when used: it may become a graph input)
             value, source = m.__dict__[name], attr_source(self.source, name)
             return LazyVariableTracker(tx, value, source) if type(value) is float else tx.output.wrap(value, source)
-        if is_walk(m, name):  # modules(), named_parameters(), state_dict()... (nn_module_walks.py)
-            return ModuleWalkVariable(self, name)
-        if name == "__dict__":
-            return instance_dict(tx, self, m.__dict__)
+        if is_walk(m, name):  # modules(), named_parameters(), state_dict(), __dict__... (nn_module_walks.py)
+            return walk(tx, self, name)
         try:
             attr = getattr(type(m), name)
         except AttributeError:
@@ -89,10 +84,8 @@ class NNModuleVariable(VariableTracker):
             return tx.output.wrap(self.module._modules[key], module_member_source(self.source, "_modules", key))
         if not isinstance(self.module, CONTAINERS) or not index.is_python_constant():
             raise Unsupported(f"indexing {type(self.module).__name__}", "unsupported")
-        if isinstance(key, slice) and isinstance(self.module, (minitorch2.nn.ModuleList, minitorch2.nn.Sequential)):
-            record_module_inits(tx, 1)  # (the new container Dynamo makes; a ModuleList's is iterated or indexed only)
-            sliced = SequentialSliceVariable if isinstance(self.module, minitorch2.nn.Sequential) else TupleVariable
-            return sliced(self.unpack_var_sequence(tx)[key])
+        if isinstance(key, slice):  # a new ModuleList or Sequential (nn_module_walks.py)
+            return container_slice(tx, self, key)
         if not isinstance(key, int):
             raise Unsupported(f"indexing {type(self.module).__name__} with {key!r}", "unsupported")
         return self.unpack_var_sequence(tx)[key]

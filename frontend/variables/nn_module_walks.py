@@ -1,4 +1,4 @@
-"""Walks over a module's tree inside compiled frames, and slices of a Sequential.
+"""Walks over a module's tree inside compiled frames, its __dict__, and slices of a ModuleList or Sequential.
 
 Frontend layer, beside nn_module.py. `self.modules()`, `children()`, `named_parameters()`, `buffers()`,
 `state_dict()` and the rest: as Dynamo does, the walk runs now, at translation time. The real method on the real
@@ -17,7 +17,9 @@ from ..source import module_member_source
 from .base import VariableTracker
 from .constant import ConstantVariable
 from .dicts import DictVariable
+from .dynamo_forms import record_module_inits
 from .lists import ListIteratorVariable, TupleVariable
+from .user_protocols import instance_dict
 
 # the walks, each with the named walk its items come from
 WALKS = {"modules": "named_modules", "children": "named_children", "parameters": "named_parameters",
@@ -26,8 +28,25 @@ WALKS = {"modules": "named_modules", "children": "named_children", "parameters":
 
 
 def is_walk(module, name):
-    """`name` is one of Module's walks, and the module's class keeps Module's own."""
-    return name in WALKS and getattr(type(module), name, None) is getattr(minitorch2.nn.Module, name)
+    """`name` is one of Module's walks, and the module's class keeps Module's own; or `__dict__`."""
+    return name == "__dict__" or name in WALKS and getattr(type(module), name, None) is getattr(minitorch2.nn.Module, name)
+
+
+def walk(tx, module_var, name):
+    """module.<name> for a name of is_walk: the walk, not called yet, or the module's __dict__ (user_protocols.py)."""
+    return instance_dict(tx, module_var, module_var.module.__dict__) if name == "__dict__" else \
+        ModuleWalkVariable(module_var, name)
+
+
+def container_slice(tx, module_var, index):
+    """`layers[1:]` of a ModuleList (a tuple of its modules, iterated or indexed only) or a Sequential (called as the
+    chain of its modules): Dynamo makes a new container of the same modules (its init node)."""
+    module = module_var.module
+    if not isinstance(module, (minitorch2.nn.ModuleList, minitorch2.nn.Sequential)):
+        raise Unsupported(f"a slice of a {type(module).__name__}", "unsupported")
+    record_module_inits(tx, 1)
+    sliced = SequentialSliceVariable if isinstance(module, minitorch2.nn.Sequential) else TupleVariable
+    return sliced(module_var.unpack_var_sequence(tx)[index])
 
 
 def _member_sources(module_var):

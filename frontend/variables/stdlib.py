@@ -300,6 +300,8 @@ class ChainMapVariable(DictVariable):
             return self.maps[0].call_method(tx, name, args, kwargs)
         if name == "copy":
             raise Unsupported("ChainMap.copy in a compiled frame", "unsupported_call")
+        if name == "get":  # (on a snapshot: the merged items are a view, not a dict to write back)
+            return DictVariable(self.items).call_method(tx, name, args, kwargs)
         return super().call_method(tx, name, args, kwargs)
 
     def output_plan(self, og):

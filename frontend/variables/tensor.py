@@ -47,10 +47,8 @@ class TensorVariable(VariableTracker):
         if name == "shape":
             proxy = dynamo_forms.record_size_items(tx.output, self) if any(is_symbolic(n) for n in fake.shape) else None
             return SizeVariable([tx.output.size_variable(self, d) for d in range(fake.dim())], proxy=proxy)
-        if name == "is_leaf":  # (Dynamo records the read, a getattr node left unused, and folds the answer)
-            tx.output.create_node("call_function", builtins.getattr, (tx.output.as_arg(self), name), {})
-        if name in METADATA_ATTRS:
-            return ConstantVariable(getattr(fake, name))
+        if name in METADATA_ATTRS:  # folded (is_leaf's read also a node of Dynamo's: dynamo_forms.py)
+            return dynamo_forms.metadata(tx, self, name)
         if name == "grad" and self.source is not None:  # an input's: None (guarded) or a graph input, as Dynamo's
             return dynamo_forms.input_grad(tx, self)
         if name in GRAPH_ATTRS:

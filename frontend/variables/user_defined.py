@@ -16,8 +16,9 @@ from ..exc import Unsupported
 from ..source import attr_source
 from .base import ValueVariable
 from .constant import ConstantVariable
+from .dynamo_forms import record_module_inits
 from .functions import UserFunctionVariable, UserMethodVariable
-from .nn_module import NNModuleVariable, record_module_inits
+from .nn_module import NNModuleVariable
 from .user_protocols import ClassMembersMixin, SpecialMethodsMixin
 
 

@@ -246,6 +246,44 @@ def co_chainmap_iteration_order(a, b):
     cm = collections.ChainMap({"b": a}, {"a": b, "b": b * 2})
     keys = list(cm)
     return a * (keys.index("a") + 1) + b * (keys.index("b") + 1) + sum(cm.values())
+def co_dict_methods_in_order(a, b):
+    d = {"x": a}
+    d.update({"y": b}, z=a * 2)
+    d["w"] = b + 1
+    s1 = d.setdefault("q")
+    d.pop("q")
+    s2 = d.setdefault("x", b)
+    p = d.pop("w")
+    p2 = d.pop("nope", a)
+    k, v = d.popitem()
+    n = len(d)
+    d.clear()
+    return p + p2 + v + s2 + n + (1 if s1 is None else 0) + len(d) + len(k) + d.get("gone", 2)
+def co_ordered_dict_moves_and_pops(a, b):
+    od = collections.OrderedDict([("a", a), ("b", b), ("c", a + b)])
+    od.move_to_end("a")
+    od.move_to_end("c", last=False)
+    k1, v1 = od.popitem(last=False)
+    k2, v2 = od.popitem()
+    return v1 * len(k1) + v2 + len(od) + len(list(od)[0])
+def co_defaultdict_setdefault_pop(a, b):
+    dd = collections.defaultdict(list)
+    dd["x"].append(a)
+    dd.setdefault("y", []).append(b)
+    return dd["x"][0] + dd["y"][0] + len(dd.pop("x"))
+def co_list_methods_in_order(a, b):
+    xs = [1, a, b]
+    xs.append(a * 2)
+    xs.extend((b, 3))
+    xs.insert(1, b * 3)
+    xs.remove(1)
+    p = xs.pop()
+    q = xs.pop(0)
+    xs.reverse()
+    n = len(xs)
+    ys = list(xs)
+    xs.clear()
+    return q + p + ys[0] + ys[-1] * n + len(xs)
 def co_chainmap_missing_key_caught(a, b):
     cm = collections.ChainMap({"x": a}, {"y": b})
     try:
