@@ -5,10 +5,12 @@ object's exception table maps ranges of instructions to a handler, with the stac
 traced program raises (a tracker raised an ObservedException: d[k]'s KeyError, next()'s StopIteration, a `raise`),
 the translator does what CPython's unwinder does: find the entry covering the instruction, cut the stack to its
 depth, push the exception and go on at the handler, whose PUSH_EXC_INFO, CHECK_EXC_MATCH, POP_EXCEPT and RERAISE
-run here too. A `with` block's handler calls its __exit__ (WITH_EXCEPT_START: a grad mode or autocast block ends and the
-exception goes on; contextlib.suppress's may stop it). No handler in an inlined callee: the exception passes to its caller's CALL, as in Python. No
-handler in the frame being compiled: as Dynamo's "Observed exception", a graph break that runs the whole frame
-eagerly (the exception is raised by the real code). The one idea to hold: one unwinder serves every raise and every frame.
+run here too. A `with` block's handler calls its __exit__ (WITH_EXCEPT_START: a grad mode or autocast block ends
+and the exception goes on; contextlib.suppress's may stop it). No handler in an inlined callee: the exception
+passes to its caller's CALL, as in Python. No handler in the frame being compiled: as Dynamo's "Observed
+exception", a graph break that runs the whole frame eagerly (the exception is raised by the real code).
+
+The one idea to hold: one unwinder serves every raise and every frame.
 """
 import dis
 import functools

@@ -28,7 +28,8 @@ def is_exception_class(value):
     """An exception class whose instances the translator models: one whose __init__ and __new__ are Python's own
     (an __init__ written in Python is not inlined)."""
     return isinstance(value, type) and issubclass(value, BaseException) and not any(
-        isinstance(inspect.getattr_static(value, name), (types.FunctionType, staticmethod)) for name in ("__init__", "__new__"))
+        isinstance(inspect.getattr_static(value, name), (types.FunctionType, staticmethod))
+        for name in ("__init__", "__new__"))
 
 
 class ExceptionVariable(VariableTracker):

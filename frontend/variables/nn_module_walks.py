@@ -29,7 +29,8 @@ WALKS = {"modules": "named_modules", "children": "named_children", "parameters":
 
 def is_walk(module, name):
     """`name` is one of Module's walks, and the module's class keeps Module's own; or `__dict__`."""
-    return name == "__dict__" or name in WALKS and getattr(type(module), name, None) is getattr(minitorch2.nn.Module, name)
+    return name == "__dict__" or name in WALKS and getattr(type(module), name, None) is getattr(
+        minitorch2.nn.Module, name)
 
 
 def walk(tx, module_var, name):

@@ -3,9 +3,9 @@
 Frontend layer, coverage surface beside builtin.py: `functools.partial(f, a)`, `functools.reduce`, `deque(...)`,
 `OrderedDict(...)`, `defaultdict(list)`, `dict.fromkeys`, `collections.namedtuple(...)`, `itertools.chain`,
 `islice`, `count`, `repeat` and `accumulate`, `Counter` and `ChainMap`, each modelled over trackers (a partial of
-trackers, a lazy iterator, a DictVariable of its class), and the partials, namedtuples and deques themselves (trackers of their class), so a
-program using them captures in one graph, as in Dynamo; a `with` block over a @contextmanager function inlines its
-generator (GeneratorContextVariable). BuiltinVariable takes LibraryCallsMixin: a call of one of LIBRARY_CALLABLES
+trackers, a lazy iterator, a DictVariable of its class), and the partials, namedtuples and deques themselves
+(trackers of their class), so a program using them captures in one graph, as in Dynamo; a `with` block over a
+@contextmanager function inlines its generator (GeneratorContextVariable). BuiltinVariable takes LibraryCallsMixin: a call of one of LIBRARY_CALLABLES
 runs the mixin's `call_<its __name__>`.
 """
 import collections
@@ -335,7 +335,8 @@ class NullContextVariable(VariableTracker):
 
     def call_function(self, tx, args, kwargs):  # (its exit: (None, None, None), or an exception's class first)
         raised = args[0].realize().as_python_constant() if args else None
-        return ConstantVariable(raised is not None and self.suppressed is not None and issubclass(raised, self.suppressed))
+        suppressed = self.suppressed is not None and raised is not None and issubclass(raised, self.suppressed)
+        return ConstantVariable(suppressed)
 
 
 def _attrgetter(*names):  # operator's getters, inlined as the program's own functions would be

@@ -1109,7 +1109,8 @@ class _Tied(nn.Module):
         self.enc = nn.Linear(3, 3)
         self.dec = self.enc
     def forward(self, x):
-        n = len(list(self.parameters())) + len(list(self.modules())) + len(list(self.named_parameters(remove_duplicate=False)))
+        n = len(list(self.parameters())) + len(list(self.modules()))
+        n = n + len(list(self.named_parameters(remove_duplicate=False)))
         return self.dec(self.enc(x)) * n
 _TIED = _Tied()
 def nm_tied_weights_walked_once(a, b):

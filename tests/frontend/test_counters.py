@@ -45,7 +45,8 @@ def caught_key_error(a):
     except KeyError:
         return a - 1
 '''
-NAMES = [line[4:line.index("(")] for line in SRC.splitlines() if line.startswith("def ") and not line.startswith("def _")]
+NAMES = [line[4:line.index("(")] for line in SRC.splitlines()
+         if line.startswith("def ") and not line.startswith("def _")]
 
 
 def _tallies(lib, name):
