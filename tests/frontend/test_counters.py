@@ -1,7 +1,8 @@
 """frontend.utils.counters against torch._dynamo.utils.counters: the tallies scripts read after compiling.
 
 Each program runs compiled twice (the second call a cache hit) under both, after counters.clear() and reset(); the
-frames translated and compiled without falling back ("frames"), the graphs and their calls ("stats") and the number
+frames translated and compiled without falling back ("frames"), the graphs and their calls ("stats", in Dynamo's key
+order: a script printing them prints the same) and the number
 of breaks frames were split at ("graph_break", summed: the reasons' words are ours) must be Dynamo's. (No program
 prints: under pytest's capture torch's counters also count the capture's own Python frames.)
 """
@@ -57,7 +58,7 @@ def _tallies(lib, name):
     dynamo.reset()
     for _ in range(2):
         lib.compile(namespace[name], backend="eager")(lib.ones(3))
-    return dict(+tally["frames"]), dict(+tally["stats"]), sum(tally["graph_break"].values())
+    return list(tally["frames"].items()), list(tally["stats"].items()), sum(tally["graph_break"].values())
 
 
 @pytest.mark.parametrize("name", NAMES)
