@@ -177,6 +177,7 @@ def _like(op):
         options = _options(dtype, layout, device, pin_memory, memory_format, from_tensor=True)
         return _finish(op(input, *extra, **options), requires_grad)
 
+    like.__name__ = like.__qualname__ = op._opname  # (a compiled graph names the node after it: zeros_like)
     return like
 
 

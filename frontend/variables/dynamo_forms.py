@@ -92,13 +92,14 @@ def record_module_inits(tx, count):
 
 
 def name_after_local(graph, node, name):
-    """Name a node after the local it is stored in (`y = sin * 2` names the node `y`), as Dynamo does."""
+    """Name a node after the local it is stored in (`y = sin * 2` names the node `y`), as Dynamo does; True."""
     if node.op == "placeholder" or node.name == name:
-        return
+        return True
     namespace = graph._graph_namespace
     new_name = namespace.create_name(name, None)
     node.name = new_name
     namespace._rename_object(node, new_name)
+    return True
 
 
 def input_grad(tx, var):
