@@ -13,6 +13,7 @@ function of torch's), as PyTorch names them.
 The one idea to hold: the tracer never inspects Python code. It sees only what the dispatcher sees, so the graph is
 exactly the ops PyTorch's kernels would run.
 """
+import collections
 import contextlib
 import functools
 import inspect
@@ -45,7 +46,7 @@ class ProxyTorchDispatchMode(TorchDispatchMode):
         self.decomposition_table = decomposition_table or {}
         self.functionalized = functionalized  # traced for AOT: see functionalization_sizes.py
         self._nodes = {}  # id(tensor) -> (tensor, node); the tensor is kept so its id stays unique
-        self._constant_count = 0
+        self._constant_counts = collections.Counter()  # per kind: _param_constant0, _tensor_constant0, ...
         self.root = minitorch2.nn.Module()
         self._decomposing = None  # the outermost op whose decomposition is being traced
         # id(SymNode) -> (SymNode, node or a callable making it when first used): a Sym* value's node, by identity
@@ -103,8 +104,8 @@ class ProxyTorchDispatchMode(TorchDispatchMode):
 
     def _lift_constant(self, tensor):
         """A tensor the graph did not produce (a global, a captured constant) becomes a get_attr."""
-        name = f"_tensor_constant{self._constant_count}"
-        self._constant_count += 1
+        kind = "_param_constant" if isinstance(tensor, minitorch2.nn.Parameter) else "_tensor_constant"
+        name, self._constant_counts[kind] = f"{kind}{self._constant_counts[kind]}", self._constant_counts[kind] + 1
         setattr(self.root, name, tensor)
         node = _with_current_stack_trace(self.graph.get_attr(name))
         self.track(tensor, node)

@@ -23,3 +23,7 @@ def _transformer_encoder_layer_fwd(src, embed_dim, num_heads, qkv_weight, qkv_bi
         src, embed_dim, num_heads, qkv_weight, qkv_bias, proj_weight, proj_bias, use_gelu, norm_first, eps,
         norm_weight_1, norm_bias_1, norm_weight_2, norm_bias_2, ffn_weight_1, ffn_bias_1, ffn_weight_2, ffn_bias_2,
         mask, mask_type)
+
+
+# torch binds both in its own namespace (their __module__ is "torch"): a graph prints torch._native_multi_head_attention
+_native_multi_head_attention.__module__ = _transformer_encoder_layer_fwd.__module__ = "minitorch2"

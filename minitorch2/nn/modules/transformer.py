@@ -150,6 +150,12 @@ class MultiheadAttention(Module):
         return merged, 2
 
 
+def _has_hooks(module):
+    """Whether module or a module under it has forward (pre-)hooks (named_modules' memo set would stop a compile)."""
+    return bool(module._forward_hooks or module._forward_pre_hooks) or any(
+        _has_hooks(child) for child in module._modules.values() if child is not None)
+
+
 def _is_float(mask):
     return mask is not None and mask.is_floating_point()
 
@@ -193,12 +199,36 @@ class TransformerEncoderLayer(Module):
         src_key_padding_mask = F._canonical_mask(src_key_padding_mask, "src_key_padding_mask",
                                                  F._none_or_dtype(src_mask), "src_mask", src.dtype)
         src_mask = F._canonical_mask(src_mask, "src_mask", None, "", src.dtype, check_other=False)
+        if self._takes_fast_path(src):
+            attention = self.self_attn
+            merged_mask, mask_type = attention.merge_masks(src_mask, src_key_padding_mask, src)
+            return _transformer_encoder_layer_fwd(
+                src, attention.embed_dim, attention.num_heads, attention.in_proj_weight, attention.in_proj_bias,
+                attention.out_proj.weight, attention.out_proj.bias, self.activation_relu_or_gelu == 2,
+                self.norm_first, self.norm1.eps, self.norm1.weight, self.norm1.bias, self.norm2.weight,
+                self.norm2.bias, self.linear1.weight, self.linear1.bias, self.linear2.weight, self.linear2.bias,
+                merged_mask, mask_type)
         x = src
         if self.norm_first:
             x = x + self._sa_block(self.norm1(x), src_mask, src_key_padding_mask, is_causal)
             return x + self._ff_block(self.norm2(x))
         x = self.norm1(x + self._sa_block(x, src_mask, src_key_padding_mask, is_causal))
         return self.norm2(x + self._ff_block(x))
+
+    def _takes_fast_path(self, src):
+        """torch's checks, in its order (a compiled frame reads the parameters in it), for the one fused op; unlike
+        MultiheadAttention's, a compiled frame keeps it (only make_fx, a torch-function mode there, does not)."""
+        attention = self.self_attn
+        if (not mha.get_fastpath_enabled() or src.dim() != 3 or self.training or not attention.batch_first
+                or attention.in_proj_bias is None or not attention._qkv_same_embed_dim
+                or not self.activation_relu_or_gelu or self.norm1.eps != self.norm2.eps
+                or attention.num_heads % 2 == 1 or is_autocast_enabled()
+                or _has_hooks(self)):
+            return False
+        tensors = (src, attention.in_proj_weight, attention.in_proj_bias, attention.out_proj.weight,
+                   attention.out_proj.bias, self.norm1.weight, self.norm1.bias, self.norm2.weight, self.norm2.bias,
+                   self.linear1.weight, self.linear1.bias, self.linear2.weight, self.linear2.bias)
+        return not (_is_make_fx_tracing() or is_grad_enabled() and any(t.requires_grad for t in tensors))
 
     def _sa_block(self, x, attn_mask, key_padding_mask, is_causal=False):
         x = self.self_attn(x, x, x, attn_mask=attn_mask, key_padding_mask=key_padding_mask, need_weights=False,
