@@ -13,7 +13,6 @@ function of torch's), as PyTorch names them.
 The one idea to hold: the tracer never inspects Python code. It sees only what the dispatcher sees, so the graph is
 exactly the ops PyTorch's kernels would run.
 """
-import collections
 import contextlib
 import functools
 import inspect
@@ -46,7 +45,7 @@ class ProxyTorchDispatchMode(TorchDispatchMode):
         self.decomposition_table = decomposition_table or {}
         self.functionalized = functionalized  # traced for AOT: see functionalization_sizes.py
         self._nodes = {}  # id(tensor) -> (tensor, node); the tensor is kept so its id stays unique
-        self._constant_counts = collections.Counter()  # per kind: _param_constant0, _tensor_constant0, ...
+        self._constant_counts = {"_param_constant": 0, "_tensor_constant": 0}  # (named apart, as torch names them)
         self.root = minitorch2.nn.Module()
         self._decomposing = None  # the outermost op whose decomposition is being traced
         # id(SymNode) -> (SymNode, node or a callable making it when first used): a Sym* value's node, by identity

@@ -173,8 +173,8 @@ class InstructionTranslatorBase(Py312OpcodesMixin, StringOpcodesMixin):  # the m
         var = self.pop()
         if isinstance(var, NullVariable):  # 3.12: an inlined comprehension restoring an unbound variable
             return self.DELETE_FAST(inst)
-        if isinstance(var, TensorVariable) and not var.named_after_local:  # the first local names it, as Dynamo's
-            var.named_after_local = name_after_local(self.output.graph, var.proxy.node, inst.argval)
+        if isinstance(var, TensorVariable):
+            name_after_local(self.output.graph, var.proxy.node, inst.argval)
         self.symbolic_locals[inst.argval] = var
 
     def DELETE_FAST(self, inst):

@@ -165,10 +165,8 @@ def empty(*sizes, size=None, dtype=None, device=None, requires_grad=False, layou
 
 @out_variant(ANY, differentiable=False, dtype_from_out=FACTORY)
 def full(size, fill_value, *, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
-    if isinstance(fill_value, Tensor):
-        fill_value = fill_value.item()
     options = _options(dtype, layout, device, pin_memory)
-    return _finish(aten.full.default(_size((size,)), fill_value, **options), requires_grad)
+    return _finish(aten.full.default(_size((size,)), _number(fill_value), **options), requires_grad)
 
 
 def _like(op):

@@ -92,14 +92,14 @@ def record_module_inits(tx, count):
 
 
 def name_after_local(graph, node, name):
-    """Name a node after the local it is stored in (`y = sin * 2` names the node `y`), as Dynamo does; True."""
-    if node.op == "placeholder" or node.name == name:
-        return True
-    namespace = graph._graph_namespace
-    new_name = namespace.create_name(name, None)
-    node.name = new_name
-    namespace._rename_object(node, new_name)
-    return True
+    """Name a node after the local it is first stored in (`y = sin * 2` names the node `y`; `q = k = v = x.t()`
+    names it `q`, and a later `mask = ...` in the caller leaves it as it is), as Dynamo's set_name_hint."""
+    if node.op == "placeholder" or node.meta.get("named_after_local"):
+        return
+    node.meta["named_after_local"] = True
+    if node.name != name:
+        node.name = graph._graph_namespace.create_name(name, None)
+        graph._graph_namespace._rename_object(node, node.name)
 
 
 def input_grad(tx, var):

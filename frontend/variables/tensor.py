@@ -35,7 +35,6 @@ class TensorVariable(VariableTracker):
         self.proxy = proxy
         self.example_value = example_value
         self.tensor_type = tensor_type or minitorch2.Tensor
-        self.named_after_local = False  # (STORE_FAST: the first local a tensor is stored in names its node)
 
     def python_type(self):
         return self.tensor_type
