@@ -5,8 +5,8 @@ nn.TransformerEncoderLayer in one op). nn/modules/transformer.py decides when th
 Runtime layer, coverage surface: rows of table_nn_apart.py. torch has no decomposition for either, so a compiled
 graph keeps them whole and the inductor calls them as fallbacks. Computed in float64 and rounded once; the masks are
 those nn.MultiheadAttention.merge_masks makes: mask_type 0 an attention mask (L, S), 1 a key padding mask (B, S),
-2 both merged to (B, H, L, S); a bool mask's True (or an additive -inf) hides a key, and a query row with every key
-hidden gives zeros, as ATen's masked softmax does. Without need_weights the weights are undefined (None eagerly, an
+2 both merged to (B, H, L, S); a nonzero entry (True, or an additive mask's -inf) hides a key, and a query row with
+every key hidden gives NaN, as ATen's masked softmax does. Without need_weights the weights are undefined (None eagerly, an
 empty tensor when traced, as torch's meta function makes it).
 """
 import math
@@ -31,13 +31,13 @@ def _heads(x, heads):
     return x.reshape(batch, length, heads, embed // heads).transpose(0, 2, 1, 3)
 
 
-def _additive(mask, mask_type, batch, heads):
-    """The merged mask as an additive float64 mask that broadcasts over (B, H, L, S)."""
-    values = mask._np
-    values = np.where(values, -np.inf, 0.0) if values.dtype == np.bool_ else values.astype(np.float64)
+def _hidden(mask, mask_type, batch, heads):
+    """Which keys the merged mask hides, broadcasting over (B, H, L, S): its nonzero entries (a float mask is read
+    as a bool one, as ATen's kernels read it)."""
+    hidden = mask._np != 0
     if mask_type == 1:
-        return values.reshape(batch, 1, 1, values.shape[-1])
-    return values if mask_type == 2 or values.ndim == 2 else values.reshape(batch, heads, *values.shape[-2:])
+        return hidden.reshape(batch, 1, 1, hidden.shape[-1])
+    return hidden if mask_type == 2 or hidden.ndim == 2 else hidden.reshape(batch, heads, *hidden.shape[-2:])
 
 
 def _attention(query, key, value, heads, qkv_weight, qkv_bias, proj_weight, proj_bias, mask, mask_type):
@@ -47,11 +47,10 @@ def _attention(query, key, value, heads, qkv_weight, qkv_bias, proj_weight, proj
     q, k, v = (_heads(x @ w.T + b, heads) for x, w, b in zip((query, key, value), weights, biases))
     scores = (q @ k.swapaxes(-1, -2)) / math.sqrt(embed // heads)
     if mask is not None:
-        scores = scores + _additive(mask, mask_type, query.shape[0], heads)
-    peak = scores.max(axis=-1, keepdims=True)
-    exps = np.exp(scores - np.where(np.isneginf(peak), 0.0, peak))
-    total = exps.sum(axis=-1, keepdims=True)
-    probs = np.where(total > 0, exps / np.where(total > 0, total, 1.0), 0.0)
+        scores = np.where(_hidden(mask, mask_type, query.shape[0], heads), -np.inf, scores)
+    with np.errstate(invalid="ignore"):  # a query row with every key hidden: NaN, as ATen's masked softmax
+        exps = np.exp(scores - scores.max(axis=-1, keepdims=True))
+        probs = exps / exps.sum(axis=-1, keepdims=True)
     context = (probs @ v).transpose(0, 2, 1, 3).reshape(query.shape[0], query.shape[1], embed)
     return _linear(context, proj_weight, proj_bias), probs
 

@@ -140,19 +140,21 @@ class MultiheadAttention(Module):
         (batch, heads, length, length) and added; (None, None) without masks."""
         if attn_mask is None:
             return key_padding_mask, None if key_padding_mask is None else 1
-        batch_size, seq_len, _ = query.shape
+        batch_size, seq_len, _ = query.shape  # (the locals' names are the compiled graph's node names)
         if attn_mask.dim() == 3:
-            merged = attn_mask.view(batch_size, -1, seq_len, seq_len)
+            attn_mask_expanded = attn_mask.view(batch_size, -1, seq_len, seq_len)
         else:
-            merged = attn_mask.view(1, 1, seq_len, seq_len).expand(batch_size, self.num_heads, -1, -1)
-        if key_padding_mask is not None:
-            merged = merged + key_padding_mask.view(batch_size, 1, 1, seq_len).expand(-1, self.num_heads, -1, -1)
-        return merged, 2
+            attn_mask_expanded = attn_mask.view(1, 1, seq_len, seq_len).expand(batch_size, self.num_heads, -1, -1)
+        if key_padding_mask is None:
+            return attn_mask_expanded, 2
+        key_padding_mask_expanded = key_padding_mask.view(batch_size, 1, 1, seq_len).expand(-1, self.num_heads, -1, -1)
+        merged_mask = attn_mask_expanded + key_padding_mask_expanded
+        return merged_mask, 2
 
 
 def _has_hooks(module):
     """Whether module or a module under it has forward (pre-)hooks (named_modules' memo set would stop a compile)."""
-    return bool(module._forward_hooks or module._forward_pre_hooks) or any(
+    return len(module._forward_hooks) + len(module._forward_pre_hooks) > 0 or any(
         _has_hooks(child) for child in module._modules.values() if child is not None)
 
 
@@ -208,12 +210,14 @@ class TransformerEncoderLayer(Module):
                 self.norm_first, self.norm1.eps, self.norm1.weight, self.norm1.bias, self.norm2.weight,
                 self.norm2.bias, self.linear1.weight, self.linear1.bias, self.linear2.weight, self.linear2.bias,
                 merged_mask, mask_type)
-        x = src
+        x = src  # (the locals' names, x each time, are the compiled graph's node names)
         if self.norm_first:
             x = x + self._sa_block(self.norm1(x), src_mask, src_key_padding_mask, is_causal)
-            return x + self._ff_block(self.norm2(x))
-        x = self.norm1(x + self._sa_block(x, src_mask, src_key_padding_mask, is_causal))
-        return self.norm2(x + self._ff_block(x))
+            x = x + self._ff_block(self.norm2(x))
+        else:
+            x = self.norm1(x + self._sa_block(x, src_mask, src_key_padding_mask, is_causal))
+            x = self.norm2(x + self._ff_block(x))
+        return x
 
     def _takes_fast_path(self, src):
         """torch's checks, in its order (a compiled frame reads the parameters in it), for the one fused op; unlike
@@ -236,7 +240,8 @@ class TransformerEncoderLayer(Module):
         return self.dropout1(x)
 
     def _ff_block(self, x):
-        return self.dropout2(self.linear2(self.dropout(self.activation(self.linear1(x)))))
+        x = self.linear2(self.dropout(self.activation(self.linear1(x))))
+        return self.dropout2(x)
 
 
 class TransformerDecoderLayer(Module):
