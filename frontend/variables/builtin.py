@@ -184,7 +184,7 @@ class BuiltinVariable(LibraryCallsMixin, ProtocolCallsMixin, ValueVariable):  # 
     def call_sum(self, tx, iterable, start=None):
         """With tensors, a chain of adds (`0 + a`, `+ b`...), each item read as its add needs it, the nodes named after
         the locals of Dynamo's polyfill (functools.reduce's `element` and `value`)."""
-        total = start.realize() if start is not None else ConstantVariable(0)
+        total = _named_after(tx, start.realize(), "value") if start is not None else ConstantVariable(0)
         constants = []
         for item in iterate(tx, iterable).stream():
             item = _named_after(tx, item.realize(), "element")
