@@ -171,8 +171,7 @@ class InstructionTranslatorBase(Py312OpcodesMixin, StringOpcodesMixin):  # the m
         var = self.pop()
         if isinstance(var, NullVariable):  # 3.12: an inlined comprehension restoring an unbound variable
             return self.DELETE_FAST(inst)
-        if isinstance(var, TensorVariable):
-            name_after_local(self.output.graph, var.proxy.node, inst.argval)
+        name_after_local(self.output.graph, var, inst.argval)
         self.symbolic_locals[inst.argval] = var
 
     def DELETE_FAST(self, inst):

@@ -184,16 +184,17 @@ class BuiltinVariable(LibraryCallsMixin, ProtocolCallsMixin, ValueVariable):  # 
     def call_sum(self, tx, iterable, start=None):
         """With tensors, a chain of adds (`0 + a`, `+ b`...), each item read as its add needs it, the nodes named after
         the locals of Dynamo's polyfill (functools.reduce's `element` and `value`)."""
-        total = _named_after(tx, start.realize(), "value") if start is not None else ConstantVariable(0)
+        named = functools.partial(name_after_local, tx.output.graph)
+        total = named(start.realize(), "value") if start is not None else ConstantVariable(0)
         constants = []
         for item in iterate(tx, iterable).stream():
-            item = _named_after(tx, item.realize(), "element")
+            item = named(item.realize(), "element")
             if _is_const(total) and _is_const(item):
                 constants.append(item.as_python_constant())
                 continue
             if constants:
                 total, constants = _fold(sum, [constants, total.as_python_constant()]), []
-            total = _named_after(tx, binary_op(tx, operator.add, total, item), "value")
+            total = named(binary_op(tx, operator.add, total, item), "value")
         return _fold(sum, [constants, total.as_python_constant()]) if constants else total
 
     def _fold_over_items(self, fn, tx, iterable):
@@ -279,8 +280,3 @@ class BuiltinVariable(LibraryCallsMixin, ProtocolCallsMixin, ValueVariable):  # 
     def call_reversed(self, tx, iterable):
         return ListVariable(list(reversed(iterable.realize().unpack_var_sequence(tx))))
 
-
-def _named_after(tx, var, local):
-    if isinstance(var, TensorVariable):
-        name_after_local(tx.output.graph, var.proxy.node, local)
-    return var

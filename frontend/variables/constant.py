@@ -60,11 +60,8 @@ class ConstantVariable(ValueVariable):
 
 
 def _items(tx, iterator):
-    """An iterator argument (a generator's: `"/".join(w.upper() for w in words)`) as the tuple of its items."""
-    items = [item.realize() for item in iterator.unpack_var_sequence(tx)]
-    if not all(item.is_python_constant() for item in items):
-        raise Unsupported("a constant's method called with an iterator of non-constants", "unsupported_call")
-    return ConstantVariable(tuple(item.as_python_constant() for item in items))
+    """An iterator argument (`"/".join(w.upper() for w in words)`) as the tuple of its items, all constants."""
+    return ConstantVariable(tuple(item.realize().as_python_constant() for item in iterator.unpack_var_sequence(tx)))
 
 
 class UnboundMethodVariable(ValueVariable):
