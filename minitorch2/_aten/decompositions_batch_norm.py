@@ -65,10 +65,6 @@ def native_batch_norm_legit_no_training(input, weight, bias, running_mean, runni
     return native_batch_norm_legit_functional(input, weight, bias, running_mean, running_var, False, momentum, eps)[:3]
 
 
-def native_batch_norm_legit_no_stats(input, weight, bias, training, momentum, eps):
-    return native_batch_norm_legit_functional(input, weight, bias, None, None, training, momentum, eps)[:3]
-
-
 def _broadcast_to_channels(t, mask):
     """Unsqueeze a [C] tensor where `mask` (1 but at the channel dim) has a dim it lacks."""
     for axis, size in enumerate(mask):

@@ -44,7 +44,7 @@ ROWS = [
        output_differentiability=(True, False, False)),
     op("_native_batch_norm_legit.no_stats(Tensor input, Tensor? weight, Tensor? bias, bool training, float momentum, "
        "float eps) -> (Tensor, Tensor, Tensor)", CORE, nn_norm.batch_norm_legit_no_stats, dnn.batch_norm_no_stats,
-       grad_fn="NativeBatchNormLegitBackward1", decomposition=decbn.native_batch_norm_legit_no_stats,
+       grad_fn="NativeBatchNormLegitBackward1",
        output_differentiability=(True, False, False)),
     op("_native_batch_norm_legit_functional(Tensor input, Tensor? weight, Tensor? bias, Tensor running_mean, "
        "Tensor running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor, Tensor running_mean_out, "

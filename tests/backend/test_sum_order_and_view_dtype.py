@@ -161,3 +161,30 @@ def test_compiled_view_dtype_graphs_and_inductor_values_are_torchs():
         for a, b in zip(our_outputs, their_outputs):
             assert a.dtype.itemsize == b.dtype.itemsize
             np.testing.assert_array_equal(a.numpy(), b.numpy())
+
+
+def bump_bits(x):
+    y = x * 2
+    y.view(torch.int32 if isinstance(x, torch.Tensor) else minitorch2.int32).add_(1)
+    return y
+
+
+def bump_detached(x):
+    y = x * 2
+    y.detach().add_(1)
+    return y
+
+
+@pytest.mark.parametrize("fn", [bump_bits, bump_detached], ids=lambda fn: fn.__name__)
+def test_a_write_through_a_dtype_view_or_a_detach_functionalizes_as_torchs(fn):
+    """The written view goes back into its base as torch's functionalization writes it: view.dtype by viewing the
+    new bytes as the base's dtype, detach (an alias) as it is."""
+    results = []
+    for lib in LIBS:
+        x = lib.tensor([1.0, -2.0, 3.5, 0.25])
+        codes, compiled = graphs_of(lib, fn, x)
+        results.append((codes, compiled, fn(x)))
+    ours, theirs = results[1], results[0]
+    assert ours[0] == theirs[0]
+    np.testing.assert_array_equal(ours[1].numpy(), theirs[1].numpy())
+    np.testing.assert_array_equal(ours[2].numpy(), theirs[2].numpy())
