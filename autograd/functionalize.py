@@ -257,10 +257,10 @@ _WRITE_BACK = {
     aten.t.default: lambda w: w.call(aten.t.default, (w.src,)),
     aten.permute.default: _permute_back,
     aten.unsqueeze.default: lambda w: w.call(aten.squeeze.dim, (w.src, w.args[0])),
-    aten.alias.default: lambda w: w.src,
+    **dict.fromkeys((aten.alias.default, aten.detach.default), lambda w: w.src),  # (an alias: its new value as it is)
+    aten.view.dtype: lambda w: w.call(aten.view.dtype, (w.src, w.view.args[0].meta["val"].dtype)),  # the bytes back
     aten.expand.default: _expand_back,
-    **dict.fromkeys((aten.view.default, aten.squeeze.default, aten.squeeze.dim, aten.squeeze.dims,
-                     aten.detach.default), _reshape_back),
+    **dict.fromkeys((aten.view.default, aten.squeeze.default, aten.squeeze.dim, aten.squeeze.dims), _reshape_back),
     aten.unfold.default: unfold_back,  # (gaps between windows kept: overlapping_views.py)
     aten.split.Tensor: _split_piece_back,
     aten.split_with_sizes.default: _split_piece_back,

@@ -1,5 +1,6 @@
 """An in-place op decomposed before functionalization (leaky_relu_, elu_, hardtanh_: their functional ops'
-decompositions, then copy_ into self) functionalizes as torch's does it the other way round.
+decompositions, then copy_ into self; native_batch_norm's, copy_ into its running statistics) functionalizes as
+torch's does it the other way round.
 
 autograd layer, coverage surface (graph fidelity: the values are the same either way). torch's functionalization runs
 before its decompositions, so leaky_relu_ becomes leaky_relu, decomposed, whose result is self's new value; here
@@ -16,7 +17,9 @@ def result_into_self(node, current):
     """The new node standing for self after `node`, the copy_ an in-place op's decomposition ended with (traced
     inside it: meta "original_aten" names the op), or None for any other mutation."""
     original = node.meta.get("original_aten")
-    if node.target is not aten.copy_.default or not getattr(original, "is_inplace", False) or original is node.target:
+    # (native_batch_norm writes the running statistics its decomposition copies into, though its schema has no `!`)
+    writes = getattr(original, "is_inplace", False) or original is aten.native_batch_norm.default
+    if node.target is not aten.copy_.default or not writes or original is node.target:
         return None
     old, new = node.args[:2]
     same_kind = isinstance(new, Node) and (old.meta["val"].shape, old.meta["val"].dtype) == (

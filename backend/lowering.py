@@ -211,12 +211,7 @@ def _build_table():
         "var.correction": R.var, "var_mean.correction": R.var_mean, "dot": R.dot,
         **{f"{kind}{suffix}": R.reduction(kind, _dtype.bool_)
            for kind in ("any", "all") for suffix in ("", ".dims", ".dim")},
-        # normalization (native_layer_norm_backward has no entry: select_decomp_table always rewrites it)
-        # (native_batch_norm and _native_batch_norm_legit update the running stats in place: functionalization
-        # turns them into _native_batch_norm_legit_functional; met unfunctionalized, their eager kernel runs)
-        "_native_batch_norm_legit_functional": R.batch_norm_functional,
-        "_native_batch_norm_legit_no_training": R.batch_norm_no_training,
-        "native_batch_norm_backward": R.native_batch_norm_backward,
+        # (the layer and batch norms have no entry: select_decomp_table rewrites them, as torch's inductor table)
         **pooling.LOWERINGS,  # (windows inside the input; the rest falls back)
         **more.LOWERINGS,  # flip, repeat, 0-d scans, new_empty_strided, fill.Tensor
         # indexing: gathers (indirect loads) and scatters (indirect stores)

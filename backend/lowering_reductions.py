@@ -18,7 +18,6 @@ from minitorch2._aten.reductions import sum_dtype
 from . import ir
 from . import loop_ir as L
 from . import lowering_pointwise as P
-from . import lowering_views as V
 from .virtualized import current_graph
 
 
@@ -115,85 +114,3 @@ def var_mean(x, dims=None, *, correction=None, keepdim=False):
 
 def dot(a, b):
     return sum_(P.pointwise(lambda u, v: P.op("mul", u, v), a, b))
-
-
-# ---- normalization ------------------------------------------------------------------------
-
-
-def _rsqrt_plus(var, eps):
-    return P.pointwise(lambda v: P.op("rsqrt", P.op("add", v, P.constant(eps, v.dtype))), var)
-
-
-def _per_channel(x):
-    """(the dims a batch norm reduces: all but the channel dim 1, a viewer of a [C] tensor as [1, C, 1, ...])."""
-    ndim = len(x.get_size())
-    return [0] + list(range(2, ndim)), lambda t: V.view(t, [1, t.get_size()[0]] + [1] * (ndim - 2))
-
-
-def batch_norm_functional(x, weight, bias, running_mean, running_var, training, momentum, eps):
-    """_native_batch_norm_legit_functional: (out, save_mean, save_rstd, new_running_mean, new_running_var)."""
-    dims, channel_view = _per_channel(x)
-    if not training:
-        out = _normalize(x, channel_view(running_mean), channel_view(_rsqrt_plus(running_var, eps)), weight, bias)
-        return out, P.full([0], 0, dtype=x.dtype), P.full([0], 0, dtype=x.dtype), running_mean, running_var
-    n, channels = _count(x, dims), [x.get_size()[1]]
-    mean_c, biased = mean(x, dims, True), var(x, dims, correction=0, keepdim=True)
-    rstd = _rsqrt_plus(biased, eps)
-    out = _normalize(x, mean_c, rstd, weight, bias)
-    save_mean, save_rstd = V.view(mean_c, channels), V.view(rstd, channels)
-    new_mean = _running_update(running_mean, save_mean, momentum)
-    new_var = _running_update(running_var, V.view(biased, channels), momentum, n / L.size_max(n - 1, 1))
-    return out, save_mean, save_rstd, new_mean, new_var
-
-
-def _running_update(running, batch, momentum, scale=1):
-    """running * (1 - momentum) + batch * momentum * scale (the variance's scale: the unbiased estimate's)."""
-    return P.pointwise(lambda r, b: P.op("add", P.op("mul", r, P.constant(1 - momentum, r.dtype)),
-                                         P.op("mul", b, P.constant(momentum * scale, r.dtype))), running, batch)
-
-
-def batch_norm_no_training(x, weight, bias, running_mean, running_var, momentum, eps):
-    return batch_norm_functional(x, weight, bias, running_mean, running_var, False, momentum, eps)[:3]
-
-
-def _normalize(x, mean_c, rstd, weight, bias):
-    _, channel_view = _per_channel(x)
-    out = P.pointwise(lambda v, m, r: P.op("mul", P.op("sub", v, m), r), x, mean_c, rstd)
-    if weight is not None:
-        out = P.pointwise(lambda o, w: P.op("mul", o, w), out, channel_view(weight))
-    if bias is not None:
-        out = P.pointwise(lambda o, b: P.op("add", o, b), out, channel_view(bias))
-    return out
-
-
-def native_batch_norm_backward(grad_out, x, weight, running_mean, running_var, save_mean, save_invstd, train, eps,
-                               output_mask):
-    """In training, from the batch's statistics; in eval, from the running ones, where the normalization is
-    affine per channel: the grads are then one pointwise expression and two per-channel sums."""
-    dims, channel_view = _per_channel(x)
-    scale = channel_view(weight) if weight is not None else 1.0
-    if train:
-        mean_c, invstd = channel_view(save_mean), channel_view(save_invstd)
-    else:
-        mean_c, invstd = channel_view(running_mean), channel_view(_rsqrt_plus(running_var, eps))
-    sum_dy = sum_(grad_out, dims, True)
-    dot = sum_(P.pointwise(lambda g, v, m: P.op("mul", g, P.op("sub", v, m)), grad_out, x, mean_c), dims, True)
-    grad_input = grad_weight = grad_bias = None
-    if output_mask[0] and not train:
-        grad_input = P.pointwise(lambda g, r, w: P.op("mul", g, P.op("mul", r, w)), grad_out, invstd, scale)
-    elif output_mask[0]:
-        n = _count(x, dims)
-
-        def body(g, v, m, r, s, d, w):
-            projection = P.op("mul", P.op("truediv", d, P.constant(n, d.dtype)), P.op("mul", r, r))
-            centered = P.op("sub", P.op("sub", g, P.op("truediv", s, P.constant(n, s.dtype))),
-                            P.op("mul", P.op("sub", v, m), projection))
-            return P.op("mul", centered, P.op("mul", r, w))
-
-        grad_input = P.pointwise(body, grad_out, x, mean_c, invstd, sum_dy, dot, scale)
-    channels = [x.get_size()[1]]
-    if output_mask[1]:
-        grad_weight = V.view(P.pointwise(lambda d, r: P.op("mul", d, r), dot, invstd), channels)
-    if output_mask[2]:
-        grad_bias = V.view(sum_dy, channels)
-    return grad_input, grad_weight, grad_bias

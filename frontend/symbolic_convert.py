@@ -16,7 +16,6 @@ import minitorch2
 
 from . import guards, pyversion, rnn_refusal
 from .exc import Unsupported
-from .inline_generator import GeneratorExpressionMixin
 from .opcodes_312 import Py312OpcodesMixin
 from .opcodes_exceptions import ExceptionOpcodesMixin, ObservedException
 from .opcodes_strings import StringOpcodesMixin
@@ -139,10 +138,9 @@ class InstructionTranslatorBase(Py312OpcodesMixin, StringOpcodesMixin, Exception
         if self.depth >= MAX_INLINE_DEPTH:
             raise Unsupported("inlining recursion too deep", "unsupported_call")
         translator = SuspendingGeneratorTranslator if suspending else InliningInstructionTranslator
-        if pyversion.is_generator(code) and not suspending:
-            if code.co_name != "<genexpr>":  # a generator function: run lazily, yield by yield (stdlib.py)
-                return generator_iterator(code, lambda: self.inline_call(code, f_globals, bound_args, cells, True))
-            translator = GeneratorExpressionTranslator
+        if pyversion.is_generator(code) and not suspending:  # (a <genexpr> too: `sum(x * i for i in r)` reads each
+            # item as its add needs it, as Dynamo's) run lazily, yield by yield (stdlib.py)
+            return generator_iterator(code, lambda: self.inline_call(code, f_globals, bound_args, cells, True))
         sub = translator(code, f_globals, self.output, dict(bound_args), dict(cells), self.depth + 1)
         sub.root_globals = self.root_globals
         return sub if suspending else sub.run()
@@ -176,8 +174,7 @@ class InstructionTranslatorBase(Py312OpcodesMixin, StringOpcodesMixin, Exception
         var = self.pop()
         if isinstance(var, NullVariable):  # 3.12: an inlined comprehension restoring an unbound variable
             return self.DELETE_FAST(inst)
-        if isinstance(var, TensorVariable):
-            name_after_local(self.output.graph, var.proxy.node, inst.argval)
+        name_after_local(self.output.graph, var, inst.argval)
         self.symbolic_locals[inst.argval] = var
 
     def DELETE_FAST(self, inst):
@@ -551,10 +548,6 @@ class InstructionTranslator(InstructionTranslatorBase):
 
 class InliningInstructionTranslator(InstructionTranslatorBase):
     """Runs a called user function's bytecode inside the caller's translation (same OutputGraph)."""
-
-
-class GeneratorExpressionTranslator(GeneratorExpressionMixin, InliningInstructionTranslator):
-    """Runs a generator expression to completion where it is made (inline_generator.py)."""
 
 
 class SuspendingGeneratorTranslator(SuspendingGeneratorMixin, InliningInstructionTranslator):

@@ -165,10 +165,8 @@ def empty(*sizes, size=None, dtype=None, device=None, requires_grad=False, layou
 
 @out_variant(ANY, differentiable=False, dtype_from_out=FACTORY)
 def full(size, fill_value, *, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False):
-    if isinstance(fill_value, Tensor):
-        fill_value = fill_value.item()
     options = _options(dtype, layout, device, pin_memory)
-    return _finish(aten.full.default(_size((size,)), fill_value, **options), requires_grad)
+    return _finish(aten.full.default(_size((size,)), _number(fill_value), **options), requires_grad)
 
 
 def _like(op):
@@ -177,6 +175,7 @@ def _like(op):
         options = _options(dtype, layout, device, pin_memory, memory_format, from_tensor=True)
         return _finish(op(input, *extra, **options), requires_grad)
 
+    like.__name__ = like.__qualname__ = op._opname  # (a compiled graph names the node after it: zeros_like)
     return like
 
 

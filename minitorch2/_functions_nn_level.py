@@ -1,12 +1,14 @@
 """torch-level names of nn functions (torch.conv2d, torch.layer_norm, torch.batch_norm, torch.dropout, ...), at
 the argument order of the ATen ops torch binds them to, which for several is not nn.functional's: batch_norm takes
 its weight and bias before the running statistics, embedding its weight before the indices, the losses an int
-reduction (0 none, 1 mean, 2 sum; left out, torch's bindings give 0). Also torch.vmap, which is torch.func's.
+reduction (0 none, 1 mean, 2 sum; left out, torch's bindings give 0). Also torch.vmap, which is torch.func's, and
+the two ops of the attention inference fast path (from _functions_fastpath.py).
 
 Runtime layer, coverage surface (minitorch2/__init__.py star-imports it). Each calls the nn.functional function.
 """
 import warnings
 
+from ._functions_fastpath import _native_multi_head_attention, _transformer_encoder_layer_fwd  # noqa: F401
 from .nn import functional as F
 
 __all__ = ["conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "pixel_shuffle",
@@ -15,7 +17,7 @@ __all__ = ["conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
            "max_pool1d", "max_pool2d", "avg_pool1d", "adaptive_avg_pool1d", "adaptive_max_pool1d", "layer_norm",
            "group_norm", "batch_norm", "instance_norm", "embedding", "kl_div", "binary_cross_entropy_with_logits",
            "cosine_embedding_loss", "margin_ranking_loss", "hinge_embedding_loss", "triplet_margin_loss",
-           "poisson_nll_loss", "vmap"]
+           "poisson_nll_loss", "vmap", "_native_multi_head_attention", "_transformer_encoder_layer_fwd"]
 
 _REDUCTIONS = ("none", "mean", "sum")  # ATen's Reduction enum
 

@@ -192,20 +192,19 @@ class Tensor:
         return t
 
     @classmethod
-    def _make_view(cls, base, shape, stride, offset):
-        """A tensor sharing `base`'s storage and version counter."""
+    def _make_view(cls, base, shape, stride, offset, dtype=None):
+        """A tensor sharing `base`'s storage and version counter (its bytes read as `dtype`: view.dtype)."""
         t = object.__new__(Tensor if base._np is not None else type(base))
-        shape = Size(shape)
-        stride = tuple(stride)
+        shape, stride, dtype = Size(shape), tuple(stride), dtype or base.dtype
         array = None
         if base._storage is not None and base._np is not None:
-            itemsize = base.dtype.itemsize
+            itemsize = dtype.itemsize
             if 0 in shape:  # no element to share; numpy refuses offsets past the end of the buffer
-                array = np.ndarray(shape, base.dtype.np, strides=tuple(s * itemsize for s in stride))
+                array = np.ndarray(shape, dtype.np, strides=tuple(s * itemsize for s in stride))
             else:
-                array = np.ndarray(shape, base.dtype.np, buffer=base._storage, offset=offset * itemsize,
+                array = np.ndarray(shape, dtype.np, buffer=base._storage, offset=offset * itemsize,
                                    strides=tuple(s * itemsize for s in stride))
-        t._init_from(array, base._storage, shape, stride, offset, base.dtype, base._version_counter)
+        t._init_from(array, base._storage, shape, stride, offset, dtype, base._version_counter)
         t._base = base._base if base._base is not None else base
         if isinstance(t, FakeTensor):
             t.fake_mode = base.fake_mode

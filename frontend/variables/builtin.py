@@ -19,6 +19,7 @@ from ..exc import Unsupported
 from .base import ValueVariable
 from .constant import ConstantVariable
 from .dicts import DictVariable, dict_items
+from .dynamo_forms import name_after_local
 from .exceptions import raise_observed
 from .functions import UserFunctionVariable
 from .lists import BaseListVariable, ListIteratorVariable, ListVariable, TupleVariable, iterate, lazy_iterator
@@ -182,17 +183,19 @@ class BuiltinVariable(LibraryCallsMixin, ProtocolCallsMixin, ValueVariable):  # 
         raise Unsupported(f"len() of {obj}", "unsupported_call")
 
     def call_sum(self, tx, iterable, start=None):
-        """With tensors, a chain of adds (`0 + a`, `+ b`...), each item read as its add needs it (Dynamo's order)."""
-        total = start.realize() if start is not None else ConstantVariable(0)
+        """With tensors, a chain of adds (`0 + a`, `+ b`...), each item read as its add needs it, the nodes named after
+        the locals of Dynamo's polyfill (functools.reduce's `element` and `value`)."""
+        named = functools.partial(name_after_local, tx.output.graph)
+        total = named(start.realize(), "value") if start is not None else ConstantVariable(0)
         constants = []
         for item in iterate(tx, iterable).stream():
-            item = item.realize()
+            item = named(item.realize(), "element")
             if _is_const(total) and _is_const(item):
                 constants.append(item.as_python_constant())
                 continue
             if constants:
                 total, constants = _fold(sum, [constants, total.as_python_constant()]), []
-            total = binary_op(tx, operator.add, total, item)
+            total = named(binary_op(tx, operator.add, total, item), "value")
         return _fold(sum, [constants, total.as_python_constant()]) if constants else total
 
     def _fold_over_items(self, fn, tx, iterable):
@@ -277,3 +280,4 @@ class BuiltinVariable(LibraryCallsMixin, ProtocolCallsMixin, ValueVariable):  # 
 
     def call_reversed(self, tx, iterable):
         return ListVariable(list(reversed(iterable.realize().unpack_var_sequence(tx))))
+

@@ -48,7 +48,7 @@ class ConstantVariable(ValueVariable):
 
     def call_method(self, tx, name, args, kwargs):
         """`"{}".format(...)`, `(1, 2).index(...)`: folded when the arguments are constants."""
-        args = [a.realize() for a in args]
+        args = [_items(tx, a) if hasattr(a, "next_item") else a for a in (a.realize() for a in args)]
         if not all(a.is_python_constant() for a in [*args, *kwargs.values()]):
             raise Unsupported(f"{name} of a constant called with non-constant arguments", "unsupported_call")
         method = getattr(self.value, name)
@@ -57,6 +57,11 @@ class ConstantVariable(ValueVariable):
 
     def __repr__(self):
         return f"ConstantVariable({self.value!r})"
+
+
+def _items(tx, iterator):
+    """An iterator argument (`"/".join(w.upper() for w in words)`) as the tuple of its items, all constants."""
+    return ConstantVariable(tuple(item.realize().as_python_constant() for item in iterator.unpack_var_sequence(tx)))
 
 
 class UnboundMethodVariable(ValueVariable):

@@ -91,14 +91,17 @@ def record_module_inits(tx, count):
         tx.output.create_node("call_function", _log_api_usage_once, ("python.nn_module",), {})
 
 
-def name_after_local(graph, node, name):
-    """Name a node after the local it is stored in (`y = sin * 2` names the node `y`), as Dynamo does."""
-    if node.op == "placeholder" or node.name == name:
-        return
-    namespace = graph._graph_namespace
-    new_name = namespace.create_name(name, None)
-    node.name = new_name
-    namespace._rename_object(node, new_name)
+def name_after_local(graph, var, name):
+    """Name a tensor's node after the local it is first stored in (`y = sin * 2`: `y`; `q = k = v = x.t()`: `q`), as
+    Dynamo's set_name_hint does; returns var (any tracker: only a tensor's node is named)."""
+    node = var.proxy.node if isinstance(var, tensor.TensorVariable) else None
+    if node is None or node.op == "placeholder" or node.meta.get("named_after_local"):
+        return var
+    node.meta["named_after_local"] = True
+    if node.name != name:
+        node.name = graph._graph_namespace.create_name(name, None)
+        graph._graph_namespace._rename_object(node, node.name)
+    return var
 
 
 def input_grad(tx, var):

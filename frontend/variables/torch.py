@@ -33,7 +33,7 @@ ALLOWED_IN_GRAPH = set()
 DISALLOWED_IN_GRAPH = set()
 
 # Functions answered at translation time (their result is guarded elsewhere).
-CONSTANT_FUNCTIONS = {minitorch2.is_grad_enabled}
+CONSTANT_FUNCTIONS = {minitorch2.is_grad_enabled, minitorch2.is_autocast_enabled}
 
 
 def _check_at_translation(tx, args, kwargs):
@@ -71,7 +71,7 @@ class TorchVariable(ValueVariable):
         if isinstance(fn, (types.ModuleType, _ops._Ops, _ops._AtenNamespace)):
             raise Unsupported(f"calling module {fn.__name__}", "unsupported_call")
         if fn in CONSTANT_FUNCTIONS:
-            return ConstantVariable(fn())
+            return ConstantVariable(fn(*(a.as_python_constant() for a in args)))
         args = [a.realize() for a in args]
         kwargs = {k: v.realize() for k, v in kwargs.items()}
         decomposed = DECOMPOSED[fn](tx, args, kwargs) if fn in DECOMPOSED else None

@@ -82,8 +82,8 @@ def tanh_backward(grad_output, output):
 
 
 def threshold_backward(grad_output, self, threshold):
-    return aten.where.self(aten.le.Scalar(self, threshold), aten.scalar_tensor.default(0, dtype=grad_output.dtype),
-                           grad_output)
+    return aten.where.self(aten.le.Scalar(self, threshold), aten.scalar_tensor.default(
+        0, dtype=grad_output.dtype, layout=strided, device=grad_output.device), grad_output)
 
 
 # The constants of ATen's gelu kernels (and of torch's reference decompositions), to the last digit.

@@ -18,6 +18,9 @@ IN_FLOAT32_FOR_HALF = frozenset({
     "mse_loss", "mse_loss_backward", "binary_cross_entropy", "binary_cross_entropy_backward", "addmm", "mv",
     # (torch's references with an elementwise type promotion wrapper: the same, in their computation dtype)
     "gelu", "elu", "softplus", "leaky_relu", "hardtanh", "frac", "round", "logsumexp", "linalg_vector_norm",
+    # (the batch norms, in their computation dtype: decompositions_batch_norm.py)
+    "_native_batch_norm_legit", "_native_batch_norm_legit_functional", "_native_batch_norm_legit_no_training",
+    "native_batch_norm_backward",
 })
 
 

@@ -11,7 +11,7 @@ windows and the rest are composites (minitorch2/linalg.py, _functions_extra.py).
 torch.fft has no rows: minitorch2 has no complex dtypes.
 """
 from . import derivatives as d, derivatives_shape as ds, extra_formulas as f, extra_ops as k, indexing
-from . import more_formulas as mf, more_ops, more_ops2, pointwise as pw, random_ops
+from . import more_formulas as mf, more_ops, more_ops2, pointwise as pw, random_ops, view_dtype
 from .overlap import Overlap
 from .table_row import CORE
 
@@ -127,5 +127,8 @@ def rows(op, inplace):
         *_random_rows(op, "cauchy", "float median=0, float sigma=1", random_ops.cauchy_),
         # a torch._check in a graph, as Dynamo's runtime-assert pass leaves it (frontend/variables/dynamo_forms.py)
         op("_assert_scalar(Scalar self, str assert_msg) -> ()", (), (k.assert_scalar, k.assert_scalar),
+           differentiable=False),
+        # Tensor.view(dtype): the bytes read as another dtype (view_dtype.py); never differentiable
+        op("view.dtype(Tensor(a) self, ScalarType dtype) -> Tensor(a)", ("view",), view_dtype.view_dtype,
            differentiable=False),
     ]

@@ -5,6 +5,7 @@ Runtime layer, part of THE operator table: table.py splices these rows in among 
 of the pipeline needs, mse and binary cross entropies, pooling and upsampling, are in table_nn_apart.py). Kernels and meta functions
 are in nn_ops.py, nn_norm.py and nn_conv.py; formulas in derivatives_nn.py.
 """
+from . import decompositions_batch_norm as decbn
 from . import decompositions_nn as decnn
 from . import derivatives_nn as dnn
 from . import nn_conv, nn_norm, nn_ops
@@ -36,11 +37,10 @@ ROWS = [
        dnn.not_implemented("native_layer_norm_backward"), decomposition=decnn.native_layer_norm_backward),
     op("native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, "
        "bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor)", (), nn_norm.native_batch_norm,
-       dnn.native_batch_norm,
-       output_differentiability=(True, False, False)),
+       dnn.native_batch_norm, decomposition=decbn.native_batch_norm, output_differentiability=(True, False, False)),
     op("_native_batch_norm_legit(Tensor input, Tensor? weight, Tensor? bias, Tensor(a!) running_mean, Tensor(b!) running_var, "
        "bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor)", CORE, nn_norm.native_batch_norm,
-       dnn.native_batch_norm, grad_fn="NativeBatchNormLegitBackward0",
+       dnn.native_batch_norm, grad_fn="NativeBatchNormLegitBackward0", decomposition=decbn.native_batch_norm,
        output_differentiability=(True, False, False)),
     op("_native_batch_norm_legit.no_stats(Tensor input, Tensor? weight, Tensor? bias, bool training, float momentum, "
        "float eps) -> (Tensor, Tensor, Tensor)", CORE, nn_norm.batch_norm_legit_no_stats, dnn.batch_norm_no_stats,
@@ -49,15 +49,16 @@ ROWS = [
     op("_native_batch_norm_legit_functional(Tensor input, Tensor? weight, Tensor? bias, Tensor running_mean, "
        "Tensor running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor, Tensor running_mean_out, "
        "Tensor running_var_out)", (), nn_norm.batch_norm_legit_functional, dnn.native_batch_norm,
-       grad_fn="NativeBatchNormLegitBackward0",
+       grad_fn="NativeBatchNormLegitBackward0", decomposition=decbn.native_batch_norm_legit_functional,
        output_differentiability=(True, False, False, False, False)),
     op("_native_batch_norm_legit_no_training(Tensor input, Tensor? weight, Tensor? bias, Tensor running_mean, "
        "Tensor running_var, float momentum, float eps) -> (Tensor, Tensor, Tensor)", CORE,
        nn_norm.batch_norm_legit_no_training, dnn.batch_norm_no_training,
-       output_differentiability=(True, False, False)),
+       decomposition=decbn.native_batch_norm_legit_no_training, output_differentiability=(True, False, False)),
     op("native_batch_norm_backward(Tensor grad_out, Tensor input, Tensor? weight, Tensor? running_mean, "
        "Tensor? running_var, Tensor? save_mean, Tensor? save_invstd, bool train, float eps, bool[3] output_mask) "
-       "-> (Tensor, Tensor, Tensor)", (), nn_norm.native_batch_norm_backward, dnn.not_implemented("native_batch_norm_backward")),
+       "-> (Tensor, Tensor, Tensor)", (), nn_norm.native_batch_norm_backward, dnn.not_implemented("native_batch_norm_backward"),
+       decomposition=decbn.native_batch_norm_backward),
     # convolution
     op("convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, "
        "bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor", CORE, nn_conv.convolution, dnn.convolution),

@@ -1,6 +1,7 @@
 """The op table's rows for the nn op families no stage of the pipeline needs: mse_loss and
 binary_cross_entropy_with_logits (nn_apart_ops.py), log_sigmoid and binary_cross_entropy (nn_bce.py), pooling (nn_pool.py) and upsampling
-(nn_upsample.py), the CPU's fused attention (nn_attention.py), each with the backward op its derivative formula
+(nn_upsample.py), the CPU's fused attention (nn_attention.py), the eval-mode attention and encoder layer fast paths
+(nn_fused_transformer.py), each with the backward op its derivative formula
 calls.
 
 Runtime layer, coverage surface, part of THE operator table: table.py splices these rows in after table_nn.py's.
@@ -9,7 +10,7 @@ decompositions_upsample.py).
 """
 from . import decompositions_upsample as decup
 from . import nn_apart_formulas as f
-from . import nn_apart_ops, nn_attention, nn_bce, nn_pool, nn_upsample
+from . import nn_apart_ops, nn_attention, nn_bce, nn_fused_transformer, nn_pool, nn_upsample
 from .derivatives_nn import not_implemented, softmax
 from .table_row import CORE, op
 
@@ -89,4 +90,15 @@ ROWS = [
        not_implemented("_scaled_dot_product_flash_attention_for_cpu_backward")),
     op("_safe_softmax(Tensor self, int dim, ScalarType? dtype=None) -> Tensor", (), nn_attention._safe_softmax,
        softmax, decomposition=f.safe_softmax_decomposition),
+    # the inference fast paths of nn.MultiheadAttention and nn.TransformerEncoderLayer (nn_fused_transformer.py):
+    # no derivative and no decomposition in torch, so compiled graphs keep them whole
+    op("_native_multi_head_attention(Tensor query, Tensor key, Tensor value, int embed_dim, int num_head, "
+       "Tensor qkv_weight, Tensor qkv_bias, Tensor proj_weight, Tensor proj_bias, Tensor? mask=None, "
+       "bool need_weights=True, bool average_attn_weights=True, int? mask_type=None) -> (Tensor, Tensor)", (),
+       nn_fused_transformer._native_multi_head_attention, not_implemented("_native_multi_head_attention")),
+    op("_transformer_encoder_layer_fwd(Tensor src, int embed_dim, int num_heads, Tensor qkv_weight, "
+       "Tensor qkv_bias, Tensor proj_weight, Tensor proj_bias, bool use_gelu, bool norm_first, float eps, "
+       "Tensor norm_weight_1, Tensor norm_bias_1, Tensor norm_weight_2, Tensor norm_bias_2, Tensor ffn_weight_1, "
+       "Tensor ffn_bias_1, Tensor ffn_weight_2, Tensor ffn_bias_2, Tensor? mask=None, int? mask_type=None) -> Tensor",
+       (), nn_fused_transformer._transformer_encoder_layer_fwd, not_implemented("_transformer_encoder_layer_fwd")),
 ]

@@ -177,7 +177,9 @@ def mlp_gelu_tanh_layernorm_cross_entropy(lib):
 CORPUS = ["linear", "linear_3d_input", "mlp", "layernorm", "layernorm_no_affine", "softmax", "log_softmax",
           "cross_entropy", "linear_cross_entropy", "nll_loss_log_softmax", "cross_entropy_options", "mse_loss",
           "mse_sum_both_grads", "gelu_tanh_sigmoid_silu", "dropout_eval", "tanh_twice", "pointwise_relu_clamp",
-          "softmax_dim0_mean", "mean_std_normalize", "embedding", "embedding_padding_idx"]
+          "softmax_dim0_mean", "mean_std_normalize", "embedding", "embedding_padding_idx",
+          # the batch norms, decomposed as torch's inductor table decomposes them (decompositions_batch_norm.py)
+          "batchnorm2d_train", "conv_bn_train", "batchnorm2d_eval", "conv_bn_relu_eval", "batchnorm1d_eval"]
 
 # Programs whose graphs are known to differ from torch's, with the reason (strict xfails); none at present.
 # Known differences outside these programs are listed in backend/compile_fx.py, above select_decomp_table.

@@ -341,7 +341,8 @@ DECOMPOSED_AWAY = [overload(name) for name in (
     "tril", "triu", "detach", "new_zeros", "new_ones", "new_full", "arange.start", "arange.default", "_unsafe_view",
     "transpose.int", "t", "stack", "select_backward", "slice_backward", "std.correction", "logsumexp",
     "binary_cross_entropy_with_logits", "embedding_dense_backward", "nll_loss_forward", "nll_loss_backward", "mv",
-    "native_layer_norm_backward")]
+    "native_layer_norm_backward", "native_batch_norm", "_native_batch_norm_legit_functional",
+    "_native_batch_norm_legit_no_training", "native_batch_norm_backward")]
 
 
 def test_ops_the_decomposition_table_rewrites_have_no_lowering():

@@ -13,7 +13,10 @@ DataLoader; a graph attention network in pytorch/examples' gat style (masked att
 adjacency, whose any/all give uint8 in eager, and any over one dim inside the compiled model); forward-forward
 training in mnist_forward_forward's style (one Adam per layer, labels overlaid by index assignment, each layer's
 forward compiled); time_sequence_prediction's LSTMCells in float64 under LBFGS with a printing closure (the
-training forward compiled, the prediction into the future eager): each run under torch.compile's default backend, every printed loss equal to torch's. nanogpt_char.py
+training forward compiled, the prediction into the future eager); a transformer classifier served in eval mode
+without gradients on padded batches (the inference fast path's fused ops, eagerly and compiled); a conv net with
+batch norms trained five compiled steps (the running statistics as torch's): each run under torch.compile's default
+backend, every printed loss equal to torch's. nanogpt_char.py
 is nanoGPT's model and training loop in small, run through `--compare-torch`: its graphs, op by op, are torch's too
 (the fused CPU attention at eval and without dropout, the math path with it, two layers' causal masks merged as
 torch's CSE merges them, cross_entropy's ignore_index)."""
@@ -60,7 +63,8 @@ def test_a_hogwild_script_trains_its_shared_model_in_a_worker_as_torchs():
 
 
 @pytest.mark.parametrize("name", ["char_gru", "vae", "dcgan", "lstm_lm", "transformer_cls", "graph_attention",
-                                  "forward_forward", "sine_lstm_lbfgs"])
+                                  "forward_forward", "sine_lstm_lbfgs", "transformer_cls_eval",
+                                  "conv_bn_compiled_train"])
 def test_compiled_training_programs_print_what_torch_prints(name):
     script = os.path.join(PROGRAMS, f"{name}.py")
     env = {"OMP_NUM_THREADS": "1"}

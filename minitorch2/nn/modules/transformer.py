@@ -16,6 +16,8 @@ import warnings
 
 from ... import _factories, _functions
 from ..._compile_markers import is_compiling
+from ..._dispatch import current_modes
+from ..._functions_fastpath import _native_multi_head_attention, _transformer_encoder_layer_fwd
 from ...amp._state import is_autocast_enabled
 from ...autograd.grad_mode import is_grad_enabled
 from ...backends import mha
@@ -77,26 +79,93 @@ class MultiheadAttention(Module):
 
     def forward(self, query, key, value, key_padding_mask=None, need_weights=True, attn_mask=None,
                 average_attn_weights=True, is_causal=False):
+        # torch's order of checks, which is also the order a compiled graph first reads (and lists) the tensors
+        why_not_fast_path = _is_float(attn_mask) or _is_float(key_padding_mask)
+        is_batched = query.dim() == 3
         key_padding_mask = F._canonical_mask(key_padding_mask, "key_padding_mask", F._none_or_dtype(attn_mask),
                                              "attn_mask", query.dtype)
         attn_mask = F._canonical_mask(attn_mask, "attn_mask", None, "", query.dtype, check_other=False)
-        if self.batch_first and query.dim() == 3:  # (one tensor is transposed once: the packed projection tells
-            if key is not value:  # self-attention and encoder-decoder attention apart by identity)
-                query, key, value = (t.transpose(1, 0) for t in (query, key, value))
-            elif query is key:
-                query = key = value = query.transpose(1, 0)
+        why_not_fast_path = why_not_fast_path or self._why_no_fast_path(query, key, value, is_batched)
+        blocked_by_tracing = False
+        if not why_not_fast_path:
+            tensors = (query, key, value, self.in_proj_weight, self.in_proj_bias, self.out_proj.weight,
+                       self.out_proj.bias)
+            if _is_make_fx_tracing():  # (torch's make_fx is a torch-function mode: has_torch_function stops it)
+                why_not_fast_path = True
+            elif is_grad_enabled() and any(t is not None and t.requires_grad for t in tensors):
+                why_not_fast_path = True
+            elif is_compiling():  # Dynamo answers torch's _is_make_fx_tracing() with True
+                why_not_fast_path = blocked_by_tracing = True
+            if not why_not_fast_path:
+                merged_mask, mask_type = self.merge_masks(attn_mask, key_padding_mask, query)
+                if self.in_proj_bias is not None and self.in_proj_weight is not None:
+                    return _native_multi_head_attention(
+                        query, key, value, self.embed_dim, self.num_heads, self.in_proj_weight, self.in_proj_bias,
+                        self.out_proj.weight, self.out_proj.bias, merged_mask, need_weights, average_attn_weights,
+                        mask_type)
+        if self.batch_first and is_batched:  # (one tensor is transposed once: the packed projection tells
+            if key is value:  # self-attention and encoder-decoder attention apart by identity)
+                if query is key:
+                    query = key = value = query.transpose(1, 0)
+                else:
+                    query, key = (x.transpose(1, 0) for x in (query, key))
+                    value = key
             else:
-                query, key = query.transpose(1, 0), key.transpose(1, 0)
-                value = key
+                query, key, value = (x.transpose(1, 0) for x in (query, key, value))
         separate = {} if self._qkv_same_embed_dim else dict(
             use_separate_proj_weight=True, q_proj_weight=self.q_proj_weight, k_proj_weight=self.k_proj_weight,
             v_proj_weight=self.v_proj_weight)
-        output, weights = F.multi_head_attention_forward(
+        attn_output, attn_output_weights = F.multi_head_attention_forward(
             query, key, value, self.embed_dim, self.num_heads, self.in_proj_weight, self.in_proj_bias, self.bias_k,
             self.bias_v, self.add_zero_attn, self.dropout, self.out_proj.weight, self.out_proj.bias,
             training=self.training, key_padding_mask=key_padding_mask, need_weights=need_weights,
             attn_mask=attn_mask, average_attn_weights=average_attn_weights, is_causal=is_causal, **separate)
-        return (output.transpose(1, 0) if self.batch_first and query.dim() == 3 else output), weights
+        if self.batch_first and is_batched:
+            attn_output = attn_output.transpose(1, 0)
+            if blocked_by_tracing:  # torch keeps the traced slow path's layout the fast path's
+                attn_output = attn_output.contiguous()
+        return attn_output, attn_output_weights
+
+    def _why_no_fast_path(self, query, key, value, is_batched):
+        """Whether torch's checks (before those on the tensors themselves) keep this call off the fast path."""
+        return (not mha.get_fastpath_enabled() or not is_batched or query is not key or key is not value
+                or (self.in_proj_bias is not None and query.dtype != self.in_proj_bias.dtype)
+                or self.in_proj_weight is None or query.dtype != self.in_proj_weight.dtype or self.training
+                or self.num_heads % 2 != 0 or not self.batch_first or self.bias_k is not None
+                or self.bias_v is not None or self.add_zero_attn or not self._qkv_same_embed_dim
+                or is_autocast_enabled())
+
+    def merge_masks(self, attn_mask, key_padding_mask, query):
+        """The fast path's one mask and its type: 1 a key padding mask, 0 an attention mask, 2 both, expanded to
+        (batch, heads, length, length) and added; (None, None) without masks."""
+        if attn_mask is None:
+            return key_padding_mask, None if key_padding_mask is None else 1
+        batch_size, seq_len, _ = query.shape  # (the locals' names are the compiled graph's node names)
+        if attn_mask.dim() == 3:
+            attn_mask_expanded = attn_mask.view(batch_size, -1, seq_len, seq_len)
+        else:
+            attn_mask_expanded = attn_mask.view(1, 1, seq_len, seq_len).expand(batch_size, self.num_heads, -1, -1)
+        if key_padding_mask is None:
+            return attn_mask_expanded, 2
+        key_padding_mask_expanded = key_padding_mask.view(batch_size, 1, 1, seq_len).expand(-1, self.num_heads, -1, -1)
+        merged_mask = attn_mask_expanded + key_padding_mask_expanded
+        return merged_mask, 2
+
+
+def _has_hooks(module):
+    """Whether module or a module under it has forward (pre-)hooks (named_modules' memo set would stop a compile)."""
+    return len(module._forward_hooks) + len(module._forward_pre_hooks) > 0 or any(
+        _has_hooks(child) for child in module._modules.values() if child is not None)
+
+
+def _is_float(mask):
+    return mask is not None and mask.is_floating_point()
+
+
+def _is_make_fx_tracing():
+    """Whether make_fx records the ops now (its mode on the dispatcher's stack; torch checks the mode's type).
+    A compiled frame does not look (its graph is traced by AOT later)."""
+    return not is_compiling() and any(type(mode).__name__ == "ProxyTorchDispatchMode" for mode in current_modes())
 
 
 def _activation(activation):
@@ -132,12 +201,38 @@ class TransformerEncoderLayer(Module):
         src_key_padding_mask = F._canonical_mask(src_key_padding_mask, "src_key_padding_mask",
                                                  F._none_or_dtype(src_mask), "src_mask", src.dtype)
         src_mask = F._canonical_mask(src_mask, "src_mask", None, "", src.dtype, check_other=False)
-        x = src
+        if self._takes_fast_path(src):
+            attention = self.self_attn
+            merged_mask, mask_type = attention.merge_masks(src_mask, src_key_padding_mask, src)
+            return _transformer_encoder_layer_fwd(
+                src, attention.embed_dim, attention.num_heads, attention.in_proj_weight, attention.in_proj_bias,
+                attention.out_proj.weight, attention.out_proj.bias, self.activation_relu_or_gelu == 2,
+                self.norm_first, self.norm1.eps, self.norm1.weight, self.norm1.bias, self.norm2.weight,
+                self.norm2.bias, self.linear1.weight, self.linear1.bias, self.linear2.weight, self.linear2.bias,
+                merged_mask, mask_type)
+        x = src  # (the locals' names, x each time, are the compiled graph's node names)
         if self.norm_first:
             x = x + self._sa_block(self.norm1(x), src_mask, src_key_padding_mask, is_causal)
-            return x + self._ff_block(self.norm2(x))
-        x = self.norm1(x + self._sa_block(x, src_mask, src_key_padding_mask, is_causal))
-        return self.norm2(x + self._ff_block(x))
+            x = x + self._ff_block(self.norm2(x))
+        else:
+            x = self.norm1(x + self._sa_block(x, src_mask, src_key_padding_mask, is_causal))
+            x = self.norm2(x + self._ff_block(x))
+        return x
+
+    def _takes_fast_path(self, src):
+        """torch's checks, in its order (a compiled frame reads the parameters in it), for the one fused op; unlike
+        MultiheadAttention's, a compiled frame keeps it (only make_fx, a torch-function mode there, does not)."""
+        attention = self.self_attn
+        if (not mha.get_fastpath_enabled() or src.dim() != 3 or self.training or not attention.batch_first
+                or attention.in_proj_bias is None or not attention._qkv_same_embed_dim
+                or not self.activation_relu_or_gelu or self.norm1.eps != self.norm2.eps
+                or attention.num_heads % 2 == 1 or is_autocast_enabled()
+                or _has_hooks(self)):
+            return False
+        tensors = (src, attention.in_proj_weight, attention.in_proj_bias, attention.out_proj.weight,
+                   attention.out_proj.bias, self.norm1.weight, self.norm1.bias, self.norm2.weight, self.norm2.bias,
+                   self.linear1.weight, self.linear1.bias, self.linear2.weight, self.linear2.bias)
+        return not (_is_make_fx_tracing() or is_grad_enabled() and any(t.requires_grad for t in tensors))
 
     def _sa_block(self, x, attn_mask, key_padding_mask, is_causal=False):
         x = self.self_attn(x, x, x, attn_mask=attn_mask, key_padding_mask=key_padding_mask, need_weights=False,
@@ -145,7 +240,8 @@ class TransformerEncoderLayer(Module):
         return self.dropout1(x)
 
     def _ff_block(self, x):
-        return self.dropout2(self.linear2(self.dropout(self.activation(self.linear1(x)))))
+        x = self.linear2(self.dropout(self.activation(self.linear1(x))))
+        return self.dropout2(x)
 
 
 class TransformerDecoderLayer(Module):
