@@ -194,7 +194,7 @@ def clamp(x, min=None, max=None):
 
 def in_float32_for_half(dtype):
     """The dtype float16 computes in where ATen's opmath and torch's decompositions do, rounding once at the end."""
-    return _dtype.float32 if dtype is _dtype.float16 else dtype
+    return _dtype.opmath(dtype)
 
 
 def addc(name):  # addcmul, addcdiv: x + value * (t1 `name` t2)

@@ -45,7 +45,7 @@ class _Pickler(pickle.Pickler):
 
     def reducer_override(self, obj):
         if isinstance(obj, Tensor) and type(obj).__reduce_ex__ is Tensor.__reduce_ex__:
-            array = obj.numpy(force=True)
+            array = obj._np
             return _rebuild_tensor, (array.tobytes(), obj.dtype, tuple(array.shape), obj.requires_grad)
         return NotImplemented
 

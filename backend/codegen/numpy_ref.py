@@ -30,7 +30,7 @@ from . import CompiledKernel
 
 def _truncdiv(x, y):
     """C's x / y, toward zero, exact on integers: the floor quotient moved up where the signs differ."""
-    if x.dtype.kind == "f":
+    if _dtype.np_floating(x.dtype):
         return np.trunc(x / y)
     quotient = np.floor_divide(x, y)
     inexact = (np.remainder(x, y) != 0) & ((x < 0) != (y < 0))
@@ -65,7 +65,7 @@ _REDUCE = {"sum": np.sum, "prod": np.prod, "max": zero_tie(np.max), "min": zero_
 
 
 def _is_float(x):
-    return np.asarray(x).dtype.kind == "f"
+    return _dtype.np_floating(np.asarray(x).dtype)
 
 
 class NumpyKernel(CompiledKernel):

@@ -64,14 +64,14 @@ def _floor_like(fn):
     def compute(x):
         if x.dtype == np.bool_:
             raise _not_implemented(f"{fn.__name__}_vml_cpu", _dtype.bool_)
-        return fn(x) if x.dtype.kind == "f" else x.copy()
+        return fn(x) if _dtype.np_floating(x.dtype) else x.copy()
 
     compute.__name__ = fn.__name__
     return compute
 
 
 def _bitwise_not(x):
-    if x.dtype.kind == "f":
+    if _dtype.np_floating(x.dtype):
         raise _not_implemented("bitwise_not_cpu", _dtype.from_numpy(x.dtype))
     return np.invert(x)
 
@@ -111,7 +111,7 @@ def _float_kernel(fn, nargs=1, layout_order=None):
 
     def kernel(*args, **kwargs):
         dtype = floating(result_type(*args[:nargs]))
-        compute = _dtype.float32 if dtype is _dtype.float16 else dtype
+        compute = _dtype.opmath(dtype)
         with np.errstate(all="ignore"):
             return _ensure_array(fn(*(_np(t, compute) for t in args[:nargs]), *args[nargs:], **kwargs), dtype)
 

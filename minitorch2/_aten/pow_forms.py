@@ -51,7 +51,7 @@ NUMPY_FORMS = {
 def c_pow(a, b):
     """numpy's power, as C's pow where numpy's takes a sqrt (a broadcast exponent of 0.5)."""
     result = np.power(a, b)
-    if result.dtype.kind == "f" and np.any(np.asarray(b) == 0.5):
+    if _dtype.np_floating(result.dtype) and np.any(np.asarray(b) == 0.5):
         at_special = (np.asarray(b) == 0.5) & (np.isneginf(a) | (np.asarray(a) == 0))
         result = np.where(at_special, np.abs(a).astype(result.dtype), result)
     return result

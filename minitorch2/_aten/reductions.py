@@ -33,7 +33,7 @@ def sum_dtype(self, dtype):
 
 def _acc_np(dtype):
     """The numpy dtype ATen accumulates `dtype` in on the CPU (half sums in float)."""
-    return np.float32 if dtype is _dtype.float16 else dtype.np
+    return _dtype.opmath(dtype).np
 
 
 def _sum_kernel(self, dim=None, keepdim=False, *, dtype=None):
@@ -106,7 +106,7 @@ def zero_tie(np_fn, last=False):
     of zero differs between tied values; NaN and nonzero results are numpy's."""
     def fn(x, axis=None, keepdims=False):
         result = np.asarray(np_fn(x, axis=axis, keepdims=keepdims))
-        if x.dtype.kind != "f" or x.ndim == 0 or x.size == 0 or not (result == 0).any():
+        if not _dtype.np_floating(x.dtype) or x.ndim == 0 or x.size == 0 or not (result == 0).any():
             return result
         axes = tuple(range(x.ndim)) if axis is None else tuple(np.atleast_1d(axis) % x.ndim)
         kept = [d for d in range(x.ndim) if d not in axes]
@@ -164,7 +164,7 @@ def _arg_index(np_arg, name):
 def _nan_first(fn):
     def arg(x, axis=None):
         # torch propagates NaN: the index of the first NaN wins
-        if x.dtype.kind == "f":
+        if _dtype.np_floating(x.dtype):
             nan = np.isnan(x)
             if nan.any():
                 return np.where(nan.any(axis=axis), np.argmax(nan, axis=axis), fn(np.where(nan, 0, x), axis=axis))
@@ -218,7 +218,7 @@ def _var_kernel(self, dim=None, *, correction=None, keepdim=False, name="var", t
     ddof = 1 if correction is None else correction
     n = math.prod(self.shape[d] for d in dims)
     with np.errstate(all="ignore"):
-        x = self._np.astype(np.float64) if self.dtype is _dtype.float16 else self._np
+        x = self._np.astype(np.float64) if self.dtype in _dtype.HALVES else self._np
         if n - ddof > 0:
             return np.asarray(then(np.var(x, axis=dims, ddof=ddof, keepdims=keepdim))).astype(self.dtype.np)
         # ATen's warning, and the sum of squares divided by max(n - correction, 0), as ATen (np.var would warn)
