@@ -1,0 +1,83 @@
+"""bfloat16 across the OpInfo table: every aten overload tested in float16 (tests/minitorch2/opinfo.py) runs on
+bfloat16 samples built from the same generators, and its outputs, errors and in-place writes are compared with
+torch's bit for bit (ATen's CPU kernels compute bfloat16 in float32 and round once, as they do float16).
+
+Samples travel between the libraries through float32: neither torch's nor minitorch2's `from_numpy` takes
+ml_dtypes' bfloat16 arrays, and torch's `.numpy()` refuses bfloat16 tensors.
+"""
+import numpy as np
+import pytest
+import torch
+
+import minitorch2
+
+from .opinfo import DT, OP_DB, TensorArg
+from .test_ops import check_same_outcome, flatten, resolve, tensor_inputs
+
+pytestmark = pytest.mark.runtime
+
+# Overloads whose bfloat16 results differ from torch's, each with the reason (strict xfails: a fix turns them red).
+XFAILS = {}
+
+
+def build(obj, lib):
+    if isinstance(obj, TensorArg):
+        base = obj.base()
+        as_float32 = lib.from_numpy(np.array(base.astype(np.float32) if obj.dtype == "bfloat16" else base))
+        t = lib.empty(base.shape, dtype=getattr(lib, obj.dtype)).copy_(as_float32)
+        return obj.apply_layout(t)
+    if isinstance(obj, DT):
+        return getattr(lib, obj.name)
+    if isinstance(obj, (list, tuple)):
+        return type(obj)(build(o, lib) for o in obj)
+    if isinstance(obj, dict):
+        return {k: build(v, lib) for k, v in obj.items()}
+    return obj
+
+
+def call(lib, name, sample):
+    args, kwargs = build(sample.args, lib), build(sample.kwargs, lib)
+    try:
+        return args, kwargs, resolve(lib, name)(*args, **kwargs), None
+    except Exception as e:  # noqa: BLE001  (compared with torch's exception)
+        return args, kwargs, None, e
+
+
+def assert_same(ours, theirs, where, values):
+    if isinstance(theirs, torch.Tensor):
+        assert isinstance(ours, minitorch2.Tensor), f"{where}: {ours!r}"
+        assert repr(ours.dtype) == str(theirs.dtype), f"{where}: dtype {ours.dtype} != torch's {theirs.dtype}"
+        assert tuple(ours.shape) == tuple(theirs.shape), f"{where}: shape {tuple(ours.shape)} != {tuple(theirs.shape)}"
+        if values and theirs.is_floating_point():
+            np.testing.assert_array_equal(np.array(ours.detach().double().tolist()),
+                                          np.array(theirs.detach().double().tolist()), err_msg=where)
+        elif values:
+            assert ours.tolist() == theirs.tolist(), where
+    elif isinstance(theirs, (list, tuple)):
+        assert isinstance(ours, (list, tuple)) and len(ours) == len(theirs), f"{where}: {ours!r}"
+        for i, (o, t) in enumerate(zip(ours, theirs)):
+            assert_same(o, t, f"{where}[{i}]", values)
+    elif isinstance(theirs, float) and theirs != theirs:
+        assert ours != ours, f"{where}: {ours!r} != torch's nan"
+    else:
+        assert ours == theirs, f"{where}: {ours!r} != torch's {theirs!r}"
+
+
+def cases():
+    for op in OP_DB:
+        if "float16" in op.dtypes:
+            marks = [pytest.mark.xfail(strict=True, reason=XFAILS[op.name])] if op.name in XFAILS else []
+            yield pytest.param(op, id=op.name, marks=marks)
+
+
+@pytest.mark.parametrize("op", cases())
+def test_bfloat16_values_match_torch(op):
+    for sample in op.make_samples("bfloat16"):
+        t_args, t_kwargs, expected, t_exc = call(torch, op.name, sample)
+        m_args, m_kwargs, actual, m_exc = call(minitorch2, op.name, sample)
+        if not check_same_outcome(op.name, sample, m_exc, t_exc):
+            continue
+        where = f"{op.name}{sample}"
+        assert_same(actual, expected, where, op.values)
+        for i, (m_in, t_in) in enumerate(zip(tensor_inputs(m_args, m_kwargs), tensor_inputs(t_args, t_kwargs))):
+            assert_same(m_in, t_in, f"{where}: input {i} after the call", True)
