@@ -111,7 +111,7 @@ def _check_dot(self, tensor):
 
 def _dot_kernel(self, tensor):
     _check_dot(self, tensor)
-    return np.asarray(np.dot(self._np, tensor._np))
+    return np.asarray(_matmul(self, tensor))
 
 
 def _dot_meta(self, tensor):
@@ -133,7 +133,7 @@ def _check_mv(self, vec):
 
 def _mv_kernel(self, vec):
     _check_mv(self, vec)
-    return np.matmul(self._np, vec._np)
+    return _matmul(self, vec)
 
 
 def _mv_meta(self, vec):
