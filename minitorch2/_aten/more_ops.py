@@ -228,7 +228,8 @@ def _logsumexp_kernel(self, dim, keepdim=False):
     m = np.max(x, axis=dims, keepdims=True)
     m = np.where(np.isinf(m), 0, m)
     with np.errstate(all="ignore"):
-        out = np.log(np.sum(np.exp(x - m), axis=dims, keepdims=True)) + m
+        total = np.sum(np.exp(x - m), axis=dims, keepdims=True, dtype=_dtype.opmath(dtype).np)  # (halves: in float)
+        out = np.log(total.astype(dtype.np)) + m
     if not keepdim:
         out = np.squeeze(out, axis=dims)
     return np.asarray(out, dtype.np)

@@ -242,7 +242,7 @@ var = _contiguous_out((_var_kernel, _var_meta))
 def _var_mean_kernel(self, dim=None, *, correction=None, keepdim=False):
     dims = reduction_dims(dim, self.dim())
     return _var_kernel(self, dim, correction=correction, keepdim=keepdim, name="var_mean"), np.asarray(
-        np.mean(self._np, axis=dims, keepdims=keepdim)).astype(self.dtype.np)
+        np.mean(self._np, axis=dims, keepdims=keepdim, dtype=_acc_np(self.dtype))).astype(self.dtype.np)
 
 
 def _var_mean_meta(self, dim=None, *, correction=None, keepdim=False):

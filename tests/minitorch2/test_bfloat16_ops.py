@@ -19,7 +19,17 @@ from .test_ops import check_same_outcome, flatten, resolve, tensor_inputs
 pytestmark = pytest.mark.runtime
 
 # Overloads whose bfloat16 results differ from torch's, each with the reason (strict xfails: a fix turns them red).
-XFAILS = {}
+_STEPWISE = ("torch's bfloat16 kernel rounds to bfloat16 after each operator of its formula (Vectorized<BFloat16> "
+             "arithmetic); ours computes the formula in float32 and rounds once, as for float16")
+_SCALAR_TAIL = ("torch's rsqrt rounds sqrt to bfloat16 before 1/x in the scalar tail of its vectorized loop (elements "
+                "past the last full vector): one ulp apart on a few elements")
+_ORDER = "torch accumulates bfloat16 in another order or precision here: one ulp apart on one element"
+XFAILS = {
+    "special_entr.default": _STEPWISE, "logit_.default": _STEPWISE, "xlogy_.Scalar_Other": _STEPWISE,
+    "rsqrt.default": _SCALAR_TAIL, "rsqrt_.default": _SCALAR_TAIL,
+    "prod.default": _ORDER, "index_add.default": _ORDER, "index_add_.default": _ORDER, "scatter_reduce.two": _ORDER,
+    "scatter_reduce_.two": _ORDER,
+}
 
 
 def build(obj, lib):
