@@ -28,7 +28,7 @@ from minitorch2.fx.experimental.symbolic_shapes import python_step
 
 from .. import loop_ir as L
 from .. import speed
-from . import llvm_ops, numpy_ref
+from . import llvm_bfloat16, llvm_ops, numpy_ref
 from .llvm_builder import (INDEX_OUT_OF_RANGE, ZERO_DIVISION, FunctionBuilder, Value, const, is_unsigned, memory_type,
                            register_type)
 from .llvm_ops import combine
@@ -119,6 +119,8 @@ class KernelEmitter:
             value = llvm_ops.BINARY["add"](self.b, self.load_element(arg, pointer, store.buffer), value)
         if arg.dtype is dt.bool_:
             value = self.b.convert("zext", value, dt.uint8, hint="byte")
+        if arg.dtype is dt.bfloat16:
+            value = llvm_bfloat16.stored_bits(self.b, value)
         self.b.do(f"store {memory_type(arg.dtype)} {value.ref}, ptr {pointer}")
 
     # ---- reductions ----
@@ -255,6 +257,8 @@ class KernelEmitter:
     def load_element(self, arg, pointer, hint):
         loaded = Value(self.b.op(f"{hint}.load", f"load {memory_type(arg.dtype)}, ptr {pointer}"),
                        dt.uint8 if arg.dtype is dt.bool_ else arg.dtype)
+        if arg.dtype is dt.bfloat16:
+            return llvm_bfloat16.load(self.b, loaded.ref)
         return llvm_ops.cast(self.b, loaded, dt.bool_) if arg.dtype is dt.bool_ else loaded
 
     def element_pointer(self, arg, index, hint):

@@ -12,6 +12,7 @@ from minitorch2 import _dtype as dt
 from minitorch2._aten.transcendental_bits import TANH_ROUNDS_TO_ONE
 
 from .. import loop_ir as L
+from . import llvm_bfloat16
 from .llvm_builder import FLOAT_SUFFIXES, ZERO_DIVISION, Value, const, is_unsigned, register_type
 
 
@@ -32,6 +33,10 @@ def cast(b, x, dtype):
     source = x.dtype
     if source is dtype:
         return x
+    if source is dt.bfloat16:  # a float32 register
+        return cast(b, Value(x.ref, dt.float32), dtype)
+    if dtype is dt.bfloat16:
+        return llvm_bfloat16.rounded(b, cast(b, x, dt.float32))
     if dtype is dt.bool_:
         return truthy(b, x)
     if dtype is dt.float16 and source not in (dt.float16, dt.float32):  # via float32, as c10::Half rounds
@@ -74,6 +79,8 @@ LIBM = set(L.TRANSCENDENTAL) - {"sigmoid"}  # float32: expf, ...
 def in_float32(emit):
     """float16 math runs in float32 and rounds once at the end, as torch's CPU kernels do."""
     def emit_via_float32(b, *args):
+        if args[0].dtype is dt.bfloat16:  # float32 already, rounded at the store
+            return Value(emit(b, *(cast(b, arg, dt.float32) for arg in args)).ref, dt.bfloat16)
         if args[0].dtype is not dt.float16:
             return emit(b, *args)
         return cast(b, emit(b, *(cast(b, arg, dt.float32) for arg in args)), dt.float16)
