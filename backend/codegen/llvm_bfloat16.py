@@ -2,8 +2,9 @@
 
 Codegen layer, beside `llvm_ops.py` (casts) and `llvm_emit.py` (loads and stores). A bfloat16 is the top half of a
 float32, so a load widens its bits into a float32 register and every op on it runs in float32, unrounded, until a
-store or an explicit conversion rounds it to nearest-even (NaN to the quiet NaN 0x7FC0), as c10::BFloat16 rounds.
-That is what torch's Inductor compiles bfloat16 pointwise code to on the CPU: loads upcast to float, stores round.
+store rounds it to nearest-even (NaN to the quiet NaN 0x7FC0), as c10::BFloat16 rounds. That is what torch's
+Inductor compiles bfloat16 code to on the CPU (its C++ kernels' "lowp legalization"): loads upcast to float,
+a conversion to bfloat16 inside a kernel is one to float, stores round.
 """
 from minitorch2 import _dtype as dt
 

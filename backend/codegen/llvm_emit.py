@@ -168,7 +168,9 @@ class KernelEmitter:
             accumulate(env, acc)
         slot, dtype = (position_acc, INDEX) if is_arg else (acc, value_dtype)
         result = Value(b.op(reduce.temp, f"load {register_type(dtype)}, ptr {slot}"), dtype)
-        self.temps[reduce.temp] = llvm_ops.cast(b, result, reduce.dtype)
+        result = llvm_ops.cast(b, result, reduce.dtype)
+        # (bfloat16: rounded, as torch's reduction stores its result to a buffer its consumer reads)
+        self.temps[reduce.temp] = llvm_bfloat16.rounded(b, result) if reduce.dtype is dt.bfloat16 else result
 
     def new_accumulator(self, hint, kind, dtype):
         slot = self.b.alloca(hint, register_type(dtype))

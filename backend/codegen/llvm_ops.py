@@ -35,8 +35,8 @@ def cast(b, x, dtype):
         return x
     if source is dt.bfloat16:  # a float32 register
         return cast(b, Value(x.ref, dt.float32), dtype)
-    if dtype is dt.bfloat16:
-        return llvm_bfloat16.rounded(b, cast(b, x, dt.float32))
+    if dtype is dt.bfloat16:  # unrounded until stored, as torch's Inductor legalizes a conversion inside a kernel
+        return Value(cast(b, x, dt.float32).ref, dt.bfloat16)
     if dtype is dt.bool_:
         return truthy(b, x)
     if dtype is dt.float16 and source not in (dt.float16, dt.float32):  # via float32, as c10::Half rounds
