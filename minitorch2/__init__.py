@@ -8,8 +8,8 @@ pipeline built on top of it (frontend/, autograd/, partition/, backend/).
 import math
 
 from ._dtype import (
-    bool_ as bool, bfloat16, dtype, float16, float32, float64, get_default_dtype, int8, int16, int32, int64, promote_types,
-    set_default_dtype, uint8, can_cast,
+    bool_ as bool, dtype, float16, float32, float64, get_default_dtype, int8, int16, int32, int64, promote_types,
+    set_default_dtype, uint8, can_cast, bfloat16,
 )
 from ._dtype import float16 as half, float32 as float, float64 as double, int64 as long, int32 as int, int16 as short
 from ._tensor import Size, Tensor, device

@@ -59,16 +59,12 @@ _BY_NAME.update(half=float16, float=float32, double=float64, long=int64, int=int
 
 
 HALVES = (float16, bfloat16)  # the 16-bit floats, which ATen's CPU kernels compute in float32
+NP_FLOATS = frozenset((float16.np, bfloat16.np, float32.np, float64.np))  # (bfloat16's numpy kind is "V", not "f")
 
 
+# The dtype ATen's CPU kernels compute `d` in ("opmath"): float32 for the halves, rounded once at the end.
 def opmath(d):
-    """The dtype ATen's CPU kernels compute `d` in ("opmath"): float32 for the halves, rounded once at the end."""
     return float32 if d in HALVES else d
-
-
-def np_floating(np_dtype):
-    """Whether a numpy dtype holds floats (ml_dtypes' bfloat16 is of kind "V", not "f")."""
-    return np_dtype.kind == "f" or np_dtype == bfloat16.np
 
 
 def from_name(name):
@@ -173,8 +169,7 @@ def complex_unsupported(value, where):
 
 
 _C_NAMES = {"int64": "int64_t", "int32": "int", "int16": "int16_t", "int8": "int8_t", "uint8": "uint8_t",
-            "float32": "float", "float64": "double", "float16": "c10::Half", "bool": "bool",
-            "bfloat16": "c10::BFloat16"}
+            "float32": "float", "float64": "double", "float16": "c10::Half", "bfloat16": "c10::BFloat16", "bool": "bool"}
 
 
 def unpack_int(value):

@@ -99,7 +99,7 @@ def copy_as_aten(destination, values):
     """np.copyto converting as ATen's CPU kernels convert: numpy's C casts, but for float64 to uint8, which ATen
     truncates through int64 (2.**31 + 5 becomes 5, not 0); NaN, inf and out-of-range floats without a word."""
     values = np.asarray(values)
-    if not _dtype.np_floating(values.dtype):
+    if values.dtype not in _dtype.NP_FLOATS:
         return np.copyto(destination, values, casting="unsafe")
     with np.errstate(invalid="ignore", over="ignore"):
         if values.dtype == np.float64 and destination.dtype == np.uint8:

@@ -11,9 +11,19 @@ from minitorch2 import _dtype as dt
 from .llvm_builder import Value
 
 
-def load(b, bits):
-    """A bfloat16 element (its `i16` bits) as the float32 register holding it."""
-    wide = b.op("bf16.wide", f"zext i16 {bits} to i32")
+def cast(b, x, dtype, cast_float32):
+    """llvm_ops.cast to or from bfloat16 (`cast_float32` casts the float32 register): to bfloat16 stays unrounded
+    until stored, as torch's Inductor legalizes a conversion inside a kernel."""
+    if x.dtype is dt.bfloat16:
+        return cast_float32(b, Value(x.ref, dt.float32), dtype)
+    return Value(cast_float32(b, x, dt.float32).ref, dt.bfloat16)
+
+
+def as_loaded(b, loaded, dtype):
+    """A loaded element as its register: a bfloat16's `i16` bits widened to the float32 holding it."""
+    if dtype is not dt.bfloat16:
+        return loaded
+    wide = b.op("bf16.wide", f"zext i16 {loaded.ref} to i32")
     shifted = b.op("bf16.bits", f"shl i32 {wide}, 16")
     return Value(b.op("bf16", f"bitcast i32 {shifted} to float"), dt.bfloat16)
 
@@ -29,7 +39,15 @@ def rounded(b, x):
     return Value(b.op("bf16", f"bitcast i32 {bits} to float"), dt.bfloat16)
 
 
-def stored_bits(b, x):
-    """The `i16` bits a store writes for a bfloat16 value (rounded: ops leave theirs in float32)."""
+def as_reduced(b, x):
+    """A reduction's result: a bfloat16 one rounded, as torch's is stored to the buffer its consumer reads."""
+    return rounded(b, x) if x.dtype is dt.bfloat16 else x
+
+
+def as_stored(b, x, dtype):
+    """What a store writes for a value of the buffer's `dtype`: a bfloat16's `i16` bits, rounded (ops leave their
+    values in float32)."""
+    if dtype is not dt.bfloat16:
+        return x
     bits = b.op("bf16.bits", f"bitcast float {rounded(b, x).ref} to i32")
     return Value(b.op("bf16.bits", f"trunc i32 {b.op('bf16.high', f'lshr i32 {bits}, 16')} to i16"), dt.int16)

@@ -119,8 +119,7 @@ class KernelEmitter:
             value = llvm_ops.BINARY["add"](self.b, self.load_element(arg, pointer, store.buffer), value)
         if arg.dtype is dt.bool_:
             value = self.b.convert("zext", value, dt.uint8, hint="byte")
-        if arg.dtype is dt.bfloat16:
-            value = llvm_bfloat16.stored_bits(self.b, value)
+        value = llvm_bfloat16.as_stored(self.b, value, arg.dtype)
         self.b.do(f"store {memory_type(arg.dtype)} {value.ref}, ptr {pointer}")
 
     # ---- reductions ----
@@ -168,9 +167,7 @@ class KernelEmitter:
             accumulate(env, acc)
         slot, dtype = (position_acc, INDEX) if is_arg else (acc, value_dtype)
         result = Value(b.op(reduce.temp, f"load {register_type(dtype)}, ptr {slot}"), dtype)
-        result = llvm_ops.cast(b, result, reduce.dtype)
-        # (bfloat16: rounded, as torch's reduction stores its result to a buffer its consumer reads)
-        self.temps[reduce.temp] = llvm_bfloat16.rounded(b, result) if reduce.dtype is dt.bfloat16 else result
+        self.temps[reduce.temp] = llvm_bfloat16.as_reduced(b, llvm_ops.cast(b, result, reduce.dtype))
 
     def new_accumulator(self, hint, kind, dtype):
         slot = self.b.alloca(hint, register_type(dtype))
@@ -259,8 +256,7 @@ class KernelEmitter:
     def load_element(self, arg, pointer, hint):
         loaded = Value(self.b.op(f"{hint}.load", f"load {memory_type(arg.dtype)}, ptr {pointer}"),
                        dt.uint8 if arg.dtype is dt.bool_ else arg.dtype)
-        if arg.dtype is dt.bfloat16:
-            return llvm_bfloat16.load(self.b, loaded.ref)
+        loaded = llvm_bfloat16.as_loaded(self.b, loaded, arg.dtype)
         return llvm_ops.cast(self.b, loaded, dt.bool_) if arg.dtype is dt.bool_ else loaded
 
     def element_pointer(self, arg, index, hint):

@@ -33,10 +33,8 @@ def cast(b, x, dtype):
     source = x.dtype
     if source is dtype:
         return x
-    if source is dt.bfloat16:  # a float32 register
-        return cast(b, Value(x.ref, dt.float32), dtype)
-    if dtype is dt.bfloat16:  # unrounded until stored, as torch's Inductor legalizes a conversion inside a kernel
-        return Value(cast(b, x, dt.float32).ref, dt.bfloat16)
+    if dt.bfloat16 in (source, dtype):
+        return llvm_bfloat16.cast(b, x, dtype, cast)
     if dtype is dt.bool_:
         return truthy(b, x)
     if dtype is dt.float16 and source not in (dt.float16, dt.float32):  # via float32, as c10::Half rounds
@@ -77,13 +75,11 @@ LIBM = set(L.TRANSCENDENTAL) - {"sigmoid"}  # float32: expf, ...
 
 
 def in_float32(emit):
-    """float16 math runs in float32 and rounds once at the end, as torch's CPU kernels do."""
+    """float16 math runs in float32 and rounds once at the end, as torch's CPU kernels do (bfloat16: at its store)."""
     def emit_via_float32(b, *args):
-        if args[0].dtype is dt.bfloat16:  # float32 already, rounded at the store
-            return Value(emit(b, *(cast(b, arg, dt.float32) for arg in args)).ref, dt.bfloat16)
-        if args[0].dtype is not dt.float16:
+        if args[0].dtype not in dt.HALVES:
             return emit(b, *args)
-        return cast(b, emit(b, *(cast(b, arg, dt.float32) for arg in args)), dt.float16)
+        return cast(b, emit(b, *(cast(b, arg, dt.float32) for arg in args)), args[0].dtype)
     return emit_via_float32
 
 

@@ -30,7 +30,7 @@ from . import CompiledKernel
 
 def _truncdiv(x, y):
     """C's x / y, toward zero, exact on integers: the floor quotient moved up where the signs differ."""
-    if _dtype.np_floating(x.dtype):
+    if x.dtype in _dtype.NP_FLOATS:
         return np.trunc(x / y)
     quotient = np.floor_divide(x, y)
     inexact = (np.remainder(x, y) != 0) & ((x < 0) != (y < 0))
@@ -65,7 +65,7 @@ _REDUCE = {"sum": np.sum, "prod": np.prod, "max": zero_tie(np.max), "min": zero_
 
 
 def _is_float(x):
-    return _dtype.np_floating(np.asarray(x).dtype)
+    return np.asarray(x).dtype in _dtype.NP_FLOATS
 
 
 class NumpyKernel(CompiledKernel):

@@ -409,7 +409,7 @@ copysign = binary(lambda a, b, dtype: np.copysign(a, b), out="float")
 def _nanmedian_rows(rows):
     """The lower median of each row's non-NaN values and its index; NaN (index 0) for a row of NaNs only."""
     order = np.argsort(rows, axis=-1, kind="stable")  # NaNs sort last
-    counts = (~np.isnan(rows)).sum(-1) if _dtype.np_floating(rows.dtype) else np.full(rows.shape[:-1], rows.shape[-1])
+    counts = (~np.isnan(rows)).sum(-1) if rows.dtype in _dtype.NP_FLOATS else np.full(rows.shape[:-1], rows.shape[-1])
     index = np.take_along_axis(order, np.maximum((counts - 1) // 2, 0)[..., None], -1)[..., 0]
     return np.take_along_axis(rows, index[..., None], -1)[..., 0], np.where(counts == 0, 0, index)
 

@@ -112,7 +112,7 @@ def _scatter_reduce_kernel(self, dim, index, src, reduce, *, include_self=True):
 
 def _identity(value, dtype):
     """A reduction's starting value in `dtype`: +-inf for floats, the extreme integers otherwise."""
-    if np.isinf(value) and not _dtype.np_floating(dtype):
+    if np.isinf(value) and dtype not in _dtype.NP_FLOATS:
         info = np.iinfo(dtype) if dtype.kind in "iu" else None
         return (info.max if value > 0 else info.min) if info else value > 0
     return value

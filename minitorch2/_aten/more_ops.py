@@ -33,7 +33,7 @@ def _lgamma(x):
 
 
 def _frac(x):
-    if not _dtype.np_floating(x.dtype):
+    if x.dtype not in _dtype.NP_FLOATS:
         raise _not_implemented("frac_cpu", _dtype.from_numpy(x.dtype))
     return x - np.trunc(x)
 
@@ -152,7 +152,7 @@ logit_backward = _laid_out(_logit_backward_kernel, _logit_backward_meta)
 
 def _nan_to_num_kernel(self, nan=None, posinf=None, neginf=None):
     x = self._np
-    if not _dtype.np_floating(x.dtype):
+    if x.dtype not in _dtype.NP_FLOATS:
         return x.copy()
     info = np.finfo(x.dtype)
     with np.errstate(all="ignore"):

@@ -22,7 +22,7 @@ from .meta_util import with_strides, wrap_dim
 from .pointwise_arithmetic import _any_dtype, _check_int_division, _refused_in_meta
 from .pointwise_factories import _ensure_array, _float_dtype, _laid_out, _not_implemented, _np, binary, unary_float
 from .pointwise_unary import _float_kernel, rounded_from_double
-from .reductions import _acc_np, sum_dtype
+from .reductions import sum_dtype
 
 aten = ops.aten
 
@@ -182,8 +182,8 @@ def _scan(np_fn):
         d = wrap_dim(dim, self.dim())
         if self.dim() == 0:
             return self._np.astype(out_dtype.np).copy()
-        result = np_fn(self._np, axis=d, dtype=_acc_np(out_dtype))
-        if np_fn is np.cumsum and _dtype.np_floating(result.dtype):
+        result = np_fn(self._np, axis=d, dtype=_dtype.opmath(out_dtype).np)
+        if np_fn is np.cumsum and result.dtype in _dtype.NP_FLOATS:
             result += 0.0
         return np.ascontiguousarray(result, out_dtype.np)
 

@@ -52,7 +52,7 @@ NUMPY_FORMS = {
 def c_pow(a, b):
     """numpy's power, as C's pow where numpy's takes a sqrt (a broadcast exponent of 0.5)."""
     result = np.power(a, b)
-    if _dtype.np_floating(result.dtype) and np.any(np.asarray(b) == 0.5):
+    if result.dtype in _dtype.NP_FLOATS and np.any(np.asarray(b) == 0.5):
         at_special = (np.asarray(b) == 0.5) & (np.isneginf(a) | (np.asarray(a) == 0))
         result = np.where(at_special, np.abs(a).astype(result.dtype), result)
     return result
