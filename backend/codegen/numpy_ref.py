@@ -140,7 +140,7 @@ class _Evaluator:
             pick = np.argmax if stmt.reduction_type == "argmax" else np.argmin
             return pick(flat, axis=-1).astype(np.int64)
         with np.errstate(all="ignore"):
-            return _REDUCE[stmt.reduction_type](value, axis=tuple(range(depth, total))).astype(stmt.dtype.np)
+            return _in_registers(_REDUCE[stmt.reduction_type](value, axis=tuple(range(depth, total))).astype(stmt.dtype.np))
 
     def index(self, index, env, temps):
         if isinstance(index, L.Var):
@@ -161,17 +161,17 @@ class _Evaluator:
 
     def value(self, value, env, temps):
         if isinstance(value, L.Load):
-            return self.arrays[value.buffer][self.index(value.index, env, temps)]
+            return _in_registers(self.arrays[value.buffer][self.index(value.index, env, temps)])
         if isinstance(value, L.Constant):
-            return np.array(value.value, dtype=value.dtype.np)
+            return np.array(value.value, dtype=_register(value.dtype))
         if isinstance(value, L.IndexValue):
-            return np.asarray(self.index(value.index, env, temps)).astype(value.dtype.np)
+            return np.asarray(self.index(value.index, env, temps)).astype(_register(value.dtype))
         if isinstance(value, L.Temp):
             return temps[value.name]
         if isinstance(value, L.Op):
             args = [self.value(a, env, temps) for a in value.args]
             with np.errstate(all="ignore"):
-                return np.asarray(_apply(value.name, args, value.dtype)).astype(value.dtype.np, copy=False)
+                return np.asarray(_apply(value.name, args, value.dtype)).astype(_register(value.dtype), copy=False)
         raise TypeError(f"not a value: {value!r}")
 
 
@@ -199,11 +199,19 @@ def _apply(name, args, dtype):
     return _BINARY[name](*args)
 
 
+def _register(dtype):  # bfloat16 computes in float32, rounded where stored, as the LLVM kernels (llvm_bfloat16.py)
+    return np.dtype(np.float32) if dtype is _dtype.bfloat16 else dtype.np
+
+
+def _in_registers(x):
+    return x.astype(np.float32) if x.dtype == _dtype.bfloat16.np else x
+
+
 def _to_dtype(x, dtype):
     x = np.asarray(x)
     if dtype is _dtype.bool_:
         return x != 0
-    copy_as_aten(result := np.empty(x.shape, dtype.np), x)  # (a C cast truncates toward zero)
+    copy_as_aten(result := np.empty(x.shape, _register(dtype)), x)  # (a C cast truncates toward zero)
     return result
 
 
