@@ -140,7 +140,8 @@ class _Evaluator:
             pick = np.argmax if stmt.reduction_type == "argmax" else np.argmin
             return pick(flat, axis=-1).astype(np.int64)
         with np.errstate(all="ignore"):
-            return _in_registers(_REDUCE[stmt.reduction_type](value, axis=tuple(range(depth, total))).astype(stmt.dtype.np))
+            total = _REDUCE[stmt.reduction_type](value, axis=tuple(range(depth, total)))
+            return total.astype(stmt.dtype.np).astype(_register(stmt.dtype))
 
     def index(self, index, env, temps):
         if isinstance(index, L.Var):
@@ -161,7 +162,7 @@ class _Evaluator:
 
     def value(self, value, env, temps):
         if isinstance(value, L.Load):
-            return _in_registers(self.arrays[value.buffer][self.index(value.index, env, temps)])
+            return self.arrays[value.buffer][self.index(value.index, env, temps)].astype(_register(value.dtype))
         if isinstance(value, L.Constant):
             return np.array(value.value, dtype=_register(value.dtype))
         if isinstance(value, L.IndexValue):
@@ -202,9 +203,6 @@ def _apply(name, args, dtype):
 def _register(dtype):  # bfloat16 computes in float32, rounded where stored, as the LLVM kernels (llvm_bfloat16.py)
     return np.dtype(np.float32) if dtype is _dtype.bfloat16 else dtype.np
 
-
-def _in_registers(x):
-    return x.astype(np.float32) if x.dtype == _dtype.bfloat16.np else x
 
 
 def _to_dtype(x, dtype):

@@ -22,10 +22,9 @@ def _check_same_dtype(name, *tensors, empty_result=False):
 
 def _matmul(a, b, keep_half=True):
     """np.matmul, with half operands multiplied in float32 as ATen's CPU kernels accumulate them."""
-    if a.dtype in _dtype.HALVES:
-        product = np.matmul(a._np.astype(np.float32), b._np.astype(np.float32))
-        return product.astype(a.dtype.np) if keep_half else product
-    return np.matmul(a._np, b._np)
+    compute = _dtype.opmath(a.dtype).np
+    product = np.matmul(a._np.astype(compute, copy=False), b._np.astype(compute, copy=False))
+    return product.astype(a.dtype.np, copy=False) if keep_half else product
 
 
 def _mm_shape(a, b, name="mm"):
