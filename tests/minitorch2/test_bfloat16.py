@@ -181,3 +181,17 @@ def test_autocast_on_a_small_mlp_is_torchs(dtype_name):
     assert ours[2] == pytest.approx(theirs[2], rel=2e-7)  # (float16's loss: torch's vectorized log_softmax, one ulp)
     for mine, expected in zip(ours[3], theirs[3]):
         np.testing.assert_allclose(mine, expected, rtol=0, atol=2 ** -7 * np.abs(expected).max())
+
+
+def test_a_module_converted_with_bfloat16_runs_as_torchs():
+    def run(lib):
+        rng = np.random.default_rng(1)
+        model = lib.nn.Sequential(lib.nn.Linear(4, 8), lib.nn.ReLU(), lib.nn.Linear(8, 2))
+        with lib.no_grad():
+            for p in model.parameters():
+                p.copy_(lib.tensor(rng.standard_normal(tuple(p.shape)).astype(np.float32)))
+        model = model.bfloat16()
+        x = lib.linspace(-1, 1, 12).reshape(3, 4).bfloat16()
+        return [repr(p.dtype) for p in model.parameters()], floats(model(x))
+
+    assert run(minitorch2) == run(torch)
