@@ -169,3 +169,23 @@ def test_a_gpt_like_model_trains_in_bfloat16_as_torch_compile(backend):
     for step_ours, step_theirs in zip(ours[1], theirs[1]):
         for mine, expected in zip(step_ours, step_theirs):  # (to bfloat16's resolution at each gradient's scale)
             np.testing.assert_allclose(mine, expected, rtol=0, atol=2 ** -5 * np.abs(expected).max())
+
+
+@pytest.mark.parametrize("backend", ["eager", "aot_eager", "inductor"])
+def test_a_bfloat16_autocast_block_inside_a_compiled_frame_is_torchs(backend):
+    def run(lib):
+        rng = np.random.default_rng(0)
+        x, w = [lib.tensor(rng.standard_normal(s).astype(np.float32)) for s in ((4, 8), (6, 8))]
+
+        def f(x, w):
+            with lib.autocast("cpu", dtype=lib.bfloat16):
+                y = lib.nn.functional.linear(x, w)
+                z = lib.relu(y) * 2
+            return z.float().sum(-1), y
+
+        out, y = lib.compile(f, backend=backend)(x, w)
+        return out.tolist(), str(y.dtype), y.float().tolist()
+
+    frontend.reset()
+    torch._dynamo.reset()
+    assert run(minitorch2) == run(torch)
