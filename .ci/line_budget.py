@@ -84,6 +84,8 @@ OUTSIDE_THE_LESSON = {
         "minitorch2/_aten/pow_forms.py",
         # float16 to the last bit in compiled graphs: the decompositions torch computes in float32 and rounds once
         "minitorch2/_aten/half_opmath.py",
+        # bfloat16 in the LLVM backend (a dtype numpy lacks): float32 registers, 16-bit memory, rounding at stores
+        "backend/codegen/llvm_bfloat16.py",
         # the optimizers' in-place steps computed in self's memory (add_ with alpha by BLAS's axpy, ATen's fma)
         "minitorch2/_aten/inplace_fast.py",
         # out= arguments of the torch-level functions; torch.fx's subgraph rewriter (replace_pattern)

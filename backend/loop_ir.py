@@ -504,7 +504,7 @@ class Reduce:
             return self.value.dtype
         if self.reduction_type in ("any", "all"):
             return dt.uint8
-        return dt.float32 if self.reduction_type in ("sum", "prod") and self.dtype is dt.float16 else self.dtype
+        return dt.float32 if self.reduction_type in ("sum", "prod") and self.dtype in dt.HALVES else self.dtype
 
 
 def reduction_identity(kind, dtype):

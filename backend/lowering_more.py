@@ -67,7 +67,7 @@ def lerp(start, end, weight):
         from_end = P.op("sub", e, P.op("mul", P.op("sub", e, s), P.op("sub", P.constant(1, w.dtype), w)))
         return P.cast(P.op("where", small, from_start, from_end), ir.promote(start, end))
 
-    return P.pointwise(body, start, end, weight, compute_dtype=P.in_float32_for_half(ir.promote(start, end)))
+    return P.pointwise(body, start, end, weight, compute_dtype=_dtype.opmath(ir.promote(start, end)))
 
 
 LOWERINGS = {"flip": flip, "repeat": repeat, "cumsum": scan, "cumprod": scan, "new_empty_strided": new_empty_strided,

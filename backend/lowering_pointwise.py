@@ -192,16 +192,11 @@ def clamp(x, min=None, max=None):
     return pointwise(body, x, *bounds, compute_dtype=ir.promote(x, *bounds))
 
 
-def in_float32_for_half(dtype):
-    """The dtype float16 computes in where ATen's opmath and torch's decompositions do, rounding once at the end."""
-    return _dtype.float32 if dtype is _dtype.float16 else dtype
-
-
 def addc(name):  # addcmul, addcdiv: x + value * (t1 `name` t2)
     def lower(x, t1, t2, value=1):
         dtype = ir.promote(x, t1, t2)
         return pointwise(lambda a, b, c, s: cast(op("add", a, op("mul", s, op(name, b, c))), dtype), x, t1, t2, value,
-                         compute_dtype=in_float32_for_half(dtype))
+                         compute_dtype=_dtype.opmath(dtype))
     return lower
 
 

@@ -79,7 +79,7 @@ def _count(x, dims):
 
 
 def mean(x, dims=None, keepdim=False, *, dtype=None):
-    return _divided(make_reduction(x, dims, keepdim, "sum", P.in_float32_for_half(dtype or P.float_dtype(x))),
+    return _divided(make_reduction(x, dims, keepdim, "sum", _dtype.opmath(dtype or P.float_dtype(x))),
                     _count(x, dims), dtype or P.float_dtype(x))
 
 
@@ -102,7 +102,7 @@ def value_and_index(kind):
 
 def var(x, dims=None, *, correction=None, keepdim=False):
     correction = 1 if correction is None else correction
-    compute = P.in_float32_for_half(P.float_dtype(x))
+    compute = _dtype.opmath(P.float_dtype(x))
     centered = P.sub(x, mean(x, dims, True, dtype=compute))
     squares = make_reduction(P.pointwise(lambda v: P.op("mul", v, v), centered), dims, keepdim, "sum", compute)
     return _divided(squares, L.size_max(_count(x, dims) - correction, 0), P.float_dtype(x))

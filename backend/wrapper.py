@@ -218,7 +218,7 @@ def input_storage(tensor, size, stride):
         raise ValueError(f"compiled graph called with a tensor of shape {tuple(tensor.shape)}, compiled for {size}")
     if tensor._storage is not None and (tensor._stride == stride or _same_strides(tensor, size, stride)):
         return tensor._storage[tensor._offset:] if tensor._offset else tensor._storage
-    return _laid_out(tensor.numpy(), size, stride)
+    return _laid_out(tensor._np, size, stride)
 
 
 def _same_strides(tensor, size, stride):
@@ -290,7 +290,7 @@ extern_call = fallback_call  # an extern kernel that is an eager op by design (c
 
 def to_buffer(result, size, stride):
     """An eager kernel's output as a flat array with the layout the graph was compiled for."""
-    array = result.numpy() if isinstance(result, Tensor) else np.asarray(result)
+    array = result._np if isinstance(result, Tensor) else np.asarray(result)
     if array.flags.c_contiguous and list(stride) == ir.contiguous_strides(size):
         return array.reshape(-1)
     return _laid_out(array, size, stride)

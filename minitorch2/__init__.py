@@ -9,7 +9,7 @@ import math
 
 from ._dtype import (
     bool_ as bool, dtype, float16, float32, float64, get_default_dtype, int8, int16, int32, int64, promote_types,
-    set_default_dtype, uint8, can_cast,
+    set_default_dtype, uint8, can_cast, bfloat16,
 )
 from ._dtype import float16 as half, float32 as float, float64 as double, int64 as long, int32 as int, int16 as short
 from ._tensor import Size, Tensor, device
@@ -55,7 +55,8 @@ from .serialization import load, save  # noqa: E402,F401
 from ._functions_nn_level import *  # noqa: E402,F401,F403  (torch.conv2d, torch.layer_norm, torch.vmap, ...)
 from ._type_info import finfo, iinfo  # noqa: E402,F401
 from ._legacy_tensor_types import (  # noqa: E402,F401
-    BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor, HalfTensor, IntTensor, LongTensor, ShortTensor)
+    BFloat16Tensor, BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor, HalfTensor, IntTensor, LongTensor,
+    ShortTensor)
 from ._settings import (  # noqa: E402,F401
     are_deterministic_algorithms_enabled, get_float32_matmul_precision, get_num_threads,
     is_deterministic_algorithms_warn_only_enabled, set_float32_matmul_precision, set_num_threads,

@@ -11,6 +11,7 @@ belongs to a higher *category* (bool < integer < floating). So `int_tensor + 1.5
 """
 import math
 
+import ml_dtypes
 import numpy as np
 
 from ._sym import SymBool, SymInt
@@ -47,13 +48,23 @@ int16 = dtype("int16", np.int16, 1)
 int32 = dtype("int32", np.int32, 1)
 int64 = dtype("int64", np.int64, 1)
 float16 = dtype("float16", np.float16, 2)
+bfloat16 = dtype("bfloat16", ml_dtypes.bfloat16, 2)  # numpy has none: ml_dtypes' (its kind is "V")
 float32 = dtype("float32", np.float32, 2)
 float64 = dtype("float64", np.float64, 2)
 
-ALL = (bool_, uint8, int8, int16, int32, int64, float16, float32, float64)
+ALL = (bool_, uint8, int8, int16, int32, int64, float16, bfloat16, float32, float64)
 _BY_NUMPY = {d.np: d for d in ALL}
 _BY_NAME = {d.name: d for d in ALL}
 _BY_NAME.update(half=float16, float=float32, double=float64, long=int64, int=int32, short=int16)
+
+
+HALVES = (float16, bfloat16)  # the 16-bit floats, which ATen's CPU kernels compute in float32
+NP_FLOATS = frozenset((float16.np, bfloat16.np, float32.np, float64.np))  # (bfloat16's numpy kind is "V", not "f")
+
+
+# The dtype ATen's CPU kernels compute `d` in ("opmath"): float32 for the halves, rounded once at the end.
+def opmath(d):
+    return float32 if d in HALVES else d
 
 
 def from_name(name):
@@ -90,8 +101,8 @@ def promote_types(a, b):
         return a
     if a.category != b.category:
         return a if a.category > b.category else b
-    if a.category == 2:
-        return a if a.itemsize > b.itemsize else b
+    if a.category == 2:  # (float16 and bfloat16 hold neither's range and precision: float32)
+        return a if a.itemsize > b.itemsize else b if b.itemsize > a.itemsize else float32
     # integers: numpy's table agrees with PyTorch's for the types we have (uint8+int8 -> int16)
     return _BY_NUMPY[np.promote_types(a.np, b.np)]
 
@@ -158,7 +169,7 @@ def complex_unsupported(value, where):
 
 
 _C_NAMES = {"int64": "int64_t", "int32": "int", "int16": "int16_t", "int8": "int8_t", "uint8": "uint8_t",
-            "float32": "float", "float64": "double", "float16": "c10::Half", "bool": "bool"}
+            "float32": "float", "float64": "double", "float16": "c10::Half", "bfloat16": "c10::BFloat16", "bool": "bool"}
 
 
 def unpack_int(value):
@@ -201,7 +212,7 @@ def checked_scalar(value, to, half_overflows=False):
         lowest = -info.max if isinstance(value, (int, np.integer)) and not to.is_signed else info.min
         fits = math.isfinite(value) and lowest <= value <= info.max
     else:
-        fits = to is float16 and not half_overflows or not math.isfinite(value) or abs(value) <= float(np.finfo(to.np).max)
+        fits = to in HALVES and not half_overflows or not math.isfinite(value) or abs(value) <= float(np.finfo(to.np).max)
     if not fits:
         raise RuntimeError(f"value cannot be converted to type {_C_NAMES[to.name]} without overflow")
     return wrapped_int(value, to) if to.category == 1 and isinstance(value, int) else value

@@ -71,7 +71,7 @@ def _infer_dtype(data):
 
 def _to_nested(data):
     if isinstance(data, Tensor):
-        return data.numpy(force=True)
+        return data._np
     if isinstance(data, (list, tuple, range, collections.deque, array.array)):  # any sequence, as torch's
         return [_to_nested(x) for x in data]
     return data

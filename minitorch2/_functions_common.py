@@ -239,7 +239,7 @@ def set_default_tensor_type(t):
                       "torch.set_default_dtype() and torch.set_default_device() as alternatives.", UserWarning)
     name = t if isinstance(t, str) else f"torch.{t.__name__}"
     dtypes = {"torch.FloatTensor": _dtype.float32, "torch.DoubleTensor": _dtype.float64,
-              "torch.HalfTensor": _dtype.float16}
+              "torch.HalfTensor": _dtype.float16, "torch.BFloat16Tensor": _dtype.bfloat16}
     if name not in dtypes:
         raise TypeError(f"only floating-point types are supported as the default type (got {name})")
     _dtype.set_default_dtype(dtypes[name])

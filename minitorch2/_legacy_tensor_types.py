@@ -17,7 +17,7 @@ from ._tensor import Size, Tensor
 from ._tensor_more import _LEGACY_NAMES
 
 _CPP_NAMES = {  # the scalar type names torch's TensorOptions print in a dtype mismatch
-    _dtype.float32: "float", _dtype.float64: "double", _dtype.float16: "c10::Half", _dtype.int64: "long int",
+    _dtype.float32: "float", _dtype.float64: "double", _dtype.float16: "c10::Half", _dtype.bfloat16: "c10::BFloat16", _dtype.int64: "long int",
     _dtype.int32: "int", _dtype.int16: "short int", _dtype.int8: "signed char", _dtype.uint8: "unsigned char",
     _dtype.bool_: "bool",
 }
@@ -64,5 +64,6 @@ def _legacy_type(dtype, name):
 
 _TYPES = {name.split(".")[1]: _legacy_type(dtype, name.split(".")[1]) for dtype, name in _LEGACY_NAMES.items()}
 FloatTensor, DoubleTensor, HalfTensor = _TYPES["FloatTensor"], _TYPES["DoubleTensor"], _TYPES["HalfTensor"]
+BFloat16Tensor = _TYPES["BFloat16Tensor"]
 LongTensor, IntTensor, ShortTensor = _TYPES["LongTensor"], _TYPES["IntTensor"], _TYPES["ShortTensor"]
 CharTensor, ByteTensor, BoolTensor = _TYPES["CharTensor"], _TYPES["ByteTensor"], _TYPES["BoolTensor"]

@@ -18,6 +18,9 @@ def from_numpy(array):
     """A tensor over array's memory with array's strides, as torch's: a write through either shows in the other."""
     if not isinstance(array, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
+    if array.dtype == _dtype.bfloat16.np:  # (torch reads no ml_dtypes array, though its tensors are bfloat16)
+        raise TypeError("can't convert np.ndarray of type ml_dtypes.bfloat16. The only supported types are: float64, "
+                        "float32, float16, int64, int32, int16, int8, uint8, and bool.")
     if any(s < 0 for s in array.strides):
         raise ValueError("At least one stride in the given numpy array is negative, and tensors with negative strides "
                          "are not currently supported. (You can probably work around this by making a copy of your "
@@ -39,5 +42,5 @@ def preserved_copy(data, dtype):
     """torch.tensor(data) of an ndarray or a tensor: a copy in dtype (data's when None), laid out as data is."""
     source = data.detach() if isinstance(data, Tensor) else from_numpy(data)
     dtype = dtype or source.dtype
-    copy = with_strides(source.numpy(force=True).astype(dtype.np), preserve_format_strides(source))
+    copy = with_strides(source._np.astype(dtype.np), preserve_format_strides(source))
     return copy if isinstance(copy, Tensor) else Tensor._from_numpy(copy, dtype)

@@ -38,9 +38,9 @@ aten = ops.aten
 # c10's ScalarType names (in "result type Float can't be cast ...") and caffe2's C++ type names (in
 # "Expected out tensor to have dtype float, but got long int instead").
 _SCALAR_TYPE = {"bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Short", "int32": "Int", "int64": "Long",
-                "float16": "Half", "float32": "Float", "float64": "Double"}
+                "float16": "Half", "bfloat16": "BFloat16", "float32": "Float", "float64": "Double"}
 _CPP_TYPE = {"bool": "bool", "uint8": "unsigned char", "int8": "signed char", "int16": "short int", "int32": "int",
-             "int64": "long int", "float16": "c10::Half", "float32": "float", "float64": "double"}
+             "int64": "long int", "float16": "c10::Half", "bfloat16": "c10::BFloat16", "float32": "float", "float64": "double"}
 
 
 class Accepts(enum.Enum):

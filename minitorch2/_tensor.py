@@ -331,6 +331,8 @@ class Tensor:
     def numpy(self, *, force=False):
         if self.requires_grad and not force:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+        if self.dtype is _dtype.bfloat16:  # (numpy has no bfloat16: torch refuses; ours is ml_dtypes')
+            raise TypeError("Got unsupported ScalarType BFloat16")
         return self._np  # (FakeTensor and the sparse tensor, which have no array, override this method)
 
     def item(self):

@@ -97,9 +97,13 @@ def _check_range(raw, dtype):
 
 def copy_as_aten(destination, values):
     """np.copyto converting as ATen's CPU kernels convert: numpy's C casts, but for float64 to uint8, which ATen
-    truncates through int64 (2.**31 + 5 becomes 5, not 0); NaN, inf and out-of-range floats without a word."""
+    truncates through int64 (2.**31 + 5 becomes 5, not 0), and bfloat16 both ways, which c10 converts through
+    float32 (2**40 + 2**32 + 1 is a tie there: 2**40; -2.7 to uint8 is 254); NaN, inf and out-of-range floats without
+    a word."""
     values = np.asarray(values)
-    if values.dtype.kind != "f":
+    if _dtype.bfloat16.np in (values.dtype, destination.dtype):
+        values = values.astype(np.float32)
+    if values.dtype not in _dtype.NP_FLOATS:
         return np.copyto(destination, values, casting="unsafe")
     with np.errstate(invalid="ignore", over="ignore"):
         if values.dtype == np.float64 and destination.dtype == np.uint8:

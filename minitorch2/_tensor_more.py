@@ -19,6 +19,7 @@ from ._dtype import dtype as _dtype_class
 
 _LEGACY_NAMES = {
     _dtype.float32: "torch.FloatTensor", _dtype.float64: "torch.DoubleTensor", _dtype.float16: "torch.HalfTensor",
+    _dtype.bfloat16: "torch.BFloat16Tensor",
     _dtype.int64: "torch.LongTensor", _dtype.int32: "torch.IntTensor", _dtype.bool_: "torch.BoolTensor",
     _dtype.int16: "torch.ShortTensor", _dtype.int8: "torch.CharTensor", _dtype.uint8: "torch.ByteTensor",
 }
@@ -57,10 +58,10 @@ class _Conveniences:
         return self.numel() * self.dtype.itemsize
 
     def tolist(self):
-        return self.numpy(force=True).tolist()
+        return self._np.astype(_dtype.opmath(self.dtype).np).tolist()  # (bfloat16 elements as Python floats)
 
-    def __array__(self, dtype=None, copy=None):
-        a = self.numpy(force=True)
+    def __array__(self, dtype=None, copy=None):  # (bfloat16 too: the kernels read tensors as arrays; torch refuses)
+        a = self._np if self.dtype is _dtype.bfloat16 else self.numpy(force=True)
         return a if dtype is None else a.astype(dtype)
 
     def _one_element(self):
@@ -97,7 +98,7 @@ class _Conveniences:
         return new
 
     def __reduce_ex__(self, protocol):  # pickle (torch.save, multiprocessing): the values and requires_grad
-        return (_rebuild, (self.numpy(force=True).copy(), self.requires_grad))
+        return (_rebuild, (self._np.copy(), self.requires_grad))
 
     def __array_wrap__(self, array):  # (torch's one-argument form: numpy 2 warns about it for torch's tensors too)
         """A numpy ufunc on a tensor returns a tensor, as torch's (a bool result as uint8, as torch's)."""

@@ -93,4 +93,15 @@ def tensor_repr(t, prefix="tensor("):
         suffixes.append(f"grad_fn=<{t.grad_fn.name().rsplit('::', 1)[-1]}>")  # torch prints the class name
     elif t.requires_grad:
         suffixes.append("requires_grad=True")
-    return prefix + ", ".join([body, *suffixes]) + ")"
+    return _with_suffixes(prefix + body, suffixes, len(prefix))
+
+
+def _with_suffixes(text, suffixes, indent):
+    """`, dtype=...` after the values, on a line of its own (indented) where it would pass LINEWIDTH, as torch's."""
+    line_length = len(text) - text.rfind("\n") + 1
+    for suffix in suffixes:
+        if line_length + len(suffix) + 2 > LINEWIDTH:
+            text, line_length = text + ",\n" + " " * indent + suffix, indent + len(suffix)
+        else:
+            text, line_length = text + ", " + suffix, line_length + len(suffix) + 2
+    return text + ")"

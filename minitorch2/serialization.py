@@ -4,7 +4,7 @@ Runtime library surface. A file is minitorch2's own format: a magic line, then a
 as its raw bytes, dtype, shape and requires_grad, so no numpy class is named; an object reached twice,
 such as a tied Parameter, stays one object). PyTorch's zip format is read (a checkpoint torch.save wrote:
 its pickle's tensors rebuilt from their storages, views of one storage sharing it, torch's classes taken as
-minitorch2's; no bfloat16, which minitorch2 has no dtype for) but not written: minitorch2's files do not
+minitorch2's) but not written: minitorch2's files do not
 load in torch. As torch's, `load` defaults to weights_only=True: only tensors,
 Parameters, containers, numbers, strings, dtypes and sizes come back, and any other class (a numpy array
 too) raises pickle.UnpicklingError; pass weights_only=False only for a file you trust, since unpickling
@@ -45,7 +45,7 @@ class _Pickler(pickle.Pickler):
 
     def reducer_override(self, obj):
         if isinstance(obj, Tensor) and type(obj).__reduce_ex__ is Tensor.__reduce_ex__:
-            array = obj.numpy(force=True)
+            array = obj._np
             return _rebuild_tensor, (array.tobytes(), obj.dtype, tuple(array.shape), obj.requires_grad)
         return NotImplemented
 
@@ -144,7 +144,7 @@ def _load_weights_only(make_unpickler, pickle_load_args):
 
 # ---- PyTorch's zip format: data.pkl, whose tensors name their storages (data/<key>) by persistent id
 _STORAGE_DTYPES = {"FloatStorage": "float32", "DoubleStorage": "float64", "HalfStorage": "float16",
-                   "LongStorage": "int64", "IntStorage": "int32", "ShortStorage": "int16", "CharStorage": "int8",
+                   "BFloat16Storage": "bfloat16",                   "LongStorage": "int64", "IntStorage": "int32", "ShortStorage": "int16", "CharStorage": "int8",
                    "ByteStorage": "uint8", "BoolStorage": "bool"}
 
 
@@ -180,9 +180,6 @@ def _torch_zip_loader(file, trusted):
         def find_class(self, module, name):
             if module == "torch" and name in _STORAGE_DTYPES:
                 return _dtype.from_name(_STORAGE_DTYPES[name])
-            if module == "torch" and name == "BFloat16Storage":
-                raise pickle.UnpicklingError("minitorch2.load: bfloat16 tensors cannot be loaded (minitorch2 has "
-                                             "no bfloat16 dtype)")
             if (module, name) in (("torch._utils", "_rebuild_tensor_v2"), ("torch._utils", "_rebuild_tensor")):
                 return _rebuild_from_storage
             if (module, name) == ("torch._utils", "_rebuild_parameter"):

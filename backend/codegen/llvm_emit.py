@@ -28,7 +28,7 @@ from minitorch2.fx.experimental.symbolic_shapes import python_step
 
 from .. import loop_ir as L
 from .. import speed
-from . import llvm_ops, numpy_ref
+from . import llvm_bfloat16, llvm_ops, numpy_ref
 from .llvm_builder import (INDEX_OUT_OF_RANGE, ZERO_DIVISION, FunctionBuilder, Value, const, is_unsigned, memory_type,
                            register_type)
 from .llvm_ops import combine
@@ -119,6 +119,7 @@ class KernelEmitter:
             value = llvm_ops.BINARY["add"](self.b, self.load_element(arg, pointer, store.buffer), value)
         if arg.dtype is dt.bool_:
             value = self.b.convert("zext", value, dt.uint8, hint="byte")
+        value = llvm_bfloat16.as_stored(self.b, value, arg.dtype)
         self.b.do(f"store {memory_type(arg.dtype)} {value.ref}, ptr {pointer}")
 
     # ---- reductions ----
@@ -166,7 +167,7 @@ class KernelEmitter:
             accumulate(env, acc)
         slot, dtype = (position_acc, INDEX) if is_arg else (acc, value_dtype)
         result = Value(b.op(reduce.temp, f"load {register_type(dtype)}, ptr {slot}"), dtype)
-        self.temps[reduce.temp] = llvm_ops.cast(b, result, reduce.dtype)
+        self.temps[reduce.temp] = llvm_bfloat16.as_reduced(b, llvm_ops.cast(b, result, reduce.dtype))
 
     def new_accumulator(self, hint, kind, dtype):
         slot = self.b.alloca(hint, register_type(dtype))
@@ -255,6 +256,7 @@ class KernelEmitter:
     def load_element(self, arg, pointer, hint):
         loaded = Value(self.b.op(f"{hint}.load", f"load {memory_type(arg.dtype)}, ptr {pointer}"),
                        dt.uint8 if arg.dtype is dt.bool_ else arg.dtype)
+        loaded = llvm_bfloat16.as_loaded(self.b, loaded, arg.dtype)
         return llvm_ops.cast(self.b, loaded, dt.bool_) if arg.dtype is dt.bool_ else loaded
 
     def element_pointer(self, arg, index, hint):

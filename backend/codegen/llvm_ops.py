@@ -12,6 +12,7 @@ from minitorch2 import _dtype as dt
 from minitorch2._aten.transcendental_bits import TANH_ROUNDS_TO_ONE
 
 from .. import loop_ir as L
+from . import llvm_bfloat16
 from .llvm_builder import FLOAT_SUFFIXES, ZERO_DIVISION, Value, const, is_unsigned, register_type
 
 
@@ -32,6 +33,8 @@ def cast(b, x, dtype):
     source = x.dtype
     if source is dtype:
         return x
+    if dt.bfloat16 in (source, dtype):
+        return llvm_bfloat16.cast(b, x, dtype, cast)
     if dtype is dt.bool_:
         return truthy(b, x)
     if dtype is dt.float16 and source not in (dt.float16, dt.float32):  # via float32, as c10::Half rounds
@@ -72,11 +75,11 @@ LIBM = set(L.TRANSCENDENTAL) - {"sigmoid"}  # float32: expf, ...
 
 
 def in_float32(emit):
-    """float16 math runs in float32 and rounds once at the end, as torch's CPU kernels do."""
+    """float16 math runs in float32 and rounds once at the end, as torch's CPU kernels do (bfloat16: at its store)."""
     def emit_via_float32(b, *args):
-        if args[0].dtype is not dt.float16:
+        if args[0].dtype not in dt.HALVES:
             return emit(b, *args)
-        return cast(b, emit(b, *(cast(b, arg, dt.float32) for arg in args)), dt.float16)
+        return cast(b, emit(b, *(cast(b, arg, dt.float32) for arg in args)), args[0].dtype)
     return emit_via_float32
 
 

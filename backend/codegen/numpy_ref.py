@@ -30,7 +30,7 @@ from . import CompiledKernel
 
 def _truncdiv(x, y):
     """C's x / y, toward zero, exact on integers: the floor quotient moved up where the signs differ."""
-    if x.dtype.kind == "f":
+    if x.dtype in _dtype.NP_FLOATS:
         return np.trunc(x / y)
     quotient = np.floor_divide(x, y)
     inexact = (np.remainder(x, y) != 0) & ((x < 0) != (y < 0))
@@ -65,7 +65,7 @@ _REDUCE = {"sum": np.sum, "prod": np.prod, "max": zero_tie(np.max), "min": zero_
 
 
 def _is_float(x):
-    return np.asarray(x).dtype.kind == "f"
+    return np.asarray(x).dtype in _dtype.NP_FLOATS
 
 
 class NumpyKernel(CompiledKernel):
@@ -140,7 +140,8 @@ class _Evaluator:
             pick = np.argmax if stmt.reduction_type == "argmax" else np.argmin
             return pick(flat, axis=-1).astype(np.int64)
         with np.errstate(all="ignore"):
-            return _REDUCE[stmt.reduction_type](value, axis=tuple(range(depth, total))).astype(stmt.dtype.np)
+            total = _REDUCE[stmt.reduction_type](value, axis=tuple(range(depth, total)))
+            return total.astype(stmt.dtype.np).astype(_register(stmt.dtype))
 
     def index(self, index, env, temps):
         if isinstance(index, L.Var):
@@ -161,17 +162,17 @@ class _Evaluator:
 
     def value(self, value, env, temps):
         if isinstance(value, L.Load):
-            return self.arrays[value.buffer][self.index(value.index, env, temps)]
+            return self.arrays[value.buffer][self.index(value.index, env, temps)].astype(_register(value.dtype))
         if isinstance(value, L.Constant):
-            return np.array(value.value, dtype=value.dtype.np)
+            return np.array(value.value, dtype=_register(value.dtype))
         if isinstance(value, L.IndexValue):
-            return np.asarray(self.index(value.index, env, temps)).astype(value.dtype.np)
+            return np.asarray(self.index(value.index, env, temps)).astype(_register(value.dtype))
         if isinstance(value, L.Temp):
             return temps[value.name]
         if isinstance(value, L.Op):
             args = [self.value(a, env, temps) for a in value.args]
             with np.errstate(all="ignore"):
-                return np.asarray(_apply(value.name, args, value.dtype)).astype(value.dtype.np, copy=False)
+                return np.asarray(_apply(value.name, args, value.dtype)).astype(_register(value.dtype), copy=False)
         raise TypeError(f"not a value: {value!r}")
 
 
@@ -199,11 +200,16 @@ def _apply(name, args, dtype):
     return _BINARY[name](*args)
 
 
+def _register(dtype):  # bfloat16 computes in float32, rounded where stored, as the LLVM kernels (llvm_bfloat16.py)
+    return np.dtype(np.float32) if dtype is _dtype.bfloat16 else dtype.np
+
+
+
 def _to_dtype(x, dtype):
     x = np.asarray(x)
     if dtype is _dtype.bool_:
         return x != 0
-    copy_as_aten(result := np.empty(x.shape, dtype.np), x)  # (a C cast truncates toward zero)
+    copy_as_aten(result := np.empty(x.shape, _register(dtype)), x)  # (a C cast truncates toward zero)
     return result
 
 

@@ -444,7 +444,7 @@ class TritonKernel(CompiledKernel):
         if xnumel == 0:
             return
         torch = _torch()
-        buffers = [torch.from_numpy(_array_at(address, arg, numel))
+        buffers = [_torch_buffer(torch, _array_at(address, arg, numel))
                    for address, arg, numel in zip(addresses, self.kernel.args, numels)]
         flags = np.zeros(2, np.int32)
         extra = [torch.from_numpy(flags)] if self.error_flags else []
@@ -466,6 +466,13 @@ class TritonKernel(CompiledKernel):
         for host, device, copy_back in zip(buffers + extra, on_device, written):
             if copy_back:
                 host.copy_(device)
+
+
+def _torch_buffer(torch, array):
+    """A torch tensor over the array's memory (torch reads no ml_dtypes array: bfloat16's bits go as int16)."""
+    if array.dtype == dt.bfloat16.np:
+        return torch.from_numpy(array.view(np.int16)).view(torch.bfloat16)
+    return torch.from_numpy(array)
 
 
 def _array_at(address, arg, numel):

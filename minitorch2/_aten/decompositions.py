@@ -159,7 +159,7 @@ def mv(self, vec):
     if self.dim() != 2 or vec.dim() != 1 or self.shape[1] != vec.shape[0]:
         return NotImplemented  # the op itself raises torch's error
     dtype = _dtype.promote_types(self.dtype, vec.dtype)
-    opmath = _dtype.float32 if dtype is _dtype.float16 else dtype
+    opmath = _dtype.opmath(dtype)
     if opmath is not dtype:
         self, vec = aten._to_copy.default(self, dtype=opmath), aten._to_copy.default(vec, dtype=opmath)
     result = aten.sum.dim_IntList(aten.mul.Tensor(self, vec), [1])

@@ -69,9 +69,9 @@ def _check_linalg(A, api, square=True, half=None):
     if not A.dtype.is_floating_point:
         raise RuntimeError(f"{api}: Expected a floating point or complex tensor as input. Got {_dtype_title(A.dtype)}")
     _check_matrix(A, api, square)
-    if A.dtype is _dtype.float16:
+    if A.dtype in _dtype.HALVES:
         if half is None:
-            raise RuntimeError(f"{api}: Low precision dtypes not supported. Got Half")
+            raise RuntimeError(f"{api}: Low precision dtypes not supported. Got {_dtype_title(A.dtype)}")
         raise _not_implemented(half, A.dtype)
 
 
@@ -264,7 +264,7 @@ linalg_svd = _op(_svd_geometry, _svd)
 
 
 def _eigh_geometry(A, UPLO="L", compute_v=True):
-    if not A.dtype.is_floating_point or A.dtype is _dtype.float16:
+    if not A.dtype.is_floating_point or A.dtype in _dtype.HALVES:
         raise _not_implemented("linalg_eigh_cpu", A.dtype)
     _check_matrix(A, "linalg.eigh")
     if UPLO not in ("L", "U"):
@@ -393,8 +393,8 @@ def _special(fn, half=True):
     kernel, meta = unary_float(fn)
 
     def refusing_half(self):
-        if self.dtype is _dtype.float16 and not half:
-            raise _not_implemented(f"{fn.__name__}_cpu", _dtype.float16)
+        if self.dtype in _dtype.HALVES and not half:
+            raise _not_implemented(f"{fn.__name__}_cpu", self.dtype)
         return kernel(self)
     return refusing_half, meta
 
@@ -409,7 +409,7 @@ copysign = binary(lambda a, b, dtype: np.copysign(a, b), out="float")
 def _nanmedian_rows(rows):
     """The lower median of each row's non-NaN values and its index; NaN (index 0) for a row of NaNs only."""
     order = np.argsort(rows, axis=-1, kind="stable")  # NaNs sort last
-    counts = (~np.isnan(rows)).sum(-1) if rows.dtype.kind == "f" else np.full(rows.shape[:-1], rows.shape[-1])
+    counts = (~np.isnan(rows)).sum(-1) if rows.dtype in _dtype.NP_FLOATS else np.full(rows.shape[:-1], rows.shape[-1])
     index = np.take_along_axis(order, np.maximum((counts - 1) // 2, 0)[..., None], -1)[..., 0]
     return np.take_along_axis(rows, index[..., None], -1)[..., 0], np.where(counts == 0, 0, index)
 
@@ -480,7 +480,7 @@ def _logcumsumexp(self, dim):
     if not self.dim() or not self.numel():
         return self._np.copy()
     with np.errstate(all="ignore"):
-        return np.logaddexp.accumulate(self._np.astype(np.float32 if self.dtype is _dtype.float16 else self._np.dtype),
+        return np.logaddexp.accumulate(self._np.astype(_dtype.opmath(self.dtype).np),
                                        axis=wrap_dim(dim, self.dim()))
 
 

@@ -1,4 +1,4 @@
-"""The decompositions torch computes in float32 for float16 inputs, each result rounded to float16 once at the end.
+"""The decompositions torch computes in float32 for float16 (and bfloat16) inputs, each result rounded once at the end.
 
 Runtime layer, beside the op table: table_row.op() hands each row's decomposition to for_half(). Torch's
 decompositions of these ops carry `pw_cast_for_opmath` (or, for softmax and the norms, compute in their
@@ -30,16 +30,17 @@ def for_half(name, decomposition):
 
 
 def in_float32_for_half(decomposition):
-    """`decomposition` on float32 copies of its float16 tensor arguments, its float results rounded back to float16,
-    when float16 is the only floating dtype among its tensor arguments (then it is also the result's dtype)."""
+    """`decomposition` on float32 copies of its half (float16 or bfloat16) tensor arguments, its float results
+    rounded back, when one half is the only floating dtype among its tensor arguments (then it is the result's)."""
     def decompose(*args, **kwargs):
         floating = {a.dtype for a in args if isinstance(a, Tensor) and a.dtype.is_floating_point}
-        if floating != {_dtype.float16}:
+        half = floating.pop() if len(floating) == 1 else None
+        if half not in _dtype.HALVES:
             return decomposition(*args, **kwargs)
-        results = decomposition(*(_converted(a, _dtype.float16, _dtype.float32) for a in args), **kwargs)
+        results = decomposition(*(_converted(a, half, _dtype.float32) for a in args), **kwargs)
         if isinstance(results, tuple):
-            return tuple(_converted(r, _dtype.float32, _dtype.float16) for r in results)
-        return _converted(results, _dtype.float32, _dtype.float16)
+            return tuple(_converted(r, _dtype.float32, half) for r in results)
+        return _converted(results, _dtype.float32, half)
 
     return decompose
 

@@ -252,12 +252,10 @@ def _scatter(self, dim, index, src, reduce=None):
         values = src._np[tuple(slice(0, s) for s in index.shape)].astype(self.dtype.np, copy=False)
     else:
         values = np.full(index.shape, _dtype.checked_scalar(src, self.dtype), self.dtype.np)
-    if reduce == "add" and self.dtype is _dtype.float16:  # ATen sums half in float32, rounding once
-        acc = out.astype(np.float32)
-        np.add.at(acc, target, values.astype(np.float32))
-        out = acc.astype(np.float16)
-    elif reduce == "add":
-        np.add.at(out, target, values)
+    if reduce == "add":  # (in place; the halves in float32, rounded once, as ATen sums them)
+        acc = out.astype(_dtype.opmath(self.dtype).np, copy=False)
+        np.add.at(acc, target, values.astype(acc.dtype, copy=False))
+        out = acc.astype(self.dtype.np, copy=False)
     else:
         out[target] = values
     return out

@@ -98,7 +98,7 @@ def _scatter_reduce_kernel(self, dim, index, src, reduce, *, include_self=True):
     grids = np.indices(idx.shape, sparse=True)
     target = tuple(idx if k == d else g for k, g in enumerate(grids))
     values = src._np.reshape(_sizes(src))[tuple(slice(0, n) for n in idx.shape)]
-    acc_dtype = np.float32 if self.dtype is _dtype.float16 and reduce in ("sum", "mean") else out.dtype
+    acc_dtype = np.float32 if self.dtype in _dtype.HALVES and reduce in ("sum", "mean") else out.dtype
     acc = out.astype(acc_dtype)
     ufunc, identity = _REDUCTIONS[reduce]
     if not include_self:
@@ -112,7 +112,7 @@ def _scatter_reduce_kernel(self, dim, index, src, reduce, *, include_self=True):
 
 def _identity(value, dtype):
     """A reduction's starting value in `dtype`: +-inf for floats, the extreme integers otherwise."""
-    if np.isinf(value) and dtype.kind != "f":
+    if np.isinf(value) and dtype not in _dtype.NP_FLOATS:
         info = np.iinfo(dtype) if dtype.kind in "iu" else None
         return (info.max if value > 0 else info.min) if info else value > 0
     return value

@@ -22,10 +22,9 @@ def _check_same_dtype(name, *tensors, empty_result=False):
 
 def _matmul(a, b, keep_half=True):
     """np.matmul, with half operands multiplied in float32 as ATen's CPU kernels accumulate them."""
-    if a.dtype is _dtype.float16:
-        product = np.matmul(a._np.astype(np.float32), b._np.astype(np.float32))
-        return product.astype(np.float16) if keep_half else product
-    return np.matmul(a._np, b._np)
+    compute = _dtype.opmath(a.dtype).np
+    product = np.matmul(a._np.astype(compute, copy=False), b._np.astype(compute, copy=False))
+    return product.astype(a.dtype.np, copy=False) if keep_half else product
 
 
 def _mm_shape(a, b, name="mm"):
@@ -111,7 +110,7 @@ def _check_dot(self, tensor):
 
 def _dot_kernel(self, tensor):
     _check_dot(self, tensor)
-    return np.asarray(np.dot(self._np, tensor._np))
+    return np.asarray(_matmul(self, tensor))
 
 
 def _dot_meta(self, tensor):
@@ -133,7 +132,7 @@ def _check_mv(self, vec):
 
 def _mv_kernel(self, vec):
     _check_mv(self, vec)
-    return np.matmul(self._np, vec._np)
+    return _matmul(self, vec)
 
 
 def _mv_meta(self, vec):

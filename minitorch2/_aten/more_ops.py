@@ -33,7 +33,7 @@ def _lgamma(x):
 
 
 def _frac(x):
-    if x.dtype.kind != "f":
+    if x.dtype not in _dtype.NP_FLOATS:
         raise _not_implemented("frac_cpu", _dtype.from_numpy(x.dtype))
     return x - np.trunc(x)
 
@@ -152,7 +152,7 @@ logit_backward = _laid_out(_logit_backward_kernel, _logit_backward_meta)
 
 def _nan_to_num_kernel(self, nan=None, posinf=None, neginf=None):
     x = self._np
-    if x.dtype.kind != "f":
+    if x.dtype not in _dtype.NP_FLOATS:
         return x.copy()
     info = np.finfo(x.dtype)
     with np.errstate(all="ignore"):
@@ -202,7 +202,7 @@ def _prod_kernel(self, dim=None, keepdim=False, *, dtype=None):
     out_dtype = sum_dtype(self, dtype)
     dims = _prod_dims(self, dim)
     x = self._np.astype(out_dtype.np, copy=False)
-    if out_dtype is _dtype.float16 and x.size and dims:  # ATen multiplies half in half, in order (numpy: in float)
+    if out_dtype in _dtype.HALVES and x.size and dims:  # ATen multiplies half in half, in order (numpy: in float)
         with np.errstate(all="ignore"):  # (inf * 0 is nan, silently, as torch's)
             if dim is None:
                 return np.multiply.accumulate(x.reshape(-1))[-1].reshape((1,) * self.dim() if keepdim else ())
@@ -228,7 +228,8 @@ def _logsumexp_kernel(self, dim, keepdim=False):
     m = np.max(x, axis=dims, keepdims=True)
     m = np.where(np.isinf(m), 0, m)
     with np.errstate(all="ignore"):
-        out = np.log(np.sum(np.exp(x - m), axis=dims, keepdims=True)) + m
+        total = np.sum(np.exp(x - m), axis=dims, keepdims=True, dtype=_dtype.opmath(dtype).np)  # (halves: in float)
+        out = np.log(total.astype(dtype.np)) + m
     if not keepdim:
         out = np.squeeze(out, axis=dims)
     return np.asarray(out, dtype.np)
@@ -264,7 +265,7 @@ def _vector_norm_kernel(self, ord=2, dim=None, keepdim=False, *, dtype=None):
     out_dtype = _norm_dtype(self, dtype)
     dims = reduction_dims(dim, self.dim())
     _check_norm_identity(self, ord, dims)
-    x = np.abs(self._np.astype(np.float32 if out_dtype is _dtype.float16 else out_dtype.np))
+    x = np.abs(self._np.astype(_dtype.opmath(out_dtype).np))
     with np.errstate(all="ignore"):
         if ord == math.inf:
             out = np.max(x, axis=dims, keepdims=keepdim)
@@ -294,7 +295,7 @@ linalg_vector_norm = (_vector_norm_kernel, _vector_norm_meta)
 def _nansum_kernel(self, dim=None, keepdim=False, *, dtype=None):
     out_dtype = sum_dtype(self, dtype)
     dims = reduction_dims(dim, self.dim())
-    acc = np.float32 if out_dtype is _dtype.float16 else out_dtype.np
+    acc = _dtype.opmath(out_dtype).np
     return c_order(np.asarray(np.nansum(self._np.astype(acc), axis=dims, keepdims=keepdim), out_dtype.np))
 
 
@@ -340,7 +341,7 @@ trace = (_trace_kernel, _trace_meta)
 def _std_mean_kernel(self, dim=None, *, correction=None, keepdim=False):
     _std_mean_meta(self, dim)  # its dtype check
     dims = reduction_dims(dim, self.dim())
-    x = self._np.astype(np.float64) if self.dtype is _dtype.float16 else self._np
+    x = self._np.astype(np.float64) if self.dtype in _dtype.HALVES else self._np
     with np.errstate(all="ignore"):
         std = np.sqrt(np.var(x, axis=dims, ddof=1 if correction is None else correction, keepdims=keepdim))
         mean = np.mean(x, axis=dims, keepdims=keepdim)
@@ -465,7 +466,7 @@ def _linspace_kernel(start, end, steps, *, dtype=None, layout=None, device=None,
     idx = np.arange(steps)
     half = steps // 2
     from_start, from_end = idx.astype(compute), (steps - 1 - idx).astype(compute)
-    if compute == np.float16:
+    if compute in (np.float16, _dtype.bfloat16.np):
         values = np.where(idx < half, start + step * from_start, end - step * from_end)
     else:
         values = np.where(idx < half, range_values.fused_multiply_add(step, from_start, start),

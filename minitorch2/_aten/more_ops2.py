@@ -22,7 +22,7 @@ from .meta_util import with_strides, wrap_dim
 from .pointwise_arithmetic import _any_dtype, _check_int_division, _refused_in_meta
 from .pointwise_factories import _ensure_array, _float_dtype, _laid_out, _not_implemented, _np, binary, unary_float
 from .pointwise_unary import _float_kernel, rounded_from_double
-from .reductions import _acc_np, sum_dtype
+from .reductions import sum_dtype
 
 aten = ops.aten
 
@@ -138,7 +138,7 @@ def _lerp_kernel():
         # vector loop evaluates it as one fma, numpy rounds the product first: the last bit of about one
         # result in ten differs from torch's (an exact fma emulation cost 4x on AdamW's step)
         dtype = result_type(self, end)
-        compute = _dtype.float32 if dtype is _dtype.float16 else dtype  # ATen's opmath for half
+        compute = _dtype.opmath(dtype)  # ATen's opmath for half
         a, b = _np(self, compute), _np(end, compute)
         w = _np(weight, compute)
         with np.errstate(all="ignore"):
@@ -182,8 +182,8 @@ def _scan(np_fn):
         d = wrap_dim(dim, self.dim())
         if self.dim() == 0:
             return self._np.astype(out_dtype.np).copy()
-        result = np_fn(self._np, axis=d, dtype=_acc_np(out_dtype))
-        if np_fn is np.cumsum and result.dtype.kind == "f":
+        result = np_fn(self._np, axis=d, dtype=_dtype.opmath(out_dtype).np)
+        if np_fn is np.cumsum and result.dtype in _dtype.NP_FLOATS:
             result += 0.0
         return np.ascontiguousarray(result, out_dtype.np)
 
@@ -225,7 +225,7 @@ def _elu_compute(self):
     """elu computes in self's floating dtype (half in float32); other dtypes are refused as ATen's elu_cpu."""
     if not self.dtype.is_floating_point:
         raise _not_implemented("elu_cpu", self.dtype)
-    return _dtype.float32 if self.dtype is _dtype.float16 else self.dtype
+    return _dtype.opmath(self.dtype)
 
 
 def _elu_kernel():
@@ -255,7 +255,7 @@ def _elu_backward_kernel():
     def kernel(grad_output, alpha, scale, input_scale, is_result, self_or_result):
         check(alpha, scale, is_result)
         dtype = result_type(grad_output, self_or_result)
-        compute = _dtype.float32 if dtype is _dtype.float16 else dtype
+        compute = _dtype.opmath(dtype)
         grad, x = _np(grad_output, compute), _np(self_or_result, compute)
         negcoef, poscoef, negiptcoef = (np.asarray(c, compute.np) for c in (alpha * scale, scale, input_scale))
         with np.errstate(all="ignore"):
@@ -284,7 +284,7 @@ def _round_decimals_kernel(self, *, decimals):
         return pw.round[0](self)
     if not self.dtype.is_floating_point:
         raise _not_implemented("round_cpu", self.dtype)
-    compute = np.float32 if self.dtype is _dtype.float16 else self.dtype.np.type
+    compute = _dtype.opmath(self.dtype).np.type
     ten_pow = compute(10.0 ** (-decimals if decimals < 0 else decimals))  # (abs is the op here)
     x = self._np.astype(compute)
     with np.errstate(all="ignore"):
@@ -392,7 +392,8 @@ def logaddexp2_formula(grad, self, other, needs_grad):
 
 
 # ---------------------------------------------------------------- in-place kernels with checks of their own
-_TYPE_META_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",
+_TYPE_META_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "bfloat16": "c10::BFloat16",
+                    "int64": "long int",
                     "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
                     "bool": "bool"}
 

@@ -118,7 +118,7 @@ def _batch_norm_check(input, weight, bias=None, running_mean=None, running_var=N
     for name, p in params.items():
         if p is None:
             continue
-        mixed = input.dtype is _dtype.float16 and p.dtype is _dtype.float32
+        mixed = input.dtype in _dtype.HALVES and p.dtype is _dtype.float32
         if p.dtype is not input.dtype and not mixed:
             raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
         if p.numel() != channels:

@@ -32,7 +32,7 @@ def require_float(t, kernel_name):
 
 def compute_dtype(dtype):
     """The numpy dtype to compute in: float16 computes in float32, as ATen's CPU opmath does."""
-    return np.float32 if dtype is _dtype.float16 else dtype.np.type
+    return _dtype.opmath(dtype).np.type
 
 
 def contiguous(array, dtype):

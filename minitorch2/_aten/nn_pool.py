@@ -125,7 +125,7 @@ def _first_valid(pool):
 def _argmax_last_nan(flat):
     """ATen's scan keeps the first maximum but lets every NaN replace it, so the last NaN wins."""
     arg = np.argmax(flat, axis=-1)
-    if flat.dtype.kind == "f":
+    if flat.dtype in _dtype.NP_FLOATS:
         nan = np.isnan(flat)
         if nan.any():
             last_nan = flat.shape[-1] - 1 - np.argmax(nan[..., ::-1], axis=-1)

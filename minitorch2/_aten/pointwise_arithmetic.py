@@ -332,7 +332,7 @@ def _addcmul_kernel(op):
     def kernel(self, tensor1, tensor2, *, value=1):
         meta(self, tensor1, tensor2)  # ATen's errors (shapes, dtypes), not numpy's
         dtype = result_type(self, tensor1, tensor2)
-        compute = _dtype.float32 if dtype is _dtype.float16 else dtype  # ATen's opmath for half
+        compute = _dtype.opmath(dtype)  # ATen's opmath for half
         a, b, c = (_np(t, compute) for t in (self, tensor1, tensor2))
         return _ensure_array(a + op(value * b, c), dtype)
 

@@ -71,7 +71,7 @@ def unary_float(ufunc):
     def kernel(self):
         dtype = _float_dtype(self.dtype)
         with np.errstate(all="ignore"):  # (half in float32, rounded once: ATen's opmath)
-            return _ensure_array(ufunc(_np(self, _dtype.float32 if dtype is _dtype.float16 else dtype)), dtype)
+            return _ensure_array(ufunc(_np(self, _dtype.opmath(dtype))), dtype)
 
     def meta(self):
         return fake_empty(self.shape, _float_dtype(self.dtype), pointwise_strides(self.shape, [self]))
@@ -139,7 +139,7 @@ def binary(fn, out="promote", reverse=False, scalar_in_float32=False):
     def kernel(self, other, *extra, **kwargs):
         _check_broadcast(self, other)
         dtype = math = compute_dtype(self, other)
-        if scalar_in_float32 and dtype is _dtype.float16 and not (isinstance(other, Tensor) and other.dim()):
+        if scalar_in_float32 and dtype in _dtype.HALVES and not (isinstance(other, Tensor) and other.dim()):
             math = _dtype.float32
         with np.errstate(all="ignore"):
             result = fn(_np(self, math), _np(other, math), *extra, dtype=math, **kwargs)

@@ -25,14 +25,6 @@ _SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
 _erf = scipy.special.erf
 
 
-def _sigmoid(x):
-    return 1 / (1 + np.exp(-x))
-
-
-def _rsqrt(x):
-    return 1 / np.sqrt(x)
-
-
 sin = unary_float(rounded_from_double(np.sin))
 cos = unary_float(rounded_from_double(np.cos))
 exp = unary_float(rounded_from_double(np.exp))
@@ -40,9 +32,9 @@ expm1 = unary_float(rounded_from_double(np.expm1))
 log = unary_float(rounded_from_double(np.log))
 log1p = unary_float(rounded_from_double(np.log1p))
 sqrt = unary_float(np.sqrt)
-rsqrt = unary_float(_rsqrt)
+rsqrt = unary_float(lambda x: 1 / np.sqrt(x))
 tanh = unary_float(saturating_tanh)
-sigmoid = unary_float(_sigmoid)
+sigmoid = unary_float(lambda x: 1 / (1 + np.exp(-x)))
 erf = unary_float(_erf)
 reciprocal = unary_float(np.reciprocal)
 
@@ -64,14 +56,14 @@ def _floor_like(fn):
     def compute(x):
         if x.dtype == np.bool_:
             raise _not_implemented(f"{fn.__name__}_vml_cpu", _dtype.bool_)
-        return fn(x) if x.dtype.kind == "f" else x.copy()
+        return fn(x) if x.dtype in _dtype.NP_FLOATS else x.copy()
 
     compute.__name__ = fn.__name__
     return compute
 
 
 def _bitwise_not(x):
-    if x.dtype.kind == "f":
+    if x.dtype in _dtype.NP_FLOATS:
         raise _not_implemented("bitwise_not_cpu", _dtype.from_numpy(x.dtype))
     return np.invert(x)
 
@@ -111,7 +103,7 @@ def _float_kernel(fn, nargs=1, layout_order=None):
 
     def kernel(*args, **kwargs):
         dtype = floating(result_type(*args[:nargs]))
-        compute = _dtype.float32 if dtype is _dtype.float16 else dtype
+        compute = _dtype.opmath(dtype)
         with np.errstate(all="ignore"):
             return _ensure_array(fn(*(_np(t, compute) for t in args[:nargs]), *args[nargs:], **kwargs), dtype)
 

@@ -3,8 +3,9 @@
 Runtime layer, under the pow kernels (pointwise_arithmetic.py); the backend's pow lowering asks
 `scalar_exponent_form` too, so compiled graphs compute what eager does. Three facts of ATen's kernels:
 
-- pow(Tensor, Scalar) is not always a pow: an exponent of 0 fills ones, 1 copies, and for float32 and float64
-  0.5, -0.5 and -1 are sqrt, 1/sqrt and 1/x, and 2, 3 and -2 are x*x, x*x*x and 1/(x*x). They differ from C's pow
+- pow(Tensor, Scalar) is not always a pow: an exponent of 0 fills ones, 1 copies, and for float32, float64 and
+  bfloat16 0.5, -0.5 and -1 are sqrt, 1/sqrt and 1/x, and 2, 3 and -2 are x*x, x*x*x and 1/(x*x) (bfloat16's
+  rounded at each step, as c10::BFloat16's operators round). They differ from C's pow
   at the special values: (-inf) ** -0.5 is nan and (-0.) ** -0.5 is -inf, where pow gives 0. and inf.
 - pow(Tensor, Tensor) is always C's pow, even for an exponent tensor of 0.5 (numpy's power takes a sqrt for a
   broadcast 0.5, whose -inf ** 0.5 is nan and -0. ** 0.5 is -0., where C's pow gives inf and 0.).
@@ -22,12 +23,12 @@ _FLOAT_FORMS = {0.5: "sqrt", -0.5: "rsqrt", -1: "reciprocal", 2: "square", 3: "c
 
 def scalar_exponent_form(exponent, dtype):
     """What ATen computes `x ** exponent` as, for a Python-number exponent and the result's dtype: "one", "self",
-    a name in _FLOAT_FORMS (float32 and float64 only), or "pow"."""
+    a name in _FLOAT_FORMS (float32, float64 and bfloat16 only), or "pow"."""
     if exponent == 0:
         return "one"
     if exponent == 1:
         return "self"
-    if dtype.name in ("float32", "float64"):
+    if dtype.name in ("float32", "float64", "bfloat16"):
         return _FLOAT_FORMS.get(exponent, "pow")
     return "pow"
 
@@ -51,7 +52,7 @@ NUMPY_FORMS = {
 def c_pow(a, b):
     """numpy's power, as C's pow where numpy's takes a sqrt (a broadcast exponent of 0.5)."""
     result = np.power(a, b)
-    if result.dtype.kind == "f" and np.any(np.asarray(b) == 0.5):
+    if result.dtype in _dtype.NP_FLOATS and np.any(np.asarray(b) == 0.5):
         at_special = (np.asarray(b) == 0.5) & (np.isneginf(a) | (np.asarray(a) == 0))
         result = np.where(at_special, np.abs(a).astype(result.dtype), result)
     return result

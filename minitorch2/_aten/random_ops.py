@@ -310,7 +310,7 @@ def _random_fill(check, draw):
         order = sorted(range(self.dim()), key=lambda d: -self.stride()[d])
         samples = draw(generator if generator is not None else _random.default_generator, self.numel(), *args)
         samples = np.transpose(samples.reshape([self.shape[d] for d in order]), np.argsort(order))
-        return _write(self, samples.astype(np.float32 if self.dtype is _dtype.float16 else self.dtype.np))
+        return _write(self, samples.astype(_dtype.opmath(self.dtype).np))
 
     def meta(self, *args, generator=None):
         check(self.dtype, *args)

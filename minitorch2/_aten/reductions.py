@@ -31,16 +31,11 @@ def sum_dtype(self, dtype):
     return _dtype.int64 if self.dtype.category < 2 else self.dtype
 
 
-def _acc_np(dtype):
-    """The numpy dtype ATen accumulates `dtype` in on the CPU (half sums in float)."""
-    return np.float32 if dtype is _dtype.float16 else dtype.np
-
-
 def _sum_kernel(self, dim=None, keepdim=False, *, dtype=None):
     out_dtype = sum_dtype(self, dtype)
     dims = reduction_dims(dim, self.dim())
     x = self._np.astype(out_dtype.np, copy=False)
-    return np.asarray(np.sum(x, axis=dims, keepdims=keepdim, dtype=_acc_np(out_dtype)), out_dtype.np)
+    return np.asarray(np.sum(x, axis=dims, keepdims=keepdim, dtype=_dtype.opmath(out_dtype).np), out_dtype.np)
 
 
 def _sum_meta(self, dim=None, keepdim=False, *, dtype=None):
@@ -63,7 +58,7 @@ def _mean_kernel(self, dim=None, keepdim=False, *, dtype=None):
     out_dtype = _mean_dtype(self, dtype)
     dims = reduction_dims(dim, self.dim())
     count = math.prod(self.shape[d] for d in dims)
-    total = np.sum(self._np.astype(out_dtype.np, copy=False), axis=dims, keepdims=keepdim, dtype=_acc_np(out_dtype))
+    total = np.sum(self._np.astype(out_dtype.np, copy=False), axis=dims, keepdims=keepdim, dtype=_dtype.opmath(out_dtype).np)
     with np.errstate(all="ignore"):  # the mean of nothing is nan, without numpy's warning
         return np.asarray(total / np.asarray(count, total.dtype), out_dtype.np)
 
@@ -106,7 +101,7 @@ def zero_tie(np_fn, last=False):
     of zero differs between tied values; NaN and nonzero results are numpy's."""
     def fn(x, axis=None, keepdims=False):
         result = np.asarray(np_fn(x, axis=axis, keepdims=keepdims))
-        if x.dtype.kind != "f" or x.ndim == 0 or x.size == 0 or not (result == 0).any():
+        if x.dtype not in _dtype.NP_FLOATS or x.ndim == 0 or x.size == 0 or not (result == 0).any():
             return result
         axes = tuple(range(x.ndim)) if axis is None else tuple(np.atleast_1d(axis) % x.ndim)
         kept = [d for d in range(x.ndim) if d not in axes]
@@ -164,7 +159,7 @@ def _arg_index(np_arg, name):
 def _nan_first(fn):
     def arg(x, axis=None):
         # torch propagates NaN: the index of the first NaN wins
-        if x.dtype.kind == "f":
+        if x.dtype in _dtype.NP_FLOATS:
             nan = np.isnan(x)
             if nan.any():
                 return np.where(nan.any(axis=axis), np.argmax(nan, axis=axis), fn(np.where(nan, 0, x), axis=axis))
@@ -218,7 +213,7 @@ def _var_kernel(self, dim=None, *, correction=None, keepdim=False, name="var", t
     ddof = 1 if correction is None else correction
     n = math.prod(self.shape[d] for d in dims)
     with np.errstate(all="ignore"):
-        x = self._np.astype(np.float64) if self.dtype is _dtype.float16 else self._np
+        x = self._np.astype(np.float64) if self.dtype in _dtype.HALVES else self._np
         if n - ddof > 0:
             return np.asarray(then(np.var(x, axis=dims, ddof=ddof, keepdims=keepdim))).astype(self.dtype.np)
         # ATen's warning, and the sum of squares divided by max(n - correction, 0), as ATen (np.var would warn)
@@ -242,7 +237,7 @@ var = _contiguous_out((_var_kernel, _var_meta))
 def _var_mean_kernel(self, dim=None, *, correction=None, keepdim=False):
     dims = reduction_dims(dim, self.dim())
     return _var_kernel(self, dim, correction=correction, keepdim=keepdim, name="var_mean"), np.asarray(
-        np.mean(self._np, axis=dims, keepdims=keepdim)).astype(self.dtype.np)
+        np.mean(self._np, axis=dims, keepdims=keepdim, dtype=_dtype.opmath(self.dtype).np)).astype(self.dtype.np)
 
 
 def _var_mean_meta(self, dim=None, *, correction=None, keepdim=False):

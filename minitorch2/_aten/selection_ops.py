@@ -38,7 +38,7 @@ def _median_dim_kernel(self, dim, keepdim=False):
     _check_selection(self, d, "median()")
     k = (rows.shape[-1] - 1) // 2
     values, index = _kth_smallest(rows, k)
-    if rows.dtype.kind == "f":
+    if rows.dtype in _dtype.NP_FLOATS:
         nan = np.isnan(rows)
         has_nan = nan.any(-1)
         values = np.where(has_nan, np.nan, values).astype(rows.dtype)
@@ -76,7 +76,7 @@ def _median_kernel(self):
     x = self._np.reshape(-1)
     if x.size == 0:
         return np.asarray(np.nan, self.dtype.np) if self.dtype.is_floating_point else np.zeros((), self.dtype.np)
-    if x.dtype.kind == "f" and np.isnan(x).any():
+    if x.dtype in _dtype.NP_FLOATS and np.isnan(x).any():
         return np.asarray(np.nan, x.dtype)
     return np.asarray(np.sort(x, kind="stable")[(x.size - 1) // 2], x.dtype)
 
@@ -117,8 +117,8 @@ def _cumulative_extreme(better):
             best, where = rows[..., 0].copy(), np.zeros(rows.shape[:-1], np.int64)
             for i in range(rows.shape[-1]):
                 x = rows[..., i]
-                take = (x == best) | better(x, best) | (np.isnan(x) if x.dtype.kind == "f" else False)
-                if x.dtype.kind == "f":
+                take = (x == best) | better(x, best) | (np.isnan(x) if x.dtype in _dtype.NP_FLOATS else False)
+                if x.dtype in _dtype.NP_FLOATS:
                     take &= ~np.isnan(best) | np.isnan(x)
                 best, where = np.where(take, x, best), np.where(take, i, where)
                 values[..., i], indices[..., i] = best, where

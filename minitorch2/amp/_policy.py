@@ -80,6 +80,12 @@ class AutocastMode(TorchDispatchMode):
         return func(*args, **kwargs)
 
 
+def composite_in_float32(*tensors):
+    """The inputs of a composite op on autocast's float32 list that ours builds from other ops (F.cross_entropy:
+    cross_entropy_loss), cast as torch casts them before the composite runs, where autocast is on for the CPU."""
+    return tuple(_cast(t, _dtype.float32) for t in tensors) if _state.cpu_casting() else tensors
+
+
 def _requires_grad(args):
     return any(isinstance(t, Tensor) and t.requires_grad
                for a in args for t in (a if isinstance(a, (list, tuple)) else (a,)))

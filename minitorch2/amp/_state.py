@@ -6,29 +6,14 @@ autocast regions nest (the cache is dropped when the outermost one exits). These
 `torch.is_autocast_enabled(device_type)`, `torch.get_autocast_dtype`, `torch.set_autocast_*`,
 `torch.clear_autocast_cache`, `torch.autocast_increment_nesting`... and the deprecated CPU/GPU spellings.
 
-minitorch2 has no bfloat16 (numpy has none): the CPU default is held as BFLOAT16, a stand-in that prints as
-torch.bfloat16, and an autocast that would run in it refuses (autocast_mode.py). Only CPU tensors exist, so only
-the CPU setting ever casts anything.
+Only CPU tensors exist, so only the CPU setting ever casts anything.
 """
 import threading
 import warnings
 
 from .. import _dtype
-from .._unsupported import Unsupported
 
 
-class _Bfloat16:
-    """torch.bfloat16, which minitorch2 does not have: what get_autocast_dtype("cpu") gives by default."""
-
-    is_floating_point = True
-
-    def __repr__(self):
-        return "torch.bfloat16"
-
-
-BFLOAT16 = _Bfloat16()
-NO_BFLOAT16 = ("minitorch2 has no torch.bfloat16 (numpy has no such dtype), the dtype a CPU autocast runs in "
-               "unless told otherwise: pass dtype=torch.float16")
 DEVICE_TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve", "fpga", "maia",
                 "xla", "lazy", "vulkan", "mps", "meta", "hpu", "mtia", "privateuseone")
 
@@ -65,7 +50,7 @@ def set_autocast_enabled(device_type, enabled):
 
 
 def get_autocast_dtype(device_type):
-    default = BFLOAT16 if device_type in ("cpu", "hpu") else _dtype.float16
+    default = _dtype.bfloat16 if device_type in ("cpu", "hpu") else _dtype.float16
     return local.dtype.get(_check(device_type), default)
 
 
@@ -100,10 +85,7 @@ def cpu_casting():
 
 
 def cpu_dtype():
-    dtype = local.dtype.get("cpu", BFLOAT16)
-    if dtype is BFLOAT16:  # set_autocast_enabled("cpu", True) with no dtype set: autocast() refuses it sooner
-        raise Unsupported(NO_BFLOAT16)
-    return dtype
+    return local.dtype.get("cpu", _dtype.bfloat16)
 
 
 def _deprecated(old, new, value):

@@ -9,8 +9,7 @@ As on a CPU-only torch:
                              leaves the region disabled
     dtype neither bfloat16   warns "In CPU autocast, but the target dtype is not supported. Disabling autocast..."
     nor float16 on the CPU
-minitorch2 has no bfloat16: torch.bfloat16 itself is an unsupported name, and an enabled CPU autocast without a
-dtype (torch's default is bfloat16) refuses with an error saying so; pass dtype=torch.float16.
+Without a dtype the CPU's is torch's default, bfloat16.
 
 The policy runs above autograd where the dispatcher has its autocast hook (so the casts are recorded and backward
 runs through them, as in torch); otherwise as a dispatch mode below autograd, which casts only the ops autograd
@@ -23,7 +22,6 @@ import warnings
 from .. import _dispatch, _dtype
 from .._dispatch import current_modes, pop_mode, push_mode
 from .._tensor import Tensor
-from .._unsupported import Unsupported
 from . import _state
 from ._policy import AutocastMode, cast_inputs
 
@@ -40,14 +38,12 @@ class autocast:
         if enabled and device_type == "cuda":
             warnings.warn("CUDA is not available or torch_xla is imported. Disabling autocast.", stacklevel=2)
             enabled = False
-        elif enabled and self.fast_dtype not in (_state.BFLOAT16, _dtype.float16):
+        elif enabled and self.fast_dtype not in (_dtype.bfloat16, _dtype.float16):
             name = device_type.upper()
             warnings.warn(f"In {name} autocast, but the target dtype is not supported. Disabling autocast.\n"
                           f"{name} Autocast only supports dtypes of torch.bfloat16, torch.float16 currently.",
                           stacklevel=2)
             enabled = False
-        if enabled and device_type == "cpu" and self.fast_dtype is _state.BFLOAT16:
-            raise Unsupported(_state.NO_BFLOAT16)
         self._enabled = enabled
         self._casting = None
 

@@ -109,7 +109,7 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
         if t is not None and (t.dim() != 1 or t.numel() != c):
             raise RuntimeError(f"Expected {name} to be a vector of size equal to the number of channels in input, "
                                f"but got {name} of shape {_sizes(t.shape)} and input of shape {_sizes(input.shape)}")
-    half = input.dtype is _dtype.float16  # (computed in float32 and rounded once, as torch's kernel and decomposition)
+    half = input.dtype in _dtype.HALVES  # (computed in float32 and rounded once, as torch's kernel and decomposition)
     # (torch's decomposition's 4-d view, no -1: n may be 0)
     groups = input.reshape([n, num_groups, c // num_groups, math.prod(input.shape[2:])])
     groups = aten._to_copy.default(groups, dtype=_dtype.float32) if half else groups

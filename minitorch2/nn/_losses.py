@@ -12,6 +12,7 @@ import math
 from .. import _dtype, _functions
 from .._aten.meta_util import broadcast_shapes
 from .._ops import ops
+from ..amp._policy import composite_in_float32
 
 aten = ops.aten
 
@@ -47,6 +48,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     if not 0.0 <= label_smoothing <= 1.0:
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
     class_dim = 0 if input.dim() == 1 else 1
+    input, weight = composite_in_float32(input, weight)
     if tuple(input.shape) == tuple(target.shape):  # ATen assumes class probabilities when the shapes agree
         return _cross_entropy_probabilities(input, target, weight, ignore_index, reduction, label_smoothing, class_dim)
     log_probs = aten._log_softmax.default(input, class_dim, False)

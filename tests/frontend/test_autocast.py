@@ -2,8 +2,8 @@
 autocast recompiles), a graph runs its ops under the autocast it was traced in, and an autocast block inside
 the frame is recorded in the graph as _enter_autocast/_exit_autocast calls, as in Dynamo.
 
-Each program runs through minitorch2.compile and torch.compile (float16 CPU autocast: minitorch2 has no
-bfloat16) and compares values, dtypes, gradients, frame counts and the guard-failure words.
+Each program runs through minitorch2.compile and torch.compile (float16 CPU autocast; bfloat16's in
+tests/minitorch2/test_bfloat16.py) and compares values, dtypes, gradients, frame counts and the guard-failure words.
 """
 import numpy as np
 import pytest
@@ -92,7 +92,7 @@ def test_global_state_guard_names_autocast_changes_as_dynamo():
         assert guard_fn({"x": minitorch2.ones(2)}, {}) == "GLOBAL_STATE changed: autocast(cpu)_dtype"
     finally:
         minitorch2.set_autocast_enabled("cpu", False)
-        minitorch2.set_autocast_dtype("cpu", minitorch2.amp._state.BFLOAT16)
+        minitorch2.set_autocast_dtype("cpu", minitorch2.bfloat16)
 
 
 def _block(lib):

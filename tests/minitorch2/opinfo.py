@@ -17,9 +17,11 @@ import fnmatch
 import zlib
 from dataclasses import dataclass, field
 
+import ml_dtypes  # noqa: F401  (registers numpy's "bfloat16" dtype name)
 import numpy as np
 
 FLOAT = ("float32", "float64", "float16")
+FLOAT_LIKE = FLOAT + ("bfloat16",)  # the samples test_bfloat16_ops.py builds too
 INT = ("int64", "int32")
 ALL = FLOAT + INT + ("bool",)
 NUMERIC = FLOAT + INT
@@ -144,7 +146,7 @@ class MemoryFormat(DT):
     pass
 
 
-_DTYPE_NAMES = {np.dtype(n): n for n in ("float32", "float64", "float16", "int64", "int32", "bool")}
+_DTYPE_NAMES = {np.dtype(n): n for n in ("float32", "float64", "float16", "bfloat16", "int64", "int32", "bool")}
 
 
 @dataclass
@@ -171,7 +173,7 @@ class Maker:
 
     @property
     def is_float(self):
-        return self.dtype in FLOAT
+        return self.dtype in FLOAT_LIKE
 
     @property
     def is_bool(self):
@@ -187,7 +189,7 @@ class Maker:
             array = np.ascontiguousarray(np.broadcast_to(row, shape))
         else:
             array = self._random(shape, dtype, low, high, nonzero)
-        if special and dtype in FLOAT and array.size >= 3:
+        if special and dtype in FLOAT_LIKE and array.size >= 3:
             flat = array.reshape(-1)
             flat[:3] = [np.nan, np.inf, -np.inf]
             self.rng.shuffle(flat)
@@ -197,7 +199,7 @@ class Maker:
         if dtype == "bool":
             values = np.asarray(self.rng.random(shape) < 0.5)
             return np.ones(shape, bool) if nonzero else values
-        if dtype in FLOAT:
+        if dtype in FLOAT_LIKE:
             values = self.rng.uniform(low, high, shape)
             if nonzero:
                 magnitude = np.maximum(np.abs(values), 0.5)
@@ -281,6 +283,7 @@ def unary(low=-3.0, high=3.0, special=False):
 
 def _partners(dtype):
     return {"float32": ("float64", "int64"), "float64": ("float32", "int32"), "float16": ("float32", "bool"),
+            "bfloat16": ("float16", "int32"),
             "int64": ("int32", "float32"), "int32": ("int64", "float16"), "bool": ("int32", "float64")}[dtype]
 
 
@@ -453,7 +456,7 @@ def clamp_bound_samples(bound):
 
 def masked_fill_samples(tensor_value):
     def gen(m):
-        value = {"float32": -1.5, "float64": 2.25, "float16": 0.5, "int64": 7, "int32": -4, "bool": True}[m.dtype]
+        value = {"float32": -1.5, "float64": 2.25, "float16": 0.5, "bfloat16": 0.75, "int64": 7, "int32": -4, "bool": True}[m.dtype]
         def v(val, dtype=None):
             return m.t((), values=val, dtype=dtype) if tensor_value else val
         yield S(m.t((3, 4)), m.mask((3, 4)), v(value))
@@ -1434,7 +1437,7 @@ def sized_factory_samples(m):
 
 
 def full_samples(m):
-    value = {"float32": 1.5, "float64": -2.25, "float16": 0.5, "int64": 7, "int32": -3, "bool": True}[m.dtype]
+    value = {"float32": 1.5, "float64": -2.25, "float16": 0.5, "bfloat16": 0.75, "int64": 7, "int32": -3, "bool": True}[m.dtype]
     yield S([2, 3], value, dtype=DT(m.dtype))
     yield S([], value, dtype=DT(m.dtype))
     if m.dtype == "float32":
@@ -1443,7 +1446,7 @@ def full_samples(m):
 
 
 def scalar_tensor_samples(m):
-    value = {"float32": 1.5, "float64": -2.25, "float16": 0.5, "int64": 7, "int32": -3, "bool": True}[m.dtype]
+    value = {"float32": 1.5, "float64": -2.25, "float16": 0.5, "bfloat16": 0.75, "int64": 7, "int32": -3, "bool": True}[m.dtype]
     yield S(value, dtype=DT(m.dtype))
     if m.dtype == "float32":
         for v in (1.5, 3, True):
@@ -1522,7 +1525,7 @@ def like_samples(m):
 
 
 def full_like_samples(m):
-    value = {"float32": 1.5, "float64": -2.25, "float16": 0.5, "int64": 7, "int32": -3, "bool": True}[m.dtype]
+    value = {"float32": 1.5, "float64": -2.25, "float16": 0.5, "bfloat16": 0.75, "int64": 7, "int32": -3, "bool": True}[m.dtype]
     for s in like_samples(m):
         yield Sample((s.args[0], value), s.kwargs)
 

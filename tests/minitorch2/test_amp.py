@@ -1,5 +1,5 @@
 """torch.amp against torch's on a CPU-only build: autocast's output dtype and values per op, its state and nesting,
-its warnings and refusals (cuda, unsupported dtypes, bfloat16), GradScaler's scale sequence and the parameters it
+its warnings and refusals (cuda, unsupported dtypes), its default bfloat16, GradScaler's scale sequence and the parameters it
 leaves after scaled steps with injected infs, its errors, and torch.cuda.amp's deprecated spellings.
 
 Values computed in float16 are compared at float16's tolerance (rtol and atol 1e-2); everything else exactly or
@@ -17,7 +17,6 @@ import minitorch2.amp as amp
 import minitorch2.amp.cuda_amp as cuda_amp
 import minitorch2.profiler as mprof
 from minitorch2 import _dispatch
-from minitorch2._unsupported import Unsupported
 from minitorch2.amp import _state
 
 pytestmark = pytest.mark.runtime
@@ -198,15 +197,16 @@ def test_unsupported_cpu_dtype_warns_and_disables_as_torch_does():
         amp.autocast(mt.device("cpu"))
 
 
-def test_bfloat16_is_named_but_autocast_refuses_it():
-    assert mt.bfloat16 is _state.BFLOAT16
-    with pytest.raises(Unsupported, match="bfloat16.*dtype=torch.float16"):
-        amp.autocast("cpu")  # torch's CPU default dtype is bfloat16
-    with pytest.raises(Unsupported, match="bfloat16"):
-        amp.autocast(device_type="cpu", enabled=True)
-    with amp.autocast("cpu", enabled=False) as region:  # a disabled region never needs it
-        assert repr(region.fast_dtype) == "torch.bfloat16"
-    assert repr(_state.get_autocast_dtype("cpu")) == str(torch.get_autocast_dtype("cpu"))
+def test_cpu_autocast_runs_in_bfloat16_by_default_as_torchs():
+    def run(lib, autocast):
+        x = lib.tensor(np.linspace(-2, 2, 12, dtype=np.float32).reshape(3, 4))
+        w = lib.tensor(np.linspace(1, -1, 8, dtype=np.float32).reshape(2, 4))
+        with autocast("cpu") as region:  # torch's CPU default dtype is bfloat16
+            y = lib.nn.functional.linear(x, w)
+            return repr(region.fast_dtype), repr(y.dtype), y.float().tolist(), repr((x + 1).dtype)
+
+    assert run(mt, amp.autocast) == run(torch, torch.autocast)
+    assert _state.get_autocast_dtype("cpu") is mt.bfloat16
 
 
 def test_cuda_amp_spellings_warn_as_torchs():

@@ -104,12 +104,27 @@ def test_a_checkpoint_pytorch_saved_loads_with_its_values_layouts_and_shared_sto
                                   theirs["optimizer"]["state"][0]["exp_avg"].numpy())
 
 
-def test_a_pytorch_bfloat16_tensor_is_refused_by_name():
+def test_a_pytorch_bfloat16_checkpoint_loads_bit_for_bit():
     buffer = io.BytesIO()
-    torch.save({"w": torch.ones(2, dtype=torch.bfloat16)}, buffer)
+    weight = torch.randn(3, 5, generator=torch.Generator().manual_seed(0)).bfloat16()
+    saved = {"w": weight, "w_t": weight.t(), "b": torch.tensor([1e-3, -7.5, float("inf")], dtype=torch.bfloat16)}
+    torch.save(saved, buffer)
     buffer.seek(0)
-    with pytest.raises(pickle.UnpicklingError, match="bfloat16"):
-        minitorch2.load(buffer)
+    ours = minitorch2.load(buffer)
+    for name, theirs in saved.items():
+        assert ours[name].dtype is minitorch2.bfloat16 and ours[name].stride() == theirs.stride()
+        assert ours[name].float().tolist() == theirs.float().tolist()  # (float32 holds every bfloat16 exactly)
+
+
+def test_bfloat16_tensors_survive_minitorch2_save_and_load():
+    buffer = io.BytesIO()
+    original = minitorch2.tensor([[0.1, -2.5, 3e38], [1e-40, float("nan"), 7.0]]).bfloat16()
+    minitorch2.save({"p": original, "dtype": minitorch2.bfloat16}, buffer)
+    buffer.seek(0)
+    loaded = minitorch2.load(buffer)
+    assert loaded["dtype"] is minitorch2.bfloat16 and loaded["p"].dtype is minitorch2.bfloat16
+    expected = torch.tensor([[0.1, -2.5, 3e38], [1e-40, float("nan"), 7.0]]).bfloat16().float()
+    np.testing.assert_array_equal(np.array(loaded["p"].float().tolist()), expected.numpy())
 
 
 def test_loading_onto_cuda_fails_as_on_a_cpu_only_torch():

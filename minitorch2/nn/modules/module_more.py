@@ -119,6 +119,9 @@ class ModuleConveniences:
     def half(self):
         return self._apply_to_tensors(lambda t: t.half() if t.is_floating_point() else t)
 
+    def bfloat16(self):
+        return self._apply_to_tensors(lambda t: t.bfloat16() if t.is_floating_point() else t)
+
     def cpu(self):
         return self
 
