@@ -3,8 +3,7 @@
 Runtime layer, coverage surface (eager fidelity: torch's errors for a wrong call, which no stage of the pipeline
 needs). Every call of an OpOverload, once in canonical form (_schema.py), goes through `ArgumentChecks.check`: an
 argument of the wrong Python type raises the TypeError torch's parser gives (`add(): argument 'other' (position 2)
-must be Tensor, not list`), a Python int outside int64/uint64 its OverflowError, a complex number minitorch2's own
-error (it has no complex dtypes), all before any kernel runs, so fake and meta calls refuse them too; and a Python
+must be Tensor, not list`), a Python int outside int64/uint64 its OverflowError, all before any kernel runs, so fake and meta calls refuse them too; and a Python
 type given for a dtype is converted (`dtype=float` is float64), and a SymFloat given for a `float` is read as its
 value, guarded (layer_norm's eps). Only calls of an op check: graph passes normalize
 calls whose arguments are graph nodes.
@@ -18,7 +17,7 @@ from ._dtype import dtype as _dtype_class
 from ._sym import SymBool, SymFloat, SymInt
 from ._tensor import Tensor
 
-_NUMBER = (bool, int, float, np.integer, np.floating, np.bool_, SymInt, SymFloat, SymBool)  # (no complex dtypes)
+_NUMBER = (bool, int, float, complex, np.number, np.bool_, SymInt, SymFloat, SymBool)
 _INDEX = (int, np.integer, Tensor, SymInt)  # an integer tensor of one element is an index, as in torch
 _EXPECTED = {  # schema type -> (Python types accepted, the words torch's TypeError uses)
     "Tensor": ((Tensor,), "Tensor"),
@@ -108,12 +107,10 @@ class _Convertible(Exception):
 
 
 def _refuse(op, arg, slot, value):
-    """Raise torch's TypeError for an argument of the wrong type (slot: its position, or its keyword), the
-    complex-number error for a complex, or _Convertible for a value the parser converts."""
+    """Raise torch's TypeError for an argument of the wrong type (slot: its position, or its keyword), or
+    _Convertible for a value the parser converts."""
     if _kind(arg.type)[0] == "ScalarType" and _dtype.as_dtype(value) is not value:
         raise _Convertible(slot, _dtype.as_dtype(value))
-    if isinstance(value, (complex, np.complexfloating)):
-        raise _dtype.complex_unsupported(value, f"{getattr(op, '_opname', op)}()")
     raise TypeError(_type_error(op, arg, slot if isinstance(slot, int) else None, value))
 
 

@@ -2,7 +2,7 @@
 
 Runtime layer, coverage surface (eager fidelity: errors and edge values no stage of the pipeline needs). _factories.py's
 tensor() calls `data_array` for numpy's array of the data, refused as torch refuses it (ragged nesting, strings), and,
-once it knows the dtype, `checked_values`: complex numbers, None and other objects refused, ints beyond int64 read as
+once it knows the dtype, `checked_values`: complex numbers into a real dtype, None and other objects refused, ints beyond int64 read as
 doubles for a floating dtype, values an integer dtype cannot hold refused as c10's checked conversion refuses them.
 """
 import numbers
@@ -27,8 +27,9 @@ def data_array(data, dtype):
 
 def checked_values(raw, dtype):
     """raw's values as they go into dtype: refused or converted as torch's tensor() does."""
-    if raw.dtype.kind == "c":
-        raise _dtype.complex_unsupported(raw.reshape(-1)[0], "tensor()")
+    if raw.dtype.kind == "c" and not dtype.is_complex:  # (torch's parser reads each element as a real number)
+        raise TypeError("must be real number, not complex" if dtype.is_floating_point
+                        else "'complex' object cannot be interpreted as an integer")
     if raw.dtype.kind == "O" or raw.dtype == np.uint64:  # ints past int64, None, other objects
         raw = _object_values(raw, dtype)
     _check_range(raw, dtype)

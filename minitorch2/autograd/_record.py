@@ -128,7 +128,7 @@ def record(op, args, kwargs):
     outputs = redispatch_below_autograd(op, args, kwargs)
     out_list = list(outputs) if isinstance(outputs, (tuple, list)) else [outputs]
     mask = op.output_differentiability or (True,) * len(out_list)
-    differentiable = [isinstance(o, Tensor) and o.dtype.is_floating_point and m for o, m in zip(out_list, mask)]
+    differentiable = [isinstance(o, Tensor) and o.dtype.is_inexact and m for o, m in zip(out_list, mask)]
     if not any(differentiable):
         return outputs
 
