@@ -18,7 +18,8 @@ table_extra.py. Nothing registers itself anywhere else: to add an op, add a row 
 from . import decompositions as dec, derivatives as d, derivatives_shape as ds
 from . import factories, indexing, inplace_fast as fast, linalg, masked_index, memory, pointwise as pw, prims
 from . import decompositions_factories as dec_factories, inductor_prims, reductions as red
-from . import table_apart, table_extra, table_more, table_nn, table_nn_apart, table_nn_more, view_scatters, views
+from . import table_apart, table_complex, table_extra, table_more, table_nn, table_nn_apart, table_nn_more
+from . import view_scatters, views
 from .._tensor import Tensor
 from .derivatives_util import zeros_like_grad
 from .overlap import Overlap
@@ -78,7 +79,7 @@ TABLE = [
     # piecewise constant: a zero gradient
     *[op(f"{name}(Tensor self) -> Tensor", CORE_POINTWISE, getattr(pw, name), d.zero_grad)
       for name in ("sign", "floor", "ceil", "trunc", "round")],
-    op("sgn(Tensor self) -> Tensor", POINTWISE, pw.sign, d.zero_grad, decomposition=dec.sgn),
+    op("sgn(Tensor self) -> Tensor", POINTWISE, pw.sgn, d.zero_grad, decomposition=dec.sgn),
     # ------------------------------------------------------------ unary math
     # (kernel and formula of the op's name in pointwise.py and derivatives.py)
     *[op(f"{name}(Tensor self) -> Tensor", CORE_POINTWISE, getattr(pw, name), getattr(d, name)) for name in (
@@ -305,4 +306,5 @@ TABLE = [
 TABLE += table_more.rows(op, inplace)  # the commonly used ops beyond the core set (table_more.py)
 TABLE += table_nn_more.rows(op, inplace)  # the nn layers beyond the core set (table_nn_more.py)
 TABLE += table_extra.rows(op, inplace)  # linalg, special, fft and the rest (table_extra.py)
+TABLE += table_complex.ROWS  # view_as_real, view_as_complex, conj, angle, complex, polar (table_complex.py)
 

@@ -1,0 +1,20 @@
+"""The op table's rows for complex numbers: the views between a complex tensor and its real parts, conjugation,
+abs/angle into the real dtype, and complex/polar from two real tensors.
+
+Runtime layer, part of THE operator table (table.py appends these rows); coverage surface, as complex_ops.py, which
+holds the kernels, meta functions and derivative formulas. torch.real/imag are no rows of their own: torch writes
+them as view_as_real(self).select(-1, 0) (_functions_complex.py), so their grad_fn is a SelectBackward0.
+"""
+from . import complex_ops as cx
+from .table_row import CORE_POINTWISE, CORE_VIEW, POINTWISE, VIEW, op
+
+ROWS = [
+    op("view_as_real(Tensor(a) self) -> Tensor(a)", VIEW, cx.view_as_real, cx.d_view_as_real),
+    op("view_as_complex(Tensor(a) self) -> Tensor(a)", VIEW, cx.view_as_complex, cx.d_view_as_complex),
+    # torch's _conj is a view carrying the conjugate bit; ours holds the conjugated values (complex_ops.py)
+    op("_conj(Tensor(a) self) -> Tensor(a)", (), cx.conj, cx.d_conj, grad_fn="ConjBackward0"),
+    op("conj_physical(Tensor self) -> Tensor", POINTWISE, cx.conj_physical, cx.d_conj_physical),
+    op("angle(Tensor self) -> Tensor", CORE_POINTWISE, cx.angle, cx.d_angle),
+    op("complex(Tensor real, Tensor imag) -> Tensor", POINTWISE, cx.complex_, cx.d_complex),
+    op("polar(Tensor abs, Tensor angle) -> Tensor", POINTWISE, cx.polar, cx.d_polar),
+]
