@@ -197,7 +197,7 @@ polar = _from_parts(_polar)
 # ---------------------------------------------------------------- derivative formulas (derivatives.yaml's)
 def conj_of(t):
     """t.conj() inside a formula: an identity for a real tensor, as torch's conj() is."""
-    return aten._conj.default(t) if t.dtype.is_complex else t
+    return aten._conj.default(t) if isinstance(t, Tensor) and t.dtype.is_complex else t
 
 
 def real_part(t):
@@ -211,7 +211,8 @@ def imag_part(t):
 
 def for_input(grad, input):
     """handle_r_to_c: a real input's gradient is the real part of the complex one the formula computed."""
-    return real_part(grad) if grad is not None and not input.dtype.is_complex and grad.dtype.is_complex else grad
+    real_input = isinstance(input, Tensor) and not input.dtype.is_complex
+    return real_part(grad) if real_input and grad.dtype.is_complex else grad
 
 
 def _contiguous(t):

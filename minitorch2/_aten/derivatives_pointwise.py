@@ -9,6 +9,7 @@ import math
 
 from .._ops import ops
 from .._tensor import contiguous_format, preserve_format
+from .complex_ops import conj_of, for_input
 from .derivatives_util import _scale, _shape, _zero_like_scalar, sum_to
 
 aten = ops.aten
@@ -41,9 +42,9 @@ def rsub_scalar(grad, alpha=1):
     return _scale(aten.neg.default(grad), alpha)
 
 
-def mul_tensor(grad, self, other, needs_grad):
-    other_grad = aten.mul.Tensor(grad, self) if needs_grad[1] else None
-    self_grad = aten.mul.Tensor(grad, other) if needs_grad[0] else None
+def mul_tensor(grad, self, other, needs_grad):  # (complex: grad * other.conj(), a real input's part real)
+    other_grad = for_input(aten.mul.Tensor(grad, conj_of(self)), other) if needs_grad[1] else None
+    self_grad = for_input(aten.mul.Tensor(grad, conj_of(other)), self) if needs_grad[0] else None
     return sum_to(self_grad, _shape(self)), sum_to(other_grad, _shape(other))
 
 
@@ -55,8 +56,8 @@ def div_tensor(grad, self, other, needs_grad):
     other_grad = None
     if needs_grad[1]:  # -grad * ((self / other) / other)
         quotient = aten.div.Tensor(aten.div.Tensor(self, other), other)
-        other_grad = aten.mul.Tensor(aten.neg.default(grad), quotient)
-    self_grad = aten.div.Tensor(grad, other) if needs_grad[0] else None
+        other_grad = for_input(aten.mul.Tensor(aten.neg.default(grad), conj_of(quotient)), other)
+    self_grad = for_input(aten.div.Tensor(grad, conj_of(other)), self) if needs_grad[0] else None
     return sum_to(self_grad, _shape(self)), sum_to(other_grad, _shape(other))
 
 
@@ -149,7 +150,7 @@ def _rounded_division_backward(grad, self, other, needs_grad, rounding_mode):
 
 # ---------------------------------------------------------------- unary math
 def exp(grad, result):
-    return aten.mul.Tensor(grad, result)
+    return aten.mul.Tensor(grad, conj_of(result))
 
 
 def log(grad, self):
