@@ -20,6 +20,7 @@ import numpy as np
 from .. import _dtype
 from .._ops import ops
 from .._tensor import FakeTensor, Size, Tensor, contiguous_format
+from .memory import _dtype_title
 from .meta_util import fake_empty, fake_pointwise, pointwise_strides
 
 aten = ops.aten
@@ -60,7 +61,7 @@ def _view_as_complex(self):
         raise _dtype.complex_unsupported(self.dtype, "view_as_complex")
     if self.dtype not in _dtype.COMPLEX_OF:
         raise RuntimeError("view_as_complex is only supported for half, float and double tensors, but got a tensor "
-                           f"of scalar type: {_SCALAR_TYPE_NAMES.get(self.dtype, self.dtype.name)}")
+                           f"of scalar type: {_dtype_title(self.dtype)}")
     if self.dim() == 0:
         raise RuntimeError("Input tensor must have one or more dimensions")
     if self.shape[-1] != 2:
@@ -75,10 +76,6 @@ def _view_as_complex(self):
     return _reinterpreted_view(self, _dtype.COMPLEX_OF[self.dtype], self.shape[:-1],
                                tuple(s // 2 for s in stride[:-1]), self.storage_offset() // 2)
 
-
-_SCALAR_TYPE_NAMES = {_dtype.int64: "Long", _dtype.int32: "Int", _dtype.int16: "Short", _dtype.int8: "Char",
-                      _dtype.uint8: "Byte", _dtype.bool_: "Bool", _dtype.complex64: "ComplexFloat",
-                      _dtype.complex128: "ComplexDouble"}
 
 view_as_real = (_view_as_real, _view_as_real)  # (a view touches no data: one function is kernel and meta)
 view_as_complex = (_view_as_complex, _view_as_complex)
@@ -151,15 +148,11 @@ def sgn_of_complex(values):
 
 def _check_parts(first, second):
     if first.dtype not in _dtype.COMPLEX_OF or second.dtype not in _dtype.COMPLEX_OF:
-        raise RuntimeError(f"Expected both inputs to be Half, Float or Double tensors but got {_title(first.dtype)} "
-                           f"and {_title(second.dtype)}")
+        raise RuntimeError(f"Expected both inputs to be Half, Float or Double tensors but got {_dtype_title(first.dtype)} "
+                           f"and {_dtype_title(second.dtype)}")
     if first.dtype is not second.dtype:
-        raise RuntimeError(f"Expected object of scalar type {_title(first.dtype)} but got scalar type "
-                           f"{_title(second.dtype)} for second argument")
-
-
-def _title(dtype):
-    return {"float32": "Float", "float64": "Double", "float16": "Half"}.get(dtype.name) or _SCALAR_TYPE_NAMES[dtype]
+        raise RuntimeError(f"Expected object of scalar type {_dtype_title(first.dtype)} but got scalar type "
+                           f"{_dtype_title(second.dtype)} for second argument")
 
 
 def _from_parts(compute):
@@ -196,8 +189,12 @@ polar = _from_parts(_polar)
 
 # ---------------------------------------------------------------- derivative formulas (derivatives.yaml's)
 def conj_of(t):
-    """t.conj() inside a formula: an identity for a real tensor, as torch's conj() is."""
-    return aten._conj.default(t) if isinstance(t, Tensor) and t.dtype.is_complex else t
+    """t.conj() inside a formula, read by a product: an identity for a real tensor, as torch's conj() is; for a complex
+    one the conjugate resolved by a clone, as torch's traced backward graphs record it (its conjugate-bit view is
+    copied before an op that cannot read the bit takes it)."""
+    if not isinstance(t, Tensor) or not t.dtype.is_complex:
+        return t
+    return aten.clone.default(aten._conj.default(t))
 
 
 def real_part(t):
@@ -230,7 +227,7 @@ def d_view_as_complex(grad):
 
 
 def d_conj(grad):
-    return conj_of(grad)
+    return aten._conj.default(grad) if grad.dtype.is_complex else grad
 
 
 def d_conj_physical(grad):
