@@ -146,6 +146,11 @@ def extern_kernel(name):
     return lambda *args, **kwargs: extern_call(name, op, args, kwargs)
 
 
+def _touches_complex(node):
+    vals = [node.meta.get("val")] + [getattr(a, "meta", {}).get("val") for a in node.all_input_nodes]
+    return any(isinstance(v, Tensor) and v.dtype.is_complex for v in vals)
+
+
 def make_fallback(op):
     def fallback(*args, **kwargs):
         current_graph().fallbacks.append(str(op))
@@ -303,7 +308,7 @@ class GraphLowering:
         if node.target is operator.getitem:
             return args[0][args[1]]
         lowering = LOWERINGS.get(node.target)
-        if lowering is None:
+        if lowering is None or _touches_complex(node):  # (the code generators have no complex type, as torch's cpp)
             lowering = make_fallback(node.target)
         try:
             result = lowering(*args, **kwargs)
