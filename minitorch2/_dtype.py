@@ -108,7 +108,8 @@ def promote_types(a, b):
     if a.category != b.category and max(a.category, b.category) < 3:
         return a if a.category > b.category else b
     if a.category == 3 or b.category == 3:  # the wider of the two parts' precisions, as a complex dtype
-        return to_complex(max(REAL_OF.get(a, a), REAL_OF.get(b, b), key=lambda d: d.itemsize))
+        parts = [REAL_OF.get(d, d) for d in (a, b) if d.category >= 2]
+        return to_complex(max(parts, key=lambda d: d.itemsize))
     if a.category == 2:
         return a if a.itemsize > b.itemsize else b
     # integers: numpy's table agrees with PyTorch's for the types we have (uint8+int8 -> int16)
