@@ -19,6 +19,7 @@ import sympy
 
 import minitorch2
 from minitorch2 import _dtype, ops
+from minitorch2._aten.complex_ops import touches_complex
 from minitorch2._sym import is_symbolic
 from minitorch2._subclasses.fake_tensor import FakeTensorMode
 from minitorch2._tensor import Tensor
@@ -144,11 +145,6 @@ def extern_kernel(name):
     calls ATen's convolution as an extern kernel the same way). Not listed among the fallbacks."""
     op = overload(name)
     return lambda *args, **kwargs: extern_call(name, op, args, kwargs)
-
-
-def _touches_complex(node):
-    vals = [node.meta.get("val")] + [getattr(a, "meta", {}).get("val") for a in node.all_input_nodes]
-    return any(isinstance(v, Tensor) and v.dtype.is_complex for v in vals)
 
 
 def make_fallback(op):
@@ -308,7 +304,7 @@ class GraphLowering:
         if node.target is operator.getitem:
             return args[0][args[1]]
         lowering = LOWERINGS.get(node.target)
-        if lowering is None or _touches_complex(node):  # (the code generators have no complex type, as torch's cpp)
+        if lowering is None or touches_complex(node):  # (the code generators have no complex type, as torch's cpp)
             lowering = make_fallback(node.target)
         try:
             result = lowering(*args, **kwargs)

@@ -22,6 +22,7 @@ from .._ops import ops
 from .._tensor import FakeTensor, Size, Tensor, contiguous_format
 from .memory import _dtype_title
 from .meta_util import fake_empty, fake_pointwise, pointwise_strides
+from .pointwise_unary import abs as real_abs, sign
 
 aten = ops.aten
 
@@ -146,6 +147,10 @@ def sgn_of_complex(values):
         return np.where(magnitude == 0, 0, values / np.where(magnitude == 0, 1, magnitude))
 
 
+abs = complex_aware(real_abs, np.abs)
+sgn = complex_aware(sign, sgn_of_complex, dtype_of=lambda d: d)
+
+
 def _check_parts(first, second):
     if first.dtype not in _dtype.COMPLEX_OF or second.dtype not in _dtype.COMPLEX_OF:
         raise RuntimeError(f"Expected both inputs to be Half, Float or Double tensors but got {_dtype_title(first.dtype)} "
@@ -253,3 +258,10 @@ def d_angle(grad, self):
     ratio = aten.div.Tensor(aten.mul.Tensor(grad, self), aten.pow.Tensor_Scalar(aten.abs.default(self), 2))
     return aten.where.self(aten.eq.Scalar(self, 0.0), aten.zeros.default([], dtype=self.dtype),
                            aten.mul.Scalar(ratio, 1j))
+
+
+# ---------------------------------------------------------------- compiled graphs
+def touches_complex(node):
+    """Does an FX node read or make a complex tensor? (The inductor backend runs those by their eager kernels.)"""
+    vals = [node.meta.get("val")] + [getattr(a, "meta", {}).get("val") for a in node.all_input_nodes]
+    return any(isinstance(v, Tensor) and v.dtype.is_complex for v in vals)

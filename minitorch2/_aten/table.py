@@ -18,8 +18,7 @@ table_extra.py. Nothing registers itself anywhere else: to add an op, add a row 
 from . import decompositions as dec, derivatives as d, derivatives_shape as ds
 from . import factories, indexing, inplace_fast as fast, linalg, masked_index, memory, pointwise as pw, prims
 from . import decompositions_factories as dec_factories, inductor_prims, reductions as red
-from . import table_apart, table_complex, table_extra, table_more, table_nn, table_nn_apart, table_nn_more
-from . import view_scatters, views
+from . import table_apart, table_extra, table_more, table_nn, table_nn_apart, table_nn_more, view_scatters, views
 from .._tensor import Tensor
 from .derivatives_util import zeros_like_grad
 from .overlap import Overlap
@@ -305,6 +304,5 @@ TABLE = [
 ]
 TABLE += table_more.rows(op, inplace)  # the commonly used ops beyond the core set (table_more.py)
 TABLE += table_nn_more.rows(op, inplace)  # the nn layers beyond the core set (table_nn_more.py)
-TABLE += table_extra.rows(op, inplace)  # linalg, special, fft and the rest (table_extra.py)
-TABLE += table_complex.ROWS  # view_as_real, view_as_complex, conj, angle, complex, polar (table_complex.py)
+TABLE += table_extra.rows(op, inplace)  # linalg, special, complex numbers and the rest (table_extra.py)
 
