@@ -83,14 +83,10 @@ def get_default_dtype():
     return _default_float
 
 
-def get_default_complex_dtype():
-    return to_complex(_default_float)
-
-
 def to_complex(d):
-    """The complex dtype whose parts have float dtype `d` (c10's toComplexType); float16's, complex32, is refused."""
+    """The complex dtype whose parts have float dtype `d` (c10's toComplexType); float16's, complex32, is not here."""
     if d is float16:
-        raise complex_unsupported(d, "complex32 (ComplexHalf)")
+        raise NotImplementedError("minitorch2 has no complex32 (ComplexHalf), which torch computes float16's in")
     return COMPLEX_OF.get(d, d)
 
 
@@ -105,14 +101,10 @@ def promote_types(a, b):
     """The smallest dtype both `a` and `b` convert to without losing range (torch.promote_types)."""
     if a is b:
         return a
-    if a.category != b.category and max(a.category, b.category) < 3:
+    if a.category != b.category and min(a.category, b.category) < 2:  # (int64 + complex64 is complex64)
         return a if a.category > b.category else b
-    if a.category == 3 or b.category == 3:  # the wider of the two parts' precisions, as a complex dtype
-        parts = [REAL_OF.get(d, d) for d in (a, b) if d.category >= 2]
-        return to_complex(max(parts, key=lambda d: d.itemsize))
-    if a.category == 2:
-        return a if a.itemsize > b.itemsize else b
-    # integers: numpy's table agrees with PyTorch's for the types we have (uint8+int8 -> int16)
+    # within a category, and floating with complex, numpy's table agrees with PyTorch's for the types we have
+    # (uint8 + int8 -> int16, float16 + float32 -> float32, float64 + complex64 -> complex128)
     return _BY_NUMPY[np.promote_types(a.np, b.np)]
 
 
@@ -121,7 +113,7 @@ def scalar_dtype(value):
     if isinstance(value, (bool, np.bool_, SymBool)):
         return bool_
     if isinstance(value, (complex, np.complexfloating)):
-        return get_default_complex_dtype()
+        return to_complex(_default_float)
     return int64 if isinstance(value, (int, np.integer, SymInt)) else _default_float
 
 
@@ -166,17 +158,6 @@ def as_dtype(value):
     if isinstance(value, type):
         return PYTHON_TYPES.get(value, value)
     return value
-
-
-class NoComplexDtypes(TypeError):
-    pass
-
-
-def complex_unsupported(value, where):
-    """The error for a complex number minitorch2 cannot compute with as torch does: complex32 (ComplexHalf, which
-    torch itself calls experimental); truncating to the real part would be a silently wrong value."""
-    return NoComplexDtypes(f"{where}: minitorch2 does not support this complex value (got {value!r}); torch would "
-                           "compute in complex32 (ComplexHalf), which minitorch2 does not have")
 
 
 _C_NAMES = {"int64": "int64_t", "int32": "int", "int16": "int16_t", "int8": "int8_t", "uint8": "uint8_t",

@@ -57,7 +57,7 @@ def _infer_dtype(data):
         elif isinstance(x, numbers.Real):
             kinds.add(_dtype.get_default_dtype())
         elif isinstance(x, numbers.Complex):
-            kinds.add(_dtype.get_default_complex_dtype())
+            kinds.add(_dtype.to_complex(_dtype.get_default_dtype()))
         elif isinstance(x, str):
             raise TypeError("new(): invalid data type 'str'")
         else:
