@@ -10,7 +10,7 @@ which user programs bring: rotary embeddings, torch.fft). numpy holds complex64/
 - _conj is torch's lazy conjugation, materialized: the result holds the conjugated values in memory of its own and
   remembers that torch's would carry the conjugate bit (is_conj(); view_as_real refuses it as torch does). Unlike
   torch's, a write into it does not reach the tensor it conjugates;
-- abs, angle, complex, polar: the ops whose result dtype is the other one of the pair (complex64 <-> float32).
+- abs, angle, complex, polar: the ops whose result dtype is the other one of the pair (complex64 <-> float32); sgn.
 
 The derivative formulas follow torch's convention for complex gradients (the conjugate Wirtinger derivative, so a
 real loss's gradient for a complex input z = x + iy is dL/dx + i dL/dy), each as derivatives.yaml writes it.
@@ -249,6 +249,25 @@ def d_polar(grad, result, needs_grad):
     grad_abs = real_part(aten.mul.Tensor(grad_conj, aten.sgn.default(result))) if needs_grad[0] else None
     grad_angle = real_part(aten.mul.Tensor(grad_conj, aten.mul.Scalar(result, 1j))) if needs_grad[1] else None
     return grad_abs, grad_angle
+
+
+def d_sgn(grad, self, result):
+    """sgn_backward: zero for a real input; for a complex one (grad - sgn^2 * conj(grad)) / (2|z|), zero at 0."""
+    if not self.dtype.is_complex:
+        return aten.zeros_like.default(grad)
+    magnitude = aten.abs.default(self)
+    numerator = aten.sub.Tensor(grad, aten.mul.Tensor(aten.mul.Tensor(result, result), conj_of(grad)))
+    ratio = aten.div.Tensor(numerator, aten.mul.Scalar(magnitude, 2.0))
+    return aten.where.self(aten.eq.Scalar(magnitude, 0.0), aten.zeros.default([], dtype=self.dtype), ratio)
+
+
+def sgn_decomposition(self):
+    """torch's: sign for real numbers; z / |z| (0 where |z| is 0) for complex ones."""
+    if not self.dtype.is_complex:
+        return aten.sign.default(self)
+    magnitude = aten.abs.default(self)
+    return aten.where.self(aten.eq.Scalar(magnitude, 0), aten.zeros.default([], dtype=self.dtype),
+                           aten.div.Tensor(self, magnitude))
 
 
 def d_angle(grad, self):

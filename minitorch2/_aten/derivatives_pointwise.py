@@ -73,7 +73,7 @@ def pow_tensor_scalar(grad, self, exponent):
     if exponent == 0:
         return aten.zeros_like.default(self, memory_format=contiguous_format)
     exponent = float(exponent)  # the formula computes in double: pow(self, 1.0), not pow(self, 1)
-    return aten.mul.Tensor(grad, aten.mul.Scalar(aten.pow.Tensor_Scalar(self, exponent - 1), exponent))
+    return aten.mul.Tensor(grad, conj_of(aten.mul.Scalar(aten.pow.Tensor_Scalar(self, exponent - 1), exponent)))
 
 
 def pow_tensor_tensor(grad, self, exponent, result, needs_grad):
@@ -154,35 +154,35 @@ def exp(grad, result):
 
 
 def log(grad, self):
-    return aten.div.Tensor(grad, self)
+    return aten.div.Tensor(grad, conj_of(self))
 
 
 def log1p(grad, self):
-    return aten.div.Tensor(grad, aten.add.Scalar(self, 1))
+    return aten.div.Tensor(grad, conj_of(aten.add.Scalar(self, 1)))
 
 
 def expm1(grad, result):
-    return aten.mul.Tensor(grad, aten.add.Scalar(result, 1))
+    return aten.mul.Tensor(grad, conj_of(aten.add.Scalar(result, 1)))
 
 
 def sin(grad, self):
-    return aten.mul.Tensor(grad, aten.cos.default(self))
+    return aten.mul.Tensor(grad, conj_of(aten.cos.default(self)))
 
 
 def cos(grad, self):
-    return aten.mul.Tensor(grad, aten.neg.default(aten.sin.default(self)))
+    return aten.mul.Tensor(grad, conj_of(aten.neg.default(aten.sin.default(self))))
 
 
 def sqrt(grad, result):
-    return aten.div.Tensor(grad, aten.mul.Scalar(result, 2))
+    return aten.div.Tensor(grad, conj_of(aten.mul.Scalar(result, 2)))
 
 
 def rsqrt(grad, result):
-    return aten.mul.Tensor(grad, aten.mul.Scalar(aten.pow.Tensor_Scalar(result, 3), -0.5))
+    return aten.mul.Tensor(grad, conj_of(aten.mul.Scalar(aten.pow.Tensor_Scalar(result, 3), -0.5)))
 
 
 def reciprocal(grad, result):
-    return aten.mul.Tensor(grad, aten.neg.default(aten.mul.Tensor(result, result)))
+    return aten.mul.Tensor(grad, conj_of(aten.neg.default(aten.mul.Tensor(result, result))))
 
 
 def tanh(grad, result):

@@ -78,7 +78,6 @@ TABLE = [
     # piecewise constant: a zero gradient
     *[op(f"{name}(Tensor self) -> Tensor", CORE_POINTWISE, getattr(pw, name), d.zero_grad)
       for name in ("sign", "floor", "ceil", "trunc", "round")],
-    op("sgn(Tensor self) -> Tensor", POINTWISE, pw.sgn, d.zero_grad, decomposition=dec.sgn),
     # ------------------------------------------------------------ unary math
     # (kernel and formula of the op's name in pointwise.py and derivatives.py)
     *[op(f"{name}(Tensor self) -> Tensor", CORE_POINTWISE, getattr(pw, name), getattr(d, name)) for name in (

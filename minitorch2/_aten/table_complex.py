@@ -1,5 +1,5 @@
 """The op table's rows for complex numbers: the views between a complex tensor and its real parts, conjugation,
-abs/angle into the real dtype, and complex/polar from two real tensors.
+angle into the real dtype, sgn, and complex/polar from two real tensors.
 
 Runtime layer, part of THE operator table (table.py appends these rows); coverage surface, as complex_ops.py, which
 holds the kernels, meta functions and derivative formulas. torch.real/imag are no rows of their own: torch writes
@@ -15,6 +15,8 @@ ROWS = [
     op("_conj(Tensor(a) self) -> Tensor(a)", (), cx.conj, cx.d_conj, grad_fn="ConjBackward0"),
     op("conj_physical(Tensor self) -> Tensor", POINTWISE, cx.conj_physical, cx.d_conj_physical),
     op("angle(Tensor self) -> Tensor", CORE_POINTWISE, cx.angle, cx.d_angle),
+    # sign's generalization to complex numbers: z / |z| (for real numbers it is sign)
+    op("sgn(Tensor self) -> Tensor", POINTWISE, cx.sgn, cx.d_sgn, decomposition=cx.sgn_decomposition),
     op("complex(Tensor real, Tensor imag) -> Tensor", POINTWISE, cx.complex_, cx.d_complex),
     op("polar(Tensor abs, Tensor angle) -> Tensor", POINTWISE, cx.polar, cx.d_polar),
 ]

@@ -224,6 +224,7 @@ GRADIENT_PROGRAMS = {
     "view_as_complex": lambda lib, a, b, r: (lib.view_as_complex(lib.stack([r, r * r], -1)) * a).abs().sum(),
     "sum_mean": lambda lib, a, b, r: (a.sum(0) * b.mean(0)).abs().sum(),
     "bmm": lambda lib, a, b, r: lib.bmm(a.unsqueeze(0), b.unsqueeze(0)).real.sum(),
+    "sgn": lambda lib, a, b, r: (a.sgn() * b).real.sum() + (a * 0).sgn().abs().sum(),
 }
 
 
@@ -240,6 +241,21 @@ def test_gradients_match_torch(name):
         assert (ours is None) == (theirs is None)
         if ours is not None:
             _same(ours, theirs, rtol=1e-4, atol=1e-5)
+
+
+UNARY_GRADIENTS = ["log", "log1p", "expm1", "sin", "cos", "sqrt", "rsqrt", "reciprocal", "square", "tanh", "sigmoid",
+                   "exp", "neg", "sum", "mean", "t", "flatten", "conj_physical", "sgn"]
+
+
+@pytest.mark.parametrize("name", UNARY_GRADIENTS)
+def test_unary_gradients_match_torch(name):
+    values = _values((3, 3))
+    grads = []
+    for lib in (minitorch2, torch):
+        a = lib.tensor(values.tolist(), dtype=lib.cfloat, requires_grad=True)
+        (getattr(a, name)().abs() ** 2).sum().backward()
+        grads.append(a.grad)
+    _same(*grads, rtol=1e-4, atol=1e-5)
 
 
 def test_a_complex_loss_needs_a_gradient():
