@@ -9,10 +9,9 @@ import math
 
 from ._dtype import (
     bool_ as bool, dtype, float16, float32, float64, get_default_dtype, int8, int16, int32, int64, promote_types,
-    set_default_dtype, uint8, can_cast,
+    set_default_dtype, uint8, can_cast, complex64, complex128, complex64 as cfloat, complex128 as cdouble,
 )
 from ._dtype import float16 as half, float32 as float, float64 as double, int64 as long, int32 as int, int16 as short
-from ._dtype import complex64, complex128, complex64 as cfloat, complex128 as cdouble
 from ._tensor import Size, Tensor, device
 from ._sym import SymBool, SymFloat, SymInt, _check, sym_float, sym_int, sym_max, sym_min, sym_not  # noqa: F401
 from ._sym import (_sym_acos, _sym_asin, _sym_atan, _sym_cos, _sym_cosh, _sym_log2, _sym_sin, _sym_sinh,  # noqa: F401

@@ -7,8 +7,7 @@ torch).
 Promotion follows c10's `ResultTypeState`: operands fall into three priority groups (tensors with dimensions,
 zero-dim tensors, Python scalars). Each group is promoted on its own, then a lower-priority group only wins when it
 belongs to a higher *category* (bool < integer < floating < complex). So `int_tensor + 1.5` is the default float dtype,
-while `float16_tensor + 1.5` stays float16; a complex operand over a floating one keeps the floating one's precision
-(`float64_tensor * 1j` is complex128).
+while `float16_tensor + 1.5` stays float16 (and `float64_tensor * 1j` is complex128: _combine).
 """
 import math
 
@@ -54,11 +53,8 @@ complex128 = dtype("complex128", np.complex128, 3)
 ALL = (bool_, uint8, int8, int16, int32, int64, float16, float32, float64, complex64, complex128)
 _BY_NUMPY = {d.np: d for d in ALL}
 _BY_NAME = {d.name: d for d in ALL}
-_BY_NAME.update(half=float16, float=float32, double=float64, long=int64, int=int32, short=int16, cfloat=complex64,
-                cdouble=complex128)
-# a complex dtype and the floating dtype of its parts (view_as_real, abs, .real)
-COMPLEX_OF = {float32: complex64, float64: complex128}
-REAL_OF = {complex64: float32, complex128: float64}
+_BY_NAME.update(half=float16, float=float32, double=float64, long=int64, int=int32, short=int16)
+COMPLEX_OF = {float32: complex64, float64: complex128}  # the complex dtype whose parts have a floating dtype
 
 
 def from_name(name):
@@ -191,14 +187,12 @@ def checked_scalar(value, to, half_overflows=False):
     unchanged when it fits, an int wrapped into an integer dtype (uint8's -1 is 255). Beyond float16's range
     a value saturates to inf; `half_overflows`: refused instead, as a kernel's Scalar argument (clamp's bounds,
     alpha) and a fill of other than one element (ATen's one-element fill_ alone does not check)."""
-    if isinstance(value, (complex, np.complexfloating)):
-        if to.is_complex:
-            return value
-        if value.imag == 0:  # (c10's checked conversion refuses only a nonzero imaginary part)
-            return checked_scalar(value.real, to, half_overflows)
-        raise RuntimeError(f"value cannot be converted to type {_C_NAMES[to.name]} without overflow")
     if to.is_complex:
         return value
+    if isinstance(value, (complex, np.complexfloating)):  # (c10's checked conversion refuses a nonzero imaginary part)
+        if value.imag != 0:
+            raise RuntimeError(f"value cannot be converted to type {_C_NAMES[to.name]} without overflow")
+        value = value.real
     if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
         value = unpack_int(int(value))
     if to is bool_:

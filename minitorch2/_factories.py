@@ -38,8 +38,7 @@ def _size(size, name=None):
 
 
 def _infer_dtype(data):
-    """PyTorch's dtype for nested Python data: any complex -> default complex, else any float -> default float, else
-    any int -> int64, else bool."""
+    """PyTorch's dtype for nested Python data: complex, else float (the defaults), else int64, else bool, as it holds."""
     kinds = set()
 
     def walk(x):

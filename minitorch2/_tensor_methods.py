@@ -295,8 +295,7 @@ def install():
     methods.update(_inplace_operators())
     methods.update(_inplace_methods())
     methods.update(_functions_extra.tensor_methods(), **_functions_common.tensor_methods(),  # the coverage surface's
-                   **_tensor_methods_more.tensor_methods(), **sparse.tensor_methods(),
-                   **_functions_complex.tensor_methods())
+                   **_tensor_methods_more.tensor_methods(), **sparse.tensor_methods())
     methods.update(_shape_methods())
     methods.update(__getitem__=getitem, __setitem__=setitem)
     for name, fn in methods.items():

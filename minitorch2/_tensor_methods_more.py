@@ -1,13 +1,13 @@
 """Tensor methods beyond what the pipeline calls: the new_* constructors (`x.new_zeros(2, 3)`, the legacy `x.new(...)`),
 the in-place samplers uniform_ and random_, the shift operators (`x << y` and its reflected and in-place forms),
-index_fill_, detach_, the *_as shape methods, tile, flip, mT, polygamma, sum_to_size and the int16/int8/uint8
-conversions.
+index_fill_, detach_, the *_as shape methods, tile, flip, mT, polygamma, sum_to_size, the int16/int8/uint8
+conversions and a complex tensor's real and imag.
 
 Runtime layer, coverage surface. Each hands its aten op the arguments PyTorch's bindings pass (new_* the factory
 options as _factories.py's do); _tensor_methods.install binds them onto Tensor with the others.
 """
 from ._factories import _finish, _options, _size, tensor as make_tensor
-from . import _dtype
+from . import _dtype, _functions_complex
 from ._functions_common_math import bitwise_left_shift, bitwise_right_shift, polygamma, sum_to_size
 from ._functions_shape_more import flip, tile
 from ._ops import ops
@@ -84,6 +84,7 @@ def tensor_methods():
         return list(values[0]) if len(values) == 1 and isinstance(values[0], (list, tuple)) else list(values)
 
     return {
+        **_functions_complex.tensor_methods(),  # x.real, x.imag
         "detach_": detach_, "view_as": lambda self, other: aten.view.default(self, list(other.shape)),
         "expand_as": lambda self, other: aten.expand.default(self, list(other.shape)),
         "reshape_as": lambda self, other: self.reshape(list(other.shape)),

@@ -49,7 +49,7 @@ class _ComplexFormatter:
     """torch's two formatters for a complex tensor: one for the real parts, one for the imaginary parts (`1.+2.j`)."""
 
     def __init__(self, values, dtype):
-        part = _dtype.REAL_OF[dtype]
+        part = _dtype.from_numpy(values.real.dtype)
         self.real, self.imag = _Formatter(values.real, part), _Formatter(values.imag, part)
         self.width = self.real.width + self.imag.width + 1
 

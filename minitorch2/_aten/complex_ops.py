@@ -25,6 +25,7 @@ from .meta_util import fake_empty, fake_pointwise, pointwise_strides
 from .pointwise_unary import abs as real_abs, sign
 
 aten = ops.aten
+REAL_OF = {complex_: real for real, complex_ in _dtype.COMPLEX_OF.items()}  # the floating dtype of a complex one's parts
 
 
 # ---------------------------------------------------------------- the views between complex and real
@@ -53,7 +54,7 @@ def _view_as_real(self):
         raise RuntimeError("view_as_real doesn't work on unresolved conjugated tensors.  To resolve the conjugate "
                            "tensor so you can view it as real, use self.resolve_conj(); however, be warned that the "
                            "resulting tensor will NOT alias the original.")
-    return _reinterpreted_view(self, _dtype.REAL_OF[self.dtype], (*self.shape, 2),
+    return _reinterpreted_view(self, REAL_OF[self.dtype], (*self.shape, 2),
                                (*(2 * s for s in self.stride()), 1), 2 * self.storage_offset())
 
 
@@ -118,7 +119,7 @@ conj_physical = _unary_kernel(np.conj, lambda d: d)
 
 # ---------------------------------------------------------------- ops between the complex and the real dtypes
 def _real_of(dtype):
-    return _dtype.REAL_OF.get(dtype, dtype)
+    return REAL_OF.get(dtype, dtype)
 
 
 def complex_aware(impl, complex_fn, dtype_of=_real_of):

@@ -6,8 +6,7 @@ other input transposed; for mm, ATen picks the operand order that keeps a column
 column-major, and so do we.
 """
 from .._ops import ops
-from .complex_ops import conj_of
-from .derivatives_util import _reshape, _scale, sum_to
+from .derivatives_util import _reshape, _scale, conj_of, sum_to
 
 aten = ops.aten
 

@@ -9,8 +9,7 @@ import math
 
 from .._ops import ops
 from .._tensor import contiguous_format, preserve_format
-from .complex_ops import conj_of, for_input
-from .derivatives_util import _scale, _shape, _zero_like_scalar, sum_to
+from .derivatives_util import _scale, _shape, _zero_like_scalar, conj_of, for_input, sum_to
 
 aten = ops.aten
 

@@ -25,14 +25,6 @@ _SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
 _erf = scipy.special.erf
 
 
-def _sigmoid(x):
-    return 1 / (1 + np.exp(-x))
-
-
-def _rsqrt(x):
-    return 1 / np.sqrt(x)
-
-
 sin = unary_float(rounded_from_double(np.sin))
 cos = unary_float(rounded_from_double(np.cos))
 exp = unary_float(rounded_from_double(np.exp))
@@ -40,9 +32,9 @@ expm1 = unary_float(rounded_from_double(np.expm1))
 log = unary_float(rounded_from_double(np.log))
 log1p = unary_float(rounded_from_double(np.log1p))
 sqrt = unary_float(np.sqrt)
-rsqrt = unary_float(_rsqrt)
+rsqrt = unary_float(lambda x: 1 / np.sqrt(x))
 tanh = unary_float(saturating_tanh)
-sigmoid = unary_float(_sigmoid)
+sigmoid = unary_float(lambda x: 1 / (1 + np.exp(-x)))
 erf = unary_float(_erf)
 reciprocal = unary_float(np.reciprocal)
 
