@@ -14,7 +14,6 @@ aten = ops.aten
 __all__ = ["view_as_real", "view_as_complex", "real", "imag", "conj", "conj_physical", "is_conj", "resolve_conj", "angle",
            "complex", "polar"]
 
-view_as_real = _function_of(aten.view_as_real.default)
 view_as_complex = _function_of(aten.view_as_complex.default)
 conj_physical = _function_of(aten.conj_physical.default)
 angle = _function_of(aten.angle.default)
@@ -23,6 +22,14 @@ polar = _function_of(aten.polar.default)
 
 # torch.Tensor has no method of these (torch.view_as_real(x), never x.view_as_real())
 NOT_METHODS = ("view_as_real", "view_as_complex", "complex", "polar")
+
+
+def view_as_real(input):
+    if _is_conj(input):
+        raise RuntimeError("view_as_real doesn't work on unresolved conjugated tensors.  To resolve the conjugate "
+                           "tensor so you can view it as real, use self.resolve_conj(); however, be warned that the "
+                           "resulting tensor will NOT alias the original.")
+    return aten.view_as_real.default(input)
 
 
 def real(input):

@@ -8,8 +8,9 @@ which user programs bring: rotary embeddings, torch.fft). numpy holds complex64/
   two float32s), strides and storage offset doubled or halved as ATen's computeStrideForViewAsReal/Complex do, so a
   write through one is seen in the other;
 - _conj is torch's lazy conjugation, materialized: the result holds the conjugated values in memory of its own and
-  remembers that torch's would carry the conjugate bit (is_conj(); view_as_real refuses it as torch does). Unlike
-  torch's, a write into it does not reach the tensor it conjugates;
+  remembers that torch's would carry the conjugate bit (is_conj(); torch.view_as_real refuses it as torch does, while
+  .real and .imag read it, as torch's do through the bit). Unlike torch's, a write into it does not reach the tensor
+  it conjugates;
 - abs, angle, complex, polar: the ops whose result dtype is the other one of the pair (complex64 <-> float32); sgn.
 
 The derivative formulas follow torch's convention for complex gradients (the conjugate Wirtinger derivative, so a
@@ -50,10 +51,6 @@ def _reinterpreted_view(base, dtype, shape, stride, offset):
 def _view_as_real(self):
     if not self.dtype.is_complex:
         raise RuntimeError("view_as_real is only supported for complex tensors")
-    if is_conj(self):
-        raise RuntimeError("view_as_real doesn't work on unresolved conjugated tensors.  To resolve the conjugate "
-                           "tensor so you can view it as real, use self.resolve_conj(); however, be warned that the "
-                           "resulting tensor will NOT alias the original.")
     return _reinterpreted_view(self, REAL_OF[self.dtype], (*self.shape, 2),
                                (*(2 * s for s in self.stride()), 1), 2 * self.storage_offset())
 
@@ -198,6 +195,8 @@ def conj_of(t):
     """t.conj() inside a formula, read by a product: an identity for a real tensor, as torch's conj() is; for a complex
     one the conjugate resolved by a clone, as torch's traced backward graphs record it (its conjugate-bit view is
     copied before an op that cannot read the bit takes it)."""
+    if isinstance(t, (complex, np.complexfloating)):  # (a Scalar argument: mul.Scalar's gradient is grad * conj(other))
+        return t.conjugate()
     if not isinstance(t, Tensor) or not t.dtype.is_complex:
         return t
     return aten.clone.default(aten._conj.default(t))

@@ -48,7 +48,7 @@ def mul_tensor(grad, self, other, needs_grad):  # (complex: grad * other.conj(),
 
 
 def mul_scalar(grad, other):
-    return aten.mul.Scalar(grad, other)
+    return aten.mul.Scalar(grad, conj_of(other))
 
 
 def div_tensor(grad, self, other, needs_grad):
@@ -61,7 +61,7 @@ def div_tensor(grad, self, other, needs_grad):
 
 
 def div_scalar(grad, other):
-    return aten.div.Scalar(grad, other)
+    return aten.div.Scalar(grad, conj_of(other))
 
 
 def neg(grad):

@@ -6,17 +6,19 @@ holds the kernels, meta functions and derivative formulas. torch.real/imag are n
 them as view_as_real(self).select(-1, 0) (_functions_complex.py), so their grad_fn is a SelectBackward0.
 """
 from . import complex_ops as cx
-from .table_row import CORE_POINTWISE, CORE_VIEW, POINTWISE, VIEW, op
+from .table_row import POINTWISE, VIEW, op
 
+# (torch tags view_as_real/view_as_complex with no "view": the tag here is what makes autograd and functionalization
+# treat their outputs as views, as torch's alias annotations Tensor(a) do)
 ROWS = [
     op("view_as_real(Tensor(a) self) -> Tensor(a)", VIEW, cx.view_as_real, cx.d_view_as_real),
     op("view_as_complex(Tensor(a) self) -> Tensor(a)", VIEW, cx.view_as_complex, cx.d_view_as_complex),
     # torch's _conj is a view carrying the conjugate bit; ours holds the conjugated values (complex_ops.py)
     op("_conj(Tensor(a) self) -> Tensor(a)", (), cx.conj, cx.d_conj, grad_fn="ConjBackward0"),
     op("conj_physical(Tensor self) -> Tensor", POINTWISE, cx.conj_physical, cx.d_conj_physical),
-    op("angle(Tensor self) -> Tensor", CORE_POINTWISE, cx.angle, cx.d_angle),
+    op("angle(Tensor self) -> Tensor", POINTWISE, cx.angle, cx.d_angle),
     # sign's generalization to complex numbers: z / |z| (for real numbers it is sign)
     op("sgn(Tensor self) -> Tensor", POINTWISE, cx.sgn, cx.d_sgn, decomposition=cx.sgn_decomposition),
-    op("complex(Tensor real, Tensor imag) -> Tensor", POINTWISE, cx.complex_, cx.d_complex),
-    op("polar(Tensor abs, Tensor angle) -> Tensor", POINTWISE, cx.polar, cx.d_polar),
+    op("complex(Tensor real, Tensor imag) -> Tensor", (), cx.complex_, cx.d_complex),
+    op("polar(Tensor abs, Tensor angle) -> Tensor", (), cx.polar, cx.d_polar),
 ]
