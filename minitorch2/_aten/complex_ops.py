@@ -212,8 +212,10 @@ def imag_part(t):
 
 
 def for_input(grad, input):
-    """handle_r_to_c: a real input's gradient is the real part of the complex one the formula computed."""
-    real_input = isinstance(input, Tensor) and not input.dtype.is_complex
+    """handle_r_to_c: a real input's (a tensor, or its dtype) gradient is the real part of the complex one the formula
+    computed."""
+    dtype = getattr(input, "dtype", input)
+    real_input = isinstance(dtype, _dtype.dtype) and not dtype.is_complex
     return real_part(grad) if real_input and grad.dtype.is_complex else grad
 
 

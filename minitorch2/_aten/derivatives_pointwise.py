@@ -15,9 +15,9 @@ aten = ops.aten
 
 
 # ---------------------------------------------------------------- arithmetic
-def add_tensor(grad, self_shape, other_shape, needs_grad, alpha=1):
-    other = _scale(grad, alpha) if needs_grad[1] else None
-    self = grad if needs_grad[0] else None
+def add_tensor(grad, self_shape, other_shape, self_dtype, other_dtype, needs_grad, alpha=1):  # (dtypes: handle_r_to_c)
+    other = for_input(_scale(grad, conj_of(alpha)), other_dtype) if needs_grad[1] else None
+    self = for_input(grad, self_dtype) if needs_grad[0] else None
     return sum_to(self, self_shape), sum_to(other, other_shape)
 
 
@@ -25,15 +25,15 @@ def add_scalar(grad):
     return grad
 
 
-def sub_tensor(grad, self_shape, other_shape, needs_grad, alpha=1):
-    other = _scale(aten.neg.default(grad), alpha) if needs_grad[1] else None
-    self = grad if needs_grad[0] else None
+def sub_tensor(grad, self_shape, other_shape, self_dtype, other_dtype, needs_grad, alpha=1):
+    other = for_input(_scale(aten.neg.default(grad), conj_of(alpha)), other_dtype) if needs_grad[1] else None
+    self = for_input(grad, self_dtype) if needs_grad[0] else None
     return sum_to(self, self_shape), sum_to(other, other_shape)
 
 
-def rsub_tensor(grad, self_shape, other_shape, needs_grad, alpha=1):
-    other = grad if needs_grad[1] else None
-    self = _scale(aten.neg.default(grad), alpha) if needs_grad[0] else None
+def rsub_tensor(grad, self_shape, other_shape, self_dtype, other_dtype, needs_grad, alpha=1):
+    other = for_input(grad, other_dtype) if needs_grad[1] else None
+    self = for_input(_scale(aten.neg.default(grad), conj_of(alpha)), self_dtype) if needs_grad[0] else None
     return sum_to(self, self_shape), sum_to(other, other_shape)
 
 

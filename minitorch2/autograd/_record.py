@@ -289,7 +289,7 @@ def _save(node, saves, bound, outputs, pre_saved, differentiable):
 # What a formula parameter asking for an argument's metadata receives.
 _METADATA = {
     Kept.SHAPE: lambda value: tuple(value.shape) if isinstance(value, Tensor) else None,
-    Kept.DTYPE: lambda value: value.dtype,
+    Kept.DTYPE: lambda value: getattr(value, "dtype", None),  # (None for a Python number)
     Kept.GEOMETRY: lambda value: (tuple(value.shape), tuple(value.stride()), value.storage_offset()),
     Kept.SHAPES: lambda tensors: [tuple(t.shape) for t in tensors],
 }

@@ -78,6 +78,40 @@ def test_rope_compiled_matches_torch(backend):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
 
 
+def complex_parts(x, y):
+    lib = minitorch2 if isinstance(x, minitorch2.Tensor) else torch
+    z = lib.complex(x, y)
+    w = z * z.conj() + z.exp()
+    return w.real + w.imag, w.abs(), z.angle(), lib.view_as_real(z * 1j)
+
+
+def polar_sums(x, y):
+    lib = minitorch2 if isinstance(x, minitorch2.Tensor) else torch
+    freqs = lib.polar(lib.ones_like(x), x)
+    return (freqs * (2 + 1j)).sum(0), freqs.mean() / (y.abs() + 0.5j)
+
+
+def _compiled(lib, dynamo, counter_class, backend, fn):
+    dynamo.reset()
+    counter = counter_class(backend)
+    rng = np.random.default_rng(3)
+    x, y = (lib.tensor(rng.standard_normal((3, 4)).astype(np.float32), requires_grad=True) for _ in range(2))
+    outs = lib.compile(fn, backend=counter)(x, y)
+    loss = sum((o.abs() ** 2).sum() if o.is_complex() else o.sum() for o in outs)
+    loss.backward()
+    return (counter.frame_count, counter.op_count), [o.detach().numpy() for o in outs] + [x.grad.numpy(), y.grad.numpy()]
+
+
+@pytest.mark.parametrize("backend", ["aot_eager", "inductor"])
+@pytest.mark.parametrize("fn", [complex_parts, polar_sums])
+def test_complex_programs_compile_as_torchs(fn, backend):
+    ours = _compiled(minitorch2, frontend, CompileCounterWithBackend, backend, fn)
+    theirs = _compiled(torch, torch._dynamo, torch._dynamo.testing.CompileCounterWithBackend, "aot_eager", fn)
+    assert ours[0] == theirs[0]
+    for a, b in zip(ours[1], theirs[1]):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5)
+
+
 # ---------------------------------------------------------------- a LLaMA-style attention block with rotary embeddings
 def attention_block(lib):
     nn, F = lib.nn, lib.nn.functional

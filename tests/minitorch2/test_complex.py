@@ -224,6 +224,9 @@ GRADIENT_PROGRAMS = {
     "view_as_complex": lambda lib, a, b, r: (lib.view_as_complex(lib.stack([r, r * r], -1)) * a).abs().sum(),
     "sum_mean": lambda lib, a, b, r: (a.sum(0) * b.mean(0)).abs().sum(),
     "bmm": lambda lib, a, b, r: lib.bmm(a.unsqueeze(0), b.unsqueeze(0)).real.sum(),
+    "conj_times_complex_scalar": lambda lib, a, b, r: (a.conj() * 2j).real.sum() + (b / (1 - 1j)).imag.sum(),
+    "conj_then_real_imag": lambda lib, a, b, r: (a.conj().imag * r).sum() + a.conj().real.sum(),
+    "z_times_conj_z": lambda lib, a, b, r: ((a * a.conj()).real + (a * a.conj() + a.exp()).imag).sum(),
     "sgn": lambda lib, a, b, r: (a.sgn() * b).real.sum() + (a * 0).sgn().abs().sum(),
 }
 
