@@ -129,6 +129,8 @@ _COMPLEX_REFUSALS = {
     "min": (NotImplementedError, '"min_all" not implemented for \'{kind}\''),
     "div": None,
     "sort": (RuntimeError, " Sort does not support complex dtypes on CPU"),
+    **{name: (NotImplementedError, '"unique" not implemented for \'{kind}\'')
+       for name in ("_unique2", "unique_dim", "unique_consecutive")},
     "sign": (NotImplementedError, "Unlike NumPy, torch.sign is not intended to support complex numbers. Please use "
                                   "torch.sgn instead."),
     **{name: (RuntimeError, f"{name}(): does not support complex input") for name in ("argmax", "argmin")},

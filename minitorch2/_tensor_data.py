@@ -6,6 +6,7 @@ once it knows the dtype, `checked_values`: complex numbers into a real dtype, No
 doubles for a floating dtype, values an integer dtype cannot hold refused as c10's checked conversion refuses them.
 """
 import numbers
+import warnings
 
 import numpy as np
 
@@ -98,8 +99,12 @@ def _check_range(raw, dtype):
 
 def copy_as_aten(destination, values):
     """np.copyto converting as ATen's CPU kernels convert: numpy's C casts, but for float64 to uint8, which ATen
-    truncates through int64 (2.**31 + 5 becomes 5, not 0); NaN, inf and out-of-range floats without a word."""
+    truncates through int64 (2.**31 + 5 becomes 5, not 0); NaN, inf and out-of-range floats without a word;
+    complex into real: the real part, with torch's warning (numpy's would be a ComplexWarning)."""
     values = np.asarray(values)
+    if values.dtype.kind == "c" and destination.dtype.kind != "c":
+        warnings.warn("Casting complex values to real discards the imaginary part", UserWarning, stacklevel=2)
+        values = values.real
     if values.dtype.kind != "f":
         return np.copyto(destination, values, casting="unsafe")
     with np.errstate(invalid="ignore", over="ignore"):

@@ -95,6 +95,8 @@ def tensor_methods():
         "short": lambda self, memory_format=None: self.to(_dtype.int16),
         "byte": lambda self, memory_format=None: self.to(_dtype.uint8),
         "char": lambda self, memory_format=None: self.to(_dtype.int8),
+        "cfloat": lambda self, memory_format=None: self.to(_dtype.complex64),
+        "cdouble": lambda self, memory_format=None: self.to(_dtype.complex128),
         "__lshift__": shift_operator(aten.__lshift__), "__rshift__": shift_operator(aten.__rshift__),
         "__ilshift__": shift_operator(aten.__ilshift__), "__irshift__": shift_operator(aten.__irshift__),
         # (without these, `mask &= m` or `view //= 2` would rebind the name to a new tensor: no write to self)

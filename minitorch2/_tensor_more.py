@@ -75,6 +75,9 @@ class _Conveniences:
     def __int__(self):
         return int(self._one_element())
 
+    def __complex__(self):
+        return complex(self._one_element())
+
     def __index__(self):
         if self.dtype.is_floating_point or self.numel() != 1:
             raise TypeError("only integer tensors of a single element can be converted to an index")

@@ -273,6 +273,7 @@ REFUSED = [
     lambda lib, x: lib.maximum(x, x), lambda lib, x: x < x, lambda lib, x: x.clamp(0, 1), lambda lib, x: lib.relu(x),
     lambda lib, x: x.max(), lambda lib, x: x.floor(), lambda lib, x: x.sort(), lambda lib, x: x % 2,
     lambda lib, x: x.sign(), lambda lib, x: x.argmax(), lambda lib, x: x // 2, lambda lib, x: lib.atan2(x, x),
+    lambda lib, x: x.unique(), lambda lib, x: lib.view_as_real(x.conj()),
 ]
 
 
@@ -284,6 +285,38 @@ def test_refusals_are_torchs(program):
             program(lib, lib.tensor([1 + 2j, 3 - 1j]))
         errors.append((type(e.value).__name__, str(e.value)))
     assert errors[0] == errors[1]
+
+
+@pytest.mark.parametrize("program", [
+    lambda lib: lib.randn(3, 2, dtype=lib.cfloat), lambda lib: lib.rand(4, dtype=lib.cdouble),
+    lambda lib: lib.empty(5, dtype=lib.cfloat).normal_(1.0, 3.0), lambda lib: lib.empty(5, dtype=lib.cfloat).uniform_(),
+])
+def test_random_complex_tensors_draw_torchs_values(program):
+    """torch samples a complex tensor's real and imaginary parts (normal's std / sqrt(2)), bit for bit."""
+    values = []
+    for lib in (minitorch2, torch):
+        lib.manual_seed(0)
+        values.append(program(lib))
+    _same(*values, rtol=0, atol=0)
+
+
+@pytest.mark.parametrize("program", [
+    lambda lib: lib.tensor([1.0, 2.0]).cfloat(), lambda lib: lib.tensor([1.0, 2.0]).cdouble(),
+    lambda lib: lib.isreal(lib.tensor([1 + 2j, 3])), lambda lib: lib.vdot(lib.tensor([1j, 2]), lib.tensor([1j, 2])),
+    lambda lib: lib.tensor(complex(lib.tensor(1 + 2j))), lambda lib: lib.stack([lib.tensor([1j]), lib.tensor([2.0])]),
+    lambda lib: lib.tensor([1j, 2]).masked_fill(lib.tensor([True, False]), 5j), lambda lib: lib.tensor([1j, 2]).prod(),
+    lambda lib: lib.tensor([1j, 2 + 1j]).cumsum(0), lambda lib: lib.tensor([1, 2]) / 1j,
+    lambda lib: lib.tensor([1j, 2]) ** (0.5 + 1j), lambda lib: lib.tensor([1j, 2, 3j])[lib.tensor([0, 2])],
+    lambda lib: lib.tensor([-1.0, float("nan"), 0.0, 2.0]).angle(), lambda lib: lib.tensor([-1, 2]).angle(),
+])
+def test_more_complex_functions(program):
+    _same(program(minitorch2), program(torch))
+
+
+def test_complex_to_real_warns_as_torch_and_keeps_the_real_part():
+    for lib in (minitorch2, torch):
+        with pytest.warns(UserWarning, match="Casting complex values to real discards the imaginary part"):
+            assert lib.tensor([1 + 2j]).to(lib.float32).tolist() == [1.0]
 
 
 def test_complex32_is_refused_clearly():
