@@ -129,6 +129,7 @@ _COMPLEX_REFUSALS = {
     "min": (NotImplementedError, '"min_all" not implemented for \'{kind}\''),
     "div": None,
     "sort": (RuntimeError, " Sort does not support complex dtypes on CPU"),
+    "abs_": (RuntimeError, "In-place abs is not supported for complex tensors."),
     **{name: (NotImplementedError, '"unique" not implemented for \'{kind}\'')
        for name in ("_unique2", "unique_dim", "unique_consecutive")},
     "sign": (NotImplementedError, "Unlike NumPy, torch.sign is not intended to support complex numbers. Please use "

@@ -273,7 +273,8 @@ REFUSED = [
     lambda lib, x: lib.maximum(x, x), lambda lib, x: x < x, lambda lib, x: x.clamp(0, 1), lambda lib, x: lib.relu(x),
     lambda lib, x: x.max(), lambda lib, x: x.floor(), lambda lib, x: x.sort(), lambda lib, x: x % 2,
     lambda lib, x: x.sign(), lambda lib, x: x.argmax(), lambda lib, x: x // 2, lambda lib, x: lib.atan2(x, x),
-    lambda lib, x: x.unique(), lambda lib, x: lib.view_as_real(x.conj()),
+    lambda lib, x: x.unique(), lambda lib, x: lib.view_as_real(x.conj()), lambda lib, x: x.abs_(),
+    lambda lib, x: lib.mul(x, 2, out=lib.empty(2)), lambda lib, x: lib.ones(2).mul_(x),
 ]
 
 
@@ -310,6 +311,16 @@ def test_random_complex_tensors_draw_torchs_values(program):
     lambda lib: lib.tensor([-1.0, float("nan"), 0.0, 2.0]).angle(), lambda lib: lib.tensor([-1, 2]).angle(),
 ])
 def test_more_complex_functions(program):
+    _same(program(minitorch2), program(torch))
+
+
+@pytest.mark.parametrize("program", [
+    lambda lib: lib.tensor([1j, 2]).mul_(1j), lambda lib: lib.tensor([1j, 2]).add_(lib.ones(2)),
+    lambda lib: lib.tensor([1j, 2]).copy_(lib.ones(2)),
+    lambda lib: (lambda t: (t.__setitem__(0, 5 + 5j), t)[1])(lib.tensor([1j, 2])),
+    lambda lib: lib.mul(lib.tensor([1j]), 2, out=lib.empty(1, dtype=lib.cfloat)),
+])
+def test_in_place_and_out_forms(program):
     _same(program(minitorch2), program(torch))
 
 
