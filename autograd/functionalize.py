@@ -258,6 +258,8 @@ _WRITE_BACK = {
     aten.permute.default: _permute_back,
     aten.unsqueeze.default: lambda w: w.call(aten.squeeze.dim, (w.src, w.args[0])),
     aten.alias.default: lambda w: w.src,
+    aten.view_as_real.default: lambda w: w.call(aten.view_as_complex.default, (w.src,)),  # (each the other's inverse)
+    aten.view_as_complex.default: lambda w: w.call(aten.view_as_real.default, (w.src,)),
     aten.expand.default: _expand_back,
     **dict.fromkeys((aten.view.default, aten.squeeze.default, aten.squeeze.dim, aten.squeeze.dims,
                      aten.detach.default), _reshape_back),

@@ -82,7 +82,7 @@ def isposinf(input):
 def isreal(input):
     """Every real tensor is real; a complex element is where its imaginary part is 0."""
     if input.dtype.is_complex:
-        return aten.eq.Scalar(aten.select.int(aten.view_as_real.default(input), -1, 1), 0)
+        return aten.eq.Scalar(aten.select.int(aten.view_as_real.default(input), input.dim(), 1), 0)
     return aten.ones_like.default(input, dtype=_dtype.bool_)
 
 

@@ -203,12 +203,13 @@ def conj_of(t):
 
 
 def real_part(t):
-    """at::real: a view of the real parts of a complex tensor (view_as_real, then select), a real one itself."""
-    return aten.select.int(aten.view_as_real.default(t), -1, 0) if t.dtype.is_complex else t
+    """at::real: a view of the real parts of a complex tensor (view_as_real, then select of the last dim, counted
+    from the front as ATen's), a real one itself."""
+    return aten.select.int(aten.view_as_real.default(t), t.dim(), 0) if t.dtype.is_complex else t
 
 
 def imag_part(t):
-    return aten.select.int(aten.view_as_real.default(t), -1, 1)
+    return aten.select.int(aten.view_as_real.default(t), t.dim(), 1)
 
 
 def for_input(grad, input):

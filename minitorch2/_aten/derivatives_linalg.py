@@ -49,13 +49,13 @@ def bmm(grad, self, mat2, needs_grad):
 
 
 def dot(grad, self, tensor, needs_grad):
-    self_grad = aten.mul.Tensor(grad, tensor) if needs_grad[0] else None
-    tensor_grad = aten.mul.Tensor(grad, self) if needs_grad[1] else None
+    self_grad = aten.mul.Tensor(grad, conj_of(tensor)) if needs_grad[0] else None
+    tensor_grad = aten.mul.Tensor(grad, conj_of(self)) if needs_grad[1] else None
     return self_grad, tensor_grad
 
 
 def mv(grad, self, vec, needs_grad):
     # self: grad.ger(vec), where ger/outer is grad.reshape({n, 1}) * vec
-    self_grad = aten.mul.Tensor(_reshape(grad, [grad.shape[0], 1]), vec) if needs_grad[0] else None
-    vec_grad = aten.mv.default(aten.t.default(self), grad) if needs_grad[1] else None
+    self_grad = aten.mul.Tensor(_reshape(grad, [grad.shape[0], 1]), conj_of(vec)) if needs_grad[0] else None
+    vec_grad = aten.mv.default(conj_of(aten.t.default(self)), grad) if needs_grad[1] else None
     return self_grad, vec_grad
