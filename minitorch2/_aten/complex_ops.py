@@ -171,11 +171,7 @@ def _from_parts(compute):
 
 
 def _complex(real, imag):
-    return real + 1j * imag if np.all(np.isfinite(imag)) else _exact_complex(real, imag)
-
-
-def _exact_complex(real, imag):
-    """real + 1j*imag computes 1j*inf as nan+infj; torch (and this) sets the parts as given."""
+    """The parts set as given (real + 1j * imag would make 1j * inf nan+infj, and -0. + 0. 0.), as torch's."""
     real, imag = np.broadcast_arrays(real, imag)
     out = np.empty(real.shape, np.result_type(real.dtype, np.complex64))
     out.real, out.imag = real, imag
@@ -183,7 +179,7 @@ def _exact_complex(real, imag):
 
 
 def _polar(abs, angle):
-    return _exact_complex(abs * np.cos(angle), abs * np.sin(angle))
+    return _complex(abs * np.cos(angle), abs * np.sin(angle))
 
 
 complex_ = _from_parts(_complex)
