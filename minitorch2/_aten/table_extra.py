@@ -8,8 +8,8 @@ aten ops with their own derivatives are rows: the linalg factorizations (under
 torch's internal names: _linalg_det, _linalg_svd, ...), the special functions
 with kernels of their own, the selections; torch.linalg.norm, kron, cov, the
 windows and the rest are composites (minitorch2/linalg.py, _functions_extra.py).
-The complex numbers' rows (view_as_real, conj, angle, polar, ...) are table_complex.py's, appended here; torch.fft
-has no rows yet.
+The complex numbers' rows (view_as_real, conj, angle, polar, ...) and torch.fft's are table_complex.py's, appended
+here.
 """
 from . import derivatives as d, derivatives_shape as ds, extra_formulas as f, extra_ops as k, indexing
 from . import more_formulas as mf, more_ops, more_ops2, pointwise as pw, random_ops, table_complex
