@@ -16,6 +16,8 @@ which user programs bring: rotary embeddings, torch.fft). numpy holds complex64/
 The derivative formulas follow torch's convention for complex gradients (the conjugate Wirtinger derivative, so a
 real loss's gradient for a complex input z = x + iy is dL/dx + i dL/dy), each as derivatives.yaml writes it.
 """
+import warnings
+
 import numpy as np
 
 from .. import _dtype
@@ -280,6 +282,11 @@ def d_angle(grad, self):
 
 # ---------------------------------------------------------------- compiled graphs
 def touches_complex(node):
-    """Does an FX node read or make a complex tensor? (The inductor backend runs those by their eager kernels.)"""
+    """Does an FX node read or make a complex tensor? (The inductor backend runs those by their eager kernels, and
+    says so as torch's does.)"""
     vals = [node.meta.get("val")] + [getattr(a, "meta", {}).get("val") for a in node.all_input_nodes]
-    return any(isinstance(v, Tensor) and v.dtype.is_complex for v in vals)
+    if not any(isinstance(v, Tensor) and v.dtype.is_complex for v in vals):
+        return False
+    warnings.warn("Torchinductor does not support code generation for complex operators. Performance may be worse "
+                  "than eager.", UserWarning, stacklevel=2)
+    return True
