@@ -138,6 +138,9 @@ OUTSIDE_THE_LESSON = {
         "minitorch2/_aten/table_extra.py", "minitorch2/_aten/extra_ops.py", "minitorch2/_aten/extra_formulas.py",
         "minitorch2/_functions_extra.py", "minitorch2/_functions_extra_methods.py", "minitorch2/linalg.py",
         "minitorch2/special.py", "minitorch2/fft.py",
+        # complex tensors (rotary embeddings, torch.fft's values): view_as_real/view_as_complex, conj, angle, polar
+        "minitorch2/_aten/complex_ops.py", "minitorch2/_aten/table_complex.py", "minitorch2/_functions_complex.py",
+        "minitorch2/_aten/fft_ops.py",
         # torch.profiler and torch.autograd.profiler; torch.amp (autocast, GradScaler)
         "minitorch2/profiler/", "minitorch2/autograd/profiler.py", "minitorch2/amp/",
         # torch.compiler's names over the frontend's own

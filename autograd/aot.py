@@ -172,7 +172,7 @@ class _CompiledFunction:
 
 
 def _differentiable(t):
-    return isinstance(t, Tensor) and t.dtype.is_floating_point and t.requires_grad
+    return isinstance(t, Tensor) and t.dtype.is_inexact and t.requires_grad
 
 
 class CompiledFunction(Function):

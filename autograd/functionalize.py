@@ -259,6 +259,8 @@ _WRITE_BACK = {
     aten.unsqueeze.default: lambda w: w.call(aten.squeeze.dim, (w.src, w.args[0])),
     **dict.fromkeys((aten.alias.default, aten.detach.default), lambda w: w.src),  # (an alias: its new value as it is)
     aten.view.dtype: lambda w: w.call(aten.view.dtype, (w.src, w.view.args[0].meta["val"].dtype)),  # the bytes back
+    aten.view_as_real.default: lambda w: w.call(aten.view_as_complex.default, (w.src,)),  # (each the other's inverse)
+    aten.view_as_complex.default: lambda w: w.call(aten.view_as_real.default, (w.src,)),
     aten.expand.default: _expand_back,
     **dict.fromkeys((aten.view.default, aten.squeeze.default, aten.squeeze.dim, aten.squeeze.dims), _reshape_back),
     aten.unfold.default: unfold_back,  # (gaps between windows kept: overlapping_views.py)

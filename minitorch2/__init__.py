@@ -9,7 +9,7 @@ import math
 
 from ._dtype import (
     bool_ as bool, dtype, float16, float32, float64, get_default_dtype, int8, int16, int32, int64, promote_types,
-    set_default_dtype, uint8, can_cast, bfloat16,
+    set_default_dtype, uint8, can_cast, bfloat16, complex64, complex128, complex64 as cfloat, complex128 as cdouble,
 )
 from ._dtype import float16 as half, float32 as float, float64 as double, int64 as long, int32 as int, int16 as short
 from ._tensor import Size, Tensor, device
@@ -41,7 +41,7 @@ from . import optim  # noqa: E402
 from . import fx  # noqa: E402
 from . import distributions  # noqa: E402,F401
 from .utils import data as _data  # noqa: E402,F401  (torch.utils.data, loaded with torch)
-from . import accelerator, backends, cuda, export, linalg, onnx, serialization, special, version  # noqa: E402,F401
+from . import accelerator, backends, cuda, export, fft, linalg, onnx, serialization, special, version  # noqa: E402,F401
 from . import multiprocessing  # noqa: E402,F401  (torch.multiprocessing: the standard library's, re-exported)
 from . import amp, profiler  # noqa: E402,F401  (torch.amp; torch.profiler, which registers torch.ops.profiler)
 from .autograd import profiler as _autograd_profiler  # noqa: E402,F401  (torch.autograd.profiler)

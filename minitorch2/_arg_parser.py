@@ -3,8 +3,7 @@
 Runtime layer, coverage surface (eager fidelity: torch's errors for a wrong call, which no stage of the pipeline
 needs). Every call of an OpOverload, once in canonical form (_schema.py), goes through `ArgumentChecks.check`: an
 argument of the wrong Python type raises the TypeError torch's parser gives (`add(): argument 'other' (position 2)
-must be Tensor, not list`), a Python int outside int64/uint64 its OverflowError, a complex number minitorch2's own
-error (it has no complex dtypes), all before any kernel runs, so fake and meta calls refuse them too; and a Python
+must be Tensor, not list`), a Python int outside int64/uint64 its OverflowError, all before any kernel runs, so fake and meta calls refuse them too; and a Python
 type given for a dtype is converted (`dtype=float` is float64), and a SymFloat given for a `float` is read as its
 value, guarded (layer_norm's eps). Only calls of an op check: graph passes normalize
 calls whose arguments are graph nodes.
@@ -17,8 +16,9 @@ from . import _dtype
 from ._dtype import dtype as _dtype_class
 from ._sym import SymBool, SymFloat, SymInt
 from ._tensor import Tensor
+from ._aten.memory import _dtype_title
 
-_NUMBER = (bool, int, float, np.integer, np.floating, np.bool_, SymInt, SymFloat, SymBool)  # (no complex dtypes)
+_NUMBER = (bool, int, float, complex, np.number, np.bool_, SymInt, SymFloat, SymBool)
 _INDEX = (int, np.integer, Tensor, SymInt)  # an integer tensor of one element is an index, as in torch
 _EXPECTED = {  # schema type -> (Python types accepted, the words torch's TypeError uses)
     "Tensor": ((Tensor,), "Tensor"),
@@ -54,6 +54,8 @@ class ArgumentChecks:
         return args, kwargs
 
     def _check(self, op, args, kwargs):
+        if op._opname in _COMPLEX_REFUSALS and any(isinstance(a, Tensor) and a.dtype.is_complex for a in args):
+            _refuse_complex(op, args, kwargs)
         for i, value in enumerate(args):
             accepted = self.accepted[i]
             if accepted is not None and not isinstance(value, accepted):
@@ -108,13 +110,46 @@ class _Convertible(Exception):
 
 
 def _refuse(op, arg, slot, value):
-    """Raise torch's TypeError for an argument of the wrong type (slot: its position, or its keyword), the
-    complex-number error for a complex, or _Convertible for a value the parser converts."""
+    """Raise torch's TypeError for an argument of the wrong type (slot: its position, or its keyword), or
+    _Convertible for a value the parser converts."""
     if _kind(arg.type)[0] == "ScalarType" and _dtype.as_dtype(value) is not value:
         raise _Convertible(slot, _dtype.as_dtype(value))
-    if isinstance(value, (complex, np.complexfloating)):
-        raise _dtype.complex_unsupported(value, f"{getattr(op, '_opname', op)}()")
     raise TypeError(_type_error(op, arg, slot if isinstance(slot, int) else None, value))
+
+
+# the ops torch refuses for complex tensors: (its error class, its message; {kind}: ComplexFloat, ComplexDouble)
+_NOT_FOR_KIND = (NotImplementedError, '"{name}_cpu" not implemented for \'{kind}\'')
+_COMPLEX_REFUSALS = {
+    **{name: (RuntimeError, f"{name} not implemented for complex tensors.") for name in ("maximum", "minimum")},
+    **{name: _NOT_FOR_KIND for name in ("lt", "le", "gt", "ge", "remainder", "atan2")},
+    **{name: (NotImplementedError, "clamp is not supported for complex types")
+       for name in ("clamp", "clamp_min", "clamp_max", "relu")},
+    **{name: (NotImplementedError, f"{name} is not supported for complex inputs") for name in ("floor", "ceil", "trunc")},
+    "max": (NotImplementedError, '"max_all" not implemented for \'{kind}\''),
+    "min": (NotImplementedError, '"min_all" not implemented for \'{kind}\''),
+    "div": None,
+    "sort": (RuntimeError, " Sort does not support complex dtypes on CPU"),
+    "abs_": (RuntimeError, "In-place abs is not supported for complex tensors."),
+    **{name: (NotImplementedError, '"unique" not implemented for \'{kind}\'')
+       for name in ("_unique2", "unique_dim", "unique_consecutive")},
+    "sign": (NotImplementedError, "Unlike NumPy, torch.sign is not intended to support complex numbers. Please use "
+                                  "torch.sgn instead."),
+    **{name: (RuntimeError, f"{name}(): does not support complex input") for name in ("argmax", "argmin")},
+    # torch computes these (a real result for var/std and the norms); minitorch2 does not yet
+    **{name: (NotImplementedError, f"minitorch2: {name} of complex tensors is not supported")
+       for name in ("var", "std", "var_mean", "std_mean", "linalg_vector_norm", "norm")},
+}
+
+
+def _refuse_complex(op, args, kwargs):
+    kind = _dtype_title(next(a.dtype for a in args if isinstance(a, Tensor) and a.dtype.is_complex))
+    if op._opname == "div":  # (only with a rounding mode)
+        mode = kwargs.get("rounding_mode")
+        if mode is None:
+            return
+        raise NotImplementedError(f'"div_{mode}_cpu" not implemented for \'{kind}\'')
+    error, message = _COMPLEX_REFUSALS[op._opname]
+    raise error(message.format(name=op._opname, kind=kind))
 
 
 def _type_error(op, arg, position, value):

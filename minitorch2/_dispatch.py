@@ -117,11 +117,7 @@ def _any_fake(args):
 
 
 def _tensor_types(args):
-    types = []
-    for a in args:
-        if isinstance(a, Tensor) and type(a) not in types:
-            types.append(type(a))
-    return tuple(types)
+    return tuple(dict.fromkeys(type(a) for a in args if isinstance(a, Tensor)))  # (each once, in order)
 
 
 def push_mode(mode):

@@ -6,8 +6,8 @@ torch).
 
 Promotion follows c10's `ResultTypeState`: operands fall into three priority groups (tensors with dimensions,
 zero-dim tensors, Python scalars). Each group is promoted on its own, then a lower-priority group only wins when it
-belongs to a higher *category* (bool < integer < floating). So `int_tensor + 1.5` is the default float dtype, while
-`float16_tensor + 1.5` stays float16.
+belongs to a higher *category* (bool < integer < floating < complex). So `int_tensor + 1.5` is the default float dtype,
+while `float16_tensor + 1.5` stays float16 (and `float64_tensor * 1j` is complex128: _combine).
 """
 import math
 
@@ -18,19 +18,17 @@ from ._sym import SymBool, SymInt
 
 
 class dtype:
-    __slots__ = ("name", "np", "is_floating_point", "is_signed", "itemsize", "category")
+    __slots__ = ("name", "np", "is_floating_point", "is_complex", "is_inexact", "is_signed", "itemsize", "category")
 
     def __init__(self, name, np_dtype, category):
         self.name = name
         self.np = np.dtype(np_dtype)
-        self.category = category  # 0 bool, 1 integer, 2 floating
+        self.category = category  # 0 bool, 1 integer, 2 floating, 3 complex
         self.is_floating_point = category == 2
-        self.is_signed = category == 2 or self.np.kind == "i"
+        self.is_complex = category == 3
+        self.is_inexact = category >= 2  # floating or complex: the dtypes gradients flow through
+        self.is_signed = category >= 2 or self.np.kind == "i"
         self.itemsize = self.np.itemsize
-
-    @property
-    def is_complex(self):
-        return False
 
     def __repr__(self):
         return "torch." + self.name
@@ -51,11 +49,14 @@ float16 = dtype("float16", np.float16, 2)
 bfloat16 = dtype("bfloat16", ml_dtypes.bfloat16, 2)  # numpy has none: ml_dtypes' (its kind is "V")
 float32 = dtype("float32", np.float32, 2)
 float64 = dtype("float64", np.float64, 2)
+complex64 = dtype("complex64", np.complex64, 3)
+complex128 = dtype("complex128", np.complex128, 3)
 
-ALL = (bool_, uint8, int8, int16, int32, int64, float16, bfloat16, float32, float64)
+ALL = (bool_, uint8, int8, int16, int32, int64, float16, bfloat16, float32, float64, complex64, complex128)
 _BY_NUMPY = {d.np: d for d in ALL}
 _BY_NAME = {d.name: d for d in ALL}
 _BY_NAME.update(half=float16, float=float32, double=float64, long=int64, int=int32, short=int16)
+COMPLEX_OF = {float32: complex64, float64: complex128}  # the complex dtype whose parts have a floating dtype
 
 
 HALVES = (float16, bfloat16)  # the 16-bit floats, which ATen's CPU kernels compute in float32
@@ -77,7 +78,8 @@ def from_numpy(np_dtype):
     except KeyError:
         raise TypeError(
             f"can't convert np.ndarray of type {np.dtype(np_dtype)}. The only supported types are: "
-            "float64, float32, float16, int64, int32, int16, int8, uint8, and bool."
+            "float64, float32, float16, complex64, complex128, int64, int32, int16, int8, uint64, uint32, uint16, uint8, "
+            "and bool."
         ) from None
 
 
@@ -86,6 +88,13 @@ _default_float = float32
 
 def get_default_dtype():
     return _default_float
+
+
+def to_complex(d):
+    """The complex dtype whose parts have float dtype `d` (c10's toComplexType); float16's, complex32, is not here."""
+    if d is float16:
+        raise NotImplementedError("minitorch2 has no complex32 (ComplexHalf), which torch computes float16's in")
+    return COMPLEX_OF.get(d, d)
 
 
 def set_default_dtype(d):
@@ -99,11 +108,13 @@ def promote_types(a, b):
     """The smallest dtype both `a` and `b` convert to without losing range (torch.promote_types)."""
     if a is b:
         return a
-    if a.category != b.category:
+    if a.category != b.category and min(a.category, b.category) < 2:  # (int64 + complex64 is complex64)
         return a if a.category > b.category else b
-    if a.category == 2:  # (float16 and bfloat16 hold neither's range and precision: float32)
+    if a.category == b.category == 2:  # (float16 and bfloat16 hold neither's range and precision: float32)
         return a if a.itemsize > b.itemsize else b if b.itemsize > a.itemsize else float32
-    # integers: numpy's table agrees with PyTorch's for the types we have (uint8+int8 -> int16)
+    # integers, and floating with complex: numpy's table agrees with PyTorch's for the types we have (uint8 + int8 ->
+    # int16, float64 + complex64 -> complex128); bfloat16 widens into complex as float16 does
+    a, b = (float16 if d is bfloat16 else d for d in (a, b))
     return _BY_NUMPY[np.promote_types(a.np, b.np)]
 
 
@@ -111,6 +122,8 @@ def scalar_dtype(value):
     """The dtype a Python number takes when it is wrapped into a tensor."""
     if isinstance(value, (bool, np.bool_, SymBool)):
         return bool_
+    if isinstance(value, (complex, np.complexfloating)):
+        return to_complex(_default_float)
     return int64 if isinstance(value, (int, np.integer, SymInt)) else _default_float
 
 
@@ -134,6 +147,8 @@ def result_type(*operands):
 def _combine(higher, lower):
     if higher is None:
         return lower
+    if lower is not None and lower.is_complex and higher.is_floating_point:  # c10 keeps higher's precision
+        return to_complex(higher)
     return higher if lower is None or higher.category >= lower.category else lower
 
 
@@ -144,28 +159,15 @@ def can_cast(from_, to):
 
 # ---------------------------------------------------------------- Python numbers meeting a dtype
 # Python's number types stand for dtypes where torch takes one (zeros(2, dtype=float) is float64)
-PYTHON_TYPES = {float: float64, int: int64, bool: bool_}
+PYTHON_TYPES = {float: float64, int: int64, bool: bool_, complex: complex128}
 
 
 def as_dtype(value):
-    """A dtype argument as torch's argument parser reads it: float/int/bool are float64/int64/bool;
-    complex is refused (no complex dtypes); anything else is returned for the caller to check."""
+    """A dtype argument as torch's argument parser reads it: float/int/bool/complex are
+    float64/int64/bool/complex128; anything else is returned for the caller to check."""
     if isinstance(value, type):
-        if value is complex:
-            raise complex_unsupported(value, "dtype")
         return PYTHON_TYPES.get(value, value)
     return value
-
-
-class NoComplexDtypes(TypeError):
-    pass
-
-
-def complex_unsupported(value, where):
-    """The error for a complex number, which torch would compute with in complex64/complex128: minitorch2
-    has no complex dtypes, and truncating to the real part would be a silently wrong value."""
-    return NoComplexDtypes(f"{where}: minitorch2 does not support complex numbers (got {value!r}); torch would give a "
-                     "complex result, and minitorch2 has no complex dtypes")
 
 
 _C_NAMES = {"int64": "int64_t", "int32": "int", "int16": "int16_t", "int8": "int8_t", "uint8": "uint8_t",
@@ -199,8 +201,12 @@ def checked_scalar(value, to, half_overflows=False):
     unchanged when it fits, an int wrapped into an integer dtype (uint8's -1 is 255). Beyond float16's range
     a value saturates to inf; `half_overflows`: refused instead, as a kernel's Scalar argument (clamp's bounds,
     alpha) and a fill of other than one element (ATen's one-element fill_ alone does not check)."""
-    if isinstance(value, (complex, np.complexfloating)):
-        raise complex_unsupported(value, "a fill value")
+    if to.is_complex:
+        return value
+    if isinstance(value, (complex, np.complexfloating)):  # (c10's checked conversion refuses a nonzero imaginary part)
+        if value.imag != 0:
+            raise RuntimeError(f"value cannot be converted to type {_C_NAMES[to.name]} without overflow")
+        value = value.real
     if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
         value = unpack_int(int(value))
     if to is bool_:

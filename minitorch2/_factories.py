@@ -38,7 +38,7 @@ def _size(size, name=None):
 
 
 def _infer_dtype(data):
-    """PyTorch's dtype for nested Python data: any float -> default float, else any int -> int64, else bool."""
+    """PyTorch's dtype for nested Python data: complex, else float (the defaults), else int64, else bool, as it holds."""
     kinds = set()
 
     def walk(x):
@@ -47,7 +47,7 @@ def _infer_dtype(data):
         elif isinstance(x, (list, tuple)):
             for y in x:
                 walk(y)
-        elif isinstance(x, (np.ndarray, np.generic)) and x.dtype.kind != "c":  # a numpy scalar keeps its dtype
+        elif isinstance(x, (np.ndarray, np.generic)):  # a numpy scalar keeps its dtype
             kinds.add(_dtype.from_numpy(x.dtype))
         elif isinstance(x, bool):
             kinds.add(_dtype.bool_)
@@ -56,7 +56,7 @@ def _infer_dtype(data):
         elif isinstance(x, numbers.Real):
             kinds.add(_dtype.get_default_dtype())
         elif isinstance(x, numbers.Complex):
-            raise _dtype.complex_unsupported(x, "tensor()")
+            kinds.add(_dtype.to_complex(_dtype.get_default_dtype()))
         elif isinstance(x, str):
             raise TypeError("new(): invalid data type 'str'")
         else:

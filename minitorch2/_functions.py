@@ -51,3 +51,4 @@ from ._functions_shape import (
     index_put, index_copy, index_fill,
 )
 from ._functions_extra import *  # noqa: E402,F401,F403
+from ._functions_complex import *  # noqa: E402,F401,F403  (its __all__: complex numbers)

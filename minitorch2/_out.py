@@ -38,9 +38,11 @@ aten = ops.aten
 # c10's ScalarType names (in "result type Float can't be cast ...") and caffe2's C++ type names (in
 # "Expected out tensor to have dtype float, but got long int instead").
 _SCALAR_TYPE = {"bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Short", "int32": "Int", "int64": "Long",
-                "float16": "Half", "bfloat16": "BFloat16", "float32": "Float", "float64": "Double"}
+                "float16": "Half", "bfloat16": "BFloat16", "float32": "Float", "float64": "Double",
+                "complex64": "ComplexFloat", "complex128": "ComplexDouble"}
 _CPP_TYPE = {"bool": "bool", "uint8": "unsigned char", "int8": "signed char", "int16": "short int", "int32": "int",
-             "int64": "long int", "float16": "c10::Half", "bfloat16": "c10::BFloat16", "float32": "float", "float64": "double"}
+             "int64": "long int", "float16": "c10::Half", "bfloat16": "c10::BFloat16", "float32": "float",
+             "float64": "double", "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
 
 
 class Accepts(enum.Enum):

@@ -297,7 +297,7 @@ class Tensor:
                 "you can only change requires_grad flags of leaf variables. If you want to use a computed variable "
                 "in a subgraph that doesn't require differentiation use var_no_grad = var.detach()."
             )
-        if value and not self.dtype.is_floating_point:
+        if value and not self.dtype.is_inexact:
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
         self._requires_grad = bool(value)
 

@@ -2,10 +2,11 @@
 
 Runtime layer, coverage surface (eager fidelity: errors and edge values no stage of the pipeline needs). _factories.py's
 tensor() calls `data_array` for numpy's array of the data, refused as torch refuses it (ragged nesting, strings), and,
-once it knows the dtype, `checked_values`: complex numbers, None and other objects refused, ints beyond int64 read as
+once it knows the dtype, `checked_values`: complex numbers into a real dtype, None and other objects refused, ints beyond int64 read as
 doubles for a floating dtype, values an integer dtype cannot hold refused as c10's checked conversion refuses them.
 """
 import numbers
+import warnings
 
 import numpy as np
 
@@ -27,8 +28,9 @@ def data_array(data, dtype):
 
 def checked_values(raw, dtype):
     """raw's values as they go into dtype: refused or converted as torch's tensor() does."""
-    if raw.dtype.kind == "c":
-        raise _dtype.complex_unsupported(raw.reshape(-1)[0], "tensor()")
+    if raw.dtype.kind == "c" and not dtype.is_complex:  # (torch's parser reads each element as a real number)
+        raise TypeError("must be real number, not complex" if dtype.is_floating_point
+                        else "'complex' object cannot be interpreted as an integer")
     if raw.dtype.kind == "O" or raw.dtype == np.uint64:  # ints past int64, None, other objects
         raw = _object_values(raw, dtype)
     _check_range(raw, dtype)
@@ -99,8 +101,11 @@ def copy_as_aten(destination, values):
     """np.copyto converting as ATen's CPU kernels convert: numpy's C casts, but for float64 to uint8, which ATen
     truncates through int64 (2.**31 + 5 becomes 5, not 0), and bfloat16 both ways, which c10 converts through
     float32 (2**40 + 2**32 + 1 is a tie there: 2**40; -2.7 to uint8 is 254); NaN, inf and out-of-range floats without
-    a word."""
+    a word; complex into real: the real part, with torch's warning (numpy's would be a ComplexWarning)."""
     values = np.asarray(values)
+    if values.dtype.kind == "c" and destination.dtype.kind != "c":
+        warnings.warn("Casting complex values to real discards the imaginary part", UserWarning, stacklevel=2)
+        values = values.real
     if _dtype.bfloat16.np in (values.dtype, destination.dtype):
         values = values.astype(np.float32)
     if values.dtype not in _dtype.NP_FLOATS:

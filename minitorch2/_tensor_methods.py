@@ -10,7 +10,7 @@ import builtins
 
 import numpy as np
 
-from . import _dtype, _functions_common, _functions_extra, _tensor_methods_more, sparse
+from . import _dtype, _functions_common, _functions_complex, _functions_extra, _tensor_methods_more, sparse
 from . import _functions as F
 from ._factories import tensor as make_tensor
 from ._ops import ops, python_signature
@@ -91,7 +91,7 @@ _NOT_METHODS = frozenset("""asarray atleast_1d atleast_2d atleast_3d bartlett_wi
     hamming_window hann_window hstack is_anomaly_check_nan_enabled is_anomaly_enabled is_tensor isin logspace meshgrid
     range result_type row_stack rsub scalar_tensor_like searchsorted set_anomaly_enabled set_default_device
     set_default_tensor_type set_printoptions stack std_mean tensordot trapezoid trapz tril_indices triu_indices
-    typename unravel_index vander var_mean vstack""".split())
+    typename unravel_index vander var_mean vstack""".split()) | frozenset(_functions_complex.NOT_METHODS)
 
 
 def _method_forms():

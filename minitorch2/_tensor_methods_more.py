@@ -1,13 +1,13 @@
 """Tensor methods beyond what the pipeline calls: the new_* constructors (`x.new_zeros(2, 3)`, the legacy `x.new(...)`),
 the in-place samplers uniform_ and random_, the shift operators (`x << y` and its reflected and in-place forms),
-index_fill_, detach_, the *_as shape methods, tile, flip, mT, polygamma, sum_to_size and the int16/int8/uint8
-conversions.
+index_fill_, detach_, the *_as shape methods, tile, flip, mT, polygamma, sum_to_size, the int16/int8/uint8
+conversions and a complex tensor's real and imag.
 
 Runtime layer, coverage surface. Each hands its aten op the arguments PyTorch's bindings pass (new_* the factory
 options as _factories.py's do); _tensor_methods.install binds them onto Tensor with the others.
 """
 from ._factories import _finish, _options, _size, tensor as make_tensor
-from . import _dtype
+from . import _dtype, _functions_complex
 from ._functions_common_math import bitwise_left_shift, bitwise_right_shift, polygamma, sum_to_size
 from ._functions_shape_more import flip, tile
 from ._ops import ops
@@ -92,6 +92,7 @@ def tensor_methods():
         return list(values[0]) if len(values) == 1 and isinstance(values[0], (list, tuple)) else list(values)
 
     return {
+        **_functions_complex.tensor_methods(),  # x.real, x.imag
         "detach_": detach_, "view_as": lambda self, other: aten.view.default(self, list(other.shape)),
         "expand_as": lambda self, other: aten.expand.default(self, list(other.shape)),
         "reshape_as": lambda self, other: self.reshape(list(other.shape)),
@@ -102,6 +103,8 @@ def tensor_methods():
         "short": lambda self, memory_format=None: self.to(_dtype.int16),
         "byte": lambda self, memory_format=None: self.to(_dtype.uint8),
         "char": lambda self, memory_format=None: self.to(_dtype.int8),
+        "cfloat": lambda self, memory_format=None: self.to(_dtype.complex64),
+        "cdouble": lambda self, memory_format=None: self.to(_dtype.complex128),
         "__lshift__": shift_operator(aten.__lshift__), "__rshift__": shift_operator(aten.__rshift__),
         "__ilshift__": shift_operator(aten.__ilshift__), "__irshift__": shift_operator(aten.__irshift__),
         # (without these, `mask &= m` or `view //= 2` would rebind the name to a new tensor: no write to self)

@@ -2,7 +2,7 @@
 arrays (float(t), int(t), t.tolist(), np.asarray(t)), the element sizes and data_ptr, what a script asks of a
 tensor's device and layout (is_cuda, layout, ...), the legacy type names (`x.type()` is
 "torch.FloatTensor", `x.type("torch.LongTensor")` a converted copy), copy.deepcopy and pickling, format specs on a
-one-element tensor (f"{loss:.3f}"), `x.real` (itself: no complex dtypes), numpy ufuncs on a tensor giving a tensor
+one-element tensor (f"{loss:.3f}"), numpy ufuncs on a tensor giving a tensor
 back (np.sin(x)), the registration of gradient hooks and retain_grad (the eager engine runs what they leave on the
 tensor and its grad_fn), c10's grammar of device strings with its errors (torch.device("cuda:0")), and what a
 script asks of `untyped_storage()` (data_ptr, ==, copy_).
@@ -36,7 +36,7 @@ class _Conveniences:
         return "torch.strided"
 
     def is_complex(self):
-        return False
+        return self.dtype.is_complex
 
     def data_ptr(self):
         if self._np is None:
@@ -75,6 +75,9 @@ class _Conveniences:
 
     def __int__(self):
         return int(self._one_element())
+
+    def __complex__(self):
+        return complex(self._one_element())
 
     def __index__(self):
         if self.dtype.is_floating_point or self.numel() != 1:
@@ -155,16 +158,6 @@ class _Conveniences:
         hooks = self.__dict__.setdefault("_post_accumulate_grad_hooks", [])
         hooks.append(hook)
         return _HookHandle(hooks, hook)
-
-
-    @property
-    def real(self):
-        """A real tensor's real part is the tensor itself (minitorch2 has no complex dtypes)."""
-        return self
-
-    @property
-    def imag(self):
-        raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
 
 
 class StorageConveniences:

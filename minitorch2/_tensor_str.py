@@ -3,7 +3,7 @@
 Runtime layer, coverage surface (no stage of the pipeline prints tensors). Reproduces torch/_tensor_str.py's
 choices: 4 decimals, integer floats printed as `1.`, scientific notation when the magnitudes span more than 1000x
 (or exceed 1e8, or go below 1e-4), one common width per tensor, rows wrapped at 80 columns, `...` summaries beyond
-1000 elements, and the `dtype=`, `requires_grad=True`, `grad_fn=<...>` suffixes.
+1000 elements, complex values as a real and an imaginary part each with its own formatter, and the `dtype=`, `requires_grad=True`, `grad_fn=<...>` suffixes.
 """
 import math
 
@@ -45,6 +45,19 @@ class _Formatter:
         return self._str(v).rjust(self.width)
 
 
+class _ComplexFormatter:
+    """torch's two formatters for a complex tensor: one for the real parts, one for the imaginary parts (`1.+2.j`)."""
+
+    def __init__(self, values, dtype):
+        part = _dtype.from_numpy(values.real.dtype)
+        self.real, self.imag = _Formatter(values.real, part), _Formatter(values.imag, part)
+        self.width = self.real.width + self.imag.width + 1
+
+    def format(self, v):
+        imag = (self.imag.format(v.imag) + "j").lstrip()
+        return self.real.format(v.real) + ("" if imag[0] in "+-" else "+") + imag
+
+
 def _summarized(values):
     """The values that will be printed: only the edges of every dim longer than 2 * EDGEITEMS."""
     if values.ndim == 0:
@@ -84,10 +97,12 @@ def tensor_repr(t, prefix="tensor("):
             suffixes.append(f"size={tuple(t.shape)}")
     else:
         summarize = t.numel() > THRESHOLD
-        formatter = _Formatter(_summarized(t._np) if summarize else t._np, t.dtype)
+        formatter = (_ComplexFormatter if t.dtype.is_complex else _Formatter)(
+            _summarized(t._np) if summarize else t._np, t.dtype)
         body = _tensor_str(t._np, len(prefix), formatter, summarize)
     default_float = _dtype.get_default_dtype()
-    if t.dtype not in (default_float, _dtype.int64, _dtype.bool_) or (t.numel() == 0 and t.dtype is not default_float):
+    defaults = (default_float, _dtype.COMPLEX_OF.get(default_float), _dtype.int64, _dtype.bool_)
+    if t.dtype not in defaults or (t.numel() == 0 and t.dtype is not default_float):
         suffixes.append(f"dtype={t.dtype}")
     if t.grad_fn is not None:
         suffixes.append(f"grad_fn=<{t.grad_fn.name().rsplit('::', 1)[-1]}>")  # torch prints the class name

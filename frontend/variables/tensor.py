@@ -10,7 +10,6 @@ import operator
 
 import minitorch2
 from minitorch2._aten.overlap import FakeOverlapError
-from minitorch2._dtype import NoComplexDtypes
 from minitorch2._sym import is_symbolic
 from minitorch2._tensor import DataDependentOutputException, DynamicOutputShapeException
 
@@ -125,8 +124,7 @@ def record(og, kind, target, args, kwargs):
 
 
 # What fake tensors cannot run, or ours refuse where torch's run and its eager call fails: left to eager
-_LEFT_TO_EAGER = (NotImplementedError, DataDependentOutputException, DynamicOutputShapeException, FakeOverlapError,
-                  NoComplexDtypes)
+_LEFT_TO_EAGER = (NotImplementedError, DataDependentOutputException, DynamicOutputShapeException, FakeOverlapError)
 
 
 def _fake_run_failure(kind, target, fake_args, fake_kwargs, error):

@@ -237,11 +237,6 @@ def std(self, dim=None, *, correction=None, keepdim=False):
     return aten.sqrt.default(aten.var.correction(self, dim, correction=correction, keepdim=keepdim))
 
 
-def sgn(self):
-    """For real numbers sgn is sign."""
-    return aten.sign.default(self)
-
-
 def _new_as_full(value_of):
     """new_zeros / new_ones / new_full: a `full` of the given size with self's dtype by default."""
     def decomposition(self, size, *args, dtype=None, layout=None, device=None, pin_memory=None):

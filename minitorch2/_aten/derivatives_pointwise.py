@@ -9,15 +9,15 @@ import math
 
 from .._ops import ops
 from .._tensor import contiguous_format, preserve_format
-from .derivatives_util import _scale, _shape, _zero_like_scalar, sum_to
+from .derivatives_util import _scale, _shape, _zero_like_scalar, conj_of, for_input, sum_to
 
 aten = ops.aten
 
 
 # ---------------------------------------------------------------- arithmetic
-def add_tensor(grad, self_shape, other_shape, needs_grad, alpha=1):
-    other = _scale(grad, alpha) if needs_grad[1] else None
-    self = grad if needs_grad[0] else None
+def add_tensor(grad, self_shape, other_shape, self_dtype, other_dtype, needs_grad, alpha=1):  # (dtypes: handle_r_to_c)
+    other = for_input(_scale(grad, conj_of(alpha)), other_dtype) if needs_grad[1] else None
+    self = for_input(grad, self_dtype) if needs_grad[0] else None
     return sum_to(self, self_shape), sum_to(other, other_shape)
 
 
@@ -25,15 +25,15 @@ def add_scalar(grad):
     return grad
 
 
-def sub_tensor(grad, self_shape, other_shape, needs_grad, alpha=1):
-    other = _scale(aten.neg.default(grad), alpha) if needs_grad[1] else None
-    self = grad if needs_grad[0] else None
+def sub_tensor(grad, self_shape, other_shape, self_dtype, other_dtype, needs_grad, alpha=1):
+    other = for_input(_scale(aten.neg.default(grad), conj_of(alpha)), other_dtype) if needs_grad[1] else None
+    self = for_input(grad, self_dtype) if needs_grad[0] else None
     return sum_to(self, self_shape), sum_to(other, other_shape)
 
 
-def rsub_tensor(grad, self_shape, other_shape, needs_grad, alpha=1):
-    other = grad if needs_grad[1] else None
-    self = _scale(aten.neg.default(grad), alpha) if needs_grad[0] else None
+def rsub_tensor(grad, self_shape, other_shape, self_dtype, other_dtype, needs_grad, alpha=1):
+    other = for_input(grad, other_dtype) if needs_grad[1] else None
+    self = for_input(_scale(aten.neg.default(grad), conj_of(alpha)), self_dtype) if needs_grad[0] else None
     return sum_to(self, self_shape), sum_to(other, other_shape)
 
 
@@ -41,27 +41,27 @@ def rsub_scalar(grad, alpha=1):
     return _scale(aten.neg.default(grad), alpha)
 
 
-def mul_tensor(grad, self, other, needs_grad):
-    other_grad = aten.mul.Tensor(grad, self) if needs_grad[1] else None
-    self_grad = aten.mul.Tensor(grad, other) if needs_grad[0] else None
+def mul_tensor(grad, self, other, needs_grad):  # (complex: grad * other.conj(), a real input's part real)
+    other_grad = for_input(aten.mul.Tensor(grad, conj_of(self)), other) if needs_grad[1] else None
+    self_grad = for_input(aten.mul.Tensor(grad, conj_of(other)), self) if needs_grad[0] else None
     return sum_to(self_grad, _shape(self)), sum_to(other_grad, _shape(other))
 
 
 def mul_scalar(grad, other):
-    return aten.mul.Scalar(grad, other)
+    return aten.mul.Scalar(grad, conj_of(other))
 
 
 def div_tensor(grad, self, other, needs_grad):
     other_grad = None
     if needs_grad[1]:  # -grad * ((self / other) / other)
         quotient = aten.div.Tensor(aten.div.Tensor(self, other), other)
-        other_grad = aten.mul.Tensor(aten.neg.default(grad), quotient)
-    self_grad = aten.div.Tensor(grad, other) if needs_grad[0] else None
+        other_grad = for_input(aten.mul.Tensor(aten.neg.default(grad), conj_of(quotient)), other)
+    self_grad = for_input(aten.div.Tensor(grad, conj_of(other)), self) if needs_grad[0] else None
     return sum_to(self_grad, _shape(self)), sum_to(other_grad, _shape(other))
 
 
 def div_scalar(grad, other):
-    return aten.div.Scalar(grad, other)
+    return aten.div.Scalar(grad, conj_of(other))
 
 
 def neg(grad):
@@ -72,7 +72,7 @@ def pow_tensor_scalar(grad, self, exponent):
     if exponent == 0:
         return aten.zeros_like.default(self, memory_format=contiguous_format)
     exponent = float(exponent)  # the formula computes in double: pow(self, 1.0), not pow(self, 1)
-    return aten.mul.Tensor(grad, aten.mul.Scalar(aten.pow.Tensor_Scalar(self, exponent - 1), exponent))
+    return aten.mul.Tensor(grad, conj_of(aten.mul.Scalar(aten.pow.Tensor_Scalar(self, exponent - 1), exponent)))
 
 
 def pow_tensor_tensor(grad, self, exponent, result, needs_grad):
@@ -149,39 +149,39 @@ def _rounded_division_backward(grad, self, other, needs_grad, rounding_mode):
 
 # ---------------------------------------------------------------- unary math
 def exp(grad, result):
-    return aten.mul.Tensor(grad, result)
+    return aten.mul.Tensor(grad, conj_of(result))
 
 
 def log(grad, self):
-    return aten.div.Tensor(grad, self)
+    return aten.div.Tensor(grad, conj_of(self))
 
 
 def log1p(grad, self):
-    return aten.div.Tensor(grad, aten.add.Scalar(self, 1))
+    return aten.div.Tensor(grad, conj_of(aten.add.Scalar(self, 1)))
 
 
 def expm1(grad, result):
-    return aten.mul.Tensor(grad, aten.add.Scalar(result, 1))
+    return aten.mul.Tensor(grad, conj_of(aten.add.Scalar(result, 1)))
 
 
 def sin(grad, self):
-    return aten.mul.Tensor(grad, aten.cos.default(self))
+    return aten.mul.Tensor(grad, conj_of(aten.cos.default(self)))
 
 
 def cos(grad, self):
-    return aten.mul.Tensor(grad, aten.neg.default(aten.sin.default(self)))
+    return aten.mul.Tensor(grad, conj_of(aten.neg.default(aten.sin.default(self))))
 
 
 def sqrt(grad, result):
-    return aten.div.Tensor(grad, aten.mul.Scalar(result, 2))
+    return aten.div.Tensor(grad, conj_of(aten.mul.Scalar(result, 2)))
 
 
 def rsqrt(grad, result):
-    return aten.mul.Tensor(grad, aten.mul.Scalar(aten.pow.Tensor_Scalar(result, 3), -0.5))
+    return aten.mul.Tensor(grad, conj_of(aten.mul.Scalar(aten.pow.Tensor_Scalar(result, 3), -0.5)))
 
 
 def reciprocal(grad, result):
-    return aten.mul.Tensor(grad, aten.neg.default(aten.mul.Tensor(result, result)))
+    return aten.mul.Tensor(grad, conj_of(aten.neg.default(aten.mul.Tensor(result, result))))
 
 
 def tanh(grad, result):

@@ -8,7 +8,7 @@ it into zeros at the indexed places.
 from .. import _dtype
 from .._ops import ops
 from .._tensor import contiguous_format
-from .derivatives_util import _options, _pad, _reshape, _scale, _shape, sum_to
+from .derivatives_util import _options, _pad, _reshape, _scale, _shape, for_input, sum_to
 from .meta_util import wrap_dim
 from .views import split_sizes
 
@@ -113,8 +113,8 @@ def alias(grad):
     return grad
 
 
-def to_copy(grad, self_dtype):
-    return aten._to_copy.default(grad, dtype=self_dtype)
+def to_copy(grad, self_dtype):  # (a real input's: the real part, without the cast's warning, as torch's)
+    return aten._to_copy.default(for_input(grad, self_dtype), dtype=self_dtype)
 
 
 def diagonal(grad, self_shape, offset=0, dim1=0, dim2=1):

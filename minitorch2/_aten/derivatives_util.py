@@ -8,6 +8,7 @@ with registered ops so that tracing records them.
 """
 from .._ops import ops
 from .._tensor import Tensor, contiguous_format, strided
+from .complex_ops import conj_of, for_input  # noqa: F401  (for the formulas: complex numbers, complex_ops.py)
 from .composite_sizes import is_contiguous_or_false, reshape_geometry
 
 aten = ops.aten

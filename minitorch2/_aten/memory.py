@@ -125,8 +125,9 @@ def inplace(functional, into_self=None):
 
 def _dtype_title(d):
     """ATen's name for a dtype in error messages ('Float', 'Long', ...)."""
-    return {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16", "int64": "Long", "int32": "Int",
-            "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}[d.name]
+    return {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16", "int64": "Long",
+            "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool", "complex64": "ComplexFloat",
+            "complex128": "ComplexDouble"}[d.name]
 
 
 # ---------------------------------------------------------------- functional forms of copy_/fill_/zero_

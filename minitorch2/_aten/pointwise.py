@@ -26,3 +26,4 @@ from .pointwise_unary import (
     sigmoid_backward, tanh_backward, leaky_relu, leaky_relu_backward, threshold_backward,
     threshold,
 )
+from .complex_ops import abs  # noqa: F811  (abs of complex tensors too: complex_ops.py)

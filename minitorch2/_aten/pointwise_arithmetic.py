@@ -31,7 +31,7 @@ def _alpha_check(self, other, alpha=1):
     dtype = result_type(self, other)
     if isinstance(alpha, bool) and dtype is not _dtype.bool_:
         raise RuntimeError("Boolean alpha only supported for Boolean results.")
-    if isinstance(alpha, float) and not dtype.is_floating_point:
+    if isinstance(alpha, float) and not dtype.is_inexact:
         raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
 
 

@@ -35,7 +35,7 @@ def scalar_argument(value, dtype):
 
 
 def _float_dtype(dtype):
-    return dtype if dtype.is_floating_point else _dtype.get_default_dtype()
+    return dtype if dtype.is_inexact else _dtype.get_default_dtype()
 
 
 def _ensure_array(result, dtype):

@@ -97,7 +97,7 @@ def _float_kernel(fn, nargs=1, layout_order=None):
     that leads the output's layout when it is not the first (ATen builds some backwards self-first)."""
 
     def floating(dtype):  # ATen's kernel refuses other dtypes, and so must a traced graph (the meta)
-        if not dtype.is_floating_point:
+        if not (dtype.is_floating_point or dtype.is_complex and fn in (_sigmoid_backward, _tanh_backward)):
             raise _not_implemented({"_gelu": "GeluKernelImpl"}.get(fn.__name__, f"{fn.__name__[1:]}_cpu"), dtype)
         return dtype
 
@@ -147,12 +147,12 @@ def _silu_backward(grad, x):
     return grad * s * (1 + x * (1 - s))
 
 
-def _sigmoid_backward(grad, out):
-    return grad * ((1 - out) * out)
+def _sigmoid_backward(grad, out):  # (of a complex out: the conjugate, torch's convention for complex gradients)
+    return grad * np.conj((1 - out) * out)
 
 
 def _tanh_backward(grad, out):
-    return grad * (1 - out * out)
+    return grad * np.conj(1 - out * out)
 
 
 def _threshold_backward(grad, x, threshold):

@@ -25,8 +25,19 @@ def _gen(generator):
 
 
 def _check_float(self, name):
-    if not self.dtype.is_floating_point:
+    if not self.dtype.is_inexact:
         raise RuntimeError(f"{name} expects floating point types, but got {self.dtype}")
+
+
+def _draw(dtype, size, sample, *args):
+    """`sample(size, numpy dtype, *args)`; for a complex dtype torch samples the parts, a float tensor of size
+    (*size, 2) (view_as_real of the result; normal's std divided by sqrt(2))."""
+    if not dtype.is_complex:
+        return sample(size, dtype.np, *args)
+    part = _dtype.from_numpy(np.finfo(dtype.np).dtype)
+    if sample.__name__ == "normal":
+        args = (args[0], args[1] / math.sqrt(2))
+    return np.ascontiguousarray(sample((*size, 2), part.np, *args)).view(dtype.np).reshape(size)
 
 
 def _fill_from(self, samples):
@@ -37,14 +48,14 @@ def _uniform_kernel(self, from_=0.0, to=1.0, *, generator=None):
     _check_float(self, "uniform_")
     if from_ > to:
         raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found from={from_} > to={to}")
-    return _fill_from(self, _gen(generator).uniform(tuple(self.shape), self.dtype.np, from_, to))
+    return _fill_from(self, _draw(self.dtype, tuple(self.shape), _gen(generator).uniform, from_, to))
 
 
 def _normal_kernel(self, mean=0.0, std=1.0, *, generator=None):
     _check_float(self, "normal_")
     if std < 0:
         raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
-    return _fill_from(self, _gen(generator).normal(tuple(self.shape), self.dtype.np, mean, std))
+    return _fill_from(self, _draw(self.dtype, tuple(self.shape), _gen(generator).normal, mean, std))
 
 
 def _random_from_kernel(self, from_, to=None, *, generator=None):
@@ -111,7 +122,7 @@ randperm = (_randperm_kernel, _randperm_meta)
 # Each draws exactly what `empty(...)` followed by the in-place op would, so values match PyTorch's.
 def _float_dtype(dtype, name):
     dtype = dtype or _dtype.get_default_dtype()
-    if not dtype.is_floating_point:
+    if not dtype.is_inexact:
         raise RuntimeError(f"{name} expects floating point types, but got {dtype}")
     return dtype
 
@@ -119,13 +130,13 @@ def _float_dtype(dtype, name):
 def _rand_kernel(size, *, generator=None, dtype=None, layout=None, device=None, pin_memory=None):
     dtype = _float_dtype(dtype, "uniform_")
     size = new_tensor_shape(size, dtype)
-    return _gen(generator).uniform(size, dtype.np, 0.0, 1.0).reshape(size)
+    return _draw(dtype, size, _gen(generator).uniform, 0.0, 1.0).reshape(size)
 
 
 def _randn_kernel(size, *, generator=None, dtype=None, layout=None, device=None, pin_memory=None):
     dtype = _float_dtype(dtype, "normal_")
     size = new_tensor_shape(size, dtype)
-    return _gen(generator).normal(size, dtype.np, 0.0, 1.0).reshape(size)
+    return _draw(dtype, size, _gen(generator).normal, 0.0, 1.0).reshape(size)
 
 
 def _normal_float_float_kernel(mean, std, size, *, generator=None, dtype=None, layout=None, device=None,

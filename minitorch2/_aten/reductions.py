@@ -48,7 +48,7 @@ sum_dim = _contiguous_out((_sum_kernel, _sum_meta))  # (also sum.default's: it r
 
 def _mean_dtype(self, dtype, name="mean"):
     out = dtype or self.dtype
-    if not out.is_floating_point:
+    if not out.is_inexact:
         raise RuntimeError(f"{name}(): could not infer output dtype. Input dtype must be either a floating point or "
                            f"complex dtype. Got: {str(self.dtype)[6:].capitalize()}")
     return out

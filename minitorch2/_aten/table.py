@@ -78,7 +78,6 @@ TABLE = [
     # piecewise constant: a zero gradient
     *[op(f"{name}(Tensor self) -> Tensor", CORE_POINTWISE, getattr(pw, name), d.zero_grad)
       for name in ("sign", "floor", "ceil", "trunc", "round")],
-    op("sgn(Tensor self) -> Tensor", POINTWISE, pw.sign, d.zero_grad, decomposition=dec.sgn),
     # ------------------------------------------------------------ unary math
     # (kernel and formula of the op's name in pointwise.py and derivatives.py)
     *[op(f"{name}(Tensor self) -> Tensor", CORE_POINTWISE, getattr(pw, name), getattr(d, name)) for name in (
@@ -304,5 +303,5 @@ TABLE = [
 ]
 TABLE += table_more.rows(op, inplace)  # the commonly used ops beyond the core set (table_more.py)
 TABLE += table_nn_more.rows(op, inplace)  # the nn layers beyond the core set (table_nn_more.py)
-TABLE += table_extra.rows(op, inplace)  # linalg, special, fft and the rest (table_extra.py)
+TABLE += table_extra.rows(op, inplace)  # linalg, special, complex numbers and the rest (table_extra.py)
 

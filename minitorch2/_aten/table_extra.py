@@ -8,10 +8,11 @@ aten ops with their own derivatives are rows: the linalg factorizations (under
 torch's internal names: _linalg_det, _linalg_svd, ...), the special functions
 with kernels of their own, the selections; torch.linalg.norm, kron, cov, the
 windows and the rest are composites (minitorch2/linalg.py, _functions_extra.py).
-torch.fft has no rows: minitorch2 has no complex dtypes.
+The complex numbers' rows (view_as_real, conj, angle, polar, ...) and torch.fft's are table_complex.py's, appended
+here.
 """
 from . import derivatives as d, derivatives_shape as ds, extra_formulas as f, extra_ops as k, indexing
-from . import more_formulas as mf, more_ops, more_ops2, pointwise as pw, random_ops, view_dtype
+from . import more_formulas as mf, more_ops, more_ops2, pointwise as pw, random_ops, table_complex, view_dtype
 from .overlap import Overlap
 from .table_row import CORE
 
@@ -55,7 +56,7 @@ def _special_in_place_rows(inplace):
 
 
 def rows(op, inplace):
-    return [
+    return table_complex.ROWS + [
         # torch.linalg (linalg.py composes the functions from these)
         op("linalg_inv_ex(Tensor A, *, bool check_errors=False) -> (Tensor inverse, Tensor info)", LINALG,
            k.linalg_inv_ex, f.linalg_inv_ex, output_differentiability=FIRST_ONLY),

@@ -128,7 +128,7 @@ def record(op, args, kwargs):
     outputs = redispatch_below_autograd(op, args, kwargs)
     out_list = list(outputs) if isinstance(outputs, (tuple, list)) else [outputs]
     mask = op.output_differentiability or (True,) * len(out_list)
-    differentiable = [isinstance(o, Tensor) and o.dtype.is_floating_point and m for o, m in zip(out_list, mask)]
+    differentiable = [isinstance(o, Tensor) and o.dtype.is_inexact and m for o, m in zip(out_list, mask)]
     if not any(differentiable):
         return outputs
 
@@ -289,7 +289,7 @@ def _save(node, saves, bound, outputs, pre_saved, differentiable):
 # What a formula parameter asking for an argument's metadata receives.
 _METADATA = {
     Kept.SHAPE: lambda value: tuple(value.shape) if isinstance(value, Tensor) else None,
-    Kept.DTYPE: lambda value: value.dtype,
+    Kept.DTYPE: lambda value: getattr(value, "dtype", None),  # (None for a Python number)
     Kept.GEOMETRY: lambda value: (tuple(value.shape), tuple(value.stride()), value.storage_offset()),
     Kept.SHAPES: lambda tensors: [tuple(t.shape) for t in tensors],
 }

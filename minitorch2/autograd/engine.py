@@ -29,7 +29,7 @@ def _make_grads(outputs, grad_outputs):
             if out.requires_grad:
                 if out.numel() != 1:
                     raise RuntimeError("grad can be implicitly created only for scalar outputs")
-                if not out.dtype.is_floating_point:
+                if not out.dtype.is_floating_point:  # (a complex loss too: torch asks for real)
                     raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but got {out.dtype}")
                 g = ops.aten.ones_like.default(out, pin_memory=False, memory_format=preserve_format)
         elif isinstance(g, Tensor) and tuple(g.shape) != tuple(out.shape):

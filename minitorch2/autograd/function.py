@@ -125,7 +125,7 @@ class Function:
             if isinstance(out, Tensor):
                 if any(out is a for a in args) and id(out) not in ctx._dirty:
                     out = out.view_as(out)
-                if out.dtype.is_floating_point and id(out) not in ctx._non_differentiable:
+                if out.dtype.is_inexact and id(out) not in ctx._non_differentiable:
                     out.grad_fn = node
                     out._output_nr = i
             result.append(out)

@@ -35,6 +35,11 @@ COVERED_ELSEWHERE = {
         "_embedding_bag", "_embedding_bag_backward", "_embedding_bag_per_sample_weights_backward", "grid_sampler_2d",
         "grid_sampler_2d_backward", "affine_grid_generator", "affine_grid_generator_backward", "_ctc_loss",
         "_ctc_loss_backward")},
+    # complex numbers: tests/minitorch2/test_complex.py (values, views, errors and gradients against torch's)
+    **{f"{name}.*": "complex numbers" for name in (
+        "view_as_real", "view_as_complex", "_conj", "conj_physical", "angle", "complex", "polar")},
+    # torch.fft's ops: tests/minitorch2/test_fft.py (values, gradients and traced graphs through torch.fft)
+    "_fft_c2c.*": "fft", "_fft_r2c.*": "fft", "_fft_c2r.*": "fft",
     # nn ops: tests/minitorch2/test_nn_ops.py
     "binary_cross_entropy*": "nn ops", "_adaptive_avg_pool2d*": "nn ops", "_native_batch_norm*": "nn ops",
     "_softmax.*": "nn ops", "_log_softmax.*": "nn ops", "_softmax_backward_data.*": "nn ops",

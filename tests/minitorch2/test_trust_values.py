@@ -403,27 +403,46 @@ COMPLEX_CASES = {
     "setitem": lambda L, x: x.clone().__setitem__(0, 1j),
     "tensor": lambda L, x: L.tensor([1j]),
     "tensor scalar": lambda L, x: L.tensor(1 + 2j),
-    "numpy complex scalar": lambda L, x: x * np.complex64(1j),
+    "numpy complex128 scalar": lambda L, x: x * np.complex128(1j),
     "dtype=complex": lambda L, x: x.to(complex),
 }
 
 
 @pytest.mark.parametrize("case", list(COMPLEX_CASES))
-def test_complex_numbers_are_refused_not_truncated(case):
-    """torch computes these in complex (or refuses them); minitorch2 has no complex dtypes, so it must
-    raise rather than drop the imaginary part (it used to, with numpy's ComplexWarning)."""
-    x = mt.tensor([1.0, 2.0])
+def test_complex_numbers_compute_in_complex_not_truncated(case):
+    """torch computes these in complex64/complex128; minitorch2 must too, never dropping the imaginary part (it
+    used to, with numpy's ComplexWarning; then refused them while it had no complex dtypes)."""
+    results = []
+    for lib in (mt, torch):
+        x = lib.tensor([1.0, 2.0])
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # numpy's ComplexWarning would mean a truncation
+            try:
+                out = COMPLEX_CASES[case](lib, x)
+            except RuntimeError as e:  # (torch refuses a complex fill of a real tensor: ours must too)
+                results.append((type(e).__name__, str(e)))
+                continue
+        results.append((str(out.dtype), np.asarray(out.tolist(), dtype=complex)))
+    assert results[0][0] == results[1][0]
+    np.testing.assert_equal(results[0][1], results[1][1])
+
+
+def test_a_numpy_complex64_scalar_is_not_truncated():
+    """torch reads np.complex64(1j) as a real number (x * np.complex64(1j) is tensor([0., 0.]), with numpy's
+    ComplexWarning): a silent truncation minitorch2 does not reproduce; it computes as for np.complex128."""
     with warnings.catch_warnings():
-        warnings.simplefilter("error")  # numpy's ComplexWarning would mean a truncation
-        with pytest.raises(TypeError, match="minitorch2 does not support complex numbers"):
-            COMPLEX_CASES[case](mt, x)
+        warnings.simplefilter("error")
+        assert (mt.tensor([1.0, 2.0]) * np.complex64(1j)).tolist() == [1j, 2j]
 
 
-def test_complex_numbers_are_refused_under_compile():
-    x = mt.tensor([1.0, 2.0])
+def test_complex_numbers_under_compile_are_torchs():
+    import frontend  # (as the tests above: the frontend only where a test compiles)
+
     for fn in (lambda x: x * (1 + 0j), lambda x: (x + 1) + 1j):
-        with pytest.raises(TypeError, match="does not support complex numbers"):
-            mt.compile(fn)(x)
+        frontend.reset()
+        got = mt.compile(fn)(mt.tensor([1.0, 2.0]))
+        want = fn(torch.tensor([1.0, 2.0]))
+        assert str(got.dtype) == str(want.dtype) and got.tolist() == want.tolist()
 
 
 # ================================================================== 3. fill values that do not fit an integer dtype

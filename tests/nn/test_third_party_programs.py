@@ -64,7 +64,7 @@ def test_a_hogwild_script_trains_its_shared_model_in_a_worker_as_torchs():
 
 @pytest.mark.parametrize("name", ["char_gru", "vae", "dcgan", "lstm_lm", "transformer_cls", "graph_attention",
                                   "forward_forward", "sine_lstm_lbfgs", "transformer_cls_eval",
-                                  "conv_bn_compiled_train"])
+                                  "conv_bn_compiled_train", "llama_rope"])
 def test_compiled_training_programs_print_what_torch_prints(name):
     script = os.path.join(PROGRAMS, f"{name}.py")
     env = {"OMP_NUM_THREADS": "1"}
