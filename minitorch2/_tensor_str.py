@@ -93,4 +93,18 @@ def tensor_repr(t, prefix="tensor("):
         suffixes.append(f"grad_fn=<{t.grad_fn.name().rsplit('::', 1)[-1]}>")  # torch prints the class name
     elif t.requires_grad:
         suffixes.append("requires_grad=True")
-    return prefix + ", ".join([body, *suffixes]) + ")"
+    return _with_suffixes(prefix + body, suffixes, len(prefix))
+
+
+def _with_suffixes(text, suffixes, indent):
+    """torch's _add_suffixes: each suffix after ", ", or on its own indented line where it would pass the line width
+    (a float64 matrix's `dtype=torch.float64,` then `grad_fn=<...>` below it)."""
+    last_line = len(text) - text.rfind("\n") + 1  # (torch's count: one more than the last line's length)
+    for suffix in suffixes:
+        if last_line + len(suffix) + 2 > LINEWIDTH:
+            text += ",\n" + " " * indent + suffix
+            last_line = indent + len(suffix)
+        else:
+            text += ", " + suffix
+            last_line += len(suffix) + 2
+    return text + ")"

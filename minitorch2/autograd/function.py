@@ -100,6 +100,10 @@ class Function:
         raise NotImplementedError("You must implement the forward function for custom autograd.Function.")
 
     @staticmethod
+    def setup_context(ctx, inputs, output):
+        raise NotImplementedError("setup_context is not implemented.")
+
+    @staticmethod
     def backward(ctx, *grad_outputs):
         raise NotImplementedError("You must implement either the backward or vjp method for your custom autograd.Function to use it with backward mode AD.")
 
@@ -110,7 +114,11 @@ class Function:
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
         needs_grad = state.grad_enabled and any(t.requires_grad for t in tensor_args)
         with no_grad():
-            outputs = cls.forward(ctx, *args, **kwargs)
+            if cls.setup_context is Function.setup_context:  # the classic style: forward(ctx, *args)
+                outputs = cls.forward(ctx, *args, **kwargs)
+            else:  # torch 2's: forward(*args), then setup_context(ctx, inputs, output)
+                outputs = cls.forward(*args, **kwargs)
+                cls.setup_context(ctx, args, outputs)
         if not needs_grad:
             return outputs
         node = cls._backward_cls(cls, ctx)
@@ -132,3 +140,6 @@ class Function:
         # (shape, dtype) only: holding the outputs themselves would make an output <-> grad_fn cycle
         node._outputs_meta = [(o.shape, o.dtype) if isinstance(o, Tensor) else None for o in result]
         return result[0] if single else tuple(result)
+
+
+from .function_extras import once_differentiable  # noqa: E402,F401  (needs Function; torch's name for it is here)
