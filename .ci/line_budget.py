@@ -121,6 +121,8 @@ OUTSIDE_THE_LESSON = {
         "minitorch2/nn/modules/padding.py", "minitorch2/nn/modules/conv_more.py",
         "minitorch2/nn/modules/normalization_more.py", "minitorch2/nn/modules/pixelshuffle.py",
         "minitorch2/nn/modules/container_more.py", "minitorch2/nn/modules/module_more.py",
+        # nn.Module's hook registration and its full backward hooks (module.py's __call__ runs them)
+        "minitorch2/nn/modules/module_hooks.py",
         "minitorch2/nn/modules/upsampling.py", "minitorch2/nn/modules/distance.py",
         "minitorch2/nn/_functional_apart.py",
         # embedding bags, grid sampling, affine grids, the CTC loss (rows in table_nn_more.py)
@@ -158,6 +160,8 @@ OUTSIDE_THE_LESSON = {
         "autograd/functionalization_sizes.py",
         # torch.autograd.functional (jacobian, hessian, vjp, jvp, hvp, vhp) and anomaly mode over the eager engine
         "minitorch2/autograd/functional.py", "minitorch2/autograd/anomaly_mode.py",
+        # what a custom Function's author calls around it: gradcheck/gradgradcheck, @once_differentiable
+        "minitorch2/autograd/gradcheck.py", "minitorch2/autograd/function_extras.py",
         # torch.export: export(), ExportedProgram, the graph signature, the composite ops it keeps whole
         "minitorch2/export/",
         # what old or multi-process scripts call: torch.multiprocessing, the legacy torch.autograd.Variable

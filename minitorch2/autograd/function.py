@@ -100,10 +100,6 @@ class Function:
         raise NotImplementedError("You must implement the forward function for custom autograd.Function.")
 
     @staticmethod
-    def setup_context(ctx, inputs, output):
-        raise NotImplementedError("setup_context is not implemented.")
-
-    @staticmethod
     def backward(ctx, *grad_outputs):
         raise NotImplementedError("You must implement either the backward or vjp method for your custom autograd.Function to use it with backward mode AD.")
 
@@ -114,7 +110,7 @@ class Function:
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
         needs_grad = state.grad_enabled and any(t.requires_grad for t in tensor_args)
         with no_grad():
-            if cls.setup_context is Function.setup_context:  # the classic style: forward(ctx, *args)
+            if not hasattr(cls, "setup_context"):  # the classic style: forward(ctx, *args)
                 outputs = cls.forward(ctx, *args, **kwargs)
             else:  # torch 2's: forward(*args), then setup_context(ctx, inputs, output)
                 outputs = cls.forward(*args, **kwargs)
@@ -131,6 +127,8 @@ class Function:
         result = []
         for i, out in enumerate(out_list):
             if isinstance(out, Tensor):
+                if id(out) in ctx._dirty and out.requires_grad and out.grad_fn is None:
+                    raise RuntimeError("a leaf Variable that requires grad has been used in an in-place operation.")
                 if any(out is a for a in args) and id(out) not in ctx._dirty:
                     out = out.view_as(out)
                 if out.dtype.is_floating_point and id(out) not in ctx._non_differentiable:

@@ -12,32 +12,14 @@ from collections import OrderedDict
 from ..._functions_extra import typename
 from ..._tensor import Tensor
 from ..parameter import Parameter
+from .module_hooks import BackwardHooks, ModuleHooks
 from .module_more import ModuleConveniences
 
 _global_forward_pre_hooks = OrderedDict()
 _global_forward_hooks = OrderedDict()
 
 
-class _RemovableHandle:
-    _next_id = 0
-
-    def __init__(self, hooks, hook):
-        self.hooks = hooks
-        self.id = _RemovableHandle._next_id
-        _RemovableHandle._next_id += 1
-        hooks[self.id] = hook
-
-    def remove(self):
-        self.hooks.pop(self.id, None)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.remove()
-
-
-class Module(ModuleConveniences):
+class Module(ModuleHooks, ModuleConveniences):
     training: bool
     _version = 1
 
@@ -46,7 +28,8 @@ class Module(ModuleConveniences):
             raise TypeError(f"{type(self).__name__}.__init__() takes no arguments")
         object.__setattr__(self, "training", True)
         object.__setattr__(self, "_non_persistent_buffers_set", set())
-        for store in ("_parameters", "_buffers", "_modules", "_forward_hooks", "_forward_pre_hooks"):
+        for store in ("_parameters", "_buffers", "_modules", "_forward_hooks", "_forward_pre_hooks", "_backward_hooks",
+                      "_backward_pre_hooks"):
             object.__setattr__(self, store, OrderedDict())
 
     def forward(self, *input):
@@ -57,12 +40,15 @@ class Module(ModuleConveniences):
             result = hook(self, args)
             if result is not None:
                 args = result if isinstance(result, tuple) else (result,)
+        backward_hooks = BackwardHooks(self) if self._backward_hooks or self._backward_pre_hooks else None
+        if backward_hooks:  # (module_hooks.py: the inputs and outputs pass through a node that calls the hooks)
+            args = backward_hooks.setup_input(args)
         output = self.forward(*args, **kwargs)
         for hook in (*_global_forward_hooks.values(), *self._forward_hooks.values()):
             result = hook(self, args, output)
             if result is not None:
                 output = result
-        return output
+        return backward_hooks.setup_output(output) if backward_hooks else output
 
     # ------------------------------------------------------------------ registration
     def __setattr__(self, name, value):
@@ -122,10 +108,7 @@ class Module(ModuleConveniences):
         if tensor is not None and not isinstance(tensor, Tensor):
             raise TypeError(f"cannot assign '{typename(tensor)}' object to buffer '{name}' (torch Tensor or None required)")
         self._buffers[name] = tensor
-        if persistent:
-            self._non_persistent_buffers_set.discard(name)
-        else:
-            self._non_persistent_buffers_set.add(name)
+        (self._non_persistent_buffers_set.discard if persistent else self._non_persistent_buffers_set.add)(name)
 
     def _check_new_name(self, kind, name, members):
         if "." in name:
@@ -220,12 +203,3 @@ class Module(ModuleConveniences):
 
     def _get_name(self):
         return type(self).__name__
-
-    # ------------------------------------------------------------------ hooks
-    def register_forward_hook(self, hook, *, prepend=False, with_kwargs=False, always_call=False):
-        return _RemovableHandle(self._forward_hooks, hook)
-
-    def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
-        return _RemovableHandle(self._forward_pre_hooks, hook)
-
-
