@@ -8,7 +8,8 @@ bad assignments, and checkpoints whose views share their storage after loading; 
 whose call_function calls torch functions on Proxies, Interpreter, replace_pattern, ShapeProp); parametrizations
 stacked on one weight (matrix_exp's orthogonal layer) and weight_norm; the autograd tutorials (unused inputs'
 messages, gradcheck); tensor reprs whose suffixes wrap at the line width; optimizer param groups printed, schedules
-and clip_grad_norm_'s non-finite error."""
+and clip_grad_norm_'s non-finite error; `%` with a Python number on either side (remainder.Scalar, and
+remainder.Scalar_Tensor for `3 % x`, which raised TypeError)."""
 import os
 import subprocess
 import sys
@@ -29,7 +30,7 @@ def _report(name):
 
 
 @pytest.mark.parametrize("name", ["custom_function_styles", "module_apis_and_checkpoints", "fx_tutorial_passes",
-                                  "parametrize_layers", "autograd_tutorial", "tensor_repr_suffixes",
+                                  "parametrize_layers", "autograd_tutorial", "tensor_repr_suffixes", "remainder_operators",
                                   "optim_groups_schedules_clip"])
 def test_tutorial_programs_print_what_torch_prints(name):
     report = _report(name)
