@@ -454,7 +454,8 @@ def tensor_methods():
     functions = {name: globals()[name] for name in (
         "arccosh", "arcsinh", "arctanh", "ravel", "fliplr", "flipud", "positive", "isneginf", "isposinf", "isreal",
         "is_signed", "is_same_size", "dist", "vdot", "matrix_exp", "matrix_power", "msort", "diagflat", "ldexp",
-        "unsafe_split", "unsafe_chunk", "split_with_sizes", "narrow_copy", "select_scatter", "slice_scatter", "diagonal_scatter")}
+        "unsafe_split", "unsafe_chunk", "split_with_sizes", "narrow_copy", "select_scatter", "slice_scatter",
+        "diagonal_scatter")}
     methods.update(functions)
     methods.update({
         "bitwise_not_": lambda self: aten.bitwise_not_.default(self),

@@ -33,7 +33,8 @@ def _parse_operand(text, position):
             i += 1
         elif text[i] == ".":
             if ELLIPSIS in labels:
-                raise RuntimeError(f"einsum(): found '.' for operand {position} for which an ellipsis was already found")
+                raise RuntimeError(f"einsum(): found '.' for operand {position} for which an ellipsis was already "
+                                   "found")
             if text[i:i + 3] != ELLIPSIS:
                 raise RuntimeError(f"einsum(): found '.' for operand {position} that is not part of any ellipsis")
             labels.append(ELLIPSIS)
@@ -147,8 +148,8 @@ def _aligned(op, index, labels, position, ell_start, ell_width, total, dim_count
         elif permutation[position[label]] == -1:
             if op.shape[dim] != 1:
                 if sizes.get(position[label], 1) not in (1, op.shape[dim]):
-                    raise RuntimeError(f"einsum(): subscript {label} has size {op.shape[dim]} for operand {index} which "
-                                       f"does not broadcast with previously seen size {sizes[position[label]]}")
+                    raise RuntimeError(f"einsum(): subscript {label} has size {op.shape[dim]} for operand {index} "
+                                       f"which does not broadcast with previously seen size {sizes[position[label]]}")
                 sizes[position[label]] = op.shape[dim]
                 dim_counts[position[label]] += 1
             permutation[position[label]] = dim

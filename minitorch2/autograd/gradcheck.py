@@ -91,8 +91,9 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
     if check_undefined_grad:
         for position, zero in zip(positions, zero_grads):
             if not _zero_input_grads([outputs[position]], diff_inputs, [zero]):
-                return _fail(raise_exception, "Expected backward function to handle undefined output grads. Please "
-                             "look at \"Notes about undefined output gradients\" in \"tools/autograd/derivatives.yaml\"")
+                return _fail(raise_exception, "Expected backward function to handle undefined output grads. "
+                             "Please look at \"Notes about undefined output gradients\" in "
+                             "\"tools/autograd/derivatives.yaml\"")
     return True
 
 
