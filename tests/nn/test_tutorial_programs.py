@@ -30,8 +30,8 @@ def _report(name):
 
 
 @pytest.mark.parametrize("name", ["custom_function_styles", "module_apis_and_checkpoints", "fx_tutorial_passes",
-                                  "parametrize_layers", "autograd_tutorial", "tensor_repr_suffixes", "remainder_operators",
-                                  "optim_groups_schedules_clip"])
+                                  "parametrize_layers", "autograd_tutorial", "tensor_repr_suffixes",
+                                  "remainder_operators", "optim_groups_schedules_clip"])
 def test_tutorial_programs_print_what_torch_prints(name):
     report = _report(name)
     assert "--- exit status: same (minitorch2 0, torch 0)" in report, report
