@@ -120,6 +120,8 @@ OUTSIDE_THE_LESSON = {
         "minitorch2/_aten/more_formulas.py",
         "minitorch2/_functions_common.py", "minitorch2/_functions_common_math.py",
         "minitorch2/_functions_shape_more.py", "minitorch2/_functions_nn_level.py", "minitorch2/nn/_functional_rare.py",
+        # torch.einsum: ATen's plan (align, then pairwise bmm contractions) over the registry's ops
+        "minitorch2/_functions_einsum.py",
         # the nn layers beyond the core set: padding modes, transposed convolution, group/instance norms, ...;
         # nn.Module's state dicts, dtype moves and printing; Upsample, CosineSimilarity; F's pooling and attention
         "minitorch2/_aten/table_nn_more.py", "minitorch2/_aten/nn_more_ops.py", "minitorch2/_aten/nn_more_formulas.py",
@@ -129,6 +131,8 @@ OUTSIDE_THE_LESSON = {
         "minitorch2/nn/modules/padding.py", "minitorch2/nn/modules/conv_more.py",
         "minitorch2/nn/modules/normalization_more.py", "minitorch2/nn/modules/pixelshuffle.py",
         "minitorch2/nn/modules/container_more.py", "minitorch2/nn/modules/module_more.py",
+        # nn.Module's hook registration and its full backward hooks (module.py's __call__ runs them)
+        "minitorch2/nn/modules/module_hooks.py",
         "minitorch2/nn/modules/upsampling.py", "minitorch2/nn/modules/distance.py",
         "minitorch2/nn/_functional_apart.py",
         # embedding bags, grid sampling, affine grids, the CTC loss (rows in table_nn_more.py)
@@ -173,6 +177,8 @@ OUTSIDE_THE_LESSON = {
         "autograd/functionalization_sizes.py",
         # torch.autograd.functional (jacobian, hessian, vjp, jvp, hvp, vhp) and anomaly mode over the eager engine
         "minitorch2/autograd/functional.py", "minitorch2/autograd/anomaly_mode.py",
+        # what a custom Function's author calls around it: gradcheck/gradgradcheck, @once_differentiable
+        "minitorch2/autograd/gradcheck.py", "minitorch2/autograd/function_extras.py",
         # torch.export: export(), ExportedProgram, the graph signature, the composite ops it keeps whole
         "minitorch2/export/",
         # what old or multi-process scripts call: torch.multiprocessing, the legacy torch.autograd.Variable

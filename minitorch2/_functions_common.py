@@ -7,6 +7,7 @@ with them (tensor_methods()). Shape functions beyond the core set are in _functi
 (logspace, matrix_power, renorm, ...) call the ops torch's call, in the same order, so traced graphs record what
 torch's record.
 """
+import builtins
 import math
 import warnings
 from builtins import range as builtins_range
@@ -106,6 +107,27 @@ def dist(input, other, p=2):
 def vdot(input, other):
     """The dot product of input's conjugate with other (torch names its grad_fn VdotBackward0)."""
     return dot(input.conj(), other)
+
+
+def matrix_exp(input):
+    """exp of (batches of) square matrices: the degree-18 Taylor polynomial, by Horner's rule, of the matrices scaled
+    by 2^-s so their 1-norms are at most 1/2, then squared s times. (torch picks a degree by the norm and evaluates
+    it in fewer products; the values agree to rounding, and the gradient flows through the products.)"""
+    if input.dim() < 2 or input.shape[-1] != input.shape[-2]:
+        raise RuntimeError("linalg.matrix_exp: A must be batches of square matrices, but they are "
+                           f"{input.shape[-2] if input.dim() > 1 else 1} by {input.shape[-1]} matrices")
+    if input.numel() == 0:
+        return aten.clone.default(input)
+    norm = aten.amax.default(aten.sum.dim_IntList(aten.abs.default(input), [-2])).item()
+    squarings = max(0, math.ceil(math.log2(norm / 0.5))) if norm > 0.5 else 0
+    scaled = aten.div.Tensor(input, 2.0 ** squarings)
+    eye = aten.expand.default(aten.eye.default(input.shape[-1], dtype=input.dtype), list(input.shape))
+    result = eye
+    for k in builtins.range(18, 0, -1):  # (this module's `range` is torch.range)
+        result = aten.add.Tensor(eye, aten.div.Tensor(matmul(scaled, result), k))
+    for _ in builtins.range(squarings):
+        result = matmul(result, result)
+    return result
 
 
 def matrix_power(input, n):
@@ -433,8 +455,9 @@ def tensor_methods():
         "logical_and", "logical_or", "logical_xor", "heaviside", "gcd", "lcm")})
     functions = {name: globals()[name] for name in (
         "arccosh", "arcsinh", "arctanh", "ravel", "fliplr", "flipud", "positive", "isneginf", "isposinf", "isreal",
-        "is_signed", "is_same_size", "dist", "vdot", "matrix_power", "msort", "diagflat", "ldexp", "unsafe_split",
-        "unsafe_chunk", "split_with_sizes", "narrow_copy", "select_scatter", "slice_scatter", "diagonal_scatter")}
+        "is_signed", "is_same_size", "dist", "vdot", "matrix_exp", "matrix_power", "msort", "diagflat", "ldexp",
+        "unsafe_split", "unsafe_chunk", "split_with_sizes", "narrow_copy", "select_scatter", "slice_scatter",
+        "diagonal_scatter")}
     methods.update(functions)
     methods.update({
         "bitwise_not_": lambda self: aten.bitwise_not_.default(self),
@@ -458,8 +481,8 @@ __all__ = [
     "acosh", "asinh", "atanh", "arccosh", "arcsinh", "arctanh", "deg2rad", "rad2deg", "fmax", "fmin", "logaddexp2",
     "nextafter", "gcd", "lcm", "select_scatter", "slice_scatter", "diagonal_scatter", "row_stack", "ravel", "fliplr",
     "flipud", "positive", "isneginf", "isposinf", "isreal", "is_signed", "is_complex", "is_same_size", "dist", "vdot",
-    "matrix_power", "msort", "diagflat", "ldexp", "unsafe_split", "unsafe_chunk", "split_with_sizes", "narrow_copy",
-    "broadcast_shapes", "zero_", "fill", "get_default_device", "set_default_device", "logspace", "asarray",
+    "matrix_exp", "matrix_power", "msort", "diagflat", "ldexp", "unsafe_split", "unsafe_chunk", "split_with_sizes",
+    "narrow_copy", "broadcast_shapes", "zero_", "fill", "get_default_device", "set_default_device", "logspace", "asarray",
     "unravel_index", "cumulative_trapezoid", "empty_strided", "set_printoptions", "set_default_tensor_type", "range", "put", "renorm",
     *_TORCH_LEVEL_IN_PLACE,
 ]

@@ -77,7 +77,7 @@ def floor_divide(input, other):
 def remainder(input, other):
     if not _t(input):
         input = scalar_tensor_like(input, other)
-    return aten.remainder.Tensor(input, other)
+    return aten.remainder.Tensor(input, other) if _t(other) else aten.remainder.Scalar(input, other)
 
 
 def scalar_tensor_like(value, like):

@@ -249,9 +249,5 @@ def broadcast_tensors(*tensors):
 broadcast_to = alias_of(expand, "broadcast_to")
 
 
-def einsum(equation, *operands):
-    raise NotImplementedError("minitorch2 does not implement einsum (optional in API.md)")
-
-
 def result_type(tensor1, tensor2):
     return _dtype.result_type(tensor1, tensor2)

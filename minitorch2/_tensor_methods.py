@@ -35,6 +35,7 @@ def _binary_operators():
         "__rmul__": lambda self, other: aten.mul.Tensor(self, other),
         "__rtruediv__": lambda self, other: F.mul(F.reciprocal(self), other),  # torch's: not a division
         "__rfloordiv__": lambda self, other: F.floor_divide(other, self),
+        "__rmod__": lambda self, other: aten.remainder.Scalar_Tensor(other, self),
         "__rpow__": lambda self, other: aten.pow.Scalar(other, self),
         "__matmul__": lambda self, other: F.matmul(self, other) if isinstance(other, Tensor) else NotImplemented,
         "__rmatmul__": lambda self, other: F.matmul(other, self) if isinstance(other, Tensor) else NotImplemented,

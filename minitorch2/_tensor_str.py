@@ -112,11 +112,14 @@ def tensor_repr(t, prefix="tensor("):
 
 
 def _with_suffixes(text, suffixes, indent):
-    """`, dtype=...` after the values, on a line of its own (indented) where it would pass LINEWIDTH, as torch's."""
-    line_length = len(text) - text.rfind("\n") + 1
+    """torch's _add_suffixes: each suffix after ", ", or on its own indented line where it would pass the line width
+    (a float64 matrix's `dtype=torch.float64,` then `grad_fn=<...>` below it)."""
+    last_line = len(text) - text.rfind("\n") + 1  # (torch's count: one more than the last line's length)
     for suffix in suffixes:
-        if line_length + len(suffix) + 2 > LINEWIDTH:
-            text, line_length = text + ",\n" + " " * indent + suffix, indent + len(suffix)
+        if last_line + len(suffix) + 2 > LINEWIDTH:
+            text += ",\n" + " " * indent + suffix
+            last_line = indent + len(suffix)
         else:
-            text, line_length = text + ", " + suffix, line_length + len(suffix) + 2
+            text += ", " + suffix
+            last_line += len(suffix) + 2
     return text + ")"

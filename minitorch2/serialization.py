@@ -1,8 +1,9 @@
 """torch.save and torch.load (as torch.serialization): objects to a file and back, within minitorch2.
 
 Runtime library surface. A file is minitorch2's own format: a magic line, then a pickle (a tensor pickles
-as its raw bytes, dtype, shape and requires_grad, so no numpy class is named; an object reached twice,
-such as a tied Parameter, stays one object). PyTorch's zip format is read (a checkpoint torch.save wrote:
+as its storage's raw bytes and dtype, with its size, stride, offset and requires_grad, so no numpy class is
+named; an object reached twice, such as a tied Parameter, stays one object, and views of one storage, saved
+together, load as views of one storage again, as torch's do). PyTorch's zip format is read (a checkpoint torch.save wrote:
 its pickle's tensors rebuilt from their storages, views of one storage sharing it, torch's classes taken as
 minitorch2's) but not written: minitorch2's files do not
 load in torch. As torch's, `load` defaults to weights_only=True: only tensors,
@@ -29,7 +30,8 @@ _WEIGHTS_ONLY_GLOBALS = {
     ("collections", "OrderedDict"), ("builtins", "set"), ("builtins", "frozenset"), ("builtins", "slice"),
     ("builtins", "complex"), ("builtins", "range"), ("builtins", "bytes"), ("_codecs", "encode"),
     *(("__builtin__", name) for name in ("set", "frozenset", "slice", "complex", "range", "bytes")),  # protocol 2's
-    ("minitorch2.serialization", "_rebuild_tensor"), ("minitorch2._tensor", "Size"),
+    ("minitorch2.serialization", "_rebuild_tensor"), ("minitorch2.serialization", "_rebuild_storage"),
+    ("minitorch2.serialization", "_rebuild_view"), ("minitorch2._tensor", "Size"),
     ("minitorch2._dtype", "from_name"), ("minitorch2.nn.parameter", "Parameter"),
 }
 
@@ -40,13 +42,42 @@ def _rebuild_tensor(data, dtype, shape, requires_grad):
     return t
 
 
+def _rebuild_storage(data, dtype):
+    return Tensor._from_numpy(np.frombuffer(data, dtype=dtype.np).copy())
+
+
+def _rebuild_view(storage, shape, stride, offset, requires_grad):
+    t = storage.as_strided(shape, stride, offset).detach()
+    t.requires_grad = requires_grad
+    return t
+
+
+class _SavedStorage:
+    """One storage in a pickle: the pickler keeps one per storage it meets, so pickle's memo writes its bytes
+    once and every tensor over it refers back to that one record."""
+
+    def __init__(self, array, dtype):
+        self.array, self.dtype = array, dtype
+
+
 class _Pickler(pickle.Pickler):
     """Tensors as bytes (Tensor's own pickling names numpy's array class, which a weights-only load refuses)."""
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._storages = {}  # id of a tensor's storage array -> its _SavedStorage
+
     def reducer_override(self, obj):
+        if isinstance(obj, _SavedStorage):
+            return _rebuild_storage, (obj.array.tobytes(), obj.dtype)
         if isinstance(obj, Tensor) and type(obj).__reduce_ex__ is Tensor.__reduce_ex__:
-            array = obj._np
-            return _rebuild_tensor, (array.tobytes(), obj.dtype, tuple(array.shape), obj.requires_grad)
+            storage = obj._storage
+            if obj._np is None or not isinstance(storage, np.ndarray) or storage.dtype != obj.dtype.np:
+                array = obj._np if obj._np is not None else obj.numpy(force=True)
+                return _rebuild_tensor, (array.tobytes(), obj.dtype, tuple(array.shape), obj.requires_grad)
+            saved = self._storages.setdefault(id(storage), _SavedStorage(storage, obj.dtype))
+            return _rebuild_view, (saved, tuple(obj.shape), tuple(obj.stride()), obj.storage_offset(),
+                                   obj.requires_grad)
         return NotImplemented
 
 

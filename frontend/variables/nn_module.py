@@ -66,8 +66,8 @@ class NNModuleVariable(VariableTracker):
         if type(m).__call__ is not module_mod.Module.__call__:
             raise Unsupported(f"{type(m).__name__} overrides __call__", "unsupported_call")
         if (m._forward_hooks or m._forward_pre_hooks or module_mod._global_forward_hooks
-                or module_mod._global_forward_pre_hooks):
-            raise Unsupported(f"{type(m).__name__} has forward hooks", "unsupported_call")
+                or module_mod._global_forward_pre_hooks or m._backward_hooks or m._backward_pre_hooks):
+            raise Unsupported(f"{type(m).__name__} has hooks", "unsupported_call")
         return UserFunctionVariable(type(m).forward).call_function(tx, args, kwargs, self_var=self)
 
     def unpack_var_sequence(self, tx):

@@ -418,6 +418,14 @@ def same_dtype_in_place(impl):
     return checked_kernel, checked_meta
 
 
+def no_derivative_formula(op_name):
+    """A grad_fn whose backward raises as torch's NotImplemented node does (remainder.Scalar_Tensor's)."""
+    def formula(grad):
+        raise RuntimeError(f"derivative for {op_name} is not implemented")
+
+    return formula
+
+
 def not_implemented_formula(what):
     """A grad_fn whose backward raises, as torch's not_implemented(...) formulas do (nextafter, acosh_)."""
     def formula(grad):

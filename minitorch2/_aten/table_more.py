@@ -137,6 +137,8 @@ def _rarer_math_rows(op, inplace):
         op("fmod.Tensor(Tensor self, Tensor other) -> Tensor", CORE_POINTWISE, k2.fmod, f.fmod_tensor,
            grad_fn="FmodBackward1"),
         op("fmod.Scalar(Tensor self, Scalar other) -> Tensor", CORE_POINTWISE, k2.fmod, _same_grad),
+        op("remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor", POINTWISE, pw.remainder,  # `3 % x`
+           k2.no_derivative_formula("aten::remainder"), grad_fn="NotImplemented"),
         # (composite in torch: div.Tensor under autograd; tensorify_python_scalars records it whole)
         op("true_divide.Tensor(Tensor self, Tensor other) -> Tensor", POINTWISE, pw.div, d.div_tensor,
            lambda self, other: d.aten.div.Tensor(self, other), "DivBackward0", self_value_for=("other",)),

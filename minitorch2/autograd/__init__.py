@@ -7,9 +7,11 @@ from . import functional  # noqa: F401  (torch.autograd.functional: jacobian, he
 from .anomaly_mode import detect_anomaly, set_detect_anomaly
 from .engine import backward, grad
 from .function import Function, FunctionCtx
+from .gradcheck import gradcheck, gradgradcheck
 from .grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .graph import Node
 from .variable import Variable  # (torch's legacy constructor; returns a Tensor)
 
 __all__ = ["backward", "grad", "Function", "FunctionCtx", "no_grad", "enable_grad", "set_grad_enabled",
-           "inference_mode", "is_grad_enabled", "Node", "detect_anomaly", "set_detect_anomaly", "Variable"]
+           "inference_mode", "is_grad_enabled", "Node", "detect_anomaly", "set_detect_anomaly", "Variable",
+           "gradcheck", "gradgradcheck"]

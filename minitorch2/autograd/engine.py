@@ -226,6 +226,6 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     if materialize_grads:
         return tuple(ops.aten.zeros_like.default(t) if g is None else g for t, g in zip(inputs, result))
     if not allow_unused and any(g is None for g in result):
-        raise RuntimeError("One of the differentiated Tensors appears to not have been used in the graph. "
-                           "Set allow_unused=True if this is the desired behavior.")
+        raise RuntimeError(f"The differentiated Tensor at index {[g is None for g in result].index(True)} appears to "
+                           "not have been used in the graph. Set allow_unused=True if this is the desired behavior.")
     return tuple(result)

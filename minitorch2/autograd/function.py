@@ -110,7 +110,11 @@ class Function:
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
         needs_grad = state.grad_enabled and any(t.requires_grad for t in tensor_args)
         with no_grad():
-            outputs = cls.forward(ctx, *args, **kwargs)
+            if not hasattr(cls, "setup_context"):  # the classic style: forward(ctx, *args)
+                outputs = cls.forward(ctx, *args, **kwargs)
+            else:  # torch 2's: forward(*args), then setup_context(ctx, inputs, output)
+                outputs = cls.forward(*args, **kwargs)
+                cls.setup_context(ctx, args, outputs)
         if not needs_grad:
             return outputs
         node = cls._backward_cls(cls, ctx)
@@ -123,6 +127,8 @@ class Function:
         result = []
         for i, out in enumerate(out_list):
             if isinstance(out, Tensor):
+                if id(out) in ctx._dirty and out.requires_grad and out.grad_fn is None:
+                    raise RuntimeError("a leaf Variable that requires grad has been used in an in-place operation.")
                 if any(out is a for a in args) and id(out) not in ctx._dirty:
                     out = out.view_as(out)
                 if out.dtype.is_inexact and id(out) not in ctx._non_differentiable:
@@ -132,3 +138,6 @@ class Function:
         # (shape, dtype) only: holding the outputs themselves would make an output <-> grad_fn cycle
         node._outputs_meta = [(o.shape, o.dtype) if isinstance(o, Tensor) else None for o in result]
         return result[0] if single else tuple(result)
+
+
+from .function_extras import once_differentiable  # noqa: E402,F401  (needs Function; torch's name for it is here)

@@ -28,7 +28,7 @@ from types import FunctionType
 from .. import _tensor
 from ..nn import Module, Parameter, Sequential
 from . import _patching
-from ._spelling import register_spelling
+from ._spelling import public_functions, register_spelling
 from .graph import Graph
 from .graph_module import GraphModule
 from .interpreter import Interpreter
@@ -341,6 +341,7 @@ class Transformer(Interpreter):
         self.new_graph.set_codegen(module.graph._codegen)
         self.tracer = _TransformerTracer(self.new_graph)
         self.tracer.root = module
+        self._patched = {}  # id(a torch function) -> the recording wrapper in its place while transform() runs
 
     def placeholder(self, target, args, kwargs):
         default = next(iter(args)) if args else inspect.Signature.empty
@@ -354,10 +355,25 @@ class Transformer(Interpreter):
         return self.tracer.call_module(submod, submod.forward, args, kwargs)
 
     def call_function(self, target, args, kwargs):
-        return self.tracer.create_proxy("call_function", target, args, kwargs)
+        original = getattr(target, "__wrapped__", None)
+        return self.tracer.create_proxy("call_function", original if self._patched.get(id(original)) is target
+                                        else target, args, kwargs)
+
+    def run_node(self, n):
+        if n.op == "call_function":  # the target as its name now holds it (see transform)
+            args, kwargs = self.fetch_args_kwargs_from_env(n)
+            return self.call_function(self._patched.get(id(n.target), n.target), args, kwargs)
+        return super().run_node(n)
 
     def transform(self):
-        result = super().run()
+        # torch's Proxy records `torch.neg(proxy)` in an overridden call_function by __torch_function__; here the torch
+        # namespaces are patched while the graph is re-traced, as symbolic_trace does, and call_function is handed
+        # a node's target as the patched namespace holds it, so `target == torch.sigmoid` still holds
+        with _patching._Patcher() as patcher:
+            _patching.patch_torch_namespaces(patcher, _patching.torch_functions())
+            self._patched = {id(value.__wrapped__): value for _, _, _, value in public_functions()
+                             if hasattr(value, "__wrapped__")}
+            result = super().run()
         if result is not None:
             new_output = self.new_graph.output(map_aggregate(result, lambda a: a.node if isinstance(a, Proxy) else a))
             old_output = list(self.graph.nodes)[-1]

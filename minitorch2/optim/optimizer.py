@@ -136,7 +136,7 @@ class Optimizer:
     def __repr__(self):
         lines = [self.__class__.__name__ + " ("]
         for i, group in enumerate(self.param_groups):
-            lines.append(f"Parameter Group {i}")
+            lines += [""] * (i > 0) + [f"Parameter Group {i}"]  # (torch's groups are a blank line apart)
             for key in sorted(group):
                 if key != "params":
                     lines.append(f"    {key}: {group[key]}")

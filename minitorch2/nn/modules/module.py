@@ -9,34 +9,17 @@ module_more.py (coverage surface).
 """
 from collections import OrderedDict
 
+from ..._functions_extra import typename
 from ..._tensor import Tensor
 from ..parameter import Parameter
+from .module_hooks import BackwardHooks, ModuleHooks
 from .module_more import ModuleConveniences
 
 _global_forward_pre_hooks = OrderedDict()
 _global_forward_hooks = OrderedDict()
 
 
-class _RemovableHandle:
-    _next_id = 0
-
-    def __init__(self, hooks, hook):
-        self.hooks = hooks
-        self.id = _RemovableHandle._next_id
-        _RemovableHandle._next_id += 1
-        hooks[self.id] = hook
-
-    def remove(self):
-        self.hooks.pop(self.id, None)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.remove()
-
-
-class Module(ModuleConveniences):
+class Module(ModuleHooks, ModuleConveniences):
     training: bool
     _version = 1
 
@@ -45,7 +28,8 @@ class Module(ModuleConveniences):
             raise TypeError(f"{type(self).__name__}.__init__() takes no arguments")
         object.__setattr__(self, "training", True)
         object.__setattr__(self, "_non_persistent_buffers_set", set())
-        for store in ("_parameters", "_buffers", "_modules", "_forward_hooks", "_forward_pre_hooks"):
+        for store in ("_parameters", "_buffers", "_modules", "_forward_hooks", "_forward_pre_hooks", "_backward_hooks",
+                      "_backward_pre_hooks"):
             object.__setattr__(self, store, OrderedDict())
 
     def forward(self, *input):
@@ -56,12 +40,15 @@ class Module(ModuleConveniences):
             result = hook(self, args)
             if result is not None:
                 args = result if isinstance(result, tuple) else (result,)
+        backward_hooks = BackwardHooks(self) if self._backward_hooks or self._backward_pre_hooks else None
+        if backward_hooks:  # (module_hooks.py: the inputs and outputs pass through a node that calls the hooks)
+            args = backward_hooks.setup_input(args)
         output = self.forward(*args, **kwargs)
         for hook in (*_global_forward_hooks.values(), *self._forward_hooks.values()):
             result = hook(self, args, output)
             if result is not None:
                 output = result
-        return output
+        return backward_hooks.setup_output(output) if backward_hooks else output
 
     # ------------------------------------------------------------------ registration
     def __setattr__(self, name, value):
@@ -73,7 +60,7 @@ class Module(ModuleConveniences):
             self.register_parameter(name, value)
         elif params is not None and name in params:
             if value is not None:
-                raise TypeError(f"cannot assign '{type(value).__name__}' as parameter '{name}' (torch.nn.Parameter or None expected)")
+                raise TypeError(f"cannot assign '{typename(value)}' as parameter '{name}' (torch.nn.Parameter or None expected)")
             self.register_parameter(name, value)
         elif isinstance(value, Module):
             modules = self.__dict__.get("_modules")
@@ -83,11 +70,11 @@ class Module(ModuleConveniences):
             modules[name] = value
         elif self.__dict__.get("_modules") is not None and name in self._modules:
             if value is not None:
-                raise TypeError(f"cannot assign '{type(value).__name__}' as child module '{name}' (torch.nn.Module or None expected)")
+                raise TypeError(f"cannot assign '{typename(value)}' as child module '{name}' (torch.nn.Module or None expected)")
             self._modules[name] = value
         elif self.__dict__.get("_buffers") is not None and name in self._buffers:
             if value is not None and not isinstance(value, Tensor):
-                raise TypeError(f"cannot assign '{type(value).__name__}' as buffer '{name}' (torch.Tensor or None expected)")
+                raise TypeError(f"cannot assign '{typename(value)}' as buffer '{name}' (torch.Tensor or None expected)")
             self._buffers[name] = value
         else:
             object.__setattr__(self, name, value)
@@ -111,7 +98,7 @@ class Module(ModuleConveniences):
             raise TypeError(f"parameter name should be a string. Got {type(name).__name__}")
         self._check_new_name("parameter", name, self._parameters)
         if param is not None and not isinstance(param, Parameter):
-            raise TypeError(f"cannot assign '{type(param).__name__}' object to parameter '{name}' (torch.nn.Parameter or None required)")
+            raise TypeError(f"cannot assign '{typename(param)}' object to parameter '{name}' (torch.nn.Parameter or None required)")
         self._parameters[name] = param
 
     def register_buffer(self, name, tensor, persistent=True):
@@ -119,12 +106,9 @@ class Module(ModuleConveniences):
             raise AttributeError("cannot assign buffer before Module.__init__() call")
         self._check_new_name("buffer", name, self._buffers)
         if tensor is not None and not isinstance(tensor, Tensor):
-            raise TypeError(f"cannot assign '{type(tensor).__name__}' object to buffer '{name}' (torch Tensor or None required)")
+            raise TypeError(f"cannot assign '{typename(tensor)}' object to buffer '{name}' (torch Tensor or None required)")
         self._buffers[name] = tensor
-        if persistent:
-            self._non_persistent_buffers_set.discard(name)
-        else:
-            self._non_persistent_buffers_set.add(name)
+        (self._non_persistent_buffers_set.discard if persistent else self._non_persistent_buffers_set.add)(name)
 
     def _check_new_name(self, kind, name, members):
         if "." in name:
@@ -219,12 +203,3 @@ class Module(ModuleConveniences):
 
     def _get_name(self):
         return type(self).__name__
-
-    # ------------------------------------------------------------------ hooks
-    def register_forward_hook(self, hook, *, prepend=False, with_kwargs=False, always_call=False):
-        return _RemovableHandle(self._forward_hooks, hook)
-
-    def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
-        return _RemovableHandle(self._forward_pre_hooks, hook)
-
-

@@ -6,6 +6,7 @@ Runtime layer, coverage surface. Module (module.py) keeps what every stage uses:
 assignment, traversal in PyTorch's order, train/eval and `__call__` with its hooks. These methods, the surface
 that saving, loading, converting and printing a model use, reach every Module through this base class.
 """
+import functools
 from collections import OrderedDict, namedtuple
 from multiprocessing import reduction
 
@@ -87,11 +88,13 @@ class ModuleConveniences:
         for module in self.children():
             module._apply_to_tensors(fn)
         with no_grad():
-            for name, p in self._parameters.items():
+            for p in self._parameters.values():
+                # in place, as torch's _apply: a Parameter keeps its identity (tied weights stay tied, an optimizer
+                # made before `.double()` still holds the model's parameters), and so does its grad
                 if p is not None:
-                    new = fn(p)
-                    if new is not p:
-                        self._parameters[name] = Parameter(new, p.requires_grad)
+                    p.data = fn(p)
+                    if p.grad is not None:
+                        p.grad.data = fn(p.grad)
             for name, b in self._buffers.items():
                 if b is not None:
                     self._buffers[name] = fn(b)
@@ -109,6 +112,12 @@ class ModuleConveniences:
         if not dtype.is_floating_point:
             raise TypeError(f"nn.Module.to only accepts floating point dtypes, but got desired dtype={dtype}")
         return self._apply_to_tensors(lambda t: t.to(dtype) if t.is_floating_point() else t)
+
+    def compile(self, *args, **kwargs):
+        """Module.compile: the module's later calls run its forward through torch.compile(*args, **kwargs)."""
+        from ... import compile as compile_fn  # deferred: minitorch2's compile is defined after nn is imported
+
+        object.__setattr__(self, "forward", functools.partial(compile_fn(type(self).forward, *args, **kwargs), self))
 
     def float(self):
         return self._apply_to_tensors(lambda t: t.float() if t.is_floating_point() else t)

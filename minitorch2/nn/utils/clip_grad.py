@@ -19,7 +19,9 @@ def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=Fals
             norms = _functions.stack([(g.abs() ** norm_type).sum() ** (1.0 / norm_type) for g in grads])
             total = (norms ** norm_type).sum() ** (1.0 / norm_type)
         if error_if_nonfinite and not math.isfinite(total.item()):
-            raise RuntimeError(f"The total norm of order {norm_type} for gradients from `parameters` is non-finite")
+            raise RuntimeError(f"The total norm of order {norm_type} for gradients from `parameters` is non-finite, so "
+                               "it cannot be clipped. To disable this error and scale the gradients by the non-finite "
+                               "norm anyway, set `error_if_nonfinite=False`")
         coef = (max_norm / (total + 1e-6)).clamp(max=1.0)
         for g in grads:
             g.mul_(coef)

@@ -1,0 +1,134 @@
+"""Module hooks: their registration (forward, forward-pre, full backward, backward-pre) and the full backward hooks'
+machinery, as torch.nn.Module's.
+
+Runtime layer, coverage surface. Module.__call__ (module.py) runs the forward hooks around `forward`; here is what
+registers them and what makes backward hooks possible. A module with full backward hooks passes its inputs, before
+forward, and its outputs, after, through `BackwardHookFunction`, an identity autograd Function: in the backward, the
+outputs' node sees the gradients of the outputs first (backward-pre hooks may replace them), then the inputs' node
+sees the gradients of the inputs, and calls each hook with (module, grad_input, grad_output), as torch's
+BackwardHook does. A hook returning a tuple replaces grad_input.
+"""
+from ..._tensor import Tensor
+from ...autograd.function import Function
+
+
+class RemovableHandle:
+    """What a register_*_hook returns (torch.utils.hooks.RemovableHandle): remove() unregisters the hook."""
+    _next_id = 0
+
+    def __init__(self, hooks, hook, prepend=False):
+        self.hooks = hooks
+        self.id = RemovableHandle._next_id
+        RemovableHandle._next_id += 1
+        hooks[self.id] = hook
+        if prepend:
+            hooks.move_to_end(self.id, last=False)
+
+    def remove(self):
+        self.hooks.pop(self.id, None)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.remove()
+
+
+class ModuleHooks:
+    """The register_*_hook methods of nn.Module."""
+
+    def register_forward_hook(self, hook, *, prepend=False, with_kwargs=False, always_call=False):
+        if with_kwargs:
+            raise NotImplementedError("minitorch2: register_forward_hook(with_kwargs=True) is not supported")
+        return RemovableHandle(self._forward_hooks, hook, prepend)
+
+    def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
+        if with_kwargs:
+            raise NotImplementedError("minitorch2: register_forward_pre_hook(with_kwargs=True) is not supported")
+        return RemovableHandle(self._forward_pre_hooks, hook, prepend)
+
+    def register_full_backward_hook(self, hook, prepend=False):
+        return RemovableHandle(self._backward_hooks, hook, prepend)
+
+    def register_full_backward_pre_hook(self, hook, prepend=False):
+        return RemovableHandle(self._backward_pre_hooks, hook, prepend)
+
+
+class BackwardHookFunction(Function):
+    """The identity on `tensors`; its backward hands their gradients to `hooks` (a BackwardHooks)."""
+
+    @staticmethod
+    def forward(ctx, hooks, stage, *tensors):
+        ctx.hooks, ctx.stage = hooks, stage
+        outputs = tuple(t.view_as(t) for t in tensors)
+        ctx.mark_non_differentiable(*(o for o, t in zip(outputs, tensors) if not t.requires_grad))
+        return outputs
+
+    @staticmethod
+    def backward(ctx, *grads):
+        return (None, None, *ctx.hooks.on_gradients(ctx.stage, grads))
+
+
+def _tensor_positions(values):
+    return [i for i, v in enumerate(values) if isinstance(v, Tensor)]
+
+
+class BackwardHooks:
+    """One forward call's wiring of a module's full backward hooks (torch's torch.utils.hooks.BackwardHook)."""
+
+    def __init__(self, module):
+        self.module = module
+        self.n_inputs = 0
+        self.input_positions = []
+        self.grad_outputs = None
+
+    def setup_input(self, args):
+        self.n_inputs = len(args)
+        positions = _tensor_positions(args)
+        if not any(args[i].requires_grad for i in positions):
+            return args
+        self.input_positions = positions
+        return self._wrapped(args, positions, "input")
+
+    def setup_output(self, output):
+        single = not isinstance(output, (tuple, list))
+        outputs = (output,) if single else tuple(output)
+        positions = _tensor_positions(outputs)
+        if not any(outputs[i].requires_grad for i in positions):
+            return output
+        wrapped = self._wrapped(outputs, positions, "output")
+        return wrapped[0] if single else type(output)(wrapped)
+
+    def _wrapped(self, values, positions, stage):
+        new = BackwardHookFunction.apply(self, stage, *(values[i] for i in positions))
+        values = list(values)
+        for i, v in zip(positions, new):
+            values[i] = v
+        return tuple(values)
+
+    def on_gradients(self, stage, grads):
+        if stage == "output":
+            for hook in self.module._backward_pre_hooks.values():
+                result = hook(self.module, grads)
+                if result is not None:
+                    grads = tuple(result) if isinstance(result, (tuple, list)) else (result,)
+            self.grad_outputs = grads
+            if not self.input_positions:  # no input needs a gradient: the hooks get Nones for grad_input now
+                self._call_hooks((None,) * self.n_inputs)
+            return grads
+        grad_inputs = [None] * self.n_inputs
+        for i, g in zip(self.input_positions, grads):
+            grad_inputs[i] = g
+        grad_inputs = self._call_hooks(tuple(grad_inputs))
+        return tuple(grad_inputs[i] for i in self.input_positions)
+
+    def _call_hooks(self, grad_inputs):
+        for hook in self.module._backward_hooks.values():
+            result = hook(self.module, grad_inputs, self.grad_outputs)
+            if result is not None:
+                result = tuple(result) if isinstance(result, (tuple, list)) else (result,)
+                if len(result) != len(grad_inputs):
+                    raise RuntimeError(f"Backward hook returned an invalid number of grad_input, got {len(result)}, "
+                                       f"but expected {len(grad_inputs)}")
+                grad_inputs = result
+        return grad_inputs
