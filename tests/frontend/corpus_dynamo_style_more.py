@@ -898,6 +898,27 @@ def gl_read_globals(a, b):
 def gl_mutate_global_dict(a, b):
     _TABLE["last"] = 5
     return a * _TABLE["last"]
+_REGISTRY = {"w": 2}
+_SEEN = {}
+_OPTIONS = {"scale": 3, "old": 1}
+def gl_global_dict_updated_then_measured(a, b):
+    _REGISTRY.update(extra=1)
+    return a * len(_REGISTRY) + _REGISTRY["w"]
+def gl_global_dict_written_then_graph_break(a, b):
+    _SEEN["seen"] = 1
+    c = a + 1
+    dynamo.graph_break()
+    return c * _SEEN["seen"] + len(_SEEN)
+def gl_global_dict_pop_and_setdefault(a, b):
+    old = _OPTIONS.pop("old", 0)
+    scale = _OPTIONS.setdefault("scale", 5)
+    _OPTIONS["old"] = old
+    return a * scale + old
+def gl_global_dict_item_added_and_deleted(a, b):
+    d = _OPTIONS
+    d["tmp"] = 4
+    del d["tmp"]
+    return a * len(d)
 def gl_global_statement(a, b):
     global _G_OUT
     _G_OUT = 7
