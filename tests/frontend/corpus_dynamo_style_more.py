@@ -1,8 +1,10 @@
 """More programs in the style of Dynamo's own test functions (test_functions.py, test_misc.py, test_repros.py), written
 for the oracle: builtins, operator, functools, itertools, collections, math, dataclasses, enum, contextlib, inspect,
-user classes (properties and setters, special methods, classmethods, super()), closures and nonlocal, generators
-and `yield from`, try/finally, grad modes, tensor attributes and torch.Size, container methods, globals, torch
-functions with keywords and out=, in-place ops.
+user classes (properties and setters, special methods, classmethods, super(), class statements, __dict__ and
+vars()), closures and nonlocal, generators and `yield from`, try/finally, exceptions raised and caught in the frame
+(test_exceptions.py's shapes), grad modes, tensor attributes and torch.Size, container methods, globals (dicts
+written too), torch functions with keywords and out=, in-place ops, module walks (modules(), named_parameters(),
+state_dict(), Sequential slices), Counter and ChainMap.
 
 Each is a function of two (3,) float tensors `a`, `b`, run by test_dynamo_style_more.py through torch.compile and
 minitorch2.compile under a CompileCounter (values, frame_count and op_count compared). The names are those of
@@ -575,7 +577,7 @@ def gen_send_none(a, b):
     it = g()
     return a * next(it) + b * it.send(None)
 
-# ---- try/except/finally without a raise
+# ---- try/except/finally
 def te_try_finally(a, b):
     try:
         c = a + b
