@@ -733,6 +733,47 @@ def te_graph_break_in_except(a, b):
         dynamo.graph_break()
         c = c + 1
     return c * 3
+def te_break_after_a_handled_exception(a, b):
+    try:
+        x = {}["k"]
+    except KeyError:
+        x = a + 1
+    dynamo.graph_break()
+    return x * 2
+def _yield_then_raise(t):
+    yield t
+    raise _Stop("stop")
+def te_generator_raises_mid_loop(a, b):
+    out = a
+    try:
+        for t in _yield_then_raise(b):
+            out = out + t
+    except _Stop:
+        out = out * 2
+    return out
+def te_raise_in_a_no_grad_block_of_a_helper(a, b):
+    def inner(t):
+        with torch.no_grad():
+            t * 2
+            raise _Stop()
+    try:
+        inner(a)
+    except _Stop:
+        pass
+    return a + torch.is_grad_enabled()
+def te_continue_from_a_handler_in_a_loop(a, b):
+    total = a
+    for k in ["x", "y", "z"]:
+        try:
+            total = total + {"x": b, "z": a}[k]
+        except KeyError:
+            continue
+    return total
+def te_isinstance_of_a_caught_exception(a, b):
+    try:
+        raise _Stop("m")
+    except Exception as e:
+        return a * (2 if isinstance(e, _Stop) else 3) + len(e.args)
 def te_suppress_a_key_error(a, b):
     c = a * 2
     with contextlib.suppress(KeyError):
