@@ -5,8 +5,8 @@ Frontend layer, owned by the InstructionTranslator and shared with every inlined
     graph inputs   one placeholder per tensor the frame reads, parameters too, named from its Source
     nodes          torch-level calls (`torch.relu(l_x_)`, `relu.sum()`), meta["example_value"] a fake tensor
     output         a tuple of the tensors the frame returns; guards, a GuardSet (guards.py)
-    side effects   outside lists it mutated, globals and module attributes it wrote: replayed in order after the
-                   graph runs (`L['xs'][:] = [...]`), or before the breaking instruction of a split frame
+    side effects   outside lists and dicts it changed, globals and module attributes it wrote: replayed in order
+                   after the graph (`write_back(L['xs'], [...])`) or before the breaking instruction of a split frame
 
 The one idea to hold: the backend gets a GraphModule and the REAL example inputs, and returns a callable; the cache
 entry later fetches the same inputs from the live frame by their sources and calls it.
@@ -37,6 +37,12 @@ def _is_static_input(source, value):
 
 
 GraphInput = collections.namedtuple("GraphInput", "source value node")
+
+
+def write_back(target, contents):
+    """A list or dict from outside the frame takes the contents the frame left it with (a side effect's replay)."""
+    target.clear()
+    (target.update if isinstance(target, dict) else target.extend)(contents)
 
 
 class OutputGraph:
@@ -244,21 +250,21 @@ class OutputGraph:
 
     # ---- side effects -------------------------------------------------------------------
 
-    def note_mutation(self, list_var):
-        """A list from outside the frame changed; its final contents are written back after the graph."""
-        if all(m is not list_var for m in self.mutated):
-            self.mutated.append(list_var)
+    def note_mutation(self, var):
+        """A list or dict from outside the frame changed; its final contents are written back after the graph."""
+        if all(m is not var for m in self.mutated):
+            self.mutated.append(var)
 
     def side_effect_plan(self):
-        """(outs, L, G) -> None: write the tracked contents back into each mutated outside list."""
-        plans = [(var.source, [item.realize().output_plan(self) for item in var.items]) for var in self.mutated]
+        """(outs, L, G) -> None: write the tracked contents back into each mutated outside list or dict."""
+        plans = [(var.source, type(var)(var.items).output_plan(self)) for var in self.mutated]  # (a copy made here)
         global_plans = {name: var.realize().output_plan(self) for name, var in self.stored_globals.items()}
         attr_plans = [(source, name, value.realize().output_plan(self))
                       for (source, name), (_, value) in self.stored_attrs.items()]
 
         def replay(outs, L, G):
-            for source, items in plans:
-                source.fetch(L, G)[:] = [p(outs, L, G) for p in items]
+            for source, contents in plans:
+                write_back(source.fetch(L, G), contents(outs, L, G))
             for name, plan in global_plans.items():
                 G[name] = plan(outs, L, G)
             for source, name, plan in attr_plans:
@@ -267,14 +273,10 @@ class OutputGraph:
         return replay
 
     def reconstruct_side_effects(self, cg):
-        """The same replay as instructions (`L['xs'][:] = [...]`), for a frame cut by a graph break."""
+        """The same replay as instructions (`write_back(L['xs'], [...])`), for a frame cut by a graph break."""
         for var in self.mutated:
-            for item in var.items:
-                cg.reconstruct(item)
-            cg.append("BUILD_LIST", len(var.items))
-            cg.load_source(var.source)
-            cg.append("LOAD_CONST", slice(None))
-            cg.append("STORE_SUBSCR")
+            cg.call_const(write_back, [var, type(var)(var.items)])
+            cg.append("POP_TOP")
         for name, var in self.stored_globals.items():
             cg.reconstruct(var)
             cg.append("STORE_GLOBAL", name)

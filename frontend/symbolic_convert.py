@@ -47,7 +47,7 @@ def decoded(code):
     return instructions, {inst.offset: i for i, inst in enumerate(instructions)}
 
 
-class InstructionTranslatorBase(Py312OpcodesMixin, StringOpcodesMixin, ExceptionOpcodesMixin):  # (3.12/3.13, f-strings, try)
+class InstructionTranslatorBase(ExceptionOpcodesMixin, Py312OpcodesMixin, StringOpcodesMixin):  # (try, 3.12/3.13, f-strings)
     def __init__(self, code, f_globals, output, symbolic_locals, cells, depth):
         self.code = code
         self.f_globals = f_globals

@@ -1,10 +1,10 @@
 """DictVariable: a dict built inside the frame, key by key (keys are Python constants).
 
 Frontend layer. `{"a": x}`, `dict(d, c=3)`, comprehensions and `**kwargs` build a DictVariable whose values are
-trackers, so `d["a"]`, `d.get`, `for k in d` and `f(**d)` fold at translation time, as lists do. One from outside
-the frame is read only (a mutation would be a side effect to replay: a graph break instead). An OrderedDict or a
-defaultdict is the same tracker with its class (and a defaultdict's factory, called for a missing key); keys(),
-values() and items() are live views of it, as Python's are.
+trackers, so `d["a"]`, `d.get`, `for k in d` and `f(**d)` fold at translation time, as lists do; one from outside
+the frame that it changes is written back after the graph (output_graph.py). An OrderedDict or a defaultdict is the
+same tracker with its class (and a defaultdict's factory, called for a missing key); keys(), values() and items()
+are live views of it, as Python's are.
 """
 import collections
 import functools
@@ -59,8 +59,8 @@ class DictVariable(VariableTracker):
         return self.items[key]
 
     def setitem(self, tx, key, value):
-        if self.source is not None:
-            raise Unsupported("item assignment on a dict from outside the frame", "side_effect")
+        if self.source is not None:  # a dict from outside: written back after the graph, as a list is
+            tx.output.note_mutation(self)
         self.items[constant_key(key)] = value
 
     def call_method(self, tx, name, args, kwargs):
@@ -74,7 +74,7 @@ class DictVariable(VariableTracker):
                 not hasattr(self.cls, name):
             raise Unsupported(f"dict.{name}", "unsupported_call")
         if self.source is not None and name != "get":
-            raise Unsupported(f"dict.{name} on a dict from outside the frame", "side_effect")
+            tx.output.note_mutation(self)
         # run on a real dict of the trackers: keys and flags are constants, values (and defaults) trackers
         if name == "update":
             args = [dict_items(tx, args[0], pairs=True)] if args else []

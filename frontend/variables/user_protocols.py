@@ -65,7 +65,7 @@ class SpecialMethodsMixin:
 def instance_dict(tx, var, attributes):
     """`obj.__dict__` or `vars(obj)`. Of an object made in the frame: a dict that IS its attributes (writing an item
     sets one). Of one read from the frame (a module too): its __dict__ read through its source, keys guarded, each
-    value looked at when used; read only, as every dict from outside the frame."""
+    value looked at when used (a write is written back after the graph, as into any dict from outside)."""
     if var.source is None:
         made = DictVariable({})
         made.items = attributes

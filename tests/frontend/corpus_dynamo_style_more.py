@@ -1,8 +1,10 @@
 """More programs in the style of Dynamo's own test functions (test_functions.py, test_misc.py, test_repros.py), written
 for the oracle: builtins, operator, functools, itertools, collections, math, dataclasses, enum, contextlib, inspect,
-user classes (properties and setters, special methods, classmethods, super()), closures and nonlocal, generators
-and `yield from`, try/finally, grad modes, tensor attributes and torch.Size, container methods, globals, torch
-functions with keywords and out=, in-place ops.
+user classes (properties and setters, special methods, classmethods, super(), class statements, __dict__ and
+vars()), closures and nonlocal, generators and `yield from`, try/finally, exceptions raised and caught in the frame
+(test_exceptions.py's shapes), grad modes, tensor attributes and torch.Size, container methods, globals (dicts
+written too), torch functions with keywords and out=, in-place ops, module walks (modules(), named_parameters(),
+state_dict(), Sequential slices), Counter and ChainMap.
 
 Each is a function of two (3,) float tensors `a`, `b`, run by test_dynamo_style_more.py through torch.compile and
 minitorch2.compile under a CompileCounter (values, frame_count and op_count compared). The names are those of
@@ -575,7 +577,7 @@ def gen_send_none(a, b):
     it = g()
     return a * next(it) + b * it.send(None)
 
-# ---- try/except/finally without a raise
+# ---- try/except/finally
 def te_try_finally(a, b):
     try:
         c = a + b
@@ -731,6 +733,47 @@ def te_graph_break_in_except(a, b):
         dynamo.graph_break()
         c = c + 1
     return c * 3
+def te_break_after_a_handled_exception(a, b):
+    try:
+        x = {}["k"]
+    except KeyError:
+        x = a + 1
+    dynamo.graph_break()
+    return x * 2
+def _yield_then_raise(t):
+    yield t
+    raise _Stop("stop")
+def te_generator_raises_mid_loop(a, b):
+    out = a
+    try:
+        for t in _yield_then_raise(b):
+            out = out + t
+    except _Stop:
+        out = out * 2
+    return out
+def te_raise_in_a_no_grad_block_of_a_helper(a, b):
+    def inner(t):
+        with torch.no_grad():
+            t * 2
+            raise _Stop()
+    try:
+        inner(a)
+    except _Stop:
+        pass
+    return a + torch.is_grad_enabled()
+def te_continue_from_a_handler_in_a_loop(a, b):
+    total = a
+    for k in ["x", "y", "z"]:
+        try:
+            total = total + {"x": b, "z": a}[k]
+        except KeyError:
+            continue
+    return total
+def te_isinstance_of_a_caught_exception(a, b):
+    try:
+        raise _Stop("m")
+    except Exception as e:
+        return a * (2 if isinstance(e, _Stop) else 3) + len(e.args)
 def te_suppress_a_key_error(a, b):
     c = a * 2
     with contextlib.suppress(KeyError):
@@ -898,6 +941,27 @@ def gl_read_globals(a, b):
 def gl_mutate_global_dict(a, b):
     _TABLE["last"] = 5
     return a * _TABLE["last"]
+_REGISTRY = {"w": 2}
+_SEEN = {}
+_OPTIONS = {"scale": 3, "old": 1}
+def gl_global_dict_updated_then_measured(a, b):
+    _REGISTRY.update(extra=1)
+    return a * len(_REGISTRY) + _REGISTRY["w"]
+def gl_global_dict_written_then_graph_break(a, b):
+    _SEEN["seen"] = 1
+    c = a + 1
+    dynamo.graph_break()
+    return c * _SEEN["seen"] + len(_SEEN)
+def gl_global_dict_pop_and_setdefault(a, b):
+    old = _OPTIONS.pop("old", 0)
+    scale = _OPTIONS.setdefault("scale", 5)
+    _OPTIONS["old"] = old
+    return a * scale + old
+def gl_global_dict_item_added_and_deleted(a, b):
+    d = _OPTIONS
+    d["tmp"] = 4
+    del d["tmp"]
+    return a * len(d)
 def gl_global_statement(a, b):
     global _G_OUT
     _G_OUT = 7

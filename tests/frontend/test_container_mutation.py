@@ -31,6 +31,12 @@ def program(name, lib):
         scope = {"TABLE": table}
         exec("def f(x):\n    TABLE['b'] = len(TABLE) + 1\n    return x + TABLE['b'] + len(TABLE)\n", scope)
         return scope["f"], lambda x: (x,), lambda: dict(table)
+    if name == "global dict changed before a graph break":
+        table = {"a": 1, "old": 2}
+        scope = {"TABLE": table, "dynamo": torch._dynamo if lib is torch else frontend}
+        exec("def f(x):\n    TABLE['b'] = TABLE.pop('old', 0) + 1\n    y = x + 1\n    dynamo.graph_break()\n"
+             "    return y * TABLE['b'] + len(TABLE)\n", scope)
+        return scope["f"], lambda x: (x,), lambda: dict(table)
     if name == "one list through two names":
         store = [1]
         scope = {"A": store}
@@ -52,7 +58,7 @@ def program(name, lib):
 
 
 NAMES = ["global list appended then measured", "argument list extended then summed", "global dict written then read",
-         "one list through two names", "list popped in a loop"]
+         "global dict changed before a graph break", "one list through two names", "list popped in a loop"]
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -42,7 +42,6 @@ KNOWN_DIFFS = {
     "gen_break_mid_consumption": "a generator alive at a graph break cannot be rebuilt here: the frame runs eagerly; "
                                  "Dynamo resumes with it",
     "gen_return_value_yield_from": "Dynamo 2.13 runs this frame eagerly; ours traces `yield from`'s return value",
-    "gl_mutate_global_dict": "writing a global dict's item: Dynamo replays it and recompiles on the changed dict; ours breaks",
 }
 
 

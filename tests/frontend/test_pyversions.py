@@ -476,6 +476,7 @@ def _exception_programs():
 
 
 EXCEPTION_PROGRAMS = _exception_programs()
+FRAMES_OF_EXCEPTION_PROGRAMS = {"te_graph_break_in_except": 0, "te_break_after_a_handled_exception": 2}  # else 1
 
 
 @pytest.mark.parametrize("name", list(EXCEPTION_PROGRAMS))
@@ -483,7 +484,7 @@ def test_caught_exception_compiled_equals_eager(name):
     fn, counter = EXCEPTION_PROGRAMS[name], CompileCounter()
     out, _ = _run(minitorch2.compile(fn, backend=counter), _inputs([(3,), (3,)], 0))
     _assert_close(out, _run(fn, _inputs([(3,), (3,)], 0))[0])
-    assert counter.frame_count == (0 if name == "te_graph_break_in_except" else 1)
+    assert counter.frame_count == FRAMES_OF_EXCEPTION_PROGRAMS.get(name, 1)
 
 
 def test_uncaught_exception_runs_the_frame_eagerly():

@@ -1939,6 +1939,8 @@ OP_DB = [
     OpInfo("mul_.Scalar", inplace_binary(scalar_other=True)),
     OpInfo("div_.Tensor", inplace_binary(nonzero=True)),
     OpInfo("div_.Scalar", inplace_binary(scalar_other=True, nonzero=True)),
+    OpInfo("div_.Tensor_mode", chain(with_kwargs(inplace_binary(nonzero=True), rounding_mode="trunc"),
+                                     with_kwargs(inplace_binary(nonzero=True), rounding_mode="floor"))),
     OpInfo("pow_.Scalar", inplace_with(pow_tensor_scalar)),
     OpInfo("neg_.default", inplace_unary(), dtypes=NUMERIC),
     OpInfo("relu_.default", inplace_unary(), dtypes=NUMERIC),
