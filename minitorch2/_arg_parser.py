@@ -3,10 +3,11 @@
 Runtime layer, coverage surface (eager fidelity: torch's errors for a wrong call, which no stage of the pipeline
 needs). Every call of an OpOverload, once in canonical form (_schema.py), goes through `ArgumentChecks.check`: an
 argument of the wrong Python type raises the TypeError torch's parser gives (`add(): argument 'other' (position 2)
-must be Tensor, not list`), a Python int outside int64/uint64 its OverflowError, all before any kernel runs, so fake and meta calls refuse them too; and a Python
-type given for a dtype is converted (`dtype=float` is float64), and a SymFloat given for a `float` is read as its
-value, guarded (layer_norm's eps). Only calls of an op check: graph passes normalize
-calls whose arguments are graph nodes.
+must be Tensor, not list`), a Python int outside int64/uint64 its OverflowError, an op torch refuses for complex
+tensors its error, all before any kernel runs, so fake and meta calls refuse them too; a Python type given for a
+dtype is converted (`dtype=float` is float64), a SymFloat given for a `float` is read as its value, guarded
+(layer_norm's eps), and a conjugated tensor is resolved for an op that cannot read the conjugate bit. Only calls of
+an op check: graph passes normalize calls whose arguments are graph nodes.
 """
 import re
 
@@ -46,11 +47,14 @@ class ArgumentChecks:
         self.tensor_list_slots = [i for i, a in enumerate(self.positional) if _kind(a.type)[0] == "Tensor[]"]
 
     def check(self, op, args, kwargs):
-        """The call's (args, kwargs), checked, with a Python type given for a ScalarType made that dtype."""
+        """The call's (args, kwargs), checked, with a Python type given for a ScalarType made that dtype, and a
+        conjugated tensor resolved (resolve_conjugates)."""
         try:
             self._check(op, args, kwargs)
         except _Convertible as c:
             return self.check(op, *c.converted(args, kwargs))
+        if CONJUGATES_MADE[0] and not (op.is_view or op.is_inplace or op._opname in _READ_CONJUGATED):
+            args = resolve_conjugates(args)
         return args, kwargs
 
     def _check(self, op, args, kwargs):
@@ -124,7 +128,8 @@ _COMPLEX_REFUSALS = {
     **{name: _NOT_FOR_KIND for name in ("lt", "le", "gt", "ge", "remainder", "atan2")},
     **{name: (NotImplementedError, "clamp is not supported for complex types")
        for name in ("clamp", "clamp_min", "clamp_max", "relu")},
-    **{name: (NotImplementedError, f"{name} is not supported for complex inputs") for name in ("floor", "ceil", "trunc")},
+    **{name: (NotImplementedError, f"{name} is not supported for complex inputs")
+       for name in ("floor", "ceil", "trunc")},
     "max": (NotImplementedError, '"max_all" not implemented for \'{kind}\''),
     "min": (NotImplementedError, '"min_all" not implemented for \'{kind}\''),
     "div": None,
@@ -139,6 +144,22 @@ _COMPLEX_REFUSALS = {
     **{name: (NotImplementedError, f"minitorch2: {name} of complex tensors is not supported")
        for name in ("var", "std", "var_mean", "std_mean", "linalg_vector_norm", "norm")},
 }
+
+
+# ---------------------------------------------------------------- the conjugate bit
+# torch's conjugate fallback: an op that cannot read a tensor's conjugate bit (all but views, in-place writes and
+# these) gets a resolved copy of it (a clone, which traced graphs record: _conj, clone, mul). Ours holds the
+# conjugated values already (complex_ops.py), so the clone changes no value; it is made for the graphs' sake.
+_READ_CONJUGATED = frozenset({"clone", "_conj", "conj_physical"})
+CONJUGATES_MADE = [False]  # (set by complex_ops' _conj: until a program conjugates, no call looks)
+
+
+def resolve_conjugates(args):
+    if not any(isinstance(a, Tensor) and a.__dict__.get("_is_conj") for a in args):
+        return args
+    from ._ops import ops  # (the op registry is built on this module)
+    return tuple(ops.aten.clone.default(a) if isinstance(a, Tensor) and a.__dict__.get("_is_conj") else a
+                 for a in args)
 
 
 def _refuse_complex(op, args, kwargs):

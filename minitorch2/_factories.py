@@ -38,7 +38,7 @@ def _size(size, name=None):
 
 
 def _infer_dtype(data):
-    """PyTorch's dtype for nested Python data: complex, else float (the defaults), else int64, else bool, as it holds."""
+    """PyTorch's dtype for nested Python data: complex, else float (the defaults), else int64, else bool."""
     kinds = set()
 
     def walk(x):

@@ -11,8 +11,8 @@ from ._functions_shape import _function_of
 from ._ops import ops
 
 aten = ops.aten
-__all__ = ["view_as_real", "view_as_complex", "real", "imag", "conj", "conj_physical", "is_conj", "resolve_conj", "angle",
-           "complex", "polar"]
+__all__ = ["view_as_real", "view_as_complex", "real", "imag", "conj", "conj_physical", "is_conj", "resolve_conj",
+           "angle", "complex", "polar"]
 
 view_as_complex = _function_of(aten.view_as_complex.default)
 conj_physical = _function_of(aten.conj_physical.default)

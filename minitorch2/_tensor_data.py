@@ -2,8 +2,9 @@
 
 Runtime layer, coverage surface (eager fidelity: errors and edge values no stage of the pipeline needs). _factories.py's
 tensor() calls `data_array` for numpy's array of the data, refused as torch refuses it (ragged nesting, strings), and,
-once it knows the dtype, `checked_values`: complex numbers into a real dtype, None and other objects refused, ints beyond int64 read as
-doubles for a floating dtype, values an integer dtype cannot hold refused as c10's checked conversion refuses them.
+once it knows the dtype, `checked_values`: complex numbers into a real dtype, None and other objects refused, ints
+beyond int64 read as doubles for a floating dtype, values an integer dtype cannot hold refused as c10's checked
+conversion refuses them. (Also `copy_as_aten`, numpy's copy converting as ATen's kernels convert.)
 """
 import numbers
 import warnings

@@ -3,7 +3,8 @@
 Runtime layer, coverage surface (no stage of the pipeline prints tensors). Reproduces torch/_tensor_str.py's
 choices: 4 decimals, integer floats printed as `1.`, scientific notation when the magnitudes span more than 1000x
 (or exceed 1e8, or go below 1e-4), one common width per tensor, rows wrapped at 80 columns, `...` summaries beyond
-1000 elements, complex values as a real and an imaginary part each with its own formatter, and the `dtype=`, `requires_grad=True`, `grad_fn=<...>` suffixes.
+1000 elements, complex values as a real and an imaginary part each with its own formatter, and the `dtype=`,
+`requires_grad=True`, `grad_fn=<...>` suffixes.
 """
 import math
 

@@ -8,7 +8,7 @@ forward; "ortho" both by 1/sqrt(n)). An inverse transform of a real input is the
 """
 from . import _dtype
 from ._tensor import wrap_dim
-from ._functions_complex import conj, resolve_conj
+from ._functions_complex import conj
 from ._functions_common_math import roll
 from ._ops import ops
 
@@ -78,8 +78,8 @@ def _c2r(name, input, n, dim, norm, forward):
     if n < 1:
         raise RuntimeError(f"Invalid number of data points ({n}) specified")
     x = _resized(input, [dim], [n // 2 + 1])
-    if forward:  # (resolved, as torch's conjugate fallback resolves the bit before _fft_c2r reads it)
-        x = resolve_conj(conj(x))
+    if forward:
+        x = conj(x)
     return aten._fft_c2r.default(x, [dim], _norm_mode(norm, forward), n)
 
 

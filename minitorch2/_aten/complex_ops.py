@@ -21,6 +21,7 @@ import warnings
 import numpy as np
 
 from .. import _dtype
+from .._arg_parser import CONJUGATES_MADE
 from .._ops import ops
 from .._tensor import FakeTensor, Size, Tensor, contiguous_format
 from .memory import _dtype_title
@@ -28,7 +29,8 @@ from .meta_util import fake_empty, fake_pointwise, pointwise_strides
 from .pointwise_unary import abs as real_abs, sign
 
 aten = ops.aten
-REAL_OF = {complex_: real for real, complex_ in _dtype.COMPLEX_OF.items()}  # the floating dtype of a complex one's parts
+# the floating dtype of a complex one's parts
+REAL_OF = {complex_: real for real, complex_ in _dtype.COMPLEX_OF.items()}
 
 
 # ---------------------------------------------------------------- the views between complex and real
@@ -87,16 +89,18 @@ def is_conj(t):
     return t.__dict__.get("_is_conj", False)
 
 
-def _conj_kernel(self):
-    out = Tensor._from_numpy(np.conj(self._np))
+def _marked(out):
     out._is_conj = True
+    CONJUGATES_MADE[0] = True  # (from now on the argument checks look for marked tensors: _arg_parser.py)
     return out
+
+
+def _conj_kernel(self):
+    return _marked(Tensor._from_numpy(np.conj(self._np)))
 
 
 def _conj_meta(self):
-    out = fake_empty(self.shape, self.dtype, self.stride())
-    out._is_conj = True
-    return out
+    return _marked(fake_empty(self.shape, self.dtype, self.stride()))
 
 
 conj = (_conj_kernel, _conj_meta)
@@ -153,8 +157,8 @@ sgn = complex_aware(sign, sgn_of_complex, dtype_of=lambda d: d)
 
 def _check_parts(first, second):
     if first.dtype not in _dtype.COMPLEX_OF or second.dtype not in _dtype.COMPLEX_OF:
-        raise RuntimeError(f"Expected both inputs to be Half, Float or Double tensors but got {_dtype_title(first.dtype)} "
-                           f"and {_dtype_title(second.dtype)}")
+        raise RuntimeError("Expected both inputs to be Half, Float or Double tensors but got "
+                           f"{_dtype_title(first.dtype)} and {_dtype_title(second.dtype)}")
     if first.dtype is not second.dtype:
         raise RuntimeError(f"Expected object of scalar type {_dtype_title(first.dtype)} but got scalar type "
                            f"{_dtype_title(second.dtype)} for second argument")
@@ -190,14 +194,12 @@ polar = _from_parts(_polar)
 
 # ---------------------------------------------------------------- derivative formulas (derivatives.yaml's)
 def conj_of(t):
-    """t.conj() inside a formula, read by a product: an identity for a real tensor, as torch's conj() is; for a complex
-    one the conjugate resolved by a clone, as torch's traced backward graphs record it (its conjugate-bit view is
-    copied before an op that cannot read the bit takes it)."""
+    """t.conj() inside a formula: an identity for a real tensor, as torch's conj() is."""
     if isinstance(t, (complex, np.complexfloating)):  # (a Scalar argument: mul.Scalar's gradient is grad * conj(other))
         return t.conjugate()
     if not isinstance(t, Tensor) or not t.dtype.is_complex:
         return t
-    return aten.clone.default(aten._conj.default(t))
+    return aten._conj.default(t)
 
 
 def real_part(t):

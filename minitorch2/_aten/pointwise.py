@@ -21,9 +21,9 @@ from .pointwise_arithmetic import (
     masked_fill, addcmul, addcdiv,
 )
 from .pointwise_unary import (
-    sin, cos, exp, expm1, log, log1p, sqrt, rsqrt, tanh, sigmoid, erf, reciprocal, neg, abs, relu, sign, floor,
+    sin, cos, exp, expm1, log, log1p, sqrt, rsqrt, tanh, sigmoid, erf, reciprocal, neg, relu, sign, floor,
     ceil, trunc, round, bitwise_not, logical_not, isnan, isinf, isfinite, gelu, gelu_backward, silu, silu_backward,
     sigmoid_backward, tanh_backward, leaky_relu, leaky_relu_backward, threshold_backward,
     threshold,
 )
-from .complex_ops import abs  # noqa: F811  (abs of complex tensors too: complex_ops.py)
+from .complex_ops import abs  # (pointwise_unary's, and |z| of a complex z into its real dtype: complex_ops.py)

@@ -8,6 +8,7 @@ import pytest
 import torch
 import torch._dynamo
 import torch._dynamo.testing
+import torch.fx.experimental.proxy_tensor
 
 import frontend
 import minitorch2
@@ -99,7 +100,8 @@ def _compiled(lib, dynamo, counter_class, backend, fn):
     outs = lib.compile(fn, backend=counter)(x, y)
     loss = sum((o.abs() ** 2).sum() if o.is_complex() else o.sum() for o in outs)
     loss.backward()
-    return (counter.frame_count, counter.op_count), [o.detach().numpy() for o in outs] + [x.grad.numpy(), y.grad.numpy()]
+    values = [o.detach().numpy() for o in outs] + [x.grad.numpy(), y.grad.numpy()]
+    return (counter.frame_count, counter.op_count), values
 
 
 @pytest.mark.parametrize("backend", ["aot_eager", "inductor"])
@@ -130,6 +132,25 @@ def test_writes_through_complex_views_functionalize_to_torchs_values():
     assert "aten.mul_" not in ours.code and "view_as_complex" in ours.code
     for a, b in zip(traced, mutate_through_complex_views(torch.tensor([1 + 2j, -1j]))):
         np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-6)
+
+
+def consume_a_conjugate(x):
+    lib = minitorch2 if isinstance(x, minitorch2.Tensor) else torch
+    c = x.conj()
+    return (c * 2, c + x, c.to(lib.complex128), c.sum(), c.exp(), c.abs(), c.clone(), c.view(-1), -c, c.angle(),
+            lib.view_as_real(c.resolve_conj()))
+
+
+def test_a_conjugate_is_resolved_before_ops_that_cannot_read_it_as_torchs_trace_shows():
+    """torch's conjugate fallback: each op but views reads a clone of the conjugated tensor (_conj, clone, op)."""
+    from autograd.proxy_tensor import make_fx  # (the AOT layer's make_fx, beside torch's)
+
+    ours = make_fx(consume_a_conjugate)(minitorch2.tensor([1 + 2j, 3j]))
+    theirs = torch.fx.experimental.proxy_tensor.make_fx(consume_a_conjugate)(torch.tensor([1 + 2j, 3j]))
+    assert ours.code == theirs.code
+    values = consume_a_conjugate(minitorch2.tensor([1 + 2j, 3j])), consume_a_conjugate(torch.tensor([1 + 2j, 3j]))
+    for a, b in zip(*values):
+        assert a.tolist() == b.tolist()
 
 
 # ---------------------------------------------------------------- a LLaMA-style attention block with rotary embeddings

@@ -261,6 +261,13 @@ def test_unary_gradients_match_torch(name):
     _same(*grads, rtol=1e-4, atol=1e-5)
 
 
+def test_only_floating_and_complex_tensors_require_grad():
+    for lib in (minitorch2, torch):
+        assert lib.zeros(2, dtype=lib.cfloat).requires_grad_().requires_grad
+        with pytest.raises(RuntimeError, match="only Tensors of floating point dtype can require gradients"):
+            lib.zeros(2, dtype=lib.int64).requires_grad_()  # (torch's words on this path; its factories' differ)
+
+
 def test_a_complex_loss_needs_a_gradient():
     for lib in (minitorch2, torch):
         x = lib.tensor([1 + 1j], requires_grad=True)
