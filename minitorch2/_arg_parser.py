@@ -53,6 +53,10 @@ class ArgumentChecks:
             self._check(op, args, kwargs)
         except _Convertible as c:
             return self.check(op, *c.converted(args, kwargs))
+        if CONJUGATES_MADE[0] and op.is_inplace and args and _writes_a_conjugate(args[0]):
+            raise NotImplementedError(f"{op}: a write into the result of conj() (or a view of it): torch's conj is a "
+                                      "view, so the write would reach the conjugated tensor; minitorch2's conj is a "
+                                      "copy, so it would not. Write into the tensor itself, or into conj_physical()")
         if CONJUGATES_MADE[0] and not (op.is_view or op.is_inplace or op._opname in _READ_CONJUGATED):
             args = resolve_conjugates(args)
         return args, kwargs
@@ -152,6 +156,11 @@ _COMPLEX_REFUSALS = {
 # conjugated values already (complex_ops.py), so the clone changes no value; it is made for the graphs' sake.
 _READ_CONJUGATED = frozenset({"clone", "_conj", "conj_physical"})
 CONJUGATES_MADE = [False]  # (set by complex_ops' _conj: until a program conjugates, no call looks)
+
+
+def _writes_a_conjugate(target):
+    return isinstance(target, Tensor) and any(t is not None and t.__dict__.get("_is_conj")
+                                              for t in (target, getattr(target, "_base", None)))
 
 
 def resolve_conjugates(args):

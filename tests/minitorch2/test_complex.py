@@ -340,3 +340,15 @@ def test_complex_to_real_warns_as_torch_and_keeps_the_real_part():
 def test_complex32_is_refused_clearly():
     with pytest.raises(NotImplementedError, match="complex32"):
         minitorch2.ones(2, dtype=minitorch2.float16) * 1j
+
+
+@pytest.mark.parametrize("write", [lambda y: y.add_(1), lambda y: y.__setitem__(0, 5j), lambda y: y[1].mul_(2)],
+                         ids=["add_", "setitem", "view_mul_"])
+def test_a_write_into_conj_reaches_the_tensor_in_torch_and_is_refused_here(write):
+    theirs = torch.tensor([1 + 2j, 3 - 1j])
+    write(theirs.conj())
+    assert theirs.tolist() != [1 + 2j, 3 - 1j]  # torch's conj is a view: the write changed x
+    ours = minitorch2.tensor([1 + 2j, 3 - 1j])
+    with pytest.raises(NotImplementedError, match="conj"):  # ours is a copy: refused, not silently lost
+        write(ours.conj())
+    assert ours.tolist() == [1 + 2j, 3 - 1j]
