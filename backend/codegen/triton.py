@@ -202,10 +202,10 @@ class TritonEmitter:
         if store.mode == "add" and arg.dtype in ATOMIC_ADD_DTYPES:
             self.line(scope, f'tl.atomic_add({pointer}, {value.text}, {scope.mask}, sem="relaxed")')
         elif store.mode == "add":  # read-modify-write; `ordered` launches make it one element at a time
-            old = Term(f"tl.load({pointer}, {scope.mask}, other=0)", arg.dtype)
-            self.line(scope, f"tl.store({pointer}, {ops.BINARY['add'](old, value).text}, {scope.mask})")
+            old = Term(f"tl.load({pointer}, {scope.mask}, other=0){_WIDENED.get(arg.dtype, '')}", arg.dtype)
+            self.line(scope, f"tl.store({pointer}, {_rounded(ops.BINARY['add'](old, value))}, {scope.mask})")
         else:
-            self.line(scope, f"tl.store({pointer}, {value.text}, {scope.mask})")
+            self.line(scope, f"tl.store({pointer}, {_rounded(value)}, {scope.mask})")
         if store.buffer in self.loaded:  # later loads of this buffer must read memory again, after every
             self.line(scope, "tl.debug_barrier()")  # thread's store (a no-op in the interpreter)
             while scope is not None:
@@ -245,6 +245,8 @@ class TritonEmitter:
             result = f"{ops.block_reduction(kind, acc, acc_dtype)}[:, None]"
         if reduce.dtype is dt.bool_:
             self.line(scope, f"{reduce.temp} = {result} != 0")
+        elif reduce.dtype is dt.bfloat16:  # (rounded, as torch's reduction stores its result for its consumer)
+            self.line(scope, f"{reduce.temp} = {_rounded(Term(result, reduce.dtype))}.to(tl.float32)")
         elif reduce.dtype is acc_dtype and (acc_dtype.is_floating_point or acc_dtype.itemsize >= 4):
             self.line(scope, f"{reduce.temp} = {result}")
         else:  # (bring every result back to the Reduce's dtype)
@@ -267,7 +269,8 @@ class TritonEmitter:
         if isinstance(expr, L.Load):
             arg = self.args[expr.buffer]
             pointer = self.pointer(expr.buffer, expr.index, scope, whole_block=False)
-            loaded = self.assign(scope, Term(f"tl.load({pointer}, {scope.mask}, other=0)", arg.dtype))
+            loaded = self.assign(scope, Term(f"tl.load({pointer}, {scope.mask}, other=0){_WIDENED.get(arg.dtype, '')}",
+                                             arg.dtype))
             return loaded if arg.dtype is expr.dtype else self.assign(scope, ops.cast(loaded, expr.dtype))
         if isinstance(expr, L.Constant) and L.is_size_expr(expr.value):  # a size as a value (mean's count)
             return ops.cast(Term(f"tl.full([1], {self.size_text(expr.value)}, tl.int64)", dt.int64), expr.dtype)
@@ -466,6 +469,14 @@ class TritonKernel(CompiledKernel):
         for host, device, copy_back in zip(buffers + extra, on_device, written):
             if copy_back:
                 host.copy_(device)
+
+
+_WIDENED = {dt.bfloat16: ".to(tl.float32)"}  # bfloat16 is float32 in registers (triton_ops.TRITON_DTYPES)
+
+
+def _rounded(value):
+    """A value as stored: bfloat16 rounded to nearest-even from its float32 register."""
+    return f"helpers.round_to_bfloat16({value.text})" if value.dtype is dt.bfloat16 else value.text
 
 
 def _torch_buffer(torch, array):

@@ -120,6 +120,14 @@ def pow_int(base, exponent):
 
 
 @triton.jit
+def round_to_bfloat16(x):
+    """float32 to bfloat16, to nearest-even as c10::BFloat16 (the interpreter's .to(tl.bfloat16) truncates)."""
+    bits = x.to(tl.uint32, bitcast=True)
+    bits = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000
+    return tl.where(x != x, x, bits.to(tl.float32, bitcast=True)).to(tl.bfloat16)
+
+
+@triton.jit
 def flag_if(flag_ptr, condition):
     """Set the int32 error flag at flag_ptr where `condition` holds (the host raises after the launch)."""
     tl.store(flag_ptr + tl.full(condition.shape, 0, tl.int32), tl.full(condition.shape, 1, tl.int32), mask=condition)
@@ -156,7 +164,8 @@ else:
 # ---- dtypes ----------------------------------------------------------------------------------
 
 TRITON_DTYPES = {"bool": "tl.int1", **{name: f"tl.{name}" for name in (
-    "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32", "float64")}}
+    "uint8", "int8", "int16", "int32", "int64", "float16", "float32", "float64")},
+    "bfloat16": "tl.float32"}  # (in registers, as torch's Inductor: loads widen it, stores round, triton.py)
 
 
 def triton_dtype(dtype):

@@ -230,9 +230,7 @@ def _logsumexp_kernel(self, dim, keepdim=False):
     with np.errstate(all="ignore"):
         total = np.sum(np.exp(x - m), axis=dims, keepdims=True, dtype=_dtype.opmath(dtype).np)  # (halves: in float)
         out = np.log(total.astype(dtype.np)) + m
-    if not keepdim:
-        out = np.squeeze(out, axis=dims)
-    return np.asarray(out, dtype.np)
+    return np.asarray(out if keepdim else np.squeeze(out, axis=dims), dtype.np)
 
 
 def _logsumexp_meta(self, dim, keepdim=False):

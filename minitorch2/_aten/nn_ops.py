@@ -41,11 +41,9 @@ def contiguous(array, dtype):
 
 def is_channels_last(t):
     """c10's is_channels_last_strides_2d: do a 4-d tensor's strides say NHWC?"""
-    if t.dim() != 4:
+    if t.dim() != 4 or t.stride()[1] == 0:
         return False
     shape, strides = t.shape, t.stride()
-    if strides[1] == 0:
-        return False
     smallest = 0
     for d in (1, 3, 2, 0):
         if shape[d] == 0 or strides[d] < smallest:
@@ -89,16 +87,17 @@ def pointwise_result(array, dtype, tensors):
 # ---------------------------------------------------------------- softmax, log_softmax
 # The numpy forms below reuse their first temporary for every later step (out=, in-place): each array of
 # a (4096, 1024) softmax costs a page-faulting allocation and a pass over memory.
-def _softmax_np(x, axis):
+def _softmax_np(x, axis, half=None):
     e = np.asarray(np.subtract(x, np.max(x, axis=axis, keepdims=True)))  # (asarray: 0-d gives a scalar)
     np.exp(e, out=e)
     e /= np.sum(e, axis=axis, keepdims=True)
     return e
 
 
-def _log_softmax_np(x, axis):
+def _log_softmax_np(x, axis, half=None):  # half: ATen's last-dim kernel keeps a row's sum and its log in it
     shifted = np.asarray(np.subtract(x, np.max(x, axis=axis, keepdims=True)))
-    shifted -= np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
+    total = np.sum(np.exp(shifted), axis=axis, keepdims=True)
+    shifted -= np.log(total if half is None else total.astype(half))
     return shifted
 
 
@@ -116,8 +115,9 @@ def _softmax_family(np_fn, name):
         axis = check(self, dim, half_to_float)
         if self.numel() == 0:
             return np.empty(self.shape, self.dtype.np)
+        half = self.dtype.np if self.dtype in _dtype.HALVES and axis == self.dim() - 1 else None
         with np.errstate(all="ignore"):
-            return contiguous(np_fn(self._np.astype(compute_dtype(self.dtype), copy=False), axis), self.dtype)
+            return contiguous(np_fn(self._np.astype(compute_dtype(self.dtype), copy=False), axis, half), self.dtype)
 
     def meta(self, dim, half_to_float):
         check(self, dim, half_to_float)

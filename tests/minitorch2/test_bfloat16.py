@@ -135,6 +135,7 @@ def _eager_cases(lib):
         "tanh": (lib.tanh, [(5, 16)]), "mul_add": (lambda a, b: a * b + 1.5, [(5, 16), (5, 16)]),
         "sum_mean": (lambda a: a.sum(0) + a.mean(), [(5, 16)]), "relu": (lib.relu, [(5, 16)]), "silu": (F.silu, [(5, 16)]),
         "mm": (lib.mm, [(5, 16), (16, 3)]), "exp_div": (lambda a: lib.exp(a) / 3, [(5, 16)]),
+        "log_softmax": (lambda a: F.log_softmax(a, -1) + F.log_softmax(a, 0), [(5, 16)]),
         "sigmoid_pow": (lambda a: lib.sigmoid(a) ** 2 - a ** 3, [(5, 16)]), "embedding": (
             lambda w: F.embedding(lib.tensor([1, 2, 1]), w), [(4, 8)]),
     }
@@ -193,5 +194,18 @@ def test_a_module_converted_with_bfloat16_runs_as_torchs():
         model = model.bfloat16()
         x = lib.linspace(-1, 1, 12).reshape(3, 4).bfloat16()
         return [repr(p.dtype) for p in model.parameters()], floats(model(x))
+
+    assert run(minitorch2) == run(torch)
+
+
+@pytest.mark.parametrize("dtype_name", ["float16", "bfloat16"])
+@pytest.mark.parametrize("shape,dim", [((200, 16), -1), ((20, 1000), -1), ((16, 200), 0), ((4, 5, 6), 1), ((7,), 0)])
+def test_log_softmax_of_halves_rounds_as_atens_kernels(dtype_name, shape, dim):
+    """ATen's last-dim kernel keeps a row's sum and its log in the half dtype (rounded twice); other dims compute
+    in float32 and round once."""
+    values = np.random.default_rng(0).standard_normal(shape).astype(np.float32)
+
+    def run(lib):
+        return floats(lib.log_softmax(lib.tensor(values).to(getattr(lib, dtype_name)), dim))
 
     assert run(minitorch2) == run(torch)
