@@ -43,3 +43,14 @@ def test_module_backward_hooks_see_torchs_gradients_eager_and_compiled():
     report = _report("module_backward_hooks")
     assert "--- printed output (stdout): same\n" in report, report
     assert "--- exit status: same (minitorch2 0, torch 0)" in report, report
+
+
+def test_compiled_edge_values_are_torchs():
+    # NaN through max/sort/clamp, int32 and uint8 wraparound, integer division, empty reductions, bool arithmetic,
+    # casts, mixed-dtype where, aliased and viewed inputs mutated in place: compiled, each prints eager torch's
+    # values. (Graphs: torch's inference graphs end with the input mutations' copy_, ours apply them after the
+    # graph; clamp with a tensor bound and `x & True` record clamp.Tensor and bitwise_and.Tensor here.)
+    report = _report("compile_edge_values")
+    assert "--- printed output (stdout): same\n" in report, report
+    assert "--- exit status: same (minitorch2 0, torch 0)" in report, report
+
