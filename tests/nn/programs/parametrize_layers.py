@@ -46,3 +46,33 @@ old(torch.ones(1, 3)).sum().backward()
 print(old.weight_g.grad)
 torch.nn.utils.remove_weight_norm(old)
 print(sorted(n for n, _ in old.named_parameters()))
+import torch
+from torch import nn
+from torch.nn.utils.parametrizations import spectral_norm
+torch.manual_seed(0)
+sn = spectral_norm(nn.Linear(4, 3))
+print(sorted(n for n, _ in sn.named_parameters()), sorted(n for n, _ in sn.named_buffers()))
+print(sn.parametrizations.weight[0]._u, sn.parametrizations.weight[0]._v)
+print(list(sn.state_dict().keys()))
+print(sn.weight)
+print(torch.linalg.matrix_norm(sn.weight.detach(), 2))
+sn.eval()
+print(torch.linalg.matrix_norm(sn.weight.detach(), 2))
+D = nn.Sequential(spectral_norm(nn.Conv2d(1, 4, 3, 2, 1)), nn.LeakyReLU(0.2), spectral_norm(nn.ConvTranspose2d(4, 2, 4, 2, 1)),
+                  nn.Flatten(), spectral_norm(nn.Linear(2 * 8 * 8, 1), n_power_iterations=2))
+print(D[2].parametrizations.weight[0]._u.shape, D[2].parametrizations.weight[0]._v.shape)
+opt = torch.optim.Adam(D.parameters(), lr=1e-3, betas=(0.0, 0.9))
+x = torch.randn(4, 1, 8, 8)
+for i in range(3):
+    loss = torch.relu(1.0 - D(x)).mean()
+    opt.zero_grad(); loss.backward(); opt.step()
+    print(i, f"{loss.item():.6f}", D[4].parametrizations.weight[0]._u)
+D.eval()
+with torch.no_grad():
+    print(D(x).squeeze())
+b = spectral_norm(nn.Linear(3, 3), name="bias")
+print(b.bias.norm())
+try:
+    spectral_norm(nn.Linear(3, 3), name="nope")
+except ValueError as e:
+    print("ValueError:", str(e)[:40])
