@@ -6,7 +6,8 @@ custom autograd Functions in both styles (forward(ctx, ...) and torch 2's forwar
 backward pre-hooks, eager and inside a compiled model; tied weights kept through dtype moves, torch's messages for
 bad assignments, and checkpoints whose views share their storage after loading; the FX tutorials (a Transformer
 whose call_function calls torch functions on Proxies, Interpreter, replace_pattern, ShapeProp); parametrizations
-stacked on one weight (matrix_exp's orthogonal layer) and weight_norm; the autograd tutorials (unused inputs'
+stacked on one weight (matrix_exp's orthogonal layer), weight_norm and spectral_norm (the parametrization and the
+hook form older GAN code calls); the autograd tutorials (unused inputs'
 messages, gradcheck); tensor reprs whose suffixes wrap at the line width; optimizer param groups printed, schedules
 and clip_grad_norm_'s non-finite error; `%` with a Python number on either side (remainder.Scalar, and
 remainder.Scalar_Tensor for `3 % x`, which raised TypeError)."""
