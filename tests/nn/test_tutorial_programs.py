@@ -10,7 +10,8 @@ stacked on one weight (matrix_exp's orthogonal layer), weight_norm and spectral_
 hook form older GAN code calls); the autograd tutorials (unused inputs'
 messages, gradcheck); tensor reprs whose suffixes wrap at the line width; optimizer param groups printed, schedules
 and clip_grad_norm_'s non-finite error; `%` with a Python number on either side (remainder.Scalar, and
-remainder.Scalar_Tensor for `3 % x`, which raised TypeError)."""
+remainder.Scalar_Tensor for `3 % x`, which raised TypeError); torch.distributions' tour (MultivariateNormal by
+covariance, precision or scale_tril, Laplace and OneHotCategorical beside Normal, Categorical and the rest)."""
 import os
 import subprocess
 import sys
@@ -32,7 +33,7 @@ def _report(name):
 
 @pytest.mark.parametrize("name", ["custom_function_styles", "module_apis_and_checkpoints", "fx_tutorial_passes",
                                   "parametrize_layers", "autograd_tutorial", "tensor_repr_suffixes",
-                                  "remainder_operators", "optim_groups_schedules_clip"])
+                                  "remainder_operators", "optim_groups_schedules_clip", "distributions_tour"])
 def test_tutorial_programs_print_what_torch_prints(name):
     report = _report(name)
     assert "--- exit status: same (minitorch2 0, torch 0)" in report, report
