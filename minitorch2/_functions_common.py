@@ -7,7 +7,6 @@ with them (tensor_methods()). Shape functions beyond the core set are in _functi
 (logspace, matrix_power, renorm, ...) call the ops torch's call, in the same order, so traced graphs record what
 torch's record.
 """
-import builtins
 import math
 import warnings
 from builtins import range as builtins_range
@@ -123,9 +122,9 @@ def matrix_exp(input):
     scaled = aten.div.Tensor(input, 2.0 ** squarings)
     eye = aten.expand.default(aten.eye.default(input.shape[-1], dtype=input.dtype), list(input.shape))
     result = eye
-    for k in builtins.range(18, 0, -1):  # (this module's `range` is torch.range)
+    for k in builtins_range(18, 0, -1):  # (this module's `range` is torch.range)
         result = aten.add.Tensor(eye, aten.div.Tensor(matmul(scaled, result), k))
-    for _ in builtins.range(squarings):
+    for _ in builtins_range(squarings):
         result = matmul(result, result)
     return result
 

@@ -16,6 +16,7 @@ import numpy as np
 from . import _dtype, return_types
 from ._aten.extra_ops import LinAlgError
 from ._aten.memory import _dtype_title
+from ._functions_common import matrix_exp  # noqa: F401  (torch.linalg.matrix_exp is torch.matrix_exp)
 from ._ops import ops
 from ._out import _CPP_TYPE, EXACT, out_variant
 from ._tensor import Tensor
@@ -25,7 +26,7 @@ aten = ops.aten
 
 __all__ = ["norm", "vector_norm", "matrix_norm", "inv", "inv_ex", "det", "slogdet", "solve", "cholesky", "cholesky_ex",
            "qr", "svd", "svdvals", "eigh", "eigvalsh", "pinv", "matrix_rank", "cross", "lstsq", "multi_dot",
-           "LinAlgError"]
+           "LinAlgError", "matrix_exp"]
 
 
 def _may_need_grad(A):

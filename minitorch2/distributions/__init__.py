@@ -10,8 +10,11 @@ from .categorical import Bernoulli, Categorical
 from .distribution import Distribution
 from .independent import Independent
 from .kl import kl_divergence, register_kl
+from .laplace import Laplace
+from .multivariate_normal import MultivariateNormal
 from .normal import Normal
+from .one_hot_categorical import OneHotCategorical
 from .uniform import Uniform
 
-__all__ = ["Bernoulli", "Categorical", "Distribution", "Independent", "Normal", "Uniform", "constraints",
-           "kl_divergence", "register_kl"]
+__all__ = ["Bernoulli", "Categorical", "Distribution", "Independent", "Laplace", "MultivariateNormal", "Normal",
+           "OneHotCategorical", "Uniform", "constraints", "kl_divergence", "register_kl"]

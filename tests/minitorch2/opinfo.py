@@ -394,6 +394,14 @@ def pow_scalar(m):
     yield S(2, m.t((), low=low, high=2))
 
 
+def remainder_scalar_tensor(m):
+    """`number % tensor`: the divisor is the tensor (kept nonzero), the dividend a Python number."""
+    for i, value in enumerate((7, -3, 2.5, True)):
+        shape, layout = LAYOUT_SHAPES[i % len(LAYOUT_SHAPES)]
+        yield S(value, m.t(shape, layout, nonzero=True))
+    yield S(5, m.t((2, 3, 4), "T", nonzero=True))
+
+
 def lerp_samples(m):
     for weight in (0.25, 2, -0.5):
         yield S(m.t((3, 4)), m.t((3, 4)), weight)
@@ -1863,6 +1871,7 @@ OP_DB = [
                       "contiguous)", FLOAT)]),
     OpInfo("remainder.Tensor", binary(nonzero=True)),
     OpInfo("remainder.Scalar", binary_scalar(nonzero=True)),
+    OpInfo("remainder.Scalar_Tensor", remainder_scalar_tensor, grad=False),  # (no derivative in torch either)
     OpInfo("fmod.Tensor", binary(nonzero=True)),
     OpInfo("fmod.Scalar", binary_scalar(nonzero=True)),
     OpInfo("neg.default", unary()),

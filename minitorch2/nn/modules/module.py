@@ -29,23 +29,25 @@ class Module(ModuleHooks, ModuleConveniences):
         object.__setattr__(self, "training", True)
         object.__setattr__(self, "_non_persistent_buffers_set", set())
         for store in ("_parameters", "_buffers", "_modules", "_forward_hooks", "_forward_pre_hooks", "_backward_hooks",
-                      "_backward_pre_hooks"):
+                      "_backward_pre_hooks", "_forward_hooks_with_kwargs", "_forward_pre_hooks_with_kwargs"):
             object.__setattr__(self, store, OrderedDict())
 
     def forward(self, *input):
         raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
 
     def __call__(self, *args, **kwargs):
-        for hook in (*_global_forward_pre_hooks.values(), *self._forward_pre_hooks.values()):
-            result = hook(self, args)
+        for key, hook in (*_global_forward_pre_hooks.items(), *self._forward_pre_hooks.items()):
+            with_kwargs = key in self._forward_pre_hooks_with_kwargs  # (such a hook returns args and kwargs)
+            result = hook(self, args, kwargs) if with_kwargs else hook(self, args)
             if result is not None:
-                args = result if isinstance(result, tuple) else (result,)
+                args, kwargs = result if with_kwargs else (result if isinstance(result, tuple) else (result,), kwargs)
         backward_hooks = BackwardHooks(self) if self._backward_hooks or self._backward_pre_hooks else None
         if backward_hooks:  # (module_hooks.py: the inputs and outputs pass through a node that calls the hooks)
             args = backward_hooks.setup_input(args)
         output = self.forward(*args, **kwargs)
-        for hook in (*_global_forward_hooks.values(), *self._forward_hooks.values()):
-            result = hook(self, args, output)
+        for key, hook in (*_global_forward_hooks.items(), *self._forward_hooks.items()):
+            with_kwargs = key in self._forward_hooks_with_kwargs
+            result = hook(self, args, kwargs, output) if with_kwargs else hook(self, args, output)
             if result is not None:
                 output = result
         return backward_hooks.setup_output(output) if backward_hooks else output

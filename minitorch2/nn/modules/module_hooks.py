@@ -16,16 +16,21 @@ class RemovableHandle:
     """What a register_*_hook returns (torch.utils.hooks.RemovableHandle): remove() unregisters the hook."""
     _next_id = 0
 
-    def __init__(self, hooks, hook, prepend=False):
+    def __init__(self, hooks, hook, prepend=False, with_kwargs=None):
         self.hooks = hooks
         self.id = RemovableHandle._next_id
         RemovableHandle._next_id += 1
         hooks[self.id] = hook
         if prepend:
             hooks.move_to_end(self.id, last=False)
+        self.with_kwargs = with_kwargs  # the module's dict of the ids of hooks called with kwargs, when this is one
+        if with_kwargs is not None:
+            with_kwargs[self.id] = True
 
     def remove(self):
         self.hooks.pop(self.id, None)
+        if self.with_kwargs is not None:
+            self.with_kwargs.pop(self.id, None)
 
     def __enter__(self):
         return self
@@ -38,14 +43,14 @@ class ModuleHooks:
     """The register_*_hook methods of nn.Module."""
 
     def register_forward_hook(self, hook, *, prepend=False, with_kwargs=False, always_call=False):
-        if with_kwargs:
-            raise NotImplementedError("minitorch2: register_forward_hook(with_kwargs=True) is not supported")
-        return RemovableHandle(self._forward_hooks, hook, prepend)
+        """hook(module, args, output), or with_kwargs=True: hook(module, args, kwargs, output)."""
+        return RemovableHandle(self._forward_hooks, hook, prepend,
+                               self._forward_hooks_with_kwargs if with_kwargs else None)
 
     def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
-        if with_kwargs:
-            raise NotImplementedError("minitorch2: register_forward_pre_hook(with_kwargs=True) is not supported")
-        return RemovableHandle(self._forward_pre_hooks, hook, prepend)
+        """hook(module, args), or with_kwargs=True: hook(module, args, kwargs), returning None or (args, kwargs)."""
+        return RemovableHandle(self._forward_pre_hooks, hook, prepend,
+                               self._forward_pre_hooks_with_kwargs if with_kwargs else None)
 
     def register_full_backward_hook(self, hook, prepend=False):
         return RemovableHandle(self._backward_hooks, hook, prepend)

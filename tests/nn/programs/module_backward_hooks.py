@@ -43,3 +43,23 @@ out.pow(2).sum().backward()
 print(out.sum(), x.grad.sum(), seen)
 ref = net(x).pow(2).sum()
 print(ref)
+def kw_hook(mod, args, kwargs, out):
+    print("kw", sorted(kwargs))
+    return out + 1
+def kw_pre(mod, args, kwargs):
+    print("kw pre", len(args), sorted(kwargs))
+    return args, kwargs
+class WithKw(nn.Module):
+    def forward(self, x, scale=1.0):
+        return x * scale
+wk = WithKw()
+h1 = wk.register_forward_hook(kw_hook, with_kwargs=True)
+h2 = wk.register_forward_pre_hook(kw_pre, with_kwargs=True, prepend=True)
+wk.register_forward_pre_hook(lambda m, a: print("plain pre", len(a)))
+print(wk(torch.ones(2), scale=3.0))
+h1.remove(); h2.remove()
+print(wk(torch.ones(2), scale=2.0))
+order = nn.Identity()
+order.register_forward_hook(lambda m, a, o: print("first"))
+order.register_forward_hook(lambda m, a, o: print("prepended"), prepend=True)
+order(torch.ones(1))

@@ -1,4 +1,5 @@
 import torch
+from torch.nn.utils import spectral_norm as hook_spectral_norm, remove_spectral_norm
 from torch import nn
 import torch.nn.utils.parametrize as parametrize
 torch.manual_seed(0)
@@ -46,3 +47,61 @@ old(torch.ones(1, 3)).sum().backward()
 print(old.weight_g.grad)
 torch.nn.utils.remove_weight_norm(old)
 print(sorted(n for n, _ in old.named_parameters()))
+import torch
+from torch import nn
+from torch.nn.utils.parametrizations import spectral_norm
+torch.manual_seed(0)
+sn = spectral_norm(nn.Linear(4, 3))
+print(sorted(n for n, _ in sn.named_parameters()), sorted(n for n, _ in sn.named_buffers()))
+print(sn.parametrizations.weight[0]._u, sn.parametrizations.weight[0]._v)
+print(list(sn.state_dict().keys()))
+print(sn.weight)
+print(torch.linalg.matrix_norm(sn.weight.detach(), 2))
+sn.eval()
+print(torch.linalg.matrix_norm(sn.weight.detach(), 2))
+D = nn.Sequential(spectral_norm(nn.Conv2d(1, 4, 3, 2, 1)), nn.LeakyReLU(0.2), spectral_norm(nn.ConvTranspose2d(4, 2, 4, 2, 1)),
+                  nn.Flatten(), spectral_norm(nn.Linear(2 * 8 * 8, 1), n_power_iterations=2))
+print(D[2].parametrizations.weight[0]._u.shape, D[2].parametrizations.weight[0]._v.shape)
+opt = torch.optim.Adam(D.parameters(), lr=1e-3, betas=(0.0, 0.9))
+x = torch.randn(4, 1, 8, 8)
+for i in range(3):
+    loss = torch.relu(1.0 - D(x)).mean()
+    opt.zero_grad(); loss.backward(); opt.step()
+    print(i, f"{loss.item():.6f}", D[4].parametrizations.weight[0]._u)
+D.eval()
+with torch.no_grad():
+    print(D(x).squeeze())
+b = spectral_norm(nn.Linear(3, 3), name="bias")
+print(b.bias.norm())
+try:
+    spectral_norm(nn.Linear(3, 3), name="nope")
+except ValueError as e:
+    print("ValueError:", str(e)[:40])
+from torch.nn.utils import spectral_norm as hook_spectral_norm, remove_spectral_norm
+torch.manual_seed(0)
+lin = hook_spectral_norm(nn.Linear(5, 3))
+print(list(lin.state_dict().keys()), sorted(n for n, _ in lin.named_parameters()))
+print(lin.weight_u, lin.weight_v)
+x = torch.randn(2, 5)
+print(lin(x))
+print(lin.weight_u, torch.linalg.matrix_norm(lin.weight.detach(), 2))
+lin.eval(); print(lin(x)); lin.train()
+D = nn.Sequential(hook_spectral_norm(nn.Conv2d(1, 4, 3, 2, 1)), nn.LeakyReLU(0.2), hook_spectral_norm(nn.ConvTranspose2d(4, 2, 4, 2, 1)),
+                  nn.Flatten(), hook_spectral_norm(nn.Linear(2 * 8 * 8, 1), n_power_iterations=3))
+print(D[2].weight_u.shape, D[2].weight_v.shape)
+opt = torch.optim.Adam(D.parameters(), lr=1e-3, betas=(0.0, 0.9))
+xb = torch.randn(4, 1, 8, 8)
+for i in range(3):
+    loss = torch.relu(1.0 - D(xb)).mean()
+    opt.zero_grad(); loss.backward(); opt.step()
+    print(i, f"{loss.item():.6f}", D[4].weight_u)
+remove_spectral_norm(lin)
+print(sorted(n for n, _ in lin.named_parameters()), lin.weight.shape, type(lin.weight).__name__)
+try:
+    hook_spectral_norm(hook_spectral_norm(nn.Linear(2, 2)))
+except RuntimeError as e:
+    print("RuntimeError:", e)
+try:
+    remove_spectral_norm(nn.Linear(2, 2))
+except ValueError as e:
+    print("ValueError:", str(e)[:30])

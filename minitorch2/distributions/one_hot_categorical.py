@@ -1,0 +1,46 @@
+"""torch.distributions.OneHotCategorical: a Categorical whose samples are one-hot vectors over its events."""
+from .._tensor import Size
+from ..nn import functional as F
+from . import constraints
+from .categorical import Categorical
+from .distribution import Distribution
+
+
+class OneHotCategorical(Distribution):
+    arg_constraints = {"probs": constraints.simplex, "logits": constraints.real_vector}
+    support = constraints.real_vector  # (torch's is one_hot)
+    has_enumerate_support = True
+
+    def __init__(self, probs=None, logits=None, validate_args=None):
+        self._categorical = Categorical(probs, logits)
+        param = self._categorical._param
+        super().__init__(param.size()[:-1], param.size()[-1:], validate_args=validate_args)
+
+    @property
+    def probs(self):
+        return self._categorical.probs
+
+    @property
+    def logits(self):
+        return self._categorical.logits
+
+    @property
+    def mean(self):
+        return self._categorical.probs
+
+    @property
+    def variance(self):
+        return self._categorical.probs * (1 - self._categorical.probs)
+
+    def sample(self, sample_shape=Size()):
+        probs = self._categorical.probs
+        indices = self._categorical.sample(sample_shape)
+        return F.one_hot(indices, self._categorical._num_events).to(probs)
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        return self._categorical.log_prob(value.max(-1)[1])
+
+    def entropy(self):
+        return self._categorical.entropy()
