@@ -100,6 +100,7 @@ CASES = {
     "index_fill_.int_Scalar": lambda: ((_t(3, 4), 1, _index([0]), -1.0), {}),
     "index_fill_.int_Tensor": lambda: ((_t(), 0, _index(0), _t()), {}),
     "leaky_relu_.default": lambda: ((_t(3, 4), 0.2), {}),
+    "masked_fill_.Scalar": lambda: ((_t(3, 4), _mask(3, 4), float("-inf")), {}),
     "round.decimals": lambda: ((_t(3, 4),), {"decimals": 2}),
     "log_sigmoid_forward.default": lambda: ((_t(3, 4),), {}),
     "log_sigmoid_backward.default": lambda: _log_sigmoid_backward_args(),
