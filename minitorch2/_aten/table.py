@@ -139,7 +139,7 @@ TABLE = [
     inplace("clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!)", pw.clamp_min, d.clamp_min, "ClampMinBackward0",
             method=True),
     inplace("masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!)", pw.masked_fill, d.masked_fill_scalar, "MaskedFillBackward0",
-            overlap=Overlap.MASKED, method=True),
+            overlap=Overlap.MASKED, method=True, decomposition=dec.inplace_by_copy(dec.masked_fill_scalar)),
     inplace("addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)", pw.addcmul,
             d.addcmul, "AddcmulBackward0", into_self=fast.addcmul_into_self, method=True),
     inplace("addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)", pw.addcdiv,

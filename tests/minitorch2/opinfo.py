@@ -49,6 +49,10 @@ COVERED_ELSEWHERE = {
     # tests/nn/test_attention_backend_choice.py: the fused CPU attention, its backward and _safe_softmax, values,
     # gradients, layouts and traced ops against torch's, through F.scaled_dot_product_attention and directly
     "_scaled_dot_product_flash_attention_for_cpu*": "attention", "_safe_softmax.*": "attention",
+    # tests/nn/test_transformer_fastpath.py: the inference fast path's two ops, through the modules and directly
+    "_native_multi_head_attention.*": "attention", "_transformer_encoder_layer_fwd.*": "attention",
+    # tests/backend/test_sum_order_and_view_dtype.py: Tensor.view(dtype)'s bytes, geometry, errors and graphs
+    "view.dtype": "views",
     # random ops: tests/minitorch2/test_random.py compares streams bit for bit
     "uniform_.*": "random ops", "normal_.*": "random ops", "random_.*": "random ops", "uniform.*": "random ops",
     "normal_functional.*": "random ops",

@@ -80,6 +80,12 @@ CASES = {
     "nll_loss_backward.default": lambda: ((_t(), _t(4, 5), _targets(), None, 1, -100,
                                            minitorch2.from_numpy(np.array(3.0))), {}),
     "native_layer_norm_backward.default": lambda: _layer_norm_backward_args(),
+    # the batch norms (decompositions_batch_norm.py): the running statistics in place, returned, or read
+    "native_batch_norm.default": lambda: (_batch_norm_args() + (True, 0.1, 1e-5), {}),
+    "_native_batch_norm_legit.default": lambda: (_batch_norm_args() + (True, 0.1, 1e-5), {}),
+    "_native_batch_norm_legit_functional.default": lambda: (_batch_norm_args() + (True, 0.2, 1e-5), {}),
+    "_native_batch_norm_legit_no_training.default": lambda: (_batch_norm_args() + (0.1, 1e-3), {}),
+    "native_batch_norm_backward.default": lambda: _batch_norm_backward_args(),
     "embedding_dense_backward.default": lambda: ((_t(2, 3, 4), minitorch2.from_numpy(np.array([[1, 0, 9], [1, 2, 3]])),
                                                   10, 1, False), {}),
     "elu.default": lambda: ((_t(3, 4), 0.7, 1.5, 0.5), {}),
@@ -94,6 +100,7 @@ CASES = {
     "index_fill_.int_Scalar": lambda: ((_t(3, 4), 1, _index([0]), -1.0), {}),
     "index_fill_.int_Tensor": lambda: ((_t(), 0, _index(0), _t()), {}),
     "leaky_relu_.default": lambda: ((_t(3, 4), 0.2), {}),
+    "masked_fill_.Scalar": lambda: ((_t(3, 4), _mask(3, 4), float("-inf")), {}),
     "round.decimals": lambda: ((_t(3, 4),), {"decimals": 2}),
     "log_sigmoid_forward.default": lambda: ((_t(3, 4),), {}),
     "log_sigmoid_backward.default": lambda: _log_sigmoid_backward_args(),
@@ -148,6 +155,19 @@ def _mask(*shape):
 
 def _targets():
     return minitorch2.from_numpy(np.array([0, -100, 4, 2], np.int64))
+
+
+def _batch_norm_args():
+    """(input, weight, bias, running_mean, running_var)."""
+    return _t(2, 3, 4, 5), _t(3), _t(3), _t(3), _t(3, positive=True)
+
+
+def _batch_norm_backward_args():
+    x, weight, bias, running_mean, running_var = _batch_norm_args()
+    _, save_mean, save_invstd = aten._native_batch_norm_legit.default(x, weight, bias, running_mean.clone(),
+                                                                       running_var.clone(), True, 0.1, 1e-5)
+    return (_t(2, 3, 4, 5), x, weight, running_mean, running_var, save_mean, save_invstd, True, 1e-5,
+            [True, True, True]), {}
 
 
 def _layer_norm_backward_args():

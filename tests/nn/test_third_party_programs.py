@@ -83,3 +83,21 @@ def test_a_nanogpt_training_loop_prints_and_traces_what_torch_does(dropout):
         assert f"  {graph}: same (" in report
     # (the joint graph too: with dropout, native_dropout_backward's decomposition ends in torch's clone)
     assert report.rstrip("\n").split("\n")[-1].startswith("==== summary: same:")
+
+
+@pytest.mark.parametrize("name", ["transformer_cls_eval", "conv_bn_compiled_train"])
+def test_inference_and_batch_norm_programs_trace_what_torch_does(name):
+    """The eval transformer classifier's Dynamo graph (the fast path's fused encoder layers, the pooling attention's
+    slow path made contiguous) and its AOT graph, op by op, are torch's; the batch-norm net's backward graph is too,
+    but torch's inductor keeps the buffers' updates as copy_ at the end of the forward (strict xfail)."""
+    script = os.path.join(PROGRAMS, f"{name}.py")
+    result = subprocess.run([sys.executable, "-m", "minitorch2", "run", "--compare-torch", script], check=False,
+                            cwd=ROOT, capture_output=True, text=True, timeout=600,
+                            env={**os.environ, "OMP_NUM_THREADS": "1"})
+    report = result.stdout.split("==== minitorch2 run --compare-torch: minitorch2 vs torch ====\n")[1]
+    assert "--- printed output (stdout): same\n" in report
+    if name == "conv_bn_compiled_train":
+        assert "aot Backward graph 0: same (" in report and "dynamo __compiled_fn_1: same (" in report
+        assert "aot Forward graph 0: differs" in report  # (strict: when it is the same, this test must change)
+        pytest.xfail("torch's inductor keeps BatchNorm's buffer updates as copy_ in the forward graph; ours returns them")
+    assert report.rstrip("\n").split("\n")[-1].startswith("==== summary: same:")

@@ -5,8 +5,13 @@ Runtime library surface (coverage). Each follows torch's Python forwards:
 MultiheadAttention calls `F.multi_head_attention_forward` (nn/_functional_apart.py,
 torch's slow path; a compiled frame records it as one call, as Dynamo does), and
 masks become additive float masks (-inf where a bool mask is True, as torch's
-F._canonical_mask). The fused inference fast paths torch takes in eval mode
-compute the same values.
+F._canonical_mask). In eval mode without gradients both layers take torch's
+inference fast path where torch does, with its checks in its order: one
+_native_multi_head_attention or _transformer_encoder_layer_fwd op (kernels in
+_aten/nn_fused_transformer.py); under make_fx the slow path (torch's make_fx is a
+torch-function mode), and a compiled MultiheadAttention the slow path made
+contiguous (Dynamo answers torch's make_fx check with True), while a compiled
+encoder layer keeps its one op.
 Parameters are created and initialised in torch's order, so a seed gives the
 same weights: out_proj (a Linear) first, then xavier_uniform_ on the packed
 projection; a Transformer re-initialises every matrix with xavier_uniform_.
@@ -136,8 +141,8 @@ class MultiheadAttention(Module):
                 or is_autocast_enabled())
 
     def merge_masks(self, attn_mask, key_padding_mask, query):
-        """The fast path's one mask and its type: 1 a key padding mask, 0 an attention mask, 2 both, expanded to
-        (batch, heads, length, length) and added; (None, None) without masks."""
+        """The fast path's one mask and its type: 1 a key padding mask alone; 2 an attention mask, expanded to
+        (batch, heads, length, length), the padding mask added if there is one; (None, None) without masks."""
         if attn_mask is None:
             return key_padding_mask, None if key_padding_mask is None else 1
         batch_size, seq_len, _ = query.shape  # (the locals' names are the compiled graph's node names)
