@@ -138,9 +138,7 @@ def successors(inst, next_offset):
         return []
     if inst.opname in UNCONDITIONAL_JUMPS:
         return [inst.argval]
-    if inst.opname in JUMP_OPNAMES:
-        return [next_offset, inst.argval]
-    return [next_offset]
+    return [next_offset, inst.argval] if inst.opname in JUMP_OPNAMES else [next_offset]
 
 
 def local_reads_writes(inst):

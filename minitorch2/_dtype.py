@@ -165,9 +165,7 @@ PYTHON_TYPES = {float: float64, int: int64, bool: bool_, complex: complex128}
 def as_dtype(value):
     """A dtype argument as torch's argument parser reads it: float/int/bool/complex are
     float64/int64/bool/complex128; anything else is returned for the caller to check."""
-    if isinstance(value, type):
-        return PYTHON_TYPES.get(value, value)
-    return value
+    return PYTHON_TYPES.get(value, value) if isinstance(value, type) else value
 
 
 _C_NAMES = {"int64": "int64_t", "int32": "int", "int16": "int16_t", "int8": "int8_t", "uint8": "uint8_t",

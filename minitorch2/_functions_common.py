@@ -117,8 +117,8 @@ def matrix_exp(input):
                            f"{input.shape[-2] if input.dim() > 1 else 1} by {input.shape[-1]} matrices")
     if input.numel() == 0:
         return aten.clone.default(input)
-    norm = aten.amax.default(aten.sum.dim_IntList(aten.abs.default(input), [-2])).item()
-    squarings = max(0, math.ceil(math.log2(norm / 0.5))) if norm > 0.5 else 0
+    one_norm = aten.amax.default(aten.sum.dim_IntList(aten.abs.default(input), [-2])).item()
+    squarings = max(0, math.ceil(math.log2(one_norm / 0.5))) if one_norm > 0.5 else 0
     scaled = aten.div.Tensor(input, 2.0 ** squarings)
     eye = aten.expand.default(aten.eye.default(input.shape[-1], dtype=input.dtype), list(input.shape))
     result = eye

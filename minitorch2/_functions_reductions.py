@@ -44,9 +44,7 @@ def amin(input, dim=(), keepdim=False):
 
 def _max_rule(input, dim=None, keepdim=False):
     """max(x) casts to out as a TensorIterator op, max(x, y) is maximum, max(x, dim) wants its own dtypes."""
-    if dim is None:
-        return MAX_ALL
-    return CAST if _t(dim) else EXACT
+    return MAX_ALL if dim is None else CAST if _t(dim) else EXACT
 
 
 def _extremum(name, elementwise):

@@ -74,9 +74,7 @@ def flatten(input, start_dim=0, end_dim=-1):
     e = end_dim % n
     if s > e:
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
-    if s == e:
-        return input
-    return reshape(input, flattened_shape(input, s, e))
+    return input if s == e else reshape(input, flattened_shape(input, s, e))
 
 
 def unflatten(input, dim, sizes):
@@ -217,9 +215,7 @@ index_add = _function_of(aten.index_add.default, EXACT)
 @out_variant(NONZERO, differentiable=False, no_overlap="inputs")
 def nonzero(input, *, as_tuple=False):
     result = aten.nonzero.default(input)
-    if as_tuple:
-        return tuple(result[:, i] for i in range(result.shape[1]))
-    return result
+    return tuple(result[:, i] for i in range(result.shape[1])) if as_tuple else result
 
 
 def clone(input, *, memory_format=None):

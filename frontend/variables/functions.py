@@ -114,7 +114,9 @@ class UserMethodVariable(VariableTracker):
         self.fn_var, self.self_var = fn_var, self_var
 
     def call_function(self, tx, args, kwargs):
-        return self.fn_var.call_function(tx, args, kwargs, self_var=self.self_var)
+        if isinstance(self.fn_var, UserFunctionVariable):
+            return self.fn_var.call_function(tx, args, kwargs, self_var=self.self_var)
+        return self.fn_var.call_function(tx, [self.self_var, *args], kwargs)  # (a library function: self first)
 
     def reconstruct(self, cg):
         cg.call_const(types.MethodType, [self.fn_var, self.self_var])

@@ -154,9 +154,7 @@ def embedding_dense_backward(grad, indices, padding_idx):
 # ---------------------------------------------------------------- dropout
 def _dropout_scale(p, train):
     # derivatives.yaml uses scale 1 when `train` is None, although the forward then trains; kept as PyTorch has it
-    if train is None or not train:
-        return 1.0
-    return 0.0 if p == 1 else 1.0 / (1.0 - p)
+    return 1.0 if train is None or not train else 0.0 if p == 1 else 1.0 / (1.0 - p)
 
 
 def native_dropout(grads, result1, p, train):
