@@ -138,8 +138,9 @@ class InstructionTranslatorBase(ExceptionOpcodesMixin, Py312OpcodesMixin, String
         if self.depth >= MAX_INLINE_DEPTH:
             raise Unsupported("inlining recursion too deep", "unsupported_call")
         translator = SuspendingGeneratorTranslator if suspending else InliningInstructionTranslator
-        if pyversion.is_generator(code) and not suspending:  # (a <genexpr> too: `sum(x * i for i in r)` reads each
-            # item as its add needs it, as Dynamo's) run lazily, yield by yield (stdlib.py)
+        if pyversion.is_generator(code) and not suspending:
+            # a generator function or expression runs lazily, yield by yield (stdlib.py): `sum(x * i for i in r)`
+            # computes each item when its add needs it, as Dynamo's
             return generator_iterator(code, lambda: self.inline_call(code, f_globals, bound_args, cells, True))
         sub = translator(code, f_globals, self.output, dict(bound_args), dict(cells), self.depth + 1)
         sub.root_globals = self.root_globals

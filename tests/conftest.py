@@ -45,7 +45,8 @@ TORCH_AVAILABLE = importlib.util.find_spec("torch") is not None
 def pytest_make_collect_report(collector):
     outcome = yield
     report = outcome.get_result()
-    if TORCH_AVAILABLE or not report.failed or "No module named 'torch'" not in str(report.longrepr):
+    if TORCH_AVAILABLE or not report.failed or not any(f"No module named '{name}'" in str(report.longrepr)
+                                                       for name in ("torch", "functorch")):  # (functorch ships in torch)
         return
     report.outcome = "skipped"
     report.longrepr = (str(collector.path), 0, "Skipped: needs torch (the oracle), which is not installed")

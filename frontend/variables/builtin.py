@@ -280,4 +280,3 @@ class BuiltinVariable(LibraryCallsMixin, ProtocolCallsMixin, ValueVariable):  # 
 
     def call_reversed(self, tx, iterable):
         return ListVariable(list(reversed(iterable.realize().unpack_var_sequence(tx))))
-
