@@ -39,9 +39,7 @@ subtract = alias_of(sub, "subtract")
 
 
 def rsub(input, other, *, alpha=1):
-    if _t(other):
-        return aten.rsub.Tensor(input, other, alpha=alpha)
-    return aten.rsub.Scalar(input, other, alpha)
+    return aten.rsub.Tensor(input, other, alpha=alpha) if _t(other) else aten.rsub.Scalar(input, other, alpha)
 
 
 @out_variant(CAST)
@@ -116,9 +114,7 @@ negative, absolute = alias_of(neg, "negative"), alias_of(abs, "absolute")  # noq
 
 @out_variant(SAME)
 def round(input, *, decimals=0):
-    if decimals != 0:
-        return aten.round.decimals(input, decimals=decimals)
-    return aten.round.default(input)
+    return aten.round.decimals(input, decimals=decimals) if decimals != 0 else aten.round.default(input)
 
 
 @out_variant(SAME)

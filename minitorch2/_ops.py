@@ -69,9 +69,7 @@ class OpOverload:
         return (_lookup, (self._opname, self._overloadname, self._namespace))
 
     def decompose(self, *args, **kwargs):
-        if self.decomposition is None:
-            return NotImplemented
-        return self.decomposition(*args, **kwargs)
+        return NotImplemented if self.decomposition is None else self.decomposition(*args, **kwargs)
 
 
 class OpOverloadPacket:

@@ -19,7 +19,7 @@ from minitorch2._compile_markers import graph_break
 from ..source import AttrSource, GetItemSource, LocalSource
 from .builtin import FOLDABLE, BuiltinVariable
 from .constant import ConstantVariable
-from .autocast import AutocastVariable
+from .autocast import region_variable
 from .base import MethodVariable
 from .ctx_manager import GRAD_MODE_CLASSES, GradModeClassVariable, GradModeInstanceVariable
 from .dicts import DictVariable
@@ -134,8 +134,8 @@ def wrap(og, value, source):
         return _by_identity(og, UserFunctionVariable, value, source)
     if _is_one_of(value, GRAD_MODE_CLASSES):
         return _by_identity(og, GradModeClassVariable, value, source)
-    if value is minitorch2.autocast:
-        return _by_identity(og, AutocastVariable, value, source)
+    if value is minitorch2.autocast or value is minitorch2.inference_mode:
+        return _by_identity(og, region_variable(value), value, source)
     if isinstance(value, type) and issubclass(value, tuple) and is_namedtuple_class(value):
         return _by_identity(og, NamedTupleClassVariable, value, source)
     if isinstance(value, type):

@@ -56,9 +56,7 @@ def max_default(grad, self, result):
 
 def max_dim(grads, self_shape, dim, result1, keepdim=False):
     grad = grads[0]
-    if grad is None:
-        return None
-    return _value_selecting_backward(grad, dim, result1, self_shape, keepdim)
+    return None if grad is None else _value_selecting_backward(grad, dim, result1, self_shape, keepdim)
 
 
 def _value_selecting_backward(grad, dim, indices, shape, keepdim):

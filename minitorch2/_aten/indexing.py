@@ -331,9 +331,7 @@ def _cat_kernel(tensors, dim=0):
     shape, d = _cat_shape(tensors, dim)
     out_dtype = _dtype.result_type(*tensors)
     parts = [t._np.astype(out_dtype.np, copy=False) for t in tensors if not (t.dim() == 1 and t.shape[0] == 0)]
-    if not parts:
-        return np.empty(shape, out_dtype.np)
-    return c_order(np.concatenate(parts, axis=d))
+    return c_order(np.concatenate(parts, axis=d)) if parts else np.empty(shape, out_dtype.np)
 
 
 def _cat_meta(tensors, dim=0):

@@ -76,3 +76,14 @@ class inference_mode(_GradModeContext):
     def __exit__(self, *exc):
         state.inference_mode = self._previous_inference
         return super().__exit__(*exc)
+
+
+def _enter_inference_mode(mode):
+    """An inference_mode block's entry as a call (the form compiled graphs record it in); returns the block."""
+    block = inference_mode(mode)
+    block.__enter__()
+    return block
+
+
+def _exit_inference_mode(block):
+    block.__exit__(None, None, None)

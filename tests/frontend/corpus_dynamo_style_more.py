@@ -828,6 +828,22 @@ def gm_inference_mode(a, b):
     with torch.inference_mode():
         c = a + 1
     return c * 2
+def gm_inference_mode_false_inside_no_grad(a, b):
+    with torch.no_grad():
+        with torch.inference_mode(False):
+            c = a * b
+    return c.sum() + 1
+def gm_inference_mode_then_grad_question(a, b):
+    with torch.inference_mode():
+        c = a.relu() + b
+        enabled = torch.is_grad_enabled()
+    return c * 2 if not enabled else c
+def gm_inference_mode_around_helper(a, b):
+    def helper(x):
+        return x.sin() * 3
+    with torch.inference_mode(True):
+        c = helper(a) + helper(b)
+    return c.mean(), torch.is_inference_mode_enabled()
 
 # ---- tensor attributes
 def ta_shape_size_dim(a, b):

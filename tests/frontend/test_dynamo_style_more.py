@@ -37,7 +37,6 @@ KNOWN_DIFFS = {
     "co_deque_rotate": "both break at deque.rotate; Dynamo compiles no frame after it, ours the rest",
     "uc_class_statement_closing_over": "a break (Dynamo's, at the class statement) in a frame with cells (k, read by "
                                        "the class body) cannot resume here: the frame runs eagerly",
-    "gm_inference_mode": "torch.inference_mode blocks are a graph break here (Dynamo records enter/exit nodes)",
     "ip_t_unsqueeze_": "t_/unsqueeze_/squeeze_ change a tensor's shape in place: minitorch2 runs them eagerly (a break)",
     "gen_break_mid_consumption": "a generator alive at a graph break cannot be rebuilt here: the frame runs eagerly; "
                                  "Dynamo resumes with it",
