@@ -68,6 +68,7 @@ class OutputGraph:
         self.mutated = []  # side effects: lists from outside the frame whose contents changed, in order
         self.stored_globals = {}  # side effects: global name -> tracker written by the frame
         self.stored_attrs = {}  # side effects: (module source, attribute) -> (module tracker, value tracker)
+        self.subgraph_root = minitorch2.nn.Module()  # higher-order ops' bodies (`fwd_body_0`), the graph's attributes
         self.open_regions = []  # autocast regions the translation entered and has not left (variables/autocast.py)
         minitorch2._logging.unique_id("__builtins_dict__")  # Dynamo installs one per attempt: names count it
         self.stack_traces = StackTraceRecorder()
@@ -362,6 +363,6 @@ class OutputGraph:
                 self.graph.erase_node(node)
         if not self.inputs_loaded:
             self.drop_unused_inputs()
-        gm = fx.GraphModule(minitorch2.nn.Module(), self.graph)
+        gm = fx.GraphModule(self.subgraph_root, self.graph)
         gm.meta["dynamo_compile_id"] = minitorch2._logging.current_compile_id()  # AOT: a frontend graph
         return gm

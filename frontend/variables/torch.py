@@ -11,6 +11,7 @@ from minitorch2 import _ops
 
 from ..exc import Unsupported
 from .base import ValueVariable
+from . import higher_order
 from .constant import ConstantVariable
 from .dynamo_forms import addcdiv_as_dynamo, pad_as_dynamo, record_runtime_assert
 from .numpy_arrays import ndarray_as_tensor
@@ -72,9 +73,8 @@ class TorchVariable(ValueVariable):
             raise Unsupported(f"calling module {fn.__name__}", "unsupported_call")
         if fn in CONSTANT_FUNCTIONS:
             return ConstantVariable(fn(*(a.as_python_constant() for a in args)))
-        if getattr(fn, "__func__", fn) is minitorch2.autograd.Function.apply.__func__:  # (a call: no user backward)
-            raise Unsupported("a custom autograd.Function's apply runs eagerly here (Dynamo traces it as the "
-                              "autograd_function_apply higher-order op, which minitorch2 has not)", "unsupported_call")
+        if getattr(fn, "__func__", fn) is minitorch2.autograd.Function.apply.__func__:  # a custom Function's apply
+            return higher_order.call_autograd_function(tx, getattr(fn, "__self__", None), args, kwargs)
         args = [a.realize() for a in args]
         kwargs = {k: v.realize() for k, v in kwargs.items()}
         decomposed = DECOMPOSED[fn](tx, args, kwargs) if fn in DECOMPOSED else None

@@ -1,0 +1,290 @@
+"""A custom autograd.Function called in a compiled frame, captured as Dynamo captures it: one higher-order op.
+
+Frontend layer, reached from TorchVariable.call_function on `MyFn.apply(...)`. When an input needs a gradient, the
+Function's forward and backward are traced, each into a graph of its own, and the frame's graph records
+
+    fwd_body_0 = self.fwd_body_0
+    bwd_body_0 = self.bwd_body_0
+    autograd_function_apply = torch.ops.higher_order.autograd_function_apply(fwd_body_0, bwd_body_0, arg, l_y_,
+                                  non_differentiable_idx = [], saved_for_backward_idx = [0, 1])
+    getitem = autograd_function_apply[0]
+
+(the operator: minitorch2/_higher_order.py). How, in four steps:
+
+1. forward runs inlined, under no_grad, with a FunctionCtxVariable standing for ctx; its nodes land at the end of
+   the frame's graph (with a namespace of their own, as Dynamo's subgraph tracer names them afresh);
+2. backward runs the same way on stand-ins for the incoming gradients; what it reads from outside (saved tensors,
+   forward intermediates, inputs) becomes an input of its graph, in order of first use;
+3. both node runs move out of the frame's graph into fwd_body/bwd_body (`extract`): the forward returns
+   ((outputs), (what backward reads)), the backward takes (*grads, *what it reads) and returns one gradient per
+   forward input, None where there is none;
+4. the call and a getitem per output are recorded; the trackers the forward returned now name those getitems.
+
+No input needs a gradient: forward is inlined as plain code, as Dynamo does. A form Dynamo refuses (a custom vjp
+or jvp) or that is not modelled here (keyword arguments, mark_dirty, non-tensor outputs) stays a graph break.
+"""
+import inspect
+import itertools
+import operator
+
+import minitorch2
+from minitorch2 import fx
+from minitorch2._higher_order import autograd_function_apply
+from minitorch2._subclasses.fake_tensor import FakeTensor
+from minitorch2.fx._spelling import register_spelling
+from minitorch2.autograd.function import FunctionCtx
+
+from ..exc import Unsupported
+from .constant import ConstantVariable
+from .ctx_manager import switch_grad_mode
+from .dynamo_forms import name_after_local
+from .functions import UserFunctionVariable
+from .lists import BaseListVariable, TupleVariable
+from .tensor import TensorVariable, record
+from .user_defined import UserObjectVariable
+
+register_spelling("torch._subclasses.fake_tensor.FakeTensor", FakeTensor)  # the forward body's annotations
+
+
+class FunctionCtxVariable(UserObjectVariable):
+    """`ctx` inside a traced forward/backward: attributes kept as trackers, saved tensors remembered."""
+
+    def __init__(self, needs_input_grad):
+        super().__init__(FunctionCtx())
+        self.saved = None  # the trackers save_for_backward was given
+        self.non_differentiable = []
+        self.needs_input_grad = needs_input_grad
+
+    def var_getattr(self, tx, name):
+        if name == "saved_tensors" and self.saved is not None:
+            return TupleVariable(self.saved)
+        if name == "needs_input_grad":
+            return TupleVariable([ConstantVariable(b) for b in self.needs_input_grad])
+        if name in ("save_for_backward", "mark_non_differentiable", "set_materialize_grads", "mark_dirty"):
+            return _CtxMethod(self, name)
+        return super().var_getattr(tx, name)
+
+
+class _CtxMethod(UserObjectVariable):
+    def __init__(self, ctx, name):
+        super().__init__(None)
+        self.ctx, self.name = ctx, name
+
+    def call_function(self, tx, args, kwargs):
+        args = [a.realize() for a in args]
+        if self.name == "save_for_backward":
+            self.ctx.saved = args
+        elif self.name == "mark_non_differentiable":
+            self.ctx.non_differentiable += [a.proxy.node for a in args if isinstance(a, TensorVariable)]
+        elif self.name == "mark_dirty":
+            raise Unsupported("autograd.Function: ctx.mark_dirty is not modelled", "unsupported_call")
+        elif args[0].as_python_constant() is not True:  # set_materialize_grads(False): gradients could be None
+            raise Unsupported("autograd.Function: ctx.set_materialize_grads(False) is not modelled", "unsupported_call")
+        return ConstantVariable(None)
+
+
+def call_autograd_function(tx, fn_cls, args, kwargs):
+    """`fn_cls.apply(*args)` in a compiled frame (fn_cls None: it is args[0]): the tracker of what it returns."""
+    if fn_cls is None:
+        fn_cls, args = args[0].realize().value, args[1:]
+    for name in ("vjp", "jvp"):
+        if name in vars(fn_cls):
+            raise Unsupported(f"autograd.Function {fn_cls.__name__} defines a custom {name}, which Dynamo does "
+                              "not trace", "unsupported_call")
+    if kwargs:
+        raise Unsupported(f"autograd.Function {fn_cls.__name__}.apply with keyword arguments", "unsupported_call")
+    args = [a.realize() for a in args]
+    needs_grad = [isinstance(a, TensorVariable) and a.example_value.requires_grad for a in args]
+    ctx = FunctionCtxVariable(needs_grad)
+    if not (minitorch2.is_grad_enabled() and any(needs_grad)):  # no graph to build for backward: plain code
+        return _run_forward(tx, fn_cls, ctx, args)
+    return _capture(tx, fn_cls, ctx, args)
+
+
+def _run_forward(tx, fn_cls, ctx, args):
+    """forward(ctx, *args), or torch 2's forward(*args) then setup_context(ctx, inputs, output)."""
+    if "setup_context" not in _own_attrs(fn_cls):
+        return _user_fn(fn_cls.forward).call_function(tx, [ctx, *args], {})
+    out = _user_fn(fn_cls.forward).call_function(tx, args, {})
+    _user_fn(fn_cls.setup_context).call_function(tx, [ctx, TupleVariable(args), out], {})
+    return out
+
+
+def _own_attrs(fn_cls):
+    return {name for klass in fn_cls.__mro__ if klass is not minitorch2.autograd.Function for name in vars(klass)}
+
+
+def _user_fn(fn):
+    fn = getattr(fn, "__wrapped__", fn)  # once_differentiable's wrapper: the body is what is traced
+    if not inspect.isfunction(fn):
+        raise Unsupported(f"autograd.Function method {fn!r} is not a Python function", "unsupported_call")
+    return UserFunctionVariable(fn)
+
+
+class _FreshNames:
+    """Within the block, new nodes are named in a namespace of their own (a subgraph's), as Dynamo's are; grad mode
+    is put back however the block ends."""
+
+    def __init__(self, graph):
+        self.graph = graph
+
+    def __enter__(self):
+        self.outer, self.grad_mode = self.graph._graph_namespace, minitorch2.is_grad_enabled()
+        self.graph._graph_namespace = self.inner = type(self.outer)()
+        return self
+
+    def __exit__(self, *exc):
+        self.graph._graph_namespace = self.outer
+        minitorch2.autograd.grad_mode.state.grad_enabled = self.grad_mode
+
+    def rename_outer(self, var, name):
+        """name_after_local for a node of the frame's graph (its namespace, not the block's)."""
+        self.graph._graph_namespace = self.outer
+        name_after_local(self.graph, var, name)
+        self.graph._graph_namespace = self.inner
+
+
+def _nodes_since(graph, before):
+    return [n for n in graph.nodes if n not in before and n.op != "placeholder"]
+
+
+def _capture(tx, fn_cls, ctx, args):
+    og = tx.output
+    tensor_args = [a for a in args if isinstance(a, TensorVariable)]
+    before = set(og.graph.nodes)
+    with _FreshNames(og.graph) as fwd_names:
+        switch_grad_mode(tx, False)
+        out = _run_forward(tx, fn_cls, ctx, args)
+        outs = out.items if isinstance(out, BaseListVariable) else [out]
+        if not all(isinstance(o, TensorVariable) for o in outs):
+            raise Unsupported(f"autograd.Function {fn_cls.__name__}.forward returned a non-tensor", "unsupported_call")
+        fwd_nodes = _nodes_since(og.graph, before)
+        fwd_inputs = _outer_inputs(fwd_nodes, [a.proxy.node for a in tensor_args])
+        fwd_input_names = [n.name for n in fwd_inputs]
+        outs = _as_fwd_trace_helper(tx, fwd_names, out, outs, args)
+        switch_grad_mode(tx, True)
+    fwd_nodes = _nodes_since(og.graph, before)
+    before = set(og.graph.nodes)
+    with _FreshNames(og.graph):
+        grads = _gradient_stand_ins(og, fn_cls, outs)
+        switch_grad_mode(tx, False)
+        grads_out = _user_fn(fn_cls.backward).call_function(tx, [ctx, *grads], {})
+        switch_grad_mode(tx, True)
+    bwd_nodes = _nodes_since(og.graph, before)
+    outs = _record_call(tx, ctx, args, outs, (fwd_nodes, fwd_inputs, fwd_input_names), (bwd_nodes, grads, grads_out))
+    return TupleVariable(outs) if isinstance(out, BaseListVariable) else outs[0]
+
+
+def _as_fwd_trace_helper(tx, names, out, outs, args):
+    """What Dynamo traces around forward (DynamoAutogradFunctionTraceHelper): the output stored in `outs` (or each in
+    `out`), the inputs it is compared with stored in `arg`, an input returned as is made a view (`view_as`)."""
+    graph = tx.output.graph
+    if not isinstance(out, BaseListVariable):
+        name_after_local(graph, out, "outs")
+    result = []
+    for item in outs:
+        if isinstance(out, BaseListVariable):
+            name_after_local(graph, item, "out")
+        is_input = False
+        for arg in args:
+            if isinstance(arg, TensorVariable):
+                names.rename_outer(arg, "arg")
+                if arg.proxy.node is item.proxy.node:
+                    is_input = True
+                    break
+        result.append(record(tx.output, "call_method", "view_as", [item, item], {}) if is_input else item)
+    return result
+
+
+def _gradient_stand_ins(og, fn_cls, outs):
+    """A tracker per incoming gradient, named after backward's parameters (`g`), as Dynamo's placeholders are."""
+    params = list(inspect.signature(_user_fn(fn_cls.backward).fn).parameters.values())[1:]
+    names = [p.name for p in params if p.kind is not inspect.Parameter.VAR_POSITIONAL]
+    stand_ins = []
+    for i, out in enumerate(outs):
+        name = names[i] if i < len(names) else f"{params[-1].name if params else 'grad'}_{i}"
+        with og.fake_mode:
+            fake = minitorch2.empty_like(out.example_value)
+        node = og.graph.create_node("call_function", _gradient_stand_in, (), {}, name=name)
+        node.meta["example_value"] = fake
+        stand_ins.append(TensorVariable(fx.Proxy(node, og._appender), fake))
+    return stand_ins
+
+
+def _gradient_stand_in():
+    """The target of a gradient's stand-in node while backward is traced (the node becomes a placeholder)."""
+
+
+def _outer_inputs(nodes, extra):
+    """The nodes outside `nodes` they read, in order of first use, then those of `extra` none read."""
+    inside, seen = set(nodes), []
+    for node in nodes:
+        for arg in node.all_input_nodes:
+            if arg not in inside and arg not in seen:
+                seen.append(arg)
+    return seen + [n for n in extra if n not in seen]
+
+
+def _extract(inputs, names, nodes, output, typed):
+    """A GraphModule of `nodes` reading `inputs` as placeholders named `names` (`typed`: annotated with their fake
+    values' type, as Dynamo's forward body is); output(env) gives its output."""
+    graph = fx.Graph()
+    env = {}
+    for node, name in zip(inputs, names):
+        env[node] = graph.placeholder(name, type_expr=type(node.meta["example_value"]) if typed else None)
+        env[node].meta = dict(node.meta)
+    for node in nodes:
+        if node.target is not _gradient_stand_in:
+            env[node] = graph.node_copy(node, lambda a: env[a])
+    graph.output(output(env))
+    return fx.GraphModule(minitorch2.nn.Module(), graph)
+
+
+def _record_call(tx, ctx, args, outs, fwd, bwd):
+    og = tx.output
+    fwd_nodes, fwd_inputs, fwd_input_names = fwd
+    bwd_nodes, grads, grads_out = bwd
+    grad_nodes = [g.proxy.node for g in grads]
+    read_by_bwd = [n for n in _outer_inputs(bwd_nodes, []) if n not in grad_nodes]
+    for node in read_by_bwd:  # what backward reads of the frame's graph the forward takes too (and passes on)
+        if node not in fwd_nodes and node not in fwd_inputs:
+            fwd_inputs.append(node)
+            fwd_input_names.append(node.name)
+    fwd_gm = _extract(fwd_inputs, fwd_input_names, fwd_nodes,
+                      lambda env: (tuple(env[o.proxy.node] for o in outs), tuple(env[n] for n in read_by_bwd)), typed=True)
+    grad_of = _gradient_of_each_input(args, grads_out)
+    bwd_gm = _extract(grad_nodes + read_by_bwd, [n.name for n in grad_nodes + read_by_bwd], bwd_nodes,
+                      lambda env: tuple(env[grad_of[n]] if grad_of.get(n) is not None else None for n in fwd_inputs), typed=False)
+    for node in reversed(bwd_nodes + fwd_nodes):
+        og.graph.erase_node(node)
+    saved = {a.proxy.node for a in ctx.saved or () if isinstance(a, TensorVariable)}
+    kwargs = {"non_differentiable_idx": [i for i, o in enumerate(outs) if o.proxy.node in ctx.non_differentiable],
+              "saved_for_backward_idx": [i for i, n in enumerate(read_by_bwd) if n in saved]}
+    bodies = [og.create_proxy("get_attr", _install_subgraph(og, kind, gm), (), {}, None).node
+              for kind, gm in (("fwd_body", fwd_gm), ("bwd_body", bwd_gm))]
+    fakes = [n.meta["example_value"] for n in fwd_inputs]
+    with og.fake_mode:
+        values = autograd_function_apply(fwd_gm, bwd_gm, *fakes, **kwargs)
+    call = og.create_proxy("call_function", autograd_function_apply, (*bodies, *fwd_inputs), kwargs, values)
+    for i, out in enumerate(outs):
+        out.proxy = og.create_proxy("call_function", operator.getitem, (call.node, i), {}, values[i])
+        out.example_value = values[i]
+    return outs
+
+
+def _gradient_of_each_input(args, grads_out):
+    """forward input node -> the node of the gradient backward returned for it (None: none)."""
+    grads = grads_out.items if isinstance(grads_out, BaseListVariable) else [grads_out]
+    result = {}
+    for arg, grad in zip(args, grads):
+        if isinstance(arg, TensorVariable):
+            grad = grad.realize()
+            result[arg.proxy.node] = grad.proxy.node if isinstance(grad, TensorVariable) else None
+    return result
+
+
+def _install_subgraph(og, kind, gm):
+    """gm as an attribute of the frame's graph module, `fwd_body_0` (the first free number); returns the name."""
+    name = next(f"{kind}_{i}" for i in itertools.count() if not hasattr(og.subgraph_root, f"{kind}_{i}"))
+    setattr(og.subgraph_root, name, gm)
+    return name

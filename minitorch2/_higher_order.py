@@ -1,0 +1,60 @@
+"""torch.ops.higher_order.autograd_function_apply: a custom autograd.Function as a graph captured it.
+
+Runtime layer. When a compiled frame calls `MyFn.apply(x, y)`, the frontend (frontend/variables/higher_order.py)
+does not record the call: it traces MyFn.forward into one small graph (`fwd_body_0`) and MyFn.backward into another
+(`bwd_body_0`), and records one call of this operator on them:
+
+    fwd_body(*inputs)                 -> ((outputs...), (values the backward reads...))
+    bwd_body(*grads, *saved values)   -> one gradient (or None) per input of fwd_body
+
+Called, it is a fresh autograd.Function whose forward runs fwd_body and whose backward runs bwd_body, so the eager
+engine, AOT's tracer (which records the ops the bodies run, forward and backward) and every backend need nothing
+else. The one idea to hold: the user's Function disappears; its two bodies are graphs, run by fx's Interpreter.
+"""
+import types
+
+from ._ops import ops
+from .autograd.function import Function
+from .autograd.grad_mode import state
+from .fx import Interpreter
+from .fx._spelling import register_spelling
+
+
+class AutogradFunctionApply:
+    """The operator; `non_differentiable_idx` names outputs mark_non_differentiable marked."""
+
+    __name__ = "autograd_function_apply"
+
+    def __call__(self, fwd_body, bwd_body, *args, non_differentiable_idx, saved_for_backward_idx, dirty_idx=()):
+        if dirty_idx:
+            raise NotImplementedError("autograd_function_apply: mark_dirty outputs are not supported")
+
+        class ApplyTemplate(Function):
+            @staticmethod
+            def forward(ctx, *inputs):
+                outputs, ctx.saved_values = _run_body(fwd_body, *inputs)
+                ctx.mark_non_differentiable(*[outputs[i] for i in non_differentiable_idx])
+                return tuple(outputs)
+
+            @staticmethod
+            def backward(ctx, *grads):
+                return _run_body(bwd_body, *grads, *ctx.saved_values)
+
+        return ApplyTemplate.apply(*args)
+
+    def __repr__(self):
+        return "torch.ops.higher_order.autograd_function_apply"
+
+
+def _run_body(body, *args):
+    """A body leaves grad mode as it found it (its last node switches it back on, as Dynamo records the block)."""
+    grad_enabled = state.grad_enabled
+    try:
+        return tuple(Interpreter(body).run(*args))
+    finally:
+        state.grad_enabled = grad_enabled
+
+
+autograd_function_apply = AutogradFunctionApply()
+ops.higher_order = types.SimpleNamespace(autograd_function_apply=autograd_function_apply)
+register_spelling("torch.ops.higher_order.autograd_function_apply", autograd_function_apply)
