@@ -36,7 +36,7 @@ from minitorch2.autograd.function import FunctionCtx
 
 from ..exc import Unsupported
 from .constant import ConstantVariable
-from .ctx_manager import switch_grad_mode
+from .ctx_manager import _set_grad_enabled
 from .dynamo_forms import name_after_local
 from .functions import UserFunctionVariable
 from .lists import BaseListVariable, TupleVariable
@@ -105,9 +105,15 @@ def _run_forward(tx, fn_cls, ctx, args):
     """forward(ctx, *args), or torch 2's forward(*args) then setup_context(ctx, inputs, output)."""
     if "setup_context" not in _own_attrs(fn_cls):
         return _user_fn(fn_cls.forward).call_function(tx, [ctx, *args], {})
-    out = _user_fn(fn_cls.forward).call_function(tx, args, {})
+    out = name_after_local(tx.output.graph, _user_fn(fn_cls.forward).call_function(tx, args, {}), "output")
     _user_fn(fn_cls.setup_context).call_function(tx, [ctx, TupleVariable(args), out], {})
     return out
+
+
+def _switch_grad_mode(og, mode):
+    """A grad-mode switch node, kept even where the body between two is empty (as Dynamo's bodies keep theirs)."""
+    og.create_node("call_function", _set_grad_enabled, (mode,), {})
+    _set_grad_enabled(mode)
 
 
 def _own_attrs(fn_cls):
@@ -151,25 +157,26 @@ def _nodes_since(graph, before):
 def _capture(tx, fn_cls, ctx, args):
     og = tx.output
     tensor_args = [a for a in args if isinstance(a, TensorVariable)]
-    before = set(og.graph.nodes)
+    names_before = {n: n.name for n in og.graph.nodes}
+    before = set(names_before)
     with _FreshNames(og.graph) as fwd_names:
-        switch_grad_mode(tx, False)
+        _switch_grad_mode(tx.output, False)
         out = _run_forward(tx, fn_cls, ctx, args)
         outs = out.items if isinstance(out, BaseListVariable) else [out]
         if not all(isinstance(o, TensorVariable) for o in outs):
             raise Unsupported(f"autograd.Function {fn_cls.__name__}.forward returned a non-tensor", "unsupported_call")
         fwd_nodes = _nodes_since(og.graph, before)
         fwd_inputs = _outer_inputs(fwd_nodes, [a.proxy.node for a in tensor_args])
-        fwd_input_names = [n.name for n in fwd_inputs]
+        fwd_input_names = [names_before.get(n, n.name) for n in fwd_inputs]  # (as when forward first read them)
         outs = _as_fwd_trace_helper(tx, fwd_names, out, outs, args)
-        switch_grad_mode(tx, True)
+        _switch_grad_mode(tx.output, True)
     fwd_nodes = _nodes_since(og.graph, before)
     before = set(og.graph.nodes)
     with _FreshNames(og.graph):
         grads = _gradient_stand_ins(og, fn_cls, outs)
-        switch_grad_mode(tx, False)
+        _switch_grad_mode(tx.output, False)
         grads_out = _user_fn(fn_cls.backward).call_function(tx, [ctx, *grads], {})
-        switch_grad_mode(tx, True)
+        _switch_grad_mode(tx.output, True)
     bwd_nodes = _nodes_since(og.graph, before)
     outs = _record_call(tx, ctx, args, outs, (fwd_nodes, fwd_inputs, fwd_input_names), (bwd_nodes, grads, grads_out))
     return TupleVariable(outs) if isinstance(out, BaseListVariable) else outs[0]
@@ -255,7 +262,7 @@ def _record_call(tx, ctx, args, outs, fwd, bwd):
     grad_of = _gradient_of_each_input(args, grads_out)
     bwd_gm = _extract(grad_nodes + read_by_bwd, [n.name for n in grad_nodes + read_by_bwd], bwd_nodes,
                       lambda env: tuple(env[grad_of[n]] if grad_of.get(n) is not None else None for n in fwd_inputs), typed=False)
-    for node in reversed(bwd_nodes + fwd_nodes):
+    for node in reversed(fwd_nodes + bwd_nodes):  # (users first)
         og.graph.erase_node(node)
     saved = {a.proxy.node for a in ctx.saved or () if isinstance(a, TensorVariable)}
     kwargs = {"non_differentiable_idx": [i for i, o in enumerate(outs) if o.proxy.node in ctx.non_differentiable],
@@ -268,6 +275,7 @@ def _record_call(tx, ctx, args, outs, fwd, bwd):
     call = og.create_proxy("call_function", autograd_function_apply, (*bodies, *fwd_inputs), kwargs, values)
     for i, out in enumerate(outs):
         out.proxy = og.create_proxy("call_function", operator.getitem, (call.node, i), {}, values[i])
+        out.proxy.node.meta["named_after_local"] = True  # (the tracker was, in forward: Dynamo names it no more)
         out.example_value = values[i]
     return outs
 
