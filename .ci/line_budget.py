@@ -78,6 +78,9 @@ OUTSIDE_THE_LESSON = {
         "minitorch2/_aten/decompositions_factories.py",
         # an in-place op's decomposition functionalized as torch's (no aten.copy left in the joint graph)
         "autograd/inplace_decomposed.py",
+        # a custom autograd.Function in a compiled frame as Dynamo's autograd_function_apply higher-order op (its
+        # capture and its runtime operator): user programs may call it; no stage of the pipeline needs it
+        "frontend/variables/higher_order.py", "minitorch2/_higher_order.py",
         # eager fidelity to the last bit and to ATen's loop order: float ranges, transcendentals and pow as its kernels
         # compute them, in-place writes over inputs that overlap them in ways its overlap check lets through
         "minitorch2/_aten/range_values.py", "minitorch2/_aten/loop_order.py", "minitorch2/_aten/transcendental_bits.py",

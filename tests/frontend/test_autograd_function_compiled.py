@@ -1,8 +1,8 @@
 """A custom autograd.Function called in a compiled frame: values and gradients as torch.compile's.
 
-Dynamo traces Function.apply as its autograd_function_apply higher-order op; minitorch2 has no higher-order ops,
-so the call is a graph break and runs eagerly with the user's own backward (recorded as a plain call, its backward
-would be lost: a straight-through estimator's gradient would silently become the forward's derivative)."""
+Dynamo traces Function.apply as its autograd_function_apply higher-order op, and so does minitorch2 (graphs and
+counters: test_autograd_function_hop.py); recorded as a plain call, its backward would be lost: a straight-through
+estimator's gradient would silently become the forward's derivative."""
 import numpy as np
 import pytest
 import torch
@@ -66,7 +66,13 @@ def test_compiled_custom_functions_give_torchs_values_and_gradients(backend):
     np.testing.assert_allclose(ours[1], theirs[1], rtol=1e-6)
 
 
-def test_fullgraph_names_the_custom_function():
-    frontend.reset()
-    with pytest.raises(frontend.exc.Unsupported, match="autograd.Function"):
-        minitorch2.compile(_functions(minitorch2), fullgraph=True)(minitorch2.ones(2))
+def test_fullgraph_captures_the_custom_functions_in_one_graph_as_torch():
+    counts = []
+    for lib, dynamo in ((torch, torch._dynamo), (minitorch2, frontend)):
+        dynamo.reset()
+        graphs = []
+        x = lib.tensor([0.3, 1.7, -2.2], requires_grad=True)
+        lib.compile(_functions(lib), fullgraph=True, backend=lambda gm, ex: graphs.append(gm) or gm)(x).backward()
+        counts.append((len(graphs), sum(n.op.startswith("call") for n in graphs[0].graph.nodes), x.grad.tolist()))
+    assert counts[0][:2] == counts[1][:2]
+    np.testing.assert_allclose(counts[1][2], counts[0][2], rtol=1e-6)
