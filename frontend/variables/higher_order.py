@@ -232,7 +232,7 @@ def _outer_inputs(nodes, extra):
     return seen + [n for n in extra if n not in seen]
 
 
-def _extract(inputs, names, nodes, output, typed):
+def _extract(inputs, names, nodes, typed, output):
     """A GraphModule of `nodes` reading `inputs` as placeholders named `names` (`typed`: annotated with their fake
     values' type, as Dynamo's forward body is); output(env) gives its output."""
     graph = fx.Graph()
@@ -257,11 +257,14 @@ def _record_call(tx, ctx, args, outs, fwd, bwd):
         if node not in fwd_nodes and node not in fwd_inputs:
             fwd_inputs.append(node)
             fwd_input_names.append(node.name)
-    fwd_gm = _extract(fwd_inputs, fwd_input_names, fwd_nodes,
-                      lambda env: (tuple(env[o.proxy.node] for o in outs), tuple(env[n] for n in read_by_bwd)), typed=True)
+    fwd_gm = _extract(fwd_inputs, fwd_input_names, fwd_nodes, typed=True,
+                      output=lambda env: (tuple(env[o.proxy.node] for o in outs), tuple(env[n] for n in read_by_bwd)))
     grad_of = _gradient_of_each_input(args, grads_out)
-    bwd_gm = _extract(grad_nodes + read_by_bwd, [n.name for n in grad_nodes + read_by_bwd], bwd_nodes,
-                      lambda env: tuple(env[grad_of[n]] if grad_of.get(n) is not None else None for n in fwd_inputs), typed=False)
+    if any(n is not None and n not in bwd_nodes and n not in read_by_bwd for n in grad_of.values()):
+        raise Unsupported("autograd.Function: backward returns a tensor it did not compute or read", "unsupported_call")
+    bwd_inputs = grad_nodes + read_by_bwd
+    bwd_gm = _extract(bwd_inputs, [n.name for n in bwd_inputs], bwd_nodes, typed=False,
+                      output=lambda env: tuple(None if grad_of.get(n) is None else env[grad_of[n]] for n in fwd_inputs))
     for node in reversed(fwd_nodes + bwd_nodes):  # (users first)
         og.graph.erase_node(node)
     saved = {a.proxy.node for a in ctx.saved or () if isinstance(a, TensorVariable)}
