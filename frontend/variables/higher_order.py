@@ -35,6 +35,7 @@ from minitorch2.fx._spelling import register_spelling
 from minitorch2.autograd.function import FunctionCtx
 
 from ..exc import Unsupported
+from ..source import AttrSource
 from .constant import ConstantVariable
 from .ctx_manager import _set_grad_enabled
 from .dynamo_forms import name_after_local
@@ -83,30 +84,63 @@ class _CtxMethod(UserObjectVariable):
         return ConstantVariable(None)
 
 
-def call_autograd_function(tx, fn_cls, args, kwargs):
-    """`fn_cls.apply(*args)` in a compiled frame (fn_cls None: it is args[0]): the tracker of what it returns."""
-    if fn_cls is None:
-        fn_cls, args = args[0].realize().value, args[1:]
+class _UserFunction:
+    """The Function subclass applied, and the source it was read from (its methods' closures are guarded inputs)."""
+
+    def __init__(self, cls, source):
+        self.cls, self.source = cls, source
+        self.setup_context_form = "setup_context" in {name for klass in cls.__mro__
+                                                      if klass is not minitorch2.autograd.Function
+                                                      for name in vars(klass)}
+
+    def method(self, name):
+        fn, source = getattr(self.cls, name), self.source and AttrSource(self.source, name)
+        if hasattr(fn, "__wrapped__"):  # once_differentiable's wrapper: the body is what is traced
+            fn, source = fn.__wrapped__, source and AttrSource(source, "__wrapped__")
+        if not inspect.isfunction(fn):
+            raise Unsupported(f"autograd.Function method {fn!r} is not a Python function", "unsupported_call")
+        return UserFunctionVariable(fn, source)
+
+    def resolve_kwargs(self, args, kwargs):
+        """Keyword arguments as forward's positional ones (Dynamo's rule: keyword-only ones are a graph break)."""
+        code = self.method("forward").fn.__code__
+        names = code.co_varnames[0 if self.setup_context_form else 1:code.co_argcount]
+        if any(name not in names[len(args):] for name in kwargs):
+            raise Unsupported(f"autograd.Function {self.cls.__name__}.apply: keyword arguments {sorted(kwargs)} are "
+                              "not forward's positional parameters", "unsupported_call")
+        missing = [n for n in names[len(args):max(names.index(k) for k in kwargs) + 1] if n not in kwargs]
+        if missing:
+            raise Unsupported(f"{self.cls.__name__}.forward() missing required argument {missing[0]!r}",
+                              "unsupported_call")
+        return [*args, *[kwargs[n] for n in names[len(args):max(names.index(k) for k in kwargs) + 1]]]
+
+
+def call_autograd_function(tx, apply_var, args, kwargs):
+    """`MyFn.apply(*args)` in a compiled frame (apply_var: the TorchVariable of apply): the tracker it returns."""
+    if hasattr(apply_var.value, "__self__"):  # MyFn.apply, bound to the class
+        source = apply_var.source.base if isinstance(apply_var.source, AttrSource) else None
+        fn = _UserFunction(apply_var.value.__self__, source)
+    else:  # apply's function, called with the class first
+        cls_var = args[0].realize()
+        fn, args = _UserFunction(cls_var.value, cls_var.source), args[1:]
     for name in ("vjp", "jvp"):
-        if name in vars(fn_cls):
-            raise Unsupported(f"autograd.Function {fn_cls.__name__} defines a custom {name}, which Dynamo does "
+        if name in vars(fn.cls):
+            raise Unsupported(f"autograd.Function {fn.cls.__name__} defines a custom {name}, which Dynamo does "
                               "not trace", "unsupported_call")
-    if kwargs:
-        raise Unsupported(f"autograd.Function {fn_cls.__name__}.apply with keyword arguments", "unsupported_call")
-    args = [a.realize() for a in args]
+    args = [a.realize() for a in (fn.resolve_kwargs(args, kwargs) if kwargs else args)]
     needs_grad = [isinstance(a, TensorVariable) and a.example_value.requires_grad for a in args]
     ctx = FunctionCtxVariable(needs_grad)
     if not (minitorch2.is_grad_enabled() and any(needs_grad)):  # no graph to build for backward: plain code
-        return _run_forward(tx, fn_cls, ctx, args)
-    return _capture(tx, fn_cls, ctx, args)
+        return _run_forward(tx, fn, ctx, args)
+    return _capture(tx, fn, ctx, args)
 
 
-def _run_forward(tx, fn_cls, ctx, args):
+def _run_forward(tx, fn, ctx, args):
     """forward(ctx, *args), or torch 2's forward(*args) then setup_context(ctx, inputs, output)."""
-    if "setup_context" not in _own_attrs(fn_cls):
-        return _user_fn(fn_cls.forward).call_function(tx, [ctx, *args], {})
-    out = name_after_local(tx.output.graph, _user_fn(fn_cls.forward).call_function(tx, args, {}), "output")
-    _user_fn(fn_cls.setup_context).call_function(tx, [ctx, TupleVariable(args), out], {})
+    if not fn.setup_context_form:
+        return fn.method("forward").call_function(tx, [ctx, *args], {})
+    out = name_after_local(tx.output.graph, fn.method("forward").call_function(tx, args, {}), "output")
+    fn.method("setup_context").call_function(tx, [ctx, TupleVariable(args), out], {})
     return out
 
 
@@ -114,17 +148,6 @@ def _switch_grad_mode(og, mode):
     """A grad-mode switch node, kept even where the body between two is empty (as Dynamo's bodies keep theirs)."""
     og.create_node("call_function", _set_grad_enabled, (mode,), {})
     _set_grad_enabled(mode)
-
-
-def _own_attrs(fn_cls):
-    return {name for klass in fn_cls.__mro__ if klass is not minitorch2.autograd.Function for name in vars(klass)}
-
-
-def _user_fn(fn):
-    fn = getattr(fn, "__wrapped__", fn)  # once_differentiable's wrapper: the body is what is traced
-    if not inspect.isfunction(fn):
-        raise Unsupported(f"autograd.Function method {fn!r} is not a Python function", "unsupported_call")
-    return UserFunctionVariable(fn)
 
 
 class _FreshNames:
@@ -154,48 +177,54 @@ def _nodes_since(graph, before):
     return [n for n in graph.nodes if n not in before and n.op != "placeholder"]
 
 
-def _capture(tx, fn_cls, ctx, args):
+def _capture(tx, fn, ctx, args):
     og = tx.output
-    tensor_args = [a for a in args if isinstance(a, TensorVariable)]
     names_before = {n: n.name for n in og.graph.nodes}
     before = set(names_before)
-    with _FreshNames(og.graph) as fwd_names:
-        _switch_grad_mode(tx.output, False)
-        out = _run_forward(tx, fn_cls, ctx, args)
-        outs = out.items if isinstance(out, BaseListVariable) else [out]
-        if not all(isinstance(o, TensorVariable) for o in outs):
-            raise Unsupported(f"autograd.Function {fn_cls.__name__}.forward returned a non-tensor", "unsupported_call")
-        fwd_nodes = _nodes_since(og.graph, before)
-        fwd_inputs = _outer_inputs(fwd_nodes, [a.proxy.node for a in tensor_args])
-        fwd_input_names = [names_before.get(n, n.name) for n in fwd_inputs]  # (as when forward first read them)
-        outs = _as_fwd_trace_helper(tx, fwd_names, out, outs, args)
-        _switch_grad_mode(tx.output, True)
+    with _FreshNames(og.graph) as names:
+        _switch_grad_mode(og, False)
+        out = _run_forward(tx, fn, ctx, args)
+        _switch_grad_mode(og, True)
+        items = list(out.items) if isinstance(out, BaseListVariable) else [out]
+        if not all(isinstance(o, TensorVariable) or o.is_python_constant() for o in items):
+            raise Unsupported(f"autograd.Function {fn.cls.__name__}.forward returned {out}", "unsupported_call")
+        traced = set(_nodes_since(og.graph, before))
+        items = _as_fwd_trace_helper(tx, names, out, items, args, traced)
     fwd_nodes = _nodes_since(og.graph, before)
+    fwd_inputs = _outer_inputs(fwd_nodes, [a.proxy.node for a in args if isinstance(a, TensorVariable)])
+    first_reader = {n: next((r for r in fwd_nodes if n in r.all_input_nodes), None) for n in fwd_inputs}
+    # a placeholder is named as its node was when the body first read it (Dynamo lifts inputs then)
+    fwd_input_names = [names_before.get(n, n.name) if first_reader[n] in traced else n.name for n in fwd_inputs]
     before = set(og.graph.nodes)
     with _FreshNames(og.graph):
-        grads = _gradient_stand_ins(og, fn_cls, outs)
-        _switch_grad_mode(tx.output, False)
-        grads_out = _user_fn(fn_cls.backward).call_function(tx, [ctx, *grads], {})
-        _switch_grad_mode(tx.output, True)
+        grads = _gradient_stand_ins(og, fn, items)
+        _switch_grad_mode(og, False)
+        grads_out = fn.method("backward").call_function(tx, [ctx, *grads], {})
+        _switch_grad_mode(og, True)
     bwd_nodes = _nodes_since(og.graph, before)
-    outs = _record_call(tx, ctx, args, outs, (fwd_nodes, fwd_inputs, fwd_input_names), (bwd_nodes, grads, grads_out))
-    return TupleVariable(outs) if isinstance(out, BaseListVariable) else outs[0]
+    _record_call(tx, ctx, args, items, (fwd_nodes, fwd_inputs, fwd_input_names), (bwd_nodes, grads, grads_out))
+    return type(out)(items) if isinstance(out, BaseListVariable) else items[0]
 
 
-def _as_fwd_trace_helper(tx, names, out, outs, args):
+def _as_fwd_trace_helper(tx, names, out, items, args, traced):
     """What Dynamo traces around forward (DynamoAutogradFunctionTraceHelper): the output stored in `outs` (or each in
     `out`), the inputs it is compared with stored in `arg`, an input returned as is made a view (`view_as`)."""
-    graph = tx.output.graph
+    def store(var, name):  # a node of the body, or else one of the frame's graph
+        if isinstance(var, TensorVariable) and var.proxy.node in traced:
+            name_after_local(tx.output.graph, var, name)
+        else:
+            names.rename_outer(var, name)
+
     if not isinstance(out, BaseListVariable):
-        name_after_local(graph, out, "outs")
+        store(out, "outs")
     result = []
-    for item in outs:
+    for item in items:
         if isinstance(out, BaseListVariable):
-            name_after_local(graph, item, "out")
+            store(item, "out")
         is_input = False
-        for arg in args:
+        for arg in args if isinstance(item, TensorVariable) else ():
             if isinstance(arg, TensorVariable):
-                names.rename_outer(arg, "arg")
+                store(arg, "arg")
                 if arg.proxy.node is item.proxy.node:
                     is_input = True
                     break
@@ -203,15 +232,19 @@ def _as_fwd_trace_helper(tx, names, out, outs, args):
     return result
 
 
-def _gradient_stand_ins(og, fn_cls, outs):
-    """A tracker per incoming gradient, named after backward's parameters (`g`), as Dynamo's placeholders are."""
-    params = list(inspect.signature(_user_fn(fn_cls.backward).fn).parameters.values())[1:]
+def _gradient_stand_ins(og, fn, items):
+    """A tracker per incoming gradient, named after backward's parameters (`g`), as Dynamo's placeholders are; None
+    for an output that is no tensor."""
+    params = list(inspect.signature(fn.method("backward").fn).parameters.values())[1:]
     names = [p.name for p in params if p.kind is not inspect.Parameter.VAR_POSITIONAL]
     stand_ins = []
-    for i, out in enumerate(outs):
+    for i, item in enumerate(items):
+        if not isinstance(item, TensorVariable):
+            stand_ins.append(ConstantVariable(None))
+            continue
         name = names[i] if i < len(names) else f"{params[-1].name if params else 'grad'}_{i}"
         with og.fake_mode:
-            fake = minitorch2.empty_like(out.example_value)
+            fake = minitorch2.empty_like(item.example_value)
         node = og.graph.create_node("call_function", _gradient_stand_in, (), {}, name=name)
         node.meta["example_value"] = fake
         stand_ins.append(TensorVariable(fx.Proxy(node, og._appender), fake))
@@ -247,11 +280,12 @@ def _extract(inputs, names, nodes, typed, output):
     return fx.GraphModule(minitorch2.nn.Module(), graph)
 
 
-def _record_call(tx, ctx, args, outs, fwd, bwd):
+def _record_call(tx, ctx, args, items, fwd, bwd):
     og = tx.output
     fwd_nodes, fwd_inputs, fwd_input_names = fwd
     bwd_nodes, grads, grads_out = bwd
-    grad_nodes = [g.proxy.node for g in grads]
+    outs = [o for o in items if isinstance(o, TensorVariable)]
+    grad_nodes = [g.proxy.node for g in grads if isinstance(g, TensorVariable)]
     read_by_bwd = [n for n in _outer_inputs(bwd_nodes, []) if n not in grad_nodes]
     for node in read_by_bwd:  # what backward reads of the frame's graph the forward takes too (and passes on)
         if node not in fwd_nodes and node not in fwd_inputs:
@@ -268,7 +302,8 @@ def _record_call(tx, ctx, args, outs, fwd, bwd):
     for node in reversed(fwd_nodes + bwd_nodes):  # (users first)
         og.graph.erase_node(node)
     saved = {a.proxy.node for a in ctx.saved or () if isinstance(a, TensorVariable)}
-    kwargs = {"non_differentiable_idx": [i for i, o in enumerate(outs) if o.proxy.node in ctx.non_differentiable],
+    kwargs = {"non_differentiable_idx": [i for i, o in enumerate(items)  # (counting non-tensors, as Dynamo)
+                                         if isinstance(o, TensorVariable) and o.proxy.node in ctx.non_differentiable],
               "saved_for_backward_idx": [i for i, n in enumerate(read_by_bwd) if n in saved]}
     bodies = [og.create_proxy("get_attr", _install_subgraph(og, kind, gm), (), {}, None).node
               for kind, gm in (("fwd_body", fwd_gm), ("bwd_body", bwd_gm))]
@@ -280,7 +315,6 @@ def _record_call(tx, ctx, args, outs, fwd, bwd):
         out.proxy = og.create_proxy("call_function", operator.getitem, (call.node, i), {}, values[i])
         out.proxy.node.meta["named_after_local"] = True  # (the tracker was, in forward: Dynamo names it no more)
         out.example_value = values[i]
-    return outs
 
 
 def _gradient_of_each_input(args, grads_out):
