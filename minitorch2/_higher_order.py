@@ -21,19 +21,18 @@ from .fx._spelling import register_spelling
 
 
 class AutogradFunctionApply:
-    """The operator; `non_differentiable_idx` names outputs mark_non_differentiable marked."""
+    """The operator; `non_differentiable_idx` and `dirty_idx` name the outputs mark_non_differentiable and mark_dirty
+    marked (saved_for_backward_idx, which saved values save_for_backward was given, matters to no check here)."""
 
     __name__ = "autograd_function_apply"
 
     def __call__(self, fwd_body, bwd_body, *args, non_differentiable_idx, saved_for_backward_idx, dirty_idx=()):
-        if dirty_idx:
-            raise NotImplementedError("autograd_function_apply: mark_dirty outputs are not supported")
-
         class ApplyTemplate(Function):
             @staticmethod
             def forward(ctx, *inputs):
                 outputs, ctx.saved_values = _run_body(fwd_body, *inputs)
                 ctx.mark_non_differentiable(*[outputs[i] for i in non_differentiable_idx])
+                ctx.mark_dirty(*[outputs[i] for i in dirty_idx])
                 return tuple(outputs)
 
             @staticmethod

@@ -21,7 +21,8 @@ Function's forward and backward are traced, each into a graph of its own, and th
 4. the call and a getitem per output are recorded; the trackers the forward returned now name those getitems.
 
 No input needs a gradient: forward is inlined as plain code, as Dynamo does. A form Dynamo refuses (a custom vjp
-or jvp) or that is not modelled here (keyword arguments, mark_dirty, non-tensor outputs) stays a graph break.
+or jvp, a dirty input not returned) or one not modelled here (set_materialize_grads(False), an output that is neither
+a tensor nor a constant) stays a graph break.
 """
 import inspect
 import itertools
@@ -54,6 +55,7 @@ class FunctionCtxVariable(UserObjectVariable):
         super().__init__(FunctionCtx())
         self.saved = None  # the trackers save_for_backward was given
         self.non_differentiable = []
+        self.dirty = []  # (nodes of the tensors mark_dirty was given)
         self.needs_input_grad = needs_input_grad
 
     def var_getattr(self, tx, name):
@@ -78,7 +80,7 @@ class _CtxMethod(UserObjectVariable):
         elif self.name == "mark_non_differentiable":
             self.ctx.non_differentiable += [a.proxy.node for a in args if isinstance(a, TensorVariable)]
         elif self.name == "mark_dirty":
-            raise Unsupported("autograd.Function: ctx.mark_dirty is not modelled", "unsupported_call")
+            self.ctx.dirty += [a.proxy.node for a in args if isinstance(a, TensorVariable)]
         elif args[0].as_python_constant() is not True:  # set_materialize_grads(False): gradients could be None
             raise Unsupported("autograd.Function: ctx.set_materialize_grads(False) is not modelled", "unsupported_call")
         return ConstantVariable(None)
@@ -189,7 +191,7 @@ def _capture(tx, fn, ctx, args):
         if not all(isinstance(o, TensorVariable) or o.is_python_constant() for o in items):
             raise Unsupported(f"autograd.Function {fn.cls.__name__}.forward returned {out}", "unsupported_call")
         traced = set(_nodes_since(og.graph, before))
-        items = _as_fwd_trace_helper(tx, names, out, items, args, traced)
+        items = _as_fwd_trace_helper(tx, names, ctx, out, items, args, traced)
     fwd_nodes = _nodes_since(og.graph, before)
     fwd_inputs = _outer_inputs(fwd_nodes, [a.proxy.node for a in args if isinstance(a, TensorVariable)])
     first_reader = {n: next((r for r in fwd_nodes if n in r.all_input_nodes), None) for n in fwd_inputs}
@@ -206,7 +208,7 @@ def _capture(tx, fn, ctx, args):
     return type(out)(items) if isinstance(out, BaseListVariable) else items[0]
 
 
-def _as_fwd_trace_helper(tx, names, out, items, args, traced):
+def _as_fwd_trace_helper(tx, names, ctx, out, items, args, traced):
     """What Dynamo traces around forward (DynamoAutogradFunctionTraceHelper): the output stored in `outs` (or each in
     `out`), the inputs it is compared with stored in `arg`, an input returned as is made a view (`view_as`)."""
     def store(var, name):  # a node of the body, or else one of the frame's graph
@@ -226,7 +228,7 @@ def _as_fwd_trace_helper(tx, names, out, items, args, traced):
             if isinstance(arg, TensorVariable):
                 store(arg, "arg")
                 if arg.proxy.node is item.proxy.node:
-                    is_input = True
+                    is_input = item.proxy.node not in ctx.dirty  # (a dirty input is returned as itself)
                     break
         result.append(record(tx.output, "call_method", "view_as", [item, item], {}) if is_input else item)
     return result
@@ -305,6 +307,12 @@ def _record_call(tx, ctx, args, items, fwd, bwd):
     kwargs = {"non_differentiable_idx": [i for i, o in enumerate(items)  # (counting non-tensors, as Dynamo)
                                          if isinstance(o, TensorVariable) and o.proxy.node in ctx.non_differentiable],
               "saved_for_backward_idx": [i for i, n in enumerate(read_by_bwd) if n in saved]}
+    dirty_idx = [i for i, o in enumerate(items) if isinstance(o, TensorVariable) and o.proxy.node in ctx.dirty]
+    if len(dirty_idx) < len(set(ctx.dirty)):
+        raise Unsupported("autograd.Function.apply: mark_dirty input not returned (Dynamo supports ctx.mark_dirty "
+                          "only where each dirty input is also returned from forward)", "unsupported_call")
+    if dirty_idx:  # (the call keeps its usual form otherwise, as Dynamo's)
+        kwargs["dirty_idx"] = dirty_idx
     bodies = [og.create_proxy("get_attr", _install_subgraph(og, kind, gm), (), {}, None).node
               for kind, gm in (("fwd_body", fwd_gm), ("bwd_body", bwd_gm))]
     fakes = [n.meta["example_value"] for n in fwd_inputs]
