@@ -21,8 +21,8 @@ Function's forward and backward are traced, each into a graph of its own, and th
 4. the call and a getitem per output are recorded; the trackers the forward returned now name those getitems.
 
 No input needs a gradient: forward is inlined as plain code, as Dynamo does. A form Dynamo refuses (a custom vjp
-or jvp, a dirty input not returned) or one not modelled here (set_materialize_grads(False), an output that is neither
-a tensor nor a constant) stays a graph break.
+or jvp, a dirty input not returned) or one not modelled here (an output that is neither a tensor nor a constant)
+stays a graph break.
 """
 import inspect
 import itertools
@@ -81,8 +81,7 @@ class _CtxMethod(UserObjectVariable):
             self.ctx.non_differentiable += [a.proxy.node for a in args if isinstance(a, TensorVariable)]
         elif self.name == "mark_dirty":
             self.ctx.dirty += [a.proxy.node for a in args if isinstance(a, TensorVariable)]
-        elif args[0].as_python_constant() is not True:  # set_materialize_grads(False): gradients could be None
-            raise Unsupported("autograd.Function: ctx.set_materialize_grads(False) is not modelled", "unsupported_call")
+        # set_materialize_grads: no effect on the captured bodies, whose operator materializes gradients (as Dynamo's)
         return ConstantVariable(None)
 
 
@@ -320,7 +319,7 @@ def _record_call(tx, ctx, args, items, fwd, bwd):
         values = autograd_function_apply(fwd_gm, bwd_gm, *fakes, **kwargs)
     call = og.create_proxy("call_function", autograd_function_apply, (*bodies, *fwd_inputs), kwargs, values)
     for i, out in enumerate(outs):
-        out.proxy = og.create_proxy("call_function", operator.getitem, (call.node, i), {}, values[i])
+        out.proxy = og.create_proxy("call_function", operator.getitem, (call.node, i), {}, values[i], speculative=True)
         out.proxy.node.meta["named_after_local"] = True  # (the tracker was, in forward: Dynamo names it no more)
         out.example_value = values[i]
 
