@@ -4,7 +4,9 @@ Against real torch: the printed Dynamo graph (the frame's code and its fwd_body_
 the AOT forward and backward graphs, and values and gradients under the eager, aot_eager and inductor backends, for
 the Function styles real code has (save_for_backward, a non-tensor argument on ctx, two outputs, an output marked
 non-differentiable, torch 2's setup_context form, a gradient reversal and a straight-through estimator inside an
-nn.Module's forward); and the forms Dynamo still breaks on.
+nn.Module's forward, a custom clamp with a once_differentiable backward, ctx.needs_input_grad, a Function applied
+twice and to its own output, a module's weight, a global tensor both methods read, keyword arguments, a non-tensor
+output, mark_dirty, an input returned as is, set_materialize_grads); and the forms Dynamo still breaks on.
 """
 import numpy as np
 import pytest
@@ -21,6 +23,7 @@ Y = [1.0, -2.0, 3.0]
 
 def styles(lib):
     F = lib.autograd.Function
+    once_differentiable = lib.autograd.function.once_differentiable
 
     class MyMul(F):
         @staticmethod
@@ -130,10 +133,156 @@ def styles(lib):
 
     lib.manual_seed(0)
     head = Head()
-    return {"mul": mul, "scale": scale, "sincos": sincos, "sign_abs": sign_abs, "cube": cube, "module": head}
+
+    class Clamp(F):  # a custom clamp with once_differentiable
+        @staticmethod
+        def forward(ctx, x, lo, hi):
+            ctx.save_for_backward(x)
+            ctx.lo, ctx.hi = lo, hi
+            return x.clamp(lo, hi)
+
+        @staticmethod
+        @once_differentiable
+        def backward(ctx, g):
+            x, = ctx.saved_tensors
+            return g * ((x >= ctx.lo) & (x <= ctx.hi)).to(g.dtype), None, None
+
+    class Linearish(F):  # needs_input_grad, a weight
+        @staticmethod
+        def forward(ctx, x, w):
+            ctx.save_for_backward(x, w)
+            return x * w
+
+        @staticmethod
+        def backward(ctx, g):
+            x, w = ctx.saved_tensors
+            gx = gw = None
+            if ctx.needs_input_grad[0]:
+                gx = g * w
+            if ctx.needs_input_grad[1]:
+                gw = g * x
+            return gx, gw
+
+    class Exp(F):
+        @staticmethod
+        def forward(ctx, x):
+            r = x.exp()
+            ctx.save_for_backward(r)
+            return r
+
+        @staticmethod
+        def backward(ctx, g):
+            r, = ctx.saved_tensors
+            return g * r
+
+    class WeightModule(lib.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = lib.nn.Parameter(lib.tensor([0.5, -1.0, 2.0]))
+
+        def forward(self, x):
+            return Linearish.apply(x, self.w).sum()
+
+    def clamp(x, y):
+        return Clamp.apply(x * y, -1.0, 1.5)
+
+    def twice(x, y):
+        return Exp.apply(x) + Exp.apply(y * 0.1)
+
+    def chained(x, y):
+        return Exp.apply(Exp.apply(x * 0.1) * y)
+
+    def needs(x, y):
+        return Linearish.apply(x, y.detach())
+
+    W = lib.tensor([0.5, -1.0, 2.0], requires_grad=True)
+
+    class UsesGlobal(F):  # forward and backward read a tensor that is no argument
+        @staticmethod
+        def forward(ctx, x):
+            return x * W
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * W
+
+    class WithKw(F):
+        @staticmethod
+        def forward(ctx, x, scale):
+            ctx.scale = scale
+            return x * scale
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * ctx.scale, None
+
+    class NonTensorOut(F):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2, 3
+
+        @staticmethod
+        def backward(ctx, g, _):
+            return g * 2
+
+    class Dirty(F):
+        @staticmethod
+        def forward(ctx, x):
+            x.mul_(2)
+            ctx.mark_dirty(x)
+            return x
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    class ReturnsInput(F):
+        @staticmethod
+        def forward(ctx, x):
+            return x
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 3
+
+    def uses_global(x, y):
+        return UsesGlobal.apply(x) + y
+
+    def with_kw(x, y):
+        return WithKw.apply(x, scale=2.0) * y
+
+    def non_tensor_out(x, y):
+        a, k = NonTensorOut.apply(x)
+        return a * k + y
+
+    def dirty(x, y):
+        return Dirty.apply(x * 1.0) + y
+
+    def returns_input(x, y):
+        return ReturnsInput.apply(x * y)
+
+    class Materialize(F):  # set_materialize_grads(False), one output unused
+        @staticmethod
+        def forward(ctx, x):
+            ctx.set_materialize_grads(False)
+            return x * 2, x * 3
+
+        @staticmethod
+        def backward(ctx, g1, g2):
+            return g1 * 2
+
+    def materialize(x, y):
+        a, b = Materialize.apply(x + y)
+        return a
+
+    return {"mul": mul, "scale": scale, "sincos": sincos, "sign_abs": sign_abs, "cube": cube, "module": head,
+            "clamp": clamp, "twice": twice, "chained": chained, "needs": needs, "module_weight": WeightModule(),
+            "uses_global": uses_global, "with_kw": with_kw, "non_tensor_out": non_tensor_out, "dirty": dirty,
+            "returns_input": returns_input, "materialize": materialize}
 
 
-STYLES = ["mul", "scale", "sincos", "sign_abs", "cube", "module"]
+STYLES = ["mul", "scale", "sincos", "sign_abs", "cube", "module", "clamp", "twice", "chained", "needs",
+          "module_weight", "uses_global", "with_kw", "non_tensor_out", "dirty", "returns_input", "materialize"]
 
 
 def _dynamo(lib):
@@ -148,7 +297,7 @@ def _compile_and_step(lib, name, backend):
     x = lib.tensor(X, requires_grad=True)
     y = lib.tensor(Y, requires_grad=True)
     compiled = lib.compile(fn, backend=backend)
-    out = compiled(x) if name == "module" else compiled(x, y)
+    out = compiled(x) if name.startswith("module") else compiled(x, y)
     out.sum().backward()
     return out.detach().numpy(), x.grad.numpy(), None if y.grad is None else y.grad.numpy()
 
@@ -180,7 +329,7 @@ def test_the_operator_call_as_torch_prints_it():
 
 # inductor: three styles keep the suite short (the others reach it as the same kind of AOT graphs)
 BACKEND_CASES = [(name, backend) for name in STYLES for backend in ("eager", "aot_eager")] + [
-    ("mul", "inductor"), ("sincos", "inductor"), ("module", "inductor")]
+    (name, "inductor") for name in ("mul", "sincos", "module", "dirty")]
 
 
 @pytest.mark.parametrize("name,backend", BACKEND_CASES)
@@ -192,7 +341,7 @@ def test_values_and_gradients_as_torchs(name, backend):
             np.testing.assert_allclose(mine, torchs, rtol=1e-5, atol=1e-6)
 
 
-def _aot_graphs(lib, aot_module_simplified):
+def _aot_graphs(lib, name, aot_module_simplified):
     printed = []
 
     def keep(gm, example_inputs):
@@ -202,12 +351,14 @@ def _aot_graphs(lib, aot_module_simplified):
     def backend(gm, example_inputs):
         return aot_module_simplified(gm, example_inputs, fw_compiler=keep, bw_compiler=keep)
 
-    _compile_and_step(lib, "mul", backend)
+    _compile_and_step(lib, name, backend)
     return printed
 
 
-def test_aot_forward_and_backward_graphs_as_torchs():
-    assert _aot_graphs(minitorch2, autograd.aot_module_simplified) == _aot_graphs(torch, aot_module_simplified)
+@pytest.mark.parametrize("name", STYLES)
+def test_aot_forward_and_backward_graphs_as_torchs(name):
+    ours = _aot_graphs(minitorch2, name, autograd.aot_module_simplified)
+    assert ours == _aot_graphs(torch, name, aot_module_simplified)
 
 
 def _no_grad_program(lib):
