@@ -33,7 +33,7 @@ from minitorch2 import fx
 from minitorch2._higher_order import autograd_function_apply
 from minitorch2._subclasses.fake_tensor import FakeTensor
 from minitorch2.fx._spelling import register_spelling
-from minitorch2.autograd.function import FunctionCtx
+from minitorch2.autograd.function import FunctionCtx, once_differentiable
 
 from ..exc import Unsupported
 from ..source import AttrSource
@@ -85,6 +85,9 @@ class _CtxMethod(UserObjectVariable):
         return ConstantVariable(None)
 
 
+_ONCE_DIFFERENTIABLE_CODE = once_differentiable(lambda ctx, *grads: None).__code__
+
+
 class _UserFunction:
     """The Function subclass applied, and the source it was read from (its methods' closures are guarded inputs)."""
 
@@ -96,7 +99,7 @@ class _UserFunction:
 
     def method(self, name):
         fn, source = getattr(self.cls, name), self.source and AttrSource(self.source, name)
-        if hasattr(fn, "__wrapped__"):  # once_differentiable's wrapper: the body is what is traced
+        if getattr(fn, "__code__", None) is _ONCE_DIFFERENTIABLE_CODE:  # its wrapper: the body is what is traced
             fn, source = fn.__wrapped__, source and AttrSource(source, "__wrapped__")
         if not inspect.isfunction(fn):
             raise Unsupported(f"autograd.Function method {fn!r} is not a Python function", "unsupported_call")

@@ -34,7 +34,7 @@ ALLOWED_IN_GRAPH = set()
 DISALLOWED_IN_GRAPH = set()
 
 # Functions answered at translation time (their result is guarded elsewhere).
-CONSTANT_FUNCTIONS = {minitorch2.is_grad_enabled, minitorch2.is_autocast_enabled}
+CONSTANT_FUNCTIONS = {minitorch2.is_grad_enabled, minitorch2.is_autocast_enabled, minitorch2.get_autocast_dtype}
 
 
 def _check_at_translation(tx, args, kwargs):
@@ -72,7 +72,7 @@ class TorchVariable(ValueVariable):
         if isinstance(fn, (types.ModuleType, _ops._Ops, _ops._AtenNamespace)):
             raise Unsupported(f"calling module {fn.__name__}", "unsupported_call")
         if fn in CONSTANT_FUNCTIONS:
-            return ConstantVariable(fn(*(a.as_python_constant() for a in args)))
+            return ConstantVariable(fn(*(a.realize().as_python_constant() for a in args)))
         if getattr(fn, "__func__", fn) is minitorch2.autograd.Function.apply.__func__:  # a custom Function's apply
             return higher_order.call_autograd_function(tx, self, args, kwargs)
         args = [a.realize() for a in args]
