@@ -243,7 +243,6 @@ class OutputGraph:
     # ---- outputs ----------------------------------------------------------------------
 
     def add_output(self, tensor_var):
-        """The index of tensor_var's node among the outputs, added where it is not one yet."""
         if tensor_var.proxy.node not in [v.proxy.node for v in self.outputs]:
             self.outputs.append(tensor_var)
         return [v.proxy.node for v in self.outputs].index(tensor_var.proxy.node)

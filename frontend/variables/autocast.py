@@ -18,26 +18,10 @@ the global-state guard instead (guards.py): a call under another autocast recomp
 import inspect
 
 import minitorch2
-from minitorch2.fx._spelling import register_spelling
+from minitorch2.amp.autocast_mode import _enter_autocast, _exit_autocast  # (torch's: torch.amp.autocast_mode's)
 
 from .base import VariableTracker
 from .constant import ConstantVariable
-
-
-def _enter_autocast(device_type, dtype, enabled, cache_enabled):
-    """The graph's autocast entry (PyTorch: torch.amp.autocast_mode._enter_autocast): the region, entered."""
-    region = minitorch2.autocast(device_type, dtype, enabled, cache_enabled)
-    region.__enter__()
-    return region
-
-
-def _exit_autocast(region):
-    region.__exit__(None, None, None)
-
-
-
-register_spelling("torch.amp.autocast_mode._enter_autocast", _enter_autocast)
-register_spelling("torch.amp.autocast_mode._exit_autocast", _exit_autocast)
 
 
 def region_variable(region_class):

@@ -152,3 +152,15 @@ def custom_bwd(bwd=None, *, device_type):
             return bwd(ctx, *args, **kwargs)
 
     return backward
+
+
+def _enter_autocast(device_type, dtype, enabled, cache_enabled):
+    """A compiled graph's autocast entry (frontend/variables/autocast.py records it, as Dynamo): the region, entered."""
+    region = autocast(device_type, dtype, enabled, cache_enabled)
+    region.__enter__()
+    return region
+
+
+def _exit_autocast(region):
+    """A compiled graph's autocast exit."""
+    region.__exit__(None, None, None)

@@ -6,7 +6,8 @@ the Function styles real code has (save_for_backward, a non-tensor argument on c
 non-differentiable, torch 2's setup_context form, a gradient reversal and a straight-through estimator inside an
 nn.Module's forward, a custom clamp with a once_differentiable backward, ctx.needs_input_grad, a Function applied
 twice and to its own output, a module's weight, a global tensor both methods read, keyword arguments, a non-tensor
-output, mark_dirty, an input returned as is, set_materialize_grads); and the forms Dynamo still breaks on.
+output, mark_dirty, an input returned as is, set_materialize_grads, torch.amp's custom_fwd/custom_bwd); and the
+forms Dynamo still breaks on.
 """
 import numpy as np
 import pytest
@@ -271,6 +272,22 @@ def styles(lib):
         def backward(ctx, g1, g2):
             return g1 * 2
 
+    class AmpMul(F):  # torch.amp's custom_fwd / custom_bwd decorators (outside an autocast region here)
+        @staticmethod
+        @lib.amp.custom_fwd(device_type="cpu", cast_inputs=lib.float32)
+        def forward(ctx, a, b):
+            ctx.save_for_backward(a, b)
+            return a * b
+
+        @staticmethod
+        @lib.amp.custom_bwd(device_type="cpu")
+        def backward(ctx, g):
+            a, b = ctx.saved_tensors
+            return g * b, g * a
+
+    def amp_mul(x, y):
+        return AmpMul.apply(x.sin(), y) * 2
+
     def materialize(x, y):
         a, b = Materialize.apply(x + y)
         return a
@@ -278,11 +295,12 @@ def styles(lib):
     return {"mul": mul, "scale": scale, "sincos": sincos, "sign_abs": sign_abs, "cube": cube, "module": head,
             "clamp": clamp, "twice": twice, "chained": chained, "needs": needs, "module_weight": WeightModule(),
             "uses_global": uses_global, "with_kw": with_kw, "non_tensor_out": non_tensor_out, "dirty": dirty,
-            "returns_input": returns_input, "materialize": materialize}
+            "returns_input": returns_input, "materialize": materialize, "amp_mul": amp_mul}
 
 
 STYLES = ["mul", "scale", "sincos", "sign_abs", "cube", "module", "clamp", "twice", "chained", "needs",
-          "module_weight", "uses_global", "with_kw", "non_tensor_out", "dirty", "returns_input", "materialize"]
+          "module_weight", "uses_global", "with_kw", "non_tensor_out", "dirty", "returns_input", "materialize",
+          "amp_mul"]
 
 
 def _dynamo(lib):
