@@ -421,3 +421,31 @@ def test_a_custom_vjp_is_a_graph_break_as_in_torch():
         _dynamo(lib).reset()
         with pytest.raises(error, match="vjp"):
             lib.compile(_custom_vjp_program(lib), fullgraph=True)(lib.tensor(X, requires_grad=True))
+
+
+def _branching_program(lib):
+    class Branching(lib.autograd.Function):  # a branch on data in forward: Dynamo falls back to eager for apply
+        @staticmethod
+        def forward(ctx, x):
+            if x.sum() > 0:
+                return x * 2
+            return x * 3
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    return lambda x: Branching.apply(x.sin()).cos()
+
+
+def test_a_break_in_forward_runs_apply_eagerly_and_compiles_forward_as_its_own_frame_as_torch():
+    results = []
+    for lib in (torch, minitorch2):
+        _dynamo(lib).reset()
+        _dynamo(lib).utils.counters.clear()
+        graphs = []
+        x = lib.tensor(X, requires_grad=True)
+        lib.compile(_branching_program(lib), backend=lambda gm, ex: graphs.append(gm) or gm)(x).sum().backward()
+        results.append(([gm.code for gm in graphs], dict(_dynamo(lib).utils.counters["stats"]), x.grad.tolist()))
+    assert results[1][:2] == results[0][:2]
+    np.testing.assert_allclose(results[1][2], results[0][2], rtol=1e-6)
