@@ -238,7 +238,7 @@ def _as_fwd_trace_helper(tx, names, ctx, out, items, args, traced):
 
 def _gradient_stand_ins(og, fn, items):
     """A tracker per incoming gradient, named after backward's parameters (`g`), as Dynamo's placeholders are; None
-    for an output that is no tensor."""
+    for an output that is no tensor. The trackers are the frame graph's nodes until the body moves out."""
     params = list(inspect.signature(fn.method("backward").fn).parameters.values())[1:]
     names = [p.name for p in params if p.kind is not inspect.Parameter.VAR_POSITIONAL]
     stand_ins = []
@@ -246,7 +246,7 @@ def _gradient_stand_ins(og, fn, items):
         if not isinstance(item, TensorVariable):
             stand_ins.append(ConstantVariable(None))
             continue
-        name = names[i] if i < len(names) else f"{params[-1].name if params else 'grad'}_{i}"
+        name = names[i] if i < len(names) else item.proxy.node.name  # (under *grads: the output's own name)
         with og.fake_mode:
             fake = minitorch2.empty_like(item.example_value)
         node = og.graph.create_node("call_function", _gradient_stand_in, (), {}, name=name)
