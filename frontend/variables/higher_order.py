@@ -15,14 +15,15 @@ Function's forward and backward are traced, each into a graph of its own, and th
    the frame's graph (with a namespace of their own, as Dynamo's subgraph tracer names them afresh);
 2. backward runs the same way on stand-ins for the incoming gradients; what it reads from outside (saved tensors,
    forward intermediates, inputs) becomes an input of its graph, in order of first use;
-3. both node runs move out of the frame's graph into fwd_body/bwd_body (`extract`): the forward returns
+3. both node runs move out of the frame's graph into fwd_body/bwd_body (`_extract`): the forward returns
    ((outputs), (what backward reads)), the backward takes (*grads, *what it reads) and returns one gradient per
    forward input, None where there is none;
 4. the call and a getitem per output are recorded; the trackers the forward returned now name those getitems.
 
 No input needs a gradient: forward is inlined as plain code, as Dynamo does. A form Dynamo refuses (a custom vjp
-or jvp, a dirty input not returned) or one not modelled here (an output that is neither a tensor nor a constant)
-stays a graph break.
+or jvp, a dirty input not returned, one tensor passed twice) or one not modelled here (an output that is neither a
+tensor nor a constant), and a forward or backward that breaks, are a graph break: apply runs eagerly, and its forward
+compiles as a frame of its own (eager_frame.py), as Dynamo sees it.
 """
 import inspect
 import itertools
@@ -112,11 +113,11 @@ class _UserFunction:
         if any(name not in names[len(args):] for name in kwargs):
             raise Unsupported(f"autograd.Function {self.cls.__name__}.apply: keyword arguments {sorted(kwargs)} are "
                               "not forward's positional parameters", "unsupported_call")
-        missing = [n for n in names[len(args):max(names.index(k) for k in kwargs) + 1] if n not in kwargs]
-        if missing:
-            raise Unsupported(f"{self.cls.__name__}.forward() missing required argument {missing[0]!r}",
-                              "unsupported_call")
-        return [*args, *[kwargs[n] for n in names[len(args):max(names.index(k) for k in kwargs) + 1]]]
+        named = names[len(args):max(names.index(k) for k in kwargs) + 1]
+        if any(n not in kwargs for n in named):
+            raise Unsupported(f"{self.cls.__name__}.forward() missing required argument "
+                              f"{next(n for n in named if n not in kwargs)!r}", "unsupported_call")
+        return [*args, *[kwargs[n] for n in named]]
 
 
 def call_autograd_function(tx, apply_var, args, kwargs):
@@ -132,6 +133,10 @@ def call_autograd_function(tx, apply_var, args, kwargs):
             raise Unsupported(f"autograd.Function {fn.cls.__name__} defines a custom {name}, which Dynamo does "
                               "not trace", "unsupported_call")
     args = [a.realize() for a in (fn.resolve_kwargs(args, kwargs) if kwargs else args)]
+    tensor_nodes = [a.proxy.node for a in args if isinstance(a, TensorVariable)]
+    if len(set(tensor_nodes)) < len(tensor_nodes):
+        raise Unsupported("autograd.Function.apply: duplicate tensor input (Dynamo does not trace apply when the "
+                          "same tensor is passed to several forward inputs)", "unsupported_call")
     needs_grad = [isinstance(a, TensorVariable) and a.example_value.requires_grad for a in args]
     ctx = FunctionCtxVariable(needs_grad)
     if not (minitorch2.is_grad_enabled() and any(needs_grad)):  # no graph to build for backward: plain code

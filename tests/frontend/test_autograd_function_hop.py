@@ -479,14 +479,34 @@ def _branching_program(lib):
     return lambda x: Branching.apply(x.sin()).cos()
 
 
-def test_a_break_in_forward_runs_apply_eagerly_and_compiles_forward_as_its_own_frame_as_torch():
+def _duplicate_input_program(lib):
+    class MulBy3(lib.autograd.Function):  # one tensor passed twice: Dynamo does not trace such an apply
+        @staticmethod
+        def forward(ctx, x, y):
+            ctx.save_for_backward(x, y)
+            return x * y
+
+        @staticmethod
+        def backward(ctx, g):
+            x, y = ctx.saved_tensors
+            return g * y, g * x * 3
+
+    def program(x):
+        s = x.sin()
+        return MulBy3.apply(s, s) + 1
+
+    return program
+
+
+@pytest.mark.parametrize("program", [_branching_program, _duplicate_input_program])
+def test_a_break_runs_apply_eagerly_and_compiles_forward_as_its_own_frame_as_torch(program):
     results = []
     for lib in (torch, minitorch2):
         _dynamo(lib).reset()
         _dynamo(lib).utils.counters.clear()
         graphs = []
         x = lib.tensor(X, requires_grad=True)
-        lib.compile(_branching_program(lib), backend=lambda gm, ex: graphs.append(gm) or gm)(x).sum().backward()
+        lib.compile(program(lib), backend=lambda gm, ex: graphs.append(gm) or gm)(x).sum().backward()
         results.append(([gm.code for gm in graphs], dict(_dynamo(lib).utils.counters["stats"]), x.grad.tolist()))
     assert results[1][:2] == results[0][:2]
     np.testing.assert_allclose(results[1][2], results[0][2], rtol=1e-6)
