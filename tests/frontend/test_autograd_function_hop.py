@@ -510,3 +510,29 @@ def test_a_break_runs_apply_eagerly_and_compiles_forward_as_its_own_frame_as_tor
         results.append(([gm.code for gm in graphs], dict(_dynamo(lib).utils.counters["stats"]), x.grad.tolist()))
     assert results[1][:2] == results[0][:2]
     np.testing.assert_allclose(results[1][2], results[0][2], rtol=1e-6)
+
+
+def _dynamic_run(lib):
+    """mul's program at sizes 3 then 5 (the second compile has symbolic sizes): graphs' code, values, gradients."""
+    _dynamo(lib).reset()
+    graphs, results = [], []
+    compiled = lib.compile(styles(lib)["mul"], backend=lambda gm, ex: graphs.append(gm) or gm)
+    for n in (3, 5):
+        x = lib.arange(n, dtype=lib.float32).requires_grad_()
+        out = compiled(x, lib.ones(n) * 2)
+        out.sum().backward()
+        results.append((out.tolist(), x.grad.tolist()))
+    return [[gm.code, gm.fwd_body_0.code, gm.bwd_body_0.code] for gm in graphs], results
+
+
+def test_symbolic_sizes_give_torchs_values_and_gradients():
+    (_, theirs), (_, ours) = _dynamic_run(torch), _dynamic_run(minitorch2)
+    for mine, torchs in zip(ours, theirs):
+        np.testing.assert_allclose(mine[0], torchs[0], rtol=1e-6)
+        np.testing.assert_allclose(mine[1], torchs[1], rtol=1e-6)
+
+
+@pytest.mark.xfail(strict=True, reason="Dynamo lifts a lifted tensor's size symbols into the bodies too (s77, s17 "
+                   "placeholders, saved and given None gradients); ours lifts the tensors only")
+def test_symbolic_sizes_graphs_as_torchs():
+    assert _dynamic_run(minitorch2)[0][1] == _dynamic_run(torch)[0][1]
