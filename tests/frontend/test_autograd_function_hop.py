@@ -536,3 +536,15 @@ def test_symbolic_sizes_give_torchs_values_and_gradients():
                    "placeholders, saved and given None gradients); ours lifts the tensors only")
 def test_symbolic_sizes_graphs_as_torchs():
     assert _dynamic_run(minitorch2)[0][1] == _dynamic_run(torch)[0][1]
+
+
+def _readable(lib, name):
+    graphs = []
+    _compile_and_step(lib, name, lambda gm, example_inputs: graphs.append(gm) or gm)
+    return graphs[0].print_readable(print_output=False)
+
+
+@pytest.mark.parametrize("name", ["mul", "sincos", "module"])
+def test_print_readable_shows_the_bodies_as_torch(name):
+    """The bodies as nested classes, each node with its shape and the user's source line (TORCH_LOGS=graph_code)."""
+    assert _readable(minitorch2, name) == _readable(torch, name)
