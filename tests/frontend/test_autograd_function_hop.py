@@ -5,7 +5,7 @@ the AOT forward and backward graphs, and values and gradients under the eager, a
 the Function styles real code has (save_for_backward, a non-tensor argument on ctx, two outputs, an output marked
 non-differentiable, torch 2's setup_context form, a gradient reversal and a straight-through estimator inside an
 nn.Module's forward, a custom clamp with a once_differentiable backward, ctx.needs_input_grad, a Function applied
-twice and to its own output, a module's weight, a global tensor both methods read, keyword arguments, a non-tensor
+twice and to its own output, a module's weight, a tensor both methods close over, keyword arguments, a non-tensor
 output, mark_dirty, an input returned as is, set_materialize_grads, torch.amp's custom_fwd/custom_bwd, a tensor
 stashed on ctx, *args forward and *grads backward, one program applying a Function twice); and the forms Dynamo still
 breaks on.
@@ -199,7 +199,7 @@ def styles(lib):
 
     W = lib.tensor([0.5, -1.0, 2.0], requires_grad=True)
 
-    class UsesGlobal(F):  # forward and backward read a tensor that is no argument
+    class ClosedOver(F):  # forward and backward read a tensor that is no argument
         @staticmethod
         def forward(ctx, x):
             return x * W
@@ -247,8 +247,8 @@ def styles(lib):
         def backward(ctx, g):
             return g * 3
 
-    def uses_global(x, y):
-        return UsesGlobal.apply(x) + y
+    def closed_over(x, y):
+        return ClosedOver.apply(x) + y
 
     def with_kw(x, y):
         return WithKw.apply(x, scale=2.0) * y
@@ -328,13 +328,13 @@ def styles(lib):
 
     return {"mul": mul, "scale": scale, "sincos": sincos, "sign_abs": sign_abs, "cube": cube, "module": head,
             "clamp": clamp, "twice": twice, "chained": chained, "needs": needs, "module_weight": WeightModule(),
-            "uses_global": uses_global, "with_kw": with_kw, "non_tensor_out": non_tensor_out, "dirty": dirty,
+            "closed_over": closed_over, "with_kw": with_kw, "non_tensor_out": non_tensor_out, "dirty": dirty,
             "returns_input": returns_input, "materialize": materialize, "amp_mul": amp_mul,
             "stash": stash, "varargs": varargs, "called_twice": called_twice}
 
 
 STYLES = ["mul", "scale", "sincos", "sign_abs", "cube", "module", "clamp", "twice", "chained", "needs",
-          "module_weight", "uses_global", "with_kw", "non_tensor_out", "dirty", "returns_input", "materialize",
+          "module_weight", "closed_over", "with_kw", "non_tensor_out", "dirty", "returns_input", "materialize",
           "amp_mul", "stash", "varargs", "called_twice"]
 
 
