@@ -186,9 +186,7 @@ _paused = threading.local()  # .capture: the capture whose routed call is runnin
 def active_capture():
     """The capture compiling calls on this thread: sys.getprofile()'s, or the one that paused it for a routed call."""
     capture = getattr(sys.getprofile(), "__self__", None) or getattr(_paused, "capture", None)
-    if isinstance(capture, ProfileCapture) and capture.active:
-        return capture
-    return None
+    return capture if isinstance(capture, ProfileCapture) and capture.active else None
 
 
 # ---- the context ----------------------------------------------------------------------------------
