@@ -1,0 +1,122 @@
+"""Compiled training steps and compiled optimizer steps against torch 2.13's Dynamo.
+
+A step that calls zero_grad, forward, loss.backward() and opt.step() in a compiled function; a compiled function that
+only calls opt.step(); torch.compile(opt.step); and a DataLoader loop calling a compiled train step. Under both
+libraries, from torch.manual_seed(0): the losses and parameters after 3 steps, the graphs and their calls
+(counters["stats"]), and the number of breaks frames were split at (summed; the reasons' words are ours): zero_grad
+(torch's is @_disable_dynamo), backward, and the two graph_break()s of the step's grad-mode wrapper.
+"""
+import pytest
+import torch
+import torch._dynamo
+from torch._dynamo.utils import counters as dynamo_counters
+
+import frontend
+import minitorch2
+from frontend.utils import counters
+
+OPTIMIZERS = {
+    "sgd": lambda lib, params: lib.optim.SGD(params, lr=0.1),
+    "sgd_momentum": lambda lib, params: lib.optim.SGD(params, lr=0.1, momentum=0.9, weight_decay=0.01),
+    "adam": lambda lib, params: lib.optim.Adam(params, lr=0.01),
+    "adamw": lambda lib, params: lib.optim.AdamW(params, lr=0.01),
+}
+ADAM_XFAIL = pytest.mark.xfail(strict=True, reason="the Adam family's compiled path (torch's capturable-style tensor "
+                               "formula, its step read as a tensor, addcmul_ as mul + prims.fma + copy_) is not "
+                               "modelled: the step's .item() breaks, so graphs and calls differ; values match")
+
+
+def _run(lib, opt_name, mode, backend="eager", steps=3):
+    tally, dynamo = (dynamo_counters, torch._dynamo) if lib is torch else (counters, frontend)
+    dynamo.reset()
+    tally.clear()
+    lib.manual_seed(0)
+    model = lib.nn.Linear(4, 2)
+    opt = OPTIMIZERS[opt_name](lib, model.parameters())
+    x, y = lib.randn(8, 4), lib.randn(8, 2)
+
+    def train_step(x, y):
+        opt.zero_grad()
+        loss = ((model(x) - y) ** 2).mean()
+        loss.backward()
+        opt.step()
+        return loss
+
+    def only_step():
+        opt.step()
+
+    losses = []
+    if mode == "train":
+        compiled = lib.compile(train_step, backend=backend)
+        losses = [compiled(x, y).item() for _ in range(steps)]
+    else:
+        compiled = lib.compile(opt.step, backend=backend) if mode == "method" else lib.compile(only_step, backend=backend)
+        for _ in range(steps):
+            opt.zero_grad()
+            loss = ((model(x) - y) ** 2).mean()
+            loss.backward()
+            compiled()
+            losses.append(loss.item())
+    params = [p.detach().numpy().copy() for p in model.parameters()]
+    return losses, params, dict(tally["stats"]), sum(tally["graph_break"].values())
+
+
+def _check(opt_name, mode, backend="eager"):
+    theirs = _run(torch, opt_name, mode, "aot_eager" if backend != "eager" else "eager")
+    ours = _run(minitorch2, opt_name, mode, backend)
+    for a, b in zip(ours[0] + ours[1], theirs[0] + theirs[1]):
+        torch.testing.assert_close(torch.as_tensor(a), torch.as_tensor(b), rtol=1e-5, atol=1e-6)
+    assert ours[2:] == theirs[2:]
+
+
+@pytest.mark.parametrize("mode", ["train", "fn", "method"])
+@pytest.mark.parametrize("opt_name", ["sgd", "sgd_momentum"])
+def test_sgd_steps_split_and_update_as_torch(opt_name, mode):
+    _check(opt_name, mode)
+
+
+@pytest.mark.parametrize("backend", ["aot_eager", "inductor"])
+def test_train_step_through_aot_backends(backend):
+    _check("sgd_momentum", "train", backend)
+
+
+@pytest.mark.parametrize("mode", ["train", "fn", "method"])
+@pytest.mark.parametrize("opt_name", [pytest.param("adam", marks=ADAM_XFAIL), pytest.param("adamw", marks=ADAM_XFAIL)])
+def test_adam_family_steps(opt_name, mode):
+    _check(opt_name, mode)
+
+
+@pytest.mark.parametrize("opt_name", ["adam", "adamw"])
+def test_adam_family_values_after_three_steps(opt_name):
+    ours, theirs = _run(minitorch2, opt_name, "fn"), _run(torch, opt_name, "fn")
+    for a, b in zip(ours[0] + ours[1], theirs[0] + theirs[1]):
+        torch.testing.assert_close(torch.as_tensor(a), torch.as_tensor(b), rtol=1e-5, atol=1e-6)
+
+
+def _data_loader_loop(lib):
+    tally, dynamo = (dynamo_counters, torch._dynamo) if lib is torch else (counters, frontend)
+    dynamo.reset()
+    tally.clear()
+    lib.manual_seed(0)
+    model = lib.nn.Sequential(lib.nn.Linear(3, 5), lib.nn.ReLU(), lib.nn.Linear(5, 1))
+    opt = lib.optim.SGD(model.parameters(), lr=0.05, momentum=0.5)
+    data = lib.utils.data.TensorDataset(lib.randn(12, 3), lib.randn(12, 1))
+
+    @lib.compile(backend="eager")
+    def train_step(x, y):
+        opt.zero_grad()
+        loss = lib.nn.functional.mse_loss(model(x), y)
+        loss.backward()
+        opt.step()
+        return loss
+
+    losses = [train_step(x, y).item() for _ in range(2) for x, y in lib.utils.data.DataLoader(data, batch_size=4)]
+    params = [p.detach().numpy().copy() for p in model.parameters()]
+    return losses, params, dict(tally["stats"]), sum(tally["graph_break"].values())
+
+
+def test_data_loader_loop_calling_a_compiled_train_step():
+    ours, theirs = _data_loader_loop(minitorch2), _data_loader_loop(torch)
+    for a, b in zip(ours[0] + ours[1], theirs[0] + theirs[1]):
+        torch.testing.assert_close(torch.as_tensor(a), torch.as_tensor(b), rtol=1e-5, atol=1e-6)
+    assert ours[2:] == theirs[2:]
