@@ -135,8 +135,7 @@ def call_routed(fn, args, kwargs, compile_wrapper):
         frame, bound = type(fn).forward, (fn,)
     if not isinstance(frame, types.FunctionType) or pyversion.is_generator(frame.__code__):
         return fn(*args, **kwargs)
-    if is_user_or_exec_code(frame.__code__) or frame.__module__.startswith("minitorch2.optim."):  # (Dynamo inlines
-        # torch.optim: its step's frame is compiled, see variables/optimizer.py)
+    if is_user_or_exec_code(frame.__code__):
         return compile_wrapper.call(frame, (*bound, *args), dict(kwargs))
     if bound and isinstance(fn, minitorch2.nn.Module):  # torch.nn's forward is skipped: the modules it calls are not
         return run_skipped(frame, (*bound, *args), kwargs, compile_wrapper)

@@ -41,6 +41,7 @@ def _library_dirs():
 
 
 _LIBRARY_DIRS = _library_dirs()
+_OPTIM_DIR = os.path.join(os.path.dirname(os.path.abspath(minitorch2.__file__)), "optim") + os.sep
 
 
 def is_user_code(code):
@@ -54,9 +55,12 @@ def is_user_code(code):
 
 
 def is_user_or_exec_code(code):
-    """The user's code, or code the user exec'd: frames Dynamo compiles (a GraphModule's forward is the library's)."""
+    """The user's code, or code the user exec'd: frames Dynamo compiles (a GraphModule's forward is the library's);
+    and torch.optim's, which Dynamo inlines: an optimizer step's update frame compiles (variables/optimizer.py)."""
     filename = code.co_filename
-    return is_user_code(code) or filename.startswith("<") and not filename.startswith(("<eval_with_key", "<frozen"))
+    if filename.startswith("<"):
+        return not filename.startswith(("<eval_with_key", "<frozen"))
+    return is_user_code(code) or os.path.abspath(filename).startswith(_OPTIM_DIR)
 
 
 def _has_tensor(values):

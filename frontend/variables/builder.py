@@ -15,7 +15,6 @@ from minitorch2.fx._spelling import TorchNamespace
 
 from .. import dynamic_shapes, guards, rnn_refusal
 from ..exc import Unsupported
-from minitorch2._compile_markers import graph_break
 from ..source import AttrSource, GetItemSource, LocalSource
 from .builtin import FOLDABLE, BuiltinVariable
 from .constant import ConstantVariable
@@ -131,7 +130,7 @@ def wrap(og, value, source):
     if isinstance(value, types.BuiltinFunctionType) or _is_builtin_class(value) or _is_one_of(
             value, (*LIBRARY_CALLABLES, *FOLDABLE)):  # (collections.namedtuple, np.finfo, torch.device...)
         return _by_identity(og, BuiltinVariable, value, source)
-    if value is graph_break or isinstance(value, types.FunctionType):
+    if isinstance(value, types.FunctionType):  # (frontend.graph_break too: its call is the break)
         return _by_identity(og, UserFunctionVariable, value, source)
     if _is_one_of(value, GRAD_MODE_CLASSES):
         return _by_identity(og, GradModeClassVariable, value, source)
