@@ -56,11 +56,12 @@ def is_user_code(code):
 
 def is_user_or_exec_code(code):
     """The user's code, or code the user exec'd: frames Dynamo compiles (a GraphModule's forward is the library's);
-    and torch.optim's, which Dynamo inlines: an optimizer step's update frame compiles (variables/optimizer.py)."""
+    and torch.optim's, which Dynamo inlines: an optimizer step's update frame compiles (variables/optimizer.py), but
+    not its lr_scheduler.py, a file Dynamo skips."""
     filename = code.co_filename
     if filename.startswith("<"):
         return not filename.startswith(("<eval_with_key", "<frozen"))
-    return is_user_code(code) or os.path.abspath(filename).startswith(_OPTIM_DIR)
+    return is_user_code(code) or os.path.abspath(filename).startswith(_OPTIM_DIR) and "lr_scheduler" not in filename
 
 
 def _has_tensor(values):

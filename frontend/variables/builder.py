@@ -29,7 +29,7 @@ from .nn_module import NNModuleVariable
 from .numpy_arrays import is_numpy_value, wrap_numpy
 from .stdlib import (LIBRARY_CALLABLES, NamedTupleClassVariable, NamedTupleVariable, PartialVariable,
                      is_namedtuple_class)
-from .optimizer import OptimizerVariable
+from .optimizer import optim_tracker
 from .user_defined import UserClassVariable, UserObjectVariable, is_plain_object, is_user_class
 from .torch import ALLOWED_IN_GRAPH, DISALLOWED_IN_GRAPH, TorchVariable, is_torch_object
 
@@ -142,9 +142,9 @@ def wrap(og, value, source):
         return _by_identity(og, UserClassVariable if is_user_class(value) else ConstantVariable, value, source)
     if isinstance(value, (types.ModuleType, TorchNamespace)):  # (TorchNamespace: `torch` in a GraphModule's code)
         return _by_identity(og, PythonModuleVariable, value, source)
-    if source is not None and (is_plain_object(value) or isinstance(value, minitorch2.optim.Optimizer)):
+    if source is not None and (is_plain_object(value) or optim_tracker(value)):  # (an optimizer, a scheduler)
         og.guards.add(guards.type_guard(source, value), type(value))
-        return (OptimizerVariable if isinstance(value, minitorch2.optim.Optimizer) else UserObjectVariable)(value, source)
+        return (optim_tracker(value) or UserObjectVariable)(value, source)
     raise Unsupported(f"a value of type {type(value).__name__} ({source.name() if source else 'no source'})",
                       "unsupported")
 

@@ -9,13 +9,29 @@ differences, which decide where a compiled training step breaks and what its opt
     self._init_group(g)    run now, for real, outside the graph: the state it makes is read as graph inputs
     self.state[p]          the parameter's state dict, read through its source (`L['self'].state[<p's source>]`) and
                            guarded on its keys, so a step that adds state (SGD's momentum buffer) recompiles once
+
+An lr scheduler's methods live in torch's lr_scheduler.py, a file Dynamo skips: each call is a graph break, and so
+is a call of the step wrapper a scheduler installs on its optimizer (whose step then compiles as its own frame).
 """
+import types
+
+import minitorch2
+
 from ..exc import Unsupported
 from ..source import AttrSource, GetItemSource, Source, attr_source
 from .base import VariableTracker
 from .constant import ConstantVariable
 from .functions import DisabledFunctionVariable, UserMethodVariable
 from .user_defined import UserObjectVariable
+
+
+def optim_tracker(value):
+    """The tracker class for an optimizer or an lr scheduler; None for anything else."""
+    if isinstance(value, minitorch2.optim.Optimizer):
+        return OptimizerVariable
+    if isinstance(value, minitorch2.optim.lr_scheduler.LRScheduler):
+        return LRSchedulerVariable
+    return None
 
 
 class OptimizerVariable(UserObjectVariable):
@@ -41,6 +57,17 @@ class OptimizerVariable(UserObjectVariable):
 
     def __repr__(self):
         return f"OptimizerVariable({type(self.value).__name__})"
+
+
+class LRSchedulerVariable(UserObjectVariable):
+    """An lr scheduler: torch's lr_scheduler.py is a file Dynamo skips, so a call of any of its methods is a graph
+    break (the method runs natively); its attributes read as any object's."""
+
+    def var_getattr(self, tx, name):
+        method = getattr(type(self.value), name, None)
+        if isinstance(method, types.FunctionType):
+            return UserMethodVariable(DisabledFunctionVariable(method), self)
+        return super().var_getattr(tx, name)
 
 
 class ParamStateSource(Source):

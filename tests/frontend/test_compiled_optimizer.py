@@ -108,3 +108,56 @@ def test_data_loader_loop_calling_a_compiled_train_step():
     for a, b in zip(ours[0] + ours[1], theirs[0] + theirs[1]):
         torch.testing.assert_close(torch.as_tensor(a), torch.as_tensor(b), rtol=1e-5, atol=1e-6)
     assert ours[2:] == theirs[2:]
+
+
+def _with_scheduler(lib, where):
+    """SGD with momentum and a StepLR: the scheduler stepped eagerly after a compiled train step, compiled alone, or
+    compiled after opt.step() in one function."""
+    tally, dynamo = (dynamo_counters, torch._dynamo) if lib is torch else (counters, frontend)
+    dynamo.reset()
+    tally.clear()
+    lib.manual_seed(0)
+    model = lib.nn.Linear(4, 2)
+    opt = lib.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    sched = lib.optim.lr_scheduler.StepLR(opt, step_size=1, gamma=0.5)
+    x, y = lib.randn(8, 4), lib.randn(8, 2)
+
+    def train_step():
+        opt.zero_grad()
+        loss = ((model(x) - y) ** 2).mean()
+        loss.backward()
+        opt.step()
+        return loss
+
+    def both_steps():
+        opt.step()
+        sched.step()
+
+    def scheduler_alone():
+        sched.step()
+
+    compiled = lib.compile({"eager": train_step, "alone": scheduler_alone, "both": both_steps}[where], backend="eager")
+    for _ in range(3):
+        if where == "eager":
+            compiled()
+            sched.step()
+        else:
+            opt.zero_grad()
+            ((model(x) - y) ** 2).mean().backward()
+            compiled() if where == "both" else (opt.step(), compiled())
+    params = [p.detach().numpy().copy() for p in model.parameters()]
+    return params, opt.param_groups[0]["lr"], dict(tally["stats"]), sum(tally["graph_break"].values())
+
+
+NEGATED_LR_ONCE = pytest.mark.xfail(strict=True, reason=(
+    "once a scheduler changed lr, it is a graph input (a float read with .item()): torch's update graph negates it "
+    "once for both parameters (one `neg = -item`), ours once per parameter: one call more"))
+
+
+@pytest.mark.parametrize("where", [pytest.param("eager", marks=NEGATED_LR_ONCE), "alone",
+                                   pytest.param("both", marks=NEGATED_LR_ONCE)])
+def test_lr_scheduler_steps_as_torch(where):
+    ours, theirs = _with_scheduler(minitorch2, where), _with_scheduler(torch, where)
+    for a, b in zip(ours[0], theirs[0]):
+        torch.testing.assert_close(torch.as_tensor(a), torch.as_tensor(b), rtol=1e-5, atol=1e-6)
+    assert ours[1:] == theirs[1:]
