@@ -41,7 +41,9 @@ def _library_dirs():
 
 
 _LIBRARY_DIRS = _library_dirs()
-_OPTIM_DIR = os.path.join(os.path.dirname(os.path.abspath(minitorch2.__file__)), "optim") + os.sep
+# torch.optim's files whose compiled step is modelled (frontend/variables/optimizer.py's TRACED_OPTIMIZERS)
+_TRACED_OPTIM_FILES = tuple(os.path.join(os.path.dirname(os.path.abspath(minitorch2.__file__)), "optim", name)
+                            for name in ("optimizer.py", "sgd.py", "adam.py"))
 
 
 def is_user_code(code):
@@ -56,12 +58,12 @@ def is_user_code(code):
 
 def is_user_or_exec_code(code):
     """The user's code, or code the user exec'd: frames Dynamo compiles (a GraphModule's forward is the library's);
-    and torch.optim's, which Dynamo inlines: an optimizer step's update frame compiles (variables/optimizer.py), but
-    not its lr_scheduler.py, a file Dynamo skips."""
+    and torch.optim's, which Dynamo inlines: an optimizer step's update frame compiles (variables/optimizer.py), where
+    the optimizer's compiled step is modelled (not lr_scheduler.py's: a file Dynamo skips)."""
     filename = code.co_filename
     if filename.startswith("<"):
         return not filename.startswith(("<eval_with_key", "<frozen"))
-    return is_user_code(code) or os.path.abspath(filename).startswith(_OPTIM_DIR) and "lr_scheduler" not in filename
+    return is_user_code(code) or os.path.abspath(filename) in _TRACED_OPTIM_FILES
 
 
 def _has_tensor(values):

@@ -10,6 +10,9 @@ differences, which decide where a compiled training step breaks and what its opt
     self.state[p]          the parameter's state dict, read through its source (`L['self'].state[<p's source>]`) and
                            guarded on its keys, so a step that adds state (SGD's momentum buffer) recompiles once
 
+Only the optimizers whose compiled step is modelled (TRACED_OPTIMIZERS: their update as torch's, op for op) are
+traced; a compiled frame breaks at any other, whose step then runs eagerly (values as torch's, counts not).
+
 An lr scheduler's methods live in torch's lr_scheduler.py, a file Dynamo skips: each call is a graph break, and so
 is a call of the step wrapper a scheduler installs on its optimizer (whose step then compiles as its own frame).
 """
@@ -25,10 +28,15 @@ from .functions import DisabledFunctionVariable, UserMethodVariable
 from .user_defined import UserObjectVariable
 
 
+# the optimizers whose compiled step is modelled as torch's (its ops and its state read outside the graph); the
+# others are not traced (a compiled frame breaks at them, and their steps run eagerly)
+TRACED_OPTIMIZERS = ("SGD", "Adam", "AdamW")
+
+
 def optim_tracker(value):
     """The tracker class for an optimizer or an lr scheduler; None for anything else."""
     if isinstance(value, minitorch2.optim.Optimizer):
-        return OptimizerVariable
+        return OptimizerVariable if type(value).__name__ in TRACED_OPTIMIZERS else None
     if isinstance(value, minitorch2.optim.lr_scheduler.LRScheduler):
         return LRSchedulerVariable
     return None
