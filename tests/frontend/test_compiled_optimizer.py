@@ -152,13 +152,7 @@ def _with_scheduler(lib, where):
     return params, opt.param_groups[0]["lr"], dict(tally["stats"]), sum(tally["graph_break"].values())
 
 
-NEGATED_LR_ONCE = pytest.mark.xfail(strict=True, reason=(
-    "once a scheduler changed lr, it is a graph input (a float read with .item()): torch's update graph negates it "
-    "once for both parameters (one `neg = -item`), ours once per parameter: one call more"))
-
-
-@pytest.mark.parametrize("where", [pytest.param("eager", marks=NEGATED_LR_ONCE), "alone",
-                                   pytest.param("both", marks=NEGATED_LR_ONCE)])
+@pytest.mark.parametrize("where", ["eager", "alone", "both"])
 def test_lr_scheduler_steps_as_torch(where):
     ours, theirs = _with_scheduler(minitorch2, where), _with_scheduler(torch, where)
     for a, b in zip(ours[0], theirs[0]):
