@@ -1,5 +1,4 @@
 """optim.SGD (as torch.optim.SGD): momentum, dampening, Nesterov, weight decay; PyTorch's CPU formulas."""
-from .. import _functions
 from .optimizer import Optimizer, required
 
 
@@ -27,7 +26,7 @@ class SGD(Optimizer):
             state = self.state[param]
             buf = state.get("momentum_buffer")
             if buf is None:
-                buf = _functions.clone(grad).detach()
+                buf = grad.detach().clone()
                 state["momentum_buffer"] = buf
             else:
                 buf.mul_(momentum).add_(grad, alpha=1 - group["dampening"])

@@ -185,3 +185,37 @@ def test_other_optimizers_in_a_compiled_train_step_update_as_torch(name):
     ours, theirs = losses_and_weights(minitorch2), losses_and_weights(torch)
     for a, b in zip(ours[0] + ours[1], theirs[0] + theirs[1]):
         torch.testing.assert_close(torch.as_tensor(a), torch.as_tensor(b), rtol=1e-5, atol=1e-6)
+
+
+def _graph_ops(lib, opt_name):
+    """Each graph the backend is given, as the ops its nodes call (methods by name, functions by __name__)."""
+    dynamo = torch._dynamo if lib is torch else frontend
+    dynamo.reset()
+    graphs = []
+
+    def recording_backend(gm, example_inputs):
+        graphs.append([str(n.target) if n.op == "call_method" else getattr(n.target, "__name__", str(n.target))
+                       for n in gm.graph.nodes if n.op in ("call_method", "call_function")])
+        return gm.forward
+
+    lib.manual_seed(0)
+    model = lib.nn.Linear(4, 2)
+    opt = OPTIMIZERS[opt_name](lib, model.parameters())
+    x, y = lib.randn(8, 4), lib.randn(8, 2)
+
+    @lib.compile(backend=recording_backend)
+    def train_step(x, y):
+        opt.zero_grad()
+        loss = ((model(x) - y) ** 2).mean()
+        loss.backward()
+        opt.step()
+        return loss
+
+    for _ in range(2):
+        train_step(x, y)
+    return graphs
+
+
+@pytest.mark.parametrize("opt_name", ["sgd_momentum", "adam_amsgrad_decay", "adamw"])
+def test_train_step_graphs_call_torchs_ops(opt_name):
+    assert _graph_ops(minitorch2, opt_name) == _graph_ops(torch, opt_name)
