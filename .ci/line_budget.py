@@ -42,6 +42,8 @@ OUTSIDE_THE_LESSON = {
     "triton codegen": ("backend/codegen/triton.py", "backend/codegen/triton_ops.py"),
     "coverage surface": (
         "minitorch2/optim/", "minitorch2/nn/utils/",
+        # torch._foreach_*: the optimizers' foreach=True paths (one op over lists of tensors)
+        "minitorch2/_foreach.py",
         # a torch.optim optimizer read by a compiled frame: zero_grad's break, state read through sources, init outside
         "frontend/variables/optimizer.py", "minitorch2/nn/init.py", "minitorch2/utils/data/",
         # what scripts ask before they start: torch.cuda on a CPU-only build, backend flags, settings, version

@@ -23,6 +23,7 @@ OPTIMIZERS = {
     "sgd_nesterov_maximize": lambda lib, params: lib.optim.SGD(params, lr=0.1, momentum=0.9, nesterov=True,
                                                                maximize=True),
     "adam_amsgrad_decay": lambda lib, params: lib.optim.Adam(params, lr=0.01, amsgrad=True, weight_decay=0.1),
+    "sgd_foreach": lambda lib, params: lib.optim.SGD(params, lr=0.1, momentum=0.9, weight_decay=0.01, foreach=True),
 }
 def _run(lib, opt_name, mode, backend="eager", steps=3):
     tally, dynamo = (dynamo_counters, torch._dynamo) if lib is torch else (counters, frontend)
@@ -68,14 +69,15 @@ def _check(opt_name, mode, backend="eager"):
 
 
 @pytest.mark.parametrize("mode", ["train", "fn", "method"])
-@pytest.mark.parametrize("opt_name", ["sgd", "sgd_momentum", "sgd_nesterov_maximize"])
+@pytest.mark.parametrize("opt_name", ["sgd", "sgd_momentum", "sgd_nesterov_maximize", "sgd_foreach"])
 def test_sgd_steps_split_and_update_as_torch(opt_name, mode):
     _check(opt_name, mode)
 
 
+@pytest.mark.parametrize("opt_name", ["sgd_momentum", "sgd_foreach"])
 @pytest.mark.parametrize("backend", ["aot_eager", "inductor"])
-def test_train_step_through_aot_backends(backend):
-    _check("sgd_momentum", "train", backend)
+def test_train_step_through_aot_backends(backend, opt_name):
+    _check(opt_name, "train", backend)
 
 
 @pytest.mark.parametrize("mode", ["train", "fn", "method"])
@@ -216,6 +218,6 @@ def _graph_ops(lib, opt_name):
     return graphs
 
 
-@pytest.mark.parametrize("opt_name", ["sgd_momentum", "adam_amsgrad_decay", "adamw"])
+@pytest.mark.parametrize("opt_name", ["sgd_momentum", "adam_amsgrad_decay", "adamw", "sgd_foreach"])
 def test_train_step_graphs_call_torchs_ops(opt_name):
     assert _graph_ops(minitorch2, opt_name) == _graph_ops(torch, opt_name)
