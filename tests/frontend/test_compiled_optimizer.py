@@ -24,7 +24,12 @@ OPTIMIZERS = {
                                                                maximize=True),
     "adam_amsgrad_decay": lambda lib, params: lib.optim.Adam(params, lr=0.01, amsgrad=True, weight_decay=0.1),
     "sgd_foreach": lambda lib, params: lib.optim.SGD(params, lr=0.1, momentum=0.9, weight_decay=0.01, foreach=True),
+    "adam_foreach": lambda lib, params: lib.optim.Adam(params, lr=0.01, foreach=True),
 }
+ADAM_FOREACH_GRAPH = pytest.mark.xfail(strict=True, reason=(
+    "Adam's foreach=True path is not modelled: torch's graph is its multi-tensor update (_foreach_sub, a lerp as "
+    "full_like + _foreach_addcmul_, _foreach_pow, _foreach_div_, _foreach_sqrt, _foreach_addcdiv_, ...), ours "
+    "records the single-tensor ops (the values are the same)"))
 def _run(lib, opt_name, mode, backend="eager", steps=3):
     tally, dynamo = (dynamo_counters, torch._dynamo) if lib is torch else (counters, frontend)
     dynamo.reset()
@@ -60,6 +65,12 @@ def _run(lib, opt_name, mode, backend="eager", steps=3):
     return losses, params, dict(tally["stats"]), sum(tally["graph_break"].values())
 
 
+def test_adam_foreach_values_as_torch():
+    ours, theirs = _run(minitorch2, "adam_foreach", "fn"), _run(torch, "adam_foreach", "fn")
+    for a, b in zip(ours[0] + ours[1], theirs[0] + theirs[1]):
+        torch.testing.assert_close(torch.as_tensor(a), torch.as_tensor(b), rtol=1e-5, atol=1e-6)
+
+
 def _check(opt_name, mode, backend="eager"):
     theirs = _run(torch, opt_name, mode, "aot_eager" if backend != "eager" else "eager")
     ours = _run(minitorch2, opt_name, mode, backend)
@@ -81,7 +92,8 @@ def test_train_step_through_aot_backends(backend, opt_name):
 
 
 @pytest.mark.parametrize("mode", ["train", "fn", "method"])
-@pytest.mark.parametrize("opt_name", ["adam", "adamw", "adam_amsgrad_decay"])
+@pytest.mark.parametrize("opt_name", ["adam", "adamw", "adam_amsgrad_decay",
+                                      pytest.param("adam_foreach", marks=ADAM_FOREACH_GRAPH)])
 def test_adam_family_steps(opt_name, mode):
     _check(opt_name, mode)
 
