@@ -41,7 +41,11 @@ OUTSIDE_THE_LESSON = {
     # follows the LLVM one, the default
     "triton codegen": ("backend/codegen/triton.py", "backend/codegen/triton_ops.py"),
     "coverage surface": (
-        "minitorch2/optim/", "minitorch2/nn/utils/", "minitorch2/nn/init.py", "minitorch2/utils/data/",
+        "minitorch2/optim/", "minitorch2/nn/utils/",
+        # torch._foreach_*: the optimizers' foreach=True paths (one op over lists of tensors)
+        "minitorch2/_foreach.py",
+        # a torch.optim optimizer read by a compiled frame: zero_grad's break, state read through sources, init outside
+        "frontend/variables/optimizer.py", "minitorch2/nn/init.py", "minitorch2/utils/data/",
         # what scripts ask before they start: torch.cuda on a CPU-only build, backend flags, settings, version
         "minitorch2/cuda.py", "minitorch2/accelerator.py", "minitorch2/backends/", "minitorch2/_settings.py",
         "minitorch2/version.py",
@@ -107,6 +111,7 @@ OUTSIDE_THE_LESSON = {
         # from its eager kernels (so traced graphs pick torch's ops) and the size questions they ask (so they guard as
         # torch's); the order of factors torch prints in a guard where a division is known exact (CleanDiv)
         "minitorch2/_arg_parser.py", "frontend/rnn_refusal.py",  # rnn: Dynamo refuses RNN/GRU/LSTM
+        "frontend/tensorless_frames.py",  # Dynamo leaves a resume frame holding nothing of torch's untraced
         "minitorch2/_tensor_data.py", "minitorch2/_aten/overlap.py", "autograd/overlapping_views.py",
         "minitorch2/_tensor_more.py", "minitorch2/_subclasses/fake_strides.py",
         "minitorch2/fx/experimental/_exact_divisions.py", "minitorch2/fx/experimental/_canonical_facts.py",

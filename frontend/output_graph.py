@@ -55,6 +55,7 @@ class OutputGraph:
         self.marked_sizes = {}  # symbol -> the source of a dim mark_dynamic marked (it must stay a symbol)
         self.fake_mode = FakeTensorMode(shape_env=self.shape_env)
         self.size_vars = {}  # symbol -> the SymNodeVariable of its graph input (`s77`)
+        self.sym_values = {}  # (SymInt or SymFloat, expression) -> the SymNodeVariable that first computed it
         self.inputs_loaded = False  # a split frame's code loads the inputs (resume.py): none may be dropped since
         self.tensor_guards = []  # (a size pinned to one value while tracing is checked there, in the end)
         self.guards = guards_mod.GuardSet()

@@ -41,6 +41,9 @@ def _library_dirs():
 
 
 _LIBRARY_DIRS = _library_dirs()
+# torch.optim's files whose compiled step is modelled (frontend/variables/optimizer.py's TRACED_OPTIMIZERS)
+_TRACED_OPTIM_FILES = tuple(os.path.join(os.path.dirname(os.path.abspath(minitorch2.__file__)), "optim", name)
+                            for name in ("optimizer.py", "sgd.py", "adam.py"))
 
 
 def is_user_code(code):
@@ -54,9 +57,13 @@ def is_user_code(code):
 
 
 def is_user_or_exec_code(code):
-    """The user's code, or code the user exec'd: frames Dynamo compiles (a GraphModule's forward is the library's)."""
+    """The user's code, or code the user exec'd: frames Dynamo compiles (a GraphModule's forward is the library's);
+    and torch.optim's, which Dynamo inlines: an optimizer step's update frame compiles (variables/optimizer.py), where
+    the optimizer's compiled step is modelled (not lr_scheduler.py's: a file Dynamo skips)."""
     filename = code.co_filename
-    return is_user_code(code) or filename.startswith("<") and not filename.startswith(("<eval_with_key", "<frozen"))
+    if filename.startswith("<"):
+        return not filename.startswith(("<eval_with_key", "<frozen"))
+    return is_user_code(code) or os.path.abspath(filename) in _TRACED_OPTIM_FILES
 
 
 def _has_tensor(values):
@@ -186,9 +193,7 @@ _paused = threading.local()  # .capture: the capture whose routed call is runnin
 def active_capture():
     """The capture compiling calls on this thread: sys.getprofile()'s, or the one that paused it for a routed call."""
     capture = getattr(sys.getprofile(), "__self__", None) or getattr(_paused, "capture", None)
-    if isinstance(capture, ProfileCapture) and capture.active:
-        return capture
-    return None
+    return capture if isinstance(capture, ProfileCapture) and capture.active else None
 
 
 # ---- the context ----------------------------------------------------------------------------------

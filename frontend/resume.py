@@ -24,7 +24,7 @@ from bytecode import FreeVar, Instr, Label, TryBegin, TryEnd
 
 from minitorch2 import _logging
 
-from . import assemble, config, eager_frame, pyversion
+from . import assemble, config, eager_frame, pyversion, tensorless_frames
 from .exc import Unsupported
 from .source import LocalSource
 from .variables import (ConstantVariable, GradModeExitVariable, LazyVariableTracker, ListIteratorVariable,
@@ -120,7 +120,7 @@ class ResumeCall:
 
     def __call__(self, closure, *args):
         fn = types.FunctionType(self.code, self.f_globals, self.code.co_name, None, closure or None)
-        return self.compile_wrapper.call(fn, args, {})
+        return tensorless_frames.call_resume(fn, args, self.compile_wrapper)  # (unless Dynamo would skip it)
 
     def __repr__(self):
         return f"<call {self.code.co_name}>"

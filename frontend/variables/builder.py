@@ -15,7 +15,6 @@ from minitorch2.fx._spelling import TorchNamespace
 
 from .. import dynamic_shapes, guards, rnn_refusal
 from ..exc import Unsupported
-from minitorch2._compile_markers import graph_break
 from ..source import AttrSource, GetItemSource, LocalSource
 from .builtin import FOLDABLE, BuiltinVariable
 from .constant import ConstantVariable
@@ -30,6 +29,7 @@ from .nn_module import NNModuleVariable
 from .numpy_arrays import is_numpy_value, wrap_numpy
 from .stdlib import (LIBRARY_CALLABLES, NamedTupleClassVariable, NamedTupleVariable, PartialVariable,
                      is_namedtuple_class)
+from .optimizer import optim_tracker
 from .user_defined import UserClassVariable, UserObjectVariable, is_plain_object, is_user_class
 from .torch import ALLOWED_IN_GRAPH, DISALLOWED_IN_GRAPH, TorchVariable, is_torch_object
 
@@ -130,7 +130,7 @@ def wrap(og, value, source):
     if isinstance(value, types.BuiltinFunctionType) or _is_builtin_class(value) or _is_one_of(
             value, (*LIBRARY_CALLABLES, *FOLDABLE)):  # (collections.namedtuple, np.finfo, torch.device...)
         return _by_identity(og, BuiltinVariable, value, source)
-    if value is graph_break or isinstance(value, types.FunctionType):
+    if isinstance(value, types.FunctionType):  # (frontend.graph_break too: its call is the break)
         return _by_identity(og, UserFunctionVariable, value, source)
     if _is_one_of(value, GRAD_MODE_CLASSES):
         return _by_identity(og, GradModeClassVariable, value, source)
@@ -142,9 +142,9 @@ def wrap(og, value, source):
         return _by_identity(og, UserClassVariable if is_user_class(value) else ConstantVariable, value, source)
     if isinstance(value, (types.ModuleType, TorchNamespace)):  # (TorchNamespace: `torch` in a GraphModule's code)
         return _by_identity(og, PythonModuleVariable, value, source)
-    if source is not None and is_plain_object(value):
+    if source is not None and (is_plain_object(value) or optim_tracker(value)):  # (an optimizer, a scheduler)
         og.guards.add(guards.type_guard(source, value), type(value))
-        return UserObjectVariable(value, source)
+        return (optim_tracker(value) or UserObjectVariable)(value, source)
     raise Unsupported(f"a value of type {type(value).__name__} ({source.name() if source else 'no source'})",
                       "unsupported")
 

@@ -117,3 +117,19 @@ def metadata(tx, var, name):
     if name == "is_leaf":
         tx.output.create_node("call_function", getattr, (tx.output.as_arg(var), name), {})
     return ConstantVariable(getattr(var.example_value, name))
+
+
+def _foreach_in_place_as_dynamo(fn):
+    """torch._foreach_add_ and kin mutate their first list and return None: one node, kept though nothing reads it
+    (`_foreach_add_ = torch._foreach_add_([p0, p1], [g0, g1], alpha = -0.1)`), as Dynamo's."""
+    def record_in_place(tx, args, kwargs):
+        og = tx.output
+        with og.fake_mode:
+            fn(*[og.as_arg(a, fake=True) for a in args], **{k: og.as_arg(v, fake=True) for k, v in kwargs.items()})
+        og.create_proxy("call_function", fn, [og.as_arg(a) for a in args], {k: og.as_arg(v) for k, v in kwargs.items()},
+                        None)
+        return ConstantVariable(None)
+    return record_in_place
+
+
+FOREACH_IN_PLACE = {fn: _foreach_in_place_as_dynamo(fn) for fn in (minitorch2._foreach_add_, minitorch2._foreach_mul_)}

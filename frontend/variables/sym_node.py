@@ -18,8 +18,7 @@ from .constant import ConstantVariable
 class SymNodeVariable(VariableTracker):
     def __init__(self, proxy, value, source=None):
         super().__init__(source)
-        self.proxy = proxy
-        self.value = value
+        self.proxy, self.value = proxy, value
 
     def python_type(self):
         return bool if isinstance(self.value, SymBool) else type(self.value.node.hint)
@@ -84,7 +83,9 @@ def sym_arithmetic(og, fn, args):
         return ConstantVariable(result)
     proxy = og.create_proxy("call_function", fn, [a.proxy.node if isinstance(a, SymNodeVariable) else
                                                   a.as_python_constant() for a in args], {}, result, speculative=True)
-    return SymNodeVariable(proxy, result)
+    # an expression computed again is the first node's, as in Dynamo's graphs (`-lr` for each parameter of an
+    # optimizer: one `neg`); the node just made goes unused, and is removed
+    return og.sym_values.setdefault((type(result), result.node.str()), SymNodeVariable(proxy, result))
 
 
 SYMBOLIC_OPERATORS = {operator.add, operator.sub, operator.mul, operator.floordiv, operator.mod, operator.truediv,

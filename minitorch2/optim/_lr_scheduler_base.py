@@ -76,8 +76,17 @@ def _mark_optimizer_steps(optimizer):
         opt._opt_called = True
         return step(opt, *args, **kwargs)
 
-    marked_step._wrapped_by_lr_sched = True
-    optimizer.step = marked_step
+    # torch's lr_scheduler.py is a file Dynamo skips (trace_rules' FORCE_SKIP_FILES): a compiled frame's call of
+    # this wrapper is a graph break, and the optimizer step it calls compiles as a frame of its own; the frontend
+    # reads these marks as frontend.disable(recursive=False)'s
+    @functools.wraps(step)
+    def skipped_marked_step(*args, **kwargs):
+        return marked_step(*args, **kwargs)
+
+    skipped_marked_step.__wrapped__ = marked_step
+    skipped_marked_step._torchdynamo_disable, skipped_marked_step._torchdynamo_disable_recursive = True, False
+    skipped_marked_step._wrapped_by_lr_sched = True
+    optimizer.step = skipped_marked_step
 
 
 class LRScheduler:

@@ -5,6 +5,7 @@ AdamW is Adam with decoupled weight decay: the parameter shrinks by
 `weight_decay * param`.
 """
 from .. import _dtype, _factories, _functions
+from .._compile_markers import is_compiling
 from .optimizer import Optimizer, check_adam_hyperparameters
 
 
@@ -29,13 +30,19 @@ class Adam(Optimizer):
                 state["max_exp_avg_sq"] = _functions.clone(_factories.zeros_like(param))
         return state
 
+    def _init_group(self, group):
+        for p in group["params"]:
+            if p.grad is not None:
+                self._init_state(p, group["amsgrad"])
+
     def _update(self, param, group):
         beta1, beta2 = group["betas"]
         lr, eps, weight_decay = group["lr"], group["eps"], group["weight_decay"]
         state = self._init_state(param, group["amsgrad"])
         grad = param.grad if not group["maximize"] else -param.grad
         exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
-        state["step"].add_(1)
+        step_t = state["step"]
+        step_t += 1
         if weight_decay != 0:
             if group["decoupled_weight_decay"]:
                 param.mul_(1 - lr * weight_decay)
@@ -43,7 +50,10 @@ class Adam(Optimizer):
                 grad = grad.add(param, alpha=weight_decay)
         exp_avg.lerp_(grad, 1 - beta1)
         exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
-        step = state["step"].item()
+        if group["capturable"] or is_compiling():  # (Dynamo traces torch's step with capturable set: the step a tensor)
+            self._capturable_update(param, group, state, step_t)
+            return
+        step = step_t.item()
         bias_correction1 = 1 - beta1**step
         bias_correction2 = 1 - beta2**step
         step_size = lr / bias_correction1
@@ -54,6 +64,22 @@ class Adam(Optimizer):
         else:
             denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(eps)
         param.addcdiv_(exp_avg, denom, value=-step_size)
+
+    @staticmethod
+    def _capturable_update(param, group, state, step_t):
+        """The rest of torch's capturable update, op for op: the bias corrections stay 0-dim tensors."""
+        (beta1, beta2), lr, eps = group["betas"], group["lr"], group["eps"]
+        bias_correction1 = 1 - beta1**step_t
+        bias_correction2 = 1 - beta2**step_t
+        step_size = lr / bias_correction1
+        step_size_neg = step_size.neg()
+        bias_correction2_sqrt = bias_correction2.sqrt()
+        second_moment = state["exp_avg_sq"]
+        if group["amsgrad"]:
+            state["max_exp_avg_sq"].copy_(_functions.maximum(state["max_exp_avg_sq"], second_moment))
+            second_moment = state["max_exp_avg_sq"]
+        denom = (second_moment.sqrt() / (bias_correction2_sqrt * step_size_neg)).add_(eps / step_size_neg)
+        param.addcdiv_(state["exp_avg"], denom)
 
 
 class AdamW(Adam):

@@ -9,8 +9,9 @@ PyTorch's rounding of `scalar / tensor`.
 from collections import defaultdict
 
 from .. import _dtype, _factories, _functions
+from .._compile_markers import graph_break
 from .._tensor import Tensor
-from ..autograd.grad_mode import enable_grad, no_grad
+from ..autograd.grad_mode import enable_grad, is_grad_enabled, set_grad_enabled
 
 
 class _RequiredParameter:
@@ -103,6 +104,7 @@ class Optimizer:
                     p.grad = p.grad.detach()
                     p.grad.zero_()
 
+    zero_grad._torchdynamo_disable = True  # torch.optim's zero_grad is @torch._disable_dynamo: a call is a break
     def state_dict(self):
         index = {}
         groups = []
@@ -145,12 +147,32 @@ class Optimizer:
 
     def step(self, closure=None):
         loss = self._run_closure(closure)
-        with no_grad():
-            for group in self.param_groups:
-                for p in group["params"]:
-                    if p.grad is not None:
-                        self._update(p, group)
+        self._step_without_grad()
         return loss
+
+    def _step_without_grad(self):
+        """torch's _use_grad_for_differentiable, whose graph breaks split a compiled step where torch's split: the
+        frame calling this breaks at the call; this one (a break in a try block) runs eagerly, and the updates are a
+        frame of their own, compiled under no_grad."""
+        grad_enabled = is_grad_enabled()
+        try:
+            set_grad_enabled(False)
+            graph_break()
+            self._apply_updates()
+        finally:
+            graph_break()
+            set_grad_enabled(grad_enabled)
+
+    def _apply_updates(self):
+        for group in self.param_groups:
+            self._init_group(group)
+            for p in group["params"]:
+                if p.grad is not None:
+                    self._update(p, group)
+
+    def _init_group(self, group):
+        """Create the state of the group's parameters that have a gradient; a compiled step runs it outside the
+        graph (as Dynamo's OptimizerVariable runs torch's _init_group), so the state is an input of the graph."""
 
     def _update(self, param, group):
         """One parameter's update: each optimizer's formula."""

@@ -1,5 +1,5 @@
 """optim.SGD (as torch.optim.SGD): momentum, dampening, Nesterov, weight decay; PyTorch's CPU formulas."""
-from .. import _functions
+from .. import _foreach
 from .optimizer import Optimizer, required
 
 
@@ -27,9 +27,47 @@ class SGD(Optimizer):
             state = self.state[param]
             buf = state.get("momentum_buffer")
             if buf is None:
-                buf = _functions.clone(grad).detach()
+                buf = grad.detach().clone()
                 state["momentum_buffer"] = buf
             else:
                 buf.mul_(momentum).add_(grad, alpha=1 - group["dampening"])
             grad = grad.add(buf, alpha=momentum) if group["nesterov"] else buf
         param.add_(grad, alpha=-group["lr"])
+
+    def _apply_updates(self):
+        for group in self.param_groups:
+            if group["foreach"]:
+                self._foreach_update(group)
+            else:
+                for p in group["params"]:
+                    if p.grad is not None:
+                        self._update(p, group)
+
+    def _foreach_update(self, group):
+        """foreach=True: torch's multi-tensor SGD, op for op (its _foreach_* ops over the group's parameters)."""
+        params = [p for p in group["params"] if p.grad is not None]
+        grads = [p.grad for p in params]
+        momentum, lr, weight_decay = group["momentum"], group["lr"], group["weight_decay"]
+        if group["maximize"]:
+            grads = _foreach._foreach_neg(grads)
+        if weight_decay != 0:
+            if group["maximize"]:
+                _foreach._foreach_add_(grads, params, alpha=weight_decay)
+            else:
+                grads = _foreach._foreach_add(grads, params, alpha=weight_decay)
+        if momentum != 0:
+            bufs = [self.state[p].get("momentum_buffer") for p in params]
+            if all(buf is not None for buf in bufs):
+                _foreach._foreach_mul_(bufs, momentum)
+                _foreach._foreach_add_(bufs, grads, alpha=1 - group["dampening"])
+            else:
+                for i, p in enumerate(params):
+                    if bufs[i] is None:
+                        bufs[i] = self.state[p]["momentum_buffer"] = grads[i].detach().clone()
+                    else:
+                        bufs[i].mul_(momentum).add_(grads[i], alpha=1 - group["dampening"])
+            if group["nesterov"]:
+                _foreach._foreach_add_(grads, bufs, alpha=momentum)
+            else:
+                grads = bufs
+        _foreach._foreach_add_(params, grads, alpha=-lr)
