@@ -25,6 +25,7 @@ from ._functions_common_math import (  # noqa: F401  (re-exported: _functions.py
     nansum, norm, polygamma, prod, roll, searchsorted, signbit, sinh, std_mean, sum_to_size, tan, trace,
     tril_indices, triu_indices, unique, unique_consecutive, xlogy)
 from ._functions_linalg import dot, matmul
+from ._inference_tensors import is_inference  # noqa: F401  (re-exported, torch.is_inference)
 from ._functions_pointwise import floor_divide
 from ._functions_shape import _function_of, alias_of, chunk, flatten, split, vstack
 from ._functions_shape_more import flip
@@ -482,6 +483,6 @@ __all__ = [
     "flipud", "positive", "isneginf", "isposinf", "isreal", "is_signed", "is_complex", "is_same_size", "dist", "vdot",
     "matrix_exp", "matrix_power", "msort", "diagflat", "ldexp", "unsafe_split", "unsafe_chunk", "split_with_sizes",
     "narrow_copy", "broadcast_shapes", "zero_", "fill", "get_default_device", "set_default_device", "logspace", "asarray",
-    "unravel_index", "cumulative_trapezoid", "empty_strided", "set_printoptions", "set_default_tensor_type", "range", "put", "renorm",
+    "is_inference", "unravel_index", "cumulative_trapezoid", "empty_strided", "set_printoptions", "set_default_tensor_type", "range", "put", "renorm",
     *_TORCH_LEVEL_IN_PLACE,
 ]

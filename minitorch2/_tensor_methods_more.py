@@ -12,6 +12,7 @@ from ._functions_common_math import bitwise_left_shift, bitwise_right_shift, pol
 from ._functions_shape_more import flip, tile
 from ._ops import ops
 from ._tensor import Size, Tensor
+from ._inference_tensors import is_inference
 
 aten = ops.aten
 
@@ -118,5 +119,6 @@ def tensor_methods():
         "div_": div_,
         "new": new, "new_tensor": new_tensor, "new_zeros": new_sized(aten.new_zeros.default),
         "new_ones": new_sized(aten.new_ones.default), "new_empty": new_sized(aten.new_empty.default),
+        "is_inference": is_inference,
         "new_full": new_full, "new_empty_strided": new_empty_strided, "uniform_": uniform_, "random_": random_,
     }
