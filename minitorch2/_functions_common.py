@@ -18,9 +18,10 @@ from ._aten import range_values
 from ._aten.memory import _dtype_title
 from ._aten.meta_util import broadcast_shapes as broadcast_shapes_of
 from ._functions_common_math import (  # noqa: F401  (re-exported: _functions.py gathers them from here)
-    abs_, acos, arccos, arcsin, arctan, arctan2, argwhere, asin, atan, atan2, baddbmm, bincount, bitwise_left_shift,
-    bitwise_right_shift, bucketize, cdist, cosh, count_nonzero, cummax, cummax_type, cummin, cummin_type, cumprod,
-    digamma, erfinv, exp2, fix, float_power, fmod, frac, heaviside, hypot, isin, kthvalue, kthvalue_type, lerp,
+    abs_, acos, arccos, arcsin, arctan, arctan2, argwhere, asin, atan, atan2, baddbmm, bincount, bitwise_and,
+    bitwise_left_shift, bitwise_or, bitwise_right_shift, bitwise_xor, bucketize, cdist, cosh, count_nonzero, cummax,
+    cummax_type, cummin, cummin_type, cumprod, digamma, erfinv, exp2, fix, float_power, fmod, frac, heaviside, hypot,
+    isin, kthvalue, kthvalue_type, lerp,
     lgamma, log2, log10, logaddexp, logit, logsumexp, masked_select, median, median_type, nan_to_num, nanmean,
     nansum, norm, polygamma, prod, roll, searchsorted, signbit, sinh, std_mean, sum_to_size, tan, trace,
     tril_indices, triu_indices, unique, unique_consecutive, xlogy)
@@ -449,7 +450,7 @@ def tensor_methods():
         ("divide_", "div_"), ("true_divide_", "div_"))}
     methods.update({f"{name}_": _tensor_or_scalar(getattr(aten, f"{name}_")) for name in (
         "eq", "ne", "lt", "le", "gt", "ge", "fmod", "remainder")})
-    methods.update({f"{name}_": _scalar_as_tensor(getattr(aten, f"{name}_").Tensor) for name in (
+    methods.update({f"{name}_": _tensor_or_scalar(getattr(aten, f"{name}_")) for name in (
         "bitwise_and", "bitwise_or", "bitwise_xor")})
     methods.update({f"{name}_": _scalar_as_tensor(getattr(aten, f"{name}_").default) for name in (
         "logical_and", "logical_or", "logical_xor", "heaviside", "gcd", "lcm")})

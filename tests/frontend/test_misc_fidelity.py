@@ -1,0 +1,61 @@
+"""Odds and ends users hit, against real torch: a Python number beside a tensor in `&`, `|`, `^` records the
+bitwise ops' Scalar overloads (make_fx, aot graphs) and compiled graphs run them; `~` on a float."""
+import pytest
+import torch
+from torch.fx.experimental.proxy_tensor import make_fx as torch_make_fx
+
+import frontend
+import minitorch2
+from autograd import make_fx
+
+
+def bitwise_with_numbers(x, y):
+    y2 = y.clone()
+    y2 &= 3
+    x2 = x.clone()
+    x2 |= True
+    x2 ^= x
+    return (x & True, x | False, x ^ True, y & 3, y | 1, y ^ 5, True & x, 3 | y, x.bitwise_and(True),
+            y.bitwise_or(2), y.__and__(1), y2, x2, (y & 1) + y, x & 2)
+
+
+def _bitwise_inputs(lib):
+    return lib.tensor([True, False, True]), lib.tensor([1, 2, 3])
+
+
+def test_make_fx_records_the_scalar_overloads():
+    ours = make_fx(bitwise_with_numbers)(*_bitwise_inputs(minitorch2))
+    theirs = torch_make_fx(bitwise_with_numbers)(*_bitwise_inputs(torch))
+    assert "bitwise_and.Scalar(x_1, True)" in ours.code
+    assert ours.code == theirs.code
+
+
+def test_scalar_tensor_overload_when_the_number_comes_first():
+    def traced_code(lib, trace):
+        def fn(x, y):
+            return lib.bitwise_and(3, y), lib.bitwise_xor(True, x)
+        return trace(fn)(*_bitwise_inputs(lib)).code
+
+    ours = traced_code(minitorch2, make_fx)
+    assert "bitwise_and.Scalar_Tensor(3, y_1)" in ours
+    assert ours == traced_code(torch, torch_make_fx)
+
+
+@pytest.mark.parametrize("backend", ["aot_eager", "inductor"])
+def test_compiled_bitwise_with_numbers_matches_torch(backend):
+    frontend.reset()
+    ours = minitorch2.compile(bitwise_with_numbers, backend=backend)(*_bitwise_inputs(minitorch2))
+    theirs = bitwise_with_numbers(*_bitwise_inputs(torch))
+    assert [(str(o.dtype), o.tolist()) for o in ours] == [(str(t.dtype), t.tolist()) for t in theirs]
+
+
+@pytest.mark.parametrize("expression", ["x & 1", "1 | x", "x ^ True", "x.bitwise_and_(1)"])
+def test_bitwise_with_a_number_on_floats_refused_as_torch(expression):
+    def outcome(lib):
+        x = lib.tensor([1.5, 2.0])
+        try:
+            return eval(expression).tolist()
+        except Exception as e:  # (the class and message are what is compared)
+            return type(e).__name__, str(e)
+
+    assert outcome(minitorch2) == outcome(torch)
