@@ -59,3 +59,56 @@ def test_bitwise_with_a_number_on_floats_refused_as_torch(expression):
             return type(e).__name__, str(e)
 
     assert outcome(minitorch2) == outcome(torch)
+
+
+def _error(fn, *args):
+    try:
+        fn(*args)
+    except Exception as e:  # (the class and message are what is compared)
+        return type(e).__name__, str(e)
+    return None
+
+
+def _invert(x):
+    return ~x
+
+
+def _invert_a_float(x):
+    return x + ~1.5
+
+
+def test_invert_of_a_float_tensor_is_torch_type_error():
+    assert _error(_invert, minitorch2.tensor([1.5])) == _error(_invert, torch.tensor([1.5]))
+    assert _error(_invert, minitorch2.tensor([1.5]))[0] == "TypeError"
+
+
+@pytest.mark.parametrize("backend", ["eager", "inductor"])
+def test_compiled_invert_of_a_float_tensor_fails_as_dynamo_does(backend):
+    frontend.reset()
+    torch._dynamo.reset()
+    ours = _error(minitorch2.compile(_invert, backend=backend), minitorch2.tensor([1.5, 2.0]))
+    theirs = _error(torch.compile(_invert, backend=backend), torch.tensor([1.5, 2.0]))
+    assert ours[0] == theirs[0] == "TorchRuntimeError"
+    assert ours[1].splitlines()[:2] == theirs[1].splitlines()[:2]  # (the explanation names the node and the error)
+
+
+@pytest.mark.parametrize("fullgraph", [False, True])
+def test_compiled_invert_of_a_python_float(fullgraph):
+    frontend.reset()
+    torch._dynamo.reset()
+    ours = _error(minitorch2.compile(_invert_a_float, backend="eager", fullgraph=fullgraph), minitorch2.ones(2))
+    theirs = _error(torch.compile(_invert_a_float, backend="eager", fullgraph=fullgraph), torch.ones(2))
+    assert ours[0] == theirs[0]
+    if not fullgraph:  # (with fullgraph, Dynamo's Unsupported says "Observed exception"; ours names the error)
+        assert ours == theirs == ("TypeError", "bad operand type for unary ~: 'float'")
+
+
+def test_compiled_invert_of_int_and_bool_tensors_matches_torch():
+    frontend.reset()
+
+    def fn(x, m):
+        return ~x, ~m, (~x) & 6
+
+    ours = minitorch2.compile(fn, backend="inductor")(minitorch2.tensor([1, -2, 3]), minitorch2.tensor([True, False]))
+    theirs = fn(torch.tensor([1, -2, 3]), torch.tensor([True, False]))
+    assert [(str(o.dtype), o.tolist()) for o in ours] == [(str(t.dtype), t.tolist()) for t in theirs]
