@@ -1,7 +1,7 @@
 """Tensor methods beyond what the pipeline calls: the new_* constructors (`x.new_zeros(2, 3)`, the legacy `x.new(...)`),
 the in-place samplers uniform_ and random_, `~x` (refused on floats, as torch's binding refuses it), the shift
-operators (`x << y` and its reflected and in-place forms), index_fill_, detach_, the *_as shape methods, tile, flip, mT, polygamma, sum_to_size, the int16/int8/uint8
-conversions and a complex tensor's real and imag.
+operators (`x << y` and its reflected and in-place forms), index_fill_, detach_, the *_as shape methods, tile, flip,
+mT, polygamma, sum_to_size, the int16/int8/uint8 conversions and a complex tensor's real and imag.
 
 Runtime layer, coverage surface. Each hands its aten op the arguments PyTorch's bindings pass (new_* the factory
 options as _factories.py's do); _tensor_methods.install binds them onto Tensor with the others.
