@@ -111,3 +111,60 @@ def test_compiled_invert_of_int_and_bool_tensors_matches_torch():
     ours = minitorch2.compile(fn, backend="inductor")(minitorch2.tensor([1, -2, 3]), minitorch2.tensor([True, False]))
     theirs = fn(torch.tensor([1, -2, 3]), torch.tensor([True, False]))
     assert [(str(o.dtype), o.tolist()) for o in ours] == [(str(t.dtype), t.tolist()) for t in theirs]
+
+
+def _kwargs_in_use_order(x, **kwargs):
+    return x + kwargs["b"] * kwargs["a"]
+
+
+def _args_and_kwargs(*args, **kwargs):
+    return args[1] - kwargs["z"] + kwargs["a"] + args[0]
+
+
+def _keyword_only_and_kwargs(x, *, k, **kw):
+    return x * k + kw["m"]
+
+
+def _items_of_containers(xs, d):
+    return xs[1] + d["q"] + xs[0] + d["p"]
+
+
+def _placeholder_line(lib, compile_fn, fn, args, kwargs):
+    lines = []
+
+    def backend(gm, example_inputs):
+        lines.append(gm.code.strip().splitlines()[0])
+        return gm.forward
+
+    compile_fn(fn, backend=backend)(*[lib.ones(2) if a is None else a for a in args],
+                                    **{k: lib.ones(2) * (i + 1) for i, k in enumerate(kwargs)})
+    return lines
+
+
+@pytest.mark.parametrize("fn, args, kwargs", [
+    (_kwargs_in_use_order, (None,), ("a", "b")),
+    (_kwargs_in_use_order, (None,), ("b", "a")),
+    (_args_and_kwargs, (None, None), ("z", "a")),
+    (_keyword_only_and_kwargs, (None,), ("m", "k")),
+], ids=["a_then_b", "b_then_a", "args_and_kwargs", "keyword_only"])
+def test_graph_inputs_from_args_and_kwargs_in_dynamos_order(fn, args, kwargs):
+    """Dynamo wraps the items of *args and **kwargs at their first use: placeholders come in the order the frame
+    uses them (L_kwargs_b_, L_kwargs_a_, L_x_ for x + kwargs["b"] * kwargs["a"])."""
+    frontend.reset()
+    torch._dynamo.reset()
+    ours = _placeholder_line(minitorch2, minitorch2.compile, fn, args, kwargs)
+    theirs = _placeholder_line(torch, torch.compile, fn, args, kwargs)
+    assert ours == theirs
+
+
+def test_items_of_list_and_dict_inputs_in_dynamos_order():
+    frontend.reset()
+    torch._dynamo.reset()
+
+    def inputs(lib):
+        return [lib.ones(1), lib.ones(1) * 2], {"p": lib.ones(1) * 3, "q": lib.ones(1) * 4}
+
+    ours = _placeholder_line(minitorch2, minitorch2.compile, _items_of_containers, inputs(minitorch2), ())
+    theirs = _placeholder_line(torch, torch.compile, _items_of_containers, inputs(torch), ())
+    assert ours == theirs == ["def forward(self, L_xs_1_ : torch.Tensor, L_d_q_ : torch.Tensor, "
+                              "L_xs_0_ : torch.Tensor, L_d_p_ : torch.Tensor):"]
