@@ -77,11 +77,9 @@ def _sequence_tracker(value):
 
 
 def _item(og, value, container_source, key):
-    """An item of a tuple, list or dict read from outside the frame: wrapped at its first use, as Dynamo's, so that
-    tensor items become graph inputs in the order the frame uses them (L_kwargs_b_ before L_kwargs_a_)."""
-    if container_source is None:
-        return wrap(og, value, None)
-    return LazyVariableTracker(og, value, GetItemSource(container_source, key))
+    """An item of an input container: wrapped at first use, as Dynamo's (graph inputs in the frame's order of use)."""
+    source = None if container_source is None else GetItemSource(container_source, key)
+    return wrap(og, value, None) if source is None else LazyVariableTracker(og, value, source)
 
 
 def wrap(og, value, source):
