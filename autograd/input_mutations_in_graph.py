@@ -26,9 +26,8 @@ def copy_mutations_into_inputs(compiled, keep_input_mutations):
     kept, returned = [], []
     for position, value in zip(mutated_inputs, values):
         target = placeholders[position]
-        same_layout = target.meta.get("val") is not None and value.meta.get("val") is not None and (
-            tuple(target.meta["val"].shape) == tuple(value.meta["val"].shape))
-        (returned if position in grad_mutated or not same_layout else kept).append((position, value))
+        data_only = _geometry(target) is not None and _geometry(target) == _geometry(value)
+        (returned if position in grad_mutated or not data_only else kept).append((position, value))
     if not kept:
         return mutated_inputs
     with graph.inserting_before(output):
@@ -38,3 +37,10 @@ def copy_mutations_into_inputs(compiled, keep_input_mutations):
     output.args = (tuple(value for _, value in returned) + tuple(rest),)
     forward.recompile()
     return [position for position, _ in returned]
+
+
+def _geometry(node):
+    """Sizes and strides as text (no guard on a symbolic size): a metadata mutation (x.t_()) changes them, and
+    torch keeps such an input's update out of the graph."""
+    val = node.meta.get("val")
+    return None if val is None else (tuple(map(str, val.shape)), tuple(map(str, val.stride())))
