@@ -44,8 +44,9 @@ PROGRAMS = {"inference_add_": _add_in_place, "training_add_": _add_in_place_then
             "view_mutation": _write_through_a_view, "training_mul_": _scale_in_place}
 
 
-def _run(lib, name, make_backend, partition):
-    """The forward graph aot_eager's settings print, the output and the mutated input after the call."""
+def _run(lib, name, make_backend, partition, keep=True):
+    """The forward graph aot_eager's settings print (keep: keep_inference_input_mutations), the output and the
+    mutated input after the call."""
     graphs = []
 
     def fw_compiler(gm, example_inputs):
@@ -53,7 +54,7 @@ def _run(lib, name, make_backend, partition):
         return gm.forward
 
     backend = make_backend(fw_compiler=fw_compiler, bw_compiler=lambda gm, example_inputs: gm.forward,
-                           partition_fn=partition, keep_inference_input_mutations=True)
+                           partition_fn=partition, keep_inference_input_mutations=keep)
     args = _inputs(lib, name)
     out = lib.compile(PROGRAMS[name], backend=backend)(*args)
     return graphs, out.tolist(), args[0].tolist()
@@ -66,6 +67,16 @@ def test_forward_graph_copies_into_the_mutated_input_as_torch(name):
     ours = _run(minitorch2, name, aot_autograd, min_cut_rematerialization_partition)
     theirs = _run(torch, name, torch_aot_autograd, torch_min_cut)
     assert "torch.ops.aten.copy_.default(" in ours[0][0]
+    assert ours == theirs
+
+
+@pytest.mark.parametrize("name", ["inference_add_", "training_mul_"])
+def test_without_the_option_new_values_are_outputs_as_torch(name):
+    frontend.reset()
+    torch._dynamo.reset()
+    ours = _run(minitorch2, name, aot_autograd, min_cut_rematerialization_partition, keep=False)
+    theirs = _run(torch, name, torch_aot_autograd, torch_min_cut, keep=False)
+    assert "copy_" not in ours[0][0]
     assert ours == theirs
 
 
