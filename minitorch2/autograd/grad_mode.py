@@ -59,15 +59,5 @@ class set_grad_enabled(_GradModeContext):
         return super().__call__(fn)
 
 
-def _enter_inference_mode(mode):
-    """An inference_mode block's entry as a call (the form compiled graphs record it in); returns the block."""
-    block = inference_mode(mode)
-    block.__enter__()
-    return block
-
-
-def _exit_inference_mode(block):
-    block.__exit__(None, None, None)
-
-
-from .grad_mode_inference import inference_mode, is_inference_mode_enabled  # noqa: E402,F401  (uses _GradModeContext)
+from .grad_mode_inference import (  # noqa: E402,F401  (uses _GradModeContext; torch has these names here)
+    _enter_inference_mode, _exit_inference_mode, inference_mode, is_inference_mode_enabled)

@@ -2,9 +2,11 @@
 refusals outside the mode (saved for backward, written in place, requires_grad), with torch's classes and messages."""
 import pytest
 import torch
+from torch._dynamo.testing import CompileCounter as TorchCompileCounter
 
-import minitorch2
 import frontend
+import minitorch2
+from frontend.guard_failures import ___tensor_mismatch
 from frontend.testing import CompileCounter
 
 
@@ -124,14 +126,34 @@ def test_parameters_made_in_inference_mode_train_outside():
     assert layer(minitorch2.ones(1, 3)).grad_fn is not None
 
 
-@pytest.mark.xfail(strict=True, reason="Dynamo's TENSOR_MATCH checks the dispatch key set, so a normal tensor after an "
-                   "inference one recompiles; our tensor guard does not look at inference-ness")
-def test_inference_tensor_then_normal_tensor_recompiles():
-    frontend.reset()
-    counter = CompileCounter()
-    fn = minitorch2.compile(lambda x: x * 2, backend=counter)
+def _frames_compiled(lib, counter, reset, compile_fn):
+    """Frames compiled for an inference tensor then a normal one, and for the reverse order."""
+    frames = []
+    for inference_first in (True, False):
+        reset()
+        cnt = counter()
+        fn = compile_fn(lambda x: x * 2, backend=cnt)
+        with lib.inference_mode():
+            made_in_mode = lib.ones(3)
+        for x in ((made_in_mode, lib.ones(3)) if inference_first else (lib.ones(3), made_in_mode)):
+            fn(x)
+        frames.append(cnt.frame_count)
+    return frames
+
+
+def test_an_inference_tensor_then_a_normal_one_recompiles_as_dynamo():
+    ours = _frames_compiled(minitorch2, CompileCounter, frontend.reset, minitorch2.compile)
+    theirs = _frames_compiled(torch, TorchCompileCounter, torch._dynamo.reset, torch.compile)
+    assert ours == theirs == [2, 2]
+
+
+def test_the_recompile_reason_names_the_dispatch_key_sets():
     with minitorch2.inference_mode():
-        x = minitorch2.ones(3)
-    fn(x)
-    fn(minitorch2.ones(3))
-    assert counter.frame_count == 2
+        made_in_mode = minitorch2.ones(3)
+    assert ___tensor_mismatch(minitorch2.ones(3), "x", minitorch2.float32, (3,), (1,), False, minitorch2.Tensor,
+                              inference=True) == (
+        "tensor 'x' dispatch key set mismatch. expected DispatchKeySet(CPU, BackendSelect, ADInplaceOrView), "
+        "actual DispatchKeySet(CPU, BackendSelect, ADInplaceOrView, AutogradCPU)")
+    assert "expected DispatchKeySet(CPU, BackendSelect, ADInplaceOrView, AutogradCPU), actual DispatchKeySet(CPU, " \
+        "BackendSelect, ADInplaceOrView)" in ___tensor_mismatch(made_in_mode, "x", minitorch2.float32, (3,), (1,),
+                                                                False, minitorch2.Tensor)
