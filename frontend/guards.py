@@ -86,7 +86,8 @@ class Guard:
 
 def tensor_guard(source, value, fake, shape_env=None):
     """The tensor's metadata as compiled; where its fake has a symbolic size or stride, that entry is None (or
-    the int the ShapeEnv pinned it to since). `value` may be the (dtype, requires_grad, type, inference) of a guard's `of`."""
+    the int the ShapeEnv pinned it to since). `value` may be the (dtype, requires_grad, type, inference) of a
+    guard's `of`."""
     name = source.name()
     is_parameter = isinstance(value, minitorch2.nn.Parameter)
     dtype, requires_grad, type_text, inference = value if isinstance(value, tuple) else (
@@ -99,7 +100,7 @@ def tensor_guard(source, value, fake, shape_env=None):
            f"requires_grad={requires_grad}")
     failure = code.replace("___check_tensor(", "___tensor_mismatch(", 1).replace(f"({name}, ", f"({name}, {name!r}, ", 1)
     guard = Guard("TENSOR_MATCH", code, why, failure)
-    guard.of = (source, (dtype, requires_grad, type_text, inference), fake)  # (not the tensor: an entry must not keep it alive)
+    guard.of = (source, (dtype, requires_grad, type_text, inference), fake)  # (not the tensor: it must not live on)
     return guard
 
 

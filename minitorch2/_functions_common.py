@@ -484,6 +484,6 @@ __all__ = [
     "flipud", "positive", "isneginf", "isposinf", "isreal", "is_signed", "is_complex", "is_same_size", "dist", "vdot",
     "matrix_exp", "matrix_power", "msort", "diagflat", "ldexp", "unsafe_split", "unsafe_chunk", "split_with_sizes",
     "narrow_copy", "broadcast_shapes", "zero_", "fill", "get_default_device", "set_default_device", "logspace", "asarray",
-    "is_inference", "unravel_index", "cumulative_trapezoid", "empty_strided", "set_printoptions", "set_default_tensor_type", "range", "put", "renorm",
-    *_TORCH_LEVEL_IN_PLACE,
+    "unravel_index", "cumulative_trapezoid", "empty_strided", "set_printoptions", "set_default_tensor_type", "range", "put", "renorm",
+    *_TORCH_LEVEL_IN_PLACE, "is_inference",
 ]

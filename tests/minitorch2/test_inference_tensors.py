@@ -51,7 +51,8 @@ PROGRAMS = {
     "requires_grad_in_mode": lambda lib, x, w: _under(lib.inference_mode(), lambda: x.requires_grad_().requires_grad),
     "torch_is_inference": lambda lib, x, w: (lib.is_inference(x), lib.is_inference(w)),
     "inplace_in_mode_allowed": lambda lib, x, w: _under(lib.inference_mode(), lambda: x.add_(1).tolist()),
-    "save_under_inference_mode_false": lambda lib, x, w: _under(lib.inference_mode(False), lambda: _grad_fn_name(x * w)),
+    "save_under_inference_mode_false": lambda lib, x, w: _under(lib.inference_mode(False),
+                                                                 lambda: _grad_fn_name(x * w)),
 }
 
 
