@@ -198,6 +198,8 @@ OUTSIDE_THE_LESSON = {
         # numpy code inside compiled frames (Dynamo's trace_numpy): the node targets that run numpy, with their rows
         # over minitorch2 ops under numpy's dtype rules; the frontend's numpy function and ndarray trackers
         "minitorch2/_numpy_ops.py", "frontend/variables/numpy_arrays.py",
+        "minitorch2/_inference_tensors.py", "minitorch2/autograd/grad_mode_inference.py",  # no stage enters the mode
+        "autograd/input_mutations_in_graph.py",  # aot_autograd's keep_inference_input_mutations option (aot_eager's)
     ),
 }
 PIPELINE = ("frontend/", "autograd/", "partition/", "backend/")

@@ -36,6 +36,7 @@ from partition import default_partition, min_cut_rematerialization_partition
 
 from .functionalize import functionalize_graph
 from .input_aliasing import AliasedInputs, aliasing_key
+from .input_mutations_in_graph import copy_mutations_into_inputs
 from .output_aliasing import AliasOf, trace_outputs, with_bases
 from .proxy_tensor import make_fx, tag_forward_nodes
 from .stack_traces import SourceKeepingInterpreter, backward_stack_traces
@@ -64,7 +65,7 @@ class _CompiledFunction:
     """One traced and compiled signature of a function: forward compiled, backward pending."""
 
     def __init__(self, fn, args, fw_compiler, bw_compiler, partition_fn, decompositions, inference_compiler=None,
-                 static_input_indices=(), before_compile=None):
+                 static_input_indices=(), before_compile=None, keep_input_mutations=False):
         self.static_input_indices = list(static_input_indices)
         self.bw_compiler = bw_compiler or fw_compiler
         # whether an output requires grad decides (below), not the grad mode of the call: `with enable_grad()`
@@ -75,6 +76,7 @@ class _CompiledFunction:
         self.sizes_of = lambda args: None  # a call's value of each symbolic size (the trace over symbolic sizes')
         with enable_python_dispatcher():  # trace as PyTorch's AOT does (see minitorch2/_python_dispatcher.py)
             compiler = self._trace(fn, args, fw_compiler, partition_fn, decompositions, inference_compiler)
+            self.mutated_inputs = copy_mutations_into_inputs(self, keep_input_mutations)
             if before_compile is not None:
                 before_compile(self)
             self.compiled_fw = compiler(self.fw_module, list(args))
@@ -279,7 +281,7 @@ def _joint_fn(fn, grad_inputs, output_grad_mask):
 
 
 def aot_function(fn, fw_compiler, bw_compiler=None, partition_fn=None, decompositions=None, inference_compiler=None,
-                 static_input_indices=(), _per_size=False, **_ignored):
+                 static_input_indices=(), keep_inference_input_mutations=False, _per_size=False, **_ignored):
     """`static_input_indices`: the inputs that live anyway (a frontend graph's parameters and buffers, found by
     aot_module_simplified; torch keeps them in its AOTConfig), handed to the partitioner as
     `static_lifetime_input_indices`: saving them for the backward costs nothing. `_per_size`: trace and compile
@@ -287,7 +289,8 @@ def aot_function(fn, fw_compiler, bw_compiler=None, partition_fn=None, decomposi
     aot_module_simplified)."""
     trace_and_compile = functools.partial(_CompiledFunction, fw_compiler=fw_compiler, bw_compiler=bw_compiler,
                                           partition_fn=partition_fn or default_partition,
-                                          decompositions=decompositions, inference_compiler=inference_compiler)
+                                          decompositions=decompositions, inference_compiler=inference_compiler,
+                                          keep_input_mutations=keep_inference_input_mutations)
     signatures = {}  # aliasing key -> (call, out_spec)
     symbolic = []  # the _Symbolic of the signature _ANY_SIZE
 
@@ -432,7 +435,7 @@ def _unflatten_outputs(flat, spec):
 
 
 def aot_module_simplified(mod, example_inputs, fw_compiler, bw_compiler=None, partition_fn=None, decompositions=None,
-                          inference_compiler=None, **_ignored):
+                          inference_compiler=None, keep_inference_input_mutations=False, **_ignored):
     """What a frontend backend calls: returns a callable taking the user inputs only."""
 
     def run(*args):
@@ -453,6 +456,7 @@ def aot_module_simplified(mod, example_inputs, fw_compiler, bw_compiler=None, pa
         example_inputs = [e.node.hint if is_symbolic(e) else e for e in example_inputs]
     compiled = aot_function(functional_call, fw_compiler, bw_compiler, partition_fn, decompositions,
                             inference_compiler=inference_compiler, static_input_indices=_static_inputs(mod, params),
+                            keep_inference_input_mutations=keep_inference_input_mutations,
                             _per_size=per_size)
     # As torch's, trace and compile a frontend graph's forward now, for its example inputs (the frame's real
     # ones): a failure is then the backend's, raised while the frontend compiles (BackendCompilerFailed, or eager
@@ -537,4 +541,4 @@ def aot_eager(gm, example_inputs):
     """The `aot_eager` backend, as PyTorch registers it: AOT tracing with no-op compilers (which run symbolic graphs
     too) and the min-cut partitioner; useful to check that tracing and partitioning alone keep a program's results."""
     return aot_module_simplified(gm, example_inputs, fw_compiler=boxed_nop, bw_compiler=boxed_nop,
-                                 partition_fn=min_cut_rematerialization_partition)
+                                 partition_fn=min_cut_rematerialization_partition, keep_inference_input_mutations=True)

@@ -301,7 +301,7 @@ def functionalize_graph(gm):
     results = worker.current(output.args[0])
     if mutated:
         flat = list(results) if isinstance(results, (list, tuple)) else [results]
-        results = [worker.latest[placeholders[i]] for i in mutated] + flat
+        results = (*[worker.latest[placeholders[i]] for i in mutated], *flat)  # (a tuple, as torch's graphs return)
     worker.new.output(results)
     worker.new.eliminate_dead_code()
     return GraphModule(gm, worker.new, type(gm).__name__), mutated  # (the traced function's name, as torch's)

@@ -233,7 +233,8 @@ def _build_table():
     }
     table.update({name: P.elementwise(name) for name in UNARY})
     table.update({name: P.elementwise(name, "float") for name in UNARY_FLOAT})
-    table.update({f"{name}.Tensor": P.elementwise(name) for name in ("bitwise_and", "bitwise_or", "bitwise_xor")})
+    table.update({f"{name}.{suffix}": P.elementwise(name) for name in ("bitwise_and", "bitwise_or", "bitwise_xor")
+                  for suffix in ("Tensor", "Scalar", "Scalar_Tensor")})
     # (suffix, not overload: on Python 3.12 an inlined comprehension's variable would shadow overload() below)
     table.update({f"{packet}.{suffix}": P.elementwise(loop_op) for packet, loop_op in SHIFTS.items()
                   for suffix in ("Tensor", "Tensor_Scalar", "Scalar_Tensor", "Scalar")})

@@ -11,10 +11,14 @@ from minitorch2._aten.memory import _dtype_title
 from .global_state import AUTOCAST_DEVICES, global_state
 
 
-def ___tensor_mismatch(value, name, dtype, size, stride, requires_grad, tensor_type):
+def ___tensor_mismatch(value, name, dtype, size, stride, requires_grad, tensor_type, inference=False):
     """Why ___check_tensor failed: the first property that differs, expected and actual."""
     if type(value) is not tensor_type:
         return f"tensor '{name}' type mismatch. expected {tensor_type.__name__}, actual {type(value).__name__}"
+    if value._version_counter.inference != inference:  # (an inference tensor has no Autograd key)
+        keys = ("DispatchKeySet(CPU, BackendSelect, ADInplaceOrView)",
+                "DispatchKeySet(CPU, BackendSelect, ADInplaceOrView, AutogradCPU)")
+        return f"tensor '{name}' dispatch key set mismatch. expected {keys[not inference]}, actual {keys[inference]}"
     if value.dtype != dtype:
         return f"tensor '{name}' dtype mismatch. expected {_dtype_title(dtype)}, actual {_dtype_title(value.dtype)}"
     if value.requires_grad != requires_grad:

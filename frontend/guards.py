@@ -30,10 +30,12 @@ from .guard_failures import ___duplicate_tensors, ___global_state_mismatch, ___t
 from .source import literal
 
 
-def ___check_tensor(value, dtype, size, stride, requires_grad, tensor_type):
-    """The tensor's type and metadata; None in `size` or `stride` is a dynamic dim (its SHAPE_ENV guards check it)."""
+def ___check_tensor(value, dtype, size, stride, requires_grad, tensor_type, inference=False):
+    """The tensor's type and metadata; None in `size` or `stride` is a dynamic dim (its SHAPE_ENV guards check it).
+    `inference`: an inference tensor (torch.inference_mode's), which Dynamo's dispatch key set check tells apart."""
     return (type(value) is tensor_type and value.dtype == dtype and _matches(value.shape, size)
-            and _matches(value.stride(), stride) and value.requires_grad == requires_grad)
+            and _matches(value.stride(), stride) and value.requires_grad == requires_grad
+            and value._version_counter.inference == inference)
 
 
 def _matches(actual, expected):
@@ -84,18 +86,21 @@ class Guard:
 
 def tensor_guard(source, value, fake, shape_env=None):
     """The tensor's metadata as compiled; where its fake has a symbolic size or stride, that entry is None (or
-    the int the ShapeEnv pinned it to since). `value` may be the (dtype, requires_grad, type) of a guard's `of`."""
+    the int the ShapeEnv pinned it to since). `value` may be the (dtype, requires_grad, type, inference) of a
+    guard's `of`."""
     name = source.name()
     is_parameter = isinstance(value, minitorch2.nn.Parameter)
-    dtype, requires_grad, type_text = value if isinstance(value, tuple) else (
-        value.dtype, value.requires_grad, "torch.nn.Parameter" if is_parameter else "torch.Tensor")
+    dtype, requires_grad, type_text, inference = value if isinstance(value, tuple) else (
+        value.dtype, value.requires_grad, "torch.nn.Parameter" if is_parameter else "torch.Tensor",
+        value._version_counter.inference)
     size, stride = (tuple(_pinned(s, shape_env) for s in values) for values in (fake.shape, fake.stride()))
-    code = (f"___check_tensor({name}, {dtype!r}, {size!r}, {stride!r}, {requires_grad!r}, {type_text})")
+    code = (f"___check_tensor({name}, {dtype!r}, {size!r}, {stride!r}, {requires_grad!r}, {type_text}"
+            f"{', inference=True' if inference else ''})")
     why = (f"tensor {name}: expected {type_text} {dtype} size {list(size)} stride {list(stride)} "
            f"requires_grad={requires_grad}")
     failure = code.replace("___check_tensor(", "___tensor_mismatch(", 1).replace(f"({name}, ", f"({name}, {name!r}, ", 1)
     guard = Guard("TENSOR_MATCH", code, why, failure)
-    guard.of = (source, (dtype, requires_grad, type_text), fake)  # (not the tensor: an entry must not keep it alive)
+    guard.of = (source, (dtype, requires_grad, type_text, inference), fake)  # (not the tensor: it must not live on)
     return guard
 
 

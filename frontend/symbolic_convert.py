@@ -197,7 +197,7 @@ class InstructionTranslatorBase(ExceptionOpcodesMixin, Py312OpcodesMixin, String
             return self.output.stored_globals[name]  # written earlier in this frame (a pending side effect)
         source = GlobalSource(name) if own else ForeignGlobalSource(self.f_globals, name)
         if name in self.f_globals:
-            return LazyVariableTracker(self, self.f_globals[name], source)  # realized at first use, as Dynamo's
+            return LazyVariableTracker(self.output, self.f_globals[name], source)  # realized at first use, as Dynamo's
         if not hasattr(builtins, name):
             raise Unsupported(f"global name {name!r} is not defined", "unsupported")
         value = getattr(builtins, name)
@@ -530,8 +530,7 @@ class InstructionTranslator(InstructionTranslatorBase):
     def __init__(self, code, f_globals, f_locals):
         pyversion.check_supported()
         output = OutputGraph(code)
-        # (self is set up by the time a lazy input is realized)
-        inputs = {name: LazyVariableTracker(self, value, LocalSource(name)) for name, value in f_locals.items()}
+        inputs = {name: LazyVariableTracker(output, value, LocalSource(name)) for name, value in f_locals.items()}
         cells = {name: CellVariable(var, from_outside=True) for name, var in inputs.items() if name in code.co_freevars}
         symbolic_locals = {name: var for name, var in inputs.items() if name not in code.co_freevars}
         super().__init__(code, f_globals, output, symbolic_locals, cells, depth=0)

@@ -24,7 +24,7 @@ import threading
 import numpy as np
 
 from . import _sparse_coo as _sparse
-from ._tensor import Tensor
+from ._tensor import Tensor, _VersionCounter
 
 
 class _DispatchState(threading.local):
@@ -37,6 +37,7 @@ class _DispatchState(threading.local):
 
 
 state = _DispatchState()
+_VersionCounter.dispatch_state = state  # (a tensor made while state.inference_mode is on is an inference tensor)
 
 
 def dispatch(op, args, kwargs):

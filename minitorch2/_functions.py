@@ -25,7 +25,7 @@ from ._functions_pointwise import (
     sqrt, rsqrt, reciprocal, tanh, sigmoid, erf, relu, sign, sgn, floor, ceil, trunc, round, logical_not,
     bitwise_not, isnan, isinf, isfinite, relu_, clamp, clip, clamp_min, clamp_max, where, masked_fill, eq, ne, lt,
     le, gt, ge, greater, greater_equal, less, less_equal, not_equal, logical_and, logical_or, logical_xor,
-    bitwise_and, bitwise_or, bitwise_xor, equal, allclose, isclose, square,
+    equal, allclose, isclose, square,
 )
 from ._functions_reductions import (
     sum, mean, amax, amin, max, min, argmax, argmin, var, std, var_mean, cumsum, any, all, softmax, log_softmax,
@@ -36,7 +36,7 @@ from ._functions_common import (
     norm, cumprod, trace, nansum, nanmean, count_nonzero, std_mean, median, kthvalue, cummax, cummin, frac, erfinv,
     lgamma, digamma, logit, nan_to_num, logaddexp, hypot, heaviside, signbit, arccos, arcsin, arctan, arctan2, fix,
     polygamma, xlogy, float_power, masked_select, bincount, argwhere, unique, isin, searchsorted, bucketize,
-    tril_indices, triu_indices, cdist, abs_,
+    tril_indices, triu_indices, cdist, abs_, bitwise_and, bitwise_or, bitwise_xor,
 )
 from ._functions_shape_more import (
     diff, tile, repeat_interleave, meshgrid, tensordot, inner, moveaxis, take_along_dim, atleast_1d, atleast_2d,

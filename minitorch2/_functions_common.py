@@ -18,13 +18,15 @@ from ._aten import range_values
 from ._aten.memory import _dtype_title
 from ._aten.meta_util import broadcast_shapes as broadcast_shapes_of
 from ._functions_common_math import (  # noqa: F401  (re-exported: _functions.py gathers them from here)
-    abs_, acos, arccos, arcsin, arctan, arctan2, argwhere, asin, atan, atan2, baddbmm, bincount, bitwise_left_shift,
-    bitwise_right_shift, bucketize, cdist, cosh, count_nonzero, cummax, cummax_type, cummin, cummin_type, cumprod,
-    digamma, erfinv, exp2, fix, float_power, fmod, frac, heaviside, hypot, isin, kthvalue, kthvalue_type, lerp,
+    abs_, acos, arccos, arcsin, arctan, arctan2, argwhere, asin, atan, atan2, baddbmm, bincount, bitwise_and,
+    bitwise_left_shift, bitwise_or, bitwise_right_shift, bitwise_xor, bucketize, cdist, cosh, count_nonzero, cummax,
+    cummax_type, cummin, cummin_type, cumprod, digamma, erfinv, exp2, fix, float_power, fmod, frac, heaviside, hypot,
+    isin, kthvalue, kthvalue_type, lerp,
     lgamma, log2, log10, logaddexp, logit, logsumexp, masked_select, median, median_type, nan_to_num, nanmean,
     nansum, norm, polygamma, prod, roll, searchsorted, signbit, sinh, std_mean, sum_to_size, tan, trace,
     tril_indices, triu_indices, unique, unique_consecutive, xlogy)
 from ._functions_linalg import dot, matmul
+from ._inference_tensors import is_inference  # noqa: F401  (re-exported, torch.is_inference)
 from ._functions_pointwise import floor_divide
 from ._functions_shape import _function_of, alias_of, chunk, flatten, split, vstack
 from ._functions_shape_more import flip
@@ -448,7 +450,7 @@ def tensor_methods():
         ("divide_", "div_"), ("true_divide_", "div_"))}
     methods.update({f"{name}_": _tensor_or_scalar(getattr(aten, f"{name}_")) for name in (
         "eq", "ne", "lt", "le", "gt", "ge", "fmod", "remainder")})
-    methods.update({f"{name}_": _scalar_as_tensor(getattr(aten, f"{name}_").Tensor) for name in (
+    methods.update({f"{name}_": _tensor_or_scalar(getattr(aten, f"{name}_")) for name in (
         "bitwise_and", "bitwise_or", "bitwise_xor")})
     methods.update({f"{name}_": _scalar_as_tensor(getattr(aten, f"{name}_").default) for name in (
         "logical_and", "logical_or", "logical_xor", "heaviside", "gcd", "lcm")})
@@ -483,5 +485,5 @@ __all__ = [
     "matrix_exp", "matrix_power", "msort", "diagflat", "ldexp", "unsafe_split", "unsafe_chunk", "split_with_sizes",
     "narrow_copy", "broadcast_shapes", "zero_", "fill", "get_default_device", "set_default_device", "logspace", "asarray",
     "unravel_index", "cumulative_trapezoid", "empty_strided", "set_printoptions", "set_default_tensor_type", "range", "put", "renorm",
-    *_TORCH_LEVEL_IN_PLACE,
+    *_TORCH_LEVEL_IN_PLACE, "is_inference",
 ]

@@ -147,11 +147,26 @@ def bitwise_right_shift(input, other):
     return _shift(aten.bitwise_right_shift, input, other)
 
 
-def _shift(packet, input, other):
+@out_variant(CAST, differentiable=False)
+def bitwise_and(input, other):
+    return _shift(aten.bitwise_and, input, other, scalar="Scalar")
+
+
+@out_variant(CAST, differentiable=False)
+def bitwise_or(input, other):
+    return _shift(aten.bitwise_or, input, other, scalar="Scalar")
+
+
+@out_variant(CAST, differentiable=False)
+def bitwise_xor(input, other):
+    return _shift(aten.bitwise_xor, input, other, scalar="Scalar")
+
+
+def _shift(packet, input, other, scalar="Tensor_Scalar"):
     """The overload torch's binding picks: a Python number on either side is a Scalar argument."""
     if not _t(input):
         return packet.Scalar_Tensor(input, other)
-    return packet.Tensor(input, other) if _t(other) else packet.Tensor_Scalar(input, other)
+    return packet.Tensor(input, other) if _t(other) else getattr(packet, scalar)(input, other)
 
 
 def polygamma(n, input):

@@ -108,7 +108,6 @@ _functions_of("neg abs sign sgn floor ceil trunc clamp_min clamp_max", SAME)
 _functions_of("relu relu_ isnan isinf isfinite")
 _functions_of("logical_not logical_and logical_or logical_xor", ANY, differentiable=False)
 bitwise_not = _function_of(aten.bitwise_not.default, SAME, differentiable=False)
-_functions_of("bitwise_and bitwise_or bitwise_xor", CAST, overload="Tensor", differentiable=False)
 negative, absolute = alias_of(neg, "negative"), alias_of(abs, "absolute")  # noqa: F821 (neg, abs: _functions_of)
 
 

@@ -20,7 +20,7 @@ import math
 
 import numpy as np
 
-from . import _dtype
+from . import _dtype, _inference_tensors
 from ._sym import is_symbolic, sym_max
 from ._tensor_more import StorageConveniences, install_conveniences, parse_device_string
 from ._tensor_str import tensor_repr
@@ -121,10 +121,13 @@ def contiguous_strides(shape):
 
 
 class _VersionCounter:
-    __slots__ = ("value",)
+    # shared by a tensor and its views; `inference`: made in inference mode (minitorch2/_inference_tensors.py)
+    __slots__ = ("value", "inference")
+    dispatch_state = None  # the dispatcher's thread-local state, set by _dispatch.py (which imports this module)
 
     def __init__(self):
         self.value = 0
+        self.inference = self.dispatch_state.inference_mode
 
 
 class Tensor:
@@ -263,6 +266,7 @@ class Tensor:
 
     def _bump_version(self):
         self._version_counter.value += 1
+        _inference_tensors.check_write(self._version_counter)
 
     def untyped_storage(self):
         return _StorageRef(self)
@@ -299,6 +303,7 @@ class Tensor:
             )
         if value and not self.dtype.is_inexact:
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        _inference_tensors.check_requires_grad(self, value)
         self._requires_grad = bool(value)
 
     def requires_grad_(self, requires_grad=True):

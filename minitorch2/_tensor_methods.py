@@ -41,7 +41,6 @@ def _binary_operators():
         "__rmatmul__": lambda self, other: F.matmul(other, self) if isinstance(other, Tensor) else NotImplemented,
         "__neg__": lambda self: aten.neg.default(self), "__pos__": lambda self: self,
         "__abs__": lambda self: aten.abs.default(self),
-        "__invert__": lambda self: F.bitwise_not(self),  # (of a bool tensor too, as torch's: a logical not)
         "__and__": and_, "__or__": or_, "__xor__": xor, "__rand__": and_, "__ror__": or_, "__rxor__": xor,
         "__eq__": compare(F.eq, False), "__ne__": compare(F.ne, True),
     }

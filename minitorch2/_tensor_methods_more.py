@@ -1,7 +1,7 @@
 """Tensor methods beyond what the pipeline calls: the new_* constructors (`x.new_zeros(2, 3)`, the legacy `x.new(...)`),
-the in-place samplers uniform_ and random_, the shift operators (`x << y` and its reflected and in-place forms),
-index_fill_, detach_, the *_as shape methods, tile, flip, mT, polygamma, sum_to_size, the int16/int8/uint8
-conversions and a complex tensor's real and imag.
+the in-place samplers uniform_ and random_, `~x` (refused on floats, as torch's binding refuses it), the shift
+operators (`x << y` and its reflected and in-place forms), index_fill_, detach_, the *_as shape methods, tile, flip,
+mT, polygamma, sum_to_size, the int16/int8/uint8 conversions and a complex tensor's real and imag.
 
 Runtime layer, coverage surface. Each hands its aten op the arguments PyTorch's bindings pass (new_* the factory
 options as _factories.py's do); _tensor_methods.install binds them onto Tensor with the others.
@@ -12,8 +12,16 @@ from ._functions_common_math import bitwise_left_shift, bitwise_right_shift, pol
 from ._functions_shape_more import flip, tile
 from ._ops import ops
 from ._tensor import Size, Tensor
+from ._inference_tensors import is_inference
 
 aten = ops.aten
+
+
+def invert(self):
+    """`~x`: bitwise_not of an integer or bool tensor (of a bool one a logical not); torch's binding refuses others."""
+    if self.dtype.is_floating_point or self.dtype.is_complex:
+        raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
+    return aten.bitwise_not.default(self)
 
 
 def tensor_methods():
@@ -118,5 +126,6 @@ def tensor_methods():
         "div_": div_,
         "new": new, "new_tensor": new_tensor, "new_zeros": new_sized(aten.new_zeros.default),
         "new_ones": new_sized(aten.new_ones.default), "new_empty": new_sized(aten.new_empty.default),
+        "is_inference": is_inference, "__invert__": invert,
         "new_full": new_full, "new_empty_strided": new_empty_strided, "uniform_": uniform_, "random_": random_,
     }

@@ -84,15 +84,15 @@ class ValueVariable(VariableTracker):
 class LazyVariableTracker(VariableTracker):
     """A frame input not looked at yet: made a real tracker when first needed (inputs in order of first use)."""
 
-    def __init__(self, tx, value, source):
+    def __init__(self, output, value, source):
         super().__init__(source)
-        self._tx = tx
+        self._output = output  # the OutputGraph that wraps it
         self._value = value
         self._realized = None
 
     def realize(self):
         if self._realized is None:
-            self._realized = self._tx.output.wrap(self._value, self.source)
+            self._realized = self._output.wrap(self._value, self.source)
         return self._realized
 
     def reconstruct(self, cg):

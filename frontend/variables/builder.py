@@ -19,7 +19,7 @@ from ..source import AttrSource, GetItemSource, LocalSource
 from .builtin import FOLDABLE, BuiltinVariable
 from .constant import ConstantVariable
 from .autocast import region_variable
-from .base import MethodVariable
+from .base import LazyVariableTracker, MethodVariable
 from .ctx_manager import GRAD_MODE_CLASSES, GradModeClassVariable, GradModeInstanceVariable
 from .dicts import DictVariable
 from .exceptions import ExceptionClassVariable, is_exception_class
@@ -76,6 +76,12 @@ def _sequence_tracker(value):
     raise Unsupported(f"a value of {cls.__name__}, a subclass of {cls.__mro__[1].__name__}", "unsupported")
 
 
+def _item(og, value, container_source, key):
+    """An item of an input container: wrapped at first use, as Dynamo's (graph inputs in the frame's order of use)."""
+    source = None if container_source is None else GetItemSource(container_source, key)
+    return wrap(og, value, None) if source is None else LazyVariableTracker(og, value, source)
+
+
 def wrap(og, value, source):
     if isinstance(value, minitorch2.Tensor):
         if source is None or value.is_sparse:  # as Dynamo, no sparse tensor in a graph: the frame runs eagerly
@@ -99,14 +105,12 @@ def wrap(og, value, source):
         if source is not None:
             og.guards.add(guards.type_guard(source, value), type(value))
             og.guards.add(guards.length_guard(source, value))
-        items = [wrap(og, v, GetItemSource(source, i) if source is not None else None) for i, v in enumerate(value)]
-        return make(items, source)
+        return make([_item(og, v, source, i) for i, v in enumerate(value)], source)
     if type(value) in (dict, collections.OrderedDict) and all(type(k) in (str, int, bool) for k in value):
         if source is not None:
             og.guards.add(guards.type_guard(source, value), type(value))
             og.guards.add(guards.dict_keys_guard(source, list(value)))
-        return DictVariable({k: wrap(og, v, GetItemSource(source, k) if source is not None else None)
-                             for k, v in value.items()}, source, type(value))
+        return DictVariable({k: _item(og, v, source, k) for k, v in value.items()}, source, type(value))
     if isinstance(value, minitorch2.nn.Module):
         rnn_refusal.refuse_rnn(value, source)
         if source is None and next(value.parameters(), None) is not None:  # (a submodule of one made in the frame)

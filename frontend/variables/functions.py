@@ -80,7 +80,7 @@ class UserFunctionVariable(VariableTracker):
                 raise Unsupported(f"closure of {self.fn.__qualname__} without a source to guard", "unsupported_call")
             cells_source = self.source and AttrSource(self.source, "__closure__")
             source = cells_source and AttrSource(GetItemSource(cells_source, i), "cell_contents")
-            cells[name] = CellVariable(LazyVariableTracker(tx, cell.cell_contents, source), from_outside=True)
+            cells[name] = CellVariable(LazyVariableTracker(tx.output, cell.cell_contents, source), from_outside=True)
         return cells
 
     def call_function(self, tx, args, kwargs, self_var=None):

@@ -37,7 +37,8 @@ class NNModuleVariable(VariableTracker):
                 return tx.output.wrap(table[name], module_member_source(self.source, kind, name))
         if name in m.__dict__:  # (a float, as Dynamo's, is looked at when used: it may become a graph input)
             value, source = m.__dict__[name], attr_source(self.source, name)
-            return LazyVariableTracker(tx, value, source) if type(value) is float else tx.output.wrap(value, source)
+            output = tx.output
+            return LazyVariableTracker(output, value, source) if type(value) is float else output.wrap(value, source)
         if is_walk(m, name):  # modules(), named_parameters(), state_dict(), __dict__... (nn_module_walks.py)
             return walk(tx, self, name)
         try:

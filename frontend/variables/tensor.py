@@ -136,7 +136,8 @@ def _fake_run_failure(kind, target, fake_args, fake_kwargs, error):
     if isinstance(error, _LEFT_TO_EAGER) or (isinstance(error, TypeError) and "argument" in str(error)):
         return Unsupported(f"running {name} on fake tensors failed: {type(error).__name__}: {error}", "unsupported_call")
     return TorchRuntimeError(f"RuntimeError when making fake tensor call\n  Explanation: Dynamo failed to run FX node"
-                             f" with fake tensors: {kind} {name}(*{tuple(fake_args)}, **{fake_kwargs}): got {error!r}\n"
+                             f" with fake tensors: {kind} {target}(*{tuple(fake_args)}, **{fake_kwargs}): "
+                             f"got {error!r}\n"
                              "  Hint: Your code may result in an error when running in eager.")
 
 

@@ -72,7 +72,8 @@ def instance_dict(tx, var, attributes):
         return made
     source = AttrSource(var.source, "__dict__")
     tx.output.guards.add(guards.dict_keys_guard(source, list(attributes)))
-    return DictVariable({k: LazyVariableTracker(tx, v, GetItemSource(source, k)) for k, v in attributes.items()}, source)
+    return DictVariable({k: LazyVariableTracker(tx.output, v, GetItemSource(source, k)) for k, v in attributes.items()},
+                        source)
 
 
 def user_operator(tx, fn, a, b):

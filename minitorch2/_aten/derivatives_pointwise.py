@@ -286,11 +286,11 @@ def clamp_max(grad, self, max):
     return clamp(grad, self, max=max)
 
 
-def where(grad, condition, self, other, needs_grad):
+def where(grad, condition, self_shape, other_shape, needs_grad):
     # where(condition, 0, grad) wraps the Scalar 0 into a tensor of grad's type first
     other_grad = aten.where.self(condition, _zero_like_scalar(0, grad), grad) if needs_grad[2] else None
     self_grad = aten.where.self(condition, grad, _zero_like_scalar(0, grad)) if needs_grad[1] else None
-    return None, sum_to(self_grad, _shape(self)), sum_to(other_grad, _shape(other))
+    return None, sum_to(self_grad, self_shape), sum_to(other_grad, other_shape)
 
 
 def masked_fill_scalar(grad, mask):

@@ -34,8 +34,9 @@ def _more_in_place_rows(op, inplace):
                              f"{name.capitalize()}Backward{number}")
                             for name in ("eq", "ne", "lt", "le", "gt", "ge")
                             for overload, number in (("Tensor", 1), ("Scalar", 0))]
-    never_differentiable += [(f"{name}_.Tensor(Tensor(a!) self, Tensor other)", getattr(pw, name), None)
-                             for name in ("bitwise_and", "bitwise_or", "bitwise_xor")]
+    never_differentiable += [(f"{name}_.{overload}(Tensor(a!) self, {overload} other)", getattr(pw, name), None)
+                             for name in ("bitwise_and", "bitwise_or", "bitwise_xor")
+                             for overload in ("Tensor", "Scalar")]
     never_differentiable += [("bitwise_not_(Tensor(a!) self)", pw.bitwise_not, None),
                              ("heaviside_(Tensor(a!) self, Tensor values)", k.heaviside, None),
                              ("gcd_(Tensor(a!) self, Tensor other)", k2.gcd, None),
@@ -144,6 +145,11 @@ def _rarer_math_rows(op, inplace):
            lambda self, other: d.aten.div.Tensor(self, other), "DivBackward0", self_value_for=("other",)),
         op("atan2(Tensor self, Tensor other) -> Tensor", CORE_POINTWISE, k2.atan2, f.atan2),
         op("lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor", POINTWISE, k2.lerp, f.lerp_scalar),
+        # x & True, 3 | x: a Python number is a Scalar argument (table.py holds the .Tensor overloads)
+        *[op(f"{name}.Scalar(Tensor self, Scalar other) -> Tensor", CORE_POINTWISE, getattr(pw, name))
+          for name in ("bitwise_and", "bitwise_or", "bitwise_xor")],
+        *[op(f"{name}.Scalar_Tensor(Scalar self, Tensor other) -> Tensor", POINTWISE, getattr(pw, name))
+          for name in ("bitwise_and", "bitwise_or", "bitwise_xor")],
         *shift_rows("bitwise_left_shift", "__lshift__", k2.bitwise_left_shift),
         *shift_rows("bitwise_right_shift", "__rshift__", k2.bitwise_right_shift),
         *[op(f"{name}(Tensor self) -> Tensor", CORE_POINTWISE, getattr(k2, name), getattr(f, name))

@@ -21,7 +21,7 @@ import functools
 import inspect
 from dataclasses import dataclass
 
-from .._dispatch import redispatch_below_autograd, state
+from .._dispatch import redispatch_below_autograd
 from .._ops import ops
 from .._tensor import FakeTensor, Tensor
 from .graph import Node, SavedTensor, gradient_edge, tensor_metadata
@@ -329,8 +329,3 @@ def _check_inplace(target):
                 "operation by an out-of-place one.")
         node = node.next_functions[0][0]
     return base
-
-
-
-
-__all__ = ["Derivative", "record", "state"]

@@ -1,8 +1,8 @@
 """Grad mode: whether the autograd layer of the dispatcher records grad_fns.
 
 Runtime layer. `no_grad`, `enable_grad`, `set_grad_enabled` and
-`inference_mode` are context managers and decorators, as in PyTorch; the
-flag itself lives in the dispatcher's thread-local state.
+`inference_mode` (grad_mode_inference.py) are context managers and decorators,
+as in PyTorch; the flags themselves live in the dispatcher's thread-local state.
 """
 import functools
 
@@ -11,10 +11,6 @@ from .._dispatch import state
 
 def is_grad_enabled():
     return state.grad_enabled
-
-
-def is_inference_mode_enabled():
-    return state.inference_mode
 
 
 class _GradModeContext:
@@ -63,27 +59,5 @@ class set_grad_enabled(_GradModeContext):
         return super().__call__(fn)
 
 
-class inference_mode(_GradModeContext):
-    def __init__(self, mode=True):
-        self._ctor_args = (mode,)
-        self.mode = mode
-
-    def __enter__(self):
-        self._previous_inference = state.inference_mode
-        state.inference_mode = self.mode
-        self._set(False if self.mode else state.grad_enabled)
-
-    def __exit__(self, *exc):
-        state.inference_mode = self._previous_inference
-        return super().__exit__(*exc)
-
-
-def _enter_inference_mode(mode):
-    """An inference_mode block's entry as a call (the form compiled graphs record it in); returns the block."""
-    block = inference_mode(mode)
-    block.__enter__()
-    return block
-
-
-def _exit_inference_mode(block):
-    block.__exit__(None, None, None)
+from .grad_mode_inference import (  # noqa: E402,F401  (uses _GradModeContext; torch has these names here)
+    _enter_inference_mode, _exit_inference_mode, inference_mode, is_inference_mode_enabled)

@@ -14,6 +14,7 @@ import weakref
 from .._aten.meta_util import is_non_overlapping_and_dense
 from .._aten import views
 from .._dispatch import redispatch_below_autograd, state
+from .._inference_tensors import check_saved as check_saved_inference_tensor
 from .._ops import ops
 from .._tensor import contiguous_format, preserve_format
 from .anomaly_mode import is_anomaly_enabled
@@ -72,6 +73,7 @@ class SavedTensor:
     __slots__ = ("tensor", "version", "node_ref", "output_nr", "freed")
 
     def __init__(self, tensor, node=None, output_nr=0):
+        check_saved_inference_tensor(tensor)
         self.version = tensor._version
         self.freed = False
         self.output_nr = output_nr
