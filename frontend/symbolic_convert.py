@@ -157,7 +157,8 @@ class InstructionTranslatorBase(ExceptionOpcodesMixin, Py312OpcodesMixin, String
     def MAKE_CELL(self, inst):
         name = inst.argval
         if name not in self.cells:
-            self.cells[name] = CellVariable(self.symbolic_locals.pop(name, None))
+            self.cells[name] = CellVariable(self.symbolic_locals.pop(name, None), frame_name=name if self.depth == 0
+                                            else None)
 
     # ---- locals, constants, globals, cells ------------------------------------------------
 
@@ -519,6 +520,7 @@ class BreakPoint:
         self.inst = inst
         self.stack = list(tx.stack)
         self.symbolic_locals = dict(tx.symbolic_locals)
+        self.cells = dict(tx.cells)
         self.kw_names = tx.kw_names
         self.lineno = tx.lineno
         self.grad_enabled = minitorch2.is_grad_enabled()  # inside a no_grad block: False
@@ -532,7 +534,8 @@ class InstructionTranslator(InstructionTranslatorBase):
         output = OutputGraph(code)
         # (self is set up by the time a lazy input is realized)
         inputs = {name: LazyVariableTracker(self, value, LocalSource(name)) for name, value in f_locals.items()}
-        cells = {name: CellVariable(var, from_outside=True) for name, var in inputs.items() if name in code.co_freevars}
+        cells = {name: CellVariable(var, from_outside=True, frame_name=name) for name, var in inputs.items()
+                 if name in code.co_freevars}
         symbolic_locals = {name: var for name, var in inputs.items() if name not in code.co_freevars}
         super().__init__(code, f_globals, output, symbolic_locals, cells, depth=0)
 

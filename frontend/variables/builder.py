@@ -130,6 +130,11 @@ def wrap(og, value, source):
     if isinstance(value, types.BuiltinFunctionType) or _is_builtin_class(value) or _is_one_of(
             value, (*LIBRARY_CALLABLES, *FOLDABLE)):  # (collections.namedtuple, np.finfo, torch.device...)
         return _by_identity(og, BuiltinVariable, value, source)
+    if isinstance(value, types.FunctionType) and source is not None and _made_in_a_frame(value):
+        # a fresh object each call (a resume function's argument): guarded on its code, as Dynamo's CLOSURE_MATCH;
+        # its cells' contents are guarded where read
+        og.guards.add(guards.id_guard(AttrSource(source, "__code__"), value.__code__), value.__code__)
+        return UserFunctionVariable(value, source)
     if value is graph_break or isinstance(value, types.FunctionType):
         return _by_identity(og, UserFunctionVariable, value, source)
     if _is_one_of(value, GRAD_MODE_CLASSES):
@@ -166,6 +171,10 @@ def _partial(og, value, source):
         og.guards.add(guards.id_guard(source, value), value)
     return PartialVariable(wrap(og, value.func, part("func")), [wrap(og, v, part("args", i)) for i, v in enumerate(value.args)],
                            {k: wrap(og, v, part("keywords", k)) for k, v in value.keywords.items()}, source)
+
+
+def _made_in_a_frame(fn):
+    return "<locals>" in fn.__qualname__ and not hasattr(fn, "__wrapped__") and not fn.__dict__
 
 
 def _by_identity(og, tracker_class, value, source):

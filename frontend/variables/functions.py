@@ -18,14 +18,18 @@ from .stdlib import CONTEXTMANAGER_CODE, GeneratorContextVariable
 
 
 class CellVariable(VariableTracker):
-    """A closure cell. `from_outside` cells belong to a real function: writing them is a side effect."""
+    """A closure cell. `from_outside` cells belong to a real function: writing them is a side effect. A cell of the
+    frame being compiled (`frame_name`: its own or its closure's) is the real one at run time, so it crosses a break."""
 
-    def __init__(self, contents=None, from_outside=False):
+    def __init__(self, contents=None, from_outside=False, frame_name=None):
         super().__init__()
-        self.contents, self.from_outside = contents, from_outside
+        self.contents, self.from_outside, self.frame_name = contents, from_outside, frame_name
 
     def reconstruct(self, cg):
-        raise Unsupported("a closure cell cannot be rebuilt after a graph break", "unresumable")
+        if self.frame_name is None:
+            raise Unsupported("a closure cell of an inlined function cannot be rebuilt after a graph break",
+                              "unresumable")
+        cg.append("LOAD_CLOSURE", cg.cell_ref(self.frame_name))
 
 
 def bind_arguments(tx, fn, args, kwargs, source=None):
@@ -133,14 +137,13 @@ class NestedUserFunctionVariable(VariableTracker):
         return types.FunctionType
 
     def reconstruct(self, cg):
-        if self.closure:
-            raise Unsupported("a nested function with a closure cannot be rebuilt after a graph break", "unresumable")
         cg.append("PUSH_NULL")
         cg.append("LOAD_CONST", types.FunctionType)
         for const in (self.code, self.f_globals, self.code.co_name):
             cg.append("LOAD_CONST", const)
         cg.reconstruct(TupleVariable(self.defaults))
-        cg.call(4)
+        cg.reconstruct(TupleVariable(list(self.closure)))  # the cells themselves (a frame's cells cross a break)
+        cg.call(5)
 
     def call_function(self, tx, args, kwargs):
         shell = types.FunctionType(self.code, self.f_globals, self.code.co_name, tuple(self.defaults) or None,

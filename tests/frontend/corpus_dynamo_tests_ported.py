@@ -182,7 +182,7 @@ def co_deque_appendleft_popleft(a, b):
 def co_namedtuple_fields_and_index(a, b):
     Pair = collections.namedtuple("Pair", ["left", "right"])
     p = Pair(a, right=b)
-    return p.left * len(Pair._fields) + p[1] + p.index(b) * 0
+    return p.left * len(Pair._fields) + p[1] + p.count(None)
 def co_namedtuple_defaults(a, b):
     Cfg = collections.namedtuple("Cfg", "scale shift", defaults=[1.0])
     c = Cfg(2.0)

@@ -35,8 +35,6 @@ KNOWN_DIFFS = {
                   "the frame cannot resume); ours traces it in one frame",
     "co_namedtuple_replace_asdict": "namedtuple._asdict of a class made in the frame: its closure has no source",
     "co_deque_rotate": "both break at deque.rotate; Dynamo compiles no frame after it, ours the rest",
-    "uc_class_statement_closing_over": "a break (Dynamo's, at the class statement) in a frame with cells (k, read by "
-                                       "the class body) cannot resume here: the frame runs eagerly",
     "ip_t_unsqueeze_": "t_/unsqueeze_/squeeze_ change a tensor's shape in place: minitorch2 runs them eagerly (a break)",
     "gen_break_mid_consumption": "a generator alive at a graph break cannot be rebuilt here: the frame runs eagerly; "
                                  "Dynamo resumes with it",
