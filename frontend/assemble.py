@@ -125,8 +125,7 @@ class Codegen:
         else:
             raise Unsupported(f"cannot load {source} in generated code", "unresumable")
 
-    def cell_ref(self, name):
-        """The frame's cell `name` as an instruction argument: one of its own (MAKE_CELL) or one of its closure."""
+    def cell_ref(self, name):  # one of the frame's own cells (MAKE_CELL) or one of its closure's
         return bytecode.FreeVar(name) if name in self.freevars else bytecode.CellVar(name)
 
     def load_graph_output(self, index):

@@ -141,9 +141,9 @@ def resume_code(code, offset, n_stack, null_slots, iter_slots, with_slots, local
     stack_names = [f"___stack{i}" for i in range(n_stack) if i not in null_slots]
     if set(stack_names) & set(local_names):
         raise Unsupported("a resume function's stack and local names collide", "unresumable")
-    # The frame's own cells become the resume function's closure (after its free variables' cells, in
-    # `closure_names` order): the body reads them as free variables.
-    freevars = closure_names(code)
+    # The frame's own cells become the resume function's closure, after its free variables' cells (the order
+    # _append_resume_call passes them in): the body reads them as free variables.
+    freevars = code.co_freevars + code.co_cellvars
     for inst in body:
         if isinstance(inst, Instr) and isinstance(inst.arg, CellVar):
             inst.arg = FreeVar(inst.arg.name)
@@ -169,10 +169,6 @@ def resume_code(code, offset, n_stack, null_slots, iter_slots, with_slots, local
     _record_origin(new, code, len(prefix), len(head))
     _RESUME_CODES[key] = new
     return new
-
-
-def closure_names(code):
-    return code.co_freevars + tuple(n for n in code.co_cellvars if n not in code.co_freevars)
 
 
 # ---- the transformed frame -------------------------------------------------------------------------
@@ -221,9 +217,8 @@ def transform_frame(fn, bp, output, graph_call, compile_wrapper):
     for name in reversed(changed):
         cg.append("STORE_FAST", name)
     for name in code.co_cellvars:  # the frame's own cells hold what the traced part stored in them
-        contents = bp.cells[name].contents if name in bp.cells else None
-        if contents is not None and getattr(contents, "source", None) != LocalSource(name):
-            cg.reconstruct(contents)
+        if name in bp.cells and bp.cells[name].contents is not None:  # (one not written since entry: reloaded)
+            cg.reconstruct(bp.cells[name].contents)
             cg.append("STORE_DEREF", CellVar(name))
 
     # Only the breaking instruction's operands go on the real stack; the items below them (which may
@@ -349,9 +344,9 @@ def _append_resume_call(cg, fn, bp, below, offset, n_after, names, compile_wrapp
     _logging.unique_id(f"__resume_at_{offset}")  # Dynamo's name for it counts in graph names' numbering
     cg.append("PUSH_NULL")
     cg.append("LOAD_CONST", ResumeCall(resume, fn.__globals__, compile_wrapper))
-    for name in closure_names(code):
+    for name in code.co_freevars + code.co_cellvars:
         cg.append("LOAD_CLOSURE", cg.cell_ref(name))
-    cg.append("BUILD_TUPLE", len(closure_names(code)))
+    cg.append("BUILD_TUPLE", len(code.co_freevars + code.co_cellvars))
     carried = [(i, var) for i, var in enumerate(kept) if i not in null_slots]  # the resume prefix pushes NULLs back
     for i, var in carried:
         if i in with_slots:

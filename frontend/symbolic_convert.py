@@ -32,7 +32,7 @@ from .variables.lists import BaseListVariable, iterate
 from .variables.numpy_arrays import NumpyNdarrayVariable
 from .variables.stdlib import SuspendingGeneratorMixin, generator_iterator
 from .variables.sym_node import SliceVariable, SymNodeVariable
-from .variables.tensor import record, record_mutation
+from .variables.tensor import record_mutation
 from .variables.user_defined import UserObjectVariable
 
 MAX_INSTRUCTIONS = 200_000
@@ -278,16 +278,8 @@ class InstructionTranslatorBase(ExceptionOpcodesMixin, Py312OpcodesMixin, String
             raise Unsupported(f"del of an item of {obj}", "unsupported")
         obj.call_method(self, "pop", [key], {})
 
-    def BINARY_SUBSCR(self, inst):
-        index, obj = self.pop().realize(), self.pop().realize()
-        if hasattr(obj, "getitem"):  # (before tensors: an ndarray's is its own, numpy_arrays.py)
-            self.push(obj.getitem(self, index))
-        elif isinstance(obj, TensorVariable):
-            self.push(record(self.output, "call_function", operator.getitem, [obj, index], {}))
-        elif obj.is_python_constant() and index.is_python_constant():
-            self.push(ConstantVariable(obj.as_python_constant()[index.as_python_constant()]))
-        else:
-            raise Unsupported(f"indexing {obj}", "unsupported")
+    def BINARY_SUBSCR(self, inst):  # `obj[index]` is operator.getitem(obj, index), as operator.getitem's call
+        self.push(binary_op(self, operator.getitem, *self.popn(2)))
 
     def BUILD_SLICE(self, inst):
         parts = [p.realize() for p in self.popn(inst.arg)]
@@ -343,8 +335,8 @@ class InstructionTranslatorBase(ExceptionOpcodesMixin, Py312OpcodesMixin, String
             fn.defaults = value.realize().unpack_var_sequence(self)  # a constant tuple or a built one
         elif flag == 0x08:
             fn.closure = value.items
-        elif flag == 0x02:  # a graph break: the frame makes the function natively, keyword-only defaults and all
-            raise Unsupported("keyword-only defaults of a nested function", "unsupported")
+        elif flag == 0x02:
+            fn.kwdefaults = value.realize().items  # (a dict built by BUILD_CONST_KEY_MAP)
         # 0x04 (annotations) are not needed to call the function
 
     # ---- operators --------------------------------------------------------------------------

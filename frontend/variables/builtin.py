@@ -60,6 +60,8 @@ def _symbolic_math(fn):
 
 def binary_op(tx, fn, a, b):
     a, b = a.realize(), b.realize()
+    if fn is operator.getitem and (hasattr(a, "getitem") or isinstance(a, TensorVariable)):  # (an ndarray's: its own)
+        return a.getitem(tx, b) if hasattr(a, "getitem") else record(tx.output, "call_function", fn, [a, b], {})
     if is_ndarray_operation([a, b]):  # `a + 1` of ndarrays, a numpy node (numpy_arrays.py)
         return ndarray_operator(tx, fn, [a, b])
     if fn in (operator.eq, operator.ne) and (isinstance(a, UserObjectVariable) or isinstance(b, UserObjectVariable)):
@@ -81,7 +83,7 @@ def binary_op(tx, fn, a, b):
     if isinstance(a, BaseListVariable) or isinstance(b, BaseListVariable):  # `(None,) + pair`: a tuple of trackers
         a, b = [TupleVariable(v.unpack_var_sequence(tx)) if isinstance(v, ConstantVariable) and type(v.value) is tuple
                 else v for v in (a, b)]
-    if isinstance(a, BaseListVariable) and isinstance(b, BaseListVariable) and fn in (operator.add, operator.iadd):
+    if isinstance(a, BaseListVariable) and isinstance(b, BaseListVariable) and fn in (operator.add, operator.iadd, operator.concat):
         if fn is operator.iadd and isinstance(a, ListVariable):
             if a.source is not None:
                 tx.output.note_mutation(a)

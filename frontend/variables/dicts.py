@@ -42,7 +42,8 @@ class DictVariable(VariableTracker):
         return all(v.realize().is_python_constant() for v in self.items.values())
 
     def as_python_constant(self):
-        return {k: v.realize().as_python_constant() for k, v in self.items.items()}
+        # (of its own class: an OrderedDict compares in order)
+        return self.rebuilder()({k: v.realize().as_python_constant() for k, v in self.items.items()})
 
     def length(self):
         return len(self.items)

@@ -132,11 +132,14 @@ class NestedUserFunctionVariable(VariableTracker):
     def __init__(self, code, f_globals, defaults, closure):
         super().__init__()
         self.code, self.f_globals, self.defaults, self.closure = code, f_globals, defaults, closure or ()
+        self.kwdefaults = {}
 
     def python_type(self):
         return types.FunctionType
 
     def reconstruct(self, cg):
+        if self.kwdefaults:
+            raise Unsupported("a nested function with keyword-only defaults cannot be rebuilt", "unresumable")
         cg.append("PUSH_NULL")
         cg.append("LOAD_CONST", types.FunctionType)
         for const in (self.code, self.f_globals, self.code.co_name):
@@ -148,6 +151,7 @@ class NestedUserFunctionVariable(VariableTracker):
     def call_function(self, tx, args, kwargs):
         shell = types.FunctionType(self.code, self.f_globals, self.code.co_name, tuple(self.defaults) or None,
                                    tuple(types.CellType(c) for c in self.closure) or None)
+        shell.__kwdefaults__ = self.kwdefaults or None
         bound = bind_arguments(tx, shell, args, kwargs)
         cells = dict(zip(self.code.co_freevars, self.closure))
         return tx.inline_call(self.code, self.f_globals, bound, cells)

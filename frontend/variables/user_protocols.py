@@ -16,6 +16,7 @@ from ..source import AttrSource, GetItemSource
 from .base import LazyVariableTracker, VariableTracker
 from .constant import ConstantVariable
 from .dicts import DictVariable
+from .exceptions import ObservedException
 from .functions import UserFunctionVariable, UserMethodVariable
 from .lists import BaseListVariable, iterate
 from .tensor import TensorVariable
@@ -154,7 +155,15 @@ def _has_attribute(tx, obj, name):
     if isinstance(obj, (BaseListVariable, DictVariable)):  # (a namedtuple's _fields: its class's attributes)
         return hasattr(obj.python_type(), name)
     if isinstance(obj, SpecialMethodsMixin) and obj.source is None:  # (a UserObjectVariable made in the frame)
-        return name in obj.attrs or hasattr(obj.python_type(), name)
+        if name in obj.attrs or hasattr(obj.python_type(), name) or not hasattr(obj.python_type(), "__getattr__"):
+            return name in obj.attrs or hasattr(obj.python_type(), name)
+        try:  # its class's __getattr__ answers, as Python's hasattr asks it
+            obj.var_getattr(tx, name)
+            return True
+        except ObservedException as e:
+            if not issubclass(e.value.python_type(), AttributeError):
+                raise
+            return False
     if not hasattr(obj, "module"):
         raise Unsupported(f"hasattr on {obj}", "unsupported_call")
     present = hasattr(obj.module, name)
