@@ -128,6 +128,7 @@ class UserMethodVariable(VariableTracker):
 
 class NestedUserFunctionVariable(VariableTracker):
     """A function made by MAKE_FUNCTION inside the frame; its defaults and cells are trackers."""
+    mutable_identity = True  # (an attribute set on it at a break is seen by the resume function)
 
     def __init__(self, code, f_globals, defaults, closure):
         super().__init__()
