@@ -80,8 +80,8 @@ class UserFunctionVariable(VariableTracker):
     def closure_cells(self, tx):
         cells = {}
         for i, (name, cell) in enumerate(zip(self.fn.__code__.co_freevars, self.fn.__closure__ or ())):
-            if self.source is None and name != "__class__":  # (zero-argument super()'s, fixed with its class)
-                raise Unsupported(f"closure of {self.fn.__qualname__} without a source to guard", "unsupported_call")
+            # (no source: a function made while the frame ran, e.g. a method of a class made there, whose cells
+            # were filled then too: their contents are read as values made in the frame are, unguarded, as Dynamo's)
             cells_source = self.source and AttrSource(self.source, "__closure__")
             source = cells_source and AttrSource(GetItemSource(cells_source, i), "cell_contents")
             cells[name] = CellVariable(LazyVariableTracker(tx, cell.cell_contents, source), from_outside=True)

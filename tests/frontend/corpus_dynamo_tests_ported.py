@@ -812,6 +812,43 @@ def gb_break_in_for_over_enumerate(a, b):
         if i == 1:
             dynamo.graph_break()
     return out
+def gb_break_with_cell_rebound_after(a, b):
+    k = 3
+    def scale(t):
+        return t * k
+    c = scale(a)
+    dynamo.graph_break()
+    k = 4
+    return scale(c) + b
+def gb_break_with_list_in_a_cell(a, b):
+    n = [0]
+    def bump(t):
+        n[0] += 1
+        return t + n[0]
+    c = bump(a)
+    dynamo.graph_break()
+    return bump(c) * b
+def gb_break_with_nonlocal_counter(a, b):
+    n = 0
+    def bump():
+        nonlocal n
+        n += 1
+    bump()
+    c = a * n
+    dynamo.graph_break()
+    bump()
+    return c + n
+def gb_break_with_parameter_in_a_cell(a, b):
+    def shift(t):
+        return t + b
+    c = shift(a) * 2
+    dynamo.graph_break()
+    return shift(c)
+def gb_break_with_lambda_over_a_cell(a, b):
+    w = a * 2
+    f = lambda t: t * w
+    dynamo.graph_break()
+    return f(b) + w
 
 # ---- repro-style mixtures
 def rp_shape_arith_to_view(a, b):
