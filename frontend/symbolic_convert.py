@@ -222,8 +222,10 @@ class InstructionTranslatorBase(ExceptionOpcodesMixin, Py312OpcodesMixin, String
 
     def STORE_DEREF(self, inst):
         cell = self.cells.setdefault(inst.argval, CellVariable())
-        if cell.from_outside:
+        if cell.from_outside and cell.frame_name is None:
             raise Unsupported(f"writing the closure variable {inst.argval!r} of an outer function", "side_effect")
+        if cell.from_outside:  # a cell of the compiled frame's closure: written after the graph, as a global is
+            self.output.stored_cells[cell.frame_name] = cell
         cell.contents = self.pop()
 
     # ---- stack shuffles ---------------------------------------------------------------------
@@ -521,7 +523,7 @@ class BreakPoint:
 class InstructionTranslator(InstructionTranslatorBase):
     """The translator of the frame being compiled: its locals are lazy inputs with LocalSources."""
 
-    def __init__(self, code, f_globals, f_locals):
+    def __init__(self, code, f_globals, f_locals, closure=None):
         pyversion.check_supported()
         output = OutputGraph(code)
         # (self is set up by the time a lazy input is realized)
@@ -529,6 +531,9 @@ class InstructionTranslator(InstructionTranslatorBase):
         cells = {name: CellVariable(var, from_outside=True, frame_name=name) for name, var in inputs.items()
                  if name in code.co_freevars}
         symbolic_locals = {name: var for name, var in inputs.items() if name not in code.co_freevars}
+        # (a function called in the frame that shares one of these cells reads and writes this tracker of it)
+        output.frame_cells = {id(real): cells[name] for name, real in zip(code.co_freevars, closure or ())
+                              if name in cells}
         super().__init__(code, f_globals, output, symbolic_locals, cells, depth=0)
 
     def run(self):

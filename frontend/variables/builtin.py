@@ -84,7 +84,8 @@ def binary_op(tx, fn, a, b):
     if isinstance(a, BaseListVariable) or isinstance(b, BaseListVariable):  # `(None,) + pair`: a tuple of trackers
         a, b = [TupleVariable(v.unpack_var_sequence(tx)) if isinstance(v, ConstantVariable) and type(v.value) is tuple
                 else v for v in (a, b)]
-    if isinstance(a, BaseListVariable) and isinstance(b, BaseListVariable) and fn in (operator.add, operator.iadd, operator.concat):
+    if isinstance(a, BaseListVariable) and isinstance(b, BaseListVariable) and fn in (
+            operator.add, operator.iadd, operator.concat):
         if fn is operator.iadd and isinstance(a, ListVariable):
             if a.source is not None:
                 tx.output.note_mutation(a)
@@ -132,7 +133,7 @@ def _fold(fn, args, kwargs=None):
         raise Unsupported(f"{getattr(fn, '__name__', fn)} raised {type(e).__name__}: {e}", "unsupported") from None
 
 
-class BuiltinVariable(LibraryCallsMixin, ProtocolCallsMixin, MinMaxCallsMixin, ValueVariable):  # (mixins: their modules)
+class BuiltinVariable(LibraryCallsMixin, ProtocolCallsMixin, MinMaxCallsMixin, ValueVariable):  # (mixins: own modules)
     def is_python_constant(self):
         return True
 

@@ -84,7 +84,9 @@ class UserFunctionVariable(VariableTracker):
             # were filled then too: their contents are read as values made in the frame are, unguarded, as Dynamo's)
             cells_source = self.source and AttrSource(self.source, "__closure__")
             source = cells_source and AttrSource(GetItemSource(cells_source, i), "cell_contents")
-            cells[name] = CellVariable(LazyVariableTracker(tx, cell.cell_contents, source), from_outside=True)
+            frame_cell = tx.output.frame_cells.get(id(cell))
+            cells[name] = frame_cell if frame_cell is not None else CellVariable(
+                LazyVariableTracker(tx, cell.cell_contents, source), from_outside=True)
         return cells
 
     def call_function(self, tx, args, kwargs, self_var=None):

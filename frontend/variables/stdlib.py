@@ -52,7 +52,8 @@ def wrap_functools_object(og, value, source, wrap):
         return wrap(og, value.__wrapped__, part("__wrapped__"))
     if source is not None:
         og.guards.add(guards.id_guard(source, value), value)
-    return PartialVariable(wrap(og, value.func, part("func")), [wrap(og, v, part("args", i)) for i, v in enumerate(value.args)],
+    return PartialVariable(wrap(og, value.func, part("func")),
+                           [wrap(og, v, part("args", i)) for i, v in enumerate(value.args)],
                            {k: wrap(og, v, part("keywords", k)) for k, v in value.keywords.items()}, source)
 
 

@@ -73,10 +73,6 @@ KNOWN_DIFFS = {
                              "Dynamo (1, 1, 0)",
     "uc_classmethod_mutating_class_state": "a class attribute written by a classmethod (cls.items = ...) is a break "
                                            "in each frame: (2, 2, 3); Dynamo writes it as a side effect, (2, 2, 0)",
-    "gb_break_with_cell_rebound_after": "a resume function writing a cell of the frame it continues (k = 4) breaks "
-                                        "there (2 breaks); Dynamo records the write as a side effect (1 break)",
-    "gb_break_with_nonlocal_counter": "`nonlocal n; n += 1` in a helper after the break writes a cell from outside "
-                                      "the resume function: 3 breaks; Dynamo's side effect, 1 break",
     "rc_changing_shape": "a call of another rank after the first: Dynamo marks the whole size dynamic (its frame "
                          "state), three frames for the four calls; ours compiles a fourth",
 }
