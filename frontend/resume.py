@@ -12,8 +12,9 @@ closed, and the frame's code is rewritten into a TRANSFORMED code object:
 
 A resume function compiles on its first call like any frame; a data-dependent jump gets one per branch. The one
 idea to hold: everything before the break runs as one graph, everything after it is a new frame, and between them
-exactly one instruction runs natively, so side effects happen once and in order. Where Dynamo cannot resume (a
-break inside a loop, a try or `with` block, a generator, a frame with cells), the frame runs eagerly.
+exactly one instruction runs natively, so side effects happen once and in order. The frame's own cells cross as the
+resume function's closure. Where Dynamo cannot resume (a break inside a loop, a try or `with` block, a generator),
+the frame runs eagerly.
 """
 import contextlib
 import dis
