@@ -37,6 +37,14 @@ class SpecialMethodsMixin:
     def call_function(self, tx, args, kwargs):
         return self.call_dunder(tx, "__call__", args, kwargs)
 
+    def truth(self, tx):
+        """`if obj:` and bool(obj) as Python: its class's __bool__, else its __len__, else true (a C-level __bool__ or
+        __len__ is not inlined)."""
+        name = next((n for n in ("__bool__", "__len__") if self.has_dunder(n)), None)
+        if name is None and any(hasattr(type(self.value), n) for n in ("__bool__", "__len__")):
+            raise Unsupported(f"truth value of a {type(self.value).__name__} object", "unsupported")
+        return True if name is None else self.call_dunder(tx, name, []).realize().truth(tx)
+
     def getitem(self, tx, index):
         return self.call_dunder(tx, "__getitem__", [index])
 
@@ -199,6 +207,9 @@ class ProtocolCallsMixin:
         if default is not None and not _has_attribute(tx, obj, name):
             return default
         return obj.var_getattr(tx, name)
+
+    def call_bool(self, tx, obj=None):
+        return ConstantVariable(False if obj is None else obj.realize().truth(tx))
 
     def call_hasattr(self, tx, obj, name):
         return ConstantVariable(_has_attribute(tx, obj.realize(), name.realize().as_python_constant()))

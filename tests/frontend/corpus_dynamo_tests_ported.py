@@ -649,6 +649,20 @@ def uc_abstract_like_dispatch(a, b):
         def fn(self, t):
             return t + 1
     return sum(op.run(a) for op in (Double(), Inc()))
+class _Empty:
+    def __len__(self):
+        return 0
+class _Plain:
+    pass
+def uc_truth_from_len_and_default(a, b):
+    if not _Empty() and _Plain() and bool([a]) and not bool() and not bool(0.0):
+        return a + 1
+    return b
+def uc_truth_of_vec_in_while(a, b):
+    out, v, n = a, _Vec(b), 0
+    while v and n < 2:
+        out, n = out + v.t, n + 1
+    return out
 def uc_callable_object_in_list(a, b):
     fs = [_Scaler(1), _Scaler(2)]
     return fs[0](a) + fs[1](b)
