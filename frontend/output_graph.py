@@ -68,7 +68,7 @@ class OutputGraph:
         self.mutated = []  # side effects: lists from outside the frame whose contents changed, in order
         self.stored_globals = {}  # side effects: global name -> tracker written by the frame
         self.stored_attrs = {}  # side effects: (module source, attribute) -> (module tracker, value tracker)
-        self.stored_cells = {}  # side effects: name of a cell of the frame's closure -> its CellVariable
+        self.stored_cells = {}  # side effects: name of a cell of the frame (or its closure) -> its CellVariable
         self.frame_cells = {}  # id(a cell of the frame's closure) -> its CellVariable
         self.open_regions = []  # autocast regions the translation entered and has not left (variables/autocast.py)
         minitorch2._logging.unique_id("__builtins_dict__")  # Dynamo installs one per attempt: names count it
@@ -263,7 +263,8 @@ class OutputGraph:
         global_plans = {name: var.realize().output_plan(self) for name, var in self.stored_globals.items()}
         attr_plans = [(source, name, value.realize().output_plan(self))
                       for (source, name), (_, value) in self.stored_attrs.items()]
-        cell_plans = {name: cell.contents.realize().output_plan(self) for name, cell in self.stored_cells.items()}
+        cell_plans = {name: cell.contents.realize().output_plan(self) for name, cell in self.stored_cells.items()
+                      if cell.from_outside}  # (the frame's own cells end with it)
 
         def replay(outs, L, G, fn):
             for source, contents in plans:

@@ -217,10 +217,6 @@ def transform_frame(fn, bp, output, graph_call, compile_wrapper):
         cg.reconstruct(bp.symbolic_locals[name])
     for name in reversed(changed):
         cg.append("STORE_FAST", name)
-    for name in code.co_cellvars:  # the frame's own cells hold what the traced part stored in them
-        if name in bp.cells and bp.cells[name].contents is not None:  # (one not written since entry: reloaded)
-            cg.reconstruct(bp.cells[name].contents)
-            cg.append("STORE_DEREF", CellVar(name))
 
     # Only the breaking instruction's operands go on the real stack; the items below them (which may
     # be the NULLs of pending calls, which no local can hold) are rebuilt as the resume call's arguments.

@@ -224,8 +224,8 @@ class InstructionTranslatorBase(ExceptionOpcodesMixin, Py312OpcodesMixin, String
         cell = self.cells.setdefault(inst.argval, CellVariable())
         if cell.from_outside and cell.frame_name is None:
             raise Unsupported(f"writing the closure variable {inst.argval!r} of an outer function", "side_effect")
-        if cell.from_outside:  # a cell of the compiled frame's closure: written after the graph, as a global is
-            self.output.stored_cells[cell.frame_name] = cell
+        if cell.frame_name is not None:  # the compiled frame's (its own or its closure's): written back at a break,
+            self.output.stored_cells[cell.frame_name] = cell  # and its closure's after the graph, as a global is
         cell.contents = self.pop()
 
     # ---- stack shuffles ---------------------------------------------------------------------
@@ -514,7 +514,6 @@ class BreakPoint:
         self.inst = inst
         self.stack = list(tx.stack)
         self.symbolic_locals = dict(tx.symbolic_locals)
-        self.cells = dict(tx.cells)
         self.kw_names = tx.kw_names
         self.lineno = tx.lineno
         self.grad_enabled = minitorch2.is_grad_enabled()  # inside a no_grad block: False
