@@ -629,8 +629,9 @@ def uc_contains_protocol(a, b):
             return n % 2 == 0
     return a * 2 if 4 in Evens() and 3 not in Evens() else b
 def uc_classmethod_mutating_class_state(a, b):
+    _Registry.items = []
     n = _Registry.register("x")
-    return a * n
+    return a * n + len(_Registry.items) + b * _Registry.register("y")
 def uc_class_with_slots_and_default(a, b):
     class P:
         __slots__ = ("x", "y")
