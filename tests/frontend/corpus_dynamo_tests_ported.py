@@ -934,6 +934,10 @@ def rc_list_of_ints_arg(x, dims):
     return x.sum() * len(dims) + sum(dims)
 def rc_none_or_tensor(x, y):
     return x if y is None else x + y
+def rc_rank_changes_then_sizes(x, n):
+    return (x * n).sum(-1) + x.shape[-1]
+def rc_size_changes_then_rank(x, n):
+    return x.flatten()[:2] * x.dim() + n
 def rc_tuple_arg_unpacked(x, pair):
     lo, hi = pair
     return x.clamp(lo, hi)

@@ -49,6 +49,8 @@ RECOMPILE_CALLS = {  # name -> calls; an ndarray becomes a tensor of the library
     "rc_list_of_ints_arg": [(_X3, [1, 2]), (_X3, [1, 2]), (_X3, [1, 2, 3])],
     "rc_none_or_tensor": [(_X3, None), (_X3, ARRAYS[1]), (_X3, None)],
     "rc_tuple_arg_unpacked": [(_X3, (-0.5, 0.5)), (_X3, (0.0, 1.0))],
+    "rc_rank_changes_then_sizes": [(_X3, 2), (_X4, 2), (_X4[:, :3], 2), (np.ones((3, 5), "float32"), 2)],
+    "rc_size_changes_then_rank": [(_X3, 1), (_X3[:2], 1), (_X4, 1), (_X4[0], 1)],
 }
 
 # Programs whose counts or values still differ from Dynamo's: name -> the difference.
@@ -71,8 +73,6 @@ KNOWN_DIFFS = {
                               "(2, 4, 3); Dynamo records it, (1, 2, 0)",
     "uc_classmethod_mutating_class_state": "a class attribute written in the frame (cls.items = ...) is a break "
                                            "(values right), (2, 4, 5); Dynamo records it as a side effect, (1, 4, 0)",
-    "rc_changing_shape": "a call of another rank after the first: Dynamo marks the whole size dynamic (its frame "
-                         "state), three frames for the four calls; ours compiles a fourth",
 }
 
 
