@@ -64,10 +64,10 @@ def frame_head(code):
 class Codegen:
     """Accumulates instructions; `reconstruct(var)` appends code that pushes var's run-time value."""
 
-    def __init__(self, output, lineno, freevars=()):
+    def __init__(self, output, lineno, freevars=(), cellvars=()):
         self.output = output
         self.lineno = lineno
-        self.freevars = set(freevars)
+        self.freevars, self.cellvars = set(freevars), set(cellvars)
         self.instrs = []
         self._temps = {}  # id(tracker) -> local holding the one rebuilt object (lists keep their identity)
         self.entry_copies = {}  # parameter -> local holding its value at frame entry (before a rebuild)
@@ -98,8 +98,8 @@ class Codegen:
             self.call(0)
 
     def load_source(self, source):
-        if isinstance(source, LocalSource) and source.local_name in self.freevars:
-            self.append("LOAD_DEREF", bytecode.FreeVar(source.local_name))  # a closure cell's contents
+        if isinstance(source, LocalSource) and source.local_name in self.freevars | self.cellvars:
+            self.append("LOAD_DEREF", self.cell_ref(source.local_name))  # a closure cell's contents
         elif isinstance(source, LocalSource):
             self.append("LOAD_FAST", self.entry_copies.get(source.local_name, source.local_name))
         elif isinstance(source, GlobalSource):
@@ -124,6 +124,9 @@ class Codegen:
             self.load_source(GetItemSource(AttrSource(source.base, "shape"), source.dim))
         else:
             raise Unsupported(f"cannot load {source} in generated code", "unresumable")
+
+    def cell_ref(self, name):  # one of the frame's own cells (MAKE_CELL) or one of its closure's
+        return bytecode.FreeVar(name) if name in self.freevars else bytecode.CellVar(name)
 
     def load_graph_output(self, index):
         self.append("LOAD_FAST", GRAPH_OUT)

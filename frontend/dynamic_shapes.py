@@ -67,9 +67,12 @@ def dynamic_dims(code, source_name, tensor):
     seen = state.get(source_name)
     # a dim mark_dynamic marked is recorded as dynamic: the frame's later compiles keep it a symbol, as Dynamo's
     sizes = tuple(None if d in strictly_marked_dims(tensor) else n for d, n in enumerate(tensor.shape))
-    if isinstance(seen, tuple) and len(seen) == len(sizes) and dynamic is not False and config.automatic_dynamic_shapes:
-        sizes = tuple(None if old is None or old != new else new for old, new in zip(seen, sizes))
-    state[source_name] = sizes
+    recorded, automatic = sizes, dynamic is not False and config.automatic_dynamic_shapes
+    if automatic and (seen == _ANY_RANK or isinstance(seen, tuple) and len(seen) != len(sizes)):
+        sizes, recorded = (None,) * len(sizes), _ANY_RANK  # (another rank: every dim of every rank is dynamic)
+    elif automatic and isinstance(seen, tuple):
+        sizes = recorded = tuple(None if old is None or old != new else new for old, new in zip(seen, sizes))
+    state[source_name] = recorded
     if dynamic is False:
         return {}
     every = dynamic is True or not config.assume_static_by_default
@@ -91,6 +94,7 @@ def dynamic_number(code, source_name, value):
 
 
 _SPECIALIZED = "specialized floats"  # (a key no source name has)
+_ANY_RANK = "any rank"  # a source's recorded sizes once it came with two ranks (Dynamo's auto_dynamic size)
 
 
 def specialize_floats(code, source_names):

@@ -65,7 +65,7 @@ class CacheEntry:
         if self.compiled is None:  # as Dynamo skips a frame: it runs as written, but what it calls still compiles
             return run_skipped(fn, args, kwargs, CompileWrapper(self.backend, False))
         inputs = self.fetch_inputs(L, G)
-        return self.plan(self.compiled(inputs) if self.boxed_call else self.compiled(*inputs), L, G)
+        return self.plan(self.compiled(inputs) if self.boxed_call else self.compiled(*inputs), L, G, fn)
 
 
 def is_disabled():
@@ -117,7 +117,7 @@ def _make_binder(code):
 
 def translate(fn, L, backend, nopython):
     """Capture fn's frame and compile it with backend: a CacheEntry (split at a break, or eager with the reason)."""
-    tx = InstructionTranslator(fn.__code__, fn.__globals__, L)
+    tx = InstructionTranslator(fn.__code__, fn.__globals__, L, fn.__closure__)
     try:
         return_var = tx.run()
         gm, plan = tx.output.finish(return_var)
@@ -153,7 +153,7 @@ def translate(fn, L, backend, nopython):
 def translate_split(fn, L, backend, nopython, e, reason, eager_rest=False):
     """Replay up to the break, compile the graph so far, build the code running it, the instruction, the resumes."""
     with _logging.restarted_compile():
-        tx = InstructionTranslator(fn.__code__, fn.__globals__, L)
+        tx = InstructionTranslator(fn.__code__, fn.__globals__, L, fn.__closure__)
         tx.stop_at_step = e.break_step
         tx.run()
         bp, og = tx.break_point, tx.output

@@ -70,6 +70,8 @@ class OutputGraph:
         self.stored_globals = {}  # side effects: global name -> tracker written by the frame
         self.stored_attrs = {}  # side effects: (module source, attribute) -> (module tracker, value tracker)
         self.subgraph_root = minitorch2.nn.Module()  # higher-order ops' bodies (`fwd_body_0`), the graph's attributes
+        self.stored_cells = {}  # side effects: name of a cell of the frame (or its closure) -> its CellVariable
+        self.frame_cells = {}  # id(a cell of the frame's closure) -> its CellVariable
         self.open_regions = []  # autocast regions the translation entered and has not left (variables/autocast.py)
         minitorch2._logging.unique_id("__builtins_dict__")  # Dynamo installs one per attempt: names count it
         self.stack_traces = StackTraceRecorder()
@@ -261,14 +263,18 @@ class OutputGraph:
         global_plans = {name: var.realize().output_plan(self) for name, var in self.stored_globals.items()}
         attr_plans = [(source, name, value.realize().output_plan(self))
                       for (source, name), (_, value) in self.stored_attrs.items()]
+        cell_plans = {name: cell.contents.realize().output_plan(self) for name, cell in self.stored_cells.items()
+                      if cell.from_outside}  # (the frame's own cells end with it)
 
-        def replay(outs, L, G):
+        def replay(outs, L, G, fn):
             for source, contents in plans:
                 write_back(source.fetch(L, G), contents(outs, L, G))
             for name, plan in global_plans.items():
                 G[name] = plan(outs, L, G)
             for source, name, plan in attr_plans:
                 setattr(source.fetch(L, G), name, plan(outs, L, G))
+            for name, plan in cell_plans.items():
+                fn.__closure__[fn.__code__.co_freevars.index(name)].cell_contents = plan(outs, L, G)
 
         return replay
 
@@ -284,6 +290,9 @@ class OutputGraph:
             cg.reconstruct(value)
             cg.load_source(source)
             cg.append("STORE_ATTR", name)
+        for name, cell in self.stored_cells.items():
+            cg.reconstruct(cell.contents)
+            cg.append("STORE_DEREF", cg.cell_ref(name))
 
     def op_count(self):
         return sum(1 for n in self.graph.nodes if n.op.startswith("call"))
@@ -291,15 +300,16 @@ class OutputGraph:
     def finish(self, return_var):
         """Close the graph; returns (GraphModule, plan) where plan rebuilds the frame's return value."""
         result_plan = return_var.realize().output_plan(self)
-        replay = self.side_effect_plan() if self.mutated or self.stored_globals or self.stored_attrs else None
+        replay = self.side_effect_plan() if self.mutated or self.stored_globals or self.stored_attrs or \
+            self.stored_cells else None
         switches = [n.args[0] for n in self.graph.nodes if n.op == "call_function" and n.target is _set_grad_enabled]
         final_mode = bool(switches[-1]) if switches else self.grad_enabled_at_entry  # the mode the graph leaves
         leaves_grad_mode = final_mode != self.grad_enabled_at_entry
 
-        def plan(outs, L, G):
+        def plan(outs, L, G, fn):
             result = result_plan(outs, L, G)  # read before the replay changes what sources point at
             if replay is not None:
-                replay(outs, L, G)
+                replay(outs, L, G, fn)
             if leaves_grad_mode:  # `torch.set_grad_enabled(False)` left in force, even if a backend traced it away
                 minitorch2.autograd.grad_mode.state.grad_enabled = final_mode
             return result

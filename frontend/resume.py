@@ -12,15 +12,16 @@ closed, and the frame's code is rewritten into a TRANSFORMED code object:
 
 A resume function compiles on its first call like any frame; a data-dependent jump gets one per branch. The one
 idea to hold: everything before the break runs as one graph, everything after it is a new frame, and between them
-exactly one instruction runs natively, so side effects happen once and in order. Where Dynamo cannot resume (a
-break inside a loop, a try or `with` block, a generator, a frame with cells), the frame runs eagerly.
+exactly one instruction runs natively, so side effects happen once and in order. The frame's own cells cross as the
+resume function's closure. Where Dynamo cannot resume (a break inside a loop, a try or `with` block, a generator),
+the frame runs eagerly.
 """
 import contextlib
 import dis
 import functools
 import types
 
-from bytecode import FreeVar, Instr, Label, TryBegin, TryEnd
+from bytecode import CellVar, FreeVar, Instr, Label, TryBegin, TryEnd
 
 from minitorch2 import _logging
 
@@ -65,7 +66,7 @@ def why_cannot_resume(code, e):
         return "graph_break_in_try"
     if "BEFORE_WITH" in (e.break_opname, e.next_opname):  # making or entering a context manager we cannot model
         return "graph_break_in_with"
-    return "unresumable" if code.co_cellvars else None
+    return None
 
 
 # ---- liveness ---------------------------------------------------------------------------------
@@ -141,8 +142,16 @@ def resume_code(code, offset, n_stack, null_slots, iter_slots, with_slots, local
     stack_names = [f"___stack{i}" for i in range(n_stack) if i not in null_slots]
     if set(stack_names) & set(local_names):
         raise Unsupported("a resume function's stack and local names collide", "unresumable")
+    # The frame's own cells become the resume function's closure, after its free variables' cells (the order
+    # _append_resume_call passes them in): the body reads them as free variables.
+    freevars = code.co_freevars + code.co_cellvars
+    for inst in body:
+        if isinstance(inst, Instr) and isinstance(inst.arg, CellVar):
+            inst.arg = FreeVar(inst.arg.name)
     cg = assemble.Codegen(None, lineno)  # the prefix, written for the running Python
-    cg.extend([i for i in head if i.name != "MAKE_CELL"])
+    if freevars:
+        cg.append("COPY_FREE_VARS", len(freevars))
+    cg.extend([i for i in head if i.name not in ("MAKE_CELL", "COPY_FREE_VARS")])
     for i in range(n_stack):
         if i in null_slots:
             cg.append("PUSH_NULL")
@@ -157,7 +166,7 @@ def resume_code(code, offset, n_stack, null_slots, iter_slots, with_slots, local
     cg.append("JUMP_FORWARD", target)
     prefix = cg.instrs
     new = assemble.new_code(code, prefix + body, argnames=stack_names + list(local_names),
-                            name=f"resume_in_{code.co_name}_at_{lineno}", freevars=code.co_freevars)
+                            name=f"resume_in_{code.co_name}_at_{lineno}", freevars=freevars)
     _record_origin(new, code, len(prefix), len(head))
     _RESUME_CODES[key] = new
     return new
@@ -169,7 +178,7 @@ def transform_frame(fn, bp, output, graph_call, compile_wrapper):
     """The code object replacing fn's frame at break point bp (close `output` after: rebuilding adds outputs)."""
     code = fn.__code__
     inst = bp.inst
-    cg = assemble.Codegen(output, bp.lineno, code.co_freevars)
+    cg = assemble.Codegen(output, bp.lineno, code.co_freevars, code.co_cellvars)
     unread = [var for var in bp.stack if isinstance(var, LazyVariableTracker) and var._realized is None]
     for var in unread:  # as Dynamo, the values on the stack at a break are looked at and guarded, used or not
         with contextlib.suppress(Unsupported):  # (a value no tracker models is reloaded from its source)
@@ -332,9 +341,9 @@ def _append_resume_call(cg, fn, bp, below, offset, n_after, names, compile_wrapp
     _logging.unique_id(f"__resume_at_{offset}")  # Dynamo's name for it counts in graph names' numbering
     cg.append("PUSH_NULL")
     cg.append("LOAD_CONST", ResumeCall(resume, fn.__globals__, compile_wrapper))
-    for name in code.co_freevars:
-        cg.append("LOAD_CLOSURE", FreeVar(name))
-    cg.append("BUILD_TUPLE", len(code.co_freevars))
+    for name in code.co_freevars + code.co_cellvars:
+        cg.append("LOAD_CLOSURE", cg.cell_ref(name))
+    cg.append("BUILD_TUPLE", len(code.co_freevars + code.co_cellvars))
     carried = [(i, var) for i, var in enumerate(kept) if i not in null_slots]  # the resume prefix pushes NULLs back
     for i, var in carried:
         if i in with_slots:

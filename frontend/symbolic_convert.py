@@ -32,7 +32,7 @@ from .variables.lists import BaseListVariable, iterate
 from .variables.numpy_arrays import NumpyNdarrayVariable
 from .variables.stdlib import SuspendingGeneratorMixin, generator_iterator
 from .variables.sym_node import SliceVariable, SymNodeVariable
-from .variables.tensor import record, record_mutation
+from .variables.tensor import record_mutation
 from .variables.user_defined import UserObjectVariable
 
 MAX_INSTRUCTIONS = 200_000
@@ -157,7 +157,8 @@ class InstructionTranslatorBase(ExceptionOpcodesMixin, Py312OpcodesMixin, String
     def MAKE_CELL(self, inst):
         name = inst.argval
         if name not in self.cells:
-            self.cells[name] = CellVariable(self.symbolic_locals.pop(name, None))
+            self.cells[name] = CellVariable(self.symbolic_locals.pop(name, None), frame_name=name if self.depth == 0
+                                            else None)
 
     # ---- locals, constants, globals, cells ------------------------------------------------
 
@@ -221,8 +222,10 @@ class InstructionTranslatorBase(ExceptionOpcodesMixin, Py312OpcodesMixin, String
 
     def STORE_DEREF(self, inst):
         cell = self.cells.setdefault(inst.argval, CellVariable())
-        if cell.from_outside:
+        if cell.from_outside and cell.frame_name is None:
             raise Unsupported(f"writing the closure variable {inst.argval!r} of an outer function", "side_effect")
+        if cell.frame_name is not None:  # the compiled frame's (its own or its closure's): written back at a break,
+            self.output.stored_cells[cell.frame_name] = cell  # and its closure's after the graph, as a global is
         cell.contents = self.pop()
 
     # ---- stack shuffles ---------------------------------------------------------------------
@@ -277,16 +280,8 @@ class InstructionTranslatorBase(ExceptionOpcodesMixin, Py312OpcodesMixin, String
             raise Unsupported(f"del of an item of {obj}", "unsupported")
         obj.call_method(self, "pop", [key], {})
 
-    def BINARY_SUBSCR(self, inst):
-        index, obj = self.pop().realize(), self.pop().realize()
-        if hasattr(obj, "getitem"):  # (before tensors: an ndarray's is its own, numpy_arrays.py)
-            self.push(obj.getitem(self, index))
-        elif isinstance(obj, TensorVariable):
-            self.push(record(self.output, "call_function", operator.getitem, [obj, index], {}))
-        elif obj.is_python_constant() and index.is_python_constant():
-            self.push(ConstantVariable(obj.as_python_constant()[index.as_python_constant()]))
-        else:
-            raise Unsupported(f"indexing {obj}", "unsupported")
+    def BINARY_SUBSCR(self, inst):  # `obj[index]` is operator.getitem(obj, index), as operator.getitem's call
+        self.push(binary_op(self, operator.getitem, *self.popn(2)))
 
     def BUILD_SLICE(self, inst):
         parts = [p.realize() for p in self.popn(inst.arg)]
@@ -342,8 +337,8 @@ class InstructionTranslatorBase(ExceptionOpcodesMixin, Py312OpcodesMixin, String
             fn.defaults = value.realize().unpack_var_sequence(self)  # a constant tuple or a built one
         elif flag == 0x08:
             fn.closure = value.items
-        elif flag == 0x02:  # a graph break: the frame makes the function natively, keyword-only defaults and all
-            raise Unsupported("keyword-only defaults of a nested function", "unsupported")
+        elif flag == 0x02:
+            fn.kwdefaults = value.realize().items  # (a dict built by BUILD_CONST_KEY_MAP)
         # 0x04 (annotations) are not needed to call the function
 
     # ---- operators --------------------------------------------------------------------------
@@ -527,12 +522,16 @@ class BreakPoint:
 class InstructionTranslator(InstructionTranslatorBase):
     """The translator of the frame being compiled: its locals are lazy inputs with LocalSources."""
 
-    def __init__(self, code, f_globals, f_locals):
+    def __init__(self, code, f_globals, f_locals, closure=None):
         pyversion.check_supported()
         output = OutputGraph(code)
         inputs = {name: LazyVariableTracker(output, value, LocalSource(name)) for name, value in f_locals.items()}
-        cells = {name: CellVariable(var, from_outside=True) for name, var in inputs.items() if name in code.co_freevars}
+        cells = {name: CellVariable(var, from_outside=True, frame_name=name) for name, var in inputs.items()
+                 if name in code.co_freevars}
         symbolic_locals = {name: var for name, var in inputs.items() if name not in code.co_freevars}
+        # (a function called in the frame that shares one of these cells reads and writes this tracker of it)
+        output.frame_cells = {id(real): cells[name] for name, real in zip(code.co_freevars, closure or ())
+                              if name in cells}
         super().__init__(code, f_globals, output, symbolic_locals, cells, depth=0)
 
     def run(self):

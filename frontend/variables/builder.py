@@ -27,7 +27,7 @@ from .functions import DisabledFunctionVariable, UserFunctionVariable
 from .lists import ListVariable, SizeVariable, TupleVariable
 from .nn_module import NNModuleVariable
 from .numpy_arrays import is_numpy_value, wrap_numpy
-from .stdlib import (LIBRARY_CALLABLES, NamedTupleClassVariable, NamedTupleVariable, PartialVariable,
+from .stdlib import (LIBRARY_CALLABLES, NamedTupleClassVariable, NamedTupleVariable, wrap_functools_object,
                      is_namedtuple_class)
 from .optimizer import optim_tracker
 from .user_defined import UserClassVariable, UserObjectVariable, is_plain_object, is_user_class
@@ -39,11 +39,11 @@ _SEQUENCE_TRACKERS = {tuple: TupleVariable, list: ListVariable, minitorch2.Size:
 
 
 def _is_constant(value):
-    """A value the translator folds: of one of CONSTANT_TYPES exactly (a subclass such as an IntEnum or a numpy
-    float may behave and print otherwise), a plain Enum's member; a slice of ints and Nones only."""
+    """A value the translator folds: of one of CONSTANT_TYPES exactly (a subclass such as a numpy float may behave
+    and print otherwise), an Enum's member (an IntEnum's too); a slice of ints and Nones only."""
     if type(value) is slice:
         return all(v is None or type(v) is int for v in (value.start, value.stop, value.step))
-    return type(value) in CONSTANT_TYPES or isinstance(value, enum.Enum) and not isinstance(value, (int, float, str))
+    return type(value) in CONSTANT_TYPES or isinstance(value, enum.Enum)
 
 
 # The value is the user's: any object at all. Deciding its tracker must not call its __eq__, __bool__,
@@ -120,8 +120,8 @@ def wrap(og, value, source):
         return _by_identity(og, DisabledFunctionVariable, value, source)
     if id(value) in ALLOWED_IN_GRAPH:
         return _by_identity(og, TorchVariable, value, source)
-    if type(value) is functools.partial:
-        return _partial(og, value, source)
+    if type(value) in (functools.partial, functools._lru_cache_wrapper):
+        return wrap_functools_object(og, value, source, wrap)
     if _is_one_of(type(value), GRAD_MODE_CLASSES):  # a decorator's grad-mode object (no_grad() used as @no_grad())
         return _by_identity(og, GradModeInstanceVariable, value, source)
     if isinstance(value, types.MethodType) and isinstance(value.__self__, minitorch2.Tensor) and source is not None:
@@ -134,6 +134,12 @@ def wrap(og, value, source):
     if isinstance(value, types.BuiltinFunctionType) or _is_builtin_class(value) or _is_one_of(
             value, (*LIBRARY_CALLABLES, *FOLDABLE)):  # (collections.namedtuple, np.finfo, torch.device...)
         return _by_identity(og, BuiltinVariable, value, source)
+    if isinstance(value, types.FunctionType) and source is not None and "<locals>" in value.__qualname__ and not (
+            hasattr(value, "__wrapped__") or value.__dict__):
+        # a fresh object each call (a resume function's argument): guarded on its code, as Dynamo's CLOSURE_MATCH;
+        # its cells' contents are guarded where read
+        og.guards.add(guards.id_guard(AttrSource(source, "__code__"), value.__code__), value.__code__)
+        return UserFunctionVariable(value, source)
     if isinstance(value, types.FunctionType):  # (frontend.graph_break too: its call is the break)
         return _by_identity(og, UserFunctionVariable, value, source)
     if _is_one_of(value, GRAD_MODE_CLASSES):
@@ -158,18 +164,6 @@ def _may_be_dynamic(og, value, source):
     module's eps, a global, math.pi: Dynamo wraps every float it reads this way)."""
     return og.code is not None and (type(value) is int and isinstance(source, LocalSource) or (
         type(value) is float and math.isfinite(value) and source is not None))
-
-
-def _partial(og, value, source):
-    """A functools.partial read from the frame: its function and stored arguments, read through its source."""
-    def part(name, key=None):
-        inner = AttrSource(source, name) if source is not None else None
-        return inner if key is None or inner is None else GetItemSource(inner, key)
-
-    if source is not None:
-        og.guards.add(guards.id_guard(source, value), value)
-    return PartialVariable(wrap(og, value.func, part("func")), [wrap(og, v, part("args", i)) for i, v in enumerate(value.args)],
-                           {k: wrap(og, v, part("keywords", k)) for k, v in value.keywords.items()}, source)
 
 
 def _by_identity(og, tracker_class, value, source):

@@ -17,13 +17,14 @@ import minitorch2
 
 from ..exc import Unsupported
 from .base import ValueVariable
+from .builtin_min_max import MinMaxCallsMixin
 from .constant import ConstantVariable
 from .dicts import DictVariable, dict_items
 from .dynamo_forms import name_after_local
 from .exceptions import raise_observed
 from .functions import UserFunctionVariable
 from .lists import BaseListVariable, ListIteratorVariable, ListVariable, TupleVariable, iterate, lazy_iterator
-from .numpy_arrays import is_ndarray_operation, ndarray_min_max, ndarray_operator
+from .numpy_arrays import is_ndarray_operation, ndarray_operator
 from .sym_node import SYMBOLIC_OPERATORS, SymNodeVariable, sym_arithmetic
 from .tensor import TensorVariable, record
 from .stdlib import LIBRARY_CALLABLES, LibraryCallsMixin
@@ -60,6 +61,8 @@ def _symbolic_math(fn):
 
 def binary_op(tx, fn, a, b):
     a, b = a.realize(), b.realize()
+    if fn is operator.getitem and (hasattr(a, "getitem") or isinstance(a, TensorVariable)):  # (an ndarray's: its own)
+        return a.getitem(tx, b) if hasattr(a, "getitem") else record(tx.output, "call_function", fn, [a, b], {})
     if is_ndarray_operation([a, b]):  # `a + 1` of ndarrays, a numpy node (numpy_arrays.py)
         return ndarray_operator(tx, fn, [a, b])
     if fn in (operator.eq, operator.ne) and (isinstance(a, UserObjectVariable) or isinstance(b, UserObjectVariable)):
@@ -81,7 +84,8 @@ def binary_op(tx, fn, a, b):
     if isinstance(a, BaseListVariable) or isinstance(b, BaseListVariable):  # `(None,) + pair`: a tuple of trackers
         a, b = [TupleVariable(v.unpack_var_sequence(tx)) if isinstance(v, ConstantVariable) and type(v.value) is tuple
                 else v for v in (a, b)]
-    if isinstance(a, BaseListVariable) and isinstance(b, BaseListVariable) and fn in (operator.add, operator.iadd):
+    if isinstance(a, BaseListVariable) and isinstance(b, BaseListVariable) and fn in (
+            operator.add, operator.iadd, operator.concat):
         if fn is operator.iadd and isinstance(a, ListVariable):
             if a.source is not None:
                 tx.output.note_mutation(a)
@@ -129,7 +133,7 @@ def _fold(fn, args, kwargs=None):
         raise Unsupported(f"{getattr(fn, '__name__', fn)} raised {type(e).__name__}: {e}", "unsupported") from None
 
 
-class BuiltinVariable(LibraryCallsMixin, ProtocolCallsMixin, ValueVariable):  # (the mixins: stdlib.py, user_protocols.py)
+class BuiltinVariable(LibraryCallsMixin, ProtocolCallsMixin, MinMaxCallsMixin, ValueVariable):  # (mixins: own modules)
     def is_python_constant(self):
         return True
 
@@ -197,46 +201,6 @@ class BuiltinVariable(LibraryCallsMixin, ProtocolCallsMixin, ValueVariable):  # 
                 total, constants = _fold(sum, [constants, total.as_python_constant()]), []
             total = named(binary_op(tx, operator.add, total, item), "value")
         return _fold(sum, [constants, total.as_python_constant()]) if constants else total
-
-    def _fold_over_items(self, fn, tx, iterable):
-        items = [item.realize() for item in iterable.realize().unpack_var_sequence(tx)]
-        if not all(_is_const(v) for v in items):
-            raise Unsupported(f"{fn.__name__}() of non-constant items", "unsupported_call")
-        return ConstantVariable(fn(v.as_python_constant() for v in items))
-
-    call_any = functools.partialmethod(_fold_over_items, any)
-    call_all = functools.partialmethod(_fold_over_items, all)
-
-    def _min_max(self, fn, tx, *args, **kwargs):
-        """Constants fold; tensors pair up as Dynamo's: torch.minimum of two, clamp(t, max=c) with a number."""
-        items = [v.realize() for v in (args[0].realize().unpack_var_sequence(tx) if len(args) == 1 else args)]
-        if not kwargs.get("key", ConstantVariable(None)).realize().is_python_constant():  # a key function: sorted's
-            return self.call_sorted(tx, ListVariable(items), kwargs["key"], ConstantVariable(fn is max)).items[0]
-        if not kwargs and is_ndarray_operation(items):  # np.clip / np.maximum nodes, as Dynamo's (numpy_arrays.py)
-            return ndarray_min_max(tx, fn, items)
-        if not kwargs and any(isinstance(v, SymNodeVariable) for v in items) and all(
-                isinstance(v, SymNodeVariable) or v.is_python_constant() for v in items):
-            sym_fn = minitorch2.sym_min if fn is min else minitorch2.sym_max  # torch.sym_max(s77, s17), no guard
-            return functools.reduce(lambda result, item: sym_arithmetic(tx.output, sym_fn, [result, item]), items)
-        if kwargs or all(_is_const(v) for v in items):
-            return _fold(fn, [[v.as_python_constant() for v in items]],
-                         {k: v.realize().as_python_constant() for k, v in kwargs.items()})
-        result = items[0]
-        for item in items[1:]:
-            tensors = [v for v in (result, item) if isinstance(v, TensorVariable)]
-            if len(tensors) == 2:
-                result = record(tx.output, "call_function", minitorch2.minimum if fn is min else minitorch2.maximum,
-                                tensors, {})
-            elif tensors and all(isinstance(v, TensorVariable) or _is_const(v) for v in (result, item)):
-                bound = item if tensors[0] is result else result
-                result = record(tx.output, "call_function", minitorch2.clamp, tensors,
-                                {"max" if fn is min else "min": bound})
-            else:
-                result = _fold(fn, [result.as_python_constant(), item.as_python_constant()])
-        return result
-
-    call_min = functools.partialmethod(_min_max, min)
-    call_max = functools.partialmethod(_min_max, max)
 
     def call_enumerate(self, tx, iterable, start=None):
         it = iterate(tx, iterable)

@@ -42,7 +42,8 @@ class DictVariable(VariableTracker):
         return all(v.realize().is_python_constant() for v in self.items.values())
 
     def as_python_constant(self):
-        return {k: v.realize().as_python_constant() for k, v in self.items.items()}
+        # (of its own class: an OrderedDict compares in order)
+        return self.rebuilder()({k: v.realize().as_python_constant() for k, v in self.items.items()})
 
     def length(self):
         return len(self.items)
@@ -132,11 +133,12 @@ class DictViewVariable(VariableTracker):
     def length(self):
         return len(self.dict_var.items)
 
-    def is_python_constant(self):  # `3 in keys`, `keys == other.keys()`
-        return self.kind == "keys"
+    def is_python_constant(self):  # `3 in keys`, `keys == other.keys()`; a constant dict's values and items too
+        return self.kind == "keys" or self.dict_var.is_python_constant()
 
     def as_python_constant(self):
-        return dict.fromkeys(self.dict_var.items).keys()
+        d = dict.fromkeys(self.dict_var.items) if self.kind == "keys" else self.dict_var.as_python_constant()
+        return getattr(d, self.kind)()
 
     def build(self, cg):
         cg.call_const(getattr(dict, self.kind), [self.dict_var])

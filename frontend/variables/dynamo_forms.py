@@ -15,6 +15,7 @@ import minitorch2
 from minitorch2._sym import is_symbolic
 from minitorch2.fx._spelling import register_spelling
 
+from ..exc import Unsupported
 from ..source import AttrSource
 from . import tensor  # (a module: tensor.py imports this one)
 from .base import VariableTracker
@@ -116,6 +117,8 @@ def metadata(tx, var, name):
     (a getattr node, left unused), which its op count counts."""
     if name == "is_leaf":
         tx.output.create_node("call_function", getattr, (tx.output.as_arg(var), name), {})
+    if name == "grad_fn" and var.example_value.grad_fn is not None:  # (None, a tensor no gradient flows to, folds)
+        raise Unsupported("the grad_fn of a tensor that has one", "unsupported_attr")
     return ConstantVariable(getattr(var.example_value, name))
 
 

@@ -18,14 +18,18 @@ from .stdlib import CONTEXTMANAGER_CODE, GeneratorContextVariable
 
 
 class CellVariable(VariableTracker):
-    """A closure cell. `from_outside` cells belong to a real function: writing them is a side effect."""
+    """A closure cell. `from_outside` cells belong to a real function: writing them is a side effect. A cell of the
+    frame being compiled (`frame_name`: its own or its closure's) is the real one at run time, so it crosses a break."""
 
-    def __init__(self, contents=None, from_outside=False):
+    def __init__(self, contents=None, from_outside=False, frame_name=None):
         super().__init__()
-        self.contents, self.from_outside = contents, from_outside
+        self.contents, self.from_outside, self.frame_name = contents, from_outside, frame_name
 
     def reconstruct(self, cg):
-        raise Unsupported("a closure cell cannot be rebuilt after a graph break", "unresumable")
+        if self.frame_name is None:
+            raise Unsupported("a closure cell of an inlined function cannot be rebuilt after a graph break",
+                              "unresumable")
+        cg.append("LOAD_CLOSURE", cg.cell_ref(self.frame_name))
 
 
 def bind_arguments(tx, fn, args, kwargs, source=None):
@@ -76,11 +80,13 @@ class UserFunctionVariable(VariableTracker):
     def closure_cells(self, tx):
         cells = {}
         for i, (name, cell) in enumerate(zip(self.fn.__code__.co_freevars, self.fn.__closure__ or ())):
-            if self.source is None and name != "__class__":  # (zero-argument super()'s, fixed with its class)
-                raise Unsupported(f"closure of {self.fn.__qualname__} without a source to guard", "unsupported_call")
+            # (no source: a function made while the frame ran, e.g. a method of a class made there, whose cells
+            # were filled then too: their contents are read as values made in the frame are, unguarded, as Dynamo's)
             cells_source = self.source and AttrSource(self.source, "__closure__")
             source = cells_source and AttrSource(GetItemSource(cells_source, i), "cell_contents")
-            cells[name] = CellVariable(LazyVariableTracker(tx.output, cell.cell_contents, source), from_outside=True)
+            frame_cell = tx.output.frame_cells.get(id(cell))
+            cells[name] = frame_cell if frame_cell is not None else CellVariable(
+                LazyVariableTracker(tx.output, cell.cell_contents, source), from_outside=True)
         return cells
 
     def call_function(self, tx, args, kwargs, self_var=None):
@@ -124,27 +130,31 @@ class UserMethodVariable(VariableTracker):
 
 class NestedUserFunctionVariable(VariableTracker):
     """A function made by MAKE_FUNCTION inside the frame; its defaults and cells are trackers."""
+    mutable_identity = True  # (an attribute set on it at a break is seen by the resume function)
 
     def __init__(self, code, f_globals, defaults, closure):
         super().__init__()
         self.code, self.f_globals, self.defaults, self.closure = code, f_globals, defaults, closure or ()
+        self.kwdefaults = {}
 
     def python_type(self):
         return types.FunctionType
 
     def reconstruct(self, cg):
-        if self.closure:
-            raise Unsupported("a nested function with a closure cannot be rebuilt after a graph break", "unresumable")
+        if self.kwdefaults:
+            raise Unsupported("a nested function with keyword-only defaults cannot be rebuilt", "unresumable")
         cg.append("PUSH_NULL")
         cg.append("LOAD_CONST", types.FunctionType)
         for const in (self.code, self.f_globals, self.code.co_name):
             cg.append("LOAD_CONST", const)
         cg.reconstruct(TupleVariable(self.defaults))
-        cg.call(4)
+        cg.reconstruct(TupleVariable(list(self.closure)))  # the cells themselves (a frame's cells cross a break)
+        cg.call(5)
 
     def call_function(self, tx, args, kwargs):
         shell = types.FunctionType(self.code, self.f_globals, self.code.co_name, tuple(self.defaults) or None,
                                    tuple(types.CellType(c) for c in self.closure) or None)
+        shell.__kwdefaults__ = self.kwdefaults or None
         bound = bind_arguments(tx, shell, args, kwargs)
         cells = dict(zip(self.code.co_freevars, self.closure))
         return tx.inline_call(self.code, self.f_globals, bound, cells)

@@ -17,8 +17,9 @@ import itertools
 import operator
 import types
 
-from .. import pyversion
+from .. import guards, pyversion
 from ..exc import Unsupported
+from ..source import AttrSource, GetItemSource
 from .base import VariableTracker
 from .constant import ConstantVariable
 from .dicts import DictVariable, constant_key
@@ -38,6 +39,22 @@ OVER_STREAMS = {itertools.pairwise, itertools.combinations, itertools.permutatio
 PREDICATED = {itertools.takewhile, itertools.dropwhile, itertools.filterfalse}
 LIBRARY_CALLABLES |= OVER_STREAMS | {contextlib.nullcontext, contextlib.suppress, operator.attrgetter,
                                      operator.itemgetter, operator.methodcaller, inspect.signature}
+
+
+def wrap_functools_object(og, value, source, wrap):
+    """A functools.partial read from the frame: its function and stored arguments, read through its source; an
+    lru_cache'd function: the function it wraps, inlined (as Dynamo's, which warns that the cache is bypassed)."""
+    def part(name, key=None):
+        inner = AttrSource(source, name) if source is not None else None
+        return inner if key is None or inner is None else GetItemSource(inner, key)
+
+    if type(value) is functools._lru_cache_wrapper:
+        return wrap(og, value.__wrapped__, part("__wrapped__"))
+    if source is not None:
+        og.guards.add(guards.id_guard(source, value), value)
+    return PartialVariable(wrap(og, value.func, part("func")),
+                           [wrap(og, v, part("args", i)) for i, v in enumerate(value.args)],
+                           {k: wrap(og, v, part("keywords", k)) for k, v in value.keywords.items()}, source)
 
 
 class PartialVariable(VariableTracker):

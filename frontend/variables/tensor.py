@@ -23,7 +23,7 @@ from .sym_node import SymNodeVariable
 # Tensor methods and attributes answered from the (guarded) metadata, never recorded.
 METADATA_METHODS = {"size", "dim", "ndimension", "numel", "nelement", "stride", "is_contiguous", "is_floating_point",
                     "is_complex", "element_size", "get_device", "__len__"}
-METADATA_ATTRS = {"dtype", "device", "ndim", "requires_grad", "is_leaf", "is_cuda", "layout"}
+METADATA_ATTRS = {"dtype", "device", "ndim", "requires_grad", "is_leaf", "is_cuda", "layout", "grad_fn"}
 GRAPH_ATTRS = {"T", "mT", "H", "mH", "real", "imag"}
 DATA_DEPENDENT = {"item", "tolist", "__bool__", "__int__", "__float__", "nonzero", "unique", "data_ptr"}
 

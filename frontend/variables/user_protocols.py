@@ -16,6 +16,7 @@ from ..source import AttrSource, GetItemSource
 from .base import LazyVariableTracker, VariableTracker
 from .constant import ConstantVariable
 from .dicts import DictVariable
+from .exceptions import ObservedException
 from .functions import UserFunctionVariable, UserMethodVariable
 from .lists import BaseListVariable, iterate
 from .tensor import TensorVariable
@@ -35,6 +36,14 @@ class SpecialMethodsMixin:
 
     def call_function(self, tx, args, kwargs):
         return self.call_dunder(tx, "__call__", args, kwargs)
+
+    def truth(self, tx):
+        """`if obj:` and bool(obj) as Python: its class's __bool__, else its __len__, else true (a C-level __bool__ or
+        __len__ is not inlined)."""
+        name = next((n for n in ("__bool__", "__len__") if self.has_dunder(n)), None)
+        if name is None and any(hasattr(type(self.value), n) for n in ("__bool__", "__len__")):
+            raise Unsupported(f"truth value of a {type(self.value).__name__} object", "unsupported")
+        return True if name is None else self.call_dunder(tx, name, []).realize().truth(tx)
 
     def getitem(self, tx, index):
         return self.call_dunder(tx, "__getitem__", [index])
@@ -155,7 +164,15 @@ def _has_attribute(tx, obj, name):
     if isinstance(obj, (BaseListVariable, DictVariable)):  # (a namedtuple's _fields: its class's attributes)
         return hasattr(obj.python_type(), name)
     if isinstance(obj, SpecialMethodsMixin) and obj.source is None:  # (a UserObjectVariable made in the frame)
-        return name in obj.attrs or hasattr(obj.python_type(), name)
+        if name in obj.attrs or hasattr(obj.python_type(), name) or not hasattr(obj.python_type(), "__getattr__"):
+            return name in obj.attrs or hasattr(obj.python_type(), name)
+        try:  # its class's __getattr__ answers, as Python's hasattr asks it
+            obj.var_getattr(tx, name)
+            return True
+        except ObservedException as e:
+            if not issubclass(e.value.python_type(), AttributeError):
+                raise
+            return False
     if not hasattr(obj, "module"):
         raise Unsupported(f"hasattr on {obj}", "unsupported_call")
     present = hasattr(obj.module, name)
@@ -191,6 +208,9 @@ class ProtocolCallsMixin:
         if default is not None and not _has_attribute(tx, obj, name):
             return default
         return obj.var_getattr(tx, name)
+
+    def call_bool(self, tx, obj=None):
+        return ConstantVariable(False if obj is None else obj.realize().truth(tx))
 
     def call_hasattr(self, tx, obj, name):
         return ConstantVariable(_has_attribute(tx, obj.realize(), name.realize().as_python_constant()))

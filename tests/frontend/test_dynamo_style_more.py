@@ -33,9 +33,6 @@ TORCH_NS, MT_NS = _build(torch), _build(minitorch2)
 KNOWN_DIFFS = {
     "co_counter": "Dynamo 2.13 runs the whole frame eagerly (most_common(n)'s inlined heapq.nlargest breaks where "
                   "the frame cannot resume); ours traces it in one frame",
-    "co_namedtuple_replace_asdict": "namedtuple._asdict of a class made in the frame: its closure has no source",
-    "uc_class_statement_closing_over": "a break (Dynamo's, at the class statement) in a frame with cells (k, read by "
-                                       "the class body) cannot resume here: the frame runs eagerly",
     "ip_t_unsqueeze_": "t_/unsqueeze_/squeeze_ change a tensor's shape in place: minitorch2 runs them eagerly (a break)",
     "gen_break_mid_consumption": "a generator alive at a graph break cannot be rebuilt here: the frame runs eagerly; "
                                  "Dynamo resumes with it",
