@@ -204,7 +204,12 @@ def scatter_add(grad, dim, index):
 
 
 def index_add(grad, dim, index, source, alpha=1):
-    return grad, None, _scale(aten.index_select.default(grad, dim, index), alpha)
+    """torch's formula: source's gradient is grad at the indices, expanded as source (a 0-d source: a 1-element
+    index squeezed)."""
+    if source.dim() == 0:
+        return grad, None, _scale(aten.index_select.default(grad, dim, aten.squeeze.dim(index, 0)), alpha)
+    return grad, None, _scale(aten.expand.default(aten.index_select.default(grad, dim, index), list(source.shape)),
+                              alpha)
 
 
 def select_backward(grad, dim, index):
