@@ -72,6 +72,8 @@ OUTSIDE_THE_LESSON = {
         "minitorch2/_aten/view_dtype.py",
         "minitorch2/_aten/nn_pool.py", "backend/lowering_pooling.py", "backend/lowering_more.py",
         "minitorch2/_aten/formulas_apart.py",
+        # inductor's decompositions that only make its graphs torch's (small products, repeated cats, index_add)
+        "backend/decompositions_inductor.py",
         # all() as torch's decomposition tables write it (not any not), which its compiled and exported graphs record
         "minitorch2/_aten/decompositions_all.py",
         # zeros and ones as a `full` in the traced joint graph, as torch's tables write them (folded later anyway)
