@@ -3,10 +3,17 @@ each run by `python -m minitorch2 run --compare-torch`: what it prints must be t
 the program compiles, its graphs op by op too. transformer_dropout_train.py trains nn.TransformerEncoder with
 dropout (the masks drawn in memory order on a transposed attention output, as ATen's bernoulli_ walks it) and
 fills permuted tensors at random; rl_and_message_passing.py is REINFORCE, a DQN step and GCN/GAT message passing,
-the GNN compiled with aot_eager."""
+the GNN compiled with aot_eager; llama_style_compiled.py is a Llama-style decoder (RMSNorm, rotary embeddings, a
+finfo.min causal mask) trained compiled and generating with a growing key/value cache: one Dynamo graph per compile
+as torch's (finfo folded, `1 + s - s` kept as nodes), the training forward's aten graph torch's (inductor's
+outer-product bmm and repeated-input cat decompositions). Its other aten graphs still differ: the min-cut recomputes
+one more expand in the backward, and under automatic dynamic shapes torch gives a sliced input's stride and a new
+cache input their own symbols where minitorch2 specialises them."""
 import os
 import subprocess
 import sys
+
+import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PROGRAMS = os.path.join(ROOT, "tests", "nn", "programs")
@@ -32,3 +39,13 @@ def test_rl_and_message_passing_values_and_graphs_are_torchs():
     assert "--- exit status: same (minitorch2 0, torch 0)" in report, report
     summary = report.rstrip("\n").split("\n")[-1]
     assert summary.startswith("==== summary: same: stdout same") and "graphs same (4)" in summary, report
+
+
+@pytest.mark.slow  # (about 40 s: inductor compiles of the training graphs, in both runs)
+def test_llama_style_decoder_compiles_to_torchs_dynamo_graphs():
+    report = _report("llama_style_compiled")
+    assert "--- printed output (stdout): same\n" in report, report
+    assert "--- exit status: same (minitorch2 0, torch 0)" in report, report
+    dynamo = [line for line in report.split("\n") if line.startswith("  dynamo __compiled_fn_")]
+    assert len(dynamo) == 4 and all(": same (" in line for line in dynamo), report
+    assert "  aot Forward graph 0: same (" in report, report
