@@ -3,7 +3,8 @@ each run by `python -m minitorch2 run --compare-torch`: what it prints must be t
 the program compiles, its graphs op by op too. transformer_dropout_train.py trains nn.TransformerEncoder with
 dropout (the masks drawn in memory order on a transposed attention output, as ATen's bernoulli_ walks it) and
 fills permuted tensors at random; training_utilities.py is schedulers, clipping, EMA (AveragedModel and
-torch._foreach_lerp_) and sampling; rl_and_message_passing.py is REINFORCE, a DQN step and GCN/GAT message passing,
+torch._foreach_lerp_) and sampling; channels_last_training.py is model.to(memory_format=torch.channels_last) and
+interpolate's channels-last results; rl_and_message_passing.py is REINFORCE, a DQN step and GCN/GAT message passing,
 the GNN compiled with aot_eager; llama_style_compiled.py is a Llama-style decoder (RMSNorm, rotary embeddings, a
 finfo.min causal mask) trained compiled and generating with a growing key/value cache: one Dynamo graph per compile
 as torch's (finfo folded, `1 + s - s` kept as nodes), the training forward's aten graph torch's (inductor's
@@ -39,6 +40,12 @@ def test_training_utilities_print_what_torch_prints():
     report = _report("training_utilities")
     assert "--- exit status: same (minitorch2 0, torch 0)" in report, report
     assert report.rstrip("\n").split("\n")[-1].startswith("==== summary: same: stdout same"), report
+
+
+def test_channels_last_training_prints_what_torch_prints():
+    report = _report("channels_last_training")
+    assert "--- printed output (stdout): same\n" in report, report
+    assert "--- exit status: same (minitorch2 0, torch 0)" in report, report
 
 
 def test_rl_and_message_passing_values_and_graphs_are_torchs():
