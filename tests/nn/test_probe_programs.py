@@ -42,6 +42,7 @@ def test_training_utilities_print_what_torch_prints():
     assert report.rstrip("\n").split("\n")[-1].startswith("==== summary: same: stdout same"), report
 
 
+@pytest.mark.slow  # (about 13 s: an inductor compile of the training graphs, in both runs)
 def test_channels_last_training_prints_what_torch_prints():
     report = _report("channels_last_training")
     assert "--- printed output (stdout): same\n" in report, report
