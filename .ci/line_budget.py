@@ -42,8 +42,6 @@ OUTSIDE_THE_LESSON = {
     "triton codegen": ("backend/codegen/triton.py", "backend/codegen/triton_ops.py"),
     "coverage surface": (
         "minitorch2/optim/", "minitorch2/nn/utils/",
-        # torch._foreach_*: the optimizers' foreach=True paths (one op over lists of tensors)
-        "minitorch2/_foreach.py",
         # a torch.optim optimizer read by a compiled frame: zero_grad's break, state read through sources, init outside
         "frontend/variables/optimizer.py", "minitorch2/nn/init.py", "minitorch2/utils/data/",
         # what scripts ask before they start: torch.cuda on a CPU-only build, backend flags, settings, version
@@ -76,6 +74,8 @@ OUTSIDE_THE_LESSON = {
         "minitorch2/_aten/view_dtype.py",
         "minitorch2/_aten/nn_pool.py", "backend/lowering_pooling.py", "backend/lowering_more.py",
         "minitorch2/_aten/formulas_apart.py",
+        # inductor's decompositions that only make its graphs torch's (small products, repeated cats, index_add)
+        "backend/decompositions_inductor.py",
         # all() as torch's decomposition tables write it (not any not), which its compiled and exported graphs record
         "minitorch2/_aten/decompositions_all.py",
         # zeros and ones as a `full` in the traced joint graph, as torch's tables write them (folded later anyway)
@@ -127,6 +127,7 @@ OUTSIDE_THE_LESSON = {
         "minitorch2/_aten/more_index_ops.py", "minitorch2/_aten/selection_ops.py",
         "minitorch2/_aten/more_formulas.py",
         "minitorch2/_functions_common.py", "minitorch2/_functions_common_math.py",
+        "minitorch2/_functions_foreach.py",  # torch._foreach_*: the per-tensor loop ATen's CPU kernels run
         "minitorch2/_functions_shape_more.py", "minitorch2/_functions_nn_level.py", "minitorch2/nn/_functional_rare.py",
         # torch.einsum: ATen's plan (align, then pairwise bmm contractions) over the registry's ops
         "minitorch2/_functions_einsum.py",

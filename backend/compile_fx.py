@@ -28,7 +28,7 @@ from minitorch2._aten import decompositions, decompositions_nn
 from minitorch2._aten.half_opmath import in_float32_for_half
 from partition import min_cut_rematerialization_partition
 
-from . import debug, lowering_random, speed
+from . import debug, decompositions_inductor, lowering_random, speed
 from .codegen import get_codegen
 from .joint_graph import joint_graph_passes
 from .lowering import lower, overload
@@ -75,8 +75,8 @@ KEPT_WHOLE = ("var_mean.correction", "addmm.default")
 # Decompositions torch's inductor applies that minitorch2 does not have (the op stays whole in our graphs and
 # is lowered as it is, so the graphs differ from torch's there):
 #   convolution_backward, max_pool2d_with_indices_backward
-#   clamp.Tensor (torch: clamp_min.Tensor / clamp_max.Tensor), index_select (torch: index), index_add,
-#   dot and small mm (torch: mul + sum), flip (torch: prims.rev),
+#   clamp.Tensor (torch: clamp_min.Tensor / clamp_max.Tensor), index_select (torch: index; a negative index
+#   raises eager's error here), dot (torch: mul + sum), flip (torch: prims.rev),
 #   and the long tail of ops minitorch2 has no row for.
 # Joint-graph patterns torch runs that joint_graph.py does not: the scaled-softmax patterns (attention).
 
@@ -93,7 +93,8 @@ def select_decomp_table():
                   ops.aten._softmax_backward_data.default:
                       in_float32_for_half(decompositions_nn._softmax_backward_data_fma),
                   ops.aten.arange.start_step: decompositions.arange_as_iota,
-                  **lowering_random.DECOMPOSITIONS})  # rand_like, randn_like and dropout as rand / randn
+                  **lowering_random.DECOMPOSITIONS,  # rand_like, randn_like and dropout as rand / randn
+                  **decompositions_inductor.DECOMPOSITIONS})  # small products, repeated cats, index_add
     return table
 
 

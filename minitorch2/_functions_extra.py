@@ -489,6 +489,8 @@ def tensor_methods():
                                        aten.copysign_.Scalar)(self, other),
         xlogy_=lambda self, other: (aten.xlogy_.Tensor if isinstance(other, Tensor) else
                                     aten.xlogy_.Scalar_Other)(self, other),
+        bernoulli_=lambda self, p=0.5, *, generator=None: (aten.bernoulli_.Tensor if isinstance(p, Tensor) else
+                                                           aten.bernoulli_.float)(self, p, generator=generator),
         round_=lambda self, *, decimals=0: aten.round_.decimals(self, decimals=decimals) if decimals else
         aten.round_.default(self),
         transpose_=_in_place_view("transpose_", lambda self, dim0, dim1: aten.transpose.int(self, dim0, dim1)),

@@ -8,9 +8,9 @@ Runtime layer, coverage surface (minitorch2/__init__.py star-imports it). Each c
 """
 import warnings
 
-from ._foreach import *  # noqa: F401,F403  (torch._foreach_*, the optimizers' foreach paths: in __all__ below)
-from ._foreach import __all__ as _FOREACH_NAMES
 from ._functions_fastpath import _native_multi_head_attention, _transformer_encoder_layer_fwd  # noqa: F401
+from ._functions_foreach import *  # noqa: F401,F403  (torch._foreach_add_ and the rest)
+from ._functions_foreach import __all__ as _foreach_names
 from .nn import functional as F
 
 __all__ = ["conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "pixel_shuffle",
@@ -20,7 +20,7 @@ __all__ = ["conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
            "group_norm", "batch_norm", "instance_norm", "embedding", "kl_div", "binary_cross_entropy_with_logits",
            "cosine_embedding_loss", "margin_ranking_loss", "hinge_embedding_loss", "triplet_margin_loss",
            "poisson_nll_loss", "vmap", "_native_multi_head_attention", "_transformer_encoder_layer_fwd",
-           *_FOREACH_NAMES]
+           *_foreach_names]
 
 _REDUCTIONS = ("none", "mean", "sum")  # ATen's Reduction enum
 

@@ -21,7 +21,9 @@ class SymNodeVariable(VariableTracker):
         self.proxy, self.value = proxy, value
 
     def python_type(self):
-        return bool if isinstance(self.value, SymBool) else type(self.value.node.hint)
+        if isinstance(self.value, (bool, SymBool)):
+            return bool
+        return type(self.value.node.hint) if is_symbolic(self.value) else type(self.value)
 
     def truth(self, tx):
         return bool(self.value)
@@ -75,12 +77,10 @@ class SliceVariable(VariableTracker):
 
 
 def sym_arithmetic(og, fn, args):
-    """fn (an operator) over sizes and constants: a node and its SymInt, or a constant where the result is one
-    (`s77 - s77`)."""
+    """fn (an operator) over sizes and constants: a node and its value, even where that is a number (`s77 - s77`,
+    Dynamo's Sym(0), stays a node its users read)."""
     values = [a.value if isinstance(a, SymNodeVariable) else a.as_python_constant() for a in args]
     result = fn(*values)
-    if not is_symbolic(result):
-        return ConstantVariable(result)
     proxy = og.create_proxy("call_function", fn, [a.proxy.node if isinstance(a, SymNodeVariable) else
                                                   a.as_python_constant() for a in args], {}, result, speculative=True)
     # an expression computed again is the first node's, as in Dynamo's graphs (`-lr` for each parameter of an

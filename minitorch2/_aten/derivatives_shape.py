@@ -28,10 +28,7 @@ def expand(grad, self_shape):
 
 
 def permute(grad, dims):
-    n = len(dims)
-    inverse = [0] * n
-    for i, d in enumerate(dims):
-        inverse[d % n] = i
+    inverse = sorted(range(len(dims)), key=lambda i: dims[i] % len(dims))  # (the permutation that undoes dims)
     return aten.permute.default(grad, inverse)
 
 
@@ -204,7 +201,8 @@ def scatter_add(grad, dim, index):
 
 
 def index_add(grad, dim, index, source, alpha=1):
-    return grad, None, _scale(aten.index_select.default(grad, dim, index), alpha)
+    selected = aten.index_select.default(grad, dim, index)  # (torch's formula expands it as source: an expand node)
+    return grad, None, _scale(aten.expand.default(selected, list(source.shape)) if source.dim() else selected, alpha)
 
 
 def select_backward(grad, dim, index):

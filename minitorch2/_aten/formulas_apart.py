@@ -84,13 +84,13 @@ def _scatter_extremum_backward(grad, self, dim, index, src, include_self, result
     """amax / amin: the gradient is shared evenly among the values equal to the result (self counting
     among them even when include_self is False, as torch's formula counts it)."""
     value = aten.gather.default(result, dim, index)
-    self_is_result = aten.eq.Tensor(self, result)
-    src_is_result = aten.eq.Tensor(src, value)
-    ties = aten.scatter_add.default(aten._to_copy.default(self_is_result, dtype=self.dtype), dim, index,
-                                    aten._to_copy.default(src_is_result, dtype=self.dtype))
+    self_is_result = aten._to_copy.default(aten.eq.Tensor(self, result), dtype=self.dtype)
+    src_is_result = aten._to_copy.default(aten.eq.Tensor(src, value), dtype=self.dtype)
+    ties = aten.scatter_add.default(self_is_result, dim, index, src_is_result)
     shared = aten.div.Tensor(grad, ties)
-    return (aten.mul.Tensor(self_is_result, shared),
-            aten.mul.Tensor(src_is_result, aten.gather.default(shared, dim, index)))
+    self_grad = aten.mul.Tensor(aten.eq.Tensor(self, result), shared)
+    shared_at_src = aten.gather.default(shared, dim, index)  # (before the comparison, in torch's order)
+    return self_grad, aten.mul.Tensor(aten.eq.Tensor(src, value), shared_at_src)
 
 
 _SCATTER_REDUCE_BACKWARD = {"sum": _scatter_sum_backward, "mean": _scatter_mean_backward,

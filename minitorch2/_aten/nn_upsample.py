@@ -19,8 +19,8 @@ import itertools
 import numpy as np
 
 from .. import _dtype
-from .meta_util import fake_empty
-from .nn_ops import compute_dtype, require_float, scalar_type_name
+from .meta_util import channels_last_strides, contiguous_strides, fake_empty
+from .nn_ops import compute_dtype, is_channels_last, require_float, scalar_type_name, with_strides
 
 
 def _scale(in_size, out_size, scale, dtype):
@@ -85,10 +85,11 @@ def _nearest(nd):
         _check(self, output_size, nd, name)
         positions = [_nearest_positions(i, o, s, None) for i, o, s in
                      zip(self.shape[2:], output_size, _pad(scales, nd))]
-        return np.ascontiguousarray(self._np[_grid(positions)])
+        return _laid_out(self._np[_grid(positions)], self, self.dtype)
 
     def meta(self, output_size, *scales):
-        return fake_empty(_check(self, output_size, nd, name), self.dtype)
+        shape = _check(self, output_size, nd, name)
+        return fake_empty(shape, self.dtype, _layout(self, shape))
 
     def backward_kernel(grad_output, output_size, input_size, *scales):
         dtype = compute_dtype(grad_output.dtype)
@@ -96,12 +97,22 @@ def _nearest(nd):
                      zip(input_size[2:], output_size, _pad(scales, nd))]
         grad = np.zeros(tuple(input_size), dtype)
         np.add.at(grad, _grid(positions), grad_output._np.astype(dtype))
-        return grad.astype(grad_output.dtype.np)
+        return _laid_out(grad, grad_output, grad_output.dtype)
 
     def backward_meta(grad_output, output_size, input_size, *scales):
-        return fake_empty(tuple(input_size), grad_output.dtype)
+        return fake_empty(tuple(input_size), grad_output.dtype, _layout(grad_output, tuple(input_size)))
 
     return (kernel, meta), (backward_kernel, backward_meta)
+
+
+def _layout(like, shape):
+    """The result's strides: ATen's upsample kernels allocate it in the suggested memory format of `like` (the input,
+    or for a backward the incoming gradient), channels-last where that is."""
+    return channels_last_strides(shape) if is_channels_last(like) else contiguous_strides(shape)
+
+
+def _laid_out(array, like, dtype):
+    return with_strides(array, dtype, _layout(like, array.shape))
 
 
 def _pad(scales, nd):
@@ -134,10 +145,11 @@ def _linear(nd):
         dtype = compute_dtype(self.dtype)
         per_dim = positions(self.shape[2:], output_size, align_corners, scales, dtype)
         out = _interpolate(self._np.astype(dtype), [p[2:] for p in per_dim], [p[:2] for p in per_dim])
-        return np.ascontiguousarray(out.astype(self.dtype.np))
+        return _laid_out(out, self, self.dtype)
 
     def meta(self, output_size, align_corners, *scales):
-        return fake_empty(_check(self, output_size, nd, name, float_only=True), self.dtype)
+        shape = _check(self, output_size, nd, name, float_only=True)
+        return fake_empty(shape, self.dtype, _layout(self, shape))
 
     def backward_kernel(grad_output, output_size, input_size, align_corners, *scales):
         dtype = compute_dtype(grad_output.dtype)
@@ -151,10 +163,10 @@ def _linear(nd):
                 w = per_dim[d][2 + corner[d]]
                 weight = np.multiply.outer(weight, w) if d else w
             np.add.at(grad, _grid(indices), g * weight)
-        return grad.astype(grad_output.dtype.np)
+        return _laid_out(grad, grad_output, grad_output.dtype)
 
     def backward_meta(grad_output, output_size, input_size, align_corners, *scales):
-        return fake_empty(tuple(input_size), grad_output.dtype)
+        return fake_empty(tuple(input_size), grad_output.dtype, _layout(grad_output, tuple(input_size)))
 
     return (kernel, meta), (backward_kernel, backward_meta)
 

@@ -14,7 +14,7 @@ from .. import _dtype, _random
 from .._out import _CPP_TYPE
 from .._tensor import Tensor
 from .memory import _dtype_title, _write, written_meta
-from .meta_util import fake_empty, new_tensor_shape
+from .meta_util import broadcast_strides, fake_empty, new_tensor_shape, tensor_iterator_order
 from .nn_ops import scalar_type_name
 from .pointwise_factories import _not_implemented
 from .sorting import stable_order
@@ -44,18 +44,41 @@ def _fill_from(self, samples):
     return _write(self, samples.reshape(tuple(self.shape)))
 
 
+def _walk_order(self, *inputs):
+    """The dims outermost first, as TensorIterator walks self (and the inputs broadcast to it): a transposed or
+    permuted tensor is filled in memory order, not in the order of its indices."""
+    strides = [tuple(self.stride())] + [broadcast_strides(t, tuple(self.shape)) for t in inputs]
+    return tensor_iterator_order(tuple(self.shape), strides)[::-1]
+
+
+def _in_walk_order(self, flat_samples, order):
+    """Samples drawn one after another along `order`, placed at their elements' indices."""
+    return np.transpose(flat_samples.reshape([self.shape[d] for d in order]), np.argsort(order))
+
+
+def _fill_walking(self, draw):
+    """An in-place fill whose kernel draws one sample per element as TensorIterator walks self: `draw(n)` gives
+    the n samples in that order."""
+    order = _walk_order(self)
+    return _write(self, _in_walk_order(self, draw(self.numel()), order))
+
+
 def _uniform_kernel(self, from_=0.0, to=1.0, *, generator=None):
     _check_float(self, "uniform_")
     if from_ > to:
         raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found from={from_} > to={to}")
-    return _fill_from(self, _draw(self.dtype, tuple(self.shape), _gen(generator).uniform, from_, to))
+    return _fill_walking(self, lambda n: _draw(self.dtype, (n,), _gen(generator).uniform, from_, to))
 
 
 def _normal_kernel(self, mean=0.0, std=1.0, *, generator=None):
     _check_float(self, "normal_")
     if std < 0:
         raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
-    return _fill_from(self, _draw(self.dtype, tuple(self.shape), _gen(generator).normal, mean, std))
+    if self.is_contiguous() or self.dtype.is_complex:
+        return _fill_from(self, _draw(self.dtype, tuple(self.shape), _gen(generator).normal, mean, std))
+    # (ATen's vectorised fill needs contiguous memory; elsewhere one Box-Muller sample at a time)
+    return _fill_walking(self, lambda n: _gen(generator)._normal_scalar(n, float(mean), float(std)).astype(
+        self.dtype.np))
 
 
 def _random_from_kernel(self, from_, to=None, *, generator=None):
@@ -63,12 +86,12 @@ def _random_from_kernel(self, from_, to=None, *, generator=None):
         raise RuntimeError("random_ without an upper bound is not supported")
     if from_ >= to:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={from_} >= to={to}")
-    return _fill_from(self, _gen(generator).randint(from_, to, tuple(self.shape), np.int64).astype(self.dtype.np))
+    return _fill_walking(self, lambda n: _gen(generator).randint(from_, to, (n,), np.int64).astype(self.dtype.np))
 
 
 def _random_kernel(self, *, generator=None):
     """random_() without bounds: [0, 2**mantissa] for floats, else [0, the dtype's max]."""
-    return _fill_from(self, _gen(generator).random_(tuple(self.shape), self.dtype.np))
+    return _fill_walking(self, lambda n: _gen(generator).random_((n,), self.dtype.np))
 
 
 uniform_ = (_uniform_kernel, written_meta)
@@ -91,7 +114,20 @@ def _bernoulli_default_kernel(self, *, generator=None):
 
 
 def _bernoulli_inplace_kernel(self, p=0.5, *, generator=None):
-    return _write(self, _bernoulli_p_kernel(self, p, generator=generator))
+    if not 0 <= p <= 1:
+        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p}")
+    return _fill_walking(self, lambda n: _gen(generator).bernoulli_scalar((n,), self.dtype.np, p))
+
+
+def _bernoulli_tensor_inplace_kernel(self, p, *, generator=None):
+    """bernoulli_(p) with a tensor of probabilities broadcast to self, drawn as TensorIterator walks both."""
+    probs = p._np
+    if probs.size and (probs.min() < 0 or probs.max() > 1):
+        raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.")
+    order = _walk_order(self, p)
+    probs = np.broadcast_to(probs, tuple(self.shape)).transpose(order)
+    samples = _gen(generator).bernoulli_tensor(np.ascontiguousarray(probs), self.dtype.np)
+    return _write(self, np.transpose(samples, np.argsort(order)))
 
 
 def _like_meta(self, *args, **kwargs):
@@ -101,6 +137,7 @@ def _like_meta(self, *args, **kwargs):
 bernoulli_p = (_bernoulli_p_kernel, _like_meta)
 bernoulli_default = (_bernoulli_default_kernel, _like_meta)
 bernoulli_inplace = (_bernoulli_inplace_kernel, written_meta)
+bernoulli_tensor_inplace = (_bernoulli_tensor_inplace_kernel, written_meta)
 
 
 def _randperm_kernel(n, *, generator=None, dtype=None, layout=None, device=None, pin_memory=None):

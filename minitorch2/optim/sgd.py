@@ -1,5 +1,5 @@
 """optim.SGD (as torch.optim.SGD): momentum, dampening, Nesterov, weight decay; PyTorch's CPU formulas."""
-from .. import _foreach
+from .. import _functions_foreach as _foreach
 from .optimizer import Optimizer, required
 
 

@@ -107,11 +107,17 @@ class ModuleConveniences:
                 dtype = a
             elif isinstance(a, (str, device)):
                 require_cpu(device(a))  # model.to("cuda") fails as on a CPU-only torch
-        if dtype is None:
+        memory_format = kwargs.get("memory_format")
+        if dtype is None and memory_format is None:
             return self
-        if not dtype.is_floating_point:
+        if dtype is not None and not dtype.is_floating_point:
             raise TypeError(f"nn.Module.to only accepts floating point dtypes, but got desired dtype={dtype}")
-        return self._apply_to_tensors(lambda t: t.to(dtype) if t.is_floating_point() else t)
+
+        def convert(t):  # (torch's: the memory format only for 4-d and 5-d tensors, the dtype only for floats)
+            layout = {"memory_format": memory_format} if memory_format is not None and t.dim() in (4, 5) else {}
+            return t.to(dtype if dtype is not None and t.is_floating_point() else t.dtype, **layout)
+
+        return self._apply_to_tensors(convert)
 
     def compile(self, *args, **kwargs):
         """Module.compile: the module's later calls run its forward through torch.compile(*args, **kwargs)."""
