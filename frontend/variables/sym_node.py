@@ -85,7 +85,8 @@ def sym_arithmetic(og, fn, args):
                                                   a.as_python_constant() for a in args], {}, result, speculative=True)
     # an expression computed again is the first node's, as in Dynamo's graphs (`-lr` for each parameter of an
     # optimizer: one `neg`); the node just made goes unused, and is removed
-    return og.sym_values.setdefault((type(result), result.node.str()), SymNodeVariable(proxy, result))
+    made = SymNodeVariable(proxy, result)
+    return og.sym_values.setdefault((type(result), result.node.str()), made) if is_symbolic(result) else made
 
 
 SYMBOLIC_OPERATORS = {operator.add, operator.sub, operator.mul, operator.floordiv, operator.mod, operator.truediv,
