@@ -1,8 +1,8 @@
 """Decompositions torch's inductor applies on top of the core table that only shape its graphs (plays part of
 torch._inductor.decomposition): a batched outer product as a broadcast multiply, one-row products on the CPU as
-multiply and sum, a cat of one tensor repeated as an expand, and index_add as an accumulating index_put.
-(torch's also turns index_select into indexing, which wraps a negative index where eager's raises; minitorch2's
-compiled graphs raise eager's error there, so index_select stays whole.)
+multiply and sum, and a cat of one tensor repeated as an expand. (torch's also turns index_select into indexing
+and index_add into an accumulating index_put, whose generated code checks bounds with words of its own; minitorch2's
+compiled graphs raise eager's error for an index out of range, so those two stay whole.)
 
 Backend layer, used by compile_fx.select_decomp_table (the inductor backend's decomposition table; aot_eager has
 none of these). Each returns NotImplemented where torch's keeps the op, so the op stays whole there. Sizes that are
@@ -64,15 +64,4 @@ def _flattened(shape, dim):
     return [*shape[:dim], shape[dim] * shape[dim + 1], *shape[dim + 2:]]
 
 
-def index_add(x, dim, index, source, alpha=1):
-    """An accumulating index_put at the indices along dim (source scaled by alpha first)."""
-    if x.dim() == 0 or index.dim() > 1 or x.dtype.name == "bfloat16":
-        return NotImplemented
-    dim = wrap_dim(dim, x.dim())
-    if alpha != 1:
-        source = aten.mul.Tensor(source, alpha)
-    return aten.index_put.default(x, [None] * dim + [index], source, True)
-
-
-DECOMPOSITIONS = {aten.bmm.default: bmm, aten.mm.default: mm, aten.cat.default: cat,
-                  aten.index_add.default: index_add}
+DECOMPOSITIONS = {aten.bmm.default: bmm, aten.mm.default: mm, aten.cat.default: cat}

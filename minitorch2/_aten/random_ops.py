@@ -121,13 +121,19 @@ def _bernoulli_inplace_kernel(self, p=0.5, *, generator=None):
 
 def _bernoulli_tensor_inplace_kernel(self, p, *, generator=None):
     """bernoulli_(p) with a tensor of probabilities broadcast to self, drawn as TensorIterator walks both."""
+    return _write(self, _bernoulli_tensor_kernel(self, p, generator=generator))
+
+
+def _bernoulli_tensor_kernel(self, p, *, generator=None):
+    """bernoulli.Tensor, the functional form (torch's empty_like(self).bernoulli_(p)): self's shape, drawn in its
+    memory order."""
     probs = p._np
     if probs.size and (probs.min() < 0 or probs.max() > 1):
         raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.")
     order = _walk_order(self, p)
     probs = np.broadcast_to(probs, tuple(self.shape)).transpose(order)
     samples = _gen(generator).bernoulli_tensor(np.ascontiguousarray(probs), self.dtype.np)
-    return _write(self, np.transpose(samples, np.argsort(order)))
+    return np.transpose(samples, np.argsort(order))
 
 
 def _like_meta(self, *args, **kwargs):
@@ -138,6 +144,7 @@ bernoulli_p = (_bernoulli_p_kernel, _like_meta)
 bernoulli_default = (_bernoulli_default_kernel, _like_meta)
 bernoulli_inplace = (_bernoulli_inplace_kernel, written_meta)
 bernoulli_tensor_inplace = (_bernoulli_tensor_inplace_kernel, written_meta)
+bernoulli_tensor = (_bernoulli_tensor_kernel, _like_meta)
 
 
 def _randperm_kernel(n, *, generator=None, dtype=None, layout=None, device=None, pin_memory=None):

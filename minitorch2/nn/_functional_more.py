@@ -328,7 +328,8 @@ def _adaptive_windows(in_size, out_size):
 
 def _adaptive_max_pool(x, out_h, out_w):
     """(..., H, W) -> values and flat indices (..., out_h, out_w): each window gathered, then max.dim."""
-    h, w = x.shape[-2:]
+    # the window table is built from sizes: a symbolic one is specialized (guarded) here
+    h, w, out_h, out_w = (int(n) for n in (*x.shape[-2:], out_h, out_w))
     rows, cols = _adaptive_windows(h, out_h), _adaptive_windows(w, out_w)
     table = [[r * w + c for r in row for c in col] for row in rows for col in cols]
     lead = list(x.shape[:-2])
