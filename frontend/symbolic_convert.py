@@ -22,7 +22,7 @@ from .opcodes_strings import StringOpcodesMixin
 from .output_graph import OutputGraph
 from .source import ForeignGlobalSource, GlobalSource, LocalSource
 from .variables import (CellVariable, ConstantVariable, DictVariable, LazyVariableTracker,
-                        ListVariable, NestedUserFunctionVariable, NNModuleVariable, NullVariable,
+                        ListVariable, NestedUserFunctionVariable, NullVariable,
                         TensorVariable, TupleVariable, binary_op, dict_items, unary_op, wrap)
 from .variables.autocast import _exit_autocast
 from .variables.ctx_manager import GRAD_MODE_CLASSES, GradModeClassVariable, _set_grad_enabled
@@ -254,7 +254,7 @@ class InstructionTranslatorBase(ExceptionOpcodesMixin, Py312OpcodesMixin, String
         obj, value = self.pop().realize(), self.pop()
         if isinstance(obj, UserObjectVariable) and obj.source is None:  # an object made in the frame
             return obj.store_attr(self, inst.argval, value)
-        if not isinstance(obj, NNModuleVariable) or not obj.can_store_attr(inst.argval, value):
+        if not hasattr(obj, "can_store_attr") or not obj.can_store_attr(inst.argval, value):  # a module's, a class's
             raise Unsupported(f"setting attribute {inst.argval!r} of {obj}", "side_effect")
         self.output.stored_attrs[(obj.source, inst.argval)] = (obj, value)
 

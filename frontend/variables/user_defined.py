@@ -45,8 +45,6 @@ class UserObjectVariable(SpecialMethodsMixin, ValueVariable):  # (the mixin: use
             return tx.output.wrap(vars(self.value)[name], attr_source(self.source, name))
         if isinstance(class_attr, types.FunctionType):
             return UserMethodVariable(UserFunctionVariable(class_attr), self)
-        if class_attr is not None and not hasattr(type(class_attr), "__get__"):  # a class-level constant
-            return tx.output.wrap(class_attr, attr_source(self.source, name))
         return self.special_getattr(tx, name, class_attr)
 
     def __repr__(self):

@@ -125,6 +125,10 @@ def ca_instance_sees_pending_class_write(a, b):
 def ca_classmethod_bump(a, b):
     n = Tally.bump()
     return a * n + b * Tally.n
+def ca_instance_reads_pending_class_write(a, b):
+    Tally.n = 5
+    t = Tally()
+    return a * t.n + b * type(t).n
 def ca_registry_list_append(a, b):
     n = Registry.register("block")
     return a * n + b

@@ -71,8 +71,6 @@ KNOWN_DIFFS = {
                               "and runs the genexpr eagerly, (1, 1, 1)",
     "cn_function_attributes": "an attribute set on a function made in the frame is a break (values right), "
                               "(2, 4, 3); Dynamo records it, (1, 2, 0)",
-    "uc_classmethod_mutating_class_state": "a class attribute written in the frame (cls.items = ...) is a break "
-                                           "(values right), (2, 4, 5); Dynamo records it as a side effect, (1, 4, 0)",
 }
 
 
