@@ -168,6 +168,8 @@ OUTSIDE_THE_LESSON = {
         # the standard library inside compiled frames (functools, itertools, collections, contextlib): calls, partials,
         # namedtuples, deques, @contextmanager blocks
         "frontend/variables/stdlib.py",
+        # dataclasses' own objects (Field, MISSING, default-factory sentinel), fields() and deepcopy of their leaves
+        "frontend/variables/dataclass_internals.py",
         # user classes' special methods, property setters, super(), classmethods inside compiled frames
         "frontend/variables/user_protocols.py",
         # min(), max(), any() and all() of tensors, sizes and ndarrays inside compiled frames

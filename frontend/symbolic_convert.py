@@ -352,10 +352,10 @@ class InstructionTranslatorBase(ExceptionOpcodesMixin, Py312OpcodesMixin, String
 
     def IS_OP(self, inst):
         b, a = self.pop().realize(), self.pop().realize()
-        if a.is_python_constant() and b.is_python_constant():
+        if all(v.is_python_constant() and not isinstance(v, BaseListVariable) for v in (a, b)):
             same = a.as_python_constant() is b.as_python_constant()
         else:  # the same tracker, or fake tensor (an in-place method's result is its receiver; a tensor, module or
-            same = getattr(a, "example_value", a) is getattr(b, "example_value", b)  # list is never a constant)
+            same = getattr(a, "example_value", a) is getattr(b, "example_value", b)  # list: its tracker, made anew)
         self.push(ConstantVariable(same != bool(inst.arg)))
 
     def CONTAINS_OP(self, inst):

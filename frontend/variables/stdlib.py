@@ -11,6 +11,8 @@ runs the mixin's `call_<its __name__>`.
 import collections
 import collections.abc
 import contextlib
+import copy
+import dataclasses
 import functools
 import inspect
 import itertools
@@ -22,6 +24,7 @@ from ..exc import Unsupported
 from ..source import AttrSource, GetItemSource
 from .base import VariableTracker
 from .constant import ConstantVariable
+from .dataclass_internals import dataclass_fields, deepcopy_constant
 from .dicts import DictVariable, constant_key
 from .exceptions import raise_observed
 from .lists import ListIteratorVariable, ListVariable, StructSequenceVariable, TupleVariable, iterate, lazy_iterator
@@ -38,7 +41,9 @@ OVER_STREAMS = {itertools.pairwise, itertools.combinations, itertools.permutatio
                 itertools.dropwhile, itertools.filterfalse, itertools.groupby, itertools.product}
 PREDICATED = {itertools.takewhile, itertools.dropwhile, itertools.filterfalse}
 LIBRARY_CALLABLES |= OVER_STREAMS | {contextlib.nullcontext, contextlib.suppress, operator.attrgetter,
-                                     operator.itemgetter, operator.methodcaller, inspect.signature}
+                                     operator.itemgetter, operator.methodcaller, inspect.signature,
+                                     object.__setattr__,  # (a frozen dataclass's __init__ sets its fields with it)
+                                     dataclasses.fields, copy.deepcopy}
 
 
 def wrap_functools_object(og, value, source, wrap):
@@ -385,6 +390,12 @@ def _stream_item(value):
 
 class LibraryCallsMixin:
     """The rules for LIBRARY_CALLABLES, on BuiltinVariable (`self.value` is the callable)."""
+
+    def call_fields(self, tx, obj):
+        return dataclass_fields(tx, obj.realize())
+
+    def call_deepcopy(self, tx, obj, memo=None):
+        return deepcopy_constant(obj.realize())
 
     def _over_streams(self, tx, *args, **kwargs):
         fn, its = self.value, []

@@ -27,7 +27,7 @@ def is_plain_object(value):
     cls = type(value)
     plain_lookup = cls is types.SimpleNamespace or cls.__getattribute__ is object.__getattribute__
     return (type(cls) is type and plain_lookup and hasattr(value, "__dict__")
-            and not cls.__module__.startswith(("minitorch2", "frontend")))
+            and not cls.__module__.startswith(("minitorch2", "frontend", "dataclasses")))
 
 
 class UserObjectVariable(SpecialMethodsMixin, ValueVariable):  # (the mixin: user_protocols.py)

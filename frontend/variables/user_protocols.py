@@ -225,6 +225,8 @@ class ProtocolCallsMixin:
         obj.store_attr(tx, name.realize().as_python_constant(), value)
         return ConstantVariable(None)
 
+    call___setattr__ = call_setattr  # object.__setattr__(self, name, value), as a frozen dataclass's __init__ calls
+
     def call_isinstance(self, tx, obj, classes):
         return ConstantVariable(issubclass(obj.realize().python_type(), classes.realize().as_python_constant()))
 

@@ -25,13 +25,9 @@ from .test_dynamo_counts import ARRAYS, _assert_close
 PROGRAMS = tuple(line[4:line.index("(")] for line in DATACLASS_SRC.splitlines() if line.startswith("def "))
 
 KNOWN_DIFFS = {
-    "dc_frozen_config": "a frozen dataclass's __init__ calls object.__setattr__: ours breaks",
-    "dc_frozen_hash_in_set": "a frozen dataclass's __init__ (object.__setattr__) and a set of user objects: breaks",
-    "dc_default_factory_list": "field(default_factory=...)'s _HAS_DEFAULT_FACTORY sentinel is not modelled: a break",
-    "dc_fields_names": "dataclasses.fields() reads Field objects: ours breaks twice; Dynamo once",
-    "dc_astuple_asdict": "astuple/asdict read Field objects: the frame runs eagerly; Dynamo (1, 3, 0)",
-    "dc_replace": "dataclasses.replace reads Field objects: ours breaks",
-    "dc_repr_len": "the dataclass __repr__ (reprlib.recursive_repr's wrapper): ours breaks twice; Dynamo once",
+    "dc_frozen_hash_in_set": "a set holds user objects (frozen dataclasses): the frame runs eagerly; Dynamo (1, 2, 0)",
+    "dc_repr_len": "repr() of a user object (the dataclass __repr__) is not modelled: the frame runs eagerly; "
+                   "Dynamo breaks once",
     "dc_output_returned": "a dataclass made in the frame cannot be returned (rebuilt after the graph): runs eagerly",
     "dc_output_default_none": "a dataclass made in the frame cannot be returned (rebuilt after the graph): eagerly",
     "dc_output_field_updated": "a dataclass made in the frame cannot be returned (rebuilt after the graph): eagerly",
