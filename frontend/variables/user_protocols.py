@@ -37,6 +37,20 @@ class SpecialMethodsMixin:
     def call_function(self, tx, args, kwargs):
         return self.call_dunder(tx, "__call__", args, kwargs)
 
+    def output_plan(self, og):
+        """An object made in the frame and returned (an output dataclass): made anew after the graph, its class's
+        __new__ with no __init__ and its attributes set as object's (a frozen dataclass too), as Dynamo rebuilds it."""
+        if self.source is not None:
+            return super().output_plan(og)
+        cls, plans = type(self.value), {k: v.realize().output_plan(og) for k, v in self.attrs.items()}
+
+        def make(outs, L, G):
+            obj = object.__new__(cls)
+            for name, plan in plans.items():
+                object.__setattr__(obj, name, plan(outs, L, G))
+            return obj
+        return make
+
     def truth(self, tx):
         """`if obj:` and bool(obj) as Python: its class's __bool__, else its __len__, else true (a C-level __bool__ or
         __len__ is not inlined)."""

@@ -113,6 +113,9 @@ def dc_output_field_updated(a, b):
     out = ModelOutput(a + 1)
     out.loss = out.logits.sum() * 0.5
     return out
+def dc_output_frozen_in_tuple(a, b):
+    out = ModelOutput(a * b)
+    return FrozenCfg(3, "out"), out, out.logits.sum()
 
 # ---- class attributes written in the frame
 def ca_counter_calls(a, b):

@@ -28,9 +28,6 @@ KNOWN_DIFFS = {
     "dc_frozen_hash_in_set": "a set holds user objects (frozen dataclasses): the frame runs eagerly; Dynamo (1, 2, 0)",
     "dc_repr_len": "repr() of a user object (the dataclass __repr__) is not modelled: the frame runs eagerly; "
                    "Dynamo breaks once",
-    "dc_output_returned": "a dataclass made in the frame cannot be returned (rebuilt after the graph): runs eagerly",
-    "dc_output_default_none": "a dataclass made in the frame cannot be returned (rebuilt after the graph): eagerly",
-    "dc_output_field_updated": "a dataclass made in the frame cannot be returned (rebuilt after the graph): eagerly",
     "ip_t_intermediate": "t_() changes a tensor's shape in place: ours breaks",
     "ip_unsqueeze_squeeze_intermediate": "unsqueeze_/squeeze_ change a tensor's shape in place: ours breaks",
     "ip_transpose_intermediate": "transpose_ changes a tensor's shape in place: ours breaks",
@@ -82,8 +79,10 @@ def _assert_same(ours, theirs):
         assert len(ours) == len(theirs)
         for o, t in zip(ours, theirs):
             _assert_same(o, t)
-    else:
+    elif isinstance(theirs, np.ndarray):
         _assert_close(ours, theirs)
+    else:
+        assert type(ours) is type(theirs) and ours == theirs, (ours, theirs)
 
 
 @pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(reason=KNOWN_DIFFS[n], strict=True))
@@ -101,6 +100,13 @@ def test_values_match_python_where_dynamo_reads_a_stale_class_attribute(name):
     theirs = [_plain(eager_namespace[name](*[torch.tensor(a) for a in ARRAYS])) for _ in range(2)]
     _, ours = _run(minitorch2, name)
     _assert_same(ours, theirs)
+
+
+def test_an_output_dataclass_is_made_anew_at_each_call():
+    compiled = minitorch2.compile(_namespace(minitorch2)["dc_output_returned"], backend=CompileCounter())
+    frontend.reset()
+    first, second = (compiled(*[minitorch2.tensor(a) for a in ARRAYS]) for _ in range(2))
+    assert type(first).__name__ == "ModelOutput" and first is not second and first == first
 
 
 def test_known_diffs_name_programs_of_the_corpus():
