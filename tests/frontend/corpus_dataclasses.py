@@ -161,6 +161,12 @@ def co_chainmap_new_child(a, b):
     base = collections.ChainMap({"x": a})
     child = base.new_child({"y": b})
     return child["x"] + child["y"] * len(child.maps)
+def co_chainmap_new_child_constants_and_parents(a, b):
+    defaults = collections.ChainMap({"lr": 0.1, "wd": 0.0})
+    run = defaults.new_child({"lr": 0.5})
+    empty = run.new_child()
+    empty["wd"] = 2.0
+    return a * run["lr"] + b * empty["wd"] + a * empty.parents["wd"] + len(empty.maps)
 def mo_attrgetter_dotted_config(a, b):
     out = ModelOutput(logits=CFG)
     return a * operator.attrgetter("logits.n_embd")(out) + b

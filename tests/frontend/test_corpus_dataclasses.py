@@ -32,8 +32,6 @@ KNOWN_DIFFS = {
     "ip_unsqueeze_squeeze_intermediate": "unsqueeze_/squeeze_ change a tensor's shape in place: ours breaks",
     "ip_transpose_intermediate": "transpose_ changes a tensor's shape in place: ours breaks",
     "ip_as_strided_intermediate": "Tensor.as_strided_ is missing from minitorch2",
-    "co_chainmap_new_child": "ChainMap.new_child is not modelled: the frame runs eagerly",
-    "mo_attrgetter_dotted_config": "operator.attrgetter over a dotted path is not modelled: the frame runs eagerly",
     "nt_count_over_tensors": "namedtuple.count(None) over tensors: ours breaks; Dynamo compares each item",
     "fn_attribute_set_in_frame": "an attribute set on a function made in the frame is a break; Dynamo records it",
 }

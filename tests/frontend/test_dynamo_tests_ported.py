@@ -59,8 +59,6 @@ KNOWN_DIFFS = {
                                      "frame runs eagerly (0 frames); Dynamo (1, 2, 0)",
     "co_namedtuple_fields_and_index": "namedtuple.count(None) over tensors: ours breaks (a tensor is no constant), "
                                       "(2, 3, 1); Dynamo compares each item, (1, 5, 0)",
-    "co_chainmap_new_child": "ChainMap.new_child is not modelled and a ChainMap cannot cross a break: the frame runs "
-                             "eagerly (0 frames); Dynamo (1, 2, 0)",
     "dt_frozen_hash_in_set": "a set holds user objects (a frozen dataclass, hashed by its generated __hash__): "
                              "ours runs the frame eagerly; Dynamo (1, 1, 0)",
     "cn_function_attributes": "an attribute set on a function made in the frame is a break (values right), "
