@@ -252,7 +252,7 @@ class InstructionTranslatorBase(ExceptionOpcodesMixin, Py312OpcodesMixin, String
 
     def STORE_ATTR(self, inst):
         obj, value = self.pop().realize(), self.pop()
-        if isinstance(obj, UserObjectVariable) and obj.source is None:  # an object made in the frame
+        if hasattr(obj, "store_attr") and obj.source is None:  # an object or function made in the frame
             return obj.store_attr(self, inst.argval, value)
         if not hasattr(obj, "can_store_attr") or not obj.can_store_attr(inst.argval, value):  # a module's, a class's
             raise Unsupported(f"setting attribute {inst.argval!r} of {obj}", "side_effect")

@@ -8,7 +8,7 @@ path, namedtuple.count over tensors and an attribute set on a function made in t
 
 Each is a function of two (3,) float tensors `a`, `b`, run by test_corpus_dataclasses.py through torch.compile and
 minitorch2.compile under a CompileCounter (values, frame_count, op_count and graph breaks compared). The names are
-those of `torch` (minitorch2 or torch), `nn` and `F` given to exec.
+those of `torch` (minitorch2 or torch), `nn`, `F` and `dynamo` (torch._dynamo or frontend) given to exec.
 """
 
 DATACLASS_SRC = r'''
@@ -179,4 +179,12 @@ def fn_attribute_set_in_frame(a, b):
         return t * 2
     f.scale = 4
     return f(a) * f.scale + b
+def fn_attribute_kept_across_a_break(a, b):
+    def f(t):
+        return t * f.scale
+    f.scale = 3
+    c = f(a)
+    dynamo.graph_break()
+    f.scale = f.scale + 1
+    return c + f(b) + len(f.__name__)
 '''

@@ -61,8 +61,6 @@ KNOWN_DIFFS = {
                                       "(2, 3, 1); Dynamo compares each item, (1, 5, 0)",
     "dt_frozen_hash_in_set": "a set holds user objects (a frozen dataclass, hashed by its generated __hash__): "
                              "ours runs the frame eagerly; Dynamo (1, 1, 0)",
-    "cn_function_attributes": "an attribute set on a function made in the frame is a break (values right), "
-                              "(2, 4, 3); Dynamo records it, (1, 2, 0)",
 }
 
 
