@@ -168,6 +168,10 @@ OUTSIDE_THE_LESSON = {
         # the standard library inside compiled frames (functools, itertools, collections, contextlib): calls, partials,
         # namedtuples, deques, @contextmanager blocks
         "frontend/variables/stdlib.py",
+        # dataclasses' own objects (Field, MISSING, default-factory sentinel), fields() and deepcopy of their leaves
+        "frontend/variables/dataclass_internals.py",
+        # attributes set on a function made in the frame (`f.scale = 4`), read back and set again at a break
+        "frontend/variables/function_attributes.py",
         # user classes' special methods, property setters, super(), classmethods inside compiled frames
         "frontend/variables/user_protocols.py",
         # min(), max(), any() and all() of tensors, sizes and ndarrays inside compiled frames

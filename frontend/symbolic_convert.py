@@ -22,7 +22,7 @@ from .opcodes_strings import StringOpcodesMixin
 from .output_graph import OutputGraph
 from .source import ForeignGlobalSource, GlobalSource, LocalSource
 from .variables import (CellVariable, ConstantVariable, DictVariable, LazyVariableTracker,
-                        ListVariable, NestedUserFunctionVariable, NNModuleVariable, NullVariable,
+                        ListVariable, NestedUserFunctionVariable, NullVariable,
                         TensorVariable, TupleVariable, binary_op, dict_items, unary_op, wrap)
 from .variables.autocast import _exit_autocast
 from .variables.ctx_manager import GRAD_MODE_CLASSES, GradModeClassVariable, _set_grad_enabled
@@ -252,9 +252,9 @@ class InstructionTranslatorBase(ExceptionOpcodesMixin, Py312OpcodesMixin, String
 
     def STORE_ATTR(self, inst):
         obj, value = self.pop().realize(), self.pop()
-        if isinstance(obj, UserObjectVariable) and obj.source is None:  # an object made in the frame
+        if hasattr(obj, "store_attr") and obj.source is None:  # an object or function made in the frame
             return obj.store_attr(self, inst.argval, value)
-        if not isinstance(obj, NNModuleVariable) or not obj.can_store_attr(inst.argval, value):
+        if not hasattr(obj, "can_store_attr") or not obj.can_store_attr(inst.argval, value):  # a module's, a class's
             raise Unsupported(f"setting attribute {inst.argval!r} of {obj}", "side_effect")
         self.output.stored_attrs[(obj.source, inst.argval)] = (obj, value)
 
@@ -352,10 +352,10 @@ class InstructionTranslatorBase(ExceptionOpcodesMixin, Py312OpcodesMixin, String
 
     def IS_OP(self, inst):
         b, a = self.pop().realize(), self.pop().realize()
-        if a.is_python_constant() and b.is_python_constant():
+        if all(v.is_python_constant() and not isinstance(v, BaseListVariable) for v in (a, b)):
             same = a.as_python_constant() is b.as_python_constant()
         else:  # the same tracker, or fake tensor (an in-place method's result is its receiver; a tensor, module or
-            same = getattr(a, "example_value", a) is getattr(b, "example_value", b)  # list is never a constant)
+            same = getattr(a, "example_value", a) is getattr(b, "example_value", b)  # list: its tracker, made anew)
         self.push(ConstantVariable(same != bool(inst.arg)))
 
     def CONTAINS_OP(self, inst):

@@ -18,6 +18,7 @@ from ..exc import Unsupported
 from ..source import AttrSource, GetItemSource, LocalSource
 from .builtin import FOLDABLE, BuiltinVariable
 from .constant import ConstantVariable
+from .dataclass_internals import wrap_other
 from .autocast import region_variable
 from .base import LazyVariableTracker, MethodVariable
 from .ctx_manager import GRAD_MODE_CLASSES, GradModeClassVariable, GradModeInstanceVariable
@@ -155,8 +156,7 @@ def wrap(og, value, source):
     if source is not None and (is_plain_object(value) or optim_tracker(value)):  # (an optimizer, a scheduler)
         og.guards.add(guards.type_guard(source, value), type(value))
         return (optim_tracker(value) or UserObjectVariable)(value, source)
-    raise Unsupported(f"a value of type {type(value).__name__} ({source.name() if source else 'no source'})",
-                      "unsupported")
+    return wrap_other(og, value, source)  # a Field, dataclasses' sentinels; else the break (dataclass_internals.py)
 
 
 def _may_be_dynamic(og, value, source):

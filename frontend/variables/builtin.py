@@ -142,7 +142,7 @@ class BuiltinVariable(LibraryCallsMixin, ProtocolCallsMixin, MinMaxCallsMixin, V
 
     def var_getattr(self, tx, name):
         attr = getattr(self.value, name, None)
-        known = [f for f in LIBRARY_CALLABLES if isinstance(f, types.BuiltinMethodType) and f == attr]  # dict.fromkeys
+        known = [f for f in LIBRARY_CALLABLES if f is attr or isinstance(f, types.BuiltinMethodType) and f == attr]
         return BuiltinVariable(known[0]) if known else super().var_getattr(tx, name)
 
     def call_function(self, tx, args, kwargs):

@@ -13,6 +13,7 @@ from ..source import AttrSource, GetItemSource
 from .base import LazyVariableTracker, VariableTracker
 from .constant import ConstantVariable
 from .dicts import DictVariable
+from .function_attributes import FunctionAttributesMixin
 from .lists import TupleVariable
 from .stdlib import CONTEXTMANAGER_CODE, GeneratorContextVariable
 
@@ -64,7 +65,7 @@ def _wrap_default(tx, fn, name, value, source):
     return tx.output.wrap(value, None)
 
 
-class UserFunctionVariable(VariableTracker):
+class UserFunctionVariable(FunctionAttributesMixin, VariableTracker):
     def __init__(self, fn, source=None):
         super().__init__(source)
         self.fn = fn
@@ -128,7 +129,7 @@ class UserMethodVariable(VariableTracker):
         cg.call_const(types.MethodType, [self.fn_var, self.self_var])
 
 
-class NestedUserFunctionVariable(VariableTracker):
+class NestedUserFunctionVariable(FunctionAttributesMixin, VariableTracker):  # (the mixin: function_attributes.py)
     """A function made by MAKE_FUNCTION inside the frame; its defaults and cells are trackers."""
     mutable_identity = True  # (an attribute set on it at a break is seen by the resume function)
 
@@ -150,6 +151,7 @@ class NestedUserFunctionVariable(VariableTracker):
         cg.reconstruct(TupleVariable(self.defaults))
         cg.reconstruct(TupleVariable(list(self.closure)))  # the cells themselves (a frame's cells cross a break)
         cg.call(5)
+        self.reconstruct_attributes(cg)  # (`f.scale = 4` in the frame)
 
     def call_function(self, tx, args, kwargs):
         shell = types.FunctionType(self.code, self.f_globals, self.code.co_name, tuple(self.defaults) or None,

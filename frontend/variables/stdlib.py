@@ -11,6 +11,8 @@ runs the mixin's `call_<its __name__>`.
 import collections
 import collections.abc
 import contextlib
+import copy
+import dataclasses
 import functools
 import inspect
 import itertools
@@ -22,6 +24,7 @@ from ..exc import Unsupported
 from ..source import AttrSource, GetItemSource
 from .base import VariableTracker
 from .constant import ConstantVariable
+from .dataclass_internals import dataclass_fields, deepcopy_constant
 from .dicts import DictVariable, constant_key
 from .exceptions import raise_observed
 from .lists import ListIteratorVariable, ListVariable, StructSequenceVariable, TupleVariable, iterate, lazy_iterator
@@ -38,7 +41,9 @@ OVER_STREAMS = {itertools.pairwise, itertools.combinations, itertools.permutatio
                 itertools.dropwhile, itertools.filterfalse, itertools.groupby, itertools.product}
 PREDICATED = {itertools.takewhile, itertools.dropwhile, itertools.filterfalse}
 LIBRARY_CALLABLES |= OVER_STREAMS | {contextlib.nullcontext, contextlib.suppress, operator.attrgetter,
-                                     operator.itemgetter, operator.methodcaller, inspect.signature}
+                                     operator.itemgetter, operator.methodcaller, inspect.signature,
+                                     object.__setattr__,  # (a frozen dataclass's __init__ sets its fields with it)
+                                     dataclasses.fields, copy.deepcopy}
 
 
 def wrap_functools_object(og, value, source, wrap):
@@ -317,9 +322,18 @@ class ChainMapVariable(DictVariable):
             return self.maps[0].call_method(tx, name, args, kwargs)
         if name == "copy":
             raise Unsupported("ChainMap.copy in a compiled frame", "unsupported_call")
+        if name == "new_child":  # a ChainMap over a new (or the given) dict and these maps
+            child = (args or [kwargs.get("m", ConstantVariable(None))])[0].realize()
+            fresh = isinstance(child, ConstantVariable) and child.value is None
+            return LibraryCallsMixin.call_ChainMap(self, tx, DictVariable({}) if fresh else child, *self.maps)
         if name == "get":  # (on a snapshot: the merged items are a view, not a dict to write back)
             return DictVariable(self.items).call_method(tx, name, args, kwargs)
         return super().call_method(tx, name, args, kwargs)
+
+    def var_getattr(self, tx, name):
+        if name in ("maps", "parents"):  # its list of dicts (the same list); a ChainMap over all but the first
+            return ListVariable(self.maps) if name == "maps" else ChainMapVariable(self.maps[1:] or [DictVariable({})])
+        return super().var_getattr(tx, name)
 
     def output_plan(self, og):
         plans = [m.output_plan(og) for m in self.maps]
@@ -358,8 +372,14 @@ class NullContextVariable(VariableTracker):
 
 def _attrgetter(*names):  # operator's getters, inlined as the program's own functions would be
     def get(obj):
-        return getattr(obj, names[0]) if len(names) == 1 else tuple(getattr(obj, name) for name in names)
+        return _dotted_getattr(obj, names[0]) if len(names) == 1 else tuple(_dotted_getattr(obj, n) for n in names)
     return get
+
+
+def _dotted_getattr(obj, name):  # attrgetter("cfg.scale"): one getattr per part, as operator's
+    for part in name.split("."):
+        obj = getattr(obj, part)
+    return obj
 
 
 def _itemgetter(*keys):
@@ -385,6 +405,12 @@ def _stream_item(value):
 
 class LibraryCallsMixin:
     """The rules for LIBRARY_CALLABLES, on BuiltinVariable (`self.value` is the callable)."""
+
+    def call_fields(self, tx, obj):
+        return dataclass_fields(tx, obj.realize())
+
+    def call_deepcopy(self, tx, obj, memo=None):
+        return deepcopy_constant(obj.realize())
 
     def _over_streams(self, tx, *args, **kwargs):
         fn, its = self.value, []

@@ -27,7 +27,7 @@ def is_plain_object(value):
     cls = type(value)
     plain_lookup = cls is types.SimpleNamespace or cls.__getattribute__ is object.__getattribute__
     return (type(cls) is type and plain_lookup and hasattr(value, "__dict__")
-            and not cls.__module__.startswith(("minitorch2", "frontend")))
+            and not cls.__module__.startswith(("minitorch2", "frontend", "dataclasses")))
 
 
 class UserObjectVariable(SpecialMethodsMixin, ValueVariable):  # (the mixin: user_protocols.py)
@@ -45,8 +45,6 @@ class UserObjectVariable(SpecialMethodsMixin, ValueVariable):  # (the mixin: use
             return tx.output.wrap(vars(self.value)[name], attr_source(self.source, name))
         if isinstance(class_attr, types.FunctionType):
             return UserMethodVariable(UserFunctionVariable(class_attr), self)
-        if class_attr is not None and not hasattr(type(class_attr), "__get__"):  # a class-level constant
-            return tx.output.wrap(class_attr, attr_source(self.source, name))
         return self.special_getattr(tx, name, class_attr)
 
     def __repr__(self):

@@ -12,7 +12,7 @@ import types
 
 from .. import guards, pyversion
 from ..exc import Unsupported
-from ..source import AttrSource, GetItemSource
+from ..source import AttrSource, GetItemSource, attr_source
 from .base import LazyVariableTracker, VariableTracker
 from .constant import ConstantVariable
 from .dicts import DictVariable
@@ -37,6 +37,20 @@ class SpecialMethodsMixin:
     def call_function(self, tx, args, kwargs):
         return self.call_dunder(tx, "__call__", args, kwargs)
 
+    def output_plan(self, og):
+        """An object made in the frame and returned (an output dataclass): made anew after the graph, its class's
+        __new__ with no __init__ and its attributes set as object's (a frozen dataclass too), as Dynamo rebuilds it."""
+        if self.source is not None:
+            return super().output_plan(og)
+        cls, plans = type(self.value), {k: v.realize().output_plan(og) for k, v in self.attrs.items()}
+
+        def make(outs, L, G):
+            obj = object.__new__(cls)
+            for name, plan in plans.items():
+                object.__setattr__(obj, name, plan(outs, L, G))
+            return obj
+        return make
+
     def truth(self, tx):
         """`if obj:` and bool(obj) as Python: its class's __bool__, else its __len__, else true (a C-level __bool__ or
         __len__ is not inlined)."""
@@ -52,7 +66,13 @@ class SpecialMethodsMixin:
         return iterate(tx, self.call_dunder(tx, "__iter__", [])).unpack_var_sequence(tx)
 
     def special_getattr(self, tx, name, class_attr):
-        """An attribute the plain lookups did not find: a classmethod or staticmethod, else __getattr__'s answer."""
+        """An attribute the plain lookups did not find: a class attribute (written in this frame: the pending value),
+        a classmethod or staticmethod, else __getattr__'s answer."""
+        pending = pending_class_write(tx, type(self.value), name)
+        if pending is not None:
+            return pending
+        if class_attr is not None and not hasattr(type(class_attr), "__get__"):  # a class-level constant
+            return tx.output.wrap(class_attr, attr_source(self.source, name))
         if name == "__class__":  # (an object read from the frame has its type guarded; one made here keeps it)
             return tx.output.wrap(type(self.value), None)
         if name == "__dict__":
@@ -136,6 +156,17 @@ def _no_init(*args):
     return None
 
 
+def pending_class_write(tx, cls, name):
+    """The value `Cls.name = v` stored earlier in this frame for an instance of cls to read, if any (a class nearer in
+    the method resolution order that defines name itself hides it)."""
+    for klass in cls.__mro__:
+        pending = next((value for (_, n), (var, value) in tx.output.stored_attrs.items()
+                        if n == name and getattr(var, "value", None) is klass), None)
+        if pending is not None or name in vars(klass):
+            return pending
+    return None
+
+
 def class_member(tx, cls, member, cls_var=None, source=None):
     """A classmethod bound to its class, a staticmethod's function; read through `source` (the attribute of the
     class or object read from the frame), so rebinding it later is seen (an identity guard)."""
@@ -146,9 +177,16 @@ def class_member(tx, cls, member, cls_var=None, source=None):
 
 
 class ClassMembersMixin:
-    """On UserClassVariable: `Cls.make` of a classmethod or staticmethod."""
+    """On UserClassVariable: `Cls.make` of a classmethod or staticmethod; `Cls.calls += 1` on a class read from the
+    frame, a side effect replayed after the graph (as Dynamo's), which later reads see."""
+
+    def can_store_attr(self, name, value):
+        return self.source is not None
 
     def var_getattr(self, tx, name):
+        pending = pending_class_write(tx, self.value, name)
+        if pending is not None:
+            return pending
         member = next((vars(k)[name] for k in self.value.__mro__ if name in vars(k)), None)
         if isinstance(member, (classmethod, staticmethod)) and isinstance(member.__func__, types.FunctionType):
             return class_member(tx, self.value, member, self, self.source and AttrSource(self.source, name))
@@ -190,7 +228,9 @@ class ProtocolCallsMixin:
         if class_parts:
             parts = [obj, *class_parts]
             return tx.output.wrap(type(*[p.realize().as_python_constant() for p in parts]), None)
-        return ConstantVariable(obj.realize().python_type())
+        obj = obj.realize()
+        return tx.output.wrap(obj.python_type(), None) if isinstance(obj, SpecialMethodsMixin) \
+            else ConstantVariable(obj.python_type())  # (a user's class as a class tracker: it sees pending writes)
 
     def call_setattr(self, tx, obj, name, value):
         obj = obj.realize()
@@ -198,6 +238,8 @@ class ProtocolCallsMixin:
             raise Unsupported(f"setattr on {obj}", "side_effect")
         obj.store_attr(tx, name.realize().as_python_constant(), value)
         return ConstantVariable(None)
+
+    call___setattr__ = call_setattr  # object.__setattr__(self, name, value), as a frozen dataclass's __init__ calls
 
     def call_isinstance(self, tx, obj, classes):
         return ConstantVariable(issubclass(obj.realize().python_type(), classes.realize().as_python_constant()))

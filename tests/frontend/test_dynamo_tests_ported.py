@@ -59,20 +59,8 @@ KNOWN_DIFFS = {
                                      "frame runs eagerly (0 frames); Dynamo (1, 2, 0)",
     "co_namedtuple_fields_and_index": "namedtuple.count(None) over tensors: ours breaks (a tensor is no constant), "
                                       "(2, 3, 1); Dynamo compares each item, (1, 5, 0)",
-    "co_chainmap_new_child": "ChainMap.new_child is not modelled and a ChainMap cannot cross a break: the frame runs "
-                             "eagerly (0 frames); Dynamo (1, 2, 0)",
-    "dt_dataclass_astuple_asdict_constants": "dataclasses.astuple/asdict read Field objects, which ours does not "
-                                             "model: the frame runs eagerly; Dynamo (1, 3, 0)",
-    "dt_frozen_hash_in_set": "a frozen dataclass's __init__ calls object.__setattr__, and a set holds user objects: "
-                             "ours (1, 1, 5) with 5 breaks; Dynamo (1, 1, 0)",
-    "dt_field_default_factory": "field(default_factory=...)'s __init__ default is a _HAS_DEFAULT_FACTORY sentinel ours "
-                                "does not model: (1, 2, 1); Dynamo (1, 2, 0)",
-    "dt_is_dataclass_fields": "dataclasses.fields(): ours breaks twice with no graph, (0, 0, 2); Dynamo breaks once "
-                              "and runs the genexpr eagerly, (1, 1, 1)",
-    "cn_function_attributes": "an attribute set on a function made in the frame is a break (values right), "
-                              "(2, 4, 3); Dynamo records it, (1, 2, 0)",
-    "uc_classmethod_mutating_class_state": "a class attribute written in the frame (cls.items = ...) is a break "
-                                           "(values right), (2, 4, 5); Dynamo records it as a side effect, (1, 4, 0)",
+    "dt_frozen_hash_in_set": "a set holds user objects (a frozen dataclass, hashed by its generated __hash__): "
+                             "ours runs the frame eagerly; Dynamo (1, 1, 0)",
 }
 
 

@@ -1,0 +1,43 @@
+"""The dataclasses module's own objects met while its generated code or helpers are inlined.
+
+Frontend layer, called from builder.wrap for a value no other tracker takes. A Field (read by fields(), astuple(),
+asdict(), replace()) and the module's sentinels (MISSING, the _HAS_DEFAULT_FACTORY default of a field with a
+default_factory, the _FIELD markers) are constants compared by identity, as Dynamo folds them; anything else of no
+known kind stays a graph break. dataclasses.fields(obj) of an instance is its Field constants, as Dynamo's handler
+answers; of a class, Dynamo's handler refuses (a graph break), and so does this one. copy.deepcopy of an immutable
+constant (astuple's and asdict's leaves) is the constant itself.
+"""
+import dataclasses
+
+from .. import guards
+from ..exc import Unsupported
+from .constant import ConstantVariable
+from .lists import TupleVariable
+
+
+def wrap_other(og, value, source):
+    """A tracker for a dataclasses-internal object (guarded by identity when read from the frame), else the break."""
+    if type(value).__module__ == "dataclasses" and not isinstance(value, type):
+        if source is not None:
+            og.guards.add(guards.id_guard(source, value), value)
+        return ConstantVariable(value, source)
+    raise Unsupported(f"a value of type {type(value).__name__} ({source.name() if source else 'no source'})",
+                      "unsupported")
+
+
+def dataclass_fields(tx, obj):
+    """dataclasses.fields(obj): the instance's Fields as constants (its class is guarded, or it was made here)."""
+    if not (hasattr(obj, "attrs") and dataclasses.is_dataclass(obj.python_type())):
+        raise Unsupported(f"dataclasses.fields of {obj}: Dynamo handles a dataclass instance only", "unsupported_call")
+    return TupleVariable([ConstantVariable(f) for f in dataclasses.fields(obj.python_type())])
+
+
+def deepcopy_constant(obj):
+    """copy.deepcopy(x) of a number, string, None or a tuple of them: x (deepcopy returns such a value itself)."""
+    if obj.is_python_constant() and _immutable(obj.as_python_constant()):
+        return obj
+    raise Unsupported(f"copy.deepcopy of {obj}", "unsupported_call")
+
+
+def _immutable(value):
+    return type(value) in (int, float, bool, str, type(None)) or type(value) is tuple and all(map(_immutable, value))

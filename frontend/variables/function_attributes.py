@@ -1,0 +1,31 @@
+"""Attributes set on a function made in the compiled frame (`f.scale = 4` after `def f`), as Dynamo records them.
+
+Frontend layer, a mixin of NestedUserFunctionVariable and UserFunctionVariable: a write is kept on the tracker (the
+function exists only in the frame), a read sees it, and a function rebuilt at a graph break gets its attributes set
+again; a function read from the frame (a resume function's argument) has its attributes read through its source.
+"""
+from ..source import AttrSource
+from .constant import ConstantVariable
+
+
+class FunctionAttributesMixin:
+    def store_attr(self, tx, name, value):
+        self.__dict__.setdefault("fn_attrs", {})[name] = value
+
+    def var_getattr(self, tx, name):
+        attrs = self.__dict__.get("fn_attrs", {})
+        if name in attrs:
+            return attrs[name]
+        fn = getattr(self, "fn", None)  # a function from outside the frame: its own attributes, through its source
+        if fn is not None and self.source is not None and name in fn.__dict__:
+            return tx.output.wrap(fn.__dict__[name], AttrSource(self.source, name))
+        if fn is None and name in ("__name__", "__qualname__"):
+            return ConstantVariable(getattr(self.code, f"co_{name.strip('_')}"))
+        return super().var_getattr(tx, name)
+
+    def reconstruct_attributes(self, cg):
+        for name, value in self.__dict__.get("fn_attrs", {}).items():  # fn.name = value, fn left on the stack
+            cg.append("COPY", 1)
+            cg.reconstruct(value)
+            cg.append("SWAP", 2)
+            cg.append("STORE_ATTR", name)
