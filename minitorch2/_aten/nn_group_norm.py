@@ -41,20 +41,20 @@ def _stat_dtype(input, weight, bias):
     return param.dtype if param is not None and input.dtype in _dtype.HALVES else input.dtype
 
 
-def _groups(t, n, group):
-    """A tensor's values as (N, group, C/group * HxW) float64 rows, in logical NCHW order."""
-    return t._np.astype(np.float64).reshape(n, group, -1)
+def _groups(t, n, c, hxw, group):
+    """A tensor's values as (N, group, C/group * HxW) float64 rows, in logical NCHW order (no -1: N may be 0)."""
+    return t._np.astype(np.float64).reshape(n, group, c // group * hxw)
 
 
 # ---------------------------------------------------------------- forward
 def _forward_kernel(input, weight, bias, n, c, hxw, group, eps):
     _check(input, weight, bias, n, c, hxw, group)
     require_float(input, "group_norm_cpu")
-    x = _groups(input, n, group)
+    x = _groups(input, n, c, hxw, group)
     with np.errstate(all="ignore"):
         mean = x.mean(axis=2)
         rstd = 1.0 / np.sqrt(np.square(x - mean[..., None]).mean(axis=2) + eps)
-        out = ((x - mean[..., None]) * rstd[..., None]).reshape(n, c, -1)
+        out = ((x - mean[..., None]) * rstd[..., None]).reshape(n, c, hxw)
     if weight is not None:
         out = out * weight._np.astype(np.float64).reshape(1, c, 1)
     if bias is not None:
@@ -77,21 +77,21 @@ native_group_norm = (_forward_kernel, _forward_meta)
 # ---------------------------------------------------------------- backward
 def _backward_kernel(grad_out, input, mean, rstd, weight, n, c, hxw, group, output_mask):
     _check(input, weight, None, n, c, hxw, group)
-    x, g = _groups(input, n, group), _groups(grad_out, n, group)
+    x, g = _groups(input, n, c, hxw, group), _groups(grad_out, n, c, hxw, group)
     mean, rstd = mean._np.astype(np.float64)[..., None], rstd._np.astype(np.float64)[..., None]
     x_hat = (x - mean) * rstd
     param_dtype = (weight if weight is not None else input).dtype
     grad_input = grad_weight = grad_bias = None
     if output_mask[0]:
-        gw = (g.reshape(n, c, -1) * weight._np.astype(np.float64).reshape(1, c, 1)).reshape(n, group, -1) \
-            if weight is not None else g
+        gw = g if weight is None else \
+            (g.reshape(n, c, hxw) * weight._np.astype(np.float64).reshape(1, c, 1)).reshape(g.shape)
         with np.errstate(all="ignore"):
             dx = rstd * (gw - gw.mean(axis=2, keepdims=True) - x_hat * (gw * x_hat).mean(axis=2, keepdims=True))
         grad_input = in_layout(dx.reshape(input.shape), input.dtype, is_channels_last(input))
     if output_mask[1]:
-        grad_weight = (g * x_hat).reshape(n, c, -1).sum(axis=(0, 2)).astype(param_dtype.np)
+        grad_weight = (g * x_hat).reshape(n, c, hxw).sum(axis=(0, 2)).astype(param_dtype.np)
     if output_mask[2]:
-        grad_bias = g.reshape(n, c, -1).sum(axis=(0, 2)).astype(param_dtype.np)
+        grad_bias = g.reshape(n, c, hxw).sum(axis=(0, 2)).astype(param_dtype.np)
     return grad_input, grad_weight, grad_bias
 
 
@@ -162,33 +162,30 @@ def native_group_norm_backward_decomposition(grad_output, input, mean, rstd, gam
     """torch._decomp's native_group_norm_backward: per-channel sums ds = sum(grad x), db = sum(grad), then
     d_input = grad c1 + x c2 + c3 with c1 = rstd gamma, c2 = (db mean - ds) rstd^3 / (HxW C/group),
     c3 = -c2 mean - db rstd / (HxW C/group)."""
+    mul, unsqueeze, view = aten.mul.Tensor, aten.unsqueeze.default, aten.view.default
     cpg = c // group
-    ds = aten.sum.dim_IntList(aten.view.default(aten.mul.Tensor(grad_output, input), [n, c, hxw]), [2])
-    db = aten.sum.dim_IntList(aten.view.default(grad_output, [n, c, hxw]), [2])
+    ds = aten.sum.dim_IntList(view(mul(grad_output, input), [n, c, hxw]), [2])
+    db = aten.sum.dim_IntList(view(grad_output, [n, c, hxw]), [2])
     d_input = d_gamma = d_bias = None
     if output_mask[0]:
         s = 1.0 / (hxw * cpg)
         if gamma is not None:
-            ds_val, db_val = (aten.sum.dim_IntList(aten.view.default(
-                aten.mul.Tensor(t, aten.unsqueeze.default(gamma, 0)), [n, group, cpg]), [2]) for t in (ds, db))
-            c1 = aten.mul.Tensor(aten.unsqueeze.default(rstd, -1), aten.view.default(gamma, [1, group, cpg]))
+            ds_val, db_val = (aten.sum.dim_IntList(view(mul(t, unsqueeze(gamma, 0)), [n, group, cpg]), [2])
+                              for t in (ds, db))
+            c1 = mul(unsqueeze(rstd, -1), view(gamma, [1, group, cpg]))
         else:
-            ds_val, db_val = (aten.sum.dim_IntList(aten.view.default(t, [n, group, cpg]), [2]) for t in (ds, db))
-            ones = aten.ones.default([1, group, cpg])
-            c1 = aten.mul.Tensor(aten.unsqueeze.default(rstd, -1), ones)
-        c2 = aten.mul.Tensor(aten.sub.Tensor(aten.mul.Tensor(db_val, mean), ds_val), rstd)
-        c2 = aten.mul.Tensor(aten.mul.Tensor(aten.mul.Tensor(c2, rstd), rstd), s)
-        c3 = aten.sub.Tensor(aten.mul.Tensor(aten.neg.default(c2), mean), aten.mul.Tensor(aten.mul.Tensor(db_val, rstd), s))
-        c1 = aten.unsqueeze.default(c1, -1)
-        c2, c3 = (aten.unsqueeze.default(aten.unsqueeze.default(t, -1), -1) for t in (c2, c3))
-        d_input = aten.add.Tensor(aten.add.Tensor(aten.mul.Tensor(grad_output.reshape([n, group, cpg, hxw]), c1),
-                                                  aten.mul.Tensor(input.reshape([n, group, cpg, hxw]), c2)), c3)
+            ds_val, db_val = (aten.sum.dim_IntList(view(t, [n, group, cpg]), [2]) for t in (ds, db))
+            c1 = mul(unsqueeze(rstd, -1), aten.ones.default([1, group, cpg]))
+        c2 = mul(mul(mul(mul(aten.sub.Tensor(mul(db_val, mean), ds_val), rstd), rstd), rstd), s)
+        c3 = aten.sub.Tensor(mul(aten.neg.default(c2), mean), mul(mul(db_val, rstd), s))
+        c1 = unsqueeze(c1, -1)
+        c2, c3 = (unsqueeze(unsqueeze(t, -1), -1) for t in (c2, c3))
+        d_input = aten.add.Tensor(aten.add.Tensor(mul(grad_output.reshape([n, group, cpg, hxw]), c1),
+                                                  mul(input.reshape([n, group, cpg, hxw]), c2)), c3)
         d_input = d_input.reshape(list(input.shape))
     if output_mask[1]:
-        centred = aten.sub.Tensor(aten.view.default(ds, [n, group, cpg]),
-                                  aten.mul.Tensor(aten.view.default(db, [n, group, cpg]), aten.unsqueeze.default(mean, -1)))
-        d_gamma = aten.view.default(aten.sum.dim_IntList(aten.mul.Tensor(centred, aten.unsqueeze.default(rstd, -1)), [0]),
-                                    [c])
+        centred = aten.sub.Tensor(view(ds, [n, group, cpg]), mul(view(db, [n, group, cpg]), unsqueeze(mean, -1)))
+        d_gamma = view(aten.sum.dim_IntList(mul(centred, unsqueeze(rstd, -1)), [0]), [c])
     if output_mask[2]:
         d_bias = aten.sum.dim_IntList(db, [0])
     return d_input, d_gamma, d_bias
