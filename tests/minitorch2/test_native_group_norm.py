@@ -144,3 +144,21 @@ def test_inductor_graphs_of_a_3d_group_norm_match_torchs():
     args, targs = zip(*(_pair(shape, seed) for seed, shape in enumerate([(2, 4, 5), (4,), (4,)])))
     ours, theirs = _our_graphs(fn(minitorch2), list(args)), _torch_graphs(fn(torch), list(targs))
     assert [ours[k].code for k in ("forward", "backward")] == [theirs[k].code for k in ("forward", "backward")]
+
+
+def test_export_keeps_group_norm_and_its_decomposition_keeps_native_group_norm():
+    def program(lib):
+        class Block(lib.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.norm, self.conv = lib.nn.GroupNorm(2, 4), lib.nn.Conv2d(4, 4, 3, padding=1)
+
+            def forward(self, x):
+                return self.conv(lib.nn.functional.silu(self.norm(x)))
+
+        exported = lib.export.export(Block(), (lib.randn(2, 4, 5, 5),))
+        return exported.graph_module.code, exported.run_decompositions().graph_module.code
+
+    ours, theirs = program(minitorch2), program(torch)
+    assert ours == theirs
+    assert "aten.group_norm.default" in ours[0] and "aten.native_group_norm.default" in ours[1]
