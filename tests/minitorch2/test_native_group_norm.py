@@ -162,3 +162,24 @@ def test_export_keeps_group_norm_and_its_decomposition_keeps_native_group_norm()
     ours, theirs = program(minitorch2), program(torch)
     assert ours == theirs
     assert "aten.group_norm.default" in ours[0] and "aten.native_group_norm.default" in ours[1]
+
+
+@pytest.mark.parametrize("backend,dtype", [("aot_eager", "bfloat16"),
+                                           pytest.param("inductor", "float32", marks=pytest.mark.slow)])  # (~13 s)
+def test_channels_last_compiled_keeps_layout_values_and_gradients(backend, dtype):
+    def run(lib, array):
+        x = lib.tensor(array).to(getattr(lib, dtype)).to(memory_format=lib.channels_last).requires_grad_()
+        w, b = (lib.tensor(np.linspace(-1, 1, 4, dtype=np.float32)).requires_grad_() for _ in range(2))
+        fn = lib.compile(lambda x, w, b: lib.nn.functional.silu(lib.nn.functional.group_norm(x, 2, w, b)),
+                         backend=backend)
+        out = fn(x, w, b)
+        out.float().square().sum().backward()
+        return out, x.grad, w.grad, b.grad
+
+    array = np.random.default_rng(7).standard_normal((2, 4, 3, 5)).astype(np.float32)
+    frontend.reset()
+    torch._dynamo.reset()
+    ours, theirs = run(minitorch2, array), run(torch, array)
+    assert ours[0].stride() == theirs[0].stride() and ours[1].stride() == theirs[1].stride()
+    for o, t in zip(ours, theirs):
+        _close(o, t, rtol=1e-4, atol=1e-5)
