@@ -15,7 +15,7 @@ import numpy as np
 
 from .. import _dtype
 from .._ops import ops
-from .derivatives_nn import first, needs_grad
+from .derivatives_nn import needs_grad
 from .meta_util import fake_empty
 from .nn_ops import fake_in_layout, in_layout, is_channels_last, require_float
 
@@ -33,6 +33,9 @@ def _check(input, weight, bias, n, c, hxw, group):
                                f"but got {name} of shape {list(t.shape)} and input of shape {list(input.shape)}")
     if input.numel() != n * c * hxw:
         raise RuntimeError(f"Expected the input to have {n * c * hxw} elements, but got {input.numel()}")
+    if not input.is_contiguous(memory_format=_memory_format(input)):
+        raise RuntimeError("Expected X.is_contiguous(memory_format) to be true, but got false.  (Could this error "
+                           "message be improved?  If so, please report an enhancement request to PyTorch.)")
 
 
 def _stat_dtype(input, weight, bias):
@@ -109,15 +112,26 @@ native_group_norm_backward = (_backward_kernel, _backward_meta)
 # ---------------------------------------------------------------- derivative (derivatives.yaml)
 def derivative(grads, input, weight, bias, N, C, HxW, group, result1, result2):  # noqa: N803 (the schema's names)
     """native_group_norm's formula: one native_group_norm_backward, its grad and input made contiguous in the
-    input's suggested memory format, as ATen's formula does on the CPU."""
-    grad = first(grads)
-    if grad is None:
-        return None, None, None
-    layout = _memory_format(input)
-    mask = [needs_grad(input), needs_grad(weight), needs_grad(bias)]
-    return aten.native_group_norm_backward.default(grad.contiguous(memory_format=layout),
-                                                   input.contiguous(memory_format=layout), result1, result2,
-                                                   weight, N, C, HxW, group, mask)
+    input's suggested memory format, as ATen's formula does on the CPU; gradients reaching both statistics (only
+    callers of the op itself see them) add their share to the input's, as ATen's infinitely differentiable form."""
+    grad, grad_mean, grad_rstd = tuple(grads) + (None,) * (3 - len(grads))
+    d_input = d_weight = d_bias = None
+    if grad is not None:
+        layout = _memory_format(input)
+        mask = [needs_grad(input), needs_grad(weight), needs_grad(bias)]
+        d_input, d_weight, d_bias = aten.native_group_norm_backward.default(
+            grad.contiguous(memory_format=layout), input.contiguous(memory_format=layout), result1, result2, weight,
+            N, C, HxW, group, mask)
+    if grad_mean is not None and grad_rstd is not None and needs_grad(input):
+        # mean = sum(x) / D and rstd = (var + eps)^-1/2 over each group's D elements: d/dx are 1/D and
+        # -rstd^3 (x - mean) / D
+        x = input.reshape([N, group, C // group * HxW])  # (no -1: N may be 0)
+        share = aten.sub.Tensor(aten.unsqueeze.default(grad_mean, -1), aten.mul.Tensor(
+            aten.sub.Tensor(x, aten.unsqueeze.default(result1, -1)),
+            aten.unsqueeze.default(aten.mul.Tensor(grad_rstd, aten.pow.Tensor_Scalar(result2, 3)), -1)))
+        share = aten.div.Tensor(share, C // group * HxW).reshape(list(input.shape))
+        d_input = share if d_input is None else aten.add.Tensor(d_input, share)
+    return d_input, d_weight, d_bias
 
 
 def _memory_format(t):
