@@ -14,6 +14,7 @@ channels-last input's layout.
 import numpy as np
 
 from .. import _dtype
+from .._dispatch import state
 from .._ops import ops
 from .derivatives_nn import needs_grad
 from .meta_util import fake_empty
@@ -119,7 +120,10 @@ def derivative(grads, input, weight, bias, N, C, HxW, group, result1, result2): 
     if grad is not None:
         layout = _memory_format(input)
         mask = [needs_grad(input), needs_grad(weight), needs_grad(bias)]
-        d_input, d_weight, d_bias = aten.native_group_norm_backward.default(
+        # (create_graph: ATen switches to a differentiable composite; the op's decomposition is one)
+        backward = aten.native_group_norm_backward.default
+        backward = backward.decomposition if state.grad_enabled else backward
+        d_input, d_weight, d_bias = backward(
             grad.contiguous(memory_format=layout), input.contiguous(memory_format=layout), result1, result2, weight,
             N, C, HxW, group, mask)
     if grad_mean is not None and grad_rstd is not None and needs_grad(input):

@@ -183,3 +183,18 @@ def test_channels_last_compiled_keeps_layout_values_and_gradients(backend, dtype
     assert ours[0].stride() == theirs[0].stride() and ours[1].stride() == theirs[1].stride()
     for o, t in zip(ours, theirs):
         _close(o, t, rtol=1e-4, atol=1e-5)
+
+
+def test_double_backward_matches_torch():
+    """A gradient penalty through GroupNorm: create_graph's formula is differentiable, as ATen's."""
+    def penalty(lib, x, w, b):
+        out = lib.nn.functional.group_norm(x, 2, w, b)
+        (grad_x,) = lib.autograd.grad((out * out.detach().sin()).sum(), [x], create_graph=True)
+        grad_x.square().sum().backward()
+        return x.grad, w.grad, b.grad
+
+    (x, tx), (w, tw), (b, tb) = _pair((2, 4, 3, 3)), _pair((4,), 1), _pair((4,), 2)
+    ours, theirs = penalty(minitorch2, x, w, b), penalty(torch, tx, tw, tb)
+    assert [g is None for g in ours] == [g is None for g in theirs] == [False, False, True]  # (bias: no path)
+    for o, t in zip(ours[:2], theirs[:2]):
+        _close(o, t, rtol=1e-4, atol=1e-5)
