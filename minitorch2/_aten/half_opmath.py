@@ -20,7 +20,7 @@ IN_FLOAT32_FOR_HALF = frozenset({
     "gelu", "elu", "softplus", "leaky_relu", "hardtanh", "frac", "round", "logsumexp", "linalg_vector_norm",
     # (the batch norms, in their computation dtype: decompositions_batch_norm.py)
     "_native_batch_norm_legit", "_native_batch_norm_legit_functional", "_native_batch_norm_legit_no_training",
-    "native_batch_norm_backward",
+    "native_batch_norm_backward", "native_group_norm_backward",
 })
 
 

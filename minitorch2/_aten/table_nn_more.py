@@ -1,20 +1,28 @@
 """The op table's rows for the nn layers beyond the pipeline's core set: embedding bags, grid sampling, affine grids
-the CTC loss, each with the backward op its derivative formula calls, and pixel (un)shuffle (nn_pixel_shuffle.py).
+the CTC loss, each with the backward op its derivative formula calls, pixel (un)shuffle (nn_pixel_shuffle.py) and
+group norm (nn_group_norm.py).
 
 Runtime layer, part of THE operator table: table.py appends these rows to its
 own (`rows(op, inplace)` is called with table.py's row makers, so a row here
 reads exactly as one there). Kernels and meta functions are in nn_more_ops.py,
 derivative formulas in nn_more_formulas.py. The other layers beyond the core set
-(padding modes, transposed convolution, group and instance norms,
+(padding modes, transposed convolution, instance norm,
 more activations) are composites of existing rows (nn/_functional_more.py).
 """
-from . import nn_more_formulas as f, nn_more_ops as k, nn_pixel_shuffle as ps
+from . import nn_group_norm as gn, nn_more_formulas as f, nn_more_ops as k, nn_pixel_shuffle as ps
 
 FOUR_OUTPUTS_FIRST_DIFFERENTIABLE = (True, False, False, False)
 
 
 def rows(op, inplace):
     return [
+        op("native_group_norm(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, SymInt HxW, int group, "
+           "float eps) -> (Tensor, Tensor, Tensor)", ("core",), gn.native_group_norm, gn.derivative,
+           decomposition=gn.native_group_norm_decomposition),
+        op("native_group_norm_backward(Tensor grad_out, Tensor input, Tensor mean, Tensor rstd, Tensor? weight, "
+           "SymInt N, SymInt C, SymInt HxW, int group, bool[3] output_mask) -> (Tensor, Tensor, Tensor)", ("core",),
+           gn.native_group_norm_backward, f.not_implemented("native_group_norm_backward"),
+           decomposition=gn.native_group_norm_backward_decomposition),
         op("pixel_shuffle(Tensor self, int upscale_factor) -> Tensor", (), ps.pixel_shuffle, ps.pixel_shuffle_backward,
            decomposition=ps.pixel_shuffle_decomposition),
         op("pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor", (), ps.pixel_unshuffle,

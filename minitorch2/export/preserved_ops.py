@@ -1,4 +1,4 @@
-"""The composite ops torch.export keeps whole: `aten.linear`, `aten.conv2d`, `aten.batch_norm`, ...
+"""The composite ops torch.export keeps whole: `aten.linear`, `aten.conv2d`, `aten.batch_norm`, `aten.group_norm`, ...
 
 torch.export layer (coverage surface), used while `export` traces. PyTorch's export records ops at
 its pre-dispatch level, above the point where a CompositeImplicitAutograd op (one whose kernel is just
@@ -97,6 +97,10 @@ def _layer_norm_call(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     return (input, list(normalized_shape), weight, bias, eps, _cudnn_flag()), {}
 
 
+def _group_norm_call(input, num_groups, weight=None, bias=None, eps=1e-5):
+    return (input, num_groups, weight, bias, eps, _cudnn_flag()), {}
+
+
 def _dropout_call(input, p=0.5, training=True, inplace=False):
     return None if inplace else ((input, p, training), {})  # the in-place form is aten.dropout_, not kept
 
@@ -128,7 +132,8 @@ def _max_pool2d_call(input, kernel_size, stride=None, padding=0, dilation=1, cei
     return (input, kernel_size, [] if stride is None else stride, padding, dilation, ceil_mode), {}
 
 
-_batch_norm, _layer_norm = F.batch_norm, F.layer_norm  # the runtime's own, not the recording callers export installs
+# the runtime's own, not the recording callers export installs
+_batch_norm, _layer_norm, _group_norm = F.batch_norm, F.layer_norm, F.group_norm
 PRESERVED = [
     Preserved("linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor", F.linear,
               {"nn.functional.linear": _same}),
@@ -146,6 +151,11 @@ PRESERVED = [
               lambda input, shape, weight=None, bias=None, eps=1e-5, cudnn_enable=True: _layer_norm(
                   input, shape, weight, bias, eps),
               {"nn.functional.layer_norm": _layer_norm_call}),
+    Preserved("group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, "
+              "bool cudnn_enabled=True) -> Tensor",
+              lambda input, num_groups, weight=None, bias=None, eps=1e-5, cudnn_enabled=True: _group_norm(
+                  input, num_groups, weight, bias, eps),
+              {"nn.functional.group_norm": _group_norm_call}),
     Preserved("dropout(Tensor input, float p, bool train) -> Tensor", F.dropout,
               {"nn.functional.dropout": _dropout_call}),
     Preserved("softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor", _functions_reductions.softmax,

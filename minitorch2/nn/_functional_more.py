@@ -3,9 +3,9 @@ pixel shuffle, padding modes, more pooling, fold/unfold, bilinear, pairwise dist
 (re-exported by nn/functional.py, with the losses beyond the core ones, which modules/loss.py defines, and the
 activations and channel dropouts beyond the core ones, which _functional_activations.py defines).
 
-Runtime layer, coverage surface. Each function is a composite of ops the table already has, so eager autograd,
-AOT tracing and the backend handle it with no rows of its own: group_norm is a reshape and `var_mean`, the
-padding modes are one `index_select` per padded dim whose indices come from `arange` (reflect is
+Runtime layer, coverage surface. Each function but group_norm (aten.native_group_norm, one op as torch's) is a
+composite of ops the table already has, so eager autograd, AOT tracing and the backend handle it with no rows of its
+own: the padding modes are one `index_select` per padded dim whose indices come from `arange` (reflect is
 (n-1) - |(n-1) - |j||, replicate a clamp, circular a remainder), adaptive max pooling gathers every window
 (padded to the widest by repeating its last element) and takes `max.dim`, unfold is two `unfold` views,
 cosine_similarity divides by norms clamped outside autograd, one_hot compares with an `arange`.
@@ -14,7 +14,8 @@ Values, argument checks, error classes and messages are PyTorch's.
 import math
 
 from .. import _dtype, _factories, _functions
-from .._aten.nn_ops import require_float
+from .._aten.nn_ops import is_channels_last, require_float
+from .._tensor import channels_last, contiguous_format
 from .._ops import ops
 from .._type_info import finfo
 from ..autograd import grad_mode as _grad_mode
@@ -109,24 +110,9 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
         if t is not None and (t.dim() != 1 or t.numel() != c):
             raise RuntimeError(f"Expected {name} to be a vector of size equal to the number of channels in input, "
                                f"but got {name} of shape {_sizes(t.shape)} and input of shape {_sizes(input.shape)}")
-    half = input.dtype in _dtype.HALVES  # (computed in float32 and rounded once, as torch's kernel and decomposition)
-    # (torch's decomposition's 4-d view, no -1: n may be 0)
-    groups = input.reshape([n, num_groups, c // num_groups, math.prod(input.shape[2:])])
-    groups = aten._to_copy.default(groups, dtype=_dtype.float32) if half else groups
-    var, mean = aten.var_mean.correction(groups, [2, 3], correction=0, keepdim=True)
-    out = aten.mul.Tensor(aten.sub.Tensor(groups, mean), aten.rsqrt.default(aten.add.Scalar(var, eps)))
-    out = _channel_affine(aten.view.default(out, list(input.shape)), weight, bias)
-    return aten._to_copy.default(out, dtype=input.dtype) if half else out
-
-
-def _channel_affine(out, weight, bias):
-    """out * weight + bias, both per channel (dim 1)."""
-    shape = [-1] + [1] * (out.dim() - 2)
-    if weight is not None:
-        out = aten.mul.Tensor(out, aten.view.default(weight, shape))
-    if bias is not None:
-        out = aten.add.Tensor(out, aten.view.default(bias, shape))
-    return out
+    # (ATen's group_norm: the input contiguous in its suggested memory format, then the one fused op)
+    x = input.contiguous(memory_format=channels_last if is_channels_last(input) else contiguous_format)
+    return aten.native_group_norm.default(x, weight, bias, n, c, math.prod(input.shape[2:]), num_groups, eps)[0]
 
 
 def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):

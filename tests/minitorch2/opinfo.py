@@ -758,6 +758,19 @@ def pixel_shuffle_samples(m):
     yield S(m.t((1, 2, 9, 2, 2)), 3)
 
 
+def native_group_norm_samples(m):
+    yield S(m.t((2, 6, 3, 4)), m.t((6,)), m.t((6,)), 2, 6, 12, 3, 1e-5)
+    yield S(m.t((3, 4, 5), "T"), None, m.t((4,)), 3, 4, 5, 2, 1e-3)
+    yield S(m.t((2, 4)), None, None, 2, 4, 1, 1, 1e-5)
+    yield S(m.t((0, 4, 3)), m.t((4,)), None, 0, 4, 3, 2, 1e-5)
+
+
+def native_group_norm_backward_samples(m):
+    for x, w, n, c, hxw, group in (((2, 6, 3, 4), (6,), 2, 6, 12, 3), ((3, 4, 5), None, 3, 4, 5, 2)):
+        yield S(m.t(x), m.t(x), m.t((n, group)), m.t((n, group), low=0.5, high=2), None if w is None else m.t(w),
+                n, c, hxw, group, [True, w is not None, w is not None])
+
+
 def pixel_unshuffle_samples(m):
     yield S(m.t((2, 2, 6, 6)), 2)
     yield S(m.t((2, 6, 3)), 3)
@@ -2022,6 +2035,8 @@ OP_DB = [
     OpInfo("any.dim", any_all_dim, grad=False),
     OpInfo("all.dim", any_all_dim, grad=False),
     OpInfo("pixel_shuffle.default", pixel_shuffle_samples),
+    OpInfo("native_group_norm.default", native_group_norm_samples, FLOAT),
+    OpInfo("native_group_norm_backward.default", native_group_norm_backward_samples, FLOAT, grad=False),
     OpInfo("pixel_unshuffle.default", pixel_unshuffle_samples),
     # ------------------------------------------------------------ matrix products
     OpInfo("mm.default", mm_samples),

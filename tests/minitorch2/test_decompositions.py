@@ -80,6 +80,8 @@ CASES = {
     "nll_loss_backward.default": lambda: ((_t(), _t(4, 5), _targets(), None, 1, -100,
                                            minitorch2.from_numpy(np.array(3.0))), {}),
     "native_layer_norm_backward.default": lambda: _layer_norm_backward_args(),
+    "native_group_norm.default": lambda: ((_t(2, 6, 3, 4), _t(6), _t(6), 2, 6, 12, 3, 1e-5), {}),
+    "native_group_norm_backward.default": lambda: _group_norm_backward_args(),
     # the batch norms (decompositions_batch_norm.py): the running statistics in place, returned, or read
     "native_batch_norm.default": lambda: (_batch_norm_args() + (True, 0.1, 1e-5), {}),
     "_native_batch_norm_legit.default": lambda: (_batch_norm_args() + (True, 0.1, 1e-5), {}),
@@ -174,6 +176,12 @@ def _layer_norm_backward_args():
     x, weight, bias = _t(2, 3, 4), _t(4), _t(4)
     _, mean, rstd = aten.native_layer_norm.default(x, [4], weight, bias, 1e-5)
     return (_t(2, 3, 4), x, [4], mean, rstd, weight, bias, [True, True, True]), {}
+
+
+def _group_norm_backward_args():
+    x, weight = _t(2, 6, 3, 4), _t(6)
+    _, mean, rstd = aten.native_group_norm.default(x, weight, _t(6), 2, 6, 12, 3, 1e-5)
+    return (_t(2, 6, 3, 4), x, mean, rstd, weight, 2, 6, 12, 3, [True, True, True]), {}
 
 
 def test_every_decomposition_has_a_case():

@@ -1,8 +1,8 @@
 """timm's channels-last training: model.to(memory_format=torch.channels_last) (which left the 4-d weights
 contiguous: their gradients had other strides than torch's), a conv/BatchNorm/depthwise/GroupNorm net trained eagerly
 and compiled, and interpolate (nearest, bilinear) of a channels-last input, whose output and input gradient are
-channels-last as ATen allocates them. (Compiled, the GroupNorm graphs still differ: torch keeps native_group_norm,
-which minitorch2 has not; stdout only.)"""
+channels-last as ATen allocates them. (Compiled, the graphs still differ after the GroupNorm, which both keep as
+native_group_norm: the flatten of the channels-last pooled output and the running statistics' copy_; stdout only.)"""
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
