@@ -12,7 +12,8 @@ from bytecode import Bytecode, Instr
 from . import pyversion
 from .exc import Unsupported
 from .source import (AttrSource, FloatTensorSource, ForeignGlobalSource, GetItemSource, GlobalSource, LocalSource,
-                     TensorSizeSource, ___as_tensor as as_tensor)
+                     TensorSizeSource, ___as_tensor as as_tensor,
+                     ___tensor_property as tensor_property)
 
 GRAPH_OUT = "___graph_out"  # the local of a transformed frame that holds the compiled graph's outputs
 
@@ -120,8 +121,15 @@ class Codegen:
             self.append("LOAD_CONST", as_tensor)
             self.load_source(source.base)
             self.call(1)
-        elif isinstance(source, TensorSizeSource):  # x.shape[dim]
+        elif isinstance(source, TensorSizeSource) and source.prop == "size":  # x.shape[dim]
             self.load_source(GetItemSource(AttrSource(source.base, "shape"), source.dim))
+        elif isinstance(source, TensorSizeSource):  # ___tensor_property(x, "stride", dim)
+            self.append("PUSH_NULL")
+            self.append("LOAD_CONST", tensor_property)
+            self.load_source(source.base)
+            self.append("LOAD_CONST", source.prop)
+            self.append("LOAD_CONST", source.dim)
+            self.call(3)
         else:
             raise Unsupported(f"cannot load {source} in generated code", "unresumable")
 

@@ -108,11 +108,16 @@ class OutputGraph:
         self.shape_env.input_strides.append((key, fake.stride()))
         self.tensor_guards.append(guards_mod.tensor_guard(source, value, fake))
         self.guards.add(self.tensor_guards[-1])
-        for dim, size in enumerate(fake.shape):  # its new size symbols first, as graph inputs of their own
-            if is_symbolic(size) and size.node.expr not in self.size_vars:
-                size_source = TensorSizeSource(source, dim)
-                size_node = self._add_input(size_source, size, SymInt, str(size.node.expr))
-                self.size_vars[size.node.expr] = SymNodeVariable(fx.Proxy(size_node, self._appender), size, size_source)
+        numbers = [*((d, "size", n) for d, n in enumerate(fake.shape)),
+                   *((d, "stride", n) for d, n in enumerate(fake.stride())), (None, "storage_offset", fake._offset)]
+        taken = set()  # Dynamo lifts a stride `2*s33` under its free symbol's name first (then drops it, unused)
+        for dim, prop, n in numbers:  # its new symbols first, as graph inputs of their own
+            if is_symbolic(n) and not n.node.expr.is_Symbol:
+                taken.update(str(s) for s in n.node.expr.free_symbols if s not in self.size_vars)
+            elif is_symbolic(n) and n.node.expr not in self.size_vars:
+                number_source, name = TensorSizeSource(source, dim, prop), str(n.node.expr)
+                number_node = self._add_input(number_source, n, SymInt, name + "_0" * (name in taken))
+                self.size_vars[n.node.expr] = SymNodeVariable(fx.Proxy(number_node, self._appender), n, number_source)
         node = self._add_input(source, value, type_expr)
         node.meta["example_value"] = fake
         if _is_static_input(source, value):  # parameters and buffers live anyway: AOT's partitioner saves them free
@@ -176,7 +181,7 @@ class OutputGraph:
         for inp in [i for i in self.inputs if not i.node.users and not is_symbolic(i.value)]:
             self._drop_input(inp.node)
         fakes = [inp.node.meta["example_value"] for inp in self.inputs if isinstance(inp.value, minitorch2.Tensor)]
-        held = {symbol for fake in fakes for n in (*fake.shape, *fake.stride()) if is_symbolic(n)
+        held = {symbol for fake in fakes for n in (*fake.shape, *fake.stride(), fake._offset) if is_symbolic(n)
                 for symbol in n.node.expr.free_symbols}
         for inp in [i for i in self.inputs if not i.node.users and is_symbolic(i.value)]:
             if inp.value.node.expr not in held:

@@ -121,14 +121,19 @@ class GetItemSource(Source):
 
 
 class TensorSizeSource(Source):
-    """A size of a tensor input (`L['x'].size()[0]`): the source of a size symbol's graph input."""
+    """A size, stride or the storage offset of a tensor input (`L['x'].size()[0]`, `L['x'].stride()[1]`,
+    `L['x'].storage_offset()`): the source of a symbol's graph input."""
 
-    def __init__(self, base, dim):
-        self.base = base
-        self.dim = dim
+    def __init__(self, base, dim, prop="size"):
+        self.base, self.dim, self.prop = base, dim, prop
 
     def name(self):
-        return f"{self.base.name()}.size()[{self.dim}]"
+        return f"{self.base.name()}.{self.prop}()" + ("" if self.dim is None else f"[{self.dim}]")
+
+
+def ___tensor_property(value, prop, dim):
+    number = getattr(value, prop)()
+    return number if dim is None else number[dim]
 
 
 def ___as_tensor(value):

@@ -358,10 +358,11 @@ class ShapeEnv:
                     equalities.append((source, target))  # (else pinned in its tensor's guard)
         printer = _SourcePrinter(names | self.float_sources)
         lines = [f"{source} == {printer.doprint(target)}" for source, target in equalities]
-        for source, strides in self.input_strides:
+        symbol_sources = {source for sources in self.var_to_sources.values() for source in sources}
+        for source, strides in self.input_strides:  # (a stride with a symbol of its own is among the equalities)
             lines += [f"{source}.stride()[{i}] == {printer.doprint(self.simplify(stride.node.expr))}"
-                      for i, stride in enumerate(strides) if is_symbolic(stride)
-                      and not self.simplify(stride.node.expr).is_Integer]  # (pinned: its tensor guard checks it)
+                      for i, stride in enumerate(strides) if is_symbolic(stride) and f"{source}.stride()[{i}]"
+                      not in symbol_sources and not self.simplify(stride.node.expr).is_Integer]  # (pinned: see above)
         guards = [exact_divisions_first(sympy.expand(self.simplify(g)), self.guards) for g in self.guards]
         lines += [printer.doprint(g) for g in guards if self.implied(g) is not True and g is not sympy.true]
         for symbol, (low, high) in self.var_to_range.items():
