@@ -128,7 +128,7 @@ class OutputGraph:
         return var
 
     def add_int_input(self, source, value):
-        """An int argument as a SymInt graph input (`L_n_: torch.SymInt`); None where it specialises (0, 1)."""
+        """An int argument as a SymInt graph input (`L_n_: torch.SymInt`)."""
         symint = self.shape_env.create_symbol(value, source.name(), size=False)
         if not is_symbolic(symint):
             return None
@@ -182,10 +182,12 @@ class OutputGraph:
             self._drop_input(inp.node)
         fakes = [inp.node.meta["example_value"] for inp in self.inputs if isinstance(inp.value, minitorch2.Tensor)]
         held = {symbol for fake in fakes for n in (*fake.shape, *fake.stride(), fake._offset) if is_symbolic(n)
-                for symbol in n.node.expr.free_symbols}
+                for symbol in self.shape_env.simplify(n.node.expr).free_symbols}
         for inp in [i for i in self.inputs if not i.node.users and is_symbolic(i.value)]:
-            if inp.value.node.expr not in held:
+            expr = self.shape_env.simplify(inp.value.node.expr)  # (one input binds a symbol found equal to another)
+            if expr not in held:
                 self._drop_input(inp.node)
+            held.discard(expr)
 
     def size_variable(self, tensor_var, dim, read_alone=False):
         """`x.shape[dim]`: a constant, or for a symbolic size the graph input of its symbol (`s77`), or else

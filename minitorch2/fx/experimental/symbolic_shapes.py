@@ -165,7 +165,7 @@ class ShapeEnv:
     def create_symbol(self, hint, source, dynamic=True, size=True, duck=True):
         """A size's symbol (or the plain int, for a static dim and for 0 and 1), named from its source, shared
         with an equal size's where `duck`; with size=False an int's (an argument's: any sign, its own)."""
-        if not dynamic or hint in (0, 1):
+        if not dynamic or size and hint in (0, 1):  # (an int argument of 0 or 1 is a symbol too, as Dynamo's)
             return hint
         if size and duck and hint in self._val_to_var:
             symbol = self._val_to_var[hint]
@@ -307,6 +307,9 @@ class ShapeEnv:
 
     def _record(self, guard):
         """Keep a new fact: a bound narrows a symbol's range, `symbol == value` replaces it, the rest are guards."""
+        if isinstance(guard, sympy.Eq) and len(guard.free_symbols) == 2:  # (1 + s93 == 1 + s79 solved: s93 == s79)
+            a, b = guard.free_symbols
+            guard = sympy.Eq(a, b) if sympy.expand(guard.lhs - guard.rhs) in (a - b, b - a) else guard
         if isinstance(guard, sympy.Eq) and guard.lhs.is_Symbol and guard.rhs.is_Symbol:
             kept, replaced = sorted(guard.args, key=sympy.default_sort_key)  # (s27 stays, s64 becomes s27)
             self._replace(replaced, kept)
