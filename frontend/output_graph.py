@@ -18,6 +18,7 @@ from minitorch2 import fx
 from minitorch2._memory_overlap import overlap_groups
 from minitorch2._sym import SymInt, is_symbolic
 from minitorch2._subclasses.fake_tensor import FakeTensorMode
+from minitorch2._subclasses.strided_symbols import symbols_to_lift
 from minitorch2.fx.experimental.symbolic_shapes import ShapeEnv
 
 from . import dynamic_shapes, guards as guards_mod
@@ -108,16 +109,10 @@ class OutputGraph:
         self.shape_env.input_strides.append((key, fake.stride()))
         self.tensor_guards.append(guards_mod.tensor_guard(source, value, fake))
         self.guards.add(self.tensor_guards[-1])
-        numbers = [*((d, "size", n) for d, n in enumerate(fake.shape)),
-                   *((d, "stride", n) for d, n in enumerate(fake.stride())), (None, "storage_offset", fake._offset)]
-        taken = set()  # Dynamo lifts a stride `2*s33` under its free symbol's name first (then drops it, unused)
-        for dim, prop, n in numbers:  # its new symbols first, as graph inputs of their own
-            if is_symbolic(n) and not n.node.expr.is_Symbol:
-                taken.update(str(s) for s in n.node.expr.free_symbols if s not in self.size_vars)
-            elif is_symbolic(n) and n.node.expr not in self.size_vars:
-                number_source, name = TensorSizeSource(source, dim, prop), str(n.node.expr)
-                number_node = self._add_input(number_source, n, SymInt, name + "_0" * (name in taken))
-                self.size_vars[n.node.expr] = SymNodeVariable(fx.Proxy(number_node, self._appender), n, number_source)
+        for dim, prop, n, name in symbols_to_lift(fake, self.size_vars):  # its new symbols first, as inputs
+            number_source = TensorSizeSource(source, dim, prop)
+            number_node = self._add_input(number_source, n, SymInt, name)
+            self.size_vars[n.node.expr] = SymNodeVariable(fx.Proxy(number_node, self._appender), n, number_source)
         node = self._add_input(source, value, type_expr)
         node.meta["example_value"] = fake
         if _is_static_input(source, value):  # parameters and buffers live anyway: AOT's partitioner saves them free
@@ -130,8 +125,6 @@ class OutputGraph:
     def add_int_input(self, source, value):
         """An int argument as a SymInt graph input (`L_n_: torch.SymInt`)."""
         symint = self.shape_env.create_symbol(value, source.name(), size=False)
-        if not is_symbolic(symint):
-            return None
         self.guards.add(guards_mod.type_guard(source, value))
         node = self._add_input(source, symint, SymInt)
         self.size_vars[symint.node.expr] = SymNodeVariable(fx.Proxy(node, self._appender), symint, source)
@@ -184,10 +177,9 @@ class OutputGraph:
         held = {symbol for fake in fakes for n in (*fake.shape, *fake.stride(), fake._offset) if is_symbolic(n)
                 for symbol in self.shape_env.simplify(n.node.expr).free_symbols}
         for inp in [i for i in self.inputs if not i.node.users and is_symbolic(i.value)]:
-            expr = self.shape_env.simplify(inp.value.node.expr)  # (one input binds a symbol found equal to another)
-            if expr not in held:
+            if self.shape_env.simplify(inp.value.node.expr) not in held:
                 self._drop_input(inp.node)
-            held.discard(expr)
+            held.discard(self.shape_env.simplify(inp.value.node.expr))  # (one input binds symbols found equal)
 
     def size_variable(self, tensor_var, dim, read_alone=False):
         """`x.shape[dim]`: a constant, or for a symbolic size the graph input of its symbol (`s77`), or else

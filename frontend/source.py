@@ -16,6 +16,7 @@ import keyword
 import re
 
 import minitorch2
+from minitorch2._subclasses.strided_symbols import tensor_property as ___tensor_property  # noqa: F401 (assemble's)
 
 from .exc import Unsupported
 
@@ -121,19 +122,13 @@ class GetItemSource(Source):
 
 
 class TensorSizeSource(Source):
-    """A size, stride or the storage offset of a tensor input (`L['x'].size()[0]`, `L['x'].stride()[1]`,
-    `L['x'].storage_offset()`): the source of a symbol's graph input."""
+    """A size, stride or the storage offset of a tensor input (`L['x'].stride()[1]`): a symbol's graph input's."""
 
     def __init__(self, base, dim, prop="size"):
-        self.base, self.dim, self.prop = base, dim, prop
+        self.base, self.dim, self.prop, self.parts = base, dim, prop, (prop, dim)
 
     def name(self):
         return f"{self.base.name()}.{self.prop}()" + ("" if self.dim is None else f"[{self.dim}]")
-
-
-def ___tensor_property(value, prop, dim):
-    number = getattr(value, prop)()
-    return number if dim is None else number[dim]
 
 
 def ___as_tensor(value):

@@ -51,8 +51,7 @@ def view_strides(old_shape, old_stride, new_shape):
         return tuple(1 for _ in new_shape)
     if math.prod(old_shape) == 0:
         return contiguous_strides(new_shape) if tuple(old_shape) != tuple(new_shape) else tuple(old_stride)
-    # the common case, which needs no guard on symbolic sizes (compared innermost first, as torch's contiguity check)
-    if tuple(old_stride)[::-1] == contiguous_strides(old_shape)[::-1]:
+    if tuple(old_stride)[::-1] == contiguous_strides(old_shape)[::-1]:  # the common case (innermost first: torch's)
         return view_strides_of_dense(tuple(new_shape))
     new_stride = [0] * len(new_shape)
     view_d = len(new_shape) - 1

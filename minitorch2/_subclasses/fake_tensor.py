@@ -14,6 +14,7 @@ from ..autograd.graph import DelayedError
 from ..utils import _pytree as pytree
 from ..utils._python_dispatch import TorchDispatchMode
 from .fake_strides import fake_stride_rule
+from .strided_symbols import symbolic_strides
 
 
 class FakeTensorMode(TorchDispatchMode):
@@ -25,9 +26,8 @@ class FakeTensorMode(TorchDispatchMode):
         self._memo = {}
 
     def from_tensor(self, tensor, static_shapes=None, source=None, dynamic_dims=None):
-        """The fake of a real tensor. With a ShapeEnv (and static_shapes not True), the sizes of
-        `dynamic_dims` ({dim: may share a symbol with an equal size}; all dims by default) become symbols
-        named from `source` (`L['x']`); its strides and storage offset as _symbolic_strides says."""
+        """The fake of a real tensor. With a ShapeEnv (and static_shapes not True), the sizes of `dynamic_dims` ({dim:
+        may share a symbol}; all by default) are symbols named from `source`; strides and offset: strided_symbols.py."""
         key = id(tensor)
         cached = self._memo.get(key)
         if cached is not None and cached[0]() is tensor:
@@ -37,7 +37,7 @@ class FakeTensorMode(TorchDispatchMode):
             dims = dict.fromkeys(range(tensor.dim()), True) if dynamic_dims is None else dynamic_dims
             shape = [self.shape_env.create_symbol(size, f"{source}.size()[{d}]", dynamic=d in dims,
                                                   duck=dims.get(d, False)) for d, size in enumerate(shape)]
-            stride = _symbolic_strides(self.shape_env, source, tensor.shape, shape, stride, sizes_static=not dims)
+            stride = symbolic_strides(self.shape_env, source, tensor.shape, shape, stride, sizes_static=not dims)
             offset = self.shape_env.create_symbol(offset, f"{source}.storage_offset()", dynamic=bool(dims))
         fake = FakeTensor._make(shape, tensor.dtype, stride, self)
         fake._offset = offset
@@ -70,23 +70,6 @@ class FakeTensorMode(TorchDispatchMode):
                 raise RuntimeError("FakeTensorMode received a real tensor; call fake_mode.from_tensor() first")
             return self.from_tensor(value, static_shapes=True)  # a constant made while tracing: no source to guard
         return type(value)(self._fakeify(v) for v in value) if isinstance(value, (list, tuple)) else value
-
-
-def _symbolic_strides(shape_env, source, sizes, symbolic_sizes, strides, sizes_static):
-    """PyTorch's strides of a fake input: from the innermost (smallest) stride out, a stride that equals an inner
-    dim's size times stride is that product (a contiguous layout's strides follow from its sizes); any other stays
-    as it is where every size is static, else it is a symbol of its own, duck-sized (a slice `cache[:, :, :n]` of a
-    preallocated cache keeps the cache's row stride as `s33`). A stride of 0 or 1 stays a number."""
-    out, products = [None] * len(sizes), {}
-    for i in sorted(range(len(sizes)), key=lambda d: (strides[d], -d)):
-        inner_product = i != len(sizes) - 1 and strides[i] == sizes[i + 1] * strides[i + 1]
-        if strides[i] in (0, 1) and not inner_product:
-            out[i] = strides[i]
-        else:
-            out[i] = products.get(strides[i]) or shape_env.create_symbol(strides[i], f"{source}.stride()[{i}]",
-                                                                          dynamic=not sizes_static)
-        products[sizes[i] * strides[i]] = symbolic_sizes[i] * out[i]
-    return out
 
 
 def run_meta(func, args, kwargs):
