@@ -53,6 +53,8 @@ OUTSIDE_THE_LESSON = {
         "minitorch2/serialization.py", "minitorch2/onnx.py", "minitorch2/_legacy_tensor_types.py",
         # from_numpy / as_tensor over an array's own memory and strides, torch.tensor(ndarray)'s layout-keeping copy
         "minitorch2/_numpy_interop.py",
+        # symbols for a sliced input's strides and storage offset (a KV cache read as `cache[:, :, :pos]`), as torch's
+        "minitorch2/_subclasses/strided_symbols.py",
         "minitorch2/_type_info.py",
         # losses, pooling, interpolation, recurrent and transformer layers, module and functional forms
         "minitorch2/nn/modules/loss.py", "minitorch2/nn/modules/pooling.py", "minitorch2/nn/_losses.py",

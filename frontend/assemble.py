@@ -12,7 +12,7 @@ from bytecode import Bytecode, Instr
 from . import pyversion
 from .exc import Unsupported
 from .source import (AttrSource, FloatTensorSource, ForeignGlobalSource, GetItemSource, GlobalSource, LocalSource,
-                     TensorSizeSource, ___as_tensor as as_tensor)
+                     TensorSizeSource, ___as_tensor as as_tensor, ___tensor_property as tensor_property)
 
 GRAPH_OUT = "___graph_out"  # the local of a transformed frame that holds the compiled graph's outputs
 
@@ -115,13 +115,14 @@ class Codegen:
             self.load_source(source.base)
             self.append("LOAD_CONST", source.index)
             self.append("BINARY_SUBSCR")
-        elif isinstance(source, FloatTensorSource):  # ___as_tensor(L['eps'])
+        elif isinstance(source, (FloatTensorSource, TensorSizeSource)):  # ___as_tensor(L['eps']), x.stride()[1]...
+            helper, consts = (as_tensor, ()) if type(source) is FloatTensorSource else (tensor_property, source.parts)
             self.append("PUSH_NULL")
-            self.append("LOAD_CONST", as_tensor)
+            self.append("LOAD_CONST", helper)
             self.load_source(source.base)
-            self.call(1)
-        elif isinstance(source, TensorSizeSource):  # x.shape[dim]
-            self.load_source(GetItemSource(AttrSource(source.base, "shape"), source.dim))
+            for const in consts:
+                self.append("LOAD_CONST", const)
+            self.call(1 + len(consts))
         else:
             raise Unsupported(f"cannot load {source} in generated code", "unresumable")
 

@@ -18,6 +18,7 @@ from minitorch2 import fx
 from minitorch2._memory_overlap import overlap_groups
 from minitorch2._sym import SymInt, is_symbolic
 from minitorch2._subclasses.fake_tensor import FakeTensorMode
+from minitorch2._subclasses.strided_symbols import symbols_to_lift
 from minitorch2.fx.experimental.symbolic_shapes import ShapeEnv
 
 from . import dynamic_shapes, guards as guards_mod
@@ -108,11 +109,10 @@ class OutputGraph:
         self.shape_env.input_strides.append((key, fake.stride()))
         self.tensor_guards.append(guards_mod.tensor_guard(source, value, fake))
         self.guards.add(self.tensor_guards[-1])
-        for dim, size in enumerate(fake.shape):  # its new size symbols first, as graph inputs of their own
-            if is_symbolic(size) and size.node.expr not in self.size_vars:
-                size_source = TensorSizeSource(source, dim)
-                size_node = self._add_input(size_source, size, SymInt, str(size.node.expr))
-                self.size_vars[size.node.expr] = SymNodeVariable(fx.Proxy(size_node, self._appender), size, size_source)
+        for dim, prop, n, name in symbols_to_lift(fake, self.size_vars):  # its new symbols first, as inputs
+            number_source = TensorSizeSource(source, dim, prop)
+            number_node = self._add_input(number_source, n, SymInt, name)
+            self.size_vars[n.node.expr] = SymNodeVariable(fx.Proxy(number_node, self._appender), n, number_source)
         node = self._add_input(source, value, type_expr)
         node.meta["example_value"] = fake
         if _is_static_input(source, value):  # parameters and buffers live anyway: AOT's partitioner saves them free
@@ -123,10 +123,8 @@ class OutputGraph:
         return var
 
     def add_int_input(self, source, value):
-        """An int argument as a SymInt graph input (`L_n_: torch.SymInt`); None where it specialises (0, 1)."""
+        """An int argument as a SymInt graph input (`L_n_: torch.SymInt`)."""
         symint = self.shape_env.create_symbol(value, source.name(), size=False)
-        if not is_symbolic(symint):
-            return None
         self.guards.add(guards_mod.type_guard(source, value))
         node = self._add_input(source, symint, SymInt)
         self.size_vars[symint.node.expr] = SymNodeVariable(fx.Proxy(node, self._appender), symint, source)
@@ -176,11 +174,12 @@ class OutputGraph:
         for inp in [i for i in self.inputs if not i.node.users and not is_symbolic(i.value)]:
             self._drop_input(inp.node)
         fakes = [inp.node.meta["example_value"] for inp in self.inputs if isinstance(inp.value, minitorch2.Tensor)]
-        held = {symbol for fake in fakes for n in (*fake.shape, *fake.stride()) if is_symbolic(n)
-                for symbol in n.node.expr.free_symbols}
+        held = {symbol for fake in fakes for n in (*fake.shape, *fake.stride(), fake._offset) if is_symbolic(n)
+                for symbol in self.shape_env.simplify(n.node.expr).free_symbols}
         for inp in [i for i in self.inputs if not i.node.users and is_symbolic(i.value)]:
-            if inp.value.node.expr not in held:
+            if self.shape_env.simplify(inp.value.node.expr) not in held:
                 self._drop_input(inp.node)
+            held.discard(self.shape_env.simplify(inp.value.node.expr))  # (one input binds symbols found equal)
 
     def size_variable(self, tensor_var, dim, read_alone=False):
         """`x.shape[dim]`: a constant, or for a symbolic size the graph input of its symbol (`s77`), or else

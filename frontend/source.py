@@ -16,6 +16,7 @@ import keyword
 import re
 
 import minitorch2
+from minitorch2._subclasses.strided_symbols import tensor_property as ___tensor_property  # noqa: F401 (assemble's)
 
 from .exc import Unsupported
 
@@ -121,14 +122,13 @@ class GetItemSource(Source):
 
 
 class TensorSizeSource(Source):
-    """A size of a tensor input (`L['x'].size()[0]`): the source of a size symbol's graph input."""
+    """A size, stride or the storage offset of a tensor input (`L['x'].stride()[1]`): a symbol's graph input's."""
 
-    def __init__(self, base, dim):
-        self.base = base
-        self.dim = dim
+    def __init__(self, base, dim, prop="size"):
+        self.base, self.dim, self.prop, self.parts = base, dim, prop, (prop, dim)
 
     def name(self):
-        return f"{self.base.name()}.size()[{self.dim}]"
+        return f"{self.base.name()}.{self.prop}()" + ("" if self.dim is None else f"[{self.dim}]")
 
 
 def ___as_tensor(value):

@@ -90,7 +90,8 @@ def pointwise_strides(shape, tensors):
     if ops and all(isinstance(t, Tensor) and t.dim() == len(shape) and tuple(t.shape) == shape for t in ops):
         if all(t.is_contiguous() for t in ops):
             return contiguous_strides(shape)
-        if all(is_non_overlapping_and_dense(t) and t.stride() == ops[0].stride() for t in ops):
+        fixed = not any(is_symbolic(s) for t in ops for s in t.stride())  # (else: torch's fake asks no such thing)
+        if fixed and all(is_non_overlapping_and_dense(t) and t.stride() == ops[0].stride() for t in ops):
             return tuple(ops[0].stride())
     perm = tensor_iterator_order(shape, [broadcast_strides(t, shape) for t in ops if isinstance(t, Tensor)])
     if perm == list(range(len(shape) - 1, -1, -1)):
@@ -153,14 +154,17 @@ def fastest_first(ndim, should_swap):
 def tensor_iterator_order(shape, strides):
     """TensorIterator's dims, fastest first: the operands' strides vote in turn (broadcast dims do not; equal
     strides put the smaller dim first). Also the order eager's loop visits elements in (loop_order.py)."""
+    def at_least(a, b):  # (asked as torch's fake tensors ask it, so that symbolic strides record its guards)
+        return b == 0 or a != 0 and (a >= b or a % b == 0)
+
     def should_swap(d0, d1):
         for st in strides:
             s0, s1 = st[d0], st[d1]
             if s0 == 0 or s1 == 0:
                 continue
             if s0 != s1:
-                return 1 if s0 > s1 else -1
-            if shape[d0] > shape[d1]:
+                return -1 if at_least(s1, s0) else 1
+            if not at_least(shape[d1], shape[d0]):
                 return 1
         return 0
 

@@ -51,7 +51,7 @@ def view_strides(old_shape, old_stride, new_shape):
         return tuple(1 for _ in new_shape)
     if math.prod(old_shape) == 0:
         return contiguous_strides(new_shape) if tuple(old_shape) != tuple(new_shape) else tuple(old_stride)
-    if tuple(old_stride) == contiguous_strides(old_shape):  # the common case, which needs no guard on symbolic sizes
+    if tuple(old_stride)[::-1] == contiguous_strides(old_shape)[::-1]:  # the common case (innermost first: torch's)
         return view_strides_of_dense(tuple(new_shape))
     new_stride = [0] * len(new_shape)
     view_d = len(new_shape) - 1

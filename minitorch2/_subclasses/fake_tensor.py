@@ -13,8 +13,8 @@ from .._tensor import DataDependentOutputException, DynamicOutputShapeException,
 from ..autograd.graph import DelayedError
 from ..utils import _pytree as pytree
 from ..utils._python_dispatch import TorchDispatchMode
-from .._aten.meta_util import strides_in_order
 from .fake_strides import fake_stride_rule
+from .strided_symbols import symbolic_strides
 
 
 class FakeTensorMode(TorchDispatchMode):
@@ -26,24 +26,21 @@ class FakeTensorMode(TorchDispatchMode):
         self._memo = {}
 
     def from_tensor(self, tensor, static_shapes=None, source=None, dynamic_dims=None):
-        """The fake of a real tensor. With a ShapeEnv (and static_shapes not True), the sizes of
-        `dynamic_dims` ({dim: may share a symbol with an equal size}; all dims by default) become symbols
-        named from `source` (`L['x']`), when the tensor is contiguous; a strided one keeps static sizes."""
+        """The fake of a real tensor. With a ShapeEnv (and static_shapes not True), the sizes of `dynamic_dims` ({dim:
+        may share a symbol}; all by default) are symbols named from `source`; strides and offset: strided_symbols.py."""
         key = id(tensor)
         cached = self._memo.get(key)
         if cached is not None and cached[0]() is tensor:
             return cached[1]
-        shape, stride = tensor.shape, tensor.stride()
-        if self.shape_env is not None and not static_shapes and tensor.is_contiguous():
+        shape, stride, offset = tensor.shape, tensor.stride(), tensor.storage_offset()
+        if self.shape_env is not None and not static_shapes:
             dims = dict.fromkeys(range(tensor.dim()), True) if dynamic_dims is None else dynamic_dims
             shape = [self.shape_env.create_symbol(size, f"{source}.size()[{d}]", dynamic=d in dims,
                                                   duck=dims.get(d, False)) for d, size in enumerate(shape)]
-            # in the real strides' order, as PyTorch's fake keeps a size-1 dim's (nonzero's (n, 1): strides (1, n))
-            # (a stride of 0, an empty tensor's from numpy, stays 0, as torch keeps strides of 0 and 1 constant)
-            stride = [0 if real == 0 else s for real, s in zip(stride, strides_in_order(
-                shape, sorted(range(len(shape)), key=lambda d: (stride[d], -d))))]
+            stride = symbolic_strides(self.shape_env, source, tensor.shape, shape, stride, sizes_static=not dims)
+            offset = self.shape_env.create_symbol(offset, f"{source}.storage_offset()", dynamic=bool(dims))
         fake = FakeTensor._make(shape, tensor.dtype, stride, self)
-        fake._offset = tensor.storage_offset()
+        fake._offset = offset
         fake.item_memo = getattr(tensor, "item_memo", None)  # a frontend float input's symbol (Dynamo's item_memo)
         # a non-leaf stays one (so in-place ops on it are allowed), its history not recorded, as PyTorch's
         # meta converter makes it

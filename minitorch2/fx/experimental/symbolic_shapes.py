@@ -165,7 +165,7 @@ class ShapeEnv:
     def create_symbol(self, hint, source, dynamic=True, size=True, duck=True):
         """A size's symbol (or the plain int, for a static dim and for 0 and 1), named from its source, shared
         with an equal size's where `duck`; with size=False an int's (an argument's: any sign, its own)."""
-        if not dynamic or hint in (0, 1):
+        if not dynamic or size and hint in (0, 1):  # (an int argument of 0 or 1 is a symbol too, as Dynamo's)
             return hint
         if size and duck and hint in self._val_to_var:
             symbol = self._val_to_var[hint]
@@ -307,8 +307,9 @@ class ShapeEnv:
 
     def _record(self, guard):
         """Keep a new fact: a bound narrows a symbol's range, `symbol == value` replaces it, the rest are guards."""
-        if isinstance(guard, sympy.Eq) and guard.lhs.is_Symbol and guard.rhs.is_Symbol:
-            kept, replaced = sorted(guard.args, key=sympy.default_sort_key)  # (s27 stays, s64 becomes s27)
+        pair = sorted(guard.free_symbols, key=sympy.default_sort_key) if isinstance(guard, sympy.Eq) else ()
+        if len(pair) == 2 and sympy.expand(guard.lhs - guard.rhs) in (pair[0] - pair[1], pair[1] - pair[0]):
+            kept, replaced = pair  # (s27 stays, s64 becomes s27; `1 + s64 == 1 + s27` too)
             self._replace(replaced, kept)
             self._record(sympy.Ge(kept, self.var_to_range[replaced][0]))  # what was known of it holds of kept
             self._record(sympy.Le(kept, self.var_to_range[replaced][1]))
@@ -358,10 +359,10 @@ class ShapeEnv:
                     equalities.append((source, target))  # (else pinned in its tensor's guard)
         printer = _SourcePrinter(names | self.float_sources)
         lines = [f"{source} == {printer.doprint(target)}" for source, target in equalities]
-        for source, strides in self.input_strides:
+        for source, strides in self.input_strides:  # (not one pinned, nor one with a symbol of its own: both done)
             lines += [f"{source}.stride()[{i}] == {printer.doprint(self.simplify(stride.node.expr))}"
-                      for i, stride in enumerate(strides) if is_symbolic(stride)
-                      and not self.simplify(stride.node.expr).is_Integer]  # (pinned: its tensor guard checks it)
+                      for i, stride in enumerate(strides) if is_symbolic(stride) and f"{source}.stride()[{i}]" not in
+                      self.var_to_sources.get(stride.node.expr, ()) and not self.simplify(stride.node.expr).is_Integer]
         guards = [exact_divisions_first(sympy.expand(self.simplify(g)), self.guards) for g in self.guards]
         lines += [printer.doprint(g) for g in guards if self.implied(g) is not True and g is not sympy.true]
         for symbol, (low, high) in self.var_to_range.items():
