@@ -78,6 +78,8 @@ OUTSIDE_THE_LESSON = {
         "backend/decompositions_inductor.py",
         # all() as torch's decomposition tables write it (not any not), which its compiled and exported graphs record
         "minitorch2/_aten/decompositions_all.py",
+        # xlogy as torch's tables write it (eq, log, mul, where), which its compiled and exported graphs record
+        "minitorch2/_aten/decompositions_xlogy.py",
         # zeros and ones as a `full` in the traced joint graph, as torch's tables write them (folded later anyway)
         "minitorch2/_aten/decompositions_factories.py",
         # an in-place op's decomposition functionalized as torch's (no aten.copy left in the joint graph)
