@@ -80,6 +80,8 @@ OUTSIDE_THE_LESSON = {
         "backend/decompositions_inductor.py",
         # all() as torch's decomposition tables write it (not any not), which its compiled and exported graphs record
         "minitorch2/_aten/decompositions_all.py",
+        # xlogy as torch's tables write it (eq, log, mul, where), which its compiled and exported graphs record
+        "minitorch2/_aten/decompositions_xlogy.py",
         # zeros and ones as a `full` in the traced joint graph, as torch's tables write them (folded later anyway)
         "minitorch2/_aten/decompositions_factories.py",
         # an in-place op's decomposition functionalized as torch's (no aten.copy left in the joint graph)
@@ -91,6 +93,8 @@ OUTSIDE_THE_LESSON = {
         # compute them, in-place writes over inputs that overlap them in ways its overlap check lets through
         "minitorch2/_aten/range_values.py", "minitorch2/_aten/loop_order.py", "minitorch2/_aten/transcendental_bits.py",
         "minitorch2/_aten/pow_forms.py",
+        # layer norm's weight gradients with a half input and float32 weights, summed in ATen's half buffers
+        "minitorch2/_aten/norm_mixed_half.py",
         # float16 to the last bit in compiled graphs: the decompositions torch computes in float32 and rounds once
         "minitorch2/_aten/half_opmath.py",
         # bfloat16 in the LLVM backend (a dtype numpy lacks): float32 registers, 16-bit memory, rounding at stores

@@ -124,8 +124,8 @@ def matmul(kind):
 
 def matmul_plus(kind):
     """addmm or baddbmm, beta * x + alpha * (mm or bmm): the matmul is extern, the scaling and the add a pointwise
-    epilogue (torch's Inductor keeps addmm in its graphs too)."""
-    return lambda x, a, b, *, beta=1, alpha=1: _scaled_sum(matmul(kind)(a, b), x, beta, alpha)
+    epilogue (torch's Inductor keeps addmm in its graphs too); a half one the eager kernel (more.whole_for_half)."""
+    return more.whole_for_half(lambda x, a, b, *, beta=1, alpha=1: _scaled_sum(matmul(kind)(a, b), x, beta, alpha))
 
 
 def _scaled_sum(product, x, beta, alpha):

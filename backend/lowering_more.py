@@ -70,5 +70,15 @@ def lerp(start, end, weight):
     return P.pointwise(body, start, end, weight, compute_dtype=_dtype.opmath(ir.promote(start, end)))
 
 
+def whole_for_half(lowering):
+    """addmm's (or baddbmm's) lowering for all but half inputs, whose ATen kernel rounds the product plus the bias once
+    (an extern product then a pointwise add would round twice): those run the eager kernel, as torch's extern addmm."""
+    def lower(x, a, b, **kwargs):
+        if a.dtype in _dtype.HALVES:
+            raise NotImplementedError("a half addmm: ATen's kernel, whole")
+        return lowering(x, a, b, **kwargs)
+    return lower
+
+
 LOWERINGS = {"flip": flip, "repeat": repeat, "cumsum": scan, "cumprod": scan, "new_empty_strided": new_empty_strided,
              "fill.Tensor": fill_tensor, "lerp.Scalar": lerp}

@@ -7,8 +7,9 @@ float32, so these settings are recorded and read back, with torch's checks, but 
 import os
 import warnings
 
-_state = {"num_threads": os.cpu_count() or 1, "deterministic": False, "warn_only": False,
-          "matmul_precision": "highest"}
+# (torch's thread count: OMP_NUM_THREADS where set, else the cores)
+_state = {"num_threads": int(os.environ.get("OMP_NUM_THREADS", "0") or 0) or os.cpu_count() or 1,
+          "deterministic": False, "warn_only": False, "matmul_precision": "highest"}
 
 
 def set_num_threads(num):

@@ -20,6 +20,7 @@ import numpy as np
 
 from .. import _dtype
 from .meta_util import fake_empty, wrap_dim
+from .norm_mixed_half import column_sums
 from .nn_ops import fake_in_layout, in_layout, is_channels_last, require_float, sizes
 
 
@@ -63,10 +64,11 @@ def _layer_norm_kernel(input, normalized_shape, weight, bias, eps):
         out = out * weight._np.reshape(1, -1)
     if bias is not None:
         out = out + bias._np.reshape(1, -1)
-    dtype = input.dtype.np
+    # (statistics in the weights' dtype: a half input with float32 weights is ATen's mixed type, float32 statistics)
+    stats_dtype = next((p.dtype.np for p in (weight, bias) if p is not None), input.dtype.np)
     stat_shape = _stat_shape(input, axis)
-    return (out.reshape(input.shape).astype(dtype), mean.reshape(stat_shape).astype(dtype),
-            rstd.reshape(stat_shape).astype(dtype))
+    return (out.reshape(input.shape).astype(input.dtype.np), mean.reshape(stat_shape).astype(stats_dtype),
+            rstd.reshape(stat_shape).astype(stats_dtype))
 
 
 def _layer_norm_meta(input, normalized_shape, weight, bias, eps):
@@ -91,9 +93,9 @@ def _layer_norm_backward_kernel(grad_out, input, normalized_shape, mean, rstd, w
         grad_input = rstd * (gw - gw.mean(axis=1, keepdims=True) - x_hat * (gw * x_hat).mean(axis=1, keepdims=True))
         grad_input = grad_input.reshape(input.shape).astype(input.dtype.np)
     if output_mask[1]:
-        grad_weight = (g * x_hat).sum(axis=0).reshape(normalized_shape).astype(param_dtype)
+        grad_weight = column_sums(g * x_hat, input.dtype, param_dtype).reshape(normalized_shape).astype(param_dtype)
     if output_mask[2]:
-        grad_bias = g.sum(axis=0).reshape(normalized_shape).astype(param_dtype)
+        grad_bias = column_sums(g, input.dtype, param_dtype).reshape(normalized_shape).astype(param_dtype)
     return grad_input, grad_weight, grad_bias
 
 
@@ -169,9 +171,8 @@ def _batch_norm_np(input, weight, bias, running_mean, running_var, training, mom
     if bias is not None:
         out = out + _channel_view(bias._np, x.ndim)
     out = in_layout(out, input.dtype, is_channels_last(input))
-    stat = stat_dtype.np
     as_running = (lambda v, old: v.astype(old.dtype.np) if v is not None else None)
-    return (out, save_mean.astype(stat), save_invstd.astype(stat),
+    return (out, save_mean.astype(stat_dtype.np), save_invstd.astype(stat_dtype.np),
             as_running(new_mean, running_mean), as_running(new_var, running_var))
 
 

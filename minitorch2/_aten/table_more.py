@@ -6,7 +6,7 @@ reads exactly as one there). Kernels and meta functions are in more_ops.py,
 more_index_ops.py and more_ops2.py, derivative formulas and decompositions in more_formulas.py (tril's and triu's
 decompositions: decompositions.py).
 """
-from . import decompositions as dec, decompositions_all as all_dec
+from . import decompositions as dec, decompositions_all as all_dec, decompositions_xlogy as xlogy_dec
 from . import derivatives as d, derivatives_shape as ds, indexing, inplace_fast as fast, memory, more_formulas as f
 from . import more_index_ops as ki, more_ops as k, more_ops2 as k2, pointwise as pw, reductions as red
 from . import selection_ops as sel
@@ -208,7 +208,8 @@ def rows(op, inplace):
            k.nan_to_num, f.nan_to_num, decomposition=f.nan_to_num_decomposition, method=True),
         op("logaddexp(Tensor self, Tensor other) -> Tensor", POINTWISE, k.logaddexp, f.logaddexp, method=True),
         op("hypot(Tensor self, Tensor other) -> Tensor", POINTWISE, k.hypot, f.hypot, method=True),
-        op("xlogy.Tensor(Tensor self, Tensor other) -> Tensor", POINTWISE, k.xlogy, f.xlogy_tensor),
+        op("xlogy.Tensor(Tensor self, Tensor other) -> Tensor", POINTWISE, k.xlogy, f.xlogy_tensor,
+           decomposition=xlogy_dec.xlogy),
         op("xlogy.Scalar_Other(Tensor self, Scalar other) -> Tensor", POINTWISE, k.xlogy, f.xlogy_scalar_other,
            grad_fn="XlogyBackward1"),
         op("xlogy.Scalar_Self(Scalar self, Tensor other) -> Tensor", POINTWISE, k.xlogy, f.xlogy_scalar_self,

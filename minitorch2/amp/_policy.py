@@ -86,6 +86,12 @@ def composite_in_float32(*tensors):
     return tuple(_cast(t, _dtype.float32) for t in tensors) if _state.cpu_casting() else tensors
 
 
+def composite_in_lower_precision(*tensors):
+    """The inputs of a composite op on autocast's lower-precision list that ours builds from other ops (F.linear:
+    linear), cast as torch casts them before the composite runs (the weight before it is transposed)."""
+    return tuple(_cast(t, _state.cpu_dtype()) for t in tensors) if _state.cpu_casting() else tensors
+
+
 def _requires_grad(args):
     return any(isinstance(t, Tensor) and t.requires_grad
                for a in args for t in (a if isinstance(a, (list, tuple)) else (a,)))

@@ -9,7 +9,7 @@ other functions beyond the core set in _functional_more.py.
 """
 import math
 
-from .. import _dtype, _functions
+from .. import _dtype, _functions, amp
 from .._aten.composite_sizes import is_contiguous_or_false
 from .._ops import ops
 from .._python_dispatcher import python_dispatcher_enabled
@@ -38,6 +38,7 @@ def linear(input, weight, bias=None):
         rows, cols = (math.prod(input.shape[:-1]), input.shape[-1]) if input.dim() else (1, 1)
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({rows}x{cols} and "
                            f"{weight.shape[-1]}x{weight.shape[0]})")
+    input, weight, bias = amp._policy.composite_in_lower_precision(input, weight, bias)  # (autocast: linear)
     if input.dim() == 2 and bias is not None:
         return aten.addmm.default(bias, input, aten.t.default(weight))
     if bias is not None and (bias.dim() == 1 or aten.squeeze.default(bias).dim() == 1) and is_contiguous_or_false(
@@ -145,8 +146,7 @@ def relu(input, inplace=False):
     return aten.relu_.default(input) if inplace else aten.relu.default(input)
 
 
-def relu_(input):
-    return aten.relu_.default(input)
+relu_ = _functions.relu_  # (torch's F.relu_ is torch.relu_)
 
 
 def gelu(input, approximate="none"):

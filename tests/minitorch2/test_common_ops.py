@@ -363,7 +363,7 @@ COMPILED = {
     "special": (lambda lib, a: (a.erfinv(), a.lgamma(), a.digamma(), a.logit(0.1), lib.xlogy(a, a.abs()),
                                 lib.hypot(a, a), lib.logaddexp(a, a * 2), lib.heaviside(a, a)), [UNIT - 0.5],
                 ("aten.digamma.default", "aten.erfinv.default", "aten.heaviside.default", "aten.hypot.default",
-                 "aten.lgamma.default", "aten.logaddexp.default", "aten.logit.default", "aten.xlogy.Tensor")),
+                 "aten.lgamma.default", "aten.logaddexp.default", "aten.logit.default")),  # (xlogy: decomposed)
     "shapes": (lambda lib, a: (lib.diff(a, 2), a.tile(2, 1), a.repeat_interleave(2, 0), lib.rot90(a),
                                *lib.meshgrid(a[0], a[1], indexing="xy"), lib.tensordot(a, a, ([1], [1])),
                                lib.inner(a, a), a.moveaxis(0, 1) * 1, lib.diag(a), lib.column_stack([a[0], a[1]]),

@@ -89,12 +89,15 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
                       stacklevel=2)
     batchmean = reduction == "batchmean" and size_average is None and reduce is None
     reduction = "sum" if batchmean else _reduction(reduction, size_average, reduce)
+    # (ATen's operands in the order its build evaluates them, the right one first, as torch's graphs record them)
     if log_target:
-        loss = aten.mul.Tensor(aten.exp.default(target), aten.sub.Tensor(target, input))
+        difference = aten.sub.Tensor(target, input)
+        loss = aten.mul.Tensor(aten.exp.default(target), difference)
     else:
-        loss = aten.sub.Tensor(aten.xlogy.Tensor(target, target), aten.mul.Tensor(target, input))
+        product = aten.mul.Tensor(target, input)
+        loss = aten.sub.Tensor(aten.xlogy.Tensor(target, target), product)
     loss = _reduce(loss, reduction)
-    return aten.div.Scalar(loss, input.shape[0]) if batchmean and input.dim() else loss
+    return aten.div.Tensor(loss, input.shape[0]) if batchmean and input.dim() else loss  # (Python's `/ size(0)`)
 
 
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):

@@ -1,4 +1,4 @@
-"""nn.utils.parametrizations (as torch's): weight_norm and spectral_norm.
+"""nn.utils.parametrizations (as torch's): weight_norm and spectral_norm (orthogonal: _orthogonal.py).
 
 Runtime layer, coverage surface. weight_norm: the weight as a parametrization of (g, v), g its norm over every dim
 but `dim` and v its direction, stored as `parametrizations.weight.original0` and `original1`. spectral_norm: the
@@ -13,6 +13,7 @@ from .. import functional as F
 from ..modules.conv_more import ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
 from ..modules.module import Module
 from . import parametrize
+from ._orthogonal import orthogonal  # noqa: F401 (torch's name here)
 from .weight_norm import norm_except_dim, weight_from_norm
 
 
