@@ -137,6 +137,8 @@ OUTSIDE_THE_LESSON = {
         "minitorch2/_functions_shape_more.py", "minitorch2/_functions_nn_level.py", "minitorch2/nn/_functional_rare.py",
         # torch.einsum: ATen's plan (align, then pairwise bmm contractions) over the registry's ops
         "minitorch2/_functions_einsum.py",
+        # torch._refs.tensor: torch.tensor([n]) of a size symbol or a tensor in a compiled frame, built from ops
+        "minitorch2/_refs.py",
         # the nn layers beyond the core set: padding modes, transposed convolution, group/instance norms, ...;
         # nn.Module's state dicts, dtype moves and printing; Upsample, CosineSimilarity; F's pooling and attention
         "minitorch2/_aten/table_nn_more.py", "minitorch2/_aten/nn_more_ops.py", "minitorch2/_aten/nn_more_formulas.py",

@@ -6,12 +6,14 @@ x.addcmul_ as mul, fma, copy_; F.pad as torch._C._nn.pad with every argument; th
 symbolic shape, which only number the nodes after them; a `_log_api_usage_once` node per nn.Module made in the
 frame (Dynamo runs its __init__); a node named after the local it is stored in; and after a torch._check of sizes,
 the `_assert_scalar` node Dynamo's runtime-assert pass leaves (the frame's guards hold the condition already, which
-is why torch's Inductor drops it for sizes).
+is why torch's Inductor drops it for sizes). One form is needed, not only printed: torch.tensor([n]) of a size
+symbol or a tensor, whose data is unknown while tracing, is recorded as torch._refs.tensor, built from ops.
 """
 import inspect
 import operator
 
 import minitorch2
+from minitorch2 import _refs
 from minitorch2._sym import is_symbolic
 from minitorch2.fx._spelling import register_spelling
 
@@ -20,6 +22,7 @@ from ..source import AttrSource
 from . import tensor  # (a module: tensor.py imports this one)
 from .base import VariableTracker
 from .constant import ConstantVariable
+from .sym_node import SymNodeVariable
 
 
 def record_size_items(og, tensor_var):
@@ -136,3 +139,17 @@ def _foreach_in_place_as_dynamo(fn):
 
 
 FOREACH_IN_PLACE = {fn: _foreach_in_place_as_dynamo(fn) for fn in (minitorch2._foreach_add_, minitorch2._foreach_mul_)}
+
+
+def tensor_as_dynamo(tx, args, kwargs):
+    """torch.tensor(data) where data holds a size symbol or a tensor: torch._refs.tensor, as Dynamo records it."""
+    data = args[0] if args else kwargs.get("data")
+    if data is None or isinstance(data, tensor.TensorVariable) or not _holds_traced_value(data):
+        return None
+    return tensor.record(tx.output, "call_function", _refs.tensor, args, kwargs)
+
+
+def _holds_traced_value(var):
+    if isinstance(var, (SymNodeVariable, tensor.TensorVariable)):
+        return True
+    return any(_holds_traced_value(item.realize()) for item in getattr(var, "items", ()))

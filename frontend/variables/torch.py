@@ -13,7 +13,7 @@ from ..exc import Unsupported
 from .base import ValueVariable
 from . import higher_order
 from .constant import ConstantVariable
-from .dynamo_forms import FOREACH_IN_PLACE, addcdiv_as_dynamo, pad_as_dynamo, record_runtime_assert
+from .dynamo_forms import FOREACH_IN_PLACE, addcdiv_as_dynamo, pad_as_dynamo, record_runtime_assert, tensor_as_dynamo
 from .numpy_arrays import ndarray_as_tensor
 from .sym_node import SymNodeVariable
 from .tensor import record
@@ -54,7 +54,7 @@ def _check_at_translation(tx, args, kwargs):
 # Functions recorded as the few simpler ops Dynamo rewrites them into (None: recorded as they are).
 DECOMPOSED = {minitorch2.addcdiv: addcdiv_as_dynamo, minitorch2._check: _check_at_translation,
               minitorch2.nn.functional.pad: pad_as_dynamo, minitorch2.from_numpy: ndarray_as_tensor,
-              minitorch2.as_tensor: ndarray_as_tensor, **FOREACH_IN_PLACE}
+              minitorch2.as_tensor: ndarray_as_tensor, minitorch2.tensor: tensor_as_dynamo, **FOREACH_IN_PLACE}
 
 
 class TorchVariable(ValueVariable):
