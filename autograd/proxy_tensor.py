@@ -97,6 +97,10 @@ class ProxyTorchDispatchMode(TorchDispatchMode):
         node.meta["val"] = value
         return _with_current_stack_trace(node)
 
+    def view_adopted(self, tensor, before, view):  # t_ on a traced tensor: its uses from now on are the view's node
+        self.node_of(tensor).meta["val"] = before
+        self._nodes[id(tensor)] = (tensor, self.node_of(view))
+
     def node_of(self, tensor):
         entry = self._nodes.get(id(tensor))
         return entry[1] if entry is not None and entry[0] is tensor else self._lift_constant(tensor)

@@ -17,7 +17,7 @@ from . import _dtype, _shared_memory, linalg, return_types
 from ._aten.memory import _dtype_title
 from ._aten.meta_util import reduced_shape, reduction_dims
 from ._functions_extra_methods import (  # noqa: F401  (Tensor methods: tensor_methods() reads its globals)
-    _in_place_view, _no_accelerator, dim_order, fill_diagonal_, resize_, scatter_, set_, t_)
+    _in_place_view, _no_accelerator, as_strided_, dim_order, fill_diagonal_, resize_, scatter_, set_, t_)
 from ._functions_shape_more import meshgrid
 from ._functions_shape import _function_of, alias_of, flatten, squeeze
 from ._ops import ops
@@ -479,7 +479,7 @@ def tensor_methods():
     """What _tensor_methods.py installs on Tensor: method forms, in-place view and storage methods, H and mH."""
     methods = {name: globals()[name] for name in """tensor_split hsplit vsplit dsplit kron histc cov corrcoef addmv
         addr nanmedian mode quantile nanquantile aminmax is_nonzero copysign det logdet slogdet inverse cholesky qr
-        svd pinverse cross t_ set_ resize_ fill_diagonal_ scatter_ dim_order""".split()}
+        svd pinverse cross t_ as_strided_ set_ resize_ fill_diagonal_ scatter_ dim_order""".split()}
     methods.update(
         addmv_=lambda self, mat, vec, *, beta=1, alpha=1: aten.copy_.default(self, addmv(self, mat, vec, beta=beta,
                                                                                          alpha=alpha)),
@@ -494,6 +494,8 @@ def tensor_methods():
         round_=lambda self, *, decimals=0: aten.round_.decimals(self, decimals=decimals) if decimals else
         aten.round_.default(self),
         transpose_=_in_place_view("transpose_", lambda self, dim0, dim1: aten.transpose.int(self, dim0, dim1)),
+        swapdims_=_in_place_view("swapdims_", lambda self, dim0, dim1: aten.transpose.int(self, dim0, dim1)),
+        swapaxes_=_in_place_view("swapaxes_", lambda self, axis0, axis1: aten.transpose.int(self, axis0, axis1)),
         squeeze_=_in_place_view("squeeze_", lambda self, dim=None: squeeze(self, dim)),
         unsqueeze_=_in_place_view("unsqueeze_", lambda self, dim: aten.unsqueeze.default(self, dim)),
         resize_as_=lambda self, other, memory_format=None: resize_(self, other.shape),

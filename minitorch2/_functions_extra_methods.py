@@ -4,14 +4,18 @@ scatter_ with the deprecated reduce=, and dim_order.
 
 Runtime layer, coverage surface (_functions_extra.tensor_methods() gathers them; _tensor_methods.py installs them).
 An in-place view op computes the view as its out-of-place form does, then self adopts the view's geometry and
-history, renamed to torch's in-place node (squeeze_(dim) is SqueezeBackward4); fake tensors refuse these methods so
-traced programs run them eagerly.
+history, renamed to torch's in-place node (squeeze_(dim) is SqueezeBackward4). A fake tensor adopts the view's
+metadata too, so the frontend's later ops see the new shape, and the dispatch modes on the stack are told
+(`view_adopted`): make_fx's tracer then takes the view's node for self (its old node keeps a snapshot), as torch's functionalization turns t_ on an
+intermediate into t. (Dynamo refuses them on graph inputs: frontend/variables/tensor.py.) set_ and resize_ stay
+refused on fake tensors, as Dynamo breaks on them.
 """
 import math
 
 import numpy as np
 
 from ._aten.meta_util import fastest_first
+from ._dispatch import current_modes
 from ._ops import ops
 from ._tensor import Size, Tensor, contiguous_strides
 from .autograd._record import _node_class
@@ -30,9 +34,10 @@ def _refuse_fake(self, name):
 
 def _adopt(self, view, name):
     """self takes view's geometry and history: torch's in-place view ops (t_, squeeze_, ...) change the tensor."""
-    _refuse_fake(self, name)
     if self.is_leaf and self.requires_grad and is_grad_enabled():
         raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+    modes = current_modes()
+    before = _snapshot(self) if modes else None
     self._np, self._shape, self._stride, self._offset = view._np, view._shape, view._stride, view._offset
     if view._grad_fn is not None:
         self._grad_fn, self._output_nr, self._grad_fn_version = view._grad_fn, view._output_nr, None
@@ -41,10 +46,22 @@ def _adopt(self, view, name):
         if in_place_name is not None:
             view._grad_fn.__class__, view._grad_fn._name = _node_class(in_place_name), in_place_name
     self._bump_version()
+    for mode in modes:
+        mode.view_adopted(self, before, view)
     return self
 
 
-_IN_PLACE_NODE_NAMES = {"SqueezeBackward0": "SqueezeBackward3", "SqueezeBackward1": "SqueezeBackward4",
+def _snapshot(tensor):
+    """A second tensor object with tensor's metadata as it is now: a traced node's value keeps its shape."""
+    snapshot = object.__new__(type(tensor))
+    for name in Tensor.__slots__:
+        if name not in ("__weakref__", "__dict__") and hasattr(tensor, name):
+            object.__setattr__(snapshot, name, getattr(tensor, name))
+    snapshot.__dict__.update(tensor.__dict__)
+    return snapshot
+
+
+_IN_PLACE_NODE_NAMES = {"AsStridedBackward0": "AsStridedBackward1", "SqueezeBackward0": "SqueezeBackward3", "SqueezeBackward1": "SqueezeBackward4",
                         "SqueezeBackward2": "SqueezeBackward5", "UnsqueezeBackward0": "UnsqueezeBackward1",
                         "TBackward0": "TBackward1", "TransposeBackward0": "TransposeBackward1"}
 
@@ -57,6 +74,10 @@ def t_(self):
     if self.dim() > 2:
         raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is {self.dim()}D")
     return _adopt(self, aten.t.default(self), "t_")
+
+
+def as_strided_(self, size, stride, storage_offset=None):
+    return _adopt(self, aten.as_strided.default(self, size, stride, storage_offset), "as_strided_")
 
 
 def set_(self, source=None, storage_offset=0, size=None, stride=None):

@@ -26,6 +26,8 @@ METADATA_METHODS = {"size", "dim", "ndimension", "numel", "nelement", "stride", 
 METADATA_ATTRS = {"dtype", "device", "ndim", "requires_grad", "is_leaf", "is_cuda", "layout", "grad_fn"}
 GRAPH_ATTRS = {"T", "mT", "H", "mH", "real", "imag"}
 DATA_DEPENDENT = {"item", "tolist", "__bool__", "__int__", "__float__", "nonzero", "unique", "data_ptr"}
+# Change a tensor's shape in place: traced on an intermediate, a break on a graph input (its caller sees the change)
+IN_PLACE_VIEWS = {"t_", "transpose_", "swapdims_", "swapaxes_", "squeeze_", "unsqueeze_", "as_strided_"}
 
 
 class TensorVariable(VariableTracker):
@@ -71,6 +73,8 @@ class TensorVariable(VariableTracker):
         """`x.sum(...)`, called through the MethodVariable `x.sum`: records `call_method sum`; metadata folds."""
         if name in DATA_DEPENDENT:
             raise Unsupported(f"Tensor.{name}() needs the tensor's data", "data_dependent_value")
+        if name in IN_PLACE_VIEWS and self.source is not None:
+            raise Unsupported("Getting an inplace view on a graph input is not supported", "unsupported_call")
         if name == "numpy":  # an ndarray in the graph
             from .numpy_arrays import tensor_numpy  # (deferred: numpy_arrays.py builds on this module)
             return tensor_numpy(tx, self, kwargs)
