@@ -97,9 +97,8 @@ class ProxyTorchDispatchMode(TorchDispatchMode):
         node.meta["val"] = value
         return _with_current_stack_trace(node)
 
-    def view_adopted(self, tensor, before, view):  # t_ on a traced tensor: its uses from now on are the view's node
-        self.node_of(tensor).meta["val"] = before
-        self._nodes[id(tensor)] = (tensor, self.node_of(view))
+    def view_adopted(self, tensor, before, view):  # t_: tensor's node keeps its old value, its later uses are view's
+        self.node_of(tensor).meta["val"], self._nodes[id(tensor)] = before, (tensor, self.node_of(view))
 
     def node_of(self, tensor):
         entry = self._nodes.get(id(tensor))

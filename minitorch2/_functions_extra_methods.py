@@ -5,10 +5,10 @@ scatter_ with the deprecated reduce=, and dim_order.
 Runtime layer, coverage surface (_functions_extra.tensor_methods() gathers them; _tensor_methods.py installs them).
 An in-place view op computes the view as its out-of-place form does, then self adopts the view's geometry and
 history, renamed to torch's in-place node (squeeze_(dim) is SqueezeBackward4). A fake tensor adopts the view's
-metadata too, so the frontend's later ops see the new shape, and the dispatch modes on the stack are told
-(`view_adopted`): make_fx's tracer then takes the view's node for self (its old node keeps a snapshot), as torch's functionalization turns t_ on an
-intermediate into t. (Dynamo refuses them on graph inputs: frontend/variables/tensor.py.) set_ and resize_ stay
-refused on fake tensors, as Dynamo breaks on them.
+metadata too, so the frontend's later ops see the new shape, and a dispatch mode on the stack that traces is told
+(`view_adopted`): make_fx's tracer then takes the view's node for self, self's old node keeping a snapshot of its
+old shape, as torch's functionalization turns t_ on an intermediate into t. (Dynamo breaks on them on graph inputs:
+frontend/variables/tensor.py.) set_ and resize_ stay refused on fake tensors, as Dynamo breaks on them.
 """
 import math
 
@@ -32,7 +32,7 @@ def _refuse_fake(self, name):
                                   "it eagerly")
 
 
-def _adopt(self, view, name):
+def _adopt(self, view):
     """self takes view's geometry and history: torch's in-place view ops (t_, squeeze_, ...) change the tensor."""
     if self.is_leaf and self.requires_grad and is_grad_enabled():
         raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
@@ -46,8 +46,9 @@ def _adopt(self, view, name):
         if in_place_name is not None:
             view._grad_fn.__class__, view._grad_fn._name = _node_class(in_place_name), in_place_name
     self._bump_version()
-    for mode in modes:
-        mode.view_adopted(self, before, view)
+    for mode in modes:  # (a dispatch mode that traces, make_fx's, takes the view's node for self from now on)
+        if hasattr(mode, "view_adopted"):
+            mode.view_adopted(self, before, view)
     return self
 
 
@@ -61,23 +62,24 @@ def _snapshot(tensor):
     return snapshot
 
 
-_IN_PLACE_NODE_NAMES = {"AsStridedBackward0": "AsStridedBackward1", "SqueezeBackward0": "SqueezeBackward3", "SqueezeBackward1": "SqueezeBackward4",
+_IN_PLACE_NODE_NAMES = {"AsStridedBackward0": "AsStridedBackward1",
+                        "SqueezeBackward0": "SqueezeBackward3", "SqueezeBackward1": "SqueezeBackward4",
                         "SqueezeBackward2": "SqueezeBackward5", "UnsqueezeBackward0": "UnsqueezeBackward1",
                         "TBackward0": "TBackward1", "TransposeBackward0": "TransposeBackward1"}
 
 
-def _in_place_view(name, make):
-    return lambda self, *args: _adopt(self, make(self, *args), name)
+def _in_place_view(make):
+    return lambda self, *args: _adopt(self, make(self, *args))
 
 
 def t_(self):
     if self.dim() > 2:
         raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is {self.dim()}D")
-    return _adopt(self, aten.t.default(self), "t_")
+    return _adopt(self, aten.t.default(self))
 
 
 def as_strided_(self, size, stride, storage_offset=None):
-    return _adopt(self, aten.as_strided.default(self, size, stride, storage_offset), "as_strided_")
+    return _adopt(self, aten.as_strided.default(self, size, stride, storage_offset))
 
 
 def set_(self, source=None, storage_offset=0, size=None, stride=None):

@@ -161,16 +161,12 @@ def wrap_fx_value(og, proxy, value):
     if isinstance(value, minitorch2.Tensor):
         return TensorVariable(proxy, value, type(value) if isinstance(value, minitorch2.nn.Parameter) else None)
     if isinstance(value, (tuple, list)) and all(isinstance(v, minitorch2.Tensor) or v is None for v in value):
-        items = []  # (a None item, as F.multi_head_attention_forward's weights, is a constant)
-        for i, v in enumerate(value):
-            if v is None:
-                items.append(ConstantVariable(None))
-            else:
-                item_proxy = og.create_proxy("call_function", operator.getitem, (proxy.node, i), {}, v, speculative=True)
-                items.append(TensorVariable(item_proxy, v))
-        if type(value) is not tuple:  # torch.return_types.sort and kin keep their type and field names
-            return StructSequenceVariable(items, type(value))
-        return TupleVariable(items)
+        # (a None item, as F.multi_head_attention_forward's weights, is a constant)
+        items = [ConstantVariable(None) if v is None else TensorVariable(
+            og.create_proxy("call_function", operator.getitem, (proxy.node, i), {}, v, speculative=True), v)
+            for i, v in enumerate(value)]
+        # (torch.return_types.sort and kin keep their type and field names)
+        return TupleVariable(items) if type(value) is tuple else StructSequenceVariable(items, type(value))
     og.graph.erase_node(proxy.node)
     raise Unsupported(f"an operation returned {type(value).__name__}, not a tensor (data-dependent)",
                       "data_dependent_value")

@@ -15,9 +15,6 @@ class TorchDispatchMode:
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         raise NotImplementedError
 
-    def view_adopted(self, tensor, before, view):
-        """tensor (was `before`) took view's metadata in place (t_, unsqueeze_: no op reaches the dispatcher)."""
-
     def __enter__(self):
         push_mode(self)
         return self

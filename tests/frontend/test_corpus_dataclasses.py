@@ -28,10 +28,6 @@ KNOWN_DIFFS = {
     "dc_frozen_hash_in_set": "a set holds user objects (frozen dataclasses): the frame runs eagerly; Dynamo (1, 2, 0)",
     "dc_repr_len": "repr() of a user object (the dataclass __repr__) is not modelled: the frame runs eagerly; "
                    "Dynamo breaks once",
-    "ip_t_intermediate": "t_() changes a tensor's shape in place: ours breaks",
-    "ip_unsqueeze_squeeze_intermediate": "unsqueeze_/squeeze_ change a tensor's shape in place: ours breaks",
-    "ip_transpose_intermediate": "transpose_ changes a tensor's shape in place: ours breaks",
-    "ip_as_strided_intermediate": "Tensor.as_strided_ is missing from minitorch2",
     "fn_attribute_kept_across_a_break": "values right, breaks where Dynamo does, but the resumed frame's function "
                                         "(with attributes) is guarded by identity: (3, 7, 3); Dynamo (2, 4, 2)",
     "nt_count_over_tensors": "namedtuple.count(None) over tensors: ours breaks; Dynamo compares each item",

@@ -33,7 +33,6 @@ TORCH_NS, MT_NS = _build(torch), _build(minitorch2)
 KNOWN_DIFFS = {
     "co_counter": "Dynamo 2.13 runs the whole frame eagerly (most_common(n)'s inlined heapq.nlargest breaks where "
                   "the frame cannot resume); ours traces it in one frame",
-    "ip_t_unsqueeze_": "t_/unsqueeze_/squeeze_ change a tensor's shape in place: minitorch2 runs them eagerly (a break)",
     "gen_break_mid_consumption": "a generator alive at a graph break cannot be rebuilt here: the frame runs eagerly; "
                                  "Dynamo resumes with it",
     "gen_return_value_yield_from": "Dynamo 2.13 runs this frame eagerly; ours traces `yield from`'s return value",
