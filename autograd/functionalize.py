@@ -155,8 +155,6 @@ class _Functionalizer:
         base = self.base_of.get(target, target)
         self.latest[base] = self._scatter_chain(self.latest[base], self.chain_of.get(target, []), value, base)
         self.mutations[base] = self.mutations.get(base, 0) + 1
-        if base is not target:
-            self.view_cache[target] = (value, self.mutations[base])
 
     def _scatter_chain(self, parent_value, chain, value, parent):
         """`parent_value` (the current value of `parent`, an old node) with `value`, the new value at the end of
@@ -164,9 +162,10 @@ class _Functionalizer:
         if not chain:
             return value
         target, args, _, index, view = chain[0]
-        inner = self._scatter_chain(self._replay(parent_value, chain[:1]), chain[1:], value, view)
+        if chain[1:]:  # (the parent of the next view down, replayed; the last view's own value is `value`)
+            value = self._scatter_chain(self._replay(parent_value, chain[:1]), chain[1:], value, view)
         parent_shape = list(parent.meta["val"].shape)
-        return _WRITE_BACK[target](_WriteBack(self._call, parent_value, inner, self.current(args), index, view,
+        return _WRITE_BACK[target](_WriteBack(self._call, parent_value, value, self.current(args), index, view,
                                               parent_shape))
 
     def _call(self, target, args, kwargs=None):

@@ -139,6 +139,11 @@ class _ViewRecorder(TorchDispatchMode):
             self.made_by[id(out)] = (out, args[0], ViewOp(func, args[1:], kwargs))  # (the view kept: ids stay unique)
         return out
 
+    def view_adopted(self, tensor, before, view):  # t_ and kin: tensor was `before`, now is view (made from before)
+        if id(tensor) in self.made_by:
+            self.made_by[id(before)] = (before, *self.made_by[id(tensor)][1:])
+        self.made_by[id(tensor)] = (tensor, before, self.made_by[id(view)][2])
+
     def chain(self, tensor, stop=(), steps=None):
         """(root, view ops from root to tensor): the view ops that made tensor, followed back until a tensor
         no recorded view made, one in `stop` (ids) or `steps` ops back."""

@@ -134,14 +134,12 @@ class ProxyTorchDispatchMode(TorchDispatchMode):
         writes_hidden = func is minitorch2.ops.aten.native_batch_norm.default and not self.functionalized
         decomposition = None if writes_hidden else self.decomposition_table.get(func)
         if decomposition is not None:
-            outermost = self._decomposing is None
-            self._decomposing = self._decomposing or func
+            outer, self._decomposing = self._decomposing, self._decomposing or func
             try:
                 with self:  # the decomposition's own ops are traced in turn
                     result = decomposition(*args, **kwargs)
             finally:
-                if outermost:
-                    self._decomposing = None
+                self._decomposing = outer
             if result is not NotImplemented:
                 return result
         if func is minitorch2.ops.aten.lift_fresh.default:  # a tensor made from Python data: copy the constant
