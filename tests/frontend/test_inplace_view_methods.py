@@ -107,7 +107,7 @@ def _plain(out):
     return [(tuple(o.shape), o.detach().tolist()) for o in outs]
 
 
-def _graphs_and_values(lib, name, requires_grad, backend_name):
+def _graphs_and_values(lib, name, requires_grad, backend_name, dynamic=None):
     """What a compile prints (Dynamo's graphs, or aot's forward/backward graphs), its values, the gradients and the
     inputs' shape, strides and values after the call."""
     (frontend if lib is minitorch2 else torch._dynamo).reset()
@@ -124,7 +124,7 @@ def _graphs_and_values(lib, name, requires_grad, backend_name):
     else:
         backend = keep("dynamo") if backend_name == "eager" else backend_name
     a, b = _inputs(lib, name, requires_grad)
-    out = lib.compile(PROGRAMS[name], backend=backend)(a, b)
+    out = lib.compile(PROGRAMS[name], backend=backend, dynamic=dynamic)(a, b)
     grads = None
     if requires_grad:
         lib.stack([o.sum() for o in (out if isinstance(out, tuple) else (out,))]).sum().backward()
@@ -181,3 +181,26 @@ def test_inductor_values_and_mutated_inputs_match_torch(name, requires_grad):
     ours = _graphs_and_values(minitorch2, name, requires_grad, "inductor")
     theirs = _graphs_and_values(torch, name, requires_grad, "inductor")
     assert ours[1:] == theirs[1:]
+
+
+@pytest.mark.parametrize("name", ["chain_intermediate", "across_a_break", "view_of_input_then_data_mutation"])
+def test_dynamic_shapes_dynamo_graphs_and_values_match_torch(name):
+    ours = _graphs_and_values(minitorch2, name, True, "eager", dynamic=True)
+    theirs = _graphs_and_values(torch, name, True, "eager", dynamic=True)
+    assert ours == theirs
+
+
+def test_dynamic_shapes_aot_graph_through_a_view_of_an_input_matches_torch():
+    ours = _graphs_and_values(minitorch2, "view_of_input_then_data_mutation", True, "aot_eager", dynamic=True)
+    theirs = _graphs_and_values(torch, "view_of_input_then_data_mutation", True, "aot_eager", dynamic=True)
+    assert ours == theirs
+
+
+@pytest.mark.xfail(strict=True, reason="dynamic shapes: torch's functionalization runs SymInt arithmetic of its own "
+                   "for each in-place view op on an intermediate (dead nodes that only take names), ours none: the "
+                   "same aot graphs, numbered apart (ours mul_20, torch's mul_55)")
+def test_dynamic_shapes_aot_graphs_of_in_place_views_on_an_intermediate_match_torch():
+    ours = _graphs_and_values(minitorch2, "chain_intermediate", True, "aot_eager", dynamic=True)
+    theirs = _graphs_and_values(torch, "chain_intermediate", True, "aot_eager", dynamic=True)
+    assert ours[1:] == theirs[1:]
+    assert ours[0] == theirs[0]
