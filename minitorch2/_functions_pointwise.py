@@ -86,9 +86,7 @@ def scalar_tensor_like(value, like):
 def pow(input, exponent):
     if not _t(input):
         return aten.pow.Scalar(input, exponent)
-    if _t(exponent):
-        return aten.pow.Tensor_Tensor(input, exponent)
-    return aten.pow.Tensor_Scalar(input, exponent)
+    return (aten.pow.Tensor_Tensor if _t(exponent) else aten.pow.Tensor_Scalar)(input, exponent)
 
 
 @out_variant(CAST)
@@ -118,9 +116,7 @@ def round(input, *, decimals=0):
 
 @out_variant(SAME)
 def clamp(input, min=None, max=None):
-    if _t(min) or _t(max):
-        return aten.clamp.Tensor(input, min, max)
-    return aten.clamp.default(input, min, max)
+    return (aten.clamp.Tensor if _t(min) or _t(max) else aten.clamp.default)(input, min, max)
 
 
 clip = alias_of(clamp, "clip")
