@@ -7,10 +7,12 @@ import pytest
 import torch
 import torch._dynamo
 import torch._dynamo.testing
+import torch._dynamo.utils
 from functorch.compile import aot_function as torch_aot_function
 from torch._dynamo.backends.common import aot_autograd as torch_aot_autograd
 
 import frontend
+import frontend.utils
 import minitorch2
 from autograd import aot_autograd, aot_function
 from frontend.testing import CompileCounter
@@ -83,7 +85,18 @@ def input_squeeze_then_swapdims_(a, b):
     return a.sum() + b.sum()
 
 
-PROGRAMS = {f.__name__: f for f in (t_intermediate, chain_intermediate, t_then_data_mutation,
+def resize_intermediate(a, b):
+    m = a * 2
+    m.resize_(6)
+    return m.sum() + b.sum()
+
+
+def resize_as_input(a, b):
+    a.resize_as_(b)
+    return a * b
+
+
+PROGRAMS = {f.__name__: f for f in (resize_intermediate, resize_as_input, t_intermediate, chain_intermediate, t_then_data_mutation,
                                     as_strided_intermediate, view_of_input, view_of_input_then_data_mutation,
                                     returned_after_t_, across_a_break, input_t_, input_unsqueeze_then_add_,
                                     input_squeeze_then_swapdims_)}
@@ -134,14 +147,17 @@ def _graphs_and_values(lib, name, requires_grad, backend_name, dynamic=None):
 
 
 def _counts(lib, name):
+    """(frames, ops, graph breaks)."""
     (frontend if lib is minitorch2 else torch._dynamo).reset()
+    counters = frontend.utils.counters if lib is minitorch2 else torch._dynamo.utils.counters
+    counters.clear()
     counter = CompileCounter() if lib is minitorch2 else torch._dynamo.testing.CompileCounter()
     lib.compile(PROGRAMS[name], backend=counter)(*_inputs(lib, name, False))
-    return counter.frame_count, counter.op_count
+    return counter.frame_count, counter.op_count, sum(counters["graph_break"].values())
 
 
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
-def test_frame_and_op_counts_match_dynamo(name):
+def test_frame_op_and_break_counts_match_dynamo(name):
     assert _counts(minitorch2, name) == _counts(torch, name)
 
 
