@@ -141,7 +141,7 @@ class _ViewRecorder(TorchDispatchMode):
 
     def view_adopted(self, tensor, before, view):  # t_ and kin: tensor was `before`, now is view (made from before)
         if any(tensor is a for _, a in self.watched):  # (torch's aot replays the new shape on the caller's tensor)
-            raise NotImplementedError("aot: an input whose shape changes in place (t_, unsqueeze_, ...) is not modelled")
+            raise NotImplementedError("aot: an input whose shape changes in place (t_, unsqueeze_) is not modelled")
         if id(tensor) in self.made_by:
             self.made_by[id(before)] = (before, *self.made_by[id(tensor)][1:])
         self.made_by[id(tensor)] = (tensor, before, self.made_by[id(view)][2])

@@ -73,7 +73,10 @@ class TensorVariable(VariableTracker):
         """`x.sum(...)`, called through the MethodVariable `x.sum`: records `call_method sum`; metadata folds."""
         if name in DATA_DEPENDENT:
             raise Unsupported(f"Tensor.{name}() needs the tensor's data", "data_dependent_value")
-        if name in IN_PLACE_VIEWS and self.source is not None:
+        # (also the value of an input reached otherwise, x.add_(1).t_(): Dynamo traces it, but our aot does not
+        # model an input's new shape)
+        if name in IN_PLACE_VIEWS and (self.source is not None or any(
+                inp.node.meta.get("example_value") is self.example_value for inp in tx.output.inputs)):
             raise Unsupported("Getting an inplace view on a graph input is not supported", "unsupported_call")
         if name == "numpy":  # an ndarray in the graph
             from .numpy_arrays import tensor_numpy  # (deferred: numpy_arrays.py builds on this module)

@@ -69,6 +69,12 @@ def across_a_break(a, b):
     return m + b
 
 
+def input_reached_through_add_then_t_(a, b):
+    y = a.add_(1)
+    y.t_()
+    return y * b
+
+
 def input_t_(a, b):
     a.t_()
     return a + b
@@ -96,10 +102,10 @@ def resize_as_input(a, b):
     return a * b
 
 
-PROGRAMS = {f.__name__: f for f in (resize_intermediate, resize_as_input, t_intermediate, chain_intermediate, t_then_data_mutation,
-                                    as_strided_intermediate, view_of_input, view_of_input_then_data_mutation,
-                                    returned_after_t_, across_a_break, input_t_, input_unsqueeze_then_add_,
-                                    input_squeeze_then_swapdims_)}
+PROGRAMS = {f.__name__: f for f in (
+    resize_intermediate, resize_as_input, t_intermediate, chain_intermediate, t_then_data_mutation,
+    as_strided_intermediate, view_of_input, view_of_input_then_data_mutation, returned_after_t_, across_a_break,
+    input_reached_through_add_then_t_, input_t_, input_unsqueeze_then_add_, input_squeeze_then_swapdims_)}
 
 
 def _inputs(lib, name, requires_grad):
@@ -156,14 +162,22 @@ def _counts(lib, name):
     return counter.frame_count, counter.op_count, sum(counters["graph_break"].values())
 
 
-@pytest.mark.parametrize("name", sorted(PROGRAMS))
+COUNT_DIFFS = {"input_reached_through_add_then_t_": "y = x.add_(1); y.t_() on an input x: Dynamo traces it (1 frame, "
+               "3 ops; aot replays x's new shape on the caller's tensor), ours breaks (2 frames, 2 ops): our aot does "
+               "not model an input whose shape changes in place"}
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(reason=COUNT_DIFFS[n], strict=True))
+                                  if n in COUNT_DIFFS else n for n in sorted(PROGRAMS)])
 def test_frame_op_and_break_counts_match_dynamo(name):
     assert _counts(minitorch2, name) == _counts(torch, name)
 
 
 # (name, backend, requires_grad) whose graphs still differ from torch's (values, gradients and inputs agree: checked
-# first, then the graphs); the difference is not the in-place view's own
+# first, then the graphs)
 GRAPH_DIFFS = {
+    **{("input_reached_through_add_then_t_", backend_name, requires_grad): "ours breaks at y.t_() (see COUNT_DIFFS)"
+       for backend_name in ("eager", "aot_eager") for requires_grad in (False, True)},
     ("as_strided_intermediate", "aot_eager", True): "as_strided's backward: ours the general as_strided_backward "
     "(index_put over arange indices), torch the geometry-preserving one (new_zeros, as_strided_scatter, as_strided)",
 }
@@ -193,7 +207,8 @@ def test_values_where_the_graphs_still_differ(name, backend_name, requires_grad)
 
 
 @pytest.mark.parametrize("requires_grad", [False, True])
-@pytest.mark.parametrize("name", ["t_intermediate", "t_then_data_mutation", "input_unsqueeze_then_add_"])
+@pytest.mark.parametrize("name", ["t_intermediate", "t_then_data_mutation", "input_unsqueeze_then_add_",
+                                  "input_reached_through_add_then_t_"])
 def test_inductor_values_and_mutated_inputs_match_torch(name, requires_grad):
     ours = _graphs_and_values(minitorch2, name, requires_grad, "inductor")
     theirs = _graphs_and_values(torch, name, requires_grad, "inductor")
