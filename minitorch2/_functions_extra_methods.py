@@ -25,8 +25,7 @@ aten = ops.aten
 
 
 def _refuse_fake(self, name):
-    """A fake tensor's geometry is what a tracer's graph was built on: changing it in place would leave the graph
-    behind, so the frontend runs these methods eagerly (its graph breaks on NotImplementedError)."""
+    """set_ and resize_ on a fake tensor: Dynamo breaks on them, and so does the frontend (on NotImplementedError)."""
     if self._np is None:
         raise NotImplementedError(f"minitorch2: Tensor.{name} changes a tensor's shape in place; traced programs run "
                                   "it eagerly")
