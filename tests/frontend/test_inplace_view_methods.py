@@ -1,8 +1,10 @@
 """In-place view methods (t_, transpose_, swapdims_, swapaxes_, squeeze_, unsqueeze_, as_strided_) in compiled
 frames, against Dynamo 2.13: on an intermediate they are traced (the fake tensor takes the new shape, later ops see
-it, AOT records the view op in its place); on a graph input Dynamo breaks and the caller sees the new shape. Counts,
-the Dynamo graph (backend="eager"), aot_eager's forward and backward graphs, values, gradients and the shape and
-strides of the inputs after the call, under eager, aot_eager and inductor."""
+it, AOT records the view op in its place); on a graph input Dynamo breaks and the caller sees the new shape; resize_
+and resize_as_ break. Counts (frames, ops, breaks), the Dynamo graph (backend="eager"), aot_eager's forward and
+backward graphs, values, gradients and the shape, strides and values of the inputs after the call, under eager,
+aot_eager and inductor, static and dynamic. What still differs is a strict xfail (COUNT_DIFFS, GRAPH_DIFFS, and the
+last tests)."""
 import pytest
 import torch
 import torch._dynamo
