@@ -12,6 +12,8 @@ import minitorch2
 from ..exc import Unsupported
 from .base import VariableTracker
 from .constant import ConstantVariable
+from .exceptions import raise_observed
+from .list_methods import sequence_method
 
 MAX_ITEMS = 100_000  # unpacking an iterator longer than this (itertools.count()) is a graph break, not a hang
 
@@ -50,6 +52,8 @@ class BaseListVariable(VariableTracker):
         if isinstance(key, slice):  # a slice of a tuple subclass (a namedtuple) is a tuple; a Size's is a Size
             kind = type(self) if type(self) in (ListVariable, TupleVariable, SizeVariable) else TupleVariable
             return kind(self.items[key])
+        if isinstance(key, int) and not -len(self.items) <= key < len(self.items):
+            raise_observed(IndexError, [f"{self.python_cls.__name__} index out of range"], "an index past the end")
         return self.items[key]
 
     def call_method(self, tx, name, args, kwargs):
@@ -71,7 +75,7 @@ class BaseListVariable(VariableTracker):
                                     v.as_python_constant() == x.as_python_constant() for v in self.items].index(True)]]
             result = getattr(self.items, name)(*args)
             return ConstantVariable(None) if result is None else result
-        raise Unsupported(f"{self.python_cls.__name__}.{name}", "unsupported_call")
+        return sequence_method(tx, self, name, args, kwargs)  # (copy, sort, del of a slice: list_methods.py)
 
     def build(self, cg):
         if self.python_cls not in (list, tuple):  # torch.Size, a namedtuple: made from a tuple

@@ -386,9 +386,8 @@ def en2_enum_identity_and_value(a, b):
     return a * c.value if c is _Color.GREEN else b
 def en2_enum_by_value_and_name(a, b):
     return a * (_Color(1) is _Color.RED) + b * (_Color["GREEN"].value)
-def en2_intenum_as_index(a, b):
-    xs = [a, b]
-    return xs[_Mode.EVAL] * (_Mode.TRAIN + 2)
+def en2_intenum_arithmetic_and_compare(a, b):
+    return a * (_Mode.EVAL + 2) + b * (_Mode.EVAL > _Mode.TRAIN)
 def en2_enum_len_and_membership(a, b):
     return a * len(_Color) + b * (_Color.RED in _Color)
 def en2_enum_as_argument(a, b):
@@ -588,14 +587,14 @@ def ge_generator_zip(a, b):
 def ge_next_on_generator(a, b):
     g = _inner_gen(a)
     return next(g) + next(g) * b
-def ge_generator_with_return_value(a, b):
-    def gen(t):
-        yield t
-        return 5
-    def outer(t):
-        r = yield from gen(t)
-        yield t * r
-    return sum(outer(a)) + b
+def ge_generator_of_pairs_unpacked(a, b):
+    def pairs(t, u):
+        for k in range(2):
+            yield t * k, u + k
+    out = a * 0
+    for x, y in pairs(a, b):
+        out = out + x * y
+    return out
 def ge_enumerate_generator(a, b):
     out = b
     for i, t in enumerate(_inner_gen(a)):
