@@ -29,8 +29,8 @@ from .constant import ConstantVariable
 from .dataclass_internals import dataclass_fields, deepcopy_constant
 from .dicts import DictVariable, constant_key
 from .exceptions import raise_observed
-from .lists import (BaseListVariable, ListIteratorVariable, ListVariable, SizeVariable, StructSequenceVariable, TupleVariable, iterate,
-                    lazy_iterator)
+from .lists import (BaseListVariable, ListIteratorVariable, ListVariable, SizeVariable, StructSequenceVariable,
+                    TupleVariable, iterate, lazy_iterator)
 
 # Callables outside builtins with a rule below (call_<their __name__>); builder.wrap makes them BuiltinVariables.
 LIBRARY_CALLABLES = {functools.partial, functools.reduce, collections.deque, collections.namedtuple, collections.OrderedDict,
@@ -418,8 +418,11 @@ class LibraryCallsMixin:
         a, b = a.realize(), b.realize()
         if all(v.is_python_constant() and not isinstance(v, BaseListVariable) for v in (a, b)):
             return ConstantVariable(a.as_python_constant() is b.as_python_constant())
-        # the same tracker, or fake tensor (an in-place method's result is its receiver; a tensor, module or list:
-        return ConstantVariable(getattr(a, "example_value", a) is getattr(b, "example_value", b))  # its tracker)
+        # the same tracker, fake tensor or Python function (an in-place method's result is its receiver; a tensor,
+        # module or list: its tracker; a function read twice, `p.func is f`: two trackers of one function)
+        a, b = [v.fn if isinstance(getattr(v, "fn", None), types.FunctionType) else getattr(v, "example_value", v)
+                for v in (a, b)]
+        return ConstantVariable(a is b)
 
     def call_is_not(self, tx, a, b):
         return ConstantVariable(not self.call_is_(tx, a, b).value)

@@ -85,9 +85,13 @@ class SpecialMethodsMixin:
 
     def store_attr(self, tx, name, value):
         """`obj.x = v` on an object made in the frame: a property's setter inlined, else kept in attrs."""
-        setter = getattr(inspect.getattr_static(type(self.value), name, None), "fset", None)
+        class_attr = inspect.getattr_static(type(self.value), name, None)
+        setter = getattr(class_attr, "fset", None)
         if isinstance(setter, types.FunctionType):
             return UserFunctionVariable(setter).call_function(tx, [value], {}, self_var=self)
+        if hasattr(type(class_attr), "__set__") and not isinstance(class_attr, types.MemberDescriptorType):
+            # a data descriptor of the user's (its __set__ decides what is stored), a property with no setter
+            raise Unsupported(f"setting {name!r}, a data descriptor of {type(self.value).__name__}", "unsupported_attr")
         self.attrs[name] = value
 
 
