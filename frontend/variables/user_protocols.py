@@ -4,7 +4,8 @@ classmethods and staticmethods, as Dynamo traces them.
 Frontend layer, coverage surface beside user_defined.py (whose trackers take these mixins): `len(obj)`, `x in obj`,
 `for v in obj`, `obj[i]`, `obj(...)`, `a + b` (with the reflected `__radd__`), `obj.missing` (__getattr__) run the
 class's special method, inlined with the object as self; `super().f()` looks f up past the method's class in the
-object's method resolution order; `Cls.make(...)` binds a classmethod to its class.
+object's method resolution order; `Cls.make(...)` binds a classmethod to its class; `with obj:` inlines its
+__enter__ and __exit__.
 """
 import inspect
 import operator
@@ -36,6 +37,22 @@ class SpecialMethodsMixin:
 
     def call_function(self, tx, args, kwargs):
         return self.call_dunder(tx, "__call__", args, kwargs)
+
+    def can_store_attr(self, name, value):
+        """`obj.n += 1` on an object from outside the frame (a global, a method's self): a constant written to a plain
+        attribute is replayed on the object after the graph (STORE_ATTR's stored_attrs; var_getattr reads it back)."""
+        class_attr, value = inspect.getattr_static(type(self.value), name, None), value.realize()
+        if hasattr(type(class_attr), "__set__") or not value.is_python_constant() or isinstance(
+                value.as_python_constant(), (list, dict, set)):
+            return False
+        return True
+
+    def enter(self, tx):
+        """`with obj as v:` of the user's context manager: __enter__ inlined now (v is what it returns), __exit__
+        when the block is left (UserContextExitVariable), as Dynamo inlines them."""
+        if not (self.has_dunder("__enter__") and self.has_dunder("__exit__")):
+            raise Unsupported(f"`with` on a {type(self.value).__name__} object", "graph_break_in_with")
+        return UserContextExitVariable(self, self.call_dunder(tx, "__enter__", []))
 
     def output_plan(self, og):
         """An object made in the frame and returned (an output dataclass): made anew after the graph, its class's
@@ -93,6 +110,17 @@ class SpecialMethodsMixin:
             # a data descriptor of the user's (its __set__ decides what is stored), a property with no setter
             raise Unsupported(f"setting {name!r}, a data descriptor of {type(self.value).__name__}", "unsupported_attr")
         self.attrs[name] = value
+
+
+class UserContextExitVariable(VariableTracker):
+    """The bound `__exit__` a `with` block over a user's context manager keeps: calling it inlines the class's."""
+
+    def __init__(self, manager, yielded):
+        super().__init__()
+        self.manager, self.yielded = manager, yielded
+
+    def call_function(self, tx, args, kwargs):
+        return self.manager.call_dunder(tx, "__exit__", args, kwargs)
 
 
 def instance_dict(tx, var, attributes):
