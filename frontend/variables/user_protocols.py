@@ -17,9 +17,9 @@ from ..source import AttrSource, GetItemSource, attr_source
 from .base import LazyVariableTracker, VariableTracker
 from .constant import ConstantVariable
 from .dicts import DictVariable
-from .exceptions import ObservedException
+from .exceptions import ObservedException, raise_observed
 from .functions import UserFunctionVariable, UserMethodVariable
-from .lists import BaseListVariable, iterate
+from .lists import MAX_ITEMS, BaseListVariable, iterate
 from .tensor import TensorVariable
 
 
@@ -80,7 +80,18 @@ class SpecialMethodsMixin:
         return self.call_dunder(tx, "__getitem__", [index])
 
     def unpack_var_sequence(self, tx):
-        return iterate(tx, self.call_dunder(tx, "__iter__", [])).unpack_var_sequence(tx)
+        if self.has_dunder("__iter__") or not self.has_dunder("__getitem__"):
+            return iterate(tx, self.call_dunder(tx, "__iter__", [])).unpack_var_sequence(tx)
+        items = []  # Python's older protocol: __getitem__(0), (1), ... up to the IndexError
+        while len(items) < MAX_ITEMS:
+            try:
+                items.append(self.call_dunder(tx, "__getitem__", [ConstantVariable(len(items))]))
+            except ObservedException as e:
+                if not issubclass(e.value.python_type(), IndexError):
+                    raise
+                return items
+        raise Unsupported(f"a {type(self.value).__name__} whose __getitem__ has no end (over {MAX_ITEMS} items)",
+                          "unsupported")
 
     def special_getattr(self, tx, name, class_attr):
         """An attribute the plain lookups did not find: a class attribute (written in this frame: the pending value),
@@ -98,6 +109,8 @@ class SpecialMethodsMixin:
             return class_member(tx, type(self.value), class_attr, source=self.source and AttrSource(self.source, name))
         if name not in ("__iter__", "__getitem__", "__contains__", "__len__") and self.has_dunder("__getattr__"):
             return self.call_dunder(tx, "__getattr__", [ConstantVariable(name)])
+        if self.source is None and class_attr is None:  # made in the frame, it has no such attribute for sure
+            raise_observed(AttributeError, [name], f"attribute {name!r} of a {type(self.value).__name__} object")
         raise Unsupported(f"attribute {name!r} of a {type(self.value).__name__} object", "unsupported_attr")
 
     def store_attr(self, tx, name, value):
@@ -273,6 +286,16 @@ class ProtocolCallsMixin:
 
     call___setattr__ = call_setattr  # object.__setattr__(self, name, value), as a frozen dataclass's __init__ calls
 
+    def call_delattr(self, tx, obj, name):
+        """delattr(obj, name) of an object made in the frame: the attribute is gone (none: AttributeError)."""
+        obj, name = obj.realize(), name.realize().as_python_constant()
+        if not isinstance(obj, SpecialMethodsMixin) or obj.source is not None:
+            raise Unsupported(f"delattr on {obj}", "side_effect")
+        if name not in obj.attrs:
+            raise_observed(AttributeError, [name], f"delattr of {name!r}, which the object does not have")
+        del obj.attrs[name]
+        return ConstantVariable(None)
+
     def call_isinstance(self, tx, obj, classes):
         return ConstantVariable(issubclass(obj.realize().python_type(), classes.realize().as_python_constant()))
 
@@ -304,4 +327,10 @@ class ProtocolCallsMixin:
         return obj.realize().var_getattr(tx, "__dict__")
 
     def call_id(self, tx, obj):  # an object made in the frame: its tracker's, the same for the whole translation
-        return ConstantVariable(id(getattr(obj.realize(), "value", obj.realize())))
+        obj = obj.realize()
+        graph_input = next((i for i in tx.output.inputs if isinstance(obj, TensorVariable) and i.node is getattr(
+            obj.proxy, "node", None)), None)
+        if graph_input is not None:  # an input tensor: its own id, guarded by identity (Dynamo's ID_MATCH)
+            tx.output.guards.add(guards.id_guard(graph_input.source, graph_input.value), graph_input.value)
+            return ConstantVariable(id(graph_input.value))
+        return ConstantVariable(id(getattr(obj, "value", obj)))
