@@ -5,7 +5,8 @@ Frontend layer, coverage surface beside user_defined.py (whose trackers take the
 `for v in obj`, `obj[i]`, `obj(...)`, `a + b` (with the reflected `__radd__`), `obj.missing` (__getattr__) run the
 class's special method, inlined with the object as self; `super().f()` looks f up past the method's class in the
 object's method resolution order; `Cls.make(...)` binds a classmethod to its class; `with obj:` inlines its
-__enter__ and __exit__.
+__enter__ and __exit__; a descriptor's __get__ and __set__ are inlined; delattr, and an attribute missing from an
+object made in the frame raises AttributeError in the traced program.
 """
 import inspect
 import operator
@@ -50,7 +51,8 @@ class SpecialMethodsMixin:
     def enter(self, tx):
         """`with obj as v:` of the user's context manager: __enter__ inlined now (v is what it returns), __exit__
         when the block is left (UserContextExitVariable), as Dynamo inlines them."""
-        if not (self.has_dunder("__enter__") and self.has_dunder("__exit__")):
+        if not (self.has_dunder("__enter__") and self.has_dunder("__exit__")) or self.source is not None:
+            # (as Dynamo: a context manager made outside the frame is not entered; the frame runs eagerly)
             raise Unsupported(f"`with` on a {type(self.value).__name__} object", "graph_break_in_with")
         return UserContextExitVariable(self, self.call_dunder(tx, "__enter__", []))
 
@@ -93,12 +95,24 @@ class SpecialMethodsMixin:
         raise Unsupported(f"a {type(self.value).__name__} whose __getitem__ has no end (over {MAX_ITEMS} items)",
                           "unsupported")
 
+    def call_descriptor(self, tx, method, descriptor, argument):
+        """A user descriptor's __get__(self, obj, owner) or __set__(self, obj, value), inlined. The descriptor is the
+        class's own state (read unguarded, as the class's other attributes): one that writes to itself breaks."""
+        descriptor_var = type(self)(descriptor)
+        result = UserFunctionVariable(method).call_function(tx, [self, argument], {}, self_var=descriptor_var)
+        if descriptor_var.attrs:
+            raise Unsupported(f"a {type(descriptor).__name__} descriptor that sets its own attributes", "side_effect")
+        return result
+
     def special_getattr(self, tx, name, class_attr):
         """An attribute the plain lookups did not find: a class attribute (written in this frame: the pending value),
         a classmethod or staticmethod, else __getattr__'s answer."""
         pending = pending_class_write(tx, type(self.value), name)
         if pending is not None:
             return pending
+        getter = inspect.getattr_static(type(class_attr), "__get__", None)
+        if isinstance(getter, types.FunctionType) and self.source is None:  # a descriptor of the user's: its __get__
+            return self.call_descriptor(tx, getter, class_attr, tx.output.wrap(type(self.value), None))
         if class_attr is not None and not hasattr(type(class_attr), "__get__"):  # a class-level constant
             return tx.output.wrap(class_attr, attr_source(self.source, name))
         if name == "__class__":  # (an object read from the frame has its type guarded; one made here keeps it)
@@ -119,6 +133,9 @@ class SpecialMethodsMixin:
         setter = getattr(class_attr, "fset", None)
         if isinstance(setter, types.FunctionType):
             return UserFunctionVariable(setter).call_function(tx, [value], {}, self_var=self)
+        descriptor_set = inspect.getattr_static(type(class_attr), "__set__", None)
+        if isinstance(descriptor_set, types.FunctionType):  # a data descriptor of the user's: its __set__ inlined
+            return self.call_descriptor(tx, descriptor_set, class_attr, value)
         if hasattr(type(class_attr), "__set__") and not isinstance(class_attr, types.MemberDescriptorType):
             # a data descriptor of the user's (its __set__ decides what is stored), a property with no setter
             raise Unsupported(f"setting {name!r}, a data descriptor of {type(self.value).__name__}", "unsupported_attr")

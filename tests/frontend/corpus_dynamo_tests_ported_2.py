@@ -486,6 +486,24 @@ class _Grandchild(_Child):
         return super().scale(t) * 3
 def uo_super_chain_three(a, b):
     return _Grandchild().scale(a) + b
+class _Doubler:
+    def __get__(self, obj, objtype=None):
+        return obj.base * 2
+class _WithGetter:
+    twice = _Doubler()
+    def __init__(self, base):
+        self.base = base
+def uo_non_data_descriptor_get(a, b):
+    return _WithGetter(a).twice + b
+def uo_descriptor_set_then_read_twice(a, b):
+    o = _WithDescriptor(b)
+    o.scale = a
+    return o.scale + o.scale
+def uo_missing_attribute_hasattr_after_delattr(a, b):
+    o = _Bag()
+    o.x = a
+    del o.x
+    return b * 2 if not hasattr(o, "x") else a
 def uo_type_name_and_mro_len(a, b):
     o = _Grandchild()
     return a * len(type(o).__name__) + b * len(type(o).__mro__)
@@ -721,6 +739,27 @@ def wb_graph_break_in_user_context_manager(a, b):
         c = a * k
         dynamo.graph_break()
     return c + b
+class _Suppress:
+    def __enter__(self):
+        return self
+    def __exit__(self, kind, value, tb):
+        return kind is not None and issubclass(kind, KeyError)
+def wb_user_context_manager_suppresses(a, b):
+    out = a
+    with _Suppress():
+        out = out * 2
+        raise KeyError("k")
+    return out + b
+def wb_user_context_manager_nested_with_no_grad(a, b):
+    cm = _Scale(2)
+    with cm as k, torch.no_grad():
+        c = a * k
+    return c + b * cm.entered
+_GLOBAL_CM = _Scale(4)
+def wb_global_context_manager_state_replayed(a, b):
+    with _GLOBAL_CM as k:
+        c = a * k + _GLOBAL_CM.entered
+    return c + b * _GLOBAL_CM.entered
 def wb_no_grad_decorator_on_helper(a, b):
     return _no_grad_scale(a) + b
 @torch.no_grad()
@@ -747,6 +786,18 @@ def gl2_global_object_attribute(a, b):
     return a * 2 + b
 _CFG = _Bag()
 _CFG.k = 0
+def gl2_global_object_attribute_read_back(a, b):
+    _CFG.mode = "double"
+    _CFG.k = 5
+    return a * _CFG.k if _CFG.mode == "double" else b
+class _Vec:
+    def __init__(self, *xs):
+        self.xs = xs
+    def __getitem__(self, i):
+        return self.xs[i]
+def uo_old_sequence_protocol_unpack_and_list(a, b):
+    x, y = _Vec(a, b)
+    return x * y + sum(list(_Vec(a, b, a)))
 
 # ---- tensor attributes and torch.Size
 def ta2_shape_eq_tuple_and_size(a, b):
