@@ -280,6 +280,9 @@ class InstructionTranslatorBase(ExceptionOpcodesMixin, Py312OpcodesMixin, String
             raise Unsupported(f"del of an item of {obj}", "unsupported")
         obj.call_method(self, "pop" if isinstance(obj, DictVariable) else "__delitem__", [key], {})  # (list_methods.py)
 
+    def DELETE_ATTR(self, inst):  # `del obj.x`: as delattr(obj, "x") (user_protocols.py)
+        BuiltinVariable(delattr).call_function(self, [self.pop(), ConstantVariable(inst.argval)], {})
+
     def BINARY_SUBSCR(self, inst):  # `obj[index]` is operator.getitem(obj, index), as operator.getitem's call
         self.push(binary_op(self, operator.getitem, *self.popn(2)))
 

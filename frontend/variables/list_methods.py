@@ -1,5 +1,5 @@
-"""The list methods that reorder or copy a list inside a compiled frame: `xs.copy()`, `xs.sort(key=..., reverse=...)`
-and `del xs[i]` / `del xs[i:j:k]`.
+"""The list methods that reorder, copy or take from a list inside a compiled frame: `xs.copy()`,
+`xs.sort(key=..., reverse=...)`, `xs.remove(v)` and `del xs[i]` / `del xs[i:j:k]`.
 
 Frontend layer, coverage surface beside lists.py: BaseListVariable.call_method hands a method it has no rule for to
 `sequence_method`. As in Dynamo, the list's items are trackers and the work is done on them at translation time: a
@@ -9,6 +9,7 @@ graph. A list from outside the frame that changes is written back after the grap
 """
 from ..exc import Unsupported
 from .constant import ConstantVariable
+from .exceptions import raise_observed
 
 
 def sequence_method(tx, seq, name, args, kwargs):
@@ -19,11 +20,26 @@ def sequence_method(tx, seq, name, args, kwargs):
         _mutated(tx, seq)
         seq.items[:] = _sorted_items(tx, seq.items, kwargs.get("key"), kwargs.get("reverse"))
         return ConstantVariable(None)
+    if seq.python_cls is list and name == "remove" and len(args) == 1 and not kwargs:
+        index = _first_equal(seq.items, args[0].realize())
+        _mutated(tx, seq)
+        del seq.items[index]
+        return ConstantVariable(None)
     if seq.python_cls is list and name == "__delitem__" and type(getattr(args[0], "value", None)) in (int, slice):
         _mutated(tx, seq)
         del seq.items[args[0].value]
         return ConstantVariable(None)
     raise Unsupported(f"{seq.python_cls.__name__}.{name}", "unsupported_call")
+
+
+def _first_equal(items, x):
+    """The index of the first item that is x, or a constant equal to it; none: the program's ValueError."""
+    for i, item in enumerate(items):
+        item = item.realize()
+        if item is x or x.is_python_constant() and item.is_python_constant() and item.as_python_constant() == \
+                x.as_python_constant():
+            return i
+    raise_observed(ValueError, ["list.remove(x): x not in list"], "list.remove of an item not in the list")
 
 
 def _mutated(tx, seq):

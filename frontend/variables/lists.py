@@ -61,7 +61,7 @@ class BaseListVariable(VariableTracker):
             return ConstantVariable(self.as_python_constant()).call_method(tx, name, args, kwargs)
         if name == "__getitem__":
             return self.getitem(tx, args[0])
-        if self.python_cls is list and name in ("append", "extend", "insert", "pop", "clear", "reverse", "remove"):
+        if self.python_cls is list and name in ("append", "extend", "insert", "pop", "clear", "reverse"):
             if self.source is not None:  # a list from outside: replayed on the real list after the graph
                 tx.output.note_mutation(self)
             # run on the real list of trackers: an index is a constant, an item a tracker
@@ -69,13 +69,9 @@ class BaseListVariable(VariableTracker):
                 args = [args[0].realize().unpack_var_sequence(tx)]
             elif name in ("insert", "pop"):
                 args = [*[a.realize().as_python_constant() for a in args[:1]], *args[1:]]
-            elif name == "remove":  # the first item that is the value, or a constant equal to it (none: ValueError)
-                x = args[0].realize()
-                args = [self.items[[v.realize() is x or x.is_python_constant() and v.realize().is_python_constant() and
-                                    v.as_python_constant() == x.as_python_constant() for v in self.items].index(True)]]
             result = getattr(self.items, name)(*args)
             return ConstantVariable(None) if result is None else result
-        return sequence_method(tx, self, name, args, kwargs)  # (copy, sort, del of a slice: list_methods.py)
+        return sequence_method(tx, self, name, args, kwargs)  # (copy, sort, remove, del: list_methods.py)
 
     def build(self, cg):
         if self.python_cls not in (list, tuple):  # torch.Size, a namedtuple: made from a tuple

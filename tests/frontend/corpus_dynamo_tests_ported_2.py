@@ -679,6 +679,14 @@ def ex_try_with_graph_break(a, b):
     finally:
         pass
     return d
+def ex_list_remove_missing_caught(a, b):
+    xs = [1, 2, 3]
+    xs.remove(2)
+    try:
+        xs.remove(7)
+    except ValueError:
+        xs.append(4)
+    return a * xs[-1] * len(xs) + b * xs[1]
 def ex_except_attribute_error(a, b):
     o = _Bag()
     try:

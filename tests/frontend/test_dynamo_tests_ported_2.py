@@ -89,9 +89,6 @@ RECOMPILE_CONFIG = {
 
 # Programs whose counts or values still differ from Dynamo's: name -> the difference.
 KNOWN_DIFFS = {
-    "uo_missing_attribute_hasattr_after_delattr": "`del o.x` (the DELETE_ATTR opcode) on an object made in the frame: "
-                                                  "Dynamo traces it, (1, 1, 0); ours has no DELETE_ATTR handler and "
-                                                  "runs the frame eagerly, (0, 0, 0) (delattr(o, 'x') is traced)",
     "nm2_module_training_flag": "m.eval() on a module made in the frame: Dynamo traces the write of m.training and its "
                                 "construction, (1, 4, 0); ours breaks at the write and runs the frame eagerly (0, 0, 0)",
     "nm2_sequential_len_and_getitem": "nn.Sequential(_Block(), nn.ReLU()) made in the frame from module arguments: "
