@@ -152,6 +152,9 @@ class UserContextExitVariable(VariableTracker):
     def call_function(self, tx, args, kwargs):
         return self.manager.call_dunder(tx, "__exit__", args, kwargs)
 
+    def reconstruct(self, cg):  # (as Dynamo's: a break inside the block runs the frame eagerly)
+        raise Unsupported("a graph break inside a `with` block of a user's context manager", "graph_break_in_with")
+
 
 def instance_dict(tx, var, attributes):
     """`obj.__dict__` or `vars(obj)`. Of an object made in the frame: a dict that IS its attributes (writing an item
