@@ -187,6 +187,8 @@ OUTSIDE_THE_LESSON = {
         "frontend/variables/user_protocols.py",
         # min(), max(), any() and all() of tensors, sizes and ndarrays inside compiled frames
         "frontend/variables/builtin_min_max.py",
+        # list.copy(), list.sort(key=, reverse=) and `del xs[i:j]` inside compiled frames
+        "frontend/variables/list_methods.py",
         # f-strings of constants inside compiled frames
         "frontend/opcodes_strings.py",
         # try/except inside compiled frames: exceptions the program raises and catches, unwound by the exception table

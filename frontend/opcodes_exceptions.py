@@ -21,6 +21,7 @@ from .variables.autocast import AutocastExitVariable
 from .variables.ctx_manager import GradModeExitVariable
 from .variables.exceptions import ObservedException, as_exception
 from .variables.stdlib import NullContextVariable
+from .variables.user_protocols import UserContextExitVariable
 
 RAISE_BREAK = ("an exception raised in the frame is not caught in it", "uncaught_exception")
 
@@ -66,7 +67,8 @@ class ExceptionOpcodesMixin:  # (self: an InstructionTranslatorBase)
     def WITH_EXCEPT_START(self, inst):
         """[__exit__, lasti, previous, exc] -> the same and what __exit__(type(exc), exc, None) returns."""
         exit_var, exception = self.stack[-4], self.stack[-1]
-        if not isinstance(exit_var, (GradModeExitVariable, AutocastExitVariable, NullContextVariable)):
+        if not isinstance(exit_var, (GradModeExitVariable, AutocastExitVariable, NullContextVariable,
+                                     UserContextExitVariable)):
             raise Unsupported(f"an exception leaving a `with` block of {exit_var}", "graph_break_in_with")
         args = [ConstantVariable(exception.python_type()), exception, ConstantVariable(None)]
         self.push(exit_var.call_function(self, args, {}))

@@ -22,7 +22,7 @@ from .opcodes_strings import StringOpcodesMixin
 from .output_graph import OutputGraph
 from .source import ForeignGlobalSource, GlobalSource, LocalSource
 from .variables import (CellVariable, ConstantVariable, DictVariable, LazyVariableTracker,
-                        ListVariable, NestedUserFunctionVariable, NullVariable,
+                        BuiltinVariable, ListVariable, NestedUserFunctionVariable, NullVariable,
                         TensorVariable, TupleVariable, binary_op, dict_items, unary_op, wrap)
 from .variables.autocast import _exit_autocast
 from .variables.ctx_manager import GRAD_MODE_CLASSES, GradModeClassVariable, _set_grad_enabled
@@ -274,11 +274,14 @@ class InstructionTranslatorBase(ExceptionOpcodesMixin, Py312OpcodesMixin, String
         else:
             raise Unsupported("item assignment (obj[i] = v) on a value from outside the frame", "side_effect")
 
-    def DELETE_SUBSCR(self, inst):  # `del xs[i]`, `del d[k]`: a pop whose value goes
+    def DELETE_SUBSCR(self, inst):  # `del d[k]`: a pop whose value goes; `del xs[i]`, `del xs[i:j]`: list_methods.py
         key, obj = self.pop().realize(), self.pop().realize()
-        if not (isinstance(obj, DictVariable) or type(obj) is ListVariable and type(getattr(key, "value", None)) is int):
+        if not (isinstance(obj, DictVariable) or type(obj) is ListVariable):
             raise Unsupported(f"del of an item of {obj}", "unsupported")
-        obj.call_method(self, "pop", [key], {})
+        obj.call_method(self, "pop" if isinstance(obj, DictVariable) else "__delitem__", [key], {})  # (list_methods.py)
+
+    def DELETE_ATTR(self, inst):  # `del obj.x`: as delattr(obj, "x") (user_protocols.py)
+        BuiltinVariable(delattr).call_function(self, [self.pop(), ConstantVariable(inst.argval)], {})
 
     def BINARY_SUBSCR(self, inst):  # `obj[index]` is operator.getitem(obj, index), as operator.getitem's call
         self.push(binary_op(self, operator.getitem, *self.popn(2)))
@@ -351,11 +354,7 @@ class InstructionTranslatorBase(ExceptionOpcodesMixin, Py312OpcodesMixin, String
         self.push(binary_op(self, pyversion.COMPARE_OPS[inst.argval], *self.popn(2)))
 
     def IS_OP(self, inst):
-        b, a = self.pop().realize(), self.pop().realize()
-        if all(v.is_python_constant() and not isinstance(v, BaseListVariable) for v in (a, b)):
-            same = a.as_python_constant() is b.as_python_constant()
-        else:  # the same tracker, or fake tensor (an in-place method's result is its receiver; a tensor, module or
-            same = getattr(a, "example_value", a) is getattr(b, "example_value", b)  # list: its tracker, made anew)
+        same = BuiltinVariable(operator.is_).call_function(self, self.popn(2), {}).value  # (stdlib.py's rule)
         self.push(ConstantVariable(same != bool(inst.arg)))
 
     def CONTAINS_OP(self, inst):

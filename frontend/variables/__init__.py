@@ -1,7 +1,7 @@
 """Variable trackers: the translator's values. See base.py for the idea; builder.py decides which one a value gets."""
 from .base import LazyVariableTracker, NullVariable
 from .builder import wrap
-from .builtin import binary_op, unary_op
+from .builtin import BuiltinVariable, binary_op, unary_op
 from .constant import ConstantVariable
 from .ctx_manager import GradModeExitVariable, GradModeVariable
 from .dicts import DictVariable, dict_items

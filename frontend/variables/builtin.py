@@ -126,11 +126,11 @@ def unary_op(tx, fn, a):
 
 
 def _fold(fn, args, kwargs=None):
-    """fn on constants, now; should it raise (math.sqrt(-1)), the frame breaks there and the call raises when run."""
+    """fn on constants, now; should it raise (int("x"), 1 / 0), the traced program raises it (a handler may catch it)."""
     try:
         return ConstantVariable(fn(*args, **(kwargs or {})))
     except Exception as e:
-        raise Unsupported(f"{getattr(fn, '__name__', fn)} raised {type(e).__name__}: {e}", "unsupported") from None
+        raise_observed(type(e), e.args, f"{getattr(fn, '__name__', fn)} raised {type(e).__name__}: {e}")
 
 
 class BuiltinVariable(LibraryCallsMixin, ProtocolCallsMixin, MinMaxCallsMixin, ValueVariable):  # (mixins: own modules)

@@ -26,9 +26,11 @@ GRAD_MODE_CLASSES = (minitorch2.no_grad, minitorch2.enable_grad, minitorch2.set_
 
 
 def switch_grad_mode(tx, mode):
-    """Record a grad-mode switch in the graph, real for the rest of the translation."""
-    record_grad_switch(tx.output, mode)
-    _set_grad_enabled(mode)
+    """Record a grad-mode switch in the graph, real for the rest of the translation; none to the mode already on
+    (Dynamo coalesces them: `with set_grad_enabled(True):` under grad mode records nothing)."""
+    if minitorch2.is_grad_enabled() != mode:
+        record_grad_switch(tx.output, mode)
+        _set_grad_enabled(mode)
 
 
 def record_grad_switch(output, mode):
@@ -87,8 +89,7 @@ class GradModeVariable(VariableTracker):
     def enter(self, tx):
         if not self.entered:  # set_grad_enabled(mode) switched on construction; `previous` is the mode before that
             self.previous = minitorch2.is_grad_enabled()
-            if self.mode != self.previous:  # enable_grad() under grad mode records nothing
-                switch_grad_mode(tx, self.mode)
+            switch_grad_mode(tx, self.mode)
         return GradModeExitVariable(self.mode, self.previous)
 
 
@@ -104,8 +105,7 @@ class GradModeExitVariable(VariableTracker):
         return minitorch2.enable_grad if self.mode else minitorch2.no_grad
 
     def call_function(self, tx, args, kwargs):
-        if minitorch2.is_grad_enabled() != self.previous:
-            switch_grad_mode(tx, self.previous)
+        switch_grad_mode(tx, self.previous)
         return ConstantVariable(None)
 
     def reconstruct(self, cg):

@@ -11,7 +11,6 @@ import types
 from ..exc import Unsupported
 from .base import VariableTracker
 from .constant import ConstantVariable
-from .lists import TupleVariable
 
 
 class ObservedException(Exception):
@@ -52,6 +51,7 @@ class ExceptionVariable(VariableTracker):
 
     def var_getattr(self, tx, name):
         if name == "args":
+            from .lists import TupleVariable  # (lists.py raises IndexError through this module: a cycle)
             return TupleVariable(self.args)
         if name in ("__cause__", "__context__"):  # (__context__: only a `raise ... from` sets one here)
             return self.cause

@@ -12,6 +12,8 @@ import minitorch2
 from ..exc import Unsupported
 from .base import VariableTracker
 from .constant import ConstantVariable
+from .exceptions import raise_observed
+from .list_methods import sequence_method
 
 MAX_ITEMS = 100_000  # unpacking an iterator longer than this (itertools.count()) is a graph break, not a hang
 
@@ -50,6 +52,8 @@ class BaseListVariable(VariableTracker):
         if isinstance(key, slice):  # a slice of a tuple subclass (a namedtuple) is a tuple; a Size's is a Size
             kind = type(self) if type(self) in (ListVariable, TupleVariable, SizeVariable) else TupleVariable
             return kind(self.items[key])
+        if isinstance(key, int) and not -len(self.items) <= key < len(self.items):
+            raise_observed(IndexError, [f"{self.python_cls.__name__} index out of range"], "an index past the end")
         return self.items[key]
 
     def call_method(self, tx, name, args, kwargs):
@@ -57,7 +61,7 @@ class BaseListVariable(VariableTracker):
             return ConstantVariable(self.as_python_constant()).call_method(tx, name, args, kwargs)
         if name == "__getitem__":
             return self.getitem(tx, args[0])
-        if self.python_cls is list and name in ("append", "extend", "insert", "pop", "clear", "reverse", "remove"):
+        if self.python_cls is list and name in ("append", "extend", "insert", "pop", "clear", "reverse"):
             if self.source is not None:  # a list from outside: replayed on the real list after the graph
                 tx.output.note_mutation(self)
             # run on the real list of trackers: an index is a constant, an item a tracker
@@ -65,13 +69,9 @@ class BaseListVariable(VariableTracker):
                 args = [args[0].realize().unpack_var_sequence(tx)]
             elif name in ("insert", "pop"):
                 args = [*[a.realize().as_python_constant() for a in args[:1]], *args[1:]]
-            elif name == "remove":  # the first item that is the value, or a constant equal to it (none: ValueError)
-                x = args[0].realize()
-                args = [self.items[[v.realize() is x or x.is_python_constant() and v.realize().is_python_constant() and
-                                    v.as_python_constant() == x.as_python_constant() for v in self.items].index(True)]]
             result = getattr(self.items, name)(*args)
             return ConstantVariable(None) if result is None else result
-        raise Unsupported(f"{self.python_cls.__name__}.{name}", "unsupported_call")
+        return sequence_method(tx, self, name, args, kwargs)  # (copy, sort, remove, del: list_methods.py)
 
     def build(self, cg):
         if self.python_cls not in (list, tuple):  # torch.Size, a namedtuple: made from a tuple

@@ -55,11 +55,11 @@ class NNModuleVariable(VariableTracker):
         raise Unsupported(f"attribute {name!r} of {type(m).__name__}", "unsupported_attr")
 
     def can_store_attr(self, name, value):
-        """`self.calls += 1` of a constant is replayed after the graph; parameters, tensors... are a graph break."""
-        m = self.module
-        if any(name in m.__dict__.get(kind, {}) for kind in ("_parameters", "_buffers", "_modules")):
+        """`self.calls += 1` of a constant is replayed after the graph; parameters, tensors... are a break (so is any
+        write to a module made in the frame: no source to replay it through)."""
+        owned, value = self.module.__dict__, value.realize()
+        if self.source is None or any(name in owned.get(kind, {}) for kind in ("_parameters", "_buffers", "_modules")):
             return False
-        value = value.realize()
         return value.is_python_constant() and not isinstance(value.as_python_constant(), (list, dict, set))
 
     def call_function(self, tx, args, kwargs):

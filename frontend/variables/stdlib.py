@@ -19,6 +19,8 @@ import itertools
 import operator
 import types
 
+import minitorch2
+
 from .. import guards, pyversion
 from ..exc import Unsupported
 from ..source import AttrSource, GetItemSource
@@ -27,7 +29,8 @@ from .constant import ConstantVariable
 from .dataclass_internals import dataclass_fields, deepcopy_constant
 from .dicts import DictVariable, constant_key
 from .exceptions import raise_observed
-from .lists import ListIteratorVariable, ListVariable, StructSequenceVariable, TupleVariable, iterate, lazy_iterator
+from .lists import (BaseListVariable, ListIteratorVariable, ListVariable, SizeVariable, StructSequenceVariable,
+                    TupleVariable, iterate, lazy_iterator)
 
 # Callables outside builtins with a rule below (call_<their __name__>); builder.wrap makes them BuiltinVariables.
 LIBRARY_CALLABLES = {functools.partial, functools.reduce, collections.deque, collections.namedtuple, collections.OrderedDict,
@@ -44,6 +47,8 @@ LIBRARY_CALLABLES |= OVER_STREAMS | {contextlib.nullcontext, contextlib.suppress
                                      operator.itemgetter, operator.methodcaller, inspect.signature,
                                      object.__setattr__,  # (a frozen dataclass's __init__ sets its fields with it)
                                      dataclasses.fields, copy.deepcopy}
+# torch.Size([2, 3]) made in the frame; operator.is_ / is_not, which ask what the `is` operator asks
+LIBRARY_CALLABLES |= {minitorch2.Size, operator.is_, operator.is_not}
 
 
 def wrap_functools_object(og, value, source, wrap):
@@ -405,6 +410,22 @@ def _stream_item(value):
 
 class LibraryCallsMixin:
     """The rules for LIBRARY_CALLABLES, on BuiltinVariable (`self.value` is the callable)."""
+
+    def call_Size(self, tx, items=None):
+        return SizeVariable([] if items is None else items.realize().unpack_var_sequence(tx))
+
+    def call_is_(self, tx, a, b):
+        a, b = a.realize(), b.realize()
+        if all(v.is_python_constant() and not isinstance(v, BaseListVariable) for v in (a, b)):
+            return ConstantVariable(a.as_python_constant() is b.as_python_constant())
+        # the same tracker, fake tensor or Python function (an in-place method's result is its receiver; a tensor,
+        # module or list: its tracker; a function read twice, `p.func is f`: two trackers of one function)
+        a, b = [v.fn if isinstance(getattr(v, "fn", None), types.FunctionType) else getattr(v, "example_value", v)
+                for v in (a, b)]
+        return ConstantVariable(a is b)
+
+    def call_is_not(self, tx, a, b):
+        return ConstantVariable(not self.call_is_(tx, a, b).value)
 
     def call_fields(self, tx, obj):
         return dataclass_fields(tx, obj.realize())

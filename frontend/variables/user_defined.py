@@ -39,8 +39,9 @@ class UserObjectVariable(SpecialMethodsMixin, ValueVariable):  # (the mixin: use
         class_attr = inspect.getattr_static(type(self.value), name, None)
         if isinstance(class_attr, property) and isinstance(class_attr.fget, types.FunctionType):
             return UserFunctionVariable(class_attr.fget).call_function(tx, [], {}, self_var=self)
-        if name in self.attrs:
-            return self.attrs[name]
+        pending = self.attrs.get(name) or tx.output.stored_attrs.get((self.source, name), (None, None))[1]
+        if pending is not None:  # set in the frame (on an object from outside: written back after the graph)
+            return pending
         if name in vars(self.value):
             return tx.output.wrap(vars(self.value)[name], attr_source(self.source, name))
         if isinstance(class_attr, types.FunctionType):
@@ -66,8 +67,7 @@ class UserClassVariable(ClassMembersMixin, ConstantVariable):
         cls = self.value
         if issubclass(cls, minitorch2.nn.Module):
             return _module_made_here(tx, cls, args, kwargs)
-        made = UserObjectVariable(object.__new__(cls))
-        init = inspect.getattr_static(cls, "__init__")
+        made, init = UserObjectVariable(object.__new__(cls)), inspect.getattr_static(cls, "__init__")
         if isinstance(init, types.FunctionType):
             UserFunctionVariable(init).call_function(tx, args, kwargs, self_var=made)
         elif args or kwargs:

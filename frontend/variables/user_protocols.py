@@ -4,7 +4,9 @@ classmethods and staticmethods, as Dynamo traces them.
 Frontend layer, coverage surface beside user_defined.py (whose trackers take these mixins): `len(obj)`, `x in obj`,
 `for v in obj`, `obj[i]`, `obj(...)`, `a + b` (with the reflected `__radd__`), `obj.missing` (__getattr__) run the
 class's special method, inlined with the object as self; `super().f()` looks f up past the method's class in the
-object's method resolution order; `Cls.make(...)` binds a classmethod to its class.
+object's method resolution order; `Cls.make(...)` binds a classmethod to its class; `with obj:` inlines its
+__enter__ and __exit__; a descriptor's __get__ and __set__ are inlined; delattr, and an attribute missing from an
+object made in the frame raises AttributeError in the traced program.
 """
 import inspect
 import operator
@@ -16,9 +18,9 @@ from ..source import AttrSource, GetItemSource, attr_source
 from .base import LazyVariableTracker, VariableTracker
 from .constant import ConstantVariable
 from .dicts import DictVariable
-from .exceptions import ObservedException
+from .exceptions import ObservedException, raise_observed
 from .functions import UserFunctionVariable, UserMethodVariable
-from .lists import BaseListVariable, iterate
+from .lists import MAX_ITEMS, BaseListVariable, iterate
 from .tensor import TensorVariable
 
 
@@ -36,6 +38,23 @@ class SpecialMethodsMixin:
 
     def call_function(self, tx, args, kwargs):
         return self.call_dunder(tx, "__call__", args, kwargs)
+
+    def can_store_attr(self, name, value):
+        """`obj.n += 1` on an object from outside the frame (a global, a method's self): a constant written to a plain
+        attribute is replayed on the object after the graph (STORE_ATTR's stored_attrs; var_getattr reads it back)."""
+        class_attr, value = inspect.getattr_static(type(self.value), name, None), value.realize()
+        if hasattr(type(class_attr), "__set__") or not value.is_python_constant() or isinstance(
+                value.as_python_constant(), (list, dict, set)):
+            return False
+        return True
+
+    def enter(self, tx):
+        """`with obj as v:` of the user's context manager: __enter__ inlined now (v is what it returns), __exit__
+        when the block is left (UserContextExitVariable), as Dynamo inlines them."""
+        if not (self.has_dunder("__enter__") and self.has_dunder("__exit__")) or self.source is not None:
+            # (as Dynamo: a context manager made outside the frame is not entered; the frame runs eagerly)
+            raise Unsupported(f"`with` on a {type(self.value).__name__} object", "graph_break_in_with")
+        return UserContextExitVariable(self, self.call_dunder(tx, "__enter__", []))
 
     def output_plan(self, og):
         """An object made in the frame and returned (an output dataclass): made anew after the graph, its class's
@@ -63,7 +82,27 @@ class SpecialMethodsMixin:
         return self.call_dunder(tx, "__getitem__", [index])
 
     def unpack_var_sequence(self, tx):
-        return iterate(tx, self.call_dunder(tx, "__iter__", [])).unpack_var_sequence(tx)
+        if self.has_dunder("__iter__") or not self.has_dunder("__getitem__"):
+            return iterate(tx, self.call_dunder(tx, "__iter__", [])).unpack_var_sequence(tx)
+        items = []  # Python's older protocol: __getitem__(0), (1), ... up to the IndexError
+        while len(items) < MAX_ITEMS:
+            try:
+                items.append(self.call_dunder(tx, "__getitem__", [ConstantVariable(len(items))]))
+            except ObservedException as e:
+                if not issubclass(e.value.python_type(), IndexError):
+                    raise
+                return items
+        raise Unsupported(f"a {type(self.value).__name__} whose __getitem__ has no end (over {MAX_ITEMS} items)",
+                          "unsupported")
+
+    def call_descriptor(self, tx, method, descriptor, argument):
+        """A user descriptor's __get__(self, obj, owner) or __set__(self, obj, value), inlined. The descriptor is the
+        class's own state (read unguarded, as the class's other attributes): one that writes to itself breaks."""
+        descriptor_var = type(self)(descriptor)
+        result = UserFunctionVariable(method).call_function(tx, [self, argument], {}, self_var=descriptor_var)
+        if descriptor_var.attrs:
+            raise Unsupported(f"a {type(descriptor).__name__} descriptor that sets its own attributes", "side_effect")
+        return result
 
     def special_getattr(self, tx, name, class_attr):
         """An attribute the plain lookups did not find: a class attribute (written in this frame: the pending value),
@@ -71,6 +110,9 @@ class SpecialMethodsMixin:
         pending = pending_class_write(tx, type(self.value), name)
         if pending is not None:
             return pending
+        getter = inspect.getattr_static(type(class_attr), "__get__", None)
+        if isinstance(getter, types.FunctionType) and self.source is None:  # a descriptor of the user's: its __get__
+            return self.call_descriptor(tx, getter, class_attr, tx.output.wrap(type(self.value), None))
         if class_attr is not None and not hasattr(type(class_attr), "__get__"):  # a class-level constant
             return tx.output.wrap(class_attr, attr_source(self.source, name))
         if name == "__class__":  # (an object read from the frame has its type guarded; one made here keeps it)
@@ -81,14 +123,37 @@ class SpecialMethodsMixin:
             return class_member(tx, type(self.value), class_attr, source=self.source and AttrSource(self.source, name))
         if name not in ("__iter__", "__getitem__", "__contains__", "__len__") and self.has_dunder("__getattr__"):
             return self.call_dunder(tx, "__getattr__", [ConstantVariable(name)])
+        if self.source is None and class_attr is None:  # made in the frame, it has no such attribute for sure
+            raise_observed(AttributeError, [name], f"attribute {name!r} of a {type(self.value).__name__} object")
         raise Unsupported(f"attribute {name!r} of a {type(self.value).__name__} object", "unsupported_attr")
 
     def store_attr(self, tx, name, value):
         """`obj.x = v` on an object made in the frame: a property's setter inlined, else kept in attrs."""
-        setter = getattr(inspect.getattr_static(type(self.value), name, None), "fset", None)
+        class_attr = inspect.getattr_static(type(self.value), name, None)
+        setter = getattr(class_attr, "fset", None)
         if isinstance(setter, types.FunctionType):
             return UserFunctionVariable(setter).call_function(tx, [value], {}, self_var=self)
+        descriptor_set = inspect.getattr_static(type(class_attr), "__set__", None)
+        if isinstance(descriptor_set, types.FunctionType):  # a data descriptor of the user's: its __set__ inlined
+            return self.call_descriptor(tx, descriptor_set, class_attr, value)
+        if hasattr(type(class_attr), "__set__") and not isinstance(class_attr, types.MemberDescriptorType):
+            # a data descriptor of the user's (its __set__ decides what is stored), a property with no setter
+            raise Unsupported(f"setting {name!r}, a data descriptor of {type(self.value).__name__}", "unsupported_attr")
         self.attrs[name] = value
+
+
+class UserContextExitVariable(VariableTracker):
+    """The bound `__exit__` a `with` block over a user's context manager keeps: calling it inlines the class's."""
+
+    def __init__(self, manager, yielded):
+        super().__init__()
+        self.manager, self.yielded = manager, yielded
+
+    def call_function(self, tx, args, kwargs):
+        return self.manager.call_dunder(tx, "__exit__", args, kwargs)
+
+    def reconstruct(self, cg):  # (as Dynamo's: a break inside the block runs the frame eagerly)
+        raise Unsupported("a graph break inside a `with` block of a user's context manager", "graph_break_in_with")
 
 
 def instance_dict(tx, var, attributes):
@@ -241,6 +306,16 @@ class ProtocolCallsMixin:
 
     call___setattr__ = call_setattr  # object.__setattr__(self, name, value), as a frozen dataclass's __init__ calls
 
+    def call_delattr(self, tx, obj, name):
+        """delattr(obj, name) of an object made in the frame: the attribute is gone (none: AttributeError)."""
+        obj, name = obj.realize(), name.realize().as_python_constant()
+        if not isinstance(obj, SpecialMethodsMixin) or obj.source is not None:
+            raise Unsupported(f"delattr on {obj}", "side_effect")
+        if name not in obj.attrs:
+            raise_observed(AttributeError, [name], f"delattr of {name!r}, which the object does not have")
+        del obj.attrs[name]
+        return ConstantVariable(None)
+
     def call_isinstance(self, tx, obj, classes):
         return ConstantVariable(issubclass(obj.realize().python_type(), classes.realize().as_python_constant()))
 
@@ -272,4 +347,10 @@ class ProtocolCallsMixin:
         return obj.realize().var_getattr(tx, "__dict__")
 
     def call_id(self, tx, obj):  # an object made in the frame: its tracker's, the same for the whole translation
-        return ConstantVariable(id(getattr(obj.realize(), "value", obj.realize())))
+        obj = obj.realize()
+        graph_input = next((i for i in tx.output.inputs if isinstance(obj, TensorVariable) and i.node is getattr(
+            obj.proxy, "node", None)), None)
+        if graph_input is not None:  # an input tensor: its own id, guarded by identity (Dynamo's ID_MATCH)
+            tx.output.guards.add(guards.id_guard(graph_input.source, graph_input.value), graph_input.value)
+            return ConstantVariable(id(graph_input.value))
+        return ConstantVariable(id(getattr(obj, "value", obj)))
