@@ -27,18 +27,20 @@ def _sub(a, b, alpha=1, *, dtype):
 
 
 def _alpha_check(self, other, alpha=1, *, in_meta=False):
-    """ATen's alpha_check: a float alpha needs a floating result, a bool alpha a bool one (not in torch's meta)."""
+    """ATen's alpha_check: a float alpha needs a floating result (in torch's meta, a non-bool one), a bool alpha a bool
+    one (not in torch's meta)."""
     dtype = result_type(self, other)
     if isinstance(alpha, bool) and dtype is not _dtype.bool_ and not in_meta:
         raise RuntimeError("Boolean alpha only supported for Boolean results.")
-    if isinstance(alpha, float) and not dtype.is_inexact:
+    if isinstance(alpha, float) and not dtype.is_inexact and not (in_meta and dtype is _dtype.bool_):
         raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
 
 
 def _sub_check(self, other, alpha=1, *, in_meta=False):
-    """ATen's sub_check: no bool operand at all (a Python bool counts; torch's meta refuses two only); alpha_check."""
+    """ATen's sub_check: no bool operand at all (a Python bool counts; torch's meta refuses two bool tensors only);
+    then alpha_check."""
     bools = [x.dtype is _dtype.bool_ if isinstance(x, Tensor) else isinstance(x, bool) for x in (self, other)]
-    if all(bools):
+    if all(bools) and (not in_meta or all(isinstance(x, Tensor) for x in (self, other))):
         raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
                            "Use the `^` or `logical_xor()` operator instead.")
     if any(bools) and not in_meta:
