@@ -51,7 +51,9 @@ def assert_same_compiled(fn, make_inputs, backend):
     ours = ours if isinstance(ours, tuple) else (ours,)
     for o, t in zip(ours, expected, strict=True):
         assert o.dtype.name == str(t.dtype)[6:] and tuple(o.shape) == tuple(t.shape)
-        np.testing.assert_array_equal(np.asarray(o.numpy()), t.numpy(), err_msg=backend)
+        # (exact but for float pow's last bit: ATen's vectorized pow is not correctly rounded, 3 ** 1.5 in float32)
+        np.testing.assert_allclose(np.asarray(o.numpy()), t.numpy(), rtol={torch.float16: 1e-3, torch.float32: 2e-7}.get(t.dtype, 0),
+                                   atol=0, equal_nan=True, err_msg=backend)
 
 
 def _ints(L):
