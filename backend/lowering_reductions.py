@@ -21,7 +21,6 @@ from . import lowering_pointwise as P
 from .virtualized import current_graph
 
 
-
 _EMPTY_IDENTITY = {"sum": 0, "prod": 1, "any": False, "all": True}  # max, min, argmax...: eager raises
 
 
@@ -43,7 +42,8 @@ def make_reduction(x, dims, keepdim, reduction_type, dtype=None):
             full[d] = ridx[position]
         return P.cast(load(full), value_dtype)
 
-    if math.prod(size[d] for d in dims) == 0 and reduction_type in _EMPTY_IDENTITY:  # nothing to loop over
+    if math.prod(size[d] for d in dims) == 0:  # nothing to loop over; max() of nothing fails to compile, as Inductor's
+        assert reduction_type in _EMPTY_IDENTITY, f"{reduction_type} not supported for zero-dimension tensors!"
         identity = _EMPTY_IDENTITY[reduction_type]
         return P.pointwise_node(out_size, result_dtype, lambda idx: P.constant(identity, result_dtype))
     if math.prod(size[d] for d in dims) == 1:  # one element per output: no loop, a pointwise (fuses)

@@ -337,8 +337,21 @@ def _shift(name, fn):
 
 
 def _integral_binary(name, fn):
-    return _refused_in_meta(binary(_shift(name, fn)), lambda: f"{name}_cpu",
-                            lambda dtype: dtype.is_floating_point or dtype is _dtype.bool_)
+    """A shift: ATen's kernel shifts bools (as integers) and refuses floats (NotImplementedError); torch's meta, run as
+    Dynamo traces, refuses both, and a float shift, as RuntimeError: a compiled `mask << 2` fails to trace."""
+    kernel, meta = binary(_shift(name, fn))
+
+    def checked_meta(self, other):
+        integral = lambda t: not (t.dtype.is_floating_point or t.dtype is _dtype.bool_)
+        if isinstance(self, Tensor) and not integral(self):
+            raise RuntimeError(f"{name}: Expected input tensor to have an integral dtype. Got {self.dtype}")
+        if isinstance(other, Tensor) and not integral(other):
+            raise RuntimeError(f"{name}: Expected shift value to have an integral dtype. Got {other.dtype}")
+        if not isinstance(other, (Tensor, int)):
+            raise RuntimeError(f"{name}: Expected shift value to be an int. Got {other}")
+        return meta(self, other)
+
+    return kernel, checked_meta
 
 
 bitwise_left_shift = _integral_binary("lshift", shift_left_values)

@@ -26,29 +26,31 @@ def _sub(a, b, alpha=1, *, dtype):
     return np.subtract(a, b) if alpha == 1 else np.subtract(a, np.multiply(b, scalar_argument(alpha, dtype)))
 
 
-def _alpha_check(self, other, alpha=1):
-    """ATen's alpha_check: a float alpha needs a floating result, a bool alpha a bool one."""
+def _alpha_check(self, other, alpha=1, *, in_meta=False):
+    """ATen's alpha_check: a float alpha needs a floating result (in torch's meta, a non-bool one), a bool alpha a bool
+    one (not in torch's meta)."""
     dtype = result_type(self, other)
-    if isinstance(alpha, bool) and dtype is not _dtype.bool_:
+    if isinstance(alpha, bool) and dtype is not _dtype.bool_ and not in_meta:
         raise RuntimeError("Boolean alpha only supported for Boolean results.")
-    if isinstance(alpha, float) and not dtype.is_inexact:
+    if isinstance(alpha, float) and not dtype.is_inexact and not (in_meta and dtype is _dtype.bool_):
         raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
 
 
-def _sub_check(self, other, alpha=1):
-    """ATen's sub_check: no bool operand at all (a Python bool counts); then alpha_check."""
+def _sub_check(self, other, alpha=1, *, in_meta=False):
+    """ATen's sub_check: no bool operand at all (a Python bool counts; torch's meta refuses two bool tensors only);
+    then alpha_check."""
     bools = [x.dtype is _dtype.bool_ if isinstance(x, Tensor) else isinstance(x, bool) for x in (self, other)]
-    if all(bools):
+    if all(bools) and (not in_meta or all(isinstance(x, Tensor) for x in (self, other))):
         raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
                            "Use the `^` or `logical_xor()` operator instead.")
-    if any(bools):
+    if any(bools) and not in_meta:
         raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. "
                            "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
-    _alpha_check(self, other, alpha)
+    _alpha_check(self, other, alpha, in_meta=in_meta)
 
 
 def _checked(impl, check):
-    """A (kernel, meta) pair that runs `check` on the operands first, on real and fake tensors alike."""
+    """A (kernel, meta) pair that runs `check` on the operands first; the meta skips those only ATen's kernel makes."""
     kernel, meta = impl
 
     def checked_kernel(self, other, *args, **kwargs):
@@ -56,7 +58,7 @@ def _checked(impl, check):
         return kernel(self, other, *args, **kwargs)
 
     def checked_meta(self, other, *args, **kwargs):
-        check(self, other, *args, **kwargs)
+        check(self, other, *args, **kwargs, in_meta=True)
         return meta(self, other, *args, **kwargs)
 
     return checked_kernel, checked_meta

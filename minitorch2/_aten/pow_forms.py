@@ -81,11 +81,12 @@ def aten_pow(a, b, *, dtype):
     return c_pow(a, b) if dtype.is_floating_point else integer_pow(a, b)
 
 
-def integer_power_check(self, exponent):
-    """pow.Tensor_Scalar's checks, on real and fake tensors: an integral (or bool) tensor to a negative integral
-    Scalar power is refused, and an exponent ATen's integer and float16 kernels convert to the tensor's dtype must
-    fit it (int8 ** 300 and half ** 70000 raise; 0 and 1 are a fill and a copy)."""
-    if not isinstance(self, Tensor) or isinstance(exponent, Tensor):
+def integer_power_check(self, exponent, *, in_meta=False):
+    """pow.Tensor_Scalar's checks, ATen's kernel's only (torch.compile traces these; its inductor computes): an
+    integral (or bool) tensor to a negative integral Scalar power is refused, and an exponent ATen's integer and
+    float16 kernels convert to the tensor's dtype must fit it (int8 ** 300 and half ** 70000 raise; 0 and 1 are a
+    fill and a copy)."""
+    if not isinstance(self, Tensor) or isinstance(exponent, Tensor) or in_meta:
         return
     if not self.dtype.is_floating_point and type(exponent) in (int, bool) and exponent < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")

@@ -26,9 +26,7 @@ def _contiguous_out(impl):
 
 def sum_dtype(self, dtype):
     """sum's and prod's result dtype: `dtype` if given, else int64 for bool and integers (tensors and IR nodes)."""
-    if dtype is not None:
-        return dtype
-    return _dtype.int64 if self.dtype.category < 2 else self.dtype
+    return dtype if dtype is not None else (_dtype.int64 if self.dtype.category < 2 else self.dtype)
 
 
 def _sum_kernel(self, dim=None, keepdim=False, *, dtype=None):
@@ -73,7 +71,7 @@ mean_dim = mean_default = _contiguous_out((_mean_kernel, _mean_meta))
 
 def _nonempty_dims(self, dim, name):
     """The dims an extremum reduces, refusing to reduce nothing: RuntimeError when no dim was named (amax() of an
-    empty tensor), IndexError for a named dim of size 0, as ATen; on real and fake tensors alike."""
+    empty tensor), IndexError for a named dim of size 0, as ATen's kernel (not its meta: see _extremum)."""
     dims = reduction_dims(dim, self.dim())
     if not dim and self.numel() == 0:
         raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.")
@@ -88,8 +86,10 @@ def _extremum(np_fn, name):
         dims = _nonempty_dims(self, dim, name)
         return np.asarray(np_fn(self._np, axis=dims, keepdims=keepdim))
 
-    def meta(self, dim=(), keepdim=False):
-        dims = _nonempty_dims(self, dim, name)
+    def meta(self, dim=(), keepdim=False):  # torch's refuses amax of a size-0 dim (RuntimeError); max() fails when run
+        dims = reduction_dims(dim, self.dim())
+        if name in ("amax", "amin") and 0 in [self.shape[d] for d in dims]:
+            raise RuntimeError("reducing over zero-size dimension for reduction operation without identity")
         return fake_empty(reduced_shape(self.shape, dims, keepdim), self.dtype)
 
     return kernel, meta
@@ -124,11 +124,11 @@ max_default = _extremum(zero_tie(np.max, last=True), "max")  # (max() of everyth
 min_default = _extremum(zero_tie(np.min, last=True), "min")
 
 
-def _check_index_reduction(self, dim, name):
-    """argmax/argmin/max.dim/min.dim of nothing: IndexError, as ATen; on real and fake tensors alike."""
+def _check_index_reduction(self, dim, name, error=IndexError):
+    """argmax/argmin/max.dim/min.dim of nothing: IndexError, as ATen's kernel (torch's meta: `error`, argmax() only)."""
     if dim is None:
         if self.numel() == 0:
-            raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
+            raise error(f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
         return
     d = wrap_dim(dim, self.dim())
     if self.dim() and self.shape[d] == 0:
@@ -149,7 +149,7 @@ def _arg_index(np_arg, name):
         return np.asarray(idx, dtype=np.int64)
 
     def meta(self, dim=None, keepdim=False):
-        _check_index_reduction(self, dim, name)
+        _check_index_reduction(self, dim, name, RuntimeError)
         dims = tuple(range(self.dim())) if dim is None else (wrap_dim(dim, self.dim()),)
         return fake_empty(reduced_shape(self.shape, dims, keepdim), _dtype.int64)
 
@@ -190,13 +190,10 @@ def _max_dim(np_fn, np_arg, name):
         d = wrap_dim(dim, self.dim())
         _check_index_reduction(self, d, name)
         values = np.asarray(np_fn(self._np, axis=d if self.dim() else None, keepdims=keepdim))
-        index_kernel = _argmax[0] if name == "max" else _argmin[0]
-        return values, index_kernel(self, dim, keepdim)
+        return values, (_argmax if name == "max" else _argmin)[0](self, dim, keepdim)
 
     def meta(self, dim, keepdim=False):
-        d = wrap_dim(dim, self.dim())
-        _check_index_reduction(self, d, name)
-        shape = reduced_shape(self.shape, (d,) if self.dim() else (), keepdim)
+        shape = reduced_shape(self.shape, (wrap_dim(dim, self.dim()),) if self.dim() else (), keepdim)
         return fake_empty(shape, self.dtype), fake_empty(shape, _dtype.int64)
 
     return kernel, meta

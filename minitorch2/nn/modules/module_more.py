@@ -1,6 +1,6 @@
-"""What nn.Module offers beyond what the compiler reads: state dicts, dtype and device moves, zero_grad, apply,
-lookups by dotted name, `del module.name` and dir(module) over its members, and printing (ModuleList's and the
-convolutions' too).
+"""What nn.Module offers beyond what the compiler reads: state dicts (with extra state), dtype and device moves,
+zero_grad, apply, lookups and replacements by dotted name, `del module.name` and dir(module) over its members, and
+printing (ModuleList's and the convolutions' too).
 
 Runtime layer, coverage surface. Module (module.py) keeps what every stage uses: registration by attribute
 assignment, traversal in PyTorch's order, train/eval and `__call__` with its hooks. These methods, the surface
@@ -12,6 +12,7 @@ from multiprocessing import reduction
 
 from ... import _shared_memory
 from ..._dtype import dtype as dtype_class
+from ..._factories import empty_like
 from ..._tensor import Tensor, device
 from ..._tensor_methods import require_cpu
 from ...autograd.grad_mode import no_grad
@@ -35,8 +36,15 @@ class _IncompatibleKeys(namedtuple("_IncompatibleKeys", ["missing_keys", "unexpe
         return super().__repr__()
 
 
+_NEVER_CALLED = ("Reached a code path in Module.{}() that should never be called. Please file an issue at "
+                 "https://github.com/pytorch/pytorch/issues/new?template=bug-report.yml to report this bug.")
+
+
 class ModuleConveniences:
     """The base of nn.Module holding the methods listed above (self is always a Module)."""
+
+    call_super_init = False  # (class attributes torch's Module has: a module can't register members by these names)
+    dump_patches = False
 
     def __delattr__(self, name):
         for store in (self._parameters, self._buffers, self._modules):
@@ -84,8 +92,8 @@ class ModuleConveniences:
         fn(self)
         return self
 
-    def _apply_to_tensors(self, fn):
-        for module in self.children():
+    def _apply_to_tensors(self, fn, recurse=True):
+        for module in self.children() if recurse else ():
             module._apply_to_tensors(fn)
         with no_grad():
             for p in self._parameters.values():
@@ -99,6 +107,8 @@ class ModuleConveniences:
                 if b is not None:
                     self._buffers[name] = fn(b)
         return self
+
+    _apply = _apply_to_tensors  # (torch's name, which some programs call)
 
     def to(self, *args, **kwargs):
         dtype = kwargs.get("dtype")
@@ -140,6 +150,38 @@ class ModuleConveniences:
     def cpu(self):
         return self
 
+    def cuda(self, device=None):
+        return self._apply_to_tensors(lambda t: t.cuda(device))  # (fails as on a CPU-only torch)
+
+    def type(self, dst_type):
+        """Every parameter and buffer converted to dst_type (a dtype or a tensor type name), integers included."""
+        return self._apply_to_tensors(lambda t: t.type(dst_type))
+
+    def to_empty(self, *, device, recurse=True):
+        """Parameters and buffers replaced by uninitialized ones on `device` (of this module only, recurse=False)."""
+        return self._apply_to_tensors(lambda t: empty_like(t, device=device), recurse)
+
+    def set_submodule(self, target, module, strict=False):
+        """Replace (or, strict=False, add) the submodule at dotted `target`: only a module, only over a module."""
+        if target == "":
+            raise ValueError("Cannot set the submodule without a target name!")
+        parent_path, _, name = target.rpartition(".")
+        if not isinstance(module, ModuleConveniences):  # (every nn.Module)
+            raise ValueError(f"`module` is not an nn.Module, found {type(module)}")
+        parent = self.get_submodule(parent_path)
+        if strict and not hasattr(parent, name):
+            raise AttributeError(f"{parent._get_name()} has no attribute `{name}`")
+        if hasattr(parent, name) and not isinstance(getattr(parent, name), ModuleConveniences):
+            raise AttributeError(f"`{name}` is not an nn.Module")
+        setattr(parent, name, module)
+
+    def get_extra_state(self):
+        """What state_dict saves as `_extra_state` for a module that overrides it (set_extra_state loads it)."""
+        raise RuntimeError(_NEVER_CALLED.format("get_extra_state"))
+
+    def set_extra_state(self, state):
+        raise RuntimeError(_NEVER_CALLED.format("set_extra_state"))
+
     def share_memory(self):
         return self._apply_to_tensors(lambda t: t.share_memory_())
 
@@ -152,6 +194,8 @@ class ModuleConveniences:
         for name, buf in self._buffers.items():
             if buf is not None and name not in self._non_persistent_buffers_set:
                 destination[prefix + name] = buf if keep_vars else buf.detach()
+        if type(self).get_extra_state is not ModuleConveniences.get_extra_state:
+            destination[prefix + "_extra_state"] = self.get_extra_state()
         for name, module in self._modules.items():
             if module is not None:
                 module.state_dict(destination=destination, prefix=prefix + name + ".", keep_vars=keep_vars)
@@ -165,6 +209,11 @@ class ModuleConveniences:
                 missing.append(key)
                 continue
             value = state_dict[key]
+            owner, _, name = key.rpartition(".")
+            module = self.get_submodule(owner)
+            if name == "_extra_state" and type(module).set_extra_state is not ModuleConveniences.set_extra_state:
+                module.set_extra_state(value)
+                continue
             if not isinstance(value, Tensor):
                 errors.append(f'While copying the parameter named "{key}", expected torch.Tensor or Tensor-like object '
                               f"from checkpoint but received {type(value)}")
