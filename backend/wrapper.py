@@ -139,7 +139,7 @@ class WrapperCodeGen:
                 f"{_view_code(kernel.name, kernel.layout)})"]
         args = ", ".join(_arg_code(a) for a in kernel.args)
         kwargs = "".join(f", {k}={_arg_code(v)}" for k, v in kernel.kwargs.items())
-        call = f"{'fallback_call' if kernel.fallback else 'extern_call'}({_op_code(kernel.op)}, {args}{kwargs})"
+        call = f"{'fallback_call' if kernel.fallback else 'extern_call'}(ops.{kernel.op}, {args}{kwargs})"
         if kernel.layout is not None:
             allocated.add(kernel.name)
             return [f"{kernel.name} = to_buffer({call}, {_tuple(kernel.layout.size)}, {_tuple(kernel.layout.stride)})"]
@@ -167,11 +167,6 @@ def _tuple(values):
 
 def _dtype_code(dtype):
     return f"dt.{'bool_' if dtype is _dtype.bool_ else dtype.name}"
-
-
-def _op_code(op):
-    namespace, name, overload = str(op).split(".")
-    return f"ops.{namespace}.{name}.{overload}"
 
 
 def _geometry_code(layout):  # as_tensor's and tensor_arg's arguments after the buffer
@@ -220,13 +215,9 @@ def input_storage(tensor, size, stride):
     """The memory of an input tensor from its first element, as a flat array laid out as compiled."""
     if tensor._shape != size:  # kernels index memory blindly: a wrong shape would read out of bounds
         raise ValueError(f"compiled graph called with a tensor of shape {tuple(tensor.shape)}, compiled for {size}")
-    if tensor._storage is not None and (tensor._stride == stride or _same_strides(tensor, size, stride)):
+    if tensor._storage is not None and all(n == 1 or a == b for n, a, b in zip(size, tensor._stride, stride)):
         return tensor._storage[tensor._offset:] if tensor._offset else tensor._storage
     return _laid_out(tensor._np, size, stride)
-
-
-def _same_strides(tensor, size, stride):
-    return all(n == 1 or a == b for n, a, b in zip(size, tensor._stride, stride))
 
 
 def reinterpret(flat, size, stride, offset):
