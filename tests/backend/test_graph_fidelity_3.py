@@ -1,0 +1,76 @@
+"""The inductor's graphs against torch's, third set: an input mutation applied inside the compiled graph.
+
+BatchNorm in training under the "inductor" backend: torch's forward graph (what its compile_fx hands each graph's
+inner compile) ends in `copy_` into running_mean, running_var and num_batches_tracked, and its compiled code writes
+them in itself. Ours: the same aot graphs, a lowering of copy_ that computes the new value with the rest of the
+graph, and a wrapper that copies it into the caller's tensor after every kernel (backend/lowering.py,
+backend/wrapper.py). Buffers and gradients after several steps are torch's."""
+import pytest
+import torch
+import torch._inductor.compile_fx as torch_compile_fx
+
+import backend.compile_fx
+import frontend
+import minitorch2
+
+
+def _model(lib):
+    return lib.nn.Sequential(lib.nn.Linear(3, 4), lib.nn.BatchNorm1d(4), lib.nn.ReLU(), lib.nn.Linear(4, 2))
+
+
+def _our_backend(graphs):
+    def recording_inner(gm, example_inputs, graph_kind="forward"):
+        compiled = inner(gm, example_inputs, graph_kind=graph_kind)
+        graphs.append((graph_kind, [str(n.target) for n in gm.graph.nodes if n.op == "call_function"],
+                       compiled.source))
+        return compiled
+
+    inner = backend.compile_fx.compile_fx_inner
+
+    def compile_recording(gm, example_inputs):
+        backend.compile_fx.compile_fx_inner = recording_inner
+        try:
+            return backend.compile_fx.compile_fx(gm, example_inputs)
+        finally:
+            backend.compile_fx.compile_fx_inner = inner
+
+    return compile_recording
+
+
+def _torch_backend(graphs):
+    def recording_inner(gm, example_inputs, **kwargs):
+        kind = "backward" if kwargs.get("is_backward") else "forward" if kwargs.get("is_inference") is False \
+            else "inference"
+        graphs.append((kind, [str(n.target) for n in gm.graph.nodes if n.op == "call_function"], None))
+        return torch_compile_fx.compile_fx_inner(gm, example_inputs, **kwargs)
+
+    return lambda gm, example_inputs: torch_compile_fx.compile_fx(gm, example_inputs, inner_compile=recording_inner)
+
+
+def _train(lib, make_backend, steps=3):
+    lib.manual_seed(0)
+    model = _model(lib)
+    graphs = []
+    compiled = lib.compile(model, backend=make_backend(graphs))
+    losses = []
+    for step in range(steps):
+        x = (lib.arange(15.0).reshape(5, 3) * 0.37 + 0.1).sin() * (step + 1)
+        loss = compiled(x).sum()
+        loss.backward()
+        losses.append(loss.item())
+    with lib.no_grad():  # (still training: the statistics update, in an inference graph)
+        losses.append(compiled(lib.ones(5, 3)).sum().item())
+    values = [v for t in (*model.buffers(), *(p.grad for p in model.parameters())) for v in t.reshape(-1).tolist()]
+    return graphs, losses + values
+
+
+def test_batch_norm_training_under_inductor_copies_into_buffers_in_graph():
+    frontend.reset()
+    torch._dynamo.reset()
+    ours, theirs = _train(minitorch2, _our_backend), _train(torch, _torch_backend)
+    assert [(kind, ops) for kind, ops, _ in ours[0]] == [(kind, ops) for kind, ops, _ in theirs[0]]
+    forward, inference = ours[0][0], ours[0][-1]
+    assert forward[1][-3:] == inference[1][-3:] == ["aten.copy_.default"] * 3
+    for _, _, source in (forward, inference):  # the compiled graph writes the three buffers itself
+        assert sum(line.strip().startswith("args[") and ".copy_(" in line for line in source.splitlines()) == 3
+    assert ours[1] == pytest.approx(theirs[1], rel=1e-4, abs=1e-5)  # (float32 kernels fused differently)
