@@ -74,7 +74,7 @@ KEPT_WHOLE = ("var_mean.correction", "addmm.default")
 
 # Decompositions torch's inductor applies that minitorch2 does not have (the op stays whole in our graphs and
 # is lowered as it is, so the graphs differ from torch's there):
-#   convolution_backward, max_pool2d_with_indices_backward
+#   convolution_backward
 #   clamp.Tensor (torch: clamp_min.Tensor / clamp_max.Tensor), index_select (torch: index; a negative index
 #   raises eager's error here), dot (torch: mul + sum), flip (torch: prims.rev),
 #   and the long tail of ops minitorch2 has no row for.

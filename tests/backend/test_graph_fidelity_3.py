@@ -77,3 +77,47 @@ def test_batch_norm_training_under_inductor_copies_into_buffers_in_graph():
     for _, _, source in (forward, inference):  # the compiled graph writes the three buffers itself
         assert sum(line.strip().startswith("args[") and ".copy_(" in line for line in source.splitlines()) == 3
     assert ours[1] == pytest.approx(theirs[1], rel=1e-4, abs=1e-5)  # (float32 kernels fused differently)
+
+
+def _pool_program(lib, kernel, stride, padding, ceil_mode, channels_last):
+    lib.manual_seed(0)
+    conv = lib.nn.Conv2d(2, 3, 3)
+    x = lib.randn(2, 2, 9, 9)
+    if channels_last:
+        x = x.contiguous(memory_format=lib.channels_last)
+
+    def step(x):
+        pooled = lib.nn.functional.max_pool2d(conv(x).relu(), kernel, stride, padding, ceil_mode=ceil_mode)
+        return (pooled * pooled).sum()
+
+    return conv, x, step
+
+
+POOLS = {"2x2": (2, None, 0, False, False), "3x3_stride2_pad1": (3, 2, 1, False, False),
+         "3x3_ceil": (3, 2, 0, True, False), "channels_last": (2, None, 0, False, True),
+         "6x6_window_over_25": (6, 1, 0, False, False)}
+
+
+@pytest.mark.parametrize("name", sorted(POOLS))
+def test_max_pool2d_under_inductor_is_torchs_low_memory_form(name):
+    """torch's inductor table writes max_pool2d_with_indices (window <= 25) as _low_memory_max_pool_with_offsets,
+    the forward saving int8 offsets, and the backward recomputes the indices (_low_memory_max_pool_offsets_to_indices)
+    for a scatter_add (its max_pool2d_with_indices_backward decomposition); a larger window keeps the op."""
+    def run(lib, make_backend):
+        conv, x, step = _pool_program(lib, *POOLS[name])
+        graphs = []
+        loss = lib.compile(step, backend=make_backend(graphs))(x)
+        loss.backward()
+        values = [loss.item(), *conv.weight.grad.reshape(-1).tolist(), *conv.bias.grad.tolist()]
+        return [(kind, ops) for kind, ops, _ in graphs], values
+
+    frontend.reset()
+    torch._dynamo.reset()
+    ours = run(minitorch2, _our_backend)
+    with torch._inductor.config.patch(fx_graph_cache=False), \
+            torch._functorch.config.patch(enable_autograd_cache=False):
+        theirs = run(torch, _torch_backend)
+    assert ours[0] == theirs[0]
+    low_memory = "prims._low_memory_max_pool_with_offsets.default" in ours[0][0][1]
+    assert low_memory == (name != "6x6_window_over_25")
+    assert ours[1] == pytest.approx(theirs[1], rel=1e-4, abs=1e-5)
