@@ -1,9 +1,10 @@
 """Decompositions torch's inductor applies on top of the core table that only shape its graphs (plays part of
 torch._inductor.decomposition): a batched outer product as a broadcast multiply, one-row products on the CPU as
 multiply and sum, a cat of one tensor repeated as an expand, and max pooling's low-memory form (the maxima with int8
-offsets in their windows, the indices made from the offsets where they are read) with its backward a scatter_add. (torch's also turns index_select into indexing
-and index_add into an accumulating index_put, whose generated code checks bounds with words of its own; minitorch2's
-compiled graphs raise eager's error for an index out of range, so those two stay whole.)
+offsets in their windows, the indices made from the offsets where they are read) with its backward a scatter_add.
+(torch's also turns index_select into indexing and index_add into an accumulating index_put, whose generated code
+checks bounds with words of its own; minitorch2's compiled graphs raise eager's error for an index out of range, so
+those two stay whole.)
 
 Backend layer, used by compile_fx.select_decomp_table (the inductor backend's decomposition table; aot_eager has
 none of these). Each returns NotImplemented where torch's keeps the op, so the op stays whole there. Sizes that are

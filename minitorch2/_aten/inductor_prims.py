@@ -1,5 +1,5 @@
-"""The `prims` ops torch's Inductor turns random ops into: inductor_seeds, inductor_lookup_seed, inductor_random/randint;
-and the two it turns max_pool2d_with_indices into (below).
+"""The `prims` ops torch's Inductor turns random ops into (inductor_seeds, inductor_lookup_seed, inductor_random and
+inductor_randint) and the two it turns max_pool2d_with_indices into (below).
 
 Runtime layer, rows of the op table (table.py splices ROWS in). Only the inductor backend's graphs record them: its
 replace-random pass (backend/lowering_random.py) rewrites every aten.rand / aten.randn of a graph into
