@@ -84,8 +84,8 @@ def max_pool2d_with_indices(x, kernel_size, stride=(), padding=0, dilation=1, ce
 def max_pool2d_with_indices_backward(grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices):
     """Each output's gradient added at its maximum's input position: a scatter_add over flat planes, summed in float32
     for half gradients (torch's decomposition, which its inductor table takes; not under deterministic algorithms)."""
-    if minitorch2.are_deterministic_algorithms_enabled():
-        return NotImplemented
+    if minitorch2.are_deterministic_algorithms_enabled() or not all(isinstance(n, int) for n in grad_output.shape):
+        return NotImplemented  # (over symbolic sizes too: scatter_add's lowering would decide on them; torch's not)
     batched = self.dim() == 4
     if not batched:
         self, grad_output, indices = (aten.unsqueeze.default(t, 0) for t in (self, grad_output, indices))
