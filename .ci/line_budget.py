@@ -146,6 +146,7 @@ OUTSIDE_THE_LESSON = {
         # GroupNorm kept whole as native_group_norm (and its backward) in traced graphs, as torch's: kernels, formula,
         # the inductor's decompositions
         "minitorch2/_aten/nn_group_norm.py",
+        "minitorch2/_aten/weight_norm_ops.py",
         "minitorch2/nn/_functional_more.py", "minitorch2/nn/_functional_activations.py",
         "minitorch2/nn/modules/activation_more.py",
         "minitorch2/nn/modules/padding.py", "minitorch2/nn/modules/conv_more.py",

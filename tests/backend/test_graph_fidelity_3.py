@@ -123,3 +123,69 @@ def test_max_pool2d_under_inductor_is_torchs_low_memory_form(name):
     assert ours[1] == pytest.approx(theirs[1], rel=1e-4, abs=1e-5)
     # windows inside the input are lowered to kernels (backend/lowering_pooling.py); the others run ATen's way
     assert ("fallback_call(ops.prims._low_memory" in ours[2]) == (POOLS[name][2] != 0 or POOLS[name][3])
+
+
+def _weight_normed(lib, dim):
+    lib.manual_seed(0)
+    return lib.nn.utils.parametrizations.weight_norm(lib.nn.Linear(3, 4), dim=dim)
+
+
+def _weight_norm_run(lib, make_aot, partition, dim, backend=None):
+    """(Dynamo graph targets, forward and backward code, values): aot_eager's settings with printing compilers, or
+    the named backend."""
+    module = _weight_normed(lib, dim)
+    graphs = []
+
+    def recording(kind):
+        def compiler(gm, example_inputs):
+            graphs.append((kind, gm.code.strip()))
+            return gm.forward
+        return compiler
+
+    def dynamo(gm, example_inputs):
+        graphs.append(("dynamo", [getattr(n.target, "__name__", str(n.target)) for n in gm.graph.nodes
+                                  if n.op == "call_function"]))
+        return make_aot(fw_compiler=recording("forward"), bw_compiler=recording("backward"), partition_fn=partition,
+                        keep_inference_input_mutations=True)(gm, example_inputs)
+
+    out = lib.compile(module, backend=backend or dynamo)(lib.linspace(-1.0, 1.0, 6).reshape(2, 3))
+    out.sum().backward()
+    weight = module.parametrizations.weight
+    values = [*out.reshape(-1).tolist(), *weight.original0.grad.reshape(-1).tolist(),
+              *weight.original1.grad.reshape(-1).tolist()]
+    return graphs, values
+
+
+@pytest.mark.parametrize("dim", [0, 1, pytest.param(None, marks=pytest.mark.xfail(strict=True, reason=(
+    "dim=None (the whole-tensor norm, ATen's composite path): torch's norm_except_dim traces aten.norm.Scalar, with "
+    "norm's backward (self / norm, masked, times the scaled sum); minitorch2 has no aten.norm op and traces "
+    "linalg_vector_norm, whose backward multiplies in the other order")))])
+def test_weight_norm_graphs_hold_torchs_fused_op(dim):
+    """Dynamo records torch._weight_norm; aot traces _weight_norm_interface (dim first or last; otherwise ATen's
+    composite: the norm, div, mul) and its backward _weight_norm_interface_backward."""
+    from torch._dynamo.backends.common import aot_autograd as torch_aot_autograd  # (test-only: torch's oracle)
+    from torch._functorch.partitioners import min_cut_rematerialization_partition as torch_min_cut  # (as above)
+
+    from autograd import aot_autograd
+    from partition import min_cut_rematerialization_partition
+
+    frontend.reset()
+    torch._dynamo.reset()
+    ours = _weight_norm_run(minitorch2, aot_autograd, min_cut_rematerialization_partition, dim)
+    theirs = _weight_norm_run(torch, torch_aot_autograd, torch_min_cut, dim)
+    assert ours[0] == theirs[0]
+    assert "_weight_norm_interface_backward" in dict(ours[0])["backward"]
+    assert ours[1] == pytest.approx(theirs[1], rel=1e-5, abs=1e-6)
+
+
+def test_weight_norm_under_inductor_decomposes_the_forward_and_keeps_the_backward():
+    frontend.reset()
+    torch._dynamo.reset()
+    ours_graphs, theirs_graphs = [], []
+    ours = _weight_norm_run(minitorch2, None, None, 0, backend=_our_backend(ours_graphs))
+    with torch._inductor.config.patch(fx_graph_cache=False), \
+            torch._functorch.config.patch(enable_autograd_cache=False):
+        theirs = _weight_norm_run(torch, None, None, 0, backend=_torch_backend(theirs_graphs))
+    assert [(kind, ops) for kind, ops, _ in ours_graphs] == [(kind, ops) for kind, ops, _ in theirs_graphs]
+    assert "aten._weight_norm_interface_backward.default" in ours_graphs[1][1]
+    assert ours[1] == pytest.approx(theirs[1], rel=1e-5, abs=1e-6)
