@@ -217,3 +217,20 @@ def test_scaled_log_softmax_under_inductor_is_torchs_joint_graph_pattern():
         theirs = run(torch, _torch_backend)
     assert ours[1] == pytest.approx(theirs[1], rel=1e-5, abs=1e-6)
     assert ours[0] == theirs[0]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("dim", [0, 2])
+def test_weight_norm_ops_eager_values_as_torchs(dim, dtype):
+    def run(lib):
+        lib.manual_seed(0)
+        v = lib.randn(3, 4, 5, dtype=getattr(lib, dtype))
+        g = lib.randn(*[n if d == dim else 1 for d, n in enumerate(v.shape)], dtype=v.dtype)
+        w, norms = lib.ops.aten._weight_norm_interface(v, g, dim)
+        grad_v, grad_g = lib.ops.aten._weight_norm_interface_backward(lib.ones_like(w) * 0.5 - v, v, g, norms, dim)
+        return [t.reshape(-1).tolist() for t in (w, norms, grad_v, grad_g)], [tuple(t.shape) for t in (norms, grad_g)]
+
+    ours, theirs = run(minitorch2), run(torch)
+    assert ours[1] == theirs[1]
+    for a, b in zip(ours[0], theirs[0]):
+        assert a == pytest.approx(b, rel=1e-5, abs=1e-6)
