@@ -78,6 +78,7 @@ OUTSIDE_THE_LESSON = {
         "minitorch2/_aten/formulas_apart.py",
         # inductor's decompositions that only make its graphs torch's (small products, repeated cats, index_add)
         "backend/decompositions_inductor.py",
+        "backend/joint_graph_softmax.py",
         # all() as torch's decomposition tables write it (not any not), which its compiled and exported graphs record
         "minitorch2/_aten/decompositions_all.py",
         # xlogy as torch's tables write it (eq, log, mul, where), which its compiled and exported graphs record

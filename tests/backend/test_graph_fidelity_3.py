@@ -191,12 +191,13 @@ def test_weight_norm_under_inductor_decomposes_the_forward_and_keeps_the_backwar
     assert ours[1] == pytest.approx(theirs[1], rel=1e-5, abs=1e-6)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "torch's joint-graph passes rewrite a scaled softmax, x/T - amax(x/T) (log_softmax(s / T) of a distillation "
-    "loss), by its div_softmax_pattern/mul_softmax_pattern: (x*sign - amax(x*sign)) / (sign*T), kept only where "
-    "all(isfinite(x/T)) along the dim (abs, ne, eq, mul, logical_not, any.dims, where), and the partitioned forward "
-    "and backward then hold those ops; backend/joint_graph.py has no scaled-softmax pattern (not a min-cut choice)"))
-def test_scaled_log_softmax_under_inductor_is_torchs_joint_graph_pattern():
+@pytest.mark.parametrize("scale", ["div", "mul", "mul_negative"])
+def test_scaled_log_softmax_under_inductor_is_torchs_joint_graph_pattern(scale):
+    """torch's joint-graph passes rewrite x/T - amax(x/T) (log_softmax(s / T) of a distillation loss) as
+    (x*sign - amax(x*sign)) / (sign*T) where all(isfinite(x/T)) along the dim (backend/joint_graph_softmax.py); the
+    partitioned forward and backward then hold those ops, and recompute part of them in the backward, as torch's."""
+    scaled = {"div": lambda s: s / 2.0, "mul": lambda s: s * 0.5, "mul_negative": lambda s: -0.5 * s}[scale]
+
     def run(lib, make_backend):
         F = lib.nn.functional
         lib.manual_seed(0)
@@ -204,7 +205,7 @@ def test_scaled_log_softmax_under_inductor_is_torchs_joint_graph_pattern():
         graphs = []
 
         def soft_loss(s, t):
-            return F.kl_div(F.log_softmax(s / 2.0, dim=1), F.softmax(t / 2.0, dim=1), reduction="batchmean")
+            return F.kl_div(F.log_softmax(scaled(s), dim=1), F.softmax(t / 2.0, dim=1), reduction="batchmean")
 
         lib.compile(soft_loss, backend=make_backend(graphs))(student, teacher).backward()
         return [(kind, ops) for kind, ops, _ in graphs], student.grad.reshape(-1).tolist()
