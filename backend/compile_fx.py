@@ -78,7 +78,8 @@ KEPT_WHOLE = ("var_mean.correction", "addmm.default")
 #   clamp.Tensor (torch: clamp_min.Tensor / clamp_max.Tensor), index_select (torch: index; a negative index
 #   raises eager's error here), dot (torch: mul + sum), flip (torch: prims.rev),
 #   and the long tail of ops minitorch2 has no row for.
-# Joint-graph patterns torch runs that joint_graph.py does not: the scaled-softmax patterns (attention).
+# Joint-graph patterns torch runs that joint_graph.py does not: the fused-attention patterns, and the scaled-softmax
+# one for a tensor scale or with a cast between the scaling and the amax (joint_graph_softmax.py takes a number).
 
 
 def select_decomp_table():
