@@ -78,6 +78,7 @@ OUTSIDE_THE_LESSON = {
         "minitorch2/_aten/formulas_apart.py",
         # inductor's decompositions that only make its graphs torch's (small products, repeated cats, index_add)
         "backend/decompositions_inductor.py",
+        "backend/joint_graph_softmax.py",
         # all() as torch's decomposition tables write it (not any not), which its compiled and exported graphs record
         "minitorch2/_aten/decompositions_all.py",
         # xlogy as torch's tables write it (eq, log, mul, where), which its compiled and exported graphs record
@@ -146,6 +147,7 @@ OUTSIDE_THE_LESSON = {
         # GroupNorm kept whole as native_group_norm (and its backward) in traced graphs, as torch's: kernels, formula,
         # the inductor's decompositions
         "minitorch2/_aten/nn_group_norm.py",
+        "minitorch2/_aten/weight_norm_ops.py",
         "minitorch2/nn/_functional_more.py", "minitorch2/nn/_functional_activations.py",
         "minitorch2/nn/modules/activation_more.py",
         "minitorch2/nn/modules/padding.py", "minitorch2/nn/modules/conv_more.py",

@@ -29,14 +29,13 @@ from minitorch2._python_dispatcher import enable_python_dispatcher
 from minitorch2._sym import is_symbolic
 from minitorch2._tensor import FakeTensor, Tensor
 from minitorch2.autograd import Function
-from minitorch2.fx._pytree import PyTreeCodeGen
 from minitorch2.fx.experimental.symbolic_shapes import SpecializeFloatInputs
 from minitorch2.utils import _pytree as pytree
 from partition import default_partition, min_cut_rematerialization_partition
 
 from .functionalize import functionalize_graph
 from .input_aliasing import AliasedInputs, aliasing_key
-from .input_mutations_in_graph import copy_mutations_into_inputs
+from .input_mutations_in_graph import copy_mutations_into_inputs, partition_keeping_copies, set_outputs
 from .output_aliasing import AliasOf, trace_outputs, with_bases
 from .proxy_tensor import make_fx, tag_forward_nodes
 from .stack_traces import SourceKeepingInterpreter, backward_stack_traces
@@ -75,8 +74,8 @@ class _CompiledFunction:
         self.compiled_bw = None
         self.sizes_of = lambda args: None  # a call's value of each symbolic size (the trace over symbolic sizes')
         with enable_python_dispatcher():  # trace as PyTorch's AOT does (see minitorch2/_python_dispatcher.py)
-            compiler = self._trace(fn, args, fw_compiler, partition_fn, decompositions, inference_compiler)
-            self.mutated_inputs = copy_mutations_into_inputs(self, keep_input_mutations)
+            compiler = self._trace(fn, args, fw_compiler, partition_fn, decompositions, inference_compiler,
+                                   keep_input_mutations)
             if before_compile is not None:
                 before_compile(self)
             self.compiled_fw = compiler(self.fw_module, list(args))
@@ -85,7 +84,7 @@ class _CompiledFunction:
                 self.compiled_bw = self.bw_compiler(self.bw_module, [n.meta.get("val") for n in
                                                                      self.bw_module.graph.find_nodes(op="placeholder")])
 
-    def _trace(self, fn, args, fw_compiler, partition_fn, decompositions, inference_compiler):
+    def _trace(self, fn, args, fw_compiler, partition_fn, decompositions, inference_compiler, keep_input_mutations):
         aot_id = _logging.next_id("aot")  # "Forward graph 0", as MINITORCH2_LOGS=aot_graphs titles it
         fake_outputs, self.aliases, fake_bases, mutated = trace_outputs(fn, args)
         self.num_outputs = len(_as_list(fake_outputs))
@@ -107,6 +106,7 @@ class _CompiledFunction:
             forward = make_fx(lambda *flat: tuple(_as_list(fn(*flat))), decompositions, tracing_mode="fake",
                               _functionalized=True)(*args)
             forward, self.mutated_inputs = functionalize_graph(forward)
+            self.mutated_inputs = copy_mutations_into_inputs(forward, self.mutated_inputs, [], keep_input_mutations)
             _tensorify_and_eliminate_dead_code(forward)
             _logging.log_graph("aot_graphs", f"Forward graph {aot_id}", forward)
             self.fw_module, self.bw_module = forward, None
@@ -127,11 +127,14 @@ class _CompiledFunction:
                         tracing_mode="fake", _functionalized=True)(list(args), tangents)
         joint, self.mutated_inputs = _functionalize_joint(joint, self.grad_mutated)
         _tensorify_and_eliminate_dead_code(joint)
+        self.mutated_inputs = copy_mutations_into_inputs(joint, self.mutated_inputs, self.grad_mutated,
+                                                         keep_input_mutations)
         _logging.log_graph("aot_joint_graph", f"Joint graph {aot_id}", joint)
         self.joint_module = joint
         num_fwd = len(self.mutated_inputs) + self.num_outputs + self.num_bases
-        self.fw_module, self.bw_module = partition_fn(joint, [list(args), tangents], num_fwd_outputs=num_fwd,
-                                                      static_lifetime_input_indices=self.static_input_indices)
+        self.fw_module, self.bw_module = partition_keeping_copies(  # (a copy_ into a primal ends the forward)
+            partition_fn, joint, [list(args), tangents], num_fwd_outputs=num_fwd,
+            static_lifetime_input_indices=self.static_input_indices)
         _logging.log_graph("aot_graphs", f"Forward graph {aot_id}", self.fw_module)
         _logging.log_graph("aot_graphs", f"Backward graph {aot_id}", self.bw_module)
         # the sizes saved (dynamic shapes): the forward returns them last, the backward takes them first (as torch's)
@@ -236,14 +239,9 @@ def _functionalize_joint(joint, grad_mutated):
     position, in the order of their values at the front of the outputs: the inputs' order, as torch's."""
     pure, mutated = functionalize_graph(joint)
     if mutated:
-        codegen = joint.graph._codegen
-        output = next(n for n in pure.graph.nodes if n.op == "output")
-        flat = list(output.args[0])
+        flat = list(pure.graph.output_node().args[0])
         front = sorted(zip(mutated + grad_mutated, flat[:len(mutated) + len(grad_mutated)]), key=lambda p: p[0])
-        output.args = ([value for _, value in front] + flat[len(front):],)
-        out_spec = pytree.tree_flatten([None] * len(flat))[1]
-        pure.graph.set_codegen(PyTreeCodeGen(codegen.orig_args, codegen.in_spec, out_spec))
-        pure.recompile()
+        set_outputs(pure, [value for _, value in front] + flat[len(front):], joint.graph._codegen)
     return pure, sorted(mutated + grad_mutated)
 
 

@@ -74,11 +74,12 @@ KEPT_WHOLE = ("var_mean.correction", "addmm.default")
 
 # Decompositions torch's inductor applies that minitorch2 does not have (the op stays whole in our graphs and
 # is lowered as it is, so the graphs differ from torch's there):
-#   convolution_backward, max_pool2d_with_indices_backward
+#   convolution_backward
 #   clamp.Tensor (torch: clamp_min.Tensor / clamp_max.Tensor), index_select (torch: index; a negative index
 #   raises eager's error here), dot (torch: mul + sum), flip (torch: prims.rev),
 #   and the long tail of ops minitorch2 has no row for.
-# Joint-graph patterns torch runs that joint_graph.py does not: the scaled-softmax patterns (attention).
+# Joint-graph patterns torch runs that joint_graph.py does not: the fused-attention patterns, and the scaled-softmax
+# one for a tensor scale or with a cast between the scaling and the amax (joint_graph_softmax.py takes a number).
 
 
 def select_decomp_table():
@@ -187,5 +188,5 @@ def compile_fx(gm, example_inputs):
             fw_compiler=functools.partial(compile_fx_inner, graph_kind="forward"),
             bw_compiler=functools.partial(compile_fx_inner, graph_kind="backward"),
             inference_compiler=functools.partial(compile_fx_inner, graph_kind="inference"),
-            partition_fn=partition_fn,
+            partition_fn=partition_fn, keep_inference_input_mutations=True,
             decompositions=select_decomp_table())

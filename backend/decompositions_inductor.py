@@ -1,18 +1,21 @@
 """Decompositions torch's inductor applies on top of the core table that only shape its graphs (plays part of
 torch._inductor.decomposition): a batched outer product as a broadcast multiply, one-row products on the CPU as
-multiply and sum, and a cat of one tensor repeated as an expand. (torch's also turns index_select into indexing
-and index_add into an accumulating index_put, whose generated code checks bounds with words of its own; minitorch2's
-compiled graphs raise eager's error for an index out of range, so those two stay whole.)
+multiply and sum, a cat of one tensor repeated as an expand, and max pooling's low-memory form (the maxima with int8
+offsets in their windows, the indices made from the offsets where they are read) with its backward a scatter_add.
+(torch's also turns index_select into indexing and index_add into an accumulating index_put, whose generated code
+checks bounds with words of its own; minitorch2's compiled graphs raise eager's error for an index out of range, so
+those two stay whole.)
 
 Backend layer, used by compile_fx.select_decomp_table (the inductor backend's decomposition table; aot_eager has
 none of these). Each returns NotImplemented where torch's keeps the op, so the op stays whole there. Sizes that are
 symbolic are never assumed to be 1: torch's checks are statically_known_true, which a size symbol does not pass.
 """
-from minitorch2 import ops
+import minitorch2
+from minitorch2 import _dtype, ops
 from minitorch2._aten.meta_util import wrap_dim
-from minitorch2._tensor import contiguous_format
+from minitorch2._tensor import channels_last, contiguous_format
 
-aten = ops.aten
+aten, prims = ops.aten, ops.prims
 
 
 def _is(size, value):
@@ -64,4 +67,47 @@ def _flattened(shape, dim):
     return [*shape[:dim], shape[dim] * shape[dim + 1], *shape[dim + 2:]]
 
 
-DECOMPOSITIONS = {aten.bmm.default: bmm, aten.mm.default: mm, aten.cat.default: cat}
+def max_pool2d_with_indices(x, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
+    """The maxima and their offsets in their windows (int8), then the offsets as indices (minitorch2/_aten/
+    inductor_prims.py); a window of more than 25 elements keeps the op, as torch's."""
+    kernel_size, padding, dilation = _pair(kernel_size), _pair(padding), _pair(dilation)
+    stride = _pair(stride) if stride else kernel_size
+    if kernel_size[0] * kernel_size[1] > 25:
+        return NotImplemented
+    values, offsets = prims._low_memory_max_pool_with_offsets.default(x, kernel_size, stride, padding, dilation,
+                                                                       ceil_mode)
+    indices = prims._low_memory_max_pool_offsets_to_indices.default(offsets, kernel_size, list(x.shape[-2:]), stride,
+                                                                    padding, dilation)
+    return values, indices
+
+
+def max_pool2d_with_indices_backward(grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices):
+    """Each output's gradient added at its maximum's input position: a scatter_add over flat planes, summed in float32
+    for half gradients (torch's decomposition, which its inductor table takes; not under deterministic algorithms)."""
+    if minitorch2.are_deterministic_algorithms_enabled() or not all(isinstance(n, int) for n in grad_output.shape):
+        return NotImplemented  # (over symbolic sizes too: scatter_add's lowering would decide on them; torch's not)
+    batched = self.dim() == 4
+    if not batched:
+        self, grad_output, indices = (aten.unsqueeze.default(t, 0) for t in (self, grad_output, indices))
+    batch, channels, height, width = self.shape
+    planes, outputs = batch * channels, grad_output.shape[-2] * grad_output.shape[-1]
+    half = grad_output.dtype in (_dtype.float16, _dtype.bfloat16)
+    grad_input = aten.zeros.default([planes, height * width], dtype=_dtype.float32 if half else grad_output.dtype,
+                                    device=grad_output.device)
+    grads = grad_output.reshape(planes, outputs)  # (torch's reshape: a view where it can be one)
+    grads = aten._to_copy.default(grads, dtype=_dtype.float32) if half else grads
+    grad_input = aten.scatter_add.default(grad_input, 1, indices.reshape(planes, outputs), grads)
+    grad_input = grad_input.reshape(batch, channels, height, width)
+    grad_input = aten._to_copy.default(grad_input, dtype=grad_output.dtype) if half else grad_input
+    if self.dim() == 4 and not self.is_contiguous() and self.is_contiguous(memory_format=channels_last):
+        grad_input = aten.clone.default(grad_input, memory_format=channels_last)
+    return grad_input if batched else aten.squeeze.dim(grad_input, 0)
+
+
+def _pair(value):
+    return list(value) * (2 // len(value)) if isinstance(value, (list, tuple)) else [value, value]
+
+
+DECOMPOSITIONS = {aten.bmm.default: bmm, aten.mm.default: mm, aten.cat.default: cat,
+                  aten.max_pool2d_with_indices.default: max_pool2d_with_indices,
+                  aten.max_pool2d_with_indices_backward.default: max_pool2d_with_indices_backward}

@@ -7,20 +7,21 @@ rewrites change what the partitioner sees (which values exist to be saved or rec
     1. remove_noop_ops        an alias, a clone, a same-shape view or a same-dtype convert is its input
     2. fold_uniform_constant  a factory that fills one value (scalar_tensor, full) becomes one `full` node
     3. early patterns         view(x, x's shape), view(view(x)) back to x's shape, permute(permute(x)) = x
-    4. patterns               convert(convert(x)) between float dtypes, and a -1.0 one-hot scatter into a
-                              constant `full` (nll_loss_backward) becomes where(index == iota, value, background)
+    4. patterns               convert(convert(x)) between float dtypes, a -1.0 one-hot scatter into a constant
+                              `full` (nll_loss_backward) becomes where(index == iota, value, background), and
+                              a scaled softmax's x/T - amax(x/T) is made stable (joint_graph_softmax.py)
 
 A pattern whose inner node has other users is left alone (the inner value is needed anyway), as torch's pattern
 matcher requires of inner nodes. Each new node gets its `val` from the op's meta function, so the partitioner can size
-it.
-
-torch's passes not here (constant folding, x + 0 and x * 1, redundant views, softmax/bmm/quantization patterns)
-fire on none of the programs tests/backend/test_inductor_aot_graphs.py compares.
+it. torch's passes not here (constant folding, x + 0 and x * 1, redundant views, bmm and quantization patterns) fire
+on none of the programs tests/backend/test_inductor_aot_graphs.py compares.
 """
 from minitorch2 import _dtype, ops
 from minitorch2._sym import is_symbolic
 from minitorch2._tensor import Tensor, strided
 from minitorch2.utils import _pytree as pytree
+
+from .joint_graph_softmax import scaled_softmax_to_stable
 
 aten, prims = ops.aten, ops.prims
 
@@ -29,7 +30,8 @@ def joint_graph_passes(gm):
     graph = gm.graph
     changed = remove_noop_ops(graph)
     for rewrite in (fold_uniform_constant, remove_pointless_view, remove_pointless_view_pair,
-                    remove_pointless_permute_pair, remove_pointless_convert, scatter_upon_constant_to_where):
+                    remove_pointless_permute_pair, remove_pointless_convert, scatter_upon_constant_to_where,
+                    lambda node: scaled_softmax_to_stable(node, _call, _replace)):  # (joint_graph_softmax.py)
         changed |= _apply(graph, rewrite)
     if changed:
         gm.recompile()
@@ -149,9 +151,8 @@ def _single_use_call(value, target):
 
 
 def remove_pointless_view(node):
-    if node.target is aten.view.default and list(_val(node.args[0]).shape) == list(node.args[1]):
-        return _replace(node, node.args[0])
-    return False
+    return (node.target is aten.view.default and list(_val(node.args[0]).shape) == list(node.args[1])
+            and _replace(node, node.args[0]))
 
 
 def remove_pointless_view_pair(node):

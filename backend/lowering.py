@@ -147,6 +147,11 @@ def extern_kernel(name):
     return lambda *args, **kwargs: extern_call(name, op, args, kwargs)
 
 
+def copy_into_input(dst, src):  # (an input mutation aot kept in the graph: only ever into a placeholder)
+    current_graph().input_mutations.append((dst.name, P.copy(dst, src)))  # (the wrapper writes it in at the end)
+    return dst
+
+
 def make_fallback(op):
     def fallback(*args, **kwargs):
         current_graph().fallbacks.append(str(op))
@@ -191,7 +196,7 @@ def _build_table():
         "native_dropout_backward": P.native_dropout_backward,
         # copies, casts, aliases
         "_to_copy": P.to_copy, "clone": P.clone, "copy": P.copy, "alias": P.identity, "lift_fresh": P.identity,
-        "lift_fresh_copy": P.clone,
+        "lift_fresh_copy": P.clone, "copy_": copy_into_input,
         # factories
         "full": P.full, "zeros": P.factory(0), "ones": P.factory(1), "empty.memory_format": P.factory(0),
         "zeros_like": P.like(0), "ones_like": P.like(1), "empty_like": P.like(0), "full_like": P.full_like,
@@ -252,12 +257,12 @@ LOWERINGS = _build_table()  # (no random op has an entry but Inductor's seeded p
 
 class GraphLowering:
     """Lowers one aten GraphModule. After run(): `inputs`, `buffers` (realized, in creation order),
-    `outputs` (one IR node or None per graph output) and `fallbacks` (ops run by their eager kernel)."""
+    `outputs` (one IR node or None per graph output, then each of `input_mutations`' new values), `fallbacks`."""
 
     def __init__(self, gm, name="graph"):
         self.gm, self.name = gm, name
         self.inputs, self.buffers, self.outputs, self.fallbacks = [], [], [], []
-        self.placeholder_names = []
+        self.placeholder_names, self.input_mutations = [], []  # (input name, its new value): copy_ nodes
         self.size_sources = {}  # size symbol name -> Python source of its value in the wrapper (dynamic shapes)
         self.current_node = None
         self.storage_readers = _storage_read_nodes(gm.graph)
@@ -321,6 +326,7 @@ class GraphLowering:
                 self.outputs.append(self._realize_output(value, val))
             else:  # a size or a constant the graph returns (sizes saved for the backward, a frame's x.shape[0])
                 self.outputs.append(value)
+        self.outputs += [self._realize_output(value, None) for _, value in self.input_mutations]
 
     def _realize_output(self, value, val):
         """Outputs live in buffers, or are strided views of one. A value computed here gets the strides

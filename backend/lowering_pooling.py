@@ -49,20 +49,32 @@ def _window_reduction(x, kernel, stride, reduction_type, dtype=None):
 
 
 def max_pool2d_with_indices(x, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
-    kernel, stride = _check_simple(kernel_size, stride, padding, dilation, ceil_mode)
-    values = _window_reduction(x, kernel, stride, "max")
-    position = _window_reduction(x, kernel, stride, "argmax")
-    width = x.get_size()[-1]
+    values, offsets = max_pool_with_offsets(x, kernel_size, stride, padding, dilation, ceil_mode, _dtype.int64)
+    return values, offsets_to_indices(offsets, kernel_size, x.get_size()[-2:], stride or kernel_size)
 
-    def flat_index(p, idx):
-        """The window position p as an index into the input plane: (oh*s + p // kw) * W + ow*s + p % kw."""
-        i64 = _dtype.int64
-        row = P.op("add", L.IndexValue(idx[-2] * stride[0], i64), P.op("floordiv", p, P.constant(kernel[1], i64)))
-        col = P.op("add", L.IndexValue(idx[-1] * stride[1], i64), P.op("remainder", p, P.constant(kernel[1], i64)))
+
+def max_pool_with_offsets(x, kernel_size, stride, padding, dilation, ceil_mode, offset_dtype=_dtype.int8):
+    """The maxima and, per output, its maximum's position in its window (prims._low_memory_max_pool_with_offsets)."""
+    kernel, stride = _check_simple(kernel_size, stride, padding, dilation, ceil_mode)
+    position = _window_reduction(x, kernel, stride, "argmax")
+    return _window_reduction(x, kernel, stride, "max"), P.to_dtype(position, offset_dtype)
+
+
+def offsets_to_indices(offsets, kernel_size, input_size, stride, padding=0, dilation=1):
+    """Window positions as indices into the input plane (prims._low_memory_max_pool_offsets_to_indices):
+    (oh*s - pad + p // kw * dil) * W + ow*s - pad + p % kw * dil."""
+    kernel, stride, padding, dilation = _pair(kernel_size), _pair(stride), _pair(padding), _pair(dilation)
+    width, i64 = input_size[-1], _dtype.int64
+    load = P.to_dtype(offsets, i64).make_loader()
+
+    def flat_index(idx):
+        p = load(idx)
+        steps = (P.op("floordiv", p, P.constant(kernel[1], i64)), P.op("remainder", p, P.constant(kernel[1], i64)))
+        row, col = (P.op("add", P.op("sub", L.IndexValue(idx[d - 2] * stride[d], i64), P.constant(padding[d], i64)),
+                         P.op("mul", steps[d], P.constant(dilation[d], i64))) for d in (0, 1))
         return P.op("add", P.op("mul", row, P.constant(width, i64)), col)
 
-    load = position.make_loader()
-    return values, P.pointwise_node(position.get_size(), _dtype.int64, lambda idx: flat_index(load(idx), idx))
+    return P.pointwise_node(offsets.get_size(), i64, flat_index)
 
 
 def _tiling_window(x, kernel, stride):
@@ -121,6 +133,8 @@ def adaptive_avg_pool2d(x, output_size):
 
 LOWERINGS = {
     "max_pool2d_with_indices": max_pool2d_with_indices,
+    "prims::_low_memory_max_pool_with_offsets": max_pool_with_offsets,
+    "prims::_low_memory_max_pool_offsets_to_indices": offsets_to_indices,
     "max_pool2d_with_indices_backward": max_pool2d_with_indices_backward,
     "avg_pool2d": avg_pool2d, "avg_pool2d_backward": avg_pool2d_backward,
     "_adaptive_avg_pool2d": adaptive_avg_pool2d,

@@ -88,11 +88,13 @@ class WrapperCodeGen:
             for name, last in last_use.items():
                 if last == position and name not in self.kept and name not in self.input_names:  # dead now
                     body.append(f"free({name})" if self._pool_owned(name) else f"del {name}")
-        for location in self.output_locations:
-            if isinstance(location, tuple):  # (one not allocated yet: empty, no kernel writes it)
-                body += self._alloc_once(location[0], allocated)
+        body += [line for location in self.output_locations if isinstance(location, tuple)  # (one not allocated yet:
+                 for line in self._alloc_once(location[0], allocated)]  # empty, no kernel writes it)
         body += [f"lend({name})" for name in sorted(self.kept - set(self.input_names)) if self._pool_owned(name)]
-        outputs = [self._output_code(location) for location in self.output_locations]
+        returned = len(self.output_locations) - len(self.graph.input_mutations)  # (then the inputs' new values)
+        body += [f"args[{names.index(name)}].copy_({self._output_code(location)})"  # (every kernel read the old ones)
+                 for (name, _), location in zip(self.graph.input_mutations, self.output_locations[returned:])]
+        outputs = [self._output_code(location) for location in self.output_locations[:returned]]
         body.append(f"return ({', '.join(outputs)}{',' if len(outputs) == 1 else ''})")
         return ["", "def call(args):"] + ["    " + line for line in body]
 
@@ -110,8 +112,7 @@ class WrapperCodeGen:
         if not isinstance(location, tuple):  # a size (computed from the symbols) or a constant
             return L.size_python(location) if type(location) is int or L.is_size_expr(location) else repr(location)
         name, layout = location
-        geometry = (f"{_tuple(layout.size)}, {_tuple(layout.stride)}, {L.size_python(layout.offset)}, "
-                    f"{_dtype_code(layout.dtype)}")
+        geometry = _geometry_code(layout)
         if name in self.input_names:  # an input returned (saved for the backward, often): the caller's tensor
             return f"input_alias(args[{self.graph.placeholder_names.index(name)}], {name}, {geometry})"
         return f"as_tensor({name}, {geometry})"
@@ -138,7 +139,7 @@ class WrapperCodeGen:
                 f"{_view_code(kernel.name, kernel.layout)})"]
         args = ", ".join(_arg_code(a) for a in kernel.args)
         kwargs = "".join(f", {k}={_arg_code(v)}" for k, v in kernel.kwargs.items())
-        call = f"{'fallback_call' if kernel.fallback else 'extern_call'}({_op_code(kernel.op)}, {args}{kwargs})"
+        call = f"{'fallback_call' if kernel.fallback else 'extern_call'}(ops.{kernel.op}, {args}{kwargs})"
         if kernel.layout is not None:
             allocated.add(kernel.name)
             return [f"{kernel.name} = to_buffer({call}, {_tuple(kernel.layout.size)}, {_tuple(kernel.layout.stride)})"]
@@ -168,9 +169,9 @@ def _dtype_code(dtype):
     return f"dt.{'bool_' if dtype is _dtype.bool_ else dtype.name}"
 
 
-def _op_code(op):
-    namespace, name, overload = str(op).split(".")
-    return f"ops.{namespace}.{name}.{overload}"
+def _geometry_code(layout):  # as_tensor's and tensor_arg's arguments after the buffer
+    return (f"{_tuple(layout.size)}, {_tuple(layout.stride)}, {L.size_python(layout.offset)}, "
+            f"{_dtype_code(layout.dtype)}")
 
 
 def _view_code(name, layout):
@@ -179,9 +180,7 @@ def _view_code(name, layout):
 
 def _arg_code(value):
     if isinstance(value, TensorArg):
-        layout = value.layout
-        return (f"tensor_arg({value.name}, {_tuple(layout.size)}, {_tuple(layout.stride)}, "
-                f"{L.size_python(layout.offset)}, {_dtype_code(layout.dtype)})")
+        return f"tensor_arg({value.name}, {_geometry_code(value.layout)})"
     if isinstance(value, (list, tuple)):
         items = ", ".join(_arg_code(v) for v in value)
         return f"[{items}]" if isinstance(value, list) else f"({items}{',' if len(value) == 1 else ''})"
@@ -216,13 +215,9 @@ def input_storage(tensor, size, stride):
     """The memory of an input tensor from its first element, as a flat array laid out as compiled."""
     if tensor._shape != size:  # kernels index memory blindly: a wrong shape would read out of bounds
         raise ValueError(f"compiled graph called with a tensor of shape {tuple(tensor.shape)}, compiled for {size}")
-    if tensor._storage is not None and (tensor._stride == stride or _same_strides(tensor, size, stride)):
+    if tensor._storage is not None and all(n == 1 or a == b for n, a, b in zip(size, tensor._stride, stride)):
         return tensor._storage[tensor._offset:] if tensor._offset else tensor._storage
     return _laid_out(tensor._np, size, stride)
-
-
-def _same_strides(tensor, size, stride):
-    return all(n == 1 or a == b for n, a, b in zip(size, tensor._stride, stride))
 
 
 def reinterpret(flat, size, stride, offset):

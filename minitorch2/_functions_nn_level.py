@@ -1,8 +1,8 @@
 """torch-level names of nn functions (torch.conv2d, torch.layer_norm, torch.batch_norm, torch.dropout, ...), at
 the argument order of the ATen ops torch binds them to, which for several is not nn.functional's: batch_norm takes
 its weight and bias before the running statistics, embedding its weight before the indices, the losses an int
-reduction (0 none, 1 mean, 2 sum; left out, torch's bindings give 0). Also torch.vmap, which is torch.func's, and
-the two ops of the attention inference fast path (from _functions_fastpath.py).
+reduction (0 none, 1 mean, 2 sum; left out, torch's bindings give 0). Also torch.vmap, which is torch.func's, the
+two ops of the attention inference fast path (from _functions_fastpath.py) and torch._weight_norm (nn.utils').
 
 Runtime layer, coverage surface (minitorch2/__init__.py star-imports it). Each calls the nn.functional function.
 """
@@ -11,6 +11,7 @@ import warnings
 from ._functions_fastpath import _native_multi_head_attention, _transformer_encoder_layer_fwd  # noqa: F401
 from ._functions_foreach import *  # noqa: F401,F403  (torch._foreach_add_ and the rest)
 from ._functions_foreach import __all__ as _foreach_names
+from ._aten import weight_norm_ops
 from .nn import functional as F
 
 __all__ = ["conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "pixel_shuffle",
@@ -19,7 +20,7 @@ __all__ = ["conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
            "max_pool1d", "max_pool2d", "avg_pool1d", "adaptive_avg_pool1d", "adaptive_max_pool1d", "layer_norm",
            "group_norm", "batch_norm", "instance_norm", "embedding", "kl_div", "binary_cross_entropy_with_logits",
            "cosine_embedding_loss", "margin_ranking_loss", "hinge_embedding_loss", "triplet_margin_loss",
-           "poisson_nll_loss", "vmap", "_native_multi_head_attention", "_transformer_encoder_layer_fwd",
+           "poisson_nll_loss", "vmap", "_native_multi_head_attention", "_transformer_encoder_layer_fwd", "_weight_norm",
            *_foreach_names]
 
 _REDUCTIONS = ("none", "mean", "sum")  # ATen's Reduction enum
@@ -30,6 +31,13 @@ pixel_shuffle, pixel_unshuffle, prelu, bilinear = F.pixel_shuffle, F.pixel_unshu
 cosine_similarity, pairwise_distance, pdist, rms_norm = F.cosine_similarity, F.pairwise_distance, F.pdist, F.rms_norm
 threshold_, selu_, celu_, hardshrink = F.threshold_, F.selu_, F.celu_, F.hardshrink
 adaptive_avg_pool1d = F.adaptive_avg_pool1d
+
+
+def _weight_norm(v, g, dim=0):
+    return weight_norm_ops.weight_norm(v, g, dim)
+
+
+_weight_norm.__module__ = "minitorch2"  # (graph code prints `torch._weight_norm(...)`, as Dynamo's)
 
 
 def selu(input):

@@ -1,6 +1,6 @@
 """The op table's rows for the nn layers beyond the pipeline's core set: embedding bags, grid sampling, affine grids
-the CTC loss, each with the backward op its derivative formula calls, pixel (un)shuffle (nn_pixel_shuffle.py) and
-group norm (nn_group_norm.py).
+the CTC loss, each with the backward op its derivative formula calls, pixel (un)shuffle (nn_pixel_shuffle.py),
+group norm (nn_group_norm.py) and weight normalization's fused op (weight_norm_ops.py).
 
 Runtime layer, part of THE operator table: table.py appends these rows to its
 own (`rows(op, inplace)` is called with table.py's row makers, so a row here
@@ -9,7 +9,7 @@ derivative formulas in nn_more_formulas.py. The other layers beyond the core set
 (padding modes, transposed convolution, instance norm,
 more activations) are composites of existing rows (nn/_functional_more.py).
 """
-from . import nn_group_norm as gn, nn_more_formulas as f, nn_more_ops as k, nn_pixel_shuffle as ps
+from . import nn_group_norm as gn, nn_more_formulas as f, nn_more_ops as k, nn_pixel_shuffle as ps, weight_norm_ops
 
 FOUR_OUTPUTS_FIRST_DIFFERENTIABLE = (True, False, False, False)
 
@@ -53,4 +53,5 @@ def rows(op, inplace):
         op("_ctc_loss_backward(Tensor grad, Tensor log_probs, Tensor targets, int[] input_lengths, "
            "int[] target_lengths, Tensor neg_log_likelihood, Tensor log_alpha, int blank, bool zero_infinity=False) "
            "-> Tensor", (), k.ctc_loss_backward, f.ctc_loss_backward),
+        *weight_norm_ops.rows(op),  # (weight_norm_ops.py: torch._weight_norm's fused op and its backward)
     ]

@@ -35,6 +35,8 @@ COVERED_ELSEWHERE = {
         "_embedding_bag", "_embedding_bag_backward", "_embedding_bag_per_sample_weights_backward", "grid_sampler_2d",
         "grid_sampler_2d_backward", "affine_grid_generator", "affine_grid_generator_backward", "_ctc_loss",
         "_ctc_loss_backward")},
+    # weight normalization's fused op and its backward: tests/backend/test_graph_fidelity_3.py (eager and compiled)
+    "_weight_norm_interface*": "weight norm",
     # complex numbers: tests/minitorch2/test_complex.py (values, views, errors and gradients against torch's)
     **{f"{name}.*": "complex numbers" for name in (
         "view_as_real", "view_as_complex", "_conj", "conj_physical", "angle", "complex", "polar")},

@@ -88,8 +88,8 @@ def test_a_nanogpt_training_loop_prints_and_traces_what_torch_does(dropout):
 @pytest.mark.parametrize("name", ["transformer_cls_eval", "conv_bn_compiled_train"])
 def test_inference_and_batch_norm_programs_trace_what_torch_does(name):
     """The eval transformer classifier's Dynamo graph (the fast path's fused encoder layers, the pooling attention's
-    slow path made contiguous) and its AOT graph, op by op, are torch's; the batch-norm net's backward graph is too,
-    but torch's inductor keeps the buffers' updates as copy_ at the end of the forward (strict xfail)."""
+    slow path made contiguous) and its AOT graph, op by op, are torch's; so are the batch-norm net's, whose forward
+    ends in copy_ into the buffers as torch's inductor's does."""
     script = os.path.join(PROGRAMS, f"{name}.py")
     result = subprocess.run([sys.executable, "-m", "minitorch2", "run", "--compare-torch", script], check=False,
                             cwd=ROOT, capture_output=True, text=True, timeout=600,
@@ -98,6 +98,5 @@ def test_inference_and_batch_norm_programs_trace_what_torch_does(name):
     assert "--- printed output (stdout): same\n" in report
     if name == "conv_bn_compiled_train":
         assert "aot Backward graph 0: same (" in report and "dynamo __compiled_fn_1: same (" in report
-        assert "aot Forward graph 0: differs" in report  # (strict: when it is the same, this test must change)
-        pytest.xfail("torch's inductor keeps BatchNorm's buffer updates as copy_ in the forward graph; ours returns them")
+        assert "aot Forward graph 0: same (" in report
     assert report.rstrip("\n").split("\n")[-1].startswith("==== summary: same:")

@@ -7,6 +7,7 @@ matrix; the iteration's vectors are buffers (`parametrizations.weight.0._u`, `_v
 distribution, normalized and iterated 15 times when registered, and advanced n_power_iterations times per read
 while training, as torch's.
 """
+import minitorch2
 from ..._tensor import Tensor
 from ...autograd.grad_mode import no_grad
 from .. import functional as F
@@ -14,7 +15,7 @@ from ..modules.conv_more import ConvTranspose1d, ConvTranspose2d, ConvTranspose3
 from ..modules.module import Module
 from . import parametrize
 from ._orthogonal import orthogonal  # noqa: F401 (torch's name here)
-from .weight_norm import norm_except_dim, weight_from_norm
+from .weight_norm import norm_except_dim
 
 
 class _WeightNorm(Module):
@@ -23,7 +24,7 @@ class _WeightNorm(Module):
         self.dim = -1 if dim is None else dim
 
     def forward(self, weight_g, weight_v):
-        return weight_from_norm(weight_v, weight_g, self.dim)
+        return minitorch2._weight_norm(weight_v, weight_g, self.dim)
 
     def right_inverse(self, weight):
         return norm_except_dim(weight, self.dim), weight
