@@ -129,6 +129,7 @@ def rows(op, inplace):
         # a torch._check in a graph, as Dynamo's runtime-assert pass leaves it (frontend/variables/dynamo_forms.py)
         op("_assert_scalar(Scalar self, str assert_msg) -> ()", (), (k.assert_scalar, k.assert_scalar),
            differentiable=False),
+        op("_assert_async.msg(Tensor self, str assert_msg) -> ()", (), k.assert_async, differentiable=False),
         # Tensor.view(dtype): the bytes read as another dtype (view_dtype.py); never differentiable
         op("view.dtype(Tensor(a) self, ScalarType dtype) -> Tensor(a)", ("view",), view_dtype.view_dtype,
            differentiable=False),
