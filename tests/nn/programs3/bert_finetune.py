@@ -1,5 +1,4 @@
 """HF-style BERT encoder fine-tuned with AdamW and a linear-warmup LambdaLR; eval under no_grad / inference_mode."""
-import math
 
 import torch
 import torch.nn as nn

@@ -87,8 +87,9 @@ for epoch in range(5):
     loss.backward()
     opt.step()
     sched.step()
+    running_mean = model.bn1.running_mean[:2].round(decimals=4).tolist()
     print(f"epoch {epoch} loss {loss.item():.4f} lr {sched.get_last_lr()[0]:.4f} "
-          f"bn1 mean {model.bn1.running_mean[:2].round(decimals=4).tolist()} batches {model.bn1.num_batches_tracked.item()}")
+          f"bn1 mean {running_mean} batches {model.bn1.num_batches_tracked.item()}")
 model.eval()
 with torch.no_grad():
     eager = model(images)
