@@ -97,10 +97,12 @@ def _as_strided_readable(node):
 def extern_call(kind, op, args, kwargs=None, fallback=False):
     """An ExternKernel for the current node; returns its buffer, or a tuple of MultiOutput buffers."""
     graph, kwargs = current_graph(), dict(kwargs or {})
-    val = graph.current_node.meta.get("val")
-    if val is None:  # a node a graph pass added without metadata: run the op on fake tensors
-        val = _fake_run(op, args, kwargs)
+    meta = graph.current_node.meta  # (a node a graph pass added has no metadata: the op is run on fake tensors)
+    val = meta["val"] if "val" in meta else _fake_run(op, args, kwargs)
     args, kwargs = pytree.tree_map(lambda v: TensorArg(v) if isinstance(v, ir.IRNode) else v, (list(args), kwargs))
+    if val is None:  # no result (a runtime assertion): the kernel runs for its check
+        graph.register_buffer(lambda name: ir.ExternKernel(name, None, kind, op, args, kwargs, fallback))
+        return None
     if isinstance(val, Tensor):
         return graph.register_buffer(lambda name: ir.ExternKernel(name, _layout_from_meta(val), kind, op, args, kwargs,
                                                                   fallback))
@@ -232,6 +234,7 @@ def _build_table():
         "convolution": extern_kernel("convolution"),
         # torch._check of sizes: the frame's guards hold it; torch's Inductor too asserts only unbacked symbols
         "_assert_scalar": lambda cond, assert_msg: None,
+        "_assert_async.msg": extern_kernel("_assert_async.msg"),  # (one_hot's checks; torch's lowers to an assert)
         # the seeded random ops of the inductor path (lowering_random.py): seeds drawn, Philox values computed
         **{f"prims::inductor_{n}": extern_kernel(f"prims::inductor_{n}")
            for n in ("seeds", "lookup_seed", "random", "randint")},

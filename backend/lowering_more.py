@@ -11,6 +11,7 @@ from minitorch2._tensor import wrap_dim
 
 from . import ir
 from . import loop_ir as L
+from . import lowering_indexing as I
 from . import lowering_pointwise as P
 
 
@@ -81,4 +82,5 @@ def whole_for_half(lowering):
 
 
 LOWERINGS = {"flip": flip, "repeat": repeat, "cumsum": scan, "cumprod": scan, "new_empty_strided": new_empty_strided,
-             "fill.Tensor": fill_tensor, "lerp.Scalar": lerp}
+             "fill.Tensor": fill_tensor, "lerp.Scalar": lerp,
+             "_unsafe_index.Tensor": I.index, "_unsafe_index_put": I.index_put}  # (traced nearest upsampling)

@@ -277,8 +277,8 @@ class Scheduler:
         for buffer in reversed(self.graph.buffers):
             if isinstance(buffer, ir.ComputedBuffer) and buffer.storage_name in needed:
                 needed.add(buffer.name)  # a piece of a cat that is needed
-            outputs = buffer.outputs if isinstance(buffer, ir.ExternKernel) else []
-            if buffer.name in needed or any(o is not None and o.name in needed for o in outputs):
+            outputs = buffer.outputs if isinstance(buffer, ir.ExternKernel) and buffer.layout is None else [buffer]
+            if not outputs or any(o is not None and o.name in needed for o in outputs):  # (none: an assertion)
                 needed.add(buffer.name)
                 needed |= self._reads_of(buffer)
         return needed & {b.name for b in self.graph.buffers}

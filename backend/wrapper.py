@@ -272,7 +272,7 @@ def fallback_call(op, *args, **kwargs):
         inputs = [t._np for t in pytree.tree_leaves([args, kwargs]) if isinstance(t, Tensor)]
         if isinstance(result, Tensor):
             return _owned(result, inputs)
-        return type(result)(_owned(r, inputs) if isinstance(r, Tensor) else r for r in result)
+        return result and type(result)(_owned(r, inputs) if isinstance(r, Tensor) else r for r in result)
 
 
 def _owned(result, inputs):

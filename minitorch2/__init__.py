@@ -53,6 +53,9 @@ from .amp._state import (  # noqa: E402,F401
     set_autocast_dtype, set_autocast_enabled)
 from .serialization import load, save  # noqa: E402,F401
 from ._functions_nn_level import *  # noqa: E402,F401,F403  (torch.conv2d, torch.layer_norm, torch.vmap, ...)
+from ._numpy_names import wrap_all as _wrap_all  # noqa: E402
+globals().update(_wrap_all({name: value for name, value in globals().items()  # (torch.sum(x, axis=0, keepdims=True))
+                            if getattr(value, "__module__", "").startswith("minitorch2.")}))
 from ._type_info import finfo, iinfo  # noqa: E402,F401
 from ._legacy_tensor_types import (  # noqa: E402,F401
     BFloat16Tensor, BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor, HalfTensor, IntTensor, LongTensor,

@@ -239,7 +239,7 @@ def is_floating_point(input):
 
 def broadcast_tensors(*tensors):
     shape = list(broadcast_shapes(*(tuple(t.shape) for t in tensors)))
-    return tuple(expand(t, shape) for t in tensors)
+    return tuple(t if list(t.shape) == shape else expand(t, shape) for t in tensors)  # (ATen's expand_outplace)
 
 
 broadcast_to = alias_of(expand, "broadcast_to")

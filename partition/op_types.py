@@ -69,8 +69,9 @@ class OpTypes:
 def get_default_op_list():
     """The op categories the min-cut partitioner uses (built once: the registry does not change)."""
     recomputable = RECOMPUTABLE | VIEW | _packets_tagged("pointwise") | {"getitem"}
-    # PyTorch lists its random ops by name; the `random` tag also catches the ones its list misses
-    # (bernoulli), so that no setting of the ban rules can recompute a random draw in the backward.
+    # PyTorch lists its random ops by name; the `random` tag also catches the ones its list misses (bernoulli), so
+    # that no setting of the ban rules recomputes a draw. Only the named ones count as fusible, as in PyTorch: a
+    # bernoulli output is materialized, so the min-cut saves it and recomputes the pointwise ops after it.
     random = RANDOM | _packets_tagged("random")
-    return OpTypes(recomputable=recomputable - random, fusible=recomputable | random,
+    return OpTypes(recomputable=recomputable - random, fusible=(recomputable - random) | RANDOM,
                    compute_intensive=COMPUTE_INTENSIVE, random=random, view=VIEW)

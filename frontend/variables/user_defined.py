@@ -53,11 +53,12 @@ class UserObjectVariable(SpecialMethodsMixin, ValueVariable):  # (the mixin: use
 
 
 def is_user_class(cls):
-    """A class whose call the translator models: an nn.Module's, or a plain class of the user's (no metaclass, no
-    __new__ of its own, attributes looked up by object's rule)."""
+    """A class whose call the translator models: an nn.Module's, or a plain class of the user's or of
+    torch.distributions (no metaclass, no __new__ of its own, attributes looked up by object's rule)."""
     return type(cls) is type and (issubclass(cls, minitorch2.nn.Module) or (
         cls.__new__ is object.__new__ and cls.__getattribute__ is object.__getattribute__
-        and not cls.__module__.startswith(("minitorch2", "frontend"))))
+        and (cls.__module__.startswith("minitorch2.distributions") or not cls.__module__.startswith("minitorch2"))
+        and not cls.__module__.startswith("frontend")))
 
 
 class UserClassVariable(ClassMembersMixin, ConstantVariable):

@@ -237,20 +237,6 @@ def std(self, dim=None, *, correction=None, keepdim=False):
     return aten.sqrt.default(aten.var.correction(self, dim, correction=correction, keepdim=keepdim))
 
 
-def _new_as_full(value_of):
-    """new_zeros / new_ones / new_full: a `full` of the given size with self's dtype by default."""
-    def decomposition(self, size, *args, dtype=None, layout=None, device=None, pin_memory=None):
-        return aten.full.default(list(size), value_of(args), dtype=dtype or self.dtype, layout=strided,
-                                 device=self.device, pin_memory=False)
-
-    return decomposition
-
-
-new_zeros = _new_as_full(lambda args: 0)
-new_ones = _new_as_full(lambda args: 1)
-new_full = _new_as_full(lambda args: args[0])
-
-
 def select_backward(grad_output, input_sizes, dim, index):
     """The gradient of a select: zeros of the input's size with grad_output scattered into the selected slice."""
     zeros = aten.new_zeros.default(grad_output, list(input_sizes))

@@ -1,6 +1,7 @@
 """zeros and ones as torch's decomposition tables write them: a `full` of the size, of value False / True for bool
 and 0 / 1 otherwise, with the default dtype and the layout said; zeros_like, ones_like, full_like and fill (and
-fill_) a `full` too, in the input's memory order, permuted back, where it is not contiguous.
+fill_) a `full` too, in the input's memory order, permuted back, where it is not contiguous; new_zeros, new_ones
+and new_full a `full` of self's dtype, new_empty an `empty`.
 
 Runtime layer, coverage surface: decompositions in table.py's rows for these factories. Without them the factories
 stay whole in the traced joint graph and the backend's joint-graph pass folds them into the same `full` later
@@ -44,3 +45,24 @@ def _like_as_full(value_of):
 
 zeros_like, ones_like = _like_as_full(lambda args: 0), _like_as_full(lambda args: 1)
 full_like = fill = _like_as_full(lambda args: args[0])
+
+
+def _new_as_full(value_of):
+    """new_zeros / new_ones / new_full: a `full` of the given size with self's dtype by default."""
+    def decomposition(self, size, *args, dtype=None, layout=None, device=None, pin_memory=None):
+        return aten.full.default(list(size), value_of(args), dtype=dtype or self.dtype, layout=strided,
+                                 device=self.device, pin_memory=False)
+
+    return decomposition
+
+
+new_zeros = _new_as_full(lambda args: 0)
+new_ones = _new_as_full(lambda args: 1)
+new_full = _new_as_full(lambda args: args[0])
+
+
+def new_empty(self, size, *, dtype=None, layout=None, device=None, pin_memory=None):
+    """x.new_empty(size): an `empty` of that size with x's dtype and device unless others are given, as torch's
+    reference writes it (what inductor's table records in place of new_empty)."""
+    return aten.empty.memory_format(list(size), dtype=dtype or self.dtype, layout=strided,
+                                    device=device or self.device, pin_memory=False)

@@ -10,6 +10,8 @@ in torch's inductor.
 """
 from .. import _dtype
 from .._ops import ops
+from .._tensor import channels_last
+from .nn_ops import is_channels_last
 
 aten = ops.aten
 
@@ -34,6 +36,29 @@ def _nearest(self, output_size, scales):
         source = aten.mul.Tensor(_arange_float(out_size, self.device), step)
         indices.append(_trailing_view(aten._to_copy.default(source, dtype=_dtype.int64), nd - 1 - d))
     return aten.index.Tensor(self, indices)
+
+
+def nearest_traced(self, output_size, scales):
+    """upsample_nearest{1,2}d.vec as torch traces it (its Python form, torch._decomp's _upsample_nearest): per dim
+    source indices ((arange + 0.0) * scale truncated), unsqueezed to broadcast, then one _unsafe_index."""
+    indices = []
+    for d, (out_size, scale) in enumerate(zip(output_size, scales)):
+        in_size = self.shape[2 + d]
+        step = in_size / (in_size * scale) if scale is not None else in_size / out_size
+        positions = aten.arange.default(out_size, dtype=_dtype.float32, device=self.device)
+        source = aten._to_copy.default(aten.mul.Tensor(aten.add.Tensor(positions, 0.0), step), dtype=_dtype.int64)
+        for _ in range(len(output_size) - 1 - d):
+            source = aten.unsqueeze.default(source, -1)
+        indices.append(source)
+    out = aten._unsafe_index.Tensor(self, [None, None, *indices])
+    if self.dim() == 4 and is_channels_last(self) and not is_channels_last(out):  # (its suggest_memory_format)
+        out = aten.clone.default(out, memory_format=channels_last)
+    return out
+
+
+def unsafe_index_put(self, indices, values, accumulate=False):
+    """inductor's table: _unsafe_index_put as index_put."""
+    return aten.index_put.default(self, indices, values, accumulate)
 
 
 def upsample_nearest1d(self, output_size, scales=None):

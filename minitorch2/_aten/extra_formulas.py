@@ -348,3 +348,9 @@ def block_diag(grad, tensors_shapes):
 
 def zeros(grad):
     return aten.zeros_like.default(grad)
+
+
+def unsafe_index(grad, self, indices):
+    """_unsafe_index's derivative as ATen's: the gradient put back, accumulated, into zeros of self's size."""
+    zeros = aten.new_zeros.default(grad, list(self.shape))
+    return aten._unsafe_index_put.default(zeros, indices, grad, True), None

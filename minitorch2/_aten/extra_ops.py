@@ -536,6 +536,15 @@ def _block_diag(tensors):
 block_diag = _op(_block_diag_geometry, _block_diag)
 
 
+def _assert_async(self, assert_msg):
+    """A tensor's truth asserted where the graph runs (one_hot's checks in a traced graph, as torch's)."""
+    if not self._np.item():
+        raise RuntimeError(assert_msg)
+
+
+assert_async = (_assert_async, lambda self, assert_msg: None)
+
+
 def assert_scalar(cond, assert_msg):
     """A runtime assertion: raise unless cond holds. A symbolic cond (tracing) is not decided: the ShapeEnv holds
     it as a fact already."""

@@ -13,6 +13,7 @@ here.
 """
 from . import derivatives as d, derivatives_shape as ds, extra_formulas as f, extra_ops as k, indexing
 from . import more_formulas as mf, more_ops, more_ops2, pointwise as pw, random_ops, table_complex, view_dtype
+from . import decompositions_upsample as decup
 from .overlap import Overlap
 from .table_row import CORE
 
@@ -129,6 +130,11 @@ def rows(op, inplace):
         # a torch._check in a graph, as Dynamo's runtime-assert pass leaves it (frontend/variables/dynamo_forms.py)
         op("_assert_scalar(Scalar self, str assert_msg) -> ()", (), (k.assert_scalar, k.assert_scalar),
            differentiable=False),
+        op("_assert_async.msg(Tensor self, str assert_msg) -> ()", (), k.assert_async, differentiable=False),
+        # the gathers of traced nearest upsampling (decompositions_upsample.nearest_traced), torch's unchecked forms
+        op("_unsafe_index.Tensor(Tensor self, Tensor?[] indices) -> Tensor", (), indexing.index, f.unsafe_index),
+        op("_unsafe_index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor", (),
+           indexing.index_put, ds.index_put, decomposition=decup.unsafe_index_put),
         # Tensor.view(dtype): the bytes read as another dtype (view_dtype.py); never differentiable
         op("view.dtype(Tensor(a) self, ScalarType dtype) -> Tensor(a)", ("view",), view_dtype.view_dtype,
            differentiable=False),

@@ -27,7 +27,7 @@ __all__ = ["Node", "map_arg", "map_aggregate", "has_side_effect"]
 _legal_ops = ("placeholder", "call_method", "call_module", "call_function", "get_attr", "output", "root")
 
 # Calls that dead-code elimination must keep although nothing uses their result.
-_side_effectful_functions = {operator.setitem, ops.aten._assert_scalar.default}  # (a graph's torch._check)
+_side_effectful_functions = {operator.setitem, ops.aten._assert_scalar.default, ops.aten._assert_async.msg}
 
 
 def has_side_effect(fn):

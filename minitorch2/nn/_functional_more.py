@@ -15,7 +15,8 @@ import math
 
 from .. import _dtype, _factories, _functions
 from .._aten.nn_ops import is_channels_last, require_float
-from .._tensor import channels_last, contiguous_format
+from .._dispatch import current_modes
+from .._tensor import FakeTensor, channels_last, contiguous_format
 from .._ops import ops
 from .._type_info import finfo
 from ..autograd import grad_mode as _grad_mode
@@ -461,9 +462,17 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
 
 
 def one_hot(tensor, num_classes=-1):
-    """ATen's checks: an empty tensor needs num_classes, every class in [0, num_classes)."""
+    """ATen's checks: an empty tensor needs num_classes, every class in [0, num_classes). Traced with num_classes
+    given, the checks are asserted in the graph (aten._assert_async), as torch's traced form has them."""
     if tensor.dtype is not _dtype.int64:
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    if num_classes != -1 and _is_traced(tensor):
+        for check, message in ((aten.ge.Scalar, "non-negative"), (aten.lt.Scalar, "smaller than num_classes")):
+            within = check(tensor, 0 if check is aten.ge.Scalar else num_classes)
+            aten._assert_async.msg(aten.all.default(within), f"one_hot: Class values must be {message}.")
+        column = aten.unsqueeze.default(tensor, -1)
+        classes = aten.arange.default(num_classes, dtype=tensor.dtype, device=tensor.device)
+        return aten._to_copy.default(aten.eq.Tensor(column, classes), dtype=_dtype.int64)
     if tensor.numel() == 0:
         if num_classes <= 0:
             raise RuntimeError("Can not infer total number of classes from empty tensor.")
@@ -477,6 +486,12 @@ def one_hot(tensor, num_classes=-1):
             raise RuntimeError("Class values must be smaller than num_classes.")
     classes = aten.arange.start_step(0, num_classes)
     return aten._to_copy.default(aten.eq.Tensor(aten.unsqueeze.default(tensor, -1), classes), dtype=_dtype.int64)
+
+
+def _is_traced(tensor):
+    """Fake (Dynamo's propagation, AOT's trace) or recorded by make_fx: where torch runs an op's Python form."""
+    return isinstance(tensor, FakeTensor) or any(type(mode).__name__ == "ProxyTorchDispatchMode"
+                                                 for mode in current_modes())
 
 
 def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):

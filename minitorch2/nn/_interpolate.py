@@ -10,7 +10,9 @@ recompute_scale_factor=True.
 """
 import math
 
+from .._aten.decompositions_upsample import nearest_traced
 from .._ops import ops
+from ._functional_more import _is_traced
 
 aten = ops.aten
 
@@ -59,6 +61,8 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     output_size, scales = _output_size_and_scales(input, size, scale_factor, recompute_scale_factor)
     if antialias:
         raise NotImplementedError("minitorch2: interpolate with antialias=True is not implemented")
+    if mode == "nearest" and input.dim() in (3, 4) and _is_traced(input):
+        return nearest_traced(input, output_size, scales)  # (the .vec overload's Python form, as torch traces it)
     if mode == "nearest" and input.dim() == 3:
         return aten.upsample_nearest1d.default(input, output_size, *scales)
     if mode == "nearest" and input.dim() == 4:

@@ -74,6 +74,8 @@ CASES = {
     "new_zeros.default": lambda: ((_t(3, 4), [2, 3]), {}),
     "new_ones.default": lambda: ((_t(3, 4), [2, 3]), {}),
     "new_full.default": lambda: ((_t(3, 4), [2, 3], 1.5), {}),
+    "new_empty.default": lambda: ((_t(3, 4), [2, 0]), {}),  # (no elements: an empty tensor's values are undefined)
+    "_unsafe_index_put.default": lambda: ((_t(5), [minitorch2.tensor([0, 2, 2])], _t(3), True), {}),
     "select_backward.default": lambda: ((_t(4), [3, 4], 0, 1), {}),
     "slice_backward.default": lambda: ((_t(2, 4), [5, 4], 0, 1, 3, 1), {}),
     "stack.default": lambda: (([_t(2, 3), _t(2, 3)], 1), {}),

@@ -17,28 +17,13 @@ _weight_norm_interface, and the inductor's scaled log_softmax partitions as torc
 pattern, backend/joint_graph_softmax.py): tests/backend/test_graph_fidelity_3.py. Under autocast, linear's inputs are cast before it is decomposed, as torch's (the weight
 before its transpose), and a half addmm compiled runs ATen's kernel whole (one rounding, as torch's extern addmm), so
 autocast_bf16_training.py's values and graphs are torch's."""
-import os
-import subprocess
-import sys
-
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-PROGRAMS = os.path.join(ROOT, "tests", "nn", "programs")
-HEADER = "==== minitorch2 run --compare-torch: minitorch2 vs torch ====\n"
-SAME_EXIT = "--- exit status: same (minitorch2 0, torch 0)"
+from .program_reports import SAME_EXIT, compare_report, summary as _summary
 
 
 def _report(name):
-    result = subprocess.run([sys.executable, "-m", "minitorch2", "run", "--compare-torch",
-                             os.path.join(PROGRAMS, f"{name}.py")], cwd=ROOT, capture_output=True, text=True,
-                            timeout=600, env={**os.environ, "OMP_NUM_THREADS": "1"})
-    assert HEADER in result.stdout, result.stderr
-    return result.stdout.split(HEADER)[1]
-
-
-def _summary(report):
-    return report.rstrip("\n").split("\n")[-1]
+    return compare_report("programs", name)
 
 
 @pytest.mark.parametrize("name", ["seq2seq_gru_attention", "char_lstm_tbptt", "layer_norm_autocast_grads"])

@@ -11,48 +11,38 @@ as torch's (finfo folded, `1 + s - s` kept as nodes), the training forward's ate
 outer-product bmm and repeated-input cat decompositions). Its other aten graphs still differ: the min-cut recomputes
 one more expand in the backward, and under automatic dynamic shapes torch gives a sliced input's stride and a new
 cache input their own symbols where minitorch2 specialises them."""
-import os
-import subprocess
-import sys
-
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-PROGRAMS = os.path.join(ROOT, "tests", "nn", "programs")
-HEADER = "==== minitorch2 run --compare-torch: minitorch2 vs torch ====\n"
+from .program_reports import SAME_EXIT, compare_report, summary as _summary
 
 
 def _report(name):
-    result = subprocess.run([sys.executable, "-m", "minitorch2", "run", "--compare-torch",
-                             os.path.join(PROGRAMS, f"{name}.py")], cwd=ROOT, capture_output=True, text=True,
-                            timeout=600, env={**os.environ, "OMP_NUM_THREADS": "1"})
-    assert HEADER in result.stdout, result.stderr
-    return result.stdout.split(HEADER)[1]
+    return compare_report("programs", name)
 
 
 def test_transformer_trained_with_dropout_draws_torchs_masks():
     report = _report("transformer_dropout_train")
-    assert "--- exit status: same (minitorch2 0, torch 0)" in report, report
-    assert report.rstrip("\n").split("\n")[-1].startswith("==== summary: same: stdout same"), report
+    assert SAME_EXIT in report, report
+    assert _summary(report).startswith("==== summary: same: stdout same"), report
 
 
 def test_training_utilities_print_what_torch_prints():
     report = _report("training_utilities")
-    assert "--- exit status: same (minitorch2 0, torch 0)" in report, report
-    assert report.rstrip("\n").split("\n")[-1].startswith("==== summary: same: stdout same"), report
+    assert SAME_EXIT in report, report
+    assert _summary(report).startswith("==== summary: same: stdout same"), report
 
 
 @pytest.mark.slow  # (about 13 s: an inductor compile of the training graphs, in both runs)
 def test_channels_last_training_prints_what_torch_prints():
     report = _report("channels_last_training")
     assert "--- printed output (stdout): same\n" in report, report
-    assert "--- exit status: same (minitorch2 0, torch 0)" in report, report
+    assert SAME_EXIT in report, report
 
 
 def test_rl_and_message_passing_values_and_graphs_are_torchs():
     report = _report("rl_and_message_passing")
-    assert "--- exit status: same (minitorch2 0, torch 0)" in report, report
-    summary = report.rstrip("\n").split("\n")[-1]
+    assert SAME_EXIT in report, report
+    summary = _summary(report)
     assert summary.startswith("==== summary: same: stdout same") and "graphs same (4)" in summary, report
 
 
@@ -60,7 +50,7 @@ def test_rl_and_message_passing_values_and_graphs_are_torchs():
 def test_llama_style_decoder_compiles_to_torchs_dynamo_graphs():
     report = _report("llama_style_compiled")
     assert "--- printed output (stdout): same\n" in report, report
-    assert "--- exit status: same (minitorch2 0, torch 0)" in report, report
+    assert SAME_EXIT in report, report
     dynamo = [line for line in report.split("\n") if line.startswith("  dynamo __compiled_fn_")]
     assert len(dynamo) == 4 and all(": same (" in line for line in dynamo), report
     assert "  aot Forward graph 0: same (" in report, report
