@@ -69,13 +69,13 @@ class TensorVariable(VariableTracker):
 
     def call_method(self, tx, name, args, kwargs):
         """`x.sum(...)`, called through the MethodVariable `x.sum`: records `call_method sum`; metadata folds."""
-        if name in DATA_DEPENDENT:
-            raise Unsupported(f"Tensor.{name}() needs the tensor's data", "data_dependent_value")
+        if name in DATA_DEPENDENT or name == "backward":  # (backward: Dynamo breaks while trace_autograd_ops is off)
+            raise Unsupported(f"Tensor.{name}() " + ("runs autograd" if name == "backward" else "needs the tensor's data"),
+                              "unsupported_call" if name == "backward" else "data_dependent_value")
         if name == "numpy":  # an ndarray in the graph
             from .numpy_arrays import tensor_numpy  # (deferred: numpy_arrays.py builds on this module)
             return tensor_numpy(tx, self, kwargs)
-        args = [a.realize() for a in args]
-        kwargs = {k: v.realize() for k, v in kwargs.items()}
+        args, kwargs = [a.realize() for a in args], {k: v.realize() for k, v in kwargs.items()}
         if name == "type" and not args and not kwargs:  # its type's name, 'torch.FloatTensor': a constant
             return ConstantVariable(self.example_value.type())
         if name in METADATA_METHODS:
