@@ -164,9 +164,10 @@ def wrap_fx_value(og, proxy, value):
             else:
                 item_proxy = og.create_proxy("call_function", operator.getitem, (proxy.node, i), {}, v, speculative=True)
                 items.append(TensorVariable(item_proxy, v))
-        if type(value) is not tuple:  # torch.return_types.sort and kin keep their type and field names
-            return StructSequenceVariable(items, type(value))
-        return TupleVariable(items)
+        # torch.return_types.sort and kin keep their type and field names
+        return TupleVariable(items) if type(value) is tuple else StructSequenceVariable(items, type(value))
+    if type(value) is bool and proxy.node.target in (operator.eq, operator.ne, operator.is_, operator.is_not):
+        return ConstantVariable(value)  # `t == None`: the node stays, its answer a constant, as Dynamo's
     og.graph.erase_node(proxy.node)
     raise Unsupported(f"an operation returned {type(value).__name__}, not a tensor (data-dependent)",
                       "data_dependent_value")
