@@ -18,12 +18,20 @@ from .constant import ConstantVariable
 from .dicts import DictVariable
 from .exceptions import ObservedException
 from .functions import UserFunctionVariable, UserMethodVariable
-from .lists import BaseListVariable, iterate
+from .lists import BaseListVariable, TupleVariable, iterate
 from .tensor import TensorVariable
+
+
+def _remade_object(cls, names, values):
+    obj = object.__new__(cls)
+    for name, value in zip(names, values):
+        object.__setattr__(obj, name, value)
+    return obj
 
 
 class SpecialMethodsMixin:
     """On UserObjectVariable: its class's special methods in Python, inlined."""
+    mutable_identity = True  # one object made in the frame is rebuilt once at a break, however many places hold it
 
     def has_dunder(self, name):
         return isinstance(inspect.getattr_static(type(self.value), name, None), types.FunctionType)
@@ -50,6 +58,15 @@ class SpecialMethodsMixin:
                 object.__setattr__(obj, name, plan(outs, L, G))
             return obj
         return make
+
+    def build(self, cg):
+        """An object made in the frame, live at a graph break: made anew in the resumed code the way output_plan
+        makes a returned one (its class's __new__, then its attributes set as object's)."""
+        if self.source is not None:
+            return super().build(cg)
+        names = [ConstantVariable(name) for name in self.attrs]
+        cg.call_const(_remade_object, [ConstantVariable(type(self.value)), TupleVariable(names),
+                                       TupleVariable([v.realize() for v in self.attrs.values()])])
 
     def truth(self, tx):
         """`if obj:` and bool(obj) as Python: its class's __bool__, else its __len__, else true (a C-level __bool__ or

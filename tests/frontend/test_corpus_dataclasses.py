@@ -26,8 +26,6 @@ PROGRAMS = tuple(line[4:line.index("(")] for line in DATACLASS_SRC.splitlines() 
 
 KNOWN_DIFFS = {
     "dc_frozen_hash_in_set": "a set holds user objects (frozen dataclasses): the frame runs eagerly; Dynamo (1, 2, 0)",
-    "dc_repr_len": "repr() of a user object (the dataclass __repr__) is not modelled: the frame runs eagerly; "
-                   "Dynamo breaks once",
     "ip_t_intermediate": "t_() changes a tensor's shape in place: ours breaks",
     "ip_unsqueeze_squeeze_intermediate": "unsqueeze_/squeeze_ change a tensor's shape in place: ours breaks",
     "ip_transpose_intermediate": "transpose_ changes a tensor's shape in place: ours breaks",
