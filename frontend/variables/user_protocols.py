@@ -59,6 +59,16 @@ class SpecialMethodsMixin:
             return obj
         return make
 
+    def is_python_constant(self):
+        """A frozen dataclass made in the frame of constant fields is a constant (a set member, a dict key), as
+        Dynamo's FrozenDataClassVariable is."""
+        params = getattr(type(self.value), "__dataclass_params__", None)
+        return (self.source is None and params is not None and params.frozen
+                and all(v.realize().is_python_constant() for v in self.attrs.values()))
+
+    def as_python_constant(self):
+        return _remade_object(type(self.value), list(self.attrs), [v.as_python_constant() for v in self.attrs.values()])
+
     def build(self, cg):
         """An object made in the frame, live at a graph break: made anew in the resumed code the way output_plan
         makes a returned one (its class's __new__, then its attributes set as object's)."""
@@ -257,6 +267,14 @@ class ProtocolCallsMixin:
         return ConstantVariable(None)
 
     call___setattr__ = call_setattr  # object.__setattr__(self, name, value), as a frozen dataclass's __init__ calls
+
+    def call_repr(self, tx, obj):
+        """repr(x) of a constant folds; of a user object (a frozen dataclass of constants too: its generated __repr__
+        runs reprlib's thread-bound guard, where Dynamo breaks) or any other value, it is a graph break."""
+        obj = obj.realize()
+        if isinstance(obj, SpecialMethodsMixin) or not obj.is_python_constant():
+            raise Unsupported(f"builtin repr of {obj}", "unsupported_call")
+        return ConstantVariable(repr(obj.as_python_constant()))
 
     def call_isinstance(self, tx, obj, classes):
         return ConstantVariable(issubclass(obj.realize().python_type(), classes.realize().as_python_constant()))

@@ -25,7 +25,6 @@ from .test_dynamo_counts import ARRAYS, _assert_close
 PROGRAMS = tuple(line[4:line.index("(")] for line in DATACLASS_SRC.splitlines() if line.startswith("def "))
 
 KNOWN_DIFFS = {
-    "dc_frozen_hash_in_set": "a set holds user objects (frozen dataclasses): the frame runs eagerly; Dynamo (1, 2, 0)",
     "ip_t_intermediate": "t_() changes a tensor's shape in place: ours breaks",
     "ip_unsqueeze_squeeze_intermediate": "unsqueeze_/squeeze_ change a tensor's shape in place: ours breaks",
     "ip_transpose_intermediate": "transpose_ changes a tensor's shape in place: ours breaks",
