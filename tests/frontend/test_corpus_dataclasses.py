@@ -29,8 +29,6 @@ KNOWN_DIFFS = {
     "ip_unsqueeze_squeeze_intermediate": "unsqueeze_/squeeze_ change a tensor's shape in place: ours breaks",
     "ip_transpose_intermediate": "transpose_ changes a tensor's shape in place: ours breaks",
     "ip_as_strided_intermediate": "Tensor.as_strided_ is missing from minitorch2",
-    "fn_attribute_kept_across_a_break": "values right, breaks where Dynamo does, but the resumed frame's function "
-                                        "(with attributes) is guarded by identity: (3, 7, 3); Dynamo (2, 4, 2)",
 }
 
 # Programs where Dynamo 2.13 itself differs from Python: compared with torch's eager values instead (counts not).
