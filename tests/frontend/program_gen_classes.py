@@ -116,7 +116,7 @@ class ClassWriter(ProgramWriter):
         self.emit(depth, self.pick([f"{box} = dataclasses.replace({box}, t={box}.t * 0.5 + {b})",
                                     f"{box}.k = {box}.k + 1", f"{box}.t = {box}.t.sin()"]))
         self.assign(depth, scope, f"{box}.t * {box}.k")
-        if self.draw(st.booleans()):
+        if depth == 1 and self.draw(st.booleans()):  # (a name bound in a branch may be unbound at return)
             self.returned.append(box)
 
     def stmt_namedtuple(self, depth, scope):
@@ -126,7 +126,7 @@ class ClassWriter(ProgramWriter):
         self.emit(depth, f"{pair} = {pair}._replace(left={pair}.left.tanh())")
         self.assign(depth, scope, self.pick([f"{pair}.left + {pair}[1]", f"sum({pair}) * len({pair})",
                                              f"{pair}.right * {pair}._fields.index('right')"]))
-        if self.draw(st.booleans()):
+        if depth == 1 and self.draw(st.booleans()):  # (a name bound in a branch may be unbound at return)
             self.returned.append(pair)
 
     def stmt_sizes(self, depth, scope):
