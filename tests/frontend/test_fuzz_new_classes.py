@@ -11,7 +11,7 @@ test_train_step_matches_torch compiles train_programs()'s step (SGD / Adam, zero
 scheduler, sometimes a break) and runs it four times: losses, weights, the learning rate and the counts must
 equal torch's.
 
-25 examples each by default; the slow variants draw 300.
+20 examples each by default (about 30 s of CPU); the slow variants draw 300.
 """
 import contextlib
 import io
@@ -29,7 +29,7 @@ from frontend.testing import CompileCounter
 
 from .program_gen_classes import CLASS_PRELUDE, class_programs, train_programs
 
-FAST = settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+FAST = settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck))
 SLOW = settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
 
 
