@@ -170,6 +170,30 @@ def test_apply_of_one_tensor_twice():
     check_class_program(DUPLICATE_APPLY)
 
 
+class Holder:
+    def __init__(self, t, k):
+        self.t, self.k = t, k
+
+
+def write_an_input_objects_attribute(p):
+    p.k = p.k + 2
+    return p.t * p.k
+
+
+@pytest.mark.xfail(strict=True, reason="`p.k = ...` on a user object passed in: Dynamo records the write as a side "
+                   "effect replayed after the graph, (1, 1); ours breaks at STORE_ATTR ('setting attribute ... "
+                   "[side_effect]') and the frame runs eagerly, (0, 0)")
+def test_attribute_write_on_an_input_object():
+    counts = []
+    for lib, counter in ((minitorch2, CompileCounter()), (torch, torch._dynamo.testing.CompileCounter())):
+        (frontend if lib is minitorch2 else torch._dynamo).reset()
+        holder = Holder(lib.ones(2), 1)
+        out = lib.compile(write_an_input_objects_attribute, backend=counter)(holder)
+        assert holder.k == 3 and out.tolist() == [3.0, 3.0]
+        counts.append((counter.frame_count, counter.op_count))
+    assert counts[0] == counts[1], counts
+
+
 @pytest.mark.slow
 @SLOW
 @given(class_programs(max_statements=10))
