@@ -59,6 +59,15 @@ class SpecialMethodsMixin:
             return obj
         return make
 
+    def can_store_attr(self, name, value):
+        """`obj.k = v` on an object from outside the frame (object's __setattr__, no descriptor named k): replayed
+        after the graph (output_graph's stored_attrs) and read back from this tracker for the rest of the frame."""
+        cls = type(self.value)
+        if cls.__setattr__ is not object.__setattr__ or hasattr(inspect.getattr_static(cls, name, None), "__set__"):
+            return False
+        self.attrs[name] = value
+        return True
+
     def is_python_constant(self):
         """A frozen dataclass made in the frame of constant fields is a constant (a set member, a dict key), as
         Dynamo's FrozenDataClassVariable is."""
