@@ -4,10 +4,10 @@
 mixes, among plain tensor ops: a custom autograd.Function (ctx.save_for_backward, a ctx attribute,
 ctx.needs_input_grad in backward), dataclass and namedtuple values built, read, replaced (dataclasses.replace,
 _replace) and returned, `torch.tensor([t.shape[0], n])` of sizes, a deque / bytearray / array / list / dict / set
-changed then read in the frame, a global and a class attribute written then read, a closure that writes a
-nonlocal, a generator, no_grad / enable_grad / autocast blocks, and breaks placed between them (print, .item(),
-a branch on data, dynamo.graph_break()). CLASS_PRELUDE defines what the statements use; every value stays a
-tensor of the inputs' shape or a Python int.
+changed then read in the frame, a global, a class attribute and a global object's attribute written then read, a
+closure that writes a nonlocal, a generator, no_grad / enable_grad / autocast blocks, and breaks placed between
+them (print, .item(), a branch on data, dynamo.graph_break()). CLASS_PRELUDE defines what the statements use;
+every value stays a tensor of the inputs' shape or a Python int.
 
 `train_programs()` draws the source of a compiled training step `step(x)` over a small nn.Linear model with
 SGD or Adam (momentum, weight decay drawn), zero_grad / backward / step and an lr scheduler, sometimes a break
@@ -36,6 +36,14 @@ Pair = collections.namedtuple("Pair", ["left", "right"])
 
 class Cfg:
     k = 1
+
+
+class State:
+    def __init__(self):
+        self.k = 1
+
+
+STATE = State()
 
 
 G = 1
@@ -97,7 +105,7 @@ class ClassWriter(ProgramWriter):
 
     def statement(self, depth, scope):
         kinds = ["op", "function", "dataclass", "namedtuple", "sizes", "container", "global", "class_attr",
-                 "closure", "generator", "context", "print", "item", "data_if", "break"]
+                 "object_attr", "closure", "generator", "context", "print", "item", "data_if", "break"]
         getattr(self, "stmt_" + self.pick(kinds if depth < 2 else ["op", "function", "dataclass"]))(depth, scope)
 
     def two(self, scope):
@@ -150,6 +158,10 @@ class ClassWriter(ProgramWriter):
     def stmt_class_attr(self, depth, scope):
         self.emit(depth, "Cfg.k = Cfg.k + 1")
         self.assign(depth, scope, f"{self.pick(scope.tensors)} + Cfg.k")
+
+    def stmt_object_attr(self, depth, scope):
+        self.emit(depth, "STATE.k = STATE.k * 2 % 7")
+        self.assign(depth, scope, f"{self.pick(scope.tensors)} * STATE.k")
 
     def stmt_closure(self, depth, scope):
         count, inner = self.fresh("count"), self.fresh("bump")
@@ -219,7 +231,8 @@ def step(x):
     sched.step()
     return loss
 '''
-OPTIMIZERS = ["torch.optim.SGD(model.parameters(), lr=0.1)", "torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)",
+OPTIMIZERS = ["torch.optim.SGD(model.parameters(), lr=0.1)",
+              "torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)",
               "torch.optim.SGD(model.parameters(), lr=0.05, weight_decay=0.01)",
               "torch.optim.Adam(model.parameters(), lr=0.01)",
               "torch.optim.Adam(model.parameters(), lr=0.01, weight_decay=0.1, amsgrad=True)"]
