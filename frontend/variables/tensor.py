@@ -70,7 +70,7 @@ class TensorVariable(VariableTracker):
     def call_method(self, tx, name, args, kwargs):
         """`x.sum(...)`, called through the MethodVariable `x.sum`: records `call_method sum`; metadata folds."""
         if name in DATA_DEPENDENT or name == "backward":  # (backward: Dynamo breaks while trace_autograd_ops is off)
-            raise Unsupported(f"Tensor.{name}() " + ("runs autograd" if name == "backward" else "needs the tensor's data"),
+            raise Unsupported(f"Tensor.{name}() " + ("runs autograd" if name == "backward" else "needs its data"),
                               "unsupported_call" if name == "backward" else "data_dependent_value")
         if name == "numpy":  # an ndarray in the graph
             from .numpy_arrays import tensor_numpy  # (deferred: numpy_arrays.py builds on this module)
