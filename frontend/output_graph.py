@@ -83,7 +83,7 @@ class OutputGraph:
 
     def wrap(self, value, source):
         """The tracker of a value from outside the frame (builder.py); a list, dict or user object read again is one."""
-        if type(value) not in (list, dict) and not (source is not None and is_plain_object(value)):
+        if type(value) not in (list, dict) and (source is None or not is_plain_object(value) or callable(value)):
             return wrap(self, value, source)
         seen = self._containers.get(id(value))
         if seen is None:
