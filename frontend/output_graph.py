@@ -29,6 +29,7 @@ from .variables import BaseListVariable, ConstantVariable, TensorVariable, wrap
 from .variables.ctx_manager import _set_grad_enabled
 from .variables.lists import SizeVariable
 from .variables.sym_node import SliceVariable, SymNodeVariable
+from .variables.user_defined import is_plain_object
 
 
 def _is_static_input(source, value):
@@ -81,9 +82,8 @@ class OutputGraph:
     # ---- inputs -----------------------------------------------------------------------
 
     def wrap(self, value, source):
-        """The tracker for a value read from outside the frame (variables/builder.py), its guards added here; a list
-        or dict read a second time (`xs.append(1); len(xs)`) is the same tracker, with the frame's changes."""
-        if type(value) not in (list, dict):
+        """The tracker of a value from outside the frame (builder.py); a list, dict or user object read again is one."""
+        if type(value) not in (list, dict) and (source is None or not is_plain_object(value) or callable(value)):
             return wrap(self, value, source)
         seen = self._containers.get(id(value))
         if seen is None:

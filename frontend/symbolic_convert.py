@@ -206,6 +206,13 @@ class InstructionTranslatorBase(ExceptionOpcodesMixin, Py312OpcodesMixin, String
         self.output.guards.add(guards.builtin_guard("G" if own else source.dict_name(), name, value), value)
         return wrap(self.output, value, None)
 
+    def IMPORT_NAME(self, inst):  # `import numpy as np` in the frame: the module, as Python imports it
+        fromlist, level = self.pop().as_python_constant(), self.pop().as_python_constant()
+        self.push(wrap(self.output, __import__(inst.argval, self.f_globals, None, fromlist, level), None))
+
+    def IMPORT_FROM(self, inst):
+        self.push(self.stack[-1].var_getattr(self, inst.argval))
+
     def STORE_GLOBAL(self, inst):
         if self.f_globals is not self.root_globals:
             raise Unsupported(f"writing the global {inst.argval!r} of another module", "side_effect")
@@ -387,13 +394,11 @@ class InstructionTranslatorBase(ExceptionOpcodesMixin, Py312OpcodesMixin, String
     def BUILD_LIST(self, inst):
         self.push(ListVariable(self.popn(inst.arg)))
 
-    def LIST_EXTEND(self, inst):
-        items = self.pop().realize().unpack_var_sequence(self)
-        self.stack[-inst.arg].items.extend(items)
+    def LIST_EXTEND(self, inst):  # (the list is below the popped item: inst.arg + 1 from the top before the pop)
+        self.stack[-inst.arg - 1].items.extend(self.pop().realize().unpack_var_sequence(self))
 
     def LIST_APPEND(self, inst):
-        item = self.pop()
-        self.stack[-inst.arg].items.append(item)
+        self.stack[-inst.arg - 1].items.append(self.pop())
 
     def LIST_TO_TUPLE(self, inst):
         self.push(TupleVariable(self.pop().items))
@@ -406,8 +411,7 @@ class InstructionTranslatorBase(ExceptionOpcodesMixin, Py312OpcodesMixin, String
         self.stack[-inst.arg].value.update(constant_key(v) for v in items)
 
     def SET_ADD(self, inst):
-        item = constant_key(self.pop())
-        self.stack[-inst.arg].value.add(item)
+        self.stack[-inst.arg - 1].value.add(constant_key(self.pop()))
 
     def BUILD_MAP(self, inst):
         flat = self.popn(2 * inst.arg)

@@ -136,9 +136,9 @@ def wrap(og, value, source):
             value, (*LIBRARY_CALLABLES, *FOLDABLE)):  # (collections.namedtuple, np.finfo, torch.device...)
         return _by_identity(og, BuiltinVariable, value, source)
     if isinstance(value, types.FunctionType) and source is not None and "<locals>" in value.__qualname__ and not (
-            hasattr(value, "__wrapped__") or value.__dict__):
+            hasattr(value, "__wrapped__")):
         # a fresh object each call (a resume function's argument): guarded on its code, as Dynamo's CLOSURE_MATCH;
-        # its cells' contents are guarded where read
+        # its cells' contents and its attributes are guarded where read
         og.guards.add(guards.id_guard(AttrSource(source, "__code__"), value.__code__), value.__code__)
         return UserFunctionVariable(value, source)
     if isinstance(value, types.FunctionType):  # (frontend.graph_break too: its call is the break)

@@ -222,7 +222,13 @@ class NamedTupleVariable(StructSequenceVariable):
             return NamedTupleVariable(list({**fields, **kwargs}.values()), self.python_cls)
         if isinstance(fn, types.FunctionType) and name not in self.python_cls._fields:
             return tx.output.wrap(fn, None).call_function(tx, [self, *args], kwargs)
+        if name == "count" and not self.is_python_constant():  # items compared one by one, as Dynamo's countOf
+            return tx.output.wrap(_count_of, None).call_function(tx, [self, *args], kwargs)
         return super().call_method(tx, name, args, kwargs)
+
+
+def _count_of(items, value):  # operator.countOf, inlined as Dynamo's polyfill of it is
+    return sum(item is value or item == value for item in items)
 
 
 class NamedTupleClassVariable(ConstantVariable):

@@ -71,8 +71,9 @@ class TensorVariable(VariableTracker):
 
     def call_method(self, tx, name, args, kwargs):
         """`x.sum(...)`, called through the MethodVariable `x.sum`: records `call_method sum`; metadata folds."""
-        if name in DATA_DEPENDENT:
-            raise Unsupported(f"Tensor.{name}() needs the tensor's data", "data_dependent_value")
+        if name in DATA_DEPENDENT or name == "backward":  # (backward: Dynamo breaks while trace_autograd_ops is off)
+            raise Unsupported(f"Tensor.{name}() " + ("runs autograd" if name == "backward" else "needs its data"),
+                              "unsupported_call" if name == "backward" else "data_dependent_value")
         # (also the value of an input reached otherwise, x.add_(1).t_(): Dynamo traces it, but our aot does not
         # model an input's new shape)
         if name in IN_PLACE_VIEWS and (self.source is not None or any(
@@ -81,8 +82,7 @@ class TensorVariable(VariableTracker):
         if name == "numpy":  # an ndarray in the graph
             from .numpy_arrays import tensor_numpy  # (deferred: numpy_arrays.py builds on this module)
             return tensor_numpy(tx, self, kwargs)
-        args = [a.realize() for a in args]
-        kwargs = {k: v.realize() for k, v in kwargs.items()}
+        args, kwargs = [a.realize() for a in args], {k: v.realize() for k, v in kwargs.items()}
         if name == "type" and not args and not kwargs:  # its type's name, 'torch.FloatTensor': a constant
             return ConstantVariable(self.example_value.type())
         if name in METADATA_METHODS:
@@ -170,6 +170,8 @@ def wrap_fx_value(og, proxy, value):
             for i, v in enumerate(value)]
         # (torch.return_types.sort and kin keep their type and field names)
         return TupleVariable(items) if type(value) is tuple else StructSequenceVariable(items, type(value))
+    if type(value) is bool and proxy.node.target in (operator.eq, operator.ne, operator.is_, operator.is_not):
+        return ConstantVariable(value)  # `t == None`: the node stays, its answer a constant, as Dynamo's
     og.graph.erase_node(proxy.node)
     raise Unsupported(f"an operation returned {type(value).__name__}, not a tensor (data-dependent)",
                       "data_dependent_value")

@@ -39,9 +39,8 @@ class UserObjectVariable(SpecialMethodsMixin, ValueVariable):  # (the mixin: use
         class_attr = inspect.getattr_static(type(self.value), name, None)
         if isinstance(class_attr, property) and isinstance(class_attr.fget, types.FunctionType):
             return UserFunctionVariable(class_attr.fget).call_function(tx, [], {}, self_var=self)
-        pending = self.attrs.get(name) or tx.output.stored_attrs.get((self.source, name), (None, None))[1]
-        if pending is not None:  # set in the frame (on an object from outside: written back after the graph)
-            return pending
+        if name in self.attrs:  # set in the frame (on an object from outside: written back after the graph)
+            return self.attrs[name]
         if name in vars(self.value):
             return tx.output.wrap(vars(self.value)[name], attr_source(self.source, name))
         if isinstance(class_attr, types.FunctionType):

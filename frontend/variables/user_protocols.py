@@ -20,12 +20,20 @@ from .constant import ConstantVariable
 from .dicts import DictVariable
 from .exceptions import ObservedException, raise_observed
 from .functions import UserFunctionVariable, UserMethodVariable
-from .lists import MAX_ITEMS, BaseListVariable, iterate
+from .lists import MAX_ITEMS, BaseListVariable, TupleVariable, iterate
 from .tensor import TensorVariable
+
+
+def _remade_object(cls, names, values):
+    obj = object.__new__(cls)
+    for name, value in zip(names, values):
+        object.__setattr__(obj, name, value)
+    return obj
 
 
 class SpecialMethodsMixin:
     """On UserObjectVariable: its class's special methods in Python, inlined."""
+    mutable_identity = True  # one object made in the frame is rebuilt once at a break, however many places hold it
 
     def has_dunder(self, name):
         return isinstance(inspect.getattr_static(type(self.value), name, None), types.FunctionType)
@@ -38,15 +46,6 @@ class SpecialMethodsMixin:
 
     def call_function(self, tx, args, kwargs):
         return self.call_dunder(tx, "__call__", args, kwargs)
-
-    def can_store_attr(self, name, value):
-        """`obj.n += 1` on an object from outside the frame (a global, a method's self): a constant written to a plain
-        attribute is replayed on the object after the graph (STORE_ATTR's stored_attrs; var_getattr reads it back)."""
-        class_attr, value = inspect.getattr_static(type(self.value), name, None), value.realize()
-        if hasattr(type(class_attr), "__set__") or not value.is_python_constant() or isinstance(
-                value.as_python_constant(), (list, dict, set)):
-            return False
-        return True
 
     def enter(self, tx):
         """`with obj as v:` of the user's context manager: __enter__ inlined now (v is what it returns), __exit__
@@ -69,6 +68,34 @@ class SpecialMethodsMixin:
                 object.__setattr__(obj, name, plan(outs, L, G))
             return obj
         return make
+
+    def can_store_attr(self, name, value):
+        """`obj.k = v` on an object from outside the frame (a global, a method's self; object's __setattr__, no
+        descriptor named k): replayed after the graph (output_graph's stored_attrs), read back from this tracker."""
+        cls = type(self.value)
+        if cls.__setattr__ is not object.__setattr__ or hasattr(type(inspect.getattr_static(cls, name, None)), "__set__"):
+            return False
+        self.attrs[name] = value
+        return True
+
+    def is_python_constant(self):
+        """A frozen dataclass made in the frame of constant fields is a constant (a set member, a dict key), as
+        Dynamo's FrozenDataClassVariable is."""
+        params = getattr(type(self.value), "__dataclass_params__", None)
+        return (self.source is None and params is not None and params.frozen
+                and all(v.realize().is_python_constant() for v in self.attrs.values()))
+
+    def as_python_constant(self):
+        return _remade_object(type(self.value), list(self.attrs), [v.as_python_constant() for v in self.attrs.values()])
+
+    def build(self, cg):
+        """An object made in the frame, live at a graph break: made anew in the resumed code the way output_plan
+        makes a returned one (its class's __new__, then its attributes set as object's)."""
+        if self.source is not None:
+            return super().build(cg)
+        names = [ConstantVariable(name) for name in self.attrs]
+        cg.call_const(_remade_object, [ConstantVariable(type(self.value)), TupleVariable(names),
+                                       TupleVariable([v.realize() for v in self.attrs.values()])])
 
     def truth(self, tx):
         """`if obj:` and bool(obj) as Python: its class's __bool__, else its __len__, else true (a C-level __bool__ or
@@ -315,6 +342,14 @@ class ProtocolCallsMixin:
             raise_observed(AttributeError, [name], f"delattr of {name!r}, which the object does not have")
         del obj.attrs[name]
         return ConstantVariable(None)
+
+    def call_repr(self, tx, obj):
+        """repr(x) of a constant folds; of a user object (a frozen dataclass of constants too: its generated __repr__
+        runs reprlib's thread-bound guard, where Dynamo breaks) or any other value, it is a graph break."""
+        obj = obj.realize()
+        if isinstance(obj, SpecialMethodsMixin) or not obj.is_python_constant():
+            raise Unsupported(f"builtin repr of {obj}", "unsupported_call")
+        return ConstantVariable(repr(obj.as_python_constant()))
 
     def call_isinstance(self, tx, obj, classes):
         return ConstantVariable(issubclass(obj.realize().python_type(), classes.realize().as_python_constant()))

@@ -29,6 +29,10 @@ field, defaults and an odd **kwargs key, which the test changes before every cal
 (ADVERSARIAL_PRELUDE's set_slots), among raises, appends, generator expressions and
 no_grad blocks.
 
+The late classes (custom autograd.Function, dataclasses and namedtuples, sizes in torch.tensor, mutated
+deque/bytearray/array/set, global, class-attribute and nonlocal writes, generators, autocast, optimizer steps with
+lr schedulers) have their grammar in program_gen_classes.py, built on ProgramWriter (test_fuzz_new_classes.py).
+
 The text is written against the names `torch` and `dynamo`, so test_program_fuzz.py
 runs the same source on minitorch2 (with frontend as dynamo) and on torch (with
 torch._dynamo). Every value stays a tensor of the input shape or a Python int,

@@ -24,14 +24,7 @@ from .test_dynamo_counts import ARRAYS, _assert_close
 
 PROGRAMS = tuple(line[4:line.index("(")] for line in DATACLASS_SRC.splitlines() if line.startswith("def "))
 
-KNOWN_DIFFS = {
-    "dc_frozen_hash_in_set": "a set holds user objects (frozen dataclasses): the frame runs eagerly; Dynamo (1, 2, 0)",
-    "dc_repr_len": "repr() of a user object (the dataclass __repr__) is not modelled: the frame runs eagerly; "
-                   "Dynamo breaks once",
-    "fn_attribute_kept_across_a_break": "values right, breaks where Dynamo does, but the resumed frame's function "
-                                        "(with attributes) is guarded by identity: (3, 7, 3); Dynamo (2, 4, 2)",
-    "nt_count_over_tensors": "namedtuple.count(None) over tensors: ours breaks; Dynamo compares each item",
-}
+KNOWN_DIFFS = {}
 
 # Programs where Dynamo 2.13 itself differs from Python: compared with torch's eager values instead (counts not).
 EAGER_ORACLE = {

@@ -57,10 +57,6 @@ RECOMPILE_CALLS = {  # name -> calls; an ndarray becomes a tensor of the library
 KNOWN_DIFFS = {
     "mo_operator_attrgetter_dotted": "attrgetter('shape.__len__') reads a tensor's shape.__len__: ours breaks and the "
                                      "frame runs eagerly (0 frames); Dynamo (1, 2, 0)",
-    "co_namedtuple_fields_and_index": "namedtuple.count(None) over tensors: ours breaks (a tensor is no constant), "
-                                      "(2, 3, 1); Dynamo compares each item, (1, 5, 0)",
-    "dt_frozen_hash_in_set": "a set holds user objects (a frozen dataclass, hashed by its generated __hash__): "
-                             "ours runs the frame eagerly; Dynamo (1, 1, 0)",
 }
 
 
