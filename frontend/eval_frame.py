@@ -128,7 +128,7 @@ def translate(fn, L, backend, nopython):
         log.info("graph break in %s: %s", fn.__qualname__, reason)
         where = e.where.rsplit(" at ", 1)[-1] if e.where else f"{fn.__code__.co_filename}:{fn.__code__.co_firstlineno}"
         _logging.log_graph_break(where, e.msg, *REASONS.get(e.code, REASONS["unsupported"]))
-        eager_rest = rnn_refusal.runs_rest_eagerly(e, tx.checkpoint)  # (a break Dynamo cannot resume at)
+        eager_rest = rnn_refusal.runs_rest_eagerly(e, tx)  # (a break Dynamo cannot resume at)
         why_not = resume.why_cannot_resume(fn.__code__, e)
         if why_not is None:
             try:

@@ -4,7 +4,8 @@ Coverage surface: it exists only for fidelity to that quirk; with config.allow_r
 nn.RNN, GRU and LSTM like any module. With it False, wrapping one is a graph break. Dynamo resumes only after a
 call: at `self.lstm` (an attribute read) it goes back to its last checkpoint, an instruction with an empty stack
 once the graph has two ops (symbolic_convert notes it), compiles the graph so far and runs the rest of the frame
-as written; with no checkpoint the whole frame runs eagerly (its callees compile).
+as written; with no checkpoint the whole frame runs eagerly (its callees compile). The same rule holds for the
+other breaks Dynamo takes outside a call (runs_rest_eagerly): without it ours would resume after them.
 """
 import functools
 import types
@@ -36,13 +37,17 @@ def note_checkpoint(tx, inst):
         tx.checkpoint = (tx.steps + 1, inst.offset)
 
 
-def runs_rest_eagerly(e, checkpoint):
-    """True for a refusal outside a call or of the frame's own argument; then e's break moves to the checkpoint
-    (None: unresumable, the frame runs eagerly)."""
+def runs_rest_eagerly(e, tx):
+    """True for a break Dynamo does not resume after: a refusal outside a call or of the frame's own argument, a
+    break inside what an attribute read inlined (a property, a cached_property's locked __get__) or at a dict display
+    (a user object as a key), where Dynamo goes back to its checkpoint; then e's break moves to tx's checkpoint (None:
+    unresumable, the frame runs eagerly)."""
     at_call = e.break_opname is None or e.break_opname.startswith("CALL")
-    if e.code != "rnn_local" and (e.code != "rnn" or at_call):
+    inside_a_read = e.break_opname in ("LOAD_ATTR", "LOAD_METHOD") and e.where != (
+        f"{e.break_opname} at {tx.code.co_filename}:{tx.lineno}")
+    if e.code != "rnn_local" and (e.code != "rnn" or at_call) and not inside_a_read and e.break_opname != "BUILD_MAP":
         return False
-    e.break_step, e.break_offset = checkpoint or (None, None)
+    e.break_step, e.break_offset = tx.checkpoint or (None, None)
     return True
 
 

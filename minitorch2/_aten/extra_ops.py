@@ -550,3 +550,14 @@ def assert_scalar(cond, assert_msg):
     it as a fact already."""
     if not isinstance(cond, (SymBool, SymInt)) and not cond:
         raise RuntimeError(assert_msg)
+
+
+def integer_indices_only(fn):
+    """_unsafe_index takes integer indices only: a mask is ATen's RuntimeError (index.Tensor's converts it)."""
+    def checked(self, indices):
+        for index in indices:
+            if index is not None and index.dtype.name in ("bool", "uint8"):
+                raise RuntimeError(f"_unsafe_index found unexpected index type {_dtype_title(index.dtype)}")
+        return fn(self, indices)
+    return checked
+

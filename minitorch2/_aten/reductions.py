@@ -88,7 +88,7 @@ def _extremum(np_fn, name):
 
     def meta(self, dim=(), keepdim=False):  # torch's refuses amax of a size-0 dim (RuntimeError); max() fails when run
         dims = reduction_dims(dim, self.dim())
-        if name in ("amax", "amin") and 0 in [self.shape[d] for d in dims]:
+        if name in ("amax", "amin") and self.dim() and not all(self.shape[d] > 0 for d in dims):  # (guards `> 0`)
             raise RuntimeError("reducing over zero-size dimension for reduction operation without identity")
         return fake_empty(reduced_shape(self.shape, dims, keepdim), self.dtype)
 

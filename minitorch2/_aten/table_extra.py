@@ -132,7 +132,8 @@ def rows(op, inplace):
            differentiable=False),
         op("_assert_async.msg(Tensor self, str assert_msg) -> ()", (), k.assert_async, differentiable=False),
         # the gathers of traced nearest upsampling (decompositions_upsample.nearest_traced), torch's unchecked forms
-        op("_unsafe_index.Tensor(Tensor self, Tensor?[] indices) -> Tensor", (), indexing.index, f.unsafe_index),
+        op("_unsafe_index.Tensor(Tensor self, Tensor?[] indices) -> Tensor", (),
+           tuple(map(k.integer_indices_only, indexing.index)), f.unsafe_index),
         op("_unsafe_index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor", (),
            indexing.index_put, ds.index_put, decomposition=decup.unsafe_index_put),
         # Tensor.view(dtype): the bytes read as another dtype (view_dtype.py); never differentiable

@@ -303,6 +303,8 @@ def test_integer_edge_cases_compiled_match_torch(case):
     except (RuntimeError, IndexError) as error:
         if reduction_name == "argmin" and np.broadcast_shapes(a.shape, b.shape)[0] == 1:
             reject()  # an argmin over one element is 0 without reading it (as in torch's inductor): nothing raises
+        if 0 in np.broadcast_shapes(a.shape, b.shape):  # an extremum of nothing: torch.compile refuses it as its
+            reject()  # fake tensors and lowering do, not as eager's kernel (test_trust_adversarial_inputs.py)
         inputs = [mt.from_numpy(a.copy()), mt.from_numpy(b.copy())]
         with pytest.raises(type(error), match=re.escape(str(error).splitlines()[0][:60])):
             backend.compile_fx.compile_fx(Program(), inputs)(*inputs)

@@ -323,20 +323,8 @@ def test_size_zero_dims_compile_to_torchs_result(name):
     check(fn, *inputs)
 
 
-EMPTY_ERRORS = {
-    "amax": lambda L, a: a.amax(0),
-    "amax_negative_dim": lambda L, a: a.amax(-2),  # torch names the dim as given
-    "argmax_dim": lambda L, a: a.argmax(0),
-    "argmax_all": lambda L, a: a.argmax(),
-    "max_all": lambda L, a: a.max(),
-    "max_dim": lambda L, a: tuple(a.max(0)),
-    "min_dim": lambda L, a: tuple(a.min(0)),
-}
-
-
-@pytest.mark.parametrize("name", list(EMPTY_ERRORS))
-def test_extremum_over_an_empty_dim_raises_torchs_error(name):
-    check_raises(EMPTY_ERRORS[name], EMPTY_ROWS)
+# (an extremum over an empty dim: torch.compile's fake tensors and inductor lowering refuse it, not eager's kernel;
+# test_trust_adversarial_inputs.py's test_extremum_of_nothing compares that with torch.compile)
 
 
 # ---------------------------------------------------------------- saturation

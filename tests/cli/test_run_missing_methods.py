@@ -1,5 +1,5 @@
 """`python -m minitorch2 run` on a script calling a method torch's nn.Module or optim.Optimizer has and minitorch2's
-lacks (model.to_empty(device='cpu'), as meta-device initialization does): one line naming it, as for a missing Tensor
+lacks (model.register_load_state_dict_post_hook(print), as meta-device initialization does): one line naming it, as for a missing Tensor
 method; a module attribute torch lacks too (a typo in the script's own model) keeps torch's AttributeError, and
 the script's own errors print the traceback `python script.py` prints (from the script's frames, no runpy or CLI
 frames above them)."""
@@ -18,16 +18,18 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 def test_a_torch_module_method_we_lack_stops_the_script_in_one_line(tmp_path):
     script = tmp_path / "meta_init.py"
-    script.write_text("import torch\nmodel = torch.nn.Linear(2, 1)\nmodel.to_empty(device='cpu')\nprint('trained')\n")
+    script.write_text("import torch\nmodel = torch.nn.Linear(2, 1)\n"
+                      "model.register_load_state_dict_post_hook(print)\nprint('trained')\n")
     result = subprocess.run([sys.executable, "-m", "minitorch2", "run", str(script)], cwd=ROOT, capture_output=True,
                             text=True, timeout=120)
     assert result.returncode == 1 and result.stdout == ""
-    assert result.stderr == (f"{script}:3: unsupported by minitorch2: torch.nn.Module.to_empty is not supported "
-                             "(a minitorch2 Module has no attribute 'to_empty')\n")
+    assert result.stderr == (f"{script}:3: unsupported by minitorch2: "
+                             "torch.nn.Module.register_load_state_dict_post_hook is not supported "
+                             "(a minitorch2 Module has no attribute 'register_load_state_dict_post_hook')\n")
 
 
 @pytest.mark.parametrize("make, name, owner", [
-    (lambda lib: lib.nn.Linear(2, 1), "to_empty", "torch.nn.Module"),
+    (lambda lib: lib.nn.Linear(2, 1), "register_load_state_dict_post_hook", "torch.nn.Module"),
     (lambda lib: lib.nn.Linear(2, 1), "fc3", None),  # the script's own typo: torch's traceback
     (lambda lib: lib.optim.SGD([lib.zeros(1, requires_grad=True)], lr=0.1), "register_step_pre_hook",
      "torch.optim.Optimizer"),

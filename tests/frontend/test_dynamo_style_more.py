@@ -36,9 +36,6 @@ KNOWN_DIFFS = {
     "gen_break_mid_consumption": "a generator alive at a graph break cannot be rebuilt here: the frame runs eagerly; "
                                  "Dynamo resumes with it",
     "gen_return_value_yield_from": "Dynamo 2.13 runs this frame eagerly; ours traces `yield from`'s return value",
-    "uc_hash_in_dict": "a user object as a dict key breaks at BUILD_MAP, not a call: Dynamo compiles the (empty) graph "
-                       "before it and runs the rest of the frame eagerly, (0, 0); ours resumes after it in a resume "
-                       "function (user objects made in the frame are rebuilt at a break), (1, 1)",
 }
 
 

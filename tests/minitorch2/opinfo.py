@@ -85,6 +85,8 @@ COVERED_ELSEWHERE = {
     "unique_dim.*": "common ops", "unique_consecutive.*": "common ops",
     # a graph's torch._check: tests/frontend/test_float_inputs_and_checks.py runs it and compares its message
     "_assert_scalar.*": "runtime assertions",
+    # F.one_hot's class checks in a traced graph: tests/nn/test_probe3_programs.py raises and compares with torch's
+    "_assert_async.msg": "runtime assertions",
 }
 
 
@@ -2082,6 +2084,8 @@ OP_DB = [
     OpInfo("stack.default", stack_samples),
     OpInfo("index.Tensor", index_samples),
     OpInfo("index_put.default", index_put_samples),
+    OpInfo("_unsafe_index.Tensor", index_samples),  # (traced nearest upsampling; on CPU ATen's index itself)
+    OpInfo("_unsafe_index_put.default", index_put_samples),
     OpInfo("_unsafe_masked_index_put_accumulate.default", masked_index_put_accumulate_samples, grad=False),
     OpInfo("gather.default", gather_samples),
     OpInfo("scatter.src", scatter_src_samples),

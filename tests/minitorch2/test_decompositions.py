@@ -21,6 +21,8 @@ CASES = {
     "arange.default": lambda: ((7,), {}),
     "arange.start": lambda: ((1.5, 6.0), {}),
     "addmm.default": lambda: ((_t(4), _t(3, 5), _t(5, 4)), {"beta": 0.5, "alpha": 2.0}),
+    "_weight_norm_interface.default": lambda: ((_t(3, 4), _t(3, 1), 0), {}),
+    "zeros_like.default": lambda: ((_t(2, 3),), {}),
     "silu.default": lambda: ((_t(3, 4),), {}),
     "silu_backward.default": lambda: ((_t(3, 4), _t(3, 4)), {}),
     "sigmoid_backward.default": lambda: ((_t(3, 4), _t(3, 4)), {}),

@@ -99,6 +99,9 @@ def test_one_hot_compiled_asserts_its_classes_as_torch():
 
 def test_distribution_built_in_compiled_frame_is_one_graph():
     frontend.reset()
+    # (argument validation off, as the first compile of a process leaves it, Dynamo's TorchPatcher too: a test run
+    # earlier may have switched it back on, and validating the logits is a data-dependent break in both libraries)
+    minitorch2.distributions.Distribution.set_default_validate_args(False)
     counter = frontend.testing.CompileCounter()
     net = minitorch2.nn.Linear(4, 2)
 
