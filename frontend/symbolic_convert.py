@@ -374,6 +374,8 @@ class InstructionTranslatorBase(ExceptionOpcodesMixin, Py312OpcodesMixin, String
             found = container.call_dunder(self, "__contains__", [item]).realize().truth(self)
         elif isinstance(container, BaseListVariable):  # as Python: identity first, then ==, item by item
             found = any(v.realize() is item or binary_op(self, operator.eq, v, item).truth(self) for v in container.items)
+        elif hasattr(container, "contains"):  # (an nn.ModuleDict)
+            found = container.contains(self, item)
         else:
             raise Unsupported("`in` on non-constant values", "unsupported")
         self.push(ConstantVariable(found != bool(inst.arg)))

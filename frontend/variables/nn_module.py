@@ -5,13 +5,12 @@ Frontend layer. As with Dynamo's `inline_inbuilt_nn_modules`, a module call is n
 (`L_self_modules_fc_parameters_weight_`). ModuleList and Sequential iterate at translation time (loops unroll).
 """
 import minitorch2
-from minitorch2.nn.modules import module as module_mod
 
 from ..exc import Unsupported
 from ..source import AttrSource, attr_source, module_member_source
 from .base import LazyVariableTracker, VariableTracker
 from .functions import UserFunctionVariable, UserMethodVariable
-from .nn_module_walks import container_slice, is_walk, walk
+from .nn_module_walks import DICTS, container_slice, inlined_call, is_walk, module_dict_contains, walk
 
 CONTAINERS = (minitorch2.nn.ModuleList, minitorch2.nn.Sequential, minitorch2.nn.ParameterList)
 
@@ -63,13 +62,7 @@ class NNModuleVariable(VariableTracker):
         return value.is_python_constant() and not isinstance(value.as_python_constant(), (list, dict, set))
 
     def call_function(self, tx, args, kwargs):
-        m = self.module
-        if type(m).__call__ is not module_mod.Module.__call__:
-            raise Unsupported(f"{type(m).__name__} overrides __call__", "unsupported_call")
-        if (m._forward_hooks or m._forward_pre_hooks or module_mod._global_forward_hooks
-                or module_mod._global_forward_pre_hooks or m._backward_hooks or m._backward_pre_hooks):
-            raise Unsupported(f"{type(m).__name__} has hooks", "unsupported_call")
-        return UserFunctionVariable(type(m).forward).call_function(tx, args, kwargs, self_var=self)
+        return UserFunctionVariable(inlined_call(self.module)).call_function(tx, args, kwargs, self_var=self)
 
     def unpack_var_sequence(self, tx):
         if not isinstance(self.module, CONTAINERS):
@@ -81,8 +74,8 @@ class NNModuleVariable(VariableTracker):
     def getitem(self, tx, index):
         index = index.realize()
         key = index.as_python_constant() if index.is_python_constant() else None
-        if isinstance(self.module, minitorch2.nn.ModuleDict) and key in self.module._modules:
-            return tx.output.wrap(self.module._modules[key], module_member_source(self.source, "_modules", key))
+        if isinstance(self.module, DICTS) and isinstance(key, str) and key in self.module:
+            return self.var_getattr(tx, key)  # (each member lives under its key in _modules or _parameters)
         if not isinstance(self.module, CONTAINERS) or not index.is_python_constant():
             raise Unsupported(f"indexing {type(self.module).__name__}", "unsupported")
         if isinstance(key, slice):  # a new ModuleList or Sequential (nn_module_walks.py)
@@ -92,9 +85,11 @@ class NNModuleVariable(VariableTracker):
         return self.unpack_var_sequence(tx)[key]
 
     def length(self):
-        if not isinstance(self.module, (*CONTAINERS, minitorch2.nn.ModuleDict)):
+        if not isinstance(self.module, (*CONTAINERS, *DICTS)):
             raise Unsupported(f"len() of {type(self.module).__name__}", "unsupported")
         return len(self.module)
+
+    contains = module_dict_contains  # `key in module_dict`
 
     def __repr__(self):
         return f"NNModuleVariable({type(self.module).__name__})"

@@ -6,11 +6,13 @@ module gives the names and members in their order (duplicates dropped by its own
 member is read through the source of the first place it lives (`L['self']._modules['body']._parameters['weight']`),
 so a tensor is a graph input and a module a tracker, as anywhere else. state_dict() detaches each tensor (its
 detach nodes are in Dynamo's graph too). `seq[1:]` is a new Sequential of the same modules (Dynamo makes one: its
-init node), called as the chain of its modules.
+init node), called as the chain of its modules. A module call inlines forward, or Module.__call__ itself (hooks
+and all, as Dynamo inlines _call_impl) when forward hooks are registered; `key in module_dict` looks the key up now.
 """
 import collections
 
 import minitorch2
+from minitorch2.nn.modules import module as module_mod
 
 from ..exc import Unsupported
 from ..source import module_member_source
@@ -21,6 +23,7 @@ from .dynamo_forms import record_module_inits
 from .lists import ListIteratorVariable, TupleVariable
 from .user_protocols import instance_dict
 
+DICTS = (minitorch2.nn.ModuleDict, minitorch2.nn.ParameterDict)
 # the walks, each with the named walk its items come from
 WALKS = {"modules": "named_modules", "children": "named_children", "parameters": "named_parameters",
          "buffers": "named_buffers", "named_modules": "named_modules", "named_children": "named_children",
@@ -48,6 +51,24 @@ def container_slice(tx, module_var, index):
     record_module_inits(tx, 1)
     sliced = SequentialSliceVariable if isinstance(module, minitorch2.nn.Sequential) else TupleVariable
     return sliced(module_var.unpack_var_sequence(tx)[index])
+
+
+def inlined_call(module):
+    """The function a call of the module inlines: forward, or Module.__call__ when it has forward hooks."""
+    if type(module).__call__ is not module_mod.Module.__call__:
+        raise Unsupported(f"{type(module).__name__} overrides __call__", "unsupported_call")
+    if module._backward_hooks or module._backward_pre_hooks:
+        raise Unsupported(f"{type(module).__name__} has backward hooks", "unsupported_call")
+    hooked = (module._forward_hooks or module._forward_pre_hooks or module_mod._global_forward_hooks
+              or module_mod._global_forward_pre_hooks)
+    return type(module).__call__ if hooked else type(module).forward
+
+
+def module_dict_contains(module_var, tx, item):
+    """`key in module_dict` (a ParameterDict too): a constant key, looked up now."""
+    if not isinstance(module_var.module, DICTS) or not item.is_python_constant():
+        raise Unsupported(f"`in` on a {type(module_var.module).__name__}", "unsupported")
+    return item.as_python_constant() in module_var.module
 
 
 def _member_sources(module_var):
