@@ -35,9 +35,8 @@ class NNModuleVariable(VariableTracker):
             if name in table:
                 return tx.output.wrap(table[name], module_member_source(self.source, kind, name))
         if name in m.__dict__:  # (a float, as Dynamo's, is looked at when used: it may become a graph input)
-            value, source = m.__dict__[name], attr_source(self.source, name)
-            output = tx.output
-            return LazyVariableTracker(output, value, source) if type(value) is float else output.wrap(value, source)
+            value, src = m.__dict__[name], attr_source(self.source, name)
+            return LazyVariableTracker(tx.output, value, src) if type(value) is float else tx.output.wrap(value, src)
         if is_walk(m, name):  # modules(), named_parameters(), state_dict(), __dict__... (nn_module_walks.py)
             return walk(tx, self, name)
         try:
@@ -53,13 +52,19 @@ class NNModuleVariable(VariableTracker):
             return tx.output.wrap(attr, attr_source(self.source, name))  # (BatchNorm1d's input dims): guarded
         raise Unsupported(f"attribute {name!r} of {type(m).__name__}", "unsupported_attr")
 
-    def can_store_attr(self, name, value):
-        """`self.calls += 1` of a constant is replayed after the graph; parameters, tensors... are a break (so is any
-        write to a module made in the frame: no source to replay it through)."""
-        owned, value = self.module.__dict__, value.realize()
-        if self.source is None or any(name in owned.get(kind, {}) for kind in ("_parameters", "_buffers", "_modules")):
+    def can_store_attr(self, name, value, made_here=False):
+        """`self.calls += 1` of a constant is replayed after the graph; parameters, tensors... are a break. A module
+        made in the frame has no source to replay through: store_attr writes the constant on it at once."""
+        value, kinds = value.realize(), ("_parameters", "_buffers", "_modules")
+        if (self.source is None) != made_here or any(name in self.module.__dict__.get(k, {}) for k in kinds):
             return False
         return value.is_python_constant() and not isinstance(value.as_python_constant(), (list, dict, set))
+
+    def store_attr(self, tx, name, value):  # a module made in the frame (no source): only this translation sees it
+        if not self.can_store_attr(name, value, made_here=True) or hasattr(type(self.module), name) or \
+                type(self.module).__setattr__ is not minitorch2.nn.Module.__setattr__:  # (no user code runs now)
+            raise Unsupported(f"setting {name!r} of a {type(self.module).__name__} made in the frame", "side_effect")
+        setattr(self.module, name, value.realize().as_python_constant())  # (self.training = False, self.cache = 2.0)
 
     def call_function(self, tx, args, kwargs):
         return UserFunctionVariable(inlined_call(self.module)).call_function(tx, args, kwargs, self_var=self)

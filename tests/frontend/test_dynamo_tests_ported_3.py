@@ -21,10 +21,6 @@ TORCH_NS, MT_NS = _build(torch, PORTED_SRC), _build(minitorch2, PORTED_SRC)
 
 # Programs whose counts or values still differ from Dynamo's: name -> the difference.
 KNOWN_DIFFS = {
-    "at3_attribute_set_on_first_call": "a module made in the frame writes an attribute in its forward (self.cached = "
-                                       "2.0): Dynamo tracks the write on the new object, (1, 3, 0) over two calls; "
-                                       "ours refuses the STORE_ATTR (no source to replay it through), cannot resume "
-                                       "and runs the frame eagerly, (2, 2, 0)",
 }
 
 
