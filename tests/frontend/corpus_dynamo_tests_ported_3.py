@@ -274,6 +274,19 @@ class _Lazy(nn.Module):
         return x * self.cached
 def at3_attribute_set_on_first_call(a, b):
     return _Lazy()(a) + b
+class _Tally(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.calls = 0
+    def forward(self, x):
+        self.calls = self.calls + 1
+        return x * self.calls
+def at3_frame_made_module_counts_its_calls(a, b):
+    m = _Tally()
+    return m(a) + m(b) * m.calls
+def at3_frame_made_module_train_false_branch(a, b):
+    m = _Drop().train(False)
+    return m(a) + b * m.training
 class _Counted(nn.Module):
     def __init__(self):
         super().__init__()
