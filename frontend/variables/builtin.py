@@ -16,6 +16,7 @@ import numpy as np
 import minitorch2
 
 from ..exc import Unsupported
+from ..pyversion import OUT_OF_PLACE
 from .base import ValueVariable
 from .builtin_min_max import MinMaxCallsMixin
 from .constant import ConstantVariable
@@ -76,6 +77,7 @@ def binary_op(tx, fn, a, b):
     if isinstance(a, TensorVariable) or isinstance(b, TensorVariable):
         if not all(isinstance(v, TensorVariable) or _is_const(v) for v in (a, b)):
             raise Unsupported(f"{fn.__name__} of {a} and {b}", "unsupported")
+        fn = fn if isinstance(a, TensorVariable) else OUT_OF_PLACE.get(fn, fn)
         return record(tx.output, "call_function", fn, [a, b], {})
     if isinstance(a, DictVariable) and isinstance(b, DictVariable) and fn in (operator.or_, operator.ior):
         merged = a if fn is operator.ior else DictVariable(a.items, cls=a.cls, factory=a.factory)
