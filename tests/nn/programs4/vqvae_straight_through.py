@@ -20,7 +20,7 @@ class VectorQuantizer(nn.Module):
         flat = z.permute(0, 2, 3, 1).reshape(-1, c)
         dist = torch.cdist(flat, self.codebook.weight)
         codes = dist.argmin(dim=1)
-        quantized = self.codebook(codes).view(b, h, w, c).permute(0, 3, 1, 2)
+        quantized = self.codebook(codes).view(b, h, w, c).permute(0, 3, 1, 2).contiguous()
         codebook_loss = F.mse_loss(quantized, z.detach())
         commitment_loss = F.mse_loss(z, quantized.detach())
         quantized = z + (quantized - z).detach()
