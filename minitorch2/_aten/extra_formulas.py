@@ -52,7 +52,7 @@ def euclidean_dist(grad, x1, x2, result, needs_grad):
 
 
 def euclidean_dist_decomposition(x1, x2):
-    """torch._decomp's _euclidean_dist: the distances' squares as one product, [-2 x1, |x1|^2, 1] @ [x2, 1, |x2|^2]^T."""
+    """torch._decomp's _euclidean_dist: squared distances as one product, [-2 x1, |x1|^2, 1] @ [x2, 1, |x2|^2]^T."""
     x1_norm = aten.sum.dim_IntList(aten.pow.Tensor_Scalar(x1, 2), [-1], True)
     x1_pad = aten.ones_like.default(x1_norm, memory_format=contiguous_format)
     x2_norm = aten.sum.dim_IntList(aten.pow.Tensor_Scalar(x2, 2), [-1], True)
