@@ -4,8 +4,11 @@ compiled parts op by op torch's. t5_relative_greedy.py: a T5-style encoder-decod
 (`buckets = 0; buckets += tensor`: an in-place operator on an immutable left operand is recorded as the plain one,
 `0 + mul`, as Dynamo records it, where our FX code printed `0 += mul`), greedy decoding with an EOS stop;
 unet_segmentation.py: a U-Net (ConvTranspose2d, cat skips, BCEWithLogits + Dice); vqvae_straight_through.py: a
-VQ-VAE quantizer (cdist + argmin, x + (q - x).detach()); realnvp_flow.py: affine couplings with a MultivariateNormal
-base; linear_attention_compiled.py: elu + 1 linear attention with einsum and cumsum under inductor."""
+VQ-VAE quantizer (cdist + argmin, x + (q - x).detach()): torch.cdist takes ATen's path, _euclidean_dist (one matrix
+product) for p=2 with more than 25 rows on a side or where compute_mode asks, where ours always traced _cdist_forward;
+realnvp_flow.py: affine couplings with a MultivariateNormal base; linear_attention_compiled.py: elu + 1 linear
+attention with einsum and cumsum under inductor. (The VQ-VAE makes its quantized output contiguous: without it,
+torch's own aot_eager backward fails, its mse_loss_backward meta giving permuted strides the kernel does not.)"""
 import pytest
 import torch
 from torch.fx.experimental.proxy_tensor import make_fx as torch_make_fx
