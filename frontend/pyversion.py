@@ -71,6 +71,8 @@ BINARY_OPS = {
     "//=": operator.ifloordiv, "%=": operator.imod, "**=": operator.ipow, "@=": operator.imatmul,
     "&=": operator.iand, "|=": operator.ior, "^=": operator.ixor, "<<=": operator.ilshift, ">>=": operator.irshift,
 }
+# `n += t` with an immutable n (an int, a float) applies the plain operator: what Dynamo records (`b = 0 + mul`).
+OUT_OF_PLACE = {fn: BINARY_OPS[form[:-1]] for form, fn in BINARY_OPS.items() if form.endswith("=")}
 
 COMPARE_OPS = {
     "<": operator.lt, "<=": operator.le, "==": operator.eq, "!=": operator.ne, ">": operator.gt, ">=": operator.ge,

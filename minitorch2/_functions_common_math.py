@@ -11,6 +11,8 @@ record what torch's record.
 from . import _dtype
 from ._aten.derivatives_util import sum_to
 from ._aten.memory import _dtype_title
+from math import prod as _product
+from ._aten.meta_util import broadcast_shapes as _broadcast_shapes
 from ._functions_pointwise import trunc
 from ._arg_parser import out_needs_dim
 from ._functions_shape import _dims, _function_of, _t, alias_of
@@ -244,8 +246,28 @@ def triu_indices(row, col, offset=0, *, dtype=None, device=None, layout=None):
     return aten.triu_indices.default(row, col, offset, dtype=dtype or _dtype.int64)
 
 
+CDIST_MODES = {"use_mm_for_euclid_dist_if_necessary": None, "use_mm_for_euclid_dist": 1,
+               "donot_use_mm_for_euclid_dist": 2}
+
+
 def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
-    return aten._cdist_forward.default(x1, x2, float(p), None)
+    """ATen's choice: p=2 distances as one matrix product (_euclidean_dist) where compute_mode asks for it, or by
+    default where either side has more than 25 rows; otherwise, and for empty inputs, _cdist_forward."""
+    if compute_mode not in CDIST_MODES:
+        raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
+    mode = CDIST_MODES[compute_mode] or 0
+    if (x1.dim() < 2 or x2.dim() < 2 or x1.shape[-1] != x2.shape[-1] or not x1.is_floating_point()
+            or x1.numel() == 0 or x2.numel() == 0):
+        return aten._cdist_forward.default(x1, x2, float(p), CDIST_MODES[compute_mode])
+    (r1, c1), (r2, c2) = x1.shape[-2:], x2.shape[-2:]
+    if not (p == 2 and (mode == 1 or (mode == 0 and (r1 > 25 or r2 > 25)))):
+        return aten._cdist_forward.default(x1, x2, float(p), CDIST_MODES[compute_mode])
+    batch = list(_broadcast_shapes(tuple(x1.shape[:-2]), tuple(x2.shape[:-2])))
+    flat = _product(batch)
+    x1_flat = x1.expand(batch + [r1, c1]).contiguous().view([flat, r1, c1])  # (ATen makes both, used or not)
+    x2_flat = x2.expand(batch + [r2, c2]).contiguous().view([flat, r2, c2])
+    dist = aten._euclidean_dist.default(x1, x2) if flat == 1 else aten._euclidean_dist.default(x1_flat, x2_flat)
+    return dist.view(batch + [r1, r2])
 
 
 abs_ = _function_of(aten.abs_.default)

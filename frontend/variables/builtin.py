@@ -16,6 +16,7 @@ import numpy as np
 import minitorch2
 
 from ..exc import Unsupported
+from ..pyversion import OUT_OF_PLACE
 from .base import ValueVariable
 from .builtin_min_max import MinMaxCallsMixin
 from .constant import ConstantVariable
@@ -76,7 +77,7 @@ def binary_op(tx, fn, a, b):
     if isinstance(a, TensorVariable) or isinstance(b, TensorVariable):
         if not all(isinstance(v, TensorVariable) or _is_const(v) for v in (a, b)):
             raise Unsupported(f"{fn.__name__} of {a} and {b}", "unsupported")
-        return record(tx.output, "call_function", fn, [a, b], {})
+        return record(tx.output, "call_function", OUT_OF_PLACE.get(fn, fn) if _is_const(a) else fn, [a, b], {})
     if isinstance(a, DictVariable) and isinstance(b, DictVariable) and fn in (operator.or_, operator.ior):
         merged = a if fn is operator.ior else DictVariable(a.items, cls=a.cls, factory=a.factory)
         merged.call_method(tx, "update", [b], {})
@@ -152,11 +153,8 @@ class BuiltinVariable(LibraryCallsMixin, ProtocolCallsMixin, MinMaxCallsMixin, V
             raise Unsupported("print() is a side effect", "print")
         if handler is not None and (getattr(builtins, name, None) is fn or any(fn is f for f in LIBRARY_CALLABLES)):
             return handler(tx, *args, **kwargs)
-        if getattr(operator, name, None) is fn and not kwargs:
-            if len(args) == 2:
-                return binary_op(tx, fn, *args)
-            if len(args) == 1:
-                return unary_op(tx, fn, args[0])
+        if getattr(operator, name, None) is fn and not kwargs and len(args) in (1, 2):
+            return binary_op(tx, fn, *args) if len(args) == 2 else unary_op(tx, fn, args[0])
         args = [a.realize() for a in args]
         if _is_pure(fn):  # sorted(zip(...)): an iterator of constants folds as the tuple of its items
             args = [TupleVariable(a.unpack_var_sequence(tx)) if isinstance(a, ListIteratorVariable) else a for a in args]

@@ -12,6 +12,7 @@ import math
 import numpy as np
 
 from .._ops import ops
+from .._tensor import contiguous_format
 from .derivatives_reductions import amax as _amax_amin_backward
 from .derivatives_util import _pad, _reshape, sum_to
 from .extra_ops import is_vector_rhs
@@ -33,7 +34,32 @@ def _matmul(a, b):
     flat = math.prod(batch)
     a3 = _reshape(aten.expand.default(a, batch + list(a.shape[-2:])), [flat] + list(a.shape[-2:]))
     b3 = _reshape(aten.expand.default(b, batch + list(b.shape[-2:])), [flat] + list(b.shape[-2:]))
-    return _reshape(aten.bmm.default(a3, b3), batch + [a.shape[-2], b.shape[-1]])
+    return aten._unsafe_view.default(aten.bmm.default(a3, b3), batch + [a.shape[-2], b.shape[-1]])  # (as at::matmul)
+
+
+def euclidean_dist(grad, x1, x2, result, needs_grad):
+    """ATen's _euclidean_dist_backward: grad / result (0 where the distance is 0) weighs each pair."""
+    ratio = aten.masked_fill_.Scalar(aten.div.Tensor(grad, result), aten.eq.Scalar(result, 0), 0)
+    x1_grad = x2_grad = None
+    if needs_grad[0]:
+        pulled = _matmul(ratio, x2)
+        x1_grad = aten.sub.Tensor(aten.mul.Tensor(x1, aten.sum.dim_IntList(ratio, [-1], True)), pulled)
+    if needs_grad[1]:
+        pulled = _matmul(_mT(ratio), x1)
+        x2_grad = aten.sub.Tensor(aten.mul.Tensor(x2, aten.unsqueeze.default(
+            aten.sum.dim_IntList(ratio, [-2], False), -1)), pulled)
+    return x1_grad, x2_grad
+
+
+def euclidean_dist_decomposition(x1, x2):
+    """torch._decomp's _euclidean_dist: squared distances as one product, [-2 x1, |x1|^2, 1] @ [x2, 1, |x2|^2]^T."""
+    x1_norm = aten.sum.dim_IntList(aten.pow.Tensor_Scalar(x1, 2), [-1], True)
+    x1_pad = aten.ones_like.default(x1_norm, memory_format=contiguous_format)
+    x2_norm = aten.sum.dim_IntList(aten.pow.Tensor_Scalar(x2, 2), [-1], True)
+    x2_pad = aten.ones_like.default(x2_norm, memory_format=contiguous_format)
+    left = aten.cat.default([aten.mul.Tensor(x1, -2), x1_norm, x1_pad], -1)
+    right = aten.cat.default([x2, x2_pad, x2_norm], -1)
+    return aten.sqrt.default(aten.clamp_min.default(_matmul(left, _mT(right)), 0))
 
 
 def _chain(*matrices):

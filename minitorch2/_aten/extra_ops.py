@@ -334,6 +334,23 @@ def _cross(self, other, *, dim=-1):
 linalg_cross = _op(_cross_geometry, _cross)
 
 
+def _euclidean_dist(x1, x2):
+    """ATen's form, in one product: [-2 x1, |x1|^2, 1] @ [x2, 1, |x2|^2]^T, clamped at 0, square-rooted."""
+    a, b = x1._np, x2._np
+    a_norm, b_norm = (a * a).sum(-1, keepdims=True), (b * b).sum(-1, keepdims=True)
+    left = np.concatenate([a * -2, a_norm, np.ones_like(a_norm)], -1)
+    right = np.concatenate([b, np.ones_like(b_norm), b_norm], -1)
+    return np.sqrt(np.maximum(left @ np.swapaxes(right, -1, -2), 0))
+
+
+def _euclidean_dist_geometry(x1, x2):
+    shape = list(broadcast_shapes(tuple(x1.shape[:-2]), tuple(x2.shape[:-2]))) + [x1.shape[-2], x2.shape[-2]]
+    return [(shape, x1.dtype, None)]
+
+
+euclidean_dist = _op(_euclidean_dist_geometry, _euclidean_dist)
+
+
 def _lstsq_sizes(self, b, driver):
     if self.dtype not in (_dtype.float32, _dtype.float64):
         raise RuntimeError("This function doesn't handle types other than float and double")

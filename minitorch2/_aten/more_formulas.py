@@ -376,6 +376,8 @@ def masked_select(grad, self, mask, needs_grad):
 
 
 def cdist_forward(grad, x1, x2, p, result, needs_grad):
+    if needs_grad[0] and not grad.is_contiguous():  # (ATen's formula: grad.contiguous())
+        grad = aten.clone.default(grad, memory_format=contiguous_format)
     x1_grad = aten._cdist_backward.default(grad, x1, x2, p, result) if needs_grad[0] else None
     x2_grad = None
     if needs_grad[1]:

@@ -78,6 +78,8 @@ def rows(op, inplace):
         op("linalg_pinv.atol_rtol_tensor(Tensor self, *, Tensor? atol=None, Tensor? rtol=None, bool hermitian=False) "
            "-> Tensor", LINALG, k.linalg_pinv, f.linalg_pinv),
         op("linalg_cross(Tensor self, Tensor other, *, int dim=-1) -> Tensor", LINALG, k.linalg_cross, f.linalg_cross),
+        op("_euclidean_dist(Tensor x1, Tensor x2) -> Tensor", (), k.euclidean_dist, f.euclidean_dist,
+           decomposition=f.euclidean_dist_decomposition),
         op("linalg_lstsq(Tensor self, Tensor b, float? rcond=None, *, str? driver=None) "
            "-> (Tensor solution, Tensor residuals, Tensor rank, Tensor singular_values)", LINALG, k.linalg_lstsq,
            f.linalg_lstsq, output_differentiability=(True, True, False, False)),

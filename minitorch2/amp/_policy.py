@@ -10,10 +10,10 @@ lists has its floating inputs cast (float64 ones never are) before it runs:
 Every other op runs in whatever dtypes it is given. The lists hold torch's names, and beside them the ops our
 decompositions bottom out in where torch names a composite: `convolution` (our conv1d/2d/3d and transposed
 convolutions call it), `_scaled_dot_product_flash_attention_for_cpu` (what our scaled_dot_product_attention
-calls where ATen's picks it), `nll_loss_forward`, `_cdist_forward`, and `dot`/`mv`, which torch's matmul reaches with
-float16 inputs (ours calls them itself, so they are cast here; a direct torch.dot/torch.mv call stays float32 in
-torch). A float32 leaf that requires grad (a weight) is cast once per outermost autocast region and the copy reused,
-as torch's cast cache does.
+calls where ATen's picks it), `nll_loss_forward`, `_cdist_forward` and `_euclidean_dist` (torch.cdist's two
+paths), and `dot`/`mv`, which torch's matmul reaches with float16 inputs (ours calls them itself, so they are cast
+here; a direct torch.dot/torch.mv call stays float32 in torch). A float32 leaf that requires grad (a weight) is
+cast once per outermost autocast region and the copy reused, as torch's cast cache does.
 
 `cast_inputs(op, args, kwargs)` is the policy. The dispatcher's autocast hook (`state.autocast`, where
 minitorch2/_dispatch.py has one) applies it above autograd, where torch's Autocast dispatch key sits, so that the
@@ -46,7 +46,7 @@ FP32 = frozenset("""
     linalg_tensorinv linalg_tensorsolve fake_quantize_per_tensor_affine geqrf _lu_with_info qr svd triangular_solve
     fractional_max_pool2d fractional_max_pool3d adaptive_max_pool3d multilabel_margin_loss_forward linalg_qr
     linalg_cholesky_ex linalg_svd linalg_eig linalg_eigh linalg_lstsq linalg_inv_ex
-    nll_loss_forward nll_loss2d_forward _cdist_forward
+    nll_loss_forward nll_loss2d_forward _cdist_forward _euclidean_dist
 """.split())
 PROMOTE = frozenset(("stack", "cat", "index_copy"))
 

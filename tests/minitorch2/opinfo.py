@@ -1769,6 +1769,12 @@ def cross_samples(m):
     yield S(m.t((3, 4)), m.t((3, 4)))  # size 4 along dim -1: an error in both
 
 
+def euclidean_dist_samples(m):
+    yield S(m.t((5, 3)), m.t((4, 3)))
+    yield S(m.t((2, 5, 3)), m.t((2, 4, 3), "T"))
+    yield S(m.t((3, 2)), m.t((3, 2)))
+
+
 def lstsq_samples(m):
     yield S(_matrix(m, (5, 3), diagonal=2), m.t((5, 2)))
     yield S(_matrix(m, (3, 3), "T", diagonal=2), m.t((3, 1)))
@@ -2150,6 +2156,7 @@ OP_DB = [
     OpInfo("_linalg_eigh.default", eigh_samples, dtypes=LINALG_DTYPES),
     OpInfo("linalg_pinv.atol_rtol_tensor", pinv_samples, dtypes=LINALG_DTYPES),
     OpInfo("linalg_cross.default", cross_samples, dtypes=NUMERIC),
+    OpInfo("_euclidean_dist.default", euclidean_dist_samples, dtypes=("float32", "float64")),
     OpInfo("linalg_lstsq.default", lstsq_samples, dtypes=LINALG_DTYPES, meta=False),  # torch has no meta kernel
     OpInfo("erfc.default", unary(special=True)),
     OpInfo("i0.default", unary(special=True)),

@@ -122,6 +122,7 @@ CASES = {
     "frac.default": lambda: ((_t(3, 4) * 3,), {}),
     "nan_to_num.default": lambda: ((aten.div.Tensor(_t(3, 4), _t(3, 4) * 0),), {"posinf": 5.0}),
     "linalg_vector_norm.default": lambda: ((_t(3, 4), 3, [1], True), {}),
+    "_euclidean_dist.default": lambda: ((_t(2, 5, 3), _t(2, 4, 3)), {}),
     "nansum.default": lambda: ((_t(3, 4), [0]), {}),
     "count_nonzero.default": lambda: ((aten.round.default(_t(3, 4)), 1), {}),
     "count_nonzero.dim_IntList": lambda: ((aten.round.default(_t(3, 4)), [0, 1]), {}),
