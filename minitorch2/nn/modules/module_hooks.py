@@ -7,7 +7,13 @@ forward, and its outputs, after, through `BackwardHookFunction`, an identity aut
 outputs' node sees the gradients of the outputs first (backward-pre hooks may replace them), then the inputs' node
 sees the gradients of the inputs, and calls each hook with (module, grad_input, grad_output), as torch's
 BackwardHook does. A hook returning a tuple replaces grad_input.
+
+The state-dict hooks (state_dict's pre and post hooks, load_state_dict's pre and post hooks, and torch's private
+spellings of them that HF transformers registers) live in dicts made on first use; state_dict and load_state_dict
+(module_more.py) call them in torch's order.
 """
+from collections import OrderedDict
+
 from ..._tensor import Tensor
 from ...autograd.function import Function
 
@@ -57,6 +63,50 @@ class ModuleHooks:
 
     def register_full_backward_pre_hook(self, hook, prepend=False):
         return RemovableHandle(self._backward_pre_hooks, hook, prepend)
+
+    def _state_hooks(self, kind):
+        """The module's dict of `kind` hooks (torch's attribute names), made on first use."""
+        return self.__dict__.setdefault(kind, OrderedDict())
+
+    _state_dict_pre_hooks = property(lambda self: self._state_hooks("_state_dict_pre_hooks"))
+    _state_dict_hooks = property(lambda self: self._state_hooks("_state_dict_hooks"))
+    _load_state_dict_pre_hooks = property(lambda self: self._state_hooks("_load_state_dict_pre_hooks"))
+    _load_state_dict_post_hooks = property(lambda self: self._state_hooks("_load_state_dict_post_hooks"))
+
+    def register_state_dict_pre_hook(self, hook):
+        """hook(module, prefix, keep_vars), before state_dict saves this module's entries."""
+        return RemovableHandle(self._state_dict_pre_hooks, hook)
+
+    def register_state_dict_post_hook(self, hook):
+        """hook(module, state_dict, prefix, local_metadata), after; it must return None (it edits in place)."""
+        hook._from_public_api = True  # (as torch: state_dict then requires it to return None)
+        return RemovableHandle(self._state_dict_hooks, hook)
+
+    def _register_state_dict_hook(self, hook):
+        """torch's private form of the post hook: a dict it returns replaces the state dict."""
+        if getattr(hook, "_from_public_api", False):
+            raise RuntimeError("Cannot register the same function as the state dict post hook that was previously "
+                               "registered via register_state_dict_post_hook")
+        return RemovableHandle(self._state_dict_hooks, hook)
+
+    def register_load_state_dict_pre_hook(self, hook):
+        """hook(module, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs), before
+        this module's entries load; it may rename or add keys of state_dict."""
+        return self._register_load_state_dict_pre_hook(hook, with_module=True)
+
+    def _register_load_state_dict_pre_hook(self, hook, with_module=False):
+        """torch's private form: hook(state_dict, prefix, ...) without the module unless with_module."""
+        module = self
+
+        def call(*args):
+            return hook(module, *args) if with_module else hook(*args)
+        return RemovableHandle(self._load_state_dict_pre_hooks, call)
+
+    def register_load_state_dict_post_hook(self, hook):
+        """hook(module, incompatible_keys) after load_state_dict loads this module and those under it; it may
+        empty incompatible_keys' lists in place (then strict loading doesn't fail on them)."""
+        return RemovableHandle(self._load_state_dict_post_hooks, hook)
+
 
 
 class BackwardHookFunction(Function):

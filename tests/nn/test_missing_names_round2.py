@@ -1,0 +1,183 @@
+"""Names of torch's API that real programs call and minitorch2 lacked (round 2): nn.Module's state-dict hooks (public
+and the private forms HF transformers registers), _save_to_state_dict / _load_from_state_dict overrides, the
+state dict's `_metadata`, load_state_dict(assign=True). Each program runs on torch and on minitorch2 and must
+give the same keys, values, hook calls and errors."""
+import pytest
+import torch
+
+import minitorch2
+
+
+def both(program):
+    """program(lib) on torch and minitorch2; their results, numbers as lists."""
+    def plain(value):
+        if isinstance(value, (torch.Tensor, minitorch2.Tensor)):
+            return value.detach().tolist()
+        if isinstance(value, dict):
+            return {k: plain(v) for k, v in value.items()}
+        if isinstance(value, (list, tuple)):
+            return [plain(v) for v in value]
+        return value
+    return plain(program(torch)), plain(program(minitorch2))
+
+
+def make_net(lib):
+    lib.manual_seed(0)
+    net = lib.nn.Sequential(lib.nn.Linear(3, 2), lib.nn.BatchNorm1d(2))
+    with lib.no_grad():
+        for i, p in enumerate(net.parameters()):
+            p.copy_(lib.arange(p.numel(), dtype=lib.float32).reshape(p.shape) * 0.1 + i)
+    return net
+
+
+def test_state_dict_pre_and_post_hooks_see_each_module_in_torchs_order():
+    def program(lib):
+        net, calls = make_net(lib), []
+        for name, m in net.named_modules():
+            m.register_state_dict_pre_hook(lambda mod, prefix, keep_vars, n=name: calls.append(("pre", n, prefix)))
+            m.register_state_dict_post_hook(
+                lambda mod, sd, prefix, meta, n=name: calls.append(("post", n, prefix, len(sd), dict(meta))))
+        sd = net.state_dict(prefix="model.")
+        return calls, list(sd), dict(sd._metadata)
+    theirs, ours = both(program)
+    assert ours == theirs
+
+
+def test_a_state_dict_post_hook_edits_in_place_and_may_not_return():
+    def program(lib):
+        net = make_net(lib)
+        handle = net[0].register_state_dict_post_hook(lambda m, sd, prefix, meta: sd.pop(prefix + "bias"))
+        try:
+            net.state_dict()
+        except RuntimeError as e:
+            error = str(e)
+        handle.remove()
+        net[0].register_state_dict_post_hook(lambda m, sd, prefix, meta: sd.update({prefix + "scale": lib.ones(1)}))
+        return error, list(net.state_dict())
+    theirs, ours = both(program)
+    assert ours == theirs
+
+
+def test_the_private_state_dict_hook_may_replace_the_dict_at_the_root():
+    def program(lib):
+        net = make_net(lib)
+        net._register_state_dict_hook(lambda m, sd, prefix, meta: {k.upper(): v for k, v in sd.items()})
+
+        def public(m, sd, prefix, meta):
+            return None
+        net.register_state_dict_post_hook(public)
+        try:
+            net._register_state_dict_hook(public)
+        except RuntimeError as e:
+            error = str(e)
+        return list(net.state_dict()), error
+    theirs, ours = both(program)
+    assert ours == theirs
+
+
+def test_load_state_dict_pre_hooks_rename_old_keys():
+    def program(lib):
+        net, seen = make_net(lib), []
+
+        def rename(module, state_dict, prefix, local_metadata, strict, missing, unexpected, errors):
+            seen.append((type(module).__name__, prefix, sorted(state_dict), dict(local_metadata), strict))
+            for old in [k for k in state_dict if k.startswith(prefix + "w_")]:
+                state_dict[prefix + old[len(prefix) + 2:]] = state_dict.pop(old)
+
+        def private(state_dict, prefix, *rest):  # (HF's form: no module)
+            seen.append(("private", prefix, len(rest)))
+        net[0].register_load_state_dict_pre_hook(rename)
+        net[0]._register_load_state_dict_pre_hook(private)
+        net[1]._register_load_state_dict_pre_hook(lambda module, sd, prefix, *rest: seen.append(type(module).__name__),
+                                                  with_module=True)
+        old = {("0.w_" + k[2:] if k.startswith("0.") else k): v * 2 for k, v in make_net(lib).state_dict().items()}
+        result = net.load_state_dict(old)
+        return seen, net.state_dict(), list(result.missing_keys), list(result.unexpected_keys), sorted(old)
+    theirs, ours = both(program)
+    assert ours == theirs
+
+
+def test_load_state_dict_post_hooks_may_forgive_missing_keys_in_place():
+    def program(lib):
+        net, seen = make_net(lib), []
+
+        def forgive(module, incompatible):
+            seen.append((type(module).__name__, list(incompatible.missing_keys), list(incompatible.unexpected_keys)))
+            incompatible.missing_keys.clear()
+        for m in net.modules():
+            m.register_load_state_dict_post_hook(forgive)
+        sd = {k: v for k, v in make_net(lib).state_dict().items() if k != "0.bias"}
+        sd["0.extra"] = lib.ones(1)
+        try:
+            net.load_state_dict(sd)
+        except RuntimeError as e:
+            error = str(e)
+        net[0].register_load_state_dict_post_hook(lambda m, keys: keys)
+        try:
+            net.load_state_dict(sd, strict=False)
+        except AssertionError as e:
+            returned = str(e)
+        return seen, error, returned
+    theirs, ours = both(program)
+    assert ours == theirs
+
+
+def test_programs_override_load_from_and_save_to_state_dict():
+    def program(lib):
+        class Versioned(lib.nn.Linear):
+            _version = 2
+
+            def _save_to_state_dict(self, destination, prefix, keep_vars):
+                super()._save_to_state_dict(destination, prefix, keep_vars)
+                destination[prefix + "scale"] = lib.full((1,), 3.0)
+
+            def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing, unexpected, errors):
+                version = local_metadata.get("version")
+                if version is None or version < 2:
+                    state_dict[prefix + "weight"] = state_dict.pop(prefix + "old_weight")
+                state_dict.pop(prefix + "scale", None)
+                super()._load_from_state_dict(state_dict, prefix, local_metadata, strict, missing, unexpected, errors)
+
+        net = lib.nn.Sequential(Versioned(2, 2))
+        saved = net.state_dict()
+        old = {"0.old_weight": lib.eye(2), "0.bias": lib.zeros(2)}
+        result = net.load_state_dict(old)
+        return list(saved), dict(saved._metadata), net.state_dict(), list(result), net.load_state_dict(saved)
+    theirs, ours = both(program)
+    assert ours == theirs
+
+
+def test_load_state_dict_assign_replaces_the_parameters():
+    def program(lib):
+        net = make_net(lib)
+        weight = net[0].weight
+        new = {k: v + 1 for k, v in make_net(lib).state_dict().items()}
+        net.load_state_dict(new, assign=True)
+        return (net[0].weight is weight, type(net[0].weight).__name__, net[0].weight.requires_grad,
+                net.state_dict(), net[1].running_var.requires_grad)
+    theirs, ours = both(program)
+    assert ours == theirs
+
+
+def test_load_state_dict_refuses_what_is_not_a_mapping():
+    for lib in (torch, minitorch2):
+        with pytest.raises(TypeError, match="Expected state_dict to be dict-like"):
+            make_net(lib).load_state_dict([("0.weight", lib.ones(2, 3))])
+
+
+def test_a_batch_norm_state_dict_from_before_num_batches_tracked_still_loads_strictly():
+    def program(lib):
+        net = make_net(lib)
+        net.train()
+        net(lib.ones(4, 3))
+        old = {k: v for k, v in make_net(lib).state_dict().items() if "num_batches_tracked" not in k}
+        net.load_state_dict(old)  # (a plain dict: no _metadata, so version None)
+        new = make_net(lib).state_dict()
+        del new["1.num_batches_tracked"]
+        try:
+            net.load_state_dict(new)  # (version 2 in its metadata: the count is missing)
+        except RuntimeError as e:
+            error = str(e)
+        return net.state_dict(), sorted(old), type(net[1])._version, error
+    theirs, ours = both(program)
+    assert ours == theirs
