@@ -181,3 +181,41 @@ def test_a_batch_norm_state_dict_from_before_num_batches_tracked_still_loads_str
         return net.state_dict(), sorted(old), type(net[1])._version, error
     theirs, ours = both(program)
     assert ours == theirs
+
+
+def test_a_grad_fn_hook_returning_gradients_replaces_them():
+    def program(lib):
+        lib.manual_seed(0)
+        layer, x = lib.nn.Linear(3, 2), lib.ones(4, 3, requires_grad=True)
+        y = layer(x)
+        y.grad_fn.register_hook(lambda grad_inputs, grad_outputs: tuple(None if g is None else g * 2
+                                                                        for g in grad_inputs))
+        y.sum().backward()
+        return layer.bias.grad, layer.weight.grad, x.grad
+    theirs, ours = both(program)
+    assert ours == theirs
+
+
+@pytest.mark.filterwarnings("ignore::FutureWarning")
+def test_the_deprecated_backward_hook_sees_the_last_nodes_gradients():
+    def program(lib):
+        lib.manual_seed(0)
+        net, seen = lib.nn.Sequential(lib.nn.Linear(3, 2), lib.nn.ReLU()), []
+
+        def hook(module, grad_input, grad_output):
+            seen.append((type(module).__name__, [None if g is None else g for g in grad_input], list(grad_output)))
+            if isinstance(module, lib.nn.Linear):
+                return tuple(None if g is None else g * 3 for g in grad_input)
+        for m in net:
+            m.register_backward_hook(hook)
+        handle = net[0].register_backward_hook(lambda *a: seen.append("removed"))
+        handle.remove()
+        x = lib.arange(12.0).reshape(4, 3).requires_grad_()
+        (net(x) * lib.arange(2.0)).sum().backward()
+        try:
+            net[0].register_full_backward_hook(hook)
+        except RuntimeError as e:
+            error = str(e)
+        return seen, net[0].weight.grad, net[0].bias.grad, x.grad, error
+    theirs, ours = both(program)
+    assert ours == theirs

@@ -59,7 +59,19 @@ class ModuleHooks:
                                self._forward_pre_hooks_with_kwargs if with_kwargs else None)
 
     def register_full_backward_hook(self, hook, prepend=False):
+        if self.__dict__.get("_non_full_backward_hooks"):
+            raise RuntimeError(_BOTH_BACKWARD_HOOKS)
         return RemovableHandle(self._backward_hooks, hook, prepend)
+
+    def register_backward_hook(self, hook):
+        """The deprecated non-full backward hook: hook(module, grad_input, grad_output) gets the gradients of the
+        autograd node that made the module's (first) output, not those of the module's inputs, as torch's; a
+        forward hook hangs it on that node."""
+        if self._backward_hooks:
+            raise RuntimeError(_BOTH_BACKWARD_HOOKS)
+        if "_non_full_backward_hooks" not in self.__dict__:
+            self.register_forward_hook(_attach_non_full_backward_hooks)
+        return RemovableHandle(self._state_hooks("_non_full_backward_hooks"), hook)
 
     def register_full_backward_pre_hook(self, hook, prepend=False):
         return RemovableHandle(self._backward_pre_hooks, hook, prepend)
@@ -107,6 +119,20 @@ class ModuleHooks:
         empty incompatible_keys' lists in place (then strict loading doesn't fail on them)."""
         return RemovableHandle(self._load_state_dict_post_hooks, hook)
 
+
+
+_BOTH_BACKWARD_HOOKS = ("Cannot use both regular backward hooks and full backward hooks on a single Module. Please use "
+                        "only one of them.")
+
+
+def _attach_non_full_backward_hooks(module, args, output):
+    first = output
+    while not isinstance(first, Tensor):  # (as torch: the first tensor, through tuples, lists and dict values)
+        first = next(iter(first.values())) if isinstance(first, dict) else first[0]
+    if first.grad_fn is not None:
+        for hook in module._non_full_backward_hooks.values():
+            first.grad_fn.register_hook(lambda grad_input, grad_output, hook=hook:
+                                        hook(module, grad_input, grad_output))
 
 
 class BackwardHookFunction(Function):
