@@ -1,6 +1,7 @@
 """Names of torch's API that real programs call and minitorch2 lacked (round 2): nn.Module's state-dict hooks (public
 and the private forms HF transformers registers), _save_to_state_dict / _load_from_state_dict overrides, the
-state dict's `_metadata`, load_state_dict(assign=True). Each program runs on torch and on minitorch2 and must
+state dict's `_metadata`, load_state_dict(assign=True); the deprecated register_backward_hook and grad_fn hooks that
+return gradients; nn.init's pre-0.4 names; torch's interop-thread, warn-always and deterministic-debug settings. Each program runs on torch and on minitorch2 and must
 give the same keys, values, hook calls and errors."""
 import pytest
 import torch
@@ -217,5 +218,44 @@ def test_the_deprecated_backward_hook_sees_the_last_nodes_gradients():
         except RuntimeError as e:
             error = str(e)
         return seen, net[0].weight.grad, net[0].bias.grad, x.grad, error
+    theirs, ours = both(program)
+    assert ours == theirs
+
+
+@pytest.mark.parametrize("name, args", [("uniform", (-1.0, 1.0)), ("normal", (0.0, 2.0)), ("constant", (0.5,)),
+                                        ("eye", ()), ("xavier_uniform", ()), ("xavier_normal", ()),
+                                        ("kaiming_uniform", ()), ("kaiming_normal", ()), ("orthogonal", ()),
+                                        ("sparse", (0.5,))])
+def test_the_deprecated_init_names_warn_and_initialize_as_the_underscored_ones(name, args):
+    results = []
+    for lib in (torch, minitorch2):
+        lib.manual_seed(0)
+        weight = lib.empty(4, 6)
+        with pytest.warns(FutureWarning, match=rf"`nn.init.{name}` is now deprecated in favor of `nn.init.{name}_`"):
+            out = getattr(lib.nn.init, name)(weight, *args)
+        assert out is weight and getattr(lib.nn.init, name).__name__ == name
+        lib.manual_seed(0)
+        results.append((getattr(lib.nn.init, name + "_")(lib.empty(4, 6), *args).tolist(), weight.tolist()))
+    for underscored_draw, alias_draw in results:
+        assert alias_draw == underscored_draw
+    if name in ("constant", "eye"):
+        assert results[0] == results[1]
+
+
+def test_process_settings_scripts_set_first():
+    def program(lib):
+        lib.set_warn_always(True)
+        out = [lib.is_warn_always_enabled()]
+        lib.set_warn_always(False)
+        for mode in ("warn", 2, "default", 1, 0):
+            lib.set_deterministic_debug_mode(mode)
+            out.append((lib.get_deterministic_debug_mode(), lib.are_deterministic_algorithms_enabled(),
+                        lib.is_deterministic_algorithms_warn_only_enabled()))
+        for bad in ("x", 5, 1.0, 0):
+            try:
+                lib.set_deterministic_debug_mode(bad) if bad != 0 else lib.set_num_interop_threads(0)
+            except (RuntimeError, TypeError) as e:
+                out.append((type(e).__name__, str(e)))
+        return out + [isinstance(lib.get_num_interop_threads(), int)]
     theirs, ours = both(program)
     assert ours == theirs
