@@ -259,3 +259,27 @@ def test_process_settings_scripts_set_first():
         return out + [isinstance(lib.get_num_interop_threads(), int)]
     theirs, ours = both(program)
     assert ours == theirs
+
+
+@pytest.mark.parametrize("norm_type", [2.0, 1, float("inf")])
+def test_get_total_norm_then_clip_grads_with_norm_as_clip_grad_norm_does(norm_type):
+    def program(lib):
+        lib.manual_seed(0)
+        layer = lib.nn.Linear(3, 2)
+        layer(lib.arange(6.0).reshape(2, 3)).pow(2).sum().backward()
+        grads = [p.grad for p in layer.parameters()]
+        total = lib.nn.utils.get_total_norm(grads, norm_type)
+        lib.nn.utils.clip_grads_with_norm_(layer.parameters(), 0.5, total)
+        clipped = lib.cat([p.grad.flatten() for p in layer.parameters()])
+        with pytest.warns(FutureWarning, match="clip_grad_norm` is now deprecated"):
+            again = lib.nn.utils.clip_grad_norm(layer.parameters(), 0.1, norm_type)
+        grads[0][0, 0] = float("nan")
+        try:
+            lib.nn.utils.get_total_norm(grads, norm_type, error_if_nonfinite=True)
+        except RuntimeError as e:
+            error = str(e)
+        return total, clipped, again, lib.nn.utils.get_total_norm([]), error
+    (t_total, *t_rest), (o_total, *o_rest) = both(program)
+    assert o_total == pytest.approx(t_total, rel=1e-6)
+    assert o_rest[0] == pytest.approx(t_rest[0], rel=1e-5)
+    assert o_rest[1] == pytest.approx(t_rest[1], rel=1e-5) and o_rest[2:] == t_rest[2:]
