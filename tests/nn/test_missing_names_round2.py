@@ -1,8 +1,9 @@
 """Names of torch's API that real programs call and minitorch2 lacked (round 2): nn.Module's state-dict hooks (public
 and the private forms HF transformers registers), _save_to_state_dict / _load_from_state_dict overrides, the
 state dict's `_metadata`, load_state_dict(assign=True); the deprecated register_backward_hook and grad_fn hooks that
-return gradients; nn.init's pre-0.4 names; torch's interop-thread, warn-always and deterministic-debug settings. Each program runs on torch and on minitorch2 and must
-give the same keys, values, hook calls and errors."""
+return gradients; nn.init's pre-0.4 names; torch's interop-thread, warn-always and deterministic-debug settings;
+nn.utils.get_total_norm / clip_grads_with_norm_; linalg.matmul, matrix_power, diagonal, vecdot. Each program runs
+on torch and on minitorch2 and must give the same keys, values, hook calls and errors."""
 import pytest
 import torch
 
@@ -301,3 +302,27 @@ def test_a_module_with_full_backward_hooks_refuses_the_deprecated_kind():
         layer.register_full_backward_hook(lambda *args: None)
         with pytest.raises(RuntimeError, match="Cannot use both regular backward hooks and full backward hooks"):
             layer.register_backward_hook(lambda *args: None)
+
+
+def test_linalg_matmul_matrix_power_diagonal_and_vecdot():
+    def program(lib):
+        a = lib.arange(18.0).reshape(2, 3, 3).div(10).requires_grad_()
+        b = lib.arange(6.0).reshape(2, 3).requires_grad_()
+        outs = [lib.linalg.matmul(a, a), lib.linalg.matrix_power(a, 3), lib.linalg.diagonal(a, offset=1),
+                lib.linalg.vecdot(a, b[:, None, :]), lib.linalg.vecdot(a, a, dim=1)]
+        sum(o.sum() for o in outs).backward()
+        return outs, a.grad, b.grad
+    theirs, ours = both(program)
+    for mine, torchs in zip(ours[0] + ours[1:], theirs[0] + theirs[1:]):
+        assert minitorch2.tensor(mine).allclose(minitorch2.tensor(torchs), rtol=1e-5, atol=1e-5)
+
+
+def test_linalg_vecdot_records_what_torch_records():
+    from torch.fx.experimental.proxy_tensor import make_fx as torch_make_fx  # (the oracle's tracer)
+
+    from autograd import make_fx  # (minitorch2's tracer)
+    ops = []
+    for lib, trace in ((torch, torch_make_fx), (minitorch2, make_fx)):
+        graph = trace(lambda x, y: lib.linalg.vecdot(x, y, dim=0))(lib.ones(2, 3), lib.ones(2, 3)).graph
+        ops.append([str(n.target) for n in graph.nodes if n.op == "call_function"])
+    assert ops[0] == ops[1]
