@@ -60,10 +60,7 @@ from ._type_info import finfo, iinfo  # noqa: E402,F401
 from ._legacy_tensor_types import (  # noqa: E402,F401
     BFloat16Tensor, BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor, HalfTensor, IntTensor, LongTensor,
     ShortTensor)
-from ._settings import (  # noqa: E402,F401
-    are_deterministic_algorithms_enabled, get_float32_matmul_precision, get_num_threads,
-    is_deterministic_algorithms_warn_only_enabled, set_float32_matmul_precision, set_num_threads,
-    use_deterministic_algorithms)
+from ._settings import *  # noqa: E402,F401,F403  (threads, determinism, matmul precision: _settings.__all__)
 from .nn.parameter import Parameter as _Parameter  # noqa: E402,F401
 from .sparse import sparse_coo, sparse_coo_tensor, spmm  # noqa: E402,F401  (torch.sparse: the COO layout)
 

@@ -16,7 +16,8 @@ import numpy as np
 from . import _dtype, return_types
 from ._aten.extra_ops import LinAlgError
 from ._aten.memory import _dtype_title
-from ._functions_common import matrix_exp  # noqa: F401  (torch.linalg.matrix_exp is torch.matrix_exp)
+from ._functions_common import matrix_exp, matrix_power  # noqa: F401  (torch.linalg's are torch's own)
+from ._functions_linalg import matmul  # noqa: F401  (torch.linalg.matmul is torch.matmul)
 from ._ops import ops
 from ._out import _CPP_TYPE, EXACT, out_variant
 from ._tensor import Tensor
@@ -26,7 +27,7 @@ aten = ops.aten
 
 __all__ = ["norm", "vector_norm", "matrix_norm", "inv", "inv_ex", "det", "slogdet", "solve", "cholesky", "cholesky_ex",
            "qr", "svd", "svdvals", "eigh", "eigvalsh", "pinv", "matrix_rank", "cross", "lstsq", "multi_dot",
-           "LinAlgError", "matrix_exp"]
+           "LinAlgError", "matrix_exp", "matmul", "matrix_power", "diagonal", "vecdot"]
 
 
 def _may_need_grad(A):
@@ -325,3 +326,15 @@ def adjoint(input, name="adjoint()"):
 def adjoint_property(name):
     """Tensor.H (matrices only) or Tensor.mH (batches of matrices too)."""
     return property(lambda self: adjoint(self, name))
+
+
+def diagonal(A, *, offset=0, dim1=-2, dim2=-1):
+    """torch.diagonal with keyword-only arguments and the last two dimensions by default."""
+    return aten.diagonal.default(A, offset, dim1, dim2)
+
+
+def vecdot(x, y, *, dim=-1):
+    """The dot product along `dim` (the first argument conjugated), recorded as mul then sum, as torch's."""
+    if x.is_complex():
+        x = aten.conj.default(x)
+    return aten.sum.dim_IntList(aten.mul.Tensor(x, y), [dim])

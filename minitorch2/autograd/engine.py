@@ -101,8 +101,8 @@ def run_backward(outputs, grad_outputs, retain_graph, create_graph, capture=None
                 check_nan(node, out_grads)
                 if not retain_graph:
                     node.release()
-                for hook in node._hooks:
-                    hook(tuple(out_grads), tuple(incoming))
+                for hook in node._hooks:  # (one returning gradients replaces what the node passes on)
+                    out_grads = list(hook(tuple(out_grads), tuple(incoming)) or out_grads)
             for (next_node, nr), g in zip(node.next_functions, out_grads):
                 if next_node is None:
                     continue

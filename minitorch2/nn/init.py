@@ -210,3 +210,21 @@ def dirac_(tensor, groups=1):
             for d in range(min(per_group, tensor.shape[1])):
                 tensor[(g * per_group + d, d) + centre] = 1
     return tensor
+
+
+def _deprecated_alias(new):
+    """The pre-0.4 name (without the trailing underscore): warns, then does what `new` does, as torch's."""
+    old_name = new.__name__[:-1]
+
+    def deprecated_init(*args, **kwargs):
+        warnings.warn(f"`nn.init.{old_name}` is now deprecated in favor of `nn.init.{new.__name__}`.", FutureWarning,
+                      stacklevel=2)
+        return new(*args, **kwargs)
+    deprecated_init.__name__ = deprecated_init.__qualname__ = old_name
+    return deprecated_init
+
+
+uniform, normal, constant, eye, dirac = map(_deprecated_alias, (uniform_, normal_, constant_, eye_, dirac_))
+xavier_uniform, xavier_normal = _deprecated_alias(xavier_uniform_), _deprecated_alias(xavier_normal_)
+kaiming_uniform, kaiming_normal = _deprecated_alias(kaiming_uniform_), _deprecated_alias(kaiming_normal_)
+orthogonal, sparse = _deprecated_alias(orthogonal_), _deprecated_alias(sparse_)

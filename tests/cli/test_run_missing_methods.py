@@ -1,5 +1,5 @@
 """`python -m minitorch2 run` on a script calling a method torch's nn.Module or optim.Optimizer has and minitorch2's
-lacks (model.register_load_state_dict_post_hook(print), as meta-device initialization does): one line naming it, as for a missing Tensor
+lacks (model.xpu(), as a script written for Intel GPUs does): one line naming it, as for a missing Tensor
 method; a module attribute torch lacks too (a typo in the script's own model) keeps torch's AttributeError, and
 the script's own errors print the traceback `python script.py` prints (from the script's frames, no runpy or CLI
 frames above them)."""
@@ -17,19 +17,19 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 
 def test_a_torch_module_method_we_lack_stops_the_script_in_one_line(tmp_path):
-    script = tmp_path / "meta_init.py"
+    script = tmp_path / "xpu_init.py"
     script.write_text("import torch\nmodel = torch.nn.Linear(2, 1)\n"
-                      "model.register_load_state_dict_post_hook(print)\nprint('trained')\n")
+                      "model.xpu()\nprint('trained')\n")
     result = subprocess.run([sys.executable, "-m", "minitorch2", "run", str(script)], cwd=ROOT, capture_output=True,
                             text=True, timeout=120)
     assert result.returncode == 1 and result.stdout == ""
     assert result.stderr == (f"{script}:3: unsupported by minitorch2: "
-                             "torch.nn.Module.register_load_state_dict_post_hook is not supported "
-                             "(a minitorch2 Module has no attribute 'register_load_state_dict_post_hook')\n")
+                             "torch.nn.Module.xpu is not supported "
+                             "(a minitorch2 Module has no attribute 'xpu')\n")
 
 
 @pytest.mark.parametrize("make, name, owner", [
-    (lambda lib: lib.nn.Linear(2, 1), "register_load_state_dict_post_hook", "torch.nn.Module"),
+    (lambda lib: lib.nn.Linear(2, 1), "xpu", "torch.nn.Module"),
     (lambda lib: lib.nn.Linear(2, 1), "fc3", None),  # the script's own typo: torch's traceback
     (lambda lib: lib.optim.SGD([lib.zeros(1, requires_grad=True)], lr=0.1), "register_step_pre_hook",
      "torch.optim.Optimizer"),

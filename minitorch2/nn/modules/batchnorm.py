@@ -8,9 +8,10 @@ from ... import _dtype, _factories
 from .. import functional as F, init
 from ..parameter import Parameter
 from .module import Module
+from .module_more import NormStateDictVersion2
 
 
-class _BatchNorm(Module):
+class _BatchNorm(NormStateDictVersion2, Module):
     _expected_dims = ()
 
     def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True, device=None, dtype=None,
@@ -54,9 +55,7 @@ class _BatchNorm(Module):
     def forward(self, input):
         self._check_input_dim(input)
         if input.shape[1] != self.num_features and self.affine:
-            raise RuntimeError(
-                f"running_mean should contain {input.shape[1]} elements not {self.num_features}"
-            )
+            raise RuntimeError(f"running_mean should contain {input.shape[1]} elements not {self.num_features}")
         factor = 0.0 if self.momentum is None else self.momentum
         if self.training and self.track_running_stats and self.num_batches_tracked is not None:
             self.num_batches_tracked.add_(1)

@@ -7,7 +7,13 @@ forward, and its outputs, after, through `BackwardHookFunction`, an identity aut
 outputs' node sees the gradients of the outputs first (backward-pre hooks may replace them), then the inputs' node
 sees the gradients of the inputs, and calls each hook with (module, grad_input, grad_output), as torch's
 BackwardHook does. A hook returning a tuple replaces grad_input.
+
+The state-dict hooks (state_dict's pre and post hooks, load_state_dict's pre and post hooks, and torch's private
+spellings of them that HF transformers registers) live in dicts made on first use; state_dict and load_state_dict
+(module_more.py) call them in torch's order.
 """
+from collections import OrderedDict
+
 from ..._tensor import Tensor
 from ...autograd.function import Function
 
@@ -53,10 +59,80 @@ class ModuleHooks:
                                self._forward_pre_hooks_with_kwargs if with_kwargs else None)
 
     def register_full_backward_hook(self, hook, prepend=False):
+        if self.__dict__.get("_non_full_backward_hooks"):
+            raise RuntimeError(_BOTH_BACKWARD_HOOKS)
         return RemovableHandle(self._backward_hooks, hook, prepend)
+
+    def register_backward_hook(self, hook):
+        """The deprecated non-full backward hook: hook(module, grad_input, grad_output) gets the gradients of the
+        autograd node that made the module's (first) output, not those of the module's inputs, as torch's; a
+        forward hook hangs it on that node."""
+        if self._backward_hooks:
+            raise RuntimeError(_BOTH_BACKWARD_HOOKS)
+        if "_non_full_backward_hooks" not in self.__dict__:
+            self.register_forward_hook(_attach_non_full_backward_hooks)
+        return RemovableHandle(self._state_hooks("_non_full_backward_hooks"), hook)
 
     def register_full_backward_pre_hook(self, hook, prepend=False):
         return RemovableHandle(self._backward_pre_hooks, hook, prepend)
+
+    def _state_hooks(self, kind):
+        """The module's dict of `kind` hooks (torch's attribute names), made on first use."""
+        return self.__dict__.setdefault(kind, OrderedDict())
+
+    _state_dict_pre_hooks = property(lambda self: self._state_hooks("_state_dict_pre_hooks"))
+    _state_dict_hooks = property(lambda self: self._state_hooks("_state_dict_hooks"))
+    _load_state_dict_pre_hooks = property(lambda self: self._state_hooks("_load_state_dict_pre_hooks"))
+    _load_state_dict_post_hooks = property(lambda self: self._state_hooks("_load_state_dict_post_hooks"))
+
+    def register_state_dict_pre_hook(self, hook):
+        """hook(module, prefix, keep_vars), before state_dict saves this module's entries."""
+        return RemovableHandle(self._state_dict_pre_hooks, hook)
+
+    def register_state_dict_post_hook(self, hook):
+        """hook(module, state_dict, prefix, local_metadata), after; it must return None (it edits in place)."""
+        hook._from_public_api = True  # (as torch: state_dict then requires it to return None)
+        return RemovableHandle(self._state_dict_hooks, hook)
+
+    def _register_state_dict_hook(self, hook):
+        """torch's private form of the post hook: a dict it returns replaces the state dict."""
+        if getattr(hook, "_from_public_api", False):
+            raise RuntimeError("Cannot register the same function as the state dict post hook that was previously "
+                               "registered via register_state_dict_post_hook")
+        return RemovableHandle(self._state_dict_hooks, hook)
+
+    def register_load_state_dict_pre_hook(self, hook):
+        """hook(module, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs), before
+        this module's entries load; it may rename or add keys of state_dict."""
+        return self._register_load_state_dict_pre_hook(hook, with_module=True)
+
+    def _register_load_state_dict_pre_hook(self, hook, with_module=False):
+        """torch's private form: hook(state_dict, prefix, ...) without the module unless with_module."""
+        module = self
+
+        def call(*args):
+            return hook(module, *args) if with_module else hook(*args)
+        return RemovableHandle(self._load_state_dict_pre_hooks, call)
+
+    def register_load_state_dict_post_hook(self, hook):
+        """hook(module, incompatible_keys) after load_state_dict loads this module and those under it; it may
+        empty incompatible_keys' lists in place (then strict loading doesn't fail on them)."""
+        return RemovableHandle(self._load_state_dict_post_hooks, hook)
+
+
+
+_BOTH_BACKWARD_HOOKS = ("Cannot use both regular backward hooks and full backward hooks on a single Module. Please use "
+                        "only one of them.")
+
+
+def _attach_non_full_backward_hooks(module, args, output):
+    first = output
+    while not isinstance(first, Tensor):  # (as torch: the first tensor, through tuples, lists and dict values)
+        first = next(iter(first.values())) if isinstance(first, dict) else first[0]
+    if first.grad_fn is not None:
+        for hook in module._non_full_backward_hooks.values():
+            first.grad_fn.register_hook(lambda grad_input, grad_output, hook=hook:
+                                        hook(module, grad_input, grad_output))
 
 
 class BackwardHookFunction(Function):

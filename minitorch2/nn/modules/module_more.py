@@ -8,6 +8,7 @@ that saving, loading, converting and printing a model use, reach every Module th
 """
 import functools
 from collections import OrderedDict, namedtuple
+from collections.abc import Mapping
 from multiprocessing import reduction
 
 from ... import _shared_memory
@@ -185,9 +186,8 @@ class ModuleConveniences:
     def share_memory(self):
         return self._apply_to_tensors(lambda t: t.share_memory_())
 
-    def state_dict(self, *args, destination=None, prefix="", keep_vars=False):
-        if destination is None:
-            destination = OrderedDict()
+    def _save_to_state_dict(self, destination, prefix, keep_vars):
+        """This module's own parameters, persistent buffers and extra state (not its children's)."""
         for name, param in self._parameters.items():
             if param is not None:
                 destination[prefix + name] = param if keep_vars else param.detach()
@@ -196,35 +196,93 @@ class ModuleConveniences:
                 destination[prefix + name] = buf if keep_vars else buf.detach()
         if type(self).get_extra_state is not ModuleConveniences.get_extra_state:
             destination[prefix + "_extra_state"] = self.get_extra_state()
+
+    def state_dict(self, *args, destination=None, prefix="", keep_vars=False):
+        if destination is None:
+            destination = OrderedDict()
+            destination._metadata = OrderedDict()
+        local_metadata = {"version": self._version}
+        if hasattr(destination, "_metadata"):
+            destination._metadata[prefix[:-1]] = local_metadata
+        for hook in self._state_dict_pre_hooks.values():
+            hook(self, prefix, keep_vars)
+        self._save_to_state_dict(destination, prefix, keep_vars)
         for name, module in self._modules.items():
             if module is not None:
                 module.state_dict(destination=destination, prefix=prefix + name + ".", keep_vars=keep_vars)
+        for hook in self._state_dict_hooks.values():
+            result = hook(self, destination, prefix, local_metadata)
+            if result is not None and not getattr(hook, "_from_public_api", False):
+                destination = result  # (a hook from the private _register_state_dict_hook may replace the dict)
+            elif result is not None:
+                raise RuntimeError("state_dict post-hook must return None")
         return destination
 
-    def load_state_dict(self, state_dict, strict=True, assign=False):
-        missing, unexpected, errors = [], [], []
-        expected = self.state_dict(keep_vars=True)
-        for key, target in expected.items():
+    def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+                              error_msgs):
+        """Load this module's own entries of state_dict (keys under `prefix`), noting what is missing, unexpected
+        or wrong in the three lists; programs override it to convert old checkpoints."""
+        for hook in self._load_state_dict_pre_hooks.values():
+            hook(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs)
+        local_state = OrderedDict((k, v) for k, v in self._parameters.items() if v is not None)
+        local_state.update((k, v) for k, v in self._buffers.items()
+                           if v is not None and k not in self._non_persistent_buffers_set)
+        for name, target in local_state.items():
+            key = prefix + name
             if key not in state_dict:
-                missing.append(key)
+                if strict:
+                    missing_keys.append(key)
                 continue
             value = state_dict[key]
-            owner, _, name = key.rpartition(".")
-            module = self.get_submodule(owner)
-            if name == "_extra_state" and type(module).set_extra_state is not ModuleConveniences.set_extra_state:
-                module.set_extra_state(value)
-                continue
             if not isinstance(value, Tensor):
-                errors.append(f'While copying the parameter named "{key}", expected torch.Tensor or Tensor-like object '
-                              f"from checkpoint but received {type(value)}")
-                continue
-            if tuple(value.shape) != tuple(target.shape):
-                errors.append(f"size mismatch for {key}: copying a param with shape {value.shape} from checkpoint, "
-                              f"the shape in current model is {target.shape}.")
-                continue
-            with no_grad():
-                target.copy_(value)
-        unexpected = [k for k in state_dict if k not in expected]
+                error_msgs.append(f'While copying the parameter named "{key}", expected torch.Tensor or Tensor-like '
+                                  f"object from checkpoint but received {type(value)}")
+            elif tuple(value.shape) != tuple(target.shape):
+                error_msgs.append(f"size mismatch for {key}: copying a param with shape {value.shape} from checkpoint, "
+                                  f"the shape in current model is {target.shape}.")
+            elif local_metadata.get("assign_to_params_buffers", False):
+                is_param = isinstance(target, Parameter)
+                setattr(self, name, Parameter(value, target.requires_grad) if is_param else value)
+            else:
+                with no_grad():
+                    target.copy_(value)
+        extra_key = prefix + "_extra_state"
+        if type(self).set_extra_state is not ModuleConveniences.set_extra_state:
+            if extra_key in state_dict:
+                self.set_extra_state(state_dict[extra_key])
+            elif strict:
+                missing_keys.append(extra_key)
+        elif strict and extra_key in state_dict:
+            unexpected_keys.append(extra_key)
+        for key in state_dict if strict else ():
+            if key.startswith(prefix) and key != extra_key:
+                head, *rest = key[len(prefix):].split(".", 1)
+                if head not in (self._modules if rest else local_state):
+                    unexpected_keys.append(key)
+
+    def load_state_dict(self, state_dict, strict=True, assign=False):
+        if not isinstance(state_dict, Mapping):
+            raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
+        missing, unexpected, errors = [], [], []
+        metadata = getattr(state_dict, "_metadata", None)
+        state_dict = OrderedDict(state_dict)  # (pre hooks may edit it; the caller's dict stays as it was)
+
+        def load(module, local_state_dict, prefix=""):
+            local_metadata = {} if metadata is None else dict(metadata.get(prefix[:-1], {}))
+            if assign:
+                local_metadata["assign_to_params_buffers"] = True
+            module._load_from_state_dict(local_state_dict, prefix, local_metadata, True, missing, unexpected, errors)
+            for name, child in module._modules.items():
+                if child is not None:
+                    child_prefix = prefix + name + "."
+                    load(child, {k: v for k, v in local_state_dict.items() if k.startswith(child_prefix)}, child_prefix)
+            for hook in module._load_state_dict_post_hooks.values():
+                if hook(module, _IncompatibleKeys(missing, unexpected)) is not None:
+                    raise AssertionError("Hooks registered with ``register_load_state_dict_post_hook`` are not "
+                                         "expected to return new values, if incompatible_keys need to be modified, it "
+                                         "should be done inplace.")
+
+        load(self, state_dict)
         if strict:
             if unexpected:
                 keys = ", ".join(f'"{k}"' for k in unexpected)
@@ -246,6 +304,19 @@ class ModuleConveniences:
         if not lines or (len(lines) == 1 and not self._modules):
             return f"{self._get_name()}({lines[0] if lines else ''})"
         return self._get_name() + "(\n  " + "\n  ".join(lines) + "\n)"
+
+
+class NormStateDictVersion2:
+    """The batch and instance norms' state dicts are at version 2, which added `num_batches_tracked`: one saved
+    before (no version in its metadata, as a plain dict of tensors) loads with the module's count kept, as torch's."""
+
+    _version = 2
+
+    def _load_from_state_dict(self, state_dict, prefix, local_metadata, *rest):
+        version = local_metadata.get("version")
+        if (version is None or version < 2) and self.track_running_stats:
+            state_dict.setdefault(prefix + "num_batches_tracked", self.num_batches_tracked)
+        super()._load_from_state_dict(state_dict, prefix, local_metadata, *rest)
 
 
 def _indent(text, spaces):
