@@ -47,6 +47,17 @@ def _torch_backend(graphs):
     return lambda gm, example_inputs: torch_compile_fx.compile_fx(gm, example_inputs, inner_compile=recording_inner)
 
 
+def _ours_and_torchs(run):
+    """run(lib, make_backend) on minitorch2 with our inductor, then on torch with its (graph caches off: a cached
+    graph skips the inner compile that records it)."""
+    frontend.reset()
+    torch._dynamo.reset()
+    ours = run(minitorch2, _our_backend)
+    with torch._inductor.config.patch(fx_graph_cache=False), \
+            torch._functorch.config.patch(enable_autograd_cache=False):
+        return ours, run(torch, _torch_backend)
+
+
 def _train(lib, make_backend, steps=3):
     lib.manual_seed(0)
     model = _model(lib)
@@ -65,12 +76,7 @@ def _train(lib, make_backend, steps=3):
 
 
 def test_batch_norm_training_under_inductor_copies_into_buffers_in_graph():
-    frontend.reset()
-    torch._dynamo.reset()
-    ours = _train(minitorch2, _our_backend)
-    with torch._inductor.config.patch(fx_graph_cache=False), \
-            torch._functorch.config.patch(enable_autograd_cache=False):  # (a cached graph skips the inner compile)
-        theirs = _train(torch, _torch_backend)
+    ours, theirs = _ours_and_torchs(_train)
     assert [(kind, ops) for kind, ops, _ in ours[0]] == [(kind, ops) for kind, ops, _ in theirs[0]]
     forward, inference = ours[0][0], ours[0][-1]
     assert forward[1][-3:] == inference[1][-3:] == ["aten.copy_.default"] * 3
@@ -111,12 +117,7 @@ def test_max_pool2d_under_inductor_is_torchs_low_memory_form(name):
         values = [loss.item(), *conv.weight.grad.reshape(-1).tolist(), *conv.bias.grad.tolist()]
         return [(kind, ops) for kind, ops, _ in graphs], values, "".join(source or "" for *_, source in graphs)
 
-    frontend.reset()
-    torch._dynamo.reset()
-    ours = run(minitorch2, _our_backend)
-    with torch._inductor.config.patch(fx_graph_cache=False), \
-            torch._functorch.config.patch(enable_autograd_cache=False):
-        theirs = run(torch, _torch_backend)
+    ours, theirs = _ours_and_torchs(run)
     assert ours[0] == theirs[0]
     low_memory = "prims._low_memory_max_pool_with_offsets.default" in ours[0][0][1]
     assert low_memory == (name != "6x6_window_over_25")
@@ -179,13 +180,9 @@ def test_weight_norm_graphs_hold_torchs_fused_op(dim):
 
 
 def test_weight_norm_under_inductor_decomposes_the_forward_and_keeps_the_backward():
-    frontend.reset()
-    torch._dynamo.reset()
     ours_graphs, theirs_graphs = [], []
-    ours = _weight_norm_run(minitorch2, None, None, 0, backend=_our_backend(ours_graphs))
-    with torch._inductor.config.patch(fx_graph_cache=False), \
-            torch._functorch.config.patch(enable_autograd_cache=False):
-        theirs = _weight_norm_run(torch, None, None, 0, backend=_torch_backend(theirs_graphs))
+    ours, theirs = _ours_and_torchs(lambda lib, make_backend: _weight_norm_run(
+        lib, None, None, 0, backend=make_backend(ours_graphs if lib is minitorch2 else theirs_graphs)))
     assert [(kind, ops) for kind, ops, _ in ours_graphs] == [(kind, ops) for kind, ops, _ in theirs_graphs]
     assert "aten._weight_norm_interface_backward.default" in ours_graphs[1][1]
     assert ours[1] == pytest.approx(theirs[1], rel=1e-5, abs=1e-6)
@@ -210,12 +207,7 @@ def test_scaled_log_softmax_under_inductor_is_torchs_joint_graph_pattern(scale):
         lib.compile(soft_loss, backend=make_backend(graphs))(student, teacher).backward()
         return [(kind, ops) for kind, ops, _ in graphs], student.grad.reshape(-1).tolist()
 
-    frontend.reset()
-    torch._dynamo.reset()
-    ours = run(minitorch2, _our_backend)
-    with torch._inductor.config.patch(fx_graph_cache=False), \
-            torch._functorch.config.patch(enable_autograd_cache=False):
-        theirs = run(torch, _torch_backend)
+    ours, theirs = _ours_and_torchs(run)
     assert ours[1] == pytest.approx(theirs[1], rel=1e-5, abs=1e-6)
     assert ours[0] == theirs[0]
 
