@@ -51,6 +51,8 @@ OUTSIDE_THE_LESSON = {
         "minitorch2/_tensor_str.py", "minitorch2/testing.py", "minitorch2/_tensor_methods_more.py",
         # torch.save / torch.load; torch.onnx's import; the legacy tensor types (torch.FloatTensor, ...)
         "minitorch2/serialization.py", "minitorch2/onnx.py", "minitorch2/_legacy_tensor_types.py",
+        # torch.jit: script and trace running the user's Python, its decorators and queries
+        "minitorch2/jit.py",
         # from_numpy / as_tensor over an array's own memory and strides, torch.tensor(ndarray)'s layout-keeping copy
         "minitorch2/_numpy_interop.py",
         # symbols for a sliced input's strides and storage offset (a KV cache read as `cache[:, :, :pos]`), as torch's

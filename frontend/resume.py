@@ -317,8 +317,8 @@ def _append_breaking_instruction(cg, code, bp, jump_label, routed_call):
 def _append_resume_call(cg, fn, bp, below, offset, n_after, names, compile_wrapper):
     """Store what the instruction left on the stack, then `return resume(closure, *stack, *live locals)`."""
     code = fn.__code__
-    result_nulls = set()  # see _append_breaking_instruction
-    if pyversion.is_method_load(bp.inst):
+    result_nulls = {below} if bp.inst.opname == "PUSH_NULL" else set()  # (checkpoints, method loads: see above)
+    if pyversion.is_method_load(bp.inst) or bp.inst.opname == "LOAD_GLOBAL" and bp.inst.arg & 1:
         result_nulls.add(below + 1 if pyversion.NULL_AFTER_CALLABLE else below)
     results = [i for i in range(below, n_after) if i not in result_nulls]
     # (not ___stack<i>: in a resume function those are its arguments, which the kept slots may still read)

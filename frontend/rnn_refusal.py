@@ -1,11 +1,13 @@
-"""Dynamo 2.13's refusal of recurrent modules (frontend layer, used by the variable builder and eval_frame).
+"""Dynamo 2.13's refusal of recurrent and TorchScript modules (frontend layer, used by the variable builder and
+eval_frame).
 
 Coverage surface: it exists only for fidelity to that quirk; with config.allow_rnn = True the translator traces
 nn.RNN, GRU and LSTM like any module. With it False, wrapping one is a graph break. Dynamo resumes only after a
 call: at `self.lstm` (an attribute read) it goes back to its last checkpoint, an instruction with an empty stack
 once the graph has two ops (symbolic_convert notes it), compiles the graph so far and runs the rest of the frame
 as written; with no checkpoint the whole frame runs eagerly (its callees compile). The same rule holds for the
-other breaks Dynamo takes outside a call (runs_rest_eagerly): without it ours would resume after them.
+other breaks Dynamo takes outside a call (runs_rest_eagerly): without it ours would resume after them. A scripted
+module (torch.jit.script, minitorch2/jit.py) is refused the same way, whatever allow_rnn says.
 """
 import functools
 import types
@@ -21,14 +23,19 @@ from .source import LocalSource
 REASONS["rnn"] = REASONS["rnn_local"] = (
     "Dynamo does not trace nn.RNN, GRU or LSTM (config.allow_rnn is False): they run eagerly",
     "set frontend.config.allow_rnn = True to trace them")
+REASONS["jit_module"] = (
+    "Dynamo does not trace a torch.jit.script module (TorchScript runs it): it runs eagerly",
+    "compile the module before scripting it, or call the original module")
 
 
-def refuse_rnn(value, source):
+def refuse_module(value, source):
     """A frame's own local (an argument) is refused again when Dynamo rebuilds the frame's state at a call's
     break, so it goes back to the checkpoint whatever the instruction ("rnn_local")."""
     if isinstance(value, (minitorch2.nn.RNN, minitorch2.nn.GRU, minitorch2.nn.LSTM)) and not config.allow_rnn:
-        code = "rnn_local" if isinstance(source, LocalSource) else "rnn"
-        raise Unsupported("Attempted to wrap RNN, GRU, or LSTM", code)
+        raise Unsupported("Attempted to wrap RNN, GRU, or LSTM", "rnn_local" if isinstance(source, LocalSource)
+                          else "rnn")
+    if isinstance(value, minitorch2.jit.RecursiveScriptModule):
+        raise Unsupported("torch.jit.script/freeze modules unsupported", "jit_module")
 
 
 def note_checkpoint(tx, inst):
@@ -38,14 +45,14 @@ def note_checkpoint(tx, inst):
 
 
 def runs_rest_eagerly(e, tx):
-    """True for a break Dynamo does not resume after: a refusal outside a call or of the frame's own argument, a
-    break inside what an attribute read inlined (a property, a cached_property's locked __get__) or at a dict display
-    (a user object as a key), where Dynamo goes back to its checkpoint; then e's break moves to tx's checkpoint (None:
-    unresumable, the frame runs eagerly)."""
-    at_call = e.break_opname is None or e.break_opname.startswith("CALL")
-    inside_a_read = e.break_opname in ("LOAD_ATTR", "LOAD_METHOD") and e.where != (
-        f"{e.break_opname} at {tx.code.co_filename}:{tx.lineno}")
-    if e.code != "rnn_local" and (e.code != "rnn" or at_call) and not inside_a_read and e.break_opname != "BUILD_MAP":
+    """True for a break Dynamo does not resume after: a refusal in the frame itself (not in a function it called) or
+    of the frame's own argument, a break inside what an attribute read inlined (a property, a cached_property's
+    locked __get__) or at a dict display (a user object as a key), where Dynamo goes back to its checkpoint; then
+    e's break moves to tx's checkpoint (None: unresumable, the frame runs eagerly)."""
+    in_this_frame = e.where == f"{e.break_opname} at {tx.code.co_filename}:{tx.lineno}"
+    inside_a_read = e.break_opname in ("LOAD_ATTR", "LOAD_METHOD") and not in_this_frame
+    refused_here = e.code in ("rnn", "jit_module") and (in_this_frame or not (e.break_opname or "CALL").startswith("CALL"))
+    if e.code != "rnn_local" and not refused_here and not inside_a_read and e.break_opname != "BUILD_MAP":
         return False
     e.break_step, e.break_offset = tx.checkpoint or (None, None)
     return True

@@ -113,7 +113,7 @@ def wrap(og, value, source):
             og.guards.add(guards.dict_keys_guard(source, list(value)))
         return DictVariable({k: _item(og, v, source, k) for k, v in value.items()}, source, type(value))
     if isinstance(value, minitorch2.nn.Module):
-        rnn_refusal.refuse_rnn(value, source)
+        rnn_refusal.refuse_module(value, source)
         if source is None and next(value.parameters(), None) is not None:  # (a submodule of one made in the frame)
             raise Unsupported("a module without a source", "unsupported")
         return _by_identity(og, NNModuleVariable, value, source)

@@ -5,18 +5,26 @@ asdict(), replace()) and the module's sentinels (MISSING, the _HAS_DEFAULT_FACTO
 default_factory, the _FIELD markers) are constants compared by identity, as Dynamo folds them; anything else of no
 known kind stays a graph break. dataclasses.fields(obj) of an instance is its Field constants, as Dynamo's handler
 answers; of a class, Dynamo's handler refuses (a graph break), and so does this one. copy.deepcopy of an immutable
-constant (astuple's and asdict's leaves) is the constant itself.
+constant (astuple's and asdict's leaves) is the constant itself. A torch.jit ScriptFunction is the Python function
+it holds as `_torchdynamo_inline`, inlined, as Dynamo's wrap_jit_function makes it.
 """
 import dataclasses
+import inspect
 
 from .. import guards
+from ..source import AttrSource
 from ..exc import Unsupported
 from .constant import ConstantVariable
 from .lists import TupleVariable
 
 
 def wrap_other(og, value, source):
-    """A tracker for a dataclasses-internal object (guarded by identity when read from the frame), else the break."""
+    """A tracker for a dataclasses-internal object (guarded by identity when read from the frame), a jit
+    ScriptFunction's function, else the break."""
+    inline = inspect.getattr_static(value, "_torchdynamo_inline", None)
+    if inline is not None and not isinstance(value, type):
+        from .builder import wrap  # (a cycle: the builder calls this module)
+        return wrap(og, inline, AttrSource(source, "_torchdynamo_inline") if source is not None else None)
     if type(value).__module__ == "dataclasses" and not isinstance(value, type):
         if source is not None:
             og.guards.add(guards.id_guard(source, value), value)

@@ -26,7 +26,7 @@ OP_NAMESPACES = (_ops._Ops, _ops._AtenNamespace, _ops.OpOverloadPacket)
 # Distribution's methods must be traced (their tensors are its parameters), not recorded as one opaque call;
 # the backends' flags are read as guarded constants; the compile markers are the translator's own (functions.py).
 INLINED_PACKAGES = ("minitorch2.distributions", "minitorch2.utils.data", "minitorch2.optim", "minitorch2.backends",
-                    "minitorch2._compile_markers")
+                    "minitorch2._compile_markers", "minitorch2.jit")
 
 # torch._dynamo.allow_in_graph / disallow_in_graph (frontend/compiler.py): ids of the functions whose calls are
 # one graph node instead of being inlined, and of those whose calls are a graph break.

@@ -48,9 +48,7 @@ def lstm_then_linear(x, lstm, lin):
 CASES = [("EmbedLSTM", lambda lib: lib.tensor([[1, 2], [3, 4]])),
          ("ScaledEmbedLSTM", lambda lib: lib.tensor([[1, 2], [3, 4]])),
          ("CallsGRUInHelper", lambda lib: lib.ones(2, 3, 3)),
-         pytest.param("PassesLSTMToAFunction", lambda lib: lib.ones(2, 4), marks=pytest.mark.xfail(
-             strict=True, reason="Dynamo's checkpoint there is a PUSH_NULL (3.11/3.12), where our resume functions "
-             "cannot start: our lstm_then_linear runs wholly eagerly, Dynamo's compiles sin and mul first")),
+         ("PassesLSTMToAFunction", lambda lib: lib.ones(2, 4)),  # (Dynamo's checkpoint there: a PUSH_NULL)
          ("GRU", lambda lib: lib.ones(2, 3)), ("RNNCell", lambda lib: lib.ones(2, 3)),
          ("LSTMCell", lambda lib: lib.ones(2, 3))]
 
