@@ -27,7 +27,7 @@ import minitorch2
 from minitorch2 import _logging
 from minitorch2._python_dispatcher import enable_python_dispatcher
 from minitorch2._sym import is_symbolic
-from minitorch2._tensor import FakeTensor, Tensor
+from minitorch2._tensor import Tensor
 from minitorch2.autograd import Function
 from minitorch2.fx.experimental.symbolic_shapes import SpecializeFloatInputs
 from minitorch2.utils import _pytree as pytree
@@ -39,6 +39,7 @@ from .input_mutations_in_graph import copy_mutations_into_inputs, partition_keep
 from .output_aliasing import AliasOf, trace_outputs, with_bases
 from .proxy_tensor import make_fx, tag_forward_nodes
 from .stack_traces import SourceKeepingInterpreter, backward_stack_traces
+from .tangent_strides import restrided, traced_tangents
 from .tensorify import tensorify_python_scalars
 
 _log = logging.getLogger(__name__)
@@ -118,8 +119,7 @@ class _CompiledFunction:
         fake_outputs = mutated_values + _as_list(fake_outputs) + fake_bases
         self.output_grad_mask = [True] * len(mutated_values) + [
             _differentiable(o) and i not in self.aliases for i, o in enumerate(fake_outputs[len(mutated_values):])]
-        tangents = [FakeTensor._make(tuple(o.shape), o.dtype) for o, keep in zip(fake_outputs, self.output_grad_mask)
-                    if keep]
+        tangents, self.tangent_strides = traced_tangents(o for o, k in zip(fake_outputs, self.output_grad_mask) if k)
         base_sources = {alias.position: (i, len(alias.views)) for i, alias in self.aliases.items()
                         if alias.of is AliasOf.BASE}
         fn = _with_fresh_inputs(with_bases(fn, [base_sources[k] for k in range(self.num_bases)]), self.grad_mutated)
@@ -209,7 +209,7 @@ class CompiledFunction(Function):
     @staticmethod
     def backward(ctx, *grads):
         compiled = ctx.compiled
-        tangents = [g.contiguous() for g, keep in zip(grads, compiled.output_grad_mask) if keep]
+        tangents = restrided([g for g, keep in zip(grads, compiled.output_grad_mask) if keep], compiled.tangent_strides)
         saved = [*ctx.saved_sizes, *ctx.saved_tensors]
         if compiled.compiled_bw is None:  # compiled at the first backward (step 3 of the module docstring)
             compiled.compiled_bw = compiled.bw_compiler(compiled.bw_module, saved + tangents)
