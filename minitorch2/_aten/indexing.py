@@ -387,10 +387,7 @@ new_full, new_ones = _with_self_dtype(factories.full), _with_self_dtype(factorie
 
 
 def _new_empty_strided_kernel(self, size, stride, *, dtype=None, layout=None, device=None, pin_memory=None):
-    np_dtype = (dtype or self.dtype).np
-    span = 1 + sum((n - 1) * s for n, s in zip(size, stride)) if all(size) else 0
-    memory = np.empty(span, np_dtype)
-    return np.lib.stride_tricks.as_strided(memory, size, [s * memory.itemsize for s in stride])
+    return with_strides(np.empty(tuple(size), (dtype or self.dtype).np), stride)
 
 
 def _new_empty_strided_meta(self, size, stride, *, dtype=None, layout=None, device=None, pin_memory=None):
