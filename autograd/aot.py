@@ -35,6 +35,7 @@ from partition import default_partition, min_cut_rematerialization_partition
 
 from .functionalize import functionalize_graph
 from .input_aliasing import AliasedInputs, aliasing_key
+from .input_metadata_mutations import merge_mutated_outputs, returning_inputs, write_metadata_and_data
 from .input_mutations_in_graph import copy_mutations_into_inputs, partition_keeping_copies, set_outputs
 from .output_aliasing import AliasOf, trace_outputs, with_bases
 from .proxy_tensor import make_fx, tag_forward_nodes
@@ -86,7 +87,7 @@ class _CompiledFunction:
 
     def _trace(self, fn, args, fw_compiler, partition_fn, decompositions, inference_compiler, keep_input_mutations):
         aot_id = _logging.next_id("aot")  # "Forward graph 0", as MINITORCH2_LOGS=aot_graphs titles it
-        fake_outputs, self.aliases, fake_bases, mutated = trace_outputs(fn, args)
+        fake_outputs, self.aliases, fake_bases, mutated, self.meta_mutated = trace_outputs(fn, args)
         self.num_outputs = len(_as_list(fake_outputs))
         # inputs fn changes in place to a value that requires grad (an input that did, or one given a value
         # that does): their new values leave the compiled function as outputs (with tangents) and are copied
@@ -103,14 +104,17 @@ class _CompiledFunction:
             self.aliases = {i: alias for i, alias in self.aliases.items() if alias.of is AliasOf.INPUT}
             self.num_bases = 0
             # an inference graph returns a tuple, as PyTorch's does
-            forward = make_fx(lambda *flat: tuple(_as_list(fn(*flat))), decompositions, tracing_mode="fake",
-                              _functionalized=True)(*args)
-            forward, self.mutated_inputs = functionalize_graph(forward)
-            self.mutated_inputs = copy_mutations_into_inputs(forward, self.mutated_inputs, [], keep_input_mutations)
+            forward = make_fx(lambda *flat: tuple(_as_list(returning_inputs(fn, self.meta_mutated)(*flat))),
+                              decompositions, tracing_mode="fake", _functionalized=True)(*args)
+            forward, self.data_mutated = functionalize_graph(forward)
+            self.mutated_inputs = copy_mutations_into_inputs(forward, merge_mutated_outputs(
+                forward, self.data_mutated, self.meta_mutated, set_outputs), self.meta_mutated, keep_input_mutations)
             _tensorify_and_eliminate_dead_code(forward)
             _logging.log_graph("aot_graphs", f"Forward graph {aot_id}", forward)
             self.fw_module, self.bw_module = forward, None
             return inference_compiler or fw_compiler
+        if self.meta_mutated:
+            raise NotImplementedError("aot: an input whose shape changes in place (t_) in a graph with a backward")
         # aliased outputs are made again outside the compiled function (see regenerate_aliases): the backward
         # gets no tangent for them, their gradient flowing through the view's own grad_fn to their base
         self.num_bases = len(fake_bases)
@@ -145,9 +149,11 @@ class _CompiledFunction:
     def write_back(self, args, out):
         """The runtime epilogue of functionalization: mutated inputs receive their new values (but for those
         whose new values require grad, which __call__ copies in under autograd); returns the other outputs."""
-        with minitorch2.no_grad():
-            for i, value in zip(self.mutated_inputs, out):
-                if i not in self.grad_mutated:
+        for i, value in zip(self.mutated_inputs, out):
+            if i in self.meta_mutated:  # (input_metadata_mutations.py)
+                write_metadata_and_data(args[i], value, data_changed=i in self.data_mutated)
+            elif i not in self.grad_mutated:
+                with minitorch2.no_grad():
                     args[i].copy_(value)
         return out[len(self.mutated_inputs):]
 
