@@ -113,8 +113,8 @@ class _CompiledFunction:
             _logging.log_graph("aot_graphs", f"Forward graph {aot_id}", forward)
             self.fw_module, self.bw_module = forward, None
             return inference_compiler or fw_compiler
-        if self.meta_mutated:
-            raise NotImplementedError("aot: an input whose shape changes in place (t_) in a graph with a backward")
+        if set(self.meta_mutated) & set(self.grad_mutated):
+            raise NotImplementedError("aot: an input whose shape changes in place (t_) to a value that requires grad")
         # aliased outputs are made again outside the compiled function (see regenerate_aliases): the backward
         # gets no tangent for them, their gradient flowing through the view's own grad_fn to their base
         self.num_bases = len(fake_bases)
@@ -126,10 +126,14 @@ class _CompiledFunction:
                     if keep]
         base_sources = {alias.position: (i, len(alias.views)) for i, alias in self.aliases.items()
                         if alias.of is AliasOf.BASE}
-        fn = _with_fresh_inputs(with_bases(fn, [base_sources[k] for k in range(self.num_bases)]), self.grad_mutated)
-        joint = make_fx(_joint_fn(fn, self.grad_inputs, self.output_grad_mask), decompositions,
+        fn = _with_fresh_inputs(returning_inputs(with_bases(fn, [base_sources[k] for k in range(self.num_bases)]),
+                                                 self.meta_mutated, viewed=True), self.grad_mutated)
+        g = len(self.grad_mutated)  # (the inputs changed in shape come back after those, needing no tangent)
+        joint_mask = self.output_grad_mask[:g] + [False] * len(self.meta_mutated) + self.output_grad_mask[g:]
+        joint = make_fx(_joint_fn(fn, self.grad_inputs, joint_mask), decompositions,
                         tracing_mode="fake", _functionalized=True)(list(args), tangents)
-        joint, self.mutated_inputs = _functionalize_joint(joint, self.grad_mutated)
+        joint, self.data_mutated = _functionalize_joint(joint, self.grad_mutated)
+        self.mutated_inputs = merge_mutated_outputs(joint, self.data_mutated, self.meta_mutated, set_outputs)
         _tensorify_and_eliminate_dead_code(joint)
         self.mutated_inputs = copy_mutations_into_inputs(joint, self.mutated_inputs, self.grad_mutated,
                                                          keep_input_mutations)

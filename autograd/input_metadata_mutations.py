@@ -11,12 +11,15 @@ inputs (`merge_mutated_outputs`): one output per mutated input, in the inputs' o
 import minitorch2
 
 
-def returning_inputs(fn, positions):
-    """fn, returning the tensors it was given at `positions` (as they stand after it ran) before its outputs."""
+def returning_inputs(fn, positions, viewed=False):
+    """fn, returning the tensors it was given at `positions` (as they stand after it ran) before its outputs.
+    `viewed` (a joint trace, as torch's): fn gets a view of each (`view(primals_2, [2, 3])`), not the input itself."""
     if not positions:
         return fn
 
     def returning_inputs(*args):
+        if viewed:
+            args = [a.view(a.shape) if i in positions else a for i, a in enumerate(args)]
         out = fn(*args)
         return [args[i] for i in positions] + (list(out) if isinstance(out, (list, tuple)) else [out])
 

@@ -89,3 +89,32 @@ def test_aot_eager_matches_torch(name):
     expected = torch.compile(fn, backend="aot_eager")(tx)
     _same(_geometry(out), _geometry(expected))
     _same(_geometry(x), _geometry(tx))
+
+
+def _run_with_grad(lib, name):
+    """The case with a second input that requires grad (the one changed in shape does not): forward and backward
+    graphs, output, the caller's tensor afterwards and the gradient."""
+    fn, shape = CASES[name]
+    codes = []
+
+    def compiler(gm, example_inputs):
+        codes.append(gm.code.strip())
+        return (torch_boxed if lib is torch else make_boxed_func)(gm.forward)
+
+    aot = torch_aot_function if lib is torch else aot_function
+    args = _inputs(lib, name, shape)
+    w = lib.ones(()).mul(1.5).requires_grad_()
+    out = aot(lambda w, *args: fn(*args) * w, fw_compiler=compiler)(w, *args)
+    out.sum().backward()
+    return codes, _geometry(out.detach()), [_geometry(a) for a in args], w.grad.item()
+
+
+@pytest.mark.parametrize("name", ["add_then_t", "t_only", "mul_then_squeeze", "t_then_add", "as_strided"])
+def test_with_a_backward_matches_torch(name):
+    codes, out, inputs, grad = _run_with_grad(minitorch2, name)
+    torch_codes, torch_out, torch_inputs, torch_grad = _run_with_grad(torch, name)
+    _same(out, torch_out)
+    for ours, theirs in zip(inputs, torch_inputs):
+        _same(ours, theirs)
+    assert grad == pytest.approx(torch_grad)
+    assert codes == torch_codes

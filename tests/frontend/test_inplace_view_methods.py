@@ -240,10 +240,6 @@ def test_dynamic_shapes_aot_graphs_of_in_place_views_on_an_intermediate_match_to
     assert ours[0] == theirs[0]
 
 
-@pytest.mark.xfail(strict=True, raises=NotImplementedError,
-                   reason="aot_function called directly on a function that changes an input's shape in place "
-                   "(x.t_()): torch's aot returns the new view and replays it on the caller's tensor (input metadata "
-                   "mutation, as_strided_ after the call); ours refuses (Dynamo breaks before such a graph is made)")
 def test_aot_function_replays_an_input_metadata_mutation_as_torch():
     def f(x, y):
         x.t_()
