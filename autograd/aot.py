@@ -35,7 +35,7 @@ from partition import default_partition, min_cut_rematerialization_partition
 
 from .functionalize import functionalize_graph
 from .input_aliasing import AliasedInputs, aliasing_key
-from .input_metadata_mutations import merge_mutated_outputs, returning_inputs, write_metadata_and_data
+from .input_metadata_mutations import in_joint, merge_mutated_outputs, returning_inputs, write_back
 from .input_mutations_in_graph import copy_mutations_into_inputs, partition_keeping_copies, set_outputs
 from .output_aliasing import AliasOf, trace_outputs, with_bases
 from .proxy_tensor import make_fx, tag_forward_nodes
@@ -113,8 +113,6 @@ class _CompiledFunction:
             _logging.log_graph("aot_graphs", f"Forward graph {aot_id}", forward)
             self.fw_module, self.bw_module = forward, None
             return inference_compiler or fw_compiler
-        if set(self.meta_mutated) & set(self.grad_mutated):
-            raise NotImplementedError("aot: an input whose shape changes in place (t_) to a value that requires grad")
         # aliased outputs are made again outside the compiled function (see regenerate_aliases): the backward
         # gets no tangent for them, their gradient flowing through the view's own grad_fn to their base
         self.num_bases = len(fake_bases)
@@ -126,10 +124,9 @@ class _CompiledFunction:
                     if keep]
         base_sources = {alias.position: (i, len(alias.views)) for i, alias in self.aliases.items()
                         if alias.of is AliasOf.BASE}
-        fn = _with_fresh_inputs(returning_inputs(with_bases(fn, [base_sources[k] for k in range(self.num_bases)]),
-                                                 self.meta_mutated, viewed=True), self.grad_mutated)
-        g = len(self.grad_mutated)  # (the inputs changed in shape come back after those, needing no tangent)
-        joint_mask = self.output_grad_mask[:g] + [False] * len(self.meta_mutated) + self.output_grad_mask[g:]
+        fn, joint_mask = in_joint(with_bases(fn, [base_sources[k] for k in range(self.num_bases)]), self.meta_mutated,
+                                  self.grad_mutated, self.output_grad_mask)  # (input_metadata_mutations.py)
+        fn = _with_fresh_inputs(fn, self.grad_mutated)
         joint = make_fx(_joint_fn(fn, self.grad_inputs, joint_mask), decompositions,
                         tracing_mode="fake", _functionalized=True)(list(args), tangents)
         joint, self.data_mutated = _functionalize_joint(joint, self.grad_mutated)
@@ -150,17 +147,6 @@ class _CompiledFunction:
                                    if n.op == "placeholder")
         return fw_compiler
 
-    def write_back(self, args, out):
-        """The runtime epilogue of functionalization: mutated inputs receive their new values (but for those
-        whose new values require grad, which __call__ copies in under autograd); returns the other outputs."""
-        for i, value in zip(self.mutated_inputs, out):
-            if i in self.meta_mutated:  # (input_metadata_mutations.py)
-                write_metadata_and_data(args[i], value, data_changed=i in self.data_mutated)
-            elif i not in self.grad_mutated:
-                with minitorch2.no_grad():
-                    args[i].copy_(value)
-        return out[len(self.mutated_inputs):]
-
     def regenerate_aliases(self, args, outs):
         """Step 5 of the module docstring: aliased outputs made again from what they view (they print the
         view's grad_fn, ViewBackward0, ..., where the compiled function's copy would print its own)."""
@@ -176,7 +162,7 @@ class _CompiledFunction:
             # inside `with no_grad()`) must not record autograd history the traced function did not have
             with minitorch2.no_grad():
                 out = _call_compiled(self.compiled_fw, args)
-            out = self.write_back(args, _as_list(out))
+            out = write_back(self, args, _as_list(out))  # (functionalization's runtime epilogue)
         else:
             with minitorch2.enable_grad():  # as torch's runtime wrapper: the outputs' grad was decided when traced
                 out = CompiledFunction.apply(self, *args)
@@ -198,7 +184,7 @@ class CompiledFunction(Function):
     def forward(ctx, compiled, *args):
         out = _as_list(_call_compiled(compiled.compiled_fw, args))
         new_values = {i: value for i, value in zip(compiled.mutated_inputs, out)}
-        out = compiled.write_back(args, out)
+        out = write_back(compiled, args, out)
         ctx.compiled = compiled
         num_outs = compiled.num_outputs + compiled.num_bases
         tensors_end = len(out) - compiled.num_saved_sizes

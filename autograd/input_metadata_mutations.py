@@ -3,10 +3,11 @@ the traced graph returns such an input's final value (`t`), and the runtime give
 sizes, strides and offset (`as_strided_`), then, if its data changed too, its contents (`copy_`), as torch's aot
 runtime wrapper (_apply_input_mutations).
 
-autograd layer, around aot.py's inference trace and write_back. output_aliasing.py's fake run notes which inputs
-adopted a view's geometry (`meta_mutated`); the traced function returns their tensors first (`returning_inputs`),
-and after functionalization those values replace the data-only new values functionalization returns for the same
-inputs (`merge_mutated_outputs`): one output per mutated input, in the inputs' order, as torch's graphs.
+autograd layer, around aot.py's traces, and its runtime epilogue (`write_back`, which every mutated input goes
+through). output_aliasing.py's fake run notes which inputs adopted a view's geometry (`meta_mutated`); the traced
+function returns their tensors first (`returning_inputs`; in a joint trace it gets a view of each, as torch's), and
+after functionalization those values replace the data-only new values functionalization returns for the same inputs
+(`merge_mutated_outputs`): one output per mutated input, in the inputs' order, as torch's graphs.
 """
 import minitorch2
 
@@ -40,9 +41,24 @@ def merge_mutated_outputs(gm, data_mutated, meta_mutated, set_outputs):
     return positions
 
 
-def write_metadata_and_data(arg, value, data_changed):
-    """The caller's tensor takes value's geometry, then (its data changed too) its contents, as torch's runtime."""
-    arg.as_strided_(value.size(), value.stride(), value.storage_offset())
-    if data_changed:
-        with minitorch2.no_grad():
-            arg.copy_(value)
+def in_joint(fn, meta_mutated, grad_mutated, output_grad_mask):
+    """(fn for the joint trace, the joint's output mask): fn returns the inputs changed in shape after the new values
+    of `grad_mutated` (which _with_fresh_inputs puts first), needing no tangent."""
+    if set(meta_mutated) & set(grad_mutated):
+        raise NotImplementedError("aot: an input whose shape changes in place (t_) to a value that requires grad")
+    g = len(grad_mutated)
+    return (returning_inputs(fn, meta_mutated, viewed=True),
+            output_grad_mask[:g] + [False] * len(meta_mutated) + output_grad_mask[g:])
+
+
+def write_back(compiled, args, out):
+    """The runtime epilogue of functionalization, after each call of a compiled function: each mutated input (but those whose new values require grad, which the caller copies in
+    under autograd) gets its new value; an input changed in shape first takes the value's geometry, and only then
+    (its data changed too) its contents, as torch's runtime. Returns the other outputs."""
+    for i, value in zip(compiled.mutated_inputs, out):
+        if i in compiled.meta_mutated:
+            args[i].as_strided_(value.size(), value.stride(), value.storage_offset())
+        if i not in compiled.grad_mutated and (i in compiled.data_mutated or i not in compiled.meta_mutated):
+            with minitorch2.no_grad():
+                args[i].copy_(value)
+    return out[len(compiled.mutated_inputs):]

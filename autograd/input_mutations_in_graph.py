@@ -2,7 +2,7 @@
 
 autograd layer, a pass on the functionalized joint graph (or inference graph), before it is logged and partitioned.
 Functionalization (functionalize.py) makes every mutation of an input an extra output, the input's new value, which
-the runtime copies in after the call (aot.py's write_back). With this option, as torch's aot_eager and inductor set
+the runtime copies in after the call (`write_back`). With this option, as torch's aot_eager and inductor set
 it, an input whose data alone changed, to a value that needs no gradient (a buffer such as BatchNorm's running
 statistics, x.add_(1) on an input, a write through a view of one), is updated inside the graph instead:
 `copy_ = torch.ops.aten.copy_.default(primals_3, getitem_3)` before the output, in input order, and the graph no
