@@ -36,7 +36,7 @@ from partition import default_partition, min_cut_rematerialization_partition
 from .functionalize import functionalize_graph
 from .input_aliasing import AliasedInputs, aliasing_key
 from .input_metadata_mutations import in_joint, merge_mutated_outputs, returning_inputs, write_back
-from .input_mutations_in_graph import copy_mutations_into_inputs, partition_keeping_copies, set_outputs
+from .input_mutations_in_graph import copy_mutations_into_inputs, set_outputs
 from .output_aliasing import AliasOf, trace_outputs, with_bases
 from .proxy_tensor import make_fx, tag_forward_nodes
 from .stack_traces import SourceKeepingInterpreter, backward_stack_traces
@@ -106,9 +106,9 @@ class _CompiledFunction:
             # an inference graph returns a tuple, as PyTorch's does
             forward = make_fx(lambda *flat: tuple(_as_list(returning_inputs(fn, self.meta_mutated)(*flat))),
                               decompositions, tracing_mode="fake", _functionalized=True)(*args)
-            forward, self.data_mutated = functionalize_graph(forward)
-            self.mutated_inputs = copy_mutations_into_inputs(forward, merge_mutated_outputs(
-                forward, self.data_mutated, self.meta_mutated, set_outputs), self.meta_mutated, keep_input_mutations)
+            forward = merge_mutated_outputs(self, *functionalize_graph(forward))  # (sets self.mutated_inputs)
+            self.mutated_inputs = copy_mutations_into_inputs(forward, self.mutated_inputs, self.meta_mutated,
+                                                             keep_input_mutations)
             _tensorify_and_eliminate_dead_code(forward)
             _logging.log_graph("aot_graphs", f"Forward graph {aot_id}", forward)
             self.fw_module, self.bw_module = forward, None
@@ -124,22 +124,19 @@ class _CompiledFunction:
                     if keep]
         base_sources = {alias.position: (i, len(alias.views)) for i, alias in self.aliases.items()
                         if alias.of is AliasOf.BASE}
-        fn, joint_mask = in_joint(with_bases(fn, [base_sources[k] for k in range(self.num_bases)]), self.meta_mutated,
-                                  self.grad_mutated, self.output_grad_mask)  # (input_metadata_mutations.py)
+        fn, joint_mask = in_joint(self, with_bases(fn, [base_sources[k] for k in range(self.num_bases)]))
         fn = _with_fresh_inputs(fn, self.grad_mutated)
         joint = make_fx(_joint_fn(fn, self.grad_inputs, joint_mask), decompositions,
                         tracing_mode="fake", _functionalized=True)(list(args), tangents)
-        joint, self.data_mutated = _functionalize_joint(joint, self.grad_mutated)
-        self.mutated_inputs = merge_mutated_outputs(joint, self.data_mutated, self.meta_mutated, set_outputs)
+        joint = merge_mutated_outputs(self, *_functionalize_joint(joint, self.grad_mutated))  # (self.mutated_inputs)
         _tensorify_and_eliminate_dead_code(joint)
         self.mutated_inputs = copy_mutations_into_inputs(joint, self.mutated_inputs, self.grad_mutated,
                                                          keep_input_mutations)
         _logging.log_graph("aot_joint_graph", f"Joint graph {aot_id}", joint)
         self.joint_module = joint
-        num_fwd = len(self.mutated_inputs) + self.num_outputs + self.num_bases
-        self.fw_module, self.bw_module = partition_keeping_copies(  # (a copy_ into a primal ends the forward)
-            partition_fn, joint, [list(args), tangents], num_fwd_outputs=num_fwd,
-            static_lifetime_input_indices=self.static_input_indices)
+        num_fwd = len(self.mutated_inputs) + self.num_outputs + self.num_bases  # (copy_ nodes and all: input_copies.py)
+        self.fw_module, self.bw_module = partition_fn(joint, [list(args), tangents], num_fwd_outputs=num_fwd,
+                                                      static_lifetime_input_indices=self.static_input_indices)
         _logging.log_graph("aot_graphs", f"Forward graph {aot_id}", self.fw_module)
         _logging.log_graph("aot_graphs", f"Backward graph {aot_id}", self.bw_module)
         # the sizes saved (dynamic shapes): the forward returns them last, the backward takes them first (as torch's)

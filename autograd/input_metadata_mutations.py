@@ -10,6 +10,7 @@ after functionalization those values replace the data-only new values functional
 (`merge_mutated_outputs`): one output per mutated input, in the inputs' order, as torch's graphs.
 """
 import minitorch2
+from partition.input_copies import set_outputs
 
 
 def returning_inputs(fn, positions, viewed=False):
@@ -27,34 +28,37 @@ def returning_inputs(fn, positions, viewed=False):
     return returning_inputs
 
 
-def merge_mutated_outputs(gm, data_mutated, meta_mutated, set_outputs):
-    """gm returns the new values of data_mutated, then those of meta_mutated, then the outputs: make it return one
-    value per mutated input, in input order (the metadata-changed input's value, which holds its data too).
-    Returns the positions in that order."""
-    if not meta_mutated:
-        return data_mutated
-    flat = list(gm.graph.output_node().args[0])
-    values = dict(zip(data_mutated, flat))
-    values.update(zip(meta_mutated, flat[len(data_mutated):]))
-    positions = sorted(values)
-    set_outputs(gm, [values[i] for i in positions] + flat[len(data_mutated) + len(meta_mutated):])
-    return positions
+def merge_mutated_outputs(compiled, gm, data_mutated):
+    """gm, functionalized, returns the new values of the inputs at `data_mutated`, then those of the inputs changed in
+    shape (compiled.meta_mutated), then the outputs: make it return one value per mutated input, in input order (a
+    value changed in shape holds the new data too). Sets compiled.data_mutated and compiled.mutated_inputs (the
+    positions of the values gm returns first); returns gm."""
+    meta_mutated = compiled.meta_mutated
+    compiled.data_mutated = compiled.mutated_inputs = data_mutated
+    if meta_mutated:
+        flat = list(gm.graph.output_node().args[0])
+        values = dict(zip(data_mutated, flat))
+        values.update(zip(meta_mutated, flat[len(data_mutated):]))
+        compiled.mutated_inputs = sorted(values)
+        set_outputs(gm, [values[i] for i in compiled.mutated_inputs] + flat[len(data_mutated) + len(meta_mutated):])
+    return gm
 
 
-def in_joint(fn, meta_mutated, grad_mutated, output_grad_mask):
+def in_joint(compiled, fn):
     """(fn for the joint trace, the joint's output mask): fn returns the inputs changed in shape after the new values
-    of `grad_mutated` (which _with_fresh_inputs puts first), needing no tangent."""
+    of compiled.grad_mutated (which aot.py's _with_fresh_inputs puts first), needing no tangent."""
+    grad_mutated, meta_mutated, mask = compiled.grad_mutated, compiled.meta_mutated, compiled.output_grad_mask
     if set(meta_mutated) & set(grad_mutated):
         raise NotImplementedError("aot: an input whose shape changes in place (t_) to a value that requires grad")
     g = len(grad_mutated)
-    return (returning_inputs(fn, meta_mutated, viewed=True),
-            output_grad_mask[:g] + [False] * len(meta_mutated) + output_grad_mask[g:])
+    return returning_inputs(fn, meta_mutated, viewed=True), mask[:g] + [False] * len(meta_mutated) + mask[g:]
 
 
 def write_back(compiled, args, out):
-    """The runtime epilogue of functionalization, after each call of a compiled function: each mutated input (but those whose new values require grad, which the caller copies in
-    under autograd) gets its new value; an input changed in shape first takes the value's geometry, and only then
-    (its data changed too) its contents, as torch's runtime. Returns the other outputs."""
+    """The runtime epilogue of functionalization, after each call of a compiled function: each mutated input (but
+    those whose new values require grad, which the caller copies in under autograd) gets its new value; an input
+    changed in shape first takes the value's geometry, and only then (its data changed too) its contents, as torch's
+    runtime. Returns the other outputs."""
     for i, value in zip(compiled.mutated_inputs, out):
         if i in compiled.meta_mutated:
             args[i].as_strided_(value.size(), value.stride(), value.storage_offset())
