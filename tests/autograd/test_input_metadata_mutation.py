@@ -27,6 +27,8 @@ CASES = {
     "returns_the_input": (lambda x: x.t_(), (2, 3)),
     "returns_a_view_of_it": (lambda x: (x.mul_(2).t_(), x[0])[1], (2, 3)),
     "second_input": (lambda y, x: (x.add_(y).unsqueeze_(0), x - y)[1], (2, 3)),
+    "resize_flat": (lambda x: (x.resize_(6), x + 1)[1], (2, 3)),
+    "resize_smaller": (lambda x: (x.mul_(2).resize_(2, 2), x + 1)[1], (2, 3)),
 }
 
 
