@@ -8,7 +8,8 @@ history, renamed to torch's in-place node (squeeze_(dim) is SqueezeBackward4). A
 metadata too, so the frontend's later ops see the new shape, and a dispatch mode on the stack that traces is told
 (`view_adopted`): make_fx's tracer then takes the view's node for self, self's old node keeping a snapshot of its
 old shape, as torch's functionalization turns t_ on an intermediate into t. (Dynamo breaks on them on graph inputs:
-frontend/variables/tensor.py.) set_ and resize_ stay refused on fake tensors, as Dynamo breaks on them.
+frontend/variables/tensor.py.) set_ and resize_ stay refused on fake tensors, as Dynamo breaks on them; but aot
+traces a shrinking resize_ of an input, as torch's functionalization does.
 """
 import math
 
