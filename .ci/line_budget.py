@@ -226,6 +226,7 @@ OUTSIDE_THE_LESSON = {
         "autograd/input_mutations_in_graph.py",  # aot_autograd's keep_inference_input_mutations option (aot_eager's)
         "autograd/input_metadata_mutations.py",  # aot's replay of an input's in-place shape change (x.t_())
         "partition/input_copies.py",  # the partitioners' placing of keep_inference_input_mutations' copy_ nodes
+        "frontend/variables/hop_size_symbols.py",  # Dynamo's size symbols in autograd.Function bodies (dynamic=True)
     ),
 }
 PIPELINE = ("frontend/", "autograd/", "partition/", "backend/")
