@@ -134,7 +134,7 @@ class _CompiledFunction:
                                                          keep_input_mutations)
         _logging.log_graph("aot_joint_graph", f"Joint graph {aot_id}", joint)
         self.joint_module = joint
-        num_fwd = len(self.mutated_inputs) + self.num_outputs + self.num_bases  # (copy_ nodes and all: input_copies.py)
+        num_fwd = len(self.mutated_inputs) + self.num_outputs + self.num_bases  # (the copy_ nodes stay: input_copies.py)
         self.fw_module, self.bw_module = partition_fn(joint, [list(args), tangents], num_fwd_outputs=num_fwd,
                                                       static_lifetime_input_indices=self.static_input_indices)
         _logging.log_graph("aot_graphs", f"Forward graph {aot_id}", self.fw_module)
