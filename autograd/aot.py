@@ -35,7 +35,7 @@ from partition import default_partition, min_cut_rematerialization_partition
 
 from .functionalize import functionalize_graph
 from .input_aliasing import AliasedInputs, aliasing_key
-from .input_metadata_mutations import in_joint, merge_mutated_outputs, returning_inputs, write_back
+from .input_metadata_mutations import copy_in, in_joint, merge_mutated_outputs, returning_inputs, write_back
 from .input_mutations_in_graph import copy_mutations_into_inputs, set_outputs
 from .output_aliasing import AliasOf, trace_outputs, with_bases
 from .proxy_tensor import make_fx, tag_forward_nodes
@@ -116,7 +116,7 @@ class _CompiledFunction:
         # aliased outputs are made again outside the compiled function (see regenerate_aliases): the backward
         # gets no tangent for them, their gradient flowing through the view's own grad_fn to their base
         self.num_bases = len(fake_bases)
-        mutated_values = [args[i] for i in self.grad_mutated]  # (only shapes and dtypes are read)
+        mutated_values = [self.meta_mutated.get(i, args[i]) for i in self.grad_mutated]  # (shapes, dtypes read)
         fake_outputs = mutated_values + _as_list(fake_outputs) + fake_bases
         self.output_grad_mask = [True] * len(mutated_values) + [
             _differentiable(o) and i not in self.aliases for i, o in enumerate(fake_outputs[len(mutated_values):])]
@@ -134,7 +134,7 @@ class _CompiledFunction:
                                                          keep_input_mutations)
         _logging.log_graph("aot_joint_graph", f"Joint graph {aot_id}", joint)
         self.joint_module = joint
-        num_fwd = len(self.mutated_inputs) + self.num_outputs + self.num_bases  # (the copy_ nodes stay: input_copies.py)
+        num_fwd = len(self.mutated_inputs) + self.num_outputs + self.num_bases  # (copy_ nodes stay: input_copies.py)
         self.fw_module, self.bw_module = partition_fn(joint, [list(args), tangents], num_fwd_outputs=num_fwd,
                                                       static_lifetime_input_indices=self.static_input_indices)
         _logging.log_graph("aot_graphs", f"Forward graph {aot_id}", self.fw_module)
@@ -163,9 +163,7 @@ class _CompiledFunction:
         else:
             with minitorch2.enable_grad():  # as torch's runtime wrapper: the outputs' grad was decided when traced
                 out = CompiledFunction.apply(self, *args)
-            for i, value in zip(self.grad_mutated, out):
-                args[i].copy_(value)
-            out = out[len(self.grad_mutated):]
+            out = copy_in(self, args, out)  # (the new values of inputs: input_metadata_mutations.py)
         return self.regenerate_aliases(args, out)[:self.num_outputs]
 
 

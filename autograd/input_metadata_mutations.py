@@ -30,10 +30,10 @@ def returning_inputs(fn, positions, viewed=False):
 
 def merge_mutated_outputs(compiled, gm, data_mutated):
     """gm, functionalized, returns the new values of the inputs at `data_mutated`, then those of the inputs changed in
-    shape (compiled.meta_mutated), then the outputs: make it return one value per mutated input, in input order (a
-    value changed in shape holds the new data too). Sets compiled.data_mutated and compiled.mutated_inputs (the
-    positions of the values gm returns first); returns gm."""
-    meta_mutated = compiled.meta_mutated
+    shape (compiled.meta_mutated, but those of compiled.grad_mutated), then the outputs: make it return one value per
+    mutated input, in input order (a value changed in shape holds the new data too). Sets compiled.data_mutated and
+    compiled.mutated_inputs (the positions of the values gm returns first); returns gm."""
+    meta_mutated = [i for i in compiled.meta_mutated if i not in compiled.grad_mutated]  # (those return it already)
     compiled.data_mutated = compiled.mutated_inputs = data_mutated
     if meta_mutated:
         flat = list(gm.graph.output_node().args[0])
@@ -46,10 +46,10 @@ def merge_mutated_outputs(compiled, gm, data_mutated):
 
 def in_joint(compiled, fn):
     """(fn for the joint trace, the joint's output mask): fn returns the inputs changed in shape after the new values
-    of compiled.grad_mutated (which aot.py's _with_fresh_inputs puts first), needing no tangent."""
-    grad_mutated, meta_mutated, mask = compiled.grad_mutated, compiled.meta_mutated, compiled.output_grad_mask
-    if set(meta_mutated) & set(grad_mutated):
-        raise NotImplementedError("aot: an input whose shape changes in place (t_) to a value that requires grad")
+    of compiled.grad_mutated (which aot.py's _with_fresh_inputs puts first, changed in shape or not), needing no
+    tangent."""
+    grad_mutated, mask = compiled.grad_mutated, compiled.output_grad_mask
+    meta_mutated = [i for i in compiled.meta_mutated if i not in grad_mutated]
     g = len(grad_mutated)
     return returning_inputs(fn, meta_mutated, viewed=True), mask[:g] + [False] * len(meta_mutated) + mask[g:]
 
@@ -58,11 +58,36 @@ def write_back(compiled, args, out):
     """The runtime epilogue of functionalization, after each call of a compiled function: each mutated input (but
     those whose new values require grad, which the caller copies in under autograd) gets its new value; an input
     changed in shape first takes the value's geometry, and only then (its data changed too) its contents, as torch's
-    runtime. Returns the other outputs."""
+    runtime; inside the compiled autograd.Function (a graph with a backward) that waits for copy_in, as autograd
+    checks the inputs' shapes once the Function returns. Returns the other outputs."""
+    compiled.reshaped_later = []
     for i, value in zip(compiled.mutated_inputs, out):
+        if i in compiled.grad_mutated:
+            continue
+        if i in compiled.meta_mutated and compiled.needs_grad:
+            compiled.reshaped_later.append((i, value))
+            continue
+        _write(args[i], value, i in compiled.meta_mutated, i in compiled.data_mutated or i not in compiled.meta_mutated)
+    return out[len(compiled.mutated_inputs):]
+
+
+def _write(arg, value, geometry_changed, data_changed):
+    if geometry_changed:
+        arg.as_strided_(value.size(), value.stride(), value.storage_offset())
+    if data_changed:
+        with minitorch2.no_grad():
+            arg.copy_(value)
+
+
+def copy_in(compiled, args, out):
+    """After the compiled autograd.Function ran: the inputs whose new values require grad get them under autograd
+    (CopyBackwards), after the value's geometry where they changed in shape too (AsStridedBackward1), and the other
+    inputs changed in shape take theirs (write_back's deferred writes), as torch's runtime wrapper does outside the
+    compiled function. Returns the other outputs."""
+    for i, value in zip(compiled.grad_mutated, out):
         if i in compiled.meta_mutated:
             args[i].as_strided_(value.size(), value.stride(), value.storage_offset())
-        if i not in compiled.grad_mutated and (i in compiled.data_mutated or i not in compiled.meta_mutated):
-            with minitorch2.no_grad():
-                args[i].copy_(value)
-    return out[len(compiled.mutated_inputs):]
+        args[i].copy_(value)
+    for i, value in compiled.reshaped_later:
+        _write(args[i], value, True, i in compiled.data_mutated)
+    return out[len(compiled.grad_mutated):]

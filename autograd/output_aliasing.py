@@ -60,10 +60,10 @@ class OutputAlias:
 def trace_outputs(fn, args):
     """fn's outputs, run on fake copies of args; the aliased ones, {output position: OutputAlias}; the
     intermediate bases they view; {position: whether its new value requires grad} for the inputs fn changed in
-    place; and the positions of those whose geometry it changed (t_). As torch's aot sorts them, an output that
-    view ops made from an input is an alias of that input; else, one made from another output, of that output;
-    else one made from an intermediate that other outputs view too, of that intermediate, the k-th base (an
-    intermediate only one output views is no alias to track: it leaves the compiled function as _unsafe_view)."""
+    place; and {position: its fake after fn} for those whose geometry it changed (t_). As torch's aot sorts them,
+    an output that view ops made from an input is an alias of that input; else, one made from another output, of
+    that output; else one made from an intermediate that other outputs view too, of that intermediate, the k-th
+    base (one only one output views is no alias to track: it leaves the compiled function as _unsafe_view)."""
     mode = FakeTensorMode()
     fake_args = [mode.from_tensor(a) if isinstance(a, Tensor) else a for a in args]
     versions = [a._version if isinstance(a, Tensor) else None for a in fake_args]
@@ -92,7 +92,7 @@ def trace_outputs(fn, args):
     mutated = {i: a.requires_grad and i in recorder.written_with_grad
                for i, (a, version) in enumerate(zip(fake_args, versions))
                if isinstance(a, Tensor) and a._version != version}
-    return outputs, aliases, bases, mutated, sorted(recorder.meta_mutated)
+    return outputs, aliases, bases, mutated, {i: fake_args[i] for i in sorted(recorder.meta_mutated)}
 
 
 def with_bases(fn, sources):

@@ -120,3 +120,36 @@ def test_with_a_backward_matches_torch(name):
         _same(ours, theirs)
     assert grad == pytest.approx(torch_grad)
     assert codes == torch_codes
+
+
+def _run_input_requiring_grad(lib, name, compiled):
+    """The input changed in shape requires grad itself (a non-leaf: x = w * 1): its new value leaves the compiled
+    function with a tangent and is written in under autograd (as_strided_, then copy_). Forward/backward graphs,
+    output, the input afterwards and w's gradient."""
+    fn, shape = CASES[name]
+    codes = []
+
+    def compiler(gm, example_inputs):
+        codes.append(gm.code.strip())
+        return (torch_boxed if lib is torch else make_boxed_func)(gm.forward)
+
+    w = lib.arange(float(np.prod(shape))).reshape(shape).add(0.5).requires_grad_()
+    x = w * 1
+    if compiled:
+        (frontend.reset() if lib is minitorch2 else torch._dynamo.reset())
+        out = lib.compile(fn, backend="aot_eager")(x)
+    else:
+        out = (torch_aot_function if lib is torch else aot_function)(fn, fw_compiler=compiler)(x)
+    (out * lib.arange(float(out.numel())).reshape(out.shape)).sum().backward()
+    return codes, _geometry(out.detach()), _geometry(x.detach()), np.asarray(w.grad.tolist())
+
+
+@pytest.mark.parametrize("compiled", [False, True], ids=["aot_function", "aot_eager"])
+@pytest.mark.parametrize("name", ["add_then_t", "mul_then_squeeze", "t_then_add", "t_only", "transpose"])
+def test_an_input_requiring_grad_matches_torch(name, compiled):
+    codes, out, x, grad = _run_input_requiring_grad(minitorch2, name, compiled)
+    torch_codes, torch_out, torch_x, torch_grad = _run_input_requiring_grad(torch, name, compiled)
+    _same(out, torch_out)
+    _same(x, torch_x)
+    np.testing.assert_allclose(grad, torch_grad)
+    assert codes == torch_codes
