@@ -227,6 +227,9 @@ OUTSIDE_THE_LESSON = {
         "minitorch2/_inference_tensors.py", "minitorch2/autograd/grad_mode_inference.py",  # no stage enters the mode
         "autograd/input_mutations_in_graph.py",  # aot_autograd's keep_inference_input_mutations option (aot_eager's)
         "autograd/tangent_strides.py",  # torch 2.13's guess of the tangents' strides (the outputs'): graphs, not values
+        "autograd/input_metadata_mutations.py",  # aot's replay of an input's in-place shape change (x.t_())
+        "partition/input_copies.py",  # the partitioners' placing of keep_inference_input_mutations' copy_ nodes
+        "frontend/variables/hop_size_symbols.py",  # Dynamo's size symbols in autograd.Function bodies (dynamic=True)
     ),
 }
 PIPELINE = ("frontend/", "autograd/", "partition/", "backend/")

@@ -35,7 +35,8 @@ from partition import default_partition, min_cut_rematerialization_partition
 
 from .functionalize import functionalize_graph
 from .input_aliasing import AliasedInputs, aliasing_key
-from .input_mutations_in_graph import copy_mutations_into_inputs, partition_keeping_copies, set_outputs
+from .input_metadata_mutations import copy_in, in_joint, merge_mutated_outputs, returning_inputs, write_back
+from .input_mutations_in_graph import copy_mutations_into_inputs, set_outputs
 from .output_aliasing import AliasOf, trace_outputs, with_bases
 from .proxy_tensor import make_fx, tag_forward_nodes
 from .stack_traces import SourceKeepingInterpreter, backward_stack_traces
@@ -87,7 +88,7 @@ class _CompiledFunction:
 
     def _trace(self, fn, args, fw_compiler, partition_fn, decompositions, inference_compiler, keep_input_mutations):
         aot_id = _logging.next_id("aot")  # "Forward graph 0", as MINITORCH2_LOGS=aot_graphs titles it
-        fake_outputs, self.aliases, fake_bases, mutated = trace_outputs(fn, args)
+        fake_outputs, self.aliases, fake_bases, mutated, self.meta_mutated = trace_outputs(fn, args)
         self.num_outputs = len(_as_list(fake_outputs))
         # inputs fn changes in place to a value that requires grad (an input that did, or one given a value
         # that does): their new values leave the compiled function as outputs (with tangents) and are copied
@@ -104,10 +105,11 @@ class _CompiledFunction:
             self.aliases = {i: alias for i, alias in self.aliases.items() if alias.of is AliasOf.INPUT}
             self.num_bases = 0
             # an inference graph returns a tuple, as PyTorch's does
-            forward = make_fx(lambda *flat: tuple(_as_list(fn(*flat))), decompositions, tracing_mode="fake",
-                              _functionalized=True)(*args)
-            forward, self.mutated_inputs = functionalize_graph(forward)
-            self.mutated_inputs = copy_mutations_into_inputs(forward, self.mutated_inputs, [], keep_input_mutations)
+            forward = make_fx(lambda *flat: tuple(_as_list(returning_inputs(fn, self.meta_mutated)(*flat))),
+                              decompositions, tracing_mode="fake", _functionalized=True)(*args)
+            forward = merge_mutated_outputs(self, *functionalize_graph(forward))  # (sets self.mutated_inputs)
+            self.mutated_inputs = copy_mutations_into_inputs(forward, self.mutated_inputs, self.meta_mutated,
+                                                             keep_input_mutations)
             _tensorify_and_eliminate_dead_code(forward)
             _logging.log_graph("aot_graphs", f"Forward graph {aot_id}", forward)
             self.fw_module, self.bw_module = forward, None
@@ -115,41 +117,32 @@ class _CompiledFunction:
         # aliased outputs are made again outside the compiled function (see regenerate_aliases): the backward
         # gets no tangent for them, their gradient flowing through the view's own grad_fn to their base
         self.num_bases = len(fake_bases)
-        mutated_values = [args[i] for i in self.grad_mutated]  # (only shapes and dtypes are read)
+        mutated_values = [self.meta_mutated.get(i, args[i]) for i in self.grad_mutated]  # (shapes, dtypes read)
         fake_outputs = mutated_values + _as_list(fake_outputs) + fake_bases
         self.output_grad_mask = [True] * len(mutated_values) + [
             _differentiable(o) and i not in self.aliases for i, o in enumerate(fake_outputs[len(mutated_values):])]
         tangents, self.tangent_strides = traced_tangents(o for o, k in zip(fake_outputs, self.output_grad_mask) if k)
         base_sources = {alias.position: (i, len(alias.views)) for i, alias in self.aliases.items()
                         if alias.of is AliasOf.BASE}
-        fn = _with_fresh_inputs(with_bases(fn, [base_sources[k] for k in range(self.num_bases)]), self.grad_mutated)
-        joint = make_fx(_joint_fn(fn, self.grad_inputs, self.output_grad_mask), decompositions,
+        fn, joint_mask = in_joint(self, with_bases(fn, [base_sources[k] for k in range(self.num_bases)]))
+        fn = _with_fresh_inputs(fn, self.grad_mutated)
+        joint = make_fx(_joint_fn(fn, self.grad_inputs, joint_mask), decompositions,
                         tracing_mode="fake", _functionalized=True)(list(args), tangents)
-        joint, self.mutated_inputs = _functionalize_joint(joint, self.grad_mutated)
+        joint = merge_mutated_outputs(self, *_functionalize_joint(joint, self.grad_mutated))  # (self.mutated_inputs)
         _tensorify_and_eliminate_dead_code(joint)
         self.mutated_inputs = copy_mutations_into_inputs(joint, self.mutated_inputs, self.grad_mutated,
                                                          keep_input_mutations)
         _logging.log_graph("aot_joint_graph", f"Joint graph {aot_id}", joint)
         self.joint_module = joint
-        num_fwd = len(self.mutated_inputs) + self.num_outputs + self.num_bases
-        self.fw_module, self.bw_module = partition_keeping_copies(  # (a copy_ into a primal ends the forward)
-            partition_fn, joint, [list(args), tangents], num_fwd_outputs=num_fwd,
-            static_lifetime_input_indices=self.static_input_indices)
+        num_fwd = len(self.mutated_inputs) + self.num_outputs + self.num_bases  # (copy_ nodes stay: input_copies.py)
+        self.fw_module, self.bw_module = partition_fn(joint, [list(args), tangents], num_fwd_outputs=num_fwd,
+                                                      static_lifetime_input_indices=self.static_input_indices)
         _logging.log_graph("aot_graphs", f"Forward graph {aot_id}", self.fw_module)
         _logging.log_graph("aot_graphs", f"Backward graph {aot_id}", self.bw_module)
         # the sizes saved (dynamic shapes): the forward returns them last, the backward takes them first (as torch's)
         self.num_saved_sizes = sum(is_symbolic(n.meta.get("val")) for n in self.bw_module.graph.nodes
                                    if n.op == "placeholder")
         return fw_compiler
-
-    def write_back(self, args, out):
-        """The runtime epilogue of functionalization: mutated inputs receive their new values (but for those
-        whose new values require grad, which __call__ copies in under autograd); returns the other outputs."""
-        with minitorch2.no_grad():
-            for i, value in zip(self.mutated_inputs, out):
-                if i not in self.grad_mutated:
-                    args[i].copy_(value)
-        return out[len(self.mutated_inputs):]
 
     def regenerate_aliases(self, args, outs):
         """Step 5 of the module docstring: aliased outputs made again from what they view (they print the
@@ -166,13 +159,11 @@ class _CompiledFunction:
             # inside `with no_grad()`) must not record autograd history the traced function did not have
             with minitorch2.no_grad():
                 out = _call_compiled(self.compiled_fw, args)
-            out = self.write_back(args, _as_list(out))
+            out = write_back(self, args, _as_list(out))  # (functionalization's runtime epilogue)
         else:
             with minitorch2.enable_grad():  # as torch's runtime wrapper: the outputs' grad was decided when traced
                 out = CompiledFunction.apply(self, *args)
-            for i, value in zip(self.grad_mutated, out):
-                args[i].copy_(value)
-            out = out[len(self.grad_mutated):]
+            out = copy_in(self, args, out)  # (the new values of inputs: input_metadata_mutations.py)
         return self.regenerate_aliases(args, out)[:self.num_outputs]
 
 
@@ -188,7 +179,7 @@ class CompiledFunction(Function):
     def forward(ctx, compiled, *args):
         out = _as_list(_call_compiled(compiled.compiled_fw, args))
         new_values = {i: value for i, value in zip(compiled.mutated_inputs, out)}
-        out = compiled.write_back(args, out)
+        out = write_back(compiled, args, out)
         ctx.compiled = compiled
         num_outs = compiled.num_outputs + compiled.num_bases
         tensors_end = len(out) - compiled.num_saved_sizes

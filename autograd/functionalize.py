@@ -121,8 +121,9 @@ class _Functionalizer:
         self.base_of[node], self.chain_of[node] = base, chain
         new = self._copy(node)
         # as torch's functionalization: a view of a base mutated before it was taken is out of date from the
-        # start and made again where first used (the copy just made stays unused)
-        self.view_cache[node] = (new, 0 if self.mutations.get(base, 0) == 0 else -1)
+        # start and made again where first used (the copy just made stays unused); but t_'s view, adopted where made
+        self.view_cache[node] = (new, -1 if self.mutations.get(base, 0) and not node.meta.get("adopted") else
+                                 self.mutations.get(base, 0))
 
     def _mutation(self, node):
         if node.target is aten.native_batch_norm.default:

@@ -59,11 +59,11 @@ class OutputAlias:
 
 def trace_outputs(fn, args):
     """fn's outputs, run on fake copies of args; the aliased ones, {output position: OutputAlias}; the
-    intermediate bases they view; and {position: whether its new value requires grad} for the inputs fn
-    changed in place. As torch's aot sorts them, an output that view ops made from an input is an alias
-    of that input; else, one made from another output, of that output; else one made from an intermediate
-    that other outputs view too, of that intermediate, the k-th base (an intermediate only one output
-    views is no alias to track: that output leaves the compiled function as torch's _unsafe_view)."""
+    intermediate bases they view; {position: whether its new value requires grad} for the inputs fn changed in
+    place; and {position: its fake after fn} for those whose geometry it changed (t_). As torch's aot sorts them,
+    an output that view ops made from an input is an alias of that input; else, one made from another output, of
+    that output; else one made from an intermediate that other outputs view too, of that intermediate, the k-th
+    base (one only one output views is no alias to track: it leaves the compiled function as _unsafe_view)."""
     mode = FakeTensorMode()
     fake_args = [mode.from_tensor(a) if isinstance(a, Tensor) else a for a in args]
     versions = [a._version if isinstance(a, Tensor) else None for a in fake_args]
@@ -92,7 +92,7 @@ def trace_outputs(fn, args):
     mutated = {i: a.requires_grad and i in recorder.written_with_grad
                for i, (a, version) in enumerate(zip(fake_args, versions))
                if isinstance(a, Tensor) and a._version != version}
-    return outputs, aliases, bases, mutated
+    return outputs, aliases, bases, mutated, {i: fake_args[i] for i in sorted(recorder.meta_mutated)}
 
 
 def with_bases(fn, sources):
@@ -121,12 +121,13 @@ def _seen_by_autograd(written, tensor):
 
 class _ViewRecorder(TorchDispatchMode):
     """Notes which view op made each view (made_by: id(view) -> (view, the tensor it views, ViewOp)) and
-    which `watched` tensors were written with grad enabled (written_with_grad: their positions)."""
+    which `watched` tensors were written with grad enabled (written_with_grad: their positions) or took a view's
+    geometry (meta_mutated)."""
 
     def __init__(self, watched=()):
         self.made_by = {}
         self.watched = [(i, a) for i, a in enumerate(watched) if isinstance(a, Tensor)]
-        self.written_with_grad = set()
+        self.written_with_grad, self.meta_mutated = set(), set()
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
@@ -140,8 +141,7 @@ class _ViewRecorder(TorchDispatchMode):
         return out
 
     def view_adopted(self, tensor, before, view):  # t_ and kin: tensor was `before`, now is view (made from before)
-        if any(tensor is a for _, a in self.watched):  # (torch's aot replays the new shape on the caller's tensor)
-            raise NotImplementedError("aot: an input whose shape changes in place (t_, unsqueeze_) is not modelled")
+        self.meta_mutated.update(i for i, a in self.watched if a is tensor)  # (see input_metadata_mutations.py)
         if id(tensor) in self.made_by:
             self.made_by[id(before)] = (before, *self.made_by[id(tensor)][1:])
         self.made_by[id(tensor)] = (tensor, before, self.made_by[id(view)][2])

@@ -97,8 +97,11 @@ class ProxyTorchDispatchMode(TorchDispatchMode):
         node.meta["val"] = value
         return _with_current_stack_trace(node)
 
-    def view_adopted(self, tensor, before, view):  # t_: tensor's node keeps its old value, its later uses are view's
-        self.node_of(tensor).meta["val"], self._nodes[id(tensor)] = before, (tensor, self.node_of(view))
+    def view_adopted(self, tensor, before, view):  # t_: tensor's nodes keep its old value, its later uses are view's
+        for node in (n for n in self.graph.nodes if n.meta.get("val") is tensor):  # (a placeholder's too)
+            node.meta["val"], node.meta["tensor_meta"] = before, _extract_tensor_metadata(before)
+        self._nodes[id(tensor)] = (tensor, self.node_of(view))
+        self.node_of(view).meta["adopted"] = True  # (functionalization takes it as current, as torch's t_)
 
     def node_of(self, tensor):
         entry = self._nodes.get(id(tensor))

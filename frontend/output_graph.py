@@ -27,6 +27,7 @@ from .source import FloatTensorSource, GetItemSource, TensorSizeSource
 from .stack_trace import StackTraceRecorder
 from .variables import BaseListVariable, ConstantVariable, TensorVariable, wrap
 from .variables.ctx_manager import _set_grad_enabled
+from .variables.hop_size_symbols import passed_to_a_body
 from .variables.lists import SizeVariable
 from .variables.sym_node import SliceVariable, SymNodeVariable
 from .variables.user_defined import is_plain_object
@@ -338,11 +339,10 @@ class OutputGraph:
         first_input = {}  # symbol -> the first placeholder standing for it
         for symbol, var in list(self.size_vars.items()):
             value, node = self.shape_env.simplify(symbol), var.proxy.node
-            if not value.is_Integer and value not in first_input:
-                first_input[value] = node
+            if not value.is_Integer and (value not in first_input or passed_to_a_body(node)):
+                first_input.setdefault(value, node)
                 continue
-            replacement = int(value) if value.is_Integer else first_input[value]
-            node.replace_all_uses_with(replacement)
+            node.replace_all_uses_with(int(value) if value.is_Integer else first_input[value])
             if not self.inputs_loaded:
                 del self.size_vars[symbol]
                 self._drop_input(node)

@@ -8,7 +8,8 @@ history, renamed to torch's in-place node (squeeze_(dim) is SqueezeBackward4). A
 metadata too, so the frontend's later ops see the new shape, and a dispatch mode on the stack that traces is told
 (`view_adopted`): make_fx's tracer then takes the view's node for self, self's old node keeping a snapshot of its
 old shape, as torch's functionalization turns t_ on an intermediate into t. (Dynamo breaks on them on graph inputs:
-frontend/variables/tensor.py.) set_ and resize_ stay refused on fake tensors, as Dynamo breaks on them.
+frontend/variables/tensor.py.) set_ and resize_ stay refused on fake tensors, as Dynamo breaks on them; but aot
+traces a shrinking resize_ of an input, as torch's functionalization does.
 """
 import math
 
@@ -102,11 +103,16 @@ def set_(self, source=None, storage_offset=0, size=None, stride=None):
 
 
 def resize_(self, *sizes, memory_format=None):
-    """Contiguous strides over the storage, grown when needed (a copy: earlier views no longer share it)."""
+    """Contiguous strides over the storage, grown when needed (a copy: earlier views no longer share it). Traced by
+    aot (a mode that follows in-place views), a shrinking resize_ of a fake tensor is as_strided_, as torch's
+    functionalization records it; any other on a fake tensor is refused (Dynamo breaks on it)."""
+    shape = tuple(sizes[0] if len(sizes) == 1 and isinstance(sizes[0], (list, tuple)) else sizes)
+    if self._np is None and math.prod(shape) <= self.numel() and any(hasattr(m, "view_adopted")
+                                                                     for m in current_modes()):
+        return _adopt(self, aten.as_strided.default(self, list(shape), list(contiguous_strides(shape))))
     _refuse_fake(self, "resize_")
     if self.requires_grad:
         raise RuntimeError("cannot resize variables that require grad")
-    shape = tuple(sizes[0] if len(sizes) == 1 and isinstance(sizes[0], (list, tuple)) else sizes)
     if shape == tuple(self.shape):
         return self
     stride = contiguous_strides(shape)

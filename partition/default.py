@@ -18,10 +18,12 @@ from minitorch2._tensor import Tensor
 from minitorch2.fx import Graph, GraphModule
 from minitorch2.utils import _pytree as pytree
 
+from .input_copies import keeping_input_copies
 from .reorder import raise_getitems
 from .report import log_partition
 
 
+@keeping_input_copies
 def default_partition(joint_module, _joint_inputs, *, num_fwd_outputs, **_ignored):
     joint = joint_module.graph
     # a tuple cannot be saved: its getitem projections are, being forward nodes too

@@ -27,7 +27,7 @@ from minitorch2.fx import GraphModule
 
 from .classify import classify_nodes
 from .cse import fx_graph_cse
-from .default import default_partition, extract_fwd_bwd_graphs
+from .default import default_partition, extract_fwd_bwd_graphs, keeping_input_copies
 from .heuristics import MinCutOptions
 from .network import build_flow_network, solve_min_cut
 from .op_types import get_default_op_list
@@ -35,6 +35,7 @@ from .reorder import raise_getitems, reorder_like_autograd
 from .report import log_partition
 
 
+@keeping_input_copies
 def min_cut_rematerialization_partition(joint_module, _joint_inputs, compiler="inductor", *, num_fwd_outputs,
                                         static_lifetime_input_indices=None, options=None, **_ignored):
     """Partition `joint_module` so that the backward recomputes what is cheap; returns (fw_module, bw_module).

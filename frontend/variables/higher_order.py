@@ -42,6 +42,7 @@ from .constant import ConstantVariable
 from .ctx_manager import _set_grad_enabled
 from .dynamo_forms import name_after_local
 from .functions import UserFunctionVariable
+from .hop_size_symbols import bound_by, left_out, with_size_symbols
 from .lists import BaseListVariable, TupleVariable
 from .tensor import TensorVariable, record
 from .user_defined import UserObjectVariable
@@ -200,16 +201,18 @@ def _capture(tx, fn, ctx, args):
         traced = set(_nodes_since(og.graph, before))
         items = _as_fwd_trace_helper(tx, names, ctx, out, items, args, traced)
     fwd_nodes = _nodes_since(og.graph, before)
-    fwd_inputs = _outer_inputs(fwd_nodes, [a.proxy.node for a in args if isinstance(a, TensorVariable)])
+    fwd_inputs = with_size_symbols(og, _outer_inputs(fwd_nodes, [a.proxy.node for a in args
+                                                                 if isinstance(a, TensorVariable)]))
     first_reader = {n: next((r for r in fwd_nodes if n in r.all_input_nodes), None) for n in fwd_inputs}
     # a placeholder is named as its node was when the body first read it (Dynamo lifts inputs then)
     fwd_input_names = [names_before.get(n, n.name) if first_reader[n] in traced else n.name for n in fwd_inputs]
     before = set(og.graph.nodes)
     with _FreshNames(og.graph):
         grads = _gradient_stand_ins(og, fn, items)
-        _switch_grad_mode(og, False)
-        grads_out = fn.method("backward").call_function(tx, [ctx, *grads], {})
-        _switch_grad_mode(og, True)
+        with bound_by(og, [g for g in grads if isinstance(g, TensorVariable)]):  # (hop_size_symbols.py)
+            _switch_grad_mode(og, False)
+            grads_out = fn.method("backward").call_function(tx, [ctx, *grads], {})
+            _switch_grad_mode(og, True)
     bwd_nodes = _nodes_since(og.graph, before)
     _record_call(tx, ctx, args, items, (fwd_nodes, fwd_inputs, fwd_input_names), (bwd_nodes, grads, grads_out))
     return type(out)(items) if isinstance(out, BaseListVariable) else items[0]
@@ -283,7 +286,7 @@ def _extract(inputs, names, nodes, typed, output):
         env[node] = graph.placeholder(name, type_expr=type(node.meta["example_value"]) if typed else None)
         env[node].meta = dict(node.meta)
     for node in nodes:
-        if node.target is not _gradient_stand_in:
+        if node.target is not _gradient_stand_in and not left_out(node):
             env[node] = graph.node_copy(node, lambda a: env[a])
     graph.output(output(env))
     return fx.GraphModule(minitorch2.nn.Module(), graph)
@@ -295,7 +298,7 @@ def _record_call(tx, ctx, args, items, fwd, bwd):
     bwd_nodes, grads, grads_out = bwd
     outs = [o for o in items if isinstance(o, TensorVariable)]
     grad_nodes = [g.proxy.node for g in grads if isinstance(g, TensorVariable)]
-    read_by_bwd = [n for n in _outer_inputs(bwd_nodes, []) if n not in grad_nodes]
+    read_by_bwd = with_size_symbols(og, [n for n in _outer_inputs(bwd_nodes, []) if n not in grad_nodes], grad_nodes)
     for node in read_by_bwd:  # what backward reads of the frame's graph the forward takes too (and passes on)
         if node not in fwd_nodes and node not in fwd_inputs:
             fwd_inputs.append(node)

@@ -74,10 +74,8 @@ class TensorVariable(VariableTracker):
         if name in DATA_DEPENDENT or name == "backward":  # (backward: Dynamo breaks while trace_autograd_ops is off)
             raise Unsupported(f"Tensor.{name}() " + ("runs autograd" if name == "backward" else "needs its data"),
                               "unsupported_call" if name == "backward" else "data_dependent_value")
-        # (also the value of an input reached otherwise, x.add_(1).t_(): Dynamo traces it, but our aot does not
-        # model an input's new shape)
-        if name in IN_PLACE_VIEWS and (self.source is not None or any(
-                inp.node.meta.get("example_value") is self.example_value for inp in tx.output.inputs)):
+        # (an input reached otherwise, x.add_(1).t_(), is traced: aot replays its new shape on the caller's tensor)
+        if name in IN_PLACE_VIEWS and self.source is not None:
             raise Unsupported("Getting an inplace view on a graph input is not supported", "unsupported_call")
         if name == "numpy":  # an ndarray in the graph
             from .numpy_arrays import tensor_numpy  # (deferred: numpy_arrays.py builds on this module)

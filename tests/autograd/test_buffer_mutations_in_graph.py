@@ -107,10 +107,6 @@ def test_inference_graph_copies_into_buffers_as_torch():
     assert ours[1] == theirs[1]
 
 
-@pytest.mark.xfail(strict=True, reason="the joint graph a partition_fn receives has no copy_ nodes here: "
-                   "autograd/input_mutations_in_graph.py's partition_keeping_copies takes them out around any "
-                   "partitioner and puts them at the forward's end; torch's partitioners get the joint with its "
-                   "copies (the logged joint graph is torch's)")
 def test_partition_fn_receives_the_joint_graph_with_its_copies():
     frontend.reset()
     torch._dynamo.reset()

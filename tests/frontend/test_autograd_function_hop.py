@@ -532,8 +532,6 @@ def test_symbolic_sizes_give_torchs_values_and_gradients():
         np.testing.assert_allclose(mine[1], torchs[1], rtol=1e-6)
 
 
-@pytest.mark.xfail(strict=True, reason="Dynamo lifts a lifted tensor's size symbols into the bodies too (s77, s17 "
-                   "placeholders, saved and given None gradients); ours lifts the tensors only")
 def test_symbolic_sizes_graphs_as_torchs():
     assert _dynamic_run(minitorch2)[0][1] == _dynamic_run(torch)[0][1]
 

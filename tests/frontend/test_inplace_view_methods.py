@@ -164,9 +164,7 @@ def _counts(lib, name):
     return counter.frame_count, counter.op_count, sum(counters["graph_break"].values())
 
 
-COUNT_DIFFS = {"input_reached_through_add_then_t_": "y = x.add_(1); y.t_() on an input x: Dynamo traces it (1 frame, "
-               "3 ops; aot replays x's new shape on the caller's tensor), ours breaks (2 frames, 2 ops): our aot does "
-               "not model an input whose shape changes in place"}
+COUNT_DIFFS = {}
 
 
 @pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(reason=COUNT_DIFFS[n], strict=True))
@@ -178,8 +176,6 @@ def test_frame_op_and_break_counts_match_dynamo(name):
 # (name, backend, requires_grad) whose graphs still differ from torch's (values, gradients and inputs agree: checked
 # first, then the graphs)
 GRAPH_DIFFS = {
-    **{("input_reached_through_add_then_t_", backend_name, requires_grad): "ours breaks at y.t_() (see COUNT_DIFFS)"
-       for backend_name in ("eager", "aot_eager") for requires_grad in (False, True)},
     ("as_strided_intermediate", "aot_eager", True): "as_strided's backward: ours the general as_strided_backward "
     "(index_put over arange indices), torch the geometry-preserving one (new_zeros, as_strided_scatter, as_strided)",
 }
@@ -240,10 +236,6 @@ def test_dynamic_shapes_aot_graphs_of_in_place_views_on_an_intermediate_match_to
     assert ours[0] == theirs[0]
 
 
-@pytest.mark.xfail(strict=True, raises=NotImplementedError,
-                   reason="aot_function called directly on a function that changes an input's shape in place "
-                   "(x.t_()): torch's aot returns the new view and replays it on the caller's tensor (input metadata "
-                   "mutation, as_strided_ after the call); ours refuses (Dynamo breaks before such a graph is made)")
 def test_aot_function_replays_an_input_metadata_mutation_as_torch():
     def f(x, y):
         x.t_()
