@@ -34,7 +34,6 @@ RECOMPILE_CALLS = {
 # Programs whose counts or values still differ from Dynamo's: name -> the difference.
 KNOWN_DIFFS = {
     "en4_enum_method": "a user method called on an enum member: Dynamo inlines it, (1, 3, 0); ours breaks, (3, 3, 2)",
-    "ks4_sorted_strings_key_lower": "key=str.lower: Dynamo (1, 3, 0); ours cannot read str.lower, (1, 3, 2)",
     "nc4_break_at_binary_subscr": "a break inside __getitem__: Dynamo counts it twice (once more on the restart from "
                                   "the checkpoint), (2, 3, 2); ours (2, 3, 1)",
     "nc4_break_at_compare_op": "a break inside __eq__: Dynamo (2, 3, 2); ours (2, 3, 1)",
