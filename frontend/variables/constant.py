@@ -33,8 +33,8 @@ class ConstantVariable(ValueVariable):
             # a class read from the frame is mutable (`Config.scale = 5.0` after the compile): its attribute is
             # wrapped through the class's source, so it is guarded as any value read from the frame is
             return tx.output.wrap(attr, AttrSource(self.source, name))
-        if isinstance(self.value, enum.Enum) and getattr(attr, "__self__", None) is self.value and \
-                hasattr(attr, "__func__"):  # a method the enum's class defines: inlined with the member as self
+        # a method the enum's class defines: inlined with the member as self
+        if isinstance(self.value, enum.Enum) and hasattr(attr, "__func__") and attr.__self__ is self.value:
             from .functions import UserFunctionVariable, UserMethodVariable  # (functions imports this module)
             return UserMethodVariable(UserFunctionVariable(attr.__func__), self)
         if callable(attr):  # torch.Tensor.add_(t, u) is t.add_(u)

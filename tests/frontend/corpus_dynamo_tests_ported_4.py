@@ -636,6 +636,34 @@ def mi4_match_on_tuple(a, b):
             return a * len(name) + b
         case _:
             return b
+def mi4_match_mapping_pattern(a, b):
+    match {"scale": 3, "mode": "add"}:
+        case {"scale": k, "mode": "mul"}:
+            return a * k
+        case {"scale": k, "mode": "add"}:
+            return a + k + b
+    return b
+def mi4_match_class_pattern_on_dataclass(a, b):
+    match _Pair4(2, 5):
+        case _Pair4(1, y):
+            return a * y
+        case _Pair4(x, y=5):
+            return a * x + b
+    return b
+def mi4_match_shape_with_star(a, b):
+    match [a.shape[0], 4, 5]:
+        case [n, *rest] if n == 3:
+            return a * len(rest) + b
+        case _:
+            return a
+def mi4_match_builtin_class_and_or(a, b):
+    for item in (2, "x", 1.5):
+        match item:
+            case int(n) | float(n):
+                a = a * n
+            case str():
+                a = a + b
+    return a
 def mi4_star_into_cat(a, b):
     xs = [a, b]
     return torch.cat([*xs, a * b]) + torch.stack((*xs,)).sum()

@@ -33,7 +33,6 @@ RECOMPILE_CALLS = {
 
 # Programs whose counts or values still differ from Dynamo's: name -> the difference.
 KNOWN_DIFFS = {
-    "en4_enum_method": "a user method called on an enum member: Dynamo inlines it, (1, 3, 0); ours breaks, (3, 3, 2)",
     "nc4_break_at_binary_subscr": "a break inside __getitem__: Dynamo counts it twice (once more on the restart from "
                                   "the checkpoint), (2, 3, 2); ours (2, 3, 1)",
     "nc4_break_at_compare_op": "a break inside __eq__: Dynamo (2, 3, 2); ours (2, 3, 1)",
@@ -43,7 +42,6 @@ KNOWN_DIFFS = {
     "dz4_disable_applied_at_call": "dynamo.disable(f)(a) in the frame: Dynamo (1, 1, 2); ours (1, 1, 3)",
     "dz4_disable_on_method": "a disable-decorated method called from an inlined method: Dynamo (1, 1, 2); ours "
                              "(2, 2, 2)",
-    "mi4_match_on_tuple": "a match statement: Dynamo traces it, (1, 2, 0); ours cannot run MATCH_SEQUENCE, (0, 0, 0)",
 }
 
 
