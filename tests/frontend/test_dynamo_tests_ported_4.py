@@ -39,7 +39,6 @@ KNOWN_DIFFS = {
     "nc4_break_at_fstring": "a break inside __str__ of an f-string: Dynamo skips the frame, (0, 0, 1); ours calls "
                             "str() outside the trace, (1, 3, 0)",
     "nc4_break_at_store_attr": "a break inside a property setter: Dynamo (2, 3, 2); ours (2, 3, 1)",
-    "dz4_disable_applied_at_call": "dynamo.disable(f)(a) in the frame: Dynamo (1, 1, 2); ours (1, 1, 3)",
     "dz4_disable_on_method": "a disable-decorated method called from an inlined method: Dynamo (1, 1, 2); ours "
                              "(2, 2, 2)",
 }
