@@ -1,4 +1,4 @@
-"""corpus_dynamo_tests_ported_4.py's programs against Dynamo 2.13: values, frame_count, op_count and graph breaks.
+"""The programs of corpus_dynamo_tests_ported_4.py and _4b.py against Dynamo 2.13: values, frames, ops, breaks.
 
 The same checks as the earlier runners (whose helpers this reuses): each PORTED program runs compiled twice (the
 second call a cache hit) on two (3,) float inputs under torch.compile and minitorch2.compile with a CompileCounter;
@@ -12,13 +12,15 @@ import torch
 
 import minitorch2
 
-from .corpus_dynamo_tests_ported_4 import PORTED_SRC, RECOMPILE_SRC
+from .corpus_dynamo_tests_ported_4 import PORTED_SRC as FIRST_HALF
+from .corpus_dynamo_tests_ported_4b import PORTED_SRC as SECOND_HALF, RECOMPILE_SRC
 from .test_dynamo_counts import ARRAYS, _assert_close
 from .test_dynamo_tests_ported import _build, _names, check_against_dynamo, params
 from .test_dynamo_tests_ported_2 import _DType, _run_calls
 
-PORTED, RECOMPILED = _names(PORTED_SRC), _names(RECOMPILE_SRC)
-TORCH_NS, MT_NS = _build(torch, PORTED_SRC), _build(minitorch2, PORTED_SRC)
+PORTED, RECOMPILED = _names(FIRST_HALF) + _names(SECOND_HALF), _names(RECOMPILE_SRC)
+TORCH_NS = {**_build(torch, FIRST_HALF), **_build(torch, SECOND_HALF)}  # (each function keeps its own globals)
+MT_NS = {**_build(minitorch2, FIRST_HALF), **_build(minitorch2, SECOND_HALF)}
 TORCH_RC, MT_RC = _build(torch, RECOMPILE_SRC), _build(minitorch2, RECOMPILE_SRC)
 
 _X3 = ARRAYS[0]
