@@ -35,13 +35,9 @@ RECOMPILE_CALLS = {
 
 # Programs whose counts or values still differ from Dynamo's: name -> the difference.
 KNOWN_DIFFS = {
-    "nc4_break_at_binary_subscr": "a break inside __getitem__: Dynamo counts it twice (once more on the restart from "
-                                  "the checkpoint), (2, 3, 2); ours (2, 3, 1)",
-    "nc4_break_at_compare_op": "a break inside __eq__: Dynamo (2, 3, 2); ours (2, 3, 1)",
     "nc4_break_at_fstring": "a break inside __str__ of an f-string, with no checkpoint: both run the frame eagerly, "
                             "but Dynamo tallies the break under graph_break (its inlined call moved it there before "
                             "the f-string's restart failed), (0, 0, 1); ours under unimplemented, (0, 0, 0)",
-    "nc4_break_at_store_attr": "a break inside a property setter: Dynamo (2, 3, 2); ours (2, 3, 1)",
     "dz4_disable_on_method": "a disable-decorated method called from an inlined method: Dynamo (1, 1, 2); ours "
                              "(2, 2, 2)",
 }
