@@ -45,8 +45,8 @@ class MatchOpcodesMixin:  # (self: an InstructionTranslatorBase)
             raise Unsupported(f"a mapping pattern on {subject}", "unsupported")
         if not all(constant_key(ConstantVariable(k)) in subject.items for k in keys):
             return self.push(ConstantVariable(None))
-        self.push(TupleVariable([BuiltinVariable(operator.getitem).call_function(self, [subject, ConstantVariable(k)], {})
-                                 for k in keys]))
+        getitem = BuiltinVariable(operator.getitem)
+        self.push(TupleVariable([getitem.call_function(self, [subject, ConstantVariable(k)], {}) for k in keys]))
 
     def MATCH_CLASS(self, inst):
         subject, cls_var, names = self.stack[-3], self.stack[-2].realize(), self.stack[-1].as_python_constant()

@@ -47,8 +47,8 @@ def note_checkpoint(tx, inst):
 def runs_rest_eagerly(e, tx):
     """True for a break Dynamo does not resume after: a refusal outside a call or of the frame's own argument, a
     break inside what an attribute read inlined (a property, a cached_property's locked __get__), at a dict display
-    (a user object as a key) or in an f-string (a user __str__), where Dynamo goes back to its checkpoint; then e's break moves to tx's checkpoint (None:
-    unresumable, the frame runs eagerly)."""
+    (a user object as a key) or in an f-string (a user __str__), where Dynamo goes back to its checkpoint; then e's
+    break moves to tx's checkpoint (None: unresumable, the frame runs eagerly)."""
     at_call = e.break_opname is None or e.break_opname.startswith("CALL")
     inside_a_read = e.break_opname in ("LOAD_ATTR", "LOAD_METHOD") and e.where != (
         f"{e.break_opname} at {tx.code.co_filename}:{tx.lineno}")

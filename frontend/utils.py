@@ -29,6 +29,8 @@ def _tally(entry):
         counters["stats"]["unique_graphs"] += 1  # (after calls_captured: a script printing the dict sees Dynamo's order)
     if entry.break_reason is not None and (ran_eagerly or not _is_jump_on_a_tensor(entry.break_reason)):
         counters["unimplemented" if ran_eagerly else "graph_break"][entry.break_reason] += 1
+    if ran_eagerly and "; cannot resume: " in entry.break_reason:  # a break whose resume failed to build: Dynamo
+        counters["graph_break"][entry.break_reason.split("; cannot resume: ")[0]] += 1  # tallied it before failing
 
 
 def _is_jump_on_a_tensor(reason):

@@ -38,8 +38,6 @@ KNOWN_DIFFS = {
     "nc4_break_at_fstring": "a break inside __str__ of an f-string, with no checkpoint: both run the frame eagerly, "
                             "but Dynamo tallies the break under graph_break (its inlined call moved it there before "
                             "the f-string's restart failed), (0, 0, 1); ours under unimplemented, (0, 0, 0)",
-    "dz4_disable_on_method": "a disable-decorated method called from an inlined method: Dynamo (1, 1, 2); ours "
-                             "(2, 2, 2)",
 }
 
 
