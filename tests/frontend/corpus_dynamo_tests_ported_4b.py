@@ -205,6 +205,37 @@ def nc4_break_at_store_attr(a, b):
     return c * sink.v + b
 
 
+class _Ordered4:
+    def __init__(self, k):
+        self.k = k
+    def __lt__(self, other):
+        dynamo.graph_break()
+        return self.k < other
+class _Named4:
+    def __init__(self, name):
+        self.name = name
+    def __str__(self):
+        return self.name.upper()
+    def __repr__(self):
+        return f"_Named4({self.name!r})"
+_NAMED4 = _Named4("ab")
+def nc4_break_at_less_than(a, b):
+    c = a * 3
+    d = c - 1
+    if _Ordered4(2) < 3:
+        return d + b
+    return d - b
+def nc4_fstring_of_user_str_and_repr(a, b):
+    n = _NAMED4
+    return a * (f"{n}" == "AB") + b * (f"{n!r}" == "_Named4('ab')")
+def nc4_break_at_store_attr_after_two_ops(a, b):
+    c = a.exp() + 1
+    d = c * b
+    sink = _Sink4()
+    sink.v = 2
+    return d * sink.v
+
+
 # ---- disable, allow_in_graph, graph_break
 @dynamo.disable
 def _eager_only4(x):
