@@ -195,8 +195,8 @@ OUTSIDE_THE_LESSON = {
         "frontend/variables/builtin_min_max.py",
         # list.copy(), list.sort(key=, reverse=) and `del xs[i:j]` inside compiled frames
         "frontend/variables/list_methods.py",
-        # f-strings of constants inside compiled frames
-        "frontend/opcodes_strings.py",
+        # f-strings of constants and match statements inside compiled frames
+        "frontend/opcodes_strings.py", "frontend/opcodes_match.py",
         # try/except inside compiled frames: exceptions the program raises and catches, unwound by the exception table
         "frontend/opcodes_exceptions.py", "frontend/variables/exceptions.py",
         # Module.modules()/children()/named_parameters()/buffers()/state_dict() walked in compiled frames; Sequential slices

@@ -25,7 +25,7 @@ from bytecode import CellVar, FreeVar, Instr, Label, TryBegin, TryEnd
 
 from minitorch2 import _logging
 
-from . import assemble, config, eager_frame, pyversion, tensorless_frames
+from . import assemble, config, eager_frame, pyversion, rnn_refusal, tensorless_frames
 from .exc import Unsupported
 from .source import LocalSource
 from .variables import (ConstantVariable, GradModeExitVariable, LazyVariableTracker, ListIteratorVariable,
@@ -115,9 +115,7 @@ class ResumeCall:
     """Calls a resume function through the compile wrapper, with the calling frame's closure cells."""
 
     def __init__(self, code, f_globals, compile_wrapper):
-        self.code = code
-        self.f_globals = f_globals
-        self.compile_wrapper = compile_wrapper
+        self.code, self.f_globals, self.compile_wrapper = code, f_globals, compile_wrapper
 
     def __call__(self, closure, *args):
         fn = types.FunctionType(self.code, self.f_globals, self.code.co_name, None, closure or None)
@@ -233,7 +231,8 @@ def transform_frame(fn, bp, output, graph_call, compile_wrapper):
         else:
             cg.reconstruct(var)
     output.reconstruct_side_effects(cg)  # after rebuilding (which reads the lists as they were)
-    routed_call = eager_frame.routed_call(inst.opname, inst.arg, bp.kw_names, compile_wrapper) if routed else None
+    routed_call = eager_frame.routed_call(inst.opname, inst.arg, bp.kw_names, compile_wrapper) if routed else \
+        rnn_refusal.routed_operator(inst, compile_wrapper)  # (a subscript, comparison, store: its dunder routed)
 
     jump_label = Label()  # a breaking jump's target: placed after the fall-through's resume call (a forward jump)
     if bp.grad_enabled != call_mode:  # inside a no_grad block: the instruction runs under the block's mode

@@ -6,17 +6,24 @@ nn.RNN, GRU and LSTM like any module. With it False, wrapping one is a graph bre
 call: at `self.lstm` (an attribute read) it goes back to its last checkpoint, an instruction with an empty stack
 once the graph has two ops (symbolic_convert notes it), compiles the graph so far and runs the rest of the frame
 as written; with no checkpoint the whole frame runs eagerly (its callees compile). The same rule holds for the
-other breaks Dynamo takes outside a call (runs_rest_eagerly): without it ours would resume after them. A scripted
-module (torch.jit.script, minitorch2/jit.py) is refused the same way, whatever allow_rnn says.
+other breaks Dynamo takes outside a call (runs_rest_eagerly): without it ours would resume after them. A break at a
+subscript, a comparison or an attribute store that the frame resumes after runs its instruction as a routed call
+(routed_operator): a user class's own __getitem__, __eq__ or property setter then compiles as a frame of its own, as
+under Dynamo's frame callback, so a break inside it is met (and tallied) again. A scripted module (torch.jit.script,
+minitorch2/jit.py) is refused as an RNN is, whatever allow_rnn says.
 """
 import functools
+import inspect
+import operator
 import types
+
+import bytecode
 
 import minitorch2
 
-from . import config
+from . import config, pyversion
 from .break_reasons import REASONS
-from .eager_frame import run_skipped
+from .eager_frame import call_routed, run_skipped
 from .exc import Unsupported
 from .source import LocalSource
 
@@ -47,12 +54,13 @@ def note_checkpoint(tx, inst):
 def runs_rest_eagerly(e, tx):
     """True for a break Dynamo does not resume after: a refusal in the frame itself (not in a function it called) or
     of the frame's own argument, a break inside what an attribute read inlined (a property, a cached_property's
-    locked __get__) or at a dict display (a user object as a key), where Dynamo goes back to its checkpoint; then
-    e's break moves to tx's checkpoint (None: unresumable, the frame runs eagerly)."""
+    locked __get__), at a dict display (a user object as a key) or in an f-string (a user __str__), where Dynamo goes
+    back to its checkpoint; then e's break moves to tx's checkpoint (None: unresumable, the frame runs eagerly)."""
     in_this_frame = e.where == f"{e.break_opname} at {tx.code.co_filename}:{tx.lineno}"
     inside_a_read = e.break_opname in ("LOAD_ATTR", "LOAD_METHOD") and not in_this_frame
     refused_here = e.code in ("rnn", "jit_module") and (in_this_frame or not (e.break_opname or "CALL").startswith("CALL"))
-    if e.code != "rnn_local" and not refused_here and not inside_a_read and e.break_opname != "BUILD_MAP":
+    if e.code != "rnn_local" and not refused_here and not inside_a_read and e.break_opname not in (
+            "BUILD_MAP", "FORMAT_VALUE"):
         return False
     e.break_step, e.break_offset = tx.checkpoint or (None, None)
     return True
@@ -64,3 +72,43 @@ def rest_wrapper(compile_wrapper, eager_rest):
     if not eager_rest:
         return compile_wrapper
     return types.SimpleNamespace(call=functools.partial(run_skipped, compile_wrapper=compile_wrapper))
+
+
+COMPARISONS = {"<": (operator.lt, "__lt__"), "<=": (operator.le, "__le__"), "==": (operator.eq, "__eq__"),
+               "!=": (operator.ne, "__ne__"), ">": (operator.gt, "__gt__"), ">=": (operator.ge, "__ge__")}
+
+
+class RoutedOperator:
+    """What a breaking BINARY_SUBSCR, COMPARE_OP or STORE_ATTR calls instead: the left operand's (the stored-to
+    object's) own Python dunder or property setter, through call_routed; anything else as the instruction would."""
+
+    def __init__(self, op, dunder, compile_wrapper, attribute=None):
+        self.op, self.dunder, self.compile_wrapper, self.attribute = op, dunder, compile_wrapper, attribute
+
+    def __call__(self, left, right):
+        if self.attribute is not None:  # STORE_ATTR: (value, obj) as the stack holds them
+            setter = getattr(inspect.getattr_static(type(right), self.attribute, None), "fset", None)
+            if isinstance(setter, types.FunctionType):
+                return call_routed(setter, (right, left), {}, self.compile_wrapper)
+            return setattr(right, self.attribute, left)
+        method = inspect.getattr_static(type(left), self.dunder, None)
+        if isinstance(method, types.FunctionType):
+            result = call_routed(method, (left, right), {}, self.compile_wrapper)
+            if result is not NotImplemented:
+                return result
+        return self.op(left, right)
+
+
+def routed_operator(inst, compile_wrapper):
+    """The (opname, arg) pairs running a breaking subscript, comparison or attribute store as a RoutedOperator's
+    call (None for another instruction): [left, right] -> [routed, left, right], called in the method form."""
+    if inst.opname == "BINARY_SUBSCR":
+        routed = RoutedOperator(operator.getitem, "__getitem__", compile_wrapper)
+    elif inst.opname == "COMPARE_OP" and inst.argval in COMPARISONS:
+        routed = RoutedOperator(*COMPARISONS[inst.argval], compile_wrapper)
+    elif inst.opname == "STORE_ATTR":
+        routed = RoutedOperator(setattr, None, compile_wrapper, inst.argval)
+    else:
+        return None
+    after = [("POP_TOP", bytecode.UNSET)] if inst.opname == "STORE_ATTR" else []
+    return [("LOAD_CONST", routed), ("SWAP", 3), ("SWAP", 2), *pyversion.call_instructions(1, ()), *after]

@@ -18,6 +18,7 @@ from . import guards, pyversion, rnn_refusal
 from .exc import Unsupported
 from .opcodes_312 import Py312OpcodesMixin
 from .opcodes_exceptions import ExceptionOpcodesMixin, ObservedException
+from .opcodes_match import MatchOpcodesMixin
 from .opcodes_strings import StringOpcodesMixin
 from .output_graph import OutputGraph
 from .source import ForeignGlobalSource, GlobalSource, LocalSource
@@ -47,7 +48,8 @@ def decoded(code):
     return instructions, {inst.offset: i for i, inst in enumerate(instructions)}
 
 
-class InstructionTranslatorBase(ExceptionOpcodesMixin, Py312OpcodesMixin, StringOpcodesMixin):  # (try, 3.12/3.13, f-strings)
+# (the mixins: try/except, the 3.12 and 3.13 opcodes, f-strings, the match statement)
+class InstructionTranslatorBase(ExceptionOpcodesMixin, Py312OpcodesMixin, StringOpcodesMixin, MatchOpcodesMixin):
     def __init__(self, code, f_globals, output, symbolic_locals, cells, depth):
         self.code = code
         self.f_globals = f_globals
@@ -183,10 +185,8 @@ class InstructionTranslatorBase(ExceptionOpcodesMixin, Py312OpcodesMixin, String
         self.symbolic_locals.pop(inst.argval, None)
 
     def LOAD_CONST(self, inst):
-        if any(inst.argval is c for c in GRAD_MODE_CLASSES):  # a resume function re-entering no_grad (resume.py)
-            self.push(GradModeClassVariable(inst.argval))
-        else:
-            self.push(ConstantVariable(inst.argval))
+        grad_mode_class = any(inst.argval is c for c in GRAD_MODE_CLASSES)  # a resume function re-entering no_grad
+        self.push((GradModeClassVariable if grad_mode_class else ConstantVariable)(inst.argval))  # (resume.py)
 
     def LOAD_GLOBAL(self, inst):
         push = self.push_callable if inst.arg & 1 else self.push  # (3.11-3.13: the low bit asks for a NULL)

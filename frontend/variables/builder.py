@@ -117,7 +117,7 @@ def wrap(og, value, source):
         if source is None and next(value.parameters(), None) is not None:  # (a submodule of one made in the frame)
             raise Unsupported("a module without a source", "unsupported")
         return _by_identity(og, NNModuleVariable, value, source)
-    if _is_disabled_function(value) or id(value) in DISALLOWED_IN_GRAPH:
+    if _is_disabled_function(value) and source is None or id(value) in DISALLOWED_IN_GRAPH:  # (with one: below)
         return _by_identity(og, DisabledFunctionVariable, value, source)
     if id(value) in ALLOWED_IN_GRAPH:
         return _by_identity(og, TorchVariable, value, source)
@@ -135,12 +135,12 @@ def wrap(og, value, source):
     if isinstance(value, types.BuiltinFunctionType) or _is_builtin_class(value) or _is_one_of(
             value, (*LIBRARY_CALLABLES, *FOLDABLE)):  # (collections.namedtuple, np.finfo, torch.device...)
         return _by_identity(og, BuiltinVariable, value, source)
-    if isinstance(value, types.FunctionType) and source is not None and "<locals>" in value.__qualname__ and not (
-            hasattr(value, "__wrapped__")):
-        # a fresh object each call (a resume function's argument): guarded on its code, as Dynamo's CLOSURE_MATCH;
-        # its cells' contents and its attributes are guarded where read
+    if isinstance(value, types.FunctionType) and source is not None and ("<locals>" in value.__qualname__ and not (
+            hasattr(value, "__wrapped__")) or _is_disabled_function(value)):
+        # a fresh object each call (a resume function's argument, `disable(f)` made in the frame): guarded on its
+        # code, as Dynamo's CLOSURE_MATCH; its cells' contents and its attributes are guarded where read
         og.guards.add(guards.id_guard(AttrSource(source, "__code__"), value.__code__), value.__code__)
-        return UserFunctionVariable(value, source)
+        return (DisabledFunctionVariable if _is_disabled_function(value) else UserFunctionVariable)(value, source)
     if isinstance(value, types.FunctionType):  # (frontend.graph_break too: its call is the break)
         return _by_identity(og, UserFunctionVariable, value, source)
     if _is_one_of(value, GRAD_MODE_CLASSES):

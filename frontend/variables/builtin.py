@@ -28,13 +28,13 @@ from .lists import BaseListVariable, ListIteratorVariable, ListVariable, TupleVa
 from .numpy_arrays import is_ndarray_operation, ndarray_operator
 from .sym_node import SYMBOLIC_OPERATORS, SymNodeVariable, sym_arithmetic
 from .tensor import TensorVariable, record
-from .stdlib import LIBRARY_CALLABLES, LibraryCallsMixin
+from .stdlib import LIBRARY_CALLABLES, PURE_METHODS, LibraryCallsMixin
 from .user_defined import UserObjectVariable
 from .user_protocols import ProtocolCallsMixin, user_operator
 
 FOLDABLE = {abs, min, max, round, int, float, bool, str, divmod, pow, sum, all, any, type, slice, set, frozenset, range,
             len, ord, chr, hex, oct, bin, format, repr, ascii, hash, callable, isinstance, issubclass, sorted,
-            minitorch2.device, minitorch2.finfo, minitorch2.iinfo, np.finfo, np.iinfo}
+            minitorch2.device, minitorch2.finfo, minitorch2.iinfo, np.finfo, np.iinfo} | PURE_METHODS
 # C functions of these modules only compute from their arguments. Any other C function (random.random,
 # time.time, os.remove, id, input) may give another answer or act on the world at each call, so it is
 # never called while translating, where its result would be frozen into the graph: it is a graph break.

@@ -33,10 +33,12 @@ class ConstantVariable(ValueVariable):
             # a class read from the frame is mutable (`Config.scale = 5.0` after the compile): its attribute is
             # wrapped through the class's source, so it is guarded as any value read from the frame is
             return tx.output.wrap(attr, AttrSource(self.source, name))
-        if callable(attr) and self.value is minitorch2.Tensor:  # torch.Tensor.add_(t, u) is t.add_(u)
-            return UnboundMethodVariable(attr)
-        if callable(attr):
-            return MethodVariable(self, name)
+        # a method the enum's class defines: inlined with the member as self
+        if isinstance(self.value, enum.Enum) and hasattr(attr, "__func__") and attr.__self__ is self.value:
+            from .functions import UserFunctionVariable, UserMethodVariable  # (functions imports this module)
+            return UserMethodVariable(UserFunctionVariable(attr.__func__), self)
+        if callable(attr):  # torch.Tensor.add_(t, u) is t.add_(u)
+            return UnboundMethodVariable(attr) if self.value is minitorch2.Tensor else MethodVariable(self, name)
         return ConstantVariable(attr.item() if isinstance(attr, np.generic) else attr)  # np.finfo(...).min: a float
 
     def unpack_var_sequence(self, tx):

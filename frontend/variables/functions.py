@@ -28,8 +28,7 @@ class CellVariable(VariableTracker):
 
     def reconstruct(self, cg):
         if self.frame_name is None:
-            raise Unsupported("a closure cell of an inlined function cannot be rebuilt after a graph break",
-                              "unresumable")
+            raise Unsupported("a closure cell of an inlined function cannot be rebuilt after a break", "unresumable")
         cg.append("LOAD_CLOSURE", cg.cell_ref(self.frame_name))
 
 
@@ -126,6 +125,8 @@ class UserMethodVariable(VariableTracker):
         return self.fn_var.call_function(tx, [self.self_var, *args], kwargs)  # (a library function: self first)
 
     def reconstruct(self, cg):
+        if self.self_var.source is None and hasattr(self.self_var, "call_dunder"):  # as Dynamo's, which cannot
+            raise Unsupported("a method of an object made in the frame, at a break", "unresumable")  # rebuild it
         cg.call_const(types.MethodType, [self.fn_var, self.self_var])
 
 

@@ -49,6 +49,10 @@ LIBRARY_CALLABLES |= OVER_STREAMS | {contextlib.nullcontext, contextlib.suppress
                                      dataclasses.fields, copy.deepcopy}
 # torch.Size([2, 3]) made in the frame; operator.is_ / is_not, which ask what the `is` operator asks
 LIBRARY_CALLABLES |= {minitorch2.Size, operator.is_, operator.is_not}
+# the methods of immutable builtin types read off the type (`sorted(names, key=str.lower)`): on constants, each folds
+PURE_METHODS = {method for cls in (str, bytes, int, float, tuple, frozenset) for name, method in vars(cls).items()
+                if isinstance(method, types.MethodDescriptorType) and not name.startswith("_")}
+LIBRARY_CALLABLES |= {m for m in PURE_METHODS if m.__name__ != "count"}  # (call_count: itertools.count's rule)
 
 
 def wrap_functools_object(og, value, source, wrap):

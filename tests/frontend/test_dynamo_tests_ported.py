@@ -79,23 +79,30 @@ def _run(lib, fn, calls):
     return (counter.frame_count, counter.op_count, _breaks(lib)), outputs
 
 
-def _param(name):
-    return pytest.param(name, marks=pytest.mark.xfail(reason=KNOWN_DIFFS[name], strict=True)) \
-        if name in KNOWN_DIFFS else name
+def params(names, known_diffs):
+    """The names as pytest parameters, each in known_diffs a strict xfail with its reason (shared by the runners)."""
+    return [pytest.param(n, marks=pytest.mark.xfail(reason=known_diffs[n], strict=True)) if n in known_diffs else n
+            for n in names]
 
 
-@pytest.mark.parametrize("name", [_param(n) for n in PORTED])
-def test_counts_breaks_and_values_match_dynamo(name):
-    calls = [tuple(ARRAYS)] * 2  # the second: a cache hit
-    theirs_counts, theirs = _run(torch, TORCH_NS[name], calls)
-    ours_counts, ours = _run(minitorch2, MT_NS[name], calls)
-    eager = _to_np(MT_NS[name](*[minitorch2.tensor(a) for a in ARRAYS]))
+def check_against_dynamo(torch_fn, mt_fn):
+    """Runs torch_fn under torch.compile and mt_fn under minitorch2.compile, twice each on ARRAYS (the second call a
+    cache hit): (frames, ops, breaks) and values must be Dynamo's, and the compiled value minitorch2's eager one."""
+    calls = [tuple(ARRAYS)] * 2
+    theirs_counts, theirs = _run(torch, torch_fn, calls)
+    ours_counts, ours = _run(minitorch2, mt_fn, calls)
+    eager = _to_np(mt_fn(*[minitorch2.tensor(a) for a in ARRAYS]))
     assert ours_counts == theirs_counts, f"(frames, ops, breaks): ours {ours_counts}, Dynamo {theirs_counts}"
     _assert_close(ours, theirs)
     _assert_close(ours[0], eager)
 
 
-@pytest.mark.parametrize("name", [_param(n) for n in RECOMPILED])
+@pytest.mark.parametrize("name", params(PORTED, KNOWN_DIFFS))
+def test_counts_breaks_and_values_match_dynamo(name):
+    check_against_dynamo(TORCH_NS[name], MT_NS[name])
+
+
+@pytest.mark.parametrize("name", params(RECOMPILED, KNOWN_DIFFS))
 def test_recompiles_match_dynamo(name):
     theirs_counts, theirs = _run(torch, TORCH_RC[name], RECOMPILE_CALLS[name])
     ours_counts, ours = _run(minitorch2, MT_RC[name], RECOMPILE_CALLS[name])

@@ -21,7 +21,7 @@ from frontend.testing import CompileCounter
 
 from .corpus_dynamo_tests_ported_2 import PORTED_SRC, RECOMPILE_SRC
 from .test_dynamo_counts import ARRAYS, _assert_close, _to_np
-from .test_dynamo_tests_ported import _breaks, _build, _clear_counters, _names, _run
+from .test_dynamo_tests_ported import _breaks, _build, _clear_counters, _names, check_against_dynamo, params
 
 PORTED, RECOMPILED = _names(PORTED_SRC), _names(RECOMPILE_SRC)
 TORCH_NS, MT_NS = _build(torch, PORTED_SRC), _build(minitorch2, PORTED_SRC)
@@ -113,23 +113,12 @@ def _run_calls(lib, fn, calls, config):
     return (counter.frame_count, counter.op_count, _breaks(lib)), outputs
 
 
-def _param(name):
-    return pytest.param(name, marks=pytest.mark.xfail(reason=KNOWN_DIFFS[name], strict=True)) \
-        if name in KNOWN_DIFFS else name
-
-
-@pytest.mark.parametrize("name", [_param(n) for n in PORTED])
+@pytest.mark.parametrize("name", params(PORTED, KNOWN_DIFFS))
 def test_counts_breaks_and_values_match_dynamo(name):
-    calls = [tuple(ARRAYS)] * 2  # the second: a cache hit
-    theirs_counts, theirs = _run(torch, TORCH_NS[name], calls)
-    ours_counts, ours = _run(minitorch2, MT_NS[name], calls)
-    eager = _to_np(MT_NS[name](*[minitorch2.tensor(a) for a in ARRAYS]))
-    assert ours_counts == theirs_counts, f"(frames, ops, breaks): ours {ours_counts}, Dynamo {theirs_counts}"
-    _assert_close(ours, theirs)
-    _assert_close(ours[0], eager)
+    check_against_dynamo(TORCH_NS[name], MT_NS[name])
 
 
-@pytest.mark.parametrize("name", [_param(n) for n in RECOMPILED])
+@pytest.mark.parametrize("name", params(RECOMPILED, KNOWN_DIFFS))
 def test_recompiles_match_dynamo(name):
     config = RECOMPILE_CONFIG.get(name, {})
     theirs_counts, theirs = _run_calls(torch, TORCH_RC[name], RECOMPILE_CALLS[name], config)

@@ -13,8 +13,7 @@ import torch
 import minitorch2
 
 from .corpus_dynamo_tests_ported_3 import PORTED_SRC
-from .test_dynamo_counts import ARRAYS, _assert_close, _to_np
-from .test_dynamo_tests_ported import _build, _names, _run
+from .test_dynamo_tests_ported import _build, _names, check_against_dynamo, params
 
 PORTED = _names(PORTED_SRC)
 TORCH_NS, MT_NS = _build(torch, PORTED_SRC), _build(minitorch2, PORTED_SRC)
@@ -24,20 +23,9 @@ KNOWN_DIFFS = {
 }
 
 
-def _param(name):
-    return pytest.param(name, marks=pytest.mark.xfail(reason=KNOWN_DIFFS[name], strict=True)) \
-        if name in KNOWN_DIFFS else name
-
-
-@pytest.mark.parametrize("name", [_param(n) for n in PORTED])
+@pytest.mark.parametrize("name", params(PORTED, KNOWN_DIFFS))
 def test_module_programs_match_dynamo(name):
-    calls = [tuple(ARRAYS)] * 2  # the second: a cache hit
-    theirs_counts, theirs = _run(torch, TORCH_NS[name], calls)
-    ours_counts, ours = _run(minitorch2, MT_NS[name], calls)
-    eager = _to_np(MT_NS[name](*[minitorch2.tensor(a) for a in ARRAYS]))
-    assert ours_counts == theirs_counts, f"(frames, ops, breaks): ours {ours_counts}, Dynamo {theirs_counts}"
-    _assert_close(ours, theirs)
-    _assert_close(ours[0], eager)
+    check_against_dynamo(TORCH_NS[name], MT_NS[name])
 
 
 def test_enough_programs_and_known_diffs_name_them():
