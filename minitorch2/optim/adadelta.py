@@ -23,7 +23,7 @@ class Adadelta(Optimizer):
                         foreach=foreach, differentiable=differentiable)
         super().__init__(params, defaults)
 
-    def _init_state(self, param):
+    def _init_state(self, param, group):
         state = self.state[param]
         if not state:
             state["step"] = _factories.tensor(0.0, dtype=_dtype.float32)
@@ -33,8 +33,9 @@ class Adadelta(Optimizer):
 
     def _update(self, param, group):
         rho, eps = group["rho"], group["eps"]
-        state = self._init_state(param)
-        state["step"].add_(1)
+        state = self._init_state(param, group)
+        step_t = state["step"]
+        step_t += 1
         grad = param.grad if not group["maximize"] else -param.grad
         if group["weight_decay"] != 0:
             grad = grad.add(param, alpha=group["weight_decay"])

@@ -5,7 +5,7 @@ on; the step divides the gradient by the sum's root, with the learning rate deca
 `lr / (1 + (step - 1) * lr_decay)`. As in PyTorch the state is created in the constructor.
 """
 from .. import _dtype, _factories, _functions
-from .optimizer import Optimizer
+from .optimizer import Optimizer, get_value
 
 
 class Adagrad(Optimizer):
@@ -30,11 +30,15 @@ class Adagrad(Optimizer):
             state["sum"] = _functions.clone(_factories.full_like(param, initial_value))
         return state
 
+    def _init_group(self, group):
+        """Nothing: the state is made in the constructor (a parameter added later gets it in its first update)."""
+
     def _update(self, param, group):
         # Parameters added after construction start from the optimizer's default, as in PyTorch.
         state = self._init_state(param, self.defaults["initial_accumulator_value"])
-        state["step"].add_(1)
-        step = state["step"].item()
+        step_t = state["step"]
+        step_t += 1
+        step = get_value(step_t)
         grad = param.grad if not group["maximize"] else -param.grad
         if group["weight_decay"] != 0:
             grad = grad.add(param, alpha=group["weight_decay"])

@@ -20,25 +20,20 @@ class Adam(Optimizer):
                         decoupled_weight_decay=decoupled_weight_decay or self._decoupled)
         super().__init__(params, defaults)
 
-    def _init_state(self, param, amsgrad):
+    def _init_state(self, param, group):
         state = self.state[param]
         if not state:
             state["step"] = _factories.tensor(0.0, dtype=_dtype.float32)
             state["exp_avg"] = _functions.clone(_factories.zeros_like(param))
             state["exp_avg_sq"] = _functions.clone(_factories.zeros_like(param))
-            if amsgrad:
+            if group["amsgrad"]:
                 state["max_exp_avg_sq"] = _functions.clone(_factories.zeros_like(param))
         return state
-
-    def _init_group(self, group):
-        for p in group["params"]:
-            if p.grad is not None:
-                self._init_state(p, group["amsgrad"])
 
     def _update(self, param, group):
         beta1, beta2 = group["betas"]
         lr, eps, weight_decay = group["lr"], group["eps"], group["weight_decay"]
-        state = self._init_state(param, group["amsgrad"])
+        state = self._init_state(param, group)
         grad = param.grad if not group["maximize"] else -param.grad
         exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
         step_t = state["step"]

@@ -5,7 +5,7 @@ Instead of a running mean of squared gradients, each parameter keeps `exp_inf`, 
 maximum of gradient magnitudes; only the first moment is bias-corrected.
 """
 from .. import _functions
-from .optimizer import Optimizer, check_adam_hyperparameters, scalar_state, zeros_state
+from .optimizer import Optimizer, capturable, check_adam_hyperparameters, get_value, scalar_state, zeros_state
 
 
 class Adamax(Optimizer):
@@ -16,7 +16,7 @@ class Adamax(Optimizer):
                         differentiable=differentiable, capturable=capturable)
         super().__init__(params, defaults)
 
-    def _init_state(self, param):
+    def _init_state(self, param, group):
         state = self.state[param]
         if not state:
             state["step"] = scalar_state()
@@ -26,13 +26,19 @@ class Adamax(Optimizer):
 
     def _update(self, param, group):
         beta1, beta2 = group["betas"]
-        state = self._init_state(param)
+        lr = group["lr"]
+        state = self._init_state(param, group)
         grad = param.grad if not group["maximize"] else -param.grad
-        state["step"].add_(1)
+        exp_avg, exp_inf, step_t = state["exp_avg"], state["exp_inf"], state["step"]
+        step_t += 1
         if group["weight_decay"] != 0:
             grad = grad.add(param, alpha=group["weight_decay"])
-        exp_avg, exp_inf = state["exp_avg"], state["exp_inf"]
         exp_avg.lerp_(grad, 1 - beta1)
-        exp_inf.copy_(_functions.maximum(exp_inf.mul_(beta2), grad.abs().add_(group["eps"])))
-        bias_correction = 1 - beta1 ** state["step"].item()
-        param.addcdiv_(exp_avg, exp_inf, value=-(group["lr"] / bias_correction))
+        _functions.maximum(exp_inf.mul_(beta2), grad.abs().add_(group["eps"]), out=exp_inf)
+        if capturable(group):
+            neg_bias_correction = beta1**step_t - 1
+            neg_bias_correction.div_(lr)
+            param.addcdiv_(exp_avg, exp_inf * neg_bias_correction)
+        else:
+            bias_correction = 1 - beta1 ** get_value(step_t)
+            param.addcdiv_(exp_avg, exp_inf, value=-(lr / bias_correction))

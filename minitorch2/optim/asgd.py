@@ -6,7 +6,8 @@ shrinking by `1 - lambd * eta`), and `ax` keeps the running average of the itera
 `t > t0` (before that, `mu == 1` and `ax` just copies the parameter). `eta` and `mu` live in the
 state as float32 0-dim tensors, so the rate is rounded to float32 as in PyTorch.
 """
-from .optimizer import Optimizer, scalar_state, zeros_state
+from .. import _factories, _functions
+from .optimizer import Optimizer, capturable, get_value, scalar_state, zeros_state
 
 
 class ASGD(Optimizer):
@@ -30,19 +31,28 @@ class ASGD(Optimizer):
         return state
 
     def _update(self, param, group):
-        lr, lambd, alpha = group["lr"], group["lambd"], group["alpha"]
+        lr, lambd, alpha, t0 = group["lr"], group["lambd"], group["alpha"], group["t0"]
         state = self._init_state(param, group)
         grad = param.grad if not group["maximize"] else -param.grad
-        state["step"].add_(1)
+        mu, ax, eta, step_t = state["mu"], state["ax"], state["eta"], state["step"]
+        step_t += 1
         if group["weight_decay"] != 0:
             grad = grad.add(param, alpha=group["weight_decay"])
-        eta = state["eta"].item()
-        param.mul_(1 - lambd * eta)
-        param.add_(grad, alpha=-eta)
-        if state["mu"].item() != 1:
-            state["ax"].add_(param.sub(state["ax"]).mul_(state["mu"]))
+        if capturable(group):
+            param.mul_(1 - lambd * eta)
+            param.addcmul_(grad, eta, value=-1)
         else:
-            state["ax"].copy_(param)
-        step = state["step"].item()
-        state["eta"].copy_(scalar_state(lr / ((1 + lambd * lr * step) ** alpha)))
-        state["mu"].copy_(scalar_state(1 / max(1, step - group["t0"])))
+            eta_value = get_value(eta)
+            param.mul_(1 - lambd * eta_value)
+            param.add_(grad, alpha=-eta_value)
+        if capturable(group) or mu.item() != 1:
+            ax.add_(param.sub(ax).mul_(mu))
+        else:
+            ax.copy_(param)
+        if capturable(group):
+            eta.copy_(lr / ((1 + lambd * lr * step_t) ** alpha))
+            mu.copy_(1 / _functions.maximum(step_t - t0, _factories.ones_like(step_t)))
+        else:
+            step = get_value(step_t)
+            eta.copy_(_factories.as_tensor(lr / ((1 + lambd * lr * step) ** alpha)))
+            mu.copy_(_factories.as_tensor(1 / max(1, step - t0)))

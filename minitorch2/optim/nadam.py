@@ -6,7 +6,7 @@ the state keeps the running product of the `mu_t` (a float32 0-dim tensor, like 
 update mixes the current gradient with the look-ahead of the first moment.
 `decoupled_weight_decay=True` shrinks the parameter instead of growing the gradient (NAdamW).
 """
-from .optimizer import Optimizer, check_adam_hyperparameters, scalar_state, zeros_state
+from .optimizer import Optimizer, capturable, check_adam_hyperparameters, get_value, scalar_state, zeros_state
 
 
 class NAdam(Optimizer):
@@ -20,7 +20,7 @@ class NAdam(Optimizer):
                         capturable=capturable, differentiable=differentiable)
         super().__init__(params, defaults)
 
-    def _init_state(self, param):
+    def _init_state(self, param, group):
         state = self.state[param]
         if not state:
             state["step"] = scalar_state()
@@ -32,10 +32,11 @@ class NAdam(Optimizer):
     def _update(self, param, group):
         beta1, beta2 = group["betas"]
         lr, weight_decay, momentum_decay = group["lr"], group["weight_decay"], group["momentum_decay"]
-        state = self._init_state(param)
+        state = self._init_state(param, group)
         grad = param.grad if not group["maximize"] else -param.grad
-        state["step"].add_(1)
-        step = state["step"].item()
+        exp_avg, exp_avg_sq, mu_product, step_t = (state[k] for k in ("exp_avg", "exp_avg_sq", "mu_product", "step"))
+        step_t += 1
+        step = step_t if capturable(group) else get_value(step_t)
         bias_correction2 = 1 - beta2**step
         if weight_decay != 0:
             if group["decoupled_weight_decay"]:
@@ -44,12 +45,20 @@ class NAdam(Optimizer):
                 grad = grad.add(param, alpha=weight_decay)
         mu = beta1 * (1.0 - 0.5 * (0.96 ** (step * momentum_decay)))
         mu_next = beta1 * (1.0 - 0.5 * (0.96 ** ((step + 1) * momentum_decay)))
-        state["mu_product"].mul_(mu)
-        mu_product = state["mu_product"].item()
-        exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
+        mu_product *= mu
         exp_avg.lerp_(grad, 1 - beta1)
         exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
-        denom = exp_avg_sq.div(bias_correction2).sqrt().add_(group["eps"])
-        # The scalar factors are Python floats computed left to right, as PyTorch writes them.
-        param.addcdiv_(grad, denom, value=-lr * (1.0 - mu) / (1.0 - mu_product))
-        param.addcdiv_(exp_avg, denom, value=(-lr * mu_next) / (1.0 - mu_product * mu_next))
+        denom = exp_avg_sq.div(bias_correction2).sqrt()
+        if capturable(group):
+            denom = denom.add(group["eps"])
+            mu_product_next = mu_product * mu_next
+            grad = grad * (-lr * (1.0 - mu) / (1.0 - mu_product))
+            exp_avg = exp_avg * (-lr * mu_next / (1.0 - mu_product_next))
+            param.addcdiv_(grad, denom)
+            param.addcdiv_(exp_avg, denom)
+        else:
+            # The scalar factors are Python floats computed left to right, as PyTorch writes them.
+            mu_product_next = get_value(mu_product) * mu_next
+            denom.add_(group["eps"])
+            param.addcdiv_(grad, denom, value=-lr * (1.0 - mu) / (1.0 - get_value(mu_product)))
+            param.addcdiv_(exp_avg, denom, value=(-lr * mu_next) / (1.0 - mu_product_next))

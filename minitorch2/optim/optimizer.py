@@ -9,7 +9,7 @@ PyTorch's rounding of `scalar / tensor`.
 from collections import defaultdict
 
 from .. import _dtype, _factories, _functions
-from .._compile_markers import graph_break
+from .._compile_markers import graph_break, is_compiling
 from .._tensor import Tensor
 from ..autograd.grad_mode import enable_grad, is_grad_enabled, set_grad_enabled
 
@@ -46,6 +46,18 @@ def divide(numerator, denominator):
     if isinstance(denominator, Tensor) and not isinstance(numerator, Tensor):
         return denominator.reciprocal() * numerator
     return numerator / denominator
+
+
+def get_value(x):
+    """torch.optim's _get_value: a 0-dim state tensor's number eagerly; the tensor itself while compiling (so the
+    arithmetic on it is traced into the step's graph)."""
+    return x if is_compiling() else x.item()
+
+
+def capturable(group):
+    """A group's `capturable` as the update reads it: Dynamo's OptimizerVariable reads it as True in every traced
+    group that has the key (its updates then keep step counts and bias corrections as tensors)."""
+    return "capturable" in group and (group["capturable"] or is_compiling())
 
 
 def zeros_state(param):
@@ -173,6 +185,13 @@ class Optimizer:
     def _init_group(self, group):
         """Create the state of the group's parameters that have a gradient; a compiled step runs it outside the
         graph (as Dynamo's OptimizerVariable runs torch's _init_group), so the state is an input of the graph."""
+        for p in group["params"]:
+            if p.grad is not None:
+                self._init_state(p, group)
+
+    def _init_state(self, param, group):
+        """One parameter's state, made on its first step (each optimizer's buffers)."""
+        return self.state[param]
 
     def _update(self, param, group):
         """One parameter's update: each optimizer's formula."""
@@ -187,4 +206,4 @@ class Optimizer:
 
 
 __all__ = ["Optimizer", "required", "check_adam_hyperparameters", "divide", "scalar_state",
-           "zeros_state"]
+           "zeros_state", "get_value", "capturable"]

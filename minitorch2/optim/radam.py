@@ -6,7 +6,8 @@ moving average (`rho_t`) is at most 5 the step is plain momentum SGD on the bias
 moment; after that it is Adam's step scaled by the variance rectification term.
 `decoupled_weight_decay=True` shrinks the parameter instead of growing the gradient (RAdamW).
 """
-from .optimizer import Optimizer, check_adam_hyperparameters, divide, scalar_state, zeros_state
+from .. import _functions
+from .optimizer import Optimizer, capturable, check_adam_hyperparameters, divide, get_value, scalar_state, zeros_state
 
 
 class RAdam(Optimizer):
@@ -18,7 +19,7 @@ class RAdam(Optimizer):
                         differentiable=differentiable)
         super().__init__(params, defaults)
 
-    def _init_state(self, param):
+    def _init_state(self, param, group):
         state = self.state[param]
         if not state:
             state["step"] = scalar_state()
@@ -28,17 +29,17 @@ class RAdam(Optimizer):
 
     def _update(self, param, group):
         beta1, beta2 = group["betas"]
-        lr, weight_decay = group["lr"], group["weight_decay"]
-        state = self._init_state(param)
+        lr, weight_decay, eps = group["lr"], group["weight_decay"], group["eps"]
+        state = self._init_state(param, group)
         grad = param.grad if not group["maximize"] else -param.grad
-        state["step"].add_(1)
-        step = state["step"].item()
+        exp_avg, exp_avg_sq, step_t = state["exp_avg"], state["exp_avg_sq"], state["step"]
+        step_t += 1
+        step = step_t if capturable(group) else get_value(step_t)
         if weight_decay != 0:
             if group["decoupled_weight_decay"]:
                 param.mul_(1 - lr * weight_decay)
             else:
                 grad = grad.add(param, alpha=weight_decay)
-        exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
         exp_avg.lerp_(grad, 1 - beta1)
         exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
         bias_correction1 = 1 - beta1**step
@@ -46,9 +47,18 @@ class RAdam(Optimizer):
         bias_corrected_exp_avg = exp_avg / bias_correction1
         rho_inf = 2 / (1 - beta2) - 1
         rho_t = rho_inf - 2 * step * (beta2**step) / bias_correction2
-        if rho_t > 5.0:
-            rect = ((rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t)) ** 0.5
-            adaptive_lr = divide(bias_correction2**0.5, exp_avg_sq.sqrt().add_(group["eps"]))
-            param.add_(bias_corrected_exp_avg * lr * adaptive_lr * rect, alpha=-1.0)
+
+        def rect():
+            return ((rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t)) ** 0.5
+
+        def adaptive_lr():
+            exp_avg_sq_sqrt = exp_avg_sq.sqrt().add_(eps)
+            return divide(bias_correction2**0.5, exp_avg_sq_sqrt)
+
+        if capturable(group):
+            update = _functions.where(rho_t > 5.0, rect() * adaptive_lr(), 1.0)
+            param.add_(bias_corrected_exp_avg * lr * update, alpha=-1.0)
+        elif rho_t > 5.0:
+            param.add_(bias_corrected_exp_avg * lr * adaptive_lr() * rect(), alpha=-1.0)
         else:
             param.add_(bias_corrected_exp_avg * lr, alpha=-1.0)

@@ -34,7 +34,8 @@ class RMSprop(Optimizer):
         alpha, momentum = group["alpha"], group["momentum"]
         state = self._init_state(param, group)
         grad = param.grad if not group["maximize"] else -param.grad
-        state["step"].add_(1)
+        step_t = state["step"]
+        step_t += 1
         if group["weight_decay"] != 0:
             grad = grad.add(param, alpha=group["weight_decay"])
         square_avg = state["square_avg"]

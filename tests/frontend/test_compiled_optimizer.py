@@ -177,9 +177,8 @@ def test_lr_scheduler_steps_as_torch(where):
 @pytest.mark.parametrize("name", ["RMSprop", "RAdam", "ASGD", *[pytest.param(name, marks=pytest.mark.slow) for name in
                                                                   ("Adagrad", "Adadelta", "Adamax", "NAdam", "Rprop")]])
 def test_other_optimizers_in_a_compiled_train_step_update_as_torch(name):
-    """Optimizers whose compiled step is not modelled (frontend/variables/optimizer.py's TRACED_OPTIMIZERS): a
-    compiled train step breaks at them and their steps run eagerly, so values after 3 steps are still torch's
-    (torch traces their updates into graphs: the counts are not compared)."""
+    """The other optimizers in a compiled train step (aot_eager): values after 3 steps are torch's (their counts and
+    graphs are compared in tests/nn/test_compiled_optimizers.py)."""
     def losses_and_weights(lib):
         lib.manual_seed(0)
         model = lib.nn.Linear(4, 2)
