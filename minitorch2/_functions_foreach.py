@@ -5,6 +5,7 @@ loop here: the same values, rounding included.
 Runtime layer, coverage surface (re-exported by _functions_nn_level.py into the torch-level namespace). The second
 operand is a Python number, a tensor, or a list (of tensors or numbers) paired with the first list.
 """
+from . import _functions
 from .linalg import vector_norm
 
 _BINARY = ("add", "sub", "mul", "div", "maximum", "minimum", "pow", "clamp_min", "clamp_max")
@@ -24,6 +25,8 @@ def _binary(name, inplace):
     method = f"{name}_" if inplace else name
 
     def foreach(self, other, **kwargs):
+        if not isinstance(self, (list, tuple)):  # (a number first: torch._foreach_pow(beta1, steps))
+            return [_functions.__dict__[name](self, o, **kwargs) for o in other]
         pairs = zip(self, _paired(other, len(self)))
         results = [_apply(t, method, name, o, **kwargs) for t, o in pairs]
         return None if inplace else results

@@ -138,8 +138,30 @@ def _foreach_in_place_as_dynamo(fn):
     return record_in_place
 
 
-FOREACH_IN_PLACE = {fn: _foreach_in_place_as_dynamo(fn) for fn in (minitorch2._foreach_add_, minitorch2._foreach_mul_)}
+FOREACH_IN_PLACE = {getattr(minitorch2, name): _foreach_in_place_as_dynamo(getattr(minitorch2, name))
+                    for name in minitorch2._functions_foreach.__all__ if name.endswith("_")}
 
+
+def _foreach_lerp_polyfill(self, end, weight):
+    """Dynamo's polyfill of torch._foreach_lerp_ with a number weight (inlined, so its ops are the graph's): an fma
+    from the nearer end, as CUDA's lerp computes it."""
+    diff = minitorch2._foreach_sub(end, self)
+    if abs(weight) >= 0.5:
+        neg_one_minus_weight = -(1.0 - minitorch2.tensor(weight, dtype=self[0].dtype))
+        for start, stop in zip(self, end):
+            start.copy_(stop)
+        minitorch2._foreach_addcmul_(self, [neg_one_minus_weight] * len(diff), diff)
+    else:
+        minitorch2._foreach_addcmul_(self, [minitorch2.full_like(d, weight) for d in diff], diff)
+
+
+def foreach_lerp_as_dynamo(tx, args, kwargs):
+    if len(args) == 3 and not kwargs and args[2].realize().is_python_constant():
+        return tx.output.wrap(_foreach_lerp_polyfill, None).call_function(tx, list(args), {})
+    return _foreach_in_place_as_dynamo(minitorch2._foreach_lerp_)(tx, args, kwargs)
+
+
+FOREACH_IN_PLACE[minitorch2._foreach_lerp_] = foreach_lerp_as_dynamo
 
 def tensor_as_dynamo(tx, args, kwargs):
     """torch.tensor(data) where data holds a size symbol or a tensor: torch._refs.tensor, as Dynamo records it."""

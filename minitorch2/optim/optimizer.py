@@ -178,6 +178,9 @@ class Optimizer:
     def _apply_updates(self):
         for group in self.param_groups:
             self._init_group(group)
+            if group.get("foreach"):
+                self._foreach_update(group, [p for p in group["params"] if p.grad is not None])
+                continue
             for p in group["params"]:
                 if p.grad is not None:
                     self._update(p, group)
@@ -196,6 +199,12 @@ class Optimizer:
     def _update(self, param, group):
         """One parameter's update: each optimizer's formula."""
         raise NotImplementedError
+
+    def _foreach_update(self, group, params):
+        """foreach=True: torch's multi-tensor update (its _foreach_* ops over the group's parameters), where an
+        optimizer models it; otherwise the single-tensor updates."""
+        for p in params:
+            self._update(p, group)
 
     @staticmethod
     def _run_closure(closure):

@@ -34,18 +34,8 @@ class SGD(Optimizer):
             grad = grad.add(buf, alpha=momentum) if group["nesterov"] else buf
         param.add_(grad, alpha=-group["lr"])
 
-    def _apply_updates(self):
-        for group in self.param_groups:
-            if group["foreach"]:
-                self._foreach_update(group)
-            else:
-                for p in group["params"]:
-                    if p.grad is not None:
-                        self._update(p, group)
-
-    def _foreach_update(self, group):
+    def _foreach_update(self, group, params):
         """foreach=True: torch's multi-tensor SGD, op for op (its _foreach_* ops over the group's parameters)."""
-        params = [p for p in group["params"] if p.grad is not None]
         grads = [p.grad for p in params]
         momentum, lr, weight_decay = group["momentum"], group["lr"], group["weight_decay"]
         if group["maximize"]:
