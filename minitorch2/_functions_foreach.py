@@ -67,6 +67,14 @@ def _foreach_addcmul_(self, tensor1, tensor2, value=1):
         t.addcmul_(a, b, value=v)
 
 
+def _foreach_addcmul(self, tensor1, tensor2, value=1):
+    return [t.addcmul(a, b, value=v) for t, a, b, v in zip(self, tensor1, tensor2, _paired(value, len(self)))]
+
+
+def _foreach_addcdiv(self, tensor1, tensor2, value=1):
+    return [t.addcdiv(a, b, value=v) for t, a, b, v in zip(self, tensor1, tensor2, _paired(value, len(self)))]
+
+
 def _foreach_addcdiv_(self, tensor1, tensor2, value=1):
     for t, a, b, v in zip(self, tensor1, tensor2, _paired(value, len(self))):
         t.addcdiv_(a, b, value=v)
@@ -85,5 +93,6 @@ _FOREACH = {f"_foreach_{name}{suffix}": make(name, suffix == "_")
             for names, make in ((_BINARY, _binary), (_UNARY, _unary)) for name in names for suffix in ("", "_")
             if not (name == "zero" and suffix == "")}
 globals().update(_FOREACH)
-__all__ = [*_FOREACH, "_foreach_lerp_", "_foreach_lerp", "_foreach_addcmul_", "_foreach_addcdiv_", "_foreach_copy_",
+__all__ = [*_FOREACH, "_foreach_lerp_", "_foreach_lerp", "_foreach_addcmul_", "_foreach_addcdiv_",
+           "_foreach_addcmul", "_foreach_addcdiv", "_foreach_copy_",
            "_foreach_norm"]
