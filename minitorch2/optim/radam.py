@@ -7,6 +7,7 @@ moment; after that it is Adam's step scaled by the variance rectification term.
 `decoupled_weight_decay=True` shrinks the parameter instead of growing the gradient (RAdamW).
 """
 from .. import _functions
+from .. import _functions_foreach as _foreach
 from .optimizer import Optimizer, capturable, check_adam_hyperparameters, divide, get_value, scalar_state, zeros_state
 
 
@@ -62,3 +63,71 @@ class RAdam(Optimizer):
             param.add_(bias_corrected_exp_avg * lr * adaptive_lr() * rect(), alpha=-1.0)
         else:
             param.add_(bias_corrected_exp_avg * lr, alpha=-1.0)
+
+    def _foreach_update(self, group, params):
+        """foreach=True: torch's multi-tensor RAdam, op for op (its _foreach_* ops over the group's parameters)."""
+        beta1, beta2 = group["betas"]
+        lr, weight_decay = group["lr"], group["weight_decay"]
+        grads = [p.grad for p in params]
+        exp_avgs, exp_avg_sqs, steps = ([self.state[p][k] for p in params] for k in ("exp_avg", "exp_avg_sq", "step"))
+        _foreach._foreach_add_(steps, 1)
+        if group["maximize"]:
+            grads = _foreach._foreach_neg(grads)
+        rho_inf = 2 / (1 - beta2) - 1
+        if capturable(group):
+            bias_correction1 = _foreach._foreach_pow(beta2, steps)
+            _foreach._foreach_neg_(bias_correction1)
+            _foreach._foreach_add_(bias_correction1, 1)
+            rho_ts = _foreach._foreach_pow(beta2, steps)
+            _foreach._foreach_mul_(rho_ts, steps)
+            _foreach._foreach_mul_(rho_ts, 2)
+            _foreach._foreach_div_(rho_ts, bias_correction1)
+            _foreach._foreach_neg_(rho_ts)
+            _foreach._foreach_add_(rho_ts, rho_inf)
+        else:
+            rho_ts = [rho_inf - 2 * s.item() * (beta2 ** s.item()) / (1 - beta2 ** s.item()) for s in steps]
+        if weight_decay != 0:
+            if group["decoupled_weight_decay"]:
+                _foreach._foreach_mul_(params, 1 - lr * weight_decay)
+            elif group["maximize"]:
+                _foreach._foreach_add_(grads, params, alpha=weight_decay)
+            else:
+                grads = _foreach._foreach_add(grads, params, alpha=weight_decay)
+        _foreach._foreach_lerp_(exp_avgs, grads, 1 - beta1)
+        _foreach._foreach_mul_(exp_avg_sqs, beta2)
+        _foreach._foreach_addcmul_(exp_avg_sqs, grads, grads, 1 - beta2)
+        if capturable(group):
+            num = _foreach._foreach_sub(rho_ts, 4)
+            _foreach._foreach_mul_(num, _foreach._foreach_sub(rho_ts, 2))
+            _foreach._foreach_mul_(num, rho_inf)
+            _foreach._foreach_div_(num, _foreach._foreach_mul(rho_ts, (rho_inf - 4) * (rho_inf - 2)))
+            _foreach._foreach_sqrt_(num)
+            rect = [_functions.where(rho_t > 5.0, n, 0.0) for n, rho_t in zip(num, rho_ts)]
+            unrect_step_size = [_functions.where(r > 0, 0.0, 1.0) for r in rect]
+            _foreach._foreach_mul_(unrect_step_size, lr)
+            bias_correction1 = _foreach._foreach_pow(beta1, steps)
+            _foreach._foreach_neg_(bias_correction1)
+            _foreach._foreach_add_(bias_correction1, 1)
+            _foreach._foreach_div_(unrect_step_size, bias_correction1)
+            _foreach._foreach_neg_(unrect_step_size)
+            bias_correction2 = _foreach._foreach_pow(beta2, steps)
+            _foreach._foreach_neg_(bias_correction2)
+            _foreach._foreach_add_(bias_correction2, 1)
+            _foreach._foreach_sqrt_(bias_correction2)
+            _foreach._foreach_mul_(bias_correction2, lr)
+            _foreach._foreach_mul_(bias_correction2, rect)
+            _foreach._foreach_neg_(bias_correction2)
+            _foreach._foreach_div_(bias_correction2, bias_correction1)
+        else:
+            rect = [((rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t)) ** 0.5
+                    if rho_t > 5 else 0 for rho_t in rho_ts]
+            bias_correction1 = [1 - beta1 ** s.item() for s in steps]
+            unrect_step_size = [(lr * (0 if r > 0 else 1.0) / bc) * -1 for r, bc in zip(rect, bias_correction1)]
+            bias_correction2 = [((1 - beta2 ** s.item()) ** 0.5) * (lr * r / bc) * -1
+                                for s, r, bc in zip(steps, rect, bias_correction1)]
+        buffer = _foreach._foreach_sqrt(exp_avg_sqs)
+        _foreach._foreach_add_(buffer, group["eps"])
+        _foreach._foreach_div_(buffer, bias_correction2)
+        _foreach._foreach_reciprocal_(buffer)
+        _foreach._foreach_add_(buffer, unrect_step_size)
+        _foreach._foreach_addcmul_(params, exp_avgs, buffer)
