@@ -178,6 +178,9 @@ class Optimizer:
     def _apply_updates(self):
         for group in self.param_groups:
             self._init_group(group)
+            if group.get("capturable") and not is_compiling():
+                raise AssertionError("If capturable=True, params and state_steps must be on supported devices: "
+                                     "['cuda', 'xpu', 'hpu', 'privateuseone'].")  # (this library's tensors: CPU)
             if group.get("foreach"):
                 self._foreach_update(group, [p for p in group["params"] if p.grad is not None])
                 continue

@@ -43,8 +43,6 @@ ADAM_FLAGS = {
     "nadam_decoupled": ("NAdam", dict(lr=0.01, weight_decay=0.1, decoupled_weight_decay=True)),
     "radam_decoupled_maximize": ("RAdam", dict(lr=0.01, weight_decay=0.1, decoupled_weight_decay=True, maximize=True)),
 }
-# foreach=True paths not modelled yet: the values are torch's, the graphs hold the single-tensor ops
-FOREACH_NOT_MODELLED = set()
 FAST_FOREACH = {"sgd_momentum_decay", "adam", "adamw", "rmsprop", "adagrad"}
 
 
@@ -53,7 +51,7 @@ def _graph_ops(gm):
             for n in gm.graph.nodes if n.op in ("call_method", "call_function")]
 
 
-def _compiled_steps(lib, config, foreach, steps=3):
+def _compiled_steps(lib, config, foreach, steps=3, compiled=True):
     cls, kwargs = {**CONFIGS, **ADAM_FLAGS}[config]
     (torch._dynamo if lib is torch else frontend).reset()
     counter = torch._dynamo.testing.CompileCounter() if lib is torch else CompileCounter()
@@ -67,7 +65,7 @@ def _compiled_steps(lib, config, foreach, steps=3):
     model = lib.nn.Linear(3, 2)
     opt = getattr(lib.optim, cls)(model.parameters(), foreach=foreach, **kwargs)
     x, y = lib.randn(4, 3), lib.randn(4, 2)
-    step = lib.compile(opt.step, backend=backend)
+    step = lib.compile(opt.step, backend=backend) if compiled else opt.step
     for _ in range(steps):
         opt.zero_grad()
         ((model(x) - y) ** 2).mean().backward()
@@ -85,11 +83,7 @@ def _assert_as_torch(config, foreach):
 
 def _foreach_params():
     for config in CONFIGS:
-        marks = [pytest.mark.xfail(strict=True, reason=f"{config}'s foreach=True update is not modelled")] \
-            if config in FOREACH_NOT_MODELLED else []
-        if config not in FAST_FOREACH:
-            marks.append(pytest.mark.slow)
-        yield pytest.param(config, id=config, marks=marks)
+        yield pytest.param(config, id=config, marks=[] if config in FAST_FOREACH else [pytest.mark.slow])
 
 
 @pytest.mark.parametrize("config", list(CONFIGS))
@@ -100,6 +94,27 @@ def test_single_tensor_step_as_torch(config):
 @pytest.mark.parametrize("config", list(_foreach_params()))
 def test_foreach_step_as_torch(config):
     _assert_as_torch(config, foreach=True)
+
+
+@pytest.mark.parametrize("config", [*CONFIGS, *(c for c in ADAM_FLAGS if "capturable" not in c)])
+def test_eager_foreach_steps_as_torch(config):
+    """foreach=True run eagerly: the multi-tensor updates' non-capturable branches (Python-number step sizes)."""
+    ours = _compiled_steps(minitorch2, config, True, compiled=False)
+    theirs = _compiled_steps(torch, config, True, compiled=False)
+    for a, b in zip(ours[0], theirs[0]):
+        torch.testing.assert_close(torch.as_tensor(a), torch.as_tensor(b), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("foreach", [False, True])
+@pytest.mark.parametrize("name", ["Adam", "AdamW", "Adamax", "NAdam", "RAdam", "Adadelta", "RMSprop", "Rprop", "ASGD"])
+def test_capturable_steps_refused_eagerly_on_cpu_as_torch(name, foreach):
+    """capturable=True asks for tensors on an accelerator: an eager step on CPU tensors is refused (a compiled one
+    is not: Dynamo skips the check, test_adam_family_flags_as_torch)."""
+    for lib in (torch, minitorch2):
+        param = lib.nn.Parameter(lib.ones(2))
+        param.grad = lib.ones(2)
+        with pytest.raises(AssertionError, match="If capturable=True"):
+            getattr(lib.optim, name)([param], foreach=foreach, capturable=True).step()
 
 
 @pytest.mark.parametrize("foreach", [False, pytest.param(True, marks=pytest.mark.slow)])
