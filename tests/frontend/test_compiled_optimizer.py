@@ -26,10 +26,8 @@ OPTIMIZERS = {
     "sgd_foreach": lambda lib, params: lib.optim.SGD(params, lr=0.1, momentum=0.9, weight_decay=0.01, foreach=True),
     "adam_foreach": lambda lib, params: lib.optim.Adam(params, lr=0.01, foreach=True),
 }
-ADAM_FOREACH_GRAPH = pytest.mark.xfail(strict=True, reason=(
-    "Adam's foreach=True path is not modelled: torch's graph is its multi-tensor update (_foreach_sub, a lerp as "
-    "full_like + _foreach_addcmul_, _foreach_pow, _foreach_div_, _foreach_sqrt, _foreach_addcdiv_, ...), ours "
-    "records the single-tensor ops (the values are the same)"))
+
+
 def _run(lib, opt_name, mode, backend="eager", steps=3):
     tally, dynamo = (dynamo_counters, torch._dynamo) if lib is torch else (counters, frontend)
     dynamo.reset()
@@ -93,7 +91,7 @@ def test_train_step_through_aot_backends(backend, opt_name):
 
 @pytest.mark.parametrize("mode", ["train", "fn", "method"])
 @pytest.mark.parametrize("opt_name", ["adam", "adamw", "adam_amsgrad_decay",
-                                      pytest.param("adam_foreach", marks=ADAM_FOREACH_GRAPH)])
+                                      "adam_foreach"])
 def test_adam_family_steps(opt_name, mode):
     _check(opt_name, mode)
 
