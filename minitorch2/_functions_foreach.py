@@ -96,3 +96,5 @@ globals().update(_FOREACH)
 __all__ = [*_FOREACH, "_foreach_lerp_", "_foreach_lerp", "_foreach_addcmul_", "_foreach_addcdiv_",
            "_foreach_addcmul", "_foreach_addcdiv", "_foreach_copy_",
            "_foreach_norm"]
+for _name in __all__:
+    globals()[_name].__module__ = "minitorch2"  # (graph code prints `torch._foreach_add_(...)`, as Dynamo's)
