@@ -1,6 +1,6 @@
 """OptimizerVariable: a torch.optim optimizer read by a compiled frame, as Dynamo's variables/optimizer.py treats it.
 
-Frontend layer, beside UserObjectVariable (which it is, plus three rules). Dynamo inlines torch.optim, with these
+Frontend layer, beside UserObjectVariable (which it is, plus four rules). Dynamo inlines torch.optim, with these
 differences, which decide where a compiled training step breaks and what its optimizer graph holds:
 
     opt.zero_grad()        a graph break: torch's zero_grad is @torch._disable_dynamo (it runs natively)
@@ -9,7 +9,6 @@ differences, which decide where a compiled training step breaks and what its opt
     self._init_group(g)    run now, for real, outside the graph: the state it makes is read as graph inputs
     self.state[p]          the parameter's state dict, read through its source (`L['self'].state[<p's source>]`) and
                            guarded on its keys, so a step that adds state (SGD's momentum buffer) recompiles once
-
     group["capturable"]    read as True in a traced group that has the key (Dynamo's _set_capturable): the updates
                            take their capturable branch, step counts and bias corrections kept as tensors
 
