@@ -9,8 +9,8 @@ differences, which decide where a compiled training step breaks and what its opt
     self._init_group(g)    run now, for real, outside the graph: the state it makes is read as graph inputs
     self.state[p]          the parameter's state dict, read through its source (`L['self'].state[<p's source>]`) and
                            guarded on its keys, so a step that adds state (SGD's momentum buffer) recompiles once
-    group["capturable"]    read as True in a traced group that has the key (Dynamo's _set_capturable): the updates
-                           take their capturable branch, step counts and bias corrections kept as tensors
+    group["capturable"]    read as True in a traced group that has the key (Dynamo's _set_capturable; the optimizers
+                           ask optim/optimizer.py's capturable()): the updates take their capturable branch
 
 Only the optimizers whose compiled step is modelled (TRACED_OPTIMIZERS: their update as torch's, op for op) are
 traced; a compiled frame breaks at any other (SparseAdam, LBFGS), whose step then runs eagerly.
