@@ -42,6 +42,20 @@ ADAM_FLAGS = {
     "adamw_capturable_amsgrad": ("AdamW", dict(lr=0.01, capturable=True, amsgrad=True)),
     "nadam_decoupled": ("NAdam", dict(lr=0.01, weight_decay=0.1, decoupled_weight_decay=True)),
     "radam_decoupled_maximize": ("RAdam", dict(lr=0.01, weight_decay=0.1, decoupled_weight_decay=True, maximize=True)),
+    "nadam_maximize_decay": ("NAdam", dict(lr=0.01, weight_decay=0.1, maximize=True)),
+    "radam_decay": ("RAdam", dict(lr=0.01, weight_decay=0.1)),
+}
+# maximize and weight decay on the others (the branches their multi-tensor updates take apart)
+OTHER_FLAGS = {
+    "adamax_maximize_decay": ("Adamax", dict(lr=0.01, maximize=True, weight_decay=0.1)),
+    "adamax_decay": ("Adamax", dict(lr=0.01, weight_decay=0.1)),
+    "adagrad_maximize_decay": ("Adagrad", dict(lr=0.01, maximize=True, weight_decay=0.1, lr_decay=0.01)),
+    "adadelta_maximize_decay": ("Adadelta", dict(maximize=True, weight_decay=0.1)),
+    "rmsprop_maximize_decay": ("RMSprop", dict(lr=0.01, maximize=True, weight_decay=0.1, momentum=0.5)),
+    "rmsprop_decay": ("RMSprop", dict(lr=0.01, weight_decay=0.1)),
+    "rprop_maximize": ("Rprop", dict(lr=0.01, maximize=True)),
+    "asgd_maximize_decay": ("ASGD", dict(lr=0.01, maximize=True, weight_decay=0.1, t0=1)),
+    "asgd_decay": ("ASGD", dict(lr=0.01, weight_decay=0.1)),
 }
 FAST_FOREACH = {"sgd_momentum_decay", "adam", "adamw", "rmsprop", "adagrad"}
 
@@ -52,7 +66,7 @@ def _graph_ops(gm):
 
 
 def _compiled_steps(lib, config, foreach, steps=3, compiled=True):
-    cls, kwargs = {**CONFIGS, **ADAM_FLAGS}[config]
+    cls, kwargs = {**CONFIGS, **ADAM_FLAGS, **OTHER_FLAGS}[config]
     (torch._dynamo if lib is torch else frontend).reset()
     counter = torch._dynamo.testing.CompileCounter() if lib is torch else CompileCounter()
     graphs = []
@@ -96,7 +110,7 @@ def test_foreach_step_as_torch(config):
     _assert_as_torch(config, foreach=True)
 
 
-@pytest.mark.parametrize("config", [*CONFIGS, *(c for c in ADAM_FLAGS if "capturable" not in c)])
+@pytest.mark.parametrize("config", [*CONFIGS, *(c for c in ADAM_FLAGS if "capturable" not in c), *OTHER_FLAGS])
 def test_eager_foreach_steps_as_torch(config):
     """foreach=True run eagerly: the multi-tensor updates' non-capturable branches (Python-number step sizes)."""
     ours = _compiled_steps(minitorch2, config, True, compiled=False)
@@ -120,6 +134,12 @@ def test_capturable_steps_refused_eagerly_on_cpu_as_torch(name, foreach):
 @pytest.mark.parametrize("foreach", [False, pytest.param(True, marks=pytest.mark.slow)])
 @pytest.mark.parametrize("config", list(ADAM_FLAGS))
 def test_adam_family_flags_as_torch(config, foreach):
+    _assert_as_torch(config, foreach)
+
+
+@pytest.mark.parametrize("foreach", [False, True])
+@pytest.mark.parametrize("config", [pytest.param(c, marks=pytest.mark.slow) for c in OTHER_FLAGS])
+def test_other_flags_as_torch(config, foreach):
     _assert_as_torch(config, foreach)
 
 
