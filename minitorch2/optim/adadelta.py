@@ -51,7 +51,8 @@ class Adadelta(Optimizer):
         """foreach=True: torch's multi-tensor Adadelta, op for op (its _foreach_* ops over the group's parameters)."""
         rho, eps, weight_decay = group["rho"], group["eps"], group["weight_decay"]
         grads = [p.grad for p in params]
-        square_avgs, acc_deltas, steps = ([self.state[p][k] for p in params] for k in ("square_avg", "acc_delta", "step"))
+        square_avgs, acc_deltas, steps = (
+            [self.state[p][k] for p in params] for k in ("square_avg", "acc_delta", "step"))
         _foreach._foreach_add_(steps, 1)
         if group["maximize"]:
             grads = _foreach._foreach_neg(grads)

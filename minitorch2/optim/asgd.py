@@ -61,7 +61,8 @@ class ASGD(Optimizer):
     def _foreach_update(self, group, params):
         """foreach=True: torch's multi-tensor ASGD, op for op (its _foreach_* ops over the group's parameters); its
         parameter step is one addcmul_ of `grad + lambd * param` (the single-tensor update's mul_ and add_ apart)."""
-        lr, lambd, alpha, t0, weight_decay = group["lr"], group["lambd"], group["alpha"], group["t0"], group["weight_decay"]
+        lr, lambd, alpha, t0 = group["lr"], group["lambd"], group["alpha"], group["t0"]
+        weight_decay = group["weight_decay"]
         grads = [p.grad for p in params]
         axs, mus, etas, steps = ([self.state[p][k] for p in params] for k in ("ax", "mu", "eta", "step"))
         if group["maximize"]:
@@ -91,5 +92,6 @@ class ASGD(Optimizer):
             _foreach._foreach_mul_(new_etas, lr)
             _foreach._foreach_copy_(etas, new_etas)
         else:
-            _foreach._foreach_copy_(etas, [_factories.as_tensor(lr / ((1 + lambd * lr * step) ** alpha)) for step in steps])
+            new_etas = [_factories.as_tensor(lr / ((1 + lambd * lr * step) ** alpha)) for step in steps]
+            _foreach._foreach_copy_(etas, new_etas)
             _foreach._foreach_copy_(mus, [_factories.as_tensor(1 / max(1, get_value(step) - t0)) for step in steps])

@@ -121,7 +121,8 @@ class NAdam(Optimizer):
             _foreach._foreach_addcmul_(numerator, mu_nexts, exp_avgs)
             _foreach._foreach_addcdiv_(params, numerator, exp_avg_sq_sqrt)
         else:
-            step_size_grads = [(lr * (1.0 - mu) / (1.0 - mu_product.item())) * -1 for mu_product, mu in zip(mu_products, mus)]
+            step_size_grads = [(lr * (1.0 - mu) / (1.0 - mu_product.item())) * -1
+                               for mu_product, mu in zip(mu_products, mus)]
             step_size_exp_avgs = [(lr * mu_next / (1.0 - mu_product.item() * mu_next)) * -1
                                   for mu_product, mu_next in zip(mu_products, mu_nexts)]
             _foreach._foreach_addcdiv_(params, grads, exp_avg_sq_sqrt, step_size_grads)

@@ -170,7 +170,8 @@ def _compiled_train_step(lib, cls, kwargs, backend):
 @pytest.mark.parametrize("cls, kwargs", [("RMSprop", dict(lr=0.01, momentum=0.5)),
                                          ("Adam", dict(lr=0.01, foreach=True, amsgrad=True))],
                          ids=["rmsprop", "adam_foreach_amsgrad"])
-@pytest.mark.parametrize("backend", ["eager", *(pytest.param(b, marks=pytest.mark.slow) for b in ("aot_eager", "inductor"))])
+@pytest.mark.parametrize("backend", ["eager", *(pytest.param(b, marks=pytest.mark.slow)
+                                                for b in ("aot_eager", "inductor"))])
 def test_compiled_train_step_as_torch(cls, kwargs, backend):
     """(ours through inductor is compared with torch's aot_eager: the same graphs, values within float32 rounding)"""
     ours = _compiled_train_step(minitorch2, cls, kwargs, backend)
