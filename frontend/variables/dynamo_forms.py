@@ -163,6 +163,7 @@ def foreach_lerp_as_dynamo(tx, args, kwargs):
 
 FOREACH_IN_PLACE[minitorch2._foreach_lerp_] = foreach_lerp_as_dynamo
 
+
 def tensor_as_dynamo(tx, args, kwargs):
     """torch.tensor(data) where data holds a size symbol or a tensor: torch._refs.tensor, as Dynamo records it."""
     data = args[0] if args else kwargs.get("data")

@@ -178,7 +178,7 @@ class Optimizer:
     def _apply_updates(self):
         for group in self.param_groups:
             self._init_group(group)
-            if group.get("capturable") and not is_compiling():
+            if group.get("capturable") and not is_compiling() and any(p.grad is not None for p in group["params"]):
                 raise AssertionError("If capturable=True, params and state_steps must be on supported devices: "
                                      "['cuda', 'xpu', 'hpu', 'privateuseone'].")  # (this library's tensors: CPU)
             if group.get("foreach"):
