@@ -36,12 +36,20 @@ def record_size_items(og, tensor_var):
     return size
 
 
-def inplace_addc_as_dynamo(tx, tensor_var, name, args, kwargs):
-    """x.addcmul_(t1, t2, value=v) (addcdiv_) as Dynamo rewrites it (a tensor `value` then needs no .item()): mul
-    (div) of t1 and t2, fma into x, copy_."""
-    product = tensor.record(tx.output, "call_function", getattr(minitorch2, name[4:7]), args, {})
+def inplace_as_dynamo(tx, tensor_var, name, args, kwargs):
+    """The in-place methods Dynamo rewrites (so that a tensor `value` or `alpha` needs no .item()); None for the
+    others. x.addcmul_(t1, t2, value=v) (addcdiv_): mul (div) of t1 and t2, fma into x, copy_; x.add_(y, alpha=t)
+    with a tensor t (an optimizer's tensor lr): fma of y and t into x, copy_."""
+    if name in ("addcmul_", "addcdiv_") and len(args) == 2 and list(kwargs) == ["value"]:
+        value = kwargs["value"]
+        args = [tensor.record(tx.output, "call_function", getattr(minitorch2, name[4:7]), args, {})]
+    elif name == "add_" and len(args) == 1 and list(kwargs) == ["alpha"] \
+            and isinstance(kwargs["alpha"].realize(), tensor.TensorVariable):
+        value = kwargs["alpha"]
+    else:
+        return None
     fused = tensor.record(tx.output, "call_function", minitorch2.ops.prims.fma.default,
-                          [product, kwargs["value"], tensor_var], {})
+                          [args[0], value, tensor_var], {})
     return tensor_var.call_method(tx, "copy_", [fused], {})
 
 

@@ -6,7 +6,8 @@ adapts without a global rate (`lr` only scales the result, 1.0 by default).
 """
 from .. import _dtype, _factories, _functions
 from .. import _functions_foreach as _foreach
-from .optimizer import Optimizer
+from .._tensor import Tensor
+from .optimizer import Optimizer, capturable
 
 
 class Adadelta(Optimizer):
@@ -71,4 +72,8 @@ class Adadelta(Optimizer):
         _foreach._foreach_mul_(deltas, grads)
         _foreach._foreach_mul_(acc_deltas, rho)
         _foreach._foreach_addcmul_(acc_deltas, deltas, deltas, value=1 - rho)
-        _foreach._foreach_add_(params, deltas, alpha=-group["lr"])
+        if capturable(group) and isinstance(group["lr"], Tensor):  # (a tensor lr: no .item() in the graph)
+            _foreach._foreach_mul_(deltas, -group["lr"])
+            _foreach._foreach_add_(params, deltas)
+        else:
+            _foreach._foreach_add_(params, deltas, alpha=-group["lr"])

@@ -6,6 +6,7 @@ AdamW is Adam with decoupled weight decay: the parameter shrinks by
 """
 from .. import _dtype, _factories, _functions
 from .. import _functions_foreach as _foreach
+from .._tensor import Tensor
 from .optimizer import Optimizer, capturable, check_adam_hyperparameters
 
 
@@ -14,6 +15,8 @@ class Adam(Optimizer):
 
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, amsgrad=False, *, foreach=None,
                  maximize=False, capturable=False, differentiable=False, fused=None, decoupled_weight_decay=False):
+        if isinstance(lr, Tensor) and foreach and not capturable:
+            raise ValueError("lr as a Tensor is not supported for capturable=False and foreach=True")
         check_adam_hyperparameters(lr, eps, betas, weight_decay)
         defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, amsgrad=amsgrad, maximize=maximize,
                         foreach=foreach, capturable=capturable, differentiable=differentiable, fused=fused,

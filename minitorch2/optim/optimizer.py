@@ -24,6 +24,8 @@ required = _RequiredParameter()
 
 def check_adam_hyperparameters(lr, eps, betas, weight_decay):
     """The checks (and messages) every Adam-family constructor makes."""
+    if isinstance(lr, Tensor) and lr.numel() != 1:
+        raise ValueError("Tensor lr must be 1-element")
     if not 0.0 <= lr:
         raise ValueError(f"Invalid learning rate: {lr}")
     if not 0.0 <= eps:

@@ -6,7 +6,8 @@ the gradient by its root. `centered` also tracks the mean gradient and subtracts
 """
 from .. import _dtype, _factories, _functions
 from .. import _functions_foreach as _foreach
-from .optimizer import Optimizer
+from .._tensor import Tensor
+from .optimizer import Optimizer, capturable
 
 
 class RMSprop(Optimizer):
@@ -80,6 +81,12 @@ class RMSprop(Optimizer):
             bufs = [self.state[p]["momentum_buffer"] for p in params]
             _foreach._foreach_mul_(bufs, momentum)
             _foreach._foreach_addcdiv_(bufs, grads, avg)
-            _foreach._foreach_add_(params, bufs, alpha=-lr)
+            if capturable(group) and isinstance(lr, Tensor):  # (a tensor lr: no .item() in the graph)
+                _foreach._foreach_add_(params, _foreach._foreach_mul(bufs, -lr))
+            else:
+                _foreach._foreach_add_(params, bufs, alpha=-lr)
+        elif capturable(group) and isinstance(lr, Tensor):
+            _foreach._foreach_div_(avg, -lr)
+            _foreach._foreach_addcdiv_(params, grads, avg)
         else:
             _foreach._foreach_addcdiv_(params, grads, avg, value=-lr)

@@ -1,5 +1,7 @@
 """optim.SGD (as torch.optim.SGD): momentum, dampening, Nesterov, weight decay; PyTorch's CPU formulas."""
 from .. import _functions_foreach as _foreach
+from .._compile_markers import is_compiling
+from .._tensor import Tensor
 from .optimizer import Optimizer, required
 
 
@@ -60,4 +62,7 @@ class SGD(Optimizer):
                 _foreach._foreach_add_(grads, bufs, alpha=momentum)
             else:
                 grads = bufs
-        _foreach._foreach_add_(params, grads, alpha=-lr)
+        if isinstance(lr, Tensor) and is_compiling():  # (a tensor lr: no .item() in the graph)
+            _foreach._foreach_add_(params, _foreach._foreach_mul(grads, -lr))
+        else:
+            _foreach._foreach_add_(params, grads, alpha=-lr)
