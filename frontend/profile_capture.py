@@ -43,7 +43,8 @@ def _library_dirs():
 _LIBRARY_DIRS = _library_dirs()
 # torch.optim's files whose compiled step is modelled (frontend/variables/optimizer.py's TRACED_OPTIMIZERS)
 _TRACED_OPTIM_FILES = tuple(os.path.join(os.path.dirname(os.path.abspath(minitorch2.__file__)), "optim", name)
-                            for name in ("optimizer.py", "sgd.py", "adam.py"))
+                            for name in ("optimizer.py", "sgd.py", "adam.py", "adamax.py", "nadam.py", "radam.py",
+                                         "adagrad.py", "adadelta.py", "rmsprop.py", "rprop.py", "asgd.py"))
 
 
 def is_user_code(code):

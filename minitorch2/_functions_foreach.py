@@ -5,6 +5,7 @@ loop here: the same values, rounding included.
 Runtime layer, coverage surface (re-exported by _functions_nn_level.py into the torch-level namespace). The second
 operand is a Python number, a tensor, or a list (of tensors or numbers) paired with the first list.
 """
+from . import _functions
 from .linalg import vector_norm
 
 _BINARY = ("add", "sub", "mul", "div", "maximum", "minimum", "pow", "clamp_min", "clamp_max")
@@ -24,6 +25,8 @@ def _binary(name, inplace):
     method = f"{name}_" if inplace else name
 
     def foreach(self, other, **kwargs):
+        if not isinstance(self, (list, tuple)):  # (a number first: torch._foreach_pow(beta1, steps))
+            return [_functions.__dict__[name](self, o, **kwargs) for o in other]
         pairs = zip(self, _paired(other, len(self)))
         results = [_apply(t, method, name, o, **kwargs) for t, o in pairs]
         return None if inplace else results
@@ -64,6 +67,14 @@ def _foreach_addcmul_(self, tensor1, tensor2, value=1):
         t.addcmul_(a, b, value=v)
 
 
+def _foreach_addcmul(self, tensor1, tensor2, value=1):
+    return [t.addcmul(a, b, value=v) for t, a, b, v in zip(self, tensor1, tensor2, _paired(value, len(self)))]
+
+
+def _foreach_addcdiv(self, tensor1, tensor2, value=1):
+    return [t.addcdiv(a, b, value=v) for t, a, b, v in zip(self, tensor1, tensor2, _paired(value, len(self)))]
+
+
 def _foreach_addcdiv_(self, tensor1, tensor2, value=1):
     for t, a, b, v in zip(self, tensor1, tensor2, _paired(value, len(self))):
         t.addcdiv_(a, b, value=v)
@@ -82,5 +93,8 @@ _FOREACH = {f"_foreach_{name}{suffix}": make(name, suffix == "_")
             for names, make in ((_BINARY, _binary), (_UNARY, _unary)) for name in names for suffix in ("", "_")
             if not (name == "zero" and suffix == "")}
 globals().update(_FOREACH)
-__all__ = [*_FOREACH, "_foreach_lerp_", "_foreach_lerp", "_foreach_addcmul_", "_foreach_addcdiv_", "_foreach_copy_",
+__all__ = [*_FOREACH, "_foreach_lerp_", "_foreach_lerp", "_foreach_addcmul_", "_foreach_addcdiv_",
+           "_foreach_addcmul", "_foreach_addcdiv", "_foreach_copy_",
            "_foreach_norm"]
+for _name in __all__:
+    globals()[_name].__module__ = "minitorch2"  # (graph code prints `torch._foreach_add_(...)`, as Dynamo's)

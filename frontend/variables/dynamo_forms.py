@@ -36,12 +36,20 @@ def record_size_items(og, tensor_var):
     return size
 
 
-def inplace_addc_as_dynamo(tx, tensor_var, name, args, kwargs):
-    """x.addcmul_(t1, t2, value=v) (addcdiv_) as Dynamo rewrites it (a tensor `value` then needs no .item()): mul
-    (div) of t1 and t2, fma into x, copy_."""
-    product = tensor.record(tx.output, "call_function", getattr(minitorch2, name[4:7]), args, {})
+def inplace_as_dynamo(tx, tensor_var, name, args, kwargs):
+    """The in-place methods Dynamo rewrites (so that a tensor `value` or `alpha` needs no .item()); None for the
+    others. x.addcmul_(t1, t2, value=v) (addcdiv_): mul (div) of t1 and t2, fma into x, copy_; x.add_(y, alpha=t)
+    with a tensor t (an optimizer's tensor lr): fma of y and t into x, copy_."""
+    if name in ("addcmul_", "addcdiv_") and len(args) == 2 and list(kwargs) == ["value"]:
+        value = kwargs["value"]
+        args = [tensor.record(tx.output, "call_function", getattr(minitorch2, name[4:7]), args, {})]
+    elif name == "add_" and len(args) == 1 and list(kwargs) == ["alpha"] \
+            and isinstance(kwargs["alpha"].realize(), tensor.TensorVariable):
+        value = kwargs["alpha"]
+    else:
+        return None
     fused = tensor.record(tx.output, "call_function", minitorch2.ops.prims.fma.default,
-                          [product, kwargs["value"], tensor_var], {})
+                          [args[0], value, tensor_var], {})
     return tensor_var.call_method(tx, "copy_", [fused], {})
 
 
@@ -138,7 +146,30 @@ def _foreach_in_place_as_dynamo(fn):
     return record_in_place
 
 
-FOREACH_IN_PLACE = {fn: _foreach_in_place_as_dynamo(fn) for fn in (minitorch2._foreach_add_, minitorch2._foreach_mul_)}
+FOREACH_IN_PLACE = {getattr(minitorch2, name): _foreach_in_place_as_dynamo(getattr(minitorch2, name))
+                    for name in minitorch2._functions_foreach.__all__ if name.endswith("_")}
+
+
+def _foreach_lerp_polyfill(self, end, weight):
+    """Dynamo's polyfill of torch._foreach_lerp_ with a number weight (inlined, so its ops are the graph's): an fma
+    from the nearer end, as CUDA's lerp computes it."""
+    diff = minitorch2._foreach_sub(end, self)
+    if abs(weight) >= 0.5:
+        neg_one_minus_weight = -(1.0 - minitorch2.tensor(weight, dtype=self[0].dtype))
+        for start, stop in zip(self, end):
+            start.copy_(stop)
+        minitorch2._foreach_addcmul_(self, [neg_one_minus_weight] * len(diff), diff)
+    else:
+        minitorch2._foreach_addcmul_(self, [minitorch2.full_like(d, weight) for d in diff], diff)
+
+
+def foreach_lerp_as_dynamo(tx, args, kwargs):
+    if len(args) == 3 and not kwargs and args[2].realize().is_python_constant():
+        return tx.output.wrap(_foreach_lerp_polyfill, None).call_function(tx, list(args), {})
+    return _foreach_in_place_as_dynamo(minitorch2._foreach_lerp_)(tx, args, kwargs)
+
+
+FOREACH_IN_PLACE[minitorch2._foreach_lerp_] = foreach_lerp_as_dynamo
 
 
 def tensor_as_dynamo(tx, args, kwargs):

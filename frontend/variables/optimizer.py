@@ -1,6 +1,6 @@
 """OptimizerVariable: a torch.optim optimizer read by a compiled frame, as Dynamo's variables/optimizer.py treats it.
 
-Frontend layer, beside UserObjectVariable (which it is, plus three rules). Dynamo inlines torch.optim, with these
+Frontend layer, beside UserObjectVariable (which it is, plus four rules). Dynamo inlines torch.optim, with these
 differences, which decide where a compiled training step breaks and what its optimizer graph holds:
 
     opt.zero_grad()        a graph break: torch's zero_grad is @torch._disable_dynamo (it runs natively)
@@ -9,9 +9,11 @@ differences, which decide where a compiled training step breaks and what its opt
     self._init_group(g)    run now, for real, outside the graph: the state it makes is read as graph inputs
     self.state[p]          the parameter's state dict, read through its source (`L['self'].state[<p's source>]`) and
                            guarded on its keys, so a step that adds state (SGD's momentum buffer) recompiles once
+    group["capturable"]    read as True in a traced group that has the key (Dynamo's _set_capturable; the optimizers
+                           ask optim/optimizer.py's capturable()): the updates take their capturable branch
 
 Only the optimizers whose compiled step is modelled (TRACED_OPTIMIZERS: their update as torch's, op for op) are
-traced; a compiled frame breaks at any other, whose step then runs eagerly (values as torch's, counts not).
+traced; a compiled frame breaks at any other (SparseAdam, LBFGS), whose step then runs eagerly.
 
 An lr scheduler's methods live in torch's lr_scheduler.py, a file Dynamo skips: each call is a graph break, and so
 is a call of the step wrapper a scheduler installs on its optimizer (whose step then compiles as its own frame).
@@ -28,9 +30,9 @@ from .functions import DisabledFunctionVariable, UserMethodVariable
 from .user_defined import UserObjectVariable
 
 
-# the optimizers whose compiled step is modelled as torch's (its ops and its state read outside the graph); the
-# others are not traced (a compiled frame breaks at them, and their steps run eagerly)
-TRACED_OPTIMIZERS = ("SGD", "Adam", "AdamW")
+# the optimizers whose compiled step is modelled as torch's (its ops and its state read outside the graph)
+TRACED_OPTIMIZERS = ("SGD", "Adam", "AdamW", "Adamax", "NAdam", "RAdam", "Adagrad", "Adadelta", "RMSprop", "Rprop",
+                     "ASGD")
 
 
 def optim_tracker(value):

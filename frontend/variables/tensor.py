@@ -99,8 +99,8 @@ class TensorVariable(VariableTracker):
             if isinstance(value, (tuple, list)):  # a symbolic stride or numel specialises
                 return ConstantVariable(tuple(int(v) for v in value))
             return ConstantVariable(int(value) if is_symbolic(value) else value)
-        if name in ("addcmul_", "addcdiv_") and len(args) == 2 and list(kwargs) == ["value"]:
-            return dynamo_forms.inplace_addc_as_dynamo(tx, self, name, args, kwargs)
+        if (form := dynamo_forms.inplace_as_dynamo(tx, self, name, args, kwargs)) is not None:
+            return form
         return record(tx.output, "call_method", name, [self, *args], kwargs)
 
     def __repr__(self):

@@ -5,7 +5,9 @@ Two running means per parameter: of squared gradients (`square_avg`) and of squa
 adapts without a global rate (`lr` only scales the result, 1.0 by default).
 """
 from .. import _dtype, _factories, _functions
-from .optimizer import Optimizer
+from .. import _functions_foreach as _foreach
+from .._tensor import Tensor
+from .optimizer import Optimizer, capturable
 
 
 class Adadelta(Optimizer):
@@ -23,7 +25,7 @@ class Adadelta(Optimizer):
                         foreach=foreach, differentiable=differentiable)
         super().__init__(params, defaults)
 
-    def _init_state(self, param):
+    def _init_state(self, param, group):
         state = self.state[param]
         if not state:
             state["step"] = _factories.tensor(0.0, dtype=_dtype.float32)
@@ -33,8 +35,9 @@ class Adadelta(Optimizer):
 
     def _update(self, param, group):
         rho, eps = group["rho"], group["eps"]
-        state = self._init_state(param)
-        state["step"].add_(1)
+        state = self._init_state(param, group)
+        step_t = state["step"]
+        step_t += 1
         grad = param.grad if not group["maximize"] else -param.grad
         if group["weight_decay"] != 0:
             grad = grad.add(param, alpha=group["weight_decay"])
@@ -44,3 +47,33 @@ class Adadelta(Optimizer):
         delta = acc_delta.add(eps).sqrt_().div_(std).mul_(grad)
         acc_delta.mul_(rho).addcmul_(delta, delta, value=1 - rho)
         param.add_(delta, alpha=-group["lr"])
+
+    def _foreach_update(self, group, params):
+        """foreach=True: torch's multi-tensor Adadelta, op for op (its _foreach_* ops over the group's parameters)."""
+        rho, eps, weight_decay = group["rho"], group["eps"], group["weight_decay"]
+        grads = [p.grad for p in params]
+        square_avgs, acc_deltas, steps = (
+            [self.state[p][k] for p in params] for k in ("square_avg", "acc_delta", "step"))
+        _foreach._foreach_add_(steps, 1)
+        if group["maximize"]:
+            grads = _foreach._foreach_neg(grads)
+        if weight_decay != 0:
+            if group["maximize"]:
+                _foreach._foreach_add_(grads, params, alpha=weight_decay)
+            else:
+                grads = _foreach._foreach_add(grads, params, alpha=weight_decay)
+        _foreach._foreach_mul_(square_avgs, rho)
+        _foreach._foreach_addcmul_(square_avgs, grads, grads, value=1 - rho)
+        std = _foreach._foreach_add(square_avgs, eps)
+        _foreach._foreach_sqrt_(std)
+        deltas = _foreach._foreach_add(acc_deltas, eps)
+        _foreach._foreach_sqrt_(deltas)
+        _foreach._foreach_div_(deltas, std)
+        _foreach._foreach_mul_(deltas, grads)
+        _foreach._foreach_mul_(acc_deltas, rho)
+        _foreach._foreach_addcmul_(acc_deltas, deltas, deltas, value=1 - rho)
+        if capturable(group) and isinstance(group["lr"], Tensor):  # (a tensor lr: no .item() in the graph)
+            _foreach._foreach_mul_(deltas, -group["lr"])
+            _foreach._foreach_add_(params, deltas)
+        else:
+            _foreach._foreach_add_(params, deltas, alpha=-group["lr"])

@@ -5,7 +5,8 @@ on; the step divides the gradient by the sum's root, with the learning rate deca
 `lr / (1 + (step - 1) * lr_decay)`. As in PyTorch the state is created in the constructor.
 """
 from .. import _dtype, _factories, _functions
-from .optimizer import Optimizer
+from .. import _functions_foreach as _foreach
+from .optimizer import Optimizer, get_value
 
 
 class Adagrad(Optimizer):
@@ -30,11 +31,15 @@ class Adagrad(Optimizer):
             state["sum"] = _functions.clone(_factories.full_like(param, initial_value))
         return state
 
+    def _init_group(self, group):
+        """Nothing: the state is made in the constructor (a parameter added later gets it in its first update)."""
+
     def _update(self, param, group):
         # Parameters added after construction start from the optimizer's default, as in PyTorch.
         state = self._init_state(param, self.defaults["initial_accumulator_value"])
-        state["step"].add_(1)
-        step = state["step"].item()
+        step_t = state["step"]
+        step_t += 1
+        step = get_value(step_t)
         grad = param.grad if not group["maximize"] else -param.grad
         if group["weight_decay"] != 0:
             grad = grad.add(param, alpha=group["weight_decay"])
@@ -42,3 +47,27 @@ class Adagrad(Optimizer):
         state["sum"].addcmul_(grad, grad, value=1)
         std = state["sum"].sqrt().add_(group["eps"])
         param.addcdiv_(grad, std, value=-clr)
+
+    def _foreach_update(self, group, params):
+        """foreach=True: torch's multi-tensor Adagrad, op for op (its _foreach_* ops over the group's parameters)."""
+        lr, weight_decay = group["lr"], group["weight_decay"]
+        grads = [p.grad for p in params]
+        state_sums, steps = ([self.state[p][k] for p in params] for k in ("sum", "step"))
+        if group["maximize"]:
+            grads = _foreach._foreach_neg(grads)
+        _foreach._foreach_add_(steps, 1)
+        if weight_decay != 0:
+            if group["maximize"]:
+                _foreach._foreach_add_(grads, params, alpha=weight_decay)
+            else:
+                grads = _foreach._foreach_add(grads, params, alpha=weight_decay)
+        minus_clr = [-lr / (1 + (get_value(step) - 1) * group["lr_decay"]) for step in steps]
+        _foreach._foreach_addcmul_(state_sums, grads, grads, value=1)
+        std = _foreach._foreach_sqrt(state_sums)
+        _foreach._foreach_add_(std, group["eps"])
+        if weight_decay != 0 or group["maximize"]:
+            _foreach._foreach_mul_(grads, minus_clr)
+            numerator = grads
+        else:
+            numerator = _foreach._foreach_mul(grads, minus_clr)
+        _foreach._foreach_addcdiv_(params, numerator, std)

@@ -5,8 +5,9 @@ AdamW is Adam with decoupled weight decay: the parameter shrinks by
 `weight_decay * param`.
 """
 from .. import _dtype, _factories, _functions
-from .._compile_markers import is_compiling
-from .optimizer import Optimizer, check_adam_hyperparameters
+from .. import _functions_foreach as _foreach
+from .._tensor import Tensor
+from .optimizer import Optimizer, capturable, check_adam_hyperparameters
 
 
 class Adam(Optimizer):
@@ -14,31 +15,28 @@ class Adam(Optimizer):
 
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, amsgrad=False, *, foreach=None,
                  maximize=False, capturable=False, differentiable=False, fused=None, decoupled_weight_decay=False):
+        if isinstance(lr, Tensor) and foreach and not capturable:
+            raise ValueError("lr as a Tensor is not supported for capturable=False and foreach=True")
         check_adam_hyperparameters(lr, eps, betas, weight_decay)
         defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, amsgrad=amsgrad, maximize=maximize,
                         foreach=foreach, capturable=capturable, differentiable=differentiable, fused=fused,
                         decoupled_weight_decay=decoupled_weight_decay or self._decoupled)
         super().__init__(params, defaults)
 
-    def _init_state(self, param, amsgrad):
+    def _init_state(self, param, group):
         state = self.state[param]
         if not state:
             state["step"] = _factories.tensor(0.0, dtype=_dtype.float32)
             state["exp_avg"] = _functions.clone(_factories.zeros_like(param))
             state["exp_avg_sq"] = _functions.clone(_factories.zeros_like(param))
-            if amsgrad:
+            if group["amsgrad"]:
                 state["max_exp_avg_sq"] = _functions.clone(_factories.zeros_like(param))
         return state
-
-    def _init_group(self, group):
-        for p in group["params"]:
-            if p.grad is not None:
-                self._init_state(p, group["amsgrad"])
 
     def _update(self, param, group):
         beta1, beta2 = group["betas"]
         lr, eps, weight_decay = group["lr"], group["eps"], group["weight_decay"]
-        state = self._init_state(param, group["amsgrad"])
+        state = self._init_state(param, group)
         grad = param.grad if not group["maximize"] else -param.grad
         exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
         step_t = state["step"]
@@ -50,7 +48,7 @@ class Adam(Optimizer):
                 grad = grad.add(param, alpha=weight_decay)
         exp_avg.lerp_(grad, 1 - beta1)
         exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
-        if group["capturable"] or is_compiling():  # (Dynamo traces torch's step with capturable set: the step a tensor)
+        if capturable(group):
             self._capturable_update(param, group, state, step_t)
             return
         step = step_t.item()
@@ -64,6 +62,48 @@ class Adam(Optimizer):
         else:
             denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(eps)
         param.addcdiv_(exp_avg, denom, value=-step_size)
+
+    def _foreach_update(self, group, params):
+        """foreach=True: torch's multi-tensor Adam, op for op (its _foreach_* ops over the group's parameters)."""
+        (beta1, beta2), lr, eps, weight_decay = group["betas"], group["lr"], group["eps"], group["weight_decay"]
+        grads = [p.grad for p in params]
+        exp_avgs, exp_avg_sqs, steps = ([self.state[p][k] for p in params] for k in ("exp_avg", "exp_avg_sq", "step"))
+        if group["maximize"]:
+            grads = _foreach._foreach_neg(grads)
+        _foreach._foreach_add_(steps, 1)
+        if weight_decay != 0:
+            if group["decoupled_weight_decay"]:
+                _foreach._foreach_mul_(params, 1 - lr * weight_decay)
+            elif group["maximize"]:
+                _foreach._foreach_add_(grads, params, alpha=weight_decay)
+            else:
+                grads = _foreach._foreach_add(grads, params, alpha=weight_decay)
+        _foreach._foreach_lerp_(exp_avgs, grads, 1 - beta1)
+        _foreach._foreach_mul_(exp_avg_sqs, beta2)
+        _foreach._foreach_addcmul_(exp_avg_sqs, grads, grads, 1 - beta2)
+        if capturable(group):
+            step_size, bias_correction2_sqrt = _foreach._foreach_pow(beta1, steps), _foreach._foreach_pow(beta2, steps)
+            _foreach._foreach_sub_(step_size, 1)
+            _foreach._foreach_sub_(bias_correction2_sqrt, 1)
+            _foreach._foreach_neg_(bias_correction2_sqrt)
+            _foreach._foreach_div_(step_size, lr)
+            _foreach._foreach_reciprocal_(step_size)
+            _foreach._foreach_sqrt_(bias_correction2_sqrt)
+        else:
+            step_size = [(lr / (1 - beta1 ** step.item())) * -1 for step in steps]
+            bias_correction2_sqrt = [(1 - beta2 ** step.item()) ** 0.5 for step in steps]
+        second_moments = exp_avg_sqs
+        if group["amsgrad"]:
+            second_moments = [self.state[p]["max_exp_avg_sq"] for p in params]
+            _foreach._foreach_maximum_(second_moments, exp_avg_sqs)
+        denom = _foreach._foreach_sqrt(second_moments)
+        _foreach._foreach_div_(denom, bias_correction2_sqrt)
+        _foreach._foreach_add_(denom, eps)
+        if capturable(group):
+            _foreach._foreach_div_(denom, step_size)
+            _foreach._foreach_addcdiv_(params, exp_avgs, denom)
+        else:
+            _foreach._foreach_addcdiv_(params, exp_avgs, denom, step_size)
 
     @staticmethod
     def _capturable_update(param, group, state, step_t):

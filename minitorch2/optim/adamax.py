@@ -5,7 +5,8 @@ Instead of a running mean of squared gradients, each parameter keeps `exp_inf`, 
 maximum of gradient magnitudes; only the first moment is bias-corrected.
 """
 from .. import _functions
-from .optimizer import Optimizer, check_adam_hyperparameters, scalar_state, zeros_state
+from .. import _functions_foreach as _foreach
+from .optimizer import Optimizer, capturable, check_adam_hyperparameters, get_value, scalar_state, zeros_state
 
 
 class Adamax(Optimizer):
@@ -16,7 +17,7 @@ class Adamax(Optimizer):
                         differentiable=differentiable, capturable=capturable)
         super().__init__(params, defaults)
 
-    def _init_state(self, param):
+    def _init_state(self, param, group):
         state = self.state[param]
         if not state:
             state["step"] = scalar_state()
@@ -26,13 +27,51 @@ class Adamax(Optimizer):
 
     def _update(self, param, group):
         beta1, beta2 = group["betas"]
-        state = self._init_state(param)
+        lr = group["lr"]
+        state = self._init_state(param, group)
         grad = param.grad if not group["maximize"] else -param.grad
-        state["step"].add_(1)
+        exp_avg, exp_inf, step_t = state["exp_avg"], state["exp_inf"], state["step"]
+        step_t += 1
         if group["weight_decay"] != 0:
             grad = grad.add(param, alpha=group["weight_decay"])
-        exp_avg, exp_inf = state["exp_avg"], state["exp_inf"]
         exp_avg.lerp_(grad, 1 - beta1)
-        exp_inf.copy_(_functions.maximum(exp_inf.mul_(beta2), grad.abs().add_(group["eps"])))
-        bias_correction = 1 - beta1 ** state["step"].item()
-        param.addcdiv_(exp_avg, exp_inf, value=-(group["lr"] / bias_correction))
+        _functions.maximum(exp_inf.mul_(beta2), grad.abs().add_(group["eps"]), out=exp_inf)
+        if capturable(group):
+            neg_bias_correction = beta1**step_t - 1
+            neg_bias_correction.div_(lr)
+            param.addcdiv_(exp_avg, exp_inf * neg_bias_correction)
+        else:
+            bias_correction = 1 - beta1 ** get_value(step_t)
+            param.addcdiv_(exp_avg, exp_inf, value=-(lr / bias_correction))
+
+    def _foreach_update(self, group, params):
+        """foreach=True: torch's multi-tensor Adamax, op for op (its _foreach_* ops over the group's parameters)."""
+        beta1, beta2 = group["betas"]
+        lr, weight_decay, maximize = group["lr"], group["weight_decay"], group["maximize"]
+        grads = [p.grad for p in params]
+        exp_avgs, exp_infs, steps = ([self.state[p][k] for p in params] for k in ("exp_avg", "exp_inf", "step"))
+        if maximize:
+            grads = _foreach._foreach_neg(grads)
+        _foreach._foreach_add_(steps, 1)
+        if weight_decay != 0:
+            if maximize:
+                _foreach._foreach_add_(grads, params, alpha=weight_decay)
+            else:
+                grads = _foreach._foreach_add(grads, params, alpha=weight_decay)
+        _foreach._foreach_lerp_(exp_avgs, grads, 1 - beta1)
+        _foreach._foreach_mul_(exp_infs, beta2)
+        if not maximize and weight_decay == 0:
+            grads = _foreach._foreach_abs(grads)  # (the gradients themselves are not to change)
+        else:
+            _foreach._foreach_abs_(grads)
+        _foreach._foreach_add_(grads, group["eps"])
+        _foreach._foreach_maximum_(exp_infs, grads)
+        if capturable(group):
+            bias_corrections = _foreach._foreach_pow(beta1, steps)
+            _foreach._foreach_sub_(bias_corrections, 1)
+            _foreach._foreach_div_(bias_corrections, lr)
+            denom = _foreach._foreach_mul(exp_infs, bias_corrections)
+            _foreach._foreach_addcdiv_(params, exp_avgs, denom)
+        else:
+            step_size = [(lr / (1 - beta1 ** get_value(step))) * -1 for step in steps]
+            _foreach._foreach_addcdiv_(params, exp_avgs, exp_infs, step_size)

@@ -6,7 +6,8 @@ the state keeps the running product of the `mu_t` (a float32 0-dim tensor, like 
 update mixes the current gradient with the look-ahead of the first moment.
 `decoupled_weight_decay=True` shrinks the parameter instead of growing the gradient (NAdamW).
 """
-from .optimizer import Optimizer, check_adam_hyperparameters, scalar_state, zeros_state
+from .. import _functions_foreach as _foreach
+from .optimizer import Optimizer, capturable, check_adam_hyperparameters, get_value, scalar_state, zeros_state
 
 
 class NAdam(Optimizer):
@@ -20,7 +21,7 @@ class NAdam(Optimizer):
                         capturable=capturable, differentiable=differentiable)
         super().__init__(params, defaults)
 
-    def _init_state(self, param):
+    def _init_state(self, param, group):
         state = self.state[param]
         if not state:
             state["step"] = scalar_state()
@@ -32,10 +33,11 @@ class NAdam(Optimizer):
     def _update(self, param, group):
         beta1, beta2 = group["betas"]
         lr, weight_decay, momentum_decay = group["lr"], group["weight_decay"], group["momentum_decay"]
-        state = self._init_state(param)
+        state = self._init_state(param, group)
         grad = param.grad if not group["maximize"] else -param.grad
-        state["step"].add_(1)
-        step = state["step"].item()
+        exp_avg, exp_avg_sq, mu_product, step_t = (state[k] for k in ("exp_avg", "exp_avg_sq", "mu_product", "step"))
+        step_t += 1
+        step = step_t if capturable(group) else get_value(step_t)
         bias_correction2 = 1 - beta2**step
         if weight_decay != 0:
             if group["decoupled_weight_decay"]:
@@ -44,12 +46,84 @@ class NAdam(Optimizer):
                 grad = grad.add(param, alpha=weight_decay)
         mu = beta1 * (1.0 - 0.5 * (0.96 ** (step * momentum_decay)))
         mu_next = beta1 * (1.0 - 0.5 * (0.96 ** ((step + 1) * momentum_decay)))
-        state["mu_product"].mul_(mu)
-        mu_product = state["mu_product"].item()
-        exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
+        mu_product *= mu
         exp_avg.lerp_(grad, 1 - beta1)
         exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
-        denom = exp_avg_sq.div(bias_correction2).sqrt().add_(group["eps"])
-        # The scalar factors are Python floats computed left to right, as PyTorch writes them.
-        param.addcdiv_(grad, denom, value=-lr * (1.0 - mu) / (1.0 - mu_product))
-        param.addcdiv_(exp_avg, denom, value=(-lr * mu_next) / (1.0 - mu_product * mu_next))
+        denom = exp_avg_sq.div(bias_correction2).sqrt()
+        if capturable(group):
+            denom = denom.add(group["eps"])
+            mu_product_next = mu_product * mu_next
+            grad = grad * (-lr * (1.0 - mu) / (1.0 - mu_product))
+            exp_avg = exp_avg * (-lr * mu_next / (1.0 - mu_product_next))
+            param.addcdiv_(grad, denom)
+            param.addcdiv_(exp_avg, denom)
+        else:
+            # The scalar factors are Python floats computed left to right, as PyTorch writes them.
+            mu_product_next = get_value(mu_product) * mu_next
+            denom.add_(group["eps"])
+            param.addcdiv_(grad, denom, value=-lr * (1.0 - mu) / (1.0 - get_value(mu_product)))
+            param.addcdiv_(exp_avg, denom, value=(-lr * mu_next) / (1.0 - mu_product_next))
+
+    def _foreach_update(self, group, params):
+        """foreach=True: torch's multi-tensor NAdam, op for op (its _foreach_* ops over the group's parameters)."""
+        beta1, beta2 = group["betas"]
+        lr, weight_decay, momentum_decay = group["lr"], group["weight_decay"], group["momentum_decay"]
+        grads = [p.grad for p in params]
+        exp_avgs, exp_avg_sqs, mu_products, steps = (
+            [self.state[p][k] for p in params] for k in ("exp_avg", "exp_avg_sq", "mu_product", "step"))
+        if group["maximize"]:
+            grads = _foreach._foreach_neg(grads)
+        _foreach._foreach_add_(steps, 1)
+        if weight_decay != 0:
+            if group["decoupled_weight_decay"]:
+                _foreach._foreach_mul_(params, 1 - lr * weight_decay)
+            elif group["maximize"]:
+                _foreach._foreach_add_(grads, params, alpha=weight_decay)
+            else:
+                grads = _foreach._foreach_add(grads, params, alpha=weight_decay)
+        _foreach._foreach_lerp_(exp_avgs, grads, 1 - beta1)
+        _foreach._foreach_mul_(exp_avg_sqs, beta2)
+        _foreach._foreach_addcmul_(exp_avg_sqs, grads, grads, 1 - beta2)
+        exp_avg_sq_sqrt = _foreach._foreach_sqrt(exp_avg_sqs)
+        if capturable(group):
+            exponent = _foreach._foreach_mul(steps, momentum_decay)
+            mus = _foreach._foreach_pow(0.96, exponent)
+            _foreach._foreach_mul_(mus, -0.5)
+            _foreach._foreach_add_(mus, 1.0)
+            _foreach._foreach_mul_(mus, beta1)
+            _foreach._foreach_add_(exponent, momentum_decay)
+            mu_nexts = _foreach._foreach_pow(0.96, exponent)
+            _foreach._foreach_mul_(mu_nexts, -0.5)
+            _foreach._foreach_add_(mu_nexts, 1.0)
+            _foreach._foreach_mul_(mu_nexts, beta1)
+            bias_correction_sqrt = _foreach._foreach_pow(beta2, steps)
+            _foreach._foreach_sub_(bias_correction_sqrt, 1.0)
+            _foreach._foreach_neg_(bias_correction_sqrt)
+            _foreach._foreach_sqrt_(bias_correction_sqrt)
+        else:
+            bias_correction_sqrt = [(1 - beta2 ** step.item()) ** 0.5 for step in steps]
+            mus = [beta1 * (1.0 - 0.5 * (0.96 ** (step.item() * momentum_decay))) for step in steps]
+            mu_nexts = [beta1 * (1.0 - 0.5 * (0.96 ** ((step.item() + 1) * momentum_decay))) for step in steps]
+        _foreach._foreach_mul_(mu_products, mus)
+        _foreach._foreach_div_(exp_avg_sq_sqrt, bias_correction_sqrt)
+        _foreach._foreach_add_(exp_avg_sq_sqrt, group["eps"])
+        if capturable(group):
+            _foreach._foreach_sub_(mus, 1.0)
+            _foreach._foreach_mul_(mus, lr)
+            denom = _foreach._foreach_sub(mu_products, 1.0)
+            _foreach._foreach_neg_(denom)
+            _foreach._foreach_div_(mus, denom)
+            denom = _foreach._foreach_mul(mu_products, mu_nexts)
+            _foreach._foreach_mul_(mu_nexts, lr)
+            _foreach._foreach_sub_(denom, 1.0)
+            _foreach._foreach_div_(mu_nexts, denom)
+            numerator = _foreach._foreach_mul(mus, grads)
+            _foreach._foreach_addcmul_(numerator, mu_nexts, exp_avgs)
+            _foreach._foreach_addcdiv_(params, numerator, exp_avg_sq_sqrt)
+        else:
+            step_size_grads = [(lr * (1.0 - mu) / (1.0 - mu_product.item())) * -1
+                               for mu_product, mu in zip(mu_products, mus)]
+            step_size_exp_avgs = [(lr * mu_next / (1.0 - mu_product.item() * mu_next)) * -1
+                                  for mu_product, mu_next in zip(mu_products, mu_nexts)]
+            _foreach._foreach_addcdiv_(params, grads, exp_avg_sq_sqrt, step_size_grads)
+            _foreach._foreach_addcdiv_(params, exp_avgs, exp_avg_sq_sqrt, step_size_exp_avgs)

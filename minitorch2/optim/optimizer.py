@@ -9,7 +9,7 @@ PyTorch's rounding of `scalar / tensor`.
 from collections import defaultdict
 
 from .. import _dtype, _factories, _functions
-from .._compile_markers import graph_break
+from .._compile_markers import graph_break, is_compiling
 from .._tensor import Tensor
 from ..autograd.grad_mode import enable_grad, is_grad_enabled, set_grad_enabled
 
@@ -24,6 +24,8 @@ required = _RequiredParameter()
 
 def check_adam_hyperparameters(lr, eps, betas, weight_decay):
     """The checks (and messages) every Adam-family constructor makes."""
+    if isinstance(lr, Tensor) and lr.numel() != 1:
+        raise ValueError("Tensor lr must be 1-element")
     if not 0.0 <= lr:
         raise ValueError(f"Invalid learning rate: {lr}")
     if not 0.0 <= eps:
@@ -46,6 +48,18 @@ def divide(numerator, denominator):
     if isinstance(denominator, Tensor) and not isinstance(numerator, Tensor):
         return denominator.reciprocal() * numerator
     return numerator / denominator
+
+
+def get_value(x):
+    """torch.optim's _get_value: a 0-dim state tensor's number eagerly; the tensor itself while compiling (so the
+    arithmetic on it is traced into the step's graph)."""
+    return x if is_compiling() else x.item()
+
+
+def capturable(group):
+    """A group's `capturable` as the update reads it: Dynamo's OptimizerVariable reads it as True in every traced
+    group that has the key (its updates then keep step counts and bias corrections as tensors)."""
+    return "capturable" in group and (group["capturable"] or is_compiling())
 
 
 def zeros_state(param):
@@ -166,6 +180,12 @@ class Optimizer:
     def _apply_updates(self):
         for group in self.param_groups:
             self._init_group(group)
+            if group.get("capturable") and not is_compiling() and any(p.grad is not None for p in group["params"]):
+                raise AssertionError("If capturable=True, params and state_steps must be on supported devices: "
+                                     "['cuda', 'xpu', 'hpu', 'privateuseone'].")  # (this library's tensors: CPU)
+            if group.get("foreach"):
+                self._foreach_update(group, [p for p in group["params"] if p.grad is not None])
+                continue
             for p in group["params"]:
                 if p.grad is not None:
                     self._update(p, group)
@@ -173,10 +193,23 @@ class Optimizer:
     def _init_group(self, group):
         """Create the state of the group's parameters that have a gradient; a compiled step runs it outside the
         graph (as Dynamo's OptimizerVariable runs torch's _init_group), so the state is an input of the graph."""
+        for p in group["params"]:
+            if p.grad is not None:
+                self._init_state(p, group)
+
+    def _init_state(self, param, group):
+        """One parameter's state, made on its first step (each optimizer's buffers)."""
+        return self.state[param]
 
     def _update(self, param, group):
         """One parameter's update: each optimizer's formula."""
         raise NotImplementedError
+
+    def _foreach_update(self, group, params):
+        """foreach=True: torch's multi-tensor update (its _foreach_* ops over the group's parameters), where an
+        optimizer models it; otherwise the single-tensor updates."""
+        for p in params:
+            self._update(p, group)
 
     @staticmethod
     def _run_closure(closure):
@@ -187,4 +220,4 @@ class Optimizer:
 
 
 __all__ = ["Optimizer", "required", "check_adam_hyperparameters", "divide", "scalar_state",
-           "zeros_state"]
+           "zeros_state", "get_value", "capturable"]

@@ -6,7 +6,9 @@ moving average (`rho_t`) is at most 5 the step is plain momentum SGD on the bias
 moment; after that it is Adam's step scaled by the variance rectification term.
 `decoupled_weight_decay=True` shrinks the parameter instead of growing the gradient (RAdamW).
 """
-from .optimizer import Optimizer, check_adam_hyperparameters, divide, scalar_state, zeros_state
+from .. import _functions
+from .. import _functions_foreach as _foreach
+from .optimizer import Optimizer, capturable, check_adam_hyperparameters, divide, get_value, scalar_state, zeros_state
 
 
 class RAdam(Optimizer):
@@ -18,7 +20,7 @@ class RAdam(Optimizer):
                         differentiable=differentiable)
         super().__init__(params, defaults)
 
-    def _init_state(self, param):
+    def _init_state(self, param, group):
         state = self.state[param]
         if not state:
             state["step"] = scalar_state()
@@ -28,17 +30,17 @@ class RAdam(Optimizer):
 
     def _update(self, param, group):
         beta1, beta2 = group["betas"]
-        lr, weight_decay = group["lr"], group["weight_decay"]
-        state = self._init_state(param)
+        lr, weight_decay, eps = group["lr"], group["weight_decay"], group["eps"]
+        state = self._init_state(param, group)
         grad = param.grad if not group["maximize"] else -param.grad
-        state["step"].add_(1)
-        step = state["step"].item()
+        exp_avg, exp_avg_sq, step_t = state["exp_avg"], state["exp_avg_sq"], state["step"]
+        step_t += 1
+        step = step_t if capturable(group) else get_value(step_t)
         if weight_decay != 0:
             if group["decoupled_weight_decay"]:
                 param.mul_(1 - lr * weight_decay)
             else:
                 grad = grad.add(param, alpha=weight_decay)
-        exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
         exp_avg.lerp_(grad, 1 - beta1)
         exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
         bias_correction1 = 1 - beta1**step
@@ -46,9 +48,86 @@ class RAdam(Optimizer):
         bias_corrected_exp_avg = exp_avg / bias_correction1
         rho_inf = 2 / (1 - beta2) - 1
         rho_t = rho_inf - 2 * step * (beta2**step) / bias_correction2
-        if rho_t > 5.0:
-            rect = ((rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t)) ** 0.5
-            adaptive_lr = divide(bias_correction2**0.5, exp_avg_sq.sqrt().add_(group["eps"]))
-            param.add_(bias_corrected_exp_avg * lr * adaptive_lr * rect, alpha=-1.0)
+
+        def rect():
+            return ((rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t)) ** 0.5
+
+        def adaptive_lr():
+            exp_avg_sq_sqrt = exp_avg_sq.sqrt().add_(eps)
+            return divide(bias_correction2**0.5, exp_avg_sq_sqrt)
+
+        if capturable(group):
+            update = _functions.where(rho_t > 5.0, rect() * adaptive_lr(), 1.0)
+            param.add_(bias_corrected_exp_avg * lr * update, alpha=-1.0)
+        elif rho_t > 5.0:
+            param.add_(bias_corrected_exp_avg * lr * adaptive_lr() * rect(), alpha=-1.0)
         else:
             param.add_(bias_corrected_exp_avg * lr, alpha=-1.0)
+
+    def _foreach_update(self, group, params):
+        """foreach=True: torch's multi-tensor RAdam, op for op (its _foreach_* ops over the group's parameters)."""
+        beta1, beta2 = group["betas"]
+        lr, weight_decay = group["lr"], group["weight_decay"]
+        grads = [p.grad for p in params]
+        exp_avgs, exp_avg_sqs, steps = ([self.state[p][k] for p in params] for k in ("exp_avg", "exp_avg_sq", "step"))
+        _foreach._foreach_add_(steps, 1)
+        if group["maximize"]:
+            grads = _foreach._foreach_neg(grads)
+        rho_inf = 2 / (1 - beta2) - 1
+        if capturable(group):
+            bias_correction1 = _foreach._foreach_pow(beta2, steps)
+            _foreach._foreach_neg_(bias_correction1)
+            _foreach._foreach_add_(bias_correction1, 1)
+            rho_ts = _foreach._foreach_pow(beta2, steps)
+            _foreach._foreach_mul_(rho_ts, steps)
+            _foreach._foreach_mul_(rho_ts, 2)
+            _foreach._foreach_div_(rho_ts, bias_correction1)
+            _foreach._foreach_neg_(rho_ts)
+            _foreach._foreach_add_(rho_ts, rho_inf)
+        else:
+            rho_ts = [rho_inf - 2 * s.item() * (beta2 ** s.item()) / (1 - beta2 ** s.item()) for s in steps]
+        if weight_decay != 0:
+            if group["decoupled_weight_decay"]:
+                _foreach._foreach_mul_(params, 1 - lr * weight_decay)
+            elif group["maximize"]:
+                _foreach._foreach_add_(grads, params, alpha=weight_decay)
+            else:
+                grads = _foreach._foreach_add(grads, params, alpha=weight_decay)
+        _foreach._foreach_lerp_(exp_avgs, grads, 1 - beta1)
+        _foreach._foreach_mul_(exp_avg_sqs, beta2)
+        _foreach._foreach_addcmul_(exp_avg_sqs, grads, grads, 1 - beta2)
+        if capturable(group):
+            num = _foreach._foreach_sub(rho_ts, 4)
+            _foreach._foreach_mul_(num, _foreach._foreach_sub(rho_ts, 2))
+            _foreach._foreach_mul_(num, rho_inf)
+            _foreach._foreach_div_(num, _foreach._foreach_mul(rho_ts, (rho_inf - 4) * (rho_inf - 2)))
+            _foreach._foreach_sqrt_(num)
+            rect = [_functions.where(rho_t > 5.0, n, 0.0) for n, rho_t in zip(num, rho_ts)]
+            unrect_step_size = [_functions.where(r > 0, 0.0, 1.0) for r in rect]
+            _foreach._foreach_mul_(unrect_step_size, lr)
+            bias_correction1 = _foreach._foreach_pow(beta1, steps)
+            _foreach._foreach_neg_(bias_correction1)
+            _foreach._foreach_add_(bias_correction1, 1)
+            _foreach._foreach_div_(unrect_step_size, bias_correction1)
+            _foreach._foreach_neg_(unrect_step_size)
+            bias_correction2 = _foreach._foreach_pow(beta2, steps)
+            _foreach._foreach_neg_(bias_correction2)
+            _foreach._foreach_add_(bias_correction2, 1)
+            _foreach._foreach_sqrt_(bias_correction2)
+            _foreach._foreach_mul_(bias_correction2, lr)
+            _foreach._foreach_mul_(bias_correction2, rect)
+            _foreach._foreach_neg_(bias_correction2)
+            _foreach._foreach_div_(bias_correction2, bias_correction1)
+        else:
+            rect = [((rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t)) ** 0.5
+                    if rho_t > 5 else 0 for rho_t in rho_ts]
+            bias_correction1 = [1 - beta1 ** s.item() for s in steps]
+            unrect_step_size = [(lr * (0 if r > 0 else 1.0) / bc) * -1 for r, bc in zip(rect, bias_correction1)]
+            bias_correction2 = [((1 - beta2 ** s.item()) ** 0.5) * (lr * r / bc) * -1
+                                for s, r, bc in zip(steps, rect, bias_correction1)]
+        buffer = _foreach._foreach_sqrt(exp_avg_sqs)
+        _foreach._foreach_add_(buffer, group["eps"])
+        _foreach._foreach_div_(buffer, bias_correction2)
+        _foreach._foreach_reciprocal_(buffer)
+        _foreach._foreach_add_(buffer, unrect_step_size)
+        _foreach._foreach_addcmul_(params, exp_avgs, buffer)

@@ -5,7 +5,9 @@ the gradient by its root. `centered` also tracks the mean gradient and subtracts
 (a variance estimate); `momentum` accumulates the scaled steps in a buffer.
 """
 from .. import _dtype, _factories, _functions
-from .optimizer import Optimizer
+from .. import _functions_foreach as _foreach
+from .._tensor import Tensor
+from .optimizer import Optimizer, capturable
 
 
 class RMSprop(Optimizer):
@@ -34,7 +36,8 @@ class RMSprop(Optimizer):
         alpha, momentum = group["alpha"], group["momentum"]
         state = self._init_state(param, group)
         grad = param.grad if not group["maximize"] else -param.grad
-        state["step"].add_(1)
+        step_t = state["step"]
+        step_t += 1
         if group["weight_decay"] != 0:
             grad = grad.add(param, alpha=group["weight_decay"])
         square_avg = state["square_avg"]
@@ -50,3 +53,40 @@ class RMSprop(Optimizer):
             param.add_(state["momentum_buffer"], alpha=-group["lr"])
         else:
             param.addcdiv_(grad, avg, value=-group["lr"])
+
+    def _foreach_update(self, group, params):
+        """foreach=True: torch's multi-tensor RMSprop, op for op (its _foreach_* ops over the group's parameters)."""
+        alpha, momentum, lr, weight_decay = group["alpha"], group["momentum"], group["lr"], group["weight_decay"]
+        grads = [p.grad for p in params]
+        square_avgs, steps = ([self.state[p][k] for p in params] for k in ("square_avg", "step"))
+        if group["maximize"]:
+            grads = _foreach._foreach_neg(grads)
+        _foreach._foreach_add_(steps, 1)
+        if weight_decay != 0:
+            if group["maximize"]:
+                _foreach._foreach_add_(grads, params, alpha=weight_decay)
+            else:
+                grads = _foreach._foreach_add(grads, params, alpha=weight_decay)
+        _foreach._foreach_mul_(square_avgs, alpha)
+        _foreach._foreach_addcmul_(square_avgs, grads, grads, value=1 - alpha)
+        if group["centered"]:
+            grad_avgs = [self.state[p]["grad_avg"] for p in params]
+            _foreach._foreach_lerp_(grad_avgs, grads, 1 - alpha)
+            avg = _foreach._foreach_addcmul(square_avgs, grad_avgs, grad_avgs, value=-1)
+            _foreach._foreach_sqrt_(avg)
+        else:
+            avg = _foreach._foreach_sqrt(square_avgs)
+        _foreach._foreach_add_(avg, group["eps"])
+        if momentum > 0:
+            bufs = [self.state[p]["momentum_buffer"] for p in params]
+            _foreach._foreach_mul_(bufs, momentum)
+            _foreach._foreach_addcdiv_(bufs, grads, avg)
+            if capturable(group) and isinstance(lr, Tensor):  # (a tensor lr: no .item() in the graph)
+                _foreach._foreach_add_(params, _foreach._foreach_mul(bufs, -lr))
+            else:
+                _foreach._foreach_add_(params, bufs, alpha=-lr)
+        elif capturable(group) and isinstance(lr, Tensor):
+            _foreach._foreach_div_(avg, -lr)
+            _foreach._foreach_addcdiv_(params, grads, avg)
+        else:
+            _foreach._foreach_addcdiv_(params, grads, avg, value=-lr)

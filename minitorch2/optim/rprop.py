@@ -6,7 +6,8 @@ while the sign holds, shrinks by `etaminus` when it flips (and that element then
 update, its remembered gradient zeroed), clamped to `step_sizes`.
 """
 from .. import _factories, _functions
-from .optimizer import Optimizer, scalar_state, zeros_state
+from .. import _functions_foreach as _foreach
+from .optimizer import Optimizer, capturable, scalar_state, zeros_state
 
 
 class Rprop(Optimizer):
@@ -33,11 +34,53 @@ class Rprop(Optimizer):
         step_size_min, step_size_max = group["step_sizes"]
         state = self._init_state(param, group)
         grad = param.grad if not group["maximize"] else -param.grad
-        state["step"].add_(1)
-        agreement = grad.mul(state["prev"]).sign()
-        flipped = agreement.lt(0)
-        factor = _functions.where(agreement.gt(0), etaplus, _functions.where(flipped, etaminus, 1.0))
-        state["step_size"].mul_(factor).clamp_(step_size_min, step_size_max)
-        grad = _functions.where(flipped, 0.0, grad)
-        param.addcmul_(grad.sign(), state["step_size"], value=-1)
-        state["prev"].copy_(grad)
+        prev, step_size, step_t = state["prev"], state["step_size"], state["step"]
+        step_t += 1
+        sign = grad.mul(prev).sign()
+        if capturable(group):
+            sign.copy_(_functions.where(sign.gt(0), etaplus, sign))
+            sign.copy_(_functions.where(sign.lt(0), etaminus, sign))
+            sign.copy_(_functions.where(sign.eq(0), 1, sign))
+        else:
+            sign[sign.gt(0)] = etaplus
+            sign[sign.lt(0)] = etaminus
+            sign[sign.eq(0)] = 1
+        step_size.mul_(sign).clamp_(step_size_min, step_size_max)
+        grad = grad.clone()
+        if capturable(group):
+            grad.copy_(_functions.where(sign.eq(etaminus), 0, grad))
+        else:
+            grad[sign.eq(etaminus)] = 0
+        param.addcmul_(grad.sign(), step_size, value=-1)
+        prev.copy_(grad)
+
+    def _foreach_update(self, group, params):
+        """foreach=True: torch's multi-tensor Rprop, op for op (its _foreach_* ops over the group's parameters); the
+        remembered gradients (`prev`) are the ones the update zeroes and takes the signs of."""
+        etaminus, etaplus = group["etas"]
+        step_size_min, step_size_max = group["step_sizes"]
+        grads = [p.grad for p in params]
+        prevs, step_sizes, steps = ([self.state[p][k] for p in params] for k in ("prev", "step_size", "step"))
+        _foreach._foreach_add_(steps, 1)
+        signs = _foreach._foreach_mul(grads, prevs)
+        if group["maximize"]:
+            _foreach._foreach_neg_(signs)
+        _foreach._foreach_copy_(prevs, grads)
+        if group["maximize"]:
+            _foreach._foreach_neg_(prevs)
+        _foreach._foreach_sign_(signs)
+        for sign in signs:
+            if capturable(group):
+                sign.copy_(_functions.where(sign.gt(0), etaplus, sign))
+                sign.copy_(_functions.where(sign.lt(0), etaminus, sign))
+                sign.copy_(_functions.where(sign.eq(0), 1, sign))
+            else:
+                sign[sign.gt(0)] = etaplus
+                sign[sign.lt(0)] = etaminus
+                sign[sign.eq(0)] = 1
+        _foreach._foreach_mul_(step_sizes, signs)
+        for step_size in step_sizes:
+            step_size.clamp_(step_size_min, step_size_max)
+        for sign, prev in zip(signs, prevs):
+            prev.copy_(_functions.where(sign.eq(etaminus), 0, prev))
+        _foreach._foreach_addcmul_(params, [prev.sign() for prev in prevs], step_sizes, value=-1)

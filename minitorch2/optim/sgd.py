@@ -1,5 +1,7 @@
 """optim.SGD (as torch.optim.SGD): momentum, dampening, Nesterov, weight decay; PyTorch's CPU formulas."""
 from .. import _functions_foreach as _foreach
+from .._compile_markers import is_compiling
+from .._tensor import Tensor
 from .optimizer import Optimizer, required
 
 
@@ -34,18 +36,8 @@ class SGD(Optimizer):
             grad = grad.add(buf, alpha=momentum) if group["nesterov"] else buf
         param.add_(grad, alpha=-group["lr"])
 
-    def _apply_updates(self):
-        for group in self.param_groups:
-            if group["foreach"]:
-                self._foreach_update(group)
-            else:
-                for p in group["params"]:
-                    if p.grad is not None:
-                        self._update(p, group)
-
-    def _foreach_update(self, group):
+    def _foreach_update(self, group, params):
         """foreach=True: torch's multi-tensor SGD, op for op (its _foreach_* ops over the group's parameters)."""
-        params = [p for p in group["params"] if p.grad is not None]
         grads = [p.grad for p in params]
         momentum, lr, weight_decay = group["momentum"], group["lr"], group["weight_decay"]
         if group["maximize"]:
@@ -70,4 +62,7 @@ class SGD(Optimizer):
                 _foreach._foreach_add_(grads, bufs, alpha=momentum)
             else:
                 grads = bufs
-        _foreach._foreach_add_(params, grads, alpha=-lr)
+        if isinstance(lr, Tensor) and is_compiling():  # (a tensor lr: no .item() in the graph)
+            _foreach._foreach_add_(params, _foreach._foreach_mul(grads, -lr))
+        else:
+            _foreach._foreach_add_(params, grads, alpha=-lr)

@@ -26,10 +26,8 @@ OPTIMIZERS = {
     "sgd_foreach": lambda lib, params: lib.optim.SGD(params, lr=0.1, momentum=0.9, weight_decay=0.01, foreach=True),
     "adam_foreach": lambda lib, params: lib.optim.Adam(params, lr=0.01, foreach=True),
 }
-ADAM_FOREACH_GRAPH = pytest.mark.xfail(strict=True, reason=(
-    "Adam's foreach=True path is not modelled: torch's graph is its multi-tensor update (_foreach_sub, a lerp as "
-    "full_like + _foreach_addcmul_, _foreach_pow, _foreach_div_, _foreach_sqrt, _foreach_addcdiv_, ...), ours "
-    "records the single-tensor ops (the values are the same)"))
+
+
 def _run(lib, opt_name, mode, backend="eager", steps=3):
     tally, dynamo = (dynamo_counters, torch._dynamo) if lib is torch else (counters, frontend)
     dynamo.reset()
@@ -93,7 +91,7 @@ def test_train_step_through_aot_backends(backend, opt_name):
 
 @pytest.mark.parametrize("mode", ["train", "fn", "method"])
 @pytest.mark.parametrize("opt_name", ["adam", "adamw", "adam_amsgrad_decay",
-                                      pytest.param("adam_foreach", marks=ADAM_FOREACH_GRAPH)])
+                                      "adam_foreach"])
 def test_adam_family_steps(opt_name, mode):
     _check(opt_name, mode)
 
@@ -177,9 +175,8 @@ def test_lr_scheduler_steps_as_torch(where):
 @pytest.mark.parametrize("name", ["RMSprop", "RAdam", "ASGD", *[pytest.param(name, marks=pytest.mark.slow) for name in
                                                                   ("Adagrad", "Adadelta", "Adamax", "NAdam", "Rprop")]])
 def test_other_optimizers_in_a_compiled_train_step_update_as_torch(name):
-    """Optimizers whose compiled step is not modelled (frontend/variables/optimizer.py's TRACED_OPTIMIZERS): a
-    compiled train step breaks at them and their steps run eagerly, so values after 3 steps are still torch's
-    (torch traces their updates into graphs: the counts are not compared)."""
+    """The other optimizers in a compiled train step (aot_eager): values after 3 steps are torch's (their counts and
+    graphs are compared in tests/nn/test_compiled_optimizers.py)."""
     def losses_and_weights(lib):
         lib.manual_seed(0)
         model = lib.nn.Linear(4, 2)
