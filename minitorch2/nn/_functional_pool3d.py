@@ -1,0 +1,158 @@
+"""nn.functional's 3-d pooling, adaptive max pooling with indices, power-average (LP) pooling and max unpooling.
+
+Runtime layer, coverage surface (re-exported by nn/functional.py). Each makes the aten calls torch's function makes:
+max_pool3d_with_indices, avg_pool3d, _adaptive_avg_pool3d (a `mean` over the last three dims for a 1x1x1 output),
+adaptive_max_pool2d/3d, max_unpool2d/3d (the 1-d forms through their 2-d ops on an unsqueezed input, as torch's);
+lp_pool is torch's composite, (sign(avg) * relu(|avg|) * kernel volume) ^ (1/p) of the average of x^p. The kernels
+and their derivatives are in _aten/nn_pool3d.py.
+"""
+import math
+
+from .._ops import ops
+from . import functional as F  # circular on purpose: functional.py re-exports this module; F is read at call time
+from ._functional_more import _tuple
+
+aten = ops.aten
+
+__all__ = ["max_pool3d", "max_pool3d_with_indices", "avg_pool3d", "adaptive_avg_pool3d", "adaptive_max_pool3d",
+           "adaptive_max_pool3d_with_indices", "adaptive_max_pool1d_with_indices", "adaptive_max_pool2d_with_indices",
+           "lp_pool1d", "lp_pool2d", "lp_pool3d", "max_unpool1d", "max_unpool2d", "max_unpool3d"]
+
+
+def _three(value):
+    return list(_tuple(value, 3))
+
+
+# ---------------------------------------------------------------- max and average pooling
+def max_pool3d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+                            return_indices=True):
+    stride = [] if stride is None else _three(stride)
+    return aten.max_pool3d_with_indices.default(input, _three(kernel_size), stride, _three(padding),
+                                                _three(dilation), ceil_mode)
+
+
+def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    out, indices = max_pool3d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
+    return (out, indices) if return_indices else out
+
+
+def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+               divisor_override=None):
+    stride = [] if stride is None else _three(stride)
+    return aten.avg_pool3d.default(input, _three(kernel_size), stride, _three(padding), ceil_mode, count_include_pad,
+                                   divisor_override)
+
+
+# ---------------------------------------------------------------- adaptive pooling
+def _output_size(input, output_size, nd):
+    """None keeps the input's size along that dim."""
+    sizes = _tuple(output_size, nd)
+    return [input.shape[-nd + i] if s is None else s for i, s in enumerate(sizes)]
+
+
+def adaptive_avg_pool3d(input, output_size):
+    size = _output_size(input, output_size, 3)
+    if size == [1, 1, 1]:
+        return aten.mean.dim(input, [-1, -2, -3], True)
+    return aten._adaptive_avg_pool3d.default(input, size)
+
+
+def adaptive_max_pool3d_with_indices(input, output_size, return_indices=True):
+    return aten.adaptive_max_pool3d.default(input, _output_size(input, output_size, 3))
+
+
+def adaptive_max_pool3d(input, output_size, return_indices=False):
+    out, indices = adaptive_max_pool3d_with_indices(input, output_size)
+    return (out, indices) if return_indices else out
+
+
+def adaptive_max_pool2d_with_indices(input, output_size, return_indices=True):
+    return F.adaptive_max_pool2d(input, output_size, return_indices=True)
+
+
+def adaptive_max_pool1d_with_indices(input, output_size, return_indices=True):
+    return F.adaptive_max_pool1d(input, output_size, return_indices=True)
+
+
+# ---------------------------------------------------------------- power-average pooling
+def _infinite_norm(input, norm_type, pool, kernel_size, stride, ceil_mode):
+    """p = ±inf: the max (min) of |x| over each window, as torch's."""
+    if norm_type == math.inf:
+        return pool(aten.abs.default(input), kernel_size, stride, 0, 1, ceil_mode)
+    return aten.neg.default(pool(aten.neg.default(aten.abs.default(input)), kernel_size, stride, 0, 1, ceil_mode))
+
+
+def _lp_pool(averaged, norm_type, volume):
+    return aten.pow.Tensor_Scalar(aten.mul.Tensor(aten.mul.Tensor(aten.sign.default(averaged), aten.relu.default(
+        aten.abs.default(averaged))), volume), 1.0 / norm_type)
+
+
+def lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    if norm_type in (math.inf, -math.inf):
+        return _infinite_norm(input, norm_type, F.max_pool1d, kernel_size, stride, ceil_mode)
+    powered = aten.pow.Tensor_Scalar(input, norm_type)
+    averaged = F.avg_pool1d(powered, kernel_size, stride, 0, ceil_mode) if stride is not None else \
+        F.avg_pool1d(powered, kernel_size, padding=0, ceil_mode=ceil_mode)
+    return _lp_pool(averaged, norm_type, kernel_size)
+
+
+def lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    if norm_type in (math.inf, -math.inf):
+        return _infinite_norm(input, norm_type, F.max_pool2d, kernel_size, stride, ceil_mode)
+    kw, kh = _tuple(kernel_size, 2)
+    powered = aten.pow.Tensor_Scalar(input, norm_type)
+    averaged = F.avg_pool2d(powered, kernel_size, stride, 0, ceil_mode) if stride is not None else \
+        F.avg_pool2d(powered, kernel_size, padding=0, ceil_mode=ceil_mode)
+    return _lp_pool(averaged, norm_type, kw * kh)
+
+
+def lp_pool3d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    if norm_type in (math.inf, -math.inf):
+        return _infinite_norm(input, norm_type, max_pool3d, kernel_size, stride, ceil_mode)
+    kernel = _three(kernel_size)
+    averaged = avg_pool3d(aten.pow.Tensor_Scalar(input, norm_type), kernel, stride, 0, ceil_mode)
+    return _lp_pool(averaged, norm_type, math.prod(kernel))
+
+
+# ---------------------------------------------------------------- max unpooling
+def _unpool_output_size(input, kernel_size, stride, padding, output_size):
+    """torch's default size, (in - 1) * stride + kernel - 2 * padding, or the asked one if within a stride of it."""
+    nd = len(kernel_size)
+    default = [(input.shape[-nd + d] - 1) * stride[d] + kernel_size[d] - 2 * padding[d] for d in range(nd)]
+    if output_size is None:
+        return default
+    output_size = list(output_size)
+    if len(output_size) == nd + 2:
+        output_size = output_size[2:]
+    if len(output_size) != nd:
+        raise ValueError(f"output_size should be a sequence containing {nd} or {nd + 2} elements, but it has a "
+                         f"length of '{len(output_size)}'")
+    for d in range(nd):
+        low, high = default[d] - stride[d], default[d] + stride[d]
+        if not low < output_size[d] < high:
+            raise ValueError(f'invalid output_size "{output_size}" (dim {d} must be between {low} and {high})')
+    return output_size
+
+
+def _unpool_arguments(kernel_size, stride, padding, nd):
+    kernel = list(_tuple(kernel_size, nd))
+    return kernel, kernel if stride is None else list(_tuple(stride, nd)), list(_tuple(padding, nd))
+
+
+def max_unpool1d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    kernel, stride, padding = _unpool_arguments(kernel_size, stride, padding, 1)
+    size = _unpool_output_size(input, kernel, stride, padding, output_size) + [1]
+    out = aten.max_unpool2d.default(aten.unsqueeze.default(input, -1), aten.unsqueeze.default(indices, -1), size)
+    return aten.squeeze.dim(out, -1)
+
+
+def max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    kernel, stride, padding = _unpool_arguments(kernel_size, stride, padding, 2)
+    return aten.max_unpool2d.default(input, indices, _unpool_output_size(input, kernel, stride, padding, output_size))
+
+
+def max_unpool3d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    kernel, stride, padding = _unpool_arguments(kernel_size, stride, padding, 3)
+    size = _unpool_output_size(input, kernel, stride, padding, output_size)
+    return aten.max_unpool3d.default(input, indices, size, stride, padding)
+

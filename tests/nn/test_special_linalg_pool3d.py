@@ -1,0 +1,118 @@
+"""3-d pooling, LP pooling and max unpooling; torch.special's and torch.linalg's newer functions, against torch:
+values and gradients (float32 and float64, batched), the graphs make_fx records (same ops, same arguments), and
+error classes."""
+import numpy as np
+import pytest
+import torch
+from torch.fx.experimental.proxy_tensor import make_fx as torch_make_fx
+
+import minitorch2
+from autograd import make_fx
+
+RNG = np.random.default_rng(0)
+
+
+def _inputs(lib, arrays, grad):
+    return [lib.tensor(a, requires_grad=grad and a.dtype.kind == "f") if isinstance(a, np.ndarray) else a
+            for a in arrays]
+
+
+def _flat(out):
+    return list(out) if isinstance(out, (tuple, list)) else [out]
+
+
+def check(fn, arrays, rtol=1e-5, atol=1e-6, grad=True, graph=True):
+    """fn(lib, *tensors) on torch and on minitorch2: same values, same input gradients, same make_fx code."""
+    results = {}
+    for lib in (torch, minitorch2):
+        xs = _inputs(lib, arrays, grad)
+        outs = _flat(fn(lib, *xs))
+        grads = []
+        floats = [o for o in outs if o.dtype.is_floating_point]
+        if grad and floats:
+            total = sum((o * lib.tensor(np.linspace(0.5, 1.5, o.numel()).reshape(tuple(o.shape)), dtype=o.dtype)).sum()
+                        for o in floats)
+            leaves = [x for x in xs if isinstance(x, lib.Tensor) and x.requires_grad]
+            grads = lib.autograd.grad(total, leaves, allow_unused=True)
+        results[lib.__name__] = ([o.detach().numpy() for o in outs], [None if g is None else g.numpy() for g in grads])
+    (t_out, t_grads), (m_out, m_grads) = results["torch"], results["minitorch2"]
+    for t, m in zip(t_out + t_grads, m_out + m_grads):
+        assert (t is None) == (m is None)
+        if t is not None:
+            assert t.shape == m.shape and t.dtype == m.dtype
+            np.testing.assert_allclose(m, t, rtol=rtol, atol=atol, equal_nan=True)
+    if graph:
+        theirs = torch_make_fx(lambda *xs: fn(torch, *xs))(*_inputs(torch, arrays, False))
+        ours = make_fx(lambda *xs: fn(minitorch2, *xs))(*_inputs(minitorch2, arrays, False))
+        assert ours.code == theirs.code
+
+
+def rand(*shape, dtype=np.float32):
+    return RNG.standard_normal(shape).astype(dtype)
+
+
+# ---------------------------------------------------------------- pooling
+POOLS = {
+    "max_pool3d": (lambda lib, x: lib.nn.functional.max_pool3d(x, 2), (2, 3, 4, 5, 4)),
+    "max_pool3d_pad_dil": (lambda lib, x: lib.nn.functional.max_pool3d(x, (3, 2, 2), (1, 2, 1), (1, 0, 1), (1, 2, 1),
+                                                                     ceil_mode=True, return_indices=True),
+                           (2, 5, 6, 5)),
+    "avg_pool3d": (lambda lib, x: lib.nn.functional.avg_pool3d(x, 2, 1, 1), (2, 2, 3, 4, 5)),
+    "avg_pool3d_exclude_pad": (lambda lib, x: lib.nn.functional.avg_pool3d(x, 3, 2, 1, True, False), (1, 2, 5, 4, 6)),
+    "avg_pool3d_divisor": (lambda lib, x: lib.nn.functional.avg_pool3d(x, 2, divisor_override=3), (2, 4, 4, 4)),
+    "adaptive_avg_pool3d": (lambda lib, x: lib.nn.functional.adaptive_avg_pool3d(x, (2, 3, None)), (2, 2, 5, 7, 3)),
+    "adaptive_avg_pool3d_1": (lambda lib, x: lib.nn.functional.adaptive_avg_pool3d(x, 1), (2, 2, 5, 7, 3)),
+    "adaptive_max_pool3d": (lambda lib, x: lib.nn.functional.adaptive_max_pool3d(x, (2, 3, 2), True),
+                            (2, 2, 5, 7, 3)),
+    "lp_pool3d": (lambda lib, x: lib.nn.functional.lp_pool3d(x, 2, 2), (1, 2, 4, 4, 4)),
+    "lp_pool2d": (lambda lib, x: lib.nn.functional.lp_pool2d(x, 3.0, (2, 3), 1), (2, 3, 5, 6)),
+    "lp_pool1d": (lambda lib, x: lib.nn.functional.lp_pool1d(x, 2, 3, 2), (2, 3, 9)),
+    "lp_pool1d_inf": (lambda lib, x: lib.nn.functional.lp_pool1d(x, float("inf"), 3, 2), (2, 3, 9)),
+    "module_maxpool3d": (lambda lib, x: lib.nn.MaxPool3d(2, stride=1, padding=1)(x), (1, 2, 3, 3, 3)),
+    "module_avgpool3d": (lambda lib, x: lib.nn.AvgPool3d((1, 2, 2))(x), (1, 2, 3, 4, 4)),
+    "module_adaptive_avg3d": (lambda lib, x: lib.nn.AdaptiveAvgPool3d((3, 2, 1))(x), (2, 3, 6, 5, 4)),
+    "module_adaptive_max3d": (lambda lib, x: lib.nn.AdaptiveMaxPool3d(2)(x), (2, 3, 5, 5, 5)),
+    "module_lppool2d": (lambda lib, x: lib.nn.LPPool2d(2, 2)(x), (2, 3, 4, 4)),
+}
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("name", POOLS)
+def test_pooling_matches_torch(name, dtype):
+    fn, shape = POOLS[name]
+    check(fn, [rand(*shape, dtype=dtype)])
+
+
+def _unpool(nd, output_size=None):
+    def fn(lib, x):
+        pool = getattr(lib.nn.functional, f"max_pool{nd}d")
+        values, indices = pool(x, 2, return_indices=True)
+        return getattr(lib.nn, f"MaxUnpool{nd}d")(2)(values, indices, output_size)
+    return fn
+
+
+@pytest.mark.parametrize("nd,shape,size", [(1, (2, 3, 8), None), (1, (2, 3, 7), [7]), (2, (2, 3, 4, 6), None),
+                                           (2, (3, 5, 5), [5, 5]), (3, (2, 2, 4, 4, 6), None)])
+def test_max_unpool_matches_torch(nd, shape, size):
+    check(_unpool(nd, size), [rand(*shape)])
+
+
+def test_unpool_and_pool_errors_match_torch():
+    for lib in (torch, minitorch2):
+        x = lib.tensor(rand(1, 2, 4, 4))
+        values, indices = lib.nn.functional.max_pool2d(x, 2, return_indices=True)
+        with pytest.raises(ValueError, match="invalid output_size"):
+            lib.nn.functional.max_unpool2d(values, indices, 2, output_size=[9, 9])
+        with pytest.raises(RuntimeError):
+            lib.nn.functional.max_pool3d(lib.tensor(rand(2, 3)), 2)
+        with pytest.raises(RuntimeError, match="Output size is too small"):
+            lib.nn.functional.max_pool3d(lib.tensor(rand(1, 1, 1, 1, 1)), 2)
+        with pytest.raises(RuntimeError, match=r"input image \(T: 1 H: 1 W: 2\) smaller than kernel size"):
+            lib.nn.functional.avg_pool3d(lib.tensor(rand(1, 1, 1, 1, 2)), 2, padding=1)
+
+
+def test_module_reprs_match_torch():
+    for make in (lambda nn: nn.MaxPool3d(2), lambda nn: nn.AvgPool3d(3, 2), lambda nn: nn.AdaptiveAvgPool3d(2),
+                 lambda nn: nn.AdaptiveMaxPool3d((1, 2, 3)), lambda nn: nn.MaxUnpool2d(2),
+                 lambda nn: nn.MaxUnpool3d(2, 1), lambda nn: nn.LPPool1d(2, 3), lambda nn: nn.LPPool3d(1, 2)):
+        assert repr(make(minitorch2.nn)) == repr(make(torch.nn))
