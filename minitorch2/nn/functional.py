@@ -17,7 +17,6 @@ from .._unsupported import module_getattr
 from ._functional_extra import affine_grid, ctc_loss, embedding_bag, embedding_renorm_, grid_sample  # noqa: F401
 from ._functional_more import *  # noqa: F401,F403  (the layers beyond the core set, and their losses)
 from ._functional_rare import *  # noqa: F401,F403
-from ._functional_pool3d import *  # noqa: F401,F403  (3-d, LP and un-pooling)
 from ._functional_apart import (  # noqa: F401  (pooling, attention, normalize: the coverage surface's)
     _canonical_mask, _in_projection_packed, _none_or_dtype, adaptive_avg_pool2d, avg_pool2d, max_pool2d,
     multi_head_attention_forward, normalize, scaled_dot_product_attention)
