@@ -13,7 +13,7 @@ here.
 """
 from . import derivatives as d, derivatives_shape as ds, extra_formulas as f, extra_ops as k, indexing
 from . import more_formulas as mf, more_ops, more_ops2, pointwise as pw, random_ops, table_complex, view_dtype
-from . import decompositions_upsample as decup, nn_pool3d, special_more
+from . import decompositions_upsample as decup, linalg_more, nn_pool3d, special_more
 from .overlap import Overlap
 from .table_row import CORE
 
@@ -57,7 +57,7 @@ def _special_in_place_rows(inplace):
 
 
 def rows(op, inplace):
-    return table_complex.ROWS + nn_pool3d.ROWS + special_more.ROWS + [
+    return table_complex.ROWS + nn_pool3d.ROWS + special_more.ROWS + linalg_more.ROWS + [
         # torch.linalg (linalg.py composes the functions from these)
         op("linalg_inv_ex(Tensor A, *, bool check_errors=False) -> (Tensor inverse, Tensor info)", LINALG,
            k.linalg_inv_ex, f.linalg_inv_ex, output_differentiability=FIRST_ONLY),
