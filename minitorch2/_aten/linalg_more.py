@@ -7,7 +7,7 @@ from them as torch's do (lu_factor is linalg_lu_factor_ex then _linalg_check_err
 LU is getrf's algorithm (partial pivoting on the first largest |a| of each column, info = the first zero pivot), a
 triangular solve is substitution row by row, eig is numpy's (LAPACK's geev, as torch's); results are laid out
 column-major as LAPACK leaves them in torch. The derivatives are torch's formulas (linalg_lu_backward and friends)
-for square matrices; eig and householder_product have none here.
+(square, wide and tall); eig and householder_product have none here.
 """
 import numpy as np
 
@@ -236,18 +236,40 @@ def _mH(t):
     return aten.transpose.int(t, -2, -1)
 
 
+def _columns(t, start, end):
+    return aten.slice.Tensor(t, -1, start, end)
+
+
+def _rows(t, start, end):
+    return aten.slice.Tensor(t, -2, start, end)
+
+
+def _zeros_or(grad, like):
+    return aten.zeros_like.default(like) if grad is None else grad
+
+
 def _lu_backward(gL, gU, P, L, U):
-    """torch's linalg_lu_backward for m == n: gA = P L⁻ᴴ (tril₋₁(Lᴴ gL) + triu(gU Uᴴ)) U⁻ᴴ."""
-    if L.shape[-1] != U.shape[-2] or L.shape[-2] != U.shape[-1]:
-        raise NotImplementedError("minitorch2: the LU derivative is implemented for square matrices only")
-    phi = None
-    if gL is not None:
-        phi = aten.tril.default(_matmul(_mH(L), gL), -1)
-    if gU is not None:
-        upper = aten.triu.default(_matmul(gU, _mH(U)))
-        phi = upper if phi is None else aten.add.Tensor(phi, upper)
-    grad = aten.linalg_solve_triangular.default(_mH(U), phi, upper=False, left=False)
-    grad = aten.linalg_solve_triangular.default(_mH(L), grad, upper=True, unitriangular=True)
+    """torch's linalg_lu_backward. With A = P L U, k = min(m, n), L₁ and U₁ the k x k blocks, L₂ (U₂) the rest:
+    Φ = tril₋₁(L₁ᴴ gL₁ - gU₂ U₂ᴴ) + triu(gU₁ U₁ᴴ - L₂ᴴ gL₂) (the terms of the blocks that exist), then
+    gA = P [L₁⁻ᴴ Φ U₁⁻ᴴ, L₁⁻ᴴ gU₂] for a wide A, P [L₁⁻ᴴ Φ U₁⁻ᴴ; gL₂ U₁⁻ᴴ] for a tall one."""
+    m, n = L.shape[-2], U.shape[-1]
+    k = min(m, n)
+    gL, gU = _zeros_or(gL, L), _zeros_or(gU, U)
+    L1, U1, gL1, gU1 = _rows(L, 0, k), _columns(U, 0, k), _rows(gL, 0, k), _columns(gU, 0, k)
+    lower, upper = _matmul(_mH(L1), gL1), _matmul(gU1, _mH(U1))
+    if n > k:
+        lower = aten.sub.Tensor(lower, _matmul(_columns(gU, k, n), _mH(_columns(U, k, n))))
+    if m > k:
+        upper = aten.sub.Tensor(upper, _matmul(_mH(_rows(L, k, m)), _rows(gL, k, m)))
+    phi = aten.add.Tensor(aten.tril.default(lower, -1), aten.triu.default(upper))
+    grad = aten.linalg_solve_triangular.default(_mH(U1), phi, upper=False, left=False)
+    grad = aten.linalg_solve_triangular.default(_mH(L1), grad, upper=True, unitriangular=True)
+    if n > k:
+        rest = aten.linalg_solve_triangular.default(_mH(L1), _columns(gU, k, n), upper=True, unitriangular=True)
+        grad = aten.cat.default([grad, rest], -1)
+    if m > k:
+        rest = aten.linalg_solve_triangular.default(_mH(U1), _rows(gL, k, m), upper=False, left=False)
+        grad = aten.cat.default([grad, rest], -2)
     return _matmul(P, grad)
 
 
@@ -258,7 +280,9 @@ def _d_linalg_lu(grads, result0, result1, result2):
 
 def _d_lu_factor_ex(grads, result0, result1):
     P, L, U = aten.lu_unpack.default(result0, result1)
-    return _lu_backward(aten.tril.default(grads[0], -1), aten.triu.default(grads[0]), P, L, U)
+    k = min(result0.shape[-2:])
+    return _lu_backward(_columns(aten.tril.default(grads[0], -1), 0, k), _rows(aten.triu.default(grads[0]), 0, k), P,
+                        L, U)
 
 
 def _d_solve_triangular(grad, self, B, result, needs_grad, upper, left=True, unitriangular=False):
@@ -289,6 +313,19 @@ def _d_lu_solve(grad, LU, pivots, B, result, needs_grad, left=True, adjoint=Fals
     return gLU, None, _sum_to(gB, B.shape) if needs_grad[2] else None
 
 
+def _d_lu_unpack(grads, LU_data):
+    """L's strict lower part and U's upper part, back in LU's (m, n) place (padded where m ≠ n)."""
+    grads = tuple(grads) + (None,) * (3 - len(grads))
+    m, n = LU_data.shape[-2:]
+    k = min(m, n)
+    grad = aten.zeros_like.default(LU_data)
+    if grads[1] is not None:
+        grad = aten.add.Tensor(grad, aten.constant_pad_nd.default(aten.tril.default(grads[1], -1), [0, n - k]))
+    if grads[2] is not None:
+        grad = aten.add.Tensor(grad, aten.constant_pad_nd.default(aten.triu.default(grads[2]), [0, 0, 0, m - k]))
+    return grad, None
+
+
 def _sum_to(grad, shape):
     return sum_to(grad, tuple(shape))
 
@@ -302,7 +339,8 @@ ROWS = [
     op("linalg_lu(Tensor A, *, bool pivot=True) -> (Tensor P, Tensor L, Tensor U)", (), _op(_lu_geometry, _linalg_lu),
        _d_linalg_lu, output_differentiability=(False, True, True)),
     op("lu_unpack(Tensor LU_data, Tensor LU_pivots, bool unpack_data=True, bool unpack_pivots=True) -> (Tensor P, "
-       "Tensor L, Tensor U)", (), _op(_unpack_geometry, _lu_unpack), differentiable=False),
+       "Tensor L, Tensor U)", (), _op(_unpack_geometry, _lu_unpack), _d_lu_unpack,
+       output_differentiability=(False, True, True)),
     op("linalg_lu_solve(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, bool adjoint=False) -> Tensor", (),
        _op(_lu_solve_geometry, _lu_solve), _d_lu_solve),
     op("linalg_solve_triangular(Tensor self, Tensor B, *, bool upper, bool left=True, bool unitriangular=False) "

@@ -265,3 +265,20 @@ def test_linalg_errors_match_torch():
             lib.linalg.vander(lib.tensor(np.ones(3)), N=1)
         assert lib.linalg.cond(lib.tensor(singular), 1).item() == float("inf")
         assert lib.linalg.lu_factor_ex(lib.tensor(singular)).info.item() == 1
+
+
+def test_torch_level_lu_forms_and_gammas_match_torch():
+    a, b = _matrix(2, 3, 3), rand(2, 3, 2, dtype=np.float64)
+    with pytest.warns(UserWarning, match="torch.lu is deprecated"):
+        check(lambda lib, x, y: lib.lu_solve(y, *lib.lu(x)), [a, b], rtol=1e-10, atol=1e-12)
+    check(lambda lib, x: tuple(lib.lu_unpack(*lib.linalg.lu_factor(x))), [a], rtol=1e-10, atol=1e-12)
+    check(lambda lib, x: tuple(lib.lu_unpack(*lib.linalg.lu_factor(x[..., :2]))), [a], rtol=1e-10, atol=1e-12)
+    check(lambda lib, x: tuple(lib.lu_unpack(*lib.linalg.lu_factor(x[..., :2, :]))), [a], rtol=1e-10, atol=1e-12)
+    check(lambda lib, x, y: lib.igamma(x.detach().abs(), y.abs()) + lib.igammac(x.detach().abs(), y.abs()) +
+          lib.mvlgamma(x.abs() + 2, 2), [a, a[0]], rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("shape", [(2, 4, 3), (3, 5), (2, 3, 5)])
+def test_lu_of_rectangular_matrices_matches_torch(shape):
+    check(lambda lib, x: tuple(lib.linalg.lu(x)), [rand(*shape, dtype=np.float64)], rtol=1e-10, atol=1e-12)
+    check(lambda lib, x: tuple(lib.linalg.lu_factor_ex(x)), [rand(*shape, dtype=np.float64)], rtol=1e-10, atol=1e-12)
