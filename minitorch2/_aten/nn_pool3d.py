@@ -106,17 +106,21 @@ def _fake(shape, dtype):
 
 
 def _scan_max(planes, flat, valid):
-    """ATen's max scan over each window: values and flat input indices, (P, out) each."""
+    """ATen's max scan over each window: values and flat input indices, (P, out) each. The table `flat` is
+    (out, K), the same for every plane, or (P, out, K), a plane's own (fractional pooling's)."""
     lowest = -np.inf if planes.dtype.kind == "f" else np.iinfo(planes.dtype).min
-    gathered = np.where(valid, planes[:, flat], lowest)
+    flat, valid = np.broadcast_to(flat, (len(planes),) + flat.shape[-2:]), np.broadcast_to(valid, flat.shape[-2:])
+    picked = np.take_along_axis(planes, flat.reshape(len(planes), -1), 1).reshape(flat.shape)
+    gathered = np.where(valid, picked, lowest)
     arg = np.argmax(gathered, axis=-1)
     if planes.dtype.kind == "f":
         nan = np.isnan(gathered)
         last_nan = gathered.shape[-1] - 1 - np.argmax(nan[..., ::-1], axis=-1)
         arg = np.where(nan.any(axis=-1), last_nan, arg)
     values = np.take_along_axis(gathered, arg[..., None], -1)[..., 0]
-    first_valid = np.take_along_axis(flat, np.argmax(valid, axis=-1)[:, None], -1)[:, 0]
-    indices = np.where(values == lowest, first_valid[None, :], flat[np.arange(flat.shape[0])[None, :], arg])
+    first_valid = np.take_along_axis(flat, np.broadcast_to(np.argmax(valid, axis=-1)[:, None], flat.shape[:-1] + (1,)),
+                                     -1)[..., 0]
+    indices = np.where(values == lowest, first_valid, np.take_along_axis(flat, arg[..., None], -1)[..., 0])
     return values, indices
 
 
@@ -341,6 +345,64 @@ def _max_unpool(nd):
     return kernel, meta
 
 
+# ---------------------------------------------------------------- fractional max pooling
+def _intervals(samples, in_size, out_size, kernel):
+    """ATen's generate_intervals, in the samples' dtype: window starts ⌊(i + u)α⌋ - ⌊uα⌋, α = (in - k)/(out - 1),
+    the last window flush with the input's end. samples (P,) -> (P, out)."""
+    alpha = samples.dtype.type(in_size - kernel) / samples.dtype.type(max(out_size - 1, 1))
+    i = np.arange(out_size, dtype=samples.dtype)[None, :]
+    starts = ((i + samples[:, None]) * alpha).astype(np.int64) - (samples[:, None] * alpha).astype(np.int64)
+    starts[:, -1:] = in_size - kernel
+    return starts
+
+
+def _fractional_check(self, kernel_size, output_size, random_samples, nd):
+    name = f"fractional_max_pool{nd}d()"
+    if self.dim() not in (nd + 1, nd + 2):
+        raise RuntimeError(f"{name}: Expected {nd + 1}D or {nd + 2}D tensor, but got: {sizes(self.shape)}")
+    if len(kernel_size) != nd or len(output_size) != nd:
+        raise RuntimeError(f"{name}: kernel_size and output_size must each have {nd} elements")
+    for axis, i, o, k in zip(("time", "height", "width")[3 - nd:], self.shape[-nd:], output_size, kernel_size):
+        if o + k - 1 > i:
+            raise RuntimeError(f"{name}: pool {axis} {k} too large relative to input {axis} {i}")
+    return tuple(self.shape[:-nd]) + tuple(output_size)
+
+
+def _fractional(nd):
+    def kernel(self, kernel_size, output_size, random_samples):
+        shape = _fractional_check(self, kernel_size, output_size, random_samples, nd)
+        samples = random_samples._np.reshape(-1, nd)  # one row per plane, nd samples: W, H (2-d); T, H, W (3-d)
+        order = (1, 0) if nd == 2 else (0, 1, 2)
+        flat = np.zeros((len(samples), 1, 1), np.int64)
+        for axis, (i, o, k) in enumerate(zip(self.shape[-nd:], output_size, kernel_size)):
+            pos = _intervals(samples[:, order[axis]], i, o, k)[:, :, None] + np.arange(k)
+            flat = (flat[:, :, None, :, None] * i + pos[:, None, :, None, :]).reshape(len(samples), -1,
+                                                                                     flat.shape[-1] * k)
+        values, indices = _scan_max(_planes(self, nd), flat, np.ones(flat.shape[-2:], bool))
+        return contiguous(values.reshape(shape), self.dtype), contiguous(indices.reshape(shape), _dtype.int64)
+
+    def meta(self, kernel_size, output_size, random_samples):
+        shape = _fractional_check(self, kernel_size, output_size, random_samples, nd)
+        return _fake(shape, self.dtype), _fake(shape, _dtype.int64)
+    return kernel, meta
+
+
+def _fractional_backward(nd):
+    def kernel(grad_output, self, kernel_size, output_size, indices):
+        grad = grad_output._np.reshape(-1, math.prod(grad_output.shape[-nd:]))
+        return _scatter_add(grad, indices._np, math.prod(self.shape[-nd:]), self.shape, self.dtype)
+    return kernel, lambda grad_output, self, kernel_size, output_size, indices: _fake(self.shape, self.dtype)
+
+
+def _fractional_formula(nd):
+    return lambda grads, self, kernel_size, output_size, result1: (getattr(
+        aten, f"fractional_max_pool{nd}d_backward").default(grads[0], self, kernel_size, output_size, result1), None)
+
+
+def _fractional_backward_formula(nd):
+    return lambda grad, self, indices: (_gather_at(grad, indices, nd), aten.zeros_like.default(self), None)
+
+
 def _max_unpool2d_formula(grad, self, indices):
     return _gather_at(grad, indices, 2), None
 
@@ -378,6 +440,13 @@ ROWS = [
         op(f"adaptive_max_pool{nd}d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor", (),
            _adaptive_max_backward_of(nd), _adaptive_max_backward_formula(nd),
            grad_fn=f"AdaptiveMaxPool{nd}DBackwardBackward0"))],
+    *[row for nd in (2, 3) for row in (
+        op(f"fractional_max_pool{nd}d(Tensor self, int[{nd}] kernel_size, int[{nd}] output_size, Tensor random_samples) "
+           "-> (Tensor output, Tensor indices)", (), _fractional(nd), _fractional_formula(nd),
+           grad_fn=f"FractionalMaxPool{nd}DBackward0", output_differentiability=(True, False)),
+        op(f"fractional_max_pool{nd}d_backward(Tensor grad_output, Tensor self, int[{nd}] kernel_size, "
+           f"int[{nd}] output_size, Tensor indices) -> Tensor", (), _fractional_backward(nd),
+           _fractional_backward_formula(nd), grad_fn=f"FractionalMaxPool{nd}DBackwardBackward0"))],
     op("max_unpool2d(Tensor self, Tensor indices, SymInt[2] output_size) -> Tensor", (), _max_unpool(2),
        _max_unpool2d_formula, grad_fn="MaxUnpool2DBackward0"),
     op("max_unpool3d(Tensor self, Tensor indices, SymInt[3] output_size, int[3] stride, int[3] padding) -> Tensor",

@@ -3,11 +3,12 @@
 Runtime layer, coverage surface (re-exported by nn/functional.py). Each makes the aten calls torch's function makes:
 max_pool3d_with_indices, avg_pool3d, _adaptive_avg_pool3d (a `mean` over the last three dims for a 1x1x1 output),
 adaptive_max_pool2d/3d, max_unpool2d/3d (the 1-d forms through their 2-d ops on an unsqueezed input, as torch's);
-lp_pool is torch's composite, (sign(avg) * relu(|avg|) * kernel volume) ^ (1/p) of the average of x^p. The kernels
+fractional_max_pool2d/3d draw their samples with torch.rand, as torch's do; lp_pool is torch's composite, (sign(avg) * relu(|avg|) * kernel volume) ^ (1/p) of the average of x^p. The kernels
 and their derivatives are in _aten/nn_pool3d.py.
 """
 import math
 
+from .. import _factories
 from .._ops import ops
 from . import functional as F  # circular on purpose: functional.py re-exports this module; F is read at call time
 from ._functional_more import _tuple
@@ -16,7 +17,8 @@ aten = ops.aten
 
 __all__ = ["max_pool3d", "max_pool3d_with_indices", "avg_pool3d", "adaptive_avg_pool3d", "adaptive_max_pool3d",
            "adaptive_max_pool3d_with_indices", "adaptive_max_pool1d_with_indices", "adaptive_max_pool2d_with_indices",
-           "lp_pool1d", "lp_pool2d", "lp_pool3d", "max_unpool1d", "max_unpool2d", "max_unpool3d"]
+           "lp_pool1d", "lp_pool2d", "lp_pool3d", "max_unpool1d", "max_unpool2d", "max_unpool3d", "fractional_max_pool2d",
+           "fractional_max_pool2d_with_indices", "fractional_max_pool3d", "fractional_max_pool3d_with_indices"]
 
 
 def _three(value):
@@ -156,3 +158,42 @@ def max_unpool3d(input, indices, kernel_size, stride=None, padding=0, output_siz
     size = _unpool_output_size(input, kernel, stride, padding, output_size)
     return aten.max_unpool3d.default(input, indices, size, stride, padding)
 
+
+
+# ---------------------------------------------------------------- fractional max pooling
+def _fractional(input, kernel_size, output_size, output_ratio, random_samples, nd):
+    name = f"fractional_max_pool{nd}d"
+    if output_size is None and output_ratio is None:
+        raise ValueError(f"{name} requires specifying either an output_size or an output_ratio")
+    if output_size is None:
+        if nd == 2 and len(output_ratio) > 2:
+            raise ValueError(f"{name} requires output_ratio to either be a single Int or tuple of Ints.")
+        ratio = output_ratio if isinstance(output_ratio, (tuple, list)) else (output_ratio,) * nd
+        output_size = [int(input.shape[-nd + i] * r) for i, r in enumerate(ratio)]
+    if random_samples is None:
+        batch = 1 if input.dim() == nd + 1 else input.shape[0]
+        random_samples = _factories.rand(batch, input.shape[-nd - 1], nd, dtype=input.dtype)
+    op = aten.fractional_max_pool2d if nd == 2 else aten.fractional_max_pool3d
+    return op.default(input, list(_tuple(kernel_size, nd)), list(_tuple(output_size, nd)), random_samples)
+
+
+def fractional_max_pool2d_with_indices(input, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+                                       _random_samples=None):
+    return _fractional(input, kernel_size, output_size, output_ratio, _random_samples, 2)
+
+
+def fractional_max_pool2d(input, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+                          _random_samples=None):
+    out = _fractional(input, kernel_size, output_size, output_ratio, _random_samples, 2)
+    return out if return_indices else out[0]
+
+
+def fractional_max_pool3d_with_indices(input, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+                                       _random_samples=None):
+    return _fractional(input, kernel_size, output_size, output_ratio, _random_samples, 3)
+
+
+def fractional_max_pool3d(input, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+                          _random_samples=None):
+    out = _fractional(input, kernel_size, output_size, output_ratio, _random_samples, 3)
+    return out if return_indices else out[0]

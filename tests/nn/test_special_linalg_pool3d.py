@@ -12,20 +12,21 @@ from autograd import make_fx
 RNG = np.random.default_rng(0)
 
 
-def _inputs(lib, arrays, grad):
-    return [lib.tensor(a, requires_grad=grad and a.dtype.kind == "f") if isinstance(a, np.ndarray) else a
-            for a in arrays]
+def _inputs(lib, arrays, grad, frozen=()):
+    return [lib.tensor(a, requires_grad=grad and a.dtype.kind == "f" and i not in frozen)
+            if isinstance(a, np.ndarray) else a for i, a in enumerate(arrays)]
 
 
 def _flat(out):
     return list(out) if isinstance(out, (tuple, list)) else [out]
 
 
-def check(fn, arrays, rtol=1e-5, atol=1e-6, grad=True, graph=True):
-    """fn(lib, *tensors) on torch and on minitorch2: same values, same input gradients, same make_fx code."""
+def check(fn, arrays, rtol=1e-5, atol=1e-6, grad=True, graph=True, frozen=()):
+    """fn(lib, *tensors) on torch and on minitorch2: same values, same input gradients (of the float inputs whose
+    positions are not in `frozen`), same make_fx code."""
     results = {}
     for lib in (torch, minitorch2):
-        xs = _inputs(lib, arrays, grad)
+        xs = _inputs(lib, arrays, grad, frozen)
         outs = _flat(fn(lib, *xs))
         grads = []
         floats = [o for o in outs if o.dtype.is_floating_point]
@@ -282,3 +283,38 @@ def test_torch_level_lu_forms_and_gammas_match_torch():
 def test_lu_of_rectangular_matrices_matches_torch(shape):
     check(lambda lib, x: tuple(lib.linalg.lu(x)), [rand(*shape, dtype=np.float64)], rtol=1e-10, atol=1e-12)
     check(lambda lib, x: tuple(lib.linalg.lu_factor_ex(x)), [rand(*shape, dtype=np.float64)], rtol=1e-10, atol=1e-12)
+
+
+FRACTIONAL = {
+    "2d_size": (lambda lib, x, u: lib.nn.functional.fractional_max_pool2d(x, 2, (3, 4), _random_samples=u,
+                                                                        return_indices=True), (2, 3, 7, 9), 2),
+    "2d_ratio": (lambda lib, x, u: lib.nn.functional.fractional_max_pool2d(x, (3, 2), output_ratio=(0.5, 0.6),
+                                                                         _random_samples=u), (2, 3, 8, 10), 2),
+    "3d_size": (lambda lib, x, u: lib.nn.functional.fractional_max_pool3d(x, 2, (3, 2, 4), _random_samples=u,
+                                                                        return_indices=True), (1, 2, 6, 5, 8), 3),
+    "3d_module": (lambda lib, x, u: lib.nn.FractionalMaxPool3d((2, 1, 2), output_ratio=0.5, _random_samples=u)(x),
+                  (2, 6, 5, 8), 3),
+}
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("name", FRACTIONAL)
+def test_fractional_max_pool_matches_torch(name, dtype):
+    fn, shape, nd = FRACTIONAL[name]
+    samples = RNG.uniform(size=(shape[0] if len(shape) == nd + 2 else 1, shape[-nd - 1], nd)).astype(dtype)
+    check(fn, [rand(*shape, dtype=dtype), samples], frozen=(1,))
+
+
+def test_fractional_max_pool_draws_torchs_samples():
+    """Without _random_samples, both draw them with rand from the same generator state."""
+    x = rand(2, 3, 9, 9)
+    outs = []
+    for lib in (torch, minitorch2):
+        lib.manual_seed(7)
+        pool = lib.nn.FractionalMaxPool2d(3, output_ratio=0.5, return_indices=True)
+        outs.append([t.numpy() for t in pool(lib.tensor(x))])
+    np.testing.assert_array_equal(outs[0][1], outs[1][1])
+    np.testing.assert_array_equal(outs[0][0], outs[1][0])
+    assert repr(minitorch2.nn.FractionalMaxPool3d(2, output_size=3)) == "FractionalMaxPool3d()"
+    with pytest.raises(ValueError, match="output_ratio must be between 0 and 1"):
+        minitorch2.nn.FractionalMaxPool2d(2, output_ratio=1.5)
