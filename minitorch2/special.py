@@ -20,7 +20,7 @@ from ._out import CAST, out_variant
 aten = ops.aten
 _UNARY = ["i0e", "i1", "i1e", "erfcx", "log_ndtr", "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1",
           "modified_bessel_i0", "modified_bessel_i1", "modified_bessel_k0", "modified_bessel_k1",
-          "scaled_modified_bessel_k0", "scaled_modified_bessel_k1", "spherical_bessel_j0"]
+          "scaled_modified_bessel_k0", "scaled_modified_bessel_k1", "spherical_bessel_j0", "airy_ai"]
 _POLYNOMIALS = [f"{kind}_polynomial_{letter}" for kind, letters in (
     ("chebyshev", "tuvw"), ("shifted_chebyshev", "tuvw"), ("hermite", ("h", "he")), ("laguerre", "l"),
     ("legendre", "p")) for letter in letters]

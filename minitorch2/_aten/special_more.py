@@ -104,6 +104,36 @@ def _bessel_y(n, x):
     return np.where(x > 12, far, np.where(x > 0, near, np.where(x == 0, -np.inf, np.nan)))
 
 
+_AI0, _AI1 = 0.355028053887817239, 0.258819403792806798  # Ai(0) and -Ai'(0)
+
+
+def _airy_ai(x):
+    """Ai(x): its Maclaurin series on [-7, 1], (1/π)√(x/3) K_⅓(⅔x^(3/2)) above, the oscillating asymptotic
+    expansion below -7; NaN at ±inf, as torch's."""
+    near = np.clip(x, -7, 1)
+    cube, f, g = near ** 3, np.ones_like(near), near.copy()
+    f_term, g_term = np.ones_like(near), near.copy()
+    for k in range(1, 80):
+        f_term = f_term * cube / ((3 * k - 1) * (3 * k))
+        g_term = g_term * cube / ((3 * k) * (3 * k + 1))
+        f, g = f + f_term, g + g_term
+    series = _AI0 * f - _AI1 * g
+    above = np.where(x > 1, x, 2.0)
+    zeta = 2 / 3 * above ** 1.5
+    from_k = np.sqrt(above / 3) / np.pi * _bessel_k_scaled(1 / 3, zeta) * np.exp(-zeta)
+    below = np.where(x < -7, -x, 8.0)
+    zeta = 2 / 3 * below ** 1.5
+    even, odd, term = np.zeros_like(zeta), np.zeros_like(zeta), np.ones_like(zeta)
+    for k in range(30):
+        if k % 2 == 0:
+            even = even + (-1) ** (k // 2) * term
+        else:
+            odd = odd + (-1) ** (k // 2) * term
+        term = term * (6 * k + 1) * (6 * k + 3) * (6 * k + 5) / (216 * (k + 1) * (2 * k + 1) * zeta)
+    waves = (np.cos(zeta - np.pi / 4) * even + np.sin(zeta - np.pi / 4) * odd) / (np.sqrt(np.pi) * below ** 0.25)
+    return np.where(np.isinf(x), np.nan, np.where(x > 1, from_k, np.where(x < -7, waves, series)))
+
+
 def _bessel_op(compute):
     return unary_float(lambda x: compute(x.astype(np.float64)).astype(x.dtype))
 
@@ -121,6 +151,7 @@ special_bessel_j0 = _bessel_op(lambda x: _bessel_j(0, x))
 special_bessel_j1 = _bessel_op(lambda x: _bessel_j(1, x))
 special_bessel_y0 = _bessel_op(lambda x: _bessel_y(0, x))
 special_bessel_y1 = _bessel_op(lambda x: _bessel_y(1, x))
+special_airy_ai = _bessel_op(_airy_ai)
 special_spherical_bessel_j0 = _bessel_op(lambda x: np.where(x == 0, 1.0, np.where(np.isinf(x), 0.0, np.sin(x) / np.where(
     x == 0, 1, x))))
 
@@ -413,12 +444,12 @@ _UNARY = [
     *[(f"special_{name}", globals()[f"special_{name}"], None) for name in (
         "modified_bessel_i0", "modified_bessel_i1", "modified_bessel_k0", "modified_bessel_k1",
         "scaled_modified_bessel_k0", "scaled_modified_bessel_k1", "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1",
-        "spherical_bessel_j0")],
+        "spherical_bessel_j0", "airy_ai")],
 ]
 
 ROWS = [
-    *[op(f"{name}(Tensor {'x' if name.startswith('special_spherical') else 'self'}) -> Tensor", POINTWISE, kernel,
-         formula, differentiable=formula is not None) for name, kernel, formula in _UNARY],
+    *[op(f"{name}(Tensor {'x' if name.startswith(('special_spherical', 'special_airy')) else 'self'}) -> Tensor",
+         POINTWISE, kernel, formula, differentiable=formula is not None) for name, kernel, formula in _UNARY],
     *_binary_rows("special_xlog1py", special_xlog1py, (_d_xlog1py, _d_xlog1py_self_scalar, _d_xlog1py_other_scalar),
                   "SpecialXlog1PyBackward"),
     *_binary_rows("special_zeta", special_zeta, (_d_zeta_other, _d_zeta_self_scalar, _d_zeta_not_implemented),
