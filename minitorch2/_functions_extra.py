@@ -31,7 +31,7 @@ __all__ = """tensor_split hsplit vsplit dsplit cartesian_prod combinations block
 addmv addr chain_matmul trapezoid trapz nanmedian mode quantile nanquantile aminmax logcumsumexp clamp_ typename
 is_nonzero hann_window hamming_window bartlett_window blackman_window frombuffer copysign det logdet slogdet inverse
 cholesky qr svd pinverse cross adjoint erfc i0 sinc is_anomaly_enabled is_anomaly_check_nan_enabled
-set_anomaly_enabled lu lu_solve lu_unpack igamma igammac mvlgamma""".split()
+set_anomaly_enabled lu lu_solve lu_unpack igamma igammac mvlgamma orgqr""".split()
 
 
 # ---------------------------------------------------------------- splitting
@@ -536,6 +536,11 @@ def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
 
 igamma = _function_of(aten.igamma.default, CAST)
 igammac = _function_of(aten.igammac.default, CAST)
+
+
+def orgqr(input, tau):
+    """torch.orgqr is torch.linalg.householder_product."""
+    return aten.linalg_householder_product.default(input, tau)
 
 
 def mvlgamma(input, p):

@@ -332,3 +332,10 @@ def test_fractional_max_pool_draws_torchs_samples():
     assert repr(minitorch2.nn.FractionalMaxPool3d(2, output_size=3)) == "FractionalMaxPool3d()"
     with pytest.raises(ValueError, match="output_ratio must be between 0 and 1"):
         minitorch2.nn.FractionalMaxPool2d(2, output_ratio=1.5)
+
+
+def test_torch_level_pooling_names_match_torch():
+    x = rand(1, 2, 3, 4, 5, dtype=np.float64)
+    check(lambda lib, t: lib.max_pool3d(t, (1, 2, 1)), [x])
+    check(lambda lib, t: lib.max_pool1d_with_indices(t[0, 0], 2), [x])
+    check(lambda lib, t: lib.orgqr(t[0, 0, 0, :, :3], t[0, 0, 0, 0, :2]), [x], grad=False, rtol=1e-10)
