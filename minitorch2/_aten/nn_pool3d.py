@@ -413,7 +413,7 @@ def _max_unpool3d_formula(grad, self, indices):
 
 ROWS = [
     op("max_pool3d_with_indices(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, "
-       "int[3] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)", (), (_max_pool3d, _max_pool3d_meta),
+       "int[3] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)", CORE, (_max_pool3d, _max_pool3d_meta),
        _max_pool3d_formula, grad_fn="MaxPool3DWithIndicesBackward0", output_differentiability=(True, False)),
     op("max_pool3d_with_indices_backward(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, "
        "int[3] padding, int[3] dilation, bool ceil_mode, Tensor indices) -> Tensor", (),

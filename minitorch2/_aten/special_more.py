@@ -19,7 +19,9 @@ from fractions import Fraction
 
 import numpy as np
 
+from .. import _dtype
 from .._ops import ops
+from .._tensor import strided
 from .derivatives_util import sum_to, _shape
 from .pointwise_factories import binary, unary_float
 from .table_row import op
@@ -427,14 +429,52 @@ def _d_mvlgamma(grad, self, p):
     return aten.mul.Tensor(grad, total)
 
 
-def _binary_rows(name, kernel, formulas=(None, None, None), grad_fn=""):
+# ---------------------------------------------------------------- decompositions (torch._refs.special's, as its core table)
+def _xlog1py_decomposition(self, other):
+    """self * log1p(other), 0 where self is 0, NaN where other is NaN."""
+    if self.dtype is not other.dtype or not self.dtype.is_floating_point or self.dtype in _dtype.HALVES:
+        return NotImplemented
+    is_zero = aten.eq.Scalar(self, 0)
+    product = aten.mul.Tensor(self, aten.log1p.default(other))
+    rhs = aten.where.self(is_zero, _scalar(0, self), product)
+    return aten.where.self(aten.isnan.default(other), _scalar(float("nan"), self), rhs)
+
+
+def _scalar(value, like):
+    return aten.scalar_tensor.default(value, dtype=like.dtype, layout=strided, device=like.device)
+
+
+def _log_ndtr_decomposition(self):
+    """t = x/√2: log(erfcx(-t) / 2) - t² below 1, log1p(-erfc(t) / 2) above."""
+    if not self.dtype.is_floating_point or self.dtype in _dtype.HALVES:
+        return NotImplemented
+    t = aten.mul.Tensor(self, math.sqrt(0.5))
+    lower = aten.lt.Scalar(self, 1.0)
+    below = aten.sub.Tensor(aten.log.default(aten.div.Tensor(aten.special_erfcx.default(aten.neg.default(t)), 2)),
+                            aten.mul.Tensor(t, t))
+    above = aten.log1p.default(aten.div.Tensor(aten.neg.default(aten.erfc.default(t)), 2))
+    return aten.where.self(lower, below, above)
+
+
+def _mvlgamma_decomposition(self, p):
+    """Σ_j lgamma(x - j/2) + p(p-1)/4 log π, the p terms along a new last dim."""
+    if not self.dtype.is_floating_point or self.dtype in _dtype.HALVES:
+        return NotImplemented
+    halves = aten.mul.Tensor(aten.arange.start_step(1 - p, 1, dtype=self.dtype, device=self.device,
+                                                             pin_memory=False), 0.5)
+    terms = aten.lgamma.default(aten.add.Tensor(aten.unsqueeze.default(self, -1), halves))
+    return aten.add.Tensor(aten.sum.dim_IntList(terms, [-1]), 0.25 * p * (p - 1) * math.log(math.pi))
+
+
+def _binary_rows(name, kernel, formulas=(None, None, None), grad_fn="", decomposition=None):
     """name(Tensor, Tensor) and its two overloads with a Scalar first or second argument (self_scalar and
     other_scalar; x_scalar and n_scalar for the polynomials); grad_fn names end in 0, 1, 2."""
     first, second = ("x", "n") if "polynomial" in name else ("self", "other")
     overloads = ((f"Tensor {first}, Tensor {second}", ""), (f"Scalar {first}, Tensor {second}", f".{first}_scalar"),
                  (f"Tensor {first}, Scalar {second}", f".{second}_scalar"))
     return [op(f"{name}{overload}({arguments}) -> Tensor", POINTWISE, kernel, formula,
-               grad_fn=f"{grad_fn}{i}" if grad_fn else None, differentiable=formula is not None)
+               grad_fn=f"{grad_fn}{i}" if grad_fn else None, differentiable=formula is not None,
+               decomposition=decomposition if i == 0 else None)
             for i, ((arguments, overload), formula) in enumerate(zip(overloads, formulas))]
 
 
@@ -449,13 +489,16 @@ _UNARY = [
 
 ROWS = [
     *[op(f"{name}(Tensor {'x' if name.startswith(('special_spherical', 'special_airy')) else 'self'}) -> Tensor",
-         POINTWISE, kernel, formula, differentiable=formula is not None) for name, kernel, formula in _UNARY],
+         POINTWISE, kernel, formula, differentiable=formula is not None,
+         decomposition=_log_ndtr_decomposition if name == "special_log_ndtr" else None)
+      for name, kernel, formula in _UNARY],
     *_binary_rows("special_xlog1py", special_xlog1py, (_d_xlog1py, _d_xlog1py_self_scalar, _d_xlog1py_other_scalar),
-                  "SpecialXlog1PyBackward"),
+                  "SpecialXlog1PyBackward", _xlog1py_decomposition),
     *_binary_rows("special_zeta", special_zeta, (_d_zeta_other, _d_zeta_self_scalar, _d_zeta_not_implemented),
                   "SpecialZetaBackward"),
     *[row for name, kernel in POLYNOMIALS.items() for row in _binary_rows(f"special_{name}", kernel)],
     op("igamma(Tensor self, Tensor other) -> Tensor", POINTWISE, igamma, _igamma_of(1)),
     op("igammac(Tensor self, Tensor other) -> Tensor", POINTWISE, igammac, _igamma_of(-1)),
-    op("mvlgamma(Tensor self, int p) -> Tensor", POINTWISE, (_mvlgamma_kernel, _mvlgamma_meta), _d_mvlgamma),
+    op("mvlgamma(Tensor self, int p) -> Tensor", POINTWISE, (_mvlgamma_kernel, _mvlgamma_meta), _d_mvlgamma,
+       decomposition=_mvlgamma_decomposition),
 ]

@@ -339,3 +339,28 @@ def test_torch_level_pooling_names_match_torch():
     check(lambda lib, t: lib.max_pool3d(t, (1, 2, 1)), [x])
     check(lambda lib, t: lib.max_pool1d_with_indices(t[0, 0], 2), [x])
     check(lambda lib, t: lib.orgqr(t[0, 0, 0, :, :3], t[0, 0, 0, 0, :2]), [x], grad=False, rtol=1e-10)
+
+
+@pytest.mark.parametrize("case", ["1d", "2d", "2d_none"])
+def test_adaptive_max_pool_records_torchs_op(case):
+    fn = {"1d": lambda lib, t: lib.nn.functional.adaptive_max_pool1d(t[0], 3, return_indices=True),
+          "2d": lambda lib, t: lib.nn.AdaptiveMaxPool2d((2, 3), return_indices=True)(t),
+          "2d_none": lambda lib, t: lib.nn.functional.adaptive_max_pool2d_with_indices(t, (None, 2))}[case]
+    check(fn, [rand(2, 3, 5, 7)])
+
+
+@pytest.mark.parametrize("case", ["xlog1py", "log_ndtr", "multigammaln"])
+def test_core_decompositions_record_torchs_graphs(case):
+    from torch._decomp import core_aten_decompositions as torch_table
+    from autograd import core_aten_decompositions
+
+    fn = {"xlog1py": lambda lib, a, b: lib.special.xlog1py(a, b.abs()),
+          "log_ndtr": lambda lib, a, b: lib.special.log_ndtr(a),
+          "multigammaln": lambda lib, a, b: lib.special.multigammaln(a.abs() + 3, 3)}[case]
+    a, b = rand(3, 4), rand(4)
+    theirs = torch_make_fx(lambda *xs: fn(torch, *xs), torch_table())(torch.tensor(a), torch.tensor(b))
+    ours = make_fx(lambda *xs: fn(minitorch2, *xs), core_aten_decompositions())(minitorch2.tensor(a),
+                                                                                minitorch2.tensor(b))
+    assert ours.code == theirs.code
+    np.testing.assert_allclose(ours(minitorch2.tensor(a), minitorch2.tensor(b)).numpy(),
+                               theirs(torch.tensor(a), torch.tensor(b)).numpy(), rtol=1e-5, atol=1e-6)
