@@ -15,7 +15,7 @@ import numpy as np
 
 from .. import _dtype
 from .._ops import ops
-from .._tensor import contiguous_strides
+from .._tensor import contiguous_strides, strided
 from .meta_util import fake_empty
 from .nn_ops import contiguous, require_float, sizes
 from .table_row import CORE, op
@@ -403,6 +403,22 @@ def _fractional_backward_formula(nd):
     return lambda grad, self, indices: (_gather_at(grad, indices, nd), aten.zeros_like.default(self), None)
 
 
+def _max_unpool_decomposition(nd):
+    """torch's core table: the indices offset by each plane's start, one index_put of the values into zeros."""
+    def decomposition(self, indices, output_size, stride=None, padding=None):
+        shape = list(self.shape[:-nd]) + list(output_size)
+        if any(s == 0 for s in shape):
+            return aten.new_zeros.default(self, shape)
+        planes = aten.view.default(aten.arange.default(math.prod(self.shape[:-nd]), layout=strided,
+                                                       device=self.device, pin_memory=False),
+                                   list(self.shape[:-nd]) + [1] * nd)
+        flat = aten.view.default(aten.add.Tensor(indices, aten.mul.Tensor(planes, math.prod(output_size))), [-1])
+        output = aten.new_zeros.default(self, shape)
+        put = aten._unsafe_index_put.default(aten.view.default(output, [-1]), [flat], aten.view.default(self, [-1]))
+        return aten.view.default(put, shape)
+    return decomposition
+
+
 def _max_unpool2d_formula(grad, self, indices):
     return _gather_at(grad, indices, 2), None
 
@@ -448,7 +464,8 @@ ROWS = [
            f"int[{nd}] output_size, Tensor indices) -> Tensor", (), _fractional_backward(nd),
            _fractional_backward_formula(nd), grad_fn=f"FractionalMaxPool{nd}DBackwardBackward0"))],
     op("max_unpool2d(Tensor self, Tensor indices, SymInt[2] output_size) -> Tensor", (), _max_unpool(2),
-       _max_unpool2d_formula, grad_fn="MaxUnpool2DBackward0"),
+       _max_unpool2d_formula, grad_fn="MaxUnpool2DBackward0", decomposition=_max_unpool_decomposition(2)),
     op("max_unpool3d(Tensor self, Tensor indices, SymInt[3] output_size, int[3] stride, int[3] padding) -> Tensor",
-       (), _max_unpool(3), _max_unpool3d_formula, grad_fn="MaxUnpool3DBackward0"),
+       (), _max_unpool(3), _max_unpool3d_formula, grad_fn="MaxUnpool3DBackward0",
+       decomposition=_max_unpool_decomposition(3)),
 ]

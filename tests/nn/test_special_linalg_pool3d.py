@@ -364,3 +364,20 @@ def test_core_decompositions_record_torchs_graphs(case):
     assert ours.code == theirs.code
     np.testing.assert_allclose(ours(minitorch2.tensor(a), minitorch2.tensor(b)).numpy(),
                                theirs(torch.tensor(a), torch.tensor(b)).numpy(), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("nd,shape", [(2, (2, 3, 4, 6)), (3, (1, 2, 4, 4, 2))])
+def test_max_unpool_decomposes_as_torchs_core_table(nd, shape):
+    """(max_unpool1d's trailing squeeze.dim is squeeze.dims in torch's decomposed graphs; ours keeps squeeze.dim.)"""
+    from torch._decomp import core_aten_decompositions as torch_table
+    from autograd import core_aten_decompositions
+
+    x = rand(*shape)
+    values, indices = (t.numpy() for t in getattr(torch.nn.functional, f"max_pool{nd}d")(torch.tensor(x), 2,
+                                                                                      return_indices=True))
+    fn = lambda lib: lambda v, i: getattr(lib.nn.functional, f"max_unpool{nd}d")(v, i, 2)  # noqa: E731
+    theirs = torch_make_fx(fn(torch), torch_table())(torch.tensor(values), torch.tensor(indices))
+    ours = make_fx(fn(minitorch2), core_aten_decompositions())(minitorch2.tensor(values), minitorch2.tensor(indices))
+    assert ours.code == theirs.code
+    np.testing.assert_array_equal(ours(minitorch2.tensor(values), minitorch2.tensor(indices)).numpy(),
+                                  theirs(torch.tensor(values), torch.tensor(indices)).numpy())
