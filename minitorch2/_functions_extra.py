@@ -31,7 +31,8 @@ __all__ = """tensor_split hsplit vsplit dsplit cartesian_prod combinations block
 addmv addr chain_matmul trapezoid trapz nanmedian mode quantile nanquantile aminmax logcumsumexp clamp_ typename
 is_nonzero hann_window hamming_window bartlett_window blackman_window frombuffer copysign det logdet slogdet inverse
 cholesky qr svd pinverse cross adjoint erfc i0 sinc is_anomaly_enabled is_anomaly_check_nan_enabled
-set_anomaly_enabled lu lu_solve lu_unpack igamma igammac mvlgamma orgqr""".split()
+set_anomaly_enabled lu lu_solve lu_unpack igamma igammac mvlgamma orgqr cholesky_solve cholesky_inverse
+triangular_solve""".split()
 
 
 # ---------------------------------------------------------------- splitting
@@ -536,6 +537,25 @@ def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
 
 igamma = _function_of(aten.igamma.default, CAST)
 igammac = _function_of(aten.igammac.default, CAST)
+
+
+def cholesky_solve(input, input2, upper=False):
+    return aten.cholesky_solve.default(input, input2, upper)
+
+
+def cholesky_inverse(input, upper=False):
+    return aten.cholesky_inverse.default(input, upper)
+
+
+return_types.triangular_solve = return_types.structseq("triangular_solve", ("solution", "cloned_coefficient"))
+
+
+def triangular_solve(input, A, upper=True, transpose=False, unitriangular=False):
+    warnings.warn("torch.triangular_solve is deprecated in favor of torch.linalg.solve_triangularand will be removed "
+                  "in a future PyTorch release.\ntorch.linalg.solve_triangular has its arguments reversed and does not "
+                  "return a copy of one of the inputs.\nX = torch.triangular_solve(B, A).solution\nshould be replaced "
+                  "with\nX = torch.linalg.solve_triangular(A, B).", UserWarning, stacklevel=2)
+    return return_types.triangular_solve(*aten.triangular_solve.default(input, A, upper, transpose, unitriangular))
 
 
 def orgqr(input, tau):

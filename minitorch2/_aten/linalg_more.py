@@ -193,6 +193,45 @@ def _solve_triangular(self, B, *, upper, left=True, unitriangular=False):
     return _solve_triangular_np(a, B._np, upper, left, unitriangular)
 
 
+def _batched(*tensors):
+    """The arrays broadcast over their batch dims (the last two dims kept)."""
+    batch = broadcast_shapes(*(tuple(t.shape[:-2]) for t in tensors))
+    return [np.broadcast_to(t._np, tuple(batch) + tuple(t.shape[-2:])) for t in tensors]
+
+
+def _rhs_geometry(api, b, A):
+    if b.dim() < 2 or A.dim() < 2:
+        raise RuntimeError(f"{api}: The input tensor {'B' if b.dim() < 2 else 'A'} must have at least 2 dimensions.")
+    if A.shape[-1] != A.shape[-2]:
+        raise RuntimeError(f"{api}: A must be batches of square matrices, but they are {A.shape[-2]} by "
+                           f"{A.shape[-1]} matrices")
+    if A.shape[-1] != b.shape[-2]:
+        raise RuntimeError(f"{api}: Incompatible shapes of A and B for the equation AX = B ({A.shape[-2]}x"
+                           f"{A.shape[-1]} and {b.shape[-2]}x{b.shape[-1]})")
+    batch = tuple(broadcast_shapes(tuple(b.shape[:-2]), tuple(A.shape[:-2])))
+    return batch + tuple(b.shape[-2:]), batch + tuple(A.shape[-2:])
+
+
+def _cholesky_solve(self, input2, upper=False):
+    """(L Lᴴ)⁻¹ B (Uᴴ U with upper): two triangular solves."""
+    b, factor = _batched(self, input2)
+    lower = np.swapaxes(factor, -1, -2) if upper else factor
+    return _substitute(np.swapaxes(lower, -1, -2), _substitute(lower, b, False, False), True, False)
+
+
+def _cholesky_inverse(self, upper=False):
+    eye = np.broadcast_to(np.eye(self.shape[-1], dtype=self._np.dtype), self._np.shape)
+    lower = np.swapaxes(self._np, -1, -2) if upper else self._np
+    return _substitute(np.swapaxes(lower, -1, -2), _substitute(lower, eye, False, False), True, False)
+
+
+def _triangular_solve(self, A, upper=True, transpose=False, unitriangular=False):
+    b, a = _batched(self, A)
+    if transpose:
+        a, upper = np.swapaxes(a, -1, -2), not upper
+    return _substitute(a, b, upper, unitriangular), np.array(A._np)
+
+
 def _eig_geometry(self):
     _check_linalg(self, "linalg.eig")
     complex_dtype = _dtype.COMPLEX_OF[self.dtype]
@@ -326,6 +365,38 @@ def _d_lu_unpack(grads, LU_data):
     return grad, None
 
 
+def _d_cholesky_solve(grad, self, input2, result, needs_grad, upper=False):
+    """torch's cholesky_solve_backward: gB = cholesky_solve(gX); gL = -(C + Cᴴ) L (L (C + Cᴴ) with upper),
+    C = gB Xᴴ."""
+    gB = aten.cholesky_solve.default(grad, input2, upper)
+    gL = None
+    if needs_grad[1]:
+        common = _matmul(gB, _mH(result))
+        common = aten.add.Tensor(common, _mH(common))
+        gL = _sum_to(aten.neg.default(_matmul(input2, common) if upper else _matmul(common, input2)), input2.shape)
+    return _sum_to(gB, self.shape) if needs_grad[0] else None, gL
+
+
+def _d_cholesky_inverse(grad, self, result, upper=False):
+    common = _matmul(result, _matmul(aten.add.Tensor(grad, _mH(grad)), result))
+    return aten.neg.default(_matmul(self, common) if upper else _matmul(common, self))
+
+
+def _d_triangular_solve(grads, self, A, result0, needs_grad, upper=True, transpose=False, unitriangular=False):
+    grads = tuple(grads) + (None,) * (2 - len(grads))
+    gX, gM = grads
+    gB = gA = None
+    if gX is not None:
+        gB = aten.triangular_solve.default(gX, A, upper, not transpose, unitriangular)[0]
+        if needs_grad[1]:
+            gA = aten.neg.default(_matmul(result0, _mH(gB)) if transpose else _matmul(gB, _mH(result0)))
+            gA = aten.triu.default(gA, int(unitriangular)) if upper else aten.tril.default(gA, -int(unitriangular))
+    if gM is not None and needs_grad[1]:
+        gA = gM if gA is None else aten.add.Tensor(gA, gM)
+    return (_sum_to(gB, self.shape) if gB is not None and needs_grad[0] else None,
+            _sum_to(gA, A.shape) if gA is not None else None)
+
+
 def _sum_to(grad, shape):
     return sum_to(grad, tuple(shape))
 
@@ -345,6 +416,15 @@ ROWS = [
        _op(_lu_solve_geometry, _lu_solve), _d_lu_solve),
     op("linalg_solve_triangular(Tensor self, Tensor B, *, bool upper, bool left=True, bool unitriangular=False) "
        "-> Tensor", (), _op(_solve_triangular_geometry, _solve_triangular), _d_solve_triangular),
+    op("cholesky_solve(Tensor self, Tensor input2, bool upper=False) -> Tensor", (),
+       _op(lambda self, input2, upper=False: [(_rhs_geometry("linalg.cholesky_solve", self, input2)[0], self.dtype,
+                                               "F")], _cholesky_solve), _d_cholesky_solve),
+    op("cholesky_inverse(Tensor self, bool upper=False) -> Tensor", (),
+       _op(lambda self, upper=False: [(tuple(self.shape), self.dtype, "F")], _cholesky_inverse), _d_cholesky_inverse),
+    op("triangular_solve(Tensor self, Tensor A, bool upper=True, bool transpose=False, bool unitriangular=False) -> "
+       "(Tensor solution, Tensor cloned_coefficient)", (),
+       _op(lambda self, A, *flags: [(shape, self.dtype, "F") for shape in _rhs_geometry("triangular_solve", self, A)],
+           _triangular_solve), _d_triangular_solve),
     op("linalg_eig(Tensor self) -> (Tensor eigenvalues, Tensor eigenvectors)", (), _op(_eig_geometry, _eig),
        differentiable=False),
     op("linalg_householder_product(Tensor input, Tensor tau) -> Tensor", (),

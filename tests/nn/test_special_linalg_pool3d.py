@@ -381,3 +381,22 @@ def test_max_unpool_decomposes_as_torchs_core_table(nd, shape):
     assert ours.code == theirs.code
     np.testing.assert_array_equal(ours(minitorch2.tensor(values), minitorch2.tensor(indices)).numpy(),
                                   theirs(torch.tensor(values), torch.tensor(indices)).numpy())
+
+
+def _spd_factor(*shape):
+    a = RNG.standard_normal(shape)
+    return np.linalg.cholesky(a @ np.swapaxes(a, -1, -2) + 3 * np.eye(shape[-1]))
+
+
+@pytest.mark.parametrize("upper", [False, True])
+def test_cholesky_solve_inverse_and_triangular_solve_match_torch(upper):
+    L, b = _spd_factor(2, 3, 3), rand(2, 3, 2, dtype=np.float64)
+    factor = (lambda lib, t: t.mT) if upper else (lambda lib, t: t)
+    check(lambda lib, x, y: lib.cholesky_solve(y, factor(lib, x), upper), [L, b], rtol=1e-10, atol=1e-12)
+    check(lambda lib, x: lib.cholesky_inverse(factor(lib, x[0]), upper), [L], rtol=1e-10, atol=1e-12)
+    with pytest.warns(UserWarning, match="torch.triangular_solve is deprecated"):
+        for transpose in (False, True):
+            check(lambda lib, x, y: tuple(lib.triangular_solve(y, factor(lib, x), upper, transpose)), [L, b],
+                  rtol=1e-10, atol=1e-12)
+        check(lambda lib, x, y: tuple(lib.triangular_solve(y, x, False, False, True)), [L, b], rtol=1e-10,
+              atol=1e-12)
