@@ -1,13 +1,15 @@
-"""torch.linalg's LU family, triangular solves, eig and Householder products: kernels, meta functions, derivative
-formulas and table rows of linalg_lu_factor_ex, linalg_lu, lu_unpack, linalg_lu_solve, linalg_solve_triangular,
-linalg_eig, linalg_householder_product and _linalg_check_errors.
+"""torch.linalg's LU family, triangular and Cholesky solves, eig and Householder products: kernels, meta functions,
+derivative formulas and table rows of linalg_lu_factor_ex, linalg_lu, lu_unpack, linalg_lu_solve,
+linalg_solve_triangular, triangular_solve, cholesky_solve, cholesky_inverse, linalg_eig, linalg_householder_product and
+_linalg_check_errors.
 
-Runtime layer, coverage surface: table_extra.py appends ROWS; minitorch2/linalg.py composes torch.linalg's functions
-from them as torch's do (lu_factor is linalg_lu_factor_ex then _linalg_check_errors). The kernels are numpy only:
+Runtime layer, coverage surface: table_extra.py appends ROWS; minitorch2/linalg.py (and _functions_extra.py, for the
+torch-level names) composes torch's functions from them as torch's do (lu_factor is linalg_lu_factor_ex then
+_linalg_check_errors). The kernels are numpy only:
 LU is getrf's algorithm (partial pivoting on the first largest |a| of each column, info = the first zero pivot), a
 triangular solve is substitution row by row, eig is numpy's (LAPACK's geev, as torch's); results are laid out
-column-major as LAPACK leaves them in torch. The derivatives are torch's formulas (linalg_lu_backward and friends)
-(square, wide and tall); eig and householder_product have none here.
+column-major as LAPACK leaves them in torch. The derivatives are torch's formulas (linalg_lu_backward for square, wide
+and tall matrices, the solves' and cholesky_inverse's); eig and householder_product have none here yet.
 """
 import numpy as np
 
