@@ -168,6 +168,7 @@ OUTSIDE_THE_LESSON = {
         "minitorch2/special.py", "minitorch2/fft.py",
         # 3-d pooling, adaptive max pooling, max unpooling and LP pooling: ops, functional forms, layers
         "minitorch2/_aten/nn_pool3d.py", "minitorch2/nn/_functional_pool3d.py", "minitorch2/nn/modules/pooling_more.py",
+        "minitorch2/nn/_functional_lp_pool.py",
         # torch.special's Bessel functions, zeta, incomplete gammas, polynomials; torch.linalg's LU, triangular solves, eig
         "minitorch2/_aten/special_more.py", "minitorch2/_aten/linalg_more.py",
         # complex tensors (rotary embeddings, torch.fft's values): view_as_real/view_as_complex, conj, angle, polar

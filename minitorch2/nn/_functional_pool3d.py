@@ -1,13 +1,11 @@
-"""nn.functional's 3-d pooling, adaptive max pooling with indices, power-average (LP) pooling and max unpooling.
+"""nn.functional's 3-d pooling, adaptive max pooling with indices, fractional max pooling and max unpooling.
 
 Runtime layer, coverage surface (re-exported by nn/functional.py). Each makes the aten calls torch's function makes:
 max_pool3d_with_indices, avg_pool3d, _adaptive_avg_pool3d (a `mean` over the last three dims for a 1x1x1 output),
 adaptive_max_pool2d/3d, max_unpool2d/3d (the 1-d forms through their 2-d ops on an unsqueezed input, as torch's);
-fractional_max_pool2d/3d draw their samples with torch.rand, as torch's do; lp_pool is torch's composite, (sign(avg) * relu(|avg|) * kernel volume) ^ (1/p) of the average of x^p. The kernels
-and their derivatives are in _aten/nn_pool3d.py.
+fractional_max_pool2d/3d draw their samples with torch.rand, as torch's do (lp_pool: _functional_lp_pool.py). The
+kernels and their derivatives are in _aten/nn_pool3d.py.
 """
-import math
-
 from .. import _factories
 from .._ops import ops
 from . import functional as F  # circular on purpose: functional.py re-exports this module; F is read at call time
@@ -17,7 +15,7 @@ aten = ops.aten
 
 __all__ = ["max_pool3d", "max_pool3d_with_indices", "avg_pool3d", "adaptive_avg_pool3d", "adaptive_max_pool3d",
            "adaptive_max_pool3d_with_indices", "adaptive_max_pool1d_with_indices", "adaptive_max_pool2d_with_indices",
-           "lp_pool1d", "lp_pool2d", "lp_pool3d", "max_unpool1d", "max_unpool2d", "max_unpool3d", "fractional_max_pool2d",
+           "max_unpool1d", "max_unpool2d", "max_unpool3d", "fractional_max_pool2d",
            "fractional_max_pool2d_with_indices", "fractional_max_pool3d", "fractional_max_pool3d_with_indices"]
 
 
@@ -74,46 +72,6 @@ def adaptive_max_pool2d_with_indices(input, output_size, return_indices=True):
 
 def adaptive_max_pool1d_with_indices(input, output_size, return_indices=True):
     return F.adaptive_max_pool1d(input, output_size, return_indices=True)
-
-
-# ---------------------------------------------------------------- power-average pooling
-def _infinite_norm(input, norm_type, pool, kernel_size, stride, ceil_mode):
-    """p = ±inf: the max (min) of |x| over each window, as torch's."""
-    if norm_type == math.inf:
-        return pool(aten.abs.default(input), kernel_size, stride, 0, 1, ceil_mode)
-    return aten.neg.default(pool(aten.neg.default(aten.abs.default(input)), kernel_size, stride, 0, 1, ceil_mode))
-
-
-def _lp_pool(averaged, norm_type, volume):
-    return aten.pow.Tensor_Scalar(aten.mul.Tensor(aten.mul.Tensor(aten.sign.default(averaged), aten.relu.default(
-        aten.abs.default(averaged))), volume), 1.0 / norm_type)
-
-
-def lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
-    if norm_type in (math.inf, -math.inf):
-        return _infinite_norm(input, norm_type, F.max_pool1d, kernel_size, stride, ceil_mode)
-    powered = aten.pow.Tensor_Scalar(input, norm_type)
-    averaged = F.avg_pool1d(powered, kernel_size, stride, 0, ceil_mode) if stride is not None else \
-        F.avg_pool1d(powered, kernel_size, padding=0, ceil_mode=ceil_mode)
-    return _lp_pool(averaged, norm_type, kernel_size)
-
-
-def lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
-    if norm_type in (math.inf, -math.inf):
-        return _infinite_norm(input, norm_type, F.max_pool2d, kernel_size, stride, ceil_mode)
-    kw, kh = _tuple(kernel_size, 2)
-    powered = aten.pow.Tensor_Scalar(input, norm_type)
-    averaged = F.avg_pool2d(powered, kernel_size, stride, 0, ceil_mode) if stride is not None else \
-        F.avg_pool2d(powered, kernel_size, padding=0, ceil_mode=ceil_mode)
-    return _lp_pool(averaged, norm_type, kw * kh)
-
-
-def lp_pool3d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
-    if norm_type in (math.inf, -math.inf):
-        return _infinite_norm(input, norm_type, max_pool3d, kernel_size, stride, ceil_mode)
-    kernel = _three(kernel_size)
-    averaged = avg_pool3d(aten.pow.Tensor_Scalar(input, norm_type), kernel, stride, 0, ceil_mode)
-    return _lp_pool(averaged, norm_type, math.prod(kernel))
 
 
 # ---------------------------------------------------------------- max unpooling
