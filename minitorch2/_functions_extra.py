@@ -513,7 +513,8 @@ _LU_DEPRECATED = ("torch.lu is deprecated in favor of torch.linalg.lu_factor / t
                   "torch.linalg.lu_factor_ex(A, compute_pivots)")
 _LU_SOLVE_DEPRECATED = ("torch.lu_solve is deprecated in favor of torch.linalg.lu_solveand will be removed in a future "
                         "PyTorch release.\nNote that torch.linalg.lu_solve has its arguments reversed.\nX = "
-                        "torch.lu_solve(B, LU, pivots)\nshould be replaced with\nX = torch.linalg.lu_solve(LU, pivots, B)")
+                        "torch.lu_solve(B, LU, pivots)\nshould be replaced with\nX = torch.linalg.lu_solve(LU, pivots, "
+                        "B)")
 
 
 def lu(A, pivot=True, get_infos=False):

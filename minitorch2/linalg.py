@@ -3,11 +3,11 @@
 Runtime layer, coverage surface (`import torch.linalg` gives this module under `python -m minitorch2 run`).
 The factorizations call the aten ops torch's functions call (linalg_inv_ex, _linalg_det, _linalg_svd,
 _linalg_eigh, ... in table_extra.py, with LAPACK kernels and their derivative formulas) and wrap the results in
-torch's named tuples; the LU family, triangular solves, eig and Householder products are _aten/linalg_more.py's rows; the rest are
-composites of those, as torch composes them (cond, vander, tensorinv, tensorsolve below): vector_norm is
-linalg_vector_norm, matrix_norm a sum, max or min of |A| or of the singular values, norm picks one of the two,
-svdvals and eigvalsh ask for vectors only when a gradient may need them, matrix_rank counts singular values over
-the tolerance, multi_dot multiplies in the cheapest order.
+torch's named tuples; the LU family, triangular solves, eig and Householder products are _aten/linalg_more.py's
+rows; the rest are composites of those, as torch composes them (cond, vander, tensorinv, tensorsolve below):
+vector_norm is linalg_vector_norm, matrix_norm a sum, max or min of |A| or of the singular values, norm picks one
+of the two, svdvals and eigvalsh ask for vectors only when a gradient may need them, matrix_rank counts singular
+values over the tolerance, multi_dot multiplies in the cheapest order.
 """
 import math
 import warnings
@@ -28,8 +28,8 @@ aten = ops.aten
 
 __all__ = ["norm", "vector_norm", "matrix_norm", "inv", "inv_ex", "det", "slogdet", "solve", "cholesky", "cholesky_ex",
            "qr", "svd", "svdvals", "eigh", "eigvalsh", "pinv", "matrix_rank", "cross", "lstsq", "multi_dot",
-           "LinAlgError", "matrix_exp", "matmul", "matrix_power", "diagonal", "vecdot", "lu_factor", "lu_factor_ex", "lu",
-           "lu_solve", "solve_ex", "solve_triangular", "eig", "eigvals", "householder_product", "cond", "vander",
+           "LinAlgError", "matrix_exp", "matmul", "matrix_power", "diagonal", "vecdot", "lu_factor", "lu_factor_ex",
+           "lu", "lu_solve", "solve_ex", "solve_triangular", "eig", "eigvals", "householder_product", "cond", "vander",
            "tensorinv", "tensorsolve"]
 
 
@@ -345,8 +345,8 @@ def vecdot(x, y, *, dim=-1):
 
 
 # ---------------------------------------------------------------- LU, triangular solves, eig (_aten/linalg_more.py)
-for _spec in ("linalg_lu_factor:LU,pivots linalg_lu_factor_ex:LU,pivots,info linalg_lu:P,L,U linalg_solve_ex:result,info "
-              "linalg_eig:eigenvalues,eigenvectors").split():
+for _spec in ("linalg_lu_factor:LU,pivots linalg_lu_factor_ex:LU,pivots,info linalg_lu:P,L,U "
+              "linalg_solve_ex:result,info linalg_eig:eigenvalues,eigenvectors").split():
     _name, _, _fields = _spec.partition(":")
     setattr(return_types, _name, return_types.structseq(_name, _fields.split(",")))
 

@@ -82,7 +82,8 @@ def _solve_triangular_np(a, b, upper, left, unit):
 
 # ---------------------------------------------------------------- _linalg_check_errors
 _WORDS = {
-    "inv": "The diagonal element {} is zero, the inversion could not be completed because the input matrix is singular.",
+    "inv": "The diagonal element {} is zero, the inversion could not be completed because the input matrix is "
+           "singular.",
     "solve": "The solver failed because the input matrix is singular.",
     "cholesky": "The factorization could not be completed because the input is not positive-definite (the leading "
                 "minor of order {} is not positive-definite).",

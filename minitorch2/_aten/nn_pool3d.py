@@ -74,7 +74,8 @@ class _Pool3d:
         self.in_size = tuple(input.shape[-3:])
         if name == "avg_pool3d" and any(i < k for i, k in zip(self.in_size, self.kernel)):
             (t, h, w), (kt, kh, kw) = self.in_size, self.kernel
-            raise RuntimeError(f"input image (T: {t} H: {h} W: {w}) smaller than kernel size (kT: {kt} kH: {kh} kW: {kw})")
+            raise RuntimeError(f"input image (T: {t} H: {h} W: {w}) smaller than kernel size (kT: {kt} kH: {kh} "
+                               f"kW: {kw})")
         self.out_size = tuple(_out_size(*a, ceil_mode) for a in zip(self.in_size, self.kernel, self.padding,
                                                                         self.stride, self.dilation))
         if min(self.out_size) < 1:
@@ -457,8 +458,8 @@ ROWS = [
            _adaptive_max_backward_of(nd), _adaptive_max_backward_formula(nd),
            grad_fn=f"AdaptiveMaxPool{nd}DBackwardBackward0"))],
     *[row for nd in (2, 3) for row in (
-        op(f"fractional_max_pool{nd}d(Tensor self, int[{nd}] kernel_size, int[{nd}] output_size, Tensor random_samples) "
-           "-> (Tensor output, Tensor indices)", (), _fractional(nd), _fractional_formula(nd),
+        op(f"fractional_max_pool{nd}d(Tensor self, int[{nd}] kernel_size, int[{nd}] output_size, "
+           "Tensor random_samples) -> (Tensor output, Tensor indices)", (), _fractional(nd), _fractional_formula(nd),
            grad_fn=f"FractionalMaxPool{nd}DBackward0", output_differentiability=(True, False)),
         op(f"fractional_max_pool{nd}d_backward(Tensor grad_output, Tensor self, int[{nd}] kernel_size, "
            f"int[{nd}] output_size, Tensor indices) -> Tensor", (), _fractional_backward(nd),

@@ -154,8 +154,8 @@ special_bessel_j1 = _bessel_op(lambda x: _bessel_j(1, x))
 special_bessel_y0 = _bessel_op(lambda x: _bessel_y(0, x))
 special_bessel_y1 = _bessel_op(lambda x: _bessel_y(1, x))
 special_airy_ai = _bessel_op(_airy_ai)
-special_spherical_bessel_j0 = _bessel_op(lambda x: np.where(x == 0, 1.0, np.where(np.isinf(x), 0.0, np.sin(x) / np.where(
-    x == 0, 1, x))))
+special_spherical_bessel_j0 = _bessel_op(lambda x: np.where(
+    x == 0, 1.0, np.where(np.isinf(x), 0.0, np.sin(x) / np.where(x == 0, 1, x))))
 
 
 # ---------------------------------------------------------------- the error function's relatives
@@ -344,12 +344,13 @@ POLYNOMIALS = {
                                                   lambda k, x, p, q: (4 * x - 2) * p - q),
     "hermite_polynomial_h": _recurrence(_one, lambda x: 2 * x, lambda k, x, p, q: 2 * x * p - 2 * k * q),
     "hermite_polynomial_he": _recurrence(_one, lambda x: x, lambda k, x, p, q: x * p - k * q),
-    "laguerre_polynomial_l": _recurrence(_one, lambda x: 1 - x, lambda k, x, p, q: ((2 * k + 1 - x) * p - k * q) / (k + 1)),
+    "laguerre_polynomial_l": _recurrence(_one, lambda x: 1 - x,
+                                         lambda k, x, p, q: ((2 * k + 1 - x) * p - k * q) / (k + 1)),
     "legendre_polynomial_p": _recurrence(_one, lambda x: x, lambda k, x, p, q: ((2 * k + 1) * x * p - k * q) / (k + 1)),
 }
 
 
-# ---------------------------------------------------------------- derivative formulas (torch's derivatives.yaml), _d_<op>
+# ---------------------------------------------------------------- derivative formulas (derivatives.yaml's), _d_<op>
 def _d_i0e(grad, self, result):
     return aten.mul.Tensor(grad, aten.sub.Tensor(aten.special_i1e.default(self),
                                                  aten.mul.Tensor(aten.sgn.default(self), result)))
@@ -429,7 +430,7 @@ def _d_mvlgamma(grad, self, p):
     return aten.mul.Tensor(grad, total)
 
 
-# ---------------------------------------------------------------- decompositions (torch._refs.special's, as its core table)
+# ---------------------------------------------------------------- decompositions (torch's core table's)
 def _xlog1py_decomposition(self, other):
     """self * log1p(other), 0 where self is 0, NaN where other is NaN."""
     if self.dtype is not other.dtype or not self.dtype.is_floating_point or self.dtype in _dtype.HALVES:

@@ -259,7 +259,8 @@ def test_eig_matches_torch(dtype):
         # A V = V diag(w), and the eigenvalues are torch's (LAPACK's geev order on both sides)
         np.testing.assert_allclose(a.astype(values.numpy().dtype) @ vectors.numpy(),
                                    vectors.numpy() * values.numpy()[..., None, :], rtol=1e-4, atol=1e-4)
-    ours, theirs = minitorch2.linalg.eigvals(minitorch2.tensor(a)).numpy(), torch.linalg.eigvals(torch.tensor(a)).numpy()
+    ours = minitorch2.linalg.eigvals(minitorch2.tensor(a)).numpy()
+    theirs = torch.linalg.eigvals(torch.tensor(a)).numpy()
     np.testing.assert_allclose(np.sort_complex(ours.ravel()), np.sort_complex(theirs.ravel()), rtol=1e-4, atol=1e-4)
     check(lambda lib, x: lib.linalg.eigvals(x), [a], grad=False, rtol=1e-4, atol=1e-4)
 
