@@ -4,11 +4,10 @@ pixel shuffle, padding modes, more pooling, fold/unfold, bilinear, pairwise dist
 activations and channel dropouts beyond the core ones, which _functional_activations.py defines).
 
 Runtime layer, coverage surface. Each function but group_norm (aten.native_group_norm, one op as torch's) and
-adaptive max pooling is a composite of ops the table already has, so eager autograd, AOT tracing and the backend
-handle it with no rows of its own: the padding modes are one `index_select` per padded dim whose indices come from `arange` (reflect is
-(n-1) - |(n-1) - |j||, replicate a clamp, circular a remainder), adaptive max pooling is torch's
-adaptive_max_pool2d (_aten/nn_pool3d.py), unfold is two `unfold` views,
-cosine_similarity divides by norms clamped outside autograd, one_hot compares with an `arange`.
+adaptive max pooling (aten.adaptive_max_pool2d, _aten/nn_pool3d.py) is a composite of ops the table already has, so
+eager autograd, AOT tracing and the backend handle it with no rows of its own: the padding modes are one
+`index_select` per padded dim whose indices come from `arange` (reflect is (n-1) - |(n-1) - |j||, replicate a clamp,
+circular a remainder), unfold is two `unfold` views, cosine_similarity divides by norms clamped outside autograd, one_hot compares with an `arange`.
 Values, argument checks, error classes and messages are PyTorch's.
 """
 import math
