@@ -7,8 +7,8 @@ Runtime layer, coverage surface. Each function but group_norm (aten.native_group
 adaptive max pooling (aten.adaptive_max_pool2d, _aten/nn_pool3d.py) is a composite of ops the table already has, so
 eager autograd, AOT tracing and the backend handle it with no rows of its own: the padding modes are one
 `index_select` per padded dim whose indices come from `arange` (reflect is (n-1) - |(n-1) - |j||, replicate a clamp,
-circular a remainder), unfold is two `unfold` views, cosine_similarity divides by norms clamped outside autograd, one_hot compares with an `arange`.
-Values, argument checks, error classes and messages are PyTorch's.
+circular a remainder), unfold is two `unfold` views, cosine_similarity divides by norms clamped outside autograd,
+one_hot compares with an `arange`. Values, argument checks, error classes and messages are PyTorch's.
 """
 import math
 
