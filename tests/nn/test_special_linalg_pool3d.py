@@ -401,3 +401,19 @@ def test_cholesky_solve_inverse_and_triangular_solve_match_torch(upper):
                   rtol=1e-10, atol=1e-12)
         check(lambda lib, x, y: tuple(lib.triangular_solve(y, x, False, False, True)), [L, b], rtol=1e-10,
               atol=1e-12)
+
+
+def test_in_place_gamma_methods_match_torch():
+    a, x = np.abs(rand(3, 4, dtype=np.float64)) + 0.5, np.abs(rand(3, 4, dtype=np.float64)) * 3
+    for name, args in (("igamma_", (x,)), ("igammac_", (x,)), ("mvlgamma_", (2,))):
+        results = []
+        for lib in (torch, minitorch2):
+            leaf = lib.tensor(a + 1, requires_grad=name == "mvlgamma_")
+            t = leaf * 1
+            getattr(t, name)(*[lib.tensor(v) if isinstance(v, np.ndarray) else v for v in args])
+            grad = lib.autograd.grad(t.sum(), leaf)[0].numpy() if leaf.requires_grad else None
+            results.append((t.detach().numpy(), grad, type(t.grad_fn).__name__ if t.grad_fn else None))
+        np.testing.assert_allclose(results[1][0], results[0][0], rtol=1e-10)
+        if results[0][1] is not None:
+            np.testing.assert_allclose(results[1][1], results[0][1], rtol=1e-10)
+        assert results[0][2] == results[1][2]
