@@ -168,6 +168,11 @@ OUTSIDE_THE_LESSON = {
         "minitorch2/_aten/table_extra.py", "minitorch2/_aten/extra_ops.py", "minitorch2/_aten/extra_formulas.py",
         "minitorch2/_functions_extra.py", "minitorch2/_functions_extra_methods.py", "minitorch2/linalg.py",
         "minitorch2/special.py", "minitorch2/fft.py",
+        # 3-d pooling, adaptive max pooling, max unpooling and LP pooling: ops, functional forms, layers
+        "minitorch2/_aten/nn_pool3d.py", "minitorch2/nn/_functional_pool3d.py", "minitorch2/nn/modules/pooling_more.py",
+        "minitorch2/nn/_functional_lp_pool.py",
+        # torch.special's Bessel functions, zeta, incomplete gammas, polynomials; torch.linalg's LU, triangular solves, eig
+        "minitorch2/_aten/special_more.py", "minitorch2/_aten/linalg_more.py",
         # complex tensors (rotary embeddings, torch.fft's values): view_as_real/view_as_complex, conj, angle, polar
         "minitorch2/_aten/complex_ops.py", "minitorch2/_aten/table_complex.py", "minitorch2/_functions_complex.py",
         "minitorch2/_aten/fft_ops.py",

@@ -31,7 +31,8 @@ __all__ = """tensor_split hsplit vsplit dsplit cartesian_prod combinations block
 addmv addr chain_matmul trapezoid trapz nanmedian mode quantile nanquantile aminmax logcumsumexp clamp_ typename
 is_nonzero hann_window hamming_window bartlett_window blackman_window frombuffer copysign det logdet slogdet inverse
 cholesky qr svd pinverse cross adjoint erfc i0 sinc is_anomaly_enabled is_anomaly_check_nan_enabled
-set_anomaly_enabled""".split()
+set_anomaly_enabled lu lu_solve lu_unpack igamma igammac mvlgamma orgqr cholesky_solve cholesky_inverse
+triangular_solve""".split()
 
 
 # ---------------------------------------------------------------- splitting
@@ -502,3 +503,66 @@ def tensor_methods():
         H=linalg.adjoint_property("H"), mH=linalg.adjoint_property("mH"), adjoint=adjoint,
     )
     return methods
+
+
+# ---------------------------------------------------------------- the older LU forms, the incomplete gammas, mvlgamma
+_LU_DEPRECATED = ("torch.lu is deprecated in favor of torch.linalg.lu_factor / torch.linalg.lu_factor_ex and will be "
+                  "removed in a future PyTorch release.\nLU, pivots = torch.lu(A, compute_pivots)\nshould be replaced "
+                  "with\nLU, pivots = torch.linalg.lu_factor(A, compute_pivots)\nand\nLU, pivots, info = torch.lu(A, "
+                  "compute_pivots, get_infos=True)\nshould be replaced with\nLU, pivots, info = "
+                  "torch.linalg.lu_factor_ex(A, compute_pivots)")
+_LU_SOLVE_DEPRECATED = ("torch.lu_solve is deprecated in favor of torch.linalg.lu_solveand will be removed in a future "
+                        "PyTorch release.\nNote that torch.linalg.lu_solve has its arguments reversed.\nX = "
+                        "torch.lu_solve(B, LU, pivots)\nshould be replaced with\nX = torch.linalg.lu_solve(LU, pivots, "
+                        "B)")
+
+
+def lu(A, pivot=True, get_infos=False):
+    """linalg_lu_factor_ex, its errors unchecked (torch's _lu_with_info), with torch's deprecation warning."""
+    warnings.warn(_LU_DEPRECATED, UserWarning, stacklevel=2)
+    LU, pivots, info = aten.linalg_lu_factor_ex.default(A, pivot=pivot)
+    return (LU, pivots, info) if get_infos else (LU, pivots)
+
+
+def lu_solve(b, LU_data, LU_pivots):
+    warnings.warn(_LU_SOLVE_DEPRECATED, UserWarning, stacklevel=2)
+    return aten.linalg_lu_solve.default(LU_data, LU_pivots, b)
+
+
+return_types.lu_unpack = return_types.structseq("lu_unpack", ("P", "L", "U"))
+
+
+def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
+    return return_types.lu_unpack(*aten.lu_unpack.default(LU_data, LU_pivots, unpack_data, unpack_pivots))
+
+
+igamma = _function_of(aten.igamma.default, CAST)
+igammac = _function_of(aten.igammac.default, CAST)
+
+
+def cholesky_solve(input, input2, upper=False):
+    return aten.cholesky_solve.default(input, input2, upper)
+
+
+def cholesky_inverse(input, upper=False):
+    return aten.cholesky_inverse.default(input, upper)
+
+
+return_types.triangular_solve = return_types.structseq("triangular_solve", ("solution", "cloned_coefficient"))
+
+
+def triangular_solve(input, A, upper=True, transpose=False, unitriangular=False):
+    warnings.warn("torch.triangular_solve is deprecated in favor of torch.linalg.solve_triangularand will be removed "
+                  "in a future PyTorch release.\ntorch.linalg.solve_triangular has its arguments reversed and does not "
+                  "return a copy of one of the inputs.\nX = torch.triangular_solve(B, A).solution\nshould be replaced "
+                  "with\nX = torch.linalg.solve_triangular(A, B).", UserWarning, stacklevel=2)
+    return return_types.triangular_solve(*aten.triangular_solve.default(input, A, upper, transpose, unitriangular))
+
+
+def orgqr(input, tau):
+    """torch.orgqr is torch.linalg.householder_product."""
+    return aten.linalg_householder_product.default(input, tau)
+
+
+def mvlgamma(input, p):
+    return aten.mvlgamma.default(input, p)

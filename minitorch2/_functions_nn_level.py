@@ -17,7 +17,8 @@ from .nn import functional as F
 __all__ = ["conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "pixel_shuffle",
            "pixel_unshuffle", "cosine_similarity", "pairwise_distance", "pdist", "selu", "selu_", "celu", "celu_",
            "prelu", "threshold", "threshold_", "hardshrink", "bilinear", "rms_norm", "alpha_dropout", "dropout",
-           "max_pool1d", "max_pool2d", "avg_pool1d", "adaptive_avg_pool1d", "adaptive_max_pool1d", "layer_norm",
+           "max_pool1d", "max_pool2d", "max_pool3d", "max_pool1d_with_indices", "avg_pool1d", "adaptive_avg_pool1d",
+           "adaptive_max_pool1d", "layer_norm",
            "group_norm", "batch_norm", "instance_norm", "embedding", "kl_div", "binary_cross_entropy_with_logits",
            "cosine_embedding_loss", "margin_ranking_loss", "hinge_embedding_loss", "triplet_margin_loss",
            "poisson_nll_loss", "vmap", "_native_multi_head_attention", "_transformer_encoder_layer_fwd", "_weight_norm",
@@ -66,6 +67,14 @@ def max_pool1d(input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=F
 
 def max_pool2d(input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
     return F.max_pool2d(input, kernel_size, stride or None, padding, dilation, ceil_mode)
+
+
+def max_pool3d(input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
+    return F.max_pool3d(input, kernel_size, stride or None, padding, dilation, ceil_mode)
+
+
+def max_pool1d_with_indices(input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
+    return F.max_pool1d(input, kernel_size, stride or None, padding, dilation, ceil_mode, return_indices=True)
 
 
 def avg_pool1d(input, kernel_size, stride=(), padding=0, ceil_mode=False, count_include_pad=True):

@@ -3,10 +3,11 @@
 Runtime layer, coverage surface (`import torch.linalg` gives this module under `python -m minitorch2 run`).
 The factorizations call the aten ops torch's functions call (linalg_inv_ex, _linalg_det, _linalg_svd,
 _linalg_eigh, ... in table_extra.py, with LAPACK kernels and their derivative formulas) and wrap the results in
-torch's named tuples; the rest are composites of those, as torch composes them: vector_norm is
-linalg_vector_norm, matrix_norm a sum, max or min of |A| or of the singular values, norm picks one of the two,
-svdvals and eigvalsh ask for vectors only when a gradient may need them, matrix_rank counts singular values over
-the tolerance, multi_dot multiplies in the cheapest order.
+torch's named tuples; the LU family, triangular solves, eig and Householder products are _aten/linalg_more.py's
+rows; the rest are composites of those, as torch composes them (cond, vander, tensorinv, tensorsolve below):
+vector_norm is linalg_vector_norm, matrix_norm a sum, max or min of |A| or of the singular values, norm picks one
+of the two, svdvals and eigvalsh ask for vectors only when a gradient may need them, matrix_rank counts singular
+values over the tolerance, multi_dot multiplies in the cheapest order.
 """
 import math
 import warnings
@@ -27,7 +28,9 @@ aten = ops.aten
 
 __all__ = ["norm", "vector_norm", "matrix_norm", "inv", "inv_ex", "det", "slogdet", "solve", "cholesky", "cholesky_ex",
            "qr", "svd", "svdvals", "eigh", "eigvalsh", "pinv", "matrix_rank", "cross", "lstsq", "multi_dot",
-           "LinAlgError", "matrix_exp", "matmul", "matrix_power", "diagonal", "vecdot"]
+           "LinAlgError", "matrix_exp", "matmul", "matrix_power", "diagonal", "vecdot", "lu_factor", "lu_factor_ex",
+           "lu", "lu_solve", "solve_ex", "solve_triangular", "eig", "eigvals", "householder_product", "cond", "vander",
+           "tensorinv", "tensorsolve"]
 
 
 def _may_need_grad(A):
@@ -338,3 +341,109 @@ def vecdot(x, y, *, dim=-1):
     if x.is_complex():
         x = aten.conj.default(x)
     return aten.sum.dim_IntList(aten.mul.Tensor(x, y), [dim])
+
+
+
+# ---------------------------------------------------------------- LU, triangular solves, eig (_aten/linalg_more.py)
+for _spec in ("linalg_lu_factor:LU,pivots linalg_lu_factor_ex:LU,pivots,info linalg_lu:P,L,U "
+              "linalg_solve_ex:result,info linalg_eig:eigenvalues,eigenvectors").split():
+    _name, _, _fields = _spec.partition(":")
+    setattr(return_types, _name, return_types.structseq(_name, _fields.split(",")))
+
+
+def lu_factor_ex(A, *, pivot=True, check_errors=False):
+    return return_types.linalg_lu_factor_ex(*aten.linalg_lu_factor_ex.default(A, pivot=pivot,
+                                                                              check_errors=check_errors))
+
+
+def lu_factor(A, *, pivot=True):
+    """linalg_lu_factor_ex, then its errors checked by _linalg_check_errors, as torch records it."""
+    LU, pivots, info = aten.linalg_lu_factor_ex.default(A, pivot=pivot)
+    aten._linalg_check_errors.default(info, "torch.linalg.lu_factor", is_matrix=A.dim() == 2)
+    return return_types.linalg_lu_factor(LU, pivots)
+
+
+def lu(A, *, pivot=True):
+    return return_types.linalg_lu(*aten.linalg_lu.default(A, pivot=pivot))
+
+
+def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
+    return aten.linalg_lu_solve.default(LU, pivots, B, left=left, adjoint=adjoint)
+
+
+def solve_ex(A, B, *, left=True, check_errors=False):
+    result, _, _, info = aten._linalg_solve_ex.default(A, B, left=left, check_errors=check_errors)
+    return return_types.linalg_solve_ex(result, info)
+
+
+def solve_triangular(A, B, *, upper, left=True, unitriangular=False):
+    return aten.linalg_solve_triangular.default(A, B, upper=upper, left=left, unitriangular=unitriangular)
+
+
+def eig(A):
+    return return_types.linalg_eig(*aten.linalg_eig.default(A))
+
+
+def eigvals(A):
+    return aten.linalg_eig.default(A)[0]
+
+
+def householder_product(A, tau):
+    return aten.linalg_householder_product.default(A, tau)
+
+
+def cond(A, p=None):
+    """σ_max / σ_min for p = None or 2 (the reverse for -2); otherwise ‖A‖_p ‖A⁻¹‖_p, inf for a singular A."""
+    if p in (None, 2, -2):
+        singular = aten._linalg_svd.default(A)[1]
+        k = singular.shape[-1]
+        first, last = aten.slice.Tensor(singular, -1, 0, 1), aten.slice.Tensor(singular, -1, k - 1, k)
+        ratio = aten.div.Tensor(last, first) if p == -2 else aten.div.Tensor(first, last)
+        return aten.squeeze.dim(ratio, -1)
+    if A.dim() < 2 or A.shape[-1] != A.shape[-2]:
+        raise RuntimeError(f"linalg.cond(ord={p}): A must be batches of square matrices, but they are "
+                           f"{A.shape[-2]} by {A.shape[-1]} matrices")
+    inverse, info = aten.linalg_inv_ex.default(A)
+    singular = aten.gt.Scalar(aten.unsqueeze.default(aten.unsqueeze.default(info, -1), -1), 0)
+    inverse = aten.masked_fill.Scalar(inverse, singular, math.inf)
+    product = aten.mul.Tensor(matrix_norm(A, p), matrix_norm(inverse, p))
+    return aten.nan_to_num.default(product, math.inf, math.inf, -math.inf)
+
+
+def vander(x, N=None):
+    """Columns x⁰, x¹, ..., x^(N-1): ones beside the cumulative products of x repeated N - 1 times."""
+    n = (x.shape[-1] if x.dim() else 1) if N is None else N
+    if n <= 1:
+        raise RuntimeError("N must be greater than 1.")
+    powers = aten.cumprod.default(aten.expand.default(aten.unsqueeze.default(x, -1), list(x.shape) + [n - 1]), -1)
+    return aten.cat.default([aten.new_ones.default(powers, list(x.shape) + [1]), powers], -1)
+
+
+def tensorinv(A, ind=2):
+    """The inverse of A read as a (prod(shape[:ind]), prod(shape[ind:])) matrix, shaped shape[ind:] + shape[:ind]."""
+    if ind <= 0:
+        raise RuntimeError(f"Expected a strictly positive integer for 'ind', but got {ind}")
+    rows, cols = math.prod(A.shape[:ind]), math.prod(A.shape[ind:])
+    if rows != cols:
+        raise RuntimeError(f"Expected self to satisfy the requirement prod(self.shape[ind:]) == prod(self.shape[:ind]),"
+                           f" but got {cols} != {rows}")
+    inverse, info = aten.linalg_inv_ex.default(aten.view.default(A, [cols, cols]))
+    aten._linalg_check_errors.default(info, "inv", is_matrix=True)
+    return aten.view.default(inverse, list(A.shape[ind:]) + list(A.shape[:ind]))
+
+
+def tensorsolve(A, B, dims=None):
+    """X with tensordot(A, X, X.dim()) = B: one solve of A read as a (B.numel(), rest) matrix."""
+    if dims is not None:
+        A = aten.permute.default(A, [d for d in range(A.dim()) if d not in [d % A.dim() for d in dims]] +
+                                 [d % A.dim() for d in dims])
+    result_shape = list(A.shape[B.dim():])
+    rows, cols = math.prod(A.shape[:B.dim()]), math.prod(result_shape)
+    if B.numel() != rows or rows != cols:
+        raise RuntimeError("Expected self to satisfy the requirement prod(self.shape[other.ndim:]) == "
+                           f"prod(self.shape[:other.ndim]), but got {cols} != {rows}")
+    matrix = aten.view.default(A, [rows, cols]) if list(A.shape) != [rows, cols] else A
+    vector = aten.view.default(B, [rows]) if list(B.shape) != [rows] else B
+    result, _, _, info = aten._linalg_solve_ex.default(matrix, vector)
+    aten._linalg_check_errors.default(info, "torch.linalg.solve", is_matrix=True)
+    return aten.view.default(result, result_shape)

@@ -24,9 +24,10 @@ OP_NAMESPACES = (_ops._Ops, _ops._AtenNamespace, _ops.OpOverloadPacket)
 
 # Library code written in Python over tensors, which Dynamo inlines rather than putting into the graph: a
 # Distribution's methods must be traced (their tensors are its parameters), not recorded as one opaque call;
-# the backends' flags are read as guarded constants; the compile markers are the translator's own (functions.py).
+# the backends' flags are read as guarded constants; the compile markers are the translator's own (functions.py);
+# F.lp_pool* are Python over avg_pool in torch too.
 INLINED_PACKAGES = ("minitorch2.distributions", "minitorch2.utils.data", "minitorch2.optim", "minitorch2.backends",
-                    "minitorch2._compile_markers", "minitorch2.jit")
+                    "minitorch2._compile_markers", "minitorch2.jit", "minitorch2.nn._functional_lp_pool")
 
 # torch._dynamo.allow_in_graph / disallow_in_graph (frontend/compiler.py): ids of the functions whose calls are
 # one graph node instead of being inlined, and of those whose calls are a graph break.

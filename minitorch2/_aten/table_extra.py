@@ -13,7 +13,7 @@ here.
 """
 from . import derivatives as d, derivatives_shape as ds, extra_formulas as f, extra_ops as k, indexing
 from . import more_formulas as mf, more_ops, more_ops2, pointwise as pw, random_ops, table_complex, view_dtype
-from . import decompositions_upsample as decup
+from . import decompositions_upsample as decup, linalg_more, nn_pool3d, special_more
 from .overlap import Overlap
 from .table_row import CORE
 
@@ -57,7 +57,7 @@ def _special_in_place_rows(inplace):
 
 
 def rows(op, inplace):
-    return table_complex.ROWS + [
+    return table_complex.ROWS + nn_pool3d.ROWS + special_more.ROWS + linalg_more.ROWS + [
         # torch.linalg (linalg.py composes the functions from these)
         op("linalg_inv_ex(Tensor A, *, bool check_errors=False) -> (Tensor inverse, Tensor info)", LINALG,
            k.linalg_inv_ex, f.linalg_inv_ex, output_differentiability=FIRST_ONLY),
@@ -97,6 +97,12 @@ def rows(op, inplace):
         inplace("i0_(Tensor(a!) self) -> Tensor(a!)", k.i0, f.i0, "I0Backward0", POINTWISE, method=True),
         inplace("sinc_(Tensor(a!) self) -> Tensor(a!)", k.sinc, f.sinc, "SincBackward0", POINTWISE, method=True),
         *_special_in_place_rows(inplace),
+        inplace("igamma_(Tensor(a!) self, Tensor other) -> Tensor(a!)", special_more.igamma,
+                special_more._igamma_of(1), "IgammaBackward0", POINTWISE, method=True),
+        inplace("igammac_(Tensor(a!) self, Tensor other) -> Tensor(a!)", special_more.igammac,
+                special_more._igamma_of(-1), "IgammacBackward0", POINTWISE, method=True),
+        inplace("mvlgamma_(Tensor(a!) self, int p) -> Tensor(a!)", (special_more._mvlgamma_kernel,
+                special_more._mvlgamma_meta), special_more._d_mvlgamma, "MvlgammaBackward0", POINTWISE, method=True),
         inplace("copysign_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", k.copysign, f.copysign_tensor,
                 "CopysignBackward0", POINTWISE),
         inplace("copysign_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", k.copysign, f.copysign_scalar,

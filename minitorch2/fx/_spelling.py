@@ -28,7 +28,7 @@ TORCH_SPELLINGS = {
     "nn.functional.logsigmoid": "torch._C._nn.log_sigmoid",
     "nn.functional.threshold": "torch.nn.functional._threshold",
     **{f"nn.functional.{name}": f"torch._C._nn.{name}"
-       for name in "linear gelu softplus avg_pool2d one_hot scaled_dot_product_attention".split()},
+       for name in "linear gelu softplus avg_pool2d avg_pool3d one_hot scaled_dot_product_attention".split()},
     **{f"nn.functional.{name}": f"torch.{name}" for name in """bilinear conv1d conv2d conv3d conv_transpose1d
        conv_transpose2d conv_transpose3d avg_pool1d adaptive_avg_pool1d cosine_similarity pairwise_distance
        pixel_shuffle pixel_unshuffle prelu hardshrink""".split()},

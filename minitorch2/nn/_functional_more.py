@@ -3,17 +3,16 @@ pixel shuffle, padding modes, more pooling, fold/unfold, bilinear, pairwise dist
 (re-exported by nn/functional.py, with the losses beyond the core ones, which modules/loss.py defines, and the
 activations and channel dropouts beyond the core ones, which _functional_activations.py defines).
 
-Runtime layer, coverage surface. Each function but group_norm (aten.native_group_norm, one op as torch's) is a
-composite of ops the table already has, so eager autograd, AOT tracing and the backend handle it with no rows of its
-own: the padding modes are one `index_select` per padded dim whose indices come from `arange` (reflect is
-(n-1) - |(n-1) - |j||, replicate a clamp, circular a remainder), adaptive max pooling gathers every window
-(padded to the widest by repeating its last element) and takes `max.dim`, unfold is two `unfold` views,
-cosine_similarity divides by norms clamped outside autograd, one_hot compares with an `arange`.
-Values, argument checks, error classes and messages are PyTorch's.
+Runtime layer, coverage surface. Each function but group_norm (aten.native_group_norm, one op as torch's) and
+adaptive max pooling (aten.adaptive_max_pool2d, _aten/nn_pool3d.py) is a composite of ops the table already has, so
+eager autograd, AOT tracing and the backend handle it with no rows of its own: the padding modes are one
+`index_select` per padded dim whose indices come from `arange` (reflect is (n-1) - |(n-1) - |j||, replicate a clamp,
+circular a remainder), unfold is two `unfold` views, cosine_similarity divides by norms clamped outside autograd,
+one_hot compares with an `arange`. Values, argument checks, error classes and messages are PyTorch's.
 """
 import math
 
-from .. import _dtype, _factories, _functions
+from .. import _dtype, _functions
 from .._aten.nn_ops import is_channels_last, require_float
 from .._dispatch import current_modes
 from .._tensor import FakeTensor, channels_last, contiguous_format
@@ -304,36 +303,13 @@ def adaptive_avg_pool1d(input, output_size):
     return aten.squeeze.dim(aten._adaptive_avg_pool2d.default(aten.unsqueeze.default(input, -2), [1, size]), -2)
 
 
-def _adaptive_windows(in_size, out_size):
-    """Per output position, the input indices of its window [floor(o*in/out), ceil((o+1)*in/out)), every window
-    padded to the widest by repeating its last index (a repeat cannot change a maximum)."""
-    starts = [o * in_size // out_size for o in range(out_size)]
-    ends = [-(-(o + 1) * in_size // out_size) for o in range(out_size)]
-    width = max(e - s for s, e in zip(starts, ends))
-    return [[min(s + j, e - 1) for j in range(width)] for s, e in zip(starts, ends)]
-
-
-def _adaptive_max_pool(x, out_h, out_w):
-    """(..., H, W) -> values and flat indices (..., out_h, out_w): each window gathered, then max.dim."""
-    # the window table is built from sizes: a symbolic one is specialized (guarded) here
-    h, w, out_h, out_w = (int(n) for n in (*x.shape[-2:], out_h, out_w))
-    rows, cols = _adaptive_windows(h, out_h), _adaptive_windows(w, out_w)
-    table = [[r * w + c for r in row for c in col] for row in rows for col in cols]
-    lead = list(x.shape[:-2])
-    index = _factories.tensor(table, dtype=_dtype.int64)
-    windows = aten.index_select.default(x.reshape(lead + [h * w]), -1, aten.view.default(index, [-1]))
-    windows = aten.view.default(windows, lead + [out_h, out_w, len(table[0])])
-    values, arg = aten.max.dim(windows, -1)
-    table = aten.expand.default(aten.view.default(index, [out_h, out_w, -1]), lead + [out_h, out_w, len(table[0])])
-    return values, aten.squeeze.dim(aten.gather.default(table, -1, aten.unsqueeze.default(arg, -1)), -1)
-
-
 def adaptive_max_pool1d(input, output_size, return_indices=False):
     size = _one(output_size, "adaptive_max_pool1d() argument 'output_size' should contain one int (got {})")
     _check_1d_input(input, "adaptive_max_pool1d")
     require_float(input, "adaptive_max_pool2d")
-    values, indices = _adaptive_max_pool(aten.unsqueeze.default(input, -2), 1, size)
-    values, indices = aten.squeeze.dim(values, -2), aten.squeeze.dim(indices, -2)
+    values, indices = aten.adaptive_max_pool2d.default(aten.unsqueeze.default(input, -2), [1, size])
+    indices = aten.squeeze.dim(indices, -2)  # (the indices first, as ATen's adaptive_max_pool1d squeezes them)
+    values = aten.squeeze.dim(values, -2)
     return (values, indices) if return_indices else values
 
 
@@ -345,7 +321,7 @@ def adaptive_max_pool2d(input, output_size, return_indices=False):
         raise RuntimeError("adaptive_max_pool2d(): internal error: output_size.size() must be 2")
     size = [input.shape[-2 + i] if s is None else s for i, s in enumerate(size)]
     require_float(input, "adaptive_max_pool2d")
-    values, indices = _adaptive_max_pool(input, *size)
+    values, indices = aten.adaptive_max_pool2d.default(input, size)
     return (values, indices) if return_indices else values
 
 
