@@ -5,8 +5,12 @@ calls as torch's (torch.normal, normal_, multinomial, bernoulli, rand) and match
 after the same manual_seed; rsample keeps the graph so gradients reach the parameters. Not part of
 the compiler pipeline: compiled programs trace through these classes like any user code.
 """
-from . import constraints, kl, utils  # noqa: F401
+from . import constraints, kl, transforms, utils  # noqa: F401
 from .categorical import Bernoulli, Categorical
+from .cauchy import Cauchy, StudentT
+from .constraint_registry import biject_to, transform_to
+from .counts import Binomial, Geometric, Multinomial, NegativeBinomial
+from .gamma import Beta, Chi2, Dirichlet, Exponential, ExponentialFamily, Gamma, Poisson
 from .distribution import Distribution
 from .independent import Independent
 from .kl import kl_divergence, register_kl
@@ -14,7 +18,14 @@ from .laplace import Laplace
 from .multivariate_normal import MultivariateNormal
 from .normal import Normal
 from .one_hot_categorical import OneHotCategorical
+from .transformed import (Gumbel, HalfCauchy, HalfNormal, Kumaraswamy, LogisticNormal, LogNormal, Pareto,
+                          TransformedDistribution, Weibull)
+from .transforms import *  # noqa: F401,F403
 from .uniform import Uniform
 
-__all__ = ["Bernoulli", "Categorical", "Distribution", "Independent", "Laplace", "MultivariateNormal", "Normal",
-           "OneHotCategorical", "Uniform", "constraints", "kl_divergence", "register_kl"]
+__all__ = ["Bernoulli", "Beta", "Binomial", "Categorical", "Cauchy", "Chi2", "Dirichlet", "Distribution",
+           "Exponential", "ExponentialFamily", "Gamma", "Geometric", "Gumbel", "HalfCauchy", "HalfNormal",
+           "Independent", "Kumaraswamy", "Laplace", "LogNormal", "LogisticNormal", "Multinomial",
+           "MultivariateNormal", "NegativeBinomial", "Normal", "OneHotCategorical", "Pareto", "Poisson", "StudentT",
+           "TransformedDistribution", "Uniform", "Weibull", "biject_to", "constraints", "kl_divergence",
+           "register_kl", "transform_to"] + transforms.__all__

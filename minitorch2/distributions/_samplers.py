@@ -1,0 +1,160 @@
+"""The samplers torch.distributions reaches through private ops torch exposes: `_standard_gamma` (with its
+reparameterized gradient), `poisson`, `binomial`, `_sample_dirichlet`.
+
+ATen's gamma, Poisson and binomial samplers consume its generator in a data-dependent order we do not reproduce, so
+these do not match torch bit for bit: they draw their uniforms and normals from our generator (so manual_seed makes
+them repeatable), run textbook algorithms (Marsaglia-Tsang for the gamma, inversion or the gamma-Poisson mixture
+for counts), and are compared with torch statistically. The gamma's gradient is torch's implicit one,
+dx/dalpha = -(dF/dalpha) / f(x) with F the gamma CDF, evaluated in float64 (scipy), so it agrees with
+torch._standard_gamma_grad at the same sample to float32 rounding.
+"""
+import numpy as np
+import scipy.special
+
+from .. import _factories, autograd
+from .._dtype import float64
+
+
+def _draw(kind, n):
+    """n float64 uniforms or standard normals from the default generator."""
+    if n == 0:
+        return np.zeros(0)
+    make = _factories.rand if kind == "uniform" else _factories.randn
+    return make(n, dtype=float64).numpy()
+
+
+def _gamma_numpy(alpha):
+    """Marsaglia and Tsang's squeeze method, vectorized: a Gamma(alpha, 1) draw per entry of alpha (float64)."""
+    alpha = np.asarray(alpha, dtype=np.float64)
+    flat = alpha.reshape(-1)
+    boost = flat < 1
+    a = np.where(boost, flat + 1, flat)
+    d = a - 1.0 / 3
+    c = 1 / np.sqrt(9 * d)
+    out = np.empty_like(a)
+    todo = np.arange(a.size)
+    while todo.size:
+        x, u = _draw("normal", todo.size), _draw("uniform", todo.size)
+        v = (1 + c[todo] * x) ** 3
+        with np.errstate(invalid="ignore", divide="ignore"):
+            ok = (v > 0) & (np.log(np.maximum(u, 1e-300)) < 0.5 * x * x + d[todo] * (1 - v + np.log(np.where(v > 0, v, 1))))
+        out[todo[ok]] = (d[todo] * v)[ok]
+        todo = todo[~ok]
+    if boost.any():
+        u = _draw("uniform", int(boost.sum()))
+        out[boost] *= u ** (1 / flat[boost])
+    return out.reshape(alpha.shape)
+
+
+def _gamma_cdf_grad_alpha(alpha, x):
+    """dx/dalpha of a Gamma(alpha, 1) sample x held at fixed CDF level: -(dP(alpha, x)/dalpha) / pdf(x)."""
+    h = 1e-5 * np.maximum(alpha, 1e-3)
+    dP = (scipy.special.gammainc(alpha + h, x) - scipy.special.gammainc(alpha - h, x)) / (2 * h)
+    log_pdf = (alpha - 1) * np.log(x) - x - scipy.special.gammaln(alpha)
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        grad = -dP / np.exp(log_pdf)
+    return np.where(np.isfinite(grad), grad, 0.0)
+
+
+def _standard_gamma_grad(alpha, sample):
+    grad = _gamma_cdf_grad_alpha(alpha.detach().numpy().astype(np.float64), sample.detach().numpy().astype(np.float64))
+    return _factories.tensor(grad.astype(alpha.detach().numpy().dtype))
+
+
+class _StandardGamma(autograd.Function):
+    @staticmethod
+    def forward(ctx, alpha):
+        values = _gamma_numpy(alpha.detach().numpy())
+        tiny = np.finfo(alpha.detach().numpy().dtype).tiny
+        sample = _factories.tensor(np.maximum(values, tiny).astype(alpha.detach().numpy().dtype))
+        ctx.save_for_backward(alpha, sample)
+        return sample
+
+    @staticmethod
+    def backward(ctx, grad):
+        alpha, sample = ctx.saved_tensors
+        return grad * _standard_gamma_grad(alpha, sample)
+
+
+def standard_gamma(alpha):
+    """torch._standard_gamma: a Gamma(alpha, 1) draw per entry, differentiable in alpha."""
+    return _StandardGamma.apply(alpha.contiguous())
+
+
+def sample_dirichlet(concentration):
+    """torch._sample_dirichlet: normalized gamma draws (gradients reach concentration through the gammas)."""
+    gammas = standard_gamma(concentration)
+    return gammas / gammas.sum(-1, keepdim=True)
+
+
+def _poisson_numpy(rate):
+    """A Poisson count per rate: inversion by multiplying uniforms below rate 10, else the gamma-Poisson split."""
+    rate = np.asarray(rate, dtype=np.float64)
+    out = np.zeros(rate.shape)
+    big = rate >= 10
+    if big.any():  # a Gamma(m) draw decides whether the count is below m (binomial then) or m plus a Poisson
+        r = rate[big]
+        m = np.floor(0.875 * r)
+        g = _gamma_numpy(m)
+        below = g > r
+        counts = np.empty(r.shape)
+        counts[below] = _binomial_numpy(m[below] - 1, r[below] / g[below])
+        counts[~below] = m[~below] + _poisson_numpy(r[~below] - g[~below])
+        out[big] = counts
+    small = ~big & (rate > 0)
+    if small.any():
+        limit = np.exp(-rate[small])
+        product, count = np.ones(limit.shape), np.zeros(limit.shape)
+        active = np.ones(limit.shape, dtype=bool)
+        while active.any():
+            product[active] *= _draw("uniform", int(active.sum()))
+            active &= product > limit
+            count[active] += 1
+        out[small] = count
+    return out
+
+
+def _binomial_numpy(n, p):
+    """A Binomial(n, p) count per entry, by the beta-binomial split for large n and summed Bernoullis below."""
+    n, p = np.asarray(n, dtype=np.float64), np.asarray(p, dtype=np.float64)
+    out = np.zeros(np.broadcast(n, p).shape)
+    n, p = np.broadcast_to(n, out.shape).copy(), np.broadcast_to(p, out.shape).copy()
+    while True:
+        big = n > 32
+        if not big.any():
+            break
+        k = np.floor((n[big] + 1) / 2)
+        a, b = _gamma_numpy(k), _gamma_numpy(n[big] + 1 - k)
+        beta = a / (a + b)
+        left = beta >= p[big]
+        new_n = np.where(left, k - 1, n[big] - k)
+        new_p = np.where(left, p[big] / beta, (p[big] - beta) / (1 - beta))
+        out_big = out[big] + np.where(left, 0, k)
+        out[big], n[big], p[big] = out_big, new_n, np.clip(new_p, 0, 1)
+    top = int(n.max()) if n.size else 0
+    for i in range(top):
+        live = n > i
+        hits = np.zeros(out.shape, dtype=bool)
+        hits[live] = _draw("uniform", int(live.sum())) < p[live]
+        out += hits
+    return out
+
+
+def poisson(rate):
+    """torch.poisson: a count per rate, in rate's dtype (no gradient)."""
+    dtype = rate.detach().numpy().dtype
+    return _factories.tensor(_poisson_numpy(rate.detach().numpy()).astype(dtype))
+
+
+def binomial(count, prob):
+    """torch.binomial: a Binomial(count, prob) draw per entry, in prob's dtype (no gradient)."""
+    dtype = prob.detach().numpy().dtype
+    values = _binomial_numpy(count.detach().numpy(), prob.detach().numpy())
+    return _factories.tensor(values.astype(dtype))
+
+
+
+def gammainc(a, x):
+    """torch.special.gammainc (the regularized lower incomplete gamma), values only: Gamma.cdf's."""
+    a, x = (v.detach().numpy() for v in (a, x))
+    return _factories.tensor(scipy.special.gammainc(a, x).astype(np.result_type(a, x)))
