@@ -131,7 +131,8 @@ EXACT = ["exponential", "cauchy", "geometric", "geometric_logits", "multinomial"
 @pytest.mark.parametrize("name", EXACT)
 def test_samples_bit_for_bit(name):
     ours, theirs = both(lambda L: CASES[name][0](L).sample((3,)))
-    assert_close(ours, theirs, rtol=1e-6, atol=1e-7)
+    ulp = name in ("weibull", "kumaraswamy", "logistic_normal")  # the same draws through pow/sigmoid: 1 ulp apart
+    assert_close(ours, theirs, rtol=2.5e-7 if ulp else 0, atol=0)
 
 
 @pytest.mark.parametrize("name", ["exponential", "log_normal", "gumbel", "weibull", "pareto", "kumaraswamy",
