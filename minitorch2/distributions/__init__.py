@@ -15,9 +15,12 @@ from .distribution import Distribution
 from .independent import Independent
 from .kl import kl_divergence, register_kl
 from .laplace import Laplace
+from .lowrank_multivariate_normal import LowRankMultivariateNormal
+from .mixture import MixtureSameFamily
 from .multivariate_normal import MultivariateNormal
 from .normal import Normal
-from .one_hot_categorical import OneHotCategorical
+from .one_hot_categorical import OneHotCategorical, OneHotCategoricalStraightThrough
+from .relaxed import RelaxedBernoulli, RelaxedOneHotCategorical
 from .transformed import (Gumbel, HalfCauchy, HalfNormal, Kumaraswamy, LogisticNormal, LogNormal, Pareto,
                           TransformedDistribution, Weibull)
 from .transforms import *  # noqa: F401,F403
@@ -25,7 +28,9 @@ from .uniform import Uniform
 
 __all__ = ["Bernoulli", "Beta", "Binomial", "Categorical", "Cauchy", "Chi2", "Dirichlet", "Distribution",
            "Exponential", "ExponentialFamily", "Gamma", "Geometric", "Gumbel", "HalfCauchy", "HalfNormal",
-           "Independent", "Kumaraswamy", "Laplace", "LogNormal", "LogisticNormal", "Multinomial",
+           "Independent", "Kumaraswamy", "Laplace", "LogNormal", "LogisticNormal", "LowRankMultivariateNormal",
+           "MixtureSameFamily", "Multinomial", "OneHotCategoricalStraightThrough", "RelaxedBernoulli",
+           "RelaxedOneHotCategorical",
            "MultivariateNormal", "NegativeBinomial", "Normal", "OneHotCategorical", "Pareto", "Poisson", "StudentT",
            "TransformedDistribution", "Uniform", "Weibull", "biject_to", "constraints", "kl_divergence",
            "register_kl", "transform_to"] + transforms.__all__

@@ -254,3 +254,22 @@ multinomial = _Multinomial
 lower_triangular, lower_cholesky, corr_cholesky = _LowerTriangular(), _LowerCholesky(), _CorrCholesky()
 square, symmetric = _Square(), _Symmetric()
 positive_semidefinite, positive_definite = _PositiveSemidefinite(), _PositiveDefinite()
+
+
+class MixtureSameFamilyConstraint(Constraint):
+    """A component support checked per component: a value is valid where every component accepts it."""
+
+    def __init__(self, base_constraint):
+        self.base_constraint = base_constraint
+
+    is_discrete = property(lambda self: self.base_constraint.is_discrete)
+    event_dim = property(lambda self: self.base_constraint.event_dim)
+
+    def check(self, value):
+        result = self.base_constraint.check(value.unsqueeze(-1 - self.event_dim))
+        if value.dim() < self.event_dim:
+            raise ValueError(f"Expected value.dim() >= {self.event_dim} but got {value.dim()}")
+        return result.reshape(result.shape[:value.dim() - self.event_dim] + (-1,)).all(-1)
+
+    def __repr__(self):
+        return f"{self.__class__.__name__}({self.base_constraint!r})"

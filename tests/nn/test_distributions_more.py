@@ -85,6 +85,26 @@ CASES = {
                     lambda L: t(L, [0.3, 0.8])),
     "logistic_normal": (lambda L: L.distributions.LogisticNormal(t(L, [0.0, 1.0]), t(L, [1.0, 0.5])),
                         lambda L: t(L, [0.2, 0.3, 0.5])),
+    "relaxed_bernoulli": (lambda L: L.distributions.RelaxedBernoulli(t(L, [0.5]), t(L, [0.2, 0.7])),
+                          lambda L: t(L, [0.3, 0.9])),
+    "relaxed_bernoulli_logits": (lambda L: L.distributions.RelaxedBernoulli(t(L, 2.0), logits=t(L, [[-1.0], [2.0]])),
+                                 lambda L: t(L, [0.3, 0.9])),
+    "relaxed_one_hot": (lambda L: L.distributions.RelaxedOneHotCategorical(t(L, [0.7]), t(L, [[0.2, 0.3, 0.5]])),
+                        lambda L: t(L, [0.1, 0.2, 0.7])),
+    "mixture_normal": (lambda L: L.distributions.MixtureSameFamily(
+        L.distributions.Categorical(t(L, [[0.3, 0.7], [0.5, 0.5]])),
+        L.distributions.Normal(t(L, [[-1.0, 2.0], [0.0, 0.5]]), t(L, [[1.0, 0.5], [2.0, 1.0]]))),
+        lambda L: t(L, [0.3, -1.0])),
+    "mixture_diagonal_gaussians": (lambda L: L.distributions.MixtureSameFamily(
+        L.distributions.Categorical(logits=t(L, [0.2, -0.4, 1.0])),
+        L.distributions.Independent(L.distributions.Normal(t(L, [[0.0, 1.0], [2.0, -1.0], [0.5, 0.5]]),
+                                                           t(L, [[1.0, 0.5], [2.0, 1.0], [0.3, 0.3]])), 1)),
+        lambda L: t(L, [[0.3, -1.0], [1.0, 1.0]])),
+    "lowrank_mvn": (lambda L: L.distributions.LowRankMultivariateNormal(
+        t(L, [[0.0, 1.0, -1.0], [0.5, 0.5, 0.5]]), t(L, [[1.0, 0.2], [0.3, -0.5], [0.0, 1.0]]), t(L, [0.5, 1.0, 2.0])),
+        lambda L: t(L, [0.3, -1.0, 2.0])),
+    "one_hot_straight_through": (lambda L: L.distributions.OneHotCategoricalStraightThrough(t(L, [[0.2, 0.8], [0.6, 0.4]])),
+                                 lambda L: t(L, [0.0, 1.0])),
 }
 
 PROPERTIES = ("mean", "variance", "mode", "stddev")
@@ -124,18 +144,20 @@ def test_expand_matches_torch(name):
     assert_close(ours.log_prob(value(LIBS[0])), theirs.log_prob(value(LIBS[1])), rtol=1e-4, atol=1e-5)
 
 
-EXACT = ["exponential", "cauchy", "geometric", "geometric_logits", "multinomial", "log_normal", "half_normal",
+EXACT = ["relaxed_bernoulli", "relaxed_one_hot", "mixture_normal", "mixture_diagonal_gaussians", "lowrank_mvn",
+         "one_hot_straight_through", "exponential", "cauchy", "geometric", "geometric_logits", "multinomial", "log_normal", "half_normal",
          "half_cauchy", "gumbel", "weibull", "pareto", "kumaraswamy", "logistic_normal"]
 
 
 @pytest.mark.parametrize("name", EXACT)
 def test_samples_bit_for_bit(name):
     ours, theirs = both(lambda L: CASES[name][0](L).sample((3,)))
-    ulp = name in ("weibull", "kumaraswamy", "logistic_normal")  # the same draws through pow/sigmoid: 1 ulp apart
+    # the same draws through pow, sigmoid or log: 1 ulp apart here and there
+    ulp = name in ("weibull", "kumaraswamy", "logistic_normal", "relaxed_bernoulli", "relaxed_one_hot")
     assert_close(ours, theirs, rtol=2.5e-7 if ulp else 0, atol=0)
 
 
-@pytest.mark.parametrize("name", ["exponential", "log_normal", "gumbel", "weibull", "pareto", "kumaraswamy",
+@pytest.mark.parametrize("name", ["relaxed_bernoulli", "relaxed_one_hot", "lowrank_mvn", "exponential", "log_normal", "gumbel", "weibull", "pareto", "kumaraswamy",
                                   "logistic_normal", "half_normal", "cauchy"])
 def test_rsample_gradients_match_torch(name):
     def program(L):
