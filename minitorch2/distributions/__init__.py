@@ -10,7 +10,7 @@ from .categorical import Bernoulli, Categorical
 from .cauchy import Cauchy, StudentT
 from .constraint_registry import biject_to, transform_to
 from .counts import Binomial, Geometric, Multinomial, NegativeBinomial
-from .gamma import Beta, Chi2, Dirichlet, Exponential, ExponentialFamily, Gamma, Poisson
+from .gamma import Beta, Chi2, Dirichlet, Exponential, ExponentialFamily, FisherSnedecor, Gamma, Poisson
 from .distribution import Distribution
 from .independent import Independent
 from .kl import kl_divergence, register_kl
@@ -21,16 +21,17 @@ from .multivariate_normal import MultivariateNormal
 from .normal import Normal
 from .one_hot_categorical import OneHotCategorical, OneHotCategoricalStraightThrough
 from .relaxed import RelaxedBernoulli, RelaxedOneHotCategorical
-from .transformed import (Gumbel, HalfCauchy, HalfNormal, Kumaraswamy, LogisticNormal, LogNormal, Pareto,
+from .transformed import (Gumbel, HalfCauchy, HalfNormal, InverseGamma, Kumaraswamy, LogisticNormal, LogNormal, Pareto,
                           TransformedDistribution, Weibull)
 from .transforms import *  # noqa: F401,F403
 from .uniform import Uniform
+from .von_mises import VonMises
 
 __all__ = ["Bernoulli", "Beta", "Binomial", "Categorical", "Cauchy", "Chi2", "Dirichlet", "Distribution",
-           "Exponential", "ExponentialFamily", "Gamma", "Geometric", "Gumbel", "HalfCauchy", "HalfNormal",
-           "Independent", "Kumaraswamy", "Laplace", "LogNormal", "LogisticNormal", "LowRankMultivariateNormal",
+           "Exponential", "ExponentialFamily", "FisherSnedecor", "Gamma", "Geometric", "Gumbel", "HalfCauchy", "HalfNormal",
+           "Independent", "InverseGamma", "Kumaraswamy", "Laplace", "LogNormal", "LogisticNormal", "LowRankMultivariateNormal",
            "MixtureSameFamily", "Multinomial", "OneHotCategoricalStraightThrough", "RelaxedBernoulli",
            "RelaxedOneHotCategorical",
            "MultivariateNormal", "NegativeBinomial", "Normal", "OneHotCategorical", "Pareto", "Poisson", "StudentT",
-           "TransformedDistribution", "Uniform", "Weibull", "biject_to", "constraints", "kl_divergence",
+           "TransformedDistribution", "Uniform", "VonMises", "Weibull", "biject_to", "constraints", "kl_divergence",
            "register_kl", "transform_to"] + transforms.__all__

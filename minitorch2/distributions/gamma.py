@@ -4,6 +4,8 @@ Exponential draws with exponential_ and matches torch bit for bit; the others dr
 gamma sampler is not reproduced: compared with torch statistically) and differentiate their samples with torch's
 implicit reparameterization gradient.
 """
+import math
+
 from .. import _factories, _functions, autograd
 from .._tensor import Size
 from ..nn import functional as F
@@ -269,3 +271,58 @@ class Poisson(ExponentialFamily):
         rate, value = broadcast_all(self.rate, value)
         return value.xlogy(rate) - rate - (value + 1).lgamma()
 
+
+
+class FisherSnedecor(Distribution):
+    """The F distribution: the ratio of two Gamma(df/2, df) draws (statistical agreement with torch's samples)."""
+    arg_constraints = {"df1": constraints.positive, "df2": constraints.positive}
+    support = constraints.positive
+    has_rsample = True
+
+    def __init__(self, df1, df2, validate_args=None):
+        self.df1, self.df2 = broadcast_all(df1, df2)
+        self._gamma1, self._gamma2 = Gamma(self.df1 * 0.5, self.df1), Gamma(self.df2 * 0.5, self.df2)
+        shape = _batch_shape_of(df1, df2)
+        super().__init__(self.df1.size() if shape is None else shape, validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        return self._expanded(FisherSnedecor, batch_shape, _instance, df1=self.df1.expand(batch_shape),
+                              df2=self.df2.expand(batch_shape), _gamma1=self._gamma1.expand(batch_shape),
+                              _gamma2=self._gamma2.expand(batch_shape))
+
+    @property
+    def mean(self):
+        df2 = self.df2.clone()
+        df2[df2 <= 2] = math.nan
+        return df2 / (df2 - 2)
+
+    @property
+    def mode(self):
+        mode = (self.df1 - 2) / self.df1 * self.df2 / (self.df2 + 2)
+        mode[self.df1 <= 2] = math.nan
+        return mode
+
+    @property
+    def variance(self):
+        df2 = self.df2.clone()
+        df2[df2 <= 4] = math.nan
+        return 2 * df2.pow(2) * (self.df1 + df2 - 2) / (self.df1 * (df2 - 2).pow(2) * (df2 - 4))
+
+    def rsample(self, sample_shape=Size()):
+        shape = self._extended_shape(sample_shape)
+        x1, x2 = self._gamma1.rsample(sample_shape).view(shape), self._gamma2.rsample(sample_shape).view(shape)
+        tiny = float(_finfo(x2.dtype).tiny)
+        with autograd.no_grad():
+            x2.clamp_(min=tiny)
+        y = x1 / x2
+        with autograd.no_grad():
+            y.clamp_(min=tiny)
+        return y
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        ct1, ct2, ct3 = self.df1 * 0.5, self.df2 * 0.5, self.df1 / self.df2
+        t1 = (ct1 + ct2).lgamma() - ct1.lgamma() - ct2.lgamma()
+        t2 = ct1 * ct3.log() + (ct1 - 1) * _functions.log(value)
+        return t1 + t2 - (ct1 + ct2) * _functions.log1p(ct3 * value)

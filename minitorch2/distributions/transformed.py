@@ -11,7 +11,7 @@ from .._tensor import Size
 from . import constraints
 from .cauchy import Cauchy
 from .distribution import Distribution
-from .gamma import Exponential
+from .gamma import Exponential, Gamma
 from .independent import Independent
 from .normal import Normal
 from .transforms import (AbsTransform, AffineTransform, ComposeTransform, ExpTransform, PowerTransform,
@@ -404,3 +404,37 @@ class LogisticNormal(TransformedDistribution):
 
     loc = property(lambda self: self.base_dist.base_dist.loc)
     scale = property(lambda self: self.base_dist.base_dist.scale)
+
+
+class InverseGamma(TransformedDistribution):
+    """1/X for X ~ Gamma(concentration, rate): the gamma sampler's draws, inverted."""
+    arg_constraints = {"concentration": constraints.positive, "rate": constraints.positive}
+    support = constraints.positive
+    has_rsample = True
+
+    def __init__(self, concentration, rate, validate_args=None):
+        base = Gamma(concentration, rate, validate_args=validate_args)
+        super().__init__(base, PowerTransform(-base.rate.new_ones(())), validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        return super().expand(batch_shape, _instance=self._get_checked_instance(InverseGamma, _instance))
+
+    concentration = property(lambda self: self.base_dist.concentration)
+    rate = property(lambda self: self.base_dist.rate)
+
+    @property
+    def mean(self):
+        return _functions.where(self.concentration > 1, self.rate / (self.concentration - 1), math.inf)
+
+    @property
+    def mode(self):
+        return self.rate / (self.concentration + 1)
+
+    @property
+    def variance(self):
+        c = self.concentration
+        return _functions.where(c > 2, self.rate.square() / ((c - 1).square() * (c - 2)), math.inf)
+
+    def entropy(self):
+        c = self.concentration
+        return c + self.rate.log() + c.lgamma() - (1 + c) * c.digamma()

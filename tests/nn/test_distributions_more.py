@@ -105,6 +105,12 @@ CASES = {
         lambda L: t(L, [0.3, -1.0, 2.0])),
     "one_hot_straight_through": (lambda L: L.distributions.OneHotCategoricalStraightThrough(t(L, [[0.2, 0.8], [0.6, 0.4]])),
                                  lambda L: t(L, [0.0, 1.0])),
+    "fisher_snedecor": (lambda L: L.distributions.FisherSnedecor(t(L, [1.0, 3.0, 6.0]), t(L, [[1.5], [5.0]])),
+                        lambda L: t(L, [0.5, 1.0, 3.0])),
+    "inverse_gamma": (lambda L: L.distributions.InverseGamma(t(L, [0.5, 1.5, 3.0]), t(L, [2.0, 1.0, 0.5])),
+                      lambda L: t(L, [0.5, 1.0, 3.0])),
+    "von_mises": (lambda L: L.distributions.VonMises(t(L, [0.0, 1.0, -2.0]), t(L, [[0.5], [2.0], [8.0]])),
+                  lambda L: t(L, [0.5, -1.0, 3.0])),
 }
 
 PROPERTIES = ("mean", "variance", "mode", "stddev")
@@ -144,7 +150,7 @@ def test_expand_matches_torch(name):
     assert_close(ours.log_prob(value(LIBS[0])), theirs.log_prob(value(LIBS[1])), rtol=1e-4, atol=1e-5)
 
 
-EXACT = ["relaxed_bernoulli", "relaxed_one_hot", "mixture_normal", "mixture_diagonal_gaussians", "lowrank_mvn",
+EXACT = ["von_mises", "relaxed_bernoulli", "relaxed_one_hot", "mixture_normal", "mixture_diagonal_gaussians", "lowrank_mvn",
          "one_hot_straight_through", "exponential", "cauchy", "geometric", "geometric_logits", "multinomial", "log_normal", "half_normal",
          "half_cauchy", "gumbel", "weibull", "pareto", "kumaraswamy", "logistic_normal"]
 
@@ -188,6 +194,8 @@ STATISTICAL = {  # name -> (distribution parameters) checked by mean and varianc
     "binomial": lambda L: L.distributions.Binomial(t(L, [3.0, 40.0, 300.0]), t(L, [0.3, 0.5, 0.9])),
     "negative_binomial": lambda L: L.distributions.NegativeBinomial(t(L, [3.0, 10.0]), t(L, [0.3, 0.6])),
     "student_t": lambda L: L.distributions.StudentT(t(L, [5.0, 10.0]), 1.0, 2.0),
+    "fisher_snedecor": lambda L: L.distributions.FisherSnedecor(t(L, [5.0, 10.0]), t(L, [12.0, 20.0])),
+    "inverse_gamma": lambda L: L.distributions.InverseGamma(t(L, [6.0, 9.0]), t(L, [2.0, 1.0])),
 }
 
 
