@@ -9,6 +9,7 @@ from . import constraints, kl, transforms, utils  # noqa: F401
 from .categorical import Bernoulli, Categorical
 from .cauchy import Cauchy, StudentT
 from .constraint_registry import biject_to, transform_to
+from .continuous_bernoulli import ContinuousBernoulli
 from .counts import Binomial, Geometric, Multinomial, NegativeBinomial
 from .gamma import Beta, Chi2, Dirichlet, Exponential, ExponentialFamily, FisherSnedecor, Gamma, Poisson
 from .distribution import Distribution
@@ -27,7 +28,7 @@ from .transforms import *  # noqa: F401,F403
 from .uniform import Uniform
 from .von_mises import VonMises
 
-__all__ = ["Bernoulli", "Beta", "Binomial", "Categorical", "Cauchy", "Chi2", "Dirichlet", "Distribution",
+__all__ = ["Bernoulli", "Beta", "Binomial", "Categorical", "Cauchy", "Chi2", "ContinuousBernoulli", "Dirichlet", "Distribution",
            "Exponential", "ExponentialFamily", "FisherSnedecor", "Gamma", "Geometric", "Gumbel", "HalfCauchy", "HalfNormal",
            "Independent", "InverseGamma", "Kumaraswamy", "Laplace", "LogNormal", "LogisticNormal", "LowRankMultivariateNormal",
            "MixtureSameFamily", "Multinomial", "OneHotCategoricalStraightThrough", "RelaxedBernoulli",

@@ -111,6 +111,10 @@ CASES = {
                       lambda L: t(L, [0.5, 1.0, 3.0])),
     "von_mises": (lambda L: L.distributions.VonMises(t(L, [0.0, 1.0, -2.0]), t(L, [[0.5], [2.0], [8.0]])),
                   lambda L: t(L, [0.5, -1.0, 3.0])),
+    "continuous_bernoulli": (lambda L: L.distributions.ContinuousBernoulli(t(L, [0.1, 0.4995, 0.5, 0.8, 0.99])),
+                             lambda L: t(L, [0.2, 0.5, 0.0, 0.9, 1.0])),
+    "continuous_bernoulli_logits": (lambda L: L.distributions.ContinuousBernoulli(logits=t(L, [[-2.0, 0.0, 3.0]])),
+                                    lambda L: t(L, [0.2, 0.5, 0.7])),
 }
 
 PROPERTIES = ("mean", "variance", "mode", "stddev")
@@ -150,7 +154,7 @@ def test_expand_matches_torch(name):
     assert_close(ours.log_prob(value(LIBS[0])), theirs.log_prob(value(LIBS[1])), rtol=1e-4, atol=1e-5)
 
 
-EXACT = ["von_mises", "relaxed_bernoulli", "relaxed_one_hot", "mixture_normal", "mixture_diagonal_gaussians", "lowrank_mvn",
+EXACT = ["continuous_bernoulli", "continuous_bernoulli_logits", "von_mises", "relaxed_bernoulli", "relaxed_one_hot", "mixture_normal", "mixture_diagonal_gaussians", "lowrank_mvn",
          "one_hot_straight_through", "exponential", "cauchy", "geometric", "geometric_logits", "multinomial", "log_normal", "half_normal",
          "half_cauchy", "gumbel", "weibull", "pareto", "kumaraswamy", "logistic_normal"]
 
@@ -159,11 +163,12 @@ EXACT = ["von_mises", "relaxed_bernoulli", "relaxed_one_hot", "mixture_normal", 
 def test_samples_bit_for_bit(name):
     ours, theirs = both(lambda L: CASES[name][0](L).sample((3,)))
     # the same draws through pow, sigmoid or log: 1 ulp apart here and there
-    ulp = name in ("weibull", "kumaraswamy", "logistic_normal", "relaxed_bernoulli", "relaxed_one_hot")
+    ulp = name in ("weibull", "kumaraswamy", "logistic_normal", "relaxed_bernoulli", "relaxed_one_hot",
+                   "continuous_bernoulli", "continuous_bernoulli_logits")
     assert_close(ours, theirs, rtol=2.5e-7 if ulp else 0, atol=0)
 
 
-@pytest.mark.parametrize("name", ["relaxed_bernoulli", "relaxed_one_hot", "lowrank_mvn", "exponential", "log_normal", "gumbel", "weibull", "pareto", "kumaraswamy",
+@pytest.mark.parametrize("name", ["continuous_bernoulli", "relaxed_bernoulli", "relaxed_one_hot", "lowrank_mvn", "exponential", "log_normal", "gumbel", "weibull", "pareto", "kumaraswamy",
                                   "logistic_normal", "half_normal", "cauchy"])
 def test_rsample_gradients_match_torch(name):
     def program(L):
