@@ -25,6 +25,8 @@ from .relaxed import RelaxedBernoulli, RelaxedOneHotCategorical
 from .transformed import (Gumbel, HalfCauchy, HalfNormal, InverseGamma, Kumaraswamy, LogisticNormal, LogNormal, Pareto,
                           TransformedDistribution, Weibull)
 from .transforms import *  # noqa: F401,F403
+from .transforms_structured import (CatTransform, CorrCholeskyTransform, PositiveDefiniteTransform,  # noqa: F401
+                                    StackTransform)
 from .uniform import Uniform
 from .von_mises import VonMises
 
@@ -35,4 +37,5 @@ __all__ = ["Bernoulli", "Beta", "Binomial", "Categorical", "Cauchy", "Chi2", "Co
            "RelaxedOneHotCategorical",
            "MultivariateNormal", "NegativeBinomial", "Normal", "OneHotCategorical", "Pareto", "Poisson", "StudentT",
            "TransformedDistribution", "Uniform", "VonMises", "Weibull", "biject_to", "constraints", "kl_divergence",
-           "register_kl", "transform_to"] + transforms.__all__
+           "register_kl", "transform_to", "CatTransform", "CorrCholeskyTransform", "PositiveDefiniteTransform",
+           "StackTransform"] + transforms.__all__

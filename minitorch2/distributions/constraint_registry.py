@@ -1,6 +1,6 @@
 """torch.distributions.biject_to and transform_to: the transform from unconstrained reals onto a constraint's set,
 looked up by the constraint's class (so biject_to(positive) is greater_than's Exp-then-shift, as torch's)."""
-from . import constraints, transforms
+from . import constraints, transforms, transforms_structured
 
 
 class ConstraintRegistry:
@@ -45,3 +45,11 @@ for _registry in (biject_to, transform_to):
 biject_to.register(constraints.simplex, lambda c: transforms.StickBreakingTransform())
 transform_to.register(constraints.simplex, lambda c: transforms.SoftmaxTransform())
 transform_to.register(constraints.lower_cholesky, lambda c: transforms.LowerCholeskyTransform())
+transform_to.register(constraints.positive_definite, lambda c: transforms_structured.PositiveDefiniteTransform())
+transform_to.register(constraints.positive_semidefinite, lambda c: transforms_structured.PositiveDefiniteTransform())
+for _registry in (biject_to, transform_to):
+    _registry.register(constraints.corr_cholesky, lambda c: transforms_structured.CorrCholeskyTransform())
+    _registry.register(constraints.cat, lambda c, r=_registry: transforms_structured.CatTransform(
+        [r(part) for part in c.cseq], c.dim, c.lengths))
+    _registry.register(constraints.stack, lambda c, r=_registry: transforms_structured.StackTransform(
+        [r(part) for part in c.cseq], c.dim))

@@ -273,3 +273,43 @@ class MixtureSameFamilyConstraint(Constraint):
 
     def __repr__(self):
         return f"{self.__class__.__name__}({self.base_constraint!r})"
+
+
+class _Cat(Constraint):
+    """Constraints applied to consecutive slices of `lengths` along `dim` (CatTransform's domain)."""
+
+    def __init__(self, cseq, dim=0, lengths=None):
+        self.cseq = list(cseq)
+        self.lengths = list(lengths) if lengths is not None else [1] * len(self.cseq)
+        self.dim = dim
+
+    is_discrete = property(lambda self: any(c.is_discrete for c in self.cseq))
+    event_dim = property(lambda self: max(c.event_dim for c in self.cseq))
+
+    def check(self, value):
+        checks, start = [], 0
+        for constraint, length in zip(self.cseq, self.lengths):
+            checks.append(constraint.check(value.narrow(self.dim, start, length)))
+            start = start + length
+        return F.cat(checks, self.dim)
+
+
+class _Stack(Constraint):
+    """One constraint per index along `dim` (StackTransform's domain)."""
+
+    def __init__(self, cseq, dim=0):
+        self.cseq, self.dim = list(cseq), dim
+
+    is_discrete = property(lambda self: any(c.is_discrete for c in self.cseq))
+
+    @property
+    def event_dim(self):
+        dim = max(c.event_dim for c in self.cseq)
+        return dim + 1 if self.dim + dim < 0 else dim
+
+    def check(self, value):
+        slices = [value.select(self.dim, i) for i in range(value.size(self.dim))]
+        return F.stack([c.check(v) for v, c in zip(slices, self.cseq)], self.dim)
+
+
+cat, stack = _Cat, _Stack

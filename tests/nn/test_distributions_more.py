@@ -281,6 +281,11 @@ TRANSFORMS = {
     "stick_breaking": lambda L: L.distributions.StickBreakingTransform(),
     "independent": lambda L: L.distributions.IndependentTransform(L.distributions.SigmoidTransform(), 1),
     "exp_inv": lambda L: L.distributions.ExpTransform().inv,
+    "corr_cholesky": lambda L: L.distributions.CorrCholeskyTransform(),
+    "cat": lambda L: L.distributions.CatTransform([L.distributions.TanhTransform(),
+                                                   L.distributions.AffineTransform(1.0, 2.0)], dim=1, lengths=[1, 2]),
+    "stack": lambda L: L.distributions.StackTransform([L.distributions.TanhTransform(), L.distributions.SigmoidTransform(),
+                                                       L.distributions.AffineTransform(1.0, -2.0)], dim=-1),
 }
 
 
@@ -294,11 +299,25 @@ def test_transforms_match_torch(name):
             x = x.abs() + 0.1
         y = transform(x)
         results.append((y, transform.inv(y), transform.log_abs_det_jacobian(x, y), repr(transform),
-                        transform.domain.event_dim, transform.codomain.event_dim, tuple(transform.forward_shape((2, 3)))))
+                        transform.domain.event_dim, transform.codomain.event_dim,
+                        tuple(transform.forward_shape((2, 3))), bool(transform.codomain.check(y).all())))
     ours, theirs = results
     for a, b in zip(ours[:3], theirs[:3]):
         assert_close(a, b, rtol=1e-4, atol=1e-5)
     assert ours[3:] == theirs[3:]
+
+
+def test_positive_definite_transform_matches_torch():
+    results = []
+    for L in LIBS:
+        transform = L.distributions.PositiveDefiniteTransform()
+        x = t(L, [[0.3, -1.2, 0.1], [0.5, 0.9, -2.0], [1.0, 0.2, 0.4]])
+        y = transform(x)
+        results.append((y, transform.inv(y), bool(L.distributions.constraints.positive_definite.check(y))))
+    (y1, x1, ok1), (y2, x2, ok2) = results
+    assert_close(y1, y2, rtol=1e-5, atol=1e-6)
+    assert_close(x1, x2, rtol=1e-4, atol=1e-5)
+    assert ok1 and ok2
 
 
 def test_transformed_distribution_flow_matches_torch():
@@ -318,13 +337,16 @@ def test_transformed_distribution_flow_matches_torch():
 
 
 @pytest.mark.parametrize("constraint", ["real", "positive", "nonnegative", "unit_interval", "simplex",
-                                        "greater_than", "less_than", "interval", "real_vector", "lower_cholesky"])
+                                        "greater_than", "less_than", "interval", "real_vector", "lower_cholesky",
+                                        "positive_definite", "corr_cholesky", "cat", "stack"])
 def test_biject_to_and_transform_to_match_torch(constraint):
     def program(L):
         c = L.distributions.constraints
         chosen = {"greater_than": c.greater_than(2.0), "less_than": c.less_than(-1.0),
-                  "interval": c.interval(-2.0, 3.0)}.get(constraint) or getattr(c, constraint)
-        x = t(L, [[0.3, -1.2], [0.5, 0.9]])
+                  "interval": c.interval(-2.0, 3.0), "cat": c.cat([c.positive, c.interval(0.0, 2.0)], 1, [2, 1]),
+                  "stack": c.stack([c.real, c.positive, c.unit_interval], -1)}.get(constraint) \
+            or getattr(c, constraint)
+        x = t(L, [[0.3, -1.2, 0.1], [0.5, 0.9, -2.0], [1.0, 0.2, 0.4]])
         out = []
         for registry in (L.distributions.biject_to, L.distributions.transform_to):
             try:
