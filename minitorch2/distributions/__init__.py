@@ -17,6 +17,7 @@ from .independent import Independent
 from .kl import kl_divergence, register_kl
 from .laplace import Laplace
 from .lowrank_multivariate_normal import LowRankMultivariateNormal
+from .matrices import LKJCholesky, Wishart
 from .mixture import MixtureSameFamily
 from .multivariate_normal import MultivariateNormal
 from .normal import Normal
@@ -36,6 +37,6 @@ __all__ = ["Bernoulli", "Beta", "Binomial", "Categorical", "Cauchy", "Chi2", "Co
            "MixtureSameFamily", "Multinomial", "OneHotCategoricalStraightThrough", "RelaxedBernoulli",
            "RelaxedOneHotCategorical",
            "MultivariateNormal", "NegativeBinomial", "Normal", "OneHotCategorical", "Pareto", "Poisson", "StudentT",
-           "TransformedDistribution", "Uniform", "VonMises", "Weibull", "biject_to", "constraints", "kl_divergence",
+           "TransformedDistribution", "Uniform", "VonMises", "Weibull", "Wishart", "LKJCholesky", "biject_to", "constraints", "kl_divergence",
            "register_kl", "transform_to", "CatTransform", "CorrCholeskyTransform", "PositiveDefiniteTransform",
            "StackTransform"] + transforms.__all__

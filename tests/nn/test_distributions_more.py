@@ -115,6 +115,14 @@ CASES = {
                              lambda L: t(L, [0.2, 0.5, 0.0, 0.9, 1.0])),
     "continuous_bernoulli_logits": (lambda L: L.distributions.ContinuousBernoulli(logits=t(L, [[-2.0, 0.0, 3.0]])),
                                     lambda L: t(L, [0.2, 0.5, 0.7])),
+    "wishart": (lambda L: L.distributions.Wishart(t(L, [4.0, 6.0]), covariance_matrix=t(L, [[2.0, 0.5, 0.1],
+                                                                                          [0.5, 1.0, 0.2],
+                                                                                          [0.1, 0.2, 0.5]])),
+                lambda L: t(L, [[1.0, 0.2, 0.0], [0.2, 2.0, 0.3], [0.0, 0.3, 1.0]])),
+    "wishart_precision": (lambda L: L.distributions.Wishart(5.0, precision_matrix=t(L, [[2.0, 0.5], [0.5, 1.0]])),
+                          lambda L: t(L, [[1.0, 0.2], [0.2, 2.0]])),
+    "lkj_cholesky": (lambda L: L.distributions.LKJCholesky(3, t(L, [0.5, 2.0])),
+                     lambda L: L.distributions.CorrCholeskyTransform()(t(L, [0.3, -0.2, 0.5]))),
 }
 
 PROPERTIES = ("mean", "variance", "mode", "stddev")
@@ -201,6 +209,7 @@ STATISTICAL = {  # name -> (distribution parameters) checked by mean and varianc
     "student_t": lambda L: L.distributions.StudentT(t(L, [5.0, 10.0]), 1.0, 2.0),
     "fisher_snedecor": lambda L: L.distributions.FisherSnedecor(t(L, [5.0, 10.0]), t(L, [12.0, 20.0])),
     "inverse_gamma": lambda L: L.distributions.InverseGamma(t(L, [6.0, 9.0]), t(L, [2.0, 1.0])),
+    "wishart": lambda L: L.distributions.Wishart(t(L, [4.0, 6.0]), scale_tril=t(L, [[1.0, 0.0], [0.5, 0.8]])),
 }
 
 
@@ -217,6 +226,16 @@ def test_samplers_agree_with_torch_statistically(name):
         np.testing.assert_allclose(draws.var(0), true_var, rtol=0.08, atol=1e-3)
     if name in ("poisson", "binomial", "negative_binomial"):
         assert (a == np.round(a)).all() and (a >= 0).all()
+
+
+def test_lkj_cholesky_samples_agree_with_torch_statistically():
+    ours, theirs = both(lambda L: L.distributions.LKJCholesky(3, t(L, [0.5, 2.0])).sample((20000,)))
+    for draws in (ours, theirs):
+        assert bool(minitorch2.distributions.constraints.corr_cholesky.check(
+            minitorch2.tensor(numpy_of(draws))).all())
+    a, b = (numpy_of(x @ x.mT).astype(np.float64) for x in (ours, theirs))
+    np.testing.assert_allclose(a.mean(0), b.mean(0), atol=0.02)
+    np.testing.assert_allclose(a.var(0), b.var(0), atol=0.02)
 
 
 def test_gamma_rsample_gradient_is_torchs_implicit_gradient():
