@@ -5,7 +5,7 @@ calls as torch's (torch.normal, normal_, multinomial, bernoulli, rand) and match
 after the same manual_seed; rsample keeps the graph so gradients reach the parameters. Not part of
 the compiler pipeline: compiled programs trace through these classes like any user code.
 """
-from . import constraints, kl, transforms, utils  # noqa: F401
+from . import constraints, kl, kl_pairs, transforms, utils  # noqa: F401
 from .categorical import Bernoulli, Categorical
 from .cauchy import Cauchy, StudentT
 from .constraint_registry import biject_to, transform_to

@@ -131,7 +131,7 @@ PROPERTIES = ("mean", "variance", "mode", "stddev")
 def _outcome(thunk):
     try:
         return "ok", thunk()
-    except (NotImplementedError, ValueError) as error:
+    except (NotImplementedError, ValueError, IndexError, RuntimeError) as error:
         return type(error).__name__, None
 
 
@@ -405,6 +405,49 @@ KL_PAIRS = [
 def test_kl_divergence_pairs_match_torch(name, pair):
     ours, theirs = (L.distributions.kl_divergence(*pair(L)) for L in LIBS)
     assert_close(ours, theirs, rtol=1e-5, atol=1e-6)
+
+
+# One instance per family for the pairwise KL table: p of batch shape (3,), q (2, 1) where its parameters are
+# scalars per batch entry, so that the two broadcast to (2, 3).
+KL_FAMILIES = {
+    "Bernoulli": lambda L, b: L.distributions.Bernoulli(t(L, b([0.2, 0.5, 0.9]))),
+    "Beta": lambda L, b: L.distributions.Beta(t(L, b([0.5, 2.0, 3.0])), t(L, b([1.5, 0.7, 3.0]))),
+    "Binomial": lambda L, b: L.distributions.Binomial(t(L, b([5.0, 5.0, 5.0])), t(L, b([0.2, 0.5, 0.9]))),
+    "Categorical": lambda L, b: L.distributions.Categorical(t(L, [[0.2, 0.8], [0.5, 0.5], [0.9, 0.1]])),
+    "Cauchy": lambda L, b: L.distributions.Cauchy(t(L, b([0.0, 1.0, -1.0])), t(L, b([1.0, 0.5, 2.0]))),
+    "ContinuousBernoulli": lambda L, b: L.distributions.ContinuousBernoulli(t(L, b([0.2, 0.5, 0.9]))),
+    "Dirichlet": lambda L, b: L.distributions.Dirichlet(t(L, [[0.5, 2.0], [1.0, 1.0], [3.0, 0.2]])),
+    "Exponential": lambda L, b: L.distributions.Exponential(t(L, b([0.5, 1.0, 3.0]))),
+    "Gamma": lambda L, b: L.distributions.Gamma(t(L, b([0.5, 2.0, 3.0])), t(L, b([1.0, 0.5, 2.0]))),
+    "Geometric": lambda L, b: L.distributions.Geometric(t(L, b([0.2, 0.5, 0.9]))),
+    "Gumbel": lambda L, b: L.distributions.Gumbel(t(L, b([0.0, 1.0, -1.0])), t(L, b([1.0, 0.5, 2.0]))),
+    "HalfNormal": lambda L, b: L.distributions.HalfNormal(t(L, b([1.0, 0.5, 2.0]))),
+    "Laplace": lambda L, b: L.distributions.Laplace(t(L, b([0.0, 1.0, -1.0])), t(L, b([1.0, 0.5, 2.0]))),
+    "LowRankMultivariateNormal": lambda L, b: L.distributions.LowRankMultivariateNormal(
+        t(L, [[0.0, 1.0], [0.5, -0.5], [1.0, 1.0]]), t(L, [[1.0], [0.5]]), t(L, [0.5, 2.0])),
+    "MultivariateNormal": lambda L, b: L.distributions.MultivariateNormal(
+        t(L, [[0.0, 1.0], [0.5, -0.5], [1.0, 1.0]]), scale_tril=t(L, [[1.0, 0.0], [0.3, 0.8]])),
+    "Normal": lambda L, b: L.distributions.Normal(t(L, b([0.0, 1.0, -1.0])), t(L, b([1.0, 0.5, 2.0]))),
+    "OneHotCategorical": lambda L, b: L.distributions.OneHotCategorical(t(L, [[0.2, 0.8], [0.5, 0.5], [0.9, 0.1]])),
+    "Pareto": lambda L, b: L.distributions.Pareto(t(L, b([1.0, 0.5, 2.0])), t(L, b([0.5, 1.5, 3.0]))),
+    "Poisson": lambda L, b: L.distributions.Poisson(t(L, b([0.5, 1.0, 3.0]))),
+    "Uniform": lambda L, b: L.distributions.Uniform(t(L, b([0.1, -1.0, 0.2])), t(L, b([0.6, 2.0, 1.0]))),
+}
+_TORCH_PAIRS = sorted((p.__name__, q.__name__) for p, q in torch.distributions.kl._KL_REGISTRY
+                      if p.__name__ in KL_FAMILIES and q.__name__ in KL_FAMILIES)
+
+
+@pytest.mark.parametrize("broadcast", [False, True], ids=["same_batch", "broadcast"])
+@pytest.mark.parametrize("p_name,q_name", _TORCH_PAIRS, ids=[f"{p}-{q}" for p, q in _TORCH_PAIRS])
+def test_every_torch_kl_pair_matches(p_name, q_name, broadcast):
+    results = []
+    for L in LIBS:
+        p = KL_FAMILIES[p_name](L, lambda v: v)
+        q = KL_FAMILIES[q_name](L, (lambda v: [[v[0]], [v[1]]]) if broadcast else (lambda v: v))
+        results.append(_outcome(lambda: L.distributions.kl_divergence(p, q)))
+    assert results[0][0] == results[1][0], results
+    if results[0][0] == "ok":
+        assert_close(results[0][1], results[1][1], rtol=1e-4, atol=1e-5)
 
 
 def test_every_added_name_is_exported_as_torchs():
