@@ -11,7 +11,8 @@ from .cauchy import Cauchy, StudentT
 from .constraint_registry import biject_to, transform_to
 from .continuous_bernoulli import ContinuousBernoulli
 from .counts import Binomial, Geometric, Multinomial, NegativeBinomial
-from .gamma import Beta, Chi2, Dirichlet, Exponential, ExponentialFamily, FisherSnedecor, Gamma, Poisson
+from .exp_family import ExponentialFamily
+from .gamma import Beta, Chi2, Dirichlet, Exponential, FisherSnedecor, Gamma, Poisson
 from .distribution import Distribution
 from .independent import Independent
 from .kl import kl_divergence, register_kl

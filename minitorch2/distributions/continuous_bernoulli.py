@@ -9,7 +9,7 @@ from .._tensor import Size
 from ..nn import functional as F
 from . import constraints
 from .categorical import _one_parameter
-from .gamma import ExponentialFamily
+from .exp_family import ExponentialFamily
 from .utils import _NUMBER, broadcast_all, clamp_probs, lazy_property, logits_to_probs, probs_to_logits
 
 
@@ -17,6 +17,8 @@ class ContinuousBernoulli(ExponentialFamily):
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
     support = constraints.unit_interval
     has_rsample = True
+    _mean_carrier_measure = 0
+    _natural_params = property(lambda self: (self.logits,))
 
     def __init__(self, probs=None, logits=None, lims=(0.499, 0.501), validate_args=None):
         name, given = _one_parameter(probs, logits)
@@ -117,3 +119,11 @@ class ContinuousBernoulli(ExponentialFamily):
     def entropy(self):
         log_probs0, log_probs1 = _functions.log1p(-self.probs), _functions.log(self.probs)
         return self.mean * (log_probs0 - log_probs1) - self._cont_bern_log_norm() - log_probs0
+
+    def _log_normalizer(self, x):
+        """log of the normalizing constant as a function of the natural parameter, Taylor-expanded near 0."""
+        unstable = _functions.maximum(x.le(self._lims[0] - 0.5), x.gt(self._lims[1] - 0.5))
+        cut = _functions.where(unstable, x, (self._lims[0] - 0.5) * _factories.ones_like(x))
+        log_norm = _functions.log(_functions.expm1(cut).abs()) - _functions.log(cut.abs())
+        taylor = 0.5 * x + x.pow(2) / 24.0 - x.pow(4) / 2880.0
+        return _functions.where(unstable, log_norm, taylor)

@@ -12,6 +12,7 @@ from ..nn import functional as F
 from . import constraints
 from ._samplers import gammainc, poisson, sample_dirichlet, standard_gamma
 from .distribution import Distribution
+from .exp_family import ExponentialFamily
 from .utils import _NUMBER, _finfo, broadcast_all
 
 
@@ -19,14 +20,15 @@ def _batch_shape_of(*params):
     return Size() if all(isinstance(p, _NUMBER) for p in params) else None
 
 
-class ExponentialFamily(Distribution):
-    """The base class torch gives its exponential-family distributions (their entropy is each one's own here)."""
-
-
 class Exponential(ExponentialFamily):
     arg_constraints = {"rate": constraints.positive}
     support = constraints.nonnegative
     has_rsample = True
+    _mean_carrier_measure = 0
+    _natural_params = property(lambda self: (-self.rate,))
+
+    def _log_normalizer(self, x):
+        return -_functions.log(-x)
 
     def __init__(self, rate, validate_args=None):
         (self.rate,) = broadcast_all(rate)
@@ -75,6 +77,11 @@ class Gamma(ExponentialFamily):
     arg_constraints = {"concentration": constraints.positive, "rate": constraints.positive}
     support = constraints.nonnegative
     has_rsample = True
+    _mean_carrier_measure = 0
+    _natural_params = property(lambda self: (self.concentration - 1, -self.rate))
+
+    def _log_normalizer(self, x, y):
+        return _functions.lgamma(x + 1) + (x + 1) * _functions.log(-y.reciprocal())
 
     def __init__(self, concentration, rate, validate_args=None):
         self.concentration, self.rate = broadcast_all(concentration, rate)
@@ -139,6 +146,10 @@ class Dirichlet(ExponentialFamily):
     arg_constraints = {"concentration": constraints.independent(constraints.positive, 1)}
     support = constraints.simplex
     has_rsample = True
+    _natural_params = property(lambda self: (self.concentration,))
+
+    def _log_normalizer(self, x):
+        return x.lgamma().sum(-1) - _functions.lgamma(x.sum(-1))
 
     def __init__(self, concentration, validate_args=None):
         if concentration.dim() < 1:
@@ -188,6 +199,10 @@ class Beta(ExponentialFamily):
     arg_constraints = {"concentration1": constraints.positive, "concentration0": constraints.positive}
     support = constraints.unit_interval
     has_rsample = True
+    _natural_params = property(lambda self: (self.concentration1, self.concentration0))
+
+    def _log_normalizer(self, x, y):
+        return _functions.lgamma(x) + _functions.lgamma(y) - _functions.lgamma(x + y)
 
     def __init__(self, concentration1, concentration0, validate_args=None):
         if isinstance(concentration1, _NUMBER) and isinstance(concentration0, _NUMBER):
@@ -241,6 +256,10 @@ class Beta(ExponentialFamily):
 class Poisson(ExponentialFamily):
     arg_constraints = {"rate": constraints.nonnegative}
     support = constraints.nonnegative_integer
+    _natural_params = property(lambda self: (_functions.log(self.rate),))
+
+    def _log_normalizer(self, x):
+        return _functions.exp(x)
 
     def __init__(self, rate, validate_args=None):
         (self.rate,) = broadcast_all(rate)

@@ -3,11 +3,11 @@ Normal, Exponential to Gumbel, Uniform to Gamma, ...), the (low-rank) multivaria
 does not cover p's support, which is infinite."""
 import math
 
-from .. import _factories, _functions, linalg
+from .. import _factories, _functions, autograd, linalg
 from .categorical import Bernoulli
-from .cauchy import Cauchy  # noqa: F401  (its pair lives in kl.py)
 from .continuous_bernoulli import ContinuousBernoulli
 from .counts import Binomial
+from .exp_family import ExponentialFamily
 from .gamma import Beta, Exponential, Gamma, Poisson
 from .kl import _kl_categorical_categorical, _kl_normal_normal, register_kl
 from .laplace import Laplace
@@ -17,6 +17,7 @@ from .normal import Normal
 from .one_hot_categorical import OneHotCategorical
 from .transformed import Gumbel, HalfNormal, Pareto
 from .uniform import Uniform
+from .utils import _sum_rightmost
 
 EULER = 0.57721566490153286060
 
@@ -382,3 +383,18 @@ def _kl_lowrankmultivariatenormal_multivariatenormal(p, q):
     p_cov_diag = _functions.diag_embed(p._unbroadcasted_cov_diag.sqrt()).expand(batch + (n, n))
     term2 = _batch_trace_XXT(_solve_tril(q_tril, p_cov_factor)) + _batch_trace_XXT(_solve_tril(q_tril, p_cov_diag))
     return 0.5 * (term1 + term2 + term3 - p.event_shape[0])
+
+
+@register_kl(ExponentialFamily, ExponentialFamily)
+def _kl_expfamily_expfamily(p, q):
+    """The Bregman divergence of the log normalizer F: F(theta_q) - F(theta_p) - <theta_q - theta_p, grad F(theta_p)>."""
+    if type(p) is not type(q):
+        raise NotImplementedError("The cross KL-divergence between different exponential families cannot "
+                                  "                            be computed using Bregman divergences")
+    p_nparams = [param.detach().requires_grad_() for param in p._natural_params]
+    lg_normal = p._log_normalizer(*p_nparams)
+    gradients = autograd.grad(lg_normal.sum(), p_nparams, create_graph=True)
+    result = q._log_normalizer(*q._natural_params) - lg_normal
+    for pnp, qnp, g in zip(p_nparams, q._natural_params, gradients):
+        result = result - _sum_rightmost((qnp - pnp) * g, len(q.event_shape))
+    return result

@@ -12,7 +12,8 @@ from .. import _factories, _functions, linalg
 from .._tensor import Size
 from . import constraints
 from .distribution import Distribution
-from .gamma import Beta, Chi2, ExponentialFamily
+from .exp_family import ExponentialFamily
+from .gamma import Beta, Chi2
 from .multivariate_normal import _precision_to_scale_tril
 from .utils import _finfo, broadcast_all, lazy_property
 
@@ -80,6 +81,7 @@ class LKJCholesky(Distribution):
 class Wishart(ExponentialFamily):
     support = constraints.positive_definite
     has_rsample = True
+    _mean_carrier_measure = 0
 
     @property
     def arg_constraints(self):
@@ -209,3 +211,11 @@ class Wishart(ExponentialFamily):
         nu, p = self.df, self._event_shape[-1]
         return ((p + 1) * self._log_det_scale() + _mvlgamma(nu / 2, p) - (nu - p - 1) / 2 * _mvdigamma(nu / 2, p)
                 + nu * p / 2)
+
+    @property
+    def _natural_params(self):
+        return -self.precision_matrix / 2, (self.df - self._event_shape[-1] - 1) / 2
+
+    def _log_normalizer(self, x, y):
+        p = self._event_shape[-1]
+        return (y + (p + 1) / 2) * (-linalg.slogdet(-2 * x).logabsdet + _LOG_2 * p) + _mvlgamma(y + (p + 1) / 2, p)

@@ -500,3 +500,40 @@ def test_gamma_rsample_compiled_matches_eager():
         return loss, a.grad
     for ours, reference in zip(run("aot_eager"), run(None)):
         np.testing.assert_array_equal(numpy_of(ours), numpy_of(reference))
+
+
+EXPONENTIAL_FAMILIES = {
+    "normal": lambda L: L.distributions.Normal(t(L, [0.5, 2.0]), t(L, [1.5, 0.3])),
+    "bernoulli": lambda L: L.distributions.Bernoulli(t(L, [0.3, 0.6])),
+    "gamma": lambda L: L.distributions.Gamma(t(L, [0.5, 2.0]), 1.5),
+    "exponential": lambda L: L.distributions.Exponential(t(L, [0.5, 2.0])),
+    "poisson": lambda L: L.distributions.Poisson(t(L, [0.5, 2.0])),
+    "beta": lambda L: L.distributions.Beta(t(L, [0.5, 2.0]), t(L, [1.5, 0.3])),
+    "dirichlet": lambda L: L.distributions.Dirichlet(t(L, [[0.5, 2.0], [1.5, 0.3]])),
+    "continuous_bernoulli": lambda L: L.distributions.ContinuousBernoulli(t(L, [0.3, 0.6])),
+    "wishart": lambda L: L.distributions.Wishart(t(L, [4.0, 6.0]), covariance_matrix=t(L, [[2.0, 0.5], [0.5, 1.0]])),
+}
+
+
+@pytest.mark.parametrize("name", sorted(EXPONENTIAL_FAMILIES))
+def test_exponential_family_bregman_entropy_matches_torch(name):
+    results = [_outcome(lambda L=L: L.distributions.ExponentialFamily.entropy(EXPONENTIAL_FAMILIES[name](L)))
+               for L in LIBS]
+    assert results[0][0] == results[1][0], results
+    assert isinstance(EXPONENTIAL_FAMILIES[name](minitorch2), minitorch2.distributions.ExponentialFamily)
+    if results[0][0] == "ok":
+        assert_close(results[0][1], results[1][1], rtol=1e-4, atol=1e-5)
+
+
+def test_bregman_kl_for_wishart_and_its_cross_family_error():
+    ours, theirs = (L.distributions.kl_divergence(
+        EXPONENTIAL_FAMILIES["wishart"](L), L.distributions.Wishart(5.0, scale_tril=t(L, [[1.0, 0.0], [0.3, 0.7]])))
+        for L in LIBS)
+    assert_close(ours, theirs, rtol=1e-4, atol=1e-5)
+    messages = []
+    for L in LIBS:
+        with pytest.raises(NotImplementedError) as info:
+            L.distributions.kl_divergence(EXPONENTIAL_FAMILIES["bernoulli"](L),
+                                          EXPONENTIAL_FAMILIES["continuous_bernoulli"](L))
+        messages.append(str(info.value))
+    assert messages[0] == messages[1]
