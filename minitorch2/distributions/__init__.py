@@ -1,9 +1,11 @@
 """torch.distributions: probability distributions to sample from and score, for VAEs, RL agents and samplers.
 
-Built on the runtime's torch-level functions only, so every sample draws from the same generator
-calls as torch's (torch.normal, normal_, multinomial, bernoulli, rand) and matches it bit for bit
-after the same manual_seed; rsample keeps the graph so gradients reach the parameters. Not part of
-the compiler pipeline: compiled programs trace through these classes like any user code.
+Built on the runtime's torch-level functions, so most samples draw from the same generator
+calls as torch's (torch.normal, normal_, multinomial, bernoulli, rand, exponential_, cauchy_) and
+match it bit for bit after the same manual_seed; the gamma, Poisson and binomial samplers do not
+(_samplers.py: they agree with torch in distribution). rsample keeps the graph so gradients reach
+the parameters. Not part of the compiler pipeline: compiled programs trace through these classes
+like any user code.
 """
 from . import constraints, kl, kl_pairs, transforms, utils  # noqa: F401
 from .categorical import Bernoulli, Categorical
@@ -11,9 +13,10 @@ from .cauchy import Cauchy, StudentT
 from .constraint_registry import biject_to, transform_to
 from .continuous_bernoulli import ContinuousBernoulli
 from .counts import Binomial, Geometric, Multinomial, NegativeBinomial
+from .distribution import Distribution
 from .exp_family import ExponentialFamily
 from .gamma import Beta, Chi2, Dirichlet, Exponential, FisherSnedecor, Gamma, Poisson
-from .distribution import Distribution
+from .generalized_pareto import GeneralizedPareto
 from .independent import Independent
 from .kl import kl_divergence, register_kl
 from .laplace import Laplace
@@ -27,17 +30,14 @@ from .relaxed import RelaxedBernoulli, RelaxedOneHotCategorical
 from .transformed import (Gumbel, HalfCauchy, HalfNormal, InverseGamma, Kumaraswamy, LogisticNormal, LogNormal, Pareto,
                           TransformedDistribution, Weibull)
 from .transforms import *  # noqa: F401,F403
-from .transforms_structured import (CatTransform, CorrCholeskyTransform, PositiveDefiniteTransform,  # noqa: F401
-                                    StackTransform)
 from .uniform import Uniform
 from .von_mises import VonMises
 
-__all__ = ["Bernoulli", "Beta", "Binomial", "Categorical", "Cauchy", "Chi2", "ContinuousBernoulli", "Dirichlet", "Distribution",
-           "Exponential", "ExponentialFamily", "FisherSnedecor", "Gamma", "Geometric", "Gumbel", "HalfCauchy", "HalfNormal",
-           "Independent", "InverseGamma", "Kumaraswamy", "Laplace", "LogNormal", "LogisticNormal", "LowRankMultivariateNormal",
-           "MixtureSameFamily", "Multinomial", "OneHotCategoricalStraightThrough", "RelaxedBernoulli",
-           "RelaxedOneHotCategorical",
-           "MultivariateNormal", "NegativeBinomial", "Normal", "OneHotCategorical", "Pareto", "Poisson", "StudentT",
-           "TransformedDistribution", "Uniform", "VonMises", "Weibull", "Wishart", "LKJCholesky", "biject_to", "constraints", "kl_divergence",
-           "register_kl", "transform_to", "CatTransform", "CorrCholeskyTransform", "PositiveDefiniteTransform",
-           "StackTransform"] + transforms.__all__
+__all__ = ["Bernoulli", "Beta", "Binomial", "Categorical", "Cauchy", "Chi2", "ContinuousBernoulli", "Dirichlet",
+           "Distribution", "Exponential", "ExponentialFamily", "FisherSnedecor", "Gamma", "GeneralizedPareto",
+           "Geometric", "Gumbel", "HalfCauchy", "HalfNormal", "Independent", "InverseGamma", "Kumaraswamy",
+           "LKJCholesky", "Laplace", "LogNormal", "LogisticNormal", "LowRankMultivariateNormal", "MixtureSameFamily",
+           "Multinomial", "MultivariateNormal", "NegativeBinomial", "Normal", "OneHotCategorical",
+           "OneHotCategoricalStraightThrough", "Pareto", "Poisson", "RelaxedBernoulli", "RelaxedOneHotCategorical",
+           "StudentT", "TransformedDistribution", "Uniform", "VonMises", "Weibull", "Wishart", "biject_to",
+           "constraints", "kl_divergence", "register_kl", "transform_to"] + transforms.__all__

@@ -592,3 +592,10 @@ class CumulativeDistributionTransform(Transform):
     def with_cache(self, cache_size=1):
         return self if self._cache_size == cache_size else CumulativeDistributionTransform(self.distribution,
                                                                                            cache_size=cache_size)
+
+
+# torch.distributions.transforms also names the structured transforms (they import the ones above, hence last).
+from .transforms_structured import (CatTransform, CorrCholeskyTransform, PositiveDefiniteTransform,  # noqa: E402,F401
+                                    StackTransform)
+
+__all__ += ["CatTransform", "CorrCholeskyTransform", "PositiveDefiniteTransform", "StackTransform"]
