@@ -7,6 +7,8 @@ match it bit for bit after the same manual_seed; the gamma, Poisson and binomial
 the parameters. Not part of the compiler pipeline: compiled programs trace through these classes
 like any user code.
 """
+import sys
+
 from . import constraints, kl, kl_pairs, transforms, utils  # noqa: F401
 from .categorical import Bernoulli, Categorical
 from .cauchy import Cauchy, StudentT
@@ -41,3 +43,17 @@ __all__ = ["Bernoulli", "Beta", "Binomial", "Categorical", "Cauchy", "Chi2", "Co
            "OneHotCategoricalStraightThrough", "Pareto", "Poisson", "RelaxedBernoulli", "RelaxedOneHotCategorical",
            "StudentT", "TransformedDistribution", "Uniform", "VonMises", "Weibull", "Wishart", "biject_to",
            "constraints", "kl_divergence", "register_kl", "transform_to"] + transforms.__all__
+
+# torch.distributions keeps one module per distribution (`from torch.distributions.beta import Beta`); here several
+# share a module, so each of torch's module names is filed as an alias of the module holding its class.
+_TORCH_MODULE_NAMES = {
+    "bernoulli": "categorical", "beta": "gamma", "binomial": "counts", "chi2": "gamma", "dirichlet": "gamma",
+    "exponential": "gamma", "fishersnedecor": "gamma", "geometric": "counts", "gumbel": "transformed",
+    "half_cauchy": "transformed", "half_normal": "transformed", "inverse_gamma": "transformed",
+    "kumaraswamy": "transformed", "lkj_cholesky": "matrices", "log_normal": "transformed",
+    "logistic_normal": "transformed", "mixture_same_family": "mixture", "multinomial": "counts",
+    "negative_binomial": "counts", "pareto": "transformed", "poisson": "gamma", "relaxed_bernoulli": "relaxed",
+    "relaxed_categorical": "relaxed", "studentT": "cauchy", "transformed_distribution": "transformed",
+    "weibull": "transformed", "wishart": "matrices"}
+for _alias, _module in _TORCH_MODULE_NAMES.items():
+    globals()[_alias] = sys.modules.setdefault(f"{__name__}.{_alias}", sys.modules[f"{__name__}.{_module}"])

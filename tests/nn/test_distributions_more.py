@@ -536,3 +536,13 @@ def test_bregman_kl_for_wishart_and_its_cross_family_error():
                                           EXPONENTIAL_FAMILIES["continuous_bernoulli"](L))
         messages.append(str(info.value))
     assert messages[0] == messages[1]
+
+
+def test_torch_distribution_module_paths_import():
+    import importlib  # reason: the module names themselves are what is tested
+    import pkgutil  # reason: as above
+    for info in pkgutil.iter_modules(torch.distributions.__path__):
+        module = importlib.import_module(f"minitorch2.distributions.{info.name}")
+        theirs = importlib.import_module(f"torch.distributions.{info.name}")
+        for name in getattr(theirs, "__all__", []):
+            assert hasattr(module, name), (info.name, name)
