@@ -571,3 +571,32 @@ def test_torch_distribution_module_paths_import():
         theirs = importlib.import_module(f"torch.distributions.{info.name}")
         for name in getattr(theirs, "__all__", []):
             assert hasattr(module, name), (info.name, name)
+
+
+def d64(L, values):
+    return L.tensor(values, dtype=L.float64)
+
+
+FLOAT64 = {
+    "gamma": lambda L: L.distributions.Gamma(d64(L, [0.5, 3.0]), d64(L, [1.0, 2.0])),
+    "beta": lambda L: L.distributions.Beta(d64(L, [0.5, 3.0]), d64(L, [1.0, 2.0])),
+    "dirichlet": lambda L: L.distributions.Dirichlet(d64(L, [0.5, 3.0, 1.0])),
+    "poisson": lambda L: L.distributions.Poisson(d64(L, [0.5, 30.0])),
+    "binomial": lambda L: L.distributions.Binomial(d64(L, [4.0, 50.0]), d64(L, [0.3, 0.6])),
+    "student_t": lambda L: L.distributions.StudentT(d64(L, [3.0, 8.0])),
+    "von_mises": lambda L: L.distributions.VonMises(d64(L, [0.0, 1.0]), d64(L, [0.5, 4.0])),
+    "log_normal": lambda L: L.distributions.LogNormal(d64(L, [0.0, 1.0]), d64(L, [0.5, 4.0])),
+    "geometric": lambda L: L.distributions.Geometric(d64(L, [0.3, 0.6])),
+    "wishart": lambda L: L.distributions.Wishart(d64(L, [4.0, 6.0]), covariance_matrix=d64(L, [[2.0, 0.5],
+                                                                                               [0.5, 1.0]])),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FLOAT64))
+def test_float64_parameters_keep_their_dtype(name):
+    def program(L):
+        dist = FLOAT64[name](L)
+        sample = dist.sample((2,))
+        return str(sample.dtype).split(".")[-1], str(dist.log_prob(sample).dtype).split(".")[-1], tuple(sample.shape)
+    ours, theirs = both(program)
+    assert ours == theirs and ours[0] == "float64"
