@@ -31,7 +31,7 @@ __all__ = """tensor_split hsplit vsplit dsplit cartesian_prod combinations block
 addmv addr chain_matmul trapezoid trapz nanmedian mode quantile nanquantile aminmax logcumsumexp clamp_ typename
 is_nonzero hann_window hamming_window bartlett_window blackman_window frombuffer copysign det logdet slogdet inverse
 cholesky qr svd pinverse cross adjoint erfc i0 sinc is_anomaly_enabled is_anomaly_check_nan_enabled
-set_anomaly_enabled""".split()
+set_anomaly_enabled poisson binomial mvlgamma igamma igammac""".split()
 
 
 # ---------------------------------------------------------------- splitting
@@ -502,3 +502,39 @@ def tensor_methods():
         H=linalg.adjoint_property("H"), mH=linalg.adjoint_property("mH"), adjoint=adjoint,
     )
     return methods
+
+
+# The samplers torch.distributions draws through (distributions/_samplers.py: not ATen's algorithms, so equal to
+# torch's draws in distribution, not bit for bit); a generator= other than the default one is refused.
+def _sampler(name, generator):
+    if generator is not None:
+        raise NotImplementedError(f"torch.{name}(generator=...) is not supported by minitorch2")
+    from .distributions import _samplers  # reason: the distributions package imports this module's package
+    return getattr(_samplers, name)
+
+
+def poisson(input, generator=None):
+    return _sampler("poisson", generator)(input)
+
+
+def binomial(count, prob, generator=None):
+    return _sampler("binomial", generator)(count, prob)
+
+
+def mvlgamma(input, p):
+    """The log of the multivariate gamma function of dimension p: sum_i lgamma(x - i/2) plus the pi term."""
+    from .distributions.matrices import _mvlgamma  # reason: the distributions package imports this module's package
+    return _mvlgamma(input, p)
+
+
+def igamma(input, other):
+    """The regularized lower incomplete gamma function P(input, other), differentiable in other (as torch's)."""
+    from .distributions._samplers import gammainc  # reason: the distributions package imports this module's package
+    return gammainc(input, other)
+
+
+def igammac(input, other):
+    """The regularized upper incomplete gamma function Q(input, other) = 1 - P(input, other)."""
+    from .distributions._samplers import gammainc  # reason: the distributions package imports this module's package
+    return gammainc(input, other, upper=True)
+

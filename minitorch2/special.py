@@ -16,7 +16,7 @@ from ._out import CAST, out_variant
 aten = ops.aten
 
 __all__ = ["erf", "erfc", "erfinv", "expit", "logit", "xlogy", "log1p", "expm1", "exp2", "gammaln", "digamma", "psi",
-           "i0", "sinc", "entr", "log_softmax", "softmax", "logsumexp", "round", "ndtr", "ndtri"]
+           "i0", "sinc", "entr", "log_softmax", "softmax", "logsumexp", "round", "ndtr", "ndtri", "gammainc", "gammaincc", "multigammaln"]
 
 erf, erfinv, logit, xlogy, log1p, expm1, exp2, digamma, logsumexp = (
     F.erf, F.erfinv, F.logit, F.xlogy, F.log1p, F.expm1, F.exp2, F.digamma, F.logsumexp)
@@ -51,3 +51,16 @@ def ndtr(input):
     """The standard normal CDF, as torch composes it: (1 + erf(x / √2)) * 0.5 (integers in the default float)."""
     scaled = aten.mul.Scalar(input, 1 / math.sqrt(2))
     return aten.mul.Scalar(aten.add.Scalar(aten.erf.default(scaled), 1), 0.5)
+
+
+def gammainc(input, other):
+    return F.igamma(input, other)
+
+
+def gammaincc(input, other):
+    return F.igammac(input, other)
+
+
+def multigammaln(input, p):
+    return F.mvlgamma(input, p)
+

@@ -11,7 +11,7 @@ torch._standard_gamma_grad at the same sample to float32 rounding.
 import numpy as np
 import scipy.special
 
-from .. import _factories, autograd
+from .. import _factories, _functions, autograd
 from .._dtype import float64
 
 
@@ -154,7 +154,34 @@ def binomial(count, prob):
 
 
 
-def gammainc(a, x):
-    """torch.special.gammainc (the regularized lower incomplete gamma), values only: Gamma.cdf's."""
-    a, x = (v.detach().numpy() for v in (a, x))
-    return _factories.tensor(scipy.special.gammainc(a, x).astype(np.result_type(a, x)))
+class _IncompleteGamma(autograd.Function):
+    """P(a, x) or Q(a, x) by scipy in float64; the gradient in x is the gamma density (torch gives none in a)."""
+
+    @staticmethod
+    def forward(ctx, a, x, upper):
+        a_np, x_np = a.detach().numpy(), x.detach().numpy()
+        fn = scipy.special.gammaincc if upper else scipy.special.gammainc
+        ctx.save_for_backward(a, x)
+        ctx.upper = upper
+        return _factories.tensor(fn(a_np, x_np).astype(np.result_type(a_np, x_np)))
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, x = ctx.saved_tensors
+        density = (_functions.xlogy(a - 1, x) - x - _functions.lgamma(a)).exp()
+        grad_x = grad * (-density if ctx.upper else density)
+        return None, _sum_to(grad_x, x.shape), None
+
+
+def _sum_to(value, shape):
+    """value summed over the dimensions broadcasting added to shape."""
+    extra = value.dim() - len(shape)
+    if extra:
+        value = value.sum(tuple(range(extra)))
+    dims = tuple(i for i, n in enumerate(shape) if n == 1 and value.shape[i] != 1)
+    return value.sum(dims, keepdim=True) if dims else value
+
+
+def gammainc(a, x, upper=False):
+    """torch.special.gammainc (or gammaincc with upper=True) over broadcast a and x: Gamma.cdf's."""
+    return _IncompleteGamma.apply(a, x, upper)

@@ -600,3 +600,25 @@ def test_float64_parameters_keep_their_dtype(name):
         return str(sample.dtype).split(".")[-1], str(dist.log_prob(sample).dtype).split(".")[-1], tuple(sample.shape)
     ours, theirs = both(program)
     assert ours == theirs and ours[0] == "float64"
+
+
+def test_incomplete_gamma_and_multigammaln_match_torch():
+    def program(L):
+        x = t(L, [[0.2, 1.0, 3.0, 12.0]]).requires_grad_(True)
+        a = t(L, [[0.5], [2.0], [7.0]])
+        lower, upper = L.special.gammainc(a, x), L.special.gammaincc(a, x)
+        (grad,) = L.autograd.grad((lower * 3 + upper).sum(), [x])
+        cdf = L.distributions.Gamma(a, 2.0).cdf(x)
+        return lower, upper, grad, L.igamma(a, x), L.igammac(a, x), L.mvlgamma(t(L, [1.5, 3.0]), 3), \
+            L.special.multigammaln(t(L, [2.5]), 4), cdf
+    for ours, theirs in zip(*both(program)):
+        assert_close(ours, theirs, rtol=1e-5, atol=1e-6)
+
+
+def test_poisson_and_binomial_functions_are_torchs_in_shape_dtype_and_law():
+    ours = [minitorch2.poisson(minitorch2.full((20000,), 3.5)), minitorch2.binomial(minitorch2.full((20000,), 10.0),
+                                                                                   minitorch2.full((20000,), 0.3))]
+    for draws, (mean, var) in zip(ours, [(3.5, 3.5), (3.0, 2.1)]):
+        assert draws.dtype == minitorch2.float32 and tuple(draws.shape) == (20000,)
+        a = numpy_of(draws).astype(np.float64)
+        assert abs(a.mean() - mean) < 0.05 and abs(a.var() - var) / var < 0.05 and (a == np.round(a)).all()
