@@ -622,3 +622,35 @@ def test_poisson_and_binomial_functions_are_torchs_in_shape_dtype_and_law():
         assert draws.dtype == minitorch2.float32 and tuple(draws.shape) == (20000,)
         a = numpy_of(draws).astype(np.float64)
         assert abs(a.mean() - mean) < 0.05 and abs(a.var() - var) / var < 0.05 and (a == np.round(a)).all()
+
+
+def _gmm_fit(lib, backend=None):
+    """A few Adam steps fitting a 3-component diagonal Gaussian mixture by maximum likelihood."""
+    lib.manual_seed(0)
+    data = lib.cat([lib.randn(40, 2) * 0.5 + 2.0, lib.randn(40, 2) - 1.0])
+    logits = lib.zeros(3, requires_grad=True)
+    locs = lib.randn(3, 2).requires_grad_(True)
+    log_scales = lib.zeros(3, 2, requires_grad=True)
+    optimizer = lib.optim.Adam([logits, locs, log_scales], lr=0.05)
+
+    def loss_of(data):
+        mixture = lib.distributions.MixtureSameFamily(
+            lib.distributions.Categorical(logits=logits),
+            lib.distributions.Independent(lib.distributions.Normal(locs, log_scales.exp()), 1))
+        return -mixture.log_prob(data).mean()
+
+    loss_fn = loss_of if backend is None else lib.compile(loss_of, backend=backend)
+    losses = []
+    for _ in range(5):
+        optimizer.zero_grad()
+        loss = loss_fn(data)
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.detach())
+    return lib.stack(losses), locs.detach(), log_scales.detach()
+
+
+@pytest.mark.parametrize("backend", [None, "aot_eager"])
+def test_gaussian_mixture_fit_matches_torch(backend):
+    for ours, theirs in zip(_gmm_fit(minitorch2, backend), _gmm_fit(torch)):
+        assert_close(ours, theirs, rtol=1e-4, atol=1e-5)
