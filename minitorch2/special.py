@@ -16,7 +16,8 @@ from ._out import CAST, out_variant
 aten = ops.aten
 
 __all__ = ["erf", "erfc", "erfinv", "expit", "logit", "xlogy", "log1p", "expm1", "exp2", "gammaln", "digamma", "psi",
-           "i0", "sinc", "entr", "log_softmax", "softmax", "logsumexp", "round", "ndtr", "ndtri", "gammainc", "gammaincc", "multigammaln"]
+           "i0", "sinc", "entr", "log_softmax", "softmax", "logsumexp", "round", "ndtr", "ndtri", "gammainc",
+           "gammaincc", "multigammaln"]
 
 erf, erfinv, logit, xlogy, log1p, expm1, exp2, digamma, logsumexp = (
     F.erf, F.erfinv, F.logit, F.xlogy, F.log1p, F.expm1, F.exp2, F.digamma, F.logsumexp)

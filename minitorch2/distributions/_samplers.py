@@ -37,7 +37,8 @@ def _gamma_numpy(alpha):
         x, u = _draw("normal", todo.size), _draw("uniform", todo.size)
         v = (1 + c[todo] * x) ** 3
         with np.errstate(invalid="ignore", divide="ignore"):
-            ok = (v > 0) & (np.log(np.maximum(u, 1e-300)) < 0.5 * x * x + d[todo] * (1 - v + np.log(np.where(v > 0, v, 1))))
+            log_v = np.log(np.where(v > 0, v, 1))
+            ok = (v > 0) & (np.log(np.maximum(u, 1e-300)) < 0.5 * x * x + d[todo] * (1 - v + log_v))
         out[todo[ok]] = (d[todo] * v)[ok]
         todo = todo[~ok]
     if boost.any():

@@ -52,8 +52,8 @@ class Geometric(_BinaryParameters):
             valid = self.probs > 0
             if not bool(valid.all()):
                 raise ValueError(f"Expected parameter probs ({type(self.probs).__name__} of shape "
-                                 f"{tuple(self.probs.shape)}) of distribution {self!r} to be positive but found invalid "
-                                 "values:\n"
+                                 f"{tuple(self.probs.shape)}) of distribution {self!r} to be positive but found "
+                                 "invalid values:\n"
                                  f"{self.probs.detach()[~valid]}")
 
     def expand(self, batch_shape, _instance=None):

@@ -17,9 +17,7 @@ from .normal import Normal
 from .one_hot_categorical import OneHotCategorical
 from .transformed import Gumbel, HalfNormal, Pareto
 from .uniform import Uniform
-from .utils import _sum_rightmost
-
-EULER = 0.57721566490153286060
+from .utils import _sum_rightmost, euler_constant
 
 
 def _infinite_like(tensor):
@@ -72,7 +70,7 @@ def _kl_continuous_bernoulli_continuous_bernoulli(p, q):
 def _kl_gumbel_gumbel(p, q):
     ct1, ct2, ct3 = p.scale / q.scale, q.loc / q.scale, p.loc / q.scale
     t3 = _functions.exp(ct2 + (1 + ct1).lgamma() - ct3)
-    return -ct1.log() - ct2 + ct3 + ct1 * EULER + t3 - (1 + EULER)
+    return -ct1.log() - ct2 + ct3 + ct1 * euler_constant + t3 - (1 + euler_constant)
 
 
 @register_kl(HalfNormal, HalfNormal)
@@ -158,8 +156,8 @@ def _kl_continuous_bernoulli_uniform(p, q):
 @register_kl(Exponential, Gamma)
 def _kl_exponential_gamma(p, q):
     ratio = q.rate / p.rate
-    return (-q.concentration * _functions.log(ratio) + ratio + q.concentration.lgamma() + q.concentration * EULER
-            - (1 + EULER))
+    c = q.concentration
+    return -c * _functions.log(ratio) + ratio + c.lgamma() + c * euler_constant - (1 + euler_constant)
 
 
 @register_kl(Exponential, Gumbel)
@@ -204,8 +202,8 @@ def _kl_gumbel_normal(p, q):
     param_ratio = p.scale / q.scale
     t1 = (param_ratio / math.sqrt(2 * math.pi)).log()
     t2 = (math.pi * param_ratio * 0.5).pow(2) / 3
-    t3 = ((p.loc + p.scale * EULER - q.loc) / q.scale).pow(2) * 0.5
-    return -t1 + t2 + t3 - (EULER + 1)
+    t3 = ((p.loc + p.scale * euler_constant - q.loc) / q.scale).pow(2) * 0.5
+    return -t1 + t2 + t3 - (euler_constant + 1)
 
 
 @register_kl(Laplace, Normal)
@@ -387,7 +385,8 @@ def _kl_lowrankmultivariatenormal_multivariatenormal(p, q):
 
 @register_kl(ExponentialFamily, ExponentialFamily)
 def _kl_expfamily_expfamily(p, q):
-    """The Bregman divergence of the log normalizer F: F(theta_q) - F(theta_p) - <theta_q - theta_p, grad F(theta_p)>."""
+    """The Bregman divergence of the log normalizer F: F(theta_q) - F(theta_p) - <theta_q - theta_p, grad F(theta_p)>
+    (defined only between two members of one family)."""
     if type(p) is not type(q):
         raise NotImplementedError("The cross KL-divergence between different exponential families cannot "
                                   "                            be computed using Bregman divergences")

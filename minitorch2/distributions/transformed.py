@@ -17,10 +17,7 @@ from .normal import Normal
 from .transforms import (AbsTransform, AffineTransform, ComposeTransform, ExpTransform, PowerTransform,
                          StickBreakingTransform, Transform)
 from .uniform import Uniform
-from .utils import _NUMBER, _finfo, _sum_rightmost, broadcast_all
-
-EULER = 0.57721566490153286060
-
+from .utils import _NUMBER, _finfo, _sum_rightmost, broadcast_all, euler_constant
 
 class TransformedDistribution(Distribution):
     arg_constraints = {}
@@ -252,7 +249,7 @@ class Gumbel(TransformedDistribution):
 
     @property
     def mean(self):
-        return self.loc + self.scale * EULER
+        return self.loc + self.scale * euler_constant
 
     @property
     def mode(self):
@@ -267,7 +264,7 @@ class Gumbel(TransformedDistribution):
         return self.stddev.pow(2)
 
     def entropy(self):
-        return self.scale.log() + (1 + EULER)
+        return self.scale.log() + (1 + euler_constant)
 
 
 class Weibull(TransformedDistribution):
@@ -308,7 +305,7 @@ class Weibull(TransformedDistribution):
 
     def entropy(self):
         r = self.concentration_reciprocal
-        return EULER * (1 - r) + _functions.log(self.scale * r) + 1
+        return euler_constant * (1 - r) + _functions.log(self.scale * r) + 1
 
 
 class Pareto(TransformedDistribution):
@@ -384,7 +381,7 @@ class Kumaraswamy(TransformedDistribution):
 
     def entropy(self):
         t1, t0 = 1 - self.concentration1.reciprocal(), 1 - self.concentration0.reciprocal()
-        h0 = _functions.digamma(self.concentration0 + 1) + EULER
+        h0 = _functions.digamma(self.concentration0 + 1) + euler_constant
         return t0 + t1 * h0 - _functions.log(self.concentration1) - _functions.log(self.concentration0)
 
 

