@@ -1,18 +1,23 @@
 """The samplers torch.distributions reaches through private ops torch exposes: `_standard_gamma` (with its
-reparameterized gradient), `poisson`, `binomial`, `_sample_dirichlet`.
+reparameterized gradient), `_sample_dirichlet`, `poisson`, `binomial`.
 
-ATen's gamma, Poisson and binomial samplers consume its generator in a data-dependent order we do not reproduce, so
-these do not match torch bit for bit: they draw their uniforms and normals from our generator (so manual_seed makes
-them repeatable), run textbook algorithms (Marsaglia-Tsang for the gamma, inversion or the gamma-Poisson mixture
-for counts), and are compared with torch statistically. The gamma's gradient is torch's implicit one,
+The gamma sampler is ATen's: Marsaglia and Tsang's method with ATen's constants and its order of draws (a double
+normal from the generator's Box-Muller pair, then a double uniform; a boosting uniform first below alpha 1), one
+element at a time, so Gamma, Chi2, Beta, Dirichlet and StudentT samples match torch bit for bit after the same
+manual_seed. The Poisson and binomial samplers are textbook algorithms drawing from our generator (ATen's are not
+reproduced): they agree with torch in distribution only. The gamma's gradient is torch's implicit one,
 dx/dalpha = -(dF/dalpha) / f(x) with F the gamma CDF, evaluated in float64 (scipy), so it agrees with
-torch._standard_gamma_grad at the same sample to float32 rounding.
+torch._standard_gamma_grad at the same sample to float32 rounding; the Dirichlet's flows through the normalized
+gammas (an unbiased reparameterization, not torch's per-sample _dirichlet_grad).
 """
 import numpy as np
 import scipy.special
 
+import math
+
 from .. import _factories, _functions, autograd
 from .._dtype import float64
+from .._random import default_generator
 
 
 def _draw(kind, n):
@@ -62,12 +67,45 @@ def _standard_gamma_grad(alpha, sample):
     return _factories.tensor(grad.astype(alpha.detach().numpy().dtype))
 
 
+_ONE_THIRD_F32 = float(np.float32(1.0 / 3.0))  # ATen writes 1.0f / 3.0f
+_SQUEEZE_F32 = float(np.float32(0.0331))
+
+
+def _aten_gamma(alpha, single):
+    """One Gamma(alpha, 1) draw as ATen's sample_gamma makes it; `single`: alpha held in float32 (its boost and d
+    computed in float, as for a float tensor)."""
+    if alpha == 0:
+        return 0.0
+    scale = 1.0
+    if alpha < 1:
+        exponent = float(np.float32(1.0) / np.float32(alpha)) if single else 1.0 / alpha
+        scale *= (1 - default_generator._uniform_f64(1)[0]) ** exponent
+        alpha = float(np.float32(alpha) + np.float32(1.0)) if single else alpha + 1.0
+    d = float(np.float32(alpha) - np.float32(_ONE_THIRD_F32)) if single else alpha - _ONE_THIRD_F32
+    c = 1.0 / math.sqrt(9.0 * d)
+    while True:
+        x = default_generator._normal_scalar(1, 0.0, 1.0)[0]
+        y = 1.0 + c * x
+        if y <= 0:
+            continue
+        v = y * y * y
+        u = 1 - default_generator._uniform_f64(1)[0]
+        xx = x * x
+        if u < 1.0 - _SQUEEZE_F32 * xx * xx or math.log(u) < 0.5 * xx + d * (1.0 - v + math.log(v)):
+            return scale * d * v
+
+
+def _gamma_draws(alpha_np, single):
+    flat = alpha_np.reshape(-1).tolist()
+    return np.array([_aten_gamma(a, single) for a in flat], dtype=np.float64).reshape(alpha_np.shape)
+
+
 class _StandardGamma(autograd.Function):
     @staticmethod
     def forward(ctx, alpha):
-        values = _gamma_numpy(alpha.detach().numpy())
-        tiny = np.finfo(alpha.detach().numpy().dtype).tiny
-        sample = _factories.tensor(np.maximum(values, tiny).astype(alpha.detach().numpy().dtype))
+        alpha_np = alpha.detach().numpy()
+        values = _gamma_draws(alpha_np, alpha_np.dtype == np.float32).astype(alpha_np.dtype)
+        sample = _factories.tensor(np.maximum(values, np.finfo(alpha_np.dtype).tiny))
         ctx.save_for_backward(alpha, sample)
         return sample
 
@@ -82,10 +120,35 @@ def standard_gamma(alpha):
     return _StandardGamma.apply(alpha.contiguous())
 
 
+class _SampleDirichlet(autograd.Function):
+    """ATen's _sample_dirichlet: double gamma draws, normalized in double, cast and kept inside (0, 1)."""
+
+    @staticmethod
+    def forward(ctx, concentration):
+        conc_np = concentration.detach().numpy()
+        gammas = np.maximum(_gamma_draws(conc_np.astype(np.float64), False), np.finfo(np.float64).tiny)
+        total = gammas.sum(-1, keepdims=True)
+        top = np.nextafter(conc_np.dtype.type(1), conc_np.dtype.type(0))
+        values = np.minimum(top, np.maximum(np.finfo(conc_np.dtype).tiny, (gammas / total).astype(conc_np.dtype)))
+        ctx.save_for_backward(concentration)
+        ctx.gammas, ctx.total = gammas, total
+        return _factories.tensor(values)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (concentration,) = ctx.saved_tensors
+        dtype = concentration.detach().numpy().dtype
+        gammas, total = ctx.gammas, ctx.total
+        dgamma = _gamma_cdf_grad_alpha(concentration.detach().numpy().astype(np.float64), gammas)
+        g = grad.detach().numpy().astype(np.float64)
+        x = gammas / total
+        result = dgamma * (g - (g * x).sum(-1, keepdims=True)) / total
+        return _factories.tensor(result.astype(dtype))
+
+
 def sample_dirichlet(concentration):
     """torch._sample_dirichlet: normalized gamma draws (gradients reach concentration through the gammas)."""
-    gammas = standard_gamma(concentration)
-    return gammas / gammas.sum(-1, keepdim=True)
+    return _SampleDirichlet.apply(concentration.contiguous())
 
 
 def _poisson_numpy(rate):

@@ -1,7 +1,7 @@
 """torch.distributions.Cauchy and StudentT: the heavy-tailed location-scale distributions.
 
-Cauchy draws with cauchy_ (bit for bit with torch); StudentT's rsample divides a standard normal by the root of
-a Chi2 draw over df, the Chi2 through the gamma sampler (statistical agreement only, see _samplers.py).
+Cauchy draws with cauchy_; StudentT's rsample divides a standard normal by the root of a Chi2 draw over df, the
+Chi2 through ATen's gamma sampler (_samplers.py). Both match torch bit for bit after the same manual_seed.
 """
 import math
 

@@ -1,8 +1,8 @@
 """torch.distributions' gamma family: Exponential, Gamma, Chi2, Beta, Dirichlet, and Poisson (counts at a rate).
 
-Exponential draws with exponential_ and matches torch bit for bit; the others draw through _samplers.py (torch's
-gamma sampler is not reproduced: compared with torch statistically) and differentiate their samples with torch's
-implicit reparameterization gradient.
+Exponential draws with exponential_; Gamma, Chi2, Beta, Dirichlet and FisherSnedecor through ATen's gamma sampler
+(_samplers.py): all match torch bit for bit after the same manual_seed, and differentiate their samples with torch's
+implicit reparameterization gradient. Poisson's sampler is not ATen's (agreement in distribution only).
 """
 import math
 
@@ -293,7 +293,7 @@ class Poisson(ExponentialFamily):
 
 
 class FisherSnedecor(Distribution):
-    """The F distribution: the ratio of two Gamma(df/2, df) draws (statistical agreement with torch's samples)."""
+    """The F distribution: the ratio of two Gamma(df/2, df) draws."""
     arg_constraints = {"df1": constraints.positive, "df2": constraints.positive}
     support = constraints.positive
     has_rsample = True

@@ -1,9 +1,10 @@
-"""torch.distributions over matrices: LKJCholesky (Cholesky factors of correlation matrices, by the onion method)
-and Wishart (positive-definite matrices, by Bartlett's decomposition).
+"""torch.distributions over matrices: LKJCholesky (Cholesky factors of correlation matrices, by the onion method) and
+Wishart (positive-definite matrices, by Bartlett's decomposition).
 
-Both draw Beta or Chi2 variates through the gamma sampler (_samplers.py: statistical agreement with torch, not bit
-for bit), then standard normals as torch does. torch.mvlgamma and cholesky_solve, which torch's formulas call, are
-written out here: sum_i lgamma(a - i/2) plus the pi term, and a solve against L L^T.
+Both draw Beta or Chi2 variates through ATen's gamma sampler (_samplers.py), then standard normals, as torch does:
+the same draws as torch's after the same manual_seed (equal to the rounding of the matrix products). torch.mvlgamma
+and cholesky_solve, which torch's formulas call, are written out here: sum_i lgamma(a - i/2) plus the pi term, and a
+solve against L L^T.
 """
 import math
 import warnings
@@ -175,11 +176,13 @@ class Wishart(ExponentialFamily):
         return chol @ chol.transpose(-2, -1)
 
     def rsample(self, sample_shape=Size(), max_try_correction=None):
-        """Bartlett's construction; singular draws are redrawn up to max_try_correction times, as torch does."""
+        """Bartlett's construction, then torch's correction loop. torch (2.x) starts that loop from the samples that
+        *pass* the positive-definite check (it flags `support.check(sample)`, not its negation), so it warns and
+        redraws them; this does the same, so that the draws, and the generator's state after them, are torch's."""
         max_try_correction = 10 if max_try_correction is None else max_try_correction
         sample_shape = Size(sample_shape)
         sample = self._bartlett_sampling(sample_shape)
-        is_singular = ~self.support.check(sample)
+        is_singular = self.support.check(sample)
         if self._batch_shape:
             is_singular = is_singular.amax(self._batch_dims)
         if bool(is_singular.any()):
