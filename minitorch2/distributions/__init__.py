@@ -1,10 +1,10 @@
 """torch.distributions: probability distributions to sample from and score, for VAEs, RL agents and samplers.
 
-Built on the runtime's torch-level functions, so most samples draw from the same generator calls as torch's
-(torch.normal, normal_, multinomial, bernoulli, rand, exponential_, cauchy_) and match it bit for bit after the same
-manual_seed, the gamma family through ATen's own gamma sampler; the Poisson and binomial samplers do not
-(_samplers.py: they agree with torch in distribution). rsample keeps the graph so gradients reach the parameters.
-Not part of the compiler pipeline: compiled programs trace through these classes like any user code.
+Built on the runtime's torch-level functions, so samples draw from the same generator calls as torch's
+(torch.normal, normal_, multinomial, bernoulli, rand, exponential_, cauchy_, and ATen's gamma, Poisson and binomial
+samplers, reproduced in _samplers.py) and match it bit for bit after the same manual_seed. rsample keeps the graph
+so gradients reach the parameters. Not part of the compiler pipeline: compiled programs trace through these classes
+like any user code.
 """
 import sys
 

@@ -1,11 +1,11 @@
 """The samplers torch.distributions reaches through private ops torch exposes: `_standard_gamma` (with its
 reparameterized gradient), `_sample_dirichlet`, `poisson`, `binomial`.
 
-The gamma sampler is ATen's: Marsaglia and Tsang's method with ATen's constants and its order of draws (a double
-normal from the generator's Box-Muller pair, then a double uniform; a boosting uniform first below alpha 1), one
-element at a time, so Gamma, Chi2, Beta, Dirichlet and StudentT samples match torch bit for bit after the same
-manual_seed. The Poisson and binomial samplers are textbook algorithms drawing from our generator (ATen's are not
-reproduced): they agree with torch in distribution only. The gamma's gradient is torch's implicit one,
+Each is ATen's algorithm with ATen's constants and order of draws, one element at a time from the default
+generator, so every sample matches torch's bit for bit after the same manual_seed: Marsaglia and Tsang's gamma (a
+double normal from the generator's Box-Muller pair, then a double uniform; a boosting uniform first below alpha 1),
+Hoermann's PTRS for Poisson counts from rate 10 (multiplied uniforms below), his BTRS for binomial counts where the
+rarer outcome's mean reaches 10 (inversion below). The gamma's gradient is torch's implicit one,
 dx/dalpha = -(dF/dalpha) / f(x) with F the gamma CDF, evaluated in float64 (scipy), so it agrees with
 torch._standard_gamma_grad at the same sample to float32 rounding; the Dirichlet's flows through the normalized
 gammas (an unbiased reparameterization, not torch's per-sample _dirichlet_grad).
@@ -16,40 +16,7 @@ import scipy.special
 import math
 
 from .. import _factories, _functions, autograd
-from .._dtype import float64
 from .._random import default_generator
-
-
-def _draw(kind, n):
-    """n float64 uniforms or standard normals from the default generator."""
-    if n == 0:
-        return np.zeros(0)
-    make = _factories.rand if kind == "uniform" else _factories.randn
-    return make(n, dtype=float64).numpy()
-
-
-def _gamma_numpy(alpha):
-    """Marsaglia and Tsang's squeeze method, vectorized: a Gamma(alpha, 1) draw per entry of alpha (float64)."""
-    alpha = np.asarray(alpha, dtype=np.float64)
-    flat = alpha.reshape(-1)
-    boost = flat < 1
-    a = np.where(boost, flat + 1, flat)
-    d = a - 1.0 / 3
-    c = 1 / np.sqrt(9 * d)
-    out = np.empty_like(a)
-    todo = np.arange(a.size)
-    while todo.size:
-        x, u = _draw("normal", todo.size), _draw("uniform", todo.size)
-        v = (1 + c[todo] * x) ** 3
-        with np.errstate(invalid="ignore", divide="ignore"):
-            log_v = np.log(np.where(v > 0, v, 1))
-            ok = (v > 0) & (np.log(np.maximum(u, 1e-300)) < 0.5 * x * x + d[todo] * (1 - v + log_v))
-        out[todo[ok]] = (d[todo] * v)[ok]
-        todo = todo[~ok]
-    if boost.any():
-        u = _draw("uniform", int(boost.sum()))
-        out[boost] *= u ** (1 / flat[boost])
-    return out.reshape(alpha.shape)
 
 
 def _gamma_cdf_grad_alpha(alpha, x):
@@ -151,71 +118,115 @@ def sample_dirichlet(concentration):
     return _SampleDirichlet.apply(concentration.contiguous())
 
 
-def _poisson_numpy(rate):
-    """A Poisson count per rate: inversion by multiplying uniforms below rate 10, else the gamma-Poisson split."""
-    rate = np.asarray(rate, dtype=np.float64)
-    out = np.zeros(rate.shape)
-    big = rate >= 10
-    if big.any():  # a Gamma(m) draw decides whether the count is below m (binomial then) or m plus a Poisson
-        r = rate[big]
-        m = np.floor(0.875 * r)
-        g = _gamma_numpy(m)
-        below = g > r
-        counts = np.empty(r.shape)
-        counts[below] = _binomial_numpy(m[below] - 1, r[below] / g[below])
-        counts[~below] = m[~below] + _poisson_numpy(r[~below] - g[~below])
-        out[big] = counts
-    small = ~big & (rate > 0)
-    if small.any():
-        limit = np.exp(-rate[small])
-        product, count = np.ones(limit.shape), np.zeros(limit.shape)
-        active = np.ones(limit.shape, dtype=bool)
-        while active.any():
-            product[active] *= _draw("uniform", int(active.sum()))
-            active &= product > limit
-            count[active] += 1
-        out[small] = count
-    return out
+def _uniform():
+    return default_generator._uniform_f64(1)[0]
 
 
-def _binomial_numpy(n, p):
-    """A Binomial(n, p) count per entry, by the beta-binomial split for large n and summed Bernoullis below."""
-    n, p = np.asarray(n, dtype=np.float64), np.asarray(p, dtype=np.float64)
-    out = np.zeros(np.broadcast(n, p).shape)
-    n, p = np.broadcast_to(n, out.shape).copy(), np.broadcast_to(p, out.shape).copy()
+def _aten_poisson(lam):
+    """One Poisson(lam) count as ATen's sample_poisson: Hoermann's transformed rejection (PTRS) from rate 10,
+    multiplied uniforms below."""
+    if lam >= 10:
+        slam, loglam = math.sqrt(lam), math.log(lam)
+        b = 0.931 + 2.53 * slam
+        a = -0.059 + 0.02483 * b
+        invalpha, vr = 1.1239 + 1.1328 / (b - 3.4), 0.9277 - 3.6224 / (b - 2)
+        while True:
+            U, V = _uniform() - 0.5, _uniform()
+            us = 0.5 - abs(U)
+            k = math.floor((2 * a / us + b) * U + lam + 0.43)
+            if us >= 0.07 and V <= vr:
+                return k
+            if k < 0 or (us < 0.013 and V > us):
+                continue
+            if math.log(V) + math.log(invalpha) - math.log(a / (us * us) + b) <= -lam + k * loglam - math.lgamma(k + 1):
+                return k
+    if lam == 0:
+        return 0
+    threshold, count, product = math.exp(-lam), 0, 1.0
     while True:
-        big = n > 32
-        if not big.any():
-            break
-        k = np.floor((n[big] + 1) / 2)
-        a, b = _gamma_numpy(k), _gamma_numpy(n[big] + 1 - k)
-        beta = a / (a + b)
-        left = beta >= p[big]
-        new_n = np.where(left, k - 1, n[big] - k)
-        new_p = np.where(left, p[big] / beta, (p[big] - beta) / (1 - beta))
-        out_big = out[big] + np.where(left, 0, k)
-        out[big], n[big], p[big] = out_big, new_n, np.clip(new_p, 0, 1)
-    top = int(n.max()) if n.size else 0
-    for i in range(top):
-        live = n > i
-        hits = np.zeros(out.shape, dtype=bool)
-        hits[live] = _draw("uniform", int(live.sum())) < p[live]
-        out += hits
-    return out
+        product *= _uniform()
+        if product <= threshold:
+            return count
+        count += 1
+
+
+# Stirling's series tail, log k! - (k + 1/2) log(k + 1) + (k + 1) - log(2 pi)/2, tabulated below 10 as ATen does
+_STIRLING_TAIL = [0.0810614667953272, 0.0413406959554092, 0.0276779256849983, 0.02079067210376509,
+                  0.0166446911898211, 0.0138761288230707, 0.0118967099458917, 0.0104112652619720,
+                  0.00925546218271273, 0.00833056343336287]
+
+
+def _stirling_tail(k):
+    if k <= 9:
+        return _STIRLING_TAIL[int(k)]
+    kp1sq = (k + 1) * (k + 1)
+    return (1.0 / 12 - (1.0 / 360 - 1.0 / 1260 / kp1sq) / kp1sq) / (k + 1)
+
+
+def _binomial_inversion(count, prob):
+    """The number of geometric waiting times (uniform inversions) that fit in count trials."""
+    geom_sum, successes = 0.0, 0
+    logprob = float(np.log1p(-prob))  # in the parameters' precision, as ATen's compat_log1p
+    while True:
+        geom_sum += math.ceil(math.log(_uniform()) / logprob)
+        if geom_sum > count:
+            return successes
+        successes += 1
+
+
+def _binomial_btrs(count, prob):
+    """Hoermann's transformed rejection with squeeze (BTRS), with ATen's constants; count and prob are numpy scalars
+    of the tensor's dtype, so that the products ATen takes in float stay in float."""
+    one = prob.dtype.type(1)
+    stddev = float(np.sqrt(count * prob * (one - prob)))
+    b = 1.15 + 2.53 * stddev
+    a = -0.0873 + 0.0248 * b + 0.01 * float(prob)
+    c = float(count * prob) + 0.5
+    v_r, r = 0.92 - 4.2 / b, float(prob / (one - prob))
+    alpha = (2.83 + 5.1 / b) * stddev
+    m = float(np.floor((count + one) * prob))
+    n = float(count)
+    while True:
+        U, V = _uniform() - 0.5, _uniform()
+        us = 0.5 - abs(U)
+        k = float(prob.dtype.type(math.floor((2 * a / us + b) * U + c)))
+        if k < 0 or k > n:
+            continue
+        if us >= 0.07 and V <= v_r:
+            return k
+        V = math.log(V * alpha / (a / (us * us) + b))
+        bound = ((m + 0.5) * math.log((m + 1) / (r * (n - m + 1))) + (n + 1) * math.log((n - m + 1) / (n - k + 1))
+                 + (k + 0.5) * math.log(r * (n - k + 1) / (k + 1)) + _stirling_tail(m) + _stirling_tail(n - m)
+                 - _stirling_tail(k) - _stirling_tail(n - k))
+        if V <= bound:
+            return k
+
+
+def _aten_binomial(count, prob):
+    """One Binomial(count, prob) draw as ATen's sample_binomial: BTRS where the mean of the rarer outcome reaches
+    10, inversion below, counting the rarer outcome."""
+    if count <= 0 or prob <= 0:
+        return 0.0
+    if prob >= 1:
+        return float(count)
+    rare = prob if prob <= 0.5 else prob.dtype.type(1) - prob
+    draw = _binomial_btrs(count, rare) if count * rare >= 10 else _binomial_inversion(count, rare)
+    return draw if prob <= 0.5 else float(count) - draw
 
 
 def poisson(rate):
-    """torch.poisson: a count per rate, in rate's dtype (no gradient)."""
-    dtype = rate.detach().numpy().dtype
-    return _factories.tensor(_poisson_numpy(rate.detach().numpy()).astype(dtype))
+    """torch.poisson: a count per rate, in rate's dtype, drawn as ATen draws it (no gradient)."""
+    rates = rate.detach().numpy()
+    counts = [_aten_poisson(float(r)) for r in rates.reshape(-1).tolist()]
+    return _factories.tensor(np.array(counts, dtype=rates.dtype).reshape(rates.shape))
 
 
 def binomial(count, prob):
-    """torch.binomial: a Binomial(count, prob) draw per entry, in prob's dtype (no gradient)."""
-    dtype = prob.detach().numpy().dtype
-    values = _binomial_numpy(count.detach().numpy(), prob.detach().numpy())
-    return _factories.tensor(values.astype(dtype))
-
+    """torch.binomial: a Binomial(count, prob) draw per entry, in prob's dtype, drawn as ATen draws it."""
+    counts, probs = np.broadcast_arrays(count.detach().numpy(), prob.detach().numpy())
+    dtype = probs.dtype
+    draws = [_aten_binomial(c, p) for c, p in zip(counts.astype(dtype).reshape(-1), probs.reshape(-1))]
+    return _factories.tensor(np.array(draws, dtype=dtype).reshape(probs.shape))
 
 
 class _IncompleteGamma(autograd.Function):

@@ -1,7 +1,7 @@
 """torch.distributions' count distributions: Geometric, Binomial, Multinomial and NegativeBinomial.
 
-Geometric inverts a uniform and Multinomial counts Categorical draws, so both match torch bit for bit; Binomial and
-NegativeBinomial draw through _samplers.py (binomial, and a Poisson at a gamma rate), compared statistically.
+Geometric inverts a uniform and Multinomial counts Categorical draws; Binomial and NegativeBinomial draw through
+_samplers.py (ATen's binomial, and its Poisson at a gamma rate). All match torch bit for bit after the same seed.
 """
 import math
 

@@ -2,7 +2,7 @@
 
 Exponential draws with exponential_; Gamma, Chi2, Beta, Dirichlet and FisherSnedecor through ATen's gamma sampler
 (_samplers.py): all match torch bit for bit after the same manual_seed, and differentiate their samples with torch's
-implicit reparameterization gradient. Poisson's sampler is not ATen's (agreement in distribution only).
+implicit reparameterization gradient; Poisson draws through ATen's Poisson sampler, also torch's draws exactly.
 """
 import math
 
