@@ -504,8 +504,8 @@ def tensor_methods():
     return methods
 
 
-# The samplers torch.distributions draws through (distributions/_samplers.py: not ATen's algorithms, so equal to
-# torch's draws in distribution, not bit for bit); a generator= other than the default one is refused.
+# The samplers torch.distributions draws through (distributions/_samplers.py: ATen's algorithms, in Python, on the
+# default generator, so torch's draws); a generator= other than the default one is refused.
 def _sampler(name, generator):
     if generator is not None:
         raise NotImplementedError(f"torch.{name}(generator=...) is not supported by minitorch2")
