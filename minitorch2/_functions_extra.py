@@ -504,21 +504,16 @@ def tensor_methods():
     return methods
 
 
-# The samplers torch.distributions draws through (distributions/_samplers.py: ATen's algorithms, in Python, on the
-# default generator, so torch's draws); a generator= other than the default one is refused.
-def _sampler(name, generator):
-    if generator is not None:
-        raise NotImplementedError(f"torch.{name}(generator=...) is not supported by minitorch2")
-    from .distributions import _samplers  # reason: the distributions package imports this module's package
-    return getattr(_samplers, name)
-
-
+# The samplers torch.distributions draws through (distributions/_samplers.py: ATen's algorithms, in Python, so
+# torch's draws from the same generator state).
 def poisson(input, generator=None):
-    return _sampler("poisson", generator)(input)
+    from .distributions._samplers import poisson as draw  # reason: the distributions package imports this one's
+    return draw(input, generator)
 
 
 def binomial(count, prob, generator=None):
-    return _sampler("binomial", generator)(count, prob)
+    from .distributions._samplers import binomial as draw  # reason: the distributions package imports this one's
+    return draw(count, prob, generator)
 
 
 def mvlgamma(input, p):

@@ -14,6 +14,7 @@ unbiased reparameterization, not torch's per-sample _dirichlet_grad).
 import numpy as np
 import scipy.special
 
+import contextlib
 import math
 
 from .. import _factories, _functions, autograd
@@ -35,6 +36,18 @@ def _standard_gamma_grad(alpha, sample):
     return _factories.tensor(grad.astype(alpha.detach().numpy().dtype))
 
 
+_SOURCE = [default_generator]  # the generator drawn from: the default one, or a call's generator= while it runs
+
+
+@contextlib.contextmanager
+def _drawing_from(generator):
+    _SOURCE.append(default_generator if generator is None else generator)
+    try:
+        yield
+    finally:
+        _SOURCE.pop()
+
+
 _ONE_THIRD_F32 = float(np.float32(1.0 / 3.0))  # ATen writes 1.0f / 3.0f
 _SQUEEZE_F32 = float(np.float32(0.0331))
 
@@ -47,17 +60,17 @@ def _aten_gamma(alpha, single):
     scale = 1.0
     if alpha < 1:
         exponent = float(np.float32(1.0) / np.float32(alpha)) if single else 1.0 / alpha
-        scale *= (1 - default_generator._uniform_f64(1)[0]) ** exponent
+        scale *= (1 - _SOURCE[-1]._uniform_f64(1)[0]) ** exponent
         alpha = float(np.float32(alpha) + np.float32(1.0)) if single else alpha + 1.0
     d = float(np.float32(alpha) - np.float32(_ONE_THIRD_F32)) if single else alpha - _ONE_THIRD_F32
     c = 1.0 / math.sqrt(9.0 * d)
     while True:
-        x = default_generator._normal_scalar(1, 0.0, 1.0)[0]
+        x = _SOURCE[-1]._normal_scalar(1, 0.0, 1.0)[0]
         y = 1.0 + c * x
         if y <= 0:
             continue
         v = y * y * y
-        u = 1 - default_generator._uniform_f64(1)[0]
+        u = 1 - _SOURCE[-1]._uniform_f64(1)[0]
         xx = x * x
         if u < 1.0 - _SQUEEZE_F32 * xx * xx or math.log(u) < 0.5 * xx + d * (1.0 - v + math.log(v)):
             return scale * d * v
@@ -120,7 +133,7 @@ def sample_dirichlet(concentration):
 
 
 def _uniform():
-    return default_generator._uniform_f64(1)[0]
+    return _SOURCE[-1]._uniform_f64(1)[0]
 
 
 def _aten_poisson(lam):
@@ -215,18 +228,20 @@ def _aten_binomial(count, prob):
     return draw if prob <= 0.5 else float(count) - draw
 
 
-def poisson(rate):
+def poisson(rate, generator=None):
     """torch.poisson: a count per rate, in rate's dtype, drawn as ATen draws it (no gradient)."""
     rates = rate.detach().numpy()
-    counts = [_aten_poisson(float(r)) for r in rates.reshape(-1).tolist()]
+    with _drawing_from(generator):
+        counts = [_aten_poisson(float(r)) for r in rates.reshape(-1).tolist()]
     return _factories.tensor(np.array(counts, dtype=rates.dtype).reshape(rates.shape))
 
 
-def binomial(count, prob):
+def binomial(count, prob, generator=None):
     """torch.binomial: a Binomial(count, prob) draw per entry, in prob's dtype, drawn as ATen draws it."""
     counts, probs = np.broadcast_arrays(count.detach().numpy(), prob.detach().numpy())
     dtype = probs.dtype
-    draws = [_aten_binomial(c, p) for c, p in zip(counts.astype(dtype).reshape(-1), probs.reshape(-1))]
+    with _drawing_from(generator):
+        draws = [_aten_binomial(c, p) for c, p in zip(counts.astype(dtype).reshape(-1), probs.reshape(-1))]
     return _factories.tensor(np.array(draws, dtype=dtype).reshape(probs.shape))
 
 

@@ -672,3 +672,14 @@ def _gmm_fit(lib, backend=None):
 def test_gaussian_mixture_fit_matches_torch(backend):
     for ours, theirs in zip(_gmm_fit(minitorch2, backend), _gmm_fit(torch)):
         assert_close(ours, theirs, rtol=1e-4, atol=1e-5)
+
+
+def test_poisson_and_binomial_draw_from_a_given_generator_as_torch():
+    def program(L):
+        generator = L.Generator()
+        generator.manual_seed(5)
+        counts = L.poisson(t(L, [3.0, 40.0, 400.0]), generator=generator)
+        trials = L.binomial(t(L, [20.0, 300.0]), t(L, [0.2, 0.6]), generator=generator)
+        return counts, trials, L.rand(2), L.poisson(t(L, [7.0]), generator=generator)
+    for ours, theirs in zip(*both(program, seed=1)):
+        assert_close(ours, theirs, rtol=0, atol=0)
