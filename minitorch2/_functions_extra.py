@@ -31,7 +31,7 @@ __all__ = """tensor_split hsplit vsplit dsplit cartesian_prod combinations block
 addmv addr chain_matmul trapezoid trapz nanmedian mode quantile nanquantile aminmax logcumsumexp clamp_ typename
 is_nonzero hann_window hamming_window bartlett_window blackman_window frombuffer copysign det logdet slogdet inverse
 cholesky qr svd pinverse cross adjoint erfc i0 sinc is_anomaly_enabled is_anomaly_check_nan_enabled
-set_anomaly_enabled lu lu_solve lu_unpack igamma igammac mvlgamma orgqr cholesky_solve cholesky_inverse
+set_anomaly_enabled poisson binomial lu lu_solve lu_unpack igamma igammac mvlgamma orgqr cholesky_solve cholesky_inverse
 triangular_solve""".split()
 
 
@@ -566,3 +566,15 @@ def orgqr(input, tau):
 
 def mvlgamma(input, p):
     return aten.mvlgamma.default(input, p)
+
+
+# The samplers torch.distributions draws through (distributions/_samplers.py: ATen's algorithms, in Python, so
+# torch's draws from the same generator state).
+def poisson(input, generator=None):
+    from .distributions._samplers import poisson as draw  # reason: the distributions package imports this one's
+    return draw(input, generator)
+
+
+def binomial(count, prob, generator=None):
+    from .distributions._samplers import binomial as draw  # reason: the distributions package imports this one's
+    return draw(count, prob, generator)

@@ -11,6 +11,7 @@ from .._tensor import Size
 from ..nn import functional as F
 from . import constraints
 from .distribution import Distribution
+from .exp_family import ExponentialFamily
 from .utils import _NUMBER, _finfo, broadcast_all, lazy_property, logits_to_probs, probs_to_logits
 
 
@@ -98,10 +99,15 @@ class Categorical(Distribution):
         return values.expand((-1,) + self._batch_shape) if expand else values
 
 
-class Bernoulli(Distribution):
+class Bernoulli(ExponentialFamily):
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
     support = constraints.boolean
     has_enumerate_support = True
+    _mean_carrier_measure = 0
+    _natural_params = property(lambda self: (_functions.logit(self.probs),))
+
+    def _log_normalizer(self, x):
+        return _functions.log1p(_functions.exp(x))
 
     def __init__(self, probs=None, logits=None, validate_args=None):
         name, param = _one_parameter(probs, logits)

@@ -8,7 +8,7 @@ from .distribution import Distribution
 
 class OneHotCategorical(Distribution):
     arg_constraints = {"probs": constraints.simplex, "logits": constraints.real_vector}
-    support = constraints.real_vector  # (torch's is one_hot)
+    support = constraints.one_hot
     has_enumerate_support = True
 
     def __init__(self, probs=None, logits=None, validate_args=None):
@@ -29,6 +29,19 @@ class OneHotCategorical(Distribution):
         return self._categorical.probs
 
     @property
+    def mode(self):
+        probs = self._categorical.probs
+        return F.one_hot(probs.argmax(-1), num_classes=probs.shape[-1]).to(probs)
+
+    def expand(self, batch_shape, _instance=None):
+        return self._expanded(OneHotCategorical, batch_shape, _instance,
+                              _categorical=self._categorical.expand(batch_shape))
+
+    @property
+    def param_shape(self):
+        return self._categorical.param_shape
+
+    @property
     def variance(self):
         return self._categorical.probs * (1 - self._categorical.probs)
 
@@ -44,3 +57,13 @@ class OneHotCategorical(Distribution):
 
     def entropy(self):
         return self._categorical.entropy()
+
+
+class OneHotCategoricalStraightThrough(OneHotCategorical):
+    """A OneHotCategorical whose rsample passes gradients to probs straight through the one-hot draw."""
+    has_rsample = True
+
+    def rsample(self, sample_shape=Size()):
+        samples = self.sample(sample_shape)
+        probs = self._categorical.probs
+        return samples + (probs - probs.detach())

@@ -7,6 +7,7 @@ from .._tensor import Tensor
 from ..nn import functional as F
 
 _NUMBER = (int, float, bool)
+euler_constant = 0.57721566490153286060  # the Euler-Mascheroni constant
 
 
 def broadcast_all(*values):
@@ -62,3 +63,28 @@ class lazy_property:
             value = self.wrapped(instance)
         setattr(instance, self.wrapped.__name__, value)
         return value
+
+
+def _tril_mask(n, diag):
+    arange = _factories.arange(n)
+    return arange < arange.view(-1, 1) + (diag + 1)
+
+
+def tril_matrix_to_vec(mat, diag=0):
+    """The lower-triangular entries (on and below diagonal `diag`) of each matrix, in row order."""
+    n = mat.shape[-1]
+    if diag < -n or diag >= n:
+        raise ValueError(f"diag ({diag}) provided is outside [{-n}, {n - 1}].")
+    return mat[..., _tril_mask(n, diag)]
+
+
+def vec_to_tril_matrix(vec, diag=0):
+    """tril_matrix_to_vec's inverse: the D x D lower-triangular matrices holding each vector in row order."""
+    n = (-(1 + 2 * diag) + ((1 + 2 * diag) ** 2 + 8 * vec.shape[-1] + 4 * abs(diag) * (diag + 1)) ** 0.5) / 2
+    if round(n) - n > float(_finfo(vec.dtype).eps):
+        raise ValueError(f"The size of last dimension is {vec.shape[-1]} which cannot be expressed as the lower "
+                         "triangular part of a square D x D matrix.")
+    n = round(n)
+    mat = vec.new_zeros(tuple(vec.shape[:-1]) + (n, n))
+    mat[..., _tril_mask(n, diag)] = vec
+    return mat
