@@ -302,7 +302,7 @@ def _mvlgamma_kernel(self, p):
     _mvlgamma_check(self, p)
     x = self._np.astype(np.float64)  # (no domain check: torch's sums lgamma wherever it is finite)
     lgamma = np.frompyfunc(math.lgamma, 1, 1)
-    total = sum(lgamma(x - j / 2).astype(np.float64) for j in range(p)) + p * (p - 1) / 4 * math.log(math.pi)
+    total = sum(np.asarray(lgamma(x - j / 2), np.float64) for j in range(p)) + p * (p - 1) / 4 * math.log(math.pi)
     return unary_float(lambda values: total.astype(values.dtype))[0](self)  # (its layout and rounding)
 
 

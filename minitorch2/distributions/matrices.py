@@ -8,7 +8,8 @@ which torch's formulas call, is written out here: a solve against L L^T.
 import math
 import warnings
 
-from .. import _factories, _functions, _functions_extra, linalg
+from .. import _factories, _functions, linalg
+from .._functions_extra import mvlgamma
 from .._tensor import Size
 from . import constraints
 from .distribution import Distribution
@@ -68,7 +69,7 @@ class LKJCholesky(Distribution):
         unnormalized = _functions.sum(order * diag_elems.log(), dim=-1)
         dm1 = self.dim - 1
         alpha = self.concentration + 0.5 * dm1
-        normalize = 0.5 * dm1 * math.log(math.pi) + _functions_extra.mvlgamma(alpha - 0.5, dm1) - _functions.lgamma(alpha) * dm1
+        normalize = 0.5 * dm1 * math.log(math.pi) + mvlgamma(alpha - 0.5, dm1) - _functions.lgamma(alpha) * dm1
         return unnormalized - normalize
 
 
@@ -200,12 +201,12 @@ class Wishart(ExponentialFamily):
             self._validate_sample(value)
         nu, p = self.df, self._event_shape[-1]
         trace = _cholesky_solve(value, self._unbroadcasted_scale_tril).diagonal(dim1=-2, dim2=-1).sum(dim=-1)
-        return (-nu * self._log_det_scale() - _functions_extra.mvlgamma(nu / 2, p) + (nu - p - 1) / 2 * linalg.slogdet(value).logabsdet
+        return (-nu * self._log_det_scale() - mvlgamma(nu / 2, p) + (nu - p - 1) / 2 * linalg.slogdet(value).logabsdet
                 - trace / 2)
 
     def entropy(self):
         nu, p = self.df, self._event_shape[-1]
-        return ((p + 1) * self._log_det_scale() + _functions_extra.mvlgamma(nu / 2, p) - (nu - p - 1) / 2 * _mvdigamma(nu / 2, p)
+        return ((p + 1) * self._log_det_scale() + mvlgamma(nu / 2, p) - (nu - p - 1) / 2 * _mvdigamma(nu / 2, p)
                 + nu * p / 2)
 
     @property
@@ -214,4 +215,4 @@ class Wishart(ExponentialFamily):
 
     def _log_normalizer(self, x, y):
         p = self._event_shape[-1]
-        return (y + (p + 1) / 2) * (-linalg.slogdet(-2 * x).logabsdet + _LOG_2 * p) + _functions_extra.mvlgamma(y + (p + 1) / 2, p)
+        return (y + (p + 1) / 2) * (-linalg.slogdet(-2 * x).logabsdet + _LOG_2 * p) + mvlgamma(y + (p + 1) / 2, p)

@@ -417,3 +417,10 @@ def test_in_place_gamma_methods_match_torch():
         if results[0][1] is not None:
             np.testing.assert_allclose(results[1][1], results[0][1], rtol=1e-10)
         assert results[0][2] == results[1][2]
+
+
+@pytest.mark.parametrize("value, p", [(2.5, 2), (4.0, 3), (1.0, 1)])
+def test_mvlgamma_of_a_0d_tensor_as_torchs(value, p):
+    """(Wishart's and LKJCholesky's normalizers call it on 0-d concentrations)"""
+    ours, theirs = minitorch2.mvlgamma(minitorch2.tensor(value), p), torch.mvlgamma(torch.tensor(value), p)
+    assert ours.shape == theirs.shape and ours.item() == pytest.approx(theirs.item(), rel=1e-6)
