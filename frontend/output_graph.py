@@ -166,6 +166,7 @@ class OutputGraph:
 
     def _drop_input(self, node):
         self.inputs = [inp for inp in self.inputs if inp.node is not node]
+        self.size_vars = {symbol: var for symbol, var in self.size_vars.items() if var.proxy.node is not node}
         self.graph.erase_node(node)
 
     def drop_unused_inputs(self):
@@ -344,7 +345,6 @@ class OutputGraph:
                 continue
             node.replace_all_uses_with(int(value) if value.is_Integer else first_input[value])
             if not self.inputs_loaded:
-                del self.size_vars[symbol]
                 self._drop_input(node)
 
     def install_shape_guards(self):
