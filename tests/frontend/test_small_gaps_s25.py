@@ -53,3 +53,46 @@ def test_compiled_binary_op_on_bools_and_integer_extremes_as_torch(expression, o
     if operands == "int64" and "trunc" in expression:
         pytest.skip("torch's trunc division of int64 min by -1 dies of SIGFPE")
     assert _compiled_outcome(minitorch2, expression, operands) == _compiled_outcome(torch, expression, operands)
+
+
+# ---------------------------------------------------------------- 2. autograd.Function given one tensor twice
+def _mul_function(lib):
+    class MulPlusFirst(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, a, b):
+            ctx.save_for_backward(a, b)
+            return a * b + a
+
+        @staticmethod
+        def backward(ctx, grad):
+            a, b = ctx.saved_tensors
+            return grad * b + grad, grad * a * 2  # (b's gradient doubled on purpose: the sum over both uses shows)
+
+    return MulPlusFirst
+
+
+TWICE = {
+    "same": lambda f: lambda x: f.apply(x, x).sum(),
+    "view": lambda f: lambda x: f.apply(x, x.view(2, 3)).sum(),
+    "transposed_view": lambda f: lambda x: f.apply(x, x.view(3, 2).t()).sum(),
+    "computed": lambda f: lambda x: f.apply(x * 2, x * 2).sin().sum(),
+    "rows": lambda f: lambda x: f.apply(x[0], x[1]).sum() + f.apply(x, x).mean(),
+    "detached": lambda f: lambda x: f.apply(x, x.detach()).sum(),
+}
+
+
+def _twice_outcome(lib, counter, which, backend):
+    counter = counter() if backend is None else None
+    x = lib.arange(6.).view(2, 3).requires_grad_()
+    out = lib.compile(TWICE[which](_mul_function(lib)), backend=counter or backend)(x)
+    out.backward()
+    counts = (counter.frame_count, counter.op_count) if counter else None
+    return round(out.item(), 4), [round(v, 4) for v in x.grad.flatten().tolist()], counts
+
+
+@pytest.mark.parametrize("backend", [None, "aot_eager"])
+@pytest.mark.parametrize("which", list(TWICE))
+def test_autograd_function_given_one_tensor_twice_as_torch(which, backend):
+    ours = _twice_outcome(minitorch2, CompileCounter, which, backend)
+    torch._dynamo.reset()
+    assert ours == _twice_outcome(torch, TorchCompileCounter, which, backend)
