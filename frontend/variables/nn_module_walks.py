@@ -19,8 +19,8 @@ from ..source import module_member_source
 from .base import VariableTracker
 from .constant import ConstantVariable
 from .dicts import DictVariable
-from .dynamo_forms import record_module_inits
-from .lists import ListIteratorVariable, TupleVariable
+from .dynamo_forms import name_after_local, record_module_inits
+from .lists import ListIteratorVariable, ListVariable, TupleVariable
 from .user_protocols import instance_dict
 
 DICTS = (minitorch2.nn.ModuleDict, minitorch2.nn.ParameterDict)
@@ -51,6 +51,25 @@ def container_slice(tx, module_var, index):
     record_module_inits(tx, 1)
     sliced = SequentialSliceVariable if isinstance(module, minitorch2.nn.Sequential) else TupleVariable
     return sliced(module_var.unpack_var_sequence(tx)[index])
+
+
+def container_made_here(tx, cls, args, kwargs):
+    """`nn.Sequential(self.a, nn.ReLU(), b)` or `nn.ModuleList(mods)` of modules the frame holds: as Dynamo, the
+    container's init node, then the chain of those modules (a ModuleList: the tuple of them); None for another
+    class or call (made from constants, nn_module.py)."""
+    from .nn_module import NNModuleVariable  # (nn_module.py imports this module)
+    if kwargs or cls not in (minitorch2.nn.Sequential, minitorch2.nn.ModuleList):
+        return None
+    one = args[0].realize() if len(args) == 1 else None
+    if isinstance(one, DictVariable):  # Sequential(OrderedDict(name=module, ...))
+        args = list(one.items.values())
+    elif isinstance(one, (ListVariable, TupleVariable)):  # ModuleList([...])
+        args = one.unpack_var_sequence(tx)
+    modules = [a.realize() for a in args]
+    if not modules or not all(isinstance(m, NNModuleVariable) for m in modules):
+        return None
+    record_module_inits(tx, 1)
+    return (SequentialSliceVariable if cls is minitorch2.nn.Sequential else TupleVariable)(modules)
 
 
 def inlined_call(module):
@@ -126,6 +145,6 @@ class SequentialSliceVariable(TupleVariable):
         if len(args) != 1 or kwargs:
             raise Unsupported("a slice of a Sequential called with more than one input", "unsupported_call")
         value = args[0]
-        for module in self.items:
-            value = module.realize().call_function(tx, [value], {})
+        for module in self.items:  # (each output named after Sequential.forward's local, as Dynamo inlines it)
+            value = name_after_local(tx.output.graph, module.realize().call_function(tx, [value], {}), "input")
         return value

@@ -19,6 +19,7 @@ from .constant import ConstantVariable
 from .dynamo_forms import record_module_inits
 from .functions import UserFunctionVariable, UserMethodVariable
 from .nn_module import NNModuleVariable
+from .nn_module_walks import container_made_here
 from .user_protocols import ClassMembersMixin, SpecialMethodsMixin
 
 
@@ -78,6 +79,9 @@ class UserClassVariable(ClassMembersMixin, ConstantVariable):
 def _module_made_here(tx, cls, args, kwargs):
     """`nn.Softmax(dim=-1)(x)`: made for real now, from constant arguments, if it holds no parameter or buffer
     (the random stream its constructor may draw from is put back: the program draws from it when it runs)."""
+    made = container_made_here(tx, cls, args, kwargs)
+    if made is not None:
+        return made
     rng = minitorch2.get_rng_state()
     try:
         module = cls(*[a.realize().as_python_constant() for a in args],

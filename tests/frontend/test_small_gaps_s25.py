@@ -2,6 +2,7 @@
 autograd.Function given one tensor twice, nn.Sequential built in a frame, `.item()` after an automatic-dynamic
 recompile, weight_norm, two threads compiling at once, flip in linear attention, channels_last adaptive pooling,
 and list.remove of a tensor."""
+import collections
 import re
 
 import pytest
@@ -96,3 +97,70 @@ def test_autograd_function_given_one_tensor_twice_as_torch(which, backend):
     ours = _twice_outcome(minitorch2, CompileCounter, which, backend)
     torch._dynamo.reset()
     assert ours == _twice_outcome(torch, TorchCompileCounter, which, backend)
+
+
+# ---------------------------------------------------------------- 3. nn.Sequential built in a compiled frame
+HELD = ("held", "unpacked_list", "ordered_dict", "indexed", "module_list")
+
+
+def _holder(lib, which, first, second):
+    nn = lib.nn
+
+    class Holder(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.first, self.second = first, second
+            self.mods = nn.ModuleList([first, nn.ReLU(), second])
+
+        def forward(self, x):
+            if which == "held":
+                return nn.Sequential(self.first, nn.ReLU(), self.second)(x)
+            if which == "unpacked_list":
+                return nn.Sequential(*self.mods)(x)
+            if which == "ordered_dict":
+                return nn.Sequential(collections.OrderedDict(a=self.first, act=nn.Tanh(), b=self.second))(x)
+            if which == "indexed":
+                made = nn.Sequential(self.first, nn.ReLU(), self.second)
+                return made[0](x) + made[-1](x).sum() * len(made)
+            total = x.sum()
+            for m in nn.ModuleList([self.first, nn.Sigmoid()]):
+                total = total + m(x).sum()
+            return total
+
+    return Holder()
+
+
+def _sequential_outcome(lib, counter, which):
+    nn = lib.nn
+    first, second = nn.Linear(4, 4), nn.Linear(4, 4)
+    with lib.no_grad():
+        first.weight.copy_(lib.arange(16.).view(4, 4) / 10)
+        second.weight.copy_(lib.arange(16.).view(4, 4) / -20)
+        first.bias.fill_(0.5)
+        second.bias.fill_(-0.25)
+    counter, x = counter(), lib.arange(8.).view(2, 4)
+    if which in HELD:
+        out = lib.compile(_holder(lib, which, first, second), backend=counter)(x)
+    elif which == "arguments":
+        out = lib.compile(lambda x, a, b: nn.Sequential(a, nn.ReLU(), b)(x), backend=counter)(x, first, second)
+    else:
+        out = lib.compile(lambda x, *mods: nn.Sequential(*mods)(x), backend=counter)(x, first, nn.Sigmoid(), second)
+    return [round(v, 4) for v in out.flatten().tolist()], counter.frame_count, counter.op_count
+
+
+@pytest.mark.parametrize("which", HELD + ("arguments", "star_arguments"))
+def test_sequential_built_in_the_frame_as_dynamo(which):
+    ours = _sequential_outcome(minitorch2, CompileCounter, which)
+    assert ours == _sequential_outcome(torch, TorchCompileCounter, which)
+
+
+def test_sequential_built_in_the_frame_graph_as_dynamo():
+    def code(lib):
+        graphs = []
+        first, second = lib.nn.Linear(4, 4), lib.nn.Linear(4, 2)
+        fn = lib.compile(lambda x, a, b: lib.nn.Sequential(a, lib.nn.ReLU(), b)(x),
+                         backend=lambda gm, example_inputs: graphs.append(gm.code) or gm.forward)
+        fn(lib.ones(2, 4), first, second)
+        return graphs
+
+    assert code(minitorch2) == code(torch)
