@@ -33,7 +33,10 @@ class SymNodeVariable(VariableTracker):
         return {SymBool: bool, SymFloat: float}.get(type(self.value), int)(self.value)
 
     def output_plan(self, og):
-        """A returned size stays symbolic, as Dynamo's: a graph output (a bool, or a size pinned, is a constant)."""
+        """A returned size stays symbolic, as Dynamo's: read from its source (an input), else a graph output (a
+        bool, or a size pinned, is a constant)."""
+        if self.source is not None:
+            return super().output_plan(og)
         if isinstance(self.value, SymBool) or not is_symbolic(self.value):
             value = self.as_python_constant()
             return lambda outs, L, G: value
