@@ -27,8 +27,9 @@ def is_plain_object(value):
     """An instance whose attributes live in its __dict__ and are read by object's own lookup, of a user's class."""
     cls = type(value)
     plain_lookup = cls is types.SimpleNamespace or cls.__getattribute__ is object.__getattribute__
-    return (type(cls) is type and plain_lookup and hasattr(value, "__dict__")
-            and not cls.__module__.startswith(("minitorch2", "frontend", "dataclasses")))
+    return (type(cls) is type and plain_lookup and hasattr(value, "__dict__") and (  # (nn.utils': weight_norm's hook)
+        cls.__module__.startswith("minitorch2.nn.utils") or not cls.__module__.startswith(("minitorch2", "frontend",
+                                                                                             "dataclasses"))))
 
 
 class UserObjectVariable(SpecialMethodsMixin, ValueVariable):  # (the mixin: user_protocols.py)

@@ -4,6 +4,7 @@ recompile, weight_norm, two threads compiling at once, flip in linear attention,
 and list.remove of a tensor."""
 import collections
 import re
+import warnings
 
 import pytest
 import torch
@@ -198,3 +199,56 @@ def test_item_after_a_dynamic_recompile_as_dynamo():
 def test_item_captured_after_a_dynamic_recompile_as_dynamo():
     ours = _item_outcome(minitorch2, CompileCounter, frontend.config, True)
     assert ours == _item_outcome(torch, TorchCompileCounter, torch._dynamo.config, True)
+
+
+# ---------------------------------------------------------------- 5. weight_norm(m, dim=None), both forms
+def _weight_normed(lib, form, dim):
+    linear = lib.nn.Linear(3, 2)
+    with lib.no_grad():
+        linear.weight.copy_(lib.arange(6.).view(2, 3) - 2)
+        linear.bias.fill_(0.5)
+    if form == "hook":
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", FutureWarning)  # (torch deprecates the hook form)
+            return lib.nn.utils.weight_norm(linear, dim=dim)
+    return lib.nn.utils.parametrizations.weight_norm(linear, dim=dim)
+
+
+def _weight_norm_outcome(lib, form, dim):
+    module, x, graphs = _weight_normed(lib, form, dim), lib.arange(6.).view(2, 3) / 3, []
+
+    def backend(gm, example_inputs):
+        graphs.append([(n.op, getattr(n.target, "__name__", n.target)) for n in gm.graph.nodes
+                       if n.op != "placeholder"])  # (the inputs' names: the parametrization test below)
+        return gm.forward
+
+    def run(fn):
+        out = fn(x)
+        out.sum().backward()
+        grads = {name: [round(v, 4) for v in p.grad.flatten().tolist()] for name, p in module.named_parameters()}
+        module.zero_grad(set_to_none=True)
+        return [round(v, 4) for v in out.flatten().tolist()], grads
+
+    eager = run(module)
+    compiled = run(lib.compile(module, backend=backend))
+    weight = [round(v, 4) for v in module.weight.flatten().tolist()]  # (the hook's store, replayed after the graph)
+    return eager, compiled, weight, sorted(graphs[0]) if len(graphs) == 1 else graphs
+
+
+@pytest.mark.parametrize("dim", [None, 1])
+@pytest.mark.parametrize("form", ["hook", "parametrization"])
+def test_weight_norm_values_gradients_and_graph_ops_as_torch(form, dim):
+    ours = _weight_norm_outcome(minitorch2, form, dim)
+    assert ours[0] == ours[1]
+    assert ours == _weight_norm_outcome(torch, form, dim)
+
+
+def test_weight_norm_parametrization_graph_as_dynamo():
+    def code(lib):
+        graphs = []
+        module = _weight_normed(lib, "parametrization", None)
+        lib.compile(module, backend=lambda gm, example_inputs: graphs.append(gm.code) or gm.forward)(lib.ones(2, 3))
+        return [c.replace("L_self_", "L_fn_").replace("L_input_", "L_args_0_").replace("l_self_", "l_fn_")
+                .replace("l_input_", "l_args_0_") for c in graphs]
+
+    assert code(minitorch2) == [c.replace("L_self_", "L_fn_") for c in code(torch)]
