@@ -192,6 +192,9 @@ def compile_graph(fn, gm, og, backend, name=None):
     return compiled
 
 
+COMPILE_LOCK = threading.RLock()
+
+
 def call_compiled(fn, args, kwargs, backend, nopython):
     if is_disabled() or (config.stance is not None and config.stance.runs_eagerly()):
         return fn(*args, **kwargs)
@@ -216,16 +219,17 @@ def call_compiled(fn, args, kwargs, backend, nopython):
         return run_eagerly(fn, args, kwargs)
     if entries and log.isEnabledFor(logging.INFO):
         log.info("recompiling %s: %s", code.co_name, guard_failures(fn, entries, L, backend)[-1][1])
-    try:
-        entry = translate_logged(fn, L, backend, nopython, entries)
-    except Exception as e:
-        if nopython or not config.suppress_errors or isinstance(e, FailOnRecompileLimitHit):
-            raise
-        return _run_after_failed_compile(fn, args, kwargs, e, backend)
-    if entry.skip_code:
-        SKIPPED_CODE.add(code)
-    else:
-        entries.append(entry)
+    with COMPILE_LOCK:  # as Dynamo's compile_lock: one translation at a time (threads that missed the cache queue)
+        try:
+            entry = translate_logged(fn, L, backend, nopython, entries)
+        except Exception as e:
+            if nopython or not config.suppress_errors or isinstance(e, FailOnRecompileLimitHit):
+                raise
+            return _run_after_failed_compile(fn, args, kwargs, e, backend)
+        if entry.skip_code:
+            SKIPPED_CODE.add(code)
+        else:
+            entries.append(entry)
     for observer in _observers:
         observer(entry)
     with _logging.compile_context(code, len(entries) - 1):  # backends like aot_eager compile at the first run

@@ -4,6 +4,8 @@ recompile, weight_norm, two threads compiling at once, flip in linear attention,
 and list.remove of a tensor."""
 import collections
 import re
+import threading
+import time
 import warnings
 
 import pytest
@@ -252,3 +254,45 @@ def test_weight_norm_parametrization_graph_as_dynamo():
                 .replace("l_input_", "l_args_0_") for c in graphs]
 
     assert code(minitorch2) == [c.replace("L_self_", "L_fn_") for c in code(torch)]
+
+
+# ---------------------------------------------------------------- 6. threads compiling one function at once
+def _racing_threads_outcome(lib, counter, threads=4):
+    """Each thread that missed the cache compiles, one at a time under the compile lock, as Dynamo's (torch 2.13
+    does not look at the cache again once it holds the lock: 4 racing threads, 4 compiles); afterwards the cache
+    answers every call."""
+    counter, busy, most_busy = counter(), [0], [0]
+
+    def slow_backend(gm, example_inputs):
+        busy[0] += 1
+        most_busy[0] = max(most_busy[0], busy[0])
+        time.sleep(0.2)  # (the other threads reach the cache, and miss it, meanwhile)
+        busy[0] -= 1
+        return counter(gm, example_inputs)
+
+    def fn(x):
+        return x.sin() + x.cos() * 2
+
+    compiled, barrier, results, errors = lib.compile(fn, backend=slow_backend), threading.Barrier(threads), {}, []
+
+    def worker(i):
+        try:
+            barrier.wait()
+            results[i] = [round(v, 5) for v in compiled(lib.full((3,), float(i))).tolist()]
+        except Exception as e:  # (reported below)
+            errors.append(repr(e))
+
+    workers = [threading.Thread(target=worker, args=(i,)) for i in range(threads)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    frames = counter.frame_count
+    after = [round(v, 5) for v in compiled(lib.ones(3)).tolist()]
+    return sorted(results.items()), errors, frames, counter.frame_count, most_busy[0], after
+
+
+def test_threads_compiling_one_function_at_once_as_dynamo():
+    ours = _racing_threads_outcome(minitorch2, CompileCounter)
+    assert ours[1] == [] and ours[4] == 1  # no error; never two translations at once
+    assert ours == _racing_threads_outcome(torch, TorchCompileCounter)
