@@ -11,10 +11,12 @@ import warnings
 import pytest
 import torch
 import torch._dynamo
+from torch._dynamo.backends.common import aot_autograd as torch_aot_autograd
 from torch._dynamo.testing import CompileCounter as TorchCompileCounter
 
 import frontend
 import minitorch2
+from autograd import aot_autograd
 from frontend.testing import CompileCounter
 
 
@@ -296,3 +298,38 @@ def test_threads_compiling_one_function_at_once_as_dynamo():
     ours = _racing_threads_outcome(minitorch2, CompileCounter)
     assert ours[1] == [] and ours[4] == 1  # no error; never two translations at once
     assert ours == _racing_threads_outcome(torch, TorchCompileCounter)
+
+
+# ---------------------------------------------------------------- 7. flip in linear-attention style code
+def linear_attention(q, k, v):
+    kv = k.unsqueeze(-1) * v.unsqueeze(-2)
+    suffix_sums = kv.flip(1).cumsum(1).flip(1)  # (a reverse cumsum: flip, cumsum, flip back)
+    out = (q.unsqueeze(-1) * suffix_sums).sum(-2)
+    return out + q.flip(-1).cumsum(dim=-1).flip(dims=(-1,)) + q.flip(0, 2).tile(dims=(1, 1, 1))
+
+
+def _attention_outcome(lib, backend_name):
+    graphs = []
+
+    def keep(kind):
+        def compiler(gm, example_inputs):
+            graphs.append((kind, [str(n.target) for n in gm.graph.nodes if n.op == "call_function"]))
+            return gm.forward
+        return compiler
+
+    backend = (aot_autograd if lib is minitorch2 else torch_aot_autograd)(fw_compiler=keep("fw"),
+                                                                          bw_compiler=keep("bw")) \
+        if backend_name == "aot_eager" else backend_name
+    q = (lib.arange(24.).view(2, 3, 4) / 10).requires_grad_()
+    out = lib.compile(linear_attention, backend=backend)(q, q.cos(), q.sin())
+    out.sum().backward()
+    return graphs, [round(x, 4) for x in out.flatten().tolist()], [round(x, 4) for x in q.grad.flatten().tolist()]
+
+
+@pytest.mark.parametrize("backend", ["aot_eager", "inductor"])
+def test_flip_in_linear_attention_as_torch(backend):
+    ours = _attention_outcome(minitorch2, backend)
+    theirs = _attention_outcome(torch, backend)
+    assert ours == theirs
+    if backend == "aot_eager":
+        assert ours[0][0][1].count("aten.flip.default") == 5
