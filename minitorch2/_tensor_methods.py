@@ -16,6 +16,7 @@ from . import _functions as F
 from ._factories import tensor as make_tensor
 from ._ops import ops, python_signature
 from ._aten.composite_sizes import check_select_index, covers_whole_dim
+from ._aten.nn_ops import is_channels_last
 from ._tensor import Tensor, contiguous_format, device
 
 aten = ops.aten
@@ -137,8 +138,8 @@ def _shape_methods():
                 raise TypeError(f"to() received an invalid combination of arguments - got "
                                 f"({', '.join(type(v).__name__ for v in args)})")
         copy, memory_format = kwargs.get("copy", False), kwargs.get("memory_format")
-        relayout = memory_format not in (None, "torch.preserve_format") and not self.is_contiguous(
-            memory_format=memory_format)
+        relayout = memory_format not in (None, "torch.preserve_format") and memory_format != (  # (ATen's test:
+            "torch.channels_last" if is_channels_last(self) else "torch.contiguous_format")  # suggest_memory_format)
         if (dtype is None or dtype is self.dtype) and not copy and not relayout:
             return self
         return aten._to_copy.default(self, dtype=dtype, **({"memory_format": memory_format} if relayout else {}))

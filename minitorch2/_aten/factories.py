@@ -11,7 +11,7 @@ from .. import _dtype
 from .._sym import SymFloat, SymInt, is_symbolic
 from .._tensor import Tensor
 from . import range_values
-from .meta_util import new_tensor_shape, fake_empty, preserve_format_strides, with_strides
+from .meta_util import new_tensor_shape, fake_empty, memory_format_strides, preserve_format_strides, with_strides
 
 
 
@@ -31,10 +31,12 @@ def _allocated(np_allocate):
     """empty, zeros, ones: a fresh tensor of `size`, filled (or not) by numpy's allocator."""
     def kernel(size, *, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None):
         shape, dtype = _new(size, dtype)
-        return np_allocate(shape, dtype.np)
+        strides = memory_format_strides(shape, memory_format)
+        return np_allocate(shape, dtype.np) if strides is None else with_strides(np_allocate(shape, dtype.np), strides)
 
     def meta(size, *, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None):
-        return fake_empty(*_new(size, dtype))
+        shape, dtype = _new(size, dtype)
+        return fake_empty(shape, dtype, memory_format_strides(shape, memory_format))
 
     return kernel, meta
 
@@ -94,7 +96,8 @@ def _like(np_fill):
         if args:
             _fill_value(args[0], dtype or self.dtype, self.numel())
         preserve = memory_format in (None, "torch.preserve_format")
-        return fake_empty(self.shape, dtype or self.dtype, preserve_format_strides(self) if preserve else None)
+        return fake_empty(self.shape, dtype or self.dtype, preserve_format_strides(self) if preserve
+                          else memory_format_strides(self.shape, memory_format))
 
     return kernel, meta
 

@@ -333,3 +333,35 @@ def test_flip_in_linear_attention_as_torch(backend):
     assert ours == theirs
     if backend == "aot_eager":
         assert ours[0][0][1].count("aten.flip.default") == 5
+
+
+# ---------------------------------------------------------------- 8. channels_last AdaptiveAvgPool2d, eval, compiled
+def _pooled_outcome(lib, backend_name, output_size):
+    graphs = []
+
+    def keep(kind):
+        def compiler(gm, example_inputs):
+            graphs.append((kind, [str(n.target) for n in gm.graph.nodes if n.op == "call_function"]))
+            return gm.forward
+        return compiler
+
+    backend = (aot_autograd if lib is minitorch2 else torch_aot_autograd)(fw_compiler=keep("fw"),
+                                                                          bw_compiler=keep("bw")) \
+        if backend_name == "aot_eager" else backend_name
+    model = lib.nn.Sequential(lib.nn.Conv2d(3, 4, 1), lib.nn.AdaptiveAvgPool2d(output_size)).eval()
+    with lib.no_grad():
+        model[0].weight.copy_(lib.arange(12.).view(4, 3, 1, 1) / 10)
+        model[0].bias.fill_(0.1)
+        x = (lib.arange(210.).view(2, 3, 5, 7) / 50).to(memory_format=lib.channels_last)
+        eager = model(x)
+        out = lib.compile(model, backend=backend)(x)
+    return graphs, [round(v, 4) for v in out.flatten().tolist()], tuple(out.shape), out.stride(), eager.stride()
+
+
+@pytest.mark.parametrize("output_size", [1, (1, 1), (2, 3), (None, 2)])
+def test_channels_last_adaptive_avg_pool_in_eval_as_torch(output_size):
+    assert _pooled_outcome(minitorch2, "aot_eager", output_size) == _pooled_outcome(torch, "aot_eager", output_size)
+
+
+def test_channels_last_adaptive_avg_pool_in_eval_inductor_as_torch():
+    assert _pooled_outcome(minitorch2, "inductor", 1) == _pooled_outcome(torch, "inductor", 1)

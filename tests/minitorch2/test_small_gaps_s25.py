@@ -1,5 +1,7 @@
 """Eager gaps seen in session 24, against real torch: binary ops on bool x bool and on integer extremes
 (int64 min // -1, division and remainder by zero) give torch's values, or its error class and message."""
+import math
+
 import pytest
 import torch
 
@@ -41,3 +43,46 @@ def test_binary_op_on_bools_and_integer_extremes_as_torch(expression, operands):
 def test_int64_min_trunc_divided_by_minus_one_wraps():
     a, b = minitorch2.tensor([-2 ** 63, 7]), minitorch2.tensor([-1, -2])
     assert minitorch2.div(a, b, rounding_mode="trunc").tolist() == [-2 ** 63, -3]
+
+
+# ---------------------------------------------------------------- channels_last layouts (adaptive pooling's output)
+SHAPES = [(2, 3, 1, 1), (2, 1, 4, 4), (1, 3, 4, 4), (2, 3, 1, 5), (2, 3, 4, 1), (2, 3, 4, 5)]
+LAYOUTS = {
+    "empty": lambda lib, s: lib.empty(s, memory_format=lib.channels_last),
+    "empty_like": lambda lib, s: lib.empty_like(lib.zeros(s), memory_format=lib.channels_last),
+    "zeros_like": lambda lib, s: lib.zeros_like(lib.zeros(s), memory_format=lib.channels_last),
+    "to": lambda lib, s: lib.zeros(s).to(memory_format=lib.channels_last),
+    "clone": lambda lib, s: lib.zeros(s).clone(memory_format=lib.channels_last),
+    "back_to_contiguous": lambda lib, s: lib.zeros(s).to(memory_format=lib.channels_last).to(
+        memory_format=lib.contiguous_format),
+    "to_keeps_a_transpose": lambda lib, s: lib.zeros(s).transpose(2, 3).to(memory_format=lib.contiguous_format),
+    "pooled_to_one": lambda lib, s: lib.nn.functional.adaptive_avg_pool2d(
+        lib.arange(float(math.prod(s))).view(s).to(memory_format=lib.channels_last), 1),
+    "pooled_to_one_grad": lambda lib, s: _pooled_grad(lib, s),
+}
+
+
+def _pooled_grad(lib, shape):
+    x = lib.arange(float(math.prod(shape))).view(shape).to(memory_format=lib.channels_last).requires_grad_()
+    lib.nn.functional.adaptive_avg_pool2d(x, 1).sum().backward()
+    return x.grad
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("layout", list(LAYOUTS))
+def test_channels_last_layouts_as_torch(layout, shape):
+    ours, theirs = LAYOUTS[layout](minitorch2, shape), LAYOUTS[layout](torch, shape)
+    assert (tuple(ours.shape), ours.stride(), ours.tolist()) == (tuple(theirs.shape), theirs.stride(), theirs.tolist()) \
+        if layout.startswith("pooled") else (ours.stride() == theirs.stride())
+
+
+@pytest.mark.parametrize("expression", ["lib.empty(2, 3, memory_format=lib.channels_last)",
+                                        "lib.empty_like(lib.zeros(2, 3), memory_format=lib.channels_last)"])
+def test_channels_last_of_another_rank_refused_as_torch(expression):
+    def outcome(lib):
+        try:
+            return eval(expression, {"lib": lib}).stride()
+        except RuntimeError as e:
+            return str(e)
+
+    assert outcome(minitorch2) == outcome(torch)
