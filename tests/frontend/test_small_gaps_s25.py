@@ -365,3 +365,32 @@ def test_channels_last_adaptive_avg_pool_in_eval_as_torch(output_size):
 
 def test_channels_last_adaptive_avg_pool_in_eval_inductor_as_torch():
     assert _pooled_outcome(minitorch2, "inductor", 1) == _pooled_outcome(torch, "inductor", 1)
+
+
+# ---------------------------------------------------------------- 9. list.remove of a tensor
+REMOVALS = {
+    "the_first_itself": "xs = [a, b, c]\n    xs.remove(a)\n    return xs[0] + xs[1]",
+    "a_later_one_itself": "xs = [a, b, c]\n    xs.remove(b)\n    return xs[0] + xs[1]",
+    "an_equal_copy": "xs = [a, b, c]\n    xs.remove(a.clone())\n    return len(xs)",
+    "an_equal_one_element_copy": "xs = [s1, s2]\n    xs.remove(s2.clone())\n    return len(xs), xs[0]",
+    "a_one_element_missing": "xs = [s1]\n    xs.remove(s2 * 5)\n    return len(xs)",
+    "a_number_among_tensors": "xs = [s1, 2.0]\n    xs.remove(2.0)\n    return len(xs)",
+}
+
+
+def _removal_outcome(lib, counter, name):
+    namespace = {}
+    exec(f"def program(a, b, c, s1, s2):\n    {REMOVALS[name]}\n", namespace)
+    counter = counter()
+    args = (lib.ones(3), lib.ones(3) * 2, lib.ones(3) * 3, lib.tensor([1.]), lib.tensor([2.]))
+    try:
+        out = lib.compile(namespace["program"], backend=counter)(*args)
+        out = [o.tolist() if hasattr(o, "tolist") else o for o in (out if isinstance(out, tuple) else (out,))]
+    except Exception as e:  # (the class and message are what is compared)
+        out = type(e).__name__, str(e).split("\n")[0]
+    return out, counter.frame_count, counter.op_count
+
+
+@pytest.mark.parametrize("name", list(REMOVALS))
+def test_list_remove_of_a_tensor_as_dynamo(name):
+    assert _removal_outcome(minitorch2, CompileCounter, name) == _removal_outcome(torch, TorchCompileCounter, name)
