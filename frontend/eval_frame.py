@@ -46,15 +46,11 @@ class CacheEntry:
 
     def __init__(self, guard_fn, backend, compiled=None, input_sources=(), plan=None, graph=None, break_reason=None,
                  transformed_code=None, skip_code=False):
-        self.guard_fn = guard_fn
-        self.backend = backend
-        self.compiled = compiled
+        self.guard_fn, self.backend, self.compiled, self.plan = guard_fn, backend, compiled, plan
         self.fetch_inputs = source.fetch_function(input_sources)  # one call fetches every graph input
         self.boxed_call = getattr(compiled, "_boxed_call", False)
-        self.plan = plan
         self.graph = graph  # the GraphModule handed to the backend (None: no graph had ops)
-        self.break_reason = break_reason
-        self.transformed_code = transformed_code
+        self.break_reason, self.transformed_code = break_reason, transformed_code
         self.skip_code = skip_code  # no op traced: this call and all later ones run eagerly
 
     def run(self, fn, args, kwargs, L, G):
@@ -119,8 +115,7 @@ def translate(fn, L, backend, nopython):
     """Capture fn's frame and compile it with backend: a CacheEntry (split at a break, or eager with the reason)."""
     tx = InstructionTranslator(fn.__code__, fn.__globals__, L, fn.__closure__)
     try:
-        return_var = tx.run()
-        gm, plan = tx.output.finish(return_var)
+        gm, plan = tx.output.finish(tx.run())
     except Unsupported as e:
         if nopython:
             raise
@@ -303,9 +298,8 @@ class OptimizedModule(minitorch2.nn.Module):
         mod = self._orig_mod
         if type(mod).__call__ is not minitorch2.nn.Module.__call__:
             return mod(*args, **kwargs)
-        if mod._forward_hooks or mod._forward_pre_hooks or mod._backward_hooks or mod._backward_pre_hooks:
-            return self._compile_wrapper.call_as_compiled(_call_module, (mod, *args), kwargs)  # hooks inlined
-        return self._compile_wrapper.call_as_compiled(type(mod).forward, (mod, *args), kwargs)
+        hooked = mod._forward_hooks or mod._forward_pre_hooks or mod._backward_hooks or mod._backward_pre_hooks
+        return self._compile_wrapper.call_as_compiled(_call_module if hooked else type(mod).forward, (mod, *args), kwargs)
 
     def __getattr__(self, name):
         try:
@@ -319,8 +313,7 @@ class CompileWrapper(CaptureBlocksMixin):  # (the mixin: `with optimize(backend)
     inside its `with` block (profile_capture.py); the modules below this one call back into it."""
 
     def __init__(self, backend, nopython, dynamic=None, guard_export_fn=None):
-        self.backend = backend
-        self.nopython = nopython
+        self.backend, self.nopython = backend, nopython
         self.dynamic = dynamic  # None, True or False: which sizes are symbols (dynamic_shapes.py)
         self.guard_export_fn = guard_export_fn  # called with each compiled frame's guards (a list of Guard)
 
@@ -369,8 +362,7 @@ def _patch_library_once():
 
 def reset():
     """Forget every compiled entry (as torch._dynamo.reset()); log frame ids count from 0 again."""
-    CACHE.clear()
-    SKIPPED_CODE.clear()
-    RUN_ONLY_CODE.clear()
+    for table in (CACHE, SKIPPED_CODE, RUN_ONLY_CODE):
+        table.clear()
     dynamic_shapes.reset()
     _logging.reset_ids()

@@ -118,9 +118,8 @@ def _shape_methods():
         return aten.view.default(self, _one_list(shape))
 
     def contiguous(self, memory_format=contiguous_format):
-        if self.is_contiguous(memory_format=memory_format):
-            return self
-        return aten.clone.default(self, memory_format=memory_format)
+        already = self.is_contiguous(memory_format=memory_format)
+        return self if already else aten.clone.default(self, memory_format=memory_format)
 
     def to(self, *args, **kwargs):
         dtype = _dtype.as_dtype(kwargs.get("dtype"))

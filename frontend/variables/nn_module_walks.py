@@ -53,21 +53,21 @@ def container_slice(tx, module_var, index):
     return sliced(module_var.unpack_var_sequence(tx)[index])
 
 
-def container_made_here(tx, cls, args, kwargs):
+def container_made_here(tx, cls, args, kwargs, otherwise):
     """`nn.Sequential(self.a, nn.ReLU(), b)` or `nn.ModuleList(mods)` of modules the frame holds: as Dynamo, the
-    container's init node, then the chain of those modules (a ModuleList: the tuple of them); None for another
-    class or call (made from constants, nn_module.py)."""
+    container's init node, then the chain of those modules (a ModuleList: the tuple of them); `otherwise` makes
+    another class, or one made of constants (user_defined.py)."""
     from .nn_module import NNModuleVariable  # (nn_module.py imports this module)
     if kwargs or cls not in (minitorch2.nn.Sequential, minitorch2.nn.ModuleList):
-        return None
+        return otherwise(tx, cls, args, kwargs)
     one = args[0].realize() if len(args) == 1 else None
     if isinstance(one, DictVariable):  # Sequential(OrderedDict(name=module, ...))
-        args = list(one.items.values())
-    elif isinstance(one, (ListVariable, TupleVariable)):  # ModuleList([...])
-        args = one.unpack_var_sequence(tx)
-    modules = [a.realize() for a in args]
+        members = list(one.items.values())
+    else:  # ModuleList([...]), or the modules themselves
+        members = one.unpack_var_sequence(tx) if isinstance(one, (ListVariable, TupleVariable)) else args
+    modules = [a.realize() for a in members]
     if not modules or not all(isinstance(m, NNModuleVariable) for m in modules):
-        return None
+        return otherwise(tx, cls, args, kwargs)
     record_module_inits(tx, 1)
     return (SequentialSliceVariable if cls is minitorch2.nn.Sequential else TupleVariable)(modules)
 

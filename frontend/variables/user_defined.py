@@ -27,9 +27,9 @@ def is_plain_object(value):
     """An instance whose attributes live in its __dict__ and are read by object's own lookup, of a user's class."""
     cls = type(value)
     plain_lookup = cls is types.SimpleNamespace or cls.__getattribute__ is object.__getattribute__
-    return (type(cls) is type and plain_lookup and hasattr(value, "__dict__") and (  # (nn.utils': weight_norm's hook)
-        cls.__module__.startswith("minitorch2.nn.utils") or not cls.__module__.startswith(("minitorch2", "frontend",
-                                                                                             "dataclasses"))))
+    # (nn.utils' objects too: weight_norm's hook, whose __call__ a compiled module's call inlines)
+    return (type(cls) is type and plain_lookup and hasattr(value, "__dict__") and (cls.__module__.startswith(
+        "minitorch2.nn.utils") or not cls.__module__.startswith(("minitorch2", "frontend", "dataclasses"))))
 
 
 class UserObjectVariable(SpecialMethodsMixin, ValueVariable):  # (the mixin: user_protocols.py)
@@ -68,7 +68,7 @@ class UserClassVariable(ClassMembersMixin, ConstantVariable):
     def call_function(self, tx, args, kwargs):
         cls = self.value
         if issubclass(cls, minitorch2.nn.Module):
-            return _module_made_here(tx, cls, args, kwargs)
+            return container_made_here(tx, cls, args, kwargs, otherwise=_module_made_here)
         made, init = UserObjectVariable(object.__new__(cls)), inspect.getattr_static(cls, "__init__")
         if isinstance(init, types.FunctionType):
             UserFunctionVariable(init).call_function(tx, args, kwargs, self_var=made)
@@ -80,9 +80,6 @@ class UserClassVariable(ClassMembersMixin, ConstantVariable):
 def _module_made_here(tx, cls, args, kwargs):
     """`nn.Softmax(dim=-1)(x)`: made for real now, from constant arguments, if it holds no parameter or buffer
     (the random stream its constructor may draw from is put back: the program draws from it when it runs)."""
-    made = container_made_here(tx, cls, args, kwargs)
-    if made is not None:
-        return made
     rng = minitorch2.get_rng_state()
     try:
         module = cls(*[a.realize().as_python_constant() for a in args],

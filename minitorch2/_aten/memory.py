@@ -79,9 +79,7 @@ def _to_copy_kernel(self, *, dtype=None, layout=None, device=None, pin_memory=No
 
 
 def _to_copy_meta(self, *, dtype=None, layout=None, device=None, pin_memory=None, non_blocking=False, memory_format=None):
-    stride = preserve_format_strides(self) if memory_format in (None, "torch.preserve_format") else \
-        memory_format_strides(self.shape, memory_format)
-    return fake_empty(self.shape, dtype or self.dtype, stride)
+    return fake_empty(self.shape, dtype or self.dtype, memory_format_strides(self.shape, memory_format, like=self))
 
 
 to_copy = clone = (_to_copy_kernel, _to_copy_meta)  # (clone is a _to_copy without a dtype)

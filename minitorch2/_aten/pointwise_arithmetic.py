@@ -158,8 +158,7 @@ mul = binary(_mul, scalar_in_float32=True)
 div = binary(_div, out="float", scalar_in_float32=True)
 def _refused_in_meta(impl, kernel_name, refused=lambda dtype: dtype is _dtype.bool_):
     """The meta refuses the result dtypes the kernel refuses (bool, unless `refused` says otherwise), so a trace
-    fails where eager does; `kernel_name(**kwargs)` names ATen's kernel (None: nothing is refused), or is the
-    error itself where torch's meta words it otherwise."""
+    fails where eager does; `kernel_name(**kwargs)` names ATen's kernel (None: nothing is refused) or is the error."""
     kernel, meta = impl
 
     def checked_meta(self, other, *args, **kwargs):
@@ -200,9 +199,8 @@ def _div_mode():
     return pick(0), pick(1)
 
 
-div_mode = _refused_in_meta(_div_mode(), lambda rounding_mode=None: (  # (torch's floor_divide ref words the floor)
-    RuntimeError("torch.bool not supported for floor_divide") if rounding_mode == "floor"
-    else rounding_mode and f"div_{rounding_mode}_cpu"))
+div_mode = _refused_in_meta(_div_mode(), lambda rounding_mode=None: rounding_mode and (  # (floor: torch's ref's words)
+    f"div_{rounding_mode}_cpu" if rounding_mode != "floor" else RuntimeError("torch.bool not supported for floor_divide")))
 
 
 def _pow_kernel():
