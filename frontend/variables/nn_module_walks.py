@@ -6,8 +6,9 @@ module gives the names and members in their order (duplicates dropped by its own
 member is read through the source of the first place it lives (`L['self']._modules['body']._parameters['weight']`),
 so a tensor is a graph input and a module a tracker, as anywhere else. state_dict() detaches each tensor (its
 detach nodes are in Dynamo's graph too). `seq[1:]` is a new Sequential of the same modules (Dynamo makes one: its
-init node), called as the chain of its modules. A module call inlines forward, or Module.__call__ itself (hooks
-and all, as Dynamo inlines _call_impl) when forward hooks are registered; `key in module_dict` looks the key up now.
+init node), called as the chain of its modules; so is `nn.Sequential(a, nn.ReLU(), b)` made in the frame of modules
+it holds. A module call inlines forward, or Module.__call__ itself (hooks and all, as Dynamo inlines _call_impl) when
+forward hooks are registered; `key in module_dict` looks the key up now.
 """
 import collections
 
