@@ -58,9 +58,8 @@ class NNModuleVariable(VariableTracker):
         value, kinds = value.realize(), ("_parameters", "_buffers", "_modules")
         if (self.source is None) != made_here or any(name in self.module.__dict__.get(k, {}) for k in kinds):
             return False
-        if value.python_type() is minitorch2.Tensor:
-            return not made_here
-        return value.is_python_constant() and not isinstance(value.as_python_constant(), (list, dict, set))
+        return not made_here if value.python_type() is minitorch2.Tensor else (
+            value.is_python_constant() and not isinstance(value.as_python_constant(), (list, dict, set)))
 
     def store_attr(self, tx, name, value):  # a module made in the frame (no source): only this translation sees it
         if not self.can_store_attr(name, value, made_here=True) or hasattr(type(self.module), name) or \

@@ -11,6 +11,7 @@ import operator
 import minitorch2
 from minitorch2._sym import SymBool, SymFloat, is_symbolic
 
+from ..source import TensorSizeSource
 from .base import VariableTracker
 from .constant import ConstantVariable
 
@@ -33,9 +34,9 @@ class SymNodeVariable(VariableTracker):
         return {SymBool: bool, SymFloat: float}.get(type(self.value), int)(self.value)
 
     def output_plan(self, og):
-        """A returned size: read from its source (an input), else a graph output (a float's read back by .item()), as
-        Dynamo's; a bool, or a size pinned, is a constant."""
-        if self.source is not None:
+        """A returned number: an int or float argument read from its source, else a graph output (a tensor's size; a
+        float read back by .item()), as Dynamo's; a bool, or a size pinned, is a constant."""
+        if self.source is not None and not isinstance(self.source, TensorSizeSource):
             return super().output_plan(og)
         if isinstance(self.value, SymBool) or not is_symbolic(self.value):
             value = self.as_python_constant()

@@ -394,3 +394,16 @@ def _removal_outcome(lib, counter, name):
 @pytest.mark.parametrize("name", list(REMOVALS))
 def test_list_remove_of_a_tensor_as_dynamo(name):
     assert _removal_outcome(minitorch2, CompileCounter, name) == _removal_outcome(torch, TorchCompileCounter, name)
+
+
+def test_returned_dynamic_numbers_read_from_their_sources_as_dynamo():
+    """An int argument gone dynamic is returned from its source; a tensor's size stays a graph output."""
+    def graphs(lib):
+        codes = []
+        compiled = lib.compile(lambda x, n: (x * n, n, x.shape[0]),
+                               backend=lambda gm, example_inputs: codes.append(gm.code.strip().splitlines()[-1])
+                               or gm.forward)
+        results = [compiled(lib.ones(k), k + 1) for k in (2, 3, 4)]
+        return codes, [(r[0].tolist(), r[1], r[2]) for r in results]
+
+    assert graphs(minitorch2) == graphs(torch)
