@@ -46,15 +46,11 @@ class CacheEntry:
 
     def __init__(self, guard_fn, backend, compiled=None, input_sources=(), plan=None, graph=None, break_reason=None,
                  transformed_code=None, skip_code=False):
-        self.guard_fn = guard_fn
-        self.backend = backend
-        self.compiled = compiled
+        self.guard_fn, self.backend, self.compiled, self.plan = guard_fn, backend, compiled, plan
         self.fetch_inputs = source.fetch_function(input_sources)  # one call fetches every graph input
         self.boxed_call = getattr(compiled, "_boxed_call", False)
-        self.plan = plan
         self.graph = graph  # the GraphModule handed to the backend (None: no graph had ops)
-        self.break_reason = break_reason
-        self.transformed_code = transformed_code
+        self.break_reason, self.transformed_code = break_reason, transformed_code
         self.skip_code = skip_code  # no op traced: this call and all later ones run eagerly
 
     def run(self, fn, args, kwargs, L, G):
@@ -119,8 +115,7 @@ def translate(fn, L, backend, nopython):
     """Capture fn's frame and compile it with backend: a CacheEntry (split at a break, or eager with the reason)."""
     tx = InstructionTranslator(fn.__code__, fn.__globals__, L, fn.__closure__)
     try:
-        return_var = tx.run()
-        gm, plan = tx.output.finish(return_var)
+        gm, plan = tx.output.finish(tx.run())
     except Unsupported as e:
         if nopython:
             raise
@@ -192,6 +187,9 @@ def compile_graph(fn, gm, og, backend, name=None):
     return compiled
 
 
+COMPILE_LOCK = threading.RLock()
+
+
 def call_compiled(fn, args, kwargs, backend, nopython):
     if is_disabled() or (config.stance is not None and config.stance.runs_eagerly()):
         return fn(*args, **kwargs)
@@ -216,16 +214,17 @@ def call_compiled(fn, args, kwargs, backend, nopython):
         return run_eagerly(fn, args, kwargs)
     if entries and log.isEnabledFor(logging.INFO):
         log.info("recompiling %s: %s", code.co_name, guard_failures(fn, entries, L, backend)[-1][1])
-    try:
-        entry = translate_logged(fn, L, backend, nopython, entries)
-    except Exception as e:
-        if nopython or not config.suppress_errors or isinstance(e, FailOnRecompileLimitHit):
-            raise
-        return _run_after_failed_compile(fn, args, kwargs, e, backend)
-    if entry.skip_code:
-        SKIPPED_CODE.add(code)
-    else:
-        entries.append(entry)
+    with COMPILE_LOCK:  # as Dynamo's compile_lock: one translation at a time (threads that missed the cache queue)
+        try:
+            entry = translate_logged(fn, L, backend, nopython, entries)
+        except Exception as e:
+            if nopython or not config.suppress_errors or isinstance(e, FailOnRecompileLimitHit):
+                raise
+            return _run_after_failed_compile(fn, args, kwargs, e, backend)
+        if entry.skip_code:
+            SKIPPED_CODE.add(code)
+        else:
+            entries.append(entry)
     for observer in _observers:
         observer(entry)
     with _logging.compile_context(code, len(entries) - 1):  # backends like aot_eager compile at the first run
@@ -283,6 +282,10 @@ def translate_logged(fn, L, backend, nopython, entries):
     return entry
 
 
+def _call_module(fn, *args, **kwargs):  # (a module with hooks compiled as Dynamo does: `fn` and `args` its names)
+    return fn(*args, **kwargs)
+
+
 class OptimizedModule(minitorch2.nn.Module):
     """A compiled nn.Module: shares the original's parameters (it holds it as `_orig_mod`)."""
 
@@ -293,10 +296,10 @@ class OptimizedModule(minitorch2.nn.Module):
 
     def forward(self, *args, **kwargs):
         mod = self._orig_mod
-        if (mod._forward_hooks or mod._forward_pre_hooks or mod._backward_hooks or mod._backward_pre_hooks
-                or type(mod).__call__ is not minitorch2.nn.Module.__call__):
+        if type(mod).__call__ is not minitorch2.nn.Module.__call__:
             return mod(*args, **kwargs)
-        return self._compile_wrapper.call_as_compiled(type(mod).forward, (mod, *args), kwargs)
+        hooked = mod._forward_hooks or mod._forward_pre_hooks or mod._backward_hooks or mod._backward_pre_hooks
+        return self._compile_wrapper.call_as_compiled(_call_module if hooked else type(mod).forward, (mod, *args), kwargs)
 
     def __getattr__(self, name):
         try:
@@ -310,8 +313,7 @@ class CompileWrapper(CaptureBlocksMixin):  # (the mixin: `with optimize(backend)
     inside its `with` block (profile_capture.py); the modules below this one call back into it."""
 
     def __init__(self, backend, nopython, dynamic=None, guard_export_fn=None):
-        self.backend = backend
-        self.nopython = nopython
+        self.backend, self.nopython = backend, nopython
         self.dynamic = dynamic  # None, True or False: which sizes are symbols (dynamic_shapes.py)
         self.guard_export_fn = guard_export_fn  # called with each compiled frame's guards (a list of Guard)
 
@@ -360,8 +362,7 @@ def _patch_library_once():
 
 def reset():
     """Forget every compiled entry (as torch._dynamo.reset()); log frame ids count from 0 again."""
-    CACHE.clear()
-    SKIPPED_CODE.clear()
-    RUN_ONLY_CODE.clear()
+    for table in (CACHE, SKIPPED_CODE, RUN_ONLY_CODE):
+        table.clear()
     dynamic_shapes.reset()
     _logging.reset_ids()

@@ -16,6 +16,7 @@ from . import _functions as F
 from ._factories import tensor as make_tensor
 from ._ops import ops, python_signature
 from ._aten.composite_sizes import check_select_index, covers_whole_dim
+from ._aten.nn_ops import is_channels_last
 from ._tensor import Tensor, contiguous_format, device
 
 aten = ops.aten
@@ -117,9 +118,8 @@ def _shape_methods():
         return aten.view.default(self, _one_list(shape))
 
     def contiguous(self, memory_format=contiguous_format):
-        if self.is_contiguous(memory_format=memory_format):
-            return self
-        return aten.clone.default(self, memory_format=memory_format)
+        already = self.is_contiguous(memory_format=memory_format)
+        return self if already else aten.clone.default(self, memory_format=memory_format)
 
     def to(self, *args, **kwargs):
         dtype = _dtype.as_dtype(kwargs.get("dtype"))
@@ -137,8 +137,8 @@ def _shape_methods():
                 raise TypeError(f"to() received an invalid combination of arguments - got "
                                 f"({', '.join(type(v).__name__ for v in args)})")
         copy, memory_format = kwargs.get("copy", False), kwargs.get("memory_format")
-        relayout = memory_format not in (None, "torch.preserve_format") and not self.is_contiguous(
-            memory_format=memory_format)
+        relayout = memory_format not in (None, "torch.preserve_format") and memory_format != (  # (ATen's test:
+            "torch.channels_last" if is_channels_last(self) else "torch.contiguous_format")  # suggest_memory_format)
         if (dtype is None or dtype is self.dtype) and not copy and not relayout:
             return self
         return aten._to_copy.default(self, dtype=dtype, **({"memory_format": memory_format} if relayout else {}))

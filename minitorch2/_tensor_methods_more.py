@@ -99,13 +99,15 @@ def tensor_methods():
     def as_list(values):  # x.tile(2, 3) or x.tile((2, 3))
         return list(values[0]) if len(values) == 1 and isinstance(values[0], (list, tuple)) else list(values)
 
+    def over_dims(fn):  # x.flip(0, 1), x.flip((0, 1)), or x.flip(dims=(0, 1)): the functional form checks the keyword
+        return lambda self, *dims, **kwargs: fn(self, **kwargs) if kwargs and not dims else fn(self, as_list(dims))
+
     return {
         **_functions_complex.tensor_methods(),  # x.real, x.imag
         "detach_": detach_, "view_as": lambda self, other: aten.view.default(self, list(other.shape)),
         "expand_as": lambda self, other: aten.expand.default(self, list(other.shape)),
         "reshape_as": lambda self, other: self.reshape(list(other.shape)),
-        "tile": lambda self, *dims: tile(self, as_list(dims)),
-        "flip": lambda self, *dims: flip(self, as_list(dims)), "ndimension": lambda self: self.dim(),
+        "tile": over_dims(tile), "flip": over_dims(flip), "ndimension": lambda self: self.dim(),
         "mT": property(lambda self: self.transpose(-2, -1)),
         "polygamma": lambda self, n: polygamma(n, self), "sum_to_size": sum_to_size,
         "short": lambda self, memory_format=None: self.to(_dtype.int16),

@@ -33,9 +33,14 @@ def sequence_method(tx, seq, name, args, kwargs):
 
 
 def _first_equal(items, x):
-    """The index of the first item that is x, or a constant equal to it; none: the program's ValueError."""
+    """The index of the first item that is x, or a constant equal to it, as Dynamo's polyfill (`elem is x or
+    elem == x`); none: the program's ValueError. A tensor met before x's match needs the truth of its `==`: a graph
+    break, as Dynamo's (list.remove then runs as Python's, raising for a tensor of more than one element)."""
+    from .tensor import TensorVariable  # (tensor.py imports this module, through lists.py)
     for i, item in enumerate(items):
         item = item.realize()
+        if item is not x and (isinstance(item, TensorVariable) or isinstance(x, TensorVariable)):
+            raise Unsupported("list.remove: the truth of a tensor's `==`", "data_dependent_branch")
         if item is x or x.is_python_constant() and item.is_python_constant() and item.as_python_constant() == \
                 x.as_python_constant():
             return i

@@ -53,12 +53,13 @@ class NNModuleVariable(VariableTracker):
         raise Unsupported(f"attribute {name!r} of {type(m).__name__}", "unsupported_attr")
 
     def can_store_attr(self, name, value, made_here=False):
-        """`self.calls += 1` of a constant is replayed after the graph; parameters, tensors... are a break. A module
-        made in the frame has no source to replay through: store_attr writes the constant on it at once."""
+        """`self.calls += 1` of a constant, `self.weight = w` of a tensor (weight_norm's hook), is replayed after the
+        graph; a parameter... is a break. A module made in the frame writes a constant on itself at once (store_attr)."""
         value, kinds = value.realize(), ("_parameters", "_buffers", "_modules")
         if (self.source is None) != made_here or any(name in self.module.__dict__.get(k, {}) for k in kinds):
             return False
-        return value.is_python_constant() and not isinstance(value.as_python_constant(), (list, dict, set))
+        return not made_here if value.python_type() is minitorch2.Tensor else (
+            value.is_python_constant() and not isinstance(value.as_python_constant(), (list, dict, set)))
 
     def store_attr(self, tx, name, value):  # a module made in the frame (no source): only this translation sees it
         if not self.can_store_attr(name, value, made_here=True) or hasattr(type(self.module), name) or \

@@ -6,8 +6,9 @@ module gives the names and members in their order (duplicates dropped by its own
 member is read through the source of the first place it lives (`L['self']._modules['body']._parameters['weight']`),
 so a tensor is a graph input and a module a tracker, as anywhere else. state_dict() detaches each tensor (its
 detach nodes are in Dynamo's graph too). `seq[1:]` is a new Sequential of the same modules (Dynamo makes one: its
-init node), called as the chain of its modules. A module call inlines forward, or Module.__call__ itself (hooks
-and all, as Dynamo inlines _call_impl) when forward hooks are registered; `key in module_dict` looks the key up now.
+init node), called as the chain of its modules; so is `nn.Sequential(a, nn.ReLU(), b)` made in the frame of modules
+it holds. A module call inlines forward, or Module.__call__ itself (hooks and all, as Dynamo inlines _call_impl) when
+forward hooks are registered; `key in module_dict` looks the key up now.
 """
 import collections
 
@@ -19,8 +20,8 @@ from ..source import module_member_source
 from .base import VariableTracker
 from .constant import ConstantVariable
 from .dicts import DictVariable
-from .dynamo_forms import record_module_inits
-from .lists import ListIteratorVariable, TupleVariable
+from .dynamo_forms import name_after_local, record_module_inits
+from .lists import ListIteratorVariable, ListVariable, TupleVariable
 from .user_protocols import instance_dict
 
 DICTS = (minitorch2.nn.ModuleDict, minitorch2.nn.ParameterDict)
@@ -51,6 +52,25 @@ def container_slice(tx, module_var, index):
     record_module_inits(tx, 1)
     sliced = SequentialSliceVariable if isinstance(module, minitorch2.nn.Sequential) else TupleVariable
     return sliced(module_var.unpack_var_sequence(tx)[index])
+
+
+def container_made_here(tx, cls, args, kwargs, otherwise):
+    """`nn.Sequential(self.a, nn.ReLU(), b)` or `nn.ModuleList(mods)` of modules the frame holds: as Dynamo, the
+    container's init node, then the chain of those modules (a ModuleList: the tuple of them); `otherwise` makes
+    another class, or one made of constants (user_defined.py)."""
+    from .nn_module import NNModuleVariable  # (nn_module.py imports this module)
+    if kwargs or cls not in (minitorch2.nn.Sequential, minitorch2.nn.ModuleList):
+        return otherwise(tx, cls, args, kwargs)
+    one = args[0].realize() if len(args) == 1 else None
+    if isinstance(one, DictVariable):  # Sequential(OrderedDict(name=module, ...))
+        members = list(one.items.values())
+    else:  # ModuleList([...]), or the modules themselves
+        members = one.unpack_var_sequence(tx) if isinstance(one, (ListVariable, TupleVariable)) else args
+    modules = [a.realize() for a in members]
+    if not modules or not all(isinstance(m, NNModuleVariable) for m in modules):
+        return otherwise(tx, cls, args, kwargs)
+    record_module_inits(tx, 1)
+    return (SequentialSliceVariable if cls is minitorch2.nn.Sequential else TupleVariable)(modules)
 
 
 def inlined_call(module):
@@ -126,6 +146,6 @@ class SequentialSliceVariable(TupleVariable):
         if len(args) != 1 or kwargs:
             raise Unsupported("a slice of a Sequential called with more than one input", "unsupported_call")
         value = args[0]
-        for module in self.items:
-            value = module.realize().call_function(tx, [value], {})
+        for module in self.items:  # (each output named after Sequential.forward's local, as Dynamo inlines it)
+            value = name_after_local(tx.output.graph, module.realize().call_function(tx, [value], {}), "input")
         return value

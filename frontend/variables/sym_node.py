@@ -11,6 +11,7 @@ import operator
 import minitorch2
 from minitorch2._sym import SymBool, SymFloat, is_symbolic
 
+from ..source import TensorSizeSource
 from .base import VariableTracker
 from .constant import ConstantVariable
 
@@ -33,14 +34,15 @@ class SymNodeVariable(VariableTracker):
         return {SymBool: bool, SymFloat: float}.get(type(self.value), int)(self.value)
 
     def output_plan(self, og):
-        """A returned size stays symbolic, as Dynamo's: a graph output (a bool, or a size pinned, is a constant)."""
+        """A returned number: an int or float argument read from its source, else a graph output (a tensor's size; a
+        float read back by .item()), as Dynamo's; a bool, or a size pinned, is a constant."""
+        if self.source is not None and not isinstance(self.source, TensorSizeSource):
+            return super().output_plan(og)
         if isinstance(self.value, SymBool) or not is_symbolic(self.value):
             value = self.as_python_constant()
             return lambda outs, L, G: value
-        index = og.add_output(self._as_output(og))
-        if isinstance(self.value, SymFloat):
-            return lambda outs, L, G: outs[index].item()
-        return lambda outs, L, G: outs[index]
+        index, read_back = og.add_output(self._as_output(og)), isinstance(self.value, SymFloat)
+        return lambda outs, L, G: outs[index].item() if read_back else outs[index]
 
     def _as_output(self, og):
         """What the graph returns for it: a size itself; a float, as Dynamo's, a 0-d float64 tensor made of it."""

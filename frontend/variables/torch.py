@@ -96,6 +96,8 @@ def is_torch_object(value):
                                                                                minitorch2.Tensor)):
         return False  # a method of a library object (q.rsample): its self holds tensors the graph must see
     module = _module_name(value)
+    if module.startswith("minitorch2.nn.utils") and not isinstance(value, types.FunctionType):
+        return False  # a hook object of nn.utils' Python code (weight_norm's): a user object, its __call__ inlined
     if module.startswith("minitorch2.nn.") and isinstance(value, types.FunctionType) and value.__name__[0] == "_":
         return False  # a private helper of nn's Python code (F._canonical_mask): inlined, as Dynamo inlines torch's
     return not module.startswith(INLINED_PACKAGES) and (module == "minitorch2" or module.startswith("minitorch2."))

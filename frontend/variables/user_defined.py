@@ -19,6 +19,7 @@ from .constant import ConstantVariable
 from .dynamo_forms import record_module_inits
 from .functions import UserFunctionVariable, UserMethodVariable
 from .nn_module import NNModuleVariable
+from .nn_module_walks import container_made_here
 from .user_protocols import ClassMembersMixin, SpecialMethodsMixin
 
 
@@ -26,8 +27,9 @@ def is_plain_object(value):
     """An instance whose attributes live in its __dict__ and are read by object's own lookup, of a user's class."""
     cls = type(value)
     plain_lookup = cls is types.SimpleNamespace or cls.__getattribute__ is object.__getattribute__
-    return (type(cls) is type and plain_lookup and hasattr(value, "__dict__")
-            and not cls.__module__.startswith(("minitorch2", "frontend", "dataclasses")))
+    # (nn.utils' objects too: weight_norm's hook, whose __call__ a compiled module's call inlines)
+    return (type(cls) is type and plain_lookup and hasattr(value, "__dict__") and (cls.__module__.startswith(
+        "minitorch2.nn.utils") or not cls.__module__.startswith(("minitorch2", "frontend", "dataclasses"))))
 
 
 class UserObjectVariable(SpecialMethodsMixin, ValueVariable):  # (the mixin: user_protocols.py)
@@ -66,7 +68,7 @@ class UserClassVariable(ClassMembersMixin, ConstantVariable):
     def call_function(self, tx, args, kwargs):
         cls = self.value
         if issubclass(cls, minitorch2.nn.Module):
-            return _module_made_here(tx, cls, args, kwargs)
+            return container_made_here(tx, cls, args, kwargs, otherwise=_module_made_here)
         made, init = UserObjectVariable(object.__new__(cls)), inspect.getattr_static(cls, "__init__")
         if isinstance(init, types.FunctionType):
             UserFunctionVariable(init).call_function(tx, args, kwargs, self_var=made)

@@ -325,10 +325,13 @@ class ProtocolCallsMixin:
             else ConstantVariable(obj.python_type())  # (a user's class as a class tracker: it sees pending writes)
 
     def call_setattr(self, tx, obj, name, value):
-        obj = obj.realize()
+        obj, name = obj.realize(), name.realize().as_python_constant()
+        if obj.source is not None and hasattr(obj, "can_store_attr") and obj.can_store_attr(name, value):
+            tx.output.stored_attrs[(obj.source, name)] = (obj, value)  # (replayed after the graph, as STORE_ATTR's)
+            return ConstantVariable(None)
         if not isinstance(obj, SpecialMethodsMixin) or obj.source is not None:
             raise Unsupported(f"setattr on {obj}", "side_effect")
-        obj.store_attr(tx, name.realize().as_python_constant(), value)
+        obj.store_attr(tx, name, value)
         return ConstantVariable(None)
 
     call___setattr__ = call_setattr  # object.__setattr__(self, name, value), as a frozen dataclass's __init__ calls

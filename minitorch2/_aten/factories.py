@@ -11,7 +11,7 @@ from .. import _dtype
 from .._sym import SymFloat, SymInt, is_symbolic
 from .._tensor import Tensor
 from . import range_values
-from .meta_util import new_tensor_shape, fake_empty, preserve_format_strides, with_strides
+from .meta_util import new_tensor_shape, fake_empty, memory_format_strides, with_strides
 
 
 
@@ -31,10 +31,10 @@ def _allocated(np_allocate):
     """empty, zeros, ones: a fresh tensor of `size`, filled (or not) by numpy's allocator."""
     def kernel(size, *, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None):
         shape, dtype = _new(size, dtype)
-        return np_allocate(shape, dtype.np)
+        return with_strides(np_allocate(shape, dtype.np), memory_format_strides(shape, memory_format))
 
     def meta(size, *, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None):
-        return fake_empty(*_new(size, dtype))
+        return fake_empty(*_new(size, dtype), memory_format_strides(size, memory_format))
 
     return kernel, meta
 
@@ -83,23 +83,19 @@ def _like(np_fill):
 
     def kernel(self, *args, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None):
         target = dtype or self.dtype
-        if np_fill is None:
-            result = np.empty(self.shape, target.np)
-        else:
-            with np.errstate(over="ignore"):  # (full_like's value is checked as full's)
-                result = np.full(self.shape, _fill_value(args[0], target, self.numel()) if args else np_fill, target.np)
+        with np.errstate(over="ignore"):  # (full_like's value is checked as full's)
+            result = np.full(self.shape, _fill_value(args[0], target, self.numel()) if args else np_fill, target.np)
         return with_strides(result, meta(self, *args, dtype=dtype, memory_format=memory_format).stride())
 
     def meta(self, *args, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None):
         if args:
             _fill_value(args[0], dtype or self.dtype, self.numel())
-        preserve = memory_format in (None, "torch.preserve_format")
-        return fake_empty(self.shape, dtype or self.dtype, preserve_format_strides(self) if preserve else None)
+        return fake_empty(self.shape, dtype or self.dtype, memory_format_strides(self.shape, memory_format, like=self))
 
     return kernel, meta
 
 
-empty_like = _like(None)
+empty_like = _like(0)  # (its contents are unspecified: zeros serve)
 zeros_like = _like(0)
 ones_like = _like(1)
 full_like = _like(0)

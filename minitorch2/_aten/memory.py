@@ -9,7 +9,7 @@ import numpy as np
 from .. import _dtype, _tensor_data
 from .._dtype import can_cast
 from .._tensor import Tensor
-from .meta_util import broadcast_shapes, channels_last_strides, fake_empty, preserve_format_strides, with_strides
+from .meta_util import broadcast_shapes, fake_empty, memory_format_strides, preserve_format_strides, with_strides
 
 
 def _write(self, value):
@@ -79,15 +79,7 @@ def _to_copy_kernel(self, *, dtype=None, layout=None, device=None, pin_memory=No
 
 
 def _to_copy_meta(self, *, dtype=None, layout=None, device=None, pin_memory=None, non_blocking=False, memory_format=None):
-    if memory_format in (None, "torch.preserve_format"):
-        stride = preserve_format_strides(self)
-    elif memory_format == "torch.channels_last":
-        if self.dim() != 4:
-            raise RuntimeError("required rank 4 tensor to use channels_last format")
-        stride = channels_last_strides(self.shape)
-    else:
-        stride = None
-    return fake_empty(self.shape, dtype or self.dtype, stride)
+    return fake_empty(self.shape, dtype or self.dtype, memory_format_strides(self.shape, memory_format, like=self))
 
 
 to_copy = clone = (_to_copy_kernel, _to_copy_meta)  # (clone is a _to_copy without a dtype)

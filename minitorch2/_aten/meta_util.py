@@ -107,6 +107,16 @@ def channels_last_strides(shape):
     return strides_in_order(shape, (1, 3, 2, 0))  # NHWC: C innermost, then W, H, N
 
 
+def memory_format_strides(shape, memory_format, like=None):
+    """The strides memory_format asks for: `like`'s layout kept (preserve_format, the default of *_like and
+    _to_copy), channels_last's (of a 4-d shape only, as ATen), else contiguous ones."""
+    if like is not None and memory_format in (None, "torch.preserve_format"):
+        return preserve_format_strides(like)
+    if memory_format == "torch.channels_last" and len(shape) != 4:
+        raise RuntimeError("required rank 4 tensor to use channels_last format")
+    return channels_last_strides(shape) if memory_format == "torch.channels_last" else contiguous_strides(shape)
+
+
 def preserve_format_strides(t):
     """Strides of `empty_like(t)` (and clone, _to_copy, ...) with memory_format=preserve_format: `t`'s own
     strides when it is non-overlapping and dense, otherwise dense strides in the order of `t`'s

@@ -158,14 +158,14 @@ mul = binary(_mul, scalar_in_float32=True)
 div = binary(_div, out="float", scalar_in_float32=True)
 def _refused_in_meta(impl, kernel_name, refused=lambda dtype: dtype is _dtype.bool_):
     """The meta refuses the result dtypes the kernel refuses (bool, unless `refused` says otherwise), so a trace
-    fails where eager does; `kernel_name(**kwargs)` names ATen's kernel (None: nothing is refused)."""
+    fails where eager does; `kernel_name(**kwargs)` names ATen's kernel (None: nothing is refused) or is the error."""
     kernel, meta = impl
 
     def checked_meta(self, other, *args, **kwargs):
         out = meta(self, other, *args, **kwargs)
         name = kernel_name(**kwargs)
         if name and refused(out.dtype):
-            raise _not_implemented(name, out.dtype)
+            raise name if isinstance(name, Exception) else _not_implemented(name, out.dtype)
         return out
 
     return kernel, checked_meta
@@ -199,7 +199,8 @@ def _div_mode():
     return pick(0), pick(1)
 
 
-div_mode = _refused_in_meta(_div_mode(), lambda rounding_mode=None: rounding_mode and f"div_{rounding_mode}_cpu")
+div_mode = _refused_in_meta(_div_mode(), lambda rounding_mode=None: rounding_mode and (  # (floor: torch's ref's words)
+    f"div_{rounding_mode}_cpu" if rounding_mode != "floor" else RuntimeError("torch.bool not supported for floor_divide")))
 
 
 def _pow_kernel():

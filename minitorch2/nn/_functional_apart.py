@@ -11,6 +11,7 @@ import warnings
 
 from .. import _dtype, _factories, _functions
 from .._aten.more_ops import _norm_dtype
+from .._aten.nn_ops import is_channels_last
 from .._ops import ops
 from .._tensor import strided
 from . import functional as F  # circular on purpose: functional.py re-exports this module; F is read at call time
@@ -41,8 +42,10 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
 
 def adaptive_avg_pool2d(input, output_size):
     size = [input.shape[-2 + i] if s is None else s for i, s in enumerate(F._per_dim(output_size))]
-    if size == [1, 1]:
-        return aten.mean.dim(input, [-1, -2], True)
+    if size == [1, 1]:  # the mean over h and w; a channels-last input's output restrided to that layout, as ATen's
+        out = aten.mean.dim(input, [-1, -2], True)  # (ATen restrides in place, as_strided_: functionalized, this)
+        n, c = input.shape[:2] if input.dim() == 4 else (None, None)
+        return aten.as_strided.default(out, [n, c, 1, 1], [c, 1, c, c]) if is_channels_last(input) else out
     return aten._adaptive_avg_pool2d.default(input, size)
 
 

@@ -30,7 +30,8 @@ class WeightNorm:
         self.dim = -1 if dim is None else dim
 
     def compute_weight(self, module):
-        return minitorch2._weight_norm(getattr(module, self.name + "_v"), getattr(module, self.name + "_g"), self.dim)
+        g = getattr(module, self.name + "_g")  # (read first, as torch's: a compiled graph's inputs come in this order)
+        return minitorch2._weight_norm(getattr(module, self.name + "_v"), g, self.dim)
 
     @staticmethod
     def apply(module, name, dim):
