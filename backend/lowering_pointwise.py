@@ -123,21 +123,12 @@ def sub(a, b, alpha=1):
     return add(a, b, alpha, "sub")
 
 
-def scalar_in_float32(fn, a, b, dtype):
-    """fn(a, b) of dtype `dtype`; for float16 with a scalar second operand (a Python number or a 0-d tensor),
-    computed in float32 from the scalar's own value and rounded once, as ATen's CPU mul and div kernels read
-    such a scalar (x * 0.01 is half(float(x) * 0.01f), not x * half(0.01))."""
-    if dtype is not _dtype.float16 or is_tensor(b) and len(b.get_size()) > 0:
-        return pointwise(fn, a, b, compute_dtype=dtype)
-    return pointwise(lambda u, v: cast(fn(u, v), dtype), a, b, compute_dtype=_dtype.float32)
-
-
 def mul(a, b):
-    return scalar_in_float32(lambda u, v: op("mul", u, v), a, b, ir.promote(a, b))
+    return pointwise(lambda u, v: op("mul", u, v), a, b, compute_dtype=ir.promote(a, b))
 
 
 def div(a, b):
-    return scalar_in_float32(lambda u, v: op("truediv", u, v), a, b, float_dtype(a, b))
+    return pointwise(lambda u, v: op("truediv", u, v), a, b, compute_dtype=float_dtype(a, b))
 
 
 def div_mode(a, b, rounding_mode=None):
@@ -146,7 +137,7 @@ def div_mode(a, b, rounding_mode=None):
     if ir.promote(a, b).is_floating_point:  # floor: Python's float //, as ATen's (-inf // 2. is nan, -2. // inf -1.)
         division = (lambda u, v: op("floordiv", u, v)) if rounding_mode == "floor" else (
             lambda u, v: op("trunc", op("truediv", u, v)))
-        return scalar_in_float32(division, a, b, ir.promote(a, b))
+        return pointwise(division, a, b, compute_dtype=ir.promote(a, b))
     return pointwise(lambda u, v: op("floordiv" if rounding_mode == "floor" else "truncdiv", u, v), a, b)  # exact
 
 

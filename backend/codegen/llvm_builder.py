@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from minitorch2 import _dtype as dt
 
 REGISTER_TYPES = {"bool": "i1", "uint8": "i8", "int8": "i8", "int16": "i16", "int32": "i32",
-                  "int64": "i64", "float16": "half", "bfloat16": "float", "float32": "float", "float64": "double"}
-MEMORY_TYPES = dict(REGISTER_TYPES, bool="i8", bfloat16="i16")  # (bfloat16: llvm_bfloat16.py)
+                  "int64": "i64", "float16": "float", "bfloat16": "float", "float32": "float", "float64": "double"}
+MEMORY_TYPES = dict(REGISTER_TYPES, bool="i8", float16="half", bfloat16="i16")  # (the 16-bit floats: llvm_bfloat16.py)
 FLOAT_SUFFIXES = {"half": "f16", "float": "f32", "double": "f64"}  # of intrinsic names: llvm.fabs.f32
 
 # A loop body longer than this many IR lines is one long dependency chain per vector (chains of inline
@@ -62,7 +62,7 @@ def constant_text(value, dtype):
     if dtype is dt.bool_:
         return "true" if value else "false"
     if dtype.is_floating_point:
-        rounded = float(dt.opmath(dtype).np.type(value) if dtype is dt.bfloat16 else dtype.np.type(value))  # (exact)
+        rounded = float(dt.opmath(dtype).np.type(value) if dtype in dt.HALVES else dtype.np.type(value))  # (exact)
         return "0x%016X" % struct.unpack("<Q", struct.pack("<d", rounded))[0]
     return str(int(value))
 

@@ -5,8 +5,8 @@ then how reductions combine) are the whole op vocabulary of the LLVM backend; an
 loudly with NotImplementedError naming it.
 
 Semantics are loop_ir's (torch's on CPU), each handler's docstring says where that takes care. Transcendentals
-call libm (`expf`, `tanhf`, `exp`...); float16 is `half` in registers, LLVM rounding each arithmetic op back to
-half, while the math functions run in float32 and round once (`in_float32`), as torch's CPU kernels do.
+call libm (`expf`, `tanhf`, `exp`...); float16 and bfloat16 are float32 in registers, rounded only where stored
+(llvm_bfloat16.py), as torch's Inductor compiles them; the math functions run on the float32 (`in_float32`).
 """
 from minitorch2 import _dtype as dt
 from minitorch2._aten.transcendental_bits import TANH_ROUNDS_TO_ONE
@@ -33,12 +33,10 @@ def cast(b, x, dtype):
     source = x.dtype
     if source is dtype:
         return x
-    if dt.bfloat16 in (source, dtype):
+    if source in dt.HALVES or dtype in dt.HALVES:
         return llvm_bfloat16.cast(b, x, dtype, cast)
     if dtype is dt.bool_:
         return truthy(b, x)
-    if dtype is dt.float16 and source not in (dt.float16, dt.float32):  # via float32, as c10::Half rounds
-        return cast(b, cast(b, x, dt.float32), dt.float16)
     if source.is_floating_point and dtype.is_floating_point:
         return b.convert("fpext" if dtype.itemsize > source.itemsize else "fptrunc", x, dtype)
     if source.is_floating_point:
@@ -57,8 +55,8 @@ def float_to_int(b, x, dtype):
     """The truncating conversion torch's CPU kernels do (x86's cvtt): to int64 for int64, else to int32 and
     then wrapped to the narrow type; NaN and values outside the conversion's range give its minimum
     (-2**63 or -2**31), never LLVM poison. float64 to uint8 goes through int64, as ATen's."""
-    if x.dtype is dt.float16:
-        x = cast(b, x, dt.float32)  # exact; and 2**31 has no half
+    if x.dtype in dt.HALVES:
+        x = cast(b, x, dt.float32)  # (its register)
     wide = dt.int64 if dtype is dt.int64 or (dtype is dt.uint8 and x.dtype is dt.float64) else dt.int32
     limit = 2.0 ** (bit_width(wide) - 1)
     whole = b.intrinsic("trunc", x.dtype, [x])
@@ -75,7 +73,7 @@ LIBM = set(L.TRANSCENDENTAL) - {"sigmoid"}  # float32: expf, ...
 
 
 def in_float32(emit):
-    """float16 math runs in float32 and rounds once at the end, as torch's CPU kernels do (bfloat16: at its store)."""
+    """16-bit float math runs on the float32 register (rounded where stored, llvm_bfloat16.py)."""
     def emit_via_float32(b, *args):
         if args[0].dtype not in dt.HALVES:
             return emit(b, *args)

@@ -200,8 +200,8 @@ def _apply(name, args, dtype):
     return _BINARY[name](*args)
 
 
-def _register(dtype):  # bfloat16 computes in float32, rounded where stored, as the LLVM kernels (llvm_bfloat16.py)
-    return np.dtype(np.float32) if dtype is _dtype.bfloat16 else dtype.np
+def _register(dtype):  # the 16-bit floats compute in float32, rounded where stored, as the LLVM kernels (llvm_bfloat16.py)
+    return np.dtype(np.float32) if dtype in _dtype.HALVES else dtype.np
 
 
 

@@ -200,7 +200,7 @@ class TritonEmitter:
         value = ops.cast(self.value(store.value, scope), arg.dtype)
         pointer = self.pointer(store.buffer, store.index, scope, whole_block=True)
         if store.mode == "add" and arg.dtype in ATOMIC_ADD_DTYPES:
-            self.line(scope, f'tl.atomic_add({pointer}, {value.text}, {scope.mask}, sem="relaxed")')
+            self.line(scope, f'tl.atomic_add({pointer}, {_rounded(value)}, {scope.mask}, sem="relaxed")')
         elif store.mode == "add":  # read-modify-write; `ordered` launches make it one element at a time
             old = Term(f"tl.load({pointer}, {scope.mask}, other=0){_WIDENED.get(arg.dtype, '')}", arg.dtype)
             self.line(scope, f"tl.store({pointer}, {_rounded(ops.BINARY['add'](old, value))}, {scope.mask})")
@@ -245,7 +245,7 @@ class TritonEmitter:
             result = f"{ops.block_reduction(kind, acc, acc_dtype)}[:, None]"
         if reduce.dtype is dt.bool_:
             self.line(scope, f"{reduce.temp} = {result} != 0")
-        elif reduce.dtype is dt.bfloat16:  # (rounded, as torch's reduction stores its result for its consumer)
+        elif reduce.dtype in dt.HALVES:  # (rounded, as torch's reduction stores its result for its consumer)
             self.line(scope, f"{reduce.temp} = {_rounded(Term(result, reduce.dtype))}.to(tl.float32)")
         elif reduce.dtype is acc_dtype and (acc_dtype.is_floating_point or acc_dtype.itemsize >= 4):
             self.line(scope, f"{reduce.temp} = {result}")
@@ -471,11 +471,13 @@ class TritonKernel(CompiledKernel):
                 host.copy_(device)
 
 
-_WIDENED = {dt.bfloat16: ".to(tl.float32)"}  # bfloat16 is float32 in registers (triton_ops.TRITON_DTYPES)
+_WIDENED = {dt.bfloat16: ".to(tl.float32)", dt.float16: ".to(tl.float32)"}  # (float32 in registers: triton_ops)
 
 
 def _rounded(value):
-    """A value as stored: bfloat16 rounded to nearest-even from its float32 register."""
+    """A value as stored: a 16-bit float rounded to nearest-even from its float32 register."""
+    if value.dtype is dt.float16:
+        return f"({value.text}).to(tl.float16)"
     return f"helpers.round_to_bfloat16({value.text})" if value.dtype is dt.bfloat16 else value.text
 
 

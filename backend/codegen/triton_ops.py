@@ -164,8 +164,9 @@ else:
 # ---- dtypes ----------------------------------------------------------------------------------
 
 TRITON_DTYPES = {"bool": "tl.int1", **{name: f"tl.{name}" for name in (
-    "uint8", "int8", "int16", "int32", "int64", "float16", "float32", "float64")},
-    "bfloat16": "tl.float32"}  # (in registers, as torch's Inductor: loads widen it, stores round, triton.py)
+    "uint8", "int8", "int16", "int32", "int64", "float32", "float64")},
+    "float16": "tl.float32", "bfloat16": "tl.float32"}  # (in registers, as torch's Inductor: loads widen them,
+# stores round, triton.py)
 
 
 def triton_dtype(dtype):
@@ -212,13 +213,11 @@ def cast(x, dtype):
     if source.is_floating_point and not dtype.is_floating_point and (dtype.itemsize < 4 or is_unsigned(dtype)):
         wide = "tl.int64" if source is dt.float64 and dtype is dt.uint8 else "tl.int32"  # as ATen's CPU casts
         return Term(f"{x.text}.to({wide}).to({triton_dtype(dtype)})", dtype)
-    if dtype is dt.float16 and source not in (dt.float16, dt.float32):  # via float32, as c10::Half rounds
-        return Term(f"{x.text}.to(tl.float32).to(tl.float16)", dtype)
     return Term(f"{x.text}.to({triton_dtype(dtype)})", dtype)
 
 
 def in_float32(emit):
-    """float16 math runs in float32 and rounds once at the end, as torch's CPU kernels do."""
+    """float16 math runs on its float32 register (rounded where stored, triton.py)."""
     def emit_via_float32(*args):
         if args[0].dtype is not dt.float16:
             return emit(*args)

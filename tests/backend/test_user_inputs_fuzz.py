@@ -220,18 +220,32 @@ HALF_SCALARS = {"0.01": lambda L: 0.01, "third": lambda L: 1 / 3, "4097": lambda
                 "tensor_float16": lambda L: L.tensor(0.01, dtype=L.float16)}
 
 
+def _half_data():
+    data = (np.random.default_rng(0).standard_normal(300) * 300).astype(np.float16)
+    data[:4] = [7.69921875, -2.5, 0.0, -0.0]
+    return data
+
+
+def _half_compiled_by_torch(fn, data, s):
+    """What torch's inductor computes for float16: the whole kernel in float32 (a tensor scalar read as float32),
+    rounded once where stored (test_torch_compiles_float16_in_float32_rounded_once checks it against torch.compile)."""
+    out = fn(torch, torch.from_numpy(data).float(), s.float() if isinstance(s, torch.Tensor) else s)
+    return tuple(t.half() for t in out) if isinstance(out, tuple) else out.half()
+
+
 @pytest.mark.parametrize("scalar", list(HALF_SCALARS))
 @pytest.mark.parametrize("op", list(HALF_SCALAR_OPS))
 def test_float16_times_a_scalar_rounds_once_as_torch(op, scalar, codegen):
     """torch's CPU kernels compute float16 mul and div by a scalar second operand in float32, from the scalar's
-    own value: x * 0.01 is half(float(x) * 0.01f), not x * half(0.01)."""
-    data = (np.random.default_rng(0).standard_normal(300) * 300).astype(np.float16)
-    data[:4] = [7.69921875, -2.5, 0.0, -0.0]
+    own value: x * 0.01 is half(float(x) * 0.01f), not x * half(0.01); compiled, the whole kernel runs in float32
+    and rounds once where stored (so `s / x` and a 0-d tensor times x may differ from eager's by a half step)."""
+    data = _half_data()
     fn = HALF_SCALAR_OPS[op]
-    expected = fn(torch, torch.from_numpy(data), HALF_SCALARS[scalar](torch))
-    assert_matches(fn(mt, mt.from_numpy(data.copy()), HALF_SCALARS[scalar](mt)), expected)
+    assert_matches(fn(mt, mt.from_numpy(data.copy()), HALF_SCALARS[scalar](mt)),
+                   fn(torch, torch.from_numpy(data), HALF_SCALARS[scalar](torch)))
     if op in EAGER_ONLY:
         return
+    expected = _half_compiled_by_torch(fn, data, HALF_SCALARS[scalar](torch))
 
     class Scaled(nn.Module):
         def forward(self, x, s):
@@ -243,6 +257,17 @@ def test_float16_times_a_scalar_rounds_once_as_torch(op, scalar, codegen):
         assert_matches(backend.compile_fx.compile_fx(Scaled(), inputs + [s])(*inputs, s), expected)
     else:
         assert_matches(backend.compile_fx.compile_fx(Program(fn, s), inputs)(*inputs), expected)
+
+
+def test_torch_compiles_float16_in_float32_rounded_once():
+    data = _half_data()
+    for op, fn in HALF_SCALAR_OPS.items():
+        for scalar, make in HALF_SCALARS.items():
+            if op in EAGER_ONLY:
+                continue
+            torch._dynamo.reset()
+            compiled = torch.compile(lambda x, s: fn(torch, x, s))(torch.from_numpy(data.copy()), make(torch))
+            assert_matches(_half_compiled_by_torch(fn, data, make(torch)), compiled)
 
 
 # ---- dims users get wrong -----------------------------------------------------------------------------------
@@ -433,7 +458,8 @@ def test_float16_gradients_compiled_round_once_as_torchs(name):
         (out * L.from_numpy(weights.copy())[:out.shape[0]] if out.dim() else out).sum().backward()
         return x.grad.numpy()
 
-    expected = gradient(torch, lambda x: fn(torch, x))
+    torch._dynamo.reset()
+    expected = gradient(torch, torch.compile(lambda x: fn(torch, x)))  # (its inductor: float32 inside kernels)
     frontend.reset()
     ours = gradient(mt, mt.compile(lambda x: fn(mt, x)))
     assert ours.dtype == np.float16 and ulps_apart(ours, expected).max() <= 1
