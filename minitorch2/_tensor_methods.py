@@ -87,13 +87,14 @@ def _inplace_methods():
 
 # The torch-level functions that torch.Tensor has no method of; every other one is also a method (`x.sum(0)` is
 # `torch.sum(x, 0)`), the tensor as its first argument.
-_NOT_METHODS = frozenset("""asarray atleast_1d atleast_2d atleast_3d bartlett_window blackman_window block_diag
-    broadcast_shapes broadcast_tensors bucketize cartesian_prod cat cdist chain_matmul column_stack combinations concat
-    concatenate cumulative_trapezoid diagonal_copy dstack einsum empty_strided fill frombuffer get_default_device
-    hamming_window hann_window hstack is_anomaly_check_nan_enabled is_anomaly_enabled is_tensor isin logspace meshgrid
-    range result_type row_stack rsub scalar_tensor_like searchsorted set_anomaly_enabled set_default_device
-    set_default_tensor_type set_printoptions stack std_mean tensordot trapezoid trapz tril_indices triu_indices
-    typename unravel_index vander var_mean vstack""".split()) | frozenset(_functions_complex.NOT_METHODS)
+_NOT_METHODS = frozenset("""asarray atleast_1d atleast_2d atleast_3d bartlett_window binomial blackman_window
+    block_diag broadcast_shapes broadcast_tensors bucketize cartesian_prod cat cdist chain_matmul column_stack
+    combinations concat concatenate cumulative_trapezoid diagonal_copy dstack einsum empty_strided fill
+    frombuffer get_default_device hamming_window hann_window hstack is_anomaly_check_nan_enabled
+    is_anomaly_enabled is_tensor isin logspace lu_unpack meshgrid poisson range result_type row_stack rsub
+    scalar_tensor_like searchsorted set_anomaly_enabled set_default_device set_default_tensor_type
+    set_printoptions stack std_mean tensordot trapezoid trapz tril_indices triu_indices typename unravel_index
+    vander var_mean vstack""".split()) | frozenset(_functions_complex.NOT_METHODS)
 
 
 def _method_forms():

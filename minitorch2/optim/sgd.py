@@ -20,6 +20,10 @@ class SGD(Optimizer):
                         maximize=maximize, foreach=foreach, differentiable=differentiable, fused=fused)
         super().__init__(params, defaults)
 
+    def _init_state(self, param, group):
+        """Only with momentum: torch's SGD reads (and so makes) a parameter's state for its buffer alone."""
+        return self.state[param] if group["momentum"] != 0 else None
+
     def _update(self, param, group):
         grad = param.grad if not group["maximize"] else -param.grad
         if group["weight_decay"] != 0:

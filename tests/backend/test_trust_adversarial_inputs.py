@@ -132,9 +132,6 @@ def test_shifts(case, backend):
     assert_same_compiled(*SHIFTS[case], backend)
 
 
-@pytest.mark.xfail(strict=True, reason="bool // bool: torch's floor_divide reference refuses it while Dynamo "
-                   "traces (TorchRuntimeError); ours lets ATen's kernel refuse it when run (NotImplementedError, after "
-                   "a graph break)")
 def test_floor_division_of_bools():
     assert_same_compiled(lambda L, b, i: b // b, _bools_and_ints, "eager")
 

@@ -89,9 +89,6 @@ RECOMPILE_CONFIG = {
 
 # Programs whose counts or values still differ from Dynamo's: name -> the difference.
 KNOWN_DIFFS = {
-    "nm2_sequential_len_and_getitem": "nn.Sequential(_Block(), nn.ReLU()) made in the frame from module arguments: "
-                                      "Dynamo traces it, (1, 8, 0); ours cannot make a module from non-constant "
-                                      "arguments and splits the frame, (2, 2, 0)",
 }
 
 

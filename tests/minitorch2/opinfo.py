@@ -87,6 +87,24 @@ COVERED_ELSEWHERE = {
     "_assert_scalar.*": "runtime assertions",
     # F.one_hot's class checks in a traced graph: tests/nn/test_probe3_programs.py raises and compares with torch's
     "_assert_async.msg": "runtime assertions",
+    # tests/nn/test_special_linalg_pool3d.py: torch.special's functions, torch.linalg's and the older LU forms, the
+    # incomplete gammas and the 3-d pooling ops, through their functions and modules: values, gradients and traced
+    # graphs against torch's
+    **{f"special_{name}.*": "special, linalg, 3-d pooling" for name in (
+        "airy_ai", "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "chebyshev_polynomial_t",
+        "chebyshev_polynomial_u", "chebyshev_polynomial_v", "chebyshev_polynomial_w", "erfcx", "hermite_polynomial_h",
+        "hermite_polynomial_he", "i0e", "i1e", "laguerre_polynomial_l", "legendre_polynomial_p", "log_ndtr",
+        "modified_bessel_i0", "modified_bessel_i1", "modified_bessel_k0", "modified_bessel_k1",
+        "scaled_modified_bessel_k0", "scaled_modified_bessel_k1", "shifted_chebyshev_polynomial_t",
+        "shifted_chebyshev_polynomial_u", "shifted_chebyshev_polynomial_v", "shifted_chebyshev_polynomial_w",
+        "spherical_bessel_j0", "xlog1py", "zeta")},
+    **{f"{name}.*": "special, linalg, 3-d pooling" for name in (
+        "_adaptive_avg_pool3d", "_adaptive_avg_pool3d_backward", "_linalg_check_errors", "adaptive_max_pool3d",
+        "adaptive_max_pool3d_backward", "avg_pool3d", "avg_pool3d_backward", "cholesky_inverse", "cholesky_solve",
+        "fractional_max_pool3d", "fractional_max_pool3d_backward", "igamma", "igamma_", "igammac", "igammac_",
+        "linalg_eig", "linalg_householder_product", "linalg_lu", "linalg_lu_factor_ex", "linalg_lu_solve",
+        "linalg_solve_triangular", "lu_unpack", "max_pool3d_with_indices", "max_pool3d_with_indices_backward",
+        "max_unpool3d", "mvlgamma", "mvlgamma_", "triangular_solve")},
 }
 
 

@@ -118,6 +118,14 @@ CASES = {
     "upsample_nearest2d.default": lambda: ((_t(2, 3, 4, 5), [7, 3]), {}),
     "upsample_linear1d.default": lambda: ((_t(2, 3, 5), [9], True), {}),
     "upsample_bilinear2d.default": lambda: ((_t(2, 3, 4, 5), [8, 7], False, 2.0, 1.5), {}),
+    # special_more.py's and nn_pool3d.py's: torch's core-table decompositions
+    "max_unpool2d.default": lambda: ((*aten.max_pool2d_with_indices.default(_t(2, 3, 4, 6), [2, 2], [2, 2]), [4, 6]),
+                                     {}),
+    "max_unpool3d.default": lambda: ((*aten.max_pool3d_with_indices.default(_t(1, 2, 4, 4, 4), [2, 2, 2], [2, 2, 2]),
+                                      [4, 4, 4], [2, 2, 2], [0, 0, 0]), {}),
+    "mvlgamma.default": lambda: ((_t(3, 4, positive=True) + 1.5, 3), {}),
+    "special_log_ndtr.default": lambda: ((_t(3, 4) * 4,), {}),
+    "special_xlog1py.default": lambda: ((_t(3, 4), _t(3, 4, positive=True)), {}),
     # the commonly used ops of table_more.py
     "frac.default": lambda: ((_t(3, 4) * 3,), {}),
     "nan_to_num.default": lambda: ((aten.div.Tensor(_t(3, 4), _t(3, 4) * 0),), {"posinf": 5.0}),
