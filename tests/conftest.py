@@ -57,6 +57,7 @@ def pytest_make_collect_report(collector):
 # run), so that the default run stays well under 15 minutes. They are named here, in one list, rather than
 # marked one by one in their modules.
 SLOW_TESTS = (
+    "tests/nn/test_probe5_programs.py::test_program_prints_and_traces_what_torch_does",
     "tests/backend/test_user_inputs_fuzz.py::test_torch_compiles_float16_in_float32_rounded_once",
     "tests/nn/test_examples.py::test_example_losses_match_torch",
     "tests/partition/test_scripts.py::test_script_prints_what_torch_prints[seed000_partitioners.py]",
