@@ -15,8 +15,8 @@ pack_padded_sequence into a bidirectional LSTM; makemore_manual_backprop.py: han
 autograd, with NumPy's keyword names (`keepdims=True`), which torch's argument parser accepts for keepdim / dim.
 ddpm_unet.py: a UNet block with GroupNorm, SiLU and nearest upsampling, DDPM noising; its upsampling is traced as torch
 traces upsample_nearest2d.vec (the Python form: indices from arange, _unsafe_index, _unsafe_index_put in the backward).
-Still differing: resnet_multistep.py's inductor graph (max_pool2d as _low_memory_max_pool_with_offsets, and the
-as_strided_ with which ATen restrides a channels-last 1x1 adaptive average pool's mean)."""
+resnet_multistep.py's inductor graphs are torch's too (max_pool2d as _low_memory_max_pool_with_offsets, and the
+as_strided with which ATen restrides a channels-last 1x1 adaptive average pool's mean)."""
 import pytest
 import torch
 import torch.nn.functional as torch_F
@@ -57,8 +57,6 @@ def test_resnet_prints_what_torch_prints():
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="inductor's max_pool2d_with_indices decomposition "
-                   "(prims._low_memory_max_pool_with_offsets) and an as_strided after a channels-last mean")
 def test_resnet_eval_inductor_graph_is_torchs():
     assert not differing_graphs(compare_report(FOLDER, "resnet_multistep"))
 
