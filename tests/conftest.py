@@ -53,9 +53,9 @@ def pytest_make_collect_report(collector):
 
 
 # ---- the slow tests -------------------------------------------------------------------------------
-# The longest tests (each 10-35 s on two cores) run in their own step (`python -m pytest -m slow`, CI's second
-# run), so that the default run stays well under 15 minutes. They are named here, in one list, rather than
-# marked one by one in their modules.
+# The longest tests (each 10-35 s on two cores), and a few whole files of many short ones, run in their own step
+# (`python -m pytest -m slow`, CI's second run), so that the default run stays well under 15 minutes. They are
+# named here, in one list, rather than marked one by one in their modules.
 SLOW_TESTS = (
     "tests/nn/test_probe5_programs.py::test_program_prints_and_traces_what_torch_does",
     "tests/backend/test_user_inputs_fuzz.py::test_torch_compiles_float16_in_float32_rounded_once",
@@ -74,8 +74,9 @@ SLOW_TESTS = (
     "tests/nn/test_third_party_programs.py::test_compiled_training_programs_print_what_torch_prints",
     "tests/nn/test_third_party_programs.py::test_a_nanogpt_training_loop_prints_and_traces_what_torch_does",
     "tests/nn/test_third_party_programs.py::test_inference_and_batch_norm_programs_trace_what_torch_does",
-    "tests/frontend/test_small_gaps_s25.py::test_flip_in_linear_attention_as_torch[inductor]",
-    "tests/frontend/test_small_gaps_s25.py::test_channels_last_adaptive_avg_pool_in_eval_inductor_as_torch",
+    "tests/frontend/test_small_gaps_s25.py",
+    "tests/frontend/test_dynamo_tests_ported_4.py",
+    "tests/nn/test_compiled_optimizers.py",
 )
 
 
