@@ -341,10 +341,10 @@ def test_a_row_written_into_an_expanded_input_under_inductor():
     np.testing.assert_array_equal(run(minitorch2, minitorch2.compile), run(torch, torch.compile))
 
 
-@pytest.mark.parametrize("backend", ["eager", "aot_eager", "inductor"])
+@pytest.mark.parametrize("backend", ["eager"])
 def test_a_compile_failing_inside_no_grad_leaves_grad_mode_as_it_was(backend):
-    """A frame that switches grad mode off and raises, while AOT traces it (our fake trace's overlap check) or
-    while it runs (backend eager), must not leave grad mode off for the rest of the process (it did; found
+    """A frame that switches grad mode off and raises while it runs (backend eager; under AOT the write is
+    functionalized and runs, as torch's) must not leave grad mode off for the rest of the process (it did; found
     through the random deep campaign). torch's Dynamo leaves it off with the eager backend: we do not follow."""
     def f(y, z):
         with minitorch2.no_grad():
@@ -357,8 +357,6 @@ def test_a_compile_failing_inside_no_grad_leaves_grad_mode_as_it_was(backend):
     assert minitorch2.is_grad_enabled()
 
 
-@pytest.mark.xfail(strict=True, reason="our fake trace runs add_'s partial-overlap check; torch's functionalization "
-                                       "makes the op out of place first and runs it")
 def test_in_place_op_between_partly_overlapping_inputs_compiles_as_in_torch():
     def f(y, z):
         y.add_(z)
