@@ -293,6 +293,12 @@ class OptimizedModule(minitorch2.nn.Module):
         super().__init__()
         self._orig_mod = mod
         object.__setattr__(self, "_compile_wrapper", compile_wrapper)
+        del self.__dict__["training"]  # read from the original (__getattr__), as torch's: model.eval() shows here
+
+    def __setattr__(self, name, value):  # as torch's: a compiled module's attributes are its original's
+        if "_orig_mod" in self._modules and not hasattr(type(self), name):
+            return setattr(self._orig_mod, name, value)
+        super().__setattr__(name, value)
 
     def forward(self, *args, **kwargs):
         mod = self._orig_mod
