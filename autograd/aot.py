@@ -110,8 +110,9 @@ class _CompiledFunction:
             forward = merge_mutated_outputs(self, *functionalize_graph(forward))  # (sets self.mutated_inputs)
             self.mutated_inputs = copy_mutations_into_inputs(forward, self.mutated_inputs, self.meta_mutated,
                                                              keep_input_mutations)
-            _tensorify_and_eliminate_dead_code(forward)
-            _logging.log_graph("aot_graphs", f"Forward graph {aot_id}", forward)
+            _eliminate_dead_code(forward)
+            _logging.log_graph("aot_graphs", f"Forward graph {aot_id}", forward)  # (as torch's, before tensorify)
+            _tensorify(forward)
             self.fw_module, self.bw_module = forward, None
             return inference_compiler or fw_compiler
         # aliased outputs are made again outside the compiled function (see regenerate_aliases): the backward
@@ -129,10 +130,11 @@ class _CompiledFunction:
         joint = make_fx(_joint_fn(fn, self.grad_inputs, joint_mask), decompositions,
                         tracing_mode="fake", _functionalized=True)(list(args), tangents)
         joint = merge_mutated_outputs(self, *_functionalize_joint(joint, self.grad_mutated))  # (self.mutated_inputs)
-        _tensorify_and_eliminate_dead_code(joint)
+        _eliminate_dead_code(joint)
         self.mutated_inputs = copy_mutations_into_inputs(joint, self.mutated_inputs, self.grad_mutated,
                                                          keep_input_mutations)
         _logging.log_graph("aot_joint_graph", f"Joint graph {aot_id}", joint)
+        _tensorify(joint)
         self.joint_module = joint
         num_fwd = len(self.mutated_inputs) + self.num_outputs + self.num_bases  # (copy_ nodes stay: input_copies.py)
         self.fw_module, self.bw_module = partition_fn(joint, [list(args), tangents], num_fwd_outputs=num_fwd,
@@ -215,12 +217,17 @@ def _plain(t):
     return t
 
 
-def _tensorify_and_eliminate_dead_code(gm):
-    """Python floats computed as tensors (tensorify.py), then what the function computed but never used (a view it
-    discarded) dropped, as PyTorch's aot does before partitioning: the partitioner and compilers see live nodes only."""
-    tensorify_python_scalars(gm)
+def _eliminate_dead_code(gm):
+    """What the function computed but never used (a view it discarded) dropped, as PyTorch's aot does before
+    partitioning: the partitioner and compilers see live nodes only."""
     if gm.graph.eliminate_dead_code():
         gm.recompile()
+
+
+def _tensorify(gm):
+    """Python floats computed as tensors (tensorify.py), after the graph is logged, as PyTorch's aot does."""
+    tensorify_python_scalars(gm)
+    _eliminate_dead_code(gm)
 
 
 def _functionalize_joint(joint, grad_mutated):
