@@ -32,7 +32,7 @@ ALIASES = {
     "functorch.compile": "autograd",
     "torch.fx.experimental": "minitorch2.fx.experimental",  # symbolic_shapes (the ShapeEnv of dynamic shapes)
     "torch.fx.experimental.proxy_tensor": "autograd",  # make_fx
-    "torch.func": "autograd",
+    "torch.func": "autograd.func",
     "torch._inductor": "backend",
     "torch.compiler": "frontend.compiler",
     "torch.cuda.amp": "minitorch2.amp.cuda_amp",
