@@ -33,6 +33,8 @@ OUTSIDE_THE_LESSON = {
                       "frontend/stack_trace.py", "autograd/stack_traces.py", "frontend/guard_failures.py",
                       # what each graph-break code means and what to do about it (explain()'s and the logs' hints)
                       "frontend/break_reasons.py",
+                      # what one compile logs: recompile reasons, bytecode before and after, guards
+                      "frontend/compile_logs.py",
                       # torch._dynamo.utils.counters: tallies of frames, graphs and breaks (an observer of each entry)
                       "frontend/utils.py",
                       "minitorch2/fx/_verbose_code.py"),

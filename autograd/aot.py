@@ -112,7 +112,7 @@ class _CompiledFunction:
                                                              keep_input_mutations)
             _eliminate_dead_code(forward)
             _logging.log_graph("aot_graphs", f"Forward graph {aot_id}", forward)  # (as torch's, before tensorify)
-            _tensorify(forward)
+            tensorify_python_scalars(forward)
             self.fw_module, self.bw_module = forward, None
             return inference_compiler or fw_compiler
         # aliased outputs are made again outside the compiled function (see regenerate_aliases): the backward
@@ -134,7 +134,7 @@ class _CompiledFunction:
         self.mutated_inputs = copy_mutations_into_inputs(joint, self.mutated_inputs, self.grad_mutated,
                                                          keep_input_mutations)
         _logging.log_graph("aot_joint_graph", f"Joint graph {aot_id}", joint)
-        _tensorify(joint)
+        tensorify_python_scalars(joint)
         self.joint_module = joint
         num_fwd = len(self.mutated_inputs) + self.num_outputs + self.num_bases  # (copy_ nodes stay: input_copies.py)
         self.fw_module, self.bw_module = partition_fn(joint, [list(args), tangents], num_fwd_outputs=num_fwd,
@@ -222,12 +222,6 @@ def _eliminate_dead_code(gm):
     partitioning: the partitioner and compilers see live nodes only."""
     if gm.graph.eliminate_dead_code():
         gm.recompile()
-
-
-def _tensorify(gm):
-    """Python floats computed as tensors (tensorify.py), after the graph is logged, as PyTorch's aot does."""
-    tensorify_python_scalars(gm)
-    _eliminate_dead_code(gm)
 
 
 def _functionalize_joint(joint, grad_mutated):

@@ -1,6 +1,6 @@
 """tensorify_python_scalars: a traced graph's Python floats computed as tensors (torch's pass of that name).
 
-autograd layer, run on the inference or joint graph before partitioning, as PyTorch's aot runs it. A frontend graph
+autograd layer, run on the inference or joint graph before partitioning, after logging it, as PyTorch's aot runs it. A frontend graph
 passes floats symbolically (SymFloats): a dynamic float argument read with `.item()` (here `_local_scalar_dense`),
 math on sizes (`torch._sym_sqrt(s27)`). Where a tensor op takes one, the float's expression is computed as 0-d
 float64 tensors, converted to the op's computation dtype, and the op takes its all-tensor form:
@@ -108,6 +108,8 @@ def tensorify_python_scalars(gm):
                 t.sym_nodes.setdefault(value.node.shape_env.simplify(value.node.expr), node)
             if node.target in TENSOR_FORMS and hasattr(value, "dtype"):
                 t.replace(node, _COMPUTATION_DTYPE.get(value.dtype, value.dtype))
+    if graph.eliminate_dead_code():  # (the reads and math the tensor forms replaced)
+        gm.recompile()
     memos = [getattr(n.meta.get("val"), "item_memo", None) for n in nodes if n.op == "placeholder"]
     untensorified = [i for i, memo in enumerate(memos) if memo is not None and memo.node.expr not in t.tensorified]
     if untensorified:

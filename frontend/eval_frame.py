@@ -27,6 +27,7 @@ from . import config, dynamic_shapes, resume, rnn_refusal, source
 from .eager_frame import run_skipped, with_code
 from .backends import lookup_backend
 from .break_reasons import REASONS, explain_reason
+from .compile_logs import translate_logged
 from .exc import BackendCompilerFailed, FailOnRecompileLimitHit, Unsupported
 from .explain import exporting_guards  # (explain.py reads this module's _observers)
 from .guard_failures import guard_failures
@@ -216,7 +217,7 @@ def call_compiled(fn, args, kwargs, backend, nopython):
         log.info("recompiling %s: %s", code.co_name, guard_failures(fn, entries, L, backend)[-1][1])
     with COMPILE_LOCK:  # as Dynamo's compile_lock: one translation at a time (threads that missed the cache queue)
         try:
-            entry = translate_logged(fn, L, backend, nopython, entries)
+            entry = translate_logged(translate_specializing_floats, fn, L, backend, nopython, entries)
         except Exception as e:
             if nopython or not config.suppress_errors or isinstance(e, FailOnRecompileLimitHit):
                 raise
@@ -261,25 +262,13 @@ def _run_after_failed_compile(fn, args, kwargs, error, backend):
     return run_skipped(fn, args, kwargs, CompileWrapper(backend, False))
 
 
-def translate_logged(fn, L, backend, nopython, entries):
-    """translate(), tagged with its compile id and logging the MINITORCH2_LOGS artifacts of one compile."""
-    code = fn.__code__
-    with _logging.compile_context(code, len(entries)):
-        if entries and _logging.enabled("recompiles"):
-            _logging.log_recompile(code.co_name, code.co_filename, code.co_firstlineno,
-                                   guard_failures(fn, entries, L, backend))
-        _logging.log_bytecode("ORIGINAL BYTECODE", code.co_name, code.co_filename, code.co_firstlineno, code)
-        try:
-            entry = translate(fn, L, backend, nopython)
-        except BackendCompilerFailed as e:  # floats AOT cannot take as tensors: as Dynamo's restart, constants
-            if not dynamic_shapes.specialize_floats(code, e.floats):
-                raise
-            entry = translate(fn, L, backend, nopython)
-        if entry.transformed_code is not None:
-            _logging.log_bytecode("MODIFIED BYTECODE", code.co_name, code.co_filename, code.co_firstlineno,
-                                  entry.transformed_code)
-        _logging.log_guards(entry.guard_fn.source)
-    return entry
+def translate_specializing_floats(fn, L, backend, nopython):
+    try:
+        return translate(fn, L, backend, nopython)
+    except BackendCompilerFailed as e:  # floats AOT cannot take as tensors: as Dynamo's restart, constants
+        if not dynamic_shapes.specialize_floats(fn.__code__, e.floats):
+            raise
+        return translate(fn, L, backend, nopython)
 
 
 def _call_module(fn, *args, **kwargs):  # (a module with hooks compiled as Dynamo does: `fn` and `args` its names)

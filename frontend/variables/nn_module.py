@@ -53,9 +53,8 @@ class NNModuleVariable(VariableTracker):
         raise Unsupported(f"attribute {name!r} of {type(m).__name__}", "unsupported_attr")
 
     def can_store_attr(self, name, value, made_here=False):
-        """`self.calls += 1` of a constant, `self.weight = w` of a tensor (weight_norm's hook), a buffer's
-        `self.count += 1`, is replayed after the graph; a parameter... is a break. A module made in the frame writes a
-        constant on itself at once (store_attr)."""
+        """Replayed after the graph: `self.calls += 1` of a constant, `self.weight = w` (weight_norm's hook) or a buffer's
+        `self.count += 1` of a tensor; a parameter is a break. One made in the frame writes a constant at once."""
         value, kinds = value.realize(), ("_parameters", "_modules")
         kinds += () if value.python_type() is minitorch2.Tensor else ("_buffers",)
         if (self.source is None) != made_here or any(name in self.module.__dict__.get(k, {}) for k in kinds):

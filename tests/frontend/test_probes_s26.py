@@ -120,7 +120,8 @@ def _logged_ops(command, env_name, tmp_path):
     """{graph title: [op, ...]} from the aot_graphs and aot_joint_graph logs of one run of the script."""
     script = tmp_path / "scaled.py"
     script.write_text(FLOAT_ATTRIBUTE_SCRIPT)
-    env = {**os.environ, env_name: "aot_graphs,aot_joint_graph", "PYTHONPATH": ROOT}
+    env = {**os.environ, env_name: "aot_graphs,aot_joint_graph", "PYTHONPATH": ROOT,
+           "TORCHINDUCTOR_FORCE_DISABLE_CACHES": "1"}  # (a graph torch's caches serve is not logged)
     err = subprocess.run([*command, str(script)], env=env, capture_output=True, text=True, check=True).stderr
     graphs, title = {}, None
     for line in err.splitlines():
