@@ -192,6 +192,8 @@ OUTSIDE_THE_LESSON = {
         "frontend/variables/stdlib.py",
         # dataclasses' own objects (Field, MISSING, default-factory sentinel), fields() and deepcopy of their leaves
         "frontend/variables/dataclass_internals.py",
+        # sets and frozensets of constants handed to a frame from outside (a resume function's), written back if mutated
+        "frontend/variables/input_sets.py",
         # attributes set on a function made in the frame (`f.scale = 4`), read back and set again at a break
         "frontend/variables/function_attributes.py",
         # user classes' special methods, property setters, super(), classmethods inside compiled frames

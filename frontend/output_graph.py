@@ -43,9 +43,9 @@ GraphInput = collections.namedtuple("GraphInput", "source value node")
 
 
 def write_back(target, contents):
-    """A list or dict from outside the frame takes the contents the frame left it with (a side effect's replay)."""
+    """A list, dict or set from outside the frame takes the contents the frame left it with (a side effect's replay)."""
     target.clear()
-    (target.update if isinstance(target, dict) else target.extend)(contents)
+    (target.extend if isinstance(target, list) else target.update)(contents)
 
 
 class OutputGraph:
@@ -83,8 +83,8 @@ class OutputGraph:
     # ---- inputs -----------------------------------------------------------------------
 
     def wrap(self, value, source):
-        """The tracker of a value from outside the frame (builder.py); a list, dict or user object read again is one."""
-        if type(value) not in (list, dict) and (source is None or not is_plain_object(value) or callable(value)):
+        """The tracker of a value from outside the frame (builder.py); a list, dict, set or user object read again is one."""
+        if type(value) not in (list, dict, set) and (source is None or not is_plain_object(value) or callable(value)):
             return wrap(self, value, source)
         seen = self._containers.get(id(value))
         if seen is None:

@@ -45,9 +45,8 @@ class UserObjectVariable(SpecialMethodsMixin, ValueVariable):  # (the mixin: use
             return self.attrs[name]
         if name in vars(self.value):
             return tx.output.wrap(vars(self.value)[name], attr_source(self.source, name))
-        if isinstance(class_attr, types.FunctionType):
-            return UserMethodVariable(UserFunctionVariable(class_attr), self)
-        return self.special_getattr(tx, name, class_attr)
+        return UserMethodVariable(UserFunctionVariable(class_attr), self) if isinstance(class_attr, types.FunctionType) \
+            else self.special_getattr(tx, name, class_attr)
 
     def __repr__(self):
         return f"UserObjectVariable({type(self.value).__name__})"
@@ -70,6 +69,7 @@ class UserClassVariable(ClassMembersMixin, ConstantVariable):
         if issubclass(cls, minitorch2.nn.Module):
             return container_made_here(tx, cls, args, kwargs, otherwise=_module_made_here)
         made, init = UserObjectVariable(object.__new__(cls)), inspect.getattr_static(cls, "__init__")
+        made.cls_source = self.source  # (type(made) is this class as read here: `type(self).count += 1` writes it)
         if isinstance(init, types.FunctionType):
             UserFunctionVariable(init).call_function(tx, args, kwargs, self_var=made)
         elif args or kwargs:
