@@ -25,7 +25,7 @@ from . import dynamic_shapes, guards as guards_mod
 from .exc import Unsupported
 from .source import FloatTensorSource, GetItemSource, TensorSizeSource
 from .stack_trace import StackTraceRecorder
-from .variables import BaseListVariable, ConstantVariable, TensorVariable, wrap
+from .variables import BaseListVariable, ConstantVariable, TensorVariable, requires_grad_leaks, wrap
 from .variables.ctx_manager import _set_grad_enabled
 from .variables.hop_size_symbols import passed_to_a_body
 from .variables.lists import SizeVariable
@@ -300,6 +300,7 @@ class OutputGraph:
 
     def finish(self, return_var):
         """Close the graph; returns (GraphModule, plan) where plan rebuilds the frame's return value."""
+        requires_grad_leaks.check_outputs(self, return_var)  # (Dynamo's break at an intermediate's requires_grad_())
         result_plan = return_var.realize().output_plan(self)
         replay = self.side_effect_plan() if self.mutated or self.stored_globals or self.stored_attrs or \
             self.stored_cells else None

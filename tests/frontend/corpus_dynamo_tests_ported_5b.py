@@ -431,6 +431,14 @@ def mi5_inplace_on_input_view(a, b):
 def mi5_requires_grad_intermediate(a, b):
     w = a.detach().requires_grad_(True)
     return (w * b).sum() + w.requires_grad
+def mi5_requires_grad_in_helper_returned(a, b):
+    def make_leaf(t):
+        return t.detach().requires_grad_()
+    w = make_leaf(a * 2)
+    return w * b, w.is_leaf
+def mi5_requires_grad_intermediate_detached_out(a, b):
+    w = (a * 2).requires_grad_()
+    return (w * b).detach() + w.requires_grad
 def mi5_tensor_python_list_index(a, b):
     idx = [2, 0, 1]
     return a[idx] + b[idx[::-1]]
