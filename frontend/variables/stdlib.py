@@ -28,7 +28,7 @@ from .base import VariableTracker
 from .constant import ConstantVariable
 from .dataclass_internals import dataclass_fields, deepcopy_constant
 from .dicts import DictVariable, constant_key
-from .exceptions import raise_observed
+from .exceptions import ObservedException, raise_observed
 from .lists import (BaseListVariable, ListIteratorVariable, ListVariable, SizeVariable, StructSequenceVariable,
                     TupleVariable, iterate, lazy_iterator)
 
@@ -150,6 +150,27 @@ class SuspendingGeneratorMixin:
         del self.stack[-2]
 
 
+def sentinel_iterator(tx, fn, sentinel):
+    """iter(fn, sentinel): a lazy iterator calling fn as each item is asked for, up to the first result equal to the
+    constant sentinel (or a StopIteration fn raises, as CPython's callable iterator ends there)."""
+    fn, stop = fn.realize(), sentinel.realize().as_python_constant()
+
+    def calls():
+        while True:
+            try:
+                value = fn.call_function(tx, [], {}).realize()
+            except ObservedException as e:
+                if not issubclass(e.value.python_type(), StopIteration):
+                    raise
+                return
+            if not value.is_python_constant():  # (== of a tensor and the sentinel is no bool to stop on)
+                raise Unsupported("iter(f, sentinel) where f returns a value that is not a constant", "unsupported_call")
+            if value.as_python_constant() == stop:
+                return
+            yield value
+    return lazy_iterator(calls(), pure=False)
+
+
 def generator_iterator(code, start):
     """A generator function called in the frame: a lazy iterator whose items are its yields, each run on to as next()
     asks for it (`start()` makes the SuspendingGeneratorMixin translator), as Dynamo inlines generators."""
@@ -174,6 +195,10 @@ class GeneratorVariable(ListIteratorVariable):
         self.generator = generator
 
     def call_method(self, tx, name, args, kwargs):
+        if name == "close" and not args and not self.generator.code.co_exceptiontable:
+            # (no try or with in its code: the GeneratorExit raised at its paused yield only ends it)
+            self.items, self.index, self.lazy = [], 0, None
+            return ConstantVariable(None)
         if name not in ("send", "__next__"):
             raise Unsupported(f"generator.{name}", "unsupported_call")
         if name == "send" and self.generator.suspended:  # what its paused `yield` evaluates to

@@ -442,6 +442,97 @@ def mi5_requires_grad_intermediate_detached_out(a, b):
 def mi5_tensor_python_list_index(a, b):
     idx = [2, 0, 1]
     return a[idx] + b[idx[::-1]]
+
+# ---- more probes: ExitStack, nullcontext, tensor-keyed dicts, sentinel iterators, generators closed early
+def cm5_exit_stack_two_trackers(a, b):
+    t1, t2 = _Tracker(), _Tracker()
+    with contextlib.ExitStack() as stack:
+        stack.enter_context(t1)
+        stack.enter_context(t2)
+        out = a * b
+    return out * len(t1.events) + len(t2.events)
+def cm5_nullcontext_value(a, b):
+    with contextlib.nullcontext(a * 2) as x:
+        return x + b
+class _Swallow:
+    def __enter__(self):
+        return self
+    def __exit__(self, kind, value, tb):
+        return kind is ZeroDivisionError
+def cm5_exit_suppresses_zero_division(a, b):
+    with _Swallow():
+        a = a + 1
+        1 / 0
+    return a * b
+def di5_tensor_keyed_dict(a, b):
+    d = {a: 1, b: 2}
+    return a * d[a] + b * d[b]
+def di5_dict_keyed_by_type(a, b):
+    d = {int: 2, float: 3}
+    return a * d[type(1)] + b * d[type(1.0)]
+def gn5_generator_closed_early(a, b):
+    g = _countdown(5)
+    first = next(g)
+    g.close()
+    return a * first + b * len(list(g))
+def _gen_with_finally(log):
+    try:
+        yield 1
+        yield 2
+    finally:
+        log.append(0)
+def gn5_generator_with_finally_closed_early(a, b):
+    log = []
+    g = _gen_with_finally(log)
+    next(g)
+    g.close()
+    return a * len(log) + b
+def gn5_iter_with_sentinel_callable(a, b):
+    it = iter([3, 2, 1, 0, 5])
+    taken = list(iter(lambda: next(it), 0))
+    return a * sum(taken) + b * len(taken)
+def gn5_iter_sentinel_ends_at_stop_iteration(a, b):
+    it = iter([1, 2])
+    return a * sum(iter(lambda: next(it), 9)) + b
+def li5_zip_star_transpose(a, b):
+    rows = [(1, 2), (3, 4), (5, 6)]
+    cols = list(zip(*rows))
+    return a * sum(cols[0]) + b * sum(cols[1])
+def li5_tensor_in_list_identity(a, b):
+    xs = [a, b]
+    return a * (a in xs) + b * (len(xs) == 2)  # (found by identity: == of two tensors is not a bool)
+def li5_list_sort_tensors_by_python_key(a, b):
+    xs = [(3, a), (1, b), (2, a * b)]
+    xs.sort(key=lambda p: p[0], reverse=True)
+    return xs[0][1] + xs[-1][1] * 2
+def st5_join_generator_of_ints(a, b):
+    s = "-".join(str(i) for i in range(4))
+    return a * len(s) + b * s.count("-")
+def un5_python_float_global(a, b):
+    return a * _SCALE5 + b
+_SCALE5 = 0.25
+def un5_math_on_size(a, b):
+    import math
+    return a * math.sqrt(a.shape[0] + 1) + b
+def uo5_namedtuple_like_class_unpack(a, b):
+    class Pair:
+        def __init__(self, x, y):
+            self.x, self.y = x, y
+        def __iter__(self):
+            return iter((self.x, self.y))
+    x, y = Pair(a, b)
+    return x * 2 - y
+def mi5_nonlocal_set_mutation(a, b):
+    seen = set()
+    def mark(k):
+        seen.add(k)
+    for k in (1, 2, 2, 3):
+        mark(k)
+    return a * len(seen) + b
+def mi5_clamp_tensor_bounds(a, b):
+    lo = torch.minimum(a, b)
+    hi = torch.maximum(a, b)
+    return torch.clamp(a * 2, lo, hi)
 '''
 
 RECOMPILE_SRC = r'''
