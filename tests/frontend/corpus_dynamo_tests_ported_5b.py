@@ -451,6 +451,12 @@ def cm5_exit_stack_two_trackers(a, b):
         stack.enter_context(t2)
         out = a * b
     return out * len(t1.events) + len(t2.events)
+def cm5_exit_stack_with_no_grad_and_contextmanager(a, b):
+    with contextlib.ExitStack() as stack:
+        k = stack.enter_context(_scaled(2))
+        stack.enter_context(torch.no_grad())
+        out = a * k
+    return out + b * torch.is_grad_enabled()
 def cm5_nullcontext_value(a, b):
     with contextlib.nullcontext(a * 2) as x:
         return x + b

@@ -37,8 +37,6 @@ KNOWN_DIFFS = {
     "se5_break_inside_comprehension_helper": "a break in a helper called by a list comprehension: the <listcomp> frame "
                                              "then gets its tuple_iterator `.0`, which Dynamo models (guarded on its "
                                              "length) and ours refuses, one more break: ours (2, 4, 3), Dynamo (2, 4, 2)",
-    "cm5_exit_stack_two_trackers": "contextlib.ExitStack: Dynamo models it, (1, 3, 0); ours does not, a break in a "
-                                   "with block, and the frame runs eagerly, (0, 0, 0)",
     "di5_tensor_keyed_dict": "a dict with tensor keys: Dynamo keys them by identity, (1, 3, 0); ours keeps constant "
                              "keys only, and the frame runs eagerly, (0, 0, 0)",
     "gn5_generator_with_finally_closed_early": "close() of a generator paused inside try/finally: Dynamo runs the "
