@@ -83,7 +83,8 @@ class OutputGraph:
     # ---- inputs -----------------------------------------------------------------------
 
     def wrap(self, value, source):
-        """The tracker of a value from outside the frame (builder.py); a list, dict, set or user object read again is one."""
+        """The tracker of a value from outside the frame (builder.py); a list, dict, set or user object read again is
+        the same tracker."""
         if type(value) not in (list, dict, set) and (source is None or not is_plain_object(value) or callable(value)):
             return wrap(self, value, source)
         seen = self._containers.get(id(value))

@@ -6,8 +6,8 @@ Frontend layer, coverage surface beside builtin.py: `functools.partial(f, a)`, `
 trackers, a lazy iterator, a DictVariable of its class), and the partials, namedtuples and deques themselves
 (trackers of their class), so a program using them captures in one graph, as in Dynamo; a `with` block over a
 @contextmanager function inlines its generator (GeneratorContextVariable), one over an ExitStack enters and leaves
-what it is given (ExitStackVariable); iter(f, sentinel) calls f lazily. BuiltinVariable takes LibraryCallsMixin: a call of one of LIBRARY_CALLABLES
-runs the mixin's `call_<its __name__>`.
+what it is given (ExitStackVariable); iter(f, sentinel) calls f lazily. BuiltinVariable takes LibraryCallsMixin: a
+call of one of LIBRARY_CALLABLES runs the mixin's `call_<its __name__>`.
 """
 import collections
 import collections.abc
@@ -430,7 +430,8 @@ class ExitStackVariable(VariableTracker):
         manager = args[0].realize() if name == "enter_context" and len(args) == 1 and not kwargs else None
         # a user's context manager, a @contextmanager's or nullcontext; as Dynamo, not a grad mode (whose
         # __enter__ it refuses to trace: the frame runs eagerly)
-        if not (isinstance(manager, (GeneratorContextVariable, NullContextVariable)) or hasattr(manager, "call_dunder")):
+        modelled = (GeneratorContextVariable, NullContextVariable)
+        if not (hasattr(manager, "call_dunder") or isinstance(manager, modelled)):
             raise Unsupported(f"ExitStack.{name} of these arguments", "unsupported_call")
         self.exits.append(manager.enter(tx))
         return getattr(self.exits[-1], "yielded", ConstantVariable(None))

@@ -45,8 +45,9 @@ class UserObjectVariable(SpecialMethodsMixin, ValueVariable):  # (the mixin: use
             return self.attrs[name]
         if name in vars(self.value):
             return tx.output.wrap(vars(self.value)[name], attr_source(self.source, name))
-        return UserMethodVariable(UserFunctionVariable(class_attr), self) if isinstance(class_attr, types.FunctionType) \
-            else self.special_getattr(tx, name, class_attr)
+        if isinstance(class_attr, types.FunctionType):
+            return UserMethodVariable(UserFunctionVariable(class_attr), self)
+        return self.special_getattr(tx, name, class_attr)
 
     def __repr__(self):
         return f"UserObjectVariable({type(self.value).__name__})"

@@ -34,9 +34,10 @@ RECOMPILE_CALLS = {
 
 # Programs whose counts or values still differ from Dynamo's: name -> the difference.
 KNOWN_DIFFS = {
-    "se5_break_inside_comprehension_helper": "a break in a helper called by a list comprehension: the <listcomp> frame "
-                                             "then gets its tuple_iterator `.0`, which Dynamo models (guarded on its "
-                                             "length) and ours refuses, one more break: ours (2, 4, 3), Dynamo (2, 4, 2)",
+    "se5_break_inside_comprehension_helper": "a break in a helper called by a list comprehension: the <listcomp> "
+                                             "frame then gets its tuple_iterator `.0`, which Dynamo models (guarded "
+                                             "on its length) and ours refuses, one more break: ours (2, 4, 3), "
+                                             "Dynamo (2, 4, 2)",
     "di5_tensor_keyed_dict": "a dict with tensor keys: Dynamo keys them by identity, (1, 3, 0); ours keeps constant "
                              "keys only, and the frame runs eagerly, (0, 0, 0)",
     "gn5_generator_with_finally_closed_early": "close() of a generator paused inside try/finally: Dynamo runs the "
