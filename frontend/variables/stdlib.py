@@ -196,10 +196,8 @@ class GeneratorVariable(ListIteratorVariable):
         self.generator = generator
 
     def call_method(self, tx, name, args, kwargs):
-        if name == "close" and not args and not self.generator.code.co_exceptiontable:
-            # (no try or with in its code: the GeneratorExit raised at its paused yield only ends it)
-            self.items, self.index, self.lazy = [], 0, None
-            return ConstantVariable(None)
+        if name == "close" and not args:
+            return self._close(tx)
         if name not in ("send", "__next__"):
             raise Unsupported(f"generator.{name}", "unsupported_call")
         if name == "send" and self.generator.suspended:  # what its paused `yield` evaluates to
@@ -208,6 +206,27 @@ class GeneratorVariable(ListIteratorVariable):
         if item is None:
             raise_observed(StopIteration, [], "a generator's StopIteration")
         return item
+
+
+    def _close(self, tx):
+        """close(): GeneratorExit raised at its paused yield, its finally blocks run (inlined) on the way out, and it
+        ends; one that yields again instead is a break (CPython raises RuntimeError)."""
+        generator = self.generator
+        if generator.suspended:
+            try:
+                raise_observed(GeneratorExit, [], "generator.close()")
+            except ObservedException as e:
+                try:
+                    generator.unwind_to_handler(e, generator.current_instruction)
+                    generator.run()
+                except ObservedException as raised:
+                    if not issubclass(raised.value.python_type(), GeneratorExit):
+                        raise
+                else:
+                    if generator.suspended:
+                        raise Unsupported("a generator that yields after close()", "unsupported_call") from None
+        self.items, self.index, self.lazy = [], 0, None
+        return ConstantVariable(None)
 
 
 class GeneratorExitVariable(VariableTracker):

@@ -40,8 +40,6 @@ KNOWN_DIFFS = {
                                              "Dynamo (2, 4, 2)",
     "di5_tensor_keyed_dict": "a dict with tensor keys: Dynamo keys them by identity, (1, 3, 0); ours keeps constant "
                              "keys only, and the frame runs eagerly, (0, 0, 0)",
-    "gn5_generator_with_finally_closed_early": "close() of a generator paused inside try/finally: Dynamo runs the "
-                                               "finally block, (1, 2, 0); ours breaks and runs it eagerly, (0, 0, 1)",
     "li5_tensor_in_list_identity": "`a in [a, b]` of tensors: Dynamo records the == of each item and their |, a "
                                    "tensor, (1, 6, 0); ours finds a by identity, True, as eager does, (1, 3, 0)",
     "mi5_requires_grad_intermediate_detached_out": "requires_grad_() of an intermediate kept in the graph: Dynamo "
