@@ -4,7 +4,8 @@ arithmetic and comparison, lists mutated while a tensor computation uses them, d
 (zip, dict(), fromkeys, |=, copy, nested), dict methods returning views and defaults, sets built from ranges and
 strings with their in-place operators, int/float/bool methods (bit_length, is_integer, as_integer_ratio, conjugate),
 builtins over mixed constants (sum with start, min/max with key and default, all/any of generators, divmod, abs,
-round), and torch functions given Python numbers (torch.tensor of a list, full, linspace, clamp with numbers).
+round), torch functions given Python numbers (torch.tensor of a list, full, linspace, clamp with numbers), and side
+effects across graph breaks (globals, sets and tuples alive at a break, a set handed to a helper that breaks).
 
 Our own programs, not copies of corpus_dynamo_tests_ported*.py nor of pytorch's tests. Each PORTED program is a
 function of two (3,) float tensors `a`, `b`; test_dynamo_tests_ported_5.py runs it under torch.compile and
