@@ -1,10 +1,10 @@
 """The second half of the fifth batch (corpus_dynamo_tests_ported_5.py has the first), in the style of Dynamo's
 test_generator.py, test_ctx_manager.py, test_misc.py and test_unspec.py: generators driven by send, zip and map,
-generators with return values and try/finally, closed early; context managers (contextlib.suppress, ExitStack,
-nested with statements, __exit__ results, grad modes as decorators); iter(f, sentinel); requires_grad_() of
-intermediates; user objects with dunder protocols (__len__, __bool__, __contains__,
-__iter__, __call__, __getattr__ fallbacks, __eq__/__hash__ in dicts); closures and default arguments; and the
-recompile programs (Python numbers, tuples and None passed as arguments, Dynamo's "unspec" cases).
+generators with return values and try/finally, closed early; context managers (contextlib.suppress, ExitStack, nested
+with statements, __exit__ results, grad modes as decorators); iter(f, sentinel); requires_grad_() of intermediates;
+user objects with dunder protocols (__len__, __bool__, __contains__, __iter__, __call__, __getattr__ fallbacks,
+__eq__/__hash__ in dicts); closures and default arguments; and the recompile programs (Python numbers, tuples and
+None passed as arguments, Dynamo's "unspec" cases).
 """
 
 PORTED_SRC = r'''
