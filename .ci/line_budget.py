@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 TARGET = 20_000
-CEILING = 19_486
+CEILING = 19_484
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("minitorch2", "frontend", "autograd", "partition", "backend")
@@ -194,6 +194,10 @@ OUTSIDE_THE_LESSON = {
         "frontend/variables/stdlib.py",
         # dataclasses' own objects (Field, MISSING, default-factory sentinel), fields() and deepcopy of their leaves
         "frontend/variables/dataclass_internals.py",
+        # sets and frozensets of constants handed to a frame from outside (a resume function's), written back if mutated
+        "frontend/variables/input_sets.py",
+        # Dynamo's break at an intermediate's requires_grad_() whose result leaves the frame
+        "frontend/variables/requires_grad_leaks.py",
         # attributes set on a function made in the frame (`f.scale = 4`), read back and set again at a break
         "frontend/variables/function_attributes.py",
         # user classes' special methods, property setters, super(), classmethods inside compiled frames

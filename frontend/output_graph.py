@@ -25,7 +25,7 @@ from . import dynamic_shapes, guards as guards_mod
 from .exc import Unsupported
 from .source import FloatTensorSource, GetItemSource, TensorSizeSource
 from .stack_trace import StackTraceRecorder
-from .variables import BaseListVariable, ConstantVariable, TensorVariable, wrap
+from .variables import BaseListVariable, ConstantVariable, TensorVariable, requires_grad_leaks, wrap
 from .variables.ctx_manager import _set_grad_enabled
 from .variables.hop_size_symbols import passed_to_a_body
 from .variables.lists import SizeVariable
@@ -43,9 +43,9 @@ GraphInput = collections.namedtuple("GraphInput", "source value node")
 
 
 def write_back(target, contents):
-    """A list or dict from outside the frame takes the contents the frame left it with (a side effect's replay)."""
+    """A list, dict or set from outside the frame takes the contents the frame left it with (a side effect's replay)."""
     target.clear()
-    (target.update if isinstance(target, dict) else target.extend)(contents)
+    (target.extend if isinstance(target, list) else target.update)(contents)
 
 
 class OutputGraph:
@@ -83,8 +83,9 @@ class OutputGraph:
     # ---- inputs -----------------------------------------------------------------------
 
     def wrap(self, value, source):
-        """The tracker of a value from outside the frame (builder.py); a list, dict or user object read again is one."""
-        if type(value) not in (list, dict) and (source is None or not is_plain_object(value) or callable(value)):
+        """The tracker of a value from outside the frame (builder.py); a list, dict, set or user object read again is
+        the same tracker."""
+        if type(value) not in (list, dict, set) and (source is None or not is_plain_object(value) or callable(value)):
             return wrap(self, value, source)
         seen = self._containers.get(id(value))
         if seen is None:
@@ -300,6 +301,7 @@ class OutputGraph:
 
     def finish(self, return_var):
         """Close the graph; returns (GraphModule, plan) where plan rebuilds the frame's return value."""
+        requires_grad_leaks.check_outputs(self, return_var)  # (Dynamo's break at an intermediate's requires_grad_())
         result_plan = return_var.realize().output_plan(self)
         replay = self.side_effect_plan() if self.mutated or self.stored_globals or self.stored_attrs or \
             self.stored_cells else None

@@ -1,13 +1,11 @@
 """The torch-level pointwise functions: arithmetic, unary math, clamp, where, comparisons, logical and bitwise ops
 (the rarer ones, atan2 to the bit shifts, are in _functions_common.py).
 
-Runtime layer, between user code and the op registry (gathered into the
-`minitorch2` namespace by _functions.py). Each function picks the overload
-PyTorch dispatches to from its arguments' kinds: `add(t, 2)` is `add.Tensor`
-with a Python scalar, `eq(t, 2)` is `eq.Scalar`, `pow(2, t)` is `pow.Scalar`.
-A Python number in the first position is handled as PyTorch's own functions
-handle it: swapped (`add`, `mul`), turned into the reversed op (`sub` into
-`rsub`) or wrapped in a 0-dim tensor (`div`, `remainder`).
+Runtime layer, between user code and the op registry (gathered into the `minitorch2` namespace by _functions.py). Each
+function picks the overload PyTorch dispatches to from its arguments' kinds: `add(t, 2)` is `add.Tensor` with a Python
+scalar, `eq(t, 2)` is `eq.Scalar`, `pow(2, t)` is `pow.Scalar`. A Python number in the first position is handled as
+PyTorch's own functions handle it: swapped (`add`, `mul`), turned into the reversed op (`sub` into `rsub`) or wrapped in
+a 0-dim tensor (`div`, `remainder`).
 """
 import numpy as np
 

@@ -28,7 +28,7 @@ from .lists import BaseListVariable, ListIteratorVariable, ListVariable, TupleVa
 from .numpy_arrays import is_ndarray_operation, ndarray_operator
 from .sym_node import SYMBOLIC_OPERATORS, SymNodeVariable, sym_arithmetic
 from .tensor import TensorVariable, record
-from .stdlib import LIBRARY_CALLABLES, PURE_METHODS, LibraryCallsMixin
+from .stdlib import LIBRARY_CALLABLES, PURE_METHODS, LibraryCallsMixin, sentinel_iterator
 from .user_defined import UserObjectVariable
 from .user_protocols import ProtocolCallsMixin, user_operator
 
@@ -221,8 +221,8 @@ class BuiltinVariable(LibraryCallsMixin, ProtocolCallsMixin, MinMaxCallsMixin, V
         kept = (v for v in it.stream() if (v if identity else fn.call_function(tx, [v], {})).realize().truth(tx))
         return lazy_iterator(kept, it, pure=identity)
 
-    def call_iter(self, tx, iterable):
-        return iterate(tx, iterable)
+    def call_iter(self, tx, iterable, *sentinel):  # (iter(f, sentinel): stdlib.py's calls of f up to the sentinel)
+        return sentinel_iterator(tx, iterable, *sentinel) if sentinel else iterate(tx, iterable)
 
     def call_next(self, tx, iterator, default=None):
         item = iterate(tx, iterator).next_item(tx)

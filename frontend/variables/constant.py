@@ -15,6 +15,7 @@ from .base import MethodVariable, ValueVariable
 
 
 class ConstantVariable(ValueVariable):
+    mutable_identity = property(lambda self: type(self.value) in (list, dict, set))  # (one set, held twice at a break)
     def is_python_constant(self):
         return True
 
@@ -47,8 +48,7 @@ class ConstantVariable(ValueVariable):
         raise Unsupported(f"iteration over {self.value!r}", "unsupported")
 
     def output_plan(self, og):
-        value = self.value
-        return lambda outs, L, G: value
+        return lambda outs, L, G, value=self.value: value
 
     def call_function(self, tx, args, kwargs):
         if isinstance(self.value, enum.EnumMeta):  # Color(2): the member, folded as a call of a constant's method

@@ -15,6 +15,7 @@ from .. import guards
 from ..source import AttrSource
 from ..exc import Unsupported
 from .constant import ConstantVariable
+from .input_sets import is_input_set, wrap_input_set
 from .lists import TupleVariable
 
 
@@ -25,6 +26,8 @@ def wrap_other(og, value, source):
     if inline is not None and not isinstance(value, type):
         from .builder import wrap  # (a cycle: the builder calls this module)
         return wrap(og, inline, AttrSource(source, "_torchdynamo_inline") if source is not None else None)
+    if is_input_set(value) and source is not None:  # (not a dataclasses object: input_sets.py's)
+        return wrap_input_set(og, value, source)
     if type(value).__module__ == "dataclasses" and not isinstance(value, type):
         if source is not None:
             og.guards.add(guards.id_guard(source, value), value)

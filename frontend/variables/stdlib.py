@@ -5,8 +5,9 @@ Frontend layer, coverage surface beside builtin.py: `functools.partial(f, a)`, `
 `islice`, `count`, `repeat` and `accumulate`, `Counter` and `ChainMap`, each modelled over trackers (a partial of
 trackers, a lazy iterator, a DictVariable of its class), and the partials, namedtuples and deques themselves
 (trackers of their class), so a program using them captures in one graph, as in Dynamo; a `with` block over a
-@contextmanager function inlines its generator (GeneratorContextVariable). BuiltinVariable takes LibraryCallsMixin: a call of one of LIBRARY_CALLABLES
-runs the mixin's `call_<its __name__>`.
+@contextmanager function inlines its generator (GeneratorContextVariable), one over an ExitStack enters and leaves
+what it is given (ExitStackVariable); iter(f, sentinel) calls f lazily. BuiltinVariable takes LibraryCallsMixin: a
+call of one of LIBRARY_CALLABLES runs the mixin's `call_<its __name__>`.
 """
 import collections
 import collections.abc
@@ -28,7 +29,7 @@ from .base import VariableTracker
 from .constant import ConstantVariable
 from .dataclass_internals import dataclass_fields, deepcopy_constant
 from .dicts import DictVariable, constant_key
-from .exceptions import raise_observed
+from .exceptions import ObservedException, raise_observed
 from .lists import (BaseListVariable, ListIteratorVariable, ListVariable, SizeVariable, StructSequenceVariable,
                     TupleVariable, iterate, lazy_iterator)
 
@@ -43,8 +44,8 @@ OVER_STREAMS = {itertools.pairwise, itertools.combinations, itertools.permutatio
                 itertools.cycle, itertools.compress, itertools.tee, itertools.starmap, itertools.takewhile,
                 itertools.dropwhile, itertools.filterfalse, itertools.groupby, itertools.product}
 PREDICATED = {itertools.takewhile, itertools.dropwhile, itertools.filterfalse}
-LIBRARY_CALLABLES |= OVER_STREAMS | {contextlib.nullcontext, contextlib.suppress, operator.attrgetter,
-                                     operator.itemgetter, operator.methodcaller, inspect.signature,
+LIBRARY_CALLABLES |= OVER_STREAMS | {contextlib.nullcontext, contextlib.suppress, contextlib.ExitStack,
+                                     operator.attrgetter, operator.itemgetter, operator.methodcaller, inspect.signature,
                                      object.__setattr__,  # (a frozen dataclass's __init__ sets its fields with it)
                                      dataclasses.fields, copy.deepcopy}
 # torch.Size([2, 3]) made in the frame; operator.is_ / is_not, which ask what the `is` operator asks
@@ -150,6 +151,27 @@ class SuspendingGeneratorMixin:
         del self.stack[-2]
 
 
+def sentinel_iterator(tx, fn, sentinel):
+    """iter(fn, sentinel): a lazy iterator calling fn as each item is asked for, up to the first result equal to the
+    constant sentinel (or a StopIteration fn raises, as CPython's callable iterator ends there)."""
+    fn, stop = fn.realize(), sentinel.realize().as_python_constant()
+
+    def calls():
+        while True:
+            try:
+                value = fn.call_function(tx, [], {}).realize()
+            except ObservedException as e:
+                if not issubclass(e.value.python_type(), StopIteration):
+                    raise
+                return
+            if not value.is_python_constant():  # (== of a tensor and the sentinel is no bool to stop on)
+                raise Unsupported("iter(f, sentinel) where f returns no constant", "unsupported_call")
+            if value.as_python_constant() == stop:
+                return
+            yield value
+    return lazy_iterator(calls(), pure=False)
+
+
 def generator_iterator(code, start):
     """A generator function called in the frame: a lazy iterator whose items are its yields, each run on to as next()
     asks for it (`start()` makes the SuspendingGeneratorMixin translator), as Dynamo inlines generators."""
@@ -174,6 +196,8 @@ class GeneratorVariable(ListIteratorVariable):
         self.generator = generator
 
     def call_method(self, tx, name, args, kwargs):
+        if name == "close" and not args:
+            return self._close(tx)
         if name not in ("send", "__next__"):
             raise Unsupported(f"generator.{name}", "unsupported_call")
         if name == "send" and self.generator.suspended:  # what its paused `yield` evaluates to
@@ -182,6 +206,27 @@ class GeneratorVariable(ListIteratorVariable):
         if item is None:
             raise_observed(StopIteration, [], "a generator's StopIteration")
         return item
+
+
+    def _close(self, tx):
+        """close(): GeneratorExit raised at its paused yield, its finally blocks run (inlined) on the way out, and it
+        ends; one that yields again instead is a break (CPython raises RuntimeError)."""
+        generator = self.generator
+        if generator.suspended:
+            try:
+                raise_observed(GeneratorExit, [], "generator.close()")
+            except ObservedException as e:
+                try:
+                    generator.unwind_to_handler(e, generator.current_instruction)
+                    generator.run()
+                except ObservedException as raised:
+                    if not issubclass(raised.value.python_type(), GeneratorExit):
+                        raise
+                else:
+                    if generator.suspended:
+                        raise Unsupported("a generator that yields after close()", "unsupported_call") from None
+        self.items, self.index, self.lazy = [], 0, None
+        return ConstantVariable(None)
 
 
 class GeneratorExitVariable(VariableTracker):
@@ -385,6 +430,42 @@ class NullContextVariable(VariableTracker):
         return ConstantVariable(suppressed)
 
 
+class ExitStackVariable(VariableTracker):
+    """contextlib.ExitStack() made in the frame as a `with` block: enter_context(cm) enters cm now (its __enter__
+    inlined, what it returns the call's value) and keeps its exit; leaving the block calls the kept exits, the last
+    entered first, as ExitStack.__exit__ does. The stack is its own exit (and what `as` binds)."""
+
+    def __init__(self):
+        super().__init__()
+        self.exits, self.yielded = [], self
+
+    def python_type(self):
+        return contextlib.ExitStack
+
+    def enter(self, tx):
+        return self
+
+    def call_method(self, tx, name, args, kwargs):
+        manager = args[0].realize() if name == "enter_context" and len(args) == 1 and not kwargs else None
+        # a user's context manager, a @contextmanager's or nullcontext; as Dynamo, not a grad mode (whose
+        # __enter__ it refuses to trace: the frame runs eagerly)
+        modelled = (GeneratorContextVariable, NullContextVariable)
+        if not (hasattr(manager, "call_dunder") or isinstance(manager, modelled)):
+            raise Unsupported(f"ExitStack.{name} of these arguments", "unsupported_call")
+        self.exits.append(manager.enter(tx))
+        return getattr(self.exits[-1], "yielded", ConstantVariable(None))
+
+    def reconstruct(self, cg):  # (as a user's context manager's: a break inside the block runs the frame eagerly)
+        raise Unsupported("a graph break inside an ExitStack's `with` block", "graph_break_in_with")
+
+    def call_function(self, tx, args, kwargs):  # (its exit: of a block left normally only)
+        if args and not (args[0].realize().is_python_constant() and args[0].realize().as_python_constant() is None):
+            raise Unsupported("an exception leaving an ExitStack's block", "unsupported")
+        while self.exits:
+            self.exits.pop().call_function(tx, args, kwargs)
+        return ConstantVariable(False)
+
+
 def _attrgetter(*names):  # operator's getters, inlined as the program's own functions would be
     def get(obj):
         return _dotted_getattr(obj, names[0]) if len(names) == 1 else tuple(_dotted_getattr(obj, n) for n in names)
@@ -475,6 +556,9 @@ class LibraryCallsMixin:
     call_pairwise = call_combinations = call_permutations = call_zip_longest = call_cycle = call_compress = \
         call_tee = call_starmap = call_takewhile = call_dropwhile = call_filterfalse = call_groupby = \
         call_product = _over_streams
+
+    def call_ExitStack(self, tx):
+        return ExitStackVariable()
 
     def call_nullcontext(self, tx, value=None):
         return NullContextVariable(value or ConstantVariable(None))

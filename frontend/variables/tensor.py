@@ -14,7 +14,7 @@ from minitorch2._sym import is_symbolic
 from minitorch2._tensor import DataDependentOutputException, DynamicOutputShapeException
 
 from ..exc import TorchRuntimeError, Unsupported
-from . import dynamo_forms  # (a module: it records through this one)
+from . import dynamo_forms, requires_grad_leaks  # (modules: they record through this one)
 from .base import MethodVariable, VariableTracker
 from .constant import ConstantVariable
 from .lists import SizeVariable, StructSequenceVariable, TupleVariable
@@ -99,6 +99,7 @@ class TensorVariable(VariableTracker):
             if isinstance(value, (tuple, list)):  # a symbolic stride or numel specialises
                 return ConstantVariable(tuple(int(v) for v in value))
             return ConstantVariable(int(value) if is_symbolic(value) else value)
+        requires_grad_leaks.note_call(tx, self, name)  # (a break if its result leaves the frame: at the return)
         if (form := dynamo_forms.inplace_as_dynamo(tx, self, name, args, kwargs)) is not None:
             return form
         return record(tx.output, "call_method", name, [self, *args], kwargs)

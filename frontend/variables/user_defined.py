@@ -70,6 +70,7 @@ class UserClassVariable(ClassMembersMixin, ConstantVariable):
         if issubclass(cls, minitorch2.nn.Module):
             return container_made_here(tx, cls, args, kwargs, otherwise=_module_made_here)
         made, init = UserObjectVariable(object.__new__(cls)), inspect.getattr_static(cls, "__init__")
+        made.cls_source = self.source  # (type(made) is this class as read here: `type(self).count += 1` writes it)
         if isinstance(init, types.FunctionType):
             UserFunctionVariable(init).call_function(tx, args, kwargs, self_var=made)
         elif args or kwargs:

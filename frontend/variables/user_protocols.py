@@ -321,8 +321,10 @@ class ProtocolCallsMixin:
             parts = [obj, *class_parts]
             return tx.output.wrap(type(*[p.realize().as_python_constant() for p in parts]), None)
         obj = obj.realize()
-        return tx.output.wrap(obj.python_type(), None) if isinstance(obj, SpecialMethodsMixin) \
-            else ConstantVariable(obj.python_type())  # (a user's class as a class tracker: it sees pending writes)
+        if not isinstance(obj, SpecialMethodsMixin):
+            return ConstantVariable(obj.python_type())
+        # a user's class as a class tracker (it sees pending writes), with the source of the class it was made from
+        return tx.output.wrap(obj.python_type(), None if obj.source else getattr(obj, "cls_source", None))
 
     def call_setattr(self, tx, obj, name, value):
         obj, name = obj.realize(), name.realize().as_python_constant()

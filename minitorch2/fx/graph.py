@@ -52,10 +52,9 @@ def _snake_case(s):
 class _Namespace:
     """Unique identifiers for objects: one name per object, no name used twice.
 
-    A candidate `add` becomes `add`, then `add_1`, `add_2`...; a candidate that
-    already ends in `_<n>` keeps its number when free; illegal characters
-    become `_`; a name that would shadow a keyword or builtin gets a suffix
-    (unless the object *is* that builtin).
+    A candidate `add` becomes `add`, then `add_1`, `add_2`...; a candidate that already ends in `_<n>` keeps its number
+    when free; illegal characters become `_`; a name that would shadow a keyword or builtin gets a suffix (unless the
+    object *is* that builtin).
     """
 
     def __init__(self):
