@@ -111,8 +111,7 @@ def test_step_in_compiled_function_lstm_as_torch():
     _assert_as_torch("lstm", True, True, ops=False)
 
 
-@pytest.mark.xfail(strict=True, reason="the resume function after float() inside `with no_grad()` traces only the "
-                                       "block's re-entry and exit: Dynamo's cleanup_graph erases that _set_grad_enabled "
-                                       "pair after deciding to compile (op_count 24), ours keeps it (28)")
 def test_step_then_no_grad_prediction_as_torch():
+    """The example's test loss after the step: the frame resumes inside `with no_grad()` after float() breaks; that
+    resume function traces only the block's re-entry and exit, a switch Dynamo's cleanup_graph erases (op_count)."""
     _assert_as_torch("mlp", False, True, predict=True)
