@@ -72,6 +72,8 @@ def _train(lib, kind, compile_model, compile_step, line_search_fn=None, predict=
         if predict:  # the example's test loss, under no_grad after the step
             with lib.no_grad():
                 predictions.append(float(criterion(model(input[:2]), target[:2])))
+                if predict == "print":  # (as the example prints it: a second break inside the block)
+                    print("test loss:", predictions[-1])
         return loss
 
     step = lib.compile(train_step, backend=counter) if compile_step else train_step
@@ -115,3 +117,11 @@ def test_step_then_no_grad_prediction_as_torch():
     """The example's test loss after the step: the frame resumes inside `with no_grad()` after float() breaks; that
     resume function traces only the block's re-entry and exit, a switch Dynamo's cleanup_graph erases (op_count)."""
     _assert_as_torch("mlp", False, True, predict=True)
+
+
+@pytest.mark.xfail(strict=True, reason="a print breaking inside `with no_grad()` before the frame returns: Dynamo "
+                                       "compiles the last resume function (its re-entered block's switch, then erased, "
+                                       "and the returned tensor as the graph's output), ours traces no switch there "
+                                       "and skips it (frames 5 against torch's 6)")
+def test_step_then_printed_no_grad_prediction_as_torch():
+    _assert_as_torch("mlp", False, True, predict="print")
