@@ -7,7 +7,7 @@ adapts without a global rate (`lr` only scales the result, 1.0 by default).
 from .. import _dtype, _factories, _functions
 from .. import _functions_foreach as _foreach
 from .._tensor import Tensor
-from .optimizer import Optimizer, capturable, foreach_prologue
+from .optimizer import Optimizer, capturable, decayed, foreach_prologue
 
 
 class Adadelta(Optimizer):
@@ -39,8 +39,7 @@ class Adadelta(Optimizer):
         step_t = state["step"]
         step_t += 1
         grad = param.grad if not group["maximize"] else -param.grad
-        if group["weight_decay"] != 0:
-            grad = grad.add(param, alpha=group["weight_decay"])
+        grad = decayed(group, param, grad)
         square_avg, acc_delta = state["square_avg"], state["acc_delta"]
         square_avg.mul_(rho).addcmul_(grad, grad, value=1 - rho)
         std = square_avg.add(eps).sqrt_()

@@ -6,7 +6,7 @@ on; the step divides the gradient by the sum's root, with the learning rate deca
 """
 from .. import _dtype, _factories, _functions
 from .. import _functions_foreach as _foreach
-from .optimizer import Optimizer, foreach_prologue, get_value
+from .optimizer import Optimizer, decayed, foreach_prologue, get_value
 
 
 class Adagrad(Optimizer):
@@ -41,8 +41,7 @@ class Adagrad(Optimizer):
         step_t += 1
         step = get_value(step_t)
         grad = param.grad if not group["maximize"] else -param.grad
-        if group["weight_decay"] != 0:
-            grad = grad.add(param, alpha=group["weight_decay"])
+        grad = decayed(group, param, grad)
         clr = group["lr"] / (1 + (step - 1) * group["lr_decay"])
         state["sum"].addcmul_(grad, grad, value=1)
         std = state["sum"].sqrt().add_(group["eps"])

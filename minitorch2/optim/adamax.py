@@ -6,8 +6,8 @@ maximum of gradient magnitudes; only the first moment is bias-corrected.
 """
 from .. import _functions
 from .. import _functions_foreach as _foreach
-from .optimizer import (Optimizer, capturable, check_adam_hyperparameters, foreach_prologue, get_value, scalar_state,
-                        zeros_state)
+from .optimizer import (Optimizer, capturable, check_adam_hyperparameters, decayed, foreach_prologue, get_value,
+                        scalar_state, zeros_state)
 
 
 class Adamax(Optimizer):
@@ -33,8 +33,7 @@ class Adamax(Optimizer):
         grad = param.grad if not group["maximize"] else -param.grad
         exp_avg, exp_inf, step_t = state["exp_avg"], state["exp_inf"], state["step"]
         step_t += 1
-        if group["weight_decay"] != 0:
-            grad = grad.add(param, alpha=group["weight_decay"])
+        grad = decayed(group, param, grad)
         exp_avg.lerp_(grad, 1 - beta1)
         _functions.maximum(exp_inf.mul_(beta2), grad.abs().add_(group["eps"]), out=exp_inf)
         if capturable(group):

@@ -8,7 +8,7 @@ state as float32 0-dim tensors, so the rate is rounded to float32 as in PyTorch.
 """
 from .. import _factories, _functions
 from .. import _functions_foreach as _foreach
-from .optimizer import Optimizer, capturable, foreach_prologue, get_value, scalar_state, zeros_state
+from .optimizer import Optimizer, capturable, decayed, foreach_prologue, get_value, scalar_state, zeros_state
 
 
 class ASGD(Optimizer):
@@ -37,8 +37,7 @@ class ASGD(Optimizer):
         grad = param.grad if not group["maximize"] else -param.grad
         mu, ax, eta, step_t = state["mu"], state["ax"], state["eta"], state["step"]
         step_t += 1
-        if group["weight_decay"] != 0:
-            grad = grad.add(param, alpha=group["weight_decay"])
+        grad = decayed(group, param, grad)
         if capturable(group):
             param.mul_(1 - lambd * eta)
             param.addcmul_(grad, eta, value=-1)

@@ -7,8 +7,8 @@ update mixes the current gradient with the look-ahead of the first moment.
 `decoupled_weight_decay=True` shrinks the parameter instead of growing the gradient (NAdamW).
 """
 from .. import _functions_foreach as _foreach
-from .optimizer import (Optimizer, capturable, check_adam_hyperparameters, foreach_prologue, get_value, scalar_state,
-                        zeros_state)
+from .optimizer import (Optimizer, capturable, check_adam_hyperparameters, decayed, foreach_prologue, get_value,
+                        scalar_state, zeros_state)
 
 
 class NAdam(Optimizer):
@@ -33,18 +33,14 @@ class NAdam(Optimizer):
 
     def _update(self, param, group):
         beta1, beta2 = group["betas"]
-        lr, weight_decay, momentum_decay = group["lr"], group["weight_decay"], group["momentum_decay"]
+        lr, momentum_decay = group["lr"], group["momentum_decay"]
         state = self._init_state(param, group)
         grad = param.grad if not group["maximize"] else -param.grad
         exp_avg, exp_avg_sq, mu_product, step_t = (state[k] for k in ("exp_avg", "exp_avg_sq", "mu_product", "step"))
         step_t += 1
         step = step_t if capturable(group) else get_value(step_t)
         bias_correction2 = 1 - beta2**step
-        if weight_decay != 0:
-            if group["decoupled_weight_decay"]:
-                param.mul_(1 - lr * weight_decay)
-            else:
-                grad = grad.add(param, alpha=weight_decay)
+        grad = decayed(group, param, grad)
         mu = beta1 * (1.0 - 0.5 * (0.96 ** (step * momentum_decay)))
         mu_next = beta1 * (1.0 - 0.5 * (0.96 ** ((step + 1) * momentum_decay)))
         mu_product *= mu

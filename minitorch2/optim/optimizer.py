@@ -67,6 +67,17 @@ def zeros_state(param):
     return _functions.clone(_factories.zeros_like(param))
 
 
+def decayed(group, param, grad):
+    """`weight_decay` in a single-tensor update: with `decoupled_weight_decay` the parameter shrinks (AdamW's way);
+    otherwise `weight_decay * param` is added to the gradient. Returns the gradient the update is to use."""
+    decay = group["weight_decay"]
+    if decay != 0 and group.get("decoupled_weight_decay"):
+        param.mul_(1 - group["lr"] * decay)
+    elif decay != 0:
+        grad = grad.add(param, alpha=decay)
+    return grad
+
+
 def foreach_prologue(group, params, steps=None, *, steps_first=False, weight_decay=True):
     """The start of torch's multi-tensor updates: the group's gradients, negated under `maximize`, each step count
     raised by one (before the negation where `steps_first`: RAdam's and Adadelta's order), then the weight decay
@@ -250,4 +261,4 @@ class Optimizer:
 
 
 __all__ = ["Optimizer", "required", "check_adam_hyperparameters", "divide", "scalar_state",
-           "zeros_state", "get_value", "capturable", "foreach_prologue", "foreach_weight_decay"]
+           "zeros_state", "get_value", "capturable", "foreach_prologue", "foreach_weight_decay", "decayed"]

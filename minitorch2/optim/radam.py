@@ -8,7 +8,7 @@ moment; after that it is Adam's step scaled by the variance rectification term.
 """
 from .. import _functions
 from .. import _functions_foreach as _foreach
-from .optimizer import (Optimizer, capturable, check_adam_hyperparameters, divide, foreach_prologue,
+from .optimizer import (Optimizer, capturable, check_adam_hyperparameters, decayed, divide, foreach_prologue,
                         foreach_weight_decay, get_value, scalar_state, zeros_state)
 
 
@@ -31,17 +31,13 @@ class RAdam(Optimizer):
 
     def _update(self, param, group):
         beta1, beta2 = group["betas"]
-        lr, weight_decay, eps = group["lr"], group["weight_decay"], group["eps"]
+        lr, eps = group["lr"], group["eps"]
         state = self._init_state(param, group)
         grad = param.grad if not group["maximize"] else -param.grad
         exp_avg, exp_avg_sq, step_t = state["exp_avg"], state["exp_avg_sq"], state["step"]
         step_t += 1
         step = step_t if capturable(group) else get_value(step_t)
-        if weight_decay != 0:
-            if group["decoupled_weight_decay"]:
-                param.mul_(1 - lr * weight_decay)
-            else:
-                grad = grad.add(param, alpha=weight_decay)
+        grad = decayed(group, param, grad)
         exp_avg.lerp_(grad, 1 - beta1)
         exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
         bias_correction1 = 1 - beta1**step

@@ -7,7 +7,7 @@ the gradient by its root. `centered` also tracks the mean gradient and subtracts
 from .. import _dtype, _factories, _functions
 from .. import _functions_foreach as _foreach
 from .._tensor import Tensor
-from .optimizer import Optimizer, capturable, foreach_prologue
+from .optimizer import Optimizer, capturable, decayed, foreach_prologue
 
 
 class RMSprop(Optimizer):
@@ -38,8 +38,7 @@ class RMSprop(Optimizer):
         grad = param.grad if not group["maximize"] else -param.grad
         step_t = state["step"]
         step_t += 1
-        if group["weight_decay"] != 0:
-            grad = grad.add(param, alpha=group["weight_decay"])
+        grad = decayed(group, param, grad)
         square_avg = state["square_avg"]
         square_avg.mul_(alpha).addcmul_(grad, grad, value=1 - alpha)
         if group["centered"]:

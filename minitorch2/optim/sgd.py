@@ -2,7 +2,7 @@
 from .. import _functions_foreach as _foreach
 from .._compile_markers import is_compiling
 from .._tensor import Tensor
-from .optimizer import Optimizer, foreach_prologue, required
+from .optimizer import Optimizer, decayed, foreach_prologue, required
 
 
 class SGD(Optimizer):
@@ -26,8 +26,7 @@ class SGD(Optimizer):
 
     def _update(self, param, group):
         grad = param.grad if not group["maximize"] else -param.grad
-        if group["weight_decay"] != 0:
-            grad = grad.add(param, alpha=group["weight_decay"])
+        grad = decayed(group, param, grad)
         momentum = group["momentum"]
         if momentum != 0:
             state = self.state[param]
