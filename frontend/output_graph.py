@@ -154,10 +154,8 @@ class OutputGraph:
 
     def _add_input(self, source, value, type_expr, name=None):
         """A placeholder after the last one (else before the first node), and its GraphInput."""
-        if self.inputs:
-            where = self.graph.inserting_after(self.inputs[-1].node)
-        else:
-            where = self.graph.inserting_before(next(iter(self.graph.nodes), None))
+        where = self.graph.inserting_after(self.inputs[-1].node) if self.inputs else \
+            self.graph.inserting_before(next(iter(self.graph.nodes), None))
         with where:
             node = self.graph.placeholder(name or source.placeholder_name(), type_expr=type_expr)
         node.meta["example_value"] = value
@@ -371,6 +369,13 @@ class OutputGraph:
         for node in reversed(list(self.graph.nodes)):
             if node.meta.get("frontend_speculative") and not node.users:
                 self.graph.erase_node(node)
+        mode, nodes = self.grad_enabled_at_entry, list(self.graph.nodes)  # Dynamo's cleanup_graph: a grad-mode switch
+        for a, b in zip(nodes, nodes[1:]):  # straight undone goes (a resume function's re-entered, empty no_grad block)
+            if a.target is _set_grad_enabled and a.args == (not mode,) and not a._erased:
+                if b.target is _set_grad_enabled and b.args == (mode,):
+                    self.graph.erase_node(a), self.graph.erase_node(b)
+                else:
+                    mode = a.args[0]
         if not self.inputs_loaded:
             self.drop_unused_inputs()
         gm = fx.GraphModule(self.subgraph_root, self.graph)

@@ -459,10 +459,8 @@ class InstructionTranslatorBase(ExceptionOpcodesMixin, Py312OpcodesMixin, String
         """Every POP_JUMP_*: pop a value, jump if the test the name ends with (TRUE, FALSE, NONE, NOT_NONE) holds.
         3.11 spells FORWARD or BACKWARD into the name (POP_JUMP_FORWARD_IF_TRUE); dis resolves the target alike."""
         var, test = self.pop().realize(), inst.opname.split("_IF_")[1]
-        if test in ("NONE", "NOT_NONE"):
-            holds = (var.is_python_constant() and var.as_python_constant() is None) == (test == "NONE")
-        else:
-            holds = var.truth(self) == (test == "TRUE")
+        holds = ((var.is_python_constant() and var.as_python_constant() is None) == (test == "NONE")
+                 if test in ("NONE", "NOT_NONE") else var.truth(self) == (test == "TRUE"))
         if holds:
             self.jump(inst)
 

@@ -116,10 +116,8 @@ def record(og, kind, target, args, kwargs):
     fake_kwargs = {k: og.as_arg(v, fake=True) for k, v in kwargs.items()}
     try:
         with og.fake_mode:
-            if kind == "call_method":
-                value = getattr(fake_args[0], target)(*fake_args[1:], **fake_kwargs)
-            else:
-                value = target(*fake_args, **fake_kwargs)
+            value = getattr(fake_args[0], target)(*fake_args[1:], **fake_kwargs) if kind == "call_method" else \
+                target(*fake_args, **fake_kwargs)
     except Unsupported:
         raise
     except Exception as e:

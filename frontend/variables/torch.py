@@ -105,8 +105,6 @@ def is_torch_object(value):
 
 def _module_name(value):
     """The module a callable was defined in ('' if unknown), read without running the user's __getattr__."""
-    if isinstance(value, (types.FunctionType, types.BuiltinFunctionType, types.MethodType)):
-        module = value.__module__
-    else:
-        module = inspect.getattr_static(value, "__module__", None)
+    module = value.__module__ if isinstance(value, (types.FunctionType, types.BuiltinFunctionType, types.MethodType)) \
+        else inspect.getattr_static(value, "__module__", None)
     return module if isinstance(module, str) else ""

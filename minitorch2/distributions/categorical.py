@@ -99,25 +99,9 @@ class Categorical(Distribution):
         return values.expand((-1,) + self._batch_shape) if expand else values
 
 
-class Bernoulli(ExponentialFamily):
-    arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
-    support = constraints.boolean
-    has_enumerate_support = True
-    _mean_carrier_measure = 0
-    _natural_params = property(lambda self: (_functions.logit(self.probs),))
-
-    def _log_normalizer(self, x):
-        return _functions.log1p(_functions.exp(x))
-
-    def __init__(self, probs=None, logits=None, validate_args=None):
-        name, param = _one_parameter(probs, logits)
-        (self.__dict__[name],) = broadcast_all(param)
-        self._param = self.__dict__[name]
-        batch_shape = Size() if isinstance(param, _NUMBER) else self._param.size()
-        super().__init__(batch_shape, validate_args=validate_args)
-
-    def expand(self, batch_shape, _instance=None):
-        return _expand_given(self, Bernoulli, batch_shape, batch_shape, _instance)
+class _BinaryParameters:
+    """probs or logits of a yes/no trial, the other computed on first read (a mixin of Bernoulli, the counts of
+    trials and LogitRelaxedBernoulli)."""
 
     @lazy_property
     def logits(self):
@@ -130,6 +114,37 @@ class Bernoulli(ExponentialFamily):
     @property
     def param_shape(self):
         return self._param.size()
+
+    def _set_parameter(self, probs, logits):
+        """Keep the one of probs and logits given, broadcast to a tensor; returns the batch shape."""
+        name, given = _one_parameter(probs, logits)
+        (value,) = broadcast_all(given)
+        setattr(self, name, value)
+        self._param = value
+        return Size() if isinstance(given, _NUMBER) else value.size()
+
+    def _expand_parameters(self, cls, batch_shape, _instance, **extra):
+        given = {n: self.__dict__[n].expand(batch_shape) for n in ("probs", "logits") if n in self.__dict__}
+        new = self._expanded(cls, batch_shape, _instance, **extra, **given)
+        new._param = given["logits" if "logits" in given else "probs"]
+        return new
+
+
+class Bernoulli(_BinaryParameters, ExponentialFamily):
+    arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
+    support = constraints.boolean
+    has_enumerate_support = True
+    _mean_carrier_measure = 0
+    _natural_params = property(lambda self: (_functions.logit(self.probs),))
+
+    def _log_normalizer(self, x):
+        return _functions.log1p(_functions.exp(x))
+
+    def __init__(self, probs=None, logits=None, validate_args=None):
+        super().__init__(self._set_parameter(probs, logits), validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        return _expand_given(self, Bernoulli, batch_shape, batch_shape, _instance)
 
     @property
     def mean(self):

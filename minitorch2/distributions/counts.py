@@ -10,44 +10,29 @@ from .._tensor import Size
 from ..nn import functional as F
 from . import constraints
 from ._samplers import binomial, poisson
-from .categorical import Categorical, _one_parameter
+from .categorical import Categorical, _BinaryParameters, _one_parameter
 from .distribution import Distribution
 from .gamma import Gamma
-from .utils import _NUMBER, _finfo, broadcast_all, lazy_property, logits_to_probs, probs_to_logits
+from .utils import _finfo, broadcast_all, lazy_property
 
 
-class _BinaryParameters(Distribution):
-    """probs or logits of a yes/no trial, the other computed on first read."""
-
-    @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self):
-        return logits_to_probs(self.logits, is_binary=True)
-
-    @property
-    def param_shape(self):
-        return self._param.size()
-
-    def _expand_parameters(self, cls, batch_shape, _instance, **extra):
-        given = {n: self.__dict__[n].expand(batch_shape) for n in ("probs", "logits") if n in self.__dict__}
-        new = self._expanded(cls, batch_shape, _instance, **extra, **given)
-        new._param = given["logits" if "logits" in given else "probs"]
-        return new
+def _trials(self, total_count, probs, logits):
+    """Binomial's and NegativeBinomial's parameters set: total_count broadcast with probs or logits, in their dtype;
+    returns the batch shape."""
+    name, given = _one_parameter(probs, logits)
+    self.total_count, value = broadcast_all(total_count, given)
+    self.total_count = self.total_count.type_as(value)
+    setattr(self, name, value)
+    self._param = value
+    return value.size()
 
 
-class Geometric(_BinaryParameters):
+class Geometric(_BinaryParameters, Distribution):
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
     support = constraints.nonnegative_integer
 
     def __init__(self, probs=None, logits=None, validate_args=None):
-        name, given = _one_parameter(probs, logits)
-        (value,) = broadcast_all(given)
-        setattr(self, name, value)
-        self._param = value
-        super().__init__(Size() if isinstance(given, _NUMBER) else value.size(), validate_args=validate_args)
+        super().__init__(self._set_parameter(probs, logits), validate_args=validate_args)
         if self._validate_args and probs is not None:
             valid = self.probs > 0
             if not bool(valid.all()):
@@ -100,18 +85,13 @@ def _single_count(total_count, what):
     return count
 
 
-class Binomial(_BinaryParameters):
+class Binomial(_BinaryParameters, Distribution):
     arg_constraints = {"total_count": constraints.nonnegative_integer, "probs": constraints.unit_interval,
                        "logits": constraints.real}
     has_enumerate_support = True
 
     def __init__(self, total_count=1, probs=None, logits=None, validate_args=None):
-        name, given = _one_parameter(probs, logits)
-        self.total_count, value = broadcast_all(total_count, given)
-        self.total_count = self.total_count.type_as(value)
-        setattr(self, name, value)
-        self._param = value
-        super().__init__(value.size(), validate_args=validate_args)
+        super().__init__(_trials(self, total_count, probs, logits), validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
         return self._expand_parameters(Binomial, batch_shape, _instance,
@@ -221,18 +201,13 @@ class Multinomial(Distribution):
         return log_factorial_n - log_factorial_xs + (logits * value).sum(-1)
 
 
-class NegativeBinomial(_BinaryParameters):
+class NegativeBinomial(_BinaryParameters, Distribution):
     arg_constraints = {"total_count": constraints.greater_than_eq(0), "probs": constraints.half_open_interval(0.0, 1.0),
                        "logits": constraints.real}
     support = constraints.nonnegative_integer
 
     def __init__(self, total_count, probs=None, logits=None, validate_args=None):
-        name, given = _one_parameter(probs, logits)
-        self.total_count, value = broadcast_all(total_count, given)
-        self.total_count = self.total_count.type_as(value)
-        setattr(self, name, value)
-        self._param = value
-        super().__init__(value.size(), validate_args=validate_args)
+        super().__init__(_trials(self, total_count, probs, logits), validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
         return self._expand_parameters(NegativeBinomial, batch_shape, _instance,

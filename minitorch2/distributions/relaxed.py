@@ -7,42 +7,23 @@ bit for bit (to the rounding of log) and gradients reach temperature, probs and 
 from .. import _factories
 from .._tensor import Size
 from . import constraints
-from .categorical import Categorical, _one_parameter
+from .categorical import Categorical, _BinaryParameters
 from .distribution import Distribution
 from .transformed import TransformedDistribution
 from .transforms import ExpTransform, SigmoidTransform
-from .utils import _NUMBER, broadcast_all, clamp_probs, lazy_property, logits_to_probs, probs_to_logits
+from .utils import broadcast_all, clamp_probs
 
 
-class LogitRelaxedBernoulli(Distribution):
+class LogitRelaxedBernoulli(_BinaryParameters, Distribution):
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
     support = constraints.real
 
     def __init__(self, temperature, probs=None, logits=None, validate_args=None):
         self.temperature = temperature
-        name, given = _one_parameter(probs, logits)
-        (value,) = broadcast_all(given)
-        setattr(self, name, value)
-        self._param = value
-        super().__init__(Size() if isinstance(given, _NUMBER) else value.size(), validate_args=validate_args)
+        super().__init__(self._set_parameter(probs, logits), validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
-        given = {n: self.__dict__[n].expand(batch_shape) for n in ("probs", "logits") if n in self.__dict__}
-        new = self._expanded(LogitRelaxedBernoulli, batch_shape, _instance, temperature=self.temperature, **given)
-        new._param = given["logits" if "logits" in given else "probs"]
-        return new
-
-    @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self):
-        return logits_to_probs(self.logits, is_binary=True)
-
-    @property
-    def param_shape(self):
-        return self._param.size()
+        return self._expand_parameters(LogitRelaxedBernoulli, batch_shape, _instance, temperature=self.temperature)
 
     def rsample(self, sample_shape=Size()):
         shape = self._extended_shape(sample_shape)

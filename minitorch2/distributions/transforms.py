@@ -16,9 +16,8 @@ from . import constraints
 from .utils import _finfo, _sum_rightmost, broadcast_all
 
 __all__ = ["AbsTransform", "AffineTransform", "ComposeTransform", "CumulativeDistributionTransform",
-           "ExpTransform", "IndependentTransform", "LowerCholeskyTransform", "PowerTransform", "ReshapeTransform",
-           "SigmoidTransform", "SoftplusTransform", "TanhTransform", "SoftmaxTransform", "StickBreakingTransform",
-           "Transform", "identity_transform"]
+           "ExpTransform", "IndependentTransform", "PowerTransform", "ReshapeTransform", "SigmoidTransform",
+           "SoftplusTransform", "TanhTransform", "Transform", "identity_transform"]
 
 
 class Transform:
@@ -65,24 +64,21 @@ class Transform:
     __hash__ = object.__hash__
 
     def __call__(self, x):
-        if self._cache_size == 0:
-            return self._call(x)
-        x_old, y_old = self._cached_x_y
-        if x is x_old:
-            return y_old
-        y = self._call(x)
-        self._cached_x_y = x, y
-        return y
+        return self._cached(x, self._call, 0)
 
     def _inv_call(self, y):
+        return self._cached(y, self._inverse, 1)
+
+    def _cached(self, value, compute, side):
+        """With cache_size=1 the last pair (x, y) is kept: `value` that is the pair's `side` (0: x, 1: y) gives the
+        other side back without computing."""
         if self._cache_size == 0:
-            return self._inverse(y)
-        x_old, y_old = self._cached_x_y
-        if y is y_old:
-            return x_old
-        x = self._inverse(y)
-        self._cached_x_y = x, y
-        return x
+            return compute(value)
+        if value is self._cached_x_y[side]:
+            return self._cached_x_y[1 - side]
+        result = compute(value)
+        self._cached_x_y = (value, result) if side == 0 else (result, value)
+        return result
 
     def _call(self, x):
         raise NotImplementedError
@@ -101,6 +97,15 @@ class Transform:
 
     def inverse_shape(self, shape):
         return shape
+
+
+class _ParameterFree(Transform):
+    """A transform without parameters: it equals every transform of its class."""
+
+    def __eq__(self, other):
+        return isinstance(other, type(self))
+
+    __hash__ = object.__hash__
 
 
 class _InverseTransform(Transform):
@@ -312,13 +317,8 @@ class ReshapeTransform(Transform):
         return Size(shape[:cut]) + wanted
 
 
-class ExpTransform(Transform):
+class ExpTransform(_ParameterFree):
     domain, codomain, bijective, sign = constraints.real, constraints.positive, True, +1
-
-    def __eq__(self, other):
-        return isinstance(other, ExpTransform)
-
-    __hash__ = object.__hash__
 
     def _call(self, x):
         return x.exp()
@@ -369,13 +369,8 @@ def _clipped_sigmoid(x):
     return _functions.clamp(_functions.sigmoid(x), min=float(finfo.tiny), max=1.0 - float(finfo.eps))
 
 
-class SigmoidTransform(Transform):
+class SigmoidTransform(_ParameterFree):
     domain, codomain, bijective, sign = constraints.real, constraints.unit_interval, True, +1
-
-    def __eq__(self, other):
-        return isinstance(other, SigmoidTransform)
-
-    __hash__ = object.__hash__
 
     def _call(self, x):
         return _clipped_sigmoid(x)
@@ -389,13 +384,8 @@ class SigmoidTransform(Transform):
         return -F.softplus(-x) - F.softplus(x)
 
 
-class SoftplusTransform(Transform):
+class SoftplusTransform(_ParameterFree):
     domain, codomain, bijective, sign = constraints.real, constraints.positive, True, +1
-
-    def __eq__(self, other):
-        return isinstance(other, SoftplusTransform)
-
-    __hash__ = object.__hash__
 
     def _call(self, x):
         return F.softplus(x)
@@ -407,13 +397,8 @@ class SoftplusTransform(Transform):
         return -F.softplus(-x)
 
 
-class TanhTransform(Transform):
+class TanhTransform(_ParameterFree):
     domain, codomain, bijective, sign = constraints.real, constraints.interval(-1.0, 1.0), True, +1
-
-    def __eq__(self, other):
-        return isinstance(other, TanhTransform)
-
-    __hash__ = object.__hash__
 
     def _call(self, x):
         return x.tanh()
@@ -425,13 +410,8 @@ class TanhTransform(Transform):
         return 2.0 * (math.log(2.0) - x - F.softplus(-2.0 * x))
 
 
-class AbsTransform(Transform):
+class AbsTransform(_ParameterFree):
     domain, codomain = constraints.real, constraints.positive
-
-    def __eq__(self, other):
-        return isinstance(other, AbsTransform)
-
-    __hash__ = object.__hash__
 
     def _call(self, x):
         return x.abs()
@@ -499,75 +479,6 @@ class AffineTransform(Transform):
     inverse_shape = forward_shape
 
 
-class SoftmaxTransform(Transform):
-    domain, codomain = constraints.real_vector, constraints.simplex
-
-    def __eq__(self, other):
-        return isinstance(other, SoftmaxTransform)
-
-    __hash__ = object.__hash__
-
-    def _call(self, x):
-        probs = (x - x.max(-1, True)[0]).exp()
-        return probs / probs.sum(-1, True)
-
-    def _inverse(self, y):
-        return y.log()
-
-
-class StickBreakingTransform(Transform):
-    """R^(K-1) onto the K-simplex by breaking a stick: bijective, unlike SoftmaxTransform."""
-    domain, codomain, bijective = constraints.real_vector, constraints.simplex, True
-
-    def __eq__(self, other):
-        return isinstance(other, StickBreakingTransform)
-
-    __hash__ = object.__hash__
-
-    def _call(self, x):
-        offset = x.shape[-1] + 1 - x.new_ones(x.shape[-1]).cumsum(-1)
-        z = _clipped_sigmoid(x - offset.log())
-        z_cumprod = (1 - z).cumprod(-1)
-        return F.pad(z, [0, 1], value=1) * F.pad(z_cumprod, [1, 0], value=1)
-
-    def _inverse(self, y):
-        y_crop = y[..., :-1]
-        offset = y.shape[-1] - y.new_ones(y_crop.shape[-1]).cumsum(-1)
-        sf = (1 - y_crop.cumsum(-1)).clamp(min=float(_finfo(y.dtype).tiny))
-        return y_crop.log() - sf.log() + offset.log()
-
-    def log_abs_det_jacobian(self, x, y):
-        offset = x.shape[-1] + 1 - x.new_ones(x.shape[-1]).cumsum(-1)
-        x = x - offset.log()
-        return (-x + F.logsigmoid(x) + y[..., :-1].log()).sum(-1)
-
-    def forward_shape(self, shape):
-        if len(shape) < 1:
-            raise ValueError("Too few dimensions on input")
-        return Size(shape[:-1]) + (shape[-1] + 1,)
-
-    def inverse_shape(self, shape):
-        if len(shape) < 1:
-            raise ValueError("Too few dimensions on input")
-        return Size(shape[:-1]) + (shape[-1] - 1,)
-
-
-class LowerCholeskyTransform(Transform):
-    """Unconstrained square matrices onto lower-triangular ones with a positive diagonal (exp of the diagonal)."""
-    domain, codomain = constraints.independent(constraints.real, 2), constraints.lower_cholesky
-
-    def __eq__(self, other):
-        return isinstance(other, LowerCholeskyTransform)
-
-    __hash__ = object.__hash__
-
-    def _call(self, x):
-        return x.tril(-1) + x.diagonal(dim1=-2, dim2=-1).exp().diag_embed()
-
-    def _inverse(self, y):
-        return y.tril(-1) + y.diagonal(dim1=-2, dim2=-1).log().diag_embed()
-
-
 class CumulativeDistributionTransform(Transform):
     """x onto distribution.cdf(x): a distribution's support onto the unit interval."""
     bijective, codomain, sign = True, constraints.unit_interval, +1
@@ -595,7 +506,9 @@ class CumulativeDistributionTransform(Transform):
 
 
 # torch.distributions.transforms also names the structured transforms (they import the ones above, hence last).
-from .transforms_structured import (CatTransform, CorrCholeskyTransform, PositiveDefiniteTransform,  # noqa: E402,F401
-                                    StackTransform)
+from .transforms_structured import (CatTransform, CorrCholeskyTransform, LowerCholeskyTransform,  # noqa: E402,F401
+                                    PositiveDefiniteTransform, SoftmaxTransform, StackTransform,
+                                    StickBreakingTransform)
 
-__all__ += ["CatTransform", "CorrCholeskyTransform", "PositiveDefiniteTransform", "StackTransform"]
+__all__ += ["CatTransform", "CorrCholeskyTransform", "LowerCholeskyTransform", "PositiveDefiniteTransform",
+            "SoftmaxTransform", "StackTransform", "StickBreakingTransform"]

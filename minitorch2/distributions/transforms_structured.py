@@ -1,23 +1,75 @@
-"""torch.distributions.transforms over structured values: CorrCholeskyTransform (vectors onto Cholesky factors
-of correlation matrices), PositiveDefiniteTransform, and CatTransform/StackTransform (a transform per slice).
-transforms.py holds the elementwise ones; both are exported together as torch.distributions.transforms."""
+"""torch.distributions.transforms over structured values: onto the simplex (SoftmaxTransform,
+StickBreakingTransform), onto matrices (LowerCholeskyTransform, CorrCholeskyTransform onto Cholesky factors of
+correlation matrices, PositiveDefiniteTransform), and CatTransform/StackTransform (a transform per slice).
+transforms.py holds the base class and the elementwise ones; both are exported together as
+torch.distributions.transforms."""
 import math
 
 from .. import _factories, _functions, linalg
 from ..nn import functional as F
 from . import constraints
-from .transforms import LowerCholeskyTransform, Transform
+from .._tensor import Size
+from .transforms import Transform, _clipped_sigmoid, _ParameterFree
 from .utils import _finfo, _sum_rightmost, tril_matrix_to_vec, vec_to_tril_matrix
 
 
-class CorrCholeskyTransform(Transform):
+class SoftmaxTransform(_ParameterFree):
+    domain, codomain = constraints.real_vector, constraints.simplex
+
+    def _call(self, x):
+        probs = (x - x.max(-1, True)[0]).exp()
+        return probs / probs.sum(-1, True)
+
+    def _inverse(self, y):
+        return y.log()
+
+
+class StickBreakingTransform(_ParameterFree):
+    """R^(K-1) onto the K-simplex by breaking a stick: bijective, unlike SoftmaxTransform."""
+    domain, codomain, bijective = constraints.real_vector, constraints.simplex, True
+
+    def _call(self, x):
+        offset = x.shape[-1] + 1 - x.new_ones(x.shape[-1]).cumsum(-1)
+        z = _clipped_sigmoid(x - offset.log())
+        z_cumprod = (1 - z).cumprod(-1)
+        return F.pad(z, [0, 1], value=1) * F.pad(z_cumprod, [1, 0], value=1)
+
+    def _inverse(self, y):
+        y_crop = y[..., :-1]
+        offset = y.shape[-1] - y.new_ones(y_crop.shape[-1]).cumsum(-1)
+        sf = (1 - y_crop.cumsum(-1)).clamp(min=float(_finfo(y.dtype).tiny))
+        return y_crop.log() - sf.log() + offset.log()
+
+    def log_abs_det_jacobian(self, x, y):
+        offset = x.shape[-1] + 1 - x.new_ones(x.shape[-1]).cumsum(-1)
+        x = x - offset.log()
+        return (-x + F.logsigmoid(x) + y[..., :-1].log()).sum(-1)
+
+    def forward_shape(self, shape):
+        if len(shape) < 1:
+            raise ValueError("Too few dimensions on input")
+        return Size(shape[:-1]) + (shape[-1] + 1,)
+
+    def inverse_shape(self, shape):
+        if len(shape) < 1:
+            raise ValueError("Too few dimensions on input")
+        return Size(shape[:-1]) + (shape[-1] - 1,)
+
+
+class LowerCholeskyTransform(_ParameterFree):
+    """Unconstrained square matrices onto lower-triangular ones with a positive diagonal (exp of the diagonal)."""
+    domain, codomain = constraints.independent(constraints.real, 2), constraints.lower_cholesky
+
+    def _call(self, x):
+        return x.tril(-1) + x.diagonal(dim1=-2, dim2=-1).exp().diag_embed()
+
+    def _inverse(self, y):
+        return y.tril(-1) + y.diagonal(dim1=-2, dim2=-1).log().diag_embed()
+
+
+class CorrCholeskyTransform(_ParameterFree):
     """Each row of the lower triangle of tanh(x) is broken like a (signed) stick into a unit-length row."""
     domain, codomain, bijective = constraints.real_vector, constraints.corr_cholesky, True
-
-    def __eq__(self, other):
-        return isinstance(other, CorrCholeskyTransform)
-
-    __hash__ = object.__hash__
 
     def _call(self, x):
         x = _functions.tanh(x)
@@ -56,14 +108,9 @@ class CorrCholeskyTransform(Transform):
         return tuple(shape[:-2]) + (shape[-1] * (shape[-1] - 1) // 2,)
 
 
-class PositiveDefiniteTransform(Transform):
+class PositiveDefiniteTransform(_ParameterFree):
     """L L^T of the lower-Cholesky image of x (not bijective onto all of x's space)."""
     domain, codomain = constraints.independent(constraints.real, 2), constraints.positive_definite
-
-    def __eq__(self, other):
-        return isinstance(other, PositiveDefiniteTransform)
-
-    __hash__ = object.__hash__
 
     def _call(self, x):
         x = LowerCholeskyTransform()(x)

@@ -7,7 +7,7 @@ adapts without a global rate (`lr` only scales the result, 1.0 by default).
 from .. import _dtype, _factories, _functions
 from .. import _functions_foreach as _foreach
 from .._tensor import Tensor
-from .optimizer import Optimizer, capturable
+from .optimizer import Optimizer, capturable, decayed, foreach_prologue
 
 
 class Adadelta(Optimizer):
@@ -39,8 +39,7 @@ class Adadelta(Optimizer):
         step_t = state["step"]
         step_t += 1
         grad = param.grad if not group["maximize"] else -param.grad
-        if group["weight_decay"] != 0:
-            grad = grad.add(param, alpha=group["weight_decay"])
+        grad = decayed(group, param, grad)
         square_avg, acc_delta = state["square_avg"], state["acc_delta"]
         square_avg.mul_(rho).addcmul_(grad, grad, value=1 - rho)
         std = square_avg.add(eps).sqrt_()
@@ -50,18 +49,10 @@ class Adadelta(Optimizer):
 
     def _foreach_update(self, group, params):
         """foreach=True: torch's multi-tensor Adadelta, op for op (its _foreach_* ops over the group's parameters)."""
-        rho, eps, weight_decay = group["rho"], group["eps"], group["weight_decay"]
-        grads = [p.grad for p in params]
+        rho, eps = group["rho"], group["eps"]
         square_avgs, acc_deltas, steps = (
             [self.state[p][k] for p in params] for k in ("square_avg", "acc_delta", "step"))
-        _foreach._foreach_add_(steps, 1)
-        if group["maximize"]:
-            grads = _foreach._foreach_neg(grads)
-        if weight_decay != 0:
-            if group["maximize"]:
-                _foreach._foreach_add_(grads, params, alpha=weight_decay)
-            else:
-                grads = _foreach._foreach_add(grads, params, alpha=weight_decay)
+        grads = foreach_prologue(group, params, steps, steps_first=True)
         _foreach._foreach_mul_(square_avgs, rho)
         _foreach._foreach_addcmul_(square_avgs, grads, grads, value=1 - rho)
         std = _foreach._foreach_add(square_avgs, eps)

@@ -6,7 +6,7 @@ on; the step divides the gradient by the sum's root, with the learning rate deca
 """
 from .. import _dtype, _factories, _functions
 from .. import _functions_foreach as _foreach
-from .optimizer import Optimizer, get_value
+from .optimizer import Optimizer, decayed, foreach_prologue, get_value
 
 
 class Adagrad(Optimizer):
@@ -41,8 +41,7 @@ class Adagrad(Optimizer):
         step_t += 1
         step = get_value(step_t)
         grad = param.grad if not group["maximize"] else -param.grad
-        if group["weight_decay"] != 0:
-            grad = grad.add(param, alpha=group["weight_decay"])
+        grad = decayed(group, param, grad)
         clr = group["lr"] / (1 + (step - 1) * group["lr_decay"])
         state["sum"].addcmul_(grad, grad, value=1)
         std = state["sum"].sqrt().add_(group["eps"])
@@ -51,16 +50,8 @@ class Adagrad(Optimizer):
     def _foreach_update(self, group, params):
         """foreach=True: torch's multi-tensor Adagrad, op for op (its _foreach_* ops over the group's parameters)."""
         lr, weight_decay = group["lr"], group["weight_decay"]
-        grads = [p.grad for p in params]
         state_sums, steps = ([self.state[p][k] for p in params] for k in ("sum", "step"))
-        if group["maximize"]:
-            grads = _foreach._foreach_neg(grads)
-        _foreach._foreach_add_(steps, 1)
-        if weight_decay != 0:
-            if group["maximize"]:
-                _foreach._foreach_add_(grads, params, alpha=weight_decay)
-            else:
-                grads = _foreach._foreach_add(grads, params, alpha=weight_decay)
+        grads = foreach_prologue(group, params, steps)
         minus_clr = [-lr / (1 + (get_value(step) - 1) * group["lr_decay"]) for step in steps]
         _foreach._foreach_addcmul_(state_sums, grads, grads, value=1)
         std = _foreach._foreach_sqrt(state_sums)

@@ -7,7 +7,7 @@ AdamW is Adam with decoupled weight decay: the parameter shrinks by
 from .. import _dtype, _factories, _functions
 from .. import _functions_foreach as _foreach
 from .._tensor import Tensor
-from .optimizer import Optimizer, capturable, check_adam_hyperparameters
+from .optimizer import Optimizer, capturable, check_adam_hyperparameters, decayed, foreach_prologue
 
 
 class Adam(Optimizer):
@@ -35,17 +35,13 @@ class Adam(Optimizer):
 
     def _update(self, param, group):
         beta1, beta2 = group["betas"]
-        lr, eps, weight_decay = group["lr"], group["eps"], group["weight_decay"]
+        lr, eps = group["lr"], group["eps"]
         state = self._init_state(param, group)
         grad = param.grad if not group["maximize"] else -param.grad
         exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
         step_t = state["step"]
         step_t += 1
-        if weight_decay != 0:
-            if group["decoupled_weight_decay"]:
-                param.mul_(1 - lr * weight_decay)
-            else:
-                grad = grad.add(param, alpha=weight_decay)
+        grad = decayed(group, param, grad)
         exp_avg.lerp_(grad, 1 - beta1)
         exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
         if capturable(group):
@@ -65,19 +61,9 @@ class Adam(Optimizer):
 
     def _foreach_update(self, group, params):
         """foreach=True: torch's multi-tensor Adam, op for op (its _foreach_* ops over the group's parameters)."""
-        (beta1, beta2), lr, eps, weight_decay = group["betas"], group["lr"], group["eps"], group["weight_decay"]
-        grads = [p.grad for p in params]
+        (beta1, beta2), lr, eps = group["betas"], group["lr"], group["eps"]
         exp_avgs, exp_avg_sqs, steps = ([self.state[p][k] for p in params] for k in ("exp_avg", "exp_avg_sq", "step"))
-        if group["maximize"]:
-            grads = _foreach._foreach_neg(grads)
-        _foreach._foreach_add_(steps, 1)
-        if weight_decay != 0:
-            if group["decoupled_weight_decay"]:
-                _foreach._foreach_mul_(params, 1 - lr * weight_decay)
-            elif group["maximize"]:
-                _foreach._foreach_add_(grads, params, alpha=weight_decay)
-            else:
-                grads = _foreach._foreach_add(grads, params, alpha=weight_decay)
+        grads = foreach_prologue(group, params, steps)
         _foreach._foreach_lerp_(exp_avgs, grads, 1 - beta1)
         _foreach._foreach_mul_(exp_avg_sqs, beta2)
         _foreach._foreach_addcmul_(exp_avg_sqs, grads, grads, 1 - beta2)

@@ -6,7 +6,8 @@ maximum of gradient magnitudes; only the first moment is bias-corrected.
 """
 from .. import _functions
 from .. import _functions_foreach as _foreach
-from .optimizer import Optimizer, capturable, check_adam_hyperparameters, get_value, scalar_state, zeros_state
+from .optimizer import (Optimizer, capturable, check_adam_hyperparameters, decayed, foreach_prologue, get_value,
+                        scalar_state, zeros_state)
 
 
 class Adamax(Optimizer):
@@ -32,8 +33,7 @@ class Adamax(Optimizer):
         grad = param.grad if not group["maximize"] else -param.grad
         exp_avg, exp_inf, step_t = state["exp_avg"], state["exp_inf"], state["step"]
         step_t += 1
-        if group["weight_decay"] != 0:
-            grad = grad.add(param, alpha=group["weight_decay"])
+        grad = decayed(group, param, grad)
         exp_avg.lerp_(grad, 1 - beta1)
         _functions.maximum(exp_inf.mul_(beta2), grad.abs().add_(group["eps"]), out=exp_inf)
         if capturable(group):
@@ -48,16 +48,8 @@ class Adamax(Optimizer):
         """foreach=True: torch's multi-tensor Adamax, op for op (its _foreach_* ops over the group's parameters)."""
         beta1, beta2 = group["betas"]
         lr, weight_decay, maximize = group["lr"], group["weight_decay"], group["maximize"]
-        grads = [p.grad for p in params]
         exp_avgs, exp_infs, steps = ([self.state[p][k] for p in params] for k in ("exp_avg", "exp_inf", "step"))
-        if maximize:
-            grads = _foreach._foreach_neg(grads)
-        _foreach._foreach_add_(steps, 1)
-        if weight_decay != 0:
-            if maximize:
-                _foreach._foreach_add_(grads, params, alpha=weight_decay)
-            else:
-                grads = _foreach._foreach_add(grads, params, alpha=weight_decay)
+        grads = foreach_prologue(group, params, steps)
         _foreach._foreach_lerp_(exp_avgs, grads, 1 - beta1)
         _foreach._foreach_mul_(exp_infs, beta2)
         if not maximize and weight_decay == 0:

@@ -8,7 +8,7 @@ state as float32 0-dim tensors, so the rate is rounded to float32 as in PyTorch.
 """
 from .. import _factories, _functions
 from .. import _functions_foreach as _foreach
-from .optimizer import Optimizer, capturable, get_value, scalar_state, zeros_state
+from .optimizer import Optimizer, capturable, decayed, foreach_prologue, get_value, scalar_state, zeros_state
 
 
 class ASGD(Optimizer):
@@ -37,8 +37,7 @@ class ASGD(Optimizer):
         grad = param.grad if not group["maximize"] else -param.grad
         mu, ax, eta, step_t = state["mu"], state["ax"], state["eta"], state["step"]
         step_t += 1
-        if group["weight_decay"] != 0:
-            grad = grad.add(param, alpha=group["weight_decay"])
+        grad = decayed(group, param, grad)
         if capturable(group):
             param.mul_(1 - lambd * eta)
             param.addcmul_(grad, eta, value=-1)
@@ -62,21 +61,12 @@ class ASGD(Optimizer):
         """foreach=True: torch's multi-tensor ASGD, op for op (its _foreach_* ops over the group's parameters); its
         parameter step is one addcmul_ of `grad + lambd * param` (the single-tensor update's mul_ and add_ apart)."""
         lr, lambd, alpha, t0 = group["lr"], group["lambd"], group["alpha"], group["t0"]
-        weight_decay = group["weight_decay"]
-        grads = [p.grad for p in params]
         axs, mus, etas, steps = ([self.state[p][k] for p in params] for k in ("ax", "mu", "eta", "step"))
-        if group["maximize"]:
-            grads = _foreach._foreach_neg(grads)
-        _foreach._foreach_add_(steps, 1)
-        if weight_decay != 0:
-            if group["maximize"]:
-                _foreach._foreach_add_(grads, params, alpha=weight_decay)
-                intermediate = grads
-            else:
-                intermediate = _foreach._foreach_add(grads, params, alpha=weight_decay)
+        intermediate = foreach_prologue(group, params, steps)
+        if group["weight_decay"] != 0:  # (the decayed gradients are a copy already)
             _foreach._foreach_add_(intermediate, params, alpha=lambd)
         else:
-            intermediate = _foreach._foreach_add(grads, params, alpha=lambd)
+            intermediate = _foreach._foreach_add(intermediate, params, alpha=lambd)
         _foreach._foreach_addcmul_(params, intermediate, etas, value=-1)
         _foreach._foreach_addcmul_(axs, _foreach._foreach_sub(params, axs), mus)
         if capturable(group):

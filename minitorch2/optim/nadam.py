@@ -7,7 +7,8 @@ update mixes the current gradient with the look-ahead of the first moment.
 `decoupled_weight_decay=True` shrinks the parameter instead of growing the gradient (NAdamW).
 """
 from .. import _functions_foreach as _foreach
-from .optimizer import Optimizer, capturable, check_adam_hyperparameters, get_value, scalar_state, zeros_state
+from .optimizer import (Optimizer, capturable, check_adam_hyperparameters, decayed, foreach_prologue, get_value,
+                        scalar_state, zeros_state)
 
 
 class NAdam(Optimizer):
@@ -32,18 +33,14 @@ class NAdam(Optimizer):
 
     def _update(self, param, group):
         beta1, beta2 = group["betas"]
-        lr, weight_decay, momentum_decay = group["lr"], group["weight_decay"], group["momentum_decay"]
+        lr, momentum_decay = group["lr"], group["momentum_decay"]
         state = self._init_state(param, group)
         grad = param.grad if not group["maximize"] else -param.grad
         exp_avg, exp_avg_sq, mu_product, step_t = (state[k] for k in ("exp_avg", "exp_avg_sq", "mu_product", "step"))
         step_t += 1
         step = step_t if capturable(group) else get_value(step_t)
         bias_correction2 = 1 - beta2**step
-        if weight_decay != 0:
-            if group["decoupled_weight_decay"]:
-                param.mul_(1 - lr * weight_decay)
-            else:
-                grad = grad.add(param, alpha=weight_decay)
+        grad = decayed(group, param, grad)
         mu = beta1 * (1.0 - 0.5 * (0.96 ** (step * momentum_decay)))
         mu_next = beta1 * (1.0 - 0.5 * (0.96 ** ((step + 1) * momentum_decay)))
         mu_product *= mu
@@ -67,20 +64,10 @@ class NAdam(Optimizer):
     def _foreach_update(self, group, params):
         """foreach=True: torch's multi-tensor NAdam, op for op (its _foreach_* ops over the group's parameters)."""
         beta1, beta2 = group["betas"]
-        lr, weight_decay, momentum_decay = group["lr"], group["weight_decay"], group["momentum_decay"]
-        grads = [p.grad for p in params]
+        lr, momentum_decay = group["lr"], group["momentum_decay"]
         exp_avgs, exp_avg_sqs, mu_products, steps = (
             [self.state[p][k] for p in params] for k in ("exp_avg", "exp_avg_sq", "mu_product", "step"))
-        if group["maximize"]:
-            grads = _foreach._foreach_neg(grads)
-        _foreach._foreach_add_(steps, 1)
-        if weight_decay != 0:
-            if group["decoupled_weight_decay"]:
-                _foreach._foreach_mul_(params, 1 - lr * weight_decay)
-            elif group["maximize"]:
-                _foreach._foreach_add_(grads, params, alpha=weight_decay)
-            else:
-                grads = _foreach._foreach_add(grads, params, alpha=weight_decay)
+        grads = foreach_prologue(group, params, steps)
         _foreach._foreach_lerp_(exp_avgs, grads, 1 - beta1)
         _foreach._foreach_mul_(exp_avg_sqs, beta2)
         _foreach._foreach_addcmul_(exp_avg_sqs, grads, grads, 1 - beta2)

@@ -3,12 +3,13 @@
 Runtime layer. Subclasses implement `_update(param, group)` with PyTorch's single-tensor
 update formulas (the path PyTorch takes for CPU tensors), op for op, so
 parameters track PyTorch's over many steps within float32 rounding. The helpers below are what
-the optimizers share: the Adam family's checks, float32 scalar state, zeroed moment buffers, and
-PyTorch's rounding of `scalar / tensor`.
+the optimizers share: the Adam family's checks, float32 scalar state, zeroed moment buffers,
+PyTorch's rounding of `scalar / tensor`, and the prologue of the multi-tensor (foreach) updates.
 """
 from collections import defaultdict
 
 from .. import _dtype, _factories, _functions
+from .. import _functions_foreach as _foreach
 from .._compile_markers import graph_break, is_compiling
 from .._tensor import Tensor
 from ..autograd.grad_mode import enable_grad, is_grad_enabled, set_grad_enabled
@@ -64,6 +65,46 @@ def capturable(group):
 
 def zeros_state(param):
     return _functions.clone(_factories.zeros_like(param))
+
+
+def decayed(group, param, grad):
+    """`weight_decay` in a single-tensor update: with `decoupled_weight_decay` the parameter shrinks (AdamW's way);
+    otherwise `weight_decay * param` is added to the gradient. Returns the gradient the update is to use."""
+    decay = group["weight_decay"]
+    if decay != 0 and group.get("decoupled_weight_decay"):
+        param.mul_(1 - group["lr"] * decay)
+    elif decay != 0:
+        grad = grad.add(param, alpha=decay)
+    return grad
+
+
+def foreach_prologue(group, params, steps=None, *, steps_first=False, weight_decay=True):
+    """The start of torch's multi-tensor updates: the group's gradients, negated under `maximize`, each step count
+    raised by one (before the negation where `steps_first`: RAdam's and Adadelta's order), then the weight decay
+    (`foreach_weight_decay`; RAdam does it later). Returns the gradients the update is to use."""
+    grads = [p.grad for p in params]
+    if steps_first:
+        _foreach._foreach_add_(steps, 1)
+    if group["maximize"]:
+        grads = _foreach._foreach_neg(grads)
+    if steps is not None and not steps_first:
+        _foreach._foreach_add_(steps, 1)
+    return foreach_weight_decay(group, params, grads) if weight_decay else grads
+
+
+def foreach_weight_decay(group, params, grads):
+    """`weight_decay` in torch's multi-tensor updates: with `decoupled_weight_decay` the parameters shrink; otherwise
+    `weight_decay * param` is added to the gradients (in place when they are already the negated copies)."""
+    decay = group["weight_decay"]
+    if decay == 0:
+        return grads
+    if group.get("decoupled_weight_decay"):
+        _foreach._foreach_mul_(params, 1 - group["lr"] * decay)
+    elif group["maximize"]:
+        _foreach._foreach_add_(grads, params, alpha=decay)
+    else:
+        grads = _foreach._foreach_add(grads, params, alpha=decay)
+    return grads
 
 
 def _copy_state_value(value):
@@ -220,4 +261,4 @@ class Optimizer:
 
 
 __all__ = ["Optimizer", "required", "check_adam_hyperparameters", "divide", "scalar_state",
-           "zeros_state", "get_value", "capturable"]
+           "zeros_state", "get_value", "capturable", "foreach_prologue", "foreach_weight_decay", "decayed"]

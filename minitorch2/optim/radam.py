@@ -8,7 +8,8 @@ moment; after that it is Adam's step scaled by the variance rectification term.
 """
 from .. import _functions
 from .. import _functions_foreach as _foreach
-from .optimizer import Optimizer, capturable, check_adam_hyperparameters, divide, get_value, scalar_state, zeros_state
+from .optimizer import (Optimizer, capturable, check_adam_hyperparameters, decayed, divide, foreach_prologue,
+                        foreach_weight_decay, get_value, scalar_state, zeros_state)
 
 
 class RAdam(Optimizer):
@@ -30,17 +31,13 @@ class RAdam(Optimizer):
 
     def _update(self, param, group):
         beta1, beta2 = group["betas"]
-        lr, weight_decay, eps = group["lr"], group["weight_decay"], group["eps"]
+        lr, eps = group["lr"], group["eps"]
         state = self._init_state(param, group)
         grad = param.grad if not group["maximize"] else -param.grad
         exp_avg, exp_avg_sq, step_t = state["exp_avg"], state["exp_avg_sq"], state["step"]
         step_t += 1
         step = step_t if capturable(group) else get_value(step_t)
-        if weight_decay != 0:
-            if group["decoupled_weight_decay"]:
-                param.mul_(1 - lr * weight_decay)
-            else:
-                grad = grad.add(param, alpha=weight_decay)
+        grad = decayed(group, param, grad)
         exp_avg.lerp_(grad, 1 - beta1)
         exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
         bias_correction1 = 1 - beta1**step
@@ -67,12 +64,9 @@ class RAdam(Optimizer):
     def _foreach_update(self, group, params):
         """foreach=True: torch's multi-tensor RAdam, op for op (its _foreach_* ops over the group's parameters)."""
         beta1, beta2 = group["betas"]
-        lr, weight_decay = group["lr"], group["weight_decay"]
-        grads = [p.grad for p in params]
+        lr = group["lr"]
         exp_avgs, exp_avg_sqs, steps = ([self.state[p][k] for p in params] for k in ("exp_avg", "exp_avg_sq", "step"))
-        _foreach._foreach_add_(steps, 1)
-        if group["maximize"]:
-            grads = _foreach._foreach_neg(grads)
+        grads = foreach_prologue(group, params, steps, steps_first=True, weight_decay=False)
         rho_inf = 2 / (1 - beta2) - 1
         if capturable(group):
             bias_correction1 = _foreach._foreach_pow(beta2, steps)
@@ -86,13 +80,7 @@ class RAdam(Optimizer):
             _foreach._foreach_add_(rho_ts, rho_inf)
         else:
             rho_ts = [rho_inf - 2 * s.item() * (beta2 ** s.item()) / (1 - beta2 ** s.item()) for s in steps]
-        if weight_decay != 0:
-            if group["decoupled_weight_decay"]:
-                _foreach._foreach_mul_(params, 1 - lr * weight_decay)
-            elif group["maximize"]:
-                _foreach._foreach_add_(grads, params, alpha=weight_decay)
-            else:
-                grads = _foreach._foreach_add(grads, params, alpha=weight_decay)
+        grads = foreach_weight_decay(group, params, grads)
         _foreach._foreach_lerp_(exp_avgs, grads, 1 - beta1)
         _foreach._foreach_mul_(exp_avg_sqs, beta2)
         _foreach._foreach_addcmul_(exp_avg_sqs, grads, grads, 1 - beta2)

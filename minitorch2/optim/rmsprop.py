@@ -7,7 +7,7 @@ the gradient by its root. `centered` also tracks the mean gradient and subtracts
 from .. import _dtype, _factories, _functions
 from .. import _functions_foreach as _foreach
 from .._tensor import Tensor
-from .optimizer import Optimizer, capturable
+from .optimizer import Optimizer, capturable, decayed, foreach_prologue
 
 
 class RMSprop(Optimizer):
@@ -38,8 +38,7 @@ class RMSprop(Optimizer):
         grad = param.grad if not group["maximize"] else -param.grad
         step_t = state["step"]
         step_t += 1
-        if group["weight_decay"] != 0:
-            grad = grad.add(param, alpha=group["weight_decay"])
+        grad = decayed(group, param, grad)
         square_avg = state["square_avg"]
         square_avg.mul_(alpha).addcmul_(grad, grad, value=1 - alpha)
         if group["centered"]:
@@ -56,17 +55,9 @@ class RMSprop(Optimizer):
 
     def _foreach_update(self, group, params):
         """foreach=True: torch's multi-tensor RMSprop, op for op (its _foreach_* ops over the group's parameters)."""
-        alpha, momentum, lr, weight_decay = group["alpha"], group["momentum"], group["lr"], group["weight_decay"]
-        grads = [p.grad for p in params]
+        alpha, momentum, lr = group["alpha"], group["momentum"], group["lr"]
         square_avgs, steps = ([self.state[p][k] for p in params] for k in ("square_avg", "step"))
-        if group["maximize"]:
-            grads = _foreach._foreach_neg(grads)
-        _foreach._foreach_add_(steps, 1)
-        if weight_decay != 0:
-            if group["maximize"]:
-                _foreach._foreach_add_(grads, params, alpha=weight_decay)
-            else:
-                grads = _foreach._foreach_add(grads, params, alpha=weight_decay)
+        grads = foreach_prologue(group, params, steps)
         _foreach._foreach_mul_(square_avgs, alpha)
         _foreach._foreach_addcmul_(square_avgs, grads, grads, value=1 - alpha)
         if group["centered"]:

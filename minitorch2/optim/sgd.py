@@ -2,7 +2,7 @@
 from .. import _functions_foreach as _foreach
 from .._compile_markers import is_compiling
 from .._tensor import Tensor
-from .optimizer import Optimizer, required
+from .optimizer import Optimizer, decayed, foreach_prologue, required
 
 
 class SGD(Optimizer):
@@ -26,8 +26,7 @@ class SGD(Optimizer):
 
     def _update(self, param, group):
         grad = param.grad if not group["maximize"] else -param.grad
-        if group["weight_decay"] != 0:
-            grad = grad.add(param, alpha=group["weight_decay"])
+        grad = decayed(group, param, grad)
         momentum = group["momentum"]
         if momentum != 0:
             state = self.state[param]
@@ -42,15 +41,8 @@ class SGD(Optimizer):
 
     def _foreach_update(self, group, params):
         """foreach=True: torch's multi-tensor SGD, op for op (its _foreach_* ops over the group's parameters)."""
-        grads = [p.grad for p in params]
-        momentum, lr, weight_decay = group["momentum"], group["lr"], group["weight_decay"]
-        if group["maximize"]:
-            grads = _foreach._foreach_neg(grads)
-        if weight_decay != 0:
-            if group["maximize"]:
-                _foreach._foreach_add_(grads, params, alpha=weight_decay)
-            else:
-                grads = _foreach._foreach_add(grads, params, alpha=weight_decay)
+        momentum, lr = group["momentum"], group["lr"]
+        grads = foreach_prologue(group, params)
         if momentum != 0:
             bufs = [self.state[p].get("momentum_buffer") for p in params]
             if all(buf is not None for buf in bufs):

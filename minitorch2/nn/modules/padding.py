@@ -5,6 +5,7 @@ back]]), an int repeated to that length, and calls the padding function with its
 nn/functional.py's own `pad` knows only 'constant').
 """
 from .. import _functional_more
+from .conv import _ntuple
 from .module import Module
 
 __all__ = [
@@ -20,7 +21,7 @@ class _PadNd(Module):
 
     def __init__(self, padding):
         super().__init__()
-        self.padding = (padding,) * (2 * self._nd) if isinstance(padding, int) else tuple(padding)
+        self.padding = _ntuple(padding, 2 * self._nd)
 
     def forward(self, input):
         return _functional_more.pad(input, self.padding, self._mode)

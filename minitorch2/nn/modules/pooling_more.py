@@ -5,6 +5,7 @@ Runtime layer, coverage surface: thin wrappers over nn.functional (_functional_p
 as torch's layers keep (and print) them.
 """
 from .. import functional as F
+from .conv import _ntuple
 from .module import Module
 from .pooling import _AdaptiveMaxPoolNd, _AdaptivePoolNd, _AvgPoolNd, _MaxPoolNd
 
@@ -39,12 +40,9 @@ class _MaxUnpoolNd(Module):
 
     def __init__(self, kernel_size, stride=None, padding=0):
         super().__init__()
-        self.kernel_size = self._expand(kernel_size)
-        self.stride = self._expand(stride if stride is not None else kernel_size)
-        self.padding = self._expand(padding)
-
-    def _expand(self, value):
-        return (value,) * self.nd if isinstance(value, int) else tuple(value)
+        self.kernel_size = _ntuple(kernel_size, self.nd)
+        self.stride = _ntuple(stride if stride is not None else kernel_size, self.nd)
+        self.padding = _ntuple(padding, self.nd)
 
     def forward(self, input, indices, output_size=None):
         unpool = (F.max_unpool1d, F.max_unpool2d, F.max_unpool3d)[self.nd - 1]
@@ -99,11 +97,11 @@ class _FractionalMaxPoolNd(Module):
 
     def __init__(self, kernel_size, output_size=None, output_ratio=None, return_indices=False, _random_samples=None):
         super().__init__()
-        self.kernel_size = self._expand(kernel_size)
+        self.kernel_size = _ntuple(kernel_size, self.nd)
         self.return_indices = return_indices
         self.register_buffer("_random_samples", _random_samples)
-        self.output_size = self._expand(output_size) if output_size is not None else None
-        self.output_ratio = self._expand(output_ratio) if output_ratio is not None else None
+        self.output_size = _ntuple(output_size, self.nd) if output_size is not None else None
+        self.output_ratio = _ntuple(output_ratio, self.nd) if output_ratio is not None else None
         if output_size is None and output_ratio is None:
             raise ValueError(f"FractionalMaxPool{self.nd}d requires specifying either an output size, or a pooling "
                              "ratio")
@@ -111,9 +109,6 @@ class _FractionalMaxPoolNd(Module):
             raise ValueError("only one of output_size and output_ratio may be specified")
         if self.output_ratio is not None and not all(0 < r < 1 for r in self.output_ratio):
             raise ValueError(f"output_ratio must be between 0 and 1 (got {output_ratio})")
-
-    def _expand(self, value):
-        return (value,) * self.nd if isinstance(value, (int, float)) else tuple(value)
 
     def forward(self, input):
         pool = F.fractional_max_pool2d if self.nd == 2 else F.fractional_max_pool3d
