@@ -32,6 +32,7 @@ from .stdlib import (LIBRARY_CALLABLES, NamedTupleClassVariable, NamedTupleVaria
                      is_namedtuple_class)
 from .optimizer import optim_tracker
 from .user_defined import UserClassVariable, UserObjectVariable, is_plain_object, is_user_class
+from .unbound_methods import tensor_methods, wrap_tensor_method
 from .torch import ALLOWED_IN_GRAPH, DISALLOWED_IN_GRAPH, TorchVariable, is_torch_object
 
 CONSTANT_TYPES = (int, float, bool, str, type(None), range, slice, type(Ellipsis), minitorch2.dtype, minitorch2.device,
@@ -128,6 +129,8 @@ def wrap(og, value, source):
     if isinstance(value, types.MethodType) and isinstance(value.__self__, minitorch2.Tensor) and source is not None:
         # a tensor's bound method (`m.type` left on the stack by a graph break): a method of its tensor's tracker
         return MethodVariable(wrap(og, value.__self__, AttrSource(source, "__self__")), value.__name__)
+    if id(value) in tensor_methods() and source is not None:  # (`m = Tensor.flip` across a break)
+        return wrap_tensor_method(og, value, source)
     if is_torch_object(value):
         return _by_identity(og, TorchVariable, value, source)
     if is_exception_class(value):  # KeyError, the user's `class Stop(Exception)`: called, an exception tracker
