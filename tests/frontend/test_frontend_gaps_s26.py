@@ -2,7 +2,8 @@
 class, unbound (`Tensor.flip(x, 0)`, `torch.Tensor.add(x, y)`, `type(x).mul(x, 2)`), recorded as Dynamo records it
 (the method of its first argument); `f"{obj}"` of a user object kept as str.format's call for run time, as Dynamo's
 StringFormatVariable (compared: a break; len(): the frame runs eagerly, its f-string's __str__ compiled as a frame of
-its own); values, frame/op/graph-break counts and the printed Dynamo graphs."""
+its own); Counter.most_common(n) of a Counter made in the frame (the whole frame eager, as Dynamo's); values,
+frame/op/graph-break counts and the printed Dynamo graphs."""
 import pytest
 import torch
 import torch._dynamo
@@ -113,4 +114,22 @@ FSTRING_DIFFS = {"break_inside_str_returned": "the returned f-string is formatte
 def test_fstrings_of_user_objects_match_dynamo(name, capsys):
     ours = _compile_and_run(minitorch2, NAMED + FSTRINGS[name], _two)
     theirs = _compile_and_run(torch, NAMED + FSTRINGS[name], _two)
+    assert ours == theirs
+
+
+# ---------------------------------------------------------------- 4. Counter.most_common(n) of a Counter made in the frame
+COUNTERS = {
+    "most_common_n_after_an_op": "def f(x, y):\n    c = collections.Counter('abracadabra')\n    d = x + 1\n"
+                                 "    n = c.most_common(2)\n    return d * n[1][1]",
+    "most_common_keyword_n": "def f(x, y):\n    c = collections.Counter('hello')\n    return x * c.most_common(n=1)[0][1]",
+    "most_common_none_traced": "def f(x, y):\n    c = collections.Counter('hello')\n    return x * c.most_common(None)[0][1]",
+    "method_alive_at_a_break": "def f(x, y):\n    c = collections.Counter('hello')\n    m = c.most_common\n"
+                               "    print('a graph break')\n    return x * m()[0][1]",
+}
+
+
+@pytest.mark.parametrize("name", sorted(COUNTERS))
+def test_counter_most_common_matches_dynamo(name, capsys):
+    ours = _compile_and_run(minitorch2, "import collections\n" + COUNTERS[name], _two)
+    theirs = _compile_and_run(torch, "import collections\n" + COUNTERS[name], _two)
     assert ours == theirs
