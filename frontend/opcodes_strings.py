@@ -12,6 +12,7 @@ into CONVERT_VALUE, FORMAT_SIMPLE and FORMAT_WITH_SPEC. BUILD_STRING joins the p
 import types
 
 from . import eager_frame
+from .exc import Unsupported
 from .variables import ConstantVariable
 from .variables.base import VariableTracker
 from .variables.exceptions import raise_observed
@@ -35,6 +36,9 @@ class FormattedString(VariableTracker):
 
     def length(self):
         raise_observed(TypeError, ["object of type 'str' has no len()"], "len() of an f-string kept for run time")
+
+    def call_method(self, tx, name, args, kwargs):  # (`s.upper()`: a break at the call, as Dynamo's)
+        raise Unsupported(f"str.{name} of an f-string kept for run time", "unsupported_call")
 
     def output_plan(self, og):
         plans, text = [a.output_plan(og) for a in self.args], self.format_string

@@ -90,7 +90,10 @@ class Breaky:
     def __str__(self):
         dynamo.graph_break()
         return "b"
-N = Named("ab")
+class Fmt:
+    def __format__(self, spec):
+        return "F" + spec
+N, F = Named("ab"), Fmt()
 '''
 FSTRINGS = {
     "compared": "def f(x, y):\n    return x * (f'{N}' == 'AB') + y * (f'{N!r}' == \"Named('ab')\")",
@@ -100,11 +103,20 @@ FSTRINGS = {
     "across_a_break": "def f(x, y):\n    s = f'[{N}]'\n    print('a graph break')\n    return x - y, s",
     "break_inside_str_then_len": "def f(x, y):\n    c = x.cos()\n    s = f'{Breaky()}!'\n    return c * len(s) + y",
     "break_inside_str_returned": "def f(x, y):\n    c = x.cos()\n    return c + y, f'{Breaky()}!'",
+    "method_called": "def f(x, y):\n    s = f'{N}'\n    return x + 1, s.upper()",
+    "printed": "def f(x, y):\n    print(f'{N}')\n    return x + 1",
+    "own_format_and_spec": "def f(x, y):\n    return x + len(f'{F:xy}') + len(f'{F}')",
+    "dict_key": "def f(x, y):\n    return x + 1, {f'{N}': 1}",
+    "concatenated": "def f(x, y):\n    s = f'{N}' + '!'\n    return x + 1, s",
     "break_inside_str_with_s": "def f(x, y):\n    c = x.cos()\n    s = f'{Breaky()!s}!'\n    return c * len(s) + y",
 }
 
 
-FSTRING_DIFFS = {"break_inside_str_returned": "the returned f-string is formatted after our graph runs, outside any "
+FSTRING_DIFFS = {"dict_key": "a dict's key must be a constant here: the frame runs eagerly; Dynamo keys its dict by "
+                           "the lazy string and compiles the frame",
+                 "concatenated": "`+` of the lazy string is a resumable break here; Dynamo's (no sq_concat) makes the "
+                                 "whole frame run eagerly",
+                 "break_inside_str_returned": "the returned f-string is formatted after our graph runs, outside any "
                                                "frame hook: Breaky.__str__ runs uncompiled, its break not counted "
                                                "(Dynamo formats it in the compiled frame's bytecode, under its callback)"}
 
