@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 TARGET = 20_000
-CEILING = 19_483
+CEILING = 19_482
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("minitorch2", "frontend", "autograd", "partition", "backend")
@@ -94,6 +94,8 @@ OUTSIDE_THE_LESSON = {
         # a custom autograd.Function in a compiled frame as Dynamo's autograd_function_apply higher-order op (its
         # capture and its runtime operator): user programs may call it; no stage of the pipeline needs it
         "frontend/variables/higher_order.py", "minitorch2/_higher_order.py",
+        # a Tensor method read unbound through its class in a compiled frame (`Tensor.flip(x, 0)`, `type(x).mul`)
+        "frontend/variables/unbound_methods.py",
         # eager fidelity to the last bit and to ATen's loop order: float ranges, transcendentals and pow as its kernels
         # compute them, in-place writes over inputs that overlap them in ways its overlap check lets through
         "minitorch2/_aten/range_values.py", "minitorch2/_aten/loop_order.py", "minitorch2/_aten/transcendental_bits.py",

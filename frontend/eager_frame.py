@@ -75,6 +75,9 @@ def _routed_instructions(instructions):
         elif name in ("CALL", "CALL_KW", "CALL_FUNCTION_EX"):
             routed += _instrs(inst, routed_call(name, inst.arg, kw_names))
             kw_names = ()
+        elif name == "FORMAT_VALUE":  # (f"{obj}" calls the user's obj.__str__: routed as a call)
+            from .opcodes_strings import routed_format  # (it imports this module)
+            routed += _instrs(inst, routed_format(inst.arg))
         elif name != "PRECALL":  # (3.11: written again before the routed CALL)
             routed.append(inst)
     return routed

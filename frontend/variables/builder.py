@@ -20,7 +20,7 @@ from .builtin import FOLDABLE, BuiltinVariable
 from .constant import ConstantVariable
 from .dataclass_internals import wrap_other
 from .autocast import region_variable
-from .base import LazyVariableTracker, MethodVariable
+from .base import LazyVariableTracker
 from .ctx_manager import GRAD_MODE_CLASSES, GradModeClassVariable, GradModeInstanceVariable
 from .dicts import DictVariable
 from .exceptions import ExceptionClassVariable, is_exception_class
@@ -32,6 +32,7 @@ from .stdlib import (LIBRARY_CALLABLES, NamedTupleClassVariable, NamedTupleVaria
                      is_namedtuple_class)
 from .optimizer import optim_tracker
 from .user_defined import UserClassVariable, UserObjectVariable, is_plain_object, is_user_class
+from .unbound_methods import wrap_tensor_method
 from .torch import ALLOWED_IN_GRAPH, DISALLOWED_IN_GRAPH, TorchVariable, is_torch_object
 
 CONSTANT_TYPES = (int, float, bool, str, type(None), range, slice, type(Ellipsis), minitorch2.dtype, minitorch2.device,
@@ -125,9 +126,8 @@ def wrap(og, value, source):
         return wrap_functools_object(og, value, source, wrap)
     if _is_one_of(type(value), GRAD_MODE_CLASSES):  # a decorator's grad-mode object (no_grad() used as @no_grad())
         return _by_identity(og, GradModeInstanceVariable, value, source)
-    if isinstance(value, types.MethodType) and isinstance(value.__self__, minitorch2.Tensor) and source is not None:
-        # a tensor's bound method (`m.type` left on the stack by a graph break): a method of its tensor's tracker
-        return MethodVariable(wrap(og, value.__self__, AttrSource(source, "__self__")), value.__name__)
+    if source is not None and (method := wrap_tensor_method(og, value, source, wrap)) is not None:
+        return method  # a tensor's method, bound (`m.type` left by a break) or not (`m = Tensor.flip`)
     if is_torch_object(value):
         return _by_identity(og, TorchVariable, value, source)
     if is_exception_class(value):  # KeyError, the user's `class Stop(Exception)`: called, an exception tracker

@@ -7,11 +7,10 @@ import enum
 
 import numpy as np
 
-import minitorch2
-
 from ..exc import Unsupported
 from ..source import AttrSource
 from .base import MethodVariable, ValueVariable
+from .unbound_methods import UnboundMethodVariable, is_unbound_method
 
 
 class ConstantVariable(ValueVariable):
@@ -30,7 +29,8 @@ class ConstantVariable(ValueVariable):
             attr = getattr(self.value, name)
         except AttributeError as e:
             raise Unsupported(str(e), "unsupported_attr") from None
-        if isinstance(self.value, type) and self.source is not None:
+        unbound = is_unbound_method(self.value, attr, name)  # `Tensor.flip(x, 0)`: below
+        if isinstance(self.value, type) and self.source is not None and not unbound:
             # a class read from the frame is mutable (`Config.scale = 5.0` after the compile): its attribute is
             # wrapped through the class's source, so it is guarded as any value read from the frame is
             return tx.output.wrap(attr, AttrSource(self.source, name))
@@ -39,7 +39,7 @@ class ConstantVariable(ValueVariable):
             from .functions import UserFunctionVariable, UserMethodVariable  # (functions imports this module)
             return UserMethodVariable(UserFunctionVariable(attr.__func__), self)
         if callable(attr):  # torch.Tensor.add_(t, u) is t.add_(u)
-            return UnboundMethodVariable(attr) if self.value is minitorch2.Tensor else MethodVariable(self, name)
+            return UnboundMethodVariable(name) if unbound else MethodVariable(self, name)
         return ConstantVariable(attr.item() if isinstance(attr, np.generic) else attr)  # np.finfo(...).min: a float
 
     def unpack_var_sequence(self, tx):
@@ -71,13 +71,3 @@ class ConstantVariable(ValueVariable):
 def _items(tx, iterator):
     """An iterator argument (`"/".join(w.upper() for w in words)`) as the tuple of its items, all constants."""
     return ConstantVariable(tuple(item.realize().as_python_constant() for item in iterator.unpack_var_sequence(tx)))
-
-
-class UnboundMethodVariable(ValueVariable):
-    """A Tensor method read from the class (`torch.Tensor.add_`): a call is the method of its first argument."""
-
-    def call_function(self, tx, args, kwargs):
-        return MethodVariable(args[0].realize(), self.value.__name__).call_function(tx, args[1:], kwargs)
-
-    def reconstruct(self, cg):
-        cg.append("LOAD_CONST", self.value)

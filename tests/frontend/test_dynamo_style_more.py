@@ -31,8 +31,6 @@ def _build(lib):
 TORCH_NS, MT_NS = _build(torch), _build(minitorch2)
 
 KNOWN_DIFFS = {
-    "co_counter": "Dynamo 2.13 runs the whole frame eagerly (most_common(n)'s inlined heapq.nlargest breaks where "
-                  "the frame cannot resume); ours traces it in one frame",
     "gen_break_mid_consumption": "a generator alive at a graph break cannot be rebuilt here: the frame runs eagerly; "
                                  "Dynamo resumes with it",
     "gen_return_value_yield_from": "Dynamo 2.13 runs this frame eagerly; ours traces `yield from`'s return value",

@@ -34,14 +34,7 @@ RECOMPILE_CALLS = {
 }
 
 # Programs whose counts or values still differ from Dynamo's: name -> the difference.
-KNOWN_DIFFS = {
-    "nc4_break_at_fstring": "a break inside __str__ of an f-string, with no checkpoint: both run the frame eagerly, "
-                            "but Dynamo tallies the break under graph_break (its inlined call moved it there before "
-                            "the f-string's restart failed), (0, 0, 1); ours under unimplemented, (0, 0, 0)",
-    "nc4_fstring_of_user_str_and_repr": "f\"{obj}\" of a user object: Dynamo keeps it a lazy StringFormatVariable, "
-                                        "whose == is a break, (1, 3, 1); ours inlines __str__ to a constant string, "
-                                        "(1, 3, 0)",
-}
+KNOWN_DIFFS = {}
 
 
 @pytest.mark.parametrize("name", params(PORTED, KNOWN_DIFFS))
