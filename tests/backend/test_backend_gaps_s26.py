@@ -29,18 +29,19 @@ STRIDE_PROGRAMS = {
 }
 
 
-def _compiled_strides(lib, name):
+def _compiled_strides(lib, name, dynamic):
     x = lib.linspace(0.25, 2.0, 20).reshape(4, 5)
-    out = lib.compile(lambda x: STRIDE_PROGRAMS[name](lib, x), backend="inductor")(x)
+    out = lib.compile(lambda x: STRIDE_PROGRAMS[name](lib, x), backend="inductor", dynamic=dynamic)(x)
     outs = out if isinstance(out, tuple) else (out,)
     return [(tuple(o.shape), tuple(o.stride()), o.is_contiguous(), o.reshape(-1).tolist()) for o in outs]
 
 
+@pytest.mark.parametrize("dynamic", [False, True], ids=["static", "dynamic"])
 @pytest.mark.parametrize("name", sorted(STRIDE_PROGRAMS))
-def test_output_strides_over_size_one_dims_are_torch_inductors(name):
+def test_output_strides_over_size_one_dims_are_torch_inductors(name, dynamic):
     frontend.reset()
     torch._dynamo.reset()
-    ours, theirs = _compiled_strides(minitorch2, name), _compiled_strides(torch, name)
+    ours, theirs = _compiled_strides(minitorch2, name, dynamic), _compiled_strides(torch, name, dynamic)
     assert [o[:3] for o in ours] == [t[:3] for t in theirs]
     assert sum((o[3] for o in ours), []) == pytest.approx(sum((t[3] for t in theirs), []), rel=1e-6)
 
@@ -99,3 +100,58 @@ def test_one_number_constants_are_a_full_as_in_torchs_inductor_graphs(name, requ
     theirs = _inductor_graphs(torch, name, requires_grad, monkeypatch)
     assert ours[0] == theirs[0]
     assert ours[1:] == pytest.approx(theirs[1:]) if requires_grad else ours[1] == pytest.approx(theirs[1])
+
+
+# ---- dynamic shapes: the size placeholders of Dynamo graphs ----------------------------------------------------------
+# torch 2.13 keeps one placeholder per size symbol, before the first tensor that has it (inputs of one size share it:
+# `s77: "Sym(s77)", L_x_: "f32[s77]", L_y_: "f32[s77]"`), also after a graph break and beside module parameters.
+
+def _linear(lib):
+    class Linear(lib.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.layer = lib.nn.Linear(3, 3)
+
+        def forward(self, x, y):
+            return self.layer(x) + y[: x.shape[0]]
+
+    lib.manual_seed(0)
+    return Linear()
+
+
+def _breaking(lib):
+    def f(x, y):
+        a = x * 2
+        (torch._dynamo if lib is torch else frontend).graph_break()
+        return a + y.sum(0) * y.shape[0]
+    return f
+
+
+PLACEHOLDER_PROGRAMS = {  # name -> (program(lib), the inputs' shapes)
+    "same_sizes": (lambda lib: lambda x, y: x + y * x.shape[0], [(4, 3), (4, 3)]),
+    "one_dim_each": (lambda lib: lambda x, y: (x * 2, y.sum()), [(5,), (5,)]),
+    "transposed_sizes": (lambda lib: lambda x, y: x.reshape(-1) + y.view(x.shape[0] * x.shape[1]), [(4, 3), (3, 4)]),
+    "broadcast_size_one": (lambda lib: lambda x, y: x + y, [(5, 1), (5, 5)]),
+    "after_a_graph_break": (_breaking, [(4, 3), (4, 3)]),
+    "module_parameters": (_linear, [(4, 3), (6, 3)]),
+}
+
+
+def _forward_signatures(lib, name):
+    signatures = []
+
+    def backend(gm, example_inputs):
+        signatures.append(next(line.strip() for line in gm.print_readable(print_output=False).splitlines()
+                               if "def forward" in line))
+        return gm.forward
+
+    build, shapes = PLACEHOLDER_PROGRAMS[name]
+    out = lib.compile(build(lib), backend=backend, dynamic=True)(*[lib.ones(*shape) for shape in shapes])
+    return signatures, out.tolist() if not isinstance(out, tuple) else [o.tolist() for o in out]
+
+
+@pytest.mark.parametrize("name", sorted(PLACEHOLDER_PROGRAMS))
+def test_dynamic_graphs_have_torchs_size_placeholders(name):
+    frontend.reset()
+    torch._dynamo.reset()
+    assert _forward_signatures(minitorch2, name) == _forward_signatures(torch, name)
