@@ -6,7 +6,7 @@ Backend layer, where the frontend's FX graph enters the backend:
       -> autograd.aot_module_simplified(...)    joint graph, decomposed with the backend's table,
                                                  rewritten by the joint-graph passes (joint_graph.py),
                                                  cut by the min-cut partitioner
-           fw / bw / inference compiler = compile_fx_inner(graph):
+           fw / bw / inference compiler = compile_fx_inner(graph):   (an inference graph: the joint-graph passes first)
               lowering.lower       aten graph -> IR buffers          (ir_pre_fusion.txt)
               scheduler.schedule   buffers -> fused loop_ir kernels  (ir_post_fusion.txt)
               codegen              each Kernel -> runnable (llvm, triton or numpy_ref)

@@ -1,12 +1,12 @@
 """Joint-graph passes: rewrites of the forward+backward graph before the min-cut partitioner cuts it.
 
 Backend layer (plays torch._inductor.fx_passes.joint_graph). compile_fx's partition function runs
-`joint_graph_passes(joint)` on the decomposed joint graph, then the min-cut partitioner, as torch's inductor does; the
-rewrites change what the partitioner sees (which values exist to be saved or recomputed), so they run first:
+`joint_graph_passes(joint)` on the decomposed joint graph, then the min-cut partitioner, as torch's inductor does (an
+inference graph, never partitioned, goes through them in compile_fx_inner); the rewrites change what the partitioner
+sees (which values exist to be saved or recomputed), so they run first:
 
     1. remove_noop_ops        an alias, a clone, a same-shape view or a same-dtype convert is its input
-    2. fold_uniform_constant  a factory that fills one value (scalar_tensor, full, a one-number torch.tensor(2.0))
-                              becomes one `full` node
+    2. fold_uniform_constant  a factory of one value (scalar_tensor, full) or torch.tensor(2.0) becomes one `full`
     3. early patterns         view(x, x's shape), view(view(x)) back to x's shape, permute(permute(x)) = x
     4. patterns               convert(convert(x)) between float dtypes, a -1.0 one-hot scatter into a constant
                               `full` (nll_loss_backward) becomes where(index == iota, value, background), and
@@ -14,8 +14,8 @@ rewrites change what the partitioner sees (which values exist to be saved or rec
 
 A pattern whose inner node has other users is left alone (the inner value is needed anyway), as torch's pattern
 matcher requires of inner nodes. Each new node gets its `val` from the op's meta function, so the partitioner can size
-it. torch's passes not here (constant folding, x + 0 and x * 1, redundant views, bmm and quantization patterns) fire
-on none of the programs tests/backend/test_inductor_aot_graphs.py compares.
+it. torch's passes not here (constant folding beyond one-number constants, x + 0 and x * 1, redundant views, bmm and
+quantization patterns) fire on none of the programs tests/backend/test_inductor_aot_graphs.py compares.
 """
 from minitorch2 import _dtype, ops
 from minitorch2._sym import is_symbolic
