@@ -6,7 +6,7 @@ Backend layer, where the frontend's FX graph enters the backend:
       -> autograd.aot_module_simplified(...)    joint graph, decomposed with the backend's table,
                                                  rewritten by the joint-graph passes (joint_graph.py),
                                                  cut by the min-cut partitioner
-           fw / bw / inference compiler = compile_fx_inner(graph):
+           fw / bw / inference compiler = compile_fx_inner(graph):   (an inference graph: the joint-graph passes first)
               lowering.lower       aten graph -> IR buffers          (ir_pre_fusion.txt)
               scheduler.schedule   buffers -> fused loop_ir kernels  (ir_post_fusion.txt)
               codegen              each Kernel -> runnable (llvm, triton or numpy_ref)
@@ -104,8 +104,8 @@ def compile_fx_inner(gm, example_inputs, graph_kind="forward"):
     that needs a decision on sizes their ranges do not make (`s0 < s1`, a new ShapeEnv guard), NotImplementedError
     makes AOT compile per size instead."""
     sizes = [v for v in example_inputs for v in (v, *getattr(v, "shape", ())) if is_symbolic(v)]
-    if graph_kind == "inference":  # (a forward and backward had them in the joint graph: partition_fn)
-        lowering_random.replace_random_passes(gm)
+    if graph_kind == "inference":  # (as torch's; a forward and backward had them in the joint graph: partition_fn)
+        lowering_random.replace_random_passes(joint_graph_passes(gm))
     if not sizes:
         return _compile(gm, example_inputs, graph_kind)
     env = sizes[0].node.shape_env

@@ -1,11 +1,12 @@
 """Joint-graph passes: rewrites of the forward+backward graph before the min-cut partitioner cuts it.
 
 Backend layer (plays torch._inductor.fx_passes.joint_graph). compile_fx's partition function runs
-`joint_graph_passes(joint)` on the decomposed joint graph, then the min-cut partitioner, as torch's inductor does; the
-rewrites change what the partitioner sees (which values exist to be saved or recomputed), so they run first:
+`joint_graph_passes(joint)` on the decomposed joint graph, then the min-cut partitioner, as torch's inductor does (an
+inference graph, never partitioned, goes through them in compile_fx_inner); the rewrites change what the partitioner
+sees (which values exist to be saved or recomputed), so they run first:
 
     1. remove_noop_ops        an alias, a clone, a same-shape view or a same-dtype convert is its input
-    2. fold_uniform_constant  a factory that fills one value (scalar_tensor, full) becomes one `full` node
+    2. fold_uniform_constant  a factory of one value (scalar_tensor, full) or torch.tensor(2.0) becomes one `full`
     3. early patterns         view(x, x's shape), view(view(x)) back to x's shape, permute(permute(x)) = x
     4. patterns               convert(convert(x)) between float dtypes, a -1.0 one-hot scatter into a constant
                               `full` (nll_loss_backward) becomes where(index == iota, value, background), and
@@ -13,8 +14,8 @@ rewrites change what the partitioner sees (which values exist to be saved or rec
 
 A pattern whose inner node has other users is left alone (the inner value is needed anyway), as torch's pattern
 matcher requires of inner nodes. Each new node gets its `val` from the op's meta function, so the partitioner can size
-it. torch's passes not here (constant folding, x + 0 and x * 1, redundant views, bmm and quantization patterns) fire
-on none of the programs tests/backend/test_inductor_aot_graphs.py compares.
+it. torch's passes not here (constant folding beyond one-number constants, x + 0 and x * 1, redundant views, bmm and
+quantization patterns) fire on none of the programs tests/backend/test_inductor_aot_graphs.py compares.
 """
 from minitorch2 import _dtype, ops
 from minitorch2._sym import is_symbolic
@@ -119,8 +120,14 @@ def _storage(node):
 # ---- 2. constant folding of uniform values ----------------------------------------------
 
 
+def _one_number_constant(node):
+    """torch.tensor(2.0), a lift_fresh_copy of a get_attr: its number if it has one element (as torch), else None."""
+    value = getattr(node.graph.owning_module, node.args[0].target, None) if node.args[0].op == "get_attr" else None
+    return value.item() if isinstance(value, Tensor) and value.numel() == 1 else None
+
+
 UNIFORM_FACTORIES = {"scalar_tensor": lambda node: node.args[0], "full": lambda node: node.args[1],
-                     "zeros": lambda node: 0, "ones": lambda node: 1}
+                     "zeros": lambda node: 0, "ones": lambda node: 1, "lift_fresh_copy": _one_number_constant}
 
 
 def fold_uniform_constant(node):
@@ -131,8 +138,8 @@ def fold_uniform_constant(node):
     if value_of is None or not isinstance(val, Tensor) or not val.is_contiguous() or _symbolic(val.shape):
         return False  # (a size over symbols would enter the new node as a constant: the graph is left as it is)
     value = value_of(node)
-    if val.dtype in (_dtype.uint8,) or _symbolic([value]):  # as torch: unsigned values are not round-tripped through
-        return False  # Python; a value the graph computes (a float over sizes, mse's 2/n) is no constant to fold
+    if value is None or val.dtype in (_dtype.uint8,) or _symbolic([value]):  # as torch: unsigned values are not
+        return False  # round-tripped through Python; a value the graph computes (mse's 2/n) is no constant to fold
     if node.target is not aten.full.default:  # the value read back from the tensor: 0.0 for a float zero
         value = float(value) if val.dtype.is_floating_point else bool(value) if val.dtype is _dtype.bool_ \
             else int(value)
@@ -166,8 +173,7 @@ def remove_pointless_view_pair(node):
 def remove_pointless_permute_pair(node):
     inner = node.args[0] if node.args else None
     if node.target is aten.permute.default and _single_use_call(inner, aten.permute.default):
-        first, second = inner.args[1], node.args[1]
-        if all(first[second[i]] == i for i in range(len(first))):
+        if all(inner.args[1][j] == i for i, j in enumerate(node.args[1])):  # (the second undoes the first)
             return _replace(node, inner.args[0], erase=[inner])
     return False
 
@@ -202,17 +208,15 @@ def scatter_upon_constant_to_where(node):
         return False
     dim = dim + len(shape) if dim < 0 else dim
     index_shape = list(_val(index).shape)
-    if len(index_shape) != len(shape) or index_shape[dim] != 1:
-        return False
-    if any(index_shape[d] < shape[d] for d in range(len(shape)) if d != dim):
+    if len(index_shape) != len(shape) or index_shape[dim] != 1 or any(
+            index_shape[d] < shape[d] for d in range(len(shape)) if d != dim):
         return False
     graph, dtype = node.graph, _val(node).dtype
     with graph.inserting_before(node):
         positions = _call(graph, prims.iota.default, (shape[dim],),
                           {"start": 0, "step": 1, "dtype": _dtype.int64, "device": _val(index).device,
                            "requires_grad": False}, like=node)
-        along_dim = [1] * len(shape)
-        along_dim[dim] = shape[dim]
+        along_dim = [shape[d] if d == dim else 1 for d in range(len(shape))]
         positions = _call(graph, aten.view.default, (positions, along_dim), like=node)
         expanded = _call(graph, aten.expand.default, (index, shape), like=node)
         mask = _call(graph, aten.eq.Tensor, (expanded, positions), like=node)
@@ -229,9 +233,8 @@ def scatter_upon_constant_to_where(node):
 
 def _replace(node, replacement, erase=()):
     node.replace_all_uses_with(replacement)
-    graph = node.graph
-    graph.erase_node(node)
+    node.graph.erase_node(node)
     for inner in erase:
         if not inner.users:
-            graph.erase_node(inner)
+            inner.graph.erase_node(inner)
     return True

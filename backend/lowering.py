@@ -100,12 +100,9 @@ def extern_call(kind, op, args, kwargs=None, fallback=False):
     meta = graph.current_node.meta  # (a node a graph pass added has no metadata: the op is run on fake tensors)
     val = meta["val"] if "val" in meta else _fake_run(op, args, kwargs)
     args, kwargs = pytree.tree_map(lambda v: TensorArg(v) if isinstance(v, ir.IRNode) else v, (list(args), kwargs))
-    if val is None:  # no result (a runtime assertion): the kernel runs for its check
-        graph.register_buffer(lambda name: ir.ExternKernel(name, None, kind, op, args, kwargs, fallback))
-        return None
-    if isinstance(val, Tensor):
-        return graph.register_buffer(lambda name: ir.ExternKernel(name, _layout_from_meta(val), kind, op, args, kwargs,
-                                                                  fallback))
+    if val is None or isinstance(val, Tensor):  # (None: no result, a runtime assertion; the kernel runs for its check)
+        layout = None if val is None else _layout_from_meta(val)
+        return graph.register_buffer(lambda name: ir.ExternKernel(name, layout, kind, op, args, kwargs, fallback))
     kernel = graph.register_buffer(lambda name: ir.ExternKernel(name, None, kind, op, args, kwargs, fallback))
     kernel.outputs = [graph.register_buffer(lambda name: ir.MultiOutput(name, _layout_from_meta(v), kernel, i))
                       if isinstance(v, Tensor) else None for i, v in enumerate(val)]
@@ -271,9 +268,8 @@ class GraphLowering:
         self.storage_readers = _storage_read_nodes(gm.graph)
 
     def register_buffer(self, make):
-        buffer = make(f"buf{len(self.buffers)}")
-        self.buffers.append(buffer)
-        return buffer
+        self.buffers.append(make(f"buf{len(self.buffers)}"))
+        return self.buffers[-1]
 
     def run(self):
         with lowering_graph(self):
@@ -335,16 +331,20 @@ class GraphLowering:
         """Outputs live in buffers, or are strided views of one. A value computed here gets the strides
         eager gives it when they are dense (a pointwise op over a transposed input is transposed in eager
         too): realized straight into them, or copied when it already has a buffer laid out otherwise."""
-        stride = _geometry(val)[1] if isinstance(val, Tensor) and _is_dense(val) else None
+        meta = _geometry(val)[1] if isinstance(val, Tensor) else None
+        stride = meta if meta is not None and _is_dense(val) else None
         if stride is not None and isinstance(value, ir.StorageBox) and not value.is_realized():
             value.realize(stride)
         value = _as_strided_readable(value)
+        name, layout = ir.affine_layout(value)
+        if meta is not None and _significant(layout.size, layout.stride) == _significant(layout.size, meta):
+            # as torch's Inductor, a dim of size 0 or 1 (whose stride addresses nothing) reports eager's stride
+            layout.stride = [m if n in (0, 1) else s for n, s, m in zip(layout.size, layout.stride, meta)]
+            return ir.ReinterpretView(next(b for b in self.inputs + self.buffers if b.name == name), layout)
         if stride is None or not isinstance(value.realize(), ir.ComputedBuffer):
             return value
-        _, layout = ir.affine_layout(value)
-        if _significant(layout.size, layout.stride) != _significant(layout.size, stride):
-            value = P.clone(value)
-            value.realize(stride)
+        value = P.clone(value)
+        value.realize(stride)
         return value
 
     def _check_against_meta(self, node, result):

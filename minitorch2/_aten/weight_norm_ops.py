@@ -7,7 +7,8 @@ torch._weight_norm(v, g, dim), which Dynamo records whole; as ATen's composite, 
 does (dim first or last, no float16 tensor) and `v * (g / norm_except_dim(v))` otherwise. So aot_eager's graphs hold
 `_weight_norm_interface(v, g, dim)` and, in the backward, `_weight_norm_interface_backward(grad, v, g, norms, dim)`
 as torch's; the inductor decomposes the forward (torch._decomp's form: linalg_vector_norm, div, mul) and keeps the
-backward whole. The kernels compute as the composite does, so values are those of the unfused form.
+backward whole. The kernels compute as the composite does, so values are those of the unfused form. For dim=-1
+(nn.utils' dim=None) the composite's norm is `v.norm(2)`, ATen's norm.Scalar, also here with norm's own backward.
 """
 import numpy as np
 
@@ -15,7 +16,9 @@ from .. import _dtype
 from .._ops import ops
 from ..autograd.grad_mode import is_grad_enabled
 from .meta_util import fake_empty
+from .more_formulas import linalg_vector_norm as linalg_vector_norm_derivative
 from .more_ops import linalg_vector_norm
+from .table_row import REDUCTION
 
 aten = ops.aten
 
@@ -77,16 +80,33 @@ def interface_decomposition(v, g, dim=0):
 
 
 def weight_norm(v, g, dim=0):
-    """torch._weight_norm: the fused op where ATen's composite takes it, else v * (g / the norm except dim)."""
+    """torch._weight_norm: the fused op where ATen's composite takes it, else v * (g / the norm except dim), which
+    for dim=-1 (nn.utils' dim=None: the whole tensor) is ATen's norm_except_dim's `v.norm(2)`: aten.norm.Scalar."""
     if _dtype.float16 not in (v.dtype, g.dtype) and dim in (0, v.dim() - 1):
         return aten._weight_norm_interface.default(v.contiguous(), g.contiguous(), dim)[0]
-    norm = aten.linalg_vector_norm.default(v, 2) if dim == -1 else \
-        aten.linalg_vector_norm.default(v, 2, _other_dims(v, dim), True)
+    norm = aten.norm.Scalar(v) if dim == -1 else aten.linalg_vector_norm.default(v, 2, _other_dims(v, dim), True)
     return aten.mul.Tensor(v, aten.div.Tensor(g, norm))
+
+
+def norm_scalar_derivative(grad, self, result, p=2):
+    """FunctionsManual's norm_backward as norm.Scalar's formula writes it for p=2: grad * (self / norm), the
+    quotient zeroed where the norm is 0 (linalg_vector_norm's formula divides grad instead, then multiplies self)."""
+    if p != 2:
+        return linalg_vector_norm_derivative(grad, self, result, p)
+    return aten.mul.Tensor(grad, aten.masked_fill_.Scalar(aten.div.Tensor(self, result), aten.eq.Scalar(result, 0), 0))
+
+
+def norm_scalar_decomposition(self, p=2):
+    """torch._refs.norm of a whole tensor: its vector norm."""
+    return aten.linalg_vector_norm.default(self, p)
 
 
 def rows(op):
     return [
+        # Tensor.norm(p) of a whole tensor as ATen's op (here only ATen's composites call it: norm_except_dim)
+        op("norm.Scalar(Tensor self, Scalar p=2) -> Tensor", REDUCTION,
+           (lambda self, p=2: linalg_vector_norm[0](self, p), lambda self, p=2: linalg_vector_norm[1](self, p)),
+           norm_scalar_derivative, decomposition=norm_scalar_decomposition),
         op("_weight_norm_interface(Tensor v, Tensor g, int dim=0) -> (Tensor, Tensor)", (),
            (_interface_kernel, _interface_meta), interface_derivative, decomposition=interface_decomposition,
            grad_fn="WeightNormInterfaceBackward0", output_differentiability=(True, False)),

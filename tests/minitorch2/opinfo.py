@@ -659,6 +659,15 @@ def reduction_dim_samples(keepdim=True, allow_empty=True, dtype_kw=False):
     return gen
 
 
+def norm_scalar_samples(m):
+    """Tensor.norm(p) of a whole tensor (aten.norm.Scalar, which weight_norm's composite calls)."""
+    yield S(m.t((3, 4)))
+    yield S(m.t((2, 3, 4), "T"), 2)
+    yield S(m.t((3, 4), "step"), 1)
+    yield S(m.t((2, 3), "expand"), 3)
+    yield S(m.t(()), 2)
+
+
 def reduction_full_samples(allow_empty=True, dtype_kw=False):
     def gen(m):
         yield S(m.t((3, 4)))
@@ -2037,6 +2046,7 @@ OP_DB = [
     OpInfo("mean.default", reduction_full_samples(dtype_kw=True)),
     OpInfo("mean.dim", reduction_dim_samples(dtype_kw=True)),
     OpInfo("prod.default", prod_samples),
+    OpInfo("norm.Scalar", norm_scalar_samples, dtypes=FLOAT),
     OpInfo("prod.dim_int", prod_dim_samples),
     OpInfo("amax.default", amax_samples),
     OpInfo("amin.default", amax_samples),
