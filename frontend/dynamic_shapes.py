@@ -41,6 +41,14 @@ def strictly_marked_dims(tensor):
     return tensor.__dict__.get("_dynamo_dynamic_indices", set())
 
 
+DIM_MARKS = ("_dynamo_dynamic_indices", "_dynamo_weak_dynamic_indices", "_dynamo_static_indices")
+
+
+def dim_marks(tensor):
+    """The dims each of mark_dynamic, maybe_mark_dynamic and mark_static marked on tensor (None: not called)."""
+    return tuple(tensor.__dict__.get(name) for name in DIM_MARKS)
+
+
 def mark_static(t, index=None):
     """Keep dim `index` (all dims when None) of t static, even where automatic dynamic would not."""
     indices = range(t.dim()) if index is None else [index] if isinstance(index, int) else index

@@ -8,10 +8,11 @@ never calls them: only a guard that failed is explained. guard_failures() asks e
 from minitorch2 import _logging
 from minitorch2._aten.memory import _dtype_title
 
+from .dynamic_shapes import DIM_MARKS, dim_marks
 from .global_state import AUTOCAST_DEVICES, global_state
 
 
-def ___tensor_mismatch(value, name, dtype, size, stride, requires_grad, tensor_type, inference=False):
+def ___tensor_mismatch(value, name, dtype, size, stride, requires_grad, tensor_type, inference=False, marks=(None,) * 3):
     """Why ___check_tensor failed: the first property that differs, expected and actual."""
     if type(value) is not tensor_type:
         return f"tensor '{name}' type mismatch. expected {tensor_type.__name__}, actual {type(value).__name__}"
@@ -29,6 +30,9 @@ def ___tensor_mismatch(value, name, dtype, size, stride, requires_grad, tensor_t
         for i, (e, a) in enumerate(zip(expected, actual)):
             if e is not None and e != a:
                 return f"tensor '{name}' {what} mismatch at index {i}. expected {e}, actual {a}"
+    for attribute, then, now in zip(DIM_MARKS, marks, dim_marks(value)):
+        if now is not None and (then is None or not now <= then):
+            return f"tensor '{name}' {attribute} mismatch. expected a subset of {then or set()}, actual {now}"
     return f"tensor '{name}' mismatch"
 
 

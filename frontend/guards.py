@@ -24,18 +24,21 @@ from minitorch2._memory_overlap import overlap_groups
 from minitorch2._sym import is_symbolic
 
 from . import source
+from .dynamic_shapes import dim_marks
 from .exc import Unsupported
 from .global_state import global_state
 from .guard_failures import ___duplicate_tensors, ___global_state_mismatch, ___tensor_mismatch  # noqa: F401
 from .source import literal
 
 
-def ___check_tensor(value, dtype, size, stride, requires_grad, tensor_type, inference=False):
+def ___check_tensor(value, dtype, size, stride, requires_grad, tensor_type, inference=False, marks=(None,) * 3):
     """The tensor's type and metadata; None in `size` or `stride` is a dynamic dim (its SHAPE_ENV guards check it).
-    `inference`: an inference tensor (torch.inference_mode's), which Dynamo's dispatch key set check tells apart."""
+    `inference`: an inference tensor (torch.inference_mode's), which Dynamo's dispatch key set check tells apart.
+    `marks`: the dims mark_dynamic, maybe_mark_dynamic, mark_static marked (None: none); a call marks a subset."""
     return (type(value) is tensor_type and value.dtype == dtype and _matches(value.shape, size)
             and _matches(value.stride(), stride) and value.requires_grad == requires_grad
-            and value._version_counter.inference == inference)
+            and value._version_counter.inference == inference
+            and all(now is None or (then is not None and now <= then) for now, then in zip(dim_marks(value), marks)))
 
 
 def _matches(actual, expected):
@@ -86,21 +89,21 @@ class Guard:
 
 def tensor_guard(source, value, fake, shape_env=None):
     """The tensor's metadata as compiled; where its fake has a symbolic size or stride, that entry is None (or
-    the int the ShapeEnv pinned it to since). `value` may be the (dtype, requires_grad, type, inference) of a
+    the int the ShapeEnv pinned it to since). `value` may be the (dtype, requires_grad, type, inference, dim marks) of a
     guard's `of`."""
     name = source.name()
     is_parameter = isinstance(value, minitorch2.nn.Parameter)
-    dtype, requires_grad, type_text, inference = value if isinstance(value, tuple) else (
+    dtype, requires_grad, type_text, inference, marks = value if isinstance(value, tuple) else (
         value.dtype, value.requires_grad, "torch.nn.Parameter" if is_parameter else "torch.Tensor",
-        value._version_counter.inference)
+        value._version_counter.inference, dim_marks(value))
     size, stride = (tuple(_pinned(s, shape_env) for s in values) for values in (fake.shape, fake.stride()))
     code = (f"___check_tensor({name}, {dtype!r}, {size!r}, {stride!r}, {requires_grad!r}, {type_text}"
-            f"{', inference=True' if inference else ''})")
+            f"{', inference=True' if inference else ''}{f', marks={marks!r}' if any(marks) else ''})")
     why = (f"tensor {name}: expected {type_text} {dtype} size {list(size)} stride {list(stride)} "
            f"requires_grad={requires_grad}")
     failure = code.replace("___check_tensor(", "___tensor_mismatch(", 1).replace(f"({name}, ", f"({name}, {name!r}, ", 1)
     guard = Guard("TENSOR_MATCH", code, why, failure)
-    guard.of = (source, (dtype, requires_grad, type_text, inference), fake)  # (not the tensor: it must not live on)
+    guard.of = (source, (dtype, requires_grad, type_text, inference, marks), fake)  # (not the tensor: it must not live on)
     return guard
 
 

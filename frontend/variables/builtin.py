@@ -6,7 +6,6 @@ record nodes (`a + b` an `operator.add`, `min`/`max` torch.minimum/maximum or cl
 """
 import builtins
 import functools
-import inspect
 import math
 import operator
 import types
@@ -23,7 +22,6 @@ from .constant import ConstantVariable
 from .dicts import DictVariable, dict_items
 from .dynamo_forms import name_after_local
 from .exceptions import raise_observed
-from .functions import UserFunctionVariable
 from .lists import BaseListVariable, ListIteratorVariable, ListVariable, TupleVariable, iterate, lazy_iterator
 from .numpy_arrays import is_ndarray_operation, ndarray_operator
 from .sym_node import SYMBOLIC_OPERATORS, SymNodeVariable, sym_arithmetic
@@ -66,9 +64,6 @@ def binary_op(tx, fn, a, b):
         return a.getitem(tx, b) if hasattr(a, "getitem") else record(tx.output, "call_function", fn, [a, b], {})
     if is_ndarray_operation([a, b]):  # `a + 1` of ndarrays, a numpy node (numpy_arrays.py)
         return ndarray_operator(tx, fn, [a, b])
-    if fn in (operator.eq, operator.ne) and (isinstance(a, UserObjectVariable) or isinstance(b, UserObjectVariable)):
-        equal = _objects_equal(tx, a, b)
-        return equal if fn is operator.eq else ConstantVariable(not equal.truth(tx))
     if isinstance(a, UserObjectVariable) or isinstance(b, UserObjectVariable):
         return user_operator(tx, fn, a, b)
     if (isinstance(a, SymNodeVariable) or isinstance(b, SymNodeVariable)) and fn in SYMBOLIC_OPERATORS and all(
@@ -98,17 +93,6 @@ def binary_op(tx, fn, a, b):
     if _is_const(a) and _is_const(b):
         return _fold(fn, [a.as_python_constant(), b.as_python_constant()])
     raise Unsupported(f"{fn.__name__} of {a} and {b}", "unsupported")
-
-
-def _objects_equal(tx, a, b):
-    """`a == b` with a user's object: its class's __eq__ inlined (the left operand's first), else identity."""
-    for left, right in ((a, b), (b, a)):
-        eq = inspect.getattr_static(left.python_type(), "__eq__", None)
-        if isinstance(left, UserObjectVariable) and isinstance(eq, types.FunctionType):
-            result = UserFunctionVariable(eq).call_function(tx, [left, right], {})
-            if not (result.is_python_constant() and result.as_python_constant() is NotImplemented):
-                return result
-    return ConstantVariable(getattr(a, "value", a) is getattr(b, "value", b))
 
 
 def unary_op(tx, fn, a):

@@ -199,7 +199,10 @@ def instance_dict(tx, var, attributes):
 
 def user_operator(tx, fn, a, b):
     """`a + b` with a user's object: a's __add__ (`+=`: __iadd__ first), else b's __radd__, inlined; NotImplemented
-    from one passes to the next, as Python's."""
+    from one passes to the next, as Python's. `a == b`, `a != b`: _objects_equal."""
+    if fn in (operator.eq, operator.ne):
+        equal = _objects_equal(tx, a, b)
+        return equal if fn is operator.eq else ConstantVariable(not equal.truth(tx))
     name = fn.__name__
     base = name[1:] if name.startswith("i") and hasattr(operator, name[1:]) else name
     tries = [(a, f"__{name}__", b)] * (base != name) + [(a, f"__{base}__", b), (b, f"__r{base}__", a)]
@@ -209,6 +212,17 @@ def user_operator(tx, fn, a, b):
             if not (result.is_python_constant() and result.as_python_constant() is NotImplemented):
                 return result
     raise Unsupported(f"{name} of {a} and {b}", "unsupported")
+
+
+def _objects_equal(tx, a, b):
+    """`a == b` with a user's object: its class's __eq__ inlined (the left operand's first), else identity."""
+    for left, right in ((a, b), (b, a)):
+        eq = inspect.getattr_static(left.python_type(), "__eq__", None)
+        if isinstance(left, SpecialMethodsMixin) and isinstance(eq, types.FunctionType):  # (a UserObjectVariable)
+            result = UserFunctionVariable(eq).call_function(tx, [left, right], {})
+            if not (result.is_python_constant() and result.as_python_constant() is NotImplemented):
+                return result
+    return ConstantVariable(getattr(a, "value", a) is getattr(b, "value", b))
 
 
 class SuperVariable(VariableTracker):

@@ -139,3 +139,33 @@ def test_joint_and_inference_graphs_are_logged_before_floats_become_tensors_as_t
     ours = _logged_ops([sys.executable, "-m", "minitorch2", "run"], "MINITORCH2_LOGS", tmp_path)
     theirs = _logged_ops([sys.executable], "TORCH_LOGS", tmp_path)
     assert ours == theirs and "torch.ops.aten._local_scalar_dense.default" in theirs["Joint graph 0"]
+
+
+def _frames_per_marking(lib, compile_, counter, mark_dynamic, mark_static):
+    def attend(x):
+        return (x @ x.transpose(-1, -2)).softmax(-1)
+
+    compiled, frames = compile_(attend, backend=counter), []
+    calls = [(5, None, None), (7, None, None), (9, [2], None), (11, [2], None), (6, None, [0]), (6, [2, 3], None),
+             (8, [2], None), (4, None, None)]
+    for length, dynamic, static in calls:
+        x = lib.randn(2, 2, length, length)
+        if dynamic:
+            mark_dynamic(x, dynamic)
+        if static:
+            mark_static(x, static)
+        compiled(x)
+        frames.append(counter.frame_count)
+    return frames
+
+
+def test_a_new_dim_marking_recompiles_and_a_subset_of_the_compiled_one_does_not_as_dynamo():
+    """Dynamo guards each tensor's mark_dynamic / maybe_mark_dynamic / mark_static dims: a call marking dims the
+    entry was not compiled with recompiles (even where the dim is already dynamic), a subset does not."""
+    frontend.reset()
+    torch._dynamo.reset()
+    ours = _frames_per_marking(minitorch2, minitorch2.compile, CompileCounter(), frontend.mark_dynamic,
+                               frontend.mark_static)
+    theirs = _frames_per_marking(torch, torch.compile, TorchCounter(), torch._dynamo.mark_dynamic,
+                                 torch._dynamo.mark_static)
+    assert ours == theirs
