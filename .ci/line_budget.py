@@ -172,6 +172,8 @@ OUTSIDE_THE_LESSON = {
         "minitorch2/_aten/table_extra.py", "minitorch2/_aten/extra_ops.py", "minitorch2/_aten/extra_formulas.py",
         "minitorch2/_functions_extra.py", "minitorch2/_functions_extra_methods.py", "minitorch2/linalg.py",
         "minitorch2/special.py", "minitorch2/fft.py",
+        # their spellings in graphs, as torch's C homes (torch._C._fft.fft_fft)
+        "minitorch2/_c_spellings.py",
         # 3-d pooling, adaptive max pooling, max unpooling and LP pooling: ops, functional forms, layers
         "minitorch2/_aten/nn_pool3d.py", "minitorch2/nn/_functional_pool3d.py", "minitorch2/nn/modules/pooling_more.py",
         "minitorch2/nn/_functional_lp_pool.py",

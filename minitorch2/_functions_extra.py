@@ -27,10 +27,10 @@ from .autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enab
 
 aten = ops.aten
 
-__all__ = """tensor_split hsplit vsplit dsplit cartesian_prod combinations block_diag kron vander histc cov corrcoef
-addmv addr chain_matmul trapezoid trapz nanmedian mode quantile nanquantile aminmax logcumsumexp clamp_ typename
-is_nonzero hann_window hamming_window bartlett_window blackman_window frombuffer copysign det logdet slogdet inverse
-cholesky qr svd pinverse cross adjoint erfc i0 sinc is_anomaly_enabled is_anomaly_check_nan_enabled
+__all__ = """tensor_split hsplit vsplit dsplit cartesian_prod combinations block_diag kron vander histc histogram cov
+corrcoef addmv addr chain_matmul trapezoid trapz nanmedian mode quantile nanquantile aminmax logcumsumexp clamp_
+typename is_nonzero hann_window hamming_window bartlett_window blackman_window frombuffer copysign det logdet slogdet
+inverse cholesky qr svd pinverse cross adjoint erfc i0 sinc is_anomaly_enabled is_anomaly_check_nan_enabled
 set_anomaly_enabled poisson binomial lu lu_solve lu_unpack igamma igammac mvlgamma orgqr cholesky_solve cholesky_inverse
 triangular_solve""".split()
 
@@ -234,6 +234,45 @@ def histc(input, bins=100, min=0, max=0):
     counts = aten.zeros.default([bins], dtype=input.dtype)
     ones = aten._to_copy.default(inside, dtype=input.dtype)
     return aten.scatter_add.default(counts, 0, aten.clamp.default(position, 0, bins - 1), ones)
+
+
+def histogram(input, bins=100, *, range=None, weight=None, density=False):
+    """(hist, bin_edges): `bins` equal bins over `range` (the data's min and max, 0 and 1 for none, widened by a
+    half each way when they are one value), or the given edges; a value falls in the bin whose left edge is the last
+    one <= it, the last bin closed on the right, values outside uncounted; each adds its weight (one); density divides
+    by the total and the bin's width."""
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f"\"histogramdd\" not implemented for '{_dtype_title(input.dtype)}'")
+    if weight is not None and weight.dtype != input.dtype:
+        raise RuntimeError("torch.histogramdd: if weight tensor is provided, input tensor and weight tensor should "
+                           f"have the same dtype, but got input({_CPP_TYPE[input.dtype.name]}), and "
+                           f"weight({_CPP_TYPE[weight.dtype.name]})")
+    x = flatten(input)
+    if isinstance(bins, Tensor):
+        edges = bins
+    else:
+        if bins <= 0:
+            raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
+        low, high = range if range is not None else (
+            (aten.min.default(x).item(), aten.max.default(x).item()) if x.numel() else (0.0, 1.0))
+        if low > high:
+            raise RuntimeError(f"torch.histogramdd: min should not exceed max, but got min {low:g} max {high:g} for "
+                               "dimension 0")
+        low, high = (low - 0.5, high + 0.5) if low == high else (low, high)
+        edges = aten.linspace.default(low, high, bins + 1, dtype=input.dtype)
+    count = edges.shape[0] - 1
+    position = aten.sub.Scalar(aten.searchsorted.Tensor(edges, x, right=True), 1)
+    right_edge = aten.select.int(edges, 0, count)
+    inside = aten.logical_and.default(aten.ge.Tensor(x, aten.select.int(edges, 0, 0)), aten.le.Tensor(x, right_edge))
+    adds = aten._to_copy.default(inside, dtype=input.dtype)
+    if weight is not None:
+        adds = aten.mul.Tensor(adds, flatten(weight))
+    hist = aten.scatter_add.default(aten.zeros.default([count], dtype=input.dtype), 0,  # the last bin is closed
+                                    aten.clamp.default(position, 0, count - 1), adds)
+    if density:
+        widths = aten.sub.Tensor(aten.slice.Tensor(edges, 0, 1), aten.slice.Tensor(edges, 0, 0, count))
+        hist = aten.div.Tensor(aten.div.Tensor(hist, aten.sum.default(hist)), widths)
+    return return_types.histogram(hist, edges)
 
 
 def cov(input, *, correction=1, fweights=None, aweights=None):
@@ -478,9 +517,9 @@ slogdet, logdet, cholesky, qr, svd, pinverse, cross = (alias_of(getattr(linalg, 
 # ---------------------------------------------------------------- Tensor methods
 def tensor_methods():
     """What _tensor_methods.py installs on Tensor: method forms, in-place view and storage methods, H and mH."""
-    methods = {name: globals()[name] for name in """tensor_split hsplit vsplit dsplit kron histc cov corrcoef addmv
-        addr nanmedian mode quantile nanquantile aminmax is_nonzero copysign det logdet slogdet inverse cholesky qr
-        svd pinverse cross t_ as_strided_ set_ resize_ fill_diagonal_ scatter_ dim_order""".split()}
+    methods = {name: globals()[name] for name in """tensor_split hsplit vsplit dsplit kron histc histogram cov corrcoef
+        addmv addr nanmedian mode quantile nanquantile aminmax is_nonzero copysign det logdet slogdet inverse cholesky
+        qr svd pinverse cross t_ as_strided_ set_ resize_ fill_diagonal_ scatter_ dim_order""".split()}
     methods.update(
         addmv_=lambda self, mat, vec, *, beta=1, alpha=1: aten.copy_.default(self, addmv(self, mat, vec, beta=beta,
                                                                                          alpha=alpha)),

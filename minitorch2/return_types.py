@@ -36,7 +36,7 @@ _ValuesIndices = structseq("_ValuesIndices", ("values", "indices"))
 # name:fields (none given: values, indices)
 _TYPES = """max min sort topk mode nanmedian aminmax:min,max slogdet:sign,logabsdet qr:Q,R svd:U,S,V
 linalg_inv_ex:inverse,info linalg_cholesky_ex:L,info linalg_slogdet:sign,logabsdet linalg_qr:Q,R linalg_svd:U,S,Vh
-linalg_eigh:eigenvalues,eigenvectors linalg_lstsq:solution,residuals,rank,singular_values"""
+histogram:hist,bin_edges linalg_eigh:eigenvalues,eigenvectors linalg_lstsq:solution,residuals,rank,singular_values"""
 __all__ = [spec.partition(":")[0] for spec in _TYPES.split()]
 for _name, _, _fields in (spec.partition(":") for spec in _TYPES.split()):
     globals()[_name] = structseq(_name, _fields.split(",")) if _fields else structseq(_name, base=_ValuesIndices)

@@ -89,3 +89,6 @@ polygamma = F.polygamma
 
 def multigammaln(input, p):
     return aten.mvlgamma.default(input, p)
+
+
+from . import _c_spellings  # noqa: E402,F401  (reason: needs fft, linalg and special all defined)

@@ -110,8 +110,8 @@ def alias(grad):
     return grad
 
 
-def to_copy(grad, self_dtype):  # (a real input's: the real part, without the cast's warning, as torch's)
-    return aten._to_copy.default(for_input(grad, self_dtype), dtype=self_dtype)
+def to_copy(grad, self_dtype):  # (a real input's: the real part, uncast where that has self's dtype, as torch's)
+    return g if (g := for_input(grad, self_dtype)).dtype == self_dtype else aten._to_copy.default(g, dtype=self_dtype)
 
 
 def diagonal(grad, self_shape, offset=0, dim1=0, dim2=1):
