@@ -26,6 +26,7 @@ from .break_reasons import REASONS
 from .eager_frame import call_routed, run_skipped
 from .exc import Unsupported
 from .source import LocalSource
+from .variables.base import LazyVariableTracker
 
 REASONS["rnn"] = REASONS["rnn_local"] = (
     "Dynamo does not trace nn.RNN, GRU or LSTM (config.allow_rnn is False): they run eagerly",
@@ -56,6 +57,9 @@ def runs_rest_eagerly(e, tx):
     of the frame's own argument, a break inside what an attribute read inlined (a property, a cached_property's
     locked __get__), at a dict display (a user object as a key) or in an f-string (a user __str__), where Dynamo goes
     back to its checkpoint; then e's break moves to tx's checkpoint (None: unresumable, the frame runs eagerly)."""
+    if e.code in ("rnn", "rnn_local", "jit_module") and held_in_a_local(e, tx):
+        e.break_step = e.break_offset = None  # Dynamo cannot rebuild that local at any resume: all eager
+        return True
     in_this_frame = e.where == f"{e.break_opname} at {tx.code.co_filename}:{tx.lineno}"
     inside_a_read = e.break_opname in ("LOAD_ATTR", "LOAD_METHOD") and not in_this_frame
     refused_here = e.code in ("rnn", "jit_module") and (in_this_frame or not (e.break_opname or "CALL").startswith("CALL"))
@@ -64,6 +68,23 @@ def runs_rest_eagerly(e, tx):
         return False
     e.break_step, e.break_offset = tx.checkpoint or (None, None)
     return True
+
+
+def held_in_a_local(e, tx):
+    """True if a refused module is (or, read at the break, goes straight into) a local of the frame other than its
+    own argument's. Dynamo reads it as a lazy tracker that fails only when realized: a resume has to rebuild the
+    frame's live locals, rebuilding that one realizes it, and with no resume left the whole frame runs eagerly."""
+    if e.break_opname in ("LOAD_ATTR", "LOAD_GLOBAL", "LOAD_DEREF", "GET_ITER") and e.next_opname in (
+            "STORE_FAST", "STORE_DEREF", "FOR_ITER"):  # (`m = holder.lstm`, `for m in module_list`)
+        return True
+    return any(isinstance(var, LazyVariableTracker) and _is_refused(var._value) and
+               not (isinstance(var.source, LocalSource) and var.source.local_name == name)
+               for name, var in tx.symbolic_locals.items())
+
+
+def _is_refused(value):
+    rnn = isinstance(value, (minitorch2.nn.RNN, minitorch2.nn.GRU, minitorch2.nn.LSTM)) and not config.allow_rnn
+    return rnn or isinstance(value, minitorch2.jit.RecursiveScriptModule)
 
 
 def rest_wrapper(compile_wrapper, eager_rest):
