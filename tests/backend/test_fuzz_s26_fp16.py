@@ -10,6 +10,8 @@ the other way), reductions to a few (their order of summation is each backend's 
 
 10 examples by default (each compiles a graph with torch's inductor: 2 to 5 s of CPU); the slow variant draws 150.
 """
+import os
+
 import numpy as np
 import pytest
 import torch
@@ -19,8 +21,11 @@ from hypothesis import strategies as st
 
 import frontend
 import minitorch2
+from minitorch2.cli.fuzz import EXAMPLES_VARIABLE
 
-FAST = settings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck))
+# `python -m minitorch2 fuzz --layer ... --examples N` draws N; the default run 10
+FAST = settings(max_examples=int(os.environ.get(EXAMPLES_VARIABLE, 10)), deadline=None,
+                suppress_health_check=list(HealthCheck))
 SLOW = settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
 
 # each step: x -> an expression of x and the other inputs: h (same half dtype), f (float32), i (int32), z (0-d half)

@@ -37,8 +37,11 @@ from hypothesis import strategies as st
 import frontend
 import minitorch2
 from frontend.testing import CompileCounter
+from minitorch2.cli.fuzz import EXAMPLES_VARIABLE
 
-FAST = settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck))
+# `python -m minitorch2 fuzz --layer ... --examples N` draws N; the default run 20
+FAST = settings(max_examples=int(os.environ.get(EXAMPLES_VARIABLE, 20)), deadline=None,
+                suppress_health_check=list(HealthCheck))
 SLOW = settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
 
 POINTWISE = ["x.sin()", "x * 2", "x + 1", "x.relu()", "x.exp() - 1", "torch.tanh(x)", "x / 3", "x.abs() + x"]
@@ -117,7 +120,8 @@ def jit_programs(draw):
     site = draw(st.sampled_from(["global", "argument", "in_frame"] if kind.endswith("fn") else ["global", "argument"]))
     before, after = draw(st.sampled_from(POINTWISE)), draw(st.sampled_from(POINTWISE))
     made = {"script_fn": "torch.jit.script(helper)", "trace_fn": "torch.jit.trace(helper, torch.ones(2, 4))",
-            "script_module": "torch.jit.script(Net())", "trace_module": "torch.jit.trace(Net(), torch.ones(2, 4))"}[kind]
+            "script_module": "torch.jit.script(Net())",
+            "trace_module": "torch.jit.trace(Net(), torch.ones(2, 4))"}[kind]
     net = ("class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
            "        self.lin = nn.Linear(4, 4)\n    def forward(self, x):\n        return helper(self.lin(x))\n")
     source = helper + net
