@@ -117,7 +117,8 @@ def jit_programs(draw):
     body = draw(st.lists(st.sampled_from(POINTWISE), min_size=1, max_size=3))
     helper = "def helper(x):\n" + "".join(f"    x = {op}\n" for op in body) + "    return x\n"
     kind = draw(st.sampled_from(["script_fn", "trace_fn", "script_module", "trace_module"]))
-    site = draw(st.sampled_from(["global", "argument", "in_frame"] if kind.endswith("fn") else ["global", "argument"]))
+    sites = ["global", "argument", "in_forward"] + (["in_frame"] if kind.endswith("fn") else [])
+    site = draw(st.sampled_from(sites))
     before, after = draw(st.sampled_from(POINTWISE)), draw(st.sampled_from(POINTWISE))
     made = {"script_fn": "torch.jit.script(helper)", "trace_fn": "torch.jit.trace(helper, torch.ones(2, 4))",
             "script_module": "torch.jit.script(Net())",
@@ -127,6 +128,10 @@ def jit_programs(draw):
     source = helper + net
     if site == "global":
         source += f"J = {made}\ndef f(x, j):\n    x = {before}\n    y = J(x)\n    x = y\n    return {after}\n"
+    elif site == "in_forward":  # a module whose forward calls the jit object, its attribute
+        source += (f"class Outer(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+                   f"        self.j = {made}\n    def forward(self, x):\n        return self.j(x)\n"
+                   f"J = Outer()\ndef f(x, j):\n    x = {before}\n    y = J(x)\n    x = y\n    return {after}\n")
     elif site == "argument":
         source += f"J = {made}\ndef f(x, j):\n    x = {before}\n    y = j(x)\n    x = y\n    return {after}\n"
     else:
@@ -160,12 +165,20 @@ def strided_programs(draw):
     outs = draw(st.lists(st.sampled_from(sorted(LAYOUTS)), min_size=1, max_size=2, unique=True))
     body = "def f(x):\n" + "".join(f"    x = {op}\n" for op in ops) + "    y = x\n"
     body += "    return (" + "".join(f"{LAYOUTS[name]} * {k + 1}, " for k, name in enumerate(outs)) + ")\n"
-    return body, draw(st.booleans())
+    return body, draw(st.booleans()), draw(st.sampled_from(sorted(INPUT_LAYOUTS)))
 
 
-def run_strided(source, lib, strided_gradient):
+INPUT_LAYOUTS = {  # the (2, 3, 4, 5) input the user passes: a leaf, or a view of one (its gradient is the leaf's)
+    "contiguous": ((2, 3, 4, 5), lambda t: t), "permuted": ((4, 2, 5, 3), lambda t: t.permute(1, 3, 0, 2)),
+    "channels_last": ((2, 4, 5, 3), lambda t: t.permute(0, 3, 1, 2)), "stepped": ((2, 3, 8, 5), lambda t: t[:, :, ::2]),
+}
+
+
+def run_strided(source, lib, strided_gradient, input_layout="contiguous"):
     namespace = _namespace(source, lib)
-    x = _input(lib, (2, 3, 4, 5))
+    shape, view = INPUT_LAYOUTS[input_layout]
+    leaf = _input(lib, shape)
+    x = view(leaf)
     outs = lib.compile(namespace["f"], backend="aot_eager")(x)
     grads = []
     for k, out in enumerate(outs):
@@ -176,18 +189,21 @@ def run_strided(source, lib, strided_gradient):
         else:
             g = lib.tensor(rng.standard_normal(tuple(out.shape)).astype(np.float32))
         grads.append(g)
-    lib.autograd.backward(list(outs), grads)
-    return [(o.detach().numpy().copy(), o.stride()) for o in outs], x.grad.numpy().copy()
+    if len(outs) == 1:
+        outs[0].backward(gradient=grads[0])
+    else:
+        lib.autograd.backward(list(outs), grads)
+    return [(o.detach().numpy().copy(), o.stride()) for o in outs], leaf.grad.numpy().copy()
 
 
 @FAST
 @given(strided_programs())
 def test_strided_outputs_match_torch(program):
-    source, strided_gradient = program
-    note(source)
+    source, strided_gradient, input_layout = program
+    note(f"{input_layout} input; {'strided' if strided_gradient else 'contiguous'} gradient\n{source}")
     _reset()
-    ours = run_strided(source, minitorch2, strided_gradient)
-    theirs = run_strided(source, torch, strided_gradient)
+    ours = run_strided(source, minitorch2, strided_gradient, input_layout)
+    theirs = run_strided(source, torch, strided_gradient, input_layout)
     _reset()
     for (o, o_stride), (t, t_stride) in zip(ours[0], theirs[0]):
         np.testing.assert_allclose(o, t, rtol=1e-5, atol=1e-6)
@@ -203,6 +219,7 @@ SITES = {  # how f reaches the module M: (setup after M is made, the expression 
     "global": ("", "M"), "argument": ("", "m"), "attribute_call": ("", "holder.m"),
     "attribute_local": ("", "<local>holder.m"), "global_local": ("", "<local>M"),
     "module_list": ("LIST = nn.ModuleList([M])\n", "<loop>LIST"), "module_attribute": ("", "owner.m"),
+    "helper": ("def helper(m, x):\n    return m(x)\n", "<helper>"),
 }
 
 
@@ -218,6 +235,8 @@ def refused_programs(draw):
               "def f(x, m, holder, owner):\n" + "".join(f"    x = {op}\n" for op in before))
     if reach.startswith("<local>"):
         source += f"    mod = {reach[7:]}\n    x = first(mod(x))\n"
+    elif reach == "<helper>":
+        source += "    x = first(helper(holder.m, x))\n"
     elif reach.startswith("<loop>"):
         source += f"    for mod in {reach[6:]}:\n        x = first(mod(x))\n"
     else:
