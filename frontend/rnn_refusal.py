@@ -25,7 +25,7 @@ from . import config, pyversion
 from .break_reasons import REASONS
 from .eager_frame import call_routed, run_skipped
 from .exc import Unsupported
-from .source import LocalSource
+from .source import GetItemSource, LocalSource
 from .variables.base import LazyVariableTracker
 
 REASONS["rnn"] = REASONS["rnn_local"] = (
@@ -40,10 +40,14 @@ def refuse_module(value, source):
     """A frame's own local (an argument) is refused again when Dynamo rebuilds the frame's state at a call's
     break, so it goes back to the checkpoint whatever the instruction ("rnn_local")."""
     if isinstance(value, (minitorch2.nn.RNN, minitorch2.nn.GRU, minitorch2.nn.LSTM)) and not config.allow_rnn:
-        raise Unsupported("Attempted to wrap RNN, GRU, or LSTM", "rnn_local" if isinstance(source, LocalSource)
-                          else "rnn")
-    if isinstance(value, minitorch2.jit.RecursiveScriptModule):
-        raise Unsupported("torch.jit.script/freeze modules unsupported", "jit_module")
+        refusal = Unsupported("Attempted to wrap RNN, GRU, or LSTM", "rnn_local" if isinstance(source, LocalSource)
+                              else "rnn")
+    elif isinstance(value, minitorch2.jit.RecursiveScriptModule):
+        refusal = Unsupported("torch.jit.script/freeze modules unsupported", "jit_module")
+    else:
+        return
+    refusal.refused_source = source  # (held_in_a_local: a module's submodule is wrapped at once, not lazily)
+    raise refusal
 
 
 def note_checkpoint(tx, inst):
@@ -71,12 +75,20 @@ def runs_rest_eagerly(e, tx):
 
 
 def held_in_a_local(e, tx):
-    """True if a refused module is (or, read at the break, goes straight into) a local of the frame other than its
-    own argument's. Dynamo reads it as a lazy tracker that fails only when realized: a resume has to rebuild the
-    frame's live locals, rebuilding that one realizes it, and with no resume left the whole frame runs eagerly."""
-    if e.break_opname in ("LOAD_ATTR", "LOAD_GLOBAL", "LOAD_DEREF", "GET_ITER") and e.next_opname in (
-            "STORE_FAST", "STORE_DEREF", "FOR_ITER"):  # (`m = holder.lstm`, `for m in module_list`)
-        return True
+    """True if a refused module is (or, read at the break, goes into) a local of the frame other than its own
+    argument's. Dynamo reads it as a lazy tracker that fails only when realized: a resume has to rebuild the
+    frame's live locals, rebuilding that one realizes it, and with no resume left the whole frame runs eagerly.
+    Only a module's submodule (`self.lstm`) is wrapped, and refused, at the read itself."""
+    source = getattr(e, "refused_source", None)
+    if isinstance(source, GetItemSource) and getattr(source.base, "member", None) == "_modules" and \
+            e.break_opname in ("LOAD_ATTR", "LOAD_METHOD"):
+        return False
+    if not (e.break_opname or "CALL").startswith("CALL"):  # a read: where its value goes (`m = holder.lstm`, `for m in ...`)
+        for inst in tx.instructions[tx.index_of_offset[e.break_offset] + 1:]:
+            if inst.opname in ("STORE_FAST", "STORE_DEREF"):
+                return True
+            if inst.opname.startswith(("CALL", "PRECALL", "STORE", "POP", "RETURN", "JUMP")):
+                return False
     return any(isinstance(var, LazyVariableTracker) and _is_refused(var._value) and
                not (isinstance(var.source, LocalSource) and var.source.local_name == name)
                for name, var in tx.symbolic_locals.items())
