@@ -10,7 +10,9 @@ other breaks Dynamo takes outside a call (runs_rest_eagerly): without it ours wo
 subscript, a comparison or an attribute store that the frame resumes after runs its instruction as a routed call
 (routed_operator): a user class's own __getitem__, __eq__ or property setter then compiles as a frame of its own, as
 under Dynamo's frame callback, so a break inside it is met (and tallied) again. A scripted module (torch.jit.script,
-minitorch2/jit.py) is refused as an RNN is, whatever allow_rnn says.
+minitorch2/jit.py) is refused as an RNN is, whatever allow_rnn says. A refused module held in a local of the frame
+(`m = holder.lstm`, `for m in module_list`; not the frame's own argument, nor `self.lstm`, wrapped at the read) is
+one no resume can rebuild: the whole frame runs eagerly (held_in_a_local).
 """
 import functools
 import inspect
