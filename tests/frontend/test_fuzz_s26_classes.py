@@ -8,8 +8,9 @@ counts are stable) frame_count and op_count:
   compiled frame, passed in as an argument, or read as a global, called in f (minitorch2/jit.py, the inlining of
   a ScriptFunction in frontend/variables/dataclass_internals.py, the refusal of a scripted module);
 - test_strided_outputs_match_torch: compiled functions returning permuted, transposed, expanded, stepped,
-  channels_last or size-1-dim outputs under autograd (autograd/tangent_strides.py), backward with a contiguous or
-  a non-contiguous `gradient=`; values, strides and gradients;
+  channels_last or size-1-dim outputs under autograd (autograd/tangent_strides.py), from contiguous or
+  non-contiguous inputs, with aot_eager or the inductor, backward with a contiguous or a non-contiguous
+  `gradient=` (Tensor.backward for one output); values, strides and gradients against torch's aot_eager;
 - test_refused_modules_match_torch: nn.RNN/GRU/LSTM (allow_rnn off) and scripted modules read as globals, passed
   as arguments, read from a plain object's attribute (into a local or called at once), iterated from a ModuleList
   (frontend/rnn_refusal.py).
@@ -165,7 +166,8 @@ def strided_programs(draw):
     outs = draw(st.lists(st.sampled_from(sorted(LAYOUTS)), min_size=1, max_size=2, unique=True))
     body = "def f(x):\n" + "".join(f"    x = {op}\n" for op in ops) + "    y = x\n"
     body += "    return (" + "".join(f"{LAYOUTS[name]} * {k + 1}, " for k, name in enumerate(outs)) + ")\n"
-    return body, draw(st.booleans()), draw(st.sampled_from(sorted(INPUT_LAYOUTS)))
+    return body, draw(st.booleans()), draw(st.sampled_from(sorted(INPUT_LAYOUTS))), draw(st.sampled_from(
+        ["aot_eager", "inductor"]))
 
 
 INPUT_LAYOUTS = {  # the (2, 3, 4, 5) input the user passes: a leaf, or a view of one (its gradient is the leaf's)
@@ -174,12 +176,12 @@ INPUT_LAYOUTS = {  # the (2, 3, 4, 5) input the user passes: a leaf, or a view o
 }
 
 
-def run_strided(source, lib, strided_gradient, input_layout="contiguous"):
+def run_strided(source, lib, strided_gradient, input_layout="contiguous", backend="aot_eager"):
     namespace = _namespace(source, lib)
     shape, view = INPUT_LAYOUTS[input_layout]
     leaf = _input(lib, shape)
     x = view(leaf)
-    outs = lib.compile(namespace["f"], backend="aot_eager")(x)
+    outs = lib.compile(namespace["f"], backend=backend)(x)
     grads = []
     for k, out in enumerate(outs):
         rng = np.random.default_rng(k)
@@ -199,10 +201,11 @@ def run_strided(source, lib, strided_gradient, input_layout="contiguous"):
 @FAST
 @given(strided_programs())
 def test_strided_outputs_match_torch(program):
-    source, strided_gradient, input_layout = program
-    note(f"{input_layout} input; {'strided' if strided_gradient else 'contiguous'} gradient\n{source}")
+    source, strided_gradient, input_layout, backend = program
+    note(f"{backend}; {input_layout} input; {'strided' if strided_gradient else 'contiguous'} gradient\n{source}")
     _reset()
-    ours = run_strided(source, minitorch2, strided_gradient, input_layout)
+    # (ours with the backend drawn; torch's aot_eager: its outputs' strides are eager's, which Inductor keeps)
+    ours = run_strided(source, minitorch2, strided_gradient, input_layout, backend)
     theirs = run_strided(source, torch, strided_gradient, input_layout)
     _reset()
     for (o, o_stride), (t, t_stride) in zip(ours[0], theirs[0]):
