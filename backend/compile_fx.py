@@ -104,8 +104,8 @@ def compile_fx_inner(gm, example_inputs, graph_kind="forward"):
     that needs a decision on sizes their ranges do not make (`s0 < s1`, a new ShapeEnv guard), NotImplementedError
     makes AOT compile per size instead."""
     sizes = [v for v in example_inputs for v in (v, *getattr(v, "shape", ())) if is_symbolic(v)]
-    if graph_kind == "inference":  # (a forward and backward had them in the joint graph: partition_fn)
-        lowering_random.replace_random_passes(gm)
+    if graph_kind == "inference":  # (the joint-graph passes, as torch: a forward and backward get them in partition_fn)
+        lowering_random.replace_random_passes(joint_graph_passes(gm))
     if not sizes:
         return _compile(gm, example_inputs, graph_kind)
     env = sizes[0].node.shape_env

@@ -85,7 +85,7 @@ def held_in_a_local(e, tx):
     if isinstance(source, GetItemSource) and getattr(source.base, "member", None) == "_modules" and \
             e.break_opname in ("LOAD_ATTR", "LOAD_METHOD"):
         return False
-    if not (e.break_opname or "CALL").startswith("CALL"):  # a read: where its value goes (`m = holder.lstm`, `for m in ...`)
+    if not (e.break_opname or "CALL").startswith("CALL"):  # a read: where its value goes (`m = holder.lstm`)
         for inst in tx.instructions[tx.index_of_offset[e.break_offset] + 1:]:
             if inst.opname in ("STORE_FAST", "STORE_DEREF"):
                 return True

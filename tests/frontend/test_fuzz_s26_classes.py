@@ -225,7 +225,8 @@ SITES = {  # how f reaches the module M: (setup after M is made, the statements 
     "list_local": ("", "mods = [holder.m]\nx = first(mods[0](x))"),
     "tuple_argument": ("", "x = first((m,)[0](x))"),
     "module_list": ("LIST = nn.ModuleList([M])\n", "for mod in LIST:\n    x = first(mod(x))"),
-    "module_attribute": ("", "x = first(owner.m(x))"), "module_attribute_local": ("", "mod = owner.m\nx = first(mod(x))"),
+    "module_attribute": ("", "x = first(owner.m(x))"),
+    "module_attribute_local": ("", "mod = owner.m\nx = first(mod(x))"),
     "helper": ("def helper(m, x):\n    return m(x)\n", "x = first(helper(holder.m, x))"),
     # f is itself a module (compiled as one), M its submodule, read as self.m
     "self": ("", "x = first(self.m(x))"), "self_local": ("", "mod = self.m\nx = first(mod(x))"),
