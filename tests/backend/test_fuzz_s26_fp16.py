@@ -29,10 +29,11 @@ import frontend
 import minitorch2
 from minitorch2.cli.fuzz import EXAMPLES_VARIABLE
 
-# `python -m minitorch2 fuzz --layer ... --examples N` draws N; the default run 10
+# `python -m minitorch2 fuzz --layer ... --examples N` draws N in each property; the default run 10
 FAST = settings(max_examples=int(os.environ.get(EXAMPLES_VARIABLE, 10)), deadline=None,
                 suppress_health_check=list(HealthCheck))
-SLOW = settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+SLOW = settings(max_examples=int(os.environ.get(EXAMPLES_VARIABLE, 150)), deadline=None,
+                suppress_health_check=list(HealthCheck))
 
 # each step: x -> an expression of x and the other inputs: h (same half dtype), f (float32), i (int32), z (0-d half)
 STEPS = {
@@ -108,7 +109,9 @@ def test_half_programs_match_torchs_inductor(program):
 @SLOW
 @given(half_programs())
 def test_half_programs_match_torchs_inductor_many(program):
-    test_half_programs_match_torchs_inductor.hypothesis.inner_test(program)
+    source, dtype, shape, seed, steps, reduction = program
+    note(f"{dtype} {shape} seed {seed}\n{source}")
+    check_half_program(source, dtype, shape, seed, steps, reduction)
 
 
 CONVERSIONS = {  # (x, h) float16 -> ...

@@ -40,10 +40,11 @@ import minitorch2
 from frontend.testing import CompileCounter
 from minitorch2.cli.fuzz import EXAMPLES_VARIABLE
 
-# `python -m minitorch2 fuzz --layer ... --examples N` draws N; the default run 20
+# `python -m minitorch2 fuzz --layer ... --examples N` draws N in each property; the default run 20
 FAST = settings(max_examples=int(os.environ.get(EXAMPLES_VARIABLE, 20)), deadline=None,
                 suppress_health_check=list(HealthCheck))
-SLOW = settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
+SLOW = settings(max_examples=int(os.environ.get(EXAMPLES_VARIABLE, 200)), deadline=None,
+                suppress_health_check=list(HealthCheck))
 
 POINTWISE = ["x.sin()", "x * 2", "x + 1", "x.relu()", "x.exp() - 1", "torch.tanh(x)", "x / 3", "x.abs() + x"]
 
@@ -201,6 +202,10 @@ def run_strided(source, lib, strided_gradient, input_layout="contiguous", backen
 @FAST
 @given(strided_programs())
 def test_strided_outputs_match_torch(program):
+    check_strided(program)
+
+
+def check_strided(program):
     source, strided_gradient, input_layout, backend = program
     note(f"{backend}; {input_layout} input; {'strided' if strided_gradient else 'contiguous'} gradient\n{source}")
     _reset()
@@ -349,18 +354,20 @@ def test_submodule_into_a_local_compiles_up_to_the_checkpoint():
 @SLOW
 @given(jit_programs())
 def test_jit_objects_match_torch_many(program):
-    test_jit_objects_match_torch.hypothesis.inner_test(program)
+    note(program)
+    check_program(program, jit_args)
 
 
 @pytest.mark.slow
 @SLOW
 @given(strided_programs())
 def test_strided_outputs_match_torch_many(program):
-    test_strided_outputs_match_torch.hypothesis.inner_test(program)
+    check_strided(program)
 
 
 @pytest.mark.slow
 @SLOW
 @given(refused_programs())
 def test_refused_modules_match_torch_many(source):
-    test_refused_modules_match_torch.hypothesis.inner_test(source)
+    note(source)
+    check_program(source, refused_args)
