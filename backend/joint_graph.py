@@ -178,7 +178,7 @@ def remove_pointless_permute_pair(node):
     return False
 
 
-FLOATS = (_dtype.float16, _dtype.float32, _dtype.float64)
+FLOATS = (_dtype.float16, _dtype.bfloat16, _dtype.float32, _dtype.float64)  # (torch's pointless_convert's)
 
 
 def remove_pointless_convert(node):

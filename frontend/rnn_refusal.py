@@ -10,7 +10,9 @@ other breaks Dynamo takes outside a call (runs_rest_eagerly): without it ours wo
 subscript, a comparison or an attribute store that the frame resumes after runs its instruction as a routed call
 (routed_operator): a user class's own __getitem__, __eq__ or property setter then compiles as a frame of its own, as
 under Dynamo's frame callback, so a break inside it is met (and tallied) again. A scripted module (torch.jit.script,
-minitorch2/jit.py) is refused as an RNN is, whatever allow_rnn says.
+minitorch2/jit.py) is refused as an RNN is, whatever allow_rnn says. A refused module held in a local of the frame
+(`m = holder.lstm`, `for m in module_list`; not the frame's own argument, nor `self.lstm`, wrapped at the read) is
+one no resume can rebuild: the whole frame runs eagerly (held_in_a_local).
 """
 import functools
 import inspect
@@ -25,7 +27,8 @@ from . import config, pyversion
 from .break_reasons import REASONS
 from .eager_frame import call_routed, run_skipped
 from .exc import Unsupported
-from .source import LocalSource
+from .source import GetItemSource, LocalSource
+from .variables.base import LazyVariableTracker
 
 REASONS["rnn"] = REASONS["rnn_local"] = (
     "Dynamo does not trace nn.RNN, GRU or LSTM (config.allow_rnn is False): they run eagerly",
@@ -39,10 +42,14 @@ def refuse_module(value, source):
     """A frame's own local (an argument) is refused again when Dynamo rebuilds the frame's state at a call's
     break, so it goes back to the checkpoint whatever the instruction ("rnn_local")."""
     if isinstance(value, (minitorch2.nn.RNN, minitorch2.nn.GRU, minitorch2.nn.LSTM)) and not config.allow_rnn:
-        raise Unsupported("Attempted to wrap RNN, GRU, or LSTM", "rnn_local" if isinstance(source, LocalSource)
-                          else "rnn")
-    if isinstance(value, minitorch2.jit.RecursiveScriptModule):
-        raise Unsupported("torch.jit.script/freeze modules unsupported", "jit_module")
+        refusal = Unsupported("Attempted to wrap RNN, GRU, or LSTM", "rnn_local" if isinstance(source, LocalSource)
+                              else "rnn")
+    elif isinstance(value, minitorch2.jit.RecursiveScriptModule):
+        refusal = Unsupported("torch.jit.script/freeze modules unsupported", "jit_module")
+    else:
+        return
+    refusal.refused_source = source  # (held_in_a_local: a module's submodule is wrapped at once, not lazily)
+    raise refusal
 
 
 def note_checkpoint(tx, inst):
@@ -56,6 +63,9 @@ def runs_rest_eagerly(e, tx):
     of the frame's own argument, a break inside what an attribute read inlined (a property, a cached_property's
     locked __get__), at a dict display (a user object as a key) or in an f-string (a user __str__), where Dynamo goes
     back to its checkpoint; then e's break moves to tx's checkpoint (None: unresumable, the frame runs eagerly)."""
+    if e.code in ("rnn", "rnn_local", "jit_module") and held_in_a_local(e, tx):
+        e.break_step = e.break_offset = None  # Dynamo cannot rebuild that local at any resume: all eager
+        return True
     in_this_frame = e.where == f"{e.break_opname} at {tx.code.co_filename}:{tx.lineno}"
     inside_a_read = e.break_opname in ("LOAD_ATTR", "LOAD_METHOD") and not in_this_frame
     refused_here = e.code in ("rnn", "jit_module") and (in_this_frame or not (e.break_opname or "CALL").startswith("CALL"))
@@ -64,6 +74,31 @@ def runs_rest_eagerly(e, tx):
         return False
     e.break_step, e.break_offset = tx.checkpoint or (None, None)
     return True
+
+
+def held_in_a_local(e, tx):
+    """True if a refused module is (or, read at the break, goes into) a local of the frame other than its own
+    argument's. Dynamo reads it as a lazy tracker that fails only when realized: a resume has to rebuild the
+    frame's live locals, rebuilding that one realizes it, and with no resume left the whole frame runs eagerly.
+    Only a module's submodule (`self.lstm`) is wrapped, and refused, at the read itself."""
+    source = getattr(e, "refused_source", None)
+    if isinstance(source, GetItemSource) and getattr(source.base, "member", None) == "_modules" and \
+            e.break_opname in ("LOAD_ATTR", "LOAD_METHOD"):
+        return False
+    if not (e.break_opname or "CALL").startswith("CALL"):  # a read: where its value goes (`m = holder.lstm`)
+        for inst in tx.instructions[tx.index_of_offset[e.break_offset] + 1:]:
+            if inst.opname in ("STORE_FAST", "STORE_DEREF"):
+                return True
+            if inst.opname.startswith(("CALL", "PRECALL", "STORE", "POP", "RETURN", "JUMP")):
+                return False
+    return any(isinstance(var, LazyVariableTracker) and _is_refused(var._value) and
+               not (isinstance(var.source, LocalSource) and var.source.local_name == name)
+               for name, var in tx.symbolic_locals.items())
+
+
+def _is_refused(value):
+    rnn = isinstance(value, (minitorch2.nn.RNN, minitorch2.nn.GRU, minitorch2.nn.LSTM)) and not config.allow_rnn
+    return rnn or isinstance(value, minitorch2.jit.RecursiveScriptModule)
 
 
 def rest_wrapper(compile_wrapper, eager_rest):

@@ -96,6 +96,11 @@ class RecursiveScriptModule(ScriptModule):
     def extra_repr(self):
         return f"original_name={self.original_name}"
 
+    def __call__(self, *args, **kwargs):
+        # its own __call__: TorchScript runs it, so no Python frame of it is one a frame callback sees (a frame
+        # Dynamo runs eagerly does not compile its forward: frontend/eager_frame.py's call_routed)
+        return super().__call__(*args, **kwargs)
+
 
 class TracedModule(ScriptModule):
     def _get_name(self):

@@ -20,6 +20,18 @@ def cast(b, x, dtype, cast_float32):
     return Value(cast_float32(b, x, dt.float32).ref, dtype)
 
 
+def converted_again(b, op, x):
+    """x, the value of op's operand, for op, a conversion: rounded where that operand is itself a conversion to a
+    16-bit float from another dtype than float32 (`h.half().to(bfloat16).float()`), as torch's C++ kernels keep a
+    conversion to a 16-bit float that only conversions read. From float32 they do not: the to-float conversion
+    after it gives back the float32 value it came from (their CSE cache, pytorch#115260)."""
+    inner = op.args[0]
+    if getattr(inner, "name", None) != "to_dtype" or inner.dtype not in dt.HALVES or \
+            inner.args[0].dtype in (dt.float32, inner.dtype):
+        return x
+    return rounded(b, x)
+
+
 def as_loaded(b, loaded, dtype):
     """A loaded element as its register: a bfloat16's `i16` bits or a float16 widened to the float32 holding it."""
     if dtype is dt.float16:

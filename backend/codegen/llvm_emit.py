@@ -237,7 +237,7 @@ class KernelEmitter:
     def apply_op(self, op, args):
         b = self.b
         if op.name == "to_dtype":
-            return llvm_ops.cast(b, args[0], op.dtype)
+            return llvm_ops.cast(b, llvm_bfloat16.converted_again(b, op, args[0]), op.dtype)
         if op.name == "where":
             condition, x, y = args
             return llvm_ops.where(b, condition, llvm_ops.cast(b, x, op.dtype), llvm_ops.cast(b, y, op.dtype))

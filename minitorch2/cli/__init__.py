@@ -2,7 +2,7 @@
 
     python -m minitorch2 run [OPTIONS] [SCRIPT.py [ARGS...]]
     python -m minitorch2 explain SCRIPT.py [ARGS...]
-    python -m minitorch2 fuzz [--examples N] [--seed S] [--layer eager|fx|frontend|aot|partition|backend]
+    python -m minitorch2 fuzz [--examples N] [--seed S] [--layer eager|fx|frontend|aot|partition|backend|classes|half]
 
 `run` runs SCRIPT as `__main__` on minitorch2, with the module alias table
 installed so that `import torch` gives minitorch2. Without options nothing is

@@ -1,6 +1,6 @@
 """`python -m minitorch2 fuzz`: hypothesis-driven differential testing against PyTorch.
 
-    python -m minitorch2 fuzz [--examples N] [--seed S] [--layer eager|fx|frontend|aot|partition|backend]
+    python -m minitorch2 fuzz [--examples N] [--seed S] [--layer eager|fx|frontend|aot|partition|backend|classes|half]
 
 Each layer of the stack has a differential property test in the repository's
 tests/ folder: hypothesis draws a random program, minitorch2 and real PyTorch
@@ -44,6 +44,10 @@ LAYER_FILES = {
     "aot": "tests/autograd/test_aot_fuzz.py",
     "partition": "tests/partition/test_partition_fuzz.py",
     "backend": "tests/backend/test_differential_inductor.py",
+    # session 25's classes: torch.jit objects, strided outputs under autograd, refused modules; half precision
+    # under the inductor against torch's inductor
+    "classes": "tests/frontend/test_fuzz_s26_classes.py",
+    "half": "tests/backend/test_fuzz_s26_fp16.py",
 }
 REQUIRED_MODULES = ("torch", "hypothesis", "pytest")
 DEFAULT_EXAMPLES = 200  # as tests/conftest.py's default profile

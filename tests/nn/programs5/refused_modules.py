@@ -2,8 +2,7 @@
 different places: in the compiled function itself (read as a global, passed as an argument), or inside a helper it
 calls. Dynamo resumes after a break inside a helper's call; a refusal in the frame itself goes back to the last
 checkpoint (an instruction with an empty stack once two ops are traced) and runs the rest eagerly. (Read from a
-plain object's attribute rather than a module's, Dynamo runs the whole frame eagerly; minitorch2 still compiles up to
-the checkpoint: not exercised here.)"""
+plain object's attribute into a local, Dynamo runs the whole frame eagerly: tests/frontend/test_fuzz_s26_classes.py.)"""
 import torch
 import torch._dynamo
 import torch.nn as nn
