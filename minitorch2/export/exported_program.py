@@ -31,7 +31,8 @@ class ExportedProgram:
         self.graph_signature = graph_signature
         self.state_dict = state_dict
         self.constants = constants
-        self.range_constraints = {}
+        self.range_constraints = {}  # {symbol: VR[low, high]} with dynamic shapes (dynamic_shapes.py)
+        self._input_guards = []  # [(check(flat user inputs), message)] module() runs first
         self._in_spec, self._out_spec = in_spec, out_spec
 
     @property
@@ -127,6 +128,9 @@ class _UnliftedModule(nn.Module):
     def forward(self, *args, **kwargs):
         program = self._program
         user_leaves, _ = pytree.tree_flatten((args, kwargs))
+        for check, message in program._input_guards:
+            if not check(user_leaves):
+                raise AssertionError(message)
         lifted = [program.constants[s.target] if s.target in program.constants else
                   self.get_parameter(s.target) if s.kind == InputKind.PARAMETER else self.get_buffer(s.target)
                   for s in program.graph_signature.input_specs if s.kind != InputKind.USER_INPUT]
