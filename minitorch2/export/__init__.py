@@ -14,7 +14,8 @@ module once on fake tensors with the compiler's make_fx (autograd/proxy_tensor.p
     dynamic_shapes.py        Dim and dynamic_shapes=: symbolic user inputs, range_constraints, and the
                              input guards module() checks
 
-Not here: derived Dims (2 * batch), strict mode's Dynamo capture (strict=True traces as non-strict does), torch.export.save/load.
+Not here: derived Dims (2 * batch), strict mode's Dynamo capture (strict=True traces as non-strict does),
+torch.export.save/load.
 """
 from minitorch2._unsupported import Unsupported
 
@@ -29,5 +30,6 @@ def __getattr__(name):
     raise Unsupported(f"torch.export.{name} is not supported (minitorch2.export has no attribute '{name}')")
 
 
-__all__ = ["export", "Dim", "ExportedProgram", "ExportGraphSignature", "InputKind", "InputSpec", "OutputKind", "OutputSpec",
+__all__ = ["export", "Dim", "ExportedProgram",
+           "ExportGraphSignature", "InputKind", "InputSpec", "OutputKind", "OutputSpec",
            "TensorArgument", "ConstantArgument", "GuardOnDataDependentSymNode"]

@@ -98,8 +98,13 @@ class _DynamicDim:
 
 
 def _user_error(message):
-    from ._trace import UserError, _DRAFT_EXPORT_HINT  # (deferred: _trace imports this module)
-    return UserError(message + _DRAFT_EXPORT_HINT)
+    from ._trace import UserError  # (deferred: _trace imports this module)
+    return UserError(message + _draft_export_hint())
+
+
+def _draft_export_hint():
+    from ._trace import _DRAFT_EXPORT_HINT  # (deferred: _trace imports this module)
+    return _DRAFT_EXPORT_HINT
 
 
 def _per_argument(args, kwargs, dynamic_shapes, arg_names):
@@ -157,7 +162,8 @@ def _fake_tensor(mode, source, tensor, spec, dims, symbols):
         low = dim.min if dim.min is not None else 2
         high = dim.max if dim.max is not None else math.inf
         if not low <= hint <= high:
-            raise ConstraintViolationError(f"{hint} not in range [{low}, {'int_oo' if high == math.inf else high}]")
+            raise ConstraintViolationError(f"{hint} not in range [{low}, {'int_oo' if high == math.inf else high}]"
+                                           + _draft_export_hint())
         if named and id(dim) in symbols:
             shape[d] = symbols[id(dim)]
             dims.append(dataclasses.replace(next(x for x in dims if x.name == dim.__name__), source=f"{source}.size()"

@@ -127,7 +127,11 @@ class _UnliftedModule(nn.Module):
 
     def forward(self, *args, **kwargs):
         program = self._program
-        user_leaves, _ = pytree.tree_flatten((args, kwargs))
+        user_leaves, spec = pytree.tree_flatten((args, kwargs))
+        if spec.num_leaves != program._in_spec.num_leaves:  # (a keyword for a positional argument is fine)
+            raise ValueError(f"Trying to flatten user inputs with exported input tree spec: \n{program._in_spec}\n"
+                             f"but actually got inputs with tree spec of: \n{spec}.\nPlease check that the inputs "
+                             "have the same number and type of args and kwargs as the ones you used when tracing.")
         for check, message in program._input_guards:
             if not check(user_leaves):
                 raise AssertionError(message)
