@@ -83,6 +83,8 @@ class _Export:
                 traced = make_fx(self._flat_forward(stack_trace_in_effect), tracing_mode="fake")(*state, *leaves)
         except DataDependentOutputException as e:
             raise GuardOnDataDependentSymNode(_data_dependent_message(e)) from None
+        if self.dynamic_shapes is not None:
+            shapes.sizes_read_after_placeholders(traced)
         signature, constants = self._lift(traced)
         program = ExportedProgram(traced, signature, self._state_dict(), constants, self.in_spec, self.out_spec)
         if self.dynamic_shapes is not None:

@@ -15,6 +15,7 @@ torch's, so x's batch is s77), and traced by make_fx as they are. Afterwards the
 `range_constraints` ({s77: VR[2, 64]}) and the checks ep.module() runs on each call's inputs: a range, a
 static size, or two inputs sharing one symbol, failing with torch's AssertionError("Guard failed: ...").
 """
+import ast
 import dataclasses
 import enum
 import math
@@ -197,12 +198,13 @@ def check_constraints(shape_env, dims):
             if low > max(dim.min, 2) or (high < _SIZE_MAX and high < dim.max):
                 narrowed.setdefault(dim.name, (dim, low, high))
     if pinned:
-        raise _user_error(
+        raise _user_error((
             f"Constraints violated ({', '.join(pinned)})! For more information, run with TORCH_LOGS=\"+dynamic\".\n"
             + "".join(f"  - You marked {name} as dynamic but your code specialized it to be a constant ({value}). If "
                       "you're using mark_dynamic, either remove it or use maybe_mark_dynamic. If you're using "
                       "Dim.DYNAMIC, replace it with either Dim.STATIC or Dim.AUTO.\n" for name, value in pinned.items())
-            + "Suggested fixes:\n" + "".join(f"  {name} = {value}\n" for name, value in pinned.items()).rstrip("\n"))
+            + "".join(["Suggested fixes:\n"] * any(d.named for d in dims if d.name in pinned)
+                      + [f"  {d.name} = {pinned[d.name]}\n" for d in dims if d.named and d.name in pinned])).rstrip("\n"))
     if narrowed:
         lines, fixes = [], []
         for name, (dim, low, high) in narrowed.items():
@@ -213,6 +215,32 @@ def check_constraints(shape_env, dims):
         raise _user_error(f"Constraints violated ({', '.join(narrowed)})! For more information, run with "
                           "TORCH_LOGS=\"+dynamic\".\n" + "".join(lines) + "Suggested fixes:\n"
                           + "".join(fixes).rstrip("\n"))
+
+
+def sizes_read_after_placeholders(graph_module):
+    """Each input size the graph reads (`sym_size.int(x, 0)`) read once, right after the placeholders, as torch's
+    export places them (its runtime-assert pass makes a fresh node per symbol there, named `sym_size_int_1` beside
+    the traced one, and routes the traced reads to it)."""
+    from .. import ops  # (deferred: the op table is built after this package is imported)
+    graph = graph_module.graph
+    placeholders = [n for n in graph.nodes if n.op == "placeholder"]
+    first_op = next(n for n in graph.nodes if n.op != "placeholder")
+    made = {}
+    for node in placeholders:
+        for d, size in enumerate(getattr(node.meta.get("val"), "shape", ())):
+            if hasattr(size, "node") and size.node.expr.is_Symbol and size.node.expr not in made:
+                with graph.inserting_before(first_op):
+                    made[size.node.expr] = graph.call_function(ops.aten.sym_size.int, (node, d))
+                made[size.node.expr].meta["val"] = size
+    for node in list(graph.nodes):
+        val = node.meta.get("val")
+        if node.op == "call_function" and node not in made.values() and hasattr(val, "node") and val.node.expr in made:
+            node.replace_all_uses_with(made[val.node.expr])
+            graph.erase_node(node)
+    for node in made.values():
+        if not node.users:
+            graph.erase_node(node)
+    graph_module.recompile()
 
 
 def range_constraints(shape_env, dims):
@@ -240,8 +268,13 @@ def input_guards(shape_env, dims, user_leaves, sources):
         for d, size in enumerate(leaf.shape):
             text, symbol = f"{shadow}.size()[{d}]", symbol_of.get(f"{source}.size()[{d}]")
             value = size if symbol is None else shape_env.simplify(symbol)
-            if not isinstance(value, sympy.Symbol):
+            solved = getattr(shape_env, "solved_from", {}).get(symbol)
+            if solved is not None:  # pinned by an equality the ShapeEnv solved: torch's guard is that equality
+                statics.append((_solved_check(i, d, symbol, solved), "Guard failed: " + ast.unparse(ast.parse(
+                    f"{solved.lhs} == {solved.rhs}".replace(str(symbol), text)))))
+            elif not isinstance(value, sympy.Symbol):
                 statics.append((_size_check(i, d, "==", int(value)), f"Guard failed: {text} == {value}"))
+            if not isinstance(value, sympy.Symbol):
                 continue
             low, high = shape_env.var_to_range[symbol]
             if low > 2:
@@ -259,6 +292,10 @@ def input_guards(shape_env, dims, user_leaves, sources):
 def _size_check(i, d, op, value):
     compare = {"==": int.__eq__, ">=": int.__ge__, "<=": int.__le__}[op]
     return lambda leaves: compare(leaves[i].shape[d], value)
+
+
+def _solved_check(i, d, symbol, equality):
+    return lambda leaves: bool(equality.subs(symbol, leaves[i].shape[d]))
 
 
 def _equal_check(i, d, j, e):

@@ -51,9 +51,10 @@ def canonical_relation(relation):
                   for left in (True, False)), evaluate=False)
 
 
-def solved_for_symbol(equality):
+def solved_for_symbol(shape_env, equality):
     """(symbol, value) where an equality pins one symbol: `s77 == 8`, or one symbol linearly with an integer root
-    (`4*s77 == 12`: s77 is 3, as torch's ShapeEnv solves it to a replacement); else None. (ShapeEnv._record asks.)"""
+    (`4*s77 == 12`: s77 is 3, as torch's ShapeEnv solves it to a replacement; the equality is kept in the env's
+    `solved_from`, where export finds the guard torch prints); else None. (ShapeEnv._record asks.)"""
     lhs, rhs = equality.args
     if lhs.is_Symbol != rhs.is_Symbol:
         return (lhs, rhs) if lhs.is_Symbol else (rhs, lhs)
@@ -64,7 +65,10 @@ def solved_for_symbol(equality):
     if not difference.is_polynomial(symbol) or sympy.degree(difference, symbol) != 1:
         return None
     root = sympy.solve(difference, symbol)
-    return (symbol, root[0]) if len(root) == 1 and root[0].is_Integer else None
+    if len(root) != 1 or not root[0].is_Integer:
+        return None
+    shape_env.__dict__.setdefault("solved_from", {})[symbol] = equality
+    return symbol, root[0]
 
 
 def _is_relation(expr):

@@ -314,7 +314,7 @@ class ShapeEnv:
             self._record(sympy.Ge(kept, self.var_to_range[replaced][0]))  # what was known of it holds of kept
             self._record(sympy.Le(kept, self.var_to_range[replaced][1]))
             return
-        if isinstance(guard, sympy.Eq) and (solved := solved_for_symbol(guard)) is not None:  # (4*s77 == 12 too)
+        if isinstance(guard, sympy.Eq) and (solved := solved_for_symbol(self, guard)) is not None:  # (4*s77 == 12 too)
             symbol, value = solved
             if value.is_Integer or (value.is_Float and symbol in self.float_sources):  # (`float(eps)`: eps is 1e-05)
                 self._replace(symbol, value)
