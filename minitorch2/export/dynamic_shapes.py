@@ -186,25 +186,20 @@ def _fake_tensor(mode, source, tensor, spec, dims, symbols):
 
 
 def check_constraints(shape_env, dims):
-    """After the trace: a named Dim or Dim.DYNAMIC the program pinned, or a named Dim it narrowed, is torch's
-    UserError; the others' narrowed ranges stand."""
-    pinned, narrowed = {}, {}
+    """After the trace: a named Dim or Dim.DYNAMIC the program pinned (the ShapeEnv's ConstraintViolationError, as
+    mark_dynamic's), or a named Dim it narrowed, is torch's UserError; the others' narrowed ranges stand."""
+    try:
+        shape_env.check_constraints({dim.symbol: dim.name for dim in dims if not dim.may_specialize})
+    except ConstraintViolationError as e:
+        named = {dim.name: int(shape_env.simplify(dim.symbol)) for dim in dims if dim.named
+                 and shape_env.simplify(dim.symbol).is_Integer}
+        fixes = "".join(f"  {name} = {value}\n" for name, value in named.items())
+        raise _user_error((str(e) + ("Suggested fixes:\n" + fixes if fixes else "")).rstrip("\n")) from None
+    narrowed = {}
     for dim in dims:
-        value = shape_env.simplify(dim.symbol)
-        if value.is_Integer and not dim.may_specialize:
-            pinned.setdefault(dim.name, int(value))
-        elif dim.named and not value.is_Integer:
-            low, high = shape_env.var_to_range[dim.symbol]
-            if low > max(dim.min, 2) or (high < _SIZE_MAX and high < dim.max):
-                narrowed.setdefault(dim.name, (dim, low, high))
-    if pinned:
-        raise _user_error((
-            f"Constraints violated ({', '.join(pinned)})! For more information, run with TORCH_LOGS=\"+dynamic\".\n"
-            + "".join(f"  - You marked {name} as dynamic but your code specialized it to be a constant ({value}). If "
-                      "you're using mark_dynamic, either remove it or use maybe_mark_dynamic. If you're using "
-                      "Dim.DYNAMIC, replace it with either Dim.STATIC or Dim.AUTO.\n" for name, value in pinned.items())
-            + "".join(["Suggested fixes:\n"] * any(d.named for d in dims if d.name in pinned)
-                      + [f"  {d.name} = {pinned[d.name]}\n" for d in dims if d.named and d.name in pinned])).rstrip("\n"))
+        low, high = shape_env.var_to_range[dim.symbol]
+        if dim.named and (low > max(dim.min, 2) or (high < _SIZE_MAX and high < dim.max)):
+            narrowed.setdefault(dim.name, (dim, low, high))
     if narrowed:
         lines, fixes = [], []
         for name, (dim, low, high) in narrowed.items():
