@@ -1,8 +1,8 @@
 """ExportedProgram: an exported graph with its signature and the tensors it was lifted from.
 
 torch.export layer (coverage surface), what export() returns. It prints as torch's (the graph module's
-readable code with each node's source line, then the signature, then the range constraints, always
-empty with static shapes) and offers:
+readable code with each node's source line, then the signature, then the range constraints of the
+dynamic sizes, dynamic_shapes.py) and offers:
 
     graph, graph_module, graph_signature, state_dict, constants
     module()               a callable nn.Module computing what the exported module computed, with the
@@ -20,7 +20,7 @@ from ..autograd.grad_mode import no_grad
 from .._tensor import Tensor
 from ..fx import Interpreter
 from ..utils import _pytree as pytree
-from . import _compiler, decompositions
+from . import _compiler, decompositions, dynamic_shapes
 from .graph_signature import InputKind, InputSpec, OutputKind, OutputSpec, TensorArgument
 
 
@@ -84,10 +84,14 @@ class ExportedProgram:
         output_specs = [OutputSpec(spec.kind, TensorArgument(node.name), spec.target)
                         for spec, node in zip(specs, outputs)]
         retraced.graph.eliminate_dead_code()  # the parts' outputs nothing reads (native_layer_norm's mean and rstd)
+        if self.range_constraints:
+            dynamic_shapes.sizes_read_after_placeholders(retraced)
         retraced.recompile()
         signature = type(self.graph_signature)(
             [InputSpec(s.kind, s.arg, s.target, s.persistent) for s in self.graph_signature.input_specs], output_specs)
-        return ExportedProgram(retraced, signature, self.state_dict, self.constants, self._in_spec, self._out_spec)
+        program = ExportedProgram(retraced, signature, self.state_dict, self.constants, self._in_spec, self._out_spec)
+        program.range_constraints, program._input_guards = self.range_constraints, self._input_guards
+        return program
 
     def _mutation_spec(self, position):
         """The output spec of the input at `position`'s final value: a buffer's or a user input's mutation."""
