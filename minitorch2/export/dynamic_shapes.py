@@ -197,7 +197,8 @@ def check_constraints(shape_env, dims):
         raise _user_error((str(e) + ("Suggested fixes:\n" + fixes if fixes else "")).rstrip("\n")) from None
     narrowed = {}
     for dim in dims:
-        low, high = shape_env.var_to_range[dim.symbol]
+        symbol = shape_env.simplify(dim.symbol)  # (an AUTO size the program pinned is no symbol now)
+        low, high = shape_env.var_to_range.get(symbol, (0, _SIZE_MAX))
         if dim.named and (low > max(dim.min, 2) or (high < _SIZE_MAX and high < dim.max)):
             narrowed.setdefault(dim.name, (dim, low, high))
     if narrowed:
@@ -243,19 +244,21 @@ def range_constraints(shape_env, dims):
     not raise it (a named Dim's 0), the ShapeEnv's narrowed bounds otherwise."""
     ranges = {}
     for dim in dims:
-        if dim.symbol in ranges or not shape_env.simplify(dim.symbol).is_Symbol:
+        symbol = shape_env.simplify(dim.symbol)  # (a size found equal to an earlier one: that one's symbol)
+        if symbol in ranges or not symbol.is_Symbol:
             continue
-        low, high = shape_env.var_to_range[dim.symbol]
+        low, high = shape_env.var_to_range[symbol]
         lower = int(low) if low > max(dim.min, 2) else dim.min
-        ranges[dim.symbol] = ValueRanges(lower, math.inf if high >= _SIZE_MAX else int(high))
+        ranges[symbol] = ValueRanges(lower, math.inf if high >= _SIZE_MAX else int(high))
     return ranges
 
 
 def input_guards(shape_env, dims, user_leaves, sources):
-    """[(check(flat user leaves), message)] that module() runs on each call, as torch's guards function: each
-    dynamic dim's range, then each static size, then each dim equal to an earlier one (a shared Dim)."""
+    """[(check(flat user leaves), message)] that module() runs on each call, in the order of torch's guards
+    function: each symbol's range (at its first input), the sizes that were never symbols, the sizes the program
+    pinned, then each size equal to an earlier one (a shared Dim, or sizes the program found equal)."""
     symbol_of = {dim.source: dim.symbol for dim in dims}
-    ranges, statics, equalities, first = [], [], [], {}
+    ranges, statics, pinned, equalities, first = [], [], [], [], {}
     for i, (leaf, source) in enumerate(zip(user_leaves, sources)):
         if not isinstance(leaf, Tensor):
             continue
@@ -265,23 +268,24 @@ def input_guards(shape_env, dims, user_leaves, sources):
             value = size if symbol is None else shape_env.simplify(symbol)
             solved = getattr(shape_env, "solved_from", {}).get(symbol)
             if solved is not None:  # pinned by an equality the ShapeEnv solved: torch's guard is that equality
-                statics.append((_solved_check(i, d, symbol, solved), "Guard failed: " + ast.unparse(ast.parse(
+                pinned.append((_solved_check(i, d, symbol, solved), "Guard failed: " + ast.unparse(ast.parse(
                     f"{solved.lhs} == {solved.rhs}".replace(str(symbol), text)))))
             elif not isinstance(value, sympy.Symbol):
-                statics.append((_size_check(i, d, "==", int(value)), f"Guard failed: {text} == {value}"))
+                (statics if symbol is None else pinned).append(
+                    (_size_check(i, d, "==", int(value)), f"Guard failed: {text} == {value}"))
             if not isinstance(value, sympy.Symbol):
                 continue
-            low, high = shape_env.var_to_range[symbol]
+            if value in first:
+                j, e, other = first[value]
+                equalities.append((_equal_check(i, d, j, e), f"Guard failed: {text} == {other}"))
+                continue
+            first[value] = (i, d, text)
+            low, high = shape_env.var_to_range[value]
             if low > 2:
                 ranges.append((_size_check(i, d, ">=", int(low)), f"Guard failed: {text} >= {low}"))
             if high < _SIZE_MAX:
                 ranges.append((_size_check(i, d, "<=", int(high)), f"Guard failed: {text} <= {high}"))
-            if symbol in first:
-                j, e, other = first[symbol]
-                equalities.append((_equal_check(i, d, j, e), f"Guard failed: {text} == {other}"))
-            else:
-                first[symbol] = (i, d, text)
-    return ranges + statics + equalities
+    return ranges + statics + pinned + equalities
 
 
 def _size_check(i, d, op, value):

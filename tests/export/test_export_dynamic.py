@@ -36,6 +36,10 @@ def build(lib, name):
         def forward(self, xs, d):
             return xs[0] + xs[1] * d["a"]
 
+    class Keyword(nn.Module):
+        def forward(self, x, y, *, z=None):
+            return x + y + z
+
     class Branch(nn.Module):
         def forward(self, x):
             if x.shape[0] > 5:
@@ -62,10 +66,16 @@ def build(lib, name):
                                 {"x": {0: Dim.DYNAMIC(min=4)}, "y": {0: Dim.AUTO(max=9), 1: Dim.STATIC}}),
         "nested": lambda: (Nested(), ([randn(3, 4), randn(3, 4)], {"a": randn(3, 4)}),
                            {"xs": [{0: batch}, {0: batch}], "d": {"a": {0: batch}}}),
+        "keyword_auto": lambda: (Keyword(), (randn(3, 4), randn(3, 4), {"z": randn(3, 4)}),
+                                 {"x": {0: Dim.AUTO}, "y": None, "z": {0: Dim.AUTO}}),
+        "keyword_dynamic": lambda: (Keyword(), (randn(3, 4), randn(3, 4), {"z": randn(3, 4)}),
+                                    ({0: Dim.DYNAMIC}, {0: Dim.DYNAMIC}, {0: Dim.DYNAMIC})),
         "branch_auto": lambda: (Branch(), (randn(8, 4),), {"x": {0: Dim.AUTO}}),
         "branch_dynamic": lambda: (Branch(), (randn(8, 4),), {"x": {0: Dim.DYNAMIC}}),
         "flatten": lambda: (Flatten(), (randn(3, 4),), {"x": [Dim.AUTO, 4]}),
         "pinned_auto": lambda: (Pinned(), (randn(3, 4),), {"x": {0: Dim.AUTO}}),
+        "keyword_named": lambda: (Keyword(), (randn(3, 4), randn(3, 4), {"z": randn(3, 4)}),
+                                  {"x": {0: Dim("a")}, "y": {0: Dim("b")}, "z": None}),
         "branch_named": lambda: (Branch(), (randn(8, 4),), {"x": {0: Dim("n")}}),
         "pinned_named": lambda: (Pinned(), (randn(3, 4),), ({0: batch},)),
         "pinned_dynamic": lambda: (Pinned(), (randn(3, 4),), ({0: Dim.DYNAMIC},)),
@@ -75,21 +85,26 @@ def build(lib, name):
     return cases[name]()
 
 
-EXPORTED = ["tutorial", "two_inputs", "hint_bounds", "nested", "branch_auto", "branch_dynamic", "flatten",
-            "pinned_auto"]
-REFUSED = ["branch_named", "pinned_named", "pinned_dynamic", "example_out_of_range", "unknown_name"]
+EXPORTED = ["tutorial", "two_inputs", "hint_bounds", "nested", "keyword_auto", "keyword_dynamic", "branch_auto",
+            "branch_dynamic", "flatten", "pinned_auto"]
+REFUSED = ["keyword_named", "branch_named", "pinned_named", "pinned_dynamic", "example_out_of_range", "unknown_name"]
 
 
 def _ours(value):
     return minitorch2.utils._pytree.tree_map(lambda t: minitorch2.tensor(t.numpy()), value)
 
 
+def _split(args):
+    """(positional, keyword) example inputs: a trailing dict of a keyword case holds its keyword arguments."""
+    return (args[:-1], args[-1]) if len(args) == 3 else (args, None)
+
+
 def _export_both(name):
     module, args, shapes = build(torch, name)
     ours_module, ours_args, ours_shapes = build(minitorch2, name)
     ours_module.load_state_dict({k: minitorch2.tensor(v.detach().numpy()) for k, v in module.state_dict().items()})
-    return (module, args, torch.export.export(module, args, dynamic_shapes=shapes),
-            ours_module, ours_args, export(ours_module, ours_args, dynamic_shapes=ours_shapes))
+    return (module, args, torch.export.export(module, *_split(args), dynamic_shapes=shapes),
+            ours_module, ours_args, export(ours_module, *_split(ours_args), dynamic_shapes=ours_shapes))
 
 
 @pytest.fixture(scope="module")
@@ -130,6 +145,10 @@ CALLS = {
     "hint_bounds": [[(4, 4), (2, 6)], [(9, 4), (9, 6)], [(3, 4), (2, 6)], [(4, 4), (10, 6)], [(4, 4), (2, 5)]],
     "nested": [[[(5, 4), (5, 4)], {"a": (5, 4)}], [[(5, 4), (6, 4)], {"a": (5, 4)}],
                [[(5, 4), (5, 4)], {"a": (7, 4)}], [[(65, 4), (65, 4)], {"a": (65, 4)}]],
+    "keyword_auto": [[(3, 4), (3, 4), {"z": (3, 4)}], [(5, 4), (5, 4), {"z": (5, 4)}],
+                     [(3, 4), (3, 4), {"z": (4, 4)}]],
+    "keyword_dynamic": [[(5, 4), (5, 4), {"z": (5, 4)}], [(5, 4), (6, 4), {"z": (5, 4)}],
+                        [(5, 4), (5, 4), {"z": (2, 4)}], [(5, 4), (5, 3), {"z": (5, 4)}]],
     "branch_auto": [[(6, 4)], [(40, 4)], [(5, 4)], [(8, 3)]],
     "branch_dynamic": [[(6, 4)], [(9, 4)], [(3, 4)]],
     "flatten": [[(2, 4)], [(7, 4)], [(7, 3)]],
@@ -144,6 +163,11 @@ def _inputs(lib, shapes):
             else make(a) for a in shapes]
 
 
+def _call(module, lib, shapes):
+    args, kwargs = _split(_inputs(lib, shapes))
+    return module(*args, **(kwargs or {}))
+
+
 def _outcome(fn):
     try:
         return "ok", fn()
@@ -155,8 +179,8 @@ def _outcome(fn):
 def test_module_runs_at_other_sizes_and_guards_as_torchs(programs, name):
     theirs, ours = programs[name][2].module(), programs[name][5].module()
     for shapes in CALLS[name]:
-        expected = _outcome(lambda: theirs(*_inputs(torch, shapes)))
-        got = _outcome(lambda: ours(*_inputs(minitorch2, shapes)))
+        expected = _outcome(lambda: _call(theirs, torch, shapes))
+        got = _outcome(lambda: _call(ours, minitorch2, shapes))
         assert got[0] == expected[0], (shapes, got, expected)
         if expected[0] == "ok":
             np.testing.assert_allclose(got[1].detach().numpy(), expected[1].detach().numpy(), rtol=1e-5, atol=1e-6)
@@ -172,8 +196,8 @@ def test_run_decompositions_keeps_the_sizes_symbolic_as_torchs(programs, name):
         assert ours.graph_module.code == theirs.graph_module.code
     assert repr(ours.range_constraints) == repr(theirs.range_constraints)
     for shapes in CALLS[name][:2] + CALLS[name][-1:]:
-        expected = _outcome(lambda: theirs.module()(*_inputs(torch, shapes)))
-        got = _outcome(lambda: ours.module()(*_inputs(minitorch2, shapes)))
+        expected = _outcome(lambda: _call(theirs.module(), torch, shapes))
+        got = _outcome(lambda: _call(ours.module(), minitorch2, shapes))
         assert got[0] == expected[0] and (got[0] == "ok" or got[1] == expected[1])
 
 
@@ -181,11 +205,11 @@ def test_run_decompositions_keeps_the_sizes_symbolic_as_torchs(programs, name):
 def test_pinned_or_narrowed_dims_refused_as_torchs(name):
     module, args, shapes = build(torch, name)
     ours_module, ours_args, ours_shapes = build(minitorch2, name)
-    expected = _outcome(lambda: torch.export.export(module, args, dynamic_shapes=shapes))
-    got = _outcome(lambda: export(ours_module, ours_args, dynamic_shapes=ours_shapes))
+    expected = _outcome(lambda: torch.export.export(module, *_split(args), dynamic_shapes=shapes))
+    got = _outcome(lambda: export(ours_module, *_split(ours_args), dynamic_shapes=ours_shapes))
     assert expected[0] != "ok"
     assert got == expected
-    error = pytest.raises(Exception, export, ours_module, ours_args, dynamic_shapes=ours_shapes).value
+    error = pytest.raises(Exception, export, ours_module, *_split(ours_args), dynamic_shapes=ours_shapes).value
     assert isinstance(error, RuntimeError)  # (UserError and ConstraintViolationError both are)
 
 
