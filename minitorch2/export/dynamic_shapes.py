@@ -156,15 +156,25 @@ def _fake_tensor(mode, source, tensor, spec, dims, symbols):
     spec = dict(enumerate(spec)) if isinstance(spec, (list, tuple)) else spec
     env, shape = mode.shape_env, list(tensor.shape)
     for d, dim in spec.items():
-        if isinstance(dim, _DimHint) and dim.type == _DimHintType.STATIC or dim is None or isinstance(dim, int):
+        if dim is not None and not isinstance(dim, (int, Dim, _DimHint)):
+            raise _user_error(
+                f"Unexpected dimension mapped to index {d} in input tensor shape {spec} specified at `dynamic_shapes"
+                f"[{source[2:]}` (expected None, an int, a Dim, Dim.AUTO, Dim.STATIC, or Dim.DYNAMIC,  but got "
+                f"{dim!r} instead)\nFor more information about this error, see: https://pytorch.org/docs/main/"
+                "generated/exportdb/index.html#dynamic-shapes-validation")
+        if d >= tensor.dim() or dim is None or isinstance(dim, _DimHint) and dim.type == _DimHintType.STATIC:
+            continue  # (a dim the tensor lacks is ignored, as torch's)
+        hint, named = tensor.shape[d], isinstance(dim, Dim)
+        if isinstance(dim, int):
+            if dim != hint:
+                raise ConstraintViolationError(f"Static shape constraint of {dim} does not match input size of "
+                                               f"{hint}, for {source}.size()[{d}]" + _draft_export_hint())
             continue
-        hint = tensor.shape[d]
-        named = isinstance(dim, Dim)
         low = dim.min if dim.min is not None else 2
         high = dim.max if dim.max is not None else math.inf
-        if not low <= hint <= high:
-            raise ConstraintViolationError(f"{hint} not in range [{low}, {'int_oo' if high == math.inf else high}]"
-                                           + _draft_export_hint())
+        if named and not low <= hint <= high:  # (a hint's bounds are not checked against the example, as torch's)
+            raise ConstraintViolationError(f"{hint} not in range [{max(low, 2)}, "
+                                           f"{'int_oo' if high == math.inf else high}]" + _draft_export_hint())
         if named and id(dim) in symbols:
             shape[d] = symbols[id(dim)]
             dims.append(dataclasses.replace(next(x for x in dims if x.name == dim.__name__), source=f"{source}.size()"

@@ -70,6 +70,7 @@ def build(lib, name):
                                  {"x": {0: Dim.AUTO}, "y": None, "z": {0: Dim.AUTO}}),
         "keyword_dynamic": lambda: (Keyword(), (randn(3, 4), randn(3, 4), {"z": randn(3, 4)}),
                                     ({0: Dim.DYNAMIC}, {0: Dim.DYNAMIC}, {0: Dim.DYNAMIC})),
+        "hint_below_example": lambda: (Branch(), (randn(3, 4),), {"x": {0: Dim.DYNAMIC(min=4), 2: Dim.AUTO}}),
         "branch_auto": lambda: (Branch(), (randn(8, 4),), {"x": {0: Dim.AUTO}}),
         "branch_dynamic": lambda: (Branch(), (randn(8, 4),), {"x": {0: Dim.DYNAMIC}}),
         "flatten": lambda: (Flatten(), (randn(3, 4),), {"x": [Dim.AUTO, 4]}),
@@ -80,14 +81,19 @@ def build(lib, name):
         "pinned_named": lambda: (Pinned(), (randn(3, 4),), ({0: batch},)),
         "pinned_dynamic": lambda: (Pinned(), (randn(3, 4),), ({0: Dim.DYNAMIC},)),
         "example_out_of_range": lambda: (Pinned(), (randn(3, 4),), {"x": {0: Dim("q", min=5)}}),
+        "example_above_max": lambda: (Pinned(), (randn(3, 4),), {"x": {0: Dim("q", max=2)}}),
+        "static_mismatch": lambda: (Pinned(), (randn(3, 4),), {"x": {1: 5}}),
+        "not_a_dim": lambda: (Pinned(), (randn(3, 4),), {"x": {0: "b"}}),
         "unknown_name": lambda: (Pinned(), (randn(3, 4),), {"z": {0: Dim.AUTO}}),
     }
     return cases[name]()
 
 
-EXPORTED = ["tutorial", "two_inputs", "hint_bounds", "nested", "keyword_auto", "keyword_dynamic", "branch_auto",
+EXPORTED = ["tutorial", "two_inputs", "hint_bounds", "nested", "keyword_auto", "keyword_dynamic", "hint_below_example",
+            "branch_auto",
             "branch_dynamic", "flatten", "pinned_auto"]
-REFUSED = ["keyword_named", "branch_named", "pinned_named", "pinned_dynamic", "example_out_of_range", "unknown_name"]
+REFUSED = ["keyword_named", "branch_named", "pinned_named", "pinned_dynamic", "example_out_of_range", "example_above_max",
+           "static_mismatch", "not_a_dim", "unknown_name"]
 
 
 def _ours(value):
@@ -149,6 +155,7 @@ CALLS = {
                      [(3, 4), (3, 4), {"z": (4, 4)}]],
     "keyword_dynamic": [[(5, 4), (5, 4), {"z": (5, 4)}], [(5, 4), (6, 4), {"z": (5, 4)}],
                         [(5, 4), (5, 4), {"z": (2, 4)}], [(5, 4), (5, 3), {"z": (5, 4)}]],
+    "hint_below_example": [[(4, 4)], [(9, 4)], [(3, 4)]],
     "branch_auto": [[(6, 4)], [(40, 4)], [(5, 4)], [(8, 3)]],
     "branch_dynamic": [[(6, 4)], [(9, 4)], [(3, 4)]],
     "flatten": [[(2, 4)], [(7, 4)], [(7, 3)]],
