@@ -185,7 +185,9 @@ def _fake_tensor(mode, source, tensor, spec, dims, symbols):
             symbol = symint.node.expr
             env.var_to_range[symbol] = [sympy.Integer(max(low, 2)), sympy.Integer(high) if high != math.inf
                                         else _SIZE_MAX]
-            symbols[id(dim)] = shape[d] = symint
+            shape[d] = symint
+            if named:
+                symbols[id(dim)] = symint
             dims.append(_DynamicDim(f"{source}.size()[{d}]", symbol, dim.__name__ if named else f"{source}.size()[{d}]",
                                     low, high, named, not named and dim.type == _DimHintType.AUTO))
     strides = symbolic_strides(env, source, tensor.shape, shape, tensor.stride(), sizes_static=False)
