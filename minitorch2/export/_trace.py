@@ -11,8 +11,9 @@ preserved_ops.py recorded whole, as a function of every tensor it reads:
     user inputs  the forward's argument names             USER_INPUT       (x, bias; xs_0, xs_1 for a list)
 
 With dynamic_shapes=, the user inputs are faked first by dynamic_shapes.py, each dynamic size a symbol, and
-make_fx traces them as they come. The outputs are the flattened results, as a tuple. Each node records the user's stack as torch's
-does: the frames of `forward` methods, innermost last, so print(exported) says where each op came from.
+make_fx traces them as they come. The outputs are the flattened results, as a tuple. Each node records the
+user's stack as torch's does: the frames of `forward` methods, innermost last, so print(exported) says where
+each op came from.
 
 The one idea to hold: the tracer sees tensors, never Python values; where a tensor's value would
 decide the control flow (`if x.sum() > 0`), fake tensors have none, and export fails as torch's does.
