@@ -92,8 +92,8 @@ def build(lib, name):
 EXPORTED = ["tutorial", "two_inputs", "hint_bounds", "nested", "keyword_auto", "keyword_dynamic", "hint_below_example",
             "branch_auto",
             "branch_dynamic", "flatten", "pinned_auto"]
-REFUSED = ["keyword_named", "branch_named", "pinned_named", "pinned_dynamic", "example_out_of_range", "example_above_max",
-           "static_mismatch", "not_a_dim", "unknown_name"]
+REFUSED = ["keyword_named", "branch_named", "pinned_named", "pinned_dynamic", "example_out_of_range",
+           "example_above_max", "static_mismatch", "not_a_dim", "unknown_name"]
 
 
 def _ours(value):
