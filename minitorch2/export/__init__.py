@@ -11,13 +11,16 @@ module once on fake tensors with the compiler's make_fx (autograd/proxy_tensor.p
     exported_program.py      ExportedProgram: the graph, its signature, state_dict, module(),
                              run_decompositions() to core ATen
     graph_signature.py       InputSpec / OutputSpec and their kinds, as torch's dataclasses
+    dynamic_shapes.py        Dim and dynamic_shapes=: symbolic user inputs, range_constraints, and the
+                             input guards module() checks
 
-Not here: dynamic shapes (minitorch2's shapes are static; asking for them raises NotImplementedError),
-strict mode's Dynamo capture (strict=True traces as non-strict does), torch.export.save/load.
+Not here: derived Dims (2 * batch), strict mode's Dynamo capture (strict=True traces as non-strict does),
+torch.export.save/load.
 """
 from minitorch2._unsupported import Unsupported
 
 from ._trace import GuardOnDataDependentSymNode, export
+from .dynamic_shapes import Dim
 from .exported_program import ExportedProgram
 from .graph_signature import (ConstantArgument, ExportGraphSignature, InputKind, InputSpec, OutputKind, OutputSpec,
                               TensorArgument)
@@ -27,5 +30,6 @@ def __getattr__(name):
     raise Unsupported(f"torch.export.{name} is not supported (minitorch2.export has no attribute '{name}')")
 
 
-__all__ = ["export", "ExportedProgram", "ExportGraphSignature", "InputKind", "InputSpec", "OutputKind", "OutputSpec",
+__all__ = ["export", "Dim", "ExportedProgram",
+           "ExportGraphSignature", "InputKind", "InputSpec", "OutputKind", "OutputSpec",
            "TensorArgument", "ConstantArgument", "GuardOnDataDependentSymNode"]

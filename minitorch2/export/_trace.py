@@ -10,8 +10,10 @@ preserved_ops.py recorded whole, as a function of every tensor it reads:
                  c_lifted_tensor_<k>                                        or one made inside forward
     user inputs  the forward's argument names             USER_INPUT       (x, bias; xs_0, xs_1 for a list)
 
-The outputs are the flattened results, as a tuple. Each node records the user's stack as torch's
-does: the frames of `forward` methods, innermost last, so print(exported) says where each op came from.
+With dynamic_shapes=, the user inputs are faked first by dynamic_shapes.py, each dynamic size a symbol, and
+make_fx traces them as they come. The outputs are the flattened results, as a tuple. Each node records the
+user's stack as torch's does: the frames of `forward` methods, innermost last, so print(exported) says where
+each op came from.
 
 The one idea to hold: the tracer sees tensors, never Python values; where a tensor's value would
 decide the control flow (`if x.sum() > 0`), fake tensors have none, and export fails as torch's does.
@@ -27,7 +29,7 @@ from .._tensor import DataDependentOutputException, Tensor
 from ..nn.modules.module import Module
 from ..utils import _pytree as pytree
 from ..utils._python_dispatch import TorchDispatchMode
-from . import _compiler
+from . import _compiler, dynamic_shapes as shapes
 from .exported_program import ExportedProgram
 from .graph_signature import (ConstantArgument, ExportGraphSignature, InputKind, InputSpec, OutputKind, OutputSpec,
                               TensorArgument)
@@ -54,19 +56,15 @@ def export(mod, args, kwargs=None, *, dynamic_shapes=None, strict=False, preserv
     if not isinstance(args, tuple):
         raise UserError(f"Expecting `args` to be a tuple of example positional inputs, got {type(args)}"
                         + _DRAFT_EXPORT_HINT)
-    if dynamic_shapes is not None:
-        raise NotImplementedError("torch.export.export(dynamic_shapes=...): minitorch2 has no symbolic shapes yet, so "
-                                  "an exported graph is specialized to the example inputs' shapes; pass "
-                                  "dynamic_shapes=None")
     if preserve_module_call_signature:
         raise NotImplementedError("torch.export.export(preserve_module_call_signature=...) is not supported by "
                                   "minitorch2")
-    return _Export(mod, args, kwargs or {}).run()
+    return _Export(mod, args, kwargs or {}, dynamic_shapes).run()
 
 
 class _Export:
-    def __init__(self, mod, args, kwargs):
-        self.mod, self.args, self.kwargs = mod, args, kwargs
+    def __init__(self, mod, args, kwargs, dynamic_shapes):
+        self.mod, self.args, self.kwargs, self.dynamic_shapes = mod, args, kwargs, dynamic_shapes
         self.parameters = list(mod.named_parameters())
         self.buffers = list(mod.named_buffers())
         self.non_persistent = {f"{path}.{name}".lstrip(".") for path, sub in mod.named_modules()
@@ -78,14 +76,24 @@ class _Export:
     def run(self):
         make_fx, stack_trace_in_effect = _compiler.make_fx(), _compiler.stack_trace_in_effect()
         state = [t for _, t in self.parameters + self.buffers]
+        leaves = self.user_leaves
+        if self.dynamic_shapes is not None:  # the user inputs faked here, their dynamic dims symbols
+            leaves, sources, shape_env, dims = shapes.fake_user_inputs(
+                _argument_names(self.mod, self.args), self.args, self.kwargs, self.dynamic_shapes)
         try:
             with preserving_ops(), minitorch2.no_grad():
-                traced = make_fx(self._flat_forward(stack_trace_in_effect), tracing_mode="fake")(
-                    *state, *self.user_leaves)
+                traced = make_fx(self._flat_forward(stack_trace_in_effect), tracing_mode="fake")(*state, *leaves)
         except DataDependentOutputException as e:
             raise GuardOnDataDependentSymNode(_data_dependent_message(e)) from None
+        if self.dynamic_shapes is not None:
+            shapes.sizes_read_after_placeholders(traced)
         signature, constants = self._lift(traced)
-        return ExportedProgram(traced, signature, self._state_dict(), constants, self.in_spec, self.out_spec)
+        program = ExportedProgram(traced, signature, self._state_dict(), constants, self.in_spec, self.out_spec)
+        if self.dynamic_shapes is not None:
+            shapes.check_constraints(shape_env, dims)
+            program.range_constraints = shapes.range_constraints(shape_env, dims)
+            program._input_guards = shapes.input_guards(shape_env, dims, self.user_leaves, sources)
+        return program
 
     def _flat_forward(self, stack_trace_in_effect):
         n_state = len(self.parameters) + len(self.buffers)
@@ -160,20 +168,23 @@ def _rename(node, name):
     node.name = node.target = name
 
 
-def _user_input_names(mod, args, kwargs):
-    """The flattened user inputs' names: the forward's parameter names, `xs_0` inside a list or tuple, `d_key`
-    inside a dict, as torch's export names them."""
+def _argument_names(mod, args):
+    """The positional arguments' names: the forward's parameter names, then `rest_0`, `rest_1` for its *rest."""
     try:
         parameters = list(inspect.signature(mod.forward).parameters.values())
     except (TypeError, ValueError):
         parameters = []
     positional = [p.name for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    rest = next((p.name for p in parameters if p.kind == p.VAR_POSITIONAL), "args")  # *rest: rest_0, rest_1, ...
+    rest = next((p.name for p in parameters if p.kind == p.VAR_POSITIONAL), "args")
+    return [positional[i] if i < len(positional) else f"{rest}_{i - len(positional)}" for i in range(len(args))]
+
+
+def _user_input_names(mod, args, kwargs):
+    """The flattened user inputs' names: the arguments' names, `xs_0` inside a list or tuple, `d_key` inside a
+    dict, as torch's export names them."""
     names = []
-    for i, value in enumerate(args):
-        _leaf_names(positional[i] if i < len(positional) else f"{rest}_{i - len(positional)}", value, names)
-    for key, value in kwargs.items():
-        _leaf_names(key, value, names)
+    for name, value in zip(_argument_names(mod, args) + list(kwargs), [*args, *kwargs.values()]):
+        _leaf_names(name, value, names)
     return names
 
 

@@ -1,8 +1,8 @@
 """ExportedProgram: an exported graph with its signature and the tensors it was lifted from.
 
 torch.export layer (coverage surface), what export() returns. It prints as torch's (the graph module's
-readable code with each node's source line, then the signature, then the range constraints, always
-empty with static shapes) and offers:
+readable code with each node's source line, then the signature, then the range constraints of the
+dynamic sizes, dynamic_shapes.py) and offers:
 
     graph, graph_module, graph_signature, state_dict, constants
     module()               a callable nn.Module computing what the exported module computed, with the
@@ -20,7 +20,7 @@ from ..autograd.grad_mode import no_grad
 from .._tensor import Tensor
 from ..fx import Interpreter
 from ..utils import _pytree as pytree
-from . import _compiler, decompositions
+from . import _compiler, decompositions, dynamic_shapes
 from .graph_signature import InputKind, InputSpec, OutputKind, OutputSpec, TensorArgument
 
 
@@ -31,7 +31,8 @@ class ExportedProgram:
         self.graph_signature = graph_signature
         self.state_dict = state_dict
         self.constants = constants
-        self.range_constraints = {}
+        self.range_constraints = {}  # {symbol: VR[low, high]} with dynamic shapes (dynamic_shapes.py)
+        self._input_guards = []  # [(check(flat user inputs), message)] module() runs first
         self._in_spec, self._out_spec = in_spec, out_spec
 
     @property
@@ -83,10 +84,14 @@ class ExportedProgram:
         output_specs = [OutputSpec(spec.kind, TensorArgument(node.name), spec.target)
                         for spec, node in zip(specs, outputs)]
         retraced.graph.eliminate_dead_code()  # the parts' outputs nothing reads (native_layer_norm's mean and rstd)
+        if self.range_constraints:
+            dynamic_shapes.sizes_read_after_placeholders(retraced)
         retraced.recompile()
         signature = type(self.graph_signature)(
             [InputSpec(s.kind, s.arg, s.target, s.persistent) for s in self.graph_signature.input_specs], output_specs)
-        return ExportedProgram(retraced, signature, self.state_dict, self.constants, self._in_spec, self._out_spec)
+        program = ExportedProgram(retraced, signature, self.state_dict, self.constants, self._in_spec, self._out_spec)
+        program.range_constraints, program._input_guards = self.range_constraints, self._input_guards
+        return program
 
     def _mutation_spec(self, position):
         """The output spec of the input at `position`'s final value: a buffer's or a user input's mutation."""
@@ -126,7 +131,14 @@ class _UnliftedModule(nn.Module):
 
     def forward(self, *args, **kwargs):
         program = self._program
-        user_leaves, _ = pytree.tree_flatten((args, kwargs))
+        user_leaves, spec = pytree.tree_flatten((args, kwargs))
+        if spec.num_leaves != program._in_spec.num_leaves:  # (a keyword for a positional argument is fine)
+            raise ValueError(f"Trying to flatten user inputs with exported input tree spec: \n{program._in_spec}\n"
+                             f"but actually got inputs with tree spec of: \n{spec}.\nPlease check that the inputs "
+                             "have the same number and type of args and kwargs as the ones you used when tracing.")
+        for check, message in program._input_guards:
+            if not check(user_leaves):
+                raise AssertionError(message)
         lifted = [program.constants[s.target] if s.target in program.constants else
                   self.get_parameter(s.target) if s.kind == InputKind.PARAMETER else self.get_buffer(s.target)
                   for s in program.graph_signature.input_specs if s.kind != InputKind.USER_INPUT]

@@ -183,12 +183,6 @@ def test_run_decompositions_reaches_core_aten_as_torchs(programs, name):
     assert str(ours.graph_signature) == str(theirs.graph_signature)
 
 
-def test_dynamic_shapes_are_refused_by_name():
-    model = minitorch2.nn.Linear(3, 2)
-    with pytest.raises(NotImplementedError, match="dynamic_shapes"):
-        export(model, (minitorch2.randn(2, 3),), dynamic_shapes={"input": {0: "batch"}})
-
-
 def _branches(lib):
     class Branch(lib.nn.Module):
         def forward(self, x):

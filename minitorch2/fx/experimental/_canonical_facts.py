@@ -1,8 +1,8 @@
 """How torch's ShapeEnv recognises a guarded fact however a later question writes it.
 
-Runtime layer, asked by ShapeEnv.static_value only. Each guard is kept in torch's canonical form
-(canonicalize_bool_expr: a difference in lowest terms, negative terms on the left, `>` as `<`) together with what it
-directly implies (`a < b` gives `a <= b - 1` and `a != b`), so that `2*((s+1)//2) != s` is known from the guard
+Runtime layer, asked by ShapeEnv.static_value (and by _record: solved_for_symbol). Each guard is kept in torch's
+canonical form (canonicalize_bool_expr: a difference in lowest terms, negative terms on the left, `>` as `<`) with
+what it directly implies (`a < b` gives `a <= b - 1` and `a != b`), so that `2*((s+1)//2) != s` is known from the guard
 `(s+1)//2 == s - (s+1)//2`. Without it every size question is still answered, from the ranges or by a new guard:
 what changes is torch's count of compiles (a question torch recognises as known would be asked again, and the
 backend would compile per size). Fidelity to torch's recompiles, outside the lesson.
@@ -49,6 +49,26 @@ def canonical_relation(relation):
     kind = {sympy.Gt: sympy.Lt, sympy.Ge: sympy.Le}.get(type(relation), type(relation))
     return kind(*(sympy.Add(*(t / factor * (-1 if left else 1) for t, n in zip(terms, negative) if n == left))
                   for left in (True, False)), evaluate=False)
+
+
+def solved_for_symbol(shape_env, equality):
+    """(symbol, value) where an equality pins one symbol: `s77 == 8`, or one symbol linearly with an integer root
+    (`4*s77 == 12`: s77 is 3, as torch's ShapeEnv solves it to a replacement; the equality is kept in the env's
+    `solved_from`, where export finds the guard torch prints); else None. (ShapeEnv._record asks.)"""
+    lhs, rhs = equality.args
+    if lhs.is_Symbol != rhs.is_Symbol:
+        return (lhs, rhs) if lhs.is_Symbol else (rhs, lhs)
+    if len(equality.free_symbols) != 1:
+        return None
+    (symbol,) = equality.free_symbols
+    difference = sympy.expand(lhs - rhs)
+    if not difference.is_polynomial(symbol) or sympy.degree(difference, symbol) != 1:
+        return None
+    root = sympy.solve(difference, symbol)
+    if len(root) != 1 or not root[0].is_Integer:
+        return None
+    shape_env.__dict__.setdefault("solved_from", {})[symbol] = equality
+    return symbol, root[0]
 
 
 def _is_relation(expr):

@@ -25,7 +25,7 @@ from sympy.printing.str import StrPrinter
 
 from minitorch2._sym import SymBool, SymFloat, SymInt, is_symbolic, sym_max, sym_min
 
-from ._canonical_facts import guarded_fact
+from ._canonical_facts import guarded_fact, solved_for_symbol
 from ._float_forms import FloatTrueDiv, ToFloat
 
 
@@ -314,8 +314,8 @@ class ShapeEnv:
             self._record(sympy.Ge(kept, self.var_to_range[replaced][0]))  # what was known of it holds of kept
             self._record(sympy.Le(kept, self.var_to_range[replaced][1]))
             return
-        if isinstance(guard, sympy.Eq) and {guard.lhs.is_Symbol, guard.rhs.is_Symbol} == {True, False}:
-            symbol, value = guard.args if guard.lhs.is_Symbol else guard.args[::-1]
+        if isinstance(guard, sympy.Eq) and (solved := solved_for_symbol(self, guard)) is not None:  # (4*s77 == 12 too)
+            symbol, value = solved
             if value.is_Integer or (value.is_Float and symbol in self.float_sources):  # (`float(eps)`: eps is 1e-05)
                 self._replace(symbol, value)
                 return
