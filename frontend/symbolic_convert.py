@@ -34,6 +34,7 @@ from .variables.numpy_arrays import NumpyNdarrayVariable
 from .variables.stdlib import SuspendingGeneratorMixin, generator_iterator
 from .variables.sym_node import SliceVariable, SymNodeVariable
 from .variables.tensor import record_mutation
+from .variables.tensor_membership import list_contains
 from .variables.user_defined import UserObjectVariable
 
 MAX_INSTRUCTIONS = 200_000
@@ -135,8 +136,7 @@ class InstructionTranslatorBase(ExceptionOpcodesMixin, Py312OpcodesMixin, String
     JUMP_FORWARD = JUMP_BACKWARD = JUMP_BACKWARD_NO_INTERRUPT = jump
 
     def inline_call(self, code, f_globals, bound_args, cells, suspending=False):
-        """Run the callee's bytecode; `suspending` (a generator function): return the translator, whose run()
-        goes on to each yield."""
+        """Run the callee's bytecode; `suspending` (a generator): return the translator, run on to each yield."""
         if self.depth >= MAX_INLINE_DEPTH:
             raise Unsupported("inlining recursion too deep", "unsupported_call")
         translator = SuspendingGeneratorTranslator if suspending else InliningInstructionTranslator
@@ -367,13 +367,13 @@ class InstructionTranslatorBase(ExceptionOpcodesMixin, Py312OpcodesMixin, String
     def CONTAINS_OP(self, inst):
         container, item = self.pop().realize(), self.pop().realize()
         if isinstance(container, DictVariable):
-            found = constant_key(item) in container.items
+            found = constant_key(item, True) in container.items
         elif container.is_python_constant() and item.is_python_constant():
             found = item.as_python_constant() in container.as_python_constant()
         elif isinstance(container, UserObjectVariable):
             found = container.call_dunder(self, "__contains__", [item]).realize().truth(self)
-        elif isinstance(container, BaseListVariable):  # as Python: identity first, then ==, item by item
-            found = any(v.realize() is item or binary_op(self, operator.eq, v, item).truth(self) for v in container.items)
+        elif isinstance(container, BaseListVariable):  # as Dynamo: the | of each item's == (a tensor of tensors)
+            return self.push(list_contains(self, container.items, item, bool(inst.arg)))
         elif hasattr(container, "contains"):  # (an nn.ModuleDict)
             found = container.contains(self, item)
         else:
@@ -417,7 +417,7 @@ class InstructionTranslatorBase(ExceptionOpcodesMixin, Py312OpcodesMixin, String
 
     def BUILD_MAP(self, inst):
         flat = self.popn(2 * inst.arg)
-        self.push(DictVariable({constant_key(k): v for k, v in zip(flat[::2], flat[1::2])}))
+        self.push(DictVariable({constant_key(k, True): v for k, v in zip(flat[::2], flat[1::2])}))
 
     def BUILD_CONST_KEY_MAP(self, inst):
         keys = self.pop().as_python_constant()

@@ -1,4 +1,4 @@
-"""DictVariable: a dict built inside the frame, key by key (keys are Python constants).
+"""DictVariable: a dict built inside the frame, key by key (keys are constants, or tensors by identity).
 
 Frontend layer. `{"a": x}`, `dict(d, c=3)`, comprehensions and `**kwargs` build a DictVariable whose values are
 trackers, so `d["a"]`, `d.get`, `for k in d` and `f(**d)` fold at translation time, as lists do; one from outside
@@ -13,13 +13,14 @@ from ..exc import Unsupported
 from .base import VariableTracker
 from .constant import ConstantVariable
 from .exceptions import raise_observed
+from .tensor_membership import identity_key, key_var
 from .lists import TupleVariable, iterate
 
 
-def constant_key(var):
+def constant_key(var, identity=False):  # (with `identity`, a dict's: a tensor is keyed by its identity)
     var = var.realize()
     if not var.is_python_constant():
-        raise Unsupported(f"a dict key that is not a constant ({var})", "unsupported")
+        return identity_key(var, identity)
     return var.as_python_constant()
 
 
@@ -39,7 +40,7 @@ class DictVariable(VariableTracker):
         return functools.partial(self.cls, *factory)
 
     def is_python_constant(self):
-        return all(v.realize().is_python_constant() for v in self.items.values())
+        return all(v.realize().is_python_constant() for v in [*map(key_var, self.items), *self.items.values()])
 
     def as_python_constant(self):
         # (of its own class: an OrderedDict compares in order)
@@ -49,10 +50,10 @@ class DictVariable(VariableTracker):
         return len(self.items)
 
     def unpack_var_sequence(self, tx):
-        return [ConstantVariable(k) for k in self.items]
+        return [key_var(k) for k in self.items]
 
     def getitem(self, tx, index):
-        key = constant_key(index)
+        key = constant_key(index, True)
         if key not in self.items and self.factory is not None:
             self.setitem(tx, index, self.factory.realize().call_function(tx, [], {}))
         if key not in self.items:
@@ -62,7 +63,7 @@ class DictVariable(VariableTracker):
     def setitem(self, tx, key, value):
         if self.source is not None:  # a dict from outside: written back after the graph, as a list is
             tx.output.note_mutation(self)
-        self.items[constant_key(key)] = value
+        self.items[constant_key(key, True)] = value
 
     def call_method(self, tx, name, args, kwargs):
         if name == "__getitem__":
@@ -82,7 +83,7 @@ class DictVariable(VariableTracker):
         else:
             values = args[1:] if name in ("get", "__setitem__", "pop", "setdefault") else map(constant_key, args[1:])
             default = [ConstantVariable(None)] if name in ("get", "setdefault") and len(args) == 1 else []
-            args = [*map(constant_key, args[:1]), *values, *default]
+            args = [*(constant_key(a, True) for a in args[:1]), *values, *default]
             kwargs = {k: constant_key(v) for k, v in kwargs.items()}
         if name == "pop" and len(args) == 1 and args[0] not in self.items:
             raise_observed(KeyError, args, "dict.pop of a missing key")
@@ -90,7 +91,7 @@ class DictVariable(VariableTracker):
         result = getattr(target, name)(*args, **kwargs)
         self.items = dict(target)
         if isinstance(result, tuple):  # popitem's (key, value)
-            return TupleVariable([ConstantVariable(result[0]), result[1]])
+            return TupleVariable([key_var(result[0]), result[1]])
         return ConstantVariable(None) if result is None else result
 
     def output_plan(self, og):
@@ -104,7 +105,7 @@ class DictVariable(VariableTracker):
             cg.append("PUSH_NULL")
             cg.append("LOAD_CONST", self.rebuilder())
         for key, value in self.items.items():
-            cg.append("LOAD_CONST", key)
+            cg.reconstruct(key_var(key))
             cg.reconstruct(value)
         cg.append("BUILD_MAP", len(self.items))
         if self.cls is not dict:
@@ -127,8 +128,8 @@ class DictViewVariable(VariableTracker):
     def unpack_var_sequence(self, tx):
         items = self.dict_var.items
         if self.kind == "items":
-            return [TupleVariable([ConstantVariable(k), v]) for k, v in items.items()]
-        return [ConstantVariable(k) for k in items] if self.kind == "keys" else list(items.values())
+            return [TupleVariable([key_var(k), v]) for k, v in items.items()]
+        return [key_var(k) for k in items] if self.kind == "keys" else list(items.values())
 
     def length(self):
         return len(self.dict_var.items)
@@ -145,8 +146,7 @@ class DictViewVariable(VariableTracker):
 
 
 def dict_items(tx, var, pairs=False):
-    """The (constant key -> tracker) items of a dict-like tracker (a DictVariable or a constant dict), or with
-    `pairs` of any iterable of (key, value) pairs (`dict(zip(keys, values))`, `d.update([("a", x)])`)."""
+    """The key -> tracker items of a DictVariable or a constant dict; with `pairs`, of any iterable of pairs."""
     var = var.realize()
     if isinstance(var, DictVariable):
         return dict(var.items)

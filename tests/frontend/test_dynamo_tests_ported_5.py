@@ -38,10 +38,6 @@ KNOWN_DIFFS = {
                                              "frame then gets its tuple_iterator `.0`, which Dynamo models (guarded "
                                              "on its length) and ours refuses, one more break: ours (2, 4, 3), "
                                              "Dynamo (2, 4, 2)",
-    "di5_tensor_keyed_dict": "a dict with tensor keys: Dynamo keys them by identity, (1, 3, 0); ours keeps constant "
-                             "keys only, and the frame runs eagerly, (0, 0, 0)",
-    "li5_tensor_in_list_identity": "`a in [a, b]` of tensors: Dynamo records the == of each item and their |, a "
-                                   "tensor, (1, 6, 0); ours finds a by identity, True, as eager does, (1, 3, 0)",
     "mi5_requires_grad_intermediate_detached_out": "requires_grad_() of an intermediate kept in the graph: Dynamo "
                                                    "brackets it with two set_inplace_requires_grad_allowed nodes, "
                                                    "(1, 7, 0); ours records the call alone, (1, 5, 0)",
