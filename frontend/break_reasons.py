@@ -2,7 +2,9 @@
 
 Frontend layer. Every `Unsupported` names one row, so every way capture can stop is in one place and `explain()`
 prints a hint next to each break; the rows `graph_break_in_*` and `unresumable` make the whole frame run eagerly.
+The first break at a `Tensor.item()` also logs torch's warning (WARNING, the frontend's logger), once a process.
 """
+import logging
 
 REASONS = {
     "unsupported_opcode": ("the translator has no handler for this bytecode instruction",
@@ -39,3 +41,31 @@ REASONS = {
 def explain_reason(code):
     what, hint = REASONS.get(code, REASONS["unsupported"])
     return f"{what}; hint: {hint}"
+
+
+ITEM_WARNING = """Graph break from `Tensor.item()`, consider setting:
+    torch._dynamo.config.capture_scalar_outputs = True
+or:
+    env TORCHDYNAMO_CAPTURE_SCALAR_OUTPUTS=1
+to include these operations in the captured graph.
+
+Graph break: from user code at:
+%s
+"""
+_item_warned = []
+
+
+def warn_item_break(e):
+    """torch's words at the first break from Tensor.item() in a process (Dynamo caches its warning), with the user
+    code's frames: the translators the exception unwound through (each `self` of a _run_instructions frame), each
+    still at the instruction it broke at, formatted as the nodes' stack traces."""
+    if _item_warned or not e.msg.startswith("Tensor.item()"):
+        return
+    _item_warned.append(True)
+    from .stack_trace import StackTraceRecorder  # (stack_trace.py imports minitorch2.nn, after this module)
+    recorder, tb = StackTraceRecorder(), e.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_name == "_run_instructions":
+            recorder.tracers.append(tb.tb_frame.f_locals["self"])
+        tb = tb.tb_next
+    logging.getLogger("frontend").warning(ITEM_WARNING, recorder.current())

@@ -26,7 +26,7 @@ from minitorch2.fx.experimental.symbolic_shapes import SpecializeFloatInputs
 from . import config, dynamic_shapes, resume, rnn_refusal, source
 from .eager_frame import run_skipped, with_code
 from .backends import lookup_backend
-from .break_reasons import REASONS, explain_reason
+from .break_reasons import REASONS, explain_reason, warn_item_break
 from .compile_logs import translate_logged
 from .exc import BackendCompilerFailed, FailOnRecompileLimitHit, Unsupported
 from .explain import exporting_guards  # (explain.py reads this module's _observers)
@@ -124,6 +124,7 @@ def translate(fn, L, backend, nopython):
         log.info("graph break in %s: %s", fn.__qualname__, reason)
         where = e.where.rsplit(" at ", 1)[-1] if e.where else f"{fn.__code__.co_filename}:{fn.__code__.co_firstlineno}"
         _logging.log_graph_break(where, e.msg, *REASONS.get(e.code, REASONS["unsupported"]))
+        warn_item_break(e)  # (torch's warning, once a process)
         eager_rest = rnn_refusal.runs_rest_eagerly(e, tx)  # (a break Dynamo cannot resume at)
         why_not = resume.why_cannot_resume(fn.__code__, e)
         if why_not is None:
@@ -304,8 +305,7 @@ class OptimizedModule(minitorch2.nn.Module):
 
 
 class CompileWrapper(CaptureBlocksMixin):  # (the mixin: `with optimize(backend):` blocks, profile_capture.py)
-    """What optimize(backend) returns: it compiles a function or module given to it, or the user functions called
-    inside its `with` block (profile_capture.py); the modules below this one call back into it."""
+    """What optimize(backend) returns: it compiles a function or module, or the functions its `with` block calls."""
 
     def __init__(self, backend, nopython, dynamic=None, guard_export_fn=None):
         self.backend, self.nopython = backend, nopython

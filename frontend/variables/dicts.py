@@ -97,8 +97,8 @@ class DictVariable(VariableTracker):
     def output_plan(self, og):
         if self.source is not None:  # the caller's own dict (a change in the frame is replayed onto it)
             return super().output_plan(og)
-        plans, make = {k: v.realize().output_plan(og) for k, v in self.items.items()}, self.rebuilder()
-        return lambda outs, L, G: make({k: p(outs, L, G) for k, p in plans.items()})
+        plans = [(key_var(k).output_plan(og), v.realize().output_plan(og)) for k, v in self.items.items()]
+        return lambda outs, L, G, make=self.rebuilder(): make({k(outs, L, G): p(outs, L, G) for k, p in plans})
 
     def build(self, cg):
         if self.cls is not dict:
