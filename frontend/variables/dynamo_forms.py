@@ -40,6 +40,8 @@ def inplace_as_dynamo(tx, tensor_var, name, args, kwargs):
     """The in-place methods Dynamo rewrites (so that a tensor `value` or `alpha` needs no .item()); None for the
     others. x.addcmul_(t1, t2, value=v) (addcdiv_): mul (div) of t1 and t2, fma into x, copy_; x.add_(y, alpha=t)
     with a tensor t (an optimizer's tensor lr): fma of y and t into x, copy_."""
+    if name == "requires_grad_":
+        return requires_grad_bracketed(tx, tensor_var, args, kwargs)
     if name in ("addcmul_", "addcdiv_") and len(args) == 2 and list(kwargs) == ["value"]:
         value = kwargs["value"]
         args = [tensor.record(tx.output, "call_function", getattr(minitorch2, name[4:7]), args, {})]
@@ -95,6 +97,29 @@ def _log_api_usage_once(event):
 
 _log_api_usage_once.__module__ = "minitorch2._C"
 register_spelling("torch._C._log_api_usage_once", _log_api_usage_once)
+
+
+def set_inplace_requires_grad_allowed(allowed):
+    """A no-op: Dynamo brackets an intermediate's requires_grad_() with this call (torch._C._functorch's), for
+    functorch's check while AOT retraces the graph; minitorch2's AOT has no such check."""
+
+
+set_inplace_requires_grad_allowed.__module__ = "minitorch2._C._functorch"
+register_spelling("torch._C._functorch.set_inplace_requires_grad_allowed", set_inplace_requires_grad_allowed)
+
+
+def requires_grad_bracketed(tx, tensor_var, args, kwargs):
+    """`t.requires_grad_()` of an intermediate that changes its flag, between Dynamo's two switches; the tensor
+    itself when the flag does not change; None for an input's change (a break, tensor.py's)."""
+    wanted = (args or [kwargs.get("requires_grad", ConstantVariable(True))])[0].realize().as_python_constant()
+    if tensor_var.example_value.requires_grad == wanted:  # no change: no node, as Dynamo's (an input's too)
+        return tensor_var
+    if tensor_var.source is not None:
+        return None
+    tx.output.create_node("call_function", set_inplace_requires_grad_allowed, (True,), {})
+    result = tensor.record(tx.output, "call_method", "requires_grad_", [tensor_var, *args], kwargs)
+    tx.output.create_node("call_function", set_inplace_requires_grad_allowed, (False,), {})
+    return result
 
 
 def record_module_inits(tx, count):

@@ -38,9 +38,6 @@ KNOWN_DIFFS = {
                                              "frame then gets its tuple_iterator `.0`, which Dynamo models (guarded "
                                              "on its length) and ours refuses, one more break: ours (2, 4, 3), "
                                              "Dynamo (2, 4, 2)",
-    "mi5_requires_grad_intermediate_detached_out": "requires_grad_() of an intermediate kept in the graph: Dynamo "
-                                                   "brackets it with two set_inplace_requires_grad_allowed nodes, "
-                                                   "(1, 7, 0); ours records the call alone, (1, 5, 0)",
 }
 
 

@@ -1,4 +1,5 @@
-"""Tensors as dict keys, `in` on lists of tensors and torch's warning at a Tensor.item() break, against Dynamo 2.13.
+"""Tensors as dict keys, `in` on lists of tensors, requires_grad_() of an intermediate and the warning at a
+Tensor.item() break, against Dynamo 2.13.
 
 Each program runs compiled twice under torch.compile and minitorch2.compile with a CompileCounter (the runner of the
 ported Dynamo tests): (frames, ops, breaks) and values must be Dynamo's. The warning is read from the stderr of a
@@ -54,6 +55,16 @@ def in_constant_in_list_with_tensors(a, b):
 def in_intermediate_in_list(a, b):
     c = a + 1
     return b * (c in [c, a])
+def rg_requires_grad_twice_on_intermediate(a, b):
+    w = (a * 2).requires_grad_()
+    w.requires_grad_(True)
+    return (w * b).detach()
+def rg_requires_grad_false_on_intermediate(a, b):
+    w = (a * 2).requires_grad_(False)
+    return w + b
+def rg_requires_grad_keyword_on_intermediate(a, b):
+    w = (a + b).requires_grad_(requires_grad=True)
+    return (w * w).detach() + w.requires_grad
 '''
 NAMES = _names(PROGRAMS)
 TORCH_NS, MT_NS = _build(torch, PROGRAMS), _build(minitorch2, PROGRAMS)
