@@ -32,11 +32,12 @@ def tensor_methods():
             if id(f) not in torch_level and name != "__new__"}
 
 
-def wrap_tensor_method(og, value, source, wrap):
+def wrap_tensor_method(og, value, source):
     """The tracker of a tensor's method read from a variable (source), or None if value is none: bound (`m.type` left
-    on the stack by a graph break), a method of its tensor's tracker; unbound, guarded to be the same function."""
-    if isinstance(value, types.MethodType) and isinstance(value.__self__, minitorch2.Tensor):
-        return MethodVariable(wrap(og, value.__self__, AttrSource(source, "__self__")), value.__name__)
+    on the stack by a graph break, or a list's `L.append`), a method of its owner's tracker; unbound, guarded."""
+    if isinstance(value, types.MethodType) and isinstance(value.__self__, minitorch2.Tensor) or isinstance(
+            value, types.BuiltinMethodType) and type(value.__self__) in (list, dict):
+        return MethodVariable(og.wrap(value.__self__, AttrSource(source, "__self__")), value.__name__)
     if id(value) not in tensor_methods():
         return None
     og.guards.add(guards.id_guard(source, value), value)
