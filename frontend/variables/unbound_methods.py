@@ -1,6 +1,7 @@
 """A Tensor method read unbound, through its class, in a compiled frame: `Tensor.flip(x, 0)`,
 `torch.Tensor.add(x, y)`, `type(x).mul(x, 2)`, or `m = Tensor.flip` carried across a graph break; and a tensor's
-bound method read from a variable (`m = x.type` left by a break).
+bound method read from a variable (`m = x.type` left by a break), or a list's or dict's (`L.append`, whose call
+is the list tracker's, the one G['L'] reads).
 
 Frontend layer, coverage surface: ConstantVariable.var_getattr (a read from the class) and wrap() (the function
 itself read from a variable) make the tracker; its call is the method of its first argument, recorded as Dynamo
