@@ -136,7 +136,7 @@ def translate(fn, L, backend, nopython):
         reason = f"{reason}; {explain_reason(why_not)} [{why_not}]" if why_not != e.code else reason
         return CacheEntry(tx.output.guards.compile(), backend, break_reason=reason)
     og = tx.output
-    if not og.calls_traced and not nopython:
+    if not (og.calls_traced or og.switches_dropped or nopython):
         # as Dynamo's SkipFrame("No ops traced"): the frame runs eagerly, and so do later calls of its code, even
         # those an earlier entry would serve. (Reading a symbolic size records nodes, as Dynamo's `size = l_x_.size()`:
         # a frame that only branches on sizes compiles when they are dynamic.)
@@ -174,7 +174,7 @@ def translate_split(fn, L, backend, nopython, e, reason, eager_rest=False):
 
 def compile_graph(fn, gm, og, backend, name=None):
     """The backend's callable for gm (not for one without calls or outputs, as Dynamo); raises BackendCompilerFailed."""
-    if og.calls_traced == 0 and not og.outputs:
+    if og.calls_traced == 0 and not (og.outputs and og.common_case):  # (else returned inputs are read from L)
         return gm.forward
     _logging.log_graph("graph_code", name or _logging.next_graph_name(), gm)
     try:

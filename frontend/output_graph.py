@@ -63,6 +63,9 @@ class OutputGraph:
         self.tensor_guards = []  # (a size pinned to one value while tracing is checked there, in the end)
         self.guards = guards_mod.GuardSet()
         self.grad_enabled_at_entry = minitorch2.is_grad_enabled()
+        # a grad-mode switch pair record_grad_switch cancelled; Dynamo's compile_subgraph fast path (a lone tensor
+        # returned, no side effects: it is the graph's output even if an input, so an empty graph still compiles)
+        self.switches_dropped, self.common_case = False, True
         self.guards.add(guards_mod.global_state_guard(guards_mod.global_state()))  # grad mode, autocast, dtype
         self.inputs = []
         self._input_vars = {}  # source name -> tracker
@@ -303,6 +306,7 @@ class OutputGraph:
         result_plan = return_var.realize().output_plan(self)
         replay = self.side_effect_plan() if self.mutated or self.stored_globals or self.stored_attrs or \
             self.stored_cells else None
+        self.common_case = replay is None and isinstance(return_var.realize(), TensorVariable)
         switches = [n.args[0] for n in self.graph.nodes if n.op == "call_function" and n.target is _set_grad_enabled]
         final_mode = bool(switches[-1]) if switches else self.grad_enabled_at_entry  # the mode the graph leaves
         leaves_grad_mode = final_mode != self.grad_enabled_at_entry

@@ -126,7 +126,7 @@ def wrap(og, value, source):
         return wrap_functools_object(og, value, source, wrap)
     if _is_one_of(type(value), GRAD_MODE_CLASSES):  # a decorator's grad-mode object (no_grad() used as @no_grad())
         return _by_identity(og, GradModeInstanceVariable, value, source)
-    if source is not None and (method := wrap_tensor_method(og, value, source, wrap)) is not None:
+    if source is not None and (method := wrap_tensor_method(og, value, source)) is not None:
         return method  # a tensor's method, bound (`m.type` left by a break) or not (`m = Tensor.flip`)
     if is_torch_object(value):
         return _by_identity(og, TorchVariable, value, source)

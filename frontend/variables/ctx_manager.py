@@ -39,8 +39,8 @@ def record_grad_switch(output, mode):
     node = output.create_node("call_function", _set_grad_enabled, (mode,), {})
     node.meta["grad_mode_before"] = minitorch2.is_grad_enabled()
     if last is not None and last.target is _set_grad_enabled and last.meta.get("grad_mode_before") == mode:
-        output.graph.erase_node(node)
-        output.graph.erase_node(last)
+        output.graph.erase_node(node), output.graph.erase_node(last)
+        output.switches_dropped = True  # (still ops traced: the frame compiles, as Dynamo's count precedes its cleanup)
 
 
 class GradModeClassVariable(ValueVariable):
@@ -75,9 +75,7 @@ class GradModeVariable(VariableTracker):
 
     def __init__(self, mode, previous, entered):
         super().__init__()
-        self.mode = mode
-        self.previous = previous
-        self.entered = entered
+        self.mode, self.previous, self.entered = mode, previous, entered
 
     def python_type(self):
         return minitorch2.set_grad_enabled
@@ -98,8 +96,7 @@ class GradModeExitVariable(VariableTracker):
 
     def __init__(self, mode, previous):
         super().__init__()
-        self.mode = mode
-        self.previous = previous
+        self.mode, self.previous = mode, previous
 
     def context_class(self):
         return minitorch2.enable_grad if self.mode else minitorch2.no_grad

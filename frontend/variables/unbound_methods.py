@@ -1,6 +1,7 @@
 """A Tensor method read unbound, through its class, in a compiled frame: `Tensor.flip(x, 0)`,
 `torch.Tensor.add(x, y)`, `type(x).mul(x, 2)`, or `m = Tensor.flip` carried across a graph break; and a tensor's
-bound method read from a variable (`m = x.type` left by a break).
+bound method read from a variable (`m = x.type` left by a break), or a list's or dict's (`L.append`, whose call
+is the list tracker's, the one G['L'] reads).
 
 Frontend layer, coverage surface: ConstantVariable.var_getattr (a read from the class) and wrap() (the function
 itself read from a variable) make the tracker; its call is the method of its first argument, recorded as Dynamo
@@ -32,11 +33,12 @@ def tensor_methods():
             if id(f) not in torch_level and name != "__new__"}
 
 
-def wrap_tensor_method(og, value, source, wrap):
+def wrap_tensor_method(og, value, source):
     """The tracker of a tensor's method read from a variable (source), or None if value is none: bound (`m.type` left
-    on the stack by a graph break), a method of its tensor's tracker; unbound, guarded to be the same function."""
-    if isinstance(value, types.MethodType) and isinstance(value.__self__, minitorch2.Tensor):
-        return MethodVariable(wrap(og, value.__self__, AttrSource(source, "__self__")), value.__name__)
+    on the stack by a graph break, or a list's `L.append`), a method of its owner's tracker; unbound, guarded."""
+    if isinstance(value, types.MethodType) and isinstance(value.__self__, minitorch2.Tensor) or isinstance(
+            value, types.BuiltinMethodType) and type(value.__self__) in (list, dict):
+        return MethodVariable(og.wrap(value.__self__, AttrSource(source, "__self__")), value.__name__)
     if id(value) not in tensor_methods():
         return None
     og.guards.add(guards.id_guard(source, value), value)

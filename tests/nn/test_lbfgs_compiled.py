@@ -119,9 +119,5 @@ def test_step_then_no_grad_prediction_as_torch():
     _assert_as_torch("mlp", False, True, predict=True)
 
 
-@pytest.mark.xfail(strict=True, reason="a print breaking inside `with no_grad()` before the frame returns: Dynamo "
-                                       "compiles the last resume function (its re-entered block's switch, then erased, "
-                                       "and the returned tensor as the graph's output), ours traces no switch there "
-                                       "and skips it (frames 5 against torch's 6)")
 def test_step_then_printed_no_grad_prediction_as_torch():
     _assert_as_torch("mlp", False, True, predict="print")
