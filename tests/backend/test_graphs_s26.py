@@ -3,6 +3,9 @@ torch's: a WGAN-GP gradient penalty through a compiled discriminator (double bac
 LoRA's frozen-weight Linear, a hand-written LSTM cell loop, FNet's Fourier mixing."""
 import pytest
 import torch
+import torch._inductor.compile_fx as torch_compile_fx
+
+import backend.compile_fx
 
 import frontend
 import minitorch2
@@ -42,3 +45,71 @@ def test_first_order_gradient_under_create_graph_keeps_its_value():
     frontend.reset()
     torch._dynamo.reset()
     torch.testing.assert_close(torch.from_numpy(grad_of(minitorch2).copy()), torch.from_numpy(grad_of(torch)))
+
+
+def _lora_linear(lib):
+    """labml's LoRA Linear: a frozen weight and bias, `result += (x @ A.T @ B.T) * scaling` in place on
+    linear's output (a view of addmm's), whose base requires no grad until the in-place add."""
+    class Linear(lib.nn.Module):
+        def __init__(self, i, o, r=2, alpha=4):
+            super().__init__()
+            self.weight = lib.nn.Parameter(lib.randn(o, i), requires_grad=False)
+            self.bias = lib.nn.Parameter(lib.randn(o), requires_grad=False)
+            self.scaling = alpha / r
+            self.lora_a = lib.nn.Parameter(lib.randn(r, i))
+            self.lora_b = lib.nn.Parameter(lib.randn(o, r))
+
+        def forward(self, x):
+            result = lib.nn.functional.linear(x, self.weight, bias=self.bias)
+            result += (x @ self.lora_a.T @ self.lora_b.T) * self.scaling
+            return result
+
+    lib.manual_seed(0)
+    return Linear(6, 5), lib.randn(2, 3, 6)
+
+
+def _aot_graphs(lib, program):
+    """The forward and backward graphs the inductor's inner compile gets (targets in order), and the grads."""
+    graphs = []
+    if lib is torch:
+        def inner(gm, example_inputs, **kwargs):
+            graphs.append([str(n.target) for n in gm.graph.nodes if n.op == "call_function"])
+            return torch_compile_fx.compile_fx_inner(gm, example_inputs, **kwargs)
+        compiler = lambda gm, inputs: torch_compile_fx.compile_fx(gm, inputs, inner_compile=inner)  # noqa: E731
+    else:
+        def inner(gm, example_inputs, graph_kind="forward"):
+            graphs.append([str(n.target) for n in gm.graph.nodes if n.op == "call_function"])
+            return ours(gm, example_inputs, graph_kind=graph_kind)
+        ours = backend.compile_fx.compile_fx_inner
+
+        def compiler(gm, inputs):
+            backend.compile_fx.compile_fx_inner = inner
+            try:
+                return backend.compile_fx.compile_fx(gm, inputs)
+            finally:
+                backend.compile_fx.compile_fx_inner = ours
+    model, *inputs = program(lib)
+    lib.compile(model, backend=compiler)(*inputs).sum().backward()
+    return graphs, [p.grad.numpy() for p in model.parameters() if p.requires_grad]
+
+
+def _ours_and_torchs(program):
+    frontend.reset()
+    torch._dynamo.reset()
+    ours = _aot_graphs(minitorch2, program)
+    with torch._inductor.config.patch(fx_graph_cache=False), \
+            torch._functorch.config.patch(enable_autograd_cache=False):
+        theirs = _aot_graphs(torch, program)
+    for a, b in zip(ours[1], theirs[1]):
+        torch.testing.assert_close(torch.from_numpy(a.copy()), torch.from_numpy(b), rtol=1e-4, atol=1e-5)
+    return ours[0], theirs[0]
+
+
+def test_lora_backward_graph_is_torchs():
+    """The in-place add on a view of a tensor that needed no grad: the backward's CopySlices replays the view
+    (torch's `view`, not an as_strided scatter), and the copy into its fresh tensor is a no-op the joint-graph
+    pass removes, as torch's remove_noop_ops."""
+    ours, theirs = _ours_and_torchs(_lora_linear)
+    assert len(ours) == len(theirs) == 2
+    assert ours == theirs
+    assert "aten.new_empty_strided.default" not in ours[1]
