@@ -113,3 +113,41 @@ def test_lora_backward_graph_is_torchs():
     assert len(ours) == len(theirs) == 2
     assert ours == theirs
     assert "aten.new_empty_strided.default" not in ours[1]
+
+
+def _lstm_cell_loop(lib):
+    """labml's LSTMCell (`ifgo = hidden_lin(h) + input_lin(x)`, `.chunk(4, dim=-1)`) stepped over time, the hidden
+    states stacked by writing each into a slice of a zero buffer that requires no grad."""
+    class Cell(lib.nn.Module):
+        def __init__(self, i, hs):
+            super().__init__()
+            self.hidden_lin = lib.nn.Linear(hs, 4 * hs)
+            self.input_lin = lib.nn.Linear(i, 4 * hs, bias=False)
+
+        def forward(self, x, h, c):
+            i, f, g, o = (self.hidden_lin(h) + self.input_lin(x)).chunk(4, dim=-1)
+            c_next = lib.sigmoid(f) * c + lib.sigmoid(i) * lib.tanh(g)
+            return lib.sigmoid(o) * lib.tanh(c_next), c_next
+
+    class Loop(lib.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.cell = Cell(3, 4)
+
+        def forward(self, x):
+            hs, c = x.new_zeros(x.shape[0] + 1, x.shape[1], 4), x.new_zeros(x.shape[1], 4)
+            for t in range(x.shape[0]):
+                hs[t + 1], c = self.cell(x[t], hs[t].clone(), c)
+            return hs[1:]
+
+    lib.manual_seed(0)
+    return Loop(), lib.randn(3, 2, 3)
+
+
+def test_lstm_states_written_into_a_buffer_graphs_are_torchs():
+    """Writes into views of a buffer that needed no grad: functionalized and differentiated through the view
+    ops (select_scatter in the forward, select in the backward), not as_strided and copies."""
+    ours, theirs = _ours_and_torchs(_lstm_cell_loop)
+    assert len(ours) == len(theirs) == 2
+    assert ours == theirs
+    assert "aten.select_scatter.default" in ours[0]
