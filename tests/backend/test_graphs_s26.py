@@ -151,3 +151,27 @@ def test_lstm_states_written_into_a_buffer_graphs_are_torchs():
     assert len(ours) == len(theirs) == 2
     assert ours == theirs
     assert "aten.select_scatter.default" in ours[0]
+
+
+def _fnet_layer(lib):
+    """labml's FNet mixing (`torch.real(fft(fft(x, dim=2), dim=0))`) in a post-norm transformer layer."""
+    class Layer(lib.nn.Module):
+        def __init__(self, d):
+            super().__init__()
+            self.norm1, self.norm2 = lib.nn.LayerNorm(d), lib.nn.LayerNorm(d)
+            self.ff = lib.nn.Sequential(lib.nn.Linear(d, 2 * d), lib.nn.ReLU(), lib.nn.Linear(2 * d, d))
+
+        def forward(self, x):
+            z = self.norm1(x)
+            x = x + lib.real(lib.fft.fft(lib.fft.fft(z, dim=2), dim=0))
+            return x + self.ff(self.norm2(x))
+
+    lib.manual_seed(0)
+    return Layer(4), lib.randn(3, 2, 4)
+
+
+def test_fnet_layer_graphs_are_torchs():
+    ours, theirs = _ours_and_torchs(_fnet_layer)
+    assert len(ours) == len(theirs) == 2
+    assert ours == theirs
+    assert "aten._fft_c2c.default" in ours[0]
