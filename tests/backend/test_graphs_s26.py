@@ -154,16 +154,19 @@ def test_lstm_states_written_into_a_buffer_graphs_are_torchs():
 
 
 def _fnet_layer(lib):
-    """labml's FNet mixing (`torch.real(fft(fft(x, dim=2), dim=0))`) in a post-norm transformer layer."""
+    """labml's FNet mixing (`torch.real(fft(fft(x, dim=2), dim=0))`) in a transformer layer, dropout after it: the
+    mix's strides are _fft_c2c's CPU layout (the transformed dim innermost), so the dropout's rand_like draws in
+    that memory order (torch's permute and clone)."""
     class Layer(lib.nn.Module):
         def __init__(self, d):
             super().__init__()
             self.norm1, self.norm2 = lib.nn.LayerNorm(d), lib.nn.LayerNorm(d)
             self.ff = lib.nn.Sequential(lib.nn.Linear(d, 2 * d), lib.nn.ReLU(), lib.nn.Linear(2 * d, d))
+            self.drop = lib.nn.Dropout(0.1)
 
         def forward(self, x):
             z = self.norm1(x)
-            x = x + lib.real(lib.fft.fft(lib.fft.fft(z, dim=2), dim=0))
+            x = x + self.drop(lib.real(lib.fft.fft(lib.fft.fft(z, dim=2), dim=0)))
             return x + self.ff(self.norm2(x))
 
     lib.manual_seed(0)
@@ -175,3 +178,11 @@ def test_fnet_layer_graphs_are_torchs():
     assert len(ours) == len(theirs) == 2
     assert ours == theirs
     assert "aten._fft_c2c.default" in ours[0]
+
+
+@pytest.mark.parametrize("dim", [0, 1, 2])
+def test_fft_c2c_output_strides_are_torchs(dim):
+    def strides(lib):
+        x = lib.fft.fft(lib.ones(3, 2, 4), dim=2)
+        return lib.fft.fft(x, dim=dim).stride(), lib.fft.fft(x.transpose(0, 2), dim=dim).stride()
+    assert strides(minitorch2) == strides(torch)
