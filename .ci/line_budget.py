@@ -126,6 +126,8 @@ OUTSIDE_THE_LESSON = {
         # from its eager kernels (so traced graphs pick torch's ops) and the size questions they ask (so they guard as
         # torch's); the order of factors torch prints in a guard where a division is known exact (CleanDiv)
         "minitorch2/_arg_parser.py", "frontend/rnn_refusal.py",  # rnn: Dynamo refuses RNN/GRU/LSTM
+        # torch.compile's refusal of double backward through a compiled function (create_graph=True, then backward)
+        "autograd/double_backward.py",
         # the argument parser's NumPy names (axis for dim, keepdims for keepdim) on torch-level functions and methods
         "minitorch2/_numpy_names.py",
         "frontend/tensorless_frames.py",  # Dynamo leaves a resume frame holding nothing of torch's untraced

@@ -33,6 +33,7 @@ from minitorch2.fx.experimental.symbolic_shapes import SpecializeFloatInputs
 from minitorch2.utils import _pytree as pytree
 from partition import default_partition, min_cut_rematerialization_partition
 
+from .double_backward import refusing_double_backward
 from .functionalize import functionalize_graph
 from .input_aliasing import AliasedInputs, aliasing_key
 from .input_metadata_mutations import copy_in, in_joint, merge_mutated_outputs, returning_inputs, write_back
@@ -206,8 +207,7 @@ class CompiledFunction(Function):
         saved = [*ctx.saved_sizes, *ctx.saved_tensors]
         if compiled.compiled_bw is None:  # compiled at the first backward (step 3 of the module docstring)
             compiled.compiled_bw = compiled.bw_compiler(compiled.bw_module, saved + tangents)
-        input_grads = _as_list(_call_compiled(compiled.compiled_bw, saved + tangents))
-        return (None, *input_grads)
+        return (None, *refusing_double_backward(_as_list(_call_compiled(compiled.compiled_bw, saved + tangents))))
 
 
 def _plain(t):

@@ -5,7 +5,7 @@ Backend layer (plays torch._inductor.fx_passes.joint_graph). compile_fx's partit
 inference graph, never partitioned, goes through them in compile_fx_inner); the rewrites change what the partitioner
 sees (which values exist to be saved or recomputed), so they run first:
 
-    1. remove_noop_ops        an alias, a clone, a same-shape view or a same-dtype convert is its input
+    1. remove_noop_ops        an alias, a clone, a copy, a same-shape view or a same-dtype convert is its input
     2. fold_uniform_constant  a factory of one value (scalar_tensor, full) or torch.tensor(2.0) becomes one `full`
     3. early patterns         view(x, x's shape), view(view(x)) back to x's shape, permute(permute(x)) = x
     4. patterns               convert(convert(x)) between float dtypes, a -1.0 one-hot scatter into a constant
@@ -74,7 +74,7 @@ def _fake_result(target, args, kwargs):
 
 def _is_noop(node):
     target, args = node.target, node.args
-    if target in (aten.alias.default, aten.clone.default):
+    if target in (aten.alias.default, aten.clone.default, aten.copy.default):
         return True
     if target is aten.view.default:
         return list(_val(args[0]).shape) == list(args[1])
@@ -94,7 +94,7 @@ def remove_noop_ops(graph):
     output_storages = {_storage(n) for n in outputs}
 
     def remove(node):
-        src = node.args[0] if hasattr(node.target, "_schema") and node.args else None
+        src = node.args[node.target is aten.copy.default] if hasattr(node.target, "_schema") and node.args else None
         if not hasattr(src, "meta") or not _is_noop(node) or not _same_meta(node, src):
             return False
         is_view = _storage(node) == _storage(src)

@@ -43,9 +43,13 @@ _VersionCounter.dispatch_state = state  # (a tensor made while state.inference_m
 def dispatch(op, args, kwargs):
     if state.autocast is not None:
         args, kwargs = state.autocast(op, args, kwargs)
-    if state.grad_enabled and not state.below_autograd and op.differentiable and _any_requires_grad(args):
-        return _autograd.record(op, args, kwargs)
-    return redispatch_below_autograd(op, args, kwargs)
+    recorded = state.grad_enabled and not state.below_autograd and op.differentiable and _any_requires_grad(args)
+    out = (_autograd.record if recorded else redispatch_below_autograd)(op, args, kwargs)
+    # a view of a fake tensor keeps the view ops that made it, needing grad or not, as torch's view tracking
+    # (ADInplaceOrView, above autograd's choice): an in-place op that later makes it require grad replays them
+    if op.is_view and not state.below_autograd and isinstance(out, Tensor) and out._replays_views:
+        _autograd.remember_view_ops(out, args[0], op, args[1:], kwargs)
+    return out
 
 
 def redispatch_below_autograd(op, args, kwargs):

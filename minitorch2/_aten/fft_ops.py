@@ -27,14 +27,28 @@ def _signal_size(shape, dim):
     return math.prod(shape[d] for d in dim)
 
 
+def _c2c_order(self, dim):
+    """The order of _fft_c2c's output dims in memory, outermost first, as ATen's CPU kernel lays it out (its meta
+    function's _exec_fft): the dims not transformed, by self's strides, then the transformed ones in `dim`'s order."""
+    batch = sorted((d for d in range(self.dim()) if d not in dim), key=lambda d: -self.stride()[d])
+    return batch + [d for d in dim]
+
+
 def _c2c_kernel(self, dim, normalization, forward):
     transform = np.fft.fftn if forward else np.fft.ifftn
     values = transform(self._np, axes=dim, norm="backward" if forward else "forward")
-    return _scaled(values, normalization, _signal_size(self.shape, dim), self.dtype)
+    values = _scaled(values, normalization, _signal_size(self.shape, dim), self.dtype)
+    order = _c2c_order(self, dim)
+    laid_out = np.empty([self.shape[d] for d in order], values.dtype).transpose(np.argsort(order))
+    laid_out[...] = values
+    return laid_out
 
 
 def _c2c_meta(self, dim, normalization, forward):
-    return fake_empty(self.shape, self.dtype)
+    order, stride, step = _c2c_order(self, dim), [0] * self.dim(), 1
+    for d in reversed(order):
+        stride[d], step = step, step * self.shape[d]
+    return fake_empty(self.shape, self.dtype, stride)
 
 
 def _r2c_shape(shape, dim, onesided):

@@ -25,7 +25,7 @@ from .._dispatch import redispatch_below_autograd
 from .._ops import ops
 from .._tensor import FakeTensor, Tensor
 from .graph import Node, SavedTensor, gradient_edge, tensor_metadata
-from .view_history import rebase_view_history, remember_view_ops
+from .view_history import rebase_view_history, remember_view_ops  # noqa: F401  (the dispatcher calls it through here)
 
 
 class Derivative:
@@ -148,8 +148,6 @@ def record(op, args, kwargs):
                 out._output_nr = i
                 if out._base is not None:
                     out._grad_fn_version = out._version
-        if op.is_view and out_list[0]._replays_views and len(out_list) == 1:
-            remember_view_ops(out_list[0], args[0], op, args[1:], kwargs)
     if derivative is not None:
         _save(node, plan.saves, bound, out_list, pre_saved, differentiable)
     return outputs

@@ -1,0 +1,28 @@
+"""torch.compile's refusal of double backward: gradients a compiled function's backward returns under
+create_graph=True are connected to the graph (so they report requires_grad=True, as torch's), through a node
+whose own backward raises torch's RuntimeError. Called once from CompiledFunction.backward (aot.py)."""
+import minitorch2
+from minitorch2.autograd import Function
+
+
+class CompiledFunctionBackward(Function):
+    """Named as torch's, so the gradients print grad_fn=<CompiledFunctionBackwardBackward>."""
+
+    @staticmethod
+    def forward(ctx, connect, *grads):
+        return grads
+
+    @staticmethod
+    def backward(ctx, *grads):
+        raise RuntimeError("torch.compile with aot_autograd does not currently support double backward")
+
+
+def refusing_double_backward(input_grads):
+    """input_grads as they are, or, with grad mode on (a backward with create_graph=True), as outputs of a
+    node that refuses to be differentiated; a dummy input that requires grad gives the node its edge, as
+    torch's (the saved tensors the backward ran on are detached)."""
+    if not minitorch2.is_grad_enabled():
+        return input_grads
+    connect = minitorch2.empty(0, requires_grad=True)
+    out = CompiledFunctionBackward.apply(connect, *input_grads)
+    return [g if isinstance(g, minitorch2.Tensor) else None for g in out]
