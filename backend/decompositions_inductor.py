@@ -1,7 +1,8 @@
 """Decompositions torch's inductor applies on top of the core table that only shape its graphs (plays part of
-torch._inductor.decomposition): a batched outer product as a broadcast multiply, one-row products on the CPU as
-multiply and sum, a cat of one tensor repeated as an expand, and max pooling's low-memory form (the maxima with int8
-offsets in their windows, the indices made from the offsets where they are read) with its backward a scatter_add.
+torch._inductor.decomposition): a batched outer product as a broadcast multiply, one-row products on the CPU (a
+Linear layer on one sample among them) as multiply and sum, a cat of one tensor repeated as an expand, and max
+pooling's low-memory form (the maxima with int8 offsets in their windows, the indices made from the offsets where
+they are read) with its backward a scatter_add.
 (torch's also turns index_select into indexing and index_add into an accumulating index_put, whose generated code
 checks bounds with words of its own; minitorch2's compiled graphs raise eager's error for an index out of range, so
 those two stay whole.)
@@ -36,6 +37,26 @@ def bmm(self, batch2):
     return NotImplemented
 
 
+def addmm(self, mat1, mat2, beta=1, alpha=1):
+    """On the CPU, one row times a column, or times a matrix of at most 16 x 16 (a Linear layer on one sample), as
+    multiply and sum, then `alpha * out + beta * self`. (Half inputs, which torch's computes in float32, keep the
+    op.)"""
+    if not _is(mat1.shape[0], 1) or self.dtype.itemsize < 4:
+        return NotImplemented
+    if _is(mat2.shape[-1], 1):
+        out = _row_times_column(mat1, mat2)
+    elif all(isinstance(n, int) and n <= 16 for n in mat2.shape):
+        out = aten.sum.dim_IntList(aten.mul.Tensor(aten.permute.default(mat1, [1, 0]), mat2), [0], True)
+    else:
+        return NotImplemented
+    return aten.add.Tensor(aten.mul.Tensor(out, alpha), aten.mul.Tensor(self, beta))
+
+
+def _row_times_column(row, column):
+    products = aten.mul.Tensor(aten.squeeze.dim(row, 0), aten.squeeze.dim(column, -1))
+    return aten.unsqueeze.default(aten.sum.dim_IntList(products, [0], True), 0)
+
+
 def mm(self, input2):
     """A small outer product (inner size 1, at most 32 elements in all) as a multiply; a row times a column as
     multiply and sum."""
@@ -43,10 +64,7 @@ def mm(self, input2):
             and isinstance(self.shape[0], int) and self.shape[0] > 0 and _is(input2.shape[0], 1)
             and self.dtype is input2.dtype and self.numel() + input2.numel() <= 32):
         return aten.mul.Tensor(self, input2)
-    if _is(self.shape[0], 1) and _is(input2.shape[-1], 1):
-        products = aten.mul.Tensor(aten.squeeze.dim(self, 0), aten.squeeze.dim(input2, -1))
-        return aten.unsqueeze.default(aten.sum.dim_IntList(products, [0], True), 0)
-    return NotImplemented
+    return _row_times_column(self, input2) if _is(self.shape[0], 1) and _is(input2.shape[-1], 1) else NotImplemented
 
 
 def cat(tensors, dim=0):
@@ -108,6 +126,6 @@ def _pair(value):
     return list(value) * (2 // len(value)) if isinstance(value, (list, tuple)) else [value, value]
 
 
-DECOMPOSITIONS = {aten.bmm.default: bmm, aten.mm.default: mm, aten.cat.default: cat,
+DECOMPOSITIONS = {aten.bmm.default: bmm, aten.mm.default: mm, aten.addmm.default: addmm, aten.cat.default: cat,
                   aten.max_pool2d_with_indices.default: max_pool2d_with_indices,
                   aten.max_pool2d_with_indices_backward.default: max_pool2d_with_indices_backward}

@@ -198,7 +198,7 @@ class OutputGraph:
         if expr in self.size_vars:
             return self.size_vars[expr]
         proxy = self.create_proxy("call_function", minitorch2.ops.aten.sym_size.int, (tensor_var.proxy.node, dim),
-                                  {}, size)
+                                  {}, size, speculative=True)
         return SymNodeVariable(proxy, size)
 
     # ---- nodes ------------------------------------------------------------------------

@@ -38,9 +38,8 @@ INDEX = dt.int64
 # longer ones stay loops, vectorized on their own (unrolling a bool `any` over 16 took 1 s to compile).
 MAX_UNROLLED_TRIPS = 4
 SUM_BLOCK = 4096  # float sums over longer ranges add up blocks of this many elements (emit_blocked_sum)
-# i64 arithmetic on sizes over symbols (dynamic shapes): the operands are sizes, never negative
-SIZE_OPCODES = {operator.add: "add nsw", operator.sub: "sub nsw", operator.mul: "mul nsw", operator.floordiv: "sdiv",
-                operator.mod: "srem"}
+# i64 arithmetic on sizes over symbols (dynamic shapes), which never overflows; `//` and `%` round as Python's
+SIZE_OPCODES = {operator.add: "add nsw", operator.sub: "sub nsw", operator.mul: "mul nsw"}
 
 
 def kernel_error(kernel, raised_flags, addresses):
@@ -301,9 +300,16 @@ class KernelEmitter:
             refs = [self.size_ref(sympy.sympify(o)) for o in operands]
             if operation is operator.neg:
                 refs, operation = ["0", *refs], operator.sub
-            if operation not in SIZE_OPCODES:
+            (a, b), entry = refs, self.b.entry_op
+            if operation in (operator.floordiv, operator.mod):  # rounded as Python's (an int input may be negative):
+                c_rem = entry("rem", f"srem i64 {a}, {b}")  # (C's: the dividend's sign; Python's: the divisor's)
+                rem = entry("mod", f"srem i64 {entry('shifted', f'add i64 {c_rem}, {b}')}, {b}")
+                exact = entry("exact", f"sub i64 {a}, {rem}")
+                self.size_refs[value] = rem if operation is operator.mod else entry("div", f"sdiv i64 {exact}, {b}")
+            elif operation not in SIZE_OPCODES:
                 raise NotImplementedError(f"backend: the size {value} over symbolic sizes in LLVM code")
-            self.size_refs[value] = self.b.entry_op("size", f"{SIZE_OPCODES[operation]} i64 {refs[0]}, {refs[1]}")
+            else:
+                self.size_refs[value] = entry("size", f"{SIZE_OPCODES[operation]} i64 {a}, {b}")
         return self.size_refs[value]
 
     def emit_indirect(self, index, env):

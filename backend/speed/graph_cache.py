@@ -38,7 +38,7 @@ import sympy
 
 from minitorch2 import _dtype
 from minitorch2._sym import is_symbolic
-from minitorch2.fx.experimental.symbolic_shapes import FloorDiv, Mod
+from minitorch2.fx.experimental.symbolic_shapes import FloorDiv, Mod, PythonMod
 
 from .. import config
 from .. import loop_ir as L
@@ -48,15 +48,17 @@ from . import disk_cache
 FORMAT = 4  # bump when the entry layout changes
 LOOP_IR_CLASSES = {name: cls for name, cls in vars(L).items()
                    if isinstance(cls, type) and dataclasses.is_dataclass(cls) and cls.__module__ == L.__name__}
-SIZE_CLASSES = {cls.__name__: cls for cls in (sympy.Add, sympy.Mul, sympy.Pow, sympy.Max, sympy.Min, FloorDiv, Mod)}
+SIZE_CLASSES = {cls.__name__: cls for cls in (sympy.Add, sympy.Mul, sympy.Pow, sympy.Max, sympy.Min, FloorDiv, Mod, PythonMod)}
 
 
 @functools.lru_cache(maxsize=None)
 def backend_source_digest():
-    """A digest of every backend module's source: any change to the compiler invalidates every entry."""
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # backend/
+    """A digest of every backend module's source, and of the size expressions' (which print into the generated
+    code): any change to the compiler invalidates every entry."""
+    backend = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    sizes = os.path.join(os.path.dirname(backend), "minitorch2", "fx", "experimental")
     digest = hashlib.sha256()
-    for folder, _, files in sorted(os.walk(root)):
+    for folder, _, files in sorted(os.walk(backend)) + sorted(os.walk(sizes)):
         for name in sorted(files):
             if name.endswith(".py"):
                 with open(os.path.join(folder, name), "rb") as f:

@@ -217,12 +217,11 @@ def nan_to_num_decomposition(self, nan=None, posinf=None, neginf=None):
     if not self.dtype.is_floating_point:
         return aten.clone.default(self)
     big = float(np.finfo(self.dtype.np).max)
-    result = self
-    for test, value in ((aten.isnan.default(self), 0.0 if nan is None else nan),
-                        (aten.eq.Scalar(self, math.inf), big if posinf is None else posinf),
-                        (aten.eq.Scalar(self, -math.inf), -big if neginf is None else neginf)):
-        result = aten.where.self(test, aten.scalar_tensor.default(value, dtype=self.dtype), result)
-    return result
+    def where(test, value, other):
+        return aten.where.self(test, aten.scalar_tensor.default(value, dtype=self.dtype), other)
+    result = where(aten.isnan.default(self), 0.0 if nan is None else nan, self)  # in torch's order: -inf before +inf
+    result = where(aten.eq.Scalar(self, -math.inf), -big if neginf is None else neginf, result)
+    return where(aten.eq.Scalar(self, math.inf), big if posinf is None else posinf, result)
 
 
 def logaddexp(grad, self, other, needs_grad):

@@ -62,10 +62,10 @@ class FloorDiv(sympy.Function):
         return None if common == 1 else FloorDiv(sympy.cancel(base / common), sympy.cancel(divisor / common))
 
 
-class Mod(sympy.Function):
-    """Python's `%` on sizes, kept as written (`(3*s) % 12`, where sympy's Mod factors it as `3*(s % 4)`), decided
-    by torch's rules: 0 for a multiple, p itself where 0 <= p < q is known."""
-    is_integer = is_nonnegative = True
+class PythonMod(sympy.Function):
+    """Python's `%`, kept as written (`(3*s) % 12`, not sympy's `3*(s % 4)`), decided by torch's rules: 0 for a multiple,
+    p itself where 0 <= p < q is known. Of the divisor's sign: an int input's may be negative (`n % k >= 0` guarded)."""
+    is_integer = True
     precedence = 35  # (as FloorDiv's: `s77*(Mod(s77, 3))`)
 
     @classmethod
@@ -77,6 +77,14 @@ class Mod(sympy.Function):
         if q == 2 and p.is_odd:
             return sympy.Integer(1)
         return p if (q - p).is_positive and (p / q).is_positive else None
+
+    def _eval_is_nonnegative(self):
+        return True if self.args[1].is_positive else None
+
+
+class Mod(PythonMod):
+    """`%` of two integers known non-negative (sizes), torch's Mod."""
+    is_nonnegative = True
 
 
 _RELATIONS = {operator.eq: sympy.Eq, operator.ne: sympy.Ne, operator.lt: sympy.Lt, operator.le: sympy.Le,
@@ -109,7 +117,8 @@ class SymNode:
         if pytype is float and float in (self.pytype, type(other)):  # (int / int stays a rational: IntTrueDiv's kin)
             a, b = (ToFloat(e) if e.is_integer and not e.is_Number else e for e in (a, b))
             op = FloatTrueDiv if op is operator.truediv else op
-        expr = {operator.floordiv: FloorDiv, operator.mod: Mod}.get(op, op)(a, b)  # (sizes' `//` and `%` kept whole)
+        mod = Mod if all(e.is_nonnegative or self.shape_env.bounds(e)[0] >= 0 for e in (a, b)) else PythonMod
+        expr = {operator.floordiv: FloorDiv, operator.mod: mod}.get(op, op)(a, b)  # (sizes' `//` and `%` kept whole)
         return self.shape_env.wrap(expr, pytype, hint)
 
     def logical(self, op, other):
@@ -292,7 +301,7 @@ class ShapeEnv:
         if isinstance(expr, sympy.Pow) and expr.exp.is_Integer and expr.exp > 0 and self.bounds(expr.base)[0] >= 0:
             low, high = self.bounds(expr.base)
             return low ** expr.exp, high ** expr.exp
-        if isinstance(expr, Mod) and self.bounds(expr.args[1])[0] > 0:
+        if isinstance(expr, PythonMod) and self.bounds(expr.args[1])[0] > 0:
             (low, high), (_, divisor_high) = map(self.bounds, expr.args)
             if low >= 0 and self.implied(sympy.Gt(*expr.args[::-1])):  # Mod(s, s*t) is s: s < s*t
                 return low, high
@@ -435,10 +444,10 @@ class _SourcePrinter(StrPrinter):
     def _print_Symbol(self, expr):
         return self.names.get(expr, expr.name)
 
-    def _print_FloorDiv(self, expr):  # and Mod
+    def _print_FloorDiv(self, expr):  # and the mods
         return self.stringify(expr.args, " // " if isinstance(expr, FloorDiv) else " % ", PRECEDENCE["Atom"] - 0.5)
 
-    _print_Mod = _print_FloorDiv
+    _print_Mod = _print_PythonMod = _print_FloorDiv
 
     def _print_Add(self, expr, order=None):  # in sympy's order of terms, negatives as `(-1)*x`: PyTorch's text
         return self.stringify(expr.args, " + ", PRECEDENCE["Add"])
@@ -489,8 +498,8 @@ def python_step(expr):
         if constant != 1:
             return operator.mul, [rest, constant]
         return operator.mul, [expr.args[0], sympy.Mul(*expr.args[1:])]
-    steps = {FloorDiv: operator.floordiv, Mod: operator.mod, sympy.Pow: operator.pow, sympy.Max: sym_max,
-             sympy.Min: sym_min}
+    steps = {FloorDiv: operator.floordiv, Mod: operator.mod, PythonMod: operator.mod, sympy.Pow: operator.pow,
+             sympy.Max: sym_max, sympy.Min: sym_min}
     # (only a Max or Min has more than two arguments: the first, then one of the rest)
     return steps[type(expr)], [expr.args[0], type(expr)(*expr.args[1:])] if len(expr.args) > 2 else list(expr.args)
 
