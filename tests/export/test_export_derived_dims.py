@@ -37,7 +37,7 @@ def build(lib, name):
 
     class Halves(nn.Module):
         def forward(self, x, y):
-            return x.view(-1, 2) + y
+            return x.view(-1, 2) + y, x.shape[0] // 2
 
     def randn(*shape):
         return lib.tensor(np.random.RandomState(sum(shape)).randn(*shape).astype(np.float32))
@@ -119,7 +119,7 @@ CALLS = {
 
 def _values(outputs):
     """The outputs (one tensor or a tuple) as lists rounded to 4 places, so that two libraries' compare with ==."""
-    return [np.round(t.numpy().astype(np.float64), 4).tolist() for t in
+    return [np.round(t.numpy().astype(np.float64), 4).tolist() if hasattr(t, "numpy") else t for t in
             (outputs if isinstance(outputs, tuple) else (outputs,))]
 
 
@@ -155,3 +155,11 @@ def _dim_facts(Dim):
 
 def test_derived_dims_and_their_refusals_are_torchs():
     assert _dim_facts(minitorch2.export.Dim) == _dim_facts(torch.export.Dim)
+
+
+@pytest.mark.xfail(strict=True, reason="torch's run_decompositions runs its runtime-assert pass again, which reads x's "
+                   "derived size 2*h first (to bind the phantom root h) and leaves the names of the asserts it then "
+                   "drops counted (add_3, floordiv_6); ours retraces without that pass")
+def test_run_decompositions_of_a_program_reading_a_derived_size_is_torchs(programs):
+    theirs, ours = programs["view"]
+    assert ours.run_decompositions().graph_module.code == theirs.run_decompositions().graph_module.code
