@@ -421,9 +421,9 @@ def input_guards(shape_env, dims, user_leaves, sources):
     (or, for a phantom root, the first size derived from it)."""
     symbol_of = {dim.source: dim.symbol for dim in dims}
     derived_of = {dim.source: dim.derived for dim in dims if dim.derived is not None}
-    where = {f"{source}.size()[{d}]": (i, d, f"{source[3:].replace(chr(39) + ']', '', 1)}.size()[{d}]")
+    where = {f"{source}.size()[{d}]": (i, d, f"{_shadow(source)}.size()[{d}]")  # each input size's place and name
              for i, (leaf, source) in enumerate(zip(user_leaves, sources)) if isinstance(leaf, Tensor)
-             for d in range(leaf.dim())}  # L['xs'][1].size()[0] -> xs[1].size()[0], as torch's messages name it
+             for d in range(leaf.dim())}
     anchors = {}  # a root's symbol -> (where its value is read, a and b of that size over it)
     for dim in sorted(dims, key=lambda dim: dim.derived is not None):  # (a root's own size before derived ones)
         root = dim.symbol if dim.derived is None else next(iter(dim.symbol.free_symbols))
@@ -468,6 +468,11 @@ def input_guards(shape_env, dims, user_leaves, sources):
             low, high = shape_env.var_to_range[value]
             ranges += _range_checks(i, d, text, int(low), math.inf if high >= _SIZE_MAX else int(high))
     return ranges + statics + pinned + equalities
+
+
+def _shadow(source):
+    """L['xs'][1] -> xs[1], as torch's guard messages name an input."""
+    return source[3:].replace("']", "", 1)
 
 
 def _range_checks(i, d, text, low, high):
