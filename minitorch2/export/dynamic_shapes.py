@@ -60,6 +60,18 @@ class _DimHint:
         return f"DimHint({', '.join([self.type.name, *bounds])})"
 
 
+class _IntInfinity(float):
+    """An unbounded Dim's max: math.inf, printed as torch prints its int_oo."""
+
+    def __repr__(self):
+        return "int_oo"
+
+    __str__ = __repr__
+
+
+int_oo = _IntInfinity("inf")
+
+
 class Dim:
     """A named dynamic dim: a size in [min, max] (0 and unbounded by default)."""
     AUTO = _DimHint(_DimHintType.AUTO)
@@ -67,7 +79,7 @@ class Dim:
     STATIC = _DimHint(_DimHintType.STATIC)
 
     def __init__(self, name, *, min=None, max=None):
-        low, high = 0 if min is None else min, math.inf if max is None else max
+        low, high = 0 if min is None else min, int_oo if max is None else max
         if not high > low:
             raise AssertionError(f"Cannot create Dim with inconsistent min={min}, max={max}")
         if not name.isidentifier():
@@ -135,8 +147,10 @@ class _DerivedDim(Dim):
 
     @property
     def max(self):
-        high = self.of(self.root.max)  # (an unbounded root's stays math.inf)
-        if high != math.inf and high > sys.maxsize - 1:
+        if self.root.max == math.inf:
+            return int_oo
+        high = self.of(self.root.max)
+        if high > sys.maxsize - 1:
             raise AssertionError(f"Expected derived max value of {self.__name__} to be <= {sys.maxsize - 1}. Please "
                                  f"specify an appropriate max value for {self.root.__name__} (currently "
                                  f"{self.root.max}).")

@@ -6,9 +6,6 @@ and the guard each wrong size fails; the errors of an example whose sizes do not
 Each module is built twice by one function, once over torch and once over minitorch2, with the same dynamic_shapes
 made from that library's Dim.
 """
-import math
-import sys
-
 import numpy as np
 import pytest
 import torch
@@ -141,15 +138,15 @@ def test_examples_that_do_not_fit_are_refused_as_torchs(name):
 
 
 def _dim_facts(Dim):
-    """What each derived Dim is (its repr, min, max: int_oo as math.inf) or the error it raises."""
+    """What each derived Dim is (its repr, min, max as printed) or the error it raises."""
     b, c = Dim("b"), Dim("c", min=3, max=10)
-    made = [lambda: b + 1, lambda: 1 + b, lambda: 2 * b + 1, lambda: b * 3 - 2, lambda: c * 2, lambda: 2 * c - 1,
+    made = [lambda: b, lambda: b + 1, lambda: 1 + b, lambda: 2 * b + 1, lambda: b * 3 - 2, lambda: c * 2, lambda: 2 * c - 1,
             lambda: (c + 1) * 2, lambda: 2 * (c + 1) - 2, lambda: 3 * (2 * c + 1), lambda: b - 1,
             lambda: Dim("m", max=2 ** 62) * 4, lambda: b + 1.5, lambda: b + True, lambda: 1 - b, lambda: b * 0,
             lambda: b * -2, lambda: c + b, lambda: b - 0.5, lambda: b / 2]
 
     def facts(dim):
-        return repr(dim), type(dim).__name__, dim.min, math.inf if dim.max > sys.maxsize else dim.max
+        return repr(dim), type(dim).__name__, dim.min, str(dim.max)
     return [_outcome(lambda: facts(make())) for make in made]
 
 
