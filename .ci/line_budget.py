@@ -175,6 +175,7 @@ OUTSIDE_THE_LESSON = {
         # torch.linalg, torch.special, torch.fft and the other functions beyond the commonly used ones
         "minitorch2/_aten/table_extra.py", "minitorch2/_aten/extra_ops.py", "minitorch2/_aten/extra_formulas.py",
         "minitorch2/_functions_extra.py", "minitorch2/_functions_extra_methods.py", "minitorch2/linalg.py",
+        "minitorch2/_functions_histogram.py",
         "minitorch2/special.py", "minitorch2/fft.py",
         # their spellings in graphs, as torch's C homes (torch._C._fft.fft_fft)
         "minitorch2/_c_spellings.py",

@@ -31,7 +31,10 @@ _current = _Current()
 
 
 def current_stack_trace():
-    return _current.stack_trace
+    """The stack trace in effect; one given as a function is asked each time (export's, which reads the user's
+    frames, so the size arithmetic it traces outside any op is placed too)."""
+    stack_trace = _current.stack_trace
+    return stack_trace() if callable(stack_trace) else stack_trace
 
 
 @contextlib.contextmanager

@@ -5,6 +5,8 @@ Runtime layer, coverage surface (rows in table_complex.py; torch.fft's functions
 minitorch2/fft.py). Each op transforms over the dims `dim` without normalization, then scales as `normalization`
 says: 0 not at all, 1 by 1/sqrt(n), 2 by 1/n, n the signal's element count over those dims (for c2r the real
 output's). numpy's pocketfft computes the transforms; an inverse transform is the conjugate-direction one, unscaled.
+Each output is laid out in memory (its strides) as ATen's CPU kernel writes it, which the compiled graphs' meta
+functions give too (see "output layouts" below).
 """
 import math
 
@@ -27,28 +29,55 @@ def _signal_size(shape, dim):
     return math.prod(shape[d] for d in dim)
 
 
+# ---------------------------------------------------------------- output layouts
+# ATen's CPU kernels (SpectralOps' _exec_fft) write an output dense in one order of its dims, outermost first: the
+# dims not transformed, by the input's strides (largest first), then the transformed ones, those before the last
+# sorted by the input's strides too (all of them for c2c; r2c and c2r keep the last, the one-sided one, innermost).
+# c2r over several dims runs c2c over all but the last first, and orders its batch by that result's strides.
+def _sorted_dims(strides, dim, keep_last):
+    end = len(dim) - keep_last
+    return sorted(dim[:end], key=lambda d: -strides[d]) + list(dim[end:])
+
+
+def _order(strides, dims):
+    return sorted((d for d in range(len(strides)) if d not in dims), key=lambda d: -strides[d]) + list(dims)
+
+
+def _dense_strides(shape, order):
+    stride, step = [0] * len(shape), 1
+    for d in reversed(order):
+        stride[d], step = step, step * shape[d]
+    return stride
+
+
 def _c2c_order(self, dim):
-    """The order of _fft_c2c's output dims in memory, outermost first, as ATen's CPU kernel lays it out (its meta
-    function's _exec_fft): the dims not transformed, by self's strides, then the transformed ones in `dim`'s order."""
-    batch = sorted((d for d in range(self.dim()) if d not in dim), key=lambda d: -self.stride()[d])
-    return batch + [d for d in dim]
+    return _order(self.stride(), _sorted_dims(self.stride(), dim, keep_last=False))
+
+
+def _r2c_order(self, dim):
+    return _order(self.stride(), _sorted_dims(self.stride(), dim, keep_last=True))
+
+
+def _c2r_order(self, dim):
+    strides = self.stride() if len(dim) == 1 else _dense_strides(self.shape, _c2c_order(self, dim[:-1]))
+    return _order(strides, dim[-1:])
+
+
+def _laid_out(values, order):
+    """values written into memory dense in `order`."""
+    laid_out = np.empty([values.shape[d] for d in order], values.dtype).transpose(np.argsort(order))
+    laid_out[...] = values
+    return laid_out
 
 
 def _c2c_kernel(self, dim, normalization, forward):
     transform = np.fft.fftn if forward else np.fft.ifftn
     values = transform(self._np, axes=dim, norm="backward" if forward else "forward")
-    values = _scaled(values, normalization, _signal_size(self.shape, dim), self.dtype)
-    order = _c2c_order(self, dim)
-    laid_out = np.empty([self.shape[d] for d in order], values.dtype).transpose(np.argsort(order))
-    laid_out[...] = values
-    return laid_out
+    return _laid_out(_scaled(values, normalization, _signal_size(self.shape, dim), self.dtype), _c2c_order(self, dim))
 
 
 def _c2c_meta(self, dim, normalization, forward):
-    order, stride, step = _c2c_order(self, dim), [0] * self.dim(), 1
-    for d in reversed(order):
-        stride[d], step = step, step * self.shape[d]
-    return fake_empty(self.shape, self.dtype, stride)
+    return fake_empty(self.shape, self.dtype, _dense_strides(self.shape, _c2c_order(self, dim)))
 
 
 def _r2c_shape(shape, dim, onesided):
@@ -60,11 +89,13 @@ def _r2c_shape(shape, dim, onesided):
 
 def _r2c_kernel(self, dim, normalization, onesided):
     values = (np.fft.rfftn if onesided else np.fft.fftn)(self._np, axes=dim)
-    return _scaled(values, normalization, _signal_size(self.shape, dim), _dtype.to_complex(self.dtype))
+    values = _scaled(values, normalization, _signal_size(self.shape, dim), _dtype.to_complex(self.dtype))
+    return _laid_out(values, _r2c_order(self, dim))
 
 
 def _r2c_meta(self, dim, normalization, onesided):
-    return fake_empty(_r2c_shape(self.shape, dim, onesided), _dtype.to_complex(self.dtype))
+    shape = _r2c_shape(self.shape, dim, onesided)
+    return fake_empty(shape, _dtype.to_complex(self.dtype), _dense_strides(shape, _r2c_order(self, dim)))
 
 
 def _c2r_shape(shape, dim, last_dim_size):
@@ -76,11 +107,12 @@ def _c2r_shape(shape, dim, last_dim_size):
 def _c2r_kernel(self, dim, normalization, last_dim_size):
     shape = _c2r_shape(self.shape, dim, last_dim_size)
     values = np.fft.irfftn(self._np, s=[shape[d] for d in dim], axes=dim, norm="forward")
-    return _scaled(values, normalization, _signal_size(shape, dim), _real(self.dtype))
+    return _laid_out(_scaled(values, normalization, _signal_size(shape, dim), _real(self.dtype)), _c2r_order(self, dim))
 
 
 def _c2r_meta(self, dim, normalization, last_dim_size):
-    return fake_empty(_c2r_shape(self.shape, dim, last_dim_size), _real(self.dtype))
+    shape = _c2r_shape(self.shape, dim, last_dim_size)
+    return fake_empty(shape, _real(self.dtype), _dense_strides(shape, _c2r_order(self, dim)))
 
 
 def _real(dtype):

@@ -28,7 +28,6 @@ import minitorch2
 from .._tensor import DataDependentOutputException, Tensor
 from ..nn.modules.module import Module
 from ..utils import _pytree as pytree
-from ..utils._python_dispatch import TorchDispatchMode
 from . import _compiler, dynamic_shapes as shapes
 from .exported_program import ExportedProgram
 from .graph_signature import (ConstantArgument, ExportGraphSignature, InputKind, InputSpec, OutputKind, OutputSpec,
@@ -101,7 +100,7 @@ class _Export:
 
         def flat_forward(*flat):
             args, kwargs = pytree.tree_unflatten(list(flat[n_state:]), self.in_spec)
-            with _swapped(self.mod, dict(zip(paths, flat[:n_state]))), _UserStackMode(stack_trace_in_effect):
+            with _swapped(self.mod, dict(zip(paths, flat[:n_state]))), stack_trace_in_effect(_user_stack):
                 out = self.mod(*args, **kwargs)
             leaves, self.out_spec = pytree.tree_flatten(out)
             return tuple(leaves)
@@ -216,16 +215,10 @@ def _swapped(module, tensors):
             slots[name] = value
 
 
-class _UserStackMode(TorchDispatchMode):
-    """Innermost during the trace: makes the user's stack (its `forward` frames) current for each op, which the
-    proxy mode below stamps on the node it records, as torch's export records node.stack_trace."""
-
-    def __init__(self, stack_trace_in_effect):
-        self.stack_trace_in_effect = stack_trace_in_effect
-
-    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-        with self.stack_trace_in_effect(_forward_frames_text(sys._getframe(1))):
-            return func(*args, **(kwargs or {}))
+def _user_stack():
+    """The stack trace the proxy mode stamps on each node it records during the trace (ops and size arithmetic):
+    the user's `forward` frames, innermost last, as torch's export records node.stack_trace."""
+    return _forward_frames_text(sys._getframe(1))
 
 
 def _forward_frames_text(frame):

@@ -87,7 +87,10 @@ def run(source, lib, dtype, shape, seed):
     return str(out.dtype).split(".")[-1], tuple(out.shape), out.float().numpy().copy()
 
 
-def check_half_program(source, dtype, shape, seed, steps=(), reduction="none"):
+def check_half_program(program):
+    """One drawn program compiled by both inductors: the same dtype and shape, values within the ulps its steps allow."""
+    source, dtype, shape, seed, steps, reduction = program
+    note(f"{dtype} {shape} seed {seed}\n{source}")
     frontend.reset()
     torch._dynamo.reset()
     ours, theirs = run(source, minitorch2, dtype, shape, seed), run(source, torch, dtype, shape, seed)
@@ -101,18 +104,14 @@ def check_half_program(source, dtype, shape, seed, steps=(), reduction="none"):
 @FAST
 @given(half_programs())
 def test_half_programs_match_torchs_inductor(program):
-    source, dtype, shape, seed, steps, reduction = program
-    note(f"{dtype} {shape} seed {seed}\n{source}")
-    check_half_program(source, dtype, shape, seed, steps, reduction)
+    check_half_program(program)
 
 
 @pytest.mark.slow
 @SLOW
 @given(half_programs())
 def test_half_programs_match_torchs_inductor_many(program):
-    source, dtype, shape, seed, steps, reduction = program
-    note(f"{dtype} {shape} seed {seed}\n{source}")
-    check_half_program(source, dtype, shape, seed, steps, reduction)
+    check_half_program(program)
 
 
 CONVERSIONS = {  # (x, h) float16 -> ...

@@ -19,14 +19,7 @@ import minitorch2
 from autograd import aot_autograd
 from frontend.testing import CompileCounter
 
-
-@pytest.fixture(autouse=True)
-def _fresh():
-    frontend.reset()
-    torch._dynamo.reset()
-    yield
-    frontend.reset()
-    torch._dynamo.reset()
+from .fresh_compilers import fresh_compilers  # noqa: F401  (autouse: fresh caches in both Dynamos)
 
 
 def _error(e):
