@@ -200,6 +200,8 @@ OUTSIDE_THE_LESSON = {
         # the standard library inside compiled frames (functools, itertools, collections, contextlib): calls, partials,
         # namedtuples, deques, @contextmanager blocks
         "frontend/variables/stdlib.py",
+        # contextlib's context managers in compiled frames: @contextmanager, nullcontext, suppress and ExitStack blocks
+        "frontend/variables/context_trackers.py",
         # dataclasses' own objects (Field, MISSING, default-factory sentinel), fields() and deepcopy of their leaves
         "frontend/variables/dataclass_internals.py",
         # sets and frozensets of constants handed to a frame from outside (a resume function's), written back if mutated
