@@ -206,6 +206,8 @@ OUTSIDE_THE_LESSON = {
         "frontend/variables/dataclass_internals.py",
         # sets and frozensets of constants handed to a frame from outside (a resume function's), written back if mutated
         "frontend/variables/input_sets.py",
+        # the tuple or list iterator a 3.11 comprehension's frame is handed (`.0`), modelled by its items left
+        "frontend/variables/comprehension_iterators.py",
         # Dynamo's break at an intermediate's requires_grad_() whose result leaves the frame
         "frontend/variables/requires_grad_leaks.py",
         # attributes set on a function made in the frame (`f.scale = 4`), read back and set again at a break

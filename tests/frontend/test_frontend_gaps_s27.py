@@ -4,12 +4,16 @@ global modes left after the call, and the graphs' op counts must match.
 
 - A graph break inside `with torch.inference_mode():` or `with torch.autocast(...)`: the graph leaves the block at
   its end, the breaking instruction runs inside it, and the resume function re-enters it, as Dynamo's.
+- A break in a helper called from a comprehension (Python 3.11): the <listcomp> frame compiles over its `.0`
+  iterator argument (COMPREHENSIONS, with the (frames, ops, breaks) checks of test_dynamo_tests_ported.py).
 """
 import pytest
 import torch
 
 import frontend
 import minitorch2
+
+from .test_dynamo_tests_ported import _build, _names, check_against_dynamo
 
 PROGRAMS = {
     "print_in_inference_mode": """
@@ -130,3 +134,45 @@ def f(x):
         with pytest.raises(ValueError):
             lib.compile(namespace["f"], backend="eager")(lib.ones(3))
         assert not lib.is_inference_mode_enabled() and lib.is_grad_enabled()
+
+
+COMPREHENSIONS = """
+def _twice(t):
+    dynamo.graph_break()
+    return t * 2
+def cg_list_comp_over_tuple(a, b):
+    return a + sum([_twice(t) for t in (a, b)])
+def cg_list_comp_over_list(a, b):
+    xs = [a, b, a * b]
+    return torch.stack([_twice(t).sin() for t in xs])
+def cg_dict_comp_over_items(a, b):
+    d = {k: _twice(v) for k, v in zip("ab", (a, b))}
+    return d["a"] - d["b"]
+def cg_set_comp_of_sizes(a, b):
+    sizes = {_twice(t).shape[0] for t in [a, b]}
+    return a * len(sizes)
+"""
+TORCH_CG, MT_CG = _build(torch, COMPREHENSIONS), _build(minitorch2, COMPREHENSIONS)
+
+
+@pytest.mark.parametrize("name", _names(COMPREHENSIONS))
+def test_break_in_a_helper_of_a_comprehension_as_dynamo(name, capsys):
+    check_against_dynamo(TORCH_CG[name], MT_CG[name])
+
+
+def test_a_comprehension_frame_over_another_length_recompiles_as_dynamo():
+    source = """
+def _twice(t):
+    dynamo.graph_break()
+    return t * 2
+def f(xs):
+    return [_twice(t) for t in xs]
+"""
+    counts = {}
+    for lib in (minitorch2, torch):
+        (torch._dynamo if lib is torch else frontend).reset()
+        counter = torch._dynamo.testing.CompileCounter() if lib is torch else frontend.testing.CompileCounter()
+        f = lib.compile(_build(lib, source)["f"], backend=counter)
+        outs = [f([lib.ones(2) * k for k in range(n)]) for n in (2, 2, 3, 2)]
+        counts[lib.__name__] = counter.frame_count, [[t.tolist() for t in out] for out in outs]
+    assert counts["minitorch2"] == counts["torch"]
