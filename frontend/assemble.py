@@ -12,7 +12,7 @@ from bytecode import Bytecode, Instr
 from . import pyversion
 from .exc import Unsupported
 from .source import (AttrSource, FloatTensorSource, ForeignGlobalSource, GetItemSource, GlobalSource, LocalSource,
-                     TensorSizeSource, ___as_tensor as as_tensor, ___tensor_property as tensor_property)
+                     Source, TensorSizeSource, ___as_tensor as as_tensor, ___tensor_property as tensor_property)
 
 GRAPH_OUT = "___graph_out"  # the local of a transformed frame that holds the compiled graph's outputs
 
@@ -169,13 +169,13 @@ class Codegen:
             depth += pops - pushes
         raise Unsupported("cannot place the NULL of a generated call", "unresumable")
 
-    def call_const(self, fn, arg_vars):
-        """Push fn(*rebuilt args), fn being a Python object known now."""
+    def call_const(self, fn, args):
+        """Push fn(*args), fn being a Python object known now; each argument a tracker (rebuilt) or a Source (loaded)."""
         self.append("PUSH_NULL")
         self.append("LOAD_CONST", fn)
-        for var in arg_vars:
-            self.reconstruct(var)
-        self.call(len(arg_vars))
+        for arg in args:
+            self.load_source(arg) if isinstance(arg, Source) else self.reconstruct(arg)
+        self.call(len(args))
 
     # ---- trackers --------------------------------------------------------------------------
 

@@ -180,8 +180,8 @@ def transform_frame(fn, bp, output, graph_call, compile_wrapper):
     code = fn.__code__
     inst = bp.inst
     cg = assemble.Codegen(output, bp.lineno, code.co_freevars, code.co_cellvars)
-    unread = [var for var in bp.stack if isinstance(var, LazyVariableTracker) and var._realized is None]
-    for var in unread:  # as Dynamo, the values on the stack at a break are looked at and guarded, used or not
+    # as Dynamo, the values on the stack at a break are looked at and guarded, used or not
+    for var in [v for v in bp.stack if isinstance(v, LazyVariableTracker) and v._realized is None]:
         with contextlib.suppress(Unsupported):  # (a value no tracker models is reloaded from its source)
             var.realize()
     output.drop_unused_inputs()  # (their guards stay; a tensor no node uses is no graph input)
@@ -195,11 +195,7 @@ def transform_frame(fn, bp, output, graph_call, compile_wrapper):
     blocks = [v for v in bp.stack if isinstance(v, BLOCK_EXITS)]
     call_mode = functools.reduce(lambda mode, block: block.leave(output, mode), reversed(blocks), bp.grad_enabled)
     if output.op_count():
-        cg.append("PUSH_NULL")
-        cg.append("LOAD_CONST", graph_call)
-        for graph_input in output.inputs:
-            cg.load_source(graph_input.source)
-        cg.call(len(output.inputs))
+        cg.call_const(graph_call, [graph_input.source for graph_input in output.inputs])
         cg.append("STORE_FAST", assemble.GRAPH_OUT)
     if call_mode != output.grad_enabled_at_entry:
         cg.call_const(_set_grad_enabled, [ConstantVariable(call_mode)])
@@ -255,8 +251,7 @@ def transform_frame(fn, bp, output, graph_call, compile_wrapper):
     return assemble.replace_body(code, head + cg.instrs)
 
 
-def _enter_blocks(context_classes):
-    """The `with` blocks open at a break, entered again around the breaking instruction (outermost first)."""
+def _enter_blocks(context_classes):  # the `with` blocks open at a break, entered again around its instruction
     blocks = contextlib.ExitStack()
     for context_class in context_classes:
         blocks.enter_context(context_class())
@@ -264,10 +259,7 @@ def _enter_blocks(context_classes):
 
 
 def _append_exit_blocks(cg):  # ___blocks.close()
-    cg.append("PUSH_NULL")
-    cg.append("LOAD_CONST", contextlib.ExitStack.close)
-    cg.append("LOAD_FAST", "___blocks")
-    cg.call(1)
+    cg.call_const(contextlib.ExitStack.close, [LocalSource("___blocks")])
     cg.append("POP_TOP")
 
 
@@ -338,10 +330,7 @@ def _append_resume_call(cg, fn, bp, below, offset, n_after, names, compile_wrapp
     for i in reversed(results):
         cg.append("STORE_FAST", f"___result{i}")
     if bp.inst.opname == "GET_ITER":  # a loop's fresh iterator crosses as a tuple; the prefix re-iterates it
-        cg.append("PUSH_NULL")
-        cg.append("LOAD_CONST", tuple)
-        cg.append("LOAD_FAST", f"___result{n_after - 1}")
-        cg.call(1)
+        cg.call_const(tuple, [LocalSource(f"___result{n_after - 1}")])
         cg.append("STORE_FAST", f"___result{n_after - 1}")
     kept = bp.stack[:min(below, n_after)]
     null_slots = [i for i, v in enumerate(kept) if isinstance(v, NullVariable)] + sorted(result_nulls)
