@@ -4,9 +4,12 @@ suppress and ExitStack, as Dynamo traces their `with` blocks.
 Frontend layer, coverage surface beside stdlib.py (whose LibraryCallsMixin makes the nullcontext, suppress and
 ExitStack trackers; functions.py makes a @contextmanager's): symbolic_convert.py's BEFORE_WITH calls a tracker's
 enter() and keeps what it returns as the block's exit, called when the block is left. A @contextmanager block
-inlines its generator up to the yield on entry and on to its end on exit (SuspendingGeneratorMixin, stdlib.py).
+inlines its generator up to the yield on entry and on to its end on exit (SuspendingGeneratorMixin, stdlib.py). A
+graph break inside a plain nullcontext() block resumes as one inside a grad-mode block (resume.py); inside the
+others, the frame runs eagerly.
 """
 import contextlib
+import functools
 
 from ..exc import Unsupported
 from .base import VariableTracker
@@ -45,6 +48,9 @@ class GeneratorExitVariable(VariableTracker):
         return ConstantVariable(None)
 
 
+_NULLCONTEXT = functools.partial(contextlib.nullcontext)  # (a partial: what a resume function's LOAD_CONST wraps)
+
+
 class NullContextVariable(VariableTracker):
     """contextlib.nullcontext(value), or suppress(*exceptions): a `with` block that binds `value`; an exception
     leaving it goes on, unless it is one of those suppressed (its exit says so: opcodes_exceptions.py)."""
@@ -58,6 +64,16 @@ class NullContextVariable(VariableTracker):
 
     def enter(self, tx):
         return self
+
+    def leave(self, output, grad_mode):
+        """A graph break inside a plain nullcontext() block: the resume function re-enters it (resume.py), as
+        Dynamo's; inside suppress() or nullcontext(value) (where Dynamo 2.13 fails) the frame runs eagerly."""
+        if self.suppressed is not None or not (isinstance(self.yielded, ConstantVariable) and self.yielded.value is None):
+            raise Unsupported("a graph break inside a suppress() or nullcontext(value) block", "graph_break_in_with")
+        return grad_mode
+
+    def context_class(self):
+        return _NULLCONTEXT
 
     def call_function(self, tx, args, kwargs):  # (its exit: (None, None, None), or an exception's class first)
         raised = args[0].realize().as_python_constant() if args else None

@@ -2,8 +2,9 @@
 that records every graph's call nodes: printed output, values, flags (requires_grad, is_inference, dtype), the
 global modes left after the call, and the graphs' op counts must match.
 
-- A graph break inside `with torch.inference_mode():` or `with torch.autocast(...)`: the graph leaves the block at
-  its end, the breaking instruction runs inside it, and the resume function re-enters it, as Dynamo's.
+- A graph break inside `with torch.inference_mode():`, `with torch.autocast(...)` or `with contextlib.nullcontext():`:
+  the graph leaves the block at its end, the breaking instruction runs inside it, and the resume function re-enters
+  it, as Dynamo's (inside suppress(), both run the frame eagerly).
 - A break in a helper called from a comprehension (Python 3.11): the <listcomp> frame compiles over its `.0`
   iterator argument (COMPREHENSIONS, with the (frames, ops, breaks) checks of test_dynamo_tests_ported.py).
 """
@@ -64,6 +65,25 @@ def f(x):
         t = make(y)
         u = t * 2
     return u
+""",
+    "print_in_nullcontext": """
+import contextlib
+def f(x):
+    y = x * 2
+    with contextlib.nullcontext():
+        z = y + 1
+        print("z")
+        w = z * 3
+    return w
+""",
+    "print_in_suppress_runs_eagerly": """
+import contextlib
+def f(x):
+    y = x * 2
+    with contextlib.suppress(KeyError):
+        print("y")
+        w = y * 3
+    return w
 """,
     "print_in_autocast": """
 def f(x):
