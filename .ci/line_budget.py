@@ -96,7 +96,7 @@ OUTSIDE_THE_LESSON = {
         "frontend/variables/higher_order.py", "minitorch2/_higher_order.py",
         # a Tensor method read unbound through its class in a compiled frame (`Tensor.flip(x, 0)`, `type(x).mul`)
         "frontend/variables/unbound_methods.py",
-        # tensors as dict keys (by identity) and `x in [a, b]` as Dynamo's | of each ==
+        # tensors as dict keys (by identity; a tensor-keyed dict handed to a frame) and `x in [a, b]` as Dynamo's | of each ==
         "frontend/variables/tensor_membership.py",
         # eager fidelity to the last bit and to ATen's loop order: float ranges, transcendentals and pow as its kernels
         # compute them, in-place writes over inputs that overlap them in ways its overlap check lets through

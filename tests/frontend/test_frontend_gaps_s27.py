@@ -7,6 +7,8 @@ global modes left after the call, and the graphs' op counts must match.
   it, as Dynamo's (inside suppress(), both run the frame eagerly).
 - A break in a helper called from a comprehension (Python 3.11): the <listcomp> frame compiles over its `.0`
   iterator argument (COMPREHENSIONS, with the (frames, ops, breaks) checks of test_dynamo_tests_ported.py).
+- A dict keyed by tensors alive across a break: the resume function models it (keys guarded by identity, so the
+  next call's new tensors recompile it, as Dynamo's), and a change to it is written back.
 """
 import pytest
 import torch
@@ -203,22 +205,47 @@ def f(x, y):
     cache = {x: x.sin(), y: y.cos()}
     print("break")
     return cache[x] + 1, cache[y] * 2, len(cache)
+def g(x, y):
+    cache = {"n": 2}
+    for t in (x, y):
+        cache[t] = t * 3
+    print("break")
+    cache[x] = cache[x] + cache[y]
+    cache["n"] += 1
+    return cache[x], list(cache.values())[2], cache["n"], len(cache)
 """
 
 
-@pytest.mark.xfail(strict=True, reason="a dict keyed by tensors handed to a resume function: ours models only "
-                                       "constant-keyed dicts from outside a frame, so the resume function breaks on "
-                                       "it and runs eagerly (ours 3 frames, 4 ops); Dynamo guards each key by "
-                                       "identity through `list(dict.keys(L['cache']))[i]` (3 frames, 6 ops: its "
-                                       "resume function recompiles for the next call's new tensors). Reading a key "
-                                       "through such a source needs a Source kind assemble.load_source can rebuild")
-def test_a_tensor_keyed_dict_across_a_break_as_dynamo(capsys):
+@pytest.mark.parametrize("name", ["f", "g"])
+def test_a_tensor_keyed_dict_across_a_break_as_dynamo(name, capsys):
     counts = {}
     for lib in (minitorch2, torch):
         (torch._dynamo if lib is torch else frontend).reset()
         counter = torch._dynamo.testing.CompileCounter() if lib is torch else frontend.testing.CompileCounter()
-        f = lib.compile(_build(lib, TENSOR_KEYED)["f"], backend=counter)
-        outs = [f(lib.ones(2), lib.ones(2) * 2) for _ in range(2)]
+        f = lib.compile(_build(lib, TENSOR_KEYED)[name], backend=counter)
+        outs = [f(lib.ones(2), lib.ones(2) * 2) for _ in range(2)]  # (new tensors: the resume function recompiles)
         counts[lib.__name__] = (counter.frame_count, counter.op_count,
                                 [[o if isinstance(o, int) else o.tolist() for o in out] for out in outs])
     assert counts["minitorch2"] == counts["torch"]
+
+
+def test_a_tensor_keyed_dict_argument_changed_in_the_frame_as_dynamo():
+    source = """
+def h(d, x):
+    d[x] = d[x] + 1
+    for k, v in d.items():
+        d[k] = v * 2
+    return d[x] * 2, len(d)
+"""
+    seen = {}
+    for lib in (minitorch2, torch):
+        (torch._dynamo if lib is torch else frontend).reset()
+        counter = torch._dynamo.testing.CompileCounter() if lib is torch else frontend.testing.CompileCounter()
+        h = lib.compile(_build(lib, source)["h"], backend=counter)
+        x, y = lib.ones(2), lib.ones(2) * 3
+        d = {x: x.sin(), y: y.cos(), "s": 1.0}
+        outs = [h(d, x) for _ in range(3)]
+        seen[lib.__name__] = (counter.frame_count, counter.op_count, [(o.tolist(), n) for o, n in outs],
+                              [(k is x, k is y, v if isinstance(v, float) else [round(e, 4) for e in v.tolist()])
+                               for k, v in d.items()])
+    assert seen["minitorch2"] == seen["torch"]
