@@ -29,7 +29,11 @@ from . import assemble, config, eager_frame, pyversion, rnn_refusal, tensorless_
 from .exc import Unsupported
 from .source import LocalSource
 from .variables import ConstantVariable, LazyVariableTracker, ListIteratorVariable, NullVariable, TupleVariable
-from .variables.ctx_manager import _set_grad_enabled
+from .variables.autocast import AutocastExitVariable
+from .variables.context_trackers import NullContextVariable
+from .variables.ctx_manager import GradModeExitVariable, _set_grad_enabled
+
+BLOCK_EXITS = (GradModeExitVariable, AutocastExitVariable, NullContextVariable)  # a break inside re-enters them
 
 _RESUME_CODES = {}  # (code, offset, stack layout, arg names) -> resume code object
 _ORIGINS = {}  # resume code -> (the user's code it continues, {offset in resume code: offset in that code})
@@ -188,7 +192,7 @@ def transform_frame(fn, bp, output, graph_call, compile_wrapper):
     # open, the mode at the break (a plain torch.set_grad_enabled(False) before the break stays in force, as in
     # eager and in Dynamo). Set it after the graph as well: a backend that traces the graph (AOT) keeps only its
     # tensor ops.
-    blocks = [v for v in bp.stack if hasattr(v, "leave")]  # (the exits of grad-mode, autocast, nullcontext blocks)
+    blocks = [v for v in bp.stack if isinstance(v, BLOCK_EXITS)]
     call_mode = functools.reduce(lambda mode, block: block.leave(output, mode), reversed(blocks), bp.grad_enabled)
     if output.op_count():
         cg.call_const(graph_call, [graph_input.source for graph_input in output.inputs])
@@ -332,7 +336,7 @@ def _append_resume_call(cg, fn, bp, below, offset, n_after, names, compile_wrapp
     null_slots = [i for i, v in enumerate(kept) if isinstance(v, NullVariable)] + sorted(result_nulls)
     iter_slots = [i for i, v in enumerate(kept) if isinstance(v, ListIteratorVariable)]
     iter_slots += [n_after - 1] if bp.inst.opname == "GET_ITER" else []
-    with_slots = {i: v.context_class() for i, v in enumerate(kept) if hasattr(v, "leave")}
+    with_slots = {i: v.context_class() for i, v in enumerate(kept) if isinstance(v, BLOCK_EXITS)}
     base_code, base_offset = origin(code)
     resume = resume_code(base_code, base_offset(offset), n_after, null_slots, iter_slots, with_slots, names,
                          bp.lineno)
