@@ -13,8 +13,9 @@ closed, and the frame's code is rewritten into a TRANSFORMED code object:
 A resume function compiles on its first call like any frame; a data-dependent jump gets one per branch. The one
 idea to hold: everything before the break runs as one graph, everything after it is a new frame, and between them
 exactly one instruction runs natively, so side effects happen once and in order. The frame's own cells cross as the
-resume function's closure. Where Dynamo cannot resume (a break inside a loop, a try or `with` block, a generator),
-the frame runs eagerly.
+resume function's closure. A `with` block open at the break (grad mode, autocast, inference_mode, nullcontext) is
+left by the graph and re-entered by the resume function. Where Dynamo cannot resume (a break inside a loop, a try
+block, another `with` block, a generator), the frame runs eagerly.
 """
 import contextlib
 import dis
