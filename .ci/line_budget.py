@@ -96,7 +96,7 @@ OUTSIDE_THE_LESSON = {
         "frontend/variables/higher_order.py", "minitorch2/_higher_order.py",
         # a Tensor method read unbound through its class in a compiled frame (`Tensor.flip(x, 0)`, `type(x).mul`)
         "frontend/variables/unbound_methods.py",
-        # tensors as dict keys (by identity) and `x in [a, b]` as Dynamo's | of each ==
+        # tensors as dict keys (by identity; a tensor-keyed dict handed to a frame) and `x in [a, b]` as Dynamo's | of each ==
         "frontend/variables/tensor_membership.py",
         # eager fidelity to the last bit and to ATen's loop order: float ranges, transcendentals and pow as its kernels
         # compute them, in-place writes over inputs that overlap them in ways its overlap check lets through
@@ -201,10 +201,14 @@ OUTSIDE_THE_LESSON = {
         # the standard library inside compiled frames (functools, itertools, collections, contextlib): calls, partials,
         # namedtuples, deques, @contextmanager blocks
         "frontend/variables/stdlib.py",
+        # contextlib's context managers in compiled frames: @contextmanager, nullcontext, suppress and ExitStack blocks
+        "frontend/variables/context_trackers.py",
         # dataclasses' own objects (Field, MISSING, default-factory sentinel), fields() and deepcopy of their leaves
         "frontend/variables/dataclass_internals.py",
         # sets and frozensets of constants handed to a frame from outside (a resume function's), written back if mutated
         "frontend/variables/input_sets.py",
+        # the tuple or list iterator a 3.11 comprehension's frame is handed (`.0`), modelled by its items left
+        "frontend/variables/comprehension_iterators.py",
         # Dynamo's break at an intermediate's requires_grad_() whose result leaves the frame
         "frontend/variables/requires_grad_leaks.py",
         # attributes set on a function made in the frame (`f.scale = 4`), read back and set again at a break

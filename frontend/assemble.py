@@ -11,8 +11,7 @@ from bytecode import Bytecode, Instr
 
 from . import pyversion
 from .exc import Unsupported
-from .source import (AttrSource, FloatTensorSource, ForeignGlobalSource, GetItemSource, GlobalSource, LocalSource,
-                     TensorSizeSource, ___as_tensor as as_tensor, ___tensor_property as tensor_property)
+from .source import AttrSource, ForeignGlobalSource, GetItemSource, GlobalSource, LocalSource, Source
 
 GRAPH_OUT = "___graph_out"  # the local of a transformed frame that holds the compiled graph's outputs
 
@@ -115,14 +114,13 @@ class Codegen:
             self.load_source(source.base)
             self.append("LOAD_CONST", source.index)
             self.append("BINARY_SUBSCR")
-        elif isinstance(source, (FloatTensorSource, TensorSizeSource)):  # ___as_tensor(L['eps']), x.stride()[1]...
-            helper, consts = (as_tensor, ()) if type(source) is FloatTensorSource else (tensor_property, source.parts)
+        elif hasattr(source, "helper"):  # ___as_tensor(L['eps']), x.stride()[1]...: helper(base, *parts)
             self.append("PUSH_NULL")
-            self.append("LOAD_CONST", helper)
+            self.append("LOAD_CONST", source.helper)
             self.load_source(source.base)
-            for const in consts:
+            for const in source.parts:
                 self.append("LOAD_CONST", const)
-            self.call(1 + len(consts))
+            self.call(1 + len(source.parts))
         else:
             raise Unsupported(f"cannot load {source} in generated code", "unresumable")
 
@@ -169,13 +167,13 @@ class Codegen:
             depth += pops - pushes
         raise Unsupported("cannot place the NULL of a generated call", "unresumable")
 
-    def call_const(self, fn, arg_vars):
-        """Push fn(*rebuilt args), fn being a Python object known now."""
+    def call_const(self, fn, args):
+        """Push fn(*args), fn being a Python object known now; each argument a tracker (rebuilt) or a Source (loaded)."""
         self.append("PUSH_NULL")
         self.append("LOAD_CONST", fn)
-        for var in arg_vars:
-            self.reconstruct(var)
-        self.call(len(arg_vars))
+        for arg in args:
+            self.load_source(arg) if isinstance(arg, Source) else self.reconstruct(arg)
+        self.call(len(args))
 
     # ---- trackers --------------------------------------------------------------------------
 

@@ -18,9 +18,9 @@ import functools
 from .exc import Unsupported
 from .variables import ConstantVariable
 from .variables.autocast import AutocastExitVariable
+from .variables.context_trackers import NullContextVariable
 from .variables.ctx_manager import GradModeExitVariable
 from .variables.exceptions import ObservedException, as_exception
-from .variables.stdlib import NullContextVariable
 from .variables.user_protocols import UserContextExitVariable
 
 RAISE_BREAK = ("an exception raised in the frame is not caught in it", "uncaught_exception")

@@ -13,8 +13,9 @@ closed, and the frame's code is rewritten into a TRANSFORMED code object:
 A resume function compiles on its first call like any frame; a data-dependent jump gets one per branch. The one
 idea to hold: everything before the break runs as one graph, everything after it is a new frame, and between them
 exactly one instruction runs natively, so side effects happen once and in order. The frame's own cells cross as the
-resume function's closure. Where Dynamo cannot resume (a break inside a loop, a try or `with` block, a generator),
-the frame runs eagerly.
+resume function's closure. A `with` block open at the break (grad mode, autocast, inference_mode, nullcontext) is
+left by the graph and re-entered by the resume function. Where Dynamo cannot resume (a break inside a loop, a try
+block, another `with` block, a generator), the frame runs eagerly.
 """
 import contextlib
 import dis
@@ -28,9 +29,12 @@ from minitorch2 import _logging
 from . import assemble, config, eager_frame, pyversion, rnn_refusal, tensorless_frames
 from .exc import Unsupported
 from .source import LocalSource
-from .variables import (ConstantVariable, GradModeExitVariable, LazyVariableTracker, ListIteratorVariable,
-                        NullVariable, TupleVariable)
-from .variables.ctx_manager import _set_grad_enabled, record_grad_switch
+from .variables import ConstantVariable, LazyVariableTracker, ListIteratorVariable, NullVariable, TupleVariable
+from .variables.autocast import AutocastExitVariable
+from .variables.context_trackers import NullContextVariable
+from .variables.ctx_manager import GradModeExitVariable, _set_grad_enabled
+
+BLOCK_EXITS = (GradModeExitVariable, AutocastExitVariable, NullContextVariable)  # a break inside re-enters them
 
 _RESUME_CODES = {}  # (code, offset, stack layout, arg names) -> resume code object
 _ORIGINS = {}  # resume code -> (the user's code it continues, {offset in resume code: offset in that code})
@@ -126,7 +130,7 @@ class ResumeCall:
 
 
 def resume_code(code, offset, n_stack, null_slots, iter_slots, with_slots, local_names, lineno):
-    """The code of `resume_in_<fn>_at_<line>`: push the stack back (with_slots' grad blocks), jump to `offset`."""
+    """The code of `resume_in_<fn>_at_<line>`: push the stack back (re-entering with_slots' blocks), jump to `offset`."""
     key = (code, offset, n_stack, tuple(null_slots), tuple(iter_slots), tuple(with_slots.items()), tuple(local_names))
     if key in _RESUME_CODES:
         return _RESUME_CODES[key]
@@ -153,7 +157,7 @@ def resume_code(code, offset, n_stack, null_slots, iter_slots, with_slots, local
     for i in range(n_stack):
         if i in null_slots:
             cg.append("PUSH_NULL")
-        elif i in with_slots:  # re-enter the grad-mode block: its __exit__ is the stack slot
+        elif i in with_slots:  # re-enter the block: its __exit__ is the stack slot
             cg.call_const(with_slots[i], [])
             cg.append("BEFORE_WITH")
             cg.append("POP_TOP")
@@ -177,30 +181,26 @@ def transform_frame(fn, bp, output, graph_call, compile_wrapper):
     code = fn.__code__
     inst = bp.inst
     cg = assemble.Codegen(output, bp.lineno, code.co_freevars, code.co_cellvars)
-    unread = [var for var in bp.stack if isinstance(var, LazyVariableTracker) and var._realized is None]
-    for var in unread:  # as Dynamo, the values on the stack at a break are looked at and guarded, used or not
+    # as Dynamo, the values on the stack at a break are looked at and guarded, used or not
+    for var in [v for v in bp.stack if isinstance(v, LazyVariableTracker) and v._realized is None]:
         with contextlib.suppress(Unsupported):  # (a value no tracker models is reloaded from its source)
             var.realize()
     output.drop_unused_inputs()  # (their guards stay; a tensor no node uses is no graph input)
     output.specialize_pinned_sizes()  # (before the graph's inputs are loaded: a pinned size is one no longer)
     output.inputs_loaded = True
-    # The grad mode the resume function is called in: the one outside the outermost grad-mode block it
-    # re-enters, or, with no block open, the mode at the break (a plain torch.set_grad_enabled(False)
-    # before the break stays in force, as in eager and in Dynamo). The graph ends in it; set it after the graph
-    # as well, since a backend that traces the graph (AOT) keeps only its tensor ops.
-    exits = [v for v in bp.stack if isinstance(v, GradModeExitVariable)]
-    call_mode = exits[0].previous if exits else bp.grad_enabled
-    if bp.grad_enabled != call_mode:  # inside a no_grad block: the graph leaves grad mode as outside it
-        record_grad_switch(output, call_mode)
+    # The graph ends outside the blocks open at the break (each left, innermost first, as Dynamo's), in the grad
+    # mode the resume function is called in: the one outside the outermost block it re-enters, or, with no block
+    # open, the mode at the break (a plain torch.set_grad_enabled(False) before the break stays in force, as in
+    # eager and in Dynamo). Set it after the graph as well: a backend that traces the graph (AOT) keeps only its
+    # tensor ops.
+    blocks = [v for v in bp.stack if isinstance(v, BLOCK_EXITS)]
+    call_mode = functools.reduce(lambda mode, block: block.leave(output, mode), reversed(blocks), bp.grad_enabled)
     if output.op_count():
-        cg.append("PUSH_NULL")
-        cg.append("LOAD_CONST", graph_call)
-        for graph_input in output.inputs:
-            cg.load_source(graph_input.source)
-        cg.call(len(output.inputs))
+        cg.call_const(graph_call, [graph_input.source for graph_input in output.inputs])
         cg.append("STORE_FAST", assemble.GRAPH_OUT)
     if call_mode != output.grad_enabled_at_entry:
-        _append_set_grad(cg, call_mode)
+        cg.call_const(_set_grad_enabled, [ConstantVariable(call_mode)])
+        cg.append("POP_TOP")
 
     successors = _successors(code, inst, len(bp.stack))
     live_at = live_locals(code)
@@ -235,30 +235,37 @@ def transform_frame(fn, bp, output, graph_call, compile_wrapper):
         rnn_refusal.routed_operator(inst, compile_wrapper)  # (a subscript, comparison, store: its dunder routed)
 
     jump_label = Label()  # a breaking jump's target: placed after the fall-through's resume call (a forward jump)
-    if bp.grad_enabled != call_mode:  # inside a no_grad block: the instruction runs under the block's mode
-        _append_set_grad(cg, bp.grad_enabled)
-        _append_protected(cg, lambda: _append_breaking_instruction(cg, code, bp, jump_label, routed_call), call_mode)
+    if blocks:  # the instruction runs inside the blocks, entered again
+        cg.call_const(_enter_blocks, [ConstantVariable(tuple(block.context_class() for block in blocks))])
+        cg.append("STORE_FAST", "___blocks")
+        _append_protected(cg, lambda: _append_breaking_instruction(cg, code, bp, jump_label, routed_call))
     else:
         _append_breaking_instruction(cg, code, bp, jump_label, routed_call)
     for k, (offset, n_after) in enumerate(successors):
         if k == 1:
             cg.place(jump_label)
-        if bp.grad_enabled != call_mode:
-            _append_set_grad(cg, call_mode)  # the resume function re-enters the block itself
+        if blocks:
+            _append_exit_blocks(cg)  # the resume function re-enters them itself
         names = [n for n in passed if n in live_at[offset]]
         _append_resume_call(cg, fn, bp, below, offset, n_after, names, compile_wrapper)
     head = assemble.frame_head(code)
     return assemble.replace_body(code, head + cg.instrs)
 
 
-def _append_set_grad(cg, mode):
-    cg.call_const(_set_grad_enabled, [ConstantVariable(mode)])
+def _enter_blocks(context_classes):  # the `with` blocks open at a break, entered again around its instruction
+    blocks = contextlib.ExitStack()
+    for context_class in context_classes:
+        blocks.enter_context(context_class())
+    return blocks
+
+
+def _append_exit_blocks(cg):  # ___blocks.close()
+    cg.call_const(contextlib.ExitStack.close, [LocalSource("___blocks")])
     cg.append("POP_TOP")
 
 
-def _append_protected(cg, append_body, grad_enabled):
-    """The breaking instruction inside a no_grad block runs under the block's mode; if it raises,
-    restore the frame's grad mode and re-raise (what the block's own exit handler would have done)."""
+def _append_protected(cg, append_body):
+    """The breaking instruction inside `with` blocks; if it raises, leave them (as their handlers would) and re-raise."""
     handler, after = Label(), Label()
     try_begin = TryBegin(handler, push_lasti=False, stack_depth=0)
     cg.extend([try_begin])
@@ -266,7 +273,7 @@ def _append_protected(cg, append_body, grad_enabled):
     cg.extend([TryEnd(try_begin)])
     cg.append("JUMP_FORWARD", after)
     cg.place(handler)
-    _append_set_grad(cg, grad_enabled)
+    _append_exit_blocks(cg)
     cg.append("RERAISE", 0)
     cg.place(after)
 
@@ -324,16 +331,13 @@ def _append_resume_call(cg, fn, bp, below, offset, n_after, names, compile_wrapp
     for i in reversed(results):
         cg.append("STORE_FAST", f"___result{i}")
     if bp.inst.opname == "GET_ITER":  # a loop's fresh iterator crosses as a tuple; the prefix re-iterates it
-        cg.append("PUSH_NULL")
-        cg.append("LOAD_CONST", tuple)
-        cg.append("LOAD_FAST", f"___result{n_after - 1}")
-        cg.call(1)
+        cg.call_const(tuple, [LocalSource(f"___result{n_after - 1}")])
         cg.append("STORE_FAST", f"___result{n_after - 1}")
     kept = bp.stack[:min(below, n_after)]
     null_slots = [i for i, v in enumerate(kept) if isinstance(v, NullVariable)] + sorted(result_nulls)
     iter_slots = [i for i, v in enumerate(kept) if isinstance(v, ListIteratorVariable)]
     iter_slots += [n_after - 1] if bp.inst.opname == "GET_ITER" else []
-    with_slots = {i: v.context_class() for i, v in enumerate(kept) if isinstance(v, GradModeExitVariable)}
+    with_slots = {i: v.context_class() for i, v in enumerate(kept) if isinstance(v, BLOCK_EXITS)}
     base_code, base_offset = origin(code)
     resume = resume_code(base_code, base_offset(offset), n_after, null_slots, iter_slots, with_slots, names,
                          bp.lineno)

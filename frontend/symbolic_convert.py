@@ -26,7 +26,7 @@ from .variables import (CellVariable, ConstantVariable, DictVariable, LazyVariab
                         BuiltinVariable, ListVariable, NestedUserFunctionVariable, NullVariable,
                         TensorVariable, TupleVariable, binary_op, dict_items, unary_op, wrap)
 from .variables.autocast import _exit_autocast
-from .variables.ctx_manager import GRAD_MODE_CLASSES, GradModeClassVariable, _set_grad_enabled
+from .variables.ctx_manager import GRAD_MODE_CLASSES, _set_grad_enabled
 from .variables.dicts import constant_key
 from .variables.dynamo_forms import name_after_local
 from .variables.lists import BaseListVariable, iterate
@@ -185,8 +185,9 @@ class InstructionTranslatorBase(ExceptionOpcodesMixin, Py312OpcodesMixin, String
         self.symbolic_locals.pop(inst.argval, None)
 
     def LOAD_CONST(self, inst):
-        grad_mode_class = any(inst.argval is c for c in GRAD_MODE_CLASSES)  # a resume function re-entering no_grad
-        self.push((GradModeClassVariable if grad_mode_class else ConstantVariable)(inst.argval))  # (resume.py)
+        # a resume function re-entering a `with` block loads its class (resume.py): no_grad, inference_mode(True)'s
+        reentered = any(inst.argval is c for c in GRAD_MODE_CLASSES) or type(inst.argval) is functools.partial
+        self.push(wrap(self.output, inst.argval, None) if reentered else ConstantVariable(inst.argval))
 
     def LOAD_GLOBAL(self, inst):
         push = self.push_callable if inst.arg & 1 else self.push  # (3.11-3.13: the low bit asks for a NULL)
@@ -543,9 +544,9 @@ class InstructionTranslator(InstructionTranslatorBase):
         try:
             return super().run()
         finally:
-            _set_grad_enabled(grad_enabled)
             for region in reversed(self.output.open_regions):  # the translation stopped inside an autocast block
                 _exit_autocast(region)
+            _set_grad_enabled(grad_enabled)  # (after: leaving an inference_mode block restores the mode it began in)
 
 
 class InliningInstructionTranslator(InstructionTranslatorBase):

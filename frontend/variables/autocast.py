@@ -11,10 +11,12 @@ the block's ops cast, whichever backend runs it (AOT traces the casts the calls 
 An inference_mode block is the same kind of region (torch.autograd.grad_mode._enter_inference_mode(True) ...
 _exit_inference_mode(...)): grad mode off and inference mode on for the block's ops.
 The translator enters the region for real while inside the block (the fake values get the casts' dtypes) and
-leaves it when translation ends (InstructionTranslator.run). A graph break inside the block runs the frame
-eagerly: the region's exit cannot be rebuilt after it. An autocast entered outside the compiled frame is part of
+leaves it when translation ends (InstructionTranslator.run). A graph break inside the block leaves the region at
+the graph's end and the resume function re-enters it, as Dynamo's (resume.py, over `leave` and `context_class`,
+as for a grad-mode block). An autocast entered outside the compiled frame is part of
 the global-state guard instead (guards.py): a call under another autocast recompiles.
 """
+import functools
 import inspect
 
 import minitorch2
@@ -49,9 +51,10 @@ class AutocastVariable(VariableTracker):
     def enter(self, tx):
         """Record the entry and enter the region for real; the translation leaves it if it ends inside."""
         node = tx.output.create_node("call_function", self.enter_region, self.args, {})
+        previous = minitorch2.is_grad_enabled()
         region = self.enter_region(*self.args)
         tx.output.open_regions.append(region)
-        return AutocastExitVariable(node, region, self.exit_region)
+        return AutocastExitVariable(node, region, self, previous)
 
 
 class InferenceModeVariable(AutocastVariable):
@@ -63,16 +66,31 @@ class InferenceModeVariable(AutocastVariable):
 
 
 class AutocastExitVariable(VariableTracker):
-    """An autocast block's bound `__exit__` (never rebuilt: a break inside the block runs the frame eagerly)."""
+    """An autocast or inference_mode block's bound `__exit__`; `previous`: the grad mode before the block."""
 
-    def __init__(self, node, region, exit_region):
+    def __init__(self, node, region, entered, previous):
         super().__init__()
-        self.node = node
-        self.region = region
-        self.exit_region = exit_region
+        self.node, self.region, self.entered, self.previous = node, region, entered, previous
+        self.exit_region = entered.exit_region
 
     def call_function(self, tx, args, kwargs):
         tx.output.create_node("call_function", self.exit_region, (self.node,), {})
         tx.output.open_regions.remove(self.region)
         self.exit_region(self.region)
         return ConstantVariable(None)
+
+    def leave(self, output, grad_mode):
+        """The region left at the end of a graph that breaks inside it; the grad mode after (inference_mode
+        restores the one before it)."""
+        output.create_node("call_function", self.exit_region, (self.node,), {})
+        return self.previous if isinstance(self.entered, InferenceModeVariable) else grad_mode
+
+    def context_class(self):
+        """What a resume function calls to re-enter the block: the class over the block's arguments, as Dynamo's
+        `torch.inference_mode(True)` (one object per arguments: a resume code is cached by it)."""
+        return _reentry(self.entered.region_class, self.entered.args)
+
+
+@functools.lru_cache(maxsize=None)
+def _reentry(region_class, args):
+    return functools.partial(region_class, *args)

@@ -105,11 +105,11 @@ class GradModeExitVariable(VariableTracker):
         switch_grad_mode(tx, self.previous)
         return ConstantVariable(None)
 
-    def reconstruct(self, cg):
-        cg.call_const(self.context_class(), [])
-        cg.append("BEFORE_WITH")
-        cg.append("POP_TOP")
-
+    def leave(self, output, mode):
+        """The block left at the end of a graph that breaks inside it (innermost first); the grad mode after."""
+        if mode != self.previous:
+            record_grad_switch(output, self.previous)
+        return self.previous
 
 
 class GradModeFunctionVariable(VariableTracker):

@@ -15,8 +15,10 @@ from .. import guards
 from ..source import AttrSource
 from ..exc import Unsupported
 from .constant import ConstantVariable
+from .comprehension_iterators import is_comprehension_iterator, wrap_comprehension_iterator
 from .input_sets import is_input_set, wrap_input_set
 from .lists import TupleVariable
+from .tensor_membership import is_tensor_keyed_dict, wrap_tensor_keyed_dict
 
 
 def wrap_other(og, value, source):
@@ -28,6 +30,10 @@ def wrap_other(og, value, source):
         return wrap(og, inline, AttrSource(source, "_torchdynamo_inline") if source is not None else None)
     if is_input_set(value) and source is not None:  # (not a dataclasses object: input_sets.py's)
         return wrap_input_set(og, value, source)
+    if is_comprehension_iterator(value, source):  # (3.11: comprehension_iterators.py)
+        return wrap_comprehension_iterator(og, value, source)
+    if is_tensor_keyed_dict(value) and source is not None:  # (tensor_membership.py)
+        return wrap_tensor_keyed_dict(og, value, source)
     if type(value).__module__ == "dataclasses" and not isinstance(value, type):
         if source is not None:
             og.guards.add(guards.id_guard(source, value), value)

@@ -12,10 +12,10 @@ from ..profile_capture import original_function
 from ..source import AttrSource, GetItemSource
 from .base import LazyVariableTracker, VariableTracker
 from .constant import ConstantVariable
+from .context_trackers import CONTEXTMANAGER_CODE, GeneratorContextVariable
 from .dicts import DictVariable
 from .function_attributes import FunctionAttributesMixin
 from .lists import TupleVariable
-from .stdlib import CONTEXTMANAGER_CODE, GeneratorContextVariable
 
 
 class CellVariable(VariableTracker):

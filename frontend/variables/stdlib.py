@@ -4,9 +4,8 @@ Frontend layer, coverage surface beside builtin.py: `functools.partial(f, a)`, `
 `OrderedDict(...)`, `defaultdict(list)`, `dict.fromkeys`, `collections.namedtuple(...)`, `itertools.chain`,
 `islice`, `count`, `repeat` and `accumulate`, `Counter` and `ChainMap`, each modelled over trackers (a partial of
 trackers, a lazy iterator, a DictVariable of its class), and the partials, namedtuples and deques themselves
-(trackers of their class), so a program using them captures in one graph, as in Dynamo; a `with` block over a
-@contextmanager function inlines its generator (GeneratorContextVariable), one over an ExitStack enters and leaves
-what it is given (ExitStackVariable); iter(f, sentinel) calls f lazily. BuiltinVariable takes LibraryCallsMixin: a
+(trackers of their class), so a program using them captures in one graph, as in Dynamo (contextlib's context
+managers: context_trackers.py); iter(f, sentinel) calls f lazily. BuiltinVariable takes LibraryCallsMixin: a
 call of one of LIBRARY_CALLABLES runs the mixin's `call_<its __name__>`.
 """
 import collections
@@ -27,6 +26,7 @@ from ..exc import Unsupported
 from ..source import AttrSource, GetItemSource
 from .base import MethodVariable, VariableTracker
 from .constant import ConstantVariable
+from .context_trackers import ExitStackVariable, NullContextVariable
 from .dataclass_internals import dataclass_fields, deepcopy_constant
 from .dicts import DictVariable, constant_key
 from .exceptions import ObservedException, raise_observed
@@ -95,24 +95,6 @@ class PartialVariable(VariableTracker):
 
 def _make_partial(fn, args, kwargs):
     return functools.partial(fn, *args, **kwargs)
-
-
-CONTEXTMANAGER_CODE = contextlib.contextmanager(None).__code__  # the code of every @contextmanager's wrapper
-
-
-class GeneratorContextVariable(VariableTracker):
-    """`cm(...)` of a @contextmanager function: entering runs its generator up to the yield, inlined."""
-
-    def __init__(self, fn_var, args, kwargs):
-        super().__init__()
-        self.fn_var, self.args, self.kwargs = fn_var, args, kwargs
-
-    def python_type(self):
-        return contextlib._GeneratorContextManager
-
-    def enter(self, tx):
-        generator = self.fn_var.inline(tx, self.args, self.kwargs, suspending=True)
-        return GeneratorExitVariable(generator, generator.run())
 
 
 class SuspendingGeneratorMixin:
@@ -226,20 +208,6 @@ class GeneratorVariable(ListIteratorVariable):
                     if generator.suspended:
                         raise Unsupported("a generator that yields after close()", "unsupported_call") from None
         self.items, self.index, self.lazy = [], 0, None
-        return ConstantVariable(None)
-
-
-class GeneratorExitVariable(VariableTracker):
-    """The `__exit__` a @contextmanager's `with` block keeps: calling it runs the generator on to its end."""
-
-    def __init__(self, generator, yielded):
-        super().__init__()
-        self.generator, self.yielded = generator, yielded
-
-    def call_function(self, tx, args, kwargs):
-        self.generator.run()
-        if self.generator.suspended:
-            raise Unsupported("a @contextmanager generator that yields twice", "unsupported")
         return ConstantVariable(None)
 
 
@@ -425,62 +393,6 @@ def is_namedtuple_class(cls):
     fields = getattr(cls, "_fields", None)
     return (isinstance(fields, tuple) and all(type(f) is str for f in fields) and callable(getattr(cls, "_make", None))
             and all(getattr(cls, m) is getattr(tuple, m) for m in ("__getitem__", "__iter__", "__len__")))
-
-
-class NullContextVariable(VariableTracker):
-    """contextlib.nullcontext(value), or suppress(*exceptions): a `with` block that binds `value`; an exception
-    leaving it goes on, unless it is one of those suppressed (its exit says so: opcodes_exceptions.py)."""
-
-    def __init__(self, value, suppressed=None):
-        super().__init__()
-        self.yielded, self.suppressed = value, suppressed
-
-    def python_type(self):
-        return contextlib.nullcontext if self.suppressed is None else contextlib.suppress
-
-    def enter(self, tx):
-        return self
-
-    def call_function(self, tx, args, kwargs):  # (its exit: (None, None, None), or an exception's class first)
-        raised = args[0].realize().as_python_constant() if args else None
-        suppressed = self.suppressed is not None and raised is not None and issubclass(raised, self.suppressed)
-        return ConstantVariable(suppressed)
-
-
-class ExitStackVariable(VariableTracker):
-    """contextlib.ExitStack() made in the frame as a `with` block: enter_context(cm) enters cm now (its __enter__
-    inlined, what it returns the call's value) and keeps its exit; leaving the block calls the kept exits, the last
-    entered first, as ExitStack.__exit__ does. The stack is its own exit (and what `as` binds)."""
-
-    def __init__(self):
-        super().__init__()
-        self.exits, self.yielded = [], self
-
-    def python_type(self):
-        return contextlib.ExitStack
-
-    def enter(self, tx):
-        return self
-
-    def call_method(self, tx, name, args, kwargs):
-        manager = args[0].realize() if name == "enter_context" and len(args) == 1 and not kwargs else None
-        # a user's context manager, a @contextmanager's or nullcontext; as Dynamo, not a grad mode (whose
-        # __enter__ it refuses to trace: the frame runs eagerly)
-        modelled = (GeneratorContextVariable, NullContextVariable)
-        if not (hasattr(manager, "call_dunder") or isinstance(manager, modelled)):
-            raise Unsupported(f"ExitStack.{name} of these arguments", "unsupported_call")
-        self.exits.append(manager.enter(tx))
-        return getattr(self.exits[-1], "yielded", ConstantVariable(None))
-
-    def reconstruct(self, cg):  # (as a user's context manager's: a break inside the block runs the frame eagerly)
-        raise Unsupported("a graph break inside an ExitStack's `with` block", "graph_break_in_with")
-
-    def call_function(self, tx, args, kwargs):  # (its exit: of a block left normally only)
-        if args and not (args[0].realize().is_python_constant() and args[0].realize().as_python_constant() is None):
-            raise Unsupported("an exception leaving an ExitStack's block", "unsupported")
-        while self.exits:
-            self.exits.pop().call_function(tx, args, kwargs)
-        return ConstantVariable(False)
 
 
 def _attrgetter(*names):  # operator's getters, inlined as the program's own functions would be

@@ -4,11 +4,18 @@ Frontend layer, beside dicts.py and the CONTAINS_OP of symbolic_convert.py. A Di
 constants; a tensor has no constant value, but Python hashes a tensor by identity, so its key is the graph node it
 stands for (two trackers of one node are one key), keeping its tracker to hand back from `for k in d` and to rebuild
 after the graph. `x in [a, b]` with a non-constant x is Dynamo's iter_contains: not Python's identity shortcut but
-the `|` of each item's `==`, recorded (a tensor when the items are tensors).
+the `|` of each item's `==`, recorded (a tensor when the items are tensors). A dict keyed by tensors handed to the
+frame (a resume function's `cache = {x: ...}`, through builder.wrap's wrap_other) is modelled as Dynamo's: each key
+and value read through its position (DictItemSource), tensor keys guarded by identity.
 """
 import operator
 
+import minitorch2
+
+from .. import guards
 from ..exc import Unsupported
+from ..source import Source
+from .base import LazyVariableTracker
 from .constant import ConstantVariable
 
 
@@ -53,3 +60,48 @@ def list_contains(tx, items, search, invert):
             check = BuiltinVariable(operator.eq).call_function(tx, [v, search], {})
             found = check if i == 0 else BuiltinVariable(operator.or_).call_function(tx, [check, found], {})
     return BuiltinVariable(operator.not_).call_function(tx, [found], {}) if invert else found
+
+
+def is_tensor_keyed_dict(value):
+    """A plain dict handed to the frame whose keys are tensors (some may be constants): `cache = {x: x.sin()}` alive
+    across a graph break reaches the resume function so."""
+    keys = [k for k in value if type(k) not in (str, int, bool)] if type(value) is dict else []
+    return bool(keys) and all(isinstance(k, minitorch2.Tensor) for k in keys)
+
+
+def _key_at(d, index):
+    return list(d)[index]
+
+
+def _value_at(d, index):
+    return list(d.values())[index]
+
+
+class DictItemSource(Source):
+    """The index-th key (`list(L['cache'])[0]`) or value (`list(L['cache'].values())[0]`) of a dict, by position."""
+
+    def __init__(self, base, index, part):
+        self.base, self.index, self.part, self.parts = base, index, part, (index,)
+        self.helper = _key_at if part == "key" else _value_at  # (what generated code calls: assemble.load_source)
+
+    def name(self):
+        return f"list({self.base.name()}{'' if self.part == 'key' else '.values()'})[{self.index}]"
+
+
+def wrap_tensor_keyed_dict(og, value, source):
+    """As Dynamo's builder: the dict's type and length guarded, each tensor key by identity (it hashes so) and each
+    constant key by value; a tensor key and each value are read through their position in the dict."""
+    from .builder import wrap  # (a cycle: the builder calls this module)
+    from .dicts import DictVariable  # (dicts.py imports this module)
+    og.guards.add(guards.type_guard(source, value), type(value))
+    og.guards.add(guards.length_guard(source, value))
+    items = {}
+    for i, (key, item) in enumerate(value.items()):
+        key_source = DictItemSource(source, i, "key")
+        if isinstance(key, minitorch2.Tensor):
+            og.guards.add(guards.id_guard(key_source, key), key)
+            key = identity_key(wrap(og, key, key_source).realize(), True)
+        else:
+            og.guards.add(guards.constant_guard(key_source, key))
+        items[key] = LazyVariableTracker(og, item, DictItemSource(source, i, "value"))
+    return DictVariable(items, source)

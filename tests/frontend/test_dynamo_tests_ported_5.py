@@ -34,10 +34,6 @@ RECOMPILE_CALLS = {
 
 # Programs whose counts or values still differ from Dynamo's: name -> the difference.
 KNOWN_DIFFS = {
-    "se5_break_inside_comprehension_helper": "a break in a helper called by a list comprehension: the <listcomp> "
-                                             "frame then gets its tuple_iterator `.0`, which Dynamo models (guarded "
-                                             "on its length) and ours refuses, one more break: ours (2, 4, 3), "
-                                             "Dynamo (2, 4, 2)",
 }
 
 

@@ -140,8 +140,6 @@ def test_the_re_entered_block_alone_compiles_an_empty_graph_as_torch():
     assert graphs["minitorch2"] == graphs["torch"] == [4, 0]
 
 
-@pytest.mark.xfail(strict=True, reason="a break inside `with torch.inference_mode():` is not resumed (the frame runs "
-                                       "eagerly: 0 frames); Dynamo resumes it, re-entering the block (2 frames)")
 def test_break_inside_inference_mode_block_as_torch(capsys):
     source = PROGRAMS["print_in_no_grad_returns_block_result"].replace("no_grad", "inference_mode")
     ours, theirs = _run(minitorch2, source), _run(torch, source)
