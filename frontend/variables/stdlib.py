@@ -296,6 +296,15 @@ class NamedTupleClassVariable(ConstantVariable):
         return NamedTupleVariable([ConstantVariable(v) if not isinstance(v, VariableTracker) else v
                                    for v in bound.arguments.values()], cls)
 
+    def var_getattr(self, tx, name):
+        if name == "_make":  # Cls._make(items): inlined, the class called on the items
+            return tx.output.wrap(functools.partial(_namedtuple_make, self.value), None)
+        return super().var_getattr(tx, name)
+
+
+def _namedtuple_make(cls, iterable):
+    return cls(*iterable)
+
 
 class DequeVariable(ListVariable):
     """A collections.deque built in the frame: a list of trackers, changed at both ends by a real deque of them
