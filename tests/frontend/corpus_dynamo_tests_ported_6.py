@@ -206,6 +206,40 @@ def ex6_dict_keyerror_fallback_to_default(a, b):
             return -1
     return a * lookup("x") + b * lookup("y")
 
+def ex6_catch_base_class_of_user_error(a, b):
+    try:
+        raise _TaggedError(2)
+    except Exception as e:
+        return a * e.tag + b
+def ex6_exception_message_in_fstring(a, b):
+    try:
+        raise KeyError("abc")
+    except KeyError as e:
+        msg = f"{e}!"
+    return a * len(msg) + b
+def ex6_break_out_of_loop_through_finally(a, b):
+    out, seen = a, []
+    for i in range(5):
+        try:
+            if i == 2:
+                break
+            out = out + b
+        finally:
+            seen.append(i)
+    return out * len(seen)
+def ex6_assert_on_tensor_condition(a, b):
+    assert (a > -100).all(), "bounded"
+    return a + b
+def ex6_exception_two_helpers_deep(a, b):
+    def inner(d):
+        return d["missing"]
+    def outer(d):
+        return inner(d) * 2
+    try:
+        return outer({"x": a})
+    except KeyError:
+        return b.exp()
+
 
 # ---- torch.autograd.Function
 class _Scale(torch.autograd.Function):
@@ -348,6 +382,29 @@ def af6_two_functions_chained(a, b):
 def af6_float_and_tensor_args_mixed(a, b):
     k = float(a.shape[0]) / 2
     return _Scale.apply(b, k) + a
+
+class _ViewOut(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x.view_as(x)
+    @staticmethod
+    def backward(ctx, g):
+        return g
+class _NoGradInside(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, k):
+        with torch.no_grad():
+            y = x * k
+        return y + 1
+    @staticmethod
+    def backward(ctx, g):
+        return g, None
+def af6_forward_returns_view(a, b):
+    return _ViewOut.apply(a * 2) + b
+def af6_no_grad_block_in_forward(a, b):
+    return _NoGradInside.apply(a, 4) - b
+def af6_python_number_then_tensor(a, b):
+    return _Scale.apply(b, a.shape[0]) * a
 
 
 # ---- nn.Module hooks

@@ -222,6 +222,23 @@ def py6_itertools_accumulate(a, b):
     sizes = list(itertools.accumulate([1, 2, 3]))
     return a * sizes[-1] + b * len(sizes)
 
+def py6_str_of_shape(a, b):
+    return a * len(str(a.shape)) + b * len(repr(a.dim()))
+def py6_sorted_items_by_itemgetter(a, b):
+    pairs = sorted({"x": 3, "y": 1, "z": 2}.items(), key=operator.itemgetter(1))
+    return a * pairs[0][1] + b * len(pairs[-1][0])
+def py6_enumerate_with_start(a, b):
+    return sum(t * i for i, t in enumerate((a, b), start=1))
+def py6_any_isinstance_generator(a, b):
+    items = (1, "s", a)
+    return b * any(isinstance(t, torch.Tensor) for t in items) + a * all(isinstance(t, int) for t in items)
+def py6_math_isclose_and_divmod_of_numel(a, b):
+    q, r = divmod(a.numel(), 2)
+    return a * q + b * r + a * math.isclose(0.1 + 0.2, 0.3)
+def py6_shape_reversed_slice(a, b):
+    s = a.view(1, 3).shape[::-1]
+    return a * s[0] + b * len(s)
+
 
 # ---- functools and operator
 @functools.lru_cache(maxsize=None)
