@@ -296,14 +296,10 @@ class NamedTupleClassVariable(ConstantVariable):
         return NamedTupleVariable([ConstantVariable(v) if not isinstance(v, VariableTracker) else v
                                    for v in bound.arguments.values()], cls)
 
-    def var_getattr(self, tx, name):
-        if name == "_make":  # Cls._make(items): inlined, the class called on the items
-            return tx.output.wrap(functools.partial(_namedtuple_make, self.value), None)
+    def var_getattr(self, tx, name):  # Cls._make(items): inlined, the class called on the items
+        if name == "_make":
+            return tx.output.wrap(functools.partial(lambda cls, items: cls(*items), self.value), None)
         return super().var_getattr(tx, name)
-
-
-def _namedtuple_make(cls, iterable):
-    return cls(*iterable)
 
 
 class DequeVariable(ListVariable):
