@@ -5,8 +5,9 @@ Dynamo 2.13 traces a seeded generator the program makes; here the tracker holds 
 program seeds it, and each draw (`rng.randint(1, 5)`, `rng.random()`, `uniform`, `randrange`) runs on it now and
 enters the graph as a constant (Dynamo's enter as inputs it replays: the same numbers). That is what the program
 computes on every call, since it makes the generator anew with the same seed (a seed that is an argument is a guarded
-constant). The generator cannot be rebuilt after the graph: returning it, or a graph break while it is alive, is a
-break of its own.
+constant). It is not rebuilt after the graph: returning it, or a graph break while it is alive (rng.choice(...) is
+one), leaves the frame to run eagerly. (Rebuilding it in its state is not enough: the resume frame would then read it
+as an input, whose draws the translator has no rule for.)
 """
 import random
 
@@ -14,8 +15,8 @@ from ..exc import Unsupported
 from .base import VariableTracker
 from .constant import ConstantVariable
 
-# the methods Dynamo 2.13 runs on such a generator (any other, rng.choice(...) say, is a break there too)
-DRAWS = {"random", "randint", "randrange", "uniform", "seed"}
+# the methods Dynamo 2.13 runs on such a generator (any other, rng.choice(...) or rng.seed(...), is a break there too)
+DRAWS = {"random", "randint", "randrange", "uniform"}
 
 
 class RandomGeneratorVariable(VariableTracker):

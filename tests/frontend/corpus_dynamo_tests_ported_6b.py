@@ -312,6 +312,17 @@ def sz6_to_dtype_and_back(a, b):
 def rn6_seeded_random_instance(a, b):
     rng = random.Random(3)
     return a * rng.randint(1, 5) + b * rng.random()
+def rn6_random_instance_uniform_and_randrange(a, b):
+    rng = random.Random(11)
+    return a * rng.uniform(-1, 1) + b * rng.randrange(2, 10, 2)
+def rn6_random_instance_choice(a, b):
+    rng = random.Random(4)
+    return a * rng.choice([1, 2, 3]) + b
+def rn6_random_instance_reseeded(a, b):
+    rng = random.Random(1)
+    first = rng.random()
+    rng.seed(1)
+    return a * (first == rng.random()) + b
 def rn6_manual_seed_then_rand(a, b):
     torch.manual_seed(7)
     return a + torch.rand(3)
