@@ -5,7 +5,9 @@ Each PORTED program runs through torch.compile (torch._dynamo.testing.CompileCou
 compiled values must equal torch's and minitorch2's own eager ones, and the number of graph breaks counted
 (counters["graph_break"]) must be Dynamo's. Each RECOMPILE program runs on its sequence of calls (changing Python
 constants or shapes): the frame count after them says how often each recompiled. KNOWN_DIFFS names each program
-that still differs, with the difference (strict xfail: a fix makes it fail loudly).
+that still differs, with the difference (strict xfail: a fix makes it fail loudly). The later batches' runners
+reuse this module's checks: build_batch, params, check_against_dynamo, check_recompiles_against_dynamo and
+check_batch_is_whole.
 """
 import numpy as np
 import pytest
