@@ -254,6 +254,7 @@ OUTSIDE_THE_LESSON = {
         "autograd/input_metadata_mutations.py",  # aot's replay of an input's in-place shape change (x.t_())
         "partition/input_copies.py",  # the partitioners' placing of keep_inference_input_mutations' copy_ nodes
         "frontend/variables/hop_size_symbols.py",  # Dynamo's size symbols in autograd.Function bodies (dynamic=True)
+        "frontend/variables/random_objects.py",  # random.Random(seed) made in a compiled frame: its draws as constants
     ),
 }
 PIPELINE = ("frontend/", "autograd/", "partition/", "backend/")

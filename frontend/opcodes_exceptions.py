@@ -95,6 +95,8 @@ class ExceptionOpcodesMixin:  # (self: an InstructionTranslatorBase)
         if cause is not None:
             none = cause.is_python_constant() and cause.as_python_constant() is None
             exception.cause = cause if none else as_exception(cause)
+        if self.handled_exceptions and self.handled_exceptions[-1] is not exception:  # raised while handling one
+            exception.context = self.handled_exceptions[-1]
         if exception.uncaught is None:
             exception.uncaught = Unsupported(*RAISE_BREAK)
         raise ObservedException(exception)

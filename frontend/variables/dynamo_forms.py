@@ -7,7 +7,8 @@ symbolic shape, which only number the nodes after them; a `_log_api_usage_once` 
 frame (Dynamo runs its __init__); a node named after the local it is stored in; and after a torch._check of sizes,
 the `_assert_scalar` node Dynamo's runtime-assert pass leaves (the frame's guards hold the condition already, which
 is why torch's Inductor drops it for sizes). One form is needed, not only printed: torch.tensor([n]) of a size
-symbol or a tensor, whose data is unknown while tracing, is recorded as torch._refs.tensor, built from ops.
+symbol or a tensor, whose data is unknown while tracing, is recorded as torch._refs.tensor, built from ops. And
+torch.is_tensor and torch.get_default_dtype leave no node: Dynamo answers them while tracing.
 """
 import inspect
 import operator
@@ -171,7 +172,9 @@ def _foreach_in_place_as_dynamo(fn):
     return record_in_place
 
 
-FOREACH_IN_PLACE = {getattr(minitorch2, name): _foreach_in_place_as_dynamo(getattr(minitorch2, name))
+# torch functions whose calls take Dynamo's form, name -> its recorder: the foreach in-place ops, then below
+# _foreach_lerp_ and the calls Dynamo answers while tracing.
+TORCH_CALL_FORMS = {getattr(minitorch2, name): _foreach_in_place_as_dynamo(getattr(minitorch2, name))
                     for name in minitorch2._functions_foreach.__all__ if name.endswith("_")}
 
 
@@ -194,7 +197,19 @@ def foreach_lerp_as_dynamo(tx, args, kwargs):
     return _foreach_in_place_as_dynamo(minitorch2._foreach_lerp_)(tx, args, kwargs)
 
 
-FOREACH_IN_PLACE[minitorch2._foreach_lerp_] = foreach_lerp_as_dynamo
+TORCH_CALL_FORMS[minitorch2._foreach_lerp_] = foreach_lerp_as_dynamo
+
+
+def _is_tensor_folded(tx, args, kwargs):
+    """torch.is_tensor(x): a question about the tracker's type, answered while tracing (other arguments: recorded)."""
+    if len(args) == 1 and not kwargs:
+        return ConstantVariable(issubclass(args[0].python_type(), minitorch2.Tensor))
+    return None
+
+
+TORCH_CALL_FORMS[minitorch2.is_tensor] = _is_tensor_folded
+TORCH_CALL_FORMS[minitorch2.get_default_dtype] = (  # (a constant of the trace: global_state.py guards it)
+    lambda tx, args, kwargs: ConstantVariable(minitorch2.get_default_dtype()))
 
 
 def tensor_as_dynamo(tx, args, kwargs):

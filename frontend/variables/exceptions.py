@@ -37,7 +37,7 @@ class ExceptionVariable(VariableTracker):
     def __init__(self, cls, args):
         super().__init__()
         self.cls, self.args = cls, list(args)
-        self.cause = ConstantVariable(None)
+        self.cause = self.context = ConstantVariable(None)  # (context: the one being handled when it was raised)
         self.uncaught = None  # the graph break its first raise is, should no handler catch it
 
     def python_type(self):
@@ -53,8 +53,8 @@ class ExceptionVariable(VariableTracker):
         if name == "args":
             from .lists import TupleVariable  # (lists.py raises IndexError through this module: a cycle)
             return TupleVariable(self.args)
-        if name in ("__cause__", "__context__"):  # (__context__: only a `raise ... from` sets one here)
-            return self.cause
+        if name in ("__cause__", "__context__"):
+            return self.cause if name == "__cause__" else self.context
         raise Unsupported(f"attribute {name!r} of a {self.cls.__name__} raised in the frame", "unsupported_attr")
 
     def __repr__(self):

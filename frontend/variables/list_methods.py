@@ -32,6 +32,15 @@ def sequence_method(tx, seq, name, args, kwargs):
     raise Unsupported(f"{seq.python_cls.__name__}.{name}", "unsupported_call")
 
 
+def run_on_items(items, name, args):
+    """`items.<name>(*args)` on the list of trackers (append, extend, insert, pop, clear, reverse); a pop of an empty
+    list, or past its end, raises the program's own IndexError."""
+    try:
+        return getattr(items, name)(*args)
+    except IndexError as e:
+        raise_observed(IndexError, e.args, f"list.{name}(): {e}")
+
+
 def _first_equal(items, x):
     """The index of the first item that is x, or a constant equal to it, as Dynamo's polyfill (`elem is x or
     elem == x`); none: the program's ValueError. A tensor met before x's match needs the truth of its `==`: a graph

@@ -13,7 +13,7 @@ from ..exc import Unsupported
 from .base import VariableTracker
 from .constant import ConstantVariable
 from .exceptions import raise_observed
-from .list_methods import sequence_method
+from .list_methods import run_on_items, sequence_method
 
 MAX_ITEMS = 100_000  # unpacking an iterator longer than this (itertools.count()) is a graph break, not a hang
 
@@ -69,7 +69,7 @@ class BaseListVariable(VariableTracker):
                 args = [args[0].realize().unpack_var_sequence(tx)]
             elif name in ("insert", "pop"):
                 args = [*[a.realize().as_python_constant() for a in args[:1]], *args[1:]]
-            result = getattr(self.items, name)(*args)
+            result = run_on_items(self.items, name, args)
             return ConstantVariable(None) if result is None else result
         return sequence_method(tx, self, name, args, kwargs)  # (copy, sort, remove, del: list_methods.py)
 

@@ -17,6 +17,7 @@ import functools
 import inspect
 import itertools
 import operator
+import random
 import types
 
 import minitorch2
@@ -32,6 +33,7 @@ from .dicts import DictVariable, constant_key
 from .exceptions import ObservedException, raise_observed
 from .lists import (BaseListVariable, ListIteratorVariable, ListVariable, SizeVariable, StructSequenceVariable,
                     TupleVariable, iterate, lazy_iterator)
+from .random_objects import make_generator
 
 # Callables outside builtins with a rule below (call_<their __name__>); builder.wrap makes them BuiltinVariables.
 LIBRARY_CALLABLES = {functools.partial, functools.reduce, collections.deque, collections.namedtuple, collections.OrderedDict,
@@ -47,7 +49,7 @@ PREDICATED = {itertools.takewhile, itertools.dropwhile, itertools.filterfalse}
 LIBRARY_CALLABLES |= OVER_STREAMS | {contextlib.nullcontext, contextlib.suppress, contextlib.ExitStack,
                                      operator.attrgetter, operator.itemgetter, operator.methodcaller, inspect.signature,
                                      object.__setattr__,  # (a frozen dataclass's __init__ sets its fields with it)
-                                     dataclasses.fields, copy.deepcopy}
+                                     dataclasses.fields, copy.deepcopy, random.Random}
 # torch.Size([2, 3]) made in the frame; operator.is_ / is_not, which ask what the `is` operator asks
 LIBRARY_CALLABLES |= {minitorch2.Size, operator.is_, operator.is_not}
 # the methods of immutable builtin types read off the type (`sorted(names, key=str.lower)`): on constants, each folds
@@ -264,6 +266,11 @@ class NamedTupleClassVariable(ConstantVariable):
         return NamedTupleVariable([ConstantVariable(v) if not isinstance(v, VariableTracker) else v
                                    for v in bound.arguments.values()], cls)
 
+    def var_getattr(self, tx, name):  # Cls._make(items): inlined, the class called on the items
+        if name == "_make":
+            return tx.output.wrap(functools.partial(lambda cls, items: cls(*items), self.value), None)
+        return super().var_getattr(tx, name)
+
 
 class DequeVariable(ListVariable):
     """A collections.deque built in the frame: a list of trackers, changed at both ends by a real deque of them
@@ -430,6 +437,9 @@ def _stream_item(value):
 
 class LibraryCallsMixin:
     """The rules for LIBRARY_CALLABLES, on BuiltinVariable (`self.value` is the callable)."""
+
+    def call_Random(self, tx, seed=None):
+        return make_generator(seed)  # (random_objects.py)
 
     def call_Size(self, tx, items=None):
         return SizeVariable([] if items is None else items.realize().unpack_var_sequence(tx))

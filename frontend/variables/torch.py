@@ -13,7 +13,7 @@ from ..exc import Unsupported
 from .base import ValueVariable
 from . import higher_order
 from .constant import ConstantVariable
-from .dynamo_forms import FOREACH_IN_PLACE, addcdiv_as_dynamo, pad_as_dynamo, record_runtime_assert, tensor_as_dynamo
+from .dynamo_forms import TORCH_CALL_FORMS, addcdiv_as_dynamo, pad_as_dynamo, record_runtime_assert, tensor_as_dynamo
 from .numpy_arrays import ndarray_as_tensor
 from .sym_node import SymNodeVariable
 from .tensor import record
@@ -30,9 +30,10 @@ INLINED_PACKAGES = ("minitorch2.distributions", "minitorch2.utils.data", "minito
                     "minitorch2._compile_markers", "minitorch2.jit", "minitorch2.nn._functional_lp_pool")
 
 # torch._dynamo.allow_in_graph / disallow_in_graph (frontend/compiler.py): ids of the functions whose calls are
-# one graph node instead of being inlined, and of those whose calls are a graph break.
+# one graph node instead of being inlined, and of those whose calls are a graph break (torch.autograd.grad is one
+# from the start, as Dynamo breaks on it while trace_autograd_ops is off).
 ALLOWED_IN_GRAPH = set()
-DISALLOWED_IN_GRAPH = set()
+DISALLOWED_IN_GRAPH = {id(minitorch2.autograd.grad)}
 
 # Functions answered at translation time (their result is guarded elsewhere).
 CONSTANT_FUNCTIONS = {minitorch2.is_grad_enabled, minitorch2.is_autocast_enabled, minitorch2.get_autocast_dtype}
@@ -55,7 +56,7 @@ def _check_at_translation(tx, args, kwargs):
 # Functions recorded as the few simpler ops Dynamo rewrites them into (None: recorded as they are).
 DECOMPOSED = {minitorch2.addcdiv: addcdiv_as_dynamo, minitorch2._check: _check_at_translation,
               minitorch2.nn.functional.pad: pad_as_dynamo, minitorch2.from_numpy: ndarray_as_tensor,
-              minitorch2.as_tensor: ndarray_as_tensor, minitorch2.tensor: tensor_as_dynamo, **FOREACH_IN_PLACE}
+              minitorch2.as_tensor: ndarray_as_tensor, minitorch2.tensor: tensor_as_dynamo, **TORCH_CALL_FORMS}
 
 
 class TorchVariable(ValueVariable):

@@ -8,6 +8,7 @@ object's method resolution order; `Cls.make(...)` binds a classmethod to its cla
 __enter__ and __exit__; a descriptor's __get__ and __set__ are inlined; delattr, and an attribute missing from an
 object made in the frame raises AttributeError in the traced program.
 """
+import builtins
 import inspect
 import operator
 import types
@@ -154,8 +155,14 @@ class SpecialMethodsMixin:
             raise_observed(AttributeError, [name], f"attribute {name!r} of a {type(self.value).__name__} object")
         raise Unsupported(f"attribute {name!r} of a {type(self.value).__name__} object", "unsupported_attr")
 
-    def store_attr(self, tx, name, value):
-        """`obj.x = v` on an object made in the frame: a property's setter inlined, else kept in attrs."""
+    def store_attr(self, tx, name, value, as_object=False):
+        """`obj.x = v` on an object made in the frame: the class's own __setattr__ (a frozen dataclass's, which
+        raises FrozenInstanceError; not when `as_object`, object.__setattr__'s store) or a property's setter inlined,
+        else kept in attrs."""
+        own_setattr = inspect.getattr_static(type(self.value), "__setattr__")
+        if isinstance(own_setattr, types.FunctionType) and not as_object:
+            return UserFunctionVariable(own_setattr).call_function(tx, [ConstantVariable(name), value], {},
+                                                                   self_var=self)
         class_attr = inspect.getattr_static(type(self.value), name, None)
         setter = getattr(class_attr, "fset", None)
         if isinstance(setter, types.FunctionType):
@@ -335,22 +342,25 @@ class ProtocolCallsMixin:
             parts = [obj, *class_parts]
             return tx.output.wrap(type(*[p.realize().as_python_constant() for p in parts]), None)
         obj = obj.realize()
-        if not isinstance(obj, SpecialMethodsMixin):
-            return ConstantVariable(obj.python_type())
+        if not isinstance(obj, SpecialMethodsMixin):  # (a builtin class as the builtin: type(xs)(items) makes one)
+            cls = obj.python_type()
+            return tx.output.wrap(cls, None) if getattr(builtins, cls.__name__, None) is cls else ConstantVariable(cls)
         # a user's class as a class tracker (it sees pending writes), with the source of the class it was made from
         return tx.output.wrap(obj.python_type(), None if obj.source else getattr(obj, "cls_source", None))
 
-    def call_setattr(self, tx, obj, name, value):
+    def call_setattr(self, tx, obj, name, value, as_object=False):
         obj, name = obj.realize(), name.realize().as_python_constant()
         if obj.source is not None and hasattr(obj, "can_store_attr") and obj.can_store_attr(name, value):
             tx.output.stored_attrs[(obj.source, name)] = (obj, value)  # (replayed after the graph, as STORE_ATTR's)
             return ConstantVariable(None)
         if not isinstance(obj, SpecialMethodsMixin) or obj.source is not None:
             raise Unsupported(f"setattr on {obj}", "side_effect")
-        obj.store_attr(tx, name, value)
+        obj.store_attr(tx, name, value, as_object)
         return ConstantVariable(None)
 
-    call___setattr__ = call_setattr  # object.__setattr__(self, name, value), as a frozen dataclass's __init__ calls
+    def call___setattr__(self, tx, obj, name, value):
+        """object.__setattr__(self, name, value), as a frozen dataclass's __init__ calls: no class __setattr__ runs."""
+        return self.call_setattr(tx, obj, name, value, as_object=True)
 
     def call_delattr(self, tx, obj, name):
         """delattr(obj, name) of an object made in the frame: the attribute is gone (none: AttributeError)."""

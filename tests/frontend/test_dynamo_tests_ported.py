@@ -5,7 +5,9 @@ Each PORTED program runs through torch.compile (torch._dynamo.testing.CompileCou
 compiled values must equal torch's and minitorch2's own eager ones, and the number of graph breaks counted
 (counters["graph_break"]) must be Dynamo's. Each RECOMPILE program runs on its sequence of calls (changing Python
 constants or shapes): the frame count after them says how often each recompiled. KNOWN_DIFFS names each program
-that still differs, with the difference (strict xfail: a fix makes it fail loudly).
+that still differs, with the difference (strict xfail: a fix makes it fail loudly). The later batches' runners
+reuse this module's checks: build_batch, params, check_against_dynamo, check_recompiles_against_dynamo and
+check_batch_is_whole.
 """
 import numpy as np
 import pytest
@@ -97,6 +99,33 @@ def check_against_dynamo(torch_fn, mt_fn):
     _assert_close(ours[0], eager)
 
 
+def check_recompiles_against_dynamo(torch_fn, mt_fn, calls):
+    """Runs torch_fn under torch.compile and mt_fn under minitorch2.compile on the same sequence of calls: the counts
+    after them (how often each recompiled) and every call's value must be Dynamo's."""
+    theirs_counts, theirs = _run(torch, torch_fn, calls)
+    ours_counts, ours = _run(minitorch2, mt_fn, calls)
+    assert ours_counts == theirs_counts, f"(frames, ops, breaks): ours {ours_counts}, Dynamo {theirs_counts}"
+    _assert_close(ours, theirs)
+
+
+def build_batch(*sources):
+    """The program names of sources (a batch's corpus files, in order) and the namespaces torch and minitorch2 built
+    them in: name -> function. Each source is exec'd on its own, so each function keeps its own file's globals."""
+    names, torch_ns, mt_ns = (), {}, {}
+    for src in sources:
+        names += _names(src)
+        torch_ns.update(_build(torch, src))
+        mt_ns.update(_build(minitorch2, src))
+    return names, torch_ns, mt_ns
+
+
+def check_batch_is_whole(ported, recompiled, recompile_calls, known_diffs, at_least=100):
+    """A batch runner's own check: enough programs, calls for every recompile program, no stale known difference."""
+    assert len(ported) + len(recompiled) >= at_least
+    assert set(recompile_calls) == set(recompiled)
+    assert set(known_diffs) <= set(ported) | set(recompiled)
+
+
 @pytest.mark.parametrize("name", params(PORTED, KNOWN_DIFFS))
 def test_counts_breaks_and_values_match_dynamo(name):
     check_against_dynamo(TORCH_NS[name], MT_NS[name])
@@ -104,10 +133,7 @@ def test_counts_breaks_and_values_match_dynamo(name):
 
 @pytest.mark.parametrize("name", params(RECOMPILED, KNOWN_DIFFS))
 def test_recompiles_match_dynamo(name):
-    theirs_counts, theirs = _run(torch, TORCH_RC[name], RECOMPILE_CALLS[name])
-    ours_counts, ours = _run(minitorch2, MT_RC[name], RECOMPILE_CALLS[name])
-    assert ours_counts == theirs_counts, f"(frames, ops, breaks): ours {ours_counts}, Dynamo {theirs_counts}"
-    _assert_close(ours, theirs)
+    check_recompiles_against_dynamo(TORCH_RC[name], MT_RC[name], RECOMPILE_CALLS[name])
 
 
 def test_every_recompile_program_has_calls():

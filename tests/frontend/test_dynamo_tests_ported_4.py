@@ -15,13 +15,11 @@ import minitorch2
 from .corpus_dynamo_tests_ported_4 import PORTED_SRC as FIRST_HALF
 from .corpus_dynamo_tests_ported_4b import PORTED_SRC as SECOND_HALF, RECOMPILE_SRC
 from .test_dynamo_counts import ARRAYS, _assert_close
-from .test_dynamo_tests_ported import _build, _names, check_against_dynamo, params
+from .test_dynamo_tests_ported import build_batch, check_against_dynamo, check_batch_is_whole, params
 from .test_dynamo_tests_ported_2 import _DType, _run_calls
 
-PORTED, RECOMPILED = _names(FIRST_HALF) + _names(SECOND_HALF), _names(RECOMPILE_SRC)
-TORCH_NS = {**_build(torch, FIRST_HALF), **_build(torch, SECOND_HALF)}  # (each function keeps its own globals)
-MT_NS = {**_build(minitorch2, FIRST_HALF), **_build(minitorch2, SECOND_HALF)}
-TORCH_RC, MT_RC = _build(torch, RECOMPILE_SRC), _build(minitorch2, RECOMPILE_SRC)
+PORTED, TORCH_NS, MT_NS = build_batch(FIRST_HALF, SECOND_HALF)
+RECOMPILED, TORCH_RC, MT_RC = build_batch(RECOMPILE_SRC)
 
 _X3 = ARRAYS[0]
 RECOMPILE_CALLS = {
@@ -51,6 +49,4 @@ def test_recompiles_match_dynamo(name):
 
 
 def test_enough_programs_every_recompile_has_calls_and_known_diffs_name_programs():
-    assert len(PORTED) + len(RECOMPILED) >= 100
-    assert set(RECOMPILE_CALLS) == set(RECOMPILED)
-    assert set(KNOWN_DIFFS) <= set(PORTED) | set(RECOMPILED)
+    check_batch_is_whole(PORTED, RECOMPILED, RECOMPILE_CALLS, KNOWN_DIFFS)

@@ -7,20 +7,15 @@ program runs its sequence of calls (changing Python numbers, tuples and None): t
 it recompiled. KNOWN_DIFFS names each program that still differs, with the difference (strict xfail).
 """
 import pytest
-import torch
-
-import minitorch2
 
 from .corpus_dynamo_tests_ported_5 import PORTED_SRC as FIRST_HALF
 from .corpus_dynamo_tests_ported_5b import PORTED_SRC as SECOND_HALF, RECOMPILE_SRC
-from .test_dynamo_counts import ARRAYS, _assert_close
-from .test_dynamo_tests_ported import _build, _names, check_against_dynamo, params
-from .test_dynamo_tests_ported_2 import _run_calls
+from .test_dynamo_counts import ARRAYS
+from .test_dynamo_tests_ported import (build_batch, check_against_dynamo, check_batch_is_whole,
+                                       check_recompiles_against_dynamo, params)
 
-PORTED, RECOMPILED = _names(FIRST_HALF) + _names(SECOND_HALF), _names(RECOMPILE_SRC)
-TORCH_NS = {**_build(torch, FIRST_HALF), **_build(torch, SECOND_HALF)}  # (each function keeps its own globals)
-MT_NS = {**_build(minitorch2, FIRST_HALF), **_build(minitorch2, SECOND_HALF)}
-TORCH_RC, MT_RC = _build(torch, RECOMPILE_SRC), _build(minitorch2, RECOMPILE_SRC)
+PORTED, TORCH_NS, MT_NS = build_batch(FIRST_HALF, SECOND_HALF)
+RECOMPILED, TORCH_RC, MT_RC = build_batch(RECOMPILE_SRC)
 
 _X3 = ARRAYS[0]
 RECOMPILE_CALLS = {
@@ -33,8 +28,7 @@ RECOMPILE_CALLS = {
 }
 
 # Programs whose counts or values still differ from Dynamo's: name -> the difference.
-KNOWN_DIFFS = {
-}
+KNOWN_DIFFS = {}
 
 
 @pytest.mark.parametrize("name", params(PORTED, KNOWN_DIFFS))
@@ -44,13 +38,8 @@ def test_counts_breaks_and_values_match_dynamo(name):
 
 @pytest.mark.parametrize("name", params(RECOMPILED, KNOWN_DIFFS))
 def test_recompiles_match_dynamo(name):
-    theirs_counts, theirs = _run_calls(torch, TORCH_RC[name], RECOMPILE_CALLS[name], {})
-    ours_counts, ours = _run_calls(minitorch2, MT_RC[name], RECOMPILE_CALLS[name], {})
-    assert ours_counts == theirs_counts, f"(frames, ops, breaks): ours {ours_counts}, Dynamo {theirs_counts}"
-    _assert_close(ours, theirs)
+    check_recompiles_against_dynamo(TORCH_RC[name], MT_RC[name], RECOMPILE_CALLS[name])
 
 
 def test_enough_programs_every_recompile_has_calls_and_known_diffs_name_programs():
-    assert len(PORTED) + len(RECOMPILED) >= 100
-    assert set(RECOMPILE_CALLS) == set(RECOMPILED)
-    assert set(KNOWN_DIFFS) <= set(PORTED) | set(RECOMPILED)
+    check_batch_is_whole(PORTED, RECOMPILED, RECOMPILE_CALLS, KNOWN_DIFFS)
