@@ -203,6 +203,8 @@ OUTSIDE_THE_LESSON = {
         "frontend/variables/stdlib.py",
         # contextlib's context managers in compiled frames: @contextmanager, nullcontext, suppress and ExitStack blocks
         "frontend/variables/context_trackers.py",
+        # collections.Counter made in a compiled frame, its methods run on a real Counter of its items
+        "frontend/variables/counters.py",
         # dataclasses' own objects (Field, MISSING, default-factory sentinel), fields() and deepcopy of their leaves
         "frontend/variables/dataclass_internals.py",
         # sets and frozensets of constants handed to a frame from outside (a resume function's), written back if mutated
