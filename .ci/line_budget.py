@@ -135,7 +135,7 @@ OUTSIDE_THE_LESSON = {
         "minitorch2/_tensor_more.py", "minitorch2/_subclasses/fake_strides.py",
         "minitorch2/fx/experimental/_exact_divisions.py", "minitorch2/fx/experimental/_canonical_facts.py",
         # float expressions over sizes in torch's form (FloatTrueDiv(ToFloat(s), 2.0)): guard text, tensorify's ops
-        "minitorch2/fx/experimental/_float_forms.py",
+        "minitorch2/fx/experimental/_float_forms.py", "minitorch2/fx/experimental/_mod_names.py",
         # the SymInt arithmetic ATen's C++ composites (reshape, flatten, indexing) do outside kernels, replayed so a
         # trace's dead size nodes take torch's names; torch make_fx's last steps (dead size nodes, duplicates)
         "minitorch2/_aten/composite_sizes.py", "autograd/dedupe_symints.py",

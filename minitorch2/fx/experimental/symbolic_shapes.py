@@ -14,6 +14,7 @@ A symbol with no hint (an *unbacked* one, `zuf0`, from data: a float tensor's `.
 be decided from a hint, so a decision on it raises GuardOnDataDependentSymNode. Symbols are named and numbered as PyTorch names them: `s`
 plus a number from the source's name, so one input gets the same symbol in every program.
 """
+import functools
 import hashlib
 import math
 import operator
@@ -62,7 +63,7 @@ class FloorDiv(sympy.Function):
         return None if common == 1 else FloorDiv(sympy.cancel(base / common), sympy.cancel(divisor / common))
 
 
-class PythonMod(sympy.Function):
+class Mod(sympy.Function):
     """Python's `%`, kept as written (`(3*s) % 12`, not sympy's `3*(s % 4)`), decided by torch's rules: 0 for a multiple,
     p itself where 0 <= p < q is known. Of the divisor's sign: an int input's may be negative (`n % k >= 0` guarded)."""
     is_integer = True
@@ -80,11 +81,6 @@ class PythonMod(sympy.Function):
 
     def _eval_is_nonnegative(self):
         return True if self.args[1].is_positive else None
-
-
-class Mod(PythonMod):
-    """`%` of two integers known non-negative (sizes), torch's Mod."""
-    is_nonnegative = True
 
 
 _RELATIONS = {operator.eq: sympy.Eq, operator.ne: sympy.Ne, operator.lt: sympy.Lt, operator.le: sympy.Le,
@@ -117,8 +113,8 @@ class SymNode:
         if pytype is float and float in (self.pytype, type(other)):  # (int / int stays a rational: IntTrueDiv's kin)
             a, b = (ToFloat(e) if e.is_integer and not e.is_Number else e for e in (a, b))
             op = FloatTrueDiv if op is operator.truediv else op
-        mod = Mod if all(e.is_nonnegative or self.shape_env.bounds(e)[0] >= 0 for e in (a, b)) else PythonMod
-        expr = {operator.floordiv: FloorDiv, operator.mod: mod}.get(op, op)(a, b)  # (sizes' `//` and `%` kept whole)
+        mod = functools.partial(mod_named_as_torch, self.shape_env)  # (sizes' `//` and `%` kept whole)
+        expr = {operator.floordiv: FloorDiv, operator.mod: mod}.get(op, op)(a, b)
         return self.shape_env.wrap(expr, pytype, hint)
 
     def logical(self, op, other):
@@ -301,7 +297,7 @@ class ShapeEnv:
         if isinstance(expr, sympy.Pow) and expr.exp.is_Integer and expr.exp > 0 and self.bounds(expr.base)[0] >= 0:
             low, high = self.bounds(expr.base)
             return low ** expr.exp, high ** expr.exp
-        if isinstance(expr, PythonMod) and self.bounds(expr.args[1])[0] > 0:
+        if isinstance(expr, Mod) and self.bounds(expr.args[1])[0] > 0:
             (low, high), (_, divisor_high) = map(self.bounds, expr.args)
             if low >= 0 and self.implied(sympy.Gt(*expr.args[::-1])):  # Mod(s, s*t) is s: s < s*t
                 return low, high
@@ -444,10 +440,10 @@ class _SourcePrinter(StrPrinter):
     def _print_Symbol(self, expr):
         return self.names.get(expr, expr.name)
 
-    def _print_FloorDiv(self, expr):  # and the mods
+    def _print_FloorDiv(self, expr):  # and Mod
         return self.stringify(expr.args, " // " if isinstance(expr, FloorDiv) else " % ", PRECEDENCE["Atom"] - 0.5)
 
-    _print_Mod = _print_PythonMod = _print_FloorDiv
+    _print_Mod = _print_FloorDiv
 
     def _print_Add(self, expr, order=None):  # in sympy's order of terms, negatives as `(-1)*x`: PyTorch's text
         return self.stringify(expr.args, " + ", PRECEDENCE["Add"])
@@ -507,3 +503,4 @@ def python_step(expr):
 # (last: it subclasses FloorDiv; loaded with this module, never first inside a compile, where another thread's
 # fork would leave the child waiting on the import's lock)
 from ._exact_divisions import exact_divisions_first  # noqa: E402
+from ._mod_names import PythonMod, mod_named_as_torch  # noqa: E402
