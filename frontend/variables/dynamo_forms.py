@@ -122,6 +122,12 @@ def requires_grad_bracketed(tx, tensor_var, args, kwargs):
     return result
 
 
+def inits_of(module):
+    """How many init nodes Dynamo's graph holds for a module made in the frame: one per module in it, none for a
+    CrossEntropyLoss (Dynamo models `nn.CrossEntropyLoss(...)` as a stand-in that calls F.cross_entropy)."""
+    return 0 if type(module) is minitorch2.nn.CrossEntropyLoss else len(list(module.modules()))
+
+
 def record_module_inits(tx, count):
     """The nodes Dynamo's graph holds for `count` modules made in the frame (Dynamo runs their __init__)."""
     for _ in range(count):

@@ -71,11 +71,11 @@ class DelayedError(Node):
 class SavedTensor:
     """A tensor kept for backward, with the version it had when saved."""
 
-    __slots__ = ("tensor", "version", "counter", "hooks", "node_ref", "output_nr", "freed")
+    __slots__ = ("tensor", "version", "hooks", "node_ref", "output_nr", "freed")
 
     def __init__(self, tensor, node=None, output_nr=0):
         check_saved_inference_tensor(tensor)
-        self.counter, self.version, self.hooks = tensor._version_counter, tensor._version, saved_tensor_hooks(tensor)
+        self.version, self.hooks = tensor._version, saved_tensor_hooks(tensor)
         self.freed = False
         self.output_nr = output_nr
         self.node_ref = None if node is None else weakref.ref(node)
@@ -93,7 +93,7 @@ class SavedTensor:
                 "graph a second time or if you need to access saved tensors after calling backward."
             )
         t = self.tensor if self.hooks is None else self.hooks[1](self.tensor)
-        if self.counter.value != self.version:
+        if self.hooks is None and t._version != self.version:  # (torch checks no version through hooks)
             producer = owner if self.node_ref is not None else t.grad_fn  # torch names it without "Backward0"
             where = f", which is output {self.output_nr} of {re.sub(r'Backward[0-9]*$', '', producer.name())}," \
                 if producer is not None else ""
@@ -103,7 +103,7 @@ class SavedTensor:
                 "torch.autograd.set_detect_anomaly(True, check_nan=False).")
             raise RuntimeError(
                 "one of the variables needed for gradient computation has been modified by an inplace operation: "
-                f"[{t.type()} [{', '.join(map(str, t.shape))}]]{where} is at version {self.counter.value}; expected "
+                f"[{t.type()} [{', '.join(map(str, t.shape))}]]{where} is at version {t._version}; expected "
                 f"version {self.version} instead. Hint: {hint}")
         if self.node_ref is not None:
             t = ops.aten.detach.default(t)
