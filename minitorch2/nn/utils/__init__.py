@@ -1,6 +1,6 @@
 """nn.utils (as torch.nn.utils): fusion helpers, gradient clipping, parameters as one vector, weight and spectral norm,
 parametrizations and rnn (pad_sequence, packed batches)."""
-from . import fusion, parametrizations, parametrize, prune, rnn  # noqa: F401
+from . import fusion, parametrizations, parametrize, rnn  # noqa: F401
 from .clip_grad import (clip_grad_norm, clip_grad_norm_, clip_grad_value_, clip_grads_with_norm_,  # noqa: F401
                         get_total_norm)
 from .convert_parameters import parameters_to_vector, vector_to_parameters  # noqa: F401

@@ -1,0 +1,66 @@
+"""Programs in the style of PyTorch's tutorials (session 27's probe, tests/nn/programs7/), each run by
+`python -m minitorch2 run --compare-torch`: what it prints must be torch's, both runs exit 0, and the graphs of its
+compiled parts op by op torch's.
+magnitude_pruning.py: torch.nn.utils.prune (found missing running the pruning tutorial): local, structured, random,
+iterative and global pruning of a convnet fine-tuned between rounds, compiled with its pruning hooks (objects of an
+ABCMeta class, which the frontend would not inline) inside the graph, then made permanent.
+saved_tensor_offload.py: torch.autograd.graph.saved_tensors_hooks, save_on_cpu and disable_saved_tensors_hooks, and
+grad_fn._saved_self / _saved_result (found missing running the saved-tensor-hooks tutorial): what a node keeps, in
+torch's order, packed and unpacked by the hooks, spilled to files, and not version-checked through them.
+trace_versus_compile.py: torch.jit.trace of a function freezing its branch and its numpy values (ours re-ran the
+Python), and torch.nn's own modules compiled directly, captured from Dynamo's wrapper frame (`l_fn_...`,
+`l_args_0_`); a CrossEntropyLoss made in the compiled function leaves no init node (found running the
+torch.compile tutorial).
+ntk_function_transforms.py: torch.func.jvp with a parameter dict as its primal (the NTK tutorial's NTK-vector
+products failed), per-sample gradients and a Hessian-vector product."""
+import importlib
+
+import pytest
+
+import minitorch2
+
+from .program_reports import all_same, compare_report
+
+FOLDER = "programs7"
+
+
+@pytest.mark.parametrize("name", ["magnitude_pruning", "saved_tensor_offload", "trace_versus_compile",
+                                  "ntk_function_transforms"])
+def test_program_prints_and_traces_what_torch_does(name):
+    report = compare_report(FOLDER, name)
+    assert all_same(report), report
+
+
+def _masks(lib):
+    lib.manual_seed(0)
+    layer = lib.nn.Conv2d(2, 4, 3)
+    prune = importlib.import_module(f"{lib.__name__}.nn.utils.prune")  # (not an attribute until imported, as torch's)
+    prune.random_structured(layer, "weight", amount=2, dim=0)
+    prune.random_unstructured(layer, "weight", amount=0.25)
+    prune.custom_from_mask(layer, "bias", mask=lib.tensor([1.0, 0.0, 1.0, 0.0]))
+    prune.identity(layer, "bias")
+    kept = layer.weight_mask.sum().item(), layer.bias_mask.tolist(), [type(h).__name__ for h in
+                                                                       layer._forward_pre_hooks.values()]
+    with pytest.raises(ValueError, match="should either be a float"):
+        prune.l1_unstructured(lib.nn.Linear(2, 2), "weight", amount=-1)
+    return layer.weight_mask.flatten().tolist(), kept
+
+
+def test_random_pruning_draws_and_containers_as_torchs():
+    import torch  # reason: the oracle; the library itself never imports torch
+
+    assert _masks(minitorch2) == _masks(torch)
+
+
+def _traced(lib):
+    def step(x):
+        return x * 2 if x.sum() > 0 else x - 10
+
+    traced = lib.jit.trace(step, (lib.ones(3),))
+    return traced(-lib.ones(3)).tolist(), lib.jit.is_tracing()
+
+
+def test_a_traced_function_keeps_the_branch_it_recorded():
+    import torch  # reason: the oracle; the library itself never imports torch
+
+    assert _traced(minitorch2) == _traced(torch) == ([-2.0, -2.0, -2.0], False)
