@@ -64,3 +64,34 @@ def test_a_traced_function_keeps_the_branch_it_recorded():
     import torch  # reason: the oracle; the library itself never imports torch
 
     assert _traced(minitorch2) == _traced(torch) == ([-2.0, -2.0, -2.0], False)
+
+
+def _fused_eval(lib):
+    class Scale(lib.autograd.Function):  # (the conv-bn fusion tutorial's Function, evaluated under inference_mode)
+        @staticmethod
+        def forward(ctx, x, w):
+            ctx.save_for_backward(x, w)
+            return x * w
+
+        @staticmethod
+        def backward(ctx, g):
+            x, w = ctx.saved_tensors
+            return g * w, (g * x).sum()
+
+    w = lib.tensor(3.0, requires_grad=True)
+    with lib.inference_mode():
+        x = lib.ones(2)
+        out = Scale.apply(x, w)
+    outside = Scale.apply(lib.ones(2), w)
+    try:
+        Scale.apply(x, w)
+        refused = None
+    except RuntimeError as e:
+        refused = str(e).split(".")[0]
+    return out.tolist(), out.requires_grad, lib.is_inference(out), outside.requires_grad, refused
+
+
+def test_a_custom_function_saves_inference_tensors_inside_inference_mode_only():
+    import torch  # reason: the oracle; the library itself never imports torch
+
+    assert _fused_eval(minitorch2) == _fused_eval(torch)
