@@ -95,3 +95,34 @@ def test_a_custom_function_saves_inference_tensors_inside_inference_mode_only():
     import torch  # reason: the oracle; the library itself never imports torch
 
     assert _fused_eval(minitorch2) == _fused_eval(torch)
+
+
+def _kernel_choices(lib):
+    from importlib import import_module
+
+    attention = import_module(f"{lib.__name__}.nn.attention")
+    backend = attention.SDPBackend
+    lib.manual_seed(0)
+    q, k, v = lib.rand(2, 2, 5, 4), lib.rand(2, 2, 5, 4), lib.rand(2, 2, 5, 4)
+    F, seen = lib.nn.functional, []
+    for allowed in (backend.MATH, backend.FLASH_ATTENTION, [backend.EFFICIENT_ATTENTION, backend.CUDNN_ATTENTION],
+                    [backend.MATH, backend.FLASH_ATTENTION]):
+        with attention.sdpa_kernel(allowed):
+            switches = lib.backends.cuda.flash_sdp_enabled(), lib.backends.cuda.math_sdp_enabled()
+            for dropout in (0.0, 0.5):  # (dropout rules the CPU's flash kernel out)
+                try:
+                    out = F.scaled_dot_product_attention(q, k, v, dropout_p=dropout, is_causal=True)
+                    seen.append((switches, round(out.sum().item(), 4) if dropout == 0.0 else tuple(out.shape)))
+                except RuntimeError as e:
+                    seen.append((switches, str(e)))
+    return seen, lib.backends.cuda.math_sdp_enabled(), repr(backend.FLASH_ATTENTION), int(backend.MATH)
+
+
+def test_sdpa_kernel_limits_the_kernels_attention_may_choose():
+    import torch  # reason: the oracle; the library itself never imports torch
+
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (torch warns why each kernel was ruled out)
+        assert _kernel_choices(minitorch2) == _kernel_choices(torch)
