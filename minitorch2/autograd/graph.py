@@ -76,8 +76,7 @@ class SavedTensor:
     def __init__(self, tensor, node=None, output_nr=0):
         check_saved_inference_tensor(tensor)
         self.version, self.hooks = tensor._version, saved_tensor_hooks(tensor)
-        self.freed = False
-        self.output_nr = output_nr
+        self.freed, self.output_nr = False, output_nr
         self.node_ref = None if node is None else weakref.ref(node)
         # an output of the node itself is kept without its grad_fn, as torch does (with saved_tensors_hooks open,
         # what the pack hook makes of the tensor instead)

@@ -126,3 +126,29 @@ def test_sdpa_kernel_limits_the_kernels_attention_may_choose():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # (torch warns why each kernel was ruled out)
         assert _kernel_choices(minitorch2) == _kernel_choices(torch)
+
+
+def _conversions(lib):
+    lib.manual_seed(0)
+    seen = []
+    for switch in ("swap", "overwrite"):
+        getattr(lib.__future__, f"set_{switch}_module_params_on_conversion")(True)
+        try:
+            layer = lib.nn.Linear(2, 2)
+            weight = layer.weight
+            layer.double()
+            seen.append((switch, layer.weight is weight, str(weight.dtype), str(layer.weight.dtype),
+                         type(layer.weight).__name__))
+        finally:
+            getattr(lib.__future__, f"set_{switch}_module_params_on_conversion")(False)
+    a, b = lib.nn.Parameter(lib.ones(2)), lib.zeros(3, dtype=lib.float64)
+    a.note = "was a"
+    lib.utils.swap_tensors(a, b)
+    seen.append((type(a).__name__, a.tolist(), str(a.dtype), type(b).__name__, b.tolist(), b.requires_grad, b.note))
+    return seen
+
+
+def test_module_conversion_switches_and_swap_tensors_as_torchs():
+    import torch  # reason: the oracle; the library itself never imports torch
+
+    assert _conversions(minitorch2) == _conversions(torch)
