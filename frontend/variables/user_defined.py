@@ -16,9 +16,8 @@ from ..exc import Unsupported
 from ..source import attr_source
 from .base import ValueVariable
 from .constant import ConstantVariable
-from .dynamo_forms import inits_of, record_module_inits
+from .dynamo_forms import module_made_here
 from .functions import UserFunctionVariable, UserMethodVariable
-from .nn_module import NNModuleVariable
 from .nn_module_walks import container_made_here
 from .user_protocols import ClassMembersMixin, SpecialMethodsMixin
 
@@ -90,5 +89,4 @@ def _module_made_here(tx, cls, args, kwargs):
         minitorch2.set_rng_state(rng)
     if next(module.parameters(), None) is not None or next(module.buffers(), None) is not None:
         raise Unsupported(f"a {cls.__name__} made in the frame holds parameters or buffers", "unsupported_call")
-    record_module_inits(tx, inits_of(module))
-    return NNModuleVariable(module, None)
+    return module_made_here(tx, module)  # (its init nodes recorded)

@@ -9,8 +9,8 @@ grad_fn._saved_self / _saved_result (found missing running the saved-tensor-hook
 torch's order, packed and unpacked by the hooks, spilled to files, and not version-checked through them.
 trace_versus_compile.py: torch.jit.trace of a function freezing its branch and its numpy values (ours re-ran the
 Python), and torch.nn's own modules compiled directly, captured from Dynamo's wrapper frame (`l_fn_...`,
-`l_args_0_`); a CrossEntropyLoss made in the compiled function leaves no init node (found running the
-torch.compile tutorial).
+`l_args_0_`); a CrossEntropyLoss made in the compiled function is Dynamo's stand-in, no init node and a
+cross_entropy call with positional arguments (found running the torch.compile tutorial).
 ntk_function_transforms.py: torch.func.jvp with a parameter dict as its primal (the NTK tutorial's NTK-vector
 products failed), per-sample gradients and a Hessian-vector product."""
 import importlib
