@@ -77,7 +77,8 @@ OUTSIDE_THE_LESSON = {
         # the eval-mode attention and encoder-layer fast paths torch takes (their two ops and torch-level names)
         "minitorch2/_aten/nn_fused_transformer.py", "minitorch2/_functions_fastpath.py",
         # Tensor.view(dtype), a bit reinterpretation no stage of the pipeline needs
-        "minitorch2/_aten/view_dtype.py",
+        "minitorch2/_aten/view_dtype.py", "minitorch2/autograd/saved_hooks.py", "minitorch2/nn/attention/",
+        "minitorch2/utils/_swap.py", "minitorch2/__future__.py",
         "minitorch2/_aten/nn_pool.py", "backend/lowering_pooling.py", "backend/lowering_more.py",
         "minitorch2/_aten/formulas_apart.py",
         # inductor's decompositions that only make its graphs torch's (small products, repeated cats, index_add)

@@ -197,8 +197,9 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
 
     def contract(out, per_primal):
         total = out.new_zeros(out.shape)
-        for jacobian, tangent in zip(per_primal, tangents):
-            total = total + (jacobian.reshape(out.numel(), -1) @ tangent.reshape(-1).to(jacobian.dtype)).reshape(out.shape)
+        for jacobian, tangent in zip(per_primal, tangents):  # (a primal may be a pytree: its tangent is one alike)
+            for j, t in zip(pytree.tree_leaves(jacobian), pytree.tree_leaves(tangent)):
+                total = total + (j.reshape(out.numel(), -1) @ t.reshape(-1).to(j.dtype)).reshape(out.shape)
         return total
 
     out_leaves, spec = pytree.tree_flatten(value)

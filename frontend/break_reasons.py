@@ -69,3 +69,10 @@ def warn_item_break(e):
             recorder.tracers.append(tb.tb_frame.f_locals["self"])
         tb = tb.tb_next
     logging.getLogger("frontend").warning(ITEM_WARNING, recorder.current())
+
+
+def jumps_on_a_tensor(reason):
+    """A branch on a tensor's truth value (`if t.any():`): Dynamo 2.13's generic_jump, which splits the frame within
+    the attempt that met it, logs the break and does not tally it under "graph_break" (bool(t) called, `not t`, are
+    tallied)."""
+    return reason.endswith("[data_dependent_branch]") and "JUMP" in reason.rsplit("(instruction ", 1)[-1]

@@ -26,7 +26,7 @@ from minitorch2.fx.experimental.symbolic_shapes import SpecializeFloatInputs
 from . import config, dynamic_shapes, resume, rnn_refusal, source
 from .eager_frame import run_skipped, with_code
 from .backends import lookup_backend
-from .break_reasons import REASONS, explain_reason, warn_item_break
+from .break_reasons import REASONS, explain_reason, jumps_on_a_tensor, warn_item_break
 from .compile_logs import translate_logged
 from .exc import BackendCompilerFailed, FailOnRecompileLimitHit, Unsupported
 from .explain import exporting_guards  # (explain.py reads this module's _observers)
@@ -149,7 +149,7 @@ def translate(fn, L, backend, nopython):
 
 def translate_split(fn, L, backend, nopython, e, reason, eager_rest=False):
     """Replay up to the break, compile the graph so far, build the code running it, the instruction, the resumes."""
-    with _logging.restarted_compile():
+    with _logging.restarted_compile(same_attempt=jumps_on_a_tensor(reason)):
         tx = InstructionTranslator(fn.__code__, fn.__globals__, L, fn.__closure__)
         tx.stop_at_step = e.break_step
         tx.run()
@@ -294,8 +294,11 @@ class OptimizedModule(minitorch2.nn.Module):
         mod = self._orig_mod
         if type(mod).__call__ is not minitorch2.nn.Module.__call__:
             return mod(*args, **kwargs)
-        hooked = mod._forward_hooks or mod._forward_pre_hooks or mod._backward_hooks or mod._backward_pre_hooks
-        return self._compile_wrapper.call_as_compiled(_call_module if hooked else type(mod).forward, (mod, *args), kwargs)
+        # a module with hooks, or one of torch.nn's own (whose forward Dynamo's trace_rules skip): compiled from a frame
+        # that calls it, as Dynamo's wrap_inline
+        wrapped = (type(mod).forward.__module__ or "").startswith("minitorch2.nn.") or mod._forward_hooks or \
+            mod._forward_pre_hooks or mod._backward_hooks or mod._backward_pre_hooks
+        return self._compile_wrapper.call_as_compiled(_call_module if wrapped else type(mod).forward, (mod, *args), kwargs)
 
     def __getattr__(self, name):
         try:

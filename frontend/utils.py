@@ -15,6 +15,7 @@ whose translation raises (fullgraph=True, a backend that fails) is in no tally.
 import collections
 
 from . import eval_frame
+from .break_reasons import jumps_on_a_tensor
 
 counters = collections.defaultdict(collections.Counter)
 
@@ -27,7 +28,7 @@ def _tally(entry):
     if entry.graph is not None:
         counters["stats"]["calls_captured"] += sum(node.op.startswith("call_") for node in entry.graph.graph.nodes)
         counters["stats"]["unique_graphs"] += 1  # (after calls_captured: a script printing the dict sees Dynamo's order)
-    if entry.break_reason is not None and (ran_eagerly or not _is_jump_on_a_tensor(entry.break_reason)):
+    if entry.break_reason is not None and (ran_eagerly or not jumps_on_a_tensor(entry.break_reason)):
         counters["unimplemented" if ran_eagerly else "graph_break"][entry.break_reason] += 1
     # a break whose resume failed to build: Dynamo tallied it before failing (but takes back one inside a `with`
     # block of a user's context manager)
@@ -36,10 +37,6 @@ def _tally(entry):
         counters["graph_break"][entry.break_reason.split("; cannot resume: ")[0]] += 1
 
 
-def _is_jump_on_a_tensor(reason):
-    """A branch on a tensor's truth value (`if t.any():`): as Dynamo 2.13's generic_jump, the frame splits there but
-    the break is logged, not tallied under "graph_break" (bool(t) called, `not t`, are tallied)."""
-    return reason.endswith("[data_dependent_branch]") and "JUMP" in reason.rsplit("(instruction ", 1)[-1]
 
 
 eval_frame._observers.append(_tally)

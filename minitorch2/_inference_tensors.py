@@ -26,7 +26,8 @@ def is_inference(input):
 
 
 def check_saved(tensor):
-    if tensor._version_counter.inference:
+    """Outside the mode (inside it nothing is recorded: a custom Function's save_for_backward keeps what it likes)."""
+    if tensor._version_counter.inference and not tensor._version_counter.dispatch_state.inference_mode:
         raise RuntimeError(SAVED_FOR_BACKWARD)
 
 

@@ -248,6 +248,9 @@ def unique_id(prefix):
     """`prefix_N` with N from one counter for the whole process, as Dynamo's unique_id: besides each graph's
     name it counts every translation attempt (each installs its builtins dict under such a name) and every
     resume function, so graph names skip numbers exactly where torch's do."""
+    if prefix == "__builtins_dict__" and getattr(_context, "replaying_attempt", False):  # (restarted_compile's)
+        _context.replaying_attempt = False
+        return None
     return f"{prefix}_{next(_unique_ids)}"
 
 
@@ -256,10 +259,15 @@ def next_graph_name():
     return unique_id("__compiled_fn")
 
 
-def restarted_compile():
+def restarted_compile(same_attempt=False):
     """Within compile_context: the translation restarted (a graph break replays the frame up to the
-    break), which torch's compile ids count as a suffix, [1/0] then [1/0_1]."""
+    break), which torch's compile ids count as a suffix, [1/0] then [1/0_1]. A branch on a tensor's value is split
+    within the attempt that met it by Dynamo 2.13 (generic_jump): `same_attempt` replays it with no suffix and no
+    builtins dict numbered for the replay, so graph names keep torch's numbers."""
     saved = current_compile_id()
+    if same_attempt:
+        _context.replaying_attempt = True
+        return _compile_id_as(saved)
     return _compile_id_as(f"{saved}_1" if saved is not None else None)
 
 

@@ -10,7 +10,7 @@ eager behaviour. Inside a compiled frame a ScriptFunction is its Python function
 `_torchdynamo_inline` (frontend/variables/dataclass_internals.py's wrap_other).
 
 Where this differs from torch: a traced module runs its Python at each call, so a branch on tensor values (which
-torch freezes at trace time, with a TracerWarning) is taken anew; while a traced callable runs, is_tracing() is
+torch freezes at trace time, with a TracerWarning) is taken anew (a traced function replays what it recorded); while a traced callable runs, is_tracing() is
 True, so code branching on it takes the path torch recorded. TorchScript's IR (`.code`, `.graph`), its archives
 (`torch.jit.save`/`load`) and its type checks are not provided: reading them fails naming what is missing.
 """
@@ -64,7 +64,7 @@ class ScriptFunction:
     """A scripted or traced function: calls run the Python function."""
 
     def __init__(self, fn, traced=False):
-        self._torchdynamo_inline = fn
+        self._torchdynamo_inline = fn  # (what Dynamo inlines, as torch's: the Python function, traced or not)
         self._traced = traced
         self.name = self.qualified_name = getattr(fn, "__name__", "fn")
 
@@ -72,7 +72,7 @@ class ScriptFunction:
         if not self._traced:
             return self._torchdynamo_inline(*args, **kwargs)
         with _tracing():
-            return self._torchdynamo_inline(*args, **kwargs)
+            return self._traced(*args, **kwargs)
 
     def __getattr__(self, name):
         raise _missing(type(self).__name__, name) if name in _TORCHSCRIPT_ONLY else AttributeError(name)
@@ -153,10 +153,20 @@ def script(obj, optimize=None, _frames_up=0, _rcb=None, example_inputs=None):
 def trace(func, example_inputs=None, optimize=None, check_trace=True, check_inputs=None, check_tolerance=1e-5,
           strict=True, _force_outplace=False, _module_class=None, _compilation_unit=None, example_kwarg_inputs=None,
           _store_inputs=True):
-    """Run func once on the example inputs (its side effects, a BatchNorm's statistics, happen as torch's)."""
+    """Run func once on the example inputs (its side effects, a BatchNorm's statistics, happen as torch's). A
+    function is recorded as it ran, as torch's trace records it: its aten ops replayed at each call, a branch on
+    tensor values frozen the way it went, what it computed outside torch (numpy, scipy) a constant."""
     args = example_inputs if isinstance(example_inputs, tuple) else () if example_inputs is None else (example_inputs,)
-    traced = _copy_module(func, TopLevelTracedModule) if isinstance(func, Module) else ScriptFunction(func, True)
-    traced(*args, **(example_kwarg_inputs or {}))
+    kwargs = example_kwarg_inputs or {}
+    if isinstance(func, Module):
+        traced = _copy_module(func, TopLevelTracedModule)
+        traced(*args, **kwargs)
+        return traced
+    from autograd.proxy_tensor import make_fx  # reason: deferred, the compiler's tracer sits above the runtime
+
+    with _tracing():
+        recorded = make_fx(lambda *inputs: func(*inputs, **kwargs))(*args)
+    traced = ScriptFunction(func, traced=lambda *inputs, **_: recorded(*inputs))
     return traced
 
 

@@ -16,9 +16,8 @@ from ..exc import Unsupported
 from ..source import attr_source
 from .base import ValueVariable
 from .constant import ConstantVariable
-from .dynamo_forms import record_module_inits
+from .dynamo_forms import module_made_here
 from .functions import UserFunctionVariable, UserMethodVariable
-from .nn_module import NNModuleVariable
 from .nn_module_walks import container_made_here
 from .user_protocols import ClassMembersMixin, SpecialMethodsMixin
 
@@ -27,8 +26,9 @@ def is_plain_object(value):
     """An instance whose attributes live in its __dict__ and are read by object's own lookup, of a user's class."""
     cls = type(value)
     plain_lookup = cls is types.SimpleNamespace or cls.__getattribute__ is object.__getattribute__
-    # (nn.utils' objects too: weight_norm's hook, whose __call__ a compiled module's call inlines)
-    return (type(cls) is type and plain_lookup and hasattr(value, "__dict__") and (cls.__module__.startswith(
+    # (nn.utils' objects too: weight_norm's hook and the pruning methods, whose __call__ a compiled module's call
+    # inlines; a metaclass that leaves calls alone, as ABCMeta, changes nothing here)
+    return (type(cls).__call__ is type.__call__ and plain_lookup and hasattr(value, "__dict__") and (cls.__module__.startswith(
         "minitorch2.nn.utils") or not cls.__module__.startswith(("minitorch2", "frontend", "dataclasses"))))
 
 
@@ -89,5 +89,4 @@ def _module_made_here(tx, cls, args, kwargs):
         minitorch2.set_rng_state(rng)
     if next(module.parameters(), None) is not None or next(module.buffers(), None) is not None:
         raise Unsupported(f"a {cls.__name__} made in the frame holds parameters or buffers", "unsupported_call")
-    record_module_inits(tx, len(list(module.modules())))
-    return NNModuleVariable(module, None)
+    return module_made_here(tx, module)  # (its init nodes recorded)

@@ -41,7 +41,7 @@ def rsub_scalar(grad, alpha=1):
     return _scale(aten.neg.default(grad), alpha)
 
 
-def mul_tensor(grad, self, other, needs_grad):  # (complex: grad * other.conj(), a real input's part real)
+def mul_tensor(grad, other, self, needs_grad):  # (complex: grad * other.conj(), a real input's part real)
     other_grad = for_input(aten.mul.Tensor(grad, conj_of(self)), other) if needs_grad[1] else None
     self_grad = for_input(aten.mul.Tensor(grad, conj_of(other)), self) if needs_grad[0] else None
     return sum_to(self_grad, _shape(self)), sum_to(other_grad, _shape(other))
@@ -51,7 +51,7 @@ def mul_scalar(grad, other):
     return aten.mul.Scalar(grad, conj_of(other))
 
 
-def div_tensor(grad, self, other, needs_grad):
+def div_tensor(grad, other, self, needs_grad):
     other_grad = None
     if needs_grad[1]:  # -grad * ((self / other) / other)
         quotient = aten.div.Tensor(aten.div.Tensor(self, other), other)

@@ -25,6 +25,7 @@ from .._dispatch import redispatch_below_autograd
 from .._ops import ops
 from .._tensor import FakeTensor, Tensor
 from .graph import Node, SavedTensor, gradient_edge, tensor_metadata
+from .saved_hooks import SavedValues
 from .view_history import rebase_view_history, remember_view_ops  # noqa: F401  (the dispatcher calls it through here)
 
 
@@ -58,8 +59,7 @@ class OpBackward(Node):
             elif param in ("needs_grad", "grad_input_mask"):
                 values[param] = self.needs_grad
             else:
-                saved = self.saved[param]
-                values[param] = saved.unpack(self) if isinstance(saved, SavedTensor) else _unpack_list(saved, self)
+                values[param] = unpacked(self.saved[param], self)
         result = self.derivative.fn(**values)
         if not isinstance(result, tuple):
             result = (result,)
@@ -78,17 +78,18 @@ class OpBackward(Node):
                     v.free()
 
 
-def _unpack_list(saved, owner):
+def unpacked(saved, owner):
+    """A kept value as a formula reads it: a saved tensor (each of a list's) unpacked, metadata as it is."""
     if isinstance(saved, list):
-        return [s.unpack(owner) if isinstance(s, SavedTensor) else s for s in saved]
-    return saved
+        return [unpacked(s, owner) for s in saved]
+    return saved.unpack(owner) if isinstance(saved, SavedTensor) else saved
 
 
 @functools.cache
 def _node_class(name):
     """OpBackward under torch's node name, so type(y.grad_fn).__name__ is "MulBackward0" as in torch (one
     class per name, made at its first use)."""
-    return type(name, (OpBackward,), {"__module__": "builtins"})
+    return type(name, (OpBackward, SavedValues), {"__module__": "builtins"})
 
 
 class NotImplementedBackward(Node):
@@ -226,14 +227,11 @@ _plan = functools.cache(_Plan)  # one plan per op, worked out at its first recor
 
 def _input_edges(tensor_args, bound):
     """Per schema tensor argument, its gradient edge (a list of them for a Tensor[]), None where none."""
-    edges = []
-    for name, is_list, _ in tensor_args:
-        value = bound.get(name)
-        if is_list:
-            edges.append([gradient_edge(t) if isinstance(t, Tensor) else None for t in value or []])
-        else:
-            edges.append(gradient_edge(value) if isinstance(value, Tensor) else None)
-    return edges
+    def edge(value):
+        return gradient_edge(value) if isinstance(value, Tensor) else None
+
+    return [[edge(t) for t in bound.get(name) or []] if is_list else edge(bound.get(name))
+            for name, is_list, _ in tensor_args]
 
 
 def _connect_inputs(node, op, tensor_args, bound, arg_edges):

@@ -18,6 +18,7 @@ from .._inference_tensors import check_saved as check_saved_inference_tensor
 from .._ops import ops
 from .._tensor import contiguous_format, preserve_format
 from .anomaly_mode import is_anomaly_enabled
+from .saved_hooks import current as saved_tensor_hooks, disable_saved_tensors_hooks, pack, save_on_cpu, saved_tensors_hooks  # noqa: F401,E501
 
 _sequence = itertools.count()
 
@@ -70,16 +71,17 @@ class DelayedError(Node):
 class SavedTensor:
     """A tensor kept for backward, with the version it had when saved."""
 
-    __slots__ = ("tensor", "version", "node_ref", "output_nr", "freed")
+    __slots__ = ("tensor", "version", "hooks", "node_ref", "output_nr", "freed")
 
     def __init__(self, tensor, node=None, output_nr=0):
         check_saved_inference_tensor(tensor)
-        self.version = tensor._version
-        self.freed = False
-        self.output_nr = output_nr
+        self.version, self.hooks = tensor._version, saved_tensor_hooks(tensor)
+        self.freed, self.output_nr = False, output_nr
         self.node_ref = None if node is None else weakref.ref(node)
-        # an output of the node itself is kept without its grad_fn, as torch does
-        self.tensor = tensor if node is None else redispatch_below_autograd(ops.aten.detach.default, (tensor,), {})
+        # an output of the node itself is kept without its grad_fn, as torch does (with saved_tensors_hooks open,
+        # what the pack hook makes of the tensor instead)
+        self.tensor = pack(self.hooks, tensor) if self.hooks else tensor if node is None else redispatch_below_autograd(
+            ops.aten.detach.default, (tensor,), {})
 
     def unpack(self, owner):
         if self.freed:
@@ -89,8 +91,8 @@ class SavedTensor:
                 ".backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the "
                 "graph a second time or if you need to access saved tensors after calling backward."
             )
-        t = self.tensor
-        if t._version != self.version:
+        t = self.tensor if self.hooks is None else self.hooks[1](self.tensor)
+        if self.hooks is None and t._version != self.version:  # (torch checks no version through hooks)
             producer = owner if self.node_ref is not None else t.grad_fn  # torch names it without "Backward0"
             where = f", which is output {self.output_nr} of {re.sub(r'Backward[0-9]*$', '', producer.name())}," \
                 if producer is not None else ""

@@ -54,11 +54,18 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     """ATen's choice on the CPU: a bool mask becomes an additive one (0 / -inf); then the fused
     _scaled_dot_product_flash_attention_for_cpu where its constraints hold (_fused_attention_fits), the math
     path otherwise."""
+    from ..backends import cuda as switches  # reason: the backends package imports nn's modules
+
+    if not (switches.flash_sdp_enabled() or switches.math_sdp_enabled()):  # (torch.nn.attention.sdpa_kernel's)
+        raise RuntimeError("No viable backend for scaled_dot_product_attention was found. This is likely due to "
+                           "turning off both the math kernel and the fused kernels.")
     if attn_mask is not None and attn_mask.dtype is _dtype.bool_:
         attn_mask = _additive_mask(attn_mask, query)
-    if _fused_attention_fits(query, key, value, attn_mask, dropout_p, enable_gqa):
+    if switches.flash_sdp_enabled() and _fused_attention_fits(query, key, value, attn_mask, dropout_p, enable_gqa):
         return aten._scaled_dot_product_flash_attention_for_cpu.default(
             query, key, value, dropout_p, is_causal, attn_mask=attn_mask, scale=scale)[0]
+    if not switches.math_sdp_enabled():
+        raise RuntimeError("No available kernel.  Aborting execution.")
     return _math_attention(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa)
 
 

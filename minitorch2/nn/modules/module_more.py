@@ -16,6 +16,7 @@ from ..._dtype import dtype as dtype_class
 from ..._factories import empty_like
 from ..._tensor import Tensor, device
 from ..._tensor_methods import require_cpu
+from ... import __future__ as future_switches
 from ...autograd.grad_mode import no_grad
 from ..parameter import Parameter
 
@@ -97,10 +98,12 @@ class ModuleConveniences:
         for module in self.children() if recurse else ():
             module._apply_to_tensors(fn)
         with no_grad():
-            for p in self._parameters.values():
+            for name, p in self._parameters.items():
                 # in place, as torch's _apply: a Parameter keeps its identity (tied weights stay tied, an optimizer
                 # made before `.double()` still holds the model's parameters), and so does its grad
-                if p is not None:
+                if p is not None and future_switches.get_overwrite_module_params_on_conversion():  # (torch.__future__)
+                    self._parameters[name] = type(p)(fn(p), p.requires_grad)
+                elif p is not None:
                     p.data = fn(p)
                     if p.grad is not None:
                         p.grad.data = fn(p.grad)
