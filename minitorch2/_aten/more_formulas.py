@@ -209,8 +209,8 @@ def elu_backward(grad, grad_output, alpha, scale, input_scale, is_result, self_o
 
 
 def nan_to_num(grad, self, nan=None, posinf=None, neginf=None):
-    finite = aten.mul.Tensor(aten.eq.Tensor(self, self), aten.ne.Scalar(aten.abs.default(self), math.inf))
-    return aten.mul.Tensor(grad, finite)
+    not_infinite = aten.ne.Scalar(aten.abs.default(self), math.inf)  # (first, as ATen's isfinite computes it)
+    return aten.mul.Tensor(grad, aten.mul.Tensor(aten.eq.Tensor(self, self), not_infinite))
 
 
 def nan_to_num_decomposition(self, nan=None, posinf=None, neginf=None):

@@ -1,0 +1,121 @@
+"""Probes of what users pass in (session 27), each against torch.compile.
+
+- `n % k` and `n // k` of a size and an int argument under dynamic=True, k negative: Python's rounding (the
+  remainder has the divisor's sign). The frontend decided `n % k >= 0` true without a guard (its Mod was taken as
+  non-negative), a silently wrong branch; the LLVM kernels computed C's remainder and quotient (srem, sdiv).
+- A Linear layer on one sample (batch 1, weight at most 16 x 16) under the inductor: torch's decomposes addmm into
+  multiply and sum; ours kept the addmm.
+- torch.nan_to_num under the inductor: each test recorded beside its where, -inf before +inf, as torch's.
+- A size read whose node nothing uses (`y.shape` sliced away) is dropped, as Dynamo's dead-code pass drops it.
+"""
+import pytest
+import torch
+import torch._dynamo
+from torch._dynamo.testing import CompileCounter as TorchCounter
+
+import frontend
+import minitorch2
+from frontend.testing import CompileCounter
+
+from .test_graphs_s26 import _ours_and_torchs
+
+
+def _branch_on_remainder(lib, counter):
+    @lib.compile(backend=counter, dynamic=True)
+    def f(x, k: int):
+        r = x.shape[0] % k
+        if r >= 0:
+            return x + r
+        return x - 100
+    return [f(lib.ones(5), k).tolist() for k in (3, 4, -3, -4, 7)]
+
+
+def test_a_remainder_by_a_negative_int_argument_is_guarded_not_assumed_non_negative():
+    frontend.reset()
+    torch._dynamo.reset()
+    ours, theirs = CompileCounter(), TorchCounter()
+    assert _branch_on_remainder(minitorch2, ours) == _branch_on_remainder(torch, theirs)
+    assert (ours.frame_count, ours.op_count) == (theirs.frame_count, theirs.op_count)
+    assert ours.frame_count == 2  # (one graph for k > 0, one for k < 0: the sign is guarded)
+
+
+def _size_arithmetic_in_kernels(lib):
+    @lib.compile(dynamic=True)
+    def g(x, k: int):
+        n = x.shape[0]
+        return (x.new_ones(1) * (n % k), x.new_ones(1) * (n // k), x.new_ones(2) * ((n - 2 * k) % 3),
+                x.new_ones(1) * ((n * k) // 4))
+    return [[t.tolist() for t in g(lib.ones(n), k)] for n, k in ((5, 2), (5, -3), (7, -2), (9, -4), (4, 5))]
+
+
+def test_size_remainders_and_quotients_in_compiled_kernels_round_as_python():
+    frontend.reset()
+    torch._dynamo.reset()
+    ours = _size_arithmetic_in_kernels(minitorch2)
+    assert ours == _size_arithmetic_in_kernels(torch)
+    assert ours[1] == [[-1.0], [-2.0], [2.0, 2.0], [-4.0]]  # 5 % -3, 5 // -3, (5 + 6) % 3, -15 // 4
+
+
+def test_the_printed_name_of_a_remainder_is_torchs():
+    """Mod where both sides are known non-negative (sizes), PythonMod where a side may be negative."""
+    frontend.reset()
+    seen = []
+
+    def keep(gm, example_inputs):
+        seen.append(gm.print_readable(print_output=False))
+        return gm.forward
+
+    @minitorch2.compile(backend=keep, dynamic=True)
+    def f(x, k: int):
+        return x.new_ones(x.shape[0] % 2 + 1), x.shape[0] % k
+    f(minitorch2.ones(5), 3)
+    assert "Sym(Mod(s" in seen[0] and "Sym(PythonMod(s" in seen[0]
+
+
+class _OneSample:
+    def __init__(self, shape):
+        self.shape = shape
+
+    def __call__(self, lib):
+        lib.manual_seed(0)
+        return lib.nn.Linear(*self.shape), lib.randn(1, self.shape[0])
+
+
+@pytest.mark.parametrize("shape", [(4, 4), (16, 3), (17, 2), (5, 1)])
+def test_a_linear_layer_on_one_sample_decomposes_as_torchs_inductor(shape):
+    ours, theirs = _ours_and_torchs(_OneSample(shape))
+    assert ours == theirs
+    small = shape[0] <= 16 and shape[1] <= 16 or shape[1] == 1
+    assert ("aten.addmm.default" in ours[0]) is not small
+
+
+def _nan_to_num_program(lib):
+    class Clean(lib.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = lib.nn.Parameter(lib.tensor([1.0, 2.0, 3.0, 4.0]))
+
+        def forward(self, x):
+            return lib.nan_to_num(self.w * x, nan=0.5, posinf=9.0)
+
+    return Clean(), lib.tensor([1e38, 2e38, -2e38, 1.0])  # (w * x: inf, -inf where finite gradients go to 0)
+
+
+def test_nan_to_num_and_its_backward_record_torchs_order():
+    ours, theirs = _ours_and_torchs(_nan_to_num_program)
+    assert ours == theirs
+
+
+def test_a_size_read_nothing_uses_is_dropped_as_dynamos():
+    def run(lib, counter):
+        @lib.compile(backend=counter, dynamic=True)
+        def pad_and_pool(x, k: int):
+            n = x.shape[-1]
+            y = lib.nn.functional.pad(x, (0, (k - n % k) % k))
+            return y.view(*y.shape[:-1], -1, k).mean(-1), n // k, y.shape
+        return [[*map(str, pad_and_pool(lib.arange(float(n)).reshape(1, n), 4))] for n in (5, 8, 11)]
+    frontend.reset()
+    torch._dynamo.reset()
+    ours, theirs = CompileCounter(), TorchCounter()
+    assert run(minitorch2, ours) == run(torch, theirs)
+    assert (ours.frame_count, ours.op_count) == (theirs.frame_count, theirs.op_count)
