@@ -81,6 +81,19 @@ SLOW_TESTS = (
     "tests/nn/test_lbfgs_compiled.py",
     "tests/backend/test_fuzz_s26_fp16.py::test_half_programs_match_torchs_inductor",
     "tests/frontend/test_probes_s26.py::test_joint_and_inference_graphs_are_logged_before_floats_become_tensors",
+    "tests/backend/test_bfloat16_compiled.py::test_a_gpt_like_model_trains_in_bfloat16_as_torch_compile",
+    "tests/backend/test_dynamic_recompiles.py::test_float_programs_compile_as_many_frames_as_torch",
+    "tests/backend/test_user_inputs_fuzz.py::test_scalar_operands_on_narrow_dtypes_and_odd_layouts_match_torch",
+    "tests/backend/test_trust_concurrency.py::test_children_forked_while_another_thread_compiles_compile_and_run",
+    "tests/backend/test_differential_inductor.py::test_float_programs_compiled_match_eager",
+    "tests/frontend/test_fuzz_new_classes.py::test_train_step_matches_torch",
+    "tests/cli/test_fuzz.py::test_eager_layer_runs_the_requested_examples_and_passes",
+    "tests/cli/test_fuzz.py::test_the_command_line_runs_fuzz",
+    "tests/backend/test_graphs_s26.py::test_lstm_states_written_into_a_buffer_graphs_are_torchs",
+    "tests/backend/test_graphs_s26.py::test_fnet_layer_graphs_are_torchs",
+    "tests/backend/test_graph_fidelity_3.py::test_max_pool2d_under_inductor_is_torchs_low_memory_form[3x3_ceil]",
+    "tests/frontend/test_ports5_fixes_s26.py::test_item_break_warns_as_torch_once_with_the_user_code",
+    "tests/nn/test_probe7_programs.py",
 )
 
 
