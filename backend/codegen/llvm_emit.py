@@ -298,8 +298,6 @@ class KernelEmitter:
             if operation is operator.pow and operands[1].is_Integer and operands[1] > 1:  # s0**2: s0 * s0**1
                 operation, operands = operator.mul, [operands[0], operands[0] ** (operands[1] - 1)]
             refs = [self.size_ref(sympy.sympify(o)) for o in operands]
-            if operation is operator.neg:
-                refs, operation = ["0", *refs], operator.sub
             (a, b), entry = refs, self.b.entry_op
             if operation in (operator.floordiv, operator.mod):  # rounded as Python's (an int input may be negative):
                 c_rem = entry("rem", f"srem i64 {a}, {b}")  # (C's: the dividend's sign; Python's: the divisor's)

@@ -14,7 +14,9 @@ class PythonMod(Mod):
         return getattr(printer, "_print_Mod", printer._print_Function)(self)
 
 
-def mod_named_as_torch(shape_env, a, b):
-    """a % b as torch names it: Mod where the ranges say both sides are non-negative, else PythonMod."""
-    known_non_negative = all(e.is_nonnegative or shape_env.bounds(e)[0] >= 0 for e in (a, b))
-    return (Mod if known_non_negative else PythonMod)(a, b)
+def mod_as_torch(shape_env):
+    """`%` as torch names it: Mod where the ranges say both sides are non-negative, else PythonMod."""
+    def mod(a, b):
+        known_non_negative = all(e.is_nonnegative or shape_env.bounds(e)[0] >= 0 for e in (a, b))
+        return (Mod if known_non_negative else PythonMod)(a, b)
+    return mod

@@ -14,7 +14,6 @@ A symbol with no hint (an *unbacked* one, `zuf0`, from data: a float tensor's `.
 be decided from a hint, so a decision on it raises GuardOnDataDependentSymNode. Symbols are named and numbered as PyTorch names them: `s`
 plus a number from the source's name, so one input gets the same symbol in every program.
 """
-import functools
 import hashlib
 import math
 import operator
@@ -27,6 +26,7 @@ from sympy.printing.str import StrPrinter
 from minitorch2._sym import SymBool, SymFloat, SymInt, is_symbolic, sym_max, sym_min
 
 from ._canonical_facts import guarded_fact, solved_for_symbol
+from ._constraint_messages import ConstraintViolationError
 from ._float_forms import FloatTrueDiv, ToFloat
 
 
@@ -37,10 +37,6 @@ class GuardOnDataDependentSymNode(RuntimeError):
 class SpecializeFloatInputs(RuntimeError):
     """AOT's tensorify found float graph inputs (args[0]: their positions) no op takes as tensors: the frontend
     translates the frame again with them pinned (Dynamo's TensorifyScalarRestartAnalysis)."""
-
-
-class ConstraintViolationError(RuntimeError):
-    """A size marked dynamic (mark_dynamic) that the program specialized to a constant."""
 
 
 class FloorDiv(sympy.Function):
@@ -64,8 +60,8 @@ class FloorDiv(sympy.Function):
 
 
 class Mod(sympy.Function):
-    """Python's `%`, kept as written (`(3*s) % 12`, not sympy's `3*(s % 4)`), decided by torch's rules: 0 for a multiple,
-    p itself where 0 <= p < q is known. Of the divisor's sign: an int input's may be negative (`n % k >= 0` guarded)."""
+    """Python's `%`, kept as written (`(3*s) % 12`, not sympy's `3*(s % 4)`) and decided by torch's rules (0 for a
+    multiple, p where 0 <= p < q is known); of the divisor's sign, as an int input may be negative (`n % k >= 0`)."""
     is_integer = True
     precedence = 35  # (as FloorDiv's: `s77*(Mod(s77, 3))`)
 
@@ -113,8 +109,7 @@ class SymNode:
         if pytype is float and float in (self.pytype, type(other)):  # (int / int stays a rational: IntTrueDiv's kin)
             a, b = (ToFloat(e) if e.is_integer and not e.is_Number else e for e in (a, b))
             op = FloatTrueDiv if op is operator.truediv else op
-        mod = functools.partial(mod_named_as_torch, self.shape_env)  # (sizes' `//` and `%` kept whole)
-        expr = {operator.floordiv: FloorDiv, operator.mod: mod}.get(op, op)(a, b)
+        expr = {operator.floordiv: FloorDiv, operator.mod: mod_as_torch(self.shape_env)}.get(op, op)(a, b)
         return self.shape_env.wrap(expr, pytype, hint)
 
     def logical(self, op, other):
@@ -342,12 +337,7 @@ class ShapeEnv:
         """Raise ConstraintViolationError where a symbol of `marked` ({symbol: source name}) became a constant."""
         pinned = [(name, value) for symbol, name in marked.items() if (value := self.simplify(symbol)).is_Integer]
         if pinned:
-            raise ConstraintViolationError(
-                f"Constraints violated ({', '.join(name for name, _ in pinned)})! For more information, run with "
-                'TORCH_LOGS="+dynamic".\n' + "".join(
-                    f"  - You marked {name} as dynamic but your code specialized it to be a constant ({value}). If "
-                    "you're using mark_dynamic, either remove it or use maybe_mark_dynamic. If you're using "
-                    "Dim.DYNAMIC, replace it with either Dim.STATIC or Dim.AUTO.\n" for name, value in pinned))
+            raise ConstraintViolationError.specialized(pinned)
 
     def produce_guards(self, checked_elsewhere=()):
         """The guards as Dynamo's log prints them, over source names: duck-sizing equalities, recorded facts,
@@ -490,7 +480,7 @@ def python_step(expr):
     if isinstance(expr, sympy.Mul):
         constant, rest = expr.as_coeff_Mul()
         if constant == -1:
-            return operator.neg, [rest]
+            return operator.sub, [sympy.S.Zero, rest]  # (-x as 0 - x)
         if constant != 1:
             return operator.mul, [rest, constant]
         return operator.mul, [expr.args[0], sympy.Mul(*expr.args[1:])]
@@ -503,4 +493,4 @@ def python_step(expr):
 # (last: it subclasses FloorDiv; loaded with this module, never first inside a compile, where another thread's
 # fork would leave the child waiting on the import's lock)
 from ._exact_divisions import exact_divisions_first  # noqa: E402
-from ._mod_names import PythonMod, mod_named_as_torch  # noqa: E402
+from ._mod_names import PythonMod, mod_as_torch  # noqa: E402
