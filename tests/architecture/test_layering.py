@@ -33,6 +33,7 @@ UPWARD = {
     ("minitorch2/__init__.py", "frontend", True),
     ("minitorch2/export/_compiler.py", "autograd", True),
     ("minitorch2/_functions_nn_level.py", "autograd", True),  # torch.vmap is torch.func's
+    ("minitorch2/jit.py", "autograd", True),  # torch.jit.trace of a function records it with make_fx
     ("frontend/backends/", "autograd", False),
     ("frontend/backends/", "partition", False),
     ("frontend/backends/", "backend", False),
