@@ -1,6 +1,6 @@
 """Decompositions torch's inductor applies on top of the core table that only shape its graphs (plays part of
 torch._inductor.decomposition): a batched outer product as a broadcast multiply, one-row products on the CPU (a
-Linear layer on one sample among them) as multiply and sum, a cat of one tensor repeated as an expand, and max
+Linear layer on one sample among them) as multiply and sum, roll as indexing, a cat of one tensor repeated as an expand, and max
 pooling's low-memory form (the maxima with int8 offsets in their windows, the indices made from the offsets where
 they are read) with its backward a scatter_add.
 (torch's also turns index_select into indexing and index_add into an accumulating index_put, whose generated code
@@ -67,6 +67,25 @@ def mm(self, input2):
     return _row_times_column(self, input2) if _is(self.shape[0], 1) and _is(input2.shape[-1], 1) else NotImplemented
 
 
+def roll(self, shifts, dims=()):
+    """torch's decomposition (its refs'): each rolled dim gathered by indexing at (start + i) mod size, start the
+    size less the shift, mod size; with no dims, the flat view rolled (a 1-d tensor is its own flat view)."""
+    if len(shifts) != max(len(dims), 1):
+        return NotImplemented
+    if self.numel() == 0:
+        return aten.clone.default(self)
+    if not dims:
+        flat = self if self.dim() == 1 else aten.view.default(self, [self.numel()])
+        return aten.view.default(roll(flat, shifts, [0]), list(self.shape))
+    if len(dims) > 1:
+        return roll(roll(self, shifts[:1], dims[:1]), shifts[1:], dims[1:])
+    dim = wrap_dim(dims[0], self.dim())
+    size = self.shape[dim]
+    start = (size - shifts[0]) % size
+    positions = aten.arange.start_step(0, size, dtype=_dtype.int64, device=self.device, pin_memory=False)
+    return aten.index.Tensor(self, [None] * dim + [aten.fmod.Scalar(aten.add.Tensor(positions, start), size)])
+
+
 def cat(tensors, dim=0):
     """The same tensor given more than once and nothing else: unsqueeze, expand, flatten and clone. (torch's
     also drops legacy empty inputs first; those keep the op whole here.)"""
@@ -126,6 +145,6 @@ def _pair(value):
     return list(value) * (2 // len(value)) if isinstance(value, (list, tuple)) else [value, value]
 
 
-DECOMPOSITIONS = {aten.bmm.default: bmm, aten.mm.default: mm, aten.addmm.default: addmm, aten.cat.default: cat,
+DECOMPOSITIONS = {aten.bmm.default: bmm, aten.mm.default: mm, aten.addmm.default: addmm, aten.roll.default: roll, aten.cat.default: cat,
                   aten.max_pool2d_with_indices.default: max_pool2d_with_indices,
                   aten.max_pool2d_with_indices_backward.default: max_pool2d_with_indices_backward}

@@ -18,6 +18,7 @@ from ._arg_parser import out_needs_dim
 from ._functions_shape import _dims, _function_of, _t, alias_of
 from ._ops import ops
 from ._out import ANY, CAST, EXACT, FLOATING, MASKED_SELECT, REDUCTION, out_variant
+from ._sym import SymInt
 from .return_types import _ValuesIndices
 
 aten = ops.aten
@@ -58,7 +59,7 @@ def logsumexp(input, dim, keepdim=False):
 
 
 def roll(input, shifts, dims=None):
-    shifts = [shifts] if isinstance(shifts, int) else list(shifts)
+    shifts = [shifts] if isinstance(shifts, (int, SymInt)) else list(shifts)  # (a SymInt: an int argument's)
     return aten.roll.default(input, shifts, [] if dims is None else _dims(dims))
 trace = _function_of(aten.trace.default)
 

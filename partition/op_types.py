@@ -25,8 +25,9 @@ RECOMPUTABLE = frozenset("""
     _to_copy clone full_like var std select _unsafe_view view expand slice reshape broadcast_tensors
     scalar_tensor ones new_zeros lift_fresh_copy arange triu var_mean isinf any full as_strided zeros
     empty empty_like argmax maximum index gather zeros_like alias t permute split
+    iota convert_element_type broadcast_in_dim prepare_softmax_online _low_memory_max_pool_offsets_to_indices
     floordiv mod truediv
-""".split())  # the last line: Python's operators on sizes (torch's magic methods) that no aten op is named as
+""".split())  # the last two lines: prims; Python's operators on sizes (torch's magic methods) no aten op is named as
 
 # The views PyTorch's partitioner recognises (a narrower list than the ops tagged `view`:
 # `transpose`, `detach` and `diagonal` are absent, so they count as ordinary ops there).

@@ -6,6 +6,8 @@
 - A Linear layer on one sample (batch 1, weight at most 16 x 16) under the inductor: torch's decomposes addmm into
   multiply and sum; ours kept the addmm.
 - torch.nan_to_num under the inductor: each test recorded beside its where, -inf before +inf, as torch's.
+- torch.roll under the inductor (a Swin block's shifted windows): torch's decomposes it into indexing at
+  (start + i) mod size, and its partitioner recomputes the positions (prims.iota) in the backward; ours kept roll.
 - A size read whose node nothing uses (`y.shape` sliced away) is dropped, as Dynamo's dead-code pass drops it.
 """
 import pytest
@@ -119,3 +121,38 @@ def test_a_size_read_nothing_uses_is_dropped_as_dynamos():
     ours, theirs = CompileCounter(), TorchCounter()
     assert run(minitorch2, ours) == run(torch, theirs)
     assert (ours.frame_count, ours.op_count) == (theirs.frame_count, theirs.op_count)
+
+
+def _shifted_windows(lib):
+    class ShiftBlock(lib.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.proj = lib.nn.Linear(4, 4)
+
+        def forward(self, x):
+            x = lib.roll(x, shifts=(-1, -1), dims=(1, 2))
+            return lib.roll(self.proj(x), shifts=(1, 1), dims=(1, 2))
+
+    lib.manual_seed(0)
+    return ShiftBlock(), lib.randn(2, 3, 5, 4)
+
+
+def test_roll_decomposes_and_partitions_as_torchs_inductor():
+    ours, theirs = _ours_and_torchs(_shifted_windows)
+    assert ours == theirs
+    assert "aten.roll.default" not in ours[0] and "prims.iota.default" in ours[1]
+
+
+@pytest.mark.parametrize("case", ["flat", "negative_dim", "empty", "int_argument"])
+def test_rolls_compiled_by_the_inductor_give_torchs_values(case):
+    def run(lib):
+        x = lib.arange(12.0).view(3, 4)
+        if case == "int_argument":
+            f = lib.compile(lambda t, k: lib.roll(t, k), dynamic=True)
+            return [f(x, k).tolist() for k in (2, -5)]
+        f = lib.compile({"flat": lambda t: lib.roll(t, 5), "negative_dim": lambda t: lib.roll(t, 7, -1),
+                         "empty": lambda t: lib.roll(t[:0], 1)}[case])
+        return f(x).tolist()
+    frontend.reset()
+    torch._dynamo.reset()
+    assert run(minitorch2) == run(torch)
