@@ -18,16 +18,15 @@ from minitorch2._ops import ops
 # Names of ops minitorch2 does not register are kept: they cost nothing and say what PyTorch allows.
 RECOMPUTABLE = frozenset("""
     add sub div atan2 mul max min pow remainder fmod __and__ __or__ __xor__ __lshift__ __rshift__
-    eq ne ge gt le lt abs bitwise_not ceil floor frac neg relu round silu trunc
+    eq ne ge gt le lt abs bitwise_not ceil floor frac neg relu round silu trunc iota convert_element_type
     log log10 log1p log2 lgamma exp expm1 erf erfc cos acos cosh sin asin sinh tan atan tanh atanh
     sqrt rsqrt reciprocal sigmoid softplus threshold threshold_backward clamp where lerp addcmul
     gelu gelu_backward sum mean _grad_sum_to_size sum_to_size amax to type_as squeeze unsqueeze rsub
     _to_copy clone full_like var std select _unsafe_view view expand slice reshape broadcast_tensors
     scalar_tensor ones new_zeros lift_fresh_copy arange triu var_mean isinf any full as_strided zeros
-    empty empty_like argmax maximum index gather zeros_like alias t permute split
-    iota convert_element_type broadcast_in_dim prepare_softmax_online _low_memory_max_pool_offsets_to_indices
-    floordiv mod truediv
-""".split())  # the last two lines: prims; Python's operators on sizes (torch's magic methods) no aten op is named as
+    empty empty_like argmax maximum index gather zeros_like alias t permute split broadcast_in_dim
+    prepare_softmax_online _low_memory_max_pool_offsets_to_indices floordiv mod truediv
+""".split())  # (prims' names too; the last three: Python's operators on sizes, torch's magic methods)
 
 # The views PyTorch's partitioner recognises (a narrower list than the ops tagged `view`:
 # `transpose`, `detach` and `diagonal` are absent, so they count as ordinary ops there).
