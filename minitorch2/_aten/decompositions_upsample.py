@@ -1,4 +1,4 @@
-"""Decompositions of the upsampling ops into gathers (`index.Tensor`), as torch._decomp writes them.
+"""Decompositions of the upsampling ops into gathers (`index.Tensor`, `_unsafe_index`), as torch._decomp writes them.
 
 Runtime layer, the decomposition column of the upsample rows. Nearest is one
 gather at positions floor(dst * scale); (bi)linear gathers the 2**nd corners
@@ -16,15 +16,15 @@ from .nn_ops import is_channels_last
 aten = ops.aten
 
 
-def _arange_float(length, device):
+def _arange_float(length, device, dtype=_dtype.float32):
     positions = ops.prims.iota.default(length, start=0, step=1, dtype=_dtype.int64, device=device,
                                        requires_grad=False)
-    return aten._to_copy.default(positions, dtype=_dtype.float32)
+    return aten._to_copy.default(positions, dtype=dtype)
 
 
 def _trailing_view(t, trailing):
     """t (one entry per output position along a dim) shaped to broadcast over `trailing` later dims."""
-    return aten.view.default(t, [t.shape[0]] + [1] * trailing)
+    return aten.view.default(t, [t.shape[0]] + [1] * trailing) if trailing else t  # (torch's reshape: no view)
 
 
 def _nearest(self, output_size, scales):
@@ -71,7 +71,7 @@ def upsample_nearest2d(self, output_size, scales_h=None, scales_w=None):
 
 def _source_positions(in_size, out_size, align_corners, scale, trailing, dtype, device):
     """(source position as a float, its floor, the next position) along one dim."""
-    dst = aten._to_copy.default(_arange_float(out_size, device), dtype=dtype)
+    dst = _arange_float(out_size, device, dtype)
     if align_corners:
         step = (in_size - 1.0) / (out_size - 1.0) if out_size > 1 else 0
         source = aten.mul.Tensor(dst, step)
@@ -93,12 +93,15 @@ def _linear(self, output_size, align_corners, scales):
     corners = [[]]
     for _, low, high in per_dim:
         corners = [c + [i] for c in corners for i in (low, high)]
-    values = [aten.index.Tensor(self, [None, None] + corner) for corner in corners]
+    values = [aten._unsafe_index.Tensor(self, [None, None] + corner) for corner in corners]
     for source, low, _ in reversed(per_dim):
         alpha = aten.clamp.default(aten.sub.Tensor(source, low), 0.0, 1.0)
         values = [aten.add.Tensor(v0, aten.mul.Tensor(aten.sub.Tensor(v1, v0), alpha))
                   for v0, v1 in zip(values[::2], values[1::2])]
-    return aten.clone.default(values[0])
+    out = values[0]  # (torch's `.contiguous(memory_format=suggest_memory_format(input))`: a copy only if needed)
+    if self.dim() == 4 and is_channels_last(self) and not is_channels_last(out):
+        return aten.clone.default(out, memory_format=channels_last)
+    return out if out.is_contiguous() or self.dim() == 4 and is_channels_last(self) else aten.clone.default(out)
 
 
 def upsample_linear1d(self, output_size, align_corners, scales=None):

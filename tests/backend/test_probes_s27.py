@@ -8,6 +8,8 @@
 - torch.nan_to_num under the inductor: each test recorded beside its where, -inf before +inf, as torch's.
 - torch.roll under the inductor (a Swin block's shifted windows): torch's decomposes it into indexing at
   (start + i) mod size, and its partitioner recomputes the positions (prims.iota) in the backward; ours kept roll.
+- Bilinear upsampling under the inductor: torch's gathers with _unsafe_index, converts its positions once, and
+  copies the result only where the layout asks; ours gathered with index, converted twice and always cloned.
 - A size read whose node nothing uses (`y.shape` sliced away) is dropped, as Dynamo's dead-code pass drops it.
 """
 import pytest
@@ -156,3 +158,57 @@ def test_rolls_compiled_by_the_inductor_give_torchs_values(case):
     frontend.reset()
     torch._dynamo.reset()
     assert run(minitorch2) == run(torch)
+
+
+@pytest.mark.parametrize("case", ["scale_factor", "align_corners", "linear_1d", "channels_last"])
+def test_linear_upsampling_forward_graphs_are_torchs_inductors(case):
+    def program(lib):
+        F = lib.nn.functional
+        x = lib.arange(2 * 3 * 4 * 5, dtype=lib.float32).view(2, 3, 4, 5)
+        if case == "channels_last":
+            x = x.contiguous(memory_format=lib.channels_last)
+        fn = {"scale_factor": lambda t: F.interpolate(t, scale_factor=1.5, mode="bilinear"),
+              "align_corners": lambda t: F.interpolate(t, size=(6, 7), mode="bilinear", align_corners=True),
+              "linear_1d": lambda t: F.interpolate(t[0], size=(9,), mode="linear"),
+              "channels_last": lambda t: F.interpolate(t, size=(6, 7), mode="bilinear")}[case]
+        return fn, x
+
+    def graphs(lib):
+        fn, x = program(lib)
+        seen = []
+        backend = _inductor_forward_graph(lib, seen)
+        out = lib.compile(fn, backend=backend)(x)
+        return seen, out.stride(), out.numpy().copy()
+    frontend.reset()
+    torch._dynamo.reset()
+    ours = graphs(minitorch2)
+    with torch._inductor.config.patch(fx_graph_cache=False), \
+            torch._functorch.config.patch(enable_autograd_cache=False):  # (a graph served from a cache is not seen)
+        theirs = graphs(torch)
+    assert ours[:2] == theirs[:2] and len(ours[0]) == 1
+    torch.testing.assert_close(torch.from_numpy(ours[2]), torch.from_numpy(theirs[2]), rtol=1e-5, atol=1e-5)
+
+
+def _inductor_forward_graph(lib, seen):
+    """The inductor with its inner compile recording each graph's targets."""
+    if lib is torch:
+        import torch._inductor.compile_fx as torch_compile_fx  # reason: the oracle's inductor, only where compared
+
+        def inner(gm, example_inputs, **kwargs):
+            seen.append([str(n.target) for n in gm.graph.nodes if n.op == "call_function"])
+            return torch_compile_fx.compile_fx_inner(gm, example_inputs, **kwargs)
+        return lambda gm, inputs: torch_compile_fx.compile_fx(gm, inputs, inner_compile=inner)
+    import backend.compile_fx as ours_fx  # reason: as above, ours
+
+    def compiler(gm, inputs):
+        original = ours_fx.compile_fx_inner
+
+        def inner(gm, example_inputs, graph_kind="forward"):
+            seen.append([str(n.target) for n in gm.graph.nodes if n.op == "call_function"])
+            return original(gm, example_inputs, graph_kind=graph_kind)
+        ours_fx.compile_fx_inner = inner
+        try:
+            return ours_fx.compile_fx(gm, inputs)
+        finally:
+            ours_fx.compile_fx_inner = original
+    return compiler
