@@ -1,10 +1,13 @@
 """What one compile of a frame logs (MINITORCH2_LOGS): why it recompiles, its bytecode before and after, its guards,
-all under the compile's id ([0/1]).
+all under the compile's id ([0/1]); the warning for a frame past config.cache_size_limit.
 
 Observability, wrapped around the frontend's translate (eval_frame.py): a reader of the lesson can skip it.
 """
+import warnings
+
 from minitorch2 import _logging
 
+from . import config
 from .guard_failures import guard_failures
 
 
@@ -22,3 +25,12 @@ def translate_logged(translate, fn, L, backend, nopython, entries):
                                   entry.transformed_code)
         _logging.log_guards(entry.guard_fn.source)
     return entry
+
+
+def warn_cache_size_limit(fn, entries, L, backend):
+    """The warning, once, that fn's code runs eagerly from now on, naming the latest entry's failing guard."""
+    code = fn.__code__
+    warnings.warn(f"frontend hit config.cache_size_limit ({config.cache_size_limit})\n"
+                  f"   function: '{code.co_name}' ({code.co_filename}:{code.co_firstlineno})\n"
+                  f"   last reason: {': '.join(guard_failures(fn, entries, L, backend)[0])}\n"
+                  'To log all recompilation reasons, use MINITORCH2_LOGS="recompiles".')

@@ -16,6 +16,7 @@ import contextlib
 import functools
 import inspect
 import logging
+import os
 import threading
 import warnings
 
@@ -27,7 +28,7 @@ from . import config, dynamic_shapes, resume, rnn_refusal, source
 from .eager_frame import run_skipped, with_code
 from .backends import lookup_backend
 from .break_reasons import REASONS, explain_reason, jumps_on_a_tensor, warn_item_break
-from .compile_logs import translate_logged
+from .compile_logs import translate_logged, warn_cache_size_limit
 from .exc import BackendCompilerFailed, FailOnRecompileLimitHit, Unsupported
 from .explain import exporting_guards  # (explain.py reads this module's _observers)
 from .guard_failures import guard_failures
@@ -190,6 +191,8 @@ def compile_graph(fn, gm, og, backend, name=None):
 
 
 COMPILE_LOCK = threading.RLock()
+# a forked child gets a fresh one: a thread that held it at the fork does not exist there, and would never release it
+os.register_at_fork(after_in_child=lambda: globals().update(COMPILE_LOCK=threading.RLock()))
 
 
 def call_compiled(fn, args, kwargs, backend, nopython):
@@ -245,14 +248,10 @@ def _run(entry, fn, args, kwargs, L, G):
 
 def _hit_cache_size_limit(fn, entries, L, backend, nopython):
     """Warn once, naming the latest entry's failing guard, and make the code RUN_ONLY (an error under nopython)."""
-    code = fn.__code__
-    warnings.warn(f"frontend hit config.cache_size_limit ({config.cache_size_limit})\n"
-                  f"   function: '{code.co_name}' ({code.co_filename}:{code.co_firstlineno})\n"
-                  f"   last reason: {': '.join(guard_failures(fn, entries, L, backend)[0])}\n"
-                  'To log all recompilation reasons, use MINITORCH2_LOGS="recompiles".')
+    warn_cache_size_limit(fn, entries, L, backend)
     if nopython:
         raise FailOnRecompileLimitHit("Hard failure due to fullgraph=True")
-    RUN_ONLY_CODE.add(code)
+    RUN_ONLY_CODE.add(fn.__code__)
 
 
 def _run_after_failed_compile(fn, args, kwargs, error, backend):
