@@ -212,3 +212,39 @@ def _inductor_forward_graph(lib, seen):
         finally:
             ours_fx.compile_fx_inner = original
     return compiler
+
+
+FORK_WHILE_THE_COMPILE_LOCK_IS_HELD = """
+import os, threading
+import minitorch2
+from frontend import eval_frame
+held, release = threading.Event(), threading.Event()
+
+def hold():
+    with eval_frame.COMPILE_LOCK:
+        held.set()
+        release.wait()
+
+threading.Thread(target=hold, daemon=True).start()
+held.wait()
+pid = os.fork()
+if pid == 0:
+    import faulthandler
+    faulthandler.dump_traceback_later(60, exit=True)  # (a hung child reports where, and exits with status 1)
+    print(float(minitorch2.compile(lambda x: (x * 2).sum(), backend="eager")(minitorch2.ones(3))), flush=True)
+    os._exit(0)
+print("status", os.waitpid(pid, 0)[1], flush=True)
+release.set()
+"""
+
+
+def test_a_child_forked_while_another_thread_holds_the_compile_lock_compiles():
+    """The lock's holder does not exist in the child: the child translates with a lock of its own."""
+    import os  # reason: only this test runs a script
+    import subprocess
+    import sys
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    done = subprocess.run([sys.executable, "-c", FORK_WHILE_THE_COMPILE_LOCK_IS_HELD], env=env, cwd=root,
+                          capture_output=True, text=True, timeout=120)
+    assert done.stdout.split() == ["6.0", "status", "0"], done.stderr[-2000:]
