@@ -124,6 +124,22 @@ SLOW_TESTS = (
     "tests/nn/test_third_party_programs.py::test_a_ddp_ready_training_script_prints_what_torch_prints",
     "tests/nn/test_tutorial_programs.py::test_tutorial_programs_print_what_torch_prints[custom_function_styles]",
     "tests/nn/test_rnn.py::test_compiled_layer_matches_torch_eager[LSTM-inductor]",
+    "tests/backend/test_graph_fidelity_3.py::test_batch_norm_training_under_inductor_copies_into_buffers_in_graph",
+    "tests/backend/test_graph_fidelity_3.py::test_max_pool2d_under_inductor_is_torchs_low_memory_form[2x2]",
+    "tests/backend/test_trust_concurrency.py::test_child_forked_right_after_import_compiles_and_runs",
+    "tests/cli/test_report_walkthrough.py::test_the_report_of_seed_000_shows_its_three_graphs_and_the_cut",
+    "tests/backend/test_graph_cache.py::test_second_process_loads_forward_and_backward_from_the_graph_cache",
+    "tests/backend/test_dynamic_kernels_fuzz.py::test_float_programs_over_symbolic_sizes_match_eager",
+    "tests/backend/test_dynamic_model_shapes.py::test_model_shapes_compile_as_many_frames_as_torch[heads_by_reshape-dynamic]",
+    "tests/backend/test_differential_inductor.py::test_integer_and_bool_programs_compiled_match_eager",
+    "tests/backend/test_dynamic_recompiles.py::test_model_programs_compile_as_many_frames_as_torch[conv_bn_eval-dynamic]",
+    "tests/backend/test_dynamic_recompiles.py::test_integer_programs_compile_as_many_frames_as_torch",
+    "tests/cli/test_run.py::test_script_prints_exactly_what_torch_prints",
+    "tests/backend/test_inductor_random.py::test_aot_graphs_print_the_random_nodes_as_torch",
+    "tests/backend/test_dynamic_recompiles.py::test_model_programs_compile_as_many_frames_as_torch[mlp_layernorm-dynamic]",
+    "tests/backend/test_graph_fidelity_3.py::test_max_pool2d_under_inductor_is_torchs_low_memory_form[3x3_stride2_pad1]",
+    "tests/autograd/test_aot_fuzz.py::test_aot_on_aliased_inputs_matches_torch",
+    "tests/frontend/test_autograd_function_compiled.py::test_compiled_custom_functions_give_torchs_values_and_gradients[inductor]",
 )
 
 
