@@ -68,28 +68,33 @@ def _lora_linear(lib):
     return Linear(6, 5), lib.randn(2, 3, 6)
 
 
-def _aot_graphs(lib, program):
-    """The forward and backward graphs the inductor's inner compile gets (targets in order), and the grads."""
-    graphs = []
+def recording_inductor(lib, graphs):
+    """lib's inductor as a backend, its inner compile appending each graph's call targets (in order) to graphs."""
     if lib is torch:
         def inner(gm, example_inputs, **kwargs):
             graphs.append([str(n.target) for n in gm.graph.nodes if n.op == "call_function"])
             return torch_compile_fx.compile_fx_inner(gm, example_inputs, **kwargs)
-        compiler = lambda gm, inputs: torch_compile_fx.compile_fx(gm, inputs, inner_compile=inner)  # noqa: E731
-    else:
-        def inner(gm, example_inputs, graph_kind="forward"):
-            graphs.append([str(n.target) for n in gm.graph.nodes if n.op == "call_function"])
-            return ours(gm, example_inputs, graph_kind=graph_kind)
-        ours = backend.compile_fx.compile_fx_inner
+        return lambda gm, inputs: torch_compile_fx.compile_fx(gm, inputs, inner_compile=inner)
 
-        def compiler(gm, inputs):
-            backend.compile_fx.compile_fx_inner = inner
-            try:
-                return backend.compile_fx.compile_fx(gm, inputs)
-            finally:
-                backend.compile_fx.compile_fx_inner = ours
+    def inner(gm, example_inputs, graph_kind="forward"):
+        graphs.append([str(n.target) for n in gm.graph.nodes if n.op == "call_function"])
+        return ours(gm, example_inputs, graph_kind=graph_kind)
+    ours = backend.compile_fx.compile_fx_inner
+
+    def compiler(gm, inputs):
+        backend.compile_fx.compile_fx_inner = inner
+        try:
+            return backend.compile_fx.compile_fx(gm, inputs)
+        finally:
+            backend.compile_fx.compile_fx_inner = ours
+    return compiler
+
+
+def _aot_graphs(lib, program):
+    """The forward and backward graphs the inductor's inner compile gets (targets in order), and the grads."""
+    graphs = []
     model, *inputs = program(lib)
-    lib.compile(model, backend=compiler)(*inputs).sum().backward()
+    lib.compile(model, backend=recording_inductor(lib, graphs))(*inputs).sum().backward()
     return graphs, [p.grad.numpy() for p in model.parameters() if p.requires_grad]
 
 

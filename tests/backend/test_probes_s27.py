@@ -21,7 +21,7 @@ import frontend
 import minitorch2
 from frontend.testing import CompileCounter
 
-from .test_graphs_s26 import _ours_and_torchs
+from .test_graphs_s26 import _ours_and_torchs, recording_inductor
 
 
 def _branch_on_remainder(lib, counter):
@@ -176,7 +176,7 @@ def test_linear_upsampling_forward_graphs_are_torchs_inductors(case):
     def graphs(lib):
         fn, x = program(lib)
         seen = []
-        backend = _inductor_forward_graph(lib, seen)
+        backend = recording_inductor(lib, seen)
         out = lib.compile(fn, backend=backend)(x)
         return seen, out.stride(), out.numpy().copy()
     frontend.reset()
@@ -187,31 +187,6 @@ def test_linear_upsampling_forward_graphs_are_torchs_inductors(case):
         theirs = graphs(torch)
     assert ours[:2] == theirs[:2] and len(ours[0]) == 1
     torch.testing.assert_close(torch.from_numpy(ours[2]), torch.from_numpy(theirs[2]), rtol=1e-5, atol=1e-5)
-
-
-def _inductor_forward_graph(lib, seen):
-    """The inductor with its inner compile recording each graph's targets."""
-    if lib is torch:
-        import torch._inductor.compile_fx as torch_compile_fx  # reason: the oracle's inductor, only where compared
-
-        def inner(gm, example_inputs, **kwargs):
-            seen.append([str(n.target) for n in gm.graph.nodes if n.op == "call_function"])
-            return torch_compile_fx.compile_fx_inner(gm, example_inputs, **kwargs)
-        return lambda gm, inputs: torch_compile_fx.compile_fx(gm, inputs, inner_compile=inner)
-    import backend.compile_fx as ours_fx  # reason: as above, ours
-
-    def compiler(gm, inputs):
-        original = ours_fx.compile_fx_inner
-
-        def inner(gm, example_inputs, graph_kind="forward"):
-            seen.append([str(n.target) for n in gm.graph.nodes if n.op == "call_function"])
-            return original(gm, example_inputs, graph_kind=graph_kind)
-        ours_fx.compile_fx_inner = inner
-        try:
-            return ours_fx.compile_fx(gm, inputs)
-        finally:
-            ours_fx.compile_fx_inner = original
-    return compiler
 
 
 FORK_WHILE_THE_COMPILE_LOCK_IS_HELD = """
