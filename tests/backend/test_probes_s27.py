@@ -14,6 +14,7 @@
 """
 import pytest
 import torch
+from hypothesis import given, settings, strategies as st
 import torch._dynamo
 from torch._dynamo.testing import CompileCounter as TorchCounter
 
@@ -58,6 +59,28 @@ def test_size_remainders_and_quotients_in_compiled_kernels_round_as_python():
     ours = _size_arithmetic_in_kernels(minitorch2)
     assert ours == _size_arithmetic_in_kernels(torch)
     assert ours[1] == [[-1.0], [-2.0], [2.0, 2.0], [-4.0]]  # 5 % -3, 5 // -3, (5 + 6) % 3, -15 // 4
+
+
+SIZE_AND_INT_EXPRESSIONS = ["n % k", "n // k", "(n - 2 * k) % 3", "(n * k) // 4", "k % n", "-k // n", "(n + k) % k",
+                            "(k - n) // (k * k)"]
+
+
+@settings(max_examples=15)
+@given(st.sampled_from(SIZE_AND_INT_EXPRESSIONS),
+       st.lists(st.tuples(st.integers(1, 9), st.integers(-9, 9).filter(bool)), min_size=2, max_size=5))
+def test_size_and_int_argument_arithmetic_in_branches_and_kernels_rounds_as_python(expression, calls):
+    """The class of the two fixes above: an expression over a size and an int argument of any sign, used in a
+    kernel and in a branch, compiled once with dynamic=True and called with sizes and signs changing."""
+    frontend.reset()
+    namespace = {}
+    exec(f"def f(x, k: int):\n    n = x.shape[0]\n    e = {expression}\n"
+         f"    return x.new_ones(2) * e, (x + 1) if e >= 0 else (x - 1)", namespace)
+    compiled = minitorch2.compile(namespace["f"], backend="inductor", dynamic=True)
+    for n, k in calls:
+        expected = eval(expression, {"n": n, "k": k})
+        scaled, branch = compiled(minitorch2.zeros(n), k)
+        assert scaled.tolist() == [float(expected)] * 2, (expression, n, k)
+        assert branch.tolist() == [1.0 if expected >= 0 else -1.0] * n, (expression, n, k)
 
 
 def test_the_printed_name_of_a_remainder_is_torchs():
