@@ -142,6 +142,9 @@ OUTSIDE_THE_LESSON = {
         # the SymInt arithmetic ATen's C++ composites (reshape, flatten, indexing) do outside kernels, replayed so a
         # trace's dead size nodes take torch's names; torch make_fx's last steps (dead size nodes, duplicates)
         "minitorch2/_aten/composite_sizes.py", "autograd/dedupe_symints.py",
+        # Dynamo's last pass over sizes: an expression computed twice is one node, an intermediate's size rebuilt from
+        # the inputs' (`torch.sym_sum([3, s27])`), a size pinned since stays the node that read it
+        "frontend/size_nodes.py",
         # torch.distributions
         "minitorch2/distributions/",
         # the commonly used functions beyond the core set (norm, diff, median, unique, special functions, ...)

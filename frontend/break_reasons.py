@@ -6,6 +6,8 @@ The first break at a `Tensor.item()` also logs torch's warning (WARNING, the fro
 """
 import logging
 
+from .exc import TorchRuntimeError
+
 REASONS = {
     "unsupported_opcode": ("the translator has no handler for this bytecode instruction",
                            "rewrite the construct or mark the function with frontend.disable"),
@@ -76,3 +78,10 @@ def jumps_on_a_tensor(reason):
     the attempt that met it, logs the break and does not tally it under "graph_break" (bool(t) called, `not t`, are
     tallied)."""
     return reason.endswith("[data_dependent_branch]") and "JUMP" in reason.rsplit("(instruction ", 1)[-1]
+
+
+def fake_run_error(kind, target, fake_args, fake_kwargs, error):
+    """Dynamo's TorchRuntimeError for an op whose fake run failed as the program's eager run would."""
+    return TorchRuntimeError(f"RuntimeError when making fake tensor call\n  Explanation: Dynamo failed to run FX node"
+                             f" with fake tensors: {kind} {target}(*{tuple(fake_args)}, **{fake_kwargs}): "
+                             f"got {error!r}\n  Hint: Your code may result in an error when running in eager.")

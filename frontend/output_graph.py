@@ -23,9 +23,11 @@ from minitorch2.fx.experimental.symbolic_shapes import ShapeEnv
 
 from . import dynamic_shapes, guards as guards_mod
 from .exc import Unsupported
+from .size_nodes import reuse_and_rebuild_sizes
 from .source import FloatTensorSource, GetItemSource, TensorSizeSource
 from .stack_trace import StackTraceRecorder
-from .variables import BaseListVariable, ConstantVariable, TensorVariable, requires_grad_leaks, wrap
+from .variables import BaseListVariable, ConstantVariable, TensorVariable, dynamo_forms, requires_grad_leaks, \
+    wrap
 from .variables.ctx_manager import _set_grad_enabled
 from .variables.hop_size_symbols import passed_to_a_body
 from .variables.lists import SizeVariable
@@ -58,7 +60,6 @@ class OutputGraph:
         self.marked_sizes = {}  # symbol -> the source of a dim mark_dynamic marked (it must stay a symbol)
         self.fake_mode = FakeTensorMode(shape_env=self.shape_env)
         self.size_vars = {}  # symbol -> the SymNodeVariable of its graph input (`s77`)
-        self.sym_values = {}  # (SymInt or SymFloat, expression) -> the SymNodeVariable that first computed it
         self.inputs_loaded = False  # a split frame's code loads the inputs (resume.py): none may be dropped since
         self.tensor_guards = []  # (a size pinned to one value while tracing is checked there, in the end)
         self.guards = guards_mod.GuardSet()
@@ -185,21 +186,25 @@ class OutputGraph:
                 self._drop_input(inp.node)
             held.discard(self.shape_env.simplify(inp.value.node.expr))  # (one input binds symbols found equal)
 
-    def size_variable(self, tensor_var, dim, read_alone=False):
-        """`x.shape[dim]`: a constant, or for a symbolic size the graph input of its symbol (`s77`), or else
-        a `sym_size.int` node of the tensor. Read alone (`x.size(dim)`, `len(x)`), a symbolic size is also Dynamo's
-        `size = l_x_.size(dim)`, speculative: a frame that only reads sizes has ops, so it compiles, as Dynamo's."""
+    def size_variable(self, tensor_var, dim, read=None, read_alone=False):
+        """`x.shape[dim]`: a constant, or the speculative node that read a symbolic size (`read`, a getitem of `size =
+        l_x_.size()`; read alone, `size = l_x_.size(dim)`; else `sym_size.int`), which size_nodes.py makes `s77`
+        where it is that input's symbol. (Read alone: so a frame that only reads sizes compiles, as Dynamo's.)"""
         size = tensor_var.example_value.shape[dim]
-        expr = self.shape_env.simplify(size.node.expr) if is_symbolic(size) else size
-        if not is_symbolic(size) or expr.is_Integer:  # (a symbol pinned since: its value)
-            return ConstantVariable(int(expr))
+        if not is_symbolic(size):
+            return ConstantVariable(size)
         if read_alone:
-            self.create_proxy("call_method", "size", (tensor_var.proxy.node, dim), {}, size, speculative=True)
-        if expr in self.size_vars:
-            return self.size_vars[expr]
-        proxy = self.create_proxy("call_function", minitorch2.ops.aten.sym_size.int, (tensor_var.proxy.node, dim),
-                                  {}, size, speculative=True)
-        return SymNodeVariable(proxy, size)
+            read = self.create_proxy("call_method", "size", (tensor_var.proxy.node, dim), {}, size, speculative=True)
+        expr = self.shape_env.simplify(size.node.expr)
+        if read is None or getattr(self.graph, "in_a_body", False):  # (a body's sizes: read as it binds them now)
+            if expr.is_Integer:  # (a symbol pinned since: its value)
+                return ConstantVariable(int(expr))
+            if expr in self.size_vars:
+                return self.size_vars[expr]
+            if read is None:
+                read = self.create_proxy("call_function", minitorch2.ops.aten.sym_size.int,
+                                         (tensor_var.proxy.node, dim), {}, size, speculative=True)
+        return SymNodeVariable(read, size, getattr(self.size_vars.get(expr), "source", None))
 
     # ---- nodes ------------------------------------------------------------------------
 
@@ -241,9 +246,8 @@ class OutputGraph:
         """A torch.Size of symbolic sizes as an op's argument, as Dynamo's: the `size = l_x_.size()` node it was
         read as, or else (sliced, concatenated) one built for it, `size_1 = torch.Size([s27])`."""
         if var.proxy is None:
-            items = [self.as_arg(v) for v in var.items]
-            value = minitorch2.Size([self.as_arg(v, fake=True) for v in var.items])
-            var.proxy = self.create_proxy("call_function", minitorch2.Size, (items,), {}, value)
+            var.proxy = self.create_proxy("call_function", minitorch2.Size, ([self.as_arg(v) for v in var.items],), {},
+                                          minitorch2.Size([self.as_arg(v, fake=True) for v in var.items]))
         return var.proxy.node
 
     # ---- outputs ----------------------------------------------------------------------
@@ -370,16 +374,11 @@ class OutputGraph:
         self.pinned_in_tensor_guards = set(self.shape_env.replacements)
         self.install_shape_guards()
         self.calls_traced = self.op_count()  # Dynamo decides whether to compile before its dead-code pass
+        reuse_and_rebuild_sizes(self.graph, self.shape_env)
         for node in reversed(list(self.graph.nodes)):
             if node.meta.get("frontend_speculative") and not node.users:
                 self.graph.erase_node(node)
-        mode, nodes = self.grad_enabled_at_entry, list(self.graph.nodes)  # Dynamo's cleanup_graph: a grad-mode switch
-        for a, b in zip(nodes, nodes[1:]):  # straight undone goes (a resume function's re-entered, empty no_grad block)
-            if a.target is _set_grad_enabled and a.args == (not mode,) and not a._erased:
-                if b.target is _set_grad_enabled and b.args == (mode,):
-                    self.graph.erase_node(a), self.graph.erase_node(b)
-                else:
-                    mode = a.args[0]
+        dynamo_forms.drop_undone_grad_switches(self.graph, self.grad_enabled_at_entry)
         if not self.inputs_loaded:
             self.drop_unused_inputs()
         gm = fx.GraphModule(self.subgraph_root, self.graph)

@@ -13,7 +13,7 @@ from ._dtype import (
 )
 from ._dtype import float16 as half, float32 as float, float64 as double, int64 as long, int32 as int, int16 as short
 from ._tensor import Size, Tensor, device
-from ._sym import SymBool, SymFloat, SymInt, _check, sym_float, sym_int, sym_max, sym_min, sym_not  # noqa: F401
+from ._sym import SymBool, SymFloat, SymInt, _check, sym_float, sym_int, sym_max, sym_min, sym_not, sym_sum  # noqa: F401
 from ._sym import (_sym_acos, _sym_asin, _sym_atan, _sym_cos, _sym_cosh, _sym_log2, _sym_sin, _sym_sinh,  # noqa: F401
                    _sym_sqrt, _sym_tan, _sym_tanh)  # (dynamic shapes)
 from ._ops import ops, register_table as _register_table

@@ -123,6 +123,14 @@ def sym_min(a, b):
     return min(a, b)
 
 
+def sym_sum(args):
+    """torch.sym_sum: the sum of numbers; of sizes, one expression and one node (`torch.sym_sum([3, s27])`)."""
+    total = sum(a for a in args if not is_symbolic(a))
+    for a in filter(is_symbolic, args):  # (added by its SymNode, untraced: the sum is one node)
+        total = a.node.binary(operator.add, total, True)
+    return _traced(sym_sum, (list(args),), total)
+
+
 def sym_not(a):
     return ~a if is_symbolic(a) else not a
 

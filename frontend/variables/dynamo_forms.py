@@ -22,19 +22,21 @@ from ..exc import Unsupported
 from ..source import AttrSource
 from . import tensor  # (a module: tensor.py imports this one)
 from .base import VariableTracker
+from .ctx_manager import _set_grad_enabled
 from .constant import ConstantVariable
 from .sym_node import SymNodeVariable
 
 
 def record_size_items(og, tensor_var):
-    """The `size` node's proxy: Dynamo records a symbolic shape as `size = l_x_.size()` and a `getitem` per dim,
-    then drops them for the size inputs (s77); here they are speculative nodes (removed at the end unless used),
-    so that the nodes after them are numbered as Dynamo's (`getitem_2`, not `getitem`)."""
+    """The proxies of the `size` node and of its items: Dynamo records a symbolic shape as `size = l_x_.size()` and
+    a `getitem` per dim, then drops those it can (size_nodes.py); here they are speculative nodes (removed at the end
+    unless used), so that the nodes after them are numbered as Dynamo's (`getitem_2`, not `getitem`)."""
     shape = tensor_var.example_value.shape
+    if not any(map(is_symbolic, shape)):
+        return None, [None] * len(shape)
     size = og.create_proxy("call_method", "size", (tensor_var.proxy.node,), {}, shape, speculative=True)
-    for d, n in enumerate(shape):
-        og.create_proxy("call_function", operator.getitem, (size.node, d), {}, n, speculative=True)
-    return size
+    return size, [og.create_proxy("call_function", operator.getitem, (size.node, d), {}, n, speculative=True)
+                  for d, n in enumerate(shape)]
 
 
 def inplace_as_dynamo(tx, tensor_var, name, args, kwargs):
@@ -243,3 +245,15 @@ def _holds_traced_value(var):
     if isinstance(var, (SymNodeVariable, tensor.TensorVariable)):
         return True
     return any(_holds_traced_value(item.realize()) for item in getattr(var, "items", ()))
+
+
+def drop_undone_grad_switches(graph, mode):
+    """Dynamo's cleanup_graph: a grad-mode switch straight undone goes (a resume function's re-entered, empty no_grad
+    block); `mode` is the one the graph starts in."""
+    nodes = list(graph.nodes)
+    for a, b in zip(nodes, nodes[1:]):
+        if a.target is _set_grad_enabled and a.args == (not mode,) and not a._erased:
+            if b.target is _set_grad_enabled and b.args == (mode,):
+                graph.erase_node(a), graph.erase_node(b)
+            else:
+                mode = a.args[0]

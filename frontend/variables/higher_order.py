@@ -170,10 +170,11 @@ class _FreshNames:
     def __enter__(self):
         self.outer, self.grad_mode = self.graph._graph_namespace, minitorch2.is_grad_enabled()
         self.graph._graph_namespace = self.inner = type(self.outer)()
+        self.outer_in_a_body, self.graph.in_a_body = getattr(self.graph, "in_a_body", False), True
         return self
 
     def __exit__(self, *exc):
-        self.graph._graph_namespace = self.outer
+        self.graph._graph_namespace, self.graph.in_a_body = self.outer, self.outer_in_a_body
         minitorch2.autograd.grad_mode.state.grad_enabled = self.grad_mode
 
     def rename_outer(self, var, name):

@@ -11,6 +11,7 @@ import operator
 import minitorch2
 from minitorch2._sym import SymBool, SymFloat, is_symbolic
 
+from .. import size_nodes
 from ..source import TensorSizeSource
 from .base import VariableTracker
 from .constant import ConstantVariable
@@ -22,9 +23,8 @@ class SymNodeVariable(VariableTracker):
         self.proxy, self.value = proxy, value
 
     def python_type(self):
-        if isinstance(self.value, (bool, SymBool)):
-            return bool
-        return type(self.value.node.hint) if is_symbolic(self.value) else type(self.value)
+        return bool if isinstance(self.value, (bool, SymBool)) else \
+            type(self.value.node.hint) if is_symbolic(self.value) else type(self.value)
 
     def truth(self, tx):
         return bool(self.value)
@@ -80,15 +80,10 @@ class SliceVariable(VariableTracker):
 
 def sym_arithmetic(og, fn, args):
     """fn (an operator) over sizes and constants: a node and its value, even where that is a number (`s77 - s77`,
-    Dynamo's Sym(0), stays a node its users read)."""
-    values = [a.value if isinstance(a, SymNodeVariable) else a.as_python_constant() for a in args]
-    result = fn(*values)
-    proxy = og.create_proxy("call_function", fn, [a.proxy.node if isinstance(a, SymNodeVariable) else
-                                                  a.as_python_constant() for a in args], {}, result, speculative=True)
-    # an expression computed again is the first node's, as in Dynamo's graphs (`-lr` for each parameter of an
-    # optimizer: one `neg`); the node just made goes unused, and is removed
-    made = SymNodeVariable(proxy, result)
-    return og.sym_values.setdefault((type(result), result.node.str()), made) if is_symbolic(result) else made
+    Dynamo's Sym(0), stays a node its users read; an expression computed again is the first node's, at the end:
+    size_nodes.py)."""
+    result = size_nodes.as_sym_number(fn(*[og.as_arg(a, fake=True) for a in args]), og.shape_env)
+    return SymNodeVariable(og.create_proxy("call_function", fn, [og.as_arg(a) for a in args], {}, result, True), result)
 
 
 SYMBOLIC_OPERATORS = {operator.add, operator.sub, operator.mul, operator.floordiv, operator.mod, operator.truediv,

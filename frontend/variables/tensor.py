@@ -13,7 +13,8 @@ from minitorch2._aten.overlap import FakeOverlapError
 from minitorch2._sym import is_symbolic
 from minitorch2._tensor import DataDependentOutputException, DynamicOutputShapeException
 
-from ..exc import TorchRuntimeError, Unsupported
+from .. import break_reasons
+from ..exc import Unsupported
 from . import dynamo_forms, requires_grad_leaks  # (modules: they record through this one)
 from .base import MethodVariable, VariableTracker
 from .constant import ConstantVariable
@@ -46,8 +47,8 @@ class TensorVariable(VariableTracker):
     def var_getattr(self, tx, name):
         fake = self.example_value
         if name == "shape":
-            proxy = dynamo_forms.record_size_items(tx.output, self) if any(is_symbolic(n) for n in fake.shape) else None
-            return SizeVariable([tx.output.size_variable(self, d) for d in range(fake.dim())], proxy=proxy)
+            size, reads = dynamo_forms.record_size_items(tx.output, self)
+            return SizeVariable([tx.output.size_variable(self, d, reads[d]) for d in range(fake.dim())], proxy=size)
         if name in METADATA_ATTRS:  # folded (is_leaf's read also a node of Dynamo's: dynamo_forms.py)
             return dynamo_forms.metadata(tx, self, name)
         if name == "grad" and self.source is not None:  # an input's: None (guarded) or a graph input, as Dynamo's
@@ -139,10 +140,7 @@ def _fake_run_failure(kind, target, fake_args, fake_kwargs, error):
         return error
     if isinstance(error, _LEFT_TO_EAGER) or (isinstance(error, TypeError) and "argument" in str(error)):
         return Unsupported(f"running {name} on fake tensors failed: {type(error).__name__}: {error}", "unsupported_call")
-    return TorchRuntimeError(f"RuntimeError when making fake tensor call\n  Explanation: Dynamo failed to run FX node"
-                             f" with fake tensors: {kind} {target}(*{tuple(fake_args)}, **{fake_kwargs}): "
-                             f"got {error!r}\n"
-                             "  Hint: Your code may result in an error when running in eager.")
+    return break_reasons.fake_run_error(kind, target, fake_args, fake_kwargs, error)
 
 
 def record_mutation(og, target, args):

@@ -49,9 +49,7 @@ RESUME = "resume functions not landed"
 RESUME_PENDING = {}
 
 # Other known count differences: name -> reason (strict xfail; translator gaps and Dynamo quirks).
-_LIST_FLOATS = ("the floats of x.tolist() reach the resumed frame in a list: Dynamo's graph reads them as inputs "
-                "(9 ops), ours folds them as constants (2); a float argument is dynamic in both")
-COUNT_DIFFS = {"b_tolist": _LIST_FLOATS}
+COUNT_DIFFS = {}
 # Known value differences (bugs): name -> reason (strict xfail).
 VALUE_DIFFS = {}
 
