@@ -7,7 +7,6 @@ An object made in the frame (UserClassVariable's call) is a shell whose __init__
 given are trackers kept here, read and written freely, as Dynamo keeps them. A module made in the frame is made for
 real (it has no parameters to become graph inputs).
 """
-import abc
 import inspect
 import types
 
@@ -56,11 +55,9 @@ class UserObjectVariable(SpecialMethodsMixin, ValueVariable):  # (the mixin: use
 
 def is_user_class(cls):
     """A class whose call the translator models: an nn.Module's, or a plain class of the user's or of
-    torch.distributions (no metaclass but ABCMeta with nothing abstract left, no __new__ of its own, attributes
-    looked up by object's rule)."""
-    plain_meta = type(cls) is type or type(cls) is abc.ABCMeta and not cls.__abstractmethods__
-    return plain_meta and (issubclass(cls, minitorch2.nn.Module) or (
-        cls.__new__ is object.__new__ and cls.__getattribute__ is object.__getattribute__
+    torch.distributions (no metaclass but one leaving calls alone, as ABCMeta; not abstract; no __new__ of its own)."""
+    return type(cls).__call__ is type.__call__ and not inspect.isabstract(cls) and (issubclass(
+        cls, minitorch2.nn.Module) or (cls.__new__ is object.__new__ and cls.__getattribute__ is object.__getattribute__
         and (cls.__module__.startswith("minitorch2.distributions") or not cls.__module__.startswith("minitorch2"))
         and not cls.__module__.startswith("frontend")))
 
