@@ -18,7 +18,7 @@ math, strings, and the recompile programs). The names given to exec are `torch`,
 """
 
 PORTED_SRC = r'''
-import bisect, collections, functools, heapq, itertools, operator
+import bisect, collections, functools, heapq, itertools, math, operator
 
 
 def _count_up(n):
@@ -189,6 +189,9 @@ class _Scaler:
     def scale(self, x, k):
         return x * k
     double = functools.partialmethod(scale, k=2)
+@functools.cache
+def _cached_square(n):
+    return n * n
 @functools.lru_cache(maxsize=None)
 def _fib(n):
     return n if n < 2 else _fib(n - 1) + _fib(n - 2)
@@ -297,4 +300,76 @@ def co7_namedtuple_defaults(a, b):
     P = collections.namedtuple("P", ["x", "y", "z"], defaults=[7])
     p = P(a, b)
     return p.x * p.z + p.y
+
+# ---- more introspection, formatting and lookups
+def mx7_list_of_shape_reversed(a, b):
+    dims = list(torch.zeros(2, 3, 4).shape)[::-1]
+    return a * dims[0] + b * dims[-1]
+def mx7_size_numel_and_math_prod(a, b):
+    s = torch.zeros(2, 3).shape
+    return a * s.numel() + b * math.prod(s)
+def mx7_size_plus_tuple(a, b):
+    s = torch.Size([2, 3]) + (4,)
+    return a * len(s) + b * s[-1]
+def mx7_layout_and_device_compare(a, b):
+    if a.layout == torch.strided and a.device == torch.device("cpu") and not a.is_cuda:
+        return a + b
+    return a - b
+def mx7_is_leaf_and_grad_none(a, b):
+    return a * (a.is_leaf and a.grad is None) + b
+def mx7_str_of_dtype(a, b):
+    name = str(a.dtype)
+    return a * len(name) + b * name.endswith("32")
+def mx7_dtype_is_signed_and_complex(a, b):
+    return a * torch.int8.is_signed + b * (not torch.float32.is_complex)
+def mx7_iinfo_int8_min(a, b):
+    return a * torch.iinfo(torch.int8).min + b
+def mx7_finfo_bfloat16_eps(a, b):
+    return a * torch.finfo(torch.bfloat16).eps + b
+def mx7_finfo_default_dtype(a, b):
+    return a * (torch.finfo().bits == 32) + b * torch.get_default_dtype().itemsize
+def mx7_stride_of_dim(a, b):
+    m = torch.zeros(2, 3)
+    return a * m.stride(0) + b * m.stride(-1)
+def mx7_attrgetter_dotted_dtype(a, b):
+    return a * operator.attrgetter("dtype.is_floating_point")(a) + b
+def mx7_functools_cache(a, b):
+    return a * _cached_square(4) + b
+def mx7_fstring_repr_and_float_spec(a, b):
+    s = f"{'x'!r}:{2.5:08.3f}"
+    return a * len(s) + b
+def mx7_sorted_items_itemgetter(a, b):
+    d = {"x": 3, "y": 1, "z": 2}
+    ks = [k for k, _ in sorted(d.items(), key=operator.itemgetter(1))]
+    return a * ks.index("x") + b * ks.index("y")
+def mx7_enumerate_reversed_list(a, b):
+    out = b
+    for i, t in enumerate(reversed([a, b])):
+        out = out + t * i
+    return out
+def mx7_map_with_two_iterables(a, b):
+    return sum(map(lambda x, y: x * y, [a, b], [2, 3]))
+def mx7_default_arg_evaluated_at_def(a, b):
+    k = 2
+    def f(x, k=k):
+        return x * k
+    k = 5
+    return f(a) + b * k
+def mx7_staticmethod_called_inside_method(a, b):
+    class C:
+        @staticmethod
+        def twice(x):
+            return x * 2
+        def run(self, x):
+            return C.twice(x) + self.twice(x)
+    return C().run(a) + b
+def mx7_set_of_user_objects_with_hash(a, b):
+    class K:
+        def __init__(self, v):
+            self.v = v
+        def __eq__(self, other):
+            return self.v == other.v
+        def __hash__(self):
+            return hash(self.v)
+    return a * len({K(1), K(1), K(2)}) + b
 '''
