@@ -372,4 +372,56 @@ def mx7_set_of_user_objects_with_hash(a, b):
         def __hash__(self):
             return hash(self.v)
     return a * len({K(1), K(1), K(2)}) + b
+
+
+# ---- iteration over tensors, diamonds, builtins on containers
+class _A:
+    def who(self):
+        return 1
+class _B(_A):
+    def who(self):
+        return super().who() * 10 + 2
+class _C(_A):
+    def who(self):
+        return super().who() * 10 + 3
+class _D(_B, _C):
+    def who(self):
+        return super().who() * 10 + 4
+
+
+def bx7_iterate_rows_of_matrix(a, b):
+    m = torch.stack([a, b])
+    return sum(row * i for i, row in enumerate(m))
+def bx7_diamond_super_chain(a, b):
+    return a * _D().who() + b * len(_D.__mro__)
+def bx7_zip_star_transpose(a, b):
+    cols = list(zip(*[(1, 2), (3, 4), (5, 6)]))
+    return a * sum(cols[0]) + b * sum(cols[1])
+def bx7_max_dict_by_get(a, b):
+    d = {"x": 3, "y": 7, "z": 5}
+    return a * len(max(d, key=d.get) * 3) + b * d[min(d, key=d.get)]
+def bx7_sum_of_lists_with_start(a, b):
+    flat = sum([[a], [b], [a * b]], [])
+    return flat[0] + flat[2] * len(flat)
+def bx7_int_float_of_strings(a, b):
+    return a * int("12") + b * float("1.5") + int("ff", 16)
+def bx7_round_and_divmod_negative(a, b):
+    q, r = divmod(-7, 2)
+    return a * (q + r) + b * round(2.5) + round(-1.25, 1)
+def bx7_format_map_and_reversed_join(a, b):
+    s = "{x}-{y}".format_map({"x": 1, "y": 22}) + "".join(reversed("abc"))
+    return a * len(s) + b * s.startswith("1-22c")
+def bx7_unbind_and_tuple_unpack(a, b):
+    x, y, z = a.unbind(0)
+    return b * x + y - z
+def bx7_list_of_tensor_items_in_comprehension(a, b):
+    parts = [t * k for k, t in zip(range(1, 4), a.split(1))]
+    return torch.cat(parts) + b
+def bx7_bool_of_empty_containers(a, b):
+    n = sum([bool([]), bool({}), bool(()), bool([0]), bool(" ")])
+    return a * n + b
+def bx7_slice_object_on_list_and_tensor(a, b):
+    sl = slice(1, None)
+    xs = [a, b, a + b]
+    return xs[sl][0][sl].sum() + b[sl].sum() + a
 '''

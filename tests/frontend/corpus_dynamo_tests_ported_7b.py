@@ -262,6 +262,7 @@ def uc7_callable_checks(a, b):
 # ---- closures and globals mutated
 _G_SCALE = 1
 _G_LOG = []
+_G_TABLE = {}
 
 
 def cg7_global_rebound_from_shape(a, b):
@@ -443,6 +444,104 @@ def sr7_join_of_dims(a, b):
 def sr7_percent_format(a, b):
     s = "%d-%s-%.1f" % (a.shape[0], "x", 1.5)
     return a * len(s) + b
+
+# ---- riskier shapes: cells written across calls, generators over user objects, class state
+class _Bag:
+    def __init__(self, *items):
+        self.items = list(items)
+    def __iter__(self):
+        yield from self.items
+    def __len__(self):
+        return len(self.items)
+    def __getitem__(self, i):
+        return self.items[i]
+class _Config:
+    mode = "fast"
+    @classmethod
+    def set_mode(cls, m):
+        cls.mode = m
+    @classmethod
+    def factor(cls):
+        return 2 if cls.mode == "fast" else 3
+
+
+def rk7_iter_user_object_yield_from(a, b):
+    return sum(_Bag(a, b, a * b))
+def rk7_user_sequence_unpack_and_index(a, b):
+    bag = _Bag(a, b)
+    x, y = bag
+    return x * len(bag) + y + bag[-1]
+def rk7_classmethod_writes_class_attribute(a, b):
+    _Config.set_mode("slow")
+    k = _Config.factor()
+    _Config.set_mode("fast")
+    return a * k + b * _Config.factor()
+def rk7_closure_cell_written_by_inner_after_def(a, b):
+    def make():
+        total = None
+        def put(x):
+            nonlocal total
+            total = x
+        def get():
+            return total
+        return put, get
+    put, get = make()
+    put(a * 2)
+    return get() + b
+def rk7_generator_in_while_with_send(a, b):
+    def acc():
+        total = 0
+        while True:
+            x = yield total
+            total = total + x
+    g = acc()
+    next(g)
+    g.send(a)
+    return g.send(b)
+def rk7_nested_comprehension_with_condition(a, b):
+    pairs = [(i, j) for i in range(3) for j in range(i) if (i + j) % 2]
+    return a * len(pairs) + b * sum(i * j for i, j in pairs)
+def rk7_dict_of_lambdas_dispatch(a, b):
+    ops = {"add": lambda x, y: x + y, "mul": lambda x, y: x * y}
+    return ops["mul"](a, b) + ops["add"](a, b)
+def rk7_tuple_compare_and_sort_of_tuples(a, b):
+    xs = sorted([(2, "b"), (1, "z"), (2, "a")])
+    return a * xs[0][0] + b * (xs[1] < xs[2])
+def rk7_while_loop_with_else(a, b):
+    i = 0
+    while i < 3:
+        a = a + 1
+        i += 1
+    else:
+        a = a * 2
+    return a + b
+def rk7_for_else_with_break(a, b):
+    for k in range(5):
+        if k == 2:
+            break
+    else:
+        k = 10
+    return a * k + b
+def rk7_chained_comparison_of_sizes(a, b):
+    if 0 < a.shape[0] <= b.shape[0] < 10:
+        return a + b
+    return a - b
+def rk7_star_args_forwarding(a, b):
+    def inner(*args, **kwargs):
+        return sum(args) * kwargs.get("k", 1)
+    def outer(*args, **kwargs):
+        return inner(*args, **kwargs)
+    return outer(a, b, k=3)
+def rk7_keyword_only_defaults(a, b):
+    def f(x, *, scale=2, shift=0):
+        return x * scale + shift
+    return f(a) + f(b, shift=1)
+def rk7_global_dict_mutated_and_read(a, b):
+    _G_TABLE["k"] = a.shape[0]
+    return a * _G_TABLE["k"] + b * len(_G_TABLE)
+def rk7_ternary_on_dtype(a, b):
+    k = 2 if a.dtype is torch.float32 else 3
+    return a * k + b
 '''
 
 RECOMPILE_SRC = r'''
