@@ -118,6 +118,13 @@ class SuspendingGeneratorMixin:
         self.return_value, self.suspended = None, False
         return super().run()
 
+    def throw(self, exception):
+        """gen.throw(exc) at the yield it waits at: raised there, on to the generator's handler, and run on."""
+        self.pop()  # (the None YIELD_VALUE pushed as what next() sends)
+        self.return_value, self.suspended = None, False
+        self.unwind_to_handler(ObservedException(exception), self.instructions[self.ip - 1])
+        return super().run()
+
     def GET_YIELD_FROM_ITER(self, inst):
         self.push(iterate(self, self.pop()))
 

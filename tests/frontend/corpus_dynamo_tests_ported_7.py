@@ -18,7 +18,7 @@ math, strings, and the recompile programs). The names given to exec are `torch`,
 """
 
 PORTED_SRC = r'''
-import bisect, collections, functools, heapq, itertools, math, operator
+import bisect, collections, contextlib, functools, heapq, itertools, math, operator
 
 
 def _count_up(n):
@@ -424,4 +424,41 @@ def bx7_slice_object_on_list_and_tensor(a, b):
     sl = slice(1, None)
     xs = [a, b, a + b]
     return xs[sl][0][sl].sum() + b[sl].sum() + a
+@contextlib.contextmanager
+def _swallowing_value_errors(log):
+    try:
+        yield
+    except ValueError:
+        log.append(1)
+
+
+def bx7_contextmanager_swallows_raised_error(a, b):
+    log = []
+    with _swallowing_value_errors(log):
+        raise ValueError("x")
+    return a * len(log) + b
+@contextlib.contextmanager
+def _logging_finally(log):
+    try:
+        yield len(log)
+    finally:
+        log.append(2)
+
+
+def bx7_contextmanager_finally_on_error_caught_outside(a, b):
+    log = []
+    try:
+        with _logging_finally(log):
+            raise KeyError("k")
+    except KeyError:
+        a = a * 3
+    return a * len(log) + b
+def bx7_contextmanager_error_passes_through_except(a, b):
+    log = []
+    try:
+        with _swallowing_value_errors(log):
+            raise IndexError("i")
+    except IndexError:
+        return a - b * (len(log) + 1)
+    return a + b
 '''

@@ -11,7 +11,7 @@ calls are in test_dynamo_tests_ported_7.py). Our own programs; the names given t
 """
 
 PORTED_SRC = r'''
-import abc, math
+import abc, collections, collections.abc, math
 
 
 # ---- dicts, lists and sets mutated in the frame
@@ -542,6 +542,24 @@ def rk7_global_dict_mutated_and_read(a, b):
 def rk7_ternary_on_dtype(a, b):
     k = 2 if a.dtype is torch.float32 else 3
     return a * k + b
+
+def rk7_next_iter_of_dict_values(a, b):
+    d = {"p": a, "q": b}
+    return next(iter(d.values())) * 2 + list(iter(d))[1].__len__()
+def rk7_counter_of_shape(a, b):
+    c = collections.Counter(torch.zeros(2, 3, 3).shape)
+    return a * c[3] + b * c[2]
+def rk7_type_self_constructs_new(a, b):
+    class V:
+        def __init__(self, x):
+            self.x = x
+        def doubled(self):
+            return type(self)(self.x * 2)
+    return V(a).doubled().doubled().x + b
+def rk7_isinstance_abc_sequence(a, b):
+    n = sum([isinstance([], collections.abc.Sequence), isinstance({}, collections.abc.Mapping),
+             isinstance(3, collections.abc.Sequence)])
+    return a * n + b
 '''
 
 RECOMPILE_SRC = r'''
