@@ -461,4 +461,36 @@ def bx7_contextmanager_error_passes_through_except(a, b):
     except IndexError:
         return a - b * (len(log) + 1)
     return a + b
+def _retrying(x):
+    try:
+        yield x
+    except ValueError:
+        yield x * 10
+
+
+def gn7_throw_caught_by_generator(a, b):
+    g = _retrying(a)
+    first = next(g)
+    return first + g.throw(ValueError("v")) + b
+def gn7_throw_not_caught_goes_to_caller(a, b):
+    g = _retrying(a)
+    next(g)
+    try:
+        g.throw(KeyError("k"))
+    except KeyError:
+        return a - b
+    return a + b
+def gn7_throw_then_generator_ends(a, b):
+    def once(x):
+        try:
+            yield x
+        except ValueError:
+            pass
+    g = once(a)
+    next(g)
+    try:
+        g.throw(ValueError("v"))
+    except StopIteration:
+        return a * 2 + b
+    return a
 '''
