@@ -14,7 +14,7 @@ import functools
 from ..exc import Unsupported
 from .base import VariableTracker
 from .constant import ConstantVariable
-from .exceptions import ObservedException
+from .exceptions import ExceptionVariable, ObservedException
 
 
 CONTEXTMANAGER_CODE = contextlib.contextmanager(None).__code__  # the code of every @contextmanager's wrapper
@@ -45,7 +45,8 @@ class GeneratorExitVariable(VariableTracker):
     def call_function(self, tx, args, kwargs):
         """__exit__(): the generator runs on to its end. __exit__(type, exc, tb), an exception leaving the block:
         thrown into the generator at its yield first; caught there, it is suppressed (True), as contextmanager's."""
-        exception = args[1] if len(args) == 3 else None
+        exception = args[1].realize() if len(args) == 3 else None  # (None when the block ends normally)
+        exception = exception if isinstance(exception, ExceptionVariable) else None
         try:
             if exception is None:
                 self.generator.run()
