@@ -8,7 +8,9 @@ initial value), operator (itemgetter on dicts and slices, attrgetter of two, met
 operators, operator.index/neg/truth), collections (ChainMap, OrderedDict.move_to_end, popitem(last=False),
 Counter.most_common and subtract, defaultdict(list), deque.rotate/extendleft), and dicts, lists and sets mutated
 in all the ways the batches before did not (popitem, reversed dicts, slice assignment with steps, del of slices,
-sort with key and reverse, symmetric_difference_update, isdisjoint, frozenset algebra).
+sort with key and reverse, symmetric_difference_update, isdisjoint, frozenset algebra); then tensor and dtype
+introspection, strings formatted with specs, diamond super() chains, builtins over containers, an exception leaving
+a @contextmanager's `with` block (caught by its generator, or passing through it), and generator.throw.
 
 Our own programs, not copies of the earlier batches nor of pytorch's tests. Each PORTED program is a function of
 two (3,) float tensors `a`, `b`; test_dynamo_tests_ported_7.py runs it under torch.compile and minitorch2.compile

@@ -5,8 +5,9 @@ descriptors with __set_name__, __getattribute__, __init_subclass__, abc abstract
 the frame, __call__ chains, classmethods making subclasses), closures and globals mutated, tensor introspection
 (dtype, device, ndim, is_contiguous, stride, element_size, numel, storage_offset, requires_grad) and torch.Size
 arithmetic, torch.no_grad/enable_grad/set_grad_enabled as decorators and context managers, torch.finfo/iinfo and
-dtype promotion, the math module on Python numbers and sizes, strings formatted with shapes; and RECOMPILE_SRC (the
-calls are in test_dynamo_tests_ported_7.py). Our own programs; the names given to exec are `torch`, `nn`, `F` and
+dtype promotion, the math module on Python numbers and sizes, strings formatted with shapes, user iterables and
+classmethods writing class state, loops with else; and RECOMPILE_SRC (the calls are in
+test_dynamo_tests_ported_7.py). Our own programs; the names given to exec are `torch`, `nn`, `F` and
 `dynamo`.
 """
 
