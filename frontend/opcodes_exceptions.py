@@ -18,7 +18,7 @@ import functools
 from .exc import Unsupported
 from .variables import ConstantVariable
 from .variables.autocast import AutocastExitVariable
-from .variables.context_trackers import NullContextVariable
+from .variables.context_trackers import GeneratorExitVariable, NullContextVariable
 from .variables.ctx_manager import GradModeExitVariable
 from .variables.exceptions import ObservedException, as_exception
 from .variables.user_protocols import UserContextExitVariable
@@ -68,7 +68,7 @@ class ExceptionOpcodesMixin:  # (self: an InstructionTranslatorBase)
         """[__exit__, lasti, previous, exc] -> the same and what __exit__(type(exc), exc, None) returns."""
         exit_var, exception = self.stack[-4], self.stack[-1]
         if not isinstance(exit_var, (GradModeExitVariable, AutocastExitVariable, NullContextVariable,
-                                     UserContextExitVariable)):
+                                     UserContextExitVariable, GeneratorExitVariable)):
             raise Unsupported(f"an exception leaving a `with` block of {exit_var}", "graph_break_in_with")
         args = [ConstantVariable(exception.python_type()), exception, ConstantVariable(None)]
         self.push(exit_var.call_function(self, args, {}))

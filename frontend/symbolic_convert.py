@@ -530,8 +530,8 @@ class InstructionTranslator(InstructionTranslatorBase):
         pyversion.check_supported()
         output = OutputGraph(code)
         inputs = {name: LazyVariableTracker(output, value, LocalSource(name)) for name, value in f_locals.items()}
-        cells = {name: CellVariable(var, from_outside=True, frame_name=name) for name, var in inputs.items()
-                 if name in code.co_freevars}
+        # (every cell of the closure: an empty one, which f_locals leaves out, holds None until the frame writes it)
+        cells = {name: CellVariable(inputs.get(name), from_outside=True, frame_name=name) for name in code.co_freevars}
         symbolic_locals = {name: var for name, var in inputs.items() if name not in code.co_freevars}
         # (a function called in the frame that shares one of these cells reads and writes this tracker of it)
         output.frame_cells = {id(real): cells[name] for name, real in zip(code.co_freevars, closure or ())

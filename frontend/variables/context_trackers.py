@@ -14,6 +14,7 @@ import functools
 from ..exc import Unsupported
 from .base import VariableTracker
 from .constant import ConstantVariable
+from .exceptions import ExceptionVariable, ObservedException
 
 
 CONTEXTMANAGER_CODE = contextlib.contextmanager(None).__code__  # the code of every @contextmanager's wrapper
@@ -42,10 +43,22 @@ class GeneratorExitVariable(VariableTracker):
         self.generator, self.yielded = generator, yielded
 
     def call_function(self, tx, args, kwargs):
-        self.generator.run()
+        """__exit__(): the generator runs on to its end. __exit__(type, exc, tb), an exception leaving the block:
+        thrown into the generator at its yield first; caught there, it is suppressed (True), as contextmanager's."""
+        exception = args[1].realize() if len(args) == 3 else None  # (None when the block ends normally)
+        exception = exception if isinstance(exception, ExceptionVariable) else None
+        try:
+            if exception is None:
+                self.generator.run()
+            else:
+                self.generator.throw(exception)
+        except ObservedException as e:
+            if e.value is not exception:
+                raise
+            return ConstantVariable(False)
         if self.generator.suspended:
             raise Unsupported("a @contextmanager generator that yields twice", "unsupported")
-        return ConstantVariable(None)
+        return ConstantVariable(None if exception is None else True)
 
 
 _NULLCONTEXT = functools.partial(contextlib.nullcontext)  # (a partial: what a resume function's LOAD_CONST wraps)

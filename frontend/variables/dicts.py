@@ -89,7 +89,8 @@ class DictVariable(VariableTracker):
             raise_observed(KeyError, args, "dict.pop of a missing key")
         target = collections.OrderedDict(self.items)  # (a dict's popitem is an OrderedDict's with last=True)
         result = getattr(target, name)(*args, **kwargs)
-        self.items = dict(target)
+        self.items.clear()  # (in place: an object's __dict__ made in the frame IS its attributes)
+        self.items.update(target)
         if isinstance(result, tuple):  # popitem's (key, value)
             return TupleVariable([key_var(result[0]), result[1]])
         return ConstantVariable(None) if result is None else result

@@ -4,11 +4,13 @@ Frontend layer, called from variables/tensor.py, torch.py, nn_module.py, user_de
 No value depends on these forms (the plain call computes the same): torch.addcdiv recorded as div, mul, add, and
 x.addcmul_ as mul, fma, copy_; F.pad as torch._C._nn.pad with every argument; the speculative `size` nodes of a
 symbolic shape, which only number the nodes after them; a `_log_api_usage_once` node per nn.Module made in the
-frame (Dynamo runs its __init__); a node named after the local it is stored in; and after a torch._check of sizes,
+frame (Dynamo runs its __init__); a node named after the local it is stored in; torch.broadcast_shapes of constants
+a node whose answer is a constant Size; and after a torch._check of sizes,
 the `_assert_scalar` node Dynamo's runtime-assert pass leaves (the frame's guards hold the condition already, which
 is why torch's Inductor drops it for sizes). One form is needed, not only printed: torch.tensor([n]) of a size
 symbol or a tensor, whose data is unknown while tracing, is recorded as torch._refs.tensor, built from ops. And
-torch.is_tensor and torch.get_default_dtype leave no node: Dynamo answers them while tracing.
+torch.is_tensor, get_default_dtype, promote_types, and numel, is_floating_point and is_complex of a tensor leave no
+node: Dynamo answers them while tracing.
 """
 import inspect
 import operator
@@ -24,6 +26,7 @@ from . import tensor  # (a module: tensor.py imports this one)
 from .base import VariableTracker
 from .ctx_manager import _set_grad_enabled
 from .constant import ConstantVariable
+from .lists import SizeVariable
 from .sym_node import SymNodeVariable
 
 
@@ -231,6 +234,38 @@ def _is_tensor_folded(tx, args, kwargs):
 TORCH_CALL_FORMS[minitorch2.is_tensor] = _is_tensor_folded
 TORCH_CALL_FORMS[minitorch2.get_default_dtype] = (  # (a constant of the trace: global_state.py guards it)
     lambda tx, args, kwargs: ConstantVariable(minitorch2.get_default_dtype()))
+
+
+def _folded(fn):
+    """torch.numel(t), is_floating_point(t), is_complex(t): the tensor's own method (its metadata, a constant or a
+    size symbol); torch.promote_types of dtypes: called now. Other arguments: recorded."""
+    def form(tx, args, kwargs):
+        if kwargs or not args:
+            return None
+        if isinstance(args[0], tensor.TensorVariable) and len(args) == 1:
+            return args[0].call_method(tx, fn.__name__, [], {})
+        if all(a.is_python_constant() for a in args):
+            return ConstantVariable(fn(*(a.as_python_constant() for a in args)))
+        return None
+    return form
+
+
+for _fn in (minitorch2.numel, minitorch2.is_floating_point, minitorch2.is_complex, minitorch2.promote_types):
+    TORCH_CALL_FORMS[_fn] = _folded(_fn)
+
+
+def _broadcast_shapes_as_dynamo(tx, args, kwargs):
+    """torch.broadcast_shapes of constant shapes: Dynamo keeps the call's node (nothing uses it) and its answer is a
+    constant torch.Size."""
+    if kwargs or not all(a.is_python_constant() for a in args):
+        return None
+    shapes = [a.as_python_constant() for a in args]
+    value = minitorch2.broadcast_shapes(*shapes)
+    tx.output.create_proxy("call_function", minitorch2.broadcast_shapes, shapes, {}, value)
+    return SizeVariable([ConstantVariable(d) for d in value])
+
+
+TORCH_CALL_FORMS[minitorch2.broadcast_shapes] = _broadcast_shapes_as_dynamo
 
 
 def tensor_as_dynamo(tx, args, kwargs):

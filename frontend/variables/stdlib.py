@@ -30,7 +30,7 @@ from .constant import ConstantVariable
 from .context_trackers import ExitStackVariable, NullContextVariable
 from .dataclass_internals import dataclass_fields, deepcopy_constant
 from .dicts import DictVariable, constant_key
-from .exceptions import ObservedException, raise_observed
+from .exceptions import ExceptionVariable, ObservedException, raise_observed
 from .lists import (BaseListVariable, ListIteratorVariable, ListVariable, SizeVariable, StructSequenceVariable,
                     TupleVariable, iterate, lazy_iterator)
 from .counters import CounterVariable
@@ -118,6 +118,15 @@ class SuspendingGeneratorMixin:
         self.return_value, self.suspended = None, False
         return super().run()
 
+    def throw(self, exception):
+        """gen.throw(exc) at the yield it waits at: raised there, on to the generator's handler, and run on."""
+        self.return_value, self.suspended = None, False
+        if exception.uncaught is None:
+            exception.uncaught = Unsupported("an exception thrown into a generator is not caught in the frame",
+                                             "uncaught_exception")
+        self.unwind_to_handler(ObservedException(exception), self.current_instruction)
+        return super().run()
+
     def GET_YIELD_FROM_ITER(self, inst):
         self.push(iterate(self, self.pop()))
 
@@ -183,6 +192,12 @@ class GeneratorVariable(ListIteratorVariable):
     def call_method(self, tx, name, args, kwargs):
         if name == "close" and not args:
             return self._close(tx)
+        if name == "throw" and len(args) == 1 and self.generator.suspended and isinstance(args[0].realize(),
+                                                                                          ExceptionVariable):
+            value = self.generator.throw(args[0].realize())  # (an exception it does not catch goes on to the caller)
+            if not self.generator.suspended:
+                raise_observed(StopIteration, [], "a generator's StopIteration after throw()")
+            return value
         if name not in ("send", "__next__"):
             raise Unsupported(f"generator.{name}", "unsupported_call")
         if name == "send" and self.generator.suspended:  # what its paused `yield` evaluates to

@@ -91,11 +91,9 @@ def is_torch_object(value):
         return True
     if isinstance(value, types.ModuleType):
         return value.__name__ == "minitorch2" or value.__name__.startswith("minitorch2.")
-    if isinstance(value, type) or not callable(value):
-        return False
-    if isinstance(value, types.MethodType) and not isinstance(value.__self__, (types.ModuleType, type,
-                                                                               minitorch2.Tensor)):
-        return False  # a method of a library object (q.rsample): its self holds tensors the graph must see
+    if isinstance(value, type) or not callable(value) or isinstance(value, types.MethodType) and not isinstance(
+            value.__self__, (types.ModuleType, type, minitorch2.Tensor)):
+        return False  # (a method of a library object, q.rsample: its self holds tensors the graph must see)
     module = _module_name(value)
     if module.startswith("minitorch2.nn.utils") and not isinstance(value, types.FunctionType):
         return False  # a hook object of nn.utils' Python code (weight_norm's): a user object, its __call__ inlined

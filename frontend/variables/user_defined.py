@@ -55,9 +55,9 @@ class UserObjectVariable(SpecialMethodsMixin, ValueVariable):  # (the mixin: use
 
 def is_user_class(cls):
     """A class whose call the translator models: an nn.Module's, or a plain class of the user's or of
-    torch.distributions (no metaclass, no __new__ of its own, attributes looked up by object's rule)."""
-    return type(cls) is type and (issubclass(cls, minitorch2.nn.Module) or (
-        cls.__new__ is object.__new__ and cls.__getattribute__ is object.__getattribute__
+    torch.distributions (no metaclass but one leaving calls alone, as ABCMeta; not abstract; no __new__ of its own)."""
+    return type(cls).__call__ is type.__call__ and not inspect.isabstract(cls) and (issubclass(
+        cls, minitorch2.nn.Module) or (cls.__new__ is object.__new__ and cls.__getattribute__ is object.__getattribute__
         and (cls.__module__.startswith("minitorch2.distributions") or not cls.__module__.startswith("minitorch2"))
         and not cls.__module__.startswith("frontend")))
 

@@ -367,6 +367,9 @@ class ProtocolCallsMixin:
         obj, name = obj.realize(), name.realize().as_python_constant()
         if not isinstance(obj, SpecialMethodsMixin) or obj.source is not None:
             raise Unsupported(f"delattr on {obj}", "side_effect")
+        deleter = getattr(inspect.getattr_static(type(obj.value), name, None), "fdel", None)
+        if isinstance(deleter, types.FunctionType):  # a property's deleter, inlined
+            return UserFunctionVariable(deleter).call_function(tx, [], {}, self_var=obj)
         if name not in obj.attrs:
             raise_observed(AttributeError, [name], f"delattr of {name!r}, which the object does not have")
         del obj.attrs[name]
