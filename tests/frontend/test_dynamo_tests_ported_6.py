@@ -50,9 +50,6 @@ KNOWN_DIFFS = {
                                            "matmul in a resume frame; ours: (1, 1, 1), Dynamo (2, 2, 1)",
     "mh6_register_buffer_in_forward": "register_buffer inside forward: Dynamo traces it (the second call "
                                       "recompiles on the new buffer); ours breaks: ours (4, 5, 2), Dynamo (2, 6, 0)",
-    "ck6_checkpoint_non_reentrant": "torch.utils.checkpoint is not an attribute of minitorch2.utils until imported, "
-                                    "and the frontend has no tag_activation_checkpoint higher-order op",
-    "ck6_checkpoint_of_module": "torch.utils.checkpoint: as ck6_checkpoint_non_reentrant",
     "tf6_subclass_made_in_frame": "minitorch2 has no Tensor.as_subclass nor __torch_function__ dispatch",
     "tf6_torch_function_counts_calls": "minitorch2 has no Tensor.as_subclass nor __torch_function__ dispatch",
     "co6_cond_on_shape": "minitorch2 has no torch.cond (Dynamo: (1, 2, 0), the cond higher-order op)",
