@@ -97,6 +97,8 @@ OUTSIDE_THE_LESSON = {
         "frontend/variables/higher_order.py", "minitorch2/_higher_order.py",
         # torch.utils.checkpoint in a compiled frame as Dynamo's tag_activation_checkpoint higher-order op
         "frontend/variables/checkpoint_hop.py",
+        # torch._assert_async, which Dynamo's graphs call where the program asserted a tensor's truth
+        "minitorch2/_asserts.py",
         # a Tensor method read unbound through its class in a compiled frame (`Tensor.flip(x, 0)`, `type(x).mul`)
         "frontend/variables/unbound_methods.py",
         # tensors as dict keys (by identity; a tensor-keyed dict handed to a frame) and `x in [a, b]` as Dynamo's | of each ==

@@ -40,8 +40,11 @@ class TensorVariable(VariableTracker):
     def python_type(self):
         return self.tensor_type
 
-    def truth(self, tx):
-        raise Unsupported("the truth value of a tensor (data-dependent branch)", "data_dependent_branch")
+    def truth(self, tx):  # (`assert t`: Dynamo records torch._assert_async and goes on, as if t held)
+        if (message := dynamo_forms.assert_message(tx)) is None:
+            raise Unsupported("the truth value of a tensor (data-dependent branch)", "data_dependent_branch")
+        record_mutation(tx.output, minitorch2._assert_async, [self, ConstantVariable(message)])  # (returns nothing)
+        return True
 
     def var_getattr(self, tx, name):
         fake = self.example_value

@@ -36,9 +36,6 @@ KNOWN_DIFFS = {
     "ex6_exception_message_in_fstring": "f'{e}' of a caught KeyError: Dynamo cannot format an exception tracker "
                                         "(FORMAT_VALUE) and, inside the handler, gives up the frame; ours folds the "
                                         "message: ours (1, 2, 0), Dynamo (0, 0, 0)",
-    "ex6_assert_on_tensor_condition": "`assert (a > -100).all()`: Dynamo rewrites an assert on a tensor into a "
-                                      "torch._assert_async node and goes on; ours breaks at the data-dependent jump: "
-                                      "ours (2, 3, 0), Dynamo (1, 4, 0)",
     "af6_mark_dirty_on_clone": "ctx.mark_dirty in a Function's forward: Dynamo refuses it (a break at the apply, "
                                "counted twice); ours traces the Function: ours (1, 3, 0), Dynamo (2, 2, 2)",
     "af6_grad_through_function": "torch.autograd.grad (now a break, as Dynamo's) after a requires_grad_() "

@@ -5,6 +5,9 @@ it with the package); `checkpoint(fn, *args, use_reentrant=False)` captured as o
 higher-order op over a `wrap_body_0` graph, as Dynamo's (its inputs: the call's tensors, then the parameters and
 closed-over tensors the body reads; fn's own keyword arguments traced into the body). Values and gradients (of the
 inputs and of a module's parameters) on the eager, aot_eager and inductor backends against torch's.
+
+`assert t` on a tensor: Dynamo's rewrite into torch._assert_async (counts as Dynamo's; a failing one raises
+RuntimeError with the message where the graph runs).
 """
 import numpy as np
 import pytest
@@ -13,6 +16,8 @@ import torch._dynamo
 
 import frontend
 import minitorch2
+
+from .test_dynamo_tests_ported import _build as _build_ported, _names, check_against_dynamo
 
 SRC = """
 class Lin(lib.nn.Module):
@@ -86,3 +91,50 @@ def test_checkpoint_values_and_gradients_match_torch(name, backend):
     ours, theirs = _run(minitorch2, name, backend), _run(torch, name, backend)
     for o, t in zip(ours, theirs):
         np.testing.assert_allclose(o, t, rtol=1e-5, atol=1e-6)
+
+
+# `assert` on a tensor: Dynamo records torch._assert_async (the assert's constant message, or "assertion error") and
+# goes on; a message that is no constant, or `assert not t` (a jump on falsehood), is a graph break.
+ASSERTS = '''
+def assert_with_message(a, b):
+    assert (a > -100).all(), "bounded"
+    return a + b
+def assert_without_message(a, b):
+    c = a * b
+    assert c.sum() < 100
+    return c.sin()
+def assert_not(a, b):
+    assert not (a > 100).any()
+    return a - b
+def assert_formatted_message(a, b):
+    assert (a > -100).all(), f"min {b.shape}"
+    return a + b
+def assert_in_helper(a, b):
+    def check(t):
+        assert t.abs().max() < 1e6, "huge"
+        return t * 2
+    return check(a) + b
+'''
+ASSERT_NAMES = _names(ASSERTS)
+
+
+@pytest.mark.parametrize("name", ASSERT_NAMES)
+def test_assert_on_a_tensor_counts_as_dynamo(name):
+    check_against_dynamo(_build_ported(torch, ASSERTS)[name], _build_ported(minitorch2, ASSERTS)[name])
+
+
+@pytest.mark.parametrize("backend", ["eager", "aot_eager"])
+def test_failing_assert_on_a_tensor_raises_where_the_graph_runs(backend):
+    failing = """
+def f(a):
+    y = a * 2
+    assert (y > 100).all(), "too small"
+    return y + 1
+"""  # (exec'd: pytest rewrites the asserts written in this file)
+    raised = []
+    for lib in (torch, minitorch2):
+        (torch._dynamo if lib is torch else frontend).reset()
+        with pytest.raises(RuntimeError) as info:
+            lib.compile(_build_ported(lib, failing)["f"], backend=backend)(lib.ones(3))
+        raised.append(str(info.value))
+    assert raised[0] == raised[1] == "too small"
