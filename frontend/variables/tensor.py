@@ -17,6 +17,7 @@ from ..exc import TorchRuntimeError, Unsupported
 from . import dynamo_forms, requires_grad_leaks  # (modules: they record through this one)
 from .base import MethodVariable, VariableTracker
 from .constant import ConstantVariable
+from .exceptions import raise_observed
 from .lists import SizeVariable, StructSequenceVariable, TupleVariable
 from .sym_node import SymNodeVariable
 
@@ -59,6 +60,8 @@ class TensorVariable(VariableTracker):
             return record(tx.output, "call_function", builtins.getattr, [self, ConstantVariable(name)], {})
         if name not in ("grad", "data", "_version", "grad_fn") and callable(getattr(minitorch2.Tensor, name, None)):
             return MethodVariable(self, name)
+        if self.source is not None and not hasattr(fake, name):  # an input's: raised in the traced program, as Dynamo's
+            raise_observed(AttributeError, (f"'Tensor' object has no attribute {name!r}",), "a missing tensor attribute")
         raise Unsupported(f"tensor attribute {name!r}", "unsupported_attr")
 
     def unpack_var_sequence(self, tx):

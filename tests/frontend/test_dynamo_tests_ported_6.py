@@ -29,13 +29,6 @@ RECOMPILE_CALLS = {
 
 # Programs whose counts or values still differ from Dynamo's: name -> the difference.
 KNOWN_DIFFS = {
-    "ex6_getattr_default_then_raise_caught": "getattr(tensor, 'not_a_tensor_attr') in a try block: Dynamo raises "
-                                             "AttributeError in the traced program and its handler runs; ours breaks "
-                                             "inside the try block, so the frame runs eagerly: ours (0, 0, 0), "
-                                             "Dynamo (1, 1, 0)",
-    "ex6_exception_message_in_fstring": "f'{e}' of a caught KeyError: Dynamo cannot format an exception tracker "
-                                        "(FORMAT_VALUE) and, inside the handler, gives up the frame; ours folds the "
-                                        "message: ours (1, 2, 0), Dynamo (0, 0, 0)",
     "af6_mark_dirty_on_clone": "ctx.mark_dirty in a Function's forward: Dynamo refuses it (a break at the apply, "
                                "counted twice); ours traces the Function: ours (1, 3, 0), Dynamo (2, 2, 2)",
     "af6_grad_through_function": "torch.autograd.grad (now a break, as Dynamo's) after a requires_grad_() "

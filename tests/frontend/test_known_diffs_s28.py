@@ -6,6 +6,8 @@ higher-order op over a `wrap_body_0` graph, as Dynamo's (its inputs: the call's 
 closed-over tensors the body reads; fn's own keyword arguments traced into the body). Values and gradients (of the
 inputs and of a module's parameters) on the eager, aot_eager and inductor backends against torch's.
 
+f"{e}" of an exception made in the frame: a graph break, as Dynamo's (inside its handler: the frame runs eagerly);
+f"{e!s}" and f"{e!r}" are folded, as Dynamo's. A tensor attribute that does not exist: AttributeError raised in the traced program, its handler traced on.
 `assert t` on a tensor: Dynamo's rewrite into torch._assert_async (counts as Dynamo's; a failing one raises
 RuntimeError with the message where the graph runs).
 """
@@ -109,6 +111,47 @@ def assert_not(a, b):
 def assert_formatted_message(a, b):
     assert (a > -100).all(), f"min {b.shape}"
     return a + b
+def missing_tensor_attribute_caught(a, b):
+    c = a + 1
+    try:
+        d = c.no_such_attribute
+    except AttributeError as e:
+        d = c * len(str(e))
+    return d + b
+def missing_input_attribute_message(a, b):
+    try:
+        d = a.no_such_attribute
+    except AttributeError as e:
+        d = a * len(str(e))
+    return d + b
+def missing_tensor_attribute_default(a, b):
+    return getattr(a * 2, "no_such_attribute", 3) * b
+def missing_tensor_attribute_in_helper_caught_outside(a, b):
+    def read(t):
+        return t.no_such_attribute
+    try:
+        return read(a)
+    except AttributeError:
+        return b - a
+def exception_repr_in_fstring(a, b):
+    try:
+        raise ValueError("bad")
+    except ValueError as e:
+        msg = f"{e!r}"
+    return a * len(msg) + b
+def exception_formatted_after_its_handler(a, b):
+    c = a * 2
+    try:
+        raise KeyError("k")
+    except KeyError as e:
+        err = e
+    return c + len(f"{err}") + b
+def exception_str_conversion_in_fstring(a, b):
+    try:
+        raise ValueError("bad")
+    except ValueError as e:
+        msg = f"{e!s}"
+    return a * len(msg) + b
 def assert_in_helper(a, b):
     def check(t):
         assert t.abs().max() < 1e6, "huge"
@@ -119,7 +162,7 @@ ASSERT_NAMES = _names(ASSERTS)
 
 
 @pytest.mark.parametrize("name", ASSERT_NAMES)
-def test_assert_on_a_tensor_counts_as_dynamo(name):
+def test_counts_as_dynamo(name):
     check_against_dynamo(_build_ported(torch, ASSERTS)[name], _build_ported(minitorch2, ASSERTS)[name])
 
 
