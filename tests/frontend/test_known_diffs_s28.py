@@ -6,6 +6,7 @@ higher-order op over a `wrap_body_0` graph, as Dynamo's (its inputs: the call's 
 closed-over tensors the body reads; fn's own keyword arguments traced into the body). Values and gradients (of the
 inputs and of a module's parameters) on the eager, aot_eager and inductor backends against torch's.
 
+register_buffer in forward: the buffer read back in the frame (from the module's tracked buffer table), as Dynamo's.
 f"{e}" of an exception made in the frame: a graph break, as Dynamo's (inside its handler: the frame runs eagerly);
 f"{e!s}" and f"{e!r}" are folded, as Dynamo's. A tensor attribute that does not exist: AttributeError raised in the traced program, its handler traced on.
 `assert t` on a tensor: Dynamo's rewrite into torch._assert_async (counts as Dynamo's; a failing one raises
@@ -181,3 +182,31 @@ def f(a):
             lib.compile(_build_ported(lib, failing)["f"], backend=backend)(lib.ones(3))
         raised.append(str(info.value))
     assert raised[0] == raised[1] == "too small"
+
+
+REGISTER_BUFFER = """
+class Running(lib.nn.Module):
+    def forward(self, x):
+        previous = self.last if hasattr(self, "last") else x
+        self.register_buffer("last", x * 2 + previous)
+        return self.last.sin()
+m = Running()
+def f(a):
+    return m(a) + 1
+"""
+
+
+def test_register_buffer_in_forward_as_torch():
+    """The buffer registered in forward is read back in the same frame and left on the module, call after call."""
+    seen = []
+    for lib in (torch, minitorch2):
+        (torch._dynamo if lib is torch else frontend).reset()
+        ns = {"lib": lib}
+        exec(REGISTER_BUFFER, ns)
+        compiled = lib.compile(ns["f"], backend="eager")
+        outs = [compiled(lib.tensor(np.array(v, "float32"))).numpy() for v in ([1.0, 2.0], [0.5, -1.0], [3.0, 0.0])]
+        seen.append((outs, ns["m"].last.numpy(), list(dict(ns["m"].named_buffers()))))
+    for o, t in zip(seen[1][0], seen[0][0]):
+        np.testing.assert_allclose(o, t, rtol=1e-6)
+    np.testing.assert_allclose(seen[1][1], seen[0][1], rtol=1e-6)
+    assert seen[1][2] == seen[0][2] == ["last"]
