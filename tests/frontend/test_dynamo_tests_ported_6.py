@@ -38,9 +38,6 @@ KNOWN_DIFFS = {
                                  "intermediate: Dynamo also breaks at the requires_grad_() whose tensor would leak "
                                  "out as a graph output, and counts the grad break twice: ours (1, 7, 1), "
                                  "Dynamo (2, 4, 3)",
-    "mh6_full_backward_hook_forward_only": "a module with a full backward hook: Dynamo breaks at the module call "
-                                           "('backwards hooks require compiled autograd') and runs the forward's "
-                                           "matmul in a resume frame; ours: (1, 1, 1), Dynamo (2, 2, 1)",
     "tf6_subclass_made_in_frame": "minitorch2 has no Tensor.as_subclass nor __torch_function__ dispatch",
     "tf6_torch_function_counts_calls": "minitorch2 has no Tensor.as_subclass nor __torch_function__ dispatch",
     "co6_cond_on_shape": "minitorch2 has no torch.cond (Dynamo: (1, 2, 0), the cond higher-order op)",

@@ -6,6 +6,7 @@ higher-order op over a `wrap_body_0` graph, as Dynamo's (its inputs: the call's 
 closed-over tensors the body reads; fn's own keyword arguments traced into the body). Values and gradients (of the
 inputs and of a module's parameters) on the eager, aot_eager and inductor backends against torch's.
 
+A module with a full backward hook: a break at its call, its forward compiled as a frame of its own, as Dynamo's.
 register_buffer in forward: the buffer read back in the frame (from the module's tracked buffer table), as Dynamo's.
 f"{e}" of an exception made in the frame: a graph break, as Dynamo's (inside its handler: the frame runs eagerly);
 f"{e!s}" and f"{e!r}" are folded, as Dynamo's. A tensor attribute that does not exist: AttributeError raised in the traced program, its handler traced on.
@@ -17,8 +18,11 @@ import pytest
 import torch
 import torch._dynamo
 
+import torch._dynamo.testing
+
 import frontend
 import minitorch2
+from frontend.testing import CompileCounter
 
 from .test_dynamo_tests_ported import _build as _build_ported, _names, check_against_dynamo
 
@@ -210,3 +214,41 @@ def test_register_buffer_in_forward_as_torch():
         np.testing.assert_allclose(o, t, rtol=1e-6)
     np.testing.assert_allclose(seen[1][1], seen[0][1], rtol=1e-6)
     assert seen[1][2] == seen[0][2] == ["last"]
+
+
+BACKWARD_HOOKED = """
+class Lin(lib.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = lib.nn.Parameter(lib.linspace(-1, 1, 9).reshape(3, 3))
+    def forward(self, x):
+        return (x @ self.w).tanh()
+calls = []
+m = Lin()
+def hook(module, grad_input, grad_output):
+    calls.append(len(grad_input))
+    return (grad_input[0] * 3,)
+m.register_full_backward_hook(hook)
+m.register_forward_hook(lambda mod, args, out: out * 2)
+def f(a, b):
+    return m(a * 2) + b
+"""
+
+
+def test_module_with_full_backward_hook_runs_its_call_eagerly_and_compiles_forward_as_torch():
+    """A break at the call of a module with a full backward hook, as Dynamo's; Module.__call__ runs as torch.nn's
+    skipped frame, so forward and the forward hook compile as frames of their own and the backward hook fires."""
+    seen = []
+    for lib in (torch, minitorch2):
+        (torch._dynamo if lib is torch else frontend).reset()
+        ns = {"lib": lib}
+        exec(BACKWARD_HOOKED, ns)
+        counter = torch._dynamo.testing.CompileCounter() if lib is torch else CompileCounter()
+        a = lib.tensor(np.array([0.5, -1.0, 2.0], "float32"), requires_grad=True)
+        out = lib.compile(ns["f"], backend=counter)(a, lib.ones(3))
+        out.sum().backward()
+        seen.append((counter.frame_count, counter.op_count, out.detach().numpy(), a.grad.numpy(),
+                     ns["m"].w.grad.numpy(), ns["calls"]))
+    assert seen[1][:2] == seen[0][:2] and seen[1][5] == seen[0][5]
+    for o, t in zip(seen[1][2:5], seen[0][2:5]):
+        np.testing.assert_allclose(o, t, rtol=1e-5)
