@@ -95,6 +95,10 @@ OUTSIDE_THE_LESSON = {
         # a custom autograd.Function in a compiled frame as Dynamo's autograd_function_apply higher-order op (its
         # capture and its runtime operator): user programs may call it; no stage of the pipeline needs it
         "frontend/variables/higher_order.py", "minitorch2/_higher_order.py",
+        # torch.utils.checkpoint in a compiled frame as Dynamo's tag_activation_checkpoint higher-order op
+        "frontend/variables/checkpoint_hop.py",
+        # torch._assert_async, which Dynamo's graphs call where the program asserted a tensor's truth
+        "minitorch2/_asserts.py",
         # a Tensor method read unbound through its class in a compiled frame (`Tensor.flip(x, 0)`, `type(x).mul`)
         "frontend/variables/unbound_methods.py",
         # tensors as dict keys (by identity; a tensor-keyed dict handed to a frame) and `x in [a, b]` as Dynamo's | of each ==

@@ -64,8 +64,7 @@ class Codegen:
     """Accumulates instructions; `reconstruct(var)` appends code that pushes var's run-time value."""
 
     def __init__(self, output, lineno, freevars=(), cellvars=()):
-        self.output = output
-        self.lineno = lineno
+        self.output, self.lineno = output, lineno
         self.freevars, self.cellvars = set(freevars), set(cellvars)
         self.instrs = []
         self._temps = {}  # id(tracker) -> local holding the one rebuilt object (lists keep their identity)

@@ -15,8 +15,7 @@ class Unsupported(TorchDynamoException):
 
     def __init__(self, msg, code="unsupported"):
         super().__init__(msg)
-        self.msg = msg
-        self.code = code
+        self.msg, self.code = msg, code
         self.where = None  # "OPNAME at file:line", added by the translator
         # Where the break happened, noted by the translator (note_break_context): what decides whether the
         # frame can resume after it (resume.why_cannot_resume) and where the replay stops (break_step).

@@ -15,7 +15,7 @@ from . import eager_frame
 from .exc import Unsupported
 from .variables import ConstantVariable
 from .variables.base import VariableTracker
-from .variables.exceptions import raise_observed
+from .variables.exceptions import ExceptionVariable, raise_observed
 from .variables.user_defined import UserObjectVariable
 
 CONVERSIONS = {0: lambda v: v, 1: str, 2: repr, 3: ascii}
@@ -70,6 +70,8 @@ class StringOpcodesMixin:  # (self: an InstructionTranslatorBase)
     def FORMAT_VALUE(self, inst):
         spec = self._constant() if inst.arg & 0x04 else ""
         value = self.pop().realize()
+        if isinstance(value, ExceptionVariable) and inst.arg & 0x03 == 0:  # (Dynamo's: only `{e!s}`, `{e!r}`)
+            raise Unsupported(f"formatting {value} in an f-string", "unsupported")
         if isinstance(value, UserObjectVariable) and inst.arg & 0x03 == 0:  # `f"{obj}"`: str.format at run time
             return self.push(FormattedString("{:" + spec + "}", [value]))
         text = None if spec else _user_text(self, value, inst.arg & 0x03)

@@ -111,8 +111,7 @@ class AttrSource(Source):
 
 class GetItemSource(Source):
     def __init__(self, base, index):
-        self.base = base
-        self.index = index
+        self.base, self.index = base, index
 
     def name(self):
         return f"{self.base.name()}[{literal(self.index)}]"

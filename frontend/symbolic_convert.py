@@ -52,17 +52,10 @@ def decoded(code):
 # (the mixins: try/except, the 3.12 and 3.13 opcodes, f-strings, the match statement)
 class InstructionTranslatorBase(ExceptionOpcodesMixin, Py312OpcodesMixin, StringOpcodesMixin, MatchOpcodesMixin):
     def __init__(self, code, f_globals, output, symbolic_locals, cells, depth):
-        self.code = code
-        self.f_globals = f_globals
-        self.output = output
+        self.code, self.f_globals, self.output, self.cells, self.depth = code, f_globals, output, cells, depth
         self.symbolic_locals = symbolic_locals
-        self.cells = cells
-        self.depth = depth
         self.instructions, self.index_of_offset = decoded(code)
-        self.stack = []
-        self.ip = 0
-        self.kw_names = ()
-        self.return_value = None
+        self.stack, self.ip, self.kw_names, self.return_value = [], 0, (), None
         self.lineno = code.co_firstlineno
         self.steps = 0
         self.root_globals = f_globals  # the frame's globals (G); inlined callees from elsewhere use their own

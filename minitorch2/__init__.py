@@ -40,7 +40,7 @@ from . import nn  # noqa: E402
 from . import optim  # noqa: E402
 from . import fx  # noqa: E402
 from . import distributions  # noqa: E402,F401
-from .utils import data as _data  # noqa: E402,F401  (torch.utils.data, loaded with torch)
+from .utils import checkpoint as _checkpoint, data as _data  # noqa: E402,F401  (torch.utils.data, .checkpoint)
 from . import __future__, accelerator, backends, cuda, export, fft, jit, linalg, onnx, serialization, special, version  # noqa: E402,F401,E501
 from . import multiprocessing  # noqa: E402,F401  (torch.multiprocessing: the standard library's, re-exported)
 from . import amp, profiler  # noqa: E402,F401  (torch.amp; torch.profiler, which registers torch.ops.profiler)
@@ -52,6 +52,7 @@ from .amp._state import (  # noqa: E402,F401
     is_autocast_enabled, set_autocast_cache_enabled, set_autocast_cpu_dtype, set_autocast_cpu_enabled,
     set_autocast_dtype, set_autocast_enabled)
 from .serialization import load, save  # noqa: E402,F401
+from ._asserts import _assert_async  # noqa: E402,F401  (torch._assert_async: private, so not in import *)
 from ._functions_nn_level import *  # noqa: E402,F401,F403  (torch.conv2d, torch.layer_norm, torch.vmap, ...)
 from ._numpy_names import wrap_all as _wrap_all  # noqa: E402
 globals().update(_wrap_all({name: value for name, value in globals().items()  # (torch.sum(x, axis=0, keepdims=True))

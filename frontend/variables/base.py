@@ -116,8 +116,7 @@ class MethodVariable(VariableTracker):
 
     def __init__(self, obj, name):
         super().__init__()
-        self.obj = obj
-        self.name = name
+        self.obj, self.name = obj, name
 
     def call_function(self, tx, args, kwargs):
         return self.obj.call_method(tx, self.name, args, kwargs)

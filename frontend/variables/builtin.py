@@ -119,11 +119,7 @@ def _fold(fn, args, kwargs=None):
 
 
 class BuiltinVariable(LibraryCallsMixin, ProtocolCallsMixin, MinMaxCallsMixin, ValueVariable):  # (mixins: own modules)
-    def is_python_constant(self):
-        return True
-
-    def as_python_constant(self):
-        return self.value
+    is_python_constant, as_python_constant = ConstantVariable.is_python_constant, ConstantVariable.as_python_constant
 
     def var_getattr(self, tx, name):
         attr = getattr(self.value, name, None)

@@ -14,6 +14,7 @@ node: Dynamo answers them while tracing.
 """
 import inspect
 import operator
+import re
 
 import minitorch2
 from minitorch2 import _refs
@@ -95,6 +96,15 @@ def record_runtime_assert(tx, cond):
     node, expr = cond.proxy.node, cond.value.node.shape_env.simplify(cond.value.node.expr)
     message = f"Runtime assertion failed for expression {expr} on node '{node.name}'"
     tx.output.create_proxy("call_function", minitorch2.ops.aten._assert_scalar.default, (node, message), {}, None)
+
+
+def assert_message(tx):
+    """The message of the `assert` whose POP_JUMP_IF_TRUE tx is at ("assertion error" if none), read from the bytecode
+    as Dynamo reads it; None where the jump is no assert's or its message no constant."""
+    insts = tx.instructions[tx.ip - 1:tx.ip + 5]
+    match = re.match(r"POP_JUMP_\w*IF_TRUE LOAD_ASSERTION_ERROR (LOAD_CONST (PRECALL )?CALL )?RAISE_VARARGS",
+                     " ".join(inst.opname for inst in insts))
+    return None if match is None else insts[2].argval if match[1] else "assertion error"
 
 
 def _log_api_usage_once(event):

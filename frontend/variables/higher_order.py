@@ -59,6 +59,7 @@ class FunctionCtxVariable(UserObjectVariable):
         self.non_differentiable = []
         self.dirty = []  # (nodes of the tensors mark_dirty was given)
         self.needs_input_grad = needs_input_grad
+        self.captured = False  # (as the higher-order op: forward inlined as plain code has no mark_dirty, as Dynamo's)
 
     def var_getattr(self, tx, name):
         if name == "saved_tensors" and self.saved is not None:
@@ -81,6 +82,9 @@ class _CtxMethod(UserObjectVariable):
             self.ctx.saved = args
         elif self.name == "mark_non_differentiable":
             self.ctx.non_differentiable += [a.proxy.node for a in args if isinstance(a, TensorVariable)]
+        elif self.name == "mark_dirty" and not self.ctx.captured:
+            raise Unsupported("ctx.mark_dirty in a forward inlined as plain code (Dynamo traces it only inside "
+                              "autograd.Function.apply's higher-order op)", "unsupported_call")
         elif self.name == "mark_dirty":
             self.ctx.dirty += [a.proxy.node for a in args if isinstance(a, TensorVariable)]
         # set_materialize_grads: no effect on the captured bodies, whose operator materializes gradients (as Dynamo's)
@@ -189,7 +193,7 @@ def _nodes_since(graph, before):
 
 
 def _capture(tx, fn, ctx, args):
-    og = tx.output
+    og, ctx.captured = tx.output, True
     names_before = {n: n.name for n in og.graph.nodes}
     before = set(names_before)
     with _FreshNames(og.graph) as names:

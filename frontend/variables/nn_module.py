@@ -32,6 +32,10 @@ class NNModuleVariable(VariableTracker):
             return tx.output.stored_attrs[(self.source, name)][1]
         for kind in ("_parameters", "_buffers", "_modules"):
             table = m.__dict__.get(kind, {})
+            tracked = [v.items[name] for v in tx.output.mutated if name in getattr(v, "items", ()) and v.source and
+                       v.source.name() == attr_source(self.source, kind).name()]  # (register_buffer in this frame)
+            if tracked:
+                return tracked[-1]
             if name in table:
                 return tx.output.wrap(table[name], module_member_source(self.source, kind, name))
         if name in m.__dict__:  # (a float, as Dynamo's, is looked at when used: it may become a graph input)

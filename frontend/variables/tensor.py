@@ -18,6 +18,7 @@ from ..exc import Unsupported
 from . import dynamo_forms, requires_grad_leaks  # (modules: they record through this one)
 from .base import MethodVariable, VariableTracker
 from .constant import ConstantVariable
+from .exceptions import raise_observed
 from .lists import SizeVariable, StructSequenceVariable, TupleVariable
 from .sym_node import SymNodeVariable
 
@@ -41,8 +42,11 @@ class TensorVariable(VariableTracker):
     def python_type(self):
         return self.tensor_type
 
-    def truth(self, tx):
-        raise Unsupported("the truth value of a tensor (data-dependent branch)", "data_dependent_branch")
+    def truth(self, tx):  # (`assert t`: Dynamo records torch._assert_async and goes on, as if t held)
+        if (message := dynamo_forms.assert_message(tx)) is None:
+            raise Unsupported("the truth value of a tensor (data-dependent branch)", "data_dependent_branch")
+        record_mutation(tx.output, minitorch2._assert_async, [self, ConstantVariable(message)])  # (returns nothing)
+        return True
 
     def var_getattr(self, tx, name):
         fake = self.example_value
@@ -57,6 +61,8 @@ class TensorVariable(VariableTracker):
             return record(tx.output, "call_function", builtins.getattr, [self, ConstantVariable(name)], {})
         if name not in ("grad", "data", "_version", "grad_fn") and callable(getattr(minitorch2.Tensor, name, None)):
             return MethodVariable(self, name)
+        if self.source is not None and not hasattr(fake, name):  # an input's: raised in the traced program, as Dynamo's
+            raise_observed(AttributeError, (f"'Tensor' object has no attribute {name!r}",), "a missing tensor attribute")
         raise Unsupported(f"tensor attribute {name!r}", "unsupported_attr")
 
     def unpack_var_sequence(self, tx):

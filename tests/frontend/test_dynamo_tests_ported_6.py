@@ -29,30 +29,15 @@ RECOMPILE_CALLS = {
 
 # Programs whose counts or values still differ from Dynamo's: name -> the difference.
 KNOWN_DIFFS = {
-    "ex6_getattr_default_then_raise_caught": "getattr(tensor, 'not_a_tensor_attr') in a try block: Dynamo raises "
-                                             "AttributeError in the traced program and its handler runs; ours breaks "
-                                             "inside the try block, so the frame runs eagerly: ours (0, 0, 0), "
-                                             "Dynamo (1, 1, 0)",
-    "ex6_exception_message_in_fstring": "f'{e}' of a caught KeyError: Dynamo cannot format an exception tracker "
-                                        "(FORMAT_VALUE) and, inside the handler, gives up the frame; ours folds the "
-                                        "message: ours (1, 2, 0), Dynamo (0, 0, 0)",
-    "ex6_assert_on_tensor_condition": "`assert (a > -100).all()`: Dynamo rewrites an assert on a tensor into a "
-                                      "torch._assert_async node and goes on; ours breaks at the data-dependent jump: "
-                                      "ours (2, 3, 0), Dynamo (1, 4, 0)",
-    "af6_mark_dirty_on_clone": "ctx.mark_dirty in a Function's forward: Dynamo refuses it (a break at the apply, "
-                               "counted twice); ours traces the Function: ours (1, 3, 0), Dynamo (2, 2, 2)",
+    "af6_mark_dirty_on_clone": "ctx.mark_dirty in a forward inlined as plain code (no input needs a gradient): a "
+                               "break at the apply in both; then in the forward's own frame (apply run eagerly) "
+                               "Dynamo breaks again at mark_dirty and compiles nothing there, ours breaks at reading "
+                               "the real ctx (compiling x.mul_) and once more in the resume: ours (3, 3, 3), "
+                               "Dynamo (2, 2, 2)",
     "af6_grad_through_function": "torch.autograd.grad (now a break, as Dynamo's) after a requires_grad_() "
                                  "intermediate: Dynamo also breaks at the requires_grad_() whose tensor would leak "
                                  "out as a graph output, and counts the grad break twice: ours (1, 7, 1), "
                                  "Dynamo (2, 4, 3)",
-    "mh6_full_backward_hook_forward_only": "a module with a full backward hook: Dynamo breaks at the module call "
-                                           "('backwards hooks require compiled autograd') and runs the forward's "
-                                           "matmul in a resume frame; ours: (1, 1, 1), Dynamo (2, 2, 1)",
-    "mh6_register_buffer_in_forward": "register_buffer inside forward: Dynamo traces it (the second call "
-                                      "recompiles on the new buffer); ours breaks: ours (4, 5, 2), Dynamo (2, 6, 0)",
-    "ck6_checkpoint_non_reentrant": "torch.utils.checkpoint is not an attribute of minitorch2.utils until imported, "
-                                    "and the frontend has no tag_activation_checkpoint higher-order op",
-    "ck6_checkpoint_of_module": "torch.utils.checkpoint: as ck6_checkpoint_non_reentrant",
     "tf6_subclass_made_in_frame": "minitorch2 has no Tensor.as_subclass nor __torch_function__ dispatch",
     "tf6_torch_function_counts_calls": "minitorch2 has no Tensor.as_subclass nor __torch_function__ dispatch",
     "co6_cond_on_shape": "minitorch2 has no torch.cond (Dynamo: (1, 2, 0), the cond higher-order op)",
