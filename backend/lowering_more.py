@@ -28,7 +28,8 @@ def flip(x, dims):
 
 
 def repeat(x, repeats):
-    """Tiled `repeats` times per dimension (new leading dims allowed): index i reads i % n."""
+    """Tiled `repeats` times per dimension (new leading dims allowed): index i reads i % n. Copied, as flip: over
+    dims of 1 the view reads x at its own index, and would otherwise come back as an alias of x."""
     size = x.get_size()
     lead = len(repeats) - len(size)
     new = list(repeats[:lead]) + [n * r for n, r in zip(size, repeats[lead:])]
@@ -36,7 +37,7 @@ def repeat(x, repeats):
     def reindex(idx):
         return [L.Const(0) if n == 0 or L.is_one(n) else idx[lead + j] % n for j, n in enumerate(size)]
 
-    return ir.View(x, new, reindex, "repeat")
+    return P.clone(ir.View(x, new, reindex, "repeat"))
 
 
 def scan(x, dim, *, dtype=None):

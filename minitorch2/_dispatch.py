@@ -76,7 +76,7 @@ def run_kernel(op, args, kwargs):
     if op.kernel is None:
         raise NotImplementedError(f"{op} has no eager kernel in minitorch2")
     try:
-        return _wrap(op.kernel(*args, **kwargs))
+        return _wrap(op.kernel(*args, **kwargs), args)
     except MemoryError as e:  # numpy's; torch's allocator raises RuntimeError
         nbytes = getattr(e, "_total_size", None)
         raise RuntimeError("DefaultCPUAllocator: can't allocate memory" +
@@ -87,13 +87,13 @@ def run_kernel(op, args, kwargs):
         raise RuntimeError(f"{op}: {e}") from None
 
 
-def _wrap(result):
-    if isinstance(result, np.ndarray):
-        return Tensor._from_numpy(result)
-    if isinstance(result, tuple):
-        return tuple(_wrap(r) for r in result)
-    if isinstance(result, list):
-        return [_wrap(r) for r in result]
+def _wrap(result, args=()):
+    if isinstance(result, np.ndarray):  # numpy may answer with a view of an input (a flip over dims of 1): copied
+        shared = result.base is not None and any(isinstance(a, Tensor) and np.may_share_memory(result, a._np)
+                                                 for a in args)
+        return Tensor._from_numpy(result.copy() if shared else result)
+    if isinstance(result, (tuple, list)):
+        return (tuple if isinstance(result, tuple) else list)(_wrap(r, args) for r in result)
     return Tensor._from_numpy(np.asarray(result)) if isinstance(result, np.generic) else result
 
 

@@ -337,9 +337,9 @@ def extremum(float_intrinsic, signed_intrinsic, unsigned_intrinsic, bool_opcode)
     beats = "ogt" if float_intrinsic == "maximum" else "olt"
 
     def emit(b, x, y):
-        if x.dtype.is_floating_point:  # y if it wins or is NaN, else x (llvm.maximum would order -0. below 0.)
-            takes_y = b.binop("or", b.fcmp(beats, y, x), b.fcmp("uno", y, y), hint="takes")
-            return b.select(takes_y, y, x, hint=float_intrinsic)
+        if x.dtype.is_floating_point:  # x if it wins or is NaN, else y: a tie (-0., 0.) gives y, as torch's kernels
+            takes_x = b.binop("or", b.fcmp(beats, x, y), b.fcmp("uno", x, x), hint="takes")
+            return b.select(takes_x, x, y, hint=float_intrinsic)
         if x.dtype is dt.bool_:
             return b.binop(bool_opcode, x, y, hint=float_intrinsic)
         return b.intrinsic(unsigned_intrinsic if is_unsigned(x.dtype) else signed_intrinsic, x.dtype, [x, y])
@@ -418,7 +418,7 @@ def combine(b, kind, acc, value, hint):
         # InstCombine, which would rewrite it as where(m, acc, max(acc, x)): a form the loop
         # vectorizer does not recognise as a reduction, leaving the loop scalar (causal attention)
         value = Value(b.op("frozen", f"freeze {value.ty} {value.ref}"), value.dtype)
-        # llvm.maximum, not the pointwise op's first-operand-wins select, which the vectorizer does not
+        # llvm.maximum, not the pointwise op's select, which the vectorizer does not
         # take for a reduction: a reduction's zero keeps no torch sign rule (ATen's own vector loops differ)
         return b.intrinsic("maximum" if kind == "max" else "minimum", value.dtype, [acc, value], hint=hint)
     if kind in ("max", "min"):

@@ -33,7 +33,7 @@ triu = _tri(np.triu)
 
 def _flip_kernel(self, dims):
     axes = tuple(wrap_dim(d, self.dim()) for d in dims)
-    return c_order(np.flip(self._np, axis=axes))
+    return c_order(np.flip(self._np, axis=axes if self.dim() else ()))  # (a 0-d tensor's dim 0 flips nothing)
 
 
 def _flip_meta(self, dims):  # ATen flips into empty_like(self) (preserve_format)
@@ -238,7 +238,8 @@ masked_select = (_masked_select_kernel, _data_dependent("masked_select"))
 
 
 def _unique_kernel(self, sorted=True, return_inverse=False, return_counts=False):
-    values, inverse, counts = np.unique(self._np.reshape(-1), return_inverse=True, return_counts=True)
+    values, inverse, counts = np.unique(self._np.reshape(-1), return_inverse=True, return_counts=True,
+                                        equal_nan=False)  # (each nan is distinct, as ATen's sort-and-compare)
     inverse = inverse.reshape(self.shape) if return_inverse else np.zeros(0, np.int64)
     counts = counts if return_counts else np.zeros(0, np.int64)
     return values.astype(self.dtype.np), inverse.astype(np.int64), counts.astype(np.int64)
@@ -259,7 +260,7 @@ def _unique_consecutive_kernel(self, return_inverse=False, return_counts=False, 
     d = None if dim is None else wrap_dim(dim, self.dim())
     x = self._np.reshape(-1) if d is None else np.moveaxis(self._np, d, 0)
     starts = np.ones(len(x), bool)
-    starts[1:] = (x[1:] != x[:-1]).reshape(len(x) - 1, -1).any(1) if len(x) else starts[1:]
+    starts[1:] = (x[1:] != x[:-1]).reshape(len(x) - 1, -1).any(1) if len(x) > 1 else starts[1:]
     values = x[starts] if d is None else np.moveaxis(x[starts], 0, d)
     inverse = (np.cumsum(starts) - 1).reshape(self.shape if d is None else -1)
     counts = np.diff(np.append(np.flatnonzero(starts), len(x)))
