@@ -204,12 +204,10 @@ def scatter_upon_constant_to_where(node):
     if not _single_use_call(base, aten.full.default) or not hasattr(index, "meta"):
         return False
     shape, background = list(base.args[0]), base.args[1]
-    if _symbolic(shape + list(_val(index).shape)):  # (sizes over symbols: sym_size nodes the new nodes cannot take)
-        return False
+    sizes, index_shape = [_val(n) if hasattr(n, "meta") else n for n in shape], list(_val(index).shape)
     dim = dim + len(shape) if dim < 0 else dim
-    index_shape = list(_val(index).shape)
     if len(index_shape) != len(shape) or index_shape[dim] != 1 or any(
-            index_shape[d] < shape[d] for d in range(len(shape)) if d != dim):
+            index_shape[d] < sizes[d] for d in range(len(shape)) if d != dim):  # (sizes over symbols: their values)
         return False
     graph, dtype = node.graph, _val(node).dtype
     with graph.inserting_before(node):

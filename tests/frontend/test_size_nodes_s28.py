@@ -96,3 +96,26 @@ def test_graphs_and_values_match_torch(name):
 
 def test_sym_sum_adds_numbers_and_sizes():
     assert minitorch2.sym_sum([3, 4, 5]) == torch.sym_sum([3, 4, 5]) == 12
+
+
+def test_cross_entropy_backward_under_dynamic_shapes_is_torchs():
+    """nll_loss's backward scatters into a `full` of symbolic shape: the inductor's joint-graph pass makes it
+    where(index == iota) with the sizes as nodes, as torch's (it was left a scatter under dynamic shapes)."""
+    from tests.backend.test_graphs_s26 import recording_inductor  # (a backend test's helper)
+
+    def graphs(lib):
+        lib.manual_seed(0)
+        lin, seen = lib.nn.Linear(4, 5), []
+        fn = lib.compile(lambda x, y: lib.nn.functional.cross_entropy(lin(x), y), dynamic=True,
+                         backend=recording_inductor(lib, seen))
+        loss = fn(lib.arange(12.).reshape(3, 4).div(5), lib.tensor([0, 4, 2]))
+        loss.backward()
+        return seen, loss.item(), lin.weight.grad.numpy().copy()
+    frontend.reset()
+    torch._dynamo.reset()
+    ours = graphs(minitorch2)
+    with torch._inductor.config.patch(fx_graph_cache=False), torch._functorch.config.patch(enable_autograd_cache=False):
+        theirs = graphs(torch)
+    assert ours[0] == theirs[0] and "prims.iota.default" in ours[0][1]
+    assert ours[1] == pytest.approx(theirs[1], rel=1e-6)
+    np.testing.assert_allclose(ours[2], theirs[2], rtol=1e-5, atol=1e-6)
