@@ -196,8 +196,10 @@ class OutputGraph:
         if read_alone:
             read = self.create_proxy("call_method", "size", (tensor_var.proxy.node, dim), {}, size, speculative=True)
         expr = self.shape_env.simplify(size.node.expr)
-        if read is None or getattr(self.graph, "in_a_body", False):  # (a body's sizes: read as it binds them now)
-            if expr.is_Integer:  # (a symbol pinned since: its value)
+        # (a body's sizes: read as it binds them now; an intermediate's pinned one: its value, a made tensor's size
+        # in torch being an int once its symbol is a number)
+        if read is None or getattr(self.graph, "in_a_body", False) or expr.is_Integer and tensor_var.source is None:
+            if expr.is_Integer:
                 return ConstantVariable(int(expr))
             if expr in self.size_vars:
                 return self.size_vars[expr]
