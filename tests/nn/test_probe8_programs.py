@@ -7,7 +7,9 @@ only when their string hashing did; --compare-torch gave each child its own rand
 every loss and prediction as different. It runs here with PYTHONHASHSEED unset, as a user's shell has it.
 rotary_gqa_export.py: llama2.c's model and export: its `freqs_cos[:seqlen]` (all of the table) left a slice op in
 the forward graph and a full + slice_scatter in the backward that torch's remove_noop_ops drops (for a buffer or a
-parameter); weights packed as float32 and Q8_0 int8 groups with struct, byte for byte torch's."""
+parameter); weights packed as float32 and Q8_0 int8 groups with struct, byte for byte torch's.
+masked_lm_positions.py: nlp-tutorial's BERT takes its masked-LM loss over logits.transpose(1, 2), (batch, vocab,
+positions), and cross_entropy / nll_loss over more than two dimensions raised NotImplementedError."""
 import os
 import subprocess
 import sys
@@ -29,7 +31,7 @@ def test_a_set_numbered_vocabulary_compares_with_the_callers_hashing_unset():
     assert all_same(report), report
 
 
-@pytest.mark.parametrize("name", ["rotary_gqa_export"])
+@pytest.mark.parametrize("name", ["rotary_gqa_export", "masked_lm_positions"])
 def test_program_prints_and_traces_what_torch_does(name):
     report = compare_report(FOLDER, name)
     assert all_same(report), report
