@@ -9,7 +9,8 @@ rotary_gqa_export.py: llama2.c's model and export: its `freqs_cos[:seqlen]` (all
 the forward graph and a full + slice_scatter in the backward that torch's remove_noop_ops drops (for a buffer or a
 parameter); weights packed as float32 and Q8_0 int8 groups with struct, byte for byte torch's.
 masked_lm_positions.py: nlp-tutorial's BERT takes its masked-LM loss over logits.transpose(1, 2), (batch, vocab,
-positions), and cross_entropy / nll_loss over more than two dimensions raised NotImplementedError."""
+positions), and cross_entropy / nll_loss over more than two dimensions raised NotImplementedError; its Seq2Seq
+(Attention) scores with torch.dot, which compiled kept whole where torch's inductor tables write mul and sum."""
 import os
 import subprocess
 import sys

@@ -1,7 +1,8 @@
 """A masked language model's loss in the manner of the BERT tutorials: logits (batch, positions, vocab) turned to
 (batch, vocab, positions) for cross_entropy, with padding positions ignored and class weights; a per-pixel loss over
 (batch, classes, height, width) as segmentation scripts write it; both trained eagerly a few steps. cross_entropy and
-nll_loss over more than two dimensions were not implemented."""
+nll_loss over more than two dimensions were not implemented. Then a compiled Seq2Seq attention score written with
+torch.dot, which torch's inductor tables decompose into a multiply and a sum."""
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -57,3 +58,15 @@ try:
     F.nll_loss(torch.randn(2, 4, 5), torch.zeros(2, 4, dtype=torch.long))
 except RuntimeError as error:
     print(type(error).__name__, error)
+
+
+@torch.compile
+def attention(hidden, encoder_outputs, weight):  # one score a step: dot(hidden, W e_t), then their softmax
+    scores = torch.stack([torch.dot(hidden, weight @ e) for e in encoder_outputs]).softmax(0)
+    return scores @ encoder_outputs
+
+
+weight = torch.randn(6, 6, requires_grad=True)
+context = attention(torch.randn(6), torch.randn(4, 6), weight)
+context.sum().backward()
+print(context, weight.grad.abs().sum())
