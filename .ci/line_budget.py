@@ -88,6 +88,8 @@ OUTSIDE_THE_LESSON = {
         "minitorch2/_aten/decompositions_all.py",
         # xlogy as torch's tables write it (eq, log, mul, where), which its compiled and exported graphs record
         "minitorch2/_aten/decompositions_xlogy.py",
+        # dot as torch's tables write it (mul, sum), which its compiled and exported graphs record
+        "minitorch2/_aten/decompositions_dot.py",
         # zeros and ones as a `full` in the traced joint graph, as torch's tables write them (folded later anyway)
         "minitorch2/_aten/decompositions_factories.py",
         # an in-place op's decomposition functionalized as torch's (no aten.copy left in the joint graph)

@@ -5,7 +5,7 @@ Backend layer (plays torch._inductor.fx_passes.joint_graph). compile_fx's partit
 inference graph, never partitioned, goes through them in compile_fx_inner); the rewrites change what the partitioner
 sees (which values exist to be saved or recomputed), so they run first:
 
-    1. remove_noop_ops        an alias, a clone, a copy, a same-shape view or a same-dtype convert is its input
+    1. remove_noop_ops        alias, clone, copy, same-shape view, slice or slice_scatter, same-dtype convert: its input
     2. fold_uniform_constant  a factory of one value (scalar_tensor, full) or torch.tensor(2.0) becomes one `full`
     3. early patterns         view(x, x's shape), view(view(x)) back to x's shape, permute(permute(x)) = x
     4. patterns               convert(convert(x)) between float dtypes, a -1.0 one-hot scatter into a constant
@@ -25,6 +25,7 @@ from minitorch2.utils import _pytree as pytree
 from .joint_graph_softmax import scaled_softmax_to_stable
 
 aten, prims = ops.aten, ops.prims
+SOURCE_SECOND = (aten.copy.default, aten.slice_scatter.default)  # no-ops whose value is their second argument
 
 
 def joint_graph_passes(gm):
@@ -80,9 +81,12 @@ def _is_noop(node):
         return list(_val(args[0]).shape) == list(args[1])
     if target is prims.convert_element_type.default:
         return _val(args[0]).dtype is args[1]
-    if target is aten.repeat.default:
-        return all(r == 1 for r in args[1])
-    return target is aten.pow.Tensor_Scalar and isinstance(args[1], int) and args[1] == 1
+    if target is aten.slice.Tensor:  # x[0:n:1] of x's shape (see _same_meta); x[None:None] is kept, as torch keeps it
+        return len(args) > 3 and args[2] == 0 and args[3] is not None and args[4:] in ((), (1,))
+    if target is aten.slice_scatter.default:  # src scattered over all of x: src (of x's shape, see _same_meta)
+        return args[3:4] in ((), (0,), (None,)) and args[5:] in ((), (1,))
+    return (target is aten.repeat.default and all(r == 1 for r in args[1])) or (
+        target is aten.pow.Tensor_Scalar and isinstance(args[1], int) and args[1] == 1)
 
 
 def remove_noop_ops(graph):
@@ -94,7 +98,7 @@ def remove_noop_ops(graph):
     output_storages = {_storage(n) for n in outputs}
 
     def remove(node):
-        src = node.args[node.target is aten.copy.default] if hasattr(node.target, "_schema") and node.args else None
+        src = node.args[node.target in SOURCE_SECOND] if hasattr(node.target, "_schema") and node.args else None
         if not hasattr(src, "meta") or not _is_noop(node) or not _same_meta(node, src):
             return False
         is_view = _storage(node) == _storage(src)
@@ -113,8 +117,7 @@ def _symbolic(sizes):
 
 
 def _storage(node):
-    val = _val(node)
-    return id(val._storage) if isinstance(val, Tensor) else None
+    return id(_val(node)._storage) if isinstance(_val(node), Tensor) else None
 
 
 # ---- 2. constant folding of uniform values ----------------------------------------------
@@ -164,18 +167,15 @@ def remove_pointless_view(node):
 
 def remove_pointless_view_pair(node):
     inner = node.args[0] if node.args else None
-    if node.target is aten.view.default and _single_use_call(inner, aten.view.default):
-        if list(_val(inner.args[0]).shape) == list(node.args[1]):
-            return _replace(node, inner.args[0], erase=[inner])
-    return False
+    return (node.target is aten.view.default and _single_use_call(inner, aten.view.default)
+            and list(_val(inner.args[0]).shape) == list(node.args[1]) and _replace(node, inner.args[0], erase=[inner]))
 
 
 def remove_pointless_permute_pair(node):
     inner = node.args[0] if node.args else None
-    if node.target is aten.permute.default and _single_use_call(inner, aten.permute.default):
-        if all(inner.args[1][j] == i for i, j in enumerate(node.args[1])):  # (the second undoes the first)
-            return _replace(node, inner.args[0], erase=[inner])
-    return False
+    return (node.target is aten.permute.default and _single_use_call(inner, aten.permute.default)
+            and all(inner.args[1][j] == i for i, j in enumerate(node.args[1]))  # (the second undoes the first)
+            and _replace(node, inner.args[0], erase=[inner]))
 
 
 FLOATS = (_dtype.float16, _dtype.bfloat16, _dtype.float32, _dtype.float64)  # (torch's pointless_convert's)

@@ -17,7 +17,7 @@ table_extra.py. Nothing registers itself anywhere else: to add an op, add a row 
 """
 from . import decompositions as dec, derivatives as d, derivatives_shape as ds
 from . import factories, indexing, inplace_fast as fast, linalg, masked_index, memory, pointwise as pw, prims
-from . import decompositions_factories as dec_factories, inductor_prims, reductions as red
+from . import decompositions_dot, decompositions_factories as dec_factories, inductor_prims, reductions as red
 from . import table_apart, table_extra, table_more, table_nn, table_nn_apart, table_nn_more, view_scatters, views
 from .._tensor import Tensor
 from .derivatives_util import zeros_like_grad
@@ -197,7 +197,7 @@ TABLE = [
     op("bmm(Tensor self, Tensor mat2) -> Tensor", CORE, linalg.bmm, d.bmm),
     op("addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor", CORE, linalg.addmm,
        d.addmm, decomposition=dec.addmm),
-    op("dot(Tensor self, Tensor tensor) -> Tensor", (), linalg.dot, d.dot),
+    op("dot(Tensor self, Tensor tensor) -> Tensor", (), linalg.dot, d.dot, decomposition=decompositions_dot.dot),
     op("mv(Tensor self, Tensor vec) -> Tensor", (), linalg.mv, d.mv, decomposition=dec.mv),
     # ------------------------------------------------------------ sizes (a SymInt's node in a symbolic trace)
     op("sym_size.int(Tensor self, int dim) -> SymInt", CORE, (Tensor.size, Tensor.size), differentiable=False),

@@ -10,7 +10,10 @@ so that its stdout, stderr and exit status can be captured whole and handed
 to compare.py / report.py. The two children run one after the other, ours
 first: real scripts write checkpoints and read them back from the same
 paths (`model.pt`, `out_dir/ckpt.pt`), and two children at once would read
-each other's half-written files. For --report
+each other's half-written files. Both children get the same PYTHONHASHSEED
+(the caller's, or one drawn for this comparison): a program that numbers its
+words by iterating a set of strings (`list(set(text.split()))`, common in
+tutorials) numbers them the same way in both, as two runs of it would not. For --report
 our child also records its compiles (walkthrough.py) and writes them as the
 page's walkthrough to the file WALKTHROUGH_ENV names.
 minitorch2 never imports torch: PyTorch only ever runs in the second child.
@@ -20,6 +23,7 @@ that make B the default of torch.compile and torch._dynamo.optimize, as
 """
 import importlib.util
 import os
+import random
 import subprocess
 import sys
 
@@ -68,6 +72,7 @@ def run_both(ours_command, ours_artifacts, torch_command=None, torch_artifacts=(
     """Run our child, then the torch child if given -> (RunResult, RunResult or None).
     walkthrough: a file path, where our child writes the walkthrough of its compiles (--report)."""
     ours_env = dict(os.environ)
+    ours_env.setdefault("PYTHONHASHSEED", str(random.randrange(1, 2**32)))
     if walkthrough is not None:
         ours_env[WALKTHROUGH_ENV] = walkthrough
     ours_env["MINITORCH2_LOGS"] = ",".join(item for item in (os.environ.get("MINITORCH2_LOGS", ""),
@@ -75,7 +80,7 @@ def run_both(ours_command, ours_artifacts, torch_command=None, torch_artifacts=(
     ours = _finish(ours_command, _start(ours_command, ours_env))
     theirs = None
     if torch_command is not None:
-        torch_env = dict(os.environ)
+        torch_env = dict(os.environ, PYTHONHASHSEED=ours_env["PYTHONHASHSEED"])
         torch_env.pop("MINITORCH2_LOGS", None)
         # torch logs a graph it loads from its on-disk caches in another form ("Forward graph (from cache)"),
         # so its child traces afresh

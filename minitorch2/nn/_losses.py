@@ -37,8 +37,13 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
         raise ValueError(
             f"Expected input batch_size ({input.shape[0]}) to match target batch_size ({target.shape[0]})."
         )
-    if input.dim() > 2:
-        raise NotImplementedError("minitorch2: nll_loss over more than 2 dims (nll_loss2d) is not implemented")
+    if input.dim() > 2:  # (N, C, d1, ...) as BERT's masked-LM loss over logits.transpose(1, 2): one loss a position
+        n, c, positions = input.shape[0], input.shape[1], list(input.shape[2:])
+        if list(target.shape) != [n, *positions]:
+            raise RuntimeError(f"Expected target size {[n, *positions]}, got {list(target.shape)}")
+        flat = input.reshape(n, c, -1).transpose(1, 2).reshape(-1, c)
+        loss = aten.nll_loss_forward.default(flat, target.reshape(-1), weight, _REDUCTIONS[reduction], ignore_index)[0]
+        return loss.reshape(target.shape) if reduction == "none" else loss
     return aten.nll_loss_forward.default(input, target, weight, _REDUCTIONS[reduction], ignore_index)[0]
 
 
