@@ -94,6 +94,7 @@ SLOW_TESTS = (
     "tests/backend/test_graph_fidelity_3.py::test_max_pool2d_under_inductor_is_torchs_low_memory_form[3x3_ceil]",
     "tests/frontend/test_ports5_fixes_s26.py::test_item_break_warns_as_torch_once_with_the_user_code",
     "tests/nn/test_probe7_programs.py",
+    "tests/nn/test_probe8_programs.py",
     "tests/nn/test_probe_programs.py::test_rl_and_message_passing_values_and_graphs_are_torchs",
     "tests/nn/test_probe3_programs.py::test_gnn_message_passing_values_and_graphs_are_torchs",
     "tests/nn/test_tutorial_programs.py::test_compiled_edge_values_are_torchs",
