@@ -97,6 +97,7 @@ CASES = {
     "embedding_dense_backward.default": lambda: ((_t(2, 3, 4), minitorch2.from_numpy(np.array([[1, 0, 9], [1, 2, 3]])),
                                                   10, 1, False), {}),
     "elu.default": lambda: ((_t(3, 4), 0.7, 1.5, 0.5), {}),
+    "dot.default": lambda: ((_t(5), _t(5)), {}),
     "elu_.default": lambda: ((_t(3, 4), 0.7), {}),
     "elu_backward.default": lambda: ((_t(3, 4), 0.7, 1.5, 0.5, False, _t(3, 4)), {}),
     "hardtanh_.default": lambda: ((_t(3, 4), -0.5, 0.5), {}),
