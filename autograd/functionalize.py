@@ -17,7 +17,6 @@ How a view is written back into its parent (slice -> slice_scatter, t -> t, ...)
 A mutated graph input's final value becomes an extra output, which the runtime copies into the input (`copy_`) after
 the call. An in-place op becomes the functional form its op table row names (`add_.Tensor` -> `add.Tensor`).
 """
-import math
 import operator
 from typing import Callable, NamedTuple
 
@@ -228,15 +227,14 @@ def _permute_back(w):
     return w.call(aten.permute.default, (w.src, inverse))
 
 
-def _reshape_back(w):
-    """The same elements in the parent's shape."""
-    return w.call(aten.view.default, (w.src, w.parent_shape))
-
-
 def _expand_back(w):
-    if w.view.meta["val"].numel() != math.prod(w.parent_shape):
-        raise RuntimeError("functionalization: an in-place op on an expanded tensor writes one element many times")
-    return _reshape_back(w)
+    """As torch's inverse of expand: the parent plus the view's changes summed over each element's copies."""
+    shape, leading = w.view.meta["val"].shape, w.view.meta["val"].dim() - len(w.parent_shape)
+    copied = [d for d in range(len(shape)) if d < leading or (w.parent_shape[d - leading] == 1 and shape[d] != 1)]
+    change = w.call(aten.sub.Tensor, (w.src, w.parent))
+    change = w.call(aten.sum.dim_IntList, (change, copied, True)) if copied else change
+    change = w.call(aten.view.default, (change, w.parent_shape)) if leading else change
+    return w.call(aten.add.Tensor, (w.parent, change))
 
 
 def _split_piece_back(w):
@@ -262,7 +260,8 @@ _WRITE_BACK = {
     aten.view_as_real.default: lambda w: w.call(aten.view_as_complex.default, (w.src,)),  # (each the other's inverse)
     aten.view_as_complex.default: lambda w: w.call(aten.view_as_real.default, (w.src,)),
     aten.expand.default: _expand_back,
-    **dict.fromkeys((aten.view.default, aten.squeeze.default, aten.squeeze.dim, aten.squeeze.dims), _reshape_back),
+    **dict.fromkeys((aten.view.default, aten.squeeze.default, aten.squeeze.dim, aten.squeeze.dims),
+                    lambda w: w.call(aten.view.default, (w.src, w.parent_shape))),  # (the parent's shape again)
     aten.unfold.default: unfold_back,  # (gaps between windows kept: overlapping_views.py)
     aten.split.Tensor: _split_piece_back,
     aten.split_with_sizes.default: _split_piece_back,

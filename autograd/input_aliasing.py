@@ -23,7 +23,6 @@ Views sharing memory but no base (two tensors from one numpy array) run eagerly.
 from dataclasses import dataclass
 
 import minitorch2
-from minitorch2._aten.overlap import fakes_unchecked
 from minitorch2._memory_overlap import memory_owner, storage_groups
 from minitorch2._tensor import Tensor
 
@@ -109,8 +108,7 @@ class AliasedInputs:
                 continue
             for k, geometry in self.bases[slot.index]:
                 kept[k] = value if geometry is None else aten.as_strided.default(value, *geometry)
-        with fakes_unchecked():  # as torch's functionalized trace: the eager call's overlap error is not met
-            return self._deduped_fn(*kept)
+        return self._deduped_fn(*kept)
 
     def inner_positions(self, outer_positions):
         """Where the given outer inputs are among the traced function's, for those passed on as they are."""

@@ -26,7 +26,7 @@ def refuse_overlapping_mutation(target):
     value = getattr(target, "meta", {}).get("val")
     expanded = value is not None and any(st == 0 and n > 1 for n, st in zip(value.shape, value.stride()))
     if value is not None and not expanded and elements_alias(tuple(value.shape), tuple(value.stride())):
-        raise RuntimeError(MUTATED_OVERLAP)  # (an expanded tensor: the op's own overlap check refuses it, as ATen's)
+        raise RuntimeError(MUTATED_OVERLAP)  # (an expanded one is written back as torch's: its copies summed)
 
 
 def unfold_back(w):

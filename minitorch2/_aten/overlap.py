@@ -1,8 +1,9 @@
 """Memory-overlap checks for ops that write into a tensor (ATen's MemoryOverlap.cpp).
 
-Runtime layer, applied by the operator table to every in-place op's kernel and meta function alike, so eager calls
-and traces over FakeTensors (which share a fake storage object between views) raise the same error. Two faults are
-caught before anything is written:
+Runtime layer, applied by the operator table to every in-place op's kernel. Meta functions do not check, as torch's
+fake tensors do not: a trace records the op, and what the graph's call then does is the backend's (an eager run
+raises, a functionalized one computes what functionalization orders). Two faults are caught before anything is
+written:
 
     internal overlap   the written-to tensor has a zero stride over a dim of
                        size > 1 (an expanded tensor): several elements are one
@@ -12,15 +13,10 @@ caught before anything is written:
                        the same order (`y.add_(y.t())`, `y.add_(y[0])`);
                        full overlap (`y.add_(y)`) is fine for a pointwise op
 
-Which op checks what is the op's `Overlap` policy, given on its table row. AOT's trace over a synthetic base
-(overlapping inputs one of which the function changes, autograd/input_aliasing.py) runs without the checks on its
-fakes, as torch's functionalized trace never meets the in-place op: the compiled call computes what
-functionalization orders, where the eager call raises.
+Which op checks what is the op's `Overlap` policy, given on its table row.
 """
-import contextlib
 import enum
 import math
-import threading
 import warnings
 
 import numpy as np
@@ -101,41 +97,19 @@ def overlap_status(a, b):
     return _Status.NO
 
 
-class FakeOverlapError(RuntimeError):
-    """The error met on FakeTensors: what the eager call will raise. The frontend leaves such a call to eager, where
-    torch's (whose fake tensors do not check) raises it too."""
-
-
-_fakes = threading.local()  # .unchecked: True inside fakes_unchecked()
-
-
-@contextlib.contextmanager
-def fakes_unchecked():
-    """In-place ops on FakeTensors skip the overlap checks while inside."""
-    old, _fakes.unchecked = getattr(_fakes, "unchecked", False), True
-    try:
-        yield
-    finally:
-        _fakes.unchecked = old
-
-
-def _overlap_error(t, words):
-    return (FakeOverlapError if t._np is None else RuntimeError)(words)
-
-
 def assert_no_internal_overlap(t):
     if has_internal_overlap(t):
-        raise _overlap_error(t, INTERNAL_OVERLAP)
+        raise RuntimeError(INTERNAL_OVERLAP)
 
 
 def assert_no_partial_overlap(out, t):
     if overlap_status(out, t) is _Status.PARTIAL:
-        raise _overlap_error(out, PARTIAL_OVERLAP)
+        raise RuntimeError(PARTIAL_OVERLAP)
 
 
 def assert_no_overlap(out, t):
     if overlap_status(out, t) in (_Status.PARTIAL, _Status.FULL):
-        raise _overlap_error(out, PARTIAL_OVERLAP)
+        raise RuntimeError(PARTIAL_OVERLAP)
 
 
 def _warn_expanded(op_name, how):
@@ -189,9 +163,9 @@ def _unchecked_overlap(self, args, kwargs):
 
 
 def checked(impl, policy):
-    """The (kernel, meta) pair of an in-place op with its overlap check run first in both."""
+    """The (kernel, meta) pair of an in-place op with its overlap check run first in the kernel."""
     kernel, meta = impl
-    if policy is Overlap.NONE:
+    if policy is Overlap.NONE or kernel is None:
         return impl
 
     def checked_kernel(self, *args, **kwargs):
@@ -201,9 +175,4 @@ def checked(impl, policy):
             return self
         return kernel(self, *args, **kwargs)
 
-    def checked_meta(self, *args, **kwargs):
-        if not getattr(_fakes, "unchecked", False):
-            check(policy, self, args, kwargs)
-        return meta(self, *args, **kwargs)
-
-    return (checked_kernel if kernel is not None else None), (checked_meta if meta is not None else None)
+    return checked_kernel, meta
