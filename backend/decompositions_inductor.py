@@ -13,6 +13,7 @@ symbolic are never assumed to be 1: torch's checks are statically_known_true, wh
 """
 import minitorch2
 from minitorch2 import _dtype, ops
+from minitorch2._aten.decompositions import inplace_by_copy
 from minitorch2._aten.meta_util import wrap_dim
 from minitorch2._tensor import channels_last, contiguous_format
 
@@ -141,10 +142,40 @@ def max_pool2d_with_indices_backward(grad_output, self, kernel_size, stride, pad
     return grad_input if batched else aten.squeeze.dim(grad_input, 0)
 
 
+def _end_in_starts_layout(start, end):
+    """torch's `end.contiguous(memory_format=suggest_memory_format(start))`: a channels-last start keeps its layout."""
+    if start.dim() == 4 and not start.is_contiguous() and start.is_contiguous(memory_format=channels_last) and \
+            not end.is_contiguous(memory_format=channels_last):
+        return aten.clone.default(end, memory_format=channels_last)
+    return end
+
+
+def lerp_scalar(start, end, weight):
+    """torch 2.13's: the difference added to start scaled by the weight, or, for a weight of 0.5 or more in size, to
+    end scaled by -(1 - weight), that factor computed in double (eager's kernel computes 1 - weight in the tensor's
+    precision, so the compiled values differ from eager's in the last bits, as torch's)."""
+    end = _end_in_starts_layout(start, end)
+    diff = aten.sub.Tensor(end, start)
+    if weight >= 0.5 or weight <= -0.5:
+        return aten.add.Tensor(end, diff, alpha=-(1.0 - weight))
+    return aten.add.Tensor(start, diff, alpha=weight)
+
+
+def lerp_tensor(start, end, weight):
+    """torch 2.13's: the same two formulas chosen per element, as a multiply-add."""
+    end = _end_in_starts_layout(start, end)
+    diff = aten.sub.Tensor(end, start)
+    from_end = aten.ge.Scalar(aten.abs.default(weight), 0.5)
+    factor = aten.where.self(from_end, aten.neg.default(aten.rsub.Scalar(weight, 1.0)), weight)
+    return aten.addcmul.default(aten.where.self(from_end, end, start), factor, diff, value=1)
+
+
 def _pair(value):
     return list(value) * (2 // len(value)) if isinstance(value, (list, tuple)) else [value, value]
 
 
 DECOMPOSITIONS = {aten.bmm.default: bmm, aten.mm.default: mm, aten.addmm.default: addmm, aten.roll.default: roll, aten.cat.default: cat,
                   aten.max_pool2d_with_indices.default: max_pool2d_with_indices,
-                  aten.max_pool2d_with_indices_backward.default: max_pool2d_with_indices_backward}
+                  aten.max_pool2d_with_indices_backward.default: max_pool2d_with_indices_backward,
+                  aten.lerp.Scalar: lerp_scalar, aten.lerp.Tensor: lerp_tensor,
+                  aten.lerp_.Scalar: inplace_by_copy(lerp_scalar), aten.lerp_.Tensor: inplace_by_copy(lerp_tensor)}

@@ -1,5 +1,5 @@
 """Lowerings of ops outside the core set that no stage of the pipeline produces: flip, repeat, the scans
-(cumsum, cumprod), new_empty_strided, fill.Tensor and lerp (plays the matching part of torch._inductor.lowering).
+(cumsum, cumprod), new_empty_strided and fill.Tensor (plays the matching part of torch._inductor.lowering).
 
 Backend layer, called by `lowering.GraphLowering` like the core lowerings. Counted apart from the lesson (coverage
 surface, .ci/line_budget.py): without these the ops still compile, as eager fallbacks. A case a lowering here does
@@ -61,17 +61,6 @@ def fill_tensor(x, value):
     return P.pointwise(lambda _, v: v, x, value, compute_dtype=x.dtype)
 
 
-def lerp(start, end, weight):
-    """ATen's: from start for a weight under 0.5 in size, else from end (so lerp(-inf, 1., .5) is -inf, not nan)."""
-    def body(s, e, w):
-        small = P.compare("lt", P.op("abs", w), P.constant(0.5, w.dtype))
-        from_start = P.op("add", s, P.op("mul", w, P.op("sub", e, s)))
-        from_end = P.op("sub", e, P.op("mul", P.op("sub", e, s), P.op("sub", P.constant(1, w.dtype), w)))
-        return P.cast(P.op("where", small, from_start, from_end), ir.promote(start, end))
-
-    return P.pointwise(body, start, end, weight, compute_dtype=_dtype.opmath(ir.promote(start, end)))
-
-
 def whole_for_half(lowering):
     """addmm's (or baddbmm's) lowering for all but half inputs, whose ATen kernel rounds the product plus the bias once
     (an extern product then a pointwise add would round twice): those run the eager kernel, as torch's extern addmm."""
@@ -83,5 +72,5 @@ def whole_for_half(lowering):
 
 
 LOWERINGS = {"flip": flip, "repeat": repeat, "cumsum": scan, "cumprod": scan, "new_empty_strided": new_empty_strided,
-             "fill.Tensor": fill_tensor, "lerp.Scalar": lerp,
+             "fill.Tensor": fill_tensor,
              "_unsafe_index.Tensor": I.index, "_unsafe_index_put": I.index_put}  # (traced nearest upsampling)

@@ -129,7 +129,14 @@ _POINTWISE = ("frac erfinv lgamma digamma logit nan_to_num logaddexp hypot heavi
               "asin acos atan sinh cosh")
 for _name in _POINTWISE.split():
     globals()[_name] = _function_of(getattr(aten, _name).default, CAST)
-lerp = _function_of(aten.lerp.Scalar, CAST)
+
+
+@out_variant(CAST)
+def lerp(input, end, weight):
+    """The Tensor overload for a tensor weight (which has a gradient of its own), the Scalar one for a number."""
+    return (aten.lerp.Tensor if _t(weight) else aten.lerp.Scalar)(input, end, weight)
+
+
 signbit = _function_of(aten.signbit.default)
 arccos, arcsin, arctan, arctan2, fix = (alias_of(fn, name) for fn, name in [  # noqa: F821
     (acos, "arccos"), (asin, "arcsin"), (atan, "arctan"), (atan2, "arctan2"), (trunc, "fix")])

@@ -82,7 +82,10 @@ def _inplace_methods():
     def index_put_(self, indices, values, accumulate=False):
         return aten.index_put_.default(self, list(indices), values, accumulate)
 
-    return {"fill_": fill_, "copy_": copy_, "index_put_": index_put_}
+    def lerp_(self, end, weight):
+        return (aten.lerp_.Tensor if isinstance(weight, Tensor) else aten.lerp_.Scalar)(self, end, weight)
+
+    return {"fill_": fill_, "copy_": copy_, "index_put_": index_put_, "lerp_": lerp_}
 
 
 # The torch-level functions that torch.Tensor has no method of; every other one is also a method (`x.sum(0)` is

@@ -15,7 +15,7 @@ import numpy as np
 
 from .. import _dtype
 from .._ops import ops
-from .._tensor import contiguous_format
+from .._tensor import contiguous_format, preserve_format
 from .derivatives_pointwise import _rounded_division_backward
 from .derivatives_reductions import _value_selecting_backward, _var_backward
 from .derivatives_util import _dims, _options, _reshape, _restore_reduced_dims, _scale, _shape, sum_to
@@ -401,6 +401,16 @@ def lerp_scalar(grad, weight, self_shape, end_shape, needs_grad):
     end_grad = aten.mul.Scalar(grad, weight) if needs_grad[1] else None
     self_grad = aten.mul.Scalar(grad, 1 - weight) if needs_grad[0] else None
     return sum_to(self_grad, self_shape), sum_to(end_grad, end_shape)
+
+
+def lerp_tensor(grad, self, end, weight, needs_grad):
+    end_grad = aten.mul.Tensor(grad, weight) if needs_grad[1] else None
+    self_grad = None
+    if needs_grad[0]:  # grad * (1 - weight), where C++ writes Scalar - Tensor as empty_like(t).fill_(s).sub_(t)
+        ones = aten.fill.Scalar(aten.empty_like.default(weight, memory_format=preserve_format), 1)
+        self_grad = aten.mul.Tensor(grad, aten.sub.Tensor(ones, weight))
+    weight_grad = aten.mul.Tensor(grad, aten.sub.Tensor(end, self)) if needs_grad[2] else None
+    return sum_to(self_grad, _shape(self)), sum_to(end_grad, _shape(end)), sum_to(weight_grad, _shape(weight))
 
 
 def fmod_tensor(grad, self, other, needs_grad):

@@ -145,6 +145,8 @@ def _rarer_math_rows(op, inplace):
            lambda self, other: d.aten.div.Tensor(self, other), "DivBackward0", self_value_for=("other",)),
         op("atan2(Tensor self, Tensor other) -> Tensor", CORE_POINTWISE, k2.atan2, f.atan2),
         op("lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor", POINTWISE, k2.lerp, f.lerp_scalar),
+        op("lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor", POINTWISE, k2.lerp, f.lerp_tensor,
+           grad_fn="LerpBackward1"),
         # x & True, 3 | x: a Python number is a Scalar argument (table.py holds the .Tensor overloads)
         *[op(f"{name}.Scalar(Tensor self, Scalar other) -> Tensor", CORE_POINTWISE, getattr(pw, name))
           for name in ("bitwise_and", "bitwise_or", "bitwise_xor")],
@@ -176,7 +178,9 @@ def _rarer_math_rows(op, inplace):
            POINTWISE, k2.softplus_backward, f.softplus_backward,
            decomposition=f.softplus_backward_decomposition),
         inplace("lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!)", k2.lerp, f.lerp_scalar,
-                "LerpBackward0", into_self=fast.lerp_into_self, method=True),
+                "LerpBackward0", into_self=fast.lerp_into_self),
+        inplace("lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!)", k2.lerp, f.lerp_tensor,
+                "LerpBackward1"),
         op("prod(Tensor self, *, ScalarType? dtype=None) -> Tensor", CORE_REDUCTION, k.prod_default, f.prod_default),
         op("prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor",
            CORE_REDUCTION, k.prod_dim, f.prod_dim_int, grad_fn="ProdBackward1"),
