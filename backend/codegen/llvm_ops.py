@@ -210,9 +210,8 @@ def float_mod(b, x, y):
 
 @in_float32
 def remainder(b, x, y):
-    if x.dtype.is_floating_point:
-        mod, fix = float_mod(b, x, y)
-        return b.select(fix, b.binop("fadd", mod, y), mod, hint="remainder")
+    if x.dtype.is_floating_point:  # torch's compiled kernels: x - (x // y) * y, not fmod's (other bits, signs of 0)
+        return b.binop("fsub", x, b.binop("fmul", floordiv(b, x, y), y), hint="remainder")
     safe_y = safe_divisor(b, y)
     if is_unsigned(x.dtype):
         return b.binop("urem", x, safe_y, hint="remainder")
