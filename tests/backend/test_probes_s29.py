@@ -245,3 +245,33 @@ def test_compiled_in_place_int_times_float_scalar_as_torch_compiled():
                    "scalar, where remainder is the fmod form (eager's values); ours always computes the vector form")
 def test_compiled_remainder_of_a_tensor_too_short_for_torchs_vector_loop():
     check(lambda lib, C: C(lambda a: a % 0.1)(lib.tensor([1e20, -1e17, 5.5], dtype=lib.float64)), "inductor")
+
+
+def _write_through_a_row_of_an_overlapping_input(lib, C):
+    storage = lib.arange(10.0) - 3
+    C(lambda x: x[0].fill_(-2))(storage.as_strided((4, 4), (1, 1), 2))
+    return storage
+
+
+@pytest.mark.xfail(strict=True, reason="SILENT: writing through a view of an input whose elements overlap: torch's "
+                   "compiled graphs give eager's values; our inductor's write-back (copy_ into the overlapping input, "
+                   "as ATen's copy_ orders it) loses the row written (aot_eager agrees with torch)")
+def test_compiled_write_through_a_row_of_an_overlapping_input():
+    check(_write_through_a_row_of_an_overlapping_input, "inductor")
+
+
+@pytest.mark.xfail(strict=True, reason="torch 2.13's compiled graphs compute an in-place op on an input whose "
+                   "elements overlap (eager's values); ours refuses it with functionalization's error, as older torch")
+def test_compiled_in_place_op_on_an_overlapping_input_computes():
+    check(lambda lib, C: (C(lambda x: x.add_(1))(lib.arange(10.0).as_strided((4, 4), (1, 1), 2)),), "inductor")
+
+
+@pytest.mark.xfail(strict=True, reason="torch.compile refuses x[x > 0] = 0 on an expanded (stride 0) input (its "
+                   "compile error); ours computes eager's values")
+def test_compiled_masked_write_into_an_expanded_input_is_refused():
+    def fn(lib, C):
+        def f(x):
+            x[x > 0] = 0
+            return x
+        return C(f)(lib.tensor([3, -1, 2], dtype=lib.int8).view(3, 1).expand(3, 4))
+    check(fn, "inductor")
