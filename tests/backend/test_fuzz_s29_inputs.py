@@ -8,7 +8,8 @@ or the error's class, and the storage afterwards, must be torch's. Eager runs co
 runs (minitorch2's inductor) with torch.compile's, and draw fewer examples (each compiles twice): the default run
 stays near 30 seconds. Compiled, an error raised while compiling is compared as such (torch wraps it as
 BackendCompilerFailed, InductorError or TorchRuntimeError by where it arose); and the compiled property leaves out
-in-place ops on the overlapping and expanded layouts, where session 29 left differences (test_probes_s29's xfails).
+in-place ops on the overlapping and expanded layouts, where session 29 left differences (test_probes_s29's xfails),
+and bitwise ops on floats (eager raises; torch.compile computes some on float16 bits, not emulated).
 """
 import math
 
@@ -108,4 +109,5 @@ def test_strided_inputs_of_narrow_dtypes_in_eager(dtype, layout, op, picks, with
 @given(*inputs)
 def test_strided_inputs_of_narrow_dtypes_compiled(dtype, layout, op, picks, with_nan):
     assume(not (op in IN_PLACE and layout in ("overlapping", "expanded")))
+    assume(not (op in ("bitwise_and", "shift") and "float" in dtype))  # (torch.compile computes float16's: garbage)
     _check(dtype, layout, op, picks, with_nan, compiled=True)

@@ -16,7 +16,8 @@ Found and fixed:
 Not fixed (strict xfails below): the compiled error of an index out of range (torch's kernels raise RuntimeError,
 ours eager's IndexError); compiled index_select with a negative index (torch's decomposition wraps it, ours raises
 as eager); a compiled int_tensor.mul_(1.5) (torch truncates, ours raises as eager); torch's compiled remainder of
-a tensor too short for its vector loop (the fmod form there).
+a tensor too short for its vector loop (the fmod form there); in-place writes into inputs whose elements overlap
+or are expanded, under the inductor (one of them silently wrong: a row written through such an input).
 """
 import math
 import random
@@ -253,9 +254,11 @@ def _write_through_a_row_of_an_overlapping_input(lib, C):
     return storage
 
 
-@pytest.mark.xfail(strict=True, reason="SILENT: writing through a view of an input whose elements overlap: torch's "
-                   "compiled graphs give eager's values; our inductor's write-back (copy_ into the overlapping input, "
-                   "as ATen's copy_ orders it) loses the row written (aot_eager agrees with torch)")
+@pytest.mark.xfail(strict=True, reason="SILENT: writing through a row of an input whose elements overlap: the graph "
+                   "is select_scatter, then copy_ into the input. ATen's select_scatter keeps the input's overlapping "
+                   "strides (1, 1), so the copy_ back copies storage (eager's values; our aot_eager too); our "
+                   "inductor lays the value out contiguously and the copy_ into the overlapping input then loses "
+                   "the row written")
 def test_compiled_write_through_a_row_of_an_overlapping_input():
     check(_write_through_a_row_of_an_overlapping_input, "inductor")
 
