@@ -134,10 +134,8 @@ def div(a, b):
 def div_mode(a, b, rounding_mode=None):
     if rounding_mode is None:
         return div(a, b)
-    if ir.promote(a, b).is_floating_point:  # floor: Python's float //, as ATen's (-inf // 2. is nan, -2. // inf -1.)
-        division = (lambda u, v: op("floordiv", u, v)) if rounding_mode == "floor" else (
-            lambda u, v: op("trunc", op("truediv", u, v)))
-        return pointwise(division, a, b, compute_dtype=ir.promote(a, b))
+    if ir.promote(a, b).is_floating_point:  # torch's compiled floor: floor(a / b), not ATen's eager // steps
+        return pointwise(lambda u, v: op(rounding_mode, op("truediv", u, v)), a, b, compute_dtype=ir.promote(a, b))
     return pointwise(lambda u, v: op("floordiv" if rounding_mode == "floor" else "truncdiv", u, v), a, b)  # exact
 
 

@@ -95,7 +95,9 @@ class WrapperCodeGen:
         body += [f"args[{names.index(name)}].copy_({self._output_code(location)})"  # (every kernel read the old ones)
                  for (name, _), location in zip(self.graph.input_mutations, self.output_locations[returned:])]
         outputs = [self._output_code(location) for location in self.output_locations[:returned]]
-        body.append(f"return ({', '.join(outputs)}{',' if len(outputs) == 1 else ''})")
+        firsts = list(dict.fromkeys(outputs))  # a buffer returned twice is one tensor, as torch's: an output saved
+        body.append(f"outputs = ({''.join(o + ', ' for o in firsts)})")  # for the backward shares its version
+        body.append(f"return ({''.join(f'outputs[{firsts.index(o)}], ' for o in outputs)})")
         return ["", "def call(args):"] + ["    " + line for line in body]
 
     def _bind_sizes(self):

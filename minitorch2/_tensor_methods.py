@@ -272,7 +272,7 @@ def setitem(self, index, value):
     index = _normalize_index(index)
     target, advanced = _apply_basic(self, index)
     if advanced:
-        aten.index_put_.default(target, _indices_list(advanced), value.to(self.dtype) if value.dtype is not self.dtype else value)
+        aten.index_put_.default(target, _indices_list(advanced), value)  # (of another dtype: ATen's error)
         return
     _copy_to(target, value)
 

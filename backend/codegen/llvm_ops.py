@@ -200,19 +200,10 @@ def truediv(b, x, y):
     return b.binop("fdiv", x, y, hint="div")
 
 
-def float_mod(b, x, y):
-    """fmod corrected toward the divisor's sign: Python's x % y, for floats."""
-    mod = b.binop("frem", x, y, hint="fmod")
-    zero = const(0.0, x.dtype)
-    differ = b.binop("xor", b.fcmp("olt", y, zero), b.fcmp("olt", mod, zero))
-    return mod, b.binop("and", b.fcmp("une", mod, zero), differ, hint="fix")
-
-
 @in_float32
 def remainder(b, x, y):
-    if x.dtype.is_floating_point:
-        mod, fix = float_mod(b, x, y)
-        return b.select(fix, b.binop("fadd", mod, y), mod, hint="remainder")
+    if x.dtype.is_floating_point:  # torch's compiled kernels: x - (x // y) * y, not fmod's (other bits, signs of 0)
+        return b.binop("fsub", x, b.binop("fmul", floordiv(b, x, y), y), hint="remainder")
     safe_y = safe_divisor(b, y)
     if is_unsigned(x.dtype):
         return b.binop("urem", x, safe_y, hint="remainder")
@@ -243,9 +234,9 @@ def safe_divisor(b, y):
 
 @in_float32
 def floordiv(b, x, y):
-    if x.dtype.is_floating_point:  # the same steps as Python's float floor division
-        zero = const(0.0, x.dtype)
-        mod, fix = float_mod(b, x, y)
+    if x.dtype.is_floating_point:  # the same steps as Python's float floor division (from fmod)
+        zero, mod = const(0.0, x.dtype), b.binop("frem", x, y, hint="fmod")
+        fix = b.binop("and", b.fcmp("une", mod, zero), b.binop("xor", b.fcmp("olt", y, zero), b.fcmp("olt", mod, zero)))
         div = b.binop("fdiv", b.binop("fsub", x, mod), y, hint="div")
         div = b.select(fix, b.binop("fsub", div, const(1.0, x.dtype)), div)
         signed_zero = b.intrinsic("copysign", x.dtype, [zero, b.binop("fdiv", x, y)])

@@ -20,7 +20,7 @@ import scipy.special
 from minitorch2 import _dtype
 from minitorch2._tensor_data import copy_as_aten
 from minitorch2._aten.more_ops2 import shift_left_values, shift_right_values
-from minitorch2._aten.pointwise_arithmetic import _check_int_division, float_remainder, prefer_first
+from minitorch2._aten.pointwise_arithmetic import _check_int_division, prefer_first
 from minitorch2._aten.transcendental_bits import saturating_tanh  # torch's saturation at +-1
 from minitorch2._aten.reductions import zero_tie
 
@@ -50,7 +50,7 @@ _UNARY = {
 }
 _BINARY = {
     "add": np.add, "sub": np.subtract, "mul": np.multiply, "truediv": np.true_divide, "floordiv": np.floor_divide,
-    "remainder": lambda x, y: float_remainder(x, y) if _is_float(x) else np.remainder(x, y), "pow": np.power,
+    "remainder": lambda x, y: x - np.floor_divide(x, y) * y if _is_float(x) else np.remainder(x, y), "pow": np.power,
     # torch's: NaN wins, a tie keeps the first operand (the sign of zero: maximum(-0., 0.) is -0.)
     "maximum": lambda x, y: prefer_first(x, y, np.greater) if _is_float(x) else np.maximum(x, y),
     "minimum": lambda x, y: prefer_first(x, y, np.less) if _is_float(x) else np.minimum(x, y), "eq": np.equal,

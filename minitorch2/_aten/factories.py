@@ -124,7 +124,7 @@ def _arange_length(start, end, step):
 def _arange_kernel(start, end, step=1, *, dtype=None, layout=None, device=None, pin_memory=None):
     out = _arange_dtype((start, end, step), dtype)
     n = _arange_length(start, end, step)
-    if out in (_dtype.float32, _dtype.float64):
+    if out.is_floating_point:  # (float16 and bfloat16 too: their vectorized blocks round as float32's do)
         return range_values.arange(float(start), float(step), n, out.np)
     positions = np.arange(n, dtype=np.float64 if out.is_floating_point else np.int64)
     return (start + positions * step).astype(out.np)

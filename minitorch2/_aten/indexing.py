@@ -11,6 +11,7 @@ from .. import _dtype
 from .._tensor import DynamicOutputShapeException, Tensor
 from . import factories
 from .memory import _dtype_title, written_meta
+from .overlap import fills_by_mask
 from .meta_util import broadcast_shapes, c_order, fake_empty, preserve_format_strides, with_strides, wrap_dim
 
 
@@ -76,7 +77,7 @@ index = (_index_kernel, _index_meta)
 
 
 def _index_put_values(self, indices, values, accumulate):
-    if values.dtype is not self.dtype:
+    if values.dtype is not self.dtype and not fills_by_mask((indices, values, accumulate), {}):  # (its item, cast)
         raise RuntimeError(
             f"Index put requires the source and destination dtypes match, got {_dtype_title(self.dtype)} for the "
             f"destination and {_dtype_title(values.dtype)} for the source."

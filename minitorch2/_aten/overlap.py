@@ -131,7 +131,7 @@ def _input_tensors(args, kwargs):
             yield from (v for v in value if isinstance(v, Tensor))
 
 
-def _fills_by_mask(args, kwargs):
+def fills_by_mask(args, kwargs):
     """index_put_(self, [bool mask], one value): ATen runs masked_fill_(mask, value.item()), no overlap to check."""
     indices, values, accumulate = (*args, kwargs.get("accumulate", False))[:3]
     return isinstance(indices, (list, tuple)) and len(indices) == 1 and isinstance(indices[0], Tensor) and \
@@ -147,7 +147,7 @@ def check(policy, self, args, kwargs):
     elif has_internal_overlap(self):
         _warn_expanded(*(("masked_fill_", "tensor[mask] = scalar") if policy is Overlap.MASKED
                          else ("index_put_", "tensor[indices] = tensor")))
-    if policy is Overlap.INTERNAL or (policy is Overlap.INDEXED and _fills_by_mask(args, kwargs)):
+    if policy is Overlap.INTERNAL or (policy is Overlap.INDEXED and fills_by_mask(args, kwargs)):
         return
     no_overlap = assert_no_overlap if policy is Overlap.INDEXED else assert_no_partial_overlap
     inputs = args[:1] if policy is Overlap.MASKED else args

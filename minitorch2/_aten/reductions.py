@@ -204,13 +204,14 @@ min_dim = _contiguous_out(_max_dim(zero_tie(np.min), np.argmin, "min"))
 
 
 def _var_kernel(self, dim=None, *, correction=None, keepdim=False, name="var", then=np.asarray):
-    """`then` (std's sqrt) applies before the result rounds to self's dtype: float16's std rounds once, as ATen's."""
+    """`then` (std's sqrt) applies before the result rounds to self's dtype: float16's std rounds once, as ATen's.
+    ATen's CPU kernel accumulates float32 in double too: numpy's float32 var is off in its last bit 3 times in 4."""
     _var_meta(self, dim, name="var_mean" if name == "var_mean" else "std and var")  # its dtype check
     dims = reduction_dims(dim, self.dim())
     ddof = 1 if correction is None else correction
     n = math.prod(self.shape[d] for d in dims)
     with np.errstate(all="ignore"):
-        x = self._np.astype(np.float64) if self.dtype in _dtype.HALVES else self._np
+        x = self._np.astype(np.promote_types(self._np.dtype, np.float64))
         if n - ddof > 0:
             return np.asarray(then(np.var(x, axis=dims, ddof=ddof, keepdims=keepdim))).astype(self.dtype.np)
         # ATen's warning, and the sum of squares divided by max(n - correction, 0), as ATen (np.var would warn)

@@ -141,7 +141,9 @@ def test_unary_ops_match_torch(op, dtype):
 
 BINARY_TORCH = {
     "add": torch.add, "sub": torch.sub, "mul": torch.mul, "truediv": torch.true_divide,
-    "floordiv": torch.floor_divide, "remainder": torch.remainder, "pow": torch.pow,
+    "floordiv": torch.floor_divide, "pow": torch.pow,
+    # torch's compiled float remainder (its C++ kernels): a - (a // b) * b, eager's // and no fmod
+    "remainder": lambda a, b: a - torch.floor_divide(a, b) * b if a.is_floating_point() else torch.remainder(a, b),
     "maximum": torch.maximum, "minimum": torch.minimum, "atan2": torch.atan2,
     "eq": torch.eq, "ne": torch.ne, "lt": torch.lt, "le": torch.le, "gt": torch.gt, "ge": torch.ge,
     "logical_and": torch.logical_and, "logical_or": torch.logical_or, "bitwise_and": torch.bitwise_and,
@@ -190,7 +192,8 @@ def test_binary_ops_match_torch(op, dtype):
 FLOAT16_OPS = {"exp": torch.exp, "tanh": torch.tanh, "erf": torch.erf, "sigmoid": torch.sigmoid,
                "log": torch.log, "sqrt": torch.sqrt, "sin": torch.sin, "neg": torch.neg, "abs": torch.abs,
                "floor": torch.floor, "add": torch.add, "mul": torch.mul, "truediv": torch.true_divide,
-               "maximum": torch.maximum, "pow": torch.pow, "remainder": torch.remainder}
+               "maximum": torch.maximum, "pow": torch.pow,
+               "remainder": lambda a, b: BINARY_TORCH["remainder"](a.float(), b.float()).half()}
 
 
 @pytest.mark.parametrize("op", sorted(FLOAT16_OPS))
