@@ -286,7 +286,11 @@ class Generator:
         return self._engine.seed
 
     def get_state(self):
-        """The state as torch lays it out (CPUGeneratorImplState), uint8[5056]."""
+        """The state as torch lays it out (CPUGeneratorImplState), a uint8 tensor of 5056 bytes."""
+        from ._numpy_interop import from_numpy  # reason: tensors sit above this runtime layer (as in set_state)
+        return from_numpy(self._state_bytes())
+
+    def _state_bytes(self):
         e = self._engine
         buf = np.zeros(_STATE_BYTES, np.uint8)
         buf[0:8].view(np.uint64)[0] = e.seed
@@ -302,9 +306,15 @@ class Generator:
         return buf
 
     def set_state(self, state):
-        buf = np.ascontiguousarray(np.asarray(state), dtype=np.uint8).ravel()
+        if isinstance(state, np.ndarray):
+            raise TypeError("expected a torch.ByteTensor, but got numpy.ndarray")
+        from ._dtype import uint8  # reason: tensors and their dtypes sit above this runtime layer
+        if getattr(state, "dtype", None) is not uint8:
+            raise TypeError("RNG state must be a torch.ByteTensor")
+        buf = np.ascontiguousarray(state.numpy()).ravel()
         if buf.size != _STATE_BYTES:
-            raise RuntimeError(f"Expected a CPU generator state of {_STATE_BYTES} bytes, got {buf.size}")
+            raise RuntimeError(f"Expected a CPUGeneratorImplState of size {_STATE_BYTES} but found the input RNG state "
+                               f"size to be {buf.size}")
         left, seeded = (int(v) for v in buf[8:16].view(np.int32))
         nxt = int(buf[16:24].view(np.uint64)[0])
         if not (seeded and 0 < left <= _N and nxt <= _N):
