@@ -69,3 +69,15 @@ for bad in (np.zeros(saved.numel(), np.uint8), torch.zeros(saved.numel()), torch
         g.set_state(bad)
     except (TypeError, RuntimeError) as e:
         print(type(e).__name__, e)
+
+# torch.random, the module the generator's functions are also imported from (it was missing)
+from torch.random import fork_rng  # noqa: E402
+
+torch.random.manual_seed(5)
+with fork_rng():
+    inside = torch.randn(3).tolist()
+after = torch.randn(3).tolist()
+print("fork_rng restores:", inside == after, torch.random.initial_seed(), torch.random.get_rng_state()[:4].tolist())
+with fork_rng(enabled=False):
+    torch.rand(1)
+print("not forked:", torch.randn(3).tolist() != after)
