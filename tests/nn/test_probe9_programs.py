@@ -19,7 +19,8 @@ from .program_reports import all_same, compare_report
 FOLDER = "programs9"
 
 
-@pytest.mark.parametrize("name", ["char_gpt_dropout_sampling", "rng_state_checkpoint_resume"])
+@pytest.mark.parametrize("name", ["char_gpt_dropout_sampling", "rng_state_checkpoint_resume",
+                                  "manual_tanh_backprop_check"])
 def test_program_prints_what_torch_does(name):
     report = compare_report(FOLDER, name)
     assert all_same(report), report
