@@ -147,8 +147,8 @@ def _silu_backward(grad, x):
     return grad * s * (1 + x * (1 - s))
 
 
-def _sigmoid_backward(grad, out):  # (of a complex out: the conjugate, torch's convention for complex gradients)
-    return grad * np.conj((1 - out) * out)
+def _sigmoid_backward(grad, out):  # grad * (1 - out) first, as ATen's; of a complex out the conjugate, torch's convention
+    return grad * np.conj((1 - out) * out) if np.iscomplexobj(out) else grad * (1 - out) * out
 
 
 def _tanh_backward(grad, out):

@@ -2,7 +2,8 @@
 afresh): a tanh MLP with a batch-normalized hidden layer, each gradient derived by hand and compared with autograd's
 for exact equality, then a float64 copy of the same. ATen's tanh backward computes grad * (1 - y * y) with the
 inner `1 - y * y` as one fused multiply-add, so the hand-written `(1.0 - h**2) * dh` is not exactly autograd's there
-and upstream of it; our kernel rounded twice and printed "exact: True" where torch prints False."""
+and upstream of it; our kernel rounded twice and printed "exact: True" where torch prints False. Likewise sigmoid's
+backward, which ATen computes as (grad * (1 - s)) * s, and ours as grad * ((1 - s) * s), the hand-written order."""
 import torch
 import torch.nn.functional as F
 
@@ -57,6 +58,10 @@ def run(dtype):
     y = torch.tanh(z)
     y.backward(dh)
     check("tanh only", (1.0 - y.detach() * y.detach()) * dh, z.grad)
+    z.grad = None  # a sigmoid gate, derived as the lecture writes it: s * (1 - s) * upstream
+    s = torch.sigmoid(z)
+    s.backward(dh)
+    check("sigmoid", s.detach() * (1 - s.detach()) * dh, z.grad)
 
 
 run(torch.float32)
