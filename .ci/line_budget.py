@@ -48,6 +48,7 @@ OUTSIDE_THE_LESSON = {
         "frontend/variables/optimizer.py", "minitorch2/nn/init.py", "minitorch2/utils/data/",
         # what scripts ask before they start: torch.cuda on a CPU-only build, backend flags, settings, version
         "minitorch2/cuda.py", "minitorch2/accelerator.py", "minitorch2/backends/", "minitorch2/_settings.py",
+        "minitorch2/random.py",
         "minitorch2/version.py",
         # repr(tensor) in torch's print format; torch.testing.assert_close; the new_* Tensor methods, uniform_, random_
         "minitorch2/_tensor_str.py", "minitorch2/testing.py", "minitorch2/_tensor_methods_more.py",

@@ -44,24 +44,6 @@ def _seeded_state(seed):
     return state
 
 
-_UPPER, _LOWER, _ONE = np.uint32(0x80000000), np.uint32(0x7FFFFFFF), np.uint32(1)
-
-
-def _twist(old):
-    """Regenerate all 624 words: new[i] = new_or_old[i + 397] ^ twisted(i), where
-    twisted(i) mixes old[i] and old[i + 1]. Word i needs new word i - 227 once
-    i >= 227, so the reference loop becomes slices whose inputs are ready."""
-    y = (old[:-1] & _UPPER) | (old[1:] & _LOWER)
-    twisted = (y >> _ONE) ^ ((old[1:] & _ONE) * _MATRIX_A)
-    new = np.empty_like(old)
-    np.bitwise_xor(old[397:], twisted[:227], out=new[:227])
-    np.bitwise_xor(new[:227], twisted[227:454], out=new[227:454])
-    np.bitwise_xor(new[227:396], twisted[454:], out=new[454:623])
-    y_last = (int(old[623]) & 0x80000000) | (int(new[0]) & 0x7FFFFFFF)
-    new[623] = int(new[396]) ^ (y_last >> 1) ^ (0x9908B0DF if y_last & 1 else 0)
-    return new
-
-
 def _temper(y):
     y = y ^ (y >> np.uint32(11))
     y = y ^ ((y << np.uint32(7)) & np.uint32(0x9D2C5680))
@@ -78,6 +60,7 @@ class _MT19937:
         self.state = _seeded_state(seed)
         self.tempered = _temper(self.state)
         self.left, self.next = 1, 0  # left == 1: the next draw twists first
+        self.numpy_engine = np.random.MT19937(0)  # set to our state for each twisting draw
 
     def words(self, n):
         """The next n 32-bit outputs, in order."""
@@ -88,17 +71,14 @@ class _MT19937:
         self.left -= take
         rest = n - take
         if rest:
-            blocks = -(-rest // _N)
-            raw = np.empty((blocks, _N), np.uint32)
-            state = self.state
-            for b in range(blocks):
-                state = _twist(state)
-                raw[b] = state
-            tempered = _temper(raw.ravel())
-            out[take:] = tempered[:rest]
-            self.state, self.tempered = state, tempered[-_N:].copy()
-            used = rest - (blocks - 1) * _N
-            self.next, self.left = used, _N + 1 - used
+            # numpy's MT19937 is the same engine (the reference mt19937, tempered outputs), twisting in C; started
+            # at position 624 it twists our state first, as torch's engine does when `left` reaches 1
+            self.numpy_engine.state = {"bit_generator": "MT19937", "state": {"key": self.state, "pos": _N}}
+            out[take:] = self.numpy_engine.random_raw(rest)
+            after = self.numpy_engine.state["state"]
+            self.state = after["key"].astype(np.uint32)
+            self.tempered = _temper(self.state)
+            self.next, self.left = int(after["pos"]), _N + 1 - int(after["pos"])
         return out
 
     def words64(self, n):
@@ -306,7 +286,11 @@ class Generator:
         return self._engine.seed
 
     def get_state(self):
-        """The state as torch lays it out (CPUGeneratorImplState), uint8[5056]."""
+        """The state as torch lays it out (CPUGeneratorImplState), a uint8 tensor of 5056 bytes."""
+        from ._numpy_interop import from_numpy  # reason: tensors sit above this runtime layer (as in set_state)
+        return from_numpy(self._state_bytes())
+
+    def _state_bytes(self):
         e = self._engine
         buf = np.zeros(_STATE_BYTES, np.uint8)
         buf[0:8].view(np.uint64)[0] = e.seed
@@ -322,9 +306,15 @@ class Generator:
         return buf
 
     def set_state(self, state):
-        buf = np.ascontiguousarray(np.asarray(state), dtype=np.uint8).ravel()
+        if isinstance(state, np.ndarray):
+            raise TypeError("expected a torch.ByteTensor, but got numpy.ndarray")
+        from ._dtype import uint8  # reason: tensors and their dtypes sit above this runtime layer
+        if getattr(state, "dtype", None) is not uint8:
+            raise TypeError("RNG state must be a torch.ByteTensor")
+        buf = np.ascontiguousarray(state.numpy()).ravel()
         if buf.size != _STATE_BYTES:
-            raise RuntimeError(f"Expected a CPU generator state of {_STATE_BYTES} bytes, got {buf.size}")
+            raise RuntimeError(f"Expected a CPUGeneratorImplState of size {_STATE_BYTES} but found the input RNG state "
+                               f"size to be {buf.size}")
         left, seeded = (int(v) for v in buf[8:16].view(np.int32))
         nxt = int(buf[16:24].view(np.uint64)[0])
         if not (seeded and 0 < left <= _N and nxt <= _N):

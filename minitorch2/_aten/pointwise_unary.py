@@ -14,7 +14,7 @@ from .. import _dtype
 from .._dtype import result_type
 from .._tensor import Tensor
 from .meta_util import broadcast_shapes, fake_empty, pointwise_strides
-from .transcendental_bits import rounded_from_double, saturating_tanh
+from .transcendental_bits import fused_silu_backward, fused_tanh_backward, rounded_from_double, saturating_tanh
 from .pointwise_factories import (_ensure_array, _laid_out, _not_implemented, _np, scalar_argument, unary_bool,
                                   unary_float, unary_same)
 
@@ -143,16 +143,15 @@ def _silu(x):
 
 
 def _silu_backward(grad, x):
-    s = 1 / (1 + np.exp(-x))
-    return grad * s * (1 + x * (1 - s))
+    return fused_silu_backward(grad, x)
 
 
-def _sigmoid_backward(grad, out):  # (of a complex out: the conjugate, torch's convention for complex gradients)
-    return grad * np.conj((1 - out) * out)
+def _sigmoid_backward(grad, out):  # grad * (1 - out) first, as ATen's; of a complex out the conjugate, torch's convention
+    return grad * np.conj((1 - out) * out) if np.iscomplexobj(out) else grad * (1 - out) * out
 
 
 def _tanh_backward(grad, out):
-    return grad * np.conj(1 - out * out)
+    return fused_tanh_backward(grad, out)
 
 
 def _threshold_backward(grad, x, threshold):

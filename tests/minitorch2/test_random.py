@@ -1,21 +1,13 @@
-"""minitorch2._random against torch's CPU generator, bit for bit.
-
-The module is loaded from its file so these tests do not depend on the rest of
-the package importing cleanly.
-"""
-import importlib.util
+"""minitorch2._random against torch's CPU generator, bit for bit."""
 import time
 from fractions import Fraction
-from pathlib import Path
 
 import numpy as np
 import pytest
 import torch
 
-_PATH = Path(__file__).resolve().parents[2] / "minitorch2" / "_random.py"
-_spec = importlib.util.spec_from_file_location("mt_random", _PATH)
-R = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(R)
+import minitorch2
+from minitorch2 import _random as R
 
 SEEDS = [0, 7, 2**33 + 5]
 SIZES = list(range(1, 41)) + [100, 1000, 12345]
@@ -36,6 +28,7 @@ FLOAT64_ROUNDING_ONLY = torch.backends.cpu.get_cpu_capability() == "AVX512"
 
 
 def assert_bits_equal(ours, theirs):
+    ours = ours.numpy() if isinstance(ours, minitorch2.Tensor) else ours  # (a generator's state)
     theirs = theirs.numpy() if isinstance(theirs, torch.Tensor) else np.asarray(theirs)
     assert ours.dtype == theirs.dtype and ours.shape == theirs.shape
     if ours.dtype == np.float64 and FLOAT64_ROUNDING_ONLY:
@@ -225,12 +218,14 @@ def test_state_roundtrip_and_torch_layout():
     g.set_state(state)
     assert_bits_equal(g.normal((5,), np.float64), first)
     # and across: our state drives torch, torch's state drives ours
-    torch.set_rng_state(torch.from_numpy(state.copy()))
+    torch.set_rng_state(torch.from_numpy(state.numpy().copy()))
     assert_bits_equal(first, torch.randn(5, dtype=torch.float64))
-    g.set_state(torch.get_rng_state().numpy())
+    g.set_state(minitorch2.from_numpy(torch.get_rng_state().numpy()))
     assert_bits_equal(g.uniform((1000,), np.float32), torch.rand(1000))
     with pytest.raises(RuntimeError):
-        g.set_state(np.zeros(10, np.uint8))
+        g.set_state(minitorch2.zeros(10, dtype=minitorch2.uint8))
+    with pytest.raises(TypeError):
+        g.set_state(np.zeros(R._STATE_BYTES, np.uint8))  # a ByteTensor only, as torch's
 
 
 def test_seeds_and_default_generator():
