@@ -128,7 +128,8 @@ class _Functionalizer:
         if node.target is aten.native_batch_norm.default:
             return self._batch_norm(node)
         functional = node.target.functional_variant
-        refuse_overlapping_mutation(node.args[0])  # (as torch's: eager writes a shared element once per alias)
+        if self.chain_of.get(node.args[0]):  # (as torch's: a view can't be written back where eager writes a shared
+            refuse_overlapping_mutation(node.args[0])  # element once per alias; a base's new value can be copied in)
         if functional is None:
             raise NotImplementedError(f"functionalization: {node.target} has no functional form registered "
                                       "(its row in minitorch2/_aten/table.py)")

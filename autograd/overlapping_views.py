@@ -3,9 +3,10 @@
 autograd layer, asked by functionalize.py for each in-place op and for each unfold view written back. Eager writes
 through such a view in its loop order; a functional graph computes the new value once and writes it back, so:
 
-- a tensor whose elements alias one another (an unfold with overlapping windows, an as_strided view, an input laid
-  out so) cannot be mutated in a compiled graph: eager updates a shared element once per alias, the functional
-  graph once. As torch's functionalization, that is an error, never a different value;
+- a view whose elements alias one another (an unfold with overlapping windows, an as_strided view) cannot be
+  mutated in a compiled graph: eager updates a shared element once per alias, the functional graph once. As torch's
+  functionalization, that is an error, never a different value (an input laid out so is a base: its new value is
+  computed and copied in, as torch's);
 - an unfold whose windows leave elements out (a step beyond the size, a tail) is written back with unfold_backward
   where its windows lie and the parent's old values elsewhere (torch's compiled graphs zero those elements); one
   whose windows overlap is refused, even where a single window was written (torch's adds the windows up).

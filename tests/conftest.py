@@ -95,6 +95,7 @@ SLOW_TESTS = (
     "tests/frontend/test_ports5_fixes_s26.py::test_item_break_warns_as_torch_once_with_the_user_code",
     "tests/nn/test_probe7_programs.py",
     "tests/nn/test_probe8_programs.py",
+    "tests/nn/test_probe9_programs.py",
     "tests/backend/test_workers.py::test_callers_on_two_threads_take_turns_with_the_workers",
     "tests/backend/test_workers.py::test_our_openblas_loads_at_one_thread_with_the_kernels_asked_for",
     "tests/backend/test_dynamic_model_shapes.py::test_model_shapes_compile_as_many_frames_as_torch[multihead_attention-dynamic]",

@@ -263,8 +263,9 @@ def test_compiled_write_through_a_row_of_an_overlapping_input():
     check(_write_through_a_row_of_an_overlapping_input, "inductor")
 
 
-@pytest.mark.xfail(strict=True, reason="torch 2.13's compiled graphs compute an in-place op on an input whose "
-                   "elements overlap (eager's values); ours refuses it with functionalization's error, as older torch")
+@pytest.mark.xfail(strict=True, reason="torch 2.13's inductor writes an input whose elements overlap in place in its "
+                   "loop order (eager's values here); ours computes the functional graph's value and copies it in "
+                   "(aot_eager's values, which torch's aot_eager gives too)")
 def test_compiled_in_place_op_on_an_overlapping_input_computes():
     check(lambda lib, C: (C(lambda x: x.add_(1))(lib.arange(10.0).as_strided((4, 4), (1, 1), 2)),), "inductor")
 

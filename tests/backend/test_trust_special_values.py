@@ -303,9 +303,6 @@ OVERLAPPING_MUTATIONS = {
     "unfold with overlapping windows": (_unfold_mul, lambda L: (L.arange(10.0),)),
     "a window of an overlapping unfold": (_window_of_overlapping_unfold, lambda L: (L.arange(10.0),)),
     "as_strided onto itself": (_as_strided_add, lambda L: (L.arange(10.0),)),
-    "an input laid over itself": (lambda L, x: x.mul_(2), lambda L: (L.arange(10.0).unfold(0, 4, 2),)),
-    "copy_ into an input laid over itself": (lambda L, x, y: x.copy_(y),
-                                             lambda L: (L.arange(10.0).as_strided((3, 3), (1, 1)), L.ones(3, 3))),
 }
 
 
@@ -317,6 +314,29 @@ def test_mutating_a_tensor_whose_elements_alias_is_refused_compiled(case, mode):
     fn, make = OVERLAPPING_MUTATIONS[case]
     kind, _ = run(fn, make, mode)
     assert isinstance(kind, RuntimeError) and "internal overlap" in str(kind), kind
+
+
+INPUTS_LAID_OVER_THEMSELVES = {
+    "mul_": (lambda L, x: x.mul_(2), lambda L: (L.arange(10.0).unfold(0, 4, 2),)),
+    "copy_": (lambda L, x, y: x.copy_(y), lambda L: (L.arange(10.0).as_strided((3, 3), (1, 1)), L.ones(3, 3))),
+}
+
+
+@pytest.mark.parametrize("mode", ["inductor", "aot_eager"])
+@pytest.mark.parametrize("case", list(INPUTS_LAID_OVER_THEMSELVES))
+def test_mutating_an_input_whose_elements_alias_computes_as_torch_compile(case, mode):
+    """An input's new value is computed as a base's and copied in (torch 2.13 refuses only a view's write-back)."""
+    if case == "mul_" and mode == "inductor":
+        pytest.xfail("torch's inductor writes the input in place in its loop order (another value than eager's and "
+                     "than the functional graph's, which ours copies in)")
+    fn, make = INPUTS_LAID_OVER_THEMSELVES[case]
+    results = []
+    for lib, reset in ((mt, frontend.reset), (torch, torch._dynamo.reset)):
+        reset()
+        inputs = make(lib)
+        lib.compile(lambda *xs: fn(lib, *xs), backend=mode)(*inputs)
+        results.append(inputs[0]._base.tolist())
+    assert results[0] == results[1]
 
 
 @pytest.mark.parametrize("mode", MODES)
