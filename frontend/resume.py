@@ -130,7 +130,8 @@ class ResumeCall:
 
 
 def resume_code(code, offset, n_stack, null_slots, iter_slots, with_slots, local_names, lineno):
-    """The code of `resume_in_<fn>_at_<line>`: push the stack back (re-entering with_slots' blocks), jump to `offset`."""
+    """The code of `torch_dynamo_resume_in_<fn>_at_<line>`: push the stack back (re-entering with_slots'
+    blocks), jump to `offset`."""
     key = (code, offset, n_stack, tuple(null_slots), tuple(iter_slots), tuple(with_slots.items()), tuple(local_names))
     if key in _RESUME_CODES:
         return _RESUME_CODES[key]
@@ -168,7 +169,7 @@ def resume_code(code, offset, n_stack, null_slots, iter_slots, with_slots, local
     cg.append("JUMP_FORWARD", target)
     prefix = cg.instrs
     new = assemble.new_code(code, prefix + body, argnames=stack_names + list(local_names),
-                            name=f"resume_in_{code.co_name}_at_{lineno}", freevars=freevars)
+                            name=f"torch_dynamo_resume_in_{code.co_name}_at_{lineno}", freevars=freevars)
     _record_origin(new, code, len(prefix), len(head))
     _RESUME_CODES[key] = new
     return new
@@ -208,6 +209,12 @@ def transform_frame(fn, bp, output, graph_call, compile_wrapper):
     passed = [n for n in code.co_varnames if n in live and n in bp.symbolic_locals]
 
     changed = [n for n in passed if bp.symbolic_locals[n].source != LocalSource(n)]
+    # the graph's outputs numbered as Dynamo's: the stack's values bottom up, then the locals (a scratch rebuild)
+    scratch = assemble.Codegen(output, bp.lineno, code.co_freevars, code.co_cellvars)
+    for var in bp.stack + [bp.symbolic_locals[n] for n in changed]:
+        if not isinstance(var, (NullVariable, *BLOCK_EXITS)):
+            with contextlib.suppress(Unsupported):  # (what cannot be rebuilt fails below, as before)
+                scratch.reconstruct(var)
     for name in changed:
         if name in pyversion.parameter_names(code):
             cg.keep_entry_value(name)
