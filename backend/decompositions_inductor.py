@@ -141,10 +141,31 @@ def max_pool2d_with_indices_backward(grad_output, self, kernel_size, stride, pad
     return grad_input if batched else aten.squeeze.dim(grad_input, 0)
 
 
+def lerp_scalar(start, end, weight):
+    """end - start, added to the nearer end times the weight (ATen's two formulas: for a Python number, add with
+    alpha, one multiply-add; for a tensor, addcmul). end first takes start's channels-last layout, as the result."""
+    if start.dim() == 4 and not start.is_contiguous() and start.is_contiguous(memory_format=channels_last) and \
+            not end.is_contiguous(memory_format=channels_last):
+        end = aten.clone.default(end, memory_format=channels_last)
+    diff = aten.sub.Tensor(end, start)
+    if isinstance(weight, minitorch2.Tensor):  # (torch's lerp.Tensor: the formula chosen per element)
+        mask = aten.ge.Scalar(aten.abs.default(weight), 0.5)
+        weight = aten.where.self(mask, aten.neg.default(aten.rsub.Scalar(weight, 1.0)), weight)
+        return aten.addcmul.default(aten.where.self(mask, end, start), weight, diff)
+    if abs(weight) >= 0.5:
+        return aten.add.Tensor(end, diff, alpha=-(1.0 - weight))
+    return aten.add.Tensor(start, diff, alpha=weight)
+
+
+def lerp_scalar_(start, end, weight):  # (functionalized as torch's: autograd/inplace_decomposed.py)
+    return aten.copy_.default(start, lerp_scalar(start, end, weight))
+
+
 def _pair(value):
     return list(value) * (2 // len(value)) if isinstance(value, (list, tuple)) else [value, value]
 
 
 DECOMPOSITIONS = {aten.bmm.default: bmm, aten.mm.default: mm, aten.addmm.default: addmm, aten.roll.default: roll, aten.cat.default: cat,
+                  aten.lerp.Scalar: lerp_scalar, aten.lerp_.Scalar: lerp_scalar_,
                   aten.max_pool2d_with_indices.default: max_pool2d_with_indices,
                   aten.max_pool2d_with_indices_backward.default: max_pool2d_with_indices_backward}
