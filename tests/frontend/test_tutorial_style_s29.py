@@ -8,6 +8,9 @@ The classes of difference the tutorials showed (issue 20, session 29):
   (shown in every `# File: ...` comment of the graphs after a break);
 - a compiled nn.Module's graph said its nodes came from frontend/eval_frame.py (the frame calling the module),
   where torch says `# No stacktrace found for following nodes`;
+- Module.compile() compiled a torch.nn forward (Sequential's) as a frame: torch compiles the module's _call_impl, a
+  frame Dynamo skips, so a torch.nn forward runs as written and only the user modules it calls compile;
+- get_decompositions([aten.t]) decomposed t into a permute (torch's: transpose.int(0, 1));
 - inductor kept lerp whole (Adam's `exp_avg.lerp_(grad, 1 - beta1)` in every compiled optimizer step): torch's
   inductor decomposes it into sub and add(alpha=weight) from the nearer end (a tensor weight: where and addcmul).
 """
@@ -18,9 +21,12 @@ import linecache
 import numpy as np
 import pytest
 import torch
+import torch._decomp
 
+import autograd
 import frontend
 import minitorch2
+from functorch import compile as functorch_compile
 from tests.backend.test_graphs_s26 import recording_inductor  # (a backend test's helper)
 
 PROGRAMS = r'''
@@ -71,13 +77,30 @@ def run_all():
 '''
 
 
-SOURCE = "<tutorial style s29>"
-linecache.cache[SOURCE] = (len(PROGRAMS), None, PROGRAMS.splitlines(True), SOURCE)  # (the graphs' `# File:` lines)
+# AOTAutograd's tutorial: a get_decompositions table holding t (torch's decomposition is transpose.int(0, 1),
+# which the table does not decompose further; it was a permute)
+AOT_PROGRAM = r'''
+def printer(gm, _):
+    gm.print_readable()
+    return make_boxed_func(gm.forward)
+
+def run_all():
+    torch.manual_seed(0)
+    mod = torch.nn.Sequential(torch.nn.Linear(4, 3), torch.nn.GELU(), torch.nn.Tanh())
+    decomps = get_decompositions([torch.ops.aten.gelu, torch.ops.aten.t])
+    compiled = aot_module(mod, fw_compiler=printer, bw_compiler=printer, decompositions=decomps)
+    compiled(torch.linspace(-1, 1, 8).reshape(2, 4)).sum().backward()
+    print(mod[0].weight.grad)
+'''
 
 
-def _printed(lib):
-    ns = {"torch": lib, "dynamo": torch._dynamo if lib is torch else frontend}
-    exec(compile(PROGRAMS, SOURCE, "exec"), ns)
+def _printed(lib, program=PROGRAMS):
+    source = f"<tutorial style s29 {len(program)}>"
+    linecache.cache[source] = (len(program), None, program.splitlines(True), source)  # (the graphs' `# File:` lines)
+    aot, decomp = (functorch_compile, torch._decomp) if lib is torch else (autograd, autograd)
+    ns = {"torch": lib, "dynamo": torch._dynamo if lib is torch else frontend, "aot_module": aot.aot_module,
+          "make_boxed_func": aot.make_boxed_func, "get_decompositions": decomp.get_decompositions}
+    exec(compile(program, source, "exec"), ns)
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         ns["run_all"]()
@@ -101,6 +124,45 @@ def test_graph_breaks_and_modules_print_torchs_graphs():
     assert "        return (lt, x)" in ours and any("in torch_dynamo_resume_in_squash_then_branch_at_" in line
                                                     for line in ours)
     assert ours.count("        # No stacktrace found for following nodes") == 1  # (the Sequential's)
+
+
+def test_aot_module_with_a_decomposition_table_prints_torchs_graphs():
+    theirs = _printed(torch, AOT_PROGRAM).splitlines()
+    ours = _printed(minitorch2, AOT_PROGRAM).splitlines()
+    _tensor_lines_close(ours, theirs)
+    assert any("torch.ops.aten.transpose.int(primals_1, 0, 1)" in line for line in ours)
+
+
+class Block:  # a user module, made for each library by _module_compile_counts
+    def __init__(self):
+        super().__init__()
+        self.lin = self.nn.Linear(3, 3)
+
+    def forward(self, x):
+        return self.lin(x).relu() * 2
+
+
+def _module_compile_counts(lib, counter):
+    block = type("Block", (Block, lib.nn.Module), {"nn": lib.nn})
+    counts = []
+    for make in (lambda: lib.nn.Sequential(lib.nn.Linear(3, 3), lib.nn.ReLU()), block,
+                 lambda: lib.nn.Sequential(block(), lib.nn.Tanh())):
+        (torch._dynamo if lib is torch else frontend).reset()
+        cnt, module = counter(), make()
+        module.compile(backend=cnt)
+        with lib.no_grad():
+            first = module(lib.ones(2, 3))
+        second = module(lib.ones(2, 3))
+        counts.append((cnt.frame_count, cnt.op_count, first.shape == second.shape, second.requires_grad))
+    return counts
+
+
+def test_module_compile_compiles_the_first_user_frame():
+    from frontend.testing import CompileCounter  # (ours; torch's is torch._dynamo.testing's)
+
+    ours = _module_compile_counts(minitorch2, CompileCounter)
+    assert ours == _module_compile_counts(torch, torch._dynamo.testing.CompileCounter)
+    assert ours[0][:2] == (0, 0) and ours[1][:2] == (2, 6)
 
 
 def _lerp_graphs(lib, program, *inputs):
