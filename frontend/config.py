@@ -7,3 +7,7 @@ resume_inside_loops = False  # Dynamo 2.13 runs a frame eagerly when it breaks i
 stance = None  # torch.compiler.set_stance's other than "default" (compiler.py): what runs instead of a compile
 automatic_dynamic_shapes = True  # a size that changed between two compiles of a frame is a symbol from then on
 assume_static_by_default = True  # sizes are static until they change (False: every size a symbol, dynamic=True)
+
+from minitorch2._config_patch import Patcher  # noqa: E402
+
+patch = Patcher(__name__)  # patch(name=value): the knobs set for a with block or a decorated call, then put back

@@ -11,6 +11,7 @@ The classes of difference the tutorials showed (issue 20, session 29):
 - Module.compile() compiled a torch.nn forward (Sequential's) as a frame: torch compiles the module's _call_impl, a
   frame Dynamo skips, so a torch.nn forward runs as written and only the user modules it calls compile;
 - get_decompositions([aten.t]) decomposed t into a permute (torch's: transpose.int(0, 1));
+- torch._dynamo.config.patch (the troubleshooting pages' way to set a knob for a block) did not exist;
 - inductor kept lerp whole (Adam's `exp_avg.lerp_(grad, 1 - beta1)` in every compiled optimizer step): torch's
   inductor decomposes it into sub and add(alpha=weight) from the nearer end (a tensor weight: where and addcmul).
 """
@@ -163,6 +164,33 @@ def test_module_compile_compiles_the_first_user_frame():
     ours = _module_compile_counts(minitorch2, CompileCounter)
     assert ours == _module_compile_counts(torch, torch._dynamo.testing.CompileCounter)
     assert ours[0][:2] == (0, 0) and ours[1][:2] == (2, 6)
+
+
+def _patched_counts(lib, dynamo, counter):
+    dynamo.reset()
+    cnt = counter()
+    add = lib.compile(lambda x, k: x + k, backend=cnt, dynamic=False)
+    with dynamo.config.patch(cache_size_limit=2):
+        for k in range(4):
+            add(lib.ones(1), k)
+        inside = dynamo.config.cache_size_limit
+
+    @dynamo.config.patch("suppress_errors", True)
+    def suppressed():
+        return dynamo.config.suppress_errors
+    try:
+        dynamo.config.patch(no_such_knob=1).__enter__()
+    except AttributeError as e:
+        error = str(e)
+    return cnt.frame_count, inside, dynamo.config.cache_size_limit, suppressed(), dynamo.config.suppress_errors, error
+
+
+def test_dynamo_config_patch_sets_knobs_for_a_block_or_a_call():
+    from frontend.testing import CompileCounter  # (ours; torch's is torch._dynamo.testing's)
+
+    ours = _patched_counts(minitorch2, frontend, CompileCounter)
+    assert ours == _patched_counts(torch, torch._dynamo, torch._dynamo.testing.CompileCounter)
+    assert ours[:2] == (2, 2) and ours[-1] == "torch._dynamo.config.no_such_knob does not exist"
 
 
 def _lerp_graphs(lib, program, *inputs):
