@@ -1,6 +1,6 @@
 """Frontend knobs (plays `torch._dynamo.config`)."""
 
-cache_size_limit = 8  # compiled entries per code object; past it, hits still run, misses run eagerly
+recompile_limit = 8  # (cache_size_limit, its old name) entries per code object; past it, hits run, misses run eagerly
 suppress_errors = False  # a failed compile warns and runs the code eagerly from then on, instead of raising
 allow_rnn = False  # as Dynamo 2.13, an nn.RNN/GRU/LSTM is not traced: wrapping one is a graph break
 resume_inside_loops = False  # Dynamo 2.13 runs a frame eagerly when it breaks inside a loop; True resumes mid-loop
@@ -10,4 +10,4 @@ assume_static_by_default = True  # sizes are static until they change (False: ev
 
 from minitorch2._config_patch import Patcher  # noqa: E402
 
-patch = Patcher(__name__)  # patch(name=value): the knobs set for a with block or a decorated call, then put back
+patch = Patcher(__name__, {"cache_size_limit": "recompile_limit"})  # patch(name=value): a with block's knobs

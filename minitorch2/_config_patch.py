@@ -2,15 +2,23 @@
 knobs set for a `with` block, or for each call of a decorated function, then put back.
 
 Runtime layer, coverage surface: user programs and tests call it; no stage of the pipeline does. frontend/config.py
-and backend/config.py each hold one (`patch = Patcher(__name__)`).
+and backend/config.py each hold one (`patch = Patcher(__name__)`), which also gives a knob its old name.
 """
 import contextlib
 import sys
+import types
 
 
 class Patcher:
-    def __init__(self, module_name):
+    def __init__(self, module_name, aliases=None):
+        """aliases {old name: name}: the old name reads and writes the knob (torch 2.13's cache_size_limit is
+        recompile_limit)."""
         self.module_name = module_name
+        if aliases:
+            module = sys.modules[module_name]
+            module.__class__ = type("ConfigModule", (types.ModuleType,), {old: property(
+                lambda m, new=new: getattr(m, new), lambda m, value, new=new: setattr(m, new, value))
+                for old, new in aliases.items()})
 
     def __call__(self, name_or_changes=None, value=None, **changes):
         """patch("name", value), patch({"name": value}) or patch(name=value), as torch's."""

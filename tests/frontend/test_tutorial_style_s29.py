@@ -11,7 +11,8 @@ The classes of difference the tutorials showed (issue 20, session 29):
 - Module.compile() compiled a torch.nn forward (Sequential's) as a frame: torch compiles the module's _call_impl, a
   frame Dynamo skips, so a torch.nn forward runs as written and only the user modules it calls compile;
 - get_decompositions([aten.t]) decomposed t into a permute (torch's: transpose.int(0, 1));
-- torch._dynamo.config.patch (the troubleshooting pages' way to set a knob for a block) did not exist;
+- torch._dynamo.config.patch (the troubleshooting pages' way to set a knob for a block) did not exist, nor
+  torch 2.13's name recompile_limit (cache_size_limit its alias);
 - inductor kept lerp whole (Adam's `exp_avg.lerp_(grad, 1 - beta1)` in every compiled optimizer step): torch's
   inductor decomposes it into sub and add(alpha=weight) from the nearer end (a tensor weight: where and addcmul).
 """
@@ -170,7 +171,7 @@ def _patched_counts(lib, dynamo, counter):
     dynamo.reset()
     cnt = counter()
     add = lib.compile(lambda x, k: x + k, backend=cnt, dynamic=False)
-    with dynamo.config.patch(cache_size_limit=2):
+    with dynamo.config.patch(recompile_limit=2):  # (read back by its old name, cache_size_limit)
         for k in range(4):
             add(lib.ones(1), k)
         inside = dynamo.config.cache_size_limit
