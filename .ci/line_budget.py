@@ -80,6 +80,8 @@ OUTSIDE_THE_LESSON = {
         # Tensor.view(dtype), a bit reinterpretation no stage of the pipeline needs
         "minitorch2/_aten/view_dtype.py", "minitorch2/autograd/saved_hooks.py", "minitorch2/nn/attention/",
         "minitorch2/utils/_swap.py", "minitorch2/__future__.py",
+        # config.patch(...) of frontend.config and backend.config (torch._dynamo / torch._inductor config.patch)
+        "minitorch2/_config_patch.py",
         "minitorch2/_aten/nn_pool.py", "backend/lowering_pooling.py", "backend/lowering_more.py",
         "minitorch2/_aten/formulas_apart.py",
         # inductor's decompositions that only make its graphs torch's (small products, repeated cats, index_add)

@@ -28,3 +28,7 @@ graph_cache = os.environ.get("MINITORCH2_GRAPH_CACHE", "1") != "0"  # whole comp
 graph_cache_dir = os.environ.get("MINITORCH2_GRAPH_CACHE_DIR",
                                  os.path.join(os.path.expanduser("~"), ".cache", "minitorch2", "graphs"))
 graph_cache_max_bytes = int(os.environ.get("MINITORCH2_GRAPH_CACHE_MAX_MB", 256)) << 20
+
+from minitorch2._config_patch import Patcher  # noqa: E402
+
+patch = Patcher(__name__)  # patch(name=value): the knobs set for a with block or a decorated call, then put back

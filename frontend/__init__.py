@@ -8,7 +8,7 @@ order:
     symbolic_convert.py  InstructionTranslator: one handler per opcode over VariableTrackers (variables/)
     source.py guards.py  where values came from; the checks that keep a graph valid
     output_graph.py      the FX graph being built, its inputs, outputs and side effects
-    resume.py            graph breaks: the transformed frame and its resume_in_<fn>_at_<line> functions
+    resume.py            graph breaks: the transformed frame and its torch_dynamo_resume_in_<fn>_at_<line> functions
     assemble.py          instruction lists and code objects (the `bytecode` package), rebuilding values
     pyversion.py         Python-version facts (3.11, 3.12, 3.13); opcodes_312.py the opcodes only 3.12/3.13 have
 """

@@ -213,7 +213,7 @@ def call_compiled(fn, args, kwargs, backend, nopython):
             return _run(entry, fn, args, kwargs, L, G)
     if config.stance is not None:  # torch.compiler.set_stance: no compile (compiler.py)
         return config.stance.cache_miss(fn, args, kwargs, lambda: guard_failures(fn, entries, L, backend))
-    if code not in RUN_ONLY_CODE and len(entries) >= config.cache_size_limit:
+    if code not in RUN_ONLY_CODE and len(entries) >= config.recompile_limit:
         _hit_cache_size_limit(fn, entries, L, backend, nopython)
     if code in RUN_ONLY_CODE:
         return run_eagerly(fn, args, kwargs)

@@ -110,9 +110,7 @@ class GraphCall:
         self.compiled = None
 
     def __call__(self, *inputs):
-        if getattr(self.compiled, "_boxed_call", False):
-            return self.compiled(list(inputs))
-        return self.compiled(*inputs)
+        return self.compiled(list(inputs)) if getattr(self.compiled, "_boxed_call", False) else self.compiled(*inputs)
 
 
 class ResumeCall:
@@ -130,7 +128,7 @@ class ResumeCall:
 
 
 def resume_code(code, offset, n_stack, null_slots, iter_slots, with_slots, local_names, lineno):
-    """The code of `resume_in_<fn>_at_<line>`: push the stack back (re-entering with_slots' blocks), jump to `offset`."""
+    """torch_dynamo_resume_in_<fn>_at_<line>'s code: push the stack back (re-entering with_slots' blocks), jump."""
     key = (code, offset, n_stack, tuple(null_slots), tuple(iter_slots), tuple(with_slots.items()), tuple(local_names))
     if key in _RESUME_CODES:
         return _RESUME_CODES[key]
@@ -166,10 +164,9 @@ def resume_code(code, offset, n_stack, null_slots, iter_slots, with_slots, local
             if i in iter_slots:
                 cg.append("GET_ITER")
     cg.append("JUMP_FORWARD", target)
-    prefix = cg.instrs
-    new = assemble.new_code(code, prefix + body, argnames=stack_names + list(local_names),
-                            name=f"resume_in_{code.co_name}_at_{lineno}", freevars=freevars)
-    _record_origin(new, code, len(prefix), len(head))
+    new = assemble.new_code(code, cg.instrs + body, argnames=stack_names + list(local_names),
+                            name=f"torch_dynamo_resume_in_{code.co_name}_at_{lineno}", freevars=freevars)
+    _record_origin(new, code, len(cg.instrs), len(head))
     _RESUME_CODES[key] = new
     return new
 
@@ -208,9 +205,13 @@ def transform_frame(fn, bp, output, graph_call, compile_wrapper):
     passed = [n for n in code.co_varnames if n in live and n in bp.symbolic_locals]
 
     changed = [n for n in passed if bp.symbolic_locals[n].source != LocalSource(n)]
-    for name in changed:
-        if name in pyversion.parameter_names(code):
-            cg.keep_entry_value(name)
+    # the graph's outputs numbered as Dynamo's: the stack's values bottom up, then the locals (a scratch rebuild)
+    scratch = assemble.Codegen(output, bp.lineno, code.co_freevars, code.co_cellvars)
+    for var in [v for v in bp.stack if not isinstance(v, (NullVariable, *BLOCK_EXITS))] + [
+            bp.symbolic_locals[n] for n in changed]:
+        scratch.reconstruct(var)
+    for name in [n for n in changed if n in pyversion.parameter_names(code)]:
+        cg.keep_entry_value(name)
     for name in changed:
         cg.reconstruct(bp.symbolic_locals[name])
     for name in reversed(changed):

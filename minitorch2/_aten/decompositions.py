@@ -21,8 +21,8 @@ aten = ops.aten
 
 
 def t(self):
-    """A 2-d transpose is a permute; fewer dims give an alias, as in PyTorch's decomposition."""
-    return aten.permute.default(self, [1, 0]) if self.dim() == 2 else aten.alias.default(self)
+    """transpose.int of dims 0 and 1 (0 and 0 for fewer dims), as PyTorch's: traced on, a permute or an alias."""
+    return aten.transpose.int(self, 0, 1 if self.dim() == 2 else 0)
 
 
 def transpose(self, dim0, dim1):

@@ -171,7 +171,7 @@ def _capture(record, compiles):
 
 def _resume_compile(record, compiles):
     line = _break_line(record)
-    prefix = f"resume_in_{record.code.co_name}_at_{line}"
+    prefix = f"torch_dynamo_resume_in_{record.code.co_name}_at_{line}"
     later = compiles[compiles.index(record) + 1:]
     return next((c for c in later if c.code.co_name == prefix), None)
 

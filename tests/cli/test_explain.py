@@ -63,7 +63,7 @@ def test_explain_reports_breaks_reasons_hints_guards_and_graphs(tmp_path):
     assert "Create Function: TENSOR_MATCH" in forward and "___check_tensor(L['x'], torch.float32, (2, 4)" in forward
     assert '        def forward(self, L_self_parameters_weight_: "f32[3, 4][4, 1]cpu"' in forward
     # the resume function holding the rest of forward is its own frame, compiled once per value of flag
-    resume = report.split(f"--- frame resume_in_forward_at_{PRINT_LINE} ", 1)[1]
+    resume = report.split(f"--- frame torch_dynamo_resume_in_forward_at_{PRINT_LINE} ", 1)[1]
     assert resume.startswith(f"({path}:11): 2 cache entries")
     assert "L['flag'] is True" in resume and "L['flag'] is False" in resume
     assert resume.count("  Graph ") == 2

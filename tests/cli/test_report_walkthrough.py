@@ -167,7 +167,7 @@ def test_the_report_of_two_graph_breaks_and_a_recompile_in_a_browser(tmp_path, c
     assert [c["id"] for c in parsed.compiles] == ["0/0", "1/0", "2/0", "0/1", "1/1", "2/1"]
     captures = ["".join(c["stages"]["capture"]) for c in parsed.compiles]
     assert "Graph break at " in captures[0] and "two_breaks.py:7: print() is a side effect." in captures[0]
-    assert "runs in resume_in_f_at_7, compiled as its own frame (compile 1/0)" in captures[0]
+    assert "runs in torch_dynamo_resume_in_f_at_7, compiled as its own frame (compile 1/0)" in captures[0]
     assert "two_breaks.py:9: print() is a side effect." in captures[1]
     assert "Graph break" not in captures[2]
     assert "This is a recompile" in captures[3] and "size mismatch at index 0. expected 4, actual 5" in captures[3]

@@ -389,8 +389,8 @@ def test_inlined_break_compiles_the_callee_frame():
     call_line = lines.index("    z = helper_break(y)") + 1
     break_line = lines.index("def helper_break(t):") + 3
     names = sorted(code.co_name for code in frontend.eval_frame.CACHE)
-    assert names == ["f_inline_break", "helper_break", f"resume_in_f_inline_break_at_{call_line}",
-                     f"resume_in_helper_break_at_{break_line}"]
+    assert names == ["f_inline_break", "helper_break", f"torch_dynamo_resume_in_f_inline_break_at_{call_line}",
+                     f"torch_dynamo_resume_in_helper_break_at_{break_line}"]
     assert cnt.frame_count == 4
 
 
@@ -401,7 +401,7 @@ def test_resume_function_recompiles_on_new_shape():
         _assert_close(f(*_inputs([shape], minitorch2)), MT_NS["f_print_mid"](*_inputs([shape], minitorch2)))
         t_f(*_inputs([shape], torch))
     assert (cnt.frame_count, cnt.op_count) == (t_cnt.frame_count, t_cnt.op_count) == (4, 4)
-    resume_entries = [entries for code, entries in frontend.eval_frame.CACHE.items() if code.co_name.startswith("resume_in")]
+    resume_entries = [entries for code, entries in frontend.eval_frame.CACHE.items() if code.co_name.startswith("torch_dynamo_resume_in")]
     assert len(resume_entries) == 1 and len(resume_entries[0]) == 2
     # the second entry's size is a symbol (automatic dynamic shapes), guarded by its range
     assert "(4,)" in resume_entries[0][0].guard_fn.source and "2 <= L['" in resume_entries[0][1].guard_fn.source
@@ -429,7 +429,7 @@ def test_transformed_code_prints_as_bytecode():
     entry = frontend.eval_frame.CACHE[MT_NS["f_print_mid"].__code__][0]
     text = dis.Bytecode(entry.transformed_code).dis()
     line = SRC.splitlines().index('    print("middle")') + 1
-    assert f"<call resume_in_f_print_mid_at_{line}>" in text and "___graph_out" in text
+    assert f"<call torch_dynamo_resume_in_f_print_mid_at_{line}>" in text and "___graph_out" in text
 
 
 @pytest.mark.parametrize("name", FULLGRAPH_PROGRAMS)
