@@ -272,6 +272,8 @@ class InstructionTranslatorBase(ExceptionOpcodesMixin, Py312OpcodesMixin, String
                 self.output.note_mutation(obj)
             index = key.as_python_constant()
             obj.items[index] = value.realize().unpack_var_sequence(self) if isinstance(index, slice) else value
+        elif hasattr(obj, "call_dunder") and obj.has_dunder("__setitem__"):  # a user class's (UserDict's), inlined
+            obj.call_dunder(self, "__setitem__", [key, value])
         else:
             raise Unsupported("item assignment (obj[i] = v) on a value from outside the frame", "side_effect")
 
