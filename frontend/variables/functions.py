@@ -14,33 +14,23 @@ from .base import LazyVariableTracker, VariableTracker
 from .constant import ConstantVariable
 from .context_trackers import CONTEXTMANAGER_CODE, GeneratorContextVariable
 from .dicts import DictVariable
+from .escaping_closures import EscapingFunctionMixin, InlinedCellMixin
 from .function_attributes import FunctionAttributesMixin
 from .lists import TupleVariable
 
 
-class CellVariable(VariableTracker):
+class CellVariable(InlinedCellMixin, VariableTracker):  # (the mixin: escaping_closures.py)
     """A closure cell. `from_outside` cells belong to a real function: writing them is a side effect. A cell of the
-    frame being compiled (`frame_name`: its own or its closure's) is the real one at run time, so it crosses a break.
-    A cell of an inlined call, held by a closure that outlives the call (stored in a list, returned), is rebuilt as a
-    new cell holding its contents, once however many closures share it."""
-    mutable_identity = True
+    frame being compiled (`frame_name`: its own or its closure's) is the real one at run time, so it crosses a break."""
 
     def __init__(self, contents=None, from_outside=False, frame_name=None):
         super().__init__()
         self.contents, self.from_outside, self.frame_name = contents, from_outside, frame_name
 
     def reconstruct(self, cg):
-        if self.frame_name is not None:
-            return cg.append("LOAD_CLOSURE", cg.cell_ref(self.frame_name))
-        if self.from_outside:
-            raise Unsupported("a closure cell of a function made outside cannot be rebuilt", "unresumable")
-        cg.call_const(types.CellType, [] if self.contents is None else [self.contents])
-
-    def output_plan(self, og):  # (the same cell of an inlined call, after the graph)
-        if self.frame_name is not None or self.from_outside:
-            raise Unsupported("returning a closure over the frame's own or an outside function's cell", "unsupported")
-        plan = self.contents and self.contents.realize().output_plan(og)
-        return og.once(self, lambda outs, L, G: types.CellType(*[plan(outs, L, G)] if plan else []))
+        if self.frame_name is None:
+            return self.rebuild_as_new_cell(cg)  # (a cell of an inlined call)
+        cg.append("LOAD_CLOSURE", cg.cell_ref(self.frame_name))
 
 
 def bind_arguments(tx, fn, args, kwargs, source=None):
@@ -141,7 +131,8 @@ class UserMethodVariable(VariableTracker):
         cg.call_const(types.MethodType, [self.fn_var, self.self_var])
 
 
-class NestedUserFunctionVariable(FunctionAttributesMixin, VariableTracker):  # (the mixin: function_attributes.py)
+# (the mixins: escaping_closures.py, function_attributes.py)
+class NestedUserFunctionVariable(EscapingFunctionMixin, FunctionAttributesMixin, VariableTracker):
     """A function made by MAKE_FUNCTION inside the frame; its defaults and cells are trackers."""
     mutable_identity = True  # (an attribute set on it at a break is seen by the resume function)
 
@@ -164,16 +155,6 @@ class NestedUserFunctionVariable(FunctionAttributesMixin, VariableTracker):  # (
         cg.reconstruct(TupleVariable(list(self.closure)))  # the cells themselves (a frame's cells cross a break)
         cg.call(5)
         self.reconstruct_attributes(cg)  # (`f.scale = 4` in the frame)
-
-    def output_plan(self, og):
-        """A function made in the frame that outlives it (returned, or stored on a global list): made anew after the
-        graph from its code, defaults and cells."""
-        if self.kwdefaults or self.__dict__.get("fn_attrs"):
-            raise Unsupported("returning a nested function with keyword-only defaults or attributes", "unsupported")
-        code, f_globals = self.code, self.f_globals
-        defaults, cells = [[v.realize().output_plan(og) for v in vs] for vs in (self.defaults, self.closure)]
-        return og.once(self, lambda outs, L, G: types.FunctionType(code, f_globals, code.co_name, tuple(
-            p(outs, L, G) for p in defaults) or None, tuple(p(outs, L, G) for p in cells) or None))
 
     def call_function(self, tx, args, kwargs):
         shell = types.FunctionType(self.code, self.f_globals, self.code.co_name, tuple(self.defaults) or None,
