@@ -308,6 +308,15 @@ def md8_module_in_local_dict(a, b):
     return acts["r"](a) + acts["s"](b)
 def md8_functional_leaky_relu_kw(a, b):
     return F.leaky_relu(a, negative_slope=0.2) + F.elu(b, alpha=0.5)
+def md8_class_of_local_object_method(a, b):
+    class Scaler:
+        def scale(self, x):
+            return x * 3
+    k = Scaler()
+    return k.__class__.scale(k, a) + type(k).scale(k, b)
+def md8_class_of_global_object_method(a, b):
+    k = _Holder()
+    return a * type(k).factor + _Counted.forward(_COUNTED, b) * 0
 def md8_module_training_flag(a, b):
     m = nn.Identity()
     m.train(False)
