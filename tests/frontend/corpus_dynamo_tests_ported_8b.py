@@ -321,6 +321,104 @@ def md8_module_training_flag(a, b):
     m = nn.Identity()
     m.train(False)
     return a * (not m.training) + b
+
+
+# ---- closures made by inlined calls that outlive the frame (test_python_autograd.py's tape, hooks kept on lists)
+_HOOKS = []
+
+
+def _scaler(t, k):
+    def hook(x):
+        return x * t + k
+    return hook
+
+
+def _counter_pair(start):
+    n = start
+    def bump():
+        nonlocal n
+        n = n + 1
+        return n
+    def read():
+        return n
+    return bump, read
+
+
+def ec8_hook_from_last_call(a, b):
+    if len(_HOOKS) > 1:
+        _HOOKS.clear()
+    out = _HOOKS[-1](b) if _HOOKS else b
+    _HOOKS.append(_scaler(a, 2))
+    return out
+def ec8_shared_cell_pair_kept(a, b):
+    if len(_HOOKS) > 1:
+        _HOOKS.clear()
+    bump, read = _counter_pair(3)
+    bump()
+    _HOOKS.append((bump, read))
+    return a * read() + b
+def ec8_closure_called_in_frame(a, b):
+    h = _scaler(b, 1)
+    return h(a) + h(b)
+def ec8_closure_list_then_called(a, b):
+    fs = [_scaler(a, k) for k in range(3)]
+    return sum(f(b) for f in fs)
+def ec8_lambda_over_loop_variable(a, b):
+    fs = [lambda x, k=k: x * k for k in range(1, 4)]
+    return fs[0](a) + fs[2](b)
+def ec8_closure_in_dict(a, b):
+    table = {"s": _scaler(a, 0), "t": _scaler(b, 1)}
+    return table["s"](b) - table["t"](a)
+
+
+# ---- dict views and int/str methods the batches before left out (cpython test_dict.py, test_int.py)
+def dv8_keys_set_algebra(a, b):
+    d1, d2 = {"x": 1, "y": 2}, {"y": 3, "z": 4}
+    both, either = d1.keys() & d2.keys(), d1.keys() | d2.keys()
+    return a * len(both) + b * len(either)
+def dv8_items_membership(a, b):
+    d = {"k": 1}
+    return a * (("k", 1) in d.items()) + b * (("k", 2) in d.items())
+def dv8_values_sum_and_len(a, b):
+    d = {"p": a, "q": b, "r": a * b}
+    return sum(d.values()) * len(d.values())
+def dv8_dict_comprehension_from_zip(a, b):
+    d = {k: v for k, v in zip("abc", (a, b, a + b))}
+    return d["c"] - d["a"]
+def dv8_setdefault_list_append(a, b):
+    d = {}
+    d.setdefault("xs", []).append(a)
+    d.setdefault("xs", []).append(b)
+    return d["xs"][0] * d["xs"][1]
+def dv8_dict_equality(a, b):
+    same = {"a": 1, "b": 2} == {"b": 2, "a": 1}
+    return a * same + b * ({"a": 1} != {"a": 2})
+def in8_int_to_bytes_roundtrip(a, b):
+    n = int.from_bytes((258).to_bytes(2, "big"), "big")
+    return a * n + b
+def in8_bit_count_and_length(a, b):
+    return a * (13).bit_count() + b * (13).bit_length()
+def in8_hex_oct_bin_strings(a, b):
+    return a * len(hex(255) + oct(8) + bin(5)) + b
+def in8_int_of_bool_and_str_float(a, b):
+    return a * (int(True) + int(" 7 ")) + b * float(" 2.5 ")
+def in8_math_gcd_lcm_comb(a, b):
+    import math
+    return a * math.gcd(12, 18) + b * math.lcm(4, 6) + a * math.comb(5, 2)
+def in8_max_of_ints_and_floats(a, b):
+    return a * max(1, 2.5, 2) + b * min(-1, -0.5)
+def st8_str_split_maxsplit(a, b):
+    parts = "a,b,c,d".split(",", 2)
+    return a * len(parts) + b * len(parts[-1])
+def st8_rsplit_and_removeprefix(a, b):
+    head = "x.y.z".rsplit(".", 1)[0]
+    return a * len(head) + b * len("test_name".removeprefix("test_"))
+def st8_format_percent_and_fstring_spec(a, b):
+    s = "%05.1f|%-3s|" % (3.14159, "x") + f"{42:#x}"
+    return a * len(s) + b
+def st8_str_in_tuple_index(a, b):
+    names = ("relu", "gelu", "tanh")
+    return a * names.index("gelu") + b * ("silu" in names)
 '''
 
 RECOMPILE_SRC = r'''
