@@ -79,7 +79,7 @@ class OutputGraph:
         self.subgraph_root = minitorch2.nn.Module()  # higher-order ops' bodies (`fwd_body_0`), the graph's attributes
         self.stored_cells = {}  # side effects: name of a cell of the frame (or its closure) -> its CellVariable
         self.run_memo, self._planned = {}, []  # id(tracker) -> the object its plan made in this run (see `once`)
-        self.frame_cells = {}  # id(a cell of the frame's closure) -> its CellVariable
+        self.frame_cells = {}  # id(a cell of the frame's closure, or of a function it calls) -> its CellVariable
         self.open_regions = []  # autocast regions the translation entered and has not left (variables/autocast.py)
         minitorch2._logging.unique_id("__builtins_dict__")  # Dynamo installs one per attempt: names count it
         self.stack_traces = StackTraceRecorder()

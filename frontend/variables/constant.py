@@ -39,7 +39,7 @@ class ConstantVariable(ValueVariable):
         # a method the enum's class defines: inlined with the member as self
         if isinstance(self.value, enum.Enum) and hasattr(attr, "__func__") and attr.__self__ is self.value:
             return UserMethodVariable(UserFunctionVariable(attr.__func__), self)
-        if isinstance(self.value, type) and isinstance(attr, types.FunctionType):  # `type(obj).method(obj, x)`
+        if isinstance(self.value, type) and isinstance(attr, types.FunctionType) and not unbound:  # type(o).f(o, x)
             return UserFunctionVariable(attr)
         if callable(attr):  # torch.Tensor.add_(t, u) is t.add_(u)
             return UnboundMethodVariable(name) if unbound else MethodVariable(self, name)

@@ -16,11 +16,15 @@ class InlinedCellMixin:
     mutable_identity = True  # (one cell, however many closures hold it)
 
     def rebuild_as_new_cell(self, cg):
+        if self.source is not None:  # (an outside function's cell, loaded again)
+            return cg.load_source(self.source)
         if self.from_outside:
             raise Unsupported("a closure cell of a function made outside cannot be rebuilt", "unresumable")
         cg.call_const(types.CellType, [] if self.contents is None else [self.contents])
 
     def output_plan(self, og):
+        if self.source is not None:
+            return super().output_plan(og)
         if self.frame_name is not None or self.from_outside:
             raise Unsupported("returning a closure over the frame's own or an outside function's cell", "unsupported")
         plan = self.contents and self.contents.realize().output_plan(og)

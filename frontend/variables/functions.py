@@ -23,8 +23,8 @@ class CellVariable(InlinedCellMixin, VariableTracker):  # (the mixin: escaping_c
     """A closure cell. `from_outside` cells belong to a real function: writing them is a side effect. A cell of the
     frame being compiled (`frame_name`: its own or its closure's) is the real one at run time, so it crosses a break."""
 
-    def __init__(self, contents=None, from_outside=False, frame_name=None):
-        super().__init__()
+    def __init__(self, contents=None, from_outside=False, frame_name=None, source=None):
+        super().__init__(source)  # (an outside function's cell read through its source: written back through it)
         self.contents, self.from_outside, self.frame_name = contents, from_outside, frame_name
 
     def reconstruct(self, cg):
@@ -85,9 +85,10 @@ class UserFunctionVariable(FunctionAttributesMixin, VariableTracker):
             # were filled then too: their contents are read as values made in the frame are, unguarded, as Dynamo's)
             cells_source = self.source and AttrSource(self.source, "__closure__")
             source = cells_source and AttrSource(GetItemSource(cells_source, i), "cell_contents")
-            frame_cell = tx.output.frame_cells.get(id(cell))
-            cells[name] = frame_cell if frame_cell is not None else CellVariable(
-                LazyVariableTracker(tx.output, cell.cell_contents, source), from_outside=True)
+            if id(cell) not in tx.output.frame_cells:  # (one tracker a cell, however many functions hold it: a write
+                tx.output.frame_cells[id(cell)] = CellVariable(  # through one is seen through the others)
+                    LazyVariableTracker(tx.output, cell.cell_contents, source), True, None, source and source.base)
+            cells[name] = tx.output.frame_cells[id(cell)]
         return cells
 
     def call_function(self, tx, args, kwargs, self_var=None):

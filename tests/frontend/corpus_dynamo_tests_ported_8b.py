@@ -7,8 +7,11 @@ cumprod, new_full, type_as, narrow, unbind, chunk, masked_fill, where with a sca
 sources (globals holding modules, objects, dicts and closures' cells), Python floats computed from tensors'
 shapes, context managers (classes whose __enter__ returns a value, nested @contextmanager, nullcontext, ExitStack
 callbacks, __exit__ seeing the exception), modules without parameters (activations, Sequential, Identity,
-Flatten, Softmax, Dropout in eval, a counter attribute), and RECOMPILE_SRC (the calls are in
-test_dynamo_tests_ported_8.py). Our own programs; the names given to exec are `torch`, `nn`, `F` and `dynamo`.
+Flatten, Softmax, Dropout in eval, a counter attribute, a method read through type(obj)), closures that outlive
+the call that made them (kept on a global list across calls, two sharing a cell) and outside closures writing
+their cells (nonlocal, across a break), dict views, int methods (to_bytes, bit_count, gcd), str splits and
+%-formatting, and RECOMPILE_SRC (the calls are in test_dynamo_tests_ported_8.py). Our own programs; the names
+given to exec are `torch`, `nn`, `F` and `dynamo`.
 """
 
 PORTED_SRC = r'''
@@ -344,6 +347,31 @@ def _counter_pair(start):
     return bump, read
 
 
+def _remembering():
+    kept = None
+    def remember(x):
+        nonlocal kept
+        kept = x
+    def recall():
+        return kept
+    return remember, recall
+
+
+_REMEMBER, _RECALL = _remembering()
+
+
+def ec8_outside_closure_writes_its_cell(a, b):
+    _REMEMBER(a * 2)
+    return _RECALL() + b
+def ec8_outside_cell_written_twice_read_between(a, b):
+    _REMEMBER(a)
+    first = _RECALL() * 3
+    _REMEMBER(b)
+    return first + _RECALL()
+def ec8_outside_cell_written_across_a_break(a, b):
+    _REMEMBER(a + 1)
+    dynamo.graph_break()
+    return _RECALL() * b
 def ec8_hook_from_last_call(a, b):
     if len(_HOOKS) > 1:
         _HOOKS.clear()

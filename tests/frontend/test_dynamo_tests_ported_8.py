@@ -30,10 +30,10 @@ RECOMPILE_CALLS = {
 
 # Programs whose counts or values still differ from Dynamo's: name -> the difference.
 KNOWN_DIFFS = {
-    "so8_sort_tensors_by_sum": "sorted() whose key calls .item(): both break at the sorted call; the key lambda is then "
-                               "called by the native sorted, which Dynamo's frame hook catches and compiles (t.sum() "
-                               "then a break at .item()); ours cannot compile frames called from C code (no PEP 523 "
-                               "hook), so the lambda runs eagerly: ours (2, 3, 1), Dynamo (3, 4, 2)",
+    "so8_sort_tensors_by_sum": "sorted() whose key calls .item(): both break at the sorted call; the key lambda "
+                               "is then called by the native sorted, which Dynamo's frame hook catches and compiles "
+                               "(t.sum() then a break at .item()); ours cannot compile frames called from C code (no "
+                               "PEP 523 hook), so the lambda runs eagerly: ours (2, 3, 1), Dynamo (3, 4, 2)",
     "in8_int_to_bytes_roundtrip": "int.to_bytes: Dynamo cannot trace it and breaks there (the resume folds "
                                   "int.from_bytes); ours folds to_bytes but not int.from_bytes (an attribute of the "
                                   "builtin int), breaking at its load and call: ours (1, 2, 3), Dynamo (2, 4, 1)",
