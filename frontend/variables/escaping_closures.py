@@ -5,7 +5,9 @@ Frontend layer, mixins of functions.py's CellVariable and NestedUserFunctionVari
 exists only while tracing; where a closure holding it crosses a graph break or leaves the frame, the cell is made
 anew holding its contents, once however many closures share it (the codegen's temporaries at a break,
 OutputGraph.once after the graph), and the function is made from its code, defaults and those cells, as Dynamo
-rebuilds the cells of inlined calls it tracks as new objects.
+rebuilds the cells of inlined calls it tracks as new objects. A cell of a function from outside the frame, read
+through that function's source, is the real one: loaded again (and a nonlocal write to it set back through it,
+symbolic_convert.py's STORE_DEREF).
 """
 import types
 
