@@ -78,7 +78,8 @@ class OutputGraph:
         self.stored_attrs = {}  # side effects: (module source, attribute) -> (module tracker, value tracker)
         self.subgraph_root = minitorch2.nn.Module()  # higher-order ops' bodies (`fwd_body_0`), the graph's attributes
         self.stored_cells = {}  # side effects: name of a cell of the frame (or its closure) -> its CellVariable
-        self.frame_cells = {}  # id(a cell of the frame's closure) -> its CellVariable
+        self.run_memo, self._planned = {}, []  # id(tracker) -> the object its plan made in this run (see `once`)
+        self.frame_cells = {}  # id(a cell of the frame's closure, or of a function it calls) -> its CellVariable
         self.open_regions = []  # autocast regions the translation entered and has not left (variables/autocast.py)
         minitorch2._logging.unique_id("__builtins_dict__")  # Dynamo installs one per attempt: names count it
         self.stack_traces = StackTraceRecorder()
@@ -266,6 +267,13 @@ class OutputGraph:
         if all(m is not var for m in self.mutated):
             self.mutated.append(var)
 
+    def once(self, var, make):
+        """var's output plan `make`, run once per run of the frame: a list or object made in the frame and held in
+        two places (returned, and stored on a global) is one object after the graph too."""
+        memo, key = self.run_memo, id(var)
+        self._planned.append(var)  # (alive while plans are made, so no other tracker gets its id)
+        return lambda outs, L, G: memo[key] if key in memo else memo.setdefault(key, make(outs, L, G))
+
     def side_effect_plan(self):
         """(outs, L, G) -> None: write the tracked contents back into each mutated outside list or dict."""
         plans = [(var.source, type(var)(var.items).output_plan(self)) for var in self.mutated]  # (a copy made here)
@@ -316,11 +324,14 @@ class OutputGraph:
         switches = [n.args[0] for n in self.graph.nodes if n.op == "call_function" and n.target is _set_grad_enabled]
         final_mode = bool(switches[-1]) if switches else self.grad_enabled_at_entry  # the mode the graph leaves
         leaves_grad_mode = final_mode != self.grad_enabled_at_entry
+        memo = self.run_memo
 
         def plan(outs, L, G, fn):
+            memo.clear()  # (a run that raised may have left objects)
             result = result_plan(outs, L, G)  # read before the replay changes what sources point at
             if replay is not None:
                 replay(outs, L, G, fn)
+            memo.clear()
             if leaves_grad_mode:  # `torch.set_grad_enabled(False)` left in force, even if a backend traced it away
                 minitorch2.autograd.grad_mode.state.grad_enabled = final_mode
             return result

@@ -222,12 +222,14 @@ class InstructionTranslatorBase(ExceptionOpcodesMixin, Py312OpcodesMixin, String
         self.push(cell.contents)
 
     def STORE_DEREF(self, inst):
-        cell = self.cells.setdefault(inst.argval, CellVariable())
-        if cell.from_outside and cell.frame_name is None:
-            raise Unsupported(f"writing the closure variable {inst.argval!r} of an outer function", "side_effect")
+        cell, value = self.cells.setdefault(inst.argval, CellVariable()), self.pop()
+        if cell.from_outside and cell.frame_name is None:  # an outside function's cell: its cell_contents set back
+            if cell.source is None:  # (after the graph or at a break) through its source, as an attribute is
+                raise Unsupported(f"writing the closure variable {inst.argval!r} of an outer function", "side_effect")
+            self.output.stored_attrs[(cell.source, "cell_contents")] = (cell, value)
         if cell.frame_name is not None:  # the compiled frame's (its own or its closure's): written back at a break,
             self.output.stored_cells[cell.frame_name] = cell  # and its closure's after the graph, as a global is
-        cell.contents = self.pop()
+        cell.contents = value
 
     # ---- stack shuffles ---------------------------------------------------------------------
 
@@ -272,6 +274,8 @@ class InstructionTranslatorBase(ExceptionOpcodesMixin, Py312OpcodesMixin, String
                 self.output.note_mutation(obj)
             index = key.as_python_constant()
             obj.items[index] = value.realize().unpack_var_sequence(self) if isinstance(index, slice) else value
+        elif hasattr(obj, "call_dunder") and obj.has_dunder("__setitem__"):  # a user class's (UserDict's), inlined
+            obj.call_dunder(self, "__setitem__", [key, value])
         else:
             raise Unsupported("item assignment (obj[i] = v) on a value from outside the frame", "side_effect")
 

@@ -17,7 +17,7 @@ from ._factories import tensor as make_tensor
 from ._ops import ops, python_signature
 from ._aten.composite_sizes import check_select_index, covers_whole_dim
 from ._aten.nn_ops import is_channels_last
-from ._tensor import Tensor, contiguous_format, device
+from ._tensor import Tensor, contiguous_format
 
 aten = ops.aten
 
@@ -126,20 +126,7 @@ def _shape_methods():
         return self if already else aten.clone.default(self, memory_format=memory_format)
 
     def to(self, *args, **kwargs):
-        dtype = _dtype.as_dtype(kwargs.get("dtype"))
-        for a in (*args, kwargs.get("device")):
-            a = _dtype.as_dtype(a)  # x.to(float) is x.to(torch.float64), as in torch
-            if isinstance(a, _dtype.dtype):
-                dtype = a
-            elif isinstance(a, Tensor):
-                dtype = a.dtype
-            elif isinstance(a, (str, device)):
-                require_cpu(device(a))  # (a string that names no device raises, as in torch)
-            elif isinstance(a, int) and not isinstance(a, bool):
-                raise RuntimeError("Cannot access accelerator device when none is available.")
-            elif a is not None:
-                raise TypeError(f"to() received an invalid combination of arguments - got "
-                                f"({', '.join(type(v).__name__ for v in args)})")
+        dtype = _tensor_methods_more.to_dtype(args, kwargs)  # (its arguments parsed as torch's binding parses them)
         copy, memory_format = kwargs.get("copy", False), kwargs.get("memory_format")
         relayout = memory_format not in (None, "torch.preserve_format") and memory_format != (  # (ATen's test:
             "torch.channels_last" if is_channels_last(self) else "torch.contiguous_format")  # suggest_memory_format)
@@ -159,20 +146,9 @@ def _shape_methods():
         "clone": lambda self, memory_format=None: F.clone(self, memory_format=memory_format),
         "float": conversion(_dtype.float32), "double": conversion(_dtype.float64), "half": conversion(_dtype.float16),
         "bfloat16": conversion(_dtype.bfloat16), "long": conversion(_dtype.int64), "int": conversion(_dtype.int32),
-        "bool": conversion(_dtype.bool_), "cpu": lambda self: self, "cuda": lambda self, *a, **k: _no_cuda(),
+        "bool": conversion(_dtype.bool_), "cpu": lambda self: self, "cuda": lambda self, *a, **k: _tensor_methods_more.no_cuda(),
         "T": property(lambda self: F.permute(self, list(reversed(range(self.dim()))))),
     }
-
-
-def _no_cuda():
-    raise AssertionError("Torch not compiled with CUDA enabled")  # as a CPU-only build of torch
-
-
-def require_cpu(place):
-    if place.type == "cuda":
-        _no_cuda()
-    if place.type not in ("cpu", "meta"):
-        raise RuntimeError(f"PyTorch is not linked with support for {place.type} devices")
 
 
 # ---------------------------------------------------------------- indexing

@@ -1,7 +1,8 @@
 """Tensor methods beyond what the pipeline calls: the new_* constructors (`x.new_zeros(2, 3)`, the legacy `x.new(...)`),
 the in-place samplers uniform_ and random_, `~x` (refused on floats, as torch's binding refuses it), the shift
 operators (`x << y` and its reflected and in-place forms), index_fill_, detach_, the *_as shape methods, tile, flip,
-mT, polygamma, sum_to_size, the int16/int8/uint8 conversions and a complex tensor's real and imag.
+mT, polygamma, sum_to_size, the int16/int8/uint8 conversions and a complex tensor's real and imag; and how x.to(...)
+reads its arguments (a device other than the CPU, or a wrong argument, refused in torch's words).
 
 Runtime layer, coverage surface. Each hands its aten op the arguments PyTorch's bindings pass (new_* the factory
 options as _factories.py's do); _tensor_methods.install binds them onto Tensor with the others.
@@ -11,10 +12,41 @@ from . import _dtype, _functions_complex
 from ._functions_common_math import bitwise_left_shift, bitwise_right_shift, polygamma, sum_to_size
 from ._functions_shape_more import flip, tile
 from ._ops import ops
-from ._tensor import Size, Tensor
+from ._tensor import Size, Tensor, device
 from ._inference_tensors import is_inference
 
 aten = ops.aten
+
+
+def no_cuda():
+    raise AssertionError("Torch not compiled with CUDA enabled")  # as a CPU-only build of torch
+
+
+def require_cpu(place):
+    if place.type == "cuda":
+        no_cuda()
+    if place.type not in ("cpu", "meta"):
+        raise RuntimeError(f"PyTorch is not linked with support for {place.type} devices")
+
+
+def to_dtype(args, kwargs):
+    """The dtype Tensor.to(...) names (None: none), its arguments read as torch's binding reads them: a dtype (Python's
+    float is float64), a tensor (its dtype), a device (only the CPU here); anything else refused in torch's words."""
+    dtype = _dtype.as_dtype(kwargs.get("dtype"))
+    for a in (*args, kwargs.get("device")):
+        a = _dtype.as_dtype(a)  # x.to(float) is x.to(torch.float64), as in torch
+        if isinstance(a, _dtype.dtype):
+            dtype = a
+        elif isinstance(a, Tensor):
+            dtype = a.dtype
+        elif isinstance(a, (str, device)):
+            require_cpu(device(a))  # (a string that names no device raises, as in torch)
+        elif isinstance(a, int) and not isinstance(a, bool):
+            raise RuntimeError("Cannot access accelerator device when none is available.")
+        elif a is not None:
+            raise TypeError(f"to() received an invalid combination of arguments - got "
+                            f"({', '.join(type(v).__name__ for v in args)})")
+    return dtype
 
 
 def invert(self):

@@ -4,6 +4,7 @@ Frontend layer. Operations on constants fold: `x.shape[0] * 2` is an int in the 
 from the frame is guarded to be unchanged; a class by identity, and the attributes read from it through its source.
 """
 import enum
+import types
 
 import numpy as np
 
@@ -34,10 +35,12 @@ class ConstantVariable(ValueVariable):
             # a class read from the frame is mutable (`Config.scale = 5.0` after the compile): its attribute is
             # wrapped through the class's source, so it is guarded as any value read from the frame is
             return tx.output.wrap(attr, AttrSource(self.source, name))
+        from .functions import UserFunctionVariable, UserMethodVariable  # (functions imports this module)
         # a method the enum's class defines: inlined with the member as self
         if isinstance(self.value, enum.Enum) and hasattr(attr, "__func__") and attr.__self__ is self.value:
-            from .functions import UserFunctionVariable, UserMethodVariable  # (functions imports this module)
             return UserMethodVariable(UserFunctionVariable(attr.__func__), self)
+        if isinstance(self.value, type) and isinstance(attr, types.FunctionType) and not unbound:  # type(o).f(o, x)
+            return UserFunctionVariable(attr)
         if callable(attr):  # torch.Tensor.add_(t, u) is t.add_(u)
             return UnboundMethodVariable(name) if unbound else MethodVariable(self, name)
         return ConstantVariable(attr.item() if isinstance(attr, np.generic) else attr)  # np.finfo(...).min: a float

@@ -10,6 +10,7 @@ others, the frame runs eagerly.
 """
 import contextlib
 import functools
+import types
 
 from ..exc import Unsupported
 from .base import VariableTracker
@@ -110,6 +111,10 @@ class ExitStackVariable(VariableTracker):
         return self
 
     def call_method(self, tx, name, args, kwargs):
+        if name == "callback" and args:  # its exit calls fn(*args, **kwargs), without the exception's details
+            fn, rest = args[0].realize(), list(args[1:])
+            self.exits.append(types.SimpleNamespace(call_function=lambda tx, *_: fn.call_function(tx, rest, kwargs)))
+            return fn
         manager = args[0].realize() if name == "enter_context" and len(args) == 1 and not kwargs else None
         # a user's context manager, a @contextmanager's or nullcontext; as Dynamo, not a grad mode (whose
         # __enter__ it refuses to trace: the frame runs eagerly)

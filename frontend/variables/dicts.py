@@ -97,7 +97,8 @@ class DictVariable(VariableTracker):
         if self.source is not None:  # the caller's own dict (a change in the frame is replayed onto it)
             return super().output_plan(og)
         plans = [(key_var(k).output_plan(og), v.realize().output_plan(og)) for k, v in self.items.items()]
-        return lambda outs, L, G, make=self.rebuilder(): make({k(outs, L, G): p(outs, L, G) for k, p in plans})
+        return og.once(self, lambda outs, L, G, make=self.rebuilder(): make({k(outs, L, G): p(outs, L, G)
+                                                                             for k, p in plans}))
 
     def build(self, cg):
         if self.cls is not dict:

@@ -14,21 +14,22 @@ from .base import LazyVariableTracker, VariableTracker
 from .constant import ConstantVariable
 from .context_trackers import CONTEXTMANAGER_CODE, GeneratorContextVariable
 from .dicts import DictVariable
+from .escaping_closures import EscapingFunctionMixin, InlinedCellMixin
 from .function_attributes import FunctionAttributesMixin
 from .lists import TupleVariable
 
 
-class CellVariable(VariableTracker):
+class CellVariable(InlinedCellMixin, VariableTracker):  # (the mixin: escaping_closures.py)
     """A closure cell. `from_outside` cells belong to a real function: writing them is a side effect. A cell of the
     frame being compiled (`frame_name`: its own or its closure's) is the real one at run time, so it crosses a break."""
 
-    def __init__(self, contents=None, from_outside=False, frame_name=None):
-        super().__init__()
+    def __init__(self, contents=None, from_outside=False, frame_name=None, source=None):
+        super().__init__(source)  # (an outside function's cell read through its source: written back through it)
         self.contents, self.from_outside, self.frame_name = contents, from_outside, frame_name
 
     def reconstruct(self, cg):
         if self.frame_name is None:
-            raise Unsupported("a closure cell of an inlined function cannot be rebuilt after a break", "unresumable")
+            return self.rebuild_as_new_cell(cg)  # (a cell of an inlined call)
         cg.append("LOAD_CLOSURE", cg.cell_ref(self.frame_name))
 
 
@@ -84,9 +85,10 @@ class UserFunctionVariable(FunctionAttributesMixin, VariableTracker):
             # were filled then too: their contents are read as values made in the frame are, unguarded, as Dynamo's)
             cells_source = self.source and AttrSource(self.source, "__closure__")
             source = cells_source and AttrSource(GetItemSource(cells_source, i), "cell_contents")
-            frame_cell = tx.output.frame_cells.get(id(cell))
-            cells[name] = frame_cell if frame_cell is not None else CellVariable(
-                LazyVariableTracker(tx.output, cell.cell_contents, source), from_outside=True)
+            if id(cell) not in tx.output.frame_cells:  # (one tracker a cell, however many functions hold it: a write
+                tx.output.frame_cells[id(cell)] = CellVariable(  # through one is seen through the others)
+                    LazyVariableTracker(tx.output, cell.cell_contents, source), True, None, source and source.base)
+            cells[name] = tx.output.frame_cells[id(cell)]
         return cells
 
     def call_function(self, tx, args, kwargs, self_var=None):
@@ -130,7 +132,8 @@ class UserMethodVariable(VariableTracker):
         cg.call_const(types.MethodType, [self.fn_var, self.self_var])
 
 
-class NestedUserFunctionVariable(FunctionAttributesMixin, VariableTracker):  # (the mixin: function_attributes.py)
+# (the mixins: escaping_closures.py, function_attributes.py)
+class NestedUserFunctionVariable(EscapingFunctionMixin, FunctionAttributesMixin, VariableTracker):
     """A function made by MAKE_FUNCTION inside the frame; its defaults and cells are trackers."""
     mutable_identity = True  # (an attribute set on it at a break is seen by the resume function)
 

@@ -85,7 +85,7 @@ class BaseListVariable(VariableTracker):
             return super().output_plan(og)
         plans = [i.realize().output_plan(og) for i in self.items]
         make = self.rebuilder()
-        return lambda outs, L, G: make(p(outs, L, G) for p in plans)
+        return og.once(self, lambda outs, L, G: make(p(outs, L, G) for p in plans))
 
     def __repr__(self):
         return f"{type(self).__name__}({self.items})"

@@ -68,7 +68,7 @@ class SpecialMethodsMixin:
             for name, plan in plans.items():
                 object.__setattr__(obj, name, plan(outs, L, G))
             return obj
-        return make
+        return og.once(self, make)
 
     def can_store_attr(self, name, value):
         """`obj.k = v` on an object from outside the frame (a global, a method's self; object's __setattr__, no

@@ -14,7 +14,7 @@ from ... import _shared_memory
 from ..._dtype import dtype as dtype_class
 from ..._factories import empty_like
 from ..._tensor import Tensor, device
-from ..._tensor_methods import require_cpu
+from ..._tensor_methods_more import require_cpu
 from ... import __future__ as future_switches
 from ...autograd.grad_mode import no_grad
 from ..parameter import Parameter
