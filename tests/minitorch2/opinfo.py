@@ -440,6 +440,14 @@ def lerp_samples(m):
     yield S(m.t((3, 4), "step"), m.t((3, 4), "offset"), 0.3)
 
 
+def lerp_tensor_samples(m):
+    """A tensor weight: of the inputs' shape, broadcast, 0-d, permuted."""
+    yield S(m.t((3, 4)), m.t((3, 4)), m.t((3, 4)))
+    yield S(m.t((3, 4)), m.t((3, 4)), m.t((4,)))
+    yield S(m.t((2, 3, 4), "T"), m.t((4,)), m.t(()))
+    yield S(m.t((3, 4), "step"), m.t((3, 4), "offset"), m.t((3, 1)))
+
+
 def addc_samples(nonzero):
     def gen(m):
         t2 = dict(nonzero=nonzero)
@@ -1941,6 +1949,7 @@ OP_DB = [
     OpInfo("minimum.default", binary()),
     OpInfo("atan2.default", binary()),
     OpInfo("lerp.Scalar", lerp_samples, dtypes=FLOAT),
+    OpInfo("lerp.Tensor", lerp_tensor_samples, dtypes=FLOAT),
     OpInfo("addcmul.default", addc_samples(nonzero=False)),
     OpInfo("addcdiv.default", addc_samples(nonzero=True), dtypes=FLOAT),
     # ------------------------------------------------------------ comparisons and logic
@@ -2023,6 +2032,7 @@ OP_DB = [
     OpInfo("addcmul_.default", inplace_with(addc_samples(nonzero=False))),
     OpInfo("addcdiv_.default", inplace_with(addc_samples(nonzero=True)), dtypes=FLOAT),
     OpInfo("lerp_.Scalar", inplace_with(lerp_samples), dtypes=FLOAT),
+    OpInfo("lerp_.Tensor", inplace_with(lerp_tensor_samples), dtypes=FLOAT),
     OpInfo("logical_and_.default", inplace_binary(low=-1, high=1), grad=False),
     OpInfo("maximum_.default", inplace_binary(), meta=False, grad=False,
            xfails=[_x("values", NOT_ATEN)]),

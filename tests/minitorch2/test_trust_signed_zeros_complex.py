@@ -83,8 +83,8 @@ def test_sign_of_zero_compiled_as_eager(codegen):
 
     def f(a, b):  # (no reduction: a compiled max reduction keeps llvm.maximum's zero order so it vectorizes,
         # as torch's own compiled and vectorized reductions break eager's tie rule too)
-        return (mt.maximum(a, b), mt.minimum(a, b), mt.clamp(a, min=0.0), mt.clamp(a, max=-0.0), mt.relu(a),
-                mt.remainder(a * 3, -3.0), mt.remainder(a, b + 3))
+        # remainder is not here: compiled, it is torch.compile's a - (a // b) * b (test_probes_s29.py)
+        return mt.maximum(a, b), mt.minimum(a, b), mt.clamp(a, min=0.0), mt.clamp(a, max=-0.0), mt.relu(a)
 
     saved = backend.config.cpu_codegen
     backend.config.cpu_codegen = codegen
