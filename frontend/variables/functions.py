@@ -154,7 +154,8 @@ class NestedUserFunctionVariable(FunctionAttributesMixin, VariableTracker):  # (
         self.reconstruct_attributes(cg)  # (`f.scale = 4` in the frame)
 
     def call_function(self, tx, args, kwargs):
-        if any(cell.contents is None for cell in self.closure):  # Dynamo rebuilds the function to check its rules
+        if not self.code.co_flags & inspect.CO_GENERATOR and any(cell.contents is None for cell in self.closure):
+            # (Dynamo rebuilds a function, reading its cells, to look up its trace rule; not a generator's)
             raise Unsupported(f"calling {self.code.co_name} reads a closure cell not yet written", "unsupported")
         shell = types.FunctionType(self.code, self.f_globals, self.code.co_name, tuple(self.defaults) or None,
                                    tuple(types.CellType(c) for c in self.closure) or None)

@@ -1,0 +1,64 @@
+"""Known differences from Dynamo closed in session 29, beyond the ported programs that now pass in place.
+
+A nested function whose closure holds a cell of the frame not yet written (3.11: a walrus inside a comprehension, a
+`nonlocal` result a helper fills): Dynamo rebuilds the function before inlining it and breaks reading the empty
+cell; the call then runs as written, and a frame that holds no tensor where Dynamo looks (a <listcomp>: an iterator
+and cells) is not compiled. random.Random made in the frame: a break at a method Dynamo does not trace (choice,
+shuffle, sample) rebuilds the generator in its state, and the frame resumes after it.
+"""
+import pytest
+import torch
+
+import minitorch2
+
+from .test_dynamo_tests_ported import _build, _names, check_against_dynamo
+
+EMPTY_CELLS = '''
+def walrus_keeps_last_in_listcomp(a, b):
+    doubled = [last for x in (a, b) if (last := x * 2) is not None]
+    return doubled[0] - doubled[1]
+def walrus_in_listcomp_element(a, b):
+    pairs = [(m := x.abs()) + m for x in (a, b)]
+    return pairs[0] * pairs[1]
+def walrus_in_generator_expression(a, b):
+    total = sum((last := x * 2).sum() for x in (a, b))
+    return last * total
+def helper_reads_cell_written_before_call(a, b):
+    def scaled():
+        return a * scale
+    scale = 3
+    return scaled() + b
+'''
+
+RANDOM_INSTANCES = '''
+import random
+def choice_picks_index(a, b):
+    rng = random.Random(0)
+    i = rng.choice([0, 1, 2])
+    return a[i] * b
+def shuffle_order_of_tensors(a, b):
+    rng = random.Random(3)
+    parts = [a, b, a * b]
+    rng.shuffle(parts)
+    return parts[0] - parts[1] + parts[2]
+def sample_then_draw_again(a, b):
+    rng = random.Random(5)
+    k = sum(rng.sample(range(10), 2))
+    return a * k + b * rng.randint(1, 4)
+'''
+
+
+@pytest.mark.parametrize("name", _names(EMPTY_CELLS))
+def test_empty_closure_cells_as_dynamo(name):
+    check_against_dynamo(_build(torch, EMPTY_CELLS)[name], _build(minitorch2, EMPTY_CELLS)[name])
+
+
+# a generator still read after the break is an input of the resume frame: Dynamo replays its draws as graph inputs
+# (RandomValueSource); ours has no rule for one, so each draw from it is a break
+STILL_DIFFERENT = {"sample_then_draw_again": "the resume frame draws from the generator: ours (2, 3, 2), Dynamo (1, 3, 1)"}
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(reason=STILL_DIFFERENT[n], strict=True))
+                                  if n in STILL_DIFFERENT else n for n in _names(RANDOM_INSTANCES)])
+def test_random_instance_across_a_break_as_dynamo(name):
+    check_against_dynamo(_build(torch, RANDOM_INSTANCES)[name], _build(minitorch2, RANDOM_INSTANCES)[name])
