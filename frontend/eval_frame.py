@@ -34,6 +34,7 @@ from .explain import exporting_guards  # (explain.py reads this module's _observ
 from .guard_failures import guard_failures
 from .profile_capture import CaptureBlocksMixin, original_function
 from .symbolic_convert import InstructionTranslator
+from .variables import requires_grad_leaks
 
 log = logging.getLogger("frontend")
 
@@ -167,6 +168,9 @@ def translate_split(fn, L, backend, nopython, e, reason, eager_rest=False):
         except Exception as err:  # a frame shape the bytecode rewrite does not handle: eager, never a crash
             raise Unsupported(f"building the resume function failed: {type(err).__name__}: {err}",
                               "unresumable") from err
+        leak = requires_grad_leaks.leak_at_break(og)  # (Dynamo restarts at a requires_grad_() the graph would leak)
+        if leak is not None and resume.why_cannot_resume(fn.__code__, leak) is None:
+            return translate_split(fn, L, backend, nopython, leak, f"{reason}; restarted at: {leak} [{leak.code}]")
         gm = og.close()
         graph_call.compiled = compile_graph(fn, gm, og, backend, graph_name)
         return CacheEntry(og.guards.compile(), backend, graph=gm if og.op_count() else None, break_reason=reason,

@@ -19,9 +19,7 @@ from .lists import TupleVariable, iterate
 
 def constant_key(var, identity=False):  # (with `identity`, a dict's: a tensor is keyed by its identity)
     var = var.realize()
-    if not var.is_python_constant():
-        return identity_key(var, identity)
-    return var.as_python_constant()
+    return var.as_python_constant() if var.is_python_constant() else identity_key(var, identity)
 
 
 class DictVariable(VariableTracker):

@@ -120,9 +120,7 @@ class StructSequenceVariable(TupleVariable):
         self.fields = getattr(python_cls, "_fields", ())
 
     def var_getattr(self, tx, name):
-        if name in self.fields:
-            return self.items[self.fields.index(name)]
-        return super().var_getattr(tx, name)
+        return self.items[self.fields.index(name)] if name in self.fields else super().var_getattr(tx, name)
 
 
 def lazy_iterator(items, *inputs, pure=True):

@@ -34,10 +34,6 @@ KNOWN_DIFFS = {
                                "Dynamo breaks again at mark_dirty and compiles nothing there, ours breaks at reading "
                                "the real ctx (compiling x.mul_) and once more in the resume: ours (3, 3, 3), "
                                "Dynamo (2, 2, 2)",
-    "af6_grad_through_function": "torch.autograd.grad (now a break, as Dynamo's) after a requires_grad_() "
-                                 "intermediate: Dynamo also breaks at the requires_grad_() whose tensor would leak "
-                                 "out as a graph output, and counts the grad break twice: ours (1, 7, 1), "
-                                 "Dynamo (2, 4, 3)",
     "tf6_subclass_made_in_frame": "minitorch2 has no Tensor.as_subclass nor __torch_function__ dispatch",
     "tf6_torch_function_counts_calls": "minitorch2 has no Tensor.as_subclass nor __torch_function__ dispatch",
     "co6_cond_on_shape": "minitorch2 has no torch.cond (Dynamo: (1, 2, 0), the cond higher-order op)",

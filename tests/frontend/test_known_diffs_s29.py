@@ -4,7 +4,9 @@ A nested function whose closure holds a cell of the frame not yet written (3.11:
 `nonlocal` result a helper fills): Dynamo rebuilds the function before inlining it and breaks reading the empty
 cell; the call then runs as written, and a frame that holds no tensor where Dynamo looks (a <listcomp>: an iterator
 and cells) is not compiled. random.Random made in the frame: a break at a method Dynamo does not trace (choice,
-shuffle, sample) rebuilds the generator in its state, and the frame resumes after it.
+shuffle, sample) rebuilds the generator in its state, and the frame resumes after it. An intermediate's
+requires_grad_() whose result a graph cut at a later break (torch.autograd.grad's) would output: a restart at the
+requires_grad_(), as at a return.
 """
 import pytest
 import torch
@@ -46,6 +48,30 @@ def sample_then_draw_again(a, b):
     k = sum(rng.sample(range(10), 2))
     return a * k + b * rng.randint(1, 4)
 '''
+
+# requires_grad_() on an intermediate whose result a graph cut at a later break would output: Dynamo checks the
+# outputs of that graph too, and restarts with a break at the requires_grad_() (both breaks counted)
+LEAKS_AT_A_BREAK = '''
+def input_gradient_of_detached_copy(a, b):
+    x = a.detach().requires_grad_()
+    score = (x * b).sin().sum()
+    g, = torch.autograd.grad(score, x)
+    return g.abs()
+def leaf_live_across_graph_break(a, b):
+    w = (a * 2).detach().requires_grad_()
+    dynamo.graph_break()
+    return (w * b).detach()
+def leaf_dead_before_graph_break(a, b):
+    x = a.detach().requires_grad_()
+    y = (x * b).sum().detach()
+    dynamo.graph_break()
+    return y + a
+'''
+
+
+@pytest.mark.parametrize("name", _names(LEAKS_AT_A_BREAK))
+def test_requires_grad_leak_at_a_break_as_dynamo(name):
+    check_against_dynamo(_build(torch, LEAKS_AT_A_BREAK)[name], _build(minitorch2, LEAKS_AT_A_BREAK)[name])
 
 
 @pytest.mark.parametrize("name", _names(EMPTY_CELLS))
