@@ -10,6 +10,7 @@ user functions it calls compile as frames of their own. Ours runs a copy of its 
 The one idea to hold: only the callable changes hands. A RoutedCall sends a user function, method or module forward
 through the compile wrapper, anything else it calls as it is; a graph break's call (resume.py) goes through one too.
 """
+import functools
 import inspect
 import sys
 import threading
@@ -131,6 +132,8 @@ def call_routed(fn, args, kwargs, compile_wrapper):
         context_class, context_args = fn._grad_mode_context
         with context_class(*context_args):
             return call_routed(fn.__wrapped__, args, kwargs, compile_wrapper)
+    if type(fn) is functools.partial:  # (a C callable: Dynamo's callback sees the frame of the function it calls)
+        return call_routed(fn.func, (*fn.args, *args), {**fn.keywords, **kwargs}, compile_wrapper)
     frame, bound = fn, ()
     if isinstance(fn, types.MethodType):
         frame, bound = fn.__func__, (fn.__self__,)

@@ -110,9 +110,7 @@ class GraphCall:
         self.compiled = None
 
     def __call__(self, *inputs):
-        if getattr(self.compiled, "_boxed_call", False):
-            return self.compiled(list(inputs))
-        return self.compiled(*inputs)
+        return self.compiled(list(inputs)) if getattr(self.compiled, "_boxed_call", False) else self.compiled(*inputs)
 
 
 class ResumeCall:

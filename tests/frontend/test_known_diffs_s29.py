@@ -6,7 +6,7 @@ cell; the call then runs as written, and a frame that holds no tensor where Dyna
 and cells) is not compiled. random.Random made in the frame: a break at a method Dynamo does not trace (choice,
 shuffle, sample) rebuilds the generator in its state, and the frame resumes after it. An intermediate's
 requires_grad_() whose result a graph cut at a later break (torch.autograd.grad's) would output: a restart at the
-requires_grad_(), as at a return.
+requires_grad_(), as at a return. A functools.partial a frame run eagerly calls: the function it calls compiles.
 """
 import pytest
 import torch
@@ -67,6 +67,39 @@ def leaf_dead_before_graph_break(a, b):
     dynamo.graph_break()
     return y + a
 '''
+
+# a functools.partial called from a frame that runs eagerly: Dynamo's callback sees the frame of the function the
+# partial calls (a partialmethod read from an instance is one, bound to it), and compiles it
+PARTIALS = '''
+import functools
+class _Units:
+    def convert(self, x, factor, offset=0.0):
+        return x * factor + offset
+    to_mm = functools.partialmethod(convert, factor=10.0)
+class _Gain:
+    def apply(self, x, k):
+        return x * k
+    triple = functools.partialmethod(apply, k=3)
+def _affine(x, w, shift):
+    return x * w + shift
+def partialmethod_from_instance(a, b):
+    return _Units().to_mm(a) - b
+def partialmethod_of_held_instance(a, b):
+    g = _Gain()
+    return g.triple(a) - g.triple(b)
+def partial_called_in_loop_with_break(a, b):
+    step = functools.partial(_affine, shift=1.0)
+    out = a
+    for _ in range(2):
+        dynamo.graph_break()
+        out = step(out, b)
+    return out
+'''
+
+
+@pytest.mark.parametrize("name", _names(PARTIALS))
+def test_partial_called_from_eager_frame_as_dynamo(name):
+    check_against_dynamo(_build(torch, PARTIALS)[name], _build(minitorch2, PARTIALS)[name])
 
 
 @pytest.mark.parametrize("name", _names(LEAKS_AT_A_BREAK))
