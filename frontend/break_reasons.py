@@ -34,6 +34,9 @@ REASONS = {
                             "resume; the frame runs eagerly", "move the break out of the with block"),
     "uncaught_exception": ("the frame raises an exception that no `except` in it catches: the frame runs eagerly "
                            "(Dynamo's \"Observed exception\")", "catch the exception in the frame, or fix the error"),
+    "getattribute": ("an object whose class defines __getattribute__: Dynamo inlines it and cannot trace "
+                     "object.__getattribute__ there; the frame runs eagerly (or from its last checkpoint)",
+                     "read the attributes outside the compiled function"),
     "unresumable": ("the frame's state at the break cannot be rebuilt (closure cells, values the "
                     "translator cannot reconstruct); the frame runs eagerly",
                     "move the break, or mark the function with frontend.disable"),

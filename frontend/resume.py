@@ -202,7 +202,7 @@ def transform_frame(fn, bp, output, graph_call, compile_wrapper):
 
     successors = _successors(code, inst, len(bp.stack))
     live_at = live_locals(code)
-    live = {name for offset, _ in successors for name in live_at[offset]}
+    live = {name for offset, _ in successors for name in live_at[offset]} | live_at[inst.offset]  # (inst's reads too)
     passed = [n for n in code.co_varnames if n in live and n in bp.symbolic_locals]
 
     changed = [n for n in passed if bp.symbolic_locals[n].source != LocalSource(n)]

@@ -30,10 +30,6 @@ RECOMPILE_CALLS = {
 
 # Programs whose counts or values still differ from Dynamo's: name -> the difference.
 KNOWN_DIFFS = {
-    "uc7_getattribute_override": "an object whose class defines __getattribute__: both break at making it; Dynamo "
-                                 "inlines __getattribute__ in the resume frame, cannot trace object.__getattribute__ "
-                                 "there and skips the whole resume frame; ours breaks at the attribute read and "
-                                 "compiles the rest: ours (1, 2, 2), Dynamo (0, 0, 1)",
     "sr7_str_translate_and_casefold": "str.maketrans: a break in both; Dynamo's resume frame holds the table (a dict "
                                       "made before the break) guarded by identity, so the second call recompiles it, "
                                       "and counts the break once; ours breaks at maketrans and translate and does not "

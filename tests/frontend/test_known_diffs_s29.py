@@ -7,12 +7,15 @@ and cells) is not compiled. random.Random made in the frame: a break at a method
 shuffle, sample) rebuilds the generator in its state, and the frame resumes after it. An intermediate's
 requires_grad_() whose result a graph cut at a later break (torch.autograd.grad's) would output: a restart at the
 requires_grad_(), as at a return. A functools.partial a frame run eagerly calls: the function it calls compiles.
+An object whose class defines __getattribute__: Dynamo's break inside it, where no frame resumes.
 """
+import numpy as np
 import pytest
 import torch
 
 import minitorch2
 
+from .test_dynamo_counts import ARRAYS
 from .test_dynamo_tests_ported import _build, _names, check_against_dynamo
 
 EMPTY_CELLS = '''
@@ -100,6 +103,67 @@ def partial_called_in_loop_with_break(a, b):
 @pytest.mark.parametrize("name", _names(PARTIALS))
 def test_partial_called_from_eager_frame_as_dynamo(name):
     check_against_dynamo(_build(torch, PARTIALS)[name], _build(minitorch2, PARTIALS)[name])
+
+# an object whose class defines __getattribute__, read in the frame: Dynamo inlines that method, cannot trace
+# object.__getattribute__ there and, no frame resuming inside an attribute read, goes back to its checkpoint (none:
+# the frame runs eagerly). A property breaking after a checkpoint did the same, but the code resumed there lost the
+# locals only the instruction at the checkpoint read (UnboundLocalError): fixed in resume.transform_frame.
+GETATTRIBUTE = '''
+class _Defaults:
+    def __init__(self):
+        self.scale = 2.0
+    def __getattribute__(self, name):
+        try:
+            return object.__getattribute__(self, name)
+        except AttributeError:
+            return 1.0
+class _Logged:
+    def __init__(self, w):
+        self.w = w
+    def __getattribute__(self, name):
+        return object.__getattribute__(self, name)
+class _Loud:
+    @property
+    def scale(self):
+        print("reading scale")
+        return 2.0
+_cfg, _loud = _Defaults(), _Loud()
+def config_global_with_defaults(a, b):
+    return a * _cfg.scale + b * _cfg.shift
+def wrapper_made_in_frame(a, b):
+    h = a * 2
+    return h + _Logged(b).w
+def wrapper_passed_along(a, b):
+    box = _Logged(3)
+    return a * box.w + b
+def config_read_after_a_checkpoint(a, b):
+    c = (a * b).sin()
+    d = c.cos() + 1
+    return d * _cfg.scale
+def printing_property_after_a_checkpoint(a, b):
+    c = (a * b).sin()
+    d = c.cos() + 1
+    return d * _loud.scale
+'''
+# Dynamo does not tally a break it cannot resume from and goes back to its checkpoint for; ours does
+UNTALLIED = "Dynamo tallies no break where it compiles up to its checkpoint and runs the rest: ours (1, 4, 1), " \
+            "Dynamo (1, 4, 0)"
+GETATTRIBUTE_DIFFS = {"config_read_after_a_checkpoint": UNTALLIED, "printing_property_after_a_checkpoint": UNTALLIED}
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(reason=GETATTRIBUTE_DIFFS[n], strict=True))
+                                  if n in GETATTRIBUTE_DIFFS else n for n in _names(GETATTRIBUTE)])
+def test_custom_getattribute_as_dynamo(name):
+    check_against_dynamo(_build(torch, GETATTRIBUTE)[name], _build(minitorch2, GETATTRIBUTE)[name])
+
+
+@pytest.mark.parametrize("name", list(GETATTRIBUTE_DIFFS))
+def test_break_inside_a_read_after_a_checkpoint_keeps_the_locals(name):
+    ours = minitorch2.compile(_build(minitorch2, GETATTRIBUTE)[name], backend="eager")
+    theirs = torch.compile(_build(torch, GETATTRIBUTE)[name], backend="eager")
+    for _ in range(2):
+        np.testing.assert_allclose(ours(*[minitorch2.tensor(a) for a in ARRAYS]).numpy(),
+                                   theirs(*[torch.tensor(a) for a in ARRAYS]).numpy(), rtol=1e-6)
 
 
 @pytest.mark.parametrize("name", _names(LEAKS_AT_A_BREAK))
