@@ -30,10 +30,11 @@ RECOMPILE_CALLS = {
 
 # Programs whose counts or values still differ from Dynamo's: name -> the difference.
 KNOWN_DIFFS = {
-    "sr7_str_translate_and_casefold": "str.maketrans: a break in both; Dynamo's resume frame holds the table (a dict "
-                                      "made before the break) guarded by identity, so the second call recompiles it, "
-                                      "and counts the break once; ours breaks at maketrans and translate and does not "
-                                      "recompile: ours (1, 2, 5), Dynamo (2, 4, 1)",
+    "sr7_str_translate_and_casefold": "str.maketrans: a break in both; Dynamo's resume frame receives the bound "
+                                      "method 'abc'.translate on its stack, guards it by identity, and the guard's "
+                                      "object is freed after the call, so every call recompiles the resume frame; "
+                                      "ours breaks at maketrans and at translate (a table that is no constant) and "
+                                      "does not recompile: ours (1, 2, 5), Dynamo (2, 4, 1)",
     "mx7_set_of_user_objects_with_hash": "a set literal of objects (of a class made in the frame) with __eq__ and "
                                          "__hash__: Dynamo's value is wrong (its set keeps K(1) twice: a * 3 + b, "
                                          "eager a * 2 + b), ours is eager's, so the values cannot match; counts: ours "
