@@ -76,6 +76,13 @@ def warn_item_break(e):
     logging.getLogger("frontend").warning(ITEM_WARNING, recorder.current())
 
 
+UNTALLIED = " (compiled up to the checkpoint, the rest eagerly: Dynamo tallies no break)"
+
+
+def untallied(reason):
+    return reason.endswith(UNTALLIED)
+
+
 def jumps_on_a_tensor(reason):
     """A branch on a tensor's truth value (`if t.any():`): Dynamo 2.13's generic_jump, which splits the frame within
     the attempt that met it, logs the break and does not tally it under "graph_break" (bool(t) called, `not t`, are

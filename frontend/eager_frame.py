@@ -20,9 +20,8 @@ from bytecode import Bytecode, Instr
 
 import minitorch2
 
-from . import pyversion
+from . import pyversion, tensorless_frames  # (a cycle: each reads the other's functions at call time)
 from .profile_capture import is_user_or_exec_code
-from .tensorless_frames import call_frame
 
 _CODES = {}  # code object -> its copy whose calls are routed
 # builtins that read their caller's frame: called from a RoutedCall they would read its frame, not the user's
@@ -143,7 +142,7 @@ def call_routed(fn, args, kwargs, compile_wrapper):
     if not isinstance(frame, types.FunctionType) or pyversion.is_generator(frame.__code__):
         return fn(*args, **kwargs)
     if is_user_or_exec_code(frame.__code__):  # (one holding nothing of torch's runs as written: tensorless_frames)
-        return call_frame(frame, (*bound, *args), kwargs, compile_wrapper)
+        return tensorless_frames.call_frame(frame, (*bound, *args), kwargs, compile_wrapper)
     # torch.nn's forward is skipped: the modules it calls are not; nor is a custom autograd.Function's forward, which
     # Dynamo sees as a frame of its own when apply (C++ in torch) runs eagerly
     if bound and (isinstance(fn, minitorch2.nn.Module) or frame is minitorch2.autograd.Function.apply.__func__):

@@ -27,7 +27,7 @@ from minitorch2.fx.experimental.symbolic_shapes import SpecializeFloatInputs
 from . import config, dynamic_shapes, resume, rnn_refusal, source
 from .eager_frame import run_skipped, with_code
 from .backends import lookup_backend
-from .break_reasons import REASONS, explain_reason, jumps_on_a_tensor, warn_item_break
+from .break_reasons import REASONS, UNTALLIED, explain_reason, jumps_on_a_tensor, warn_item_break
 from .compile_logs import translate_logged, warn_cache_size_limit
 from .exc import BackendCompilerFailed, FailOnRecompileLimitHit, Unsupported
 from .explain import exporting_guards  # (explain.py reads this module's _observers)
@@ -128,6 +128,7 @@ def translate(fn, L, backend, nopython):
         _logging.log_graph_break(where, e.msg, *REASONS.get(e.code, REASONS["unsupported"]))
         warn_item_break(e)  # (torch's warning, once a process)
         eager_rest = rnn_refusal.runs_rest_eagerly(e, tx)  # (a break Dynamo cannot resume at)
+        reason += UNTALLIED if getattr(e, "untallied", False) else ""
         why_not = resume.why_cannot_resume(fn.__code__, e)
         if why_not is None:
             try:

@@ -26,7 +26,7 @@ from bytecode import CellVar, FreeVar, Instr, Label, TryBegin, TryEnd
 
 from minitorch2 import _logging
 
-from . import assemble, config, eager_frame, pyversion, rnn_refusal
+from . import assemble, config, eager_frame, pyversion, rnn_refusal, tensorless_frames
 from .exc import Unsupported
 from .source import LocalSource
 from .variables import ConstantVariable, LazyVariableTracker, ListIteratorVariable, NullVariable, TupleVariable
@@ -121,7 +121,7 @@ class ResumeCall:
 
     def __call__(self, closure, *args):
         fn = types.FunctionType(self.code, self.f_globals, self.code.co_name, None, closure or None)
-        return eager_frame.call_routed(fn, args, {}, self.compile_wrapper)  # (unless Dynamo would skip it)
+        return tensorless_frames.call_frame(fn, args, {}, self.compile_wrapper)  # (unless Dynamo would skip it)
 
     def __repr__(self):
         return f"<call {self.code.co_name}>"

@@ -74,6 +74,9 @@ def runs_rest_eagerly(e, tx):
             "BUILD_MAP", "FORMAT_VALUE"):
         return False
     e.break_step, e.break_offset = tx.checkpoint or (None, None)
+    # (Dynamo tallies a break under "graph_break" only where an instruction handler resumes after it, not when it
+    # restarts at the checkpoint for one it cannot resume from: an attribute read's, a dict display's, an f-string's)
+    e.untallied = tx.checkpoint is not None and e.code not in ("rnn", "rnn_local", "jit_module")
     return True
 
 
