@@ -24,11 +24,11 @@ def call_frame(fn, args, kwargs, compile_wrapper):
 
 
 def has_tensor_in_frame(fn, args):
-    """A global naming torch or numpy, or an argument holding a tensor or a module (or its class), in lists,
-    tuples, dicts or namedtuples to any depth."""
+    """A global naming torch (or frontend, our torch._dynamo) or numpy, or an argument holding a tensor or a module
+    (or its class), in lists, tuples, dicts or namedtuples to any depth."""
     for name in fn.__code__.co_names:
         value = fn.__globals__.get(name)
-        if isinstance(value, types.ModuleType) and value.__name__.split(".")[0] in ("minitorch2", "numpy"):
+        if isinstance(value, types.ModuleType) and value.__name__.split(".")[0] in ("minitorch2", "frontend", "numpy"):
             return True
     seen = set()
 
