@@ -25,7 +25,10 @@ def call_frame(fn, args, kwargs, compile_wrapper):
 
 def has_tensor_in_frame(fn, args):
     """A global naming torch (or frontend, our torch._dynamo) or numpy, or an argument holding a tensor or a module
-    (or its class), in lists, tuples, dicts or namedtuples to any depth."""
+    (or its class), in lists, tuples, dicts or namedtuples to any depth. A function of minitorch2's own (an
+    optimizer's step) counts as naming torch, as torch.optim's functions do."""
+    if fn.__globals__.get("__name__", "").startswith("minitorch2."):
+        return True
     for name in fn.__code__.co_names:
         value = fn.__globals__.get(name)
         if isinstance(value, types.ModuleType) and value.__name__.split(".")[0] in ("minitorch2", "frontend", "numpy"):
