@@ -31,6 +31,7 @@ BELOW = {
 # (importing module or folder, imported layer, only inside a function?): the upward arrows
 UPWARD = {
     ("minitorch2/__init__.py", "frontend", True),
+    ("minitorch2/nn/modules/module_more.py", "frontend", True),  # Module.compile: torch.compile of its call
     ("minitorch2/export/_compiler.py", "autograd", True),
     ("minitorch2/_functions_nn_level.py", "autograd", True),  # torch.vmap is torch.func's
     ("minitorch2/jit.py", "autograd", True),  # torch.jit.trace of a function records it with make_fx
