@@ -12,6 +12,7 @@ output: autograd must record its copy.
 In a joint graph the copies come last, after the backward's nodes, as in torch's, and a partition_fn sees them
 there; its partitioners, as ours (partition/input_copies.py), keep a copy_ into a primal at the end of the forward.
 """
+from minitorch2._aten.overlap import has_internal_overlap
 from minitorch2._ops import ops
 from partition.input_copies import set_outputs
 
@@ -25,6 +26,8 @@ def copy_mutations_into_inputs(gm, mutated_inputs, grad_mutated, keep_input_muta
     graph = gm.graph
     placeholders, output = graph.find_nodes(op="placeholder"), graph.output_node()
     values = dict(zip(mutated_inputs, output.args[0]))
+    if any(has_internal_overlap(placeholders[p].meta["val"]) for p in mutated_inputs if p not in grad_mutated):
+        raise RuntimeError("more than one element of the written-to tensor refers to a single memory location")
     kept = [p for p in mutated_inputs if p not in grad_mutated
             and _geometry(placeholders[p]) is not None and _geometry(placeholders[p]) == _geometry(values[p])]
     with graph.inserting_before(output):

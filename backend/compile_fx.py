@@ -20,12 +20,13 @@ MINITORCH2_LOGS=output_code,fusion print the generated module and the fusion dec
 import functools
 import itertools
 
-from autograd import aot_module_simplified
+from autograd import aot_module_simplified, make_boxed_func
 from autograd.decompositions import all_decompositions
 from minitorch2 import Tensor, ops
 from minitorch2._sym import is_symbolic
 from minitorch2._aten import decompositions, decompositions_nn
 from minitorch2._aten.half_opmath import in_float32_for_half
+from minitorch2._aten.overlap import elements_alias
 from partition import min_cut_rematerialization_partition
 
 from . import debug, decompositions_inductor, lowering_random, speed
@@ -104,6 +105,9 @@ def compile_fx_inner(gm, example_inputs, graph_kind="forward"):
     that needs a decision on sizes their ranges do not make (`s0 < s1`, a new ShapeEnv guard), NotImplementedError
     makes AOT compile per size instead."""
     sizes = [v for v in example_inputs for v in (v, *getattr(v, "shape", ())) if is_symbolic(v)]
+    if any(elements_alias(n.args[0].meta["val"].shape, n.args[0].meta["val"].stride()) for n in gm.graph.nodes
+           if n.target is ops.aten.copy_.default):  # an input whose elements overlap, written: ATen's scatters keep
+        return make_boxed_func(gm)  # its layout, our kernels would not; its ops run eagerly (aot_eager's values)
     if graph_kind == "inference":  # (as torch's; a forward and backward had them in the joint graph: partition_fn)
         lowering_random.replace_random_passes(joint_graph_passes(gm))
     if not sizes:

@@ -97,28 +97,21 @@ def _wrap(result, args=()):
     return Tensor._from_numpy(np.asarray(result)) if isinstance(result, np.generic) else result
 
 
-def _any_requires_grad(args):
+def _tensors_in(args):
+    """The tensors among args, and directly inside a list or tuple argument (cat's, index_put's indices)."""
     for a in args:
         if isinstance(a, Tensor):
-            if a.requires_grad:
-                return True
+            yield a
         elif isinstance(a, (list, tuple)):
-            for b in a:
-                if isinstance(b, Tensor) and b.requires_grad:
-                    return True
-    return False
+            yield from (b for b in a if isinstance(b, Tensor))
+
+
+def _any_requires_grad(args):
+    return any(t.requires_grad for t in _tensors_in(args))
 
 
 def _any_fake(args):
-    for a in args:
-        if isinstance(a, Tensor):
-            if a._np is None:
-                return True
-        elif isinstance(a, (list, tuple)):
-            for b in a:
-                if isinstance(b, Tensor) and b._np is None:
-                    return True
-    return False
+    return any(t._np is None for t in _tensors_in(args))
 
 
 def _tensor_types(args):

@@ -17,7 +17,8 @@ Not fixed (strict xfails below): the compiled error of an index out of range (to
 ours eager's IndexError); compiled index_select with a negative index (torch's decomposition wraps it, ours raises
 as eager); a compiled int_tensor.mul_(1.5) (torch truncates, ours raises as eager); torch's compiled remainder of
 a tensor too short for its vector loop (the fmod form there); in-place writes into inputs whose elements overlap
-or are expanded, under the inductor (one of them silently wrong: a row written through such an input).
+under the inductor (torch's writes them in its loop order; session 30 made a row written through one right,
+test_overlapping_input_writes_s30.py).
 """
 import math
 import random
@@ -254,11 +255,6 @@ def _write_through_a_row_of_an_overlapping_input(lib, C):
     return storage
 
 
-@pytest.mark.xfail(strict=True, reason="SILENT: writing through a row of an input whose elements overlap: the graph "
-                   "is select_scatter, then copy_ into the input. ATen's select_scatter keeps the input's overlapping "
-                   "strides (1, 1), so the copy_ back copies storage (eager's values; our aot_eager too); our "
-                   "inductor lays the value out contiguously and the copy_ into the overlapping input then loses "
-                   "the row written")
 def test_compiled_write_through_a_row_of_an_overlapping_input():
     check(_write_through_a_row_of_an_overlapping_input, "inductor")
 
@@ -270,8 +266,6 @@ def test_compiled_in_place_op_on_an_overlapping_input_computes():
     check(lambda lib, C: (C(lambda x: x.add_(1))(lib.arange(10.0).as_strided((4, 4), (1, 1), 2)),), "inductor")
 
 
-@pytest.mark.xfail(strict=True, reason="torch.compile refuses x[x > 0] = 0 on an expanded (stride 0) input (its "
-                   "compile error); ours computes eager's values")
 def test_compiled_masked_write_into_an_expanded_input_is_refused():
     def fn(lib, C):
         def f(x):
