@@ -20,6 +20,7 @@ Everything mirrors torch as built for x86-64 with AVX2 (ATen's CPU capability
 import math
 import secrets
 
+import ml_dtypes
 import numpy as np
 
 f32, f64 = np.float32, np.float64
@@ -238,7 +239,7 @@ def _box_muller_16_f64(u, mean, std):
 _RANDOM_MODULUS = {  # Tensor.random_() with no bounds: word % modulus
     np.dtype(np.bool_): 2, np.dtype(np.uint8): 1 << 8, np.dtype(np.int8): 1 << 7,
     np.dtype(np.int16): 1 << 15, np.dtype(np.int32): 1 << 31,
-    np.dtype(np.float32): (1 << 24) + 1,
+    np.dtype(np.float32): (1 << 24) + 1, np.dtype(np.float16): (1 << 11) + 1, np.dtype(ml_dtypes.bfloat16): (1 << 8) + 1,
 }
 _RANDOM64_MODULUS = {np.dtype(np.int64): 1 << 63, np.dtype(np.float64): (1 << 53) + 1}
 
@@ -252,9 +253,17 @@ def _numel(shape):
 
 def _float_kind(np_dtype):
     np_dtype = np.dtype(np_dtype)
-    if np_dtype not in (np.dtype(f32), np.dtype(f64)):
+    if np_dtype not in (np.dtype(f32), np.dtype(f64), *HALF_DTYPES):
         raise TypeError(f"minitorch2 random: unsupported floating dtype {np_dtype}")
     return np_dtype
+
+
+HALF_DTYPES = (np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16))  # sampled in float32, then rounded
+
+
+def from_double(samples, np_dtype):
+    """static_cast<scalar_t>(double): float16 and bfloat16 through float32 (c10 makes them from a float only)."""
+    return (samples.astype(f32) if np.dtype(np_dtype) in HALF_DTYPES else samples).astype(np_dtype)
 
 
 class Generator:
@@ -343,38 +352,43 @@ class Generator:
     # ---- samplers
 
     def uniform(self, shape, np_dtype, low=0.0, high=1.0):
-        """Tensor.uniform_(low, high): x * (high - low) + low as one fma."""
+        """Tensor.uniform_(low, high): x * (high - low) + low as one fma. float16 and bfloat16: the float32 value
+        rounded, and one that rounds up to `high` is `low`."""
         np_dtype, n = _float_kind(np_dtype), _numel(shape)
-        if np_dtype == f32:
-            low, high = f32(low), f32(high)
-            x = self._uniform_f32(n)
-            out = x if (low, high) == (0, 1) else _fma_f32(x, high - low, low)
-        else:
-            out = _scale_shift_f64(self._uniform_f64(n), float(high) - float(low), float(low))
+        if np_dtype == f64:
+            return _scale_shift_f64(self._uniform_f64(n), float(high) - float(low), float(low)).reshape(shape)
+        low, high = f32(low), f32(high)
+        x = self._uniform_f32(n)
+        out = x if (low, high) == (0, 1) else _fma_f32(x, high - low, low)
+        if np_dtype in HALF_DTYPES:
+            out = out.astype(np_dtype)
+            out[out == high.astype(np_dtype)] = low
         return out.reshape(shape)
 
     def normal(self, shape, np_dtype, mean=0.0, std=1.0):
         """Tensor.normal_(mean, std). 16 or more elements: fill with uniforms, then
         Box-Muller in blocks of 16; a ragged tail redraws and redoes the last 16.
         Fewer: one double-precision Box-Muller pair per two samples, the spare
-        cached in the generator (it survives other calls until the next seed)."""
+        cached in the generator (it survives other calls until the next seed).
+        float16 and bfloat16 compute as float32 and round, but draw uniforms for
+        the whole blocks only before the tail's 16."""
         np_dtype, n = _float_kind(np_dtype), _numel(shape)
         if n < 16:
-            return self._normal_scalar(n, float(mean), float(std)).astype(np_dtype).reshape(shape)
-        ragged = n % 16 != 0
-        if np_dtype == f32:
-            u = self._uniform_f32(n + 16 * ragged)
-            fill, mean, std = _box_muller_16_f32, f32(mean), f32(std)
-        else:
+            samples = self._normal_scalar(n, float(mean), float(std))
+            return from_double(samples, np_dtype).reshape(shape)
+        ragged, full = n % 16 != 0, n - n % 16
+        if np_dtype == f64:
             u = self._uniform_f64(n + 16 * ragged)
             fill, mean, std = _box_muller_16_f64, float(mean), float(std)
+        else:
+            u = self._uniform_f32((full if np_dtype in HALF_DTYPES else n) + 16 * ragged)
+            fill, mean, std = _box_muller_16_f32, f32(mean), f32(std)
         out = np.empty(n, np_dtype)
-        full = n - n % 16
         for start in range(0, full, _CHUNK):  # cache-sized pieces: far faster
             stop = min(start + _CHUNK, full)
             out[start:stop] = fill(u[start:stop], mean, std)
         if ragged:
-            out[n - 16:] = fill(u[n:], mean, std)
+            out[n - 16:] = fill(u[-16:], mean, std)
         return out.reshape(shape)
 
     def _normal_scalar(self, n, mean, std):
@@ -451,7 +465,7 @@ class Generator:
     def exponential(self, shape, np_dtype, lambd=1.0):
         """Tensor.exponential_(lambd): -1/lambd * log1p(-u), u a double uniform."""
         n = _numel(shape)
-        return ((-1.0 / float(lambd)) * libm(math.log1p, -self._uniform_f64(n))).astype(np_dtype).reshape(shape)
+        return from_double((-1.0 / float(lambd)) * libm(math.log1p, -self._uniform_f64(n)), np_dtype).reshape(shape)
 
 
 # ------------------------------------------------------- default generator --

@@ -77,8 +77,8 @@ def _normal_kernel(self, mean=0.0, std=1.0, *, generator=None):
     if self.is_contiguous() or self.dtype.is_complex:
         return _fill_from(self, _draw(self.dtype, tuple(self.shape), _gen(generator).normal, mean, std))
     # (ATen's vectorised fill needs contiguous memory; elsewhere one Box-Muller sample at a time)
-    return _fill_walking(self, lambda n: _gen(generator)._normal_scalar(n, float(mean), float(std)).astype(
-        self.dtype.np))
+    return _fill_walking(self, lambda n: _random.from_double(_gen(generator)._normal_scalar(n, float(mean), float(std)),
+                                                             self.dtype.np))
 
 
 def _random_from_kernel(self, from_, to=None, *, generator=None):
@@ -150,7 +150,11 @@ bernoulli_tensor = (_bernoulli_tensor_kernel, _like_meta)
 def _randperm_kernel(n, *, generator=None, dtype=None, layout=None, device=None, pin_memory=None):
     if n < 0:
         raise RuntimeError(f"n must be non-negative, got{n}")
-    return _gen(generator).randperm(n, (dtype or _dtype.int64).np)
+    dtype = dtype or _dtype.int64
+    most = {_dtype.float16: (2049, "2049"), _dtype.float32: (2 ** 24 + 1, "2^24+1"), _dtype.float64: (2 ** 53 + 1, "2^53+1")}
+    if dtype in most and n > most[dtype][0]:  # (beyond, the dtype cannot hold each number)
+        raise RuntimeError(f"n cannot be greater than {most[dtype][1]} for {_dtype_title(dtype)} type.")
+    return _gen(generator).randperm(n, dtype.np)
 
 
 def _randperm_meta(n, *, generator=None, dtype=None, layout=None, device=None, pin_memory=None):
