@@ -14,6 +14,7 @@ import math
 
 from .. import _dtype
 from .._ops import ops
+from .._tensor import contiguous_format
 from .nn_ops import _nll_check, _nll_dtypes
 
 aten, prims = ops.aten, ops.prims
@@ -129,18 +130,29 @@ def nll_loss_backward(grad_output, self, target, weight, reduction, ignore_index
 # ---- layer norm -------------------------------------------------------------------------
 
 
+def _to(t, dtype, copy=False):
+    """torch's _maybe_convert_to_dtype: a convert where the dtype differs; `copy`: Tensor.to(dtype,
+    memory_format=torch.contiguous_format)'s, whose _to_copy decomposes as the convert then a clone."""
+    if t is None or t.dtype is dtype:
+        return t
+    t = prims.convert_element_type.default(t, dtype)
+    return aten.clone.default(t, memory_format=contiguous_format) if copy else t
+
+
 def native_layer_norm(input, normalized_shape, weight, bias, eps):
-    # (torch's reference normalizes contiguous operands: a clone of a transposed input)
+    """torch's reference: contiguous operands, the input in its computation dtype (float32 for the halves, whatever
+    the weight's: autocast's bfloat16 input with float32 parameters), out, mean and rstd in the input's."""
     input, weight, bias = (None if t is None else t.contiguous() for t in (input, weight, bias))
     dims = list(range(input.dim() - len(normalized_shape), input.dim()))
-    var, mean = aten.var_mean.correction(input, dims, correction=0, keepdim=True)
+    x = _to(input, _dtype.opmath(input.dtype))
+    var, mean = aten.var_mean.correction(x, dims, correction=0, keepdim=True)
     rstd = aten.rsqrt.default(aten.add.Tensor(var, eps))
-    out = aten.mul.Tensor(aten.sub.Tensor(input, mean), rstd)
+    out = aten.mul.Tensor(aten.sub.Tensor(x, mean), rstd)
     if weight is not None:
         out = aten.mul.Tensor(out, weight)
     if bias is not None:
         out = aten.add.Tensor(out, bias)
-    return out, mean, rstd
+    return tuple(_to(t, input.dtype) for t in (out, mean, rstd))
 
 
 def native_layer_norm_backward(grad_out, input, normalized_shape, mean, rstd, weight, bias, output_mask):
@@ -153,6 +165,8 @@ def native_layer_norm_backward(grad_out, input, normalized_shape, mean, rstd, we
     if n_inner == 0 or input.numel() == 0:  # nothing to normalize: zero gradients
         return tuple(aten.new_zeros.default(input, list(shape)) if wanted else None
                      for wanted, shape in zip(output_mask, (input.shape, *[input.shape[axis:]] * 2)))
+    dtypes = [None if t is None else t.dtype for t in (input, weight, bias)]  # (computed in input's opmath dtype)
+    grad_out, input, weight, bias = (_to(t, _dtype.opmath(input.dtype), True) for t in (grad_out, input, weight, bias))
     for _ in range(input.dim() - mean.dim()):  # (torch's _unsqueeze_to_dim: a mean given over the outer dims only)
         mean = aten.unsqueeze.default(mean, -1)
     for _ in range(input.dim() - rstd.dim()):
@@ -172,7 +186,7 @@ def native_layer_norm_backward(grad_out, input, normalized_shape, mean, rstd, we
             d_weight = aten.sum.dim_IntList(d_weight, outer_dims, False)
     if output_mask[2] and bias is not None:
         d_bias = aten.sum.dim_IntList(grad_out, outer_dims, False) if outer_dims else aten.clone.default(grad_out)
-    return d_input, d_weight, d_bias
+    return tuple(_to(t, dtype) for t, dtype in zip((d_input, d_weight, d_bias), dtypes))
 
 
 # ---- embedding --------------------------------------------------------------------------
