@@ -173,9 +173,7 @@ def bitwise_not(b, x):
 
 
 def isnan(b, x):
-    if not x.dtype.is_floating_point:
-        return Value("false", dt.bool_)
-    return b.fcmp("uno", x, x, hint="isnan")
+    return b.fcmp("uno", x, x, hint="isnan") if x.dtype.is_floating_point else Value("false", dt.bool_)
 
 
 def isinf(b, x):

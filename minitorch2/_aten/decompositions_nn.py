@@ -131,8 +131,8 @@ def nll_loss_backward(grad_output, self, target, weight, reduction, ignore_index
 
 
 def _to(t, dtype, copy=False):
-    """torch's _maybe_convert_to_dtype: a convert where the dtype differs; `copy`: Tensor.to(dtype,
-    memory_format=torch.contiguous_format)'s, whose _to_copy decomposes as the convert then a clone."""
+    # torch's _maybe_convert_to_dtype: a convert where the dtype differs; `copy`: Tensor.to(dtype,
+    # memory_format=torch.contiguous_format)'s, whose _to_copy decomposes as the convert then a clone
     if t is None or t.dtype is dtype:
         return t
     t = prims.convert_element_type.default(t, dtype)
@@ -140,8 +140,8 @@ def _to(t, dtype, copy=False):
 
 
 def native_layer_norm(input, normalized_shape, weight, bias, eps):
-    """torch's reference: contiguous operands, the input in its computation dtype (float32 for the halves, whatever
-    the weight's: autocast's bfloat16 input with float32 parameters), out, mean and rstd in the input's."""
+    # torch's reference: contiguous operands, the input in its computation dtype (float32 for the halves, whatever
+    # the weight's: autocast's bfloat16 input with float32 parameters), out, mean and rstd in the input's
     input, weight, bias = (None if t is None else t.contiguous() for t in (input, weight, bias))
     dims = list(range(input.dim() - len(normalized_shape), input.dim()))
     x = _to(input, _dtype.opmath(input.dtype))

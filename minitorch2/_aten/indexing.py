@@ -284,9 +284,7 @@ def _index_select_kernel(self, dim, index):
         raise RuntimeError(f"INDICES element is out of DATA bounds, id={bad} axis_dim={size}")
     if bad is not None:
         raise IndexError("index out of range in self")
-    if self.dim() == 0:
-        return self._np.reshape(()).copy()
-    return np.take(self._np, idx, axis=d)
+    return self._np.reshape(()).copy() if self.dim() == 0 else np.take(self._np, idx, axis=d)
 
 
 def _index_select_meta(self, dim, index):
