@@ -27,13 +27,14 @@ from minitorch2.fx.experimental.symbolic_shapes import SpecializeFloatInputs
 from . import config, dynamic_shapes, resume, rnn_refusal, source
 from .eager_frame import run_skipped, with_code
 from .backends import lookup_backend
-from .break_reasons import REASONS, explain_reason, jumps_on_a_tensor, warn_item_break
+from .break_reasons import REASONS, UNTALLIED, explain_reason, jumps_on_a_tensor, warn_item_break
 from .compile_logs import translate_logged, warn_cache_size_limit
 from .exc import BackendCompilerFailed, FailOnRecompileLimitHit, Unsupported
 from .explain import exporting_guards  # (explain.py reads this module's _observers)
 from .guard_failures import guard_failures
 from .profile_capture import CaptureBlocksMixin, original_function
 from .symbolic_convert import InstructionTranslator
+from .variables import requires_grad_leaks
 
 log = logging.getLogger("frontend")
 
@@ -127,6 +128,7 @@ def translate(fn, L, backend, nopython):
         _logging.log_graph_break(where, e.msg, *REASONS.get(e.code, REASONS["unsupported"]))
         warn_item_break(e)  # (torch's warning, once a process)
         eager_rest = rnn_refusal.runs_rest_eagerly(e, tx)  # (a break Dynamo cannot resume at)
+        reason += UNTALLIED if getattr(e, "untallied", False) else ""
         why_not = resume.why_cannot_resume(fn.__code__, e)
         if why_not is None:
             try:
@@ -167,6 +169,9 @@ def translate_split(fn, L, backend, nopython, e, reason, eager_rest=False):
         except Exception as err:  # a frame shape the bytecode rewrite does not handle: eager, never a crash
             raise Unsupported(f"building the resume function failed: {type(err).__name__}: {err}",
                               "unresumable") from err
+        leak = requires_grad_leaks.leak_at_break(og)  # (Dynamo restarts at a requires_grad_() the graph would leak)
+        if leak is not None and resume.why_cannot_resume(fn.__code__, leak) is None:
+            return translate_split(fn, L, backend, nopython, leak, f"{reason}; restarted at: {leak} [{leak.code}]")
         gm = og.close()
         graph_call.compiled = compile_graph(fn, gm, og, backend, graph_name)
         return CacheEntry(og.guards.compile(), backend, graph=gm if og.op_count() else None, break_reason=reason,

@@ -121,7 +121,7 @@ class ResumeCall:
 
     def __call__(self, closure, *args):
         fn = types.FunctionType(self.code, self.f_globals, self.code.co_name, None, closure or None)
-        return tensorless_frames.call_resume(fn, args, self.compile_wrapper)  # (unless Dynamo would skip it)
+        return tensorless_frames.call_frame(fn, args, {}, self.compile_wrapper)  # (unless Dynamo would skip it)
 
     def __repr__(self):
         return f"<call {self.code.co_name}>"
@@ -201,7 +201,7 @@ def transform_frame(fn, bp, output, graph_call, compile_wrapper):
 
     successors = _successors(code, inst, len(bp.stack))
     live_at = live_locals(code)
-    live = {name for offset, _ in successors for name in live_at[offset]}
+    live = {name for offset, _ in successors for name in live_at[offset]} | live_at[inst.offset]  # (inst's reads too)
     passed = [n for n in code.co_varnames if n in live and n in bp.symbolic_locals]
 
     changed = [n for n in passed if bp.symbolic_locals[n].source != LocalSource(n)]
