@@ -25,7 +25,7 @@ from minitorch2 import _logging
 from minitorch2.fx.experimental.symbolic_shapes import SpecializeFloatInputs
 
 from . import config, dynamic_shapes, resume, rnn_refusal, source
-from .eager_frame import run_skipped, with_code
+from .eager_frame import call_routed, run_skipped, with_code
 from .backends import lookup_backend
 from .break_reasons import REASONS, UNTALLIED, explain_reason, jumps_on_a_tensor, warn_item_break
 from .compile_logs import translate_logged, warn_cache_size_limit
@@ -205,6 +205,8 @@ def call_compiled(fn, args, kwargs, backend, nopython):
         return fn(*args, **kwargs)
     fn = original_function(fn)  # a function `with optimize()` routed: compile its real code, not the trampoline
     code = fn.__code__
+    if fn.__dict__.get("_torchdynamo_disable_recursive") is False:  # a frame Dynamo skips (a scheduler's wrapped step)
+        return call_routed(fn, args, kwargs, CompileWrapper(backend, False))  # (run as written, its callees compiled)
     if code in SKIPPED_CODE:
         return run_skipped(fn, args, kwargs, CompileWrapper(backend, False))
     try:
@@ -320,8 +322,8 @@ class CompileWrapper(CaptureBlocksMixin):  # (the mixin: `with optimize(backend)
         self.guard_export_fn = guard_export_fn  # called with each compiled frame's guards (a list of Guard)
 
     def __call__(self, fn):
-        while getattr(fn, "_torchdynamo_disable", False) is True:  # as Dynamo: compiling a disabled fn compiles it
-            fn = fn.__wrapped__
+        while hasattr(fn, "_torchdynamo_orig_callable"):  # as Dynamo's innermost_fn: compiling a disabled fn compiles it
+            fn = fn._torchdynamo_orig_callable
         if isinstance(fn, minitorch2.nn.Module):
             return OptimizedModule(fn, self)
         if inspect.ismethod(fn):  # a bound method: compile its function, with its self in front

@@ -78,7 +78,8 @@ def _mark_optimizer_steps(optimizer):
 
     # torch's lr_scheduler.py is a file Dynamo skips (trace_rules' FORCE_SKIP_FILES): a compiled frame's call of
     # this wrapper is a graph break, and the optimizer step it calls compiles as a frame of its own; the frontend
-    # reads these marks as frontend.disable(recursive=False)'s
+    # reads these marks as frontend.disable(recursive=False)'s, but (no _torchdynamo_orig_callable) compiling the
+    # wrapper itself runs it skipped, as torch.compile does a function of a skipped file: only the step compiles
     @functools.wraps(step)
     def skipped_marked_step(*args, **kwargs):
         return marked_step(*args, **kwargs)
