@@ -122,13 +122,12 @@ def translate(fn, L, backend, nopython):
     except Unsupported as e:
         if nopython:
             raise
-        reason = f"{e} [{e.code}]"
-        log.info("graph break in %s: %s", fn.__qualname__, reason)
+        log.info("graph break in %s: %s [%s]", fn.__qualname__, e, e.code)
         where = e.where.rsplit(" at ", 1)[-1] if e.where else f"{fn.__code__.co_filename}:{fn.__code__.co_firstlineno}"
         _logging.log_graph_break(where, e.msg, *REASONS.get(e.code, REASONS["unsupported"]))
         warn_item_break(e)  # (torch's warning, once a process)
         eager_rest = rnn_refusal.runs_rest_eagerly(e, tx)  # (a break Dynamo cannot resume at)
-        reason += UNTALLIED if getattr(e, "untallied", False) else ""
+        reason = f"{e} [{e.code}]" + (UNTALLIED if getattr(e, "untallied", False) else "")
         why_not = resume.why_cannot_resume(fn.__code__, e)
         if why_not is None:
             try:
@@ -169,8 +168,7 @@ def translate_split(fn, L, backend, nopython, e, reason, eager_rest=False):
         except Exception as err:  # a frame shape the bytecode rewrite does not handle: eager, never a crash
             raise Unsupported(f"building the resume function failed: {type(err).__name__}: {err}",
                               "unresumable") from err
-        leak = requires_grad_leaks.leak_at_break(og)  # (Dynamo restarts at a requires_grad_() the graph would leak)
-        if leak is not None and resume.why_cannot_resume(fn.__code__, leak) is None:
+        if (leak := requires_grad_leaks.leak_at_break(og, fn.__code__)) is not None:  # (Dynamo restarts there)
             return translate_split(fn, L, backend, nopython, leak, f"{reason}; restarted at: {leak} [{leak.code}]")
         gm = og.close()
         graph_call.compiled = compile_graph(fn, gm, og, backend, graph_name)
@@ -322,7 +320,7 @@ class CompileWrapper(CaptureBlocksMixin):  # (the mixin: `with optimize(backend)
         self.guard_export_fn = guard_export_fn  # called with each compiled frame's guards (a list of Guard)
 
     def __call__(self, fn):
-        while hasattr(fn, "_torchdynamo_orig_callable"):  # as Dynamo's innermost_fn: compiling a disabled fn compiles it
+        while hasattr(fn, "_torchdynamo_orig_callable"):  # as Dynamo's innermost_fn: compiling disable(f) compiles f
             fn = fn._torchdynamo_orig_callable
         if isinstance(fn, minitorch2.nn.Module):
             return OptimizedModule(fn, self)

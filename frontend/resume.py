@@ -340,8 +340,7 @@ def _append_resume_call(cg, fn, bp, below, offset, n_after, names, compile_wrapp
     iter_slots += [n_after - 1] if bp.inst.opname == "GET_ITER" else []
     with_slots = {i: v.context_class() for i, v in enumerate(kept) if isinstance(v, BLOCK_EXITS)}
     base_code, base_offset = origin(code)
-    resume = resume_code(base_code, base_offset(offset), n_after, null_slots, iter_slots, with_slots, names,
-                         bp.lineno)
+    resume = resume_code(base_code, base_offset(offset), n_after, null_slots, iter_slots, with_slots, names, bp.lineno)
     _logging.unique_id(f"__resume_at_{offset}")  # Dynamo's name for it counts in graph names' numbering
     cg.append("PUSH_NULL")
     cg.append("LOAD_CONST", ResumeCall(resume, fn.__globals__, compile_wrapper))

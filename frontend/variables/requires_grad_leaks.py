@@ -35,12 +35,15 @@ def check_outputs(og, return_var):
         raise og.requires_grad_break
 
 
-def leak_at_break(og):
+def leak_at_break(og, code):
     """At another break: the prepared break (logged, as Dynamo's restart logs it) if a tensor the graph cut there
-    outputs leaks, else None. Dynamo checks every graph it compiles, so it restarts there too."""
-    e = og.requires_grad_break if _leaks(og, og.outputs) else None
-    if e is not None:
-        _logging.log_graph_break(e.where.rsplit(" at ", 1)[-1], e.msg, *REASONS["graph_break"])
+    outputs leaks and the frame (`code`) can resume at the requires_grad_(), else None. Dynamo checks every graph it
+    compiles, so it restarts there too."""
+    from ..resume import why_cannot_resume  # (resume.py imports this package)
+    e = getattr(og, "requires_grad_break", None)
+    if e is None or not _leaks(og, og.outputs) or why_cannot_resume(code, e) is not None:
+        return None
+    _logging.log_graph_break(e.where.rsplit(" at ", 1)[-1], e.msg, *REASONS["graph_break"])
     return e
 
 
