@@ -34,6 +34,9 @@ REASONS = {
                             "resume; the frame runs eagerly", "move the break out of the with block"),
     "uncaught_exception": ("the frame raises an exception that no `except` in it catches: the frame runs eagerly "
                            "(Dynamo's \"Observed exception\")", "catch the exception in the frame, or fix the error"),
+    "getattribute": ("an object whose class defines __getattribute__: Dynamo inlines it and cannot trace "
+                     "object.__getattribute__ there; the frame runs eagerly (or from its last checkpoint)",
+                     "read the attributes outside the compiled function"),
     "unresumable": ("the frame's state at the break cannot be rebuilt (closure cells, values the "
                     "translator cannot reconstruct); the frame runs eagerly",
                     "move the break, or mark the function with frontend.disable"),
@@ -71,6 +74,13 @@ def warn_item_break(e):
             recorder.tracers.append(tb.tb_frame.f_locals["self"])
         tb = tb.tb_next
     logging.getLogger("frontend").warning(ITEM_WARNING, recorder.current())
+
+
+UNTALLIED = " (compiled up to the checkpoint, the rest eagerly: Dynamo tallies no break)"
+
+
+def untallied(reason):
+    return reason.endswith(UNTALLIED)
 
 
 def jumps_on_a_tensor(reason):

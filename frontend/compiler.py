@@ -146,8 +146,8 @@ def disable(fn=None, recursive=True, *, reason=None):
     def wrapper(*args, **kwargs):  # (recursive=False: a compiled caller runs fn's frame skipped, eager_frame.py)
         return run_eagerly(fn, args, kwargs) if recursive else fn(*args, **kwargs)
 
-    wrapper._torchdynamo_disable = True
-    wrapper._torchdynamo_disable_recursive = recursive
+    wrapper.__dict__.update(_torchdynamo_disable=True, _torchdynamo_disable_recursive=recursive,
+                            _torchdynamo_orig_callable=fn)  # (compiling the wrapper compiles fn: eval_frame.py)
     return wrapper
 
 

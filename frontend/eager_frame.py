@@ -10,6 +10,7 @@ user functions it calls compile as frames of their own. Ours runs a copy of its 
 The one idea to hold: only the callable changes hands. A RoutedCall sends a user function, method or module forward
 through the compile wrapper, anything else it calls as it is; a graph break's call (resume.py) goes through one too.
 """
+import functools
 import inspect
 import sys
 import threading
@@ -19,7 +20,7 @@ from bytecode import Bytecode, Instr
 
 import minitorch2
 
-from . import pyversion
+from . import pyversion, tensorless_frames  # (a cycle: each reads the other's functions at call time)
 from .profile_capture import is_user_or_exec_code
 
 _CODES = {}  # code object -> its copy whose calls are routed
@@ -130,6 +131,8 @@ def call_routed(fn, args, kwargs, compile_wrapper):
         context_class, context_args = fn._grad_mode_context
         with context_class(*context_args):
             return call_routed(fn.__wrapped__, args, kwargs, compile_wrapper)
+    if type(fn) is functools.partial:  # (a C callable: Dynamo's callback sees the frame of the function it calls)
+        return call_routed(fn.func, (*fn.args, *args), {**fn.keywords, **kwargs}, compile_wrapper)
     frame, bound = fn, ()
     if isinstance(fn, types.MethodType):
         frame, bound = fn.__func__, (fn.__self__,)
@@ -138,8 +141,8 @@ def call_routed(fn, args, kwargs, compile_wrapper):
         frame, bound = type(fn).__call__ if hooked else type(fn).forward, (fn,)  # (__call__: run skipped, as torch.nn's)
     if not isinstance(frame, types.FunctionType) or pyversion.is_generator(frame.__code__):
         return fn(*args, **kwargs)
-    if is_user_or_exec_code(frame.__code__):
-        return compile_wrapper.call(frame, (*bound, *args), dict(kwargs))
+    if is_user_or_exec_code(frame.__code__):  # (one holding nothing of torch's runs as written: tensorless_frames)
+        return tensorless_frames.call_frame(frame, (*bound, *args), kwargs, compile_wrapper)
     # torch.nn's forward is skipped: the modules it calls are not; nor is a custom autograd.Function's forward, which
     # Dynamo sees as a frame of its own when apply (C++ in torch) runs eagerly
     if bound and (isinstance(fn, minitorch2.nn.Module) or frame is minitorch2.autograd.Function.apply.__func__):

@@ -25,15 +25,16 @@ from minitorch2 import _logging
 from minitorch2.fx.experimental.symbolic_shapes import SpecializeFloatInputs
 
 from . import config, dynamic_shapes, resume, rnn_refusal, source
-from .eager_frame import run_skipped, with_code
+from .eager_frame import call_routed, run_skipped, with_code
 from .backends import lookup_backend
-from .break_reasons import REASONS, explain_reason, jumps_on_a_tensor, warn_item_break
+from .break_reasons import REASONS, UNTALLIED, explain_reason, jumps_on_a_tensor, warn_item_break
 from .compile_logs import translate_logged, warn_cache_size_limit
 from .exc import BackendCompilerFailed, FailOnRecompileLimitHit, Unsupported
 from .explain import exporting_guards  # (explain.py reads this module's _observers)
 from .guard_failures import guard_failures
 from .profile_capture import CaptureBlocksMixin, original_function
 from .symbolic_convert import InstructionTranslator
+from .variables import requires_grad_leaks
 
 log = logging.getLogger("frontend")
 
@@ -121,12 +122,12 @@ def translate(fn, L, backend, nopython):
     except Unsupported as e:
         if nopython:
             raise
-        reason = f"{e} [{e.code}]"
-        log.info("graph break in %s: %s", fn.__qualname__, reason)
+        log.info("graph break in %s: %s [%s]", fn.__qualname__, e, e.code)
         where = e.where.rsplit(" at ", 1)[-1] if e.where else f"{fn.__code__.co_filename}:{fn.__code__.co_firstlineno}"
         _logging.log_graph_break(where, e.msg, *REASONS.get(e.code, REASONS["unsupported"]))
         warn_item_break(e)  # (torch's warning, once a process)
         eager_rest = rnn_refusal.runs_rest_eagerly(e, tx)  # (a break Dynamo cannot resume at)
+        reason = f"{e} [{e.code}]" + (UNTALLIED if getattr(e, "untallied", False) else "")
         why_not = resume.why_cannot_resume(fn.__code__, e)
         if why_not is None:
             try:
@@ -167,6 +168,8 @@ def translate_split(fn, L, backend, nopython, e, reason, eager_rest=False):
         except Exception as err:  # a frame shape the bytecode rewrite does not handle: eager, never a crash
             raise Unsupported(f"building the resume function failed: {type(err).__name__}: {err}",
                               "unresumable") from err
+        if (leak := requires_grad_leaks.leak_at_break(og, fn.__code__)) is not None:  # (Dynamo restarts there)
+            return translate_split(fn, L, backend, nopython, leak, f"{reason}; restarted at: {leak} [{leak.code}]")
         gm = og.close()
         graph_call.compiled = compile_graph(fn, gm, og, backend, graph_name)
         return CacheEntry(og.guards.compile(), backend, graph=gm if og.op_count() else None, break_reason=reason,
@@ -200,6 +203,8 @@ def call_compiled(fn, args, kwargs, backend, nopython):
         return fn(*args, **kwargs)
     fn = original_function(fn)  # a function `with optimize()` routed: compile its real code, not the trampoline
     code = fn.__code__
+    if fn.__dict__.get("_torchdynamo_disable_recursive") is False:  # a frame Dynamo skips (a scheduler's wrapped step)
+        return call_routed(fn, args, kwargs, CompileWrapper(backend, False))  # (run as written, its callees compiled)
     if code in SKIPPED_CODE:
         return run_skipped(fn, args, kwargs, CompileWrapper(backend, False))
     try:
@@ -315,8 +320,8 @@ class CompileWrapper(CaptureBlocksMixin):  # (the mixin: `with optimize(backend)
         self.guard_export_fn = guard_export_fn  # called with each compiled frame's guards (a list of Guard)
 
     def __call__(self, fn):
-        while getattr(fn, "_torchdynamo_disable", False) is True:  # as Dynamo: compiling a disabled fn compiles it
-            fn = fn.__wrapped__
+        while hasattr(fn, "_torchdynamo_orig_callable"):  # as Dynamo's innermost_fn: compiling disable(f) compiles f
+            fn = fn._torchdynamo_orig_callable
         if isinstance(fn, minitorch2.nn.Module):
             return OptimizedModule(fn, self)
         if inspect.ismethod(fn):  # a bound method: compile its function, with its self in front

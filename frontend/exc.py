@@ -39,8 +39,7 @@ class TorchRuntimeError(TorchDynamoException):
 class BackendCompilerFailed(TorchDynamoException):
     def __init__(self, backend_name, inner):
         super().__init__(f"backend={backend_name!r} raised:\n{type(inner).__name__}: {inner}")
-        self.backend_name = backend_name
-        self.inner_exception = inner
+        self.backend_name, self.inner_exception = backend_name, inner
 
 
 class InvalidBackend(TorchDynamoException):

@@ -26,8 +26,7 @@ from .exc import Unsupported
 from .size_nodes import reuse_and_rebuild_sizes
 from .source import FloatTensorSource, GetItemSource, TensorSizeSource
 from .stack_trace import StackTraceRecorder
-from .variables import BaseListVariable, ConstantVariable, TensorVariable, dynamo_forms, requires_grad_leaks, \
-    wrap
+from .variables import BaseListVariable, ConstantVariable, TensorVariable, dynamo_forms, requires_grad_leaks, wrap
 from .variables.ctx_manager import _set_grad_enabled
 from .variables.hop_size_symbols import passed_to_a_body
 from .variables.lists import SizeVariable

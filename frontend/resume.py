@@ -121,7 +121,7 @@ class ResumeCall:
 
     def __call__(self, closure, *args):
         fn = types.FunctionType(self.code, self.f_globals, self.code.co_name, None, closure or None)
-        return tensorless_frames.call_resume(fn, args, self.compile_wrapper)  # (unless Dynamo would skip it)
+        return tensorless_frames.call_frame(fn, args, {}, self.compile_wrapper)  # (unless Dynamo would skip it)
 
     def __repr__(self):
         return f"<call {self.code.co_name}>"
@@ -201,7 +201,7 @@ def transform_frame(fn, bp, output, graph_call, compile_wrapper):
 
     successors = _successors(code, inst, len(bp.stack))
     live_at = live_locals(code)
-    live = {name for offset, _ in successors for name in live_at[offset]}
+    live = {name for offset, _ in successors for name in live_at[offset]} | live_at[inst.offset]  # (inst's reads too)
     passed = [n for n in code.co_varnames if n in live and n in bp.symbolic_locals]
 
     changed = [n for n in passed if bp.symbolic_locals[n].source != LocalSource(n)]
@@ -340,8 +340,7 @@ def _append_resume_call(cg, fn, bp, below, offset, n_after, names, compile_wrapp
     iter_slots += [n_after - 1] if bp.inst.opname == "GET_ITER" else []
     with_slots = {i: v.context_class() for i, v in enumerate(kept) if isinstance(v, BLOCK_EXITS)}
     base_code, base_offset = origin(code)
-    resume = resume_code(base_code, base_offset(offset), n_after, null_slots, iter_slots, with_slots, names,
-                         bp.lineno)
+    resume = resume_code(base_code, base_offset(offset), n_after, null_slots, iter_slots, with_slots, names, bp.lineno)
     _logging.unique_id(f"__resume_at_{offset}")  # Dynamo's name for it counts in graph names' numbering
     cg.append("PUSH_NULL")
     cg.append("LOAD_CONST", ResumeCall(resume, fn.__globals__, compile_wrapper))

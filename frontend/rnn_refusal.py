@@ -67,12 +67,16 @@ def runs_rest_eagerly(e, tx):
         e.break_step = e.break_offset = None  # Dynamo cannot rebuild that local at any resume: all eager
         return True
     in_this_frame = e.where == f"{e.break_opname} at {tx.code.co_filename}:{tx.lineno}"
-    inside_a_read = e.break_opname in ("LOAD_ATTR", "LOAD_METHOD") and not in_this_frame
+    # (reading an object of a class with its own __getattribute__: Dynamo inlines it, and breaks inside)
+    inside_a_read = e.break_opname in ("LOAD_ATTR", "LOAD_METHOD") and (not in_this_frame or e.code == "getattribute")
     refused_here = e.code in ("rnn", "jit_module") and (in_this_frame or not (e.break_opname or "CALL").startswith("CALL"))
     if e.code != "rnn_local" and not refused_here and not inside_a_read and e.break_opname not in (
             "BUILD_MAP", "FORMAT_VALUE"):
         return False
     e.break_step, e.break_offset = tx.checkpoint or (None, None)
+    # (Dynamo tallies a break under "graph_break" only where an instruction handler resumes after it, not when it
+    # restarts at the checkpoint for one it cannot resume from: an attribute read's, a dict display's, an f-string's)
+    e.untallied = tx.checkpoint is not None and e.code not in ("rnn", "rnn_local", "jit_module")
     return True
 
 

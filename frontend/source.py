@@ -88,8 +88,7 @@ class ForeignGlobalSource(Source):
 
     def __init__(self, globals_dict, global_name):
         FOREIGN_GLOBALS[id(globals_dict)] = globals_dict
-        self.globals_dict = globals_dict
-        self.global_name = global_name
+        self.globals_dict, self.global_name = globals_dict, global_name
 
     def dict_name(self):
         return f"FOREIGN_GLOBALS[{id(self.globals_dict)}]"

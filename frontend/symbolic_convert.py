@@ -150,10 +150,9 @@ class InstructionTranslatorBase(ExceptionOpcodesMixin, Py312OpcodesMixin, String
     RESUME = PRECALL = EXTENDED_ARG = COPY_FREE_VARS = NOP
 
     def MAKE_CELL(self, inst):
-        name = inst.argval
-        if name not in self.cells:
-            self.cells[name] = CellVariable(self.symbolic_locals.pop(name, None), frame_name=name if self.depth == 0
-                                            else None)
+        if inst.argval not in self.cells:  # (a cell of the compiled frame crosses a break: it has a frame_name)
+            self.cells[inst.argval] = CellVariable(self.symbolic_locals.pop(inst.argval, None),
+                                                   frame_name=inst.argval if self.depth == 0 else None)
 
     # ---- locals, constants, globals, cells ------------------------------------------------
 

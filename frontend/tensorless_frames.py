@@ -1,31 +1,37 @@
 """Frames Dynamo does not translate because they hold nothing of torch's: its convert_frame.has_tensor_in_frame.
 
-Frontend layer, beside resume.py, which calls a resume function through here. Dynamo looks at every frame that is
-not a compiled function's own before translating it: with no global naming torch (or numpy) and no local holding a
-tensor or a module, it lets the frame run as written (its callees still compile). A resume function left after a
-break with only Python values alive (an optimizer step's call, then `sched.step()`) is such a frame: it is never
-traced, so its own breaks are never counted.
+Frontend layer, beside eager_frame.py, which calls a resume function, or a function a skipped frame calls, through
+here. Dynamo looks at every frame that is not a compiled function's own before translating it: with no global naming
+torch (or numpy) and no local holding a tensor or a module, it lets the frame run as written (its callees still
+compile). A resume function left after a break with only Python values alive (an optimizer step's call, then
+`sched.step()`) is such a frame: it is never traced, so its own breaks are never counted. So is a 3.11 <listcomp>
+run eagerly after a break at its call: its locals are an iterator and cells, in which Dynamo does not look for
+tensors.
 """
 import types
 
 import minitorch2
 
-from .eager_frame import run_skipped
+from . import eager_frame  # (a cycle: eager_frame calls call_frame; run_skipped is read at call time)
 
 
-def call_resume(fn, args, compile_wrapper):
-    """fn(*args) through compile_wrapper, or run as written (its callees compiled) when Dynamo would skip it."""
-    if not has_tensor_in_frame(fn, args):
-        return run_skipped(fn, args, {}, compile_wrapper)
-    return compile_wrapper.call(fn, args, {})
+def call_frame(fn, args, kwargs, compile_wrapper):
+    """fn(*args, **kwargs) through compile_wrapper, or run as written (its callees compiled) when Dynamo would skip
+    it: a user function a skipped frame calls, or a resume function."""
+    if not has_tensor_in_frame(fn, (*args, *kwargs.values())):
+        return eager_frame.run_skipped(fn, args, kwargs, compile_wrapper)
+    return compile_wrapper.call(fn, args, dict(kwargs))
 
 
 def has_tensor_in_frame(fn, args):
-    """A global naming torch or numpy, or an argument holding a tensor or a module (or its class), in lists,
-    tuples, dicts or namedtuples to any depth."""
+    """A global naming torch (or frontend, our torch._dynamo) or numpy, or an argument holding a tensor or a module
+    (or its class), in lists, tuples, dicts or namedtuples to any depth. A function of minitorch2's own (an
+    optimizer's step) counts as naming torch, as torch.optim's functions do."""
+    if fn.__globals__.get("__name__", "").startswith("minitorch2."):
+        return True
     for name in fn.__code__.co_names:
         value = fn.__globals__.get(name)
-        if isinstance(value, types.ModuleType) and value.__name__.split(".")[0] in ("minitorch2", "numpy"):
+        if isinstance(value, types.ModuleType) and value.__name__.split(".")[0] in ("minitorch2", "frontend", "numpy"):
             return True
     seen = set()
 

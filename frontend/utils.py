@@ -15,7 +15,7 @@ whose translation raises (fullgraph=True, a backend that fails) is in no tally.
 import collections
 
 from . import eval_frame
-from .break_reasons import jumps_on_a_tensor
+from .break_reasons import jumps_on_a_tensor, untallied
 
 counters = collections.defaultdict(collections.Counter)
 
@@ -28,8 +28,11 @@ def _tally(entry):
     if entry.graph is not None:
         counters["stats"]["calls_captured"] += sum(node.op.startswith("call_") for node in entry.graph.graph.nodes)
         counters["stats"]["unique_graphs"] += 1  # (after calls_captured: a script printing the dict sees Dynamo's order)
-    if entry.break_reason is not None and (ran_eagerly or not jumps_on_a_tensor(entry.break_reason)):
-        counters["unimplemented" if ran_eagerly else "graph_break"][entry.break_reason] += 1
+    if entry.break_reason is not None and (ran_eagerly or not (jumps_on_a_tensor(entry.break_reason) or untallied(
+            entry.break_reason))):
+        kind = "unimplemented" if ran_eagerly else "graph_break"
+        for reason in entry.break_reason.split("; restarted at: "):  # (a break, then the one Dynamo restarted at)
+            counters[kind][reason] += 1
     # a break whose resume failed to build: Dynamo tallied it before failing (but takes back one inside a `with`
     # block of a user's context manager)
     if ran_eagerly and "; cannot resume: " in entry.break_reason and not entry.break_reason.endswith(

@@ -65,9 +65,7 @@ class GradModeInstanceVariable(ValueVariable):
     def var_getattr(self, tx, name):
         if name == "__class__":
             return GradModeClassVariable(type(self.value))
-        if name == "_ctor_args":
-            return tx.output.wrap(self.value._ctor_args, None)
-        return super().var_getattr(tx, name)
+        return tx.output.wrap(self.value._ctor_args, None) if name == "_ctor_args" else super().var_getattr(tx, name)
 
 
 class GradModeVariable(VariableTracker):

@@ -6,10 +6,12 @@ default_factory, the _FIELD markers) are constants compared by identity, as Dyna
 known kind stays a graph break. dataclasses.fields(obj) of an instance is its Field constants, as Dynamo's handler
 answers; of a class, Dynamo's handler refuses (a graph break), and so does this one. copy.deepcopy of an immutable
 constant (astuple's and asdict's leaves) is the constant itself. A torch.jit ScriptFunction is the Python function
-it holds as `_torchdynamo_inline`, inlined, as Dynamo's wrap_jit_function makes it.
+it holds as `_torchdynamo_inline`, inlined, as Dynamo's wrap_jit_function makes it. An object whose class defines
+its own __getattribute__ is a break Dynamo takes inside that method, where no frame resumes (rnn_refusal.py).
 """
 import dataclasses
 import inspect
+import types
 
 from .. import guards
 from ..source import AttrSource
@@ -34,6 +36,9 @@ def wrap_other(og, value, source):
         return wrap_comprehension_iterator(og, value, source)
     if is_tensor_keyed_dict(value) and source is not None:  # (tensor_membership.py)
         return wrap_tensor_keyed_dict(og, value, source)
+    if isinstance(inspect.getattr_static(type(value), "__getattribute__"), types.FunctionType):
+        raise Unsupported(f"an object whose class defines __getattribute__ ({type(value).__name__}): Dynamo inlines "
+                          "it and cannot trace object.__getattribute__ there", "getattribute")
     if type(value).__module__ == "dataclasses" and not isinstance(value, type):
         if source is not None:
             og.guards.add(guards.id_guard(source, value), value)

@@ -149,8 +149,7 @@ class NestedUserFunctionVariable(EscapingFunctionMixin, FunctionAttributesMixin,
         if self.kwdefaults:
             raise Unsupported("a nested function with keyword-only defaults cannot be rebuilt", "unresumable")
         cg.append("PUSH_NULL")
-        cg.append("LOAD_CONST", types.FunctionType)
-        for const in (self.code, self.f_globals, self.code.co_name):
+        for const in (types.FunctionType, self.code, self.f_globals, self.code.co_name):
             cg.append("LOAD_CONST", const)
         cg.reconstruct(TupleVariable(self.defaults))
         cg.reconstruct(TupleVariable(list(self.closure)))  # the cells themselves (a frame's cells cross a break)
@@ -158,12 +157,14 @@ class NestedUserFunctionVariable(EscapingFunctionMixin, FunctionAttributesMixin,
         self.reconstruct_attributes(cg)  # (`f.scale = 4` in the frame)
 
     def call_function(self, tx, args, kwargs):
+        if not self.code.co_flags & inspect.CO_GENERATOR and any(cell.contents is None for cell in self.closure):
+            # (Dynamo rebuilds a function, reading its cells, to look up its trace rule; not a generator's)
+            raise Unsupported(f"calling {self.code.co_name} reads a closure cell not yet written", "unsupported")
         shell = types.FunctionType(self.code, self.f_globals, self.code.co_name, tuple(self.defaults) or None,
                                    tuple(types.CellType(c) for c in self.closure) or None)
         shell.__kwdefaults__ = self.kwdefaults or None
         bound = bind_arguments(tx, shell, args, kwargs)
-        cells = dict(zip(self.code.co_freevars, self.closure))
-        return tx.inline_call(self.code, self.f_globals, bound, cells)
+        return tx.inline_call(self.code, self.f_globals, bound, dict(zip(self.code.co_freevars, self.closure)))
 
 
 class DisabledFunctionVariable(VariableTracker):

@@ -5,9 +5,8 @@ Dynamo 2.13 traces a seeded generator the program makes; here the tracker holds 
 program seeds it, and each draw (`rng.randint(1, 5)`, `rng.random()`, `uniform`, `randrange`) runs on it now and
 enters the graph as a constant (Dynamo's enter as inputs it replays: the same numbers). That is what the program
 computes on every call, since it makes the generator anew with the same seed (a seed that is an argument is a guarded
-constant). It is not rebuilt after the graph: returning it, or a graph break while it is alive (rng.choice(...) is
-one), leaves the frame to run eagerly. (Rebuilding it in its state is not enough: the resume frame would then read it
-as an input, whose draws the translator has no rule for.)
+constant). At a graph break it is rebuilt in its state, as Dynamo's (a break at rng.choice(...) resumes after it);
+a resume frame that still reads it gets it as an input, which has no rule here: each draw from it is a break.
 """
 import random
 
@@ -21,6 +20,7 @@ DRAWS = {"random", "randint", "randrange", "uniform"}
 
 class RandomGeneratorVariable(VariableTracker):
     """A random.Random made in the frame; its real generator advances as the traced program draws from it."""
+    mutable_identity = True  # (rebuilt once at a break, however many places hold it)
 
     def __init__(self, rng):
         super().__init__()
@@ -28,6 +28,9 @@ class RandomGeneratorVariable(VariableTracker):
 
     def python_type(self):
         return random.Random
+
+    def reconstruct(self, cg):  # at a break: a generator in this one's state, as Dynamo's
+        cg.call_const(_in_state, [ConstantVariable(self.rng.getstate())])
 
     def call_method(self, tx, name, args, kwargs):
         args, kwargs = [a.realize() for a in args], {k: v.realize() for k, v in kwargs.items()}
@@ -44,3 +47,9 @@ def make_generator(seed):
     if seed is None or not seed.is_python_constant() or seed.as_python_constant() is None:
         raise Unsupported("random.Random() without a constant seed", "unsupported_call")
     return RandomGeneratorVariable(random.Random(seed.as_python_constant()))
+
+
+def _in_state(state):
+    rng = random.Random()
+    rng.setstate(state)
+    return rng

@@ -34,8 +34,7 @@ IN_PLACE_VIEWS = {"t_", "transpose_", "swapdims_", "swapaxes_", "squeeze_", "uns
 class TensorVariable(VariableTracker):
     def __init__(self, proxy, example_value, tensor_type=None, source=None):
         super().__init__(source)
-        self.proxy = proxy
-        self.example_value = example_value
+        self.proxy, self.example_value = proxy, example_value
         self.tensor_type = tensor_type or minitorch2.Tensor
 
     def python_type(self):

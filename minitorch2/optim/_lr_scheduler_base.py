@@ -15,6 +15,7 @@ import weakref
 from bisect import bisect_right
 from collections import Counter
 
+from .._tensor import Tensor
 from .optimizer import Optimizer
 
 EPOCH_DEPRECATION_WARNING = (
@@ -44,7 +45,20 @@ def _per_group(name, optimizer, value):
 
 
 def _group_values(optimizer, key):
-    return [group[key] for group in optimizer.param_groups]
+    """group[key] of each param group, a tensor cloned (a tensor lr is filled in place: no alias of it)."""
+    return [_unaliased(group[key]) for group in optimizer.param_groups]
+
+
+def _unaliased(value):
+    return value.clone() if isinstance(value, Tensor) else value
+
+
+def _set_group_value(group, key, value):
+    """group[key] = value, or, where group[key] is a tensor (a tensor lr), that tensor filled with it, as torch's."""
+    if isinstance(group[key], Tensor):
+        group[key].fill_(value.squeeze() if isinstance(value, Tensor) else value)
+    else:
+        group[key] = value
 
 
 @contextlib.contextmanager
@@ -78,7 +92,8 @@ def _mark_optimizer_steps(optimizer):
 
     # torch's lr_scheduler.py is a file Dynamo skips (trace_rules' FORCE_SKIP_FILES): a compiled frame's call of
     # this wrapper is a graph break, and the optimizer step it calls compiles as a frame of its own; the frontend
-    # reads these marks as frontend.disable(recursive=False)'s
+    # reads these marks as frontend.disable(recursive=False)'s, but (no _torchdynamo_orig_callable) compiling the
+    # wrapper itself runs it skipped, as torch.compile does a function of a skipped file: only the step compiles
     @functools.wraps(step)
     def skipped_marked_step(*args, **kwargs):
         return marked_step(*args, **kwargs)
@@ -99,7 +114,7 @@ class LRScheduler:
         self.optimizer = optimizer
         for i, group in enumerate(optimizer.param_groups):
             if last_epoch == -1:
-                group.setdefault("initial_lr", group["lr"])
+                group.setdefault("initial_lr", _unaliased(group["lr"]))
             elif "initial_lr" not in group:
                 raise KeyError(
                     f"param 'initial_lr' is not specified in param_groups[{i}] when resuming scheduler with "
@@ -162,7 +177,7 @@ class LRScheduler:
 
     def _set_lrs(self, values):
         for group, lr in zip(self.optimizer.param_groups, values, strict=True):
-            group["lr"] = lr
+            _set_group_value(group, "lr", lr)
         self._last_lr = _group_values(self.optimizer, "lr")
 
     def _scaled(self, factor):

@@ -18,7 +18,7 @@ from bisect import bisect_right
 from ._lr_scheduler_base import (  # noqa: F401  (re-exported: torch.optim.lr_scheduler's names)
     EPOCH_DEPRECATION_WARNING, ConstantLR, CosineAnnealingLR, ExponentialLR, LambdaLR, LinearLR, LRScheduler,
     MultiplicativeLR, MultiStepLR, PolynomialLR, StepLR, _LRScheduler, _check_optimizer, _flag, _group_values,
-    _per_group, _set_momentum)
+    _per_group, _set_group_value, _set_momentum)
 from .optimizer import Optimizer  # noqa: F401  (torch.optim.lr_scheduler.Optimizer)
 
 
@@ -66,7 +66,7 @@ class SequentialLR(_SchedulerOfSchedulers):
         self.optimizer = optimizer
         # the children's constructors each took a step: undo them, then take the first child's
         for group in optimizer.param_groups:
-            group["lr"] = group["initial_lr"]
+            _set_group_value(group, "lr", group["initial_lr"])
         self.recursive_undo()
         first = self._schedulers[bisect_right(milestones, 0)]
         first._initial_step()
@@ -163,7 +163,7 @@ class ReduceLROnPlateau(LRScheduler):
             old_lr = float(group["lr"])
             new_lr = max(old_lr * self.factor, min_lr)
             if old_lr - new_lr > self.eps:
-                group["lr"] = new_lr
+                _set_group_value(group, "lr", new_lr)
 
     @property
     def in_cooldown(self):
@@ -198,7 +198,7 @@ class CyclicLR(LRScheduler):
         base_lrs = _per_group("base_lr", optimizer, base_lr)
         if last_epoch == -1:
             for group, lr in zip(optimizer.param_groups, base_lrs, strict=True):
-                group["lr"] = lr
+                _set_group_value(group, "lr", lr)
         self.max_lrs = _per_group("max_lr", optimizer, max_lr)
         step_size_up = float(step_size_up)
         step_size_down = float(step_size_down) if step_size_down is not None else step_size_up

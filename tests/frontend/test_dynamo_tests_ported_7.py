@@ -30,21 +30,15 @@ RECOMPILE_CALLS = {
 
 # Programs whose counts or values still differ from Dynamo's: name -> the difference.
 KNOWN_DIFFS = {
-    "ft7_partialmethod": "a functools.partialmethod read from an instance: Dynamo gives up the frame inside "
-                         "partialmethod.__get__ and, the frame run eagerly, compiles the method it calls (through "
-                         "functools' _method) as a frame of its own; ours runs the frame eagerly too, but compiles "
-                         "only the calls the skipped frame makes itself: ours (0, 0, 0), Dynamo (1, 1, 0)",
-    "uc7_getattribute_override": "an object whose class defines __getattribute__: both break at making it; Dynamo "
-                                 "inlines __getattribute__ in the resume frame, cannot trace object.__getattribute__ "
-                                 "there and skips the whole resume frame; ours breaks at the attribute read and "
-                                 "compiles the rest: ours (1, 2, 2), Dynamo (0, 0, 1)",
-    "sr7_str_translate_and_casefold": "str.maketrans: a break in both; Dynamo's resume frame holds the table (a dict "
-                                      "made before the break) guarded by identity, so the second call recompiles it, "
-                                      "and counts the break once; ours breaks at maketrans and translate and does not "
-                                      "recompile: ours (1, 2, 5), Dynamo (2, 4, 1)",
+    "sr7_str_translate_and_casefold": "str.maketrans: a break in both; Dynamo's resume frame receives the bound "
+                                      "method 'abc'.translate on its stack, guards it by identity, and the guard's "
+                                      "object is freed after the call, so every call recompiles the resume frame; "
+                                      "ours breaks at maketrans and at translate (a table that is no constant) and "
+                                      "does not recompile: ours (1, 2, 5), Dynamo (2, 4, 1)",
     "mx7_set_of_user_objects_with_hash": "a set literal of objects (of a class made in the frame) with __eq__ and "
-                                         "__hash__: Dynamo keys the set by the objects' own hashing; ours keys sets "
-                                         "by constants only and breaks at BUILD_SET: ours (1, 2, 4), Dynamo (2, 4, 1)",
+                                         "__hash__: Dynamo's value is wrong (its set keeps K(1) twice: a * 3 + b, "
+                                         "eager a * 2 + b), ours is eager's, so the values cannot match; counts: ours "
+                                         "(1, 2, 4), Dynamo (2, 4, 1)",
 }
 
 
