@@ -188,11 +188,6 @@ def _delegate(a, b):
     yield a + b
 
 
-def _returns_value():
-    yield 1
-    return 5
-
-
 def _echo():
     got = yield 0
     while True:
@@ -206,10 +201,10 @@ def gn9_generator_over_tensors(a, b):
 def gn9_yield_from_tuple(a, b):
     xs = list(_delegate(a, b))
     return xs[2] - xs[0] * len(xs)
-def gn9_yield_from_return_value(a, b):
+def gn9_yield_from_then_own_yield(a, b):
     def outer():
-        r = yield from _returns_value()
-        yield r
+        yield from _count_up(3)
+        yield 7
     return a * sum(outer()) + b
 def gn9_next_twice(a, b):
     g = _squares([a, b, a + b])

@@ -20,6 +20,18 @@ def _star_args(*xs, **kw):
     return sum(xs) * kw.get("k", 1)
 
 
+def _plus_one(f):
+    @functools.wraps(f)
+    def wrapper(*args):
+        return f(*args) + 1
+    return wrapper
+
+
+@_plus_one
+def _add_one_more(x, y):
+    return x + y
+
+
 def fn9_keyword_only_defaults(a, b):
     return _kw_only(a) + _kw_only(b, shift=1)
 def fn9_star_args_and_kwargs(a, b):
@@ -74,16 +86,8 @@ def fn9_lru_cache_helper_called(a, b):
     def table(n):
         return n * n
     return a * table(3) + b
-def fn9_wraps_decorator(a, b):
-    def deco(f):
-        @functools.wraps(f)
-        def wrapper(*args):
-            return f(*args) + 1
-        return wrapper
-    @deco
-    def add(x, y):
-        return x + y
-    return add(a, b) * len(add.__name__)
+def fn9_wraps_decorated_global(a, b):
+    return _add_one_more(a, b) * len(_add_one_more.__name__)
 
 
 # ---- misc and repros (test_misc.py, test_repros.py)
